@@ -1,0 +1,65 @@
+"""The interface every traced model implements, and the recorder its forward writes into."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from ..spec import ModelSpec
+from ..tokens import Tokenized
+
+
+class Recorder:
+    """Collects activations by hook name, in the order the forward produces them.
+
+    The forward calls `rec(name, tensor)` at every hook point; the tensor is returned unchanged,
+    so a hook point reads like TransformerLens's `self.hook_q(q)`. Batch dimensions are the
+    caller's business: models record [pos, ...] arrays for one sentence.
+    """
+
+    def __init__(self) -> None:
+        self.acts: dict[str, np.ndarray] = {}
+
+    def __call__(self, name: str, t: Any) -> Any:
+        if name in self.acts:
+            raise RuntimeError(f"hook {name!r} recorded twice")
+        arr = t.detach().cpu().numpy() if hasattr(t, "detach") else np.asarray(t)
+        dtype = np.float64 if arr.dtype == np.float64 else np.float32  # the toy stays float64
+        self.acts[name] = np.array(arr, dtype=dtype, copy=True)
+        return t
+
+
+class TracedModel(ABC):
+    """A hand-written forward that records every activation (always the explicit attention path)."""
+
+    spec: ModelSpec
+
+    @property
+    @abstractmethod
+    def source(self) -> dict:
+        """Where the weights came from: {"package", "package_version", "file"}."""
+
+    @abstractmethod
+    def tokenize(self, sentence: str) -> Tokenized:
+        """Token ids, display strings and character offsets (no padding)."""
+
+    @abstractmethod
+    def run(self, ids: list[int], rec: Recorder) -> None:
+        """One forward pass over `ids`, calling `rec` at every hook point of `names.block_hooks`."""
+
+    @abstractmethod
+    def attention_weights(self) -> dict[str, np.ndarray]:
+        """Per layer: `blocks.{l}.attn.W_Q` [n_heads, d_model, d_head], `b_Q` [n_heads, d_head],
+        `W_K`, `b_K`, `W_V`, `b_V` (with n_kv_heads), `W_O` [n_heads, d_head, d_model], `b_O`
+        [d_model]; zeros where the model has no bias. q = x @ W_Q + b_Q, TransformerLens style."""
+
+    def unembed(self, resid: np.ndarray) -> np.ndarray:
+        """Decoders: logits of a stream [..., d_model] through the final norm (each vector with
+        its own statistics) and the unembedding. Encoders have no output matrix."""
+        raise NotImplementedError(f"{self.spec.name} has no unembedding")
+
+    def token_string(self, token_id: int) -> str:
+        """Readable text of one vocabulary entry (for logit-lens labels)."""
+        raise NotImplementedError

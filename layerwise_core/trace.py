@@ -1,0 +1,155 @@
+"""The trace: every per-layer activation of one forward pass, as plain arrays plus JSON metadata.
+
+On disk a trace is one uncompressed `.npz` (read with `allow_pickle=False`). Besides the arrays
+it holds a member `__meta__` with the metadata as UTF-8 JSON, including a SHA-256 of every
+array, so a truncated or altered file is detected and never trusted. Files are written to a
+temporary name and renamed, so a reader never sees half a trace.
+
+Array keys follow TransformerLens (`blocks.3.attn.hook_q`, shape [pos, head, d_head]). The
+attention weights each layer used live in a sidecar `.npz` of the same format named by
+`meta["weights_file"]` (shared by every trace of that model), reachable with `Trace.weights()`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+
+from .errors import CorruptCacheError, TraceFormatError
+
+FORMAT_VERSION = 1
+_META = "__meta__"
+
+
+def arrays_digest(arrays: Mapping[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def save_npz(path: Path, arrays: Mapping[str, np.ndarray], meta: dict) -> None:
+    """Write arrays + meta atomically (temp file in the same folder, then rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {**meta, "format_version": FORMAT_VERSION, "arrays_sha256": arrays_digest(arrays)}
+    blob = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **{_META: blob}, **arrays)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_meta(path: Path) -> dict:
+    """Only the metadata (fast: the arrays are not read)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return json.loads(z[_META].tobytes())
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+        raise CorruptCacheError(f"{path}: not a readable layerwise trace ({e})") from None
+
+
+def load_npz(path: Path, *, verify: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(z[_META].tobytes())
+            arrays = {k: z[k] for k in z.files if k != _META}
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+        raise CorruptCacheError(f"{path}: truncated or corrupt ({type(e).__name__}: {e})") from None
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise CorruptCacheError(f"{path}: format_version {meta.get('format_version')!r}, "
+                                f"expected {FORMAT_VERSION}")
+    if verify and arrays_digest(arrays) != meta.get("arrays_sha256"):
+        raise CorruptCacheError(f"{path}: array checksum mismatch (file altered or corrupt)")
+    return meta, arrays
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One forward pass. `meta` is JSON-able, `arrays` maps hook names to numpy arrays."""
+
+    meta: dict
+    arrays: Mapping[str, np.ndarray]
+    path: Path | None = field(default=None, compare=False)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        try:
+            return self.arrays[name]
+        except KeyError:
+            raise TraceFormatError(f"trace of {self.model!r} has no array {name!r}") from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.arrays
+
+    # --- metadata shortcuts -------------------------------------------------------------
+    @property
+    def model(self) -> str:
+        return self.meta["model"]["name"]
+
+    @property
+    def spec(self) -> dict:
+        return self.meta["model"]
+
+    @property
+    def n_layers(self) -> int:
+        return self.meta["model"]["n_layers"]
+
+    @property
+    def n_heads(self) -> int:
+        return self.meta["model"]["n_heads"]
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.meta["tokens"]
+
+    @property
+    def sentence(self) -> str:
+        return self.meta["sentence"]
+
+    def layer(self, short: str, layer: int) -> np.ndarray:
+        from .names import hook_name
+        return self[hook_name(short, layer)]
+
+    # --- disk ----------------------------------------------------------------------------
+    def save(self, path: Path) -> Path:
+        save_npz(Path(path), self.arrays, self.meta)
+        return Path(path)
+
+    @classmethod
+    def load(cls, path: Path, *, verify: bool = True) -> "Trace":
+        meta, arrays = load_npz(Path(path), verify=verify)
+        if meta.get("kind") != "trace":
+            raise TraceFormatError(f"{path}: not a trace (kind={meta.get('kind')!r})")
+        return cls(meta=meta, arrays=arrays, path=Path(path))
+
+    def weights(self) -> dict[str, np.ndarray]:
+        """The attention weights each layer used: `blocks.{l}.attn.W_Q` [head, d_model, d_head]..."""
+        name = self.meta.get("weights_file")
+        if name is None:
+            raise TraceFormatError(f"trace of {self.model!r} names no weights file")
+        base = self.path.parent if self.path is not None else Path(".")
+        meta, arrays = load_npz(base / name)
+        if meta.get("arrays_sha256") != self.meta.get("weights_sha256"):
+            raise CorruptCacheError(f"{base / name}: weights do not match the trace's hash")
+        return arrays
