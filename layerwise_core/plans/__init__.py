@@ -1,0 +1,83 @@
+"""Storyboard -> plan: every number a scene will show, computed here before Manim starts.
+
+A plan is JSON: the validated storyboard (beats with captions, narration, durations), the
+traces it used (paths and hashes) and a template-specific `data` section built by
+`plans/<template>.py`. Scenes read only the plan (and the traces it names).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+
+from .. import __version__
+from ..errors import LayerwiseError, StoryboardError
+from ..models import get_spec
+from ..storyboard.schema import Storyboard
+from ..trace import Trace
+from ..tracing import get_trace
+
+PLAN_VERSION = 1
+
+
+def storyboard_traces(sb: Storyboard, cache_dir: Path | None = None) -> list[Trace]:
+    """One trace per sentence (from the cache when possible); errors name the storyboard."""
+    traces = []
+    for i, sentence in enumerate(sb.sentences):
+        try:
+            traces.append(get_trace(sb.model, sentence, cache_dir=cache_dir))
+        except LayerwiseError as e:
+            raise StoryboardError([f"{sb.path}:1: sentences[{i}]: {e}"]) from None
+    return traces
+
+
+def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
+    traces = storyboard_traces(sb, cache_dir)
+    spec = get_spec(sb.model)
+    builder = importlib.import_module(f"{__name__}.{sb.template}")
+    try:
+        data = builder.build(sb, traces)
+    except LayerwiseError as e:
+        raise StoryboardError([f"{sb.path}:1: focus: {e}"]) from None
+    footer = None
+    if sb.footer:
+        footer = f"{spec.display} · real activations · layerwise {__version__}"
+    return {
+        "plan_version": PLAN_VERSION,
+        "storyboard": {"name": sb.name, "path": str(sb.path), "sha256": sb.sha256},
+        "template": sb.template,
+        "title": sb.title,
+        "model": spec.to_json(),
+        "footer": footer,
+        "sentences": list(sb.sentences),
+        "focus": list(sb.focus),
+        "layers": list(sb.layers),
+        "heads": list(sb.heads),
+        "traces": [{"path": str(t.path), "inputs_sha256": t.meta["inputs_sha256"],
+                    "arrays_sha256": t.meta["arrays_sha256"], "tokens": t.tokens}
+                   for t in traces],
+        "beats": [asdict(b) for b in sb.beats],
+        "data": data,
+    }
+
+
+def plan_path(name: str, media_dir: Path = Path("media")) -> Path:
+    return Path(media_dir) / "plans" / f"{name}.json"
+
+
+def write_plan(plan: dict, path: Path) -> Path:
+    """Atomic write (temp file + rename): a reader never sees half a plan."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(plan, f, indent=1, sort_keys=True, ensure_ascii=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

@@ -1,0 +1,1 @@
+"""Storyboards: YAML that says what a video shows, validated, then turned into a plan of numbers."""

@@ -1,0 +1,289 @@
+"""Storyboard validation: every problem at once, each as `file:line: field: message`.
+
+A storyboard (YAML, one per video) names its scene template, the model, the sentence(s), the
+focus word (`bank`, `bank#2`), layers, heads and a list of beats, each with an id, what to show,
+a caption, narration and an optional duration. See scenes/storyboards/ for examples.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..errors import LayerwiseError, StoryboardError
+from ..models import REGISTRY
+from ..names import VECTORS
+from ..tokens import words
+from .yamlsource import Located, load_located
+
+WORDS_PER_MINUTE = 150      # default speaking rate for beats without a duration
+MIN_BEAT_SECONDS = 2.0
+
+# template -> (what a beat may show, model kinds it accepts, fewest sentences)
+TEMPLATES: dict[str, tuple[frozenset, frozenset, int]] = {
+    "fresh_qkv": (frozenset({"x", "ln_x", "q", "k", "v", "weights", "cos"}),
+                  frozenset({"encoder", "decoder"}), 1),
+    "residual_stream": (frozenset({"x", "attn_out", "mlp_out", "sizes", "projection"}),
+                        frozenset({"encoder", "decoder"}), 1),
+    "bank_drift": (frozenset({"similarity", "projection", "table", "measured"}),
+                   frozenset({"encoder", "decoder"}), 2),
+    "logit_lens": (frozenset({"lens", "grid", "rank"}), frozenset({"decoder"}), 1),
+    "toy_loop": (frozenset({"code", "x", "q", "k", "v", "update", "note"}), frozenset({"toy"}), 1),
+    "per_head": (frozenset({"weights", "q", "k", "v", "pattern"}),
+                 frozenset({"encoder", "decoder"}), 1),
+}
+
+TOP_KEYS = {"template", "title", "model", "sentences", "focus", "layers", "heads", "footer",
+            "words_per_minute", "beats"}
+REQUIRED_TOP = ("template", "title", "model", "sentences", "focus", "beats")
+BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head"}
+REQUIRED_BEAT = ("id", "caption")
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Beat:
+    id: str
+    show: tuple[str, ...]
+    caption: str
+    narration: str
+    duration: float
+    layer: int | None = None
+    head: int | None = None
+
+
+@dataclass(frozen=True)
+class Storyboard:
+    path: Path
+    name: str
+    template: str
+    title: str
+    model: str
+    sentences: tuple[str, ...]
+    focus: tuple[str, ...]          # one word reference per sentence
+    layers: tuple[int, ...]
+    heads: tuple[int, ...]
+    footer: bool
+    beats: tuple[Beat, ...]
+    sha256: str = field(compare=False)
+
+
+class _Problems:
+    def __init__(self, path: Path, src: Located | None):
+        self.path, self.src, self.items = path, src, []
+
+    def add(self, where: tuple, message: str) -> None:
+        line = self.src.line(where) if self.src else 1
+        name = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p)
+                       for i, p in enumerate(where)) or "(top)"
+        self.items.append(f"{self.path}:{line}: {name}: {message}")
+
+
+def _suggest(word: str, options) -> str:
+    close = difflib.get_close_matches(str(word), sorted(options), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _index_list(value, where, limit, what, bad) -> tuple[int, ...]:
+    if value is None or value == "all":
+        return tuple(range(limit))
+    if not isinstance(value, list) or not value or not all(_is_int(v) for v in value):
+        bad.add(where, f"must be 'all' or a non-empty list of integers, got {value!r}")
+        return ()
+    out = [v for v in value if 0 <= v < limit]
+    for v in value:
+        if not 0 <= v < limit:
+            bad.add(where, f"{what} {v} is out of range 0..{limit - 1} for this model")
+    if len(set(value)) != len(value):
+        bad.add(where, f"repeats a {what}")
+    return tuple(out)
+
+
+def validate_text(text: str, path: Path) -> Storyboard:
+    """Validate storyboard YAML; raise StoryboardError listing every problem."""
+    try:
+        src = load_located(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        msg = " ".join(str(getattr(e, "problem", None) or e).split())
+        raise StoryboardError([f"{path}:{line}: (yaml): {msg}"]) from None
+    bad = _Problems(path, src)
+    d = src.data
+    if not isinstance(d, dict):
+        bad.add((), f"a storyboard is a mapping of keys, got {type(d).__name__}")
+        raise StoryboardError(bad.items)
+    for k in d:
+        if k not in TOP_KEYS:
+            bad.add((k,), f"unknown key{_suggest(k, TOP_KEYS)}")
+    for k in REQUIRED_TOP:
+        if k not in d:
+            bad.add((), f"missing required key {k!r}")
+
+    template = d.get("template")
+    if "template" in d and template not in TEMPLATES:
+        bad.add(("template",), f"unknown template {template!r}{_suggest(template, TEMPLATES)}; "
+                               f"known: {', '.join(TEMPLATES)}")
+    shows, kinds, min_sentences = TEMPLATES.get(template, (frozenset(), frozenset(), 1))
+
+    title = d.get("title")
+    if "title" in d and (not isinstance(title, str) or not title.strip()):
+        bad.add(("title",), "must be non-empty text")
+
+    model = d.get("model")
+    spec = None
+    if "model" in d:
+        if not isinstance(model, str) or model not in REGISTRY:
+            bad.add(("model",), f"unknown model {model!r}{_suggest(model, REGISTRY)}; "
+                                f"known: {', '.join(REGISTRY)}")
+        else:
+            spec = REGISTRY[model].spec
+            if kinds and spec.kind not in kinds:
+                bad.add(("model",), f"template {template!r} needs a {'/'.join(sorted(kinds))} "
+                                    f"model, {model!r} is a {spec.kind}")
+
+    sentences = d.get("sentences")
+    if isinstance(sentences, str):
+        sentences = [sentences]
+    if "sentences" in d:
+        if not isinstance(sentences, list) or not all(isinstance(s, str) for s in sentences):
+            bad.add(("sentences",), "must be a list of sentences (text)")
+            sentences = []
+        for i, s in enumerate(sentences):
+            if not s.strip():
+                bad.add(("sentences", i), "sentence is empty")
+        if len(sentences) < min_sentences:
+            bad.add(("sentences",), f"template {template!r} needs at least {min_sentences} "
+                                    f"sentences, got {len(sentences)}")
+    sentences = sentences or []
+
+    focus = d.get("focus")
+    focus_list: list = []
+    if "focus" in d:
+        focus_list = focus if isinstance(focus, list) else [focus] * max(1, len(sentences))
+        if not all(isinstance(f, str) and f.strip() for f in focus_list):
+            bad.add(("focus",), f"must be a word (or a list, one per sentence), got {focus!r}")
+            focus_list = []
+        elif len(focus_list) != len(sentences) and sentences:
+            bad.add(("focus",), f"has {len(focus_list)} words for {len(sentences)} sentences")
+        for i, (f, s) in enumerate(zip(focus_list, sentences)):
+            name, _, nth = f.partition("#")
+            n = int(nth) if nth.isdigit() else 1
+            found = [w for w, _, _ in words(s) if w.lower() == name.lower()]
+            if (nth and not nth.isdigit()) or n < 1 or len(found) < n:
+                listed = " ".join(w for w, _, _ in words(s))
+                bad.add(("focus",) if not isinstance(focus, list) else ("focus", i),
+                        f"{f!r} is not in sentence {i} ({s!r}); its words: {listed}")
+
+    n_layers = spec.n_layers if spec else 10 ** 6
+    n_heads = spec.n_heads if spec else 10 ** 6
+    layers = _index_list(d.get("layers"), ("layers",), n_layers, "layer", bad)
+    heads = _index_list(d.get("heads"), ("heads",), n_heads, "head", bad)
+
+    footer = d.get("footer", True)
+    if not isinstance(footer, bool):
+        bad.add(("footer",), f"must be true or false, got {footer!r}")
+    wpm = d.get("words_per_minute", WORDS_PER_MINUTE)
+    if not (isinstance(wpm, (int, float)) and not isinstance(wpm, bool) and wpm > 0):
+        bad.add(("words_per_minute",), f"must be a positive number, got {wpm!r}")
+        wpm = WORDS_PER_MINUTE
+
+    beats = []
+    raw_beats = d.get("beats")
+    if "beats" in d and (not isinstance(raw_beats, list) or not raw_beats):
+        bad.add(("beats",), "must be a non-empty list of beats")
+        raw_beats = []
+    seen: set[str] = set()
+    for i, b in enumerate(raw_beats or []):
+        w = ("beats", i)
+        if not isinstance(b, dict):
+            bad.add(w, f"a beat is a mapping, got {type(b).__name__}")
+            continue
+        for k in b:
+            if k not in BEAT_KEYS:
+                bad.add(w + (k,), f"unknown key{_suggest(k, BEAT_KEYS)}")
+        for k in REQUIRED_BEAT:
+            if k not in b:
+                bad.add(w, f"missing required key {k!r}")
+        bid = b.get("id")
+        if "id" in b and (not isinstance(bid, str) or not _ID.match(bid)):
+            bad.add(w + ("id",), f"must be a lower-case identifier like 'intro', got {bid!r}")
+        elif bid in seen:
+            bad.add(w + ("id",), f"duplicate beat id {bid!r}")
+        seen.add(bid)
+        show = b.get("show", [])
+        if isinstance(show, str):
+            show = [show]
+        if not isinstance(show, list) or not all(isinstance(s, str) for s in show):
+            bad.add(w + ("show",), f"must be a list of names, got {show!r}")
+            show = []
+        for j, s in enumerate(show):
+            if s not in shows:
+                where = "a vector" if s in VECTORS else "a name"
+                bad.add(w + ("show", j), f"{where} {s!r} that template {template!r} cannot show"
+                                         f"{_suggest(s, shows)}; it shows: "
+                                         f"{', '.join(sorted(shows))}")
+        for k in ("caption", "narration"):
+            if k in b and not isinstance(b[k], str):
+                bad.add(w + (k,), f"must be text, got {type(b[k]).__name__}")
+        narration = b.get("narration", "") if isinstance(b.get("narration", ""), str) else ""
+        dur = b.get("duration")
+        if dur is not None and not (isinstance(dur, (int, float)) and not isinstance(dur, bool)
+                                    and 0 < dur <= 600):
+            bad.add(w + ("duration",), f"must be seconds between 0 and 600, got {dur!r}")
+            dur = None
+        if dur is None:
+            dur = max(MIN_BEAT_SECONDS, round(len(narration.split()) * 60.0 / wpm, 1))
+        for k, limit, allowed in (("layer", n_layers, layers), ("head", n_heads, heads)):
+            v = b.get(k)
+            if v is None:
+                continue
+            if not _is_int(v) or not 0 <= v < limit:
+                bad.add(w + (k,), f"{k} {v!r} is out of range 0..{limit - 1} for this model")
+            elif allowed and v not in allowed:
+                bad.add(w + (k,), f"{k} {v} is not among the storyboard's {k}s {list(allowed)}")
+        beats.append(Beat(id=str(bid), show=tuple(show), caption=str(b.get("caption", "")),
+                          narration=narration, duration=float(dur),
+                          layer=b.get("layer") if _is_int(b.get("layer")) else None,
+                          head=b.get("head") if _is_int(b.get("head")) else None))
+    if bad.items:
+        raise StoryboardError(bad.items)
+    return Storyboard(path=path, name=path.stem, template=template, title=title.strip(),
+                      model=model, sentences=tuple(sentences), focus=tuple(focus_list),
+                      layers=layers, heads=heads, footer=footer, beats=tuple(beats),
+                      sha256=hashlib.sha256(text.encode()).hexdigest())
+
+
+def load_storyboard(path: Path) -> Storyboard:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise StoryboardError([f"{path}:1: (file): cannot read ({e.__class__.__name__}: {e})"])
+    return validate_text(text, path)
+
+
+def validate_files(paths: list[Path]) -> list[Storyboard]:
+    """Validate every file; raise one StoryboardError with all problems from all files."""
+    problems, boards = [], []
+    for p in paths:
+        try:
+            boards.append(load_storyboard(p))
+        except StoryboardError as e:
+            problems += e.problems
+    if problems:
+        raise StoryboardError(problems)
+    return boards
+
+
+__all__ = ["Beat", "Storyboard", "TEMPLATES", "load_storyboard", "validate_files",
+           "validate_text", "LayerwiseError"]
