@@ -44,5 +44,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     everything = np.array([layers[l][k] for l in range(len(layers))
                            for k in ("x_in", "q", "k", "v", "x_out")])
     extent = float(max(1.0, math.ceil(np.abs(everything).max())))
+    # a close-up of X's path, where the 0.1 V steps are visible
+    path = np.array([layers[0]["x_in"]] + [lay["x_out"] for lay in layers])
+    center = (path.max(axis=0) + path.min(axis=0)) / 2
+    half = float(math.ceil(10 * 0.6 * np.ptp(path, axis=0).max()) / 10)
     return {"code": CODE, "lines": LINES, "seed": t.meta["source"]["seed"],
-            "step": 0.1, "extent": extent, "layers": layers}
+            "step": 0.1, "extent": extent, "layers": layers,
+            "zoom": {"center": center.round(2).tolist(), "half": max(half, 0.1)}}

@@ -1,0 +1,35 @@
+"""`layerwise validate` and `layerwise plan`: storyboard commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+
+def cmd_validate(args) -> None:
+    from .schema import validate_files
+    boards = validate_files(args.files)
+    for b in boards:
+        print(f"{b.path}: ok ({b.template}, {b.model}, {len(b.beats)} beats)")
+
+
+def cmd_plan(args) -> None:
+    from ..plans import build_plan, plan_path, write_plan
+    from .schema import validate_files
+    boards = validate_files(args.files)       # every file checked before any work
+    for b in boards:
+        path = write_plan(build_plan(b, args.cache), plan_path(b.name, args.media))
+        print(f"{path}")
+
+
+def add_commands(sub) -> None:
+    v = sub.add_parser("validate", help="check storyboards (all errors, file:line: field)")
+    v.add_argument("files", nargs="+", type=Path)
+    v.set_defaults(func=cmd_validate)
+    p = sub.add_parser("plan", help="validate storyboards, compute their traces and plans")
+    p.add_argument("files", nargs="+", type=Path)
+    p.add_argument("--media", type=Path, default=Path("media"))
+    p.set_defaults(func=cmd_plan)
+
+
+

@@ -1,0 +1,122 @@
+"""The scene every template extends: title, footer, one section and one subtitle per beat.
+
+A template implements `beat_<name>` handlers, called for each name in a beat's `show` list,
+and `layout()` to build its persistent pieces. The base class owns timing: a beat lasts at
+least its planned duration (the animations take what they need, the rest is a wait), its
+narration becomes a subtitle cue over exactly that beat, and, when frames are requested, the
+beat's last frame is written as PNG plus a JSON of what is on screen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+from manim import DOWN, UP, FadeIn, FadeOut, Mobject, Scene, Text, VMobject
+
+from . import theme as T
+from .mobjects import Num, txt, wrapped
+
+FRAMES_ENV = "LAYERWISE_FRAMES"     # folder for per-beat PNG + state JSON (preview, tests)
+
+
+class StoryboardScene(Scene):
+    plan: dict = {}
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def setup(self) -> None:
+        self.camera.background_color = T.BACKGROUND
+        self.data = self.plan["data"]
+        self.beat_index = 0
+        self.caption: Mobject | None = None
+        frames = os.environ.get(FRAMES_ENV)
+        self.frames_dir = Path(frames) / self.plan["storyboard"]["name"] if frames else None
+        if self.frames_dir:
+            self.frames_dir.mkdir(parents=True, exist_ok=True)
+
+    def construct(self) -> None:
+        self.add_chrome()
+        self.layout()
+        for i, beat in enumerate(self.plan["beats"]):
+            self.beat_index, self.beat = i, beat
+            self.next_section(beat["id"])
+            start = self.time
+            self.set_caption(beat["caption"])
+            for name in beat["show"]:
+                getattr(self, f"beat_{name}")(beat)
+            rest = beat["duration"] - (self.time - start)
+            if rest > 1e-9:
+                self.wait(rest)
+            if beat["narration"]:
+                self.add_subcaption(beat["narration"], duration=self.time - start,
+                                    offset=start - self.time)
+            self.capture(beat)
+
+    def layout(self) -> None:
+        """Build the template's persistent pieces (override)."""
+
+    # --- chrome: title, caption, footer ----------------------------------------------------
+    def add_chrome(self) -> None:
+        title = txt(self.plan["title"], T.TITLE_SIZE, weight="BOLD").to_edge(UP, buff=T.EDGE)
+        self.title = title
+        self.add(title)
+        if self.plan.get("footer"):
+            self.footer = txt(self.plan["footer"], T.TINY_SIZE, T.MUTED)
+            self.footer.to_corner(DOWN + np.array([1.0, 0, 0]), buff=T.TIGHT)
+            self.add(self.footer)
+
+    def set_caption(self, text: str) -> None:
+        new = wrapped(text, 90, T.CAPTION_SIZE).to_edge(DOWN, buff=T.EDGE + 0.15)
+        self.caption = self.swap(self.caption, new)
+
+    def swap(self, old: Mobject | None, new: Mobject, run_time: float | None = None) -> Mobject:
+        """Fade `old` out and `new` in; returns `new` (the piece to keep a handle on)."""
+        anims = [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
+        self.play(*anims, run_time=run_time or self.quick())
+        return new
+
+    def quick(self, share: float = 0.15, cap: float = 0.6) -> float:
+        """Run time for a small transition: a share of the beat, at most `cap` seconds."""
+        return max(0.2, min(cap, share * self.beat["duration"]))
+
+    # --- frames and state for previews and snapshot tests ---------------------------------
+    def capture(self, beat: dict) -> None:
+        if not self.frames_dir:
+            return
+        from PIL import Image
+        self.renderer.update_frame(self)
+        stem = self.frames_dir / f"{self.beat_index:02d}_{beat['id']}"
+        Image.fromarray(np.asarray(self.renderer.get_frame())[:, :, :3]).save(f"{stem}.png")
+        state = {"beat": beat["id"], "time": round(self.time, 4),
+                 "mobjects": [describe(m) for m in self.mobjects]}
+        Path(f"{stem}.json").write_text(json.dumps(state, indent=1, sort_keys=True))
+
+
+def _hex(color) -> str | None:
+    try:
+        return color.to_hex().lower() if color is not None else None
+    except AttributeError:
+        return None
+
+
+def describe(m: Mobject) -> dict:
+    """What is on screen, machine-independently: kind, position, size, colour, text, value."""
+    d = {"kind": type(m).__name__, "center": [round(float(c), 4) for c in m.get_center()[:2]],
+         "size": [round(float(m.width), 4), round(float(m.height), 4)]}
+    if isinstance(m, VMobject) and len(m.points):
+        if m.get_fill_opacity() > 0:
+            d["fill"] = _hex(m.get_fill_color())
+            d["fill_opacity"] = round(float(m.get_fill_opacity()), 4)
+        if m.get_stroke_width() > 0 and m.get_stroke_opacity() > 0:
+            d["stroke"] = _hex(m.get_stroke_color())
+    if isinstance(m, Num):
+        d.update(text=m.shown, value=m.value, source=m.source)
+    elif isinstance(m, Text):
+        d["text"] = m.text
+    elif hasattr(m, "typst_code"):
+        d["math"] = m.typst_code
+    if m.submobjects and not isinstance(m, Text) and not hasattr(m, "typst_code"):
+        d["children"] = [describe(s) for s in m.submobjects]
+    return d

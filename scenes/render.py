@@ -1,0 +1,100 @@
+"""Render storyboards from their plans: `python -m scenes.render [--quality l] [--preview] FILE...`.
+
+Plans must be built first (`layerwise plan FILE...`, which `make render` does); this process
+never imports torch. Outputs follow Manim's layout under media/: videos/<quality>/<name>.mp4,
+sections/, the .srt subtitles, and with --preview (or --frames DIR) one PNG per beat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+
+TEMPLATES = {
+    "toy_loop": "scenes.toy_loop:ToyLoopScene",
+    "fresh_qkv": "scenes.fresh_qkv:FreshQKVScene",
+    "residual_stream": "scenes.residual_stream:ResidualStreamScene",
+    "bank_drift": "scenes.bank_drift:BankDriftScene",
+    "logit_lens": "scenes.logit_lens:LogitLensScene",
+    "per_head": "scenes.per_head:PerHeadScene",
+}
+QUALITIES = {"l": "low_quality", "m": "medium_quality", "h": "high_quality",
+             "p": "production_quality", "k": "fourk_quality"}
+MEDIA = Path("media")
+
+
+class RenderError(Exception):
+    pass
+
+
+def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:
+    """The plan built for `storyboard`; refuses a missing or stale one."""
+    path = media_dir / "plans" / f"{storyboard.stem}.json"
+    if not path.is_file():
+        raise RenderError(f"{storyboard}: no plan at {path}; run 'layerwise plan {storyboard}'")
+    plan = json.loads(path.read_text(encoding="utf-8"))
+    digest = hashlib.sha256(storyboard.read_bytes()).hexdigest()
+    if plan["storyboard"]["sha256"] != digest:
+        raise RenderError(f"{storyboard}: plan {path} is stale (storyboard changed); "
+                          f"run 'layerwise plan {storyboard}'")
+    return plan
+
+
+def scene_class(template: str):
+    module, _, name = TEMPLATES[template].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: bool = False,
+           frames: Path | None = None) -> Path | None:
+    """Render one plan. Returns the video path (None for a preview: frames only)."""
+    from manim import tempconfig
+    name = plan["storyboard"]["name"]
+    options = {"quality": QUALITIES[quality], "media_dir": str(media_dir), "output_file": name,
+               "save_sections": True, "disable_caching": True, "verbosity": "WARNING",
+               "progress_bar": "none"}
+    if preview:
+        options.update(write_to_movie=False, save_sections=False, save_last_frame=True)  # skip animations
+        frames = frames or media_dir / "frames"
+    if frames:
+        os.environ["LAYERWISE_FRAMES"] = str(frames)
+    try:
+        with tempconfig(options):
+            from manim import config
+            cls = scene_class(plan["template"])
+            scene = cls()
+            scene.plan = plan
+            scene.render()
+            if preview:
+                return None
+            return Path(config.get_dir("video_dir")) / f"{name}.mp4"
+    finally:
+        os.environ.pop("LAYERWISE_FRAMES", None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m scenes.render", description=__doc__)
+    p.add_argument("storyboards", nargs="+", type=Path)
+    p.add_argument("--quality", choices=QUALITIES, default="l")
+    p.add_argument("--preview", action="store_true", help="per-beat PNG frames only, fast")
+    p.add_argument("--frames", type=Path, default=None, help="also write per-beat PNG frames")
+    p.add_argument("--media", type=Path, default=MEDIA)
+    args = p.parse_args(argv)
+    try:
+        plans = [load_plan(s, args.media) for s in args.storyboards]
+    except RenderError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for plan in plans:
+        out = render(plan, args.quality, args.media, args.preview, args.frames)
+        print(out or args.media / "frames" / plan["storyboard"]["name"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

