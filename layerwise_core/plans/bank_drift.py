@@ -1,0 +1,94 @@
+"""Plan data for "'bank', layer by layer": one word in several sentences, followed up the stack.
+
+Sentence 0 is the reference; every other sentence is compared with it (pair (0, k)), and the
+pair (0, 1) is the one the summary quotes. Per layer state (0 = embedding ... L = output):
+the raw cosine of the focus word's vectors, the anisotropy baseline (mean cosine of unrelated
+words at that state, Ethayarajh 2019) and raw minus baseline; plus one PCA plane fitted once
+to every state of every sentence, and the illustrative layer table (text, not a measurement).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..analysis.projection import pca_plane
+from ..analysis.similarity import context_similarity
+from ..analysis.vectors import layer_states, positions, word_vectors
+from ..storyboard.schema import Storyboard
+from ..trace import Trace
+
+Y_STEP = 0.25       # cosine axis ticks
+
+# What tends to be easiest to read out of the vector at each depth: a general pattern from
+# probing studies of BERT, shown as an illustration (not measured here).
+TABLE = {
+    "header": ["layers", "easiest to read out", "for \"bank\""],
+    "rows": [
+        ["early", "which token, and where", "the token \"bank\", its position"],
+        ["middle", "part of speech, syntax", "a noun; what it attaches to"],
+        ["late", "sense, meaning", "river bank or money bank"],
+    ],
+    "note": "Illustration of a general pattern, not a measurement: probing studies of BERT "
+            "(Tenney et al., 2019). Layers overlap; models differ.",
+}
+
+
+def _bounds(lo: float, hi: float, step: float) -> list[float]:
+    """[lo, hi] widened to multiples of `step`, with at least half a step of margin."""
+    return [step * math.floor((lo - step / 2) / step), step * math.ceil((hi + step / 2) / step)]
+
+
+def _summary(raw: list[float]) -> dict:
+    """Where the quoted curve starts, ends, dips and rebounds (layer indices)."""
+    r = np.asarray(raw)
+    inner = np.arange(1, len(r) - 1)
+    dip = int(inner[np.argmin(r[inner])]) if len(inner) else 0
+    after = np.arange(dip + 1, len(r) - 1)
+    rebound = int(after[np.argmax(r[after])]) if len(after) else dip
+    monotonic = bool(np.all(np.diff(r) <= 0))
+    return {"first": 0, "last": len(r) - 1, "dip": dip, "rebound": rebound,
+            "monotonic": monotonic, "rebounds": bool(r[rebound] > r[dip])}
+
+
+def build(sb: Storyboard, traces: list[Trace]) -> dict:
+    focus = list(sb.focus)
+    hooks = layer_states(traces[0])
+    L = traces[0].n_layers
+    states = [{"layer": s, "hook": h,
+               "label": "embedding" if s == 0 else ("output" if s == L else f"after layer {s}")}
+              for s, h in enumerate(hooks)]
+    contexts = [{"sentence": t.sentence, "focus": f, "positions": positions(t, f),
+                 "tokens": t.tokens} for t, f in zip(traces, focus)]
+
+    sim = context_similarity(traces, focus)
+    base = np.asarray(sim["baseline"])
+    index = {tuple(p): i for i, p in enumerate(sim["pairs"])}
+    curves = []
+    for k in range(1, len(traces)):
+        i = index[(0, k)]
+        raw = np.asarray(sim["raw"][i])
+        curves.append({"pair": [0, k], "pair_index": i, "raw": raw.tolist(),
+                       "adjusted": (raw - base).tolist()})
+
+    shown = np.concatenate([base] + [np.r_[c["raw"], c["adjusted"]] for c in curves])
+    y_range = [min(0.0, Y_STEP * math.floor(shown.min() / Y_STEP)), 1.0]
+    n_ticks = int(round((y_range[1] - y_range[0]) / Y_STEP)) + 1
+    y_ticks = [y_range[0] + Y_STEP * i for i in range(n_ticks)]
+
+    vecs = np.stack([word_vectors(t, f) for t, f in zip(traces, focus)])    # [C, S, d]
+    C, S, d = vecs.shape
+    plane = pca_plane(vecs.reshape(C * S, d))
+    xy = plane["xy"].reshape(C, S, 2)
+    step = float(10 ** math.floor(math.log10(max(np.ptp(xy[..., 0]), np.ptp(xy[..., 1])))))
+    projection = {"xy": xy.tolist(), "explained": plane["explained"].tolist(),
+                  "explained_percent": (100 * plane["explained"]).tolist(),
+                  "x_range": _bounds(xy[..., 0].min(), xy[..., 0].max(), step),
+                  "y_range": _bounds(xy[..., 1].min(), xy[..., 1].max(), step),
+                  "step": step, "n_points": C * S, "d_model": d}
+
+    return {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
+            "axes": {"y_range": y_range, "y_ticks": y_ticks},
+            "summary": {"curve": 0, **_summary(curves[0]["raw"])},
+            "projection": projection, "table": TABLE}

@@ -1,0 +1,71 @@
+"""Analysis functions: pure, deterministic, and equal to the direct computation."""
+
+import numpy as np
+import pytest
+
+from layerwise_core.analysis.projection import pca_plane
+from layerwise_core.analysis.robust import robust_limit, scaled
+from layerwise_core.analysis.similarity import context_similarity, cosine
+from layerwise_core.analysis.updates import update_sizes
+from layerwise_core.analysis.vectors import layer_states, positions, stream_stages, word_vectors
+from layerwise_core.tracing import get_trace
+
+RIVER, MONEY = "I sat on the river bank.", "I deposited cash at the bank."
+
+
+def test_pca_is_deterministic_with_fixed_signs():
+    rng = np.random.default_rng(0)
+    pts = rng.normal(size=(20, 5)) * [5, 3, 1, 1, 1]
+    a, b = pca_plane(pts), pca_plane(-pts[::-1][::-1] * 1.0)
+    np.testing.assert_allclose(a["xy"], pca_plane(pts.copy())["xy"])
+    assert a["explained"][0] > a["explained"][1]
+    for axis in a["axes"]:
+        assert axis[np.abs(axis).argmax()] > 0
+    # flipping the data flips the projection, but the axes keep their sign convention
+    np.testing.assert_allclose(np.abs(b["xy"]), np.abs(a["xy"]))
+
+
+def test_robust_limit_ignores_a_sink_outlier():
+    v = np.r_[np.random.default_rng(1).normal(size=999) * 10, 23000.0]
+    lim = robust_limit(v)
+    assert 10 < lim < 60
+    s = scaled(v, lim)
+    assert s["clipped"] >= 1 and s["max_abs"] == 23000.0 and max(s["values"]) == 1.0
+
+
+def test_context_similarity_matches_direct_cosines(cache_dir):
+    traces = [get_trace("minilm-l6", s, cache_dir=cache_dir) for s in (RIVER, MONEY)]
+    sim = context_similarity(traces, ["bank", "bank"])
+    a, b = (t[h][positions(t, "bank")[0]] for t in traces for h in [layer_states(t)[0]])
+    assert sim["raw"][0][0] == pytest.approx(float(cosine(a, b)), abs=1e-9)
+    np.testing.assert_allclose(sim["adjusted"], np.array(sim["mean_raw"]) - sim["baseline"])
+    assert len(sim["raw"][0]) == traces[0].n_layers + 1
+
+
+def test_bank_drifts_apart_with_context(cache_dir):
+    """The chapter's claim, measured: "bank" starts as one embedding and drifts apart."""
+    traces = [get_trace("minilm-l6", s, cache_dir=cache_dir) for s in (RIVER, MONEY)]
+    sim = context_similarity(traces, ["bank", "bank"])
+    raw = sim["raw"][0]
+    print("\ncos(bank_river, bank_money) per layer:", " ".join(f"{c:.3f}" for c in raw))
+    print("baseline per layer:", " ".join(f"{c:.3f}" for c in sim["baseline"]))
+    assert raw[0] > raw[-1]
+    # the word embedding itself is identical; only position/context-free parts differ
+    e = [t["hook_embed"][positions(t, "bank")[0]] for t in traces]
+    np.testing.assert_array_equal(e[0], e[1])
+
+
+def test_update_sizes_match_direct_norms(minilm_bank):
+    pos = positions(minilm_bank, "bank")
+    u = update_sizes(minilm_bank, pos)
+    x = minilm_bank["blocks.2.hook_resid_pre"][pos[0]]
+    a = minilm_bank["blocks.2.hook_attn_out"][pos[0]]
+    assert u["rel_attn"][2] == pytest.approx(np.linalg.norm(a) / np.linalg.norm(x), rel=1e-6)
+    assert len(u["rel_mlp"]) == 6 and all(r > 0 for r in u["rel_mlp"])
+
+
+def test_stream_stages_cover_every_add(minilm_bank):
+    stages = stream_stages(minilm_bank)
+    assert len(stages) == 1 + 4 * minilm_bank.n_layers
+    v = word_vectors(minilm_bank, "bank", [h for _, h in stages])
+    assert v.shape == (len(stages), 384)
