@@ -10,11 +10,12 @@ beat's last frame is written as PNG plus a JSON of what is on screen.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
 import numpy as np
-from manim import DOWN, UP, FadeIn, FadeOut, Mobject, Scene, Text, VMobject
+from manim import DOWN, UP, FadeIn, FadeOut, Mobject, Scene, Text, VMobject, config
 
 from . import theme as T
 from .mobjects import Num, txt, wrapped
@@ -46,9 +47,7 @@ class StoryboardScene(Scene):
             self.set_caption(beat["caption"])
             for name in beat["show"]:
                 getattr(self, f"beat_{name}")(beat)
-            rest = beat["duration"] - (self.time - start)
-            if rest > 1e-9:
-                self.wait(rest)
+            self.hold_until(start + beat["duration"])
             if beat["narration"]:
                 self.add_subcaption(beat["narration"], duration=self.time - start,
                                     offset=start - self.time)
@@ -56,6 +55,14 @@ class StoryboardScene(Scene):
 
     def layout(self) -> None:
         """Build the template's persistent pieces (override)."""
+
+    def hold_until(self, t: float) -> None:
+        """Wait until scene time `t`, in whole frames (a static wait floors its frame count,
+        so ask for half a frame more than needed)."""
+        fps = config.frame_rate
+        frames = math.ceil((t - self.time) * fps - 1e-6)
+        if frames > 0:
+            self.wait((frames + 0.5) / fps)
 
     # --- chrome: title, caption, footer ----------------------------------------------------
     def add_chrome(self) -> None:
@@ -112,7 +119,8 @@ def describe(m: Mobject) -> dict:
         if m.get_stroke_width() > 0 and m.get_stroke_opacity() > 0:
             d["stroke"] = _hex(m.get_stroke_color())
     if isinstance(m, Num):
-        d.update(text=m.shown, value=m.value, source=m.source)
+        d.update(text=m.text, shown=m.shown, value=m.value, source=m.source,
+                 decimals=m.decimals)
     elif isinstance(m, Text):
         d["text"] = m.text
     elif hasattr(m, "typst_code"):

@@ -57,7 +57,8 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
     name = plan["storyboard"]["name"]
     options = {"quality": QUALITIES[quality], "media_dir": str(media_dir), "output_file": name,
                "save_sections": True, "disable_caching": True, "verbosity": "WARNING",
-               "progress_bar": "none"}
+               "progress_bar": "none", "video_dir": "{media_dir}/videos/{quality}",
+               "images_dir": "{media_dir}/images/{quality}"}
     if preview:
         options.update(write_to_movie=False, save_sections=False, save_last_frame=True)  # skip animations
         frames = frames or media_dir / "frames"

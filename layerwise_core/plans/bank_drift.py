@@ -23,12 +23,12 @@ Y_STEP = 0.25       # cosine axis ticks
 
 # What tends to be easiest to read out of the vector at each depth: a general pattern from
 # probing studies of BERT, shown as an illustration (not measured here).
-TABLE = {
+TABLE = {      # "\n" breaks a cell's line on screen
     "header": ["layers", "easiest to read out", "for \"bank\""],
     "rows": [
-        ["early", "which token, and where", "the token \"bank\", its position"],
-        ["middle", "part of speech, syntax", "a noun; what it attaches to"],
-        ["late", "sense, meaning", "river bank or money bank"],
+        ["early", "token identity,\nposition", "the word \"bank\" itself,\nwhere it sits"],
+        ["middle", "part of speech,\nsyntax", "a noun; which words\nit attaches to"],
+        ["late", "sense,\nmeaning", "river bank or\nmoney bank"],
     ],
     "note": "Illustration of a general pattern, not a measurement: probing studies of BERT "
             "(Tenney et al., 2019). Layers overlap; models differ.",
@@ -81,7 +81,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     C, S, d = vecs.shape
     plane = pca_plane(vecs.reshape(C * S, d))
     xy = plane["xy"].reshape(C, S, 2)
-    step = float(10 ** math.floor(math.log10(max(np.ptp(xy[..., 0]), np.ptp(xy[..., 1])))))
+    span = max(np.ptp(xy[..., 0]), np.ptp(xy[..., 1]))
+    step = float(10 ** math.floor(math.log10(span / 2)))      # grid step: 5-20 cells across
     projection = {"xy": xy.tolist(), "explained": plane["explained"].tolist(),
                   "explained_percent": (100 * plane["explained"]).tolist(),
                   "x_range": _bounds(xy[..., 0].min(), xy[..., 0].max(), step),

@@ -1,0 +1,259 @@
+"""'bank', layer by layer: one word in several sentences, and how far apart its vectors drift.
+
+Sentence 0 is the reference; each other sentence k gives a curve cos(bank_0, bank_k) over the
+layer states (0 = embedding ... L = output), coloured with that sentence's colour.
+
+Beats (each optional, in storyboard order):
+- `similarity`: first showing draws the raw cosines point by point; the next showing adds the
+  anisotropy baseline (dashed) and the baseline-adjusted curves (raw - baseline).
+- `projection`: every vector in one shared PCA plane, each sentence's dot moving layer by
+  layer and leaving a trail.
+- `table`: the illustrative table of what tends to be readable at each depth (replaces the
+  projection panel), captioned as an illustration.
+- `measured`: beside the table, what this model actually does, quoted from the plan, with
+  the quoted points ringed on the plot.
+"""
+
+from __future__ import annotations
+
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, Line,
+                   NumberPlane, SurroundingRectangle, VGroup)
+
+from . import theme as T
+from .base import StoryboardScene
+from .mobjects import (Num, TickAxes, highlighted, inline, swatch, text_table, txt, wrapped)
+
+PLOT_WIDTH = 5.2
+PLOT_HEIGHT = 2.7
+NAME_WIDTH = 1.5                # the row-label column left of the plot's first layer
+ROW_STEP = 0.28
+PLANE_MAX = (5.2, 4.2)          # largest PCA plane (width, height); equal units on both axes
+LEGEND_SIZE = 18
+DOT = [0.12, 0.085, 0.05]       # dot radius per sentence: concentric where vectors coincide
+
+
+class BankDriftScene(StoryboardScene):
+    def layout(self) -> None:
+        d = self.data
+        self.states, self.curves = d["states"], d["curves"]
+        self.colors = [T.CONTEXTS[i % len(T.CONTEXTS)] for i in range(len(d["contexts"]))]
+        self.sim_stage = 0
+        self.legend = self.make_legend().next_to(self.title, DOWN, buff=T.BUFF)
+        self.add(self.legend)
+        self.plot = self.make_plot()
+        self.add(self.plot)
+        self.rows = VGroup()        # number rows under the plot, one per drawn curve
+        self.dots: dict[str, VGroup] = {}   # the dots of each drawn curve, by its plan path
+        self.right = None           # the right-hand panel: projection, then table
+        self.table_panel = None
+
+    # --- pieces -------------------------------------------------------------------------
+    def make_legend(self) -> VGroup:
+        items = VGroup()
+        for i, c in enumerate(self.data["contexts"]):
+            word = c["focus"].partition("#")[0]
+            items.add(inline(Dot(radius=0.08, color=self.colors[i]),
+                             highlighted(c["sentence"], word, self.colors[i], LEGEND_SIZE)))
+        return items.arrange(RIGHT, buff=T.GAP)
+
+    def make_plot(self) -> VGroup:
+        d = self.data
+        lo, hi = d["axes"]["y_range"]
+        n = len(self.states) - 1
+        self.ax = TickAxes(
+            [0, n, 1], [lo, hi, hi - lo], PLOT_WIDTH, PLOT_HEIGHT,
+            x_ticks=[(s["layer"], f"data.states[{i}].layer") for i, s in enumerate(self.states)],
+            y_ticks=[(v, f"data.axes.y_ticks[{i}]") for i, v in enumerate(d["axes"]["y_ticks"])])
+        a = self.ax.axes
+        names = VGroup(txt(self.states[0]["label"], T.TINY_SIZE, T.MUTED),
+                       txt("layer", T.SMALL_SIZE, T.MUTED),
+                       txt(self.states[-1]["label"], T.TINY_SIZE, T.MUTED))
+        names[1].next_to(self.ax.x_labels, DOWN, buff=0.06)
+        names[0].next_to(self.ax.x_labels[0], DOWN, buff=0.06).align_to(a, LEFT)
+        names[2].next_to(self.ax.x_labels[-1], DOWN, buff=0.06).align_to(a, RIGHT)
+        for m in (names[0], names[2]):
+            m.set_y(names[1].get_y())
+        word = d["contexts"][0]["focus"].partition("#")[0]
+        head = txt(f"cosine of the two \"{word}\" vectors", T.SMALL_SIZE, T.TEXT)
+        head.next_to(a, UP, buff=T.BUFF).align_to(a, LEFT)
+        plot = VGroup(head, self.ax, names)
+        plot.next_to(self.legend, DOWN, buff=T.BUFF).to_edge(LEFT, buff=T.EDGE)
+        # room on the left for the row labels under the plot
+        plot.shift(RIGHT * max(0.0, self.plot_left() + NAME_WIDTH - a.c2p(0, lo)[0]))
+        self.row_anchor = names
+        return plot
+
+    def plot_left(self) -> float:
+        return -self.camera.frame_width / 2 + T.EDGE
+
+    def p(self, state: float, value: float):
+        return self.ax.axes.c2p(state, value)
+
+    def place_row(self, key: VGroup, label: str, values, source: str, color) -> VGroup:
+        """One row of numbers under the plot, each under its layer's tick, labelled at left."""
+        below = self.rows[-1] if len(self.rows) else self.row_anchor
+        y = below.get_bottom()[1] - ROW_STEP / 2 - (0.1 if not len(self.rows) else 0.03)
+        nums = VGroup(*[Num(v, f"{source}[{s}]", size=T.TINY_SIZE, color=color)
+                        .move_to([self.p(s, 0)[0], y, 0]) for s, v in enumerate(values)])
+        name = inline(key, txt(label, T.TINY_SIZE, T.MUTED))
+        name.move_to([0, y, 0]).set_x(self.plot_left() + name.width / 2)
+        return VGroup(name, nums)
+
+    def pair_key(self, k: int) -> VGroup:
+        i, j = self.curves[k]["pair"]
+        return swatch(self.colors[i], self.colors[j], radius=0.055)
+
+    def draw_curve(self, values, source: str, color, label: str, key: VGroup,
+                   dashed: bool = False, hollow: bool = False) -> None:
+        """Point by point: the dot, the segment from the previous layer, the number below."""
+        row = self.place_row(key, label, values, source, color)
+        self.play(FadeIn(row[0]), run_time=self.quick(0.05, 0.3))
+        self.rows.add(row)
+        dots, prev = VGroup(), None
+        for s, v in enumerate(values):
+            pt = self.p(s, v)
+            dot = (Circle(radius=0.05, color=color, stroke_width=2) if hollow
+                   else Dot(radius=0.05, color=color)).move_to(pt)
+            anims = [FadeIn(dot), FadeIn(row[1][s])]
+            if prev is not None:
+                seg = (DashedLine(prev, pt, dash_length=0.06, color=color, stroke_width=2)
+                       if dashed else Line(prev, pt, color=color, stroke_width=3))
+                anims.append(Create(seg))
+            self.play(*anims, run_time=self.quick(0.04, 0.35))
+            dots.add(dot)
+            prev = pt
+        self.dots[source] = dots
+
+    def plot_note(self, text: str, sources: list[str], layers: slice) -> None:
+        """A small label just above the drawn dots of `sources` at `layers`."""
+        near = VGroup(*[m for src in sources for m in self.dots[src][layers]])
+        note = txt(text, T.TINY_SIZE, T.MUTED).next_to(near, UP, buff=0.1)
+        self.play(FadeIn(note), run_time=self.quick(0.05, 0.3))
+
+    # --- beats --------------------------------------------------------------------------
+    def beat_similarity(self, beat) -> None:
+        if self.sim_stage == 0:
+            for k, c in enumerate(self.curves):
+                self.draw_curve(c["raw"], f"data.curves[{k}].raw", self.colors[c["pair"][1]],
+                                "raw", self.pair_key(k))
+        elif self.sim_stage == 1:
+            key = VGroup(DashedLine(LEFT * 0.12, RIGHT * 0.12, dash_length=0.06, color=T.MUTED,
+                                    stroke_width=2))
+            self.draw_curve(self.data["similarity"]["baseline"], "data.similarity.baseline",
+                            T.MUTED, "baseline", key, dashed=True)
+            self.plot_note("baseline: unrelated words", ["data.similarity.baseline"], slice(2, 5))
+            for k, c in enumerate(self.curves):
+                self.draw_curve(c["adjusted"], f"data.curves[{k}].adjusted",
+                                self.colors[c["pair"][1]], "adjusted", self.pair_key(k),
+                                dashed=True, hollow=True)
+            self.plot_note("adjusted = raw − baseline",
+                           [f"data.curves[{k}].adjusted" for k in range(len(self.curves))],
+                           slice(2, 5))
+        self.sim_stage += 1
+
+    def right_top(self) -> float:
+        return self.plot.get_top()[1]
+
+    def beat_projection(self, beat) -> None:
+        pr = self.data["projection"]
+        (x0, x1), (y0, y1), step = pr["x_range"], pr["y_range"], pr["step"]
+        unit = min(PLANE_MAX[0] / (x1 - x0), PLANE_MAX[1] / (y1 - y0))
+        plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
+                            x_length=unit * (x1 - x0), y_length=unit * (y1 - y0),
+                            background_line_style={"stroke_color": T.FAINT, "stroke_width": 1,
+                                                   "stroke_opacity": 0.5},
+                            axis_config={"stroke_color": T.MUTED, "stroke_width": 1.5})
+        head = inline(txt("one PCA plane for all", T.SMALL_SIZE),
+                      Num(pr["n_points"], "data.projection.n_points", 0, T.SMALL_SIZE),
+                      txt("vectors", T.SMALL_SIZE))
+        pcs = inline(txt("every layer of every sentence; axes keep", T.TINY_SIZE, T.MUTED),
+                     Num(pr["explained_percent"][0], "data.projection.explained_percent[0]", 0,
+                         T.TINY_SIZE, T.MUTED, suffix="%"),
+                     txt("+", T.TINY_SIZE, T.MUTED),
+                     Num(pr["explained_percent"][1], "data.projection.explained_percent[1]", 0,
+                         T.TINY_SIZE, T.MUTED, suffix="%"),
+                     txt("of the variance", T.TINY_SIZE, T.MUTED))
+        panel = VGroup(head, plane, pcs).arrange(DOWN, buff=T.TIGHT + 0.05)
+        panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2, )
+        self.plane = plane
+        self.right = self.swap(self.right, panel)
+
+        xy, ref = pr["xy"], 0
+        dots = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=DOT[c % len(DOT)], color=col)
+                        for c, col in enumerate(self.colors)])
+        self.play(FadeIn(dots), run_time=self.quick(0.05, 0.4))
+        trails, tags = VGroup(), VGroup()
+        self.add(trails)
+        for s in range(1, len(self.states)):
+            segs = [Line(plane.c2p(*xy[c][s - 1]), plane.c2p(*xy[c][s]), color=col,
+                         stroke_width=2.5, stroke_opacity=0.8)
+                    for c, col in enumerate(self.colors)]
+            at = plane.c2p(*xy[ref][s])
+            out = at - plane.get_center()          # label on the side away from the middle
+            tag = Num(self.states[s]["layer"], f"data.states[{s}].layer", 0, T.TINY_SIZE,
+                      T.MUTED).next_to(at, out / max(abs(out[0]), abs(out[1])), buff=0.08)
+            self.play(*[Create(g) for g in segs], FadeIn(tag),
+                      *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
+                      run_time=self.quick(0.07, 0.7))
+            trails.add(*segs)
+            tags.add(tag)
+            self.bring_to_front(dots)
+        ends = VGroup(txt(self.states[0]["label"], T.TINY_SIZE, T.MUTED)
+                      .next_to(plane.c2p(*xy[ref][0]), DOWN, buff=0.15),
+                      txt(self.states[-1]["label"], T.TINY_SIZE, T.MUTED)
+                      .next_to(dots, RIGHT, buff=0.12))
+        self.play(FadeIn(ends), run_time=self.quick(0.05, 0.3))
+        self.right = VGroup(panel, trails, dots, tags, ends)
+
+    def beat_table(self, beat) -> None:
+        t = self.data["table"]
+        table = text_table(t["header"], t["rows"], T.SMALL_SIZE, row_buff=0.16)
+        note = wrapped(t["note"], 50, T.TINY_SIZE, T.HIGHLIGHT, max_width=5.8)
+        for line in note:
+            line.align_to(note, LEFT)
+        panel = VGroup(note, table).arrange(DOWN, buff=T.BUFF, aligned_edge=LEFT)
+        panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
+        self.table_panel = panel
+        self.right = self.swap(self.right, panel, run_time=self.quick(0.1, 0.8))
+
+    def beat_measured(self, beat) -> None:
+        sm = self.data["summary"]
+        k = sm["curve"]
+        cur = self.curves[k]
+        size = T.SMALL_SIZE
+
+        def n(curve: int, key: str, s: int, **kw) -> Num:
+            return Num(self.curves[curve][key][s], f"data.curves[{curve}].{key}[{s}]",
+                       size=size, **kw)
+
+        def layer(s: int, **kw) -> Num:
+            return Num(self.states[s]["layer"], f"data.states[{s}].layer", 0, size, **kw)
+
+        first, last = sm["first"], sm["last"]
+        span = f"({self.states[first]['label']} → {self.states[last]['label']})"
+        lines = [txt(f"measured in {self.plan['model']['display']}:", size, T.HIGHLIGHT),
+                 inline(self.pair_key(k), txt("cos =", size), n(k, "raw", first),
+                        txt("→", size), n(k, "raw", last), txt(span, size, T.MUTED))]
+        if not sm["monotonic"]:
+            steps = [txt("not steadily: down to", size, T.MUTED), n(k, "raw", sm["dip"]),
+                     txt("at layer", size, T.MUTED),
+                     layer(sm["dip"], suffix="," if sm["rebounds"] else "")]
+            if sm["rebounds"]:
+                steps += [txt("up to", size, T.MUTED), n(k, "raw", sm["rebound"]),
+                          txt("at", size, T.MUTED), layer(sm["rebound"])]
+            lines.append(inline(*steps))
+        lines.append(inline(txt("minus the baseline:", size, T.MUTED), n(k, "adjusted", first),
+                            txt("→", size), n(k, "adjusted", last)))
+        for j in range(len(self.curves)):
+            if j != k:
+                lines.append(inline(self.pair_key(j), txt("cos =", size), n(j, "raw", first),
+                                    txt("→", size), n(j, "raw", last)))
+        body = VGroup(*lines).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
+        box = SurroundingRectangle(body, color=T.MUTED, buff=T.TIGHT + 0.05, corner_radius=0.08,
+                                   stroke_width=1.5)
+        panel = VGroup(box, body).next_to(self.table_panel, DOWN, buff=T.BUFF)
+        panel.align_to(self.table_panel, LEFT)
+        quoted = sorted({first, last, sm["dip"], sm["rebound"]})
+        rings = VGroup(*[Circle(radius=0.11, color=T.HIGHLIGHT, stroke_width=2)
+                         .move_to(self.dots[f"data.curves[{k}].raw"][s]) for s in quoted])
+        self.play(FadeIn(panel), Create(rings), run_time=self.quick(0.15, 0.8))

@@ -1,0 +1,137 @@
+"""Frame and scene-state snapshot comparison that survives anti-aliasing, not real changes.
+
+Frames are compared after area-downsampling by `FACTOR` (block means), which averages away
+the sub-pixel differences between Cairo 1.16 and 1.18 and between Pango versions' glyph
+rasterisation. A frame fails when any block differs by more than `BLOCK_LIMIT` (0-255 scale)
+in any channel, or when the mean difference exceeds `MEAN_LIMIT`. A changed digit, a bar 10 %
+longer, an object a few pixels away or a changed colour moves whole blocks well past the
+limit; edge noise does not (the figures behind these numbers are in README.md).
+
+Scene states (what is on screen: kind, position, size, colour, text, value per mobject) are
+compared exactly, floats to 1e-6.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+FACTOR = 4
+BLOCK_LIMIT = 40.0
+MEAN_LIMIT = 1.5
+FLOAT_TOL = 1e-6
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "snapshots"
+FAILURES = ROOT / "tests" / "_failures"
+
+
+def versions() -> dict:
+    import cairo
+    import manim
+    import manimpango
+    debian = Path("/etc/debian_version")
+    return {"cairo": cairo.cairo_version_string(), "pango": manimpango.pango_version(),
+            "manim": manim.__version__, "pycairo": cairo.version,
+            "debian": debian.read_text().strip() if debian.exists() else None}
+
+
+def downsample(img: np.ndarray, factor: int = FACTOR) -> np.ndarray:
+    h, w = (img.shape[0] // factor) * factor, (img.shape[1] // factor) * factor
+    x = img[:h, :w].astype(np.float64)
+    return x.reshape(h // factor, factor, w // factor, factor, -1).mean(axis=(1, 3))
+
+
+def frame_difference(actual: np.ndarray, golden: np.ndarray) -> dict:
+    if actual.shape != golden.shape:
+        return {"shape": [list(actual.shape), list(golden.shape)], "max": 255.0, "mean": 255.0}
+    d = np.abs(downsample(actual) - downsample(golden))
+    return {"max": float(d.max()), "mean": float(d.mean()),
+            "blocks_over": int((d.max(axis=-1) > BLOCK_LIMIT).sum())}
+
+
+def frames_match(diff: dict) -> bool:
+    return "shape" not in diff and diff["max"] <= BLOCK_LIMIT and diff["mean"] <= MEAN_LIMIT
+
+
+def load_png(path: Path) -> np.ndarray:
+    return np.asarray(Image.open(path).convert("RGB"))
+
+
+def write_failure(name: str, stem: str, actual: np.ndarray, golden: np.ndarray) -> tuple[Path, Path]:
+    """Save the actual frame and an amplified difference image; return their paths."""
+    out = FAILURES / name
+    out.mkdir(parents=True, exist_ok=True)
+    a_path, d_path = out / f"{stem}.actual.png", out / f"{stem}.diff.png"
+    Image.fromarray(actual).save(a_path)
+    if actual.shape == golden.shape:
+        diff = np.abs(actual.astype(int) - golden.astype(int)).max(axis=-1)
+        Image.fromarray(np.clip(diff * 4, 0, 255).astype(np.uint8)).save(d_path)
+    return a_path, d_path
+
+
+def state_differences(actual, golden, path: str = "") -> list[str]:
+    """Every place where two scene states differ (floats to FLOAT_TOL)."""
+    if isinstance(actual, dict) and isinstance(golden, dict):
+        out = []
+        for k in sorted(set(actual) | set(golden)):
+            if k not in actual or k not in golden:
+                out.append(f"{path}.{k}: {'missing' if k not in actual else 'unexpected'}")
+            else:
+                out += state_differences(actual[k], golden[k], f"{path}.{k}")
+        return out
+    if isinstance(actual, list) and isinstance(golden, list):
+        if len(actual) != len(golden):
+            return [f"{path}: {len(actual)} items, golden has {len(golden)}"]
+        return [d for i, (a, g) in enumerate(zip(actual, golden))
+                for d in state_differences(a, g, f"{path}[{i}]")]
+    if isinstance(actual, float) or isinstance(golden, float):
+        if isinstance(actual, (int, float)) and isinstance(golden, (int, float)) \
+                and abs(actual - golden) <= FLOAT_TOL:
+            return []
+    elif actual == golden:
+        return []
+    return [f"{path}: {actual!r} != golden {golden!r}"]
+
+
+def render_previews(plans_dir: Path, media: Path, names: list[str]) -> Path:
+    """Render every beat's last frame of the named plans in a fresh process (no torch there)."""
+    (media / "plans").mkdir(parents=True, exist_ok=True)
+    boards = []
+    for n in names:
+        (media / "plans" / f"{n}.json").write_bytes((plans_dir / f"{n}.json").read_bytes())
+        boards.append(str(ROOT / "scenes" / "storyboards" / f"{n}.yaml"))
+    r = subprocess.run([sys.executable, "-m", "scenes.render", "--preview", "--media",
+                        str(media), *boards], cwd=ROOT, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError(f"preview render failed:\n{r.stdout}\n{r.stderr}")
+    return media / "frames"
+
+
+def plan_value(plan: dict, source: str):
+    """Resolve a plan path like 'data.layers[0].x_in[1]'."""
+    node = plan
+    for part in source.replace("]", "").replace("[", ".").split("."):
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
+def numbers(state) -> list[dict]:
+    """Every Num on screen (they carry 'source')."""
+    if isinstance(state, dict):
+        found = [state] if "source" in state else []
+        for v in state.values():
+            found += numbers(v)
+        return found
+    if isinstance(state, list):
+        return [n for v in state for n in numbers(v)]
+    return []
+
+
+def load_json(path: Path):
+    return json.loads(Path(path).read_text())

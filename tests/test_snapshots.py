@@ -1,0 +1,135 @@
+"""Snapshot tests of computed frames and scene states, for every beat of every storyboard.
+
+`make snapshots` (pytest --update-snapshots) rewrites the goldens under tests/snapshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+import framecheck as fc
+from layerwise_core.storyboard.schema import load_storyboard
+
+STORYBOARDS = sorted((fc.ROOT / "scenes" / "storyboards").glob("*.yaml"))
+BEATS = [(p.stem, f"{i:02d}_{b.id}") for p in STORYBOARDS
+         for i, b in enumerate(load_storyboard(p).beats)]
+IDS = [f"{n}/{s}" for n, s in BEATS]
+pytestmark = pytest.mark.render
+
+
+class Rendered:
+    """Plans and preview frames, built on first use per storyboard (once per session)."""
+
+    def __init__(self, cache_dir, tmp):
+        self.cache_dir, self.plans, self.media = cache_dir, tmp / "plans", tmp / "media"
+        self.done: set[str] = set()
+
+    def plan_path(self, name: str):
+        from layerwise_core.plans import build_plan, write_plan
+        path = self.plans / f"{name}.json"
+        if not path.exists():
+            sb = load_storyboard(fc.ROOT / "scenes" / "storyboards" / f"{name}.yaml")
+            write_plan(build_plan(sb, self.cache_dir), path)
+        return path
+
+    def plan(self, name: str) -> dict:
+        return fc.load_json(self.plan_path(name))
+
+    def frames(self, name: str):
+        if name not in self.done:
+            self.plan_path(name)
+            fc.render_previews(self.plans, self.media, [name])
+            self.done.add(name)
+        return self.media / "frames" / name
+
+
+@pytest.fixture(scope="session")
+def rendered(cache_dir, tmp_path_factory) -> Rendered:
+    return Rendered(cache_dir, tmp_path_factory.mktemp("snap"))
+
+
+@pytest.fixture(scope="session")
+def update(request) -> bool:
+    return request.config.getoption("--update-snapshots")
+
+
+@pytest.fixture(scope="session")
+def golden_versions(update):
+    path = fc.GOLDEN / "versions.json"
+    if update:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(fc.versions(), indent=1, sort_keys=True) + "\n")
+    return fc.load_json(path) if path.exists() else {}
+
+
+def version_note(golden_versions) -> str:
+    now = fc.versions()
+    diff = {k: (golden_versions.get(k), v) for k, v in now.items() if golden_versions.get(k) != v}
+    if not diff:
+        return "same Cairo, Pango and manim as the goldens"
+    return "goldens were made with other versions: " + ", ".join(
+        f"{k} {g} (here {v})" for k, (g, v) in diff.items())
+
+
+@pytest.mark.parametrize("name,stem", BEATS, ids=IDS)
+def test_frame(rendered, name, stem, update, golden_versions):
+    actual_path = rendered.frames(name) / f"{stem}.png"
+    golden_path = fc.GOLDEN / "frames" / name / f"{stem}.png"
+    if update:
+        golden_path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(actual_path, golden_path)
+        return
+    assert golden_path.exists(), f"no golden {golden_path}: run 'make snapshots'"
+    actual, golden = fc.load_png(actual_path), fc.load_png(golden_path)
+    diff = fc.frame_difference(actual, golden)
+    if not fc.frames_match(diff):
+        a, d = fc.write_failure(name, stem, actual, golden)
+        pytest.fail(f"frame {name}/{stem} differs from {golden_path}: block max {diff['max']:.1f} "
+                    f"(limit {fc.BLOCK_LIMIT}), mean {diff['mean']:.2f} (limit {fc.MEAN_LIMIT}); "
+                    f"actual {a}, diff {d}; {version_note(golden_versions)}")
+
+
+@pytest.mark.parametrize("name,stem", BEATS, ids=IDS)
+def test_state(rendered, name, stem, update):
+    actual_path = rendered.frames(name) / f"{stem}.json"
+    golden_path = fc.GOLDEN / "state" / name / f"{stem}.json"
+    if update:
+        golden_path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(actual_path, golden_path)
+        return
+    assert golden_path.exists(), f"no golden {golden_path}: run 'make snapshots'"
+    diffs = fc.state_differences(fc.load_json(actual_path), fc.load_json(golden_path))
+    assert not diffs, f"scene state {name}/{stem} changed ({len(diffs)} places): " + \
+        "; ".join(diffs[:8])
+
+
+@pytest.mark.parametrize("name,stem", BEATS, ids=IDS)
+def test_numbers_on_screen_are_the_plans(rendered, name, stem):
+    from scenes.theme import fmt
+    plan = rendered.plan(name)
+    for n in fc.numbers(fc.load_json(rendered.frames(name) / f"{stem}.json")):
+        value = fc.plan_value(plan, n["source"])
+        assert n["value"] == pytest.approx(value, abs=1e-12), n["source"]
+        assert n["shown"] == fmt(value, n["decimals"]), n["source"]
+        assert n["shown"] in n["text"], n["source"]
+
+
+@pytest.mark.parametrize("name,stem", BEATS, ids=IDS)
+def test_frame_is_not_blank(rendered, name, stem):
+    img = fc.load_png(rendered.frames(name) / f"{stem}.png")
+    assert img.shape[:2] == (480, 854)
+    body = img[60:400]                          # between title and caption
+    assert body.std() > 8, "the frame's body is (nearly) uniform"
+    assert len(np.unique(body.reshape(-1, 3), axis=0)) > 50
+
+
+@pytest.mark.parametrize("name", [p.stem for p in STORYBOARDS])
+def test_every_storyboard_shows_numbers_from_its_plan(rendered, name):
+    states = sorted(rendered.frames(name).glob("*.json"))
+    assert states, name
+    assert any(fc.numbers(fc.load_json(s)) for s in states), \
+        f"{name}: no number on screen is tied to its plan"

@@ -1,0 +1,76 @@
+"""End to end: one storyboard rendered to mp4 at low quality, checked with PyAV."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import framecheck as fc
+from layerwise_core.storyboard.schema import load_storyboard
+
+NAME = "toy_loop"
+pytestmark = pytest.mark.render
+
+
+@pytest.fixture(scope="module")
+def video(cache_dir, tmp_path_factory):
+    from layerwise_core.plans import build_plan, write_plan
+    media = tmp_path_factory.mktemp("video-media")
+    sb = load_storyboard(fc.ROOT / "scenes" / "storyboards" / f"{NAME}.yaml")
+    write_plan(build_plan(sb, cache_dir), media / "plans" / f"{NAME}.json")
+    r = subprocess.run([sys.executable, "-m", "scenes.render", "--quality", "l", "--media",
+                        str(media), str(sb.path)], cwd=fc.ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    folder = media / "videos" / "480p15"
+    return sb, folder
+
+
+def srt_cues(path):
+    import srt
+    return list(srt.parse(path.read_text(encoding="utf-8")))
+
+
+def test_video_stream(video):
+    import av
+    sb, folder = video
+    with av.open(str(folder / f"{NAME}.mp4")) as f:
+        s = f.streams.video[0]
+        assert s.codec_context.name == "h264"
+        assert (s.codec_context.width, s.codec_context.height) == (854, 480)
+        assert s.average_rate == 15
+        frames = sum(1 for _ in f.decode(video=0))
+    planned = sum(b.duration for b in sb.beats)
+    sections = json.loads((folder / "sections" / f"{NAME}.json").read_text())
+    section_frames = 0
+    for sec in sections:
+        with av.open(str(folder / "sections" / sec["video"])) as g:
+            section_frames += sum(1 for _ in g.decode(video=0))
+    assert frames == section_frames
+    # every beat lasts at least its planned duration, and the whole is not much longer
+    assert planned * 15 <= frames <= (planned + 0.2 * len(sb.beats)) * 15 + 1
+
+
+def test_sections_are_the_beats(video):
+    sb, folder = video
+    sections = json.loads((folder / "sections" / f"{NAME}.json").read_text())
+    assert [s["name"] for s in sections] == [b.id for b in sb.beats]
+    for s, b in zip(sections, sb.beats):
+        assert float(s["duration"]) >= b.duration - 1 / 15
+        assert s["codec_name"] == "h264" and s["avg_frame_rate"] == "15/1"
+
+
+def test_subtitles_one_cue_per_narrated_beat(video):
+    sb, folder = video
+    cues = srt_cues(folder / f"{NAME}.srt")
+    narrated = [b for b in sb.beats if b.narration]
+    assert [c.content.replace("\n", " ") for c in cues] == [b.narration for b in narrated]
+    sections = json.loads((folder / "sections" / f"{NAME}.json").read_text())
+    start = 0.0
+    for cue, sec in zip(cues, sections):
+        end = start + float(sec["duration"])
+        assert cue.start.total_seconds() == pytest.approx(start, abs=0.07)
+        assert cue.end.total_seconds() == pytest.approx(end, abs=0.07)
+        start = end
