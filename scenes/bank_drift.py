@@ -174,7 +174,7 @@ class BankDriftScene(StoryboardScene):
                          T.TINY_SIZE, T.MUTED, suffix="%"),
                      txt("of the variance", T.TINY_SIZE, T.MUTED))
         panel = VGroup(head, plane, pcs).arrange(DOWN, buff=T.TIGHT + 0.05)
-        panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2, )
+        panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
         self.plane = plane
         self.right = self.swap(self.right, panel)
 
@@ -251,9 +251,16 @@ class BankDriftScene(StoryboardScene):
         body = VGroup(*lines).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
         box = SurroundingRectangle(body, color=T.MUTED, buff=T.TIGHT + 0.05, corner_radius=0.08,
                                    stroke_width=1.5)
-        panel = VGroup(box, body).next_to(self.table_panel, DOWN, buff=T.BUFF)
-        panel.align_to(self.table_panel, LEFT)
-        quoted = sorted({first, last, sm["dip"], sm["rebound"]})
-        rings = VGroup(*[Circle(radius=0.11, color=T.HIGHLIGHT, stroke_width=2)
-                         .move_to(self.dots[f"data.curves[{k}].raw"][s]) for s in quoted])
-        self.play(FadeIn(panel), Create(rings), run_time=self.quick(0.15, 0.8))
+        panel = VGroup(box, body)
+        if self.table_panel is not None:        # next to the illustration it is set against
+            panel.next_to(self.table_panel, DOWN, buff=T.BUFF).align_to(self.table_panel, LEFT)
+        else:
+            panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
+            self.right = self.swap(self.right, VGroup())
+        anims = [FadeIn(panel)]
+        drawn = self.dots.get(f"data.curves[{k}].raw")
+        if drawn is not None:                   # ring the quoted points on the plot
+            quoted = sorted({first, last, sm["dip"], sm["rebound"]})
+            anims.append(Create(VGroup(*[Circle(radius=0.11, color=T.HIGHLIGHT, stroke_width=2)
+                                         .move_to(drawn[s]) for s in quoted])))
+        self.play(*anims, run_time=self.quick(0.15, 0.8))

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from manim import DOWN, UP, FadeIn, FadeOut, Mobject, Scene, Text, VMobject, config
+from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, VMobject, config
 
 from . import theme as T
 from .mobjects import Num, txt, wrapped
@@ -44,6 +44,7 @@ class StoryboardScene(Scene):
             self.beat_index, self.beat = i, beat
             self.next_section(beat["id"])
             start = self.time
+            self.update_footer(beat)
             self.set_caption(beat["caption"])
             for name in beat["show"]:
                 getattr(self, f"beat_{name}")(beat)
@@ -69,10 +70,25 @@ class StoryboardScene(Scene):
         title = txt(self.plan["title"], T.TITLE_SIZE, weight="BOLD").to_edge(UP, buff=T.EDGE)
         self.title = title
         self.add(title)
-        if self.plan.get("footer"):
-            self.footer = txt(self.plan["footer"], T.TINY_SIZE, T.MUTED)
-            self.footer.to_corner(DOWN + np.array([1.0, 0, 0]), buff=T.TIGHT)
-            self.add(self.footer)
+        self.footer = None
+
+    def update_footer(self, beat: dict) -> None:
+        """"MiniLM-L6-H384 · layer 3 · head 0": which model and which numbers this frame shows."""
+        if not self.plan.get("footer"):
+            return
+        parts = [self.plan["footer"]]
+        if beat.get("layer") is not None:
+            parts.append(f"layer {beat['layer']}")
+        if beat.get("head") is not None:
+            parts.append(f"head {beat['head']}")
+        text = " · ".join(parts)
+        if self.footer is not None and self.footer.text == text:
+            return
+        new = txt(text, T.TINY_SIZE, T.MUTED).to_corner(DOWN + RIGHT, buff=T.TIGHT)
+        if self.footer is not None:
+            self.remove(self.footer)
+        self.footer = new
+        self.add(new)
 
     def set_caption(self, text: str) -> None:
         new = wrapped(text, 90, T.CAPTION_SIZE).to_edge(DOWN, buff=T.EDGE + 0.15)

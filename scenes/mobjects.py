@@ -399,19 +399,20 @@ class ProbBars(VGroup):
                  label_width: float = 1.5, size: float = T.LABEL_SIZE, height: float = 0.22,
                  row_buff: float = 0.14):
         out = VGroup()
-        for label, prob, source, color in rows:
+        for i, (label, prob, source, color) in enumerate(rows):   # fixed row pitch
+            y = -i * (height + row_buff)
+            track = Rectangle(width=bar_width, height=height, stroke_width=0,
+                              fill_color=T.FAINT, fill_opacity=0.35)
+            track.move_to([label_width + 0.2 + bar_width / 2, y, 0])
             name = txt(label, size, color, mono=True)
             if name.width > label_width:
                 name.scale_to_fit_width(label_width)
-            track = Rectangle(width=bar_width, height=height, stroke_width=0,
-                              fill_color=T.FAINT, fill_opacity=0.35)
+            name.move_to([0, y, 0], aligned_edge=LEFT)
             bar = Rectangle(width=max(1e-3, bar_width * max(0.0, min(1.0, prob))),
                             height=height, stroke_width=0, fill_color=color, fill_opacity=0.9)
-            track.next_to(name, RIGHT, buff=0.2).shift(RIGHT * (label_width - name.width))
             bar.align_to(track, LEFT).match_y(track)
             num = Num(prob, source, T.DECIMALS, size, color).next_to(track, RIGHT, buff=0.15)
             out.add(VGroup(name, track, bar, num))
-        out.arrange(DOWN, buff=row_buff, aligned_edge=LEFT)
         super().__init__(*out)
         self.rows = list(out)
 

@@ -13,7 +13,11 @@ import importlib
 import json
 import os
 import sys
+import tempfile
+import time
 from pathlib import Path
+
+from .provenance import manifest
 
 TEMPLATES = {
     "toy_loop": "scenes.toy_loop:ToyLoopScene",
@@ -45,6 +49,15 @@ def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:
     return plan
 
 
+def write_json(path: Path, data: dict) -> None:
+    """Atomic: a temp file in the same folder, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    os.replace(tmp, path)
+
+
 def scene_class(template: str):
     module, _, name = TEMPLATES[template].partition(":")
     return getattr(importlib.import_module(module), name)
@@ -70,10 +83,16 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
             cls = scene_class(plan["template"])
             scene = cls()
             scene.plan = plan
+            start = time.perf_counter()
             scene.render()
             if preview:
                 return None
-            return Path(config.get_dir("video_dir")) / f"{name}.mp4"
+            video = Path(config.get_dir("video_dir")) / f"{name}.mp4"
+            record = manifest(plan, quality, config.frame_rate,
+                              (config.pixel_width, config.pixel_height),
+                              time.perf_counter() - start, video)
+            write_json(video.with_suffix(".manifest.json"), record)
+            return video
     finally:
         os.environ.pop("LAYERWISE_FRAMES", None)
 

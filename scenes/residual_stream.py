@@ -27,10 +27,15 @@ BUS_WIDTH = 12.0
 BAR_MAX = 1.1            # height of a bar at the clipping limit
 BAR_WIDTH = 0.13
 CLIP_ROW = 0.3           # room above the bars for the values of clipped bars
-PLANE_HEIGHT = 2.35
-PANEL_STRIP = 4.2        # width of a colour strip in the step panel
+PLANE_HEIGHT = 2.25
+PANEL_STRIP = 3.8        # width of a colour strip in the step panel
 STRIP_HEIGHT = 0.3
 KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}
+WORD_GAP = 0.14         # between the words and numbers of one sentence
+
+
+def words(*parts) -> VGroup:
+    return inline(*parts, buff=WORD_GAP)
 
 
 class ResidualStreamScene(StoryboardScene):
@@ -62,12 +67,15 @@ class ResidualStreamScene(StoryboardScene):
         proj = d["projection"]
         self.plane_w, self.plane_h = PLANE_HEIGHT * proj["aspect"], PLANE_HEIGHT
         ex = proj["explained_pct"]
-        head = inline(txt(f"\u201c{self.word}\u201d, all {proj['n_points']} states, on one "
-                          "PCA plane:", T.SMALL_SIZE, T.TEXT),
-                      Num(ex[0], "data.projection.explained_pct[0]", 0, T.SMALL_SIZE,
-                          prefix="PC1 ", suffix="%,"),
-                      Num(ex[1], "data.projection.explained_pct[1]", 0, T.SMALL_SIZE,
-                          prefix="PC2 ", suffix="%"))
+        head = VGroup(
+            txt(f"\u201c{self.word}\u201d: all {proj['n_points']} states on one PCA plane",
+                T.SMALL_SIZE),
+            inline(Num(ex[0], "data.projection.explained_pct[0]", 0, T.SMALL_SIZE, T.MUTED,
+                       prefix="PC1 ", suffix="%"),
+                   txt("and", T.SMALL_SIZE, T.MUTED),
+                   Num(ex[1], "data.projection.explained_pct[1]", 0, T.SMALL_SIZE, T.MUTED,
+                       prefix="PC2 ", suffix="%"),
+                   txt("of the variance", T.SMALL_SIZE, T.MUTED))).arrange(DOWN, buff=0.08)
         start = VGroup(self.start_ring(), txt("start", T.SMALL_SIZE)).arrange(RIGHT, buff=0.08)
         steps = [legend_item(T.ATTN, "attention step", line=True),
                  legend_item(T.FFN, "FFN step", line=True)]
@@ -151,7 +159,7 @@ class ResidualStreamScene(StoryboardScene):
             value = Num(lay[f"rel_{key}"], f"data.layers[{l}].rel_{key}", 2, T.SMALL_SIZE,
                         KIND_COLOR[which])
             value.next_to(self.bus.node(l), UP, buff=BAR_MAX + 0.08)   # attn left, FFN right
-            value.next_to(self.bus.node(l).get_center(), -side, buff=0.02)
+            value.next_to(self.bus.node(l).get_center(), side, buff=0.05)
             value.set_y(self.bus.line.get_y() + BAR_MAX + 0.08 + value.height / 2)
             group.add(cut, value)
         return group
@@ -226,7 +234,7 @@ class ResidualStreamScene(StoryboardScene):
         panel = VGroup(*parts).arrange(DOWN, buff=T.BUFF + 0.05, aligned_edge=LEFT)
         if panel.width > self.panel_width:
             panel.scale_to_fit_width(self.panel_width)
-        panel.next_to(self.bus, DOWN, buff=T.GAP).to_edge(LEFT, buff=T.EDGE)
+        panel.next_to(self.bus, DOWN, buff=T.BUFF + 0.1).to_edge(LEFT, buff=T.EDGE)
         self.panel = self.swap(self.panel, panel)
 
     def header(self, title: str, equation: str | None = None) -> VGroup:
@@ -297,15 +305,15 @@ class ResidualStreamScene(StoryboardScene):
             return Num(s[key], f"data.summary.{key}", decimals, size, color, suffix=suffix)
 
         rows = [
-            inline(txt("typical attention update (median):", size),
+            words(txt("typical attention update (median):", size),
                    n("median_rel_attn", color=T.ATTN)),
-            inline(txt("typical FFN update (median):", size), n("median_rel_mlp", color=T.FFN)),
-            inline(txt("after layer 0, every update is", size), n("min_rel_later", suffix=""),
+            words(txt("typical FFN update (median):", size), n("median_rel_mlp", color=T.FFN)),
+            words(txt("after layer 0, every update is", size), n("min_rel_later", suffix=""),
                    txt("to", size), n("max_rel_later")),
-            inline(txt("meanwhile |X| itself grows from", size),
+            words(txt("meanwhile |X| itself grows from", size),
                    n("norm_first", 1, T.X, ""), txt("to", size), n("norm_last", 1, T.X, "")),
         ]
-        note = inline(txt("bars are clipped at", T.SMALL_SIZE, T.MUTED),
+        note = words(txt("bars are clipped at", T.SMALL_SIZE, T.MUTED),
                       Num(bars["limit"], "data.bars.limit", 2, T.SMALL_SIZE, T.MUTED,
                           suffix=" |X|;"),
                       txt("a clipped bar is cut and shows its value", T.SMALL_SIZE, T.MUTED))
@@ -340,7 +348,7 @@ class ResidualStreamScene(StoryboardScene):
         size = T.LABEL_SIZE - 2
 
         def row(label: str, value: Num) -> VGroup:
-            return inline(txt(label, size), value)
+            return words(txt(label, size), value)
 
         if c["kind"] == "additions":
             rows = [
@@ -353,13 +361,13 @@ class ResidualStreamScene(StoryboardScene):
                 row("largest error, any single layer:",
                     SciNum(c["max_error_layer"], "data.check.max_error_layer", 1, size,
                            T.HIGHLIGHT)),
-                row(f"for scale, |X^{self.n_layers}| =",
+                row(f"for scale, |X| after layer {self.n_layers - 1} =",
                     Num(c["final_norm"], "data.check.final_norm", 1, size, T.X)),
             ]
             header = self.header("X changes only by additions")
         else:
             rows = [
-                inline(txt("each LayerNorm moves X by", size),
+                words(txt("each LayerNorm moves X by", size),
                        Num(c["min_ln_change"], "data.check.min_ln_change", 2, size, T.LN),
                        txt("to", size),
                        Num(c["max_ln_change"], "data.check.max_ln_change", 2, size, T.LN,

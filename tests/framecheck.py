@@ -32,13 +32,8 @@ FAILURES = ROOT / "tests" / "_failures"
 
 
 def versions() -> dict:
-    import cairo
-    import manim
-    import manimpango
-    debian = Path("/etc/debian_version")
-    return {"cairo": cairo.cairo_version_string(), "pango": manimpango.pango_version(),
-            "manim": manim.__version__, "pycairo": cairo.version,
-            "debian": debian.read_text().strip() if debian.exists() else None}
+    from scenes.provenance import versions as v
+    return v()
 
 
 def downsample(img: np.ndarray, factor: int = FACTOR) -> np.ndarray:

@@ -43,9 +43,7 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
         data = builder.build(sb, traces)
     except LayerwiseError as e:
         raise StoryboardError([f"{sb.path}:1: focus: {e}"]) from None
-    footer = None
-    if sb.footer:
-        footer = f"{spec.display} · real activations · layerwise {__version__}"
+    footer = spec.display if sb.footer else None
     return {
         "plan_version": PLAN_VERSION,
         "storyboard": {"name": sb.name, "path": str(sb.path), "sha256": sb.sha256},
@@ -58,8 +56,10 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
         "layers": list(sb.layers),
         "heads": list(sb.heads),
         "traces": [{"path": str(t.path), "inputs_sha256": t.meta["inputs_sha256"],
-                    "arrays_sha256": t.meta["arrays_sha256"], "tokens": t.tokens}
-                   for t in traces],
+                    "arrays_sha256": t.meta["arrays_sha256"], "tokens": t.tokens,
+                    "sentence": t.sentence, "source": t.meta["source"],
+                    "code_version": t.meta["code_version"]} for t in traces],
+        "layerwise_version": __version__,
         "beats": [asdict(b) for b in sb.beats],
         "data": data,
     }

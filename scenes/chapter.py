@@ -1,0 +1,212 @@
+"""The finished chapter: `python -m scenes.chapter [--quality l] [--jobs N]` (`make chapter`).
+
+Reads scenes/chapter.yaml (the storyboards in order, with titles), builds their plans (in a
+separate process: this one never imports torch), renders every storyboard that changed, in
+parallel, each in its own media folder (Manim's text and Typst caches are not safe to share),
+then joins them into media/videos/<quality>/chapter.mp4 with one chapter marker per storyboard
+and one merged chapter.srt. A storyboard whose render key (plan, quality, scene code, library
+versions) matches its last manifest is not rendered again. The chapter files are replaced
+atomically, so a failed run leaves the previous chapter intact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from multiprocessing import get_context
+from pathlib import Path
+
+import yaml
+
+from .provenance import ROOT, render_key
+from .render import QUALITIES, RenderError, load_plan, render, write_json
+
+CHAPTER = ROOT / "scenes" / "chapter.yaml"
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str
+    title: str
+    storyboard: Path
+
+
+def read_chapter(path: Path) -> tuple[str, list[Part]]:
+    """Validate the chapter file; every problem as `file:line: field: message`."""
+    from layerwise_core.storyboard.yamlsource import load_located
+    try:
+        src = load_located(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise RenderError(f"{path}:1: (file): {' '.join(str(e).split())}") from None
+    d, problems = src.data, []
+    if not isinstance(d, dict) or not isinstance(d.get("storyboards"), list) \
+            or not d["storyboards"]:
+        raise RenderError(f"{path}:1: storyboards: needs a non-empty list of storyboards")
+    title = d.get("title", "Chapter")
+    parts, seen = [], set()
+    for i, entry in enumerate(d["storyboards"]):
+        line = src.line(("storyboards", i))
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+            problems.append(f"{path}:{line}: storyboards[{i}]: needs 'file' (and 'title')")
+            continue
+        sb = (path.parent / entry["file"]).resolve()
+        if not sb.is_file():
+            problems.append(f"{path}:{line}: storyboards[{i}].file: no storyboard {sb}")
+        elif sb.stem in seen:
+            problems.append(f"{path}:{line}: storyboards[{i}].file: {entry['file']} is listed "
+                            f"twice")
+        seen.add(sb.stem)
+        parts.append(Part(sb.stem, str(entry.get("title", sb.stem)), sb))
+    if problems:
+        raise RenderError("\n".join(problems))
+    return str(title), parts
+
+
+def build_plans(parts: list[Part], media: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "layerwise_core", "plan", "--media", str(media),
+                        *[str(p.storyboard) for p in parts]], capture_output=True, text=True)
+    if r.returncode:
+        raise RenderError(r.stderr.strip() or "planning failed")
+
+
+def part_media(media: Path, quality: str, name: str) -> Path:
+    return media / "chapter" / quality / name
+
+
+def part_video(media: Path, quality: str, name: str, plan: dict) -> Path:
+    from manim import config, tempconfig
+    with tempconfig({"quality": QUALITIES[quality]}):
+        folder = f"{config.pixel_height}p{config.frame_rate:g}"
+    return part_media(media, quality, name) / "videos" / folder / f"{name}.mp4"
+
+
+def is_fresh(video: Path, key: str) -> bool:
+    manifest = video.with_suffix(".manifest.json")
+    if not (video.is_file() and manifest.is_file()):
+        return False
+    try:
+        return json.loads(manifest.read_text())["render_key"] == key
+    except (ValueError, KeyError):
+        return False
+
+
+def _render_one(args) -> str:
+    plan, quality, media = args
+    return str(render(plan, quality, Path(media)))
+
+
+def render_parts(parts, plans, quality, media, jobs) -> dict[str, bool]:
+    """Render what changed; returns {name: rendered?}."""
+    todo = [p for p in parts if not is_fresh(part_video(media, quality, p.name, plans[p.name]),
+                                             render_key(plans[p.name], quality))]
+    work = [(plans[p.name], quality, str(part_media(media, quality, p.name))) for p in todo]
+    if jobs > 1 and len(work) > 1:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            list(pool.map(_render_one, work))
+    else:
+        for w in work:
+            _render_one(w)
+    return {p.name: p in todo for p in parts}
+
+
+def join(parts: list[Part], videos: list[Path], out: Path, title: str) -> list[dict]:
+    """Concatenate the parts' mp4s (stream copy) with one chapter marker each; atomic."""
+    import av
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".mp4")
+    os.close(fd)
+    chapters, offset = [], 0
+    try:
+        with av.open(tmp, "w", format="mp4") as dst:
+            dst.metadata["title"] = title
+            stream = None
+            for i, (part, video) in enumerate(zip(parts, videos)):
+                with av.open(str(video)) as src:
+                    s = src.streams.video[0]
+                    if stream is None:
+                        stream = dst.add_stream_from_template(s)
+                        tb = s.time_base
+                    if s.time_base != tb:
+                        raise RenderError(f"{video}: time base {s.time_base} differs from {tb}")
+                    start, end = offset, offset
+                    for packet in src.demux(s):
+                        if packet.dts is None:
+                            continue
+                        packet.pts += offset
+                        packet.dts += offset
+                        end = max(end, packet.pts + packet.duration)
+                        packet.stream = stream
+                        dst.mux(packet)
+                chapters.append({"id": i + 1, "start": start, "end": end, "time_base": tb,
+                                 "metadata": {"title": part.title}})
+                offset = end
+            dst.set_chapters(chapters)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return [{"title": c["metadata"]["title"], "start": float(c["start"] * c["time_base"]),
+             "end": float(c["end"] * c["time_base"])} for c in chapters]
+
+
+def merge_srt(srts: list[Path], starts: list[float], out: Path) -> None:
+    import datetime
+
+    import srt
+    cues = []
+    for path, start in zip(srts, starts):
+        shift = datetime.timedelta(seconds=start)
+        if path.is_file():
+            for cue in srt.parse(path.read_text(encoding="utf-8")):
+                cues.append(srt.Subtitle(len(cues) + 1, cue.start + shift, cue.end + shift,
+                                         cue.content))
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(srt.compose(cues, reindex=False))
+    os.replace(tmp, out)
+
+
+def build_chapter(chapter: Path, quality: str, media: Path, jobs: int) -> dict:
+    title, parts = read_chapter(chapter)
+    build_plans(parts, media)
+    plans = {p.name: load_plan(p.storyboard, media) for p in parts}
+    rendered = render_parts(parts, plans, quality, media, jobs)
+    videos = [part_video(media, quality, p.name, plans[p.name]) for p in parts]
+    out_dir = media / "videos" / videos[0].parent.name
+    marks = join(parts, videos, out_dir / f"{chapter.stem}.mp4", title)
+    merge_srt([v.with_suffix(".srt") for v in videos], [m["start"] for m in marks],
+              out_dir / f"{chapter.stem}.srt")
+    record = {"title": title, "quality": quality, "chapters": marks,
+              "parts": [json.loads(v.with_suffix(".manifest.json").read_text()) for v in videos],
+              "rendered": rendered}
+    write_json(out_dir / f"{chapter.stem}.manifest.json", record)
+    return record
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m scenes.chapter", description=__doc__)
+    p.add_argument("--chapter", type=Path, default=CHAPTER)
+    p.add_argument("--quality", choices=QUALITIES, default="l")
+    p.add_argument("--media", type=Path, default=Path("media"))
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = p.parse_args(argv)
+    try:
+        record = build_chapter(args.chapter, args.quality, args.media, args.jobs)
+    except RenderError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    done = [n for n, r in record["rendered"].items() if r]
+    print(f"chapter: {len(record['chapters'])} parts, rendered {len(done)} "
+          f"({', '.join(done) or 'none: all up to date'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Where a render came from: versions, commit, hashes. Written beside every video as JSON."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@lru_cache(maxsize=1)
+def versions() -> dict:
+    """Versions of everything that changes pixels."""
+    import cairo
+    import manim
+    import manimpango
+    debian = Path("/etc/debian_version")
+    return {"manim": manim.__version__, "cairo": cairo.cairo_version_string(),
+            "pycairo": cairo.version, "pango": manimpango.pango_version(),
+            "debian": debian.read_text().strip() if debian.exists() else None}
+
+
+def git_commit() -> str | None:
+    """HEAD of this checkout, with '+dirty' when tracked files differ from it."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+@lru_cache(maxsize=1)
+def scenes_code_hash() -> str:
+    h = hashlib.sha256()
+    for f in sorted((ROOT / "scenes").glob("*.py")):
+        h.update(f.name.encode() + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def render_key(plan: dict, quality: str) -> str:
+    """Changes whenever anything that could change the video changes."""
+    blob = json.dumps({"plan": plan, "quality": quality, "scenes": scenes_code_hash(),
+                       "versions": versions()}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def manifest(plan: dict, quality: str, frame_rate: float, size: tuple[int, int],
+             seconds: float, video: Path) -> dict:
+    return {
+        "storyboard": plan["storyboard"],
+        "template": plan["template"],
+        "model": {"name": plan["model"]["name"], "display": plan["model"]["display"]},
+        "sentences": plan["sentences"],
+        "traces": [{k: t[k] for k in ("inputs_sha256", "arrays_sha256", "source", "sentence")}
+                   for t in plan["traces"]],
+        "layerwise_version": plan.get("layerwise_version"),
+        "git_commit": git_commit(),
+        "versions": versions(),
+        "quality": quality,
+        "frame_rate": frame_rate,
+        "size": list(size),
+        "render_seconds": round(seconds, 3),
+        "render_key": render_key(plan, quality),
+        "video": video.name,
+    }
