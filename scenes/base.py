@@ -44,6 +44,8 @@ class StoryboardScene(Scene):
             self.beat_index, self.beat = i, beat
             self.next_section(beat["id"])
             start = self.time
+            if beat.get("audio"):
+                self.add_sound(beat["audio"])
             self.update_footer(beat)
             self.set_caption(beat["caption"])
             for name in beat["show"]:

@@ -69,9 +69,10 @@ def read_chapter(path: Path) -> tuple[str, list[Part]]:
     return str(title), parts
 
 
-def build_plans(parts: list[Part], media: Path) -> None:
+def build_plans(parts: list[Part], media: Path, voice: str = "none") -> None:
     r = subprocess.run([sys.executable, "-m", "layerwise_core", "plan", "--media", str(media),
-                        *[str(p.storyboard) for p in parts]], capture_output=True, text=True)
+                        "--voice", voice, *[str(p.storyboard) for p in parts]],
+                       capture_output=True, text=True)
     if r.returncode:
         raise RenderError(r.stderr.strip() or "planning failed")
 
@@ -116,44 +117,62 @@ def render_parts(parts, plans, quality, media, jobs) -> dict[str, bool]:
     return {p.name: p in todo for p in parts}
 
 
-def join(parts: list[Part], videos: list[Path], out: Path, title: str) -> list[dict]:
-    """Concatenate the parts' mp4s (stream copy) with one chapter marker each; atomic."""
+def _shifted(src, stream, out_stream, offset: int, dst) -> int:
+    """Copy one stream's packets into `dst`, shifted by `offset`; returns the end time."""
+    end = offset
+    for packet in src.demux(stream):
+        if packet.dts is None:
+            continue
+        packet.pts += offset
+        packet.dts += offset
+        end = max(end, packet.pts + packet.duration)
+        packet.stream = out_stream
+        dst.mux(packet)
+    return end
+
+
+def join(parts: list[Part], videos: list[Path], out: Path, title: str) -> tuple[list[dict], bool]:
+    """Concatenate the parts' mp4s (stream copy) with one chapter marker each; atomic.
+
+    Narration audio is kept when every part has it (a part without audio would shift all
+    later audio), else the chapter is video only. Returns (chapters, has_audio)."""
     import av
     out.parent.mkdir(parents=True, exist_ok=True)
+    with_audio = True
+    for v in videos:
+        with av.open(str(v)) as c:
+            with_audio &= bool(c.streams.audio)
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".mp4")
     os.close(fd)
-    chapters, offset = [], 0
+    chapters, seconds = [], Fraction(0)
     try:
         with av.open(tmp, "w", format="mp4") as dst:
             dst.metadata["title"] = title
-            stream = None
+            with av.open(str(videos[0])) as first:     # every stream before the first packet
+                vout = dst.add_stream_from_template(first.streams.video[0])
+                tb = first.streams.video[0].time_base
+                aout = dst.add_stream_from_template(first.streams.audio[0]) if with_audio else None
             for i, (part, video) in enumerate(zip(parts, videos)):
                 with av.open(str(video)) as src:
                     s = src.streams.video[0]
-                    if stream is None:
-                        stream = dst.add_stream_from_template(s)
-                        tb = s.time_base
                     if s.time_base != tb:
                         raise RenderError(f"{video}: time base {s.time_base} differs from {tb}")
-                    start, end = offset, offset
-                    for packet in src.demux(s):
-                        if packet.dts is None:
-                            continue
-                        packet.pts += offset
-                        packet.dts += offset
-                        end = max(end, packet.pts + packet.duration)
-                        packet.stream = stream
-                        dst.mux(packet)
+                    start = int(seconds / tb)
+                    end = _shifted(src, s, vout, start, dst)
+                if with_audio:
+                    with av.open(str(video)) as src:
+                        a = src.streams.audio[0]
+                        _shifted(src, a, aout, int(seconds / a.time_base), dst)
                 chapters.append({"id": i + 1, "start": start, "end": end, "time_base": tb,
                                  "metadata": {"title": part.title}})
-                offset = end
+                seconds = Fraction(end) * tb
             dst.set_chapters(chapters)
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return [{"title": c["metadata"]["title"], "start": float(c["start"] * c["time_base"]),
-             "end": float(c["end"] * c["time_base"])} for c in chapters]
+             "end": float(c["end"] * c["time_base"])} for c in chapters], with_audio
 
 
 def merge_srt(srts: list[Path], starts: list[float], out: Path) -> None:
@@ -173,17 +192,18 @@ def merge_srt(srts: list[Path], starts: list[float], out: Path) -> None:
     os.replace(tmp, out)
 
 
-def build_chapter(chapter: Path, quality: str, media: Path, jobs: int) -> dict:
+def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
+                  voice: str = "none") -> dict:
     title, parts = read_chapter(chapter)
-    build_plans(parts, media)
+    build_plans(parts, media, voice)
     plans = {p.name: load_plan(p.storyboard, media) for p in parts}
     rendered = render_parts(parts, plans, quality, media, jobs)
     videos = [part_video(media, quality, p.name, plans[p.name]) for p in parts]
     out_dir = media / "videos" / videos[0].parent.name
-    marks = join(parts, videos, out_dir / f"{chapter.stem}.mp4", title)
+    marks, audio = join(parts, videos, out_dir / f"{chapter.stem}.mp4", title)
     merge_srt([v.with_suffix(".srt") for v in videos], [m["start"] for m in marks],
               out_dir / f"{chapter.stem}.srt")
-    record = {"title": title, "quality": quality, "chapters": marks,
+    record = {"title": title, "quality": quality, "chapters": marks, "audio": audio,
               "parts": [json.loads(v.with_suffix(".manifest.json").read_text()) for v in videos],
               "rendered": rendered}
     write_json(out_dir / f"{chapter.stem}.manifest.json", record)
@@ -196,9 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quality", choices=QUALITIES, default="l")
     p.add_argument("--media", type=Path, default=Path("media"))
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--voice", choices=["none", "draft"], default="none")
     args = p.parse_args(argv)
     try:
-        record = build_chapter(args.chapter, args.quality, args.media, args.jobs)
+        record = build_chapter(args.chapter, args.quality, args.media, args.jobs, args.voice)
     except RenderError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -19,7 +19,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, Rectangle,
 
 from . import theme as T
 from .base import StoryboardScene
-from .mobjects import (ColorKey, HeadStrips, MatrixThumb, Num, NumberGrid, SciNum, ValueStrip,
+from .mobjects import (BandStrip, ColorKey, HeadStrips, MatrixThumb, Num, NumberGrid, SciNum,
                        math, txt, wrapped)
 
 PIPE_WIDTH = 7.6            # X strip and the Q, K, V head rows
@@ -42,17 +42,17 @@ class FreshQKVScene(StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.rows = {row["layer"]: i for i, row in enumerate(d["layers"])}
-        s = {"x": slot(T.STRIP_HEIGHT), "key": slot(0.22), "w": slot(THUMB + 0.45),
-             "heads": slot(0.2)}
+        s = {"x": slot(T.STRIP_HEIGHT), "w": slot(THUMB + 0.45), "heads": slot(0.2),
+             "key": slot(0.45)}
         for k in QKV:
             s[k], s[f"{k}_cos"] = slot(ROW_HEIGHT), slot(0.2)
-        order = ["x", "key", "w", "heads", "q", "q_cos", "k", "k_cos", "v", "v_cos"]
-        skeleton = VGroup(*[s[n] for n in order]).arrange(DOWN, buff=0.14)
-        for a, b in (("key", "w"), ("w", "heads")):
-            s[b].next_to(s[a], DOWN, buff=0.3)
-        for a, b in (("heads", "q"), ("q", "q_cos"), ("q_cos", "k"), ("k", "k_cos"),
-                     ("k_cos", "v"), ("v", "v_cos")):
-            s[b].next_to(s[a], DOWN, buff=0.08 if b.endswith("_cos") or b == "q" else 0.16)
+        # (slot above, slot below, gap between them)
+        chain = [("x", "w", 0.3), ("w", "heads", 0.25), ("heads", "q", 0.06),
+                 ("q", "q_cos", 0.06), ("q_cos", "k", 0.14), ("k", "k_cos", 0.06),
+                 ("k_cos", "v", 0.14), ("v", "v_cos", 0.06), ("v_cos", "key", 0.2)]
+        for above, below, gap in chain:
+            s[below].next_to(s[above], DOWN, buff=gap)
+        skeleton = VGroup(*s.values())
         skeleton.next_to(self.title, DOWN, buff=T.GAP).to_edge(LEFT, buff=T.EDGE + LABEL_WIDTH)
         self.add(skeleton)
         self.slot = s
@@ -77,13 +77,15 @@ class FreshQKVScene(StoryboardScene):
 
     def color_key(self) -> VGroup:
         lim = self.data["limits"]
-        items = [txt("colour: value / limit, clipped;", T.TINY_SIZE, T.MUTED),
-                 ColorKey(0.9, 0.14)]
-        items.append(txt("limit = 99th pct of |value| over all layers:", T.TINY_SIZE, T.MUTED))
-        for k, color in (("x", T.X), ("q", T.Q), ("k", T.K), ("v", T.V), ("w", T.MUTED)):
-            items.append(Num(lim[k], f"data.limits.{k}", size=T.TINY_SIZE, color=color,
-                             prefix=f"{'W' if k == 'w' else k.upper()} "))
-        return VGroup(*items).arrange(RIGHT, buff=0.12)
+        first = VGroup(txt("colour = value / limit, clipped to", T.TINY_SIZE, T.MUTED),
+                       ColorKey(0.9, 0.14)).arrange(RIGHT, buff=0.12)
+        second = [txt("limit = 99th percentile of |value| over all layers:", T.TINY_SIZE,
+                      T.MUTED)]
+        for k, color in (("x", T.X), ("q", T.Q), ("k", T.K), ("v", T.V), ("w", T.TEXT)):
+            second.append(Num(lim[k], f"data.limits.{k}", size=T.TINY_SIZE, color=color,
+                              prefix=f"{'W' if k == 'w' else k.upper()} "))
+        second = VGroup(*second).arrange(RIGHT, buff=0.14)
+        return VGroup(first, second).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
     def put(self, name: str, piece, l: int) -> None:
         """Show `piece` in slot `name`, replacing (fading out) what was there."""
@@ -130,8 +132,8 @@ class FreshQKVScene(StoryboardScene):
             self.play(*[m.animate.fade(1 - DIM) for m in stale], run_time=self.quick(0.1, 0.3))
         self.drop(*[f"{k}_cos" for k in QKV if self.current.get(f"{k}_cos", l) != l])
 
-    def strip_of(self, scaled_values, width: float) -> ValueStrip:
-        return ValueStrip(scaled_values, width, T.STRIP_HEIGHT)
+    def strip_of(self, scaled_values, width: float) -> BandStrip:
+        return BandStrip(scaled_values, width, T.STRIP_HEIGHT)
 
     # --- beats --------------------------------------------------------------------------
     def beat_x(self, beat) -> None:
@@ -146,10 +148,10 @@ class FreshQKVScene(StoryboardScene):
         self.put("x", piece, l)
         word = self.data["focus"]["word"]
         first = NumberGrid(row["x_first"], f"{src}.x_first", T.X)
+        d = self.data["shape"]["d_model"]
         self.set_panel(
-            txt(f"'{word}' at layer {l}: X^({l}), 384 numbers", T.SMALL_SIZE),
-            txt(f"first {self.data['detail_dims']} of {self.data['shape']['d_model']} dims:",
-                T.SMALL_SIZE, T.MUTED),
+            txt(f"'{word}' entering layer {l}: {d} numbers", T.SMALL_SIZE),
+            txt(f"first {self.data['detail_dims']} of {d} dims:", T.SMALL_SIZE, T.MUTED),
             first,
             VGroup(math(f"|X^(({l}))| =", T.MATH_SIZE - 10, T.X),
                    Num(row["x_norm"], f"{src}.x_norm", color=T.X)).arrange(RIGHT, buff=0.1))
@@ -294,7 +296,7 @@ class FreshQKVScene(StoryboardScene):
             nums = VGroup(*[Num(v, f"{src}.cos.{k}[{h}]", size=T.TINY_SIZE, color=COLORS[k])
                             .move_to(s) for h, (v, s) in enumerate(zip(c[k], strips))])
             nums.move_to(self.slot[f"{k}_cos"], coor_mask=[0, 1, 0])
-            lab = math(f"cos(\"vs\" {p})", T.TINY_SIZE + 3, T.MUTED)
+            lab = txt(f"cos vs L{p}", T.TINY_SIZE, T.MUTED)
             lab.next_to(self.slot[f"{k}_cos"], LEFT, buff=T.BUFF)
             self.put(f"{k}_cos", VGroup(lab, nums), l)
 
@@ -308,9 +310,10 @@ class FreshQKVScene(StoryboardScene):
             X = NAMES[k]
             means.append(line(f"cos({X}^(({l})), {X}^(({p}))) =", c[f"{k}_mean"],
                               f"{src}.cos.{k}_mean", COLORS[k]))
-        w = [txt("separate parameters (mean over heads):", T.SMALL_SIZE, T.MUTED)]
+        w = [txt("separate parameters, mean over heads:", T.SMALL_SIZE, T.MUTED),
+             math(f"cos(W^(({l})), W^(({p}))):", T.MATH_SIZE - 10)]
         w.append(VGroup(*[line(f"W_{NAMES[k]}", c[f"W_{NAMES[k]}_mean"],
                                f"{src}.cos.W_{NAMES[k]}_mean", COLORS[k]) for k in QKV])
-                 .arrange(RIGHT, buff=0.25))
+                 .arrange(RIGHT, buff=0.3))
         head = txt(f"layer {l} vs layer {p}, measured", T.SMALL_SIZE, T.TEXT)
         self.set_panel(head, x_line, *means, *w, self.identity_line(row, src))

@@ -20,7 +20,7 @@ Beats (each optional, in storyboard order):
 from __future__ import annotations
 
 from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Line,
-                   RoundedRectangle, VGroup, VMobject)
+                   RoundedRectangle, VGroup, VMobject, interpolate_color)
 
 from . import theme as T
 from .base import StoryboardScene
@@ -28,11 +28,13 @@ from .mobjects import (Num, PlacedTickAxes, ProbBars, RampKey, TokenCells, highl
                        legend_item, txt)
 
 MAX_COLUMNS = 4            # lens columns side by side
-COLUMN = (3.2, 3.05)       # a lens column's box (width, height)
-RANK_PLOT = (5.5, 1.95)    # rank axes (width, height)
-PROB_PLOT = (5.5, 1.05)    # probability axes, under the rank axes, same layer scale
-CELL = (1.02, 0.245)       # grid cell (width, height)
-GRID_SIZE = 15
+COL_WIDTH = 6.5            # a side slot
+COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
+RANK_PLOT = (5.6, 2.3)     # rank axes (width, height)
+PROB_PLOT = (5.6, 1.2)     # probability axes, under the rank axes, same layer scale
+CELL = (1.17, 0.262)       # grid cell (width, height)
+GRID_SIZE = T.SMALL_SIZE
+GRID_FILL = 0.7            # the grid's fill at probability 1: this far from ZERO to T.X
 BAR_WIDTH = 0.8
 
 
@@ -98,10 +100,10 @@ class LogitLensScene(StoryboardScene):
                       buff=0.12)
         body = VGroup(head, bars, rank, prob).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
         bars.next_to(head, DOWN, buff=T.BUFF + 0.05, aligned_edge=LEFT)
-        rank.next_to(bars, DOWN, buff=T.GAP, aligned_edge=LEFT)
+        rank.next_to(bars, DOWN, buff=T.BUFF + 0.1, aligned_edge=LEFT)
         prob.next_to(rank, DOWN, buff=T.TIGHT + 0.04, aligned_edge=LEFT)
-        box = RoundedRectangle(width=COLUMN[0], height=COLUMN[1], corner_radius=0.1,
-                               stroke_color=T.FAINT, stroke_width=1.5)
+        box = RoundedRectangle(width=COLUMN[0], height=max(COLUMN[1], body.height + 0.3),
+                               corner_radius=0.1, stroke_color=T.FAINT, stroke_width=1.5)
         body.move_to(box)
         return VGroup(box, body)
 
@@ -112,11 +114,12 @@ class LogitLensScene(StoryboardScene):
                         txt("→ next token?", T.LABEL_SIZE, T.MUTED), buff=0.15)
         how = txt("each column: the stream after one layer, decoded by the final norm and "
                   "unembedding (top 5, probability)", T.SMALL_SIZE, T.MUTED)
-        self.frames = VGroup(*[RoundedRectangle(width=COLUMN[0], height=COLUMN[1],
+        height = self.lens_column(0)[0].height        # every column's box is this tall
+        self.frames = VGroup(*[RoundedRectangle(width=COLUMN[0], height=height,
                                                 corner_radius=0.1, stroke_opacity=0)
                                for _ in range(self.n_columns)]).arrange(RIGHT, buff=0.2)
         L = self.data["n_layers"]
-        width = self.frames.width - 0.6
+        width = self.frames.width - 1.6
         dots = VGroup(*[Dot(RIGHT * width * l / (L - 1), radius=0.04, color=T.MUTED)
                         for l in range(L)])
         line = Line(dots[0].get_center(), dots[-1].get_center(), stroke_color=T.X,
@@ -129,7 +132,7 @@ class LogitLensScene(StoryboardScene):
         self.ruler_dots = dots
         ruler = VGroup(line, dots, ends, name)
         panel = VGroup(prompt, how, self.frames, ruler).arrange(DOWN, buff=T.BUFF)
-        ruler.next_to(self.frames, DOWN, buff=0.75).match_x(self.frames)
+        ruler.next_to(self.frames, DOWN, buff=0.5).match_x(self.frames)
         ruler.shift(RIGHT * (self.frames.get_center()[0] - line.get_center()[0]))
         prompt.align_to(self.frames, LEFT)
         how.align_to(self.frames, LEFT)
@@ -167,10 +170,11 @@ class LogitLensScene(StoryboardScene):
     def beat_grid(self, beat) -> None:
         g = self.grid_data
         rows = g["rows"]
+        fill = interpolate_color(T.ZERO, T.X, GRID_FILL)
         cells = TokenCells([[c["display"] for c in r["cells"]] for r in rows],
                            [[c["prob"] for c in r["cells"]] for r in rows],
                            [[T.HIGHLIGHT if c["is_final"] else T.TEXT for c in r["cells"]]
-                            for r in rows], T.X, CELL[0], CELL[1], GRID_SIZE)
+                            for r in rows], fill, CELL[0], CELL[1], GRID_SIZE)
         heads = VGroup()
         for j, p in enumerate(g["positions"]):
             h = txt(p["display"], GRID_SIZE, T.MUTED, mono=True)
@@ -185,7 +189,7 @@ class LogitLensScene(StoryboardScene):
         name.align_to(labels, RIGHT).match_y(heads)
         head = txt("lens top-1 at every position (input tokens across)", T.SMALL_SIZE)
         key = RampKey(Num(g["key"][0], "data.grid.key[0]", 0, T.TINY_SIZE, T.MUTED),
-                      Num(g["key"][1], "data.grid.key[1]", 0, T.TINY_SIZE, T.MUTED), T.X,
+                      Num(g["key"][1], "data.grid.key[1]", 0, T.TINY_SIZE, T.MUTED), fill,
                       width=0.9)
         key_row = inline(txt("fill: top-1 probability", T.TINY_SIZE, T.MUTED), key,
                          txt("  yellow: same as the last layer's top-1", T.TINY_SIZE,
@@ -197,34 +201,32 @@ class LogitLensScene(StoryboardScene):
 
     # --- the rank plot ------------------------------------------------------------------
     def beat_rank(self, beat) -> None:
-        if self.rank_stage == 0 or self.slots["right"] is None:
+        if self.rank_stage == 0:
             self.draw_rank()
         else:
             self.draw_credit()
         self.rank_stage += 1
 
-    def make_plots(self) -> VGroup:
+    def make_plots(self, first: int, x_ticks: list[tuple[int, str]], rank_title: str) -> VGroup:
+        """Rank axes (log scale, 1 at the top) over probability axes, layers `first`..last."""
         d = self.data
-        L = d["n_layers"]
         ra = d["rank_axis"]
-        xr = [-0.5, L - 0.5, 1]
-        x_ticks = [(l, l, f"data.x_ticks[{i}]") for i, l in enumerate(d["x_ticks"])]
+        xr = [first - 0.5, d["n_layers"] - 0.5, 1]
         self.rank_ax = PlacedTickAxes(
-            xr, [ra["y_range"][0], ra["y_range"][1] + 0.15, 1], *RANK_PLOT, x_ticks=[],
+            xr, [0, ra["y_range"][1] + 0.15, 1], *RANK_PLOT, x_ticks=[],
             y_ticks=[(t["height"], t["rank"], f"data.rank_axis.ticks[{i}].rank")
                      for i, t in enumerate(ra["ticks"])])
         self.prob_ax = PlacedTickAxes(
-            xr, [0, 1.08, 0.5], *PROB_PLOT, x_ticks=x_ticks,
+            xr, [0, 1.08, 0.5], *PROB_PLOT, x_ticks=[(l, l, src) for l, src in x_ticks],
             y_ticks=[(v, v, f"data.prob_axis.ticks[{i}]")
                      for i, v in enumerate(d["prob_axis"]["ticks"])], y_decimals=1)
         self.prob_ax.next_to(self.rank_ax, DOWN, buff=0.5)
         self.prob_ax.shift(RIGHT * (self.rank_ax.axes.get_left()[0] -
                                     self.prob_ax.axes.get_left()[0]))
-        rank_head = txt(f"rank of {self.answer} after \"{self.word}\" (log scale, 1 = top)",
-                        T.SMALL_SIZE)
-        rank_head.next_to(self.rank_ax, UP, buff=T.TIGHT).align_to(self.rank_ax, LEFT)
+        rank_head = txt(rank_title, T.SMALL_SIZE)
+        rank_head.next_to(self.rank_ax, UP, buff=T.BUFF).align_to(self.rank_ax, LEFT)
         prob_head = txt(f"probability of {self.answer}", T.SMALL_SIZE)
-        prob_head.next_to(self.prob_ax.axes, UP, buff=0.08).align_to(rank_head, LEFT)
+        prob_head.next_to(self.prob_ax.axes, UP, buff=0.1).align_to(rank_head, LEFT)
         xname = txt("layer", T.SMALL_SIZE, T.MUTED)
         xname.next_to(self.prob_ax.x_labels, DOWN, buff=0.06).match_x(self.prob_ax.axes)
         return VGroup(rank_head, self.rank_ax, prob_head, self.prob_ax, xname)
@@ -235,69 +237,80 @@ class LogitLensScene(StoryboardScene):
     def pp(self, x: float, prob: float):
         return self.prob_ax.axes.c2p(x, prob)
 
+    def curve(self, layers: list[dict], width: float = 3, opacity: float = 1.0) -> VGroup:
+        """The answer's rank and probability after each of `layers`: lines and dots."""
+        rank_pts = [self.rp(r["layer"], r["height"]) for r in layers]
+        prob_pts = [self.pp(r["layer"], r["prob"]) for r in layers]
+        lines = VGroup(*[VMobject(stroke_color=T.X, stroke_width=width, stroke_opacity=opacity)
+                         .set_points_as_corners(pts) for pts in (rank_pts, prob_pts)])
+        dots = VGroup(*[Dot(p, radius=0.04, color=T.X) for p in rank_pts + prob_pts])
+        return VGroup(lines, dots)
+
     def draw_rank(self) -> None:
-        plots = self.put("right", self.make_plots())
+        d = self.data
         lays = self.layers
-        rank_pts = [self.rp(r["layer"], r["height"]) for r in lays]
-        prob_pts = [self.pp(r["layer"], r["prob"]) for r in lays]
-        self.rank_line = VMobject(stroke_color=T.X, stroke_width=3).set_points_as_corners(
-            rank_pts)
-        self.prob_line = VMobject(stroke_color=T.X, stroke_width=3).set_points_as_corners(
-            prob_pts)
-        dots = VGroup(*[Dot(p, radius=0.035, color=T.X) for p in rank_pts + prob_pts])
-        w = self.data["window"]
+        ticks = [(l, f"data.x_ticks[{i}]") for i, l in enumerate(d["x_ticks"])]
+        plots = self.put("right", self.make_plots(
+            0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, 1 = top)"))
+        curve = self.curve(lays)
+        w = d["window"]
         start = w["start"]
-        top = self.rank_ax.axes.c2p(start - 0.5, self.data["rank_axis"]["y_range"][1])
+        top = self.rp(start - 0.5, d["rank_axis"]["y_range"][1])
         split = DashedLine(top, self.pp(start - 0.5, 0), dash_length=0.06,
                            stroke_color=T.MUTED, stroke_width=1.5)
         win = inline(txt("last", T.TINY_SIZE, T.MUTED),
                      Num(w["size"], "data.window.size", 0, T.TINY_SIZE, T.MUTED),
                      txt("layers", T.TINY_SIZE, T.MUTED), buff=0.06)
-        win.next_to(top, LEFT, buff=0.08).shift(DOWN * 0.12)
-        self.play(Create(self.rank_line), Create(self.prob_line), FadeIn(dots),
-                  run_time=self.quick(0.35, 2.5))
+        win.next_to(top, LEFT, buff=0.1).shift(DOWN * 0.3)
+        self.play(Create(curve[0]), FadeIn(curve[1]), run_time=self.quick(0.35, 2.5))
         before, last = lays[start - 1], lays[-1]
         n = len(lays) - 1
         notes = VGroup(
             Num(before["rank"], f"data.layers[{start - 1}].rank", 0, T.TINY_SIZE, T.TEXT)
-            .next_to(self.rp(start - 1, before["height"]), DOWN + LEFT, buff=0.04),
+            .next_to(self.rp(start - 1, before["height"]), DOWN, buff=0.1),
             Num(last["rank"], f"data.layers[{n}].rank", 0, T.TINY_SIZE, T.HIGHLIGHT)
             .next_to(self.rp(last["layer"], last["height"]), RIGHT, buff=0.08),
             Num(last["prob"], f"data.layers[{n}].prob", T.DECIMALS, T.TINY_SIZE, T.HIGHLIGHT)
             .next_to(self.pp(last["layer"], last["prob"]), RIGHT, buff=0.08))
         self.play(FadeIn(notes), Create(split), FadeIn(win), run_time=self.quick())
-        self.adopt(plots, self.rank_line, self.prob_line, dots, notes, split, win)
+        self.adopt(plots, curve, notes, split, win)
 
     # --- sublayer credit ----------------------------------------------------------------
     def draw_credit(self) -> None:
+        """The late layers close up, each split into its attention and FFN add, and the table."""
         lays = self.layers
-        segs, dots = VGroup(), VGroup()
+        first = self.credit["rows"][0]["layer"] - 1
+        ticks = [(l, f"data.layers[{l}].layer") for l in range(first, len(lays))]
+        plots = self.make_plots(first, ticks, f"rank of {self.answer}, late layers close up "
+                                              "(log scale, 1 = top)")
+        curve = self.curve(lays[first:], width=2, opacity=0.35)
+        segs, mids = VGroup(), VGroup()
         for row in self.credit["rows"]:
             l = row["layer"]
             prev, lay = lays[l - 1], lays[l]
             for point, y0, ym, y1 in ((self.rp, prev["height"], lay["mid_height"], lay["height"]),
                                       (self.pp, prev["prob"], lay["mid_prob"], lay["prob"])):
                 a, m, b = point(l - 1, y0), point(lay["mid_x"], ym), point(l, y1)
-                segs.add(Line(a, m, stroke_color=T.ATTN, stroke_width=3.5),
-                         Line(m, b, stroke_color=T.FFN, stroke_width=3.5))
-                dots.add(Dot(m, radius=0.035, color=T.ATTN))
+                segs.add(Line(a, m, stroke_color=T.ATTN, stroke_width=4),
+                         Line(m, b, stroke_color=T.FFN, stroke_width=4))
+                mids.add(Dot(m, radius=0.045, color=T.ATTN))
         key = VGroup(legend_item(T.ATTN, "+ attention (resid_mid)", T.TINY_SIZE, line=True),
                      legend_item(T.FFN, "+ FFN (resid_post)", T.TINY_SIZE, line=True))
         key.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
-        key.next_to(self.rp(0, 0), DOWN + RIGHT, buff=0.1)
+        plots.add(curve)
+        self.put("right", plots)
+        key.next_to(self.rp(first - 0.5, 0), UP + RIGHT, buff=0.12)
         self.put("left", self.credit_table())
-        self.play(self.rank_line.animate.set_stroke(opacity=0.3),
-                  self.prob_line.animate.set_stroke(opacity=0.3), run_time=self.quick(0.08, 0.3))
-        self.play(Create(segs), FadeIn(dots), FadeIn(key), run_time=self.quick(0.3, 2.0))
-        self.adopt(self.slots["right"], segs, dots, key)
+        self.play(Create(segs), FadeIn(mids), FadeIn(key), run_time=self.quick(0.3, 2.0))
+        self.adopt(plots, segs, mids, key)
 
     def credit_table(self) -> VGroup:
         c = self.credit
-        size = T.SMALL_SIZE
+        size = T.LABEL_SIZE
         names = {"attn": ("attention", T.ATTN), "ffn": ("FFN", T.FFN)}
-        cells = [txt("layer", size, T.MUTED), txt("before", size, T.MUTED),
-                 txt("+ attention", size, T.ATTN), txt("+ FFN", size, T.FFN),
-                 txt("moved it more", size, T.MUTED)]
+        cells = [txt("layer", T.SMALL_SIZE, T.MUTED), txt("before", T.SMALL_SIZE, T.MUTED),
+                 txt("+ attention", T.SMALL_SIZE, T.ATTN), txt("+ FFN", T.SMALL_SIZE, T.FFN),
+                 txt("moved it more", T.SMALL_SIZE, T.MUTED)]
         for i, r in enumerate(c["rows"]):
             s = f"data.credit.rows[{i}]"
             who, color = names[r["mover"]]
@@ -305,28 +318,29 @@ class LogitLensScene(StoryboardScene):
                       Num(r["before"], f"{s}.before", 0, size, T.X),
                       Num(r["after_attn"], f"{s}.after_attn", 0, size, T.ATTN),
                       Num(r["after_ffn"], f"{s}.after_ffn", 0, size, T.FFN),
-                      txt(who, size, color)]
+                      txt(who, T.SMALL_SIZE, color)]
         table = VGroup(*cells).arrange_in_grid(rows=len(c["rows"]) + 1, cols=5,
-                                               buff=(0.35, 0.14), cell_alignment=RIGHT)
-        head = txt(f"rank of {self.answer}, each late layer as two steps", T.SMALL_SIZE)
+                                               buff=(0.35, 0.12), cell_alignment=RIGHT)
+        head = txt(f"rank of {self.answer}: before the layer, after each add", T.SMALL_SIZE)
+        size = T.SMALL_SIZE
         b = c["biggest_step"]
         who, color = names[b["sublayer"]]
         big = inline(txt("biggest single step:", size), txt(who, size, color),
                      txt("in layer", size),
                      Num(b["layer"], "data.credit.biggest_step.layer", 0, size),
-                     txt(", rank", size),
+                     txt("moves it from rank", size),
                      Num(b["from"], "data.credit.biggest_step.from", 0, size),
-                     txt("→", size),
-                     Num(b["to"], "data.credit.biggest_step.to", 0, size, color))
-        total = inline(txt("all late layers together: rank ÷", size),
-                       Num(c["attn_total"], "data.credit.attn_total", 1, size, T.ATTN),
-                       txt("by attention, ÷", size),
-                       Num(c["ffn_total"], "data.credit.ffn_total", 0, size, T.FFN),
-                       txt("by the FFNs", size))
+                     txt("to", size), Num(b["to"], "data.credit.biggest_step.to", 0, size, color))
+        total = VGroup(
+            txt("over all these layers, the rank is divided by", size),
+            inline(Num(c["attn_total"], "data.credit.attn_total", 1, size, T.ATTN),
+                   txt("by the attention adds and by", size),
+                   Num(c["ffn_total"], "data.credit.ffn_total", 0, size, T.FFN),
+                   txt("by the FFN adds", size))).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
         n = len(c["rows"]) - 1
         last, s = c["rows"][n], f"data.credit.rows[{n}]"
-        prob = inline(txt(f"probability of {self.answer} in layer", size),
-                      Num(last["layer"], f"{s}.layer", 0, size), txt(":", size),
+        prob = inline(txt("in layer", size), Num(last["layer"], f"{s}.layer", 0, size),
+                      txt(f"the probability of {self.answer} goes", size, mono=False),
                       Num(last["prob_before"], f"{s}.prob_before", T.DECIMALS, size, T.X),
                       txt("→", size),
                       Num(last["prob_after_attn"], f"{s}.prob_after_attn", T.DECIMALS, size,
@@ -334,5 +348,8 @@ class LogitLensScene(StoryboardScene):
                       txt("→", size),
                       Num(last["prob_after_ffn"], f"{s}.prob_after_ffn", T.DECIMALS, size,
                           T.FFN))
-        notes = VGroup(big, total, prob).arrange(DOWN, aligned_edge=LEFT, buff=T.TIGHT + 0.05)
-        return VGroup(head, table, notes).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
+        notes = VGroup(big, total, prob).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
+        group = VGroup(head, table, notes).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
+        if group.width > COL_WIDTH:
+            group.scale_to_fit_width(COL_WIDTH)
+        return group

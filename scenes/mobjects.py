@@ -157,33 +157,47 @@ class SciNum(Num):
         Text.__init__(self, prefix + self.shown + suffix, font=T.MONO, font_size=size, color=color)
 
 
+class BandStrip(ValueStrip):
+    """A `ValueStrip` drawn as ONE rectangle whose fill is a left-to-right gradient with `repeat`
+    equal colour stops per value, so each value keeps a flat band of its colour (the last
+    1/repeat of a band blends into the next). Looks like a ValueStrip, but is 2 mobjects instead
+    of one per value: fades and copies of 384-value strips stay fast. `.scaled` as ValueStrip."""
+
+    def __init__(self, scaled: Sequence[float], width: float = T.STRIP_WIDTH,
+                 height: float = T.STRIP_HEIGHT, outline=T.FAINT, repeat: int = 4):
+        colors = [value_color(v) for v in scaled for _ in range(repeat)]
+        band = Rectangle(width=width, height=height, stroke_width=0)
+        band.set_fill(color=colors, opacity=1).set_sheen_direction(RIGHT)
+        frame = Rectangle(width=width, height=height, stroke_color=outline, stroke_width=1)
+        VGroup.__init__(self, band, frame.move_to(band))
+        self.cells, self.scaled = VGroup(band), list(scaled)
+
+
 class HeadStrips(VGroup):
-    """A per-head vector [head][d_head] as one `ValueStrip` per head, a visible gap between heads.
-    `width` is the whole row; `self.strips[h]` is head h's strip."""
+    """A per-head vector [head][d_head] as one strip (`BandStrip`) per head, a visible gap
+    between heads. `width` is the whole row; `self.strips[h]` is head h's strip."""
 
     def __init__(self, scaled_rows: Sequence[Sequence[float]], width: float = T.STRIP_WIDTH,
                  height: float = T.STRIP_HEIGHT, gap: float = 0.06):
         n = len(scaled_rows)
         cell = (width - gap * (n - 1)) / n
-        strips = [ValueStrip(row, cell, height) for row in scaled_rows]
+        strips = [BandStrip(row, cell, height) for row in scaled_rows]
         super().__init__(*strips)
         self.arrange(RIGHT, buff=gap)
         self.strips = strips
 
 
 class MatrixThumb(VGroup):
-    """A block of a matrix as a small square of cells in the strips' diverging colours
-    (`scaled_rows` in [-1, 1], one cell per entry, no gaps). `height` in scene units.
-    (Rectangles, not an ImageMobject: manim 0.22's Cairo image path fails with Pillow 13.)"""
+    """A block of a matrix as a small picture in the strips' diverging colours (`scaled_rows` in
+    [-1, 1]): one borderless `BandStrip` per row, so an entry is a cell of width height/n_cols.
+    (Not an ImageMobject: manim 0.22's Cairo image path fails with Pillow 13.)"""
 
     def __init__(self, scaled_rows: Sequence[Sequence[float]], height: float = 1.0,
                  outline=T.FAINT):
         n_rows, n_cols = len(scaled_rows), len(scaled_rows[0])
         cell = height / n_rows
-        cells = VGroup(*[Rectangle(width=cell, height=cell, stroke_width=0, fill_opacity=1,
-                                   fill_color=value_color(v))
-                         for row in scaled_rows for v in row])
-        cells.arrange_in_grid(rows=n_rows, cols=n_cols, buff=0)
+        cells = VGroup(*[BandStrip(row, cell * n_cols, cell, repeat=3)[0]
+                         for row in scaled_rows]).arrange(DOWN, buff=0)
         frame = Rectangle(width=cell * n_cols, height=height, stroke_color=outline,
                           stroke_width=1).move_to(cells)
         super().__init__(cells, frame)
@@ -214,7 +228,7 @@ def labels_under(cells: Sequence, texts: Sequence[str], size: float = T.TINY_SIZ
     return out
 
 
-__all__ += ["SciNum", "HeadStrips", "MatrixThumb", "ColorKey", "labels_under"]
+__all__ += ["SciNum", "BandStrip", "HeadStrips", "MatrixThumb", "ColorKey", "labels_under"]
 
 
 # --- sentences with a highlighted word, inline numbers, TeX-free axes, text tables ---------------

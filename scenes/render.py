@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from .provenance import manifest
+from .review import contact_sheet
 
 TEMPLATES = {
     "toy_loop": "scenes.toy_loop:ToyLoopScene",
@@ -112,7 +113,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for plan in plans:
         out = render(plan, args.quality, args.media, args.preview, args.frames)
-        print(out or args.media / "frames" / plan["storyboard"]["name"])
+        if args.preview:
+            name = plan["storyboard"]["name"]
+            frames = (args.frames or args.media / "frames") / name
+            out = contact_sheet(plan, frames, args.media / "review" / f"{name}.png")
+        print(out)
     return 0
 
 

@@ -15,13 +15,13 @@ additions, or for post-LN models how much each LayerNorm moves it).
 from __future__ import annotations
 
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Dot, FadeIn, GrowFromEdge, MathTypst,
-                   Rectangle, Transform, VGroup, VMobject)
+                   Rectangle, ReplacementTransform, Transform, VGroup, VMobject)
 
 from layerwise_core.names import math_label
 
 from . import theme as T
 from .base import StoryboardScene
-from .mobjects import LayerBus, Num, ScaleBar, SciNum, ValueStrip, inline, legend_item, math, txt
+from .mobjects import LayerBus, Num, ScaleBar, ValueStrip, inline, legend_item, math, txt
 
 BUS_WIDTH = 12.0
 BAR_MAX = 1.1            # height of a bar at the clipping limit
@@ -138,9 +138,10 @@ class ResidualStreamScene(StoryboardScene):
             self.play(FadeIn(self.path), FadeIn(self.scalebar), run_time=self.quick())
         while self.progress < k:
             self.progress += 1
+            bar = self.scale_bar(self.progress)         # replaced, so its Num stays true
             self.play(Transform(self.path, self.path_group(self.progress)),
-                      Transform(self.scalebar, self.scale_bar(self.progress)),
-                      run_time=self.quick(share, cap))
+                      ReplacementTransform(self.scalebar, bar), run_time=self.quick(share, cap))
+            self.scalebar = bar
 
     # --- bars and the layer band --------------------------------------------------------------
     def bar(self, l: int, which: str) -> VGroup:
@@ -176,7 +177,7 @@ class ResidualStreamScene(StoryboardScene):
     def band_at(self, l: int) -> Rectangle:
         bottom = self.bus.labels.get_bottom()[1] - 0.06
         top = self.bus.line.get_y() + BAR_MAX + 0.04
-        band = Rectangle(width=0.88 * self.bus.slot, height=top - bottom,
+        band = Rectangle(width=min(0.88 * self.bus.slot, 0.42), height=top - bottom,
                          stroke_color=T.HIGHLIGHT, stroke_width=1.5, fill_color=T.HIGHLIGHT,
                          fill_opacity=0.08)
         return band.move_to(self.bus.node(l)).set_y((top + bottom) / 2)
@@ -356,11 +357,11 @@ class ResidualStreamScene(StoryboardScene):
                 txt(f"measured on \u201c{self.word}\u201d (float64 on the float32 trace):", size,
                     T.MUTED),
                 row(f"largest error, whole stack ({c['n_updates']} updates):",
-                    SciNum(c["max_error_total"], "data.check.max_error_total", 1, size,
-                           T.HIGHLIGHT)),
+                    Num(c["max_error_total"], "data.check.max_error_total", 5, size,
+                        T.HIGHLIGHT)),
                 row("largest error, any single layer:",
-                    SciNum(c["max_error_layer"], "data.check.max_error_layer", 1, size,
-                           T.HIGHLIGHT)),
+                    Num(c["max_error_layer"], "data.check.max_error_layer", 5, size,
+                        T.HIGHLIGHT)),
                 row(f"for scale, |X| after layer {self.n_layers - 1} =",
                     Num(c["final_norm"], "data.check.final_norm", 1, size, T.X)),
             ]

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-FACTOR = 4
-BLOCK_LIMIT = 40.0
-MEAN_LIMIT = 1.5
+FACTOR = 2
+BLOCK_LIMIT = 32.0
+MEAN_LIMIT = 0.5
 FLOAT_TOL = 1e-6
 
 ROOT = Path(__file__).resolve().parents[1]

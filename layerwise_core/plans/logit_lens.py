@@ -86,10 +86,15 @@ def sublayer_credit(post_rank: list[int], mid_rank: list[int], post_prob: list[f
 
 
 def _rank_axis(ranks: list[int]) -> dict:
-    """A log-scale rank axis, rank 1 at the top: height = -log10(rank), ticks at decades."""
+    """A log-scale rank axis with rank 1 at the top: a rank is drawn at
+    height = decades - log10(rank), so 10**decades (above every rank) sits at 0."""
     decades = max(1, math.ceil(math.log10(max(ranks))))
-    return {"y_range": [-decades, 0],
-            "ticks": [{"height": -d, "rank": 10 ** d} for d in range(decades + 1)]}
+    return {"decades": decades, "y_range": [0, decades],
+            "ticks": [{"height": decades - d, "rank": 10 ** d} for d in range(decades + 1)]}
+
+
+def rank_height(rank: int, axis: dict) -> float:
+    return axis["decades"] - math.log10(rank)
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -111,9 +116,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "top": [{**_token(text), "prob": prob, "is_answer": bool(int(i) == answer_id)}
                     for (text, prob), i in zip(p["top"], post_ids[l])],
             "rank": p["final_rank"], "prob": p["final_prob"], "entropy": p["entropy"],
-            "height": -math.log10(p["final_rank"]),
+            "height": rank_height(p["final_rank"], rank_axis),
             "mid_rank": m["final_rank"], "mid_prob": m["final_prob"],
-            "mid_height": -math.log10(m["final_rank"]), "mid_x": l - 0.5})
+            "mid_height": rank_height(m["final_rank"], rank_axis), "mid_x": l - 0.5})
 
     ranks = [r["rank"] for r in layers]
     start = sharpening_start(ranks)

@@ -17,6 +17,9 @@ def cmd_plan(args) -> None:
     from ..plans import build_plan, plan_path, write_plan
     from .schema import validate_files
     boards = validate_files(args.files)       # every file checked before any work
+    if args.voice == "draft":
+        from .voice import with_draft_voice
+        boards = [with_draft_voice(b, args.media / "voice" / b.name) for b in boards]
     for b in boards:
         path = write_plan(build_plan(b, args.cache), plan_path(b.name, args.media))
         print(f"{path}")
@@ -29,6 +32,8 @@ def add_commands(sub) -> None:
     p = sub.add_parser("plan", help="validate storyboards, compute their traces and plans")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--media", type=Path, default=Path("media"))
+    p.add_argument("--voice", choices=["none", "draft"], default="none",
+                   help="draft: speak narration offline with espeak-ng as a scratch track")
     p.set_defaults(func=cmd_plan)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from ..audio import AudioError, audio_seconds
 from ..errors import LayerwiseError, StoryboardError
 from ..models import REGISTRY
 from ..names import VECTORS
@@ -41,7 +42,8 @@ TEMPLATES: dict[str, tuple[frozenset, frozenset, int]] = {
 TOP_KEYS = {"template", "title", "model", "sentences", "focus", "layers", "heads", "footer",
             "words_per_minute", "beats"}
 REQUIRED_TOP = ("template", "title", "model", "sentences", "focus", "beats")
-BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head"}
+BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head", "audio"}
+AUDIO_PAD = 0.3             # seconds of silence after recorded narration
 REQUIRED_BEAT = ("id", "caption")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -55,6 +57,7 @@ class Beat:
     duration: float
     layer: int | None = None
     head: int | None = None
+    audio: str | None = None        # recorded narration (absolute path); the beat lasts as long
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class Storyboard:
     footer: bool
     beats: tuple[Beat, ...]
     sha256: str = field(compare=False)
+    words_per_minute: float = WORDS_PER_MINUTE
 
 
 class _Problems:
@@ -244,7 +248,18 @@ def validate_text(text: str, path: Path) -> Storyboard:
             bad.add(w + ("duration",), f"must be seconds between 0 and 600, got {dur!r}")
             dur = None
         if dur is None:
-            dur = max(MIN_BEAT_SECONDS, round(len(narration.split()) * 60.0 / wpm, 1))
+            dur = narration_seconds(narration, wpm)
+        audio = b.get("audio")
+        if audio is not None:
+            if not isinstance(audio, str) or not audio.strip():
+                bad.add(w + ("audio",), f"must be a path to an audio file, got {audio!r}")
+                audio = None
+            else:
+                audio = str((path.parent / audio).resolve())
+                try:
+                    dur = max(dur, round(audio_seconds(Path(audio)) + AUDIO_PAD, 3))
+                except AudioError as e:
+                    bad.add(w + ("audio",), str(e))
         for k, limit, allowed in (("layer", n_layers, layers), ("head", n_heads, heads)):
             v = b.get(k)
             if v is None:
@@ -256,13 +271,19 @@ def validate_text(text: str, path: Path) -> Storyboard:
         beats.append(Beat(id=str(bid), show=tuple(show), caption=str(b.get("caption", "")),
                           narration=narration, duration=float(dur),
                           layer=b.get("layer") if _is_int(b.get("layer")) else None,
-                          head=b.get("head") if _is_int(b.get("head")) else None))
+                          head=b.get("head") if _is_int(b.get("head")) else None,
+                          audio=audio))
     if bad.items:
         raise StoryboardError(bad.items)
     return Storyboard(path=path, name=path.stem, template=template, title=title.strip(),
                       model=model, sentences=tuple(sentences), focus=tuple(focus_list),
                       layers=layers, heads=heads, footer=footer, beats=tuple(beats),
-                      sha256=hashlib.sha256(text.encode()).hexdigest())
+                      sha256=hashlib.sha256(text.encode()).hexdigest(), words_per_minute=wpm)
+
+
+def narration_seconds(narration: str, words_per_minute: float) -> float:
+    """How long a beat without a set duration lasts: its narration at the speaking rate."""
+    return max(MIN_BEAT_SECONDS, round(len(narration.split()) * 60.0 / words_per_minute, 1))
 
 
 def load_storyboard(path: Path) -> Storyboard:
