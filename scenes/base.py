@@ -25,6 +25,7 @@ FRAMES_ENV = "LAYERWISE_FRAMES"     # folder for per-beat PNG + state JSON (prev
 
 class StoryboardScene(Scene):
     plan: dict = {}
+    until: str | None = None        # stop after this beat (previews of one beat, tests)
 
     # --- lifecycle ------------------------------------------------------------------------
     def setup(self) -> None:
@@ -55,6 +56,8 @@ class StoryboardScene(Scene):
                 self.add_subcaption(beat["narration"], duration=self.time - start,
                                     offset=start - self.time)
             self.capture(beat)
+            if beat["id"] == self.until:
+                break
 
     def layout(self) -> None:
         """Build the template's persistent pieces (override)."""

@@ -47,7 +47,7 @@ class FreshQKVScene(StoryboardScene):
         for k in QKV:
             s[k], s[f"{k}_cos"] = slot(ROW_HEIGHT), slot(0.2)
         # (slot above, slot below, gap between them)
-        chain = [("x", "w", 0.3), ("w", "heads", 0.25), ("heads", "q", 0.06),
+        chain = [("x", "w", 0.4), ("w", "heads", 0.25), ("heads", "q", 0.06),
                  ("q", "q_cos", 0.06), ("q_cos", "k", 0.14), ("k", "k_cos", 0.06),
                  ("k_cos", "v", 0.14), ("v", "v_cos", 0.06), ("v_cos", "key", 0.2)]
         for above, below, gap in chain:
@@ -78,9 +78,10 @@ class FreshQKVScene(StoryboardScene):
     def color_key(self) -> VGroup:
         lim = self.data["limits"]
         first = VGroup(txt("colour = value / limit, clipped to", T.TINY_SIZE, T.MUTED),
-                       ColorKey(0.9, 0.14)).arrange(RIGHT, buff=0.12)
-        second = [txt("limit = 99th percentile of |value| over all layers:", T.TINY_SIZE,
-                      T.MUTED)]
+                       ColorKey(0.9, 0.14),
+                       txt("; limit = 99th percentile of |value|", T.TINY_SIZE, T.MUTED)
+                       ).arrange(RIGHT, buff=0.12)
+        second = [txt("over all layers:", T.TINY_SIZE, T.MUTED)]
         for k, color in (("x", T.X), ("q", T.Q), ("k", T.K), ("v", T.V), ("w", T.TEXT)):
             second.append(Num(lim[k], f"data.limits.{k}", size=T.TINY_SIZE, color=color,
                               prefix=f"{'W' if k == 'w' else k.upper()} "))
@@ -164,11 +165,25 @@ class FreshQKVScene(StoryboardScene):
         placement = self.data["norm"]["placement"]
         kind = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm"}.get(self.data["norm"]["kind"],
                                                                      "norm")
-        head = txt(f"Normalisation: {'post-LN' if placement == 'post' else 'pre-norm'}"
-                   f" ({kind})", T.LABEL_SIZE, T.LN)
+        post = placement == "post"
+        head = txt(f"MiniLM: post-LN ({kind})" if post and self.plan["model"]["name"] ==
+                   "minilm-l6" else f"{'post-LN' if post else 'pre-norm'} ({kind})",
+                   T.LABEL_SIZE, T.LN)
+        if post:
+            where = "The stream is re-normalised after every add, so X arrives normalised " \
+                    "and W_Q, W_K, W_V multiply X itself."
+            other = "Pre-norm models (SmolLM2, Llama, most current LLMs) instead normalise a " \
+                    "copy of X just before the projections: Q = RMSNorm(X) W_Q."
+        else:
+            where = f"A copy of X is normalised just before the projections, Q = {kind}(X) W_Q; " \
+                    "the stream itself is never normalised."
+            other = "Post-LN models (BERT, MiniLM) instead re-normalise the stream after every " \
+                    "add, so X arrives normalised."
+        where = self.left_wrapped(where, 34, T.SMALL_SIZE, T.TEXT)
+        other = self.left_wrapped(other, 42, T.TINY_SIZE, T.MUTED)
         before = VGroup(
             txt(f"before: {n['label']}", T.TINY_SIZE, T.MUTED),
-            self.strip_of(n["before"]["values"], PANEL_WIDTH - 0.3),
+            self.strip_of(n["before"]["values"], PANEL_WIDTH - 0.2),
             VGroup(txt("own colour limit", T.TINY_SIZE, T.MUTED),
                    Num(n["before"]["limit"], f"{src}.norm.before.limit", size=T.TINY_SIZE,
                        color=T.MUTED),
@@ -176,41 +191,33 @@ class FreshQKVScene(StoryboardScene):
                    Num(n["norm_before"], f"{src}.norm.norm_before", size=T.TINY_SIZE,
                        color=T.MUTED)).arrange(RIGHT, buff=0.08),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
-        step = VGroup(txt(f"{kind}: subtract mean, divide by σ =", T.SMALL_SIZE, T.LN),
-                      Num(n["sigma"], f"{src}.norm.sigma", color=T.LN),
-                      txt(", × w + b", T.SMALL_SIZE, T.LN)).arrange(RIGHT, buff=0.08)
-        after_name = f"X^(({l}))" if placement == "post" else f"\"{kind}\"(X^(({l})))"
-        after = VGroup(math(f"= {after_name},", T.MATH_SIZE - 10, T.X),
-                       txt("length", T.TINY_SIZE, T.MUTED),
+        step = VGroup(
+            VGroup(txt("subtract the mean, divide by σ =", T.SMALL_SIZE, T.LN),
+                   Num(n["sigma"], f"{src}.norm.sigma", color=T.LN)).arrange(RIGHT, buff=0.08),
+            txt("then × w + b (learned)", T.SMALL_SIZE, T.LN)).arrange(DOWN, aligned_edge=LEFT,
+                                                                       buff=0.06)
+        arrow = Arrow(UP * 0.25, DOWN * 0.25, buff=0, color=T.LN, stroke_width=3,
+                      max_tip_length_to_length_ratio=0.35)
+        after_name = f"X^(({l}))" if post else f"\"{kind}\"(X^(({l})))"
+        after = VGroup(math(f"= {after_name}", T.MATH_SIZE - 8, T.X),
+                       txt(", length", T.TINY_SIZE, T.MUTED),
                        Num(n["norm_after"], f"{src}.norm.norm_after", size=T.TINY_SIZE,
-                           color=T.X)).arrange(RIGHT, buff=0.1)
-        if placement == "post":
-            where = wrapped("MiniLM (BERT) is post-LN: the stream is re-normalised after every "
-                            "residual add, so X arrives normalised and W_Q, W_K, W_V multiply "
-                            "X itself.", 46, T.SMALL_SIZE, max_width=PANEL_WIDTH)
-            other = wrapped("Most current models (SmolLM2, Llama) are pre-norm: they normalise "
-                            "a copy of X right before the projections, Q = RMSNorm(X) W_Q, and "
-                            "leave the stream itself un-normalised.", 46, T.SMALL_SIZE, T.MUTED,
-                            max_width=PANEL_WIDTH)
-        else:
-            where = wrapped(f"Pre-norm: a copy of X is normalised right before the projections, "
-                            f"Q = {kind}(X) W_Q; the stream itself is never normalised.", 46,
-                            T.SMALL_SIZE, max_width=PANEL_WIDTH)
-            other = wrapped("Post-LN models (BERT, MiniLM) instead re-normalise the stream after "
-                            "every residual add.", 46, T.SMALL_SIZE, T.MUTED,
-                            max_width=PANEL_WIDTH)
-        for m in (where, other):
-            for line in m:
-                line.align_to(m, LEFT)
-        arrow = Arrow(UP * 0.2, DOWN * 0.2, buff=0, color=T.LN, stroke_width=3,
-                      max_tip_length_to_length_ratio=0.4)
+                           color=T.X)).arrange(RIGHT, buff=0.08)
         self.set_panel(head, where, before, VGroup(arrow, step).arrange(RIGHT, buff=0.15),
                        after, other)
-        if "x" in self.shown:       # mark the strip that W multiplies
-            box = SurroundingRectangle(self.shown["x"][1], color=T.LN, buff=0.05,
-                                       stroke_width=2)
-            self.play(FadeIn(box), run_time=self.quick(0.1, 0.3))
-            self.play(FadeOut(box), run_time=self.quick(0.1, 0.3))
+        note = txt("post-LN: X is already normalised; W_Q, W_K, W_V multiply it as is"
+                   if post else f"pre-norm: W_Q, W_K, W_V multiply {kind}(X), not X itself",
+                   T.TINY_SIZE, T.LN)
+        note.next_to(self.slot["x"], DOWN, buff=0.08).align_to(self.slot["x"], LEFT)
+        if "ln" not in self.shown:
+            self.put("ln", note, l)
+
+    def left_wrapped(self, text: str, chars: int, size: float, color) -> VGroup:
+        """Wrapped text, lines left-aligned, at most the panel's width."""
+        lines = wrapped(text, chars, size, color, max_width=PANEL_WIDTH)
+        for line in lines:
+            line.align_to(lines, LEFT)
+        return lines
 
     def beat_weights(self, beat) -> None:
         l = self.layer()

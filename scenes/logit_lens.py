@@ -79,7 +79,7 @@ class LogitLensScene(StoryboardScene):
     def adopt(self, container: VGroup, *mobs) -> None:
         """Make freshly animated `mobs` part of `container` (one scene entry, so fading the
         container out takes them along)."""
-        self.remove(*mobs)
+        self.remove(*[m for mob in mobs for m in mob.get_family()])
         container.add(*mobs)
 
     # --- lens columns -------------------------------------------------------------------
@@ -177,7 +177,8 @@ class LogitLensScene(StoryboardScene):
                             for r in rows], fill, CELL[0], CELL[1], GRID_SIZE)
         heads = VGroup()
         for j, p in enumerate(g["positions"]):
-            h = txt(p["display"], GRID_SIZE, T.MUTED, mono=True)
+            h = txt(p["display"], GRID_SIZE,
+                    T.X if j == self.data["prompt"]["focus_pos"] else T.MUTED, mono=True)
             if h.width > 0.95 * CELL[0]:
                 h.scale_to_fit_width(0.95 * CELL[0])
             heads.add(h.next_to(cells.cells[0][j], UP, buff=0.1))
@@ -197,7 +198,35 @@ class LogitLensScene(StoryboardScene):
         body = VGroup(name, heads, labels, cells)
         head.next_to(body, UP, buff=T.TIGHT).align_to(labels, LEFT)
         key_row.next_to(body, DOWN, buff=T.TIGHT + 0.05).align_to(labels, LEFT)
+        had_right = self.slots["right"] is not None
         self.put("left", VGroup(head, body, key_row))
+        if not had_right:                 # an empty right slot gets the reading guide
+            self.put("right", self.grid_guide())
+
+    def grid_guide(self) -> VGroup:
+        """How to read the grid: rows, columns, the space mark, which layers are shown."""
+        g, size = self.grid_data, T.LABEL_SIZE
+        lines = [txt("How to read it", size, T.TEXT, weight="BOLD"),
+                 txt("row: one layer's stream, read by the lens", size, T.MUTED),
+                 txt("column: the guess after that input token", size, T.MUTED),
+                 inline(txt("␣", size, T.HIGHLIGHT, mono=True),
+                        txt("marks a space:", size, T.MUTED),
+                        txt("␣of", size, T.TEXT, mono=True),
+                        txt("is \" of\"", size, T.MUTED)),
+                 inline(txt("a lone", size, T.MUTED), txt("␣", size, T.TEXT, mono=True),
+                        txt("is a token that is just a space", size, T.MUTED))]
+        if g["sparse_until"] is not None:
+            lines.append(inline(txt("rows: every", size, T.MUTED),
+                                Num(g["every"], "data.grid.every", 0, size),
+                                txt("layers up to", size, T.MUTED),
+                                Num(g["sparse_until"], "data.grid.sparse_until", 0, size)))
+            lines.append(inline(txt("then every layer from", size, T.MUTED),
+                                Num(g["dense_from"], "data.grid.dense_from", 0, size)))
+        lines.append(txt("the last row is the model's real output", size, T.MUTED))
+        group = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF + 0.05)
+        if group.width > COL_WIDTH:
+            group.scale_to_fit_width(COL_WIDTH)
+        return group
 
     # --- the rank plot ------------------------------------------------------------------
     def beat_rank(self, beat) -> None:
@@ -271,7 +300,7 @@ class LogitLensScene(StoryboardScene):
             Num(last["rank"], f"data.layers[{n}].rank", 0, T.TINY_SIZE, T.HIGHLIGHT)
             .next_to(self.rp(last["layer"], last["height"]), RIGHT, buff=0.08),
             Num(last["prob"], f"data.layers[{n}].prob", T.DECIMALS, T.TINY_SIZE, T.HIGHLIGHT)
-            .next_to(self.pp(last["layer"], last["prob"]), RIGHT, buff=0.08))
+            .next_to(self.pp(last["layer"], last["prob"]), LEFT, buff=0.12))
         self.play(FadeIn(notes), Create(split), FadeIn(win), run_time=self.quick())
         self.adopt(plots, curve, notes, split, win)
 
@@ -283,7 +312,9 @@ class LogitLensScene(StoryboardScene):
         ticks = [(l, f"data.layers[{l}].layer") for l in range(first, len(lays))]
         plots = self.make_plots(first, ticks, f"rank of {self.answer}, late layers close up "
                                               "(log scale, 1 = top)")
-        curve = self.curve(lays[first:], width=2, opacity=0.35)
+        self.put("right", plots)
+        self.put("left", self.credit_table())
+        curve = self.curve(lays[first:], width=2, opacity=0.5)
         segs, mids = VGroup(), VGroup()
         for row in self.credit["rows"]:
             l = row["layer"]
@@ -297,12 +328,11 @@ class LogitLensScene(StoryboardScene):
         key = VGroup(legend_item(T.ATTN, "+ attention (resid_mid)", T.TINY_SIZE, line=True),
                      legend_item(T.FFN, "+ FFN (resid_post)", T.TINY_SIZE, line=True))
         key.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
-        plots.add(curve)
-        self.put("right", plots)
-        key.next_to(self.rp(first - 0.5, 0), UP + RIGHT, buff=0.12)
-        self.put("left", self.credit_table())
-        self.play(Create(segs), FadeIn(mids), FadeIn(key), run_time=self.quick(0.3, 2.0))
-        self.adopt(plots, segs, mids, key)
+        key.next_to(self.rp(first - 0.5, self.data["rank_axis"]["y_range"][1]), DOWN + RIGHT,
+                    buff=0.12)
+        self.play(FadeIn(curve), Create(segs), FadeIn(mids), FadeIn(key),
+                  run_time=self.quick(0.3, 2.0))
+        self.adopt(plots, curve, segs, mids, key)
 
     def credit_table(self) -> VGroup:
         c = self.credit

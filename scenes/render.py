@@ -65,8 +65,9 @@ def scene_class(template: str):
 
 
 def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: bool = False,
-           frames: Path | None = None) -> Path | None:
-    """Render one plan. Returns the video path (None for a preview: frames only)."""
+           frames: Path | None = None, until: str | None = None) -> Path | None:
+    """Render one plan (up to beat `until`, if given). Returns the video path (None for a
+    preview: frames only)."""
     from manim import tempconfig
     name = plan["storyboard"]["name"]
     options = {"quality": QUALITIES[quality], "media_dir": str(media_dir), "output_file": name,
@@ -83,7 +84,7 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
             from manim import config
             cls = scene_class(plan["template"])
             scene = cls()
-            scene.plan = plan
+            scene.plan, scene.until = plan, until
             start = time.perf_counter()
             scene.render()
             if preview:

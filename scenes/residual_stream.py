@@ -24,11 +24,11 @@ from .base import StoryboardScene
 from .mobjects import LayerBus, Num, ScaleBar, ValueStrip, inline, legend_item, math, txt
 
 BUS_WIDTH = 12.0
-BAR_MAX = 1.1            # height of a bar at the clipping limit
+BAR_MAX = 1.0            # height of a bar at the clipping limit
 BAR_WIDTH = 0.13
 CLIP_ROW = 0.3           # room above the bars for the values of clipped bars
-PLANE_HEIGHT = 2.25
-PANEL_STRIP = 3.8        # width of a colour strip in the step panel
+PLANE_HEIGHT = 2.1
+PANEL_STRIP = 3.5        # width of a colour strip in the step panel
 STRIP_HEIGHT = 0.3
 KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}
 WORD_GAP = 0.14         # between the words and numbers of one sentence
@@ -51,7 +51,7 @@ class ResidualStreamScene(StoryboardScene):
         items = [legend_item(T.ATTN, "attention update"), legend_item(T.FFN, "FFN update")]
         key = txt("bar: |update| / |X it is added to|", T.SMALL_SIZE, T.MUTED)
         self.bar_legend = VGroup(*items, key).arrange(RIGHT, buff=T.GAP)
-        self.bar_legend.next_to(self.title, DOWN, buff=T.TIGHT).to_edge(RIGHT, buff=T.EDGE)
+        self.bar_legend.next_to(self.title, DOWN, buff=0.35).to_edge(RIGHT, buff=T.EDGE)
         self.bus = LayerBus(self.n_layers, BUS_WIDTH, color=T.X, label_every=5)
         self.bus.next_to(self.bar_legend, DOWN, buff=BAR_MAX + CLIP_ROW + 0.05)
         self.bus.set_x(0)
@@ -67,15 +67,13 @@ class ResidualStreamScene(StoryboardScene):
         proj = d["projection"]
         self.plane_w, self.plane_h = PLANE_HEIGHT * proj["aspect"], PLANE_HEIGHT
         ex = proj["explained_pct"]
-        head = VGroup(
-            txt(f"\u201c{self.word}\u201d: all {proj['n_points']} states on one PCA plane",
+        head = inline(
+            txt(f"\u201c{self.word}\u201d: its {proj['n_points']} states on one PCA plane",
                 T.SMALL_SIZE),
-            inline(Num(ex[0], "data.projection.explained_pct[0]", 0, T.SMALL_SIZE, T.MUTED,
-                       prefix="PC1 ", suffix="%"),
-                   txt("and", T.SMALL_SIZE, T.MUTED),
-                   Num(ex[1], "data.projection.explained_pct[1]", 0, T.SMALL_SIZE, T.MUTED,
-                       prefix="PC2 ", suffix="%"),
-                   txt("of the variance", T.SMALL_SIZE, T.MUTED))).arrange(DOWN, buff=0.08)
+            Num(ex[0], "data.projection.explained_pct[0]", 0, T.SMALL_SIZE, T.MUTED,
+                prefix="(PC1 ", suffix="%,"),
+            Num(ex[1], "data.projection.explained_pct[1]", 0, T.SMALL_SIZE, T.MUTED,
+                prefix="PC2 ", suffix="%)"))
         start = VGroup(self.start_ring(), txt("start", T.SMALL_SIZE)).arrange(RIGHT, buff=0.08)
         steps = [legend_item(T.ATTN, "attention step", line=True),
                  legend_item(T.FFN, "FFN step", line=True)]
@@ -197,7 +195,7 @@ class ResidualStreamScene(StoryboardScene):
 
     def strip_row(self, label: str, values, number: Num | None, color) -> VGroup:
         strip = ValueStrip(values, width=PANEL_STRIP, height=STRIP_HEIGHT, outline=color)
-        tag = math(label, T.MATH_SIZE - 8, color)
+        tag = math(label, T.MATH_SIZE - 4, color)
         tag.next_to(strip, LEFT, buff=T.BUFF)
         tag.shift(RIGHT * (strip.get_left()[0] - T.BUFF - tag.get_right()[0]))
         row = VGroup(tag, strip)
@@ -221,10 +219,13 @@ class ResidualStreamScene(StoryboardScene):
 
     def strip_key(self) -> VGroup:
         lim = self.data["strip_limit"]
-        return VGroup(txt("strip colour: value \u00f7", T.SMALL_SIZE, T.MUTED),
-                      Num(lim["limit"], "data.strip_limit.limit", 1, T.SMALL_SIZE, T.MUTED),
-                      txt(f"(99th pct of |value| over all \u201c{self.word}\u201d vectors), "
-                          "clipped", T.SMALL_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08)
+        first = inline(txt("strip colour: value \u00f7", T.SMALL_SIZE, T.MUTED),
+                       Num(lim["limit"], "data.strip_limit.limit", 1, T.SMALL_SIZE, T.MUTED),
+                       txt("clipped to \u00b11 (one scale for every strip:", T.SMALL_SIZE,
+                           T.MUTED))
+        second = txt(f"the 99th percentile of |value| over all \u201c{self.word}\u201d vectors)",
+                     T.SMALL_SIZE, T.MUTED)
+        return VGroup(first, second).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
 
     def set_panel(self, header: VGroup, rows: list[VGroup], key: bool = True) -> None:
         body = VGroup(*rows).arrange(DOWN, buff=0.2, aligned_edge=LEFT)

@@ -22,7 +22,7 @@ import numpy as np
 from PIL import Image
 
 FACTOR = 2
-BLOCK_LIMIT = 32.0
+BLOCK_LIMIT = 24.0
 MEAN_LIMIT = 0.5
 FLOAT_TOL = 1e-6
 

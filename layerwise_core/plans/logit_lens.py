@@ -128,8 +128,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                              window)
 
     beat_layers = {b.layer for b in sb.beats if b.layer is not None}
-    grid_layers = sorted(set(range(0, max(start - 1, 0), GRID_EVERY)) |
-                         set(range(max(start - 1, 0), L)) | beat_layers)
+    dense_from = max(start - 1, 0)       # every layer from the one before the window
+    sparse = list(range(0, dense_from, GRID_EVERY))
+    grid_layers = sorted(set(sparse) | set(range(dense_from, L)) | beat_layers)
     top1 = top1_grid(t, "resid_post")
     final_ids = t["lens.resid_post.final_ids"]
     top1_ids = t["lens.resid_post.top_ids"][:, :, 0]
@@ -140,7 +141,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "cells": [{**_token(c["token"]), "prob": c["prob"],
                              "is_final": bool(top1_ids[l, j] == final_ids[j])}
                             for j, c in enumerate(top1[l])]} for l in grid_layers],
-        "every": GRID_EVERY, "key": [0.0, 1.0],
+        "every": GRID_EVERY, "sparse_until": sparse[-1] if sparse else None,
+        "dense_from": dense_from, "extra": sorted(beat_layers - set(sparse) -
+                                                  set(range(dense_from, L))),
+        "key": [0.0, 1.0],
     }
     return {
         "prompt": {"tokens": [_token(s) for s in t.tokens], "focus_pos": pos,
