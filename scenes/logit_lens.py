@@ -44,7 +44,7 @@ class LogitLensScene(StoryboardScene):
         self.layers, self.grid_data, self.credit = d["layers"], d["grid"], d["credit"]
         self.answer = d["answer"]["display"]
         self.word = self.plan["focus"][0].partition("#")[0]
-        self.top = self.title.get_bottom()[1] - T.BUFF
+        self.top = min(2.9, self.title.get_bottom()[1] - T.BUFF)     # content's top edge
         self.slots: dict[str, VGroup | None] = {"wide": None, "left": None, "right": None}
         self.columns: list[VGroup | None] = []
         self.n_columns = min(MAX_COLUMNS, sum("lens" in b["show"] for b in self.plan["beats"]))
@@ -301,6 +301,9 @@ class LogitLensScene(StoryboardScene):
             .next_to(self.rp(last["layer"], last["height"]), RIGHT, buff=0.08),
             Num(last["prob"], f"data.layers[{n}].prob", T.DECIMALS, T.TINY_SIZE, T.HIGHLIGHT)
             .next_to(self.pp(last["layer"], last["prob"]), LEFT, buff=0.12))
+        if start == 0:                    # no flat stretch to mark off
+            notes.remove(notes[0])
+            split, win = VGroup(), VGroup()
         self.play(FadeIn(notes), Create(split), FadeIn(win), run_time=self.quick())
         self.adopt(plots, curve, notes, split, win)
 

@@ -472,3 +472,24 @@ class RampKey(VGroup):
 
 
 __all__ += ["PlacedTickAxes", "ProbBars", "TokenCells", "RampKey"]
+
+
+# --- an attention row: one query's weights over the keys ---------------------------------------
+
+class PatternRow(VGroup):
+    """One query's attention over the keys: a row of cells filled ZERO -> `color` by the weight
+    (a probability in [0, 1], the same ramp as `TokenCells` and `RampKey`). `self.cells[j]` is
+    key j's cell (put token labels under them with `labels_under`)."""
+
+    def __init__(self, weights: Sequence[float], color=T.ATTN, cell_width: float = 0.4,
+                 cell_height: float = 0.26):
+        cells = VGroup(*[Rectangle(width=cell_width, height=cell_height,
+                                   stroke_color=T.BACKGROUND, stroke_width=1.5, fill_opacity=1,
+                                   fill_color=interpolate_color(T.ZERO, color,
+                                                                max(0.0, min(1.0, float(w)))))
+                         for w in weights]).arrange(RIGHT, buff=0)
+        super().__init__(cells)
+        self.cells, self.weights = cells, list(weights)
+
+
+__all__ += ["PatternRow"]

@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--preview", action="store_true", help="per-beat PNG frames only, fast")
     p.add_argument("--frames", type=Path, default=None, help="also write per-beat PNG frames")
     p.add_argument("--media", type=Path, default=MEDIA)
+    p.add_argument("--until", default=None, help="stop after this beat id")
     args = p.parse_args(argv)
     try:
         plans = [load_plan(s, args.media) for s in args.storyboards]
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     for plan in plans:
-        out = render(plan, args.quality, args.media, args.preview, args.frames)
+        out = render(plan, args.quality, args.media, args.preview, args.frames, args.until)
         if args.preview:
             name = plan["storyboard"]["name"]
             frames = (args.frames or args.media / "frames") / name

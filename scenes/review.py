@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 COLUMNS = 3
 THUMB = (427, 240)
 PAD = 16
-TEXT_LINES = 7
+TEXT_LINES = 9
 LINE = 17
 FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
               "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
@@ -50,10 +50,11 @@ def contact_sheet(plan: dict, frames: Path, out: Path) -> Path:
         ty = y + THUMB[1] + 6
         draw.text((x, ty), f"{i:02d} {beat['id']}  ({beat['duration']:.1f} s)", fill="#FFE066",
                   font=_font(True))
-        lines = textwrap.wrap(beat["caption"], 58)[:2] + \
-            textwrap.wrap(beat["narration"], 62)[:TEXT_LINES - 3]
-        for j, line in enumerate(lines):
-            colour = "#E6E6E6" if j < len(textwrap.wrap(beat["caption"], 58)[:2]) else "#8A8F98"
+        caption = textwrap.wrap(beat["caption"], 52)[:2]
+        narration = textwrap.wrap(beat["narration"], 56, max_lines=TEXT_LINES - 1 - len(caption),
+                                  placeholder=" …")
+        for j, line in enumerate(caption + narration):
+            colour = "#E6E6E6" if j < len(caption) else "#8A8F98"
             draw.text((x, ty + (j + 1) * LINE), line, fill=colour, font=_font())
     out.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(out)

@@ -107,9 +107,15 @@ def test_storyboard_claims(plan):
     ranks = [r["rank"] for r in d["layers"]]
     assert d["window"]["start"] == 23 and d["window"]["size"] == 7
     assert all(r > 1000 for r in ranks[:23]) and all(r <= 1000 for r in ranks[23:])
-    assert ranks[6] > 1000 and ranks[21] > 2000                    # beats "early", "middle"
+    assert all(2000 <= r <= 5100 for r in ranks[:23])              # beat "rank"
+    assert ranks[6] > 1000 and 2500 <= ranks[21] <= 3500           # beats "early", "middle"
     assert d["layers"][21]["top"][0]["text"] == " " and d["layers"][21]["top"][0]["prob"] > 0.9
-    assert ranks[28] == 3                                          # beat "late": third
+    assert ranks[28] == 3                                          # beat "late": third ...
+    assert [e["text"] for e in d["layers"][28]["top"][:2]] == [" capital", " the"]
+    assert d["layers"][28]["prob"] == pytest.approx(0.07, abs=0.005)
+    rows = {r["layer"]: r["cells"] for r in d["grid"]["rows"]}    # beat "grid"
+    assert all(rows[l][1]["is_final"] for l in rows if l >= 18)    # " of" after " capital"
+    assert [l for l in rows if rows[l][-1]["is_final"]] == [29]    # Paris: the last row only
     assert d["layers"][29]["prob"] == pytest.approx(0.77, abs=0.01)
     big = d["credit"]["biggest_step"]
     assert (big["layer"], big["sublayer"]) == (23, "attn") and big["to"] < 400

@@ -25,6 +25,17 @@ def cmd_plan(args) -> None:
         print(f"{path}")
 
 
+def cmd_estimate(args) -> None:
+    """Delegates to scenes.estimate in a fresh process (it renders; this one stays light)."""
+    import subprocess
+    import sys
+    cmd_plan(args)
+    code = subprocess.run([sys.executable, "-m", "scenes.estimate", "--quality", args.quality,
+                           "--media", str(args.media), *map(str, args.files)]).returncode
+    if code:
+        raise SystemExit(code)
+
+
 def add_commands(sub) -> None:
     v = sub.add_parser("validate", help="check storyboards (all errors, file:line: field)")
     v.add_argument("files", nargs="+", type=Path)
@@ -35,6 +46,11 @@ def add_commands(sub) -> None:
     p.add_argument("--voice", choices=["none", "draft"], default="none",
                    help="draft: speak narration offline with espeak-ng as a scratch track")
     p.set_defaults(func=cmd_plan)
+    e = sub.add_parser("estimate", help="predict render time and memory at a quality")
+    e.add_argument("files", nargs="+", type=Path)
+    e.add_argument("--quality", choices=["l", "m", "h", "p", "k"], default="k")
+    e.add_argument("--media", type=Path, default=Path("media"))
+    e.set_defaults(func=cmd_estimate, voice="none")
 
 
 

@@ -1,0 +1,103 @@
+"""Predict a long render's time and peak memory from short measured ones.
+
+`python -m scenes.estimate --quality k STORYBOARD...` (also `layerwise estimate`, `make
+estimate`). Three measured runs per storyboard, each in its own process:
+  1. a preview (animations skipped): the fixed cost of building the scene, T0;
+  2. the whole storyboard at 480p15: frames F_l in time T_l;
+  3. its first beat at 720p30: frames F_m in time T_m (after subtracting the first beat's share
+     of T0).
+Per-frame cost is modelled as a + b * pixels (a: scene updates and Python, b: rasterising and
+encoding), fitted exactly to runs 2 and 3; peak memory as m0 + m1 * pixels likewise. Then
+    time(q)   = T0 + frames(q) * (a + b * pixels(q))
+    memory(q) = m0 + m1 * pixels(q)
+where frames(q) is the planned video length times the frame rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .render import RenderError, load_plan
+
+FORMATS = {"l": (854, 480, 15), "m": (1280, 720, 30), "h": (1920, 1080, 60),
+           "p": (2560, 1440, 60), "k": (3840, 2160, 60)}
+
+
+def measured_run(args: list[str]) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of `python -m scenes.render ARGS` in its own process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.render", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    if status:
+        raise RenderError(f"measuring render failed: {proc.stderr.read().decode()[-400:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def video_frames(media: Path, name: str, quality: str) -> int:
+    import av
+    w, h, fps = FORMATS[quality]
+    with av.open(str(media / "videos" / f"{h}p{fps}" / f"{name}.mp4")) as c:
+        return c.streams.video[0].frames
+
+
+def estimate(storyboard: Path, quality: str, media: Path) -> dict:
+    plan = load_plan(storyboard, media)
+    name, beats = plan["storyboard"]["name"], plan["beats"]
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        (tmp / "plans").mkdir()
+        (tmp / "plans" / f"{name}.json").write_text(json.dumps(plan))
+        base = ["--media", str(tmp), str(storyboard)]
+        t0, _ = measured_run(["--preview", *base])
+        t_l, m_l = measured_run(["--quality", "l", *base])
+        f_l = video_frames(tmp, name, "l")
+        t_m, m_m = measured_run(["--quality", "m", "--until", beats[0]["id"], *base])
+        f_m = video_frames(tmp, name, "m")
+    share = beats[0]["duration"] / sum(b["duration"] for b in beats)
+    p_l, p_m = (FORMATS[q][0] * FORMATS[q][1] for q in ("l", "m"))
+    c_l, c_m = (t_l - t0) / f_l, max(1e-6, t_m - share * t0) / f_m
+    b = max(0.0, (c_m - c_l) / (p_m - p_l))
+    a = max(0.0, c_l - b * p_l)
+    m1 = max(0.0, (m_m - m_l) / (p_m - p_l))
+    m0 = m_l - m1 * p_l
+    w, h, fps = FORMATS[quality]
+    frames = round(f_l / FORMATS["l"][2] * fps)
+    return {"storyboard": name, "quality": quality, "frames": frames,
+            "seconds": round(t0 + frames * (a + b * w * h), 1),
+            "peak_mb": round(m0 + m1 * w * h),
+            "measured": {"preview_s": round(t0, 2), "l_s": round(t_l, 2), "l_frames": f_l,
+                         "l_peak_mb": round(m_l), "m_first_beat_s": round(t_m, 2),
+                         "m_frames": f_m, "m_peak_mb": round(m_m)}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m scenes.estimate", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("storyboards", nargs="+", type=Path)
+    p.add_argument("--quality", choices=FORMATS, default="k")
+    p.add_argument("--media", type=Path, default=Path("media"))
+    p.add_argument("--json", action="store_true", help="print the estimates as JSON")
+    args = p.parse_args(argv)
+    try:
+        results = [estimate(s, args.quality, args.media) for s in args.storyboards]
+    except RenderError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for r in results:
+        print(json.dumps(r) if args.json else
+              f"{r['storyboard']}: at {args.quality} ({r['frames']} frames) about "
+              f"{r['seconds'] / 60:.1f} min and {r['peak_mb']} MB peak")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
