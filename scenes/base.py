@@ -96,8 +96,12 @@ class StoryboardScene(Scene):
         self.add(new)
 
     def set_caption(self, text: str) -> None:
+        """Captions change on the beat's first frame (a cross-fade would copy the text twice)."""
         new = wrapped(text, 90, T.CAPTION_SIZE).to_edge(DOWN, buff=T.EDGE + 0.15)
-        self.caption = self.swap(self.caption, new)
+        if self.caption is not None:
+            self.remove(self.caption)
+        self.caption = new
+        self.add(new)
 
     def swap(self, old: Mobject | None, new: Mobject, run_time: float | None = None) -> Mobject:
         """Fade `old` out and `new` in; returns `new` (the piece to keep a handle on)."""

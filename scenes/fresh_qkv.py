@@ -14,13 +14,12 @@ they are recomputed.
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, Rectangle,
-                   SurroundingRectangle, VGroup)
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, Rectangle, VGroup
 
 from . import theme as T
 from .base import StoryboardScene
-from .mobjects import (BandStrip, ColorKey, HeadStrips, MatrixThumb, Num, NumberGrid, SciNum,
-                       math, txt, wrapped)
+from .mobjects import (BandStrip, ColorKey, HeadStrips, MatrixThumb, Num, NumberGrid, math, txt,
+                       wrapped)
 
 PIPE_WIDTH = 7.6            # X strip and the Q, K, V head rows
 LABEL_WIDTH = 1.05          # the label column left of the strips
@@ -256,8 +255,8 @@ class FreshQKVScene(StoryboardScene):
     def identity_line(self, row: dict, src: str) -> VGroup:
         nums = [txt("recomputed from X: max error", T.SMALL_SIZE, T.MUTED)]
         for k in QKV:
-            nums.append(SciNum(row["identity"][k], f"{src}.identity.{k}", size=T.SMALL_SIZE,
-                               color=COLORS[k], prefix=f"{NAMES[k]} "))
+            nums.append(Num(row["identity_e6"][k], f"{src}.identity_e6.{k}", decimals=1,
+                            color=COLORS[k], prefix=f"{NAMES[k]} ", suffix="e-6"))
         top = VGroup(*nums[:1])
         rest = VGroup(*nums[1:]).arrange(RIGHT, buff=0.2)
         return VGroup(top, rest).arrange(DOWN, aligned_edge=LEFT, buff=0.06)

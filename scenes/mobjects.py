@@ -142,21 +142,6 @@ __all__ = ["txt", "math", "wrapped", "Num", "value_color", "ValueStrip", "bracke
 import numpy as np  # noqa: E402  (appended section: kept next to the pieces that use it)
 
 
-class SciNum(Num):
-    """A tiny number (a numerical error) in scientific notation: SciNum(1.8e-06, src) -> "2e-06".
-
-    Like `Num` it remembers `value` and `source`; `shown` is the drawn text and `notation` is
-    "sci" (for `Num`, fixed-point via theme.fmt)."""
-
-    notation = "sci"
-
-    def __init__(self, value: float, source: str, digits: int = 0, size: float = T.SMALL_SIZE,
-                 color=T.TEXT, prefix: str = "", suffix: str = ""):
-        self.value, self.source, self.decimals = float(value), source, digits
-        self.shown = f"{float(value):.{digits}e}"
-        Text.__init__(self, prefix + self.shown + suffix, font=T.MONO, font_size=size, color=color)
-
-
 class BandStrip(ValueStrip):
     """A `ValueStrip` drawn as ONE rectangle whose fill is a left-to-right gradient with `repeat`
     equal colour stops per value, so each value keeps a flat band of its colour (the last
@@ -228,7 +213,7 @@ def labels_under(cells: Sequence, texts: Sequence[str], size: float = T.TINY_SIZ
     return out
 
 
-__all__ += ["SciNum", "BandStrip", "HeadStrips", "MatrixThumb", "ColorKey", "labels_under"]
+__all__ += ["BandStrip", "HeadStrips", "MatrixThumb", "ColorKey", "labels_under"]
 
 
 # --- sentences with a highlighted word, inline numbers, TeX-free axes, text tables ---------------

@@ -15,7 +15,7 @@ additions, or for post-LN models how much each LayerNorm moves it).
 from __future__ import annotations
 
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Dot, FadeIn, GrowFromEdge, MathTypst,
-                   Rectangle, ReplacementTransform, Transform, VGroup, VMobject)
+                   Rectangle, ReplacementTransform, Transform, VGroup, VMobject, config)
 
 from layerwise_core.names import math_label
 
@@ -84,7 +84,7 @@ class ResidualStreamScene(StoryboardScene):
                                      stroke_color=T.FAINT, stroke_width=1.5)
         self.proj_box = VGroup(head, step_key, self.plane_frame).arrange(DOWN, buff=T.TIGHT)
         self.proj_box.next_to(self.bus, DOWN, buff=T.BUFF).to_edge(RIGHT, buff=T.EDGE)
-        self.panel_width = self.proj_box.get_left()[0] - T.GAP - (-7.1 + T.EDGE)
+        self.panel_width = self.proj_box.get_left()[0] - T.GAP - (T.EDGE - config.frame_width / 2)
         self.add(self.proj_box)
         self.progress = 0                     # index of the last stage drawn on the plane
         self.path = None
@@ -153,12 +153,12 @@ class ResidualStreamScene(StoryboardScene):
         rect.align_to(self.bus.line, DOWN).shift(UP * self.bus.line.stroke_width / 200)
         group = VGroup(rect)
         if lay[f"clipped_{key}"]:
-            cut = VMobject(stroke_color=T.BACKGROUND, stroke_width=3).set_points_as_corners(
-                [rect.get_corner(UP + LEFT) + DOWN * 0.16, rect.get_corner(UP + RIGHT) + DOWN * 0.1])
+            cut = VMobject(stroke_color=T.BACKGROUND, stroke_width=3)     # the break mark
+            cut.set_points_as_corners([rect.get_corner(UP + LEFT) + DOWN * 0.16,
+                                       rect.get_corner(UP + RIGHT) + DOWN * 0.1])
             value = Num(lay[f"rel_{key}"], f"data.layers[{l}].rel_{key}", 2, T.SMALL_SIZE,
                         KIND_COLOR[which])
-            value.next_to(self.bus.node(l), UP, buff=BAR_MAX + 0.08)   # attn left, FFN right
-            value.next_to(self.bus.node(l).get_center(), side, buff=0.05)
+            value.next_to(self.bus.node(l).get_center(), side, buff=0.05)  # attn left, FFN right
             value.set_y(self.bus.line.get_y() + BAR_MAX + 0.08 + value.height / 2)
             group.add(cut, value)
         return group
@@ -308,17 +308,17 @@ class ResidualStreamScene(StoryboardScene):
 
         rows = [
             words(txt("typical attention update (median):", size),
-                   n("median_rel_attn", color=T.ATTN)),
+                  n("median_rel_attn", color=T.ATTN)),
             words(txt("typical FFN update (median):", size), n("median_rel_mlp", color=T.FFN)),
             words(txt("after layer 0, every update is", size), n("min_rel_later", suffix=""),
-                   txt("to", size), n("max_rel_later")),
+                  txt("to", size), n("max_rel_later")),
             words(txt("meanwhile |X| itself grows from", size),
-                   n("norm_first", 1, T.X, ""), txt("to", size), n("norm_last", 1, T.X, "")),
+                  n("norm_first", 1, T.X, ""), txt("to", size), n("norm_last", 1, T.X, "")),
         ]
         note = words(txt("bars are clipped at", T.SMALL_SIZE, T.MUTED),
-                      Num(bars["limit"], "data.bars.limit", 2, T.SMALL_SIZE, T.MUTED,
-                          suffix=" |X|;"),
-                      txt("a clipped bar is cut and shows its value", T.SMALL_SIZE, T.MUTED))
+                     Num(bars["limit"], "data.bars.limit", 2, T.SMALL_SIZE, T.MUTED,
+                         suffix=" |X|;"),
+                     txt("a clipped bar is cut and shows its value", T.SMALL_SIZE, T.MUTED))
         header = self.header(f"All {self.n_layers} layers: how big is each update?")
         self.set_panel(header, rows + [note], key=False)
 
@@ -370,10 +370,10 @@ class ResidualStreamScene(StoryboardScene):
         else:
             rows = [
                 words(txt("each LayerNorm moves X by", size),
-                       Num(c["min_ln_change"], "data.check.min_ln_change", 2, size, T.LN),
-                       txt("to", size),
-                       Num(c["max_ln_change"], "data.check.max_ln_change", 2, size, T.LN,
-                           suffix=" |X|")),
+                      Num(c["min_ln_change"], "data.check.min_ln_change", 2, size, T.LN),
+                      txt("to", size),
+                      Num(c["max_ln_change"], "data.check.max_ln_change", 2, size, T.LN,
+                          suffix=" |X|")),
                 row("X_out \u2212 (X_in + \u0394attn + \u0394FFN), largest entry:",
                     Num(c["max_error_layer"], "data.check.max_error_layer", 2, size,
                         T.HIGHLIGHT)),

@@ -8,7 +8,8 @@ Per layer l in the storyboard's layers (the focus word's tokens averaged when it
              into X^l, for pre-norm X^l itself, which ln1 normalises before the projections
   W_Q/K/V    a fixed block of the real matrices (`weight_block`), one shared limit
   q, k, v    [head][d_head], one limit per quantity shared by every layer
-  identity   max |Q^l - (attn_input(X^l) @ W_Q^l + b_Q^l)| over every token, head and dim
+  identity   max |Q^l - (attn_input(X^l) @ W_Q^l + b_Q^l)| over every token, head and dim;
+             `identity_e6` the same in millionths (shown as "1.9e-6": theme.fmt is fixed-point)
   cos        against layer l-1: cos(X), cos(Q/K/V) per head and their mean, cos(W) per head
 """
 
@@ -99,6 +100,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "identity": {k: projection_error(t, W, l, k) for k in QKV},
                "cos": None}
         row["identity_max"] = max(row["identity"].values())
+        row["identity_e6"] = {k: v * 1e6 for k, v in row["identity"].items()}
         for k in QKV:
             row[k] = scaled(qkv[k, l], limits[k])                # values: [head][d_head]
         for k in ("Q", "K", "V"):

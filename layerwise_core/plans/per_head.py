@@ -8,6 +8,8 @@ when it has several; with grouped-query attention K and V are those of the head'
   q, k, v    [d_head], one limit per quantity over every shown head and layer
   pattern    the focus word's attention over every key position (sums to 1)
   top        the TOP key positions with the highest attention, highest first
+  w_cos      per matrix, cosines between different heads' flattened matrices (all entries):
+             mean and max |cos| over the pairs, evidence that the heads' parameters are separate
   prev_token the head's mean attention from each token to the token just before it (over every
              query but the first): near 1 marks a previous-token head, whatever the words
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..analysis.robust import robust_limit, scaled
+from ..analysis.similarity import cosine
 from ..analysis.vectors import positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
@@ -45,6 +48,15 @@ def previous_token_score(pattern: np.ndarray) -> np.ndarray:
     p = np.asarray(pattern, np.float64)
     q = np.arange(1, p.shape[1])
     return p[:, q, q - 1].mean(axis=1)
+
+
+def head_weight_cosines(w: np.ndarray) -> dict:
+    """Cosine between every pair of different heads of w [head, d_model, d_head] (flattened)."""
+    flat = np.asarray(w, np.float64).reshape(len(w), -1)
+    c = cosine(flat[:, None], flat[None, :])
+    pairs = c[np.triu_indices(len(w), k=1)]
+    return {"mean": float(pairs.mean()), "max_abs": float(np.abs(pairs).max()),
+            "pairs": int(pairs.size)}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -82,7 +94,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             for X in ("Q", "K", "V"):
                 entry[f"W_{X}"] = scaled(blocks[X, l][i], limits["w"])
             per_head.append(entry)
-        out.append({"layer": l, "heads": per_head})
+        w_cos = {X: head_weight_cosines(W[f"blocks.{l}.attn.W_{X}"]) for X in ("Q", "K", "V")}
+        out.append({"layer": l, "heads": per_head, "w_cos": w_cos})
     return {"focus": {"word": sb.focus[0], "positions": pos,
                       "tokens": [t.tokens[p] for p in pos]},
             "tokens": t.tokens,

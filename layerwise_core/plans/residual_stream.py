@@ -96,7 +96,11 @@ def _layernorm_check(t: Trace, pos: list[int]) -> dict:
     """Post-LN: how far each LayerNorm moves X, |LN(x) - x| / |x|, and what is left of the sum."""
     L = t.n_layers
     f = lambda h: t[h][pos].astype(np.float64)            # noqa: E731
-    rel = lambda a, b: float((np.linalg.norm(a - b, axis=-1) / np.linalg.norm(b, axis=-1)).mean())  # noqa: E731
+
+    def rel(after: np.ndarray, before: np.ndarray) -> float:
+        return float((np.linalg.norm(after - before, axis=-1)
+                      / np.linalg.norm(before, axis=-1)).mean())
+
     ln_attn = [rel(f(f"blocks.{l}.ln1.hook_normalized"), f(f"blocks.{l}.hook_resid_mid"))
                for l in range(L)]
     ln_ffn = [rel(f(f"blocks.{l}.ln2.hook_normalized"), f(f"blocks.{l}.hook_resid_post"))
