@@ -99,8 +99,8 @@ class FreshQKVScene(StoryboardScene):
         if old:
             self.play(*[FadeOut(m) for m in old], run_time=self.quick(0.1, 0.3))
 
-    def set_panel(self, *items) -> None:
-        panel = VGroup(*items).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
+    def set_panel(self, *items, buff: float = T.BUFF) -> None:
+        panel = VGroup(*items).arrange(DOWN, aligned_edge=LEFT, buff=buff)
         if panel.width > PANEL_WIDTH:
             panel.scale_to_fit_width(PANEL_WIDTH)
         panel.next_to(self.panel_slot, DOWN, buff=0).align_to(self.panel_slot, LEFT)
@@ -172,9 +172,10 @@ class FreshQKVScene(StoryboardScene):
             where = "The stream is re-normalised after every add, so X arrives normalised " \
                     "and W_Q, W_K, W_V multiply X itself."
             other = "Pre-norm models (SmolLM2, Llama, most current LLMs) instead normalise a " \
-                    "copy of X just before the projections: Q = RMSNorm(X) W_Q."
+                    "copy of X just before the projections: Q\u00a0=\u00a0RMSNorm(X)\u00a0W_Q."
         else:
-            where = f"A copy of X is normalised just before the projections, Q = {kind}(X) W_Q; " \
+            where = f"A copy of X is normalised just before the projections, " \
+                    f"Q\u00a0=\u00a0{kind}(X)\u00a0W_Q; " \
                     "the stream itself is never normalised."
             other = "Post-LN models (BERT, MiniLM) instead re-normalise the stream after every " \
                     "add, so X arrives normalised."
@@ -191,7 +192,7 @@ class FreshQKVScene(StoryboardScene):
                        color=T.MUTED)).arrange(RIGHT, buff=0.08),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
         step = VGroup(
-            VGroup(txt("subtract the mean, divide by σ =", T.SMALL_SIZE, T.LN),
+            VGroup(txt("subtract mean, divide by σ =", T.SMALL_SIZE, T.LN),
                    Num(n["sigma"], f"{src}.norm.sigma", color=T.LN)).arrange(RIGHT, buff=0.08),
             txt("then × w + b (learned)", T.SMALL_SIZE, T.LN)).arrange(DOWN, aligned_edge=LEFT,
                                                                        buff=0.06)
@@ -199,11 +200,11 @@ class FreshQKVScene(StoryboardScene):
                       max_tip_length_to_length_ratio=0.35)
         after_name = f"X^(({l}))" if post else f"\"{kind}\"(X^(({l})))"
         after = VGroup(math(f"= {after_name}", T.MATH_SIZE - 8, T.X),
-                       txt(", length", T.TINY_SIZE, T.MUTED),
+                       txt("  (length", T.TINY_SIZE, T.MUTED),
                        Num(n["norm_after"], f"{src}.norm.norm_after", size=T.TINY_SIZE,
-                           color=T.X)).arrange(RIGHT, buff=0.08)
+                           color=T.X, suffix=")")).arrange(RIGHT, buff=0.08)
         self.set_panel(head, where, before, VGroup(arrow, step).arrange(RIGHT, buff=0.15),
-                       after, other)
+                       after, other, buff=0.14)
         note = txt("post-LN: X is already normalised; W_Q, W_K, W_V multiply it as is"
                    if post else f"pre-norm: W_Q, W_K, W_V multiply {kind}(X), not X itself",
                    T.TINY_SIZE, T.LN)

@@ -203,13 +203,16 @@ class ColorKey(VGroup):
 def labels_under(cells: Sequence, texts: Sequence[str], size: float = T.TINY_SIZE,
                  color=T.MUTED, buff: float = 0.06) -> VGroup:
     """One text centred under each cell (token names under a pattern row), each shrunk to its
-    cell's width if needed."""
+    cell's width if needed; all labels share one baseline (`baseline`, defined below)."""
     out = VGroup()
+    cap = txt("H", size, color).height
     for cell, text in zip(cells, texts):
         label = txt(text, size, color)
         if label.width > 0.95 * cell.width:
             label.scale_to_fit_width(0.95 * cell.width)
-        out.add(label.next_to(cell, DOWN, buff=buff))
+        label.next_to(cell, DOWN, buff=buff)
+        label.shift(UP * (float(cell.get_bottom()[1]) - buff - cap - baseline(label)))
+        out.add(label)
     return out
 
 

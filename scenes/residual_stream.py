@@ -312,8 +312,8 @@ class ResidualStreamScene(StoryboardScene):
             words(txt("typical FFN update (median):", size), n("median_rel_mlp", color=T.FFN)),
             words(txt("after layer 0, every update is", size), n("min_rel_later", suffix=""),
                   txt("to", size), n("max_rel_later")),
-            words(txt("meanwhile |X| itself grows from", size),
-                  n("norm_first", 1, T.X, ""), txt("to", size), n("norm_last", 1, T.X, "")),
+            words(txt("meanwhile |X| itself:", size), n("norm_first", 1, T.X, ""),
+                  txt("at the start,", size), n("norm_last", 1, T.X, ""), txt("at the end", size)),
         ]
         note = words(txt("bars are clipped at", T.SMALL_SIZE, T.MUTED),
                      Num(bars["limit"], "data.bars.limit", 2, T.SMALL_SIZE, T.MUTED,
