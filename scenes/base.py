@@ -143,6 +143,8 @@ def describe(m: Mobject) -> dict:
             d["fill_opacity"] = round(float(m.get_fill_opacity()), 4)
         if m.get_stroke_width() > 0 and m.get_stroke_opacity() > 0:
             d["stroke"] = _hex(m.get_stroke_color())
+    if getattr(m, "scaled", None) is not None:          # value strips: every cell's value
+        d["scaled"] = [round(float(v), 6) for v in m.scaled]
     if isinstance(m, Num):
         d.update(text=m.text, shown=m.shown, value=m.value, source=m.source,
                  decimals=m.decimals)

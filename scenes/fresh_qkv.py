@@ -109,10 +109,9 @@ class FreshQKVScene(StoryboardScene):
         self.panel = self.swap(self.panel, panel)
 
     def show_tag(self, l: int) -> None:
-        n = len(self.data["layers"])
+        n = self.plan["model"]["n_layers"]
         tag = txt(f"layer {l}", T.LABEL_SIZE, T.HIGHLIGHT, weight="BOLD")
-        note = txt(f"(MiniLM's layers: 0–{n - 1})" if self.plan["model"]["name"] == "minilm-l6"
-                   else f"(of {self.plan['model']['n_layers']})", T.SMALL_SIZE, T.MUTED)
+        note = txt(f"(of layers 0–{n - 1})", T.SMALL_SIZE, T.MUTED)
         tag = VGroup(tag, note).arrange(RIGHT, buff=T.BUFF, aligned_edge=DOWN)
         tag.next_to(self.panel_slot, DOWN, buff=0).align_to(self.panel_slot, LEFT)
         if self.tag is None or self.current.get("tag") != l:
@@ -128,8 +127,12 @@ class FreshQKVScene(StoryboardScene):
         """Pieces computed at another layer fade back until this layer recomputes them."""
         stale = [self.shown[n] for n in ("w", "q", "k", "v") if n in self.shown
                  and self.current.get(n) != l]
-        if stale:
-            self.play(*[m.animate.fade(1 - DIM) for m in stale], run_time=self.quick(0.1, 0.3))
+        anims = [m.animate.fade(1 - DIM) for m in stale]
+        if stale and self.panel is not None:      # its numbers belong to the old layer
+            anims.append(FadeOut(self.panel))
+            self.panel = None
+        if anims:
+            self.play(*anims, run_time=self.quick(0.1, 0.3))
         self.drop(*[f"{k}_cos" for k in QKV if self.current.get(f"{k}_cos", l) != l])
 
     def strip_of(self, scaled_values, width: float) -> BandStrip:
@@ -139,8 +142,8 @@ class FreshQKVScene(StoryboardScene):
     def beat_x(self, beat) -> None:
         l = self.layer()
         row, src = self.row()
-        self.show_tag(l)
         self.dim_previous(l)
+        self.show_tag(l)
         if self.key not in self.mobjects:
             self.play(FadeIn(self.key), run_time=self.quick(0.1, 0.3))
         strip = self.strip_of(row["x"]["values"], PIPE_WIDTH).move_to(self.slot["x"])
@@ -165,9 +168,8 @@ class FreshQKVScene(StoryboardScene):
         kind = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm"}.get(self.data["norm"]["kind"],
                                                                      "norm")
         post = placement == "post"
-        head = txt(f"MiniLM: post-LN ({kind})" if post and self.plan["model"]["name"] ==
-                   "minilm-l6" else f"{'post-LN' if post else 'pre-norm'} ({kind})",
-                   T.LABEL_SIZE, T.LN)
+        short = self.plan["model"]["display"].split("-")[0]         # "MiniLM", "SmolLM2"
+        head = txt(f"{short}: {'post-LN' if post else 'pre-norm'} ({kind})", T.LABEL_SIZE, T.LN)
         if post:
             where = "The stream is re-normalised after every add, so X arrives normalised " \
                     "and W_Q, W_K, W_V multiply X itself."

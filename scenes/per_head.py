@@ -75,7 +75,7 @@ class PerHeadScene(StoryboardScene):
     # --- helpers ------------------------------------------------------------------------
     def info_line(self) -> VGroup:
         focus = self.data["focus"]["word"]
-        return VGroup(txt("query word", T.SMALL_SIZE, T.MUTED),
+        return VGroup(txt(f"query: '{focus}' in", T.SMALL_SIZE, T.MUTED),
                       highlighted(self.plan["sentences"][0], focus, T.HIGHLIGHT, T.SMALL_SIZE),
                       ).arrange(RIGHT, buff=0.15)
 
