@@ -144,7 +144,7 @@ def describe(m: Mobject) -> dict:
         if m.get_stroke_width() > 0 and m.get_stroke_opacity() > 0:
             d["stroke"] = _hex(m.get_stroke_color())
     if getattr(m, "scaled", None) is not None:          # value strips: every cell's value
-        d["scaled"] = [round(float(v), 6) for v in m.scaled]
+        d["scaled"] = np.round(np.asarray(m.scaled, dtype=float), 6).tolist()
     if isinstance(m, Num):
         d.update(text=m.text, shown=m.shown, value=m.value, source=m.source,
                  decimals=m.decimals)

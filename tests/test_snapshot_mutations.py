@@ -91,3 +91,15 @@ def test_changed_colour_is_detected(toy_plan, tmp_path, monkeypatch):
     monkeypatch.setattr(theme, "X", ManimColor("#5D8DE2"))   # stream blue, a shade darker
     monkeypatch.setitem(theme.COLOR_OF, "x", ManimColor("#5D8DE2"))
     print("X colour shade:", assert_detected(toy_plan, "03_pass1", tmp_path))
+
+
+def test_bar_ten_percent_longer_is_detected(cache_dir, tmp_path):
+    """The logit lens's top probability bar at the last layer, 10 % longer."""
+    from layerwise_core.plans import build_plan
+    from layerwise_core.storyboard.schema import load_storyboard
+    plan = build_plan(load_storyboard(fc.ROOT / "scenes/storyboards/logit_lens.yaml"), cache_dir)
+    top = plan["data"]["layers"][29]["top"][0]
+    assert top["display"] == "␣Paris"
+    top["prob"] *= 1.1
+    stem = next(f"{i:02d}_{b['id']}" for i, b in enumerate(plan["beats"]) if b["layer"] == 29)
+    print("bar +10%:", assert_detected(plan, stem, tmp_path))
