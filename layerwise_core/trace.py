@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +21,7 @@ from typing import Mapping
 
 import numpy as np
 
+from .atomic import replacing
 from .errors import CorruptCacheError, TraceFormatError
 
 FORMAT_VERSION = 1
@@ -41,19 +40,10 @@ def arrays_digest(arrays: Mapping[str, np.ndarray]) -> str:
 def save_npz(path: Path, arrays: Mapping[str, np.ndarray], meta: dict) -> None:
     """Write arrays + meta atomically (temp file in the same folder, then rename)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     meta = {**meta, "format_version": FORMAT_VERSION, "arrays_sha256": arrays_digest(arrays)}
     blob = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **{_META: blob}, **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replacing(path) as tmp, open(tmp, "wb") as f:
+        np.savez(f, **{_META: blob}, **arrays)
 
 
 def read_meta(path: Path) -> dict:

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -28,6 +26,7 @@ import numpy as np
 import torch
 from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
 
+from ..atomic import replacing
 from ..errors import CorruptCacheError, ModelPackageMissingError
 
 LAYOUT = 1                      # bump when the cached tensors change meaning
@@ -203,21 +202,6 @@ def tensors_digest(tensors: dict[str, np.ndarray]) -> str:
     return h.hexdigest()
 
 
-def _replace_atomic(path: Path, write) -> None:
-    """Call `write(tmp_path)`, fsync, then rename onto `path`: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _meta_digest(meta: dict) -> str:
     rest = {k: v for k, v in meta.items() if k != "meta_sha256"}
     return hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
@@ -229,8 +213,8 @@ def write_safetensors(path: Path, tensors: dict[str, np.ndarray], meta: dict) ->
 
     meta = {**meta, "tensors_sha256": tensors_digest(tensors)}
     meta["meta_sha256"] = _meta_digest(meta)
-    _replace_atomic(path, lambda tmp: save_file(tensors, tmp, metadata={
-        _META_KEY: json.dumps(meta, sort_keys=True)}))
+    with replacing(path) as tmp:
+        save_file(tensors, tmp, metadata={_META_KEY: json.dumps(meta, sort_keys=True)})
 
 
 def read_safetensors(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
@@ -300,7 +284,8 @@ def load_weights(gguf_path: Path, cache_path: Path, source: dict) -> LlamaWeight
     config, tensors, tokenizer = read_gguf(Path(gguf_path))
     text = tokenizer.to_str().encode("utf-8")
     # the sidecar first, so a complete weights file implies its tokenizer was written
-    _replace_atomic(tokenizer_path(cache_path), lambda tmp: Path(tmp).write_bytes(text))
+    with replacing(tokenizer_path(cache_path)) as tmp:
+        tmp.write_bytes(text)
     write_safetensors(cache_path, tensors, {
         "kind": "llama-weights", "layout": LAYOUT, "source": source, "config": config.to_json(),
         "tokenizer_sha256": hashlib.sha256(text).hexdigest()})

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
 from .. import __version__
+from ..atomic import write_text
 from ..errors import LayerwiseError, StoryboardError
 from ..models import get_spec
 from ..storyboard.schema import Storyboard
@@ -71,13 +70,4 @@ def plan_path(name: str, media_dir: Path = Path("media")) -> Path:
 
 def write_plan(plan: dict, path: Path) -> Path:
     """Atomic write (temp file + rename): a reader never sees half a plan."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(plan, f, indent=1, sort_keys=True, ensure_ascii=False)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text(path, json.dumps(plan, indent=1, sort_keys=True, ensure_ascii=False))
