@@ -219,7 +219,6 @@ class BankDriftScene(StoryboardScene):
     def beat_measured(self, beat) -> None:
         sm = self.data["summary"]
         k = sm["curve"]
-        cur = self.curves[k]
         size = T.SMALL_SIZE
 
         def n(curve: int, key: str, s: int, **kw) -> Num:

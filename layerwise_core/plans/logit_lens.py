@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from ..analysis.lens_view import final_prediction, lens_layers, token_text, top1_grid
 from ..analysis.vectors import positions

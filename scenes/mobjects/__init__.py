@@ -1,0 +1,10 @@
+"""Reusable visual pieces. Every scene builds from these, so a colour or size changes in one
+place (theme.py). Numbers are `Num` mobjects that remember the plan value and plan path they
+show, so a test can check that what is on screen is what the trace says."""
+
+from .text import txt, math, wrapped, code_block, highlighted, baseline, inline, text_table, legend_item, labelled, rule, labels_under, swatch  # noqa: F401
+from .numbers import Num, bracket, NumberGrid  # noqa: F401
+from .strips import value_color, ValueStrip, BandStrip, HeadStrips, MatrixThumb, ColorKey, RampKey, Heatmap, PatternRow, TokenCells  # noqa: F401
+from .charts import TickAxes, PlacedTickAxes, ProbBars, LayerBus, ScaleBar  # noqa: F401
+
+__all__ = ['txt', 'math', 'wrapped', 'code_block', 'highlighted', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'labels_under', 'swatch', 'Num', 'bracket', 'NumberGrid', 'value_color', 'ValueStrip', 'BandStrip', 'HeadStrips', 'MatrixThumb', 'ColorKey', 'RampKey', 'Heatmap', 'PatternRow', 'TokenCells', 'TickAxes', 'PlacedTickAxes', 'ProbBars', 'LayerBus', 'ScaleBar']

@@ -1,0 +1,48 @@
+"""Numbers on screen: each `Num` remembers the plan value and plan path it shows."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from manim import (LEFT, RIGHT, Text, VGroup, VMobject)
+
+from .. import theme as T
+
+
+class Num(Text):
+    """A number on screen, formatted by theme.fmt, remembering its value and plan path."""
+
+    def __init__(self, value: float, source: str, decimals: int = T.DECIMALS,
+                 size: float = T.SMALL_SIZE, color=T.TEXT, prefix: str = "", suffix: str = ""):
+        self.value, self.source, self.decimals = float(value), source, decimals
+        self.shown = T.fmt(value, decimals)
+        super().__init__(prefix + self.shown + suffix, font=T.MONO, font_size=size, color=color)
+
+
+def bracket(height: float, side: int, color=T.MUTED) -> VMobject:
+    """A square bracket of `height`; side = -1 for '[', +1 for ']'."""
+    w = 0.08
+    pts = [[-side * w, height / 2, 0], [0, height / 2, 0], [0, -height / 2, 0],
+           [-side * w, -height / 2, 0]]
+    return VMobject(stroke_color=color, stroke_width=2).set_points_as_corners(pts)
+
+
+class NumberGrid(VGroup):
+    """A matrix (or vector, rows=1) of `Num`s in brackets; `sources[i][j]` are plan paths."""
+
+    def __init__(self, values: Sequence[Sequence[float]], source: str, color=T.TEXT,
+                 size: float = T.SMALL_SIZE, decimals: int = T.DECIMALS):
+        rows = [[Num(v, f"{source}[{i}][{j}]" if len(values) > 1 else f"{source}[{j}]",
+                     decimals, size, color) for j, v in enumerate(row)]
+                for i, row in enumerate(values)]
+        grid = VGroup(*[n for row in rows for n in row])
+        grid.arrange_in_grid(rows=len(rows), cols=len(rows[0]), buff=(0.25, 0.12),
+                             cell_alignment=RIGHT)
+        h = grid.height + 0.15
+        left = bracket(h, -1).next_to(grid, LEFT, buff=0.08)
+        right = bracket(h, +1).next_to(grid, RIGHT, buff=0.08)
+        super().__init__(left, grid, right)
+        self.nums = grid
+
+
+__all__ = ['Num', 'bracket', 'NumberGrid']
