@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,6 +23,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 import yaml
+
+from layerwise_core.atomic import replacing, write_text
 
 from .provenance import ROOT, render_key
 from .render import QUALITIES, RenderError, load_plan, render, write_json
@@ -142,11 +143,9 @@ def join(parts: list[Part], videos: list[Path], out: Path, title: str) -> tuple[
     for v in videos:
         with av.open(str(v)) as c:
             with_audio &= bool(c.streams.audio)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".mp4")
-    os.close(fd)
     chapters, seconds = [], Fraction(0)
-    try:
-        with av.open(tmp, "w", format="mp4") as dst:
+    with replacing(out, suffix=".mp4") as tmp:
+        with av.open(str(tmp), "w", format="mp4") as dst:
             dst.metadata["title"] = title
             with av.open(str(videos[0])) as first:     # every stream before the first packet
                 vout = dst.add_stream_from_template(first.streams.video[0])
@@ -167,10 +166,6 @@ def join(parts: list[Part], videos: list[Path], out: Path, title: str) -> tuple[
                                  "metadata": {"title": part.title}})
                 seconds = Fraction(end) * tb
             dst.set_chapters(chapters)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return [{"title": c["metadata"]["title"], "start": float(c["start"] * c["time_base"]),
              "end": float(c["end"] * c["time_base"])} for c in chapters], with_audio
 
@@ -186,10 +181,7 @@ def merge_srt(srts: list[Path], starts: list[float], out: Path) -> None:
             for cue in srt.parse(path.read_text(encoding="utf-8")):
                 cues.append(srt.Subtitle(len(cues) + 1, cue.start + shift, cue.end + shift,
                                          cue.content))
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(srt.compose(cues, reindex=False))
-    os.replace(tmp, out)
+    write_text(out, srt.compose(cues, reindex=False))
 
 
 def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,

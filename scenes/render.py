@@ -13,9 +13,10 @@ import importlib
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from layerwise_core.atomic import write_text
 
 from .provenance import manifest
 from .review import contact_sheet
@@ -52,11 +53,7 @@ def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:
 
 def write_json(path: Path, data: dict) -> None:
     """Atomic: a temp file in the same folder, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
-    os.replace(tmp, path)
+    write_text(path, json.dumps(data, indent=1, sort_keys=True))
 
 
 def scene_class(template: str):
