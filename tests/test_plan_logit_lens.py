@@ -9,7 +9,8 @@ import pytest
 
 from conftest import ROOT
 from layerwise_core.plans import build_plan
-from layerwise_core.plans.logit_lens import display_token, sharpening_start, sublayer_credit
+from layerwise_core.analysis.lens_view import sharpening_start, sublayer_credit
+from layerwise_core.plans.logit_lens import display_token
 from layerwise_core.storyboard.schema import load_storyboard
 from layerwise_core.tracing import get_trace
 

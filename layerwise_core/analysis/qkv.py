@@ -6,6 +6,7 @@ import numpy as np
 
 from ..trace import Trace
 from .similarity import cosine
+from .vectors import attn_input
 
 
 def fresh_qkv(trace: Trace, pos: list[int], weights: dict[str, np.ndarray]) -> dict:
@@ -24,3 +25,30 @@ def fresh_qkv(trace: Trace, pos: list[int], weights: dict[str, np.ndarray]) -> d
             out[f"cos_{k}"].append(cosine(now.reshape(len(now), -1),
                                           prev.reshape(len(prev), -1)).tolist())
     return out
+
+
+def projection_error(trace: Trace, weights: dict[str, np.ndarray], layer: int,
+                     which: str) -> float:
+    """max |hook_q - (attn_input @ W_Q + b_Q)| over all tokens, heads and dims (float64 redo)."""
+    X = which.upper()
+    inp = np.asarray(attn_input(trace, layer), np.float64)                  # [pos, d]
+    W = np.asarray(weights[f"blocks.{layer}.attn.W_{X}"], np.float64)        # [head, d, d_head]
+    b = np.asarray(weights[f"blocks.{layer}.attn.b_{X}"], np.float64)        # [head, d_head]
+    redo = np.einsum("pd,hde->phe", inp, W) + b
+    return float(np.abs(redo - trace[f"blocks.{layer}.attn.hook_{which}"]).max())
+
+
+def previous_token_score(pattern: np.ndarray) -> np.ndarray:
+    """[head]: mean over queries q >= 1 of pattern[head, q, q - 1]."""
+    p = np.asarray(pattern, np.float64)
+    q = np.arange(1, p.shape[1])
+    return p[:, q, q - 1].mean(axis=1)
+
+
+def head_weight_cosines(w: np.ndarray) -> dict:
+    """Cosine between every pair of different heads of w [head, d_model, d_head] (flattened)."""
+    flat = np.asarray(w, np.float64).reshape(len(w), -1)
+    c = cosine(flat[:, None], flat[None, :])
+    pairs = c[np.triu_indices(len(w), k=1)]
+    return {"mean": float(pairs.mean()), "max_abs": float(np.abs(pairs).max()),
+            "pairs": int(pairs.size)}

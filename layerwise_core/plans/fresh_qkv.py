@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..analysis.qkv import fresh_qkv
+from ..analysis.qkv import fresh_qkv, projection_error
 from ..analysis.robust import robust_limit, scaled
-from ..analysis.vectors import attn_input, positions
+from ..analysis.vectors import positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
 
@@ -32,17 +32,6 @@ QKV = ("q", "k", "v")
 def focus_rows(a: np.ndarray, pos: list[int]) -> np.ndarray:
     """The focus word's row of a [pos, ...] array, averaged over its tokens (float64)."""
     return np.asarray(a, np.float64)[pos].mean(axis=0)
-
-
-def projection_error(trace: Trace, weights: dict[str, np.ndarray], layer: int,
-                     which: str) -> float:
-    """max |hook_q - (attn_input @ W_Q + b_Q)| over all tokens, heads and dims (float64 redo)."""
-    X = which.upper()
-    inp = np.asarray(attn_input(trace, layer), np.float64)                  # [pos, d]
-    W = np.asarray(weights[f"blocks.{layer}.attn.W_{X}"], np.float64)        # [head, d, d_head]
-    b = np.asarray(weights[f"blocks.{layer}.attn.b_{X}"], np.float64)        # [head, d_head]
-    redo = np.einsum("pd,hde->phe", inp, W) + b
-    return float(np.abs(redo - trace[f"blocks.{layer}.attn.hook_{which}"]).max())
 
 
 def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:

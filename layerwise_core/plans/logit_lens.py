@@ -17,14 +17,14 @@ from __future__ import annotations
 import math
 
 
-from ..analysis.lens_view import final_prediction, lens_layers, token_text, top1_grid
+from ..analysis.lens_view import (SHARP_RANK, final_prediction, lens_layers, sharpening_start,
+                                  sublayer_credit, token_text, top1_grid)
 from ..analysis.vectors import positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
 
 TOP_K = 5             # tokens listed per layer in the lens panel
 GRID_EVERY = 3        # grid rows: every 3rd layer before the sharpening window ...
-SHARP_RANK = 1000     # ... the window: the layers after the last one where the rank exceeds this
 MAX_CHARS = 9         # longer token texts are shortened to this many characters plus "…"
 PROB_TICKS = [0.0, 0.5, 1.0]
 X_TICK_STEP = 5
@@ -49,39 +49,6 @@ def display_token(text: str, max_chars: int = MAX_CHARS) -> str:
 
 def _token(text: str) -> dict:
     return {"text": text, "display": display_token(text)}
-
-
-def sharpening_start(ranks: list[int], threshold: int = SHARP_RANK) -> int:
-    """First layer of the late window: the layer after the last one whose rank is above
-    `threshold` (0 if none is)."""
-    above = [l for l, r in enumerate(ranks) if r > threshold]
-    return above[-1] + 1 if above else 0
-
-
-def sublayer_credit(post_rank: list[int], mid_rank: list[int], post_prob: list[float],
-                    mid_prob: list[float], layers: list[int]) -> dict:
-    """Each layer's rank change split in two: before (after layer l-1) -> after attention
-    (resid_mid[l]) -> after FFN (resid_post[l]). A factor is before / after (> 1: the answer
-    moved up). Totals multiply the factors over `layers` (layer 0 has no lens before it)."""
-    rows, attn_total, ffn_total = [], 1.0, 1.0
-    best = None
-    for l in layers:
-        if l == 0:
-            continue
-        before, mid, after = post_rank[l - 1], mid_rank[l], post_rank[l]
-        fa, ff = before / mid, mid / after
-        attn_total *= fa
-        ffn_total *= ff
-        rows.append({"layer": l, "before": before, "after_attn": mid, "after_ffn": after,
-                     "attn_factor": fa, "ffn_factor": ff,
-                     "prob_before": post_prob[l - 1], "prob_after_attn": mid_prob[l],
-                     "prob_after_ffn": post_prob[l],
-                     "mover": "attn" if fa >= ff else "ffn"})
-        for sub, f, a, b in (("attn", fa, before, mid), ("ffn", ff, mid, after)):
-            if best is None or f > best["factor"]:
-                best = {"layer": l, "sublayer": sub, "factor": f, "from": a, "to": b}
-    return {"rows": rows, "attn_total": attn_total, "ffn_total": ffn_total,
-            "most": "attn" if attn_total >= ffn_total else "ffn", "biggest_step": best}
 
 
 def _rank_axis(ranks: list[int]) -> dict:

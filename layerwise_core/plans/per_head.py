@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..analysis.robust import robust_limit, scaled
-from ..analysis.similarity import cosine
+from ..analysis.qkv import head_weight_cosines, previous_token_score
 from ..analysis.vectors import positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
@@ -41,22 +41,6 @@ def head_rows(trace: Trace, layer: int, heads: list[int], pos: list[int]) -> dic
     pattern = np.asarray(trace[f"{b}.hook_pattern"], np.float64)[:, pos].mean(axis=1)  # [h, key]
     out["pattern"] = pattern[heads]
     return out
-
-
-def previous_token_score(pattern: np.ndarray) -> np.ndarray:
-    """[head]: mean over queries q >= 1 of pattern[head, q, q - 1]."""
-    p = np.asarray(pattern, np.float64)
-    q = np.arange(1, p.shape[1])
-    return p[:, q, q - 1].mean(axis=1)
-
-
-def head_weight_cosines(w: np.ndarray) -> dict:
-    """Cosine between every pair of different heads of w [head, d_model, d_head] (flattened)."""
-    flat = np.asarray(w, np.float64).reshape(len(w), -1)
-    c = cosine(flat[:, None], flat[None, :])
-    pairs = c[np.triu_indices(len(w), k=1)]
-    return {"mean": float(pairs.mean()), "max_abs": float(np.abs(pairs).max()),
-            "pairs": int(pairs.size)}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
