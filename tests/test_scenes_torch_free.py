@@ -1,0 +1,29 @@
+"""Scenes read plans only: importing every scene module (and rendering tools) loads no torch."""
+
+import subprocess
+import sys
+
+import framecheck as fc
+
+MODULES = ["scenes.render", "scenes.chapter", "scenes.estimate", "scenes.review",
+           "scenes.base", "scenes.mobjects"] + [
+    f"scenes.{p.stem}" for p in sorted((fc.ROOT / "scenes").glob("*.py"))
+    if p.stem not in ("__init__", "render", "chapter", "estimate", "review", "base")]
+
+
+def test_no_scene_module_imports_torch():
+    code = ("import importlib, sys\n"
+            f"for m in {MODULES!r}: importlib.import_module(m)\n"
+            "bad = [m for m in ('torch', 'transformers') if m in sys.modules]\n"
+            "print(','.join(bad))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=fc.ROOT, capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "", f"imported {r.stdout.strip()}"
+    assert len(MODULES) >= 12
+
+
+def test_no_scene_source_mentions_torch():
+    for p in (fc.ROOT / "scenes").rglob("*.py"):
+        text = p.read_text()
+        assert "import torch" not in text and "from torch" not in text, p
