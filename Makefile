@@ -67,6 +67,7 @@ snapshots: setup
 bench: setup
 	$(PY) scripts/bench_trace.py
 	$(PY) scripts/bench_render.py
+	$(PY) scripts/bench_chapter.py
 
 clean:
 	rm -rf media/videos media/images media/plans media/texts media/Tex media/frames media/review \
