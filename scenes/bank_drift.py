@@ -16,10 +16,11 @@ Beats (each optional, in storyboard order):
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, Line,
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, Line,
                    NumberPlane, SurroundingRectangle, VGroup)
 
 from . import theme as T
+from .animations import FadeInPlace
 from .base import StoryboardScene
 from .mobjects import (Num, TickAxes, highlighted, inline, swatch, text_table, txt, wrapped)
 
@@ -107,14 +108,14 @@ class BankDriftScene(StoryboardScene):
                    dashed: bool = False, hollow: bool = False) -> None:
         """Point by point: the dot, the segment from the previous layer, the number below."""
         row = self.place_row(key, label, values, source, color)
-        self.play(FadeIn(row[0]), run_time=self.quick(0.05, 0.3))
+        self.play(FadeInPlace(row[0]), run_time=self.quick(0.05, 0.3))
         self.rows.add(row)
         dots, prev = VGroup(), None
         for s, v in enumerate(values):
             pt = self.p(s, v)
             dot = (Circle(radius=0.05, color=color, stroke_width=2) if hollow
                    else Dot(radius=0.05, color=color)).move_to(pt)
-            anims = [FadeIn(dot), FadeIn(row[1][s])]
+            anims = [FadeInPlace(dot), FadeInPlace(row[1][s])]
             if prev is not None:
                 seg = (DashedLine(prev, pt, dash_length=0.06, color=color, stroke_width=2)
                        if dashed else Line(prev, pt, color=color, stroke_width=3))
@@ -128,7 +129,7 @@ class BankDriftScene(StoryboardScene):
         """A small label just above the drawn dots of `sources` at `layers`."""
         near = VGroup(*[m for src in sources for m in self.dots[src][layers]])
         note = txt(text, T.TINY_SIZE, T.MUTED).next_to(near, UP, buff=0.1)
-        self.play(FadeIn(note), run_time=self.quick(0.05, 0.3))
+        self.play(FadeInPlace(note), run_time=self.quick(0.05, 0.3))
 
     # --- beats --------------------------------------------------------------------------
     def beat_similarity(self, beat) -> None:
@@ -181,7 +182,7 @@ class BankDriftScene(StoryboardScene):
         xy, ref = pr["xy"], 0
         dots = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=DOT[c % len(DOT)], color=col)
                         for c, col in enumerate(self.colors)])
-        self.play(FadeIn(dots), run_time=self.quick(0.05, 0.4))
+        self.play(FadeInPlace(dots), run_time=self.quick(0.05, 0.4))
         trails, tags = VGroup(), VGroup()
         self.add(trails)
         for s in range(1, len(self.states)):
@@ -192,7 +193,7 @@ class BankDriftScene(StoryboardScene):
             out = at - plane.get_center()          # label on the side away from the middle
             tag = Num(self.states[s]["layer"], f"data.states[{s}].layer", 0, T.TINY_SIZE,
                       T.MUTED).next_to(at, out / max(abs(out[0]), abs(out[1])), buff=0.08)
-            self.play(*[Create(g) for g in segs], FadeIn(tag),
+            self.play(*[Create(g) for g in segs], FadeInPlace(tag),
                       *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
                       run_time=self.quick(0.07, 0.7))
             trails.add(*segs)
@@ -202,7 +203,7 @@ class BankDriftScene(StoryboardScene):
                       .next_to(plane.c2p(*xy[ref][0]), DOWN, buff=0.15),
                       txt(self.states[-1]["label"], T.TINY_SIZE, T.MUTED)
                       .next_to(dots, RIGHT, buff=0.12))
-        self.play(FadeIn(ends), run_time=self.quick(0.05, 0.3))
+        self.play(FadeInPlace(ends), run_time=self.quick(0.05, 0.3))
         self.right = VGroup(panel, trails, dots, tags, ends)
 
     def beat_table(self, beat) -> None:
@@ -256,7 +257,7 @@ class BankDriftScene(StoryboardScene):
         else:
             panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
             self.right = self.swap(self.right, VGroup())
-        anims = [FadeIn(panel)]
+        anims = [FadeInPlace(panel)]
         drawn = self.dots.get(f"data.curves[{k}].raw")
         if drawn is not None:                   # ring the quoted points on the plot
             quoted = sorted({first, last, sm["dip"], sm["rebound"]})

@@ -15,9 +15,10 @@ import os
 from pathlib import Path
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, VMobject, config
+from manim import DOWN, RIGHT, UP, Mobject, Scene, Text, VMobject, config
 
 from . import theme as T
+from .animations import FadeInPlace, FadeOutPlace
 from .mobjects import Num, txt, wrapped
 
 FRAMES_ENV = "LAYERWISE_FRAMES"     # folder for per-beat PNG + state JSON (preview, tests)
@@ -105,7 +106,7 @@ class StoryboardScene(Scene):
 
     def swap(self, old: Mobject | None, new: Mobject, run_time: float | None = None) -> Mobject:
         """Fade `old` out and `new` in; returns `new` (the piece to keep a handle on)."""
-        anims = [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
+        anims = [FadeInPlace(new)] + ([FadeOutPlace(old)] if old is not None else [])
         self.play(*anims, run_time=run_time or self.quick())
         return new
 

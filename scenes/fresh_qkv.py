@@ -14,9 +14,10 @@ they are recomputed.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, Rectangle, VGroup
 
 from . import theme as T
+from .animations import FadeInPlace, FadeOutPlace, DimPlace
 from .base import StoryboardScene
 from .mobjects import (BandStrip, ColorKey, HeadStrips, MatrixThumb, Num, NumberGrid, math, txt,
                        wrapped)
@@ -97,7 +98,7 @@ class FreshQKVScene(StoryboardScene):
         for n in names:
             self.current.pop(n, None)
         if old:
-            self.play(*[FadeOut(m) for m in old], run_time=self.quick(0.1, 0.3))
+            self.play(*[FadeOutPlace(m) for m in old], run_time=self.quick(0.1, 0.3))
 
     def set_panel(self, *items, buff: float = T.BUFF) -> None:
         panel = VGroup(*items).arrange(DOWN, aligned_edge=LEFT, buff=buff)
@@ -127,9 +128,9 @@ class FreshQKVScene(StoryboardScene):
         """Pieces computed at another layer fade back until this layer recomputes them."""
         stale = [self.shown[n] for n in ("w", "q", "k", "v") if n in self.shown
                  and self.current.get(n) != l]
-        anims = [m.animate.fade(1 - DIM) for m in stale]
+        anims = [DimPlace(m, DIM) for m in stale]
         if stale and self.panel is not None:      # its numbers belong to the old layer
-            anims.append(FadeOut(self.panel))
+            anims.append(FadeOutPlace(self.panel))
             self.panel = None
         if anims:
             self.play(*anims, run_time=self.quick(0.1, 0.3))
@@ -145,7 +146,7 @@ class FreshQKVScene(StoryboardScene):
         self.dim_previous(l)
         self.show_tag(l)
         if self.key not in self.mobjects:
-            self.play(FadeIn(self.key), run_time=self.quick(0.1, 0.3))
+            self.play(FadeInPlace(self.key), run_time=self.quick(0.1, 0.3))
         strip = self.strip_of(row["x"]["values"], PIPE_WIDTH).move_to(self.slot["x"])
         piece = VGroup(self.label(f"X^(({l}))", T.X, "x"), strip)
         self.put("x", piece, l)

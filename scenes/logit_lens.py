@@ -19,10 +19,11 @@ Beats (each optional, in storyboard order):
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Line,
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, Line,
                    RoundedRectangle, VGroup, VMobject, interpolate_color)
 
 from . import theme as T
+from .animations import FadeInPlace, FadeOutPlace
 from .base import StoryboardScene
 from .mobjects import (Num, PlacedTickAxes, ProbBars, RampKey, TokenCells, highlighted, inline,
                        legend_item, txt)
@@ -71,7 +72,7 @@ class LogitLensScene(StoryboardScene):
             self.columns = []
         old = self.slots[side]
         new = self.place(mob, side)
-        anims = [FadeIn(new)] + [FadeOut(m) for m in gone + ([old] if old else [])]
+        anims = [FadeInPlace(new)] + [FadeOutPlace(m) for m in gone + ([old] if old else [])]
         self.play(*anims, run_time=self.quick())
         self.slots[side] = new
         return new
@@ -156,7 +157,7 @@ class LogitLensScene(StoryboardScene):
         old = self.columns[slot]
         anims = [FadeIn(col, shift=0.15 * UP)]
         if old is not None:
-            anims.append(FadeOut(old))
+            anims.append(FadeOutPlace(old))
             panel.remove(old)
         for c in self.columns:
             if c is not None and c is not old:
@@ -291,7 +292,7 @@ class LogitLensScene(StoryboardScene):
                      Num(w["size"], "data.window.size", 0, T.TINY_SIZE, T.MUTED),
                      txt("layers", T.TINY_SIZE, T.MUTED), buff=0.06)
         win.next_to(top, LEFT, buff=0.1).shift(DOWN * 0.3)
-        self.play(Create(curve[0]), FadeIn(curve[1]), run_time=self.quick(0.35, 2.5))
+        self.play(Create(curve[0]), FadeInPlace(curve[1]), run_time=self.quick(0.35, 2.5))
         before, last = lays[start - 1], lays[-1]
         n = len(lays) - 1
         notes = VGroup(
@@ -304,7 +305,7 @@ class LogitLensScene(StoryboardScene):
         if start == 0:                    # no flat stretch to mark off
             notes.remove(notes[0])
             split, win = VGroup(), VGroup()
-        self.play(FadeIn(notes), Create(split), FadeIn(win), run_time=self.quick())
+        self.play(FadeInPlace(notes), Create(split), FadeInPlace(win), run_time=self.quick())
         self.adopt(plots, curve, notes, split, win)
 
     # --- sublayer credit ----------------------------------------------------------------
@@ -333,7 +334,7 @@ class LogitLensScene(StoryboardScene):
         key.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
         key.next_to(self.rp(first - 0.5, self.data["rank_axis"]["y_range"][1]), DOWN + RIGHT,
                     buff=0.12)
-        self.play(FadeIn(curve), Create(segs), FadeIn(mids), FadeIn(key),
+        self.play(FadeInPlace(curve), Create(segs), FadeInPlace(mids), FadeInPlace(key),
                   run_time=self.quick(0.3, 2.0))
         self.adopt(plots, curve, segs, mids, key)
 

@@ -12,9 +12,10 @@ Columns appear as their beats come; a beat at another layer swaps every shown co
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeOut, Rectangle, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Rectangle, SurroundingRectangle, VGroup
 
 from . import theme as T
+from .animations import FadeOutPlace
 from .base import StoryboardScene
 from .mobjects import (BandStrip, ColorKey, MatrixThumb, Num, PatternRow, RampKey, highlighted,
                        labels_under, math, txt)
@@ -122,7 +123,7 @@ class PerHeadScene(StoryboardScene):
     def drop_extra(self, name: str) -> None:
         old = self.extra.pop(name, None)
         if old is not None:
-            self.play(FadeOut(old), run_time=self.quick(0.1, 0.3))
+            self.play(FadeOutPlace(old), run_time=self.quick(0.1, 0.3))
 
     def put_extra(self, name: str, piece) -> None:
         self.extra[name] = self.swap(self.extra.get(name), piece)

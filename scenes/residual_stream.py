@@ -14,12 +14,13 @@ additions, or for post-LN models how much each LayerNorm moves it).
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circle, Dot, FadeIn, GrowFromEdge, MathTypst,
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Dot, GrowFromEdge, MathTypst,
                    Rectangle, ReplacementTransform, Transform, VGroup, VMobject, config)
 
 from layerwise_core.names import math_label
 
 from . import theme as T
+from .animations import FadeInPlace
 from .base import StoryboardScene
 from .mobjects import LayerBus, Num, ScaleBar, ValueStrip, inline, legend_item, math, txt
 
@@ -133,7 +134,7 @@ class ResidualStreamScene(StoryboardScene):
         """Draw the steps up to stage `k`, one at a time, zooming the view as needed."""
         if self.path is None:
             self.path, self.scalebar = self.path_group(self.progress), self.scale_bar(self.progress)
-            self.play(FadeIn(self.path), FadeIn(self.scalebar), run_time=self.quick())
+            self.play(FadeInPlace(self.path), FadeInPlace(self.scalebar), run_time=self.quick())
         while self.progress < k:
             self.progress += 1
             bar = self.scale_bar(self.progress)         # replaced, so its Num stays true
@@ -184,7 +185,7 @@ class ResidualStreamScene(StoryboardScene):
         band = self.band_at(l)
         if self.band is None:
             self.band = band
-            self.play(FadeIn(band), run_time=run_time or self.quick())
+            self.play(FadeInPlace(band), run_time=run_time or self.quick())
         else:
             self.play(self.band.animate.move_to(band), run_time=run_time or self.quick())
 
@@ -297,7 +298,7 @@ class ResidualStreamScene(StoryboardScene):
             value = Num(tick["value"], f"data.bars.ticks[{i}].value", 2, T.SMALL_SIZE, T.MUTED)
             ticks.add(VGroup(line, value.next_to(line, RIGHT, buff=0.08)))
         self.ticks = ticks
-        self.play(FadeIn(ticks), run_time=self.quick())
+        self.play(FadeInPlace(ticks), run_time=self.quick())
         self.bring_to_back(ticks)
         self.show_bars([(l, w) for l in range(self.n_layers) for w in ("attn", "ffn")],
                        run_time=self.quick(0.2, 1.0))

@@ -7,10 +7,11 @@ Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (th
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Dot, FadeIn, FadeOut, GrowArrow, NumberPlane,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Dot, FadeIn, GrowArrow, NumberPlane,
                    SurroundingRectangle, Transform, VGroup)
 
 from . import theme as T
+from .animations import FadeInPlace, FadeOutPlace
 from .base import StoryboardScene
 from .mobjects import NumberGrid, code_block, math, txt, wrapped
 
@@ -117,7 +118,7 @@ class ToyLoopScene(StoryboardScene):
         self.computed = []
         if self.x_arrow is None:
             self.zoom_trail.add(self.zoom_dot(lay["x_in"], l))
-            self.play(GrowArrow(arrow[0]), FadeIn(arrow[1]), FadeIn(self.zoom_trail),
+            self.play(GrowArrow(arrow[0]), FadeInPlace(arrow[1]), FadeInPlace(self.zoom_trail),
                       run_time=self.quick(0.25, 1.0))
             self.x_arrow = arrow
         else:
@@ -138,8 +139,8 @@ class ToyLoopScene(StoryboardScene):
         self.set_panel([weights] + [self.projection_row(k) for k in self.computed])
         old = self.arrows.pop(key, None)
         if old is not None:
-            self.play(FadeOut(old), run_time=self.quick(0.1, 0.3))
-        self.play(GrowArrow(arrow[0]), FadeIn(arrow[1]), run_time=self.quick(0.2, 0.8))
+            self.play(FadeOutPlace(old), run_time=self.quick(0.1, 0.3))
+        self.play(GrowArrow(arrow[0]), FadeInPlace(arrow[1]), run_time=self.quick(0.2, 0.8))
         self.arrows[key] = arrow
 
     def projection_row(self, key: str) -> VGroup:
@@ -186,7 +187,7 @@ class ToyLoopScene(StoryboardScene):
         self.add(self.trail)
         self.trail.add(step.set_opacity(0.6))
         self.play(Transform(self.x_arrow, new_x),
-                  *[FadeOut(a) for a in self.arrows.values()], run_time=self.quick(0.25, 1.0))
+                  *[FadeOutPlace(a) for a in self.arrows.values()], run_time=self.quick(0.25, 1.0))
         self.arrows.clear()
 
     def beat_note(self, beat) -> None:
