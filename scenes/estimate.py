@@ -1,15 +1,17 @@
 """Predict a long render's time and peak memory from short measured ones.
 
 `python -m scenes.estimate --quality k STORYBOARD...` (also `layerwise estimate`, `make
-estimate`). Three measured runs per storyboard, each in its own process:
+estimate`). Four measured runs per storyboard, each in its own process:
   1. a preview (animations skipped): the fixed cost of building the scene, T0;
-  2. the whole storyboard at 480p15: frames F_l in time T_l;
-  3. its first beat at 720p30: frames F_m in time T_m (after subtracting the first beat's share
-     of T0).
+  2. the whole storyboard at 480p15: frames F_l in time T_l, peak memory M_l;
+  3. its first beat at 480p15 and 4. at 720p30: peak memories, and frames F_m in time T_m
+     (after subtracting the first beat's share of T0).
 Per-frame cost is modelled as a + b * pixels (a: scene updates and Python, b: rasterising and
-encoding), fitted exactly to runs 2 and 3; peak memory as m0 + m1 * pixels likewise. Then
+encoding), fitted exactly to runs 2 and 4. Peak memory grows with pixels * frame rate (about
+one second of frames is in flight between renderer and encoder), with the slope m1 from runs
+3 and 4. Then
     time(q)   = T0 + frames(q) * (a + b * pixels(q))
-    memory(q) = m0 + m1 * pixels(q)
+    memory(q) = M_l + m1 * (pixels(q) * fps(q) - pixels(l) * fps(l))
 where frames(q) is the planned video length times the frame rate.
 """
 
@@ -60,6 +62,7 @@ def estimate(storyboard: Path, quality: str, media: Path) -> dict:
         t0, _ = measured_run(["--preview", *base])
         t_l, m_l = measured_run(["--quality", "l", *base])
         f_l = video_frames(tmp, name, "l")
+        _, m_l1 = measured_run(["--quality", "l", "--until", beats[0]["id"], *base])
         t_m, m_m = measured_run(["--quality", "m", "--until", beats[0]["id"], *base])
         f_m = video_frames(tmp, name, "m")
     share = beats[0]["duration"] / sum(b["duration"] for b in beats)
@@ -67,15 +70,16 @@ def estimate(storyboard: Path, quality: str, media: Path) -> dict:
     c_l, c_m = (t_l - t0) / f_l, max(1e-6, t_m - share * t0) / f_m
     b = max(0.0, (c_m - c_l) / (p_m - p_l))
     a = max(0.0, c_l - b * p_l)
-    m1 = max(0.0, (m_m - m_l) / (p_m - p_l))
-    m0 = m_l - m1 * p_l
+    rate_l, rate_m = p_l * FORMATS["l"][2], p_m * FORMATS["m"][2]        # pixels per second
+    m1 = max(0.0, (m_m - m_l1) / (rate_m - rate_l))
     w, h, fps = FORMATS[quality]
     frames = round(f_l / FORMATS["l"][2] * fps)
     return {"storyboard": name, "quality": quality, "frames": frames,
             "seconds": round(t0 + frames * (a + b * w * h), 1),
-            "peak_mb": round(m0 + m1 * w * h),
+            "peak_mb": round(m_l + m1 * (w * h * fps - rate_l)),
             "measured": {"preview_s": round(t0, 2), "l_s": round(t_l, 2), "l_frames": f_l,
-                         "l_peak_mb": round(m_l), "m_first_beat_s": round(t_m, 2),
+                         "l_peak_mb": round(m_l), "l_first_beat_peak_mb": round(m_l1),
+                         "m_first_beat_s": round(t_m, 2),
                          "m_frames": f_m, "m_peak_mb": round(m_m)}}
 
 
