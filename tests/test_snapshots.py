@@ -75,15 +75,23 @@ def version_note(golden_versions) -> str:
         f"{k} {g} (here {v})" for k, (g, v) in diff.items())
 
 
-@pytest.mark.parametrize("name,stem", BEATS, ids=IDS)
-def test_frame(rendered, name, stem, update, golden_versions):
-    actual_path = rendered.frames(name) / f"{stem}.png"
-    golden_path = fc.GOLDEN / "frames" / name / f"{stem}.png"
+def golden_for(actual_path, kind: str, name: str, update: bool):
+    """The golden of `actual_path` (frames/ or state/), or None after rewriting it."""
+    golden_path = fc.GOLDEN / kind / name / actual_path.name
     if update:
         golden_path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(actual_path, golden_path)
-        return
+        return None
     assert golden_path.exists(), f"no golden {golden_path}: run 'make snapshots'"
+    return golden_path
+
+
+@pytest.mark.parametrize("name,stem", BEATS, ids=IDS)
+def test_frame(rendered, name, stem, update, golden_versions):
+    actual_path = rendered.frames(name) / f"{stem}.png"
+    golden_path = golden_for(actual_path, "frames", name, update)
+    if golden_path is None:
+        return
     actual, golden = fc.load_png(actual_path), fc.load_png(golden_path)
     diff = fc.frame_difference(actual, golden)
     if not fc.frames_match(diff):
@@ -96,12 +104,9 @@ def test_frame(rendered, name, stem, update, golden_versions):
 @pytest.mark.parametrize("name,stem", BEATS, ids=IDS)
 def test_state(rendered, name, stem, update):
     actual_path = rendered.frames(name) / f"{stem}.json"
-    golden_path = fc.GOLDEN / "state" / name / f"{stem}.json"
-    if update:
-        golden_path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(actual_path, golden_path)
+    golden_path = golden_for(actual_path, "state", name, update)
+    if golden_path is None:
         return
-    assert golden_path.exists(), f"no golden {golden_path}: run 'make snapshots'"
     diffs = fc.state_differences(fc.load_json(actual_path), fc.load_json(golden_path))
     assert not diffs, f"scene state {name}/{stem} changed ({len(diffs)} places): " + \
         "; ".join(diffs[:8])
