@@ -4,10 +4,10 @@
 estimate`). Four measured runs per storyboard, each in its own process:
   1. a preview (animations skipped): the fixed cost of building the scene, T0;
   2. the whole storyboard at 480p15: frames F_l in time T_l, peak memory M_l;
-  3. its first beat at 480p15 and 4. at 720p30: peak memories, and frames F_m in time T_m
-     (after subtracting the first beat's share of T0).
-Per-frame cost is modelled as a + b * pixels (a: scene updates and Python, b: rasterising and
-encoding), fitted exactly to runs 2 and 4. Peak memory grows with pixels * frame rate (about
+  3. its first beat at 480p15 and 4. at 720p30: frames F_l1, F_m1 in times T_l1, T_m1.
+Per-frame cost is modelled as c = a + b * pixels (a: scene updates and Python, b: rasterising
+and encoding). Run 2 gives c_l = (T_l - T0) / F_l; runs 3 and 4 share their start-up and scene
+building, so T_m1 - T_l1 = F_m1 * c_m - F_l1 * c_l, which fixes b. Peak memory grows with pixels * frame rate (about
 one second of frames is in flight between renderer and encoder), with the slope m1 from runs
 3 and 4. Then
     time(q)   = T0 + frames(q) * (a + b * pixels(q))
@@ -62,13 +62,14 @@ def estimate(storyboard: Path, quality: str, media: Path) -> dict:
         t0, _ = measured_run(["--preview", *base])
         t_l, m_l = measured_run(["--quality", "l", *base])
         f_l = video_frames(tmp, name, "l")
-        _, m_l1 = measured_run(["--quality", "l", "--until", beats[0]["id"], *base])
+        t_l1, m_l1 = measured_run(["--quality", "l", "--until", beats[0]["id"], *base])
+        f_l1 = video_frames(tmp, name, "l")
         t_m, m_m = measured_run(["--quality", "m", "--until", beats[0]["id"], *base])
         f_m = video_frames(tmp, name, "m")
-    share = beats[0]["duration"] / sum(b["duration"] for b in beats)
     p_l, p_m = (FORMATS[q][0] * FORMATS[q][1] for q in ("l", "m"))
-    c_l, c_m = (t_l - t0) / f_l, max(1e-6, t_m - share * t0) / f_m
-    b = max(0.0, (c_m - c_l) / (p_m - p_l))
+    c_l = (t_l - t0) / f_l
+    # T_m1 - T_l1 = F_m1 (a + b p_m) - F_l1 (a + b p_l), with a = c_l - b p_l:
+    b = max(0.0, (t_m - t_l1 - (f_m - f_l1) * c_l) / (f_m * (p_m - p_l)))
     a = max(0.0, c_l - b * p_l)
     rate_l, rate_m = p_l * FORMATS["l"][2], p_m * FORMATS["m"][2]        # pixels per second
     m1 = max(0.0, (m_m - m_l1) / (rate_m - rate_l))
@@ -78,7 +79,8 @@ def estimate(storyboard: Path, quality: str, media: Path) -> dict:
             "seconds": round(t0 + frames * (a + b * w * h), 1),
             "peak_mb": round(m_l + m1 * (w * h * fps - rate_l)),
             "measured": {"preview_s": round(t0, 2), "l_s": round(t_l, 2), "l_frames": f_l,
-                         "l_peak_mb": round(m_l), "l_first_beat_peak_mb": round(m_l1),
+                         "l_peak_mb": round(m_l), "l_first_beat_s": round(t_l1, 2),
+                         "l_first_beat_peak_mb": round(m_l1),
                          "m_first_beat_s": round(t_m, 2),
                          "m_frames": f_m, "m_peak_mb": round(m_m)}}
 
