@@ -138,7 +138,9 @@ def layer_norm(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float,
 def attention(x: torch.Tensor, W: dict[str, torch.Tensor], b: str, rec: Recorder) -> torch.Tensor:
     """Bidirectional multi-head attention: every token sees every token (no mask, no padding)."""
     def project(X: str) -> torch.Tensor:  # [pos, d] -> [pos, head, d_head]
-        return torch.einsum("pd,hde->phe", x, W[f"{b}.attn.W_{X}"]) + W[f"{b}.attn.b_{X}"]
+        # = einsum("pd,hde->phe", x, W_X) + b_X, as one matmul with every head side by side
+        flat = torch.addmm(W[f"{b}.attn.b_{X}.flat"], x, W[f"{b}.attn.W_{X}.flat"])
+        return flat.view(x.shape[0], *W[f"{b}.attn.b_{X}"].shape)
 
     q = rec(f"{b}.attn.hook_q", project("Q"))
     k = rec(f"{b}.attn.hook_k", project("K"))
@@ -148,7 +150,8 @@ def attention(x: torch.Tensor, W: dict[str, torch.Tensor], b: str, rec: Recorder
     pattern = rec(f"{b}.attn.hook_pattern", scores.softmax(dim=-1))
     z = rec(f"{b}.attn.hook_z", torch.einsum("hqk,khe->qhe", pattern, v))    # [pos, head, d_head]
     # each head writes z_h @ W_O[h] into the stream; the output dense is their sum plus b_O
-    out = torch.einsum("phe,hed->pd", z, W[f"{b}.attn.W_O"]) + W[f"{b}.attn.b_O"]  # [pos, d]
+    out = torch.addmm(W[f"{b}.attn.b_O"], z.reshape(z.shape[0], -1),          # [pos, d]
+                      W[f"{b}.attn.W_O.flat"])
     return rec(f"{b}.hook_attn_out", out)
 
 
@@ -169,6 +172,20 @@ def block(x: torch.Tensor, W: dict[str, torch.Tensor], l: int, eps: float,
     return layer_norm(x, W[f"{b}.ln2.w"], W[f"{b}.ln2.b"], eps, rec, f"{b}.ln2")
 
 
+def fused_attention(W: dict[str, torch.Tensor], n_layers: int) -> dict[str, torch.Tensor]:
+    """The per-head matrices laid side by side ([d, head * d_head]) for one matmul per
+    projection; `attention_weights` still reports the per-head [head, d, d_head] form."""
+    out = {}
+    for l in range(n_layers):
+        b = f"blocks.{l}.attn"
+        for X in "QKV":
+            w = W[f"{b}.W_{X}"]                                   # [head, d, d_head]
+            out[f"{b}.W_{X}.flat"] = w.permute(1, 0, 2).reshape(w.shape[1], -1).contiguous()
+            out[f"{b}.b_{X}.flat"] = W[f"{b}.b_{X}"].reshape(-1)
+        out[f"{b}.W_O.flat"] = W[f"{b}.W_O"].reshape(-1, W[f"{b}.W_O"].shape[-1])
+    return out
+
+
 # ----------------------------------------------------------------------------------------------
 # the model
 
@@ -177,6 +194,7 @@ class BertModel(TracedModel):
                  eps: float, package_version: str | None):
         self.spec = spec
         self.W = weights
+        self.fast = {**weights, **fused_attention(weights, spec.n_layers)}
         self.tokenizer = tokenizer
         self.eps = eps
         self._package_version = package_version
@@ -195,7 +213,7 @@ class BertModel(TracedModel):
                          offsets=tuple((int(s), int(e)) for s, e in enc.offsets))
 
     def run(self, ids: list[int], rec: Recorder) -> None:
-        W, n = self.W, len(ids)
+        W, n = self.fast, len(ids)
         if not 0 < n <= self.spec.n_ctx:
             raise SentenceTooLongError(f"{n} tokens; {self.spec.display} takes 1 to "
                                        f"{self.spec.n_ctx}")
