@@ -136,8 +136,8 @@ def _hex(color) -> str | None:
 
 def describe(m: Mobject) -> dict:
     """What is on screen, machine-independently: kind, position, size, colour, text, value."""
-    d = {"kind": type(m).__name__, "center": [round(float(c), 4) for c in m.get_center()[:2]],
-         "size": [round(float(m.width), 4), round(float(m.height), 4)]}
+    d = {"kind": type(m).__name__, "center": [round(float(c), 7) for c in m.get_center()[:2]],
+         "size": [round(float(m.width), 7), round(float(m.height), 7)]}
     if isinstance(m, VMobject) and len(m.points):
         if m.get_fill_opacity() > 0:
             d["fill"] = _hex(m.get_fill_color())
@@ -145,7 +145,7 @@ def describe(m: Mobject) -> dict:
         if m.get_stroke_width() > 0 and m.get_stroke_opacity() > 0:
             d["stroke"] = _hex(m.get_stroke_color())
     if getattr(m, "scaled", None) is not None:          # value strips: every cell's value
-        d["scaled"] = np.round(np.asarray(m.scaled, dtype=float), 6).tolist()
+        d["scaled"] = np.round(np.asarray(m.scaled, dtype=float), 9).tolist()
     if isinstance(m, Num):
         d.update(text=m.text, shown=m.shown, value=m.value, source=m.source,
                  decimals=m.decimals)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..analysis.qkv import fresh_qkv, projection_error
-from ..analysis.robust import robust_limit, scaled
+from ..analysis.robust import error_bound, robust_limit, scaled
 from ..analysis.vectors import positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
@@ -90,6 +90,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "cos": None}
         row["identity_max"] = max(row["identity"].values())
         row["identity_e6"] = {k: v * 1e6 for k, v in row["identity"].items()}
+        row["identity_bound"] = {k: error_bound(v) for k, v in row["identity"].items()}
         for k in QKV:
             row[k] = scaled(qkv[k, l], limits[k])                # values: [head][d_head]
         for k in ("Q", "K", "V"):

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ..analysis.projection import pca_plane
-from ..analysis.robust import robust_limit, scaled
+from ..analysis.robust import error_bound, robust_limit, scaled
 from ..analysis.updates import update_sizes
 from ..analysis.vectors import positions, stream_stages
 from ..storyboard.schema import Storyboard
@@ -88,6 +88,8 @@ def _addition_check(t: Trace, pos: list[int]) -> dict:
     return {"kind": "additions", "per_layer_error": per_layer,
             "max_error_layer": max(per_layer), "max_error_chain": max(chain, default=0.0),
             "max_error_total": float(np.abs(final - total).max()),
+            "bound_total": error_bound(float(np.abs(final - total).max())),
+            "bound_layer": error_bound(max(per_layer)),
             "n_updates": 2 * L, "final_norm": float(np.linalg.norm(final, axis=-1).mean()),
             "final_max_abs": float(np.abs(final).max()), "arithmetic": "float64 on float32 arrays"}
 
