@@ -68,7 +68,9 @@ def get_trace(model: str, sentence: str, *, cache_dir: Path | None = None,
     if path.exists():
         try:
             trace = Trace.load(path)
-            trace.weights()  # the sidecar must be sound too
+            side = path.parent / trace.meta["weights_file"]     # the sidecar must be there too
+            if not side.is_file() or load_npz_meta_sha(side) != trace.meta["weights_sha256"]:
+                raise CorruptCacheError(f"{side}: missing or not the weights of {path.name}")
         except CorruptCacheError as e:
             log.warning("rebuilding corrupt cache entry: %s", e)
             trace = None
@@ -150,10 +152,9 @@ def load_npz_meta_sha(path: Path) -> str:
 
 def export(trace: Trace, out: Path) -> Trace:
     """Write `trace` to `out`, with its weights sidecar beside it."""
-    weights = trace.weights()
     side = out.parent / trace.meta["weights_file"]
     if not side.exists() or load_npz_meta_sha(side) != trace.meta["weights_sha256"]:
-        meta, _ = load_npz(trace.path.parent / trace.meta["weights_file"])
+        meta, weights = load_npz(trace.path.parent / trace.meta["weights_file"])
         save_npz(side, weights, {k: v for k, v in meta.items()
                                  if k not in ("arrays_sha256", "format_version")})
     trace.save(out)

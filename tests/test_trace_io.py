@@ -84,3 +84,11 @@ def test_export_writes_weights_beside(tmp_path):
     assert t.path == tmp_path / "out" / "toy.npz"
     assert (tmp_path / "out" / t.meta["weights_file"]).is_file()
     assert set(t.weights()) >= {"blocks.0.attn.W_Q", "blocks.2.attn.W_V"}
+
+
+def test_missing_weights_sidecar_is_rebuilt(tmp_path):
+    t = tracing.get_trace("toy-2d", "bank", cache_dir=tmp_path)
+    side = t.path.parent / t.meta["weights_file"]
+    side.unlink()
+    again = tracing.get_trace("toy-2d", "bank", cache_dir=tmp_path)
+    assert side.is_file() and set(again.weights()) == set(t.weights())
