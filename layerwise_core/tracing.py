@@ -68,9 +68,9 @@ def get_trace(model: str, sentence: str, *, cache_dir: Path | None = None,
     if path.exists():
         try:
             trace = Trace.load(path)
-            side = path.parent / trace.meta["weights_file"]     # the sidecar must be there too
-            if not side.is_file() or load_npz_meta_sha(side) != trace.meta["weights_sha256"]:
-                raise CorruptCacheError(f"{side}: missing or not the weights of {path.name}")
+            if not sidecar_matches(trace, path.parent):         # the sidecar must be there too
+                raise CorruptCacheError(f"{path.parent / trace.meta['weights_file']}: missing "
+                                        f"or not the weights of {path.name}")
         except CorruptCacheError as e:
             log.warning("rebuilding corrupt cache entry: %s", e)
             trace = None
@@ -150,10 +150,16 @@ def load_npz_meta_sha(path: Path) -> str:
     return read_meta(path)["arrays_sha256"]
 
 
+def sidecar_matches(trace: Trace, folder: Path) -> bool:
+    """Is the weights file the trace names present in `folder`, by its recorded hash?"""
+    side = folder / trace.meta["weights_file"]
+    return side.is_file() and load_npz_meta_sha(side) == trace.meta["weights_sha256"]
+
+
 def export(trace: Trace, out: Path) -> Trace:
     """Write `trace` to `out`, with its weights sidecar beside it."""
     side = out.parent / trace.meta["weights_file"]
-    if not side.exists() or load_npz_meta_sha(side) != trace.meta["weights_sha256"]:
+    if not sidecar_matches(trace, out.parent):
         meta, weights = load_npz(trace.path.parent / trace.meta["weights_file"])
         save_npz(side, weights, {k: v for k, v in meta.items()
                                  if k not in ("arrays_sha256", "format_version")})

@@ -33,11 +33,6 @@ GOLDEN = ROOT / "tests" / "snapshots"
 FAILURES = ROOT / "tests" / "_failures"
 
 
-def versions() -> dict:
-    from scenes.provenance import versions as v
-    return v()
-
-
 def downsample(img: np.ndarray, factor: int = FACTOR) -> np.ndarray:
     h, w = (img.shape[0] // factor) * factor, (img.shape[1] // factor) * factor
     x = img[:h, :w].astype(np.float64)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import framecheck as fc
+from scenes.provenance import versions
 from layerwise_core.storyboard.schema import load_storyboard
 
 STORYBOARDS = sorted((fc.ROOT / "scenes" / "storyboards").glob("*.yaml"))
@@ -62,12 +63,12 @@ def golden_versions(update):
     path = fc.GOLDEN / "versions.json"
     if update:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(fc.versions(), indent=1, sort_keys=True) + "\n")
+        path.write_text(json.dumps(versions(), indent=1, sort_keys=True) + "\n")
     return fc.load_json(path) if path.exists() else {}
 
 
 def version_note(golden_versions) -> str:
-    now = fc.versions()
+    now = versions()
     diff = {k: (golden_versions.get(k), v) for k, v in now.items() if golden_versions.get(k) != v}
     if not diff:
         return "same Cairo, Pango and manim as the goldens"
