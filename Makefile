@@ -45,18 +45,18 @@ plans: traces
 
 render: setup check-scene
 	$(PY) -m layerwise_core plan --voice $(VOICE) $(STORYBOARDS)
-	$(PY) -m scenes.render --quality $(QUALITY) $(STORYBOARDS)
+	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) $(STORYBOARDS)
 
 preview: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
-	$(PY) -m scenes.render --preview $(STORYBOARDS)
+	$(PY) -m layerwise_pipeline.render --preview $(STORYBOARDS)
 
 chapter: setup
-	$(PY) -m scenes.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE)
+	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE)
 
 estimate: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
-	$(PY) -m scenes.estimate --quality $(if $(filter l,$(QUALITY)),k,$(QUALITY)) $(STORYBOARDS)
+	$(PY) -m layerwise_pipeline.estimate --quality $(if $(filter l,$(QUALITY)),k,$(QUALITY)) $(STORYBOARDS)
 
 test: setup
 	$(PY) -m pytest -q

@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scenes.estimate import FORMATS, measured_run, video_frames  # noqa: E402
+from layerwise_pipeline.estimate import FORMATS, measured_run, video_frames  # noqa: E402
 
-STARTUP = ("import time, sys; t = time.perf_counter(); import scenes.render, scenes.base, manim; "
+STARTUP = ("import time, sys; t = time.perf_counter(); import layerwise_pipeline.render, scenes.base, manim; "
            "print(json.dumps({'s': time.perf_counter() - t, 'torch': 'torch' in sys.modules}))")
 
 

@@ -15,7 +15,8 @@ from layerwise_core.analysis.robust import robust_limit
 from layerwise_core.analysis.similarity import cosine
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.plans import build_plan
-from layerwise_core.storyboard.schema import TEMPLATES, load_storyboard
+from layerwise_core.storyboard.schema import load_storyboard
+from layerwise_core.templates import TEMPLATES
 from layerwise_core.tracing import get_trace
 
 from conftest import ROOT
@@ -56,19 +57,19 @@ def test_storyboard_validates_and_uses_every_view(name):
     sb = load_storyboard(BOARDS / f"{name}.yaml")
     assert sb.template == name and sb.model == "minilm-l6" and sb.focus == ("bank",)
     assert 4 <= len(sb.beats) <= 8
-    assert {s for b in sb.beats for s in b.show} == TEMPLATES[name][0]
+    assert {s for b in sb.beats for s in b.show} == TEMPLATES[name].shows
 
 
 def test_scenes_have_a_handler_for_every_show_name():
-    from scenes.fresh_qkv import FreshQKVScene
-    from scenes.per_head import PerHeadScene
+    from scenes.templates.fresh_qkv import FreshQKVScene
+    from scenes.templates.per_head import PerHeadScene
     for cls, name in ((FreshQKVScene, "fresh_qkv"), (PerHeadScene, "per_head")):
-        for show in TEMPLATES[name][0]:
+        for show in TEMPLATES[name].shows:
             assert callable(getattr(cls, f"beat_{show}", None)), (name, show)
 
 
 def test_scene_modules_import_no_torch():
-    code = ("import sys; import scenes.fresh_qkv, scenes.per_head; "
+    code = ("import sys; import scenes.templates.fresh_qkv, scenes.templates.per_head; "
             "bad = [m for m in ('torch', 'transformers') if m in sys.modules]; "
             "assert not bad, bad")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

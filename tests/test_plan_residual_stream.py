@@ -11,7 +11,8 @@ import pytest
 
 from layerwise_core.analysis.vectors import positions, stream_stages
 from layerwise_core.plans import build_plan
-from layerwise_core.storyboard.schema import TEMPLATES, load_storyboard
+from layerwise_core.storyboard.schema import load_storyboard
+from layerwise_core.templates import TEMPLATES
 from layerwise_core.tracing import get_trace
 
 from conftest import ROOT
@@ -37,12 +38,12 @@ def test_storyboard_validates():
     assert sb.template == "residual_stream" and sb.model == "smollm2-135m"
     assert sb.focus == ("bank",) and 4 <= len(sb.beats) <= 8
     shown = {s for b in sb.beats for s in b.show}
-    assert shown == TEMPLATES["residual_stream"][0]          # every view is used
+    assert shown == TEMPLATES["residual_stream"].shows          # every view is used
 
 
 def test_scene_has_a_handler_for_every_show_name():
-    from scenes.residual_stream import ResidualStreamScene
-    for name in TEMPLATES["residual_stream"][0]:
+    from scenes.templates.residual_stream import ResidualStreamScene
+    for name in TEMPLATES["residual_stream"].shows:
         assert callable(getattr(ResidualStreamScene, f"beat_{name}", None)), name
 
 

@@ -5,10 +5,11 @@ import sys
 
 import framecheck as fc
 
-MODULES = ["scenes.render", "scenes.chapter", "scenes.estimate", "scenes.review",
-           "scenes.base", "scenes.mobjects"] + [
-    f"scenes.{p.stem}" for p in sorted((fc.ROOT / "scenes").glob("*.py"))
-    if p.stem not in ("__init__", "render", "chapter", "estimate", "review", "base")]
+MODULES = ["layerwise_pipeline.render", "layerwise_pipeline.chapter", "layerwise_pipeline.estimate", "layerwise_pipeline.review",
+           "layerwise_pipeline.provenance", "scenes.base", "scenes.mobjects"] + [
+    ".".join(p.relative_to(fc.ROOT).with_suffix("").parts)
+    for p in sorted((fc.ROOT / "scenes").rglob("*.py"))
+    if p.stem not in ("__init__", "base")]
 
 
 def test_no_scene_module_imports_torch():

@@ -25,7 +25,7 @@ def toy_plan(cache_dir):
 
 
 def render_beat(plan, stem, tmp_path):
-    from scenes.render import render
+    from layerwise_pipeline.render import render
     render(plan, preview=True, media_dir=tmp_path, frames=tmp_path / "frames",
            until=stem.split("_", 1)[1])
     folder = tmp_path / "frames" / plan["storyboard"]["name"]
@@ -74,7 +74,7 @@ def test_moved_vector_is_detected(toy_plan, tmp_path):
 def test_object_moved_three_pixels_is_detected(toy_plan, tmp_path, monkeypatch):
     from manim import RIGHT
 
-    from scenes.toy_loop import ToyLoopScene
+    from scenes.templates.toy_loop import ToyLoopScene
     layout = ToyLoopScene.layout
 
     def shifted(self):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import framecheck as fc
-from scenes.provenance import versions
+from layerwise_pipeline.provenance import versions
 from layerwise_core.storyboard.schema import load_storyboard
 
 STORYBOARDS = sorted((fc.ROOT / "scenes" / "storyboards").glob("*.yaml"))

@@ -7,7 +7,6 @@ traces it used (paths and hashes) and a template-specific `data` section built b
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import asdict
 from pathlib import Path
@@ -17,6 +16,7 @@ from ..atomic import write_text
 from ..errors import LayerwiseError, StoryboardError
 from ..models import get_spec
 from ..storyboard.schema import Storyboard
+from ..templates import TEMPLATES
 from ..trace import Trace
 from ..tracing import get_trace
 
@@ -37,9 +37,8 @@ def storyboard_traces(sb: Storyboard, cache_dir: Path | None = None) -> list[Tra
 def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
     traces = storyboard_traces(sb, cache_dir)
     spec = get_spec(sb.model)
-    builder = importlib.import_module(f"{__name__}.{sb.template}")
     try:
-        data = builder.build(sb, traces)
+        data = TEMPLATES[sb.template].build_plan(sb, traces)
     except LayerwiseError as e:
         raise StoryboardError([f"{sb.path}:1: focus: {e}"]) from None
     footer = spec.display if sb.footer else None

@@ -19,25 +19,12 @@ from ..audio import AudioError, audio_seconds
 from ..errors import LayerwiseError, StoryboardError
 from ..models import REGISTRY
 from ..names import VECTORS
+from ..templates import TEMPLATES
 from ..tokens import words
 from .yamlsource import Located, load_located
 
 WORDS_PER_MINUTE = 150      # default speaking rate for beats without a duration
 MIN_BEAT_SECONDS = 2.0
-
-# template -> (what a beat may show, model kinds it accepts, fewest sentences)
-TEMPLATES: dict[str, tuple[frozenset, frozenset, int]] = {
-    "fresh_qkv": (frozenset({"x", "ln_x", "q", "k", "v", "weights", "cos"}),
-                  frozenset({"encoder", "decoder"}), 1),
-    "residual_stream": (frozenset({"x", "attn_out", "mlp_out", "sizes", "projection"}),
-                        frozenset({"encoder", "decoder"}), 1),
-    "bank_drift": (frozenset({"similarity", "projection", "table", "measured"}),
-                   frozenset({"encoder", "decoder"}), 2),
-    "logit_lens": (frozenset({"lens", "grid", "rank"}), frozenset({"decoder"}), 1),
-    "toy_loop": (frozenset({"code", "x", "q", "k", "v", "update", "note"}), frozenset({"toy"}), 1),
-    "per_head": (frozenset({"weights", "q", "k", "v", "pattern"}),
-                 frozenset({"encoder", "decoder"}), 1),
-}
 
 TOP_KEYS = {"template", "title", "model", "sentences", "focus", "layers", "heads", "footer",
             "words_per_minute", "beats"}
@@ -137,8 +124,9 @@ def validate_text(text: str, path: Path) -> Storyboard:
     if "template" in d and (not isinstance(template, str) or template not in TEMPLATES):
         bad.add(("template",), f"unknown template {template!r}{_suggest(template, TEMPLATES)}; "
                                f"known: {', '.join(TEMPLATES)}")
-    shows, kinds, min_sentences = TEMPLATES.get(template if isinstance(template, str) else "",
-                                                 (frozenset(), frozenset(), 1))
+    t = TEMPLATES.get(template) if isinstance(template, str) else None
+    shows, kinds, min_sentences = (t.shows, t.kinds, t.min_sentences) if t else \
+        (frozenset(), frozenset(), 1)
 
     title = d.get("title")
     if "title" in d and (not isinstance(title, str) or not title.strip()):

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, SurroundingRectangle, VGroup
 
-from . import theme as T
-from .animations import FadeOutPlace
-from .base import StoryboardScene
-from .mobjects import (BandStrip, ColorKey, MatrixThumb, Num, PatternRow, RampKey, highlighted,
+from .. import theme as T
+from ..animations import FadeOutPlace
+from ..base import StoryboardScene
+from ..mobjects import (BandStrip, ColorKey, MatrixThumb, Num, PatternRow, RampKey, highlighted,
                        labels_under, math, txt)
 
 THUMB = 0.25                # matrix thumbnail height

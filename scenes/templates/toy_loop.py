@@ -10,10 +10,10 @@ from __future__ import annotations
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Dot, FadeIn, GrowArrow, NumberPlane,
                    SurroundingRectangle, Transform, VGroup)
 
-from . import theme as T
-from .animations import FadeInPlace, FadeOutPlace
-from .base import StoryboardScene
-from .mobjects import NumberGrid, code_block, math, txt, wrapped
+from .. import theme as T
+from ..animations import FadeInPlace, FadeOutPlace
+from ..base import StoryboardScene
+from ..mobjects import NumberGrid, code_block, math, txt, wrapped
 
 PLANE_SIZE = 4.6
 ZOOM_SIZE = 2.6

@@ -1,6 +1,6 @@
 """Predict a long render's time and peak memory from short measured ones.
 
-`python -m scenes.estimate --quality k STORYBOARD...` (also `layerwise estimate`, `make
+`python -m layerwise_pipeline.estimate --quality k STORYBOARD...` (also `layerwise estimate`, `make
 estimate`). Four measured runs per storyboard, each in its own process:
   1. a preview (animations skipped): the fixed cost of building the scene, T0;
   2. the whole storyboard at 480p15: frames F_l in time T_l, peak memory M_l;
@@ -33,9 +33,9 @@ FORMATS = {"l": (854, 480, 15), "m": (1280, 720, 30), "h": (1920, 1080, 60),
 
 
 def measured_run(args: list[str]) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of `python -m scenes.render ARGS` in its own process."""
+    """(seconds, peak RSS in MB) of `python -m layerwise_pipeline.render ARGS` in its own process."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.render", *args],
+    proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline.render", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
@@ -86,7 +86,7 @@ def estimate(storyboard: Path, quality: str, media: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m scenes.estimate", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.estimate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("storyboards", nargs="+", type=Path)
     p.add_argument("--quality", choices=FORMATS, default="k")

@@ -38,8 +38,8 @@ def git_commit() -> str | None:
 @lru_cache(maxsize=1)
 def scenes_code_hash() -> str:
     h = hashlib.sha256()
-    for f in sorted((ROOT / "scenes").glob("*.py")):
-        h.update(f.name.encode() + f.read_bytes())
+    for f in sorted((ROOT / "scenes").rglob("*.py")):
+        h.update(str(f.relative_to(ROOT)).encode() + f.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -1,4 +1,4 @@
-"""`layerwise validate` and `layerwise plan`: storyboard commands."""
+"""`layerwise validate`, `plan` and `estimate`: the storyboard commands of the CLI layer."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def cmd_validate(args) -> None:
-    from .schema import validate_files
+    from ..storyboard.schema import validate_files
     boards = validate_files(args.files)
     for b in boards:
         print(f"{b.path}: ok ({b.template}, {b.model}, {len(b.beats)} beats)")
@@ -15,10 +15,10 @@ def cmd_validate(args) -> None:
 
 def cmd_plan(args) -> None:
     from ..plans import build_plan, plan_path, write_plan
-    from .schema import validate_files
+    from ..storyboard.schema import validate_files
     boards = validate_files(args.files)       # every file checked before any work
     if args.voice == "draft":
-        from .voice import with_draft_voice
+        from ..storyboard.voice import with_draft_voice
         boards = [with_draft_voice(b, args.media / "voice" / b.name) for b in boards]
     for b in boards:
         path = write_plan(build_plan(b, args.cache), plan_path(b.name, args.media))
@@ -26,11 +26,11 @@ def cmd_plan(args) -> None:
 
 
 def cmd_estimate(args) -> None:
-    """Delegates to scenes.estimate in a fresh process (it renders; this one stays light)."""
+    """Delegates to layerwise_pipeline.estimate in a fresh process (it renders; this one stays light)."""
     import subprocess
     import sys
     cmd_plan(args)
-    code = subprocess.run([sys.executable, "-m", "scenes.estimate", "--quality", args.quality,
+    code = subprocess.run([sys.executable, "-m", "layerwise_pipeline.estimate", "--quality", args.quality,
                            "--media", str(args.media), *map(str, args.files)]).returncode
     if code:
         raise SystemExit(code)
@@ -51,6 +51,3 @@ def add_commands(sub) -> None:
     e.add_argument("--quality", choices=["l", "m", "h", "p", "k"], default="k")
     e.add_argument("--media", type=Path, default=Path("media"))
     e.set_defaults(func=cmd_estimate, voice="none")
-
-
-

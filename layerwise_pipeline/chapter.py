@@ -1,4 +1,4 @@
-"""The finished chapter: `python -m scenes.chapter [--quality l] [--jobs N]` (`make chapter`).
+"""The finished chapter: `python -m layerwise_pipeline.chapter [--quality l] [--jobs N]` (`make chapter`).
 
 Reads scenes/chapter.yaml (the storyboards in order, with titles), builds their plans (in a
 separate process: this one never imports torch), renders every storyboard that changed, in
@@ -203,7 +203,7 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m scenes.chapter", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.chapter", description=__doc__)
     p.add_argument("--chapter", type=Path, default=CHAPTER)
     p.add_argument("--quality", choices=QUALITIES, default="l")
     p.add_argument("--media", type=Path, default=Path("media"))

@@ -19,10 +19,10 @@ from __future__ import annotations
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, Line,
                    NumberPlane, SurroundingRectangle, VGroup)
 
-from . import theme as T
-from .animations import FadeInPlace
-from .base import StoryboardScene
-from .mobjects import (Num, TickAxes, highlighted, inline, swatch, text_table, txt, wrapped)
+from .. import theme as T
+from ..animations import FadeInPlace
+from ..base import StoryboardScene
+from ..mobjects import (Num, TickAxes, highlighted, inline, swatch, text_table, txt, wrapped)
 
 PLOT_WIDTH = 5.2
 PLOT_HEIGHT = 2.7

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, UP, Arrow, Rectangle, VGroup
 
-from . import theme as T
-from .animations import FadeInPlace, FadeOutPlace, DimPlace
-from .base import StoryboardScene
-from .mobjects import (BandStrip, ColorKey, HeadStrips, MatrixThumb, Num, NumberGrid, math, txt,
+from .. import theme as T
+from ..animations import FadeInPlace, FadeOutPlace, DimPlace
+from ..base import StoryboardScene
+from ..mobjects import (BandStrip, ColorKey, HeadStrips, MatrixThumb, Num, NumberGrid, math, txt,
                        wrapped)
 
 PIPE_WIDTH = 7.6            # X strip and the Q, K, V head rows

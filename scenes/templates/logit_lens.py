@@ -22,10 +22,10 @@ from __future__ import annotations
 from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, Line,
                    RoundedRectangle, VGroup, VMobject, interpolate_color)
 
-from . import theme as T
-from .animations import FadeInPlace, FadeOutPlace
-from .base import StoryboardScene
-from .mobjects import (Num, PlacedTickAxes, ProbBars, RampKey, TokenCells, highlighted, inline,
+from .. import theme as T
+from ..animations import FadeInPlace, FadeOutPlace
+from ..base import StoryboardScene
+from ..mobjects import (Num, PlacedTickAxes, ProbBars, RampKey, TokenCells, highlighted, inline,
                        legend_item, txt)
 
 MAX_COLUMNS = 4            # lens columns side by side

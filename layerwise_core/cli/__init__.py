@@ -7,18 +7,18 @@ import logging
 import sys
 from pathlib import Path
 
-from .errors import LayerwiseError
+from ..errors import LayerwiseError
 
 
 def cmd_trace(args) -> None:
-    from .tracing import get_trace
+    from ..tracing import get_trace
     t = get_trace(args.model, args.sentence, cache_dir=args.cache, out=args.out)
     print(f"{t.path}  ({t.model}, {len(t.tokens)} tokens, {t.n_layers} layers)")
 
 
 def cmd_info(args) -> None:
-    from .analysis.updates import update_sizes
-    from .trace import Trace
+    from ..analysis.updates import update_sizes
+    from ..trace import Trace
     path = Path(args.trace)
     if not path.is_file():
         raise LayerwiseError(f"{path}: no such trace file")
@@ -38,9 +38,9 @@ def cmd_info(args) -> None:
 
 
 def cmd_models(args) -> None:
-    from .models import REGISTRY
-    from .packages import package_dir, package_version
-    from .errors import ModelPackageMissingError
+    from ..models import REGISTRY
+    from ..packages import package_dir, package_version
+    from ..errors import ModelPackageMissingError
     for name, e in REGISTRY.items():
         s = e.spec
         if s.package is None:
@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.set_defaults(func=cmd_info)
     m = sub.add_parser("models", help="list models and whether their packages are installed")
     m.set_defaults(func=cmd_models)
-    from .storyboard.cli import add_commands
+    from .storyboard import add_commands
     add_commands(sub)
     return p
 

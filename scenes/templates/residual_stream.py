@@ -19,10 +19,10 @@ from manim import (DOWN, LEFT, RIGHT, UP, Circle, Dot, GrowFromEdge, MathTypst,
 
 from layerwise_core.names import math_label
 
-from . import theme as T
-from .animations import FadeInPlace
-from .base import StoryboardScene
-from .mobjects import LayerBus, Num, ScaleBar, ValueStrip, inline, legend_item, math, txt
+from .. import theme as T
+from ..animations import FadeInPlace
+from ..base import StoryboardScene
+from ..mobjects import LayerBus, Num, ScaleBar, ValueStrip, inline, legend_item, math, txt
 
 BUS_WIDTH = 12.0
 BAR_MAX = 1.0            # height of a bar at the clipping limit

@@ -1,4 +1,4 @@
-"""Render storyboards from their plans: `python -m scenes.render [--quality l] [--preview] FILE...`.
+"""Render storyboards from their plans: `python -m layerwise_pipeline.render [--quality l] [--preview] FILE...`.
 
 Plans must be built first (`layerwise plan FILE...`, which `make render` does); this process
 never imports torch. Outputs follow Manim's layout under media/: videos/<quality>/<name>.mp4,
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib
 import json
 import os
 import sys
@@ -17,18 +16,11 @@ import time
 from pathlib import Path
 
 from layerwise_core.atomic import write_text
+from layerwise_core.templates import TEMPLATES
 
 from .provenance import manifest
 from .review import contact_sheet
 
-TEMPLATES = {
-    "toy_loop": "scenes.toy_loop:ToyLoopScene",
-    "fresh_qkv": "scenes.fresh_qkv:FreshQKVScene",
-    "residual_stream": "scenes.residual_stream:ResidualStreamScene",
-    "bank_drift": "scenes.bank_drift:BankDriftScene",
-    "logit_lens": "scenes.logit_lens:LogitLensScene",
-    "per_head": "scenes.per_head:PerHeadScene",
-}
 QUALITIES = {"l": "low_quality", "m": "medium_quality", "h": "high_quality",
              "p": "production_quality", "k": "fourk_quality"}
 MEDIA = Path("media")
@@ -57,8 +49,7 @@ def write_json(path: Path, data: dict) -> None:
 
 
 def scene_class(template: str):
-    module, _, name = TEMPLATES[template].partition(":")
-    return getattr(importlib.import_module(module), name)
+    return TEMPLATES[template].scene_class()
 
 
 def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: bool = False,
@@ -97,7 +88,7 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m scenes.render", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.render", description=__doc__)
     p.add_argument("storyboards", nargs="+", type=Path)
     p.add_argument("--quality", choices=QUALITIES, default="l")
     p.add_argument("--preview", action="store_true", help="per-beat PNG frames only, fast")

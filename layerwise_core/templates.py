@@ -1,0 +1,54 @@
+"""The one registry of storyboard templates, read by the validator, the planner and the renderer.
+
+Each template names what a beat may show, the model kinds it accepts, how many sentences it
+needs, the module that builds its plan (`layerwise_core.plans.<name>`) and the Manim scene
+class that draws it. The scene is named by import path, not imported: this package sits below
+`scenes` and never imports it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+ANY_MODEL = frozenset({"encoder", "decoder"})
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    shows: frozenset          # the names a beat's `show` list may use
+    kinds: frozenset          # model kinds (encoder, decoder, toy)
+    min_sentences: int
+    scene: str                # "module:Class" of the scene that renders it
+
+    @property
+    def plan_module(self) -> str:
+        return f"layerwise_core.plans.{self.name}"
+
+    def build_plan(self, sb, traces) -> dict:
+        return importlib.import_module(self.plan_module).build(sb, traces)
+
+    def scene_class(self):
+        module, _, cls = self.scene.partition(":")
+        return getattr(importlib.import_module(module), cls)
+
+
+def _t(name, shows, kinds, min_sentences, cls) -> Template:
+    return Template(name, frozenset(shows), frozenset(kinds), min_sentences,
+                    f"scenes.templates.{name}:{cls}")
+
+
+TEMPLATES: dict[str, Template] = {t.name: t for t in (
+    _t("toy_loop", {"code", "x", "q", "k", "v", "update", "note"}, {"toy"}, 1, "ToyLoopScene"),
+    _t("fresh_qkv", {"x", "ln_x", "q", "k", "v", "weights", "cos"}, ANY_MODEL, 1,
+       "FreshQKVScene"),
+    _t("residual_stream", {"x", "attn_out", "mlp_out", "sizes", "projection"}, ANY_MODEL, 1,
+       "ResidualStreamScene"),
+    _t("per_head", {"weights", "q", "k", "v", "pattern"}, ANY_MODEL, 1, "PerHeadScene"),
+    _t("bank_drift", {"similarity", "projection", "table", "measured"}, ANY_MODEL, 2,
+       "BankDriftScene"),
+    _t("logit_lens", {"lens", "grid", "rank"}, {"decoder"}, 1, "LogitLensScene"),
+)}
+
+__all__ = ["ANY_MODEL", "TEMPLATES", "Template"]
