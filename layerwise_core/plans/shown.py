@@ -1,0 +1,34 @@
+"""Plan-time check that a number shown with `decimals` cannot round differently on another CPU.
+
+A float32 trace differs by ~1e-6 relative between CPU kernels and thread counts
+(`ATEN_CPU_CAPABILITY`, `OMP_NUM_THREADS`). If a shown value sits within that noise of a rounding
+boundary (0.125 shown with 2 decimals), one machine writes 0.12 and another 0.13. `stable` fails
+loudly at plan time instead, naming the plan path, so the plan builder must show fewer decimals
+or a fixed bound (analysis.robust.error_bound) rather than a value that flips between machines.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import LayerwiseError
+
+NOISE_REL = 1e-5        # 10x the ~1e-6 relative noise measured between capabilities
+NOISE_ABS = 1e-9        # values near 0 (float64 sums of float32 terms)
+
+
+def near_boundary(value: float, decimals: int, rel: float = NOISE_REL) -> bool:
+    """Whether `value` is within float noise of a point where its rounding to `decimals` changes."""
+    value = float(value)
+    step = 10.0 ** -decimals
+    noise = rel * abs(value) + NOISE_ABS
+    half = (math.floor(value / step) + 0.5) * step        # the boundary below/above value
+    return min(abs(value - half), abs(value - (half - step)), abs(value - (half + step))) <= noise
+
+
+def stable(value: float, decimals: int, where: str) -> float:
+    """`value` unchanged, or LayerwiseError if it would round differently on another machine."""
+    if near_boundary(value, decimals):
+        raise LayerwiseError(f"plan: {where}: {float(value)!r} shown with {decimals} decimals is "
+                             f"within float noise of a rounding boundary")
+    return float(value)

@@ -1,0 +1,94 @@
+"""Every string on screen is the same on another machine's CPU kernels and thread count.
+
+The same trace differs in its last bits under ATEN_CPU_CAPABILITY=default|avx2|avx512 and
+OMP_NUM_THREADS=1|2. This re-plans every storyboard in a subprocess under another capability and
+one thread, with a fresh empty trace cache (so the traces are recomputed there), renders the
+per-beat preview states of both plans (previews skip animations) and compares every `text`,
+`math` and `shown` field of every mobject: what a viewer reads. It also checks the plan-time
+guards of the shown values (analysis.robust.error_bound, plans.shown.stable).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import framecheck as fc
+from layerwise_core.analysis.robust import NOISE_TOLERANCE, NoiseBoundError, error_bound
+from layerwise_core.errors import LayerwiseError
+from layerwise_core.plans.shown import near_boundary, stable
+
+STORYBOARDS = sorted((fc.ROOT / "scenes" / "storyboards").glob("*.yaml"))
+OTHER = {"ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1"}
+
+
+def strings(state, path: str = "") -> dict[str, str]:
+    """Every on-screen string of a scene state, keyed by where it sits in the mobject tree."""
+    out = {}
+    if isinstance(state, dict):
+        for k, v in state.items():
+            if k in ("text", "math", "shown") and isinstance(v, str):
+                out[f"{path}.{k}"] = v
+            else:
+                out.update(strings(v, f"{path}.{k}"))
+    elif isinstance(state, list):
+        for i, v in enumerate(state):
+            out.update(strings(v, f"{path}[{i}]"))
+    return out
+
+
+def plan_and_preview(media, cache, env_extra: dict) -> dict[str, dict[str, str]]:
+    env = {**os.environ, "LAYERWISE_CACHE": str(cache), "HF_HUB_OFFLINE": "1",
+           "TRANSFORMERS_OFFLINE": "1", **env_extra}
+    boards = [str(p) for p in STORYBOARDS]
+    for cmd in ([sys.executable, "-m", "layerwise_core", "plan", "--media", str(media), *boards],
+                [sys.executable, "-m", "layerwise_pipeline.render", "--preview", "--media",
+                 str(media), *boards]):
+        r = subprocess.run(cmd, cwd=fc.ROOT, env=env, capture_output=True, text=True)
+        assert r.returncode == 0, f"{' '.join(cmd[2:4])} failed:\n{r.stdout[-2000:]}\n{r.stderr[-4000:]}"
+    found = {}
+    for p in STORYBOARDS:
+        states = sorted((media / "frames" / p.stem).glob("*.json"))
+        assert states, f"no preview states for {p.stem}"
+        for s in states:
+            found[f"{p.stem}/{s.stem}"] = strings(fc.load_json(s))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.render
+def test_every_on_screen_string_is_the_same_under_another_cpu_and_thread_count(
+        cache_dir, tmp_path):
+    here = plan_and_preview(tmp_path / "here", cache_dir, {})
+    other_cache = tmp_path / "other-cache"
+    other_cache.mkdir()
+    there = plan_and_preview(tmp_path / "there", other_cache, OTHER)
+    assert any(f"{p.stem}/" in k for p in STORYBOARDS for k in here)
+    assert sum(len(v) for v in here.values()) > 100, "too few strings found to compare"
+    assert set(here) == set(there)
+    diffs = [f"{beat}{k}: {v!r} here, {there[beat].get(k)!r} under {OTHER}"
+             for beat in sorted(here) for k, v in here[beat].items() if there[beat].get(k) != v]
+    diffs += [f"{beat}{k}: only under {OTHER}" for beat in sorted(there)
+              for k in there[beat] if k not in here[beat]]
+    assert not diffs, f"{len(diffs)} on-screen strings differ: " + "; ".join(diffs[:10])
+
+
+def test_error_bound_is_fixed_not_rounded_noise():
+    # 9.9e-7 and 1.1e-6 straddle 1e-6: the old next-power-of-ten bound showed 1e-06 vs 1e-05
+    assert error_bound(9.9e-7) == error_bound(1.1e-6) == {"bound": NOISE_TOLERANCE, "decimals": 5}
+    with pytest.raises(NoiseBoundError):
+        error_bound(2e-5)
+    with pytest.raises(NoiseBoundError):
+        error_bound(float("nan"))
+
+
+def test_values_within_noise_of_a_rounding_boundary_fail_at_plan_time():
+    assert near_boundary(0.125, 2) and near_boundary(0.12500001, 2)
+    assert near_boundary(870.05, 1) and near_boundary(2.5, 0)
+    assert not near_boundary(0.1234, 2) and not near_boundary(870.07, 1)
+    assert stable(0.1234, 2, "data.x") == 0.1234
+    with pytest.raises(LayerwiseError, match="data.x.*rounding boundary"):
+        stable(0.125000001, 2, "data.x")
