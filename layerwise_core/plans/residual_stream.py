@@ -72,6 +72,13 @@ def _strip_layers(sb: Storyboard) -> list[int]:
                    if set(b.show) & set(STRIP_SHOWS)} | {first})
 
 
+# The shown bound of the additions check: SmolLM2's X reaches |x| ~ 900 per entry, whose float32
+# rounding (6e-8 relative) over 60 float32 additions leaves 2.4e-5 .. 5.0e-5 (measured under
+# ATEN_CPU_CAPABILITY=default|avx2|avx512, 1 and 2 threads); 1e-4 is a fixed bound 2x above the
+# worst seen, the same on every machine (error_bound fails the plan if it is ever reached).
+ADDITION_TOLERANCE = 1e-4
+
+
 def _addition_check(t: Trace, pos: list[int]) -> dict:
     """Pre-norm: X changes only by additions. Measured in float64 on the recorded float32 arrays,
     at the focus word's tokens: per layer, across the layer boundary, and over the whole stack."""
@@ -88,8 +95,8 @@ def _addition_check(t: Trace, pos: list[int]) -> dict:
     return {"kind": "additions", "per_layer_error": per_layer,
             "max_error_layer": max(per_layer), "max_error_chain": max(chain, default=0.0),
             "max_error_total": float(np.abs(final - total).max()),
-            "bound_total": error_bound(float(np.abs(final - total).max())),
-            "bound_layer": error_bound(max(per_layer)),
+            "bound_total": error_bound(float(np.abs(final - total).max()), ADDITION_TOLERANCE),
+            "bound_layer": error_bound(max(per_layer), ADDITION_TOLERANCE),
             "n_updates": 2 * L, "final_norm": float(np.linalg.norm(final, axis=-1).mean()),
             "final_max_abs": float(np.abs(final).max()), "arithmetic": "float64 on float32 arrays"}
 
