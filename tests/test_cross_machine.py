@@ -92,3 +92,14 @@ def test_values_within_noise_of_a_rounding_boundary_fail_at_plan_time():
     assert stable(0.1234, 2, "data.x") == 0.1234
     with pytest.raises(LayerwiseError, match="data.x.*rounding boundary"):
         stable(0.125000001, 2, "data.x")
+
+
+def test_state_tolerances_follow_what_each_field_is():
+    g = {"kind": "Num", "center": [1.0, 2.0], "size": [0.5, 0.2], "value": -0.575155,
+         "scaled": 0.5, "text": "0.58", "fill": "#3b82f6", "fill_opacity": 1.0}
+    same = {**g, "value": -0.575153, "center": [1.0 + 1e-4, 2.0], "fill": "#3c82f6"}
+    assert not fc.state_differences(same, g)          # machine noise: 3.5e-6 rel, 0.006 px, 1 step
+    px = (14.0 + 2 / 9) / 854
+    for changed in ({"center": [1.0 + 0.05 * px, 2.0]}, {"value": -0.5752}, {"scaled": 0.5001},
+                    {"text": "0.57"}, {"fill": "#3d82f6"}, {"fill_opacity": 0.99}):
+        assert fc.state_differences({**g, **changed}, g), changed
