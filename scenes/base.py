@@ -1,7 +1,26 @@
 """The scene every template extends: title, footer, one section and one subtitle per beat.
 
-A template implements `beat_<name>` handlers, called for each name in a beat's `show` list,
-and `layout()` to build its persistent pieces. The base class owns timing: a beat lasts at
+A template implements `beat_<name>` handlers, called for each name in a beat's `show` list
+(or, when the plan gives `steps: [{"show", "at"}]`, at `at` seconds into the beat), and
+`layout()` to build its persistent pieces.
+
+The scene kit (one for every template):
+- `self.put(slot, m)`, `self.drop(*slots)`, `self.swap(slot, m)`, `self.shown[slot]`: named
+  places on screen; putting into a full slot cross-fades (in place, no copies).
+- `self.layer`: the beat's layer (beat `layer`, else the storyboard's first layer).
+- `self.num("data.layers[3].x_norm", decimals=2)`: a `Num` reading its value from its plan path;
+  `self.value(path)` the raw value.
+- `self.point_at(m)` / `self.emphasize(m)`: short pointer / circumscribe for what is named.
+- `self.hold_until_cue(i)`: wait until the beat's narration cue i starts.
+- The camera moves (`self.camera.frame.animate...`); title, caption and footer stay on screen.
+
+Example::
+
+    class Demo(StoryboardScene):
+        def beat_x(self, beat):
+            self.put("x", self.num(f"data.layers[{self.layer}].x_norm", decimals=2))
+            self.emphasize(self.shown["x"])
+ The base class owns timing: a beat lasts at
 least its planned duration (the animations take what they need, the rest is a wait), its
 narration becomes a subtitle cue over exactly that beat, and, when frames are requested, the
 beat's last frame is written as PNG plus a JSON of what is on screen.
@@ -15,7 +34,8 @@ import os
 from pathlib import Path
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Mobject, Scene, Text, VMobject, config
+from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCameraScene, Text, VMobject,
+                   config)
 
 from . import theme as T
 from .animations import FadeInPlace, FadeOutPlace
@@ -24,7 +44,16 @@ from .mobjects import Num, txt, wrapped
 FRAMES_ENV = "LAYERWISE_FRAMES"     # folder for per-beat PNG + state JSON (preview, tests)
 
 
-class StoryboardScene(Scene):
+def resolve(plan: dict, path: str):
+    """The value at a plan path like 'data.layers[0].x_in[1]'."""
+    node = plan
+    for part in path.replace("]", "").replace("[", ".").split("."):
+        if part:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
+class StoryboardScene(MovingCameraScene):
     plan: dict = {}
     until: str | None = None        # stop after this beat (previews of one beat, tests)
 
@@ -34,6 +63,9 @@ class StoryboardScene(Scene):
         self.data = self.plan["data"]
         self.beat_index = 0
         self.caption: Mobject | None = None
+        self.shown: dict[str, Mobject] = {}
+        self.beat: dict = {}
+        self.beat_start = 0.0
         frames = os.environ.get(FRAMES_ENV)
         self.frames_dir = Path(frames) / self.plan["storyboard"]["name"] if frames else None
         if self.frames_dir:
@@ -46,14 +78,26 @@ class StoryboardScene(Scene):
             self.beat_index, self.beat = i, beat
             self.next_section(beat["id"])
             start = self.time
+            self.beat_start = start
+            cues = beat.get("cues") or []
             if beat.get("audio"):
                 self.add_sound(beat["audio"])
+            else:
+                for cue in cues:
+                    if cue.get("audio"):
+                        self.add_sound(cue["audio"], time_offset=cue["start"])
             self.update_footer(beat)
-            self.set_caption(beat["caption"])
-            for name in beat["show"]:
-                getattr(self, f"beat_{name}")(beat)
+            self.set_caption(beat.get("caption") or "")
+            for step in self.steps(beat):
+                if step.get("at") is not None:
+                    self.hold_until(start + float(step["at"]))
+                getattr(self, f"beat_{step['show']}")(beat)
             self.hold_until(start + beat["duration"])
-            if beat["narration"]:
+            if cues:
+                for cue in cues:
+                    self.add_subcaption(cue["text"], duration=cue["duration"],
+                                        offset=start + cue["start"] - self.time)
+            elif beat["narration"]:
                 self.add_subcaption(beat["narration"], duration=self.time - start,
                                     offset=start - self.time)
             self.capture(beat)
@@ -62,6 +106,78 @@ class StoryboardScene(Scene):
 
     def layout(self) -> None:
         """Build the template's persistent pieces (override)."""
+
+    @staticmethod
+    def steps(beat: dict) -> list[dict]:
+        """The beat's handlers in order: `steps` from the plan, else its `show` list."""
+        if beat.get("steps"):
+            return list(beat["steps"])
+        return [{"show": name, "at": None} for name in beat["show"]]
+
+    def hold_until_cue(self, i: int) -> None:
+        """Wait until narration cue `i` of this beat starts (no-op without cues)."""
+        cues = self.beat.get("cues") or []
+        if 0 <= i < len(cues):
+            self.hold_until(self.beat_start + float(cues[i]["start"]))
+
+    # --- data: layers, values, numbers ----------------------------------------------------
+    @property
+    def layer(self) -> int:
+        """The beat's layer: its `layer`, else the storyboard's first layer (every template)."""
+        l = self.beat.get("layer")
+        if l is not None:
+            return int(l)
+        layers = self.plan.get("layers") or [0]
+        return int(layers[0])
+
+    def value(self, path: str):
+        """The plan value at `path` ('data.layers[3].x_norm')."""
+        return resolve(self.plan, path)
+
+    def num(self, path: str, decimals: int = T.DECIMALS, size: float | None = None,
+            color=T.TEXT, prefix: str = "", suffix: str = "") -> Num:
+        """A `Num` showing the plan value at `path`, bound to that path."""
+        return Num(float(self.value(path)), path, decimals,
+                   T.TYPE.small if size is None else size, color, prefix, suffix)
+
+    # --- slots: named places on screen -----------------------------------------------------
+    def put(self, slot: str, m: Mobject, anim=None, run_time: float | None = None) -> Mobject:
+        """Show `m` in `slot`; an occupied slot cross-fades. `anim` (an animation of `m`, e.g.
+        GrowArrow(m)) replaces the fade-in. Returns `m`."""
+        old = self.shown.get(slot)
+        if old is m:
+            return m
+        anims = [anim if anim is not None else FadeInPlace(m)]
+        if old is not None:
+            anims.append(FadeOutPlace(old))
+        self.shown[slot] = m
+        self.play(*anims, run_time=run_time or self.quick())
+        return m
+
+    def drop(self, *slots: str, run_time: float | None = None) -> None:
+        """Fade out the named slots (missing ones are ignored), together."""
+        gone = [self.shown.pop(s) for s in slots if s in self.shown]
+        if gone:
+            self.play(*[FadeOutPlace(m) for m in gone], run_time=run_time or self.quick())
+
+    def set_slot(self, slot: str, m: Mobject | None) -> None:
+        """Put or clear a slot without animating (for pieces drawn by a larger animation)."""
+        old = self.shown.pop(slot, None)
+        if old is not None and old is not m:
+            self.remove(old)
+        if m is not None:
+            self.shown[slot] = m
+            self.add(m)
+
+    def point_at(self, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None) -> None:
+        """A short arrow flicks to `m` and away: 'this one' for what the narration names."""
+        from .motion.pointer import point_at
+        point_at(self, m, color=color, run_time=run_time)
+
+    def emphasize(self, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None) -> None:
+        """Circumscribe `m` briefly (a line runs round it and disappears)."""
+        from .motion.pointer import emphasize
+        emphasize(self, m, color=color, run_time=run_time)
 
     def hold_until(self, t: float) -> None:
         """Wait until scene time `t`, in whole frames (a static wait floors its frame count,
@@ -74,9 +190,29 @@ class StoryboardScene(Scene):
     # --- chrome: title, caption, footer ----------------------------------------------------
     def add_chrome(self) -> None:
         title = txt(self.plan["title"], T.TITLE_SIZE, weight="BOLD").to_edge(UP, buff=T.EDGE)
-        self.title = title
+        self.title = self.pin(title)
         self.add(title)
         self.footer = None
+
+    HOME_WIDTH = config.frame_width
+
+    def pin(self, m: Mobject) -> Mobject:
+        """Keep `m` (built in the unmoved frame's coordinates) fixed on screen however the
+        camera moves: it follows the frame's centre and scale (a non-time updater, so still
+        frames stay frozen)."""
+        m._frame_ref = (self.HOME_WIDTH, np.array(ORIGIN, dtype=float))
+        m.add_updater(self._follow_frame)
+        self._follow_frame(m)
+        return m
+
+    def _follow_frame(self, m: Mobject) -> None:
+        frame = self.camera.frame
+        w, c = float(frame.width), np.array(frame.get_center(), dtype=float)
+        lw, lc = m._frame_ref
+        if abs(w - lw) < 1e-9 and np.allclose(c, lc, atol=1e-9):
+            return
+        m.shift(-lc).scale(w / lw, about_point=np.array(ORIGIN, dtype=float)).shift(c)
+        m._frame_ref = (w, c)
 
     def update_footer(self, beat: dict) -> None:
         """"MiniLM-L6-H384 · layer 3 · head 0": which model and which numbers this frame shows."""
@@ -93,7 +229,7 @@ class StoryboardScene(Scene):
         new = txt(text, T.TINY_SIZE, T.MUTED).to_corner(DOWN + RIGHT, buff=T.TIGHT)
         if self.footer is not None:
             self.remove(self.footer)
-        self.footer = new
+        self.footer = self.pin(new)
         self.add(new)
 
     def set_caption(self, text: str) -> None:
@@ -101,18 +237,21 @@ class StoryboardScene(Scene):
         new = wrapped(text, 90, T.CAPTION_SIZE).to_edge(DOWN, buff=T.EDGE + 0.15)
         if self.caption is not None:
             self.remove(self.caption)
-        self.caption = new
+        self.caption = self.pin(new)
         self.add(new)
 
-    def swap(self, old: Mobject | None, new: Mobject, run_time: float | None = None) -> Mobject:
-        """Fade `old` out and `new` in; returns `new` (the piece to keep a handle on)."""
+    def swap(self, old, new: Mobject, run_time: float | None = None) -> Mobject:
+        """`swap("slot", m)`: put `m` in that slot (cross-fade). `swap(old_m, new_m)`: fade a
+        mobject out and another in (the older form). Returns `new`."""
+        if isinstance(old, str):
+            return self.put(old, new, run_time=run_time)
         anims = [FadeInPlace(new)] + ([FadeOutPlace(old)] if old is not None else [])
         self.play(*anims, run_time=run_time or self.quick())
         return new
 
     def quick(self, share: float = 0.15, cap: float = 0.6) -> float:
         """Run time for a small transition: a share of the beat, at most `cap` seconds."""
-        return max(0.2, min(cap, share * self.beat["duration"]))
+        return max(0.2, min(cap, share * self.beat.get("duration", 1.0)))
 
     # --- frames and state for previews and snapshot tests ---------------------------------
     def capture(self, beat: dict) -> None:
@@ -125,6 +264,49 @@ class StoryboardScene(Scene):
         state = {"beat": beat["id"], "time": round(self.time, 4),
                  "mobjects": [describe(m) for m in self.mobjects]}
         Path(f"{stem}.json").write_text(json.dumps(state, indent=1, sort_keys=True))
+        text_dir = self.frames_dir / "text"
+        text_dir.mkdir(exist_ok=True)
+        (text_dir / f"{stem.name}.json").write_text(json.dumps(
+            {"beat": beat["id"], "texts": text_sizes(self)}, indent=1, sort_keys=True))
+
+
+_REF_HEIGHT: dict = {}
+
+
+def _ref_height(m) -> float:
+    """Height of 'Hg' (cap top to descender) at font size 48 in the kind and font of `m`."""
+    from manim import MathTypst
+    key = (type(m).__name__, getattr(m, "font", None))
+    if key not in _REF_HEIGHT:
+        if isinstance(m, Text):
+            _REF_HEIGHT[key] = Text("Hg", font=m.font or T.FONT, font_size=48).height
+        else:
+            _REF_HEIGHT[key] = MathTypst("H g", font_size=48).height
+    return _REF_HEIGHT[key]
+
+
+def text_sizes(scene) -> list[dict]:
+    """Every visible text and formula on screen with its height in px at 854x480: the height
+    'Hg' would have at its effective font size (after any scaling), divided by the camera's
+    zoom. A label made only of small letters is measured like any other at its size."""
+    px_per_unit = 480 / float(scene.camera.frame.height)
+    out = []
+    for top in scene.mobjects:
+        for m in top.get_family():
+            if not (isinstance(m, Text) or hasattr(m, "typst_code")):
+                continue
+            if not len(m.get_family()) or max((s.get_fill_opacity() for s in m.get_family()
+                                                if isinstance(s, VMobject)), default=0) < 0.05:
+                continue
+            try:
+                fs = float(m.font_size)
+            except (AttributeError, ZeroDivisionError, TypeError):
+                continue
+            px = _ref_height(m) * fs / 48 * px_per_unit
+            out.append({"text": getattr(m, "text", None) or getattr(m, "typst_code", ""),
+                        "px": round(px, 2), "font_size": round(fs, 2),
+                        "source": getattr(m, "source", None)})
+    return out
 
 
 def _hex(color) -> str | None:

@@ -23,9 +23,20 @@ CONTEXTS = [ManimColor("#5DADE2"), ManimColor("#F0A868"), ManimColor("#7ED321"),
 COLOR_OF = {"x": X, "ln_x": LN, "q": Q, "k": K, "v": V, "attn_out": ATTN, "mlp_out": FFN,
             "resid_mid": X, "resid_post": X, "update": V}
 
-# diverging map for value strips: scaled values in [-1, 1]
+# One colour per quantity, by its short key (the legend helper `scenes.motion.legend` reads this).
+QUANTITY = {"x": X, "x_norm": LN, "q": Q, "k": K, "v": V, "d_attn": ATTN, "d_ffn": FFN}
+QUANTITY_NAME = {"x": "X (residual stream)", "x_norm": "normalised X", "q": "Q", "k": "K",
+                 "v": "V", "d_attn": "Δ attention", "d_ffn": "Δ FFN"}
+
+# Value colour map (signs of numbers in strips and weight blocks): magenta < 0 < green
+# (PiYG-like, colour-blind safe), chosen not to clash with any quantity colour above.
+VALUE_NEG = ManimColor("#E052A8")
+VALUE_ZERO = ManimColor("#2A2E37")
+VALUE_POS = ManimColor("#7FC241")
+
+# old diverging map (blue < 0 < orange), kept while the context scenes still use it
 NEGATIVE = ManimColor("#3B82F6")
-ZERO = ManimColor("#2A2E37")
+ZERO = VALUE_ZERO
 POSITIVE = ManimColor("#F97316")
 
 # --- type ---------------------------------------------------------------------------------------
@@ -37,6 +48,22 @@ LABEL_SIZE = 22
 SMALL_SIZE = 16
 TINY_SIZE = 13
 MATH_SIZE = 30
+
+
+class TYPE:
+    """The named type scale (font sizes). The smallest, `small`, is 14 px tall at 854x480
+    ('Hg', measured as tests/test_text_size.py does); never go below it."""
+    title = 34
+    heading = 30
+    math = 30
+    body = 24
+    label = 22
+    math_label = 26
+    small = 18
+    code = 18
+
+
+MIN_TEXT_PX = 14.0                 # at 854x480: tests/test_text_size.py
 
 # --- spacing and sizes (scene units; the frame is 14.2 x 8) -------------------------------------
 BUFF = MED_SMALL_BUFF
@@ -59,8 +86,14 @@ def fmt(value: float, decimals: int = DECIMALS) -> str:
     return "0." + "0" * decimals if text in (f"-0.{'0' * decimals}",) else text
 
 
+def X_l(l, base: str = "X") -> str:
+    """The one notation for a layer's value, as Typst math: X_l(3) -> "X^((3))" (X⁽³⁾).
+    Convention (say it once per video): layer l reads X^(l) and writes X^(l+1)."""
+    return f"{base}^(({l}))"
+
+
 def pct(value: float) -> str:
     return f"{100 * value:.0f}%"
 
 
-__all__ = [n for n in dir() if n.isupper()] + ["fmt", "pct", "UP", "DOWN", "LEFT", "RIGHT"]
+__all__ = [n for n in dir() if n.isupper()] + ["fmt", "pct", "X_l", "UP", "DOWN", "LEFT", "RIGHT"]

@@ -1,0 +1,41 @@
+"""Pointing at what the narration names: a short arrow that flicks in and out, or a line that
+runs once round the thing (Circumscribe-like). Both are short and leave nothing behind.
+
+    point_at(scene, scene.shown["q"])      # or scene.point_at(m)
+    emphasize(scene, row)                  # or scene.emphasize(m)
+"""
+
+from __future__ import annotations
+
+from manim import (DOWN, LEFT, UP, Arrow, Circumscribe, Create, Rectangle, Succession,
+                   Uncreate, Wait, Mobject)
+
+from .. import theme as T
+
+
+def _time(scene, run_time, share=0.12, cap=0.8):
+    if run_time:
+        return run_time
+    return scene.quick(share, cap) if hasattr(scene, "quick") else cap
+
+
+def point_at(scene, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None,
+             direction=LEFT) -> None:
+    """An arrow grows towards `m` from `direction`, holds briefly, shrinks away."""
+    k = float(scene.camera.frame.width) / 14.222 if hasattr(scene.camera, "frame") else 1.0
+    end = m.get_edge_center(direction) + direction * 0.08 * k
+    arrow = Arrow(end + direction * 0.9 * k, end, buff=0, color=color, stroke_width=5 * k,
+                  tip_length=0.2 * k, max_tip_length_to_length_ratio=0.4)
+    t = _time(scene, run_time)
+    scene.play(Succession(Create(arrow, run_time=0.35 * t), Wait(0.3 * t),
+                          Uncreate(arrow, run_time=0.35 * t)), run_time=t)
+    scene.remove(arrow)
+
+
+def emphasize(scene, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None) -> None:
+    """A line runs round `m` once and fades (Circumscribe), drawing no copy of `m`."""
+    scene.play(Circumscribe(m, Rectangle, color=color, buff=0.06, stroke_width=3,
+                            fade_out=True), run_time=_time(scene, run_time))
+
+
+__all__ = ["point_at", "emphasize"]
