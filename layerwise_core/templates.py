@@ -41,7 +41,7 @@ def _t(name, shows, kinds, min_sentences, cls) -> Template:
 
 TEMPLATES: dict[str, Template] = {t.name: t for t in (
     _t("toy_loop", {"code", "x", "q", "k", "v", "update", "note"}, {"toy"}, 1, "ToyLoopScene"),
-    _t("fresh_qkv", {"x", "ln_x", "q", "k", "v", "weights", "cos"}, ANY_MODEL, 1,
+    _t("fresh_qkv", {"x", "norm", "project", "update", "causes", "check"}, ANY_MODEL, 1,
        "FreshQKVScene"),
     _t("residual_stream", {"x", "attn_out", "mlp_out", "sizes", "projection"}, ANY_MODEL, 1,
        "ResidualStreamScene"),

@@ -1,6 +1,6 @@
 """The fresh_qkv and per_head plans: their storyboards validate, their plans build, and their
-numbers are the trace's (cosines, the recompute identity, the normalisation step, attention
-rows, most-attended tokens), recomputed here directly from the arrays. No rendering."""
+numbers are the trace's (Q = X W + b entries, the post-LN update, old/new X x old/new W,
+attention rows, most-attended tokens), recomputed here directly from the arrays. No rendering."""
 
 from __future__ import annotations
 
@@ -78,82 +78,71 @@ def test_scene_modules_import_no_torch():
 
 # --- fresh_qkv ---------------------------------------------------------------------------------
 
-def test_fresh_focus_and_limits(fresh):
+def redo(t, W, inp, l, X):
+    return np.einsum("pd,hde->phe", f64(inp), f64(W[f"blocks.{l}.attn.W_{X}"])) \
+        + f64(W[f"blocks.{l}.attn.b_{X}"])
+
+
+def test_fresh_focus_and_the_numbers_of_x(fresh):
     _, plan, t = fresh
     d = plan["data"]
     pos = d["focus"]["positions"]
-    assert pos == positions(t, "bank") and d["focus"]["tokens"] == ["bank"]
-    layers = [lay["layer"] for lay in d["layers"]]
-    assert layers == list(range(t.n_layers))
-    xs = np.stack([f64(t[f"blocks.{l}.hook_resid_pre"])[pos].mean(0) for l in layers])
-    assert d["limits"]["x"] == pytest.approx(robust_limit(xs), rel=1e-9)
+    assert pos == positions(t, "bank") == [6] and d["focus"]["tokens"] == ["bank"]
+    assert d["tokens"][0] == "[CLS]" and d["tokens"][-1] == "[SEP]"
+    assert d["model"] == "MiniLM-L6-H384"
+    assert [lay["layer"] for lay in d["layers"]] == list(range(t.n_layers))
     for lay in d["layers"]:
-        x = xs[lay["layer"]]
-        assert lay["x"]["values"] == pytest.approx(np.clip(x / d["limits"]["x"], -1, 1).tolist(),
-                                                   abs=1e-6)
-        assert np.ravel(lay["x_first"]).tolist() == pytest.approx(x[:8].tolist(), abs=1e-9)
+        x = f64(t[f"blocks.{lay['layer']}.hook_resid_pre"])[6]
+        assert lay["x_first"] == pytest.approx(x[:4].tolist(), abs=1e-9)
+        assert lay["in_first"] == lay["x_first"]          # post-LN: W_Q multiplies X itself
         assert lay["x_norm"] == pytest.approx(np.linalg.norm(x), rel=1e-9)
 
 
-def test_fresh_q_k_v_are_the_traces_per_head(fresh):
-    _, plan, t = fresh
-    d = plan["data"]
-    pos = d["focus"]["positions"]
-    for lay in d["layers"]:
-        for k in "qkv":
-            raw = f64(t[f"blocks.{lay['layer']}.attn.hook_{k}"])[pos].mean(0)     # [head, d_head]
-            got = np.asarray(lay[k]["values"])
-            assert got.shape == (12, 32)
-            assert got == pytest.approx(np.clip(raw / d["limits"][k], -1, 1), abs=1e-6)
-
-
-def test_fresh_recompute_identity(fresh):
-    """Q, K, V are recomputed from the current X with this layer's W: error ~1e-6."""
+def test_fresh_shown_q_k_v_are_x_times_w_plus_b(fresh):
+    """The entries on screen are the trace's Q, K, V of head 0, and equal in(X) W + b redone
+    here in float64 from the real weights; the W entries shown are the real weights."""
     _, plan, t = fresh
     W = t.weights()
     for lay in plan["data"]["layers"]:
         l = lay["layer"]
         for k in "qkv":
             X = k.upper()
-            redo = np.einsum("pd,hde->phe", f64(attn_input(t, l)),
-                             f64(W[f"blocks.{l}.attn.W_{X}"])) + f64(W[f"blocks.{l}.attn.b_{X}"])
-            err = float(np.abs(redo - t[f"blocks.{l}.attn.hook_{k}"]).max())
-            assert lay["identity"][k] == pytest.approx(err, rel=1e-9)
-            assert lay["identity"][k] < 1e-4
-            assert lay["identity_e6"][k] == pytest.approx(err * 1e6, rel=1e-9)
+            trace = f64(t[f"blocks.{l}.attn.hook_{k}"])[6, 0, :3]
+            mine = redo(t, W, attn_input(t, l), l, X)[6, 0, :3]
+            assert lay[k] == pytest.approx(trace.tolist(), abs=1e-9)
+            assert lay[f"redo_{k}"] == pytest.approx(mine.tolist(), abs=1e-9)
+            assert np.abs(mine - trace).max() < 1e-5
+            assert np.asarray(lay[f"W_{X}"]) == pytest.approx(
+                f64(W[f"blocks.{l}.attn.W_{X}"])[0, :4, :3], abs=1e-12)
+            err = float(np.abs(redo(t, W, attn_input(t, l), l, X)
+                               - t[f"blocks.{l}.attn.hook_{k}"]).max())
+            assert lay["identity"][k] == pytest.approx(err, rel=1e-9) and err < 1e-4
 
 
-def test_fresh_cosines_to_the_previous_layer(fresh):
-    _, plan, t = fresh
-    W = t.weights()
-    pos = plan["data"]["focus"]["positions"]
-    first = plan["data"]["layers"][0]
-    assert first["layer"] == 0 and first["cos"] is None
-    for lay in plan["data"]["layers"][1:]:
-        l, c = lay["layer"], lay["cos"]
-        assert c["prev"] == l - 1
-        x = [f64(t[f"blocks.{i}.hook_resid_pre"])[pos] for i in (l, l - 1)]
-        assert c["x"] == pytest.approx(float(cosine(*x).mean()), abs=1e-9)
-        for k in "qkv":
-            a, b = (f64(t[f"blocks.{i}.attn.hook_{k}"])[pos] for i in (l, l - 1))
-            per_head = cosine(a, b).mean(axis=0)
-            assert c[k] == pytest.approx(per_head.tolist(), abs=1e-9)
-            assert c[f"{k}_mean"] == pytest.approx(float(per_head.mean()), abs=1e-9)
-        for X in "QKV":
-            a, b = (f64(W[f"blocks.{i}.attn.W_{X}"]).reshape(12, -1) for i in (l, l - 1))
-            assert c[f"W_{X}_mean"] == pytest.approx(float(cosine(a, b).mean()), abs=1e-9)
-            assert abs(c[f"W_{X}_mean"]) < 0.05           # separate parameters: ~orthogonal
-        assert c["x"] > 0.5 > abs(c["q_mean"])            # X carries over, Q does not
-
-
-def test_fresh_normalisation_step_is_post_ln(fresh):
-    """MiniLM: X^l is LayerNorm(previous sum); the plan's 'before' strip is that sum."""
+def test_fresh_update_is_the_post_ln_path(fresh):
+    """X^(l) + Δattn, LN, + ΔFFN, LN = X^(l+1): the sizes shown are the trace's."""
     _, plan, t = fresh
     d = plan["data"]
     assert d["norm"] == {"kind": "layernorm", "placement": "post"}
-    W = t.weights()
-    pos = d["focus"]["positions"]
     for lay in d["layers"]:
+        l, u = lay["layer"], lay["update"]
+        g = {k: f64(t[f"blocks.{l}.{h}"])[6] for k, h in (
+            ("x", "hook_resid_pre"), ("d_attn", "hook_attn_out"), ("mid", "hook_resid_mid"),
+            ("ln1", "ln1.hook_normalized"), ("d_ffn", "hook_mlp_out"),
+            ("post", "hook_resid_post"), ("ln2", "ln2.hook_normalized"))}
+        assert np.abs(g["x"] + g["d_attn"] - g["mid"]).max() < 1e-4
+        assert np.abs(g["ln1"] + g["d_ffn"] - g["post"]).max() < 1e-4
+        for k, v in g.items():
+            assert u["norms"][k] == pytest.approx(np.linalg.norm(v), rel=1e-9)
+        assert u["x_next_first"] == pytest.approx(g["ln2"][:4].tolist(), abs=1e-9)
+        if l + 1 < t.n_layers:                        # the next layer starts from this X
+            assert d["layers"][l + 1]["x_first"] == pytest.approx(u["x_next_first"], abs=1e-9)
+
+
+def test_fresh_normalisation_step_is_post_ln(fresh):
+    _, plan, t = fresh
+    W = t.weights()
+    for lay in plan["data"]["layers"]:
         l, n = lay["layer"], lay["norm"]
         if l == 0:
             before = sum(f64(t[h]) for h in ("hook_embed", "hook_pos_embed",
@@ -161,30 +150,44 @@ def test_fresh_normalisation_step_is_post_ln(fresh):
             site = "embed_ln"
         else:
             before, site = f64(t[f"blocks.{l - 1}.hook_resid_post"]), f"blocks.{l - 1}.ln2"
-        assert n["site"] == site
-        b = before[pos].mean(0)
-        assert n["before"]["values"] == pytest.approx(
-            np.clip(b / robust_limit(b), -1, 1).tolist(), abs=1e-6)
-        sigma = float(t[f"{site}.hook_scale"][pos].mean())
-        assert n["sigma"] == pytest.approx(sigma, rel=1e-6)
-        # LayerNorm of the 'before' vector with that site's weights gives X^l
+        assert n["site"] == site and n["placement"] == "post"
+        b = before[6]
+        assert n["norm_before"] == pytest.approx(np.linalg.norm(b), rel=1e-6)    # float32 sum
         w, bias = f64(W[f"{site}.w"]), f64(W[f"{site}.b"])
         ln = (b - b.mean()) / np.sqrt(((b - b.mean()) ** 2).mean() + 1e-12) * w + bias
-        x = f64(t[f"blocks.{l}.hook_resid_pre"])[pos].mean(0)
-        assert np.abs(ln - x).max() < 1e-3
+        assert np.abs(ln - f64(t[f"blocks.{l}.hook_resid_pre"])[6]).max() < 1e-3
 
 
-def test_fresh_weight_thumbnails_are_the_block(fresh):
+def test_fresh_causes_separate_new_x_from_new_w(fresh):
+    """old X·new W, new X·new W, new X·old W: cosines only within one W's basis; attention of
+    'bank' redone here; the actual combinations equal the model's own patterns."""
     _, plan, t = fresh
-    d = plan["data"]
     W = t.weights()
-    blk = d["weight_block"]
-    assert blk == {"head": 0, "rows": [0, 32], "cols": [0, 32]}
-    for lay in d["layers"]:
-        for X in "QKV":
-            raw = f64(W[f"blocks.{lay['layer']}.attn.W_{X}"])[0, :32, :32]
-            assert np.asarray(lay[f"W_{X}"]["values"]) == pytest.approx(
-                np.clip(raw / d["limits"]["w"], -1, 1), abs=1e-6)
+    d = plan["data"]
+    assert d["layers"][0]["causes"] is None
+    for lay in d["layers"][1:]:
+        l, c = lay["layer"], lay["causes"]
+        X_old, X_new = attn_input(t, l - 1), attn_input(t, l)
+        qa, qb = redo(t, W, X_old, l, "Q")[6], redo(t, W, X_new, l, "Q")[6]
+        qc, qp = redo(t, W, X_new, l - 1, "Q")[6], redo(t, W, X_old, l - 1, "Q")[6]
+        assert c["cos_new_x_same_w"] == pytest.approx(float(cosine(qa.ravel(), qb.ravel())),
+                                                      abs=1e-9)
+        assert c["cos_new_x_old_w"] == pytest.approx(float(cosine(qp.ravel(), qc.ravel())),
+                                                     abs=1e-9)
+        assert abs(c["cos_across_w"]) < 0.15          # different bases: says nothing
+        assert c["cos_new_x_same_w"] > 0.5            # same W: the new X moves Q only partly
+        assert c["q_first"]["b"] == pytest.approx(lay["q"], abs=1e-5)
+        assert c["q_first"]["p"] == pytest.approx(d["layers"][l - 1]["q"], abs=1e-5)
+        pat = f64(t[f"blocks.{l}.attn.hook_pattern"])[0, 6]
+        assert c["pattern"]["b"] == pytest.approx(pat.tolist(), abs=1e-5)
+        prev = f64(t[f"blocks.{l - 1}.attn.hook_pattern"])[0, 6]
+        assert c["pattern"]["p"] == pytest.approx(prev.tolist(), abs=1e-5)
+        for n in "ac":
+            p = np.asarray(c["pattern"][n])
+            assert p.sum() == pytest.approx(1.0, abs=1e-9) and (p >= 0).all()
+        tv = lambda a, b: 0.5 * np.abs(np.asarray(a) - np.asarray(b)).sum()  # noqa: E731
+        assert c["tv_new_x"] == pytest.approx(tv(c["pattern"]["a"], c["pattern"]["b"]), abs=1e-9)
+        assert c["tv_new_w"] == pytest.approx(tv(c["pattern"]["c"], c["pattern"]["b"]), abs=1e-9)
 
 
 # --- per_head ----------------------------------------------------------------------------------

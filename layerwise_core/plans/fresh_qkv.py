@@ -1,31 +1,33 @@
-"""Plan data for "fresh Q, K, V at every layer": one word's X, its normalisation, this layer's
-W_Q, W_K, W_V and the Q, K, V they produce, per layer, with the measurements that prove the
-projections are recomputed from the current X with separate parameters.
+"""Plan data for "fresh Q, K, V at every layer": per layer, one word's X^(l) as a few numbers,
+where its normalisation sits, this layer's own W_Q, W_K, W_V meeting it (a few real entries), the
+Q, K, V it produces (a few entries of one head, equal to in(X) W + b from the trace), the layer's
+update to X (attention add, renormalisation, FFN add, renormalisation) and, from layer 1 on, the
+experiment that separates the two causes of a new Q (analysis.qkv_causes).
 
-Per layer l in the storyboard's layers (the focus word's tokens averaged when it has several):
-  x          X^l (the stream entering layer l), scaled with one limit shared by every layer
-  norm       where the normalisation sits: for post-LN the sum that the previous LayerNorm turned
-             into X^l, for pre-norm X^l itself, which ln1 normalises before the projections
-  W_Q/K/V    a fixed block of the real matrices (`weight_block`), one shared limit
-  q, k, v    [head][d_head], one limit per quantity shared by every layer
-  identity   max |Q^l - (attn_input(X^l) @ W_Q^l + b_Q^l)| over every token, head and dim;
-             `identity_e6` the same in millionths (shown as "1.9e-6": theme.fmt is fixed-point)
-  cos        against layer l-1: cos(X), cos(Q/K/V) per head and their mean, cos(W) per head
+Per layer l (the focus word's first token; `SHOW` input dims, `OUT` output dims of `HEAD`):
+  x_first, x_norm       X^(l)[:SHOW] and |X^(l)|; x: the whole vector scaled for a strip
+  norm                  where the normalisation sits (norm_step)
+  W_Q/W_K/W_V           rows 0..SHOW-1, columns 0..OUT-1 of head HEAD (raw weights)
+  q/k/v                 trace Q/K/V^(l)[HEAD][:OUT]; redo_q/k/v the same from in(X) W + b
+  identity              max |trace - (in(X) W + b)| over every token, head and dim
+  update                the sizes of every step from X^(l) to X^(l+1), and X^(l+1)[:SHOW]
+  causes                (l >= 1) cosines in a shared basis, attention rows, TV distances
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..analysis.qkv import fresh_qkv, projection_error
+from ..analysis.qkv import projection_error
+from ..analysis.qkv_causes import project, qkv_causes
 from ..analysis.robust import error_bound, robust_limit, scaled
-from ..analysis.vectors import positions
+from ..analysis.vectors import attn_input, positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
 
-WEIGHT_ROWS = 32        # thumbnail of W: input dims 0..31 ...
-WEIGHT_HEAD = 0         # ... times every output column of this head (d_head of them)
-DETAIL_DIMS = 8         # first dims of X shown as numbers (theme.DETAIL_DIMS)
+SHOW = 4        # input dims shown as numbers (of d_model)
+OUT = 3         # output dims of Q, K, V shown as numbers (of d_head)
+HEAD = 0        # the head whose numbers are shown
 QKV = ("q", "k", "v")
 
 
@@ -54,67 +56,83 @@ def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
     else:                                   # the toy: no normalisation at all
         x = focus_rows(trace[f"blocks.{layer}.hook_resid_pre"], pos)
         return {"placement": placement, "site": None, "label": "no normalisation",
-                "before": scaled(x, robust_limit(x)), "sigma": None,
-                "norm_before": float(np.linalg.norm(x)), "norm_after": float(np.linalg.norm(x))}
+                "sigma": None, "norm_before": float(np.linalg.norm(x)),
+                "norm_after": float(np.linalg.norm(x))}
     b, a = focus_rows(before, pos), focus_rows(after, pos)
     return {"placement": placement, "site": site, "label": label,
-            "before": scaled(b, robust_limit(b)),          # own scale: sizes differ by 10x
             "sigma": float(focus_rows(trace[f"{site}.hook_scale"], pos)[0]),
             "norm_before": float(np.linalg.norm(b)), "norm_after": float(np.linalg.norm(a))}
+
+
+def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
+    """|.| of every state from X^(l) to X^(l+1) for the focus word, and X^(l+1)[:SHOW]."""
+    placement = trace.spec["norm_placement"]
+    b = f"blocks.{layer}"
+    hooks = {"x": f"{b}.hook_resid_pre", "d_attn": f"{b}.hook_attn_out",
+             "mid": f"{b}.hook_resid_mid", "d_ffn": f"{b}.hook_mlp_out",
+             "post": f"{b}.hook_resid_post"}
+    if placement == "post":
+        hooks.update(ln1=f"{b}.ln1.hook_normalized", ln2=f"{b}.ln2.hook_normalized")
+    hooks = {k: h for k, h in hooks.items() if h in trace}
+    vec = {k: focus_rows(trace[h], pos) for k, h in hooks.items()}
+    nxt = vec.get("ln2", vec.get("post"))
+    return {"placement": placement,
+            "norms": {k: float(np.linalg.norm(v)) for k, v in vec.items()},
+            "x_next_first": nxt[:SHOW].tolist(), "x_next_norm": float(np.linalg.norm(nxt)),
+            "cos_x_next": float(np.dot(nxt, vec["x"]) / np.linalg.norm(nxt)
+                                / np.linalg.norm(vec["x"]))}
+
+
+def causes_row(trace: Trace, W: dict, layer: int, pos: list[int]) -> dict:
+    c = qkv_causes(trace, W, layer, pos[0])
+    row = {k: c[k] for k in ("layer", "prev", "cos_new_x_same_w", "cos_new_x_old_w",
+                             "rel_change_new_x", "cos_across_w")}
+    row["q_first"] = {n: c["q"][n][HEAD][:OUT].tolist() for n in "abcp"}
+    if c["patterns"] is not None:
+        row["pattern"] = {n: c["patterns"][n][HEAD].tolist() for n in "abcp"}
+        row["tv_new_x"] = float(c["tv_new_x"][HEAD])
+        row["tv_new_w"] = float(c["tv_new_w"][HEAD])
+        row["tv_new_x_mean"] = float(np.mean(c["tv_new_x"]))
+        row["tv_new_w_mean"] = float(np.mean(c["tv_new_w"]))
+        row["top"] = {n: int(np.argmax(c["patterns"][n][HEAD])) for n in "abcp"}
+    return row
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     W = t.weights()
+    spec = t.spec
     pos = positions(t, sb.focus[0])
     layers = list(sb.layers)
-
-    x = {l: focus_rows(t[f"blocks.{l}.hook_resid_pre"], pos) for l in layers}
-    qkv = {(k, l): focus_rows(t[f"blocks.{l}.attn.hook_{k}"], pos) for k in QKV for l in layers}
-    cols = slice(0, t.spec["d_head"])
-    blocks = {(k, l): np.asarray(W[f"blocks.{l}.attn.W_{k}"][WEIGHT_HEAD, :WEIGHT_ROWS, cols],
-                                 np.float64) for k in ("Q", "K", "V") for l in layers}
-    limits = {"x": robust_limit(np.stack(list(x.values()))),
-              **{k: robust_limit(np.stack([qkv[k, l] for l in layers])) for k in QKV},
-              "w": robust_limit(np.stack(list(blocks.values())))}
-
-    fresh = fresh_qkv(t, pos, W)             # index l - 1 compares layer l with layer l - 1
+    xs = {l: focus_rows(t[f"blocks.{l}.hook_resid_pre"], pos) for l in layers}
+    x_limit = robust_limit(np.stack(list(xs.values())))
     out = []
     for l in layers:
-        row = {"layer": l,
-               "x": scaled(x[l], limits["x"]),
-               "x_first": x[l][:DETAIL_DIMS].reshape(2, -1).tolist(),    # 2 rows of 4
-               "x_norm": float(np.linalg.norm(x[l])),
+        inp = focus_rows(attn_input(t, l), pos)
+        row = {"layer": l, "x_first": xs[l][:SHOW].tolist(), "x_norm": float(np.linalg.norm(xs[l])),
+               "x": scaled(xs[l], x_limit), "in_first": inp[:SHOW].tolist(),
                "norm": norm_step(t, l, pos),
                "identity": {k: projection_error(t, W, l, k) for k in QKV},
-               "cos": None}
+               "update": update_steps(t, l, pos) if spec["norm_placement"] != "none" else None,
+               "causes": causes_row(t, W, l, pos) if l >= 1 else None}
         row["identity_max"] = max(row["identity"].values())
-        row["identity_e6"] = {k: v * 1e6 for k, v in row["identity"].items()}
         row["identity_bound"] = {k: error_bound(v) for k, v in row["identity"].items()}
         for k in QKV:
-            row[k] = scaled(qkv[k, l], limits[k])                # values: [head][d_head]
-        for k in ("Q", "K", "V"):
-            row[f"W_{k}"] = scaled(blocks[k, l], limits["w"])    # values: [row][col]
-        if l >= 1:
-            i = l - 1
-            c = {"prev": l - 1, "x": fresh["cos_x"][i]}
-            for k in QKV:
-                c[k] = fresh[f"cos_{k}"][i]
-                c[f"{k}_mean"] = float(np.mean(c[k]))
-            for k in ("W_Q", "W_K", "W_V"):
-                c[k] = fresh[f"cos_{k}"][i]
-                c[f"{k}_mean"] = float(np.mean(c[k]))
-            row["cos"] = c
+            K = k.upper()
+            hk = min(HEAD, np.asarray(W[f"blocks.{l}.attn.W_{K}"]).shape[0] - 1)
+            row[f"W_{K}"] = np.asarray(W[f"blocks.{l}.attn.W_{K}"], np.float64)[
+                hk, :SHOW, :OUT].tolist()
+            row[k] = focus_rows(t[f"blocks.{l}.attn.hook_{k}"], pos)[hk][:OUT].tolist()
+            redo = project(attn_input(t, l), W, l, K)
+            row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
         out.append(row)
-    spec = t.spec
     return {"focus": {"word": sb.focus[0], "positions": pos,
                       "tokens": [t.tokens[p] for p in pos]},
             "tokens": t.tokens,
+            "model": spec.get("display", spec.get("name")),
             "norm": {"kind": spec["norm"], "placement": spec["norm_placement"]},
             "shape": {"n_heads": spec["n_heads"], "n_kv_heads": spec["n_kv_heads"],
                       "d_model": spec["d_model"], "d_head": spec["d_head"]},
-            "limits": limits,
-            "weight_block": {"head": WEIGHT_HEAD, "rows": [0, WEIGHT_ROWS],
-                             "cols": [0, spec["d_head"]]},
-            "detail_dims": DETAIL_DIMS,
+            "show": {"dims": SHOW, "out": OUT, "head": HEAD},
+            "x_limit": x_limit,
             "layers": out}
