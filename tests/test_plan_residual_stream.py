@@ -1,16 +1,22 @@
-"""The residual_stream plan: its storyboard validates, its plan builds, and its numbers are the
-trace's (update sizes, the residual identity, the projection of the first state), recomputed
-here directly from the arrays."""
+"""The residual_stream plan: its storyboard validates, its plan builds, and every number it holds
+is the trace's (the followed token's states and updates, their lengths, the PCA plane through the
+origin and what it captures, the views and bar axes that frame them, the outlier token, the
+identity X^(L) = X^(0) + every update), recomputed here directly from the arrays. The reference
+test at the end recomputes the model activations with Hugging Face `transformers` (slow)."""
 
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 
+from layerwise_core.analysis.projection import captured, pca_plane
 from layerwise_core.analysis.vectors import positions, stream_stages
 from layerwise_core.plans import build_plan
+from layerwise_core.plans import residual_stream as rs
+from layerwise_core.plans.shown import near_boundary
 from layerwise_core.storyboard.schema import load_storyboard
 from layerwise_core.templates import TEMPLATES
 from layerwise_core.tracing import get_trace
@@ -25,18 +31,23 @@ def norm(x) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(cache_dir):
     sb = load_storyboard(STORYBOARD)
-    cache = tmp_path_factory.mktemp("cache")
-    plan = build_plan(sb, cache_dir=cache)
-    trace = get_trace(sb.model, sb.sentences[0], cache_dir=cache)
+    plan = build_plan(sb, cache_dir=cache_dir)
+    trace = get_trace(sb.model, sb.sentences[0], cache_dir=cache_dir)
     return sb, json.loads(json.dumps(plan)), trace     # the plan as a scene reads it: JSON
 
+
+def f64(t, hook, pos):
+    return np.asarray(t[hook][pos], np.float64)
+
+
+# --- the storyboard and the scene's handlers --------------------------------------------------
 
 def test_storyboard_validates():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "residual_stream" and sb.model == "smollm2-135m"
-    assert sb.focus == ("bank",) and 4 <= len(sb.beats) <= 8
+    assert sb.focus == ("bank",) and 5 <= len(sb.beats) <= 10
     shown = {s for b in sb.beats for s in b.show}
     assert shown == TEMPLATES["residual_stream"].shows          # every view is used
 
@@ -47,75 +58,264 @@ def test_scene_has_a_handler_for_every_show_name():
         assert callable(getattr(ResidualStreamScene, f"beat_{name}", None)), name
 
 
-def test_focus_is_not_the_attention_sink(built):
-    _, plan, _ = built
-    assert 0 not in plan["data"]["focus"]["positions"]
+# --- the sentence and the token followed ------------------------------------------------------
 
-
-def test_update_sizes_are_the_traces(built):
+def test_tokens_show_the_space_mark_and_the_followed_token(built):
     _, plan, t = built
     d = plan["data"]
-    pos = d["focus"]["positions"]
-    assert pos == positions(t, "bank")
-    for lay in d["layers"]:
-        b = f"blocks.{lay['layer']}"
-        x, mid = t[f"{b}.hook_resid_pre"][pos], t[f"{b}.hook_resid_mid"][pos]
-        rel_attn = (norm(t[f"{b}.hook_attn_out"][pos]) / norm(x)).mean()
-        rel_mlp = (norm(t[f"{b}.hook_mlp_out"][pos]) / norm(mid)).mean()   # pre-norm: added to mid
-        assert lay["rel_attn"] == pytest.approx(rel_attn, rel=1e-6)
-        assert lay["rel_mlp"] == pytest.approx(rel_mlp, rel=1e-6)
-        assert lay["norm_x"] == pytest.approx(norm(x).mean(), rel=1e-6)
-        # bars: the relative size over one limit, clipped to [0, 1]
-        for key in ("attn", "mlp"):
-            expected = min(1.0, lay[f"rel_{key}"] / d["bars"]["limit"])
-            assert lay[f"bar_{key}"] == pytest.approx(expected, abs=1e-6)
-            assert lay[f"clipped_{key}"] == (lay[f"rel_{key}"] > d["bars"]["limit"])
+    assert [tok["text"].replace("\u2423", " ") for tok in d["tokens"]] == t.tokens
+    assert d["any_space_mark"] and d["space_mark"] == "\u2423"
+    assert d["focus"]["token"] == positions(t, "bank")[-1] == 5
+    assert d["focus"]["token_text"] == "\u2423bank"
+    assert d["model"] == {"display": "SmolLM2-135M", "n_layers": 30, "d_model": 576,
+                          "norm": "rmsnorm", "norm_placement": "pre", "kind": "decoder"}
 
+
+def test_space_marks_of_other_tokenizers():
+    assert rs._shown_text("\u0120bank") == ("\u2423bank", True)      # GPT-2 byte-level
+    assert rs._shown_text("\u2581bank") == ("\u2423bank", True)      # SentencePiece
+    assert rs._shown_text(" ") == (" ", False)                       # a lone space stays
+    assert rs._shown_text("[CLS]") == ("[CLS]", False)
+
+
+# --- states, steps and their numbers ----------------------------------------------------------
+
+def test_states_and_updates_are_the_traces(built):
+    _, plan, t = built
+    d = plan["data"]
+    p = d["focus"]["token"]
+    hooks = [h for _, h in stream_stages(t)]
+    assert [s["hook"] for s in d["stages"]] == hooks and len(hooks) == 61
+    for s in d["stages"]:
+        v = f64(t, s["hook"], p)
+        assert s["norm"]["value"] == pytest.approx(norm(v), rel=1e-9)
+        np.testing.assert_allclose(s["head"], v[:rs.ENTRIES], rtol=0, atol=1e-12)
+    for lay in d["layers"]:
+        l, b = lay["layer"], f"blocks.{lay['layer']}"
+        attn, mlp = f64(t, f"{b}.hook_attn_out", p), f64(t, f"{b}.hook_mlp_out", p)
+        sa, sf = d["steps"][lay["step_attn"]], d["steps"][lay["step_ffn"]]
+        assert (sa["kind"], sa["layer"], sf["kind"], sf["layer"]) == ("attn", l, "ffn", l)
+        np.testing.assert_allclose(sa["head"], attn[:rs.ENTRIES], atol=1e-12)
+        np.testing.assert_allclose(sf["head"], mlp[:rs.ENTRIES], atol=1e-12)
+        assert sa["norm"]["value"] == pytest.approx(norm(attn), rel=1e-9)
+        assert sf["norm"]["value"] == pytest.approx(norm(mlp), rel=1e-9)
+        x, mid = f64(t, f"{b}.hook_resid_pre", p), f64(t, f"{b}.hook_resid_mid", p)
+        assert lay["norm_x"]["value"] == pytest.approx(norm(x), rel=1e-6)
+        assert lay["rel_attn"]["value"] == pytest.approx(norm(attn) / norm(x), rel=1e-6)
+        assert lay["rel_mlp"]["value"] == pytest.approx(norm(mlp) / norm(mid), rel=1e-6)
+    # |X^(l)| for l = 0..30: the input of every layer, then the last layer's output
+    expected = [norm(f64(t, f"blocks.{l}.hook_resid_pre", p)) for l in range(30)]
+    expected.append(norm(f64(t, "blocks.29.hook_resid_post", p)))
+    np.testing.assert_allclose([n["value"] for n in d["x_norms"]], expected, rtol=1e-9)
+
+
+def test_embedding_scale_and_growth(built):
+    """SmolLM2's X of "bank" grows from ~2.2 at the embedding to ~870 after layer 29."""
+    _, plan, _ = built
+    s = plan["data"]["summary"]
+    assert 1.5 < s["norm_first"]["value"] < 3.0 and 700 < s["norm_last"]["value"] < 1000
+    assert s["growth"]["value"] == pytest.approx(s["norm_last"]["value"] /
+                                                 s["norm_first"]["value"])
+    assert s["ffn0_over_x0"]["value"] > 10           # layer 0's FFN dwarfs the embedding
+
+
+def iter_numbers(node, path="data"):
+    if isinstance(node, dict):
+        if set(node) >= {"value", "decimals"} and isinstance(node["value"], (int, float)):
+            yield path, node
+        for k, v in node.items():
+            yield from iter_numbers(v, f"{path}.{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from iter_numbers(v, f"{path}[{i}]")
+
+
+def test_every_shown_number_is_safe_from_float_noise(built):
+    """A number shown with its decimals cannot round differently on another machine."""
+    _, plan, _ = built
+    numbers = list(iter_numbers(plan["data"]))
+    assert len(numbers) > 300
+    for where, n in numbers:
+        value = n["exact"] / n["rounded_to"] if "rounded_to" in n else n["value"]
+        assert not near_boundary(value, 0 if "rounded_to" in n else n["decimals"]), where
+    for s in plan["data"]["stages"]:
+        for d in s["decimals"]:
+            assert not any(near_boundary(v, d) for v in s["head"]), s["index"]
+
+
+# --- the plane, fitted once, through the origin -----------------------------------------------
+
+def test_plane_through_the_origin_fitted_to_this_token(built):
+    _, plan, t = built
+    d = plan["data"]
+    p = d["focus"]["token"]
+    vecs = np.stack([f64(t, s["hook"], p) for s in d["stages"]])
+    _, s, vt = np.linalg.svd(vecs, full_matrices=False)           # no centring
+    axes = vt[:2] * np.sign(vt[:2][np.arange(2), np.abs(vt[:2]).argmax(axis=1)])[:, None]
+    np.testing.assert_allclose([st["xy"] for st in d["stages"]], vecs @ axes.T, atol=1e-6)
+    np.testing.assert_allclose(d["plane"]["energy"], s[:2] ** 2 / (s ** 2).sum(), rtol=1e-9)
+    assert d["plane"]["energy_pct"]["value"] == pytest.approx(100 * (s[:2] ** 2).sum()
+                                                              / (s ** 2).sum())
+    # the share of each update's length the plane shows
+    for st in d["steps"]:
+        u = vecs[st["to"]] - vecs[st["from"]]
+        share = np.linalg.norm(axes @ u) / np.linalg.norm(u)
+        assert st["captured_pct"]["value"] == pytest.approx(100 * share, abs=1e-3)
+    steps = np.diff(vecs, axis=0)
+    total = np.linalg.norm(steps @ axes.T, axis=1).sum() / np.linalg.norm(steps, axis=1).sum()
+    assert d["plane"]["captured_total_pct"]["value"] == pytest.approx(100 * total)
+    assert 0 < total < 1
+
+
+def test_captured_share():
+    axes = np.eye(3)[:2]
+    np.testing.assert_allclose(captured(np.array([[3.0, 4.0, 0.0], [0, 0, 2.0], [1, 0, 1],
+                                                  [0, 0, 0]]), axes), [1, 0, 2 ** -0.5, 0])
+    # the default (centred) fit is what other scenes rely on; uncentred keeps the origin
+    pts = np.array([[1.0, 1.0, 0.0], [2.0, 2.1, 0.1], [3.0, 2.9, -0.1]])
+    assert np.allclose(pca_plane(pts)["mean"], pts.mean(axis=0))
+    flat = pca_plane(pts, center=False)
+    assert np.allclose(flat["mean"], 0) and np.allclose(flat["xy"], pts @ flat["axes"].T)
+
+
+def test_views_frame_the_origin_and_every_state_so_far(built):
+    _, plan, _ = built
+    d = plan["data"]
+    xy = np.array([s["xy"] for s in d["stages"]])
+    views = d["plane"]["views"]
+    assert len(views) == len(xy)
+    widths = [v["width"] for v in views]
+    assert widths == sorted(widths) and widths[-1] > 100 * widths[0]      # the camera zooms out
+    for k, v in enumerate(views):
+        w, h = v["width"], v["width"] / rs.ASPECT
+        pts = np.vstack([np.zeros(2), xy[:k + 1]])
+        assert (np.abs(pts[:, 0] - v["center"][0]) <= w / 2).all(), k
+        assert (np.abs(pts[:, 1] - v["center"][1]) <= h / 2).all(), k
+        mantissa = w / 10 ** math.floor(math.log10(w))
+        assert any(math.isclose(mantissa, m) for m in rs.LADDER), w
+        assert v["scale"] == pytest.approx(w / 5)
+    assert len({json.dumps(v) for v in views}) < len(views) // 2    # moves only when needed
+
+
+def test_bar_axes_grow_and_never_clip(built):
+    _, plan, _ = built
+    d = plan["data"]
+    axes = d["bars"]["linear"]
+    assert len(axes) == len(d["stages"])
+    x_at = {i: j for j, i in enumerate(d["x_stages"])}
+    seen = 0.0
+    for k, ax in enumerate(axes):
+        if k in x_at:
+            seen = max(seen, d["x_norms"][x_at[k]]["value"])
+        if k > 0:
+            seen = max(seen, d["steps"][k - 1]["norm"]["value"])
+        assert ax["max"] >= seen
+        assert [tk["value"] for tk in ax["ticks"]] == [ax["max"] / 2, ax["max"]]
+    assert [a["max"] for a in axes] == sorted(a["max"] for a in axes)
+    log = d["bars"]["log"]
+    every = [n["value"] for n in d["x_norms"]] + [s["norm"]["value"] for s in d["steps"]]
+    assert log["min"] <= min(every) and log["max"] >= max(every)
+
+
+# --- the outlier token, said, not hidden ------------------------------------------------------
+
+def test_first_token_is_an_attention_sink_and_is_said(built):
+    _, plan, t = built
+    o = plan["data"]["outlier"]
+    assert o["position"] == 0 and o["token"] == "I" and o["is_sink"]
+    peak = max(norm(t[f"blocks.{l}.hook_resid_pre"][0]) for l in range(30))
+    assert o["max_norm"]["exact"] == pytest.approx(peak, rel=1e-9)
+    assert o["max_norm"]["value"] == pytest.approx(peak, rel=0.01)
+    others = max(norm(t[f"blocks.{l}.hook_resid_pre"][1:]).max() for l in range(30))
+    others = max(others, norm(t["blocks.29.hook_resid_post"][1:]).max())
+    assert peak > rs.OUTLIER_FACTOR * others
+    lo, hi = o["attention_layers"]
+    share = np.mean([t[f"blocks.{l}.attn.hook_pattern"][:, 5, 0].mean()
+                     for l in range(lo, hi + 1)])
+    assert o["attention_share"]["value"] == pytest.approx(share, rel=1e-6) and share > 0.5
+    assert plan["data"]["focus"]["token"] != o["position"]
+
+
+# --- X^(30) = X^(0) + 60 updates --------------------------------------------------------------
 
 def test_stream_changes_only_by_additions(built):
     _, plan, t = built
-    c = plan["data"]["check"]
-    assert c["kind"] == "additions"
-    pos = plan["data"]["focus"]["positions"]
-    f = lambda h: t[h][pos].astype(np.float64)           # noqa: E731
-    L = t.n_layers
-    worst = max(np.abs(f(f"blocks.{l}.hook_resid_post") - f(f"blocks.{l}.hook_resid_pre")
-                       - f(f"blocks.{l}.hook_attn_out") - f(f"blocks.{l}.hook_mlp_out")).max()
-                for l in range(L))
-    assert c["max_error_layer"] == pytest.approx(worst, rel=1e-6, abs=1e-12)
-    assert c["max_error_layer"] < 1e-3 and c["max_error_total"] < 1e-3
+    d = plan["data"]
+    c, ident = d["check"], d["identity"]
+    assert c["kind"] == "additions" and ident["n_updates"] == 60
+    p = [d["focus"]["token"]]
+    f = lambda h: f64(t, h, p)                                       # noqa: E731
+    total = f("blocks.0.hook_resid_pre") + sum(f(f"blocks.{l}.hook_attn_out")
+                                               + f(f"blocks.{l}.hook_mlp_out") for l in range(30))
+    final = f("blocks.29.hook_resid_post")
+    assert c["max_error_total"] == pytest.approx(np.abs(final - total).max(), rel=1e-6,
+                                                 abs=1e-12)
+    assert c["max_error_total"] < ident["bound"]["bound"] == rs.ADDITION_TOLERANCE == 1e-4
+    np.testing.assert_allclose(ident["sum_head"], total[0][:rs.ENTRIES], atol=1e-12)
+    np.testing.assert_allclose(ident["x_head"], final[0][:rs.ENTRIES], atol=1e-12)
     assert c["max_error_chain"] == 0.0                    # resid_pre[l+1] is resid_post[l]
-    assert c["final_norm"] == pytest.approx(norm(f(f"blocks.{L - 1}.hook_resid_post")).mean())
 
 
-def test_projection_of_the_first_state(built):
+def test_post_ln_model_plans_the_layernorm_check(tmp_path, cache_dir):
+    """MiniLM (post-LN): no additions identity; the plan says how far each LayerNorm moves X."""
+    text = STORYBOARD.read_text().replace("model: smollm2-135m", "model: minilm-l6")
+    path = tmp_path / "residual_stream.yaml"
+    path.write_text(text)
+    plan = build_plan(load_storyboard(path), cache_dir=cache_dir)
+    d = plan["data"]
+    assert d["check"]["kind"] == "layernorm" and d["identity"] is None
+    assert len(d["stages"]) == 1 + 4 * 6
+    assert {s["kind"] for s in d["steps"]} == {"attn", "ln", "ffn"}
+
+
+def test_helpers():
+    assert [rs.sig_decimals(v) for v in (2.18, 61.4, 870.2, 0.0561)] == [2, 1, 0, 4]
+    assert [rs._ladder_up(v) for v in (0.3, 0.5, 0.51, 61, 1000)] == [0.5, 0.5, 1.0, 100, 1000]
+    assert [rs.entry_decimals(v) for v in (2.18, 61.4, 870.2)] == [3, 2, 1]
+
+
+# --- against Hugging Face transformers (slow) ------------------------------------------------
+
+@pytest.mark.slow
+def test_lengths_match_transformers(built):
+    """|X^(l)|, |Delta_attn^(l)| and |Delta_FFN^(l)| of "bank", and the identity, recomputed with
+    Hugging Face's eager Llama on the same GGUF weights (forward hooks on each decoder layer)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from layerwise_core.models import llama
+    from layerwise_core.packages import package_dir
+
     _, plan, t = built
     d = plan["data"]
-    pos = d["focus"]["positions"]
-    hooks = [h for _, h in stream_stages(t)]
-    assert [s["hook"] for s in d["stages"]] == hooks
-    assert len(hooks) == 1 + 2 * t.n_layers and d["stages"][0]["kind"] == "embed"
-    vecs = np.stack([t[h][pos].astype(np.float64).mean(axis=0) for h in hooks])
-    centred = vecs - vecs.mean(axis=0)
-    _, s, vt = np.linalg.svd(centred, full_matrices=False)
-    axes = vt[:2] * np.sign(vt[:2][np.arange(2), np.abs(vt[:2]).argmax(axis=1)])[:, None]
-    np.testing.assert_allclose(d["stages"][0]["xy"], centred[0] @ axes.T, rtol=1e-6, atol=1e-6)
-    np.testing.assert_allclose(d["projection"]["explained"], (s[:2] ** 2) / (s ** 2).sum(),
-                               rtol=1e-9)
-    # every view frames every point drawn so far
-    xy = np.array([st["xy"] for st in d["stages"]])
-    for k, view in enumerate(d["projection"]["views"]):
-        seen = xy[:max(k, 1) + 1]
-        assert (seen[:, 0] >= view["x_range"][0]).all() and (seen[:, 0] <= view["x_range"][1]).all()
-        assert (seen[:, 1] >= view["y_range"][0]).all() and (seen[:, 1] <= view["y_range"][1]).all()
+    hf = AutoModelForCausalLM.from_pretrained(str(package_dir(llama.PACKAGE)),
+                                              gguf_file=llama.GGUF_FILE,
+                                              attn_implementation="eager",
+                                              dtype=torch.float32).eval()
+    got: dict[str, torch.Tensor] = {}
 
+    def keep(name):
+        def hook(_module, _inputs, output):
+            got[name] = (output[0] if isinstance(output, tuple) else output).detach()
+        return hook
 
-def test_strips_are_scaled_and_colour_limit_is_robust(built):
-    _, plan, _ = built
-    d = plan["data"]
-    assert d["strip_limit"]["limit"] > 0
-    for l in d["strip_layers"]:
-        block = d["strips"][str(l)]
-        for values in [*block["stages"].values(), block["attn_out"], block["mlp_out"]]:
-            assert len(values) == plan["model"]["d_model"]
-            assert max(abs(v) for v in values) <= 1.0
+    for l, layer in enumerate(hf.model.layers):
+        layer.self_attn.register_forward_hook(keep(f"attn{l}"))
+        layer.mlp.register_forward_hook(keep(f"mlp{l}"))
+        layer.register_forward_hook(keep(f"out{l}"))
+    ids = torch.tensor([t.meta["token_ids"]])
+    with torch.inference_mode():
+        out = hf(ids, output_hidden_states=True)
+    p = d["focus"]["token"]
+    vec = lambda x: x[0, p].double().numpy()                         # noqa: E731
+    x = [vec(out.hidden_states[l]) for l in range(30)] + [vec(got["out29"])]
+    np.testing.assert_allclose([n["value"] for n in d["x_norms"]], norm(x), rtol=1e-4)
+    for lay in d["layers"]:
+        l = lay["layer"]
+        assert d["steps"][lay["step_attn"]]["norm"]["value"] == pytest.approx(
+            norm(vec(got[f"attn{l}"])), rel=1e-4)
+        assert d["steps"][lay["step_ffn"]]["norm"]["value"] == pytest.approx(
+            norm(vec(got[f"mlp{l}"])), rel=1e-4)
+    total = x[0] + sum(vec(got[f"attn{l}"]) + vec(got[f"mlp{l}"]) for l in range(30))
+    assert np.abs(total - x[-1]).max() < 1e-3 * np.abs(x[-1]).max()
+    np.testing.assert_allclose(d["identity"]["x_head"], x[-1][:rs.ENTRIES], rtol=1e-4, atol=1e-4)

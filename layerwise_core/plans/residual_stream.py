@@ -1,14 +1,24 @@
-"""Plan data for the residual stream: one word's X through every layer, step by step.
+"""Plan data for the residual stream: one token's X through every layer, as a vector being added to.
 
-Every state of the focus word's stream (`analysis.vectors.stream_stages`: the embedding, then
-after each sublayer's add, and for post-LN models after each re-normalisation) is projected once
-onto one PCA plane, so the scene can move a point step by step, each step coloured by the
-sublayer that caused it. Per layer the plan holds the relative sizes of the two updates
-(`analysis.updates.update_sizes`), bar heights on one robust scale, and for the layers the
-storyboard's beats look at, colour strips of X and of the updates (one robust colour limit over
-every vector of the word). `check` is what makes the picture honest: for pre-norm models the
-residual identity X_post = X_pre + attn_out + mlp_out, measured; for post-LN models how far
-each LayerNorm moves X (there X does not change by additions alone).
+The token followed is the focus word's last token (in a decoder it has read the whole word). Its
+stream is a path of states (`analysis.vectors.stream_stages`: the embedding X^(0), then after each
+sublayer's add, and for post-LN models after each re-normalisation); each step between two states
+is one update. The plan holds, for every state and step:
+
+- the first `ENTRIES` entries as numbers (a vector is a short column before anything else), its
+  length, and how many decimals show it (3 significant digits, checked against float noise);
+- its coordinates on ONE plane fitted once, by PCA through the origin, to this token's states
+  only (the zero vector stays at (0, 0), so X is an arrow from it and each update an arrow
+  tip to tail), and the share of each arrow's length the plane captures (a 2-D picture of a
+  576-d update leaves the rest out: the scene says how much);
+- the views a scene zooms through (widths on a 1-2.5-5 ladder, a scale bar a fifth of the
+  width) and the bar chart's linear axis at each point of the story (|X^(l)|, |Delta_attn^(l)|,
+  |Delta_FFN^(l)| on one honest scale that grows, never clipped), plus a log axis for the
+  whole picture at once;
+- the outlier token (SmolLM2's first token is an attention sink whose |X| reaches ~24,000), said,
+  not hidden, and why the plane is fitted to the followed token only;
+- `check`/`identity`: for pre-norm models X^(L) = X^(0) + the 2L updates, measured, shown as a
+  fixed bound; for post-LN models how far each LayerNorm moves X.
 """
 
 from __future__ import annotations
@@ -17,17 +27,25 @@ import math
 
 import numpy as np
 
-from ..analysis.projection import pca_plane
-from ..analysis.robust import error_bound, robust_limit, scaled
-from ..analysis.updates import update_sizes
+from ..analysis.projection import captured, pca_plane
+from ..analysis.robust import error_bound
+from ..analysis.updates import attention_to, outlier_token, update_sizes
 from ..analysis.vectors import positions, stream_stages
+from ..errors import LayerwiseError
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
+from .shown import near_boundary, stable
 
-ASPECT = 1.6            # width / height of the scene's projection frame (equal units on both axes)
-VIEW_PAD = 1.3          # a view is the bounding box of the points so far, enlarged by this
-BAR_PERCENTILE = 97.0   # bars are clipped above this percentile of all relative sizes
-STRIP_SHOWS = ("x", "attn_out", "mlp_out")
+ENTRIES = 4             # entries of a vector shown as numbers
+ASPECT = 1.25           # width / height of the scene's plane panel (equal units on both axes)
+VIEW_PAD = 1.25         # a view is at least this times the extent of what it must frame
+VIEW_MARGIN = 0.06      # a point this close (share of the width) to a view's edge forces a zoom
+LADDER = (1.0, 2.5, 5.0)        # view widths: these x 10^k; the scale bar is a fifth
+BAR_LADDER = (1.0, 2.0, 5.0)    # bar axis maxima: these x 10^k; ticks at half and full
+SPACE_MARKS = ("\u0120", "\u2581", " ")     # GPT-2 "Ġ", SentencePiece "▁", a decoded space
+SPACE_SHOWN = "\u2423"                      # "␣" on screen
+OUTLIER_FACTOR = 10.0   # a token whose |X| exceeds every other token's by this is an outlier
+SINK_SHARE = 0.5        # ... and an attention sink if the followed token gives it more than this
 
 
 def _kind(hook: str) -> str:
@@ -40,48 +58,110 @@ def _kind(hook: str) -> str:
     return "embed"
 
 
-def _nice_down(x: float) -> float:
-    """The largest 1, 2 or 5 x 10^k not above x."""
+def sig_decimals(value: float, digits: int = 3) -> int:
+    """Decimals that show `value` with at least `digits` significant digits (2.18, 61.4, 870)."""
+    v = abs(float(value))
+    return 0 if v == 0 else max(0, digits - 1 - math.floor(math.log10(v)))
+
+
+def entry_decimals(norm_x: float) -> int:
+    """Decimals for a layer's entries: a d-dim X of length |X| has entries ~|X|/sqrt(d), shown
+    with 2 significant digits at least (X^(0) of SmolLM2, |X| 2.2: entries ~0.09 -> 3)."""
+    return 3 if norm_x < 10 else 2 if norm_x < 200 else 1
+
+
+def _ladder_up(x: float, ladder=LADDER) -> float:
+    """The smallest m x 10^k (m in `ladder`) at or above x."""
     e = math.floor(math.log10(x))
-    for m in (5, 2, 1):
-        if m * 10 ** e <= x:
-            return float(m * 10 ** e)
-    return float(10 ** e)
+    for k in (e - 1, e, e + 1):
+        for m in ladder:
+            if m * 10 ** k >= x * (1 - 1e-12):
+                return float(m * 10 ** k)
+    return float(10 ** (e + 1))
 
 
-def _view(xy: np.ndarray) -> dict:
-    """A frame of aspect ASPECT around `xy` [n, 2] with equal units on both axes, and a scale bar
-    of a round length about a quarter of the frame's width."""
-    lo, hi = xy.min(axis=0), xy.max(axis=0)
-    center = (lo + hi) / 2
-    span = max(float(hi[0] - lo[0]), ASPECT * float(hi[1] - lo[1]), 1e-6) * VIEW_PAD
-    half_w, half_h = span / 2, span / 2 / ASPECT
-    scale = _nice_down(span / 4)
-    return {"x_range": [float(center[0] - half_w), float(center[0] + half_w)],
-            "y_range": [float(center[1] - half_h), float(center[1] + half_h)],
-            "scale": scale, "scale_decimals": max(0, -math.floor(math.log10(scale)))}
+def _decimals_of(x: float) -> int:
+    return max(0, -math.floor(math.log10(x) + 1e-9)) if x < 1 else 0
 
 
-def _vec(t: Trace, hook: str, pos: list[int]) -> np.ndarray:
-    return t[hook][pos].astype(np.float64).mean(axis=0)
+def _fits(view: dict, pts: np.ndarray) -> bool:
+    w, h = view["width"], view["width"] / ASPECT
+    cx, cy = view["center"]
+    m = VIEW_MARGIN * w
+    return bool(((np.abs(pts[:, 0] - cx) <= w / 2 - m) & (np.abs(pts[:, 1] - cy) <= h / 2 - m))
+                .all())
 
 
-def _strip_layers(sb: Storyboard) -> list[int]:
-    first = sb.layers[0] if sb.layers else 0
-    return sorted({b.layer if b.layer is not None else first for b in sb.beats
-                   if set(b.show) & set(STRIP_SHOWS)} | {first})
+def plane_views(xy: np.ndarray) -> list[dict]:
+    """The view after each state k is drawn: it frames the origin and states 0..k. A view is kept
+    while everything fits (so the camera moves only when the scale must change), else the next
+    is the smallest ladder width that frames them, centred on them."""
+    views, view = [], None
+    for k in range(len(xy)):
+        pts = np.vstack([np.zeros(2), xy[:k + 1]])
+        if view is None or not _fits(view, pts):
+            lo, hi = pts.min(axis=0), pts.max(axis=0)
+            need = max(float(hi[0] - lo[0]), ASPECT * float(hi[1] - lo[1]), 1e-6) * VIEW_PAD
+            width = _ladder_up(need)
+            if view is not None:
+                width = max(width, view["width"])       # never zoom in again mid-story
+            scale = width / 5
+            view = {"center": ((lo + hi) / 2).tolist(), "width": width, "scale": scale,
+                    "scale_decimals": _decimals_of(scale)}
+            if not _fits(view, pts):                     # the margin needs one more rung
+                width = _ladder_up(width * 1.01)
+                view = dict(view, width=width, scale=width / 5,
+                            scale_decimals=_decimals_of(width / 5))
+        views.append(dict(view))
+    return views
 
 
-# The shown bound of the additions check: SmolLM2's X reaches |x| ~ 900 per entry, whose float32
-# rounding (6e-8 relative) over 60 float32 additions leaves 2.4e-5 .. 5.0e-5 (measured under
-# ATEN_CPU_CAPABILITY=default|avx2|avx512, 1 and 2 threads); 1e-4 is a fixed bound 2x above the
-# worst seen, the same on every machine (error_bound fails the plan if it is ever reached).
-ADDITION_TOLERANCE = 1e-4
+def bar_axes(maxima: list[float]) -> list[dict]:
+    """The bar chart's linear axis after each state: its top is the smallest 1-2-5 x 10^k above
+    everything shown so far (a bar is never clipped), ticks at half and full."""
+    axes, top = [], 0.0
+    for m in maxima:
+        top = max(top, _ladder_up(m * 1.04, BAR_LADDER))
+        ticks = [top / 2, top]
+        axes.append({"max": top, "ticks": [{"value": v, "decimals": _decimals_of(v) +
+                                            (1 if (v * 10 ** _decimals_of(v)) % 1 else 0)}
+                                           for v in ticks]})
+    return axes
+
+
+def _shown_text(token: str) -> tuple[str, bool]:
+    for mark in SPACE_MARKS:
+        if token.startswith(mark) and len(token) > len(mark):
+            return SPACE_SHOWN + token[len(mark):], True
+    return token, False
+
+
+def _num(value: float, where: str, decimals: int | None = None) -> dict:
+    """A number the scene shows: its value and decimals (3 significant digits unless given),
+    with one more decimal when those would sit within float noise of a rounding boundary
+    (782.4991 is shown 782.5, not a 782/783 coin toss between machines)."""
+    value = float(value)
+    if decimals is None and abs(value) >= 1000:       # 24101.47 -> 24100 ("about"): noise
+        e = math.floor(math.log10(abs(value))) - 2    # moves a 5-digit float32 in its 2nd
+        stable(value / 10 ** e, 0, where)              # decimal, so it is rounded in the plan
+        return {"value": float(round(value / 10 ** e) * 10 ** e), "decimals": 0,
+                "exact": value, "rounded_to": float(10 ** e)}
+    d = sig_decimals(value) if decimals is None else decimals
+    if near_boundary(value, d):
+        d += 1
+    return {"value": stable(value, d, where), "decimals": d}
+
+
+def _head(v: np.ndarray, decimals: set[int], where: str) -> list[float]:
+    """The first ENTRIES entries, safe to show with each of `decimals` on any machine (a state is
+    shown with its layer's decimals, and X^(l+1) both ends layer l and starts layer l+1)."""
+    return [[stable(float(x), d, f"{where}[{i}]") for d in sorted(decimals)][0]
+            for i, x in enumerate(v[:ENTRIES])]
 
 
 def _addition_check(t: Trace, pos: list[int]) -> dict:
     """Pre-norm: X changes only by additions. Measured in float64 on the recorded float32 arrays,
-    at the focus word's tokens: per layer, across the layer boundary, and over the whole stack."""
+    at the followed token: per layer, across the layer boundary, and over the whole stack."""
     L = t.n_layers
     f = lambda h: t[h][pos].astype(np.float64)            # noqa: E731
     per_layer = [float(np.abs(f(f"blocks.{l}.hook_resid_post") - (
@@ -98,7 +178,15 @@ def _addition_check(t: Trace, pos: list[int]) -> dict:
             "bound_total": error_bound(float(np.abs(final - total).max()), ADDITION_TOLERANCE),
             "bound_layer": error_bound(max(per_layer), ADDITION_TOLERANCE),
             "n_updates": 2 * L, "final_norm": float(np.linalg.norm(final, axis=-1).mean()),
-            "final_max_abs": float(np.abs(final).max()), "arithmetic": "float64 on float32 arrays"}
+            "final_max_abs": float(np.abs(final).max()), "arithmetic": "float64 on float32 arrays",
+            "sum_head": total[0][:ENTRIES].tolist()}
+
+
+# The shown bound of the additions check: SmolLM2's X reaches |x| ~ 900 per entry, whose float32
+# rounding (6e-8 relative) over 60 float32 additions leaves 2.4e-5 .. 5.0e-5 (measured under
+# ATEN_CPU_CAPABILITY=default|avx2|avx512, 1 and 2 threads); 1e-4 is a fixed bound 2x above the
+# worst seen, the same on every machine (error_bound fails the plan if it is ever reached).
+ADDITION_TOLERANCE = 1e-4
 
 
 def _layernorm_check(t: Trace, pos: list[int]) -> dict:
@@ -124,80 +212,170 @@ def _layernorm_check(t: Trace, pos: list[int]) -> dict:
             "arithmetic": "float64 on float32 arrays"}
 
 
+def _outlier(t: Trace, token: int, L: int) -> dict | None:
+    out = outlier_token(t, OUTLIER_FACTOR)
+    if out is None or out["position"] == token:
+        return None
+    p = out["position"]
+    layers = [l for l in range(out["from_layer"], L)] or list(range(L))
+    share = attention_to(t, token, p, layers) if p < token else 0.0
+    text, _ = _shown_text(t.tokens[p])
+    return {"position": p, "token": text,
+            "max_norm": _num(out["max_norm"], "outlier.max_norm"),
+            "max_layer": out["max_layer"], "from_layer": out["from_layer"],
+            "others_max_norm": _num(out["others_max_norm"], "outlier.others_max_norm"),
+            "attention_share": _num(share, "outlier.attention_share", 2),
+            "attention_pct": _num(100 * share, "outlier.attention_pct", 0),
+            "attention_layers": [layers[0], layers[-1]],
+            "is_sink": share > SINK_SHARE}
+
+
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
-    pos = positions(t, sb.focus[0])
+    pos_all = positions(t, sb.focus[0])
+    token = pos_all[-1]                    # a decoder's last token of the word has read all of it
+    pos = [token]
     L, placement = t.n_layers, t.spec["norm_placement"]
-    per = {"post": 4, "pre": 2}[placement]            # stages each layer adds
+    per = {"post": 4, "pre": 2}.get(placement)
+    if per is None:
+        raise LayerwiseError(f"residual_stream: no sublayer updates to show for {t.model}")
+    d_model = int(t[stream_stages(t)[0][1]].shape[-1])
 
+    # --- the states of the followed token and the steps between them -----------------------
     stages = stream_stages(t)
-    vectors = np.stack([_vec(t, h, pos) for _, h in stages])          # [n_stages, d_model]
-    plane = pca_plane(vectors)
-    xy = plane["xy"]
+    vectors = np.stack([t[h][token].astype(np.float64) for _, h in stages])     # [n, d]
+    plane = pca_plane(vectors, center=False)           # through the origin, this token only
+    xy, axes = plane["xy"], plane["axes"]
     norms = np.linalg.norm(vectors, axis=-1)
-    stage_rows = [{"index": i, "label": label, "hook": hook, "kind": _kind(hook),
-                   "layer": None if i == 0 else (i - 1) // per, "xy": xy[i].tolist(),
-                   "norm": float(norms[i])} for i, (label, hook) in enumerate(stages)]
-    views = [_view(xy[:max(i, 1) + 1]) for i in range(len(stages))]
-
     sizes = update_sizes(t, pos)
-    bar_limit = robust_limit(np.array(sizes["rel_attn"] + sizes["rel_mlp"]), BAR_PERCENTILE)
-    bar_attn, bar_mlp = scaled(sizes["rel_attn"], bar_limit), scaled(sizes["rel_mlp"], bar_limit)
-    ticks = [v for v in (0.1, 0.25, 0.5, 1.0, 2.0, 5.0) if v <= bar_limit][-2:]
+    layer_of = lambda i: None if i == 0 else (i - 1) // per         # noqa: E731
+    x_norm_in = [sizes["norm_x"][l] for l in range(L)]
 
-    updates = {(l, k): _vec(t, f"blocks.{l}.hook_{k}_out", pos) for l in range(L)
-               for k in ("attn", "mlp")}
-    strip_limit = robust_limit(np.concatenate([vectors.ravel()] +
-                                              [u.ravel() for u in updates.values()]))
-    strip_layers = _strip_layers(sb)
-    strips = {}
-    for l in strip_layers:
-        first = 1 + per * l
-        strips[str(l)] = {
-            "stages": {str(i): scaled(vectors[i], strip_limit)["values"]
-                       for i in range(first - 1, first + per)},
-            "attn_out": scaled(updates[(l, "attn")], strip_limit)["values"],
-            "mlp_out": scaled(updates[(l, "mlp")], strip_limit)["values"]}
+    def used(i: int) -> set[int]:
+        """Decimals state i is shown with: its own layer's, and the next layer's it starts."""
+        own = {entry_decimals(x_norm_in[layer_of(i) or 0])}
+        if i % per == 0 and i // per < L:
+            own.add(entry_decimals(x_norm_in[i // per]))
+        return own
+
+    stage_rows = []
+    for i, (label, hook) in enumerate(stages):
+        stage_rows.append({
+            "index": i, "label": label, "hook": hook, "kind": _kind(hook), "layer": layer_of(i),
+            "xy": xy[i].tolist(), "norm": _num(norms[i], f"stages[{i}].norm"),
+            "captured_pct": _num(100 * captured(vectors[i], axes)[0],
+                                 f"stages[{i}].captured_pct", 0),
+            "head": _head(vectors[i], used(i), f"stages[{i}].head"),
+            "decimals": sorted(used(i))})
+    # each step's update: the sublayer's own output for an add, the change for a LayerNorm
+    step_rows = []
+    for i in range(1, len(stages)):
+        kind, l = _kind(stages[i][1]), layer_of(i)
+        if kind in ("attn", "ffn"):
+            hook = f"blocks.{l}.hook_{'attn' if kind == 'attn' else 'mlp'}_out"
+            u = t[hook][token].astype(np.float64)
+        else:
+            hook, u = None, vectors[i] - vectors[i - 1]
+        n = float(np.linalg.norm(u))
+        step_rows.append({
+            "index": i, "kind": kind, "layer": l, "hook": hook, "from": i - 1, "to": i,
+            "norm": _num(n, f"steps[{i - 1}].norm"),
+            "rel": _num(n / norms[i - 1], f"steps[{i - 1}].rel", 2),
+            "captured_pct": _num(100 * captured(u, axes)[0], f"steps[{i - 1}].captured_pct", 0),
+            "head": _head(u, {entry_decimals(x_norm_in[l])}, f"steps[{i - 1}].head"),
+            "decimals": entry_decimals(x_norm_in[l])})
+    steps_len = np.array([s["norm"]["value"] for s in step_rows])
+    step_vecs = np.diff(vectors, axis=0)
+    shown_len = np.linalg.norm(step_vecs @ axes.T, axis=-1)
+    captured_total = float(shown_len.sum() / np.linalg.norm(step_vecs, axis=-1).sum())
 
     layers = []
     for l in range(L):
         first = 1 + per * l
+        s_attn, s_ffn = first, first + (2 if placement == "post" else 1)
         layers.append({
-            "layer": l, "stage_in": first - 1,
-            "stage_attn": first, "stage_ffn": first + (2 if placement == "post" else 1),
-            "stage_out": first + per - 1,
-            "norm_x": sizes["norm_x"][l], "norm_attn": sizes["norm_attn"][l],
-            "norm_mlp": sizes["norm_mlp"][l], "rel_attn": sizes["rel_attn"][l],
-            "rel_mlp": sizes["rel_mlp"][l], "bar_attn": bar_attn["values"][l],
-            "bar_mlp": bar_mlp["values"][l], "clipped_attn": sizes["rel_attn"][l] > bar_limit,
-            "clipped_mlp": sizes["rel_mlp"][l] > bar_limit})
+            "layer": l, "stage_in": first - 1, "stage_attn": s_attn, "stage_ffn": s_ffn,
+            "stage_out": first + per - 1, "step_attn": s_attn - 1, "step_ffn": s_ffn - 1,
+            "entry_decimals": entry_decimals(x_norm_in[l]),
+            "norm_x": _num(sizes["norm_x"][l], f"layers[{l}].norm_x"),
+            "norm_attn": _num(sizes["norm_attn"][l], f"layers[{l}].norm_attn"),
+            "norm_mlp": _num(sizes["norm_mlp"][l], f"layers[{l}].norm_mlp"),
+            "rel_attn": _num(sizes["rel_attn"][l], f"layers[{l}].rel_attn", 2),
+            "rel_mlp": _num(sizes["rel_mlp"][l], f"layers[{l}].rel_mlp", 2)})
 
-    later = slice(1, None)          # layer 0 turns the embedding into a stream: shown apart
-    summary = {"median_rel_attn": float(np.median(sizes["rel_attn"][later] or [0.0])),
-               "median_rel_mlp": float(np.median(sizes["rel_mlp"][later] or [0.0])),
-               "min_rel_later": float(min(sizes["rel_attn"][later] + sizes["rel_mlp"][later],
-                                          default=0.0)),
-               "max_rel_later": float(max(sizes["rel_attn"][later] + sizes["rel_mlp"][later],
-                                          default=0.0)),
-               "norm_first": float(norms[0]), "norm_last": float(norms[-1])}
+    # |X^(l)| for l = 0..L: the stream entering each layer, then leaving the last
+    x_stages = [0] + [lay["stage_out"] for lay in layers]
+    x_norms = [_num(norms[i], f"x_norms[{j}]") for j, i in enumerate(x_stages)]
 
+    # --- bars: one linear axis that grows with the story, and one log axis ------------------
+    shown_max, running = [], 0.0
+    for i in range(len(stages)):
+        running = max(running, norms[i] if i in x_stages else 0.0,
+                      steps_len[i - 1] if i > 0 else 0.0)
+        shown_max.append(running)
+    bars_linear = bar_axes(shown_max)
+    every = [n["value"] for n in x_norms] + steps_len.tolist()
+    log_lo = 10.0 ** math.floor(math.log10(min(every)))
+    log_hi = 10.0 ** math.ceil(math.log10(max(every)))
+    log_ticks = [10.0 ** e for e in range(round(math.log10(log_lo)), round(math.log10(log_hi)) + 1)]
+
+    # --- the picture at a glance ------------------------------------------------------------
+    later = slice(1, None)          # layer 0 turns the embedding into a stream: said apart
+    rel_later = sizes["rel_attn"][later] + sizes["rel_mlp"][later]
+    first_ffn = layers[0]["norm_mlp"]["value"]
+    summary = {
+        "norm_first": x_norms[0], "norm_last": x_norms[-1],
+        "growth": _num(x_norms[-1]["value"] / x_norms[0]["value"], "summary.growth", 0),
+        "ffn0_over_x0": _num(first_ffn / x_norms[0]["value"], "summary.ffn0_over_x0", 0),
+        "median_rel_attn": _num(float(np.median(sizes["rel_attn"][later] or [0.0])),
+                                "summary.median_rel_attn", 2),
+        "median_rel_mlp": _num(float(np.median(sizes["rel_mlp"][later] or [0.0])),
+                               "summary.median_rel_mlp", 2),
+        "max_rel_later": _num(float(max(rel_later, default=0.0)), "summary.max_rel_later", 2),
+        "largest_update": _num(float(steps_len.max()), "summary.largest_update"),
+        "largest_update_layer": int(step_rows[int(steps_len.argmax())]["layer"]),
+        "largest_update_kind": step_rows[int(steps_len.argmax())]["kind"],
+    }
+
+    tokens = []
+    for i, tok in enumerate(t.tokens):
+        text, space = _shown_text(tok)
+        tokens.append({"index": i, "text": text, "space": space})
     check = _addition_check(t, pos) if placement == "pre" else _layernorm_check(t, pos)
+    identity = None
+    if placement == "pre":
+        dec = entry_decimals(norms[-1])
+        identity = {"sum_head": _head(np.array(check["sum_head"]), {dec}, "identity.sum_head"),
+                    "x_head": stage_rows[-1]["head"], "decimals": dec,
+                    "n_updates": 2 * L, "bound": check["bound_total"],
+                    "captured_total_pct": _num(100 * captured_total,
+                                               "identity.captured_total_pct", 0)}
+    energy = plane["explained"]
     return {
-        "norm_placement": placement, "norm": t.spec["norm"], "n_layers": L,
-        "focus": {"word": sb.focus[0], "positions": pos, "tokens": [t.tokens[p] for p in pos]},
-        "tokens": t.tokens,
+        "model": {"display": t.spec.get("display", t.model), "n_layers": L, "d_model": d_model,
+                  "norm": t.spec["norm"], "norm_placement": placement, "kind": t.spec["kind"]},
+        "norm_placement": placement, "norm": t.spec["norm"], "n_layers": L, "d_model": d_model,
+        "sentence": t.sentence, "tokens": tokens, "n_tokens": len(tokens),
+        "space_mark": SPACE_SHOWN, "any_space_mark": any(tok["space"] for tok in tokens),
+        "focus": {"word": sb.focus[0], "positions": pos_all, "token": token,
+                  "token_text": tokens[token]["text"], "n_states": len(stages)},
+        "entries": ENTRIES,
         "stages": stage_rows,
-        "projection": {"explained": plane["explained"].tolist(),
-                       "explained_pct": (100 * plane["explained"]).tolist(),
-                       "aspect": ASPECT, "views": views, "n_points": len(stages)},
+        "steps": step_rows,
         "layers": layers,
-        "bars": {"limit": bar_limit, "percentile": BAR_PERCENTILE,
-                 "clipped": bar_attn["clipped"] + bar_mlp["clipped"],
-                 "ticks": [{"value": v, "scaled": scaled([v], bar_limit)["values"][0]}
-                           for v in ticks]},
-        "strip_limit": {"limit": strip_limit, "percentile": 99.0},
-        "strip_layers": strip_layers,
-        "strips": strips,
+        "x_stages": x_stages,
+        "x_norms": x_norms,
+        "plane": {"fit": "pca through the origin, the followed token's states only",
+                  "n_points": len(stages), "aspect": ASPECT,
+                  "energy": energy.tolist(),
+                  "energy_pct": _num(100 * float(energy.sum()), "plane.energy_pct", 0),
+                  "captured_total_pct": _num(100 * captured_total, "plane.captured_total_pct", 0),
+                  "views": plane_views(xy)},
+        "bars": {"linear": bars_linear, "log": {"min": log_lo, "max": log_hi,
+                                                "ticks": [{"value": v, "decimals": _decimals_of(v)}
+                                                          for v in log_ticks]}},
         "summary": summary,
+        "outlier": _outlier(t, token, L),
+        "identity": identity,
         "check": check,
     }
