@@ -39,7 +39,7 @@ from .shown import near_boundary, stable
 ENTRIES = 4             # entries of a vector shown as numbers
 ASPECT = 1.25           # width / height of the scene's plane panel (equal units on both axes)
 VIEW_PAD = 1.25         # a view is at least this times the extent of what it must frame
-VIEW_MARGIN = 0.06      # a point this close (share of the width) to a view's edge forces a zoom
+VIEW_MARGIN = 0.1       # a point this close (share of the width) to a view's edge forces a zoom
 LADDER = (1.0, 2.5, 5.0)        # view widths: these x 10^k; the scale bar is a fifth
 BAR_LADDER = (1.0, 2.0, 5.0)    # bar axis maxima: these x 10^k; ticks at half and full
 SPACE_MARKS = ("\u0120", "\u2581", " ")     # GPT-2 "Ġ", SentencePiece "▁", a decoded space

@@ -1,383 +1,435 @@
-"""The residual stream: one token's X as a bus through every layer, and each sublayer's add.
+"""The residual stream: one token's X as a vector being added to, layer by layer.
 
-Top: the stream as a horizontal bus, one node per layer; above each node two bars, the sizes of
-the attention and FFN updates relative to the X they join (one robust scale, clipped bars carry
-their value). Bottom left: the current step as colour strips (X, the update, the sum). Bottom
-right: the token's vector on one PCA plane; the point moves one step per sublayer, each step in
-its sublayer's colour, and the view zooms out as the stream grows (a scale bar gives the units).
+Top: the sentence as tokens (the space mark explained), the followed token marked. Left: the
+vectors as short columns of real numbers, X^(l) + Delta = the new X. Right: the same addition tip
+to tail on one PCA plane through the origin, fitted once to this token's states, with its own
+camera (it glides out when X outgrows the view) and a faint trail of earlier X's; the share of
+each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_attn^(l)| and
+|Delta_FFN^(l)| on one linear axis that grows with the story (never clipped).
 
-Beats (any order, each optional): `x` (X entering the beat's layer), `attn_out` (the attention
-update added), `mlp_out` (the FFN update added), `sizes` (every layer's bars, with a summary),
-`projection` (every remaining step to the last layer, then the check that X changed only by
-additions, or for post-LN models how much each LayerNorm moves it).
+Beats: `tokens`, `x` (X entering the beat's layer), `attn_out`, `mlp_out` (one update added),
+`journey` (every remaining layer), `sizes` (the lengths, the outlier token), `identity`
+(X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path.
 """
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circle, Dot, GrowFromEdge, MathTypst,
-                   Rectangle, ReplacementTransform, Transform, VGroup, VMobject, config)
-
-from layerwise_core.names import math_label
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, FadeIn, Rectangle, RoundedRectangle, VGroup, VMobject)
 
 from .. import theme as T
 from ..animations import FadeInPlace
 from ..base import StoryboardScene
-from ..mobjects import LayerBus, Num, ScaleBar, ValueStrip, inline, legend_item, math, txt
+from ..mobjects import Num, inline, math, txt
+from ..mobjects.numbers import bracket
+from ..motion.tip_to_tail import PlaneStep, TipToTail
 
-BUS_WIDTH = 12.0
-BAR_MAX = 1.0            # height of a bar at the clipping limit
-BAR_WIDTH = 0.13
-CLIP_ROW = 0.3           # room above the bars for the values of clipped bars
-PLANE_HEIGHT = 2.1
-PANEL_STRIP = 3.5        # width of a colour strip in the step panel
-STRIP_HEIGHT = 0.3
+S = T.TYPE.small
 KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}
-WORD_GAP = 0.14         # between the words and numbers of one sentence
-
-
-def words(*parts) -> VGroup:
-    return inline(*parts, buff=WORD_GAP)
+KIND_WORD = {"attn": "attention", "ffn": "FFN", "ln": "LayerNorm"}
+PLANE_H = 2.9
+CHART_W, CHART_H = 11.6, 1.35
+BAR_W = 0.085
 
 
 class ResidualStreamScene(StoryboardScene):
     def layout(self) -> None:
         d = self.data
-        self.pre = d["norm_placement"] == "pre"
-        self.n_layers = d["n_layers"]
-        self.word = d["focus"]["word"]
-        self.stages = d["stages"]
-        self.views = d["projection"]["views"]
+        self.L = d["n_layers"]
+        self.stages, self.step_rows = d["stages"], d["steps"]
+        self.plane = None
+        self.progress = -1                   # last stage drawn on the plane
+        self.x_arrow = None
+        self.bars: dict = {}
+        self.chart = None
 
-        # --- top: bar legend, bars above the bus, the bus ------------------------------------
-        items = [legend_item(T.ATTN, "attention update"), legend_item(T.FFN, "FFN update")]
-        key = txt("bar: |update| / |X it is added to|", T.SMALL_SIZE, T.MUTED)
-        self.bar_legend = VGroup(*items, key).arrange(RIGHT, buff=T.GAP)
-        self.bar_legend.next_to(self.title, DOWN, buff=0.35).to_edge(RIGHT, buff=T.EDGE)
-        self.bus = LayerBus(self.n_layers, BUS_WIDTH, color=T.X, label_every=5)
-        self.bus.next_to(self.bar_legend, DOWN, buff=BAR_MAX + CLIP_ROW + 0.05)
-        self.bus.set_x(0)
-        self.bus_label = math("X", T.MATH_SIZE - 4, T.X).next_to(self.bus.line, LEFT, T.TIGHT)
-        layer_word = txt("layer", T.SMALL_SIZE, T.MUTED).next_to(self.bus.labels, LEFT, T.TIGHT)
-        layer_word.align_to(self.bus_label, RIGHT)
-        self.add(self.bus, self.bus_label, layer_word, self.bar_legend)
-        self.bars: dict[tuple[int, str], VGroup] = {}
-        self.band = None
-        self.ticks = None
+    # --- pieces -------------------------------------------------------------------------------
+    def sym(self, kind: str, l) -> str:
+        return {"x": T.X_l(l), "attn": f"Delta_\"attn\"^(({l}))",
+                "ffn": f"Delta_\"FFN\"^(({l}))"}[kind]
 
-        # --- bottom right: the projection ------------------------------------------------------
-        proj = d["projection"]
-        self.plane_w, self.plane_h = PLANE_HEIGHT * proj["aspect"], PLANE_HEIGHT
-        ex = proj["explained_pct"]
-        head = inline(
-            txt(f"\u201c{self.word}\u201d: its {proj['n_points']} states on one PCA plane",
-                T.SMALL_SIZE),
-            Num(ex[0], "data.projection.explained_pct[0]", 0, T.SMALL_SIZE, T.MUTED,
-                prefix="(PC1 ", suffix="%,"),
-            Num(ex[1], "data.projection.explained_pct[1]", 0, T.SMALL_SIZE, T.MUTED,
-                prefix="PC2 ", suffix="%)"))
-        start = VGroup(self.start_ring(), txt("start", T.SMALL_SIZE)).arrange(RIGHT, buff=0.08)
-        steps = [legend_item(T.ATTN, "attention step", line=True),
-                 legend_item(T.FFN, "FFN step", line=True)]
-        if not self.pre:
-            steps.append(legend_item(T.LN, "LayerNorm step", line=True))
-        step_key = VGroup(*steps, start).arrange(RIGHT, buff=T.BUFF + 0.1)
-        self.plane_frame = Rectangle(width=self.plane_w, height=self.plane_h,
-                                     stroke_color=T.FAINT, stroke_width=1.5)
-        self.proj_box = VGroup(head, step_key, self.plane_frame).arrange(DOWN, buff=T.TIGHT)
-        self.proj_box.next_to(self.bus, DOWN, buff=T.BUFF).to_edge(RIGHT, buff=T.EDGE)
-        self.panel_width = self.proj_box.get_left()[0] - T.GAP - (T.EDGE - config.frame_width / 2)
-        self.add(self.proj_box)
-        self.progress = 0                     # index of the last stage drawn on the plane
-        self.path = None
-        self.scalebar = None
-        self.panel = None
+    def column(self, path: str, decimals: int, color, label: str, norm_path: str) -> VGroup:
+        """A vector as a column: its first entries (Nums), ⋮, and its length."""
+        vals = self.value(path)
+        nums = VGroup(*[Num(v, f"{path}[{i}]", decimals, S, color) for i, v in enumerate(vals)])
+        nums.arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
+        dots = txt("\u22ee", S, color).next_to(nums, DOWN, buff=0.08)
+        body = VGroup(nums, dots)
+        h = body.height + 0.14
+        col = VGroup(bracket(h, -1).next_to(body, LEFT, 0.08), body,
+                     bracket(h, 1).next_to(body, RIGHT, 0.08))
+        head = math(label, T.TYPE.math_label, color).next_to(col, UP, buff=0.12)
+        n = self.value(norm_path)
+        length = Num(n["value"], f"{norm_path}.value", n["decimals"], S, color,
+                     prefix="|\u00b7| = ").next_to(col, DOWN, buff=0.12)
+        return VGroup(head, col, length)
 
-    # --- geometry -----------------------------------------------------------------------------
-    def to_plane(self, xy, view: dict):
-        """A stage's plane coordinates inside the frame, for `view` (geometry only)."""
-        (x0, x1), (y0, y1) = view["x_range"], view["y_range"]
-        corner = self.plane_frame.get_corner(DOWN + LEFT)
-        return corner + RIGHT * (xy[0] - x0) / (x1 - x0) * self.plane_w \
-            + UP * (xy[1] - y0) / (y1 - y0) * self.plane_h
+    def stage_col(self, i: int, decimals: int, label: str) -> VGroup:
+        return self.column(f"data.stages[{i}].head", decimals, T.X, label,
+                           f"data.stages[{i}].norm")
 
-    def path_group(self, k: int) -> VGroup:
-        """Every stage and step, those after stage `k` collapsed onto it and invisible, so two
-        consecutive paths transform one-to-one (the new step grows, the view zooms)."""
-        view = self.views[k]
-        pts = [self.to_plane(s["xy"], view) for s in self.stages]
-        segs, dots = VGroup(), VGroup()
-        for i in range(1, len(pts)):
-            a, b = (pts[i - 1], pts[i]) if i <= k else (pts[k], pts[k])
-            seg = VMobject(stroke_color=KIND_COLOR[self.stages[i]["kind"]], stroke_width=3)
-            seg.set_points_as_corners([a, b])
-            segs.add(seg.set_stroke(opacity=1.0 if i <= k else 0.0))
-        for i, p in enumerate(pts):
-            dot = Dot(p if i <= k else pts[k], radius=0.028,
-                      color=KIND_COLOR[self.stages[i]["kind"]])
-            dots.add(dot.set_opacity(1.0 if i <= k else 0.0))
-        here = Dot(pts[k], radius=0.075, color=T.X).set_stroke(T.TEXT, 1.5)
-        return VGroup(segs, dots, self.start_ring().move_to(pts[0]), here)
+    def step_col(self, j: int, label: str) -> VGroup:
+        s = self.step_rows[j]
+        return self.column(f"data.steps[{j}].head", s["decimals"], KIND_COLOR[s["kind"]], label,
+                           f"data.steps[{j}].norm")
 
-    @staticmethod
-    def start_ring() -> Circle:
-        return Circle(radius=0.08, stroke_color=T.TEXT, stroke_width=2)
+    def n(self, path: str, color=T.TEXT, size=S, prefix="", suffix="") -> Num:
+        v = self.value(path)
+        return Num(v["value"], f"{path}.value", v["decimals"], size, color, prefix, suffix)
 
-    def scale_bar(self, k: int) -> ScaleBar:
-        view = self.views[k]
-        length = view["scale"] / (view["x_range"][1] - view["x_range"][0]) * self.plane_w
-        bar = ScaleBar(length, Num(view["scale"], f"data.projection.views[{k}].scale",
-                                   view["scale_decimals"], T.SMALL_SIZE, T.MUTED,
-                                   prefix="scale: "), side=LEFT)
-        return bar.next_to(self.plane_frame, DOWN, buff=0.1).align_to(self.plane_frame, RIGHT)
-
-    def advance(self, k: int, share: float = 0.12, cap: float = 0.6) -> None:
-        """Draw the steps up to stage `k`, one at a time, zooming the view as needed."""
-        if self.path is None:
-            self.path, self.scalebar = self.path_group(self.progress), self.scale_bar(self.progress)
-            self.play(FadeInPlace(self.path), FadeInPlace(self.scalebar), run_time=self.quick())
-        while self.progress < k:
-            self.progress += 1
-            bar = self.scale_bar(self.progress)         # replaced, so its Num stays true
-            self.play(Transform(self.path, self.path_group(self.progress)),
-                      ReplacementTransform(self.scalebar, bar), run_time=self.quick(share, cap))
-            self.scalebar = bar
-
-    # --- bars and the layer band --------------------------------------------------------------
-    def bar(self, l: int, which: str) -> VGroup:
-        lay = self.data["layers"][l]
-        key = {"attn": "attn", "ffn": "mlp"}[which]
-        h = max(lay[f"bar_{key}"] * BAR_MAX, 0.01)
-        rect = Rectangle(width=BAR_WIDTH, height=h, stroke_width=0, fill_opacity=1,
-                         fill_color=KIND_COLOR[which])
-        side = LEFT if which == "attn" else RIGHT
-        rect.next_to(self.bus.node(l), UP, buff=0).shift(side * (BAR_WIDTH / 2 + 0.015))
-        rect.align_to(self.bus.line, DOWN).shift(UP * self.bus.line.stroke_width / 200)
-        group = VGroup(rect)
-        if lay[f"clipped_{key}"]:
-            cut = VMobject(stroke_color=T.BACKGROUND, stroke_width=3)     # the break mark
-            cut.set_points_as_corners([rect.get_corner(UP + LEFT) + DOWN * 0.16,
-                                       rect.get_corner(UP + RIGHT) + DOWN * 0.1])
-            value = Num(lay[f"rel_{key}"], f"data.layers[{l}].rel_{key}", 2, T.SMALL_SIZE,
-                        KIND_COLOR[which])
-            value.next_to(self.bus.node(l).get_center(), side, buff=0.05)  # attn left, FFN right
-            value.set_y(self.bus.line.get_y() + BAR_MAX + 0.08 + value.height / 2)
-            group.add(cut, value)
-        return group
-
-    def show_bars(self, pairs: list[tuple[int, str]], run_time: float | None = None) -> None:
-        new = [(l, w) for l, w in pairs if (l, w) not in self.bars]
-        if not new:
+    # --- the plane ----------------------------------------------------------------------------
+    def ensure_plane(self) -> None:
+        if self.plane is not None:
             return
-        for l, w in new:
-            self.bars[(l, w)] = self.bar(l, w)
-        self.play(*[GrowFromEdge(self.bars[p], DOWN) for p in new],
-                  run_time=run_time or self.quick())
+        d = self.data
+        self.plane = TipToTail(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
+        self.plane.move_to(RIGHT * 4.35 + UP * 0.55)
+        head = inline(txt("PCA plane of \u201c" + d["focus"]["word"] + "\u201d's", S, T.MUTED),
+                      Num(d["plane"]["n_points"], "data.plane.n_points", 0, S, T.MUTED),
+                      txt("states (fit once)", S, T.MUTED))
+        head.next_to(self.plane, UP, buff=0.08)
+        self.plane_head = head
+        self.scale = self.scale_bar(0)
+        self.add(self.plane, head)
+        self.play(FadeInPlace(self.plane), FadeInPlace(head), FadeInPlace(self.scale),
+                  run_time=self.quick())
 
-    def band_at(self, l: int) -> Rectangle:
-        bottom = self.bus.labels.get_bottom()[1] - 0.06
-        top = self.bus.line.get_y() + BAR_MAX + 0.04
-        band = Rectangle(width=min(0.88 * self.bus.slot, 0.42), height=top - bottom,
-                         stroke_color=T.HIGHLIGHT, stroke_width=1.5, fill_color=T.HIGHLIGHT,
-                         fill_opacity=0.08)
-        return band.move_to(self.bus.node(l)).set_y((top + bottom) / 2)
+    def scale_bar(self, k: int) -> VGroup:
+        v = self.data["plane"]["views"][k]
+        length = v["scale"] / v["width"] * self.plane.w
+        line = VMobject(stroke_color=T.TEXT, stroke_width=3)
+        line.set_points_as_corners([LEFT * length / 2, RIGHT * length / 2])
+        label = Num(v["scale"], f"data.plane.views[{k}].scale", v["scale_decimals"], S, T.MUTED,
+                    suffix=" units")
+        g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
+        return g.next_to(self.plane, DOWN, buff=0.12).align_to(self.plane, RIGHT)
 
-    def move_band(self, l: int, run_time: float | None = None) -> None:
-        band = self.band_at(l)
-        if self.band is None:
-            self.band = band
-            self.play(FadeInPlace(band), run_time=run_time or self.quick())
-        else:
-            self.play(self.band.animate.move_to(band), run_time=run_time or self.quick())
+    def advance(self, k: int, run_time: float) -> None:
+        """Draw the steps up to stage k, tip to tail, the view gliding when it must."""
+        views = self.data["plane"]["views"]
+        while self.progress < k:
+            if self.progress < 0:
+                s0 = self.stages[0]["xy"]
+                self.x_arrow = self.plane.arrow((0, 0), s0, T.X, 5)
+                self.progress = 0
+                self.play(PlaneStep(self.plane, [self.x_arrow], views[0]), run_time=run_time)
+                continue
+            i = self.progress + 1
+            s = self.step_rows[i - 1]
+            a = self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
+                                 KIND_COLOR[s["kind"]], 3.5)
+            anims = [PlaneStep(self.plane, [a], views[i])]
+            new_bar = self.bar_for_step(i - 1)
+            if new_bar is not None:
+                anims.append(new_bar)
+            if i in self.data["x_stages"]:       # a layer finished: the old X becomes a ghost
+                new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
+                old = self.x_arrow
+                old.set_opacity(0.25)
+                self.x_arrow = new_x
+                anims[0].grow.append(new_x)
+                xb = self.bar_for_x(self.data["x_stages"].index(i))
+                if xb is not None:
+                    anims.append(xb)
+            self.progress = i
+            self.play(*anims, run_time=run_time)
+            if views[i] != views[i - 1]:          # the scale bar of the new view (a true Num)
+                self.remove(self.scale)
+                self.scale = self.scale_bar(i)
+                self.add(self.scale)
 
-    # --- the step panel -----------------------------------------------------------------------
-    def layer(self) -> int:
-        l = self.beat["layer"]
-        return l if l is not None else self.plan["layers"][0]
+    # --- the bars -----------------------------------------------------------------------------
+    def ensure_chart(self) -> None:
+        if self.chart is not None:
+            return
+        base = VMobject(stroke_color=T.MUTED, stroke_width=2)
+        x0 = -CHART_W / 2 + 0.6
+        y0 = -3.05 + 0.35
+        base.set_points_as_corners([[x0 - 0.1, y0, 0], [x0 + CHART_W - 0.4, y0, 0]])
+        self.chart_origin = np.array([x0, y0, 0.0])
+        self.slot = (CHART_W - 0.6) / (self.L + 1)
+        ax = self.data["bars"]["linear"][0]
+        self.bar_max = ax["max"]
+        grid = VGroup()
+        for frac in (0.5, 1.0):
+            g = VMobject(stroke_color=T.FAINT, stroke_width=1)
+            g.set_points_as_corners([[x0 - 0.1, y0 + frac * CHART_H, 0],
+                                     [x0 + CHART_W - 0.4, y0 + frac * CHART_H, 0]])
+            grid.add(g)
+        self.tick_labels = self.ticks(0)
+        layer_labels = VGroup(*[Num(l, f"data.layers[{l}].layer", 0, S, T.MUTED).move_to(
+            self.bar_x(l) + DOWN * 0.2) for l in range(0, self.L, 5)])
+        key = VGroup(*[VGroup(Rectangle(width=0.16, height=0.16, stroke_width=0,
+                                        fill_color=c, fill_opacity=1),
+                              math(lab, T.TYPE.math_label - 4, c)).arrange(RIGHT, buff=0.08)
+                       for c, lab in ((T.X, "|X^((l))|"), (T.ATTN, "|Delta_\"attn\"^((l))|"),
+                                      (T.FFN, "|Delta_\"FFN\"^((l))|"))]).arrange(RIGHT, buff=0.3)
+        key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
+        key.shift(RIGHT * 1.4)
+        word = txt("layer l", S, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
+        self.chart = VGroup(grid, base, layer_labels, word, key)
+        self.bar_group = VGroup()
+        self.add(self.bar_group)
+        self.play(FadeInPlace(self.chart), FadeInPlace(self.tick_labels), run_time=self.quick())
 
-    def strip_row(self, label: str, values, number: Num | None, color) -> VGroup:
-        strip = ValueStrip(values, width=PANEL_STRIP, height=STRIP_HEIGHT, outline=color)
-        tag = math(label, T.MATH_SIZE - 4, color)
-        tag.next_to(strip, LEFT, buff=T.BUFF)
-        tag.shift(RIGHT * (strip.get_left()[0] - T.BUFF - tag.get_right()[0]))
-        row = VGroup(tag, strip)
-        if number is not None:
-            row.add(number.next_to(strip, RIGHT, buff=T.BUFF))
-        return row
+    def ticks(self, k: int) -> VGroup:
+        ax = self.data["bars"]["linear"][k]
+        out = VGroup()
+        for i, (frac, t) in enumerate(zip((0.5, 1.0), ax["ticks"])):
+            out.add(Num(t["value"], f"data.bars.linear[{k}].ticks[{i}].value", t["decimals"], S,
+                        T.MUTED).next_to(self.chart_origin + UP * frac * CHART_H, LEFT, 0.12))
+        return out
 
-    def stage_row(self, l: int, i: int, label: str) -> VGroup:
-        s = self.stages[i]
-        values = self.data["strips"][str(l)]["stages"][str(i)]
-        norm = Num(s["norm"], f"data.stages[{i}].norm", 1, T.SMALL_SIZE, prefix="|X| = ")
-        return self.strip_row(label, values, norm, KIND_COLOR["embed"] if s["kind"] != "ln"
-                              else T.LN)
+    def bar_x(self, l: int, which: str = "x") -> np.ndarray:
+        off = {"x": -BAR_W, "attn": 0.0, "ffn": BAR_W}[which]
+        return self.chart_origin + RIGHT * ((l + 0.5) * self.slot + off)
 
-    def update_row(self, l: int, which: str) -> VGroup:
-        key = {"attn": "attn", "ffn": "mlp"}[which]
-        values = self.data["strips"][str(l)][f"{key}_out"]
-        rel = Num(self.data["layers"][l][f"rel_{key}"], f"data.layers[{l}].rel_{key}", 2,
-                  T.SMALL_SIZE, KIND_COLOR[which], prefix="|\u0394| = ", suffix=" |X|")
-        return self.strip_row("+ " + math_label(f"{key}_out", l), values, rel, KIND_COLOR[which])
+    def new_bar(self, key, l: int, which: str, value: float) -> Rectangle:
+        r = Rectangle(width=BAR_W, height=0.001, stroke_width=0, fill_opacity=1,
+                      fill_color={"x": T.X, "attn": T.ATTN, "ffn": T.FFN}[which])
+        r.value = value
+        r.move_to(self.bar_x(l, which), aligned_edge=DOWN)
+        self.bars[key] = r
+        self.bar_group.add(r)
+        return r
 
-    def strip_key(self) -> VGroup:
-        lim = self.data["strip_limit"]
-        first = inline(txt("strip colour: value \u00f7", T.SMALL_SIZE, T.MUTED),
-                       Num(lim["limit"], "data.strip_limit.limit", 1, T.SMALL_SIZE, T.MUTED),
-                       txt("clipped to \u00b11 (one scale for every strip:", T.SMALL_SIZE,
-                           T.MUTED))
-        second = txt(f"the 99th percentile of |value| over all \u201c{self.word}\u201d vectors)",
-                     T.SMALL_SIZE, T.MUTED)
-        return VGroup(first, second).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+    def bar_for_step(self, j: int):
+        s = self.step_rows[j]
+        if s["kind"] not in ("attn", "ffn") or self.chart is None:
+            return None
+        r = self.new_bar(("step", j), s["layer"], s["kind"], s["norm"]["value"])
+        return BarsTo(self, [r], self.data["bars"]["linear"][j + 1]["max"], j + 1)
 
-    def set_panel(self, header: VGroup, rows: list[VGroup], key: bool = True) -> None:
-        body = VGroup(*rows).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-        strips = [r for r in rows if len(r) > 1 and isinstance(r[1], ValueStrip)]
-        for r in strips:                                 # strips share one left edge
-            r.shift(RIGHT * (strips[0][1].get_left()[0] - r[1].get_left()[0]))
-        parts = [header, body] + ([self.strip_key()] if key else [])
-        panel = VGroup(*parts).arrange(DOWN, buff=T.BUFF + 0.05, aligned_edge=LEFT)
-        if panel.width > self.panel_width:
-            panel.scale_to_fit_width(self.panel_width)
-        panel.next_to(self.bus, DOWN, buff=T.BUFF + 0.1).to_edge(LEFT, buff=T.EDGE)
-        self.panel = self.swap(self.panel, panel)
+    def bar_for_x(self, j: int):
+        if self.chart is None:
+            return None
+        r = self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"])
+        k = self.data["x_stages"][j]
+        return BarsTo(self, [r], self.data["bars"]["linear"][k]["max"], k)
 
-    def header(self, title: str, equation: str | None = None) -> VGroup:
-        parts = [txt(title, T.LABEL_SIZE, T.HIGHLIGHT)]
-        if equation:
-            parts.append(math(equation, T.MATH_SIZE - 8))
-        return VGroup(*parts).arrange(RIGHT, buff=T.GAP)
+    def set_ticks(self, k: int) -> None:
+        if getattr(self, "tick_k", 0) != k:
+            new = self.ticks(k)
+            self.remove(self.tick_labels)
+            self.tick_labels = new
+            self.add(new)
+            self.tick_k = k
 
     # --- beats --------------------------------------------------------------------------------
+    def beat_tokens(self, beat) -> None:
+        d = self.data
+        boxes = VGroup()
+        for tok in d["tokens"]:
+            focus = tok["index"] == d["focus"]["token"]
+            t = txt(tok["text"], T.TYPE.label, T.HIGHLIGHT if focus else T.TEXT)
+            box = RoundedRectangle(corner_radius=0.08, width=t.width + 0.24, height=0.5,
+                                   stroke_color=T.HIGHLIGHT if focus else T.FAINT,
+                                   stroke_width=2.5 if focus else 1.5)
+            boxes.add(VGroup(box, t.move_to(box)))
+        boxes.arrange(RIGHT, buff=0.1).move_to(UP * 2.85)
+        self.token_row = boxes
+        self.play(*[FadeIn(b, shift=0.1 * DOWN) for b in boxes], run_time=self.quick(0.2, 1.2))
+        m = d["model"]
+        info = VGroup(
+            inline(txt(m["display"] + ":", T.TYPE.label, T.TEXT),
+                   Num(m["n_layers"], "data.model.n_layers", 0, T.TYPE.label), txt(
+                       "layers, pre-norm decoder (X is never re-normalised)", T.TYPE.label)),
+            inline(Num(d["n_tokens"], "data.n_tokens", 0, T.TYPE.label),
+                   txt("tokens;", T.TYPE.label),
+                   txt(d["space_mark"] + " marks the space that belongs to a token",
+                       T.TYPE.label, T.MUTED)),
+            inline(txt("we follow", T.TYPE.label),
+                   txt(d["focus"]["token_text"], T.TYPE.label, T.HIGHLIGHT),
+                   txt("(token", T.TYPE.label),
+                   Num(d["focus"]["token"], "data.focus.token", 0, T.TYPE.label, suffix=")")),
+        ).arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to(UP * 0.6)
+        self.put("info", info, run_time=self.quick(0.15, 0.8))
+        self.hold_until(self.beat_start + 0.45 * beat["duration"])
+        self.point_at(boxes[d["focus"]["token"]], run_time=1.2)
+        self.emphasize(info[1], run_time=1.0)
+
     def beat_x(self, beat) -> None:
-        l = self.layer()
+        l = self.layer
         lay = self.data["layers"][l]
-        self.move_band(l)
-        what = f": the embedding of \u201c{self.word}\u201d" if l == 0 else ""
-        self.set_panel(self.header(f"X entering layer {l}{what}"),
-                       [self.stage_row(l, lay["stage_in"], math_label("x", l))])
-        self.advance(lay["stage_in"])
+        self.drop("info")
+        col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
+        col.move_to(LEFT * 5.6 + UP * 0.6)
+        self.put("a", col, run_time=self.quick(0.12, 0.8))
+        rule = txt("layer l reads X\u207d\u02e1\u207e and writes X\u207d\u02e1\u207a\u00b9\u207e",
+                   T.TYPE.label, T.TEXT).move_to(LEFT * 4.2 + UP * 2.25)
+        self.put("rule", rule)
+        self.ensure_plane()
+        self.ensure_chart()
+        self.advance(lay["stage_in"], self.quick(0.15, 1.0))
+        self.play(self.bar_for_x(l), run_time=self.quick(0.1, 0.8))
+        self.emphasize(col[2], run_time=1.0)
+        self.emphasize(self.plane, run_time=1.0)
+
+    def add_step(self, which: str) -> None:
+        l = self.layer
+        lay = self.data["layers"][l]
+        j = lay["step_attn" if which == "attn" else "step_ffn"]
+        s = self.step_rows[j]
+        dec = lay["entry_decimals"]
+        before = s["from"]
+        if "a" not in self.shown or getattr(self.shown["a"], "stage", None) != before:
+            label = T.X_l(l) if before == lay["stage_in"] else \
+                f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
+            a = self.stage_col(before, dec, label).move_to(LEFT * 5.6 + UP * 0.6)
+            a.stage = before
+            self.drop("b", "c", "plus", "eq")
+            self.put("a", a)
+        a = self.shown["a"]
+        b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
+        plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
+        self.put("plus", plus, run_time=0.3)
+        self.put("b", b)
+        out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else \
+            f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
+        c = self.stage_col(s["to"], dec, out_label).next_to(b, RIGHT, buff=0.55)
+        c.stage = s["to"]
+        eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
+        self.put("eq", eq, run_time=0.3)
+        self.put("c", c)
+        note = inline(txt("the plane shows", S, T.MUTED),
+                      self.n(f"data.steps[{j}].captured_pct", T.MUTED, suffix="%"),
+                      txt("of this arrow's length", S, T.MUTED))
+        note.next_to(self.scale, LEFT, buff=0.4)
+        self.put("note", note, run_time=0.3)
+        self.advance(s["to"], self.quick(0.2, 1.6))
+        self.emphasize(c[2], run_time=0.8)
+        # the result becomes the next input (a cross-fade would draw both)
+        self.drop("a", "b", "plus", "eq")
+        self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.6), run_time=0.5)
+        self.shown["a"] = self.shown.pop("c")
 
     def beat_attn_out(self, beat) -> None:
-        l = self.layer()
-        lay = self.data["layers"][l]
-        self.move_band(l)
-        eq = ("X <- X + \"Attn\"(\"" + ("RMSNorm" if self.data["norm"] == "rmsnorm" else "LN")
-              + "\"(X))") if self.pre else "X <- \"LN\"(X + \"Attn\"(X))"
-        rows = [self.stage_row(l, lay["stage_in"], "X"),
-                self.update_row(l, "attn"),
-                self.stage_row(l, lay["stage_attn"], "= X + " + math_label("attn_out", l))]
-        if not self.pre:
-            rows.append(self.stage_row(l, lay["stage_attn"] + 1, "\"LN\"(dot)"))
-        self.set_panel(self.header(f"Layer {l}, attention", eq), rows)
-        self.show_bars([(l, "attn")])
-        self.advance(lay["stage_attn"] + (0 if self.pre else 1))
+        self.ensure_plane()
+        self.ensure_chart()
+        self.add_step("attn")
 
     def beat_mlp_out(self, beat) -> None:
-        l = self.layer()
-        lay = self.data["layers"][l]
-        self.move_band(l)
-        norm = "RMSNorm" if self.data["norm"] == "rmsnorm" else "LN"
-        eq = f"X <- X + \"FFN\"(\"{norm}\"(X))" if self.pre else "X <- \"LN\"(X + \"FFN\"(X))"
-        before = lay["stage_ffn"] - 1
-        out = math_label("x", l + 1) if self.pre else "X + " + math_label("mlp_out", l)
-        rows = [self.stage_row(l, before, "X"), self.update_row(l, "ffn"),
-                self.stage_row(l, lay["stage_ffn"], "= " + out)]
-        if not self.pre:
-            rows.append(self.stage_row(l, lay["stage_out"], "\"LN\"(dot)"))
-        self.set_panel(self.header(f"Layer {l}, FFN", eq), rows)
-        self.show_bars([(l, "ffn")])
-        self.advance(lay["stage_out"])
+        self.ensure_plane()
+        self.ensure_chart()
+        self.add_step("ffn")
+
+    def beat_journey(self, beat) -> None:
+        self.ensure_plane()
+        self.ensure_chart()
+        self.drop("a", "note", "rule")
+        d = self.data
+        start = self.stages[self.progress]["layer"]
+        first = 0 if start is None else start + 1
+        left = d["layers"][first:]
+        per = max(0.25, min(0.6, 0.8 * beat["duration"] / (2 * max(1, len(left)))))
+        for lay in left:
+            l = lay["layer"]
+            new_tag = inline(txt("layer", T.TYPE.label),
+                             Num(l, f"data.layers[{l}].layer", 0, T.TYPE.label),
+                             txt("|X| =", T.TYPE.label, T.X),
+                             self.n(f"data.layers[{l}].norm_x", T.X, T.TYPE.label))
+            new_tag.move_to(LEFT * 4.2 + UP * 0.8)
+            self.set_slot("tag", new_tag)
+            self.advance(lay["stage_out"], per)
+        share = inline(txt("the plane shows", S, T.MUTED),
+                       self.n("data.plane.captured_total_pct", T.MUTED, suffix="%"),
+                       txt("of the updates' total length", S, T.MUTED))
+        share.move_to(LEFT * 4.2 + DOWN * 0.2)
+        self.put("note", share)
 
     def beat_sizes(self, beat) -> None:
+        self.ensure_plane()
+        self.ensure_chart()
+        d, s = self.data, self.data["summary"]
+        rows = [inline(txt("|X| grows", T.TYPE.label),
+                       self.n("data.summary.norm_first", T.X, T.TYPE.label),
+                       txt("\u2192", T.TYPE.label),
+                       self.n("data.summary.norm_last", T.X, T.TYPE.label),
+                       txt("(\u00d7", T.TYPE.label),
+                       self.n("data.summary.growth", T.TEXT, T.TYPE.label, suffix=")")),
+                inline(txt("typical update / |X|:", T.TYPE.label),
+                       self.n("data.summary.median_rel_attn", T.ATTN, T.TYPE.label),
+                       txt("attention,", T.TYPE.label),
+                       self.n("data.summary.median_rel_mlp", T.FFN, T.TYPE.label),
+                       txt("FFN", T.TYPE.label))]
+        o = d.get("outlier")
+        if o:
+            rows.append(inline(txt("not drawn: token", S, T.MUTED), txt(o["token"], S, T.TEXT),
+                               txt("reaches |X| \u2248", S, T.MUTED),
+                               self.n("data.outlier.max_norm", T.TEXT)))
+            if o["is_sink"]:
+                rows.append(inline(txt("an attention sink:", S, T.MUTED),
+                                   txt(d["focus"]["word"], S, T.HIGHLIGHT),
+                                   txt("gives it", S, T.MUTED),
+                                   self.n("data.outlier.attention_pct", T.TEXT, suffix="%"),
+                                   txt("of its attention", S, T.MUTED)))
+        box = VGroup(*rows).arrange(DOWN, buff=0.18, aligned_edge=LEFT).move_to(LEFT * 3.6 +
+                                                                                UP * 0.6)
+        self.drop("tag", "note")
+        self.put("summary", box[:2])
+        self.emphasize(self.chart, run_time=1.0)
+        if len(rows) > 2:
+            self.hold_until(self.beat_start + 0.5 * beat["duration"])
+            self.put("sink", box[2:])
+            self.point_at(self.token_row[o["position"]], run_time=1.0)
+
+    def beat_identity(self, beat) -> None:
+        self.ensure_plane()
+        self.drop("summary", "sink")
         d = self.data
-        s, bars = d["summary"], d["bars"]
-        ticks = VGroup()
-        for i, tick in enumerate(bars["ticks"]):
-            line = VMobject(stroke_color=T.FAINT, stroke_width=1)
-            y = self.bus.line.get_center() + UP * tick["scaled"] * BAR_MAX
-            line.set_points_as_corners([y + LEFT * BUS_WIDTH / 2, y + RIGHT * BUS_WIDTH / 2])
-            value = Num(tick["value"], f"data.bars.ticks[{i}].value", 2, T.SMALL_SIZE, T.MUTED)
-            ticks.add(VGroup(line, value.next_to(line, RIGHT, buff=0.08)))
-        self.ticks = ticks
-        self.play(FadeInPlace(ticks), run_time=self.quick())
-        self.bring_to_back(ticks)
-        self.show_bars([(l, w) for l in range(self.n_layers) for w in ("attn", "ffn")],
-                       run_time=self.quick(0.2, 1.0))
-        size = T.LABEL_SIZE - 2
+        ident = d["identity"]
+        if ident is None:
+            c = d["check"]
+            msg = inline(txt("each LayerNorm moves X by", T.TYPE.label),
+                         Num(c["min_ln_change"], "data.check.min_ln_change", 2, T.TYPE.label),
+                         txt("to", T.TYPE.label),
+                         Num(c["max_ln_change"], "data.check.max_ln_change", 2, T.TYPE.label))
+            self.put("id", msg.move_to(LEFT * 3.6 + UP * 0.6))
+            return
+        L, dec = self.L, ident["decimals"]
+        eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
+                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.0)
+        lhs = self.column("data.identity.sum_head", dec, T.TEXT,
+                          f"{T.X_l(0)} + sum Delta", "data.summary.norm_last")
+        rhs = self.column("data.identity.x_head", dec, T.X, T.X_l(L), "data.summary.norm_last")
+        lhs.move_to(LEFT * 5.4 + DOWN * 0.25)
+        rhs.next_to(lhs, RIGHT, buff=0.9)
+        mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
+        bound = inline(txt("every entry within", S, T.MUTED),
+                       Num(ident["bound"]["bound"], "data.identity.bound.bound",
+                           ident["bound"]["decimals"], S, T.HIGHLIGHT, prefix="< "),
+                       txt("(float32 rounding)", S, T.MUTED)).next_to(eq, DOWN, buff=0.25)
+        self.put("eq", eq)
+        self.put("lhs", lhs)
+        self.put("mid", mid, run_time=0.3)
+        self.put("rhs", rhs)
+        self.put("bound", bound)
+        total = self.plane.arrow((0, 0), self.stages[-1]["xy"], T.HIGHLIGHT, 3)
+        self.play(PlaneStep(self.plane, [total]), run_time=self.quick(0.15, 1.5))
+        self.emphasize(bound, run_time=1.0)
 
-        def n(key: str, decimals: int = 2, color=T.TEXT, suffix: str = " |X|") -> Num:
-            return Num(s[key], f"data.summary.{key}", decimals, size, color, suffix=suffix)
 
-        rows = [
-            words(txt("typical attention update (median):", size),
-                  n("median_rel_attn", color=T.ATTN)),
-            words(txt("typical FFN update (median):", size), n("median_rel_mlp", color=T.FFN)),
-            words(txt("after layer 0, every update is", size), n("min_rel_later", suffix=""),
-                  txt("to", size), n("max_rel_later")),
-            words(txt("meanwhile |X| itself:", size), n("norm_first", 1, T.X, ""),
-                  txt("at the start,", size), n("norm_last", 1, T.X, ""), txt("at the end", size)),
-        ]
-        note = words(txt("bars are clipped at", T.SMALL_SIZE, T.MUTED),
-                     Num(bars["limit"], "data.bars.limit", 2, T.SMALL_SIZE, T.MUTED,
-                         suffix=" |X|;"),
-                     txt("a clipped bar is cut and shows its value", T.SMALL_SIZE, T.MUTED))
-        header = self.header(f"All {self.n_layers} layers: how big is each update?")
-        self.set_panel(header, rows + [note], key=False)
+class BarsTo(Animation):
+    """New bars grow while the chart's linear axis glides to `top` (every bar rescales)."""
 
-    def sum_equation(self) -> MathTypst:
-        L = self.n_layers
-        return math(f"X^({L}) = X^(0) + sum_(l=0)^({L - 1}) (" + math_label("attn_out", "l")
-                    + " + " + math_label("mlp_out", "l") + ")", T.MATH_SIZE - 6)
+    def __init__(self, scene: ResidualStreamScene, new, top: float, k: int, **kw):
+        self.scene_, self.new, self.top, self.k = scene, list(new), float(top), k
+        self.top0 = scene.bar_max
+        super().__init__(scene.bar_group, **kw)
 
-    def beat_projection(self, beat) -> None:
-        d = self.data
-        last = self.plan["layers"][-1]
-        start = self.stages[self.progress]["layer"]
-        first = 0 if start is None else start + (1 if self.progress == d["layers"][start]
-                                                 ["stage_out"] else 0)
-        title = f"Layers {first}\u2013{last}, one step per sublayer" if first < last \
-            else f"Layer {last}"
-        body = self.sum_equation() if self.pre else txt("X \u2190 LN(X + update), twice per "
-                                                        "layer", T.LABEL_SIZE)
-        self.set_panel(self.header(title), [body], key=False)
-        for l in range(first, last + 1):
-            lay = d["layers"][l]
-            self.move_band(l, run_time=self.quick(0.01, 0.15))
-            self.show_bars([(l, "attn"), (l, "ffn")], run_time=self.quick(0.01, 0.15))
-            self.advance(lay["stage_out"], share=0.012, cap=0.2)
-        self.show_check()
+    def create_starting_mobject(self):
+        return self.mobject
 
-    def show_check(self) -> None:
-        c = self.data["check"]
-        size = T.LABEL_SIZE - 2
+    def interpolate_mobject(self, alpha: float) -> None:
+        a = self.rate_func(alpha)
+        top = self.top0 + a * (self.top - self.top0)
+        for r in self.scene_.bars.values():
+            share = a if r in self.new else 1.0
+            h = max(0.001, share * r.value / top * CHART_H)
+            bottom = r.get_bottom()
+            r.stretch_to_fit_height(h).move_to(bottom, aligned_edge=DOWN)
 
-        def row(label: str, value: Num) -> VGroup:
-            return words(txt(label, size), value)
-
-        if c["kind"] == "additions":
-            rows = [
-                self.sum_equation(),
-                txt(f"measured on \u201c{self.word}\u201d (float64 on the float32 trace):", size,
-                    T.MUTED),
-                row(f"largest error, whole stack ({c['n_updates']} updates):",
-                    Num(c["bound_total"]["bound"], "data.check.bound_total.bound",
-                        c["bound_total"]["decimals"], size, T.HIGHLIGHT, prefix="< ")),
-                row("largest error, any single layer:",
-                    Num(c["bound_layer"]["bound"], "data.check.bound_layer.bound",
-                        c["bound_layer"]["decimals"], size, T.HIGHLIGHT, prefix="< ")),
-                row(f"for scale, |X| after layer {self.n_layers - 1} =",
-                    Num(c["final_norm"], "data.check.final_norm", 1, size, T.X)),
-            ]
-            header = self.header("X changes only by additions")
-        else:
-            rows = [
-                words(txt("each LayerNorm moves X by", size),
-                      Num(c["min_ln_change"], "data.check.min_ln_change", 2, size, T.LN),
-                      txt("to", size),
-                      Num(c["max_ln_change"], "data.check.max_ln_change", 2, size, T.LN,
-                          suffix=" |X|")),
-                row("X_out \u2212 (X_in + \u0394attn + \u0394FFN), largest entry:",
-                    Num(c["max_error_layer"], "data.check.max_error_layer", 2, size,
-                        T.HIGHLIGHT)),
-            ]
-            header = self.header("Here X changes by an add, then a LayerNorm")
-        self.set_panel(header, rows, key=False)
+    def finish(self) -> None:
+        super().finish()
+        self.scene_.bar_max = self.top
+        self.scene_.set_ticks(self.k)
