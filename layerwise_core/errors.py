@@ -48,3 +48,11 @@ class StoryboardError(LayerwiseError):
 
     def __str__(self) -> str:
         return "\n".join(self.problems)
+
+
+class OutputError(LayerwiseError):
+    """An output or cache location cannot be written (read-only, full, a file in the way...)."""
+
+
+class InputError(LayerwiseError):
+    """An input file cannot be read (missing, a folder, unreadable, too large...)."""
