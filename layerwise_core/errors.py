@@ -4,11 +4,29 @@ The CLI catches `LayerwiseError`, prints `error: <message>` and exits 2.
 """
 
 
+MAX_MESSAGE = 400       # characters; a message never echoes a 15 kB input back
+
+
+def shorten(text: str, limit: int = MAX_MESSAGE) -> str:
+    """One line of at most `limit` characters: `…(12345 more characters)` marks a cut."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    tail = f"…({len(text) - limit} more characters)"
+    return text[:limit - len(tail)] + tail
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """repr() of a value for a message, cut to `limit` characters."""
+    r = repr(value)
+    return r if len(r) <= limit else r[:limit] + f"… ({len(r)} characters)"
+
+
 class LayerwiseError(Exception):
     """Base class: a user-facing problem with a one-line explanation."""
 
     def __str__(self) -> str:
-        return " ".join(super().__str__().split())  # always one line
+        return shorten(super().__str__())           # always one line, never huge
 
 
 class UnknownModelError(LayerwiseError):
@@ -47,7 +65,7 @@ class StoryboardError(LayerwiseError):
         super().__init__("; ".join(self.problems))
 
     def __str__(self) -> str:
-        return "\n".join(self.problems)
+        return "\n".join(shorten(p) for p in self.problems)
 
 
 class OutputError(LayerwiseError):

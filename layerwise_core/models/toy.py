@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import SentenceTooLongError
+from ..errors import SentenceTooLongError, short_repr
 from ..spec import ModelSpec
 from ..tokens import Tokenized, words
 from .base import Recorder, TracedModel
@@ -36,7 +36,8 @@ class ToyModel(TracedModel):
     def tokenize(self, sentence: str) -> Tokenized:
         ws = words(sentence)
         if len(ws) != 1:
-            raise SentenceTooLongError(f"toy-2d holds one token; {sentence!r} has {len(ws)} words")
+            raise SentenceTooLongError(f"toy-2d holds one token; {short_repr(sentence)} has "
+                                       f"{len(ws)} words")
         w, s, e = ws[0]
         return Tokenized(ids=(0,), tokens=(w,), offsets=((s, e),))
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..atomic import write_text
-from ..errors import LayerwiseError, StoryboardError
+from ..errors import (CorruptCacheError, InputError, LayerwiseError, OutputError,
+                      StoryboardError, TraceFormatError)
 from ..models import get_spec
 from ..storyboard.schema import Storyboard
 from ..templates import TEMPLATES
@@ -21,6 +22,8 @@ from ..trace import Trace
 from ..tracing import get_trace
 
 PLAN_VERSION = 1
+# errors that are not the storyboard's fault: reported as they are, never blamed on a field
+_NOT_THE_STORYBOARDS = (CorruptCacheError, TraceFormatError, OutputError, InputError)
 
 
 def storyboard_traces(sb: Storyboard, cache_dir: Path | None = None) -> list[Trace]:
@@ -29,8 +32,11 @@ def storyboard_traces(sb: Storyboard, cache_dir: Path | None = None) -> list[Tra
     for i, sentence in enumerate(sb.sentences):
         try:
             traces.append(get_trace(sb.model, sentence, cache_dir=cache_dir))
+        except _NOT_THE_STORYBOARDS:
+            raise                       # the cache or an output is at fault; it names the file
         except LayerwiseError as e:
-            raise StoryboardError([f"{sb.path}:1: sentences[{i}]: {e}"]) from None
+            raise StoryboardError([f"{sb.path}:{sb.line(('sentences', i))}: sentences[{i}]: "
+                                   f"{e}"]) from None
     return traces
 
 
@@ -39,8 +45,10 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
     spec = get_spec(sb.model)
     try:
         data = TEMPLATES[sb.template].build_plan(sb, traces)
+    except _NOT_THE_STORYBOARDS:
+        raise
     except LayerwiseError as e:
-        raise StoryboardError([f"{sb.path}:1: focus: {e}"]) from None
+        raise StoryboardError([f"{sb.path}:{sb.line(('focus',))}: focus: {e}"]) from None
     footer = spec.display if sb.footer else None
     return {
         "plan_version": PLAN_VERSION,

@@ -16,12 +16,12 @@ from pathlib import Path
 import yaml
 
 from ..audio import AudioError, audio_seconds
-from ..errors import LayerwiseError, StoryboardError
+from ..errors import LayerwiseError, StoryboardError, shorten
 from ..models import REGISTRY
 from ..names import VECTORS
 from ..templates import TEMPLATES
 from ..tokens import words
-from .yamlsource import Located, load_located
+from .yamlsource import Located, describe, field_name, load_located, read_text
 
 WORDS_PER_MINUTE = 150      # default speaking rate for beats without a duration
 MIN_BEAT_SECONDS = 2.0
@@ -62,6 +62,11 @@ class Storyboard:
     beats: tuple[Beat, ...]
     sha256: str = field(compare=False)
     words_per_minute: float = WORDS_PER_MINUTE
+    source: Located | None = field(default=None, compare=False, repr=False)
+
+    def line(self, where: tuple) -> int:
+        """The 1-based line of a key path like ("sentences", 1) in the storyboard file."""
+        return self.source.line(where) if self.source is not None else 1
 
 
 class _Problems:
@@ -70,9 +75,8 @@ class _Problems:
 
     def add(self, where: tuple, message: str) -> None:
         line = self.src.line(where) if self.src else 1
-        name = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p)
-                       for i, p in enumerate(where)) or "(top)"
-        self.items.append(f"{self.path}:{line}: {name}: {message}")
+        name = field_name(where)
+        self.items.append(f"{self.path}:{line}: {name}: {shorten(message)}")
 
 
 def _suggest(word: str, options) -> str:
@@ -104,10 +108,7 @@ def validate_text(text: str, path: Path) -> Storyboard:
     try:
         src = load_located(text)
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark else 1
-        msg = " ".join(str(getattr(e, "problem", None) or e).split())
-        raise StoryboardError([f"{path}:{line}: (yaml): {msg}"]) from None
+        raise StoryboardError([describe(e, path)]) from None
     bad = _Problems(path, src)
     d = src.data
     if not isinstance(d, dict):
@@ -266,7 +267,8 @@ def validate_text(text: str, path: Path) -> Storyboard:
     return Storyboard(path=path, name=path.stem, template=template, title=title.strip(),
                       model=model, sentences=tuple(sentences), focus=tuple(focus_list),
                       layers=layers, heads=heads, footer=footer, beats=tuple(beats),
-                      sha256=hashlib.sha256(text.encode()).hexdigest(), words_per_minute=wpm)
+                      sha256=hashlib.sha256(text.encode()).hexdigest(), words_per_minute=wpm,
+                      source=src)
 
 
 def narration_seconds(narration: str, words_per_minute: float) -> float:
@@ -277,9 +279,9 @@ def narration_seconds(narration: str, words_per_minute: float) -> float:
 def load_storyboard(path: Path) -> Storyboard:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)          # bounded: never reads a whole endless stream
     except (OSError, UnicodeDecodeError) as e:
-        raise StoryboardError([f"{path}:1: (file): cannot read ({e.__class__.__name__}: {e})"])
+        raise StoryboardError([describe(e, path)]) from None
     return validate_text(text, path)
 
 
