@@ -58,14 +58,16 @@ def ensure_dir(path: Path, what: str = "folder") -> Path:
     path = Path(path)
     try:
         path.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise OutputError(f"{path}: cannot create {what}: a file is in the way") from None
+    except (FileExistsError, NotADirectoryError):
+        blocker = next((p for p in [path, *path.parents] if p.exists() and not p.is_dir()), path)
+        raise OutputError(f"{path}: cannot create {what}: {blocker} is a file, not a "
+                          f"folder") from None
     except OSError as e:
         raise OutputError(f"cannot create {what} {describe_os_error(e, path)}") from None
     return path
 
 
-def _created_dirs(path: Path) -> list[Path]:
+def created_dirs(path: Path) -> list[Path]:
     """The folders `mkdir -p path` would create, outermost first (to remove them on failure)."""
     missing = []
     p = Path(path)
@@ -75,7 +77,8 @@ def _created_dirs(path: Path) -> list[Path]:
     return list(reversed(missing))
 
 
-def _remove_created(dirs: list[Path]) -> None:
+def remove_created(dirs: list[Path]) -> None:
+    """Remove the folders `created_dirs` listed, innermost first, while they are empty."""
     for d in reversed(dirs):
         try:
             d.rmdir()
@@ -95,7 +98,7 @@ def replacing(path: Path, suffix: str = ".tmp") -> Iterator[Path]:
         raise OutputError(f"{path}: is a folder, not a file (give a file name)")
     if path.exists() and not path.is_file():    # never rename over /dev/null, a fifo, a socket
         raise OutputError(f"{path}: not a regular file; refusing to replace it")
-    created = _created_dirs(path.parent)
+    created = created_dirs(path.parent)
     tmp, ok = None, False
     try:
         ensure_dir(path.parent)
@@ -113,7 +116,7 @@ def replacing(path: Path, suffix: str = ".tmp") -> Iterator[Path]:
         if not ok:
             if tmp is not None:
                 Path(tmp).unlink(missing_ok=True)
-            _remove_created(created)
+            remove_created(created)
 
 
 @contextmanager
@@ -126,7 +129,7 @@ def replacing_dir(path: Path) -> Iterator[Path]:
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise OutputError(f"{path}: is a file, not a folder")
-    created = _created_dirs(path.parent)
+    created = created_dirs(path.parent)
     tmp = old = None
     try:
         ensure_dir(path.parent)
@@ -146,7 +149,7 @@ def replacing_dir(path: Path) -> Iterator[Path]:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
         if not path.exists():
-            _remove_created(created)
+            remove_created(created)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
 

@@ -24,8 +24,15 @@ import numpy as np
 from .atomic import replacing
 from .errors import CorruptCacheError, TraceFormatError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2          # 2: `meta_sha256` covers the metadata itself
 _META = "__meta__"
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")     # an .npz is a zip (the second: empty zip)
+
+
+def meta_digest(meta: Mapping) -> str:
+    """SHA-256 of the metadata's canonical JSON, without the `meta_sha256` field itself."""
+    core = {k: v for k, v in meta.items() if k != "meta_sha256"}
+    return hashlib.sha256(json.dumps(core, sort_keys=True).encode()).hexdigest()
 
 
 def arrays_digest(arrays: Mapping[str, np.ndarray]) -> str:
@@ -40,36 +47,75 @@ def arrays_digest(arrays: Mapping[str, np.ndarray]) -> str:
 def save_npz(path: Path, arrays: Mapping[str, np.ndarray], meta: dict) -> None:
     """Write arrays + meta atomically (temp file in the same folder, then rename)."""
     path = Path(path)
+    meta = {k: v for k, v in meta.items() if k != "meta_sha256"}
     meta = {**meta, "format_version": FORMAT_VERSION, "arrays_sha256": arrays_digest(arrays)}
+    meta["meta_sha256"] = meta_digest(meta)
     blob = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
     with replacing(path) as tmp, open(tmp, "wb") as f:
         np.savez(f, **{_META: blob}, **arrays)
 
 
+def _check_magic(path: Path) -> None:
+    """A file that is not a zip at all is not a trace; say so (numpy would call a text file
+    "pickled data"). Raises FileNotFoundError for a missing file, as open() does."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except (FileNotFoundError, IsADirectoryError):
+        raise
+    except OSError as e:
+        raise CorruptCacheError(f"{path}: cannot read ({e.strerror or e})") from None
+    if head not in _ZIP_MAGIC:
+        what = "empty" if not head else "not an .npz (zip) file"
+        raise TraceFormatError(f"{path}: not a layerwise trace ({what})")
+
+
+def _parse_meta(path: Path, z) -> dict:
+    if _META not in z.files:
+        raise CorruptCacheError(f"{path}: not a layerwise trace (no {_META} member)")
+    try:
+        meta = json.loads(z[_META].tobytes())
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise CorruptCacheError(f"{path}: metadata is not JSON ({e})") from None
+    if not isinstance(meta, dict):
+        raise CorruptCacheError(f"{path}: metadata is not a JSON object")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise CorruptCacheError(f"{path}: format_version {meta.get('format_version')!r}, "
+                                f"expected {FORMAT_VERSION}")
+    if meta.get("meta_sha256") != meta_digest(meta):
+        raise CorruptCacheError(f"{path}: metadata checksum mismatch (file altered or corrupt)")
+    return meta
+
+
+_READ_ERRORS = (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError)
+
+
 def read_meta(path: Path) -> dict:
-    """Only the metadata (fast: the arrays are not read)."""
+    """Only the metadata, checked against its own checksum (fast: the arrays are not read)."""
+    path = Path(path)
+    _check_magic(path)
     try:
         with np.load(path, allow_pickle=False) as z:
-            return json.loads(z[_META].tobytes())
+            return _parse_meta(path, z)
     except FileNotFoundError:
         raise
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+    except _READ_ERRORS as e:
         raise CorruptCacheError(f"{path}: not a readable layerwise trace ({e})") from None
 
 
 def load_npz(path: Path, *, verify: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
+    """Metadata and arrays; the metadata checksum is always verified, the arrays' when
+    `verify` (the zip's CRC-32 of each member is checked by reading it in any case)."""
     path = Path(path)
+    _check_magic(path)
     try:
         with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(z[_META].tobytes())
+            meta = _parse_meta(path, z)
             arrays = {k: z[k] for k in z.files if k != _META}
     except FileNotFoundError:
         raise
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+    except _READ_ERRORS as e:
         raise CorruptCacheError(f"{path}: truncated or corrupt ({type(e).__name__}: {e})") from None
-    if meta.get("format_version") != FORMAT_VERSION:
-        raise CorruptCacheError(f"{path}: format_version {meta.get('format_version')!r}, "
-                                f"expected {FORMAT_VERSION}")
     if verify and arrays_digest(arrays) != meta.get("arrays_sha256"):
         raise CorruptCacheError(f"{path}: array checksum mismatch (file altered or corrupt)")
     return meta, arrays

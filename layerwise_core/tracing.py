@@ -17,12 +17,13 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .errors import CorruptCacheError, SentenceTooLongError
+from .errors import CorruptCacheError, OutputError, SentenceTooLongError, TraceFormatError
 from .lens import SITES, lens_summaries
 from .models import entry, load_model
 from .models.base import Recorder
 from .packages import package_version
 from .tokens import check_sentence, word_table
+from .atomic import created_dirs, remove_created
 from .trace import Trace, load_npz, read_meta, save_npz
 
 log = logging.getLogger(__name__)
@@ -68,10 +69,8 @@ def get_trace(model: str, sentence: str, *, cache_dir: Path | None = None,
     if path.exists():
         try:
             trace = Trace.load(path)
-            if not sidecar_matches(trace, path.parent):         # the sidecar must be there too
-                raise CorruptCacheError(f"{path.parent / trace.meta['weights_file']}: missing "
-                                        f"or not the weights of {path.name}")
-        except CorruptCacheError as e:
+            verify_sidecar(trace, path.parent)          # the sidecar must be there and sound
+        except (CorruptCacheError, TraceFormatError) as e:
             log.warning("rebuilding corrupt cache entry: %s", e)
             trace = None
     if trace is None:
@@ -79,6 +78,31 @@ def get_trace(model: str, sentence: str, *, cache_dir: Path | None = None,
     if out is not None:
         trace = export(trace, Path(out))
     return trace
+
+
+_VERIFIED: dict[tuple, str] = {}       # (path, inode, size, mtime) -> arrays_sha256 checked
+
+
+def verify_sidecar(trace: Trace, folder: Path) -> None:
+    """The weights file the trace names: present, its data matching its checksum and its
+    checksum the trace's. Raises CorruptCacheError. A file is hashed once per process (and
+    again whenever it changes on disk)."""
+    side = Path(folder) / trace.meta["weights_file"]
+    try:
+        st = side.stat()
+    except OSError:
+        raise CorruptCacheError(f"{side}: missing (the weights of {trace.path})") from None
+    key = (str(side.resolve()), st.st_ino, st.st_size, st.st_mtime_ns)
+    if key not in _VERIFIED:
+        try:
+            meta, _ = load_npz(side)                 # CRC-32 + SHA-256 of every array
+        except FileNotFoundError:
+            raise CorruptCacheError(f"{side}: missing (the weights of {trace.path})") from None
+        except TraceFormatError as e:
+            raise CorruptCacheError(str(e)) from None
+        _VERIFIED[key] = meta["arrays_sha256"]
+    if _VERIFIED[key] != trace.meta["weights_sha256"]:
+        raise CorruptCacheError(f"{side}: not the weights of {trace.path}")
 
 
 def compute_trace(model_name: str, sentence: str, *, cache_dir: Path, dest: Path) -> Trace:
@@ -140,7 +164,7 @@ def _write_weights(model, folder: Path) -> str:
         try:
             load_npz(path)
             return name
-        except CorruptCacheError as e:
+        except (CorruptCacheError, TraceFormatError) as e:
             log.warning("rebuilding corrupt weights file: %s", e)
     save_npz(path, model.attention_weights(), {"kind": "weights", "model": spec.to_json()})
     return name
@@ -151,17 +175,39 @@ def load_npz_meta_sha(path: Path) -> str:
 
 
 def sidecar_matches(trace: Trace, folder: Path) -> bool:
-    """Is the weights file the trace names present in `folder`, by its recorded hash?"""
-    side = folder / trace.meta["weights_file"]
-    return side.is_file() and load_npz_meta_sha(side) == trace.meta["weights_sha256"]
+    """Is the weights file the trace names present and sound in `folder`?"""
+    try:
+        verify_sidecar(trace, folder)
+        return True
+    except CorruptCacheError:
+        return False
 
 
 def export(trace: Trace, out: Path) -> Trace:
-    """Write `trace` to `out`, with its weights sidecar beside it."""
+    """Write `trace` to `out`, with its weights sidecar beside it.
+
+    All or nothing: if any part cannot be written (a folder or device at `out`, a file where
+    a folder should be, read-only, disk full), nothing this call created is left behind and
+    an existing `out` is untouched; the failure is one OutputError."""
+    out = Path(out)
+    if out.is_dir():
+        raise OutputError(f"--out {out}: is a folder; give a file name such as {out / 'trace.npz'}")
+    if out.exists() and not out.is_file():
+        raise OutputError(f"--out {out}: not a regular file")
     side = out.parent / trace.meta["weights_file"]
-    if not sidecar_matches(trace, out.parent):
-        meta, weights = load_npz(trace.path.parent / trace.meta["weights_file"])
-        save_npz(side, weights, {k: v for k, v in meta.items()
-                                 if k not in ("arrays_sha256", "format_version")})
-    trace.save(out)
-    return Trace.load(out)
+    created = created_dirs(side.parent)          # out's missing folders and attn-weights/
+    wrote_side = False
+    try:
+        if not sidecar_matches(trace, out.parent):
+            if side.exists() and not side.is_file():
+                raise OutputError(f"{side}: not a regular file; cannot write the weights there")
+            meta, weights = load_npz(trace.path.parent / trace.meta["weights_file"])
+            save_npz(side, weights, meta)
+            wrote_side = True
+        trace.save(out)
+        return Trace.load(out)
+    except BaseException:
+        if wrote_side:
+            side.unlink(missing_ok=True)
+        remove_created(created)
+        raise

@@ -15,7 +15,7 @@ def test_round_trip_and_meta(tmp_path):
     arrays = {"a": np.arange(6, dtype=np.float32).reshape(2, 3), "b": np.ones(3)}
     save_npz(tmp_path / "t.npz", arrays, {"kind": "trace", "model": {"name": "x"}})
     meta, back = load_npz(tmp_path / "t.npz")
-    assert meta["kind"] == "trace" and meta["format_version"] == 1
+    assert meta["kind"] == "trace" and meta["format_version"] == 2
     for k in arrays:
         np.testing.assert_array_equal(back[k], arrays[k])
     assert [p.name for p in tmp_path.iterdir()] == ["t.npz"]      # no temp file left

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import sys
 from pathlib import Path
 
-from ..errors import LayerwiseError
+from ..atomic import describe_os_error
+from ..errors import InputError, LayerwiseError, shorten
 
 
 def cmd_trace(args) -> None:
@@ -20,8 +23,10 @@ def cmd_info(args) -> None:
     from ..analysis.updates import update_sizes
     from ..trace import Trace
     path = Path(args.trace)
+    if not path.exists():
+        raise InputError(f"{path}: no such trace file")
     if not path.is_file():
-        raise LayerwiseError(f"{path}: no such trace file")
+        raise InputError(f"{path}: not a trace file ({'a folder' if path.is_dir() else 'not a regular file'})")
     t = Trace.load(path)
     s = t.spec
     print(f"model     {s['display']} ({s['name']}, {s['kind']}, {s['norm']} {s['norm_placement']}-norm)")
@@ -76,18 +81,61 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised like Ctrl-C so every `finally` removes its temporary files."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Every failure is one stderr line: `error: ...` and exit 2 for bad
+    input or an unwritable place, `interrupted` and 130 for Ctrl-C (143 for SIGTERM)."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s: %(message)s")
     try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:                  # not the main thread (e.g. called from a test runner)
+        previous = None
+    try:
         args.func(args)
     except LayerwiseError as e:
-        print(f"error: {e}", file=sys.stderr)
+        _say(f"error: {e}")
+        return 2
+    except OSError as e:                # a filesystem failure no layer anticipated
+        if isinstance(e, BrokenPipeError):
+            return _broken_pipe()
+        _say(f"error: {describe_os_error(e)}")
         return 2
     except KeyboardInterrupt:
+        _say("interrupted (Ctrl-C); no partial output was kept")
         return 130
+    except Terminated:
+        _say("terminated (SIGTERM); no partial output was kept")
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _broken_pipe()
     return 0
+
+
+def _say(line: str) -> None:
+    print(shorten(line, 2000) if "\n" not in line else line, file=sys.stderr)
+
+
+def _broken_pipe() -> int:
+    """`layerwise info t.npz | head -1`: the reader left; stop quietly, as `cat` does."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError:
+        pass
+    return 141
 
 
 if __name__ == "__main__":
