@@ -4,8 +4,8 @@ Storyboards and the chapter file are small hand-written YAML, so anything far be
 refused before it can cost memory or time:
 - at most `MAX_BYTES` are ever read from a file (`/dev/zero` or a 10 GB file stops there);
 - nesting deeper than `MAX_DEPTH` is refused while composing (never a RecursionError);
-- the document, with every alias expanded, may hold at most `MAX_NODES` nodes ("billion
-  laughs" is refused after a few hundred nodes of work, not after gigabytes);
+- the document, with every alias expanded, may hold at most `MAX_NODES` values, a long text
+  counting as many ("billion laughs" is refused after a little work, not after gigabytes);
 - an alias to a node that contains it (a recursive structure) is refused;
 - a mapping key given twice is refused, naming both lines.
 Only the safe loader's tags are known (no Python objects). Every refusal is a `YamlSourceError`
@@ -24,7 +24,8 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
-MAX_NODES = 200_000
+MAX_NODES = 200_000         # values, aliases expanded; a text counts 1 per CHARS_PER_NODE
+CHARS_PER_NODE = 50         # so the expanded document holds at most ~10 M characters
 _MERGE = "tag:yaml.org,2002:merge"
 
 
@@ -109,8 +110,9 @@ class _BoundedLoader(yaml.SafeLoader):
 
     def compose_scalar_node(self, anchor):
         node = super().compose_scalar_node(anchor)
-        self._count(1, node.start_mark)
-        self._sizes[id(node)] = 1
+        weight = 1 + len(node.value) // CHARS_PER_NODE     # a long text aliased 10^5 times
+        self._count(weight, node.start_mark)                # is a bomb too
+        self._sizes[id(node)] = weight
         return node
 
     def _collection(self, compose, anchor):
