@@ -7,6 +7,11 @@ then joins them into media/videos/<quality>/chapter.mp4 with one chapter marker 
 and one merged chapter.srt. A storyboard whose render key (plan, quality, scene code, library
 versions) matches its last manifest is not rendered again. The chapter files are replaced
 atomically, so a failed run leaves the previous chapter intact.
+
+A part is reused only if its video is still the one its manifest describes (it opens, every
+packet reads, same frames, bytes and sha256); a truncated or damaged part is rendered again.
+One build runs per media folder at a time (`staging.chapter_lock`); a second one waits.
+Ctrl-C or SIGTERM stops the render workers, removes their work folders, and exits 130/143.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -26,8 +32,11 @@ import yaml
 
 from layerwise_core.atomic import replacing, write_text
 
+from . import videocheck
+from .cli import run, say
 from .provenance import ROOT, render_key
 from .render import QUALITIES, RenderError, load_plan, render, write_json
+from .staging import chapter_lock, folder_lock, publish, sweep, work_folder
 
 CHAPTER = ROOT / "scenes" / "chapter.yaml"
 
@@ -41,15 +50,16 @@ class Part:
 
 def read_chapter(path: Path) -> tuple[str, list[Part]]:
     """Validate the chapter file; every problem as `file:line: field: message`."""
-    from layerwise_core.storyboard.yamlsource import load_located
+    from layerwise_core.storyboard.yamlsource import describe, read_located
     try:
-        src = load_located(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise RenderError(f"{path}:1: (file): {' '.join(str(e).split())}") from None
+        src = read_located(path)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise RenderError(describe(e, path)) from None
     d, problems = src.data, []
     if not isinstance(d, dict) or not isinstance(d.get("storyboards"), list) \
             or not d["storyboards"]:
-        raise RenderError(f"{path}:1: storyboards: needs a non-empty list of storyboards")
+        raise RenderError(f"{path}:{src.line(('storyboards',))}: storyboards: needs a "
+                          f"non-empty list of storyboards")
     title = d.get("title", "Chapter")
     parts, seen = [], set()
     for i, entry in enumerate(d["storyboards"]):
@@ -71,11 +81,43 @@ def read_chapter(path: Path) -> tuple[str, list[Part]]:
 
 
 def build_plans(parts: list[Part], media: Path, voice: str = "none") -> None:
-    r = subprocess.run([sys.executable, "-m", "layerwise_core", "plan", "--media", str(media),
-                        "--voice", voice, *[str(p.storyboard) for p in parts]],
-                       capture_output=True, text=True)
-    if r.returncode:
-        raise RenderError(r.stderr.strip() or "planning failed")
+    """`layerwise plan` in its own process (this one never imports torch). On Ctrl-C or
+    SIGTERM it is stopped with SIGTERM, so it removes its own temporary files."""
+    proc = subprocess.Popen([sys.executable, "-m", "layerwise_core", "plan", "--media",
+                             str(media), "--voice", voice, *[str(p.storyboard) for p in parts]],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _, err = proc.communicate()
+    except BaseException:
+        _stop([proc])
+        raise
+    if proc.returncode:
+        lines = [ln.removeprefix("error: ") for ln in err.strip().splitlines()]
+        raise RenderError("\n".join(lines) or "planning failed")
+
+
+def _stop(procs) -> None:
+    """SIGTERM each child (its `finally` blocks clean up), then SIGKILL the ones that hang."""
+    for p in procs:
+        try:
+            p.terminate()
+        except (OSError, ValueError):
+            pass
+    for p in procs:
+        try:
+            if hasattr(p, "join"):
+                p.join(30)
+                if p.is_alive():
+                    p.kill()
+                    p.join()
+            else:
+                try:
+                    p.wait(30)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+        except (OSError, ValueError):
+            pass
 
 
 def part_media(media: Path, quality: str, name: str) -> Path:
@@ -90,18 +132,34 @@ def part_video(media: Path, quality: str, name: str, plan: dict) -> Path:
 
 
 def is_fresh(video: Path, key: str) -> bool:
+    """The part's manifest has this render key AND the video is still the one it describes
+    (opens, every packet reads, same frames/bytes/sha256): a damaged part is rebuilt."""
     manifest = video.with_suffix(".manifest.json")
     if not (video.is_file() and manifest.is_file()):
         return False
     try:
-        return json.loads(manifest.read_text())["render_key"] == key
-    except (ValueError, KeyError):
+        record = json.loads(manifest.read_text())
+        if record["render_key"] != key:
+            return False
+    except (OSError, ValueError, KeyError, TypeError):
         return False
+    return videocheck.matches(video, record.get("video_facts"))
 
 
 def _render_one(args) -> str:
     plan, quality, media = args
     return str(render(plan, quality, Path(media)))
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them with SIGTERM; SIGTERM exits
+    through every `finally` (the worker's work folder is removed) without a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_exit)
+
+
+def _worker_exit(signum, frame):
+    raise SystemExit(143)
 
 
 def render_parts(parts, plans, quality, media, jobs) -> dict[str, bool]:
@@ -110,8 +168,21 @@ def render_parts(parts, plans, quality, media, jobs) -> dict[str, bool]:
                                              render_key(plans[p.name], quality))]
     work = [(plans[p.name], quality, str(part_media(media, quality, p.name))) for p in todo]
     if jobs > 1 and len(work) > 1:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                                   initializer=_worker_init)
+        try:
             list(pool.map(_render_one, work))
+        except BaseException:
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            _stop(workers)
+            for p in todo:              # work folders of workers that had to be killed
+                folder = part_media(media, quality, p.name)
+                if folder.is_dir():
+                    with folder_lock(folder):
+                        sweep(folder)
+            raise
+        pool.shutdown()
     else:
         for w in work:
             _render_one(w)
@@ -185,20 +256,34 @@ def merge_srt(srts: list[Path], starts: list[float], out: Path) -> None:
 
 
 def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
-                  voice: str = "none") -> dict:
+                  voice: str = "none", waiting=lambda pid: None) -> dict:
+    """Plans, part renders, join; `waiting(pid)` is called if another build holds the lock.
+    The chapter's mp4, srt and manifest are written in a work folder, verified (the joined
+    video reads whole and has every part's frames) and published as one set."""
     title, parts = read_chapter(chapter)
-    build_plans(parts, media, voice)
-    plans = {p.name: load_plan(p.storyboard, media) for p in parts}
-    rendered = render_parts(parts, plans, quality, media, jobs)
-    videos = [part_video(media, quality, p.name, plans[p.name]) for p in parts]
-    out_dir = media / "videos" / videos[0].parent.name
-    marks, audio = join(parts, videos, out_dir / f"{chapter.stem}.mp4", title)
-    merge_srt([v.with_suffix(".srt") for v in videos], [m["start"] for m in marks],
-              out_dir / f"{chapter.stem}.srt")
-    record = {"title": title, "quality": quality, "chapters": marks, "audio": audio,
-              "parts": [json.loads(v.with_suffix(".manifest.json").read_text()) for v in videos],
-              "rendered": rendered}
-    write_json(out_dir / f"{chapter.stem}.manifest.json", record)
+    with chapter_lock(media, waiting):
+        build_plans(parts, media, voice)
+        plans = {p.name: load_plan(p.storyboard, media) for p in parts}
+        rendered = render_parts(parts, plans, quality, media, jobs)
+        videos = [part_video(media, quality, p.name, plans[p.name]) for p in parts]
+        records = [json.loads(v.with_suffix(".manifest.json").read_text()) for v in videos]
+        out_dir = media / "videos" / videos[0].parent.name
+        with work_folder(media, chapter.stem) as work:
+            names = [f"{chapter.stem}{ext}" for ext in (".mp4", ".srt", ".manifest.json")]
+            marks, audio = join(parts, videos, work / names[0], title)
+            merge_srt([v.with_suffix(".srt") for v in videos], [m["start"] for m in marks],
+                      work / names[1])
+            joined = sum(r["video_facts"]["frames"] for r in records)
+            try:
+                got = videocheck.facts(work / names[0])["frames"]
+            except videocheck.BadVideo as e:
+                raise RenderError(f"the joined chapter is broken: {e}") from None
+            if got != joined:
+                raise RenderError(f"the joined chapter has {got} frames, its parts {joined}")
+            record = {"title": title, "quality": quality, "chapters": marks, "audio": audio,
+                      "parts": records, "rendered": rendered}
+            write_json(work / names[2], record)
+            publish(media, work, [(work / n, out_dir / n) for n in names])
     return record
 
 
@@ -210,11 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--voice", choices=["none", "draft"], default="none")
     args = p.parse_args(argv)
-    try:
-        record = build_chapter(args.chapter, args.quality, args.media, args.jobs, args.voice)
-    except RenderError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    return run(lambda: _main(args), RenderError)
+
+
+def _main(args) -> int:
+    record = build_chapter(args.chapter, args.quality, args.media, args.jobs, args.voice,
+                           waiting=lambda pid: say(f"another chapter build (pid {pid}) is "
+                                                   f"running; waiting"))
     done = [n for n, r in record["rendered"].items() if r]
     print(f"chapter: {len(record['chapters'])} parts, rendered {len(done)} "
           f"({', '.join(done) or 'none: all up to date'})")

@@ -51,7 +51,10 @@ def render_key(plan: dict, quality: str) -> str:
 
 
 def manifest(plan: dict, quality: str, frame_rate: float, size: tuple[int, int],
-             seconds: float, video: Path) -> dict:
+             seconds: float, video: Path, video_facts: dict | None = None,
+             sections: list[str] = ()) -> dict:
+    """`video_facts` (frames, duration, bytes, sha256 of the verified video) let a later run
+    check the video is still the one this manifest describes before reusing it."""
     return {
         "storyboard": plan["storyboard"],
         "template": plan["template"],
@@ -68,4 +71,6 @@ def manifest(plan: dict, quality: str, frame_rate: float, size: tuple[int, int],
         "render_seconds": round(seconds, 3),
         "render_key": render_key(plan, quality),
         "video": video.name,
+        "video_facts": video_facts,
+        "sections": list(sections),
     }

@@ -8,22 +8,29 @@ sections/, the .srt subtitles, and with --preview (or --frames DIR) one PNG per 
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import json
 import os
+import re
+import shutil
 import sys
 import time
 from pathlib import Path
 
-from layerwise_core.atomic import write_text
+from layerwise_core.atomic import replacing_dir, write_text
 from layerwise_core.templates import TEMPLATES
 
+from .cli import run
 from .provenance import manifest
 from .review import contact_sheet
+from .staging import merge_cache, publish, seed_cache, work_folder
+from .videocheck import BadVideo, facts
 
 QUALITIES = {"l": "low_quality", "m": "medium_quality", "h": "high_quality",
              "p": "production_quality", "k": "fourk_quality"}
 MEDIA = Path("media")
+MANIM_CACHES = ("Tex", "texts")        # Manim's content-addressed SVG caches under media/
 
 
 class RenderError(Exception):
@@ -31,13 +38,20 @@ class RenderError(Exception):
 
 
 def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:
-    """The plan built for `storyboard`; refuses a missing or stale one."""
+    """The plan built for `storyboard`; refuses a missing, unreadable or stale one."""
     path = media_dir / "plans" / f"{storyboard.stem}.json"
     if not path.is_file():
         raise RenderError(f"{storyboard}: no plan at {path}; run 'layerwise plan {storyboard}'")
-    plan = json.loads(path.read_text(encoding="utf-8"))
-    digest = hashlib.sha256(storyboard.read_bytes()).hexdigest()
-    if plan["storyboard"]["sha256"] != digest:
+    try:
+        plan = json.loads(path.read_text(encoding="utf-8"))
+        digest = hashlib.sha256(storyboard.read_bytes()).hexdigest()
+        stored = plan["storyboard"]["sha256"]
+    except OSError as e:
+        raise RenderError(f"{storyboard}: cannot read: {e.strerror or e}") from None
+    except (ValueError, KeyError, TypeError):
+        raise RenderError(f"{storyboard}: plan {path} is not a valid plan; run "
+                          f"'layerwise plan {storyboard}'") from None
+    if stored != digest:
         raise RenderError(f"{storyboard}: plan {path} is stale (storyboard changed); "
                           f"run 'layerwise plan {storyboard}'")
     return plan
@@ -55,36 +69,114 @@ def scene_class(template: str):
 def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: bool = False,
            frames: Path | None = None, until: str | None = None) -> Path | None:
     """Render one plan (up to beat `until`, if given). Returns the video path (None for a
-    preview: frames only)."""
+    preview: frames only).
+
+    Everything is rendered in a private work folder (`staging.work_folder`); only a finished
+    video that PyAV reads whole, with sections that add up to it, is published, together with
+    its sections, subtitles and manifest (`staging.publish`). A failure or Ctrl-C at any point
+    leaves the previous set under the final names and no temporary file."""
     from manim import tempconfig
     name = plan["storyboard"]["name"]
-    options = {"quality": QUALITIES[quality], "media_dir": str(media_dir), "output_file": name,
-               "save_sections": True, "disable_caching": True, "verbosity": "WARNING",
-               "progress_bar": "none", "video_dir": "{media_dir}/videos/{quality}",
-               "images_dir": "{media_dir}/images/{quality}"}
+    media_dir = Path(media_dir)
     if preview:
-        options.update(write_to_movie=False, save_sections=False, save_last_frame=True)  # skip animations
         frames = frames or media_dir / "frames"
-    if frames:
-        os.environ["LAYERWISE_FRAMES"] = str(frames)
+    with work_folder(media_dir, name) as work:
+        for cache in MANIM_CACHES:
+            seed_cache(media_dir / cache, work / cache)
+        options = {"quality": QUALITIES[quality], "media_dir": str(work), "output_file": name,
+                   "save_sections": True, "disable_caching": True, "verbosity": "WARNING",
+                   "progress_bar": "none", "video_dir": "{media_dir}/videos/{quality}",
+                   "images_dir": "{media_dir}/images/{quality}"}
+        if preview:
+            options.update(write_to_movie=False, save_sections=False, save_last_frame=True)
+        if frames:
+            os.environ["LAYERWISE_FRAMES"] = str(work / "frames")
+        try:
+            with tempconfig(options):
+                from manim import config
+                cls = scene_class(plan["template"])
+                scene = cls()
+                scene.plan, scene.until = plan, until
+                start = time.perf_counter()
+                scene.render()
+                seconds = time.perf_counter() - start
+                rate, size = config.frame_rate, (config.pixel_width, config.pixel_height)
+                video_dir = Path(config.get_dir("video_dir"))
+        finally:
+            os.environ.pop("LAYERWISE_FRAMES", None)
+        publish_frames = (lambda: _publish_frames(work / "frames" / name, Path(frames) / name)) \
+            if frames else None
+        if preview:
+            images = [f for f in (work / "images").rglob("*") if f.is_file()] \
+                if (work / "images").is_dir() else []
+            publish(media_dir, work, [(f, media_dir / f.relative_to(work)) for f in images],
+                    extra=publish_frames, manifest=False)
+            _merge_caches(work, media_dir)
+            return None
+        final_dir = media_dir / video_dir.relative_to(work)
+        video = final_dir / f"{name}.mp4"
+        video_facts, sections = _verify(video_dir, name)
+        record = manifest(plan, quality, rate, size, seconds, video, video_facts, sections)
+        write_json(video_dir / f"{name}.manifest.json", record)
+        moves, remove = _video_set(video_dir, final_dir, name, sections)
+        publish(media_dir, work, moves, remove, extra=publish_frames)
+        _merge_caches(work, media_dir)
+        return video
+
+
+def _verify(video_dir: Path, name: str) -> tuple[dict, list[str]]:
+    """The video's facts, after checking it opens, every packet reads, and its sections
+    (each readable too) add up to it frame for frame."""
     try:
-        with tempconfig(options):
-            from manim import config
-            cls = scene_class(plan["template"])
-            scene = cls()
-            scene.plan, scene.until = plan, until
-            start = time.perf_counter()
-            scene.render()
-            if preview:
-                return None
-            video = Path(config.get_dir("video_dir")) / f"{name}.mp4"
-            record = manifest(plan, quality, config.frame_rate,
-                              (config.pixel_width, config.pixel_height),
-                              time.perf_counter() - start, video)
-            write_json(video.with_suffix(".manifest.json"), record)
-            return video
-    finally:
-        os.environ.pop("LAYERWISE_FRAMES", None)
+        whole = facts(video_dir / f"{name}.mp4")
+        index = video_dir / "sections" / f"{name}.json"
+        sections = [s["video"] for s in json.loads(index.read_text())] if index.is_file() else []
+        parts = sum(facts(video_dir / "sections" / s)["frames"] for s in sections)
+    except BadVideo as e:
+        raise RenderError(f"render produced a broken video: {e}") from None
+    if sections and parts != whole["frames"]:
+        raise RenderError(f"{name}: sections hold {parts} frames, the video {whole['frames']}")
+    return whole, sections
+
+
+def _video_set(work_dir: Path, final_dir: Path, name: str, sections: list[str]):
+    """(moves, removals) that turn the final folder's set for `name` into the new one; the
+    manifest is the last move."""
+    moves = [(work_dir / "sections" / s, final_dir / "sections" / s) for s in sections]
+    files = ["sections/" + f"{name}.json", f"{name}.srt", f"{name}.mp4"]
+    remove = []
+    for f in files:
+        if (work_dir / f).is_file():
+            moves.append((work_dir / f, final_dir / f))
+        elif (final_dir / f).is_file():
+            remove.append(final_dir / f)
+    old = re.compile(re.escape(name) + r"_\d{4}_.*\.mp4")
+    if (final_dir / "sections").is_dir():
+        remove += [f for f in (final_dir / "sections").iterdir()
+                   if old.fullmatch(f.name) and f.name not in sections]
+    moves.append((work_dir / f"{name}.manifest.json", final_dir / f"{name}.manifest.json"))
+    return moves, remove
+
+
+def _publish_frames(staged: Path, final: Path) -> None:
+    """Swap the whole frames folder of one storyboard (old complete or new complete)."""
+    if not staged.is_dir():
+        return
+    with replacing_dir(final) as tmp:
+        try:
+            os.replace(staged, tmp)                 # onto the empty folder: one rename
+        except OSError as e:
+            if e.errno != errno.EXDEV:              # --frames on another filesystem
+                raise
+            shutil.copytree(staged, tmp, dirs_exist_ok=True)
+
+
+def _merge_caches(work: Path, media_dir: Path) -> None:
+    for cache in MANIM_CACHES:
+        try:
+            merge_cache(work / cache, media_dir / cache)
+        except OSError:
+            pass                                    # a cache: the next render rebuilds it
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,18 +188,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--media", type=Path, default=MEDIA)
     p.add_argument("--until", default=None, help="stop after this beat id")
     args = p.parse_args(argv)
-    try:
-        plans = [load_plan(s, args.media) for s in args.storyboards]
-    except RenderError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    return run(lambda: _main(args), RenderError)
+
+
+def _main(args) -> int:
+    plans = [load_plan(s, args.media) for s in args.storyboards]
     for plan in plans:
         out = render(plan, args.quality, args.media, args.preview, args.frames, args.until)
         if args.preview:
             name = plan["storyboard"]["name"]
             frames = (args.frames or args.media / "frames") / name
             out = contact_sheet(plan, frames, args.media / "review" / f"{name}.png")
-        print(out)
+        print(out, flush=True)
     return 0
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from layerwise_core.atomic import replacing
+
 COLUMNS = 3
 THUMB = (427, 240)
 PAD = 16
@@ -56,6 +58,6 @@ def contact_sheet(plan: dict, frames: Path, out: Path) -> Path:
         for j, line in enumerate(caption + narration):
             colour = "#E6E6E6" if j < len(caption) else "#8A8F98"
             draw.text((x, ty + (j + 1) * LINE), line, fill=colour, font=_font())
-    out.parent.mkdir(parents=True, exist_ok=True)
-    sheet.save(out)
+    with replacing(out, suffix=".png") as tmp:      # a reader never sees half a sheet
+        sheet.save(tmp, format="PNG")
     return out
