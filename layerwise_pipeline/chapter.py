@@ -295,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--voice", choices=["none", "draft"], default="none")
     args = p.parse_args(argv)
-    return run(lambda: _main(args), RenderError)
+    return run(lambda: _main(args), RenderError, where=args.media)
 
 
 def _main(args) -> int:

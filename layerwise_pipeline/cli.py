@@ -29,7 +29,8 @@ def say(line: str) -> None:
     print(shorten(line, 2000) if "\n" not in line else line, file=sys.stderr, flush=True)
 
 
-def run(body: Callable[[], int], *user_errors: type[BaseException]) -> int:
+def run(body: Callable[[], int], *user_errors: type[BaseException], where=None) -> int:
+    """`where`: the place named for a filesystem error that names no file (the media)."""
     try:
         previous = signal.signal(signal.SIGTERM, on_sigterm)
     except ValueError:                      # not the main thread
@@ -40,7 +41,7 @@ def run(body: Callable[[], int], *user_errors: type[BaseException]) -> int:
         say(f"error: {e}")
         return 2
     except OSError as e:                    # a filesystem failure no layer anticipated
-        say(f"error: {describe_os_error(e)}")
+        say(f"error: {describe_os_error(e, e.filename or where or 'output')}")
         return 2
     except KeyboardInterrupt:
         say("error: interrupted (Ctrl-C); no partial output was kept")

@@ -18,7 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from layerwise_core.atomic import replacing_dir, write_text
+from layerwise_core.atomic import describe_os_error, replacing_dir, write_text
+from layerwise_core.errors import OutputError
 from layerwise_core.templates import TEMPLATES
 
 from .cli import run
@@ -98,7 +99,14 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
                 scene = cls()
                 scene.plan, scene.until = plan, until
                 start = time.perf_counter()
-                scene.render()
+                try:
+                    scene.render()
+                except Exception as e:          # Manim wraps a full disk in RuntimeError
+                    cause = _os_cause(e)
+                    if cause is None:
+                        raise                   # a bug in a scene: its traceback is wanted
+                    raise OutputError("cannot render: " + describe_os_error(
+                        OSError(cause.errno, cause.strerror), media_dir)) from None
                 seconds = time.perf_counter() - start
                 rate, size = config.frame_rate, (config.pixel_width, config.pixel_height)
                 video_dir = Path(config.get_dir("video_dir"))
@@ -122,6 +130,17 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
         publish(media_dir, work, moves, remove, extra=publish_frames)
         _merge_caches(work, media_dir)
         return video
+
+
+def _os_cause(e: BaseException | None) -> OSError | None:
+    """The filesystem error behind `e`, following `raise ... from` and `during handling`."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, OSError) and e.errno is not None:
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
 
 
 def _verify(video_dir: Path, name: str) -> tuple[dict, list[str]]:
@@ -188,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--media", type=Path, default=MEDIA)
     p.add_argument("--until", default=None, help="stop after this beat id")
     args = p.parse_args(argv)
-    return run(lambda: _main(args), RenderError)
+    return run(lambda: _main(args), RenderError, where=args.media)
 
 
 def _main(args) -> int:

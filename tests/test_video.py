@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import subprocess
 import sys
 
@@ -40,7 +41,9 @@ def test_video_stream(video):
         s = f.streams.video[0]
         assert s.codec_context.name == "h264"
         assert (s.codec_context.width, s.codec_context.height) == (854, 480)
-        assert s.average_rate == 15
+        # Manim's PyAV muxer times the last frame, so the mp4's average rate is 15 +- a hair
+        assert float(s.average_rate) == pytest.approx(15, abs=0.01)
+        assert s.guessed_rate == 15 or s.base_rate == 15
         frames = sum(1 for _ in f.decode(video=0))
     planned = sum(b.duration for b in sb.beats)
     sections = json.loads((folder / "sections" / f"{NAME}.json").read_text())
@@ -59,7 +62,8 @@ def test_sections_are_the_beats(video):
     assert [s["name"] for s in sections] == [b.id for b in sb.beats]
     for s, b in zip(sections, sb.beats):
         assert float(s["duration"]) >= b.duration - 1 / 15
-        assert s["codec_name"] == "h264" and s["avg_frame_rate"] == "15/1"
+        assert s["codec_name"] == "h264"
+        assert float(Fraction(s["avg_frame_rate"])) == pytest.approx(15, abs=0.01)
 
 
 def test_subtitles_one_cue_per_narrated_beat(video):
