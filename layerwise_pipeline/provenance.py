@@ -8,6 +8,8 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from layerwise_core.licences import merge_licences, plan_licences
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -44,9 +46,11 @@ def scenes_code_hash() -> str:
 
 
 def render_key(plan: dict, quality: str) -> str:
-    """Changes whenever anything that could change the video changes."""
+    """Changes whenever anything that could change the video, or what its manifest says about
+    its licences, changes."""
     blob = json.dumps({"plan": plan, "quality": quality, "scenes": scenes_code_hash(),
-                       "versions": versions()}, sort_keys=True)
+                       "versions": versions(), "licences": plan_licences(plan)},
+                      sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -73,4 +77,11 @@ def manifest(plan: dict, quality: str, frame_rate: float, size: tuple[int, int],
         "video": video.name,
         "video_facts": video_facts,
         "sections": list(sections),
+        "licences": plan_licences(plan),
     }
+
+
+def chapter_licences(part_records: list[dict]) -> dict:
+    """For the chapter's manifest: every model and voice of its parts' manifests, once
+    (`complete` is False if a part's manifest predates licence records)."""
+    return merge_licences(part_records)
