@@ -296,21 +296,25 @@ _DRAFT_MARKS = ("espeak", "draft")
 
 
 def voice_of_audio(path: str) -> str:
-    """Best guess of the voice that made `path` when the plan names none: piper and draft audio
-    live in the voice cache (folders named after the voice, or media/voice/ for the draft)."""
+    """Best guess of the voice that made `path` when the plan names none: "piper" or "draft"
+    when the path says so, "unknown" for other files in a voice cache folder (`.../voice/`),
+    else "recorded" (the author's file)."""
     parts = [p.lower() for p in PurePath(path).parts]
     if any(m in p for p in parts for m in _PIPER_MARKS):
         return "piper"
-    if any(m in p for p in parts for m in _DRAFT_MARKS) or "voice" in parts[:-1]:
+    if any(m in p for p in parts for m in _DRAFT_MARKS):
         return "draft"
+    if "voice" in parts[:-1]:
+        return "unknown"
     return "recorded"
 
 
 def _voice_name(value) -> str | None:
+    """A voice name from a plan: a string, or the voice record `{"backend": "piper", ...}`."""
     if isinstance(value, str) and value:
         return value
     if isinstance(value, dict):
-        return _voice_name(value.get("name"))
+        return _voice_name(value.get("backend")) or _voice_name(value.get("name"))
     return None
 
 
@@ -340,15 +344,23 @@ def plan_voices(plan: dict) -> tuple[list[str], str]:
     return sorted(named | guessed), ("plan" if not guessed else "audio paths")
 
 
+_AS_USED = ("backend", "engine", "engine_version", "voice", "voice_package", "voice_version")
+
+
 def plan_licences(plan: dict) -> dict:
     """What a render's manifest records: layerwise's licence, the model weights' and the
     voices'. Enough to answer "may I publish this video?" from the manifest alone."""
     voices, found_by = plan_voices(plan)
     model = (plan.get("model") or {}).get("name")
+    used = plan.get("voice") if isinstance(plan.get("voice"), dict) else {}
+    records = [voice_licence(v) for v in voices]
+    for r in records:
+        if used and r["name"] == _voice_name(used):
+            r["as_used"] = {k: used[k] for k in _AS_USED if k in used}
     return {
         "layerwise": PROJECT_LICENCE,
         "model": model_licence(model),
-        "voices": [voice_licence(v) for v in voices],
+        "voices": records,
         "voices_found_by": found_by,
         "gpl_programs": sorted({v["program"] for v in map(voice_licence, voices)
                                 if (v.get("program_licence") or "").startswith("GPL")}),

