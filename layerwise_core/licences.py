@@ -364,8 +364,8 @@ def plan_licences(plan: dict) -> dict:
         "voices_found_by": found_by,
         "gpl_programs": sorted({v["program"] for v in map(voice_licence, voices)
                                 if (v.get("program_licence") or "").startswith("GPL")}),
-        "note": "GPL programs are run as separate processes; their output audio and the "
-                "video are not covered by their licences. See README 'Licences'.",
+        "note": "GPL programs (gpl_programs) ran as separate processes and are not part of "
+                "the video; see README 'Licences'.",
     }
 
 
