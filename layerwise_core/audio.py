@@ -1,9 +1,7 @@
-"""Narration audio: how long a recorded file lasts, and an offline draft voice (espeak-ng)."""
+"""Narration audio: how long a recorded file lasts (voices are in layerwise_core/voice/)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import wave
 from pathlib import Path
 
@@ -11,7 +9,7 @@ from .errors import LayerwiseError
 
 
 class AudioError(LayerwiseError):
-    """A narration audio file is missing or unreadable, or the draft voice is unavailable."""
+    """A narration audio file is missing or unreadable."""
 
 
 def audio_seconds(path: Path) -> float:
@@ -32,17 +30,3 @@ def audio_seconds(path: Path) -> float:
         raise AudioError(f"{path}: not readable audio ({e})") from None
     except ImportError:
         raise AudioError(f"{path}: only .wav is readable without PyAV") from None
-
-
-def speak(text: str, out: Path, words_per_minute: float) -> Path:
-    """A scratch narration track with Debian's espeak-ng (offline)."""
-    exe = shutil.which("espeak-ng")
-    if exe is None:
-        raise AudioError("VOICE=draft needs espeak-ng: apt-get install espeak-ng "
-                         "(make does this when VOICE=draft)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp.wav")
-    subprocess.run([exe, "-s", str(int(words_per_minute)), "-w", str(tmp), text], check=True,
-                   capture_output=True)
-    tmp.replace(out)
-    return out

@@ -1,13 +1,13 @@
-"""Narration timing: speaking-rate durations, recorded audio, and the draft voice."""
+"""Narration timing: speaking-rate durations (silent plans), recorded audio, the draft voice."""
 
 from __future__ import annotations
 
 import math
-import shutil
 import struct
 import subprocess
 import sys
 import wave
+from pathlib import Path
 
 import pytest
 
@@ -95,11 +95,13 @@ def test_audio_is_mixed_into_the_video(tmp_path, cache_dir):
     assert video_s >= sum(b.duration for b in sb.beats) - 1 / 15
 
 
-@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
-def test_draft_voice_gives_every_narrated_beat_a_track(tmp_path):
-    from layerwise_core.storyboard.voice import with_draft_voice
+def test_draft_voice_gives_every_narrated_beat_cues(tmp_path):
+    """VOICE=draft (espeak-ng, which make installs): every narrated beat is spoken, cue by
+    cue (the voice itself is tested in test_voice.py)."""
+    from layerwise_core.storyboard.voice import with_voice
     _, sb = board(tmp_path, wpm=150)
-    voiced = with_draft_voice(sb, tmp_path / "voice")
+    (voiced,), _ = with_voice([sb], "draft", tmp_path / "cache")
     for before, after in zip(sb.beats, voiced.beats):
-        assert after.audio and (tmp_path / "voice" / f"{after.id}.wav").is_file()
-        assert after.duration >= before.duration
+        assert after.audio is None and after.cues
+        assert all(Path(c.audio).is_file() for c in after.cues)
+        assert after.cues[-1].start + after.cues[-1].duration < after.duration

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..voice import BACKENDS
 
 
 def cmd_validate(args) -> None:
@@ -17,9 +18,15 @@ def cmd_plan(args) -> None:
     from ..plans import build_plan, plan_path, write_plan
     from ..storyboard.schema import validate_files
     boards = validate_files(args.files)       # every file checked before any work
-    if args.voice == "draft":
-        from ..storyboard.voice import with_draft_voice
-        boards = [with_draft_voice(b, args.media / "voice" / b.name) for b in boards]
+    if not BACKENDS[args.voice].silent:
+        import sys
+        from ..storyboard.voice import with_voice
+        from ..tracing import default_cache_dir
+        boards, stats = with_voice(boards, args.voice, args.cache or default_cache_dir())
+        print(f"voice {args.voice}: {stats.cached + stats.synthesised} sentences, "
+              f"{stats.cached} from the cache, {stats.synthesised} synthesised"
+              + (f" ({stats.audio_seconds:.1f} s of speech in {stats.synth_seconds:.1f} s)"
+                 if stats.synthesised else ""), file=sys.stderr)
     for b in boards:
         path = write_plan(build_plan(b, args.cache), plan_path(b.name, args.media))
         print(f"{path}")
@@ -43,8 +50,9 @@ def add_commands(sub) -> None:
     p = sub.add_parser("plan", help="validate storyboards, compute their traces and plans")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--media", type=Path, default=Path("media"))
-    p.add_argument("--voice", choices=["none", "draft"], default="none",
-                   help="draft: speak narration offline with espeak-ng as a scratch track")
+    p.add_argument("--voice", choices=list(BACKENDS), default="none",
+                   help="speak the narration: piper (neural, offline), draft (espeak-ng), "
+                        "none (silent)")
     p.set_defaults(func=cmd_plan)
     e = sub.add_parser("estimate", help="predict render time and memory at a quality")
     e.add_argument("files", nargs="+", type=Path)

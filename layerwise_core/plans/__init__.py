@@ -50,7 +50,7 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
     except LayerwiseError as e:
         raise StoryboardError([f"{sb.path}:{sb.line(('focus',))}: focus: {e}"]) from None
     footer = spec.display if sb.footer else None
-    return {
+    plan = {
         "plan_version": PLAN_VERSION,
         "storyboard": {"name": sb.name, "path": str(sb.path), "sha256": sb.sha256},
         "template": sb.template,
@@ -66,9 +66,23 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
                     "sentence": t.sentence, "source": t.meta["source"],
                     "code_version": t.meta["code_version"]} for t in traces],
         "layerwise_version": __version__,
-        "beats": [asdict(b) for b in sb.beats],
+        "beats": [beat_json(b) for b in sb.beats],
         "data": data,
     }
+    if sb.voice:
+        plan["voice"] = sb.voice
+    return plan
+
+
+def beat_json(beat) -> dict:
+    """A beat as the plan records it: `cues` only when a voice spoke it (a silent plan is
+    byte-identical to one made before voices existed); the storyboard's own minimum
+    (`given_duration`) is folded into `duration` already."""
+    d = asdict(beat)
+    d.pop("given_duration")
+    if not d["cues"]:
+        d.pop("cues")
+    return d
 
 
 def plan_path(name: str, media_dir: Path = Path("media")) -> Path:

@@ -36,6 +36,16 @@ _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 @dataclass(frozen=True)
+class Cue:
+    """One spoken sentence of a beat: `start` (seconds after the beat starts) and `duration`
+    are those of its synthesised `audio` file."""
+    text: str
+    start: float
+    duration: float
+    audio: str | None = None
+
+
+@dataclass(frozen=True)
 class Beat:
     id: str
     show: tuple[str, ...]
@@ -45,6 +55,8 @@ class Beat:
     layer: int | None = None
     head: int | None = None
     audio: str | None = None        # recorded narration (absolute path); the beat lasts as long
+    cues: tuple[Cue, ...] = ()      # the narration spoken sentence by sentence (a voice backend)
+    given_duration: float | None = None     # the storyboard's own `duration`, if it set one
 
 
 @dataclass(frozen=True)
@@ -63,6 +75,7 @@ class Storyboard:
     sha256: str = field(compare=False)
     words_per_minute: float = WORDS_PER_MINUTE
     source: Located | None = field(default=None, compare=False, repr=False)
+    voice: dict | None = field(default=None, compare=False)    # who spoke the cues, if any
 
     def line(self, where: tuple) -> int:
         """The 1-based line of a key path like ("sentences", 1) in the storyboard file."""
@@ -236,6 +249,7 @@ def validate_text(text: str, path: Path) -> Storyboard:
                                     and 0 < dur <= 600):
             bad.add(w + ("duration",), f"must be seconds between 0 and 600, got {dur!r}")
             dur = None
+        given = dur
         if dur is None:
             dur = narration_seconds(narration, wpm)
         audio = b.get("audio")
@@ -261,7 +275,8 @@ def validate_text(text: str, path: Path) -> Storyboard:
                           narration=narration, duration=float(dur),
                           layer=b.get("layer") if _is_int(b.get("layer")) else None,
                           head=b.get("head") if _is_int(b.get("head")) else None,
-                          audio=audio))
+                          audio=audio,
+                          given_duration=float(given) if given is not None else None))
     if bad.items:
         raise StoryboardError(bad.items)
     return Storyboard(path=path, name=path.stem, template=template, title=title.strip(),

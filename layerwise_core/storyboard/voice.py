@@ -1,20 +1,83 @@
-"""VOICE=draft: give every narrated beat without recorded audio an espeak-ng scratch track."""
+"""Spoken narration: every narrated beat (without its own `audio:` recording) gets cues.
+
+The narration is split into sentences (voice/cues.py); each is spoken separately by the voice
+backend (cached), so each cue's start and length are those of its own WAV. Cues follow each
+other with CUE_GAP seconds between them; the beat lasts until its last cue ends plus
+VOICE_PAD, or its own `duration` if the storyboard set a longer one (else at least
+MIN_BEAT_SECONDS). The words-per-minute estimate is only for silent plans. With the `none`
+voice the storyboards are returned unchanged.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from pathlib import Path
 
-from ..audio import audio_seconds, speak
-from .schema import AUDIO_PAD, Storyboard
+from ..errors import StoryboardError
+from ..voice import Stats, VoiceError, get_backend, speak
+from ..voice.cues import split_cues
+from ..voice.loudness import TARGET_LUFS
+from .schema import MIN_BEAT_SECONDS, Cue, Storyboard
+
+CUE_GAP = 0.25          # seconds of silence between two cues of a beat
+VOICE_PAD = 0.5         # seconds after a beat's last cue before the next beat
+_SPEAKABLE = re.compile(r"\w")
 
 
-def with_draft_voice(sb: Storyboard, folder: Path) -> Storyboard:
-    beats = []
-    for b in sb.beats:
-        if b.narration and not b.audio:
-            wav = speak(b.narration, folder / f"{b.id}.wav", sb.words_per_minute)
-            seconds = round(audio_seconds(wav) + AUDIO_PAD, 3)
-            b = dataclasses.replace(b, audio=str(wav.resolve()), duration=max(b.duration, seconds))
-        beats.append(b)
-    return dataclasses.replace(sb, beats=tuple(beats))
+def with_voice(boards: list[Storyboard], voice: str,
+               cache_dir: Path) -> tuple[list[Storyboard], Stats]:
+    """The storyboards with cues and durations from `voice`; what the voice did."""
+    total = Stats()
+    if get_backend(voice).silent:
+        return list(boards), total
+    backends = [get_backend(voice, sb.words_per_minute) for sb in boards]
+    problems, groups, where = [], {}, {}
+    for sb, backend in zip(boards, backends):
+        key = json.dumps(backend.identity(), sort_keys=True)
+        texts = groups.setdefault(key, (backend, {}))[1]
+        for i, b in enumerate(sb.beats):
+            if b.audio or not b.narration:
+                continue
+            for text in split_cues(b.narration):
+                if not _SPEAKABLE.search(text):
+                    problems.append(f"{sb.path}:{sb.line(('beats', i, 'narration'))}: "
+                                    f"beats[{i}].narration: {text!r} has no words to speak")
+                texts[text] = None
+                where.setdefault(text, f"{sb.path}:{sb.line(('beats', i, 'narration'))}: "
+                                       f"beats[{i}].narration")
+    if problems:
+        raise StoryboardError(problems)
+    clips = {}
+    for key, (backend, texts) in groups.items():
+        try:
+            got, stats = speak(backend, list(texts), cache_dir)
+        except VoiceError as e:
+            text = getattr(e, "text", None)
+            if text in where:
+                raise StoryboardError([f"{where[text]}: {e}"]) from None
+            raise
+        total.add(stats)
+        clips.update({(key, c.text): c for c in got})
+    out = []
+    for sb, backend in zip(boards, backends):
+        key = json.dumps(backend.identity(), sort_keys=True)
+        beats = []
+        for b in sb.beats:
+            if b.narration and not b.audio:
+                cues, t = [], 0.0
+                for text in split_cues(b.narration):
+                    c = clips[(key, text)]
+                    cues.append(Cue(text=text, start=round(t, 4), duration=c.seconds,
+                                    audio=str(c.path.resolve())))
+                    t += c.seconds + CUE_GAP
+                end = cues[-1].start + cues[-1].duration
+                floor = b.given_duration if b.given_duration is not None else MIN_BEAT_SECONDS
+                b = dataclasses.replace(b, cues=tuple(cues),
+                                        duration=max(floor, round(end + VOICE_PAD, 3)))
+            beats.append(b)
+        record = {"backend": backend.name, **backend.identity(), "loudness_lufs": TARGET_LUFS,
+                  "cue_gap": CUE_GAP, "pad": VOICE_PAD}
+        out.append(dataclasses.replace(sb, beats=tuple(beats), voice=record))
+    return out, total

@@ -36,27 +36,37 @@ class VectorPlane(NumberPlane):
     def p(self, xy):
         return self.c2p(float(xy[0]), float(xy[1]))
 
-    def arrow(self, xy, color, start=(0.0, 0.0), width: float = 4.0) -> Arrow:
-        """An arrow from `start` to `xy` (data coordinates); tips shrink with short arrows."""
+    def arrow(self, xy, color, start=(0.0, 0.0), width: float = 4.0,
+              zoom: float = 1.0) -> Arrow:
+        """An arrow from `start` to `xy` (data coordinates); tips shrink with short arrows.
+        `zoom`: drawn for a camera frame that many times smaller than the home frame, so
+        its tip has the on-screen size of an unzoomed arrow's."""
         a, b = self.p(start), self.p(xy)
         length = float(np.linalg.norm(b - a))
-        tip = min(0.18, 0.35 * length) if length > 0 else 0.01
+        tip = min(0.18 / zoom, 0.35 * length) if length > 0 else 0.01 / zoom
         return Arrow(a, b, buff=0, color=color, stroke_width=width, tip_length=tip,
-                     max_tip_length_to_length_ratio=0.5)
+                     max_tip_length_to_length_ratio=0.5,
+                     max_stroke_width_to_length_ratio=5 * zoom)
 
     def dot(self, xy, color=T.X, radius: float = 0.05) -> Dot:
         return Dot(self.p(xy), radius=radius, color=color)
 
 
+def zoom_of(scene, width_units: float, plane: VectorPlane) -> float:
+    """How many times smaller than the home frame a frame `width_units` data units wide is."""
+    return scene.HOME_WIDTH / (width_units * plane.units)
+
+
 class ScaleBarAt(VGroup):
     """A bar `units` data units long in `plane`, labelled (e.g. "0.05"), drawn for a camera
-    frame `zoom` times smaller than the home frame so its label reads at TYPE.small."""
+    frame `zoom` times smaller than the home frame so its label reads at TYPE.small (strokes
+    keep their on-screen width under the kit's camera, so they are not rescaled)."""
 
     def __init__(self, plane: VectorPlane, units: float, label: str, zoom: float = 1.0,
                  color=T.TEXT):
         length = units * plane.units
-        bar = Line(LEFT * length / 2, RIGHT * length / 2, color=color, stroke_width=3 / zoom)
-        ends = VGroup(*[Line(UP * 0.06, DOWN * 0.06, color=color, stroke_width=3 / zoom)
+        bar = Line(LEFT * length / 2, RIGHT * length / 2, color=color, stroke_width=3)
+        ends = VGroup(*[Line(UP * 0.06, DOWN * 0.06, color=color, stroke_width=3)
                         .scale(1 / zoom).move_to(bar.get_end() if i else bar.get_start())
                         for i in (0, 1)])
         text = txt(label, T.TYPE.small, color).scale(1 / zoom)
@@ -108,4 +118,4 @@ def broken_axis(start, end, gap_at: float = 0.5, color=T.MUTED) -> VGroup:
     return parts
 
 
-__all__ = ["VectorPlane", "ScaleBarAt", "zoom_to", "zoom_out", "broken_axis"]
+__all__ = ["VectorPlane", "ScaleBarAt", "zoom_to", "zoom_of", "zoom_out", "broken_axis"]
