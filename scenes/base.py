@@ -34,8 +34,8 @@ import os
 from pathlib import Path
 
 import numpy as np
-from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCameraScene, Text, VMobject,
-                   config)
+from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCamera, MovingCameraScene, Text,
+                   VMobject, config)
 
 from . import theme as T
 from .animations import FadeInPlace, FadeOutPlace
@@ -53,7 +53,23 @@ def resolve(plan: dict, path: str):
     return node
 
 
+class KitCamera(MovingCamera):
+    """A moving camera whose strokes keep their on-screen width when it zooms (manim's Cairo
+    camera scales line widths with the frame): a zoom shows more detail, not fatter lines."""
+
+    @property
+    def cairo_line_width_multiple(self) -> float:
+        return 0.01 * float(self.frame.width) / config.frame_width
+
+    @cairo_line_width_multiple.setter
+    def cairo_line_width_multiple(self, value) -> None:
+        pass
+
+
 class StoryboardScene(MovingCameraScene):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("camera_class", KitCamera)
+        super().__init__(*args, **kwargs)
     plan: dict = {}
     until: str | None = None        # stop after this beat (previews of one beat, tests)
 

@@ -1,6 +1,7 @@
 """The toy trace is the chapter's loop, number for number."""
 
 import numpy as np
+import pytest
 
 from layerwise_core.names import block_hooks
 from layerwise_core.tracing import get_trace
@@ -50,3 +51,17 @@ def test_toy_hooks_and_residual_identity(cache_dir):
     # the matrices really are fresh per layer
     W = t.weights()
     assert not np.allclose(W["blocks.0.attn.W_Q"], W["blocks.1.attn.W_Q"])
+
+
+def test_close_up_holds_the_step_with_a_round_scale_bar():
+    from layerwise_core.plans.toy_loop import close_up
+    for x_in, x_out in [([1.0, 0.0], [0.99, 0.041]), ([0.99, 0.04], [0.74, 0.10]),
+                        ([0.74, 0.10], [0.67, -0.05])]:
+        z = close_up(x_in, x_out)
+        step = float(np.linalg.norm(np.subtract(x_out, x_in)))
+        assert z["width"] == pytest.approx(5 * step, rel=1e-3)      # the step fills a fifth
+        for p in (x_in, x_out):                                     # both ends in view
+            assert all(abs(p[i] - z["center"][i]) < z["width"] / 2 for i in range(2))
+        mantissa = z["bar"] / 10 ** np.floor(np.log10(z["bar"]))
+        assert round(mantissa, 6) in (1.0, 2.0, 5.0)
+        assert z["width"] / 8 <= z["bar"] <= z["width"] / 2

@@ -44,10 +44,20 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     everything = np.array([layers[l][k] for l in range(len(layers))
                            for k in ("x_in", "q", "k", "v", "x_out")])
     extent = float(max(1.0, math.ceil(np.abs(everything).max())))
-    # a close-up of X's path, where the 0.1 V steps are visible
-    path = np.array([layers[0]["x_in"]] + [lay["x_out"] for lay in layers])
-    center = (path.max(axis=0) + path.min(axis=0)) / 2
-    half = float(math.ceil(10 * 0.6 * np.ptp(path, axis=0).max()) / 10)
+    for lay in layers:
+        lay["zoom"] = close_up(lay["x_in"], lay["x_out"])
     return {"code": CODE, "lines": LINES, "seed": t.meta["source"]["seed"],
-            "step": 0.1, "extent": extent, "layers": layers,
-            "zoom": {"center": center.round(2).tolist(), "half": max(half, 0.1)}}
+            "step": 0.1, "extent": extent, "layers": layers}
+
+
+def close_up(x_in, x_out) -> dict:
+    """A view of one 0.1 V step where it is readable: centred on the step, about five steps
+    wide, with a scale bar of a round length (1, 2 or 5 times a power of ten) near a quarter
+    of the view."""
+    a, b = np.asarray(x_in, dtype=float), np.asarray(x_out, dtype=float)
+    step = float(np.linalg.norm(b - a)) or 1e-3
+    width = 5 * step
+    exp = math.floor(math.log10(width / 4))
+    bar = min((m * 10.0 ** exp for m in (1, 2, 5, 10)), key=lambda v: abs(v - width / 4))
+    return {"center": ((a + b) / 2).round(4).tolist(), "width": round(width, 4),
+            "bar": float(f"{bar:.3g}")}

@@ -70,13 +70,14 @@ def row_of(values: Sequence[float], source: str, color, size=T.TYPE.small,
 
 
 def matvec(scene, x, W: WeightBlock, out_path: str, color=T.TEXT, result_at=None,
-           run_time: float | None = None, keep_x: bool = False, size=T.TYPE.small):
-    """Animate x W -> result: a copy of `x` flies to W's left, each output entry appears as its
+           run_time: float | None = None, keep_x: bool = False, size=T.TYPE.small,
+           x_side=LEFT):
+    """Animate x W -> result: a copy of `x` flies to W's left (or `x_side`), each output entry appears as its
     column of W lights up, the copy fades. The result (a NumberGrid row of Nums bound to
     `out_path[j]`) is placed at `result_at` (a point, or right of W) and returned."""
     values = scene.value(out_path)
     total = run_time or scene.quick(0.45, 2.4)
-    target = x.copy().next_to(W, LEFT, buff=0.2)
+    target = x.copy().next_to(W, x_side, buff=0.12)
     scene.play(TransformFromCopy(x, target), run_time=0.3 * total)
     result = row_of(values, out_path, color, size)
     if result_at is None:

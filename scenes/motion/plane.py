@@ -12,7 +12,8 @@ zooms (never cuts) that bring a scale bar sized for the zoom.
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Dot, Line, NumberPlane, VGroup)
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Dot, Line, NumberPlane, UpdateFromAlphaFunc,
+                   VGroup)
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
@@ -84,7 +85,7 @@ def zoom_to(scene, plane: VectorPlane, center_xy, width_units: float, bar_units:
     zoom = scene.HOME_WIDTH / new_w
     t = run_time or scene.quick(0.25, 1.5)
     center = plane.p(center_xy)
-    scene.play(frame.animate.set_width(new_w).move_to(center), run_time=t)
+    scene.play(glide(frame, new_w, center), run_time=t)
     bar = ScaleBarAt(plane, bar_units, bar_label, zoom)
     h = float(frame.height)
     bar.move_to(center + corner * np.array([0.36 * new_w, 0.30 * h, 0]))
@@ -92,11 +93,27 @@ def zoom_to(scene, plane: VectorPlane, center_xy, width_units: float, bar_units:
     return bar
 
 
+def glide(frame, width: float, center):
+    """Move the camera frame to `width` and `center` as one steady zoom: the width changes
+    geometrically (each moment zooms by the same factor, so a 40x zoom does not spend most
+    of its time barely moving), and the centre moves with the zoom, so the point that stays
+    put on screen is the zoom's fixed point."""
+    w0, c0 = float(frame.width), np.array(frame.get_center(), dtype=float)
+    c1 = np.array(center, dtype=float)
+
+    def update(m, alpha):
+        w = w0 * (width / w0) ** alpha
+        share = (w0 - w) / (w0 - width) if abs(w0 - width) > 1e-9 else alpha
+        m.set_width(w).move_to(c0 + (c1 - c0) * share)
+
+    return UpdateFromAlphaFunc(frame, update)
+
+
 def zoom_out(scene, bar=None, run_time: float | None = None) -> None:
     """Glide the camera back to the home frame, fading the zoom's scale bar out."""
     frame = scene.camera.frame
     t = run_time or scene.quick(0.25, 1.5)
-    anims = [frame.animate.set_width(scene.HOME_WIDTH).move_to(np.zeros(3))]
+    anims = [glide(frame, scene.HOME_WIDTH, np.zeros(3))]
     if bar is not None:
         anims.append(FadeOutPlace(bar))
     scene.play(*anims, run_time=t)
@@ -118,4 +135,4 @@ def broken_axis(start, end, gap_at: float = 0.5, color=T.MUTED) -> VGroup:
     return parts
 
 
-__all__ = ["VectorPlane", "ScaleBarAt", "zoom_to", "zoom_of", "zoom_out", "broken_axis"]
+__all__ = ["VectorPlane", "ScaleBarAt", "zoom_to", "zoom_of", "zoom_out", "glide", "broken_axis"]
