@@ -16,7 +16,7 @@ import json
 import tempfile
 import time
 import wave
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import ensure_dir, replacing
@@ -48,14 +48,12 @@ class Stats:
     synthesised: int = 0
     synth_seconds: float = 0.0          # wall time in the backend, normalisation included
     audio_seconds: float = 0.0          # length of the speech synthesised
-    calls: list = field(default_factory=list)       # texts per backend call
 
     def add(self, other: "Stats") -> None:
         self.cached += other.cached
         self.synthesised += other.synthesised
         self.synth_seconds += other.synth_seconds
         self.audio_seconds += other.audio_seconds
-        self.calls += other.calls
 
 
 class Backend:
@@ -128,5 +126,4 @@ def speak(backend: Backend, texts: list[str], cache_dir: Path) -> tuple[list[Cli
                 stats.audio_seconds += seconds[text]
         stats.synthesised = len(missing)
         stats.synth_seconds = time.perf_counter() - start
-        stats.calls.append(len(missing))
     return [Clip(t, paths[t], round(seconds[t], 4)) for t in texts], stats
