@@ -214,12 +214,48 @@ class StoryboardScene(MovingCameraScene):
 
     def pin(self, m: Mobject) -> Mobject:
         """Keep `m` (built in the unmoved frame's coordinates) fixed on screen however the
-        camera moves: it follows the frame's centre and scale (a non-time updater, so still
-        frames stay frozen)."""
+        camera moves: it follows the frame's centre and scale. It follows only while an
+        animation moves the camera (`play` adds the updater for that animation alone): a
+        mobject with an updater makes Manim redraw it and everything above it on every frame,
+        so a pinned title would otherwise disable the static-frame cache of every scene."""
         m._frame_ref = (self.HOME_WIDTH, np.array(ORIGIN, dtype=float))
-        m.add_updater(self._follow_frame)
         self._follow_frame(m)
+        self._pinned = [p for p in getattr(self, "_pinned", []) if p in self.mobjects] + [m]
         return m
+
+    def moves_camera(self, anim) -> bool:
+        """Whether `anim` (or an animation inside a group) changes the camera frame."""
+        frame = self.camera.frame
+        if getattr(anim, "mobject", None) is frame:
+            return True
+        return any(self.moves_camera(a) for a in getattr(anim, "animations", []) or [])
+
+    # Set by the render pipeline: called in the main thread before every play/wait and every
+    # frame, where Manim's encoder thread is in a consistent state. Ctrl-C is raised there,
+    # not at whatever bytecode the signal lands on (inside the encoder queue's lock, it can
+    # leave the encoder's worker waiting forever).
+    checkpoint = None
+
+    def update_to_time(self, t: float) -> None:
+        if self.checkpoint is not None:
+            self.checkpoint()
+        super().update_to_time(t)
+
+    def play(self, *anims, **kwargs) -> None:
+        if self.checkpoint is not None:
+            self.checkpoint()
+        if not any(self.moves_camera(a) for a in anims):
+            super().play(*anims, **kwargs)
+            return
+        pinned = list(getattr(self, "_pinned", []))
+        for m in pinned:
+            m.add_updater(self._follow_frame)
+        try:
+            super().play(*anims, **kwargs)
+        finally:
+            for m in pinned:
+                m.remove_updater(self._follow_frame)
+                self._follow_frame(m)
 
     def _follow_frame(self, m: Mobject) -> None:
         frame = self.camera.frame
@@ -274,6 +310,9 @@ class StoryboardScene(MovingCameraScene):
         if not self.frames_dir:
             return
         from PIL import Image
+        # after a wait Manim keeps the still part of the frame as a background image; drawing
+        # every mobject over it again would draw the still ones twice (bolder edges)
+        self.renderer.static_image = None
         self.renderer.update_frame(self)
         stem = self.frames_dir / f"{self.beat_index:02d}_{beat['id']}"
         Image.fromarray(np.asarray(self.renderer.get_frame())[:, :, :3]).save(f"{stem}.png")

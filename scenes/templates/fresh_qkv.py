@@ -55,31 +55,10 @@ class FreshQKVScene(StoryboardScene):
     def layout(self) -> None:
         self.row_y = {k: QKV_AT[1] + 1.0 - i * 1.0 for i, k in enumerate(QKV)}
         self.rows_layer = None
-        self.freeze_chrome()
-
-    # --- chrome without per-frame updaters (a pinned mobject with an updater makes Manim redraw
-    # every mobject after it on every frame); re-pinned only while the camera moves ------------
-    def chrome(self):
-        return [m for m in (self.title, self.caption, self.footer) if m is not None]
-
-    def freeze_chrome(self) -> None:
-        for m in self.chrome():
-            m.clear_updaters()
-
-    def set_caption(self, text: str) -> None:
-        super().set_caption(text)
-        self.freeze_chrome()
-
-    def update_footer(self, beat: dict) -> None:
-        super().update_footer(beat)
-        self.freeze_chrome()
 
     def glide(self, to, run_time: float = 1.2) -> None:
-        """Move the camera (chrome follows it during the move only)."""
-        for m in self.chrome():
-            m.add_updater(self._follow_frame)
+        """Move the camera (the pinned chrome follows it)."""
         self.play(self.camera.frame.animate.move_to(to), run_time=run_time)
-        self.freeze_chrome()
 
     # --- helpers ----------------------------------------------------------------------------
     def lp(self, l: int | None = None) -> str:
