@@ -26,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .cli import run
 from .render import RenderError, load_plan
 
 FORMATS = {"l": (854, 480, 15), "m": (1280, 720, 30), "h": (1920, 1080, 60),
@@ -35,12 +36,26 @@ FORMATS = {"l": (854, 480, 15), "m": (1280, 720, 30), "h": (1920, 1080, 60),
 def measured_run(args: list[str]) -> tuple[float, float]:
     """(seconds, peak RSS in MB) of `python -m layerwise_pipeline.render ARGS` in its own process."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline.render", *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    if status:
-        raise RenderError(f"measuring render failed: {proc.stderr.read().decode()[-400:]}")
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline.render", *args],
+                                stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:               # Ctrl-C / SIGTERM: the render cleans up itself
+            proc.terminate()
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            raise
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - start
+        if status:
+            err.seek(0)
+            lines = err.read().decode(errors="replace").strip().splitlines()
+            raise RenderError(f"measuring render failed: "
+                              f"{(lines[-1] if lines else '').removeprefix('error: ')[-400:]}")
     return seconds, usage.ru_maxrss / 1024
 
 
@@ -93,11 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--media", type=Path, default=Path("media"))
     p.add_argument("--json", action="store_true", help="print the estimates as JSON")
     args = p.parse_args(argv)
-    try:
-        results = [estimate(s, args.quality, args.media) for s in args.storyboards]
-    except RenderError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    return run(lambda: _main(args), RenderError, where=args.media)
+
+
+def _main(args) -> int:
+    results = [estimate(s, args.quality, args.media) for s in args.storyboards]
     for r in results:
         print(json.dumps(r) if args.json else
               f"{r['storyboard']}: at {args.quality} ({r['frames']} frames) about "

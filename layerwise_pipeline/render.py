@@ -8,6 +8,7 @@ sections/, the .srt subtitles, and with --preview (or --frames DIR) one PNG per 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import hashlib
 import json
@@ -15,7 +16,9 @@ import logging
 import os
 import re
 import shutil
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -23,7 +26,7 @@ from layerwise_core.atomic import describe_os_error, replacing_dir, write_text
 from layerwise_core.errors import OutputError
 from layerwise_core.templates import TEMPLATES
 
-from .cli import run
+from .cli import Terminated, run
 from .provenance import manifest
 from .review import contact_sheet
 from .staging import merge_cache, publish, seed_cache, work_folder
@@ -72,6 +75,40 @@ def write_json(path: Path, data: dict) -> None:
     write_text(path, json.dumps(data, indent=1, sort_keys=True))
 
 
+@contextlib.contextmanager
+def signals_at_checkpoints(scene):
+    """While Manim renders, Ctrl-C and SIGTERM are held until the scene's next checkpoint (a
+    frame or a play/wait in the main thread) and raised there as KeyboardInterrupt or
+    Terminated; a second signal is raised at once. After the render, a held signal is
+    raised before anything is published."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def stop(signum: int):
+        raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated()
+
+    def hold(signum, frame):
+        if held:
+            stop(signum)
+        held.append(signum)
+
+    def checkpoint():
+        if held:
+            stop(held[0])
+
+    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
+    scene.checkpoint = checkpoint
+    try:
+        yield
+    finally:
+        scene.checkpoint = None
+        for s, h in previous.items():
+            signal.signal(s, h)
+    checkpoint()
+
+
 def scene_class(template: str):
     return TEMPLATES[template].scene_class()
 
@@ -112,7 +149,8 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
                 scene.plan, scene.until = plan, until
                 start = time.perf_counter()
                 try:
-                    scene.render()
+                    with signals_at_checkpoints(scene):
+                        scene.render()
                 except Exception as e:          # Manim wraps a full disk in RuntimeError
                     cause = _os_cause(e)
                     if cause is None:

@@ -234,14 +234,18 @@ def test_kill_9_mid_render_keeps_the_old_set(rendered, tmp_path):
     assert_complete_set(media)
 
 
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.3])
 @pytest.mark.parametrize("sig,code,word", [(signal.SIGINT, 130, "interrupted"),
                                            (signal.SIGTERM, 143, "terminated")])
-def test_signal_mid_render_exits_cleanly(rendered, tmp_path, sig, code, word):
+def test_signal_mid_render_exits_cleanly(rendered, tmp_path, sig, code, word, delay):
+    """At any moment of the encoding (a signal that landed inside the encoder queue's lock
+    once left its worker waiting forever, or was swallowed and the render went on)."""
     media = copy_media(rendered, tmp_path / "media")
     before = final_set(media)
     proc = start(cmd_render(media, BOARD))
     work = wait_for(work_folder_of(media), proc)
     wait_for(lambda: list(work.rglob("partial_movie_files/*/*.mp4")), proc)
+    time.sleep(delay)
     proc.send_signal(sig)
     proc.wait(timeout=120)
     one_error(proc, word, code=code)
@@ -329,6 +333,17 @@ def test_media_disk_full_keeps_the_old_set(rendered, tmp_path):
                              cmd_render(media, BOARD), media)
     one_error(r, "no space left on device")
     assert inside == listing(src)                   # old set intact, no work folder
+
+
+def test_chapter_media_read_only_keeps_everything(chapter_built, tmp_path):
+    media = copy_media(chapter_built, tmp_path / "media")
+    _truncate(part_video(media, "toy_a"))               # work that cannot be done
+    before = listing(media)
+    q = shlex.quote(str(media))
+    r, inside = in_namespace([f"mount --bind {q} {q}", f"mount -o remount,ro,bind {q}"],
+                             cmd_chapter(media), media)
+    one_error(r, "read-only file system")
+    assert inside == before == listing(media)
 
 
 def test_media_is_a_file_or_under_a_file(tmp_path):
@@ -475,3 +490,45 @@ def test_bad_storyboard_in_chapter_says_error_once(tmp_path):
     (boards / "toy_b.yaml").write_text(text)
     r = run(cmd_chapter(tmp_path / "media", boards / "chapter_small.yaml"))
     one_error(r, "toy_b.yaml", "no-such-model")
+
+
+# --- a death in the middle of publishing: the next run finishes the set ---------------------
+
+DIE_AFTER_RENAMES = """
+import os, sys
+import layerwise_pipeline.staging as staging
+from layerwise_pipeline.render import main
+k = int(sys.argv[1])
+apply = staging._apply
+
+def apply_and_die(work, media, plan):   # the real moves, with the process dying after k
+    real, done = os.replace, [0]
+    def replace(a, b):
+        real(a, b)
+        done[0] += 1
+        if done[0] == k:
+            os._exit(9)
+    os.replace = replace
+    apply(work, media, plan)
+
+staging._apply = apply_and_die
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("renames", [1, 4])
+def test_death_between_the_renames_is_finished_by_the_next_run(rendered, tmp_path, renames):
+    media = copy_media(rendered, tmp_path / "media")
+    r = run([sys.executable, "-c", DIE_AFTER_RENAMES, str(renames), "--quality", "l",
+             "--media", str(media), str(BOARD)])
+    assert r.returncode == 9, r.stderr
+    journal = list((media / ".work").glob("toy_a.*/PUBLISH.json"))
+    assert journal, "the process did not die while publishing"
+    # the final names are mid-way: no manifest, so nothing trusts this state ...
+    assert not (media / "videos" / RES / "toy_a.manifest.json").exists()
+    # ... and the next run (here a quick preview) rolls the publish forward before its work
+    r = run(cmd_render(media, "--preview", BOARD))
+    assert r.returncode == 0, r.stderr
+    record = assert_complete_set(media)
+    assert len(record["sections"]) == 2                # the whole new set, not the old one
+    assert not work_left(media)
