@@ -96,7 +96,7 @@ class ToyLoopScene(StoryboardScene):
     def beat_x(self, beat) -> None:
         lay, src = self.lay()
         self.layer_tag()
-        self.drop("w", "q", "k", "v")
+        self.drop("w", "q", "k", "v", "upd")
         self.ghost_previous()
         self.put("x", self.row(f"{T.X_l(self.layer)} =", f"{src}.x_in", T.X, 0))
         arrow = self.plane.arrow(lay["x_in"], T.X, width=5)
@@ -224,7 +224,7 @@ class ToyLoopScene(StoryboardScene):
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1))
         new_arrow[1].become(math(T.X_l(l + 1), T.TYPE.math_label, T.X).move_to(new_arrow[1]))
         self.play(Transform(self.x_arrow, new_arrow), run_time=self.quick(0.15, 0.8))
-        self.drop("x", "upd", run_time=self.quick(0.1, 0.5))
+        # the sum stays on screen until the next pass begins
 
     def beat_note(self, beat) -> None:
         note = wrapped("Q and K are computed at every pass but never used: the toy leaves out "
@@ -233,6 +233,7 @@ class ToyLoopScene(StoryboardScene):
         box = SurroundingRectangle(note, color=T.MUTED, buff=T.BUFF, corner_radius=0.1)
         group = VGroup(box, note).move_to(self.panel_top, aligned_edge=UP).align_to(self.code,
                                                                                     LEFT)
+        self.drop("x", "upd", "w", "q", "k", "v")
         self.put("note", group)
         for key in ("pq", "pk"):
             if key in self.shown:
