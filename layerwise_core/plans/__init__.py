@@ -16,6 +16,7 @@ from ..atomic import write_text
 from ..errors import (CorruptCacheError, InputError, LayerwiseError, OutputError,
                       StoryboardError, TraceFormatError)
 from ..models import get_spec
+from ..storyboard.reveals import steps
 from ..storyboard.schema import Storyboard
 from ..templates import TEMPLATES
 from ..trace import Trace
@@ -66,7 +67,7 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
                     "sentence": t.sentence, "source": t.meta["source"],
                     "code_version": t.meta["code_version"]} for t in traces],
         "layerwise_version": __version__,
-        "beats": [beat_json(b) for b in sb.beats],
+        "beats": [beat_json(b, sb.words_per_minute) for b in sb.beats],
         "data": data,
     }
     if sb.voice:
@@ -74,14 +75,19 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
     return plan
 
 
-def beat_json(beat) -> dict:
+def beat_json(beat, words_per_minute: float = 150.0) -> dict:
     """A beat as the plan records it: `cues` only when a voice spoke it (a silent plan is
     byte-identical to one made before voices existed); the storyboard's own minimum
-    (`given_duration`) is folded into `duration` already."""
+    (`given_duration`) is folded into `duration` already; reveals keyed to the narration
+    (`at`) become `steps` with their times (storyboard.reveals)."""
     d = asdict(beat)
     d.pop("given_duration")
+    d.pop("at")
     if not d["cues"]:
         d.pop("cues")
+    keyed = steps(beat, words_per_minute)
+    if keyed is not None:
+        d["steps"] = keyed
     return d
 
 

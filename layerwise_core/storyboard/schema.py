@@ -21,6 +21,7 @@ from ..models import REGISTRY
 from ..names import VECTORS
 from ..templates import TEMPLATES
 from ..tokens import words
+from .reveals import check_at
 from .yamlsource import Located, describe, field_name, load_located, read_text
 
 WORDS_PER_MINUTE = 150      # default speaking rate for beats without a duration
@@ -29,7 +30,7 @@ MIN_BEAT_SECONDS = 2.0
 TOP_KEYS = {"template", "title", "model", "sentences", "focus", "layers", "heads", "footer",
             "words_per_minute", "beats"}
 REQUIRED_TOP = ("template", "title", "model", "sentences", "focus", "beats")
-BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head", "audio"}
+BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head", "audio", "at"}
 AUDIO_PAD = 0.3             # seconds of silence after recorded narration
 REQUIRED_BEAT = ("id", "caption")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -57,6 +58,7 @@ class Beat:
     audio: str | None = None        # recorded narration (absolute path); the beat lasts as long
     cues: tuple[Cue, ...] = ()      # the narration spoken sentence by sentence (a voice backend)
     given_duration: float | None = None     # the storyboard's own `duration`, if it set one
+    at: tuple = ()                  # reveals keyed to the narration: ((show name, cue), ...)
 
 
 @dataclass(frozen=True)
@@ -263,6 +265,12 @@ def validate_text(text: str, path: Path) -> Storyboard:
                     dur = max(dur, round(audio_seconds(Path(audio)) + AUDIO_PAD, 3))
                 except AudioError as e:
                     bad.add(w + ("audio",), str(e))
+        at = ()
+        if "at" in b:
+            pairs, problems = check_at(b["at"], list(show), narration)
+            for key, message in problems:
+                bad.add(w + ("at",) + key, message)
+            at = tuple(pairs)
         for k, limit, allowed in (("layer", n_layers, layers), ("head", n_heads, heads)):
             v = b.get(k)
             if v is None:
@@ -275,7 +283,7 @@ def validate_text(text: str, path: Path) -> Storyboard:
                           narration=narration, duration=float(dur),
                           layer=b.get("layer") if _is_int(b.get("layer")) else None,
                           head=b.get("head") if _is_int(b.get("head")) else None,
-                          audio=audio,
+                          audio=audio, at=at,
                           given_duration=float(given) if given is not None else None))
     if bad.items:
         raise StoryboardError(bad.items)
