@@ -69,3 +69,35 @@ def test_stream_stages_cover_every_add(minilm_bank):
     assert len(stages) == 1 + 4 * minilm_bank.n_layers
     v = word_vectors(minilm_bank, "bank", [h for _, h in stages])
     assert v.shape == (len(stages), 384)
+
+
+def test_baseline_pairs_are_different_words(cache_dir):
+    """The anisotropy baseline never pairs a word with itself (river/river, the/the): those
+    are the comparison being measured. Recomputed here from the token lists directly."""
+    from layerwise_core.analysis.similarity import baseline_pairs
+    sentences = ["I sat on the river bank.", "I deposited cash at the bank.",
+                 "The bank of the river flooded."]
+    traces = [get_trace("minilm-l6", s, cache_dir=cache_dir) for s in sentences]
+    sim = context_similarity(traces, ["bank"] * 3)
+    words = []
+    for t in traces:
+        words.append([p for p, tok in enumerate(t.tokens)
+                      if tok[0].isalnum() and tok != "bank"])
+    cos, same = [], 0
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        for p in words[i]:
+            for q in words[j]:
+                if traces[i].tokens[p] == traces[j].tokens[q]:
+                    same += 1
+                    continue
+                a = [traces[i][h][p] for h in layer_states(traces[i])]
+                b = [traces[j][h][q] for h in layer_states(traces[j])]
+                cos.append([float(cosine(x, y)) for x, y in zip(a, b)])
+    assert sim["baseline_same_word_left_out"] == same == 7
+    assert sim["baseline_pairs"] == len(cos) == 68
+    np.testing.assert_allclose(sim["baseline"], np.mean(cos, axis=0), atol=1e-9)
+    used, _ = baseline_pairs(traces, ["bank"] * 3)
+    assert all(traces[i].tokens[p] != traces[j].tokens[q] for i, p, j, q in used)
+    assert sim["baseline"][0] == pytest.approx(0.078, abs=0.002)   # 0.159 with same-word pairs
+    a, b = sim["baseline_example"]
+    assert a != b
