@@ -96,24 +96,22 @@ class StoryboardScene(MovingCameraScene):
             start = self.time
             self.beat_start = start
             cues = beat.get("cues") or []
+            self.cue_shift = [0.0] * len(cues)
             if beat.get("audio"):
                 self.add_sound(beat["audio"])
-            else:
-                for cue in cues:
-                    if cue.get("audio"):
-                        self.add_sound(cue["audio"], time_offset=cue["start"])
             self.update_footer(beat)
             self.set_caption(beat.get("caption") or "")
             for step in self.steps(beat):
                 if step.get("at") is not None:
-                    self.hold_until(start + float(step["at"]))
+                    self.wait_for_reveal(float(step["at"]))
                 getattr(self, f"beat_{step['show']}")(beat)
-            self.hold_until(start + beat["duration"])
-            if cues:
-                for cue in cues:
-                    self.add_subcaption(cue["text"], duration=cue["duration"],
-                                        offset=start + cue["start"] - self.time)
-            elif beat["narration"]:
+            self.hold_until(start + beat["duration"] + (self.cue_shift[-1] if cues else 0.0))
+            for i, cue in enumerate(cues):          # sound and subtitle at the cue's real time
+                at = start + cue["start"] + self.cue_shift[i] - self.time
+                if cue.get("audio") and not beat.get("audio"):
+                    self.add_sound(cue["audio"], time_offset=at)
+                self.add_subcaption(cue["text"], duration=cue["duration"], offset=at)
+            if not cues and beat["narration"]:
                 self.add_subcaption(beat["narration"], duration=self.time - start,
                                     offset=start - self.time)
             self.capture(beat)
@@ -134,7 +132,24 @@ class StoryboardScene(MovingCameraScene):
         """Wait until narration cue `i` of this beat starts (no-op without cues)."""
         cues = self.beat.get("cues") or []
         if 0 <= i < len(cues):
-            self.hold_until(self.beat_start + float(cues[i]["start"]))
+            self.hold_until(self.beat_start + float(cues[i]["start"]) + self.cue_shift[i])
+
+    def wait_for_reveal(self, at: float) -> None:
+        """A step keyed to the narration (`at` seconds into the beat, as planned): wait until
+        then. If the animations before it ran past that moment, the sentence that names it
+        (and every later one) is spoken that much later, so words and picture stay together:
+        the voice waits for the picture, never the other way round."""
+        cues = self.beat.get("cues") or []
+        target = self.beat_start + at
+        if cues:
+            k = max([i for i, c in enumerate(cues) if float(c["start"]) <= at + 2e-3] or [0])  # at: ms
+            target += self.cue_shift[k]
+            late = self.time - target
+            if late > 0:
+                for i in range(k, len(cues)):
+                    self.cue_shift[i] += late
+                target = self.time
+        self.hold_until(target)
 
     # --- data: layers, values, numbers ----------------------------------------------------
     @property
@@ -184,6 +199,14 @@ class StoryboardScene(MovingCameraScene):
         if m is not None:
             self.shown[slot] = m
             self.add(m)
+
+    def keep_inside(self, m: Mobject, margin: float = T.EDGE) -> Mobject:
+        """Shift `m` so it lies inside the home frame with `margin` to spare (a label placed
+        by its centre can otherwise run off the left or right edge). Returns `m`."""
+        half_w, half_h = self.HOME_WIDTH / 2 - margin, config.frame_height / 2 - margin
+        dx = max(0.0, -half_w - m.get_left()[0]) - max(0.0, m.get_right()[0] - half_w)
+        dy = max(0.0, -half_h - m.get_bottom()[1]) - max(0.0, m.get_top()[1] - half_h)
+        return m.shift(np.array([dx, dy, 0.0]))
 
     def point_at(self, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None) -> None:
         """A short arrow flicks to `m` and away: 'this one' for what the narration names."""
@@ -278,7 +301,7 @@ class StoryboardScene(MovingCameraScene):
         text = " · ".join(parts)
         if self.footer is not None and self.footer.text == text:
             return
-        new = txt(text, T.TINY_SIZE, T.MUTED).to_corner(DOWN + RIGHT, buff=T.TIGHT)
+        new = txt(text, T.TYPE.small, T.MUTED).to_corner(DOWN + RIGHT, buff=T.TIGHT)
         if self.footer is not None:
             self.remove(self.footer)
         self.footer = self.pin(new)
