@@ -63,7 +63,7 @@ class TYPE:
     code = 18
 
 
-MIN_TEXT_PX = 14.0                 # at 854x480: tests/test_text_size.py
+MIN_TEXT_PX = 14.0                 # at 854x480: tests/test_snapshots.py (rebuilt scenes)
 
 # --- spacing and sizes (scene units; the frame is 14.2 x 8) -------------------------------------
 BUFF = MED_SMALL_BUFF

@@ -139,3 +139,20 @@ def test_every_storyboard_shows_numbers_from_its_plan(rendered, name):
     assert states, name
     assert any(fc.numbers(fc.load_json(s)) for s in states), \
         f"{name}: no number on screen is tied to its plan"
+
+
+# The scenes rebuilt in the chapter language (issue: explainers, not dashboards); the three
+# context scenes follow when they are rebuilt.
+READABLE = ("toy_loop", "fresh_qkv", "residual_stream")
+
+
+@pytest.mark.parametrize("name", READABLE)
+def test_no_text_under_the_minimum_height(rendered, name):
+    """Every visible text and formula at the end of every beat is at least MIN_TEXT_PX tall
+    at 854x480 (the height 'Hg' has at its effective size, camera zoom included)."""
+    from scenes.theme import MIN_TEXT_PX
+    texts = sorted((rendered.frames(name) / "text").glob("*.json"))
+    assert texts, name
+    small = [(f.stem, t["text"][:40], t["px"]) for f in texts
+             for t in fc.load_json(f)["texts"] if t["px"] < MIN_TEXT_PX]
+    assert not small, f"{name}: text under {MIN_TEXT_PX} px: {small[:12]}"

@@ -18,7 +18,7 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Animation, FadeIn, Rectangle, RoundedRectangle, VGroup, VMobject)
 
 from .. import theme as T
-from ..animations import FadeInPlace
+from ..animations import FadeInPlace, FadeOutPlace
 from ..base import StoryboardScene
 from ..mobjects import Num, inline, math, txt
 from ..mobjects.numbers import bracket
@@ -161,7 +161,7 @@ class ResidualStreamScene(StoryboardScene):
             self.bar_x(l) + DOWN * 0.2) for l in range(0, self.L, 5)])
         key = VGroup(*[VGroup(Rectangle(width=0.16, height=0.16, stroke_width=0,
                                         fill_color=c, fill_opacity=1),
-                              math(lab, T.TYPE.math_label - 4, c)).arrange(RIGHT, buff=0.08)
+                              math(lab, T.TYPE.math_label, c)).arrange(RIGHT, buff=0.08)
                        for c, lab in ((T.X, "|X^((l))|"), (T.ATTN, "|Delta_\"attn\"^((l))|"),
                                       (T.FFN, "|Delta_\"FFN\"^((l))|"))]).arrange(RIGHT, buff=0.3)
         key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
@@ -335,7 +335,7 @@ class ResidualStreamScene(StoryboardScene):
                        self.n("data.plane.captured_total_pct", T.MUTED, suffix="%"),
                        txt("of the updates' total length", S, T.MUTED))
         share.move_to(LEFT * 4.2 + DOWN * 0.2)
-        self.put("note", share)
+        self.put("note", self.keep_inside(share))
 
     def beat_sizes(self, beat) -> None:
         self.ensure_plane()
@@ -387,12 +387,16 @@ class ResidualStreamScene(StoryboardScene):
             self.put("id", msg.move_to(LEFT * 3.6 + UP * 0.6))
             return
         L, dec = self.L, ident["decimals"]
+        if self.chart is not None and len(self.chart) > 4:
+            # the columns reach down to the bars' colour key: the key has done its job
+            self.play(FadeOutPlace(self.chart[4]), run_time=0.3)
+            self.chart.remove(self.chart[4])
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
-                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.0)
+                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.15)
         lhs = self.column("data.identity.sum_head", dec, T.TEXT,
                           f"{T.X_l(0)} + sum Delta", "data.summary.norm_last")
         rhs = self.column("data.identity.x_head", dec, T.X, T.X_l(L), "data.summary.norm_last")
-        lhs.move_to(LEFT * 5.4 + DOWN * 0.25)
+        lhs.move_to(LEFT * 4.6 + DOWN * 0.03)        # clear of the bar chart's tick labels
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         bound = inline(txt("every entry within", S, T.MUTED),

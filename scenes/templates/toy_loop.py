@@ -82,7 +82,7 @@ class ToyLoopScene(StoryboardScene):
     def layer_tag(self) -> None:
         l = self.layer
         tag = math(f"\"pass {l + 1} of {len(self.data['layers'])}: layer {l} reads \" "
-                   f"{T.X_l(l)}", T.TYPE.label, T.HIGHLIGHT)
+                   f"{T.X_l(l)}", T.TYPE.math_label, T.HIGHLIGHT)
         tag.next_to(self.plane, UP, buff=0.12).align_to(self.plane, RIGHT)
         if getattr(self, "_tag_layer", None) != l:
             self._tag_layer = l
