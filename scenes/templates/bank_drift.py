@@ -142,7 +142,9 @@ class BankDriftScene(StoryboardScene):
                                     stroke_width=2))
             self.draw_curve(self.data["similarity"]["baseline"], "data.similarity.baseline",
                             T.MUTED, "baseline", key, dashed=True)
-            self.plot_note("baseline: unrelated words", ["data.similarity.baseline"], slice(2, 5))
+            self.plot_note("baseline: different words", ["data.similarity.baseline"],
+                           slice(2, 5))
+            self.put("definition", self.baseline_definition())
             for k, c in enumerate(self.curves):
                 self.draw_curve(c["adjusted"], f"data.curves[{k}].adjusted",
                                 self.colors[c["pair"][1]], "adjusted", self.pair_key(k),
@@ -152,10 +154,38 @@ class BankDriftScene(StoryboardScene):
                            slice(2, 5))
         self.sim_stage += 1
 
+    def baseline_definition(self) -> VGroup:
+        """What the baseline is and why it is subtracted, beside the chart (the plan's own
+        pair count)."""
+        sim, size = self.data["similarity"], T.TYPE.small
+        count = Num(sim["baseline_pairs"], "data.similarity.baseline_pairs", 0, size, T.TEXT)
+        lines = VGroup(
+            txt("baseline (grey dashes)", T.TYPE.label, T.TEXT),
+            inline(txt("the mean cosine of", size, T.MUTED), count,
+                   txt("pairs of", size, T.MUTED)),
+            txt("different words in different", size, T.MUTED),
+            txt("sentences, e.g. {} · {};".format(*sim["baseline_example"]), size, T.MUTED),
+            txt("no word paired with itself", size, T.MUTED),
+            txt("why subtract it", T.TYPE.label, T.TEXT),
+            txt("even unrelated words point", size, T.MUTED),
+            txt("somewhat alike here, so a raw", size, T.MUTED),
+            txt("cosine flatters; raw − baseline", size, T.MUTED),
+            txt("is what is specific to the word", size, T.MUTED),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        lines[5].shift(DOWN * 0.15)
+        for m in lines[6:]:
+            m.shift(DOWN * 0.15)
+        right = self.camera.frame_width / 2 - T.EDGE
+        lines.next_to(self.plot, RIGHT, buff=0.7).align_to(self.plot, UP)
+        if lines.get_right()[0] > right:
+            lines.shift(LEFT * (lines.get_right()[0] - right))
+        return lines
+
     def right_top(self) -> float:
         return self.plot.get_top()[1]
 
     def beat_projection(self, beat) -> None:
+        self.drop("definition")
         pr = self.data["projection"]
         (x0, x1), (y0, y1), step = pr["x_range"], pr["y_range"], pr["step"]
         unit = min(PLANE_MAX[0] / (x1 - x0), PLANE_MAX[1] / (y1 - y0))
@@ -207,6 +237,7 @@ class BankDriftScene(StoryboardScene):
         self.right = VGroup(panel, trails, dots, tags, ends)
 
     def beat_table(self, beat) -> None:
+        self.drop("definition")
         t = self.data["table"]
         table = text_table(t["header"], t["rows"], T.SMALL_SIZE, row_buff=0.16)
         note = wrapped(t["note"], 50, T.TINY_SIZE, T.HIGHLIGHT, max_width=5.8)
@@ -218,6 +249,7 @@ class BankDriftScene(StoryboardScene):
         self.right = self.swap(self.right, panel, run_time=self.quick(0.1, 0.8))
 
     def beat_measured(self, beat) -> None:
+        self.drop("definition")
         sm = self.data["summary"]
         k = sm["curve"]
         size = T.SMALL_SIZE

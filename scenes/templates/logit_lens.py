@@ -13,8 +13,8 @@ Beats (each optional, in storyboard order):
   probability, yellow where it equals the final layer's top-1 at that position. Rows are the
   plan's subset (every 3rd layer, then every layer of the late window), each labelled.
 - `rank`: first showing: the answer's rank (log scale, 1 at the top) and probability after
-  every layer. Next showing: each late layer split into its attention add (resid_mid) and FFN
-  add (resid_post) on the plot, and the credit table in the left slot.
+  every layer. Next showing: each late layer split into its attention add and FFN
+  add on the plot, and the credit table in the left slot.
 """
 
 from __future__ import annotations
@@ -329,8 +329,8 @@ class LogitLensScene(StoryboardScene):
                 segs.add(Line(a, m, stroke_color=T.ATTN, stroke_width=4),
                          Line(m, b, stroke_color=T.FFN, stroke_width=4))
                 mids.add(Dot(m, radius=0.045, color=T.ATTN))
-        key = VGroup(legend_item(T.ATTN, "+ attention (resid_mid)", T.TINY_SIZE, line=True),
-                     legend_item(T.FFN, "+ FFN (resid_post)", T.TINY_SIZE, line=True))
+        key = VGroup(legend_item(T.ATTN, "read after the attention add", T.TINY_SIZE, line=True),
+                     legend_item(T.FFN, "read after the FFN add", T.TINY_SIZE, line=True))
         key.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
         key.next_to(self.rp(first - 0.5, self.data["rank_axis"]["y_range"][1]), DOWN + RIGHT,
                     buff=0.12)
