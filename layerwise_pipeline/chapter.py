@@ -35,7 +35,7 @@ from layerwise_core.voice import BACKENDS
 
 from . import videocheck
 from .cli import run, say
-from .provenance import ROOT, render_key
+from .provenance import ROOT, chapter_licences, render_key
 from .render import QUALITIES, RenderError, load_plan, render, write_json
 from .staging import chapter_lock, folder_lock, publish, sweep, work_folder
 
@@ -336,7 +336,8 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
             if got != joined:
                 raise RenderError(f"the joined chapter has {got} frames, its parts {joined}")
             record = {"title": title, "quality": quality, "chapters": marks, "audio": audio,
-                      "parts": records, "rendered": rendered}
+                      "licences": chapter_licences(records), "parts": records,
+                      "rendered": rendered}
             write_json(work / names[2], record)
             publish(media, work, [(work / n, out_dir / n) for n in names])
     return record

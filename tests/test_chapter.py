@@ -61,6 +61,10 @@ def test_joined_video_has_parts_markers_and_subtitles(built):
     assert cues[2].start.total_seconds() == pytest.approx(durations[0], abs=0.01)
     assert "part b" in cues[2].content
     assert [c.index for c in cues] == [1, 2, 3, 4]
+    # "may I publish this?" from the chapter's own manifest: the weights and voices of its parts
+    lic = record["licences"]
+    assert lic["complete"] and [m["model"] for m in lic["models"]] == ["toy-2d"]
+    assert [v["name"] for v in lic["voices"]] == ["none"]
 
 
 def test_second_run_renders_nothing(built):
