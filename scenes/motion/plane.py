@@ -104,7 +104,7 @@ def glide(frame, width: float, center):
     def update(m, alpha):
         w = w0 * (width / w0) ** alpha
         share = (w0 - w) / (w0 - width) if abs(w0 - width) > 1e-9 else alpha
-        m.set_width(w).move_to(c0 + (c1 - c0) * share)
+        m.scale_to_fit_width(w).move_to(c0 + (c1 - c0) * share)
 
     return UpdateFromAlphaFunc(frame, update)
 
