@@ -40,17 +40,9 @@ from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCamera, MovingCameraS
 from . import theme as T
 from .animations import FadeInPlace, FadeOutPlace
 from .mobjects import Num, txt, wrapped
+from .mobjects.numbers import resolve
 
 FRAMES_ENV = "LAYERWISE_FRAMES"     # folder for per-beat PNG + state JSON (preview, tests)
-
-
-def resolve(plan: dict, path: str):
-    """The value at a plan path like 'data.layers[0].x_in[1]'."""
-    node = plan
-    for part in path.replace("]", "").replace("[", ".").split("."):
-        if part:
-            node = node[int(part)] if isinstance(node, list) else node[part]
-    return node
 
 
 class KitCamera(MovingCamera):

@@ -261,12 +261,7 @@ def test_subtitles_are_the_cues_and_start_with_their_audio(rendered):
 
 
 # --- the chapter keeps its sound -------------------------------------------------------------
-SILENT_PART = """\
-template: toy_loop
-title: Silent toy
-model: toy-2d
-sentences: [bank]
-focus: bank
+SILENT_PART = BOARD.split("beats:")[0].replace("Spoken toy", "Silent toy") + """\
 beats:
   - id: code
     show: [code, x]

@@ -9,6 +9,15 @@ from manim import (LEFT, RIGHT, Text, VGroup, VMobject)
 from .. import theme as T
 
 
+def resolve(plan: dict, path: str):
+    """The value at a plan path like 'data.layers[0].x_in[1]'."""
+    node = plan
+    for part in path.replace("]", "").replace("[", ".").split("."):
+        if part:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
 class Num(Text):
     """A number on screen, formatted by theme.fmt, remembering its value and plan path."""
 
@@ -45,4 +54,4 @@ class NumberGrid(VGroup):
         self.nums = grid
 
 
-__all__ = ['Num', 'bracket', 'NumberGrid']
+__all__ = ['Num', 'bracket', 'NumberGrid', 'resolve']

@@ -19,7 +19,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, Rectangle, SurroundingRectangl
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
-from ..base import resolve
+from ..mobjects.numbers import resolve
 from ..mobjects.numbers import Num, NumberGrid
 from ..mobjects.text import txt
 from .vector import signed_color, strip_scale

@@ -16,7 +16,7 @@ from typing import Sequence
 from manim import DOWN, LEFT, RIGHT, Rectangle, VGroup, interpolate_color
 
 from .. import theme as T
-from ..base import resolve
+from ..mobjects.numbers import resolve
 from ..mobjects.numbers import Num, bracket
 from ..mobjects.text import txt
 
