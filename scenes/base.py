@@ -71,6 +71,7 @@ class StoryboardScene(MovingCameraScene):
         self.data = self.plan["data"]
         self.beat_index = 0
         self.caption: Mobject | None = None
+        self._pinned: list[Mobject] = []        # title, caption, footer (see `pin`)
         self.shown: dict[str, Mobject] = {}
         self.beat: dict = {}
         self.beat_start = 0.0
@@ -235,7 +236,7 @@ class StoryboardScene(MovingCameraScene):
         so a pinned title would otherwise disable the static-frame cache of every scene."""
         m._frame_ref = (self.HOME_WIDTH, np.array(ORIGIN, dtype=float))
         self._follow_frame(m)
-        self._pinned = [p for p in getattr(self, "_pinned", []) if p in self.mobjects] + [m]
+        self._pinned = [p for p in self._pinned if p in self.mobjects] + [m]
         return m
 
     def moves_camera(self, anim) -> bool:
@@ -262,7 +263,7 @@ class StoryboardScene(MovingCameraScene):
         if not any(self.moves_camera(a) for a in anims):
             super().play(*anims, **kwargs)
             return
-        pinned = list(getattr(self, "_pinned", []))
+        pinned = list(self._pinned)
         for m in pinned:
             m.add_updater(self._follow_frame)
         try:

@@ -65,7 +65,11 @@ def _example(traces: list[Trace], used: list) -> list[str]:
 def baseline(traces: list[Trace], focus: list[str]) -> np.ndarray:
     """[n_states]: mean cosine between vectors of different words at each layer state
     (`baseline_pairs`, `BASELINE_DEFINITION`)."""
-    used, _ = baseline_pairs(traces, focus)
+    return _mean_cosine(traces, baseline_pairs(traces, focus)[0])
+
+
+def _mean_cosine(traces: list[Trace], used: list) -> np.ndarray:
+    """[n_states]: the mean cosine of the token pairs `used` at each layer state."""
     if not used:
         raise ValueError("the baseline needs at least one pair of different words")
     states = [np.stack([t[h] for h in layer_states(t)], axis=1) for t in traces]  # [tok, S, d]
@@ -78,14 +82,15 @@ def context_similarity(traces: list[Trace], focus: list[str]) -> dict:
     """Per layer state: the focus word's cosine between every pair of contexts, raw and adjusted.
 
     Returns {"pairs": [[i, j], ...], "raw": [pair][S], "mean_raw": [S], "baseline": [S],
-    "adjusted": [S]} as lists (plan-ready)."""
+    "adjusted": [S]} as lists (plan-ready), with the baseline's pair count, the same-word
+    pairs left out, an example pair and its definition."""
     if len(traces) < 2:
         raise ValueError("context similarity needs at least two contexts")
     vecs = [word_vectors(t, w) for t, w in zip(traces, focus)]
     pairs = list(combinations(range(len(traces)), 2))
     raw = np.stack([cosine(vecs[i], vecs[j]) for i, j in pairs])
-    base = baseline(traces, focus)
     used, same = baseline_pairs(traces, focus)
+    base = _mean_cosine(traces, used)
     mean_raw = raw.mean(axis=0)
     return {"pairs": [list(p) for p in pairs], "raw": raw.tolist(), "mean_raw": mean_raw.tolist(),
             "baseline": base.tolist(), "adjusted": (mean_raw - base).tolist(),

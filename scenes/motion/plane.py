@@ -82,7 +82,7 @@ def zoom_to(scene, plane: VectorPlane, center_xy, width_units: float, bar_units:
     frame's lower-left corner. Returns the bar (pass it to `zoom_out`)."""
     frame = scene.camera.frame
     new_w = width_units * plane.units
-    zoom = scene.HOME_WIDTH / new_w
+    zoom = zoom_of(scene, width_units, plane)
     t = run_time or scene.quick(0.25, 1.5)
     center = plane.p(center_xy)
     scene.play(glide(frame, new_w, center), run_time=t)
@@ -93,18 +93,24 @@ def zoom_to(scene, plane: VectorPlane, center_xy, width_units: float, bar_units:
     return bar
 
 
+def geometric_view(w0: float, w1: float, c0, c1, a: float) -> tuple[float, np.ndarray]:
+    """The view (width, centre) a share `a` of the way through one steady zoom from (w0, c0)
+    to (w1, c1): the width changes geometrically (each moment zooms by the same factor, so a
+    40x zoom does not spend most of its time barely moving) and the centre moves with the
+    zoom, so the point that stays put on screen is the zoom's fixed point."""
+    c0, c1 = np.asarray(c0, dtype=float), np.asarray(c1, dtype=float)
+    w = w0 * (w1 / w0) ** a
+    share = (w - w0) / (w1 - w0) if abs(w1 - w0) > 1e-9 else a
+    return w, c0 + (c1 - c0) * share
+
+
 def glide(frame, width: float, center):
-    """Move the camera frame to `width` and `center` as one steady zoom: the width changes
-    geometrically (each moment zooms by the same factor, so a 40x zoom does not spend most
-    of its time barely moving), and the centre moves with the zoom, so the point that stays
-    put on screen is the zoom's fixed point."""
+    """Move the camera frame to `width` and `center` as one steady zoom (`geometric_view`)."""
     w0, c0 = float(frame.width), np.array(frame.get_center(), dtype=float)
-    c1 = np.array(center, dtype=float)
 
     def update(m, alpha):
-        w = w0 * (width / w0) ** alpha
-        share = (w0 - w) / (w0 - width) if abs(w0 - width) > 1e-9 else alpha
-        m.scale_to_fit_width(w).move_to(c0 + (c1 - c0) * share)
+        w, c = geometric_view(w0, width, c0, center, alpha)
+        m.scale_to_fit_width(w).move_to(c)
 
     return UpdateFromAlphaFunc(frame, update)
 
@@ -135,4 +141,5 @@ def broken_axis(start, end, gap_at: float = 0.5, color=T.MUTED) -> VGroup:
     return parts
 
 
-__all__ = ["VectorPlane", "ScaleBarAt", "zoom_to", "zoom_of", "zoom_out", "glide", "broken_axis"]
+__all__ = ["VectorPlane", "ScaleBarAt", "zoom_to", "zoom_of", "zoom_out", "glide",
+           "geometric_view", "broken_axis"]

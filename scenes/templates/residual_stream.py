@@ -168,6 +168,7 @@ class ResidualStreamScene(StoryboardScene):
         key.shift(RIGHT * 1.4)
         word = txt("layer l", S, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
         self.chart = VGroup(grid, base, layer_labels, word, key)
+        self.chart_key = key
         self.bar_group = VGroup()
         self.add(self.bar_group)
         self.play(FadeInPlace(self.chart), FadeInPlace(self.tick_labels), run_time=self.quick())
@@ -387,10 +388,10 @@ class ResidualStreamScene(StoryboardScene):
             self.put("id", msg.move_to(LEFT * 3.6 + UP * 0.6))
             return
         L, dec = self.L, ident["decimals"]
-        if self.chart is not None and len(self.chart) > 4:
+        if self.chart is not None and self.chart_key in self.chart.submobjects:
             # the columns reach down to the bars' colour key: the key has done its job
-            self.play(FadeOutPlace(self.chart[4]), run_time=0.3)
-            self.chart.remove(self.chart[4])
+            self.play(FadeOutPlace(self.chart_key), run_time=0.3)
+            self.chart.remove(self.chart_key)
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
                   f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.15)
         lhs = self.column("data.identity.sum_head", dec, T.TEXT,

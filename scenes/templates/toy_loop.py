@@ -79,6 +79,13 @@ class ToyLoopScene(StoryboardScene):
                     else UP * (m.height + 0.08))
         return m
 
+    def marker(self, xy, label: str, side, zoom: float) -> VGroup:
+        """X as a dot with its label, drawn for a camera frame `zoom` times smaller than home
+        (so both have their usual on-screen size in the close-up)."""
+        dot = self.plane.dot(xy, T.X, 0.06 / zoom)
+        tag = math(label, T.TYPE.math, T.X).scale(1 / zoom)
+        return VGroup(dot, tag.next_to(dot, side, buff=0.05 / zoom))
+
     def layer_tag(self) -> None:
         l = self.layer
         tag = math(f"\"pass {l + 1} of {len(self.data['layers'])}: layer {l} reads \" "
@@ -200,17 +207,13 @@ class ToyLoopScene(StoryboardScene):
         zoom = zoom_of(self, z["width"], self.plane)
         bar = zoom_to(self, self.plane, z["center"], z["width"], z["bar"], f"{z['bar']:g}",
                       run_time=self.quick(0.18, 1.4))
-        here = VGroup(self.plane.dot(x0, T.X, 0.06 / zoom),
-                      math(T.X_l(l), T.TYPE.math, T.X).scale(1 / zoom))
-        here[1].next_to(here[0], DOWN + LEFT, buff=0.05 / zoom)
+        here = self.marker(x0, T.X_l(l), DOWN + LEFT, zoom)
         self.play(FadeInPlace(here), run_time=self.quick(0.05, 0.4))
         step = self.plane.arrow(x1, T.V, start=x0, width=5, zoom=zoom)
         step_label = math(f"0.1 {T.X_l(l, 'V')}", T.TYPE.math, T.V).scale(1 / zoom)
         step_label.next_to(step.get_center(), UP + RIGHT, buff=0.08 / zoom)
         self.play(GrowArrow(step), FadeInPlace(step_label), run_time=self.quick(0.15, 1.0))
-        there = VGroup(self.plane.dot(x1, T.X, 0.06 / zoom),
-                       math(T.X_l(l + 1), T.TYPE.math, T.X).scale(1 / zoom))
-        there[1].next_to(there[0], DOWN + RIGHT, buff=0.05 / zoom)
+        there = self.marker(x1, T.X_l(l + 1), DOWN + RIGHT, zoom)
         self.play(FadeInPlace(there), run_time=self.quick(0.05, 0.4))
         self.wait(self.quick(0.08, 0.6))
         self.trail.add(step.set_opacity(0.7))
