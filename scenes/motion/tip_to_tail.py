@@ -16,12 +16,11 @@ move ends.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Animation, Line, Rectangle, VGroup, VMobject)
 
 from .. import theme as T
+from .plane import geometric_view
 
 TIP = 0.16                  # tip length on screen (scene units), shrinks for short arrows
 
@@ -113,13 +112,9 @@ class PlaneStep(Animation):
 
     def interpolate_mobject(self, alpha: float) -> None:
         a = self.rate_func(alpha)
-        w0, w1 = self.v0["width"], self.v1["width"]
-        w = math.exp(math.log(w0) + a * (math.log(w1) - math.log(w0)))
-        # the centre moves so the zoom feels like one camera move (same share per log-step)
-        s = 0.0 if w0 == w1 else (w - w0) / (w1 - w0)
-        s = a if w0 == w1 else s
-        c = [c0 + s * (c1 - c0) for c0, c1 in zip(self.v0["center"], self.v1["center"])]
-        self.plane.view = {"center": c, "width": w}
+        w, c = geometric_view(self.v0["width"], self.v1["width"], self.v0["center"],
+                              self.v1["center"], a)
+        self.plane.view = {"center": c.tolist(), "width": w}
         self.plane.redraw({id(g): a for g in self.grow})
 
 
