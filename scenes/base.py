@@ -98,7 +98,7 @@ class StoryboardScene(MovingCameraScene):
                 if step.get("at") is not None:
                     self.wait_for_reveal(float(step["at"]))
                 getattr(self, f"beat_{step['show']}")(beat)
-            self.hold_until(start + beat["duration"] + (self.cue_shift[-1] if cues else 0.0))
+            self.hold_until(start + self.beat_end(beat))
             for i, cue in enumerate(cues):          # sound and subtitle at the cue's real time
                 at = start + cue["start"] + self.cue_shift[i] - self.time
                 if cue.get("audio") and not beat.get("audio"):
@@ -126,6 +126,18 @@ class StoryboardScene(MovingCameraScene):
         cues = self.beat.get("cues") or []
         if 0 <= i < len(cues):
             self.hold_until(self.beat_start + float(cues[i]["start"]) + self.cue_shift[i])
+
+    def beat_end(self, beat: dict) -> float:
+        """Seconds from the beat's start to its end: its planned duration, or longer when a
+        late reveal delayed its last sentence (then that sentence's end plus the voice's pad),
+        never the whole delay on top of a duration that already had room for it."""
+        cues = beat.get("cues") or []
+        if not cues:
+            return float(beat["duration"])
+        last = cues[-1]
+        pad = float((self.plan.get("voice") or {}).get("pad", 0.5))
+        spoken = float(last["start"]) + float(last["duration"]) + self.cue_shift[-1] + pad
+        return max(float(beat["duration"]), spoken)
 
     def wait_for_reveal(self, at: float) -> None:
         """A step keyed to the narration (`at` seconds into the beat, as planned): wait until
