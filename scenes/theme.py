@@ -45,8 +45,8 @@ MONO = "DejaVu Sans Mono"
 TITLE_SIZE = 34
 CAPTION_SIZE = 24
 LABEL_SIZE = 22
-SMALL_SIZE = 16
-TINY_SIZE = 13
+SMALL_SIZE = 18
+TINY_SIZE = 18
 MATH_SIZE = 30
 
 
@@ -63,7 +63,7 @@ class TYPE:
     code = 18
 
 
-MIN_TEXT_PX = 14.0                 # at 854x480: tests/test_snapshots.py (rebuilt scenes)
+MIN_TEXT_PX = 14.0                 # at 854x480: tests/test_snapshots.py (all six scenes)
 
 # --- spacing and sizes (scene units; the frame is 14.2 x 8) -------------------------------------
 BUFF = MED_SMALL_BUFF

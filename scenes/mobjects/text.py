@@ -124,16 +124,17 @@ def rule(width: float, color=T.FAINT) -> Line:
 
 def labels_under(cells: Sequence, texts: Sequence[str], size: float = T.TINY_SIZE,
                  color=T.MUTED, buff: float = 0.06) -> VGroup:
-    """One text centred under each cell (token names under a pattern row), each shrunk to its
-    cell's width if needed; all labels share one baseline (`baseline`, defined below)."""
+    """One text centred under each cell (token names under a pattern row), never shrunk (text
+    stays readable): when a label is wider than its cell, every other label drops to a second
+    line so neighbours do not collide. Labels of one line share one baseline."""
     out = VGroup()
     cap = txt("H", size, color).height
-    for cell, text in zip(cells, texts):
-        label = txt(text, size, color)
-        if label.width > 0.95 * cell.width:
-            label.scale_to_fit_width(0.95 * cell.width)
-        label.next_to(cell, DOWN, buff=buff)
-        label.shift(UP * (float(cell.get_bottom()[1]) - buff - cap - baseline(label)))
+    labels = [txt(text, size, color) for text in texts]
+    stagger = any(lab.width > 0.95 * cell.width for lab, cell in zip(labels, cells))
+    for i, (cell, label) in enumerate(zip(cells, labels)):
+        drop = (cap * 1.6) if stagger and i % 2 else 0.0
+        label.move_to(cell.get_center())
+        label.shift(UP * (float(cell.get_bottom()[1]) - buff - cap - drop - baseline(label)))
         out.add(label)
     return out
 

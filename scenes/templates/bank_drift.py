@@ -24,11 +24,11 @@ from ..animations import FadeInPlace
 from ..base import StoryboardScene
 from ..mobjects import (Num, TickAxes, highlighted, inline, swatch, text_table, txt, wrapped)
 
-PLOT_WIDTH = 5.2
-PLOT_HEIGHT = 2.7
-NAME_WIDTH = 1.5                # the row-label column left of the plot's first layer
-ROW_STEP = 0.28
-PLANE_MAX = (5.2, 4.2)          # largest PCA plane (width, height); equal units on both axes
+PLOT_WIDTH = 4.7
+PLOT_HEIGHT = 2.3
+NAME_WIDTH = 1.9                # the row-label column left of the plot's first layer
+ROW_STEP = 0.33
+PLANE_MAX = (5.2, 3.7)          # largest PCA plane (width, height); equal units on both axes
 LEGEND_SIZE = 18
 DOT = [0.12, 0.085, 0.05]       # dot radius per sentence: concentric where vectors coincide
 
@@ -197,14 +197,15 @@ class BankDriftScene(StoryboardScene):
         head = inline(txt("one PCA plane for all", T.SMALL_SIZE),
                       Num(pr["n_points"], "data.projection.n_points", 0, T.SMALL_SIZE),
                       txt("vectors", T.SMALL_SIZE))
-        pcs = inline(txt("every layer of every sentence; axes keep", T.TINY_SIZE, T.MUTED),
+        pcs = inline(txt("axes keep", T.TINY_SIZE, T.MUTED),
                      Num(pr["explained_percent"][0], "data.projection.explained_percent[0]", 0,
                          T.TINY_SIZE, T.MUTED, suffix="%"),
                      txt("+", T.TINY_SIZE, T.MUTED),
                      Num(pr["explained_percent"][1], "data.projection.explained_percent[1]", 0,
                          T.TINY_SIZE, T.MUTED, suffix="%"),
                      txt("of the variance", T.TINY_SIZE, T.MUTED))
-        panel = VGroup(head, plane, pcs).arrange(DOWN, buff=T.TIGHT + 0.05)
+        which = txt("(every layer of every sentence)", T.TINY_SIZE, T.MUTED)
+        panel = VGroup(head, which, plane, pcs).arrange(DOWN, buff=T.TIGHT + 0.05)
         panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
         self.plane = plane
         self.right = self.swap(self.right, panel)
@@ -240,7 +241,7 @@ class BankDriftScene(StoryboardScene):
         self.drop("definition")
         t = self.data["table"]
         table = text_table(t["header"], t["rows"], T.SMALL_SIZE, row_buff=0.16)
-        note = wrapped(t["note"], 50, T.TINY_SIZE, T.HIGHLIGHT, max_width=5.8)
+        note = wrapped(t["note"], 42, T.TINY_SIZE, T.HIGHLIGHT, max_width=6.0)
         for line in note:
             line.align_to(note, LEFT)
         panel = VGroup(note, table).arrange(DOWN, buff=T.BUFF, aligned_edge=LEFT)
@@ -284,11 +285,10 @@ class BankDriftScene(StoryboardScene):
         box = SurroundingRectangle(body, color=T.MUTED, buff=T.TIGHT + 0.05, corner_radius=0.08,
                                    stroke_width=1.5)
         panel = VGroup(box, body)
-        if self.table_panel is not None:        # next to the illustration it is set against
-            panel.next_to(self.table_panel, DOWN, buff=T.BUFF).align_to(self.table_panel, LEFT)
-        else:
-            panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
-            self.right = self.swap(self.right, VGroup())
+        # in place of the illustration it is set against (both do not fit at a readable size)
+        panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
+        self.right = self.swap(self.right, VGroup())
+        self.table_panel = None
         anims = [FadeInPlace(panel)]
         drawn = self.dots.get(f"data.curves[{k}].raw")
         if drawn is not None:                   # ring the quoted points on the plot

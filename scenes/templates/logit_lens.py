@@ -31,9 +31,9 @@ from ..mobjects import (Num, PlacedTickAxes, ProbBars, RampKey, TokenCells, high
 MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
 COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
-RANK_PLOT = (5.6, 2.3)     # rank axes (width, height)
-PROB_PLOT = (5.6, 1.2)     # probability axes, under the rank axes, same layer scale
-CELL = (1.17, 0.262)       # grid cell (width, height)
+RANK_PLOT = (5.0, 2.3)     # rank axes (width, height)
+PROB_PLOT = (5.0, 1.2)     # probability axes, under the rank axes, same layer scale
+CELL = (1.27, 0.275)       # grid cell (width, height)
 GRID_SIZE = T.SMALL_SIZE
 GRID_FILL = 0.7            # the grid's fill at probability 1: this far from ZERO to T.X
 BAR_WIDTH = 0.8
@@ -91,7 +91,7 @@ class LogitLensScene(StoryboardScene):
                       Num(lay["layer"], f"{src}.layer", 0, T.LABEL_SIZE, T.HIGHLIGHT))
         rows = [(e["display"], e["prob"], f"{src}.top[{i}].prob",
                  T.HIGHLIGHT if e["is_answer"] else T.X) for i, e in enumerate(lay["top"])]
-        bars = ProbBars(rows, bar_width=BAR_WIDTH, label_width=1.05, size=T.LABEL_SIZE,
+        bars = ProbBars(rows, bar_width=BAR_WIDTH, label_width=1.2, size=T.LABEL_SIZE,
                         row_buff=0.16)
         rank = inline(txt(self.answer, T.LABEL_SIZE, T.HIGHLIGHT, mono=True),
                       txt("rank", T.SMALL_SIZE, T.MUTED),
@@ -206,7 +206,7 @@ class LogitLensScene(StoryboardScene):
 
     def grid_guide(self) -> VGroup:
         """How to read the grid: rows, columns, the space mark, which layers are shown."""
-        g, size = self.grid_data, T.LABEL_SIZE
+        g, size = self.grid_data, T.TYPE.small
         lines = [txt("How to read it", size, T.TEXT, weight="BOLD"),
                  txt("row: one layer's stream, read by the lens", size, T.MUTED),
                  txt("column: the guess after that input token", size, T.MUTED),
@@ -354,35 +354,37 @@ class LogitLensScene(StoryboardScene):
                       Num(r["after_ffn"], f"{s}.after_ffn", 0, size, T.FFN),
                       txt(who, T.SMALL_SIZE, color)]
         table = VGroup(*cells).arrange_in_grid(rows=len(c["rows"]) + 1, cols=5,
-                                               buff=(0.35, 0.12), cell_alignment=RIGHT)
+                                               buff=(0.3, 0.1), cell_alignment=RIGHT)
         head = txt(f"rank of {self.answer}: before the layer, after each add", T.SMALL_SIZE)
         size = T.SMALL_SIZE
         b = c["biggest_step"]
         who, color = names[b["sublayer"]]
-        big = inline(txt("biggest single step:", size), txt(who, size, color),
-                     txt("in layer", size),
-                     Num(b["layer"], "data.credit.biggest_step.layer", 0, size),
-                     txt("moves it from rank", size),
-                     Num(b["from"], "data.credit.biggest_step.from", 0, size),
-                     txt("to", size), Num(b["to"], "data.credit.biggest_step.to", 0, size, color))
+        big = VGroup(
+            inline(txt("biggest single step:", size), txt(who, size, color), txt("in layer", size),
+                   Num(b["layer"], "data.credit.biggest_step.layer", 0, size)),
+            inline(txt("moves it from rank", size),
+                   Num(b["from"], "data.credit.biggest_step.from", 0, size),
+                   txt("to", size), Num(b["to"], "data.credit.biggest_step.to", 0, size, color)),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
         total = VGroup(
-            txt("over all these layers, the rank is divided by", size),
+            txt("over these layers the rank is divided by", size),
             inline(Num(c["attn_total"], "data.credit.attn_total", 1, size, T.ATTN),
-                   txt("by the attention adds and by", size),
+                   txt("by the attention adds,", size),
                    Num(c["ffn_total"], "data.credit.ffn_total", 0, size, T.FFN),
                    txt("by the FFN adds", size))).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
         n = len(c["rows"]) - 1
         last, s = c["rows"][n], f"data.credit.rows[{n}]"
-        prob = inline(txt("in layer", size), Num(last["layer"], f"{s}.layer", 0, size),
-                      txt(f"the probability of {self.answer} goes", size, mono=False),
-                      Num(last["prob_before"], f"{s}.prob_before", T.DECIMALS, size, T.X),
-                      txt("→", size),
-                      Num(last["prob_after_attn"], f"{s}.prob_after_attn", T.DECIMALS, size,
-                          T.ATTN),
-                      txt("→", size),
-                      Num(last["prob_after_ffn"], f"{s}.prob_after_ffn", T.DECIMALS, size,
-                          T.FFN))
-        notes = VGroup(big, total, prob).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
+        prob = VGroup(
+            inline(txt("in layer", size), Num(last["layer"], f"{s}.layer", 0, size),
+                   txt(f"the probability of {self.answer} goes", size, mono=False)),
+            inline(Num(last["prob_before"], f"{s}.prob_before", T.DECIMALS, size, T.X),
+                   txt("→", size),
+                   Num(last["prob_after_attn"], f"{s}.prob_after_attn", T.DECIMALS, size,
+                       T.ATTN),
+                   txt("→", size),
+                   Num(last["prob_after_ffn"], f"{s}.prob_after_ffn", T.DECIMALS, size,
+                       T.FFN))).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        notes = VGroup(big, total, prob).arrange(DOWN, aligned_edge=LEFT, buff=T.TIGHT + 0.06)
         group = VGroup(head, table, notes).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
         if group.width > COL_WIDTH:
             group.scale_to_fit_width(COL_WIDTH)

@@ -21,12 +21,12 @@ from ..mobjects import (BandStrip, ColorKey, MatrixThumb, Num, PatternRow, RampK
                        labels_under, math, txt)
 
 THUMB = 0.25                # matrix thumbnail height
-THUMB_COL = 0.42            # column width of one thumbnail (room for its header)
-STRIP = 1.1                 # Q, K, V strip width
+THUMB_COL = 0.52            # column width of one thumbnail (room for its header)
+STRIP = 1.05                # Q, K, V strip width
 ROW = 0.25                  # row height
 ROW_GAP = 0.065
-PATTERN_WIDTH = 4.5         # attention row (all tokens)
-TOP_WIDTH = 2.35            # most-attended tokens
+PATTERN_WIDTH = 4.05        # attention row (all tokens)
+TOP_WIDTH = 2.6             # most-attended tokens
 QKV = ("q", "k", "v")
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 COLORS = {"q": T.Q, "k": T.K, "v": T.V}
@@ -62,8 +62,8 @@ class PerHeadScene(StoryboardScene):
         n_rows = len(d["layers"][0]["heads"])
         rows = VGroup(*[slot(header.width, ROW) for _ in range(n_rows)])
         rows.arrange(DOWN, buff=ROW_GAP).next_to(header, DOWN, buff=0.06).align_to(header, LEFT)
-        below = {"tokens": slot(header.width, 0.2), "w_note": slot(header.width, 0.18),
-                 "key": slot(header.width, 0.18), "note": slot(header.width, 0.24)}
+        below = {"tokens": slot(header.width, 0.52), "w_note": slot(header.width, 0.25),
+                 "key": slot(header.width, 0.25), "note": slot(header.width, 0.27)}
         VGroup(*below.values()).arrange(DOWN, buff=0.08).next_to(rows, DOWN, buff=0.04)
         below["tokens"].next_to(rows, DOWN, buff=0.04)
         self.add(header, rows, self.info, *below.values())
@@ -134,7 +134,7 @@ class PerHeadScene(StoryboardScene):
         lay, src = self.layer_data(l)
         group = VGroup(self.head_title(txt("head", T.SMALL_SIZE, T.MUTED), "head"))
         for c, X in zip(W_COLS, "QKV"):
-            group.add(self.head_title(math(f"W_{X}", T.MATH_SIZE - 10, COLORS[X.lower()]), c))
+            group.add(self.head_title(math(f"W_{X}", T.TYPE.math_label, COLORS[X.lower()]), c))
         for i, h in enumerate(lay["heads"]):
             group.add(self.at(txt(f"h{h['head']}", T.SMALL_SIZE, T.TEXT), "head", i))
             for c, X in zip(W_COLS, "QKV"):
@@ -155,14 +155,14 @@ class PerHeadScene(StoryboardScene):
         d, dh = self.data["shape"]["d_model"], self.data["shape"]["d_head"]
         n = len(lay["heads"])
         lines = [txt(f"{n} heads, each with its own three {d} × {dh} matrices:", T.SMALL_SIZE),
-                 math(f"Q^(({l},h)) = X^(({l})) W_Q^(({l},h)) + b_Q^(({l},h))", T.MATH_SIZE - 8,
+                 math(f"Q^(({l},h)) = X^(({l})) W_Q^(({l},h)) + b_Q^(({l},h))", T.TYPE.math_label,
                       T.Q),
                  txt("and the same for K and V.", T.SMALL_SIZE, T.MUTED),
                  txt(f"cosine between two heads' matrices ({lay['w_cos']['Q']['pairs']} pairs):",
                      T.SMALL_SIZE, T.MUTED)]
         for X in "QKV":
             c, cs = lay["w_cos"][X], f"{src}.w_cos.{X}"
-            lines.append(VGroup(math(f"W_{X}", T.MATH_SIZE - 8, COLORS[X.lower()]),
+            lines.append(VGroup(math(f"W_{X}", T.TYPE.math_label, COLORS[X.lower()]),
                                 txt("mean", T.SMALL_SIZE, T.MUTED),
                                 Num(c["mean"], f"{cs}.mean", color=COLORS[X.lower()]),
                                 txt("max |cos|", T.SMALL_SIZE, T.MUTED),
@@ -177,7 +177,7 @@ class PerHeadScene(StoryboardScene):
         l = self.layer()
         lay, src = self.layer_data(l)
         X = NAMES[k]
-        group = VGroup(self.head_title(math(f"{X}^(({l},h))", T.MATH_SIZE - 8, COLORS[k]), k))
+        group = VGroup(self.head_title(math(f"{X}^(({l},h))", T.TYPE.math_label, COLORS[k]), k))
         for i, h in enumerate(lay["heads"]):
             group.add(self.at(BandStrip(h[k]["values"], STRIP, ROW - 0.04), k, i))
         self.show_column(k, group)
@@ -196,9 +196,9 @@ class PerHeadScene(StoryboardScene):
         l = self.layer()
         lay, src = self.layer_data(l)
         word = self.data["focus"]["word"]
-        group = VGroup(self.head_title(txt(f"attention of '{word}' over the tokens",
+        group = VGroup(self.head_title(txt(f"where '{word}' attends",
                                            T.SMALL_SIZE, T.ATTN), "pattern"),
-                       self.head_title(txt("most attention", T.SMALL_SIZE, T.ATTN), "top")
+                       self.head_title(txt("top two", T.SMALL_SIZE, T.ATTN), "top")
                        .align_to(self.cols["top"], LEFT))
         last = None
         for i, h in enumerate(lay["heads"]):
@@ -230,18 +230,20 @@ class PerHeadScene(StoryboardScene):
         lim = self.data["limits"]
         parts = []
         if any(k in self.shown for k in QKV) or "weights" in self.shown:
-            parts += [txt("colour = value / limit, clipped to", T.TINY_SIZE, T.MUTED),
-                      ColorKey(0.8, 0.13), txt("limit (99th pct of |value|):", T.TINY_SIZE,
+            parts += [txt("colour: value / limit, clipped to", T.TINY_SIZE, T.MUTED),
+                      ColorKey(0.8, 0.13), txt("limit = 99th pct of |value|:", T.TINY_SIZE,
                                                T.MUTED)]
             for k, color in (("q", T.Q), ("k", T.K), ("v", T.V), ("w", T.TEXT)):
                 if (k == "w" and "weights" in self.shown) or k in self.shown:
                     parts.append(Num(lim[k], f"data.limits.{k}", size=T.TINY_SIZE, color=color,
                                      prefix=f"{'W' if k == 'w' else k.upper()} "))
-        if "pattern" in self.shown:
-            parts += [txt("   attention:", T.TINY_SIZE, T.MUTED),
-                      RampKey(txt("0", T.TINY_SIZE, T.MUTED), txt("1", T.TINY_SIZE, T.MUTED),
-                              T.ATTN, 0.8, 0.13)]
         key = self.at_left(VGroup(*parts).arrange(RIGHT, buff=0.1), "key")
+        if "pattern" in self.shown:     # the attention ramp: right-aligned, one line up
+            ramp = VGroup(txt("attention", T.TINY_SIZE, T.MUTED),
+                          RampKey(txt("0", T.TINY_SIZE, T.MUTED), txt("1", T.TINY_SIZE, T.MUTED),
+                                  T.ATTN, 0.8, 0.13)).arrange(RIGHT, buff=0.1)
+            ramp.move_to(self.below["w_note"]).align_to(self.cols["top"], RIGHT)
+            key = VGroup(key, ramp)
         self.put_extra("key", key)
 
     # --- beats --------------------------------------------------------------------------
