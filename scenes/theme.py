@@ -34,10 +34,6 @@ VALUE_NEG = ManimColor("#E052A8")
 VALUE_ZERO = ManimColor("#2A2E37")
 VALUE_POS = ManimColor("#7FC241")
 
-# old diverging map (blue < 0 < orange), kept while the context scenes still use it
-NEGATIVE = ManimColor("#3B82F6")
-ZERO = VALUE_ZERO
-POSITIVE = ManimColor("#F97316")
 
 # --- type ---------------------------------------------------------------------------------------
 FONT = "DejaVu Sans"

@@ -13,9 +13,10 @@ from .text import txt
 
 
 def value_color(v: float):
-    """Diverging colour of a scaled value in [-1, 1]."""
+    """Diverging colour of a scaled value in [-1, 1]: the chapter's value map (magenta < 0 <
+    green), which no quantity colour uses (blue is X, not "negative")."""
     v = max(-1.0, min(1.0, float(v)))
-    return interpolate_color(T.ZERO, T.POSITIVE if v >= 0 else T.NEGATIVE, abs(v))
+    return interpolate_color(T.VALUE_ZERO, T.VALUE_POS if v >= 0 else T.VALUE_NEG, abs(v))
 
 
 class ValueStrip(VGroup):
@@ -99,7 +100,7 @@ class RampKey(VGroup):
         steps = 24
         bar = VGroup(*[Rectangle(width=width / steps, height=height, stroke_width=0,
                                  fill_opacity=1,
-                                 fill_color=interpolate_color(T.ZERO, color, i / (steps - 1)))
+                                 fill_color=interpolate_color(T.VALUE_ZERO, color, i / (steps - 1)))
                        for i in range(steps)]).arrange(RIGHT, buff=0)
         super().__init__(low.next_to(bar, LEFT, buff=0.08), bar,
                          high.next_to(bar, RIGHT, buff=0.08))
@@ -129,7 +130,7 @@ class PatternRow(VGroup):
                  cell_height: float = 0.26):
         cells = VGroup(*[Rectangle(width=cell_width, height=cell_height,
                                    stroke_color=T.BACKGROUND, stroke_width=1.5, fill_opacity=1,
-                                   fill_color=interpolate_color(T.ZERO, color,
+                                   fill_color=interpolate_color(T.VALUE_ZERO, color,
                                                                 max(0.0, min(1.0, float(w)))))
                          for w in weights]).arrange(RIGHT, buff=0)
         super().__init__(cells)
@@ -149,7 +150,7 @@ class TokenCells(VGroup):
             for text, v, c in zip(row_t, row_v, row_c):
                 rect = Rectangle(width=cell_width, height=cell_height, stroke_color=T.BACKGROUND,
                                  stroke_width=1.5, fill_opacity=1,
-                                 fill_color=interpolate_color(T.ZERO, color,
+                                 fill_color=interpolate_color(T.VALUE_ZERO, color,
                                                               max(0.0, min(1.0, float(v)))))
                 label = txt(text, size, c, mono=mono)
                 if label.width > 0.92 * cell_width:

@@ -113,8 +113,14 @@ class LogitLensScene(StoryboardScene):
         prompt = inline(txt("prompt:", T.LABEL_SIZE, T.MUTED),
                         highlighted(self.plan["sentences"][0], self.word, T.X, T.LABEL_SIZE),
                         txt("→ next token?", T.LABEL_SIZE, T.MUTED), buff=0.15)
-        how = txt("each column: the stream after one layer, decoded by the final norm and "
-                  "unembedding (top 5, probability)", T.SMALL_SIZE, T.MUTED)
+        how = VGroup(txt("each column: the stream after one layer, decoded by the final norm and "
+                         "unembedding (top 5, probability)", T.SMALL_SIZE, T.MUTED),
+                     inline(txt("␣", T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
+                            txt("marks a space:", T.SMALL_SIZE, T.MUTED),
+                            txt(f"{self.answer}", T.SMALL_SIZE, T.TEXT, mono=True),
+                            txt("is \"" + self.answer.replace("␣", " ") + "\"", T.SMALL_SIZE,
+                                T.MUTED))
+                     ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
         height = self.lens_column(0)[0].height        # every column's box is this tall
         self.frames = VGroup(*[RoundedRectangle(width=COLUMN[0], height=height,
                                                 corner_radius=0.1, stroke_opacity=0)
@@ -171,7 +177,7 @@ class LogitLensScene(StoryboardScene):
     def beat_grid(self, beat) -> None:
         g = self.grid_data
         rows = g["rows"]
-        fill = interpolate_color(T.ZERO, T.X, GRID_FILL)
+        fill = interpolate_color(T.VALUE_ZERO, T.X, GRID_FILL)
         cells = TokenCells([[c["display"] for c in r["cells"]] for r in rows],
                            [[c["prob"] for c in r["cells"]] for r in rows],
                            [[T.HIGHLIGHT if c["is_final"] else T.TEXT for c in r["cells"]]

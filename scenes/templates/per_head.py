@@ -267,6 +267,10 @@ class PerHeadScene(StoryboardScene):
         self.ensure_layer()
         if "pattern" not in self.shown:
             self.column_pattern()
+            if any(t in ("[CLS]", "[SEP]") for t in self.data["tokens"]):
+                marks = txt("[CLS], [SEP]: marks the model adds at the start and end",
+                            T.SMALL_SIZE, T.MUTED)
+                self.put_extra("note", self.at_left(marks, "note"))
         if beat["head"] is None:
             return
         lay, src = self.layer_data(self.layer())
