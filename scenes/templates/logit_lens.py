@@ -8,19 +8,25 @@ Beats (each optional, in storyboard order):
 - `lens` (uses the beat's `layer`): a column with the top-5 next tokens after the focus token
   at that layer, with probabilities, and the final answer's rank and probability there. Each
   lens beat adds a column (up to `MAX_COLUMNS`, then the oldest is replaced), so layers compare
-  side by side; the newest column is outlined.
+  side by side; the newest column is outlined. Shown happening: a dot (the stream) runs along
+  the depth ruler to the layer, the first time through the lens drawn as its steps (the
+  stream's numbers, final norm, unembedding, softmax), into the column, whose bars then grow
+  one by one; the answer's rank is circled as the narration's second sentence starts.
 - `grid`: layers x positions, the lens's top-1 token per cell, cells coloured by its
   probability, yellow where it equals the final layer's top-1 at that position. Rows are the
-  plan's subset (every 3rd layer, then every layer of the late window), each labelled.
+  plan's subset (every 3rd layer, then every layer of the late window), each labelled; they
+  arrive top to bottom, and the last row (the model's output) is circled at the last sentence.
 - `rank`: first showing: the answer's rank (log scale, 1 at the top) and probability after
-  every layer. Next showing: each late layer split into its attention add and FFN
-  add on the plot, and the credit table in the left slot.
+  every layer, drawn layer by layer. Next showing: each late layer split into its attention
+  add and FFN add on the plot, drawn one layer at a time with its row of the credit table;
+  the table's three summaries arrive with the sentences that say them.
 """
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, Line,
-                   RoundedRectangle, VGroup, VMobject, interpolate_color)
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, config, DashedLine, Dot, FadeIn, FadeOut,
+                   GrowFromEdge, GrowFromPoint, LaggedStart, Line, RoundedRectangle, VGroup,
+                   VMobject, interpolate_color, linear)
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
@@ -50,6 +56,8 @@ class LogitLensScene(StoryboardScene):
         self.columns: list[VGroup | None] = []
         self.n_columns = min(MAX_COLUMNS, sum("lens" in b["show"] for b in self.plan["beats"]))
         self.lens_count = 0
+        self.last_lens = 0         # where the stream dot starts its run along the ruler
+        self.pipeline = None       # the lens drawn as its steps (first lens beat only)
         self.rank_stage = 0
 
     # --- slots --------------------------------------------------------------------------
@@ -61,7 +69,7 @@ class LogitLensScene(StoryboardScene):
             mob.to_edge(LEFT if side == "left" else RIGHT, buff=T.EDGE + 0.1)
         return mob
 
-    def put(self, side: str, mob: VGroup) -> VGroup:
+    def put(self, side: str, mob: VGroup, placed: bool = False) -> VGroup:
         """Show `mob` in `side`, replacing what is there (the wide slot and the side slots
         replace each other)."""
         others = ["left", "right"] if side == "wide" else ["wide"]
@@ -71,7 +79,7 @@ class LogitLensScene(StoryboardScene):
         if side != "wide":
             self.columns = []
         old = self.slots[side]
-        new = self.place(mob, side)
+        new = mob if placed else self.place(mob, side)
         anims = [FadeInPlace(new)] + [FadeOutPlace(m) for m in gone + ([old] if old else [])]
         self.play(*anims, run_time=self.quick())
         self.slots[side] = new
@@ -146,6 +154,9 @@ class LogitLensScene(StoryboardScene):
         return panel
 
     def beat_lens(self, beat) -> None:
+        """The stream is taken after layer l (a dot runs along the depth ruler to it), goes up
+        through the lens into its column, and the top-5 bars grow one by one; the answer's rank
+        is pointed at when the narration's second sentence starts."""
         l = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
         if self.slots["wide"] is None:
             self.columns = [None] * self.n_columns
@@ -159,19 +170,93 @@ class LogitLensScene(StoryboardScene):
         link = Line(col[0].get_bottom(), dot.get_center(), stroke_color=T.HIGHLIGHT,
                     stroke_width=1.5, buff=0.06)
         mark = Dot(dot.get_center(), radius=0.07, color=T.HIGHLIGHT)
-        col.add(link, mark)
         old = self.columns[slot]
-        anims = [FadeIn(col, shift=0.15 * UP)]
-        if old is not None:
-            anims.append(FadeOutPlace(old))
-            panel.remove(old)
+        dims = []
         for c in self.columns:
             if c is not None and c is not old:
-                anims += [c[0].animate.set_stroke(T.FAINT, 1.5),
-                          c[2].animate.set_stroke(T.FAINT), c[3].animate.set_color(T.MUTED)]
-        self.play(*anims, run_time=self.quick(0.2, 0.8))
+                dims += [c[0].animate.set_stroke(T.FAINT, 1.5),
+                         c[2].animate.set_stroke(T.FAINT), c[3].animate.set_color(T.MUTED)]
+        # 1. the stream after layer l: a dot runs along the ruler from the last lens to l
+        runner = Dot(self.ruler_dots[self.last_lens].get_center(), radius=0.09, color=T.X)
+        self.play(runner.animate.move_to(dot), *dims,
+                  *([FadeOutPlace(old)] if old is not None else []),
+                  run_time=self.quick(0.12, 1.4))
+        if old is not None:
+            panel.remove(old)
+        self.last_lens = l
+        # 2. through the lens (final norm, unembedding, softmax) into its column; the first
+        #    time, the lens is drawn as its steps and the stream runs through each
+        if self.pipeline is None and self.n_columns > 1:
+            self.show_pipeline(runner, slot)
+        elif self.pipeline is not None:
+            self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
+            self.pipeline = VGroup()
+        self.play(Create(link), FadeIn(mark),
+                  runner.animate.move_to(col[0].get_bottom()), run_time=self.quick(0.06, 0.6))
+        head, bars, rank, prob = col[1]
+        self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
+                  FadeOut(runner), run_time=self.quick(0.08, 0.7))
+        # 3. the top five, best first
+        for row in bars.rows:
+            name, track, bar, num = row
+            self.play(FadeIn(name), FadeIn(track), GrowFromEdge(bar, LEFT), FadeIn(num),
+                      run_time=self.quick(0.04, 0.35))
+        self.play(FadeIn(rank, shift=0.1 * UP), FadeIn(prob, shift=0.1 * UP),
+                  run_time=self.quick(0.06, 0.5))
+        col.add(link, mark)
         self.adopt(panel, col)
         self.columns[slot] = col
+        self.hold_until_cue(1)
+        self.emphasize(rank)
+
+    def show_pipeline(self, runner: Dot, slot: int) -> None:
+        """The lens as its steps, in the empty column places beside `slot`: the stream's
+        numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
+        weights), the unembedding, softmax. The stream dot runs through each in turn."""
+        m, size = self.plan["model"], T.TYPE.small
+        norm = "RMSNorm" if m.get("norm") == "rmsnorm" else "LayerNorm"
+        steps = [
+            VGroup(txt("the stream X", size, T.X),
+                   inline(Num(m["d_model"], "model.d_model", 0, size, T.X),
+                          txt("numbers", size, T.MUTED))),
+            VGroup(txt(f"final {norm}", size, T.LN),
+                   txt("÷ its own RMS, × γ", size, T.MUTED)),
+            VGroup(txt("× unembedding", size, T.TEXT),
+                   inline(Num(m["d_model"], "model.d_model", 0, size, T.MUTED),
+                          txt("×", size, T.MUTED),
+                          Num(m["d_vocab"], "model.d_vocab", 0, size, T.MUTED))),
+            VGroup(txt("softmax", size, T.TEXT),
+                   inline(txt("top", size, T.MUTED),
+                          Num(self.data["top_k"], "data.top_k", 0, size, T.MUTED),
+                          txt("of", size, T.MUTED),
+                          Num(m["d_vocab"], "model.d_vocab", 0, size, T.MUTED))),
+        ]
+        boxes = VGroup()
+        for body in steps:
+            body.arrange(DOWN, buff=0.08)
+            boxes.add(VGroup(RoundedRectangle(width=body.width + 0.3, height=body.height + 0.25,
+                                              corner_radius=0.08, stroke_color=T.FAINT,
+                                              stroke_width=1.5), body))
+        for box in boxes:
+            box[1].move_to(box[0])
+        boxes.arrange(DOWN, buff=0.3)
+        free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
+        boxes.move_to(free)
+        if boxes.height > free.height:
+            boxes.arrange(RIGHT, buff=0.3).move_to(free)
+        arrows = VGroup(*[Arrow(a.get_bottom(), b.get_top(), buff=0.04, stroke_width=2,
+                                color=T.MUTED, max_tip_length_to_length_ratio=0.35)
+                          if boxes.height > boxes.width else
+                          Arrow(a.get_right(), b.get_left(), buff=0.04, stroke_width=2,
+                                color=T.MUTED, max_tip_length_to_length_ratio=0.35)
+                          for a, b in zip(boxes[:-1], boxes[1:])])
+        self.play(LaggedStart(*[FadeInPlace(b) for b in boxes], lag_ratio=0.3),
+                  FadeInPlace(arrows), run_time=self.quick(0.08, 1.0))
+        for box in boxes:                  # the dot passes through each step, which lights up
+            self.play(runner.animate.move_to(box[0].get_center()),
+                      box[0].animate.set_stroke(T.HIGHLIGHT, 2.5), run_time=self.quick(0.04, 0.5))
+            self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=self.quick(0.02, 0.2))
+        self.pipeline = VGroup(boxes, arrows)
 
     # --- the grid -----------------------------------------------------------------------
     def beat_grid(self, beat) -> None:
@@ -206,9 +291,18 @@ class LogitLensScene(StoryboardScene):
         head.next_to(body, UP, buff=T.TIGHT).align_to(labels, LEFT)
         key_row.next_to(body, DOWN, buff=T.TIGHT + 0.05).align_to(labels, LEFT)
         had_right = self.slots["right"] is not None
-        self.put("left", VGroup(head, body, key_row))
+        self.place(VGroup(head, body, key_row), "left")     # fixes every piece's place
+        frame = self.put("left", VGroup(head, name, heads, key_row), placed=True)
         if not had_right:                 # an empty right slot gets the reading guide
             self.put("right", self.grid_guide())
+        # the rows arrive top to bottom, layer by layer, as the narration walks down the stack
+        per = self.quick(0.3, 9.0) / len(rows)
+        for i in range(len(rows)):
+            self.play(FadeInPlace(labels[i]), FadeInPlace(VGroup(*cells.cells[i])),
+                      run_time=max(per, 1.0 / config.frame_rate))
+        self.adopt(frame, labels, cells)
+        self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
+        self.emphasize(VGroup(labels[-1], *cells.cells[-1]))
 
     def grid_guide(self) -> VGroup:
         """How to read the grid: rows, columns, the space mark, which layers are shown."""
@@ -298,7 +392,13 @@ class LogitLensScene(StoryboardScene):
                      Num(w["size"], "data.window.size", 0, T.TINY_SIZE, T.MUTED),
                      txt("layers", T.TINY_SIZE, T.MUTED), buff=0.06)
         win.next_to(top, LEFT, buff=0.1).shift(DOWN * 0.3)
-        self.play(Create(curve[0]), FadeInPlace(curve[1]), run_time=self.quick(0.35, 2.5))
+        # drawn layer by layer (both plots in step), a dot per layer as the line reaches it
+        n_pts = len(lays)
+        dots = list(curve[1])
+        self.play(Create(curve[0], rate_func=linear),
+                  LaggedStart(*[FadeIn(VGroup(dots[i], dots[n_pts + i])) for i in range(n_pts)],
+                              lag_ratio=1.0, rate_func=linear),
+                  run_time=self.quick(0.4, 9.0))
         before, last = lays[start - 1], lays[-1]
         n = len(lays) - 1
         notes = VGroup(
@@ -313,6 +413,11 @@ class LogitLensScene(StoryboardScene):
             split, win = VGroup(), VGroup()
         self.play(FadeInPlace(notes), Create(split), FadeInPlace(win), run_time=self.quick())
         self.adopt(plots, curve, notes, split, win)
+        self.hold_until_cue(1)
+        if len(notes) == 3:               # "then drops fast over the last layers"
+            self.emphasize(VGroup(notes[0], notes[1]))
+        self.hold_until_cue(2)
+        self.point_at(notes[-1])
 
     # --- sublayer credit ----------------------------------------------------------------
     def draw_credit(self) -> None:
@@ -322,27 +427,43 @@ class LogitLensScene(StoryboardScene):
         ticks = [(l, f"data.layers[{l}].layer") for l in range(first, len(lays))]
         plots = self.make_plots(first, ticks, f"rank of {self.answer}, late layers close up "
                                               "(log scale, 1 = top)")
+        group = self.place(self.credit_table(), "left")
+        head, table, notes = group
+        n_rows = len(self.credit["rows"])
+        cells = list(table)
+        frame = self.put("left", VGroup(head, *cells[:5]), placed=True)   # title, header row
         self.put("right", plots)
-        self.put("left", self.credit_table())
         curve = self.curve(lays[first:], width=2, opacity=0.5)
-        segs, mids = VGroup(), VGroup()
-        for row in self.credit["rows"]:
-            l = row["layer"]
-            prev, lay = lays[l - 1], lays[l]
-            for point, y0, ym, y1 in ((self.rp, prev["height"], lay["mid_height"], lay["height"]),
-                                      (self.pp, prev["prob"], lay["mid_prob"], lay["prob"])):
-                a, m, b = point(l - 1, y0), point(lay["mid_x"], ym), point(l, y1)
-                segs.add(Line(a, m, stroke_color=T.ATTN, stroke_width=4),
-                         Line(m, b, stroke_color=T.FFN, stroke_width=4))
-                mids.add(Dot(m, radius=0.045, color=T.ATTN))
         key = VGroup(legend_item(T.ATTN, "read after the attention add", T.TINY_SIZE, line=True),
                      legend_item(T.FFN, "read after the FFN add", T.TINY_SIZE, line=True))
         key.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
         key.next_to(self.rp(first - 0.5, self.data["rank_axis"]["y_range"][1]), DOWN + RIGHT,
                     buff=0.12)
-        self.play(FadeInPlace(curve), Create(segs), FadeInPlace(mids), FadeInPlace(key),
-                  run_time=self.quick(0.3, 2.0))
+        self.play(FadeInPlace(curve), FadeInPlace(key), run_time=self.quick(0.06, 0.6))
+        # layer by layer: its attention add, then its FFN add, and its row of the table
+        segs, mids = VGroup(), VGroup()
+        per = self.quick(0.45, 16.0) / n_rows
+        for k, row in enumerate(self.credit["rows"]):
+            l = row["layer"]
+            prev, lay = lays[l - 1], lays[l]
+            attn, ffn, mid = VGroup(), VGroup(), VGroup()
+            for point, y0, ym, y1 in ((self.rp, prev["height"], lay["mid_height"], lay["height"]),
+                                      (self.pp, prev["prob"], lay["mid_prob"], lay["prob"])):
+                a, m, b = point(l - 1, y0), point(lay["mid_x"], ym), point(l, y1)
+                attn.add(Line(a, m, stroke_color=T.ATTN, stroke_width=4))
+                ffn.add(Line(m, b, stroke_color=T.FFN, stroke_width=4))
+                mid.add(Dot(m, radius=0.045, color=T.ATTN))
+            line = VGroup(*cells[5 * (k + 1): 5 * (k + 2)])
+            self.play(FadeInPlace(line[:3]), Create(attn), run_time=per / 2)
+            self.play(FadeInPlace(line[3:]), Create(ffn), FadeIn(mid), run_time=per / 2)
+            segs.add(attn, ffn)
+            mids.add(mid)
+            self.adopt(frame, line)
         self.adopt(plots, curve, segs, mids, key)
+        for i, note in enumerate(notes):     # the three summaries, each as it is spoken
+            self.hold_until_cue(i + 1)
+            self.play(FadeInPlace(note), run_time=self.quick(0.05, 0.5))
+            self.adopt(frame, note)
 
     def credit_table(self) -> VGroup:
         c = self.credit
