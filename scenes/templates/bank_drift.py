@@ -16,8 +16,10 @@ Beats (each optional, in storyboard order):
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, Line,
-                   NumberPlane, SurroundingRectangle, VGroup)
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
+                   FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane, Rectangle,
+                   SurroundingRectangle, VGroup, VMobject)
 
 from .. import theme as T
 from ..animations import FadeInPlace
@@ -105,8 +107,9 @@ class BankDriftScene(StoryboardScene):
         return swatch(self.colors[i], self.colors[j], radius=0.055)
 
     def draw_curve(self, values, source: str, color, label: str, key: VGroup,
-                   dashed: bool = False, hollow: bool = False) -> None:
-        """Point by point: the dot, the segment from the previous layer, the number below."""
+                   dashed: bool = False, hollow: bool = False, per: float | None = None) -> None:
+        """Point by point: the dot, the segment from the previous layer, the number below
+        (`per` seconds a point; by default a small share of the beat)."""
         row = self.place_row(key, label, values, source, color)
         self.play(FadeInPlace(row[0]), run_time=self.quick(0.05, 0.3))
         self.rows.add(row)
@@ -120,7 +123,7 @@ class BankDriftScene(StoryboardScene):
                 seg = (DashedLine(prev, pt, dash_length=0.06, color=color, stroke_width=2)
                        if dashed else Line(prev, pt, color=color, stroke_width=3))
                 anims.append(Create(seg))
-            self.play(*anims, run_time=self.quick(0.04, 0.35))
+            self.play(*anims, run_time=per or self.quick(0.04, 0.35))
             dots.add(dot)
             prev = pt
         self.dots[source] = dots
@@ -133,25 +136,44 @@ class BankDriftScene(StoryboardScene):
 
     # --- beats --------------------------------------------------------------------------
     def beat_similarity(self, beat) -> None:
+        n = len(self.states)
         if self.sim_stage == 0:
+            for item in self.legend:                    # "the word bank in three sentences"
+                self.emphasize(item, run_time=self.quick(0.07, 1.2))
+            self.hold_until_cue(1)                      # "after every layer we measure ..."
+            per = self.quick(0.3, 6.0) / (n * len(self.curves))
             for k, c in enumerate(self.curves):
                 self.draw_curve(c["raw"], f"data.curves[{k}].raw", self.colors[c["pair"][1]],
-                                "raw", self.pair_key(k))
+                                "raw", self.pair_key(k), per=per)
+            self.hold_until_cue(2)                      # "at the embedding ... the same vector"
+            first = [self.dots[f"data.curves[{k}].raw"][0] for k in range(len(self.curves))]
+            self.point_at(first[0], run_time=self.quick(0.1, 1.5))
+            self.emphasize(VGroup(*[r[1][0] for r in self.rows]), run_time=self.quick(0.1, 1.5))
         elif self.sim_stage == 1:
+            lines = self.baseline_definition()          # why a raw cosine flatters: line by line
+            self.play(LaggedStart(*[FadeInPlace(m) for m in lines], lag_ratio=0.5),
+                      run_time=self.quick(0.3, 4.5))
+            self.remove(*lines.get_family())
+            self.set_slot("definition", lines)
+            self.hold_until_cue(1)                      # "so we measure that baseline ..."
+            per = self.quick(0.3, 6.0) / (n * (1 + len(self.curves)))
             key = VGroup(DashedLine(LEFT * 0.12, RIGHT * 0.12, dash_length=0.06, color=T.MUTED,
                                     stroke_width=2))
             self.draw_curve(self.data["similarity"]["baseline"], "data.similarity.baseline",
-                            T.MUTED, "baseline", key, dashed=True)
+                            T.MUTED, "baseline", key, dashed=True, per=per)
             self.plot_note("baseline: different words", ["data.similarity.baseline"],
                            slice(2, 5))
-            self.put("definition", self.baseline_definition())
             for k, c in enumerate(self.curves):
                 self.draw_curve(c["adjusted"], f"data.curves[{k}].adjusted",
                                 self.colors[c["pair"][1]], "adjusted", self.pair_key(k),
-                                dashed=True, hollow=True)
+                                dashed=True, hollow=True, per=per)
             self.plot_note("adjusted = raw − baseline",
                            [f"data.curves[{k}].adjusted" for k in range(len(self.curves))],
                            slice(2, 5))
+            self.hold_until_cue(2)                      # "what remains still falls ..."
+            ends = [self.dots[f"data.curves[{k}].adjusted"][-1]
+                    for k in range(len(self.curves))]
+            self.emphasize(VGroup(*ends))
         self.sim_stage += 1
 
     def baseline_definition(self) -> VGroup:
@@ -235,7 +257,30 @@ class BankDriftScene(StoryboardScene):
                       txt(self.states[-1]["label"], T.TINY_SIZE, T.MUTED)
                       .next_to(dots, RIGHT, buff=0.12))
         self.play(FadeInPlace(ends), run_time=self.quick(0.05, 0.3))
-        self.right = VGroup(panel, trails, dots, tags, ends)
+        # "each layer moves a vector much further than the choice of sentence does": the
+        # whole path, embedding to output, against the gap between two sentences' outputs
+        self.hold_until_cue(1)
+        depth = Arrow(plane.c2p(*xy[ref][0]), plane.c2p(*xy[ref][-1]), buff=0.05,
+                      color=T.HIGHLIGHT, stroke_width=3, max_tip_length_to_length_ratio=0.08)
+        far = max(range(1, len(self.colors)),
+                  key=lambda c: float(np.hypot(*np.subtract(xy[c][-1], xy[ref][-1]))))
+        gap = Line(plane.c2p(*xy[ref][-1]), plane.c2p(*xy[far][-1]), color=T.HIGHLIGHT,
+                   stroke_width=5)
+        labels = VGroup(txt("layers", T.TINY_SIZE, T.HIGHLIGHT).next_to(depth.get_center(),
+                                                                       UP + RIGHT, buff=0.05),
+                        txt("sentence", T.TINY_SIZE, T.HIGHLIGHT).next_to(gap, LEFT, buff=0.12))
+        self.play(GrowArrow(depth), FadeInPlace(labels[0]), run_time=self.quick(0.1, 1.5))
+        self.play(Create(gap), FadeInPlace(labels[1]), run_time=self.quick(0.05, 0.8))
+        self.point_at(pcs)                          # "... this flat view cannot show"
+        runners = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.06, color=col)
+                           for c, col in enumerate(self.colors)])
+        paths = [VMobject().set_points_as_corners([plane.c2p(*p) for p in xy[c]])
+                 for c in range(len(self.colors))]   # the three paths again, side by side
+        self.play(FadeIn(runners), run_time=0.2)
+        self.play(*[MoveAlongPath(r, path) for r, path in zip(runners, paths)],
+                  run_time=self.quick(0.2, 3.0))
+        self.play(FadeOut(runners), run_time=0.2)
+        self.right = VGroup(panel, trails, dots, tags, ends, depth, gap, labels)
 
     def beat_table(self, beat) -> None:
         self.drop("definition")
@@ -247,7 +292,33 @@ class BankDriftScene(StoryboardScene):
         panel = VGroup(note, table).arrange(DOWN, buff=T.BUFF, aligned_edge=LEFT)
         panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
         self.table_panel = panel
-        self.right = self.swap(self.right, panel, run_time=self.quick(0.1, 0.8))
+        rows = table[0]
+        self.right = self.swap(self.right, VGroup(note, rows[0], table[1][0]),
+                               run_time=self.quick(0.1, 0.8))
+        # each row arrives with a band over its third of the depth (an illustration's
+        # "early / middle / late" laid over this model's layers: thirds of the x axis)
+        n = len(self.states) - 1
+        edges = [round(n * i / 3) for i in range(4)]
+        a = self.ax.axes
+        band = None
+        per = self.quick(0.8, 10.0) / max(1, len(rows) - 1)
+        for i in range(1, len(rows)):
+            lo, hi = edges[min(i - 1, 2)], edges[min(i, 3)]
+            x0, x1 = self.p(max(lo - 0.4, -0.1), 0)[0], self.p(min(hi + 0.4, n + 0.1), 0)[0]
+            new_band = Rectangle(width=x1 - x0, height=a.height, stroke_width=0,
+                                 fill_color=T.HIGHLIGHT, fill_opacity=0.10)
+            new_band.move_to([(x0 + x1) / 2, a.get_center()[1], 0])
+            anims = [FadeInPlace(rows[i]), FadeIn(new_band)]
+            if i < len(table[1]):                   # the rule under this row
+                anims.append(FadeInPlace(table[1][i]))
+            if band is not None:
+                anims.append(FadeOut(band))
+            self.play(*anims, run_time=min(0.6, per / 2))
+            self.wait(max(0.0, per / 2))
+            band = new_band
+        if band is not None:
+            self.play(FadeOut(band), run_time=self.quick(0.05, 0.4))
+        self.right = panel
 
     def beat_measured(self, beat) -> None:
         self.drop("definition")
@@ -271,10 +342,10 @@ class BankDriftScene(StoryboardScene):
             steps = [txt("not steadily: down to", size, T.MUTED), n(k, "raw", sm["dip"]),
                      txt("at layer", size, T.MUTED),
                      layer(sm["dip"], suffix="," if sm["rebounds"] else "")]
-            if sm["rebounds"]:
-                steps += [txt("up to", size, T.MUTED), n(k, "raw", sm["rebound"]),
-                          txt("at", size, T.MUTED), layer(sm["rebound"])]
             lines.append(inline(*steps))
+            if sm["rebounds"]:
+                lines.append(inline(txt("then up to", size, T.MUTED), n(k, "raw", sm["rebound"]),
+                                    txt("at layer", size, T.MUTED), layer(sm["rebound"])))
         lines.append(inline(txt("minus the baseline:", size, T.MUTED), n(k, "adjusted", first),
                             txt("→", size), n(k, "adjusted", last)))
         for j in range(len(self.curves)):
@@ -286,13 +357,36 @@ class BankDriftScene(StoryboardScene):
                                    stroke_width=1.5)
         panel = VGroup(box, body)
         # in place of the illustration it is set against (both do not fit at a readable size)
-        panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
+        panel.to_edge(RIGHT, buff=T.EDGE)      # under the curves' right end, clear of them
+        panel.set_y(self.ax.axes.get_bottom()[1] - panel.height / 2)
         self.right = self.swap(self.right, VGroup())
         self.table_panel = None
-        anims = [FadeInPlace(panel)]
         drawn = self.dots.get(f"data.curves[{k}].raw")
-        if drawn is not None:                   # ring the quoted points on the plot
-            quoted = sorted({first, last, sm["dip"], sm["rebound"]})
-            anims.append(Create(VGroup(*[Circle(radius=0.11, color=T.HIGHLIGHT, stroke_width=2)
-                                         .move_to(drawn[s]) for s in quoted])))
+
+        def rings(states) -> VGroup:
+            return VGroup(*[Circle(radius=0.11, color=T.HIGHLIGHT, stroke_width=2)
+                            .move_to(drawn[s]) for s in sorted(set(states))])
+        # the start and end first; the dip and rebound with the sentence that names them
+        first_lines = VGroup(box, body[0], body[1])
+        anims = [FadeInPlace(first_lines)]
+        if drawn is not None:
+            anims.append(Create(rings([first, last])))
         self.play(*anims, run_time=self.quick(0.15, 0.8))
+        self.hold_until_cue(1)
+        if drawn is not None:       # "not steady": a dot runs the curve, start to end
+            runner = Dot(drawn[0].get_center(), radius=0.08, color=T.HIGHLIGHT)
+            path = VMobject().set_points_as_corners([d.get_center() for d in drawn])
+            self.play(FadeIn(runner), run_time=0.2)
+            self.play(MoveAlongPath(runner, path), run_time=self.quick(0.3, 4.0))
+            self.play(FadeOut(runner), run_time=0.2)
+        rest = list(body[2:])
+        if rest:
+            anims = [FadeInPlace(rest[0])]
+            if drawn is not None and not sm["monotonic"]:
+                turns = [s for s in (sm["dip"], sm["rebound"]) if s is not None]
+                anims.append(Create(rings(turns)))
+            self.play(*anims, run_time=self.quick(0.1, 0.8))
+            for line in rest[1:]:
+                self.play(FadeInPlace(line), run_time=self.quick(0.06, 0.5))
+        self.remove(*[m for m in panel.get_family()])
+        self.add(panel)
