@@ -12,11 +12,12 @@ Columns appear as their beats come; a beat at another layer swaps every shown co
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, Rectangle, SurroundingRectangle, VGroup
+from manim import (DOWN, LEFT, RIGHT, UP, Rectangle, SurroundingRectangle, VGroup, config)
 
 from .. import theme as T
-from ..animations import FadeOutPlace
+from ..animations import FadeInPlace, FadeOutPlace
 from ..base import StoryboardScene
+from ..motion.pointer import point_at
 from ..mobjects import (BandStrip, ColorKey, MatrixThumb, Num, PatternRow, RampKey, highlighted,
                        labels_under, math, txt)
 
@@ -101,8 +102,52 @@ class PerHeadScene(StoryboardScene):
     def head_title(self, piece, col: str):
         return piece.move_to(self.cols[col])
 
-    def show_column(self, name: str, group: VGroup) -> None:
-        self.shown[name] = self.swap(self.shown.get(name), group)
+    def show_column(self, name: str, group: VGroup, feed: str | None = None) -> None:
+        """A new column arrives head by head (its header, then one row after another; with
+        `feed`, a copy of X flies from the X chip into that weight column's cell of the row
+        and the row's piece comes out of it); a column already on screen cross-fades."""
+        if name in self.shown:
+            self.shown[name] = self.swap(self.shown[name], group)
+            return
+        top = float(self.rows[0].get_top()[1])
+        header = VGroup(*[m for m in group if float(m.get_center()[1]) > top])
+        rows = self.row_pieces(VGroup(*[m for m in group if m not in header]))
+        self.play(FadeInPlace(header), run_time=self.quick(0.05, 0.3))
+        per = self.quick(0.4, 4.0) / max(1, len(rows))
+        chip = self.extra.get("x")
+        for i, pieces in enumerate(rows):
+            if feed and chip is not None:
+                target = [self.cols[feed].get_center()[0], self.rows[i].get_center()[1], 0]
+                copy = chip[0].copy()
+                self.play(copy.animate.move_to(target).set_opacity(0.4),
+                          run_time=max(per * 0.5, 1 / config.frame_rate))
+                self.remove(copy)
+            self.play(*[FadeInPlace(p) for p in pieces],
+                      run_time=max(per * (0.5 if feed else 1.0), 1 / config.frame_rate))
+        self.remove(*group.get_family())
+        self.add(group)
+        self.shown[name] = group
+
+    def row_pieces(self, group: VGroup) -> list[list]:
+        """The pieces of `group` by table row, from their heights."""
+        ys = [float(r.get_center()[1]) for r in self.rows]
+        rows = [[] for _ in ys]
+        for piece in group:
+            y = float(piece.get_center()[1])
+            rows[min(range(len(ys)), key=lambda i: abs(ys[i] - y))].append(piece)
+        return [r for r in rows if r]
+
+    def x_chip(self) -> None:
+        """X, the one vector every head reads, on screen beside the sentence (once)."""
+        if "x" in self.extra:
+            return
+        l, word = self.layer(), self.data["focus"]["word"]
+        chip = VGroup(math(f"X^(({l}))", T.TYPE.math_label, T.X),
+                      txt(f"of '{word}': {self.data['shape']['d_model']} numbers, read by "
+                          f"every head", T.SMALL_SIZE, T.MUTED)).arrange(RIGHT, buff=0.12)
+        chip.next_to(self.extra["tag"], RIGHT, buff=T.GAP)
+        self.put_extra("x", chip)
+        self.emphasize(chip[0])
 
     def ensure_layer(self) -> None:
         """A beat at another layer rebuilds every column already on screen."""
@@ -180,7 +225,8 @@ class PerHeadScene(StoryboardScene):
         group = VGroup(self.head_title(math(f"{X}^(({l},h))", T.TYPE.math_label, COLORS[k]), k))
         for i, h in enumerate(lay["heads"]):
             group.add(self.at(BandStrip(h[k]["values"], STRIP, ROW - 0.04), k, i))
-        self.show_column(k, group)
+        self.x_chip()
+        self.show_column(k, group, feed=f"w{k}" if "weights" in self.shown else None)
         self.place_keys()
 
     def column_q(self) -> None:
@@ -201,8 +247,10 @@ class PerHeadScene(StoryboardScene):
                        self.head_title(txt("top two", T.SMALL_SIZE, T.ATTN), "top")
                        .align_to(self.cols["top"], LEFT))
         last = None
+        self.pattern_rows = []
         for i, h in enumerate(lay["heads"]):
             row = PatternRow(h["pattern"], T.ATTN, self.cell, ROW)
+            self.pattern_rows.append(row)
             group.add(self.at(row, "pattern", i))
             last = row
             hs = f"{src}.heads[{i}].top"
@@ -283,3 +331,6 @@ class PerHeadScene(StoryboardScene):
                       Num(h["prev_token"], f"{src}.heads[{i}].prev_token", color=T.HIGHLIGHT)
                       ).arrange(RIGHT, buff=0.1)
         self.put_extra("note", self.at_left(note, "note"))
+        j = max(range(len(h["pattern"])), key=lambda t: h["pattern"][t])
+        point_at(self, self.pattern_rows[i].cells[j], direction=UP)   # where it lands
+        self.emphasize(self.extra["tokens"][j])
