@@ -4,7 +4,10 @@ A path starts with a key of the plan (`data`, `model`, `layers`, `sentences`, ..
 (this beat: its `id`, `show`, `layer`, `head`), then any number of `.key` and `[index]` steps.
 An index may be negative (`[-1]` is the last item) or a slice `[a:b]` (items a to b-1, Python's
 rule); the steps after a slice apply to every item, so `data.layers[0:23].rank` is the list of
-23 ranks. An expression is a path or a ratio of two paths, `data.a / data.b`.
+23 ranks. A term is a path, or `min(path)`, `max(path)` or `len(path)` of a path that ends on a
+list (`max(data.layers[0:23].rank)`, `len(sentences)`), or a whole number (`1`). An expression
+is a term, or two terms with `/`, `+` or `-` between them (`+` and `-` with spaces around them):
+`data.a / data.b`, `beat.layer + 1`, `model.n_layers - beat.layer`.
 Resolving never evaluates anything: it only walks dicts and lists of the plan JSON.
 """
 
@@ -44,13 +47,43 @@ def parse_path(text: str) -> tuple:
     return tuple(steps)
 
 
-def parse_expression(text: str) -> tuple[tuple, tuple | None]:
-    """'a / b' -> (path a, path b); 'a' -> (path a, None)."""
-    top, slash, bottom = text.partition("/")
-    return parse_path(top), (parse_path(bottom) if slash else None)
+FUNCTIONS = {"min": min, "max": max, "len": len}
+_CALL = re.compile(r"^\s*(?P<fn>[a-z]+)\((?P<path>[^()]*)\)\s*$")
+
+
+def parse_term(text: str) -> tuple:
+    """A path as steps, or ('()', function name, steps) for min/max/len of a path."""
+    m = _CALL.match(text)
+    if m is None:
+        return parse_path(text)
+    if m["fn"] not in FUNCTIONS:
+        raise PathError(f"{text.strip()!r}: unknown function {m['fn']!r}; known: "
+                        f"{', '.join(FUNCTIONS)}")
+    return ("()", m["fn"], parse_path(m["path"]))
+
+
+_OP = re.compile(r"\s*/\s*|\s+[+-]\s+")
+_INT = re.compile(r"^\s*\d+\s*$")
+
+
+def parse_expression(text: str) -> tuple:
+    """'a / b' -> (term a, '/', term b); 'a' -> (term a, None, None). A term is a path's
+    steps, ('()', function, steps), or ('#', whole number)."""
+    m = _OP.search(text)
+    if m is None:
+        return _term(text), None, None
+    return _term(text[:m.start()]), m.group(0).strip(), _term(text[m.end():])
+
+
+def _term(text: str) -> tuple:
+    return ("#", int(text)) if _INT.match(text) else parse_term(text)
 
 
 def path_text(steps) -> str:
+    if steps and steps[0] == "#":
+        return str(steps[1])
+    if steps and steps[0] == "()":
+        return f"{steps[1]}({path_text(steps[2])})"
     out = ""
     for s in steps:
         if isinstance(s, slice):
@@ -93,16 +126,37 @@ def resolve(plan: dict, steps: tuple):
     return node
 
 
-def evaluate(plan: dict, expression: tuple[tuple, tuple | None]):
+def value_of(plan: dict, term: tuple):
+    """A parsed term's value."""
+    if term and term[0] == "#":
+        return term[1]
+    if not (term and term[0] == "()"):
+        return resolve(plan, term)
+    _, fn, steps = term
+    items = resolve(plan, steps)
+    if not isinstance(items, list) or not items:
+        raise PathError(f"{path_text(term)}: {path_text(steps)} is {_kind(items)}, not a "
+                        f"non-empty list")
+    if fn != "len" and not all(_is_number(x) for x in items):
+        raise PathError(f"{path_text(term)}: {path_text(steps)} holds values that are not "
+                        f"numbers")
+    return FUNCTIONS[fn](items)
+
+
+def evaluate(plan: dict, expression: tuple):
     """A parsed expression's value: a number, a text, or a list of them (after a slice)."""
-    top, bottom = expression
-    a = resolve(plan, top)
-    if bottom is None:
+    top, op, bottom = expression
+    a = value_of(plan, top)
+    if op is None:
         return a
-    b = resolve(plan, bottom)
+    b = value_of(plan, bottom)
     for v, p in ((a, top), (b, bottom)):
         if not _is_number(v):
-            raise PathError(f"{path_text(p)} is {_kind(v)}; a ratio needs two numbers")
+            raise PathError(f"{path_text(p)} is {_kind(v)}; {op!r} needs two numbers")
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
     if b == 0:
         raise PathError(f"{path_text(bottom)} is 0; cannot divide by it")
     return a / b
