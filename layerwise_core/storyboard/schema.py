@@ -3,6 +3,9 @@
 A storyboard (YAML, one per video) names its scene template, the model, the sentence(s), the
 focus word (`bank`, `bank#2`), layers, heads and a list of beats, each with an id, what to show,
 a caption, narration and an optional duration. See scenes/storyboards/ for examples.
+Placeholders in captions and narration (`{data.layers[21].rank:,}`, storyboard/placeholders.py)
+and a beat's `expect:` claims (storyboard/claims.py) are checked for syntax here; they are
+filled and checked against the plan at plan time (storyboard/filled.py).
 """
 
 from __future__ import annotations
