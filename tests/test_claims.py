@@ -365,3 +365,17 @@ def test_covered_means_the_claims_number_within_its_tolerance():
     claims = [parse_claim("data.p ~= 0.75 ± 0.05"), parse_claim("data.r >= 1000")]
     assert covered(0.75, claims) and covered(2 / 3 + 0.1, claims) and covered(1000, claims)
     assert not covered(0.5, claims) and not covered(2000, claims)
+
+
+def test_a_reveal_keyed_to_a_word_the_filled_text_no_longer_says_is_refused(tmp_path, capsys):
+    """`at:` is checked on the narration as written ('data.step' is in '{data.step:.0%}'), and
+    again once filled ('10%' does not say it)."""
+    text = BOARD.replace("    expect:\n", '    at: {x: "data.step"}\n    expect:\n', 1)
+    assert validate_text(text, tmp_path / "claims.yaml").beats[0].at == (("x", "data.step"),)
+    code, _, err = plan_cli(capsys, tmp_path, board(tmp_path, text))
+    assert code == 2 and err.startswith(f"error: {tmp_path / 'claims.yaml'}:12: beats[0].at.x: "
+                                        f"'data.step' no longer fits the narration"), err
+    assert "x: 1" not in BOARD
+    text = BOARD.replace("    expect:\n", "    at: {x: 1}\n    expect:\n", 1)
+    code, _, err = plan_cli(capsys, tmp_path, board(tmp_path, text))
+    assert code == 0, err

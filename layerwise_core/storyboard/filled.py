@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..errors import StoryboardError, shorten
+from ..voice.cues import split_cues
 from .claims import ClaimError, check_claim, parse_claim
 from .paths import PathError
 from .placeholders import PlaceholderError, fill, has_placeholders
@@ -43,6 +44,8 @@ def fill_storyboard(sb: Storyboard, plan: dict) -> Storyboard:
                                 f"{shorten(e)}")
                 continue
             written.append((name, text))
+        if "narration" in changes and b.at:
+            problems += _keys_still_said(sb, i, b, changes["narration"])
         checked = []
         for j, text in enumerate(b.expect):
             try:
@@ -58,3 +61,16 @@ def fill_storyboard(sb: Storyboard, plan: dict) -> Storyboard:
     if problems:
         raise StoryboardError(problems)
     return dataclasses.replace(sb, beats=tuple(beats))
+
+
+def _keys_still_said(sb: Storyboard, i: int, beat, filled: str) -> list[str]:
+    """`at:` was checked against the narration as written; it must still hold once filled
+    (a filled text could add a sentence break or replace a keyed word)."""
+    out, n = [], len(split_cues(filled))
+    for name, cue in beat.at:
+        if isinstance(cue, int) and cue >= n or isinstance(cue, str) and \
+                cue.lower() not in filled.lower():
+            out.append(f"{sb.path}:{sb.line(('beats', i, 'at', name))}: beats[{i}].at.{name}: "
+                       f"{cue!r} no longer fits the narration once its placeholders are filled "
+                       f"({filled[:80]!r})")
+    return out
