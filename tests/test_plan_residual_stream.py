@@ -257,12 +257,17 @@ def test_stream_changes_only_by_additions(built):
 
 
 def test_post_ln_model_plans_the_layernorm_check(tmp_path, cache_dir):
-    """MiniLM (post-LN): no additions identity; the plan says how far each LayerNorm moves X."""
+    """MiniLM (post-LN): no additions identity; the plan says how far each LayerNorm moves X.
+    The shipped narration is SmolLM2's: its claims and placeholders refuse the other model."""
+    from layerwise_core.errors import StoryboardError
+    from layerwise_core.plans import storyboard_traces
     text = STORYBOARD.read_text().replace("model: smollm2-135m", "model: minilm-l6")
     path = tmp_path / "residual_stream.yaml"
     path.write_text(text)
-    plan = build_plan(load_storyboard(path), cache_dir=cache_dir)
-    d = plan["data"]
+    sb = load_storyboard(path)
+    with pytest.raises(StoryboardError, match=r"'model.n_layers == 30' is false: the plan has 6"):
+        build_plan(sb, cache_dir=cache_dir)
+    d = rs.build(sb, storyboard_traces(sb, cache_dir))
     assert d["check"]["kind"] == "layernorm" and d["identity"] is None
     assert len(d["stages"]) == 1 + 4 * 6
     assert {s["kind"] for s in d["steps"]} == {"attn", "ln", "ffn"}

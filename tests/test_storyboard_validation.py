@@ -69,6 +69,17 @@ def test_good_storyboard():
      ["beats[1].captoin: unknown key (did you mean 'caption'?)",
       "beats[1]: missing required key 'caption'"]),
     ("model: minilm-l6", "model: toy-2d", ["template 'fresh_qkv' needs a decoder/encoder model"]),
+    ("    caption: again", '    caption: "again {data.x"',
+     ["sb.yaml:15: beats[1].caption: '{' at character 7 is not closed"]),
+    ("narration: one two three four five", "narration: one } two",
+     ["sb.yaml:12: beats[0].narration: a lone '}' at character 5"]),
+    ("    duration: 3", '    duration: 3\n    expect: ["data.x == 1", "data.y = 2"]',
+     ["sb.yaml:17: beats[1].expect[1]: 'data.y = 2' is not a claim"]),
+    ("    duration: 3", "    duration: 3\n    expect:\n      - data.x ~= 1\n      - data..y > 1",
+     ["sb.yaml:18: beats[1].expect[0]: 'data.x ~= 1': '~=' needs a tolerance",
+      "sb.yaml:19: beats[1].expect[1]: 'data..y > 1': 'data..y' is not a plan path"]),
+    ("    duration: 3", "    duration: 3\n    expect: 7", ["sb.yaml:17: beats[1].expect: must be "
+                                                          "a list of claims"]),
 ])
 def test_each_error_names_file_line_field(old, new, expected):
     assert old in GOOD

@@ -242,6 +242,11 @@ def test_subtitles_are_the_cues_and_start_with_their_audio(rendered):
     subs = list(srt.parse((folder / "spoken.srt").read_text(encoding="utf-8")))
     cues = [c for b in plan["beats"] for c in b["cues"]]
     assert [s.content.replace("\n", " ") for s in subs] == [c["text"] for c in cues]
+    # the subtitle keeps the digits; the voice was given them in words
+    assert [s.content for s in subs if "0.1" in s.content] == \
+        ["The update adds 0.1 V to X, e.g. a small step."]
+    assert [c.get("spoken") for c in cues if c.get("spoken")] == \
+        ["The update adds zero point one V to X, e.g. a small step."]
     sections = json.loads((folder / "sections" / "spoken.json").read_text())
     x, rate, _ = decoded_audio(folder / "spoken.mp4")
     level = np.abs(x).max(axis=1)

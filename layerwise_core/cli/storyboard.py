@@ -15,9 +15,22 @@ def cmd_validate(args) -> None:
 
 
 def cmd_plan(args) -> None:
-    from ..plans import build_plan, plan_path, write_plan
+    """Validate every file, compute every plan (placeholders filled, `expect:` claims
+    checked), speak the filled narration, and only then write the plans: a false claim in
+    any storyboard writes none of them and leaves earlier plan files as they were."""
+    from ..errors import StoryboardError
+    from ..plans import finish_plan, plan_path, prepare_plan, write_plan
     from ..storyboard.schema import validate_files
     boards = validate_files(args.files)       # every file checked before any work
+    prepared, problems = [], []
+    for b in boards:
+        try:
+            prepared.append(prepare_plan(b, args.cache))
+        except StoryboardError as e:
+            problems += e.problems
+    if problems:
+        raise StoryboardError(problems)
+    boards = [sb for sb, _ in prepared]
     if not BACKENDS[args.voice].silent:
         import sys
         from ..storyboard.voice import with_voice
@@ -27,8 +40,8 @@ def cmd_plan(args) -> None:
               f"{stats.cached} from the cache, {stats.synthesised} synthesised"
               + (f" ({stats.audio_seconds:.1f} s of speech in {stats.synth_seconds:.1f} s)"
                  if stats.synthesised else ""), file=sys.stderr)
-    for b in boards:
-        path = write_plan(build_plan(b, args.cache), plan_path(b.name, args.media))
+    for b, (_, plan) in zip(boards, prepared):
+        path = write_plan(finish_plan(b, plan), plan_path(b.name, args.media))
         print(f"{path}")
 
 

@@ -16,6 +16,7 @@ from ..atomic import write_text
 from ..errors import (CorruptCacheError, InputError, LayerwiseError, OutputError,
                       StoryboardError, TraceFormatError)
 from ..models import get_spec
+from ..storyboard.filled import fill_storyboard
 from ..storyboard.reveals import steps
 from ..storyboard.schema import Storyboard
 from ..templates import TEMPLATES
@@ -42,6 +43,14 @@ def storyboard_traces(sb: Storyboard, cache_dir: Path | None = None) -> list[Tra
 
 
 def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
+    """The plan of a storyboard, placeholders filled and claims checked (no voice)."""
+    return finish_plan(*prepare_plan(sb, cache_dir))
+
+
+def prepare_plan(sb: Storyboard, cache_dir: Path | None = None) -> tuple[Storyboard, dict]:
+    """(the storyboard with its placeholders filled from the plan and its `expect:` claims
+    checked, the plan without its beats). Raises StoryboardError naming file, line and field;
+    nothing is written. A voice may then speak the filled storyboard (`finish_plan`)."""
     traces = storyboard_traces(sb, cache_dir)
     spec = get_spec(sb.model)
     try:
@@ -67,9 +76,14 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
                     "sentence": t.sentence, "source": t.meta["source"],
                     "code_version": t.meta["code_version"]} for t in traces],
         "layerwise_version": __version__,
-        "beats": [beat_json(b, sb.words_per_minute) for b in sb.beats],
         "data": data,
     }
+    return fill_storyboard(sb, plan), plan
+
+
+def finish_plan(sb: Storyboard, plan: dict) -> dict:
+    """The plan with the (filled, perhaps spoken) storyboard's beats and voice."""
+    plan = {**plan, "beats": [beat_json(b, sb.words_per_minute) for b in sb.beats]}
     if sb.voice:
         plan["voice"] = sb.voice
     return plan
@@ -79,12 +93,22 @@ def beat_json(beat, words_per_minute: float = 150.0) -> dict:
     """A beat as the plan records it: `cues` only when a voice spoke it (a silent plan is
     byte-identical to one made before voices existed); the storyboard's own minimum
     (`given_duration`) is folded into `duration` already; reveals keyed to the narration
-    (`at`) become `steps` with their times (storyboard.reveals)."""
+    (`at`) become `steps` with their times (storyboard.reveals). A beat with placeholders
+    keeps its text as written under `written` (`caption`/`narration` are the filled text); a
+    beat with `expect:` claims lists each with the plan value it was checked on. A cue whose
+    spoken form differs from its text (numbers in words) records it as `spoken`."""
     d = asdict(beat)
-    d.pop("given_duration")
-    d.pop("at")
+    for key in ("given_duration", "at", "expect", "written", "checked"):
+        d.pop(key)
     if not d["cues"]:
         d.pop("cues")
+    for cue in d.get("cues", []):
+        if cue["spoken"] is None:
+            cue.pop("spoken")
+    if beat.written:
+        d["written"] = dict(beat.written)
+    if beat.checked:
+        d["expect"] = [{"claim": c, "value": v} for c, v in beat.checked]
     keyed = steps(beat, words_per_minute)
     if keyed is not None:
         d["steps"] = keyed

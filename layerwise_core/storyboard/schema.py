@@ -3,6 +3,9 @@
 A storyboard (YAML, one per video) names its scene template, the model, the sentence(s), the
 focus word (`bank`, `bank#2`), layers, heads and a list of beats, each with an id, what to show,
 a caption, narration and an optional duration. See scenes/storyboards/ for examples.
+Placeholders in captions and narration (`{data.layers[21].rank:,}`, storyboard/placeholders.py)
+and a beat's `expect:` claims (storyboard/claims.py) are checked for syntax here; they are
+filled and checked against the plan at plan time (storyboard/filled.py).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from ..models import REGISTRY
 from ..names import VECTORS
 from ..templates import TEMPLATES
 from ..tokens import words
+from .claims import ClaimError, parse_claim
+from .placeholders import PlaceholderError, parse
 from .reveals import check_at
 from .yamlsource import Located, describe, field_name, load_located, read_text
 
@@ -30,7 +35,8 @@ MIN_BEAT_SECONDS = 2.0
 TOP_KEYS = {"template", "title", "model", "sentences", "focus", "layers", "heads", "footer",
             "words_per_minute", "beats"}
 REQUIRED_TOP = ("template", "title", "model", "sentences", "focus", "beats")
-BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head", "audio", "at"}
+BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head", "audio", "at",
+             "expect"}
 AUDIO_PAD = 0.3             # seconds of silence after recorded narration
 REQUIRED_BEAT = ("id", "caption")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -44,6 +50,7 @@ class Cue:
     start: float
     duration: float
     audio: str | None = None
+    spoken: str | None = None       # what the voice was given, when it differs from `text`
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,9 @@ class Beat:
     cues: tuple[Cue, ...] = ()      # the narration spoken sentence by sentence (a voice backend)
     given_duration: float | None = None     # the storyboard's own `duration`, if it set one
     at: tuple = ()                  # reveals keyed to the narration: ((show name, cue), ...)
+    expect: tuple[str, ...] = ()    # claims about the plan (storyboard/claims.py)
+    written: tuple = ()             # (field, text as written) for fields with placeholders
+    checked: tuple = ()             # (claim, the plan value it was checked on), at plan time
 
 
 @dataclass(frozen=True)
@@ -245,6 +255,23 @@ def validate_text(text: str, path: Path) -> Storyboard:
         for k in ("caption", "narration"):
             if k in b and not isinstance(b[k], str):
                 bad.add(w + (k,), f"must be text, got {type(b[k]).__name__}")
+            elif k in b:
+                try:
+                    parse(b[k])
+                except PlaceholderError as e:
+                    bad.add(w + (k,), str(e))
+        expect = b.get("expect", [])
+        if isinstance(expect, str):
+            expect = [expect]
+        if not isinstance(expect, list):
+            bad.add(w + ("expect",), f"must be a list of claims like 'data.layers[29].rank "
+                                     f"== 1', got {type(expect).__name__}")
+            expect = []
+        for j, claim in enumerate(expect):
+            try:
+                parse_claim(claim)
+            except ClaimError as e:
+                bad.add(w + ("expect", j), str(e))
         narration = b.get("narration", "") if isinstance(b.get("narration", ""), str) else ""
         dur = b.get("duration")
         if dur is not None and not (isinstance(dur, (int, float)) and not isinstance(dur, bool)
@@ -284,6 +311,7 @@ def validate_text(text: str, path: Path) -> Storyboard:
                           layer=b.get("layer") if _is_int(b.get("layer")) else None,
                           head=b.get("head") if _is_int(b.get("head")) else None,
                           audio=audio, at=at,
+                          expect=tuple(c for c in expect if isinstance(c, str)),
                           given_duration=float(given) if given is not None else None))
     if bad.items:
         raise StoryboardError(bad.items)

@@ -5,7 +5,9 @@ backend (cached), so each cue's start and length are those of its own WAV. Cues 
 other with CUE_GAP seconds between them; the beat lasts until its last cue ends plus
 VOICE_PAD, or its own `duration` if the storyboard set a longer one (else at least
 MIN_BEAT_SECONDS). The words-per-minute estimate is only for silent plans. With the `none`
-voice the storyboards are returned unchanged.
+voice the storyboards are returned unchanged. Each cue keeps its text with digits (subtitles);
+the voice is given its spoken form, numbers in words (voice/spoken.py: "0.76" -> "zero point
+seven six"), and the cue records that as `spoken` when it differs.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from ..errors import StoryboardError
 from ..voice import Stats, VoiceError, get_backend, speak
 from ..voice.cues import split_cues
 from ..voice.loudness import TARGET_LUFS
+from ..voice.spoken import spoken
 from .schema import MIN_BEAT_SECONDS, Cue, Storyboard
 
 CUE_GAP = 0.25          # seconds of silence between two cues of a beat
@@ -40,7 +43,7 @@ def with_voice(boards: list[Storyboard], voice: str,
         for i, b in enumerate(sb.beats):
             if b.audio or not b.narration:
                 continue
-            for text in split_cues(b.narration):
+            for text in map(spoken, split_cues(b.narration)):
                 if not _SPEAKABLE.search(text):
                     problems.append(f"{sb.path}:{sb.line(('beats', i, 'narration'))}: "
                                     f"beats[{i}].narration: {text!r} has no words to speak")
@@ -68,9 +71,11 @@ def with_voice(boards: list[Storyboard], voice: str,
             if b.narration and not b.audio:
                 cues, t = [], 0.0
                 for text in split_cues(b.narration):
-                    c = clips[(key, text)]
+                    said = spoken(text)
+                    c = clips[(key, said)]
                     cues.append(Cue(text=text, start=round(t, 4), duration=c.seconds,
-                                    audio=str(c.path.resolve())))
+                                    audio=str(c.path.resolve()),
+                                    spoken=said if said != text else None))
                     t += c.seconds + CUE_GAP
                 end = cues[-1].start + cues[-1].duration
                 floor = b.given_duration if b.given_duration is not None else MIN_BEAT_SECONDS
