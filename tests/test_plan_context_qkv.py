@@ -116,3 +116,10 @@ def test_exactly_two_sentences(tmp_path):
         validate_text(path.read_text(), path)
     line = str(e.value)
     assert re.search(r"context_qkv\.yaml:\d+: sentences: .*exactly 2 sentences, got 3", line), line
+
+
+def test_entries_near_a_rounding_boundary_get_one_more_decimal():
+    from layerwise_core.plans.context_qkv import _entries
+    rows, decimals = _entries([[[0.1234, -0.5]], [[-11.094941, 0.5]]], "data.first.in")
+    assert decimals == [2, 3]           # -11.094941: within float noise of -11.095 at 2 decimals
+    assert rows[1][0][0] == -11.094941

@@ -7,11 +7,12 @@ through X.
                                            with all heads concatenated (`heads` says so)
   match                                    why layer 0 is (or is not) one vector: same token,
                                            same position, absolute positions or not
-  first.x / .in / .q / .k / .v             [layer][sentence][:DIMS]: a few real numbers (of
-                                           Q, K, V: head 0's first dims)
+  first.x (or .in) / .q / .k / .v          [layer][sentence][:DIMS]: a few real numbers of
+                                           what W reads and of Q, K, V (head 0's first dims);
+                                           first.decimals[key][layer]: how many are shown
   axes                                     the chart's y range and ticks
   summary                                  the lowest cosine of Q, K, V and of X, with layers
-Every number a scene writes is checked at plan time against float noise (plans.shown.stable).
+Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..analysis.context_qkv import QKV, context_qkv, focus_row, layer_zero_match
 from ..analysis.vectors import attn_input, positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
-from .shown import stable
+from .shown import near_boundary, stable
 
 DIMS = 4            # numbers shown of each vector (its first dims; of Q: head 0's first dims)
 DECIMALS = 2        # cosines and vector entries on screen
@@ -39,11 +40,18 @@ def y_axis(values: np.ndarray) -> dict:
     return {"y_range": [lo, 1.0], "y_ticks": [round(lo + Y_STEP * i, 10) for i in range(n + 1)]}
 
 
-def _shown(values, where: str) -> list:
-    """`values` (nested lists) unchanged, each checked to round the same on every machine."""
-    if isinstance(values, (list, tuple)):
-        return [_shown(v, f"{where}[{i}]") for i, v in enumerate(values)]
-    return stable(float(values), DECIMALS, where)
+def _entries(per_layer: list, where: str) -> tuple[list, list[int]]:
+    """Vector entries [layer][sentence][dim] and the decimals each layer's rows are shown with:
+    DECIMALS, or one more when an entry would sit within float noise of a rounding boundary
+    (-11.09494 of a pre-norm stream: a -11.09/-11.10 coin toss between machines)."""
+    decimals = []
+    for l, rows in enumerate(per_layer):
+        d = DECIMALS + any(near_boundary(v, DECIMALS) for row in rows for v in row)
+        for i, row in enumerate(rows):
+            for j, v in enumerate(row):
+                stable(v, d, f"{where}[{l}][{i}][{j}]")
+        decimals.append(d)
+    return per_layer, decimals
 
 
 def _lowest(series: list[float], key: str) -> dict:
@@ -57,17 +65,23 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     pos = [positions(t, f) for t, f in zip(traces, sb.focus)]
     L = a.n_layers
     cos = context_qkv(a, pos[0], b, pos[1])
-    for k in ("x", "in", *QKV):
-        cos[k] = _shown(cos[k], f"data.cos.{k}")
+    for k in ("x", "in", *QKV):          # layer 0's are written on screen, the rest plotted
+        stable(cos[k][0], DECIMALS, f"data.cos.{k}[0]")
 
-    first_x = [[focus_row(t[f"blocks.{l}.hook_resid_pre"], p)[:DIMS].tolist()
-                for t, p in zip(traces, pos)] for l in range(L)]
-    first_in = [[focus_row(attn_input(t, l), p)[:DIMS].tolist()
-                 for t, p in zip(traces, pos)] for l in range(L)]
-    first_qkv = {k: [[focus_row(t[f"blocks.{l}.attn.hook_{k}"], p).ravel()[:DIMS].tolist()
-                      for t, p in zip(traces, pos)] for l in range(L)] for k in QKV}
+    reads_x = spec["norm_placement"] != "pre"
+    # the rows the scene shows: what W reads (X itself, or LN(X) in a pre-norm model), Q, K, V
+    hooks = {"x" if reads_x else "in": (lambda t, l: attn_input(t, l)),
+             **{k: (lambda t, l, k=k: t[f"blocks.{l}.attn.hook_{k}"]) for k in QKV}}
+    first, first_decimals = {"dims": DIMS}, {}
+    for key, hook in hooks.items():
+        rows = [[focus_row(hook(t, l), p).ravel()[:DIMS].tolist() for t, p in zip(traces, pos)]
+                for l in range(L)]
+        first[key], first_decimals[key] = _entries(rows, f"data.first.{key}")
+    first["decimals"] = first_decimals
 
     lowest = min((_lowest(cos[k], k) for k in QKV), key=lambda m: m["value"])
+    for m in (lowest, _lowest(cos["x"], "x")):                  # quoted on screen
+        stable(m["value"], DECIMALS, f"data.summary: lowest cosine of {m['key']}")
     after = range(1, L)
     summary = {"lowest": lowest, "x_lowest": _lowest(cos["x"], "x"),
                "last": {k: cos[k][L - 1] for k in ("x", *QKV)},
@@ -77,7 +91,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "all_below_one_after_0": all(round(cos[k][l], DECIMALS) < 1.0
                                             for k in ("x", *QKV) for l in after)}
     shown = np.array([cos[k] for k in ("x", "in", *QKV)])
-    reads_x = spec["norm_placement"] != "pre"
     return {
         "model": spec.get("display", spec.get("name")),
         "word": sb.focus[0].partition("#")[0],
@@ -94,9 +107,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "n_kv_heads": spec["n_kv_heads"], "d_model": spec["d_model"],
                   "d_head": spec["d_head"], "q_width": spec["n_heads"] * spec["d_head"],
                   "kv_width": spec["n_kv_heads"] * spec["d_head"]},
-        "first": {"dims": DIMS, "x": _shown(first_x, "data.first.x"),
-                  "in": _shown(first_in, "data.first.in"),
-                  **{k: _shown(v, f"data.first.{k}") for k, v in first_qkv.items()}},
+        "first": first,
         "axes": y_axis(shown),
         "summary": summary,
     }

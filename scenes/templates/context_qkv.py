@@ -5,8 +5,9 @@ teal, V red; Q, K, V with all heads concatenated); right: the first few numbers 
 and Q in both sentences, and the same W between them.
 
 Beats (storyboard `show` names):
-- `sentences` the two sentences are written, the focus word boxed in both, its token position
-              under each box; the empty chart is drawn
+- `sentences` the two sentences are written, the focus word boxed and ringed in both; a table
+              of its token, token id and position in each, and what that means for layer 0
+              (one X, or X already differs); the empty chart is drawn
 - `same`      layer 0: the two X rows come out of the boxes, "=" between them; the same W_Q;
               the two Q rows appear, "="; the four cosines land on 1.00 as one point
 - `layers`    layer 1, 2, ...: the rows change to that layer's numbers ("≠" now), the W label
@@ -36,6 +37,7 @@ DOT = {"v": 0.12, "k": 0.095, "q": 0.07, "in": 0.055, "x": 0.045}   # concentric
 PLOT = (5.2, 2.9)                   # chart axes width, height
 PANEL_X = 0.15                      # left edge of the numbers panel
 ROW_GAP = 0.74
+ROWS_INSET = 0.6                    # the rows' left edge, right of the panel's (room for names)
 
 
 class ContextQKVScene(StoryboardScene):
@@ -102,7 +104,8 @@ class ContextQKVScene(StoryboardScene):
         L = len(d["layers"])
         self.ax = TickAxes(
             [0, L - 1, 1], [lo, hi, hi - lo], *PLOT,
-            x_ticks=[(l, f"data.layers[{l}]") for l in d["layers"]],
+            x_ticks=[(l, f"data.layers[{l}]") for l in d["layers"]
+                     if L <= 12 or l % 5 == 0 or l == L - 1],      # deep models: every 5th
             y_ticks=[(v, f"data.axes.y_ticks[{i}]") for i, v in enumerate(d["axes"]["y_ticks"])])
         a = self.ax.axes
         xname = txt("layer", S, T.MUTED).next_to(self.ax.x_labels, DOWN, buff=0.08)
@@ -111,7 +114,9 @@ class ContextQKVScene(StoryboardScene):
                                  txt(NAME[k], S, COLOR[k])).arrange(RIGHT, buff=0.08)
                           for k in self.keys]).arrange(RIGHT, buff=0.3)
         h = d["heads"]
-        note = txt(f"Q, K, V: all {h['n_heads']} heads together ({h['q_width']} numbers)",
+        note = txt(f"Q, K, V: all {h['n_heads']} heads together ({h['q_width']} numbers)"
+                   if h["kv_width"] == h["q_width"] else
+                   f"all heads together: Q {h['q_width']} numbers, K and V {h['kv_width']}",
                    S, T.MUTED)
         top = VGroup(head, legend, note).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         top.next_to(a, UP, buff=0.2).align_to(self.ax, LEFT)
@@ -123,10 +128,11 @@ class ContextQKVScene(StoryboardScene):
     def row(self, key: str, l: int, i: int) -> VGroup:
         """Sentence i's first numbers of `key` at layer l: "1 [a b c d …]"."""
         vals = self.data["first"][key][l][i]
-        nums = VGroup(*[Num(v, f"data.first.{key}[{l}][{i}][{j}]", 2, T.TYPE.label, COLOR[key])
+        d = self.data["first"]["decimals"][key][l]
+        nums = VGroup(*[Num(v, f"data.first.{key}[{l}][{i}][{j}]", d, T.TYPE.label, COLOR[key])
                         for j, v in enumerate(vals)])
         for j, n in enumerate(nums):            # fixed columns, right-aligned
-            n.move_to(RIGHT * 1.12 * j, aligned_edge=RIGHT)
+            n.move_to(RIGHT * (1.12 + 0.16 * (d - 2)) * j, aligned_edge=RIGHT)
         more = txt("…", T.TYPE.label, COLOR[key]).next_to(nums, RIGHT, buff=0.12)
         body = VGroup(nums, more)
         br = VGroup(bracket(0.42, -1).next_to(body, LEFT, buff=0.1),
@@ -143,7 +149,7 @@ class ContextQKVScene(StoryboardScene):
                     else T.X_l(l), T.TYPE.math_label, COLOR[key])
         name.next_to(r, LEFT, buff=0.25)
         g = VGroup(name, r)
-        g.move_to([0, y, 0]).align_to([self.panel_left, 0, 0], LEFT)
+        g.move_to([0, y, 0]).shift(RIGHT * (self.panel_left + ROWS_INSET - r.get_left()[0]))
         g.rows = r
         return g
 
@@ -156,7 +162,9 @@ class ContextQKVScene(StoryboardScene):
 
     def point(self, key: str, l: int) -> Dot:
         v = self.data["cos"][key][l]
-        return Dot(self.ax.axes.c2p(l, v), radius=DOT[key], color=COLOR[key])
+        deep = len(self.data["layers"]) > 12                 # many layers: smaller dots
+        return Dot(self.ax.axes.c2p(l, v), radius=DOT[key] * (0.5 if deep else 1.0),
+                   color=COLOR[key])
 
     # --- beats ----------------------------------------------------------------------------
     def beat_sentences(self, beat) -> None:
@@ -177,9 +185,9 @@ class ContextQKVScene(StoryboardScene):
             (1, lambda t: self.play(Create(s[0].box), Create(s[1].box), run_time=t)),
             (1, lambda t: self.play(FadeInPlace(grid[0:4]), run_time=t)),
             (1, lambda t: self.play(FadeInPlace(s[0].pos), FadeInPlace(grid[4:8]), run_time=t)),
-            (1, lambda t: self.point_at(s[0].box, run_time=t)),
+            (1, lambda t: self.emphasize(s[0].box, run_time=t)),
             (1, lambda t: self.play(FadeInPlace(s[1].pos), FadeInPlace(grid[8:12]), run_time=t)),
-            (1, lambda t: self.point_at(s[1].box, run_time=t)),
+            (1, lambda t: self.emphasize(s[1].box, run_time=t)),
             (1, lambda t: self.play(Write(self.why[1]), run_time=t)),
             (3, lambda t: self.play(Create(self.ax), FadeInPlace(chart[0]),
                                     FadeInPlace(chart[2]), run_time=t)),
