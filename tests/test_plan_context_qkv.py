@@ -40,6 +40,10 @@ def test_storyboard_validates_and_is_registered():
     assert sb.template == "context_qkv" and "context_qkv" in TEMPLATES
     assert sb.sentences == ("I sat on the river bank.", "I deposited cash at the bank.")
     assert [b.id for b in sb.beats] == ["sentences", "same", "layers", "compare"]
+    assert {s for b in sb.beats for s in b.show} == TEMPLATES["context_qkv"].shows
+    scene = TEMPLATES["context_qkv"].scene_class()
+    for show in TEMPLATES["context_qkv"].shows:
+        assert callable(getattr(scene, f"beat_{show}", None)), show
 
 
 def test_cosines_are_the_traces(built, cache_dir):
