@@ -21,6 +21,7 @@ class Template:
     kinds: frozenset          # model kinds (encoder, decoder, toy)
     min_sentences: int
     scene: str                # "module:Class" of the scene that renders it
+    max_sentences: int | None = None    # None: any number
 
     @property
     def plan_module(self) -> str:
@@ -34,9 +35,9 @@ class Template:
         return getattr(importlib.import_module(module), cls)
 
 
-def _t(name, shows, kinds, min_sentences, cls) -> Template:
+def _t(name, shows, kinds, min_sentences, cls, max_sentences=None) -> Template:
     return Template(name, frozenset(shows), frozenset(kinds), min_sentences,
-                    f"scenes.templates.{name}:{cls}")
+                    f"scenes.templates.{name}:{cls}", max_sentences)
 
 
 TEMPLATES: dict[str, Template] = {t.name: t for t in (
@@ -48,6 +49,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     _t("per_head", {"weights", "q", "k", "v", "pattern"}, ANY_MODEL, 1, "PerHeadScene"),
     _t("bank_drift", {"similarity", "projection", "table", "measured"}, ANY_MODEL, 2,
        "BankDriftScene"),
+    _t("context_qkv", {"sentences", "same", "layers", "compare"}, ANY_MODEL, 2,
+       "ContextQKVScene", max_sentences=2),
     _t("logit_lens", {"lens", "grid", "rank"}, {"decoder"}, 1, "LogitLensScene"),
 )}
 

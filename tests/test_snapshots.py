@@ -143,7 +143,8 @@ def test_every_storyboard_shows_numbers_from_its_plan(rendered, name):
 
 # The scenes rebuilt in the chapter language (issue: explainers, not dashboards); the three
 # context scenes follow when they are rebuilt.
-READABLE = ("toy_loop", "fresh_qkv", "residual_stream", "per_head", "bank_drift", "logit_lens")
+READABLE = ("toy_loop", "fresh_qkv", "residual_stream", "per_head", "bank_drift", "logit_lens",
+            "context_qkv")
 
 
 @pytest.mark.parametrize("name", READABLE)

@@ -151,8 +151,9 @@ def validate_text(text: str, path: Path) -> Storyboard:
         bad.add(("template",), f"unknown template {template!r}{_suggest(template, TEMPLATES)}; "
                                f"known: {', '.join(TEMPLATES)}")
     t = TEMPLATES.get(template) if isinstance(template, str) else None
-    shows, kinds, min_sentences = (t.shows, t.kinds, t.min_sentences) if t else \
-        (frozenset(), frozenset(), 1)
+    shows, kinds, min_sentences, max_sentences = \
+        (t.shows, t.kinds, t.min_sentences, t.max_sentences) if t else \
+        (frozenset(), frozenset(), 1, None)
 
     title = d.get("title")
     if "title" in d and (not isinstance(title, str) or not title.strip()):
@@ -182,6 +183,9 @@ def validate_text(text: str, path: Path) -> Storyboard:
                 bad.add(("sentences", i), "sentence is empty")
         if len(sentences) < min_sentences:
             bad.add(("sentences",), f"template {template!r} needs at least {min_sentences} "
+                                    f"sentences, got {len(sentences)}")
+        if max_sentences is not None and len(sentences) > max_sentences:
+            bad.add(("sentences",), f"template {template!r} compares exactly {max_sentences} "
                                     f"sentences, got {len(sentences)}")
     sentences = sentences or []
 

@@ -1,0 +1,129 @@
+"""The context_qkv plan: its storyboard validates, its cosines are the traces', layer 0 is one
+vector only when the token and position are the same, and its narration quotes the plan."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from layerwise_core.errors import StoryboardError
+from layerwise_core.plans import build_plan
+from layerwise_core.storyboard.schema import load_storyboard, validate_text
+from layerwise_core.templates import TEMPLATES
+from layerwise_core.tracing import get_trace
+from scenes.theme import fmt
+
+from conftest import ROOT
+
+STORYBOARD = ROOT / "scenes" / "storyboards" / "context_qkv.yaml"
+NAMES = {"q": "queries", "k": "keys", "v": "values"}
+
+
+def cos(a, b) -> float:
+    a, b = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
+    return float(a @ b / np.linalg.norm(a) / np.linalg.norm(b))
+
+
+@pytest.fixture(scope="module")
+def built(cache_dir):
+    sb = load_storyboard(STORYBOARD)
+    plan = build_plan(sb, cache_dir=cache_dir)
+    return sb, json.loads(json.dumps(plan))        # as a scene reads it: JSON
+
+
+def test_storyboard_validates_and_is_registered():
+    sb = load_storyboard(STORYBOARD)
+    assert sb.template == "context_qkv" and "context_qkv" in TEMPLATES
+    assert sb.sentences == ("I sat on the river bank.", "I deposited cash at the bank.")
+    assert [b.id for b in sb.beats] == ["sentences", "same", "layers", "compare"]
+    assert {s for b in sb.beats for s in b.show} == TEMPLATES["context_qkv"].shows
+    scene = TEMPLATES["context_qkv"].scene_class()
+    for show in TEMPLATES["context_qkv"].shows:
+        assert callable(getattr(scene, f"beat_{show}", None)), show
+
+
+def test_cosines_are_the_traces(built, cache_dir):
+    sb, plan = built
+    d = plan["data"]
+    a, b = (get_trace(sb.model, s, cache_dir=cache_dir) for s in sb.sentences)
+    (p,), (q,) = d["contexts"][0]["positions"], d["contexts"][1]["positions"]
+    assert a.tokens[p] == b.tokens[q] == "bank"
+    assert d["layers"] == list(range(a.n_layers))
+    for l in d["layers"]:
+        x = (a[f"blocks.{l}.hook_resid_pre"][p], b[f"blocks.{l}.hook_resid_pre"][q])
+        assert d["cos"]["x"][l] == pytest.approx(cos(*x), abs=1e-9)
+        assert d["cos"]["in"][l] == d["cos"]["x"][l]       # post-LN: W reads X itself
+        for k in "qkv":
+            va, vb = a[f"blocks.{l}.attn.hook_{k}"][p], b[f"blocks.{l}.attn.hook_{k}"][q]
+            assert d["cos"][k][l] == pytest.approx(cos(va, vb), abs=1e-9), (l, k)
+            heads = [cos(va[h], vb[h]) for h in range(len(va))]
+            assert d["cos"][f"{k}_head_mean"][l] == pytest.approx(np.mean(heads), abs=1e-9)
+            np.testing.assert_allclose(d["first"][k][l][0], va.ravel()[:d["first"]["dims"]],
+                                       atol=1e-7)
+    assert d["reads"]["same_as_x"] and d["heads"]["q_width"] == a.spec["d_model"]
+
+
+def test_layer_zero_is_one_vector_then_context_separates(built):
+    _, plan = built
+    d = plan["data"]
+    assert d["match"] == {"same_token": True, "same_position": True,
+                          "absolute_positions": True, "identical": True}
+    assert d["summary"]["layer0_equal"] and fmt(d["cos"]["x"][0]) == "1.00"
+    for key in ("x", "q", "k", "v"):
+        assert d["first"][key][0][0] == d["first"][key][0][1]           # the same numbers
+        assert d["first"][key][1][0] != d["first"][key][1][1]           # then not
+        assert all(c < 0.995 for c in d["cos"][key][1:])                # below 1.00 as shown
+    assert d["summary"]["all_below_one_after_0"]
+    lo, hi = d["axes"]["y_range"]
+    assert hi == 1.0 and lo <= min(min(d["cos"][k]) for k in ("x", "q", "k", "v")) - 0.05
+
+
+def test_narration_quotes_the_plan(built):
+    sb, plan = built
+    sm = plan["data"]["summary"]
+    text = next(b.narration for b in sb.beats if b.id == "compare")
+    low, x = sm["lowest"], sm["x_lowest"]
+    assert f"The {NAMES[low['key']]} drift furthest apart" in text
+    assert f"down to a cosine of {fmt(low['value'])} at layer {low['layer']}" in text
+    # "X itself never falls below" its own lowest value, as shown
+    assert f"never falls below {fmt(x['value'])}" in text
+    said = float(re.search(r"never falls below ([0-9]+\.[0-9]+)", text)[1])
+    assert said <= min(plan["data"]["cos"]["x"])
+
+
+def write(tmp_path: Path, sentences: list[str]) -> Path:
+    text = STORYBOARD.read_text()
+    body = "\n".join(f"  - \"{s}\"" for s in sentences)
+    text = re.sub(r"sentences:\n(  - .*\n)+", f"sentences:\n{body}\n", text)
+    path = tmp_path / "context_qkv.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_different_positions_are_said_not_hidden(tmp_path, cache_dir):
+    path = write(tmp_path, ["The bank was closed.", "I sat on the river bank."])
+    plan = build_plan(load_storyboard(path), cache_dir=cache_dir)
+    d = plan["data"]
+    assert d["match"]["same_token"] and not d["match"]["same_position"]
+    assert not d["match"]["identical"]
+    assert d["cos"]["x"][0] < 0.995 and not d["summary"]["layer0_equal"]
+
+
+def test_exactly_two_sentences(tmp_path):
+    path = write(tmp_path, ["I sat on the river bank.", "I deposited cash at the bank.",
+                            "The bank of the river flooded."])
+    with pytest.raises(StoryboardError) as e:
+        validate_text(path.read_text(), path)
+    line = str(e.value)
+    assert re.search(r"context_qkv\.yaml:\d+: sentences: .*exactly 2 sentences, got 3", line), line
+
+
+def test_entries_near_a_rounding_boundary_get_one_more_decimal():
+    from layerwise_core.plans.context_qkv import _entries
+    rows, decimals = _entries([[[0.1234, -0.5]], [[-11.094941, 0.5]]], "data.first.in")
+    assert decimals == [2, 3]           # -11.094941: within float noise of -11.095 at 2 decimals
+    assert rows[1][0][0] == -11.094941
