@@ -85,8 +85,8 @@ def test_layer_zero_is_one_vector_then_context_separates(built):
 def test_narration_quotes_the_plan(built):
     sb, plan = built
     sm = plan["data"]["summary"]
-    text = next(b.narration for b in sb.beats if b.id == "compare")
     low, x = sm["lowest"], sm["x_lowest"]
+    text = next(b["narration"] for b in plan["beats"] if b["id"] == "compare")   # filled
     assert f"The {NAMES[low['key']]} drift furthest apart" in text
     assert f"down to a cosine of {fmt(low['value'])} at layer {low['layer']}" in text
     # "X itself never falls below" its own lowest value, as shown
@@ -105,9 +105,14 @@ def write(tmp_path: Path, sentences: list[str]) -> Path:
 
 
 def test_different_positions_are_said_not_hidden(tmp_path, cache_dir):
+    """Different positions: the data says X already differs at layer 0, and the shipped
+    narration ("every cosine is one") is refused by its own claims."""
+    from layerwise_core.plans import context_qkv, storyboard_traces
     path = write(tmp_path, ["The bank was closed.", "I sat on the river bank."])
-    plan = build_plan(load_storyboard(path), cache_dir=cache_dir)
-    d = plan["data"]
+    sb = load_storyboard(path)
+    with pytest.raises(StoryboardError, match=r"'data.cos.x\[0\] ~= 1 ± 1e-6' is false"):
+        build_plan(sb, cache_dir=cache_dir)
+    d = context_qkv.build(sb, storyboard_traces(sb, cache_dir))
     assert d["match"]["same_token"] and not d["match"]["same_position"]
     assert not d["match"]["identical"]
     assert d["cos"]["x"][0] < 0.995 and not d["summary"]["layer0_equal"]
