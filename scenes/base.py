@@ -85,7 +85,7 @@ class StoryboardScene(MovingCameraScene):
         self.layout()
         for i, beat in enumerate(self.plan["beats"]):
             self.beat_index, self.beat = i, beat
-            self.next_section(beat["id"])
+            self.open_section(beat)
             start = self.time
             self.beat_start = start
             cues = beat.get("cues") or []
@@ -110,6 +110,10 @@ class StoryboardScene(MovingCameraScene):
             self.capture(beat)
             if beat["id"] == self.until:
                 break
+
+    def open_section(self, beat: dict) -> None:
+        """Each beat is one Manim section (the slides scene makes it one slide as well)."""
+        self.next_section(beat["id"])
 
     def layout(self) -> None:
         """Build the template's persistent pieces (override)."""
