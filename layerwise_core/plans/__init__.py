@@ -72,6 +72,8 @@ def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
     }
     if sb.voice:
         plan["voice"] = sb.voice
+    if sb.captions != "subtitles":      # default plans stay as they were
+        plan["captions"] = sb.captions
     return plan
 
 
