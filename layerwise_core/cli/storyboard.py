@@ -15,21 +15,30 @@ def cmd_validate(args) -> None:
 
 
 def cmd_plan(args) -> None:
+    """Validate every file, then for each storyboard in turn: speak its narration (a voice),
+    build and write its plan, print its path. One storyboard at a time, so a caller reading
+    the paths (the chapter build) renders a part while the voice speaks the next one."""
+    import sys
     from ..plans import build_plan, plan_path, write_plan
     from ..storyboard.schema import validate_files
     boards = validate_files(args.files)       # every file checked before any work
-    if not BACKENDS[args.voice].silent:
-        import sys
+    voiced = not BACKENDS[args.voice].silent
+    if voiced:
         from ..storyboard.voice import with_voice
         from ..tracing import default_cache_dir
-        boards, stats = with_voice(boards, args.voice, args.cache or default_cache_dir())
-        print(f"voice {args.voice}: {stats.cached + stats.synthesised} sentences, "
-              f"{stats.cached} from the cache, {stats.synthesised} synthesised"
-              + (f" ({stats.audio_seconds:.1f} s of speech in {stats.synth_seconds:.1f} s)"
-                 if stats.synthesised else ""), file=sys.stderr)
+        from ..voice import Stats
+        total = Stats()
     for b in boards:
+        if voiced:
+            (b,), stats = with_voice([b], args.voice, args.cache or default_cache_dir())
+            total.add(stats)
         path = write_plan(build_plan(b, args.cache), plan_path(b.name, args.media))
-        print(f"{path}")
+        print(f"{path}", flush=True)
+    if voiced:
+        print(f"voice {args.voice}: {total.cached + total.synthesised} sentences, "
+              f"{total.cached} from the cache, {total.synthesised} synthesised"
+              + (f" ({total.audio_seconds:.1f} s of speech in {total.synth_seconds:.1f} s)"
+                 if total.synthesised else ""), file=sys.stderr)
 
 
 def cmd_estimate(args) -> None:
