@@ -22,19 +22,21 @@ class Manim022Slide(Slide):
     """manim-slides 5.7's `Slide` on manim 0.22: its `__init__` sets `config["write_to_movie"]`
     and its `render` reads `config["flush_cache"]`, options manim 0.22 no longer has (it
     always writes the movie; there is no cache to flush with `disable_caching`). These two do
-    the rest of what Slide's do: count animations (BaseSlide), render the scene with every
-    partial movie kept, and save the slides."""
+    the rest of what Slide's do: count animations (BaseSlide), keep every partial movie,
+    render the scene and save the slides."""
 
     def __init__(self, *args, **kwargs):
-        BaseSlide.__init__(self, *args, **kwargs)
-
-    def render(self, *args, **kwargs) -> None:
+        # manim 0.22 reads max_files_cached when the scene is made and, once the movie is
+        # written, deletes the oldest partial movies beyond it: the slides are cut from them
         kept = config["max_files_cached"]
-        config["max_files_cached"] = -1       # unlimited: slides are cut from the partial movies
+        config["max_files_cached"] = -1             # unlimited
         try:
-            Scene.render(self, *args, **kwargs)
+            BaseSlide.__init__(self, *args, **kwargs)
         finally:
             config["max_files_cached"] = kept
+
+    def render(self, *args, **kwargs) -> None:
+        Scene.render(self, *args, **kwargs)
         self._save_slides(use_cache=False, flush_cache=False, skip_reversing=True)
 
 

@@ -120,3 +120,18 @@ def test_a_failed_build_keeps_the_previous_file(slides, monkeypatch):
         S.build(plan, "l", media)
     assert out.read_bytes() == before
     assert sorted(p.name for p in out.parent.iterdir()) == [out.name]
+
+
+def test_every_partial_movie_is_kept(tmp_path):
+    """Slides are cut from the partial movies: manim 0.22 deletes all but the newest
+    `max_files_cached` (100) after writing the movie, which lost the first slides of
+    toy_loop (more than 100 animations). The slides scene keeps them all, and leaves the
+    global setting as it was."""
+    from manim import config, tempconfig
+
+    from layerwise_pipeline.render import scene_class
+    from scenes.slides import slides_class
+    with tempconfig({"media_dir": str(tmp_path), "max_files_cached": 100}):
+        scene = slides_class(scene_class("toy_loop"))(output_folder=tmp_path / "slides")
+        assert scene.file_writer_settings.max_files_cached == -1
+        assert config.max_files_cached == 100
