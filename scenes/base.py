@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCamera, MovingCameraScene, Text,
-                   VMobject, config)
+                   VGroup, VMobject, config)
 
 from . import theme as T
 from .animations import FadeInPlace, FadeOutPlace
@@ -85,7 +85,7 @@ class StoryboardScene(MovingCameraScene):
         self.layout()
         for i, beat in enumerate(self.plan["beats"]):
             self.beat_index, self.beat = i, beat
-            self.next_section(beat["id"])
+            self.open_section(beat)
             start = self.time
             self.beat_start = start
             cues = beat.get("cues") or []
@@ -93,7 +93,7 @@ class StoryboardScene(MovingCameraScene):
             if beat.get("audio"):
                 self.add_sound(beat["audio"])
             self.update_footer(beat)
-            self.set_caption(beat.get("caption") or "")
+            self.set_caption("" if self.burned is not None else beat.get("caption") or "")
             for step in self.steps(beat):
                 if step.get("at") is not None:
                     self.wait_for_reveal(float(step["at"]))
@@ -110,6 +110,10 @@ class StoryboardScene(MovingCameraScene):
             self.capture(beat)
             if beat["id"] == self.until:
                 break
+
+    def open_section(self, beat: dict) -> None:
+        """Each beat is one Manim section (the slides scene makes it one slide as well)."""
+        self.next_section(beat["id"])
 
     def layout(self) -> None:
         """Build the template's persistent pieces (override)."""
@@ -237,6 +241,12 @@ class StoryboardScene(MovingCameraScene):
         self.title = self.pin(title)
         self.add(title)
         self.footer = None
+        self.burned = None
+        if self.plan.get("captions") == "burned":
+            self.burned = self.pin(VGroup())
+            self.burned.cue = None
+            self.burned.add_updater(lambda m, dt: self.burn_cue(m))
+            self.add_foreground_mobject(self.burned)
 
     HOME_WIDTH = config.frame_width
 
@@ -319,6 +329,35 @@ class StoryboardScene(MovingCameraScene):
             self.remove(self.caption)
         self.caption = self.pin(new)
         self.add(new)
+
+    def spoken_now(self) -> str:
+        """The words being spoken at this frame: the cue whose time (with any delay a late
+        reveal gave it) covers the scene's time, as its subtitle does; a beat without cues
+        (a silent plan) shows its whole narration, as its subtitle does. "" between cues."""
+        cues = self.beat.get("cues") or []
+        t = self.time - self.beat_start
+        if not cues:
+            return self.beat.get("narration") or ""
+        for i, cue in enumerate(cues):
+            begin = float(cue["start"]) + self.cue_shift[i]
+            if begin - 1e-6 <= t < begin + float(cue["duration"]) - 1e-6:
+                return cue["text"]
+        return ""
+
+    def burn_cue(self, m: VGroup) -> None:
+        """`captions: burned`: the spoken cue's text at the bottom of the frame, changed on
+        the frame its cue starts or ends (an updater on a foreground mobject, so Manim still
+        reuses the still picture under it)."""
+        text = self.spoken_now() if self.beat else ""
+        if text == m.cue:
+            return
+        m.cue = text
+        m.remove(*m.submobjects)
+        if text:
+            lines = wrapped(text, 90, T.CAPTION_SIZE).to_edge(DOWN, buff=T.EDGE + 0.15)
+            w, c = m._frame_ref                 # built in the home frame, put where m is now
+            lines.scale(w / self.HOME_WIDTH, about_point=np.array(ORIGIN, dtype=float)).shift(c)
+            m.add(*lines.submobjects)
 
     def swap(self, old, new: Mobject, run_time: float | None = None) -> Mobject:
         """`swap("slot", m)`: put `m` in that slot (cross-fade). `swap(old_m, new_m)`: fade a

@@ -15,9 +15,12 @@ def cmd_validate(args) -> None:
 
 
 def cmd_plan(args) -> None:
-    """Validate every file, compute every plan (placeholders filled, `expect:` claims
-    checked), speak the filled narration, and only then write the plans: a false claim in
-    any storyboard writes none of them and leaves earlier plan files as they were."""
+    """Validate every file and compute every plan (placeholders filled, `expect:` claims
+    checked): a false claim in any storyboard writes none of them and leaves earlier plan
+    files as they were. Then, one storyboard at a time, speak its filled narration (a voice),
+    write its plan and print its path, so a caller reading the paths (the chapter build)
+    renders a part while the voice speaks the next one."""
+    import sys
     from ..errors import StoryboardError
     from ..plans import finish_plan, plan_path, prepare_plan, write_plan
     from ..storyboard.schema import validate_files
@@ -30,19 +33,23 @@ def cmd_plan(args) -> None:
             problems += e.problems
     if problems:
         raise StoryboardError(problems)
-    boards = [sb for sb, _ in prepared]
-    if not BACKENDS[args.voice].silent:
-        import sys
+    voiced = not BACKENDS[args.voice].silent
+    if voiced:
         from ..storyboard.voice import with_voice
         from ..tracing import default_cache_dir
-        boards, stats = with_voice(boards, args.voice, args.cache or default_cache_dir())
-        print(f"voice {args.voice}: {stats.cached + stats.synthesised} sentences, "
-              f"{stats.cached} from the cache, {stats.synthesised} synthesised"
-              + (f" ({stats.audio_seconds:.1f} s of speech in {stats.synth_seconds:.1f} s)"
-                 if stats.synthesised else ""), file=sys.stderr)
-    for b, (_, plan) in zip(boards, prepared):
+        from ..voice import Stats
+        total = Stats()
+    for b, plan in prepared:
+        if voiced:
+            (b,), stats = with_voice([b], args.voice, args.cache or default_cache_dir())
+            total.add(stats)
         path = write_plan(finish_plan(b, plan), plan_path(b.name, args.media))
-        print(f"{path}")
+        print(f"{path}", flush=True)
+    if voiced:
+        print(f"voice {args.voice}: {total.cached + total.synthesised} sentences, "
+              f"{total.cached} from the cache, {total.synthesised} synthesised"
+              + (f" ({total.audio_seconds:.1f} s of speech in {total.synth_seconds:.1f} s)"
+                 if total.synthesised else ""), file=sys.stderr)
 
 
 def cmd_estimate(args) -> None:

@@ -86,6 +86,8 @@ def finish_plan(sb: Storyboard, plan: dict) -> dict:
     plan = {**plan, "beats": [beat_json(b, sb.words_per_minute) for b in sb.beats]}
     if sb.voice:
         plan["voice"] = sb.voice
+    if sb.captions != "subtitles":      # default plans stay as they were
+        plan["captions"] = sb.captions
     return plan
 
 

@@ -33,7 +33,11 @@ WORDS_PER_MINUTE = 150      # default speaking rate for beats without a duration
 MIN_BEAT_SECONDS = 2.0
 
 TOP_KEYS = {"template", "title", "model", "sentences", "focus", "layers", "heads", "footer",
-            "words_per_minute", "beats"}
+            "words_per_minute", "captions", "beats"}
+# where the spoken words are shown: `subtitles` (the .srt beside the video; the frame shows
+# each beat's short caption) or `burned` (each cue's text drawn at the bottom of the frame
+# while it is spoken, for platforms without subtitles; it takes the caption's place)
+CAPTIONS = ("subtitles", "burned")
 REQUIRED_TOP = ("template", "title", "model", "sentences", "focus", "beats")
 BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head", "audio", "at",
              "expect"}
@@ -88,6 +92,7 @@ class Storyboard:
     words_per_minute: float = WORDS_PER_MINUTE
     source: Located | None = field(default=None, compare=False, repr=False)
     voice: dict | None = field(default=None, compare=False)    # who spoke the cues, if any
+    captions: str = "subtitles"     # CAPTIONS: subtitles (the .srt) or burned into the frame
 
     def line(self, where: tuple) -> int:
         """The 1-based line of a key path like ("sentences", 1) in the storyboard file."""
@@ -219,6 +224,10 @@ def validate_text(text: str, path: Path) -> Storyboard:
     if not (isinstance(wpm, (int, float)) and not isinstance(wpm, bool) and wpm > 0):
         bad.add(("words_per_minute",), f"must be a positive number, got {wpm!r}")
         wpm = WORDS_PER_MINUTE
+    captions = d.get("captions", CAPTIONS[0])
+    if captions not in CAPTIONS:
+        bad.add(("captions",), f"must be one of {', '.join(CAPTIONS)}, got {captions!r}")
+        captions = CAPTIONS[0]
 
     beats = []
     raw_beats = d.get("beats")
@@ -323,7 +332,7 @@ def validate_text(text: str, path: Path) -> Storyboard:
                       model=model, sentences=tuple(sentences), focus=tuple(focus_list),
                       layers=layers, heads=heads, footer=footer, beats=tuple(beats),
                       sha256=hashlib.sha256(text.encode()).hexdigest(), words_per_minute=wpm,
-                      source=src)
+                      source=src, captions=captions)
 
 
 def narration_seconds(narration: str, words_per_minute: float) -> float:
