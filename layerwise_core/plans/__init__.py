@@ -15,7 +15,6 @@ from .. import __version__
 from ..atomic import write_text
 from ..errors import (CorruptCacheError, InputError, LayerwiseError, OutputError,
                       StoryboardError, TraceFormatError)
-from ..models import get_spec
 from ..storyboard.reveals import steps
 from ..storyboard.schema import Storyboard
 from ..templates import TEMPLATES
@@ -43,7 +42,7 @@ def storyboard_traces(sb: Storyboard, cache_dir: Path | None = None) -> list[Tra
 
 def build_plan(sb: Storyboard, cache_dir: Path | None = None) -> dict:
     traces = storyboard_traces(sb, cache_dir)
-    spec = get_spec(sb.model)
+    spec = traces[0].spec
     try:
         data = TEMPLATES[sb.template].build_plan(sb, traces)
     except _NOT_THE_STORYBOARDS:
