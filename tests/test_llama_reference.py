@@ -354,12 +354,17 @@ def test_second_load_reads_the_cache(llama_cache, model, monkeypatch):
     files = sorted(p.name for p in (llama_cache / "weights").iterdir())
     digest = model.source["files"][GGUF_FILE]
     stem = f"smollm2-135m-{digest[:16]}"
-    assert files == [f"{stem}.safetensors", f"{stem}.tokenizer.json"]
+    assert files == [f"{stem}.safetensors", f"{stem}.safetensors.verified",
+                     f"{stem}.tokenizer.json"]
 
     def no_gguf(path):
         raise AssertionError("the GGUF was read although the cache is sound")
 
+    def no_hash(tensors):
+        raise AssertionError("the tensors were hashed again although the file did not change")
+
     monkeypatch.setattr(gguf_weights, "read_gguf", no_gguf)
+    monkeypatch.setattr(gguf_weights, "tensors_digest", no_hash)   # verified once per change
     again = load(llama_cache)
     ours, theirs = again.attention_weights(), model.attention_weights()
     for name in ("blocks.0.attn.W_Q", "blocks.29.attn.W_O"):

@@ -33,7 +33,7 @@ from ..atomic import replacing
 from ..errors import CorruptCacheError, ModelFileError
 from ..spec import ModelSpec
 
-LAYOUT = 2                      # bump when the cached tensors change meaning (2: TL layout)
+LAYOUT = 3                      # bump when the cached tensors change meaning (3: TL layout)
 _Q4_1, _Q8_0 = "Q4_1", "Q8_0"   # the two quantisations SmolLM2-135M-Instruct.Q4_1.gguf uses
 _CONTROL = 3                    # llama.cpp token type of `<|im_start|>` and friends
 ARCHS = ("llama", "qwen2")      # general.architecture values read (Mistral GGUFs say llama)
@@ -225,12 +225,14 @@ def read_gguf(path: Path) -> tuple[dict, dict[str, np.ndarray], Tokenizer]:
 
 
 # --- the cache -----------------------------------------------------------------------------
-# One safetensors file, read whole into memory (no mmap: a file truncated later must not take a
-# live model down with it). Its header metadata holds our JSON meta with two checksums, both
-# verified on every read: `tensors_sha256` (trace.arrays_digest's recipe, over every tensor)
-# and `meta_sha256` (over the rest of the meta). Why not trace.save_npz/load_npz: their digest
-# copies each array (tobytes) after np.load has copied it out of the zip, so verifying 540 MB
-# took 1.2-1.3 s; reading and hashing in place here takes ~0.5 s for the whole warm load.
+# One safetensors file, memory-mapped (copy-on-write: the model's tensors share the page cache
+# and nothing is read until used). Its header metadata holds our JSON meta with two checksums:
+# `meta_sha256` (over the rest of the meta), checked on every read, and `tensors_sha256`
+# (trace.arrays_digest's recipe, over every tensor), checked once per file change: a small
+# `<cache>.verified` sidecar records the file's (inode, size, mtime) after a successful check,
+# and a file that was rewritten, truncated or touched since is hashed again before it is
+# trusted. Sizes and offsets are checked on every read. The file is only ever replaced by
+# rename, never rewritten in place, so a live mapping keeps the old file's pages.
 
 _META_KEY = "layerwise"
 
@@ -263,18 +265,44 @@ def write_safetensors(path: Path, tensors: dict[str, np.ndarray], meta: dict) ->
     meta["meta_sha256"] = _meta_digest(meta)
     with replacing(path) as tmp:
         save_file(tensors, tmp, metadata={_META_KEY: json.dumps(meta, sort_keys=True)})
+    _mark_verified(path, _stat_key(path), meta["tensors_sha256"])   # hashed as it was written
+
+
+def verified_path(path: Path) -> Path:
+    return path.with_name(path.name + ".verified")
+
+
+def _stat_key(path: Path) -> list:
+    st = os.stat(path)
+    return [st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+def _was_verified(path: Path, key: list, digest: str | None) -> bool:
+    try:
+        rec = json.loads(verified_path(path).read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(rec, dict) and rec.get("key") == key and rec.get("sha256") == digest
+
+
+def _mark_verified(path: Path, key: list, digest: str) -> None:
+    try:
+        with replacing(verified_path(path)) as tmp:
+            tmp.write_text(json.dumps({"key": key, "sha256": digest}))
+    except Exception:            # a read-only cache only costs a re-hash next time
+        pass
 
 
 def read_safetensors(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
-    """Meta and float32 tensors; CorruptCacheError unless size, header and checksum all agree."""
+    """Meta and float32 tensors (memory-mapped); CorruptCacheError unless size, header and
+    checksums agree (the tensors' checksum once per file change, see above)."""
     path = Path(path)
-    size = path.stat().st_size
-    buf = np.empty(size, np.uint8)              # writable, so torch.from_numpy can share it
-    with open(path, "rb") as f:
-        got = f.readinto(memoryview(buf))
+    key = _stat_key(path)
+    size = key[1]
+    if size < 8:
+        raise CorruptCacheError(f"{path}: truncated or corrupt (only {size} bytes)")
+    buf = np.memmap(path, dtype=np.uint8, mode="c")   # copy-on-write: writable, never written
     try:
-        if got != size or size < 8:
-            raise ValueError(f"read {got} of {size} bytes")
         header_len = int.from_bytes(buf[:8].tobytes(), "little")
         base = 8 + header_len
         if base > size:
@@ -295,9 +323,17 @@ def read_safetensors(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
             raise ValueError(f"data ends at byte {base + end}, the file has {size}")
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise CorruptCacheError(f"{path}: truncated or corrupt ({e})") from None
-    if tensors_digest(tensors) != meta.get("tensors_sha256"):
-        raise CorruptCacheError(f"{path}: tensor checksum mismatch (file altered or corrupt)")
+    digest = meta.get("tensors_sha256")
+    if not _was_verified(path, key, digest):
+        if tensors_digest(tensors) != digest:
+            raise CorruptCacheError(f"{path}: tensor checksum mismatch (file altered or corrupt)")
+        _mark_verified(path, key, digest)
     return meta, tensors
+
+
+# W_Q, W_K, W_V are stored as [d_model, head, d_head] (named `<name>.dhe`): the forward's one
+# matmul per projection reads them as [d_model, head * d_head] without a copy.
+_DHE = ".dhe"
 
 
 def _read_cache(cache_path: Path, source: dict) -> Weights:
@@ -316,7 +352,12 @@ def _read_cache(cache_path: Path, source: dict) -> Weights:
         tokenizer = Tokenizer.from_str(blob.decode("utf-8"))
     except Exception as e:   # both are checksummed: a layout this code cannot read (bump LAYOUT)
         raise CorruptCacheError(f"{cache_path}: unusable cached spec or tokenizer ({e})") from None
-    t = {k: torch.from_numpy(v) for k, v in tensors.items()}          # shares the memory
+    t = {}
+    for k, v in tensors.items():                                      # shares the memory
+        if k.endswith(_DHE):       # stored [d, head, d_head]: a view back in TL layout, whose
+            t[k.removesuffix(_DHE)] = torch.from_numpy(v).permute(1, 0, 2)  # fused form is free
+        else:
+            t[k] = torch.from_numpy(v)
     if meta.get("tied"):
         t["unembed.W_U"] = t["embed.W_E"].T
     return Weights(spec, t, tokenizer, True)
@@ -354,7 +395,14 @@ def load_weights(gguf_path: Path, cache_path: Path, source: dict) -> Weights:
     # the sidecar first, so a complete weights file implies its tokenizer was written
     with replacing(tokenizer_path(cache_path)) as tmp:
         tmp.write_bytes(text)
-    stored = {k: v.numpy() for k, v in W.items() if not (tied and k == "unembed.W_U")}
+    stored = {}
+    for k, v in W.items():
+        if tied and k == "unembed.W_U":
+            continue
+        if k.rsplit(".", 1)[-1] in ("W_Q", "W_K", "W_V"):            # see _DHE
+            stored[k + _DHE] = v.permute(1, 0, 2).contiguous().numpy()
+        else:
+            stored[k] = v.numpy()
     write_safetensors(cache_path, stored, {
         "kind": "gguf-weights", "layout": LAYOUT, "source": source, "spec": spec.to_json(),
         "tied": tied, "tokenizer_sha256": hashlib.sha256(text).hexdigest()})

@@ -36,9 +36,8 @@ _BYTE_OF = _byte_alphabet()
 
 
 def _style(tokenizer: Tokenizer) -> str:
-    """"bytes" (byte-level BPE), "sentencepiece" (▁ for spaces) or "plain" (WordPiece...)."""
-    d = json.loads(tokenizer.to_str())
-
+    """"bytes" (byte-level BPE), "sentencepiece" (▁ for spaces) or "plain" (WordPiece...).
+    Reads only the decoder's and pre-tokenizer's own JSON (not the whole vocabulary)."""
     def types(node) -> set[str]:
         if not isinstance(node, dict):
             return set()
@@ -48,7 +47,10 @@ def _style(tokenizer: Tokenizer) -> str:
                 out |= types(sub)
         return out
 
-    found = types(d.get("decoder")) | types(d.get("pre_tokenizer"))
+    found = set()
+    for part in (tokenizer.decoder, tokenizer.pre_tokenizer):
+        if part is not None:
+            found |= types(json.loads(part.__getstate__()))
     if "ByteLevel" in found:
         return "bytes"
     if "Metaspace" in found or "Replace" in found or "ByteFallback" in found:
