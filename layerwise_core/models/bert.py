@@ -14,6 +14,7 @@ from .checkpoint import Tensors, expect, f32
 
 # what a checkpoint of a task model (BertForMaskedLM, ...) puts before the encoder's names
 PREFIXES = ("bert.",)
+MATMUL = "x @ W"          # see transformer.MATMULS
 
 
 def spec_from_config(cfg: dict, name: str, display: str, package: str | None) -> ModelSpec:

@@ -33,7 +33,7 @@ from ..atomic import replacing
 from ..errors import CorruptCacheError, ModelFileError
 from ..spec import ModelSpec
 
-LAYOUT = 3                      # bump when the cached tensors change meaning (3: TL layout)
+LAYOUT = 4                      # bump when the cached tensors change meaning
 _Q4_1, _Q8_0 = "Q4_1", "Q8_0"   # the two quantisations SmolLM2-135M-Instruct.Q4_1.gguf uses
 _CONTROL = 3                    # llama.cpp token type of `<|im_start|>` and friends
 ARCHS = ("llama", "qwen2")      # general.architecture values read (Mistral GGUFs say llama)
@@ -331,9 +331,30 @@ def read_safetensors(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     return meta, tensors
 
 
-# W_Q, W_K, W_V are stored as [d_model, head, d_head] (named `<name>.dhe`): the forward's one
-# matmul per projection reads them as [d_model, head * d_head] without a copy.
-_DHE = ".dhe"
+# Matrices are stored in nn.Linear's [out, in] form (named `<name>.lin`), the form the forward
+# multiplies by (transformer.linear_forms); the TransformerLens tensors are views of them.
+_LIN = ".lin"
+
+
+def _to_linear(k: str, v: torch.Tensor) -> torch.Tensor | None:
+    last = k.rsplit(".", 1)[-1]
+    if last in ("W_Q", "W_K", "W_V"):                     # [h, d, dh] -> [h*dh, d]
+        return v.permute(0, 2, 1).reshape(-1, v.shape[1])
+    if last == "W_O":                                     # [h, dh, d] -> [d, h*dh]
+        return v.reshape(-1, v.shape[-1]).T
+    if last in ("W_in", "W_gate", "W_out"):               # [d, m] -> [m, d], [m, d] -> [d, m]
+        return v.T
+    return None
+
+
+def _from_linear(k: str, lin: torch.Tensor, spec: ModelSpec) -> torch.Tensor:
+    last = k.rsplit(".", 1)[-1]
+    if last in ("W_Q", "W_K", "W_V"):
+        heads = spec.n_heads if last == "W_Q" else spec.n_kv_heads
+        return lin.view(heads, spec.d_head, spec.d_model).permute(0, 2, 1)
+    if last == "W_O":
+        return lin.T.reshape(spec.n_heads, spec.d_head, spec.d_model)
+    return lin.T
 
 
 def _read_cache(cache_path: Path, source: dict) -> Weights:
@@ -354,8 +375,8 @@ def _read_cache(cache_path: Path, source: dict) -> Weights:
         raise CorruptCacheError(f"{cache_path}: unusable cached spec or tokenizer ({e})") from None
     t = {}
     for k, v in tensors.items():                                      # shares the memory
-        if k.endswith(_DHE):       # stored [d, head, d_head]: a view back in TL layout, whose
-            t[k.removesuffix(_DHE)] = torch.from_numpy(v).permute(1, 0, 2)  # fused form is free
+        if k.endswith(_LIN):       # a TL view of the [out, in] storage the forward reads
+            t[k.removesuffix(_LIN)] = _from_linear(k.removesuffix(_LIN), torch.from_numpy(v), spec)
         else:
             t[k] = torch.from_numpy(v)
     if meta.get("tied"):
@@ -399,8 +420,9 @@ def load_weights(gguf_path: Path, cache_path: Path, source: dict) -> Weights:
     for k, v in W.items():
         if tied and k == "unembed.W_U":
             continue
-        if k.rsplit(".", 1)[-1] in ("W_Q", "W_K", "W_V"):            # see _DHE
-            stored[k + _DHE] = v.permute(1, 0, 2).contiguous().numpy()
+        lin = _to_linear(k, v)                                       # see _LIN
+        if lin is not None:
+            stored[k + _LIN] = lin.contiguous().numpy()
         else:
             stored[k] = v.numpy()
     write_safetensors(cache_path, stored, {

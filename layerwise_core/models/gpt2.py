@@ -13,6 +13,7 @@ from ..spec import ModelSpec
 from .checkpoint import Tensors, expect, f32
 
 PREFIXES = ("transformer.",)
+MATMUL = "x @ W"          # Conv1D: addmm(b, x, W); see transformer.MATMULS
 
 
 def spec_from_config(cfg: dict, name: str, display: str, package: str | None) -> ModelSpec:

@@ -91,4 +91,4 @@ def load_folder(folder: Path, name: str, display: str, package: str | None,
     files = safetensors_files(folder)
     sd = Tensors(read_safetensors(files), str(files[0] if len(files) == 1 else folder),
                  arch.PREFIXES)
-    return Transformer(spec, arch.convert(sd, spec), text, source)
+    return Transformer(spec, arch.convert(sd, spec), text, source, arch.MATMUL)

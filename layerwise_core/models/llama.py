@@ -20,6 +20,7 @@ from ..errors import ModelFileError
 from .checkpoint import Tensors, expect, f32, refuse
 
 PREFIXES = ()
+MATMUL = "linear"         # nn.Linear; see transformer.MATMULS
 
 
 def spec_from_config(cfg: dict, name: str, display: str, package: str | None) -> ModelSpec:

@@ -92,6 +92,30 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.T
 
 # --- the model -----------------------------------------------------------------------------
 
+# How a checkpoint's own library multiplies, which the forward keeps (so the float32 sums are
+# summed in the same order): "x @ W" (BERT as written here, GPT-2's Conv1D) or "linear"
+# (nn.Linear: x @ W^T with W stored [out, in]; Llama, Qwen2, Mistral). Each converter module
+# names its own (`MATMUL`); the TransformerLens tensors are the same either way.
+MATMULS = ("x @ W", "linear")
+
+
+def linear_forms(W: dict[str, torch.Tensor], n_layers: int) -> dict[str, torch.Tensor]:
+    """nn.Linear's [out, in] form of every matrix the forward multiplies by (views when the
+    TransformerLens tensors are views of such storage, as the GGUF cache's are)."""
+    out = {}
+    for l in range(n_layers):
+        b, m = f"blocks.{l}.attn", f"blocks.{l}.mlp"
+        for X in "QKV":
+            w = W[f"{b}.W_{X}"]                                   # [head, d, d_head]
+            out[f"{b}.W_{X}.lin"] = w.permute(0, 2, 1).reshape(-1, w.shape[1]).contiguous()
+        w = W[f"{b}.W_O"]                                         # [head, d_head, d]
+        out[f"{b}.W_O.lin"] = w.reshape(-1, w.shape[-1]).T.contiguous()     # [d, head*d_head]
+        for name in ("W_gate", "W_in", "W_out"):
+            if f"{m}.{name}" in W:
+                out[f"{m}.{name}.lin"] = W[f"{m}.{name}"].T.contiguous()
+    return out
+
+
 def fused(W: dict[str, torch.Tensor], n_layers: int) -> dict[str, torch.Tensor]:
     """The per-head matrices laid side by side ([d, head * d_head]) for one matmul per
     projection; `attention_weights` still reports the per-head [head, d, d_head] form."""
@@ -106,12 +130,23 @@ def fused(W: dict[str, torch.Tensor], n_layers: int) -> dict[str, torch.Tensor]:
     return out
 
 
+def _bias(b: torch.Tensor) -> torch.Tensor | None:
+    return b if bool(b.any()) else None            # nn.Linear(bias=False) adds nothing
+
+
 class Transformer(TracedModel):
     def __init__(self, spec: ModelSpec, weights: dict[str, torch.Tensor], text: Text,
-                 source: dict):
+                 source: dict, matmul: str = "x @ W"):
+        assert matmul in MATMULS, matmul
         self.spec = spec
         self.W = weights
-        self.fast = {**weights, **fused(weights, spec.n_layers)}
+        self.linear = matmul == "linear"
+        extra = linear_forms(weights, spec.n_layers) if self.linear else \
+            fused(weights, spec.n_layers)
+        self.fast = {**weights, **extra}
+        if self.linear:
+            for k in [k for k in weights if ".b_" in k and k.startswith("blocks.")]:
+                self.fast[k + ".lin"] = _bias(weights[k].reshape(-1))
         self.text = text
         self._source = dict(source)
         self.norm = NORMS.get(spec.norm)
@@ -156,7 +191,10 @@ class Transformer(TracedModel):
 
         def project(X: str, heads: int) -> torch.Tensor:  # [pos, d] -> [pos, head, d_head]
             # = einsum("pd,hde->phe", x, W_X) + b_X, as one matmul with every head side by side
-            flat = torch.addmm(W[f"{b}.attn.b_{X}.flat"], x, W[f"{b}.attn.W_{X}.flat"])
+            if self.linear:
+                flat = F.linear(x, W[f"{b}.attn.W_{X}.lin"], W[f"{b}.attn.b_{X}.lin"])
+            else:
+                flat = torch.addmm(W[f"{b}.attn.b_{X}.flat"], x, W[f"{b}.attn.W_{X}.flat"])
             return flat.view(n, heads, s.d_head)
 
         q = rec(f"{b}.attn.hook_q", project("Q", s.n_heads))
@@ -177,20 +215,29 @@ class Transformer(TracedModel):
         pattern = rec(f"{b}.attn.hook_pattern", torch.softmax(scores, dim=-1))
         z = rec(f"{b}.attn.hook_z", torch.matmul(pattern, v).transpose(0, 1))  # [pos, head, dh]
         # each head writes z_h @ W_O[h] into the stream; the output dense is their sum plus b_O
-        out = torch.addmm(W[f"{b}.attn.b_O"], z.reshape(n, -1), W[f"{b}.attn.W_O.flat"])
+        if self.linear:
+            out = F.linear(z.reshape(n, -1), W[f"{b}.attn.W_O.lin"], W[f"{b}.attn.b_O.lin"])
+        else:
+            out = torch.addmm(W[f"{b}.attn.b_O"], z.reshape(n, -1), W[f"{b}.attn.W_O.flat"])
         return rec(f"{b}.hook_attn_out", out)
 
     def mlp(self, x, l, rec) -> torch.Tensor:
         W, m = self.fast, f"blocks.{l}.mlp"
+
+        def mul(v: torch.Tensor, name: str, bias: str | None) -> torch.Tensor:
+            if self.linear:
+                return F.linear(v, W[f"{m}.{name}.lin"], W[f"{m}.{bias}.lin"] if bias else None)
+            out = v @ W[f"{m}.{name}"]
+            return out + W[f"{m}.{bias}"] if bias else out
+
         if self.spec.gated_mlp:     # SwiGLU: act(x W_gate) * (x W_in)
-            pre = rec(f"{m}.hook_pre", x @ W[f"{m}.W_gate"])
-            lin = rec(f"{m}.hook_pre_linear", torch.addmm(W[f"{m}.b_in"], x, W[f"{m}.W_in"]))
+            pre = rec(f"{m}.hook_pre", mul(x, "W_gate", None))
+            lin = rec(f"{m}.hook_pre_linear", mul(x, "W_in", "b_in"))
             post = rec(f"{m}.hook_post", self.act(pre) * lin)
         else:
-            pre = rec(f"{m}.hook_pre", torch.addmm(W[f"{m}.b_in"], x, W[f"{m}.W_in"]))
+            pre = rec(f"{m}.hook_pre", mul(x, "W_in", "b_in"))
             post = rec(f"{m}.hook_post", self.act(pre))
-        out = torch.addmm(W[f"{m}.b_out"], post, W[f"{m}.W_out"])
-        return rec(f"blocks.{l}.hook_mlp_out", out)
+        return rec(f"blocks.{l}.hook_mlp_out", mul(post, "W_out", "b_out"))
 
     @torch.inference_mode()
     def unembed(self, resid: np.ndarray) -> np.ndarray:
