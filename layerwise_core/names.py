@@ -55,23 +55,21 @@ def math_label(short: str, layer: int, head: int | None = None) -> str:
 
 
 def block_hooks(layer: int, *, norm_placement: str, rotary: bool, gated_mlp: bool) -> list[str]:
-    """Ordered hook names recorded by one block. `norm_placement` is "pre", "post" or "none"."""
+    """Ordered hook names recorded by one block, in the order of the placement's groups."""
+    from .spec import PLACEMENTS
+
     b = f"blocks.{layer}"
-    if norm_placement == "none":  # the chapter's toy: no attention mixing, no FFN
-        return [f"{b}.hook_resid_pre", f"{b}.attn.hook_q", f"{b}.attn.hook_k",
-                f"{b}.attn.hook_v", f"{b}.hook_attn_out", f"{b}.hook_resid_post"]
     attn = [f"{b}.attn.hook_q", f"{b}.attn.hook_k", f"{b}.attn.hook_v"]
-    if rotary:
-        attn += [f"{b}.attn.hook_rot_q", f"{b}.attn.hook_rot_k"]
-    attn += [f"{b}.attn.hook_attn_scores", f"{b}.attn.hook_pattern", f"{b}.attn.hook_z",
-             f"{b}.hook_attn_out"]
-    mlp = [f"{b}.mlp.hook_pre"] + ([f"{b}.mlp.hook_pre_linear"] if gated_mlp else []) + \
-          [f"{b}.mlp.hook_post", f"{b}.hook_mlp_out"]
-    ln1 = [f"{b}.ln1.hook_scale", f"{b}.ln1.hook_normalized"]
-    ln2 = [f"{b}.ln2.hook_scale", f"{b}.ln2.hook_normalized"]
-    if norm_placement == "pre":
-        return [f"{b}.hook_resid_pre", *ln1, *attn, f"{b}.hook_resid_mid", *ln2, *mlp,
-                f"{b}.hook_resid_post"]
-    # post-LN (BERT): the stream is re-normalised after each residual add
-    return [f"{b}.hook_resid_pre", *attn, f"{b}.hook_resid_mid", *ln1, *mlp,
-            f"{b}.hook_resid_post", *ln2]
+    groups = {
+        "resid_pre": [f"{b}.hook_resid_pre"], "resid_mid": [f"{b}.hook_resid_mid"],
+        "resid_post": [f"{b}.hook_resid_post"],
+        "ln1": [f"{b}.ln1.hook_scale", f"{b}.ln1.hook_normalized"],
+        "ln2": [f"{b}.ln2.hook_scale", f"{b}.ln2.hook_normalized"],
+        "qkv": attn, "attn_out": [f"{b}.hook_attn_out"],
+        "attn": attn + ([f"{b}.attn.hook_rot_q", f"{b}.attn.hook_rot_k"] if rotary else [])
+        + [f"{b}.attn.hook_attn_scores", f"{b}.attn.hook_pattern", f"{b}.attn.hook_z",
+           f"{b}.hook_attn_out"],
+        "mlp": [f"{b}.mlp.hook_pre"] + ([f"{b}.mlp.hook_pre_linear"] if gated_mlp else [])
+        + [f"{b}.mlp.hook_post", f"{b}.hook_mlp_out"],
+    }
+    return [h for g in PLACEMENTS[norm_placement].block_order for h in groups[g]]

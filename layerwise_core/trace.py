@@ -23,6 +23,7 @@ import numpy as np
 
 from .atomic import replacing
 from .errors import CorruptCacheError, TraceFormatError
+from .spec import ModelSpec
 
 FORMAT_VERSION = 2          # 2: `meta_sha256` covers the metadata itself
 _META = "__meta__"
@@ -144,8 +145,8 @@ class Trace:
         return self.meta["model"]["name"]
 
     @property
-    def spec(self) -> dict:
-        return self.meta["model"]
+    def spec(self) -> ModelSpec:
+        return ModelSpec.from_json(self.meta["model"])
 
     @property
     def n_layers(self) -> int:

@@ -17,11 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .errors import CorruptCacheError, OutputError, SentenceTooLongError, TraceFormatError
+from .errors import CorruptCacheError, OutputError, TraceFormatError
 from .lens import SITES, lens_summaries
-from .models import entry, load_model
+from .models import ModelRef, load_model, resolve, source_digest
 from .models.base import Recorder
-from .packages import package_version
 from .tokens import check_sentence, word_table
 from .atomic import created_dirs, remove_created
 from .trace import Trace, load_npz, read_meta, save_npz
@@ -46,24 +45,26 @@ def code_version() -> str:
     return h.hexdigest()[:16]
 
 
-def trace_key(model: str, sentence: str) -> str:
-    spec = entry(model).spec
-    inputs = {"model": model, "package": spec.package,
-              "package_version": package_version(spec.package) if spec.package else None,
-              "sentence": sentence, "code": code_version()}
+def trace_key(ref: ModelRef, source: dict, sentence: str) -> str:
+    inputs = {"model": ref.name, "source": source_digest(source), "sentence": sentence,
+              "code": code_version()}
     return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
 
 
-def cached_path(model: str, sentence: str, cache_dir: Path | None = None) -> Path:
+def cached_path(model: str | ModelRef, sentence: str, cache_dir: Path | None = None) -> Path:
     cache_dir = Path(cache_dir or default_cache_dir())
-    return cache_dir / "traces" / f"{model}-{trace_key(model, sentence)[:20]}.npz"
+    ref = resolve(model)
+    key = trace_key(ref, ref.source(cache_dir), sentence)
+    return cache_dir / "traces" / f"{ref.name}-{key[:20]}.npz"
 
 
-def get_trace(model: str, sentence: str, *, cache_dir: Path | None = None,
+def get_trace(model: str | ModelRef, sentence: str, *, cache_dir: Path | None = None,
               out: Path | None = None) -> Trace:
-    """The trace of `sentence` through `model`, from the cache when it is there and sound."""
+    """The trace of `sentence` through `model` (a built-in name, a path or a ModelRef), from
+    the cache when it is there and sound."""
     check_sentence(sentence)
     cache_dir = Path(cache_dir or default_cache_dir())
+    model = resolve(model)
     path = cached_path(model, sentence, cache_dir)
     trace = None
     if path.exists():
@@ -105,20 +106,19 @@ def verify_sidecar(trace: Trace, folder: Path) -> None:
         raise CorruptCacheError(f"{side}: not the weights of {trace.path}")
 
 
-def compute_trace(model_name: str, sentence: str, *, cache_dir: Path, dest: Path) -> Trace:
+def compute_trace(model: str | ModelRef, sentence: str, *, cache_dir: Path, dest: Path) -> Trace:
     """Run the model and write the trace (and its weights sidecar) atomically to `dest`."""
-    model = load_model(model_name, cache_dir)
+    ref = resolve(model)
+    source = ref.source(cache_dir)
+    model = load_model(ref, cache_dir, source)
     tok = model.tokenize(sentence)
-    if len(tok) > model.spec.n_ctx:
-        raise SentenceTooLongError(f"{len(tok)} tokens, but {model_name} takes at most "
-                                   f"{model.spec.n_ctx}")
     rec = Recorder()
     model.run(list(tok.ids), rec)
     arrays = dict(rec.acts)
     meta = {
         "kind": "trace",
         "model": model.spec.to_json(),
-        "source": model.source,
+        "source": source,
         "sentence": sentence,
         "token_ids": list(tok.ids),
         "tokens": list(tok.tokens),
@@ -128,7 +128,7 @@ def compute_trace(model_name: str, sentence: str, *, cache_dir: Path, dest: Path
         "dtype": "float32",
         "layerwise_version": __version__,
         "code_version": code_version(),
-        "inputs_sha256": trace_key(model_name, sentence),
+        "inputs_sha256": trace_key(ref, source, sentence),
     }
     if model.spec.kind == "decoder":
         arrays.update(_lens_arrays(model, arrays))
@@ -137,7 +137,7 @@ def compute_trace(model_name: str, sentence: str, *, cache_dir: Path, dest: Path
         meta["lens"] = {"sites": list(SITES), "top_k": int(arrays["lens.resid_post.top_ids"].shape[-1]),
                         "entropy_unit": "nats", "kl": "KL(final || layer)",
                         "vocab": {str(int(i)): model.token_string(int(i)) for i in ids}}
-    weights_name = _write_weights(model, dest.parent)
+    weights_name = _write_weights(model, source, dest.parent)
     meta["weights_file"] = weights_name
     meta["weights_sha256"] = load_npz_meta_sha(dest.parent / weights_name)
     save_npz(dest, arrays, meta)
@@ -154,11 +154,10 @@ def _lens_arrays(model, arrays: dict) -> dict:
     return out
 
 
-def _write_weights(model, folder: Path) -> str:
-    """The per-layer attention weights, once per (model, package version, code version)."""
+def _write_weights(model, source: dict, folder: Path) -> str:
+    """The per-layer attention weights, once per (model, source files, code version)."""
     spec = model.spec
-    version = model.source.get("package_version") or "none"
-    name = f"attn-weights/{spec.name}-{version}-{code_version()}.npz"
+    name = f"attn-weights/{spec.name}-{source_digest(source)[:12]}-{code_version()}.npz"
     path = folder / name
     if path.exists():
         try:

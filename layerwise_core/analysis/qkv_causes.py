@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..spec import ModelSpec
 from ..trace import Trace
 from .similarity import cosine
 from .vectors import attn_input
@@ -50,10 +51,10 @@ def tv_distance(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return 0.5 * np.abs(np.asarray(p) - np.asarray(q)).sum(axis=-1)
 
 
-def pattern_comparable(spec: dict) -> bool:
-    """Plain softmax(q.k) attention we can redo here: no RoPE, every head its own K."""
-    return not spec.get("rotary") and spec.get("n_kv_heads", spec["n_heads"]) == spec["n_heads"] \
-        and spec.get("norm_placement") != "none"
+def pattern_comparable(spec: ModelSpec) -> bool:
+    """Plain softmax(q.k) attention we can redo here: no RoPE, every head its own K (and a
+    model that attends at all: the toy does not)."""
+    return not spec.rotary and spec.group_size == 1 and spec.kind != "toy"
 
 
 def qkv_causes(trace: Trace, weights: dict, layer: int, pos: int) -> dict:
@@ -72,7 +73,7 @@ def qkv_causes(trace: Trace, weights: dict, layer: int, pos: int) -> dict:
            "cos_across_w": float(cosine(qb, qc)),                    # different bases: ~0
            "patterns": None}
     if pattern_comparable(trace.spec):
-        causal = trace.spec.get("kind") == "decoder"
+        causal = trace.spec.kind == "decoder"
         pats = {}
         for n, (i, w) in combos.items():
             k = project(i, weights, w, "K")

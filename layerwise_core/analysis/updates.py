@@ -15,7 +15,7 @@ def update_sizes(trace: Trace, pos: list[int]) -> dict:
     """Per layer, for the tokens at `pos` (mean over them): |X|, |attn_out|, |mlp_out| and the
     relative sizes |attn_out|/|X| and |mlp_out|/|X_in|, where X_in is the stream the FFN output
     is added to (resid_mid for pre-norm, the re-normalised resid_mid for post-LN)."""
-    L, placement = trace.n_layers, trace.spec["norm_placement"]
+    L, placement = trace.n_layers, trace.spec.placement
     rows = {k: [] for k in ("norm_x", "norm_attn", "norm_mlp", "rel_attn", "rel_mlp")}
     for l in range(L):
         x = trace[f"blocks.{l}.hook_resid_pre"][pos]
@@ -23,12 +23,11 @@ def update_sizes(trace: Trace, pos: list[int]) -> dict:
         rows["norm_x"].append(_norm(x).mean())
         rows["norm_attn"].append(_norm(attn).mean())
         rows["rel_attn"].append((_norm(attn) / _norm(x)).mean())
-        if placement == "none":       # the toy has no FFN
+        if placement.mlp_in is None:       # the toy has no FFN
             rows["norm_mlp"].append(0.0)
             rows["rel_mlp"].append(0.0)
             continue
-        mlp_in = trace[f"blocks.{l}.ln1.hook_normalized" if placement == "post"
-                       else f"blocks.{l}.hook_resid_mid"][pos]
+        mlp_in = trace[placement.mlp_in.format(l=l)][pos]
         mlp = trace[f"blocks.{l}.hook_mlp_out"][pos]
         rows["norm_mlp"].append(_norm(mlp).mean())
         rows["rel_mlp"].append((_norm(mlp) / _norm(mlp_in)).mean())
@@ -39,7 +38,7 @@ def residual_path(trace: Trace, pos: int) -> dict:
     """One token's stream as a path of additions (pre-norm models): X^(l) for l = 0..L (X^(0) the
     embedding, X^(l+1) = resid_post of layer l), and the two updates each layer adds,
     Delta_attn^(l) = attn_out and Delta_FFN^(l) = mlp_out, all float64 [.., d_model]."""
-    if trace.spec["norm_placement"] != "pre":
+    if not trace.spec.placement.additive:
         raise ValueError("residual_path: X changes only by additions in pre-norm models")
     L = trace.n_layers
     f = lambda h: np.asarray(trace[h][pos], np.float64)         # noqa: E731

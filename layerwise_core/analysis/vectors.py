@@ -17,28 +17,17 @@ def positions(trace: Trace, word: str) -> list[int]:
 def stream_stages(trace: Trace) -> list[tuple[str, str]]:
     """(label, hook) of every state of the residual stream in order: embedding, then after each
     sublayer's add (and, for post-LN models, after each re-normalisation)."""
-    L = trace.n_layers
-    placement = trace.spec["norm_placement"]
     stages = [("embed", "blocks.0.hook_resid_pre")]
-    for l in range(L):
-        if placement == "post":
-            stages += [(f"L{l} +attn", f"blocks.{l}.hook_resid_mid"),
-                       (f"L{l} LN", f"blocks.{l}.ln1.hook_normalized"),
-                       (f"L{l} +FFN", f"blocks.{l}.hook_resid_post"),
-                       (f"L{l} LN", f"blocks.{l}.ln2.hook_normalized")]
-        elif placement == "pre":
-            stages += [(f"L{l} +attn", f"blocks.{l}.hook_resid_mid"),
-                       (f"L{l} +FFN", f"blocks.{l}.hook_resid_post")]
-        else:
-            stages += [(f"L{l} +0.1V", f"blocks.{l}.hook_resid_post")]
+    for l in range(trace.n_layers):
+        stages += [(label.format(l=l), hook.format(l=l))
+                   for label, hook in trace.spec.placement.stages]
     return stages
 
 
 def layer_states(trace: Trace) -> list[str]:
     """Hook of X^l for l = 0..L: the stream entering each layer, then the final output."""
     L = trace.n_layers
-    last = {"post": f"blocks.{L - 1}.ln2.hook_normalized"}.get(trace.spec["norm_placement"],
-                                                              f"blocks.{L - 1}.hook_resid_post")
+    last = trace.spec.placement.layer_out.format(l=L - 1)
     return [f"blocks.{l}.hook_resid_pre" for l in range(L)] + [last]
 
 
@@ -51,6 +40,4 @@ def word_vectors(trace: Trace, word: str, hooks: list[str] | None = None) -> np.
 def attn_input(trace: Trace, layer: int) -> np.ndarray:
     """What W_Q, W_K, W_V multiply at `layer`: LN(X) for pre-norm models, X itself for post-LN
     (where X was already normalised at the end of the previous layer), X for the toy."""
-    if trace.spec["norm_placement"] == "pre":
-        return trace[f"blocks.{layer}.ln1.hook_normalized"]
-    return trace[f"blocks.{layer}.hook_resid_pre"]
+    return trace[trace.spec.placement.attn_in.format(l=layer)]

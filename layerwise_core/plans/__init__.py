@@ -15,7 +15,6 @@ from .. import __version__
 from ..atomic import write_text
 from ..errors import (CorruptCacheError, InputError, LayerwiseError, OutputError,
                       StoryboardError, TraceFormatError)
-from ..models import get_spec
 from ..storyboard.filled import fill_storyboard
 from ..storyboard.reveals import steps
 from ..storyboard.schema import Storyboard
@@ -52,7 +51,7 @@ def prepare_plan(sb: Storyboard, cache_dir: Path | None = None) -> tuple[Storybo
     checked, the plan without its beats). Raises StoryboardError naming file, line and field;
     nothing is written. A voice may then speak the filled storyboard (`finish_plan`)."""
     traces = storyboard_traces(sb, cache_dir)
-    spec = get_spec(sb.model)
+    spec = traces[0].spec
     try:
         data = TEMPLATES[sb.template].build_plan(sb, traces)
     except _NOT_THE_STORYBOARDS:

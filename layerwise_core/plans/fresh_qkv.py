@@ -38,9 +38,8 @@ def focus_rows(a: np.ndarray, pos: list[int]) -> np.ndarray:
 
 def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
     """Where the normalisation before W_Q sits, what it normalises and its divisor sigma."""
-    spec = trace.spec
-    placement = spec["norm_placement"]
-    if placement == "post":
+    placement = trace.spec.placement
+    if placement.norm_before_q == "previous":     # post-LN: the last layer's LN fed this one
         if layer == 0:
             before = sum(trace[h] for h in ("hook_embed", "hook_pos_embed",
                                             "hook_token_type_embed") if h in trace)
@@ -49,34 +48,33 @@ def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
             before = trace[f"blocks.{layer - 1}.hook_resid_post"]
             site, label = f"blocks.{layer - 1}.ln2", f"layer {layer - 1}'s sum after its FFN add"
         after = trace[f"blocks.{layer}.hook_resid_pre"]
-    elif placement == "pre":
+    elif placement.norm_before_q == "own":         # pre-norm: ln1 of this layer
         before = trace[f"blocks.{layer}.hook_resid_pre"]
         site, label = f"blocks.{layer}.ln1", f"X entering layer {layer}"
         after = trace[f"blocks.{layer}.ln1.hook_normalized"]
     else:                                   # the toy: no normalisation at all
         x = focus_rows(trace[f"blocks.{layer}.hook_resid_pre"], pos)
-        return {"placement": placement, "site": None, "label": "no normalisation",
+        return {"placement": placement.name, "site": None, "label": "no normalisation",
                 "sigma": None, "norm_before": float(np.linalg.norm(x)),
                 "norm_after": float(np.linalg.norm(x))}
     b, a = focus_rows(before, pos), focus_rows(after, pos)
-    return {"placement": placement, "site": site, "label": label,
+    return {"placement": placement.name, "site": site, "label": label,
             "sigma": float(focus_rows(trace[f"{site}.hook_scale"], pos)[0]),
             "norm_before": float(np.linalg.norm(b)), "norm_after": float(np.linalg.norm(a))}
 
 
 def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
     """|.| of every state from X^(l) to X^(l+1) for the focus word, and X^(l+1)[:SHOW]."""
-    placement = trace.spec["norm_placement"]
+    placement = trace.spec.placement
     b = f"blocks.{layer}"
     hooks = {"x": f"{b}.hook_resid_pre", "d_attn": f"{b}.hook_attn_out",
              "mid": f"{b}.hook_resid_mid", "d_ffn": f"{b}.hook_mlp_out",
              "post": f"{b}.hook_resid_post"}
-    if placement == "post":
-        hooks.update(ln1=f"{b}.ln1.hook_normalized", ln2=f"{b}.ln2.hook_normalized")
+    hooks.update({key: hook.format(l=layer) for key, hook in placement.renormed})
     hooks = {k: h for k, h in hooks.items() if h in trace}
     vec = {k: focus_rows(trace[h], pos) for k, h in hooks.items()}
     nxt = vec.get("ln2", vec.get("post"))
-    return {"placement": placement,
+    return {"placement": placement.name,
             "norms": {k: float(np.linalg.norm(v)) for k, v in vec.items()},
             "x_next_first": nxt[:SHOW].tolist(), "x_next_norm": float(np.linalg.norm(nxt)),
             "cos_x_next": float(np.dot(nxt, vec["x"]) / np.linalg.norm(nxt)
@@ -113,7 +111,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "x": scaled(xs[l], x_limit), "in_first": inp[:SHOW].tolist(),
                "norm": norm_step(t, l, pos),
                "identity": {k: projection_error(t, W, l, k) for k in QKV},
-               "update": update_steps(t, l, pos) if spec["norm_placement"] != "none" else None,
+               "update": update_steps(t, l, pos) if spec.placement.mlp_in else None,
                "causes": causes_row(t, W, l, pos) if l >= 1 else None}
         row["identity_max"] = max(row["identity"].values())
         row["identity_bound"] = {k: error_bound(v) for k, v in row["identity"].items()}
@@ -129,10 +127,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     return {"focus": {"word": sb.focus[0], "positions": pos,
                       "tokens": [t.tokens[p] for p in pos]},
             "tokens": t.tokens,
-            "model": spec.get("display", spec.get("name")),
-            "norm": {"kind": spec["norm"], "placement": spec["norm_placement"]},
-            "shape": {"n_heads": spec["n_heads"], "n_kv_heads": spec["n_kv_heads"],
-                      "d_model": spec["d_model"], "d_head": spec["d_head"]},
+            "model": spec.display,
+            "norm": {"kind": spec.norm, "placement": spec.norm_placement},
+            "shape": {"n_heads": spec.n_heads, "n_kv_heads": spec.n_kv_heads,
+                      "d_model": spec.d_model, "d_head": spec.d_head},
             "show": {"dims": SHOW, "out": OUT, "head": HEAD},
             "x_limit": x_limit,
             "layers": out}

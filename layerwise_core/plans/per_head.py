@@ -32,12 +32,11 @@ QKV = ("q", "k", "v")
 def head_rows(trace: Trace, layer: int, heads: list[int], pos: list[int]) -> dict:
     """Raw per-head arrays of one layer: q/k/v [head][d_head] and pattern [head][key]."""
     spec = trace.spec
-    group = spec["n_heads"] // spec["n_kv_heads"]
     b = f"blocks.{layer}.attn"
     out = {}
     for k in QKV:
         a = np.asarray(trace[f"{b}.hook_{k}"], np.float64)[pos].mean(axis=0)   # [head, d_head]
-        out[k] = np.stack([a[h if k == "q" else h // group] for h in heads])
+        out[k] = np.stack([a[h if k == "q" else spec.kv_head(h)] for h in heads])
     pattern = np.asarray(trace[f"{b}.hook_pattern"], np.float64)[:, pos].mean(axis=1)  # [h, key]
     out["pattern"] = pattern[heads]
     return out
@@ -47,7 +46,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     W = t.weights()
     spec = t.spec
-    group = spec["n_heads"] // spec["n_kv_heads"]
     pos = positions(t, sb.focus[0])
     heads, layers = list(sb.heads), list(sb.layers)
     rows = {l: head_rows(t, l, heads, pos) for l in layers}
@@ -55,7 +53,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     for l in layers:
         for X in ("Q", "K", "V"):
             w = np.asarray(W[f"blocks.{l}.attn.W_{X}"], np.float64)
-            blocks[X, l] = np.stack([w[h if X == "Q" else h // group, :BLOCK, :BLOCK]
+            blocks[X, l] = np.stack([w[h if X == "Q" else spec.kv_head(h), :BLOCK, :BLOCK]
                                      for h in heads])
     limits = {k: robust_limit(np.stack([rows[l][k] for l in layers])) for k in QKV}
     limits["w"] = robust_limit(np.stack(list(blocks.values())))
@@ -68,7 +66,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         for i, h in enumerate(heads):
             p = r["pattern"][i]
             order = np.argsort(-p, kind="stable")[:TOP]
-            entry = {"head": h, "kv_head": h // group,
+            entry = {"head": h, "kv_head": spec.kv_head(h),
                      "pattern": p.tolist(), "pattern_sum": float(p.sum()),
                      "top": [{"pos": int(j), "token": t.tokens[j], "weight": float(p[j])}
                              for j in order],
@@ -83,8 +81,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     return {"focus": {"word": sb.focus[0], "positions": pos,
                       "tokens": [t.tokens[p] for p in pos]},
             "tokens": t.tokens,
-            "shape": {"n_heads": spec["n_heads"], "n_kv_heads": spec["n_kv_heads"],
-                      "d_model": spec["d_model"], "d_head": spec["d_head"]},
+            "shape": {"n_heads": spec.n_heads, "n_kv_heads": spec.n_kv_heads,
+                      "d_model": spec.d_model, "d_head": spec.d_head},
             "limits": limits,
             "weight_block": {"rows": [0, BLOCK], "cols": [0, BLOCK]},
             "top_k": TOP,

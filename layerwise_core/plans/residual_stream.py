@@ -235,10 +235,13 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     pos_all = positions(t, sb.focus[0])
     token = pos_all[-1]                    # a decoder's last token of the word has read all of it
     pos = [token]
-    L, placement = t.n_layers, t.spec["norm_placement"]
-    per = {"post": 4, "pre": 2}.get(placement)
-    if per is None:
+    spec = t.spec
+    L, placement = t.n_layers, spec.placement
+    per = len(placement.stages)
+    if placement.mlp_in is None:
         raise LayerwiseError(f"residual_stream: no sublayer updates to show for {t.model}")
+    # the stage (within a layer's) where the FFN output has just been added
+    ffn_stage = [h for _, h in placement.stages].index("blocks.{l}.hook_resid_post")
     d_model = int(t[stream_stages(t)[0][1]].shape[-1])
 
     # --- the states of the followed token and the steps between them -----------------------
@@ -292,7 +295,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     layers = []
     for l in range(L):
         first = 1 + per * l
-        s_attn, s_ffn = first, first + (2 if placement == "post" else 1)
+        s_attn, s_ffn = first, first + ffn_stage
         layers.append({
             "layer": l, "stage_in": first - 1, "stage_attn": s_attn, "stage_ffn": s_ffn,
             "stage_out": first + per - 1, "step_attn": s_attn - 1, "step_ffn": s_ffn - 1,
@@ -341,9 +344,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     for i, tok in enumerate(t.tokens):
         text, space = _shown_text(tok)
         tokens.append({"index": i, "text": text, "space": space})
-    check = _addition_check(t, pos) if placement == "pre" else _layernorm_check(t, pos)
+    check = _addition_check(t, pos) if placement.additive else _layernorm_check(t, pos)
     identity = None
-    if placement == "pre":
+    if placement.additive:
         dec = entry_decimals(norms[-1])
         identity = {"sum_head": _head(np.array(check["sum_head"]), {dec}, "identity.sum_head"),
                     "x_head": stage_rows[-1]["head"], "decimals": dec,
@@ -352,9 +355,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                                "identity.captured_total_pct", 0)}
     energy = plane["explained"]
     return {
-        "model": {"display": t.spec.get("display", t.model), "n_layers": L, "d_model": d_model,
-                  "norm": t.spec["norm"], "norm_placement": placement, "kind": t.spec["kind"]},
-        "norm_placement": placement, "norm": t.spec["norm"], "n_layers": L, "d_model": d_model,
+        "model": {"display": spec.display, "n_layers": L, "d_model": d_model,
+                  "norm": spec.norm, "norm_placement": placement.name, "kind": spec.kind},
+        "norm_placement": placement.name, "norm": spec.norm, "n_layers": L, "d_model": d_model,
         "sentence": t.sentence, "tokens": tokens, "n_tokens": len(tokens),
         "space_mark": SPACE_SHOWN, "any_space_mark": any(tok["space"] for tok in tokens),
         "focus": {"word": sb.focus[0], "positions": pos_all, "token": token,

@@ -20,7 +20,7 @@ import yaml
 
 from ..audio import AudioError, audio_seconds
 from ..errors import LayerwiseError, StoryboardError, shorten
-from ..models import REGISTRY
+from ..models import resolve
 from ..names import VECTORS
 from ..templates import TEMPLATES
 from ..tokens import words
@@ -167,11 +167,13 @@ def validate_text(text: str, path: Path) -> Storyboard:
     model = d.get("model")
     spec = None
     if "model" in d:
-        if not isinstance(model, str) or model not in REGISTRY:
-            bad.add(("model",), f"unknown model {model!r}{_suggest(model, REGISTRY)}; "
-                                f"known: {', '.join(REGISTRY)}")
+        try:                    # a built-in name, or a path relative to the storyboard file
+            ref = resolve(model if isinstance(model, str) else repr(model), base=path.parent)
+            spec = ref.spec()
+            model = ref.name if ref.entry else str(ref.path)
+        except LayerwiseError as e:
+            bad.add(("model",), str(e))
         else:
-            spec = REGISTRY[model].spec
             if kinds and spec.kind not in kinds:
                 bad.add(("model",), f"template {template!r} needs a {'/'.join(sorted(kinds))} "
                                     f"model, {model!r} is a {spec.kind}")
