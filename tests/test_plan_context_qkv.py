@@ -64,7 +64,7 @@ def test_cosines_are_the_traces(built, cache_dir):
             assert d["cos"][f"{k}_head_mean"][l] == pytest.approx(np.mean(heads), abs=1e-9)
             np.testing.assert_allclose(d["first"][k][l][0], va.ravel()[:d["first"]["dims"]],
                                        atol=1e-7)
-    assert d["reads"]["same_as_x"] and d["heads"]["q_width"] == a.spec["d_model"]
+    assert d["reads"]["same_as_x"] and d["heads"]["q_width"] == a.spec.d_model
 
 
 def test_layer_zero_is_one_vector_then_context_separates(built):

@@ -68,7 +68,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     for k in ("x", "in", *QKV):          # layer 0's are written on screen, the rest plotted
         stable(cos[k][0], DECIMALS, f"data.cos.{k}[0]")
 
-    reads_x = spec["norm_placement"] != "pre"
+    reads_x = spec.placement.norm_before_q != "own"   # W_Q reads X as it arrives
     # the rows the scene shows: what W reads (X itself, or LN(X) in a pre-norm model), Q, K, V
     hooks = {"x" if reads_x else "in": (lambda t, l: attn_input(t, l)),
              **{k: (lambda t, l, k=k: t[f"blocks.{l}.attn.hook_{k}"]) for k in QKV}}
@@ -92,21 +92,21 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                             for k in ("x", *QKV) for l in after)}
     shown = np.array([cos[k] for k in ("x", "in", *QKV)])
     return {
-        "model": spec.get("display", spec.get("name")),
+        "model": spec.display or spec.name,
         "word": sb.focus[0].partition("#")[0],
         "contexts": [{"sentence": t.sentence, "focus": f, "positions": p,
                       "tokens": [t.tokens[i] for i in p],
                       "token_ids": [t.meta["token_ids"][i] for i in p]}
                      for t, f, p in zip(traces, sb.focus, pos)],
         "match": layer_zero_match(a, pos[0], b, pos[1]),
-        "reads": {"same_as_x": reads_x, "placement": spec["norm_placement"],
-                  "norm": spec["norm"]},
+        "reads": {"same_as_x": reads_x, "placement": spec.norm_placement,
+                  "norm": spec.norm},
         "layers": list(range(L)),
         "cos": cos,
-        "heads": {"combined": "concatenated", "n_heads": spec["n_heads"],
-                  "n_kv_heads": spec["n_kv_heads"], "d_model": spec["d_model"],
-                  "d_head": spec["d_head"], "q_width": spec["n_heads"] * spec["d_head"],
-                  "kv_width": spec["n_kv_heads"] * spec["d_head"]},
+        "heads": {"combined": "concatenated", "n_heads": spec.n_heads,
+                  "n_kv_heads": spec.n_kv_heads, "d_model": spec.d_model,
+                  "d_head": spec.d_head, "q_width": spec.n_heads * spec.d_head,
+                  "kv_width": spec.n_kv_heads * spec.d_head},
         "first": first,
         "axes": y_axis(shown),
         "summary": summary,
