@@ -6,6 +6,9 @@ SCENE     ?=
 # narration voice for render and chapter: piper (neural, offline), draft (espeak-ng), none (silent)
 VOICE     ?= piper
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+# where beats render: local (a Dask LocalCluster of JOBS single-thread workers), none (a plain
+# process pool of JOBS), or an existing Dask scheduler: SCHEDULER=tcp://host:8786
+SCHEDULER ?= local
 STORYBOARDS := $(if $(SCENE),$(wildcard scenes/storyboards/$(SCENE).yaml scenes/storyboards/$(SCENE)),$(sort $(wildcard scenes/storyboards/*.yaml)))
 export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
 export HF_HUB_OFFLINE := 1
@@ -48,14 +51,14 @@ plans: traces
 
 render: setup check-scene
 	$(PY) -m layerwise_core plan --voice $(VOICE) $(STORYBOARDS)
-	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) $(STORYBOARDS)
+	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) --jobs $(JOBS) --scheduler $(SCHEDULER) $(STORYBOARDS)
 
 preview: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
 	$(PY) -m layerwise_pipeline.render --preview $(STORYBOARDS)
 
 chapter: setup
-	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE)
+	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE) --scheduler $(SCHEDULER)
 
 estimate: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
