@@ -4,8 +4,9 @@ A beat job is data only (the plan, with the beat's audio as bytes instead of pat
 can run in another process or on another machine. `render_beat` builds the scene up to the
 beat's start with every earlier animation skipped (`StoryboardScene.start`: the state and
 the scene time are the ones a whole render reaches), draws only that beat's frames in a
-private scratch folder, and returns the beat's mp4, its subtitles (timed from the beat's
-start) and the mp4's sha256 as data. `storyboard.py` joins the beats.
+private scratch folder, and returns the beat's mp4 (its sound timed from the beat's start),
+its subtitles (in the storyboard's time, as a whole render writes them) and the mp4's
+sha256 as data. `storyboard.py` joins the beats.
 
 The cache key of beat k covers what its frames depend on: the beat itself, the plan's
 header and data, and of the earlier beats what shapes the state at beat k's start (ids,

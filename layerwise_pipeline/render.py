@@ -264,7 +264,10 @@ def main(argv: list[str] | None = None) -> int:
                         "for a LocalCluster of --jobs single-thread workers ('none': a "
                         "process pool of --jobs)")
     args = p.parse_args(argv)
-    return run(lambda: _main(args), RenderError, where=args.media)
+    # run as `python -m`, this module is __main__: the RenderError that the pipeline's other
+    # modules raise (and BeatError, derived from it) is the package's class, not this copy
+    from layerwise_pipeline.render import RenderError as PackageRenderError
+    return run(lambda: _main(args), RenderError, PackageRenderError, where=args.media)
 
 
 def _main(args) -> int:

@@ -60,7 +60,7 @@ def assemble(plan: dict, quality: str, media: Path, results: list[dict],
             index.append(_section_record(r["beat"], section, video_dir / "sections"))
         (video_dir / "sections" / f"{name}.json").write_text(json.dumps(index, indent=4))
         try:
-            marks, _ = join(None, sections, video_dir / f"{name}.mp4", plan["title"])
+            join(None, sections, video_dir / f"{name}.mp4", plan["title"])
         except JoinError as e:
             raise RenderError(f"{name}: {e}") from None
         srts = []
@@ -70,7 +70,7 @@ def assemble(plan: dict, quality: str, media: Path, results: list[dict],
             srts.append(p)
         cues = any(r["srt"].strip() for r in results)
         if cues:
-            merge_srt(srts, [m["start"] for m in marks], video_dir / f"{name}.srt")
+            merge_srt(srts, [0.0] * len(srts), video_dir / f"{name}.srt")   # scene times
         for p in srts:
             p.unlink()
         final_dir = media / "videos" / folder

@@ -98,8 +98,9 @@ class StoryboardScene(MovingCameraScene):
     until: str | None = None        # stop after this beat (previews of one beat, tests)
     # Draw from this beat on: the beats before it are built (every play runs to its end
     # state, scene time advances by the frames a render would have drawn) but not drawn, so
-    # one beat renders in its own process from the same state as in a whole render. Sound
-    # and subtitles are then timed from that beat's start (`origin`).
+    # one beat renders in its own process from the same state as in a whole render. Its sound
+    # is timed from that beat's start (`origin`: the beat's video has its own audio track);
+    # its subtitles keep the scene's time, the very floats a whole render writes.
     start: str | None = None
     origin = 0.0
     _skipping = False
@@ -192,7 +193,7 @@ class StoryboardScene(MovingCameraScene):
 
     def add_subcaption(self, content: str, duration: float = 1, offset: float = 0) -> None:
         if not self._skipping:
-            super().add_subcaption(content, duration, offset - self.origin)
+            super().add_subcaption(content, duration, offset)
 
     @staticmethod
     def steps(beat: dict) -> list[dict]:
