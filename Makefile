@@ -77,6 +77,8 @@ bench: setup
 	$(PY) scripts/bench_trace.py
 	$(PY) scripts/bench_render.py
 	$(PY) scripts/bench_chapter.py
+	$(PY) scripts/bench_parallel.py
+	$(PY) scripts/bench_raster.py
 
 clean:
 	rm -rf media/videos media/images media/plans media/texts media/Tex media/frames media/review \

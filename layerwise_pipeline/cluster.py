@@ -55,11 +55,11 @@ def runner_for(scheduler: str | None, jobs: int):
         yield LocalPool(jobs)
         return
     # Dask logs a failed or rescheduled task on every worker; the run reports it once
-    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
     from distributed import Client, LocalCluster
     if scheduler == "local":
         with LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
             yield DaskRunner(client, f"Dask LocalCluster ({jobs} workers)")
         return
     with Client(scheduler, timeout="20s") as client:
