@@ -6,6 +6,9 @@ SCENE     ?=
 # narration voice for render and chapter: piper (neural, offline), draft (espeak-ng), none (silent)
 VOICE     ?= piper
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+# where beats render: local (a Dask LocalCluster of JOBS single-thread workers), none (a plain
+# process pool of JOBS), or an existing Dask scheduler: SCHEDULER=tcp://host:8786
+SCHEDULER ?= local
 STORYBOARDS := $(if $(SCENE),$(wildcard scenes/storyboards/$(SCENE).yaml scenes/storyboards/$(SCENE)),$(sort $(wildcard scenes/storyboards/*.yaml)))
 export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
 export HF_HUB_OFFLINE := 1
@@ -49,7 +52,7 @@ plans: traces
 
 render: setup check-scene
 	$(PY) -m layerwise_core plan --voice $(VOICE) $(STORYBOARDS)
-	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) $(STORYBOARDS)
+	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) --jobs $(JOBS) --scheduler $(SCHEDULER) $(STORYBOARDS)
 
 preview: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
@@ -61,7 +64,7 @@ slides: setup check-scene
 	$(PY) -m layerwise_pipeline.slides --quality $(QUALITY) $(STORYBOARDS)
 
 chapter: setup
-	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE)
+	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE) --scheduler $(SCHEDULER)
 
 estimate: setup check-scene
 	$(PY) -m layerwise_core plan $(STORYBOARDS)
@@ -80,6 +83,8 @@ bench: setup
 	$(PY) scripts/bench_trace.py
 	$(PY) scripts/bench_render.py
 	$(PY) scripts/bench_chapter.py
+	$(PY) scripts/bench_parallel.py
+	$(PY) scripts/bench_raster.py
 
 clean:
 	rm -rf media/videos media/images media/plans media/texts media/Tex media/frames media/review \

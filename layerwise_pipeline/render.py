@@ -98,7 +98,8 @@ def signals_at_checkpoints(scene):
         if held:
             stop(held[0])
 
-    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)
+                if signal.getsignal(s) is not signal.SIG_IGN}  # a pool worker ignores Ctrl-C
     scene.checkpoint = checkpoint
     try:
         yield
@@ -256,12 +257,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--frames", type=Path, default=None, help="also write per-beat PNG frames")
     p.add_argument("--media", type=Path, default=MEDIA)
     p.add_argument("--until", default=None, help="stop after this beat id")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="render the beats in parallel in N processes (1: one whole render)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="render the beats on a Dask cluster: tcp://host:8786, or 'local' "
+                        "for a LocalCluster of --jobs single-thread workers ('none': a "
+                        "process pool of --jobs)")
     args = p.parse_args(argv)
-    return run(lambda: _main(args), RenderError, where=args.media)
+    # run as `python -m`, this module is __main__: the RenderError that the pipeline's other
+    # modules raise (and BeatError, derived from it) is the package's class, not this copy
+    from layerwise_pipeline.render import RenderError as PackageRenderError
+    return run(lambda: _main(args), RenderError, PackageRenderError, where=args.media)
 
 
 def _main(args) -> int:
     plans = [load_plan(s, args.media) for s in args.storyboards]
+    beats = args.jobs > 1 or args.scheduler not in (None, "none")
+    if beats and not (args.preview or args.frames or args.until):
+        from .cluster import runner_for
+        from .jobs import render_storyboards
+        with runner_for(args.scheduler, args.jobs) as runner:
+            out = render_storyboards(plans, args.quality, args.media, runner,
+                                     media_of=lambda name: args.media)
+        for plan in plans:
+            print(out[plan["storyboard"]["name"]]["video"], flush=True)
+        return 0
     for plan in plans:
         out = render(plan, args.quality, args.media, args.preview, args.frames, args.until)
         if args.preview:

@@ -57,6 +57,38 @@ class KitCamera(MovingCamera):
     def cairo_line_width_multiple(self, value) -> None:
         pass
 
+    def display_image_mobject(self, image_mobject, pixel_array) -> None:
+        """Manim 0.22 starts an ImageMobject's canvas as `Image.fromarray(np.zeros((h, w)),
+        mode="RGBA")`: a float64 array read as RGBA, which Pillow >= 13 refuses ("Invalid
+        mode for data type"; deprecated since 11.3). Same canvas (all zero bytes, i.e.
+        transparent), made the way Pillow accepts, for the length of this call."""
+        import manim.camera.camera as cam
+        cam.Image = _BlankCanvasImage
+        try:
+            super().display_image_mobject(image_mobject, pixel_array)
+        finally:
+            cam.Image = _PIL_IMAGE
+
+
+from PIL import Image as _PIL_IMAGE  # noqa: E402
+
+
+class _BlankCanvasImage:
+    """PIL.Image, except that `fromarray(2-D zeros, mode="RGBA")` is a transparent image."""
+
+    def __getattr__(self, name):
+        return getattr(_PIL_IMAGE, name)
+
+    @staticmethod
+    def fromarray(obj, mode=None):
+        a = np.asarray(obj)
+        if mode == "RGBA" and a.ndim == 2 and not a.any():
+            return _PIL_IMAGE.new("RGBA", (a.shape[1], a.shape[0]), (0, 0, 0, 0))
+        return _PIL_IMAGE.fromarray(obj) if mode is None else _PIL_IMAGE.fromarray(obj, mode)
+
+
+_BlankCanvasImage = _BlankCanvasImage()
+
 
 class StoryboardScene(MovingCameraScene):
     def __init__(self, *args, **kwargs):
@@ -64,6 +96,14 @@ class StoryboardScene(MovingCameraScene):
         super().__init__(*args, **kwargs)
     plan: dict = {}
     until: str | None = None        # stop after this beat (previews of one beat, tests)
+    # Draw from this beat on: the beats before it are built (every play runs to its end
+    # state, scene time advances by the frames a render would have drawn) but not drawn, so
+    # one beat renders in its own process from the same state as in a whole render. Its sound
+    # is timed from that beat's start (`origin`: the beat's video has its own audio track);
+    # its subtitles keep the scene's time, the very floats a whole render writes.
+    start: str | None = None
+    origin = 0.0
+    _skipping = False
 
     # --- lifecycle ------------------------------------------------------------------------
     def setup(self) -> None:
@@ -81,10 +121,17 @@ class StoryboardScene(MovingCameraScene):
             self.frames_dir.mkdir(parents=True, exist_ok=True)
 
     def construct(self) -> None:
+        if self.start is not None:
+            if self.start not in [b["id"] for b in self.plan["beats"]]:
+                raise ValueError(f"no beat {self.start!r} to start from")
+            self._skip(True)
         self.add_chrome()
         self.layout()
         for i, beat in enumerate(self.plan["beats"]):
             self.beat_index, self.beat = i, beat
+            if self._skipping and beat["id"] == self.start:
+                self._skip(False)
+                self.origin = self.time
             self.open_section(beat)
             start = self.time
             self.beat_start = start
@@ -112,11 +159,46 @@ class StoryboardScene(MovingCameraScene):
                 break
 
     def open_section(self, beat: dict) -> None:
-        """Each beat is one Manim section (the slides scene makes it one slide as well)."""
-        self.next_section(beat["id"])
+        """Each beat is one Manim section (the slides scene makes it one slide as well); a
+        beat before the one a beat-parallel render starts at is skipped."""
+        self.next_section(beat["id"], skip_animations=self._skipping)
 
     def layout(self) -> None:
         """Build the template's persistent pieces (override)."""
+
+    # --- starting at a beat (see `start`) ---------------------------------------------------
+    def _skip(self, on: bool) -> None:
+        """Skip (or stop skipping) animations. While skipping, Manim still draws the static
+        background and a frame for every skipped play (and throws them away); drawing
+        nothing then is safe, since every drawn play starts by drawing its own background."""
+        self._skipping = on
+        self.renderer._original_skipping_status = on      # Manim's -n / section skipping
+        self.renderer.skip_animations = on
+        if on:
+            self.renderer.update_frame = lambda *args, **kwargs: None
+        else:
+            self.renderer.__dict__.pop("update_frame", None)
+
+    def _advance_as_drawn(self, t0: float) -> None:
+        """After a skipped play, set scene time to what drawing it would have given: Manim
+        adds the exact run time when it skips, but one frame at a time (or int(d / dt)
+        frames for a still wait) when it draws, and later waits are counted in frames."""
+        dt = 1 / self.camera.frame_rate
+        if self.is_current_animation_frozen_frame():
+            t = t0 + int(self.duration / dt) * dt
+        else:
+            t = t0
+            for _ in range(len(np.arange(0, self.duration, 1 / config["frame_rate"]))):
+                t += dt
+        self.renderer.time = t
+
+    def add_sound(self, sound_file, time_offset: float = 0, gain=None, **kwargs) -> None:
+        if not self._skipping:
+            super().add_sound(sound_file, time_offset - self.origin, gain, **kwargs)
+
+    def add_subcaption(self, content: str, duration: float = 1, offset: float = 0) -> None:
+        if not self._skipping:
+            super().add_subcaption(content, duration, offset)
 
     @staticmethod
     def steps(beat: dict) -> list[dict]:
@@ -282,6 +364,12 @@ class StoryboardScene(MovingCameraScene):
     def play(self, *anims, **kwargs) -> None:
         if self.checkpoint is not None:
             self.checkpoint()
+        t0 = self.time
+        self._play(*anims, **kwargs)
+        if self._skipping:
+            self._advance_as_drawn(t0)
+
+    def _play(self, *anims, **kwargs) -> None:
         if not any(self.moves_camera(a) for a in anims):
             super().play(*anims, **kwargs)
             return
@@ -374,7 +462,7 @@ class StoryboardScene(MovingCameraScene):
 
     # --- frames and state for previews and snapshot tests ---------------------------------
     def capture(self, beat: dict) -> None:
-        if not self.frames_dir:
+        if not self.frames_dir or self._skipping:
             return
         from PIL import Image
         # after a wait Manim keeps the still part of the frame as a background image; drawing

@@ -54,9 +54,10 @@ def run(cmd, timeout=300, wrap=None):
                           env=env(), timeout=timeout)
 
 
-def start(cmd):
+def start(cmd, tmpdir: Path | None = None):
+    e = env() if tmpdir is None else {**env(), "TMPDIR": str(tmpdir)}
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT, env=env(), start_new_session=True)
+                            cwd=ROOT, env=e, start_new_session=True)
 
 
 def one_error(r, *needles, code: int = 2) -> str:
@@ -163,6 +164,18 @@ def wait_for(predicate, proc, timeout=120.0, poll=0.02):
         time.sleep(poll)
     proc.kill()
     pytest.fail("timed out waiting")
+
+
+def beat_scratch_of(tmpdir: Path, name: str):
+    """A beat of `name` being drawn: its worker's scratch folder holds an encoded segment."""
+    return lambda: list(tmpdir.glob(f"layerwise-{name}-*/**/partial_movie_files/*/*.mp4"))
+
+
+def unrender_chapter_parts(media: Path) -> None:
+    """Damage both parts and drop the beat cache, so the next build renders every beat."""
+    for name in ("toy_a", "toy_b"):
+        _truncate(part_video(media, name))
+    shutil.rmtree(media / "beats")
 
 
 def work_folder_of(media: Path, name: str = "toy_a"):
@@ -435,32 +448,34 @@ def test_two_concurrent_chapter_builds(chapter_built, tmp_path):
 def test_ctrl_c_in_a_parallel_chapter_build(chapter_built, tmp_path):
     media = copy_media(chapter_built, tmp_path / "media")
     before = sha(media / "videos" / RES / "chapter_small.mp4")
-    for name in ("toy_a", "toy_b"):
-        _truncate(part_video(media, name))
-    proc = start(cmd_chapter(media, DATA / "chapter_small.yaml", "--jobs", "2"))
-    for name in ("toy_a", "toy_b"):                     # both workers are rendering
-        work = wait_for(work_folder_of(media / "chapter" / "l" / name, name), proc)
-        wait_for(lambda w=work: list(w.rglob("partial_movie_files/*/*.mp4")), proc)
+    unrender_chapter_parts(media)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    proc = start(cmd_chapter(media, DATA / "chapter_small.yaml", "--jobs", "2"), scratch)
+    wait_for(lambda: len({p.parts[len(scratch.parts)] for p in beat_scratch_of(scratch, "toy_*")()})
+             >= 2, proc)                                # both workers are drawing a beat
     os.killpg(proc.pid, signal.SIGINT)                  # as a terminal's Ctrl-C does
     proc.wait(timeout=120)
     one_error(proc, "interrupted", code=130)
     assert not work_left(media)
     assert processes_left(proc.pid) == []               # no worker left running
+    assert list(scratch.iterdir()) == []                # every worker removed its scratch
     assert sha(media / "videos" / RES / "chapter_small.mp4") == before
 
 
 def test_sigint_to_the_chapter_parent_only(chapter_built, tmp_path):
     media = copy_media(chapter_built, tmp_path / "media")
-    for name in ("toy_a", "toy_b"):
-        _truncate(part_video(media, name))
-    proc = start(cmd_chapter(media, DATA / "chapter_small.yaml", "--jobs", "2"))
-    work = wait_for(work_folder_of(media / "chapter" / "l" / "toy_a", "toy_a"), proc)
-    wait_for(lambda: list(work.rglob("partial_movie_files/*/*.mp4")), proc)
+    unrender_chapter_parts(media)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    proc = start(cmd_chapter(media, DATA / "chapter_small.yaml", "--jobs", "2"), scratch)
+    wait_for(beat_scratch_of(scratch, "toy_a"), proc)
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=120)
     one_error(proc, "interrupted", code=130)
     assert not work_left(media)
     assert processes_left(proc.pid) == []
+    assert list(scratch.iterdir()) == []
 
 
 @pytest.mark.parametrize("text,line,needle", [

@@ -1,0 +1,66 @@
+"""Beat jobs on Dask distributed: a LocalCluster on this machine, or an existing cluster.
+
+`runner_for(scheduler, jobs)`: None or "none" -> the local process pool (`jobs.LocalPool`);
+"local" -> a Dask LocalCluster of `jobs` single-thread worker processes; "tcp://host:8786"
+-> the cluster behind that scheduler (start it with `dask scheduler` and, on each machine
+with the project installed, `dask worker tcp://host:8786 --nthreads 1 --nworkers N`: Manim's
+configuration is per process, so a worker renders one beat at a time).
+
+No shared filesystem is assumed: a job carries its plan and audio as data, a result comes
+back as data (mp4 bytes, subtitles) with the sha256 its worker computed, checked on
+arrival. A worker that dies mid-run has its beats rerun elsewhere by the scheduler (a beat
+is a pure function of its job, so the output is the same); a beat that fails raises one
+BeatError naming the storyboard and the beat, and every other beat of the run is cancelled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+
+from .beats import render_beat
+from .jobs import LocalPool, _longest_first
+
+
+class DaskRunner:
+    def __init__(self, client, name: str):
+        self.client, self.name = client, name
+        self.stats = {"tasks": 0, "bytes": 0}
+
+    def map(self, jobs: list[dict], done) -> None:
+        from distributed import as_completed
+        if not jobs:
+            return
+        futures = []
+        for j in _longest_first(jobs):
+            plan = j["plan"]
+            key = f"beat-{plan['storyboard']['name']}-{j['index']:02d}-{j['key'][:12]}"
+            self.stats["bytes"] += len(pickle.dumps(j, protocol=5))
+            futures.append(self.client.submit(render_beat, j, key=key, retries=0))
+        try:
+            for future, result in as_completed(futures, with_results=True):
+                self.stats["tasks"] += 1
+                self.stats["bytes"] += len(result["mp4"])
+                done(result)
+                future.release()
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+
+
+@contextlib.contextmanager
+def runner_for(scheduler: str | None, jobs: int):
+    if not scheduler or scheduler == "none":
+        yield LocalPool(jobs)
+        return
+    # Dask logs a failed or rescheduled task on every worker; the run reports it once
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
+    from distributed import Client, LocalCluster
+    if scheduler == "local":
+        with LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
+            yield DaskRunner(client, f"Dask LocalCluster ({jobs} workers)")
+        return
+    with Client(scheduler, timeout="20s") as client:
+        yield DaskRunner(client, f"Dask cluster at {scheduler}")

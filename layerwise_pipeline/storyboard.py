@@ -1,0 +1,94 @@
+"""A storyboard from its beats: the beats' mp4s joined by stream copy into the same set a
+whole render publishes (video, one section per beat, subtitles, manifest), atomically.
+
+`plan_jobs` splits a plan into beat jobs and takes what the beat cache already holds;
+`assemble` writes the set in a private work folder from the finished beats, verifies it
+(reads whole, sections add up) and publishes it (`staging.publish`): a failure leaves the
+previous set under the final names.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .beats import BeatCache, pack
+from .concat import JoinError, join, merge_srt
+from .provenance import manifest
+from .render import QUALITIES, RenderError, _merge_caches, _verify, _video_set, write_json
+from .staging import publish, work_folder
+
+
+def plan_jobs(plan: dict, quality: str, cache_root: Path) -> tuple[list[dict], dict[int, dict]]:
+    """(jobs to run, {index: cached result}) for one plan."""
+    cache = BeatCache(cache_root, quality, plan["storyboard"]["name"])
+    jobs, done = [], {}
+    for i in range(len(plan["beats"])):
+        job = pack(plan, quality, i)
+        hit = cache.get(job["key"])
+        if hit is not None:
+            done[i] = hit
+        else:
+            jobs.append(job)
+    return jobs, done
+
+
+def frame_facts(quality: str) -> tuple[float, tuple[int, int], str]:
+    from manim import config, tempconfig
+    with tempconfig({"quality": QUALITIES[quality]}):
+        return (config.frame_rate, (config.pixel_width, config.pixel_height),
+                f"{config.pixel_height}p{config.frame_rate:g}")
+
+
+def assemble(plan: dict, quality: str, media: Path, results: list[dict],
+             seconds: float) -> Path:
+    """Publish the storyboard's set under media/videos/<quality folder>/ from its beats'
+    results (in beat order). Returns the video's path."""
+    name = plan["storyboard"]["name"]
+    if [r["index"] for r in results] != list(range(len(plan["beats"]))):
+        raise RenderError(f"{name}: beats missing from the join")
+    rate, size, folder = frame_facts(quality)
+    media = Path(media)
+    with work_folder(media, name) as work:
+        video_dir = work / "videos" / folder
+        (video_dir / "sections").mkdir(parents=True)
+        sections, index = [], []
+        for r in results:
+            section = f"{name}_{r['index']:04d}_{r['beat']}.mp4"
+            (video_dir / "sections" / section).write_bytes(r["mp4"])
+            sections.append(video_dir / "sections" / section)
+            index.append(_section_record(r["beat"], section, video_dir / "sections"))
+        (video_dir / "sections" / f"{name}.json").write_text(json.dumps(index, indent=4))
+        try:
+            join(None, sections, video_dir / f"{name}.mp4", plan["title"])
+        except JoinError as e:
+            raise RenderError(f"{name}: {e}") from None
+        srts = []
+        for r in results:
+            p = work / f"{r['index']:04d}.srt"
+            p.write_text(r["srt"], encoding="utf-8")
+            srts.append(p)
+        cues = any(r["srt"].strip() for r in results)
+        if cues:
+            merge_srt(srts, [0.0] * len(srts), video_dir / f"{name}.srt")   # scene times
+        for p in srts:
+            p.unlink()
+        final_dir = media / "videos" / folder
+        video = final_dir / f"{name}.mp4"
+        video_facts, names = _verify(video_dir, name)
+        record = manifest(plan, quality, rate, size, seconds, video, video_facts, names)
+        record["beats"] = [{"id": r["beat"], "key": r["key"], "frames": r["frames"],
+                            "cached": bool(r.get("cached")), "seconds": r.get("seconds")}
+                           for r in results]
+        write_json(video_dir / f"{name}.manifest.json", record)
+        moves, remove = _video_set(video_dir, final_dir, name, names)
+        publish(media, work, moves, remove)
+        _merge_caches(work, media)
+        return video
+
+
+def _section_record(beat: str, video: str, folder: Path) -> dict:
+    """The entry Manim writes in a sections index (name, type, video, stream metadata)."""
+    from manim import get_video_metadata
+    return dict({"name": beat, "type": "default.normal", "video": video},
+                **get_video_metadata(folder / video))

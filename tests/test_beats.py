@@ -1,0 +1,106 @@
+"""Beats in parallel: each beat rendered in its own process from the state at its start,
+joined by stream copy, equals a whole (serial) render frame for frame; the beat cache
+re-renders only the beat whose caption changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+
+import pytest
+
+import framecheck as fc
+from conftest import STORYBOARDS
+
+pytestmark = pytest.mark.render
+
+
+def frame_digests(path) -> list[str]:
+    import av
+    with av.open(str(path)) as c:
+        return [hashlib.sha256(f.to_ndarray(format="rgb24").tobytes()).hexdigest()
+                for f in c.decode(video=0)]
+
+
+def plan_into(media, storyboard, cache_dir):
+    from layerwise_core.plans import build_plan, write_plan
+    from layerwise_core.storyboard.schema import load_storyboard
+    sb = load_storyboard(storyboard)
+    write_plan(build_plan(sb, cache_dir), media / "plans" / f"{storyboard.stem}.json")
+
+
+def render(media, storyboard, *extra):
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--quality", "l",
+                        "--media", str(media), *extra, str(storyboard)],
+                       cwd=fc.ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return media / "videos" / "480p15"
+
+
+def the_set(folder, name):
+    """What a whole render and a beat-parallel one must agree on."""
+    import srt
+    index = json.loads((folder / "sections" / f"{name}.json").read_text())
+    cues = [(round(c.start.total_seconds(), 3), round(c.end.total_seconds(), 3), c.content)
+            for c in srt.parse((folder / f"{name}.srt").read_text(encoding="utf-8"))]
+    return index, cues
+
+
+@pytest.mark.parametrize("storyboard", STORYBOARDS, ids=lambda p: p.stem)
+def test_beat_parallel_equals_serial(storyboard, cache_dir, tmp_path):
+    """Identical decoded frames (no tolerance: each beat is encoded on its own in both, as
+    Manim encodes every play on its own), the same sections and the same subtitles."""
+    name = storyboard.stem
+    serial, parallel = tmp_path / "serial", tmp_path / "parallel"
+    for m in (serial, parallel):
+        plan_into(m, storyboard, cache_dir)
+    a = render(serial, storyboard)
+    b = render(parallel, storyboard, "--jobs", "2")
+    assert frame_digests(a / f"{name}.mp4") == frame_digests(b / f"{name}.mp4")
+    assert the_set(a, name) == the_set(b, name)
+    for sec in json.loads((a / "sections" / f"{name}.json").read_text()):
+        assert frame_digests(a / "sections" / sec["video"]) == \
+            frame_digests(b / "sections" / sec["video"])
+    record = json.loads((b / f"{name}.manifest.json").read_text())
+    assert [x["id"] for x in record["beats"]] == [
+        x["id"] for x in json.loads((serial / "plans" / f"{name}.json").read_text())["beats"]]
+    assert not any(x["cached"] for x in record["beats"])
+
+
+def test_changed_caption_renders_that_beat_only(cache_dir, tmp_path):
+    storyboard = fc.ROOT / "scenes" / "storyboards" / "per_head.yaml"
+    name = storyboard.stem
+    media = tmp_path / "media"
+    plan_into(media, storyboard, cache_dir)
+    out = render(media, storyboard, "--jobs", "2")
+    before = json.loads((out / f"{name}.manifest.json").read_text())["beats"]
+    again = render(media, storyboard, "--jobs", "2")            # nothing changed
+    assert all(b["cached"] for b in json.loads((again / f"{name}.manifest.json").read_text())
+               ["beats"])
+
+    changed = tmp_path / "changed.yaml"
+    text = storyboard.read_text()
+    caption = [line for line in text.splitlines() if "caption:" in line][1]   # a middle beat
+    beats_before = text[:text.index(caption)].count("- id:")
+    changed.write_text(text.replace(caption, caption.split("caption:")[0]
+                                    + 'caption: "A caption changed for this test"', 1))
+    plan_into(media, changed, cache_dir)
+    plan = json.loads((media / "plans" / "changed.json").read_text())
+    plan["storyboard"]["name"] = name            # the same storyboard, one caption edited
+    plan["storyboard"]["sha256"] = hashlib.sha256(storyboard.read_bytes()).hexdigest()
+    (media / "plans" / f"{name}.json").write_text(json.dumps(plan))
+    edited = beats_before - 1
+    out = render(media, storyboard, "--jobs", "2")
+    after = json.loads((out / f"{name}.manifest.json").read_text())["beats"]
+    assert [b["cached"] for b in after] == [i != edited for i in range(len(after))]
+    assert [b["key"] for i, b in enumerate(after) if i != edited] == \
+        [b["key"] for i, b in enumerate(before) if i != edited]
+
+    serial = tmp_path / "serial"
+    (serial / "plans").mkdir(parents=True)
+    (serial / "plans" / f"{name}.json").write_text(json.dumps(plan))
+    whole = render(serial, storyboard)
+    assert frame_digests(whole / f"{name}.mp4") == frame_digests(out / f"{name}.mp4")
+    assert the_set(whole, name) == the_set(out, name)
