@@ -133,7 +133,7 @@ class AttentionDepthScene(StoryboardScene):
         head = VGroup(txt(f"share on {names}", S), txt("per layer", S, T.MUTED))
         head.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         head.next_to([CHART_X, CHART_Y + BAR_H + 0.4, 0], RIGHT, buff=0)
-        xname = txt("layer", S, T.MUTED).next_to(base, DOWN, buff=0.36)
+        xname = txt("layer", S, T.MUTED).next_to(base, DOWN, buff=0.42)
         return VGroup(head, base, xname)
 
     # --- beats ----------------------------------------------------------------------------
@@ -243,7 +243,7 @@ class AttentionDepthScene(StoryboardScene):
         head = VGroup(txt("prev-token", S, T.MUTED), txt("score", S, T.MUTED))
         head.arrange(DOWN, buff=0.02).move_to([self.xs[-1] + GRID_DX + 1.35, top_y + 0.2, 0])
         title = inline(txt("layer", T.TYPE.body), Num(L, "data.heads.layer", 0, T.TYPE.body),
-                       txt(f"· \"{d['word']}\"'s row, head by head", S, T.MUTED))
+                       txt(f"· the row of \"{d['word']}\", head by head", S, T.MUTED))
         title.move_to([0, 2.7, 0]).align_to([self.x0 - 0.3, 0, 0], LEFT)
         old = VGroup(self.arc_g, self.frame, self.bars, self.values, self.note, self.count)
         shift = UP * (top_y - ROW_Y) + RIGHT * GRID_DX
