@@ -12,8 +12,8 @@ Beats (storyboard `show` names):
            counts up, the weights change, and the sink chart grows one bar per layer
 - `sink`   the special tokens and the highest bar are ringed; the lowest and the last layer's
            bars are labelled from the plan; the arcs return to the last layer's row
-- `heads`  the arcs and the chart give way to the heads of one layer, one row each (the
-           head-average row splits into them), with each head's previous-token score; the
+- `heads`  the arcs return to the chosen layer, then they and the chart give way to that
+           layer's heads, one row each (its head-average row splits into them), with each head's previous-token score; the
            strongest previous-token head's row and its weight on the token before are ringed
 
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
@@ -256,6 +256,7 @@ class AttentionDepthScene(StoryboardScene):
                                     stroke_width=3)
         splits = [self.nums.copy() for _ in grid]
         self.fill_to(self.cue_at(1), [
+            (2, lambda t: self.show_layer(L, t)),          # the average row of that layer
             (2, lambda t: self.play(FadeOutPlace(old), Transform(self.tokens, moved_tokens),
                                     Transform(self.rings, moved_rings), run_time=t)),
             (1, lambda t: self.play(FadeInPlace(title), run_time=t)),
