@@ -13,17 +13,18 @@ Beats (storyboard `show` names):
 - `sink`   the special tokens and the highest bar are ringed; the lowest and the last layer's
            bars are labelled from the plan; the arcs return to the last layer's row
 - `heads`  the arcs return to the chosen layer, then they and the chart give way to that
-           layer's heads, one row each (its head-average row splits into them), with each head's previous-token score; the
-           strongest previous-token head's row and its weight on the token before are ringed
+           layer's heads, one row each (its head-average row splits into them), with each
+           head's previous-token score; the strongest previous-token head's row and its weight
+           on the token before are ringed
 
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from manim import (DOWN, LEFT, PI, RIGHT, UP, ArcBetweenPoints, Create, GrowFromEdge, Line,
-                   LaggedStart, Rectangle, SurroundingRectangle, Transform, VGroup, Write)
+from manim import (DOWN, LEFT, PI, RIGHT, UP, ArcBetweenPoints, Create, GrowFromEdge,
+                   LaggedStart, Line, Rectangle, ReplacementTransform, SurroundingRectangle,
+                   Transform, VGroup, Write)
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
@@ -172,12 +173,14 @@ class AttentionDepthScene(StoryboardScene):
 
     def show_layer(self, l: int, t: float, bar: bool = False) -> None:
         arcs, nums, count = self.layer_view(l)
-        anims = [Transform(self.arc_g, arcs), Transform(self.nums, nums),
-                 Transform(self.count, count)]
+        # replaced, not morphed in place: each Num on screen keeps its own plan path
+        anims = [ReplacementTransform(self.arc_g, arcs), ReplacementTransform(self.nums, nums),
+                 ReplacementTransform(self.count, count)]
         if bar:
             self.bars.add(self.bar(l))
             anims.append(GrowFromEdge(self.bars[l], DOWN))
         self.play(*anims, run_time=t)
+        self.arc_g, self.nums, self.count = arcs, nums, count
 
     def beat_depth(self, beat) -> None:
         layers = [x["layer"] for x in self.data["layers"]][1:]
@@ -245,7 +248,6 @@ class AttentionDepthScene(StoryboardScene):
         title = inline(txt("layer", T.TYPE.body), Num(L, "data.heads.layer", 0, T.TYPE.body),
                        txt(f"· the row of \"{d['word']}\", head by head", S, T.MUTED))
         title.move_to([0, 2.7, 0]).align_to([self.x0 - 0.3, 0, 0], LEFT)
-        old = VGroup(self.arc_g, self.frame, self.bars, self.values, self.note, self.count)
         shift = UP * (top_y - ROW_Y) + RIGHT * GRID_DX
         moved_tokens = self.tokens.copy().shift(shift)
         moved_rings = self.rings.copy().shift(shift)
@@ -254,17 +256,20 @@ class AttentionDepthScene(StoryboardScene):
         box = SurroundingRectangle(grid[p], color=T.HIGHLIGHT, buff=0.04, stroke_width=2.5)
         cell = SurroundingRectangle(grid[p].cells[before], color=T.HIGHLIGHT, buff=0.02,
                                     stroke_width=3)
-        splits = [self.nums.copy() for _ in grid]
         self.fill_to(self.cue_at(1), [
             (2, lambda t: self.show_layer(L, t)),          # the average row of that layer
-            (2, lambda t: self.play(FadeOutPlace(old), Transform(self.tokens, moved_tokens),
+            (2, lambda t: self.play(FadeOutPlace(VGroup(self.arc_g, self.frame, self.bars,
+                                                        self.values, self.note, self.count)),
+                                    Transform(self.tokens, moved_tokens),
                                     Transform(self.rings, moved_rings), run_time=t)),
             (1, lambda t: self.play(FadeInPlace(title), run_time=t)),
         ])
+        # copies of the chosen layer's average row (now on screen), one per head
+        splits = [self.nums.copy() for _ in grid]
         self.remove(self.nums)
         self.fill_to(self.cue_at(2), [
             (4, lambda t: self.play(
-                LaggedStart(*[Transform(s, g.nums) for s, g in zip(splits, grid)],
+                LaggedStart(*[ReplacementTransform(s, g.nums) for s, g in zip(splits, grid)],
                             lag_ratio=0.08),
                 LaggedStart(*[FadeInPlace(VGroup(g[0], g.cells)) for g in grid],
                             lag_ratio=0.08), run_time=t)),
