@@ -166,9 +166,10 @@ class AttentionDepthScene(StoryboardScene):
         self.fill_to(self.cue_at(3), [
             (1, lambda t: self.point_at(nums[top], run_time=t)),
             (1, lambda t: self.emphasize(self.tokens[top], run_time=t)),
-            (2, lambda t: self.play(Create(frame), GrowFromEdge(self.bars[0], DOWN),
-                                    run_time=t)),
+            (2, lambda t: self.play(Create(frame), GrowFromEdge(self.bars[0].rect, DOWN),
+                                    FadeInPlace(self.bars[0][1]), run_time=t)),
         ])
+        self.as_one(self.bars[0])
         self.arc_g, self.nums, self.count, self.note, self.frame = arcs, nums, count, note, frame
 
     def show_layer(self, l: int, t: float, bar: bool = False) -> None:
@@ -178,9 +179,17 @@ class AttentionDepthScene(StoryboardScene):
                  ReplacementTransform(self.count, count)]
         if bar:
             self.bars.add(self.bar(l))
-            anims.append(GrowFromEdge(self.bars[l], DOWN))
+            # the bar grows up from the axis; its layer number fades in below it
+            anims += [GrowFromEdge(self.bars[l].rect, DOWN), FadeInPlace(self.bars[l][1])]
         self.play(*anims, run_time=t)
+        if bar:
+            self.as_one(self.bars[l])
         self.arc_g, self.nums, self.count = arcs, nums, count
+
+    def as_one(self, g: VGroup) -> None:
+        """Pieces animated one by one stay on screen as their group."""
+        self.remove(*g)
+        self.add(g)
 
     def beat_depth(self, beat) -> None:
         layers = [x["layer"] for x in self.data["layers"]][1:]
