@@ -51,6 +51,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
        "BankDriftScene"),
     _t("context_qkv", {"sentences", "same", "layers", "compare"}, ANY_MODEL, 2,
        "ContextQKVScene", max_sentences=2),
+    _t("attention_depth", {"arcs", "depth", "sink", "heads"}, ANY_MODEL, 1,
+       "AttentionDepthScene", max_sentences=1),
     _t("logit_lens", {"lens", "grid", "rank"}, {"decoder"}, 1, "LogitLensScene"),
 )}
 

@@ -336,7 +336,7 @@ def test_every_number_said_is_a_placeholder_or_claimed(path):
 
 
 def test_every_storyboard_is_scanned():
-    assert len(STORYBOARDS) == 7
+    assert len(STORYBOARDS) == 8
 
 
 def test_the_scan_finds_hand_typed_numbers(tmp_path):

@@ -144,7 +144,7 @@ def test_every_storyboard_shows_numbers_from_its_plan(rendered, name):
 # The scenes rebuilt in the chapter language (issue: explainers, not dashboards); the three
 # context scenes follow when they are rebuilt.
 READABLE = ("toy_loop", "fresh_qkv", "residual_stream", "per_head", "bank_drift", "logit_lens",
-            "context_qkv")
+            "context_qkv", "attention_depth")
 
 
 @pytest.mark.parametrize("name", READABLE)

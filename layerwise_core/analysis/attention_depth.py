@@ -1,0 +1,39 @@
+"""The focus word's attention row at every layer, and what changes with depth.
+
+At every layer l, the focus word's row of the attention pattern A^(l,h) (its tokens averaged
+when it has several) per head, and the mean over heads (the head-average: every head weighs the
+same). Two measures name what changes:
+  sink share   the part of the row on the special tokens ([CLS], [SEP], a BOS): positions that
+               belong to no word of the sentence (the trace's `words`)
+  prev_token   per head, the mean over queries q >= 1 of A[q, q-1] (analysis.qkv): near 1 marks a
+               previous-token head, whatever the words
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..trace import Trace
+from .qkv import previous_token_score
+
+
+def special_positions(trace: Trace) -> list[int]:
+    """Token positions that belong to no word of the sentence ([CLS], [SEP], BOS)."""
+    inside = {p for w in trace.meta["words"] for p in w["positions"]}
+    return [i for i in range(len(trace.tokens)) if i not in inside]
+
+
+def attention_rows(trace: Trace, pos: list[int]) -> dict:
+    """Per layer: `heads` [head][key] (the focus word's rows), `mean` [key] (their head-average),
+    `sink` (the mean row's share on the special positions) and `prev_token` [head]."""
+    special = special_positions(trace)
+    out = {"special": special, "heads": [], "mean": [], "sink": [], "prev_token": []}
+    for l in range(trace.n_layers):
+        p = np.asarray(trace[f"blocks.{l}.attn.hook_pattern"], np.float64)     # [head, q, k]
+        rows = p[:, pos].mean(axis=1)                                          # [head, key]
+        mean = rows.mean(axis=0)
+        out["heads"].append(rows.tolist())
+        out["mean"].append(mean.tolist())
+        out["sink"].append(float(mean[special].sum()))
+        out["prev_token"].append(previous_token_score(p).tolist())
+    return out
