@@ -48,7 +48,6 @@ class BankDriftScene(StoryboardScene):
         self.rows = VGroup()        # number rows under the plot, one per drawn curve
         self.dots: dict[str, VGroup] = {}   # the dots of each drawn curve, by its plan path
         self.right = None           # the right-hand panel: projection, then table
-        self.table_panel = None
 
     # --- pieces -------------------------------------------------------------------------
     def make_legend(self) -> VGroup:
@@ -291,7 +290,6 @@ class BankDriftScene(StoryboardScene):
             line.align_to(note, LEFT)
         panel = VGroup(note, table).arrange(DOWN, buff=T.BUFF, aligned_edge=LEFT)
         panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
-        self.table_panel = panel
         rows = table[0]
         self.right = self.swap(self.right, VGroup(note, rows[0], table[1][0]),
                                run_time=self.quick(0.1, 0.8))
@@ -360,7 +358,6 @@ class BankDriftScene(StoryboardScene):
         panel.to_edge(RIGHT, buff=T.EDGE)      # under the curves' right end, clear of them
         panel.set_y(self.ax.axes.get_bottom()[1] - panel.height / 2)
         self.right = self.swap(self.right, VGroup())
-        self.table_panel = None
         drawn = self.dots.get(f"data.curves[{k}].raw")
 
         def rings(states) -> VGroup:
