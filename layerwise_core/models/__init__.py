@@ -142,6 +142,14 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "model"
 
 
+def _exists(path: Path) -> bool:
+    """`path.exists()`, False for a name the filesystem refuses (too long, bad bytes)."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def resolve(model: str | ModelRef, base: Path | None = None) -> ModelRef:
     """A built-in name, or a path (relative to `base`, default the current folder)."""
     if isinstance(model, ModelRef):
@@ -162,14 +170,14 @@ def resolve(model: str | ModelRef, base: Path | None = None) -> ModelRef:
     path = Path(model).expanduser()
     if base is not None and not path.is_absolute():
         path = Path(base) / path
-    looks_like_path = "/" in model or "\\" in model or model.endswith(".gguf") or path.exists()
+    looks_like_path = "/" in model or "\\" in model or model.endswith(".gguf") or _exists(path)
     if not looks_like_path:
         close = difflib.get_close_matches(model, REGISTRY, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise UnknownModelError(f"unknown model {model!r}{hint}; built-in: {', '.join(REGISTRY)}; "
                                 f"{PATHS_HELP}")
-    if not path.exists():
-        raise ModelFileError(f"{path}: no such model folder or file")
+    if not _exists(path):
+        raise ModelFileError(f"{str(path)[:200]}: no such model folder or file")
     path = path.resolve()
     if path.is_dir():
         return ModelRef(_slug(path.name), "hf", path, None)
