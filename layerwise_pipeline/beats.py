@@ -1,12 +1,16 @@
-"""One beat of a storyboard, rendered on its own: the job, its cache key, its cache.
+"""Beats of a storyboard, rendered on their own: the jobs, their cache keys, their cache.
 
-A beat job is data only (the plan, with the beat's audio as bytes instead of paths), so it
-can run in another process or on another machine. `render_beat` builds the scene up to the
-beat's start with every earlier animation skipped (`StoryboardScene.start`: the state and
-the scene time are the ones a whole render reaches), draws only that beat's frames in a
-private scratch folder, and returns the beat's mp4 (its sound timed from the beat's start),
-its subtitles (in the storyboard's time, as a whole render writes them) and the mp4's
-sha256 as data. `storyboard.py` joins the beats.
+A job is a *run* of consecutive beats, as data only (the plan, with the run's audio as bytes
+instead of paths), so it can run in another process or on another machine. `render_run`
+builds the scene up to the run's first beat with every earlier animation skipped
+(`StoryboardScene.start`: the state and the scene time are the ones a whole render reaches),
+draws the run's beats in a private scratch folder, and returns one result per beat: the
+beat's mp4 (its own partial movies joined, its sound timed from the beat's start), its
+subtitles (in the storyboard's time, as a whole render writes them) and the mp4's sha256,
+as data. A beat is the same whichever run drew it. `storyboard.py` joins the beats.
+
+Skipping is not free (the earlier beats' mobjects are still built), so a storyboard is cut
+into as few runs as there are workers to keep busy (`split_runs`), not one job per beat.
 
 The cache key of beat k covers what its frames depend on: the beat itself, the plan's
 header and data, and of the earlier beats what shapes the state at beat k's start (ids,
@@ -53,34 +57,74 @@ def _audio_paths(beat: dict) -> list[str]:
     return paths + [c["audio"] for c in beat.get("cues") or [] if c.get("audio")]
 
 
-def pack(plan: dict, quality: str, index: int) -> dict:
-    """The job for beat `index`: the plan with that beat's audio files replaced by names
-    of their content (the bytes travel in the job), and the beat's cache key."""
+def pack(plan: dict, quality: str, indices: list[int]) -> dict:
+    """The job for the run of beats `indices` (consecutive): the plan with those beats'
+    audio files replaced by names of their content (the bytes travel in the job; other
+    beats' sound is never played here), and each beat's cache key."""
     plan = json.loads(json.dumps(plan))
     audio: dict[str, bytes] = {}
     names: dict[str, str] = {}
-    beat = plan["beats"][index]
-    for path in _audio_paths(beat):
-        if path not in names:
-            try:
-                data = Path(path).read_bytes()
-            except OSError as e:
-                raise BeatError(f"{plan['storyboard']['name']}: beat {beat['id']}: cannot read "
-                                f"audio {path}: {e.strerror or e}") from None
-            names[path] = _sha(data)[:24] + Path(path).suffix
-            audio[names[path]] = data
-    if beat.get("audio"):
-        beat["audio"] = names[beat["audio"]]
-    for c in beat.get("cues") or []:
-        if c.get("audio"):
-            c["audio"] = names[c["audio"]]
-    for b in plan["beats"][:index] + plan["beats"][index + 1:]:
-        for k in ("audio",):                   # other beats' sound is never played here
-            b.pop(k, None)
-        for c in b.get("cues") or []:
-            c.pop("audio", None)
-    return {"plan": plan, "quality": quality, "index": index, "audio": audio,
-            "key": beat_key(plan, quality, index)}
+    for i, beat in enumerate(plan["beats"]):
+        if i not in indices:
+            beat.pop("audio", None)
+            for c in beat.get("cues") or []:
+                c.pop("audio", None)
+            continue
+        for path in _audio_paths(beat):
+            if path not in names:
+                try:
+                    data = Path(path).read_bytes()
+                except OSError as e:
+                    raise BeatError(f"{plan['storyboard']['name']}: beat {beat['id']}: cannot "
+                                    f"read audio {path}: {e.strerror or e}") from None
+                names[path] = _sha(data)[:24] + Path(path).suffix
+                audio[names[path]] = data
+        if beat.get("audio"):
+            beat["audio"] = names[beat["audio"]]
+        for c in beat.get("cues") or []:
+            if c.get("audio"):
+                c["audio"] = names[c["audio"]]
+    return {"plan": plan, "quality": quality, "indices": list(indices), "audio": audio,
+            "keys": [beat_key(plan, quality, i) for i in indices]}
+
+
+def split_runs(indices: list[int], durations: list[float], parts: int,
+               skip_share: float) -> list[list[int]]:
+    """Cut the beats `indices` (of one storyboard, ascending) into at most `parts` runs of
+    consecutive beats whose costs are as even as possible. A run's cost is the running time
+    it draws plus `skip_share` times the running time before it that it skips (building,
+    not drawing, the earlier beats), so later runs are shorter. Non-consecutive beats (the
+    cache holds the ones between) never share a run."""
+    groups: list[list[int]] = []
+    for i in indices:
+        if groups and groups[-1][-1] == i - 1:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    before = [sum(durations[:i]) for i in range(len(durations))]
+
+    def cut(limit: float) -> list[list[int]]:
+        runs = []
+        for g in groups:
+            run: list[int] = []
+            for i in g:
+                start = run[0] if run else i
+                cost = skip_share * before[start] + before[i] + durations[i] - before[start]
+                if run and cost > limit:
+                    runs.append(run)
+                    run = []
+                run.append(i)
+            runs.append(run)
+        return runs
+
+    lo, hi = 0.0, skip_share * sum(durations) + sum(durations)
+    for _ in range(40):                   # the least limit that needs no more than `parts` runs
+        mid = (lo + hi) / 2
+        if len(cut(mid)) <= max(parts, len(groups)):
+            hi = mid
+        else:
+            lo = mid
+    return cut(hi)
 
 
 def beat_key(plan: dict, quality: str, index: int) -> str:
@@ -94,45 +138,51 @@ def beat_key(plan: dict, quality: str, index: int) -> str:
     return _sha(blob.encode())
 
 
-def render_beat(job: dict) -> dict:
-    """Render one packed beat in a private scratch folder (removed afterwards); returns
-    {"name", "index", "beat", "key", "mp4" (bytes), "sha256", "frames", "srt", "seconds"}.
-    Any failure is one BeatError naming the storyboard and the beat."""
-    plan, index = job["plan"], job["index"]
-    name, beat = plan["storyboard"]["name"], plan["beats"][index]["id"]
-    scratch = Path(tempfile.mkdtemp(prefix=f"layerwise-{name}-{index:02d}-"))
+def render_run(job: dict) -> list[dict]:
+    """Render a packed run of beats in a private scratch folder (removed afterwards);
+    returns, per beat, {"name", "index", "beat", "key", "mp4" (bytes), "sha256", "frames",
+    "srt", "seconds"}. Any failure is one BeatError naming the storyboard and the beat that
+    was being drawn."""
+    plan, indices = job["plan"], job["indices"]
+    name = plan["storyboard"]["name"]
+    scratch = Path(tempfile.mkdtemp(prefix=f"layerwise-{name}-{indices[0]:02d}-"))
+    where = {"index": indices[0]}
     try:
         try:
-            return _render(job, scratch)
+            return _render(job, scratch, where)
         except (KeyboardInterrupt, SystemExit, Terminated):
             raise
         except BeatError:
             raise
         except BaseException as e:
             cause = " ".join(str(e).split()) or type(e).__name__
-            raise BeatError(f"{name}: beat {index} '{beat}': {type(e).__name__}: "
-                            f"{cause[:300]}") from None
+            i = where["index"]
+            raise BeatError(f"{name}: beat {i} '{plan['beats'][i]['id']}': "
+                            f"{type(e).__name__}: {cause[:300]}") from None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _render(job: dict, scratch: Path) -> dict:
+def _render(job: dict, scratch: Path, where: dict) -> list[dict]:
     from manim import config, tempconfig
 
     from .render import QUALITIES, _QuietSoundMux, scene_class, signals_at_checkpoints
-    from .videocheck import facts
     import logging
 
-    plan, index, quality = job["plan"], job["index"], job["quality"]
-    name, beat = plan["storyboard"]["name"], plan["beats"][index]
+    plan, indices, quality = job["plan"], job["indices"], job["quality"]
+    name, beats = plan["storyboard"]["name"], plan["beats"]
     (scratch / "audio").mkdir()
     for fname, data in job["audio"].items():
         (scratch / "audio" / fname).write_bytes(data)
-    for b in [beat] + list(beat.get("cues") or []):
-        if b.get("audio"):
-            b["audio"] = str(scratch / "audio" / b["audio"])
+    for i in indices:
+        for b in [beats[i]] + list(beats[i].get("cues") or []):
+            if b.get("audio"):
+                b["audio"] = str(scratch / "audio" / b["audio"])
     options = {"quality": QUALITIES[quality], "media_dir": str(scratch), "output_file": name,
                "save_sections": False, "disable_caching": True, "verbosity": "WARNING",
+               # the beats are joined from the partial movies after the render: Manim must
+               # not prune them (it keeps 100 by default; a run has hundreds of plays)
+               "max_files_cached": -1,
                "progress_bar": "none", "video_dir": "{media_dir}/videos",
                "images_dir": "{media_dir}/images"}
     start = time.perf_counter()
@@ -141,17 +191,76 @@ def _render(job: dict, scratch: Path) -> dict:
         if not any(isinstance(f, _QuietSoundMux) for f in mux_log.filters):
             mux_log.addFilter(_QuietSoundMux())
         scene = scene_class(plan["template"])()
-        scene.plan, scene.start, scene.until = plan, beat["id"], beat["id"]
+        scene.plan, scene.split = plan, True
+        scene.start, scene.until = beats[indices[0]]["id"], beats[indices[-1]]["id"]
+        _track(scene, where)
         with signals_at_checkpoints(scene):
             scene.render()
-        video_dir = Path(config.get_dir("video_dir"))
-    video = video_dir / f"{name}.mp4"
-    srt = video_dir / f"{name}.srt"
-    data = video.read_bytes()
-    return {"name": name, "index": index, "beat": beat["id"], "key": job["key"],
-            "mp4": data, "sha256": _sha(data), "frames": facts(video)["frames"],
-            "srt": srt.read_text(encoding="utf-8") if srt.is_file() else "",
-            "seconds": round(time.perf_counter() - start, 3)}
+        writer = scene.renderer.file_writer
+        sections = {s.name: s for s in writer.sections}
+        seconds = round((time.perf_counter() - start) / len(indices), 3)
+        out = []
+        for i, key in zip(indices, job["keys"]):
+            where["index"] = i
+            beat = beats[i]["id"]
+            video = scratch / "beats" / f"{i:04d}.mp4"
+            part = scene.beat_parts[beat]
+            _join_beat(writer, sections[beat].get_clean_partial_movie_files(), part["sound"],
+                       video)
+            data = video.read_bytes()
+            out.append({"name": name, "index": i, "beat": beat, "key": key, "mp4": data,
+                        "sha256": _sha(data), "frames": _frames(video),
+                        "srt": _srt(part["subcaptions"]), "seconds": seconds})
+    return out
+
+
+def _track(scene, where: dict) -> None:
+    """Keep `where["index"]` on the beat the scene is in, so a failure names it."""
+    open_section = scene.open_section
+
+    def tracked(beat):
+        where["index"] = scene.beat_index
+        open_section(beat)
+    scene.open_section = tracked
+
+
+def _join_beat(writer, partial_movies: list[str], sound, video: Path) -> None:
+    """A beat's partial movies joined by stream copy, and its sound (a pydub segment timed
+    from the beat's start, or None) muxed in as AAC cut to the video's length, as Manim
+    muxes a scene's sound."""
+    import av
+    from manim.scene.scene_file_writer import convert_audio
+
+    video.parent.mkdir(parents=True, exist_ok=True)
+    silent = video.with_name(video.stem + "-video.mp4")
+    writer.combine_files(partial_movies, silent if sound is not None else video)
+    if sound is None:
+        return
+    wav, aac = video.with_suffix(".wav"), video.with_suffix(".aac")
+    sound.export(wav, format="wav")
+    convert_audio(wav, aac, "aac")
+    with av.open(str(silent)) as vin, av.open(str(aac)) as ain, \
+            av.open(str(video), mode="w", options={"shortest": "1"}) as out:
+        streams = [(vin, vin.streams.video[0]), (ain, ain.streams.audio[0])]
+        outs = [out.add_stream_from_template(template=st) for _, st in streams]
+        for (container, stream), target in zip(streams, outs):
+            for packet in container.demux(stream):
+                if packet.dts is None:              # the demuxer's flushing packets
+                    continue
+                packet.stream = target
+                out.mux(packet)
+    for f in (silent, wav, aac):
+        f.unlink()
+
+
+def _frames(video: Path) -> int:
+    from .videocheck import facts
+    return facts(video)["frames"]
+
+
+def _srt(subcaptions: list) -> str:
+    import srt
+    return srt.compose(subcaptions) if subcaptions else ""
 
 
 def check(result: dict) -> dict:

@@ -19,7 +19,7 @@ import contextlib
 import os
 import pickle
 
-from .beats import render_beat
+from .beats import render_run
 from .jobs import LocalPool, _longest_first
 
 
@@ -28,6 +28,11 @@ class DaskRunner:
         self.client, self.name = client, name
         self.stats = {"tasks": 0, "bytes": 0}
 
+    @property
+    def workers(self) -> int:
+        """Beats render one at a time per worker thread: the cluster's threads."""
+        return max(1, sum(self.client.nthreads().values()))
+
     def map(self, jobs: list[dict], done) -> None:
         from distributed import as_completed
         if not jobs:
@@ -35,14 +40,17 @@ class DaskRunner:
         futures = []
         for j in _longest_first(jobs):
             plan = j["plan"]
-            key = f"beat-{plan['storyboard']['name']}-{j['index']:02d}-{j['key'][:12]}"
+            first, last = j["indices"][0], j["indices"][-1]
+            key = (f"beats-{plan['storyboard']['name']}-{first:02d}-{last:02d}-"
+                   f"{j['keys'][0][:12]}")
             self.stats["bytes"] += len(pickle.dumps(j, protocol=5))
-            futures.append(self.client.submit(render_beat, j, key=key, retries=0))
+            futures.append(self.client.submit(render_run, j, key=key, retries=0))
         try:
-            for future, result in as_completed(futures, with_results=True):
+            for future, results in as_completed(futures, with_results=True):
                 self.stats["tasks"] += 1
-                self.stats["bytes"] += len(result["mp4"])
-                done(result)
+                for result in results:
+                    self.stats["bytes"] += len(result["mp4"])
+                    done(result)
                 future.release()
         except BaseException:
             self.client.cancel(futures)

@@ -19,7 +19,7 @@ from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 from pathlib import Path
 
-from .beats import BeatCache, check, render_beat
+from .beats import BeatCache, check, render_run
 from .progress import Progress
 from .storyboard import assemble, plan_jobs
 
@@ -36,29 +36,30 @@ def _worker_exit(signum, frame):
 
 
 class LocalPool:
-    """Beat jobs in `jobs` spawned processes on this machine."""
+    """Runs of beats in `jobs` spawned processes on this machine."""
 
     name = "local pool"
 
     def __init__(self, jobs: int):
-        self.jobs = max(1, jobs)
+        self.jobs = self.workers = max(1, jobs)
         self.stats = {"tasks": 0, "bytes": 0}
 
     def map(self, jobs: list[dict], done) -> None:
-        """Run `jobs`; `done(result)` in this process for each one as it finishes."""
+        """Run `jobs`; `done(result)` in this process for each beat as its run finishes."""
         if not jobs:
             return
         pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(jobs)),
                                    mp_context=get_context("spawn"), initializer=_worker_init)
         try:
-            pending = {pool.submit(render_beat, j) for j in _longest_first(jobs)}
+            pending = {pool.submit(render_run, j) for j in _longest_first(jobs)}
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
                 for f in finished:
-                    result = f.result()
+                    results = f.result()
                     self.stats["tasks"] += 1
-                    self.stats["bytes"] += len(result["mp4"])
-                    done(result)
+                    for result in results:
+                        self.stats["bytes"] += len(result["mp4"])
+                        done(result)
         except BaseException:
             workers = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
@@ -95,8 +96,9 @@ def stop_processes(procs) -> None:
 
 
 def _longest_first(jobs: list[dict]) -> list[dict]:
-    """Long beats first, so the last one to start is a short one (less idle at the end)."""
-    return sorted(jobs, key=lambda j: -float(j["plan"]["beats"][j["index"]]["duration"]))
+    """Long runs first, so the last one to start is a short one (less idle at the end)."""
+    return sorted(jobs, key=lambda j: -sum(float(j["plan"]["beats"][i]["duration"])
+                                           for i in j["indices"]))
 
 
 def render_storyboards(plans: list[dict], quality: str, cache_root: Path, runner,
@@ -105,15 +107,11 @@ def render_storyboards(plans: list[dict], quality: str, cache_root: Path, runner
     """Render every beat that the cache lacks, then join and publish each storyboard into
     `media_of(name)`. Returns {name: {"video", "rendered": [beat ids], "cached": n}}."""
     start = time.perf_counter()
-    todo, have = [], {}
-    for plan in plans:
-        jobs, done = plan_jobs(plan, quality, cache_root)
-        todo += jobs
-        have[plan["storyboard"]["name"]] = done
+    todo, have = plan_jobs(plans, quality, cache_root, getattr(runner, "workers", 1))
     total = sum(len(p["beats"]) for p in plans)
     rendered: dict[str, list[str]] = {p["storyboard"]["name"]: [] for p in plans}
     with Progress(total, "beats", progress) as bar:
-        bar.advance(total - len(todo))
+        bar.advance(total - sum(len(j["indices"]) for j in todo))
 
         def done(result: dict) -> None:
             check(result)

@@ -104,6 +104,10 @@ class StoryboardScene(MovingCameraScene):
     start: str | None = None
     origin = 0.0
     _skipping = False
+    # A run of beats rendered in one process (`split`, with `start`/`until`): each drawn beat
+    # keeps its own sound (timed from its start, as a one-beat render times it) and its own
+    # subtitles, in `beat_parts[beat id]`, so the run gives the very beats one-beat renders give.
+    split = False
 
     # --- lifecycle ------------------------------------------------------------------------
     def setup(self) -> None:
@@ -115,6 +119,7 @@ class StoryboardScene(MovingCameraScene):
         self.shown: dict[str, Mobject] = {}
         self.beat: dict = {}
         self.beat_start = 0.0
+        self.beat_parts: dict[str, dict] = {}
         frames = os.environ.get(FRAMES_ENV)
         self.frames_dir = Path(frames) / self.plan["storyboard"]["name"] if frames else None
         if self.frames_dir:
@@ -132,7 +137,11 @@ class StoryboardScene(MovingCameraScene):
             if self._skipping and beat["id"] == self.start:
                 self._skip(False)
                 self.origin = self.time
+            elif self.split and not self._skipping:
+                self.origin = self.time
             self.open_section(beat)
+            if self.split and not self._skipping:
+                self._open_beat_sound()
             start = self.time
             self.beat_start = start
             cues = beat.get("cues") or []
@@ -154,6 +163,8 @@ class StoryboardScene(MovingCameraScene):
             if not cues and beat["narration"]:
                 self.add_subcaption(beat["narration"], duration=self.time - start,
                                     offset=start - self.time)
+            if self.split and not self._skipping:
+                self._close_beat_sound(beat)
             self.capture(beat)
             if beat["id"] == self.until:
                 break
@@ -178,6 +189,18 @@ class StoryboardScene(MovingCameraScene):
             self.renderer.update_frame = lambda *args, **kwargs: None
         else:
             self.renderer.__dict__.pop("update_frame", None)
+
+    def _open_beat_sound(self) -> None:
+        """A beat of a run starts with no sound and no subtitles of its own yet."""
+        writer = self.renderer.file_writer
+        writer.includes_sound, writer.audio_segment = False, None
+        self._subs_from = len(writer.subcaptions)
+
+    def _close_beat_sound(self, beat: dict) -> None:
+        writer = self.renderer.file_writer
+        self.beat_parts[beat["id"]] = {
+            "sound": writer.audio_segment if writer.includes_sound else None,
+            "subcaptions": list(writer.subcaptions[self._subs_from:])}
 
     def _advance_as_drawn(self, t0: float) -> None:
         """After a skipped play, set scene time to what drawing it would have given: Manim

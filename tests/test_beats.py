@@ -104,3 +104,51 @@ def test_changed_caption_renders_that_beat_only(cache_dir, tmp_path):
     whole = render(serial, storyboard)
     assert frame_digests(whole / f"{name}.mp4") == frame_digests(out / f"{name}.mp4")
     assert the_set(whole, name) == the_set(out, name)
+
+
+def test_split_runs_balances_consecutive_beats():
+    from layerwise_pipeline.beats import split_runs
+    d = [10.0] * 8
+    assert split_runs(list(range(8)), d, 1, 0.5) == [list(range(8))]
+    runs = split_runs(list(range(8)), d, 2, 0.0)          # skipping free: halves
+    assert runs == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    runs = split_runs(list(range(8)), d, 2, 0.6)          # skipping costs: the later run is shorter
+    assert [i for r in runs for i in r] == list(range(8)) and len(runs) == 2
+    assert len(runs[1]) < len(runs[0])
+    # beats the cache holds split the rest: never a run across a gap
+    assert split_runs([0, 1, 5, 6], d, 1, 0.5) == [[0, 1], [5, 6]]
+    assert split_runs([3], d, 4, 0.5) == [[3]]
+
+
+def test_a_beat_is_the_same_whichever_run_draws_it(cache_dir, tmp_path):
+    """Beat 1 of toy_a drawn as the second beat of a run and drawn alone: the same frames,
+    the same sound (its own, timed from its start), the same subtitles, the same key."""
+    import av
+    import numpy as np
+    from test_narration import tone
+
+    from layerwise_pipeline.beats import pack, render_run
+    media = tmp_path / "media"
+    plan_into(media, fc.ROOT / "tests" / "data" / "toy_a.yaml", cache_dir)
+    plan = json.loads((media / "plans" / "toy_a.json").read_text())
+    for i, beat in enumerate(plan["beats"][:2]):
+        tone(tmp_path / f"{i}.wav", 0.8 + 0.3 * i)
+        beat["audio"] = str(tmp_path / f"{i}.wav")
+    both = render_run(pack(plan, "l", [0, 1]))
+    alone = render_run(pack(plan, "l", [1]))
+    assert [r["index"] for r in both] == [0, 1] and alone[0]["index"] == 1
+    a, b = both[1], alone[0]
+    assert a["key"] == b["key"] and a["srt"] == b["srt"] and a["srt"].strip()
+    assert a["frames"] == b["frames"] > 0
+
+    def decoded(data: bytes):
+        path = tmp_path / f"{hashlib.sha256(data).hexdigest()}.mp4"
+        path.write_bytes(data)
+        with av.open(str(path)) as c:
+            audio = np.concatenate([f.to_ndarray().ravel() for f in c.decode(audio=0)])
+        return frame_digests(path), audio
+    (fa, sa), (fb, sb) = decoded(a["mp4"]), decoded(b["mp4"])
+    assert fa == fb
+    assert len(sa) == len(sb) and np.allclose(sa, sb, atol=1e-6)
+    head = sb[: len(sb) // 10]                     # its tone starts at the beat's start
+    assert np.abs(head).max() > 0.05

@@ -7,6 +7,7 @@ from typing import Sequence
 from manim import (LEFT, RIGHT, Text, VGroup, VMobject)
 
 from .. import theme as T
+from .text import light
 
 
 def resolve(plan: dict, path: str):
@@ -26,6 +27,7 @@ class Num(Text):
         self.value, self.source, self.decimals = float(value), source, decimals
         self.shown = T.fmt(value, decimals)
         super().__init__(prefix + self.shown + suffix, font=T.MONO, font_size=size, color=color)
+        light(self)
 
 
 def bracket(height: float, side: int, color=T.MUTED) -> VMobject:

@@ -10,15 +10,34 @@ from manim import (DOWN, Dot, LEFT, Line, MathTypst, RIGHT, Rectangle, Text, UP,
 from .. import theme as T
 
 
+def light(m, groups: bool = False):
+    """Drop what only building glyphs needed: each glyph's parsed SVG path (svgelements) and,
+    unless `groups`, the SVG's id groups. Manim copies a mobject for every Transform and fade,
+    and a copy deep-copies those too: a ten-letter Text copies in ~3 ms instead of ~120 ms.
+    The points, and so every frame, are unchanged. Returns `m`."""
+    for part in m.get_family():
+        if "path_obj" in part.__dict__:
+            part.path_obj = None
+    if not groups and hasattr(m, "id_to_vgroup_dict"):
+        m.id_to_vgroup_dict = {}
+    return m
+
+
+_TEXTS: dict[tuple, Text] = {}       # built once per process, handed out as copies
+
+
 def txt(text: str, size: float = T.LABEL_SIZE, color=T.TEXT, mono: bool = False,
         weight: str = "NORMAL") -> Text:
-    return Text(text, font=T.MONO if mono else T.FONT, font_size=size, color=color,
-                weight=weight)
+    key = (text, float(size), str(color), mono, weight)
+    if key not in _TEXTS:
+        _TEXTS[key] = light(Text(text, font=T.MONO if mono else T.FONT, font_size=size,
+                                 color=color, weight=weight))
+    return _TEXTS[key].copy()
 
 
 def math(source: str, size: float = T.MATH_SIZE, color=T.TEXT) -> MathTypst:
     """Typst math (no TeX needed): math("W_Q^((3))")."""
-    return MathTypst(source, font_size=size, color=color)
+    return light(MathTypst(source, font_size=size, color=color), groups=True)
 
 
 def wrapped(text: str, width_chars: int = 80, size: float = T.CAPTION_SIZE, color=T.TEXT,
@@ -48,8 +67,8 @@ def code_block(source: str, size: float = 15, line_height: float = 0.27) -> VGro
 
 def highlighted(text: str, word: str, color, size: float = T.LABEL_SIZE, base=T.TEXT) -> Text:
     """A sentence with every occurrence of `word` in `color` and bold."""
-    return Text(text, font=T.FONT, font_size=size, color=base, t2c={word: color},
-                t2w={word: "BOLD"})
+    return light(Text(text, font=T.FONT, font_size=size, color=base, t2c={word: color},
+                      t2w={word: "BOLD"}))
 
 
 def baseline(text: Text) -> float:
@@ -144,4 +163,4 @@ def swatch(*colors, radius: float = 0.07, buff: float = 0.05) -> VGroup:
     return VGroup(*[Dot(radius=radius, color=c) for c in colors]).arrange(RIGHT, buff=buff)
 
 
-__all__ = ['txt', 'math', 'wrapped', 'code_block', 'highlighted', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'labels_under', 'swatch']
+__all__ = ['light', 'txt', 'math', 'wrapped', 'code_block', 'highlighted', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'labels_under', 'swatch']
