@@ -16,11 +16,14 @@ import math
 
 import numpy as np
 
+from ..analysis.probe import run_probe
 from ..analysis.projection import pca_plane
 from ..analysis.similarity import context_similarity
 from ..analysis.vectors import layer_states, positions, word_vectors
+from ..probe_set import load_probe_set
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
+from ..tracing import get_trace
 
 Y_STEP = 0.25       # cosine axis ticks
 
@@ -97,6 +100,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "axes": {"y_range": y_range, "y_ticks": y_ticks},
             "summary": {"curve": 0, **_summary(curves[0]["raw"])},
             "projection": projection, "table": _table(len(states))}
+    if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
+        plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
     return plan
 
 
@@ -109,3 +114,19 @@ def _table(n_states: int) -> dict:
     rows = [[f"{r[0]}\n({lo}–{hi})", *r[1:]] for r, (lo, hi) in zip(TABLE["rows"], spans)]
     return {**TABLE, "rows": rows, "spans": spans}
 
+
+def probe(model, cache_dir) -> dict:
+    """The linear probe on the shipped set (`probe_set.yaml`), one trace per sentence from the
+    storyboard's cache, with the peak of each task for the narration and the chart's axis."""
+    sentences = load_probe_set()
+    traces = [get_trace(model, s.text, cache_dir=cache_dir) for s in sentences]
+    out = run_probe(sentences, traces)
+    shortest = min(sentences, key=lambda s: (len(s.words), s.text))     # the example shown
+    out["example"] = {"words": [w for w, *_ in shortest.words], "tags": [t for _, t, *_ in
+                      shortest.words], "target": shortest.target, "sense": shortest.sense}
+    for t in out["tasks"]:
+        t["peak_percent"] = t["accuracy_percent"][t["best"]]
+        t["one_example_percent"] = 100 / t["n_test"]       # what one held-out word is worth
+        t["majority_word"] = t["majority"].lower()
+    out["axes"] = {"y_range": [0.0, 100.0], "y_ticks": [0.0, 25.0, 50.0, 75.0, 100.0]}
+    return out

@@ -12,6 +12,8 @@ Beats (each optional, in storyboard order):
 - `table`: the illustrative table of what tends to be readable at each depth (replaces the
   projection panel), captioned as an illustration, its early / middle / late mapped onto this
   model's layers (bands on the chart).
+- `probe`: a linear probe's held-out accuracy per layer, part of speech and sense, with chance
+  (bank_drift_parts.ProbeBeat).
 - `measured`: what this model's "bank" actually does, quoted from the plan, with the quoted
   points ringed on the plot.
 """
@@ -27,7 +29,7 @@ from .. import theme as T
 from ..animations import FadeInPlace
 from ..base import StoryboardScene
 from ..mobjects import (Num, TickAxes, highlighted, inline, swatch, text_table, txt, wrapped)
-from .bank_drift_parts import AnglePanel, baseline_definition
+from .bank_drift_parts import AnglePanel, ProbeBeat, baseline_definition
 
 PLOT_WIDTH = 4.7
 PLOT_HEIGHT = 2.3
@@ -38,7 +40,7 @@ LEGEND_SIZE = 18
 DOT = [0.12, 0.085, 0.05]       # dot radius per sentence: concentric where vectors coincide
 
 
-class BankDriftScene(StoryboardScene):
+class BankDriftScene(ProbeBeat, StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.states, self.curves = d["states"], d["curves"]
@@ -155,8 +157,9 @@ class BankDriftScene(StoryboardScene):
             per = self.quick(0.3, 6.0) / (n * len(self.curves))
             for k, c in enumerate(self.curves):
                 self.draw_curve(c["raw"], f"data.curves[{k}].raw", self.colors[c["pair"][1]],
-                                "raw", self.pair_key(k), per=per,
-                                also=lambda s, k=k: angles.at(k, s))
+                                "raw", self.pair_key(k), per=per,   # all arrows: one state
+                                also=None if k else lambda s: [
+                                    a for j in range(len(self.curves)) for a in angles.at(j, s)])
             self.hold_until_cue(2)                      # "at the embedding ... the same vector"
             self.play(*[a for k in range(len(self.curves)) for a in angles.at(k, 0)],
                       run_time=self.quick(0.1, 1.2))    # back to the embedding: one arrow

@@ -1,22 +1,26 @@
-"""Panels of the bank_drift scene that stand on their own, right of the cosine chart.
+"""Two panels of the bank_drift scene that stand on their own, right of the cosine chart.
 
 - `AnglePanel`: what the cosine measures. The river "bank" is an arrow; each other "bank" an
   arrow at the angle whose cosine the chart plots (two vectors always span a plane, so the
   angle is exact; lengths are drawn equal because a cosine ignores them). `at(k, s)` turns
   arrow k to layer state s.
 - `baseline_definition`: what the baseline is and why it is subtracted, line by line.
+- `ProbeBeat.beat_probe`: the linear probe's held-out accuracy per layer state for two tasks,
+  each with its chance line, the set's size and one labelled example sentence.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Dot, VGroup
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine, Dot,
+                   LaggedStart, Line, VGroup)
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
-from ..mobjects import Num, inline, txt
+from ..mobjects import Num, TickAxes, inline, txt
 
 RADIUS = 2.9                    # arrow length in the angle panel
+PROBE_PLOT = (4.1, 1.6)         # probe chart width, height
 
 
 class AnglePanel(VGroup):
@@ -125,3 +129,112 @@ def baseline_definition(sim: dict, plot, frame_width: float) -> VGroup:
         lines.shift(LEFT * (lines.get_right()[0] - right))
     return lines
 
+
+class ProbeBeat:
+    """The `probe` beat, mixed into the bank_drift scene (uses its `swap`, `right`, cues)."""
+
+    def beat_probe(self, beat) -> None:
+        d, pr = self.data, self.data["probe"]
+        tasks, S = pr["tasks"], len(self.data["states"])
+        colors = [T.PROBE_SYNTAX, T.PROBE_SENSE]
+        size = T.SMALL_SIZE
+        lo, hi = pr["axes"]["y_range"]
+        ax = TickAxes([0, S - 1, 1], [lo, hi, 25], *PROBE_PLOT,
+                      x_ticks=[(st["layer"], f"data.states[{i}].layer")
+                               for i, st in enumerate(d["states"])],
+                      y_ticks=[(v, f"data.probe.axes.y_ticks[{i}]")
+                               for i, v in enumerate(pr["axes"]["y_ticks"])], y_decimals=0)
+        layer = txt("layer", T.TINY_SIZE, T.MUTED).next_to(ax.x_labels, DOWN, buff=0.06)
+        head = txt("linear probe: held-out accuracy, %", size)
+        st = pr["set"]
+        sizes = inline(Num(st["sentences"], "data.probe.set.sentences", 0, T.TINY_SIZE),
+                       txt("sentences the project wrote:", T.TINY_SIZE, T.MUTED),
+                       Num(st["train_sentences"], "data.probe.set.train_sentences", 0,
+                           T.TINY_SIZE), txt("train it,", T.TINY_SIZE, T.MUTED),
+                       Num(st["test_sentences"], "data.probe.set.test_sentences", 0,
+                           T.TINY_SIZE), txt("score it", T.TINY_SIZE, T.MUTED))
+        example = self.probe_example(pr["example"], colors)
+        top = VGroup(head, sizes, example).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
+        chart = VGroup(ax, layer)
+        chart.next_to(top, DOWN, buff=T.BUFF)
+        right = self.camera.frame_width / 2 - T.EDGE
+        chart.shift(RIGHT * (right - ax.axes.get_right()[0]))
+        panel = VGroup(top, chart)
+        panel.set_y(self.right_top() - panel.height / 2)
+        top.set_x(chart.get_right()[0] - top.width / 2)
+        names_x = self.plot.get_right()[0] + 0.6        # the rows' labels start here
+        self.right = self.swap(self.right, VGroup(top, chart),
+                               run_time=self.quick(0.08, 0.8))
+        self.hold_until_cue(1)                          # "... scored on ... others"
+        self.emphasize(sizes, run_time=self.quick(0.05, 1.0))
+        self.emphasize(example, run_time=self.quick(0.05, 1.0))
+        drawn = VGroup()
+        for i, t in enumerate(tasks):
+            self.hold_until_cue(2 + i)                  # each task with its own sentence
+            drawn.add(self.probe_curve(ax, t, i, colors[i], names_x))
+        self.hold_until_cue(4)                          # "... the set is small"
+        one = tasks[1]
+        caveats = VGroup(
+            inline(txt("small set: one held-out noun is", T.TINY_SIZE, T.HIGHLIGHT),
+                   Num(one["one_example_percent"], "data.probe.tasks[1].one_example_percent",
+                       0, T.TINY_SIZE, T.HIGHLIGHT), txt("points;", T.TINY_SIZE, T.HIGHLIGHT)),
+            txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.HIGHLIGHT),
+        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        caveats.align_to(example, UP).align_to(example, LEFT)
+        self.play(FadeOutPlace(example), run_time=self.quick(0.03, 0.4))
+        self.play(LaggedStart(*[FadeInPlace(m) for m in caveats], lag_ratio=0.6),
+                  run_time=self.quick(0.1, 2.5))
+        self.emphasize(sizes, run_time=self.quick(0.05, 1.0))
+        self.right = VGroup(self.right, drawn, caveats)
+
+    def probe_example(self, ex: dict, colors) -> VGroup:
+        """One sentence of the set: each word over its part of speech, the noun in the sense
+        colour with its sense after the sentence."""
+        words = [(w, t, i == ex["target"]) for i, (w, t) in enumerate(zip(ex["words"],
+                                                                        ex["tags"]))
+                 if t != "PUNCT"]
+        row = inline(txt("e.g.", T.TINY_SIZE, T.MUTED),
+                     *[txt(w, T.TINY_SIZE, colors[1] if hit else T.TEXT) for w, _, hit in words],
+                     txt(f"→ {ex['sense']}", T.TINY_SIZE, colors[1]), buff=0.16)
+        tags = VGroup(*[txt(t, T.TINY_SIZE, colors[0]).next_to(row[1 + i], DOWN, buff=0.08)
+                        for i, (_, t, _) in enumerate(words)])
+        for m in tags:
+            m.set_y(tags[0].get_y())
+        return VGroup(row, tags)
+
+    def probe_curve(self, ax, t: dict, i: int, color, names_x: float) -> VGroup:
+        """Chance line first, then the accuracy point by point with its row of numbers under
+        the chart, labelled from `names_x`."""
+        src = f"data.probe.tasks[{i}]"
+        a = ax.axes
+        chance = DashedLine(a.c2p(0, t["chance_percent"]), a.c2p(len(t["accuracy"]) - 1,
+                            t["chance_percent"]), dash_length=0.08, color=color,
+                            stroke_width=2, stroke_opacity=0.7)
+        guess = txt("coin toss" if len(t["classes"]) == 2 else f"always {t['majority_word']}",
+                    T.TINY_SIZE, color)
+        note = inline(guess, Num(t["chance_percent"], f"{src}.chance_percent", 0, T.TINY_SIZE,
+                                 color, suffix="%"))
+        note.next_to(chance, DOWN, buff=0.06).align_to(chance, RIGHT)
+        y = ax.x_labels.get_bottom()[1] - 0.45 - 0.33 * i
+        name = txt(t["title"], T.TINY_SIZE, color)
+        name.move_to([names_x + name.width / 2, y, 0])
+        self.play(Create(chance), FadeInPlace(note), FadeInPlace(name),
+                  run_time=self.quick(0.05, 0.6))
+        per = self.quick(0.25, 4.0) / len(t["accuracy"])
+        dots, nums, segs, prev = VGroup(), VGroup(), VGroup(), None
+        for s, v in enumerate(t["accuracy_percent"]):
+            pt = a.c2p(s, v)
+            dot = Dot(pt, radius=0.05, color=color)
+            num = Num(v, f"{src}.accuracy_percent[{s}]", 0, T.TINY_SIZE, color)
+            num.move_to([pt[0], y, 0])
+            anims = [FadeInPlace(dot), FadeInPlace(num)]
+            if prev is not None:
+                segs.add(Line(prev, pt, color=color, stroke_width=3))
+                anims.append(Create(segs[-1]))
+            self.play(*anims, run_time=per)
+            dots.add(dot)
+            nums.add(num)
+            prev = pt
+        best = dots[t["best"]]
+        self.emphasize(VGroup(best, nums[t["best"]]), run_time=self.quick(0.05, 0.8))
+        return VGroup(chance, note, name, segs, dots, nums)
