@@ -124,8 +124,7 @@ def run_probe(sentences: list[ProbeSentence], traces: list[Trace]) -> dict:
         tasks.append({"task": task, "title": title, **r,
                       "accuracy_percent": (100 * acc).tolist(),
                       "chance_percent": 100 * r["chance"],
-                      "best": int(np.argmax(acc)),     # first state with the highest score
-                      "above_chance": (acc - r["chance"]).tolist()})
+                      "best": int(np.argmax(acc))})    # first state with the highest score
     syntax = next(t for t in tasks if t["task"] == "syntax")
     return {"set": {"sentences": len(sentences), "test_sentences": int(sum(held)),
                     "train_sentences": len(sentences) - int(sum(held)),
