@@ -47,7 +47,7 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     _t("residual_stream", {"tokens", "x", "attn_out", "mlp_out", "journey", "sizes", "identity"},
        ANY_MODEL, 1, "ResidualStreamScene"),
     _t("per_head", {"weights", "q", "k", "v", "pattern"}, ANY_MODEL, 1, "PerHeadScene"),
-    _t("bank_drift", {"similarity", "projection", "table", "measured"}, ANY_MODEL, 2,
+    _t("bank_drift", {"similarity", "projection", "table", "probe", "measured"}, ANY_MODEL, 2,
        "BankDriftScene"),
     _t("context_qkv", {"sentences", "same", "layers", "compare"}, ANY_MODEL, 2,
        "ContextQKVScene", max_sentences=2),

@@ -20,6 +20,8 @@ ATTN = ManimColor("#C39BD3")       # attention output added to X
 FFN = ManimColor("#F0A868")        # FFN output added to X
 CONTEXTS = [ManimColor("#5DADE2"), ManimColor("#F0A868"), ManimColor("#7ED321"),
             ManimColor("#C39BD3")]  # one per sentence in comparisons
+PROBE_SYNTAX = ManimColor("#A99BFF")   # a probe reading part of speech
+PROBE_SENSE = ManimColor("#FF8FC8")    # a probe reading a word's sense
 COLOR_OF = {"x": X, "ln_x": LN, "q": Q, "k": K, "v": V, "attn_out": ATTN, "mlp_out": FFN,
             "resid_mid": X, "resid_post": X, "update": V}
 

@@ -1,5 +1,6 @@
-"""The bank_drift plan: its storyboard validates, its cosines are the traces', and the two
-senses of "bank" end further apart than they start."""
+"""The bank_drift plan: its storyboard validates, its cosines are the traces', the two
+senses of "bank" end further apart than they start, and the probe beat's accuracies are a
+linear probe's on the shipped set, recomputed here from the traces."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import json
 import numpy as np
 import pytest
 
+from layerwise_core.analysis import probe as P
 from layerwise_core.analysis.vectors import layer_states, word_vectors
+from layerwise_core.probe_set import PUNCT, load_probe_set
 from layerwise_core.plans import build_plan
 from layerwise_core.storyboard.schema import load_storyboard
 from layerwise_core.tracing import get_trace
@@ -24,11 +27,11 @@ def cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(cache_dir):
+    """The plan with the session's cache: the probe beat traces 90 sentences, once a session."""
     sb = load_storyboard(STORYBOARD)
-    cache = tmp_path_factory.mktemp("cache")
-    plan = build_plan(sb, cache_dir=cache)
-    return sb, json.loads(json.dumps(plan)), cache   # the plan as a scene reads it: JSON
+    plan = build_plan(sb, cache_dir=cache_dir)
+    return sb, json.loads(json.dumps(plan)), cache_dir  # the plan as a scene reads it: JSON
 
 
 def test_storyboard_validates():
@@ -77,3 +80,88 @@ def test_river_and_money_bank_drift_apart(built):
     sm = d["summary"]                              # what the `measured` beat quotes
     assert d["curves"][sm["curve"]] == curve
     assert curve["raw"][sm["dip"]] == min(curve["raw"][1:-1])
+
+
+# --- the probe beat ----------------------------------------------------------------------------
+def test_probe_split_shares_no_sentence():
+    sentences = load_probe_set()
+    train = {s.text for s in sentences if not s.held_out}
+    test = {s.text for s in sentences if s.held_out}
+    assert train and test and not train & test
+    assert len(train) + len(test) == len(sentences) == 90
+    for noun in {s.noun for s in sentences}:         # every noun and sense on both sides
+        for sense in ("living", "made"):
+            group = [s for s in sentences if (s.noun, s.sense) == (noun, sense)]
+            assert {s.held_out for s in group} == {True, False}
+    # examples follow their sentence: no held-out row comes from a training sentence
+    vectors = [np.zeros((len(s.words), 1, 1)) for s in sentences]
+    for task in ("syntax", "sense"):
+        _, _, held, sid = P.task_examples(sentences, vectors, task)
+        assert all(held[i] == sentences[sid[i]].held_out for i in range(len(sid)))
+
+
+def _recomputed(cache):
+    """The probe from the traces, its features found the storyboard way (word#n positions,
+    mean of the word's tokens), independently of the span lookup the plan uses."""
+    sentences = load_probe_set()
+    vectors = []
+    for s in sentences:
+        t = get_trace("minilm-l6", s.text, cache_dir=cache)
+        seen: dict[str, int] = {}
+        rows = []
+        for w, *_ in s.words:
+            seen[w.lower()] = seen.get(w.lower(), 0) + 1
+            ref = w if seen[w.lower()] == 1 else f"{w}#{seen[w.lower()]}"
+            rows.append(word_vectors(t, ref))
+        vectors.append(np.stack(rows).astype(np.float64))
+    return sentences, vectors
+
+
+def test_plan_probe_is_recomputed_from_the_traces(built):
+    sb, plan, cache = built
+    pr = plan["data"]["probe"]
+    sentences, vectors = _recomputed(cache)
+    assert pr["set"]["sentences"] == len(sentences)
+    assert pr["set"]["test_sentences"] == sum(s.held_out for s in sentences)
+    assert pr["set"]["words"] == sum(t != PUNCT for s in sentences for _, t, *_ in s.words)
+    for i, task in enumerate(("syntax", "sense")):
+        X, y, held, _ = P.task_examples(sentences, vectors, task)
+        again = P.probe_layers(X, y, held)
+        t = pr["tasks"][i]
+        assert t["task"] == task and t["n_test"] == held.sum() and t["n_train"] == (~held).sum()
+        # k / n_test shares: a different count would differ by 1 / n_test, far beyond 1e-9
+        np.testing.assert_allclose(t["accuracy"], again["accuracy"], atol=1e-9)
+        np.testing.assert_allclose(t["accuracy_percent"], 100 * np.asarray(again["accuracy"]),
+                                   atol=1e-7)
+        values, counts = np.unique(y[held], return_counts=True)
+        assert t["chance"] == pytest.approx(counts.max() / held.sum())
+        assert t["best"] == int(np.argmax(t["accuracy"]))
+    print("\nstate   syntax  sense   (held-out accuracy, MiniLM-L6)")
+    syntax, sense = pr["tasks"][0]["accuracy"], pr["tasks"][1]["accuracy"]
+    for s in range(len(plan["data"]["states"])):
+        print(f"{s}       {syntax[s]:.3f}   {sense[s]:.3f}")
+
+
+def test_probe_reads_syntax_far_above_chance_and_sense_after_context(built):
+    """What the narration says, with margins far beyond float noise (one held-out word is
+    0.4 points of the syntax score, one noun 2.8 points of the sense score)."""
+    syntax, sense = built[1]["data"]["probe"]["tasks"]
+    assert syntax["chance"] < 0.4
+    assert min(syntax["accuracy"]) > syntax["chance"] + 0.4
+    assert max(syntax["accuracy"]) > 0.9
+    assert sense["chance"] == 0.5
+    assert sense["accuracy"][0] < 0.7               # the embedding does not know the sentence
+    assert max(sense["accuracy"][3:]) > 0.85        # later states do
+    assert all(a >= 0.97 for a in sense["train_accuracy"][1:])   # the probe fits its data
+
+
+def test_linear_probe_is_deterministic_and_learns_a_separable_rule():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 5))
+    y = np.argmax(X @ rng.normal(size=(5, 3)), axis=1)     # 3 classes, linearly separable
+    W = P.fit(X, y, 3)
+    assert np.array_equal(W, P.fit(X, y, 3))          # fixed start, fixed steps
+    assert np.mean(P.predict(W, X) == y) > 0.95
+    held = np.arange(120) >= 80
+    r = P.probe_layers(X[:, None, :], y.astype(str), held)
+    assert r["n_train"] == 80 and r["n_test"] == 40 and r["accuracy"][0] > 0.85

@@ -4,7 +4,10 @@ Sentence 0 is the reference; every other sentence is compared with it (pair (0, 
 pair (0, 1) is the one the summary quotes. Per layer state (0 = embedding ... L = output):
 the raw cosine of the focus word's vectors, the anisotropy baseline (mean cosine of unrelated
 words at that state, Ethayarajh 2019) and raw minus baseline; plus one PCA plane fitted once
-to every state of every sentence, and the illustrative layer table (text, not a measurement).
+to every state of every sentence, and the illustrative layer table (text, not a measurement)
+with its early / middle / late mapped onto this model's states. With a beat that shows `probe`:
+a linear probe per layer state on the set layerwise ships (analysis/probe.py), which measures
+on this model what the table only illustrates.
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ import math
 
 import numpy as np
 
+from ..analysis.probe import run_probe
 from ..analysis.projection import pca_plane
 from ..analysis.similarity import context_similarity
 from ..analysis.vectors import layer_states, positions, word_vectors
+from ..probe_set import load_probe_set
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
+from ..tracing import get_trace
 
 Y_STEP = 0.25       # cosine axis ticks
 
@@ -26,9 +32,9 @@ Y_STEP = 0.25       # cosine axis ticks
 TABLE = {      # "\n" breaks a cell's line on screen
     "header": ["layers", "easiest to read out", "for \"bank\""],
     "rows": [
-        ["early", "token identity,\nposition", "the word \"bank\" itself,\nwhere it sits"],
-        ["middle", "part of speech,\nsyntax", "a noun; which words\nit attaches to"],
-        ["late", "sense,\nmeaning", "river bank or\nmoney bank"],
+        ["early", "token identity,\nposition", "\"bank\" itself,\nwhere it sits"],
+        ["middle", "part of speech,\nsyntax", "a noun; what\nit attaches to"],
+        ["late", "sense,\nmeaning", "river or\nmoney bank"],
     ],
     "note": "Illustration of a general pattern, not a measurement: probing studies of BERT "
             "(Tenney et al., 2019). Layers overlap; models differ.",
@@ -70,7 +76,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         i = index[(0, k)]
         raw = np.asarray(sim["raw"][i])
         curves.append({"pair": [0, k], "pair_index": i, "raw": raw.tolist(),
-                       "adjusted": (raw - base).tolist()})
+                       "adjusted": (raw - base).tolist(),     # the angle whose cosine is raw
+                       "angle_deg": np.degrees(np.arccos(np.clip(raw, -1, 1))).tolist()})
 
     shown = np.concatenate([base] + [np.r_[c["raw"], c["adjusted"]] for c in curves])
     y_range = [min(0.0, Y_STEP * math.floor(shown.min() / Y_STEP)), 1.0]
@@ -89,7 +96,37 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "y_range": _bounds(xy[..., 1].min(), xy[..., 1].max(), step),
                   "step": step, "n_points": C * S, "d_model": d}
 
-    return {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
+    plan = {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
             "axes": {"y_range": y_range, "y_ticks": y_ticks},
             "summary": {"curve": 0, **_summary(curves[0]["raw"])},
-            "projection": projection, "table": TABLE}
+            "projection": projection, "table": _table(len(states))}
+    if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
+        plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
+    return plan
+
+
+def _table(n_states: int) -> dict:
+    """The illustration with its early / middle / late mapped onto this model's layer states:
+    thirds of 0..L, the middle one taking what does not divide (7 states: 0-1, 2-4, 5-6), as
+    `spans` (first and last state of each) and in the first column."""
+    e = n_states // 3
+    spans = [[0, e - 1], [e, n_states - e - 1], [n_states - e, n_states - 1]]
+    rows = [[f"{r[0]}\n({lo}–{hi})", *r[1:]] for r, (lo, hi) in zip(TABLE["rows"], spans)]
+    return {**TABLE, "rows": rows, "spans": spans}
+
+
+def probe(model, cache_dir) -> dict:
+    """The linear probe on the shipped set (`probe_set.yaml`), one trace per sentence from the
+    storyboard's cache, with the peak of each task for the narration and the chart's axis."""
+    sentences = load_probe_set()
+    traces = [get_trace(model, s.text, cache_dir=cache_dir) for s in sentences]
+    out = run_probe(sentences, traces)
+    shortest = min(sentences, key=lambda s: (len(s.words), s.text))     # the example shown
+    out["example"] = {"words": [w for w, *_ in shortest.words], "tags": [t for _, t, *_ in
+                      shortest.words], "target": shortest.target, "sense": shortest.sense}
+    for t in out["tasks"]:
+        t["peak_percent"] = t["accuracy_percent"][t["best"]]
+        t["one_example_percent"] = 100 / t["n_test"]       # what one held-out word is worth
+        t["majority_word"] = t["majority"].lower()
+    out["axes"] = {"y_range": [0.0, 100.0], "y_ticks": [0.0, 25.0, 50.0, 75.0, 100.0]}
+    return out

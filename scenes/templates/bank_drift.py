@@ -4,14 +4,18 @@ Sentence 0 is the reference; each other sentence k gives a curve cos(bank_0, ban
 layer states (0 = embedding ... L = output), coloured with that sentence's colour.
 
 Beats (each optional, in storyboard order):
-- `similarity`: first showing draws the raw cosines point by point; the next showing adds the
-  anisotropy baseline (dashed) and the baseline-adjusted curves (raw - baseline).
+- `similarity`: first showing draws the raw cosines point by point, the angle each cosine
+  stands for turning beside them; the next showing adds the anisotropy baseline (dashed, its
+  definition beside the chart) and the baseline-adjusted curves (raw - baseline).
 - `projection`: every vector in one shared PCA plane, each sentence's dot moving layer by
   layer and leaving a trail.
 - `table`: the illustrative table of what tends to be readable at each depth (replaces the
-  projection panel), captioned as an illustration.
-- `measured`: beside the table, what this model actually does, quoted from the plan, with
-  the quoted points ringed on the plot.
+  projection panel), captioned as an illustration, its early / middle / late mapped onto this
+  model's layers (bands on the chart).
+- `probe`: a linear probe's held-out accuracy per layer, part of speech and sense, with chance
+  (bank_drift_parts.ProbeBeat).
+- `measured`: what this model's "bank" actually does, quoted from the plan, with the quoted
+  points ringed on the plot.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from .. import theme as T
 from ..animations import FadeInPlace
 from ..base import StoryboardScene
 from ..mobjects import (Num, TickAxes, highlighted, inline, swatch, text_table, txt, wrapped)
+from .bank_drift_parts import AnglePanel, ProbeBeat, baseline_definition
 
 PLOT_WIDTH = 4.7
 PLOT_HEIGHT = 2.3
@@ -35,12 +40,13 @@ LEGEND_SIZE = 18
 DOT = [0.12, 0.085, 0.05]       # dot radius per sentence: concentric where vectors coincide
 
 
-class BankDriftScene(StoryboardScene):
+class BankDriftScene(ProbeBeat, StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.states, self.curves = d["states"], d["curves"]
         self.colors = [T.CONTEXTS[i % len(T.CONTEXTS)] for i in range(len(d["contexts"]))]
         self.sim_stage = 0
+        self.angles = None          # the angle panel beside the raw cosines
         self.legend = self.make_legend().next_to(self.title, DOWN, buff=T.BUFF)
         self.add(self.legend)
         self.plot = self.make_plot()
@@ -106,9 +112,11 @@ class BankDriftScene(StoryboardScene):
         return swatch(self.colors[i], self.colors[j], radius=0.055)
 
     def draw_curve(self, values, source: str, color, label: str, key: VGroup,
-                   dashed: bool = False, hollow: bool = False, per: float | None = None) -> None:
+                   dashed: bool = False, hollow: bool = False, per: float | None = None,
+                   also=None) -> None:
         """Point by point: the dot, the segment from the previous layer, the number below
-        (`per` seconds a point; by default a small share of the beat)."""
+        (`per` seconds a point; by default a small share of the beat); `also(s)` gives more
+        animations to play with point s."""
         row = self.place_row(key, label, values, source, color)
         self.play(FadeInPlace(row[0]), run_time=self.quick(0.05, 0.3))
         self.rows.add(row)
@@ -122,6 +130,8 @@ class BankDriftScene(StoryboardScene):
                 seg = (DashedLine(prev, pt, dash_length=0.06, color=color, stroke_width=2)
                        if dashed else Line(prev, pt, color=color, stroke_width=3))
                 anims.append(Create(seg))
+            if also is not None:
+                anims += also(s)
             self.play(*anims, run_time=per or self.quick(0.04, 0.35))
             dots.add(dot)
             prev = pt
@@ -139,17 +149,30 @@ class BankDriftScene(StoryboardScene):
         if self.sim_stage == 0:
             for item in self.legend:                    # "the word bank in three sentences"
                 self.emphasize(item, run_time=self.quick(0.07, 1.2))
+            angles = AnglePanel(self.data, self.colors)     # what a cosine measures
+            angles.move_to([(self.plot.get_right()[0] + self.camera.frame_width / 2) / 2,
+                            self.plot.get_center()[1], 0])   # the middle of the right half
+            self.play(*angles.show(), run_time=self.quick(0.05, 0.6))
             self.hold_until_cue(1)                      # "after every layer we measure ..."
             per = self.quick(0.3, 6.0) / (n * len(self.curves))
             for k, c in enumerate(self.curves):
                 self.draw_curve(c["raw"], f"data.curves[{k}].raw", self.colors[c["pair"][1]],
-                                "raw", self.pair_key(k), per=per)
+                                "raw", self.pair_key(k), per=per,   # all arrows: one state
+                                also=None if k else lambda s: [
+                                    a for j in range(len(self.curves)) for a in angles.at(j, s)])
             self.hold_until_cue(2)                      # "at the embedding ... the same vector"
+            self.play(*[a for k in range(len(self.curves)) for a in angles.at(k, 0)],
+                      run_time=self.quick(0.1, 1.2))    # back to the embedding: one arrow
             first = [self.dots[f"data.curves[{k}].raw"][0] for k in range(len(self.curves))]
             self.point_at(first[0], run_time=self.quick(0.1, 1.5))
             self.emphasize(VGroup(*[r[1][0] for r in self.rows]), run_time=self.quick(0.1, 1.5))
+            self.angles = angles
         elif self.sim_stage == 1:
-            lines = self.baseline_definition()          # why a raw cosine flatters: line by line
+            lines = baseline_definition(self.data["similarity"], self.plot,
+                                        self.camera.frame_width)  # line by line
+            if self.angles is not None:
+                self.play(*self.angles.hide(), run_time=self.quick(0.05, 0.5))
+                self.angles = None
             self.play(LaggedStart(*[FadeInPlace(m) for m in lines], lag_ratio=0.5),
                       run_time=self.quick(0.3, 4.5))
             self.remove(*lines.get_family())
@@ -174,33 +197,6 @@ class BankDriftScene(StoryboardScene):
                     for k in range(len(self.curves))]
             self.emphasize(VGroup(*ends))
         self.sim_stage += 1
-
-    def baseline_definition(self) -> VGroup:
-        """What the baseline is and why it is subtracted, beside the chart (the plan's own
-        pair count)."""
-        sim, size = self.data["similarity"], T.TYPE.small
-        count = Num(sim["baseline_pairs"], "data.similarity.baseline_pairs", 0, size, T.TEXT)
-        lines = VGroup(
-            txt("baseline (grey dashes)", T.TYPE.label, T.TEXT),
-            inline(txt("the mean cosine of", size, T.MUTED), count,
-                   txt("pairs of", size, T.MUTED)),
-            txt("different words in different", size, T.MUTED),
-            txt("sentences, e.g. {} · {};".format(*sim["baseline_example"]), size, T.MUTED),
-            txt("no word paired with itself", size, T.MUTED),
-            txt("why subtract it", T.TYPE.label, T.TEXT),
-            txt("even unrelated words point", size, T.MUTED),
-            txt("somewhat alike here, so a raw", size, T.MUTED),
-            txt("cosine flatters; raw − baseline", size, T.MUTED),
-            txt("is what is specific to the word", size, T.MUTED),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        lines[5].shift(DOWN * 0.15)
-        for m in lines[6:]:
-            m.shift(DOWN * 0.15)
-        right = self.camera.frame_width / 2 - T.EDGE
-        lines.next_to(self.plot, RIGHT, buff=0.7).align_to(self.plot, UP)
-        if lines.get_right()[0] > right:
-            lines.shift(LEFT * (lines.get_right()[0] - right))
-        return lines
 
     def right_top(self) -> float:
         return self.plot.get_top()[1]
@@ -294,29 +290,36 @@ class BankDriftScene(StoryboardScene):
         self.right = self.swap(self.right, VGroup(note, rows[0], table[1][0]),
                                run_time=self.quick(0.1, 0.8))
         # each row arrives with a band over its third of the depth (an illustration's
-        # "early / middle / late" laid over this model's layers: thirds of the x axis)
-        n = len(self.states) - 1
-        edges = [round(n * i / 3) for i in range(4)]
-        a = self.ax.axes
+        # "early / middle / late" laid over this model's layers: the plan's `spans`); when
+        # the narration maps them onto this model, the band runs over them again
         band = None
-        per = self.quick(0.8, 10.0) / max(1, len(rows) - 1)
+        per = self.quick(0.5, 7.0) / max(1, len(rows) - 1)
         for i in range(1, len(rows)):
-            lo, hi = edges[min(i - 1, 2)], edges[min(i, 3)]
-            x0, x1 = self.p(max(lo - 0.4, -0.1), 0)[0], self.p(min(hi + 0.4, n + 0.1), 0)[0]
-            new_band = Rectangle(width=x1 - x0, height=a.height, stroke_width=0,
-                                 fill_color=T.HIGHLIGHT, fill_opacity=0.10)
-            new_band.move_to([(x0 + x1) / 2, a.get_center()[1], 0])
-            anims = [FadeInPlace(rows[i]), FadeIn(new_band)]
+            anims = [FadeInPlace(rows[i]), *self.move_band(band, t["spans"][i - 1])]
             if i < len(table[1]):                   # the rule under this row
                 anims.append(FadeInPlace(table[1][i]))
-            if band is not None:
-                anims.append(FadeOut(band))
             self.play(*anims, run_time=min(0.6, per / 2))
+            band = anims[1].mobject
             self.wait(max(0.0, per / 2))
-            band = new_band
+        self.hold_until_cue(2)                      # "on this model's axis, early is ..."
+        for i in range(1, len(rows)):
+            anims = self.move_band(band, t["spans"][i - 1])
+            self.play(*anims, run_time=self.quick(0.04, 0.5))
+            band = anims[0].mobject
+            self.emphasize(rows[i][0], run_time=self.quick(0.06, 1.0))
         if band is not None:
             self.play(FadeOut(band), run_time=self.quick(0.05, 0.4))
         self.right = panel
+
+    def move_band(self, band, span) -> list:
+        """Animations bringing a faint band over the layer states `span` (first, last): the
+        new band fades in, the old one (if any) out. The new band is the first's mobject."""
+        n, a = len(self.states) - 1, self.ax.axes
+        lo, hi = span
+        x0, x1 = self.p(max(lo - 0.4, -0.1), 0)[0], self.p(min(hi + 0.4, n + 0.1), 0)[0]
+        new = Rectangle(width=x1 - x0, height=a.height, stroke_width=0, fill_color=T.HIGHLIGHT,
+                        fill_opacity=0.10).move_to([(x0 + x1) / 2, a.get_center()[1], 0])
+        return [FadeIn(new)] + ([FadeOut(band)] if band is not None else [])
 
     def beat_measured(self, beat) -> None:
         self.drop("definition")
