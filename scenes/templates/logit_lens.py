@@ -25,24 +25,32 @@ Beats (each optional, in storyboard order):
 from __future__ import annotations
 
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, config, DashedLine, Dot, FadeIn, FadeOut,
-                   GrowFromEdge, GrowFromPoint, LaggedStart, Line, RoundedRectangle, VGroup,
+                   GrowFromEdge, GrowFromPoint, LaggedStart, Line, ReplacementTransform,
+                   Rectangle, RoundedRectangle, ShowPassingFlash, VGroup,
                    VMobject, interpolate_color, linear)
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
 from ..base import StoryboardScene
-from ..mobjects import (Num, PlacedTickAxes, ProbBars, RampKey, TokenCells, highlighted, inline,
-                       legend_item, txt)
+from ..motion import race_step
+from ..mobjects import (DepthRuler, Num, PlacedTickAxes, ProbBars, RaceChart, RampKey, StepBoxes,
+                       TokenCells, highlighted, inline, legend_item, txt)
 
 MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
 COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
 RANK_PLOT = (5.0, 2.3)     # rank axes (width, height)
 PROB_PLOT = (5.0, 1.2)     # probability axes, under the rank axes, same layer scale
-CELL = (1.27, 0.275)       # grid cell (width, height)
-GRID_SIZE = T.SMALL_SIZE
+CELL = (1.27, 0.285)       # grid cell (width, height)
+GRID_SIZE = T.LABEL_SIZE
 GRID_FILL = 0.7            # the grid's fill at probability 1: this far from ZERO to T.X
 BAR_WIDTH = 0.8
+COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
+RACE_BAR = 6.0             # the bar chart's bar at probability 1
+RACE_PITCH = 0.42          # its rows' spacing
+RACE_FAST = (0.3, 0.7)     # seconds per layer before the late window (a quick run)
+RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
+RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 
 
 class LogitLensScene(StoryboardScene):
@@ -54,11 +62,15 @@ class LogitLensScene(StoryboardScene):
         self.top = min(2.9, self.title.get_bottom()[1] - T.BUFF)     # content's top edge
         self.slots: dict[str, VGroup | None] = {"wide": None, "left": None, "right": None}
         self.columns: list[VGroup | None] = []
-        self.n_columns = min(MAX_COLUMNS, sum("lens" in b["show"] for b in self.plan["beats"]))
+        # column places: one per lens beat (at most MAX_COLUMNS), three at least, the free ones
+        # holding the lens drawn as its steps
+        self.n_columns = max(3, min(MAX_COLUMNS,
+                                    sum("lens" in b["show"] for b in self.plan["beats"])))
         self.lens_count = 0
         self.last_lens = 0         # where the stream dot starts its run along the ruler
         self.pipeline = None       # the lens drawn as its steps (first lens beat only)
         self.rank_stage = 0
+        self.race_rows: dict | None = None    # the bar chart's rows, by token id
 
     # --- slots --------------------------------------------------------------------------
     def place(self, mob: VGroup, side: str) -> VGroup:
@@ -98,7 +110,8 @@ class LogitLensScene(StoryboardScene):
         head = inline(txt("after layer", T.LABEL_SIZE),
                       Num(lay["layer"], f"{src}.layer", 0, T.LABEL_SIZE, T.HIGHLIGHT))
         rows = [(e["display"], e["prob"], f"{src}.top[{i}].prob",
-                 T.HIGHLIGHT if e["is_answer"] else T.X) for i, e in enumerate(lay["top"])]
+                 T.HIGHLIGHT if e["is_answer"] else T.X)
+                for i, e in enumerate(lay["top"][:COLUMN_ROWS])]
         bars = ProbBars(rows, bar_width=BAR_WIDTH, label_width=1.2, size=T.LABEL_SIZE,
                         row_buff=0.16)
         rank = inline(txt(self.answer, T.LABEL_SIZE, T.HIGHLIGHT, mono=True),
@@ -116,13 +129,21 @@ class LogitLensScene(StoryboardScene):
         body.move_to(box)
         return VGroup(box, body)
 
+    def depth_ruler(self, width: float) -> DepthRuler:
+        L = self.data["n_layers"]
+        return DepthRuler(L, width,
+                          Num(self.layers[0]["layer"], "data.layers[0].layer", 0, T.SMALL_SIZE,
+                              T.MUTED),
+                          Num(self.layers[-1]["layer"], f"data.layers[{L - 1}].layer", 0,
+                              T.SMALL_SIZE, T.MUTED))
+
     def lens_panel(self) -> VGroup:
         """Prompt, how to read a column, empty column places, and a depth ruler under them."""
         prompt = inline(txt("prompt:", T.LABEL_SIZE, T.MUTED),
                         highlighted(self.plan["sentences"][0], self.word, T.X, T.LABEL_SIZE),
                         txt("→ next token?", T.LABEL_SIZE, T.MUTED), buff=0.15)
         how = VGroup(txt("each column: the stream after one layer, decoded by the final norm and "
-                         "unembedding (top 5, probability)", T.SMALL_SIZE, T.MUTED),
+                         f"unembedding (top {COLUMN_ROWS}, probability)", T.SMALL_SIZE, T.MUTED),
                      inline(txt("␣", T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
                             txt("marks a space:", T.SMALL_SIZE, T.MUTED),
                             txt(f"{self.answer}", T.SMALL_SIZE, T.TEXT, mono=True),
@@ -133,22 +154,11 @@ class LogitLensScene(StoryboardScene):
         self.frames = VGroup(*[RoundedRectangle(width=COLUMN[0], height=height,
                                                 corner_radius=0.1, stroke_opacity=0)
                                for _ in range(self.n_columns)]).arrange(RIGHT, buff=0.2)
-        L = self.data["n_layers"]
-        width = self.frames.width - 1.6
-        dots = VGroup(*[Dot(RIGHT * width * l / (L - 1), radius=0.04, color=T.MUTED)
-                        for l in range(L)])
-        line = Line(dots[0].get_center(), dots[-1].get_center(), stroke_color=T.X,
-                    stroke_width=3)
-        ends = VGroup(Num(self.layers[0]["layer"], "data.layers[0].layer", 0, T.SMALL_SIZE,
-                          T.MUTED).next_to(dots[0], LEFT, buff=0.15),
-                      Num(self.layers[-1]["layer"], f"data.layers[{L - 1}].layer", 0,
-                          T.SMALL_SIZE, T.MUTED).next_to(dots[-1], RIGHT, buff=0.15))
-        name = txt("layer", T.SMALL_SIZE, T.MUTED).next_to(ends[0], LEFT, buff=0.12)
-        self.ruler_dots = dots
-        ruler = VGroup(line, dots, ends, name)
+        ruler = self.depth_ruler(self.frames.width - 1.6)
+        self.ruler_dots = ruler.dots
         panel = VGroup(prompt, how, self.frames, ruler).arrange(DOWN, buff=T.BUFF)
         ruler.next_to(self.frames, DOWN, buff=0.5).match_x(self.frames)
-        ruler.shift(RIGHT * (self.frames.get_center()[0] - line.get_center()[0]))
+        ruler.shift(RIGHT * (self.frames.get_center()[0] - ruler.line.get_center()[0]))
         prompt.align_to(self.frames, LEFT)
         how.align_to(self.frames, LEFT)
         return panel
@@ -186,11 +196,11 @@ class LogitLensScene(StoryboardScene):
         self.last_lens = l
         # 2. through the lens (final norm, unembedding, softmax) into its column; the first
         #    time, the lens is drawn as its steps and the stream runs through each
-        if self.pipeline is None and self.n_columns > 1:
+        if self.pipeline is None:
             self.show_pipeline(runner, slot)
-        elif self.pipeline is not None:
+        elif self.pipeline is not None and self.pipeline in self.slots["wide"]:
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
-            self.pipeline = VGroup()
+            self.slots["wide"].remove(self.pipeline)
         self.play(Create(link), FadeIn(mark),
                   runner.animate.move_to(col[0].get_bottom()), run_time=self.quick(0.06, 0.6))
         head, bars, rank, prob = col[1]
@@ -226,37 +236,124 @@ class LogitLensScene(StoryboardScene):
                           txt("×", size, T.MUTED),
                           Num(m["d_vocab"], "model.d_vocab", 0, size, T.MUTED))),
             VGroup(txt("softmax", size, T.TEXT),
-                   inline(txt("top", size, T.MUTED),
-                          Num(self.data["top_k"], "data.top_k", 0, size, T.MUTED),
-                          txt("of", size, T.MUTED),
-                          Num(m["d_vocab"], "model.d_vocab", 0, size, T.MUTED))),
+                   inline(Num(m["d_vocab"], "model.d_vocab", 0, size, T.MUTED),
+                          txt("probabilities", size, T.MUTED))),
         ]
-        boxes = VGroup()
-        for body in steps:
-            body.arrange(DOWN, buff=0.08)
-            boxes.add(VGroup(RoundedRectangle(width=body.width + 0.3, height=body.height + 0.25,
-                                              corner_radius=0.08, stroke_color=T.FAINT,
-                                              stroke_width=1.5), body))
-        for box in boxes:
-            box[1].move_to(box[0])
-        boxes.arrange(DOWN, buff=0.3)
         free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
-        boxes.move_to(free)
-        if boxes.height > free.height:
-            boxes.arrange(RIGHT, buff=0.3).move_to(free)
-        arrows = VGroup(*[Arrow(a.get_bottom(), b.get_top(), buff=0.04, stroke_width=2,
-                                color=T.MUTED, max_tip_length_to_length_ratio=0.35)
-                          if boxes.height > boxes.width else
-                          Arrow(a.get_right(), b.get_left(), buff=0.04, stroke_width=2,
-                                color=T.MUTED, max_tip_length_to_length_ratio=0.35)
-                          for a, b in zip(boxes[:-1], boxes[1:])])
+        pipe = StepBoxes(steps).fit_into(free)
+        boxes, arrows = pipe.boxes, pipe.arrows
         self.play(LaggedStart(*[FadeInPlace(b) for b in boxes], lag_ratio=0.3),
                   FadeInPlace(arrows), run_time=self.quick(0.08, 1.0))
         for box in boxes:                  # the dot passes through each step, which lights up
             self.play(runner.animate.move_to(box[0].get_center()),
                       box[0].animate.set_stroke(T.HIGHLIGHT, 2.5), run_time=self.quick(0.04, 0.5))
             self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=self.quick(0.02, 0.2))
-        self.pipeline = VGroup(boxes, arrows)
+        self.pipeline = pipe
+        self.adopt(self.slots["wide"], pipe)
+
+    # --- one bar chart across the layers ------------------------------------------------
+    def race_entries(self, l: int) -> list:
+        """Layer l's top tokens as bar-chart entries, keyed by token id; the answer in yellow."""
+        return [(e["id"], e["display"], e["prob"], f"data.layers[{l}].top[{i}].prob",
+                 T.HIGHLIGHT if e["is_answer"] else T.X)
+                for i, e in enumerate(self.layers[l]["top"])]
+
+    def race_answer(self, l: int) -> VGroup:
+        """The answer's own row under the chart: its bar on the answer track, rank beside."""
+        row = self.chart.row((self.answer, self.answer, self.layers[l]["prob"],
+                              f"data.layers[{l}].prob", T.HIGHLIGHT), 0, self.answer_track)
+        rank = inline(txt("rank", T.LABEL_SIZE, T.MUTED),
+                      Num(self.layers[l]["rank"], f"data.layers[{l}].rank", 0, T.LABEL_SIZE,
+                          T.HIGHLIGHT), buff=0.12)
+        rank.next_to(self.answer_track, RIGHT, buff=1.1)
+        return VGroup(row, rank)
+
+    def race_counter(self, l: int) -> Num:
+        return Num(self.layers[l]["layer"], f"data.layers[{l}].layer", 0, T.TYPE.heading,
+                   T.HIGHLIGHT).next_to(self.counter_name, RIGHT, buff=0.15)
+
+    def race_panel(self) -> VGroup:
+        """Prompt, the chart's tracks, the answer's track under a rule, a layer counter, and
+        the depth ruler; the state of layer 0 is drawn on it by `beat_race`."""
+        k = self.data["top_k"]
+        prompt = inline(txt("prompt:", T.LABEL_SIZE, T.MUTED),
+                        highlighted(self.plan["sentences"][0], self.word, T.X, T.LABEL_SIZE),
+                        txt("→ next token?", T.LABEL_SIZE, T.MUTED), buff=0.15)
+        self.counter_name = txt("after layer", T.LABEL_SIZE, T.MUTED)
+        head = inline(txt("the lens's top", T.LABEL_SIZE, T.MUTED),
+                      Num(k, "data.top_k", 0, T.LABEL_SIZE, T.MUTED),
+                      txt("(bar = probability)", T.LABEL_SIZE, T.MUTED), buff=0.12)
+        self.chart = RaceChart(k, bar_width=RACE_BAR, label_width=1.7, pitch=RACE_PITCH)
+        self.answer_track = self.chart.tracks[-1].copy().next_to(self.chart.tracks[-1], DOWN,
+                                                                  buff=RACE_PITCH + 0.1)
+        line = Line(LEFT, RIGHT, stroke_color=T.FAINT, stroke_width=1.5)
+        line.set_width(self.chart.width + 2.6).move_to(
+            (self.chart.tracks[-1].get_center() + self.answer_track.get_center()) / 2)
+        line.align_to(self.chart, RIGHT).shift(RIGHT * 1.2)
+        body = VGroup(self.chart, self.answer_track, line)
+        ruler = self.depth_ruler(body.width)
+        group = VGroup(prompt, head, body, ruler).arrange(DOWN, buff=T.BUFF + 0.05)
+        prompt.align_to(body, LEFT).shift(LEFT * 1.9)
+        head.align_to(prompt, LEFT)
+        self.counter_name.next_to(head, RIGHT, buff=0.8)
+        self.counter_name.align_to(self.answer_track, RIGHT).shift(LEFT * 0.6)
+        self.race_ruler = ruler
+        return VGroup(group, self.counter_name)
+
+    def beat_race(self, beat) -> None:
+        """The chart morphs from the layer it shows to the beat's layer: fast through the
+        layers before the late window, slowly through the window (its steps share the time
+        left in the beat); the answer is pointed at when it enters the top k."""
+        target = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
+        if self.race_rows is None:
+            panel = self.put("wide", self.race_panel())
+            self.race_layer = 0
+            self.race_rows = self.chart.rows(self.race_entries(0))
+            self.race_extra = VGroup(self.race_answer(0), self.race_counter(0),
+                                     Dot(self.race_ruler.dots[0].get_center(), radius=0.09,
+                                         color=T.HIGHLIGHT))
+            rows = list(self.race_rows.values())
+            self.play(LaggedStart(*[GrowFromEdge(r, LEFT) for r in rows], lag_ratio=0.15),
+                      FadeIn(self.race_extra), run_time=self.quick(0.1, 1.2))
+        else:
+            panel = self.slots["wide"]
+            parts = list(self.race_rows.values()) + [self.race_extra]
+            panel.remove(*parts)
+            self.add(*parts)
+        start, enter = self.data["window"]["start"], self.data["answer"]["enters_top"]
+        steps = list(range(self.race_layer + 1, target + 1))
+        fast = [l for l in steps if l < start]
+        if fast:                # the quick run: its steps share the beat up to its last sentence
+            cues = self.beat.get("cues") or []
+            until = (self.beat_start + float(cues[-1]["start"]) if cues else
+                     self.beat_start + self.beat_end(beat) - RACE_TAIL - 1.0)
+            per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / len(fast)))
+            for l in fast:
+                self.race_to(l, per)
+        slow = [l for l in steps if l >= start]
+        if slow:
+            left = self.beat_start + self.beat_end(beat) - self.time - RACE_TAIL
+            per = max(RACE_SLOW[0], min(RACE_SLOW[1], left / len(slow)))
+            for l in slow:
+                self.race_to(l, per)
+                if l == enter:
+                    self.point_at(self.race_rows[self.data["answer"]["id"]])
+        self.adopt(panel, *self.race_rows.values(), self.race_extra)
+        if not slow:            # the leader, then the answer still far down, as the beat ends
+            self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
+            self.emphasize(self.race_rows[self.layers[target]["top"][0]["id"]])
+        self.emphasize(self.race_extra[0])
+
+    def race_to(self, l: int, run_time: float) -> None:
+        """One step of the chart: bars re-sort and change length, the answer's row, the
+        counter and the ruler's dot follow."""
+        new = self.chart.rows(self.race_entries(l))
+        answer, counter, dot = self.race_extra
+        extra = VGroup(self.race_answer(l), self.race_counter(l), dot)
+        self.play(*race_step(self.race_rows, new, shift=0.25),
+                  ReplacementTransform(answer, extra[0]), ReplacementTransform(counter, extra[1]),
+                  dot.animate.move_to(self.race_ruler.dots[l]), run_time=run_time)
+        self.race_rows, self.race_extra, self.race_layer = new, extra, l
 
     # --- the grid -----------------------------------------------------------------------
     def beat_grid(self, beat) -> None:
@@ -296,12 +393,20 @@ class LogitLensScene(StoryboardScene):
         if not had_right:                 # an empty right slot gets the reading guide
             self.put("right", self.grid_guide())
         # the rows arrive top to bottom, layer by layer, as the narration walks down the stack
-        per = self.quick(0.3, 9.0) / len(rows)
+        per = self.quick(0.45, 11.0) / len(rows)
         for i in range(len(rows)):
             self.play(FadeInPlace(labels[i]), FadeInPlace(VGroup(*cells.cells[i])),
                       run_time=max(per, 1.0 / config.frame_rate))
         self.adopt(frame, labels, cells)
+        # "yellow marks a guess that already matches": those cells light up, top to bottom;
+        # then the last row (the model's output) is circled
         self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
+        flashes = [Rectangle(width=CELL[0], height=CELL[1], stroke_color=T.HIGHLIGHT,
+                             stroke_width=3).move_to(cells.cells[i][j])
+                   for i, r in enumerate(rows) for j, c in enumerate(r["cells"]) if c["is_final"]]
+        self.play(LaggedStart(*[ShowPassingFlash(f, time_width=0.6) for f in flashes],
+                              lag_ratio=0.08), run_time=self.quick(0.25, 6.0))
+        self.hold_until(self.beat_start + self.beat_end(beat) - 2.0)
         self.emphasize(VGroup(labels[-1], *cells.cells[-1]))
 
     def grid_guide(self) -> VGroup:
