@@ -53,7 +53,7 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
        "ContextQKVScene", max_sentences=2),
     _t("attention_depth", {"arcs", "depth", "sink", "heads"}, ANY_MODEL, 1,
        "AttentionDepthScene", max_sentences=1),
-    _t("logit_lens", {"lens", "grid", "rank"}, {"decoder"}, 1, "LogitLensScene"),
+    _t("logit_lens", {"lens", "race", "grid", "rank"}, {"decoder"}, 1, "LogitLensScene"),
 )}
 
 __all__ = ["ANY_MODEL", "TEMPLATES", "Template"]

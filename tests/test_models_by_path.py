@@ -2,7 +2,8 @@
 
 * tiny random checkpoints made here with `transformers` (test-only) for every supported
   model_type, saved with `save_pretrained`, traced by path and compared layer by layer with
-  `transformers`' eager forward (hidden states, Q/K/V, patterns, the logit lens) to 1e-4;
+  `transformers`' eager forward (hidden states, Q/K/V, patterns, the logit lens and its
+  summaries: top-k probabilities, the answer's probability and rank) to 1e-4;
 * the MiniLM package folder by path gives the built-in `minilm-l6` trace, and SmolLM2's GGUF
   weights written as a Hugging Face llama folder give the built-in `smollm2-135m` trace;
 * bad folders and files: one line, exit 2, nothing written.
@@ -187,6 +188,23 @@ def test_tiny_checkpoint_matches_transformers_layer_by_layer(arch, tmp_path):
         m = load_model(str(folder), tmp_path / "cache")
         for l in range(N_LAYERS):
             assert_close(m.unembed(t[f"blocks.{l}.hook_resid_post"]), lens[l], f"{arch} lens {l}")
+        # the lens summaries a plan shows (top-k probabilities, the answer's probability and
+        # rank), from transformers' logits: softmax of every layer's lens
+        target = lens[-1].argmax(-1)
+        rows = np.arange(len(ids))
+        for l in range(N_LAYERS):
+            z = lens[l].astype(np.float64)
+            lp = z - z.max(-1, keepdims=True)
+            lp -= np.log(np.exp(lp).sum(-1, keepdims=True))
+            top = t["lens.resid_post.top_ids"][l]
+            assert_close(t["lens.resid_post.top_probs"][l],
+                         np.exp(np.take_along_axis(lp, top, -1)), f"{arch} lens top-k {l}")
+            assert_close(t["lens.resid_post.final_prob"][l], np.exp(lp[rows, target]),
+                         f"{arch} lens answer probability {l}")
+            ranks = (lp > lp[rows, target][:, None]).sum(-1)
+            near = (np.abs(lp - lp[rows, target][:, None]) < 1e-4).sum(-1)    # ties within 1e-4
+            assert (np.abs(t["lens.resid_post.final_rank"][l] - ranks) <= near).all(), \
+                f"{arch} lens answer rank {l}"
 
 
 def test_same_name_other_weights_is_another_trace(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from layerwise_core.plans import build_plan
-from layerwise_core.analysis.lens_view import sharpening_start, sublayer_credit
+from layerwise_core.analysis.lens_view import enters_top, sharpening_start, sublayer_credit
 from layerwise_core.plans.logit_lens import display_token
 from layerwise_core.storyboard.schema import load_storyboard
 from layerwise_core.tracing import get_trace
@@ -65,10 +65,32 @@ def test_plan_numbers_are_the_trace_arrays(plan, trace):
         assert [e["text"] for e in lay["top"]] == [vocab[str(int(i))] for i in ids]
         assert [e["prob"] for e in lay["top"]] == pytest.approx(probs.tolist(), rel=1e-6)
         assert [e["is_answer"] for e in lay["top"]] == [int(i) == answer for i in ids]
+        assert [e["id"] for e in lay["top"]] == [int(i) for i in ids]
         assert lay["entropy"] == pytest.approx(float(trace["lens.resid_post.entropy"][l, pos]))
         top = d["rank_axis"]["decades"]
         assert lay["height"] == pytest.approx(top - math.log10(lay["rank"]))
         assert lay["mid_height"] == pytest.approx(top - math.log10(lay["mid_rank"]))
+
+
+def test_bar_chart_numbers_recomputed_from_the_trace(plan, trace):
+    """The bar chart across layers: top-8 per layer sorted by probability, and the layer from
+    which the answer stays in the top 8, recomputed from the trace's arrays with numpy."""
+    d = plan["data"]
+    pos, k = d["prompt"]["focus_pos"], d["top_k"]
+    assert k == 8
+    ranks = trace["lens.resid_post.final_rank"][:, pos] + 1
+    inside = np.nonzero(ranks > k)[0]
+    assert d["answer"]["enters_top"] == int(inside[-1]) + 1 == enters_top(ranks.tolist(), k)
+    for l, lay in enumerate(d["layers"]):
+        probs = [e["prob"] for e in lay["top"]]
+        assert probs == sorted(probs, reverse=True) and len(probs) == k
+        in_top = [e for e in lay["top"] if e["is_answer"]]
+        assert (len(in_top) == 1) == (lay["rank"] <= k)
+        if in_top:
+            assert lay["top"][lay["rank"] - 1]["is_answer"]
+            assert in_top[0]["prob"] == pytest.approx(lay["prob"], rel=1e-6)
+    # the climb the chart shows: thousands until the window, then these ranks
+    assert [lay["rank"] for lay in d["layers"][23:]] == [396, 92, 113, 34, 7, 3, 1]
 
 
 def test_grid_is_the_trace_top1(plan, trace):
@@ -142,6 +164,8 @@ def test_display_token(raw, shown):
 def test_sharpening_start_and_credit_helpers():
     assert sharpening_start([5000, 2000, 999, 10, 1]) == 2
     assert sharpening_start([5, 1]) == 0
+    assert enters_top([50, 9, 3, 12, 7, 1], 8) == 4
+    assert enters_top([5, 1], 8) == 0 and enters_top([5, 10], 8) is None
     c = sublayer_credit([100, 50, 10], [80, 60, 25], [0.0, 0.1, 0.5], [0.0, 0.05, 0.2], [1, 2])
     assert [r["mover"] for r in c["rows"]] == ["attn", "ffn"]
     assert c["biggest_step"] == {"layer": 2, "sublayer": "ffn", "factor": 2.5, "from": 25,

@@ -46,6 +46,17 @@ def sharpening_start(ranks: list[int], threshold: int = SHARP_RANK) -> int:
     return above[-1] + 1 if above else 0
 
 
+def enters_top(ranks: list[int], k: int) -> int | None:
+    """First layer from which the rank stays within the top `k` to the end (None if the last
+    layer's rank is above `k`)."""
+    out = None
+    for l in range(len(ranks) - 1, -1, -1):
+        if ranks[l] > k:
+            break
+        out = l
+    return out
+
+
 def sublayer_credit(post_rank: list[int], mid_rank: list[int], post_prob: list[float],
                     mid_prob: list[float], layers: list[int]) -> dict:
     """Each layer's rank change split in two: before (after layer l-1) -> after attention

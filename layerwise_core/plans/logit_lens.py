@@ -2,7 +2,8 @@
 
 The lens decodes the residual stream after every layer as if it were the last one (see
 `layerwise_core/lens.py`). At the focus token (the last token of the focus word) the plan keeps,
-per layer, the lens's top-5 next tokens and the rank and probability of the model's final
+per layer, the lens's top-8 next tokens (with their ids, so a bar chart can follow each token
+from layer to layer) and the rank and probability of the model's final
 answer, after the FFN add (`resid_post`) and after the attention add (`resid_mid`). For every
 position it keeps the top-1 token and probability of a subset of layers (the grid), and for the
 late layers where the answer's rank falls below `SHARP_RANK` it splits each layer's change in
@@ -17,13 +18,13 @@ from __future__ import annotations
 import math
 
 
-from ..analysis.lens_view import (SHARP_RANK, final_prediction, lens_layers, sharpening_start,
-                                  sublayer_credit, token_text, top1_grid)
+from ..analysis.lens_view import (SHARP_RANK, enters_top, final_prediction, lens_layers,
+                                  sharpening_start, sublayer_credit, token_text, top1_grid)
 from ..analysis.vectors import positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
 
-TOP_K = 5             # tokens listed per layer in the lens panel
+TOP_K = 8             # tokens listed per layer (the lens column, the bar chart across layers)
 GRID_EVERY = 3        # grid rows: every 3rd layer before the sharpening window ...
 MAX_CHARS = 9         # longer token texts are shortened to this many characters plus "…"
 PROB_TICKS = [0.0, 0.5, 1.0]
@@ -79,7 +80,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         p, m = post[l], mid[l]
         layers.append({
             "layer": l,
-            "top": [{**_token(text), "prob": prob, "is_answer": bool(int(i) == answer_id)}
+            "top": [{**_token(text), "id": int(i), "prob": prob,
+                     "is_answer": bool(int(i) == answer_id)}
                     for (text, prob), i in zip(p["top"], post_ids[l])],
             "rank": p["final_rank"], "prob": p["final_prob"], "entropy": p["entropy"],
             "height": rank_height(p["final_rank"], rank_axis),
@@ -115,7 +117,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     return {
         "prompt": {"tokens": [_token(s) for s in t.tokens], "focus_pos": pos,
                    "focus": _token(t.tokens[pos])},
-        "answer": {**_token(answer), "id": answer_id},
+        "answer": {**_token(answer), "id": answer_id, "enters_top": enters_top(ranks, TOP_K)},
         "n_layers": L, "n_positions": n_pos, "top_k": TOP_K,
         "layers": layers,
         "rank_axis": rank_axis,

@@ -20,29 +20,39 @@ Beats (each optional, in storyboard order):
   every layer, drawn layer by layer. Next showing: each late layer split into its attention
   add and FFN add on the plot, drawn one layer at a time with its row of the credit table;
   the table's three summaries arrive with the sentences that say them.
+- `race` (uses the beat's `layer`): one bar chart of the lens's top k morphs layer by layer up
+  to the beat's layer (fast before the late window, slowly in it), the answer on its own row.
+
+The pieces come from the kit (this file only composes them, beat by beat):
+`mobjects.lens` (prompt, lens column, column places, depth ruler, the lens's steps),
+`mobjects.lens_grid` (the grid and its guide), `mobjects.rank_plot` (rank over probability
+axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.race`
+(`LayerRace`, the bar chart across the layers), `motion.steps` (a dot through the steps).
 """
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, config, DashedLine, Dot, FadeIn, FadeOut,
-                   GrowFromEdge, GrowFromPoint, LaggedStart, Line, RoundedRectangle, VGroup,
-                   VMobject, interpolate_color, linear)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
+                   GrowFromEdge, GrowFromPoint, LaggedStart, Line, ShowPassingFlash, VGroup,
+                   linear)
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
 from ..base import StoryboardScene
-from ..mobjects import (Num, PlacedTickAxes, ProbBars, RampKey, TokenCells, highlighted, inline,
-                       legend_item, txt)
+from ..motion import LayerRace, run_through
+from ..mobjects import (Num, RankPlots, StepBoxes, column_guide, column_places, credit_rows,
+                       credit_table, final_outlines, grid_guide, inline, layer_ruler, legend_item,
+                       lens_column, lens_grid, lens_steps, prompt_line, txt)
 
 MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
 COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
-RANK_PLOT = (5.0, 2.3)     # rank axes (width, height)
-PROB_PLOT = (5.0, 1.2)     # probability axes, under the rank axes, same layer scale
-CELL = (1.27, 0.275)       # grid cell (width, height)
-GRID_SIZE = T.SMALL_SIZE
-GRID_FILL = 0.7            # the grid's fill at probability 1: this far from ZERO to T.X
-BAR_WIDTH = 0.8
+COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
+RACE_BAR = 6.0             # the bar chart's bar at probability 1
+RACE_PITCH = 0.42          # its rows' spacing
+RACE_FAST = (0.3, 0.7)     # seconds per layer before the late window (a quick run)
+RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
+RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 
 
 class LogitLensScene(StoryboardScene):
@@ -54,11 +64,15 @@ class LogitLensScene(StoryboardScene):
         self.top = min(2.9, self.title.get_bottom()[1] - T.BUFF)     # content's top edge
         self.slots: dict[str, VGroup | None] = {"wide": None, "left": None, "right": None}
         self.columns: list[VGroup | None] = []
-        self.n_columns = min(MAX_COLUMNS, sum("lens" in b["show"] for b in self.plan["beats"]))
+        # column places: one per lens beat (at most MAX_COLUMNS), three at least, the free ones
+        # holding the lens drawn as its steps
+        self.n_columns = max(3, min(MAX_COLUMNS,
+                                    sum("lens" in b["show"] for b in self.plan["beats"])))
         self.lens_count = 0
         self.last_lens = 0         # where the stream dot starts its run along the ruler
         self.pipeline = None       # the lens drawn as its steps (first lens beat only)
         self.rank_stage = 0
+        self.race: LayerRace | None = None    # the bar chart across the layers
 
     # --- slots --------------------------------------------------------------------------
     def place(self, mob: VGroup, side: str) -> VGroup:
@@ -93,62 +107,19 @@ class LogitLensScene(StoryboardScene):
 
     # --- lens columns -------------------------------------------------------------------
     def lens_column(self, l: int) -> VGroup:
-        lay = self.layers[l]
-        src = f"data.layers[{l}]"
-        head = inline(txt("after layer", T.LABEL_SIZE),
-                      Num(lay["layer"], f"{src}.layer", 0, T.LABEL_SIZE, T.HIGHLIGHT))
-        rows = [(e["display"], e["prob"], f"{src}.top[{i}].prob",
-                 T.HIGHLIGHT if e["is_answer"] else T.X) for i, e in enumerate(lay["top"])]
-        bars = ProbBars(rows, bar_width=BAR_WIDTH, label_width=1.2, size=T.LABEL_SIZE,
-                        row_buff=0.16)
-        rank = inline(txt(self.answer, T.LABEL_SIZE, T.HIGHLIGHT, mono=True),
-                      txt("rank", T.SMALL_SIZE, T.MUTED),
-                      Num(lay["rank"], f"{src}.rank", 0, T.LABEL_SIZE, T.HIGHLIGHT), buff=0.12)
-        prob = inline(txt("probability", T.SMALL_SIZE, T.MUTED),
-                      Num(lay["prob"], f"{src}.prob", T.DECIMALS, T.LABEL_SIZE, T.HIGHLIGHT),
-                      buff=0.12)
-        body = VGroup(head, bars, rank, prob).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
-        bars.next_to(head, DOWN, buff=T.BUFF + 0.05, aligned_edge=LEFT)
-        rank.next_to(bars, DOWN, buff=T.BUFF + 0.1, aligned_edge=LEFT)
-        prob.next_to(rank, DOWN, buff=T.TIGHT + 0.04, aligned_edge=LEFT)
-        box = RoundedRectangle(width=COLUMN[0], height=max(COLUMN[1], body.height + 0.3),
-                               corner_radius=0.1, stroke_color=T.FAINT, stroke_width=1.5)
-        body.move_to(box)
-        return VGroup(box, body)
+        return lens_column(self.layers[l], f"data.layers[{l}]", self.answer, COLUMN_ROWS, COLUMN)
 
     def lens_panel(self) -> VGroup:
         """Prompt, how to read a column, empty column places, and a depth ruler under them."""
-        prompt = inline(txt("prompt:", T.LABEL_SIZE, T.MUTED),
-                        highlighted(self.plan["sentences"][0], self.word, T.X, T.LABEL_SIZE),
-                        txt("→ next token?", T.LABEL_SIZE, T.MUTED), buff=0.15)
-        how = VGroup(txt("each column: the stream after one layer, decoded by the final norm and "
-                         "unembedding (top 5, probability)", T.SMALL_SIZE, T.MUTED),
-                     inline(txt("␣", T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
-                            txt("marks a space:", T.SMALL_SIZE, T.MUTED),
-                            txt(f"{self.answer}", T.SMALL_SIZE, T.TEXT, mono=True),
-                            txt("is \"" + self.answer.replace("␣", " ") + "\"", T.SMALL_SIZE,
-                                T.MUTED))
-                     ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        prompt = prompt_line(self.plan["sentences"][0], self.word)
+        how = column_guide(self.answer, COLUMN_ROWS)
         height = self.lens_column(0)[0].height        # every column's box is this tall
-        self.frames = VGroup(*[RoundedRectangle(width=COLUMN[0], height=height,
-                                                corner_radius=0.1, stroke_opacity=0)
-                               for _ in range(self.n_columns)]).arrange(RIGHT, buff=0.2)
-        L = self.data["n_layers"]
-        width = self.frames.width - 1.6
-        dots = VGroup(*[Dot(RIGHT * width * l / (L - 1), radius=0.04, color=T.MUTED)
-                        for l in range(L)])
-        line = Line(dots[0].get_center(), dots[-1].get_center(), stroke_color=T.X,
-                    stroke_width=3)
-        ends = VGroup(Num(self.layers[0]["layer"], "data.layers[0].layer", 0, T.SMALL_SIZE,
-                          T.MUTED).next_to(dots[0], LEFT, buff=0.15),
-                      Num(self.layers[-1]["layer"], f"data.layers[{L - 1}].layer", 0,
-                          T.SMALL_SIZE, T.MUTED).next_to(dots[-1], RIGHT, buff=0.15))
-        name = txt("layer", T.SMALL_SIZE, T.MUTED).next_to(ends[0], LEFT, buff=0.12)
-        self.ruler_dots = dots
-        ruler = VGroup(line, dots, ends, name)
+        self.frames = column_places(self.n_columns, height, COLUMN[0])
+        ruler = layer_ruler(self.layers, self.frames.width - 1.6)
+        self.ruler_dots = ruler.dots
         panel = VGroup(prompt, how, self.frames, ruler).arrange(DOWN, buff=T.BUFF)
         ruler.next_to(self.frames, DOWN, buff=0.5).match_x(self.frames)
-        ruler.shift(RIGHT * (self.frames.get_center()[0] - line.get_center()[0]))
+        ruler.shift(RIGHT * (self.frames.get_center()[0] - ruler.line.get_center()[0]))
         prompt.align_to(self.frames, LEFT)
         how.align_to(self.frames, LEFT)
         return panel
@@ -186,11 +157,11 @@ class LogitLensScene(StoryboardScene):
         self.last_lens = l
         # 2. through the lens (final norm, unembedding, softmax) into its column; the first
         #    time, the lens is drawn as its steps and the stream runs through each
-        if self.pipeline is None and self.n_columns > 1:
+        if self.pipeline is None:
             self.show_pipeline(runner, slot)
-        elif self.pipeline is not None:
+        elif self.pipeline is not None and self.pipeline in self.slots["wide"]:
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
-            self.pipeline = VGroup()
+            self.slots["wide"].remove(self.pipeline)
         self.play(Create(link), FadeIn(mark),
                   runner.animate.move_to(col[0].get_bottom()), run_time=self.quick(0.06, 0.6))
         head, bars, rank, prob = col[1]
@@ -213,121 +184,76 @@ class LogitLensScene(StoryboardScene):
         """The lens as its steps, in the empty column places beside `slot`: the stream's
         numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
         weights), the unembedding, softmax. The stream dot runs through each in turn."""
-        m, size = self.plan["model"], T.TYPE.small
-        norm = "RMSNorm" if m.get("norm") == "rmsnorm" else "LayerNorm"
-        steps = [
-            VGroup(txt("the stream X", size, T.X),
-                   inline(Num(m["d_model"], "model.d_model", 0, size, T.X),
-                          txt("numbers", size, T.MUTED))),
-            VGroup(txt(f"final {norm}", size, T.LN),
-                   txt("÷ its own RMS, × γ", size, T.MUTED)),
-            VGroup(txt("× unembedding", size, T.TEXT),
-                   inline(Num(m["d_model"], "model.d_model", 0, size, T.MUTED),
-                          txt("×", size, T.MUTED),
-                          Num(m["d_vocab"], "model.d_vocab", 0, size, T.MUTED))),
-            VGroup(txt("softmax", size, T.TEXT),
-                   inline(txt("top", size, T.MUTED),
-                          Num(self.data["top_k"], "data.top_k", 0, size, T.MUTED),
-                          txt("of", size, T.MUTED),
-                          Num(m["d_vocab"], "model.d_vocab", 0, size, T.MUTED))),
-        ]
-        boxes = VGroup()
-        for body in steps:
-            body.arrange(DOWN, buff=0.08)
-            boxes.add(VGroup(RoundedRectangle(width=body.width + 0.3, height=body.height + 0.25,
-                                              corner_radius=0.08, stroke_color=T.FAINT,
-                                              stroke_width=1.5), body))
-        for box in boxes:
-            box[1].move_to(box[0])
-        boxes.arrange(DOWN, buff=0.3)
         free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
-        boxes.move_to(free)
-        if boxes.height > free.height:
-            boxes.arrange(RIGHT, buff=0.3).move_to(free)
-        arrows = VGroup(*[Arrow(a.get_bottom(), b.get_top(), buff=0.04, stroke_width=2,
-                                color=T.MUTED, max_tip_length_to_length_ratio=0.35)
-                          if boxes.height > boxes.width else
-                          Arrow(a.get_right(), b.get_left(), buff=0.04, stroke_width=2,
-                                color=T.MUTED, max_tip_length_to_length_ratio=0.35)
-                          for a, b in zip(boxes[:-1], boxes[1:])])
-        self.play(LaggedStart(*[FadeInPlace(b) for b in boxes], lag_ratio=0.3),
-                  FadeInPlace(arrows), run_time=self.quick(0.08, 1.0))
-        for box in boxes:                  # the dot passes through each step, which lights up
-            self.play(runner.animate.move_to(box[0].get_center()),
-                      box[0].animate.set_stroke(T.HIGHLIGHT, 2.5), run_time=self.quick(0.04, 0.5))
-            self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=self.quick(0.02, 0.2))
-        self.pipeline = VGroup(boxes, arrows)
+        pipe = StepBoxes(lens_steps(self.plan["model"])).fit_into(free)
+        run_through(self, pipe, runner)
+        self.pipeline = pipe
+        self.adopt(self.slots["wide"], pipe)
+
+    # --- one bar chart across the layers ------------------------------------------------
+    def beat_race(self, beat) -> None:
+        """The chart morphs from the layer it shows to the beat's layer: fast through the
+        layers before the late window, slowly through the window (its steps share the time
+        left in the beat); the answer is pointed at when it enters the top k."""
+        target = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
+        race = self.race
+        if race is None:
+            race = self.race = LayerRace(self.data, self.answer, bar_width=RACE_BAR,
+                                         pitch=RACE_PITCH)
+            panel = self.put("wide", race.panel(prompt_line(self.plan["sentences"][0],
+                                                            self.word)))
+            self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
+        else:
+            panel = self.slots["wide"]
+            panel.remove(*race.parts())
+            self.add(*race.parts())
+        start, enter = self.data["window"]["start"], self.data["answer"]["enters_top"]
+        steps = list(range(race.layer + 1, target + 1))
+        fast = [l for l in steps if l < start]
+        if fast:                # the quick run: its steps share the beat up to its last sentence
+            cues = self.beat.get("cues") or []
+            until = (self.beat_start + float(cues[-1]["start"]) if cues else
+                     self.beat_start + self.beat_end(beat) - RACE_TAIL - 1.0)
+            per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / len(fast)))
+            for l in fast:
+                race.step(self, l, per)
+        slow = [l for l in steps if l >= start]
+        if slow:
+            left = self.beat_start + self.beat_end(beat) - self.time - RACE_TAIL
+            per = max(RACE_SLOW[0], min(RACE_SLOW[1], left / len(slow)))
+            for l in slow:
+                race.step(self, l, per)
+                if l == enter:
+                    self.point_at(race.rows[self.data["answer"]["id"]])
+        self.adopt(panel, *race.parts())
+        if not slow:            # the leader, then the answer still far down, as the beat ends
+            self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
+            self.emphasize(race.rows[self.layers[target]["top"][0]["id"]])
+        self.emphasize(race.extra[0])
 
     # --- the grid -----------------------------------------------------------------------
     def beat_grid(self, beat) -> None:
-        g = self.grid_data
-        rows = g["rows"]
-        fill = interpolate_color(T.VALUE_ZERO, T.X, GRID_FILL)
-        cells = TokenCells([[c["display"] for c in r["cells"]] for r in rows],
-                           [[c["prob"] for c in r["cells"]] for r in rows],
-                           [[T.HIGHLIGHT if c["is_final"] else T.TEXT for c in r["cells"]]
-                            for r in rows], fill, CELL[0], CELL[1], GRID_SIZE)
-        heads = VGroup()
-        for j, p in enumerate(g["positions"]):
-            h = txt(p["display"], GRID_SIZE,
-                    T.X if j == self.data["prompt"]["focus_pos"] else T.MUTED, mono=True)
-            if h.width > 0.95 * CELL[0]:
-                h.scale_to_fit_width(0.95 * CELL[0])
-            heads.add(h.next_to(cells.cells[0][j], UP, buff=0.1))
-        labels = VGroup(*[Num(r["layer"], f"data.grid.rows[{i}].layer", 0, GRID_SIZE, T.MUTED)
-                          for i, r in enumerate(rows)])
-        for i, lab in enumerate(labels):
-            lab.next_to(cells.cells[i][0], LEFT, buff=0.12)
-        name = txt("layer", GRID_SIZE, T.MUTED).next_to(labels, UP, buff=0.1)
-        name.align_to(labels, RIGHT).match_y(heads)
-        head = txt("lens top-1 at every position (input tokens across)", T.SMALL_SIZE)
-        key = RampKey(Num(g["key"][0], "data.grid.key[0]", 0, T.TINY_SIZE, T.MUTED),
-                      Num(g["key"][1], "data.grid.key[1]", 0, T.TINY_SIZE, T.MUTED), fill,
-                      width=0.9)
-        key_row = inline(txt("fill: top-1 probability", T.TINY_SIZE, T.MUTED), key,
-                         txt("  yellow: same as the last layer's top-1", T.TINY_SIZE,
-                             T.HIGHLIGHT), buff=0.1)
-        body = VGroup(name, heads, labels, cells)
-        head.next_to(body, UP, buff=T.TIGHT).align_to(labels, LEFT)
-        key_row.next_to(body, DOWN, buff=T.TIGHT + 0.05).align_to(labels, LEFT)
+        grid = lens_grid(self.grid_data, self.data["prompt"]["focus_pos"])
+        head, (name, heads, labels, cells), key_row = grid
         had_right = self.slots["right"] is not None
-        self.place(VGroup(head, body, key_row), "left")     # fixes every piece's place
+        self.place(grid, "left")                  # fixes every piece's place
         frame = self.put("left", VGroup(head, name, heads, key_row), placed=True)
         if not had_right:                 # an empty right slot gets the reading guide
-            self.put("right", self.grid_guide())
+            self.put("right", grid_guide(self.grid_data, width=COL_WIDTH))
         # the rows arrive top to bottom, layer by layer, as the narration walks down the stack
-        per = self.quick(0.3, 9.0) / len(rows)
-        for i in range(len(rows)):
+        per = self.quick(0.45, 11.0) / len(labels)
+        for i in range(len(labels)):
             self.play(FadeInPlace(labels[i]), FadeInPlace(VGroup(*cells.cells[i])),
                       run_time=max(per, 1.0 / config.frame_rate))
         self.adopt(frame, labels, cells)
+        # "yellow marks a guess that already matches": those cells light up, top to bottom;
+        # then the last row (the model's output) is circled
         self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
+        flashes = final_outlines(self.grid_data, cells)
+        self.play(LaggedStart(*[ShowPassingFlash(f, time_width=0.6) for f in flashes],
+                              lag_ratio=0.08), run_time=self.quick(0.25, 6.0))
+        self.hold_until(self.beat_start + self.beat_end(beat) - 2.0)
         self.emphasize(VGroup(labels[-1], *cells.cells[-1]))
-
-    def grid_guide(self) -> VGroup:
-        """How to read the grid: rows, columns, the space mark, which layers are shown."""
-        g, size = self.grid_data, T.TYPE.small
-        lines = [txt("How to read it", size, T.TEXT, weight="BOLD"),
-                 txt("row: one layer's stream, read by the lens", size, T.MUTED),
-                 txt("column: the guess after that input token", size, T.MUTED),
-                 inline(txt("␣", size, T.HIGHLIGHT, mono=True),
-                        txt("marks a space:", size, T.MUTED),
-                        txt("␣of", size, T.TEXT, mono=True),
-                        txt("is \" of\"", size, T.MUTED)),
-                 inline(txt("a lone", size, T.MUTED), txt("␣", size, T.TEXT, mono=True),
-                        txt("is a token that is just a space", size, T.MUTED))]
-        if g["sparse_until"] is not None:
-            lines.append(inline(txt("rows: every", size, T.MUTED),
-                                Num(g["every"], "data.grid.every", 0, size),
-                                txt("layers up to", size, T.MUTED),
-                                Num(g["sparse_until"], "data.grid.sparse_until", 0, size)))
-            lines.append(inline(txt("then every layer from", size, T.MUTED),
-                                Num(g["dense_from"], "data.grid.dense_from", 0, size)))
-        lines.append(txt("the last row is the model's real output", size, T.MUTED))
-        group = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF + 0.05)
-        if group.width > COL_WIDTH:
-            group.scale_to_fit_width(COL_WIDTH)
-        return group
 
     # --- the rank plot ------------------------------------------------------------------
     def beat_rank(self, beat) -> None:
@@ -337,56 +263,18 @@ class LogitLensScene(StoryboardScene):
             self.draw_credit()
         self.rank_stage += 1
 
-    def make_plots(self, first: int, x_ticks: list[tuple[int, str]], rank_title: str) -> VGroup:
-        """Rank axes (log scale, 1 at the top) over probability axes, layers `first`..last."""
-        d = self.data
-        ra = d["rank_axis"]
-        xr = [first - 0.5, d["n_layers"] - 0.5, 1]
-        self.rank_ax = PlacedTickAxes(
-            xr, [0, ra["y_range"][1] + 0.15, 1], *RANK_PLOT, x_ticks=[],
-            y_ticks=[(t["height"], t["rank"], f"data.rank_axis.ticks[{i}].rank")
-                     for i, t in enumerate(ra["ticks"])])
-        self.prob_ax = PlacedTickAxes(
-            xr, [0, 1.08, 0.5], *PROB_PLOT, x_ticks=[(l, l, src) for l, src in x_ticks],
-            y_ticks=[(v, v, f"data.prob_axis.ticks[{i}]")
-                     for i, v in enumerate(d["prob_axis"]["ticks"])], y_decimals=1)
-        self.prob_ax.next_to(self.rank_ax, DOWN, buff=0.5)
-        self.prob_ax.shift(RIGHT * (self.rank_ax.axes.get_left()[0] -
-                                    self.prob_ax.axes.get_left()[0]))
-        rank_head = txt(rank_title, T.SMALL_SIZE)
-        rank_head.next_to(self.rank_ax, UP, buff=T.BUFF).align_to(self.rank_ax, LEFT)
-        prob_head = txt(f"probability of {self.answer}", T.SMALL_SIZE)
-        prob_head.next_to(self.prob_ax.axes, UP, buff=0.1).align_to(rank_head, LEFT)
-        xname = txt("layer", T.SMALL_SIZE, T.MUTED)
-        xname.next_to(self.prob_ax.x_labels, DOWN, buff=0.06).match_x(self.prob_ax.axes)
-        return VGroup(rank_head, self.rank_ax, prob_head, self.prob_ax, xname)
-
-    def rp(self, x: float, height: float):
-        return self.rank_ax.axes.c2p(x, height)
-
-    def pp(self, x: float, prob: float):
-        return self.prob_ax.axes.c2p(x, prob)
-
-    def curve(self, layers: list[dict], width: float = 3, opacity: float = 1.0) -> VGroup:
-        """The answer's rank and probability after each of `layers`: lines and dots."""
-        rank_pts = [self.rp(r["layer"], r["height"]) for r in layers]
-        prob_pts = [self.pp(r["layer"], r["prob"]) for r in layers]
-        lines = VGroup(*[VMobject(stroke_color=T.X, stroke_width=width, stroke_opacity=opacity)
-                         .set_points_as_corners(pts) for pts in (rank_pts, prob_pts)])
-        dots = VGroup(*[Dot(p, radius=0.04, color=T.X) for p in rank_pts + prob_pts])
-        return VGroup(lines, dots)
-
     def draw_rank(self) -> None:
         d = self.data
         lays = self.layers
         ticks = [(l, f"data.x_ticks[{i}]") for i, l in enumerate(d["x_ticks"])]
-        plots = self.put("right", self.make_plots(
-            0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, 1 = top)"))
-        curve = self.curve(lays)
+        rp = RankPlots(d, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
+                                    "1 = top)", self.answer)
+        plots = self.put("right", rp.group)
+        curve = rp.curve(lays)
         w = d["window"]
         start = w["start"]
-        top = self.rp(start - 0.5, d["rank_axis"]["y_range"][1])
-        split = DashedLine(top, self.pp(start - 0.5, 0), dash_length=0.06,
+        top = rp.rp(start - 0.5, rp.rank_top)
+        split = DashedLine(top, rp.pp(start - 0.5, 0), dash_length=0.06,
                            stroke_color=T.MUTED, stroke_width=1.5)
         win = inline(txt("last", T.TINY_SIZE, T.MUTED),
                      Num(w["size"], "data.window.size", 0, T.TINY_SIZE, T.MUTED),
@@ -403,11 +291,11 @@ class LogitLensScene(StoryboardScene):
         n = len(lays) - 1
         notes = VGroup(
             Num(before["rank"], f"data.layers[{start - 1}].rank", 0, T.TINY_SIZE, T.TEXT)
-            .next_to(self.rp(start - 1, before["height"]), DOWN, buff=0.1),
+            .next_to(rp.rp(start - 1, before["height"]), DOWN, buff=0.1),
             Num(last["rank"], f"data.layers[{n}].rank", 0, T.TINY_SIZE, T.HIGHLIGHT)
-            .next_to(self.rp(last["layer"], last["height"]), RIGHT, buff=0.08),
+            .next_to(rp.rp(last["layer"], last["height"]), RIGHT, buff=0.08),
             Num(last["prob"], f"data.layers[{n}].prob", T.DECIMALS, T.TINY_SIZE, T.HIGHLIGHT)
-            .next_to(self.pp(last["layer"], last["prob"]), LEFT, buff=0.12))
+            .next_to(rp.pp(last["layer"], last["prob"]), LEFT, buff=0.12))
         if start == 0:                    # no flat stretch to mark off
             notes.remove(notes[0])
             split, win = VGroup(), VGroup()
@@ -425,35 +313,26 @@ class LogitLensScene(StoryboardScene):
         lays = self.layers
         first = self.credit["rows"][0]["layer"] - 1
         ticks = [(l, f"data.layers[{l}].layer") for l in range(first, len(lays))]
-        plots = self.make_plots(first, ticks, f"rank of {self.answer}, late layers close up "
-                                              "(log scale, 1 = top)")
-        group = self.place(self.credit_table(), "left")
+        rp = RankPlots(self.data, first, ticks, f"rank of {self.answer}, late layers close up "
+                                                "(log scale, 1 = top)", self.answer)
+        group = self.place(credit_table(self.credit, self.answer, width=COL_WIDTH), "left")
         head, table, notes = group
-        n_rows = len(self.credit["rows"])
-        cells = list(table)
-        frame = self.put("left", VGroup(head, *cells[:5]), placed=True)   # title, header row
-        self.put("right", plots)
-        curve = self.curve(lays[first:], width=2, opacity=0.5)
+        rows = credit_rows(table)
+        frame = self.put("left", VGroup(head, *rows[0]), placed=True)   # title, header row
+        plots = self.put("right", rp.group)
+        curve = rp.curve(lays[first:], width=2, opacity=0.5)
         key = VGroup(legend_item(T.ATTN, "read after the attention add", T.TINY_SIZE, line=True),
                      legend_item(T.FFN, "read after the FFN add", T.TINY_SIZE, line=True))
         key.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
-        key.next_to(self.rp(first - 0.5, self.data["rank_axis"]["y_range"][1]), DOWN + RIGHT,
-                    buff=0.12)
+        key.next_to(rp.rp(first - 0.5, rp.rank_top), DOWN + RIGHT, buff=0.12)
         self.play(FadeInPlace(curve), FadeInPlace(key), run_time=self.quick(0.06, 0.6))
         # layer by layer: its attention add, then its FFN add, and its row of the table
         segs, mids = VGroup(), VGroup()
-        per = self.quick(0.45, 16.0) / n_rows
+        per = self.quick(0.45, 16.0) / len(self.credit["rows"])
         for k, row in enumerate(self.credit["rows"]):
             l = row["layer"]
-            prev, lay = lays[l - 1], lays[l]
-            attn, ffn, mid = VGroup(), VGroup(), VGroup()
-            for point, y0, ym, y1 in ((self.rp, prev["height"], lay["mid_height"], lay["height"]),
-                                      (self.pp, prev["prob"], lay["mid_prob"], lay["prob"])):
-                a, m, b = point(l - 1, y0), point(lay["mid_x"], ym), point(l, y1)
-                attn.add(Line(a, m, stroke_color=T.ATTN, stroke_width=4))
-                ffn.add(Line(m, b, stroke_color=T.FFN, stroke_width=4))
-                mid.add(Dot(m, radius=0.045, color=T.ATTN))
-            line = VGroup(*cells[5 * (k + 1): 5 * (k + 2)])
+            attn, ffn, mid = rp.adds(lays[l - 1], lays[l])
+            line = rows[k + 1]
             self.play(FadeInPlace(line[:3]), Create(attn), run_time=per / 2)
             self.play(FadeInPlace(line[3:]), Create(ffn), FadeIn(mid), run_time=per / 2)
             segs.add(attn, ffn)
@@ -464,55 +343,3 @@ class LogitLensScene(StoryboardScene):
             self.hold_until_cue(i + 1)
             self.play(FadeInPlace(note), run_time=self.quick(0.05, 0.5))
             self.adopt(frame, note)
-
-    def credit_table(self) -> VGroup:
-        c = self.credit
-        size = T.LABEL_SIZE
-        names = {"attn": ("attention", T.ATTN), "ffn": ("FFN", T.FFN)}
-        cells = [txt("layer", T.SMALL_SIZE, T.MUTED), txt("before", T.SMALL_SIZE, T.MUTED),
-                 txt("+ attention", T.SMALL_SIZE, T.ATTN), txt("+ FFN", T.SMALL_SIZE, T.FFN),
-                 txt("moved it more", T.SMALL_SIZE, T.MUTED)]
-        for i, r in enumerate(c["rows"]):
-            s = f"data.credit.rows[{i}]"
-            who, color = names[r["mover"]]
-            cells += [Num(r["layer"], f"{s}.layer", 0, size, T.MUTED),
-                      Num(r["before"], f"{s}.before", 0, size, T.X),
-                      Num(r["after_attn"], f"{s}.after_attn", 0, size, T.ATTN),
-                      Num(r["after_ffn"], f"{s}.after_ffn", 0, size, T.FFN),
-                      txt(who, T.SMALL_SIZE, color)]
-        table = VGroup(*cells).arrange_in_grid(rows=len(c["rows"]) + 1, cols=5,
-                                               buff=(0.3, 0.1), cell_alignment=RIGHT)
-        head = txt(f"rank of {self.answer}: before the layer, after each add", T.SMALL_SIZE)
-        size = T.SMALL_SIZE
-        b = c["biggest_step"]
-        who, color = names[b["sublayer"]]
-        big = VGroup(
-            inline(txt("biggest single step:", size), txt(who, size, color), txt("in layer", size),
-                   Num(b["layer"], "data.credit.biggest_step.layer", 0, size)),
-            inline(txt("moves it from rank", size),
-                   Num(b["from"], "data.credit.biggest_step.from", 0, size),
-                   txt("to", size), Num(b["to"], "data.credit.biggest_step.to", 0, size, color)),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        total = VGroup(
-            txt("over these layers the rank is divided by", size),
-            inline(Num(c["attn_total"], "data.credit.attn_total", 1, size, T.ATTN),
-                   txt("by the attention adds,", size),
-                   Num(c["ffn_total"], "data.credit.ffn_total", 0, size, T.FFN),
-                   txt("by the FFN adds", size))).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        n = len(c["rows"]) - 1
-        last, s = c["rows"][n], f"data.credit.rows[{n}]"
-        prob = VGroup(
-            inline(txt("in layer", size), Num(last["layer"], f"{s}.layer", 0, size),
-                   txt(f"the probability of {self.answer} goes", size, mono=False)),
-            inline(Num(last["prob_before"], f"{s}.prob_before", T.DECIMALS, size, T.X),
-                   txt("→", size),
-                   Num(last["prob_after_attn"], f"{s}.prob_after_attn", T.DECIMALS, size,
-                       T.ATTN),
-                   txt("→", size),
-                   Num(last["prob_after_ffn"], f"{s}.prob_after_ffn", T.DECIMALS, size,
-                       T.FFN))).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        notes = VGroup(big, total, prob).arrange(DOWN, aligned_edge=LEFT, buff=T.TIGHT + 0.06)
-        group = VGroup(head, table, notes).arrange(DOWN, aligned_edge=LEFT, buff=T.BUFF)
-        if group.width > COL_WIDTH:
-            group.scale_to_fit_width(COL_WIDTH)
-        return group
