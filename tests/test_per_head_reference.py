@@ -18,7 +18,6 @@ import pytest
 import torch
 
 from layerwise_core.models import REGISTRY
-from layerwise_core.packages import package_dir
 from layerwise_core.plans import build_plan
 from layerwise_core.storyboard.schema import load_storyboard
 
@@ -30,16 +29,6 @@ SPEC = REGISTRY["minilm-l6"].spec
 STORYBOARD = ROOT / "scenes" / "storyboards" / "per_head.yaml"
 TOL = 1e-5          # float32 activations: ours and HF's differ by ~1e-7 (weights) to ~1e-6
 DOT_TOL = 1e-4      # dot products up to ~130: float32 projections summed over 32 dims
-
-
-@pytest.fixture(scope="module")
-def hf():
-    import transformers
-    path = package_dir(SPEC.package) / "model"
-    model = transformers.BertModel.from_pretrained(path, attn_implementation="eager",
-                                                   local_files_only=True)
-    tok = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
-    return model.eval().to(torch.float32), tok
 
 
 def run(model, ids: list[int]) -> dict:
@@ -66,8 +55,8 @@ def run(model, ids: list[int]) -> dict:
             "attn": [a[0].numpy().astype(np.float64) for a in out.attentions], **acts}
 
 
-def test_per_head_matches_transformers(hf, cache_dir):
-    model, tok = hf
+def test_per_head_matches_transformers(minilm_hf, cache_dir):
+    model, tok = minilm_hf
     sb = load_storyboard(STORYBOARD)
     d = json.loads(json.dumps(build_plan(sb, cache_dir=cache_dir)))["data"]
     enc = tok(sb.sentences[0])
