@@ -12,6 +12,9 @@ The scene kit (one for every template):
   `self.value(path)` the raw value.
 - `self.point_at(m)` / `self.emphasize(m)`: short pointer / circumscribe for what is named.
 - `self.hold_until_cue(i)`: wait until the beat's narration cue i starts.
+- `self.fill_to(t, [(weight, fn(run_time)), ...])`: spread animations over the time left
+  until `t` (`self.cue_at(i)`, default `self.next_reveal()`), so the picture moves while the
+  voice speaks.
 - The camera moves (`self.camera.frame.animate...`); title, caption and footer stay on screen.
 
 Example::
@@ -113,7 +116,7 @@ class StoryboardScene(MovingCameraScene):
     def setup(self) -> None:
         self.camera.background_color = T.BACKGROUND
         self.data = self.plan["data"]
-        self.beat_index = 0
+        self.beat_index = self.step_index = 0
         self.caption: Mobject | None = None
         self._pinned: list[Mobject] = []        # title, caption, footer (see `pin`)
         self.shown: dict[str, Mobject] = {}
@@ -150,7 +153,7 @@ class StoryboardScene(MovingCameraScene):
                 self.add_sound(beat["audio"])
             self.update_footer(beat)
             self.set_caption("" if self.burned is not None else beat.get("caption") or "")
-            for step in self.steps(beat):
+            for self.step_index, step in enumerate(self.steps(beat)):
                 if step.get("at") is not None:
                     self.wait_for_reveal(float(step["at"]))
                 getattr(self, f"beat_{step['show']}")(beat)
@@ -248,6 +251,11 @@ class StoryboardScene(MovingCameraScene):
         spoken = float(last["start"]) + float(last["duration"]) + self.cue_shift[-1] + pad
         return max(float(beat["duration"]), spoken)
 
+    def _cue_of(self, at: float) -> int:
+        """The cue spoken `at` seconds into the beat (as planned; `at` is rounded to ms)."""
+        cues = self.beat.get("cues") or []
+        return max([i for i, c in enumerate(cues) if float(c["start"]) <= at + 2e-3] or [0])
+
     def wait_for_reveal(self, at: float) -> None:
         """A step keyed to the narration (`at` seconds into the beat, as planned): wait until
         then. If the animations before it ran past that moment, the sentence that names it
@@ -256,7 +264,7 @@ class StoryboardScene(MovingCameraScene):
         cues = self.beat.get("cues") or []
         target = self.beat_start + at
         if cues:
-            k = max([i for i, c in enumerate(cues) if float(c["start"]) <= at + 2e-3] or [0])  # at: ms
+            k = self._cue_of(at)
             target += self.cue_shift[k]
             late = self.time - target
             if late > 0:
@@ -264,6 +272,39 @@ class StoryboardScene(MovingCameraScene):
                     self.cue_shift[i] += late
                 target = self.time
         self.hold_until(target)
+
+    # --- pacing: animations spread over the narration -------------------------------------
+    def cue_at(self, i: int) -> float:
+        """Scene time when cue i of this beat starts (the beat's end past the last cue)."""
+        cues = self.beat.get("cues") or []
+        if i < len(cues):
+            return self.beat_start + float(cues[i]["start"]) + self.cue_shift[i]
+        return self.beat_start + self.beat_end(self.beat)
+
+    def left(self) -> float:
+        """Seconds left of this beat's planned duration."""
+        return max(0.0, self.beat_start + float(self.beat["duration"]) - self.time)
+
+    def n_cues(self) -> int:
+        return max(1, len(self.beat.get("cues") or []))
+
+    def next_reveal(self) -> float:
+        """Scene time when this beat's next keyed step starts (`at`), else the beat's end."""
+        for step in self.steps(self.beat)[self.step_index + 1:]:
+            if step.get("at") is not None:
+                at = float(step["at"])
+                shift = self.cue_shift[self._cue_of(at)] if self.beat.get("cues") else 0.0
+                return self.beat_start + at + shift
+        return self.beat_start + self.beat_end(self.beat)
+
+    def fill_to(self, t_end: float | None, steps: list, fill: float = 0.92) -> None:
+        """Run `steps` [(weight, fn(run_time))] over `fill` of the time left until `t_end`
+        (default: the next keyed step, or the beat's end), each its weight's share."""
+        t_end = self.next_reveal() if t_end is None else t_end
+        total = sum(w for w, _ in steps)
+        budget = fill * max(0.0, t_end - self.time)
+        for w, fn in steps:
+            fn(max(0.25, budget * w / total))
 
     # --- data: layers, values, numbers ----------------------------------------------------
     @property

@@ -101,3 +101,19 @@ def test_baseline_pairs_are_different_words(cache_dir):
     assert sim["baseline"][0] == pytest.approx(0.078, abs=0.002)   # 0.159 with same-word pairs
     a, b = sim["baseline_example"]
     assert a != b
+
+
+def test_attention_steps_by_hand_with_a_causal_mask():
+    """dots = k q, scores = dots / scale, softmax over the keys the query may see (a masked
+    key: no dot product, weight 0), out = weights @ v."""
+    from layerwise_core.analysis.attention_steps import attention_steps
+    q = np.array([1.0, 2.0])
+    k = np.array([[1.0, 0.0], [0.0, 1.0], [3.0, 3.0]])
+    v = np.array([[1.0, 0.0], [0.0, 1.0], [5.0, 5.0]])
+    s = attention_steps(q, k, v, scale=2.0, visible=np.array([True, True, False]))
+    assert s["dots"] == [1.0, 2.0, None] and s["scores"] == [0.5, 1.0, None]
+    e = np.exp([0.5, 1.0])
+    assert s["weights"] == pytest.approx([e[0] / e.sum(), e[1] / e.sum(), 0.0], abs=1e-15)
+    assert s["out"] == pytest.approx([e[0] / e.sum(), e[1] / e.sum()], abs=1e-15)
+    full = attention_steps(q, k, v, scale=2.0)
+    assert full["dots"] == [1.0, 2.0, 9.0] and sum(full["weights"]) == pytest.approx(1.0)

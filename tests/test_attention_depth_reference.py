@@ -14,8 +14,6 @@ import numpy as np
 import pytest
 import torch
 
-from layerwise_core.models import REGISTRY
-from layerwise_core.packages import package_dir
 from layerwise_core.plans import build_plan
 from layerwise_core.storyboard.schema import load_storyboard
 
@@ -23,23 +21,12 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-SPEC = REGISTRY["minilm-l6"].spec
 STORYBOARD = ROOT / "scenes" / "storyboards" / "attention_depth.yaml"
 TOL = 1e-5          # attention weights of float32 activations: ours and HF's differ by ~1e-7
 
 
-@pytest.fixture(scope="module")
-def hf():
-    import transformers
-    path = package_dir(SPEC.package) / "model"
-    model = transformers.BertModel.from_pretrained(path, attn_implementation="eager",
-                                                   local_files_only=True)
-    tok = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
-    return model.eval().to(torch.float32), tok
-
-
-def test_attention_depth_matches_transformers(hf, cache_dir):
-    model, tok = hf
+def test_attention_depth_matches_transformers(minilm_hf, cache_dir):
+    model, tok = minilm_hf
     sb = load_storyboard(STORYBOARD)
     d = json.loads(json.dumps(build_plan(sb, cache_dir=cache_dir)))["data"]
     enc = tok(sb.sentences[0])

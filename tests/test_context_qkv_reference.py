@@ -15,7 +15,6 @@ import pytest
 import torch
 
 from layerwise_core.models import REGISTRY
-from layerwise_core.packages import package_dir
 from layerwise_core.plans import build_plan
 from layerwise_core.storyboard.schema import load_storyboard
 
@@ -27,16 +26,6 @@ SPEC = REGISTRY["minilm-l6"].spec
 STORYBOARD = ROOT / "scenes" / "storyboards" / "context_qkv.yaml"
 COS_TOL = 1e-5          # cosines of float32 activations: ours and HF's differ by ~1e-6
 NUM_TOL = 1e-4          # activations themselves (test_bert_reference's tolerance)
-
-
-@pytest.fixture(scope="module")
-def hf():
-    import transformers
-    path = package_dir(SPEC.package) / "model"
-    model = transformers.BertModel.from_pretrained(path, attn_implementation="eager",
-                                                   local_files_only=True)
-    tok = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
-    return model.eval().to(torch.float32), tok
 
 
 def hf_bank(hf, sentence: str) -> dict:
@@ -65,10 +54,10 @@ def cos(a, b) -> float:
     return float(a @ b / np.linalg.norm(a) / np.linalg.norm(b))
 
 
-def test_context_qkv_matches_transformers(hf, cache_dir):
+def test_context_qkv_matches_transformers(minilm_hf, cache_dir):
     sb = load_storyboard(STORYBOARD)
     d = json.loads(json.dumps(build_plan(sb, cache_dir=cache_dir)))["data"]
-    river, money = (hf_bank(hf, s) for s in sb.sentences)
+    river, money = (hf_bank(minilm_hf, s) for s in sb.sentences)
     assert [c["positions"] for c in d["contexts"]] == [[river["pos"]], [money["pos"]]]
     print("\nlayer   cos X    cos Q    cos K    cos V    (MiniLM-L6 via transformers)")
     for l in range(SPEC.n_layers):

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 import torch
 
+from layerwise_core.analysis.attention_steps import query_steps
 from layerwise_core.cli import main
 from layerwise_core.models import REGISTRY
 from layerwise_core.packages import package_dir
@@ -174,6 +175,14 @@ def test_tiny_checkpoint_matches_transformers_layer_by_layer(arch, tmp_path):
         assert_close(t[f"blocks.{l}.attn.hook_pattern"], patterns[l], f"{arch} pattern {l}")
         for x in "qkv":
             assert_close(t[f"blocks.{l}.attn.hook_{x}"], qkv[l, x], f"{arch} {x} {l}")
+        for h in range(N_HEADS):    # per_head's worked steps (RoPE, grouped K/V, the mask)
+            for f in (0, len(ids) // 2, len(ids) - 1):
+                s = query_steps(t, l, h, f)
+                scores = [-np.inf if x is None else x for x in s["scores"]]
+                assert_close(scores, t[f"blocks.{l}.attn.hook_attn_scores"][h, f],
+                             f"{arch} scores {l} {h} {f}")
+                assert_close(s["weights"], patterns[l][h, f], f"{arch} weights {l} {h} {f}")
+                assert_close(s["out"], t[f"blocks.{l}.attn.hook_z"][f, h], f"{arch} z {l} {h}")
     if arch == "bert":
         assert_close(t[last], hidden[N_LAYERS], f"{arch} output")
     else:       # the last hidden state is after the final norm; the lens of every layer

@@ -11,11 +11,10 @@ import sys
 import numpy as np
 import pytest
 
-from layerwise_core.analysis.robust import robust_limit
 from layerwise_core.analysis.similarity import cosine
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.plans import build_plan
-from layerwise_core.storyboard.schema import load_storyboard
+from layerwise_core.storyboard.schema import load_storyboard, validate_text
 from layerwise_core.templates import TEMPLATES
 from layerwise_core.tracing import get_trace
 
@@ -192,56 +191,92 @@ def test_fresh_causes_separate_new_x_from_new_w(fresh):
 
 # --- per_head ----------------------------------------------------------------------------------
 
-def test_per_head_pattern_rows(heads):
+def test_per_head_x_matrices_and_previous_token_scores(heads):
+    """X of 'bank' (what the projections read), every head's whole matrix, previous-token
+    scores, the strongest such head, the cosines between heads' weights."""
     sb, plan, t = heads
     d = plan["data"]
-    pos = d["focus"]["positions"]
-    for lay in d["layers"]:
-        P = f64(t[f"blocks.{lay['layer']}.attn.hook_pattern"])
-        assert [h["head"] for h in lay["heads"]] == list(sb.heads)
-        for h in lay["heads"]:
-            row = P[h["head"], pos].mean(0)
-            assert h["pattern"] == pytest.approx(row.tolist(), abs=1e-9)
-            assert sum(h["pattern"]) == pytest.approx(1.0, abs=1e-5)
-            assert len(h["pattern"]) == len(t.tokens) == len(d["tokens"])
-            ws = [x["weight"] for x in h["top"]]
-            assert ws == sorted(ws, reverse=True) and len(ws) == d["top_k"]
-            assert h["top"][0]["pos"] == int(row.argmax())
-            assert h["top"][0]["token"] == t.tokens[int(row.argmax())]
-            q = np.arange(1, P.shape[1])
-            assert h["prev_token"] == pytest.approx(float(P[h["head"], q, q - 1].mean()),
-                                                    abs=1e-9)
-
-
-def test_per_head_heads_attend_differently(heads):
-    """Not every head looks at the same token (layer 0: 'river', 'sat', '[CLS]')."""
-    _, plan, _ = heads
-    lay = plan["data"]["layers"][0]
-    assert len({h["top"][0]["token"] for h in lay["heads"]}) >= 3
-    head2 = next(h for h in lay["heads"] if h["head"] == 2)
-    assert head2["top"][0]["token"] == "river" and head2["prev_token"] > 0.95
-
-
-def test_per_head_vectors_and_weights(heads):
-    _, plan, t = heads
-    d = plan["data"]
     W = t.weights()
-    pos = d["focus"]["positions"]
-    n = d["weight_block"]["rows"][1]
+    f = d["focus"]["pos"]
+    assert f == positions(t, "bank")[0] == 6 and d["tokens"] == t.tokens
+    assert d["shape"]["d_head"] == 32 and d["scale"] == pytest.approx(np.sqrt(32), abs=1e-12)
+    assert d["reads_x"] and d["show"] == 3
+    assert [lay["layer"] for lay in d["layers"]] == list(sb.layers) == [0]
     for lay in d["layers"]:
         l = lay["layer"]
-        for h in lay["heads"]:
-            for k in "qkv":
-                raw = f64(t[f"blocks.{l}.attn.hook_{k}"])[pos].mean(0)[h["head"]]
-                assert h[k]["values"] == pytest.approx(
-                    np.clip(raw / d["limits"][k], -1, 1).tolist(), abs=1e-6)
-            for X in "QKV":
-                raw = f64(W[f"blocks.{l}.attn.W_{X}"])[h["head"], :n, :n]
-                assert np.asarray(h[f"W_{X}"]["values"]) == pytest.approx(
-                    np.clip(raw / d["limits"]["w"], -1, 1), abs=1e-6)
+        assert lay["x"] == pytest.approx(f64(t[f"blocks.{l}.hook_resid_pre"])[f, :3].tolist(),
+                                         abs=1e-9)
+        P = f64(t[f"blocks.{l}.attn.hook_pattern"])
+        assert np.asarray(lay["patterns"]) == pytest.approx(P, abs=1e-9)
+        q = np.arange(1, P.shape[1])
+        prev = P[:, q, q - 1].mean(axis=1)
+        assert lay["prev_token"] == pytest.approx(prev.tolist(), abs=1e-9)
+        order = np.argsort(-prev)
+        assert lay["prev"]["head"] == order[0] == 2 and lay["prev"]["score"] > 0.95
+        assert lay["prev"]["next_best"] == pytest.approx(prev[order[1]], abs=1e-9)
+        assert lay["prev"]["next_best"] < 0.5 and lay["prev"]["rows"] == len(t.tokens) - 1
         for X in "QKV":
             flat = f64(W[f"blocks.{l}.attn.W_{X}"]).reshape(12, -1)
             c = cosine(flat[:, None], flat[None, :])[np.triu_indices(12, k=1)]
             assert lay["w_cos"][X]["mean"] == pytest.approx(float(c.mean()), abs=1e-9)
             assert lay["w_cos"][X]["max_abs"] == pytest.approx(float(np.abs(c).max()), abs=1e-9)
             assert lay["w_cos"][X]["pairs"] == 66 and lay["w_cos"][X]["max_abs"] < 0.2
+
+
+def test_per_head_worked_head_is_the_models_attention(heads):
+    """The followed head (the beats' `head`): its query, keys and values are the trace's;
+    dot products recomputed over all 32 dims; / sqrt(32) = the model's own scores; softmax =
+    its pattern row; the weighted sum of the values = its hook_z; the ranked keys."""
+    sb, plan, t = heads
+    d = plan["data"]
+    f = d["focus"]["pos"]
+    assert {b.head for b in sb.beats if b.head is not None} == {2}
+    for lay in d["layers"]:
+        l = lay["layer"]
+        b = f"blocks.{l}.attn"
+        Q, K, V = (f64(t[f"{b}.hook_{k}"]) for k in "qkv")
+        assert [h["head"] for h in lay["heads"]] == [2]
+        for h in lay["heads"]:
+            i = h["head"]
+            assert h["q"] == pytest.approx(Q[f, i, :3].tolist(), abs=1e-9)
+            assert np.asarray(h["k"]) == pytest.approx(K[:, i, :3], abs=1e-9)
+            assert np.asarray(h["v"]) == pytest.approx(V[:, i, :3], abs=1e-9)
+            dots = K[:, i] @ Q[f, i]
+            assert h["dots"] == pytest.approx(dots.tolist(), abs=1e-9)
+            assert h["scores"] == pytest.approx((dots / np.sqrt(32)).tolist(), abs=1e-9)
+            assert h["scores"] == pytest.approx(f64(t[f"{b}.hook_attn_scores"])[i, f].tolist(),
+                                                abs=1e-4)         # float32 sums of 32 products
+            row = f64(t[f"{b}.hook_pattern"])[i, f]
+            assert h["weights"] == pytest.approx(row.tolist(), abs=1e-6)
+            assert h["weights_sum"] == pytest.approx(1.0, abs=1e-12)
+            assert h["out"] == pytest.approx((row @ V[:, i])[:3].tolist(), abs=1e-6)
+            assert h["out"] == pytest.approx(f64(t[f"{b}.hook_z"])[f, i, :3].tolist(), abs=1e-6)
+            P = f64(t[f"{b}.hook_pattern"])[i]
+            assert h["below"][0] is None
+            assert h["below"][1:] == pytest.approx([P[q, q - 1] for q in range(1, len(P))],
+                                                   abs=1e-9)
+            ranked = np.argsort(-np.asarray(h["weights"]))
+            for name, j in (("top", ranked[0]), ("second", ranked[1])):
+                r = h[name]
+                assert (r["pos"], r["token"], r["offset"]) == (j, t.tokens[j], j - f)
+                assert (r["dot"], r["score"], r["weight"]) == (
+                    h["dots"][j], h["scores"][j], h["weights"][j])
+            assert h["gap"] == pytest.approx(h["top"]["score"] - h["second"]["score"], abs=1e-12)
+            assert h["rest_max"] == max(w for j, w in enumerate(h["weights"])
+                                        if j not in ranked[:2])
+            # what the narration says of MiniLM's head 2: river, the token before, takes it all
+            assert (h["top"]["token"], h["top"]["offset"]) == ("river", -1)
+            assert h["top"]["weight"] > 0.99 and h["rest_max"] < 0.001
+            assert h["decimals"] == {"q": 2, "k": 2, "v": 2, "out": 2, "dots": 1,
+                                     "scores": 2, "weights": 2, "below": 2}
+
+
+def test_per_head_a_beat_without_a_head_follows_the_strongest_previous_token_head(tmp_path,
+                                                                                   cache):
+    text = (BOARDS / "per_head.yaml").read_text()
+    lines = [x for x in text.splitlines() if x.strip() not in ("head: 2",)]
+    sb = validate_text("\n".join(lines) + "\n", tmp_path / "per_head.yaml")
+    assert all(b.head is None for b in sb.beats)
+    from layerwise_core.plans.per_head import build
+    data = build(sb, [get_trace(sb.model, sb.sentences[0], cache_dir=cache)])
+    assert [h["head"] for h in data["layers"][0]["heads"]] == [data["layers"][0]["prev"]["head"]]

@@ -25,7 +25,7 @@ from ..analysis.vectors import positions
 from ..errors import LayerwiseError
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
-from .shown import near_boundary, stable
+from .shown import shown_decimals, stable
 
 DECIMALS = 2
 
@@ -33,10 +33,7 @@ DECIMALS = 2
 def shown_row(row: list[float], where: str) -> int:
     """Decimals for a row of weights: DECIMALS, or one more when a weight sits within float
     noise of a rounding boundary; every weight is then checked at that precision."""
-    d = DECIMALS + any(near_boundary(v, DECIMALS) for v in row)
-    for j, v in enumerate(row):
-        stable(v, d, f"{where}[{j}]")
-    return d
+    return shown_decimals(row, DECIMALS, where)
 
 
 def _extreme(values: list[float], fn) -> dict:

@@ -25,7 +25,7 @@ from ..analysis.context_qkv import QKV, context_qkv, focus_row, layer_zero_match
 from ..analysis.vectors import attn_input, positions
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
-from .shown import near_boundary, stable
+from .shown import shown_decimals, stable
 
 DIMS = 4            # numbers shown of each vector (its first dims; of Q: head 0's first dims)
 DECIMALS = 2        # cosines and vector entries on screen
@@ -44,14 +44,8 @@ def _entries(per_layer: list, where: str) -> tuple[list, list[int]]:
     """Vector entries [layer][sentence][dim] and the decimals each layer's rows are shown with:
     DECIMALS, or one more when an entry would sit within float noise of a rounding boundary
     (-11.09494 of a pre-norm stream: a -11.09/-11.10 coin toss between machines)."""
-    decimals = []
-    for l, rows in enumerate(per_layer):
-        d = DECIMALS + any(near_boundary(v, DECIMALS) for row in rows for v in row)
-        for i, row in enumerate(rows):
-            for j, v in enumerate(row):
-                stable(v, d, f"{where}[{l}][{i}][{j}]")
-        decimals.append(d)
-    return per_layer, decimals
+    return per_layer, [shown_decimals(rows, DECIMALS, f"{where}[{l}]")
+                       for l, rows in enumerate(per_layer)]
 
 
 def _lowest(series: list[float], key: str) -> dict:

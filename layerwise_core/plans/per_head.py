@@ -1,89 +1,135 @@
-"""Plan data for "per-head detail of one layer": every head's own W_Q, W_K, W_V (a fixed block),
-its Q, K, V for the focus word and the focus word's attention row over all tokens, with the
-tokens each head attends to most.
+"""Plan data for "per-head detail of one layer": every head reads the same X with its own
+W_Q, W_K, W_V; one head's attention for the focus word worked through with its real numbers;
+that head's whole attention matrix; every head's matrix side by side.
 
-Per layer in the storyboard's layers and per head in its heads (the focus word's tokens averaged
-when it has several; with grouped-query attention K and V are those of the head's kv head):
-  W_Q/K/V    rows 0..BLOCK-1 x columns 0..BLOCK-1 of the head's matrix, one shared limit
-  q, k, v    [d_head], one limit per quantity over every shown head and layer
-  pattern    the focus word's attention over every key position (sums to 1)
-  top        the TOP key positions with the highest attention, highest first
-  w_cos      per matrix, cosines between different heads' flattened matrices (all entries):
-             mean and max |cos| over the pairs, evidence that the heads' parameters are separate
-  prev_token the head's mean attention from each token to the token just before it (over every
-             query but the first): near 1 marks a previous-token head, whatever the words
+  tokens, focus            the sentence's tokens; the focus word's position (one token)
+  shape                    n_heads, n_kv_heads, d_model, d_head; `scale` = sqrt(d_head)
+  reads_x                  W_Q, W_K, W_V multiply X as it arrives (post-LN), else LN(X)
+  show                     how many entries of each vector are written (its first ones)
+  layers[i].layer
+  layers[i].x              the focus token's input to the projections, first `show` entries;
+                           `x_decimals`
+  layers[i].w_cos          per matrix, cosines between different heads' flattened matrices
+                           (all entries): mean and max |cos| over the pairs
+  layers[i].patterns[h]    every head's whole attention matrix [query][key] (rows sum to 1)
+  layers[i].prev_token[h]  every head's mean attention from a token to the one just before it
+                           (over every query but the first)
+  layers[i].prev           the strongest previous-token head: head, score, the runner-up of
+                           the layer (`next_head`, `next_best`), and the number
+                           of queries the score averages over (`rows`)
+  layers[i].heads[j]       the heads the beats follow (their `head:`; else the strongest
+                           previous-token head), each worked through (analysis.attention_steps):
+      q [show]                 the focus token's query
+      k, v [token][show]       every token's key and value
+      dots [token]             q . k over all d_head dims (None where a causal mask hides it)
+      scores [token]           dots / sqrt(d_head): the model's attention scores
+      weights [token]          softmax(scores): the focus token's row of the pattern;
+                               `weights_sum` (1)
+      out [show]               sum of weights x v: the head's output for the focus token
+      top, second              the keys with the highest and second-highest weight: pos,
+                               token, offset (its position minus the focus word's), dot,
+                               score, weight; `gap` = their scores' difference, `rest_max`
+                               the largest weight of any other key
+      below [query]            the weight of each query on the token just before it (queries 1..)
+      decimals                 decimals of each group on screen
+Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..analysis.robust import robust_limit, scaled
+from ..analysis.attention_steps import head_vectors, query_steps
 from ..analysis.qkv import head_weight_cosines, previous_token_score
-from ..analysis.vectors import positions
+from ..analysis.vectors import attn_input, positions
+from ..errors import LayerwiseError
 from ..storyboard.schema import Storyboard
 from ..trace import Trace
+from .shown import shown_decimals, stable
 
-BLOCK = 16              # thumbnail of W: input dims 0..15 x the head's output columns 0..15
-TOP = 2                 # most-attended tokens listed per head
-QKV = ("q", "k", "v")
+SHOW = 3                # entries written of each vector (then a ⋮ and its length)
+DECIMALS = 2            # vector entries, scaled scores, weights
+DOT_DECIMALS = 1        # dot products (tens to over a hundred before the scaling)
 
 
-def head_rows(trace: Trace, layer: int, heads: list[int], pos: list[int]) -> dict:
-    """Raw per-head arrays of one layer: q/k/v [head][d_head] and pattern [head][key]."""
-    spec = trace.spec
-    b = f"blocks.{layer}.attn"
-    out = {}
-    for k in QKV:
-        a = np.asarray(trace[f"{b}.hook_{k}"], np.float64)[pos].mean(axis=0)   # [head, d_head]
-        out[k] = np.stack([a[h if k == "q" else spec.kv_head(h)] for h in heads])
-    pattern = np.asarray(trace[f"{b}.hook_pattern"], np.float64)[:, pos].mean(axis=1)  # [h, key]
-    out["pattern"] = pattern[heads]
-    return out
+def followed_heads(sb: Storyboard, strongest: int) -> list[int]:
+    """The heads the beats name, else the layer's strongest previous-token head."""
+    named = sorted({b.head for b in sb.beats if b.head is not None})
+    return named or [strongest]
+
+
+def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: str) -> dict:
+    """One head worked through for the query at position `f` (see the module's docstring)."""
+    vec = head_vectors(t, l, h)
+    steps = query_steps(t, l, h, f, vec)
+    n = len(t.tokens)
+    entry = {"head": h, "kv_head": t.spec.kv_head(h),
+             "q": vec["q"][f, :SHOW].tolist(), "k": vec["k"][:, :SHOW].tolist(),
+             "v": vec["v"][:, :SHOW].tolist(), **steps, "out": steps["out"][:SHOW],
+             "weights_sum": float(sum(steps["weights"])),
+             "below": [None] + [float(pattern[q, q - 1]) for q in range(1, n)]}
+    groups = {"q": DECIMALS, "k": DECIMALS, "v": DECIMALS, "out": DECIMALS,
+              "dots": DOT_DECIMALS, "scores": DECIMALS, "weights": DECIMALS,
+              "below": DECIMALS}
+    entry["decimals"] = {g: shown_decimals(entry[g], d, f"{where}.{g}")
+                         for g, d in groups.items()}
+    stable(entry["weights_sum"], DECIMALS, f"{where}.weights_sum")
+    first, second = np.argsort(-np.asarray(steps["weights"]), kind="stable")[:2]
+    entry["top"], entry["second"] = (ranked(t, steps, int(j), f, f"{where}.{name}")
+                                     for j, name in ((first, "top"), (second, "second")))
+    entry["gap"] = stable(entry["top"]["score"] - entry["second"]["score"], DOT_DECIMALS,
+                          f"{where}.gap")
+    entry["rest_max"] = max([w for j, w in enumerate(steps["weights"])
+                             if j not in (first, second)], default=0.0)
+    return entry
+
+
+def ranked(t: Trace, steps: dict, j: int, f: int, where: str) -> dict:
+    """Key j's steps, said in the narration (its weight with one decimal more than shown)."""
+    return {"pos": j, "token": t.tokens[j], "offset": j - f,
+            "dot": stable(steps["dots"][j], DOT_DECIMALS, f"{where}.dot"),
+            "score": stable(steps["scores"][j], DECIMALS, f"{where}.score"),
+            "weight": stable(steps["weights"][j], DECIMALS + 1, f"{where}.weight")}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
-    W = t.weights()
     spec = t.spec
     pos = positions(t, sb.focus[0])
-    heads, layers = list(sb.heads), list(sb.layers)
-    rows = {l: head_rows(t, l, heads, pos) for l in layers}
-    blocks = {}
-    for l in layers:
-        for X in ("Q", "K", "V"):
-            w = np.asarray(W[f"blocks.{l}.attn.W_{X}"], np.float64)
-            blocks[X, l] = np.stack([w[h if X == "Q" else spec.kv_head(h), :BLOCK, :BLOCK]
-                                     for h in heads])
-    limits = {k: robust_limit(np.stack([rows[l][k] for l in layers])) for k in QKV}
-    limits["w"] = robust_limit(np.stack(list(blocks.values())))
-
+    if len(pos) != 1:
+        raise LayerwiseError(f"plan: focus {sb.focus[0]!r} is {len(pos)} tokens; one head's "
+                             f"attention is worked through for one token (choose a word that "
+                             f"is one token)")
+    f = pos[0]
+    W = t.weights()
     out = []
-    for l in layers:
-        r = rows[l]
-        prev = previous_token_score(t[f"blocks.{l}.attn.hook_pattern"])
-        per_head = []
-        for i, h in enumerate(heads):
-            p = r["pattern"][i]
-            order = np.argsort(-p, kind="stable")[:TOP]
-            entry = {"head": h, "kv_head": spec.kv_head(h),
-                     "pattern": p.tolist(), "pattern_sum": float(p.sum()),
-                     "top": [{"pos": int(j), "token": t.tokens[j], "weight": float(p[j])}
-                             for j in order],
-                     "prev_token": float(prev[h])}
-            for k in QKV:
-                entry[k] = scaled(r[k][i], limits[k])
-            for X in ("Q", "K", "V"):
-                entry[f"W_{X}"] = scaled(blocks[X, l][i], limits["w"])
-            per_head.append(entry)
-        w_cos = {X: head_weight_cosines(W[f"blocks.{l}.attn.W_{X}"]) for X in ("Q", "K", "V")}
-        out.append({"layer": l, "heads": per_head, "w_cos": w_cos})
-    return {"focus": {"word": sb.focus[0], "positions": pos,
-                      "tokens": [t.tokens[p] for p in pos]},
+    for i, l in enumerate(sb.layers):
+        where = f"data.layers[{i}]"
+        P = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)       # [head, q, k]
+        prev = previous_token_score(P)
+        order = np.argsort(-prev, kind="stable")
+        x = np.asarray(attn_input(t, l), np.float64)[f, :SHOW].tolist()
+        w_cos = {X: head_weight_cosines(W[f"blocks.{l}.attn.W_{X}"]) for X in "QKV"}
+        for X, c in w_cos.items():
+            stable(c["max_abs"], DECIMALS, f"{where}.w_cos.{X}.max_abs")
+        out.append({
+            "layer": l, "x": x, "x_decimals": shown_decimals(x, DECIMALS, f"{where}.x"),
+            "w_cos": w_cos,
+            "patterns": P.tolist(),
+            "prev_token": [stable(s, DECIMALS, f"{where}.prev_token[{h}]")
+                           for h, s in enumerate(prev.tolist())],
+            "prev": {"head": int(order[0]), "score": float(prev[order[0]]),
+                     "next_head": int(order[1]),
+                     "next_best": stable(float(prev[order[1]]), DECIMALS,
+                                         f"{where}.prev.next_best"),
+                     "rows": len(t.tokens) - 1},
+            "heads": [worked_head(t, l, h, f, P[h], f"{where}.heads[{j}]")
+                      for j, h in enumerate(followed_heads(sb, int(order[0])))]})
+    return {"focus": {"word": sb.focus[0].partition("#")[0], "pos": f},
             "tokens": t.tokens,
             "shape": {"n_heads": spec.n_heads, "n_kv_heads": spec.n_kv_heads,
                       "d_model": spec.d_model, "d_head": spec.d_head},
-            "limits": limits,
-            "weight_block": {"rows": [0, BLOCK], "cols": [0, BLOCK]},
-            "top_k": TOP,
+            "scale": stable(float(np.sqrt(spec.d_head)), DECIMALS, "data.scale"),
+            "reads_x": spec.placement.norm_before_q != "own",
+            "show": SHOW,
             "layers": out}

@@ -32,3 +32,23 @@ def stable(value: float, decimals: int, where: str) -> float:
         raise LayerwiseError(f"plan: {where}: {float(value)!r} shown with {decimals} decimals is "
                              f"within float noise of a rounding boundary")
     return float(value)
+
+
+def _flat(values, where: str):
+    """(path, value) of every number in nested lists, None (a masked entry) left out."""
+    if isinstance(values, (list, tuple)):
+        for i, v in enumerate(values):
+            yield from _flat(v, f"{where}[{i}]")
+    elif values is not None:
+        yield where, float(values)
+
+
+def shown_decimals(values, decimals: int, where: str) -> int:
+    """Decimals for numbers shown together (a row, a column, nested lists of them): `decimals`,
+    or one more when any sits within float noise of a rounding boundary; every number is then
+    checked at that precision (`stable`), an error naming its path `where[i][j]`."""
+    flat = list(_flat(values, where))
+    d = decimals + any(near_boundary(v, decimals) for _, v in flat)
+    for path, v in flat:
+        stable(v, d, path)
+    return d

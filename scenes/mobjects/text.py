@@ -77,6 +77,14 @@ def baseline(text: Text) -> float:
     return bottoms[len(bottoms) // 2] if bottoms else float(text.get_bottom()[1])
 
 
+def on_baseline(texts: Sequence[Text], y: float) -> VGroup:
+    """Texts placed (each where it is in x) with their baselines at `y`: a row of token labels
+    reads as one line ("on" does not float above "the", "." sits low like a full stop)."""
+    for t in texts:
+        t.shift(UP * (y - baseline(t)))
+    return VGroup(*texts)
+
+
 def inline(*parts, buff: float = 0.09) -> VGroup:
     """Text and `Num` pieces in one row, read as one sentence: inline(txt("cos ="), Num(...)).
     Texts share one baseline (a mono Num beside sans text would otherwise sit too high); other
@@ -163,4 +171,4 @@ def swatch(*colors, radius: float = 0.07, buff: float = 0.05) -> VGroup:
     return VGroup(*[Dot(radius=radius, color=c) for c in colors]).arrange(RIGHT, buff=buff)
 
 
-__all__ = ['light', 'txt', 'math', 'wrapped', 'code_block', 'highlighted', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'labels_under', 'swatch']
+__all__ = ['light', 'txt', 'math', 'wrapped', 'code_block', 'highlighted', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'labels_under', 'swatch', 'on_baseline']

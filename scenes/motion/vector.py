@@ -13,7 +13,7 @@ from __future__ import annotations
 import math as _m
 from typing import Sequence
 
-from manim import DOWN, LEFT, RIGHT, Rectangle, VGroup, interpolate_color
+from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup, interpolate_color
 
 from .. import theme as T
 from ..mobjects.numbers import resolve
@@ -23,13 +23,16 @@ from ..mobjects.text import txt
 
 class VectorColumn(VGroup):
     """`values` (the plan's list at `source`) as a bracketed column: entries `self.nums[i]`
-    (Num, path f"{source}[{i}]"), `⋮` and a summary when len(values) > show."""
+    (Num, path f"{source}[{i}]"), `⋮` and a summary when the vector is longer than `show`.
+    `length`: the vector's length when `values` holds only its first entries; `summary=False`
+    leaves the summary out (columns side by side, their length said once)."""
 
     def __init__(self, values: Sequence[float], source: str, show: int = 4,
                  decimals: int = T.DECIMALS, color=T.TEXT, size: float = T.TYPE.small,
-                 norm: tuple[float, str] | None = None, buff: float = 0.1):
-        n = len(values)
-        shown = n if n <= show + 1 else show
+                 norm: tuple[float, str] | None = None, buff: float = 0.1,
+                 length: int | None = None, summary: bool = True):
+        n = length or len(values)
+        shown = min(len(values), n if n <= show + 1 else show)
         self.nums = VGroup(*[Num(values[i], f"{source}[{i}]", decimals, size, color)
                              for i in range(shown)])
         self.nums.arrange(DOWN, buff=buff, aligned_edge=RIGHT)
@@ -38,6 +41,7 @@ class VectorColumn(VGroup):
         if shown < n:
             dots = txt("⋮", size, color).next_to(self.nums, DOWN, buff=buff)
             body.add(dots)
+        if shown < n and summary:
             parts = [txt(f"{n} dims", size, T.MUTED)]
             if norm is not None:
                 parts.append(Num(norm[0], norm[1], decimals, size, T.MUTED, prefix="|x| = "))
@@ -50,6 +54,11 @@ class VectorColumn(VGroup):
             self.summary.next_to(right, RIGHT, buff=0.12).align_to(right, DOWN)
             self.add(self.summary)
         self.source, self.values = source, list(values)
+
+    def at(self, x: float, top: float) -> "VectorColumn":
+        """Move so the numbers are centred on x (a summary beside them does not count) and
+        the column's top is at `top`."""
+        return self.shift(RIGHT * (x - self[1].get_x()) + UP * (top - self.get_top()[1]))
 
     @classmethod
     def from_plan(cls, plan: dict, source: str, norm_path: str | None = None, **kw):

@@ -55,24 +55,6 @@ class AttentionDepthScene(StoryboardScene):
         self.xs = [self.x0 + PITCH * j for j in range(n)]
         self.bars = VGroup()
 
-    # --- pacing ---------------------------------------------------------------------------
-    def fill_to(self, t_end: float, steps: list, fill: float = 0.92) -> None:
-        """Run `steps` [(weight, fn(run_time))] over `fill` of the time left until `t_end`."""
-        total = sum(w for w, _ in steps)
-        budget = fill * max(0.0, t_end - self.time)
-        for w, fn in steps:
-            fn(max(0.25, budget * w / total))
-
-    def cue_at(self, i: int) -> float:
-        """Scene time when cue i of this beat starts (the beat's end past the last cue)."""
-        cues = self.beat.get("cues") or []
-        if i < len(cues):
-            return self.beat_start + float(cues[i]["start"]) + self.cue_shift[i]
-        return self.beat_start + self.beat_end(self.beat)
-
-    def n_cues(self) -> int:
-        return max(1, len(self.beat.get("cues") or []))
-
     # --- pieces ---------------------------------------------------------------------------
     def token_row(self) -> VGroup:
         d = self.data

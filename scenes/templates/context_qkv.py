@@ -49,15 +49,9 @@ class ContextQKVScene(StoryboardScene):
         self.rows_layer = None
 
     # --- pacing ---------------------------------------------------------------------------
-    def left(self) -> float:
-        return max(0.0, self.beat_start + float(self.beat["duration"]) - self.time)
-
-    def paced(self, steps: list, fill: float = 0.9) -> None:
-        """Run `steps` [(weight, fn(run_time))] over `fill` of what is left of the beat."""
-        total = sum(w for w, _ in steps)
-        budget = fill * self.left()
-        for w, fn in steps:
-            fn(max(0.25, budget * w / total))
+    def paced(self, steps: list) -> None:
+        """Run `steps` [(weight, fn(run_time))] over 90 % of what is left of the beat."""
+        self.fill_to(self.beat_start + float(self.beat["duration"]), steps, fill=0.9)
 
     # --- pieces ---------------------------------------------------------------------------
     def sentence(self, i: int) -> VGroup:

@@ -64,10 +64,6 @@ class FreshQKVScene(StoryboardScene):
     def lp(self, l: int | None = None) -> str:
         return f"data.layers[{self.layer if l is None else l}]"
 
-    def left(self) -> float:
-        """Seconds left in this beat."""
-        return max(0.0, self.beat_start + float(self.beat["duration"]) - self.time)
-
     def share(self, f: float, lo: float = 0.3) -> float:
         return max(lo, f * self.left())
 

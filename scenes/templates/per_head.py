@@ -1,336 +1,365 @@
-"""Per-head detail of one layer: one row per head with its own W_Q, W_K, W_V (thumbnails of a
-fixed block), its Q, K, V for the focus word, and the focus word's attention over every token,
-with the tokens it attends to most.
+"""Per-head detail of one layer: every head reads the same X with its own W_Q, W_K, W_V; one
+head (the beat's `head`) worked through for the focus word with its real numbers; that head's
+whole attention matrix; every head's matrix side by side.
 
-Beats (each optional, in storyboard order): `weights` (head labels and matrix thumbnails), `q`,
-`k`, `v` (one strip per head), `pattern` (attention rows, token labels, most-attended tokens; with
-`head` set, that head's row is boxed and its previous-token score shown).
-
-Layout: a table. A header row of invisible slots fixes every column; row h of the table is head h.
-Columns appear as their beats come; a beat at another layer swaps every shown column.
+Beats (storyboard `show` names):
+- `heads`    the sentence; a card per head, its W_Q, W_K, W_V drawn to their d_model x d_head
+             shape; the largest cosine between two heads' matrices (nothing is shared)
+- `x`        the focus word's X (its first numbers) appears; a copy flies into every head
+- `query`    the other cards leave; X goes through the head's W_Q and becomes its query
+- `keys`     the query takes X's place; every token's key appears under the token
+- `dots`     a copy of the query lands on each key, their dot product drops out below it
+             (two one by one, then the rest together)
+- `scale`    every dot product is divided by sqrt(d_head): the scores
+- `softmax`  the scores turn into bars as high as their weight; the weights and their sum
+- `values`   the keys give way to the values; copies shrink to their weights and add up to
+             the head's output for the focus word
+- `matrix`   the bars become the focus word's row of the head's whole matrix; the other rows
+- `diagonal` the cells just below the diagonal ringed, their weights in them, the
+             previous-token score from the plan
+- `grid`     every head's matrix with its previous-token score; the strongest boxed
+Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
 """
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Rectangle, SurroundingRectangle, VGroup, config)
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, Indicate, LaggedStart, Line,
+                   Rectangle, ReplacementTransform, SurroundingRectangle, Transform, VGroup,
+                   Write)
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
 from ..base import StoryboardScene
+from ..mobjects import Num, RampKey, highlighted, inline, math, txt
+from ..mobjects.attention import AttentionMatrix, HeadCard, number_row
+from ..mobjects.text import on_baseline
 from ..motion.pointer import point_at
-from ..mobjects import (BandStrip, ColorKey, MatrixThumb, Num, PatternRow, RampKey, highlighted,
-                       labels_under, math, txt)
+from ..motion.vector import VectorColumn
+from ..motion.attention_steps import dot_products, weighted_sum
 
-THUMB = 0.25                # matrix thumbnail height
-THUMB_COL = 0.52            # column width of one thumbnail (room for its header)
-STRIP = 1.05                # Q, K, V strip width
-ROW = 0.25                  # row height
-ROW_GAP = 0.065
-PATTERN_WIDTH = 4.05        # attention row (all tokens)
-TOP_WIDTH = 2.6             # most-attended tokens
-QKV = ("q", "k", "v")
-NAMES = {"q": "Q", "k": "K", "v": "V"}
-COLORS = {"q": T.Q, "k": T.K, "v": T.V}
-W_COLS = ("wq", "wk", "wv")
-
-
-def slot(width: float, height: float = ROW) -> Rectangle:
-    """An invisible placeholder: the table's geometry is fixed once, pieces move to slots."""
-    return Rectangle(width=width, height=height, stroke_width=0, fill_opacity=0)
+S = T.TYPE.small
+PITCH, TOK_X0 = 1.15, -2.95         # the worked example: token spacing, first token's x
+Y_TOK, COL_TOP = 2.6, 2.35          # token labels; top of the key and value columns
+Y_DOT, Y_SCORE = 0.55, 0.0          # rows of dot products and scores
+BASE, BAR_H, BAR_W = -2.15, 1.45, 0.6   # weight bars: baseline, height of weight 1, width
+LEFT_X, LABEL_X = -6.0, -3.55       # query / output columns; right edge of the row labels
+PANEL_X = 1.35                      # left edge of the text beside the matrix
+EDGE_X = -6.75                      # the frame's left margin
 
 
 class PerHeadScene(StoryboardScene):
-    def layout(self) -> None:
+
+    # --- data -------------------------------------------------------------------------------
+    def lay(self) -> tuple[dict, str]:
+        i = next(i for i, x in enumerate(self.data["layers"]) if x["layer"] == self.layer)
+        return self.data["layers"][i], f"data.layers[{i}]"
+
+    def head(self) -> tuple[dict, str]:
+        lay, p = self.lay()
+        j = next(j for j, h in enumerate(lay["heads"]) if h["head"] == self.beat["head"])
+        return lay["heads"][j], f"{p}.heads[{j}]"
+
+    def sup(self, base: str) -> str:
+        """Typst math of a per-head quantity: Q^((0,2)) (layer 0, head 2)."""
+        return f"{base}^(({self.layer},{self.beat['head']}))"
+
+    def column(self, values, path: str, decimals: int, color, summary=False) -> VectorColumn:
         d = self.data
-        self.n_tok = len(d["tokens"])
-        self.cell = min(0.5, PATTERN_WIDTH / self.n_tok)
-        widths = {"head": 0.5, "wq": THUMB_COL, "wk": THUMB_COL, "wv": THUMB_COL,
-                  "q": STRIP, "k": STRIP, "v": STRIP, "pattern": self.cell * self.n_tok,
-                  "top": TOP_WIDTH}
-        gaps = {"wq": 0.15, "wk": 0.0, "wv": 0.0, "q": 0.3, "k": 0.18, "v": 0.18,
-                "pattern": 0.3, "top": 0.25}
-        cols = {}
-        prev = None
-        for name, w in widths.items():
-            cols[name] = slot(w, 0.34)
-            if prev is not None:
-                cols[name].next_to(prev, RIGHT, buff=gaps[name])
-            prev = cols[name]
-        header = VGroup(*cols.values())
-        self.info = self.info_line()
-        self.info.next_to(self.title, DOWN, buff=T.BUFF).to_edge(LEFT, buff=T.EDGE)
-        header.next_to(self.info, DOWN, buff=0.12).to_edge(LEFT, buff=T.EDGE)
-        n_rows = len(d["layers"][0]["heads"])
-        rows = VGroup(*[slot(header.width, ROW) for _ in range(n_rows)])
-        rows.arrange(DOWN, buff=ROW_GAP).next_to(header, DOWN, buff=0.06).align_to(header, LEFT)
-        below = {"tokens": slot(header.width, 0.52), "w_note": slot(header.width, 0.25),
-                 "key": slot(header.width, 0.25), "note": slot(header.width, 0.27)}
-        VGroup(*below.values()).arrange(DOWN, buff=0.08).next_to(rows, DOWN, buff=0.04)
-        below["tokens"].next_to(rows, DOWN, buff=0.04)
-        self.add(header, rows, self.info, *below.values())
-        self.cols, self.rows, self.below = cols, rows, below
-        self.shown: dict[str, object] = {}      # column -> VGroup of its header and cells
-        self.at_layer: int | None = None
-        self.extra = {}                         # token labels, keys, notes
-        self.box = None
+        n = d["shape"]["d_model"] if path.endswith(".x") else d["shape"]["d_head"]
+        return VectorColumn(values, path, show=d["show"], decimals=decimals, color=color,
+                            length=n, summary=summary)
 
-    # --- helpers ------------------------------------------------------------------------
-    def info_line(self) -> VGroup:
-        focus = self.data["focus"]["word"]
-        return VGroup(txt(f"query: '{focus}' in", T.SMALL_SIZE, T.MUTED),
-                      highlighted(self.plan["sentences"][0], focus, T.HIGHLIGHT, T.SMALL_SIZE),
-                      ).arrange(RIGHT, buff=0.15)
+    def xs(self, j: int | None = None):
+        """x of token j (all tokens' without j)."""
+        if j is None:
+            return [self.xs(j) for j in range(len(self.data["tokens"]))]
+        return TOK_X0 + PITCH * j
 
-    def layer(self) -> int:
-        l = self.beat["layer"]
-        return l if l is not None else self.plan["layers"][0]
+    def row_label(self, m, y: float):
+        return m.move_to([0, y, 0]).align_to([LABEL_X, 0, 0], RIGHT)
 
-    def layer_data(self, l: int) -> tuple[dict, str]:
-        for i, row in enumerate(self.data["layers"]):
-            if row["layer"] == l:
-                return row, f"data.layers[{i}]"
-        raise KeyError(f"layer {l} is not in the plan")
+    # --- heads and X ------------------------------------------------------------------------
+    def beat_heads(self, beat) -> None:
+        d, (lay, p) = self.data, self.lay()
+        n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
+        sentence = highlighted(self.plan["sentences"][0], d["focus"]["word"], T.HIGHLIGHT, S)
+        sentence.move_to([0, 3.0, 0]).align_to([EDGE_X, 0, 0], LEFT)
+        cards = VGroup(*[HeadCard(h) for h in range(n)])
+        cards.arrange_in_grid(rows=2, buff=(0.3, 0.3)).move_to([1.6, 0.6, 0])
+        names = [math(f"W_{X}", T.TYPE.math_label, T.QUANTITY[X.lower()]) for X in "QKV"]
+        legend = inline(*[m.copy() for m in names], txt(f"of every head: its own, {dm} × {dh} "
+                                                        f"numbers each", S, T.MUTED))
+        legend.next_to(cards, DOWN, buff=0.25).align_to(cards, LEFT)
+        parts = [txt("largest |cosine| between two heads' matrices:", S, T.MUTED)]
+        for X, m in zip("QKV", names):
+            parts += [m, self.num(f"{p}.w_cos.{X}.max_abs", size=S)]
+        cos_line = inline(*parts).next_to(legend, DOWN, buff=0.15).align_to(cards, LEFT)
+        self.cards = cards
+        self.fill_to(None, [
+            (1, lambda t: self.put("sentence", sentence, run_time=min(t, 1.2))),
+            (4, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
+                                                lag_ratio=0.15), run_time=t)),
+            (2, lambda t: self.put("legend", VGroup(legend, cos_line), run_time=t)),
+            (1, lambda t: self.emphasize(cos_line[2:], run_time=t))])
 
-    def at(self, piece, col: str, row: int, align: str = "center"):
-        """Put `piece` in table cell (row, col); align="left": its left edge on the column's."""
-        c = self.cols[col]
-        piece.move_to([c.get_center()[0], self.rows[row].get_center()[1], 0])
-        if align == "left":
-            piece.align_to(c, LEFT)
-        return piece
+    def beat_x(self, beat) -> None:
+        d, (lay, p) = self.data, self.lay()
+        word, dm = d["focus"]["word"], d["shape"]["d_model"]
+        x = T.X_l(self.layer) if d["reads_x"] else f"\"LN\"({T.X_l(self.layer)})"
+        col = self.column(lay["x"], f"{p}.x", lay["x_decimals"], T.X, summary=True)
+        col.at(LEFT_X, 1.2)
+        label = inline(math(x, T.TYPE.math_label, T.X), txt(f"of '{word}'", S, T.MUTED))
+        label.next_to(col, UP, buff=0.2).align_to([EDGE_X, 0, 0], LEFT)
+        group = VGroup(label, col)
+        group.col = col
+        copies = [col.nums.copy() for _ in self.cards]
+        self.fill_to(None, [
+            (2, lambda t: self.put("x", group, run_time=t)),
+            (1, lambda t: self.emphasize(col, run_time=t)),
+            (4, lambda t: self.play(LaggedStart(*[
+                c.animate.move_to(card.bars).scale(0.6).set_opacity(0.2)
+                for c, card in zip(copies, self.cards)], lag_ratio=0.12), run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[Indicate(c.bars, color=T.HIGHLIGHT,
+                                                           scale_factor=1.15)
+                                                  for c in self.cards], lag_ratio=0.1),
+                                    run_time=t))])
+        self.remove(*copies)
 
-    def head_title(self, piece, col: str):
-        return piece.move_to(self.cols[col])
+    # --- the worked example ---------------------------------------------------------------
+    def beat_query(self, beat) -> None:
+        d, (h, p) = self.data, self.head()
+        word, i = d["focus"]["word"], self.beat["head"]
+        x = self.shown["x"]
+        card = self.cards[i]
+        q = self.column(h["q"], f"{p}.q", h["decimals"]["q"], T.Q, summary=True)
+        q.at(LEFT_X, -0.55)
+        arrow = Arrow([LEFT_X, 0.75, 0], [LEFT_X, -0.45, 0], buff=0.05, color=T.Q,
+                      stroke_width=3, max_tip_length_to_length_ratio=0.2)
+        w = inline(txt("×", S, T.Q), math(self.sup("W_Q"), T.TYPE.math_label, T.Q),
+                   txt("+ b", S, T.Q)).next_to(arrow, RIGHT, buff=0.12)
+        note = txt(f"head {i} of layer {self.layer}: written ({self.layer},{i})", S, T.MUTED)
+        note.move_to([0, 3.0, 0]).align_to([EDGE_X, 0, 0], LEFT)
+        others = VGroup(*[c for c in self.cards if c is not card])
+        self.fill_to(None, [
+            (1, lambda t: self.emphasize(card, run_time=t)),
+            (2, lambda t: self.play(FadeOutPlace(others), FadeOutPlace(self.shown.pop("legend")),
+                                    FadeOutPlace(self.shown.pop("sentence")),
+                                    card.animate.move_to(w).scale(0.4).set_opacity(0.0),
+                                    x.animate.shift(UP * (COL_TOP - x.col.get_top()[1])),
+                                    run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(note), Create(arrow), FadeInPlace(w),
+                                    run_time=t)),
+            (3, lambda t: self.play(ReplacementTransform(x.col.copy(), q), run_time=t)),
+            (1, lambda t: self.emphasize(q.nums, color=T.Q, run_time=t))])
+        self.remove(card)
+        self.set_slot("note", note)
+        self.arrow_w, self.q = VGroup(arrow, w), q
 
-    def show_column(self, name: str, group: VGroup, feed: str | None = None) -> None:
-        """A new column arrives head by head (its header, then one row after another; with
-        `feed`, a copy of X flies from the X chip into that weight column's cell of the row
-        and the row's piece comes out of it); a column already on screen cross-fades."""
-        if name in self.shown:
-            self.shown[name] = self.swap(self.shown[name], group)
-            return
-        top = float(self.rows[0].get_top()[1])
-        header = VGroup(*[m for m in group if float(m.get_center()[1]) > top])
-        rows = self.row_pieces(VGroup(*[m for m in group if m not in header]))
-        self.play(FadeInPlace(header), run_time=self.quick(0.05, 0.3))
-        per = self.quick(0.4, 4.0) / max(1, len(rows))
-        chip = self.extra.get("x")
-        for i, pieces in enumerate(rows):
-            if feed and chip is not None:
-                target = [self.cols[feed].get_center()[0], self.rows[i].get_center()[1], 0]
-                copy = chip[0].copy()
-                self.play(copy.animate.move_to(target).set_opacity(0.4),
-                          run_time=max(per * 0.5, 1 / config.frame_rate))
-                self.remove(copy)
-            self.play(*[FadeInPlace(p) for p in pieces],
-                      run_time=max(per * (0.5 if feed else 1.0), 1 / config.frame_rate))
-        self.remove(*group.get_family())
-        self.add(group)
-        self.shown[name] = group
+    def beat_keys(self, beat) -> None:
+        d, (h, p) = self.data, self.head()
+        word = d["focus"]["word"]
+        q, n = self.q, len(d["tokens"])
+        tokens = on_baseline([txt(tok, S, T.HIGHLIGHT if j == d["focus"]["pos"] else T.TEXT)
+                              .move_to([self.xs(j), 0, 0]) for j, tok in enumerate(d["tokens"])],
+                             Y_TOK - 0.07)
+        keys = VGroup(*[self.column(h["k"][j], f"{p}.k[{j}]", h["decimals"]["k"], T.K)
+                        .move_to([self.xs(j), COL_TOP, 0], aligned_edge=UP) for j in range(n)])
+        qlabel = inline(math(self.sup("Q"), T.TYPE.math_label, T.Q), txt(f"of '{word}'", S,
+                                                                         T.MUTED))
+        klabel = self.row_label(math(self.sup("K"), T.TYPE.math_label, T.K), keys.get_y())
+        target = q.copy().shift(UP * (COL_TOP - q.get_top()[1]))
+        qlabel.next_to(target, UP, buff=0.12).align_to([EDGE_X, 0, 0], LEFT)
+        marks = txt("[CLS], [SEP]: marks the model adds at the start and the end", S, T.MUTED)
+        marks.move_to([self.xs(4), Y_DOT, 0])
+        specials = any(tok in ("[CLS]", "[SEP]") for tok in d["tokens"])
+        self.fill_to(None, [
+            (2, lambda t: self.play(FadeOutPlace(self.shown.pop("x")),
+                                    FadeOutPlace(self.arrow_w), Transform(q, target),
+                                    FadeInPlace(qlabel), run_time=t)),
+            (2, lambda t: self.play(Write(tokens), *([FadeInPlace(marks)] if specials else []),
+                                    run_time=t)),
+            (4, lambda t: self.play(FadeInPlace(klabel), LaggedStart(*[
+                FadeInPlace(k) for k in keys], lag_ratio=0.15), run_time=t)),
+            (1, lambda t: self.emphasize(keys[d["focus"]["pos"]], color=T.K, run_time=t))])
+        self.tokens, self.keys, self.qlabel, self.klabel = tokens, keys, qlabel, klabel
+        if specials:
+            self.set_slot("marks", marks)
 
-    def row_pieces(self, group: VGroup) -> list[list]:
-        """The pieces of `group` by table row, from their heights."""
-        ys = [float(r.get_center()[1]) for r in self.rows]
-        rows = [[] for _ in ys]
-        for piece in group:
-            y = float(piece.get_center()[1])
-            rows[min(range(len(ys)), key=lambda i: abs(ys[i] - y))].append(piece)
-        return [r for r in rows if r]
+    def beat_dots(self, beat) -> None:
+        d, (h, p) = self.data, self.head()
+        n = len(d["tokens"])
+        dots = number_row(h["dots"], f"{p}.dots", h["decimals"]["dots"], self.xs(), Y_DOT)
+        label = self.row_label(math(f"{self.sup('Q')} dot K", T.TYPE.math_label), Y_DOT)
+        meet = lambda js, t: dot_products(self, self.q, self.keys, dots, js, t)  # noqa: E731
+        top = h["top"]["pos"]
+        self.fill_to(None, [
+            (1, lambda t: self.drop("marks", run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
+            (2, lambda t: meet([0], t)), (2, lambda t: meet([1], t)),
+            (3, lambda t: meet(list(range(2, n)), t)),
+            (1, lambda t: point_at(self, dots[top], run_time=t, direction=DOWN))])
+        self.dots, self.dot_label = dots, label
 
-    def x_chip(self) -> None:
-        """X, the one vector every head reads, on screen beside the sentence (once)."""
-        if "x" in self.extra:
-            return
-        l, word = self.layer(), self.data["focus"]["word"]
-        chip = VGroup(math(f"X^(({l}))", T.TYPE.math_label, T.X),
-                      txt(f"of '{word}': {self.data['shape']['d_model']} numbers, read by "
-                          f"every head", T.SMALL_SIZE, T.MUTED)).arrange(RIGHT, buff=0.12)
-        chip.next_to(self.extra["tag"], RIGHT, buff=T.GAP)
-        self.put_extra("x", chip)
-        self.emphasize(chip[0])
+    def beat_scale(self, beat) -> None:
+        d, (h, p) = self.data, self.head()
+        n = len(d["tokens"])
+        scores = number_row(h["scores"], f"{p}.scores", h["decimals"]["scores"], self.xs(),
+                            Y_SCORE, T.ATTN)
+        label = self.row_label(inline(txt(f"÷ √{d['shape']['d_head']} =", S),
+                                      self.num("data.scale", size=S)), Y_SCORE)
+        self.fill_to(None, [
+            (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
+            (1, lambda t: self.emphasize(label, run_time=t)),
+            (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(self.dots[j].copy(),
+                                                                       scores[j])
+                                                  for j in range(n)], lag_ratio=0.12),
+                                    run_time=t))])
+        self.scores, self.score_label = scores, label
 
-    def ensure_layer(self) -> None:
-        """A beat at another layer rebuilds every column already on screen."""
-        l = self.layer()
-        if self.at_layer == l:
-            return
-        self.at_layer = l
-        tag = txt(f"layer {l}", T.SMALL_SIZE, T.HIGHLIGHT, weight="BOLD")
-        tag.next_to(self.info, RIGHT, buff=T.GAP)
-        self.extra["tag"] = self.swap(self.extra.get("tag"), tag)
-        for name in list(self.shown):
-            getattr(self, f"column_{name}")()
+    def beat_softmax(self, beat) -> None:
+        d, (h, p) = self.data, self.head()
+        n, top, second = len(d["tokens"]), h["top"]["pos"], h["second"]["pos"]
+        bars = VGroup(*[Rectangle(width=BAR_W, height=max(0.01, BAR_H * w), stroke_width=0)
+                        .set_fill(T.ATTN, 0.9).move_to([self.xs(j), BASE, 0], aligned_edge=DOWN)
+                        for j, w in enumerate(h["weights"])])
+        axis = Line([self.xs(0) - 0.5, BASE, 0], [self.xs(n - 1) + 0.5, BASE, 0],
+                    color=T.MUTED, stroke_width=2)
+        weights = number_row(h["weights"], f"{p}.weights", h["decimals"]["weights"], self.xs(),
+                             BASE - 0.27, T.ATTN)
+        label = self.row_label(txt("softmax", S, T.ATTN), BASE + 0.75)
+        total = self.row_label(inline(txt("weights, sum =", S, T.MUTED),
+                                      self.num(f"{p}.weights_sum", size=S)), BASE - 0.27)
+        self.fill_to(None, [
+            (1, lambda t: self.play(FadeInPlace(label), Create(axis), run_time=t)),
+            (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(self.scores[j].copy(),
+                                                                       bars[j])
+                                                  for j in range(n)], lag_ratio=0.1),
+                                    run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(w) for w in weights],
+                                                lag_ratio=0.1), run_time=t)),
+            (1, lambda t: self.point_at(bars[top], run_time=t)),
+            (1, lambda t: self.emphasize(weights[second], run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(total), run_time=t)),
+            (1, lambda t: self.emphasize(total, run_time=t))])
+        self.bars, self.weights = bars, weights
+        self.softmax_rest = VGroup(label, total, axis)
 
-    def at_left(self, piece, name: str):
-        """Put `piece` in the line `name` under the table, left-aligned with the table."""
-        return piece.move_to(self.below[name]).align_to(self.below[name], LEFT)
+    def beat_values(self, beat) -> None:
+        d, (h, p) = self.data, self.head()
+        n, top, word = len(d["tokens"]), h["top"]["pos"], d["focus"]["word"]
+        values = VGroup(*[self.column(h["v"][j], f"{p}.v[{j}]", h["decimals"]["v"], T.V)
+                          .move_to(self.keys[j]) for j in range(n)])
+        vlabel = self.row_label(math(self.sup("V"), T.TYPE.math_label, T.V), self.klabel.get_y())
+        out = self.column(h["out"], f"{p}.out", h["decimals"]["out"], T.ATTN).at(LEFT_X, -0.85)
+        olabel = inline(math("Sigma_j w_j V_j", T.TYPE.math_label, T.ATTN),
+                        txt(f"for '{word}'", S, T.MUTED))
+        olabel.next_to(out, UP, buff=0.12).align_to([EDGE_X, 0, 0], LEFT)
+        self.fill_to(None, [
+            (2, lambda t: self.play(ReplacementTransform(self.klabel, vlabel),
+                                    LaggedStart(*[ReplacementTransform(k, v) for k, v in
+                                                  zip(self.keys, values)], lag_ratio=0.1),
+                                    run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
+            (5, lambda t: weighted_sum(self, values, h["weights"], out, run_time=t)),
+            (1, lambda t: self.emphasize(values[top], color=T.V, run_time=t)),
+            (1, lambda t: self.emphasize(out, color=T.ATTN, run_time=t))])
+        self.values, self.out = values, VGroup(olabel, out)
+        self.klabel = vlabel
 
-    def drop_extra(self, name: str) -> None:
-        old = self.extra.pop(name, None)
-        if old is not None:
-            self.play(FadeOutPlace(old), run_time=self.quick(0.1, 0.3))
+    # --- the whole matrix, every head -------------------------------------------------------
+    def beat_matrix(self, beat) -> None:
+        d, (lay, p) = self.data, self.lay()
+        i, f = self.beat["head"], d["focus"]["pos"]
+        m = AttentionMatrix(lay["patterns"][i], d["tokens"])
+        m.move_to([0, 0, 0]).align_to([EDGE_X, 0, 0], LEFT).shift(DOWN * 0.1)
+        ring = SurroundingRectangle(m.rows[f], color=T.HIGHLIGHT, buff=0.03, stroke_width=2.5)
+        ring.set_z_index(1)                     # over the rows that arrive after it
+        rest = VGroup(*[r for q, r in enumerate(m.rows) if q != f])
+        lines = VGroup(txt(f"head {i} of layer {self.layer}: its whole matrix", S),
+                       txt("row: a token asking (its query)", S, T.MUTED),
+                       txt("column: a token looked at (its key)", S, T.MUTED),
+                       txt("every row adds up to 1", S, T.MUTED),
+                       inline(txt("weight", S, T.MUTED),
+                              RampKey(txt("0", S, T.MUTED), txt("1", S, T.MUTED), T.ATTN, 1.2,
+                                      0.16)))
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to([0, 1.6, 0])
+        lines.align_to([PANEL_X, 0, 0], LEFT)
+        old = VGroup(self.q, self.qlabel, self.tokens, self.values, self.klabel, self.dots,
+                     self.dot_label, self.scores, self.score_label, self.weights,
+                     self.softmax_rest, self.out)
+        self.fill_to(None, [
+            (2, lambda t: self.play(FadeOutPlace(old), run_time=t)),
+            (2, lambda t: self.play(*[Transform(b, c) for b, c in zip(self.bars,
+                                                                      m.rows[f].cells)],
+                                    run_time=t)),
+            (1, lambda t: self.play(Create(ring), run_time=t)),
+            (4, lambda t: self.play(LaggedStart(*[FadeInPlace(r) for r in rest],
+                                                lag_ratio=0.15),
+                                    FadeInPlace(m.row_labels), FadeInPlace(m.col_labels),
+                                    run_time=t)),
+            (3, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in lines],
+                                                lag_ratio=0.3), run_time=t))])
+        self.remove(*self.bars, *rest, m.row_labels, m.col_labels)
+        self.add(m)
+        self.matrix, self.panel, self.ring = m, lines, ring
 
-    def put_extra(self, name: str, piece) -> None:
-        self.extra[name] = self.swap(self.extra.get(name), piece)
+    def beat_diagonal(self, beat) -> None:
+        d, (h, p) = self.data, self.head()
+        lay, lp = self.lay()
+        cells = self.matrix.below_diagonal()
+        rings = VGroup(*[SurroundingRectangle(c, color=T.HIGHLIGHT, buff=0, stroke_width=2.5)
+                         for c in cells])
+        nums = VGroup(*[Num(h["below"][q], f"{p}.below[{q}]", h["decimals"]["below"], S,
+                            T.BACKGROUND).move_to(c) for q, c in enumerate(cells, start=1)])
+        claim = VGroup(txt("each token → the token just before it:", S, T.HIGHLIGHT),
+                       inline(txt("mean weight over", S, T.HIGHLIGHT),
+                              self.num(f"{lp}.prev.rows", decimals=0, size=S,
+                                       color=T.HIGHLIGHT),
+                              txt("rows =", S, T.HIGHLIGHT),
+                              self.num(f"{lp}.prev.score", size=S, color=T.HIGHLIGHT)))
+        claim.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(self.panel, DOWN, buff=0.4)
+        claim.align_to(self.panel, LEFT)
+        self.fill_to(None, [
+            (3, lambda t: self.play(FadeOutPlace(self.ring), LaggedStart(*[Create(r) for r in rings],
+                                                              lag_ratio=0.2), run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in nums],
+                                                lag_ratio=0.15), run_time=t)),
+            (1, lambda t: self.point_at(cells[len(cells) // 2], run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(claim), run_time=t)),
+            (1, lambda t: self.emphasize(claim[1][-1], run_time=t))])
+        self.diag, self.claim = VGroup(rings, nums), claim
 
-    # --- columns: each builds its header and one cell per head ---------------------------
-    def column_weights(self) -> None:
-        l = self.layer()
-        lay, src = self.layer_data(l)
-        group = VGroup(self.head_title(txt("head", T.SMALL_SIZE, T.MUTED), "head"))
-        for c, X in zip(W_COLS, "QKV"):
-            group.add(self.head_title(math(f"W_{X}", T.TYPE.math_label, COLORS[X.lower()]), c))
-        for i, h in enumerate(lay["heads"]):
-            group.add(self.at(txt(f"h{h['head']}", T.SMALL_SIZE, T.TEXT), "head", i))
-            for c, X in zip(W_COLS, "QKV"):
-                group.add(self.at(MatrixThumb(h[f"W_{X}"]["values"], THUMB), c, i))
-        self.show_column("weights", group)
-        blk = self.data["weight_block"]
-        d, dh = self.data["shape"]["d_model"], self.data["shape"]["d_head"]
-        note = txt(f"W thumbnails: rows {blk['rows'][0]}–{blk['rows'][1] - 1} × columns "
-                   f"{blk['cols'][0]}–{blk['cols'][1] - 1} of each head's {d} × {dh} matrix",
-                   T.TINY_SIZE, T.MUTED)
-        self.put_extra("w_note", self.at_left(note, "w_note"))
-        self.place_keys()
-        if "pattern" not in self.shown:
-            self.put_extra("panel", self.weights_panel(lay, src, l))
+    def beat_grid(self, beat) -> None:
+        d, (lay, p) = self.data, self.lay()
+        best = lay["prev"]["head"]
+        minis = VGroup()
+        for h, pattern in enumerate(lay["patterns"]):
+            m = AttentionMatrix(pattern, d["tokens"], 0.115, 0.1, labels=False)
+            name = txt(f"head {h}", S, T.HIGHLIGHT if h == best else T.MUTED)
+            score = self.num(f"{p}.prev_token[{h}]", size=S,
+                             color=T.HIGHLIGHT if h == best else T.TEXT)
+            minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.06))
+        minis.arrange_in_grid(rows=3, buff=(0.3, 0.16)).move_to([0, 0.05, 0])
+        minis.align_to([PANEL_X, 0, 0], LEFT)
+        head = VGroup(txt(f"every head of layer {self.layer}; under each, its mean", S,
+                          T.MUTED),
+                      txt("weight on the token just before", S, T.MUTED))
+        head.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        note = inline(txt(f"no other head of layer {self.layer} above", S),
+                      self.num(f"{p}.prev.next_best", size=S, color=T.HIGHLIGHT))
+        note.next_to(minis, DOWN, buff=0.2).align_to(minis, LEFT)
+        head.next_to(minis, UP, buff=0.15).align_to(minis, LEFT)
+        box = SurroundingRectangle(minis[best], color=T.HIGHLIGHT, buff=0.06, stroke_width=2.5)
+        self.fill_to(None, [
+            (2, lambda t: self.play(FadeOutPlace(VGroup(self.panel, self.claim)),
+                                    run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(head), run_time=t)),
+            (5, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in minis],
+                                                lag_ratio=0.12), run_time=t)),
+            (1, lambda t: self.play(Create(box), run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(note), run_time=t)),
+            (1, lambda t: self.emphasize(minis[lay["prev"]["next_head"]][2], run_time=t)),
+            (1, lambda t: self.emphasize(note[-1], run_time=t))])
 
-    def weights_panel(self, lay: dict, src: str, l: int) -> VGroup:
-        """Until the attention rows arrive, their space explains the matrices."""
-        d, dh = self.data["shape"]["d_model"], self.data["shape"]["d_head"]
-        n = len(lay["heads"])
-        lines = [txt(f"{n} heads, each with its own three {d} × {dh} matrices:", T.SMALL_SIZE),
-                 math(f"Q^(({l},h)) = X^(({l})) W_Q^(({l},h)) + b_Q^(({l},h))", T.TYPE.math_label,
-                      T.Q),
-                 txt("and the same for K and V.", T.SMALL_SIZE, T.MUTED),
-                 txt(f"cosine between two heads' matrices ({lay['w_cos']['Q']['pairs']} pairs):",
-                     T.SMALL_SIZE, T.MUTED)]
-        for X in "QKV":
-            c, cs = lay["w_cos"][X], f"{src}.w_cos.{X}"
-            lines.append(VGroup(math(f"W_{X}", T.TYPE.math_label, COLORS[X.lower()]),
-                                txt("mean", T.SMALL_SIZE, T.MUTED),
-                                Num(c["mean"], f"{cs}.mean", color=COLORS[X.lower()]),
-                                txt("max |cos|", T.SMALL_SIZE, T.MUTED),
-                                Num(c["max_abs"], f"{cs}.max_abs", color=COLORS[X.lower()]))
-                         .arrange(RIGHT, buff=0.12))
-        lines.append(txt("separate parameters: no head shares a matrix", T.SMALL_SIZE, T.MUTED))
-        panel = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=0.16)
-        panel.align_to(self.cols["pattern"], LEFT).align_to(self.rows, UP)
-        return panel
 
-    def _column_vec(self, k: str) -> None:
-        l = self.layer()
-        lay, src = self.layer_data(l)
-        X = NAMES[k]
-        group = VGroup(self.head_title(math(f"{X}^(({l},h))", T.TYPE.math_label, COLORS[k]), k))
-        for i, h in enumerate(lay["heads"]):
-            group.add(self.at(BandStrip(h[k]["values"], STRIP, ROW - 0.04), k, i))
-        self.x_chip()
-        self.show_column(k, group, feed=f"w{k}" if "weights" in self.shown else None)
-        self.place_keys()
-
-    def column_q(self) -> None:
-        self._column_vec("q")
-
-    def column_k(self) -> None:
-        self._column_vec("k")
-
-    def column_v(self) -> None:
-        self._column_vec("v")
-
-    def column_pattern(self) -> None:
-        l = self.layer()
-        lay, src = self.layer_data(l)
-        word = self.data["focus"]["word"]
-        group = VGroup(self.head_title(txt(f"where '{word}' attends",
-                                           T.SMALL_SIZE, T.ATTN), "pattern"),
-                       self.head_title(txt("top two", T.SMALL_SIZE, T.ATTN), "top")
-                       .align_to(self.cols["top"], LEFT))
-        last = None
-        self.pattern_rows = []
-        for i, h in enumerate(lay["heads"]):
-            row = PatternRow(h["pattern"], T.ATTN, self.cell, ROW)
-            self.pattern_rows.append(row)
-            group.add(self.at(row, "pattern", i))
-            last = row
-            hs = f"{src}.heads[{i}].top"
-            best = [txt(h["top"][0]["token"], T.SMALL_SIZE, T.TEXT),
-                    Num(h["top"][0]["weight"], f"{hs}[0].weight", size=T.SMALL_SIZE,
-                        color=T.ATTN)]
-            for j, t in enumerate(h["top"][1:], start=1):
-                best += [txt(t["token"], T.TINY_SIZE, T.MUTED),
-                         Num(t["weight"], f"{hs}[{j}].weight", size=T.TINY_SIZE,
-                             color=T.MUTED)]
-            top = VGroup(*best).arrange(RIGHT, buff=0.08)
-            for m in best[2::2]:        # a little more room before each runner-up
-                m.shift(RIGHT * 0.12)
-            for m in best[3::2]:
-                m.shift(RIGHT * 0.12)
-            group.add(self.at(top, "top", i, align="left"))
-        self.drop_extra("panel")
-        self.show_column("pattern", group)
-        labels = labels_under(last.cells, self.data["tokens"], T.TINY_SIZE, T.MUTED)
-        self.put_extra("tokens", labels)
-        self.place_keys()
-
-    def place_keys(self) -> None:
-        """The bottom line: what colours mean, for what is on screen."""
-        lim = self.data["limits"]
-        parts = []
-        if any(k in self.shown for k in QKV) or "weights" in self.shown:
-            parts += [txt("colour: value / limit, clipped to", T.TINY_SIZE, T.MUTED),
-                      ColorKey(0.8, 0.13), txt("limit = 99th pct of |value|:", T.TINY_SIZE,
-                                               T.MUTED)]
-            for k, color in (("q", T.Q), ("k", T.K), ("v", T.V), ("w", T.TEXT)):
-                if (k == "w" and "weights" in self.shown) or k in self.shown:
-                    parts.append(Num(lim[k], f"data.limits.{k}", size=T.TINY_SIZE, color=color,
-                                     prefix=f"{'W' if k == 'w' else k.upper()} "))
-        key = self.at_left(VGroup(*parts).arrange(RIGHT, buff=0.1), "key")
-        if "pattern" in self.shown:     # the attention ramp: right-aligned, one line up
-            ramp = VGroup(txt("attention", T.TINY_SIZE, T.MUTED),
-                          RampKey(txt("0", T.TINY_SIZE, T.MUTED), txt("1", T.TINY_SIZE, T.MUTED),
-                                  T.ATTN, 0.8, 0.13)).arrange(RIGHT, buff=0.1)
-            ramp.move_to(self.below["w_note"]).align_to(self.cols["top"], RIGHT)
-            key = VGroup(key, ramp)
-        self.put_extra("key", key)
-
-    # --- beats --------------------------------------------------------------------------
-    def beat_weights(self, beat) -> None:
-        self.ensure_layer()
-        self.column_weights()
-
-    def beat_q(self, beat) -> None:
-        self.ensure_layer()
-        self.column_q()
-
-    def beat_k(self, beat) -> None:
-        self.ensure_layer()
-        self.column_k()
-
-    def beat_v(self, beat) -> None:
-        self.ensure_layer()
-        self.column_v()
-
-    def beat_pattern(self, beat) -> None:
-        self.ensure_layer()
-        if "pattern" not in self.shown:
-            self.column_pattern()
-            if any(t in ("[CLS]", "[SEP]") for t in self.data["tokens"]):
-                marks = txt("[CLS], [SEP]: marks the model adds at the start and end",
-                            T.SMALL_SIZE, T.MUTED)
-                self.put_extra("note", self.at_left(marks, "note"))
-        if beat["head"] is None:
-            return
-        lay, src = self.layer_data(self.layer())
-        i = next(i for i, h in enumerate(lay["heads"]) if h["head"] == beat["head"])
-        h = lay["heads"][i]
-        box = SurroundingRectangle(self.rows[i], color=T.HIGHLIGHT, buff=0.04, stroke_width=2)
-        self.box = self.swap(self.box, box)
-        note = VGroup(txt(f"head {h['head']}: mean attention of every token to the token just "
-                          f"before it =", T.SMALL_SIZE, T.HIGHLIGHT),
-                      Num(h["prev_token"], f"{src}.heads[{i}].prev_token", color=T.HIGHLIGHT)
-                      ).arrange(RIGHT, buff=0.1)
-        self.put_extra("note", self.at_left(note, "note"))
-        j = max(range(len(h["pattern"])), key=lambda t: h["pattern"][t])
-        point_at(self, self.pattern_rows[i].cells[j], direction=UP)   # where it lands
-        self.emphasize(self.extra["tokens"][j])
+__all__ = ["PerHeadScene"]
