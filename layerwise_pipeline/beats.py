@@ -33,7 +33,8 @@ from .provenance import scenes_code_hash, versions
 from .cli import Terminated
 from .render import RenderError
 
-OWN_ONLY = ("caption", "narration", "audio")     # fields that only show in their own beat
+OWN_ONLY = ("caption", "narration", "audio", "written")  # fields that only show in their own beat
+# ("written": the caption and narration as typed, before their placeholders were filled)
 CUE_OWN_ONLY = ("text", "audio")
 
 

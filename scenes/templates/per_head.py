@@ -63,11 +63,12 @@ class PerHeadScene(StoryboardScene):
         """Typst math of a per-head quantity: Q^((0,2)) (layer 0, head 2)."""
         return f"{base}^(({self.layer},{self.beat['head']}))"
 
-    def column(self, values, path: str, decimals: int, color, summary=False) -> VectorColumn:
+    def column(self, values, path: str, decimals: int, color, summary=False,
+               length: int | None = None) -> VectorColumn:
+        """A head's vector (d_head long, or `length`) as its first numbers and a ⋮."""
         d = self.data
-        n = d["shape"]["d_model"] if path.endswith(".x") else d["shape"]["d_head"]
         return VectorColumn(values, path, show=d["show"], decimals=decimals, color=color,
-                            length=n, summary=summary)
+                            length=length or d["shape"]["d_head"], summary=summary)
 
     def xs(self, j: int | None = None):
         """x of token j (all tokens' without j)."""
@@ -80,7 +81,7 @@ class PerHeadScene(StoryboardScene):
 
     # --- heads and X ------------------------------------------------------------------------
     def beat_heads(self, beat) -> None:
-        d, (lay, p) = self.data, self.lay()
+        d, p = self.data, self.lay()[1]
         n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
         sentence = highlighted(self.plan["sentences"][0], d["focus"]["word"], T.HIGHLIGHT, S)
         sentence.move_to([0, 3.0, 0]).align_to([EDGE_X, 0, 0], LEFT)
@@ -104,9 +105,10 @@ class PerHeadScene(StoryboardScene):
 
     def beat_x(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
-        word, dm = d["focus"]["word"], d["shape"]["d_model"]
+        word = d["focus"]["word"]
         x = T.X_l(self.layer) if d["reads_x"] else f"\"LN\"({T.X_l(self.layer)})"
-        col = self.column(lay["x"], f"{p}.x", lay["x_decimals"], T.X, summary=True)
+        col = self.column(lay["x"], f"{p}.x", lay["x_decimals"], T.X, summary=True,
+                          length=d["shape"]["d_model"])
         col.at(LEFT_X, 1.2)
         label = inline(math(x, T.TYPE.math_label, T.X), txt(f"of '{word}'", S, T.MUTED))
         label.next_to(col, UP, buff=0.2).align_to([EDGE_X, 0, 0], LEFT)
@@ -127,9 +129,8 @@ class PerHeadScene(StoryboardScene):
 
     # --- the worked example ---------------------------------------------------------------
     def beat_query(self, beat) -> None:
-        d, (h, p) = self.data, self.head()
-        word, i = d["focus"]["word"], self.beat["head"]
-        x = self.shown["x"]
+        h, p = self.head()
+        i, x = self.beat["head"], self.shown["x"]
         card = self.cards[i]
         q = self.column(h["q"], f"{p}.q", h["decimals"]["q"], T.Q, summary=True)
         q.at(LEFT_X, -0.55)
@@ -268,7 +269,7 @@ class PerHeadScene(StoryboardScene):
 
     # --- the whole matrix, every head -------------------------------------------------------
     def beat_matrix(self, beat) -> None:
-        d, (lay, p) = self.data, self.lay()
+        d, lay = self.data, self.lay()[0]
         i, f = self.beat["head"], d["focus"]["pos"]
         m = AttentionMatrix(lay["patterns"][i], d["tokens"])
         m.move_to([0, 0, 0]).align_to([EDGE_X, 0, 0], LEFT).shift(DOWN * 0.1)
@@ -304,8 +305,7 @@ class PerHeadScene(StoryboardScene):
         self.matrix, self.panel, self.ring = m, lines, ring
 
     def beat_diagonal(self, beat) -> None:
-        d, (h, p) = self.data, self.head()
-        lay, lp = self.lay()
+        (h, p), lp = self.head(), self.lay()[1]
         cells = self.matrix.below_diagonal()
         rings = VGroup(*[SurroundingRectangle(c, color=T.HIGHLIGHT, buff=0, stroke_width=2.5)
                          for c in cells])
