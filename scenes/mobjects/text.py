@@ -149,26 +149,9 @@ def rule(width: float, color=T.FAINT) -> Line:
     return Line(LEFT * width / 2, RIGHT * width / 2, stroke_color=color, stroke_width=1)
 
 
-def labels_under(cells: Sequence, texts: Sequence[str], size: float = T.TINY_SIZE,
-                 color=T.MUTED, buff: float = 0.06) -> VGroup:
-    """One text centred under each cell (token names under a pattern row), never shrunk (text
-    stays readable): when a label is wider than its cell, every other label drops to a second
-    line so neighbours do not collide. Labels of one line share one baseline."""
-    out = VGroup()
-    cap = txt("H", size, color).height
-    labels = [txt(text, size, color) for text in texts]
-    stagger = any(lab.width > 0.95 * cell.width for lab, cell in zip(labels, cells))
-    for i, (cell, label) in enumerate(zip(cells, labels)):
-        drop = (cap * 1.6) if stagger and i % 2 else 0.0
-        label.move_to(cell.get_center())
-        label.shift(UP * (float(cell.get_bottom()[1]) - buff - cap - drop - baseline(label)))
-        out.add(label)
-    return out
-
-
 def swatch(*colors, radius: float = 0.07, buff: float = 0.05) -> VGroup:
     """Coloured dots side by side: the key of a pair of contexts (or any set of colours)."""
     return VGroup(*[Dot(radius=radius, color=c) for c in colors]).arrange(RIGHT, buff=buff)
 
 
-__all__ = ['light', 'txt', 'math', 'wrapped', 'code_block', 'highlighted', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'labels_under', 'swatch', 'on_baseline']
+__all__ = ['light', 'txt', 'math', 'wrapped', 'code_block', 'highlighted', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'swatch', 'on_baseline']
