@@ -16,6 +16,8 @@ import numpy as np
 
 SITES = ("resid_mid", "resid_post")
 TOP_K = 10
+CHUNK_ROWS = 64         # stream vectors decoded per product with the unembedding (a chunk's
+                        # float64 log-probabilities: 64 x 49,152 x 8 bytes = 25 MB per array)
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
@@ -23,25 +25,46 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
+def top_k(x: np.ndarray, k: int) -> np.ndarray:
+    """[rows, k]: the indices of each row's k largest values, largest first, ties in index
+    order; exactly `np.argsort(-x, kind="stable")[:, :k]`, without sorting the whole vocabulary
+    (the candidates are every entry at or above the k-th largest, ties at the boundary too)."""
+    kth = np.partition(x, x.shape[-1] - k, axis=-1)[:, -k:].min(axis=-1)
+    out = []
+    for row, t in zip(x, kth):
+        idx = np.flatnonzero(row >= t)                   # ascending: ties keep index order
+        out.append(idx[np.argsort(-row[idx], kind="stable")[:k]])
+    return np.stack(out)
+
+
 def lens_summaries(streams: np.ndarray, final_logits: np.ndarray,
                    unembed: Callable[[np.ndarray], np.ndarray], k: int = TOP_K) -> dict:
-    """streams [layer, pos, d_model], final_logits [pos, vocab] -> summary arrays [layer, pos, ...]."""
+    """streams [layer, pos, d_model], final_logits [pos, vocab] -> summary arrays [layer, pos, ...].
+
+    The stream vectors of every layer are decoded CHUNK_ROWS at a time: one product with the
+    unembedding per chunk reads its vocab x d_model weights once (not once per layer), and
+    each row's numbers are those of decoding it alone."""
+    L, n_pos, d = streams.shape
     final_lp = log_softmax(final_logits.astype(np.float64))           # [pos, vocab]
     final_p = np.exp(final_lp)
     target = final_logits.argmax(axis=-1)                             # the model's prediction
     out = {name: [] for name in ("top_ids", "top_probs", "entropy", "kl_to_final",
                                  "final_rank", "final_prob")}
-    for x in streams:                                                 # one layer at a time
-        lp = log_softmax(unembed(x).astype(np.float64))               # [pos, vocab]
+    flat = streams.reshape(L * n_pos, d)
+    for start in range(0, len(flat), CHUNK_ROWS):
+        rows = flat[start:start + CHUNK_ROWS]
+        pos = np.arange(start, start + len(rows)) % n_pos             # each row's position
+        lp = log_softmax(unembed(rows).astype(np.float64))            # [rows, vocab]
         p = np.exp(lp)
-        top = np.argsort(-lp, axis=-1, kind="stable")[:, :k]
+        top = top_k(lp, k)
         out["top_ids"].append(top)
         out["top_probs"].append(np.take_along_axis(p, top, axis=-1))
         out["entropy"].append(-(p * lp).sum(-1))
-        out["kl_to_final"].append((final_p * (final_lp - lp)).sum(-1))
-        t_lp = np.take_along_axis(lp, target[:, None], axis=-1)       # [pos, 1]
+        out["kl_to_final"].append((final_p[pos] * (final_lp[pos] - lp)).sum(-1))
+        t_lp = np.take_along_axis(lp, target[pos][:, None], axis=-1)  # [rows, 1]
         out["final_rank"].append((lp > t_lp).sum(-1))                 # 0 = top-1
         out["final_prob"].append(np.exp(t_lp[:, 0]))
     dtypes = {"top_ids": np.int64, "final_rank": np.int64}
-    return {name: np.stack(v).astype(dtypes.get(name, np.float32)) for name, v in out.items()} | \
+    return {name: np.concatenate(v).reshape(L, n_pos, *v[0].shape[1:])
+            .astype(dtypes.get(name, np.float32)) for name, v in out.items()} | \
         {"final_ids": target.astype(np.int64)}
