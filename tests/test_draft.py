@@ -117,8 +117,13 @@ def check_choices(board, template, t, word):
     beats = {b["id"]: b for b in board["beats"]}
     if template == "per_head":
         l, h, j = strongest(t, pos)
-        assert board["layers"] == [l] and beats["strongest"]["head"] == h
-        assert f".top[0].pos == {j}" in beats["strongest"]["expect"][0]
+        assert board["layers"] == [l] and beats["query"]["head"] == h
+        assert f"data.layers[0].heads[0].top.pos == {j}" in beats["query"]["expect"]
+        P = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)
+        prev = [P[k, 1:, :-1].diagonal().mean() for k in range(len(P))]
+        is_prev = int(np.argmax(prev)) == h and prev[h] > 0.5
+        assert ("grid" in beats) == is_prev
+        assert beats["matrix"]["show"] == (["matrix", "diagonal"] if is_prev else ["matrix"])
     elif template == "logit_lens":
         c = crossing(t, pos[-1])
         lens = [b["layer"] for b in board["beats"] if b["show"] == ["lens"]]
@@ -226,6 +231,12 @@ def test_refusals_are_one_line(tiny, capsys, tmp_path):
         "first token of a decoder": ((gpt2, "per_head", [TINY_SENTENCE], "The"),
                                      "only to itself"),
         "the toy": (("toy-2d", "toy_loop", ["bank"], "bank"), "a toy model"),
+        "unknown model name": (("minilm-l7", "per_head", [TINY_SENTENCE], "bank"),
+                               "unknown model 'minilm-l7' (did you mean 'minilm-l6'?)"),
+        "no such model path": ((tmp_path / "nothing", "per_head", [TINY_SENTENCE], "bank"),
+                               "no such model folder or file"),
+        "word of two tokens in per_head": ((bert, "per_head", ["The riverbank flooded."],
+                                            "riverbank"), "choose a word that is one token"),
     }
     for name, ((model, template, sentences, focus), message) in cases.items():
         args = ["--cache", cache, "draft", "--model", model, "--template", template,
@@ -260,9 +271,11 @@ def test_plan_model_override(capsys, cache_dir, tmp_path, tiny):
     toy = json.loads((media / "path" / "plans" / "toy_loop.json").read_text())
     assert toy["model"]["name"] == "toy-2d"
     # a model whose numbers differ fails the storyboard's own claims, naming their lines
-    code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "tiny",
-                       "--model", tiny / "bert", boards / "per_head.yaml")
-    assert code == 2 and "per_head.yaml:25: beats[2].expect[0]" in err
+    code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "smol",
+                       "--model", "smollm2-135m", boards / "per_head.yaml")
+    assert code == 2 and "per_head.yaml:25: beats[1].expect[0]: 'data.layers[0].prev.head " \
+                         "== 2' is false" in err
+    assert not (media / "smol").exists()
     code, _, err = run(capsys, "--cache", cache_dir, "plan", "--model", tiny / "gpt2",
                        "--media", media / "none", boards / "toy_loop.yaml")
     assert code == 2 and err.count("\n") == 1 and "fits none of the templates toy_loop" in err

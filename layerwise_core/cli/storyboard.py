@@ -102,7 +102,7 @@ def cmd_draft(args) -> None:
                           *[a for s in args.sentence for a in ("--sentence", s)],
                           "--focus", args.focus])
     text = draft(template, model, traces, args.focus, command)
-    checked(text, args.cache, Path.cwd() / "draft.yaml")
+    checked(text, template, args.cache, Path.cwd() / "draft.yaml")
     sys.stdout.write(text)
 
 
