@@ -37,6 +37,7 @@ from .templates import TEMPLATES
 from .trace import Trace
 
 DEFAULT_TEMPLATE = {"decoder": "logit_lens", "encoder": "per_head"}
+PER_HEAD_TOKENS = 9     # keys the per_head scene writes side by side (its PITCH x 9 fills 854 px)
 SPACE_MARKS = ("\u0120", "\u2581")      # GPT-2 "Ġ", SentencePiece "▁" (a decoded space is " ")
 
 
@@ -204,6 +205,10 @@ def draft_per_head(c: Context) -> Draft:
         raise DraftError(f"per_head: {word!r} is {len(pos)} tokens "
                          f"({' '.join(repr(t.tokens[p]) for p in pos)}); one head's attention is "
                          f"worked through for one token: choose a word that is one token")
+    if len(t.tokens) > PER_HEAD_TOKENS:
+        raise DraftError(f"per_head: the sentence is {len(t.tokens)} tokens; the scene writes "
+                         f"every token's key side by side, at most {PER_HEAD_TOKENS} "
+                         f"(choose a shorter sentence)")
     sinks = sink_positions(t)
     best = strongest_head(t, pos, sinks)
     kind = "word"

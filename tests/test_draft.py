@@ -29,6 +29,7 @@ from test_models_by_path import SENTENCE as TINY_SENTENCE, make_checkpoint
 
 RIVER, MONEY = "I sat on the river bank.", "I deposited cash at the bank."
 CAPITAL = "The capital of France is"
+SHORT = "The river bank raised rates."    # per_head's scene writes at most 9 tokens' keys
 TOP = 10                    # "crosses into the top 10"
 OUTLIER = 10.0              # a token whose |X| is 10x every other's: a decoder's sink
 
@@ -205,10 +206,10 @@ TINY = [("gpt2", "logit_lens"), ("gpt2", "per_head"), ("gpt2", "fresh_qkv"),
 @pytest.mark.parametrize("arch,template", TINY, ids=[f"{a}-{t}" for a, t in TINY])
 def test_tiny_checkpoint_drafts_plan(arch, template, tiny, capsys, tmp_path):
     cache = tmp_path / "cache"
-    board, plan = drafted(capsys, cache, tmp_path, tiny / arch, [TINY_SENTENCE], "rates",
-                          template)
+    sentence = SHORT if template == "per_head" else TINY_SENTENCE     # its scene: <= 9 tokens
+    board, plan = drafted(capsys, cache, tmp_path, tiny / arch, [sentence], "rates", template)
     assert board["model"] == str((tiny / arch).resolve())      # absolute: my.yaml goes anywhere
-    check_choices(board, template, get_trace(str(tiny / arch), TINY_SENTENCE, cache_dir=cache),
+    check_choices(board, template, get_trace(str(tiny / arch), sentence, cache_dir=cache),
                   "rates")
 
 
@@ -228,13 +229,15 @@ def test_refusals_are_one_line(tiny, capsys, tmp_path):
                                         "give --sentence 2 times"),
         "no special tokens": ((gpt2, "attention_depth", [TINY_SENTENCE], "bank"),
                               "adds no special tokens"),
-        "first token of a decoder": ((gpt2, "per_head", [TINY_SENTENCE], "The"),
+        "first token of a decoder": ((gpt2, "per_head", [SHORT], "The"),
                                      "only to itself"),
         "the toy": (("toy-2d", "toy_loop", ["bank"], "bank"), "a toy model"),
         "unknown model name": (("minilm-l7", "per_head", [TINY_SENTENCE], "bank"),
                                "unknown model 'minilm-l7' (did you mean 'minilm-l6'?)"),
         "no such model path": ((tmp_path / "nothing", "per_head", [TINY_SENTENCE], "bank"),
                                "no such model folder or file"),
+        "too long for per_head": ((bert, "per_head", [TINY_SENTENCE], "bank"),
+                                  "at most 9"),
         "word of two tokens in per_head": ((bert, "per_head", ["The riverbank flooded."],
                                             "riverbank"), "choose a word that is one token"),
     }
