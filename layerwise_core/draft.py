@@ -37,6 +37,7 @@ from .templates import TEMPLATES
 from .trace import Trace
 
 DEFAULT_TEMPLATE = {"decoder": "logit_lens", "encoder": "per_head"}
+LENS_GRID_TOKENS = 5    # positions logit_lens's grid fits beside its key (854 px wide)
 PER_HEAD_TOKENS = 9     # keys the per_head scene writes side by side (its PITCH x 9 fills 854 px)
 SPACE_MARKS = ("\u0120", "\u2581")      # GPT-2 "Ġ", SentencePiece "▁" (a decoded space is " ")
 
@@ -168,12 +169,23 @@ def draft_logit_lens(c: Context) -> Draft:
                       last_text, layer=L - 1,
                       expect=[f"data.answer.id == {answer_id}",
                               f"data.layers[{L - 1}].rank == 1"]))
-    beats.append(Beat(
-        "grid", ["grid"],
-        "The top guess at every position, for a selection of layers.",
-        "Here is the lens's top guess at every position, for a selection of layers. A "
-        "highlighted cell already matches the model's final output at that position; the last "
-        "row is the output itself."))
+    # the scene opens the lens on one column, then runs one bar chart of its top guesses on
+    # from layer to layer (`race`; a second lens column is not kept on screen)
+    for b in beats[1:]:
+        b.show = ["race"]
+    beats[1].narration = ("Now read the lens after every layer, as one chart of its top "
+                          "{data.top_k} guesses that changes with depth. " + beats[1].narration)
+    if len(t.tokens) <= LENS_GRID_TOKENS:
+        beats.append(Beat(
+            "grid", ["grid"],
+            "The top guess at every position, for a selection of layers.",
+            "Here is the lens's top guess at every position, for a selection of layers. A "
+            "highlighted cell already matches the model's final output at that position; the "
+            "last row is the output itself."))
+    else:
+        notes.append(f"left out: the grid of every position (the scene fits "
+                     f"{LENS_GRID_TOKENS} tokens beside its key; this sentence is "
+                     f"{len(t.tokens)})")
     if cross >= 1:
         before = ("After layer {data.layers[0].layer} its rank is {data.layers[0].rank:,}"
                   if cross == 1 else

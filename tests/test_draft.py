@@ -127,8 +127,10 @@ def check_choices(board, template, t, word):
         assert beats["matrix"]["show"] == (["matrix", "diagonal"] if is_prev else ["matrix"])
     elif template == "logit_lens":
         c = crossing(t, pos[-1])
-        lens = [b["layer"] for b in board["beats"] if b["show"] == ["lens"]]
-        assert lens[-1] == t.n_layers - 1
+        lens = [b for b in board["beats"] if b["show"] in (["lens"], ["race"])]
+        assert lens[0]["show"] == ["lens"] and all(b["show"] == ["race"] for b in lens[1:])
+        assert lens[-1]["layer"] == t.n_layers - 1
+        assert ("grid" in beats) == (len(t.tokens) <= 5)
         assert (beats["enters"]["layer"] == c) if "enters" in beats else c == t.n_layers - 1
         if c > 0:
             assert beats["before"]["layer"] == c - 1
