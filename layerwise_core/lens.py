@@ -16,8 +16,6 @@ import numpy as np
 
 SITES = ("resid_mid", "resid_post")
 TOP_K = 10
-CHUNK_ROWS = 64         # stream vectors decoded per product with the unembedding (a chunk's
-                        # float64 log-probabilities: 64 x 49,152 x 8 bytes = 25 MB per array)
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
@@ -39,32 +37,23 @@ def top_k(x: np.ndarray, k: int) -> np.ndarray:
 
 def lens_summaries(streams: np.ndarray, final_logits: np.ndarray,
                    unembed: Callable[[np.ndarray], np.ndarray], k: int = TOP_K) -> dict:
-    """streams [layer, pos, d_model], final_logits [pos, vocab] -> summary arrays [layer, pos, ...].
-
-    The stream vectors of every layer are decoded CHUNK_ROWS at a time: one product with the
-    unembedding per chunk reads its vocab x d_model weights once (not once per layer), and
-    each row's numbers are those of decoding it alone."""
-    L, n_pos, d = streams.shape
+    """streams [layer, pos, d_model], final_logits [pos, vocab] -> summary arrays [layer, pos, ...]."""
     final_lp = log_softmax(final_logits.astype(np.float64))           # [pos, vocab]
     final_p = np.exp(final_lp)
     target = final_logits.argmax(axis=-1)                             # the model's prediction
     out = {name: [] for name in ("top_ids", "top_probs", "entropy", "kl_to_final",
                                  "final_rank", "final_prob")}
-    flat = streams.reshape(L * n_pos, d)
-    for start in range(0, len(flat), CHUNK_ROWS):
-        rows = flat[start:start + CHUNK_ROWS]
-        pos = np.arange(start, start + len(rows)) % n_pos             # each row's position
-        lp = log_softmax(unembed(rows).astype(np.float64))            # [rows, vocab]
+    for x in streams:                                                 # one layer at a time
+        lp = log_softmax(unembed(x).astype(np.float64))               # [pos, vocab]
         p = np.exp(lp)
         top = top_k(lp, k)
         out["top_ids"].append(top)
         out["top_probs"].append(np.take_along_axis(p, top, axis=-1))
         out["entropy"].append(-(p * lp).sum(-1))
-        out["kl_to_final"].append((final_p[pos] * (final_lp[pos] - lp)).sum(-1))
-        t_lp = np.take_along_axis(lp, target[pos][:, None], axis=-1)  # [rows, 1]
+        out["kl_to_final"].append((final_p * (final_lp - lp)).sum(-1))
+        t_lp = np.take_along_axis(lp, target[:, None], axis=-1)       # [pos, 1]
         out["final_rank"].append((lp > t_lp).sum(-1))                 # 0 = top-1
         out["final_prob"].append(np.exp(t_lp[:, 0]))
     dtypes = {"top_ids": np.int64, "final_rank": np.int64}
-    return {name: np.concatenate(v).reshape(L, n_pos, *v[0].shape[1:])
-            .astype(dtypes.get(name, np.float32)) for name, v in out.items()} | \
+    return {name: np.stack(v).astype(dtypes.get(name, np.float32)) for name, v in out.items()} | \
         {"final_ids": target.astype(np.int64)}

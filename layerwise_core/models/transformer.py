@@ -45,11 +45,10 @@ def _skip(name: str, t: torch.Tensor) -> torch.Tensor:
 # --- norms ---------------------------------------------------------------------------------
 
 def layer_norm(x, W, name, eps, rec):
-    """LayerNorm over d_model, recording the divisor sqrt(var + eps) [pos, 1] and the output
-    (torch's fused LayerNorm, as BERT and GPT-2 in `transformers` compute it)."""
-    rec(f"{name}.hook_scale", (x.var(-1, unbiased=False, keepdim=True) + eps).sqrt())
-    return rec(f"{name}.hook_normalized",
-               F.layer_norm(x, x.shape[-1:], W[f"{name}.w"], W[f"{name}.b"], eps))
+    """LayerNorm over d_model, recording the divisor sqrt(var + eps) [pos, 1] and the output."""
+    x = x - x.mean(-1, keepdim=True)
+    scale = rec(f"{name}.hook_scale", (x.pow(2).mean(-1, keepdim=True) + eps).sqrt())
+    return rec(f"{name}.hook_normalized", x / scale * W[f"{name}.w"] + W[f"{name}.b"])
 
 
 def rms_norm(x, W, name, eps, rec):
@@ -120,16 +119,15 @@ def linear_forms(W: dict[str, torch.Tensor], n_layers: int) -> dict[str, torch.T
 
 
 def fused(W: dict[str, torch.Tensor], n_layers: int) -> dict[str, torch.Tensor]:
-    """The per-head matrices of Q, K and V laid side by side, [d, (heads + 2 kv_heads) *
-    d_head], for one matmul (as GPT-2's `c_attn` is); `attention_weights` still reports the
-    per-head [head, d, d_head] form."""
+    """The per-head matrices laid side by side ([d, head * d_head]) for one matmul per
+    projection; `attention_weights` still reports the per-head [head, d, d_head] form."""
     out = {}
     for l in range(n_layers):
         b = f"blocks.{l}.attn"
-        out[f"{b}.W_QKV.flat"] = torch.cat([W[f"{b}.W_{X}"].permute(1, 0, 2)    # [d, h*dh]
-                                            .reshape(W[f"{b}.W_{X}"].shape[1], -1)
-                                            for X in "QKV"], dim=1)
-        out[f"{b}.b_QKV.flat"] = torch.cat([W[f"{b}.b_{X}"].reshape(-1) for X in "QKV"])
+        for X in "QKV":
+            w = W[f"{b}.W_{X}"]                                   # [head, d, d_head]
+            out[f"{b}.W_{X}.flat"] = w.permute(1, 0, 2).reshape(w.shape[1], -1).contiguous()
+            out[f"{b}.b_{X}.flat"] = W[f"{b}.b_{X}"].reshape(-1)
         out[f"{b}.W_O.flat"] = W[f"{b}.W_O"].reshape(-1, W[f"{b}.W_O"].shape[-1])
     return out
 
@@ -197,14 +195,14 @@ class Transformer(TracedModel):
     def attention(self, x, l, rope, future, rec) -> torch.Tensor:
         W, s, b, n = self.fast, self.spec, f"blocks.{l}", x.shape[0]
         H, G, kv, dh = s.n_heads, s.group_size, s.n_kv_heads, s.d_head
-        # q = einsum("pd,hde->phe", x, W_Q) + b_Q, and K and V alike, every head side by side:
-        # nn.Linear's q_proj, k_proj, v_proj, or one matmul of the three (GPT-2's c_attn)
+        # q = einsum("pd,hde->phe", x, W_Q) + b_Q, and K and V alike, as one matmul each with
+        # every head side by side (nn.Linear's q_proj, k_proj, v_proj, or x @ W + b)
         if self.linear:
             q, k, v = (F.linear(x, W[f"{b}.attn.W_{X}.lin"], W[f"{b}.attn.b_{X}.lin"])
                        for X in "QKV")
         else:
-            qkv = torch.addmm(W[f"{b}.attn.b_QKV.flat"], x, W[f"{b}.attn.W_QKV.flat"])
-            q, k, v = qkv.split([H * dh, kv * dh, kv * dh], dim=-1)
+            q, k, v = (torch.addmm(W[f"{b}.attn.b_{X}.flat"], x, W[f"{b}.attn.W_{X}.flat"])
+                       for X in "QKV")
         q = rec(f"{b}.attn.hook_q", q.view(n, H, dh))                     # [pos, head, d_head]
         k = rec(f"{b}.attn.hook_k", k.view(n, kv, dh))
         v = rec(f"{b}.attn.hook_v", v.view(n, kv, dh))
@@ -236,9 +234,8 @@ class Transformer(TracedModel):
         def mul(v: torch.Tensor, name: str, bias: str | None) -> torch.Tensor:
             if self.linear:
                 return F.linear(v, W[f"{m}.{name}.lin"], W[f"{m}.{bias}.lin"] if bias else None)
-            if bias:                # b + v @ W in one call, as GPT-2's Conv1D computes it
-                return torch.addmm(W[f"{m}.{bias}"], v, W[f"{m}.{name}"])
-            return v @ W[f"{m}.{name}"]
+            out = v @ W[f"{m}.{name}"]
+            return out + W[f"{m}.{bias}"] if bias else out
 
         if self.spec.gated_mlp:     # SwiGLU: act(x W_gate) * (x W_in)
             pre = rec(f"{m}.hook_pre", mul(x, "W_gate", None))
