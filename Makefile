@@ -9,6 +9,10 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # where beats render: local (a Dask LocalCluster of JOBS single-thread workers), none (a plain
 # process pool of JOBS), or an existing Dask scheduler: SCHEDULER=tcp://host:8786
 SCHEDULER ?= local
+# MODEL=name-or-path: plan (and render) the storyboards with this model in place of their own,
+# where the template takes that kind of model (layerwise plan --model)
+MODEL     ?=
+PLAN      := $(PY) -m layerwise_core plan $(if $(MODEL),--model $(MODEL))
 STORYBOARDS := $(if $(SCENE),$(wildcard scenes/storyboards/$(SCENE).yaml scenes/storyboards/$(SCENE)),$(sort $(wildcard scenes/storyboards/*.yaml)))
 export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
 export HF_HUB_OFFLINE := 1
@@ -50,28 +54,28 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 traces: setup check-scene
-	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PLAN) $(STORYBOARDS)
 
 plans: traces
 
 render: setup check-scene
-	$(PY) -m layerwise_core plan --voice $(VOICE) $(STORYBOARDS)
+	$(PLAN) --voice $(VOICE) $(STORYBOARDS)
 	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) --jobs $(JOBS) --scheduler $(SCHEDULER) $(STORYBOARDS)
 
 preview: setup check-scene
-	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PLAN) $(STORYBOARDS)
 	$(PY) -m layerwise_pipeline.render --preview $(STORYBOARDS)
 
 # one slide per beat, the narration as speaker notes: media/slides/<name>.html (one file)
 slides: setup check-scene
-	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PLAN) $(STORYBOARDS)
 	$(PY) -m layerwise_pipeline.slides --quality $(QUALITY) $(STORYBOARDS)
 
 chapter: setup
 	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE) --scheduler $(SCHEDULER)
 
 estimate: setup check-scene
-	$(PY) -m layerwise_core plan $(STORYBOARDS)
+	$(PLAN) $(STORYBOARDS)
 	$(PY) -m layerwise_pipeline.estimate --quality $(if $(filter l,$(QUALITY)),k,$(QUALITY)) $(STORYBOARDS)
 
 test: setup

@@ -23,6 +23,18 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
+def top_k(x: np.ndarray, k: int) -> np.ndarray:
+    """[rows, k]: the indices of each row's k largest values, largest first, ties in index
+    order; exactly `np.argsort(-x, kind="stable")[:, :k]`, without sorting the whole vocabulary
+    (the candidates are every entry at or above the k-th largest, ties at the boundary too)."""
+    kth = np.partition(x, x.shape[-1] - k, axis=-1)[:, -k:].min(axis=-1)
+    out = []
+    for row, t in zip(x, kth):
+        idx = np.flatnonzero(row >= t)                   # ascending: ties keep index order
+        out.append(idx[np.argsort(-row[idx], kind="stable")[:k]])
+    return np.stack(out)
+
+
 def lens_summaries(streams: np.ndarray, final_logits: np.ndarray,
                    unembed: Callable[[np.ndarray], np.ndarray], k: int = TOP_K) -> dict:
     """streams [layer, pos, d_model], final_logits [pos, vocab] -> summary arrays [layer, pos, ...]."""
@@ -34,7 +46,7 @@ def lens_summaries(streams: np.ndarray, final_logits: np.ndarray,
     for x in streams:                                                 # one layer at a time
         lp = log_softmax(unembed(x).astype(np.float64))               # [pos, vocab]
         p = np.exp(lp)
-        top = np.argsort(-lp, axis=-1, kind="stable")[:, :k]
+        top = top_k(lp, k)
         out["top_ids"].append(top)
         out["top_probs"].append(np.take_along_axis(p, top, axis=-1))
         out["entropy"].append(-(p * lp).sum(-1))

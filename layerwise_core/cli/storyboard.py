@@ -1,4 +1,4 @@
-"""`layerwise validate`, `plan` and `estimate`: the storyboard commands of the CLI layer."""
+"""`layerwise validate`, `plan`, `estimate` and `draft`: the storyboard commands of the CLI."""
 
 from __future__ import annotations
 
@@ -6,10 +6,35 @@ from pathlib import Path
 
 from ..voice import BACKENDS
 
+MODEL_HELP = ("use this model (a built-in name, or a path relative to the current folder) in "
+              "place of each storyboard's own, where its template takes that kind of model")
+
+
+def boards_for(args) -> list:
+    """Every storyboard validated, with `--model` in place of its own model where its template
+    takes that model's kind (a note on stderr names the others; none taking it is an error)."""
+    import sys
+    from ..draft import a_kind
+    from ..errors import InputError
+    from ..models import resolve
+    from ..storyboard.schema import validate_files
+    boards = validate_files(args.files, args.model)
+    if args.model is None:
+        return boards
+    ref = resolve(args.model)
+    name = ref.name if ref.entry else str(ref.path)
+    kept = [b for b in boards if b.model != name]
+    if len(kept) == len(boards):
+        raise InputError(f"--model {args.model}: {a_kind(ref.kind)} model fits none of the "
+                         f"templates {', '.join(sorted({b.template for b in boards}))}")
+    for b in kept:
+        print(f"note: {b.path}: keeps its model {b.model} (template {b.template} does not "
+              f"take {a_kind(ref.kind)} model)", file=sys.stderr)
+    return boards
+
 
 def cmd_validate(args) -> None:
-    from ..storyboard.schema import validate_files
-    boards = validate_files(args.files)
+    boards = boards_for(args)
     for b in boards:
         print(f"{b.path}: ok ({b.template}, {b.model}, {len(b.beats)} beats)")
 
@@ -23,8 +48,7 @@ def cmd_plan(args) -> None:
     import sys
     from ..errors import StoryboardError
     from ..plans import finish_plan, plan_path, prepare_plan, write_plan
-    from ..storyboard.schema import validate_files
-    boards = validate_files(args.files)       # every file checked before any work
+    boards = boards_for(args)                 # every file checked before any work
     prepared, problems = [], []
     for b in boards:
         try:
@@ -63,13 +87,34 @@ def cmd_estimate(args) -> None:
         raise SystemExit(code)
 
 
+def cmd_draft(args) -> None:
+    """A storyboard chosen from the data of the sentence(s), validated and planned, to stdout."""
+    import shlex
+    import sys
+    from ..draft import checked, choose_template, draft
+    from ..models import resolve
+    from ..tracing import get_trace
+    ref = resolve(args.model)
+    model = ref.name if ref.entry else str(ref.path)     # absolute: the YAML may go anywhere
+    template = choose_template(args.template, ref.kind, model, len(args.sentence))
+    traces = [get_trace(ref, s, cache_dir=args.cache) for s in args.sentence]
+    command = shlex.join(["layerwise", "draft", "--model", args.model, "--template", template,
+                          *[a for s in args.sentence for a in ("--sentence", s)],
+                          "--focus", args.focus])
+    text = draft(template, model, traces, args.focus, command)
+    checked(text, template, args.cache, Path.cwd() / "draft.yaml")
+    sys.stdout.write(text)
+
+
 def add_commands(sub) -> None:
     v = sub.add_parser("validate", help="check storyboards (all errors, file:line: field)")
     v.add_argument("files", nargs="+", type=Path)
+    v.add_argument("--model", default=None, help=MODEL_HELP)
     v.set_defaults(func=cmd_validate)
     p = sub.add_parser("plan", help="validate storyboards, compute their traces and plans")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--media", type=Path, default=Path("media"))
+    p.add_argument("--model", default=None, help=MODEL_HELP)
     p.add_argument("--voice", choices=list(BACKENDS), default="none",
                    help="speak the narration: piper (neural, offline), draft (espeak-ng), "
                         "none (silent)")
@@ -78,4 +123,18 @@ def add_commands(sub) -> None:
     e.add_argument("files", nargs="+", type=Path)
     e.add_argument("--quality", choices=["l", "m", "h", "p", "k"], default="k")
     e.add_argument("--media", type=Path, default=Path("media"))
+    e.add_argument("--model", default=None, help=MODEL_HELP)
     e.set_defaults(func=cmd_estimate, voice="none")
+    d = sub.add_parser("draft", help="write a storyboard chosen from the data of a sentence "
+                                     "(to stdout)")
+    d.add_argument("--model", required=True,
+                   help="a built-in name (layerwise models) or a path: a Hugging Face folder "
+                        "or a .gguf file")
+    d.add_argument("--sentence", action="append", required=True,
+                   help="the sentence; give it again for templates that compare sentences "
+                        "(bank_drift, context_qkv)")
+    d.add_argument("--focus", required=True, help="the word to follow (`bank`, `bank#2`)")
+    d.add_argument("--template", default=None,
+                   help="the storyboard template (default: logit_lens for a decoder, per_head "
+                        "for an encoder)")
+    d.set_defaults(func=cmd_draft)

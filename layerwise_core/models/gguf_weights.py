@@ -342,8 +342,8 @@ def _to_linear(k: str, v: torch.Tensor) -> torch.Tensor | None:
         return v.permute(0, 2, 1).reshape(-1, v.shape[1])
     if last == "W_O":                                     # [h, dh, d] -> [d, h*dh]
         return v.reshape(-1, v.shape[-1]).T
-    if last in ("W_in", "W_gate", "W_out"):               # [d, m] -> [m, d], [m, d] -> [d, m]
-        return v.T
+    if last in ("W_in", "W_gate", "W_out", "W_U"):        # [d, m] -> [m, d], [m, d] -> [d, m]
+        return v.T                                        # W_U [d, vocab] -> [vocab, d]
     return None
 
 

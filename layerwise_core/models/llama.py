@@ -50,7 +50,9 @@ def spec_from_config(cfg: dict, name: str, display: str, package: str | None) ->
 def convert(sd: Tensors, spec: ModelSpec) -> dict[str, torch.Tensor]:
     H, K, dh, d, m = spec.n_heads, spec.n_kv_heads, spec.d_head, spec.d_model, spec.d_mlp
     W_E = f32(sd.get("model.embed_tokens.weight", (spec.d_vocab, d)))
-    W_U = f32(sd.get("lm_head.weight", (spec.d_vocab, d)).T) if "lm_head.weight" in sd else W_E.T
+    # W_U [d, vocab] is a view of lm_head's [vocab, d] storage, as W_E.T is when tied: the
+    # logits are the same nn.Linear product `transformers` computes (x @ W^T), not x @ a copy
+    W_U = f32(sd.get("lm_head.weight", (spec.d_vocab, d))).T if "lm_head.weight" in sd else W_E.T
     W = {"embed.W_E": W_E, "ln_final.w": f32(sd.get("model.norm.weight", (d,))),
          "unembed.W_U": W_U, "unembed.b_U": torch.zeros(spec.d_vocab)}
     for l in range(spec.n_layers):

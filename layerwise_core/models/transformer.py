@@ -54,9 +54,9 @@ def layer_norm(x, W, name, eps, rec):
 def rms_norm(x, W, name, eps, rec):
     """RMSNorm, multiplying by rsqrt(mean(x^2) + eps) exactly as Hugging Face does (so x / scale
     may differ from the output in the last bit); `hook_scale` is TransformerLens's divisor."""
-    mean_sq = x.pow(2).mean(-1, keepdim=True)                              # [pos, 1]
-    rec(f"{name}.hook_scale", torch.sqrt(mean_sq + eps))
-    return rec(f"{name}.hook_normalized", W[f"{name}.w"] * (x * torch.rsqrt(mean_sq + eps)))
+    var = x.pow(2).mean(-1, keepdim=True) + eps                            # [pos, 1]
+    rec(f"{name}.hook_scale", torch.sqrt(var))
+    return rec(f"{name}.hook_normalized", W[f"{name}.w"] * (x * torch.rsqrt(var)))
 
 
 NORMS: dict[str, Callable] = {"layernorm": layer_norm, "rmsnorm": rms_norm}
@@ -73,10 +73,11 @@ ACTS: dict[str, Callable] = {"gelu": F.gelu, "gelu_new": gelu_new, "silu": F.sil
 # --- rotary position embedding -------------------------------------------------------------
 
 def rope_tables(n_pos: int, d_head: int, theta: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """cos and sin [pos, d_head]; frequency i is shared by dims i and i + d_head/2."""
+    """cos and sin [pos, 1, d_head] (one row per position, broadcast over heads); frequency i
+    is shared by dims i and i + d_head/2."""
     inv_freq = 1.0 / (theta ** (torch.arange(0, d_head, 2, dtype=torch.float) / d_head))
     angles = torch.arange(n_pos, dtype=torch.float)[:, None] * inv_freq    # [pos, d_head/2]
-    angles = torch.cat([angles, angles], dim=-1)                          # [pos, d_head]
+    angles = torch.cat([angles, angles], dim=-1)[:, None, :]              # [pos, 1, d_head]
     return angles.cos(), angles.sin()
 
 
@@ -86,8 +87,8 @@ def rotate_half(x: torch.Tensor) -> torch.Tensor:
 
 
 def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    """x [pos, head, d_head] turned by its position's angles."""
-    return x * cos[:, None, :] + rotate_half(x) * sin[:, None, :]
+    """x [pos, head, d_head] turned by its position's angles (cos, sin [pos, 1, d_head])."""
+    return x * cos + rotate_half(x) * sin
 
 
 # --- the model -----------------------------------------------------------------------------
@@ -101,7 +102,8 @@ MATMULS = ("x @ W", "linear")
 
 def linear_forms(W: dict[str, torch.Tensor], n_layers: int) -> dict[str, torch.Tensor]:
     """nn.Linear's [out, in] form of every matrix the forward multiplies by (views when the
-    TransformerLens tensors are views of such storage, as the GGUF cache's are)."""
+    TransformerLens tensors are views of such storage, as the GGUF cache's are: stacking W_Q,
+    W_K and W_V into one matrix would copy them from the memory-mapped cache at every load)."""
     out = {}
     for l in range(n_layers):
         b, m = f"blocks.{l}.attn", f"blocks.{l}.mlp"
@@ -147,6 +149,7 @@ class Transformer(TracedModel):
         if self.linear:
             for k in [k for k in weights if ".b_" in k and k.startswith("blocks.")]:
                 self.fast[k + ".lin"] = _bias(weights[k].reshape(-1))
+        self.b_U = _bias(weights["unembed.b_U"]) if "unembed.b_U" in weights else None
         self.text = text
         self._source = dict(source)
         self.norm = NORMS.get(spec.norm)
@@ -177,43 +180,47 @@ class Transformer(TracedModel):
                         W["token_type_embed.W_token_type"][TOKEN_TYPE].expand(n, -1))
         if "embed_ln.w" in W:                                             # BERT's embedding LN
             x = self.norm(x, W, "embed_ln", s.eps, rec)
+        # made once per pass, read by every layer: RoPE's angles, a decoder's future keys
         rope = rope_tables(n, s.d_head, s.rope_theta) if s.rotary else None
+        future = torch.ones(n, n, dtype=torch.bool).triu(diagonal=1) if self.causal else None
         for l in range(s.n_layers):
-            x = self.block(self, x, l, rope, rec)
+            x = self.block(self, x, l, rope, future, rec)
         if "unembed.W_U" in W:
             rec("logits", self._logits(self.norm(x, W, "ln_final", s.eps, rec)))
 
     def _logits(self, x: torch.Tensor) -> torch.Tensor:
-        return x @ self.W["unembed.W_U"] + self.W["unembed.b_U"]          # [pos, vocab]
+        logits = x @ self.W["unembed.W_U"]                                 # [pos, vocab]
+        return logits if self.b_U is None else logits + self.b_U
 
-    def attention(self, x, l, rope, rec) -> torch.Tensor:
+    def attention(self, x, l, rope, future, rec) -> torch.Tensor:
         W, s, b, n = self.fast, self.spec, f"blocks.{l}", x.shape[0]
-
-        def project(X: str, heads: int) -> torch.Tensor:  # [pos, d] -> [pos, head, d_head]
-            # = einsum("pd,hde->phe", x, W_X) + b_X, as one matmul with every head side by side
-            if self.linear:
-                flat = F.linear(x, W[f"{b}.attn.W_{X}.lin"], W[f"{b}.attn.b_{X}.lin"])
-            else:
-                flat = torch.addmm(W[f"{b}.attn.b_{X}.flat"], x, W[f"{b}.attn.W_{X}.flat"])
-            return flat.view(n, heads, s.d_head)
-
-        q = rec(f"{b}.attn.hook_q", project("Q", s.n_heads))
-        k = rec(f"{b}.attn.hook_k", project("K", s.n_kv_heads))
-        v = rec(f"{b}.attn.hook_v", project("V", s.n_kv_heads))
+        H, G, kv, dh = s.n_heads, s.group_size, s.n_kv_heads, s.d_head
+        # q = einsum("pd,hde->phe", x, W_Q) + b_Q, and K and V alike, as one matmul each with
+        # every head side by side (nn.Linear's q_proj, k_proj, v_proj, or x @ W + b)
+        if self.linear:
+            q, k, v = (F.linear(x, W[f"{b}.attn.W_{X}.lin"], W[f"{b}.attn.b_{X}.lin"])
+                       for X in "QKV")
+        else:
+            q, k, v = (torch.addmm(W[f"{b}.attn.b_{X}.flat"], x, W[f"{b}.attn.W_{X}.flat"])
+                       for X in "QKV")
+        q = rec(f"{b}.attn.hook_q", q.view(n, H, dh))                     # [pos, head, d_head]
+        k = rec(f"{b}.attn.hook_k", k.view(n, kv, dh))
+        v = rec(f"{b}.attn.hook_v", v.view(n, kv, dh))
         if rope is not None:
             q = rec(f"{b}.attn.hook_rot_q", apply_rope(q, *rope))
             k = rec(f"{b}.attn.hook_rot_k", apply_rope(k, *rope))
         q, k, v = q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1)  # [head, pos, d_head]
-        if s.group_size > 1:                # key/value head kv_head(h) serves query head h
-            k = k.repeat_interleave(s.group_size, dim=0)
-            v = v.repeat_interleave(s.group_size, dim=0)
-        scores = torch.matmul(q, k.transpose(1, 2)) / math.sqrt(s.d_head)  # [head, q, k]
-        if self.causal:
-            future = torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)
+        # key/value head kv_head(h) = h // G serves query heads h: the G query heads of one
+        # key/value head are stacked as rows of one matmul, [kv_head, G * pos, d_head], so K
+        # and V are never copied G times
+        scores = torch.matmul(q.reshape(kv, G * n, dh), k.transpose(1, 2))
+        scores = scores.view(H, n, n) / math.sqrt(dh)                         # [head, q, k]
+        if future is not None:
             scores = scores.masked_fill(future, float("-inf"))
         scores = rec(f"{b}.attn.hook_attn_scores", scores)
         pattern = rec(f"{b}.attn.hook_pattern", torch.softmax(scores, dim=-1))
-        z = rec(f"{b}.attn.hook_z", torch.matmul(pattern, v).transpose(0, 1))  # [pos, head, dh]
+        z = torch.matmul(pattern.view(kv, G * n, n), v).view(H, n, dh)
+        z = rec(f"{b}.attn.hook_z", z.transpose(0, 1))                       # [pos, head, dh]
         # each head writes z_h @ W_O[h] into the stream; the output dense is their sum plus b_O
         if self.linear:
             out = F.linear(z.reshape(n, -1), W[f"{b}.attn.W_O.lin"], W[f"{b}.attn.b_O.lin"])
@@ -257,22 +264,22 @@ class Transformer(TracedModel):
 
 # --- blocks, one per placement -------------------------------------------------------------
 
-def post_ln_block(m: Transformer, x, l, rope, rec):
+def post_ln_block(m: Transformer, x, l, rope, future, rec):
     """BERT: add, then normalise the sum (so the next layer reads a normalised stream)."""
     b, eps = f"blocks.{l}", m.spec.eps
     x = rec(f"{b}.hook_resid_pre", x)
-    x = rec(f"{b}.hook_resid_mid", x + m.attention(x, l, rope, rec))
+    x = rec(f"{b}.hook_resid_mid", x + m.attention(x, l, rope, future, rec))
     x = m.norm(x, m.fast, f"{b}.ln1", eps, rec)
     x = rec(f"{b}.hook_resid_post", x + m.mlp(x, l, rec))
     return m.norm(x, m.fast, f"{b}.ln2", eps, rec)
 
 
-def pre_norm_block(m: Transformer, x, l, rope, rec):
+def pre_norm_block(m: Transformer, x, l, rope, future, rec):
     """GPT-2, Llama, Qwen2, Mistral: normalise each sub-layer's input; the stream only adds."""
     b, eps = f"blocks.{l}", m.spec.eps
     x = rec(f"{b}.hook_resid_pre", x)
     x = rec(f"{b}.hook_resid_mid",
-            x + m.attention(m.norm(x, m.fast, f"{b}.ln1", eps, rec), l, rope, rec))
+            x + m.attention(m.norm(x, m.fast, f"{b}.ln1", eps, rec), l, rope, future, rec))
     return rec(f"{b}.hook_resid_post", x + m.mlp(m.norm(x, m.fast, f"{b}.ln2", eps, rec), l, rec))
 
 

@@ -133,8 +133,10 @@ def _index_list(value, where, limit, what, bad) -> tuple[int, ...]:
     return tuple(out)
 
 
-def validate_text(text: str, path: Path) -> Storyboard:
-    """Validate storyboard YAML; raise StoryboardError listing every problem."""
+def validate_text(text: str, path: Path, model_override: str | None = None) -> Storyboard:
+    """Validate storyboard YAML; raise StoryboardError listing every problem. `model` (a name
+    or a path relative to the current folder: `plan --model`) replaces the storyboard's own
+    where the template takes that model's kind; elsewhere the storyboard keeps its own."""
     try:
         src = load_located(text)
     except yaml.YAMLError as e:
@@ -165,18 +167,22 @@ def validate_text(text: str, path: Path) -> Storyboard:
         bad.add(("title",), "must be non-empty text")
 
     model = d.get("model")
+    via = ""                    # how the model was named, for messages: "" or "--model ...: "
+    if model_override is not None and _takes(model_override, kinds):
+        model, via = model_override, f"--model {model_override}: "
     spec = None
-    if "model" in d:
+    if "model" in d or via:
         try:                    # a built-in name, or a path relative to the storyboard file
-            ref = resolve(model if isinstance(model, str) else repr(model), base=path.parent)
+            ref = resolve(model if isinstance(model, str) else repr(model),
+                          base=None if via else path.parent)
             spec = ref.spec()
             model = ref.name if ref.entry else str(ref.path)
         except LayerwiseError as e:
-            bad.add(("model",), str(e))
+            bad.add(("model",), via + str(e))
         else:
             if kinds and spec.kind not in kinds:
-                bad.add(("model",), f"template {template!r} needs a {'/'.join(sorted(kinds))} "
-                                    f"model, {model!r} is a {spec.kind}")
+                bad.add(("model",), f"{via}template {template!r} needs a "
+                                    f"{'/'.join(sorted(kinds))} model, {model!r} is a {spec.kind}")
 
     sentences = d.get("sentences")
     if isinstance(sentences, str):
@@ -337,26 +343,37 @@ def validate_text(text: str, path: Path) -> Storyboard:
                       source=src, captions=captions)
 
 
+def _takes(model: str, kinds: frozenset) -> bool:
+    """Whether a template of `kinds` takes `model` (True when either is unknown, so that the
+    model's own error is reported where it is used)."""
+    if not kinds:
+        return True
+    try:
+        return resolve(model).kind in kinds
+    except LayerwiseError:
+        return True
+
+
 def narration_seconds(narration: str, words_per_minute: float) -> float:
     """How long a beat without a set duration lasts: its narration at the speaking rate."""
     return max(MIN_BEAT_SECONDS, round(len(narration.split()) * 60.0 / words_per_minute, 1))
 
 
-def load_storyboard(path: Path) -> Storyboard:
+def load_storyboard(path: Path, model_override: str | None = None) -> Storyboard:
     path = Path(path)
     try:
         text = read_text(path)          # bounded: never reads a whole endless stream
     except (OSError, UnicodeDecodeError) as e:
         raise StoryboardError([describe(e, path)]) from None
-    return validate_text(text, path)
+    return validate_text(text, path, model_override)
 
 
-def validate_files(paths: list[Path]) -> list[Storyboard]:
+def validate_files(paths: list[Path], model_override: str | None = None) -> list[Storyboard]:
     """Validate every file; raise one StoryboardError with all problems from all files."""
     problems, boards = [], []
     for p in paths:
         try:
-            boards.append(load_storyboard(p))
+            boards.append(load_storyboard(p, model_override))
         except StoryboardError as e:
             problems += e.problems
     if problems:

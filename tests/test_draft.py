@@ -1,0 +1,297 @@
+"""`layerwise draft` (issue 12 section 4) and `plan --model`.
+
+* every draft for MiniLM, SmolLM2 and tiny random checkpoints (built with `transformers`, as in
+  test_models_by_path) passes `layerwise validate` and `layerwise plan`, and every number it
+  says is a placeholder or covered by a claim of its beat (the scan of test_claims);
+* what a draft chose (the per-head layer and head, the layers where the word moves most, the
+  logit lens's top-10 crossing) equals a recomputation here with numpy from the trace's arrays;
+* a focus word that is not in the sentence, a template that does not fit the model kind, too
+  few sentences: one line, exit 2, nothing on stdout;
+* `plan --model PATH` (and `make ... MODEL=`) replaces a storyboard's model where it applies.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+import yaml
+
+from conftest import ROOT
+from layerwise_core.cli import main
+from layerwise_core.models import REGISTRY
+from layerwise_core.packages import package_dir
+from layerwise_core.tracing import get_trace
+from test_claims import uncovered
+from test_models_by_path import SENTENCE as TINY_SENTENCE, make_checkpoint
+
+RIVER, MONEY = "I sat on the river bank.", "I deposited cash at the bank."
+CAPITAL = "The capital of France is"
+SHORT = "The river bank raised rates."    # per_head's scene writes at most 9 tokens' keys
+TOP = 10                    # "crosses into the top 10"
+OUTLIER = 10.0              # a token whose |X| is 10x every other's: a decoder's sink
+
+
+def run(capsys, *argv):
+    capsys.readouterr()
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def drafted(capsys, cache, tmp_path, model, sentences, focus, template):
+    """Draft, write it where a teacher would (`> my.yaml`), validate and plan it."""
+    args = ["--cache", cache, "draft", "--model", model, "--focus", focus, "--template", template]
+    for s in sentences:
+        args += ["--sentence", s]
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    path = tmp_path / f"my-{template}.yaml"
+    path.write_text(out)
+    assert run(capsys, "--cache", cache, "validate", path)[0] == 0
+    assert uncovered(path) == []
+    code, _, err = run(capsys, "--cache", cache, "plan", "--media", tmp_path / "media", path)
+    assert code == 0, err
+    plan = json.loads((tmp_path / "media" / "plans" / f"{path.stem}.json").read_text())
+    board = yaml.safe_load(out)
+    assert board["template"] == plan["template"] == template
+    assert all("{" not in b["caption"] + b["narration"] for b in plan["beats"])   # all filled
+    return board, plan
+
+
+# --- the choices, recomputed with numpy from the trace ------------------------------------------
+
+def focus_positions(t, word):
+    """Token positions of the word's first occurrence, from the trace's word table."""
+    return next(w["positions"] for w in t.meta["words"] if w["word"].lower() == word.lower())
+
+
+def stream_states(t):
+    """X^(0) .. X^(L): each layer's input, then the output (post-LN: after the last LN)."""
+    L = t.n_layers
+    out = (f"blocks.{L - 1}.ln2.hook_normalized" if t.spec.norm_placement == "post"
+           else f"blocks.{L - 1}.hook_resid_post")
+    return [t[f"blocks.{l}.hook_resid_pre"] for l in range(L)] + [t[out]]
+
+
+def moved(t, pos):
+    """|X^(l+1) - X^(l)| / |X^(l)| per layer, of the mean over `pos`."""
+    x = np.array([np.asarray(s, np.float64)[pos].mean(0) for s in stream_states(t)])
+    return np.linalg.norm(np.diff(x, axis=0), axis=1) / np.linalg.norm(x[:-1], axis=1)
+
+
+def sinks(t):
+    inside = {p for w in t.meta["words"] for p in w["positions"]}
+    out = {i for i in range(len(t.tokens)) if i not in inside}
+    norms = np.array([np.linalg.norm(np.asarray(s, np.float64), axis=-1)
+                      for s in stream_states(t)[:-1] + [t[f"blocks.{t.n_layers - 1}.hook_resid_post"]]])
+    peak = norms.max(0)
+    top = int(peak.argmax())
+    if peak[top] >= OUTLIER * np.delete(peak, top).max():
+        out.add(top)
+    return out
+
+
+def strongest(t, pos):
+    """(layer, head, key): the heaviest weight from the word on another non-sink token, over
+    heads whose own heaviest weight is there."""
+    best, skip = None, set(pos) | sinks(t)
+    for l in range(t.n_layers):
+        rows = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)[:, pos].mean(1)
+        for h, row in enumerate(rows):
+            j = int(row.argmax())
+            if j not in skip and (best is None or row[j] > best[0]):
+                best = (row[j], l, h, j)
+    return best[1:]
+
+
+def crossing(t, pos):
+    ranks = t["lens.resid_post.final_rank"][:, pos] + 1
+    outside = [l for l in range(t.n_layers) if ranks[l] > TOP]
+    return outside[-1] + 1 if outside else 0
+
+
+def check_choices(board, template, t, word):
+    pos = focus_positions(t, word)
+    beats = {b["id"]: b for b in board["beats"]}
+    if template == "per_head":
+        l, h, j = strongest(t, pos)
+        assert board["layers"] == [l] and beats["query"]["head"] == h
+        assert f"data.layers[0].heads[0].top.pos == {j}" in beats["query"]["expect"]
+        P = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)
+        prev = [P[k, 1:, :-1].diagonal().mean() for k in range(len(P))]
+        is_prev = int(np.argmax(prev)) == h and prev[h] > 0.5
+        assert ("grid" in beats) == is_prev
+        assert beats["matrix"]["show"] == (["matrix", "diagonal"] if is_prev else ["matrix"])
+    elif template == "logit_lens":
+        c = crossing(t, pos[-1])
+        lens = [b for b in board["beats"] if b["show"] in (["lens"], ["race"])]
+        assert lens[0]["show"] == ["lens"] and all(b["show"] == ["race"] for b in lens[1:])
+        assert lens[-1]["layer"] == t.n_layers - 1
+        assert ("grid" in beats) == (len(t.tokens) <= 5)
+        assert (beats["enters"]["layer"] == c) if "enters" in beats else c == t.n_layers - 1
+        if c > 0:
+            assert beats["before"]["layer"] == c - 1
+    elif template == "fresh_qkv":
+        rel = moved(t, pos)[:t.n_layers - 1]
+        top2 = sorted(np.argsort(-rel, kind="stable")[:2] + 1)
+        layers = sorted(b["layer"] for b in board["beats"]
+                        if b["id"].startswith(("causes", "qkv")) and b["layer"] > 0)
+        assert set(layers) <= set(top2) and top2[0] in layers
+    elif template == "residual_stream":
+        rel = moved(t, [pos[-1]])
+        m = 1 + int(np.argmax(rel[1:t.n_layers - 1]))
+        assert beats[f"layer{m}"]["layer"] == m
+
+
+# --- MiniLM and SmolLM2 ----------------------------------------------------------------------------
+
+MINILM = [("per_head", [RIVER]), ("attention_depth", [RIVER]), ("fresh_qkv", [RIVER]),
+          ("residual_stream", [RIVER]), ("bank_drift", [RIVER, MONEY]),
+          ("context_qkv", [RIVER, MONEY])]
+
+
+@pytest.mark.parametrize("template,sentences", MINILM, ids=[t for t, _ in MINILM])
+def test_minilm_drafts_plan(template, sentences, capsys, cache_dir, tmp_path):
+    board, plan = drafted(capsys, cache_dir, tmp_path, "minilm-l6", sentences, "bank", template)
+    assert board["model"] == "minilm-l6" and plan["model"]["name"] == "minilm-l6"
+    check_choices(board, template, get_trace("minilm-l6", sentences[0], cache_dir=cache_dir),
+                  "bank")
+
+
+SMOLLM2 = [("logit_lens", [CAPITAL], "is"), ("per_head", [CAPITAL], "is"),
+           ("fresh_qkv", [CAPITAL], "is"), ("residual_stream", [RIVER], "bank"),
+           ("bank_drift", [RIVER, MONEY], "bank"), ("context_qkv", [RIVER, MONEY], "bank")]
+
+
+@pytest.mark.parametrize("template,sentences,focus", SMOLLM2, ids=[t for t, _, _ in SMOLLM2])
+def test_smollm2_drafts_plan(template, sentences, focus, capsys, cache_dir, tmp_path):
+    board, _ = drafted(capsys, cache_dir, tmp_path, "smollm2-135m", sentences, focus, template)
+    check_choices(board, template, get_trace("smollm2-135m", sentences[0], cache_dir=cache_dir),
+                  focus)
+
+
+def test_smollm2_logit_lens_draft_says_what_the_data_say(capsys, cache_dir, tmp_path):
+    """'The capital of France is': Paris comes into the top 10 at layer 27 (rank 7) and stays."""
+    board, plan = drafted(capsys, cache_dir, tmp_path, "smollm2-135m", [CAPITAL], "is",
+                          "logit_lens")
+    beats = {b["id"]: b for b in plan["beats"]}
+    assert beats["enters"]["layer"] == 27 and beats["before"]["layer"] == 26
+    assert plan["data"]["answer"]["text"] == " Paris"
+    assert "rank 7," in beats["enters"]["narration"]
+    assert "data.layers[27:].rank <= 10" in [e["claim"] for e in beats["enters"]["expect"]]
+
+
+def test_default_template_follows_the_model_kind(capsys, cache_dir, tmp_path):
+    code, out, err = run(capsys, "--cache", cache_dir, "draft", "--model", "minilm-l6",
+                         "--sentence", RIVER, "--focus", "bank")
+    assert code == 0, err
+    assert yaml.safe_load(out)["template"] == "per_head"
+
+
+# --- tiny random checkpoints, by path ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tiny")
+    for arch in ("gpt2", "bert"):
+        make_checkpoint(arch, root / arch)
+    return root
+
+
+TINY = [("gpt2", "logit_lens"), ("gpt2", "per_head"), ("gpt2", "fresh_qkv"),
+        ("bert", "per_head"), ("bert", "attention_depth"), ("bert", "fresh_qkv")]
+
+
+@pytest.mark.parametrize("arch,template", TINY, ids=[f"{a}-{t}" for a, t in TINY])
+def test_tiny_checkpoint_drafts_plan(arch, template, tiny, capsys, tmp_path):
+    cache = tmp_path / "cache"
+    sentence = SHORT if template == "per_head" else TINY_SENTENCE     # its scene: <= 9 tokens
+    board, plan = drafted(capsys, cache, tmp_path, tiny / arch, [sentence], "rates", template)
+    assert board["model"] == str((tiny / arch).resolve())      # absolute: my.yaml goes anywhere
+    check_choices(board, template, get_trace(str(tiny / arch), sentence, cache_dir=cache),
+                  "rates")
+
+
+# --- refusals: one line, exit 2, nothing on stdout ---------------------------------------------------
+
+def test_refusals_are_one_line(tiny, capsys, tmp_path):
+    cache = tmp_path / "cache"
+    gpt2, bert = tiny / "gpt2", tiny / "bert"
+    cases = {
+        "word not in sentence": ((gpt2, "logit_lens", [TINY_SENTENCE], "Paris"),
+                                 "tokens: 'The' ' river' ' bank'"),
+        "template for another kind": ((bert, "logit_lens", [TINY_SENTENCE], "bank"),
+                                      "template 'logit_lens' needs a decoder model"),
+        "unknown template": ((bert, "loggit_lens", [TINY_SENTENCE], "bank"),
+                             "unknown template 'loggit_lens'"),
+        "one sentence for bank_drift": ((bert, "bank_drift", [TINY_SENTENCE], "bank"),
+                                        "give --sentence 2 times"),
+        "no special tokens": ((gpt2, "attention_depth", [TINY_SENTENCE], "bank"),
+                              "adds no special tokens"),
+        "first token of a decoder": ((gpt2, "per_head", [SHORT], "The"),
+                                     "only to itself"),
+        "the toy": (("toy-2d", "toy_loop", ["bank"], "bank"), "a toy model"),
+        "unknown model name": (("minilm-l7", "per_head", [TINY_SENTENCE], "bank"),
+                               "unknown model 'minilm-l7' (did you mean 'minilm-l6'?)"),
+        "no such model path": ((tmp_path / "nothing", "per_head", [TINY_SENTENCE], "bank"),
+                               "no such model folder or file"),
+        "too long for per_head": ((bert, "per_head", [TINY_SENTENCE], "bank"),
+                                  "at most 9"),
+        "word of two tokens in per_head": ((bert, "per_head", ["The riverbank flooded."],
+                                            "riverbank"), "choose a word that is one token"),
+    }
+    for name, ((model, template, sentences, focus), message) in cases.items():
+        args = ["--cache", cache, "draft", "--model", model, "--template", template,
+                "--focus", focus]
+        for s in sentences:
+            args += ["--sentence", s]
+        code, out, err = run(capsys, *args)
+        assert code == 2 and out == "", (name, err)
+        assert err.count("\n") == 1 and err.startswith("error: ") and message in err, (name, err)
+
+
+# --- plan --model ------------------------------------------------------------------------------------
+
+def test_plan_model_override(capsys, cache_dir, tmp_path, tiny):
+    """The MiniLM package folder by path in place of `minilm-l6`: the same plan data; a
+    template that does not take the model keeps its own (a note); none taking it is an error."""
+    folder = package_dir(REGISTRY["minilm-l6"].spec.package) / "model"
+    boards = ROOT / "scenes" / "storyboards"
+    media = tmp_path / "media"
+    code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "own",
+                       boards / "per_head.yaml")
+    assert code == 0, err
+    code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "path",
+                       "--model", folder, boards / "per_head.yaml", boards / "toy_loop.yaml")
+    assert code == 0, err
+    assert err.count("\n") == 1 and "toy_loop.yaml: keeps its model toy-2d" in err
+    own, by_path = (json.loads((media / m / "plans" / "per_head.json").read_text())
+                    for m in ("own", "path"))
+    assert by_path["traces"][0]["source"]["path"] == str(folder.resolve())
+    assert own["traces"][0]["source"]["package"] and not by_path["traces"][0]["source"]["package"]
+    assert by_path["data"] == own["data"] and by_path["beats"] == own["beats"]
+    toy = json.loads((media / "path" / "plans" / "toy_loop.json").read_text())
+    assert toy["model"]["name"] == "toy-2d"
+    # a model whose numbers differ fails the storyboard's own claims, naming their lines
+    code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "smol",
+                       "--model", "smollm2-135m", boards / "per_head.yaml")
+    assert code == 2 and "per_head.yaml:25: beats[1].expect[0]: 'data.layers[0].prev.head " \
+                         "== 2' is false" in err
+    assert not (media / "smol").exists()
+    code, _, err = run(capsys, "--cache", cache_dir, "plan", "--model", tiny / "gpt2",
+                       "--media", media / "none", boards / "toy_loop.yaml")
+    assert code == 2 and err.count("\n") == 1 and "fits none of the templates toy_loop" in err
+    assert not (media / "none").exists()
+
+
+def test_make_passes_model():
+    out = subprocess.run(["make", "-n", "-C", str(ROOT), "render", "SCENE=per_head",
+                          "MODEL=../my-model"], capture_output=True, text=True, check=True).stdout
+    plan = [line for line in out.splitlines() if "layerwise_core plan" in line]
+    assert plan and all("--model ../my-model " in line for line in plan)
+    out = subprocess.run(["make", "-n", "-C", str(ROOT), "render", "SCENE=per_head"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "--model" not in out
