@@ -1,14 +1,16 @@
 """The one registry of storyboard templates, read by the validator, the planner and the renderer.
 
 Each template names what a beat may show, the model kinds it accepts, how many sentences it
-needs, the module that builds its plan (`layerwise_core.plans.<name>`) and the Manim scene
-class that draws it. The scene is named by import path, not imported: this package sits below
+needs, the module that builds its plan (`layerwise_core.plans.<name>`), the module that drafts
+a storyboard of it from a sentence (`layerwise_core.drafts.<name>`, where there is one) and the
+Manim scene class that draws it. The scene is named by import path, not imported: this package sits below
 `scenes` and never imports it.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
 
 ANY_MODEL = frozenset({"encoder", "decoder"})
@@ -29,6 +31,17 @@ class Template:
 
     def build_plan(self, sb, traces) -> dict:
         return importlib.import_module(self.plan_module).build(sb, traces)
+
+    @property
+    def draft_module(self) -> str:
+        return f"layerwise_core.drafts.{self.name}"
+
+    @property
+    def has_draft(self) -> bool:
+        return importlib.util.find_spec(self.draft_module) is not None
+
+    def build_draft(self, context):
+        return importlib.import_module(self.draft_module).build(context)
 
     def scene_class(self):
         module, _, cls = self.scene.partition(":")

@@ -14,7 +14,7 @@ def boards_for(args) -> list:
     """Every storyboard validated, with `--model` in place of its own model where its template
     takes that model's kind (a note on stderr names the others; none taking it is an error)."""
     import sys
-    from ..draft import a_kind
+    from ..drafts import a_kind
     from ..errors import InputError
     from ..models import resolve
     from ..storyboard.schema import validate_files
@@ -91,7 +91,7 @@ def cmd_draft(args) -> None:
     """A storyboard chosen from the data of the sentence(s), validated and planned, to stdout."""
     import shlex
     import sys
-    from ..draft import checked, choose_template, draft
+    from ..drafts import checked, choose_template, draft
     from ..models import resolve
     from ..tracing import get_trace
     ref = resolve(args.model)

@@ -46,7 +46,7 @@ def _bounds(lo: float, hi: float, step: float) -> list[float]:
     return [step * math.floor((lo - step / 2) / step), step * math.ceil((hi + step / 2) / step)]
 
 
-def _summary(raw: list[float]) -> dict:
+def drift_summary(raw: list[float]) -> dict:
     """Where the quoted curve starts, ends, dips and rebounds (layer indices)."""
     r = np.asarray(raw)
     inner = np.arange(1, len(r) - 1)
@@ -98,7 +98,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
 
     plan = {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
             "axes": {"y_range": y_range, "y_ticks": y_ticks},
-            "summary": {"curve": 0, **_summary(curves[0]["raw"])},
+            "summary": {"curve": 0, **drift_summary(curves[0]["raw"])},
             "projection": projection, "table": _table(len(states))}
     if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
         plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
