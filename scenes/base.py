@@ -220,7 +220,14 @@ class StoryboardScene(MovingCameraScene):
 
     def add_sound(self, sound_file, time_offset: float = 0, gain=None, **kwargs) -> None:
         if not self._skipping:
-            super().add_sound(sound_file, time_offset - self.origin, gain, **kwargs)
+            # where the sound starts in this video (in a beat of a run, from the beat's own
+            # start): a cue at the beat's start is 0 there only up to float rounding (start +
+            # 0 - now - origin + now), and Manim refuses a time below 0 (-3.6e-15 stopped
+            # logit_lens's second beat in a run); a later time is passed as it is
+            at = self.time + time_offset - self.origin
+            if -1e-6 < at < 0:
+                at = 0.0
+            super().add_sound(sound_file, at - self.time, gain, **kwargs)
 
     def add_subcaption(self, content: str, duration: float = 1, offset: float = 0) -> None:
         if not self._skipping:

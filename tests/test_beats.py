@@ -134,6 +134,9 @@ def test_a_beat_is_the_same_whichever_run_draws_it(cache_dir, tmp_path):
     for i, beat in enumerate(plan["beats"][:2]):
         tone(tmp_path / f"{i}.wav", 0.8 + 0.3 * i)
         beat["audio"] = str(tmp_path / f"{i}.wav")
+    # beat 1 speaks by cues, as a voiced plan does, its first at the beat's start
+    plan["beats"][1]["cues"] = [{"start": 0.0, "duration": 1.1, "text": "the first cue",
+                                 "audio": plan["beats"][1].pop("audio")}]
     both = render_run(pack(plan, "l", [0, 1]))
     alone = render_run(pack(plan, "l", [1]))
     assert [r["index"] for r in both] == [0, 1] and alone[0]["index"] == 1
@@ -152,3 +155,25 @@ def test_a_beat_is_the_same_whichever_run_draws_it(cache_dir, tmp_path):
     assert len(sa) == len(sb) and np.allclose(sa, sb, atol=1e-6)
     head = sb[: len(sb) // 10]                     # its tone starts at the beat's start
     assert np.abs(head).max() > 0.05
+
+
+def test_a_cue_at_a_beats_start_is_at_zero_in_the_beats_own_video(monkeypatch):
+    """In a run, a beat's sound is timed from the beat's start (`origin`). A cue at that start
+    came out at -3.6e-15 s (start + 0 - now, then - origin + now, in floats), which Manim
+    refuses ("Adding sound at timestamp < 0"): logit_lens's second beat failed every voiced
+    render in runs. These are the times of that failure."""
+    from types import SimpleNamespace
+
+    from manim.scene.scene import Scene
+
+    from scenes.base import StoryboardScene
+    got = []
+    monkeypatch.setattr(Scene, "add_sound", lambda self, f, time_offset=0, gain=None, **kw:
+                        got.append(self.time + time_offset))
+    scene = object.__new__(StoryboardScene)
+    scene._skipping, scene.origin = False, 13.666666666666648
+    scene.renderer = SimpleNamespace(time=31.733333333333274)
+    start = scene.origin
+    scene.add_sound("cue.wav", time_offset=start + 0.0 - scene.time)
+    scene.add_sound("cue.wav", time_offset=start + 4.619 - scene.time)
+    assert got[0] == 0.0 and abs(got[1] - 4.619) < 1e-9
