@@ -11,6 +11,32 @@ from __future__ import annotations
 from manim import Animation, Mobject, VMobject
 
 
+def _plain_alpha(m) -> bool:
+    """Whether `m.set_fill(opacity=o, family=False)` and `m.set_stroke(opacity=o,
+    family=False)` only write `o` into the alpha column of its colour arrays (and its
+    `fill_opacity`/`stroke_opacity`): Manim's own VMobject methods, no sheen (which adds a
+    lighter second colour), both colour arrays present."""
+    cls = type(m)
+    return (cls.set_fill is VMobject.set_fill and cls.set_stroke is VMobject.set_stroke
+            and cls.update_rgbas_array is VMobject.update_rgbas_array
+            and cls.generate_rgbas_array is VMobject.generate_rgbas_array
+            and m.get_sheen_factor() == 0 and len(getattr(m, "fill_rgbas", ())) > 0
+            and len(getattr(m, "stroke_rgbas", ())) > 0)
+
+
+def set_opacities(m, fill: float, stroke: float, plain: bool) -> None:
+    """`m.set_fill(opacity=fill, family=False); m.set_stroke(opacity=stroke, family=False)`,
+    the same arrays written, without rebuilding a colour per call when `plain`."""
+    if not plain:
+        m.set_fill(opacity=fill, family=False)
+        m.set_stroke(opacity=stroke, family=False)
+        return
+    m.fill_rgbas[:, 3] = fill
+    m.fill_opacity = fill
+    m.stroke_rgbas[:, 3] = stroke
+    m.stroke_opacity = stroke
+
+
 class _Fade(Animation):
     """Opacity from `start` to `end` times each member's own opacity."""
 
@@ -20,22 +46,20 @@ class _Fade(Animation):
         return self.mobject                      # no copy: nothing reads the start state
 
     def begin(self) -> None:
-        self.opacities = [(m, m.get_fill_opacity(), m.get_stroke_opacity())
+        self.opacities = [(m, m.get_fill_opacity(), m.get_stroke_opacity(), _plain_alpha(m))
                           for m in self.mobject.get_family() if isinstance(m, VMobject)]
         super().begin()
 
     def interpolate_mobject(self, alpha: float) -> None:
         a = self.rate_func(alpha)
         k = self.start + (self.end - self.start) * a
-        for m, fill, stroke in self.opacities:
-            m.set_fill(opacity=fill * k, family=False)
-            m.set_stroke(opacity=stroke * k, family=False)
+        for m, fill, stroke, plain in self.opacities:
+            set_opacities(m, fill * k, stroke * k, plain)
 
     def finish(self) -> None:
         super().finish()
-        for m, fill, stroke in self.opacities:           # exactly as before, whatever k was
-            m.set_fill(opacity=fill, family=False)
-            m.set_stroke(opacity=stroke, family=False)
+        for m, fill, stroke, plain in self.opacities:    # exactly as before, whatever k was
+            set_opacities(m, fill, stroke, plain)
 
 
 class FadeInPlace(_Fade):

@@ -42,15 +42,17 @@ from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCamera, MovingCameraS
 
 from . import theme as T
 from .animations import FadeInPlace, FadeOutPlace
+from .drawing import CachedDrawing
 from .mobjects import Num, txt, wrapped
 from .mobjects.numbers import resolve
 
 FRAMES_ENV = "LAYERWISE_FRAMES"     # folder for per-beat PNG + state JSON (preview, tests)
 
 
-class KitCamera(MovingCamera):
+class KitCamera(CachedDrawing, MovingCamera):
     """A moving camera whose strokes keep their on-screen width when it zooms (manim's Cairo
-    camera scales line widths with the frame): a zoom shows more detail, not fatter lines."""
+    camera scales line widths with the frame): a zoom shows more detail, not fatter lines.
+    It draws what did not change since the last frame from a copy (`drawing.CachedDrawing`)."""
 
     @property
     def cairo_line_width_multiple(self) -> float:

@@ -19,15 +19,31 @@ def resolve(plan: dict, path: str):
     return node
 
 
+_NUMS: dict[tuple, "Num"] = {}      # one built Num per (text, size, colour), copied from
+
+
 class Num(Text):
-    """A number on screen, formatted by theme.fmt, remembering its value and plan path."""
+    """A number on screen, formatted by theme.fmt, remembering its value and plan path.
+
+    The glyphs of a text are the same wherever it is shown, so each distinct (text, size,
+    colour) is laid out by Pango and parsed from SVG once per process; later ones are copies
+    of that first one (the same points and colours) with their own value and path."""
 
     def __init__(self, value: float, source: str, decimals: int = T.DECIMALS,
                  size: float = T.SMALL_SIZE, color=T.TEXT, prefix: str = "", suffix: str = ""):
+        shown = T.fmt(value, decimals)
+        key = (prefix + shown + suffix, float(size), str(color))
+        built = _NUMS.get(key)
+        if built is None:
+            super().__init__(key[0], font=T.MONO, font_size=size, color=color)
+            light(self)
+            _NUMS[key] = self.copy()
+        else:
+            self.__dict__.update(built.copy().__dict__)
+            for part in self.get_family():          # a copy's mark, not in a fresh Num
+                part.__dict__.pop("original_id", None)
         self.value, self.source, self.decimals = float(value), source, decimals
-        self.shown = T.fmt(value, decimals)
-        super().__init__(prefix + self.shown + suffix, font=T.MONO, font_size=size, color=color)
-        light(self)
+        self.shown = shown
 
 
 def bracket(height: float, side: int, color=T.MUTED) -> VMobject:
