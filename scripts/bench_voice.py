@@ -1,19 +1,21 @@
 """Benchmark what the narration voice costs a cold chapter render at 480p15, in CPU seconds.
 
-CPU seconds (user + system, the process and every child it waited for: the planner, Piper, the
-render workers) hardly move with the machine's load, unlike wall time. Default runs, each with
-`LAYERWISE_CACHE` pointing to a temporary cache that shares the real trace cache and has its own
-empty voice cache:
-  1. `layerwise plan --voice none` of every storyboard of the chapter (after an untimed one that
-     warms the traces): what planning costs without a voice;
-  2. `layerwise plan --voice piper` with the empty voice cache: every sentence synthesised;
-     synthesis CPU = run 2 - run 1;
-  3. the same again with the voice cache that run 2 filled: must synthesise nothing;
-  4. a cold chapter render at 480p15 (`layerwise_pipeline.chapter --voice piper`, empty media
-     folder, warm voice cache: every part rendered, nothing synthesised); render CPU = run 4 -
-     run 3 (its planning). `--render-cpu S` gives that figure instead of rendering.
+CPU seconds (user + system, the process and every child it waited for: Piper, the render
+workers) move much less with the machine's load than wall time, though not nothing (a silent
+plan of the same storyboards measured 20 and 33 CPU-s at load averages 8 and 11). Runs, each
+with `LAYERWISE_CACHE` pointing to a temporary cache that shares the real trace cache and has
+its own voice cache:
+  1. synthesis: in a fresh process, the storyboards are validated and planned (untimed), then
+     the voice speaks all their narration with an empty voice cache (`with_voice`, what
+     `layerwise plan --voice piper` does): the CPU-s of that call alone, Piper's processes
+     included; `--repeat N` does it N times, each with an empty voice cache;
+  2. the same with the voice cache that run 1 filled: must synthesise nothing;
+  3. a cold chapter render at 480p15 (`layerwise_pipeline.chapter --voice piper`, empty media
+     folder, warm voice cache: every part rendered, nothing synthesised), minus the CPU-s of a
+     silent `layerwise plan` of the same storyboards (its own planning). `--render-cpu S`
+     gives that figure instead of rendering.
 Prints the synthesis CPU-s, the seconds of speech, the CPU-s per speech-s, the render CPU-s and
-the ratio. Target (issue 11): synthesis at most 10 % of the cold render; run 3 synthesises
+the ratio. Target (issue 11): synthesis at most 10 % of the cold render; run 2 synthesises
 nothing. Passes or fails nothing.
 
 `--wall`: the older comparison by wall time instead: four cold chapter renders (silent, voiced
@@ -21,7 +23,7 @@ with an empty voice cache, voiced with a warm one, silent again; the silent base
 of the two silent runs). The voiced videos are not the silent ones: their beats last as long as
 the spoken sentences, so the frame counts differ; the table prints both lengths.
 Usage: scripts/bench_voice.py [--storyboards per_head,bank_drift] [--jobs 2]
-                              [--render-cpu SECONDS] [--wall]
+                              [--render-cpu SECONDS] [--repeat N] [--wall]
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def cache_with_traces(folder: Path, voice_dir: Path) -> Path:
     """A cache folder sharing the real trace cache, with its own voice cache `voice_dir`."""
     real = Path(os.environ.get("LAYERWISE_CACHE", ROOT / ".cache" / "layerwise"))
     cache = folder / "cache"
-    cache.mkdir()
+    cache.mkdir(parents=True)
     (real / "traces").mkdir(parents=True, exist_ok=True)
     (cache / "traces").symlink_to((real / "traces").resolve())
     if (real / "weights").is_dir():
@@ -107,51 +109,75 @@ def voice_line(stderr: str) -> str:
     return next((ln for ln in stderr.splitlines() if ln.startswith("voice ")), "no voice line")
 
 
+SPEAK = """
+import json, resource, sys
+from pathlib import Path
+from layerwise_core.plans import prepare_plan
+from layerwise_core.storyboard.schema import validate_files
+from layerwise_core.storyboard.voice import with_voice
+from layerwise_core.tracing import default_cache_dir
+boards = [prepare_plan(b, None)[0] for b in validate_files([Path(f) for f in sys.argv[1:]])]
+def cpu():
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
+c = cpu()
+_, stats = with_voice(boards, "piper", default_cache_dir())
+print(json.dumps({"cpu": cpu() - c, "synthesised": stats.synthesised, "cached": stats.cached,
+                  "speech": stats.audio_seconds, "wall": stats.synth_seconds}))
+"""
+
+
+def synthesis(files: list[str], cache: Path) -> dict:
+    """CPU-s of speaking every narration of `files` with `cache`'s voice cache (see SPEAK)."""
+    r = subprocess.run([sys.executable, "-c", SPEAK, *files], cwd=ROOT, capture_output=True,
+                       text=True, env={**os.environ, "LAYERWISE_CACHE": str(cache)})
+    if r.returncode:
+        sys.exit(f"synthesis failed: {r.stderr.strip()}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
 def cpu_main(args, names: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         chapter = chapter_file(tmp, names)
         files = storyboard_files(chapter)
-        (tmp / "voice").mkdir()
-        cache = cache_with_traces(tmp, tmp / "voice")
-
-        def plan(voice: str) -> tuple[float, float, str]:
-            return measured([sys.executable, "-m", "layerwise_core", "plan", "--media",
-                             str(tmp / "plan-media"), "--voice", voice, *files], cache)
-
-        plan("none")                                                  # traces, untimed
-        silent = plan("none")
-        print(f"# plan, silent: {silent[0]:.1f} CPU-s ({silent[1]:.1f} s wall)", flush=True)
-        cold = plan("piper")
-        print(f"# plan, voice, empty voice cache: {cold[0]:.1f} CPU-s ({cold[1]:.1f} s wall); "
-              f"{voice_line(cold[2])}", flush=True)
-        warm = plan("piper")
-        print(f"# plan, voice, warm voice cache: {warm[0]:.1f} CPU-s ({warm[1]:.1f} s wall); "
-              f"{voice_line(warm[2])}", flush=True)
+        runs = []
+        for i in range(args.repeat):
+            (tmp / f"voice-{i}").mkdir()
+            cache = cache_with_traces(tmp / f"run-{i}", tmp / f"voice-{i}")
+            runs.append(synthesis(files, cache))
+            r = runs[-1]
+            print(f"# synthesis, empty voice cache: {r['cpu']:.1f} CPU-s, {r['synthesised']} "
+                  f"sentences, {r['speech']:.1f} s of speech ({r['wall']:.1f} s wall)",
+                  flush=True)
+        warm = synthesis(files, cache)
+        print(f"# again, warm voice cache: {warm['cpu']:.2f} CPU-s, {warm['synthesised']} "
+              f"synthesised, {warm['cached']} from the cache", flush=True)
         if args.render_cpu is None:
+            plan = measured([sys.executable, "-m", "layerwise_core", "plan", "--media",
+                             str(tmp / "plan-media"), "--voice", "none", *files], cache)
             media = tmp / "render-media"
             done = measured([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
                              str(chapter), "--media", str(media), "--quality", "l", "--jobs",
                              str(args.jobs), "--voice", "piper"], cache)
             record = json.loads(next(media.glob(f"videos/*/{chapter.stem}.manifest.json"))
                                 .read_text())
-            render = done[0] - warm[0]
+            render = done[0] - plan[0]
             print(f"# cold render, voiced (warm voice cache): {done[0]:.1f} CPU-s "
                   f"({done[1]:.1f} s wall, {record['chapters'][-1]['end']:.1f} s of video); "
-                  f"{voice_line(done[2])}", flush=True)
+                  f"its plan, silent: {plan[0]:.1f} CPU-s; {voice_line(done[2])}", flush=True)
             source = f"measured: cold 480p15 chapter render, --jobs {args.jobs}, minus its plan"
         else:
             render, source = args.render_cpu, "given with --render-cpu"
-    synth = cold[0] - silent[0]
-    speech = re.search(r"\(([\d.]+) s of speech", cold[2])
-    speech = float(speech.group(1)) if speech else float("nan")
-    load = os.getloadavg()[0]
+    synth = sorted(r["cpu"] for r in runs)[len(runs) // 2]
+    speech = runs[0]["speech"]
     print(f"chapter: {', '.join(names) or 'scenes/chapter.yaml'} ({len(files)} storyboards); "
-          f"{os.cpu_count()} cores, load average now {load:.1f}")
-    print(f"synthesis: {synth:.1f} CPU-s for {speech:.1f} s of speech "
-          f"({synth / speech:.3f} CPU-s per speech-s); {voice_line(cold[2])}")
-    print(f"re-plan with unchanged narration: {voice_line(warm[2])}; "
-          f"{warm[0] - silent[0]:+.1f} CPU-s against the silent plan")
+          f"{os.cpu_count()} cores, load average now {os.getloadavg()[0]:.1f}")
+    print(f"synthesis: {synth:.1f} CPU-s (median of {len(runs)}: "
+          f"{', '.join(format(r['cpu'], '.1f') for r in runs)}) for {speech:.1f} s of speech "
+          f"({synth / speech:.3f} CPU-s per speech-s), {runs[0]['synthesised']} sentences")
+    print(f"re-plan with unchanged narration: {warm['synthesised']} synthesised, "
+          f"{warm['cpu']:.2f} CPU-s")
     print(f"render: {render:.1f} CPU-s ({source})")
     print(f"synthesis / render: {100 * synth / render:.1f} % (target: at most 10 %)")
     return 0
@@ -201,6 +227,7 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     p.add_argument("--render-cpu", type=float, default=None, metavar="SECONDS",
                    help="CPU seconds of the cold render, instead of rendering")
+    p.add_argument("--repeat", type=int, default=1, help="synthesis runs (median)")
     p.add_argument("--wall", action="store_true", help="the four-render wall-time comparison")
     args = p.parse_args()
     names = [n for n in args.storyboards.split(",") if n]
