@@ -7,8 +7,8 @@ monotonic clock, so sorting the names numerically gives the input order). The mo
 per process (about 1 CPU-s).
 
 CPU: Piper's onnxruntime session takes the default thread pool, one thread per core that
-spins while it waits for work; that spinning cost about 40 % more CPU than one thread did for
-the same speech (0.20 against 0.14 CPU-s per second of speech, measured on 2 cores). So Piper
+spins while it waits for work; that cost 40-50 % more CPU than one thread did for the same
+speech (the same 30 sentences: 23.5 and 24.3 CPU-s against 16.8 and 15.1, on 2 cores). So Piper
 runs with `ORT_INTRA_OP_NUM_THREADS=1` (onnxruntime reads it when a session sets no thread
 count; Piper sets none) and a large batch is split over up to one process per core, each with
 a contiguous share of the texts (balanced by length), so the other core still shortens the
