@@ -165,6 +165,36 @@ def test_second_plan_synthesises_nothing(spoken, monkeypatch):
     assert calls == [] and stats.synthesised == 0 and stats.cached == 4
 
 
+@given(st.lists(st.text("ab ", min_size=1, max_size=30), min_size=1, max_size=40),
+       st.integers(1, 4))
+@settings(max_examples=200, deadline=None)
+def test_piper_shares_are_contiguous_non_empty_and_in_order(lines, parts):
+    from layerwise_core.voice.piper import split_evenly
+    shares = split_evenly(lines, parts)
+    assert len(shares) == min(parts, len(lines)) and all(shares)
+    assert [ln for share in shares for ln in share] == lines
+
+
+def test_piper_split_over_processes_keeps_the_order(tmp_path, monkeypatch):
+    """Two Piper processes, each with one thread: each text's WAV comes back in its place
+    (a long and a short sentence alternate, so their lengths show the order)."""
+    from layerwise_core.voice import piper
+    monkeypatch.setattr(piper, "processes", lambda n: 2)
+    seen = []
+    real = subprocess.Popen
+
+    def popen(cmd, **kw):
+        seen.append(kw["env"].get("ORT_INTRA_OP_NUM_THREADS"))
+        return real(cmd, **kw)
+    monkeypatch.setattr(piper.subprocess, "Popen", popen)
+    texts = ["Yes.", "This sentence is clearly a great deal longer than the short ones.",
+             "No.", "And this one, too, goes on for quite a while before it ends."]
+    wavs = piper.Piper().synthesize(texts, tmp_path)
+    assert seen == ["1", "1"] and len(wavs) == 4
+    short, long_ = [wav_seconds(w) for w in wavs[0::2]], [wav_seconds(w) for w in wavs[1::2]]
+    assert max(short) * 2 < min(long_)
+
+
 def test_a_damaged_cache_entry_is_spoken_again(spoken, tmp_path):
     import shutil
     root, path, _, _ = spoken

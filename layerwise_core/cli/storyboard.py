@@ -42,9 +42,8 @@ def cmd_validate(args) -> None:
 def cmd_plan(args) -> None:
     """Validate every file and compute every plan (placeholders filled, `expect:` claims
     checked): a false claim in any storyboard writes none of them and leaves earlier plan
-    files as they were. Then, one storyboard at a time, speak its filled narration (a voice),
-    write its plan and print its path, so a caller reading the paths (the chapter build)
-    renders a part while the voice speaks the next one."""
+    files as they were. Then speak the filled narration of all of them in one batch (a voice:
+    its model loads once, not once per storyboard), and write each plan and print its path."""
     import sys
     from ..errors import StoryboardError
     from ..plans import finish_plan, plan_path, prepare_plan, write_plan
@@ -61,12 +60,10 @@ def cmd_plan(args) -> None:
     if voiced:
         from ..storyboard.voice import with_voice
         from ..tracing import default_cache_dir
-        from ..voice import Stats
-        total = Stats()
+        spoken, total = with_voice([b for b, _ in prepared], args.voice,
+                                   args.cache or default_cache_dir())
+        prepared = [(b, plan) for b, (_, plan) in zip(spoken, prepared)]
     for b, plan in prepared:
-        if voiced:
-            (b,), stats = with_voice([b], args.voice, args.cache or default_cache_dir())
-            total.add(stats)
         path = write_plan(finish_plan(b, plan), plan_path(b.name, args.media))
         print(f"{path}", flush=True)
     if voiced:
