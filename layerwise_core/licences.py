@@ -291,6 +291,15 @@ def model_licence(model: str) -> dict:
     return {"model": model, **entry}
 
 
+def licence_summary(model: str) -> str:
+    """`layerwise models`' licence column: the weights' licence and the package's."""
+    m = model_licence(model)
+    text = f"weights {m.get('weights_licence')}"
+    if m.get("package"):
+        text += f", package {m['package_licence']}"
+    return text
+
+
 def voice_licence(name: str | None) -> dict:
     """Licences behind the narration voice `name`: "piper" (en_US-joe-medium), "draft"
     (espeak-ng), "recorded" (the author's files) or "none". Unknown names are reported as such,

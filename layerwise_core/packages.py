@@ -34,13 +34,3 @@ def package_version(dist: str) -> str | None:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return None
-
-
-def licence_summary(model: str) -> str:
-    """`layerwise models`' licence column: the weights' licence and the package's."""
-    from .licences import model_licence
-    m = model_licence(model)
-    text = f"weights {m.get('weights_licence')}"
-    if m.get("package"):
-        text += f", package {m['package_licence']}"
-    return text

@@ -31,7 +31,7 @@ from layerwise_core.atomic import write_bytes, write_text
 
 from .provenance import scenes_code_hash, versions
 from .cli import Terminated
-from .render import RenderError
+from .scene_render import RenderError
 
 OWN_ONLY = ("caption", "narration", "audio", "written")  # fields that only show in their own beat
 # ("written": the caption and narration as typed, before their placeholders were filled)
@@ -167,7 +167,7 @@ def render_run(job: dict) -> list[dict]:
 def _render(job: dict, scratch: Path, where: dict) -> list[dict]:
     from manim import config, tempconfig
 
-    from .render import QUALITIES, _QuietSoundMux, scene_class, signals_at_checkpoints
+    from .scene_render import QUALITIES, _QuietSoundMux, scene_class, signals_at_checkpoints
     import logging
 
     plan, indices, quality = job["plan"], job["indices"], job["quality"]

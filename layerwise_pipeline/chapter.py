@@ -33,7 +33,7 @@ from .cli import run, say
 from .concat import JoinError, merge_srt
 from .concat import join as join_videos
 from .provenance import ROOT, chapter_licences, render_key
-from .render import QUALITIES, RenderError, load_plan, render, write_json
+from .scene_render import QUALITIES, RenderError, load_plan, render, write_json
 from .jobs import stop_processes as _stop
 from .staging import chapter_lock, publish, work_folder
 

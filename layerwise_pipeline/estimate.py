@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from .cli import run
-from .render import RenderError, load_plan
+from .scene_render import RenderError, load_plan
 
 FORMATS = {"l": (854, 480, 15), "m": (1280, 720, 30), "h": (1920, 1080, 60),
            "p": (2560, 1440, 60), "k": (3840, 2160, 60)}

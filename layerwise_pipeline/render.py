@@ -8,245 +8,12 @@ sections/, the .srt subtitles, and with --preview (or --frames DIR) one PNG per 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import errno
-import hashlib
-import json
-import logging
-import os
-import re
-import shutil
-import signal
 import sys
-import threading
-import time
 from pathlib import Path
 
-from layerwise_core.atomic import describe_os_error, replacing_dir, write_text
-from layerwise_core.errors import OutputError
-from layerwise_core.templates import TEMPLATES
-
-from .cli import Terminated, run
-from .provenance import manifest
+from .cli import run
 from .review import contact_sheet
-from .staging import merge_cache, publish, seed_cache, work_folder
-from .videocheck import BadVideo, facts
-
-QUALITIES = {"l": "low_quality", "m": "medium_quality", "h": "high_quality",
-             "p": "production_quality", "k": "fourk_quality"}
-MEDIA = Path("media")
-MANIM_CACHES = ("Tex", "texts")        # Manim's content-addressed SVG caches under media/
-
-
-class RenderError(Exception):
-    pass
-
-
-class _QuietSoundMux:
-    """Drops PyAV's "Some options were not used" warning, printed for every video with sound
-    (Manim's sound muxing passes options PyAV does not use); every other message passes."""
-
-    def filter(self, record) -> bool:
-        return not str(record.msg).startswith("Some options were not used")
-
-
-def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:
-    """The plan built for `storyboard`; refuses a missing, unreadable or stale one."""
-    path = media_dir / "plans" / f"{storyboard.stem}.json"
-    if not path.is_file():
-        raise RenderError(f"{storyboard}: no plan at {path}; run 'layerwise plan {storyboard}'")
-    try:
-        plan = json.loads(path.read_text(encoding="utf-8"))
-        digest = hashlib.sha256(storyboard.read_bytes()).hexdigest()
-        stored = plan["storyboard"]["sha256"]
-    except OSError as e:
-        raise RenderError(f"{storyboard}: cannot read: {e.strerror or e}") from None
-    except (ValueError, KeyError, TypeError):
-        raise RenderError(f"{storyboard}: plan {path} is not a valid plan; run "
-                          f"'layerwise plan {storyboard}'") from None
-    if stored != digest:
-        raise RenderError(f"{storyboard}: plan {path} is stale (storyboard changed); "
-                          f"run 'layerwise plan {storyboard}'")
-    return plan
-
-
-def write_json(path: Path, data: dict) -> None:
-    """Atomic: a temp file in the same folder, then rename."""
-    write_text(path, json.dumps(data, indent=1, sort_keys=True))
-
-
-@contextlib.contextmanager
-def signals_at_checkpoints(scene):
-    """While Manim renders, Ctrl-C and SIGTERM are held until the scene's next checkpoint (a
-    frame or a play/wait in the main thread) and raised there as KeyboardInterrupt or
-    Terminated; a second signal is raised at once. After the render, a held signal is
-    raised before anything is published."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held: list[int] = []
-
-    def stop(signum: int):
-        raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated()
-
-    def hold(signum, frame):
-        if held:
-            stop(signum)
-        held.append(signum)
-
-    def checkpoint():
-        if held:
-            stop(held[0])
-
-    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)
-                if signal.getsignal(s) is not signal.SIG_IGN}  # a pool worker ignores Ctrl-C
-    scene.checkpoint = checkpoint
-    try:
-        yield
-    finally:
-        scene.checkpoint = None
-        for s, h in previous.items():
-            signal.signal(s, h)
-    checkpoint()
-
-
-def scene_class(template: str):
-    return TEMPLATES[template].scene_class()
-
-
-def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: bool = False,
-           frames: Path | None = None, until: str | None = None) -> Path | None:
-    """Render one plan (up to beat `until`, if given). Returns the video path (None for a
-    preview: frames only).
-
-    Everything is rendered in a private work folder (`staging.work_folder`); only a finished
-    video that PyAV reads whole, with sections that add up to it, is published, together with
-    its sections, subtitles and manifest (`staging.publish`). A failure or Ctrl-C at any point
-    leaves the previous set under the final names and no temporary file."""
-    from manim import tempconfig
-    name = plan["storyboard"]["name"]
-    media_dir = Path(media_dir)
-    if preview:
-        frames = frames or media_dir / "frames"
-    with work_folder(media_dir, name) as work:
-        for cache in MANIM_CACHES:
-            seed_cache(media_dir / cache, work / cache)
-        options = {"quality": QUALITIES[quality], "media_dir": str(work), "output_file": name,
-                   "save_sections": True, "disable_caching": True, "verbosity": "WARNING",
-                   "progress_bar": "none", "video_dir": "{media_dir}/videos/{quality}",
-                   "images_dir": "{media_dir}/images/{quality}"}
-        if preview:
-            options.update(write_to_movie=False, save_sections=False, save_last_frame=True)
-        if frames:
-            os.environ["LAYERWISE_FRAMES"] = str(work / "frames")
-        try:
-            with tempconfig(options):
-                from manim import config
-                mux_log = logging.getLogger("av.container.output")
-                if not any(isinstance(f, _QuietSoundMux) for f in mux_log.filters):
-                    mux_log.addFilter(_QuietSoundMux())
-                cls = scene_class(plan["template"])
-                scene = cls()
-                scene.plan, scene.until = plan, until
-                start = time.perf_counter()
-                try:
-                    with signals_at_checkpoints(scene):
-                        scene.render()
-                except Exception as e:          # Manim wraps a full disk in RuntimeError
-                    cause = _os_cause(e)
-                    if cause is None:
-                        raise                   # a bug in a scene: its traceback is wanted
-                    raise OutputError("cannot render: " + describe_os_error(
-                        OSError(cause.errno, cause.strerror), media_dir)) from None
-                seconds = time.perf_counter() - start
-                rate, size = config.frame_rate, (config.pixel_width, config.pixel_height)
-                video_dir = Path(config.get_dir("video_dir"))
-        finally:
-            os.environ.pop("LAYERWISE_FRAMES", None)
-        publish_frames = (lambda: _publish_frames(work / "frames" / name, Path(frames) / name)) \
-            if frames else None
-        if preview:
-            images = [f for f in (work / "images").rglob("*") if f.is_file()] \
-                if (work / "images").is_dir() else []
-            publish(media_dir, work, [(f, media_dir / f.relative_to(work)) for f in images],
-                    extra=publish_frames, manifest=False)
-            _merge_caches(work, media_dir)
-            return None
-        final_dir = media_dir / video_dir.relative_to(work)
-        video = final_dir / f"{name}.mp4"
-        video_facts, sections = _verify(video_dir, name)
-        record = manifest(plan, quality, rate, size, seconds, video, video_facts, sections)
-        write_json(video_dir / f"{name}.manifest.json", record)
-        moves, remove = _video_set(video_dir, final_dir, name, sections)
-        publish(media_dir, work, moves, remove, extra=publish_frames)
-        _merge_caches(work, media_dir)
-        return video
-
-
-def _os_cause(e: BaseException | None) -> OSError | None:
-    """The filesystem error behind `e`, following `raise ... from` and `during handling`."""
-    seen = set()
-    while e is not None and id(e) not in seen:
-        if isinstance(e, OSError) and e.errno is not None:
-            return e
-        seen.add(id(e))
-        e = e.__cause__ or e.__context__
-    return None
-
-
-def _verify(video_dir: Path, name: str) -> tuple[dict, list[str]]:
-    """The video's facts, after checking it opens, every packet reads, and its sections
-    (each readable too) add up to it frame for frame."""
-    try:
-        whole = facts(video_dir / f"{name}.mp4")
-        index = video_dir / "sections" / f"{name}.json"
-        sections = [s["video"] for s in json.loads(index.read_text())] if index.is_file() else []
-        parts = sum(facts(video_dir / "sections" / s)["frames"] for s in sections)
-    except BadVideo as e:
-        raise RenderError(f"render produced a broken video: {e}") from None
-    if sections and parts != whole["frames"]:
-        raise RenderError(f"{name}: sections hold {parts} frames, the video {whole['frames']}")
-    return whole, sections
-
-
-def _video_set(work_dir: Path, final_dir: Path, name: str, sections: list[str]):
-    """(moves, removals) that turn the final folder's set for `name` into the new one; the
-    manifest is the last move."""
-    moves = [(work_dir / "sections" / s, final_dir / "sections" / s) for s in sections]
-    files = ["sections/" + f"{name}.json", f"{name}.srt", f"{name}.mp4"]
-    remove = []
-    for f in files:
-        if (work_dir / f).is_file():
-            moves.append((work_dir / f, final_dir / f))
-        elif (final_dir / f).is_file():
-            remove.append(final_dir / f)
-    old = re.compile(re.escape(name) + r"_\d{4}_.*\.mp4")
-    if (final_dir / "sections").is_dir():
-        remove += [f for f in (final_dir / "sections").iterdir()
-                   if old.fullmatch(f.name) and f.name not in sections]
-    moves.append((work_dir / f"{name}.manifest.json", final_dir / f"{name}.manifest.json"))
-    return moves, remove
-
-
-def _publish_frames(staged: Path, final: Path) -> None:
-    """Swap the whole frames folder of one storyboard (old complete or new complete)."""
-    if not staged.is_dir():
-        return
-    with replacing_dir(final) as tmp:
-        try:
-            os.replace(staged, tmp)                 # onto the empty folder: one rename
-        except OSError as e:
-            if e.errno != errno.EXDEV:              # --frames on another filesystem
-                raise
-            shutil.copytree(staged, tmp, dirs_exist_ok=True)
-
-
-def _merge_caches(work: Path, media_dir: Path) -> None:
-    for cache in MANIM_CACHES:
-        try:
-            merge_cache(work / cache, media_dir / cache)
-        except OSError:
-            pass                                    # a cache: the next render rebuilds it
+from .scene_render import MEDIA, QUALITIES, RenderError, load_plan, render
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,17 +31,14 @@ def main(argv: list[str] | None = None) -> int:
                         "for a LocalCluster of --jobs single-thread workers ('none': a "
                         "process pool of --jobs)")
     args = p.parse_args(argv)
-    # run as `python -m`, this module is __main__: the RenderError that the pipeline's other
-    # modules raise (and BeatError, derived from it) is the package's class, not this copy
-    from layerwise_pipeline.render import RenderError as PackageRenderError
-    return run(lambda: _main(args), RenderError, PackageRenderError, where=args.media)
+    return run(lambda: _main(args), RenderError, where=args.media)
 
 
 def _main(args) -> int:
     plans = [load_plan(s, args.media) for s in args.storyboards]
     beats = args.jobs > 1 or args.scheduler not in (None, "none")
     if beats and not (args.preview or args.frames or args.until):
-        from .cluster import runner_for
+        from .cluster import runner_for                 # Dask only when a cluster is asked for
         from .jobs import render_storyboards
         with runner_for(args.scheduler, args.jobs) as runner:
             out = render_storyboards(plans, args.quality, args.media, runner,

@@ -23,7 +23,7 @@ from pathlib import Path
 from layerwise_core.atomic import ensure_dir, replacing
 
 from .cli import run
-from .render import MEDIA, QUALITIES, RenderError, load_plan, scene_class, signals_at_checkpoints
+from .scene_render import MEDIA, QUALITIES, RenderError, load_plan, scene_class, signals_at_checkpoints
 from .staging import work_folder
 
 # the reveal.js files manim-slides' HTML template links (dist/...), by the name its offline

@@ -15,7 +15,7 @@ from pathlib import Path
 from .beats import BeatCache, pack, split_runs
 from .concat import JoinError, join, merge_srt
 from .provenance import manifest
-from .render import QUALITIES, RenderError, _merge_caches, _verify, _video_set, write_json
+from .scene_render import QUALITIES, RenderError, _merge_caches, _verify, _video_set, write_json
 from .staging import publish, work_folder
 
 

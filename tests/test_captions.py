@@ -74,7 +74,7 @@ def frames(plan, media, until=None) -> list[dict]:
     beat's start and cue delays, the burned text and every text on screen."""
     from manim import Text, tempconfig
 
-    from layerwise_pipeline.render import scene_class
+    from layerwise_pipeline.scene_render import scene_class
     seen = []
 
     class Recorded(scene_class(plan["template"])):

@@ -48,7 +48,7 @@ def test_worker_killed_mid_run(pool_chapter, cache_dir, tmp_path):
 
     from layerwise_pipeline.cluster import DaskRunner
     from layerwise_pipeline.jobs import render_storyboards
-    from layerwise_pipeline.render import load_plan
+    from layerwise_pipeline.scene_render import load_plan
     media = tmp_path / "media"
     for sb in TOYS:
         plan_into(media, sb, cache_dir)

@@ -105,7 +105,7 @@ def test_a_failed_build_keeps_the_previous_file(slides, monkeypatch):
     """A failure after rendering (here: the converter) leaves the previous HTML as it was
     and no temporary file beside it."""
     from layerwise_core.errors import LayerwiseError
-    from layerwise_pipeline import render, slides as S
+    from layerwise_pipeline import scene_render as render, slides as S
     sb, out, media = slides
     before = out.read_bytes()
 
@@ -129,7 +129,7 @@ def test_every_partial_movie_is_kept(tmp_path):
     global setting as it was."""
     from manim import config, tempconfig
 
-    from layerwise_pipeline.render import scene_class
+    from layerwise_pipeline.scene_render import scene_class
     from scenes.slides import slides_class
     with tempconfig({"media_dir": str(tmp_path), "max_files_cached": 100}):
         scene = slides_class(scene_class("toy_loop"))(output_folder=tmp_path / "slides")

@@ -25,7 +25,7 @@ def toy_plan(cache_dir):
 
 
 def render_beat(plan, stem, tmp_path):
-    from layerwise_pipeline.render import render
+    from layerwise_pipeline.scene_render import render
     render(plan, preview=True, media_dir=tmp_path, frames=tmp_path / "frames",
            until=stem.split("_", 1)[1])
     folder = tmp_path / "frames" / plan["storyboard"]["name"]

@@ -46,7 +46,8 @@ def cmd_info(args) -> None:
 def cmd_models(args) -> None:
     from ..errors import ModelPackageMissingError
     from ..models import PATHS_HELP, REGISTRY
-    from ..packages import licence_summary, package_dir, package_version
+    from ..licences import licence_summary
+    from ..packages import package_dir, package_version
     for name, e in REGISTRY.items():
         s = e.spec
         if s.package is None:
