@@ -99,6 +99,14 @@ class LogitLensScene(StoryboardScene):
         self.slots[side] = new
         return new
 
+    def detach(self, container: VGroup, *mobs) -> None:
+        """Take `mobs` out of `container` as scene entries of their own, to fade them out:
+        Manim's `Scene.remove` (a fade-out's last step) dissolves every scene entry whose family
+        holds what it removes, so fading a column out of the panel took the panel off the scene
+        and the next lens beat's column, added to the panel, was never drawn."""
+        container.remove(*mobs)
+        self.add(*mobs)
+
     def adopt(self, container: VGroup, *mobs) -> None:
         """Make freshly animated `mobs` part of `container` (one scene entry, so fading the
         container out takes them along)."""
@@ -149,19 +157,19 @@ class LogitLensScene(StoryboardScene):
                          c[2].animate.set_stroke(T.FAINT), c[3].animate.set_color(T.MUTED)]
         # 1. the stream after layer l: a dot runs along the ruler from the last lens to l
         runner = Dot(self.ruler_dots[self.last_lens].get_center(), radius=0.09, color=T.X)
+        if old is not None:
+            self.detach(panel, old)
         self.play(runner.animate.move_to(dot), *dims,
                   *([FadeOutPlace(old)] if old is not None else []),
                   run_time=self.quick(0.12, 1.4))
-        if old is not None:
-            panel.remove(old)
         self.last_lens = l
         # 2. through the lens (final norm, unembedding, softmax) into its column; the first
         #    time, the lens is drawn as its steps and the stream runs through each
         if self.pipeline is None:
             self.show_pipeline(runner, slot)
-        elif self.pipeline is not None and self.pipeline in self.slots["wide"]:
+        elif self.pipeline in panel:
+            self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
-            self.slots["wide"].remove(self.pipeline)
         self.play(Create(link), FadeIn(mark),
                   runner.animate.move_to(col[0].get_bottom()), run_time=self.quick(0.06, 0.6))
         head, bars, rank, prob = col[1]
