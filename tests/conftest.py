@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+# A shell that starts the suite in the background (`.ci/run &`, nohup) hands it SIGINT ignored,
+# and every program a test starts inherits that, so the Ctrl-C tests saw no interrupt (exit 0
+# or a finished render instead of 130). A user at a terminal has Ctrl-C: give it back here, and
+# with it to the children (a handled signal is reset to the default at exec; an ignored one
+# stays ignored).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[1]
 STORYBOARDS = sorted((ROOT / "scenes" / "storyboards").glob("*.yaml"))
