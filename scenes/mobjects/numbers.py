@@ -7,7 +7,7 @@ from typing import Sequence
 from manim import (LEFT, RIGHT, Text, VGroup, VMobject)
 
 from .. import theme as T
-from .text import light
+from .text import txt
 
 
 def resolve(plan: dict, path: str):
@@ -19,29 +19,19 @@ def resolve(plan: dict, path: str):
     return node
 
 
-_NUMS: dict[tuple, "Num"] = {}      # one built Num per (text, size, colour), copied from
-
-
 class Num(Text):
     """A number on screen, formatted by theme.fmt, remembering its value and plan path.
 
     The glyphs of a text are the same wherever it is shown, so each distinct (text, size,
-    colour) is laid out by Pango and parsed from SVG once per process; later ones are copies
-    of that first one (the same points and colours) with their own value and path."""
+    colour) is laid out by Pango and parsed from SVG once per process (`txt`'s prototypes);
+    a Num is a copy of that one (the same points and colours) with its own value and path."""
 
     def __init__(self, value: float, source: str, decimals: int = T.DECIMALS,
                  size: float = T.SMALL_SIZE, color=T.TEXT, prefix: str = "", suffix: str = ""):
         shown = T.fmt(value, decimals)
-        key = (prefix + shown + suffix, float(size), str(color))
-        built = _NUMS.get(key)
-        if built is None:
-            super().__init__(key[0], font=T.MONO, font_size=size, color=color)
-            light(self)
-            _NUMS[key] = self.copy()
-        else:
-            self.__dict__.update(built.copy().__dict__)
-            for part in self.get_family():          # a copy's mark, not in a fresh Num
-                part.__dict__.pop("original_id", None)
+        self.__dict__.update(txt(prefix + shown + suffix, size, color, mono=True).__dict__)
+        for part in self.get_family():              # a copy's mark, not in a fresh Num
+            part.__dict__.pop("original_id", None)
         self.value, self.source, self.decimals = float(value), source, decimals
         self.shown = shown
 
