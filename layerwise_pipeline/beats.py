@@ -15,7 +15,8 @@ into as few runs as there are workers to keep busy (`split_runs`), not one job p
 The cache key of beat k covers what its frames depend on: the beat itself, the plan's
 header and data, and of the earlier beats what shapes the state at beat k's start (ids,
 steps, layers, durations and cue timing: not their captions, narration text or audio,
-which only show or sound during their own beat), plus quality, scene code and versions.
+which only show or sound during their own beat), plus quality, the encoder's settings, scene
+code and versions.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from layerwise_core.atomic import write_bytes, write_text
 
 from .provenance import scenes_code_hash, versions
 from .cli import Terminated
-from .scene_render import RenderError
+from .scene_render import X264, RenderError
 
 OWN_ONLY = ("caption", "narration", "audio", "written")  # fields that only show in their own beat
 # ("written": the caption and narration as typed, before their placeholders were filled)
@@ -134,6 +135,7 @@ def beat_key(plan: dict, quality: str, index: int) -> str:
     blob = json.dumps({"header": header, "name": plan["storyboard"]["name"],
                        "before": [_state_part(b) for b in plan["beats"][:index]],
                        "beat": plan["beats"][index], "index": index, "quality": quality,
+                       "x264": X264,
                        "scenes": scenes_code_hash(), "versions": versions()},
                       sort_keys=True, default=str)
     return _sha(blob.encode())
@@ -181,6 +183,7 @@ def _render(job: dict, scratch: Path, where: dict) -> list[dict]:
                 b["audio"] = str(scratch / "audio" / b["audio"])
     options = {"quality": QUALITIES[quality], "media_dir": str(scratch), "output_file": name,
                "save_sections": False, "disable_caching": True, "verbosity": "WARNING",
+               "video_encoder_options": X264,
                # the beats are joined from the partial movies after the render: Manim must
                # not prune them (it keeps 100 by default; a run has hundreds of plays)
                "max_files_cached": -1,

@@ -23,7 +23,7 @@ from pathlib import Path
 from layerwise_core.atomic import ensure_dir, replacing
 
 from .cli import run
-from .scene_render import MEDIA, QUALITIES, RenderError, load_plan, scene_class, signals_at_checkpoints
+from .scene_render import MEDIA, QUALITIES, X264, RenderError, load_plan, scene_class, signals_at_checkpoints
 from .staging import work_folder
 
 # the reveal.js files manim-slides' HTML template links (dist/...), by the name its offline
@@ -90,7 +90,8 @@ def build(plan: dict, quality: str = "l", media: Path = MEDIA) -> Path:
     assets = reveal_assets(cache_dir())
     with work_folder(media, f"slides-{name}") as work:
         options = {"quality": QUALITIES[quality], "media_dir": str(work), "output_file": name,
-                   "disable_caching": True, "verbosity": "WARNING", "progress_bar": "none"}
+                   "disable_caching": True, "verbosity": "WARNING", "progress_bar": "none",
+                   "video_encoder_options": X264}
         with tempconfig(options):
             cls = slides_class(scene_class(plan["template"]))
             scene = cls(output_folder=work / "slides")

@@ -1,15 +1,16 @@
 """Benchmark rendering: per storyboard, render time / video time at 480p15 and 1080p60,
 process start-up (imports; torch must not be among them), plan build time, peak memory.
 
-Each render is one process (`python -m layerwise_pipeline.render --jobs 1`, a fresh media
-folder, so Manim's text caches start empty). Besides wall seconds it reports CPU seconds
+Each render is one process (`python -m layerwise_pipeline.render --jobs N`, a fresh media
+folder, so Manim's text caches start empty): `--jobs 1` (the default) is one whole render,
+`--jobs 2` the beats on a pool of two processes, as `make render` runs them. Besides wall seconds it reports CPU seconds
 (user + system of the render process and its threads, from wait4) per second of video:
 on a shared machine the wall time mostly measures the other jobs, the CPU seconds much
 less so (they still grow somewhat under load: caches and hyper-threads are shared).
 
 Prints a Markdown table of ratios; it passes or fails nothing. `make bench` runs it.
 Targets on these 2-core machines: <= 0.5x real time at 480p15, <= 2x at 1080p60.
-Usage: scripts/bench_render.py [--qualities l,h] [STORYBOARD...]
+Usage: scripts/bench_render.py [--qualities l,h] [--jobs N] [STORYBOARD...]
 """
 
 from __future__ import annotations
@@ -38,12 +39,14 @@ def timed(cmd: list[str]) -> float:
     return time.perf_counter() - t
 
 
-def cpu_run(args: list[str]) -> tuple[float, float, float]:
+def cpu_run(args: list[str], jobs: int = 1) -> tuple[float, float, float]:
     """(wall s, CPU s = user + system, peak RSS MB) of `python -m layerwise_pipeline.render
-    --jobs 1 ARGS` in its own process."""
+    --jobs JOBS ARGS` in its own process (with its pool's processes: wait4 counts the
+    children it waited for; the peak is the largest single process)."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline.render", "--jobs", "1",
-                             *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    pool = ["--scheduler", "none"] if jobs > 1 else []
+    proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline.render", "--jobs",
+                             str(jobs), *pool, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode(errors="replace").strip()
@@ -61,6 +64,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("storyboards", nargs="*", type=Path)
     p.add_argument("--qualities", default="l,h")
+    p.add_argument("--jobs", type=int, default=1, help="render processes (1: a whole render)")
     args = p.parse_args()
     boards = args.storyboards or sorted((ROOT / "scenes" / "storyboards").glob("*.yaml"))
     qualities = args.qualities.split(",")
@@ -68,7 +72,7 @@ def main() -> int:
                        text=True, cwd=ROOT, check=True)
     startup = json.loads(r.stdout)
     print(f"start-up (import scenes + manim): {startup['s']:.2f} s, torch imported: "
-          f"{startup['torch']}")
+          f"{startup['torch']}; --jobs {args.jobs}")
     head = "| storyboard | plan (warm) s | video s | " + " | ".join(
         f"{q}: wall s | {q}: wall / video | {q}: CPU s | {q}: CPU s / video s | {q}: peak MB"
         for q in qualities) + " | load (1/5/15 min) |"
@@ -82,7 +86,7 @@ def main() -> int:
             plan_s = timed(cmd)
             cells, video_s = [], None
             for q in qualities:
-                wall, cpu, peak = cpu_run(["--quality", q, "--media", str(media), str(sb)])
+                wall, cpu, peak = cpu_run(["--quality", q, "--media", str(media), str(sb)], args.jobs)
                 frames = video_frames(media, sb.stem, q)
                 video_s = frames / FORMATS[q][2]
                 cells += [f"{wall:.1f}", f"{wall / video_s:.2f}", f"{cpu:.1f}",

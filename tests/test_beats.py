@@ -120,6 +120,18 @@ def test_split_runs_balances_consecutive_beats():
     assert split_runs([3], d, 4, 0.5) == [[3]]
 
 
+def test_a_beats_key_follows_the_encoder_settings(monkeypatch):
+    """A beat encoded with other x264 settings is not taken from the cache: joined by stream
+    copy with beats of other settings, it would make one video of two encodings."""
+    from layerwise_pipeline import beats
+    plan = {"storyboard": {"name": "x"}, "template": "t", "data": {},
+            "beats": [{"id": "a", "duration": 1.0}]}
+    key = beats.beat_key(plan, "l", 0)
+    assert beats.beat_key(plan, "l", 0) == key
+    monkeypatch.setattr(beats, "X264", {"crf": "23", "preset": "medium"})
+    assert beats.beat_key(plan, "l", 0) != key
+
+
 def test_a_beat_is_the_same_whichever_run_draws_it(cache_dir, tmp_path):
     """Beat 1 of toy_a drawn as the second beat of a run and drawn alone: the same frames,
     the same sound (its own, timed from its start), the same subtitles, the same key."""
