@@ -271,13 +271,25 @@ class LogitLensScene(StoryboardScene):
             self.draw_credit()
         self.rank_stage += 1
 
+    def rank_side(self) -> str:
+        """The rank plot's slot: right, beside the grid or the credit table that the left slot
+        holds or will hold; the middle (the wide slot) when neither comes, so that half the
+        frame is not left empty (a draft for a sentence too long for the grid has neither)."""
+        later = self.plan["beats"][self.beat_index + 1:]
+        beside = self.slots["left"] is not None or any(
+            "grid" in b["show"] or "rank" in b["show"] for b in later)
+        return "right" if beside else "wide"
+
     def draw_rank(self) -> None:
         d = self.data
         lays = self.layers
         ticks = [(l, f"data.x_ticks[{i}]") for i, l in enumerate(d["x_ticks"])]
         rp = RankPlots(d, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
                                     "1 = top)", self.answer)
-        plots = self.put("right", rp.group)
+        side = self.rank_side()
+        plots = self.put(side, rp.group)
+        if side == "wide":
+            self.columns = []
         curve = rp.curve(lays)
         w = d["window"]
         start = w["start"]
