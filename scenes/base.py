@@ -11,7 +11,9 @@ The scene kit (one for every template):
 - `self.num("data.layers[3].x_norm", decimals=2)`: a `Num` reading its value from its plan path;
   `self.value(path)` the raw value.
 - `self.point_at(m)` / `self.emphasize(m)`: short pointer / circumscribe for what is named.
-- `self.hold_until_cue(i)`: wait until the beat's narration cue i starts.
+- `self.hold_until_cue(i)`: wait until the beat's narration cue i starts;
+  `self.hold_until_said(i, "words")` until those words of cue i are spoken (`said_at` the
+  time), `self.pace(t, n, default)` the run time of n steps spread until then.
 - `self.fill_to(t, [(weight, fn(run_time)), ...])`: spread animations over the time left
   until `t` (`self.cue_at(i)`, default `self.next_reveal()`), so the picture moves while the
   voice speaks.
@@ -247,6 +249,28 @@ class StoryboardScene(MovingCameraScene):
         cues = self.beat.get("cues") or []
         if 0 <= i < len(cues):
             self.hold_until(self.beat_start + float(cues[i]["start"]) + self.cue_shift[i])
+
+    def said_at(self, i: int, words: str) -> float:
+        """Scene time when `words` are spoken in cue i of this beat: the cue's start plus the
+        words' share of its characters times its length (as `at:` reveals time a word); the
+        cue's start if it does not say them, now when the plan has no cues (silent)."""
+        cues = self.beat.get("cues") or []
+        if not 0 <= i < len(cues):
+            return self.time
+        text = cues[i]["text"]
+        k = max(0, text.lower().find(words.lower()))
+        return self.cue_at(i) + float(cues[i]["duration"]) * k / max(1, len(text))
+
+    def hold_until_said(self, i: int, words: str) -> None:
+        """Wait until `words` of cue `i` are spoken (no-op without cues)."""
+        self.hold_until(self.said_at(i, words))
+
+    def pace(self, t: float, n: int, default: float, cap: float = 1.2) -> float:
+        """Run time of each of `n` steps spread over the time left until scene time `t`
+        (`default` when the plan has no cues, e.g. silent)."""
+        if not self.beat.get("cues"):
+            return default
+        return max(0.15, min(cap, 0.9 * (t - self.time) / max(1, n)))
 
     def beat_end(self, beat: dict) -> float:
         """Seconds from the beat's start to its end: its planned duration, or longer when a

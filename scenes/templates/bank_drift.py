@@ -20,6 +20,8 @@ Beats (each optional, in storyboard order):
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
                    FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane, Rectangle,
@@ -252,9 +254,20 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                       txt(self.states[-1]["label"], T.TINY_SIZE, T.MUTED)
                       .next_to(dots, RIGHT, buff=0.12))
         self.play(FadeInPlace(ends), run_time=self.quick(0.05, 0.3))
+        # "all three travel nearly the same path": the three paths again, side by side
+        self.hold_until_cue(1)
+        runners = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.06, color=col)
+                           for c, col in enumerate(self.colors)])
+        paths = [VMobject().set_points_as_corners([plane.c2p(*p) for p in xy[c]])
+                 for c in range(len(self.colors))]
+        self.play(FadeIn(runners), run_time=0.2)
+        self.play(*[MoveAlongPath(r, path) for r, path in zip(runners, paths)],
+                  run_time=self.pace(self.said_at(1, "each layer"), 1, self.quick(0.2, 3.0),
+                                     cap=3.0))
+        self.play(FadeOut(runners), run_time=0.2)
         # "each layer moves a vector much further than the choice of sentence does": the
         # whole path, embedding to output, against the gap between two sentences' outputs
-        self.hold_until_cue(1)
+        self.hold_until_said(1, "each layer")
         depth = Arrow(plane.c2p(*xy[ref][0]), plane.c2p(*xy[ref][-1]), buff=0.05,
                       color=T.HIGHLIGHT, stroke_width=3, max_tip_length_to_length_ratio=0.08)
         far = max(range(1, len(self.colors)),
@@ -265,16 +278,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                                                        UP + RIGHT, buff=0.05),
                         txt("sentence", T.TINY_SIZE, T.HIGHLIGHT).next_to(gap, LEFT, buff=0.12))
         self.play(GrowArrow(depth), FadeInPlace(labels[0]), run_time=self.quick(0.1, 1.5))
+        self.hold_until_said(1, "choice of sentence")
         self.play(Create(gap), FadeInPlace(labels[1]), run_time=self.quick(0.05, 0.8))
+        fall = self.dots.get(f"data.curves[{self.data['summary']['curve']}].raw")
+        if fall is not None:                        # "the separation the cosines pick up"
+            self.hold_until_said(1, "separation")
+            self.emphasize(fall, run_time=self.quick(0.05, 1.0))
+        self.hold_until_said(1, "this flat view")
         self.point_at(pcs)                          # "... this flat view cannot show"
-        runners = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.06, color=col)
-                           for c, col in enumerate(self.colors)])
-        paths = [VMobject().set_points_as_corners([plane.c2p(*p) for p in xy[c]])
-                 for c in range(len(self.colors))]   # the three paths again, side by side
-        self.play(FadeIn(runners), run_time=0.2)
-        self.play(*[MoveAlongPath(r, path) for r, path in zip(runners, paths)],
-                  run_time=self.quick(0.2, 3.0))
-        self.play(FadeOut(runners), run_time=0.2)
         self.right = VGroup(panel, trails, dots, tags, ends, depth, gap, labels)
 
     def beat_table(self, beat) -> None:
@@ -289,24 +300,40 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         rows = table[0]
         self.right = self.swap(self.right, VGroup(note, rows[0], table[1][0]),
                                run_time=self.quick(0.1, 0.8))
+        lines = textwrap.wrap(t["note"], 42)
+
+        def line_with(word: str):
+            return next((note[i] for i, ln in enumerate(lines) if word in ln), note)
+        self.hold_until_said(0, "studies of")          # "probing studies of BERT"
+        self.emphasize(line_with("BERT"), run_time=self.quick(0.05, 0.8))
         # each row arrives with a band over its third of the depth (an illustration's
-        # "early / middle / late" laid over this model's layers: the plan's `spans`); when
-        # the narration maps them onto this model, the band runs over them again
+        # "early / middle / late" laid over this model's layers: the plan's `spans`) as the
+        # narration names its layers; its middle cell is circled as its content is named
         band = None
-        per = self.quick(0.5, 7.0) / max(1, len(rows) - 1)
+        named = [("Early layers", "identity"), ("middle layers", "syntax"),
+                 ("later layers", "meaning")]
         for i in range(1, len(rows)):
+            layers, what = named[i - 1] if i <= len(named) else (None, None)
+            if layers:
+                self.hold_until_said(1, layers)
             anims = [FadeInPlace(rows[i]), *self.move_band(band, t["spans"][i - 1])]
             if i < len(table[1]):                   # the rule under this row
                 anims.append(FadeInPlace(table[1][i]))
-            self.play(*anims, run_time=min(0.6, per / 2))
+            self.play(*anims, run_time=self.quick(0.04, 0.6))
             band = anims[1].mobject
-            self.wait(max(0.0, per / 2))
+            if what:
+                self.hold_until_said(1, what)
+                self.emphasize(table.cells[i][1], run_time=self.quick(0.04, 0.7))
+        self.hold_until_said(1, "overlap")          # "... plenty of overlap between them"
+        self.emphasize(line_with("overlap"), run_time=self.quick(0.05, 0.8))
         self.hold_until_cue(2)                      # "on this model's axis, early is ..."
-        for i in range(1, len(rows)):
+        self.emphasize(self.ax.x_labels, run_time=self.quick(0.05, 0.8))
+        for i, word in zip(range(1, len(rows)), ["early is", "middle", "late"]):
+            self.hold_until_said(2, word)
             anims = self.move_band(band, t["spans"][i - 1])
-            self.play(*anims, run_time=self.quick(0.04, 0.5))
+            self.play(*anims, run_time=self.quick(0.03, 0.4))
             band = anims[0].mobject
-            self.emphasize(rows[i][0], run_time=self.quick(0.06, 1.0))
+            self.emphasize(rows[i][0], run_time=self.quick(0.04, 0.7))
         if band is not None:
             self.play(FadeOut(band), run_time=self.quick(0.05, 0.4))
         self.right = panel
@@ -366,27 +393,51 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         def rings(states) -> VGroup:
             return VGroup(*[Circle(radius=0.11, color=T.HIGHLIGHT, stroke_width=2)
                             .move_to(drawn[s]) for s in sorted(set(states))])
-        # the start and end first; the dip and rebound with the sentence that names them
-        first_lines = VGroup(box, body[0], body[1])
-        anims = [FadeInPlace(first_lines)]
+        # each piece as the narration names it: the model, the two senses (their sentences
+        # above), the start, the end; then a dot runs the curve, stopping at the dip and the
+        # rebound as they are named
+        line = body[1]
+        self.play(FadeInPlace(VGroup(box, body[0])), run_time=self.quick(0.05, 0.6))
+        i, j = self.curves[k]["pair"]
+        self.hold_until_said(0, "river")
+        self.emphasize(self.legend[i], run_time=self.quick(0.03, 0.6))
+        self.hold_until_said(0, "money")
+        self.emphasize(self.legend[j], run_time=self.quick(0.03, 0.6))
+        self.hold_until_said(0, "start identical")
+        anims = [FadeInPlace(VGroup(*line[:3]))]
         if drawn is not None:
-            anims.append(Create(rings([first, last])))
-        self.play(*anims, run_time=self.quick(0.15, 0.8))
+            anims.append(Create(rings([first])))
+        self.play(*anims, run_time=self.quick(0.04, 0.6))
+        self.hold_until_said(0, "end at")
+        anims = [FadeInPlace(VGroup(*line[3:]))]
+        if drawn is not None:
+            anims.append(Create(rings([last])))
+        self.play(*anims, run_time=self.quick(0.04, 0.6))
         self.hold_until_cue(1)
-        if drawn is not None:       # "not steady": a dot runs the curve, start to end
-            runner = Dot(drawn[0].get_center(), radius=0.08, color=T.HIGHLIGHT)
-            path = VMobject().set_points_as_corners([d.get_center() for d in drawn])
-            self.play(FadeIn(runner), run_time=0.2)
-            self.play(MoveAlongPath(runner, path), run_time=self.quick(0.3, 4.0))
-            self.play(FadeOut(runner), run_time=0.2)
         rest = list(body[2:])
-        if rest:
-            anims = [FadeInPlace(rest[0])]
-            if drawn is not None and not sm["monotonic"]:
-                turns = [s for s in (sm["dip"], sm["rebound"]) if s is not None]
-                anims.append(Create(rings(turns)))
-            self.play(*anims, run_time=self.quick(0.1, 0.8))
-            for line in rest[1:]:
-                self.play(FadeInPlace(line), run_time=self.quick(0.06, 0.5))
+        if drawn is not None:       # "not steady": a dot runs the curve, start to end
+            stops = []
+            if not sm["monotonic"]:
+                stops.append((sm["dip"], "dip", rest.pop(0) if rest else None))
+                if sm["rebounds"]:
+                    stops.append((sm["rebound"], "come back", rest.pop(0) if rest else None))
+            stops.append((len(drawn) - 1, "at the output", None))
+            runner = Dot(drawn[0].get_center(), radius=0.08, color=T.HIGHLIGHT)
+            self.play(FadeIn(runner), run_time=0.2)
+            at = 0
+            for s, words, said in stops:
+                if s > at:
+                    path = VMobject().set_points_as_corners([d.get_center()
+                                                             for d in drawn[at:s + 1]])
+                    self.play(MoveAlongPath(runner, path),
+                              run_time=self.pace(self.said_at(1, words), 1,
+                                                 self.quick(0.1, 1.3), cap=3.0))
+                    at = s
+                if said is not None:
+                    self.play(FadeInPlace(said), Create(rings([s])),
+                              run_time=self.quick(0.04, 0.6))
+            self.play(FadeOut(runner), run_time=0.2)
+        for said in rest:
+            self.play(FadeInPlace(said), run_time=self.quick(0.04, 0.5))
         self.remove(*[m for m in panel.get_family()])
         self.add(panel)

@@ -165,14 +165,54 @@ class ProbeBeat:
         names_x = self.plot.get_right()[0] + 0.6        # the rows' labels start here
         self.right = self.swap(self.right, VGroup(top, chart),
                                run_time=self.quick(0.08, 0.8))
-        self.hold_until_cue(1)                          # "... scored on ... others"
-        self.emphasize(sizes, run_time=self.quick(0.05, 1.0))
-        self.emphasize(example, run_time=self.quick(0.05, 1.0))
-        drawn = VGroup()
-        for i, t in enumerate(tasks):
-            self.hold_until_cue(2 + i)                  # each task with its own sentence
-            drawn.add(self.probe_curve(ax, t, i, colors[i], names_x))
-        self.hold_until_cue(4)                          # "... the set is small"
+        # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
+        self.hold_until_said(1, "read a label")
+        self.emphasize(example[1], run_time=self.quick(0.03, 0.8))      # the labels
+        self.hold_until_said(1, "vectors of")
+        self.emphasize(VGroup(sizes[2], sizes[3]), run_time=self.quick(0.03, 0.8))
+        self.hold_until_said(1, "scored on")
+        self.emphasize(VGroup(sizes[4], sizes[5]), run_time=self.quick(0.03, 0.8))
+        curves = [self.probe_pieces(ax, t, i, colors[i], names_x) for i, t in enumerate(tasks)]
+        # part of speech (sentence 2): each number is drawn as it is said, chance at the end
+        syn, t0 = curves[0], tasks[0]
+        self.hold_until_cue(2)
+        self.play(FadeInPlace(syn.name), run_time=self.quick(0.02, 0.4))
+        self.emphasize(example[1], color=colors[0], run_time=self.quick(0.03, 0.8))
+        self.hold_until_said(2, "itself")
+        self.probe_points(syn, 0, 0, self.said_at(2, "at the embedding"))
+        self.emphasize(syn.point(0), run_time=self.quick(0.02, 0.6))
+        self.probe_points(syn, 1, t0["best"], self.said_at(2, "in the middle"))
+        self.emphasize(syn.point(t0["best"]), run_time=self.quick(0.02, 0.6))
+        self.probe_points(syn, t0["best"] + 1, len(syn.dots) - 1, self.said_at(2, "at the output"))
+        self.emphasize(syn.point(len(syn.dots) - 1), run_time=self.quick(0.02, 0.6))
+        self.hold_until_said(2, "always guessing")
+        self.probe_chance(syn)
+        # living or made (sentence 3): the noun and its sense, chance, the embedding, the rise
+        sen, t1 = curves[1], tasks[1]
+        self.hold_until_cue(3)
+        self.play(FadeInPlace(sen.name), run_time=self.quick(0.02, 0.4))
+        for m in example.sense:                     # the noun, then its sense here
+            self.emphasize(m, color=colors[1], run_time=self.quick(0.02, 0.6))
+        self.hold_until_said(3, "coin toss")
+        self.probe_chance(sen)
+        self.hold_until_said(3, "at the embedding")
+        self.probe_points(sen, 0, 0, self.said_at(3, "percent"))
+        self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
+        same = self.dots.get("data.curves[0].raw")
+        self.hold_until_said(3, "does not know")    # river and money "bank": one vector there
+        if same is not None:
+            self.point_at(same[0], run_time=self.quick(0.03, 1.0))
+        self.probe_points(sen, 1, t1["best"], self.said_at(3, "by layer"))
+        self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
+        self.hold_until_said(3, "keeps it")
+        self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(4))
+        drawn = VGroup(*curves)
+        # "roughly the table's order": the two peaks, part of speech first
+        self.hold_until_cue(4)
+        for c, t in zip(curves, tasks):
+            self.emphasize(c.point(t["best"]), run_time=self.quick(0.02, 0.7))
+        self.hold_until_said(4, "the set is small")
+        self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
         one = tasks[1]
         caveats = VGroup(
             inline(txt("small set: one held-out noun is", T.TINY_SIZE, T.HIGHLIGHT),
@@ -181,10 +221,12 @@ class ProbeBeat:
             txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.HIGHLIGHT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
-        self.play(FadeOutPlace(example), run_time=self.quick(0.03, 0.4))
-        self.play(LaggedStart(*[FadeInPlace(m) for m in caveats], lag_ratio=0.6),
-                  run_time=self.quick(0.1, 2.5))
-        self.emphasize(sizes, run_time=self.quick(0.05, 1.0))
+        self.hold_until_said(4, "one noun")
+        self.play(FadeOutPlace(example), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
+        self.hold_until_said(4, "a probe shows")
+        self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
+        self.hold_until_said(4, "not what")
+        self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
         self.right = VGroup(self.right, drawn, caveats)
 
     def probe_example(self, ex: dict, colors) -> VGroup:
@@ -200,11 +242,14 @@ class ProbeBeat:
                         for i, (_, t, _) in enumerate(words)])
         for m in tags:
             m.set_y(tags[0].get_y())
-        return VGroup(row, tags)
+        out = VGroup(row, tags)
+        hit = next(i for i, (_, _, h) in enumerate(words) if h)
+        out.sense = VGroup(row[1 + hit], row[-1])     # the noun and "→ its sense"
+        return out
 
-    def probe_curve(self, ax, t: dict, i: int, color, names_x: float) -> VGroup:
-        """Chance line first, then the accuracy point by point with its row of numbers under
-        the chart, labelled from `names_x`."""
+    def probe_pieces(self, ax, t: dict, i: int, color, names_x: float) -> "ProbeCurve":
+        """One task's pieces, not yet shown: chance line and note, the row's name under the
+        chart (from `names_x`), and per layer state a dot, its number and the segment to it."""
         src = f"data.probe.tasks[{i}]"
         a = ax.axes
         chance = DashedLine(a.c2p(0, t["chance_percent"]), a.c2p(len(t["accuracy"]) - 1,
@@ -218,23 +263,41 @@ class ProbeBeat:
         y = ax.x_labels.get_bottom()[1] - 0.45 - 0.33 * i
         name = txt(t["title"], T.TINY_SIZE, color)
         name.move_to([names_x + name.width / 2, y, 0])
-        self.play(Create(chance), FadeInPlace(note), FadeInPlace(name),
-                  run_time=self.quick(0.05, 0.6))
-        per = self.quick(0.25, 4.0) / len(t["accuracy"])
         dots, nums, segs, prev = VGroup(), VGroup(), VGroup(), None
         for s, v in enumerate(t["accuracy_percent"]):
             pt = a.c2p(s, v)
-            dot = Dot(pt, radius=0.05, color=color)
-            num = Num(v, f"{src}.accuracy_percent[{s}]", 0, T.TINY_SIZE, color)
-            num.move_to([pt[0], y, 0])
-            anims = [FadeInPlace(dot), FadeInPlace(num)]
+            dots.add(Dot(pt, radius=0.05, color=color))
+            nums.add(Num(v, f"{src}.accuracy_percent[{s}]", 0, T.TINY_SIZE, color)
+                     .move_to([pt[0], y, 0]))
             if prev is not None:
                 segs.add(Line(prev, pt, color=color, stroke_width=3))
-                anims.append(Create(segs[-1]))
-            self.play(*anims, run_time=per)
-            dots.add(dot)
-            nums.add(num)
             prev = pt
-        best = dots[t["best"]]
-        self.emphasize(VGroup(best, nums[t["best"]]), run_time=self.quick(0.05, 0.8))
-        return VGroup(chance, note, name, segs, dots, nums)
+        return ProbeCurve(chance, note, name, segs, dots, nums)
+
+    def probe_chance(self, c: "ProbeCurve") -> None:
+        self.play(Create(c.chance), FadeInPlace(c.note), run_time=self.quick(0.03, 0.7))
+
+    def probe_points(self, c: "ProbeCurve", first: int, last: int, until: float) -> None:
+        """Draw layer states first..last point by point (dot, number, segment from the
+        previous one), spread so that the last lands by scene time `until`."""
+        if last < first:
+            return
+        per = self.pace(until, last - first + 1, self.quick(0.25, 4.0) / len(c.dots))
+        for s in range(first, last + 1):
+            anims = [FadeInPlace(c.dots[s]), FadeInPlace(c.nums[s])]
+            if s > 0:
+                anims.append(Create(c.segs[s - 1]))
+            self.play(*anims, run_time=per)
+
+
+class ProbeCurve(VGroup):
+    """One probe task on screen: chance line, its note, the row's name, segments, dots,
+    numbers (in that order, as submobjects)."""
+
+    def __init__(self, chance, note, name, segs, dots, nums):
+        super().__init__(chance, note, name, segs, dots, nums)
+        self.chance, self.note, self.name = chance, note, name
+        self.segs, self.dots, self.nums = segs, dots, nums
+
+    def point(self, s: int) -> VGroup:
+        return VGroup(self.dots[s], self.nums[s])
