@@ -11,7 +11,7 @@ Beats: `tokens`, `x` (X entering the beat's layer), `attn_out`, `mlp_out` (one u
 `journey` (every remaining layer), `sizes` (the lengths, the outlier token), `identity`
 (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
 narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`,
-`hold_until_word`), so a voiced beat does not sit still while its words go by.
+`hold_until_said`), so a voiced beat does not sit still while its words go by.
 """
 
 from __future__ import annotations
@@ -82,16 +82,6 @@ class ResidualStreamScene(StoryboardScene):
         return Num(v["value"], f"{path}.value", v["decimals"], size, color, prefix, suffix)
 
     # --- timing and pointing -------------------------------------------------------------------
-    def hold_until_word(self, i: int, word: str) -> None:
-        """Wait until `word` of narration cue i is spoken (its place in the cue's text, as a
-        share of the cue's time); the cue's start if the word is not in it; no-op without cues."""
-        cues = self.beat.get("cues") or []
-        if not 0 <= i < len(cues):
-            return
-        text = cues[i]["text"]
-        k = max(0, text.find(word))
-        self.hold_until(self.cue_at(i) + float(cues[i]["duration"]) * k / max(1, len(text)))
-
     def ring(self, *ms, run_time: float = 0.8, extra=(), buff: float = 0.06) -> None:
         """A line runs once round each of `ms` together (what the narration names, in every
         place it is drawn); `extra` animations play alongside."""
@@ -295,7 +285,7 @@ class ResidualStreamScene(StoryboardScene):
         marks = [boxes[i][1][0] for i, tok in enumerate(d["tokens"])
                  if tok["text"].startswith(d["space_mark"])]
         if marks:
-            self.hold_until_word(1, "the mark")
+            self.hold_until_said(1, "the mark")
             self.flash(marks + [info[1][2][0]], 1.6, 0.3, 1.6)
         # "We follow one token, bank": its box, its index, the line saying so
         self.hold_until_cue(2)
@@ -317,12 +307,12 @@ class ResidualStreamScene(StoryboardScene):
         self.advance(lay["stage_in"], self.quick(0.15, 1.0))
         self.play(self.bar_for_x(l), run_time=self.quick(0.1, 0.8))
         # "... its embedding: 576 numbers": the column's dots are the rest of them
-        self.hold_until_word(0, "numbers")
+        self.hold_until_said(0, "numbers")
         dims = self.num("data.d_model", 0, S, T.X, suffix=" numbers")
         dims.next_to(col[1], RIGHT, buff=0.2).align_to(col[1][1][1], DOWN)
         self.put("dims", dims, anim=Write(dims), run_time=0.8)
         # "with a length of only 2.18": the length as a number, an arrow and a bar
-        self.hold_until_word(0, "length")
+        self.hold_until_said(0, "length")
         xbar = self.bars.get(("x", l))
         self.ring(col[2], *([xbar] if xbar is not None else []), run_time=1.0,
                   extra=[Indicate(self.x_arrow, scale_factor=1.0, color=T.HIGHLIGHT)])
@@ -332,9 +322,9 @@ class ResidualStreamScene(StoryboardScene):
         words = f"layer l reads {x_in} and writes {x_out}"
         rule = txt(words, T.TYPE.label, T.TEXT).move_to(LEFT * 4.2 + UP * 2.25)
         self.put("rule", rule, anim=Write(rule), run_time=1.0)
-        self.hold_until_word(1, "reads")
+        self.hold_until_said(1, "reads")
         self.ring(glyphs(rule, words, x_in), col[0], run_time=0.8)
-        self.hold_until_word(1, "writes")
+        self.hold_until_said(1, "writes")
         self.ring(glyphs(rule, words, x_out, last=True), run_time=0.8)
 
     def add_step(self, which: str) -> None:
@@ -446,20 +436,20 @@ class ResidualStreamScene(StoryboardScene):
         self.put("summary", box[:2])
         grow = rows[0]
         first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
-        self.hold_until_word(1, "from")
+        self.hold_until_said(1, "from")
         self.ring(grow[1], *([first] if first is not None else []), run_time=0.8)
-        self.hold_until_word(1, "to ")
+        self.hold_until_said(1, "to ")
         self.ring(grow[3], *([last] if last is not None else []), run_time=0.8)
-        self.hold_until_word(1, "about")
+        self.hold_until_said(1, "about")
         self.ring(grow[5], run_time=0.8)
         if len(rows) > 2:
             tok = self.token_row[o["position"]]
             # "One token is different: the first, I, grows to 24,100."
             self.hold_until_cue(2)
             self.put("outlier", box[2], run_time=0.5)
-            self.hold_until_word(2, "the first")
+            self.hold_until_said(2, "the first")
             self.point_at(tok, run_time=1.0)
-            self.hold_until_word(2, "grows")
+            self.hold_until_said(2, "grows")
             self.ring(box[2][3], run_time=0.8)
         if len(rows) > 3:
             # "It is an attention sink": bank's attention goes to it (an arrow between the two)
@@ -472,7 +462,7 @@ class ResidualStreamScene(StoryboardScene):
             self.put("sink_arc", arc, anim=Create(arc), run_time=1.0)
             self.ring(box[3][3], run_time=0.8)
             # "... and we leave it out of these pictures"
-            self.hold_until_word(3, "leave")
+            self.hold_until_said(3, "leave")
             self.ring(box[2], run_time=1.0,
                       extra=[Circumscribe(self.plane, Rectangle, color=T.HIGHLIGHT, buff=0.0,
                                           stroke_width=3, fade_out=True)])
@@ -514,19 +504,19 @@ class ResidualStreamScene(StoryboardScene):
         self.put("lhs", lhs, run_time=0.5)
         steps = [r for k, r in self.bars.items() if k[0] == "step"]
         if steps:
-            self.hold_until_word(1, "the " + str(d["check"]["n_updates"]))
+            self.hold_until_said(1, "the " + str(d["check"]["n_updates"]))
             self.flash(steps, 1.0, 0.05, 1.5)
         # "is X of 30": the same column, and on the plane the sum lands on X's tip
-        self.hold_until_word(1, "is X")
+        self.hold_until_said(1, "is X")
         total = self.plane.arrow((0, 0), self.stages[-1]["xy"], T.HIGHLIGHT, 3)
         self.play(FadeInPlace(mid), FadeInPlace(rhs), PlaneStep(self.plane, [total]),
                   run_time=self.quick(0.12, 1.2))
         self.shown["mid"], self.shown["rhs"] = mid, rhs
         # "within 0.0001 in every entry"
-        self.hold_until_word(1, "within")
+        self.hold_until_said(1, "within")
         self.put("bound", bound, run_time=0.5)
         self.emphasize(bound[1], run_time=0.9)
-        self.hold_until_word(1, "every entry")
+        self.hold_until_said(1, "every entry")
         self.ring(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)
 
 
