@@ -9,13 +9,17 @@ each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_at
 
 Beats: `tokens`, `x` (X entering the beat's layer), `attn_out`, `mlp_out` (one update added),
 `journey` (every remaining layer), `sizes` (the lengths, the outlier token), `identity`
-(X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path.
+(X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
+narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`,
+`hold_until_said`), so a voiced beat does not sit still while its words go by.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, FadeIn, Rectangle, RoundedRectangle, VGroup, VMobject)
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, Circumscribe, Create, CurvedArrow, FadeIn,
+                   Indicate, Rectangle, RoundedRectangle, VGroup, VMobject, Write, smooth,
+                   squish_rate_func, there_and_back)
 
 from .. import theme as T
 from ..animations import FadeInPlace, FadeOutPlace
@@ -76,6 +80,28 @@ class ResidualStreamScene(StoryboardScene):
     def n(self, path: str, color=T.TEXT, size=S, prefix="", suffix="") -> Num:
         v = self.value(path)
         return Num(v["value"], f"{path}.value", v["decimals"], size, color, prefix, suffix)
+
+    # --- timing and pointing -------------------------------------------------------------------
+    def ring(self, *ms, run_time: float = 0.8, extra=(), buff: float = 0.06) -> None:
+        """A line runs once round each of `ms` together (what the narration names, in every
+        place it is drawn); `extra` animations play alongside."""
+        self.play(*[Circumscribe(m, Rectangle, color=T.HIGHLIGHT, buff=buff, stroke_width=3,
+                                 fade_out=True) for m in ms], *extra, run_time=run_time)
+
+    def one_by_one(self, make, ms, lag: float, run_time: float) -> None:
+        """`make(m, a, b)` (an animation of m over the share a..b of `run_time`) for each of
+        `ms`, each starting `lag` of an animation's time after the one before (a LaggedStart would add its own group to the scene, taking the
+        pieces out of the groups they are drawn in)."""
+        n = len(ms)
+        d = 1.0 / (1.0 + lag * (n - 1))
+        self.play(*[make(m, k * lag * d, k * lag * d + d) for k, m in enumerate(ms)],
+                  run_time=run_time)
+
+    def flash(self, ms, scale: float, lag: float, run_time: float) -> None:
+        """Light up each of `ms` in turn (yellow and back), one after another."""
+        self.one_by_one(lambda m, a, b: Indicate(m, scale_factor=scale, color=T.HIGHLIGHT,
+                                                 rate_func=squish_rate_func(there_and_back, a, b)),
+                        ms, lag, run_time)
 
     # --- the plane ----------------------------------------------------------------------------
     def ensure_plane(self) -> None:
@@ -244,27 +270,62 @@ class ResidualStreamScene(StoryboardScene):
                    txt("(token", T.TYPE.label),
                    Num(d["focus"]["token"], "data.focus.token", 0, T.TYPE.label, suffix=")")),
         ).arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to(UP * 0.6)
-        self.put("info", info, run_time=self.quick(0.15, 0.8))
-        self.hold_until(self.beat_start + 0.45 * beat["duration"])
-        self.point_at(boxes[d["focus"]["token"]], run_time=1.2)
-        self.emphasize(info[1], run_time=1.0)
+        # "a decoder with 30 layers": the model line
+        self.put("info", info[0], run_time=self.quick(0.15, 0.8))
+        # "... as 7 tokens": each token gets its index, one after another (a count to 7)
+        self.hold_until_cue(1)
+        idx = VGroup(*[Num(tok["index"], f"data.tokens[{i}].index", 0, S, T.MUTED)
+                       .next_to(boxes[i], DOWN, buff=0.1) for i, tok in enumerate(d["tokens"])])
+        self.put("info1", info[1], run_time=0.5)
+        self.shown["idx"] = idx
+        self.one_by_one(lambda n, a, b: FadeIn(n, shift=0.15 * DOWN,
+                                               rate_func=squish_rate_func(smooth, a, b)),
+                        list(idx), 0.5, 1.4)
+        # "the mark before a word is the space that belongs to it": every such mark lights up
+        marks = [boxes[i][1][0] for i, tok in enumerate(d["tokens"])
+                 if tok["text"].startswith(d["space_mark"])]
+        if marks:
+            self.hold_until_said(1, "the mark")
+            self.flash(marks + [info[1][2][0]], 1.6, 0.3, 1.6)
+        # "We follow one token, bank": its box, its index, the line saying so
+        self.hold_until_cue(2)
+        f = d["focus"]["token"]
+        self.put("info2", info[2], run_time=0.4)
+        self.play(Indicate(boxes[f], scale_factor=1.15, color=T.HIGHLIGHT),
+                  Indicate(idx[f], scale_factor=1.3, color=T.HIGHLIGHT),
+                  Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
 
     def beat_x(self, beat) -> None:
         l = self.layer
         lay = self.data["layers"][l]
-        self.drop("info")
+        self.drop("info", "info1", "info2", "idx")
         col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
         col.move_to(LEFT * 5.6 + UP * 0.6)
         self.put("a", col, run_time=self.quick(0.12, 0.8))
-        rule = txt("layer l reads X\u207d\u02e1\u207e and writes X\u207d\u02e1\u207a\u00b9\u207e",
-                   T.TYPE.label, T.TEXT).move_to(LEFT * 4.2 + UP * 2.25)
-        self.put("rule", rule)
         self.ensure_plane()
         self.ensure_chart()
         self.advance(lay["stage_in"], self.quick(0.15, 1.0))
         self.play(self.bar_for_x(l), run_time=self.quick(0.1, 0.8))
-        self.emphasize(col[2], run_time=1.0)
-        self.emphasize(self.plane, run_time=1.0)
+        # "... its embedding: 576 numbers": the column's dots are the rest of them
+        self.hold_until_said(0, "numbers")
+        dims = self.num("data.d_model", 0, S, T.X, suffix=" numbers")
+        dims.next_to(col[1], RIGHT, buff=0.2).align_to(col[1][1][1], DOWN)
+        self.put("dims", dims, anim=Write(dims), run_time=0.8)
+        # "with a length of only 2.18": the length as a number, an arrow and a bar
+        self.hold_until_said(0, "length")
+        xbar = self.bars.get(("x", l))
+        self.ring(col[2], *([xbar] if xbar is not None else []), run_time=1.0,
+                  extra=[Indicate(self.x_arrow, scale_factor=1.0, color=T.HIGHLIGHT)])
+        # "Layer l reads X of l and writes X of l plus one": the rule is written, its parts named
+        self.hold_until_cue(1)
+        x_in, x_out = "X\u207d\u02e1\u207e", "X\u207d\u02e1\u207a\u00b9\u207e"
+        words = f"layer l reads {x_in} and writes {x_out}"
+        rule = txt(words, T.TYPE.label, T.TEXT).move_to(LEFT * 4.2 + UP * 2.25)
+        self.put("rule", rule, anim=Write(rule), run_time=1.0)
+        self.hold_until_said(1, "reads")
+        self.ring(glyphs(rule, words, x_in), col[0], run_time=0.8)
+        self.hold_until_said(1, "writes")
+        self.ring(glyphs(rule, words, x_out, last=True), run_time=0.8)
 
     def add_step(self, which: str) -> None:
         l = self.layer
@@ -280,6 +341,7 @@ class ResidualStreamScene(StoryboardScene):
             a.stage = before
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
+        self.drop("dims")
         a = self.shown["a"]
         b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
@@ -317,7 +379,7 @@ class ResidualStreamScene(StoryboardScene):
     def beat_journey(self, beat) -> None:
         self.ensure_plane()
         self.ensure_chart()
-        self.drop("a", "note", "rule")
+        self.drop("a", "note", "rule", "dims")
         d = self.data
         start = self.stages[self.progress]["layer"]
         first = 0 if start is None else start + 1
@@ -367,16 +429,47 @@ class ResidualStreamScene(StoryboardScene):
         box = VGroup(*rows).arrange(DOWN, buff=0.18, aligned_edge=LEFT).move_to(LEFT * 3.6 +
                                                                                 UP * 0.6)
         self.drop("tag", "note")
-        self.put("summary", box[:2])
+        # "The bars give the lengths."
         self.emphasize(self.chart, run_time=1.0)
+        # "X grows from 2.18 to 870, about four hundred times": each number and its bar
+        self.hold_until_cue(1)
+        self.put("summary", box[:2])
+        grow = rows[0]
+        first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
+        self.hold_until_said(1, "from")
+        self.ring(grow[1], *([first] if first is not None else []), run_time=0.8)
+        self.hold_until_said(1, "to ")
+        self.ring(grow[3], *([last] if last is not None else []), run_time=0.8)
+        self.hold_until_said(1, "about")
+        self.ring(grow[5], run_time=0.8)
         if len(rows) > 2:
-            self.hold_until(self.beat_start + 0.5 * beat["duration"])
-            self.put("sink", box[2:])
-            self.point_at(self.token_row[o["position"]], run_time=1.0)
+            tok = self.token_row[o["position"]]
+            # "One token is different: the first, I, grows to 24,100."
+            self.hold_until_cue(2)
+            self.put("outlier", box[2], run_time=0.5)
+            self.hold_until_said(2, "the first")
+            self.point_at(tok, run_time=1.0)
+            self.hold_until_said(2, "grows")
+            self.ring(box[2][3], run_time=0.8)
+        if len(rows) > 3:
+            # "It is an attention sink": bank's attention goes to it (an arrow between the two)
+            self.hold_until_cue(3)
+            focus = self.token_row[d["focus"]["token"]]
+            arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
+                              tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
+                              stroke_width=3, tip_length=0.16)
+            self.put("sink", box[3], run_time=0.5)
+            self.put("sink_arc", arc, anim=Create(arc), run_time=1.0)
+            self.ring(box[3][3], run_time=0.8)
+            # "... and we leave it out of these pictures"
+            self.hold_until_said(3, "leave")
+            self.ring(box[2], run_time=1.0,
+                      extra=[Circumscribe(self.plane, Rectangle, color=T.HIGHLIGHT, buff=0.0,
+                                          stroke_width=3, fade_out=True)])
 
     def beat_identity(self, beat) -> None:
         self.ensure_plane()
-        self.drop("summary", "sink")
+        self.drop("summary", "outlier", "sink", "sink_arc")
         d = self.data
         ident = d["identity"]
         if ident is None:
@@ -404,14 +497,35 @@ class ResidualStreamScene(StoryboardScene):
                        Num(ident["bound"]["bound"], "data.identity.bound.bound",
                            ident["bound"]["decimals"], S, T.HIGHLIGHT, prefix="< "),
                        txt("(float32 rounding)", S, T.MUTED)).next_to(eq, DOWN, buff=0.25)
+        # "And nothing else ever changes X": the identity
         self.put("eq", eq)
-        self.put("lhs", lhs)
-        self.put("mid", mid, run_time=0.3)
-        self.put("rhs", rhs)
-        self.put("bound", bound)
+        # "The embedding plus the 60 updates": the sum, and every update's bar in turn
+        self.hold_until_cue(1)
+        self.put("lhs", lhs, run_time=0.5)
+        steps = [r for k, r in self.bars.items() if k[0] == "step"]
+        if steps:
+            self.hold_until_said(1, "the " + str(d["check"]["n_updates"]))
+            self.flash(steps, 1.0, 0.05, 1.5)
+        # "is X of 30": the same column, and on the plane the sum lands on X's tip
+        self.hold_until_said(1, "is X")
         total = self.plane.arrow((0, 0), self.stages[-1]["xy"], T.HIGHLIGHT, 3)
-        self.play(PlaneStep(self.plane, [total]), run_time=self.quick(0.15, 1.5))
-        self.emphasize(bound, run_time=1.0)
+        self.play(FadeInPlace(mid), FadeInPlace(rhs), PlaneStep(self.plane, [total]),
+                  run_time=self.quick(0.12, 1.2))
+        self.shown["mid"], self.shown["rhs"] = mid, rhs
+        # "within 0.0001 in every entry"
+        self.hold_until_said(1, "within")
+        self.put("bound", bound, run_time=0.5)
+        self.emphasize(bound[1], run_time=0.9)
+        self.hold_until_said(1, "every entry")
+        self.ring(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)
+
+
+def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:
+    """The glyphs of `part` inside a `Text` made from `source` (a Text has one glyph per
+    character that is not white space)."""
+    at = source.rfind(part) if last else source.find(part)
+    start = len("".join(source[:at].split()))
+    return VGroup(*text[start:start + len("".join(part.split()))])
 
 
 class BarsTo(Animation):
