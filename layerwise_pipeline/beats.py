@@ -169,8 +169,11 @@ def render_run(job: dict) -> list[dict]:
 def _render(job: dict, scratch: Path, where: dict) -> list[dict]:
     from manim import config, tempconfig
 
+    from .encoder import install as use_segment_encoder
     from .scene_render import QUALITIES, _QuietSoundMux, scene_class, signals_at_checkpoints
     import logging
+
+    use_segment_encoder()
 
     plan, indices, quality = job["plan"], job["indices"], job["quality"]
     name, beats = plan["storyboard"]["name"], plan["beats"]

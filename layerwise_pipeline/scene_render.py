@@ -131,6 +131,9 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
     its sections, subtitles and manifest (`staging.publish`). A failure or Ctrl-C at any point
     leaves the previous set under the final names and no temporary file."""
     from manim import tempconfig
+
+    from .encoder import install as use_segment_encoder
+    use_segment_encoder()
     name = plan["storyboard"]["name"]
     media_dir = Path(media_dir)
     if preview:

@@ -83,11 +83,14 @@ def build(plan: dict, quality: str = "l", media: Path = MEDIA) -> Path:
     from manim import tempconfig
 
     from scenes.slides import slides_class
+
+    from .encoder import install as use_segment_encoder
     logging.getLogger("manim-slides").setLevel(logging.WARNING)
     name = plan["storyboard"]["name"]
     media = Path(media)
     out = media / "slides" / f"{name}.html"
     assets = reveal_assets(cache_dir())
+    use_segment_encoder()
     with work_folder(media, f"slides-{name}") as work:
         options = {"quality": QUALITIES[quality], "media_dir": str(work), "output_file": name,
                    "disable_caching": True, "verbosity": "WARNING", "progress_bar": "none",
