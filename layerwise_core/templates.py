@@ -4,7 +4,10 @@ Each template names what a beat may show, the model kinds it accepts, how many s
 needs, the module that builds its plan (`layerwise_core.plans.<name>`), the module that drafts
 a storyboard of it from a sentence (`layerwise_core.drafts.<name>`, where there is one) and the
 Manim scene class that draws it. The scene is named by import path, not imported: this package sits below
-`scenes` and never imports it.
+`scenes` and never imports it. A template whose handlers wait for words of the narration names
+those **moments** here, per handler: a beat showing that handler must say where each is
+(`moments:` in the storyboard, storyboard/reveals.py), and the scene asks for them by name
+(`StoryboardScene.said(name)`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,12 @@ class Template:
     min_sentences: int
     scene: str                # "module:Class" of the scene that renders it
     max_sentences: int | None = None    # None: any number
+    moments: tuple = ()       # ((show name, (moment names its handler waits for)), ...)
+
+    def moments_of(self, shows) -> tuple[str, ...]:
+        """The moments a beat showing `shows` must name, in order, each once."""
+        wanted = dict(self.moments)
+        return tuple(dict.fromkeys(m for s in shows for m in wanted.get(s, ())))
 
     @property
     def plan_module(self) -> str:
@@ -48,9 +57,10 @@ class Template:
         return getattr(importlib.import_module(module), cls)
 
 
-def _t(name, shows, kinds, min_sentences, cls, max_sentences=None) -> Template:
+def _t(name, shows, kinds, min_sentences, cls, max_sentences=None, moments=None) -> Template:
     return Template(name, frozenset(shows), frozenset(kinds), min_sentences,
-                    f"scenes.templates.{name}:{cls}", max_sentences)
+                    f"scenes.templates.{name}:{cls}", max_sentences,
+                    tuple((show, tuple(names.split())) for show, names in (moments or {}).items()))
 
 
 TEMPLATES: dict[str, Template] = {t.name: t for t in (
@@ -62,7 +72,14 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     _t("per_head", {"heads", "x", "query", "keys", "dots", "scale", "softmax", "values",
                     "matrix", "diagonal", "grid"}, ANY_MODEL, 1, "PerHeadScene"),
     _t("bank_drift", {"similarity", "projection", "table", "probe", "measured"}, ANY_MODEL, 2,
-       "BankDriftScene"),
+       "BankDriftScene", moments={
+           "projection": "each_layer choice separation flat_view",
+           "table": "studies early identity middle syntax late meaning overlap early_span "
+                    "middle_span late_span",
+           "probe": "read_label vectors_of scored_on itself pos_embedding pos_middle pos_output "
+                    "guessing coin_toss sense_embedding sense_percent not_known by_layer "
+                    "keeps_it set_small one_noun probe_shows not_what",
+           "measured": "river money start end dip come_back output"}),
     _t("context_qkv", {"sentences", "same", "layers", "compare"}, ANY_MODEL, 2,
        "ContextQKVScene", max_sentences=2),
     _t("attention_depth", {"arcs", "depth", "sink", "heads"}, ANY_MODEL, 1,

@@ -12,8 +12,11 @@ The scene kit (one for every template):
   `self.value(path)` the raw value.
 - `self.point_at(m)` / `self.emphasize(m)`: short pointer / circumscribe for what is named.
 - `self.hold_until_cue(i)`: wait until the beat's narration cue i starts;
-  `self.hold_until_said(i, "words")` until those words of cue i are spoken (`said_at` the
-  time), `self.pace(t, n, default)` the run time of n steps spread until then.
+  `self.hold_until_moment("dip")` until the storyboard's moment `dip` is spoken (`said(name)`
+  the time; the template registry declares the names, the storyboard's `moments:` says where,
+  the plan times them), `self.pace(t, n, default)` the run time of n steps spread until then.
+  (`hold_until_said(i, "words")` / `said_at` take words typed in the template: an edited
+  narration silently stops matching them; prefer moments.)
 - `self.fill_to(t, [(weight, fn(run_time)), ...])`: spread animations over the time left
   until `t` (`self.cue_at(i)`, default `self.next_reveal()`), so the picture moves while the
   voice speaks.
@@ -264,6 +267,24 @@ class StoryboardScene(MovingCameraScene):
     def hold_until_said(self, i: int, words: str) -> None:
         """Wait until `words` of cue `i` are spoken (no-op without cues)."""
         self.hold_until(self.said_at(i, words))
+
+    def said(self, name: str) -> float:
+        """Scene time when the beat's moment `name` is spoken: the time the plan gave it
+        (`moments`: its cue and seconds after that cue's start, plus any delay a late reveal
+        put on that cue); now when the plan has no cues (silent), as `said_at`."""
+        moments = self.beat.get("moments") or {}
+        if name not in moments:
+            raise KeyError(f"beat {self.beat['id']!r} has no moment {name!r} in its plan "
+                           f"(it has: {', '.join(sorted(moments)) or 'none'}); declare it in "
+                           f"layerwise_core/templates.py and plan the storyboard again")
+        if not self.beat.get("cues"):
+            return self.time
+        m = moments[name]
+        return self.cue_at(int(m["cue"])) + float(m["after"])
+
+    def hold_until_moment(self, name: str) -> None:
+        """Wait until the beat's moment `name` is spoken (no-op without cues)."""
+        self.hold_until(self.said(name))
 
     def pace(self, t: float, n: int, default: float, cap: float = 1.2) -> float:
         """Run time of each of `n` steps spread over the time left until scene time `t`

@@ -101,6 +101,10 @@ def to_yaml(c: Context, d: Draft, command: str) -> str:
             lines.append(f"    head: {b.head}")
         lines.append(f"    caption: {_q(b.caption)}")
         lines.append(f"    narration: {_q(b.narration)}")
+        if b.moments:
+            lines.append("    moments:")
+            lines += [f"      {k}: {v if isinstance(v, int) else _q(v)}"
+                      for k, v in b.moments.items()]
         if b.expect:
             lines.append("    expect:")
             lines += [f"      - {_q(e)}" for e in b.expect]

@@ -48,7 +48,9 @@ def build(c: Context) -> Draft:
         "Here are the vectors themselves, flattened onto one plane fitted to every layer of "
         "every sentence. Each dot is one layer; the plane keeps "
         "{data.projection.explained_percent[0] + data.projection.explained_percent[1]:.0f} "
-        "percent of their spread, so part of what separates them is out of this view."))
+        "percent of their spread, so part of what separates them is out of this view.",
+        moments={"each_layer": "one layer", "choice": "the plane keeps",
+                 "separation": "what separates", "flat_view": "out of this view"}))
     text = (f"In {{model.display}}, the cosine between {said} in the first sentence and in the "
             "next starts at {data.curves[0].raw[0]:.2f} and ends at "
             "{data.curves[0].raw[-1]:.2f}.")
@@ -64,9 +66,17 @@ def build(c: Context) -> Draft:
                  f"where layer {{data.states[{r}].layer}} begins.")
         expect += [f"data.summary.dip == {d}", f"data.summary.rebound == {r}",
                    f"data.curves[0].raw[{r}] - data.curves[0].raw[{d}] > 0"]
+    # the run along the curve stops at the dip and the rebound as they are named; without
+    # them, at the sentence that says most about the fall
+    later = "biggest fall" if drop[s] > 0 else "ends at"
+    steady = not sm["monotonic"] and sm["rebounds"]
+    moments = {"river": "first sentence", "money": "the next", "start": "starts at",
+               "end": "ends at", "dip": "down to" if steady else later,
+               "come_back": "back up" if steady else later,
+               "output": "begins#2" if steady else later}
     beats.append(Beat("measured", ["measured"],
                       f"Measured here: how far the '{word}' vectors drift apart.",
-                      text, expect=expect))
+                      text, expect=expect, moments=moments))
     notes = [f"cosine of {word!r}, sentence 0 vs 1, per state (embedding .. output): "
              f"{[round(float(v), 3) for v in raw]}; biggest fall: in layer {s} (X^({s}) -> "
              f"X^({s + 1}))"]

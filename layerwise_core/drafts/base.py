@@ -25,6 +25,7 @@ class Beat:
     layer: int | None = None
     head: int | None = None
     expect: list[str] = field(default_factory=list)
+    moments: dict = field(default_factory=dict)     # what the template's handlers wait for
 
 
 @dataclass

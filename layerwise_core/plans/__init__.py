@@ -16,7 +16,7 @@ from ..atomic import write_text
 from ..errors import (CorruptCacheError, InputError, LayerwiseError, OutputError,
                       StoryboardError, TraceFormatError)
 from ..storyboard.filled import fill_storyboard
-from ..storyboard.reveals import steps
+from ..storyboard.reveals import moments, steps
 from ..storyboard.schema import Storyboard
 from ..templates import TEMPLATES
 from ..trace import Trace
@@ -94,12 +94,13 @@ def beat_json(beat, words_per_minute: float = 150.0) -> dict:
     """A beat as the plan records it: `cues` only when a voice spoke it (a silent plan is
     byte-identical to one made before voices existed); the storyboard's own minimum
     (`given_duration`) is folded into `duration` already; reveals keyed to the narration
-    (`at`) become `steps` with their times (storyboard.reveals). A beat with placeholders
+    (`at`) become `steps` with their times, moments the handlers wait for `moments` with
+    theirs (storyboard.reveals). A beat with placeholders
     keeps its text as written under `written` (`caption`/`narration` are the filled text); a
     beat with `expect:` claims lists each with the plan value it was checked on. A cue whose
     spoken form differs from its text (numbers in words) records it as `spoken`."""
     d = asdict(beat)
-    for key in ("given_duration", "at", "expect", "written", "checked"):
+    for key in ("given_duration", "at", "moments", "expect", "written", "checked"):
         d.pop(key)
     if not d["cues"]:
         d.pop("cues")
@@ -113,6 +114,9 @@ def beat_json(beat, words_per_minute: float = 150.0) -> dict:
     keyed = steps(beat, words_per_minute)
     if keyed is not None:
         d["steps"] = keyed
+    named = moments(beat, words_per_minute)
+    if named is not None:
+        d["moments"] = named
     return d
 
 

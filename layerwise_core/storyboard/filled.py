@@ -17,6 +17,7 @@ from ..voice.cues import split_cues
 from .claims import ClaimError, check_claim, parse_claim
 from .paths import PathError
 from .placeholders import PlaceholderError, fill, has_placeholders
+from .reveals import locate
 from .schema import Storyboard, narration_seconds
 
 FIELDS = ("caption", "narration")
@@ -44,7 +45,7 @@ def fill_storyboard(sb: Storyboard, plan: dict) -> Storyboard:
                                 f"{shorten(e)}")
                 continue
             written.append((name, text))
-        if "narration" in changes and b.at:
+        if "narration" in changes and (b.at or b.moments):
             problems += _keys_still_said(sb, i, b, changes["narration"])
         checked = []
         for j, text in enumerate(b.expect):
@@ -64,13 +65,14 @@ def fill_storyboard(sb: Storyboard, plan: dict) -> Storyboard:
 
 
 def _keys_still_said(sb: Storyboard, i: int, beat, filled: str) -> list[str]:
-    """`at:` was checked against the narration as written; it must still hold once filled
-    (a filled text could add a sentence break or replace a keyed word)."""
-    out, n = [], len(split_cues(filled))
-    for name, cue in beat.at:
-        if isinstance(cue, int) and cue >= n or isinstance(cue, str) and \
-                cue.lower() not in filled.lower():
-            out.append(f"{sb.path}:{sb.line(('beats', i, 'at', name))}: beats[{i}].at.{name}: "
-                       f"{cue!r} no longer fits the narration once its placeholders are filled "
-                       f"({filled[:80]!r})")
+    """`at:` and `moments:` were checked against the narration as written; they must still
+    hold once filled (a filled text could add a sentence break or replace a keyed word)."""
+    out, cues = [], split_cues(filled)
+    for field, keyed in (("at", beat.at), ("moments", beat.moments)):
+        for name, cue in keyed:
+            if isinstance(cue, int) and cue >= len(cues) or isinstance(cue, str) and \
+                    locate(cue, cues) is None:
+                out.append(f"{sb.path}:{sb.line(('beats', i, field, name))}: "
+                           f"beats[{i}].{field}.{name}: {cue!r} no longer fits the narration "
+                           f"once its placeholders are filled ({filled[:80]!r})")
     return out

@@ -26,7 +26,7 @@ from ..templates import TEMPLATES
 from ..tokens import words
 from .claims import ClaimError, parse_claim
 from .placeholders import PlaceholderError, parse
-from .reveals import check_at
+from .reveals import check_at, check_moments
 from .yamlsource import Located, describe, field_name, load_located, read_text
 
 WORDS_PER_MINUTE = 150      # default speaking rate for beats without a duration
@@ -40,7 +40,7 @@ TOP_KEYS = {"template", "title", "model", "sentences", "focus", "layers", "heads
 CAPTIONS = ("subtitles", "burned")
 REQUIRED_TOP = ("template", "title", "model", "sentences", "focus", "beats")
 BEAT_KEYS = {"id", "show", "caption", "narration", "duration", "layer", "head", "audio", "at",
-             "expect"}
+             "moments", "expect"}
 AUDIO_PAD = 0.3             # seconds of silence after recorded narration
 REQUIRED_BEAT = ("id", "caption")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -70,6 +70,7 @@ class Beat:
     cues: tuple[Cue, ...] = ()      # the narration spoken sentence by sentence (a voice backend)
     given_duration: float | None = None     # the storyboard's own `duration`, if it set one
     at: tuple = ()                  # reveals keyed to the narration: ((show name, cue), ...)
+    moments: tuple = ()             # times the handlers wait for: ((moment name, cue), ...)
     expect: tuple[str, ...] = ()    # claims about the plan (storyboard/claims.py)
     written: tuple = ()             # (field, text as written) for fields with placeholders
     checked: tuple = ()             # (claim, the plan value it was checked on), at plan time
@@ -319,6 +320,7 @@ def validate_text(text: str, path: Path, model_override: str | None = None) -> S
             for key, message in problems:
                 bad.add(w + ("at",) + key, message)
             at = tuple(pairs)
+        moments = _moments(b, w, t, list(show), narration, bad)
         for k, limit, allowed in (("layer", n_layers, layers), ("head", n_heads, heads)):
             v = b.get(k)
             if v is None:
@@ -331,7 +333,7 @@ def validate_text(text: str, path: Path, model_override: str | None = None) -> S
                           narration=narration, duration=float(dur),
                           layer=b.get("layer") if _is_int(b.get("layer")) else None,
                           head=b.get("head") if _is_int(b.get("head")) else None,
-                          audio=audio, at=at,
+                          audio=audio, at=at, moments=moments,
                           expect=tuple(c for c in expect if isinstance(c, str)),
                           given_duration=float(given) if given is not None else None))
     if bad.items:
@@ -341,6 +343,30 @@ def validate_text(text: str, path: Path, model_override: str | None = None) -> S
                       layers=layers, heads=heads, footer=footer, beats=tuple(beats),
                       sha256=hashlib.sha256(text.encode()).hexdigest(), words_per_minute=wpm,
                       source=src, captions=captions)
+
+
+def _moments(b: dict, w: tuple, t, show: list[str], narration: str, bad) -> tuple:
+    """A beat's `moments` (storyboard/reveals.py): each one its handlers wait for is named,
+    and each named is one they wait for and is said."""
+    needed = t.moments_of(show) if t else ()
+    given = b.get("moments")
+    moments = ()
+    if given is not None:
+        pairs, problems = check_moments(given, needed, narration)
+        for key, message in problems:
+            bad.add(w + ("moments",) + key, message)
+        moments = tuple(pairs)
+    named = set(given) if isinstance(given, dict) else set()
+    missing = [m for m in needed if m not in named]
+    if missing and not (given is not None and not isinstance(given, dict)):
+        wanted = dict(t.moments)
+        which = sorted({s for s in show for m in missing if m in wanted.get(s, ())})
+        bad.add(w + (("moments",) if given is not None else ()),
+                f"missing moment{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
+                f"template {t.name!r} waits for {'them' if len(missing) > 1 else 'it'} in "
+                f"{', '.join(which)}; say where in the narration, e.g. `moments: "
+                f"{{{missing[0]}: <sentence number or words said>}}`")
+    return moments
 
 
 def _takes(model: str, kinds: frozenset) -> bool:

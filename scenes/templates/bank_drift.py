@@ -262,12 +262,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                  for c in range(len(self.colors))]
         self.play(FadeIn(runners), run_time=0.2)
         self.play(*[MoveAlongPath(r, path) for r, path in zip(runners, paths)],
-                  run_time=self.pace(self.said_at(1, "each layer"), 1, self.quick(0.2, 3.0),
+                  run_time=self.pace(self.said("each_layer"), 1, self.quick(0.2, 3.0),
                                      cap=3.0))
         self.play(FadeOut(runners), run_time=0.2)
         # "each layer moves a vector much further than the choice of sentence does": the
         # whole path, embedding to output, against the gap between two sentences' outputs
-        self.hold_until_said(1, "each layer")
+        self.hold_until_moment("each_layer")
         depth = Arrow(plane.c2p(*xy[ref][0]), plane.c2p(*xy[ref][-1]), buff=0.05,
                       color=T.HIGHLIGHT, stroke_width=3, max_tip_length_to_length_ratio=0.08)
         far = max(range(1, len(self.colors)),
@@ -278,13 +278,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                                                        UP + RIGHT, buff=0.05),
                         txt("sentence", T.TINY_SIZE, T.HIGHLIGHT).next_to(gap, LEFT, buff=0.12))
         self.play(GrowArrow(depth), FadeInPlace(labels[0]), run_time=self.quick(0.1, 1.5))
-        self.hold_until_said(1, "choice of sentence")
+        self.hold_until_moment("choice")
         self.play(Create(gap), FadeInPlace(labels[1]), run_time=self.quick(0.05, 0.8))
         fall = self.dots.get(f"data.curves[{self.data['summary']['curve']}].raw")
         if fall is not None:                        # "the separation the cosines pick up"
-            self.hold_until_said(1, "separation")
+            self.hold_until_moment("separation")
             self.emphasize(fall, run_time=self.quick(0.05, 1.0))
-        self.hold_until_said(1, "this flat view")
+        self.hold_until_moment("flat_view")
         self.point_at(pcs)                          # "... this flat view cannot show"
         self.right = VGroup(panel, trails, dots, tags, ends, depth, gap, labels)
 
@@ -304,32 +304,31 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
 
         def line_with(word: str):
             return next((note[i] for i, ln in enumerate(lines) if word in ln), note)
-        self.hold_until_said(0, "studies of")          # "probing studies of BERT"
+        self.hold_until_moment("studies")           # "probing studies of BERT"
         self.emphasize(line_with("BERT"), run_time=self.quick(0.05, 0.8))
         # each row arrives with a band over its third of the depth (an illustration's
         # "early / middle / late" laid over this model's layers: the plan's `spans`) as the
         # narration names its layers; its middle cell is circled as its content is named
         band = None
-        named = [("Early layers", "identity"), ("middle layers", "syntax"),
-                 ("later layers", "meaning")]
+        named = [("early", "identity"), ("middle", "syntax"), ("late", "meaning")]
         for i in range(1, len(rows)):
             layers, what = named[i - 1] if i <= len(named) else (None, None)
             if layers:
-                self.hold_until_said(1, layers)
+                self.hold_until_moment(layers)
             anims = [FadeInPlace(rows[i]), *self.move_band(band, t["spans"][i - 1])]
             if i < len(table[1]):                   # the rule under this row
                 anims.append(FadeInPlace(table[1][i]))
             self.play(*anims, run_time=self.quick(0.04, 0.6))
             band = anims[1].mobject
             if what:
-                self.hold_until_said(1, what)
+                self.hold_until_moment(what)
                 self.emphasize(table.cells[i][1], run_time=self.quick(0.04, 0.7))
-        self.hold_until_said(1, "overlap")          # "... plenty of overlap between them"
+        self.hold_until_moment("overlap")           # "... plenty of overlap between them"
         self.emphasize(line_with("overlap"), run_time=self.quick(0.05, 0.8))
         self.hold_until_cue(2)                      # "on this model's axis, early is ..."
         self.emphasize(self.ax.x_labels, run_time=self.quick(0.05, 0.8))
-        for i, word in zip(range(1, len(rows)), ["early is", "middle", "late"]):
-            self.hold_until_said(2, word)
+        for i, name in zip(range(1, len(rows)), ["early_span", "middle_span", "late_span"]):
+            self.hold_until_moment(name)
             anims = self.move_band(band, t["spans"][i - 1])
             self.play(*anims, run_time=self.quick(0.03, 0.4))
             band = anims[0].mobject
@@ -399,16 +398,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         line = body[1]
         self.play(FadeInPlace(VGroup(box, body[0])), run_time=self.quick(0.05, 0.6))
         i, j = self.curves[k]["pair"]
-        self.hold_until_said(0, "river")
+        self.hold_until_moment("river")
         self.emphasize(self.legend[i], run_time=self.quick(0.03, 0.6))
-        self.hold_until_said(0, "money")
+        self.hold_until_moment("money")
         self.emphasize(self.legend[j], run_time=self.quick(0.03, 0.6))
-        self.hold_until_said(0, "start identical")
+        self.hold_until_moment("start")
         anims = [FadeInPlace(VGroup(*line[:3]))]
         if drawn is not None:
             anims.append(Create(rings([first])))
         self.play(*anims, run_time=self.quick(0.04, 0.6))
-        self.hold_until_said(0, "end at")
+        self.hold_until_moment("end")
         anims = [FadeInPlace(VGroup(*line[3:]))]
         if drawn is not None:
             anims.append(Create(rings([last])))
@@ -420,17 +419,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             if not sm["monotonic"]:
                 stops.append((sm["dip"], "dip", rest.pop(0) if rest else None))
                 if sm["rebounds"]:
-                    stops.append((sm["rebound"], "come back", rest.pop(0) if rest else None))
-            stops.append((len(drawn) - 1, "at the output", None))
+                    stops.append((sm["rebound"], "come_back", rest.pop(0) if rest else None))
+            stops.append((len(drawn) - 1, "output", None))
             runner = Dot(drawn[0].get_center(), radius=0.08, color=T.HIGHLIGHT)
             self.play(FadeIn(runner), run_time=0.2)
             at = 0
-            for s, words, said in stops:
+            for s, moment, said in stops:
                 if s > at:
                     path = VMobject().set_points_as_corners([d.get_center()
                                                              for d in drawn[at:s + 1]])
                     self.play(MoveAlongPath(runner, path),
-                              run_time=self.pace(self.said_at(1, words), 1,
+                              run_time=self.pace(self.said(moment), 1,
                                                  self.quick(0.1, 1.3), cap=3.0))
                     at = s
                 if said is not None:

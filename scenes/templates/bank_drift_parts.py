@@ -166,11 +166,11 @@ class ProbeBeat:
         self.right = self.swap(self.right, VGroup(top, chart),
                                run_time=self.quick(0.08, 0.8))
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
-        self.hold_until_said(1, "read a label")
+        self.hold_until_moment("read_label")
         self.emphasize(example[1], run_time=self.quick(0.03, 0.8))      # the labels
-        self.hold_until_said(1, "vectors of")
+        self.hold_until_moment("vectors_of")
         self.emphasize(VGroup(sizes[2], sizes[3]), run_time=self.quick(0.03, 0.8))
-        self.hold_until_said(1, "scored on")
+        self.hold_until_moment("scored_on")
         self.emphasize(VGroup(sizes[4], sizes[5]), run_time=self.quick(0.03, 0.8))
         curves = [self.probe_pieces(ax, t, i, colors[i], names_x) for i, t in enumerate(tasks)]
         # part of speech (sentence 2): each number is drawn as it is said, chance at the end
@@ -178,14 +178,14 @@ class ProbeBeat:
         self.hold_until_cue(2)
         self.play(FadeInPlace(syn.name), run_time=self.quick(0.02, 0.4))
         self.emphasize(example[1], color=colors[0], run_time=self.quick(0.03, 0.8))
-        self.hold_until_said(2, "itself")
-        self.probe_points(syn, 0, 0, self.said_at(2, "at the embedding"))
+        self.hold_until_moment("itself")
+        self.probe_points(syn, 0, 0, self.said("pos_embedding"))
         self.emphasize(syn.point(0), run_time=self.quick(0.02, 0.6))
-        self.probe_points(syn, 1, t0["best"], self.said_at(2, "in the middle"))
+        self.probe_points(syn, 1, t0["best"], self.said("pos_middle"))
         self.emphasize(syn.point(t0["best"]), run_time=self.quick(0.02, 0.6))
-        self.probe_points(syn, t0["best"] + 1, len(syn.dots) - 1, self.said_at(2, "at the output"))
+        self.probe_points(syn, t0["best"] + 1, len(syn.dots) - 1, self.said("pos_output"))
         self.emphasize(syn.point(len(syn.dots) - 1), run_time=self.quick(0.02, 0.6))
-        self.hold_until_said(2, "always guessing")
+        self.hold_until_moment("guessing")
         self.probe_chance(syn)
         # living or made (sentence 3): the noun and its sense, chance, the embedding, the rise
         sen, t1 = curves[1], tasks[1]
@@ -193,25 +193,25 @@ class ProbeBeat:
         self.play(FadeInPlace(sen.name), run_time=self.quick(0.02, 0.4))
         for m in example.sense:                     # the noun, then its sense here
             self.emphasize(m, color=colors[1], run_time=self.quick(0.02, 0.6))
-        self.hold_until_said(3, "coin toss")
+        self.hold_until_moment("coin_toss")
         self.probe_chance(sen)
-        self.hold_until_said(3, "at the embedding")
-        self.probe_points(sen, 0, 0, self.said_at(3, "percent"))
+        self.hold_until_moment("sense_embedding")
+        self.probe_points(sen, 0, 0, self.said("sense_percent"))
         self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
         same = self.dots.get("data.curves[0].raw")
-        self.hold_until_said(3, "does not know")    # river and money "bank": one vector there
+        self.hold_until_moment("not_known")         # river and money "bank": one vector there
         if same is not None:
             self.point_at(same[0], run_time=self.quick(0.03, 1.0))
-        self.probe_points(sen, 1, t1["best"], self.said_at(3, "by layer"))
+        self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
         self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
-        self.hold_until_said(3, "keeps it")
+        self.hold_until_moment("keeps_it")
         self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(4))
         drawn = VGroup(*curves)
         # "roughly the table's order": the two peaks, part of speech first
         self.hold_until_cue(4)
         for c, t in zip(curves, tasks):
             self.emphasize(c.point(t["best"]), run_time=self.quick(0.02, 0.7))
-        self.hold_until_said(4, "the set is small")
+        self.hold_until_moment("set_small")
         self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
         one = tasks[1]
         caveats = VGroup(
@@ -221,11 +221,11 @@ class ProbeBeat:
             txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.HIGHLIGHT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
-        self.hold_until_said(4, "one noun")
+        self.hold_until_moment("one_noun")
         self.play(FadeOutPlace(example), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
-        self.hold_until_said(4, "a probe shows")
+        self.hold_until_moment("probe_shows")
         self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
-        self.hold_until_said(4, "not what")
+        self.hold_until_moment("not_what")
         self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
         self.right = VGroup(self.right, drawn, caveats)
 

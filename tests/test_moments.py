@@ -1,0 +1,179 @@
+"""Moments: the words a template's handlers wait for live in the storyboard (`moments:`), are
+checked at plan time, and give the scene the same times the words typed in the template did."""
+
+import dataclasses
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from layerwise_core.cli import main
+from layerwise_core.errors import StoryboardError
+from layerwise_core.plans import beat_json, prepare_plan
+from layerwise_core.storyboard.schema import Cue, load_storyboard, validate_text
+from layerwise_core.templates import TEMPLATES
+from layerwise_core.voice.cues import split_cues
+
+BANK = Path(__file__).parent.parent / "scenes" / "storyboards" / "bank_drift.yaml"
+
+# what scenes/templates/bank_drift*.py waited for before moments: (beat, moment) -> the
+# cue and the words it typed (`said_at(cue, words)` / `hold_until_said(cue, words)`)
+TYPED = {
+    ("drift", "each_layer"): (1, "each layer"), ("drift", "choice"): (1, "choice of sentence"),
+    ("drift", "separation"): (1, "separation"), ("drift", "flat_view"): (1, "this flat view"),
+    ("table", "studies"): (0, "studies of"), ("table", "early"): (1, "Early layers"),
+    ("table", "identity"): (1, "identity"), ("table", "middle"): (1, "middle layers"),
+    ("table", "syntax"): (1, "syntax"), ("table", "late"): (1, "later layers"),
+    ("table", "meaning"): (1, "meaning"), ("table", "overlap"): (1, "overlap"),
+    ("table", "early_span"): (2, "early is"), ("table", "middle_span"): (2, "middle"),
+    ("table", "late_span"): (2, "late"),
+    ("probe", "read_label"): (1, "read a label"), ("probe", "vectors_of"): (1, "vectors of"),
+    ("probe", "scored_on"): (1, "scored on"), ("probe", "itself"): (2, "itself"),
+    ("probe", "pos_embedding"): (2, "at the embedding"),
+    ("probe", "pos_middle"): (2, "in the middle"), ("probe", "pos_output"): (2, "at the output"),
+    ("probe", "guessing"): (2, "always guessing"), ("probe", "coin_toss"): (3, "coin toss"),
+    ("probe", "sense_embedding"): (3, "at the embedding"),
+    ("probe", "sense_percent"): (3, "percent"), ("probe", "not_known"): (3, "does not know"),
+    ("probe", "by_layer"): (3, "by layer"), ("probe", "keeps_it"): (3, "keeps it"),
+    ("probe", "set_small"): (4, "the set is small"), ("probe", "one_noun"): (4, "one noun"),
+    ("probe", "probe_shows"): (4, "a probe shows"), ("probe", "not_what"): (4, "not what"),
+    ("measured", "river"): (0, "river"), ("measured", "money"): (0, "money"),
+    ("measured", "start"): (0, "start identical"), ("measured", "end"): (0, "end at"),
+    ("measured", "dip"): (1, "dip"), ("measured", "come_back"): (1, "come back"),
+    ("measured", "output"): (1, "at the output"),
+}
+
+
+class Beat:
+    """Just enough of a StoryboardScene to call its timing methods on one beat."""
+    from scenes.base import StoryboardScene as _S
+    said_at, said, cue_at, beat_end = _S.said_at, _S.said, _S.cue_at, _S.beat_end
+
+    def __init__(self, beat: dict):
+        self.beat, self.beat_start, self.time, self.plan = beat, 12.5, 0.0, {}
+        self.cue_shift = [0.0] + [0.37 * i for i in range(1, len(beat.get("cues", [])))]
+
+
+def voiced(beat):
+    """The beat as a voice would speak it: uneven sentence lengths and pauses."""
+    cues, t = [], 0.0
+    for i, text in enumerate(split_cues(beat.narration)):
+        d = 0.061 * len(text) + 0.113 * (i % 3)
+        cues.append(Cue(text, t, d))
+        t += d + 0.29
+    return dataclasses.replace(beat, cues=tuple(cues), duration=t)
+
+
+def test_every_typed_word_is_a_moment_of_the_registry():
+    declared = {(s, m) for s, names in TEMPLATES["bank_drift"].moments for m in names}
+    show = {"drift": "projection", "table": "table", "probe": "probe", "measured": "measured"}
+    assert {(show[b], m) for b, m in TYPED} == declared
+
+
+def test_moments_give_the_times_the_typed_words_gave(cache_dir):
+    sb, _ = prepare_plan(load_storyboard(BANK), cache_dir)
+    seen = set()
+    for b in sb.beats:
+        d = beat_json(voiced(b), sb.words_per_minute)
+        scene = Beat(json.loads(json.dumps(d)))     # as the scene reads it from the plan
+        for name in d.get("moments", {}):
+            cue, words = TYPED[(b.id, name)]
+            assert scene.said(name) == scene.said_at(cue, words), (b.id, name)
+            seen.add((b.id, name))
+    assert seen == set(TYPED)
+
+
+def test_a_silent_plan_does_not_wait_as_before(cache_dir):
+    sb, _ = prepare_plan(load_storyboard(BANK), cache_dir)
+    b = next(b for b in sb.beats if b.id == "probe")
+    d = beat_json(b, sb.words_per_minute)
+    assert d["moments"]["sense_percent"]["cue"] == 3 and d["moments"]["sense_percent"]["at"] > 0
+    scene = Beat(d)
+    scene.time = 40.0
+    assert scene.said("sense_percent") == scene.said_at(3, "percent") == 40.0
+
+
+def board(moments: str, narration: str = "Here are the vectors. Each layer moves them more "
+          "than the choice of sentence does. The separation lies off this flat view.") -> str:
+    return textwrap.dedent(f"""\
+        template: bank_drift
+        title: t
+        model: minilm-l6
+        sentences: ["I sat on the river bank.", "I deposited cash at the bank."]
+        focus: bank
+        beats:
+          - id: drift
+            show: [projection]
+            caption: c
+            narration: "{narration}"
+            moments: {moments}
+        """)
+
+
+GOOD = "{each_layer: 1, choice: choice of sentence, separation: separation, flat_view: flat view}"
+
+
+def test_words_and_sentences_and_nth():
+    b = validate_text(board(GOOD.replace("separation: separation", "separation: the#2")),
+                      Path("sb.yaml")).beats[0]
+    m = beat_json(b, 150)["moments"]
+    assert m["each_layer"] == {"cue": 1, "after": 0.0, "at": m["each_layer"]["at"]}
+    assert m["separation"]["cue"] == 1        # "the" is said first in "the vectors"
+    assert m["choice"]["cue"] == 1 and m["choice"]["after"] > m["separation"]["after"]
+
+
+@pytest.mark.parametrize("moments,where,expected", [
+    ("{each_layer: 1, choice: choice of sentence, separation: separation}", "sb.yaml:11: "
+     "beats[0].moments: missing moment flat_view: template 'bank_drift' waits for it in "
+     "projection", None),
+    (GOOD.replace("flat view", "flat plane"), "sb.yaml:11: beats[0].moments.flat_view: "
+     "'flat plane' is not said in this beat's narration", None),
+    (GOOD.replace("separation: separation", "separation: the#9"), "sb.yaml:11: "
+     "beats[0].moments.separation: 'the#9' is not said", None),
+    (GOOD.replace("each_layer: 1", "each_layer: 7"), "sb.yaml:11: beats[0].moments.each_layer: "
+     "sentence 7 is out of range", None),
+    (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
+     "beat's handlers wait for; they wait for: choice, each_layer, flat_view, separation", None),
+])
+def test_bad_moments_name_file_line_field(moments, where, expected):
+    with pytest.raises(StoryboardError) as e:
+        validate_text(board(moments), Path("sb.yaml"))
+    assert any(p.startswith(where) for p in e.value.problems), e.value.problems
+
+
+def test_a_beat_without_moments_is_told_which(tmp_path):
+    text = board(GOOD).replace(f"    moments: {GOOD}\n", "")
+    with pytest.raises(StoryboardError) as e:
+        validate_text(text, Path("sb.yaml"))
+    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments each_layer, choice, "
+                            "separation, flat_view") for p in e.value.problems), e.value.problems
+
+
+def plan_cli(tmp_path, text: str, capsys, cache_dir) -> tuple[int, str]:
+    path = tmp_path / "bank_drift.yaml"
+    path.write_text(text)
+    media = tmp_path / "media"
+    code = main(["--cache", str(cache_dir), "plan", "--media", str(media), str(path)])
+    assert code == 0 or not (media / "plans" / "bank_drift.json").exists()   # nothing written
+    return code, capsys.readouterr().err
+
+
+def test_plan_refuses_a_missing_moment_with_file_line_exit_2(tmp_path, capsys, cache_dir):
+    text = BANK.read_text().replace('      not_what: "not what"\n', "")
+    code, err = plan_cli(tmp_path, text, capsys, cache_dir)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "moments:"
+                and "We can test" in text.splitlines()[i - 2])
+    assert code == 2
+    assert f"bank_drift.yaml:{line}: beats[4].moments: missing moment not_what" in err, err
+
+
+def test_plan_refuses_words_not_in_the_filled_narration_exit_2(tmp_path, capsys, cache_dir):
+    # "percent#3" is in the narration as written (placeholder names say "percent") but not
+    # once the placeholders are filled: only the filled text counts
+    text = BANK.read_text().replace('sense_percent: "percent#2"', 'sense_percent: "percent#3"')
+    code, err = plan_cli(tmp_path, text, capsys, cache_dir)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "percent#3" in ln)
+    assert code == 2
+    assert f"bank_drift.yaml:{line}: beats[4].moments.sense_percent: 'percent#3' no longer " \
+           f"fits the narration" in err, err
