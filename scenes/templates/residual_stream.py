@@ -82,12 +82,6 @@ class ResidualStreamScene(StoryboardScene):
         return Num(v["value"], f"{path}.value", v["decimals"], size, color, prefix, suffix)
 
     # --- timing and pointing -------------------------------------------------------------------
-    def ring(self, *ms, run_time: float = 0.8, extra=(), buff: float = 0.06) -> None:
-        """A line runs once round each of `ms` together (what the narration names, in every
-        place it is drawn); `extra` animations play alongside."""
-        self.play(*[Circumscribe(m, Rectangle, color=T.HIGHLIGHT, buff=buff, stroke_width=3,
-                                 fade_out=True) for m in ms], *extra, run_time=run_time)
-
     def one_by_one(self, make, ms, lag: float, run_time: float) -> None:
         """`make(m, a, b)` (an animation of m over the share a..b of `run_time`) for each of
         `ms`, each starting `lag` of an animation's time after the one before (a LaggedStart would add its own group to the scene, taking the
@@ -314,8 +308,8 @@ class ResidualStreamScene(StoryboardScene):
         # "with a length of only 2.18": the length as a number, an arrow and a bar
         self.hold_until_said(0, "length")
         xbar = self.bars.get(("x", l))
-        self.ring(col[2], *([xbar] if xbar is not None else []), run_time=1.0,
-                  extra=[Indicate(self.x_arrow, scale_factor=1.0, color=T.HIGHLIGHT)])
+        self.emphasize(col[2], *([xbar] if xbar is not None else []), run_time=1.0,
+                       extra=[Indicate(self.x_arrow, scale_factor=1.0, color=T.HIGHLIGHT)])
         # "Layer l reads X of l and writes X of l plus one": the rule is written, its parts named
         self.hold_until_cue(1)
         x_in, x_out = "X\u207d\u02e1\u207e", "X\u207d\u02e1\u207a\u00b9\u207e"
@@ -323,9 +317,9 @@ class ResidualStreamScene(StoryboardScene):
         rule = txt(words, T.TYPE.label, T.TEXT).move_to(LEFT * 4.2 + UP * 2.25)
         self.put("rule", rule, anim=Write(rule), run_time=1.0)
         self.hold_until_said(1, "reads")
-        self.ring(glyphs(rule, words, x_in), col[0], run_time=0.8)
+        self.emphasize(glyphs(rule, words, x_in), col[0], run_time=0.8)
         self.hold_until_said(1, "writes")
-        self.ring(glyphs(rule, words, x_out, last=True), run_time=0.8)
+        self.emphasize(glyphs(rule, words, x_out, last=True), run_time=0.8)
 
     def add_step(self, which: str) -> None:
         l = self.layer
@@ -437,11 +431,11 @@ class ResidualStreamScene(StoryboardScene):
         grow = rows[0]
         first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
         self.hold_until_said(1, "from")
-        self.ring(grow[1], *([first] if first is not None else []), run_time=0.8)
+        self.emphasize(grow[1], *([first] if first is not None else []), run_time=0.8)
         self.hold_until_said(1, "to ")
-        self.ring(grow[3], *([last] if last is not None else []), run_time=0.8)
+        self.emphasize(grow[3], *([last] if last is not None else []), run_time=0.8)
         self.hold_until_said(1, "about")
-        self.ring(grow[5], run_time=0.8)
+        self.emphasize(grow[5], run_time=0.8)
         if len(rows) > 2:
             tok = self.token_row[o["position"]]
             # "One token is different: the first, I, grows to 24,100."
@@ -450,7 +444,7 @@ class ResidualStreamScene(StoryboardScene):
             self.hold_until_said(2, "the first")
             self.point_at(tok, run_time=1.0)
             self.hold_until_said(2, "grows")
-            self.ring(box[2][3], run_time=0.8)
+            self.emphasize(box[2][3], run_time=0.8)
         if len(rows) > 3:
             # "It is an attention sink": bank's attention goes to it (an arrow between the two)
             self.hold_until_cue(3)
@@ -460,12 +454,12 @@ class ResidualStreamScene(StoryboardScene):
                               stroke_width=3, tip_length=0.16)
             self.put("sink", box[3], run_time=0.5)
             self.put("sink_arc", arc, anim=Create(arc), run_time=1.0)
-            self.ring(box[3][3], run_time=0.8)
+            self.emphasize(box[3][3], run_time=0.8)
             # "... and we leave it out of these pictures"
             self.hold_until_said(3, "leave")
-            self.ring(box[2], run_time=1.0,
-                      extra=[Circumscribe(self.plane, Rectangle, color=T.HIGHLIGHT, buff=0.0,
-                                          stroke_width=3, fade_out=True)])
+            self.emphasize(box[2], run_time=1.0,
+                       extra=[Circumscribe(self.plane, Rectangle, color=T.HIGHLIGHT, buff=0.0,
+                                           stroke_width=3, fade_out=True)])
 
     def beat_identity(self, beat) -> None:
         self.ensure_plane()
@@ -517,7 +511,7 @@ class ResidualStreamScene(StoryboardScene):
         self.put("bound", bound, run_time=0.5)
         self.emphasize(bound[1], run_time=0.9)
         self.hold_until_said(1, "every entry")
-        self.ring(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)
+        self.emphasize(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)
 
 
 def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:
