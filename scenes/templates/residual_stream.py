@@ -29,6 +29,9 @@ from ..mobjects import Num, inline, txt
 from .residual_stream_parts import S, StreamPanels
 from .residual_stream_summary import SummaryBeats
 
+JOURNEY_EASE = (2.5, 1.7, 1.2)      # the journey's first layers: their share of the pace
+NOTE_TIME = 0.4
+
 
 class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
     def layout(self) -> None:
@@ -183,8 +186,21 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         start = self.stages[self.progress]["layer"]
         first = 0 if start is None else start + 1
         left = d["layers"][first:]
-        per = max(0.25, min(0.6, 0.8 * beat["duration"] / (2 * max(1, len(left)))))
-        for lay in left:
+        share = inline(txt("the plane shows", S, T.MUTED),
+                       self.n("data.plane.captured_total_pct", T.MUTED, suffix="%"),
+                       txt("of the updates' total length", S, T.MUTED))
+        share.move_to(LEFT * 4.2 + DOWN * 0.2)
+        self.keep_inside(share)
+        # one play per layer (its two additions in turn), paced to end with the beat: the
+        # first layers slower, so the recipe is seen before the rest speed by
+        weights = [JOURNEY_EASE[k] if k < len(JOURNEY_EASE) else 1.0 for k in range(len(left))]
+        default = max(0.25, min(1.0, 0.8 * beat["duration"] / max(1.0, sum(weights))))
+        end = self.cue_at(self.n_cues()) - 0.25
+        # "The plane shows only part of each update": the note, when it is said
+        said = self.said_at(1, "The plane shows") if self.n_cues() > 1 else None
+        for k, lay in enumerate(left):
+            if said is not None and "note" not in self.shown and self.time >= said - 0.2:
+                self.put("note", share, run_time=NOTE_TIME)
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
                              Num(l, f"data.layers[{l}].layer", 0, T.TYPE.label),
@@ -192,13 +208,11 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
                              self.n(f"data.layers[{l}].norm_x", T.X, T.TYPE.label))
             new_tag.move_to(LEFT * 4.2 + UP * 0.8)
             self.set_slot("tag", new_tag)
-            self.advance(lay["stage_out"], per)
-        share = inline(txt("the plane shows", S, T.MUTED),
-                       self.n("data.plane.captured_total_pct", T.MUTED, suffix="%"),
-                       txt("of the updates' total length", S, T.MUTED))
-        share.move_to(LEFT * 4.2 + DOWN * 0.2)
-        self.put("note", self.keep_inside(share))
-
+            reserve = 0.0 if "note" in self.shown else NOTE_TIME
+            unit = self.pace(end - reserve, sum(weights[k:]), default, cap=1.0)
+            self.advance_together(lay["stage_out"], weights[k] * unit)
+        if "note" not in self.shown:
+            self.put("note", share, run_time=NOTE_TIME)
 
 def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:
     """The glyphs of `part` inside a `Text` made from `source` (a Text has one glyph per

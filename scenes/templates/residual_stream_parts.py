@@ -143,6 +143,43 @@ class StreamPanels:
                 self.scale = self.scale_bar(i)
                 self.add(self.scale)
 
+    def advance_together(self, k: int, run_time: float) -> None:
+        """Draw the steps up to stage k in one play (a layer's two updates at the pace of one):
+        the arrows grow one after another, tip to tail, the new X with the last; their bars
+        grow together while the axis glides; the view glides once."""
+        if self.progress < 0:
+            self.advance(0, run_time)
+        first = self.progress + 1
+        if first > k:
+            return
+        views, x_stages = self.data["plane"]["views"], self.data["x_stages"]
+        grow, turns, bars = [], [], []
+        for turn, i in enumerate(range(first, k + 1)):
+            s = self.step_rows[i - 1]
+            grow.append(self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
+                                         KIND_COLOR[s["kind"]], 3.5))
+            turns.append(turn)
+            if s["kind"] in ("attn", "ffn") and self.chart is not None:
+                bars.append(self.new_bar(("step", i - 1), s["layer"], s["kind"],
+                                         s["norm"]["value"]))
+            if i in x_stages:                     # a layer finished: the old X becomes a ghost
+                self.x_arrow.set_opacity(0.25)
+                self.x_arrow = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
+                grow.append(self.x_arrow)
+                turns.append(turn)
+                j = x_stages.index(i)
+                if self.chart is not None:
+                    bars.append(self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"]))
+        anims = [PlaneStep(self.plane, grow, views[k], turns=turns)]
+        if bars:
+            anims.append(BarsTo(self, bars, self.data["bars"]["linear"][k]["max"], k))
+        self.progress = k
+        self.play(*anims, run_time=run_time)
+        if views[k] != views[first - 1]:          # the scale bar of the new view (a true Num)
+            self.remove(self.scale)
+            self.scale = self.scale_bar(k)
+            self.add(self.scale)
+
     # --- the bars -----------------------------------------------------------------------------
     def ensure_chart(self) -> None:
         if self.chart is not None:
