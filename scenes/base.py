@@ -422,10 +422,12 @@ class StoryboardScene(MovingCameraScene):
         from .motion.pointer import point_at
         point_at(self, m, color=color, run_time=run_time)
 
-    def emphasize(self, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None) -> None:
-        """Circumscribe `m` briefly (a line runs round it and disappears)."""
+    def emphasize(self, *ms: Mobject, color=T.HIGHLIGHT, run_time: float | None = None,
+                  extra=(), buff: float = 0.06) -> None:
+        """Circumscribe each of `ms` briefly, together (a line runs round each and
+        disappears); `extra` animations play alongside."""
         from .motion.pointer import emphasize
-        emphasize(self, m, color=color, run_time=run_time)
+        emphasize(self, *ms, color=color, run_time=run_time, extra=extra, buff=buff)
 
     def hold_until(self, t: float) -> None:
         """Wait until scene time `t`, in whole frames (a static wait floors its frame count,

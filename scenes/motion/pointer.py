@@ -3,6 +3,7 @@ runs once round the thing (Circumscribe-like). Both are short and leave nothing 
 
     point_at(scene, scene.shown["q"])      # or scene.point_at(m)
     emphasize(scene, row)                  # or scene.emphasize(m)
+    emphasize(scene, num, bar, extra=[Indicate(arrow)])   # several at once, plus more
 """
 
 from __future__ import annotations
@@ -32,10 +33,16 @@ def point_at(scene, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None
     scene.remove(arrow)
 
 
-def emphasize(scene, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None) -> None:
-    """A line runs round `m` once and fades (Circumscribe), drawing no copy of `m`."""
-    scene.play(Circumscribe(m, Rectangle, color=color, buff=0.06, stroke_width=3,
-                            fade_out=True), run_time=_time(scene, run_time))
+def emphasize(scene, *ms: Mobject, color=T.HIGHLIGHT, run_time: float | None = None,
+              extra=(), buff: float = 0.06) -> None:
+    """A line runs once round each of `ms`, all together, and fades (Circumscribe), drawing
+    no copy of them: one thing, or the same thing in every place it is drawn (a number and
+    its bar). `extra` animations play alongside in the same `play`."""
+    if not ms:
+        raise ValueError("emphasize needs at least one mobject")
+    scene.play(*[Circumscribe(m, Rectangle, color=color, buff=buff, stroke_width=3,
+                              fade_out=True) for m in ms], *extra,
+               run_time=_time(scene, run_time))
 
 
 __all__ = ["point_at", "emphasize"]

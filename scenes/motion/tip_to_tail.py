@@ -98,10 +98,14 @@ class TipToTail(VGroup):
 
 class PlaneStep(Animation):
     """Glide `plane`'s view to `view` (log-interpolated width) while arrows in `grow` grow from
-    their tails; everything is redrawn for each frame's view."""
+    their tails; everything is redrawn for each frame's view. `turns` (one int per arrow in
+    `grow`): arrows grow one turn after another, each turn an equal share of the run time
+    (several steps tip to tail in one play); None: all grow together."""
 
-    def __init__(self, plane: TipToTail, grow=(), view: dict | None = None, **kwargs):
+    def __init__(self, plane: TipToTail, grow=(), view: dict | None = None,
+                 turns=None, **kwargs):
         self.plane, self.grow = plane, list(grow)
+        self.turns = list(turns) if turns is not None else None
         self.v0 = {"center": list(plane.view["center"]), "width": plane.view["width"]}
         self.v1 = ({"center": list(view["center"]), "width": float(view["width"])}
                    if view else self.v0)
@@ -115,7 +119,12 @@ class PlaneStep(Animation):
         w, c = geometric_view(self.v0["width"], self.v1["width"], self.v0["center"],
                               self.v1["center"], a)
         self.plane.view = {"center": c.tolist(), "width": w}
-        self.plane.redraw({id(g): a for g in self.grow})
+        if self.turns is None:
+            self.plane.redraw({id(g): a for g in self.grow})
+            return
+        n = max(self.turns, default=0) + 1
+        self.plane.redraw({id(g): min(1.0, max(0.0, a * n - t))
+                           for g, t in zip(self.grow, self.turns)})
 
 
 __all__ = ["FlatArrow", "TipToTail", "PlaneStep"]
