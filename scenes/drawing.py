@@ -58,11 +58,66 @@ class CachedDrawing:
 
     _base = None            # the array the pixels were last set from (identity)
     _fresh = False          # pixels equal `_base` (nothing drawn since)
+    _given = False          # the pixel array was handed out (`take_frame`): never written again
+
+    # --- the pixel array: set lazily, handed out without a copy -----------------------------
+    @property
+    def pixel_array(self):
+        """The frame's pixels. Setting them from a background is deferred until they are
+        read (`_pending`), so a capture that starts from a snapshot copies only once."""
+        d = self.__dict__
+        pending = d.get("_pending")
+        if pending is not None:
+            d["_pending"] = None
+            np.copyto(self._own_pixels(), pending, casting="unsafe")
+        try:
+            return d["_pixel_array"]
+        except KeyError:
+            raise AttributeError("pixel_array") from None
+
+    @pixel_array.setter
+    def pixel_array(self, value) -> None:
+        d = self.__dict__
+        d["_pending"] = None
+        d["_pixel_array"] = value
+        d["_given"] = False
+
+    def _own_pixels(self) -> np.ndarray:
+        """The array to draw into: a new one if the current one was handed out."""
+        d = self.__dict__
+        if d.get("_given"):
+            d["_pixel_array"] = np.empty_like(d["_pixel_array"])
+            d["_given"] = False
+        return d["_pixel_array"]
 
     def set_pixel_array(self, pixel_array, convert_from_floats: bool = False) -> None:
-        super().set_pixel_array(pixel_array, convert_from_floats)
+        current = self.__dict__.get("_pixel_array")
+        if (not convert_from_floats and isinstance(pixel_array, np.ndarray)
+                and current is not None and pixel_array.shape == current.shape):
+            # Manim's in-place copy (`np.copyto(..., casting="unsafe")`), when first read
+            self.__dict__["_pending"] = pixel_array
+        else:
+            if self._given:
+                self._own_pixels()
+            super().set_pixel_array(pixel_array, convert_from_floats)
         self._base = pixel_array if not convert_from_floats else None
         self._fresh = self._base is not None
+
+    def take_frame(self) -> np.ndarray:
+        """`CairoRenderer.get_frame`: the frame itself instead of a copy of it. The camera
+        never writes to an array it handed out (the next frame is drawn into a new one), so
+        the encoder, which owns what it is given, and a play's static image can keep it."""
+        pixels = self.pixel_array
+        self._given = True
+        return pixels
+
+    # A context per capture (as Manim's MovingCamera): the pixel array changes from frame to
+    # frame, and a context cached by the id of a freed array could outlive it.
+    def get_cached_cairo_context(self, pixel_array):
+        return None
+
+    def cache_cairo_context(self, pixel_array, ctx) -> None:
+        pass
 
     # --- what to draw ---------------------------------------------------------------------
     def get_mobjects_to_display(self, mobjects, include_submobjects: bool = True,
@@ -83,6 +138,9 @@ class CachedDrawing:
 
     # --- captures ------------------------------------------------------------------------
     def capture_mobjects(self, mobjects, **kwargs) -> None:
+        d = self.__dict__
+        if d.get("_given") and d.get("_pending") is None:     # drawing on a handed-out frame
+            d["_pixel_array"], d["_given"] = d["_pixel_array"].copy(), False
         fresh, self._fresh = self._fresh, False
         mobs = self.get_mobjects_to_display(mobjects, **kwargs) if fresh else None
         if not fresh or not self._lean_camera() or not all(_plain(m) for m in mobs):
@@ -90,7 +148,6 @@ class CachedDrawing:
             return
         if not mobs:
             return
-        ctx = self.get_cairo_context(self.pixel_array)
         lw = (self.cairo_line_width_multiple, self.frame_width / self.frame_width)
         state = (self._camera_key(), lw)
         caches = self.__dict__.setdefault("_prefixes", {})
@@ -101,9 +158,11 @@ class CachedDrawing:
         keys, same = _keys(mobs, old.keys if old is not None else ())
         start, at, pixels = 0, 0, None
         if old is not None and old.pixels is not None and same >= old.at:
-            np.copyto(self.pixel_array, old.pixels)
+            self.__dict__["_pending"] = None       # the background is covered by the copy
+            np.copyto(self._own_pixels(), old.pixels)
             start = at = old.at
             pixels = old.pixels
+        ctx = self.get_cairo_context(self.pixel_array)
         if same - start >= _MIN_SNAPSHOT:
             for m in mobs[start:same]:
                 self._draw(m, ctx, lw)
@@ -129,7 +188,7 @@ class CachedDrawing:
     def _camera_key(self) -> tuple:
         return (np.asarray(self.frame_center, dtype=float).tobytes(), float(self.frame_width),
                 float(self.frame_height), self.pixel_width, self.pixel_height,
-                self.pixel_array.shape, self.pixel_array.ctypes.data)
+                self.__dict__["_pixel_array"].shape)
 
     # --- one mobject -----------------------------------------------------------------------
     def _draw(self, m, ctx, lw) -> None:
