@@ -21,7 +21,27 @@ change a pixel:
   points, the last occurrence of each kept, sorted by z-index) is built once per member
   with list copies, not by Manim's nested generators once per member of a flattened list.
 - **Paths by points.** The subpath split and closing of a point array are computed once per
-  distinct array (least recently used dropped); the same curve calls follow.
+  distinct array (least recently used dropped); the same curve calls follow. A path drawn a
+  second time in the same camera view is kept as Cairo's own copy (`copy_path`) and given
+  back with `append_path`: the same device coordinates (Cairo rounds them to its fixed point
+  when the path is built; the copy goes back to user space with the inverse matrix and
+  comes back to the same fixed points), one call instead of one per curve.
+- **Only what changed.** A capture on the same base (the background, or a play's static
+  image) in the same view, with the same mobjects in the same order as the last one, starts
+  from the last frame: each mobject whose key changed marks the tiles its box covers, where
+  it was and where it is (points' box in device pixels, widened by its stroke's reach (the
+  miter limit) and antialiasing); outside those tiles every pixel is the last frame's (the
+  same base under the same mobjects). Inside them the base (or the prefix snapshot) is
+  restored on a scratch frame and every mobject whose box meets a marked tile is drawn
+  again, in order, without a clip (what it paints outside the tiles is not taken); the tiles
+  are copied into a copy of the last frame. A capture where nothing changed hands out the
+  last frame itself (the encoder then reuses its conversion). More than half the frame
+  marked: the whole capture is drawn as before.
+- **Frames without copies.** The frame goes to the encoder (or becomes a play's static
+  image) as the array it was drawn in (`take_frame` replaces Manim's `get_frame` copy); the
+  camera never writes to an array it handed out, and draws the next frame into a new one.
+  A background is copied into the frame only when it is read, so a capture that starts from
+  a snapshot copies once.
 
 Anything else (images, background-image fills, mobject classes that draw or walk their
 family their own way, a capture not starting from a freshly set background) takes Manim's
@@ -31,6 +51,7 @@ own path.
 from __future__ import annotations
 
 import math
+import os
 from collections import OrderedDict
 
 import numpy as np
@@ -52,16 +73,19 @@ class _Prefix:
         self.base, self.state, self.keys, self.at, self.pixels = base, state, keys, at, pixels
 
 
-import os as _os
+# Counts of how captures went (LAYERWISE_DRAW_STATS=1 prints them at exit): "damage" (drawn
+# from the last frame), "same" (the last frame again), "big" (too much changed), "drawn" and
+# "skipped" (mobjects after the prefix drawn again or not in "damage" captures), "shares"
+# (marked share of the frame, tenths: count).
 _STATS: dict = {}
-if _os.environ.get("LAYERWISE_DRAW_STATS"):
+if os.environ.get("LAYERWISE_DRAW_STATS"):
     import atexit
-    import collections
 
-    def _report():
-        f = _STATS.pop("fracs", [])
-        print("DRAW_STATS", _STATS, sorted(collections.Counter(round(x, 1) for x in f).items()))
-    atexit.register(_report)
+    atexit.register(lambda: print("DRAW_STATS", _STATS))
+
+
+def _count(name: str, n: int = 1) -> None:
+    _STATS[name] = _STATS.get(name, 0) + n
 
 
 class _Frame:
@@ -228,7 +252,7 @@ class CachedDrawing:
         d = self.__dict__
         lasts = d["_lasts"]
         if not changed:                      # the very frame of last time: hand it out again
-            _STATS["same"] = _STATS.get("same", 0) + 1
+            _count("same")
             d["_pending"] = None
             d["_pixel_array"], d["_given"] = last.pixels, True
             lasts[slot] = last
@@ -252,8 +276,7 @@ class CachedDrawing:
                     grid[y0 // T:(y1 - 1) // T + 1, x0 // T:(x1 - 1) // T + 1] = True
         share = grid.mean()
         if share > _DAMAGE_MAX:
-            _STATS["big"] = _STATS.get("big", 0) + 1
-            _STATS.setdefault("fracs", []).append(round(float(share), 2))
+            _count("big")
             return False
         scratch = d.get("_scratch")
         if scratch is None or scratch.shape != last.pixels.shape:
@@ -273,10 +296,12 @@ class CachedDrawing:
                     and grid[y0 // T:(y1 - 1) // T + 1, x0 // T:(x1 - 1) // T + 1].any()):
                 draw.append(mobs[i])
         rects = _runs(grid, T, pw, ph)
-        _STATS["damage"] = _STATS.get("damage", 0) + 1
-        _STATS["drawn"] = _STATS.get("drawn", 0) + len(draw)
-        _STATS["skipped"] = _STATS.get("skipped", 0) + len(mobs) - start - len(draw)
-        _STATS.setdefault("fracs", []).append(round(float(share), 2))
+        _count("damage")
+        _count("drawn", len(draw))
+        _count("skipped", len(mobs) - start - len(draw))
+        shares = _STATS.setdefault("shares", {})
+        tenth = round(float(share), 1)
+        shares[tenth] = shares.get(tenth, 0) + 1
         for y0, y1, x0, x1 in rects:
             scratch[y0:y1, x0:x1] = src[y0:y1, x0:x1]
         if draw:
