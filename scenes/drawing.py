@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import math
 import os
+import weakref
 from collections import OrderedDict
 
 import numpy as np
@@ -86,6 +87,13 @@ if os.environ.get("LAYERWISE_DRAW_STATS"):
 
 def _count(name: str, n: int = 1) -> None:
     _STATS[name] = _STATS.get(name, 0) + n
+
+
+class Frame(np.ndarray):
+    """A frame drawn from the one before it: `changed` is (a weak reference to that frame,
+    first row, end row), the rows outside [first, end) being that frame's. The encoder
+    converts only those rows (`layerwise_pipeline/encoder.py`)."""
+    changed = None
 
 
 class _Frame:
@@ -313,6 +321,9 @@ class CachedDrawing:
         np.copyto(out, last.pixels)
         for y0, y1, x0, x1 in rects:
             out[y0:y1, x0:x1] = scratch[y0:y1, x0:x1]
+        out = out.view(Frame)
+        out.changed = (weakref.ref(last.pixels), min((r[0] for r in rects), default=0),
+                       max((r[1] for r in rects), default=0))
         d["_pixel_array"], d["_given"] = out, False
         if old is not None:
             caches[slot] = _Prefix(old.base, old.state, keys, old.at if same >= old.at else 0,
