@@ -10,8 +10,9 @@ each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_at
 Beats: `tokens`, `x` (X entering the beat's layer), `attn_out`, `mlp_out` (one update added),
 `journey` (every remaining layer), `sizes` (the lengths, the outlier token), `identity`
 (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
-narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`,
-`hold_until_said`), so a voiced beat does not sit still while its words go by.
+narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`, and
+`hold_until_moment` for the moments its storyboard names: `moments:`, declared per handler in
+layerwise_core/templates.py), so a voiced beat does not sit still while its words go by.
 
 This file: the scene and its beats up to `journey`. `residual_stream_parts`: the pieces (the
 vector columns, the plane, the bars). `residual_stream_summary`: the beats `sizes` and
@@ -87,7 +88,7 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         marks = [boxes[i][1][0] for i, tok in enumerate(d["tokens"])
                  if tok["text"].startswith(d["space_mark"])]
         if marks:
-            self.hold_until_said(1, "the mark")
+            self.hold_until_moment("space_mark")
             self.flash(marks + [info[1][2][0]], 1.6, 0.3, 1.6)
         # "We follow one token, bank": its box, its index, the line saying so
         self.hold_until_cue(2)
@@ -109,12 +110,12 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         self.advance(lay["stage_in"], self.quick(0.15, 1.0))
         self.play(self.bar_for_x(l), run_time=self.quick(0.1, 0.8))
         # "... its embedding: 576 numbers": the column's dots are the rest of them
-        self.hold_until_said(0, "numbers")
+        self.hold_until_moment("numbers")
         dims = self.num("data.d_model", 0, S, T.X, suffix=" numbers")
         dims.next_to(col[1], RIGHT, buff=0.2).align_to(col[1][1][1], DOWN)
         self.put("dims", dims, anim=Write(dims), run_time=0.8)
         # "with a length of only 2.18": the length as a number, an arrow and a bar
-        self.hold_until_said(0, "length")
+        self.hold_until_moment("length")
         xbar = self.bars.get(("x", l))
         self.emphasize(col[2], *([xbar] if xbar is not None else []), run_time=1.0,
                        extra=[Indicate(self.x_arrow, scale_factor=1.0, color=T.HIGHLIGHT)])
@@ -124,9 +125,9 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         words = f"layer l reads {x_in} and writes {x_out}"
         rule = txt(words, T.TYPE.label, T.TEXT).move_to(LEFT * 4.2 + UP * 2.25)
         self.put("rule", rule, anim=Write(rule), run_time=1.0)
-        self.hold_until_said(1, "reads")
+        self.hold_until_moment("reads")
         self.emphasize(glyphs(rule, words, x_in), col[0], run_time=0.8)
-        self.hold_until_said(1, "writes")
+        self.hold_until_moment("writes")
         self.emphasize(glyphs(rule, words, x_out, last=True), run_time=0.8)
 
     def add_step(self, which: str) -> None:
@@ -197,7 +198,7 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         default = max(0.25, min(1.0, 0.8 * beat["duration"] / max(1.0, sum(weights))))
         end = self.cue_at(self.n_cues()) - 0.25
         # "The plane shows only part of each update": the note, when it is said
-        said = self.said_at(1, "The plane shows") if self.n_cues() > 1 else None
+        said = self.said("plane_note") if self.beat.get("cues") else None
         for k, lay in enumerate(left):
             if said is not None and "note" not in self.shown and self.time >= said - 0.2:
                 self.put("note", share, run_time=NOTE_TIME)
