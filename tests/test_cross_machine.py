@@ -17,7 +17,7 @@ import sys
 import pytest
 
 import framecheck as fc
-from layerwise_core.analysis.robust import NOISE_TOLERANCE, NoiseBoundError, error_bound
+from layerwise_core.analysis.robust import NoiseBoundError, error_bound
 from layerwise_core.errors import LayerwiseError
 from layerwise_core.plans.shown import near_boundary, stable
 
@@ -78,11 +78,12 @@ def test_every_on_screen_string_is_the_same_under_another_cpu_and_thread_count(
 
 def test_error_bound_is_fixed_not_rounded_noise():
     # 9.9e-7 and 1.1e-6 straddle 1e-6: the old next-power-of-ten bound showed 1e-06 vs 1e-05
-    assert error_bound(9.9e-7) == error_bound(1.1e-6) == {"bound": NOISE_TOLERANCE, "decimals": 5}
+    assert error_bound(9.9e-7, 1e-5) == error_bound(1.1e-6, 1e-5) == {"bound": 1e-5, "decimals": 5}
+    assert error_bound(1.16e-5, 1e-4) == {"bound": 1e-4, "decimals": 4}
     with pytest.raises(NoiseBoundError):
-        error_bound(2e-5)
+        error_bound(2e-5, 1e-5)
     with pytest.raises(NoiseBoundError):
-        error_bound(float("nan"))
+        error_bound(float("nan"), 1e-4)
 
 
 def test_values_within_noise_of_a_rounding_boundary_fail_at_plan_time():
