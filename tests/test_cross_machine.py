@@ -19,7 +19,7 @@ import pytest
 import framecheck as fc
 from layerwise_core.analysis.robust import NoiseBoundError, error_bound
 from layerwise_core.errors import LayerwiseError
-from layerwise_core.plans.shown import near_boundary, stable
+from layerwise_core.plans.shown import fitting_decimals, near_boundary, stable
 
 STORYBOARDS = sorted((fc.ROOT / "scenes" / "storyboards").glob("*.yaml"))
 OTHER = {"ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1"}
@@ -108,3 +108,13 @@ def test_state_tolerances_follow_what_each_field_is():
     for changed in ({"center": [1.0 + 0.1 * px, 2.0]}, {"value": -0.5762}, {"scaled": 0.5003},
                     {"text": "0.57"}, {"fill": "#3d82f6"}, {"fill_opacity": 0.99}):
         assert fc.state_differences({**g, **changed}, g), changed
+
+
+def test_entries_shown_together_move_their_decimals_away_from_a_boundary():
+    # -1.0650067 at 2 decimals sits on -1.065: one fewer (1.1) is safe; 3 more at 2.5525038 too
+    assert fitting_decimals([[0.5, -1.0650067], [3.21]], 2, "x") == 1
+    assert fitting_decimals([[2.5525038, 0.4]], 3, "x") == 2
+    assert fitting_decimals([[0.25, 0.333]], 1, "x") == 2          # 1 decimal: no fewer than 1
+    assert fitting_decimals([[0.3, 0.7]], 1, "x") == 1
+    with pytest.raises(LayerwiseError, match=r"x\[0\]\[1\].*rounding boundary"):
+        fitting_decimals([[0.5, 0.05, 0.005]], 1, "x")      # near at 1, 2 and 0 decimals

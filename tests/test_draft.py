@@ -295,3 +295,11 @@ def test_make_passes_model():
     out = subprocess.run(["make", "-n", "-C", str(ROOT), "render", "SCENE=per_head"],
                          capture_output=True, text=True, check=True).stdout
     assert "--model" not in out
+
+
+@pytest.mark.parametrize("focus", ["The", "capital", "of", "France", "is"])
+def test_residual_stream_drafts_plan_for_every_word(focus, capsys, cache_dir, tmp_path):
+    """Every word of a short sentence drafts and plans: the first token too (SmolLM2's attention
+    sink, |x| ~ 23,000: the additions bound is float32's, from |X|, not a fixed 1e-4), and "is",
+    whose entries sat on rounding boundaries at their layer's decimals (now moved off them)."""
+    drafted(capsys, cache_dir, tmp_path, "smollm2-135m", [CAPITAL], focus, "residual_stream")

@@ -67,13 +67,15 @@ def build(c: Context) -> Draft:
                       expect=[f"data.outlier.position == {big}"] if big is not None else [],
                       moments=moments))
     if additive:
+        from ..plans.residual_stream import addition_check
+        bound = addition_check(t, pos)["bound_total"]["bound"]      # float32's, from |X|
         beats.append(Beat(
             "identity", ["identity"],
             "X⁽" + _superscript(L) + "⁾ = X⁽⁰⁾ + {data.check.n_updates} updates",
             "And nothing else ever changes X. The embedding plus the {data.check.n_updates} "
             "updates is X of {model.n_layers}, within {data.identity.bound.bound} in every "
             "entry.", expect=[f"model.n_layers == {L}", "data.stages[0].index == 0",
-                              "data.check.max_error_total < 0.0001"],
+                              f"data.check.max_error_total < {bound:g}"],
             # "the#2": "the {data.check.n_updates} updates" ("The embedding" is the first)
             moments={"updates": "the#2", "is_x": "is X", "within": "within",
                      "every_entry": "every entry"}))
