@@ -261,7 +261,11 @@ def test_per_head_worked_head_is_the_models_attention(heads):
                 assert (r["pos"], r["token"], r["offset"]) == (j, t.tokens[j], j - f)
                 assert (r["dot"], r["score"], r["weight"]) == (
                     h["dots"][j], h["scores"][j], h["weights"][j])
-            assert h["gap"] == pytest.approx(h["top"]["score"] - h["second"]["score"], abs=1e-12)
+            sd = h["decimals"]["scores"]           # the lead read off the screen's scores
+            assert h["gap"] == round(round(h["top"]["score"], sd)
+                                     - round(h["second"]["score"], sd), sd)
+            assert h["gap"] == pytest.approx(h["top"]["score"] - h["second"]["score"],
+                                             abs=10.0 ** -sd)
             assert h["rest_max"] == max(w for j, w in enumerate(h["weights"])
                                         if j not in ranked[:2])
             # what the narration says of MiniLM's head 2: river, the token before, takes it all

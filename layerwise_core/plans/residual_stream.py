@@ -143,7 +143,9 @@ def _num(value: float, where: str, decimals: int | None = None) -> dict:
     value = float(value)
     if decimals is None and abs(value) >= 1000:       # 24101.47 -> 24100 ("about"): noise
         e = math.floor(math.log10(abs(value))) - 2    # moves a 5-digit float32 in its 2nd
-        stable(value / 10 ** e, 0, where)              # decimal, so it is rounded in the plan
+        if near_boundary(value / 10 ** e, 0):          # decimal, so it is rounded in the plan
+            e -= 1                                     # (23349.92 -> 23350, not 23300/23400)
+        stable(value / 10 ** e, 0, where)
         return {"value": float(round(value / 10 ** e) * 10 ** e), "decimals": 0,
                 "exact": value, "rounded_to": float(10 ** e)}
     d = sig_decimals(value) if decimals is None else decimals
