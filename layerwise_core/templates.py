@@ -68,7 +68,12 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     _t("fresh_qkv", {"x", "norm", "project", "update", "causes", "check"}, ANY_MODEL, 1,
        "FreshQKVScene"),
     _t("residual_stream", {"tokens", "x", "attn_out", "mlp_out", "journey", "sizes", "identity"},
-       ANY_MODEL, 1, "ResidualStreamScene"),
+       ANY_MODEL, 1, "ResidualStreamScene", moments={
+           "tokens": "space_mark",
+           "x": "numbers length reads writes",
+           "journey": "plane_note",
+           "sizes": "norm_first norm_last growth first_token outlier_norm left_out",
+           "identity": "updates is_x within every_entry"}),
     _t("per_head", {"heads", "x", "query", "keys", "dots", "scale", "softmax", "values",
                     "matrix", "diagonal", "grid"}, ANY_MODEL, 1, "PerHeadScene"),
     _t("bank_drift", {"similarity", "projection", "table", "probe", "measured"}, ANY_MODEL, 2,

@@ -15,8 +15,8 @@ The scene kit (one for every template):
   `self.hold_until_moment("dip")` until the storyboard's moment `dip` is spoken (`said(name)`
   the time; the template registry declares the names, the storyboard's `moments:` says where,
   the plan times them), `self.pace(t, n, default)` the run time of n steps spread until then.
-  (`hold_until_said(i, "words")` / `said_at` take words typed in the template: an edited
-  narration silently stops matching them; prefer moments.)
+  A handler never types the words it waits for: an edited narration would silently stop
+  matching them, where a moment that is no longer said fails the plan.
 - `self.fill_to(t, [(weight, fn(run_time)), ...])`: spread animations over the time left
   until `t` (`self.cue_at(i)`, default `self.next_reveal()`), so the picture moves while the
   voice speaks.
@@ -256,25 +256,10 @@ class StoryboardScene(MovingCameraScene):
         if 0 <= i < len(cues):
             self.hold_until(self.beat_start + float(cues[i]["start"]) + self.cue_shift[i])
 
-    def said_at(self, i: int, words: str) -> float:
-        """Scene time when `words` are spoken in cue i of this beat: the cue's start plus the
-        words' share of its characters times its length (as `at:` reveals time a word); the
-        cue's start if it does not say them, now when the plan has no cues (silent)."""
-        cues = self.beat.get("cues") or []
-        if not 0 <= i < len(cues):
-            return self.time
-        text = cues[i]["text"]
-        k = max(0, text.lower().find(words.lower()))
-        return self.cue_at(i) + float(cues[i]["duration"]) * k / max(1, len(text))
-
-    def hold_until_said(self, i: int, words: str) -> None:
-        """Wait until `words` of cue `i` are spoken (no-op without cues)."""
-        self.hold_until(self.said_at(i, words))
-
     def said(self, name: str) -> float:
         """Scene time when the beat's moment `name` is spoken: the time the plan gave it
         (`moments`: its cue and seconds after that cue's start, plus any delay a late reveal
-        put on that cue); now when the plan has no cues (silent), as `said_at`."""
+        put on that cue); now when the plan has no cues (silent: no wait)."""
         moments = self.beat.get("moments") or {}
         if name not in moments:
             raise KeyError(f"beat {self.beat['id']!r} has no moment {name!r} in its plan "

@@ -17,9 +17,9 @@ import sys
 import pytest
 
 import framecheck as fc
-from layerwise_core.analysis.robust import NOISE_TOLERANCE, NoiseBoundError, error_bound
+from layerwise_core.analysis.robust import NoiseBoundError, error_bound
 from layerwise_core.errors import LayerwiseError
-from layerwise_core.plans.shown import near_boundary, stable
+from layerwise_core.plans.shown import fitting_decimals, near_boundary, stable
 
 STORYBOARDS = sorted((fc.ROOT / "scenes" / "storyboards").glob("*.yaml"))
 OTHER = {"ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1"}
@@ -78,11 +78,12 @@ def test_every_on_screen_string_is_the_same_under_another_cpu_and_thread_count(
 
 def test_error_bound_is_fixed_not_rounded_noise():
     # 9.9e-7 and 1.1e-6 straddle 1e-6: the old next-power-of-ten bound showed 1e-06 vs 1e-05
-    assert error_bound(9.9e-7) == error_bound(1.1e-6) == {"bound": NOISE_TOLERANCE, "decimals": 5}
+    assert error_bound(9.9e-7, 1e-5) == error_bound(1.1e-6, 1e-5) == {"bound": 1e-5, "decimals": 5}
+    assert error_bound(1.16e-5, 1e-4) == {"bound": 1e-4, "decimals": 4}
     with pytest.raises(NoiseBoundError):
-        error_bound(2e-5)
+        error_bound(2e-5, 1e-5)
     with pytest.raises(NoiseBoundError):
-        error_bound(float("nan"))
+        error_bound(float("nan"), 1e-4)
 
 
 def test_values_within_noise_of_a_rounding_boundary_fail_at_plan_time():
@@ -107,3 +108,13 @@ def test_state_tolerances_follow_what_each_field_is():
     for changed in ({"center": [1.0 + 0.1 * px, 2.0]}, {"value": -0.5762}, {"scaled": 0.5003},
                     {"text": "0.57"}, {"fill": "#3d82f6"}, {"fill_opacity": 0.99}):
         assert fc.state_differences({**g, **changed}, g), changed
+
+
+def test_entries_shown_together_move_their_decimals_away_from_a_boundary():
+    # -1.0650067 at 2 decimals sits on -1.065: one fewer (1.1) is safe; 3 more at 2.5525038 too
+    assert fitting_decimals([[0.5, -1.0650067], [3.21]], 2, "x") == 1
+    assert fitting_decimals([[2.5525038, 0.4]], 3, "x") == 2
+    assert fitting_decimals([[0.25, 0.333]], 1, "x") == 2          # 1 decimal: no fewer than 1
+    assert fitting_decimals([[0.3, 0.7]], 1, "x") == 1
+    with pytest.raises(LayerwiseError, match=r"x\[0\]\[1\].*rounding boundary"):
+        fitting_decimals([[0.5, 0.05, 0.005]], 1, "x")      # near at 1, 2 and 0 decimals

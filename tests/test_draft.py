@@ -295,3 +295,24 @@ def test_make_passes_model():
     out = subprocess.run(["make", "-n", "-C", str(ROOT), "render", "SCENE=per_head"],
                          capture_output=True, text=True, check=True).stdout
     assert "--model" not in out
+
+
+@pytest.mark.parametrize("focus", ["The", "capital", "of", "France", "is"])
+def test_residual_stream_drafts_plan_for_every_word(focus, capsys, cache_dir, tmp_path):
+    """Every word of a short sentence drafts and plans: the first token too (SmolLM2's attention
+    sink, |x| ~ 23,000: the additions bound is float32's, from |X|, not a fixed 1e-4), and "is",
+    whose entries sat on rounding boundaries at their layer's decimals (now moved off them)."""
+    drafted(capsys, cache_dir, tmp_path, "smollm2-135m", [CAPITAL], focus, "residual_stream")
+
+
+@pytest.mark.parametrize("model,template,focus", [
+    ("minilm-l6", "per_head", "capital"), ("smollm2-135m", "per_head", "capital"),
+    ("smollm2-135m", "residual_stream", "Paris"), ("smollm2-135m", "per_head", "mat")])
+def test_drafts_plan_where_a_shown_number_sat_on_a_rounding_boundary(model, template, focus,
+                                                                      capsys, cache_dir, tmp_path):
+    """Each of these failed `layerwise draft` with '... within float noise of a rounding
+    boundary': per_head's scores (9.318448, 22.635225) and keys (-2.3915238) now move their
+    decimals off the boundary, its lead is the difference of the scores as shown, and the sink's
+    length 23,349.92 is rounded to 23,350 instead of refused at 'about 23,300'."""
+    sentence = "The cat sat on the mat." if focus == "mat" else "Paris is the capital of France"
+    drafted(capsys, cache_dir, tmp_path, model, [sentence], focus, template)

@@ -15,10 +15,13 @@ from layerwise_core.storyboard.schema import Cue, load_storyboard, validate_text
 from layerwise_core.templates import TEMPLATES
 from layerwise_core.voice.cues import split_cues
 
-BANK = Path(__file__).parent.parent / "scenes" / "storyboards" / "bank_drift.yaml"
+BOARDS = Path(__file__).parent.parent / "scenes" / "storyboards"
+BANK = BOARDS / "bank_drift.yaml"
+STREAM = BOARDS / "residual_stream.yaml"
 
 # what scenes/templates/bank_drift*.py waited for before moments: (beat, moment) -> the
-# cue and the words it typed (`said_at(cue, words)` / `hold_until_said(cue, words)`)
+# cue and the words it typed (`said_at(cue, words)` / `hold_until_said(cue, words)`, the kit's
+# before moments replaced them: `typed` below)
 TYPED = {
     ("drift", "each_layer"): (1, "each layer"), ("drift", "choice"): (1, "choice of sentence"),
     ("drift", "separation"): (1, "separation"), ("drift", "flat_view"): (1, "this flat view"),
@@ -45,10 +48,37 @@ TYPED = {
 }
 
 
+# the same for scenes/templates/residual_stream*.py; "the {n}" stands for
+# `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
+TYPED_STREAM = {
+    ("tokens", "space_mark"): (1, "the mark"),
+    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "length"),
+    ("embedding", "reads"): (1, "reads"), ("embedding", "writes"): (1, "writes"),
+    ("journey", "plane_note"): (1, "The plane shows"),
+    ("sizes", "norm_first"): (1, "from"), ("sizes", "norm_last"): (1, "to "),
+    ("sizes", "growth"): (1, "about"), ("sizes", "first_token"): (2, "the first"),
+    ("sizes", "outlier_norm"): (2, "grows"), ("sizes", "left_out"): (3, "leave"),
+    ("identity", "updates"): (1, "the {n}"), ("identity", "is_x"): (1, "is X"),
+    ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),
+}
+
+
+def typed(scene, i: int, words: str) -> float:
+    """The kit's `said_at(i, words)` before moments (scenes/base.py, removed with the last
+    template that typed its words): cue i's start plus the words' share of its characters
+    times its length; the cue's start if it does not say them; now without cue i."""
+    cues = scene.beat.get("cues") or []
+    if not 0 <= i < len(cues):
+        return scene.time
+    text = cues[i]["text"]
+    k = max(0, text.lower().find(words.lower()))
+    return scene.cue_at(i) + float(cues[i]["duration"]) * k / max(1, len(text))
+
+
 class Beat:
     """Just enough of a StoryboardScene to call its timing methods on one beat."""
     from scenes.base import StoryboardScene as _S
-    said_at, said, cue_at, beat_end = _S.said_at, _S.said, _S.cue_at, _S.beat_end
+    said, cue_at, beat_end = _S.said, _S.cue_at, _S.beat_end
 
     def __init__(self, beat: dict):
         self.beat, self.beat_start, self.time, self.plan = beat, 12.5, 0.0, {}
@@ -65,23 +95,55 @@ def voiced(beat):
     return dataclasses.replace(beat, cues=tuple(cues), duration=t)
 
 
-def test_every_typed_word_is_a_moment_of_the_registry():
-    declared = {(s, m) for s, names in TEMPLATES["bank_drift"].moments for m in names}
-    show = {"drift": "projection", "table": "table", "probe": "probe", "measured": "measured"}
-    assert {(show[b], m) for b, m in TYPED} == declared
+STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "journey": "journey", "sizes": "sizes",
+               "identity": "identity"}
 
 
-def test_moments_give_the_times_the_typed_words_gave(cache_dir):
-    sb, _ = prepare_plan(load_storyboard(BANK), cache_dir)
+@pytest.mark.parametrize("template,typed_words,show", [
+    ("bank_drift", TYPED, {"drift": "projection", "table": "table", "probe": "probe",
+                           "measured": "measured"}),
+    ("residual_stream", TYPED_STREAM, STREAM_SHOW)], ids=["bank_drift", "residual_stream"])
+def test_every_typed_word_is_a_moment_of_the_registry(template, typed_words, show):
+    declared = {(s, m) for s, names in TEMPLATES[template].moments for m in names}
+    assert {(show[b], m) for b, m in typed_words} == declared
+
+
+def same_times(sb, plan: dict, typed_words: dict) -> set:
+    """Every moment of the filled storyboard `sb`, voiced, at the time its typed words gave
+    (through the scene's own `said`, on synthetic cues with cue shifts)."""
     seen = set()
     for b in sb.beats:
         d = beat_json(voiced(b), sb.words_per_minute)
         scene = Beat(json.loads(json.dumps(d)))     # as the scene reads it from the plan
         for name in d.get("moments", {}):
-            cue, words = TYPED[(b.id, name)]
-            assert scene.said(name) == scene.said_at(cue, words), (b.id, name)
+            cue, words = typed_words[(b.id, name)]
+            words = words.format(n=(plan.get("data") or {}).get("check", {}).get("n_updates"))
+            assert scene.said(name) == typed(scene, cue, words), (b.id, name)
             seen.add((b.id, name))
-    assert seen == set(TYPED)
+    return seen
+
+
+@pytest.mark.parametrize("path,typed_words", [(BANK, TYPED), (STREAM, TYPED_STREAM)],
+                         ids=["bank_drift", "residual_stream"])
+def test_moments_give_the_times_the_typed_words_gave(path, typed_words, cache_dir):
+    sb, plan = prepare_plan(load_storyboard(path), cache_dir)
+    assert same_times(sb, plan, typed_words) == set(typed_words)
+
+
+def test_residual_stream_draft_moments_give_the_typed_times(tmp_path, capsys, cache_dir):
+    """`layerwise draft` names the moments too; for SmolLM2 (an outlier token, the identity)
+    each falls where the words typed in the template fell in the draft's own narration
+    (where it does not say them, the sentence's start, as `said_at` gave)."""
+    code = main(["--cache", str(cache_dir), "draft", "--model", "smollm2-135m", "--template",
+                 "residual_stream", "--sentence", "I sat on the river bank.", "--focus", "bank"])
+    out = capsys.readouterr().out
+    assert code == 0
+    path = tmp_path / "my.yaml"
+    path.write_text(out)
+    sb, plan = prepare_plan(load_storyboard(path), cache_dir)
+    ids = {b.id for b in sb.beats}
+    assert same_times(sb, plan, TYPED_STREAM) == {k for k in TYPED_STREAM if k[0] in ids}
+    assert {"tokens", "embedding", "journey", "sizes", "identity"} <= ids
 
 
 def test_a_silent_plan_does_not_wait_as_before(cache_dir):
@@ -91,7 +153,7 @@ def test_a_silent_plan_does_not_wait_as_before(cache_dir):
     assert d["moments"]["sense_percent"]["cue"] == 3 and d["moments"]["sense_percent"]["at"] > 0
     scene = Beat(d)
     scene.time = 40.0
-    assert scene.said("sense_percent") == scene.said_at(3, "percent") == 40.0
+    assert scene.said("sense_percent") == typed(scene, 3, "percent") == 40.0
 
 
 def board(moments: str, narration: str = "Here are the vectors. Each layer moves them more "
@@ -150,12 +212,12 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
                             "separation, flat_view") for p in e.value.problems), e.value.problems
 
 
-def plan_cli(tmp_path, text: str, capsys, cache_dir) -> tuple[int, str]:
-    path = tmp_path / "bank_drift.yaml"
+def plan_cli(tmp_path, text: str, capsys, cache_dir, name: str = "bank_drift") -> tuple[int, str]:
+    path = tmp_path / f"{name}.yaml"
     path.write_text(text)
     media = tmp_path / "media"
     code = main(["--cache", str(cache_dir), "plan", "--media", str(media), str(path)])
-    assert code == 0 or not (media / "plans" / "bank_drift.json").exists()   # nothing written
+    assert code == 0 or not (media / "plans" / f"{name}.json").exists()   # nothing written
     return code, capsys.readouterr().err
 
 
@@ -176,4 +238,42 @@ def test_plan_refuses_words_not_in_the_filled_narration_exit_2(tmp_path, capsys,
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "percent#3" in ln)
     assert code == 2
     assert f"bank_drift.yaml:{line}: beats[4].moments.sense_percent: 'percent#3' no longer " \
+           f"fits the narration" in err, err
+
+
+# --- residual_stream ---------------------------------------------------------------------------
+
+def line_of(text: str, needle: str, after: str = "") -> int:
+    """The 1-based line of the first `needle` line after the first line containing `after`."""
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if after in ln)
+    return next(i for i, ln in enumerate(lines[start:], start + 1) if needle in ln)
+
+
+def test_residual_stream_plan_refuses_a_missing_moment_exit_2(tmp_path, capsys, cache_dir):
+    text = STREAM.read_text().replace('      left_out: "leave"\n', "")
+    code, err = plan_cli(tmp_path, text, capsys, cache_dir, "residual_stream")
+    line = line_of(text, "moments:", "id: sizes")
+    assert code == 2
+    assert f"residual_stream.yaml:{line}: beats[6].moments: missing moment left_out: template " \
+           f"'residual_stream' waits for it in sizes" in err, err
+
+
+def test_residual_stream_plan_refuses_words_not_said_exit_2(tmp_path, capsys, cache_dir):
+    text = STREAM.read_text().replace('reads: "reads"', 'reads: "takes"')
+    code, err = plan_cli(tmp_path, text, capsys, cache_dir, "residual_stream")
+    line = line_of(text, 'reads: "takes"')
+    assert code == 2
+    assert f"residual_stream.yaml:{line}: beats[1].moments.reads: 'takes' is not said in this " \
+           f"beat's narration" in err, err
+
+
+def test_residual_stream_plan_refuses_words_gone_once_filled_exit_2(tmp_path, capsys, cache_dir):
+    # "updates#2" is said as written ("the {data.check.n_updates} updates": the placeholder's
+    # name says it first) but not once the number is filled in
+    text = STREAM.read_text().replace('updates: "the#2"', 'updates: "updates#2"')
+    code, err = plan_cli(tmp_path, text, capsys, cache_dir, "residual_stream")
+    line = line_of(text, 'updates: "updates#2"')
+    assert code == 2
+    assert f"residual_stream.yaml:{line}: beats[7].moments.updates: 'updates#2' no longer " \
            f"fits the narration" in err, err

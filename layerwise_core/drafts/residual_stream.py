@@ -20,13 +20,16 @@ def build(c: Context) -> Draft:
         Beat("tokens", ["tokens"],
              "{model.display}: {model.n_layers} layers",
              f"This is {{model.display}}, with {{model.n_layers}} layers. It reads the sentence "
-             f"as {{data.n_tokens}} tokens. We follow one token, {tok}."),
+             f"as {{data.n_tokens}} tokens. We follow one token, {tok}.",
+             moments={"space_mark": 1}),     # no sentence on the space mark: at the count
         Beat("embedding", ["x"],
              "X⁽⁰⁾: the embedding of " + tok,
              "Before the first layer, the stream X of " + tok + " is its embedding: "
              "{model.d_model} numbers, with a length of {data.summary.norm_first.value:.2f}. "
              "Layer l reads X of l and writes X of l plus one.",
-             layer=0, expect=["data.stages[0].index == 0"]),
+             layer=0, expect=["data.stages[0].index == 0"],
+             moments={"numbers": "numbers", "length": "length", "reads": "reads",
+                      "writes": "writes"}),
         Beat("attn0", ["attn_out"],
              "Layer {beat.layer}, attention adds",
              "Layer {beat.layer}'s attention output, an update {data.layers[0].norm_attn.value:.2f}"
@@ -47,24 +50,35 @@ def build(c: Context) -> Draft:
              "The remaining layers, attention and FFN each",
              "Now the remaining layers, each adding its attention and FFN updates, while the "
              "earlier X's stay as a faint trail. The plane shows only part of each update; the "
-             "rest points out of it."),
+             "rest points out of it.", moments={"plane_note": "The plane shows"}),
     ]
     sizes = ("The bars give the lengths. X goes from {data.summary.norm_first.value:.2f} to "
              "{data.summary.norm_last.value:.2f}.")
+    # the growth factor is not said: it is ringed as the sentence is
+    moments = {"norm_first": "from", "norm_last": "to", "growth": 1}
     big = _outlier(t, pos[0])
     if big is not None:
         sizes += (f" One token is different: {quoted(t.tokens[big])} grows to "
                   f"{{data.outlier.max_norm.value:,.0f}}. We leave it out of these pictures.")
+        moments |= {"first_token": 2, "outlier_norm": "grows", "left_out": "leave"}
+    else:       # no outlier: the scene draws none of its rows, nothing waits for these
+        moments |= {"first_token": 1, "outlier_norm": 1, "left_out": 1}
     beats.append(Beat("sizes", ["sizes"], "The lengths, on one linear scale", sizes,
-                      expect=[f"data.outlier.position == {big}"] if big is not None else []))
+                      expect=[f"data.outlier.position == {big}"] if big is not None else [],
+                      moments=moments))
     if additive:
+        from ..plans.residual_stream import addition_check
+        bound = addition_check(t, pos)["bound_total"]["bound"]      # float32's, from |X|
         beats.append(Beat(
             "identity", ["identity"],
             "X⁽" + _superscript(L) + "⁾ = X⁽⁰⁾ + {data.check.n_updates} updates",
             "And nothing else ever changes X. The embedding plus the {data.check.n_updates} "
             "updates is X of {model.n_layers}, within {data.identity.bound.bound} in every "
             "entry.", expect=[f"model.n_layers == {L}", "data.stages[0].index == 0",
-                              "data.check.max_error_total < 0.0001"]))
+                              f"data.check.max_error_total < {bound:g}"],
+            # "the#2": "the {data.check.n_updates} updates" ("The embedding" is the first)
+            moments={"updates": "the#2", "is_x": "is X", "within": "within",
+                     "every_entry": "every entry"}))
     notes = [f"followed token {t.tokens[pos[0]]!r} (position {pos[0]}); |X^(l+1) - X^(l)| / "
              f"|X^(l)| per layer: {[round(r, 3) for r in rel]}; moved most of layers "
              f"1..{L - 2}: {m}"]

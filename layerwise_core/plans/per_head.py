@@ -77,18 +77,21 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
     first, second = np.argsort(-np.asarray(steps["weights"]), kind="stable")[:2]
     entry["top"], entry["second"] = (ranked(t, steps, int(j), f, f"{where}.{name}")
                                      for j, name in ((first, "top"), (second, "second")))
-    entry["gap"] = stable(entry["top"]["score"] - entry["second"]["score"], DOT_DECIMALS,
-                          f"{where}.gap")
+    # the lead between the two scores as shown (each stable at its decimals), so the gap said
+    # is the difference a viewer reads off the screen, the same on every machine
+    sd = entry["decimals"]["scores"]
+    entry["gap"] = round(round(entry["top"]["score"], sd) - round(entry["second"]["score"], sd), sd)
     entry["rest_max"] = max([w for j, w in enumerate(steps["weights"])
                              if j not in (first, second)], default=0.0)
     return entry
 
 
 def ranked(t: Trace, steps: dict, j: int, f: int, where: str) -> dict:
-    """Key j's steps, said in the narration (its weight with one decimal more than shown)."""
+    """Key j's steps: its dot and weight as the narration says them (`.1f`; the weight with one
+    decimal more than shown), its score as the scores are shown (checked with them)."""
     return {"pos": j, "token": t.tokens[j], "offset": j - f,
             "dot": stable(steps["dots"][j], DOT_DECIMALS, f"{where}.dot"),
-            "score": stable(steps["scores"][j], DECIMALS, f"{where}.score"),
+            "score": float(steps["scores"][j]),
             "weight": stable(steps["weights"][j], DECIMALS + 1, f"{where}.weight")}
 
 

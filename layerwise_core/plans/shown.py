@@ -43,12 +43,24 @@ def _flat(values, where: str):
         yield where, float(values)
 
 
-def shown_decimals(values, decimals: int, where: str) -> int:
-    """Decimals for numbers shown together (a row, a column, nested lists of them): `decimals`,
-    or one more when any sits within float noise of a rounding boundary; every number is then
-    checked at that precision (`stable`), an error naming its path `where[i][j]`."""
+def shown_decimals(values, decimals: int, where: str, fewer_first: bool = False) -> int:
+    """Decimals for numbers shown together (a row, a column, nested lists of them): the first of
+    `decimals`, one more, one fewer (not below 1), none, at which none of them sits within float
+    noise of a rounding boundary; if none fits, the error names the first number that fails at
+    `decimals` (its path `where[i][j]`). `fewer_first` tries one fewer before one more (entries
+    of a vector): each decimal more makes a boundary ten times likelier (SmolLM2's entries, ~2-25,
+    at 3 decimals: ~5 % each)."""
     flat = list(_flat(values, where))
-    d = decimals + any(near_boundary(v, decimals) for _, v in flat)
+    fewer = [decimals - 1] if decimals > 1 else []
+    order = [decimals] + (fewer + [decimals + 1] if fewer_first else [decimals + 1] + fewer)
+    for d in dict.fromkeys(order + [0]):
+        if not any(near_boundary(v, d) for _, v in flat):
+            return d
     for path, v in flat:
-        stable(v, d, path)
-    return d
+        stable(v, decimals, path)
+    return decimals
+
+
+def fitting_decimals(values, decimals: int, where: str) -> int:
+    """`shown_decimals` trying one fewer before one more."""
+    return shown_decimals(values, decimals, where, fewer_first=True)

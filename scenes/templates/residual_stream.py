@@ -10,8 +10,9 @@ each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_at
 Beats: `tokens`, `x` (X entering the beat's layer), `attn_out`, `mlp_out` (one update added),
 `journey` (every remaining layer), `sizes` (the lengths, the outlier token), `identity`
 (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
-narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`,
-`hold_until_said`), so a voiced beat does not sit still while its words go by.
+narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`, and
+`hold_until_moment` for the moments its storyboard names: `moments:`, declared per handler in
+layerwise_core/templates.py), so a voiced beat does not sit still while its words go by.
 
 This file: the scene and its beats up to `journey`. `residual_stream_parts`: the pieces (the
 vector columns, the plane, the bars). `residual_stream_summary`: the beats `sizes` and
@@ -21,7 +22,7 @@ vector columns, the plane, the bars). `residual_stream_summary`: the beats `size
 from __future__ import annotations
 
 from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, Indicate, RoundedRectangle, VGroup, Write,
-                   smooth, squish_rate_func)
+                   config, smooth, squish_rate_func)
 
 from .. import theme as T
 from ..base import StoryboardScene
@@ -30,6 +31,7 @@ from .residual_stream_parts import S, StreamPanels
 from .residual_stream_summary import SummaryBeats
 
 JOURNEY_EASE = (2.5, 1.7, 1.2)      # the journey's first layers: their share of the pace
+STEP_PLAYS = 9                      # the plays of one addition (add_step)
 NOTE_TIME = 0.4
 
 
@@ -87,7 +89,7 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         marks = [boxes[i][1][0] for i, tok in enumerate(d["tokens"])
                  if tok["text"].startswith(d["space_mark"])]
         if marks:
-            self.hold_until_said(1, "the mark")
+            self.hold_until_moment("space_mark")
             self.flash(marks + [info[1][2][0]], 1.6, 0.3, 1.6)
         # "We follow one token, bank": its box, its index, the line saying so
         self.hold_until_cue(2)
@@ -109,12 +111,12 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         self.advance(lay["stage_in"], self.quick(0.15, 1.0))
         self.play(self.bar_for_x(l), run_time=self.quick(0.1, 0.8))
         # "... its embedding: 576 numbers": the column's dots are the rest of them
-        self.hold_until_said(0, "numbers")
+        self.hold_until_moment("numbers")
         dims = self.num("data.d_model", 0, S, T.X, suffix=" numbers")
         dims.next_to(col[1], RIGHT, buff=0.2).align_to(col[1][1][1], DOWN)
         self.put("dims", dims, anim=Write(dims), run_time=0.8)
         # "with a length of only 2.18": the length as a number, an arrow and a bar
-        self.hold_until_said(0, "length")
+        self.hold_until_moment("length")
         xbar = self.bars.get(("x", l))
         self.emphasize(col[2], *([xbar] if xbar is not None else []), run_time=1.0,
                        extra=[Indicate(self.x_arrow, scale_factor=1.0, color=T.HIGHLIGHT)])
@@ -124,9 +126,9 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         words = f"layer l reads {x_in} and writes {x_out}"
         rule = txt(words, T.TYPE.label, T.TEXT).move_to(LEFT * 4.2 + UP * 2.25)
         self.put("rule", rule, anim=Write(rule), run_time=1.0)
-        self.hold_until_said(1, "reads")
+        self.hold_until_moment("reads")
         self.emphasize(glyphs(rule, words, x_in), col[0], run_time=0.8)
-        self.hold_until_said(1, "writes")
+        self.hold_until_moment("writes")
         self.emphasize(glyphs(rule, words, x_out, last=True), run_time=0.8)
 
     def add_step(self, which: str) -> None:
@@ -144,28 +146,34 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
         self.drop("dims")
+        # the step's nine plays keep their proportions; voiced, one scale makes them end by the
+        # next keyed step or the beat's end (layer 1: two steps in one beat), never slower than
+        # silent (cap 1); each play may round up to a frame: half a frame each is set aside
+        q, grow = self.quick(), self.quick(0.2, 1.6)
+        end = self.next_reveal() - 0.5 * STEP_PLAYS / config.frame_rate
+        k = self.pace(end, 3 * 0.3 + 3 * q + grow + 0.8 + 0.5, 1.0, cap=1.0)
         a = self.shown["a"]
         b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
-        self.put("plus", plus, run_time=0.3)
-        self.put("b", b)
+        self.put("plus", plus, run_time=0.3 * k)
+        self.put("b", b, run_time=q * k)
         out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else \
             f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
         c = self.stage_col(s["to"], dec, out_label).next_to(b, RIGHT, buff=0.55)
         c.stage = s["to"]
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
-        self.put("eq", eq, run_time=0.3)
-        self.put("c", c)
+        self.put("eq", eq, run_time=0.3 * k)
+        self.put("c", c, run_time=q * k)
         note = inline(txt("the plane shows", S, T.MUTED),
                       self.n(f"data.steps[{j}].captured_pct", T.MUTED, suffix="%"),
                       txt("of this arrow's length", S, T.MUTED))
         note.next_to(self.scale, LEFT, buff=0.4)
-        self.put("note", note, run_time=0.3)
-        self.advance(s["to"], self.quick(0.2, 1.6))
-        self.emphasize(c[2], run_time=0.8)
+        self.put("note", note, run_time=0.3 * k)
+        self.advance(s["to"], grow * k)
+        self.emphasize(c[2], run_time=0.8 * k)
         # the result becomes the next input (a cross-fade would draw both)
-        self.drop("a", "b", "plus", "eq")
-        self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.6), run_time=0.5)
+        self.drop("a", "b", "plus", "eq", run_time=q * k)
+        self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.6), run_time=0.5 * k)
         self.shown["a"] = self.shown.pop("c")
 
     def beat_attn_out(self, beat) -> None:
@@ -197,7 +205,7 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         default = max(0.25, min(1.0, 0.8 * beat["duration"] / max(1.0, sum(weights))))
         end = self.cue_at(self.n_cues()) - 0.25
         # "The plane shows only part of each update": the note, when it is said
-        said = self.said_at(1, "The plane shows") if self.n_cues() > 1 else None
+        said = self.said("plane_note") if self.beat.get("cues") else None
         for k, lay in enumerate(left):
             if said is not None and "note" not in self.shown and self.time >= said - 0.2:
                 self.put("note", share, run_time=NOTE_TIME)

@@ -138,10 +138,7 @@ class StreamPanels:
                     anims.append(xb)
             self.progress = i
             self.play(*anims, run_time=run_time)
-            if views[i] != views[i - 1]:          # the scale bar of the new view (a true Num)
-                self.remove(self.scale)
-                self.scale = self.scale_bar(i)
-                self.add(self.scale)
+            self.swap_scale_bar(i - 1, i)
 
     def advance_together(self, k: int, run_time: float) -> None:
         """Draw the steps up to stage k in one play (a layer's two updates at the pace of one):
@@ -175,7 +172,13 @@ class StreamPanels:
             anims.append(BarsTo(self, bars, self.data["bars"]["linear"][k]["max"], k))
         self.progress = k
         self.play(*anims, run_time=run_time)
-        if views[k] != views[first - 1]:          # the scale bar of the new view (a true Num)
+        self.swap_scale_bar(first - 1, k)
+
+    def swap_scale_bar(self, before: int, k: int) -> None:
+        """After the view glided from stage `before`'s to stage k's: the scale bar of the new
+        view (a true Num), if it changed."""
+        views = self.data["plane"]["views"]
+        if views[k] != views[before]:
             self.remove(self.scale)
             self.scale = self.scale_bar(k)
             self.add(self.scale)

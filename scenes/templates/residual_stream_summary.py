@@ -51,20 +51,20 @@ class SummaryBeats:
         self.put("summary", box[:2])
         grow = rows[0]
         first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
-        self.hold_until_said(1, "from")
+        self.hold_until_moment("norm_first")
         self.emphasize(grow[1], *([first] if first is not None else []), run_time=0.8)
-        self.hold_until_said(1, "to ")
+        self.hold_until_moment("norm_last")
         self.emphasize(grow[3], *([last] if last is not None else []), run_time=0.8)
-        self.hold_until_said(1, "about")
+        self.hold_until_moment("growth")
         self.emphasize(grow[5], run_time=0.8)
         if len(rows) > 2:
             tok = self.token_row[o["position"]]
             # "One token is different: the first, I, grows to 24,100."
             self.hold_until_cue(2)
             self.put("outlier", box[2], run_time=0.5)
-            self.hold_until_said(2, "the first")
+            self.hold_until_moment("first_token")
             self.point_at(tok, run_time=1.0)
-            self.hold_until_said(2, "grows")
+            self.hold_until_moment("outlier_norm")
             self.emphasize(box[2][3], run_time=0.8)
         if len(rows) > 3:
             # "It is an attention sink": bank's attention goes to it (an arrow between the two)
@@ -77,7 +77,7 @@ class SummaryBeats:
             self.put("sink_arc", arc, anim=Create(arc), run_time=1.0)
             self.emphasize(box[3][3], run_time=0.8)
             # "... and we leave it out of these pictures"
-            self.hold_until_said(3, "leave")
+            self.hold_until_moment("left_out")
             self.emphasize(box[2], run_time=1.0,
                        extra=[Circumscribe(self.plane, Rectangle, color=T.HIGHLIGHT, buff=0.0,
                                            stroke_width=3, fade_out=True)])
@@ -119,17 +119,17 @@ class SummaryBeats:
         self.put("lhs", lhs, run_time=0.5)
         steps = [r for k, r in self.bars.items() if k[0] == "step"]
         if steps:
-            self.hold_until_said(1, "the " + str(d["check"]["n_updates"]))
+            self.hold_until_moment("updates")
             self.flash(steps, 1.0, 0.05, 1.5)
         # "is X of 30": the same column, and on the plane the sum lands on X's tip
-        self.hold_until_said(1, "is X")
+        self.hold_until_moment("is_x")
         total = self.plane.arrow((0, 0), self.stages[-1]["xy"], T.HIGHLIGHT, 3)
         self.play(FadeInPlace(mid), FadeInPlace(rhs), PlaneStep(self.plane, [total]),
                   run_time=self.quick(0.12, 1.2))
         self.shown["mid"], self.shown["rhs"] = mid, rhs
         # "within 0.0001 in every entry"
-        self.hold_until_said(1, "within")
+        self.hold_until_moment("within")
         self.put("bound", bound, run_time=0.5)
         self.emphasize(bound[1], run_time=0.9)
-        self.hold_until_said(1, "every entry")
+        self.hold_until_moment("every_entry")
         self.emphasize(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)
