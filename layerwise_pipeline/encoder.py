@@ -15,7 +15,10 @@ and skips only repeated work:
 - a frame shown `repeat` times is converted once;
 - a frame equal to the previous one (a hold that Manim redraws because something has an
   updater) reuses its conversion: a sample of rows is compared first, the whole array only
-  when the sample matches.
+  when the sample matches;
+- a frame the camera drew from the previous one (`scenes.drawing.Frame`, which names the
+  rows that changed) is the previous conversion with those rows converted again, from a
+  band of rows around them (`_rows`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 _ROW_SAMPLE = 37            # every 37th row is compared before the whole frame
+_BAND_REACH = 8             # rows (even) next to changed ones whose conversion may change
+_BAND_MARGIN = 16           # rows (even) converted beyond those on each side
+_BAND_STEP = 64             # band heights are multiples of this (a converter per height)
+_BAND_MAX = 0.6             # a band taller than this share of the frame: convert it whole
 
 
 class SegmentEncoder(VideoSegmentEncoder):
@@ -39,10 +46,24 @@ class SegmentEncoder(VideoSegmentEncoder):
         self._reformatter = VideoReformatter()
         self._last: tuple[np.ndarray, av.VideoFrame] | None = None
         self.converted = 0          # conversions made (the test reads it)
+        self.partial = 0            # of which of a band of rows only
+        self._bands: dict[int, VideoReformatter] = {}
 
     def _picture(self, pixels: np.ndarray) -> av.VideoFrame:
         last = self._last
+        changed = getattr(pixels, "changed", None)
+        if last is not None and changed is not None and changed[0]() is last[0]:
+            y0, y1 = changed[1], changed[2]
+            if y1 <= y0:                     # equal to the frame before
+                self._last = (pixels, last[1])
+                return last[1]
+            frame = self._rows(pixels, last[1], y0, y1)
+            if frame is not None:
+                self.partial += 1
+                self._last = (pixels, frame)
+                return frame
         if last is not None and same_pixels(pixels, last[0]):
+            self._last = (pixels, last[1])
             return last[1]
         ctx = self._stream.codec_context
         frame = av.VideoFrame.from_numpy_buffer(pixels, format="rgba")
@@ -52,6 +73,41 @@ class SegmentEncoder(VideoSegmentEncoder):
                                                threads=ctx.thread_count)
         self.converted += 1
         self._last = (pixels, frame)
+        return frame
+
+    def _rows(self, pixels: np.ndarray, before: av.VideoFrame, y0: int, y1: int):
+        """The conversion of `pixels`, equal to the frame `before` was converted from outside
+        rows [y0, y1): `before`'s planes, with the rows [y0, y1) and `_BAND_REACH` rows on
+        each side (whose chroma reads them), in whole chroma rows, taken from the conversion
+        of a band of rows around those. swscale's result for a row depends only on the rows
+        next to it (the chroma's vertical filter), so with `_BAND_MARGIN` rows more on each
+        side (or the frame's own edge) the band gives the bytes of a whole conversion
+        (tests/test_encoder.py compares the packets). None: a whole conversion costs about
+        as little."""
+        ctx = self._stream.codec_context
+        h, w = pixels.shape[:2]
+        if (ctx.format.name, ctx.width, ctx.height) != ("yuv420p", w, h) or h % 2 or w % 2:
+            return None
+        m, r = _BAND_MARGIN, _BAND_REACH
+        q0 = max(0, (y0 - r) // 2 * 2)          # the rows taken: the changed ones and the
+        q1 = min(h, (y1 + r + 1) // 2 * 2)      # rows whose chroma reads them
+        b0 = max(0, q0 - m)                     # the rows converted (a few band heights)
+        b1 = min(h, b0 + -(-(min(h, q1 + m) - b0) // _BAND_STEP) * _BAND_STEP)
+        if b1 - b0 > _BAND_MAX * h:
+            return None
+        band = av.VideoFrame.from_numpy_buffer(pixels[b0:b1], format="rgba")
+        fmt = self._bands.get(b1 - b0)
+        if fmt is None:
+            fmt = self._bands[b1 - b0] = VideoReformatter()
+        part = fmt.reformat(band, w, b1 - b0, ctx.format, threads=ctx.thread_count)
+        p0, p1 = q0, q1
+        frame = av.VideoFrame(w, h, "yuv420p")
+        for i, (dst, old, new) in enumerate(zip(frame.planes, before.planes, part.planes)):
+            k = 1 if i == 0 else 2
+            pw = w // k
+            out = _plane(dst)
+            out[:, :pw] = _plane(old)[:, :pw]
+            out[p0 // k:p1 // k, :pw] = _plane(new)[(p0 - b0) // k:(p1 - b0) // k, :pw]
         return frame
 
     def write_frame(self, pixels, *, repeat: int = 1) -> None:
@@ -67,6 +123,11 @@ class SegmentEncoder(VideoSegmentEncoder):
                     self._container.mux(packet)
         except BaseException as error:
             raise self._operation_error("encode", error) from error
+
+
+def _plane(plane) -> np.ndarray:
+    """A plane's bytes as rows (line size wide, padding included), writable in place."""
+    return np.frombuffer(plane, dtype=np.uint8).reshape(plane.height, plane.line_size)
 
 
 def same_pixels(a: np.ndarray, b: np.ndarray) -> bool:

@@ -122,6 +122,9 @@ class StoryboardScene(MovingCameraScene):
     # --- lifecycle ------------------------------------------------------------------------
     def setup(self) -> None:
         self.camera.background_color = T.BACKGROUND
+        # each frame goes to the encoder (or becomes a play's static image) as drawn, not as
+        # a copy: the camera draws the next one into a new array (`drawing.take_frame`)
+        self.renderer.get_frame = self.camera.take_frame
         self.data = self.plan["data"]
         self.beat_index = self.step_index = 0
         self.caption: Mobject | None = None

@@ -80,3 +80,41 @@ def test_a_bad_repeat_is_refused_as_manims_is(tmp_path, bad):
     with pytest.raises(ValueError):
         enc.write_frame(np.zeros((120, 160, 4), np.uint8), repeat=bad)
     enc.abort()
+
+
+@pytest.mark.parametrize("h, w", [(240, 320), (1080, 1920)])
+def test_a_band_of_changed_rows_converts_as_the_whole_frame(tmp_path, h, w):
+    """Frames drawn from the one before (`scenes.drawing.Frame`, which names the rows that
+    changed) are converted a band of rows at a time: the packets are still Manim's own. Bands
+    at the top and bottom edges, in the middle, one row high, odd and even rows, empty, and
+    changes taller than a band."""
+    import weakref
+    from scenes.drawing import Frame
+    rng = np.random.default_rng(11)
+    first = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
+    first[..., 3] = 255
+    plain, annotated = [first], [first.view(Frame)]
+    bands = [(0, 7), (100, 131), (h - 7, h), (57, 58), (0, 0), (10, h - 10), (120, 122),
+             (1, h - 1), (64, 65), (h // 2 - 1, h // 2 + 2), (h - 1, h), (0, 1), (33, 34)]
+    for y0, y1 in bands:
+        f = plain[-1].copy()
+        f[y0:y1, 5:w - 3, :3] = rng.integers(0, 256, (y1 - y0, w - 8, 3), dtype=np.uint8)
+        plain.append(f)
+        a = f.copy().view(Frame)
+        a.changed = (weakref.ref(annotated[-1]), y0, y1)
+        annotated.append(a)
+    spec = VideoEncoderSpec(container_format="mp4", codec="libx264", pixel_format="yuv420p",
+                            width=w, height=h, frame_rate=Fraction(60),
+                            options=tuple(X264.items()))
+
+    def run(cls, frames, target):
+        enc = cls(target=target, spec=spec)
+        for f in frames:
+            enc.write_frame(f, repeat=1)
+        enc.finish()
+        with av.open(str(target)) as c:
+            return enc, [(p.pts, bytes(p)) for p in c.demux(video=0) if p.size]
+    _, theirs = run(VideoSegmentEncoder, [f.copy() for f in plain], tmp_path / "manim.mp4")
+    ours_enc, ours = run(SegmentEncoder, annotated, tmp_path / "ours.mp4")
+    assert ours == theirs
+    assert ours_enc.partial >= 8

@@ -63,10 +63,12 @@ class TipToTail(VGroup):
         self.items: list[tuple[FlatArrow, tuple, tuple]] = []      # arrow, start, end (data)
         self.redraw()
 
-    def to_screen(self, xy, view: dict | None = None) -> np.ndarray:
+    def to_screen(self, xy, view: dict | None = None, center=None) -> np.ndarray:
+        """`xy` (data) on screen; `center`: the frame's centre when the caller has it (the
+        same array `self.frame.get_center()` gives while the frame stays put)."""
         v = view or self.view
         k = self.w / v["width"]
-        c = self.frame.get_center()
+        c = self.frame.get_center() if center is None else center
         return c + RIGHT * (xy[0] - v["center"][0]) * k + UP * (xy[1] - v["center"][1]) * k
 
     def arrow(self, start, end, color, width: float = 4.0, opacity: float = 1.0) -> FlatArrow:
@@ -82,10 +84,11 @@ class TipToTail(VGroup):
     def redraw(self, grow: dict | None = None) -> None:
         """Place every piece for the current view; arrows in `grow` drawn to that share."""
         grow = grow or {}
+        c = self.frame.get_center()          # the frame does not move while arrows are placed
         for a, s, e in self.items:
-            p, q = self.to_screen(s), self.to_screen(e)
+            p, q = self.to_screen(s, center=c), self.to_screen(e, center=c)
             a.set_ends(p, p + grow.get(id(a), 1.0) * (q - p))
-        o = self.to_screen((0.0, 0.0))
+        o = self.to_screen((0.0, 0.0), center=c)
         fl, fr = self.frame.get_left()[0], self.frame.get_right()[0]
         fb, ft = self.frame.get_bottom()[1], self.frame.get_top()[1]
         x = min(max(o[0], fl), fr)
