@@ -250,30 +250,27 @@ def line_of(text: str, needle: str, after: str = "") -> int:
     return next(i for i, ln in enumerate(lines[start:], start + 1) if needle in ln)
 
 
-def test_residual_stream_plan_refuses_a_missing_moment_exit_2(tmp_path, capsys, cache_dir):
-    text = STREAM.read_text().replace('      left_out: "leave"\n', "")
-    code, err = plan_cli(tmp_path, text, capsys, cache_dir, "residual_stream")
-    line = line_of(text, "moments:", "id: sizes")
-    assert code == 2
-    assert f"residual_stream.yaml:{line}: beats[6].moments: missing moment left_out: template " \
-           f"'residual_stream' waits for it in sizes" in err, err
-
-
-def test_residual_stream_plan_refuses_words_not_said_exit_2(tmp_path, capsys, cache_dir):
-    text = STREAM.read_text().replace('reads: "reads"', 'reads: "takes"')
-    code, err = plan_cli(tmp_path, text, capsys, cache_dir, "residual_stream")
-    line = line_of(text, 'reads: "takes"')
-    assert code == 2
-    assert f"residual_stream.yaml:{line}: beats[1].moments.reads: 'takes' is not said in this " \
-           f"beat's narration" in err, err
-
-
-def test_residual_stream_plan_refuses_words_gone_once_filled_exit_2(tmp_path, capsys, cache_dir):
+# (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
+STREAM_FAULTS = {
+    "missing moment": (('      left_out: "leave"\n', ""), ("moments:", "id: sizes"),
+                       "beats[6].moments: missing moment left_out: template 'residual_stream' "
+                       "waits for it in sizes"),
+    "words not said": (('reads: "reads"', 'reads: "takes"'), ('reads: "takes"', ""),
+                       "beats[1].moments.reads: 'takes' is not said in this beat's narration"),
     # "updates#2" is said as written ("the {data.check.n_updates} updates": the placeholder's
     # name says it first) but not once the number is filled in
-    text = STREAM.read_text().replace('updates: "the#2"', 'updates: "updates#2"')
+    "words gone once filled": (('updates: "the#2"', 'updates: "updates#2"'),
+                               ('updates: "updates#2"', ""),
+                               "beats[7].moments.updates: 'updates#2' no longer fits the "
+                               "narration"),
+}
+
+
+@pytest.mark.parametrize("fault", list(STREAM_FAULTS))
+def test_residual_stream_plan_refuses_a_wrong_moment_exit_2(fault, tmp_path, capsys, cache_dir):
+    (old, new), (needle, after), message = STREAM_FAULTS[fault]
+    text = STREAM.read_text().replace(old, new)
+    assert text != STREAM.read_text()
     code, err = plan_cli(tmp_path, text, capsys, cache_dir, "residual_stream")
-    line = line_of(text, 'updates: "updates#2"')
     assert code == 2
-    assert f"residual_stream.yaml:{line}: beats[7].moments.updates: 'updates#2' no longer " \
-           f"fits the narration" in err, err
+    assert f"residual_stream.yaml:{line_of(text, needle, after)}: {message}" in err, err
