@@ -16,7 +16,7 @@ and skips only repeated work:
 - a frame equal to the previous one (a hold that Manim redraws because something has an
   updater) reuses its conversion: a sample of rows is compared first, the whole array only
   when the sample matches;
-- a frame the camera drew from the previous one (`scenes.drawing.Frame`, which names the
+- a frame the camera drew from the previous one (`scenes.drawing_tiles.Frame`, which names the
   rows that changed) is the previous conversion with those rows converted again, from a
   band of rows around them (`_rows`).
 """
