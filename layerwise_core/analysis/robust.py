@@ -31,7 +31,6 @@ def scaled(values: np.ndarray, limit: float) -> dict:
 # "< tolerance", the same on every machine, never the noise itself; reaching it fails the plan.
 # plans.fresh_qkv.RECOMPUTE_TOLERANCE (Q, K, V redone); plans.residual_stream.addition_bound
 # (float32's own bound on the additions, from the size of X).
-# plans.fresh_qkv.RECOMPUTE_TOLERANCE (Q, K, V redone), plans.residual_stream.ADDITION_TOLERANCE.
 
 
 class NoiseBoundError(LayerwiseError):

@@ -198,14 +198,13 @@ def addition_check(t: Trace, pos: list[int]) -> dict:
     total = f("blocks.0.hook_resid_pre") + sum(f(f"blocks.{l}.hook_attn_out")
                                                + f(f"blocks.{l}.hook_mlp_out") for l in range(L))
     final = f(f"blocks.{L - 1}.hook_resid_post")
+    error_total = float(np.abs(final - total).max())
     max_abs = max(float(np.abs(f(f"blocks.{l}.hook_{k}")).max())
                   for l in range(L) for k in ("resid_pre", "resid_mid", "resid_post"))
     return {"kind": "additions", "per_layer_error": per_layer,
             "max_error_layer": max(per_layer), "max_error_chain": max(chain, default=0.0),
-            "max_error_total": float(np.abs(final - total).max()),
-            "max_abs_x": max_abs,
-            "bound_total": addition_bound(float(np.abs(final - total).max()), 2 * L, max_abs,
-                                          "check.bound_total"),
+            "max_error_total": error_total, "max_abs_x": max_abs,
+            "bound_total": addition_bound(error_total, 2 * L, max_abs, "check.bound_total"),
             "bound_layer": addition_bound(max(per_layer), 2, max_abs, "check.bound_layer"),
             "n_updates": 2 * L, "final_norm": float(np.linalg.norm(final, axis=-1).mean()),
             "final_max_abs": float(np.abs(final).max()), "arithmetic": "float64 on float32 arrays",

@@ -31,7 +31,6 @@ from .residual_stream_parts import S, StreamPanels
 from .residual_stream_summary import SummaryBeats
 
 JOURNEY_EASE = (2.5, 1.7, 1.2)      # the journey's first layers: their share of the pace
-STEP_PLAYS = 9                      # the plays of one addition (add_step)
 NOTE_TIME = 0.4
 
 
@@ -146,34 +145,37 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
         self.drop("dims")
-        # the step's nine plays keep their proportions; voiced, one scale makes them end by the
+        # the step's plays keep their proportions; voiced, one scale makes them end by the
         # next keyed step or the beat's end (layer 1: two steps in one beat), never slower than
         # silent (cap 1); each play may round up to a frame: half a frame each is set aside
-        q, grow = self.quick(), self.quick(0.2, 1.6)
-        end = self.next_reveal() - 0.5 * STEP_PLAYS / config.frame_rate
-        k = self.pace(end, 3 * 0.3 + 3 * q + grow + 0.8 + 0.5, 1.0, cap=1.0)
+        q = self.quick()
+        run = {"plus": 0.3, "b": q, "eq": 0.3, "c": q, "note": 0.3, "grow": self.quick(0.2, 1.6),
+               "ring": 0.8, "drop": q, "move": 0.5}                 # the plays' silent times
+        end = self.next_reveal() - 0.5 * len(run) / config.frame_rate
+        k = self.pace(end, sum(run.values()), 1.0, cap=1.0)
         a = self.shown["a"]
         b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
-        self.put("plus", plus, run_time=0.3 * k)
-        self.put("b", b, run_time=q * k)
+        self.put("plus", plus, run_time=run["plus"] * k)
+        self.put("b", b, run_time=run["b"] * k)
         out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else \
             f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
         c = self.stage_col(s["to"], dec, out_label).next_to(b, RIGHT, buff=0.55)
         c.stage = s["to"]
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
-        self.put("eq", eq, run_time=0.3 * k)
-        self.put("c", c, run_time=q * k)
+        self.put("eq", eq, run_time=run["eq"] * k)
+        self.put("c", c, run_time=run["c"] * k)
         note = inline(txt("the plane shows", S, T.MUTED),
                       self.n(f"data.steps[{j}].captured_pct", T.MUTED, suffix="%"),
                       txt("of this arrow's length", S, T.MUTED))
         note.next_to(self.scale, LEFT, buff=0.4)
-        self.put("note", note, run_time=0.3 * k)
-        self.advance(s["to"], grow * k)
-        self.emphasize(c[2], run_time=0.8 * k)
+        self.put("note", note, run_time=run["note"] * k)
+        self.advance(s["to"], run["grow"] * k)
+        self.emphasize(c[2], run_time=run["ring"] * k)
         # the result becomes the next input (a cross-fade would draw both)
-        self.drop("a", "b", "plus", "eq", run_time=q * k)
-        self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.6), run_time=0.5 * k)
+        self.drop("a", "b", "plus", "eq", run_time=run["drop"] * k)
+        self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.6),
+                  run_time=run["move"] * k)
         self.shown["a"] = self.shown.pop("c")
 
     def beat_attn_out(self, beat) -> None:
