@@ -13,7 +13,8 @@ SCHEDULER ?= local
 # where the template takes that kind of model (layerwise plan --model)
 MODEL     ?=
 PLAN      := $(PY) -m layerwise_core plan $(if $(MODEL),--model $(MODEL))
-STORYBOARDS := $(if $(SCENE),$(wildcard scenes/storyboards/$(SCENE).yaml scenes/storyboards/$(SCENE)),$(sort $(wildcard scenes/storyboards/*.yaml)))
+# the shipped storyboards: one per template folder (layerwise_templates/<name>/<name>.yaml)
+STORYBOARDS := $(if $(SCENE),$(wildcard layerwise_templates/$(SCENE)/$(SCENE).yaml $(SCENE)),$(sort $(wildcard layerwise_templates/*/*.yaml)))
 export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
@@ -31,7 +32,7 @@ STAMP := .venv/.layerwise-setup
 setup: system $(STAMP)
 
 check-scene:
-	@test -n "$(STORYBOARDS)" || { echo "error: no storyboard '$(SCENE)' in scenes/storyboards/ (have: $(notdir $(basename $(wildcard scenes/storyboards/*.yaml))))" >&2; exit 2; }
+	@test -n "$(STORYBOARDS)" || { echo "error: no storyboard '$(SCENE)' in layerwise_templates/ (have: $(notdir $(basename $(wildcard layerwise_templates/*/*.yaml))))" >&2; exit 2; }
 
 system:
 	@missing=$$(for p in $(SYSTEM_PKGS); do \

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from layerwise_core.atomic import describe_os_error, replacing_dir, write_text
 from layerwise_core.errors import OutputError
-from layerwise_core.templates import TEMPLATES
+from layerwise_templates import TEMPLATES
 
 from .cli import Terminated
 from .provenance import manifest

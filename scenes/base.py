@@ -264,7 +264,8 @@ class StoryboardScene(MovingCameraScene):
         if name not in moments:
             raise KeyError(f"beat {self.beat['id']!r} has no moment {name!r} in its plan "
                            f"(it has: {', '.join(sorted(moments)) or 'none'}); declare it in "
-                           f"layerwise_core/templates.py and plan the storyboard again")
+                           f"the template's spec.py (layerwise_templates/<name>/) and plan the "
+                           f"storyboard again")
         if not self.beat.get("cues"):
             return self.time
         m = moments[name]

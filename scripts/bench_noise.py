@@ -83,7 +83,7 @@ def main() -> int:
     p.add_argument("storyboards", nargs="*")
     p.add_argument("--configs", default="default:1,avx2:1,default:2,avx2:2")
     args = p.parse_args()
-    boards = args.storyboards or [str(b) for b in sorted((ROOT / "scenes" / "storyboards").glob("*.yaml"))]
+    boards = args.storyboards or [str(b) for b in sorted((ROOT / "layerwise_templates").glob("*/*.yaml"))]
     with tempfile.TemporaryDirectory(prefix="layerwise-noise-") as tmp:
         medias = {}
         for c in args.configs.split(","):

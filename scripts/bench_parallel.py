@@ -58,7 +58,7 @@ def fresh(media: Path) -> None:
 
 def longest(media: Path) -> Path:
     """The storyboard whose plan is longest (planned beat durations)."""
-    boards = sorted((ROOT / "scenes" / "storyboards").glob("*.yaml"))
+    boards = sorted((ROOT / "layerwise_templates").glob("*/*.yaml"))
     subprocess.run([sys.executable, "-m", "layerwise_core", "plan", "--media", str(media),
                     "--voice", "none", *map(str, boards)], check=True, capture_output=True,
                    cwd=ROOT)

@@ -66,7 +66,7 @@ def main() -> int:
     p.add_argument("--qualities", default="l,h")
     p.add_argument("--jobs", type=int, default=1, help="render processes (1: a whole render)")
     args = p.parse_args()
-    boards = args.storyboards or sorted((ROOT / "scenes" / "storyboards").glob("*.yaml"))
+    boards = args.storyboards or sorted((ROOT / "layerwise_templates").glob("*/*.yaml"))
     qualities = args.qualities.split(",")
     r = subprocess.run([sys.executable, "-c", "import json; " + STARTUP], capture_output=True,
                        text=True, cwd=ROOT, check=True)

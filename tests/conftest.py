@@ -20,7 +20,7 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[1]
-STORYBOARDS = sorted((ROOT / "scenes" / "storyboards").glob("*.yaml"))
+STORYBOARDS = sorted((ROOT / "layerwise_templates").glob("*/*.yaml"))
 
 
 def pytest_addoption(parser):

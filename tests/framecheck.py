@@ -43,6 +43,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from layerwise_templates import storyboard_path
+
 FACTOR = 2
 BLOCK_LIMIT = 24.0
 MEAN_LIMIT = 0.5
@@ -149,7 +151,7 @@ def render_previews(plans_dir: Path, media: Path, names: list[str]) -> Path:
     boards = []
     for n in names:
         (media / "plans" / f"{n}.json").write_bytes((plans_dir / f"{n}.json").read_bytes())
-        boards.append(str(ROOT / "scenes" / "storyboards" / f"{n}.yaml"))
+        boards.append(str(storyboard_path(n)))
     r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--preview", "--media",
                         str(media), *boards], cwd=ROOT, capture_output=True, text=True)
     if r.returncode:

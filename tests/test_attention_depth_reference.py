@@ -21,7 +21,7 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-STORYBOARD = ROOT / "scenes" / "storyboards" / "attention_depth.yaml"
+STORYBOARD = ROOT / "layerwise_templates" / "attention_depth" / "attention_depth.yaml"
 TOL = 1e-5          # attention weights of float32 activations: ours and HF's differ by ~1e-7
 
 

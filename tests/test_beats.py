@@ -70,7 +70,7 @@ def test_beat_parallel_equals_serial(storyboard, cache_dir, tmp_path):
 
 
 def test_changed_caption_renders_that_beat_only(cache_dir, tmp_path):
-    storyboard = fc.ROOT / "scenes" / "storyboards" / "per_head.yaml"
+    storyboard = fc.ROOT / "layerwise_templates" / "per_head" / "per_head.yaml"
     name = storyboard.stem
     media = tmp_path / "media"
     plan_into(media, storyboard, cache_dir)

@@ -23,7 +23,7 @@ from layerwise_core.voice.spoken import integer_words, number_words, spoken
 from spoken_numbers import covered, mentions
 
 ROOT = Path(__file__).resolve().parents[1]
-STORYBOARDS = sorted((ROOT / "scenes" / "storyboards").glob("*.yaml"))
+STORYBOARDS = sorted((ROOT / "layerwise_templates").glob("*/*.yaml"))
 PLAN = {"data": {"layers": [{"rank": 2678, "prob": 0.0123}, {"rank": 3, "prob": 0.0703},
                             {"rank": 1, "prob": 0.7725}],
                  "cos": [1.0, 0.75609734], "name": "Paris", "flags": [True]},
@@ -252,7 +252,7 @@ def test_validate_catches_malformed_claims_and_placeholders_without_a_plan(tmp_p
 def test_a_changed_plan_value_changes_the_filled_text_and_fails_its_claim(tmp_path,
                                                                           monkeypatch):
     from layerwise_core import plans
-    from layerwise_core.plans import toy_loop
+    from layerwise_templates.toy_loop import plan as toy_loop
     sb = validate_text(BOARD, tmp_path / "claims.yaml")
     first = plans.build_plan(sb, tmp_path / "cache")["beats"][0]
     original = toy_loop.build

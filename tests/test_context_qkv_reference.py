@@ -23,7 +23,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.slow
 
 SPEC = REGISTRY["minilm-l6"].spec
-STORYBOARD = ROOT / "scenes" / "storyboards" / "context_qkv.yaml"
+STORYBOARD = ROOT / "layerwise_templates" / "context_qkv" / "context_qkv.yaml"
 COS_TOL = 1e-5          # cosines of float32 activations: ours and HF's differ by ~1e-6
 NUM_TOL = 1e-4          # activations themselves (test_bert_reference's tolerance)
 

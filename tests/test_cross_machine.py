@@ -21,7 +21,7 @@ from layerwise_core.analysis.robust import NoiseBoundError, error_bound
 from layerwise_core.errors import LayerwiseError
 from layerwise_core.plans.shown import fitting_decimals, near_boundary, stable
 
-STORYBOARDS = sorted((fc.ROOT / "scenes" / "storyboards").glob("*.yaml"))
+STORYBOARDS = sorted((fc.ROOT / "layerwise_templates").glob("*/*.yaml"))
 OTHER = {"ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1"}
 
 

@@ -26,6 +26,7 @@ from layerwise_core.packages import package_dir
 from layerwise_core.tracing import get_trace
 from test_claims import uncovered
 from test_models_by_path import SENTENCE as TINY_SENTENCE, make_checkpoint
+from layerwise_templates import storyboard_path
 
 RIVER, MONEY = "I sat on the river bank.", "I deposited cash at the bank."
 CAPITAL = "The capital of France is"
@@ -259,13 +260,12 @@ def test_plan_model_override(capsys, cache_dir, tmp_path, tiny):
     """The MiniLM package folder by path in place of `minilm-l6`: the same plan data; a
     template that does not take the model keeps its own (a note); none taking it is an error."""
     folder = package_dir(REGISTRY["minilm-l6"].spec.package) / "model"
-    boards = ROOT / "scenes" / "storyboards"
     media = tmp_path / "media"
     code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "own",
-                       boards / "per_head.yaml")
+                       storyboard_path("per_head"))
     assert code == 0, err
     code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "path",
-                       "--model", folder, boards / "per_head.yaml", boards / "toy_loop.yaml")
+                       "--model", folder, storyboard_path("per_head"), storyboard_path("toy_loop"))
     assert code == 0, err
     assert err.count("\n") == 1 and "toy_loop.yaml: keeps its model toy-2d" in err
     own, by_path = (json.loads((media / m / "plans" / "per_head.json").read_text())
@@ -277,12 +277,12 @@ def test_plan_model_override(capsys, cache_dir, tmp_path, tiny):
     assert toy["model"]["name"] == "toy-2d"
     # a model whose numbers differ fails the storyboard's own claims, naming their lines
     code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "smol",
-                       "--model", "smollm2-135m", boards / "per_head.yaml")
+                       "--model", "smollm2-135m", storyboard_path("per_head"))
     assert code == 2 and "per_head.yaml:25: beats[1].expect[0]: 'data.layers[0].prev.head " \
                          "== 2' is false" in err
     assert not (media / "smol").exists()
     code, _, err = run(capsys, "--cache", cache_dir, "plan", "--model", tiny / "gpt2",
-                       "--media", media / "none", boards / "toy_loop.yaml")
+                       "--media", media / "none", storyboard_path("toy_loop"))
     assert code == 2 and err.count("\n") == 1 and "fits none of the templates toy_loop" in err
     assert not (media / "none").exists()
 

@@ -253,7 +253,7 @@ def test_import_check_sees_every_form(tmp_path):
 # ---- manifests ---------------------------------------------------------------------------------
 
 def plan(model="minilm-l6", beats=(), **extra):
-    return {"storyboard": {"name": "x", "path": "/repo/scenes/storyboards/x.yaml",
+    return {"storyboard": {"name": "x", "path": "/repo/layerwise_templates/x/x.yaml",
                            "sha256": "0"},
             "template": "t", "model": {"name": model, "display": "MiniLM-L6-H384"},
             "sentences": ["s"], "traces": [], "beats": list(beats), **extra}
@@ -291,13 +291,13 @@ def test_render_key_changes_with_the_voice():
      ["piper"], "plan"),
     ([{"id": "a", "audio": "/c/layerwise/piper/en_US-joe-medium/ab12.wav"}], {}, ["piper"],
      "audio paths"),
-    ([{"id": "a", "audio": "/repo/scenes/storyboards/take1.wav"}], {}, ["recorded"],
+    ([{"id": "a", "audio": "/repo/layerwise_templates/x/take1.wav"}], {}, ["recorded"],
      "audio paths"),
     ([{"id": "a", "cues": [{"audio": "/c/voice/9f.wav", "voice": "piper"}]}], {}, ["piper"],
      "plan"),
     ([{"id": "a", "audio": "/c/voice/x/a.wav"}], {"voice": "piper"}, ["piper"], "plan"),
     ([{"id": "a", "audio": "/c/voice/x/a.wav"},
-      {"id": "b", "audio": "/repo/scenes/storyboards/b.wav"}], {"voice": {"backend": "draft"}},
+      {"id": "b", "audio": "/repo/layerwise_templates/x/b.wav"}], {"voice": {"backend": "draft"}},
      ["draft", "recorded"], "audio paths"),
 ])
 def test_voices_of_a_plan(beats, extra, want, how):

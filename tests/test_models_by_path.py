@@ -359,7 +359,7 @@ def test_storyboard_model_path_is_relative_to_the_storyboard(tmp_path):
     sb_dir = tmp_path / "boards"
     sb_dir.mkdir()
     board = sb_dir / "mine.yaml"
-    text = (ROOT / "scenes" / "storyboards" / "bank_drift.yaml").read_text()
+    text = (ROOT / "layerwise_templates" / "bank_drift" / "bank_drift.yaml").read_text()
     assert "model: minilm-l6\n" in text
     board.write_text(text.replace("model: minilm-l6\n", "model: ../ckpt/tiny-gpt2\n"))
     sb = load_storyboard(board)

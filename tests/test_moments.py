@@ -12,14 +12,13 @@ from layerwise_core.cli import main
 from layerwise_core.errors import StoryboardError
 from layerwise_core.plans import beat_json, prepare_plan
 from layerwise_core.storyboard.schema import Cue, load_storyboard, validate_text
-from layerwise_core.templates import TEMPLATES
+from layerwise_templates import TEMPLATES, storyboard_path
 from layerwise_core.voice.cues import split_cues
 
-BOARDS = Path(__file__).parent.parent / "scenes" / "storyboards"
-BANK = BOARDS / "bank_drift.yaml"
-STREAM = BOARDS / "residual_stream.yaml"
+BANK = storyboard_path("bank_drift")
+STREAM = storyboard_path("residual_stream")
 
-# what scenes/templates/bank_drift*.py waited for before moments: (beat, moment) -> the
+# what bank_drift's scene waited for before moments: (beat, moment) -> the
 # cue and the words it typed (`said_at(cue, words)` / `hold_until_said(cue, words)`, the kit's
 # before moments replaced them: `typed` below)
 TYPED = {
@@ -48,7 +47,7 @@ TYPED = {
 }
 
 
-# the same for scenes/templates/residual_stream*.py; "the {n}" stands for
+# the same for residual_stream's scene; "the {n}" stands for
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
     ("tokens", "space_mark"): (1, "the mark"),

@@ -26,7 +26,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.slow
 
 SPEC = REGISTRY["minilm-l6"].spec
-STORYBOARD = ROOT / "scenes" / "storyboards" / "per_head.yaml"
+STORYBOARD = ROOT / "layerwise_templates" / "per_head" / "per_head.yaml"
 TOL = 1e-5          # float32 activations: ours and HF's differ by ~1e-7 (weights) to ~1e-6
 DOT_TOL = 1e-4      # dot products up to ~130: float32 projections summed over 32 dims
 

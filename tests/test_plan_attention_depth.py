@@ -12,13 +12,13 @@ import pytest
 
 from layerwise_core.plans import build_plan
 from layerwise_core.storyboard.schema import load_storyboard
-from layerwise_core.templates import TEMPLATES
+from layerwise_templates import TEMPLATES
 from layerwise_core.tracing import get_trace
 from scenes.theme import fmt
 
 from conftest import ROOT
 
-STORYBOARD = ROOT / "scenes" / "storyboards" / "attention_depth.yaml"
+STORYBOARD = ROOT / "layerwise_templates" / "attention_depth" / "attention_depth.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +108,6 @@ def test_narration_quotes_the_plan(built):
 
 
 def test_rows_near_a_rounding_boundary_get_one_more_decimal():
-    from layerwise_core.plans.attention_depth import shown_row
+    from layerwise_templates.attention_depth.plan import shown_row
     assert shown_row([0.1234, 0.5], "data.x") == 2
     assert shown_row([0.125000001, 0.3], "data.x") == 3

@@ -18,7 +18,7 @@ from layerwise_core.tracing import get_trace
 
 from conftest import ROOT
 
-STORYBOARD = ROOT / "scenes" / "storyboards" / "bank_drift.yaml"
+STORYBOARD = ROOT / "layerwise_templates" / "bank_drift" / "bank_drift.yaml"
 
 
 def cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:

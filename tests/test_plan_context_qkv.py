@@ -13,13 +13,13 @@ import pytest
 from layerwise_core.errors import StoryboardError
 from layerwise_core.plans import build_plan
 from layerwise_core.storyboard.schema import load_storyboard, validate_text
-from layerwise_core.templates import TEMPLATES
+from layerwise_templates import TEMPLATES
 from layerwise_core.tracing import get_trace
 from scenes.theme import fmt
 
 from conftest import ROOT
 
-STORYBOARD = ROOT / "scenes" / "storyboards" / "context_qkv.yaml"
+STORYBOARD = ROOT / "layerwise_templates" / "context_qkv" / "context_qkv.yaml"
 NAMES = {"q": "queries", "k": "keys", "v": "values"}
 
 
@@ -107,7 +107,8 @@ def write(tmp_path: Path, sentences: list[str]) -> Path:
 def test_different_positions_are_said_not_hidden(tmp_path, cache_dir):
     """Different positions: the data says X already differs at layer 0, and the shipped
     narration ("every cosine is one") is refused by its own claims."""
-    from layerwise_core.plans import context_qkv, storyboard_traces
+    from layerwise_core.plans import storyboard_traces
+    from layerwise_templates.context_qkv import plan as context_qkv
     path = write(tmp_path, ["The bank was closed.", "I sat on the river bank."])
     sb = load_storyboard(path)
     with pytest.raises(StoryboardError, match=r"'data.cos.x\[0\] ~= 1 ± 1e-6' is false"):
@@ -128,7 +129,7 @@ def test_exactly_two_sentences(tmp_path):
 
 
 def test_entries_near_a_rounding_boundary_get_one_more_decimal():
-    from layerwise_core.plans.context_qkv import _entries
+    from layerwise_templates.context_qkv.plan import _entries
     rows, decimals = _entries([[[0.1234, -0.5]], [[-11.094941, 0.5]]], "data.first.in")
     assert decimals == [2, 3]           # -11.094941: within float noise of -11.095 at 2 decimals
     assert rows[1][0][0] == -11.094941

@@ -15,12 +15,11 @@ from layerwise_core.analysis.similarity import cosine
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.plans import build_plan
 from layerwise_core.storyboard.schema import load_storyboard, validate_text
-from layerwise_core.templates import TEMPLATES
+from layerwise_templates import TEMPLATES, storyboard_path
 from layerwise_core.tracing import get_trace
 
 from conftest import ROOT
 
-BOARDS = ROOT / "scenes" / "storyboards"
 
 
 def f64(a) -> np.ndarray:
@@ -33,7 +32,7 @@ def cache(tmp_path_factory):
 
 
 def built(name: str, cache):
-    sb = load_storyboard(BOARDS / f"{name}.yaml")
+    sb = load_storyboard(storyboard_path(name))
     plan = build_plan(sb, cache_dir=cache)
     trace = get_trace(sb.model, sb.sentences[0], cache_dir=cache)
     return sb, json.loads(json.dumps(plan)), trace      # the plan as a scene reads it: JSON
@@ -53,22 +52,22 @@ def heads(cache):
 
 @pytest.mark.parametrize("name", ["fresh_qkv", "per_head"])
 def test_storyboard_validates_and_uses_every_view(name):
-    sb = load_storyboard(BOARDS / f"{name}.yaml")
+    sb = load_storyboard(storyboard_path(name))
     assert sb.template == name and sb.model == "minilm-l6" and sb.focus == ("bank",)
     assert 4 <= len(sb.beats) <= 8
     assert {s for b in sb.beats for s in b.show} == TEMPLATES[name].shows
 
 
 def test_scenes_have_a_handler_for_every_show_name():
-    from scenes.templates.fresh_qkv import FreshQKVScene
-    from scenes.templates.per_head import PerHeadScene
+    from layerwise_templates.fresh_qkv.scene import FreshQKVScene
+    from layerwise_templates.per_head.scene import PerHeadScene
     for cls, name in ((FreshQKVScene, "fresh_qkv"), (PerHeadScene, "per_head")):
         for show in TEMPLATES[name].shows:
             assert callable(getattr(cls, f"beat_{show}", None)), (name, show)
 
 
 def test_scene_modules_import_no_torch():
-    code = ("import sys; import scenes.templates.fresh_qkv, scenes.templates.per_head; "
+    code = ("import sys; import layerwise_templates.fresh_qkv.scene, layerwise_templates.per_head.scene; "
             "bad = [m for m in ('torch', 'transformers') if m in sys.modules]; "
             "assert not bad, bad")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
@@ -277,11 +276,11 @@ def test_per_head_worked_head_is_the_models_attention(heads):
 
 def test_per_head_a_beat_without_a_head_follows_the_strongest_previous_token_head(tmp_path,
                                                                                    cache):
-    text = (BOARDS / "per_head.yaml").read_text()
+    text = (storyboard_path("per_head")).read_text()
     lines = [x for x in text.splitlines() if x.strip() not in ("head: 2",)]
     sb = validate_text("\n".join(lines) + "\n", tmp_path / "per_head.yaml")
     assert all(b.head is None for b in sb.beats)
-    from layerwise_core.plans.per_head import build
+    from layerwise_templates.per_head.plan import build
     data = build(sb, [get_trace(sb.model, sb.sentences[0], cache_dir=cache)])
     assert [h["head"] for h in data["layers"][0]["heads"]] == [data["layers"][0]["prev"]["head"]]
 
@@ -292,7 +291,7 @@ def test_recompute_tolerance_is_far_above_float_noise(cache):
     and a fresh machine's draft failed. Here every layer's error of both models, with a margin
     of 4 for other kernels and thread counts (worst seen 1.16e-5 -> 2.9x under it)."""
     from layerwise_core.analysis.qkv import projection_error
-    from layerwise_core.plans.fresh_qkv import RECOMPUTE_TOLERANCE
+    from layerwise_templates.fresh_qkv.plan import RECOMPUTE_TOLERANCE
     for model, sentence in (("minilm-l6", "I sat on the river bank."),
                             ("smollm2-135m", "The capital of France is")):
         t = get_trace(model, sentence, cache_dir=cache)

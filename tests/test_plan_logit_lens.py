@@ -10,11 +10,11 @@ import pytest
 from conftest import ROOT
 from layerwise_core.plans import build_plan
 from layerwise_core.analysis.lens_view import enters_top, sharpening_start, sublayer_credit
-from layerwise_core.plans.logit_lens import display_token
+from layerwise_templates.logit_lens.plan import display_token
 from layerwise_core.storyboard.schema import load_storyboard
 from layerwise_core.tracing import get_trace
 
-BOARD = ROOT / "scenes" / "storyboards" / "logit_lens.yaml"
+BOARD = ROOT / "layerwise_templates" / "logit_lens" / "logit_lens.yaml"
 
 
 @pytest.fixture(scope="module")

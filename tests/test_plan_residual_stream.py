@@ -15,15 +15,15 @@ import pytest
 from layerwise_core.analysis.projection import captured, pca_plane
 from layerwise_core.analysis.vectors import positions, stream_stages
 from layerwise_core.plans import build_plan
-from layerwise_core.plans import residual_stream as rs
+from layerwise_templates.residual_stream import plan as rs
 from layerwise_core.plans.shown import near_boundary
 from layerwise_core.storyboard.schema import load_storyboard
-from layerwise_core.templates import TEMPLATES
+from layerwise_templates import TEMPLATES
 from layerwise_core.tracing import get_trace
 
 from conftest import ROOT
 
-STORYBOARD = ROOT / "scenes" / "storyboards" / "residual_stream.yaml"
+STORYBOARD = ROOT / "layerwise_templates" / "residual_stream" / "residual_stream.yaml"
 
 
 def norm(x) -> np.ndarray:
@@ -53,7 +53,7 @@ def test_storyboard_validates():
 
 
 def test_scene_has_a_handler_for_every_show_name():
-    from scenes.templates.residual_stream import ResidualStreamScene
+    from layerwise_templates.residual_stream.scene import ResidualStreamScene
     for name in TEMPLATES["residual_stream"].shows:
         assert callable(getattr(ResidualStreamScene, f"beat_{name}", None)), name
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.render
 def toy_plan(cache_dir):
     from layerwise_core.plans import build_plan
     from layerwise_core.storyboard.schema import load_storyboard
-    return build_plan(load_storyboard(fc.ROOT / "scenes/storyboards/toy_loop.yaml"), cache_dir)
+    return build_plan(load_storyboard(fc.ROOT / "layerwise_templates/toy_loop/toy_loop.yaml"), cache_dir)
 
 
 def render_beat(plan, stem, tmp_path):
@@ -74,7 +74,7 @@ def test_moved_vector_is_detected(toy_plan, tmp_path):
 def test_object_moved_three_pixels_is_detected(toy_plan, tmp_path, monkeypatch):
     from manim import RIGHT
 
-    from scenes.templates.toy_loop import ToyLoopScene
+    from layerwise_templates.toy_loop.scene import ToyLoopScene
     layout = ToyLoopScene.layout
 
     def shifted(self):
@@ -97,7 +97,7 @@ def test_bar_ten_percent_longer_is_detected(cache_dir, tmp_path):
     """The logit lens's top probability bar at the last layer, 10 % longer."""
     from layerwise_core.plans import build_plan
     from layerwise_core.storyboard.schema import load_storyboard
-    plan = build_plan(load_storyboard(fc.ROOT / "scenes/storyboards/logit_lens.yaml"), cache_dir)
+    plan = build_plan(load_storyboard(fc.ROOT / "layerwise_templates/logit_lens/logit_lens.yaml"), cache_dir)
     top = plan["data"]["layers"][29]["top"][0]
     assert top["display"] == "␣Paris"
     top["prob"] *= 1.1

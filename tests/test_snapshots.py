@@ -14,8 +14,9 @@ import pytest
 import framecheck as fc
 from layerwise_pipeline.provenance import versions
 from layerwise_core.storyboard.schema import load_storyboard
+from layerwise_templates import storyboard_path
 
-STORYBOARDS = sorted((fc.ROOT / "scenes" / "storyboards").glob("*.yaml"))
+STORYBOARDS = sorted((fc.ROOT / "layerwise_templates").glob("*/*.yaml"))
 BEATS = [(p.stem, f"{i:02d}_{b.id}") for p in STORYBOARDS
          for i, b in enumerate(load_storyboard(p).beats)]
 IDS = [f"{n}/{s}" for n, s in BEATS]
@@ -33,7 +34,7 @@ class Rendered:
         from layerwise_core.plans import build_plan, write_plan
         path = self.plans / f"{name}.json"
         if not path.exists():
-            sb = load_storyboard(fc.ROOT / "scenes" / "storyboards" / f"{name}.yaml")
+            sb = load_storyboard(storyboard_path(name))
             write_plan(build_plan(sb, self.cache_dir), path)
         return path
 

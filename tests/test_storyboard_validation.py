@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from layerwise_core.errors import StoryboardError
 from layerwise_core.storyboard.schema import validate_files, validate_text
 
-STORYBOARDS = sorted((Path(__file__).resolve().parents[1] / "scenes" / "storyboards").glob("*.yaml"))
+STORYBOARDS = sorted((Path(__file__).resolve().parents[1] / "layerwise_templates").glob("*/*.yaml"))
 
 GOOD = textwrap.dedent("""\
     template: fresh_qkv

@@ -54,7 +54,7 @@ def test_toy_hooks_and_residual_identity(cache_dir):
 
 
 def test_close_up_holds_the_step_with_a_round_scale_bar():
-    from layerwise_core.plans.toy_loop import close_up
+    from layerwise_templates.toy_loop.plan import close_up
     for x_in, x_out in [([1.0, 0.0], [0.99, 0.041]), ([0.99, 0.04], [0.74, 0.10]),
                         ([0.74, 0.10], [0.67, -0.05])]:
         z = close_up(x_in, x_out)

@@ -11,6 +11,7 @@ import pytest
 
 import framecheck as fc
 from layerwise_core.storyboard.schema import load_storyboard
+from layerwise_templates import storyboard_path
 
 NAME = "toy_loop"
 pytestmark = pytest.mark.render
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.render
 def video(cache_dir, tmp_path_factory):
     from layerwise_core.plans import build_plan, write_plan
     media = tmp_path_factory.mktemp("video-media")
-    sb = load_storyboard(fc.ROOT / "scenes" / "storyboards" / f"{NAME}.yaml")
+    sb = load_storyboard(storyboard_path(NAME))
     write_plan(build_plan(sb, cache_dir), media / "plans" / f"{NAME}.json")
     r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--quality", "l", "--media",
                         str(media), str(sb.path)], cwd=fc.ROOT, capture_output=True, text=True)

@@ -29,7 +29,7 @@ def scaled(values: np.ndarray, limit: float) -> dict:
 # FIXED tolerance (each check documents its own, from the worst error seen under
 # ATEN_CPU_CAPABILITY=default|avx2|avx512 and 1 and 2 threads, with a margin): what is shown is then
 # "< tolerance", the same on every machine, never the noise itself; reaching it fails the plan.
-# plans.fresh_qkv.RECOMPUTE_TOLERANCE (Q, K, V redone); plans.residual_stream.addition_bound
+# fresh_qkv.plan.RECOMPUTE_TOLERANCE (Q, K, V redone); residual_stream.plan.addition_bound
 # (float32's own bound on the additions, from the size of X).
 
 

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 from ..analysis.vectors import positions
-from ..templates import TEMPLATES
+from layerwise_templates import TEMPLATES
 from ..trace import Trace
 from .base import Context, Draft, DraftError
 

@@ -18,7 +18,7 @@ from ..errors import (CorruptCacheError, InputError, LayerwiseError, OutputError
 from ..storyboard.filled import fill_storyboard
 from ..storyboard.reveals import moments, steps
 from ..storyboard.schema import Storyboard
-from ..templates import TEMPLATES
+from layerwise_templates import TEMPLATES
 from ..trace import Trace
 from ..tracing import get_trace
 

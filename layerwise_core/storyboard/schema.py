@@ -2,7 +2,7 @@
 
 A storyboard (YAML, one per video) names its scene template, the model, the sentence(s), the
 focus word (`bank`, `bank#2`), layers, heads and a list of beats, each with an id, what to show,
-a caption, narration and an optional duration. See scenes/storyboards/ for examples.
+a caption, narration and an optional duration. Examples: layerwise_templates/*/*.yaml.
 Placeholders in captions and narration (`{data.layers[21].rank:,}`, storyboard/placeholders.py)
 and a beat's `expect:` claims (storyboard/claims.py) are checked for syntax here; they are
 filled and checked against the plan at plan time (storyboard/filled.py).
@@ -22,7 +22,7 @@ from ..audio import AudioError, audio_seconds
 from ..errors import LayerwiseError, StoryboardError, shorten
 from ..models import resolve
 from ..names import VECTORS
-from ..templates import TEMPLATES
+from layerwise_templates import TEMPLATES
 from ..tokens import words
 from .claims import ClaimError, parse_claim
 from .placeholders import PlaceholderError, parse

@@ -1,0 +1,132 @@
+"""Plan data for "'bank', layer by layer": one word in several sentences, followed up the stack.
+
+Sentence 0 is the reference; every other sentence is compared with it (pair (0, k)), and the
+pair (0, 1) is the one the summary quotes. Per layer state (0 = embedding ... L = output):
+the raw cosine of the focus word's vectors, the anisotropy baseline (mean cosine of unrelated
+words at that state, Ethayarajh 2019) and raw minus baseline; plus one PCA plane fitted once
+to every state of every sentence, and the illustrative layer table (text, not a measurement)
+with its early / middle / late mapped onto this model's states. With a beat that shows `probe`:
+a linear probe per layer state on the set layerwise ships (analysis/probe.py), which measures
+on this model what the table only illustrates.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from layerwise_core.analysis.probe import run_probe
+from layerwise_core.analysis.projection import pca_plane
+from layerwise_core.analysis.similarity import context_similarity
+from layerwise_core.analysis.vectors import layer_states, positions, word_vectors
+from layerwise_core.probe_set import load_probe_set
+from layerwise_core.storyboard.schema import Storyboard
+from layerwise_core.trace import Trace
+from layerwise_core.tracing import get_trace
+
+Y_STEP = 0.25       # cosine axis ticks
+
+# What tends to be easiest to read out of the vector at each depth: a general pattern from
+# probing studies of BERT, shown as an illustration (not measured here).
+TABLE = {      # "\n" breaks a cell's line on screen
+    "header": ["layers", "easiest to read out", "for \"bank\""],
+    "rows": [
+        ["early", "token identity,\nposition", "\"bank\" itself,\nwhere it sits"],
+        ["middle", "part of speech,\nsyntax", "a noun; what\nit attaches to"],
+        ["late", "sense,\nmeaning", "river or\nmoney bank"],
+    ],
+    "note": "Illustration of a general pattern, not a measurement: probing studies of BERT "
+            "(Tenney et al., 2019). Layers overlap; models differ.",
+}
+
+
+def _bounds(lo: float, hi: float, step: float) -> list[float]:
+    """[lo, hi] widened to multiples of `step`, with at least half a step of margin."""
+    return [step * math.floor((lo - step / 2) / step), step * math.ceil((hi + step / 2) / step)]
+
+
+def drift_summary(raw: list[float]) -> dict:
+    """Where the quoted curve starts, ends, dips and rebounds (layer indices)."""
+    r = np.asarray(raw)
+    inner = np.arange(1, len(r) - 1)
+    dip = int(inner[np.argmin(r[inner])]) if len(inner) else 0
+    after = np.arange(dip + 1, len(r) - 1)
+    rebound = int(after[np.argmax(r[after])]) if len(after) else dip
+    monotonic = bool(np.all(np.diff(r) <= 0))
+    return {"first": 0, "last": len(r) - 1, "dip": dip, "rebound": rebound,
+            "monotonic": monotonic, "rebounds": bool(r[rebound] > r[dip])}
+
+
+def build(sb: Storyboard, traces: list[Trace]) -> dict:
+    focus = list(sb.focus)
+    hooks = layer_states(traces[0])
+    L = traces[0].n_layers
+    states = [{"layer": s, "hook": h,
+               "label": "embedding" if s == 0 else ("output" if s == L else f"after layer {s}")}
+              for s, h in enumerate(hooks)]
+    contexts = [{"sentence": t.sentence, "focus": f, "positions": positions(t, f),
+                 "tokens": t.tokens} for t, f in zip(traces, focus)]
+
+    sim = context_similarity(traces, focus)
+    base = np.asarray(sim["baseline"])
+    index = {tuple(p): i for i, p in enumerate(sim["pairs"])}
+    curves = []
+    for k in range(1, len(traces)):
+        i = index[(0, k)]
+        raw = np.asarray(sim["raw"][i])
+        curves.append({"pair": [0, k], "pair_index": i, "raw": raw.tolist(),
+                       "adjusted": (raw - base).tolist(),     # the angle whose cosine is raw
+                       "angle_deg": np.degrees(np.arccos(np.clip(raw, -1, 1))).tolist()})
+
+    shown = np.concatenate([base] + [np.r_[c["raw"], c["adjusted"]] for c in curves])
+    y_range = [min(0.0, Y_STEP * math.floor(shown.min() / Y_STEP)), 1.0]
+    n_ticks = int(round((y_range[1] - y_range[0]) / Y_STEP)) + 1
+    y_ticks = [y_range[0] + Y_STEP * i for i in range(n_ticks)]
+
+    vecs = np.stack([word_vectors(t, f) for t, f in zip(traces, focus)])    # [C, S, d]
+    C, S, d = vecs.shape
+    plane = pca_plane(vecs.reshape(C * S, d))
+    xy = plane["xy"].reshape(C, S, 2)
+    span = max(np.ptp(xy[..., 0]), np.ptp(xy[..., 1]))
+    step = float(10 ** math.floor(math.log10(span / 2)))      # grid step: 5-20 cells across
+    projection = {"xy": xy.tolist(), "explained": plane["explained"].tolist(),
+                  "explained_percent": (100 * plane["explained"]).tolist(),
+                  "x_range": _bounds(xy[..., 0].min(), xy[..., 0].max(), step),
+                  "y_range": _bounds(xy[..., 1].min(), xy[..., 1].max(), step),
+                  "step": step, "n_points": C * S, "d_model": d}
+
+    plan = {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
+            "axes": {"y_range": y_range, "y_ticks": y_ticks},
+            "summary": {"curve": 0, **drift_summary(curves[0]["raw"])},
+            "projection": projection, "table": _table(len(states))}
+    if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
+        plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
+    return plan
+
+
+def _table(n_states: int) -> dict:
+    """The illustration with its early / middle / late mapped onto this model's layer states:
+    thirds of 0..L, the middle one taking what does not divide (7 states: 0-1, 2-4, 5-6), as
+    `spans` (first and last state of each) and in the first column."""
+    e = n_states // 3
+    spans = [[0, e - 1], [e, n_states - e - 1], [n_states - e, n_states - 1]]
+    rows = [[f"{r[0]}\n({lo}–{hi})", *r[1:]] for r, (lo, hi) in zip(TABLE["rows"], spans)]
+    return {**TABLE, "rows": rows, "spans": spans}
+
+
+def probe(model, cache_dir) -> dict:
+    """The linear probe on the shipped set (`probe_set.yaml`), one trace per sentence from the
+    storyboard's cache, with the peak of each task for the narration and the chart's axis."""
+    sentences = load_probe_set()
+    traces = [get_trace(model, s.text, cache_dir=cache_dir) for s in sentences]
+    out = run_probe(sentences, traces)
+    shortest = min(sentences, key=lambda s: (len(s.words), s.text))     # the example shown
+    out["example"] = {"words": [w for w, *_ in shortest.words], "tags": [t for _, t, *_ in
+                      shortest.words], "target": shortest.target, "sense": shortest.sense}
+    for t in out["tasks"]:
+        t["peak_percent"] = t["accuracy_percent"][t["best"]]
+        t["one_example_percent"] = 100 / t["n_test"]       # what one held-out word is worth
+        t["majority_word"] = t["majority"].lower()
+    out["axes"] = {"y_range": [0.0, 100.0], "y_ticks": [0.0, 25.0, 50.0, 75.0, 100.0]}
+    return out

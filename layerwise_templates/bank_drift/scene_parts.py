@@ -1,0 +1,303 @@
+"""Two panels of the bank_drift scene that stand on their own, right of the cosine chart.
+
+- `AnglePanel`: what the cosine measures. The river "bank" is an arrow; each other "bank" an
+  arrow at the angle whose cosine the chart plots (two vectors always span a plane, so the
+  angle is exact; lengths are drawn equal because a cosine ignores them). `at(k, s)` turns
+  arrow k to layer state s.
+- `baseline_definition`: what the baseline is and why it is subtracted, line by line.
+- `ProbeBeat.beat_probe`: the linear probe's held-out accuracy per layer state for two tasks,
+  each with its chance line, the set's size and one labelled example sentence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine, Dot,
+                   LaggedStart, Line, VGroup)
+
+from scenes import theme as T
+from scenes.animations import FadeInPlace, FadeOutPlace
+from scenes.mobjects import Num, TickAxes, inline, txt
+
+RADIUS = 2.9                    # arrow length in the angle panel
+PROBE_PLOT = (4.1, 1.6)         # probe chart width, height
+
+
+class AnglePanel(VGroup):
+    """Arrows from one origin: the reference (sentence 0) along +x, curve k's arrow at
+    +angle (k even) or -angle (k odd) of layer state `s`, each with its arc and its degrees."""
+
+    def __init__(self, data: dict, colors: list, s: int = 0):
+        super().__init__()
+        self.data, self.colors = data, colors
+        self.curves = data["curves"]
+        self.sign = [1 if k % 2 == 0 else -1 for k in range(len(self.curves))]
+        word = data["contexts"][0]["focus"].partition("#")[0]
+        head = VGroup(txt("a cosine is an angle", T.SMALL_SIZE),
+                      txt(f"(to the river \"{word}\"; lengths drawn equal)", T.TINY_SIZE,
+                          T.MUTED)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        self.origin = Dot(ORIGIN, radius=0.04, color=T.MUTED)
+        ref = Arrow(ORIGIN, RIGHT * RADIUS, buff=0, color=colors[0], stroke_width=4,
+                    max_tip_length_to_length_ratio=0.1)
+        head.next_to(ref, UP, buff=1.6).align_to(ref, LEFT)
+        self.head = head
+        self.state = s
+        self.arrows = VGroup(*[self._arrow(k, s) for k in range(len(self.curves))])
+        self.arcs = VGroup(*[self._arc(k, s) for k in range(len(self.curves))])
+        self.add(head, self.origin, ref, self.arcs, self.arrows)
+        self.labels, self.tag = [], None    # outside the group: made where the panel is shown
+
+    def theta(self, k: int, s: int) -> float:
+        return np.radians(self.curves[k]["angle_deg"][s]) * self.sign[k]
+
+    def _arrow(self, k: int, s: int) -> Arrow:
+        c = self.colors[self.curves[k]["pair"][1]]
+        end = RADIUS * np.array([np.cos(self.theta(k, s)), np.sin(self.theta(k, s)), 0])
+        return Arrow(ORIGIN, end, buff=0, color=c, stroke_width=4,
+                     max_tip_length_to_length_ratio=0.1).shift(self.origin.get_center())
+
+    def _arc(self, k: int, s: int) -> Arc:
+        c = self.colors[self.curves[k]["pair"][1]]
+        return Arc(radius=0.75, start_angle=0, angle=self.theta(k, s) or 1e-4, color=c,
+                   stroke_width=2, arc_center=self.origin.get_center())
+
+    def _label(self, k: int, s: int) -> Num:
+        c = self.colors[self.curves[k]["pair"][1]]
+        half = self.theta(k, s) / 2
+        at = self.origin.get_center() + 1.05 * np.array([np.cos(half), np.sin(half), 0])
+        at = at + RIGHT * 0.25 + UP * 0.15 * self.sign[k]    # clear of a 0° arrow
+        return Num(self.curves[k]["angle_deg"][s], f"data.curves[{k}].angle_deg[{s}]", 0,
+                   T.TINY_SIZE, c, suffix="°").move_to(at)
+
+    def _tag(self, s: int) -> VGroup:
+        st = self.data["states"][s]
+        if s == 0:
+            tag = txt(st["label"], T.SMALL_SIZE, T.MUTED)
+        else:
+            tag = inline(txt("after layer", T.SMALL_SIZE, T.MUTED),
+                         Num(st["layer"], f"data.states[{s}].layer", 0, T.SMALL_SIZE, T.MUTED))
+        return tag.next_to(self.head, DOWN, buff=0.12).align_to(self.head, LEFT)
+
+    def show(self) -> list:
+        """Animations that bring the panel and its numbers in (once it is in place)."""
+        self.labels = [self._label(k, self.state) for k in range(len(self.curves))]
+        self.tag = self._tag(self.state)
+        return [FadeInPlace(self), *[FadeInPlace(m) for m in self.labels], FadeInPlace(self.tag)]
+
+    def hide(self) -> list:
+        return [FadeOutPlace(self), *[FadeOutPlace(m) for m in self.labels],
+                FadeOutPlace(self.tag)]
+
+    def at(self, k: int, s: int) -> list:
+        """Animations turning arrow k to state s (its arc and degrees with it; the layer tag
+        when the state changes)."""
+        old, new = self.labels[k], self._label(k, s)
+        self.labels[k] = new
+        anims = [self.arrows[k].animate.become(self._arrow(k, s)),
+                 self.arcs[k].animate.become(self._arc(k, s)),
+                 FadeOutPlace(old), FadeInPlace(new)]
+        if s != self.state:
+            tag, self.tag, self.state = self.tag, self._tag(s), s
+            anims += [FadeOutPlace(tag), FadeInPlace(self.tag)]
+        return anims
+
+
+def baseline_definition(sim: dict, plot, frame_width: float) -> VGroup:
+    """What the baseline is and why it is subtracted, right of the chart `plot` (the plan's
+    own pair count, from its `similarity` section)."""
+    size = T.TYPE.small
+    count = Num(sim["baseline_pairs"], "data.similarity.baseline_pairs", 0, size, T.TEXT)
+    lines = VGroup(
+        txt("baseline (grey dashes)", T.TYPE.label, T.TEXT),
+        inline(txt("the mean cosine of", size, T.MUTED), count,
+               txt("pairs of", size, T.MUTED)),
+        txt("different words in different", size, T.MUTED),
+        txt("sentences, e.g. {} · {};".format(*sim["baseline_example"]), size, T.MUTED),
+        txt("no word paired with itself", size, T.MUTED),
+        txt("why subtract it", T.TYPE.label, T.TEXT),
+        txt("even unrelated words point", size, T.MUTED),
+        txt("somewhat alike here, so a raw", size, T.MUTED),
+        txt("cosine flatters; raw − baseline", size, T.MUTED),
+        txt("is what is specific to the word", size, T.MUTED),
+    ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+    lines[5].shift(DOWN * 0.15)
+    for m in lines[6:]:
+        m.shift(DOWN * 0.15)
+    right = frame_width / 2 - T.EDGE
+    lines.next_to(plot, RIGHT, buff=0.7).align_to(plot, UP)
+    if lines.get_right()[0] > right:
+        lines.shift(LEFT * (lines.get_right()[0] - right))
+    return lines
+
+
+class ProbeBeat:
+    """The `probe` beat, mixed into the bank_drift scene (uses its `swap`, `right`, cues)."""
+
+    def beat_probe(self, beat) -> None:
+        d, pr = self.data, self.data["probe"]
+        tasks, S = pr["tasks"], len(self.data["states"])
+        colors = [T.PROBE_SYNTAX, T.PROBE_SENSE]
+        size = T.SMALL_SIZE
+        lo, hi = pr["axes"]["y_range"]
+        ax = TickAxes([0, S - 1, 1], [lo, hi, 25], *PROBE_PLOT,
+                      x_ticks=[(st["layer"], f"data.states[{i}].layer")
+                               for i, st in enumerate(d["states"])],
+                      y_ticks=[(v, f"data.probe.axes.y_ticks[{i}]")
+                               for i, v in enumerate(pr["axes"]["y_ticks"])], y_decimals=0)
+        layer = txt("layer", T.TINY_SIZE, T.MUTED).next_to(ax.x_labels, DOWN, buff=0.06)
+        head = txt("linear probe: held-out accuracy, %", size)
+        st = pr["set"]
+        sizes = inline(Num(st["sentences"], "data.probe.set.sentences", 0, T.TINY_SIZE),
+                       txt("sentences the project wrote:", T.TINY_SIZE, T.MUTED),
+                       Num(st["train_sentences"], "data.probe.set.train_sentences", 0,
+                           T.TINY_SIZE), txt("train it,", T.TINY_SIZE, T.MUTED),
+                       Num(st["test_sentences"], "data.probe.set.test_sentences", 0,
+                           T.TINY_SIZE), txt("score it", T.TINY_SIZE, T.MUTED))
+        example = self.probe_example(pr["example"], colors)
+        top = VGroup(head, sizes, example).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
+        chart = VGroup(ax, layer)
+        chart.next_to(top, DOWN, buff=T.BUFF)
+        right = self.camera.frame_width / 2 - T.EDGE
+        chart.shift(RIGHT * (right - ax.axes.get_right()[0]))
+        panel = VGroup(top, chart)
+        panel.set_y(self.right_top() - panel.height / 2)
+        top.set_x(chart.get_right()[0] - top.width / 2)
+        names_x = self.plot.get_right()[0] + 0.6        # the rows' labels start here
+        self.right = self.swap(self.right, VGroup(top, chart),
+                               run_time=self.quick(0.08, 0.8))
+        # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
+        self.hold_until_moment("read_label")
+        self.emphasize(example[1], run_time=self.quick(0.03, 0.8))      # the labels
+        self.hold_until_moment("vectors_of")
+        self.emphasize(VGroup(sizes[2], sizes[3]), run_time=self.quick(0.03, 0.8))
+        self.hold_until_moment("scored_on")
+        self.emphasize(VGroup(sizes[4], sizes[5]), run_time=self.quick(0.03, 0.8))
+        curves = [self.probe_pieces(ax, t, i, colors[i], names_x) for i, t in enumerate(tasks)]
+        # part of speech (sentence 2): each number is drawn as it is said, chance at the end
+        syn, t0 = curves[0], tasks[0]
+        self.hold_until_cue(2)
+        self.play(FadeInPlace(syn.name), run_time=self.quick(0.02, 0.4))
+        self.emphasize(example[1], color=colors[0], run_time=self.quick(0.03, 0.8))
+        self.hold_until_moment("itself")
+        self.probe_points(syn, 0, 0, self.said("pos_embedding"))
+        self.emphasize(syn.point(0), run_time=self.quick(0.02, 0.6))
+        self.probe_points(syn, 1, t0["best"], self.said("pos_middle"))
+        self.emphasize(syn.point(t0["best"]), run_time=self.quick(0.02, 0.6))
+        self.probe_points(syn, t0["best"] + 1, len(syn.dots) - 1, self.said("pos_output"))
+        self.emphasize(syn.point(len(syn.dots) - 1), run_time=self.quick(0.02, 0.6))
+        self.hold_until_moment("guessing")
+        self.probe_chance(syn)
+        # living or made (sentence 3): the noun and its sense, chance, the embedding, the rise
+        sen, t1 = curves[1], tasks[1]
+        self.hold_until_cue(3)
+        self.play(FadeInPlace(sen.name), run_time=self.quick(0.02, 0.4))
+        for m in example.sense:                     # the noun, then its sense here
+            self.emphasize(m, color=colors[1], run_time=self.quick(0.02, 0.6))
+        self.hold_until_moment("coin_toss")
+        self.probe_chance(sen)
+        self.hold_until_moment("sense_embedding")
+        self.probe_points(sen, 0, 0, self.said("sense_percent"))
+        self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
+        same = self.dots.get("data.curves[0].raw")
+        self.hold_until_moment("not_known")         # river and money "bank": one vector there
+        if same is not None:
+            self.point_at(same[0], run_time=self.quick(0.03, 1.0))
+        self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
+        self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
+        self.hold_until_moment("keeps_it")
+        self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(4))
+        drawn = VGroup(*curves)
+        # "roughly the table's order": the two peaks, part of speech first
+        self.hold_until_cue(4)
+        for c, t in zip(curves, tasks):
+            self.emphasize(c.point(t["best"]), run_time=self.quick(0.02, 0.7))
+        self.hold_until_moment("set_small")
+        self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
+        one = tasks[1]
+        caveats = VGroup(
+            inline(txt("small set: one held-out noun is", T.TINY_SIZE, T.HIGHLIGHT),
+                   Num(one["one_example_percent"], "data.probe.tasks[1].one_example_percent",
+                       0, T.TINY_SIZE, T.HIGHLIGHT), txt("points;", T.TINY_SIZE, T.HIGHLIGHT)),
+            txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.HIGHLIGHT),
+        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        caveats.align_to(example, UP).align_to(example, LEFT)
+        self.hold_until_moment("one_noun")
+        self.play(FadeOutPlace(example), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
+        self.hold_until_moment("probe_shows")
+        self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
+        self.hold_until_moment("not_what")
+        self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
+        self.right = VGroup(self.right, drawn, caveats)
+
+    def probe_example(self, ex: dict, colors) -> VGroup:
+        """One sentence of the set: each word over its part of speech, the noun in the sense
+        colour with its sense after the sentence."""
+        words = [(w, t, i == ex["target"]) for i, (w, t) in enumerate(zip(ex["words"],
+                                                                        ex["tags"]))
+                 if t != "PUNCT"]
+        row = inline(txt("e.g.", T.TINY_SIZE, T.MUTED),
+                     *[txt(w, T.TINY_SIZE, colors[1] if hit else T.TEXT) for w, _, hit in words],
+                     txt(f"→ {ex['sense']}", T.TINY_SIZE, colors[1]), buff=0.16)
+        tags = VGroup(*[txt(t, T.TINY_SIZE, colors[0]).next_to(row[1 + i], DOWN, buff=0.08)
+                        for i, (_, t, _) in enumerate(words)])
+        for m in tags:
+            m.set_y(tags[0].get_y())
+        out = VGroup(row, tags)
+        hit = next(i for i, (_, _, h) in enumerate(words) if h)
+        out.sense = VGroup(row[1 + hit], row[-1])     # the noun and "→ its sense"
+        return out
+
+    def probe_pieces(self, ax, t: dict, i: int, color, names_x: float) -> "ProbeCurve":
+        """One task's pieces, not yet shown: chance line and note, the row's name under the
+        chart (from `names_x`), and per layer state a dot, its number and the segment to it."""
+        src = f"data.probe.tasks[{i}]"
+        a = ax.axes
+        chance = DashedLine(a.c2p(0, t["chance_percent"]), a.c2p(len(t["accuracy"]) - 1,
+                            t["chance_percent"]), dash_length=0.08, color=color,
+                            stroke_width=2, stroke_opacity=0.7)
+        guess = txt("coin toss" if len(t["classes"]) == 2 else f"always {t['majority_word']}",
+                    T.TINY_SIZE, color)
+        note = inline(guess, Num(t["chance_percent"], f"{src}.chance_percent", 0, T.TINY_SIZE,
+                                 color, suffix="%"))
+        note.next_to(chance, DOWN, buff=0.06).align_to(chance, RIGHT)
+        y = ax.x_labels.get_bottom()[1] - 0.45 - 0.33 * i
+        name = txt(t["title"], T.TINY_SIZE, color)
+        name.move_to([names_x + name.width / 2, y, 0])
+        dots, nums, segs, prev = VGroup(), VGroup(), VGroup(), None
+        for s, v in enumerate(t["accuracy_percent"]):
+            pt = a.c2p(s, v)
+            dots.add(Dot(pt, radius=0.05, color=color))
+            nums.add(Num(v, f"{src}.accuracy_percent[{s}]", 0, T.TINY_SIZE, color)
+                     .move_to([pt[0], y, 0]))
+            if prev is not None:
+                segs.add(Line(prev, pt, color=color, stroke_width=3))
+            prev = pt
+        return ProbeCurve(chance, note, name, segs, dots, nums)
+
+    def probe_chance(self, c: "ProbeCurve") -> None:
+        self.play(Create(c.chance), FadeInPlace(c.note), run_time=self.quick(0.03, 0.7))
+
+    def probe_points(self, c: "ProbeCurve", first: int, last: int, until: float) -> None:
+        """Draw layer states first..last point by point (dot, number, segment from the
+        previous one), spread so that the last lands by scene time `until`."""
+        if last < first:
+            return
+        per = self.pace(until, last - first + 1, self.quick(0.25, 4.0) / len(c.dots))
+        for s in range(first, last + 1):
+            anims = [FadeInPlace(c.dots[s]), FadeInPlace(c.nums[s])]
+            if s > 0:
+                anims.append(Create(c.segs[s - 1]))
+            self.play(*anims, run_time=per)
+
+
+class ProbeCurve(VGroup):
+    """One probe task on screen: chance line, its note, the row's name, segments, dots,
+    numbers (in that order, as submobjects)."""
+
+    def __init__(self, chance, note, name, segs, dots, nums):
+        super().__init__(chance, note, name, segs, dots, nums)
+        self.chance, self.note, self.name = chance, note, name
+        self.segs, self.dots, self.nums = segs, dots, nums
+
+    def point(self, s: int) -> VGroup:
+        return VGroup(self.dots[s], self.nums[s])

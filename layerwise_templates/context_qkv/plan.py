@@ -1,0 +1,107 @@
+"""Plan data for "context enters Q, K, V": one word in two sentences, and per layer l the cosine
+between its two X^(l), its two inputs to the projections, and its two Q, K, V. Both sentences
+go through the very same W_Q^(l), W_K^(l), W_V^(l): whatever separates their Q, K, V came in
+through X.
+
+  cos.x / cos.in / cos.q / cos.k / cos.v   per layer 0..L-1 (analysis.context_qkv); Q, K, V
+                                           with all heads concatenated (`heads` says so)
+  match                                    why layer 0 is (or is not) one vector: same token,
+                                           same position, absolute positions or not
+  first.x (or .in) / .q / .k / .v          [layer][sentence][:DIMS]: a few real numbers of
+                                           what W reads and of Q, K, V (head 0's first dims);
+                                           first.decimals[key][layer]: how many are shown
+  axes                                     the chart's y range and ticks
+  summary                                  the lowest cosine of Q, K, V and of X, with layers
+Every number a scene writes is checked at plan time against float noise (plans.shown).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from layerwise_core.analysis.context_qkv import QKV, context_qkv, focus_row, layer_zero_match
+from layerwise_core.analysis.vectors import attn_input, positions
+from layerwise_core.storyboard.schema import Storyboard
+from layerwise_core.trace import Trace
+from layerwise_core.plans.shown import shown_decimals, stable
+
+DIMS = 4            # numbers shown of each vector (its first dims; of Q: head 0's first dims)
+DECIMALS = 2        # cosines and vector entries on screen
+Y_STEP = 0.1        # cosine axis ticks
+
+
+def y_axis(values: np.ndarray) -> dict:
+    """From a multiple of Y_STEP at least half a step below the lowest cosine, up to 1."""
+    lo = min(1.0 - Y_STEP, Y_STEP * math.floor((values.min() - Y_STEP / 2) / Y_STEP))
+    lo = round(max(-1.0, lo), 10)
+    n = int(round((1.0 - lo) / Y_STEP))
+    return {"y_range": [lo, 1.0], "y_ticks": [round(lo + Y_STEP * i, 10) for i in range(n + 1)]}
+
+
+def _entries(per_layer: list, where: str) -> tuple[list, list[int]]:
+    """Vector entries [layer][sentence][dim] and the decimals each layer's rows are shown with:
+    DECIMALS, or one more when an entry would sit within float noise of a rounding boundary
+    (-11.09494 of a pre-norm stream: a -11.09/-11.10 coin toss between machines)."""
+    return per_layer, [shown_decimals(rows, DECIMALS, f"{where}[{l}]")
+                       for l, rows in enumerate(per_layer)]
+
+
+def _lowest(series: list[float], key: str) -> dict:
+    layer = int(np.argmin(series))
+    return {"key": key, "layer": layer, "value": series[layer]}
+
+
+def build(sb: Storyboard, traces: list[Trace]) -> dict:
+    a, b = traces[0], traces[1]
+    spec = a.spec
+    pos = [positions(t, f) for t, f in zip(traces, sb.focus)]
+    L = a.n_layers
+    cos = context_qkv(a, pos[0], b, pos[1])
+    for k in ("x", "in", *QKV):          # layer 0's are written on screen, the rest plotted
+        stable(cos[k][0], DECIMALS, f"data.cos.{k}[0]")
+
+    reads_x = spec.placement.norm_before_q != "own"   # W_Q reads X as it arrives
+    # the rows the scene shows: what W reads (X itself, or LN(X) in a pre-norm model), Q, K, V
+    hooks = {"x" if reads_x else "in": (lambda t, l: attn_input(t, l)),
+             **{k: (lambda t, l, k=k: t[f"blocks.{l}.attn.hook_{k}"]) for k in QKV}}
+    first, first_decimals = {"dims": DIMS}, {}
+    for key, hook in hooks.items():
+        rows = [[focus_row(hook(t, l), p).ravel()[:DIMS].tolist() for t, p in zip(traces, pos)]
+                for l in range(L)]
+        first[key], first_decimals[key] = _entries(rows, f"data.first.{key}")
+    first["decimals"] = first_decimals
+
+    lowest = min((_lowest(cos[k], k) for k in QKV), key=lambda m: m["value"])
+    for m in (lowest, _lowest(cos["x"], "x")):                  # quoted on screen
+        stable(m["value"], DECIMALS, f"data.summary: lowest cosine of {m['key']}")
+    after = range(1, L)
+    summary = {"lowest": lowest, "x_lowest": _lowest(cos["x"], "x"),
+               "last": {k: cos[k][L - 1] for k in ("x", *QKV)},
+               # every cosine below the 1.00 it starts at, from layer 1 on (as shown, 2 decimals)
+               # at layer 0 every cosine shows the same number (the scene writes it once)
+               "layer0_equal": len({round(cos[k][0], DECIMALS) for k in ("x", "in", *QKV)}) == 1,
+               "all_below_one_after_0": all(round(cos[k][l], DECIMALS) < 1.0
+                                            for k in ("x", *QKV) for l in after)}
+    shown = np.array([cos[k] for k in ("x", "in", *QKV)])
+    return {
+        "model": spec.display or spec.name,
+        "word": sb.focus[0].partition("#")[0],
+        "contexts": [{"sentence": t.sentence, "focus": f, "positions": p,
+                      "tokens": [t.tokens[i] for i in p],
+                      "token_ids": [t.meta["token_ids"][i] for i in p]}
+                     for t, f, p in zip(traces, sb.focus, pos)],
+        "match": layer_zero_match(a, pos[0], b, pos[1]),
+        "reads": {"same_as_x": reads_x, "placement": spec.norm_placement,
+                  "norm": spec.norm},
+        "layers": list(range(L)),
+        "cos": cos,
+        "heads": {"combined": "concatenated", "n_heads": spec.n_heads,
+                  "n_kv_heads": spec.n_kv_heads, "d_model": spec.d_model,
+                  "d_head": spec.d_head, "q_width": spec.n_heads * spec.d_head,
+                  "kv_width": spec.n_kv_heads * spec.d_head},
+        "first": first,
+        "axes": y_axis(shown),
+        "summary": summary,
+    }

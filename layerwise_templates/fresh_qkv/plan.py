@@ -1,0 +1,143 @@
+"""Plan data for "fresh Q, K, V at every layer": per layer, one word's X^(l) as a few numbers,
+where its normalisation sits, this layer's own W_Q, W_K, W_V meeting it (a few real entries), the
+Q, K, V it produces (a few entries of one head, equal to in(X) W + b from the trace), the layer's
+update to X (attention add, renormalisation, FFN add, renormalisation) and, from layer 1 on, the
+experiment that separates the two causes of a new Q (analysis.qkv_causes).
+
+Per layer l (the focus word's first token; `SHOW` input dims, `OUT` output dims of `HEAD`):
+  x_first, x_norm       X^(l)[:SHOW] and |X^(l)|; x: the whole vector scaled for a strip
+  norm                  where the normalisation sits (norm_step)
+  W_Q/W_K/W_V           rows 0..SHOW-1, columns 0..OUT-1 of head HEAD (raw weights)
+  q/k/v                 trace Q/K/V^(l)[HEAD][:OUT]; redo_q/k/v the same from in(X) W + b
+  identity              max |trace - (in(X) W + b)| over every token, head and dim
+  update                the sizes of every step from X^(l) to X^(l+1), and X^(l+1)[:SHOW]
+  causes                (l >= 1) cosines in a shared basis, attention rows, TV distances
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from layerwise_core.analysis.qkv import projection_error
+from layerwise_core.analysis.qkv_causes import project, qkv_causes
+from layerwise_core.analysis.robust import error_bound, robust_limit, scaled
+from layerwise_core.analysis.vectors import attn_input, positions
+from layerwise_core.storyboard.schema import Storyboard
+from layerwise_core.trace import Trace
+
+SHOW = 4        # input dims shown as numbers (of d_model)
+OUT = 3         # output dims of Q, K, V shown as numbers (of d_head)
+HEAD = 0        # the head whose numbers are shown
+# The recompute check's shown bound: max |model - (in(X) W + b)| over every token, head and entry.
+# Worst seen (ATEN_CPU_CAPABILITY=default|avx2|avx512, OMP_NUM_THREADS=1|2): MiniLM-L6 4.9e-6
+# (|q| up to 7), SmolLM2-135M 1.16e-5 on "The capital of France is" (|q| up to 19; 2 threads
+# sum its 576-term dots in another order). Relative to each entry's sum of |x_i w_i|: at most
+# 9.5e-7. 1e-4 is a fixed bound ~9x above the worst seen, the same on every machine.
+RECOMPUTE_TOLERANCE = 1e-4
+QKV = ("q", "k", "v")
+
+
+def focus_rows(a: np.ndarray, pos: list[int]) -> np.ndarray:
+    """The focus word's row of a [pos, ...] array, averaged over its tokens (float64)."""
+    return np.asarray(a, np.float64)[pos].mean(axis=0)
+
+
+def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
+    """Where the normalisation before W_Q sits, what it normalises and its divisor sigma."""
+    placement = trace.spec.placement
+    if placement.norm_before_q == "previous":     # post-LN: the last layer's LN fed this one
+        if layer == 0:
+            before = sum(trace[h] for h in ("hook_embed", "hook_pos_embed",
+                                            "hook_token_type_embed") if h in trace)
+            site, label = "embed_ln", "token + position + segment embeddings"
+        else:
+            before = trace[f"blocks.{layer - 1}.hook_resid_post"]
+            site, label = f"blocks.{layer - 1}.ln2", f"layer {layer - 1}'s sum after its FFN add"
+        after = trace[f"blocks.{layer}.hook_resid_pre"]
+    elif placement.norm_before_q == "own":         # pre-norm: ln1 of this layer
+        before = trace[f"blocks.{layer}.hook_resid_pre"]
+        site, label = f"blocks.{layer}.ln1", f"X entering layer {layer}"
+        after = trace[f"blocks.{layer}.ln1.hook_normalized"]
+    else:                                   # the toy: no normalisation at all
+        x = focus_rows(trace[f"blocks.{layer}.hook_resid_pre"], pos)
+        return {"placement": placement.name, "site": None, "label": "no normalisation",
+                "sigma": None, "norm_before": float(np.linalg.norm(x)),
+                "norm_after": float(np.linalg.norm(x))}
+    b, a = focus_rows(before, pos), focus_rows(after, pos)
+    return {"placement": placement.name, "site": site, "label": label,
+            "sigma": float(focus_rows(trace[f"{site}.hook_scale"], pos)[0]),
+            "norm_before": float(np.linalg.norm(b)), "norm_after": float(np.linalg.norm(a))}
+
+
+def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
+    """|.| of every state from X^(l) to X^(l+1) for the focus word, and X^(l+1)[:SHOW]."""
+    placement = trace.spec.placement
+    b = f"blocks.{layer}"
+    hooks = {"x": f"{b}.hook_resid_pre", "d_attn": f"{b}.hook_attn_out",
+             "mid": f"{b}.hook_resid_mid", "d_ffn": f"{b}.hook_mlp_out",
+             "post": f"{b}.hook_resid_post"}
+    hooks.update({key: hook.format(l=layer) for key, hook in placement.renormed})
+    hooks = {k: h for k, h in hooks.items() if h in trace}
+    vec = {k: focus_rows(trace[h], pos) for k, h in hooks.items()}
+    nxt = vec.get("ln2", vec.get("post"))
+    return {"placement": placement.name,
+            "norms": {k: float(np.linalg.norm(v)) for k, v in vec.items()},
+            "x_next_first": nxt[:SHOW].tolist(), "x_next_norm": float(np.linalg.norm(nxt)),
+            "cos_x_next": float(np.dot(nxt, vec["x"]) / np.linalg.norm(nxt)
+                                / np.linalg.norm(vec["x"]))}
+
+
+def causes_row(trace: Trace, W: dict, layer: int, pos: list[int]) -> dict:
+    c = qkv_causes(trace, W, layer, pos[0])
+    row = {k: c[k] for k in ("layer", "prev", "cos_new_x_same_w", "cos_new_x_old_w",
+                             "rel_change_new_x", "cos_across_w")}
+    row["q_first"] = {n: c["q"][n][HEAD][:OUT].tolist() for n in "abcp"}
+    if c["patterns"] is not None:
+        row["pattern"] = {n: c["patterns"][n][HEAD].tolist() for n in "abcp"}
+        row["tv_new_x"] = float(c["tv_new_x"][HEAD])
+        row["tv_new_w"] = float(c["tv_new_w"][HEAD])
+        row["tv_new_x_mean"] = float(np.mean(c["tv_new_x"]))
+        row["tv_new_w_mean"] = float(np.mean(c["tv_new_w"]))
+        row["top"] = {n: int(np.argmax(c["patterns"][n][HEAD])) for n in "abcp"}
+    return row
+
+
+def build(sb: Storyboard, traces: list[Trace]) -> dict:
+    t = traces[0]
+    W = t.weights()
+    spec = t.spec
+    pos = positions(t, sb.focus[0])
+    layers = list(sb.layers)
+    xs = {l: focus_rows(t[f"blocks.{l}.hook_resid_pre"], pos) for l in layers}
+    x_limit = robust_limit(np.stack(list(xs.values())))
+    out = []
+    for l in layers:
+        inp = focus_rows(attn_input(t, l), pos)
+        row = {"layer": l, "x_first": xs[l][:SHOW].tolist(), "x_norm": float(np.linalg.norm(xs[l])),
+               "x": scaled(xs[l], x_limit), "in_first": inp[:SHOW].tolist(),
+               "norm": norm_step(t, l, pos),
+               "identity": {k: projection_error(t, W, l, k) for k in QKV},
+               "update": update_steps(t, l, pos) if spec.placement.mlp_in else None,
+               "causes": causes_row(t, W, l, pos) if l >= 1 else None}
+        row["identity_max"] = max(row["identity"].values())
+        row["identity_bound"] = {k: error_bound(v, RECOMPUTE_TOLERANCE)
+                                 for k, v in row["identity"].items()}
+        for k in QKV:
+            K = k.upper()
+            hk = min(HEAD, np.asarray(W[f"blocks.{l}.attn.W_{K}"]).shape[0] - 1)
+            row[f"W_{K}"] = np.asarray(W[f"blocks.{l}.attn.W_{K}"], np.float64)[
+                hk, :SHOW, :OUT].tolist()
+            row[k] = focus_rows(t[f"blocks.{l}.attn.hook_{k}"], pos)[hk][:OUT].tolist()
+            redo = project(attn_input(t, l), W, l, K)
+            row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
+        out.append(row)
+    return {"focus": {"word": sb.focus[0], "positions": pos,
+                      "tokens": [t.tokens[p] for p in pos]},
+            "tokens": t.tokens,
+            "model": spec.display,
+            "norm": {"kind": spec.norm, "placement": spec.norm_placement},
+            "shape": {"n_heads": spec.n_heads, "n_kv_heads": spec.n_kv_heads,
+                      "d_model": spec.d_model, "d_head": spec.d_head},
+            "show": {"dims": SHOW, "out": OUT, "head": HEAD},
+            "x_limit": x_limit,
+            "layers": out}

@@ -1,0 +1,365 @@
+"""Logit lens: every layer's stream decoded as if it were the last, for one prompt.
+
+The frame has a wide slot (the lens columns, full width) or two side slots (left: grid, then
+credit table; right: rank plot). A new piece replaces the old one in its slot; the wide slot
+and the side slots replace each other.
+
+Beats (each optional, in storyboard order):
+- `lens` (uses the beat's `layer`): a column with the top-5 next tokens after the focus token
+  at that layer, with probabilities, and the final answer's rank and probability there. Each
+  lens beat adds a column (up to `MAX_COLUMNS`, then the oldest is replaced), so layers compare
+  side by side; the newest column is outlined. Shown happening: a dot (the stream) runs along
+  the depth ruler to the layer, the first time through the lens drawn as its steps (the
+  stream's numbers, final norm, unembedding, softmax), into the column, whose bars then grow
+  one by one; the answer's rank is circled as the narration's second sentence starts.
+- `grid`: layers x positions, the lens's top-1 token per cell, cells coloured by its
+  probability, yellow where it equals the final layer's top-1 at that position. Rows are the
+  plan's subset (every 3rd layer, then every layer of the late window), each labelled; they
+  arrive top to bottom, and the last row (the model's output) is circled at the last sentence.
+- `rank`: first showing: the answer's rank (log scale, 1 at the top) and probability after
+  every layer, drawn layer by layer. Next showing: each late layer split into its attention
+  add and FFN add on the plot, drawn one layer at a time with its row of the credit table;
+  the table's three summaries arrive with the sentences that say them.
+- `race` (uses the beat's `layer`): one bar chart of the lens's top k morphs layer by layer up
+  to the beat's layer (fast before the late window, slowly in it), the answer on its own row.
+
+The pieces come from the kit (this file only composes them, beat by beat):
+`mobjects.lens` (prompt, lens column, column places, depth ruler, the lens's steps),
+`mobjects.lens_grid` (the grid and its guide), `mobjects.rank_plot` (rank over probability
+axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.race`
+(`LayerRace`, the bar chart across the layers), `motion.steps` (a dot through the steps).
+"""
+
+from __future__ import annotations
+
+from manim import (DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
+                   GrowFromEdge, GrowFromPoint, LaggedStart, Line, ShowPassingFlash, VGroup,
+                   linear)
+
+from scenes import theme as T
+from scenes.animations import FadeInPlace, FadeOutPlace
+from scenes.base import StoryboardScene
+from scenes.motion import LayerRace, run_through
+from scenes.mobjects import (Num, RankPlots, StepBoxes, column_guide, column_places, credit_rows,
+                       credit_table, final_outlines, grid_guide, inline, layer_ruler, legend_item,
+                       lens_column, lens_grid, lens_steps, prompt_line, txt)
+
+MAX_COLUMNS = 4            # lens columns side by side
+COL_WIDTH = 6.5            # a side slot
+COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
+COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
+RACE_BAR = 6.0             # the bar chart's bar at probability 1
+RACE_PITCH = 0.42          # its rows' spacing
+RACE_FAST = (0.3, 0.7)     # seconds per layer before the late window (a quick run)
+RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
+RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
+
+
+class LogitLensScene(StoryboardScene):
+    def layout(self) -> None:
+        d = self.data
+        self.layers, self.grid_data, self.credit = d["layers"], d["grid"], d["credit"]
+        self.answer = d["answer"]["display"]
+        self.word = self.plan["focus"][0].partition("#")[0]
+        self.top = min(2.9, self.title.get_bottom()[1] - T.BUFF)     # content's top edge
+        self.slots: dict[str, VGroup | None] = {"wide": None, "left": None, "right": None}
+        self.columns: list[VGroup | None] = []
+        # column places: one per lens beat (at most MAX_COLUMNS), three at least, the free ones
+        # holding the lens drawn as its steps
+        self.n_columns = max(3, min(MAX_COLUMNS,
+                                    sum("lens" in b["show"] for b in self.plan["beats"])))
+        self.lens_count = 0
+        self.last_lens = 0         # where the stream dot starts its run along the ruler
+        self.pipeline = None       # the lens drawn as its steps (first lens beat only)
+        self.rank_stage = 0
+        self.race: LayerRace | None = None    # the bar chart across the layers
+
+    # --- slots --------------------------------------------------------------------------
+    def place(self, mob: VGroup, side: str) -> VGroup:
+        mob.set_y(self.top - mob.height / 2)
+        if side == "wide":
+            mob.set_x(0)
+        else:
+            mob.to_edge(LEFT if side == "left" else RIGHT, buff=T.EDGE + 0.1)
+        return mob
+
+    def put(self, side: str, mob: VGroup, placed: bool = False) -> VGroup:
+        """Show `mob` in `side`, replacing what is there (the wide slot and the side slots
+        replace each other)."""
+        others = ["left", "right"] if side == "wide" else ["wide"]
+        gone = [self.slots[s] for s in others if self.slots[s] is not None]
+        for s in others:
+            self.slots[s] = None
+        if side != "wide":
+            self.columns = []
+        old = self.slots[side]
+        new = mob if placed else self.place(mob, side)
+        anims = [FadeInPlace(new)] + [FadeOutPlace(m) for m in gone + ([old] if old else [])]
+        self.play(*anims, run_time=self.quick())
+        self.slots[side] = new
+        return new
+
+    def detach(self, container: VGroup, *mobs) -> None:
+        """Take `mobs` out of `container` as scene entries of their own, to fade them out:
+        Manim's `Scene.remove` (a fade-out's last step) dissolves every scene entry whose family
+        holds what it removes, so fading a column out of the panel took the panel off the scene
+        and the next lens beat's column, added to the panel, was never drawn."""
+        container.remove(*mobs)
+        self.add(*mobs)
+
+    def adopt(self, container: VGroup, *mobs) -> None:
+        """Make freshly animated `mobs` part of `container` (one scene entry, so fading the
+        container out takes them along)."""
+        self.remove(*[m for mob in mobs for m in mob.get_family()])
+        container.add(*mobs)
+
+    # --- lens columns -------------------------------------------------------------------
+    def lens_column(self, l: int) -> VGroup:
+        return lens_column(self.layers[l], f"data.layers[{l}]", self.answer, COLUMN_ROWS, COLUMN)
+
+    def lens_panel(self) -> VGroup:
+        """Prompt, how to read a column, empty column places, and a depth ruler under them."""
+        prompt = prompt_line(self.plan["sentences"][0], self.word)
+        how = column_guide(self.answer, COLUMN_ROWS)
+        height = self.lens_column(0)[0].height        # every column's box is this tall
+        self.frames = column_places(self.n_columns, height, COLUMN[0])
+        ruler = layer_ruler(self.layers, self.frames.width - 1.6)
+        self.ruler_dots = ruler.dots
+        panel = VGroup(prompt, how, self.frames, ruler).arrange(DOWN, buff=T.BUFF)
+        ruler.next_to(self.frames, DOWN, buff=0.5).match_x(self.frames)
+        ruler.shift(RIGHT * (self.frames.get_center()[0] - ruler.line.get_center()[0]))
+        prompt.align_to(self.frames, LEFT)
+        how.align_to(self.frames, LEFT)
+        return panel
+
+    def beat_lens(self, beat) -> None:
+        """The stream is taken after layer l (a dot runs along the depth ruler to it), goes up
+        through the lens into its column, and the top-5 bars grow one by one; the answer's rank
+        is pointed at when the narration's second sentence starts."""
+        l = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
+        if self.slots["wide"] is None:
+            self.columns = [None] * self.n_columns
+            self.put("wide", self.lens_panel())
+        panel = self.slots["wide"]
+        slot = self.lens_count % self.n_columns
+        self.lens_count += 1
+        col = self.lens_column(l).move_to(self.frames[slot])
+        col[0].set_stroke(T.HIGHLIGHT, 2)
+        dot = self.ruler_dots[l]
+        link = Line(col[0].get_bottom(), dot.get_center(), stroke_color=T.HIGHLIGHT,
+                    stroke_width=1.5, buff=0.06)
+        mark = Dot(dot.get_center(), radius=0.07, color=T.HIGHLIGHT)
+        old = self.columns[slot]
+        dims = []
+        for c in self.columns:
+            if c is not None and c is not old:
+                dims += [c[0].animate.set_stroke(T.FAINT, 1.5),
+                         c[2].animate.set_stroke(T.FAINT), c[3].animate.set_color(T.MUTED)]
+        # 1. the stream after layer l: a dot runs along the ruler from the last lens to l
+        runner = Dot(self.ruler_dots[self.last_lens].get_center(), radius=0.09, color=T.X)
+        if old is not None:
+            self.detach(panel, old)
+        self.play(runner.animate.move_to(dot), *dims,
+                  *([FadeOutPlace(old)] if old is not None else []),
+                  run_time=self.quick(0.12, 1.4))
+        self.last_lens = l
+        # 2. through the lens (final norm, unembedding, softmax) into its column; the first
+        #    time, the lens is drawn as its steps and the stream runs through each
+        if self.pipeline is None:
+            self.show_pipeline(runner, slot)
+        elif self.pipeline in panel:
+            self.detach(panel, self.pipeline)
+            self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
+        self.play(Create(link), FadeIn(mark),
+                  runner.animate.move_to(col[0].get_bottom()), run_time=self.quick(0.06, 0.6))
+        head, bars, rank, prob = col[1]
+        self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
+                  FadeOut(runner), run_time=self.quick(0.08, 0.7))
+        # 3. the top five, best first
+        for row in bars.rows:
+            name, track, bar, num = row
+            self.play(FadeIn(name), FadeIn(track), GrowFromEdge(bar, LEFT), FadeIn(num),
+                      run_time=self.quick(0.04, 0.35))
+        self.play(FadeIn(rank, shift=0.1 * UP), FadeIn(prob, shift=0.1 * UP),
+                  run_time=self.quick(0.06, 0.5))
+        col.add(link, mark)
+        self.adopt(panel, col)
+        self.columns[slot] = col
+        self.hold_until_cue(1)
+        self.emphasize(rank)
+
+    def show_pipeline(self, runner: Dot, slot: int) -> None:
+        """The lens as its steps, in the empty column places beside `slot`: the stream's
+        numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
+        weights), the unembedding, softmax. The stream dot runs through each in turn."""
+        free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
+        pipe = StepBoxes(lens_steps(self.plan["model"])).fit_into(free)
+        run_through(self, pipe, runner)
+        self.pipeline = pipe
+        self.adopt(self.slots["wide"], pipe)
+
+    # --- one bar chart across the layers ------------------------------------------------
+    def beat_race(self, beat) -> None:
+        """The chart morphs from the layer it shows to the beat's layer: fast through the
+        layers before the late window, slowly through the window (its steps share the time
+        left in the beat); the answer is pointed at when it enters the top k."""
+        target = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
+        race = self.race
+        if race is None:
+            race = self.race = LayerRace(self.data, self.answer, bar_width=RACE_BAR,
+                                         pitch=RACE_PITCH)
+            panel = self.put("wide", race.panel(prompt_line(self.plan["sentences"][0],
+                                                            self.word)))
+            self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
+        else:
+            panel = self.slots["wide"]
+            panel.remove(*race.parts())
+            self.add(*race.parts())
+        start, enter = self.data["window"]["start"], self.data["answer"]["enters_top"]
+        steps = list(range(race.layer + 1, target + 1))
+        fast = [l for l in steps if l < start]
+        if fast:                # the quick run: its steps share the beat up to its last sentence
+            cues = self.beat.get("cues") or []
+            until = (self.beat_start + float(cues[-1]["start"]) if cues else
+                     self.beat_start + self.beat_end(beat) - RACE_TAIL - 1.0)
+            per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / len(fast)))
+            for l in fast:
+                race.step(self, l, per)
+        slow = [l for l in steps if l >= start]
+        if slow:
+            left = self.beat_start + self.beat_end(beat) - self.time - RACE_TAIL
+            per = max(RACE_SLOW[0], min(RACE_SLOW[1], left / len(slow)))
+            for l in slow:
+                race.step(self, l, per)
+                if l == enter:
+                    self.point_at(race.rows[self.data["answer"]["id"]])
+        self.adopt(panel, *race.parts())
+        if not slow:            # the leader, then the answer still far down, as the beat ends
+            self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
+            self.emphasize(race.rows[self.layers[target]["top"][0]["id"]])
+        self.emphasize(race.extra[0])
+
+    # --- the grid -----------------------------------------------------------------------
+    def beat_grid(self, beat) -> None:
+        grid = lens_grid(self.grid_data, self.data["prompt"]["focus_pos"])
+        head, (name, heads, labels, cells), key_row = grid
+        had_right = self.slots["right"] is not None
+        self.place(grid, "left")                  # fixes every piece's place
+        frame = self.put("left", VGroup(head, name, heads, key_row), placed=True)
+        if not had_right:                 # an empty right slot gets the reading guide
+            self.put("right", grid_guide(self.grid_data, width=COL_WIDTH))
+        # the rows arrive top to bottom, layer by layer, as the narration walks down the stack
+        per = self.quick(0.45, 11.0) / len(labels)
+        for i in range(len(labels)):
+            self.play(FadeInPlace(labels[i]), FadeInPlace(VGroup(*cells.cells[i])),
+                      run_time=max(per, 1.0 / config.frame_rate))
+        self.adopt(frame, labels, cells)
+        # "yellow marks a guess that already matches": those cells light up, top to bottom;
+        # then the last row (the model's output) is circled
+        self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
+        flashes = final_outlines(self.grid_data, cells)
+        self.play(LaggedStart(*[ShowPassingFlash(f, time_width=0.6) for f in flashes],
+                              lag_ratio=0.08), run_time=self.quick(0.25, 6.0))
+        self.hold_until(self.beat_start + self.beat_end(beat) - 2.0)
+        self.emphasize(VGroup(labels[-1], *cells.cells[-1]))
+
+    # --- the rank plot ------------------------------------------------------------------
+    def beat_rank(self, beat) -> None:
+        if self.rank_stage == 0:
+            self.draw_rank()
+        else:
+            self.draw_credit()
+        self.rank_stage += 1
+
+    def rank_side(self) -> str:
+        """The rank plot's slot: right, beside the grid or the credit table that the left slot
+        holds or will hold; the middle (the wide slot) when neither comes, so that half the
+        frame is not left empty (a draft for a sentence too long for the grid has neither)."""
+        later = self.plan["beats"][self.beat_index + 1:]
+        beside = self.slots["left"] is not None or any(
+            "grid" in b["show"] or "rank" in b["show"] for b in later)
+        return "right" if beside else "wide"
+
+    def draw_rank(self) -> None:
+        d = self.data
+        lays = self.layers
+        ticks = [(l, f"data.x_ticks[{i}]") for i, l in enumerate(d["x_ticks"])]
+        rp = RankPlots(d, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
+                                    "1 = top)", self.answer)
+        side = self.rank_side()
+        plots = self.put(side, rp.group)
+        if side == "wide":
+            self.columns = []
+        curve = rp.curve(lays)
+        w = d["window"]
+        start = w["start"]
+        top = rp.rp(start - 0.5, rp.rank_top)
+        split = DashedLine(top, rp.pp(start - 0.5, 0), dash_length=0.06,
+                           stroke_color=T.MUTED, stroke_width=1.5)
+        win = inline(txt("last", T.TINY_SIZE, T.MUTED),
+                     Num(w["size"], "data.window.size", 0, T.TINY_SIZE, T.MUTED),
+                     txt("layers", T.TINY_SIZE, T.MUTED), buff=0.06)
+        win.next_to(top, LEFT, buff=0.1).shift(DOWN * 0.3)
+        # drawn layer by layer (both plots in step), a dot per layer as the line reaches it
+        n_pts = len(lays)
+        dots = list(curve[1])
+        self.play(Create(curve[0], rate_func=linear),
+                  LaggedStart(*[FadeIn(VGroup(dots[i], dots[n_pts + i])) for i in range(n_pts)],
+                              lag_ratio=1.0, rate_func=linear),
+                  run_time=self.quick(0.4, 9.0))
+        before, last = lays[start - 1], lays[-1]
+        n = len(lays) - 1
+        notes = VGroup(
+            Num(before["rank"], f"data.layers[{start - 1}].rank", 0, T.TINY_SIZE, T.TEXT)
+            .next_to(rp.rp(start - 1, before["height"]), DOWN, buff=0.1),
+            Num(last["rank"], f"data.layers[{n}].rank", 0, T.TINY_SIZE, T.HIGHLIGHT)
+            .next_to(rp.rp(last["layer"], last["height"]), RIGHT, buff=0.08),
+            Num(last["prob"], f"data.layers[{n}].prob", T.DECIMALS, T.TINY_SIZE, T.HIGHLIGHT)
+            .next_to(rp.pp(last["layer"], last["prob"]), LEFT, buff=0.12))
+        if start == 0:                    # no flat stretch to mark off
+            notes.remove(notes[0])
+            split, win = VGroup(), VGroup()
+        self.play(FadeInPlace(notes), Create(split), FadeInPlace(win), run_time=self.quick())
+        self.adopt(plots, curve, notes, split, win)
+        self.hold_until_cue(1)
+        if len(notes) == 3:               # "then drops fast over the last layers"
+            self.emphasize(VGroup(notes[0], notes[1]))
+        self.hold_until_cue(2)
+        self.point_at(notes[-1])
+
+    # --- sublayer credit ----------------------------------------------------------------
+    def draw_credit(self) -> None:
+        """The late layers close up, each split into its attention and FFN add, and the table."""
+        lays = self.layers
+        first = self.credit["rows"][0]["layer"] - 1
+        ticks = [(l, f"data.layers[{l}].layer") for l in range(first, len(lays))]
+        rp = RankPlots(self.data, first, ticks, f"rank of {self.answer}, late layers close up "
+                                                "(log scale, 1 = top)", self.answer)
+        group = self.place(credit_table(self.credit, self.answer, width=COL_WIDTH), "left")
+        head, table, notes = group
+        rows = credit_rows(table)
+        frame = self.put("left", VGroup(head, *rows[0]), placed=True)   # title, header row
+        plots = self.put("right", rp.group)
+        curve = rp.curve(lays[first:], width=2, opacity=0.5)
+        key = VGroup(legend_item(T.ATTN, "read after the attention add", T.TINY_SIZE, line=True),
+                     legend_item(T.FFN, "read after the FFN add", T.TINY_SIZE, line=True))
+        key.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+        key.next_to(rp.rp(first - 0.5, rp.rank_top), DOWN + RIGHT, buff=0.12)
+        self.play(FadeInPlace(curve), FadeInPlace(key), run_time=self.quick(0.06, 0.6))
+        # layer by layer: its attention add, then its FFN add, and its row of the table
+        segs, mids = VGroup(), VGroup()
+        per = self.quick(0.45, 16.0) / len(self.credit["rows"])
+        for k, row in enumerate(self.credit["rows"]):
+            l = row["layer"]
+            attn, ffn, mid = rp.adds(lays[l - 1], lays[l])
+            line = rows[k + 1]
+            self.play(FadeInPlace(line[:3]), Create(attn), run_time=per / 2)
+            self.play(FadeInPlace(line[3:]), Create(ffn), FadeIn(mid), run_time=per / 2)
+            segs.add(attn, ffn)
+            mids.add(mid)
+            self.adopt(frame, line)
+        self.adopt(plots, curve, segs, mids, key)
+        for i, note in enumerate(notes):     # the three summaries, each as it is spoken
+            self.hold_until_cue(i + 1)
+            self.play(FadeInPlace(note), run_time=self.quick(0.05, 0.5))
+            self.adopt(frame, note)

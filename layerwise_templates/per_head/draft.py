@@ -1,0 +1,125 @@
+"""The per_head draft: `build(Context) -> Draft` (see `layerwise_core.drafts`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from layerwise_core.analysis.choices import sink_positions, strongest_head
+from layerwise_core.analysis.qkv import previous_token_score
+from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
+
+PER_HEAD_TOKENS = 9     # keys the per_head scene writes side by side (its PITCH x 9 fills 854 px)
+
+
+def build(c: Context) -> Draft:
+    """The per_head storyboard (layer, head) of the strongest head from the focus word, its one
+    row worked through: query, keys, dot products, scaling, softmax, values, its whole matrix;
+    the diagonal and the layer's grid when that head is the layer's previous-token head (the
+    scene's diagonal and grid name the strongest previous-token head of the layer)."""
+    t, word, pos, spec = c.trace, c.word, c.pos, c.trace.spec
+    said = c.said
+    if len(pos) != 1:
+        raise DraftError(f"per_head: {word!r} is {len(pos)} tokens "
+                         f"({' '.join(repr(t.tokens[p]) for p in pos)}); one head's attention is "
+                         f"worked through for one token: choose a word that is one token")
+    if len(t.tokens) > PER_HEAD_TOKENS:
+        raise DraftError(f"per_head: the sentence is {len(t.tokens)} tokens; the scene writes "
+                         f"every token's key side by side, at most {PER_HEAD_TOKENS} "
+                         f"(choose a shorter sentence)")
+    sinks = sink_positions(t)
+    best = strongest_head(t, pos, sinks)
+    kind = "word"
+    if best is None:                    # every head's heaviest weight is on a sink
+        best, kind = strongest_head(t, pos), "token"
+    if best is None:
+        raise DraftError(f"per_head: every head of every layer attends from {word!r} only to "
+                         f"itself (in a decoder the first token sees nothing else); choose a "
+                         f"later word")
+    l, h, j = best["layer"], best["head"], best["key"]
+    pattern = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)      # [head, q, k]
+    row = pattern[h, pos[0]]
+    j2 = int(np.argsort(-row, kind="stable")[1])
+    tok, tok2 = quoted(t.tokens[j]), quoted(t.tokens[j2])
+    prev = previous_token_score(pattern)                   # as the plan scores the layer
+    prev_head = int(np.argmax(prev))
+    is_prev = prev_head == h and prev[h] > 0.5
+    p = "data.layers[0].heads[0]"
+    top_claim = [f"{p}.top.pos == {j}"]
+    notes = [f"layer {l}, head {h}: of every head of every layer, the heaviest weight from "
+             f"{word!r} on one other {kind} ({t.tokens[j]!r}, position {j}: {best['weight']:.3f})"
+             + (f", not counting {[t.tokens[s] for s in sinks]}" if sinks and kind == "word"
+                else ""),
+             f"previous-token score of each head of layer {l}: "
+             f"{[round(float(s), 2) for s in prev]}"
+             + (f"; head {h} is the layer's previous-token head, so the diagonal and grid "
+                f"beats follow" if is_prev else
+                f"; head {h} is not the layer's previous-token head (that is head "
+                f"{prev_head}), so the diagonal and grid beats, which name it, are left out")]
+    shared = ("" if spec.n_kv_heads == spec.n_heads else
+              " In this model the keys and values are shared: {data.shape.n_kv_heads} key and "
+              "value heads serve the {data.shape.n_heads} query heads.")
+    beats = [
+        Beat("heads", ["heads", "x"],
+             "Layer {layers[0]} has {data.shape.n_heads} heads, each with its own W_Q, W_K "
+             "and W_V.",
+             "One layer of attention is really {data.shape.n_heads} heads side by side, each "
+             "with its own query, key and value matrices, learned separately." + shared
+             + f" All of them read the same X: the vector of {said}, "
+               f"{{data.shape.d_model}} numbers, goes into every head."),
+        Beat("query", ["query", "keys"],
+             f"Head {{beat.head}}: a query for '{word}', a key for every token.",
+             f"Of every head in every layer, head {{beat.head}} of layer {{layers[0]}} puts the "
+             f"most attention from {said} on one other {kind}. Its query matrix turns the X of "
+             f"{said} into a query of {{data.shape.d_head}} numbers; here are the first "
+             f"{{data.show}}. Its key matrix turns every token's X into a key, in the same way.",
+             head=h, expect=top_claim),
+        Beat("scores", ["dots", "scale"],
+             f"The query of '{word}' against every key: dot products, divided by "
+             "√{data.shape.d_head}.",
+             f"Now the query meets every key: multiply them entry by entry and add up all "
+             f"{{data.shape.d_head}} products. The key of {tok} gives the largest, "
+             f"{{{p}.top.dot:.1f}}. Each dot product is then divided by the square root of "
+             f"{{data.shape.d_head}}, {{data.scale:.2f}}: these are the model's attention "
+             f"scores.", head=h, expect=top_claim),
+        Beat("softmax", ["softmax"],
+             "Softmax turns the scores into weights that add up to 1.",
+             f"Softmax turns the scores into weights: it takes the exponential of each and "
+             f"divides by their sum, so the weights are positive and add up to one. {tok} gets "
+             f"{{{p}.top.weight:.3f}} of the weight, {tok2} {{{p}.second.weight:.3f}}, and no "
+             f"other token more than {{{p}.rest_max:.3f}}.",
+             head=h, expect=top_claim + [f"{p}.second.pos == {j2}",
+                                         f"{p}.weights_sum ~= 1 ± 1e-6"])]
+    most = row[j] > 0.5
+    beats.append(Beat(
+        "values", ["values"],
+        "The head's output: every value, scaled by its weight, added up.",
+        "Each token also offers a value, made by the head's value matrix. Every value is "
+        "scaled by its weight, and the scaled values are added up. "
+        + (f"With {{{p}.top.weight:.0%}} of the weight on {tok}, head {{beat.head}}'s output "
+           f"for {said} is mostly the value of {tok}." if most else
+           f"No token has half of the weight, so head {{beat.head}}'s output for {said} is a "
+           f"blend of several values."),
+        head=h, expect=top_claim + [f"{p}.top.weight {'>' if most else '<='} 0.5"]))
+    beats.append(Beat(
+        "matrix", ["matrix", "diagonal"] if is_prev else ["matrix"],
+        "Head {beat.head}'s whole attention matrix"
+        + (": every token looks at the token before it." if is_prev else "."),
+        f"That was one row. Here is head {{beat.head}}'s whole matrix: each row is a token "
+        f"asking, each column a token being looked at, and the row of {said} is the one we "
+        f"just computed."
+        + (" Every row puts its weight on the token just before it: "
+           "{data.layers[0].prev.score:.2f} on average over the {data.layers[0].prev.rows} "
+           "tokens that have one. It is a previous-token head, by position, not by meaning."
+           if is_prev else ""),
+        head=h, expect=[f"data.layers[0].prev.head == {h}", "data.layers[0].prev.score > 0.5"]
+        if is_prev else []))
+    if is_prev:
+        beats.append(Beat(
+            "grid", ["grid"],
+            "Every head of layer {layers[0]} has its own matrix; only head "
+            "{data.layers[0].prev.head} looks one back.",
+            "Every head has its own matrix. The others spread their attention differently: "
+            "none gives more than {data.layers[0].prev.next_best:.2f}, on average, to the "
+            "token just before.", expect=[f"data.layers[0].prev.head == {h}"]))
+    return Draft(f"'{word}', one head worked through", beats, layers=[l], heads="all",
+                 notes=notes)

@@ -1,0 +1,288 @@
+"""The pieces of the residual_stream scene (`StreamPanels`, a mixin of ResidualStreamScene):
+
+- a vector as a short column of real numbers (Nums), ⋮ and its length (`column`);
+- the PCA plane with its own camera, the addition drawn tip to tail (`ensure_plane`,
+  `advance`), and its scale bar;
+- the bars of |X|, |Delta_attn| and |Delta_FFN| on one linear axis that grows with the story
+  (`ensure_chart`, `bar_for_step`, `bar_for_x`, `BarsTo`);
+- lighting several things one after another (`one_by_one`, `flash`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, Indicate, Rectangle, VGroup, VMobject,
+                   squish_rate_func, there_and_back)
+
+from scenes import theme as T
+from scenes.animations import FadeInPlace
+from scenes.mobjects import Num, inline, math, txt
+from scenes.mobjects.numbers import bracket
+from scenes.motion.tip_to_tail import PlaneStep, TipToTail
+
+S = T.TYPE.small
+KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}
+KIND_WORD = {"attn": "attention", "ffn": "FFN", "ln": "LayerNorm"}
+PLANE_H = 2.9
+CHART_W, CHART_H = 11.6, 1.35
+BAR_W = 0.085
+
+
+class StreamPanels:
+    """The drawing pieces of ResidualStreamScene (it sets their state in `layout`)."""
+
+    # --- pieces -------------------------------------------------------------------------------
+    def sym(self, kind: str, l) -> str:
+        return {"x": T.X_l(l), "attn": f"Delta_\"attn\"^(({l}))",
+                "ffn": f"Delta_\"FFN\"^(({l}))"}[kind]
+
+    def column(self, path: str, decimals: int, color, label: str, norm_path: str) -> VGroup:
+        """A vector as a column: its first entries (Nums), ⋮, and its length."""
+        vals = self.value(path)
+        nums = VGroup(*[Num(v, f"{path}[{i}]", decimals, S, color) for i, v in enumerate(vals)])
+        nums.arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
+        dots = txt("\u22ee", S, color).next_to(nums, DOWN, buff=0.08)
+        body = VGroup(nums, dots)
+        h = body.height + 0.14
+        col = VGroup(bracket(h, -1).next_to(body, LEFT, 0.08), body,
+                     bracket(h, 1).next_to(body, RIGHT, 0.08))
+        head = math(label, T.TYPE.math_label, color).next_to(col, UP, buff=0.12)
+        n = self.value(norm_path)
+        length = Num(n["value"], f"{norm_path}.value", n["decimals"], S, color,
+                     prefix="|\u00b7| = ").next_to(col, DOWN, buff=0.12)
+        return VGroup(head, col, length)
+
+    def stage_col(self, i: int, decimals: int, label: str) -> VGroup:
+        return self.column(f"data.stages[{i}].head", decimals, T.X, label,
+                           f"data.stages[{i}].norm")
+
+    def step_col(self, j: int, label: str) -> VGroup:
+        s = self.step_rows[j]
+        return self.column(f"data.steps[{j}].head", s["decimals"], KIND_COLOR[s["kind"]], label,
+                           f"data.steps[{j}].norm")
+
+    def n(self, path: str, color=T.TEXT, size=S, prefix="", suffix="") -> Num:
+        v = self.value(path)
+        return Num(v["value"], f"{path}.value", v["decimals"], size, color, prefix, suffix)
+
+    # --- one after another ---------------------------------------------------------------------
+    def one_by_one(self, make, ms, lag: float, run_time: float) -> None:
+        """`make(m, a, b)` (an animation of m over the share a..b of `run_time`) for each of
+        `ms`, each starting `lag` of an animation's time after the one before (a LaggedStart
+        would add its own group to the scene, taking the pieces out of the groups they are
+        drawn in)."""
+        n = len(ms)
+        d = 1.0 / (1.0 + lag * (n - 1))
+        self.play(*[make(m, k * lag * d, k * lag * d + d) for k, m in enumerate(ms)],
+                  run_time=run_time)
+
+    def flash(self, ms, scale: float, lag: float, run_time: float) -> None:
+        """Light up each of `ms` in turn (yellow and back), one after another."""
+        self.one_by_one(lambda m, a, b: Indicate(m, scale_factor=scale, color=T.HIGHLIGHT,
+                                                 rate_func=squish_rate_func(there_and_back, a, b)),
+                        ms, lag, run_time)
+
+    # --- the plane ----------------------------------------------------------------------------
+    def ensure_plane(self) -> None:
+        if self.plane is not None:
+            return
+        d = self.data
+        self.plane = TipToTail(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
+        self.plane.move_to(RIGHT * 4.35 + UP * 0.55)
+        head = inline(txt("PCA plane of \u201c" + d["focus"]["word"] + "\u201d's", S, T.MUTED),
+                      Num(d["plane"]["n_points"], "data.plane.n_points", 0, S, T.MUTED),
+                      txt("states (fit once)", S, T.MUTED))
+        head.next_to(self.plane, UP, buff=0.08)
+        self.plane_head = head
+        self.scale = self.scale_bar(0)
+        self.add(self.plane, head)
+        self.play(FadeInPlace(self.plane), FadeInPlace(head), FadeInPlace(self.scale),
+                  run_time=self.quick())
+
+    def scale_bar(self, k: int) -> VGroup:
+        v = self.data["plane"]["views"][k]
+        length = v["scale"] / v["width"] * self.plane.w
+        line = VMobject(stroke_color=T.TEXT, stroke_width=3)
+        line.set_points_as_corners([LEFT * length / 2, RIGHT * length / 2])
+        label = Num(v["scale"], f"data.plane.views[{k}].scale", v["scale_decimals"], S, T.MUTED,
+                    suffix=" units")
+        g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
+        return g.next_to(self.plane, DOWN, buff=0.12).align_to(self.plane, RIGHT)
+
+    def advance(self, k: int, run_time: float) -> None:
+        """Draw the steps up to stage k, tip to tail, the view gliding when it must."""
+        views = self.data["plane"]["views"]
+        while self.progress < k:
+            if self.progress < 0:
+                s0 = self.stages[0]["xy"]
+                self.x_arrow = self.plane.arrow((0, 0), s0, T.X, 5)
+                self.progress = 0
+                self.play(PlaneStep(self.plane, [self.x_arrow], views[0]), run_time=run_time)
+                continue
+            i = self.progress + 1
+            s = self.step_rows[i - 1]
+            a = self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
+                                 KIND_COLOR[s["kind"]], 3.5)
+            anims = [PlaneStep(self.plane, [a], views[i])]
+            new_bar = self.bar_for_step(i - 1)
+            if new_bar is not None:
+                anims.append(new_bar)
+            if i in self.data["x_stages"]:       # a layer finished: the old X becomes a ghost
+                new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
+                old = self.x_arrow
+                old.set_opacity(0.25)
+                self.x_arrow = new_x
+                anims[0].grow.append(new_x)
+                xb = self.bar_for_x(self.data["x_stages"].index(i))
+                if xb is not None:
+                    anims.append(xb)
+            self.progress = i
+            self.play(*anims, run_time=run_time)
+            self.swap_scale_bar(i - 1, i)
+
+    def advance_together(self, k: int, run_time: float) -> None:
+        """Draw the steps up to stage k in one play (a layer's two updates at the pace of one):
+        the arrows grow one after another, tip to tail, the new X with the last; their bars
+        grow together while the axis glides; the view glides once."""
+        if self.progress < 0:
+            self.advance(0, run_time)
+        first = self.progress + 1
+        if first > k:
+            return
+        views, x_stages = self.data["plane"]["views"], self.data["x_stages"]
+        grow, turns, bars = [], [], []
+        for turn, i in enumerate(range(first, k + 1)):
+            s = self.step_rows[i - 1]
+            grow.append(self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
+                                         KIND_COLOR[s["kind"]], 3.5))
+            turns.append(turn)
+            if s["kind"] in ("attn", "ffn") and self.chart is not None:
+                bars.append(self.new_bar(("step", i - 1), s["layer"], s["kind"],
+                                         s["norm"]["value"]))
+            if i in x_stages:                     # a layer finished: the old X becomes a ghost
+                self.x_arrow.set_opacity(0.25)
+                self.x_arrow = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
+                grow.append(self.x_arrow)
+                turns.append(turn)
+                j = x_stages.index(i)
+                if self.chart is not None:
+                    bars.append(self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"]))
+        anims = [PlaneStep(self.plane, grow, views[k], turns=turns)]
+        if bars:
+            anims.append(BarsTo(self, bars, self.data["bars"]["linear"][k]["max"], k))
+        self.progress = k
+        self.play(*anims, run_time=run_time)
+        self.swap_scale_bar(first - 1, k)
+
+    def swap_scale_bar(self, before: int, k: int) -> None:
+        """After the view glided from stage `before`'s to stage k's: the scale bar of the new
+        view (a true Num), if it changed."""
+        views = self.data["plane"]["views"]
+        if views[k] != views[before]:
+            self.remove(self.scale)
+            self.scale = self.scale_bar(k)
+            self.add(self.scale)
+
+    # --- the bars -----------------------------------------------------------------------------
+    def ensure_chart(self) -> None:
+        if self.chart is not None:
+            return
+        base = VMobject(stroke_color=T.MUTED, stroke_width=2)
+        x0 = -CHART_W / 2 + 0.6
+        y0 = -3.05 + 0.35
+        base.set_points_as_corners([[x0 - 0.1, y0, 0], [x0 + CHART_W - 0.4, y0, 0]])
+        self.chart_origin = np.array([x0, y0, 0.0])
+        self.slot = (CHART_W - 0.6) / (self.L + 1)
+        ax = self.data["bars"]["linear"][0]
+        self.bar_max = ax["max"]
+        grid = VGroup()
+        for frac in (0.5, 1.0):
+            g = VMobject(stroke_color=T.FAINT, stroke_width=1)
+            g.set_points_as_corners([[x0 - 0.1, y0 + frac * CHART_H, 0],
+                                     [x0 + CHART_W - 0.4, y0 + frac * CHART_H, 0]])
+            grid.add(g)
+        self.tick_labels = self.ticks(0)
+        layer_labels = VGroup(*[Num(l, f"data.layers[{l}].layer", 0, S, T.MUTED).move_to(
+            self.bar_x(l) + DOWN * 0.2) for l in range(0, self.L, 5)])
+        key = VGroup(*[VGroup(Rectangle(width=0.16, height=0.16, stroke_width=0,
+                                        fill_color=c, fill_opacity=1),
+                              math(lab, T.TYPE.math_label, c)).arrange(RIGHT, buff=0.08)
+                       for c, lab in ((T.X, "|X^((l))|"), (T.ATTN, "|Delta_\"attn\"^((l))|"),
+                                      (T.FFN, "|Delta_\"FFN\"^((l))|"))]).arrange(RIGHT, buff=0.3)
+        key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
+        key.shift(RIGHT * 1.4)
+        word = txt("layer l", S, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
+        self.chart = VGroup(grid, base, layer_labels, word, key)
+        self.chart_key = key
+        self.bar_group = VGroup()
+        self.add(self.bar_group)
+        self.play(FadeInPlace(self.chart), FadeInPlace(self.tick_labels), run_time=self.quick())
+
+    def ticks(self, k: int) -> VGroup:
+        ax = self.data["bars"]["linear"][k]
+        out = VGroup()
+        for i, (frac, t) in enumerate(zip((0.5, 1.0), ax["ticks"])):
+            out.add(Num(t["value"], f"data.bars.linear[{k}].ticks[{i}].value", t["decimals"], S,
+                        T.MUTED).next_to(self.chart_origin + UP * frac * CHART_H, LEFT, 0.12))
+        return out
+
+    def bar_x(self, l: int, which: str = "x") -> np.ndarray:
+        off = {"x": -BAR_W, "attn": 0.0, "ffn": BAR_W}[which]
+        return self.chart_origin + RIGHT * ((l + 0.5) * self.slot + off)
+
+    def new_bar(self, key, l: int, which: str, value: float) -> Rectangle:
+        r = Rectangle(width=BAR_W, height=0.001, stroke_width=0, fill_opacity=1,
+                      fill_color={"x": T.X, "attn": T.ATTN, "ffn": T.FFN}[which])
+        r.value = value
+        r.move_to(self.bar_x(l, which), aligned_edge=DOWN)
+        self.bars[key] = r
+        self.bar_group.add(r)
+        return r
+
+    def bar_for_step(self, j: int):
+        s = self.step_rows[j]
+        if s["kind"] not in ("attn", "ffn") or self.chart is None:
+            return None
+        r = self.new_bar(("step", j), s["layer"], s["kind"], s["norm"]["value"])
+        return BarsTo(self, [r], self.data["bars"]["linear"][j + 1]["max"], j + 1)
+
+    def bar_for_x(self, j: int):
+        if self.chart is None:
+            return None
+        r = self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"])
+        k = self.data["x_stages"][j]
+        return BarsTo(self, [r], self.data["bars"]["linear"][k]["max"], k)
+
+    def set_ticks(self, k: int) -> None:
+        if getattr(self, "tick_k", 0) != k:
+            new = self.ticks(k)
+            self.remove(self.tick_labels)
+            self.tick_labels = new
+            self.add(new)
+            self.tick_k = k
+
+
+class BarsTo(Animation):
+    """New bars grow while the chart's linear axis glides to `top` (every bar rescales)."""
+
+    def __init__(self, scene: StreamPanels, new, top: float, k: int, **kw):
+        self.scene_, self.new, self.top, self.k = scene, list(new), float(top), k
+        self.top0 = scene.bar_max
+        super().__init__(scene.bar_group, **kw)
+
+    def create_starting_mobject(self):
+        return self.mobject
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        a = self.rate_func(alpha)
+        top = self.top0 + a * (self.top - self.top0)
+        for r in self.scene_.bars.values():
+            share = a if r in self.new else 1.0
+            h = max(0.001, share * r.value / top * CHART_H)
+            bottom = r.get_bottom()
+            r.stretch_to_fit_height(h).move_to(bottom, aligned_edge=DOWN)
+
+    def finish(self) -> None:
+        super().finish()
+        self.scene_.bar_max = self.top
+        self.scene_.set_ticks(self.k)

@@ -1,0 +1,135 @@
+"""The residual_stream scene's closing beats (`SummaryBeats`, a mixin of ResidualStreamScene):
+`sizes` (the lengths on the bars, the outlier token, the attention sink) and `identity`
+(X^(L) = X^(0) + every update, the two columns equal within float32 rounding).
+"""
+
+from __future__ import annotations
+
+from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, Rectangle, VGroup)
+
+from scenes import theme as T
+from scenes.animations import FadeInPlace, FadeOutPlace
+from scenes.mobjects import Num, inline, math, txt
+from scenes.motion.tip_to_tail import PlaneStep
+from .scene_parts import S
+
+
+class SummaryBeats:
+    def beat_sizes(self, beat) -> None:
+        self.ensure_plane()
+        self.ensure_chart()
+        d, s = self.data, self.data["summary"]
+        rows = [inline(txt("|X| grows", T.TYPE.label),
+                       self.n("data.summary.norm_first", T.X, T.TYPE.label),
+                       txt("\u2192", T.TYPE.label),
+                       self.n("data.summary.norm_last", T.X, T.TYPE.label),
+                       txt("(\u00d7", T.TYPE.label),
+                       self.n("data.summary.growth", T.TEXT, T.TYPE.label, suffix=")")),
+                inline(txt("typical update / |X|:", T.TYPE.label),
+                       self.n("data.summary.median_rel_attn", T.ATTN, T.TYPE.label),
+                       txt("attention,", T.TYPE.label),
+                       self.n("data.summary.median_rel_mlp", T.FFN, T.TYPE.label),
+                       txt("FFN", T.TYPE.label))]
+        o = d.get("outlier")
+        if o:
+            rows.append(inline(txt("not drawn: token", S, T.MUTED), txt(o["token"], S, T.TEXT),
+                               txt("reaches |X| \u2248", S, T.MUTED),
+                               self.n("data.outlier.max_norm", T.TEXT)))
+            if o["is_sink"]:
+                rows.append(inline(txt("an attention sink:", S, T.MUTED),
+                                   txt(d["focus"]["word"], S, T.HIGHLIGHT),
+                                   txt("gives it", S, T.MUTED),
+                                   self.n("data.outlier.attention_pct", T.TEXT, suffix="%"),
+                                   txt("of its attention", S, T.MUTED)))
+        box = VGroup(*rows).arrange(DOWN, buff=0.18, aligned_edge=LEFT).move_to(LEFT * 3.6 +
+                                                                                UP * 0.6)
+        self.drop("tag", "note")
+        # "The bars give the lengths."
+        self.emphasize(self.chart, run_time=1.0)
+        # "X grows from 2.18 to 870, about four hundred times": each number and its bar
+        self.hold_until_cue(1)
+        self.put("summary", box[:2])
+        grow = rows[0]
+        first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
+        self.hold_until_moment("norm_first")
+        self.emphasize(grow[1], *([first] if first is not None else []), run_time=0.8)
+        self.hold_until_moment("norm_last")
+        self.emphasize(grow[3], *([last] if last is not None else []), run_time=0.8)
+        self.hold_until_moment("growth")
+        self.emphasize(grow[5], run_time=0.8)
+        if len(rows) > 2:
+            tok = self.token_row[o["position"]]
+            # "One token is different: the first, I, grows to 24,100."
+            self.hold_until_cue(2)
+            self.put("outlier", box[2], run_time=0.5)
+            self.hold_until_moment("first_token")
+            self.point_at(tok, run_time=1.0)
+            self.hold_until_moment("outlier_norm")
+            self.emphasize(box[2][3], run_time=0.8)
+        if len(rows) > 3:
+            # "It is an attention sink": bank's attention goes to it (an arrow between the two)
+            self.hold_until_cue(3)
+            focus = self.token_row[d["focus"]["token"]]
+            arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
+                              tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
+                              stroke_width=3, tip_length=0.16)
+            self.put("sink", box[3], run_time=0.5)
+            self.put("sink_arc", arc, anim=Create(arc), run_time=1.0)
+            self.emphasize(box[3][3], run_time=0.8)
+            # "... and we leave it out of these pictures"
+            self.hold_until_moment("left_out")
+            self.emphasize(box[2], run_time=1.0,
+                       extra=[Circumscribe(self.plane, Rectangle, color=T.HIGHLIGHT, buff=0.0,
+                                           stroke_width=3, fade_out=True)])
+
+    def beat_identity(self, beat) -> None:
+        self.ensure_plane()
+        self.drop("summary", "outlier", "sink", "sink_arc")
+        d = self.data
+        ident = d["identity"]
+        if ident is None:
+            c = d["check"]
+            msg = inline(txt("each LayerNorm moves X by", T.TYPE.label),
+                         Num(c["min_ln_change"], "data.check.min_ln_change", 2, T.TYPE.label),
+                         txt("to", T.TYPE.label),
+                         Num(c["max_ln_change"], "data.check.max_ln_change", 2, T.TYPE.label))
+            self.put("id", msg.move_to(LEFT * 3.6 + UP * 0.6))
+            return
+        L, dec = self.L, ident["decimals"]
+        if self.chart is not None and self.chart_key in self.chart.submobjects:
+            # the columns reach down to the bars' colour key: the key has done its job
+            self.play(FadeOutPlace(self.chart_key), run_time=0.3)
+            self.chart.remove(self.chart_key)
+        eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
+                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.15)
+        lhs = self.column("data.identity.sum_head", dec, T.TEXT,
+                          f"{T.X_l(0)} + sum Delta", "data.summary.norm_last")
+        rhs = self.column("data.identity.x_head", dec, T.X, T.X_l(L), "data.summary.norm_last")
+        lhs.move_to(LEFT * 4.6 + DOWN * 0.03)        # clear of the bar chart's tick labels
+        rhs.next_to(lhs, RIGHT, buff=0.9)
+        mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
+        bound = inline(txt("every entry within", S, T.MUTED),
+                       Num(ident["bound"]["bound"], "data.identity.bound.bound",
+                           ident["bound"]["decimals"], S, T.HIGHLIGHT, prefix="< "),
+                       txt("(float32 rounding)", S, T.MUTED)).next_to(eq, DOWN, buff=0.25)
+        # "And nothing else ever changes X": the identity
+        self.put("eq", eq)
+        # "The embedding plus the 60 updates": the sum, and every update's bar in turn
+        self.hold_until_cue(1)
+        self.put("lhs", lhs, run_time=0.5)
+        steps = [r for k, r in self.bars.items() if k[0] == "step"]
+        if steps:
+            self.hold_until_moment("updates")
+            self.flash(steps, 1.0, 0.05, 1.5)
+        # "is X of 30": the same column, and on the plane the sum lands on X's tip
+        self.hold_until_moment("is_x")
+        total = self.plane.arrow((0, 0), self.stages[-1]["xy"], T.HIGHLIGHT, 3)
+        self.play(FadeInPlace(mid), FadeInPlace(rhs), PlaneStep(self.plane, [total]),
+                  run_time=self.quick(0.12, 1.2))
+        self.shown["mid"], self.shown["rhs"] = mid, rhs
+        # "within 0.0001 in every entry"
+        self.hold_until_moment("within")
+        self.put("bound", bound, run_time=0.5)
+        self.emphasize(bound[1], run_time=0.9)
+        self.hold_until_moment("every_entry")
+        self.emphasize(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)

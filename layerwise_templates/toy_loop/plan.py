@@ -1,0 +1,63 @@
+"""Plan data for the chapter's toy loop: every vector and matrix of the three passes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from layerwise_core.storyboard.schema import Storyboard
+from layerwise_core.trace import Trace
+
+# The chapter's loop, as shown on screen; `lines` maps each step to its line number (1-based).
+CODE = """X = np.array([[1., 0.]])
+
+for layer in range(3):
+    Wq = np.random.randn(2, 2)
+    Wk = np.random.randn(2, 2)
+    Wv = np.random.randn(2, 2)
+
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+
+    X = X + 0.1 * V"""
+LINES = {"x0": 1, "loop": 3, "weights": [4, 5, 6], "qkv": 8, "update": 10}
+
+
+def build(sb: Storyboard, traces: list[Trace]) -> dict:
+    t = traces[0]
+    W = t.weights()
+    layers = []
+    for l in range(t.n_layers):
+        b = f"blocks.{l}"
+        layers.append({
+            "layer": l,
+            "x_in": t[f"{b}.hook_resid_pre"][0].tolist(),
+            "W_Q": W[f"{b}.attn.W_Q"][0].tolist(),
+            "W_K": W[f"{b}.attn.W_K"][0].tolist(),
+            "W_V": W[f"{b}.attn.W_V"][0].tolist(),
+            "q": t[f"{b}.attn.hook_q"][0, 0].tolist(),
+            "k": t[f"{b}.attn.hook_k"][0, 0].tolist(),
+            "v": t[f"{b}.attn.hook_v"][0, 0].tolist(),
+            "update": t[f"{b}.hook_attn_out"][0].tolist(),
+            "x_out": t[f"{b}.hook_resid_post"][0].tolist(),
+        })
+    everything = np.array([layers[l][k] for l in range(len(layers))
+                           for k in ("x_in", "q", "k", "v", "x_out")])
+    extent = float(max(1.0, math.ceil(np.abs(everything).max())))
+    for lay in layers:
+        lay["zoom"] = close_up(lay["x_in"], lay["x_out"])
+    return {"code": CODE, "lines": LINES, "seed": t.meta["source"]["seed"],
+            "step": 0.1, "extent": extent, "layers": layers}
+
+
+def close_up(x_in, x_out) -> dict:
+    """A view of one 0.1 V step where it is readable: centred on the step, about five steps
+    wide, with a scale bar of a round length (1, 2 or 5 times a power of ten) near a quarter
+    of the view."""
+    a, b = np.asarray(x_in, dtype=float), np.asarray(x_out, dtype=float)
+    step = float(np.linalg.norm(b - a)) or 1e-3
+    width = 5 * step
+    exp = math.floor(math.log10(width / 4))
+    bar = min((m * 10.0 ** exp for m in (1, 2, 5, 10)), key=lambda v: abs(v - width / 4))
+    return {"center": ((a + b) / 2).round(4).tolist(), "width": round(width, 4),
+            "bar": float(f"{bar:.3g}")}
