@@ -29,10 +29,11 @@ import time
 from pathlib import Path
 
 from layerwise_core.atomic import write_bytes, write_text
+from layerwise_render.session import X264, manim_options, manim_session
 
 from .provenance import scenes_code_hash, versions
 from .cli import Terminated
-from .scene_render import X264, RenderError
+from .scene_render import RenderError
 
 OWN_ONLY = ("caption", "narration", "audio", "written")  # fields that only show in their own beat
 # ("written": the caption and narration as typed, before their placeholders were filled)
@@ -167,13 +168,7 @@ def render_run(job: dict) -> list[dict]:
 
 
 def _render(job: dict, scratch: Path, where: dict) -> list[dict]:
-    from manim import config, tempconfig
-
-    from .encoder import install as use_segment_encoder
-    from .scene_render import QUALITIES, _QuietSoundMux, scene_class, signals_at_checkpoints
-    import logging
-
-    use_segment_encoder()
+    from .scene_render import scene_class, signals_at_checkpoints
 
     plan, indices, quality = job["plan"], job["indices"], job["quality"]
     name, beats = plan["storyboard"]["name"], plan["beats"]
@@ -184,23 +179,15 @@ def _render(job: dict, scratch: Path, where: dict) -> list[dict]:
         for b in [beats[i]] + list(beats[i].get("cues") or []):
             if b.get("audio"):
                 b["audio"] = str(scratch / "audio" / b["audio"])
-    options = {"quality": QUALITIES[quality], "media_dir": str(scratch), "output_file": name,
-               "save_sections": False, "disable_caching": True, "verbosity": "WARNING",
-               "video_encoder_options": X264,
-               # the beats are joined from the partial movies after the render: Manim must
-               # not prune them (it keeps 100 by default; a run has hundreds of plays)
-               "max_files_cached": -1,
-               "progress_bar": "none", "video_dir": "{media_dir}/videos",
-               "images_dir": "{media_dir}/images"}
+    # the beats are joined from the partial movies after the render: Manim must not prune
+    # them (it keeps 100 by default; a run has hundreds of plays)
+    options = manim_options(quality, scratch, name, save_sections=False, max_files_cached=-1,
+                            video_dir="{media_dir}/videos", images_dir="{media_dir}/images")
     start = time.perf_counter()
-    with tempconfig(options):
-        mux_log = logging.getLogger("av.container.output")
-        if not any(isinstance(f, _QuietSoundMux) for f in mux_log.filters):
-            mux_log.addFilter(_QuietSoundMux())
-        scene = scene_class(plan["template"])()
-        scene.plan, scene.split = plan, True
-        scene.start, scene.until = beats[indices[0]]["id"], beats[indices[-1]]["id"]
-        _track(scene, where)
+    with manim_session(options):
+        scene = scene_class(plan["template"])(
+            plan, split=True, start=beats[indices[0]]["id"], until=beats[indices[-1]]["id"],
+            on_beat=lambda i: where.update(index=i))     # a failure names the beat it was in
         with signals_at_checkpoints(scene):
             scene.render()
         writer = scene.renderer.file_writer
@@ -219,16 +206,6 @@ def _render(job: dict, scratch: Path, where: dict) -> list[dict]:
                         "sha256": _sha(data), "frames": _frames(video),
                         "srt": _srt(part["subcaptions"]), "seconds": seconds})
     return out
-
-
-def _track(scene, where: dict) -> None:
-    """Keep `where["index"]` on the beat the scene is in, so a failure names it."""
-    open_section = scene.open_section
-
-    def tracked(beat):
-        where["index"] = scene.beat_index
-        open_section(beat)
-    scene.open_section = tracked
 
 
 def _join_beat(writer, partial_movies: list[str], sound, video: Path) -> None:

@@ -27,13 +27,14 @@ from pathlib import Path
 import yaml
 
 from layerwise_core.voice import BACKENDS
+from layerwise_render.session import QUALITIES, frame_facts
 
 from . import videocheck
 from .cli import run, say
 from .concat import JoinError, merge_srt
 from .concat import join as join_videos
 from .provenance import ROOT, chapter_licences, render_key
-from .scene_render import QUALITIES, RenderError, load_plan, render, write_json
+from .scene_render import RenderError, load_plan, render, write_json
 from .jobs import stop_processes as _stop
 from .staging import chapter_lock, publish, work_folder
 
@@ -100,9 +101,7 @@ def part_media(media: Path, quality: str, name: str) -> Path:
 
 
 def part_video(media: Path, quality: str, name: str, plan: dict) -> Path:
-    from manim import config, tempconfig
-    with tempconfig({"quality": QUALITIES[quality]}):
-        folder = f"{config.pixel_height}p{config.frame_rate:g}"
+    folder = frame_facts(quality)[2]
     return part_media(media, quality, name) / "videos" / folder / f"{name}.mp4"
 
 

@@ -11,9 +11,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from layerwise_render.session import QUALITIES
+
 from .cli import run
 from .review import contact_sheet
-from .scene_render import MEDIA, QUALITIES, RenderError, load_plan, render
+from .scene_render import MEDIA, RenderError, load_plan, render
 
 
 def main(argv: list[str] | None = None) -> int:

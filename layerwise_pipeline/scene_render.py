@@ -13,7 +13,6 @@ import contextlib
 import errno
 import hashlib
 import json
-import logging
 import os
 import re
 import shutil
@@ -24,6 +23,7 @@ from pathlib import Path
 
 from layerwise_core.atomic import describe_os_error, replacing_dir, write_text
 from layerwise_core.errors import OutputError
+from layerwise_render.session import manim_options, manim_session
 from layerwise_templates import TEMPLATES
 
 from .cli import Terminated
@@ -31,30 +31,12 @@ from .provenance import manifest
 from .staging import merge_cache, publish, seed_cache, work_folder
 from .videocheck import BadVideo, facts
 
-QUALITIES = {"l": "low_quality", "m": "medium_quality", "h": "high_quality",
-             "p": "production_quality", "k": "fourk_quality"}
-# libx264 at Manim's quality (crf 23) with the "ultrafast" preset instead of its default
-# "medium". Measured on 450 frames of a 1080p60 context_qkv render, re-encoded from a
-# lossless encode of it: encoder CPU 9.9 ms a frame instead of 25.5; PSNR against the
-# lossless frames 57.2 dB mean / 53.5 worst frame instead of 49.3 / 44.1; files 2.9x as
-# large (about 2 Mbit/s at 1080p60). ("superfast", 14.4 ms, left a beat's packet timestamps
-# a few ticks off a frame after Manim's concat join; the chapter test caught it.) Every
-# render, beat run and slide export uses it; it is part of every beat's cache key.
-X264 = {"crf": "23", "preset": "ultrafast"}
 MEDIA = Path("media")
 MANIM_CACHES = ("Tex", "texts")        # Manim's content-addressed SVG caches under media/
 
 
 class RenderError(Exception):
     pass
-
-
-class _QuietSoundMux:
-    """Drops PyAV's "Some options were not used" warning, printed for every video with sound
-    (Manim's sound muxing passes options PyAV does not use); every other message passes."""
-
-    def filter(self, record) -> bool:
-        return not str(record.msg).startswith("Some options were not used")
 
 
 def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:
@@ -130,10 +112,6 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
     video that PyAV reads whole, with sections that add up to it, is published, together with
     its sections, subtitles and manifest (`staging.publish`). A failure or Ctrl-C at any point
     leaves the previous set under the final names and no temporary file."""
-    from manim import tempconfig
-
-    from .encoder import install as use_segment_encoder
-    use_segment_encoder()
     name = plan["storyboard"]["name"]
     media_dir = Path(media_dir)
     if preview:
@@ -141,39 +119,27 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
     with work_folder(media_dir, name) as work:
         for cache in MANIM_CACHES:
             seed_cache(media_dir / cache, work / cache)
-        options = {"quality": QUALITIES[quality], "media_dir": str(work), "output_file": name,
-                   "save_sections": True, "disable_caching": True, "verbosity": "WARNING",
-                   "video_encoder_options": X264,
-                   "progress_bar": "none", "video_dir": "{media_dir}/videos/{quality}",
-                   "images_dir": "{media_dir}/images/{quality}"}
+        options = manim_options(quality, work, name, save_sections=True,
+                                video_dir="{media_dir}/videos/{quality}",
+                                images_dir="{media_dir}/images/{quality}")
         if preview:
             options.update(write_to_movie=False, save_sections=False, save_last_frame=True)
-        if frames:
-            os.environ["LAYERWISE_FRAMES"] = str(work / "frames")
-        try:
-            with tempconfig(options):
-                from manim import config
-                mux_log = logging.getLogger("av.container.output")
-                if not any(isinstance(f, _QuietSoundMux) for f in mux_log.filters):
-                    mux_log.addFilter(_QuietSoundMux())
-                cls = scene_class(plan["template"])
-                scene = cls()
-                scene.plan, scene.until = plan, until
-                start = time.perf_counter()
-                try:
-                    with signals_at_checkpoints(scene):
-                        scene.render()
-                except Exception as e:          # Manim wraps a full disk in RuntimeError
-                    cause = _os_cause(e)
-                    if cause is None:
-                        raise                   # a bug in a scene: its traceback is wanted
-                    raise OutputError("cannot render: " + describe_os_error(
-                        OSError(cause.errno, cause.strerror), media_dir)) from None
-                seconds = time.perf_counter() - start
-                rate, size = config.frame_rate, (config.pixel_width, config.pixel_height)
-                video_dir = Path(config.get_dir("video_dir"))
-        finally:
-            os.environ.pop("LAYERWISE_FRAMES", None)
+        with manim_session(options) as config:
+            scene = scene_class(plan["template"])(
+                plan, until=until, frames_dir=work / "frames" if frames else None)
+            start = time.perf_counter()
+            try:
+                with signals_at_checkpoints(scene):
+                    scene.render()
+            except Exception as e:          # Manim wraps a full disk in RuntimeError
+                cause = _os_cause(e)
+                if cause is None:
+                    raise                   # a bug in a scene: its traceback is wanted
+                raise OutputError("cannot render: " + describe_os_error(
+                    OSError(cause.errno, cause.strerror), media_dir)) from None
+            seconds = time.perf_counter() - start
+            rate, size = config.frame_rate, (config.pixel_width, config.pixel_height)
+            video_dir = Path(config.get_dir("video_dir"))
         publish_frames = (lambda: _publish_frames(work / "frames" / name, Path(frames) / name)) \
             if frames else None
         if preview:

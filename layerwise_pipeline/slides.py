@@ -1,7 +1,7 @@
 """Storyboards as presentations: `python -m layerwise_pipeline.slides [--quality l] FILE...` (`make slides`).
 
 Each storyboard's plan is rendered by its template's scene mixed with manim-slides' `Slide`
-(scenes/slides.py): one slide per beat, the beat's narration as the slide's speaker notes
+(layerwise_render/slides.py): one slide per beat, the beat's narration as the slide's speaker notes
 (press S in the browser). `manim-slides convert --to html --one-file --offline` then writes
 one self-contained HTML file: the slide videos inlined as data URIs, reveal.js inlined from
 the npm package `reveal.js` (packed once with `npm pack` into the cache; the presentation
@@ -23,7 +23,10 @@ from pathlib import Path
 from layerwise_core.atomic import ensure_dir, replacing
 
 from .cli import run
-from .scene_render import MEDIA, QUALITIES, X264, RenderError, load_plan, scene_class, signals_at_checkpoints
+from layerwise_render.session import QUALITIES, manim_options, manim_session
+
+from .scene_render import (MEDIA, RenderError, load_plan, scene_class,
+                           signals_at_checkpoints)
 from .staging import work_folder
 
 # the reveal.js files manim-slides' HTML template links (dist/...), by the name its offline
@@ -80,25 +83,16 @@ def build(plan: dict, quality: str = "l", media: Path = MEDIA) -> Path:
     beat, convert to one HTML file, rename it into place."""
     import logging
 
-    from manim import tempconfig
-
-    from scenes.slides import slides_class
-
-    from .encoder import install as use_segment_encoder
+    from layerwise_render.slides import slides_class
     logging.getLogger("manim-slides").setLevel(logging.WARNING)
     name = plan["storyboard"]["name"]
     media = Path(media)
     out = media / "slides" / f"{name}.html"
     assets = reveal_assets(cache_dir())
-    use_segment_encoder()
     with work_folder(media, f"slides-{name}") as work:
-        options = {"quality": QUALITIES[quality], "media_dir": str(work), "output_file": name,
-                   "disable_caching": True, "verbosity": "WARNING", "progress_bar": "none",
-                   "video_encoder_options": X264}
-        with tempconfig(options):
+        with manim_session(manim_options(quality, work, name)):
             cls = slides_class(scene_class(plan["template"]))
-            scene = cls(output_folder=work / "slides")
-            scene.plan = plan
+            scene = cls(plan, output_folder=work / "slides")
             with signals_at_checkpoints(scene):
                 scene.render()
         index = json.loads((work / "slides" / f"{cls.__name__}.json").read_text())

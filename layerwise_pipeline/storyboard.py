@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from layerwise_render.session import frame_facts
+
 from .beats import BeatCache, pack, split_runs
 from .concat import JoinError, join, merge_srt
 from .provenance import manifest
-from .scene_render import QUALITIES, RenderError, _merge_caches, _verify, _video_set, write_json
+from .scene_render import RenderError, _merge_caches, _verify, _video_set, write_json
 from .staging import publish, work_folder
 
 
@@ -54,13 +56,6 @@ def plan_jobs(plans: list[dict], quality: str, cache_root: Path, workers: int
         for run in split_runs(missing, d, parts, SKIP_SHARE.get(quality, 0.3)):
             todo.append(pack(plan, quality, run))
     return todo, done
-
-
-def frame_facts(quality: str) -> tuple[float, tuple[int, int], str]:
-    from manim import config, tempconfig
-    with tempconfig({"quality": QUALITIES[quality]}):
-        return (config.frame_rate, (config.pixel_width, config.pixel_height),
-                f"{config.pixel_height}p{config.frame_rate:g}")
 
 
 def assemble(plan: dict, quality: str, media: Path, results: list[dict],

@@ -38,93 +38,58 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 
 import numpy as np
-from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCamera, MovingCameraScene, Text,
+from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCameraScene, Text,
                    VGroup, VMobject, config)
+
+from layerwise_render.camera import KitCamera
+from layerwise_render.manim_patches import frames_without_copies, skip_animations
 
 from . import theme as T
 from .animations import FadeInPlace, FadeOutPlace
-from .drawing import CachedDrawing
 from .mobjects import Num, txt, wrapped
 from .mobjects.numbers import resolve
 
-FRAMES_ENV = "LAYERWISE_FRAMES"     # folder for per-beat PNG + state JSON (preview, tests)
-
-
-class KitCamera(CachedDrawing, MovingCamera):
-    """A moving camera whose strokes keep their on-screen width when it zooms (manim's Cairo
-    camera scales line widths with the frame): a zoom shows more detail, not fatter lines.
-    It draws what did not change since the last frame from a copy (`drawing.CachedDrawing`)."""
-
-    @property
-    def cairo_line_width_multiple(self) -> float:
-        return 0.01 * float(self.frame.width) / config.frame_width
-
-    @cairo_line_width_multiple.setter
-    def cairo_line_width_multiple(self, value) -> None:
-        pass
-
-    def display_image_mobject(self, image_mobject, pixel_array) -> None:
-        """Manim 0.22 starts an ImageMobject's canvas as `Image.fromarray(np.zeros((h, w)),
-        mode="RGBA")`: a float64 array read as RGBA, which Pillow >= 13 refuses ("Invalid
-        mode for data type"; deprecated since 11.3). Same canvas (all zero bytes, i.e.
-        transparent), made the way Pillow accepts, for the length of this call."""
-        import manim.camera.camera as cam
-        cam.Image = _BlankCanvasImage
-        try:
-            super().display_image_mobject(image_mobject, pixel_array)
-        finally:
-            cam.Image = _PIL_IMAGE
-
-
-from PIL import Image as _PIL_IMAGE  # noqa: E402
-
-
-class _BlankCanvasImage:
-    """PIL.Image, except that `fromarray(2-D zeros, mode="RGBA")` is a transparent image."""
-
-    def __getattr__(self, name):
-        return getattr(_PIL_IMAGE, name)
-
-    @staticmethod
-    def fromarray(obj, mode=None):
-        a = np.asarray(obj)
-        if mode == "RGBA" and a.ndim == 2 and not a.any():
-            return _PIL_IMAGE.new("RGBA", (a.shape[1], a.shape[0]), (0, 0, 0, 0))
-        return _PIL_IMAGE.fromarray(obj) if mode is None else _PIL_IMAGE.fromarray(obj, mode)
-
-
-_BlankCanvasImage = _BlankCanvasImage()
-
 
 class StoryboardScene(MovingCameraScene):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("camera_class", KitCamera)
-        super().__init__(*args, **kwargs)
-    plan: dict = {}
-    until: str | None = None        # stop after this beat (previews of one beat, tests)
-    # Draw from this beat on: the beats before it are built (every play runs to its end
-    # state, scene time advances by the frames a render would have drawn) but not drawn, so
-    # one beat renders in its own process from the same state as in a whole render. Its sound
-    # is timed from that beat's start (`origin`: the beat's video has its own audio track);
-    # its subtitles keep the scene's time, the very floats a whole render writes.
-    start: str | None = None
+    """A template's scene, made for one plan: `Scene(plan, start=, until=, split=,
+    frames_dir=, on_beat=)`; everything it renders arrives here, nothing through the
+    environment.
+
+    - `until`: stop after this beat (previews of one beat, tests).
+    - `start`: draw from this beat on: the beats before it are built (every play runs to its
+      end state, scene time advances by the frames a render would have drawn) but not drawn,
+      so one beat renders in its own process from the same state as in a whole render. Its
+      sound is timed from that beat's start (`origin`: the beat's video has its own audio
+      track); its subtitles keep the scene's time, the very floats a whole render writes.
+    - `split`: a run of beats rendered in one process (with `start`/`until`): each drawn beat
+      keeps its own sound (timed from its start, as a one-beat render times it) and its own
+      subtitles, in `beat_parts[beat id]`, so the run gives the very beats one-beat renders
+      give.
+    - `frames_dir`: write each beat's last frame (PNG) and what is on screen (JSON) under
+      `frames_dir/<storyboard name>/` (previews, snapshot tests).
+    - `on_beat(i)`: called as beat i opens (a beat run names the beat a failure was in).
+    """
+
     origin = 0.0
     _skipping = False
-    # A run of beats rendered in one process (`split`, with `start`/`until`): each drawn beat
-    # keeps its own sound (timed from its start, as a one-beat render times it) and its own
-    # subtitles, in `beat_parts[beat id]`, so the run gives the very beats one-beat renders give.
-    split = False
+
+    def __init__(self, plan: dict, *args, start: str | None = None, until: str | None = None,
+                 split: bool = False, frames_dir: Path | None = None, on_beat=None, **kwargs):
+        kwargs.setdefault("camera_class", KitCamera)
+        self.plan, self.start, self.until, self.split = plan, start, until, split
+        self.frames_dir = Path(frames_dir) / plan["storyboard"]["name"] if frames_dir else None
+        self.on_beat = on_beat
+        super().__init__(*args, **kwargs)
 
     # --- lifecycle ------------------------------------------------------------------------
     def setup(self) -> None:
         self.camera.background_color = T.BACKGROUND
         # each frame goes to the encoder (or becomes a play's static image) as drawn, not as
         # a copy: the camera draws the next one into a new array (`drawing.take_frame`)
-        self.renderer.get_frame = self.camera.take_frame
+        frames_without_copies(self.renderer, self.camera)
         self.data = self.plan["data"]
         self.beat_index = self.step_index = 0
         self.caption: Mobject | None = None
@@ -133,8 +98,6 @@ class StoryboardScene(MovingCameraScene):
         self.beat: dict = {}
         self.beat_start = 0.0
         self.beat_parts: dict[str, dict] = {}
-        frames = os.environ.get(FRAMES_ENV)
-        self.frames_dir = Path(frames) / self.plan["storyboard"]["name"] if frames else None
         if self.frames_dir:
             self.frames_dir.mkdir(parents=True, exist_ok=True)
 
@@ -152,6 +115,8 @@ class StoryboardScene(MovingCameraScene):
                 self.origin = self.time
             elif self.split and not self._skipping:
                 self.origin = self.time
+            if self.on_beat:
+                self.on_beat(i)
             self.open_section(beat)
             if self.split and not self._skipping:
                 self._open_beat_sound()
@@ -196,8 +161,7 @@ class StoryboardScene(MovingCameraScene):
         background and a frame for every skipped play (and throws them away); drawing
         nothing then is safe, since every drawn play starts by drawing its own background."""
         self._skipping = on
-        self.renderer._original_skipping_status = on      # Manim's -n / section skipping
-        self.renderer.skip_animations = on
+        skip_animations(self.renderer, on)
         if on:
             self.renderer.update_frame = lambda *args, **kwargs: None
         else:

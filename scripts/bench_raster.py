@@ -36,7 +36,7 @@ def block(cells: int, numbers: int):
 
 def run(quality: str, cells: int, numbers: int, raster: bool) -> tuple[float, int, np.ndarray]:
     from manim import ImageMobject, tempconfig
-    from scenes.base import KitCamera
+    from layerwise_render.camera import KitCamera
     from manim import MovingCameraScene
 
     frames = []

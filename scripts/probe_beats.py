@@ -39,7 +39,8 @@ def main() -> int:
     a = p.parse_args()
     from layerwise_core.plans import build_plan
     from layerwise_core.storyboard.schema import load_storyboard
-    from layerwise_pipeline import beats, encoder
+    from layerwise_pipeline import beats
+    from layerwise_render import encoder
     cache = Path(os.environ.get("LAYERWISE_CACHE", "/work/main/.cache/layerwise"))
     plan = build_plan(load_storyboard(a.storyboard), cache)
     indices = [int(x) for x in a.indices.split(",")]

@@ -90,8 +90,7 @@ def frames(plan, media, until=None) -> list[dict]:
 
     with tempconfig({"quality": "low_quality", "media_dir": str(media), "disable_caching": True,
                      "verbosity": "WARNING", "progress_bar": "none", "output_file": "x"}):
-        scene = Recorded()
-        scene.plan, scene.until = plan, until
+        scene = Recorded(plan, until=until)
         scene.render()
     return seen
 

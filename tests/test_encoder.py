@@ -1,4 +1,4 @@
-"""The render's segment encoder (layerwise_pipeline/encoder.py) writes the bytes Manim's own
+"""The render's segment encoder (layerwise_render/encoder.py) writes the bytes Manim's own
 encoder writes, converting each distinct frame once."""
 
 from fractions import Fraction
@@ -9,8 +9,8 @@ import pytest
 from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-from layerwise_pipeline.encoder import SegmentEncoder, same_pixels
-from layerwise_pipeline.scene_render import X264
+from layerwise_render.encoder import SegmentEncoder, same_pixels
+from layerwise_render.session import X264
 
 
 def frames():
@@ -84,12 +84,12 @@ def test_a_bad_repeat_is_refused_as_manims_is(tmp_path, bad):
 
 @pytest.mark.parametrize("h, w", [(240, 320), (1080, 1920)])
 def test_a_band_of_changed_rows_converts_as_the_whole_frame(tmp_path, h, w):
-    """Frames drawn from the one before (`scenes.drawing_tiles.Frame`, which names the rows that
+    """Frames drawn from the one before (`layerwise_render.drawing_tiles.Frame`, which names the rows that
     changed) are converted a band of rows at a time: the packets are still Manim's own. Bands
     at the top and bottom edges, in the middle, one row high, odd and even rows, empty, and
     changes taller than a band."""
     import weakref
-    from scenes.drawing_tiles import Frame
+    from layerwise_render.drawing_tiles import Frame
     rng = np.random.default_rng(11)
     first = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
     first[..., 3] = 255

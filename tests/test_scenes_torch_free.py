@@ -11,6 +11,7 @@ MODULES = ["layerwise_pipeline.render", "layerwise_pipeline.chapter", "layerwise
     for p in sorted((fc.ROOT / "scenes").rglob("*.py"))
     + sorted((fc.ROOT / "layerwise_templates").glob("*/scene*.py"))
     + sorted((fc.ROOT / "layerwise_templates").glob("*/spec.py"))
+    + sorted((fc.ROOT / "layerwise_render").glob("*.py"))
     if p.stem not in ("__init__", "base")]
 
 

@@ -130,8 +130,9 @@ def test_every_partial_movie_is_kept(tmp_path):
     from manim import config, tempconfig
 
     from layerwise_pipeline.scene_render import scene_class
-    from scenes.slides import slides_class
+    from layerwise_render.slides import slides_class
     with tempconfig({"media_dir": str(tmp_path), "max_files_cached": 100}):
-        scene = slides_class(scene_class("toy_loop"))(output_folder=tmp_path / "slides")
+        scene = slides_class(scene_class("toy_loop"))({"storyboard": {"name": "toy_loop"}},
+                                                       output_folder=tmp_path / "slides")
         assert scene.file_writer_settings.max_files_cached == -1
         assert config.max_files_cached == 100

@@ -34,7 +34,7 @@ change a pixel:
   same base under the same mobjects). Inside them the base (or the prefix snapshot) is
   restored on a scratch frame and every mobject whose box meets a marked tile is drawn
   again, in order, without a clip (what it paints outside the tiles is not taken); the tiles
-  are copied into a copy of the last frame (`scenes/drawing_tiles.py`). A capture where
+  are copied into a copy of the last frame (`drawing_tiles.py`). A capture where
   nothing changed hands out the last frame itself (the encoder then reuses its conversion).
   More than half the frame marked: the whole capture is drawn as before.
 - **Frames without copies.** The frame goes to the encoder (or becomes a play's static

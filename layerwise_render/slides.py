@@ -5,17 +5,18 @@ The scene is the video's own (same plan, same handlers, same timing); only the b
 differs: where the video opens a Manim section, the presentation opens a slide
 (`Slide.next_slide`, which opens the section too). manim-slides (MIT) writes each slide's
 animations as one video plus a JSON description; `layerwise_pipeline.slides` converts them.
+The scene class is any `scenes.base.StoryboardScene` subclass (this package does not import it).
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from manim import Scene, config
+from manim import Scene
 from manim_slides import Slide
 from manim_slides.slide.base import BaseSlide
 
-from .base import StoryboardScene
+from .manim_patches import check_versions, keeping_partial_movies
 
 
 class Manim022Slide(Slide):
@@ -26,14 +27,9 @@ class Manim022Slide(Slide):
     render the scene and save the slides."""
 
     def __init__(self, *args, **kwargs):
-        # manim 0.22 reads max_files_cached when the scene is made and, once the movie is
-        # written, deletes the oldest partial movies beyond it: the slides are cut from them
-        kept = config["max_files_cached"]
-        config["max_files_cached"] = -1             # unlimited
-        try:
+        check_versions("manim", "manim_slides")
+        with keeping_partial_movies():      # the slides are cut from the partial movies
             BaseSlide.__init__(self, *args, **kwargs)
-        finally:
-            config["max_files_cached"] = kept
 
     def render(self, *args, **kwargs) -> None:
         Scene.render(self, *args, **kwargs)
@@ -50,7 +46,7 @@ class BeatSlides:
         self.next_slide(beat["id"], notes=escape(beat.get("narration") or "", quote=False))
 
 
-def slides_class(scene: type[StoryboardScene]) -> type:
+def slides_class(scene: type) -> type:
     """`scene` (a template's StoryboardScene subclass) as a presentation scene; its class
     name (`<Scene>Slides`) names the slides' JSON file."""
     return type(f"{scene.__name__}Slides", (BeatSlides, scene, Manim022Slide), {})

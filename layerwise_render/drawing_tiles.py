@@ -1,4 +1,4 @@
-"""Drawing only what changed (mixed into `scenes.drawing.CachedDrawing`, which its docstring
+"""Drawing only what changed (mixed into `drawing.CachedDrawing`, which its docstring
 describes under "Only what changed"): a capture on the same base, in the same view, with the
 same mobjects in the same order as the last one starts from the last frame and redraws only
 the tiles the changed mobjects cover, where they were and where they are."""
@@ -42,7 +42,7 @@ def _count(name: str, n: int = 1) -> None:
 class Frame(np.ndarray):
     """A frame drawn from the one before it: `changed` is (a weak reference to that frame,
     first row, end row), the rows outside [first, end) being that frame's. The encoder
-    converts only those rows (`layerwise_pipeline/encoder.py`)."""
+    converts only those rows (`encoder.py`)."""
     changed = None
 
 

@@ -16,7 +16,7 @@ and skips only repeated work:
 - a frame equal to the previous one (a hold that Manim redraws because something has an
   updater) reuses its conversion: a sample of rows is compared first, the whole array only
   when the sample matches;
-- a frame the camera drew from the previous one (`scenes.drawing_tiles.Frame`, which names the
+- a frame the camera drew from the previous one (`drawing_tiles.Frame`, which names the
   rows that changed) is the previous conversion with those rows converted again, from a
   band of rows around them (`_rows`).
 """
@@ -28,7 +28,6 @@ from fractions import Fraction
 import av
 import numpy as np
 from av.video.reformatter import VideoReformatter
-from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 _ROW_SAMPLE = 37            # every 37th row is compared before the whole frame
@@ -136,14 +135,3 @@ def same_pixels(a: np.ndarray, b: np.ndarray) -> bool:
         return True
     return (a.shape == b.shape and np.array_equal(a[::_ROW_SAMPLE], b[::_ROW_SAMPLE])
             and np.array_equal(a, b))
-
-
-def _create_segment_encoder(self, target):
-    if self.video_encoder is None:
-        raise RuntimeError("Video segment encoding requires resolved settings.")
-    return SegmentEncoder(target=target, spec=self.video_encoder)
-
-
-def install() -> None:
-    """Make every Manim render in this process encode with `SegmentEncoder` (idempotent)."""
-    SceneFileWriter._create_segment_encoder = _create_segment_encoder
