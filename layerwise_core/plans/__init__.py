@@ -52,12 +52,17 @@ def prepare_plan(sb: Storyboard, cache_dir: Path | None = None) -> tuple[Storybo
     nothing is written. A voice may then speak the filled storyboard (`finish_plan`)."""
     traces = storyboard_traces(sb, cache_dir)
     spec = traces[0].spec
+    template = TEMPLATES[sb.template]
     try:
-        data = TEMPLATES[sb.template].build_plan(sb, traces)
+        data = template.build_plan(sb, traces)
     except _NOT_THE_STORYBOARDS:
         raise
     except LayerwiseError as e:
         raise StoryboardError([f"{sb.path}:{sb.line(('focus',))}: focus: {e}"]) from None
+    problems = template.check_data(data)
+    if problems:                    # the plan builder broke its own declared shape: a bug
+        raise TypeError(f"{template.plan_module} built a plan that does not match its view: "
+                        + "; ".join(problems[:5]))
     footer = spec.display if sb.footer else None
     plan = {
         "plan_version": PLAN_VERSION,

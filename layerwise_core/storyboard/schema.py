@@ -336,6 +336,10 @@ def validate_text(text: str, path: Path, model_override: str | None = None) -> S
                           audio=audio, at=at, moments=moments,
                           expect=tuple(c for c in expect if isinstance(c, str)),
                           given_duration=float(given) if given is not None else None))
+    if t is not None and not bad.items:
+        for i, show, message in t.arrangement([b.show for b in beats]):
+            bad.add(("beats", i, "show", list(beats[i].show).index(show)),
+                    f"{show!r} {message}")
     if bad.items:
         raise StoryboardError(bad.items)
     return Storyboard(path=path, name=path.stem, template=template, title=title.strip(),

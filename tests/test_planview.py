@@ -1,0 +1,90 @@
+"""Typed plan views: values carry their plan path; a plan builder's output is checked against
+the same declaration; a template's beat state refuses an arrangement a scene cannot render."""
+
+from __future__ import annotations
+
+import pytest
+
+from layerwise_core.planview import Value, View, check
+from layerwise_core.templates import template
+
+
+class Top(View):
+    word: str
+    weight: float
+
+
+class Layer(View):
+    x_norm: float
+    q: list[float]
+    top: Top | None
+
+
+class Data(View):
+    layers: list[Layer]
+    names: dict[str, int]
+
+
+PLAN = {"data": {"layers": [{"x_norm": 11.5, "q": [1.0, -2.5], "top": {"word": "river",
+                                                                       "weight": 0.3}},
+                            {"x_norm": 12, "q": [0.5], "top": None}],
+                 "names": {"a": 1}, "extra": "not declared"}}
+
+
+def test_values_carry_their_path():
+    v = Data.at(PLAN)
+    assert v.layers[0].x_norm == Value(11.5, "data.layers[0].x_norm")
+    assert v.layers[-1].q[0].path == "data.layers[1].q[0]"
+    assert v.layers[0].top.word.value == "river" and v.layers[0].top.path == "data.layers[0].top"
+    assert v.layers[1].top == Value(None, "data.layers[1].top")
+    assert v.names["a"].path == "data.names.a" and int(v.names["a"]) == 1
+    assert [x.path for x in v.layers[0].q] == ["data.layers[0].q[0]", "data.layers[0].q[1]"]
+    assert v.layers[0].q.values == [1.0, -2.5] and len(v.layers) == 2
+    assert float(v.layers[1].x_norm) == 12.0
+
+
+def test_an_undeclared_or_missing_field_names_its_path():
+    v = Data.at(PLAN)
+    with pytest.raises(AttributeError, match="declares no field 'extra'"):
+        v.extra
+    with pytest.raises(KeyError, match=r"data\.layers\[0\]\.x_norm: not in the plan"):
+        Data.at({"data": {"layers": [{}]}}).layers[0].x_norm
+
+
+def test_check_finds_every_mismatch():
+    assert Data.check(PLAN["data"]) == []
+    bad = {"layers": [{"x_norm": "12", "q": [1.0, None], "top": {"word": 3}}], "names": []}
+    assert check(bad, Data, "data") == [
+        "data.layers[0].x_norm: expected float, got str",
+        "data.layers[0].q[1]: expected float, got NoneType",
+        "data.layers[0].top.word: expected str, got int",
+        "data.layers[0].top.weight: missing (Top.weight)",
+        "data.names: expected a mapping, got list"]
+    assert check({"layers": [{"x_norm": True, "q": []}], "names": {}}, Data, "data") == [
+        "data.layers[0].x_norm: expected float, got bool"]
+
+
+def test_num_takes_a_value_with_its_path():
+    from scenes.mobjects import Num
+    n = Num(Data.at(PLAN).layers[0].x_norm, decimals=1)
+    assert (n.value, n.source, n.shown) == (11.5, "data.layers[0].x_norm", "11.5")
+
+
+T = template("layerwise_templates.demo", shows={"a", "b", "c", "d"}, kinds={"encoder"},
+             min_sentences=1, scene_class_name="Demo",
+             builds={"a": "bars", "b": "row", "d": "row"}, needs={"c": "bars row"})
+
+
+def test_arrangements_a_scene_cannot_render_are_found():
+    assert T.arrangement([["a"], ["b"], ["c"]]) == []
+    assert T.arrangement([["a", "d", "c"]]) == []            # built earlier in the same beat
+    assert T.arrangement([["c"], ["a"]]) == [
+        (0, "c", "needs bars, row, which 'a' or 'b' or 'd' builds: show it in an earlier beat")]
+    assert T.arrangement([["a"], ["c"]]) == [
+        (1, "c", "needs row, which 'b' or 'd' builds: show it in an earlier beat")]
+
+
+def test_a_spec_naming_what_nothing_builds_is_refused():
+    with pytest.raises(ValueError, match="no show builds 'q'; .*|no show name 'z'"):
+        template("layerwise_templates.demo", shows={"a"}, kinds={"toy"}, min_sentences=1,
+                 scene_class_name="Demo", needs={"a": "q"}, builds={"z": "q"})
