@@ -10,6 +10,11 @@ installed, `dask worker tls://host:8786 --nthreads 1 --nworkers N` (README: Para
 distributed rendering): Manim's configuration is per process, so a worker renders one beat
 at a time.
 
+A Dask scheduler runs whatever a client submits, so the LocalCluster lets in this process
+only: the scheduler, nannies and workers listen on 127.0.0.1, there is no dashboard, and they
+speak TLS with a throwaway authority made for the run (`Security.temporary`), so another user
+of this machine who finds the port cannot submit either.
+
 No shared filesystem is assumed: a job carries its plan and audio as data, a result comes
 back as data (mp4 bytes, subtitles) with the sha256 its worker computed, checked on
 arrival. A worker that dies mid-run has its beats rerun elsewhere by the scheduler (a beat
@@ -27,6 +32,8 @@ from .beats import render_run
 from .cluster_security import TlsFiles, connect_problem
 from .jobs import LocalPool, _longest_first
 from .scene_render import RenderError
+
+LOOPBACK = "127.0.0.1"
 
 
 class DaskRunner:
@@ -74,8 +81,12 @@ def runner_for(scheduler: str | None, jobs: int, tls: TlsFiles | None = None,
     from distributed import Client, LocalCluster
     from distributed.security import Security
     if scheduler == "local":
+        # no dashboard; the scheduler's own HTTP server (health, metrics) is always started:
+        # on a free loopback port, not 8787 (a second render would be told that one is taken)
         with LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                          dashboard_address=":0") as cluster, Client(cluster) as client:
+                          host=LOOPBACK, dashboard_address=None,
+                          scheduler_kwargs={"dashboard_address": f"{LOOPBACK}:0"},
+                          security=Security.temporary()) as cluster, Client(cluster) as client:
             yield DaskRunner(client, f"Dask LocalCluster ({jobs} workers)")
         return
     security = None if tls is None else Security(

@@ -1,6 +1,7 @@
 """Beats on Dask distributed: a LocalCluster chapter equals the local pool's frame for
-frame; a worker killed mid-run has its beats rerun elsewhere with the same output; a beat
-that fails is one error naming the storyboard and the beat, with nothing published."""
+frame, with every socket it listens on on the loopback; a worker killed mid-run has its beats
+rerun elsewhere with the same output; a beat that fails is one error naming the storyboard
+and the beat, with nothing published."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from pathlib import Path
 import pytest
 
 import framecheck as fc
+from sockets import exposed, run_watching
 from test_beats import frame_digests, plan_into
-from test_chapter import DATA, decoded_frames_digest, run_chapter
+from test_chapter import DATA, chapter_cmd, decoded_frames_digest, run_chapter
 
 pytestmark = pytest.mark.render
 TOYS = [DATA / "toy_a.yaml", DATA / "toy_b.yaml"]
@@ -30,8 +32,14 @@ def pool_chapter(tmp_path_factory):
 
 
 def test_localcluster_chapter_equals_local_pool(pool_chapter, tmp_path):
-    r = run_chapter(tmp_path, "--jobs", "2", "--scheduler", "local")
+    """The same chapter on a LocalCluster; while it renders, every socket its process tree
+    listens on (scheduler and its HTTP server, nannies, workers; no dashboard) is on the
+    loopback."""
+    r, found = run_watching(chapter_cmd(tmp_path, "--jobs", "2", "--scheduler", "local"),
+                            cwd=fc.ROOT)
     assert r.returncode == 0, r.stderr
+    assert not exposed(found), found
+    assert len({x.pid for x in found}) == 3, found     # this process and its two workers
     a = pool_chapter / "videos" / "480p15" / "chapter_small.mp4"
     b = tmp_path / "videos" / "480p15" / "chapter_small.mp4"
     assert decoded_frames_digest(a) == decoded_frames_digest(b)

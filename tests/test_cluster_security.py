@@ -1,5 +1,6 @@
 """Who may use a render cluster: the certificates `make certs` writes, the --scheduler and
---tls-* checks, the tcp:// warning, and the one line for a refused connection."""
+--tls-* checks, the tcp:// warning, the LocalCluster that lets this process in only, and the
+listening-socket check the render tests use (shown able to fail)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import framecheck as fc
+from sockets import exposed, listeners
 from layerwise_core.errors import OutputError
 from layerwise_pipeline import tls_certs
 from layerwise_pipeline.cluster_security import (TLS_OPTIONS, TlsFiles, check_tls,
@@ -296,3 +298,53 @@ def test_a_refused_connection_is_one_line_naming_the_file(tls_scheduler, ours, t
             f"--tls-ca {theirs / 'ca.pem'}: the scheduler at {tls_scheduler} shows a "
             f"certificate this authority did not sign (self-signed certificate in certificate "
             f"chain)")
+
+
+# ---- the LocalCluster lets this process in only ----------------------------------------------
+
+def test_local_cluster_is_tls_on_the_loopback():
+    from distributed import Client
+
+    from layerwise_pipeline.cluster import runner_for
+    with runner_for("local", 1) as runner:
+        address = runner.client.scheduler.address
+        assert address.startswith("tls://127.0.0.1:")
+        assert not exposed(listeners(os.getpid()))
+        with pytest.raises(OSError):            # no certificate from the run's own authority
+            Client(address.replace("tls://", "tcp://"), timeout="5s")
+
+
+# ---- the listening-socket check can fail ---------------------------------------------------
+
+LISTEN = """
+import socket, subprocess, sys, time
+if sys.argv[1] == "parent":          # the listener in a grandchild: the whole tree is checked
+    subprocess.run([sys.executable, "-c", sys.argv[2], "child", sys.argv[2]])
+else:
+    socks = []
+    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET, "0.0.0.0")):
+        s = socket.socket(family)
+        s.bind((host, 0))
+        s.listen()
+        socks.append(s)
+    print(" ".join(str(s.getsockname()[1]) for s in socks), flush=True)
+    time.sleep(60)
+"""
+
+
+def test_socket_check_flags_a_listener_on_every_interface():
+    import psutil
+    p = subprocess.Popen([sys.executable, "-c", LISTEN, "parent", LISTEN],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        loop_port, any_port = map(int, p.stdout.readline().split())
+        found = listeners(p.pid)
+        grandchild = psutil.Process(p.pid).children()[0].pid
+        assert {(x.pid, x.ip, x.port) for x in found} == {(grandchild, "127.0.0.1", loop_port),
+                                                          (grandchild, "0.0.0.0", any_port)}
+        assert [(x.ip, x.port) for x in exposed(found)] == [("0.0.0.0", any_port)]
+    finally:
+        for child in psutil.Process(p.pid).children(recursive=True):
+            child.kill()
+        p.kill()
+        p.communicate()
