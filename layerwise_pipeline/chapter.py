@@ -1,4 +1,4 @@
-"""The finished chapter: `python -m layerwise_pipeline.chapter [--quality l] [--jobs N]` (`make chapter`).
+"""The finished chapter: `python -m layerwise_pipeline.chapter [--quality l] [--jobs N] [--scheduler local|tls://host:8786 --tls-ca F --tls-cert F --tls-key F]` (`make chapter`).
 
 Reads scenes/chapter.yaml (the storyboards in order, with titles), builds their plans (in a
 separate process: this one never imports torch), renders every storyboard that changed, in
@@ -31,6 +31,8 @@ from layerwise_render.session import QUALITIES, frame_facts
 
 from . import videocheck
 from .cli import run, say
+from .cluster_security import add_options as add_cluster_options
+from .cluster_security import exposure_warning, tls_from_args
 from .concat import JoinError, merge_srt
 from .concat import join as join_videos
 from .provenance import ROOT, chapter_licences, render_key
@@ -121,12 +123,13 @@ def is_fresh(video: Path, key: str) -> bool:
 
 
 def render_parts(parts, plans, quality, media, jobs, scheduler=None,
-                 stats: dict | None = None) -> dict[str, bool]:
+                 stats: dict | None = None, tls=None) -> dict[str, bool]:
     """Render what changed, beat by beat in parallel (`jobs.render_storyboards`: on the
     local pool, or on Dask with `scheduler`); returns {name: rendered?}. Every part's beats
     are one pool of jobs, so a long part does not leave a core idle. With one job and no
     scheduler: one whole render per part, one after another. `stats` gets the runner's name,
-    its tasks and the bytes it moved."""
+    its tasks and the bytes it moved; `tls`: the certificate files for a tls:// scheduler
+    (`cluster_security.TlsFiles`)."""
     from .cluster import runner_for
     from .jobs import render_storyboards
     todo = [p for p in parts if not is_fresh(part_video(media, quality, p.name, plans[p.name]),
@@ -135,7 +138,7 @@ def render_parts(parts, plans, quality, media, jobs, scheduler=None,
         for p in todo:                  # one whole render after another
             render(plans[p.name], quality, part_media(media, quality, p.name))
     elif todo:
-        with runner_for(scheduler, jobs) as runner:
+        with runner_for(scheduler, jobs, tls) as runner:
             render_storyboards([plans[p.name] for p in todo], quality, media, runner,
                                media_of=lambda name: part_media(media, quality, name))
             if stats is not None:
@@ -153,7 +156,7 @@ def join(parts: list[Part], videos: list[Path], out: Path, title: str) -> tuple[
 
 def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
                   voice: str = "none", waiting=lambda pid: None,
-                  scheduler: str | None = None) -> dict:
+                  scheduler: str | None = None, tls=None) -> dict:
     """Plans, part renders, join; `waiting(pid)` is called if another build holds the lock.
     The chapter's mp4, srt and manifest are written in a work folder, verified (the joined
     video reads whole and has every part's frames) and published as one set."""
@@ -162,7 +165,7 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
         build_plans(parts, media, voice)
         plans = {p.name: load_plan(p.storyboard, media) for p in parts}
         stats: dict = {}
-        rendered = render_parts(parts, plans, quality, media, jobs, scheduler, stats)
+        rendered = render_parts(parts, plans, quality, media, jobs, scheduler, stats, tls)
         videos = [part_video(media, quality, p.name, plans[p.name]) for p in parts]
         records = [json.loads(v.with_suffix(".manifest.json").read_text()) for v in videos]
         out_dir = media / "videos" / videos[0].parent.name
@@ -194,18 +197,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--voice", choices=list(BACKENDS), default="none",
                    help="piper (neural, offline), draft (espeak-ng) or none (silent)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="render the beats on Dask: 'local' (a LocalCluster of --jobs "
-                        "single-thread workers) or tcp://host:8786; default: a process pool")
+    add_cluster_options(p, "render the beats on Dask: 'local' (a LocalCluster of --jobs "
+                           "single-thread workers) or tls://host:8786 (tcp:// on a trusted "
+                           "network only); default: a process pool")
     args = p.parse_args(argv)
     return run(lambda: _main(args), RenderError, where=args.media)
 
 
 def _main(args) -> int:
+    tls = tls_from_args(args)
+    if warning := exposure_warning(args.scheduler):
+        say(warning)
     record = build_chapter(args.chapter, args.quality, args.media, args.jobs, args.voice,
                            waiting=lambda pid: say(f"another chapter build (pid {pid}) is "
                                                    f"running; waiting"),
-                           scheduler=args.scheduler)
+                           scheduler=args.scheduler, tls=tls)
     done = [n for n, r in record["rendered"].items() if r]
     print(f"chapter: {len(record['chapters'])} parts, rendered {len(done)} "
           f"({', '.join(done) or 'none: all up to date'})")

@@ -1,10 +1,19 @@
 """Beat jobs on Dask distributed: a LocalCluster on this machine, or an existing cluster.
 
-`runner_for(scheduler, jobs)`: None or "none" -> the local process pool (`jobs.LocalPool`);
-"local" -> a Dask LocalCluster of `jobs` single-thread worker processes; "tcp://host:8786"
--> the cluster behind that scheduler (start it with `dask scheduler` and, on each machine
-with the project installed, `dask worker tcp://host:8786 --nthreads 1 --nworkers N`: Manim's
-configuration is per process, so a worker renders one beat at a time).
+`runner_for(scheduler, jobs, tls)`: None or "none" -> the local process pool
+(`jobs.LocalPool`); "local" -> a Dask LocalCluster of `jobs` single-thread worker processes;
+"tls://host:8786" -> the cluster behind that scheduler, reached with mutual TLS (`tls`: the
+cluster's authority and this client's certificate and key, `cluster_security.TlsFiles`);
+"tcp://host:8786" -> the same, unencrypted and unauthenticated (loopback or a trusted
+network only). Start a cluster with `dask scheduler` and, on each machine with the project
+installed, `dask worker tls://host:8786 --nthreads 1 --nworkers N` (README: Parallel and
+distributed rendering): Manim's configuration is per process, so a worker renders one beat
+at a time.
+
+A Dask scheduler runs whatever a client submits, so the LocalCluster lets in this process
+only: the scheduler, nannies and workers listen on 127.0.0.1, there is no dashboard, and they
+speak TLS with a throwaway authority made for the run (`Security.temporary`), so another user
+of this machine who finds the port cannot submit either.
 
 No shared filesystem is assumed: a job carries its plan and audio as data, a result comes
 back as data (mp4 bytes, subtitles) with the sha256 its worker computed, checked on
@@ -20,7 +29,11 @@ import os
 import pickle
 
 from .beats import render_run
+from .cluster_security import TlsFiles, connect_problem
 from .jobs import LocalPool, _longest_first
+from .scene_render import RenderError
+
+LOOPBACK = "127.0.0.1"
 
 
 class DaskRunner:
@@ -58,17 +71,30 @@ class DaskRunner:
 
 
 @contextlib.contextmanager
-def runner_for(scheduler: str | None, jobs: int):
+def runner_for(scheduler: str | None, jobs: int, tls: TlsFiles | None = None,
+               timeout: str = "20s"):
     if not scheduler or scheduler == "none":
         yield LocalPool(jobs)
         return
     # Dask logs a failed or rescheduled task on every worker; the run reports it once
     os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
     from distributed import Client, LocalCluster
+    from distributed.security import Security
     if scheduler == "local":
+        # no dashboard; the scheduler's own HTTP server (health, metrics) is always started:
+        # on a free loopback port, not 8787 (a second render would be told that one is taken)
         with LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                          dashboard_address=":0") as cluster, Client(cluster) as client:
+                          host=LOOPBACK, dashboard_address=None,
+                          scheduler_kwargs={"dashboard_address": f"{LOOPBACK}:0"},
+                          security=Security.temporary()) as cluster, Client(cluster) as client:
             yield DaskRunner(client, f"Dask LocalCluster ({jobs} workers)")
         return
-    with Client(scheduler, timeout="20s") as client:
+    security = None if tls is None else Security(
+        tls_ca_file=str(tls.ca), tls_client_cert=str(tls.cert), tls_client_key=str(tls.key),
+        require_encryption=True)
+    try:
+        client = Client(scheduler, timeout=timeout, security=security)
+    except OSError as e:                    # refused, reset, timed out, a TLS handshake failed
+        raise RenderError(connect_problem(scheduler, e, tls)) from None
+    with client:
         yield DaskRunner(client, f"Dask cluster at {scheduler}")

@@ -1,5 +1,8 @@
 """Render storyboards from their plans: `python -m layerwise_pipeline.render [--quality l] [--preview] FILE...`.
 
+Beats in parallel: `--jobs N`, on Dask with `--scheduler local` or `--scheduler tls://host:8786
+--tls-ca ca.pem --tls-cert client.pem --tls-key client-key.pem` (`cluster_security`).
+
 Plans must be built first (`layerwise plan FILE...`, which `make render` does); this process
 never imports torch. Outputs follow Manim's layout under media/: videos/<quality>/<name>.mp4,
 sections/, the .srt subtitles, and with --preview (or --frames DIR) one PNG per beat.
@@ -13,7 +16,9 @@ from pathlib import Path
 
 from layerwise_render.session import QUALITIES
 
-from .cli import run
+from .cli import run, say
+from .cluster_security import add_options as add_cluster_options
+from .cluster_security import exposure_warning, tls_from_args
 from .review import contact_sheet
 from .scene_render import MEDIA, RenderError, load_plan, render
 
@@ -28,21 +33,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--until", default=None, help="stop after this beat id")
     p.add_argument("--jobs", type=int, default=1,
                    help="render the beats in parallel in N processes (1: one whole render)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="render the beats on a Dask cluster: tcp://host:8786, or 'local' "
-                        "for a LocalCluster of --jobs single-thread workers ('none': a "
-                        "process pool of --jobs)")
+    add_cluster_options(p, "render the beats on a Dask cluster: tls://host:8786 (tcp:// on a "
+                           "trusted network only), or 'local' for a LocalCluster of --jobs "
+                           "single-thread workers ('none': a process pool of --jobs)")
     args = p.parse_args(argv)
     return run(lambda: _main(args), RenderError, where=args.media)
 
 
 def _main(args) -> int:
+    tls = tls_from_args(args)
+    if warning := exposure_warning(args.scheduler):
+        say(warning)
     plans = [load_plan(s, args.media) for s in args.storyboards]
     beats = args.jobs > 1 or args.scheduler not in (None, "none")
     if beats and not (args.preview or args.frames or args.until):
         from .cluster import runner_for                 # Dask only when a cluster is asked for
         from .jobs import render_storyboards
-        with runner_for(args.scheduler, args.jobs) as runner:
+        with runner_for(args.scheduler, args.jobs, tls) as runner:
             out = render_storyboards(plans, args.quality, args.media, runner,
                                      media_of=lambda name: args.media)
         for plan in plans:

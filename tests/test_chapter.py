@@ -25,10 +25,13 @@ def decoded_frames_digest(path) -> str:
     return h.hexdigest()
 
 
+def chapter_cmd(media, *extra) -> list[str]:
+    return [sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
+            str(DATA / "chapter_small.yaml"), "--media", str(media), *extra]
+
+
 def run_chapter(media, *extra):
-    return subprocess.run([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
-                           str(DATA / "chapter_small.yaml"), "--media", str(media), *extra],
-                          cwd=fc.ROOT, capture_output=True, text=True)
+    return subprocess.run(chapter_cmd(media, *extra), cwd=fc.ROOT, capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")
