@@ -34,7 +34,7 @@ def test_text_on_text_is_found_nested_too():
         {"kind": "MathTypst", "math": "X^((1))", "center": [3.2, 0.1], "size": [0.6, 0.4]}]}
     assert overlap_problems(state) == [
         "text 'title' lies on '0.32' (0.60 x 0.20 units)",
-        "text 'apart' lies on 'X^((1))' (0.40 x 0.25 units)"]
+        "text 'apart' lies on 'X^((1))' (0.60 x 0.25 units)"]
 
 
 def test_texts_that_only_touch_pass():
