@@ -6,4 +6,8 @@ from layerwise_core.templates import template
 TEMPLATE = template(
     __package__,
     shows={"code", "x", "q", "k", "v", "update", "note"},
-    kinds={"toy"}, min_sentences=1, scene_class_name="ToyLoopScene")
+    kinds={"toy"}, min_sentences=1, scene_class_name="ToyLoopScene",
+    # the update adds 0.1 V tip to tail to X's arrow: both must be on stage (q/k/v draw X's
+    # numbers themselves when they are missing, but only `x` draws its arrow)
+    builds={"x": "x_arrow", "v": "v"},
+    needs={"update": "x_arrow v"})
