@@ -50,7 +50,7 @@ def build(c: Context) -> Draft:
             f"the head-average, the mean of the rows of its {{data.n_heads}} heads.{several} "
             f"A thicker arc means more attention. ")
     if tie:
-        text += (f"Two arcs nearly tie: {{data.layers[0].top_word.token}} gets "
+        text += (f"The arcs to a word and to {first} nearly tie: {{data.layers[0].top_word.token}} gets "
                  f"{{data.layers[0].top_word.weight:.2f}}, and {first} gets "
                  f"{{data.layers[0].on_special[0]:.2f}}.")
         claims = ["data.layers[0].on_special[0] / data.layers[0].top_word.weight ~= 1 ± 0.1"]
@@ -61,7 +61,7 @@ def build(c: Context) -> Draft:
         claims = []
     beats.append(Beat(
         "arcs", ["arcs"],
-        f"Layer {{data.layers[0].layer}} reads X^(0). Arcs: {word}'s head-average, the mean of "
+        f"Layer {{data.layers[0].layer}} reads X^({{data.layers[0].layer}}). Arcs: {word}'s head-average, the mean of "
         f"its {{data.n_heads}} heads' rows.",
         text, expect=claims + [f"data.layers[0].top_word.pos == {w0}"]))
 
@@ -72,15 +72,13 @@ def build(c: Context) -> Draft:
         said_layers = sorted({1, peak, L - 1})
     text = "Each layer makes fresh queries and keys from its own X."
     for i, l in enumerate(said_layers):
-        text += (f" Layer {l}: {first} takes {{data.layers[{l}].on_special[0]:.2f}}." if i == 0
-                 else f" Layer {l}: {{data.layers[{l}].on_special[0]:.2f}}.")
+        text += (f" Layer {{data.layers[{l}].layer}}: {first} takes "
+                 f"{{data.layers[{l}].on_special[0]:.2f}}." if i == 0 else
+                 f" Layer {{data.layers[{l}].layer}}: {{data.layers[{l}].on_special[0]:.2f}}.")
     claims = []
     if len(special) > 1 and L > 1:
-        later = max(mean[l][special[-1]] for l in range(1, L))
-        cap = np.ceil(later * 100) / 100
         text += (f" The end token, {spoken(t.tokens[special[-1]])}, the lighter shade, gets "
-                 f"{cap:.2f} or less after layer 0.")
-        claims.append(f"data.layers[1:{L}].on_special[{len(special) - 1}] <= {cap:.2f}")
+                 f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
     beats.append(Beat(
         "depth", ["depth"],
         "Each layer l reads X^(l) with fresh queries and keys; the bar: the share on "
@@ -91,16 +89,17 @@ def build(c: Context) -> Draft:
     tie_d = same_w_old_x(t, t.weights(), 1, pos, special) if L > 1 else None
     if tie_d is not None:
         old, new, l0 = tie_d["old_sink"], tie_d["new_sink"], rows["sink"][0]
-        text = ("Why does the row move? A fair test, on layer 1. Keep its own query and key "
-                "matrices, but feed them the old X: X of layer 0, the one layer 0 read. "
+        text = ("Why does the row move? A fair test, on layer {data.tie.layer}. Keep its own query "
+                "and key matrices, but feed them the old X: X of layer {data.layers[0].layer}, "
+                "the one layer {data.layers[0].layer} read. "
                 f"The share on {names} is {{data.tie.old_sink:.2f}}")
         claims = ["data.tie.layer == 1"]
         if abs(old / l0 - 1) < 0.2:
-            text += ", close to layer 0's {data.tie.layer0_sink:.2f}."
+            text += ", close to layer {data.layers[0].layer}'s {data.tie.layer0_sink:.2f}."
             claims.append("data.tie.old_sink / data.tie.layer0_sink ~= 1 ± 0.2")
         else:
-            text += "; layer 0 itself gave {data.tie.layer0_sink:.2f}."
-        text += " Now feed them X of layer 1, as the model does: {data.tie.new_sink:.2f}."
+            text += "; layer {data.layers[0].layer} itself gave {data.tie.layer0_sink:.2f}."
+        text += " Now feed them X of layer {data.tie.layer}, as the model does: {data.tie.new_sink:.2f}."
         if new > 1.3 * old:
             text += f" Same matrices, new X: the move to {first} came in with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
@@ -110,11 +109,12 @@ def build(c: Context) -> Draft:
         else:
             text += " Same matrices, new X, and the share hardly moves at this layer."
             claims.append("data.tie.new_sink / data.tie.old_sink ~= 1 ± 0.3")
-        text += " This is one layer, measured once: layer 1."
+        text += " This is one layer, measured once: layer {data.tie.layer}."
         beats.append(Beat(
             "why", ["why"],
-            "One layer, two inputs: layer 1's own W_Q^(1), W_K^(1) fed the old X^(0), then "
-            "X^(1).", text, expect=claims))
+            "Same matrices, old or new X: layer {data.tie.layer}'s own W_Q^({data.tie.layer}), "
+            "W_K^({data.tie.layer}) fed X^({data.layers[0].layer}), then X^({data.tie.layer}).",
+            text, expect=claims))
 
     # sink: lowest, highest, last
     share = rows["sink"]

@@ -12,6 +12,7 @@ the changed X; the sink share; and a deep layer head by head.
   layers[l].on_special[i]      the row's weight on special[i]
   layers[l].sink               the row's share on the special positions
   sink.max / sink.min / .last  the highest and lowest share (layer, value), the last layer's
+  sink.end_after0              the last special token's largest weight after layer 0
   tie                          layer 1's own W_Q^(1), W_K^(1) fed X^(0) (old) and X^(1) (new):
                                the head-average rows and their shares on the special tokens
                                (analysis.attention_depth_why.same_w_old_x); None if not redoable
@@ -71,7 +72,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
 
     share = rows["sink"]
     sink = {"share": share, "max": _extreme(share, np.argmax), "min": _extreme(share, np.argmin),
-            "last": share[L - 1]}
+            "last": share[L - 1],
+            # the last special token's ([SEP]) largest weight after layer 0
+            "end_after0": max((x["on_special"][-1] for x in layers[1:]), default=0.0)}
 
     tie = same_w_old_x(t, t.weights(), 1, pos, special) if L > 1 else None
     if tie is not None:

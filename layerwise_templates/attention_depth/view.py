@@ -31,6 +31,7 @@ class Sink(View):
     max: Extreme
     min: Extreme
     last: float
+    end_after0: float
 
 
 class Tie(View):
