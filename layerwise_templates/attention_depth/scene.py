@@ -285,9 +285,15 @@ class AttentionDepthScene(StoryboardScene):
         self.remove(old)
         self.play(new.animate.shift(DOWN * 0.45), run_time=t / 2)
 
-    def at_cue(self, i: int) -> None:
+    def mark(self, i: int, n: int) -> float:
+        """When step group i of n starts: narration cue i when the beat is voiced, else the
+        beat split evenly (a silent plan has no cues; the picture still keeps moving)."""
         if self.beat.get("cues"):
-            self.hold_until(self.cue_at(i))
+            return self.cue_at(i)
+        return self.beat_start + self.beat_end(self.beat) * min(i, n) / n
+
+    def at_cue(self, i: int, n: int) -> None:
+        self.hold_until(self.mark(i, n))
 
     # --- beats -----------------------------------------------------------------------------
     def beat_arcs(self, beat) -> None:
@@ -304,13 +310,13 @@ class AttentionDepthScene(StoryboardScene):
             self.play(FadeOutPlace(VGroup(st.arcs, st.nums, st.counter)), run_time=0.6)
         st.arcs, st.nums, st.counter = self.arcs(lay.row), self.weights(lay.row), \
             self.counter(lay.layer)
-        self.fill_to(self.cue_at(1), first + [
+        self.fill_to(self.mark(1, 3), first + [
             (1, lambda t: self.play(FadeInPlace(st.counter), run_time=t)),
             (3, lambda t: self.play(LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.15),
                                     run_time=t)),
             (2, lambda t: self.play(FadeInPlace(st.note), run_time=t)),
         ])
-        self.fill_to(self.cue_at(2), [
+        self.fill_to(self.mark(2, 3), [
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(n) for n in st.nums],
                                                 lag_ratio=0.1), run_time=t)),
             (1, lambda t: self.emphasize(st.arcs, run_time=t)),
@@ -335,12 +341,14 @@ class AttentionDepthScene(StoryboardScene):
         self.ensure_arcs(0)
         self.ensure_chart(0)
         L = int(v.n_layers)
-        cues = self.n_cues()
+        voiced = bool(self.beat.get("cues"))
+        n = self.n_cues() if voiced else L + 1
         for l in range(1, L):
-            self.at_cue(min(l, cues - 1))
-            self.show_layer(l, self.pace(self.cue_at(min(l + 1, cues)), 1, 1.5, cap=1.5),
+            self.at_cue(min(l, n - 1), n)
+            self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
                             bar=True)
             self.emphasize(self.st.bars[l].parts[0], run_time=0.8)
+        self.at_cue(min(L, n - 1), n)
         self.fill_to(None, [
             (1, lambda t: self.emphasize(*[self.st.bars[l].parts[-1] for l in range(1, L)],
                                          run_time=t)),
@@ -383,25 +391,25 @@ class AttentionDepthScene(StoryboardScene):
         x_old = math("X^((0))", T.TYPE.math, T.X).move_to(slot_pos)
         x_new = math("X^((1))", T.TYPE.math, T.X).move_to(slot_pos)
         frame = SurroundingRectangle(x_old, color=T.X, buff=0.1)
-        self.fill_to(self.cue_at(2), [
+        self.fill_to(self.mark(2, 6), [
             (2, lambda t: self.play(FadeOutPlace(VGroup(*fade, st.counter)),
                                     FadeInPlace(recipe), run_time=t)),
             (1, lambda t: self.play(Create(frame), run_time=t)),
         ])
         st.counter = VGroup()
         self.add(st.counter)
-        self.fill_to(self.cue_at(3), [
+        self.fill_to(self.mark(3, 6), [
             (2, lambda t: self.play(FadeInPlace(x_old), run_time=t)),
             (3, lambda t: self.show_row(tie.old_row, VGroup(), t)),
         ])
-        self.fill_to(self.cue_at(4), [
+        self.fill_to(self.mark(4, 6), [
             (1, lambda t: self.play(Create(axis), FadeInPlace(head), run_time=t)),
             (2, lambda t: self.play(GrowFromEdge(cols[0][0], DOWN), FadeInPlace(cols[0][1:]),
                                     run_time=t)),
             (2, lambda t: self.play(GrowFromEdge(cols[1][0], DOWN), FadeInPlace(cols[1][1:]),
                                     run_time=t)),
         ])
-        self.fill_to(self.cue_at(5), [
+        self.fill_to(self.mark(5, 6), [
             (2, lambda t: self.swap_input(x_old, x_new, t)),
             (3, lambda t: self.show_row(tie.new_row, VGroup(), t)),
             (2, lambda t: self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
@@ -449,7 +457,7 @@ class AttentionDepthScene(StoryboardScene):
         if new:
             intro = [Create(st.chart)] + [GrowFromEdge(st.bars[l].parts, DOWN) for l in missing] \
                 + [FadeInPlace(st.bars[l].tick) for l in missing]
-        self.fill_to(self.cue_at(1), [
+        self.fill_to(self.mark(1, 2), [
             (2, lambda t: self.play(*intro, LaggedStart(*[FadeInPlace(x) for x in values],
                                                         lag_ratio=0.2), run_time=t)),
             (1, lambda t: self.point_at(values[lo], run_time=t)),
@@ -498,12 +506,12 @@ class AttentionDepthScene(StoryboardScene):
             g.bar, g.val, g.score = r, val, score
             rows.add(g)
         top3 = [int(t.head) for t in d.top3]
-        self.fill_to(self.cue_at(1), [
+        self.fill_to(self.mark(1, 5), [
             (2, lambda t: self.play(FadeOutPlace(VGroup(*old)), FadeInPlace(title), run_time=t)),
         ])
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
-        self.fill_to(self.cue_at(2), [
+        self.fill_to(self.mark(2, 5), [
             (1, lambda t: self.play(FadeInPlace(h1), run_time=t)),
             (4, lambda t: self.play(LaggedStart(*[FadeInPlace(VGroup(g[0], g.val)) for g in rows],
                                                 lag_ratio=0.1),
@@ -513,12 +521,12 @@ class AttentionDepthScene(StoryboardScene):
         boxes = VGroup(*[SurroundingRectangle(VGroup(rows[h][0], rows[h].val),
                                               color=T.HIGHLIGHT, buff=0.04, stroke_width=2.5)
                          for h in top3])
-        self.fill_to(self.cue_at(3), [
+        self.fill_to(self.mark(3, 5), [
             (3, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes], lag_ratio=0.4),
                                     run_time=t)),
             (1, lambda t: self.point_at(rows[top3[0]].val, run_time=t)),
         ])
-        self.fill_to(self.cue_at(4), [
+        self.fill_to(self.mark(4, 5), [
             (1, lambda t: self.play(FadeInPlace(h2), run_time=t)),
             (3, lambda t: self.play(LaggedStart(*[FadeInPlace(g.score) for g in rows],
                                                 lag_ratio=0.08), run_time=t)),
