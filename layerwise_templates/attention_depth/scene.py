@@ -97,7 +97,9 @@ class AttentionDepthScene(StoryboardScene):
         width = {j: max(txt(t, T.TYPE.label).width, num_w) + GAP for j, t in enumerate(toks)}
         ell = txt(ELLIPSIS, T.TYPE.label).width + GAP
         band = DIAG_RIGHT - DIAG_LEFT
-        keep = set(v.special.values) | set(focus)
+        # always drawn: the special tokens, the focus word, and the words the voice names
+        keep = set(v.special.values) | set(focus) | {int(v.layers[0].top_word.pos),
+                                                     int(v.deep.target.pos)}
         order = sorted((j for j in range(len(toks)) if j not in keep),
                        key=lambda j: min(abs(j - f) for f in focus))
 
