@@ -1,6 +1,7 @@
 """attention_depth's numbers against Hugging Face's BertModel (MiniLM-L6 read offline from its
-package): "bank"'s attention row at every layer (head-average and per head), its share on
-[CLS]/[SEP], and the previous-token scores, recomputed from transformers' output_attentions."""
+package): "bank"'s attention row at every layer (head-average), its share on [CLS]/[SEP], the last
+layer's heads and previous-token scores, and the fair experiment's layer-1 row fed X^(1),
+recomputed from transformers' output_attentions."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def test_attention_depth_matches_transformers(minilm_hf, cache_dir):
     tokens = tok.convert_ids_to_tokens(enc["input_ids"])
     assert tokens == d["tokens"]
     f = tokens.index("bank")
-    assert d["focus"] == f
+    assert d["focus"] == [f]
     special = [i for i, t in enumerate(tokens) if t in tok.all_special_tokens]
     assert special == d["special"]
     with torch.no_grad():
@@ -51,7 +52,9 @@ def test_attention_depth_matches_transformers(minilm_hf, cache_dir):
         print(f"{l:5d}  {row[special].sum():.3f}  {tokens[j]} {row[j]:.3f}")
         assert d["layers"][l]["top"]["pos"] == j
     prev = np.array(prev)
-    h = d["heads"]
-    np.testing.assert_allclose(h["prev_token"], prev[h["layer"]], atol=TOL)
-    assert (h["layer"], h["prev"]["head"]) == np.unravel_index(np.argmax(prev), prev.shape)
-    np.testing.assert_allclose(h["rows"], att[h["layer"]][:, f], atol=TOL)
+    deep = d["deep"]
+    last = len(att) - 1
+    np.testing.assert_allclose(deep["prev_token"], prev[last], atol=TOL)
+    np.testing.assert_allclose(deep["weight"], att[last][:, f, deep["target"]["pos"]], atol=TOL)
+    # the fair experiment fed X^(1) is the model's own layer-1 row
+    np.testing.assert_allclose(d["tie"]["new_row"], att[1][:, f].mean(axis=0), atol=TOL)

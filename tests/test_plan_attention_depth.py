@@ -1,6 +1,7 @@
 """The attention_depth plan: its storyboard validates, its rows are the trace's attention
-pattern (head-average and per head), the sink share and the previous-token head are measured
-from them, and its narration quotes the plan."""
+pattern (head-average and per head), the sink share is measured from them, the fair experiment
+(layer 1's matrices fed X^(0) / X^(1)) is re-derived here by hand, the deep layer's heads and
+previous-token scores too, and its narration quotes the plan."""
 
 from __future__ import annotations
 
@@ -31,19 +32,23 @@ def built(cache_dir):
 def test_storyboard_validates_and_is_registered():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "attention_depth" and "attention_depth" in TEMPLATES
-    assert [b.id for b in sb.beats] == ["arcs", "depth", "sink", "heads"]
+    assert [b.id for b in sb.beats] == ["arcs", "depth", "why", "sink", "deep_heads"]
     assert {s for b in sb.beats for s in b.show} == TEMPLATES["attention_depth"].shows
     scene = TEMPLATES["attention_depth"].scene_class()
     for show in TEMPLATES["attention_depth"].shows:
         assert callable(getattr(scene, f"beat_{show}", None)), show
 
 
+def test_plan_matches_its_view(built):
+    assert TEMPLATES["attention_depth"].check_data(built[1]["data"]) == []
+
+
 def test_rows_are_the_trace(built, cache_dir):
     sb, plan = built
     d = plan["data"]
     t = get_trace(sb.model, sb.sentences[0], cache_dir=cache_dir)
-    f = d["focus"]
-    assert t.tokens[f] == "bank" and d["tokens"] == t.tokens
+    (f,) = d["focus"]
+    assert t.tokens[f] == "bank" and d["tokens"] == t.tokens and d["n_focus"] == 1
     assert d["special_tokens"] == ["[CLS]", "[SEP]"] and d["special"] == [0, len(t.tokens) - 1]
     assert [x["layer"] for x in d["layers"]] == list(range(t.n_layers))
     for l, x in enumerate(d["layers"]):
@@ -52,62 +57,81 @@ def test_rows_are_the_trace(built, cache_dir):
         np.testing.assert_allclose(x["row"], mean, atol=1e-12)
         assert sum(x["row"]) == pytest.approx(1.0, abs=1e-5)
         assert x["sink"] == pytest.approx(mean[0] + mean[-1], abs=1e-12)
+        assert x["on_special"] == pytest.approx([mean[0], mean[-1]], abs=1e-12)
         others = [j for j in range(len(mean)) if j != f]
         assert x["top"]["pos"] == max(others, key=lambda j: mean[j])
-        assert x["top"]["pos"] != f
+        words = [j for j in others if j not in (0, len(mean) - 1)]
+        assert x["top_word"]["pos"] == max(words, key=lambda j: mean[j])
     share = [x["sink"] for x in d["layers"]]
     assert d["sink"]["max"] == {"layer": int(np.argmax(share)), "value": max(share)}
     assert d["sink"]["min"] == {"layer": int(np.argmin(share)), "value": min(share)}
+    assert d["decimals"] == 2
+    # layer 0: river and [CLS] nearly tie (docs/chapter.md 4.4)
+    assert fmt(d["layers"][0]["top_word"]["weight"]) == "0.30"
+    assert fmt(d["layers"][0]["on_special"][0]) == "0.29"
 
 
-def test_previous_token_head_is_measured(built, cache_dir):
+def test_fair_experiment_rederived(built, cache_dir):
+    """Layer 1's own W_Q, W_K fed X^(0) and X^(1), by hand: softmax(q.k / sqrt(32)) per head.
+    Fed X^(1) it must be the model's own layer-1 pattern; fed X^(0), 0.34 on [CLS] + [SEP]."""
     sb, plan = built
-    h = plan["data"]["heads"]
+    d = plan["data"]
     t = get_trace(sb.model, sb.sentences[0], cache_dir=cache_dir)
+    W = t.weights()
+    (f,) = d["focus"]
+
+    def row(x):
+        x = np.asarray(x, np.float64)
+        q = np.einsum("pd,hde->phe", x, np.asarray(W["blocks.1.attn.W_Q"], np.float64)) \
+            + np.asarray(W["blocks.1.attn.b_Q"], np.float64)
+        k = np.einsum("pd,hde->phe", x, np.asarray(W["blocks.1.attn.W_K"], np.float64)) \
+            + np.asarray(W["blocks.1.attn.b_K"], np.float64)
+        s = np.einsum("he,khe->hk", q[f], k) / np.sqrt(q.shape[-1])
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return (e / e.sum(axis=1, keepdims=True)).mean(axis=0)
+
+    x0, x1 = t["blocks.0.hook_resid_pre"], t["blocks.1.hook_resid_pre"]
+    old, new = row(x0), row(x1)
+    np.testing.assert_allclose(new, d["layers"][1]["row"], atol=1e-5)     # the model's own
+    tie = d["tie"]
+    np.testing.assert_allclose(tie["old_row"], old, atol=1e-9)
+    np.testing.assert_allclose(tie["new_row"], new, atol=1e-9)
+    assert tie["old_sink"] == pytest.approx(old[0] + old[-1], abs=1e-9)
+    assert (fmt(tie["old_sink"]), fmt(tie["layer0_sink"]), fmt(tie["new_sink"])) == \
+        ("0.34", "0.40", "0.70")
+
+
+def test_deep_heads_measured(built, cache_dir):
+    sb, plan = built
+    d, t = plan["data"], get_trace(sb.model, sb.sentences[0], cache_dir=cache_dir)
+    deep = d["deep"]
+    (f,) = d["focus"]
     n = len(t.tokens)
-    scores = []
-    for l in range(t.n_layers):
-        p = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)
-        scores.append([np.mean([p[head, q, q - 1] for q in range(1, n)])
-                       for head in range(len(p))])
-    scores = np.array(scores)
-    l, head = np.unravel_index(np.argmax(scores), scores.shape)
-    assert (h["layer"], h["prev"]["head"]) == (l, head)
-    np.testing.assert_allclose(h["prev_token"], scores[l], atol=1e-12)
-    assert h["prev"]["next_best"] == pytest.approx(np.sort(scores.ravel())[-2], abs=1e-12)
-    p = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)
-    np.testing.assert_allclose(h["rows"], p[:, plan["data"]["focus"]], atol=1e-12)
-    # MiniLM layer 0 head 2 is a previous-token head: for "bank" it lands on "river"
-    assert fmt(h["prev"]["score"]) == "1.00" and h["prev"]["before"]["token"] == "river"
-    assert h["prev"]["weight_before"] > 0.99
-
-
-def test_the_sink_is_measured_not_asserted(built):
-    """Layers 1-4 put most of bank's row on [CLS]/[SEP]; layer 0 and the last layer less."""
-    d = built[1]["data"]
-    share = [x["sink"] for x in d["layers"]]
-    assert d["sink"]["max"]["layer"] not in (0, len(share) - 1)
-    assert all(s > 0.5 for s in share[1:-1]) and share[0] < 0.5
-    assert d["sink"]["last"] == share[-1] < d["sink"]["max"]["value"]
+    last = t.n_layers - 1
+    p = np.asarray(t[f"blocks.{last}.attn.hook_pattern"], np.float64)
+    assert deep["layer"] == last and deep["target"]["token"] == "river"
+    np.testing.assert_allclose(deep["weight"], p[:, f, deep["target"]["pos"]], atol=1e-12)
+    prev = [np.mean([p[h, q, q - 1] for q in range(1, n)]) for h in range(len(p))]
+    np.testing.assert_allclose(deep["prev_token"], prev, atol=1e-12)
+    assert [x["head"] for x in deep["top3"]] == [6, 7, 5]
+    assert [fmt(x["weight"]) for x in deep["top3"]] == ["0.46", "0.32", "0.31"]
+    assert [fmt(x["prev_token"]) for x in deep["top3"]] == ["0.13", "0.19", "0.14"]
+    assert deep["before_focus"] is True
 
 
 def test_narration_quotes_the_plan(built):
     _, plan = built
     d = plan["data"]
     said = {b["id"]: b["narration"] for b in plan["beats"]}
-    top = d["layers"][0]["top"]
-    assert f"The heaviest goes to {top['token']}, with {fmt(top['weight'])}." in said["arcs"]
+    l0 = d["layers"][0]
+    assert (f"{l0['top_word']['token']} gets {fmt(l0['top_word']['weight'])}, and the start "
+            f"token, CLS, gets {fmt(l0['on_special'][0])}") in said["arcs"]
+    for l in range(1, 6):
+        assert f"Layer {l}: " in said["depth"] and fmt(d['layers'][l]['on_special'][0]) in said["depth"]
+    assert f"The share on CLS and SEP is {fmt(d['tie']['old_sink'])}" in said["why"]
     mx, mn = d["sink"]["max"], d["sink"]["min"]
-    assert f"up to {fmt(mx['value'])} at layer {mx['layer']}" in said["depth"]
-    assert f"It is {fmt(mn['value'])} at layer {mn['layer']}" in said["sink"]
-    assert f"and {fmt(d['sink']['last'])} at the last layer" in said["sink"]
-    pv = d["heads"]["prev"]
-    assert f"Head {pv['head']} gives, on average, {fmt(pv['score'])}" in said["heads"]
-    assert f"No other head comes above {fmt(pv['next_best'])}." in said["heads"]
+    assert f"peaks at {fmt(mx['value'])} at layer {mx['layer']}" in said["sink"]
+    assert f"starts at {fmt(mn['value'])} at layer {mn['layer']}" in said["sink"]
+    assert "interpretation" in said["sink"]
+    assert "No other head" not in " ".join(said.values())
     assert not re.search(r"\{|\}", " ".join(said.values()))
-
-
-def test_rows_near_a_rounding_boundary_get_one_more_decimal():
-    from layerwise_templates.attention_depth.plan import shown_row
-    assert shown_row([0.1234, 0.5], "data.x") == 2
-    assert shown_row([0.125000001, 0.3], "data.x") == 3

@@ -1,77 +1,172 @@
-"""The attention_depth draft: `build(Context) -> Draft` (see `layerwise_core.drafts`)."""
+"""The attention_depth draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
+
+The same five beats as the shipped storyboard (arcs, depth, why, sink, deep_heads), each
+sentence chosen from what the data say for the teacher's sentence, every comparison backed by an
+`expect:` claim of its beat. A focus word of several tokens: their rows are averaged (said)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from layerwise_core.analysis.attention_depth import attention_rows, special_positions
+from layerwise_core.analysis.attention_depth_why import deep_heads, same_w_old_x
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
+
+MONTAGE = 8          # at most this many layers said one by one (~1.5 s or more each)
+
+
+def spoken(tok: str) -> str:
+    """A special token as the voice says it: [CLS] -> CLS."""
+    return tok.strip("[]<>|") or tok
+
 
 def build(c: Context) -> Draft:
     t, word, pos = c.trace, c.word, c.pos
     said = c.said
-    if len(pos) != 1:
-        raise DraftError(f"attention_depth: {word!r} is {len(pos)} tokens "
-                         f"({[t.tokens[p] for p in pos]}); its arcs start at one token")
     special = special_positions(t)
     if not special:
         raise DraftError(f"attention_depth: {t.model} adds no special tokens to this sentence "
                          f"(tokens: {' '.join(repr(s) for s in t.tokens)}), and the template's "
                          f"sink chart measures the share on them; try per_head")
-    f = pos[0]
     rows = attention_rows(t, pos)
-    others = [j for j in range(len(t.tokens)) if j != f]
-    top0 = max(others, key=lambda j: rows["mean"][0][j])
-    sink = rows["sink"]
-    names = " and ".join(t.tokens[j] for j in special)
-    beats = [Beat(
+    others = [j for j in range(len(t.tokens)) if j not in pos]
+    words = [j for j in others if j not in special]
+    if not words:
+        raise DraftError(f"attention_depth: {word!r} is the only word of the sentence; the arcs "
+                         f"need another word to go to")
+    L = t.n_layers
+    mean = rows["mean"]
+    first = spoken(t.tokens[special[0]])
+    names = " and ".join(spoken(t.tokens[j]) for j in special)
+    beats = []
+
+    # arcs: layer 0, the heaviest word and the first special token
+    w0 = max(words, key=lambda j: mean[0][j])
+    ratio = mean[0][special[0]] / mean[0][w0]
+    several = (f" {said} is {len(pos)} tokens here; their rows are averaged."
+               if len(pos) > 1 else "")
+    tie = abs(ratio - 1) < 0.1
+    text = (f"Here is the attention row of {said} at layer {{data.layers[0].layer}}, drawn as arcs: "
+            f"the head-average, the mean of the rows of its {{data.n_heads}} heads.{several} "
+            f"A thicker arc means more attention. ")
+    if tie:
+        text += (f"The arcs to a word and to {first} nearly tie: {{data.layers[0].top_word.token}} gets "
+                 f"{{data.layers[0].top_word.weight:.2f}}, and {first} gets "
+                 f"{{data.layers[0].on_special[0]:.2f}}.")
+        claims = ["data.layers[0].on_special[0] / data.layers[0].top_word.weight ~= 1 ± 0.1"]
+    else:
+        text += (f"The heaviest arc to a word goes to {{data.layers[0].top_word.token}}, "
+                 f"{{data.layers[0].top_word.weight:.2f}}; {first} gets "
+                 f"{{data.layers[0].on_special[0]:.2f}}.")
+        claims = []
+    beats.append(Beat(
         "arcs", ["arcs"],
-        f"Layer {{data.layers[0].layer}}: where '{word}' looks, averaged over its "
-        f"{{data.n_heads}} heads.",
-        f"Here is where {said} looks at layer {{data.layers[0].layer}}, averaged over all "
-        f"{{data.n_heads}} heads. The thicker the arc, the more attention. The heaviest goes "
-        f"to {quoted(t.tokens[top0])}, with {{data.layers[0].top.weight:.2f}}.",
-        expect=[f"data.layers[0].top.pos == {top0}"])]
-    most = max(sink) > 0.5
-    low, L = int(np.argmin(sink)), t.n_layers
+        f"Layer {{data.layers[0].layer}} reads X^({{data.layers[0].layer}}). Arcs: {word}'s head-average, the mean of "
+        f"its {{data.n_heads}} heads' rows.",
+        text, expect=claims + [f"data.layers[0].top_word.pos == {w0}"]))
+
+    # depth: one sentence per layer (or the first, the highest and the last on a deep model)
+    said_layers = list(range(1, L))
+    if len(said_layers) > MONTAGE:
+        peak = int(np.argmax([mean[l][special[0]] for l in range(1, L)])) + 1
+        said_layers = sorted({1, peak, L - 1})
+    text = "Each layer makes fresh queries and keys from its own X."
+    for i, l in enumerate(said_layers):
+        text += (f" Layer {{data.layers[{l}].layer}}: {first} takes "
+                 f"{{data.layers[{l}].on_special[0]:.2f}}." if i == 0 else
+                 f" Layer {{data.layers[{l}].layer}}: {{data.layers[{l}].on_special[0]:.2f}}.")
+    claims = []
+    if len(special) > 1 and L > 1:
+        text += (f" The end token, {spoken(t.tokens[special[-1]])}, the lighter shade, gets "
+                 f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
     beats.append(Beat(
         "depth", ["depth"],
-        f"Layer by layer the arcs move; the share on {names} is measured at every layer.",
-        "Now watch the same row layer by layer. "
-        + (f"At layer {{data.sink.max.layer}} most of it, {{data.sink.max.value:.2f}}, lands on "
-           f"{names}." if most else
-           f"The share on {names} is highest at layer {{data.sink.max.layer}}: "
-           f"{{data.sink.max.value:.2f}}."),
-        expect=[f"len(data.special) == {len(special)}"]
-        + (["data.sink.max.value > 0.5"] if most else [])))
+        "Each layer l reads X^(l) with fresh queries and keys; the bar: the share on "
+        + " and ".join(t.tokens[j] for j in special) + ".",
+        text, expect=claims))
+
+    # why: layer 1's own matrices fed the old X and the new X
+    tie_d = same_w_old_x(t, t.weights(), 1, pos, special) if L > 1 else None
+    if tie_d is not None:
+        old, new, l0 = tie_d["old_sink"], tie_d["new_sink"], rows["sink"][0]
+        text = ("Why does the row move? A fair test, on layer {data.tie.layer}. Keep its own query "
+                "and key matrices, but feed them the old X: X of layer {data.layers[0].layer}, "
+                "the one layer {data.layers[0].layer} read. "
+                f"The share on {names} is {{data.tie.old_sink:.2f}}")
+        claims = ["data.tie.layer == 1"]
+        if abs(old / l0 - 1) < 0.2:
+            text += ", close to layer {data.layers[0].layer}'s {data.tie.layer0_sink:.2f}."
+            claims.append("data.tie.old_sink / data.tie.layer0_sink ~= 1 ± 0.2")
+        else:
+            text += "; layer {data.layers[0].layer} itself gave {data.tie.layer0_sink:.2f}."
+        text += " Now feed them X of layer {data.tie.layer}, as the model does: {data.tie.new_sink:.2f}."
+        if new > 1.3 * old:
+            text += f" Same matrices, new X: the move to {first} came in with the changed X."
+            claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
+        elif new < old / 1.3:
+            text += " Same matrices, new X: the changed X moved the row away from them."
+            claims.append("data.tie.new_sink / data.tie.old_sink < 0.77")
+        else:
+            text += " Same matrices, new X, and the share hardly moves at this layer."
+            claims.append("data.tie.new_sink / data.tie.old_sink ~= 1 ± 0.3")
+        text += " This is one layer, measured once: layer {data.tie.layer}."
+        beats.append(Beat(
+            "why", ["why"],
+            "Same matrices, old or new X: layer {data.tie.layer}'s own W_Q^({data.tie.layer}), "
+            "W_K^({data.tie.layer}) fed X^({data.layers[0].layer}), then X^({data.tie.layer}).",
+            text, expect=claims))
+
+    # sink: lowest, highest, last
+    share = rows["sink"]
+    lo, hi = int(np.argmin(share)), int(np.argmax(share))
+    text = f"Across all {{data.n_layers}} layers the share on {names} "
+    text += ("starts at {data.sink.min.value:.2f} at layer {data.sink.min.layer}, " if lo == 0
+             else "is lowest, {data.sink.min.value:.2f}, at layer {data.sink.min.layer}, ")
+    text += "peaks at {data.sink.max.value:.2f} at layer {data.sink.max.layer}"
+    text += ", and ends at {data.sink.last:.2f}." if L - 1 not in (lo, hi) else "."
+    text += (f" A common reading calls {first} a sink: a place heads park attention when they "
+             f"have nothing to gather. That is an interpretation, not something we measured.")
     beats.append(Beat(
         "sink", ["sink"],
-        f"The share on {names}, measured at every layer.",
-        f"A large share on {names} is a sink: a place to park attention when there is little "
-        f"to gather. "
-        + ("The share is lowest at the last layer, {data.sink.last:.2f}." if low == L - 1 else
-           "The share is lowest at layer {data.sink.min.layer}, {data.sink.min.value:.2f}, "
-           "and {data.sink.last:.2f} at the last layer."),
-        expect=[f"data.sink.min.layer == {low}"]))
-    prev = np.asarray(rows["prev_token"])
-    hl, hh = (int(i) for i in np.unravel_index(np.argmax(prev), prev.shape))
-    text = ("The average hides the heads. Here is layer {data.heads.layer}, head by head. "
-            "Head {data.heads.prev.head} gives, on average, {data.heads.prev.score:.2f} of "
-            "each token's attention to the token just before it")
-    expect = [f"data.heads.layer == {hl}", f"data.heads.prev.head == {hh}"]
-    looks_back = prev[hl, hh] > 0.5
-    if looks_back and f > 0 and rows["heads"][hl][hh][f - 1] > 0.5:
-        text += f", so for {said} it lands on {quoted(t.tokens[f - 1])}"
-        expect.append("data.heads.prev.weight_before > 0.5")
-    text += ". No other head of any layer comes above {data.heads.prev.next_best:.2f}."
-    if looks_back:
-        expect.append("data.heads.prev.score > 0.5")
+        f"A common reading, not a measurement: {t.tokens[special[0]]} as a sink, where heads "
+        f"park attention they do not need.",
+        text, expect=[f"data.sink.min.layer == {lo}", f"data.sink.max.layer == {hi}"]))
+
+    # deep_heads: the last layer's heads on its heaviest word
+    last = L - 1
+    target = max(words, key=lambda j: mean[last][j])
+    dh = deep_heads(rows, last, target)
+    prev = np.asarray(rows["prev_token"][last])
+    top = dh["order"][:3]
+    n = len(top)
+    def listed(items):
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+    heads_s = listed([f"{{data.deep.top3[{i}].head}}" for i in range(n)])
+    weights_s = listed([f"{{data.deep.top3[{i}].weight:.2f}}" for i in range(n)])
+    prev_s = listed([f"{{data.deep.top3[{i}].prev_token:.2f}}" for i in range(n)])
+    text = ("The head-average hides the heads. Here is layer {data.deep.layer}, head by head, "
+            f"and each head's weight from {said} to {{data.deep.target.token}}. "
+            f"Heads {heads_s} give it {weights_s}.")
+    claims = [f"data.deep.target.pos == {target}"]
+    if all(prev[h] < 0.25 for h in top):
+        where = (f"{quoted(t.tokens[target])} sits just before {said}, but these"
+                 if target == pos[0] - 1 else "These")
+        text += (f" {where} are not previous-token heads: across the sentence they give the "
+                 f"token just before only {prev_s}. In this sentence they pick "
+                 f"{quoted(t.tokens[target])} for what it is, not where it is.")
+        claims.append(f"data.deep.top3[0:{n}].prev_token < 0.25")
+    else:
+        text += f" Their previous-token scores are {prev_s}."
     beats.append(Beat(
-        "heads", ["heads"],
-        "Layer {data.heads.layer}, head by head"
-        + (": head {data.heads.prev.head} looks one token back." if looks_back else "."),
-        text, expect=expect))
-    notes = [f"the arcs start at {t.tokens[f]!r} (position {f}); the sink: "
-             f"{[t.tokens[j] for j in special]}; the plan picks the heads' layer ({hl}: the "
-             f"strongest previous-token head, {hh})"]
+        "deep_heads", ["deep_heads"],
+        f"Layer {{data.deep.layer}}, head by head: {word}'s weight on "
+        f"'{{data.deep.target.token}}', and each head's previous-token score.",
+        text, expect=claims))
+    notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
+             + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "
+             f"{[t.tokens[j] for j in special]}; the deep layer's word: {t.tokens[target]!r}"]
+    if tie_d is None:
+        notes.append("no `why` beat: this model's attention cannot be redone here (RoPE, "
+                     "shared keys or one layer)")
     return Draft(f"Where '{word}' looks, layer by layer", beats, notes=notes)

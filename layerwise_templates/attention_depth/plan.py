@@ -1,18 +1,24 @@
-"""Plan data for "attention across depth": the focus word's attention row at every layer, drawn
-as arcs (the head-average), then the heads of one layer side by side.
+"""Plan data for "where bank looks, layer by layer": the focus word's attention row at every
+layer, drawn as arcs (the head-average); the fair experiment that ties the move onto [CLS] to
+the changed X; the sink share; and a deep layer head by head.
 
-  tokens, focus, special       the sentence's tokens, the focus word's positions, the special
-                               positions ([CLS], [SEP]: in no word of the sentence)
+  tokens, focus, special       the sentence's tokens; the focus word's positions (a word of
+                               several tokens: their rows are averaged, said on screen); the
+                               special positions ([CLS], [SEP]: in no word of the sentence)
+  decimals                     decimals every weight is shown with (2, or 3 near float noise):
+                               one precision for every row and table of the video
   layers[l].row                the head-average row of the focus word over every key (sums to 1)
-  layers[l].decimals           decimals its weights are shown with (2, or 3 near float noise)
-  layers[l].top                the other token it attends to most (the heaviest arc)
+  layers[l].top / .top_word    the heaviest other token, and the heaviest other *word* token
+  layers[l].on_special[i]      the row's weight on special[i]
   layers[l].sink               the row's share on the special positions
   sink.max / sink.min / .last  the highest and lowest share (layer, value), the last layer's
-  heads.layer                  the layer whose heads are shown: the one holding the strongest
-                               previous-token head (analysis.attention_depth)
-  heads.rows[h], .decimals[h]  that layer's rows of the focus word, head by head
-  heads.prev_token[h]          each head's previous-token score at that layer
-  heads.prev                   the strongest: head, score, and the token just before the focus
+  sink.end_after0              the last special token's largest weight after layer 0
+  tie                          layer 1's own W_Q^(1), W_K^(1) fed X^(0) (old) and X^(1) (new):
+                               the head-average rows and their shares on the special tokens
+                               (analysis.attention_depth_why.same_w_old_x); None if not redoable
+  deep                         the last layer head by head: its heaviest word token (target),
+                               each head's weight on it, the heads ranked, their previous-token
+                               scores (mean of A[q, q-1] over the sentence)
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -21,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_depth import attention_rows
+from layerwise_core.analysis.attention_depth_why import deep_heads, same_w_old_x
 from layerwise_core.analysis.vectors import positions
 from layerwise_core.errors import LayerwiseError
 from layerwise_core.storyboard.schema import Storyboard
@@ -30,66 +37,80 @@ from layerwise_core.plans.shown import shown_decimals, stable
 DECIMALS = 2
 
 
-def shown_row(row: list[float], where: str) -> int:
-    """Decimals for a row of weights: DECIMALS, or one more when a weight sits within float
-    noise of a rounding boundary; every weight is then checked at that precision."""
-    return shown_decimals(row, DECIMALS, where)
-
-
 def _extreme(values: list[float], fn) -> dict:
     l = int(fn(values))
     return {"layer": l, "value": values[l]}
+
+
+def _tok(t: Trace, j: int, w: float) -> dict:
+    return {"pos": j, "token": t.tokens[j], "weight": w}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     spec = t.spec
     pos = positions(t, sb.focus[0])
-    if len(pos) != 1:
-        raise LayerwiseError(f"plan: focus {sb.focus[0]!r} is {len(pos)} tokens; the arcs "
-                             f"start at one token (choose a word that is one token)")
-    f = pos[0]
-    rows = attention_rows(t, pos)
+    if not pos:
+        raise LayerwiseError(f"plan: focus {sb.focus[0]!r} is not in the sentence")
+    rows = attention_rows(t, pos)          # a word of several tokens: their rows averaged
+    special = rows["special"]
     L, H = t.n_layers, spec.n_heads
-    others = [j for j in range(len(t.tokens)) if j != f]
+    others = [j for j in range(len(t.tokens)) if j not in pos]
+    words = [j for j in others if j not in special]
+    if not special or not words:
+        raise LayerwiseError("plan: attention_depth needs special tokens and another word")
 
     layers = []
     for l in range(L):
         row = rows["mean"][l]
-        d = shown_row(row, f"data.layers[{l}].row")
         j = max(others, key=lambda k: row[k])
-        layers.append({"layer": l, "row": row, "decimals": d,
-                       "top": {"pos": j, "token": t.tokens[j], "weight": row[j]},
+        w = max(words, key=lambda k: row[k])
+        layers.append({"layer": l, "row": row, "top": _tok(t, j, row[j]),
+                       "top_word": _tok(t, w, row[w]),
+                       "on_special": [row[s] for s in special],
                        "sink": stable(rows["sink"][l], DECIMALS, f"data.layers[{l}].sink")})
 
     share = rows["sink"]
     sink = {"share": share, "max": _extreme(share, np.argmax), "min": _extreme(share, np.argmin),
-            "last": share[L - 1]}
+            "last": share[L - 1],
+            # the last special token's ([SEP]) largest weight after layer 0
+            "end_after0": max((x["on_special"][-1] for x in layers[1:]), default=0.0)}
 
-    # the layer and head with the strongest previous-token attention, over every layer
-    prev = np.asarray(rows["prev_token"])                       # [layer, head]
-    hl, hh = (int(i) for i in np.unravel_index(np.argmax(prev), prev.shape))
-    head_rows = rows["heads"][hl]
-    heads = {"layer": hl, "ids": list(range(H)), "rows": head_rows,
-             "decimals": [shown_row(r, f"data.heads.rows[{h}]") for h, r in enumerate(head_rows)],
-             "prev_token": [stable(s, DECIMALS, f"data.heads.prev_token[{h}]")
-                            for h, s in enumerate(prev[hl].tolist())],
-             "prev": {"head": hh, "score": float(prev[hl, hh]),
-                      "before": {"pos": f - 1, "token": t.tokens[f - 1]} if f > 0 else None,
-                      "weight_before": head_rows[hh][f - 1] if f > 0 else None,
-                      # runner-up over every other head of every layer: how special it is
-                      "next_best": stable(float(np.sort(prev.ravel())[-2]), DECIMALS,
-                                          "data.heads.prev.next_best")}}
+    tie = same_w_old_x(t, t.weights(), 1, pos, special) if L > 1 else None
+    if tie is not None:
+        tie["layer0_sink"] = share[0]
+
+    last = L - 1
+    target = layers[last]["top_word"]["pos"]
+    dh = deep_heads(rows, last, target)
+    prev = np.asarray(rows["prev_token"][last])
+    deep = {"layer": last, "target": _tok(t, target, rows["mean"][last][target]),
+            "heads": list(range(H)), "weight": dh["weight"], "order": dh["order"],
+            "prev_token": [stable(float(s), DECIMALS, f"data.deep.prev_token[{h}]")
+                           for h, s in enumerate(prev)],
+            "top3": [{"head": h, "weight": dh["weight"][h], "prev_token": float(prev[h])}
+                     for h in dh["order"][:3]],
+            "before_focus": pos[0] - 1 == target}
+
+    # one precision for every weight the video writes
+    shown = [(l["row"], f"data.layers[{i}].row") for i, l in enumerate(layers)]
+    shown.append((dh["weight"], "data.deep.weight"))
+    if tie:
+        shown += [(tie["old_row"], "data.tie.old_row"), (tie["new_row"], "data.tie.new_row")]
+    decimals = max(shown_decimals(r, DECIMALS, where) for r, where in shown)
     return {
         "model": spec.display or spec.name,
         "word": sb.focus[0].partition("#")[0],
         "tokens": t.tokens,
-        "focus": f,
-        "special": rows["special"],
-        "special_tokens": [t.tokens[i] for i in rows["special"]],
+        "focus": pos,
+        "n_focus": len(pos),
+        "special": special,
+        "special_tokens": [t.tokens[i] for i in special],
         "n_heads": H,
-        "average": "mean over heads",
+        "n_layers": L,
+        "decimals": decimals,
         "layers": layers,
         "sink": sink,
-        "heads": heads,
+        "tie": tie,
+        "deep": deep,
     }

@@ -1,0 +1,47 @@
+"""Why the focus word's attention row moves with depth: the same layer's matrices fed the old X
+or the new X (the fair experiment), and a deep layer's heads one by one.
+
+  same_w_old_x(trace, weights, layer, pos, special)
+      layer `layer`'s own W_Q^(l), W_K^(l) fed X^(l-1) (every token's old state) versus X^(l)
+      (what the model does): the head-average row of the focus positions (averaged when a word
+      is several tokens) and its share on the special positions, for both inputs.
+  deep_heads(rows, layer, target)
+      at `layer`, each head's weight from the focus word to the token at `target`, and the heads
+      ranked by it (heaviest first).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..trace import Trace
+from .qkv_causes import pattern_comparable, pattern_row, project
+from .vectors import attn_input
+
+
+def same_w_old_x(trace: Trace, weights: dict, layer: int, pos: list[int],
+                 special: list[int]) -> dict | None:
+    """None when the model's attention cannot be redone here (RoPE, shared keys, the toy)."""
+    if layer < 1 or not pattern_comparable(trace.spec):
+        return None
+    causal = trace.spec.kind == "decoder"
+    rows = {}
+    for name, state in (("old", layer - 1), ("new", layer)):
+        inp = attn_input(trace, state)
+        q, k = project(inp, weights, layer, "Q"), project(inp, weights, layer, "K")
+        per_pos = [pattern_row(q, k, p, causal).mean(axis=0) for p in pos]   # head-average
+        rows[name] = np.mean(per_pos, axis=0)
+    return {"layer": layer,
+            "old_row": rows["old"].tolist(), "new_row": rows["new"].tolist(),
+            "old_sink": float(rows["old"][special].sum()),
+            "new_sink": float(rows["new"][special].sum())}
+
+
+def deep_heads(rows: dict, layer: int, target: int) -> dict:
+    """Per head at `layer`: the focus word's weight on `target`, and the heads by that weight."""
+    w = np.asarray(rows["heads"][layer], np.float64)[:, target]
+    order = [int(h) for h in np.argsort(-w, kind="stable")]
+    return {"weight": w.tolist(), "order": order}
+
+
+__all__ = ["same_w_old_x", "deep_heads"]

@@ -1,0 +1,77 @@
+"""The typed view of attention_depth's plan `data` (layerwise_core.planview): the scene reads
+every number through it, and `layerwise plan` checks the plan against it."""
+
+from __future__ import annotations
+
+from layerwise_core.planview import View
+
+
+class Tok(View):
+    pos: int
+    token: str
+    weight: float
+
+
+class Layer(View):
+    layer: int
+    row: list[float]
+    top: Tok
+    top_word: Tok
+    on_special: list[float]
+    sink: float
+
+
+class Extreme(View):
+    layer: int
+    value: float
+
+
+class Sink(View):
+    share: list[float]
+    max: Extreme
+    min: Extreme
+    last: float
+    end_after0: float
+
+
+class Tie(View):
+    layer: int
+    old_row: list[float]
+    new_row: list[float]
+    old_sink: float
+    new_sink: float
+    layer0_sink: float
+
+
+class Top(View):
+    head: int
+    weight: float
+    prev_token: float
+
+
+class Deep(View):
+    layer: int
+    target: Tok
+    heads: list[int]
+    weight: list[float]
+    order: list[int]
+    prev_token: list[float]
+    top3: list[Top]
+    before_focus: bool
+
+
+class Data(View):
+    model: str
+    word: str
+    tokens: list[str]
+    focus: list[int]
+    n_focus: int
+    special: list[int]
+    special_tokens: list[str]
+    n_heads: int
+    n_layers: int
+    decimals: int
+    layers: list[Layer]
+    sink: Sink
+    tie: Tie | None
+    deep: Deep
