@@ -509,7 +509,9 @@ class ContextQKVScene(StoryboardScene):
         upd = self.update_picture(right_x, top - 0.35)
         nxt = None
         if e.x_next.value is not None:
-            nxt = VGroup(txt("after LayerNorm and the FFN:", S, T.MUTED),
+            after = ("after LayerNorm and the FFN:" if self.v.reads.same_as_x.value else
+                     "after the FFN update:")
+            nxt = VGroup(txt(after, S, T.MUTED),
                          inline(txt("cos of the two", S, T.MUTED),
                                 math("X^((1))", T.TYPE.math_label, T.X),
                                 Num(e.x_next, decimals=2, size=S, color=T.X)))
@@ -529,12 +531,12 @@ class ContextQKVScene(StoryboardScene):
                                run_time=t)
 
         groups = [
-            [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2], legend)),
-                                     run_time=t)),
-             (2, lambda t: grow_arcs(r1, t)),
+            [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(legend), run_time=t))],
+            [(2, lambda t: grow_arcs(r1, t)),
              (1, lambda t: name_top(r1, 1, t))],
-            [(1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t)),
-             (2, lambda t: grow_arcs(r2, t)),
+            [(2, lambda t: grow_arcs(r2, t)),
              (1, lambda t: name_top(r2, 3, t))],
         ]
         if len(e.heads):
