@@ -42,7 +42,7 @@ QKV = ("q", "k", "v")
 NAME = {"x": "X", "in": "LN(X)", "q": "Q", "k": "K", "v": "V"}
 COLOR = {"x": T.X, "in": T.LN, "q": T.Q, "k": T.K, "v": T.V}
 DOT = {"v": 0.12, "k": 0.095, "q": 0.07, "in": 0.055, "x": 0.045}   # concentric where equal
-PLOT = (5.0, 2.7)                   # chart axes width, height
+PLOT = (5.4, 3.4)                   # chart axes width, height
 PANEL_X = 0.6                       # left edge of the right-hand panel
 ROW_GAP = 0.62
 WINDOW = 11                         # tokens shown per sentence in the arcs (a window round focus)
@@ -576,7 +576,7 @@ class ContextQKVScene(StoryboardScene):
         return self.place_cols(VGroup(*cells))
 
     def table_y(self, i: int) -> float:
-        return self.table_top - 0.42 * (i + 1)
+        return self.table_top - 0.46 * (i + 1)
 
     def ensure_table(self, upto: int, t: float | None = None) -> None:
         st = self.st
@@ -655,7 +655,7 @@ class ContextQKVScene(StoryboardScene):
         c = Circle(radius=0.18, color=color, stroke_width=2.5).move_to(dot)
         cell = self.st.cells.get((l, key))
         box = (SurroundingRectangle(cell, color=color, buff=0.05, stroke_width=2.5)
-               if cell is not None and cell in self.st.table else VGroup())
+               if cell is not None and cell in self.st.table.get_family() else VGroup())
         return VGroup(c, box)
 
     def beat_compare(self, beat) -> None:
@@ -674,11 +674,13 @@ class ContextQKVScene(StoryboardScene):
         self.keep_inside(thesis)
         self.by_cue([
             [(2, lambda t: self.play(Create(r_lo), run_time=t)),
-             (1, lambda t: self.point_at(r_lo[0], run_time=t))],
-            [(2, lambda t: self.play(Create(r_x), run_time=t)),
+             (1, lambda t: self.point_at(r_lo[0], run_time=t)),
+             (2, lambda t: self.play(Create(r_x), run_time=t)),
              (1, lambda t: self.emphasize(r_x[1] if len(r_x[1]) else r_x[0], run_time=t))],
             [(1, lambda t: self.play(FadeOutPlace(VGroup(r_lo, r_x)), run_time=t)),
-             (2, lambda t: self.play(Create(r_last), run_time=t))],
+             (2, lambda t: self.play(Create(r_last), run_time=t)),
+             (1, lambda t: self.emphasize(*[r[1] for r in r_last if len(r[1])] or r_last,
+                                          run_time=t))],
             [(2, lambda t: self.put("thesis", thesis, anim=Write(thesis), run_time=t)),
              (1, lambda t: self.emphasize(thesis, run_time=t))],
         ])
