@@ -23,16 +23,18 @@ the scene does no model arithmetic.
 from __future__ import annotations
 
 import math as pymath
+import re
 from dataclasses import dataclass, field
 
 from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, Angle, Arc, ArcBetweenPoints, Arrow,
                    Circle, Create, Dot, LaggedStart, Line, Rotate, SurroundingRectangle,
-                   Transform, VGroup, Write)
+                   Text, Transform, VGroup, Write)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, TickAxes, bracket, inline, math, txt
+from scenes.mobjects.text import light
 from scenes.motion import point_at
 
 from .view import Data
@@ -96,10 +98,14 @@ class ContextQKVScene(StoryboardScene):
     def sentence(self, i: int) -> VGroup:
         c = self.v.contexts[i]
         word, sent = self.v.word.value, c.sentence.value
-        text = txt(sent, T.TYPE.label)
-        start = sent.lower().find(word.lower())
-        before = len(sent[:start].replace(" ", ""))         # Text drops spaces from glyphs
-        glyphs = text[before:before + len(word.replace(" ", ""))]
+        # no ligatures: one glyph per character ("fi" would otherwise be one)
+        text = light(Text(sent, font=T.FONT, font_size=T.TYPE.label, color=T.TEXT,
+                          disable_ligatures=True))
+        nth = int(c.focus.value.partition("#")[2] or 1)
+        hits = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", sent,
+                                                flags=re.IGNORECASE)]
+        start = hits[min(nth, len(hits)) - 1] if hits else 0
+        glyphs = text[start:start + len(word)]      # without ligatures: one glyph a character
         tag = txt(str(i + 1), T.TYPE.label, T.MUTED).next_to(text, LEFT, buff=0.25)
         box = SurroundingRectangle(glyphs, color=T.HIGHLIGHT, buff=0.06, stroke_width=2)
         g = VGroup(tag, text, box)
@@ -159,11 +165,6 @@ class ContextQKVScene(StoryboardScene):
         v = self.v
         lo, hi = v.axes.y_range.values
         L = len(v.layers)
-        ax = TickAxes([0, L - 1, 1], [lo, hi, hi - lo], *PLOT,
-                      x_ticks=[(l.value, l.path) for l in v.layers
-                               if L <= 12 or l.value % 5 == 0 or l.value == L - 1],
-                      y_ticks=[(t.value, t.path) for t in v.axes.y_ticks])
-        xname = txt("layer", S, T.MUTED).next_to(ax.x_labels, DOWN, buff=0.08)
         head = txt(f"cosine of the two \"{v.word}\" vectors", S)
         legend = VGroup(*[VGroup(Line(LEFT * 0.15, RIGHT * 0.15, color=COLOR[k], stroke_width=5),
                                  txt(NAME[k], S, COLOR[k])).arrange(RIGHT, buff=0.08)
@@ -173,8 +174,17 @@ class ContextQKVScene(StoryboardScene):
                    if h.kv_width.value == h.q_width.value else
                    f"all heads together: Q {h.q_width}, K and V {h.kv_width} numbers",
                    S, T.MUTED)
-        top = VGroup(head, VGroup(legend, note).arrange(RIGHT, buff=0.35))
+        row = VGroup(legend, note).arrange(RIGHT, buff=0.35)
+        top = VGroup(head, row if row.width <= PLOT[0] + 0.9 else VGroup(legend, note).arrange(
+            DOWN, buff=0.08, aligned_edge=LEFT))
         top.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        # the axes take the height left between the header and the caption band
+        y_len = min(PLOT[1], self.content_top() - top.height - 0.2 + 2.45 - 0.6)
+        ax = TickAxes([0, L - 1, 1], [lo, hi, hi - lo], PLOT[0], y_len,
+                      x_ticks=[(l.value, l.path) for l in v.layers
+                               if L <= 12 or l.value % 5 == 0 or l.value == L - 1],
+                      y_ticks=[(t.value, t.path) for t in v.axes.y_ticks])
+        xname = txt("layer", S, T.MUTED).next_to(ax.x_labels, DOWN, buff=0.08)
         top.next_to(ax.axes, UP, buff=0.2).align_to(ax, LEFT)
         chart = VGroup(top, ax, xname)
         chart.to_edge(LEFT, buff=T.EDGE + 0.1)
@@ -455,9 +465,11 @@ class ContextQKVScene(StoryboardScene):
         e = self.v.entered
         la, lb = (float(e.length[0]), float(e.length[1]))
         unit = 2.3 / max(la, lb, 1e-9)
-        o = [x + 0.2, y_top - 2.55, 0]
         base = 8 * DEGREES
         ang = float(e.angle) * DEGREES
+        rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
+        o = [x + 0.2 + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))),
+             y_top - 0.75 - 0.25 - rise, 0]
         ends = [[o[0] + unit * L * pymath.cos(a), o[1] + unit * L * pymath.sin(a), 0]
                 for L, a in ((la, base), (lb, base + ang))]
         arrows = VGroup(*[Arrow(o, end, buff=0, color=T.ATTN, stroke_width=5,
@@ -582,31 +594,42 @@ class ContextQKVScene(StoryboardScene):
         st = self.st
         if st.table is None:
             self.table_top = self.content_top() - 1.15
+            self.max_rows = max(3, min(TABLE_ROWS, int((self.table_top + 2.0) / 0.46) - 1))
             head = self.table_head()
             head.set_y(self.table_top)
             st.table = VGroup(head)
             self.play(FadeInPlace(head), run_time=t or self.quick())
-        new = VGroup()
-        for l in range(len(st.table_rows), upto + 1):
-            r = self.table_row(l)
-            r.set_y(self.table_y(min(l, TABLE_ROWS - 1)))
-            st.table_rows.append(r)
-            new.add(r)
-        if len(new):
-            self.scroll_table()
-            self.play(FadeInPlace(new), run_time=t or self.quick())
-            st.table.add(*new)
+        first_new = len(st.table_rows)
+        for l in range(first_new, upto + 1):
+            st.table_rows.append(self.table_row(l))
+        if len(st.table_rows) == first_new:
+            return
+        n = self.max_rows
+        shown = st.table_rows[-n:]
+        gone = [r for r in st.table_rows[:-n] if r in st.table]
+        for r in gone:
+            st.table.remove(r)
+        anims = [FadeOutPlace(r) for r in gone]
+        for i, r in enumerate(shown):
+            if r in st.table:
+                anims.append(r.animate.set_y(self.table_y(i)))
+            else:
+                r.set_y(self.table_y(i))
+                anims.append(FadeInPlace(r))
+        self.play(*anims, run_time=t or self.quick())
+        st.table.add(*[r for r in shown if r not in st.table])
 
     def scroll_table(self) -> None:
         st = self.st
         rows = st.table_rows
-        if len(rows) > TABLE_ROWS:
-            old = [r for r in rows[:-TABLE_ROWS] if r in st.table]
+        n = self.max_rows
+        if len(rows) > n:
+            old = [r for r in rows[:-n] if r in st.table]
             for r in old:
                 st.table.remove(r)
             anims = [FadeOutPlace(r) for r in old]
             anims += [r.animate.set_y(self.table_y(i))
-                      for i, r in enumerate(rows[-TABLE_ROWS:-1])]
+                      for i, r in enumerate(rows[-n:-1])]
             self.play(*anims, run_time=self.quick())
 
     def w_label(self, l: int) -> VGroup:
@@ -622,7 +645,7 @@ class ContextQKVScene(StoryboardScene):
         self.grow(l, 0.45 * t)
         r = self.table_row(l)
         self.st.table_rows.append(r)
-        r.set_y(self.table_y(min(l, TABLE_ROWS - 1)))
+        r.set_y(self.table_y(min(l, self.max_rows - 1)))
         self.scroll_table()
         self.play(FadeInPlace(r), run_time=0.3 * t)
         self.st.table.add(r)
