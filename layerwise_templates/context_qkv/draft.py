@@ -64,7 +64,9 @@ def build(c: Context) -> Draft:
             f"{intro} At layer {{data.layers[0]}} {said} has the very same X in both sentences, "
             f"and the layer multiplies both by the same matrices, so the queries, keys and "
             f"values are equal too. All four cosines are {{data.cos.x[0]:.2f}}.",
-            expect=[f"data.cos.{k}[0] ~= 1 ± 1e-6" for k in ("x", *QKV)]))
+            expect=[f"data.cos.{k}[0] ~= 1 ± 1e-6" for k in ("x", *QKV)]
+            + ["data.axes.y_range[0] == 0", "len(data.contexts) == 2",
+               "len(data.summary.compared) == 4"]))
     else:
         beats.append(Beat(
             "same", ["same"],
@@ -73,7 +75,8 @@ def build(c: Context) -> Draft:
             f"{intro} At layer {{data.layers[0]}} {said} already differs between the two "
             f"sentences, a cosine of {{data.cos.x[0]:.2f}} between the two X, so its queries, "
             f"keys and values differ too, although the matrices are the same.",
-            expect=[_near("data.cos.x[0]", cos["x"][0]), "data.cos.x[0] < 0.995"]))
+            expect=[_near("data.cos.x[0]", cos["x"][0]), "data.cos.x[0] < 0.995",
+                    "data.axes.y_range[0] == 0", "len(data.contexts) == 2"]))
 
     # entered ---------------------------------------------------------------------------
     e = entered(a, pa, b, pb, 0)
@@ -105,17 +108,17 @@ def build(c: Context) -> Draft:
                    f"data.entered.heads[0].b_key == {h['b_key']}"]
     after = ("After LayerNorm and the feed-forward layer" if a.spec.placement.norm_before_q
              != "own" else "After the feed-forward update")
-    nxt = (f" {after}, the two X entering layer 1 have a cosine of {{data.entered.x_next:.2f}}."
+    nxt = (f" {after}, the two X entering layer {{data.layers[1]}} have a cosine of {{data.entered.x_next:.2f}}."
            if L > 1 else "")
     beats.append(Beat(
         "entered", ["entered"],
-        "Layer 0: what each sentence's neighbours add to X; the two updates have a cosine of "
+        "Layer {data.entered.layer}: what each sentence's neighbours add to X; the two updates have a cosine of "
         "{data.entered.cos:.2f}.",
         "So where does the difference come from? " + " ".join(sent_parts) + head_part
         + " So attention adds two different updates, {data.entered.length[0]:.2f} and "
           "{data.entered.length[1]:.2f} long, with a cosine of {data.entered.cos:.2f} between "
           "them." + nxt,
-        expect=claims + [_near("data.entered.cos", e["cos"])]))
+        expect=claims + [_near("data.entered.cos", e["cos"]), "len(data.contexts) == 2"]))
 
     # layers ------------------------------------------------------------------------------
     if L > 1:
@@ -133,8 +136,9 @@ def build(c: Context) -> Draft:
                "and the cosines of X, queries, keys and values move with X. ")
             + said_layers + " Since the matrices are shared, whatever separates the queries, "
             "keys and values came in through X.",
-            expect=([f"data.cos.{k}[{l}] < 0.995" for k in ("x", *QKV) for l in range(1, L)]
-                    if below else [])))
+            expect=["len(data.summary.compared) == 4"]
+            + ([f"data.cos.{k}[{l}] < 0.995" for k in ("x", *QKV) for l in range(1, L)]
+               if below else [])))
 
     # compare -------------------------------------------------------------------------------
     lo_k, lo_l = min(((k, int(np.argmin(cos[k]))) for k in QKV),

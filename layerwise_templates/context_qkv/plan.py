@@ -124,6 +124,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         stable(m["value"], DECIMALS, f"data.summary: layer {L - 1} cosine of {m['key']}")
     summary = {"lowest": lowest, "x_lowest": _lowest(cos["x"], "x"),
                "last_lowest": last_lo, "last_highest": last_hi,
+               "compared": ["x", *QKV],         # the cosines the voice counts ("all four")
                "last": {k: cos[k][L - 1] for k in ("x", *QKV)},
                # every cosine below the 1.00 it starts at, from layer 1 on (as shown, 2 decimals)
                # at layer 0 every cosine shows the same number (the scene writes it once)
