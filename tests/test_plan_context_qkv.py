@@ -39,7 +39,8 @@ def test_storyboard_validates_and_is_registered():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "context_qkv" and "context_qkv" in TEMPLATES
     assert sb.sentences == ("I sat on the river bank.", "I deposited cash at the bank.")
-    assert [b.id for b in sb.beats] == ["sentences", "same", "layers", "compare"]
+    assert [b.id for b in sb.beats] == ["sentences", "same", "entered", "layers",
+                                          "compare"]
     assert {s for b in sb.beats for s in b.show} == TEMPLATES["context_qkv"].shows
     scene = TEMPLATES["context_qkv"].scene_class()
     for show in TEMPLATES["context_qkv"].shows:
@@ -79,20 +80,52 @@ def test_layer_zero_is_one_vector_then_context_separates(built):
         assert all(c < 0.995 for c in d["cos"][key][1:])                # below 1.00 as shown
     assert d["summary"]["all_below_one_after_0"]
     lo, hi = d["axes"]["y_range"]
-    assert hi == 1.0 and lo <= min(min(d["cos"][k]) for k in ("x", "q", "k", "v")) - 0.05
+    assert (lo, hi) == (0.0, 1.0)           # the axis starts at 0: dips drawn at true size
 
 
 def test_narration_quotes_the_plan(built):
     sb, plan = built
-    sm = plan["data"]["summary"]
-    low, x = sm["lowest"], sm["x_lowest"]
+    d = plan["data"]
+    sm = d["summary"]
+    low, x, last = sm["lowest"], sm["x_lowest"], sm["last_lowest"]
     text = next(b["narration"] for b in plan["beats"] if b["id"] == "compare")   # filled
-    assert f"The {NAMES[low['key']]} drift furthest apart" in text
-    assert f"down to a cosine of {fmt(low['value'])} at layer {low['layer']}" in text
-    # "X itself never falls below" its own lowest value, as shown
-    assert f"never falls below {fmt(x['value'])}" in text
-    said = float(re.search(r"never falls below ([0-9]+\.[0-9]+)", text)[1])
-    assert said <= min(plan["data"]["cos"]["x"])
+    assert f"The {NAMES[low['key']]} come apart furthest" in text
+    assert f"down to {fmt(low['value'])} at layer {low['layer']}" in text
+    assert f"below X's lowest, {fmt(x['value'])}" in text and low["value"] < x["value"]
+    assert x["value"] == min(d["cos"]["x"])
+    # the last layer is said for what it is: the keys lowest there, the values highest
+    L = len(d["layers"]) - 1
+    assert last["layer"] == L and last["key"] == min("qkv", key=lambda k: d["cos"][k][L])
+    assert f"at layer {L} the {NAMES[last['key']]} differ most, at {fmt(last['value'])}" in text
+    assert sm["last_highest"]["key"] == "v" and d["cos"]["v"][L] > d["cos"]["q"][L]
+    assert "Values differ most" not in " ".join(b["caption"] for b in plan["beats"])
+
+
+def test_entered_is_the_traces(built, cache_dir):
+    """Re-derived here from the raw traces (not through analysis.context_qkv_entered): bank's
+    layer-0 head-average row, heads 4 and 10, the two updates' lengths and cosine."""
+    sb, plan = built
+    e = plan["data"]["entered"]
+    a, b = (get_trace(sb.model, s, cache_dir=cache_dir) for s in sb.sentences)
+    (p,), (q,) = plan["data"]["contexts"][0]["positions"], plan["data"]["contexts"][1]["positions"]
+    pa = np.asarray(a["blocks.0.attn.hook_pattern"], np.float64)[:, p]          # [head, key]
+    pb = np.asarray(b["blocks.0.attn.hook_pattern"], np.float64)[:, q]
+    np.testing.assert_allclose(e["sentences"][0]["mean"], pa.mean(0), atol=1e-9)
+    np.testing.assert_allclose(e["sentences"][1]["mean"], pb.mean(0), atol=1e-9)
+    assert a.tokens[e["sentences"][0]["words"][0]] == "river"
+    assert [b.tokens[j] for j in e["sentences"][1]["words"][:3]] == ["the", "cash", "deposited"]
+    assert [fmt(v) for v in (pa.mean(0)[5], pb.mean(0)[5], pb.mean(0)[3], pb.mean(0)[2])] == \
+        ["0.30", "0.15", "0.14", "0.12"]
+    h = e["heads"]
+    assert [(x["head"], x["a_token"], fmt(x["a"]), x["b_token"], fmt(x["b"])) for x in h] == \
+        [(4, "river", "0.84", "cash", "0.30"), (10, "river", "0.68", "deposited", "0.37")]
+    ua = np.asarray(a["blocks.0.hook_attn_out"][p], np.float64)
+    ub = np.asarray(b["blocks.0.hook_attn_out"][q], np.float64)
+    assert e["length"] == pytest.approx([np.linalg.norm(ua), np.linalg.norm(ub)], abs=1e-9)
+    assert e["cos"] == pytest.approx(cos(ua, ub), abs=1e-9)
+    assert [fmt(v) for v in (*e["length"], e["cos"], e["x_next"])] == \
+        ["5.50", "3.85", "0.38", "0.90"]
+    assert e["x_next"] == plan["data"]["cos"]["x"][1]
 
 
 def write(tmp_path: Path, sentences: list[str]) -> Path:
@@ -111,7 +144,7 @@ def test_different_positions_are_said_not_hidden(tmp_path, cache_dir):
     from layerwise_templates.context_qkv import plan as context_qkv
     path = write(tmp_path, ["The bank was closed.", "I sat on the river bank."])
     sb = load_storyboard(path)
-    with pytest.raises(StoryboardError, match=r"'data.cos.x\[0\] ~= 1 ± 1e-6' is false"):
+    with pytest.raises(StoryboardError, match=r"is false"):
         build_plan(sb, cache_dir=cache_dir)
     d = context_qkv.build(sb, storyboard_traces(sb, cache_dir))
     assert d["match"]["same_token"] and not d["match"]["same_position"]

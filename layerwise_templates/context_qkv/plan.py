@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from layerwise_core.analysis.context_qkv import QKV, context_qkv, focus_row, layer_zero_match
+from layerwise_core.analysis.context_qkv_entered import contrast_heads, entered
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
@@ -29,12 +30,13 @@ from layerwise_core.plans.shown import shown_decimals, stable
 
 DIMS = 4            # numbers shown of each vector (its first dims; of Q: head 0's first dims)
 DECIMALS = 2        # cosines and vector entries on screen
-Y_STEP = 0.1        # cosine axis ticks
+Y_STEP = 0.2        # cosine axis ticks
 
 
 def y_axis(values: np.ndarray) -> dict:
-    """From a multiple of Y_STEP at least half a step below the lowest cosine, up to 1."""
-    lo = min(1.0 - Y_STEP, Y_STEP * math.floor((values.min() - Y_STEP / 2) / Y_STEP))
+    """From 0 (or a multiple of Y_STEP below a negative cosine) up to 1: the axis starts at 0,
+    so a dip is drawn at its true size (issue 23: a cut axis exaggerated them)."""
+    lo = min(0.0, Y_STEP * math.floor((values.min() - Y_STEP / 2) / Y_STEP))
     lo = round(max(-1.0, lo), 10)
     n = int(round((1.0 - lo) / Y_STEP))
     return {"y_range": [lo, 1.0], "y_ticks": [round(lo + Y_STEP * i, 10) for i in range(n + 1)]}
@@ -48,9 +50,49 @@ def _entries(per_layer: list, where: str) -> tuple[list, list[int]]:
                        for l, rows in enumerate(per_layer)]
 
 
+NAMES = {"x": "X", "q": "queries", "k": "keys", "v": "values"}
+
+
 def _lowest(series: list[float], key: str) -> dict:
     layer = int(np.argmin(series))
-    return {"key": key, "layer": layer, "value": series[layer]}
+    return {"key": key, "name": NAMES[key], "layer": layer, "value": series[layer]}
+
+
+def _at(cos: dict, layer: int, pick) -> dict:
+    """Of Q, K, V at `layer`, the one `pick` (min or max) chooses by cosine."""
+    k = pick(QKV, key=lambda k: cos[k][layer])
+    return {"key": k, "name": NAMES[k], "layer": layer, "value": cos[k][layer]}
+
+
+def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) -> dict:
+    """What entered at layer 0 (analysis.context_qkv_entered): per sentence its tokens, the focus
+    positions, the head-average attention row of the focus word and its other words by weight;
+    two heads that read one sentence's heaviest word and another word in the other; the two
+    updates Delta_attn^(0): lengths, cosine, angle; and the cosine of the two X^(1)."""
+    e = entered(traces[0], pos[0], traces[1], pos[1], 0)
+    for i, lk in enumerate(e["looks"]):
+        for j in lk["words"][:3]:
+            stable(lk["mean"][j], DECIMALS, f"data.entered.sentences[{i}].mean[{j}]")
+    heads = contrast_heads(*e["looks"]) if len(e["looks"][0]["words"]) and len(
+        e["looks"][1]["words"]) else []
+    for h in heads:
+        for k in ("a", "b"):
+            stable(h[k], DECIMALS, f"data.entered.heads: head {h['head']} {k}")
+    for v, what in ((e["length"][0], "length[0]"), (e["length"][1], "length[1]"),
+                    (e["cos"], "cos")):
+        stable(v, DECIMALS, f"data.entered.{what}")
+    return {
+        "layer": 0,
+        "sentences": [{"tokens": list(t.tokens), "focus": p, "mean": lk["mean"],
+                       "words": lk["words"], "special": sorted(
+                           set(range(len(t.tokens))) - set(p) - set(lk["words"]))}
+                      for t, p, lk in zip(traces, pos, e["looks"])],
+        "heads": [{**h, "a_token": traces[0].tokens[h["a_key"]],
+                   "b_token": traces[1].tokens[h["b_key"]]} for h in heads],
+        "length": e["length"], "cos": e["cos"], "angle": e["angle"],
+        "x_next": cos_x[1] if len(cos_x) > 1 else None,
+        "decimals": DECIMALS,
+    }
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -77,7 +119,12 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     for m in (lowest, _lowest(cos["x"], "x")):                  # quoted on screen
         stable(m["value"], DECIMALS, f"data.summary: lowest cosine of {m['key']}")
     after = range(1, L)
+    last_lo, last_hi = _at(cos, L - 1, min), _at(cos, L - 1, max)
+    for m in (last_lo, last_hi):
+        stable(m["value"], DECIMALS, f"data.summary: layer {L - 1} cosine of {m['key']}")
     summary = {"lowest": lowest, "x_lowest": _lowest(cos["x"], "x"),
+               "last_lowest": last_lo, "last_highest": last_hi,
+               "compared": ["x", *QKV],         # the cosines the voice counts ("all four")
                "last": {k: cos[k][L - 1] for k in ("x", *QKV)},
                # every cosine below the 1.00 it starts at, from layer 1 on (as shown, 2 decimals)
                # at layer 0 every cosine shows the same number (the scene writes it once)
@@ -103,5 +150,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "kv_width": spec.n_kv_heads * spec.d_head},
         "first": first,
         "axes": y_axis(shown),
+        "entered": entered_data(traces, pos, cos["x"]),
         "summary": summary,
     }

@@ -1,136 +1,254 @@
-"""Context enters Q, K, V: one word in two sentences, the same W at every layer, different X.
+"""Context enters Q, K, V: one token in two sentences, the same W at every layer, different X.
 
-Left: a chart of cosines between the word's two vectors, layer by layer (X blue, Q yellow, K
-teal, V red; Q, K, V with all heads concatenated); right: the first few numbers of the word's X
-and Q in both sentences, and the same W between them.
+Beats (storyboard `show` names); each handler builds what it needs when an earlier beat has not
+(`Stage` holds what is on screen), so every arrangement renders:
+- `sentences` the two sentences, the focus token boxed in both; a table of its token, token id
+              and position in each, and what that means for layer 0
+- `same`      the cosine introduced: two arrows, one turning (1 = same direction, 0 = at right
+              angles); layer 0: the two X rows "=", the same W_Q, W_K, W_V, the two Q rows "=";
+              the chart's four layer-0 points at one value
+- `entered`   what context entered at layer 0: the focus token's head-average attention as arcs
+              in both sentences, one above the other; two heads that read one sentence's
+              heaviest word and a different word in the other; the two updates Delta_attn^(0)
+              as arrows (lengths, angle, cosine); the cosine of the two X^(1)
+- `layers`    layer 1, 2, ...: the chart grows one segment per quantity and a table gains that
+              layer's four cosines; "the same W^(l)" label counts the layer
+- `compare`   the lowest Q/K/V cosine and X's lowest ringed in chart and table; the last layer's
+              lowest and highest; the thesis
 
-Beats (storyboard `show` names):
-- `sentences` the two sentences are written, the focus word boxed and ringed in both; a table
-              of its token, token id and position in each, and what that means for layer 0
-              (one X, or X already differs); the empty chart is drawn
-- `same`      layer 0: the two X rows come out of the boxes, "=" between them; the same W_Q;
-              the two Q rows appear, "="; the four cosines land on 1.00 as one point
-- `layers`    layer 1, 2, ...: the rows change to that layer's numbers ("≠" now), the W label
-              says its layer, and the chart grows one segment per quantity
-- `compare`   the lowest Q/K/V cosine and X's lowest are ringed and quoted from the plan; the
-              rows show that quantity at that layer; "same W, different X" is pointed at
-
-Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
+Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
+the scene does no model arithmetic.
 """
 
 from __future__ import annotations
 
-from manim import (DOWN, DR, LEFT, RIGHT, UP, UR, Arrow, Circle, Create, DashedLine, Dot,
-                   LaggedStart, Line, SurroundingRectangle, VGroup, Write)
+import math as pymath
+import re
+from dataclasses import dataclass, field
+
+from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, Angle, Arc, ArcBetweenPoints, Arrow,
+                   Circle, Create, Dot, LaggedStart, Line, Rotate, SurroundingRectangle,
+                   Text, Transform, VGroup, Write)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, TickAxes, bracket, inline, math, txt
+from scenes.mobjects.text import light
 from scenes.motion import point_at
+
+from .view import Data
 
 S = T.TYPE.small
 QKV = ("q", "k", "v")
 NAME = {"x": "X", "in": "LN(X)", "q": "Q", "k": "K", "v": "V"}
 COLOR = {"x": T.X, "in": T.LN, "q": T.Q, "k": T.K, "v": T.V}
 DOT = {"v": 0.12, "k": 0.095, "q": 0.07, "in": 0.055, "x": 0.045}   # concentric where equal
-PLOT = (5.2, 2.9)                   # chart axes width, height
-PANEL_X = 0.15                      # left edge of the numbers panel
-ROW_GAP = 0.74
-ROWS_INSET = 0.6                    # the rows' left edge, right of the panel's (room for names)
+PLOT = (5.4, 3.4)                   # chart axes width, height
+PANEL_X = 0.6                       # left edge of the right-hand panel
+ROW_GAP = 0.62
+WINDOW = 11                         # tokens shown per sentence in the arcs (a window round focus)
+ARC_W = 22.0                        # stroke width of an arc of weight 1
+ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
+TABLE_ROWS = 7                      # table rows shown at once (deeper models scroll)
+
+
+@dataclass
+class Stage:
+    """What the beats have put on screen, read and filled by the handlers."""
+    sents: VGroup | None = None                 # the two sentences at the top
+    chart: VGroup | None = None                 # the cosine chart (axes, legend)
+    ax: TickAxes | None = None
+    dots: dict = field(default_factory=dict)    # key -> {layer: Dot}
+    lines: VGroup = field(default_factory=VGroup)
+    grown: int = -1                             # last layer drawn in the chart
+    table: VGroup | None = None                 # rows of cosines, by layer
+    cells: dict = field(default_factory=dict)   # (layer, key) -> Num
+    table_rows: list = field(default_factory=list)
 
 
 class ContextQKVScene(StoryboardScene):
 
     def layout(self) -> None:
-        d = self.data
-        self.keys = ["x"] + ([] if d["reads"]["same_as_x"] else ["in"]) + list(QKV)
-        self.drawn = {k: VGroup() for k in self.keys}      # dots per quantity, by layer
-        self.rows_layer = None
+        self.v = Data.at(self.plan)
+        self.keys = ["x"] + ([] if self.v.reads.same_as_x.value else ["in"]) + list(QKV)
+        self.st = Stage()
 
-    # --- pacing ---------------------------------------------------------------------------
-    def paced(self, steps: list) -> None:
-        """Run `steps` [(weight, fn(run_time))] over 90 % of what is left of the beat."""
-        self.fill_to(self.beat_start + float(self.beat["duration"]), steps, fill=0.9)
+    def cos(self, key: str):
+        """The cosines of `key` (x, in, q, k, v) per layer, as plan values."""
+        return getattr(self.v.cos, key)
 
-    # --- pieces ---------------------------------------------------------------------------
+    # --- pacing: one group of steps per narration sentence ---------------------------------
+    def by_cue(self, groups: list[list]) -> None:
+        """groups[i]: [(weight, fn(run_time))] spread from cue i's start to cue i+1's (the last
+        group to the beat's end). With fewer cues than groups, the tail groups share the last
+        cue; silent (no cues): all groups share the beat."""
+        n = len(self.beat.get("cues") or [])
+        if len(groups) > max(1, n):
+            k = max(1, n)
+            groups = groups[:k - 1] + [[s for g in groups[k - 1:] for s in g]]
+        for i, g in enumerate(groups):
+            if n:
+                self.hold_until_cue(i)
+            end = (self.cue_at(i + 1) if i + 1 < len(groups)
+                   else self.beat_start + self.beat_end(self.beat))
+            self.fill_to(end, g, fill=0.93)
+
+    # --- the sentences ---------------------------------------------------------------------
     def sentence(self, i: int) -> VGroup:
-        c = self.data["contexts"][i]
-        word, sent = self.data["word"], c["sentence"]
-        text = txt(sent, T.TYPE.label)
-        start = sent.lower().find(word.lower())
-        # the word's glyphs (Text drops spaces from its submobjects)
-        before = len(sent[:start].replace(" ", ""))
-        glyphs = text[before:before + len(word.replace(" ", ""))]
-        glyphs.set_color(T.TEXT).set_stroke(T.TEXT, 0.6)
+        c = self.v.contexts[i]
+        word, sent = self.v.word.value, c.sentence.value
+        # no ligatures: one glyph per character ("fi" would otherwise be one)
+        text = light(Text(sent, font=T.FONT, font_size=T.TYPE.label, color=T.TEXT,
+                          disable_ligatures=True))
+        nth = int(c.focus.value.partition("#")[2] or 1)
+        hits = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", sent,
+                                                flags=re.IGNORECASE)]
+        start = hits[min(nth, len(hits)) - 1] if hits else 0
+        glyphs = text[start:start + len(word)]      # without ligatures: one glyph a character
         tag = txt(str(i + 1), T.TYPE.label, T.MUTED).next_to(text, LEFT, buff=0.25)
-        box = SurroundingRectangle(glyphs, color=T.TEXT, buff=0.06, stroke_width=2)
-        pos = inline(txt("position", S, T.MUTED),
-                     Num(c["positions"][0], f"data.contexts[{i}].positions[0]", 0, S, T.MUTED))
-        pos.next_to(box, DOWN, buff=0.1)
-        g = VGroup(tag, text, box, pos)
-        g.text, g.box, g.pos = text, box, pos
+        box = SurroundingRectangle(glyphs, color=T.HIGHLIGHT, buff=0.06, stroke_width=2)
+        g = VGroup(tag, text, box)
+        g.text, g.box = text, box
         return g
 
+    def make_sentences(self) -> VGroup:
+        s = VGroup(self.sentence(0), self.sentence(1))
+        if max(g.width for g in s) <= 6.3:
+            s[0].move_to([-3.55, 2.7, 0])
+            s[1].move_to([3.55, 2.7, 0])
+        else:                                               # long: one above the other
+            for g in s:
+                if g.width > 13.0:
+                    g.scale_to_fit_width(13.0)
+            s.arrange(DOWN, buff=0.12, aligned_edge=LEFT).move_to([0, 2.6, 0])
+        for g in s:
+            self.keep_inside(g)
+        return s
+
+    def ensure_sentences(self) -> None:
+        if self.st.sents is None:
+            self.st.sents = self.make_sentences()
+            self.play(FadeInPlace(self.st.sents), run_time=self.quick())
+
+    def content_top(self) -> float:
+        return (self.st.sents.get_bottom()[1] if self.st.sents is not None else 2.9) - 0.15
+
     def token_table(self) -> VGroup:
-        """Sentence, token, token id, position of the word in both sentences, and what that
-        means for layer 0 (from the plan's `match`)."""
-        d, size = self.data, T.TYPE.label
+        v, size = self.v, T.TYPE.label
         cells = [txt(h, S, T.MUTED) for h in ("sentence", "token", "token id", "position")]
-        for i, c in enumerate(d["contexts"]):
-            cells += [txt(str(i + 1), size, T.MUTED), txt(" ".join(c["tokens"]), size, mono=True),
-                      Num(c["token_ids"][0], f"data.contexts[{i}].token_ids[0]", 0, size),
-                      Num(c["positions"][0], f"data.contexts[{i}].positions[0]", 0, size)]
-        grid = VGroup(*cells).arrange_in_grid(rows=3, cols=4, buff=(0.5, 0.22))
-        m = d["match"]
-        if m["identical"]:
-            lines = ["same token, same position:", "at layer 0 both start from one X"]
-        elif m["same_token"]:
+        for i, c in enumerate(v.contexts):
+            cells += [txt(str(i + 1), size, T.MUTED),
+                      txt(" ".join(str(t) for t in c.tokens), size, mono=True),
+                      Num(c.token_ids[0], decimals=0, size=size),
+                      Num(c.positions[0], decimals=0, size=size)]
+        grid = VGroup(*cells).arrange_in_grid(rows=3, cols=4, buff=(0.6, 0.25))
+        m = v.match
+        if m.identical.value:
+            lines = ["same token, same position:",
+                     "MiniLM builds the first X from the token and its position only,"
+                     if m.absolute_positions.value else "the first X is the token's vector,",
+                     "so at layer 0 both start from one X"]
+            lines[1] = lines[1].replace("MiniLM", v.model.value.split("-")[0])
+        elif m.same_token.value:
             lines = ["same token, different positions:", "X already differs at layer 0"]
         else:
             lines = ["different tokens:", "X differs from layer 0 on"]
         note = VGroup(*[txt(t, S, T.TEXT) for t in lines]).arrange(DOWN, buff=0.08)
-        return VGroup(grid, note).arrange(DOWN, buff=0.35)
+        if len(v.contexts[0].positions) > 1 or len(v.contexts[1].positions) > 1:
+            note.add(txt(f"\"{v.word}\" is several tokens: their rows are averaged", S, T.MUTED))
+            note.arrange(DOWN, buff=0.08)
+        return VGroup(grid, note).arrange(DOWN, buff=0.4)
 
+    # --- the chart ---------------------------------------------------------------------------
     def make_chart(self) -> VGroup:
-        d = self.data
-        lo, hi = d["axes"]["y_range"]
-        L = len(d["layers"])
-        self.ax = TickAxes(
-            [0, L - 1, 1], [lo, hi, hi - lo], *PLOT,
-            x_ticks=[(l, f"data.layers[{l}]") for l in d["layers"]
-                     if L <= 12 or l % 5 == 0 or l == L - 1],      # deep models: every 5th
-            y_ticks=[(v, f"data.axes.y_ticks[{i}]") for i, v in enumerate(d["axes"]["y_ticks"])])
-        a = self.ax.axes
-        xname = txt("layer", S, T.MUTED).next_to(self.ax.x_labels, DOWN, buff=0.08)
-        head = txt(f"cosine of the two \"{d['word']}\" vectors", S)
+        v = self.v
+        lo, hi = v.axes.y_range.values
+        L = len(v.layers)
+        head = txt(f"cosine of the two \"{v.word}\" vectors", S)
         legend = VGroup(*[VGroup(Line(LEFT * 0.15, RIGHT * 0.15, color=COLOR[k], stroke_width=5),
                                  txt(NAME[k], S, COLOR[k])).arrange(RIGHT, buff=0.08)
                           for k in self.keys]).arrange(RIGHT, buff=0.3)
-        h = d["heads"]
-        note = txt(f"Q, K, V: all {h['n_heads']} heads together ({h['q_width']} numbers)"
-                   if h["kv_width"] == h["q_width"] else
-                   f"all heads together: Q {h['q_width']} numbers, K and V {h['kv_width']}",
+        h = v.heads
+        note = txt(f"Q, K, V: all {h.n_heads} heads together"
+                   if h.kv_width.value == h.q_width.value else
+                   f"all heads together: Q {h.q_width}, K and V {h.kv_width} numbers",
                    S, T.MUTED)
-        top = VGroup(head, legend, note).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        top.next_to(a, UP, buff=0.2).align_to(self.ax, LEFT)
-        chart = VGroup(top, self.ax, xname)
-        chart.to_edge(LEFT, buff=T.EDGE).set_y(-0.25)
-        self.chart_head = top
+        row = VGroup(legend, note).arrange(RIGHT, buff=0.35)
+        top = VGroup(head, row if row.width <= PLOT[0] + 0.9 else VGroup(legend, note).arrange(
+            DOWN, buff=0.08, aligned_edge=LEFT))
+        top.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        # the axes take the height left between the header and the caption band
+        y_len = min(PLOT[1], self.content_top() - top.height - 0.2 + 2.45 - 0.6)
+        ax = TickAxes([0, L - 1, 1], [lo, hi, hi - lo], PLOT[0], y_len,
+                      x_ticks=[(l.value, l.path) for l in v.layers
+                               if L <= 12 or l.value % 5 == 0 or l.value == L - 1],
+                      y_ticks=[(t.value, t.path) for t in v.axes.y_ticks])
+        xname = txt("layer", S, T.MUTED).next_to(ax.x_labels, DOWN, buff=0.08)
+        top.next_to(ax.axes, UP, buff=0.2).align_to(ax, LEFT)
+        chart = VGroup(top, ax, xname)
+        chart.to_edge(LEFT, buff=T.EDGE + 0.1)
+        chart.shift(UP * (self.content_top() - chart.get_top()[1]))
+        self.st.ax = ax
         return chart
 
+    def point(self, key: str, l: int) -> Dot:
+        deep = len(self.v.layers) > 12
+        return Dot(self.st.ax.axes.c2p(l, self.cos(key)[l].value),
+                   radius=DOT[key] * (0.5 if deep else 1.0), color=COLOR[key])
+
+    def ensure_chart(self, upto: int, t: float | None = None) -> None:
+        """The chart on screen with its points up to layer `upto` (drawn at once when an
+        earlier beat has not drawn them)."""
+        st = self.st
+        if st.chart is None:
+            st.chart = self.make_chart()
+            self.play(FadeInPlace(st.chart), run_time=t or self.quick())
+        if st.grown < upto:
+            new = VGroup()
+            for l in range(st.grown + 1, upto + 1):
+                for k in reversed(self.keys):
+                    d = self.point(k, l)
+                    st.dots.setdefault(k, {})[l] = d
+                    new.add(d)
+                    if l > 0:
+                        seg = Line(self.st.ax.axes.c2p(l - 1, self.cos(k)[l - 1].value),
+                                   self.st.ax.axes.c2p(l, self.cos(k)[l].value),
+                                   color=COLOR[k], stroke_width=3)
+                        st.lines.add(seg)
+                        new.add(seg)
+            st.grown = upto
+            self.play(FadeInPlace(new), run_time=t or self.quick())
+            self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
+
+    def grow(self, l: int, t: float) -> None:
+        """One segment and dot per quantity, from layer l-1 to layer l."""
+        st = self.st
+        segs, dots = [], []
+        for k in self.keys:
+            a = st.ax.axes.c2p(l - 1, self.cos(k)[l - 1].value)
+            b = st.ax.axes.c2p(l, self.cos(k)[l].value)
+            segs.append(Line(a, b, color=COLOR[k], stroke_width=3))
+            dots.append(self.point(k, l))
+        self.play(LaggedStart(*[Create(s) for s in segs], lag_ratio=0.25),
+                  LaggedStart(*[FadeInPlace(d) for d in dots], lag_ratio=0.25), run_time=t)
+        for k, d, s in zip(self.keys, dots, segs):
+            st.dots.setdefault(k, {})[l] = d
+            st.lines.add(s)
+        st.grown = l
+        self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
+
+    # --- the layer-0 panel: X rows, the same W, Q rows -----------------------------------------
     def row(self, key: str, l: int, i: int) -> VGroup:
-        """Sentence i's first numbers of `key` at layer l: "1 [a b c d …]"."""
-        vals = self.data["first"][key][l][i]
-        d = self.data["first"]["decimals"][key][l]
-        nums = VGroup(*[Num(v, f"data.first.{key}[{l}][{i}][{j}]", d, T.TYPE.label, COLOR[key])
-                        for j, v in enumerate(vals)])
+        vals = getattr(self.v.first, key)[l][i]
+        d = self.v.first.decimals[key][l].value
+        nums = VGroup(*[Num(x, decimals=d, size=T.TYPE.label, color=COLOR[key]) for x in vals])
         for j, n in enumerate(nums):            # fixed columns, right-aligned
-            n.move_to(RIGHT * (1.12 + 0.16 * (d - 2)) * j, aligned_edge=RIGHT)
+            n.move_to(RIGHT * (1.05 + 0.16 * (d - 2)) * j, aligned_edge=RIGHT)
         more = txt("…", T.TYPE.label, COLOR[key]).next_to(nums, RIGHT, buff=0.12)
         body = VGroup(nums, more)
-        br = VGroup(bracket(0.42, -1).next_to(body, LEFT, buff=0.1),
-                    bracket(0.42, +1).next_to(body, RIGHT, buff=0.1))
+        br = VGroup(bracket(0.4, -1).next_to(body, LEFT, buff=0.1),
+                    bracket(0.4, +1).next_to(body, RIGHT, buff=0.1))
         tag = txt(str(i + 1), S, T.MUTED).next_to(br[0], LEFT, buff=0.15)
         g = VGroup(tag, br, body)
         g.nums = nums
@@ -139,183 +257,457 @@ class ContextQKVScene(StoryboardScene):
     def rows_at(self, key: str, l: int, y: float) -> VGroup:
         r = VGroup(self.row(key, l, 0), self.row(key, l, 1))
         r[1].next_to(r[0], DOWN, buff=ROW_GAP - r[0].height).align_to(r[0], LEFT)
-        name = math(T.X_l(l, NAME[key] if key != "in" else "\"LN\"(X)") if key != "x"
-                    else T.X_l(l), T.TYPE.math_label, COLOR[key])
-        name.next_to(r, LEFT, buff=0.25)
+        name = math(T.X_l(l) if key == "x" else
+                    T.X_l(l, NAME[key] if key != "in" else "\"LN\"(X)"),
+                    T.TYPE.math_label, COLOR[key])
+        name.next_to(r, LEFT, buff=0.2)
         g = VGroup(name, r)
-        g.move_to([0, y, 0]).shift(RIGHT * (self.panel_left + ROWS_INSET - r.get_left()[0]))
+        g.move_to([0, y, 0]).align_to([PANEL_X, 0, 0], LEFT)
         g.rows = r
         return g
 
     def marks(self, rows: VGroup, same: bool) -> VGroup:
-        """"=" (or "≠") between the two rows, one under each shown number."""
         sign = "=" if same else "≠"
         top, bottom = rows.rows[0].nums, rows.rows[1].nums
-        return VGroup(*[txt(sign, S, T.TEXT).move_to(
-            (a.get_bottom() + b.get_top()) / 2) for a, b in zip(top, bottom)])
+        return VGroup(*[txt(sign, S, T.TEXT).move_to((a.get_bottom() + b.get_top()) / 2)
+                        for a, b in zip(top, bottom)])
 
-    def point(self, key: str, l: int) -> Dot:
-        v = self.data["cos"][key][l]
-        deep = len(self.data["layers"]) > 12                 # many layers: smaller dots
-        return Dot(self.ax.axes.c2p(l, v), radius=DOT[key] * (0.5 if deep else 1.0),
-                   color=COLOR[key])
+    def layer0_panel(self) -> VGroup:
+        """Layer 0's X rows, the same W for both, the Q rows; "=" (or "≠") between rows."""
+        v = self.v
+        same = bool(v.match.identical.value)
+        xk = "x" if v.reads.same_as_x.value else "in"
+        top = self.content_top()
+        head = inline(txt("layer", S), Num(v.layers[0], decimals=0, size=S),
+                      txt(f"· the first {v.first.dims} numbers of \"{v.word}\"", S, T.MUTED))
+        head.move_to([0, top - 0.2, 0]).align_to([PANEL_X, 0, 0], LEFT)
+        xr = self.rows_at(xk, 0, top - 1.0)
+        w = VGroup(txt("× the same for both:", S, T.MUTED),
+                   math("W_Q^((0)), W_K^((0)), W_V^((0))", T.TYPE.math_label, T.TEXT))
+        w.arrange(RIGHT, buff=0.2).next_to(xr, DOWN, buff=0.35).align_to(xr.rows, LEFT)
+        qr = self.rows_at("q", 0, 0)
+        qr.next_to(w, DOWN, buff=0.35).align_to(xr, LEFT)
+        kv = txt("K and V: the same way" + (", also equal" if same else ""), S, T.MUTED)
+        kv.next_to(qr, DOWN, buff=0.2).align_to(qr.rows, LEFT)
+        mk_x, mk_q = self.marks(xr, same), self.marks(qr, same)
+        g = VGroup(head, xr, mk_x, w, qr, mk_q, kv)
+        g.head, g.xr, g.mk_x, g.w, g.qr, g.mk_q, g.kv = head, xr, mk_x, w, qr, mk_q, kv
+        return g
 
     # --- beats ----------------------------------------------------------------------------
     def beat_sentences(self, beat) -> None:
-        s = [self.sentence(0), self.sentence(1)]
-        s[0].move_to([-3.55, 2.75, 0])
-        s[1].move_to([3.55, 2.75, 0])
-        for g in s:
-            self.keep_inside(g)
-        self.sents = s
-        chart = self.make_chart()
-        self.chart = chart
-        self.panel_left = PANEL_X + 0.6
-        self.why = self.token_table().move_to([3.6, 0.6, 0])
-        grid = self.why[0]
-        self.paced([
-            (2, lambda t: self.play(Write(VGroup(s[0][0], s[0][1])), run_time=t)),
-            (2, lambda t: self.play(Write(VGroup(s[1][0], s[1][1])), run_time=t)),
-            (1, lambda t: self.play(Create(s[0].box), Create(s[1].box), run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(grid[0:4]), run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(s[0].pos), FadeInPlace(grid[4:8]), run_time=t)),
-            (1, lambda t: self.emphasize(s[0].box, run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(s[1].pos), FadeInPlace(grid[8:12]), run_time=t)),
-            (1, lambda t: self.emphasize(s[1].box, run_time=t)),
-            (1, lambda t: self.play(Write(self.why[1]), run_time=t)),
-            (3, lambda t: self.play(Create(self.ax), FadeInPlace(chart[0]),
-                                    FadeInPlace(chart[2]), run_time=t)),
+        s = self.make_sentences()
+        self.st.sents = s
+        table = self.token_table()
+        table.move_to([0, (s.get_bottom()[1] - 2.6) / 2, 0])
+        grid, note = table
+        self.set_slot("table", None)
+        self.by_cue([
+            [(2, lambda t: self.play(Write(VGroup(s[0][0], s[0][1])), run_time=t)),
+             (2, lambda t: self.play(Write(VGroup(s[1][0], s[1][1])), run_time=t)),
+             (1, lambda t: self.play(Create(s[0].box), Create(s[1].box), run_time=t))],
+            [(1, lambda t: self.play(FadeInPlace(grid[0:4]), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(grid[4:8]), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(grid[8:12]), run_time=t)),
+             (1, lambda t: self.emphasize(grid[6], grid[10], run_time=t)),
+             (1, lambda t: self.emphasize(grid[7], grid[11], run_time=t))],
+            [(2, lambda t: self.play(Write(note), run_time=t)),
+             (1, lambda t: self.emphasize(note[-1], run_time=t))],
         ])
-        self.add(*s, chart, self.why)
+        self.shown["table"] = table
 
-    def show_rows(self, l: int, same: bool | None, t: float, key: str = "q") -> None:
-        """Put layer l's X rows, the W line and `key`'s rows in the panel (cross-fading the
-        previous ones); marks "=" or "≠" between the two rows."""
-        xk = "x" if self.data["reads"]["same_as_x"] else "in"
-        xr = self.rows_at(xk, l, 1.4)
-        qr = self.rows_at(key, l, -0.9)
-        K = NAME[key]
-        w = inline(txt("the same for both:", S, T.MUTED),
-                   math(f"times W_{K}^(({l})) + b_{K}^(({l}))", T.TYPE.math_label, COLOR[key]),
-                   buff=0.25)
-        x_mid = xr.rows[1][2][0].get_x()          # under the middle of the numbers
-        w.move_to([0, 0.25, 0]).shift(RIGHT * (x_mid - w[1].get_x()))
-        arrows = VGroup(*[Arrow([x_mid, y0, 0], [x_mid, y1, 0], buff=0.06, color=T.MUTED,
-                                stroke_width=3, max_tip_length_to_length_ratio=0.35)
-                          for y0, y1 in ((xr.get_bottom()[1], w.get_top()[1]),
-                                         (w.get_bottom()[1], qr.get_top()[1]))])
-        mk = VGroup(self.marks(xr, same), self.marks(qr, same)) if same is not None else VGroup()
-        head = inline(txt("layer", S), Num(l, f"data.layers[{l}]", 0, S),
-                      txt(f"· the first {self.data['first']['dims']} numbers of "
-                          f"\"{self.data['word']}\"", S, T.MUTED))
-        head.move_to([0, 2.1, 0]).align_to([PANEL_X, 0, 0], LEFT)
-        panel = VGroup(head, xr, w, arrows, qr, mk)
-        old = self.shown.get("panel")
-        if old is None:
-            self.shown["panel"] = panel
-            self.play(FadeOutPlace(self.why), run_time=0.08 * t)
-            self.play(FadeInPlace(head), run_time=0.08 * t)
-            # the X rows come out of the two boxed words
-            for i in (0, 1):
-                src = self.sents[i].box.copy()
-                self.play(src.animate.become(SurroundingRectangle(xr.rows[i], color=T.X,
-                                                                  buff=0.04)),
-                          FadeInPlace(xr.rows[i]), run_time=0.15 * t)
-                self.play(FadeOutPlace(src), run_time=0.04 * t)
-            self.play(FadeInPlace(xr[0]), run_time=0.06 * t)
-        else:
-            self.shown["panel"] = panel
-            self.play(FadeOutPlace(old), FadeInPlace(VGroup(head, xr)), run_time=0.3 * t)
-        self.play(FadeInPlace(w), Create(arrows), run_time=0.12 * t)
-        self.play(LaggedStart(FadeInPlace(qr[0]), *[FadeInPlace(r) for r in qr.rows],
-                              lag_ratio=0.4), run_time=0.2 * t)
-        if len(mk):
-            self.play(LaggedStart(*[Write(m) for m in mk], lag_ratio=0.15), run_time=0.1 * t)
-        self.rows_layer, self.panel = l, panel
+    def cosine_picture(self) -> VGroup:
+        """Two arrows from one point; the second turns (the beat animates it)."""
+        o = [-4.6, -0.9, 0]
+        a = Arrow(o, [o[0] + 2.6, o[1], 0], buff=0, color=T.TEXT, stroke_width=5)
+        b = Arrow(o, [o[0] + 2.6 * pymath.cos(PI / 3), o[1] + 2.6 * pymath.sin(PI / 3), 0],
+                  buff=0, color=T.HIGHLIGHT, stroke_width=5)
+        head = VGroup(txt("cosine of the angle between two vectors:", S),
+                      txt("1 = same direction", S, T.TEXT),
+                      txt("0 = at right angles: unrelated", S, T.TEXT))
+        head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        head.next_to([o[0] - 1.6, o[1] + 3.0, 0], RIGHT, buff=0)
+        g = VGroup(head, a, b)
+        g.o, g.a, g.b, g.head = o, a, b, head
+        return g
 
     def beat_same(self, beat) -> None:
-        dots = VGroup(*[self.point(k, 0) for k in reversed(self.keys)])
-        if self.data["summary"]["layer0_equal"]:        # one number for the one point
-            val = inline(txt(", ".join(NAME[k] for k in self.keys) + ":", S, T.MUTED),
-                         Num(self.data["cos"]["x"][0], "data.cos.x[0]", 2, S))
-        else:
-            val = VGroup(*[inline(txt(NAME[k], S, COLOR[k]),
-                                  Num(self.data["cos"][k][0], f"data.cos.{k}[0]", 2, S))
-                           for k in self.keys]).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        val.next_to(dots, DR, buff=0.05)
-        identical = self.data["match"]["identical"]
-        self.paced([
-            (6, lambda t: self.show_rows(0, identical, t)),
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(d) for d in dots], lag_ratio=0.4),
-                                    FadeInPlace(val), run_time=t)),
-            (1, lambda t: point_at(self, dots, run_time=t, direction=DOWN)),
-            (1, lambda t: self.emphasize(self.panel[4], run_time=t)),
-        ])
-        for k, dot in zip(reversed(self.keys), dots):
-            self.drawn[k].add(dot)
-        self.zero_label = val
+        v = self.v
+        self.ensure_sentences()
+        pic = self.cosine_picture()
+        panel = self.layer0_panel()
+        o = pic.o
+        status = {"one": txt("cos = 1", S, T.HIGHLIGHT), "zero": txt("cos = 0", S, T.HIGHLIGHT)}
+        for s_ in status.values():
+            s_.move_to([o[0] + 1.3, o[1] - 0.35, 0])
 
-    def grow(self, l: int, t: float) -> None:
-        """One segment and dot per quantity, from layer l-1 to layer l."""
-        segs, dots = [], []
+        def turn(angle, label, t):
+            self.play(Rotate(pic.b, angle, about_point=o), run_time=0.7 * t)
+            self.put("cos_status", label, run_time=0.3 * t)
+
+        def chart_in(t):
+            self.drop("cosine", "cos_status", "cos_arrows", run_time=0.25 * t)
+            self.ensure_chart(0, t=0.75 * t)
+
+        def value_label(t):
+            d0 = self.st.dots["v"][0]
+            if v.summary.layer0_equal.value:
+                lab = inline(txt(", ".join(NAME[k] for k in self.keys) + ":", S, T.MUTED),
+                             Num(self.cos("x")[0], decimals=2, size=S))
+            else:
+                lab = VGroup(*[inline(txt(NAME[k], S, COLOR[k]),
+                                      Num(self.cos(k)[0], decimals=2, size=S))
+                               for k in self.keys]).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+            lab.next_to(d0, DOWN + RIGHT, buff=0.1)
+            self.put("zero_label", lab, run_time=0.5 * t)
+            point_at(self, d0, run_time=0.5 * t, direction=DOWN)
+
+        self.drop("table")
+        self.by_cue([
+            [(1, lambda t: self.put("cosine", pic[0], run_time=t)),
+             (1, lambda t: self.play(Create(pic.a), Create(pic.b), run_time=t)),
+             (0.01, lambda t: self.set_slot("cos_arrows", VGroup(pic.a, pic.b)))],
+            [(2, lambda t: turn(PI / 6, status["zero"], t)),
+             (2, lambda t: turn(-PI / 2, status["one"], t))],
+            [(1, lambda t: self.put("panel", panel.head, run_time=t)),
+             (2, lambda t: self.play(
+                 *[Transform(self.st.sents[i].box.copy(), SurroundingRectangle(
+                     panel.xr.rows[i], color=T.X, buff=0.04), remover=True) for i in (0, 1)],
+                 FadeInPlace(panel.xr), run_time=t)),
+             (1, lambda t: self.play(Write(panel.mk_x), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(panel.w), run_time=t)),
+             (2, lambda t: self.play(FadeInPlace(panel.qr), Write(panel.mk_q), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(panel.kv), run_time=t))],
+            [(2, chart_in), (1, value_label)],
+        ])
+        self.set_slot("panel", panel)
+
+    # --- entered: what attention added at layer 0 --------------------------------------------
+    @staticmethod
+    def col_width(tok: str) -> float:
+        """A token's column: the token or its weight (0.00), whichever is wider, and a gap."""
+        return max(txt(tok, T.TYPE.label).width, txt("0.00", S, mono=True).width) + 0.22
+
+    def token_window(self, toks: list[str], focus: list[int], room: float) -> list[int]:
+        """The tokens shown: all, or a window round the focus that fits `room` (the ends cut
+        are marked with an ellipsis)."""
+        w = [self.col_width(t) for t in toks]
+        lo, hi = 0, len(toks)
+        while sum(w[lo:hi]) + (0.5 if lo > 0 or hi < len(toks) else 0) > room \
+                and hi - lo > len(focus) + 1:
+            if focus[0] - lo >= hi - 1 - focus[-1]:
+                lo += 1
+            else:
+                hi -= 1
+        return list(range(lo, hi))
+
+    def arc_row(self, i: int, y: float) -> VGroup:
+        """Sentence i's tokens at height y, the focus token's head-average attention as arcs
+        (width = weight) and the weights under the tokens."""
+        s = self.v.entered.sentences[i]
+        toks = [str(t) for t in s.tokens]
+        focus = [int(f) for f in s.focus]
+        shown = self.token_window(toks, focus, ROW_ROOM)
+        x = -6.3 + (0.35 if shown[0] > 0 else 0.0)
+        xs = {}
+        for j in shown:
+            wj = self.col_width(toks[j])
+            xs[j] = x + wj / 2
+            x += wj
+        row = VGroup()
+        for j in shown:
+            color = (T.HIGHLIGHT if j in focus else T.MUTED if j in s.special.values
+                     else T.TEXT)
+            t_ = txt(toks[j], T.TYPE.label, color)
+            row.add(t_.move_to([xs[j], y, 0]))
+        dots = VGroup()
+        if shown[0] > 0:
+            dots.add(txt("…", T.TYPE.label, T.MUTED).next_to(row[0], LEFT, buff=0.12))
+        if shown[-1] < len(toks) - 1:
+            dots.add(txt("…", T.TYPE.label, T.MUTED).next_to(row[-1], RIGHT, buff=0.12))
+        fx = sum(xs[f] for f in focus if f in xs) / max(1, len([f for f in focus if f in xs]))
+        top = row.get_top()[1] + 0.06
+        arcs, weights = VGroup(), VGroup()
+        by_key = {}
+        for j in shown:
+            w = s.mean[j]
+            num = Num(w, decimals=self.v.entered.decimals.value, size=S, color=T.ATTN)
+            num.move_to([xs[j], row.get_bottom()[1] - 0.22, 0])
+            weights.add(num)
+            if j in focus:
+                continue
+            a = ArcBetweenPoints([fx, top, 0], [xs[j], top, 0],
+                                 angle=PI / 3 if xs[j] < fx else -PI / 3)
+            a.set_stroke(T.ATTN, width=max(0.8, ARC_W * w.value),
+                         opacity=0.35 + 0.65 * min(1.0, 2 * w.value))
+            arcs.add(a)
+            by_key[j] = (a, num, row[shown.index(j)])
+        tag = txt(str(i + 1), T.TYPE.label, T.MUTED).move_to([-6.75, y, 0])
+        g = VGroup(tag, row, dots, arcs, weights)
+        g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
+        return g
+
+    def heads_card(self, x: float, y: float) -> VGroup:
+        e = self.v.entered
+        lines = [txt("single heads, layer 0:", S, T.MUTED)]
+        for h in e.heads:
+            lines.append(inline(txt(f"head {h.head}:", S),
+                                txt(f"1 {h.a_token}", S, T.TEXT), Num(h.a, decimals=2, size=S,
+                                                                       color=T.ATTN),
+                                txt(f"· 2 {h.b_token}", S, T.TEXT), Num(h.b, decimals=2, size=S,
+                                                                         color=T.ATTN)))
+        g = VGroup(*lines).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        return g.move_to([x, y, 0], aligned_edge=UP + LEFT)
+
+    def update_picture(self, x: float, y_top: float) -> VGroup:
+        """The two updates Delta_attn^(0) as arrows from one point: lengths to scale, the
+        angle between them from the plan."""
+        e = self.v.entered
+        la, lb = (float(e.length[0]), float(e.length[1]))
+        unit = 2.3 / max(la, lb, 1e-9)
+        base = 8 * DEGREES
+        ang = float(e.angle) * DEGREES
+        rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
+        o = [x + 0.2 + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))),
+             y_top - 0.75 - 0.25 - rise, 0]
+        ends = [[o[0] + unit * L * pymath.cos(a), o[1] + unit * L * pymath.sin(a), 0]
+                for L, a in ((la, base), (lb, base + ang))]
+        arrows = VGroup(*[Arrow(o, end, buff=0, color=T.ATTN, stroke_width=5,
+                                max_tip_length_to_length_ratio=0.15) for end in ends])
+        labels = VGroup(
+            inline(txt("1: length", S, T.MUTED),
+                   Num(e.length[0], decimals=2, size=S, color=T.ATTN)).next_to(
+                arrows[0], DOWN, buff=0.15),
+            inline(txt("2: length", S, T.MUTED),
+                   Num(e.length[1], decimals=2, size=S, color=T.ATTN)).next_to(
+                arrows[1].get_end(), RIGHT, buff=0.12))
+        arc = Arc(radius=0.55, start_angle=base, angle=ang, arc_center=o, color=T.HIGHLIGHT,
+                  stroke_width=3)
+        cos = inline(txt("cos", S, T.HIGHLIGHT), Num(e.cos, decimals=2, size=S,
+                                                     color=T.HIGHLIGHT))
+        mid = base + ang / 2
+        cos.move_to([o[0] + 1.15 * pymath.cos(mid), o[1] + 1.15 * pymath.sin(mid), 0],
+                    aligned_edge=LEFT)
+        head = VGroup(txt("what attention adds to X:", S),
+                      inline(math("Delta_\"attn\"^((0))", T.TYPE.math_label, T.ATTN),
+                             txt("in each sentence", S, T.MUTED)))
+        head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
+                                                                 aligned_edge=UP + LEFT)
+        g = VGroup(head, arrows, labels, arc, cos)
+        g.head, g.arrows, g.labels, g.arc, g.cos = head, arrows, labels, arc, cos
+        for lab in labels:
+            self.keep_inside(lab)
+        return g
+
+    def beat_entered(self, beat) -> None:
+        e = self.v.entered
+        self.ensure_sentences()
+        self.drop("panel", "zero_label", "table", "cosine", "cos_status", "cos_arrows",
+                  "w_label", "thesis")
+        if self.st.chart is not None:
+            self.play(FadeOutPlace(VGroup(self.st.chart, self.st.lines,
+                                          *[d for k in self.keys
+                                            for d in self.st.dots.get(k, {}).values()])),
+                      run_time=self.quick())
+            self.st.chart, self.st.dots, self.st.lines, self.st.grown = None, {}, VGroup(), -1
+        top = self.content_top()
+        r1 = self.arc_row(0, top - 1.15)
+        r2 = self.arc_row(1, top - 3.35)
+        legend = txt("arc width = head-average attention weight, layer 0", S, T.MUTED)
+        legend.move_to([0, top - 0.1, 0]).align_to([-6.9, 0, 0], LEFT)
+        right_x = max(r1.get_right()[0], r2.get_right()[0]) + 0.35
+        right_x = max(right_x, 1.3) + 0.1
+        heads = self.heads_card(right_x, top - 0.35)
+        upd = self.update_picture(right_x, top - 0.35)
+        nxt = None
+        if e.x_next.value is not None:
+            after = ("after LayerNorm and the FFN:" if self.v.reads.same_as_x.value else
+                     "after the FFN update:")
+            nxt = VGroup(txt(after, S, T.MUTED),
+                         inline(txt("cos of the two", S, T.MUTED),
+                                math("X^((1))", T.TYPE.math_label, T.X),
+                                Num(e.x_next, decimals=2, size=S, color=T.X)))
+            nxt.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+            nxt.next_to(upd, DOWN, buff=0.15).align_to(upd, LEFT)
+        for m in (heads, upd) + ((nxt,) if nxt is not None else ()):
+            self.keep_inside(m)
+
+        def grow_arcs(r, t):
+            self.play(LaggedStart(*[Create(a) for a in r.arcs], lag_ratio=0.1),
+                      FadeInPlace(r.weights), run_time=t)
+
+        def name_top(r, n, t):
+            ks = [int(k) for k in r.words[:n] if int(k) in r.by_key]
+            if ks:
+                self.emphasize(*[r.by_key[k][2] for k in ks], *[r.by_key[k][1] for k in ks],
+                               run_time=t)
+
+        groups = [
+            [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(legend), run_time=t))],
+            [(2, lambda t: grow_arcs(r1, t)),
+             (1, lambda t: name_top(r1, 1, t))],
+            [(2, lambda t: grow_arcs(r2, t)),
+             (1, lambda t: name_top(r2, 3, t))],
+        ]
+        if len(e.heads):
+            groups.append([(1, lambda t: self.put("right", heads, run_time=t)),
+                           (1, lambda t: self.emphasize(*heads[1:], run_time=t))])
+        groups.append([(1, lambda t: self.put("right", upd.head, run_time=t)),
+                       (2, lambda t: self.play(LaggedStart(*[Create(a) for a in upd.arrows],
+                                                           lag_ratio=0.5),
+                                               FadeInPlace(upd.labels), run_time=t)),
+                       (1, lambda t: self.play(Create(upd.arc), FadeInPlace(upd.cos),
+                                               run_time=t))])
+        if nxt is not None:
+            groups.append([(1, lambda t: self.play(FadeInPlace(nxt), run_time=t)),
+                           (1, lambda t: self.emphasize(nxt[1], run_time=t))])
+        self.by_cue(groups)
+        self.set_slot("right", VGroup(upd) if nxt is None else VGroup(upd, nxt))
+        self.set_slot("arcs", VGroup(r1, r2, legend))
+
+    # --- layers: the chart grows, the table fills --------------------------------------------
+    def table_head(self) -> VGroup:
+        cols = [txt("layer", S, T.MUTED)] + [txt(NAME[k], S, COLOR[k]) for k in self.keys]
+        return self.place_cols(VGroup(*cols))
+
+    def place_cols(self, g: VGroup) -> VGroup:
+        x0 = PANEL_X + 0.45
+        for j, m in enumerate(g):
+            m.move_to([x0 + j * (1.05 if j else 0.0) + (0.35 if j else 0.0), 0, 0])
+        return g
+
+    def table_row(self, l: int) -> VGroup:
+        v = self.v
+        cells = [Num(v.layers[l], decimals=0, size=S, color=T.MUTED)]
         for k in self.keys:
-            a = self.ax.axes.c2p(l - 1, self.data["cos"][k][l - 1])
-            b = self.ax.axes.c2p(l, self.data["cos"][k][l])
-            segs.append(Line(a, b, color=COLOR[k], stroke_width=3))
-            dots.append(self.point(k, l))
-        self.play(LaggedStart(*[Create(s) for s in segs], lag_ratio=0.25),
-                  LaggedStart(*[FadeInPlace(d) for d in dots], lag_ratio=0.25), run_time=t)
-        for k, d in zip(self.keys, dots):
-            self.drawn[k].add(d)
-        self.bring_to_front(*[self.drawn[k] for k in reversed(self.keys)])   # small on top
+            n = Num(self.cos(k)[l], decimals=2, size=S, color=COLOR[k])
+            self.st.cells[(l, k)] = n
+            cells.append(n)
+        return self.place_cols(VGroup(*cells))
+
+    def table_y(self, i: int) -> float:
+        return self.table_top - 0.46 * (i + 1)
+
+    def ensure_table(self, upto: int, t: float | None = None) -> None:
+        st = self.st
+        if st.table is None:
+            self.table_top = self.content_top() - 1.15
+            self.max_rows = max(3, min(TABLE_ROWS, int((self.table_top + 2.0) / 0.46) - 1))
+            head = self.table_head()
+            head.set_y(self.table_top)
+            st.table = VGroup(head)
+            self.play(FadeInPlace(head), run_time=t or self.quick())
+        first_new = len(st.table_rows)
+        for l in range(first_new, upto + 1):
+            st.table_rows.append(self.table_row(l))
+        if len(st.table_rows) == first_new:
+            return
+        n = self.max_rows
+        shown = st.table_rows[-n:]
+        gone = [r for r in st.table_rows[:-n] if r in st.table]
+        for r in gone:
+            st.table.remove(r)
+        anims = [FadeOutPlace(r) for r in gone]
+        for i, r in enumerate(shown):
+            if r in st.table:
+                anims.append(r.animate.set_y(self.table_y(i)))
+            else:
+                r.set_y(self.table_y(i))
+                anims.append(FadeInPlace(r))
+        self.play(*anims, run_time=t or self.quick())
+        st.table.add(*[r for r in shown if r not in st.table])
+
+    def scroll_table(self) -> None:
+        st = self.st
+        rows = st.table_rows
+        n = self.max_rows
+        if len(rows) > n:
+            old = [r for r in rows[:-n] if r in st.table]
+            for r in old:
+                st.table.remove(r)
+            anims = [FadeOutPlace(r) for r in old]
+            anims += [r.animate.set_y(self.table_y(i))
+                      for i, r in enumerate(rows[-n:-1])]
+            self.play(*anims, run_time=self.quick())
+
+    def w_label(self, l: int) -> VGroup:
+        g = VGroup(txt("for both sentences, the same", S, T.MUTED),
+                   inline(math(f"W_Q^(({l})), W_K^(({l})), W_V^(({l}))", T.TYPE.math_label),
+                          txt("at layer", S, T.MUTED), Num(self.v.layers[l], decimals=0,
+                                                             size=S)))
+        g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
+
+    def add_layer(self, l: int, t: float) -> None:
+        self.put("w_label", self.w_label(l), run_time=0.25 * t)
+        self.grow(l, 0.45 * t)
+        r = self.table_row(l)
+        self.st.table_rows.append(r)
+        r.set_y(self.table_y(min(l, self.max_rows - 1)))
+        self.scroll_table()
+        self.play(FadeInPlace(r), run_time=0.3 * t)
+        self.st.table.add(r)
+
+    def clear_entered(self) -> None:
+        self.drop("arcs", "right", "panel", "zero_label", "table", "cosine", "cos_status",
+                  "cos_arrows")
 
     def beat_layers(self, beat) -> None:
-        layers = self.data["layers"][1:]
-        reads = self.data["reads"]
-        how = ([f"{self.data['model']} is post-LN: X arrives normalised,",
-                "and the three projections read it as it is"] if reads["same_as_x"] else
-               ["a pre-norm model: the projections read", "the normalised X, LN(X) (grey curve)"])
-        claim = VGroup(txt("same W, different X", T.TYPE.label, T.HIGHLIGHT),
-                       *[txt(line, S, T.MUTED) for line in how])
-        claim.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        claim.move_to([0, -2.2, 0]).align_to([PANEL_X, 0, 0], LEFT)
-        steps = [(1, lambda t: self.play(FadeOutPlace(self.zero_label), run_time=t))]
-        for l in layers:
-            steps.append((3, lambda t, l=l: self.show_rows(l, False, t)))
-            steps.append((2, lambda t, l=l: self.grow(l, t)))
-            if l == layers[0]:
-                steps.append((1, lambda t: self.put("claim", claim, run_time=t)))
-                steps.append((1, lambda t: self.emphasize(claim[0], run_time=t)))
-        self.paced(steps)
+        self.ensure_sentences()
+        self.clear_entered()
+        self.ensure_chart(0)
+        self.ensure_table(0)
+        start = self.st.grown + 1
+        steps = [(1, lambda t: self.put("w_label", self.w_label(max(0, start - 1)),
+                                        run_time=t))]
+        for l in range(start, len(self.v.layers)):
+            steps.append((3, lambda t, l=l: self.add_layer(l, t)))
+        if len(steps) > 1:
+            steps.append((1, lambda t: self.emphasize(self.st.table[0][1:], run_time=t)))
+        n = len(self.beat.get("cues") or [])
+        k = max(1, min(n, len(steps)))
+        self.by_cue([steps[:len(steps) - k + 1]] + [[s] for s in steps[len(steps) - k + 1:]]
+                    if k > 1 else [steps])
+
+    # --- compare ------------------------------------------------------------------------------
+    def ring(self, m, color=T.HIGHLIGHT) -> VGroup:
+        key, l = m.key.value, m.layer.value
+        dot = self.st.dots[key][l]
+        c = Circle(radius=0.18, color=color, stroke_width=2.5).move_to(dot)
+        cell = self.st.cells.get((l, key))
+        box = (SurroundingRectangle(cell, color=color, buff=0.05, stroke_width=2.5)
+               if cell is not None and cell in self.st.table.get_family() else VGroup())
+        return VGroup(c, box)
 
     def beat_compare(self, beat) -> None:
-        sm = self.data["summary"]
-        lo, xl = sm["lowest"], sm["x_lowest"]
-        k, l = lo["key"], lo["layer"]
-
-        def ring(m: dict) -> tuple:
-            dot = self.drawn[m["key"]][m["layer"]]
-            c = Circle(radius=0.17, color=T.HIGHLIGHT, stroke_width=2.5).move_to(dot)
-            label = inline(txt(NAME[m["key"]], S, COLOR[m["key"]]),
-                           Num(m["value"], f"data.summary.{path[m['key'] == 'x']}.value", 2, S),
-                           txt("at layer", S, T.MUTED),
-                           Num(m["layer"], f"data.summary.{path[m['key'] == 'x']}.layer", 0, S))
-            return c, label
-
-        path = {False: "lowest", True: "x_lowest"}
-        c1, lab1 = ring(lo)
-        c2, lab2 = ring(xl)
-        labels = VGroup(lab1, lab2).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        labels.next_to(self.ax.axes.c2p(0, self.data["axes"]["y_range"][0]), UR, buff=0.15)
-        gap = DashedLine(c2.get_bottom(), c1.get_top(), dash_length=0.06, color=T.HIGHLIGHT,
-                         stroke_width=2)
-        self.paced([
-            (2, lambda t: self.play(Create(c1), FadeInPlace(lab1), run_time=t)),
-            (1, lambda t: self.point_at(c1, run_time=t)),
-            (2, lambda t: self.play(Create(c2), FadeInPlace(lab2), Create(gap), run_time=t)),
-            (5, lambda t: self.show_rows(l, False, t, key=k)),
-            (1, lambda t: self.emphasize(self.shown["claim"][0], run_time=t)),
+        v, sm = self.v, self.v.summary
+        L = len(v.layers)
+        self.ensure_sentences()
+        self.clear_entered()
+        self.ensure_chart(L - 1)
+        self.ensure_table(L - 1)
+        r_lo, r_x = self.ring(sm.lowest), self.ring(sm.x_lowest)
+        r_last = VGroup(self.ring(sm.last_lowest), self.ring(sm.last_highest, T.TEXT))
+        thesis = VGroup(txt("Q, K, V can differ more than X,", S, T.HIGHLIGHT),
+                        txt("but only because X differs: the W are the same", S, T.HIGHLIGHT))
+        thesis.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        thesis.next_to(self.st.table, DOWN, buff=0.25).align_to(self.st.table, LEFT)
+        self.keep_inside(thesis)
+        self.by_cue([
+            [(2, lambda t: self.play(Create(r_lo), run_time=t)),
+             (1, lambda t: self.point_at(r_lo[0], run_time=t)),
+             (2, lambda t: self.play(Create(r_x), run_time=t)),
+             (1, lambda t: self.emphasize(r_x[1] if len(r_x[1]) else r_x[0], run_time=t))],
+            [(1, lambda t: self.play(FadeOutPlace(VGroup(r_lo, r_x)), run_time=t)),
+             (2, lambda t: self.play(Create(r_last), run_time=t)),
+             (1, lambda t: self.emphasize(*[r[1] for r in r_last if len(r[1])] or r_last,
+                                          run_time=t))],
+            [(2, lambda t: self.put("thesis", thesis, anim=Write(thesis), run_time=t)),
+             (1, lambda t: self.emphasize(thesis, run_time=t))],
         ])
+        self.set_slot("rings", r_last)
 
 
 __all__ = ["ContextQKVScene"]

@@ -3,7 +3,9 @@ takes, the scene class, the moments its handlers wait for (layerwise_core/templa
 
 from layerwise_core.templates import ANY_MODEL, template
 
+from .view import Data
+
 TEMPLATE = template(
     __package__,
-    shows={"sentences", "same", "layers", "compare"},
-    kinds=ANY_MODEL, min_sentences=2, max_sentences=2, scene_class_name="ContextQKVScene")
+    shows={"sentences", "same", "entered", "layers", "compare"},
+    kinds=ANY_MODEL, min_sentences=2, max_sentences=2, scene_class_name="ContextQKVScene", view=Data)

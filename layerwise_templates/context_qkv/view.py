@@ -1,0 +1,122 @@
+"""The context_qkv plan's `data`, declared (layerwise_core.planview): the plan is checked
+against it at plan time, and the scene reads every number through it, so each `Num` carries
+its plan path without a path typed in the scene."""
+
+from __future__ import annotations
+
+from layerwise_core.planview import View
+
+
+class Context(View):
+    sentence: str
+    focus: str
+    positions: list[int]
+    tokens: list[str]
+    token_ids: list[int]
+
+
+class Match(View):
+    same_token: bool
+    same_position: bool
+    absolute_positions: bool
+    identical: bool
+
+
+class Reads(View):
+    same_as_x: bool
+
+
+class Heads(View):
+    n_heads: int
+    q_width: int
+    kv_width: int
+
+
+class First(View):
+    """first.x (or first.in), .q, .k, .v: [layer][sentence][dim]; `in` is set below (a
+    keyword); read them as getattr(view.first, key)."""
+    dims: int
+    decimals: dict[str, list[int]]
+    q: list[list[list[float]]]
+    k: list[list[list[float]]]
+    v: list[list[list[float]]]
+
+
+First.__annotations__["x"] = "list[list[list[float]] | None] | None"
+First.__annotations__["in"] = "list[list[list[float]] | None] | None"
+
+
+class Axes(View):
+    y_range: list[float]
+    y_ticks: list[float]
+
+
+class Lowest(View):
+    key: str
+    name: str
+    layer: int
+    value: float
+
+
+class Summary(View):
+    lowest: Lowest
+    x_lowest: Lowest
+    last_lowest: Lowest
+    last_highest: Lowest
+    layer0_equal: bool
+    all_below_one_after_0: bool
+
+
+class Looks(View):
+    tokens: list[str]
+    focus: list[int]
+    mean: list[float]
+    words: list[int]
+    special: list[int]
+
+
+class Head(View):
+    head: int
+    a_key: int
+    a: float
+    a_token: str
+    b_key: int
+    b: float
+    b_token: str
+
+
+class Entered(View):
+    layer: int
+    sentences: list[Looks]
+    heads: list[Head]
+    length: list[float]
+    cos: float
+    angle: float
+    x_next: float | None
+    decimals: int
+
+
+class Cos(View):
+    """Per layer: x, in (set below: a keyword), q, k, v; read as getattr(view.cos, key)."""
+    x: list[float]
+    q: list[float]
+    k: list[float]
+    v: list[float]
+
+
+Cos.__annotations__["in"] = "list[float]"
+
+
+class Data(View):
+    model: str
+    word: str
+    contexts: list[Context]
+    match: Match
+    reads: Reads
+    layers: list[int]
+    cos: Cos
+    heads: Heads
+    first: First
+    axes: Axes
+    summary: Summary
+    entered: Entered
