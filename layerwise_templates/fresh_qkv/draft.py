@@ -11,6 +11,8 @@ from __future__ import annotations
 from layerwise_core.analysis.choices import movement, moves_most
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError
 
+from .plan import has_bias
+
 
 def build(c: Context) -> Draft:
     t, pos, spec = c.trace, c.pos, c.trace.spec
@@ -24,6 +26,7 @@ def build(c: Context) -> Draft:
     m = moves_most(t, pos, 1, first=0, last=L - 1)[0]
     rel = movement(t, pos)["rel"]
     post = spec.placement.norm_before_q == "previous"
+    bias = has_bias(t.weights(), m + 1)
     u = f"data.layers[{m}].update.norms"
     tokens = "its tokens, averaged," if len(pos) > 1 else "its token"
     notes = [f"|X^(l+1) - X^(l)| / |X^(l)| of {c.word!r} per layer: "
@@ -64,7 +67,8 @@ def build(c: Context) -> Draft:
                       "Layer {beat.layer} starts over. It multiplies "
                       + ("X" if post else "a normalised copy of X")
                       + " by its own query matrix: each entry of the query takes all of it and "
-                      "one column of the matrix, plus a bias. Then the key matrix, then the "
+                      "one column of the matrix" + (", plus a bias" if bias else "")
+                      + ". Then the key matrix, then the "
                       "value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
                       f"matrices, so head 0's query starts {{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
                       f"where layer {m}'s, dimmed on the right, started "
@@ -83,6 +87,7 @@ def build(c: Context) -> Draft:
                       "the model",
                       "One check that this really is the model's recipe. Redo every query, key "
                       "and value, for every token, every head and every layer, from the state "
-                      "each layer reads, times W plus the bias. Each one matches the model's own "
+                      "each layer reads, times W" + (" plus the bias" if bias else "")
+                      + ". Each one matches the model's own "
                       "number to within {data.layers[0].identity_bound.q.bound}.", layer=L - 1))
     return Draft(f"A whole layer, then the next: '{c.word}'", beats, notes=notes)

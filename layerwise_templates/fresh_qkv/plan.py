@@ -96,6 +96,13 @@ def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
                                 / np.linalg.norm(vec["x"]))}
 
 
+def has_bias(W, layer: int) -> bool:
+    """Whether layer `layer` adds a nonzero bias to Q, K or V (MiniLM does; SmolLM2 does not)."""
+    return any(f"blocks.{layer}.attn.b_{K}" in W
+               and float(np.abs(np.asarray(W[f"blocks.{layer}.attn.b_{K}"])).max()) > 0
+               for K in "QKV")
+
+
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     W = t.weights()
@@ -113,6 +120,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "identity": {k: projection_error(t, W, l, k) for k in QKV},
                "update": update_steps(t, l, pos) if spec.placement.mlp_in else None}
         row["identity_max"] = max(row["identity"].values())
+        row["bias"] = has_bias(W, l)
         row["identity_bound"] = {k: error_bound(v, RECOMPUTE_TOLERANCE)
                                  for k, v in row["identity"].items()}
         for k in QKV:

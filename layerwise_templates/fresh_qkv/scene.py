@@ -421,7 +421,9 @@ class FreshQKVScene(StoryboardScene):
             key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
                       f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
                       S, T.MUTED).next_to(W, DOWN, buff=0.2)
-            how = txt("each entry: all of X times one column, + a bias b", S, T.TEXT)
+            how = txt("each entry: all of X times one column, + a bias b" if bool(v.bias) else
+                      "each entry: all of X times one column (this model adds no bias)", S,
+                      T.TEXT)
             how.next_to(key, DOWN, buff=0.1)
             block = VGroup(wl, W, key, how)
             self.keep_inside(block)
@@ -532,7 +534,8 @@ class FreshQKVScene(StoryboardScene):
         model = row_of(v.q.values, v.q.path, T.Q, S)
         redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, S)
         ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
-        rl = txt(f"recomputed here as X W_Q + b:", S, T.TEXT)
+        rl = txt("recomputed here as X W_Q + b:" if bool(v.bias) else
+                 "recomputed here as X W_Q:", S, T.TEXT)
         VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
         model.next_to(ml, RIGHT, buff=0.3)
         redo.next_to(rl, RIGHT, buff=0.3)

@@ -54,6 +54,7 @@ class Layer(View):
     redo_k: list[float]
     redo_v: list[float]
     identity_max: float
+    bias: bool
     identity_bound: dict[str, Bound]
     update: Update | None
 
