@@ -138,7 +138,7 @@ def check_choices(board, template, t, word):
     elif template == "fresh_qkv":
         # the layer that moved X most is drawn whole; the next one starts over from its X
         m = int(np.argmax(moved(t, pos)[:t.n_layers - 1]))
-        assert [b["layer"] for b in board["beats"] if b["show"] in (["recap"], ["ffn"])] == [m, m]
+        assert [b["layer"] for b in board["beats"] if b["show"] in (["x"], ["ffn"])] == [m, m]
         assert [b["layer"] for b in board["beats"] if b["show"] == ["project"]] == [m + 1]
         assert [b["show"] for b in board["beats"]][-2:] == [["sweep"], ["check"]]
     elif template == "residual_stream":

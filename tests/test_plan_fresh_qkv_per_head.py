@@ -182,7 +182,7 @@ def test_fresh_a_word_of_several_tokens_is_averaged_everywhere(tmp_path, cache):
     stages and Q, K, V alike; the plan says so (focus.averaged) for the scene to say."""
     text = ("template: fresh_qkv\ntitle: t\nmodel: minilm-l6\n"
             "sentences: [\"The riverbank flooded twice.\"]\nfocus: riverbank\nlayers: [0, 1]\n"
-            "beats:\n  - id: a\n    show: [recap]\n    layer: 0\n    caption: c\n"
+            "beats:\n  - id: a\n    show: [x]\n    layer: 0\n    caption: c\n"
             "    narration: n\n")
     f = tmp_path / "multi.yaml"
     f.write_text(text)

@@ -36,30 +36,30 @@ def build(c: Context) -> Draft:
         notes.append(f"{c.word!r} is {len(pos)} tokens: every vector shown is their mean")
     branch = ("Attention reads it on a side branch" if post else
               "Attention reads a normalised copy of it on a side branch")
-    beats = [Beat("recap", ["recap"], "X goes straight on along the skip path; attention's update "
-                  "is added to it",
+    beats = [Beat("recap", ["x"], "X goes straight on along the skip path; attention's update "
+                  "Δattn is added to it",
                   f"Follow {said}, {tokens} through layer {{beat.layer}} of {{model.display}}. "
                   f"Its state X, {{model.d_model}} numbers long, goes straight on along the skip "
                   f"path, drawn as the line. {branch} and makes an update, delta attention, "
-                  f"{{{u}.d_attn:.2f}} long. At the plus sign the two are added, number by "
+                  f"{{{u}.d_attn:.2f}} long. At the plus sign they are added, number by "
                   f"number: X of length {{{u}.x:.2f}} becomes a sum of length {{{u}.mid:.2f}}.",
                   layer=m)]
     if post:
-        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: mean 0, spread 1, then a "
-                          "learned gain and bias",
-                          "This model then normalises that sum with LayerNorm. It shifts the "
-                          "{model.d_model} numbers to mean zero and spread one, then multiplies "
-                          "by a learned gain and adds a learned bias. Here the length goes from "
+        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre the numbers, rescale "
+                          "them, then a learned gain and bias",
+                          "This model then normalises that sum with LayerNorm. It subtracts the "
+                          "mean of the {model.d_model} numbers and divides by their spread, then "
+                          "multiplies by a learned gain and adds a learned bias. Here the length goes from "
                           f"{{{u}.mid:.2f}} to {{{u}.ln1:.2f}}.", layer=m))
         end = (f"and the sum, {{{u}.post:.2f}} long, is normalised again to {{{u}.ln2:.2f}}.")
     else:
         end = f"and the sum, {{{u}.post:.2f}} long, is the state the next layer reads."
-    beats.append(Beat("ffn", ["ffn"], "The second half: the FFN's update on a second skip path",
-                      "The second half of the layer has the same shape. The feed-forward "
+    beats.append(Beat("ffn", ["ffn"], "The FFN's update on its own skip path: the next X",
+                      "The rest of the layer has the same shape. The feed-forward "
                       "network reads the " + ("normalised state" if post else
                                               "state, through its own normalised copy")
-                      + f" and makes its own update, delta FFN, {{{u}.d_ffn:.2f}} long. A "
-                      f"second skip path carries the state around it, {end} That is the state "
+                      + f" and makes its own update, delta FFN, {{{u}.d_ffn:.2f}} long. "
+                      f"Another skip path carries the state around it, {end} That is the state "
                       f"layer {m + 1} reads.", layer=m))
     p = f"data.layers[{m + 1}]"
     beats.append(Beat(f"layer{m + 1}", ["project"],
@@ -76,10 +76,10 @@ def build(c: Context) -> Draft:
                       layer=m + 1))
     reset = ("because LayerNorm keeps resetting it" if post else
              "as each update adds to it")
-    beats.append(Beat("sweep", ["sweep"], "Every layer: the same two steps, a fresh query each time",
-                      "Every layer repeats the same two steps: a fresh query, key and value "
-                      "from the state it is given, then two updates. From the first state to "
-                      "the last the length goes from {data.x_lengths[0]:.2f} to "
+    beats.append(Beat("sweep", ["sweep"], "Every layer: the same steps, a fresh query each time",
+                      "Every layer repeats the same steps: a fresh query, key and value "
+                      "from the state it is given, then the updates. Across the states "
+                      "the length goes from {data.x_lengths[0]:.2f} to "
                       "{data.x_lengths[-1]:.2f}, between {min(data.x_lengths):.2f} and "
                       f"{{max(data.x_lengths):.2f}}, {reset}. The numbers themselves are new at "
                       "every layer, and so is every query made from them.", layer=L - 1))

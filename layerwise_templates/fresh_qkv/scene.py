@@ -1,9 +1,9 @@
 """A whole layer, then the next (docs/chapter.md 4.3), shown on a few real numbers of one token.
 
 Beats (storyboard `show` names):
-- `recap`   the layer's diagram with its skip path (the stream line) and attention's side branch;
-            X^(l) and Δattn^(l) as columns of their first numbers; copies of both fly into the
-            sum's column at ⊕; lengths under each column
+- `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
+            attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers;
+            copies of both fly into the sum's column at ⊕; lengths under each column
 - `norm`    the LayerNorm box after the add (post-LN); the sum's column becomes LN(sum)'s; what
             LayerNorm does, in one line
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
@@ -304,7 +304,7 @@ class FreshQKVScene(StoryboardScene):
         d.drawn = i + 1
 
     # --- recap: X^(l) + Δattn^(l) on the skip path ---------------------------------------------
-    def beat_recap(self, beat) -> None:
+    def beat_x(self, beat) -> None:
         d = self.diagram_for(self.layer)
         self.show_now(d, 0)
         first_sum = d.kinds.index("sum")
