@@ -60,7 +60,7 @@ def build(c: Context) -> Draft:
                                               "state, through its own normalised copy")
                       + f" and makes its own update, delta FFN, {{{u}.d_ffn:.2f}} long. "
                       f"Another skip path carries the state around it, {end} That is the state "
-                      f"layer {m + 1} reads.", layer=m))
+                      "layer {beat.layer + 1} reads.", layer=m))
     p = f"data.layers[{m + 1}]"
     beats.append(Beat(f"layer{m + 1}", ["project"],
                       "Layer {beat.layer} starts over: X times its own W_Q, W_K, W_V",
@@ -70,8 +70,9 @@ def build(c: Context) -> Draft:
                       "one column of the matrix" + (", plus a bias" if bias else "")
                       + ". Then the key matrix, then the "
                       "value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
-                      f"matrices, so head 0's query starts {{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
-                      f"where layer {m}'s, dimmed on the right, started "
+                      "matrices, so the query of head {data.show.head} starts "
+                      f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
+                      "where layer {beat.layer - 1}'s, dimmed on the right, started "
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
                       layer=m + 1))
     reset = ("because LayerNorm keeps resetting it" if post else

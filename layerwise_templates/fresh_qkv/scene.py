@@ -48,6 +48,7 @@ GHOST = 0.5                      # the earlier layer's opacity
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
 SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -0.75, -1.75
+NOTE_WIDTH = 13.0                # the widest a line of explanation may be
 X_LEFT, X_RIGHT = -5.9, 4.9      # the first and last node's x
 UPDATE_COLOR = {"d_attn": T.ATTN, "d_ffn": T.FFN}
 UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
@@ -143,8 +144,15 @@ class FreshQKVScene(StoryboardScene):
         toks = " ".join(str(t) for t in f.tokens)
         which = (f"the tokens {toks} of '{f.word}', averaged" if f.averaged
                  else f"the token '{f.word}'")
-        return (f"{which}: the first {int(self.v.show.dims)} of its "
+        text = (f"{which}: the first {int(self.v.show.dims)} of its "
                 f"{int(self.v.shape.d_model)} numbers; under each, its length")
+        if txt(text, S).width > NOTE_WIDTH:         # show less, not smaller
+            which = (f"'{f.word}' ({len(f.tokens)} tokens, averaged)" if f.averaged
+                     else f"'{f.word}'")
+            text = f"{which}: first {int(self.v.show.dims)} numbers of each vector, its length"
+        if txt(text, S).width > NOTE_WIDTH:
+            text = f"first {int(self.v.show.dims)} numbers of each vector, its length"
+        return text
 
     # --- the diagram --------------------------------------------------------------------------
     def diagram_for(self, l: int) -> Diagram:
