@@ -141,14 +141,15 @@ class FreshQKVScene(StoryboardScene):
 
     def word_note(self) -> str:
         f = self.v.focus
+        name, _, nth = str(f.word).partition("#")
+        word = f"'{name}' (occurrence {nth})" if nth else f"'{name}'"
         toks = " ".join(str(t) for t in f.tokens)
-        which = (f"the tokens {toks} of '{f.word}', averaged" if f.averaged
-                 else f"the token '{f.word}'")
+        which = (f"the tokens {toks} of {word}, averaged" if f.averaged
+                 else f"the token {word}")
         text = (f"{which}: the first {int(self.v.show.dims)} of its "
                 f"{int(self.v.shape.d_model)} numbers; under each, its length")
         if txt(text, S).width > NOTE_WIDTH:         # show less, not smaller
-            which = (f"'{f.word}' ({len(f.tokens)} tokens, averaged)" if f.averaged
-                     else f"'{f.word}'")
+            which = (f"{word}, {len(f.tokens)} tokens averaged" if f.averaged else word)
             text = f"{which}: first {int(self.v.show.dims)} numbers of each vector, its length"
         if txt(text, S).width > NOTE_WIDTH:
             text = f"first {int(self.v.show.dims)} numbers of each vector, its length"
