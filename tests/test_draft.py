@@ -136,11 +136,11 @@ def check_choices(board, template, t, word):
         if c > 0:
             assert beats["before"]["layer"] == c - 1
     elif template == "fresh_qkv":
-        rel = moved(t, pos)[:t.n_layers - 1]
-        top2 = sorted(np.argsort(-rel, kind="stable")[:2] + 1)
-        layers = sorted(b["layer"] for b in board["beats"]
-                        if b["id"].startswith(("causes", "qkv")) and b["layer"] > 0)
-        assert set(layers) <= set(top2) and top2[0] in layers
+        # the layer that moved X most is drawn whole; the next one starts over from its X
+        m = int(np.argmax(moved(t, pos)[:t.n_layers - 1]))
+        assert [b["layer"] for b in board["beats"] if b["show"] in (["x"], ["ffn"])] == [m, m]
+        assert [b["layer"] for b in board["beats"] if b["show"] == ["project"]] == [m + 1]
+        assert [b["show"] for b in board["beats"]][-2:] == [["sweep"], ["check"]]
     elif template == "residual_stream":
         rel = moved(t, [pos[-1]])
         m = 1 + int(np.argmax(rel[1:t.n_layers - 1]))

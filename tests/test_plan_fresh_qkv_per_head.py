@@ -91,7 +91,7 @@ def test_fresh_focus_and_the_numbers_of_x(fresh):
     assert [lay["layer"] for lay in d["layers"]] == list(range(t.n_layers))
     for lay in d["layers"]:
         x = f64(t[f"blocks.{lay['layer']}.hook_resid_pre"])[6]
-        assert lay["x_first"] == pytest.approx(x[:4].tolist(), abs=1e-9)
+        assert lay["x_first"] == pytest.approx(x[:3].tolist(), abs=1e-9)
         assert lay["in_first"] == lay["x_first"]          # post-LN: W_Q multiplies X itself
         assert lay["x_norm"] == pytest.approx(np.linalg.norm(x), rel=1e-9)
 
@@ -111,7 +111,7 @@ def test_fresh_shown_q_k_v_are_x_times_w_plus_b(fresh):
             assert lay[f"redo_{k}"] == pytest.approx(mine.tolist(), abs=1e-9)
             assert np.abs(mine - trace).max() < 1e-5
             assert np.asarray(lay[f"W_{X}"]) == pytest.approx(
-                f64(W[f"blocks.{l}.attn.W_{X}"])[0, :4, :3], abs=1e-12)
+                f64(W[f"blocks.{l}.attn.W_{X}"])[0, :3, :3], abs=1e-12)
             err = float(np.abs(redo(t, W, attn_input(t, l), l, X)
                                - t[f"blocks.{l}.attn.hook_{k}"]).max())
             assert lay["identity"][k] == pytest.approx(err, rel=1e-9) and err < 1e-4
@@ -132,7 +132,15 @@ def test_fresh_update_is_the_post_ln_path(fresh):
         assert np.abs(g["ln1"] + g["d_ffn"] - g["post"]).max() < 1e-4
         for k, v in g.items():
             assert u["norms"][k] == pytest.approx(np.linalg.norm(v), rel=1e-9)
-        assert u["x_next_first"] == pytest.approx(g["ln2"][:4].tolist(), abs=1e-9)
+        assert u["x_next_first"] == pytest.approx(g["ln2"][:3].tolist(), abs=1e-9)
+        # the diagram's nodes: stream state, update, sum, LayerNorm, ... each with the trace's
+        # length and first numbers, in the order the layer applies them
+        assert [(s["key"], s["kind"]) for s in u["stages"]] == [
+            ("x", "state"), ("d_attn", "update"), ("mid", "sum"), ("ln1", "norm"),
+            ("d_ffn", "update"), ("post", "sum"), ("ln2", "norm")]
+        for s in u["stages"]:
+            assert s["length"] == pytest.approx(np.linalg.norm(g[s["key"]]), rel=1e-9)
+            assert s["first"] == pytest.approx(g[s["key"]][:3].tolist(), abs=1e-9)
         if l + 1 < t.n_layers:                        # the next layer starts from this X
             assert d["layers"][l + 1]["x_first"] == pytest.approx(u["x_next_first"], abs=1e-9)
 
@@ -156,36 +164,41 @@ def test_fresh_normalisation_step_is_post_ln(fresh):
         assert np.abs(ln - f64(t[f"blocks.{l}.hook_resid_pre"])[6]).max() < 1e-3
 
 
-def test_fresh_causes_separate_new_x_from_new_w(fresh):
-    """old X·new W, new X·new W, new X·old W: cosines only within one W's basis; attention of
-    'bank' redone here; the actual combinations equal the model's own patterns."""
+def test_fresh_lengths_of_every_state(fresh):
+    """data.x_lengths: |X^(0)| .. |X^(6)|, redone from the trace (the sweep's 'stays between'
+    is min/max of these, and no "new X or new W" experiment is left in the plan)."""
     _, plan, t = fresh
-    W = t.weights()
     d = plan["data"]
-    assert d["layers"][0]["causes"] is None
-    for lay in d["layers"][1:]:
-        l, c = lay["layer"], lay["causes"]
-        X_old, X_new = attn_input(t, l - 1), attn_input(t, l)
-        qa, qb = redo(t, W, X_old, l, "Q")[6], redo(t, W, X_new, l, "Q")[6]
-        qc, qp = redo(t, W, X_new, l - 1, "Q")[6], redo(t, W, X_old, l - 1, "Q")[6]
-        assert c["cos_new_x_same_w"] == pytest.approx(float(cosine(qa.ravel(), qb.ravel())),
-                                                      abs=1e-9)
-        assert c["cos_new_x_old_w"] == pytest.approx(float(cosine(qp.ravel(), qc.ravel())),
-                                                     abs=1e-9)
-        assert abs(c["cos_across_w"]) < 0.15          # different bases: says nothing
-        assert c["cos_new_x_same_w"] > 0.5            # same W: the new X moves Q only partly
-        assert c["q_first"]["b"] == pytest.approx(lay["q"], abs=1e-5)
-        assert c["q_first"]["p"] == pytest.approx(d["layers"][l - 1]["q"], abs=1e-5)
-        pat = f64(t[f"blocks.{l}.attn.hook_pattern"])[0, 6]
-        assert c["pattern"]["b"] == pytest.approx(pat.tolist(), abs=1e-5)
-        prev = f64(t[f"blocks.{l - 1}.attn.hook_pattern"])[0, 6]
-        assert c["pattern"]["p"] == pytest.approx(prev.tolist(), abs=1e-5)
-        for n in "ac":
-            p = np.asarray(c["pattern"][n])
-            assert p.sum() == pytest.approx(1.0, abs=1e-9) and (p >= 0).all()
-        tv = lambda a, b: 0.5 * np.abs(np.asarray(a) - np.asarray(b)).sum()  # noqa: E731
-        assert c["tv_new_x"] == pytest.approx(tv(c["pattern"]["a"], c["pattern"]["b"]), abs=1e-9)
-        assert c["tv_new_w"] == pytest.approx(tv(c["pattern"]["c"], c["pattern"]["b"]), abs=1e-9)
+    xs = [f64(t[f"blocks.{l}.hook_resid_pre"])[6] for l in range(t.n_layers)]
+    xs.append(f64(t[f"blocks.{t.n_layers - 1}.ln2.hook_normalized"])[6])
+    assert d["x_lengths"] == pytest.approx([np.linalg.norm(x) for x in xs], rel=1e-9)
+    assert min(d["x_lengths"]) == pytest.approx(10.10, abs=0.005)
+    assert max(d["x_lengths"]) == pytest.approx(13.85, abs=0.005)
+    assert all("causes" not in lay for lay in d["layers"])
+
+
+def test_fresh_a_word_of_several_tokens_is_averaged_everywhere(tmp_path, cache):
+    """One definition of a focus word's vector: the mean over its tokens, in X, the update's
+    stages and Q, K, V alike; the plan says so (focus.averaged) for the scene to say."""
+    text = ("template: fresh_qkv\ntitle: t\nmodel: minilm-l6\n"
+            "sentences: [\"The riverbank flooded twice.\"]\nfocus: riverbank\nlayers: [0, 1]\n"
+            "beats:\n  - id: a\n    show: [x]\n    layer: 0\n    caption: c\n"
+            "    narration: n\n")
+    f = tmp_path / "multi.yaml"
+    f.write_text(text)
+    sb = load_storyboard(f)
+    plan = json.loads(json.dumps(build_plan(sb, cache_dir=cache)))
+    t = get_trace(sb.model, sb.sentences[0], cache_dir=cache)
+    d = plan["data"]
+    pos = d["focus"]["positions"]
+    assert len(pos) > 1 and d["focus"]["averaged"] is True
+    lay = d["layers"][1]
+    x = f64(t["blocks.1.hook_resid_pre"])[pos].mean(axis=0)
+    assert lay["x_first"] == pytest.approx(x[:3].tolist(), abs=1e-9)
+    q = f64(t["blocks.1.attn.hook_q"])[pos].mean(axis=0)[0, :3]
+    assert lay["q"] == pytest.approx(q.tolist(), abs=1e-9)
+    mid = f64(t["blocks.1.hook_resid_mid"])[pos].mean(axis=0)
+    assert lay["update"]["stages"][2]["first"] == pytest.approx(mid[:3].tolist(), abs=1e-9)
 
 
 # --- per_head ----------------------------------------------------------------------------------

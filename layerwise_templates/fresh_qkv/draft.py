@@ -1,82 +1,94 @@
-"""The fresh_qkv draft: `build(Context) -> Draft` (see `layerwise_core.drafts`)."""
+"""The fresh_qkv draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
+
+The story of the shipped storyboard (docs/chapter.md 4.3) for the teacher's own sentence: the
+layer that moved the word's X most (for its length) drawn whole, with its skip paths and, in a
+post-LN model, the LayerNorm after each add; the next layer starting over from the X it wrote;
+every layer as a table; the recompute check. A word of several tokens is their mean everywhere
+(the scene says so on screen)."""
 
 from __future__ import annotations
 
 from layerwise_core.analysis.choices import movement, moves_most
-from layerwise_core.analysis.qkv_causes import pattern_comparable
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError
 
+from .plan import has_bias
+
+
 def build(c: Context) -> Draft:
-    t, word, pos, spec = c.trace, c.word, c.pos, c.trace.spec
+    t, pos, spec = c.trace, c.pos, c.trace.spec
     said = c.said
     L = t.n_layers
     if L < 3:
         raise DraftError(f"fresh_qkv: {t.model} has {L} layers; the draft needs 3")
-    # layer l >= 1 meets X^(l), which layer l-1 wrote: the beats after the two layers that moved
-    # the word's X most (relative to its length) show Q, K, V made fresh from it
-    moved = moves_most(t, pos, 2, first=0, last=L - 1)
-    fresh = [m + 1 for m in moved]
+    if spec.placement.mlp_in is None:
+        raise DraftError(f"fresh_qkv: {t.model} has no feed-forward sublayer to draw")
+    # the layer drawn whole: the one that moved the word's X most, relative to its length
+    m = moves_most(t, pos, 1, first=0, last=L - 1)[0]
     rel = movement(t, pos)["rel"]
     post = spec.placement.norm_before_q == "previous"
-    # what the scene can show for this model and word: its norm panel labels the post-LN flow
-    # "this model (MiniLM)", its update panel lists the two LayerNorms of post-LN, its causes
-    # panel redoes plain softmax(q.k) attention (no RoPE, no shared K/V) and is titled 'bank'
-    show_norm = spec.name == "minilm-l6"
-    experiment = pattern_comparable(spec) and word.lower() == "bank"
-    notes = [f"|X^(l+1) - X^(l)| / |X^(l)| of {word!r} per layer: {[round(r, 3) for r in rel]}; "
-             f"moved most (layers 0..{L - 2}): {moved}, so layers {fresh} get "
-             + ("the new-X-or-new-W experiment" if experiment else "their fresh Q, K, V")]
-    left_out = ([] if show_norm else ["the norm panel (it names MiniLM)"]) \
-        + ([] if post else ["the update panel (post-LN only)"]) \
-        + ([] if experiment else ["the new-X-or-new-W panel (plain attention, titled 'bank')"])
-    if left_out:
-        notes.append("left out, as the scene draws them: " + "; ".join(left_out))
-    how = ("X arrives already normalised, and" if post else
-           "this model normalises X just before each sublayer, and")
-    beats = [Beat("x0", ["x"], f"X for '{word}'",
-                  f"This is {{model.display}}, reading the sentence as {{len(data.tokens)}} "
-                  f"tokens. Follow the word {said}. It enters the first layer as X, a list of "
-                  f"{{model.d_model}} numbers; here are the first "
-                  f"{{len(data.layers[0].in_first)}}, and its length.", layer=0)]
-    if show_norm:
-        beats.append(Beat("norm0", ["norm"], "Where the norm sits",
-                          "Transformers normalise the stream, but not all in the same place. "
-                          "This model normalises after every addition, so X arrives already "
-                          "normalised and the query matrix multiplies it directly. Most recent "
-                          "models normalise just before each sublayer instead.", layer=0))
-    beats.append(Beat("qkv0", ["project"], "Layer {beat.layer}: X times its own W",
-                      f"In layer {{beat.layer}}, {how} the query matrix multiplies it. Each "
-                      f"entry of the query uses one column of the matrix and all of the input. "
-                      f"The same input then meets the key matrix and the value matrix.",
-                      layer=0))
+    bias = has_bias(t.weights(), m + 1)
+    u = f"data.layers[{m}].update.norms"
+    tokens = "its tokens, averaged," if len(pos) > 1 else "its token"
+    notes = [f"|X^(l+1) - X^(l)| / |X^(l)| of {c.word!r} per layer: "
+             f"{[round(r, 3) for r in rel]}; layer {m} moved it most, so it is drawn whole "
+             f"and layer {m + 1} starts over from X^({m + 1})"]
+    if len(pos) > 1:
+        notes.append(f"{c.word!r} is {len(pos)} tokens: every vector shown is their mean")
+    branch = ("Attention reads it on a side branch" if post else
+              "Attention reads a normalised copy of it on a side branch")
+    beats = [Beat("recap", ["x"], "X goes straight on along the skip path; attention's update "
+                  "Δattn is added to it",
+                  f"Follow {said}, {tokens} through layer {{beat.layer}} of {{model.display}}. "
+                  f"Its state X, {{model.d_model}} numbers long, goes straight on along the skip "
+                  f"path, drawn as the line. {branch} and makes an update, delta attention, "
+                  f"{{{u}.d_attn:.2f}} long. At the plus sign they are added, number by "
+                  f"number: X of length {{{u}.x:.2f}} becomes a sum of length {{{u}.mid:.2f}}.",
+                  layer=m)]
     if post:
-        beats.append(Beat("update0", ["update"], "Layer {beat.layer} updates X",
-                          "Attention adds its output to X, and the sum is normalised. The "
-                          "feed-forward network adds its own update, and the sum is normalised "
-                          "again. That result is the X the next layer reads.", layer=0))
-    beats.append(Beat(f"qkv{fresh[0]}", ["project"], "Layer {beat.layer} starts over",
-                      "Layer {beat.layer} starts over. A new X meets new matrices, and fresh "
-                      "query, key and value come out. Layer {beat.layer - 1} is among the "
-                      "layers that moved X most, for its length.", layer=fresh[0]))
-    if experiment:
-        for i, l in enumerate(fresh):
-            p = f"data.layers[{l}].causes"
-            beats.append(Beat(
-                f"causes{l}", ["causes"],
-                "New X, or new W?" if i == 0 else "Layer {beat.layer}: again",
-                ("What made the query new: the new X or the new matrix? " if i == 0 else
-                 "Layer {beat.layer - 1} moved X a lot too. ")
-                + f"Keep layer {{beat.layer}}'s matrix and feed it the old X: the attention of "
-                  f"{said} shifts by {{{p}.tv_new_x:.2f}}. Keep the new X and use layer "
-                  f"{{beat.layer - 1}}'s matrix: it shifts by {{{p}.tv_new_w:.2f}}.", layer=l))
-    elif fresh[1] != L - 1:
-        beats.append(Beat(f"qkv{fresh[1]}", ["project"], "Layer {beat.layer}: fresh again",
-                          "Layer {beat.layer - 1} also moved X a lot, for its length. Layer "
-                          "{beat.layer} again multiplies what it is given by its own matrices.",
-                          layer=fresh[1]))
-    beats.append(Beat(f"check{L - 1}", ["project", "check"],
-                      "Layer {beat.layer}: same recipe, checked",
-                      "The last layer follows the same recipe. Redoing every query, key and "
-                      "value from this X and this layer's matrices reproduces the model's own "
-                      "numbers.", layer=L - 1))
-    return Draft(f"Fresh Q, K, V at every layer: '{word}'", beats, notes=notes)
+        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre the numbers, rescale "
+                          "them, then a learned gain and bias",
+                          "This model then normalises that sum with LayerNorm. It subtracts the "
+                          "mean of the {model.d_model} numbers and divides by their spread, then "
+                          "multiplies by a learned gain and adds a learned bias. Here the length goes from "
+                          f"{{{u}.mid:.2f}} to {{{u}.ln1:.2f}}.", layer=m))
+        end = (f"and the sum, {{{u}.post:.2f}} long, is normalised again to {{{u}.ln2:.2f}}.")
+    else:
+        end = f"and the sum, {{{u}.post:.2f}} long, is the state the next layer reads."
+    beats.append(Beat("ffn", ["ffn"], "The FFN's update on its own skip path: the next X",
+                      "The rest of the layer has the same shape. The feed-forward "
+                      "network reads the " + ("normalised state" if post else
+                                              "state, through its own normalised copy")
+                      + f" and makes its own update, delta FFN, {{{u}.d_ffn:.2f}} long. "
+                      f"Another skip path carries the state around it, {end} That is the state "
+                      "layer {beat.layer + 1} reads.", layer=m))
+    p = f"data.layers[{m + 1}]"
+    beats.append(Beat(f"layer{m + 1}", ["project"],
+                      "Layer {beat.layer} starts over: X times its own W_Q, W_K, W_V",
+                      "Layer {beat.layer} starts over. It multiplies "
+                      + ("X" if post else "a normalised copy of X")
+                      + " by its own query matrix: each entry of the query takes all of it and "
+                      "one column of the matrix" + (", plus a bias" if bias else "")
+                      + ". Then the key matrix, then the "
+                      "value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
+                      "matrices, so the query of head {data.show.head} starts "
+                      f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
+                      "where layer {beat.layer - 1}'s, dimmed on the right, started "
+                      f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
+                      layer=m + 1))
+    reset = ("because LayerNorm keeps resetting it" if post else
+             "as each update adds to it")
+    beats.append(Beat("sweep", ["sweep"], "Every layer: the same steps, a fresh query each time",
+                      "Every layer repeats the same steps: a fresh query, key and value "
+                      "from the state it is given, then the updates. Across the states "
+                      "the length goes from {data.x_lengths[0]:.2f} to "
+                      "{data.x_lengths[-1]:.2f}, between {min(data.x_lengths):.2f} and "
+                      f"{{max(data.x_lengths):.2f}}, {reset}. The numbers themselves are new at "
+                      "every layer, and so is every query made from them.", layer=L - 1))
+    beats.append(Beat("check", ["check"], "Checked: every Q, K, V recomputed as X W + b matches "
+                      "the model",
+                      "One check that this really is the model's recipe. Redo every query, key "
+                      "and value, for every token, every head and every layer, from the state "
+                      "each layer reads, times W" + (" plus the bias" if bias else "")
+                      + ". Each one matches the model's own "
+                      "number to within {data.layers[0].identity_bound.q.bound}.", layer=L - 1))
+    return Draft(f"A whole layer, then the next: '{c.word}'", beats, notes=notes)

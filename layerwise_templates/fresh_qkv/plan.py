@@ -1,17 +1,20 @@
-"""Plan data for "fresh Q, K, V at every layer": per layer, one word's X^(l) as a few numbers,
+"""Plan data for "a whole layer, then the next": per layer, one word's X^(l) as a few numbers,
 where its normalisation sits, this layer's own W_Q, W_K, W_V meeting it (a few real entries), the
-Q, K, V it produces (a few entries of one head, equal to in(X) W + b from the trace), the layer's
-update to X (attention add, renormalisation, FFN add, renormalisation) and, from layer 1 on, the
-experiment that separates the two causes of a new Q (analysis.qkv_causes).
+Q, K, V it produces (a few entries of one head, equal to in(X) W + b from the trace) and the
+layer's update to X (attention add, renormalisation, FFN add, renormalisation).
 
-Per layer l (the focus word's first token; `SHOW` input dims, `OUT` output dims of `HEAD`):
+Per layer l (the focus word's tokens averaged; `SHOW` input dims, `OUT` output dims of `HEAD`):
   x_first, x_norm       X^(l)[:SHOW] and |X^(l)|; x: the whole vector scaled for a strip
   norm                  where the normalisation sits (norm_step)
   W_Q/W_K/W_V           rows 0..SHOW-1, columns 0..OUT-1 of head HEAD (raw weights)
   q/k/v                 trace Q/K/V^(l)[HEAD][:OUT]; redo_q/k/v the same from in(X) W + b
   identity              max |trace - (in(X) W + b)| over every token, head and dim
-  update                the sizes of every step from X^(l) to X^(l+1), and X^(l+1)[:SHOW]
-  causes                (l >= 1) cosines in a shared basis, attention rows, TV distances
+  update                the sizes of every step from X^(l) to X^(l+1), and X^(l+1)[:SHOW];
+                        stages: the block diagram's nodes (state, update, sum, norm) in order,
+                        each with its length and first SHOW numbers
+A focus word of several tokens: every per-layer vector is the mean over its tokens (one
+definition everywhere; focus.averaged says so and the scene says it on screen). The "new X or
+new W" experiment is cut (docs/chapter.md 4.3: it compared unrelated heads across layers).
 """
 
 from __future__ import annotations
@@ -19,13 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.qkv import projection_error
-from layerwise_core.analysis.qkv_causes import project, qkv_causes
+from layerwise_core.analysis.qkv_causes import project
 from layerwise_core.analysis.robust import error_bound, robust_limit, scaled
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 
-SHOW = 4        # input dims shown as numbers (of d_model)
+SHOW = 3        # input dims shown as numbers (of d_model)
 OUT = 3         # output dims of Q, K, V shown as numbers (of d_head)
 HEAD = 0        # the head whose numbers are shown
 # The recompute check's shown bound: max |model - (in(X) W + b)| over every token, head and entry.
@@ -80,26 +83,24 @@ def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
     hooks = {k: h for k, h in hooks.items() if h in trace}
     vec = {k: focus_rows(trace[h], pos) for k, h in hooks.items()}
     nxt = vec.get("ln2", vec.get("post"))
-    return {"placement": placement.name,
+    # the diagram's nodes in order: the states on the stream, the updates added to it, and (post-LN)
+    # the LayerNorm after each add; each with its length and first SHOW numbers
+    order = [("x", "state"), ("d_attn", "update"), ("mid", "sum"), ("ln1", "norm"),
+             ("d_ffn", "update"), ("post", "sum"), ("ln2", "norm")]
+    stages = [{"key": k, "kind": kind, "length": float(np.linalg.norm(vec[k])),
+               "first": vec[k][:SHOW].tolist()} for k, kind in order if k in vec]
+    return {"placement": placement.name, "stages": stages,
             "norms": {k: float(np.linalg.norm(v)) for k, v in vec.items()},
             "x_next_first": nxt[:SHOW].tolist(), "x_next_norm": float(np.linalg.norm(nxt)),
             "cos_x_next": float(np.dot(nxt, vec["x"]) / np.linalg.norm(nxt)
                                 / np.linalg.norm(vec["x"]))}
 
 
-def causes_row(trace: Trace, W: dict, layer: int, pos: list[int]) -> dict:
-    c = qkv_causes(trace, W, layer, pos[0])
-    row = {k: c[k] for k in ("layer", "prev", "cos_new_x_same_w", "cos_new_x_old_w",
-                             "rel_change_new_x", "cos_across_w")}
-    row["q_first"] = {n: c["q"][n][HEAD][:OUT].tolist() for n in "abcp"}
-    if c["patterns"] is not None:
-        row["pattern"] = {n: c["patterns"][n][HEAD].tolist() for n in "abcp"}
-        row["tv_new_x"] = float(c["tv_new_x"][HEAD])
-        row["tv_new_w"] = float(c["tv_new_w"][HEAD])
-        row["tv_new_x_mean"] = float(np.mean(c["tv_new_x"]))
-        row["tv_new_w_mean"] = float(np.mean(c["tv_new_w"]))
-        row["top"] = {n: int(np.argmax(c["patterns"][n][HEAD])) for n in "abcp"}
-    return row
+def has_bias(W, layer: int) -> bool:
+    """Whether layer `layer` adds a nonzero bias to Q, K or V (MiniLM does; SmolLM2 does not)."""
+    return any(f"blocks.{layer}.attn.b_{K}" in W
+               and float(np.abs(np.asarray(W[f"blocks.{layer}.attn.b_{K}"])).max()) > 0
+               for K in "QKV")
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -117,9 +118,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "x": scaled(xs[l], x_limit), "in_first": inp[:SHOW].tolist(),
                "norm": norm_step(t, l, pos),
                "identity": {k: projection_error(t, W, l, k) for k in QKV},
-               "update": update_steps(t, l, pos) if spec.placement.mlp_in else None,
-               "causes": causes_row(t, W, l, pos) if l >= 1 else None}
+               "update": update_steps(t, l, pos) if spec.placement.mlp_in else None}
         row["identity_max"] = max(row["identity"].values())
+        row["bias"] = has_bias(W, l)
         row["identity_bound"] = {k: error_bound(v, RECOMPUTE_TOLERANCE)
                                  for k, v in row["identity"].items()}
         for k in QKV:
@@ -132,7 +133,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
         out.append(row)
     return {"focus": {"word": sb.focus[0], "positions": pos,
-                      "tokens": [t.tokens[p] for p in pos]},
+                      "tokens": [t.tokens[p] for p in pos], "averaged": len(pos) > 1},
             "tokens": t.tokens,
             "model": spec.display,
             "norm": {"kind": spec.norm, "placement": spec.norm_placement},
@@ -140,4 +141,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                       "d_model": spec.d_model, "d_head": spec.d_head},
             "show": {"dims": SHOW, "out": OUT, "head": HEAD},
             "x_limit": x_limit,
+            # |X^(l)| for every state the layers read and the last one writes: X^(first)..X^(last+1)
+            "x_lengths": [r["x_norm"] for r in out]
+            + ([out[-1]["update"]["x_next_norm"]] if out[-1]["update"] else []),
             "layers": out}

@@ -1,409 +1,567 @@
-"""Fresh Q, K, V at every layer, shown happening on a few real numbers of one word.
+"""A whole layer, then the next (docs/chapter.md 4.3), shown on a few real numbers of one token.
 
 Beats (storyboard `show` names):
-- `x`       the sentence as the model's tokens ([CLS]/[SEP] explained), the focus word's X^(l) as a
-            column of its first numbers, ⋮, "384 dims", |x|
-- `norm`    where the norm sits: post-LN (this model: X arrives normalised, W_Q reads it directly)
-            vs pre-norm, two small flow pictures with a dot running through them
-- `project` a copy of X flies into W_Q^(l), then W_K^(l), W_V^(l); the entries of Q, K, V (head
-            0) appear column by column; the previous layer's Q, K, V stay dimmed on the right
-- `update`  the layer's update to X: + Δattn, LN, + ΔFFN, LN (sizes from the plan), then the
-            X column becomes X^(l+1)
-- `causes`  the camera glides to a panel: old X·new W, new X·new W, new X·old W, each as the
-            focus word's attention over the tokens; what changed, measured (cosine within one
-            W, total-variation distance of the attention); at a later layer the bars morph
-- `check`   the recompute check: max |model - (X W + b)| < bound over every token, head, entry
+- `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
+            attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers;
+            copies of both fly into the sum's column at ⊕; lengths under each column
+- `norm`    the LayerNorm box after the add (post-LN); the sum's column becomes LN(sum)'s; what
+            LayerNorm does, in one line
+- `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
+            again: the last column is X^(l+1)
+- `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row) times
+            layer l's own W_Q, W_K, W_V (head 0); layer l-1's X, Q, K, V dimmed on the right
+- `sweep`   a table of X^(l) for every layer: its first numbers, its length, and the query
+            Q^(l) made from it; rows arrive one layer at a time
+- `check`   the last layer's query recomputed as X W + b beside the model's, and the bound the
+            recompute stays under for every token, head, layer and Q/K/V entry
 
-Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
+Every number is a `Num` read through the plan's typed view (view.py), so it carries its plan
+path; the scene does no model arithmetic. `Stage` is what an earlier beat left on screen: a
+handler continues it when it is the diagram of its own layer, and otherwise clears the stage
+and builds what it needs from the plan, so every arrangement of the beats renders.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Dot, FadeIn, Indicate,
-                   LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle, Transform,
-                   VGroup, VMobject)
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Circumscribe, Dot, FadeIn, Indicate, LaggedStart,
+                   Line, MoveAlongPath, RoundedRectangle, SurroundingRectangle, Transform,
+                   TransformFromCopy, VGroup, VMobject)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, math, txt
-from scenes.motion import VectorColumn, WeightBlock, emphasize, ghost, matvec
+from scenes.motion import VectorColumn, WeightBlock, matvec
 from scenes.motion.matvec import row_of
+
+from .view import Data
 
 QKV = ("q", "k", "v")
 NAME = {"q": "Q", "k": "K", "v": "V"}
 COLOR = {"q": T.Q, "k": T.K, "v": T.V}
-S = T.TYPE.small
-X_AT = np.array([-5.75, 0.35, 0])          # the X column
-W_AT = np.array([-2.15, 0.35, 0])         # the W block
-QKV_AT = np.array([1.55, 0.35, 0])        # Q, K, V rows
-GHOST_SHIFT = 3.05 * RIGHT                 # where the previous layer's Q, K, V go
-CAUSES_DOWN = 8.5                          # the causes panel sits below; the camera glides there
+S = T.TYPE.small                 # 18 px: the smallest text
+ML = T.TYPE.math_label           # 26 px: formulas with scripts (scripts ~18 px)
+GHOST = 0.5                      # the earlier layer's opacity
+
+# the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
+SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -0.75, -1.75
+NOTE_WIDTH = 13.0                # the widest a line of explanation may be
+X_LEFT, X_RIGHT = -5.9, 4.9      # the first and last node's x
+UPDATE_COLOR = {"d_attn": T.ATTN, "d_ffn": T.FFN}
+UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
+BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
+
+# project: X row on top, W below it, the layer's Q, K, V in the middle, layer l-1's on the right
+PX, PW, PR, PG = -2.9, -2.9, 1.65, 5.15      # x of X row, W, result rows, ghost rows
+PY_X, PY_W = 2.3, 0.05
+ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
+MAX_ROWS = 8                     # the sweep's table: at most this many states
 
 
-SUP = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
+def pick_states(states: list[int], most: int) -> list[int]:
+    """All states when they fit, else the first two, the last and evenly spaced ones between
+    (a deep model's table keeps its ends and samples the middle; the labels show the jumps)."""
+    if len(states) <= most:
+        return states
+    idx = {0, 1, len(states) - 1}
+    idx |= {int(round(i)) for i in np.linspace(1, len(states) - 1, most - 1)}
+    return [states[i] for i in sorted(idx)][:most - 1] + [states[-1]]
 
 
-def sup(base: str, l: int) -> str:
-    """X⁽³⁾: the chapter's X^(l) notation in plain text (labels inside sentences)."""
-    return base + f"({l})".translate(SUP)
+@dataclass
+class Diagram:
+    """One layer's diagram: per stage node i its marker on the stream or branch, the path that
+    leads to it, its column (label, numbers, length) and how far it is drawn."""
+    layer: int
+    kinds: list[str]
+    keys: list[str]
+    xs: list[float]
+    marks: list = field(default_factory=list)     # ⊕ / LN box / branch box / start dot
+    paths: list = field(default_factory=list)     # stream segment or branch leading to node i
+    cols: list = field(default_factory=list)      # VGroup(label?, column, length)
+    drawn: int = 0                                # nodes 0..drawn-1 are on screen
+
+    def group(self) -> VGroup:
+        return VGroup(*[VGroup(self.marks[i], self.paths[i], self.cols[i])
+                        for i in range(self.drawn)])
+
+
+@dataclass
+class Stage:
+    """What is on screen between beats (handlers read and fill it; nothing else carries over)."""
+    diagram: Diagram | None = None
+    note: VGroup | None = None
+    note_text: str = ""
+    parts: list = field(default_factory=list)     # anything else: cleared with the stage
+    proj_layer: int | None = None                 # the layer whose Q, K, V rows are shown
+    proj_rows: dict = field(default_factory=dict)
 
 
 class FreshQKVScene(StoryboardScene):
 
     def layout(self) -> None:
-        self.row_y = {k: QKV_AT[1] + 1.0 - i * 1.0 for i, k in enumerate(QKV)}
-        self.rows_layer = None
+        self.v = Data.at(self.plan)
+        self.stage = Stage()
 
-    def glide(self, to, run_time: float = 1.2) -> None:
-        """Move the camera (the pinned chrome follows it)."""
-        self.play(self.camera.frame.animate.move_to(to), run_time=run_time)
+    # --- stage ------------------------------------------------------------------------------
+    def clear_stage(self, keep=()) -> None:
+        st = self.stage
+        gone = [m for m in ([st.diagram.group()] if st.diagram else []) + [st.note] + st.parts
+                if m is not None and m not in keep]
+        self.vanish(*gone)
+        self.stage = Stage()
 
-    # --- helpers ----------------------------------------------------------------------------
-    def lp(self, l: int | None = None) -> str:
-        return f"data.layers[{self.layer if l is None else l}]"
+    def vanish(self, *ms, run_time: float = 0.5) -> None:
+        """Fade `ms` out and take every piece of them off the scene (a piece a transform
+        added on its own would otherwise stay behind)."""
+        ms = [m for m in ms if m is not None]
+        if ms:
+            self.play(*[FadeOutPlace(m) for m in ms], run_time=run_time)
+            self.remove(*[f for m in ms for f in m.get_family()])
 
-    def share(self, f: float, lo: float = 0.3) -> float:
-        return max(lo, f * self.left())
+    def set_note(self, text: str, color=T.TEXT) -> None:
+        """The one line of explanation under the picture (replaces the last)."""
+        new = txt(text, S, color).move_to(UP * NOTE_Y)
+        self.keep_inside(new)
+        old, self.stage.note = self.stage.note, new
+        self.stage.note_text = text
+        anims = [FadeIn(new, shift=0.1 * UP)] + ([FadeOutPlace(old)] if old is not None else [])
+        self.play(*anims, run_time=0.5)
 
-    def x_column(self, path: str, norm_path: str, l: int) -> VGroup:
-        col = VectorColumn(self.value(path), path, show=len(self.value(path)), color=T.X,
-                           size=S)
-        dots = txt("⋮", S, T.X).next_to(col, DOWN, buff=0.08)
-        dims = txt(f"{self.data['shape']['d_model']} numbers", S, T.MUTED)
-        norm = Num(float(self.value(norm_path)), norm_path, 2, S, T.MUTED, prefix="length ")
-        label = math(T.X_l(l), T.TYPE.math, T.X)
-        g = VGroup(label, col, dots, dims, norm)
-        label.next_to(col, UP, buff=0.15)
-        dims.next_to(dots, DOWN, buff=0.1)
-        norm.next_to(dims, DOWN, buff=0.06)
-        g.move_to(X_AT)
-        g.col, g.label = col, label
+    def busy_until(self, t: float, m) -> None:
+        """Keep the picture alive until `t` on what the voice is talking about: a light runs
+        along `m`'s outline (a path, a box, a column), once per ~2 s."""
+        while t - self.time > 0.9:
+            rt = min(2.0, t - self.time - 0.1)
+            self.play(Circumscribe(m, color=T.HIGHLIGHT, buff=0.06, stroke_width=2),
+                      run_time=rt)
+
+    def word_note(self) -> str:
+        f = self.v.focus
+        name, _, nth = str(f.word).partition("#")
+        word = f"'{name}' (occurrence {nth})" if nth else f"'{name}'"
+        toks = " ".join(str(t) for t in f.tokens)
+        which = (f"the tokens {toks} of {word}, averaged" if f.averaged
+                 else f"the token {word}")
+        text = (f"{which}: the first {int(self.v.show.dims)} of its "
+                f"{int(self.v.shape.d_model)} numbers; under each, its length")
+        if txt(text, S).width > NOTE_WIDTH:         # show less, not smaller
+            which = (f"{word}, {len(f.tokens)} tokens averaged" if f.averaged else word)
+            text = f"{which}: first {int(self.v.show.dims)} numbers of each vector, its length"
+        if txt(text, S).width > NOTE_WIDTH:
+            text = f"first {int(self.v.show.dims)} numbers of each vector, its length"
+        return text
+
+    # --- the diagram --------------------------------------------------------------------------
+    def diagram_for(self, l: int) -> Diagram:
+        """The stage's diagram of layer l, or a fresh one (the stage cleared first)."""
+        st = self.stage
+        if st.diagram is not None and st.diagram.layer == l:
+            return st.diagram
+        self.clear_stage()
+        u = self.v.layers[l].update
+        stages = list(u.stages)
+        kinds, keys = [str(s.kind) for s in stages], [str(s.key) for s in stages]
+        n = len(stages)
+        xs = list(np.linspace(X_LEFT, X_RIGHT, n))
+        d = Diagram(l, kinds, keys, xs)
+        for i, s in enumerate(stages):
+            d.marks.append(self.mark(d, i))
+            d.paths.append(self.path_to(d, i))
+            d.cols.append(self.column(d, i, s))
+        self.stage.diagram = d
+        if self.stage.note is None:
+            self.set_note(self.word_note(), T.MUTED)
+        return d
+
+    def mark(self, d: Diagram, i: int):
+        kind, x = d.kinds[i], d.xs[i]
+        if kind == "state":
+            return Dot([x, SY, 0], radius=0.07, color=T.X)
+        if kind == "sum":
+            c = Circle(radius=0.2, color=T.TEXT, stroke_width=2).set_fill(T.BACKGROUND, 1)
+            return VGroup(c, txt("+", S, T.TEXT).move_to(c)).move_to([x, SY, 0])
+        if kind == "norm":
+            t = txt("LN", S, T.LN)
+            box = RoundedRectangle(width=0.75, height=0.45, corner_radius=0.08, color=T.LN,
+                                   stroke_width=2).set_fill(T.BACKGROUND, 1)
+            return VGroup(box, t.move_to(box)).move_to([x, SY, 0])
+        key = d.keys[i]                       # an update: the side branch's box
+        name = BRANCH[key] if str(self.v.layers[d.layer].norm.placement) != "pre" \
+            else f"norm, {BRANCH[key]}"
+        t = txt(name, S, UPDATE_COLOR[key])
+        box = RoundedRectangle(width=t.width + 0.3, height=0.5, corner_radius=0.1,
+                               color=UPDATE_COLOR[key], stroke_width=2)
+        return VGroup(box, t.move_to(box)).move_to([x, BY, 0])
+
+    def path_to(self, d: Diagram, i: int) -> VMobject:
+        """The stream segment into node i, or for an update the branch: up from the stream
+        just after node i-1, into the box, out and down into the ⊕ after it (node i+1)."""
+        x = d.xs[i]
+        if d.kinds[i] == "state":
+            return Line([x - 0.45, SY, 0], [x, SY, 0], color=T.X, stroke_width=3)
+        if d.kinds[i] == "update":
+            x0 = d.xs[i - 1] + 0.45
+            box = d.marks[i]
+            x1 = d.xs[i + 1]
+            p = VMobject(color=UPDATE_COLOR[d.keys[i]], stroke_width=3)
+            p.set_points_as_corners([[x0, SY, 0], [x0, BY, 0], [box.get_left()[0], BY, 0]])
+            q = VMobject(color=UPDATE_COLOR[d.keys[i]], stroke_width=3)
+            q.set_points_as_corners([[box.get_right()[0], BY, 0], [x1, BY, 0],
+                                     [x1, SY + 0.21, 0]])
+            return VGroup(p, q)
+        prev = i - 1 if d.kinds[i - 1] != "update" else i - 2     # the stream skips the branch
+        end = [x + (0.35 if i == len(d.xs) - 1 else 0), SY, 0]
+        seg = Line([d.xs[prev], SY, 0], [x, SY, 0], color=T.X, stroke_width=3)
+        if i == len(d.xs) - 1:                # the stream leaves the layer: an arrow onward
+            tail = Arrow([x, SY, 0], [x + 1.25, SY, 0], buff=0, color=T.X, stroke_width=3,
+                         tip_length=0.18, max_tip_length_to_length_ratio=0.3)
+            return VGroup(seg, tail)
+        del end
+        return seg
+
+    def column(self, d: Diagram, i: int, s) -> VGroup:
+        kind, key, l = d.kinds[i], d.keys[i], d.layer
+        color = {"state": T.X, "update": UPDATE_COLOR.get(key, T.TEXT), "sum": T.TEXT,
+                 "norm": T.X if i == len(d.kinds) - 1 else T.LN}[kind]
+        if i == len(d.kinds) - 1:
+            color = T.X
+        col = VectorColumn(s.first.values, s.first.path, show=len(s.first),
+                           length=int(self.v.shape.d_model), summary=False, color=color, size=S)
+        col.at(d.xs[i], COL_TOP)
+        length = Num(s.length, decimals=2, size=S, color=T.MUTED, prefix="|·| ")
+        length.next_to(col, DOWN, buff=0.12)
+        length.set_y(LEN_Y)
+        label = None
+        if kind == "state":
+            label = math(T.X_l(l), ML, T.X)
+        elif kind == "update":
+            label = math(f"Δ_\"{UPDATE_SUB[key]}\"^(({l}))", ML, color)
+        elif i == len(d.kinds) - 1:
+            label = math(T.X_l(l + 1), ML, T.X)
+        g = VGroup(col, length)
+        g.col, g.length = col, length
+        if label is not None:
+            label.move_to([d.xs[i], (SY - 0.22 + COL_TOP) / 2, 0])
+            g.add(label)
+        g.label = label
         return g
 
-    # --- x --------------------------------------------------------------------------------------
-    def beat_x(self, beat) -> None:
-        d = self.data
-        focus = d["focus"]["positions"]
-        toks = VGroup(*[txt(tok, S, T.X if i in focus else T.TEXT,
-                            weight="BOLD" if i in focus else "NORMAL")
-                        for i, tok in enumerate(d["tokens"])]).arrange(RIGHT, buff=0.28)
-        toks.move_to(UP * 2.75)
-        model = txt(f"model: {d['model']} (a small BERT; LayerNorm after each add)", S, T.MUTED)
-        note = txt("[CLS], [SEP]: marks the model adds at the start and end", S, T.MUTED)
-        VGroup(model, note).arrange(DOWN, buff=0.12, aligned_edge=LEFT).next_to(toks, DOWN, 0.2)
-        self.tokens = toks
-        self.play(LaggedStart(*[FadeIn(t, shift=0.2 * DOWN) for t in toks], lag_ratio=0.2),
-                  run_time=self.share(0.18))
-        self.play(FadeInPlace(model), run_time=0.6)
-        self.play(FadeInPlace(note), Indicate(toks[0], color=T.HIGHLIGHT),
-                  Indicate(toks[-1], color=T.HIGHLIGHT), run_time=self.share(0.15))
-        self.shown["model"], self.shown["note"] = model, note
-        bank = toks[focus[0]]
-        self.emphasize(bank, run_time=1.0)
-        g = self.x_column(f"{self.lp()}.x_first", f"{self.lp()}.x_norm", self.layer)
-        self.play(FadeIn(g.label, target_position=bank), run_time=0.8)
-        self.play(LaggedStart(*[FadeIn(n, shift=0.2 * RIGHT) for n in g.col.nums],
-                              lag_ratio=0.4), FadeInPlace(VGroup(g.col[0], g.col[2])),
-                  run_time=self.share(0.35))
-        self.play(FadeInPlace(VGroup(*g[2:])), run_time=0.6)
-        self.set_slot("x", g)
-        self.point_at(g[4], run_time=self.share(0.6, 0.5))
-        self.drop("note", "model", run_time=0.5)
+    def show_now(self, d: Diagram, upto: int) -> None:
+        """Nodes before `upto` on screen at once (a beat that continues an earlier one whose
+        beat was not shown)."""
+        if d.drawn < upto:
+            new = VGroup(*[VGroup(d.paths[i], d.marks[i], d.cols[i]) for i in range(d.drawn, upto)])
+            self.play(FadeInPlace(new), run_time=0.6)
+            d.drawn = upto
 
-    # --- norm -----------------------------------------------------------------------------------
-    def flow(self, parts, y: float, title: str, read_at: int | None) -> VGroup:
-        boxes = VGroup()
-        for name, color in parts:
-            t = txt(name, S, color)
-            box = RoundedRectangle(width=max(0.75, t.width + 0.3), height=0.55, corner_radius=0.1,
-                                   stroke_color=color, stroke_width=2)
-            boxes.add(VGroup(box, t.move_to(box)))
-        boxes.arrange(RIGHT, buff=0.32).move_to(RIGHT * 1.3 + UP * y)
-        arrows = VGroup(*[Arrow(a.get_right(), b.get_left(), buff=0.04, stroke_width=2,
-                                color=T.MUTED, tip_length=0.12, max_tip_length_to_length_ratio=0.5)
-                          for a, b in zip(boxes, boxes[1:])])
-        head = txt(title, S, T.TEXT).next_to(boxes, UP, buff=0.18, aligned_edge=LEFT)
-        g = VGroup(head, boxes, arrows)
-        g.boxes = boxes
-        if read_at is not None:
-            mark = txt("W_Q reads this", S, T.Q).next_to(boxes[read_at], DOWN, buff=0.12)
-            g.add(mark)
-            g.mark = mark
-        return g
-
-    def beat_norm(self, beat) -> None:
-        LNc, A, F, Xc = T.LN, T.ATTN, T.FFN, T.X
-        post = self.flow([("X", Xc), ("attention", A), ("+", T.TEXT), ("LN", LNc),
-                          ("FFN", F), ("+", T.TEXT), ("LN", LNc), ("next X", Xc)], 1.3,
-                         "post-LN: this model (MiniLM)", 0)
-        pre = self.flow([("X", Xc), ("LN", LNc), ("attention", A), ("+", T.TEXT), ("LN", LNc),
-                         ("FFN", F), ("+", T.TEXT), ("next X", Xc)], -1.25,
-                        "pre-norm: most recent models (e.g. SmolLM2)", 1)
-        pre.mark.become(txt("W_Q reads LN(X)", S, T.Q).next_to(pre.boxes[1], DOWN, buff=0.12))
-        self.play(FadeInPlace(post[0]), LaggedStart(*[FadeIn(b, shift=0.15 * RIGHT)
-                                                      for b in post.boxes], lag_ratio=0.25),
-                  FadeInPlace(post[2]), run_time=self.share(0.2))
-        path = VMobject().set_points_as_corners([b.get_center() for b in post.boxes])
-        dot = Dot(post.boxes[0].get_center(), radius=0.09, color=T.HIGHLIGHT)
-        self.play(MoveAlongPath(dot, path), run_time=self.share(0.25))
+    def run_dot(self, path: VMobject, color=T.HIGHLIGHT, run_time: float = 1.0) -> None:
+        parts = [p for p in (path.submobjects if isinstance(path, VGroup) else [path])]
+        dot = Dot(parts[0].get_start(), radius=0.08, color=color)
+        for p in parts:
+            self.play(MoveAlongPath(dot, p), run_time=run_time / len(parts))
         self.remove(dot)
-        self.play(*[Indicate(post.boxes[i], color=T.HIGHLIGHT) for i in (3, 6)], run_time=1.0)
-        self.play(FadeInPlace(post.mark), run_time=0.5)
-        self.point_at(self.shown["x"].label, run_time=1.0)
-        self.play(FadeInPlace(pre[0]), LaggedStart(*[FadeIn(b, shift=0.15 * RIGHT)
-                                                     for b in pre.boxes], lag_ratio=0.25),
-                  FadeInPlace(pre[2]), run_time=self.share(0.35))
-        self.play(FadeInPlace(pre.mark), *[Indicate(pre.boxes[i], color=T.HIGHLIGHT)
-                                           for i in (1, 4)], run_time=self.share(0.5, 0.6))
-        self.shown["norm"] = VGroup(post, pre)
-        self.hold_until(self.beat_start + float(beat["duration"]) - 0.6)
-        self.drop("norm", run_time=0.5)
 
-    # --- project --------------------------------------------------------------------------------
+    def draw_stream(self, d: Diagram, i: int, run_time: float) -> None:
+        self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=run_time)
+
+    def draw_branch(self, d: Diagram, i: int, run_time: float) -> None:
+        """The update's branch: the path up, the box, the dot running through, the Δ column
+        coming down out of the box."""
+        up, down = d.paths[i]
+        self.play(FadeIn(up), FadeIn(d.marks[i], shift=0.1 * DOWN), run_time=0.4 * run_time)
+        self.run_dot(up, UPDATE_COLOR[d.keys[i]], 0.25 * run_time)
+        self.play(FadeIn(down), FadeIn(d.cols[i], target_position=d.marks[i]),
+                  run_time=0.35 * run_time)
+
+    def add_at_sum(self, d: Diagram, i: int, run_time: float) -> None:
+        """Node i is a ⊕: copies of the stream's column and the update's fly into its column,
+        number by number."""
+        a, b = i - 2, i - 1                   # the stream's state before the branch, the update
+        col = d.cols[i]
+        self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.25 * run_time)
+        self.play(*[TransformFromCopy(VGroup(d.cols[a].col.nums[j], d.cols[b].col.nums[j]),
+                                      col.col.nums[j]) for j in range(len(col.col.nums))],
+                  FadeIn(VGroup(col.col[0], col.col[2], *col.col[1][1:])),
+                  run_time=0.5 * run_time)
+        self.play(FadeIn(VGroup(*[m for m in col if m is not col.col]), shift=0.1 * UP),
+                  run_time=0.25 * run_time)
+
+    def norm_at(self, d: Diagram, i: int, run_time: float) -> None:
+        """Node i is LayerNorm: the sum's column becomes LN(sum)'s, the box lit."""
+        col = d.cols[i]
+        self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.25 * run_time)
+        self.play(TransformFromCopy(d.cols[i - 1].col, col.col),
+                  Indicate(d.marks[i], color=T.HIGHLIGHT), run_time=0.5 * run_time)
+        self.play(FadeIn(VGroup(*[m for m in col if m is not col.col]), shift=0.1 * UP),
+                  run_time=0.25 * run_time)
+
+    def draw_node(self, d: Diagram, i: int, run_time: float) -> None:
+        kind = d.kinds[i]
+        if kind == "state":
+            self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i]), FadeIn(d.cols[i], shift=0.1 * DOWN),
+                      run_time=run_time)
+        elif kind == "update":
+            self.draw_branch(d, i, run_time)
+        elif kind == "sum":
+            self.add_at_sum(d, i, run_time)
+        else:
+            self.norm_at(d, i, run_time)
+        d.drawn = i + 1
+
+    # --- recap: X^(l) + Δattn^(l) on the skip path ---------------------------------------------
+    def beat_x(self, beat) -> None:
+        d = self.diagram_for(self.layer)
+        self.show_now(d, 0)
+        first_sum = d.kinds.index("sum")
+        self.draw_node(d, 0, 1.2)                 # X^(l) and its column
+        self.emphasize(d.cols[0].label, run_time=0.8)
+        self.busy_until(self.cue_at(1), d.cols[0])
+        self.play(FadeIn(d.paths[first_sum][0] if isinstance(d.paths[first_sum], VGroup)
+                         else d.paths[first_sum]), run_time=0.5)
+        self.run_dot(d.paths[first_sum], T.X, 1.2)           # the skip path: X goes straight on
+        self.busy_until(self.cue_at(2), d.paths[first_sum])
+        self.draw_node(d, 1, self.pace(self.cue_at(3), 1, 2.0, cap=2.4))
+        self.busy_until(self.cue_at(3), d.cols[1])
+        self.draw_node(d, first_sum, 2.4)
+        self.emphasize(d.cols[first_sum].length, run_time=0.8)
+        self.busy_until(self.cue_at(99) - 0.3, d.cols[first_sum])
+
+    # --- norm: LayerNorm after the add ----------------------------------------------------------
+    def beat_norm(self, beat) -> None:
+        d = self.diagram_for(self.layer)
+        first_sum = d.kinds.index("sum")
+        self.show_now(d, first_sum + 1)
+        nxt = first_sum + 1
+        if nxt < len(d.kinds) and d.kinds[nxt] == "norm":
+            self.play(FadeIn(d.paths[nxt]), FadeIn(d.marks[nxt], scale=0.8), run_time=0.6)
+            self.emphasize(d.marks[nxt], run_time=0.8)
+            self.hold_until_cue(1)
+            self.set_note(f"LayerNorm: shift the {int(self.v.shape.d_model)} numbers to mean 0, "
+                          "scale to spread 1, then × a learned gain, + a learned bias")
+            self.busy_until(self.cue_at(2) - 2.0, d.marks[nxt])
+            self.norm_at(d, nxt, 2.0)
+            d.drawn = nxt + 1
+            self.hold_until_cue(2)
+            self.emphasize(d.cols[first_sum].length, d.cols[nxt].length, run_time=1.0)
+            self.busy_until(self.cue_at(99) - 0.3, d.cols[nxt].length)
+        else:                                   # pre-norm: the norm sits inside each branch
+            self.emphasize(d.marks[1], run_time=1.0)
+            self.set_note("this model normalises only the copy each branch reads; "
+                          "X itself is never rescaled")
+            self.busy_until(self.cue_at(99) - 0.3, d.marks[1])
+
+    # --- ffn: the second half, X^(l+1) -------------------------------------------------------------
+    def beat_ffn(self, beat) -> None:
+        d = self.diagram_for(self.layer)
+        ffn = d.keys.index("d_ffn")
+        self.show_now(d, ffn)
+        attn = d.keys.index("d_attn")
+        self.emphasize(d.marks[attn], d.paths[attn], run_time=1.0)   # the same shape again
+        self.hold_until_cue(1)
+        if self.stage.note_text != self.word_note():
+            self.set_note(self.word_note(), T.MUTED)
+        self.draw_node(d, ffn, self.pace(self.cue_at(2), 1, 2.4, cap=2.6))
+        self.busy_until(self.cue_at(2), d.cols[ffn])
+        self.run_dot(d.paths[ffn + 1], T.X, 1.0)             # the second skip path
+        for i in range(ffn + 1, len(d.kinds)):
+            self.draw_node(d, i, 2.0)
+        self.hold_until_cue(3)
+        last = d.cols[-1]
+        self.emphasize(last.label, last.col, run_time=1.0)
+        self.busy_until(self.cue_at(99) - 0.3, last)
+
+    # --- project: layer l starts over ---------------------------------------------------------------
     def beat_project(self, beat) -> None:
         l = self.layer
-        lp = self.lp()
-        # the previous layer's Q, K, V become ghosts on the right (kept until this layer's land)
-        old = [self.shown.pop(f"row_{k}") for k in QKV if f"row_{k}" in self.shown]
-        for m in [self.shown.pop("ghosts", None)]:
-            if m is not None:
-                self.play(FadeOutPlace(m), run_time=0.3)
-        if old:
-            nums = [m[1] for m in old]               # the numbers move aside, names fade
-            tag = txt(f"layer {self.rows_layer} (earlier)", S, T.MUTED).next_to(nums[0], UP, 0.3)
-            tag.shift(GHOST_SHIFT)
-            self.play(*[FadeOutPlace(m[0]) for m in old], *[m.animate.shift(GHOST_SHIFT)
-                                                           for m in nums], run_time=0.7)
-            for m in old:
-                self.remove(m[0])
-            self.play(*[ghost(m) for m in nums], FadeInPlace(tag), run_time=0.5)
-            self.shown["ghosts"] = VGroup(*nums, tag)
-        # X: the column for this layer (same numbers the update drew, now read from layer l)
-        cur = self.shown.get("x")
-        g = self.x_column(f"{lp}.x_first", f"{lp}.x_norm", l)
-        if cur is None or getattr(cur, "bound_to", None) != lp:
-            if cur is not None:
-                self.remove(cur)
-            self.add(g)
-            self.shown["x"] = g
-        g.bound_to = lp
-        x_col = self.shown["x"].col
+        v = self.v.layers[l]
+        pre = str(v.norm.placement) == "pre"
+        st = self.stage
+        d = st.diagram
+        # X^(l) as a row: from the column the diagram ended on when that is on screen
+        row = row_of(v.in_first.values, v.in_first.path, T.X, S).move_to([PX, PY_X, 0])
+        label = math(f"\"norm\"({T.X_l(l)})" if pre else T.X_l(l), ML, T.X)
+        label.next_to(row, LEFT, buff=0.2)
+        carried = (d is not None and d.layer == l - 1 and d.drawn == len(d.kinds)
+                   and not pre)
+        if carried:
+            src = d.cols[-1]
+            rest = VGroup(*[VGroup(d.paths[i], d.marks[i], d.cols[i])
+                            for i in range(len(d.kinds) - 1)], d.paths[-1], d.marks[-1],
+                          *[m for m in src if m is not src.col and m is not src.label])
+            self.vanish(rest, st.note, run_time=0.6)
+            self.play(*[Transform(src.col.nums[j], row.nums[j]) for j in range(len(row.nums))],
+                      Transform(VGroup(src.col[0], src.col[2], *src.col[1][1:]),
+                                VGroup(row[0], row[2])),
+                      Transform(src.label, label), run_time=1.0)
+            self.remove(*src.get_family())
+            self.add(row, label)
+            self.stage = Stage()
+        else:
+            self.clear_stage()
+            self.play(FadeIn(row), FadeIn(label), run_time=0.6)
+        st = self.stage
+        st.parts += [row, label]
+        # layer l-1, dimmed, on the right: its X and its Q, K, V
+        ghosts = VGroup()
+        if l >= 1:
+            g = self.v.layers[l - 1]
+            head = txt(f"layer {l - 1}, dimmed", S, T.MUTED).move_to([PG, PY_X + 0.55, 0])
+            gx = row_of(g.in_first.values, g.in_first.path, T.X, S).move_to([PG, PY_X, 0])
+            ghosts.add(head, gx)
+            for k in QKV:
+                r = row_of(getattr(g, k).values, getattr(g, k).path, COLOR[k], S)
+                ghosts.add(r.move_to([PG, ROW_Y[k], 0]))
+            self.play(FadeIn(head), FadeIn(gx), run_time=0.5)
+            self.play(DimPlace(gx, GHOST), run_time=0.4)
+            st.parts.append(ghosts)
+        self.hold_until_cue(1)
         n = len(QKV)
+        rows = {}
         for i, k in enumerate(QKV):
             K = NAME[k]
-            W = WeightBlock.from_plan(self.plan, f"{lp}.W_{K}", color=COLOR[k], decimals=3)
-            label = math(f"W_{K}^(({l}))", T.TYPE.math, COLOR[k]).next_to(W, UP, 0.15)
-            more = txt("⋮", S, T.MUTED).next_to(W, DOWN, buff=0.06)
-            key = txt(f"{W_ROWS(self)} of {self.data['shape']['d_model']} rows, "
-                      f"{W_COLS(self)} of {self.data['shape']['d_head']} cols, head "
-                      f"{self.data['show']['head']}", S, T.MUTED).next_to(more, DOWN, 0.06)
-            how = txt("each entry: all of X · one column, + a bias", S, T.MUTED).next_to(key, DOWN, 0.06)
-            block = VGroup(label, W, more, key, how)
-            block.move_to(W_AT)
-            self.drop("W", run_time=0.3)
-            self.put("W", block, run_time=0.4)
-            per = self.share(0.85 / (n - i), 1.2) - 0.5
-            at = QKV_AT.copy()
-            at[1] = self.row_y[k]
-            q = matvec(self, x_col, W, f"{lp}.{k}", color=COLOR[k], run_time=max(1.2, per),
-                       result_at=at + 0.55 * RIGHT)
-            name = math(f"{K}^(({l}))", T.TYPE.math, COLOR[k]).next_to(q, LEFT, 0.2)
+            w = getattr(v, f"W_{K}")
+            W = WeightBlock(w.values, w.path, color=COLOR[k], decimals=3, size=S)
+            W.move_to([PW, PY_W, 0])
+            wl = math(f"W_{K}^(({l}))", ML, COLOR[k]).next_to(W, LEFT, buff=0.25)
+            key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
+                      f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
+                      S, T.MUTED).next_to(W, DOWN, buff=0.2)
+            how = txt("each entry: all of X times one column, + a bias b" if bool(v.bias) else
+                      "each entry: all of X times one column (this model adds no bias)", S,
+                      T.TEXT)
+            how.next_to(key, DOWN, buff=0.1)
+            block = VGroup(wl, W, key, how)
+            self.keep_inside(block)
+            if i == 0:
+                self.play(FadeIn(block), run_time=0.6)
+                self.emphasize(wl, run_time=0.6)
+            else:
+                self.vanish(self.stage_block, run_time=0.3)
+                self.play(FadeIn(block), run_time=0.3)
+            self.stage_block = block
+            if i == 1:
+                self.hold_until_cue(2)
+            out = getattr(v, k)
+            per = self.pace(self.cue_at(3) if i else self.cue_at(2), n - i, 2.4, cap=2.6)
+            res = matvec(self, row, W, out.path, color=COLOR[k], run_time=max(1.5, per),
+                         result_at=[PR, ROW_Y[k], 0], x_side=UP)
+            name = math(f"{K}^(({l}))", ML, COLOR[k]).next_to(res, LEFT, buff=0.2)
             self.play(FadeIn(name, shift=0.1 * RIGHT), run_time=0.3)
-            row = VGroup(name, q)
-            self.remove(q)
-            self.add(row)
-            self.shown[f"row_{k}"] = row
-        self.rows_layer = l
-        self.emphasize(self.shown["row_q"], color=T.Q, run_time=min(1.0, self.share(0.4, 0.4)))
-        self.drop("W", run_time=0.4)
-
-    # --- update ---------------------------------------------------------------------------------
-    def beat_update(self, beat) -> None:
-        l, lp = self.layer, self.lp()
-        u = f"{lp}.update.norms"
-        items = [("X", "x", T.X), ("+ Δattn", "d_attn", T.ATTN), ("=", "mid", T.TEXT),
-                 ("LN", "ln1", T.LN), ("+ ΔFFN", "d_ffn", T.FFN), ("=", "post", T.TEXT),
-                 (f"LN = {sup('X', self.layer + 1)}", "ln2", T.LN)]
-        cells = VGroup()
-        for name, key, color in items:
-            top = txt(name, S, color)
-            val = Num(float(self.value(f"{u}.{key}")), f"{u}.{key}", 2, S, color)
-            cells.add(VGroup(top, val).arrange(DOWN, buff=0.08))
-        cells.arrange(RIGHT, buff=0.55).move_to(DOWN * 2.25 + RIGHT * 0.6)
-        head = txt("length after each step:", S, T.MUTED).next_to(cells, LEFT, buff=0.3)
-        head.shift(0.13 * DOWN)
-        if head.get_left()[0] < -6.9:
-            VGroup(head, cells).shift((-6.9 - head.get_left()[0]) * RIGHT)
-        self.play(FadeInPlace(head), FadeIn(cells[0], shift=0.15 * UP), run_time=0.6)
-        per = self.share(0.55) / (len(cells) - 1)
-        for c in cells[1:]:
-            self.play(FadeIn(c, shift=0.15 * UP), run_time=max(0.3, 0.5 * per))
-            self.play(Indicate(c, color=T.HIGHLIGHT, scale_factor=1.1), run_time=max(0.3, 0.5 * per))
-        self.shown["chain"] = VGroup(head, cells)
-        # the X column becomes X^(l+1): the numbers the chain's last LN gave
-        old = self.shown["x"]
-        new = self.x_column(f"{lp}.update.x_next_first", f"{lp}.update.x_next_norm", l + 1)
-        new.bound_to = None
-        self.play(Transform(cells[-1][1].copy(), new.col.nums, remover=True),
-                  DimPlace(old.col, 0.25), run_time=self.share(0.35, 0.8))
-        self.play(FadeOutPlace(old), FadeInPlace(new), run_time=0.5)
-        self.shown["x"] = new
-        cos = VGroup(txt(f"direction: cos({sup('X', l + 1)}, {sup('X', l)}) =", S, T.MUTED),
-                     Num(float(self.value(f"{lp}.update.cos_x_next")),
-                         f"{lp}.update.cos_x_next", 2, S, T.MUTED)).arrange(RIGHT, buff=0.12)
-        cos.next_to(cells, DOWN, buff=0.15)
-        self.play(FadeInPlace(cos), run_time=0.4)
-        self.shown["chain"].add(cos)
-        self.point_at(new.label, run_time=self.share(0.5, 0.6))
-        self.hold_until(self.beat_start + float(beat["duration"]) - 0.5)
-        self.drop("chain", run_time=0.4)
-
-    # --- causes ---------------------------------------------------------------------------------
-    def bars(self, path: str, color, width: float = 0.68, height: float = 0.95) -> VGroup:
-        vals = self.value(path)
-        g = VGroup()
-        for i, v in enumerate(vals):
-            r = Rectangle(width=0.36, height=max(0.02, float(v) * height), stroke_width=0,
-                          fill_color=color, fill_opacity=0.9)
-            r.move_to(RIGHT * i * width, aligned_edge=DOWN)
-            g.add(r)
-        g.source = path
-        return g
-
-    def beat_causes(self, beat) -> None:
-        l, lp = self.layer, self.lp()
-        c = f"{lp}.causes"
-        base = DOWN * CAUSES_DOWN
-        rows = [("a", ("old X, new W", f"X^(({l - 1})) W_Q^(({l}))"), T.MUTED),
-                ("b", ("model: new X, new W", f"X^(({l})) W_Q^(({l}))"), T.Q),
-                ("c", ("new X, old W", f"X^(({l})) W_Q^(({l - 1}))"), T.MUTED)]
-        ys = [1.55, 0.15, -1.25]
-        panel = self.shown.get("causes")
-        x0 = -0.5
-        if panel is None:
-            frame = self.camera.frame
-            head = txt("attention of 'bank' (head 0) over the tokens", S, T.TEXT)
-            head.move_to(base + UP * 2.75 + RIGHT * 0.8)
-            toks = VGroup(*[txt(t, S, T.X if i in self.data["focus"]["positions"] else T.MUTED)
-                            for i, t in enumerate(self.data["tokens"])])
-            labels, charts = VGroup(), VGroup()
-            for (n, text, color), y in zip(rows, ys):
-                lab = self.row_label(text, n)
-                lab.move_to(base + UP * (y + 0.4) + LEFT * 4.6)
-                ch = self.bars(f"{c}.pattern.{n}", T.Q if n == "b" else T.LN)
-                ch.move_to(base + UP * y + RIGHT * x0, aligned_edge=DOWN)
-                ch.shift((base[1] + y - ch.get_bottom()[1]) * UP)
-                labels.add(lab)
-                charts.add(ch)
-            axis = VGroup(*[Line(ch.get_corner(DOWN + LEFT) + 0.1 * LEFT,
-                                 ch.get_corner(DOWN + RIGHT) + 0.1 * RIGHT, color=T.FAINT,
-                                 stroke_width=1) for ch in charts])
-            for i, t in enumerate(toks):
-                t.move_to([charts[-1][i].get_center()[0], base[1] + ys[-1] - 0.28, 0])
-            for lab, ch in zip(labels, charts):
-                lab.next_to(ch, LEFT, buff=0.4)
-            self.glide(base, 1.2)
-            self.play(FadeInPlace(head), FadeInPlace(toks), FadeInPlace(axis), run_time=0.5)
-            order = [1, 0, 2]                    # the model first, then each change alone
-            for j in order:
-                self.play(FadeInPlace(labels[j]),
-                          LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in charts[j]],
-                                      lag_ratio=0.15), run_time=self.share(0.12, 0.9))
-            panel = VGroup(head, toks, axis, labels, charts)
-            panel.labels, panel.charts = labels, charts
-            self.shown["causes"] = panel
-        else:
-            labels, charts = panel.labels, panel.charts
-            self.play(self.drop_measured(), run_time=0.4) if "measured" in self.shown else None
-            new_labels = VGroup()
-            for (n, text, color), lab in zip(rows, labels):
-                nl = self.row_label(text, n).move_to(lab, aligned_edge=RIGHT)
-                new_labels.add(nl)
-            new_charts = VGroup()
-            for (n, _, _), ch in zip(rows, charts):
-                nc = self.bars(f"{c}.pattern.{n}", T.Q if n == "b" else T.LN)
-                nc.shift(ch[0].get_corner(DOWN + LEFT) - nc[0].get_corner(DOWN + LEFT))
-                new_charts.add(nc)
-            self.play(*[Transform(a, b) for a, b in zip(labels, new_labels)],
-                      *[Transform(a, b) for a, b in zip(charts, new_charts)],
-                      run_time=self.share(0.25))
-            for ch, nc in zip(charts, new_charts):
-                ch.source = nc.source
-        # what was measured, beside the rows it compares
-        mx = VGroup(txt("new X alone moves it", S, T.TEXT),
-                    Num(float(self.value(f"{c}.tv_new_x")), f"{c}.tv_new_x", 2, S,
-                        T.HIGHLIGHT)).arrange(RIGHT, buff=0.12)
-        mw = VGroup(txt("new W alone moves it", S, T.TEXT),
-                    Num(float(self.value(f"{c}.tv_new_w")), f"{c}.tv_new_w", 2, S,
-                        T.HIGHLIGHT)).arrange(RIGHT, buff=0.12)
-        cq = VGroup(txt("(same W) cos of the Qs", S, T.MUTED),
-                    Num(float(self.value(f"{c}.cos_new_x_same_w")), f"{c}.cos_new_x_same_w", 2,
-                        S, T.MUTED)).arrange(RIGHT, buff=0.12)
-        note = txt("moves it = half the summed |difference| of two rows of bars "
-                   "(0 same, 1 disjoint)", S, T.MUTED)
-        right = charts[0].get_right()[0] + 0.3
-        mx.move_to([right, (charts[0].get_center()[1] + charts[1].get_center()[1]) / 2, 0],
-                   aligned_edge=LEFT)
-        mw.move_to([right, (charts[1].get_center()[1] + charts[2].get_center()[1]) / 2, 0],
-                   aligned_edge=LEFT)
-        cq.next_to(mx, DOWN, buff=0.08, aligned_edge=LEFT)
-        note.move_to(DOWN * (CAUSES_DOWN + 2.05) + RIGHT * 0.2)
-        brace_x = VGroup(Line(charts[0].get_right() + 0.1 * RIGHT, mx.get_left() + 0.05 * LEFT,
-                              color=T.FAINT, stroke_width=1))
-        self.hold_until_cue(2)
-        self.play(FadeIn(mx, shift=0.1 * LEFT), FadeInPlace(cq), FadeInPlace(brace_x),
-                  *[Indicate(r, color=T.HIGHLIGHT, scale_factor=1.05) for r in charts[0]],
-                  run_time=self.share(0.3, 1.0))
+            rows[k] = VGroup(name, res)
+            if l >= 1:
+                gr = ghosts[2 + i]
+                self.play(FadeIn(gr), run_time=0.3)
+                self.play(DimPlace(gr, GHOST), run_time=0.3)
+        st.parts += [self.stage_block, *rows.values()]
+        st.proj_layer, st.proj_rows = l, rows
         self.hold_until_cue(3)
-        self.play(FadeIn(mw, shift=0.1 * LEFT),
-                  *[Indicate(r, color=T.HIGHLIGHT, scale_factor=1.05) for r in charts[2]],
-                  run_time=self.share(0.3, 1.0))
-        self.play(FadeInPlace(note), run_time=0.5)
-        self.emphasize(mw if l > 1 else mx, run_time=self.share(0.4, 0.6))
-        self.shown["measured"] = VGroup(mx, mw, cq, note, brace_x)
-        nxt = self.next_beat()
-        if nxt is None or "causes" not in nxt.get("show", []):
-            self.hold_until(self.beat_start + float(beat["duration"]) - 1.4)
-            self.drop("measured", "causes", run_time=0.4)
-            self.glide(np.zeros(3), 1.0)
+        self.emphasize(rows["q"], color=T.Q, run_time=1.0)
+        if l >= 1:
+            self.emphasize(ghosts[2], color=T.MUTED, run_time=1.0)
+        self.busy_until(self.cue_at(99) - 0.3, rows["q"])
 
-    def row_label(self, text, n) -> VGroup:
-        words, formula = text
-        color = T.TEXT if n == "b" else T.MUTED
-        return VGroup(txt(words, S, color), math(formula, T.TYPE.math_label, color)).arrange(
-            DOWN, buff=0.06, aligned_edge=RIGHT)
+    # --- sweep: every layer, one row each -------------------------------------------------------------
+    def beat_sweep(self, beat) -> None:
+        self.clear_stage()
+        v = self.v
+        lays = list(v.layers)
+        xs = {"label": -5.9, "x": -3.4, "len": -0.75, "q": 2.6}
+        top = 2.45
+        heads = VGroup(txt("state", S, T.MUTED).move_to([xs["label"], top, 0]),
+                       txt(f"its first {int(v.show.dims)} numbers", S, T.MUTED).move_to(
+                           [xs["x"], top, 0]),
+                       txt("length", S, T.MUTED).move_to([xs["len"], top, 0]),
+                       txt(f"query made from it (head {int(v.show.head)})", S, T.MUTED)
+                       .move_to([xs["q"], top, 0]))
+        dy = 0.43
+        rows = []
+        states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
+        shown = pick_states(states, MAX_ROWS)
+        for r, si in enumerate(shown):
+            y = top - 0.5 - r * dy
+            if si < len(lays):
+                lay = lays[si]
+                l = int(lay.layer)
+                first, length = lay.x_first, lay.x_norm
+            else:
+                lay, l = None, int(lays[-1].layer) + 1
+                first, length = lays[-1].update.x_next_first, lays[-1].update.x_next_norm
+            lab = math(T.X_l(l), ML, T.X).move_to([xs["label"], y, 0])
+            xn = VGroup(*[Num(first[j], decimals=2, size=S, color=T.X) for j in range(len(first))])
+            xn.arrange(RIGHT, buff=0.3).move_to([xs["x"], y, 0])
+            ln = Num(length, decimals=2, size=S, color=T.TEXT).move_to([xs["len"], y, 0])
+            parts = [lab, xn, ln]
+            if lay is not None:
+                qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
+                              for j in range(len(lay.q))]).arrange(RIGHT, buff=0.3)
+                qn.move_to([xs["q"], y, 0])
+                parts.append(qn)
+            else:
+                parts.append(txt("(the output)", S, T.MUTED).move_to([xs["q"], y, 0]))
+            rows.append(VGroup(*parts))
+        if len(shown) < len(states):
+            skip = txt(f"{len(shown)} of the {len(states)} states shown: the rest are skipped "
+                       f"where the row labels jump", S, T.MUTED)
+            skip.move_to([0, top - 0.5 - len(shown) * dy - 0.1, 0])
+            self.play(FadeIn(skip), run_time=0.4)
+            self.stage.parts.append(skip)
+        table = VGroup(heads, *rows)
+        self.stage.parts.append(table)
+        self.play(FadeIn(heads), run_time=0.5)
+        seen = min(2, len(rows))                  # X^(0), X^(1): shown in the beats before
+        self.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rows[:seen]], lag_ratio=0.3),
+                  run_time=1.0)
+        todo = rows[seen:]
+        per = max(1.6, 0.92 * (self.cue_at(1) - self.time) / max(1, len(todo)))
+        for r in todo:
+            self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.25),
+                      run_time=0.6 * per)
+            self.play(Indicate(r[2], color=T.HIGHLIGHT), Indicate(r[3], color=T.Q,
+                                                                  scale_factor=1.05),
+                      run_time=0.4 * per)
+        self.hold_until_cue(1)
+        box = SurroundingRectangle(VGroup(*[r[2] for r in rows]), color=T.HIGHLIGHT, buff=0.1)
+        self.play(FadeIn(box), run_time=0.5)
+        self.busy_until(self.cue_at(2), VGroup(*[r[2] for r in rows]))
+        box2 = SurroundingRectangle(VGroup(*[r[1] for r in rows]), color=T.HIGHLIGHT, buff=0.1)
+        self.play(Transform(box, box2), run_time=0.6)
+        self.stage.parts.append(box)
+        self.busy_until((self.cue_at(2) + self.cue_at(99)) / 2, VGroup(*[r[1] for r in rows]))
+        box3 = SurroundingRectangle(VGroup(*[r[3] for r in rows]), color=T.Q, buff=0.1)
+        self.play(Transform(box, box3), run_time=0.6)
+        self.busy_until(self.cue_at(99) - 0.3, VGroup(*[r[3] for r in rows[:-1]]))
 
-    def drop_measured(self):
-        m = self.shown.pop("measured")
-        return FadeOutPlace(m)
-
-    def next_beat(self):
-        beats = self.plan["beats"]
-        return beats[self.beat_index + 1] if self.beat_index + 1 < len(beats) else None
-
-    # --- check ----------------------------------------------------------------------------------
+    # --- check: recomputed as X W + b --------------------------------------------------------------
     def beat_check(self, beat) -> None:
-        lp = self.lp()
-        path = f"{lp}.identity_bound.q"
-        b = self.value(path)
-        line1 = txt(f"redone here as X W + b for every token, head and entry of Q, K, V:", S,
-                    T.TEXT)
-        bound = Num(float(b["bound"]), f"{path}.bound", int(b["decimals"]), S, T.HIGHLIGHT,
-                    prefix="max |model - redo| < ")
-        g = VGroup(line1, bound).arrange(DOWN, buff=0.1).move_to(DOWN * 2.3)
-        self.play(FadeInPlace(line1), run_time=0.5)
-        self.play(FadeIn(bound, shift=0.1 * UP), run_time=0.6)
-        self.shown["check"] = g
-        self.emphasize(bound, run_time=self.share(0.5, 0.8))
-        for k in QKV:
-            self.play(Indicate(self.shown[f"row_{k}"], color=COLOR[k]), run_time=0.6)
-
-
-def W_ROWS(scene) -> int:
-    return int(scene.data["show"]["dims"])
-
-
-def W_COLS(scene) -> int:
-    return int(scene.data["show"]["out"])
+        self.clear_stage()
+        l = self.layer
+        v = self.v.layers[l]
+        model = row_of(v.q.values, v.q.path, T.Q, S)
+        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, S)
+        ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
+        rl = txt("recomputed here as X W_Q + b:" if bool(v.bias) else
+                 "recomputed here as X W_Q:", S, T.TEXT)
+        VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
+        model.next_to(ml, RIGHT, buff=0.3)
+        redo.next_to(rl, RIGHT, buff=0.3)
+        self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
+        self.busy_until(self.cue_at(1), model)
+        self.play(FadeIn(rl), LaggedStart(*[FadeIn(n, shift=0.1 * RIGHT) for n in redo.nums],
+                                          lag_ratio=0.3),
+                  FadeIn(VGroup(redo[0], redo[2])), run_time=1.2)
+        self.emphasize(model, redo, run_time=1.0)
+        b = v.identity_bound["q"]
+        scope = txt("every token, head and layer; every entry of Q, K and V:", S, T.TEXT)
+        bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=T.HIGHLIGHT, prefix="largest |model − recomputed| < ")
+        VGroup(scope, bound).arrange(DOWN, buff=0.25).move_to(DOWN * 0.6)
+        self.stage.parts += [VGroup(ml, rl, model, redo)]
+        self.play(FadeIn(scope, shift=0.1 * UP), run_time=0.8)
+        self.busy_until(self.cue_at(2), scope)
+        self.play(FadeIn(bound, shift=0.1 * UP), run_time=0.8)
+        self.emphasize(bound, run_time=1.0)
+        self.stage.parts += [scope, bound]
+        self.busy_until(self.cue_at(99) - 0.3, bound)

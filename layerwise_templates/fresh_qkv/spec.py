@@ -1,9 +1,17 @@
 """This template's registry entry: what its beats may show, the models and sentences it
-takes, the scene class, the moments its handlers wait for (layerwise_core/templates.py)."""
+takes, the scene class, the plan's typed view (layerwise_core/templates.py)."""
 
 from layerwise_core.templates import ANY_MODEL, template
 
+from .view import Data
+
 TEMPLATE = template(
     __package__,
-    shows={"x", "norm", "project", "update", "causes", "check"},
-    kinds=ANY_MODEL, min_sentences=1, scene_class_name="FreshQKVScene")
+    shows={"x", "norm", "ffn", "project", "sweep", "check"},
+    kinds=ANY_MODEL, min_sentences=1, scene_class_name="FreshQKVScene", view=Data)
+# A whole layer, then the next (docs/chapter.md 4.3): X^(0) + Δattn^(0) along the skip path, the
+# LayerNorm after the add, the FFN's update on a second skip path and LayerNorm again (X^(1)),
+# layer 1 multiplying X^(1) by its own W_Q, W_K, W_V (layer 0's dimmed beside), layers 2-5 as a
+# table, and the recompute check. Every handler builds what it needs from the plan (the scene's
+# Stage keeps what an earlier beat left on screen, so a following beat continues it), so every
+# arrangement of the beats renders: no needs/builds to declare.

@@ -1,0 +1,80 @@
+"""The fresh_qkv plan's `data`, declared (layerwise_core.planview): the plan is checked against it
+at plan time and the scene reads every number through it, so each `Num` carries its plan path."""
+
+from __future__ import annotations
+
+from layerwise_core.planview import View
+
+
+class Focus(View):
+    word: str
+    positions: list[int]
+    tokens: list[str]
+    averaged: bool
+
+
+class Stage(View):
+    key: str
+    kind: str            # state | update | sum | norm
+    length: float
+    first: list[float]
+
+
+class Update(View):
+    placement: str
+    stages: list[Stage]
+    x_next_first: list[float]
+    x_next_norm: float
+    cos_x_next: float
+
+
+class Bound(View):
+    bound: float
+    decimals: int
+
+
+class Norm(View):
+    placement: str
+    label: str
+
+
+class Layer(View):
+    layer: int
+    x_first: list[float]
+    x_norm: float
+    in_first: list[float]
+    norm: Norm
+    W_Q: list[list[float]]
+    W_K: list[list[float]]
+    W_V: list[list[float]]
+    q: list[float]
+    k: list[float]
+    v: list[float]
+    redo_q: list[float]
+    redo_k: list[float]
+    redo_v: list[float]
+    identity_max: float
+    bias: bool
+    identity_bound: dict[str, Bound]
+    update: Update | None
+
+
+class Shape(View):
+    n_heads: int
+    d_model: int
+    d_head: int
+
+
+class Show(View):
+    dims: int
+    out: int
+    head: int
+
+
+class Data(View):
+    focus: Focus
+    tokens: list[str]
+    model: str
+    shape: Shape
+    show: Show
+    layers: list[Layer]
