@@ -70,6 +70,28 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     contexts = [{"sentence": t.sentence, "focus": f, "positions": positions(t, f),
                  "tokens": t.tokens} for t, f in zip(traces, focus)]
 
+    sim, base, curves = _curves(traces, focus)
+
+    shown = np.concatenate([base] + [np.r_[c["raw"], c["adjusted"]] for c in curves])
+    y_range = [min(0.0, Y_STEP * math.floor(shown.min() / Y_STEP)), 1.0]
+    n_ticks = int(round((y_range[1] - y_range[0]) / Y_STEP)) + 1
+    y_ticks = [y_range[0] + Y_STEP * i for i in range(n_ticks)]
+
+    projection = _projection(traces, focus)
+
+    plan = {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
+            "axes": {"y_range": y_range, "y_ticks": y_ticks},
+            "summary": {"curve": 0, **drift_summary(curves[0]["raw"])},
+            "projection": projection, "table": _table(len(states)),
+            "gap": {**gap(curves, base), "shared": shared_words(contexts, curves)},
+            "output_drop": output_drop(curves, base)}
+    if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
+        plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
+    return plan
+
+
+def _curves(traces: list[Trace], focus: list[str]):
+    """The similarity section, the baseline per state, and curve k = sentence 0 vs k + 1."""
     sim = context_similarity(traces, focus)
     base = np.asarray(sim["baseline"])
     index = {tuple(p): i for i, p in enumerate(sim["pairs"])}
@@ -80,12 +102,11 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         curves.append({"pair": [0, k], "pair_index": i, "raw": raw.tolist(),
                        "adjusted": (raw - base).tolist(),     # the angle whose cosine is raw
                        "angle_deg": np.degrees(np.arccos(np.clip(raw, -1, 1))).tolist()})
+    return sim, base, curves
 
-    shown = np.concatenate([base] + [np.r_[c["raw"], c["adjusted"]] for c in curves])
-    y_range = [min(0.0, Y_STEP * math.floor(shown.min() / Y_STEP)), 1.0]
-    n_ticks = int(round((y_range[1] - y_range[0]) / Y_STEP)) + 1
-    y_ticks = [y_range[0] + Y_STEP * i for i in range(n_ticks)]
 
+def _projection(traces: list[Trace], focus: list[str]) -> dict:
+    """Every state of every sentence's focus word on one PCA plane."""
     vecs = np.stack([word_vectors(t, f) for t, f in zip(traces, focus)])    # [C, S, d]
     C, S, d = vecs.shape
     plane = pca_plane(vecs.reshape(C * S, d))
@@ -103,15 +124,17 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "depth_distance": float(np.hypot(*(xy[0, -1] - xy[0, 0]))),
                   "sentence_distance": float(max(np.hypot(*(xy[c, -1] - xy[0, -1]))
                                                  for c in range(1, C)))}
+    return projection
 
-    plan = {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
-            "axes": {"y_range": y_range, "y_ticks": y_ticks},
-            "summary": {"curve": 0, **drift_summary(curves[0]["raw"])},
-            "projection": projection, "table": _table(len(states)),
-            "gap": gap(curves, base), "output_drop": output_drop(curves, base)}
-    if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
-        plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
-    return plan
+
+def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
+    """What the draft quotes, computed as the plan computes it: the baseline, the curves, the
+    gap, and the projection's two distances."""
+    sim, base, curves = _curves(traces, focus)
+    projection = _projection(traces, focus)
+    return {"base": base.tolist(), "curves": curves, "gap": gap(curves, base),
+            "depth_distance": projection["depth_distance"],
+            "sentence_distance": projection["sentence_distance"]}
 
 
 def gap(curves: list[dict], base) -> dict:
@@ -137,6 +160,19 @@ def gap(curves: list[dict], base) -> dict:
             "fall_near": float(fall_near[together]), "fall_far": float(fall_far[together]),
             "y_range": [min(-0.1, 0.05 * math.floor(min(values) / 0.05)),
                         max(0.2, 0.05 * math.ceil(max(values) / 0.05))]}
+
+
+def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:
+    """Words of four letters or more (not the focus word) that sentence 0 and the sentence of
+    the curve ending highest both contain: a shared context word, not only a shared sense,
+    may hold that curve up (a caveat the gap beat shows)."""
+    near = curves[int(np.argmax([c["raw"][-1] for c in curves]))]["pair"][1]
+    focus = contexts[0]["focus"].partition("#")[0].lower()
+
+    def words(i: int) -> set[str]:
+        return {w.strip(".,;:!?\"'()").lower() for w in contexts[i]["sentence"].split()}
+    return sorted(w for w in words(0) & words(near) if len(w) >= 4 and w.isalpha()
+                  and w != focus)
 
 
 def output_drop(curves: list[dict], base) -> dict:

@@ -112,6 +112,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         n = len(self.v.contexts)
         self.colors = [T.SENTENCES[i % len(T.SENTENCES)] for i in range(n)]
 
+    # --- timing -------------------------------------------------------------------------
+    def until(self, moment: str, default: float, cap: float = 4.0) -> float:
+        """Run time that stretches an animation towards the moment `moment` is spoken (so the
+        picture keeps moving while the voice gets there); `default` when silent."""
+        if not self.beat.get("cues"):
+            return default
+        return max(default, min(cap, 0.85 * (self.said(moment) - self.time)))
+
     # --- the stage ----------------------------------------------------------------------
     def adopt(self, group: VGroup, *ms) -> None:
         """Make the drawn mobjects `ms` parts of `group` (already on screen): drawn once, not
@@ -200,7 +208,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         chart.rows[name] = row
         self.play(FadeInPlace(row[0]), run_time=0.3)
         n = len(values)
-        per = (self.pace(until, n, 0.3, cap=1.0) if until is not None
+        per = (self.pace(until, n, 0.3, cap=2.0) if until is not None
                else self.quick(0.04, 0.35))
         dots, segs, prev = VGroup(), VGroup(), None
         for s, val in enumerate(values):
@@ -242,8 +250,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.clear(keep_chart=True)
         legend = self.legend()
         self.hold_until_moment(M.SENTENCES)
+        per = self.until(M.REFERENCE, 0.9 * len(legend), cap=7.0) / len(legend)
         for row in legend:                               # "a river bank, a money bank, ..."
-            self.emphasize(row, run_time=0.9)
+            self.emphasize(row, run_time=per)
         self.cosine_chart()
         self.hold_until_moment(M.REFERENCE)
         self.point_at(legend[0], run_time=1.2)
@@ -275,7 +284,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                         until=self.said(M.SUBTRACT), dashed=True)
         base = chart.curves["baseline"][1]
         self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][5]),
-                       run_time=0.8)
+                       run_time=self.until(M.SUBTRACT, 0.8, cap=3.0))
         self.hold_until_moment(M.SUBTRACT)
         # each raw curve moves down by the baseline at every state: a copy slides, the raw
         # one dims, and its numbers turn into raw - baseline
@@ -484,7 +493,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             line = VMobject(stroke_color=col, stroke_width=3).set_points_as_corners(pts)
             dts = VGroup(*[Dot(p, radius=0.05, color=col) for p in pts])
             lines.append(VGroup(line, dts))
-        self.play(*[Create(m) for m in lines], run_time=1.2)
+        self.play(*[Create(m) for m in lines], run_time=self.until(M.GAP_DEFINED, 1.2))
         self.hold_until_moment(M.GAP_DEFINED)
         # the gap at each state: a bar between the two curves...
         bars = VGroup(*[Line(upper.p(s, float(raw(v.curves[far])[s])),
@@ -504,7 +513,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         base = inline(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED),
                       txt("baseline: the same for both, cancels", SIZE, T.MUTED))
         base.next_to(upper.ax.axes, UP, buff=0.08).align_to(upper.ax.axes, RIGHT)
-        self.play(FadeInPlace(base), run_time=0.6)
+        self.play(FadeInPlace(base), run_time=self.until(M.TOGETHER, 0.6, cap=3.0))
         # numbers appear state by state until "then it opens"
         self.hold_until_moment(M.TOGETHER)
         tg = g.together.value
@@ -532,10 +541,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                    Num(od.adjusted, decimals=2, size=SIZE)),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         drop.move_to([side_x + drop.width / 2, upper.ax.axes.get_center()[1], 0])
-        caveat = VGroup(txt("one pair per sense;", SIZE, T.HIGHLIGHT),
-                        txt("both river sentences", SIZE, T.HIGHLIGHT),
-                        txt("contain \"river\"", SIZE, T.HIGHLIGHT)
-                        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        lines = [txt("one pair of sentences", SIZE, T.HIGHLIGHT),
+                 txt("per curve", SIZE, T.HIGHLIGHT)]
+        shared = [w.value for w in g.shared]
+        if shared:
+            j = v.curves[near].pair[1].value + 1
+            lines += [txt(f"sentences 1 and {j} both", SIZE, T.HIGHLIGHT),
+                      txt("contain " + ", ".join(f'"{w}"' for w in shared[:2]), SIZE,
+                          T.HIGHLIGHT)]
+        caveat = VGroup(*lines).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveat.move_to([side_x + caveat.width / 2, lower.ax.axes.get_center()[1], 0])
         for m in (drop, caveat):
             if m.get_right()[0] > 7.11 - T.EDGE:
@@ -544,12 +558,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         seg = Line(upper.p(len(v.states) - 2, float(raw(v.curves[far])[-2])),
                    upper.p(len(v.states) - 1, float(raw(v.curves[far])[-1])), color=cf,
                    stroke_width=7)
-        self.play(FadeInPlace(drop[:2]), Create(seg), run_time=0.8)
+        self.play(FadeInPlace(drop[:2]), Create(seg),
+                  run_time=self.until(M.BASELINE_DROP, 0.8, cap=3.0))
         self.hold_until_moment(M.BASELINE_DROP)
         self.play(FadeInPlace(drop[2:]), run_time=0.6)
-        self.emphasize(drop[2], run_time=0.9)
+        self.emphasize(drop[2], run_time=self.until(M.CAVEAT, 0.9, cap=3.0))
         self.hold_until_moment(M.CAVEAT)
         self.play(FadeInPlace(caveat), run_time=0.6)
+        self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
+        self.emphasize(caveat, run_time=1.2)
         self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
         self.stage.other = [VGroup(upper, lower, heads, *lines, bars, moved, row, base, seg,
                                    drop, caveat)]

@@ -70,6 +70,7 @@ class Gap(View):
     fall_near: float
     fall_far: float
     y_range: list[float]
+    shared: list[str]
 
 
 class OutputDrop(View):
