@@ -113,7 +113,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.colors = [T.SENTENCES[i % len(T.SENTENCES)] for i in range(n)]
 
     # --- timing -------------------------------------------------------------------------
-    def until(self, moment: str, default: float, cap: float = 4.0) -> float:
+    def stretch(self, moment: str, default: float, cap: float = 4.0) -> float:
         """Run time that stretches an animation towards the moment `moment` is spoken (so the
         picture keeps moving while the voice gets there); `default` when silent."""
         if not self.beat.get("cues"):
@@ -250,7 +250,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.clear(keep_chart=True)
         legend = self.legend()
         self.hold_until_moment(M.SENTENCES)
-        per = self.until(M.REFERENCE, 0.9 * len(legend), cap=7.0) / len(legend)
+        per = self.stretch(M.REFERENCE, 0.9 * len(legend), cap=7.0) / len(legend)
         for row in legend:                               # "a river bank, a money bank, ..."
             self.emphasize(row, run_time=per)
         self.cosine_chart()
@@ -284,7 +284,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                         until=self.said(M.SUBTRACT), dashed=True)
         base = chart.curves["baseline"][1]
         self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][5]),
-                       run_time=self.until(M.SUBTRACT, 0.8, cap=3.0))
+                       run_time=self.stretch(M.SUBTRACT, 0.8, cap=3.0))
         self.hold_until_moment(M.SUBTRACT)
         # each raw curve moves down by the baseline at every state: a copy slides, the raw
         # one dims, and its numbers turn into raw - baseline
@@ -493,7 +493,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             line = VMobject(stroke_color=col, stroke_width=3).set_points_as_corners(pts)
             dts = VGroup(*[Dot(p, radius=0.05, color=col) for p in pts])
             lines.append(VGroup(line, dts))
-        self.play(*[Create(m) for m in lines], run_time=self.until(M.GAP_DEFINED, 1.2))
+        self.play(*[Create(m) for m in lines], run_time=self.stretch(M.GAP_DEFINED, 1.2))
         self.hold_until_moment(M.GAP_DEFINED)
         # the gap at each state: a bar between the two curves...
         bars = VGroup(*[Line(upper.p(s, float(raw(v.curves[far])[s])),
@@ -513,7 +513,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         base = inline(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED),
                       txt("baseline: the same for both, cancels", SIZE, T.MUTED))
         base.next_to(upper.ax.axes, UP, buff=0.08).align_to(upper.ax.axes, RIGHT)
-        self.play(FadeInPlace(base), run_time=self.until(M.TOGETHER, 0.6, cap=3.0))
+        self.play(FadeInPlace(base), run_time=self.stretch(M.TOGETHER, 0.6, cap=3.0))
         # numbers appear state by state until "then it opens"
         self.hold_until_moment(M.TOGETHER)
         tg = g.together.value
@@ -559,10 +559,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                    upper.p(len(v.states) - 1, float(raw(v.curves[far])[-1])), color=cf,
                    stroke_width=7)
         self.play(FadeInPlace(drop[:2]), Create(seg),
-                  run_time=self.until(M.BASELINE_DROP, 0.8, cap=3.0))
+                  run_time=self.stretch(M.BASELINE_DROP, 0.8, cap=3.0))
         self.hold_until_moment(M.BASELINE_DROP)
         self.play(FadeInPlace(drop[2:]), run_time=0.6)
-        self.emphasize(drop[2], run_time=self.until(M.CAVEAT, 0.9, cap=3.0))
+        self.emphasize(drop[2], run_time=self.stretch(M.CAVEAT, 0.9, cap=3.0))
         self.hold_until_moment(M.CAVEAT)
         self.play(FadeInPlace(caveat), run_time=0.6)
         self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
