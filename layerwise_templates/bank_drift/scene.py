@@ -113,11 +113,25 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.colors = [T.SENTENCES[i % len(T.SENTENCES)] for i in range(n)]
 
     # --- timing -------------------------------------------------------------------------
+    def said(self, name: str) -> float:
+        """As the kit's, and silent too: without cues, the time the plan's words-per-minute
+        estimate puts the moment at (so a silent render moves while the caption is read)."""
+        if self.beat.get("cues"):
+            return super().said(name)
+        m = (self.beat.get("moments") or {}).get(name)
+        if m is None or "at" not in m:
+            return super().said(name)
+        return self.beat_start + float(m["at"])
+
+    def pace(self, t: float, n: int, default: float, cap: float = 1.2) -> float:
+        if self.beat.get("cues"):
+            return super().pace(t, n, default, cap)
+        return max(0.15, min(cap, 0.9 * (t - self.time) / max(1, n))) if t > self.time \
+            else default
+
     def stretch(self, moment: str, default: float, cap: float = 4.0) -> float:
         """Run time that stretches an animation towards the moment `moment` is spoken (so the
         picture keeps moving while the voice gets there); `default` when silent."""
-        if not self.beat.get("cues"):
-            return default
         return max(default, min(cap, 0.85 * (self.said(moment) - self.time)))
 
     # --- the stage ----------------------------------------------------------------------
