@@ -21,22 +21,24 @@ def build(c: Context) -> Draft:
     d = build_numbers(list(c.traces), [c.focus] * n)
     L = len(d["base"]) - 1
     K = n - 1                                   # curves: sentence 1 against each other
-    ends = [f"Sentence {k + 2}'s starts at {{data.curves[{k}].raw[0]:.2f}} and ends at "
+    nth = ["first", "second", "third", "fourth", "fifth"]      # said, not numbered
+    ends = [f"The {nth[k + 1]} sentence's starts at {{data.curves[{k}].raw[0]:.2f}} and ends at "
             f"{{data.curves[{k}].raw[-1]:.2f}}." for k in range(K)]
     beats = [Beat(
         "extend", ["similarity"],
-        f"Cosine of '{word}' in sentence 1 with '{word}' in each other sentence, from the "
-        "embedding to the output",
-        f"Take the word {said} in {n} sentences. From X zero, the embedding, to X {L}, the "
+        f"Cosine of '{word}' in the first sentence with '{word}' in each other sentence, from "
+        "the embedding to the output",
+        f"Take the word {said} in {{len(sentences)}} sentences. From X zero, the embedding, to "
+        "X {data.states[-1].layer}, the "
         f"output, we take the cosine between its state in the first sentence and in each of "
         f"the others. " + " ".join(ends),
         expect=[f"len(sentences) == {n}"],
-        moments={M.SENTENCES: f"{n} sentences", M.REFERENCE: "the first sentence",
+        moments={M.SENTENCES: "sentences", M.REFERENCE: "the first sentence",
                  M.EACH_OTHER: "each of the others", M.MONEY_END: "ends at",
                  M.RIVER_END: "ends at#2"})]
     base = d["base"]
     peak = int(np.argmax(base))
-    adj = " ".join(f"Sentence {k + 2}'s keeps {{data.curves[{k}].adjusted[-1]:.2f}}."
+    adj = " ".join(f"The {nth[k + 1]} sentence's keeps {{data.curves[{k}].adjusted[-1]:.2f}}."
                    for k in range(K))
     beats.append(Beat(
         "baseline", ["baseline"],
@@ -44,7 +46,8 @@ def build(c: Context) -> Draft:
         "Unrelated tokens point somewhat alike too. This baseline, the mean cosine of "
         "{data.similarity.baseline_pairs} pairs of different words, goes from "
         "{data.similarity.baseline[0]:.2f} at X zero to "
-        f"{{data.similarity.baseline[-1]:.2f}} at the output, and is highest at X {peak}, "
+        f"{{data.similarity.baseline[-1]:.2f}} at the output, and is highest at X "
+        f"{{data.states[{peak}].layer}}, "
         f"{{data.similarity.baseline[{peak}]:.2f}}. Subtract it from each curve. At the "
         "output: " + adj,
         expect=[f"max(data.similarity.baseline) - data.similarity.baseline[{peak}] ~= 0 ± 0.000001"],
@@ -58,7 +61,7 @@ def build(c: Context) -> Draft:
         "Now the states themselves. PCA finds the flat plane that keeps most of the spread of "
         "all {data.projection.n_points} points: here {data.projection.explained_percent[0]:.0f}"
         " plus {data.projection.explained_percent[1]:.0f} percent. "
-        + (f"All {n} take nearly the same path. " if same else "Follow each path. ")
+        + ("All of them take nearly the same path. " if same else "Follow each path. ")
         + "The layers move a state {data.projection.depth_distance:.1f} units across this "
         "plane; the sentences end at most {data.projection.sentence_distance:.1f} apart. The "
         "rest of the spread is off this plane.",
@@ -82,14 +85,14 @@ def build(c: Context) -> Draft:
     beats.append(Beat(
         "gap", ["gap"],
         "The gap: the curve ending highest minus the curve ending lowest, state by state",
-        f"Which {said} ends nearest the first sentence's? Sentence {near + 2}'s, at "
-        f"{{data.curves[{near}].raw[-1]:.2f}}; sentence {far + 2}'s ends lowest, at "
+        f"Which {said} ends nearest the first sentence's? The {nth[near + 1]} sentence's, at "
+        f"{{data.curves[{near}].raw[-1]:.2f}}; the {nth[far + 1]} sentence's ends lowest, at "
         f"{{data.curves[{far}].raw[-1]:.2f}}. Take the gap between them at each state. The "
         "baseline is the same for both, so it cancels. " + early
         + f" {then}, and at the output it is {{data.gap.last:.2f}}{widest}. If "
-        f"sentence {near + 2} uses {said} in the first sentence's sense and sentence "
-        f"{far + 2} in another, this gap is the sense signal. In the last layer, sentence "
-        f"{far + 2}'s curve changes by {{data.output_drop.raw:.2f}}, and the baseline's own "
+        f"the {nth[near + 1]} sentence uses {said} in the first sentence's sense and the "
+        f"{nth[far + 1]} in another, this gap is the sense signal. In the last layer, the "
+        f"{nth[far + 1]} sentence's curve changes by {{data.output_drop.raw:.2f}}, and the baseline's own "
         "change is {data.output_drop.baseline:.2f}. Each curve is one pair of sentences.",
         expect=[f"data.gap.near == {near}", f"data.gap.far == {far}"] + early_expect
         + ([f"data.gap.widest == {L}"] if widest else [])
@@ -103,4 +106,10 @@ def build(c: Context) -> Draft:
     notes.append(f"gap (sentence {near + 2} minus {far + 2}): "
                  f"{[round(float(x), 3) for x in g['values']]}; within {SMALL_GAP} of zero "
                  f"up to X^({g['together']})")
+    # the words said for numbers ("X zero", "the third sentence") rest on claims in each beat
+    said_numbers = [f"len(sentences) == {n}", "data.states[0].layer == 0",
+                    f"data.states[-1].layer == {L}"] + [
+        f"data.curves[{k}].pair[1] == {k + 1}" for k in range(K)]
+    for b in beats:
+        b.expect = said_numbers + [e for e in b.expect if e not in said_numbers]
     return Draft(f"'{word}' in {n} sentences, layer by layer", beats, notes=notes)
