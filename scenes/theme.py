@@ -20,6 +20,10 @@ ATTN = ManimColor("#C39BD3")       # attention output added to X
 FFN = ManimColor("#F0A868")        # FFN output added to X
 CONTEXTS = [ManimColor("#5DADE2"), ManimColor("#F0A868"), ManimColor("#7ED321"),
             ManimColor("#C39BD3")]  # one per sentence in comparisons
+# per-sentence hues of their own (chapter.md §2: CONTEXTS reuses X blue, FFN orange and ATTN
+# purple); none is a quantity's colour, the highlight, or a probe's
+SENTENCES = [ManimColor("#8BD450"), ManimColor("#E0B080"), ManimColor("#8C9EFF"),
+             ManimColor("#D98CB3")]
 PROBE_SYNTAX = ManimColor("#A99BFF")   # a probe reading part of speech
 PROBE_SENSE = ManimColor("#FF8FC8")    # a probe reading a word's sense
 COLOR_OF = {"x": X, "ln_x": LN, "q": Q, "k": K, "v": V, "attn_out": ATTN, "mlp_out": FFN,

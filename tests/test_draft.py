@@ -29,6 +29,7 @@ from test_models_by_path import SENTENCE as TINY_SENTENCE, make_checkpoint
 from layerwise_templates import storyboard_path
 
 RIVER, MONEY = "I sat on the river bank.", "I deposited cash at the bank."
+RIVER2 = "The bank of the river flooded."      # bank_drift compares at least three
 CAPITAL = "The capital of France is"
 SHORT = "The river bank raised rates."    # per_head's scene writes at most 9 tokens' keys
 TOP = 10                    # "crosses into the top 10"
@@ -150,7 +151,7 @@ def check_choices(board, template, t, word):
 # --- MiniLM and SmolLM2 ----------------------------------------------------------------------------
 
 MINILM = [("per_head", [RIVER]), ("attention_depth", [RIVER]), ("fresh_qkv", [RIVER]),
-          ("residual_stream", [RIVER]), ("bank_drift", [RIVER, MONEY]),
+          ("residual_stream", [RIVER]), ("bank_drift", [RIVER, MONEY, RIVER2]),
           ("context_qkv", [RIVER, MONEY])]
 
 
@@ -164,7 +165,7 @@ def test_minilm_drafts_plan(template, sentences, capsys, cache_dir, tmp_path):
 
 SMOLLM2 = [("logit_lens", [CAPITAL], "is"), ("per_head", [CAPITAL], "is"),
            ("fresh_qkv", [CAPITAL], "is"), ("residual_stream", [RIVER], "bank"),
-           ("bank_drift", [RIVER, MONEY], "bank"), ("context_qkv", [RIVER, MONEY], "bank")]
+           ("bank_drift", [RIVER, MONEY, RIVER2], "bank"), ("context_qkv", [RIVER, MONEY], "bank")]
 
 
 @pytest.mark.parametrize("template,sentences,focus", SMOLLM2, ids=[t for t, _, _ in SMOLLM2])
@@ -229,7 +230,7 @@ def test_refusals_are_one_line(tiny, capsys, tmp_path):
         "unknown template": ((bert, "loggit_lens", [TINY_SENTENCE], "bank"),
                              "unknown template 'loggit_lens'"),
         "one sentence for bank_drift": ((bert, "bank_drift", [TINY_SENTENCE], "bank"),
-                                        "give --sentence 2 times"),
+                                        "give --sentence 3 times"),
         "no special tokens": ((gpt2, "attention_depth", [TINY_SENTENCE], "bank"),
                               "adds no special tokens"),
         "first token of a decoder": ((gpt2, "per_head", [SHORT], "The"),

@@ -18,32 +18,61 @@ from layerwise_core.voice.cues import split_cues
 BANK = storyboard_path("bank_drift")
 STREAM = storyboard_path("residual_stream")
 
-# what bank_drift's scene waited for before moments: (beat, moment) -> the
-# cue and the words it typed (`said_at(cue, words)` / `hold_until_said(cue, words)`, the kit's
-# before moments replaced them: `typed` below)
+# bank_drift's moments (rebuilt storyboard, issue 23-26): (beat, moment) -> the cue that says
+# them and the words, as the scene would have typed them (`typed` below)
 TYPED = {
-    ("drift", "each_layer"): (1, "each layer"), ("drift", "choice"): (1, "choice of sentence"),
-    ("drift", "separation"): (1, "separation"), ("drift", "flat_view"): (1, "this flat view"),
-    ("table", "studies"): (0, "studies of"), ("table", "early"): (1, "Early layers"),
-    ("table", "identity"): (1, "identity"), ("table", "middle"): (1, "middle layers"),
-    ("table", "syntax"): (1, "syntax"), ("table", "late"): (1, "later layers"),
-    ("table", "meaning"): (1, "meaning"), ("table", "overlap"): (1, "overlap"),
-    ("table", "early_span"): (2, "early is"), ("table", "middle_span"): (2, "middle"),
-    ("table", "late_span"): (2, "late"),
-    ("probe", "read_label"): (1, "read a label"), ("probe", "vectors_of"): (1, "vectors of"),
-    ("probe", "scored_on"): (1, "scored on"), ("probe", "itself"): (2, "itself"),
+    ("extend", "sentences"): (0, "three sentences"),
+    ("extend", "reference"): (1, "first river bank"),
+    ("extend", "each_other"): (1, "each of the others"),
+    ("extend", "money_end"): (2, "ends at"),
+    ("extend", "river_end"): (3, "ends at"),
+    ("baseline", "unrelated"): (0, "unrelated tokens"),
+    ("baseline", "baseline_peak"): (1, "rises from"),
+    ("baseline", "subtract"): (2, "Subtract it"),
+    ("baseline", "adjusted_ends"): (3, "At the output"),
+    ("drift", "plane"): (1, "flat plane"),
+    ("drift", "same_path"): (2, "same path"),
+    ("drift", "layers_move"): (3, "The layers move"),
+    ("drift", "sentence_moves"): (3, "the sentence moves"),
+    ("drift", "off_plane"): (4, "off this plane"),
+    ("table", "studies"): (0, "studies of"),
+    ("table", "early"): (1, "Early layers"),
+    ("table", "identity"): (1, "identity"),
+    ("table", "middle"): (1, "middle layers"),
+    ("table", "syntax"): (1, "syntax"),
+    ("table", "late"): (1, "later layers"),
+    ("table", "meaning"): (1, "meaning"),
+    ("table", "overlap"): (1, "overlap"),
+    ("table", "early_span"): (2, "early is"),
+    ("table", "middle_span"): (2, "middle X"),
+    ("table", "late_span"): (2, "late X"),
+    ("probe", "read_label"): (1, "read a label"),
+    ("probe", "vectors_of"): (1, "states of"),
+    ("probe", "scored_on"): (1, "scored on"),
+    ("probe", "itself"): (2, "itself"),
     ("probe", "pos_embedding"): (2, "at the embedding"),
-    ("probe", "pos_middle"): (2, "in the middle"), ("probe", "pos_output"): (2, "at the output"),
-    ("probe", "guessing"): (2, "always guessing"), ("probe", "coin_toss"): (3, "coin toss"),
+    ("probe", "pos_middle"): (2, "in the middle"),
+    ("probe", "pos_output"): (2, "at the output"),
+    ("probe", "guessing"): (2, "always guessing"),
+    ("probe", "coin_toss"): (3, "coin toss"),
     ("probe", "sense_embedding"): (3, "at the embedding"),
-    ("probe", "sense_percent"): (3, "percent"), ("probe", "not_known"): (3, "does not know"),
-    ("probe", "by_layer"): (3, "by layer"), ("probe", "keeps_it"): (3, "keeps it"),
-    ("probe", "set_small"): (4, "the set is small"), ("probe", "one_noun"): (4, "one noun"),
-    ("probe", "probe_shows"): (4, "a probe shows"), ("probe", "not_what"): (4, "not what"),
-    ("measured", "river"): (0, "river"), ("measured", "money"): (0, "money"),
-    ("measured", "start"): (0, "start identical"), ("measured", "end"): (0, "end at"),
-    ("measured", "dip"): (1, "dip"), ("measured", "come_back"): (1, "come back"),
-    ("measured", "output"): (1, "at the output"),
+    ("probe", "sense_percent"): (3, "percent"),
+    ("probe", "not_known"): (3, "does not know"),
+    ("probe", "by_layer"): (3, "by X"),
+    ("probe", "keeps_it"): (3, "keeps it"),
+    ("probe", "set_small"): (4, "the set is small"),
+    ("probe", "one_noun"): (4, "one noun"),
+    ("probe", "probe_shows"): (4, "a probe shows"),
+    ("probe", "not_what"): (4, "not what"),
+    ("gap", "gap_defined"): (1, "Take the gap"),
+    ("gap", "cancels"): (2, "it cancels"),
+    ("gap", "together"): (3, "Up to X"),
+    ("gap", "opens"): (4, "Then it opens"),
+    ("gap", "gap_end"): (4, "at the output"),
+    ("gap", "last_drop"): (5, "last fall"),
+    ("gap", "baseline_drop"): (5, "baseline's own fall"),
+    ("gap", "caveat"): (6, "one pair per sense"),
+
 }
 
 
@@ -99,8 +128,9 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "journey": "journey", "size
 
 
 @pytest.mark.parametrize("template,typed_words,show", [
-    ("bank_drift", TYPED, {"drift": "projection", "table": "table", "probe": "probe",
-                           "measured": "measured"}),
+    ("bank_drift", TYPED, {"extend": "similarity", "baseline": "baseline",
+                           "drift": "projection", "table": "table", "probe": "probe",
+                           "gap": "gap"}),
     ("residual_stream", TYPED_STREAM, STREAM_SHOW)], ids=["bank_drift", "residual_stream"])
 def test_every_typed_word_is_a_moment_of_the_registry(template, typed_words, show):
     declared = {(s, m) for s, names in TEMPLATES[template].moments for m in names}
@@ -155,13 +185,13 @@ def test_a_silent_plan_does_not_wait_as_before(cache_dir):
     assert scene.said("sense_percent") == typed(scene, 3, "percent") == 40.0
 
 
-def board(moments: str, narration: str = "Here are the vectors. Each layer moves them more "
-          "than the choice of sentence does. The separation lies off this flat view.") -> str:
+def board(moments: str, narration: str = "Here is the flat plane. All take the same path. "
+          "The layers move them; the sentences end close. The rest is off this plane.") -> str:
     return textwrap.dedent(f"""\
         template: bank_drift
         title: t
         model: minilm-l6
-        sentences: ["I sat on the river bank.", "I deposited cash at the bank."]
+        sentences: ["I sat on the river bank.", "I deposited cash at the bank.", "A bank."]
         focus: bank
         beats:
           - id: drift
@@ -172,30 +202,33 @@ def board(moments: str, narration: str = "Here are the vectors. Each layer moves
         """)
 
 
-GOOD = "{each_layer: 1, choice: choice of sentence, separation: separation, flat_view: flat view}"
+GOOD = ("{plane: flat plane, same_path: same path, layers_move: 2, "
+        "sentence_moves: the sentences end, off_plane: off this plane}")
 
 
 def test_words_and_sentences_and_nth():
-    b = validate_text(board(GOOD.replace("separation: separation", "separation: the#2")),
+    b = validate_text(board(GOOD.replace("same_path: same path", "same_path: the#2")),
                       Path("sb.yaml")).beats[0]
     m = beat_json(b, 150)["moments"]
-    assert m["each_layer"] == {"cue": 1, "after": 0.0, "at": m["each_layer"]["at"]}
-    assert m["separation"]["cue"] == 1        # "the" is said first in "the vectors"
-    assert m["choice"]["cue"] == 1 and m["choice"]["after"] > m["separation"]["after"]
+    assert m["layers_move"] == {"cue": 2, "after": 0.0, "at": m["layers_move"]["at"]}
+    assert m["same_path"]["cue"] == 1         # "the" is said first in "the flat plane"
+    assert m["sentence_moves"]["cue"] == 2
+    assert m["sentence_moves"]["after"] > m["layers_move"]["after"]
 
 
 @pytest.mark.parametrize("moments,where,expected", [
-    ("{each_layer: 1, choice: choice of sentence, separation: separation}", "sb.yaml:11: "
-     "beats[0].moments: missing moment flat_view: template 'bank_drift' waits for it in "
+    (GOOD.replace(", off_plane: off this plane", ""), "sb.yaml:11: "
+     "beats[0].moments: missing moment off_plane: template 'bank_drift' waits for it in "
      "projection", None),
-    (GOOD.replace("flat view", "flat plane"), "sb.yaml:11: beats[0].moments.flat_view: "
-     "'flat plane' is not said in this beat's narration", None),
-    (GOOD.replace("separation: separation", "separation: the#9"), "sb.yaml:11: "
-     "beats[0].moments.separation: 'the#9' is not said", None),
-    (GOOD.replace("each_layer: 1", "each_layer: 7"), "sb.yaml:11: beats[0].moments.each_layer: "
-     "sentence 7 is out of range", None),
+    (GOOD.replace("off this plane", "off that plane"), "sb.yaml:11: beats[0].moments.off_plane: "
+     "'off that plane' is not said in this beat's narration", None),
+    (GOOD.replace("same_path: same path", "same_path: the#9"), "sb.yaml:11: "
+     "beats[0].moments.same_path: 'the#9' is not said", None),
+    (GOOD.replace("layers_move: 2", "layers_move: 7"), "sb.yaml:11: "
+     "beats[0].moments.layers_move: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: choice, each_layer, flat_view, separation", None),
+     "beat's handlers wait for; they wait for: layers_move, off_plane, plane, same_path, "
+     "sentence_moves", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:
@@ -207,8 +240,9 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     text = board(GOOD).replace(f"    moments: {GOOD}\n", "")
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
-    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments each_layer, choice, "
-                            "separation, flat_view") for p in e.value.problems), e.value.problems
+    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, same_path, "
+                            "layers_move, sentence_moves, off_plane") for p in e.value.problems), \
+        e.value.problems
 
 
 def plan_cli(tmp_path, text: str, capsys, cache_dir, name: str = "bank_drift") -> tuple[int, str]:

@@ -77,9 +77,34 @@ def test_river_and_money_bank_drift_apart(built):
             print(f"other pair {c['pair']}: " + " ".join(f"{v:.3f}" for v in c["raw"]))
     assert curve["raw"][0] > curve["raw"][-1]
     assert curve["adjusted"][0] > curve["adjusted"][-1]
-    sm = d["summary"]                              # what the `measured` beat quotes
-    assert d["curves"][sm["curve"]] == curve
-    assert curve["raw"][sm["dip"]] == min(curve["raw"][1:-1])
+
+
+def test_gap_and_last_drop_recomputed_from_the_traces(built):
+    """The gap beat's numbers from the vectors, independently of the plan's similarity code:
+    cos(river, other river) - cos(river, money) per state, and the money curve's last step
+    against the baseline's (the mean cosine of the plan's listed unrelated pairs)."""
+    sb, plan, cache = built
+    d = plan["data"]
+    traces = [get_trace(sb.model, s, cache_dir=cache) for s in sb.sentences]
+    vecs = [word_vectors(t, f) for t, f in zip(traces, sb.focus)]
+    river, money, river2 = vecs
+    gap = cos(river, river2) - cos(river, money)
+    g = d["gap"]
+    assert (g["near"], g["far"]) == (1, 0)          # the other river bank ends highest
+    np.testing.assert_allclose(g["values"], gap, atol=1e-9)
+    assert g["widest"] == int(np.argmax(gap)) == len(gap) - 1
+    assert abs(gap[0]) < 0.04 and gap[-1] > 0.15       # ~0 at X^(0), +0.16 at X^(6)
+    assert g["together"] == 2 and max(abs(gap[:3])) <= 0.04 < gap[3]
+    od = d["output_drop"]
+    raw = cos(river, money)
+    assert od["raw"] == pytest.approx(raw[-1] - raw[-2], abs=1e-9)
+    base = np.asarray(d["similarity"]["baseline"])
+    assert od["baseline"] == pytest.approx(base[-1] - base[-2], abs=1e-12)
+    assert od["adjusted"] == pytest.approx(od["raw"] - od["baseline"], abs=1e-12)
+    assert od["baseline_fall"] / od["raw_fall"] > 0.5      # "mostly the baseline's own fall"
+    assert g["shared"] == ["river"]
+    # the states are X^(l): X^(1) is what layer 0 wrote
+    assert [s["math"] for s in d["states"]] == [f"X^(({l}))" for l in range(len(d["states"]))]
 
 
 # --- the probe beat ----------------------------------------------------------------------------

@@ -1,83 +1,115 @@
-"""The bank_drift draft: `build(Context) -> Draft` (see `layerwise_core.drafts`)."""
+"""The bank_drift draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
+
+It tells the shipped story for the sentences it is given: every sentence's curve against the
+first (start and end, said), the baseline subtracted, the PCA plane, and it ends on the gap
+between the curve that ends highest and the one that ends lowest. It does not know the senses:
+it says which sentence ends nearest the first and that the gap is the sense signal only if
+that one uses the word in the first sentence's sense."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from layerwise_core.analysis.similarity import context_similarity
-from .plan import drift_summary     # the dip and rebound it quotes
 from layerwise_core.drafts.base import Beat, Context, Draft
+from . import moments as M
+from .plan import SMALL_GAP, build_numbers
+
 
 def build(c: Context) -> Draft:
-    word, traces = c.word, c.traces
-    said = c.said
-    focus = [c.focus] * len(traces)
-    sim = context_similarity(list(traces), focus)
-    raw = np.asarray(sim["raw"][0])                 # pair (0, 1): the curve the plan quotes
-    base = np.asarray(sim["baseline"])
-    drop = raw[:-1] - raw[1:]
-    s = int(np.argmax(drop))                        # the state before the biggest fall
-    sm = drift_summary(raw.tolist())
-    n = len(traces)
-    same0 = abs(raw[0] - 1) <= 1e-6
+    word, said = c.word, c.said
+    n = len(c.traces)
+    d = build_numbers(list(c.traces), [c.focus] * n)
+    L = len(d["base"]) - 1
+    K = n - 1                                   # curves: sentence 1 against each other
+    nth = ["first", "second", "third", "fourth", "fifth"]      # said, not numbered
+    ends = [f"The {nth[k + 1]} sentence's starts at {{data.curves[{k}].raw[0]:.2f}} and ends at "
+            f"{{data.curves[{k}].raw[-1]:.2f}}." for k in range(K)]
     beats = [Beat(
-        "raw", ["similarity"],
-        f"Cosine between '{word}' in the first sentence and in each of the others, after "
-        f"every layer.",
-        f"Take the word {said} in {{len(sentences)}} sentences. After every layer we measure the "
-        f"cosine between its vector in the first sentence and its vector in each of the others. "
-        + ("At the embedding, the first sentence's and the next one's are the very same "
-           "vector." if same0 else
-           "At the embedding, the first sentence's and the next one's start at a cosine of "
-           "{data.curves[0].raw[0]:.2f}."),
-        expect=[f"len(sentences) == {n}"]
-        + (["data.curves[0].raw[0] ~= 1 ± 0.000001"] if same0 else []))]
-    above = raw[-1] - base[-1] > 0
+        "extend", ["similarity"],
+        f"Cosine of '{word}' in the first sentence with '{word}' in each other sentence, from "
+        "the embedding to the output",
+        f"Take the word {said} in {{len(sentences)}} sentences. From X zero, the embedding, to "
+        "X {data.states[-1].layer}, the "
+        f"output, we take the cosine between its state in the first sentence and in each of "
+        f"the others. " + " ".join(ends),
+        expect=[f"len(sentences) == {n}"],
+        moments={M.SENTENCES: "sentences", M.REFERENCE: "the first sentence",
+                 M.EACH_OTHER: "each of the others", M.MONEY_END: "ends at",
+                 M.RIVER_END: "ends at#2"})]
+    base = d["base"]
+    peak = int(np.argmax(base))
+    adj = " ".join(f"The {nth[k + 1]} sentence's keeps {{data.curves[{k}].adjusted[-1]:.2f}}."
+                   for k in range(K))
     beats.append(Beat(
-        "baseline", ["similarity"],
-        "Subtract what any pair of different words shares.",
-        "A raw cosine flatters, because even unrelated words point somewhat alike: up to "
-        "{max(data.similarity.baseline):.2f} in this model. So we measure that baseline at "
-        "every layer and subtract it. At the output, " + said + " in the next sentence ends "
-        "{data.curves[0].adjusted[-1]:.2f} " + ("above" if above else "below") + " it.",
-        expect=["max(data.similarity.baseline) > 0",
-                f"data.curves[0].adjusted[-1] {'>' if above else '<='} 0"]))
+        "baseline", ["baseline"],
+        "Baseline: the mean cosine of unrelated tokens. Adjusted = raw − baseline",
+        "Unrelated tokens point somewhat alike too. This baseline, the mean cosine of "
+        "{data.similarity.baseline_pairs} pairs of different words, goes from "
+        "{data.similarity.baseline[0]:.2f} at X zero to "
+        f"{{data.similarity.baseline[-1]:.2f}} at the output, and is highest at X "
+        f"{{data.states[{peak}].layer}}, "
+        f"{{data.similarity.baseline[{peak}]:.2f}}. Subtract it from each curve. At the "
+        "output: " + adj,
+        expect=[f"max(data.similarity.baseline) - data.similarity.baseline[{peak}] ~= 0 ± 0.000001"],
+        moments={M.UNRELATED: "Unrelated tokens", M.BASELINE_PEAK: "goes from",
+                 M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output"}))
+    ratio = d["depth_distance"] / max(d["sentence_distance"], 1e-9)
+    same = ratio > 4
     beats.append(Beat(
         "drift", ["projection"],
-        "The same vectors on one PCA plane, every layer of every sentence.",
-        "Here are the vectors themselves, flattened onto one plane fitted to every layer of "
-        "every sentence. Each dot is one layer; the plane keeps "
-        "{data.projection.explained_percent[0] + data.projection.explained_percent[1]:.0f} "
-        "percent of their spread, so part of what separates them is out of this view.",
-        moments={"each_layer": "one layer", "choice": "the plane keeps",
-                 "separation": "what separates", "flat_view": "out of this view"}))
-    text = (f"In {{model.display}}, the cosine between {said} in the first sentence and in the "
-            "next starts at {data.curves[0].raw[0]:.2f} and ends at "
-            "{data.curves[0].raw[-1]:.2f}.")
-    expect = []
-    if drop[s] > 0:
-        text += (f" The biggest fall comes in layer {{data.states[{s}].layer}}, which takes it "
-                 f"from {{data.curves[0].raw[{s}]:.2f}} to {{data.curves[0].raw[{s + 1}]:.2f}}.")
-        expect.append(f"data.curves[0].raw[{s}] - data.curves[0].raw[{s + 1}] > 0")
-    if not sm["monotonic"] and sm["rebounds"]:
-        d, r = sm["dip"], sm["rebound"]
-        text += (f" It is not a steady fall: down to {{data.curves[0].raw[{d}]:.2f}} where layer "
-                 f"{{data.states[{d}].layer}} begins, back up to {{data.curves[0].raw[{r}]:.2f}} "
-                 f"where layer {{data.states[{r}].layer}} begins.")
-        expect += [f"data.summary.dip == {d}", f"data.summary.rebound == {r}",
-                   f"data.curves[0].raw[{r}] - data.curves[0].raw[{d}] > 0"]
-    # the run along the curve stops at the dip and the rebound as they are named; without
-    # them, at the sentence that says most about the fall
-    later = "biggest fall" if drop[s] > 0 else "ends at"
-    steady = not sm["monotonic"] and sm["rebounds"]
-    moments = {"river": "first sentence", "money": "the next", "start": "starts at",
-               "end": "ends at", "dip": "down to" if steady else later,
-               "come_back": "back up" if steady else later,
-               "output": "begins#2" if steady else later}
-    beats.append(Beat("measured", ["measured"],
-                      f"Measured here: how far the '{word}' vectors drift apart.",
-                      text, expect=expect, moments=moments))
-    notes = [f"cosine of {word!r}, sentence 0 vs 1, per state (embedding .. output): "
-             f"{[round(float(v), 3) for v in raw]}; biggest fall: in layer {s} (X^({s}) -> "
-             f"X^({s + 1}))"]
+        "PCA: the plane that keeps most of the spread of all {data.projection.n_points} states",
+        "Now the states themselves. PCA finds the flat plane that keeps most of the spread of "
+        "all {data.projection.n_points} points: here {data.projection.explained_percent[0]:.0f}"
+        " plus {data.projection.explained_percent[1]:.0f} percent. "
+        + ("All of them take nearly the same path. " if same else "Follow each path. ")
+        + "The layers move a state {data.projection.depth_distance:.1f} units across this "
+        "plane; the sentences end at most {data.projection.sentence_distance:.1f} apart. The "
+        "rest of the spread is off this plane.",
+        expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
+                f"{'>' if same else '<='} 4"],
+        moments={M.PLANE: "flat plane", M.SAME_PATH: "same path" if same else "each path",
+                 M.LAYERS_MOVE: "The layers move", M.SENTENCE_MOVES: "the sentences end",
+                 M.OFF_PLANE: "off this plane"}))
+    g = d["gap"]
+    near, far = g["near"], g["far"]
+    if g["together"] > 0:
+        early = (f"Up to X {{data.gap.together}} it stays within {{data.gap.small:.2f}} of "
+                 "zero: context moves both alike.")
+        early_expect = [f"data.gap.together == {g['together']}"]
+    else:
+        early = "Up to X zero it is already {data.gap.first:.2f}."
+        early_expect = []
+    widest = ", its widest" if g["widest"] == L else ""
+    opens = g["values"][-1] - g["values"][g["together"]] > 0.05
+    then = "Then it opens" if opens else "Then it moves"
+    beats.append(Beat(
+        "gap", ["gap"],
+        "The gap: the curve ending highest minus the curve ending lowest, state by state",
+        f"Which {said} ends nearest the first sentence's? The {nth[near + 1]} sentence's, at "
+        f"{{data.curves[{near}].raw[-1]:.2f}}; the {nth[far + 1]} sentence's ends lowest, at "
+        f"{{data.curves[{far}].raw[-1]:.2f}}. Take the gap between them at each state. The "
+        "baseline is the same for both, so it cancels. " + early
+        + f" {then}, and at the output it is {{data.gap.last:.2f}}{widest}. If "
+        f"the {nth[near + 1]} sentence uses {said} in the first sentence's sense and the "
+        f"{nth[far + 1]} in another, this gap is the sense signal. In the last layer, the "
+        f"{nth[far + 1]} sentence's curve changes by {{data.output_drop.raw:.2f}}, and the baseline's own "
+        "change is {data.output_drop.baseline:.2f}. Each curve is one pair of sentences.",
+        expect=[f"data.gap.near == {near}", f"data.gap.far == {far}"] + early_expect
+        + ([f"data.gap.widest == {L}"] if widest else [])
+        + ([f"data.gap.last - data.gap.values[{g['together']}] > 0.05"] if opens else []),
+        moments={M.GAP_DEFINED: "Take the gap", M.CANCELS: "it cancels",
+                 M.TOGETHER: "Up to X", M.OPENS: then,
+                 M.GAP_END: "at the output", M.LAST_DROP: "last layer",
+                 M.BASELINE_DROP: "baseline's own", M.CAVEAT: "one pair"}))
+    notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "
+             f"{[round(float(x), 3) for x in d['curves'][k]['raw']]}" for k in range(K)]
+    notes.append(f"gap (sentence {near + 2} minus {far + 2}): "
+                 f"{[round(float(x), 3) for x in g['values']]}; within {SMALL_GAP} of zero "
+                 f"up to X^({g['together']})")
+    # the words said for numbers ("X zero", "the third sentence") rest on claims in each beat
+    said_numbers = [f"len(sentences) == {n}", "data.states[0].layer == 0",
+                    f"data.states[-1].layer == {L}"] + [
+        f"data.curves[{k}].pair[1] == {k + 1}" for k in range(K)]
+    for b in beats:
+        b.expect = said_numbers + [e for e in b.expect if e not in said_numbers]
     return Draft(f"'{word}' in {n} sentences, layer by layer", beats, notes=notes)

@@ -26,6 +26,7 @@ from layerwise_core.trace import Trace
 from layerwise_core.tracing import get_trace
 
 Y_STEP = 0.25       # cosine axis ticks
+SMALL_GAP = 0.04    # a gap this close to zero counts as "no sense signal yet"
 
 # What tends to be easiest to read out of the vector at each depth: a general pattern from
 # probing studies of BERT, shown as an illustration (not measured here).
@@ -62,12 +63,35 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     focus = list(sb.focus)
     hooks = layer_states(traces[0])
     L = traces[0].n_layers
-    states = [{"layer": s, "hook": h,
-               "label": "embedding" if s == 0 else ("output" if s == L else f"after layer {s}")}
+    # state s is X^(s): the embedding X^(0), then what layer s - 1 wrote (chapter.md §2)
+    states = [{"layer": s, "hook": h, "math": f"X^(({s}))",
+               "label": "embedding" if s == 0 else ("output" if s == L else f"X^({s})")}
               for s, h in enumerate(hooks)]
     contexts = [{"sentence": t.sentence, "focus": f, "positions": positions(t, f),
                  "tokens": t.tokens} for t, f in zip(traces, focus)]
 
+    sim, base, curves = _curves(traces, focus)
+
+    shown = np.concatenate([base] + [np.r_[c["raw"], c["adjusted"]] for c in curves])
+    y_range = [min(0.0, Y_STEP * math.floor(shown.min() / Y_STEP)), 1.0]
+    n_ticks = int(round((y_range[1] - y_range[0]) / Y_STEP)) + 1
+    y_ticks = [y_range[0] + Y_STEP * i for i in range(n_ticks)]
+
+    projection = _projection(traces, focus)
+
+    plan = {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
+            "axes": {"y_range": y_range, "y_ticks": y_ticks},
+            "summary": {"curve": 0, **drift_summary(curves[0]["raw"])},
+            "projection": projection, "table": _table(len(states)),
+            "gap": {**gap(curves, base), "shared": shared_words(contexts, curves)},
+            "output_drop": output_drop(curves, base)}
+    if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
+        plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
+    return plan
+
+
+def _curves(traces: list[Trace], focus: list[str]):
+    """The similarity section, the baseline per state, and curve k = sentence 0 vs k + 1."""
     sim = context_similarity(traces, focus)
     base = np.asarray(sim["baseline"])
     index = {tuple(p): i for i, p in enumerate(sim["pairs"])}
@@ -78,12 +102,11 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         curves.append({"pair": [0, k], "pair_index": i, "raw": raw.tolist(),
                        "adjusted": (raw - base).tolist(),     # the angle whose cosine is raw
                        "angle_deg": np.degrees(np.arccos(np.clip(raw, -1, 1))).tolist()})
+    return sim, base, curves
 
-    shown = np.concatenate([base] + [np.r_[c["raw"], c["adjusted"]] for c in curves])
-    y_range = [min(0.0, Y_STEP * math.floor(shown.min() / Y_STEP)), 1.0]
-    n_ticks = int(round((y_range[1] - y_range[0]) / Y_STEP)) + 1
-    y_ticks = [y_range[0] + Y_STEP * i for i in range(n_ticks)]
 
+def _projection(traces: list[Trace], focus: list[str]) -> dict:
+    """Every state of every sentence's focus word on one PCA plane."""
     vecs = np.stack([word_vectors(t, f) for t, f in zip(traces, focus)])    # [C, S, d]
     C, S, d = vecs.shape
     plane = pca_plane(vecs.reshape(C * S, d))
@@ -94,15 +117,76 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "explained_percent": (100 * plane["explained"]).tolist(),
                   "x_range": _bounds(xy[..., 0].min(), xy[..., 0].max(), step),
                   "y_range": _bounds(xy[..., 1].min(), xy[..., 1].max(), step),
-                  "step": step, "n_points": C * S, "d_model": d}
+                  "step": step, "n_points": C * S, "d_model": d,
+                  "kept_percent": float(100 * plane["explained"][:2].sum()),
+                  # how far depth moves sentence 0 on the plane, against how far apart the
+                  # sentences' outputs end on it
+                  "depth_distance": float(np.hypot(*(xy[0, -1] - xy[0, 0]))),
+                  "sentence_distance": float(max(np.hypot(*(xy[c, -1] - xy[0, -1]))
+                                                 for c in range(1, C)))}
+    return projection
 
-    plan = {"states": states, "contexts": contexts, "similarity": sim, "curves": curves,
-            "axes": {"y_range": y_range, "y_ticks": y_ticks},
-            "summary": {"curve": 0, **drift_summary(curves[0]["raw"])},
-            "projection": projection, "table": _table(len(states))}
-    if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
-        plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
-    return plan
+
+def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
+    """What the draft quotes, computed as the plan computes it: the baseline, the curves, the
+    gap, and the projection's two distances."""
+    sim, base, curves = _curves(traces, focus)
+    projection = _projection(traces, focus)
+    return {"base": base.tolist(), "curves": curves, "gap": gap(curves, base),
+            "depth_distance": projection["depth_distance"],
+            "sentence_distance": projection["sentence_distance"]}
+
+
+def gap(curves: list[dict], base) -> dict:
+    """The sense signal: the curve that ends highest (`near`, the same sense when the
+    storyboard says so) minus the curve that ends lowest (`far`), state by state. The baseline
+    is the same for both curves at a state, so it cancels. `together` is the last state up to
+    which the gap stays within SMALL_GAP of zero, and `fall_near` / `fall_far` how far each curve
+    has fallen from its own start by then (context moving both alike)."""
+    ends = [c["raw"][-1] for c in curves]
+    near, far = int(np.argmax(ends)), int(np.argmin(ends))
+    values = (np.asarray(curves[near]["raw"]) - np.asarray(curves[far]["raw"])).tolist()
+    fall_near = curves[near]["raw"][0] - np.asarray(curves[near]["raw"])
+    fall_far = curves[far]["raw"][0] - np.asarray(curves[far]["raw"])
+    together = 0            # the gap stays within SMALL_GAP of zero through X^(together)
+    while together + 1 < len(values) and abs(values[together + 1]) <= SMALL_GAP:
+        together += 1
+    widest = int(np.argmax(values))
+    lowest = min(min(curves[near]["raw"]), min(curves[far]["raw"]))
+    cos_lo = 0.1 * math.floor(lowest / 0.1 - 0.25)          # the two curves, zoomed in
+    return {"cos_range": [cos_lo, 1.0], "cos_ticks": [cos_lo, 1.0],"near": near, "far": far, "values": values, "first": values[0],
+            "last": values[-1], "widest": widest, "together": together,
+            "small": float(max(abs(v) for v in values[:together + 1])),
+            "fall_near": float(fall_near[together]), "fall_far": float(fall_far[together]),
+            "y_range": [min(-0.1, 0.05 * math.floor(min(values) / 0.05)),
+                        max(0.2, 0.05 * math.ceil(max(values) / 0.05))]}
+
+
+def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:
+    """Words of four letters or more (not the focus word) that sentence 0 and the sentence of
+    the curve ending highest both contain: a shared context word, not only a shared sense,
+    may hold that curve up (a caveat the gap beat shows)."""
+    near = curves[int(np.argmax([c["raw"][-1] for c in curves]))]["pair"][1]
+    focus = contexts[0]["focus"].partition("#")[0].lower()
+
+    def words(i: int) -> set[str]:
+        return {w.strip(".,;:!?\"'()").lower() for w in contexts[i]["sentence"].split()}
+    return sorted(w for w in words(0) & words(near) if len(w) >= 4 and w.isalpha()
+                  and w != focus)
+
+
+def output_drop(curves: list[dict], base) -> dict:
+    """The last layer's change (X^(L-1) -> X^(L)) of the curve that ends lowest: raw, the
+    baseline's, and raw minus baseline (adjusted)."""
+    far = int(np.argmin([c["raw"][-1] for c in curves]))
+    raw = np.asarray(curves[far]["raw"])
+    return {"curve": far, "raw": float(raw[-1] - raw[-2]),
+            "baseline": float(base[-1] - base[-2]),
+            "adjusted": float((raw[-1] - base[-1]) - (raw[-2] - base[-2])),
+            "raw_fall": float(raw[-2] - raw[-1]), "baseline_fall": float(base[-2] - base[-1]),
+            "raw_from": float(raw[-2]), "raw_to": float(raw[-1]),
+            "baseline_from": float(base[-2]), "baseline_to": float(base[-1]),
+            "adjusted_from": float(raw[-2] - base[-2]), "adjusted_to": float(raw[-1] - base[-1])}
 
 
 def _table(n_states: int) -> dict:

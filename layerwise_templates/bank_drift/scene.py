@@ -1,442 +1,597 @@
-"""'bank', layer by layer: one word in several sentences, and how far apart its vectors drift.
+"""'bank', layer by layer: one word in several sentences, and whether it ends nearer the word
+of the same sense than the word of the other sense.
 
 Sentence 0 is the reference; each other sentence k gives a curve cos(bank_0, bank_k) over the
-layer states (0 = embedding ... L = output), coloured with that sentence's colour.
+states X^(0) (the embedding) ... X^(L) (the output), in sentence k's colour.
+
+Every beat gives its analysis the frame: it clears what the beat before drew (the sentences'
+key under the title stays where the colours matter) and builds what it shows itself, so any
+arrangement of beats renders. What beats share is a `Stage` the handlers read and fill.
 
 Beats (each optional, in storyboard order):
-- `similarity`: first showing draws the raw cosines point by point, the angle each cosine
-  stands for turning beside them; the next showing adds the anisotropy baseline (dashed, its
-  definition beside the chart) and the baseline-adjusted curves (raw - baseline).
-- `projection`: every vector in one shared PCA plane, each sentence's dot moving layer by
-  layer and leaving a trail.
-- `table`: the illustrative table of what tends to be readable at each depth (replaces the
-  projection panel), captioned as an illustration, its early / middle / late mapped onto this
-  model's layers (bands on the chart).
-- `probe`: a linear probe's held-out accuracy per layer, part of speech and sense, with chance
-  (scene_parts.ProbeBeat).
-- `measured`: what this model's "bank" actually does, quoted from the plan, with the quoted
-  points ringed on the plot.
+- `similarity`: the raw cosine curves, point by point, a number under every state.
+- `baseline`: the baseline (mean cosine of unrelated tokens) drawn dashed; each curve is then
+  moved down by it (raw - baseline), its numbers turning into the adjusted ones.
+- `projection`: every state on one PCA plane, each sentence's dot moving state by state; how far
+  depth moves a bank against how far apart the sentences end.
+- `table`: the illustrative table of what tends to be readable at each depth, its early /
+  middle / late marked on a row of states.
+- `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
+- `gap`: the sense signal: the curve ending highest minus the curve ending lowest, state by
+  state, each gap moved down into its own chart; then the last layer's fall against the
+  baseline's.
 """
 
 from __future__ import annotations
 
-import textwrap
+from dataclasses import dataclass, field
 
-import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
-                   FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane, Rectangle,
-                   SurroundingRectangle, VGroup, VMobject)
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, Dot, FadeIn, FadeOut,
+                   GrowArrow, Line, MoveAlongPath, NumberPlane, Rectangle, Transform, VGroup,
+                   VMobject)
 
 from scenes import theme as T
-from scenes.animations import FadeInPlace
+from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
-from scenes.mobjects import (Num, TickAxes, highlighted, inline, swatch, text_table, txt, wrapped)
-from .scene_parts import AnglePanel, ProbeBeat, baseline_definition
+from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, text_table, txt
+from . import moments as M
+from .scene_parts import ProbeBeat
+from .view import Data
 
-PLOT_WIDTH = 4.7
-PLOT_HEIGHT = 2.3
-NAME_WIDTH = 1.9                # the row-label column left of the plot's first layer
-ROW_STEP = 0.33
-PLANE_MAX = (5.2, 3.7)          # largest PCA plane (width, height); equal units on both axes
-LEGEND_SIZE = 18
-DOT = [0.12, 0.085, 0.05]       # dot radius per sentence: concentric where vectors coincide
+SIZE = T.SMALL_SIZE             # 18: every label and number (the floor is 14 px)
+MATH = 26                       # X^(l) tick labels: scripts at ~70 % stay above the floor
+PLOT_WIDTH = 9.4
+NAME_WIDTH = 2.3                # the row-label column left of the plot
+ROW_STEP = 0.36
+TOP = 3.05                      # below the title
+BOTTOM = -2.95                  # above the caption
+LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
+
+
+def window(sentence: str, word: str, n: int = LEGEND_WORDS) -> str:
+    """At most `n` words of `sentence` around the first word containing `word`, an ellipsis
+    marking each cut side."""
+    words = sentence.split()
+    if len(words) <= n:
+        return sentence
+    at = next((i for i, w in enumerate(words) if word.lower() in w.lower()), 0)
+    lo = max(0, min(at - n // 2, len(words) - n))
+    hi = lo + n
+    return ("… " if lo > 0 else "") + " ".join(words[lo:hi]) + (" …" if hi < len(words) else "")
+
+
+@dataclass
+class Stage:
+    """What is on screen, shared by the handlers: the sentences' key, the cosine chart (with
+    its drawn curves and rows of numbers by name), and whatever else a beat drew."""
+    legend: VGroup | None = None
+    chart: "CosineChart | None" = None
+    other: list = field(default_factory=list)
+
+
+class CosineChart(VGroup):
+    """Axes over the states, X^(l) tick labels, and room for rows of numbers under them."""
+
+    def __init__(self, v: Data, top: float, height: float, width: float = PLOT_WIDTH,
+                 y_range=None, y_ticks=None, left: float | None = None, ticks: bool = True):
+        super().__init__()
+        n = len(v.states) - 1
+        lo, hi = y_range or v.axes.y_range.values
+        ticks_y = y_ticks if y_ticks is not None else list(v.axes.y_ticks)
+        step = float(ticks_y[1]) - float(ticks_y[0])
+        self.ax = TickAxes([0, n, 1], [lo, hi, step], width, height,
+                           x_ticks=[(s.layer.value, s.layer.path) for s in v.states],
+                           y_ticks=[(float(t), t.path) if hasattr(t, "path") else t
+                                    for t in ticks_y])
+        a = self.ax.axes
+        self.ax.remove(self.ax.x_labels)            # the ticks are X^(l), not bare numbers
+        self.x_math = VGroup(*[math(s.math.value, MATH, T.MUTED).next_to(
+            a.c2p(s.layer.value, lo), DOWN, buff=0.14) for s in v.states])
+        for m in self.x_math:
+            m.set_y(self.x_math[0].get_y())
+        self.add(self.ax)
+        if ticks:
+            self.add(self.x_math)
+        x_left = -7.11 + T.EDGE + NAME_WIDTH if left is None else left
+        self.shift(RIGHT * (x_left - a.get_left()[0]) + UP * (top - a.get_top()[1]))
+        self.rows: dict[str, VGroup] = {}
+        self.curves: dict[str, VGroup] = {}     # name -> VGroup(dots, segments)
+        self.row_y = (self.x_math.get_bottom()[1] if ticks else a.get_bottom()[1]) - 0.3
+
+    def p(self, s: float, value: float):
+        return self.ax.axes.c2p(s, value)
+
+    def next_row_y(self) -> float:
+        return self.row_y - ROW_STEP * len(self.rows)
 
 
 class BankDriftScene(ProbeBeat, StoryboardScene):
     def layout(self) -> None:
-        d = self.data
-        self.states, self.curves = d["states"], d["curves"]
-        self.colors = [T.CONTEXTS[i % len(T.CONTEXTS)] for i in range(len(d["contexts"]))]
-        self.sim_stage = 0
-        self.angles = None          # the angle panel beside the raw cosines
-        self.legend = self.make_legend().next_to(self.title, DOWN, buff=T.BUFF)
-        self.add(self.legend)
-        self.plot = self.make_plot()
-        self.add(self.plot)
-        self.rows = VGroup()        # number rows under the plot, one per drawn curve
-        self.dots: dict[str, VGroup] = {}   # the dots of each drawn curve, by its plan path
-        self.right = None           # the right-hand panel: projection, then table
+        self.v = Data.at(self.plan)
+        self.stage = Stage()
+        n = len(self.v.contexts)
+        self.colors = [T.SENTENCES[i % len(T.SENTENCES)] for i in range(n)]
 
-    # --- pieces -------------------------------------------------------------------------
-    def make_legend(self) -> VGroup:
-        items = VGroup()
-        for i, c in enumerate(self.data["contexts"]):
-            word = c["focus"].partition("#")[0]
-            items.add(inline(Dot(radius=0.08, color=self.colors[i]),
-                             highlighted(c["sentence"], word, self.colors[i], LEGEND_SIZE)))
-        return items.arrange(RIGHT, buff=T.GAP)
+    # --- timing -------------------------------------------------------------------------
+    def said(self, name: str) -> float:
+        """As the kit's, and silent too: without cues, the time the plan's words-per-minute
+        estimate puts the moment at (so a silent render moves while the caption is read)."""
+        if self.beat.get("cues"):
+            return super().said(name)
+        m = (self.beat.get("moments") or {}).get(name)
+        if m is None or "at" not in m:
+            return super().said(name)
+        return self.beat_start + float(m["at"])
 
-    def make_plot(self) -> VGroup:
-        d = self.data
-        lo, hi = d["axes"]["y_range"]
-        n = len(self.states) - 1
-        self.ax = TickAxes(
-            [0, n, 1], [lo, hi, hi - lo], PLOT_WIDTH, PLOT_HEIGHT,
-            x_ticks=[(s["layer"], f"data.states[{i}].layer") for i, s in enumerate(self.states)],
-            y_ticks=[(v, f"data.axes.y_ticks[{i}]") for i, v in enumerate(d["axes"]["y_ticks"])])
-        a = self.ax.axes
-        names = VGroup(txt(self.states[0]["label"], T.TINY_SIZE, T.MUTED),
-                       txt("layer", T.SMALL_SIZE, T.MUTED),
-                       txt(self.states[-1]["label"], T.TINY_SIZE, T.MUTED))
-        names[1].next_to(self.ax.x_labels, DOWN, buff=0.06)
-        names[0].next_to(self.ax.x_labels[0], DOWN, buff=0.06).align_to(a, LEFT)
-        names[2].next_to(self.ax.x_labels[-1], DOWN, buff=0.06).align_to(a, RIGHT)
-        for m in (names[0], names[2]):
-            m.set_y(names[1].get_y())
-        word = d["contexts"][0]["focus"].partition("#")[0]
-        head = txt(f"cosine of the two \"{word}\" vectors", T.SMALL_SIZE, T.TEXT)
-        head.next_to(a, UP, buff=T.BUFF).align_to(a, LEFT)
-        plot = VGroup(head, self.ax, names)
-        plot.next_to(self.legend, DOWN, buff=T.BUFF).to_edge(LEFT, buff=T.EDGE)
-        # room on the left for the row labels under the plot
-        plot.shift(RIGHT * max(0.0, self.plot_left() + NAME_WIDTH - a.c2p(0, lo)[0]))
-        self.row_anchor = names
-        return plot
+    def pace(self, t: float, n: int, default: float, cap: float = 1.2) -> float:
+        if self.beat.get("cues"):
+            return super().pace(t, n, default, cap)
+        return max(0.15, min(cap, 0.9 * (t - self.time) / max(1, n))) if t > self.time \
+            else default
 
-    def plot_left(self) -> float:
-        return -self.camera.frame_width / 2 + T.EDGE
+    def stretch(self, moment: str, default: float, cap: float = 4.0) -> float:
+        """Run time that stretches an animation towards the moment `moment` is spoken (so the
+        picture keeps moving while the voice gets there); `default` when silent."""
+        return max(default, min(cap, 0.85 * (self.said(moment) - self.time)))
 
-    def p(self, state: float, value: float):
-        return self.ax.axes.c2p(state, value)
+    # --- the stage ----------------------------------------------------------------------
+    def adopt(self, group: VGroup, *ms) -> None:
+        """Make the drawn mobjects `ms` parts of `group` (already on screen): drawn once, not
+        twice (a top-level copy and a part)."""
+        for m in ms:
+            self.remove(m, *m.get_family())
+        group.add(*ms)
 
-    def place_row(self, key: VGroup, label: str, values, source: str, color) -> VGroup:
-        """One row of numbers under the plot, each under its layer's tick, labelled at left."""
-        below = self.rows[-1] if len(self.rows) else self.row_anchor
-        y = below.get_bottom()[1] - ROW_STEP / 2 - (0.1 if not len(self.rows) else 0.03)
-        nums = VGroup(*[Num(v, f"{source}[{s}]", size=T.TINY_SIZE, color=color)
-                        .move_to([self.p(s, 0)[0], y, 0]) for s, v in enumerate(values)])
-        name = inline(key, txt(label, T.TINY_SIZE, T.MUTED))
-        name.move_to([0, y, 0]).set_x(self.plot_left() + name.width / 2)
-        return VGroup(name, nums)
+    def clear(self, keep_legend: bool = True, keep_chart: bool = False) -> None:
+        """Fade out what earlier beats drew (the sentences' key and the chart if asked to keep
+        them)."""
+        st = self.stage
+        gone = list(st.other)
+        if not keep_chart and st.chart is not None:
+            gone.append(st.chart)
+            st.chart = None
+        if not keep_legend and st.legend is not None:
+            gone.append(st.legend)
+            st.legend = None
+        st.other = []
+        if gone:
+            self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.05, 0.5))
+            for m in gone:
+                self.remove(*m.get_family())
+
+    def legend(self) -> VGroup:
+        """The sentences, one a line under the title, each focus word in its sentence's
+        colour (shown if not already)."""
+        st = self.stage
+        if st.legend is None:
+            rows = VGroup()
+            for i, c in enumerate(self.v.contexts):
+                word = c.focus.value.partition("#")[0]
+                text = window(c.sentence.value, word)
+                rows.add(inline(Dot(radius=0.08, color=self.colors[i]),
+                                txt(f"{i + 1}", SIZE, self.colors[i]),
+                                highlighted(text, word, self.colors[i], SIZE)))
+            rows.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+            width = 14.22 - 2 * T.EDGE
+            if rows.width > width:                   # the floor: 18 -> at most 14 px scale
+                rows.scale_to_fit_width(max(width, rows.width * 0.8))
+            rows.move_to([0, TOP - rows.height / 2, 0])
+            st.legend = rows
+            self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
+        return st.legend
+
+    def content_top(self) -> float:
+        lg = self.stage.legend
+        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.3
 
     def pair_key(self, k: int) -> VGroup:
-        i, j = self.curves[k]["pair"]
-        return swatch(self.colors[i], self.colors[j], radius=0.055)
+        i, j = self.v.curves[k].pair.values
+        return swatch(self.colors[i], self.colors[j], radius=0.07)
 
-    def draw_curve(self, values, source: str, color, label: str, key: VGroup,
-                   dashed: bool = False, hollow: bool = False, per: float | None = None,
-                   also=None) -> None:
-        """Point by point: the dot, the segment from the previous layer, the number below
-        (`per` seconds a point; by default a small share of the beat); `also(s)` gives more
-        animations to play with point s."""
-        row = self.place_row(key, label, values, source, color)
-        self.play(FadeInPlace(row[0]), run_time=self.quick(0.05, 0.3))
-        self.rows.add(row)
-        dots, prev = VGroup(), None
-        for s, v in enumerate(values):
-            pt = self.p(s, v)
-            dot = (Circle(radius=0.05, color=color, stroke_width=2) if hollow
-                   else Dot(radius=0.05, color=color)).move_to(pt)
+    def curve_color(self, k: int):
+        return self.colors[self.v.curves[k].pair[1].value]
+
+    # --- cosine chart pieces ------------------------------------------------------------
+    def cosine_chart(self) -> CosineChart:
+        st = self.stage
+        if st.chart is None:
+            top = self.content_top() - 0.15
+            n_rows = len(self.v.curves) + 1    # adjusted rows replace the raw ones
+            height = top - (BOTTOM + 0.75 + ROW_STEP * n_rows)
+            chart = CosineChart(self.v, top, max(1.6, min(2.6, height)))
+            head = txt("cosine", SIZE, T.MUTED).next_to(chart.ax.y_labels, UP, buff=0.12)
+            head.align_to(chart.ax.y_labels, LEFT)
+            chart.add(head)
+            self.play(FadeInPlace(chart), run_time=self.quick(0.05, 0.6))
+            st.chart = chart
+        return st.chart
+
+    def number_row(self, chart: CosineChart, key, label: str, values, color) -> VGroup:
+        y = chart.next_row_y()
+        nums = VGroup(*[Num(val, decimals=2, size=SIZE, color=color)
+                        .move_to([chart.p(s, 0)[0], y, 0]) for s, val in enumerate(values)])
+        name = inline(key, txt(label, SIZE, T.MUTED))
+        name.move_to([-7.11 + T.EDGE + name.width / 2, y, 0])
+        return VGroup(name, nums)
+
+    def draw_curve(self, chart: CosineChart, name: str, values, color, key, label: str,
+                   until: float | None = None, dashed: bool = False) -> None:
+        """Point by point: dot, segment from the previous state, the number below; spread
+        so the last lands by scene time `until` (or quickly)."""
+        row = self.number_row(chart, key, label, values, color)
+        chart.rows[name] = row
+        self.play(FadeInPlace(row[0]), run_time=0.3)
+        n = len(values)
+        per = (self.pace(until, n, 0.3, cap=2.0) if until is not None
+               else self.quick(0.04, 0.35))
+        dots, segs, prev = VGroup(), VGroup(), None
+        for s, val in enumerate(values):
+            pt = chart.p(s, float(val))
+            dot = Dot(pt, radius=0.06, color=color)
             anims = [FadeInPlace(dot), FadeInPlace(row[1][s])]
             if prev is not None:
-                seg = (DashedLine(prev, pt, dash_length=0.06, color=color, stroke_width=2)
+                seg = (DashedLine(prev, pt, dash_length=0.08, color=color, stroke_width=2.5)
                        if dashed else Line(prev, pt, color=color, stroke_width=3))
+                segs.add(seg)
                 anims.append(Create(seg))
-            if also is not None:
-                anims += also(s)
-            self.play(*anims, run_time=per or self.quick(0.04, 0.35))
+            self.play(*anims, run_time=per)
             dots.add(dot)
             prev = pt
-        self.dots[source] = dots
+        chart.curves[name] = VGroup(segs, dots)
+        self.adopt(chart, row, chart.curves[name])
 
-    def plot_note(self, text: str, sources: list[str], layers: slice) -> None:
-        """A small label just above the drawn dots of `sources` at `layers`."""
-        near = VGroup(*[m for src in sources for m in self.dots[src][layers]])
-        note = txt(text, T.TINY_SIZE, T.MUTED).next_to(near, UP, buff=0.1)
-        self.play(FadeInPlace(note), run_time=self.quick(0.05, 0.3))
+    def raw_curves(self, paced: bool) -> CosineChart:
+        """The chart with every raw curve drawn (drawn now if an earlier beat did not)."""
+        chart = self.cosine_chart()
+        for k, c in enumerate(self.v.curves):
+            if f"raw{k}" in chart.curves:
+                continue
+            until = None
+            if paced:
+                self.hold_until_moment(M.EACH_OTHER) if k == 0 else None
+                until = self.said(M.MONEY_END if k == 0 else M.RIVER_END)
+            self.draw_curve(chart, f"raw{k}", raw(c), self.curve_color(k), self.pair_key(k),
+                            "raw", until=until)
+            if paced:
+                self.hold_until_moment(M.MONEY_END if k == 0 else M.RIVER_END)
+                ends = VGroup(chart.curves[f"raw{k}"][1][0], chart.curves[f"raw{k}"][1][-1],
+                              chart.rows[f"raw{k}"][1][0], chart.rows[f"raw{k}"][1][-1])
+                self.emphasize(ends, run_time=1.0)
+        return chart
 
     # --- beats --------------------------------------------------------------------------
     def beat_similarity(self, beat) -> None:
-        n = len(self.states)
-        if self.sim_stage == 0:
-            for item in self.legend:                    # "the word bank in three sentences"
-                self.emphasize(item, run_time=self.quick(0.07, 1.2))
-            angles = AnglePanel(self.data, self.colors)     # what a cosine measures
-            angles.move_to([(self.plot.get_right()[0] + self.camera.frame_width / 2) / 2,
-                            self.plot.get_center()[1], 0])   # the middle of the right half
-            self.play(*angles.show(), run_time=self.quick(0.05, 0.6))
-            self.hold_until_cue(1)                      # "after every layer we measure ..."
-            per = self.quick(0.3, 6.0) / (n * len(self.curves))
-            for k, c in enumerate(self.curves):
-                self.draw_curve(c["raw"], f"data.curves[{k}].raw", self.colors[c["pair"][1]],
-                                "raw", self.pair_key(k), per=per,   # all arrows: one state
-                                also=None if k else lambda s: [
-                                    a for j in range(len(self.curves)) for a in angles.at(j, s)])
-            self.hold_until_cue(2)                      # "at the embedding ... the same vector"
-            self.play(*[a for k in range(len(self.curves)) for a in angles.at(k, 0)],
-                      run_time=self.quick(0.1, 1.2))    # back to the embedding: one arrow
-            first = [self.dots[f"data.curves[{k}].raw"][0] for k in range(len(self.curves))]
-            self.point_at(first[0], run_time=self.quick(0.1, 1.5))
-            self.emphasize(VGroup(*[r[1][0] for r in self.rows]), run_time=self.quick(0.1, 1.5))
-            self.angles = angles
-        elif self.sim_stage == 1:
-            lines = baseline_definition(self.data["similarity"], self.plot,
-                                        self.camera.frame_width)  # line by line
-            if self.angles is not None:
-                self.play(*self.angles.hide(), run_time=self.quick(0.05, 0.5))
-                self.angles = None
-            self.play(LaggedStart(*[FadeInPlace(m) for m in lines], lag_ratio=0.5),
-                      run_time=self.quick(0.3, 4.5))
-            self.remove(*lines.get_family())
-            self.set_slot("definition", lines)
-            self.hold_until_cue(1)                      # "so we measure that baseline ..."
-            per = self.quick(0.3, 6.0) / (n * (1 + len(self.curves)))
-            key = VGroup(DashedLine(LEFT * 0.12, RIGHT * 0.12, dash_length=0.06, color=T.MUTED,
-                                    stroke_width=2))
-            self.draw_curve(self.data["similarity"]["baseline"], "data.similarity.baseline",
-                            T.MUTED, "baseline", key, dashed=True, per=per)
-            self.plot_note("baseline: different words", ["data.similarity.baseline"],
-                           slice(2, 5))
-            for k, c in enumerate(self.curves):
-                self.draw_curve(c["adjusted"], f"data.curves[{k}].adjusted",
-                                self.colors[c["pair"][1]], "adjusted", self.pair_key(k),
-                                dashed=True, hollow=True, per=per)
-            self.plot_note("adjusted = raw − baseline",
-                           [f"data.curves[{k}].adjusted" for k in range(len(self.curves))],
-                           slice(2, 5))
-            self.hold_until_cue(2)                      # "what remains still falls ..."
-            ends = [self.dots[f"data.curves[{k}].adjusted"][-1]
-                    for k in range(len(self.curves))]
-            self.emphasize(VGroup(*ends))
-        self.sim_stage += 1
+        self.clear(keep_chart=True)
+        legend = self.legend()
+        self.hold_until_moment(M.SENTENCES)
+        per = self.stretch(M.REFERENCE, 0.9 * len(legend), cap=7.0) / len(legend)
+        for row in legend:                               # "a river bank, a money bank, ..."
+            self.emphasize(row, run_time=per)
+        self.cosine_chart()
+        self.hold_until_moment(M.REFERENCE)
+        self.point_at(legend[0], run_time=1.2)
+        self.raw_curves(paced=True)
+        self.hold_until_cue(len(beat.get("cues") or []) - 1)   # "fresh Q, K and V ..."
+        chart = self.stage.chart
+        self.play(*[c.animate.set_stroke(width=5) for k in range(len(self.v.curves))
+                    for c in chart.curves[f"raw{k}"][0]], run_time=0.8)
+        self.play(*[c.animate.set_stroke(width=3) for k in range(len(self.v.curves))
+                    for c in chart.curves[f"raw{k}"][0]], run_time=0.8)
 
-    def right_top(self) -> float:
-        return self.plot.get_top()[1]
+    def beat_baseline(self, beat) -> None:
+        self.clear(keep_chart=True)
+        self.legend()
+        chart = self.raw_curves(paced=False)
+        v = self.v
+        self.hold_until_moment(M.UNRELATED)
+        example = inline(txt("baseline: e.g.", SIZE, T.MUTED),
+                         txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT),
+                         txt("(", SIZE, T.MUTED),
+                         Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
+                         txt("pairs of different words)", SIZE, T.MUTED))
+        example.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
+        self.play(FadeInPlace(example), run_time=0.6)
+        self.adopt(chart, example)
+        key = VGroup(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED,
+                                stroke_width=2.5))
+        self.draw_curve(chart, "baseline", v.similarity.baseline, T.MUTED, key, "baseline",
+                        until=self.said(M.SUBTRACT), dashed=True)
+        base = chart.curves["baseline"][1]
+        self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][5]),
+                       run_time=self.stretch(M.SUBTRACT, 0.8, cap=3.0))
+        self.hold_until_moment(M.SUBTRACT)
+        # each raw curve moves down by the baseline at every state: a copy slides, the raw
+        # one dims, and its numbers turn into raw - baseline
+        for k, c in enumerate(v.curves):
+            name, color = f"raw{k}", self.curve_color(k)
+            segs, dots = chart.curves[name]
+            moved = VGroup(segs.copy(), dots.copy())
+            target = VGroup(
+                VGroup(*[Line(chart.p(s, float(c.adjusted[s])),
+                              chart.p(s + 1, float(c.adjusted[s + 1])), color=color,
+                              stroke_width=3) for s in range(len(dots) - 1)]),
+                VGroup(*[Dot(chart.p(s, float(a)), radius=0.06, color=color)
+                         for s, a in enumerate(c.adjusted)]))
+            row = chart.rows[name]
+            new_nums = VGroup(*[Num(a, decimals=2, size=SIZE, color=color).move_to(m)
+                                for a, m in zip(c.adjusted, row[1])])
+            new_name = inline(self.pair_key(k), txt("adjusted", SIZE, T.MUTED))
+            new_name.move_to(row[0], aligned_edge=LEFT)
+            self.add(moved)
+            self.play(Transform(moved, target), DimPlace(VGroup(segs, dots), 0.3),
+                      *[Transform(o, nw) for o, nw in zip(row[1], new_nums)],
+                      Transform(row[0], new_name), run_time=1.6)
+            chart.curves[f"adj{k}"] = moved
+            self.adopt(chart, moved)
+        self.hold_until_moment(M.ADJUSTED_ENDS)
+        for k in range(len(v.curves)):
+            self.emphasize(VGroup(chart.curves[f"adj{k}"][1][-1],
+                                  chart.rows[f"raw{k}"][1][-1]), run_time=0.9)
+        del base
 
     def beat_projection(self, beat) -> None:
-        self.drop("definition")
-        pr = self.data["projection"]
-        (x0, x1), (y0, y1), step = pr["x_range"], pr["y_range"], pr["step"]
-        unit = min(PLANE_MAX[0] / (x1 - x0), PLANE_MAX[1] / (y1 - y0))
+        self.clear()
+        self.legend()
+        v, pr = self.v, self.v.projection
+        (x0, x1), (y0, y1) = pr.x_range.values, pr.y_range.values
+        step = float(pr.step)
+        top = self.content_top()
+        height, width = top - BOTTOM - 0.2, 8.2
+        unit = min(width / (x1 - x0), height / (y1 - y0))
         plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
                             x_length=unit * (x1 - x0), y_length=unit * (y1 - y0),
                             background_line_style={"stroke_color": T.FAINT, "stroke_width": 1,
                                                    "stroke_opacity": 0.5},
-                            axis_config={"stroke_color": T.MUTED, "stroke_width": 1.5})
-        head = inline(txt("one PCA plane for all", T.SMALL_SIZE),
-                      Num(pr["n_points"], "data.projection.n_points", 0, T.SMALL_SIZE),
-                      txt("vectors", T.SMALL_SIZE))
-        pcs = inline(txt("axes keep", T.TINY_SIZE, T.MUTED),
-                     Num(pr["explained_percent"][0], "data.projection.explained_percent[0]", 0,
-                         T.TINY_SIZE, T.MUTED, suffix="%"),
-                     txt("+", T.TINY_SIZE, T.MUTED),
-                     Num(pr["explained_percent"][1], "data.projection.explained_percent[1]", 0,
-                         T.TINY_SIZE, T.MUTED, suffix="%"),
-                     txt("of the variance", T.TINY_SIZE, T.MUTED))
-        which = txt("(every layer of every sentence)", T.TINY_SIZE, T.MUTED)
-        panel = VGroup(head, which, plane, pcs).arrange(DOWN, buff=T.TIGHT + 0.05)
-        panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
-        self.plane = plane
-        self.right = self.swap(self.right, panel)
-
-        xy, ref = pr["xy"], 0
-        dots = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=DOT[c % len(DOT)], color=col)
+                            axis_config={"stroke_opacity": 0, "stroke_width": 0})
+        plane.move_to([-7.11 + T.EDGE + plane.width / 2, top - plane.height / 2, 0])
+        side_x = plane.get_right()[0] + 0.4
+        head = VGroup(
+            txt("PCA: the flat plane that", SIZE),
+            txt("keeps most of the spread", SIZE),
+            inline(txt("of all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
+                   txt("states", SIZE)),
+            inline(Num(pr.explained_percent[0], decimals=0, size=SIZE, suffix="%"),
+                   txt("+", SIZE), Num(pr.explained_percent[1], decimals=0, size=SIZE,
+                                       suffix="%"), txt("of it here", SIZE, T.MUTED)),
+        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        head.move_to([side_x + head.width / 2, top - head.height / 2, 0])
+        self.hold_until_moment(M.PLANE)
+        self.play(FadeIn(plane), FadeInPlace(head[:3]), run_time=1.0)
+        xy = pr.xy.raw
+        dots = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.09 - 0.02 * c, color=col)
                         for c, col in enumerate(self.colors)])
-        self.play(FadeInPlace(dots), run_time=self.quick(0.05, 0.4))
-        trails, tags = VGroup(), VGroup()
+        start = math(v.states[0].math.value, MATH, T.MUTED)
+        back = plane.c2p(*xy[0][0]) - plane.c2p(*xy[0][-1])      # away from the path's end
+        back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
+        start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
+        self.play(FadeInPlace(dots), FadeInPlace(start), FadeInPlace(head[3]), run_time=0.8)
+        trails = VGroup()
         self.add(trails)
-        for s in range(1, len(self.states)):
+        n = len(v.states)
+        per = self.pace(self.said(M.SAME_PATH), n - 1, 1.5, cap=1.6)
+        per = max(per, 1.0)
+        for s in range(1, n):
             segs = [Line(plane.c2p(*xy[c][s - 1]), plane.c2p(*xy[c][s]), color=col,
-                         stroke_width=2.5, stroke_opacity=0.8)
+                         stroke_width=2.5, stroke_opacity=0.85)
                     for c, col in enumerate(self.colors)]
-            at = plane.c2p(*xy[ref][s])
-            out = at - plane.get_center()          # label on the side away from the middle
-            tag = Num(self.states[s]["layer"], f"data.states[{s}].layer", 0, T.TINY_SIZE,
-                      T.MUTED).next_to(at, out / max(abs(out[0]), abs(out[1])), buff=0.08)
-            self.play(*[Create(g) for g in segs], FadeInPlace(tag),
+            self.play(*[Create(g) for g in segs],
                       *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
-                      run_time=self.quick(0.07, 0.7))
+                      run_time=per)
             trails.add(*segs)
-            tags.add(tag)
             self.bring_to_front(dots)
-        ends = VGroup(txt(self.states[0]["label"], T.TINY_SIZE, T.MUTED)
-                      .next_to(plane.c2p(*xy[ref][0]), DOWN, buff=0.15),
-                      txt(self.states[-1]["label"], T.TINY_SIZE, T.MUTED)
-                      .next_to(dots, RIGHT, buff=0.12))
-        self.play(FadeInPlace(ends), run_time=self.quick(0.05, 0.3))
-        # "all three travel nearly the same path": the three paths again, side by side
-        self.hold_until_cue(1)
-        runners = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.06, color=col)
-                           for c, col in enumerate(self.colors)])
-        paths = [VMobject().set_points_as_corners([plane.c2p(*p) for p in xy[c]])
-                 for c in range(len(self.colors))]
-        self.play(FadeIn(runners), run_time=0.2)
-        self.play(*[MoveAlongPath(r, path) for r, path in zip(runners, paths)],
-                  run_time=self.pace(self.said("each_layer"), 1, self.quick(0.2, 3.0),
-                                     cap=3.0))
-        self.play(FadeOut(runners), run_time=0.2)
-        # "each layer moves a vector much further than the choice of sentence does": the
-        # whole path, embedding to output, against the gap between two sentences' outputs
-        self.hold_until_moment("each_layer")
-        depth = Arrow(plane.c2p(*xy[ref][0]), plane.c2p(*xy[ref][-1]), buff=0.05,
-                      color=T.HIGHLIGHT, stroke_width=3, max_tip_length_to_length_ratio=0.08)
+        end = math(v.states[-1].math.value, MATH, T.MUTED)
+        out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
+        end.next_to(dots, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
+        self.play(FadeInPlace(end), run_time=0.4)
+        self.hold_until_moment(M.SAME_PATH)
+        self.emphasize(trails, run_time=1.2)
+        self.hold_until_moment(M.LAYERS_MOVE)
+        depth = Arrow(plane.c2p(*xy[0][0]), plane.c2p(*xy[0][-1]), buff=0.1,
+                      color=T.HIGHLIGHT, stroke_width=4, max_tip_length_to_length_ratio=0.06)
         far = max(range(1, len(self.colors)),
-                  key=lambda c: float(np.hypot(*np.subtract(xy[c][-1], xy[ref][-1]))))
-        gap = Line(plane.c2p(*xy[ref][-1]), plane.c2p(*xy[far][-1]), color=T.HIGHLIGHT,
-                   stroke_width=5)
-        labels = VGroup(txt("layers", T.TINY_SIZE, T.HIGHLIGHT).next_to(depth.get_center(),
-                                                                       UP + RIGHT, buff=0.05),
-                        txt("sentence", T.TINY_SIZE, T.HIGHLIGHT).next_to(gap, LEFT, buff=0.12))
-        self.play(GrowArrow(depth), FadeInPlace(labels[0]), run_time=self.quick(0.1, 1.5))
-        self.hold_until_moment("choice")
-        self.play(Create(gap), FadeInPlace(labels[1]), run_time=self.quick(0.05, 0.8))
-        fall = self.dots.get(f"data.curves[{self.data['summary']['curve']}].raw")
-        if fall is not None:                        # "the separation the cosines pick up"
-            self.hold_until_moment("separation")
-            self.emphasize(fall, run_time=self.quick(0.05, 1.0))
-        self.hold_until_moment("flat_view")
-        self.point_at(pcs)                          # "... this flat view cannot show"
-        self.right = VGroup(panel, trails, dots, tags, ends, depth, gap, labels)
+                  key=lambda c: (xy[c][-1][0] - xy[0][-1][0]) ** 2
+                  + (xy[c][-1][1] - xy[0][-1][1]) ** 2)
+        facts = VGroup(
+            inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.HIGHLIGHT, stroke_width=4),
+                   txt("depth moves a bank", SIZE, T.HIGHLIGHT),
+                   Num(pr.depth_distance, decimals=1, size=SIZE, color=T.HIGHLIGHT)),
+            inline(Dot(radius=0.08, color=T.HIGHLIGHT),
+                   txt("the ends lie at most", SIZE, T.HIGHLIGHT),
+                   Num(pr.sentence_distance, decimals=1, size=SIZE, color=T.HIGHLIGHT),
+                   txt("apart", SIZE, T.HIGHLIGHT)),
+            txt("(plane units)", SIZE, T.MUTED),
+        ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        facts.next_to(head, DOWN, buff=0.5).align_to(head, LEFT)
+        if facts.get_right()[0] > 7.11 - T.EDGE:
+            facts.scale_to_fit_width(7.11 - T.EDGE - facts.get_left()[0])
+        self.play(GrowArrow(depth), FadeInPlace(facts[0]), run_time=1.5)
+        self.hold_until_moment(M.SENTENCE_MOVES)
+        ring = VGroup(dots[0].copy(), dots[far].copy())
+        self.play(FadeInPlace(facts[1]), FadeInPlace(facts[2]), run_time=0.6)
+        self.emphasize(ring, run_time=1.0)
+        self.point_at(dots[far], run_time=1.0)
+        self.hold_until_moment(M.OFF_PLANE)
+        kept = inline(txt("this view keeps", SIZE, T.TEXT),
+                      Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%"),
+                      txt("of the spread", SIZE, T.TEXT))
+        kept.next_to(facts, DOWN, buff=0.45).align_to(facts, LEFT)
+        self.play(FadeInPlace(kept), run_time=0.6)
+        self.emphasize(kept, run_time=1.0)
+        self.stage.other = [VGroup(plane, head, trails, dots, start, end, depth, facts, kept)]
 
     def beat_table(self, beat) -> None:
-        self.drop("definition")
-        t = self.data["table"]
-        table = text_table(t["header"], t["rows"], T.SMALL_SIZE, row_buff=0.16)
-        note = wrapped(t["note"], 42, T.TINY_SIZE, T.HIGHLIGHT, max_width=6.0)
-        for line in note:
-            line.align_to(note, LEFT)
-        panel = VGroup(note, table).arrange(DOWN, buff=T.BUFF, aligned_edge=LEFT)
-        panel.to_edge(RIGHT, buff=T.EDGE).set_y(self.right_top() - panel.height / 2)
+        self.clear(keep_legend=False)
+        t = self.v.table
+        table = text_table(t.header.values, [[c.replace("\n", " ") if j else c
+                                             for j, c in enumerate(r)] for r in t.rows.values],
+                           T.LABEL_SIZE, row_buff=0.2)
+        note = VGroup(txt("Illustration, not a measurement: probing studies of BERT",
+                          SIZE, T.HIGHLIGHT),
+                      txt("(Tenney et al., 2019). Layers overlap; models differ.", SIZE,
+                          T.HIGHLIGHT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        states = VGroup(*[math(s.math.value, MATH, T.MUTED) for s in self.v.states])
+        states.arrange(RIGHT, buff=0.55)
+        panel = VGroup(note, table, states).arrange(DOWN, buff=0.4)
+        panel.move_to([0, (TOP + BOTTOM) / 2, 0])
+        if panel.width > 14.22 - 2 * T.EDGE:
+            panel.scale_to_fit_width(14.22 - 2 * T.EDGE)
         rows = table[0]
-        self.right = self.swap(self.right, VGroup(note, rows[0], table[1][0]),
-                               run_time=self.quick(0.1, 0.8))
-        lines = textwrap.wrap(t["note"], 42)
-
-        def line_with(word: str):
-            return next((note[i] for i, ln in enumerate(lines) if word in ln), note)
-        self.hold_until_moment("studies")           # "probing studies of BERT"
-        self.emphasize(line_with("BERT"), run_time=self.quick(0.05, 0.8))
-        # each row arrives with a band over its third of the depth (an illustration's
-        # "early / middle / late" laid over this model's layers: the plan's `spans`) as the
-        # narration names its layers; its middle cell is circled as its content is named
+        self.play(FadeInPlace(note), FadeInPlace(rows[0]), FadeInPlace(table[1][0]),
+                  FadeInPlace(states), run_time=0.8)
+        self.hold_until_moment("studies")
+        self.emphasize(note[0], run_time=0.9)
         band = None
+
+        def band_over(span) -> Rectangle:
+            lo, hi = span
+            grp = VGroup(*states[lo:hi + 1])
+            return Rectangle(width=grp.width + 0.3, height=grp.height + 0.2, stroke_width=0,
+                             fill_color=T.HIGHLIGHT, fill_opacity=0.18).move_to(grp)
         named = [("early", "identity"), ("middle", "syntax"), ("late", "meaning")]
+        spans = [sp.values for sp in t.spans]
         for i in range(1, len(rows)):
             layers, what = named[i - 1] if i <= len(named) else (None, None)
             if layers:
                 self.hold_until_moment(layers)
-            anims = [FadeInPlace(rows[i]), *self.move_band(band, t["spans"][i - 1])]
-            if i < len(table[1]):                   # the rule under this row
+            new = band_over(spans[i - 1])
+            anims = [FadeInPlace(rows[i]), FadeIn(new)]
+            if band is not None:
+                anims.append(FadeOut(band))
+            if i < len(table[1]):
                 anims.append(FadeInPlace(table[1][i]))
-            self.play(*anims, run_time=self.quick(0.04, 0.6))
-            band = anims[1].mobject
+            self.play(*anims, run_time=0.7)
+            band = new
             if what:
                 self.hold_until_moment(what)
-                self.emphasize(table.cells[i][1], run_time=self.quick(0.04, 0.7))
-        self.hold_until_moment("overlap")           # "... plenty of overlap between them"
-        self.emphasize(line_with("overlap"), run_time=self.quick(0.05, 0.8))
-        self.hold_until_cue(2)                      # "on this model's axis, early is ..."
-        self.emphasize(self.ax.x_labels, run_time=self.quick(0.05, 0.8))
+                self.emphasize(table.cells[i][1], run_time=0.8)
+        self.hold_until_moment("overlap")
+        self.emphasize(note[1], run_time=0.9)
         for i, name in zip(range(1, len(rows)), ["early_span", "middle_span", "late_span"]):
             self.hold_until_moment(name)
-            anims = self.move_band(band, t["spans"][i - 1])
-            self.play(*anims, run_time=self.quick(0.03, 0.4))
-            band = anims[0].mobject
-            self.emphasize(rows[i][0], run_time=self.quick(0.04, 0.7))
-        if band is not None:
-            self.play(FadeOut(band), run_time=self.quick(0.05, 0.4))
-        self.right = panel
+            new = band_over(spans[i - 1])
+            self.play(FadeIn(new), *([FadeOut(band)] if band is not None else []),
+                      run_time=0.5)
+            band = new
+            self.emphasize(rows[i][0], run_time=0.8)
+        self.stage.other = [VGroup(panel, band) if band is not None else panel]
 
-    def move_band(self, band, span) -> list:
-        """Animations bringing a faint band over the layer states `span` (first, last): the
-        new band fades in, the old one (if any) out. The new band is the first's mobject."""
-        n, a = len(self.states) - 1, self.ax.axes
-        lo, hi = span
-        x0, x1 = self.p(max(lo - 0.4, -0.1), 0)[0], self.p(min(hi + 0.4, n + 0.1), 0)[0]
-        new = Rectangle(width=x1 - x0, height=a.height, stroke_width=0, fill_color=T.HIGHLIGHT,
-                        fill_opacity=0.10).move_to([(x0 + x1) / 2, a.get_center()[1], 0])
-        return [FadeIn(new)] + ([FadeOut(band)] if band is not None else [])
+    def beat_gap(self, beat) -> None:
+        self.clear(keep_chart=False)
+        self.legend()
+        v, g, od = self.v, self.v.gap, self.v.output_drop
+        near, far = g.near.value, g.far.value
+        cn, cf = self.curve_color(near), self.curve_color(far)
+        top = self.content_top() - 0.1
+        width = 7.4
+        room = top - (BOTTOM + 0.55 + ROW_STEP) - 0.4
+        h = room / 2 - 0.3
+        upper = CosineChart(v, top, h, width=width, ticks=False, y_range=g.cos_range.values,
+                            y_ticks=list(g.cos_ticks))
+        glo, ghi = g.y_range.values
+        lower = CosineChart(v, upper.ax.axes.get_bottom()[1] - 0.6, h, width=width,
+                            y_range=[glo, ghi], y_ticks=[g.y_range[0], g.y_range[1]])
+        zero = DashedLine(lower.p(0, 0), lower.p(len(v.states) - 1, 0), dash_length=0.06,
+                          color=T.MUTED, stroke_width=1.5)
+        lower.add(zero)
+        for ch in (upper, lower):
+            ch.ax.y_labels.set_opacity(1)
+        heads = VGroup(txt("cosine", SIZE, T.MUTED).next_to(upper.ax.y_labels, UP, buff=0.1),
+                       txt("gap", SIZE, T.MUTED).next_to(lower.ax.y_labels, UP, buff=0.05))
+        for hd, ch in zip(heads, (upper, lower)):
+            hd.align_to(ch.ax.y_labels, LEFT)
+        self.play(FadeInPlace(upper), FadeInPlace(lower), FadeInPlace(heads), run_time=0.8)
+        # the two curves, quickly: they are the ones the first beat drew
+        lines = []
+        for k, col in ((near, cn), (far, cf)):
+            pts = [upper.p(s, float(x)) for s, x in enumerate(raw(v.curves[k]))]
+            line = VMobject(stroke_color=col, stroke_width=3).set_points_as_corners(pts)
+            dts = VGroup(*[Dot(p, radius=0.05, color=col) for p in pts])
+            lines.append(VGroup(line, dts))
+        self.play(*[Create(m) for m in lines], run_time=self.stretch(M.GAP_DEFINED, 1.2))
+        self.hold_until_moment(M.GAP_DEFINED)
+        # the gap at each state: a bar between the two curves...
+        bars = VGroup(*[Line(upper.p(s, float(raw(v.curves[far])[s])),
+                             upper.p(s, float(raw(v.curves[near])[s])), color=T.HIGHLIGHT,
+                             stroke_width=6) for s in range(len(v.states))])
+        self.play(Create(bars), run_time=1.0)
+        key = swatch(cn, cf, radius=0.07)
+        row = self.number_row(lower, key, "gap", g.values, T.HIGHLIGHT)
+        row[0].set_x(-7.11 + T.EDGE + row[0].width / 2)
+        # ... moved down into the gap chart, standing on zero
+        targets = VGroup(*[Line(lower.p(s, 0), lower.p(s, float(val)), color=T.HIGHLIGHT,
+                                stroke_width=6) for s, val in enumerate(g.values)])
+        moved = bars.copy()
+        self.add(moved)
+        self.play(Transform(moved, targets), FadeInPlace(row[0]), run_time=1.6)
+        self.hold_until_moment(M.CANCELS)
+        base = inline(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED),
+                      txt("baseline: the same for both, cancels", SIZE, T.MUTED))
+        base.next_to(upper.ax.axes, UP, buff=0.08).align_to(upper.ax.axes, RIGHT)
+        self.play(FadeInPlace(base), run_time=self.stretch(M.TOGETHER, 0.6, cap=3.0))
+        # numbers appear state by state until "then it opens"
+        self.hold_until_moment(M.TOGETHER)
+        tg = g.together.value
+        per = self.pace(self.said(M.OPENS), tg + 1, 0.4, cap=0.9)
+        for s in range(tg + 1):
+            self.play(FadeInPlace(row[1][s]), Indicate_(moved[s]), run_time=per)
+        span = VGroup(*moved[:tg + 1], *row[1][:tg + 1])
+        self.emphasize(span, run_time=1.0)
+        self.hold_until_moment(M.OPENS)
+        rest = range(tg + 1, len(v.states))
+        per = self.pace(self.said(M.GAP_END), len(rest), 0.5, cap=0.9)
+        for s in rest:
+            self.play(FadeInPlace(row[1][s]), Indicate_(moved[s]), run_time=per)
+        self.hold_until_moment(M.GAP_END)
+        self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.0)
+        # the last layer's fall of the far curve, against the baseline's own fall
+        side_x = upper.ax.axes.get_right()[0] + 0.55
+        drop = VGroup(
+            txt("in the last layer:", SIZE),
+            inline(self.pair_key(far), txt("falls by", SIZE, T.MUTED),
+                   Num(od.raw_fall, decimals=2, size=SIZE, color=cf)),
+            inline(txt("baseline falls by", SIZE, T.MUTED),
+                   Num(od.baseline_fall, decimals=2, size=SIZE)),
+            inline(txt("adjusted changes", SIZE, T.MUTED),
+                   Num(od.adjusted, decimals=2, size=SIZE)),
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        drop.move_to([side_x + drop.width / 2, upper.ax.axes.get_center()[1], 0])
+        lines = [txt("one pair of sentences", SIZE, T.HIGHLIGHT),
+                 txt("per curve", SIZE, T.HIGHLIGHT)]
+        shared = [w.value for w in g.shared]
+        if shared:
+            j = v.curves[near].pair[1].value + 1
+            lines += [txt(f"sentences 1 and {j} both", SIZE, T.HIGHLIGHT),
+                      txt("contain " + ", ".join(f'"{w}"' for w in shared[:2]), SIZE,
+                          T.HIGHLIGHT)]
+        caveat = VGroup(*lines).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        caveat.move_to([side_x + caveat.width / 2, lower.ax.axes.get_center()[1], 0])
+        for m in (drop, caveat):
+            if m.get_right()[0] > 7.11 - T.EDGE:
+                m.scale_to_fit_width(7.11 - T.EDGE - m.get_left()[0])
+        self.hold_until_moment(M.LAST_DROP)
+        seg = Line(upper.p(len(v.states) - 2, float(raw(v.curves[far])[-2])),
+                   upper.p(len(v.states) - 1, float(raw(v.curves[far])[-1])), color=cf,
+                   stroke_width=7)
+        self.play(FadeInPlace(drop[:2]), Create(seg),
+                  run_time=self.stretch(M.BASELINE_DROP, 0.8, cap=3.0))
+        self.hold_until_moment(M.BASELINE_DROP)
+        self.play(FadeInPlace(drop[2:]), run_time=0.6)
+        self.emphasize(drop[2], run_time=self.stretch(M.CAVEAT, 0.9, cap=3.0))
+        self.hold_until_moment(M.CAVEAT)
+        self.play(FadeInPlace(caveat), run_time=0.6)
+        self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
+        self.emphasize(caveat, run_time=1.2)
+        self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
+        self.stage.other = [VGroup(upper, lower, heads, *lines, bars, moved, row, base, seg,
+                                   drop, caveat)]
 
-    def beat_measured(self, beat) -> None:
-        self.drop("definition")
-        sm = self.data["summary"]
-        k = sm["curve"]
-        size = T.SMALL_SIZE
 
-        def n(curve: int, key: str, s: int, **kw) -> Num:
-            return Num(self.curves[curve][key][s], f"data.curves[{curve}].{key}[{s}]",
-                       size=size, **kw)
+def raw(view):
+    """A view's field named `raw` (the name `View.raw` itself gives the plain mapping)."""
+    return view.__getattr__("raw")
 
-        def layer(s: int, **kw) -> Num:
-            return Num(self.states[s]["layer"], f"data.states[{s}].layer", 0, size, **kw)
 
-        first, last = sm["first"], sm["last"]
-        span = f"({self.states[first]['label']} → {self.states[last]['label']})"
-        lines = [txt(f"measured in {self.plan['model']['display']}:", size, T.HIGHLIGHT),
-                 inline(self.pair_key(k), txt("cos =", size), n(k, "raw", first),
-                        txt("→", size), n(k, "raw", last), txt(span, size, T.MUTED))]
-        if not sm["monotonic"]:
-            steps = [txt("not steadily: down to", size, T.MUTED), n(k, "raw", sm["dip"]),
-                     txt("at layer", size, T.MUTED),
-                     layer(sm["dip"], suffix="," if sm["rebounds"] else "")]
-            lines.append(inline(*steps))
-            if sm["rebounds"]:
-                lines.append(inline(txt("then up to", size, T.MUTED), n(k, "raw", sm["rebound"]),
-                                    txt("at layer", size, T.MUTED), layer(sm["rebound"])))
-        lines.append(inline(txt("minus the baseline:", size, T.MUTED), n(k, "adjusted", first),
-                            txt("→", size), n(k, "adjusted", last)))
-        for j in range(len(self.curves)):
-            if j != k:
-                lines.append(inline(self.pair_key(j), txt("cos =", size), n(j, "raw", first),
-                                    txt("→", size), n(j, "raw", last)))
-        body = VGroup(*lines).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
-        box = SurroundingRectangle(body, color=T.MUTED, buff=T.TIGHT + 0.05, corner_radius=0.08,
-                                   stroke_width=1.5)
-        panel = VGroup(box, body)
-        # in place of the illustration it is set against (both do not fit at a readable size)
-        panel.to_edge(RIGHT, buff=T.EDGE)      # under the curves' right end, clear of them
-        panel.set_y(self.ax.axes.get_bottom()[1] - panel.height / 2)
-        self.right = self.swap(self.right, VGroup())
-        drawn = self.dots.get(f"data.curves[{k}].raw")
-
-        def rings(states) -> VGroup:
-            return VGroup(*[Circle(radius=0.11, color=T.HIGHLIGHT, stroke_width=2)
-                            .move_to(drawn[s]) for s in sorted(set(states))])
-        # each piece as the narration names it: the model, the two senses (their sentences
-        # above), the start, the end; then a dot runs the curve, stopping at the dip and the
-        # rebound as they are named
-        line = body[1]
-        self.play(FadeInPlace(VGroup(box, body[0])), run_time=self.quick(0.05, 0.6))
-        i, j = self.curves[k]["pair"]
-        self.hold_until_moment("river")
-        self.emphasize(self.legend[i], run_time=self.quick(0.03, 0.6))
-        self.hold_until_moment("money")
-        self.emphasize(self.legend[j], run_time=self.quick(0.03, 0.6))
-        self.hold_until_moment("start")
-        anims = [FadeInPlace(VGroup(*line[:3]))]
-        if drawn is not None:
-            anims.append(Create(rings([first])))
-        self.play(*anims, run_time=self.quick(0.04, 0.6))
-        self.hold_until_moment("end")
-        anims = [FadeInPlace(VGroup(*line[3:]))]
-        if drawn is not None:
-            anims.append(Create(rings([last])))
-        self.play(*anims, run_time=self.quick(0.04, 0.6))
-        self.hold_until_cue(1)
-        rest = list(body[2:])
-        if drawn is not None:       # "not steady": a dot runs the curve, start to end
-            stops = []
-            if not sm["monotonic"]:
-                stops.append((sm["dip"], "dip", rest.pop(0) if rest else None))
-                if sm["rebounds"]:
-                    stops.append((sm["rebound"], "come_back", rest.pop(0) if rest else None))
-            stops.append((len(drawn) - 1, "output", None))
-            runner = Dot(drawn[0].get_center(), radius=0.08, color=T.HIGHLIGHT)
-            self.play(FadeIn(runner), run_time=0.2)
-            at = 0
-            for s, moment, said in stops:
-                if s > at:
-                    path = VMobject().set_points_as_corners([d.get_center()
-                                                             for d in drawn[at:s + 1]])
-                    self.play(MoveAlongPath(runner, path),
-                              run_time=self.pace(self.said(moment), 1,
-                                                 self.quick(0.1, 1.3), cap=3.0))
-                    at = s
-                if said is not None:
-                    self.play(FadeInPlace(said), Create(rings([s])),
-                              run_time=self.quick(0.04, 0.6))
-            self.play(FadeOut(runner), run_time=0.2)
-        for said in rest:
-            self.play(FadeInPlace(said), run_time=self.quick(0.04, 0.5))
-        self.remove(*[m for m in panel.get_family()])
-        self.add(panel)
+def Indicate_(m):
+    """A bar or number flashes to the highlight's width as it is named."""
+    from manim import Indicate
+    return Indicate(m, color=T.HIGHLIGHT, scale_factor=1.15)

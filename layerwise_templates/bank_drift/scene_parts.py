@@ -1,10 +1,5 @@
-"""Two panels of the bank_drift scene that stand on their own, right of the cosine chart.
+"""The probe beat of the bank_drift scene, on the whole frame.
 
-- `AnglePanel`: what the cosine measures. The river "bank" is an arrow; each other "bank" an
-  arrow at the angle whose cosine the chart plots (two vectors always span a plane, so the
-  angle is exact; lengths are drawn equal because a cosine ignores them). `at(k, s)` turns
-  arrow k to layer state s.
-- `baseline_definition`: what the baseline is and why it is subtracted, line by line.
 - `ProbeBeat.beat_probe`: the linear probe's held-out accuracy per layer state for two tasks,
   each with its chance line, the set's size and one labelled example sentence.
 """
@@ -17,123 +12,17 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from scenes.mobjects import Num, TickAxes, inline, txt
+from scenes.mobjects import Num, TickAxes, inline, math, txt
 
 RADIUS = 2.9                    # arrow length in the angle panel
-PROBE_PLOT = (4.1, 1.6)         # probe chart width, height
-
-
-class AnglePanel(VGroup):
-    """Arrows from one origin: the reference (sentence 0) along +x, curve k's arrow at
-    +angle (k even) or -angle (k odd) of layer state `s`, each with its arc and its degrees."""
-
-    def __init__(self, data: dict, colors: list, s: int = 0):
-        super().__init__()
-        self.data, self.colors = data, colors
-        self.curves = data["curves"]
-        self.sign = [1 if k % 2 == 0 else -1 for k in range(len(self.curves))]
-        word = data["contexts"][0]["focus"].partition("#")[0]
-        head = VGroup(txt("a cosine is an angle", T.SMALL_SIZE),
-                      txt(f"(to the river \"{word}\"; lengths drawn equal)", T.TINY_SIZE,
-                          T.MUTED)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        self.origin = Dot(ORIGIN, radius=0.04, color=T.MUTED)
-        ref = Arrow(ORIGIN, RIGHT * RADIUS, buff=0, color=colors[0], stroke_width=4,
-                    max_tip_length_to_length_ratio=0.1)
-        head.next_to(ref, UP, buff=1.6).align_to(ref, LEFT)
-        self.head = head
-        self.state = s
-        self.arrows = VGroup(*[self._arrow(k, s) for k in range(len(self.curves))])
-        self.arcs = VGroup(*[self._arc(k, s) for k in range(len(self.curves))])
-        self.add(head, self.origin, ref, self.arcs, self.arrows)
-        self.labels, self.tag = [], None    # outside the group: made where the panel is shown
-
-    def theta(self, k: int, s: int) -> float:
-        return np.radians(self.curves[k]["angle_deg"][s]) * self.sign[k]
-
-    def _arrow(self, k: int, s: int) -> Arrow:
-        c = self.colors[self.curves[k]["pair"][1]]
-        end = RADIUS * np.array([np.cos(self.theta(k, s)), np.sin(self.theta(k, s)), 0])
-        return Arrow(ORIGIN, end, buff=0, color=c, stroke_width=4,
-                     max_tip_length_to_length_ratio=0.1).shift(self.origin.get_center())
-
-    def _arc(self, k: int, s: int) -> Arc:
-        c = self.colors[self.curves[k]["pair"][1]]
-        return Arc(radius=0.75, start_angle=0, angle=self.theta(k, s) or 1e-4, color=c,
-                   stroke_width=2, arc_center=self.origin.get_center())
-
-    def _label(self, k: int, s: int) -> Num:
-        c = self.colors[self.curves[k]["pair"][1]]
-        half = self.theta(k, s) / 2
-        at = self.origin.get_center() + 1.05 * np.array([np.cos(half), np.sin(half), 0])
-        at = at + RIGHT * 0.25 + UP * 0.15 * self.sign[k]    # clear of a 0° arrow
-        return Num(self.curves[k]["angle_deg"][s], f"data.curves[{k}].angle_deg[{s}]", 0,
-                   T.TINY_SIZE, c, suffix="°").move_to(at)
-
-    def _tag(self, s: int) -> VGroup:
-        st = self.data["states"][s]
-        if s == 0:
-            tag = txt(st["label"], T.SMALL_SIZE, T.MUTED)
-        else:
-            tag = inline(txt("after layer", T.SMALL_SIZE, T.MUTED),
-                         Num(st["layer"], f"data.states[{s}].layer", 0, T.SMALL_SIZE, T.MUTED))
-        return tag.next_to(self.head, DOWN, buff=0.12).align_to(self.head, LEFT)
-
-    def show(self) -> list:
-        """Animations that bring the panel and its numbers in (once it is in place)."""
-        self.labels = [self._label(k, self.state) for k in range(len(self.curves))]
-        self.tag = self._tag(self.state)
-        return [FadeInPlace(self), *[FadeInPlace(m) for m in self.labels], FadeInPlace(self.tag)]
-
-    def hide(self) -> list:
-        return [FadeOutPlace(self), *[FadeOutPlace(m) for m in self.labels],
-                FadeOutPlace(self.tag)]
-
-    def at(self, k: int, s: int) -> list:
-        """Animations turning arrow k to state s (its arc and degrees with it; the layer tag
-        when the state changes)."""
-        old, new = self.labels[k], self._label(k, s)
-        self.labels[k] = new
-        anims = [self.arrows[k].animate.become(self._arrow(k, s)),
-                 self.arcs[k].animate.become(self._arc(k, s)),
-                 FadeOutPlace(old), FadeInPlace(new)]
-        if s != self.state:
-            tag, self.tag, self.state = self.tag, self._tag(s), s
-            anims += [FadeOutPlace(tag), FadeInPlace(self.tag)]
-        return anims
-
-
-def baseline_definition(sim: dict, plot, frame_width: float) -> VGroup:
-    """What the baseline is and why it is subtracted, right of the chart `plot` (the plan's
-    own pair count, from its `similarity` section)."""
-    size = T.TYPE.small
-    count = Num(sim["baseline_pairs"], "data.similarity.baseline_pairs", 0, size, T.TEXT)
-    lines = VGroup(
-        txt("baseline (grey dashes)", T.TYPE.label, T.TEXT),
-        inline(txt("the mean cosine of", size, T.MUTED), count,
-               txt("pairs of", size, T.MUTED)),
-        txt("different words in different", size, T.MUTED),
-        txt("sentences, e.g. {} · {};".format(*sim["baseline_example"]), size, T.MUTED),
-        txt("no word paired with itself", size, T.MUTED),
-        txt("why subtract it", T.TYPE.label, T.TEXT),
-        txt("even unrelated words point", size, T.MUTED),
-        txt("somewhat alike here, so a raw", size, T.MUTED),
-        txt("cosine flatters; raw − baseline", size, T.MUTED),
-        txt("is what is specific to the word", size, T.MUTED),
-    ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-    lines[5].shift(DOWN * 0.15)
-    for m in lines[6:]:
-        m.shift(DOWN * 0.15)
-    right = frame_width / 2 - T.EDGE
-    lines.next_to(plot, RIGHT, buff=0.7).align_to(plot, UP)
-    if lines.get_right()[0] > right:
-        lines.shift(LEFT * (lines.get_right()[0] - right))
-    return lines
+PROBE_PLOT = (8.4, 2.3)         # probe chart width, height
 
 
 class ProbeBeat:
     """The `probe` beat, mixed into the bank_drift scene (uses its `swap`, `right`, cues)."""
 
     def beat_probe(self, beat) -> None:
+        self.clear(keep_legend=False)
         d, pr = self.data, self.data["probe"]
         tasks, S = pr["tasks"], len(self.data["states"])
         colors = [T.PROBE_SYNTAX, T.PROBE_SENSE]
@@ -144,7 +33,15 @@ class ProbeBeat:
                                for i, st in enumerate(d["states"])],
                       y_ticks=[(v, f"data.probe.axes.y_ticks[{i}]")
                                for i, v in enumerate(pr["axes"]["y_ticks"])], y_decimals=0)
-        layer = txt("layer", T.TINY_SIZE, T.MUTED).next_to(ax.x_labels, DOWN, buff=0.06)
+        ticks = VGroup(*[math(st["math"], 26, T.MUTED).next_to(ax.axes.c2p(i, lo), DOWN,
+                                                               buff=0.14)
+                         for i, st in enumerate(d["states"])])
+        for m in ticks:
+            m.set_y(ticks[0].get_y())
+        ax.remove(ax.x_labels)
+        ax.x_labels = ticks
+        ax.add(ticks)
+        layer = VGroup()
         head = txt("linear probe: held-out accuracy, %", size)
         st = pr["set"]
         sizes = inline(Num(st["sentences"], "data.probe.set.sentences", 0, T.TINY_SIZE),
@@ -160,11 +57,10 @@ class ProbeBeat:
         right = self.camera.frame_width / 2 - T.EDGE
         chart.shift(RIGHT * (right - ax.axes.get_right()[0]))
         panel = VGroup(top, chart)
-        panel.set_y(self.right_top() - panel.height / 2)
-        top.set_x(chart.get_right()[0] - top.width / 2)
-        names_x = self.plot.get_right()[0] + 0.6        # the rows' labels start here
-        self.right = self.swap(self.right, VGroup(top, chart),
-                               run_time=self.quick(0.08, 0.8))
+        panel.set_y(3.05 - panel.height / 2)
+        top.align_to(ax.axes, LEFT)
+        names_x = -7.11 + T.EDGE                       # the rows' labels start here
+        self.play(FadeInPlace(VGroup(top, chart)), run_time=self.quick(0.08, 0.8))
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
         self.hold_until_moment("read_label")
         self.emphasize(example[1], run_time=self.quick(0.03, 0.8))      # the labels
@@ -198,7 +94,7 @@ class ProbeBeat:
         self.hold_until_moment("sense_embedding")
         self.probe_points(sen, 0, 0, self.said("sense_percent"))
         self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
-        same = self.dots.get("data.curves[0].raw")
+        same = None
         self.hold_until_moment("not_known")         # river and money "bank": one vector there
         if same is not None:
             self.point_at(same[0], run_time=self.quick(0.03, 1.0))
@@ -227,7 +123,7 @@ class ProbeBeat:
         self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
         self.hold_until_moment("not_what")
         self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
-        self.right = VGroup(self.right, drawn, caveats)
+        self.stage.other = [VGroup(top, chart, drawn, caveats)]
 
     def probe_example(self, ex: dict, colors) -> VGroup:
         """One sentence of the set: each word over its part of speech, the noun in the sense

@@ -1,0 +1,100 @@
+"""The typed view of a bank_drift plan's `data` (layerwise_core.planview): the scene reads
+every number through it, so each carries its plan path; `layerwise plan` checks a plan
+against it."""
+
+from __future__ import annotations
+
+from layerwise_core.planview import View
+
+
+class State(View):
+    layer: int
+    math: str           # Typst: X^((l))
+    label: str
+
+
+class Context(View):
+    sentence: str
+    focus: str
+    positions: list[int]
+    tokens: list[str]
+
+
+class Curve(View):
+    pair: list[int]
+    raw: list[float]
+    adjusted: list[float]
+
+
+class Similarity(View):
+    baseline: list[float]
+    baseline_pairs: int
+    baseline_example: list[str]
+
+
+class Axes(View):
+    y_range: list[float]
+    y_ticks: list[float]
+
+
+class Projection(View):
+    xy: list[list[list[float]]]
+    explained_percent: list[float]
+    kept_percent: float
+    x_range: list[float]
+    y_range: list[float]
+    step: float
+    n_points: int
+    depth_distance: float
+    sentence_distance: float
+
+
+class Table(View):
+    header: list[str]
+    rows: list[list[str]]
+    note: str
+    spans: list[list[int]]
+
+
+class Gap(View):
+    cos_range: list[float]
+    cos_ticks: list[float]
+    near: int           # index into curves: the curve ending highest
+    far: int            # the curve ending lowest
+    values: list[float]
+    first: float
+    last: float
+    widest: int
+    together: int
+    small: float
+    fall_near: float
+    fall_far: float
+    y_range: list[float]
+    shared: list[str]
+
+
+class OutputDrop(View):
+    curve: int
+    raw: float
+    baseline: float
+    adjusted: float
+    raw_fall: float
+    baseline_fall: float
+    raw_from: float
+    raw_to: float
+    baseline_from: float
+    baseline_to: float
+    adjusted_from: float
+    adjusted_to: float
+
+
+class Data(View):
+    states: list[State]
+    contexts: list[Context]
+    curves: list[Curve]
+    similarity: Similarity
+    axes: Axes
+    projection: Projection
+    table: Table
+    gap: Gap
+    output_drop: OutputDrop
