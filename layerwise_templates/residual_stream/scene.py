@@ -47,25 +47,63 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.chart = None
         self.token_row = None
 
+    def fill(self, until: float, default: float, share: float = 0.85) -> float:
+        """A run time that fills `share` of the time left until scene time `until` (voiced:
+        the picture moves while the sentence is said), `default` when silent."""
+        if not self.beat.get("cues"):
+            return default
+        return max(default, share * (until - self.time))
+
+    def to_cue(self, k: int, default: float, share: float = 0.85) -> float:
+        return self.fill(self.cue_at(k), default, share)
+
+    def to_moment(self, name: str, default: float, share: float = 0.85) -> float:
+        return self.fill(self.said(name), default, share)
+
     def make_token_row(self) -> VGroup:
-        """The sentence as token boxes along the top, the followed token lit (drawn once)."""
+        """The sentence as token boxes along the top, the followed token lit (drawn once). A
+        sentence too long for one row keeps the first token (the sink the `sizes` beat points
+        at) and a window around the followed token, each cut marked by an ellipsis.
+        `self.tok` maps a token's index to its box (the tokens shown)."""
         d = self.data
-        boxes = VGroup()
+        f = d["focus"]["token"]
+        boxes = []
         for tok in d["tokens"]:
-            focus = tok["index"] == d["focus"]["token"]
+            focus = tok["index"] == f
             t = txt(tok["text"], T.TYPE.label, T.HIGHLIGHT if focus else T.TEXT)
             box = RoundedRectangle(corner_radius=0.08, width=t.width + 0.24, height=0.5,
                                    stroke_color=T.HIGHLIGHT if focus else T.FAINT,
                                    stroke_width=2.5 if focus else 1.5)
-            boxes.add(VGroup(box, t.move_to(box)))
-        boxes.arrange(RIGHT, buff=0.1).move_to(UP * 2.85)
-        if boxes.width > self.HOME_WIDTH - 2 * T.EDGE:        # long sentences: two rows
-            half = (len(boxes) + 1) // 2
-            top = VGroup(*boxes[:half]).arrange(RIGHT, buff=0.1)
-            bottom = VGroup(*boxes[half:]).arrange(RIGHT, buff=0.1)
-            VGroup(top, bottom).arrange(DOWN, buff=0.08).move_to(UP * 2.6)
-        self.token_row = boxes
-        return boxes
+            boxes.append(VGroup(box, t.move_to(box)))
+        room, gap = self.HOME_WIDTH - 2 * T.EDGE - 0.4, 0.1
+        dots_w = txt("\u2026", T.TYPE.label).width + gap
+        width = lambda idx: sum(boxes[i].width + gap for i in idx) + dots_w * (      # noqa
+            sum(1 for a, b in zip(idx, idx[1:]) if b > a + 1) + (idx[-1] < len(boxes) - 1))
+        keep = [f]
+        lo, hi = f, f
+        while True:
+            grown = False
+            for cand in (hi + 1, lo - 1):
+                if 0 <= cand < len(boxes) and cand not in keep:
+                    trial = sorted(set(keep) | {cand, 0})
+                    if width(trial) <= room:
+                        keep.append(cand)
+                        lo, hi = min(lo, cand), max(hi, cand)
+                        grown = True
+            if not grown:
+                break
+        keep = sorted(set(keep) | ({0} if width(sorted(set(keep) | {0})) <= room else set()))
+        row = VGroup()
+        for a, i in enumerate(keep):
+            if a and i > keep[a - 1] + 1:
+                row.add(txt("\u2026", T.TYPE.label, T.MUTED))
+            row.add(boxes[i])
+        if keep[-1] < len(boxes) - 1:
+            row.add(txt("\u2026", T.TYPE.label, T.MUTED))
+        row.arrange(RIGHT, buff=gap).move_to(UP * 2.85)
+        self.tok = {i: boxes[i] for i in keep}
+        self.token_row = row
+        return row
 
     def ensure_tokens(self) -> VGroup:
         if self.token_row is None:
@@ -99,16 +137,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put("info", info[0], run_time=self.quick(0.15, 0.8))
         # "... as 7 tokens": each token gets its index, one after another (a count to 7)
         self.hold_until_cue(1)
-        idx = VGroup(*[Num(tok["index"], f"data.tokens[{i}].index", 0, S, T.MUTED)
-                       .next_to(boxes[i], DOWN, buff=0.1) for i, tok in enumerate(d["tokens"])])
+        idx = VGroup(*[Num(d["tokens"][i]["index"], f"data.tokens[{i}].index", 0, S, T.MUTED)
+                       .next_to(b, DOWN, buff=0.1) for i, b in self.tok.items()])
         self.put("info1", info[1], run_time=0.5)
         self.shown["idx"] = idx
         self.one_by_one(lambda n, a, b: FadeIn(n, shift=0.15 * DOWN,
                                                rate_func=squish_rate_func(smooth, a, b)),
                         list(idx), 0.5, 1.4)
         # "the mark before a word is the space that belongs to it": every such mark lights up
-        marks = [boxes[i][1][0] for i, tok in enumerate(d["tokens"])
-                 if tok["text"].startswith(d["space_mark"])]
+        marks = [b[1][0] for i, b in self.tok.items()
+                 if d["tokens"][i]["text"].startswith(d["space_mark"])]
         if marks:
             self.hold_until_moment("space_mark")
             self.flash(marks + [info[1][2][0]], 1.6, 0.3, 1.6)
@@ -116,8 +154,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_cue(2)
         f = d["focus"]["token"]
         self.put("info2", info[2], run_time=0.4)
-        self.play(Indicate(boxes[f], scale_factor=1.15, color=T.HIGHLIGHT),
-                  Indicate(idx[f], scale_factor=1.3, color=T.HIGHLIGHT),
+        self.play(Indicate(self.tok[f], scale_factor=1.15, color=T.HIGHLIGHT),
+                  Indicate(idx[list(self.tok).index(f)], scale_factor=1.3, color=T.HIGHLIGHT),
                   Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
 
     def beat_x(self, beat) -> None:
@@ -127,20 +165,20 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.clear_stage()
         col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
         col.move_to(LEFT * 5.6 + UP * 0.6)
-        self.put("a", col, run_time=0.8)
+        self.put("a", col, anim=Write(col), run_time=self.to_moment(M.NUMBERS, 0.8))
         # "... its embedding, X of zero: 576 numbers": the column's dots are the rest of them
         self.hold_until_moment(M.NUMBERS)
         dims = self.num("data.d_model", 0, T.TYPE.label, T.X, suffix=" numbers")
         dims.next_to(col[1], RIGHT, buff=0.3).align_to(col[1][1][1], DOWN)
         self.put("dims", dims, anim=Write(dims), run_time=0.8)
-        self.emphasize(col[1], run_time=0.8)
+        self.emphasize(col[1], run_time=self.to_cue(1, 0.8))
         # "Bars around a vector mean its length ... only 2.18 long"
         self.hold_until_moment(M.LENGTH)
         bars = inline(math("|" + T.X_l(l) + "|", T.TYPE.math_label, T.X),
                       txt("= its length", T.TYPE.label))
         bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT)
-        self.put("bars_note", bars, run_time=0.6)
-        self.emphasize(col[2], bars[0], run_time=1.0)
+        self.put("bars_note", bars, anim=Write(bars), run_time=1.0)
+        self.emphasize(col[2], bars[0], run_time=self.to_moment(M.ALONE, 1.0))
         # "Here X of zero is the token alone; its position enters later, inside attention."
         self.hold_until_moment(M.ALONE)
         alone = VGroup(inline(math(T.X_l(l), T.TYPE.math_label, T.X),
@@ -148,8 +186,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                        txt("position enters inside attention", T.TYPE.label, T.MUTED)
                        ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         alone.next_to(bars, DOWN, buff=0.5).align_to(bars, LEFT)
-        self.put("alone", alone, run_time=0.8)
-        self.emphasize(self.ensure_tokens()[self.data["focus"]["token"]], run_time=1.0)
+        self.put("alone", alone, anim=Write(alone), run_time=1.2)
+        self.ensure_tokens()
+        self.emphasize(self.tok[self.data["focus"]["token"]],
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
 
     def copy_note(self, which: str, l: int):
         """What the sublayer reads: a normalised copy (its length, for attention)."""
@@ -189,7 +229,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         run = {"plus": 0.3, "b": q, "eq": 0.3, "c": q, "note": 0.3, "grow": self.quick(0.2, 1.6),
                "ring": 0.8, "drop": q, "move": 0.5}                 # the plays' silent times
         end = self.next_reveal() - 0.5 * len(run) / config.frame_rate
-        k = self.pace(end, sum(run.values()), 1.0, cap=1.0)
+        k = self.pace(end, sum(run.values()), 1.0, cap=2.0)
         a = self.shown["a"]
         b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
@@ -232,11 +272,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # "... does not read X itself. It reads a normalised copy, RMSNorm of X, 1.32 long."
             note.move_to(LEFT * 1.2 + UP * 2.15)
             self.keep_inside(note)
-            self.put("copy", note, run_time=0.8)
-            self.emphasize(note[1], run_time=1.0)
+            self.put("copy", note, anim=Write(note), run_time=self.to_cue(1, 0.8, 0.5))
+            self.emphasize(note[1], run_time=self.to_cue(1, 1.0))
             if which == "attn" and self.n_cues() > 2:
                 self.hold_until_cue(1)
-                self.emphasize(note[-1], run_time=0.8)
+                self.emphasize(note[-1], run_time=self.to_cue(2, 0.8))
                 self.hold_until_cue(2)
         self.add_step(which)
 

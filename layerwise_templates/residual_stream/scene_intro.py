@@ -5,8 +5,9 @@ while X grows)."""
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Line, Rectangle, RoundedRectangle,
-                   VGroup)
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, GrowFromEdge, Indicate, MoveAlongPath,
+                   Rectangle, RoundedRectangle, VGroup, VMobject, Write, linear,
+                   squish_rate_func, there_and_back)
 
 from scenes import theme as T
 from scenes.mobjects import Num, inline, math, txt
@@ -60,6 +61,9 @@ class IntroBeats:
                        _arrow(ffn.get_left(), p2.get_right(), T.FFN))
         g = VGroup(title, x_in, line, p1, p2, ln1, ln2, att, ffn, feeds)
         g.lns = VGroup(ln1, ln2)
+        g.path = VMobject().set_points_as_corners(
+            [x_in.get_bottom(), ln1.get_center(), ln2.get_center(),
+             ln2.get_bottom() + DOWN * 0.45])
         return g
 
     def pre_norm_diagram(self) -> VGroup:
@@ -83,24 +87,45 @@ class IntroBeats:
                         _arrow(f2.get_bottom(), p2.get_right() + RIGHT * 0.02, T.FFN))
         g = VGroup(title, x_in, line, p1, p2, n1, a1, n2, f2, branch)
         g.norms, g.line = VGroup(n1, n2), line
+        g.path = VMobject().set_points_as_corners([x_in.get_bottom(), end])
+        g.branches = [VMobject().set_points_as_corners(
+            [tap, n.get_center(), sub.get_center(), p.get_center()])
+            for tap, n, sub, p in ((tap1, n1, a1, p1), (tap2, n2, f2, p2))]
         return g
 
     def beat_switch(self, beat) -> None:
         self.clear_stage()
         left, right = self.post_ln_diagram(), self.pre_norm_diagram()
         # "Until now our model was MiniLM."
-        self.put("post", left, run_time=1.0)
+        self.put("post", left, anim=Create(left), run_time=self.to_cue(1, 1.0))
         # "From here on it is SmolLM2, built like today's language models."
         self.hold_until_cue(1)
-        self.put("pre", right, run_time=1.0)
-        # "MiniLM normalises X itself after each addition": its LayerNorms, on X's own path
+        self.put("pre", right, anim=Create(right), run_time=self.to_cue(2, 1.0))
+        # "MiniLM normalises X itself after each addition": a dot runs down X's own path,
+        # through each LayerNorm (lit as it passes)
         self.hold_until_cue(2)
-        self.emphasize(*left.lns, run_time=1.2)
-        self.emphasize(*left.lns, run_time=1.0)
-        # "SmolLM2 normalises only a copy ... adds the update to X itself"
+        self.run_dot(left.path, [(left.lns[0], 0.3, 0.55), (left.lns[1], 0.75, 1.0)],
+                     self.to_cue(3, 2.5))
+        # "SmolLM2 normalises only a copy ... adds the update to X itself": X's dot runs
+        # straight down; a copy leaves it through each RMSNorm and comes back as an update
         self.hold_until_cue(3)
-        self.emphasize(*right.norms, run_time=1.2)
-        self.emphasize(right.line, color=T.X, run_time=1.2, buff=0.12)
+        self.run_dot(right.path, [(right.norms[0], 0.1, 0.4), (right.norms[1], 0.5, 0.8)],
+                     self.fill(self.cue_at(self.n_cues()), 2.5) / 2, extra=right.branches)
+        self.emphasize(right.line, color=T.X, run_time=self.fill(self.cue_at(self.n_cues()),
+                                                                  1.0), buff=0.12)
+
+    def run_dot(self, path, lit, run_time: float, extra=()) -> None:
+        """A dot runs along `path` (and one along each of `extra`), lighting each (mobject,
+        a, b) over its share a..b of the run."""
+        dots = [Dot(radius=0.08, color=T.HIGHLIGHT) for _ in range(1 + len(extra))]
+        spans = [(0.0, 1.0)] + [(0.05 + 0.45 * k, 0.45 + 0.45 * k) for k in range(len(extra))]
+        anims = [MoveAlongPath(d, p, rate_func=squish_rate_func(linear, a, b))
+                 for d, p, (a, b) in zip(dots, [path, *extra], spans)]
+        anims += [Indicate(m, color=T.HIGHLIGHT, scale_factor=1.15,
+                           rate_func=squish_rate_func(there_and_back, a, b)) for m, a, b in lit]
+        self.add(*dots)
+        self.play(*anims, run_time=run_time)
+        self.remove(*dots)
 
     # --- plane --------------------------------------------------------------------------------
     def beat_plane(self, beat) -> None:
@@ -108,10 +133,10 @@ class IntroBeats:
         self.clear_stage(keep=("a",))
         # "To watch X change, we draw it on a flat plane."
         self.ensure_plane()
-        self.advance(0, 1.0)
+        self.advance(0, self.to_moment(M.STATES, 1.0, 0.6))
         x0 = math(T.X_l(0), T.TYPE.math_label, T.X)
         lines = [
-            inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["word"] + ":", L_),
+            inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + ":", L_),
                    x0),
             inline(txt("then X after each of the", L_),
                    self.num("data.check.n_updates", 0, L_), txt("additions", L_)),
@@ -129,21 +154,23 @@ class IntroBeats:
         box.move_to([0, 0.75, 0]).align_to([left_x, 0, 0], LEFT)
         # "fitted once, by PCA, to bank's 61 states: X of zero, then X after each ..."
         self.hold_until_moment(M.STATES)
-        self.put("p0", VGroup(*lines[:2]), run_time=0.8)
-        self.emphasize(self.plane_head, run_time=1.0)
+        self.put("p0", VGroup(*lines[:2]), anim=Write(VGroup(*lines[:2])), run_time=1.5)
+        self.emphasize(self.plane_head, run_time=self.to_moment(M.SPREAD, 1.0))
         # "It keeps 90 percent of their spread"
         self.hold_until_moment(M.SPREAD)
-        self.put("p2", lines[2], run_time=0.6)
+        self.put("p2", lines[2], anim=Write(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6))
         # "but it is a shadow: X of zero keeps only 9 percent ...": the short arrow, the scale
         self.hold_until_moment(M.SHADOW)
         self.put("p3", lines[3], run_time=0.6)
-        self.emphasize(lines[3][2], self.x_arrow, self.scale, run_time=1.2)
+        self.emphasize(lines[3][2], self.x_arrow, self.scale,
+                       run_time=self.to_moment(M.BARS, 1.2))
         # "The bars below give the true lengths."
         self.hold_until_moment(M.BARS)
         self.put("p4", lines[4], run_time=0.5)
         self.ensure_chart()
         self.play(self.bar_for_x(0), run_time=0.8)
-        self.emphasize(self.bars[("x", 0)], self.tick_labels, run_time=1.0)
+        self.emphasize(self.bars[("x", 0)], self.tick_labels,
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
 
     # --- copies -------------------------------------------------------------------------------
     def beat_copies(self, beat) -> None:
@@ -182,23 +209,32 @@ class IntroBeats:
         mini = txt("MiniLM: X itself normalised after every addition", L_, T.MUTED)
         mini.next_to(labs, DOWN, buff=0.3).align_to(top, LEFT)
         # "Every one of these X's is what the next layer's W_Q, W_K and W_V read, through a copy"
-        self.emphasize(*[r for k, r in self.bars.items() if k[0] == "x"][:1] or [self.chart],
-                       run_time=0.8)
+        xs = [r for k, r in self.bars.items() if k[0] == "x"]
+        self.play(*[Indicate(r, color=T.HIGHLIGHT, scale_factor=1.0,
+                             rate_func=squish_rate_func(there_and_back, 0.6 * k / max(1, len(xs)),
+                                                        0.4 + 0.6 * k / max(1, len(xs))))
+                    for k, r in enumerate(xs)] or [Indicate(self.chart)],
+                  run_time=self.to_moment(M.FORMULA, 1.0))
         self.hold_until_moment(M.FORMULA)
-        self.put("formula", top, run_time=1.0)
-        self.emphasize(formula, run_time=1.0)
+        self.put("formula", top, anim=Write(top), run_time=1.5)
+        self.emphasize(formula[0], run_time=self.to_moment(M.RANGE, 1.0))
         # "From layer 1 on, that copy stays between 4.79 and 9.26 long"
         self.hold_until_moment(M.RANGE)
-        self.put("range", rng, run_time=0.6)
+        self.put("range", rng, anim=Write(rng), run_time=1.0)
         self.put("c_row", rows[1], run_time=0.6)
+        self.emphasize(rng[3], rng[5], c_bar, run_time=self.to_moment(M.X_GROWS, 0.8))
         # "while X grows to 782.5 at X of 29": the same scale, X's bar beside the copy's sliver
         self.hold_until_moment(M.X_GROWS)
-        self.put("x_row", rows[0], run_time=1.0)
+        self.put("x_lab", x_lab, run_time=0.5)
+        self.shown["x_bar"] = x_bar
+        self.play(GrowFromEdge(x_bar, LEFT), run_time=self.to_cue(2, 1.0, 0.5))
         last_bar = self.bars.get(("x", last))
-        self.emphasize(x_bar, c_bar, *([last_bar] if last_bar is not None else []), run_time=1.0)
+        self.emphasize(x_bar, c_bar, *([last_bar] if last_bar is not None else []),
+                       run_time=self.to_cue(2, 1.0))
         # "So each layer makes fresh Q, K and V ... the copy keeps them in range."
         self.hold_until_cue(2)
-        self.emphasize(formula, c_bar, run_time=1.2)
+        self.emphasize(formula[0], c_bar, run_time=self.to_cue(3, 1.2))
         # "MiniLM normalised X itself after every addition ..."
         self.hold_until_cue(3)
-        self.put("mini", mini, run_time=0.8)
+        self.put("mini", mini, anim=Write(mini), run_time=self.fill(self.cue_at(self.n_cues()),
+                                                                    0.8))

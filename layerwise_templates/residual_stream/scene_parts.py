@@ -89,7 +89,8 @@ class StreamPanels:
         d = self.data
         self.plane = TipToTail(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
         self.plane.move_to(RIGHT * 4.35 + UP * 0.55)
-        head = inline(txt("PCA plane of " + d["focus"]["word"] + "'s", S, T.MUTED),
+        head = inline(txt("PCA plane of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + "'s", S,
+                          T.MUTED),
                       Num(d["plane"]["n_points"], "data.plane.n_points", 0, S, T.MUTED),
                       txt("states", S, T.MUTED))
         head.next_to(self.plane, UP, buff=0.08)

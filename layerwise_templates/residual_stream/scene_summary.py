@@ -36,7 +36,7 @@ class SummaryBeats:
                                self.n("data.outlier.max_norm", T.TEXT, L_)))
             if o["is_sink"]:
                 lay = o["attention_layers"]
-                rows.append(inline(txt(d["focus"]["word"], L_, T.HIGHLIGHT),
+                rows.append(inline(txt(d["focus"]["token_text"].lstrip(d["space_mark"]), L_, T.HIGHLIGHT),
                                    txt("gives it", L_, T.MUTED),
                                    self.n("data.outlier.attention_pct", T.TEXT, L_, suffix="%"),
                                    txt("of its attention", L_, T.MUTED)))
@@ -65,7 +65,7 @@ class SummaryBeats:
         self.emphasize(grow[6], run_time=0.8)
         if not rows:
             return
-        tok = self.token_row[o["position"]]
+        tok = self.tok.get(o["position"], self.token_row)
         # "One token is different: the first token, I, grows to 24,100."
         self.hold_until_cue(2)
         self.hold_until_moment("first_token")
@@ -78,7 +78,7 @@ class SummaryBeats:
         # "Bank gives it 67 percent of its attention, averaged over layers 12 to 29 ...":
         # an arrow from bank to the sink, then the layers it is averaged over
         self.hold_until_cue(3)
-        focus = self.token_row[d["focus"]["token"]]
+        focus = self.tok[d["focus"]["token"]]
         arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
                           tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
                           stroke_width=3, tip_length=0.16)
