@@ -142,9 +142,11 @@ def check_choices(board, template, t, word):
                         if b["id"].startswith(("causes", "qkv")) and b["layer"] > 0)
         assert set(layers) <= set(top2) and top2[0] in layers
     elif template == "residual_stream":
-        rel = moved(t, [pos[-1]])
-        m = 1 + int(np.argmax(rel[1:t.n_layers - 1]))
-        assert beats[f"layer{m}"]["layer"] == m
+        # the journey's legs cover layers 2..L-1 in order, each ending where the next starts
+        legs = [b for k, b in beats.items() if k.startswith("journey")]
+        ends = [b.get("layer") for b in legs]
+        assert ends[-1] is None and ends[:-1] == sorted(ends[:-1])
+        assert beats["layer1"]["layer"] == 1
 
 
 # --- MiniLM and SmolLM2 ----------------------------------------------------------------------------
