@@ -51,7 +51,7 @@ TYPED = {
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
     ("tokens", "space_mark"): (2, "The mark"),
-    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (1, "long"),
+    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (1, "Bars around"),
     ("embedding", "alone"): (2, "alone"),
     ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "spread"),
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (3, "bars"),

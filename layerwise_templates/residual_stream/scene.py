@@ -270,7 +270,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         note = self.copy_note(which, self.layer) if alone else None
         if note is not None:
             # "... does not read X itself. It reads a normalised copy, RMSNorm of X, 1.32 long."
-            note.move_to(LEFT * 1.2 + UP * 2.15)
+            # left of the plane's heading, clear of the token row
+            note.move_to(UP * 2.1).shift(RIGHT * (self.plane_head.get_left()[0] - 0.3
+                                                  - note.get_right()[0]))
             self.keep_inside(note)
             self.put("copy", note, anim=Write(note), run_time=self.to_cue(1, 0.8, 0.5))
             self.emphasize(note[1], run_time=self.to_cue(1, 1.0))
