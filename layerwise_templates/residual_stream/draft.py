@@ -37,6 +37,8 @@ def build(c: Context) -> Draft:
     norm = lambda h: float(np.linalg.norm(np.asarray(t[h][pos[0]], np.float64)))  # noqa: E731
     x0 = norm("blocks.0.hook_resid_pre")
     x_end = norm(f"blocks.{L - 1}.hook_resid_post")
+    from .plan import SPACE_MARKS
+    marks = any(tk.startswith(SPACE_MARKS) and len(tk) > 1 for tk in t.tokens)
     beats = []
     if additive:
         beats.append(Beat(
@@ -49,11 +51,13 @@ def build(c: Context) -> Draft:
         Beat("tokens", ["tokens"],
              "{model.display}: {model.n_layers} layers, {data.n_tokens} tokens",
              f"This model has {{model.n_layers}} layers. It reads the sentence "
-             f"as {{data.n_tokens}} tokens. The mark before a word is its space, which belongs "
-             f"to that word's token. We follow one token, {tok}"
+             f"as {{data.n_tokens}} tokens. "
+             + ("The mark before a word is its space, which belongs to that word's token. "
+                if marks else "")
+             + f"We follow one token, {tok}"
              + (f", the last of the {len(c.pos)} tokens of {quoted(word)}" if len(c.pos) > 1
                 else "") + ".",
-             moments={"space_mark": "The mark"}),
+             moments={"space_mark": "The mark" if marks else 1}),
         Beat("embedding", ["x"],
              "X⁽⁰⁾: the embedding of " + tok,
              "Before the first layer, the X of " + tok + " is its embedding, X of zero: "
@@ -104,16 +108,17 @@ def build(c: Context) -> Draft:
     xs = [norm("blocks.0.hook_resid_pre")] + [norm(f"blocks.{l}.hook_resid_post")
                                               for l in range(L)]
     for k, (a, b) in enumerate(legs):
-        said = (f"Now layers {a} to {b}, each with the same two additions. Every earlier X "
+        span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
+        said = (f"Now {span[0].lower() + span[1:]}, each with the same two additions. Every earlier X "
                 "stays behind as a faint arrow. Watch the scale bar under the plane: when X "
                 "outgrows the view, the view zooms out, and the axis of the bars below grows "
-                "with it." if k == 0 else f"Layers {a} to {b}, two additions each.")
+                "with it." if k == 0 else f"{span}, two additions each.")
         if k == 1:
             said += (" The updates stay small next to X: over layers 1 to "
                      f"{L - 1}, a typical attention update is "
                      "{data.summary.median_rel_attn.value:.2f} of the length of X, a typical "
                      "feed-forward update {data.summary.median_rel_mlp.value:.2f}.")
-        if k == 2 or (k == len(legs) - 1 and k > 0):
+        if additive and (k == 2 or (k == len(legs) - 1 and k > 0)):
             steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
                 [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
             big_n, big_kind, big_l = max(steps)
@@ -123,10 +128,11 @@ def build(c: Context) -> Draft:
             extra_expect = [f"data.summary.largest_update_layer == {big_l}"]
         else:
             extra_expect = []
-        said += (f" Over these {b - a + 1} layers, X goes from "
+        said += ((" Over this layer" if a == b else f" Over these {b - a + 1} layers")
+                 + ", X goes from "
                  f"{{data.x_norms[{a}].value:{_spec(xs[a])}}} to "
                  f"{{data.x_norms[{b + 1}].value:{_spec(xs[b + 1])}}} long.")
-        beats.append(Beat(f"journey{k}", ["journey"], f"Layers {a} to {b}", said,
+        beats.append(Beat(f"journey{k}", ["journey"], span, said,
                           layer=b if b < L - 1 else None, expect=extra_expect))
     if additive:
         from layerwise_core.analysis.residual_stream_copies import copy_norms
@@ -146,8 +152,9 @@ def build(c: Context) -> Draft:
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("The bars give the true lengths. X goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
-             f"{{data.summary.norm_last.value:{_spec(x_end)}}}, about "
-             "{data.summary.growth.value:,.0f} times.")
+             f"{{data.summary.norm_last.value:{_spec(x_end)}}}"
+             + (", about {data.summary.growth.value:,.0f} times." if x_end / x0 >= 2 else
+                ": about the same length."))
     moments = {"norm_first": "from", "norm_last": "to", "growth": "about"}
     big = _outlier(t, pos[0])
     from .plan import SINK_SHARE

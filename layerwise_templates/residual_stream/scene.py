@@ -123,7 +123,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         info = VGroup(
             inline(txt(m["display"] + ":", T.TYPE.label, T.TEXT),
                    Num(m["n_layers"], "data.model.n_layers", 0, T.TYPE.label),
-                   txt("layers, pre-norm", T.TYPE.label)),
+                   txt("layers, " + ("pre-norm" if m["norm_placement"] == "pre" else
+                                     "post-LN"), T.TYPE.label)),
             inline(Num(d["n_tokens"], "data.n_tokens", 0, T.TYPE.label),
                    txt("tokens;", T.TYPE.label),
                    txt(d["space_mark"] + " = the space, part of the word's token",

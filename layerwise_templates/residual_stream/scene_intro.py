@@ -139,7 +139,9 @@ class IntroBeats:
             inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + ":", L_),
                    x0),
             inline(txt("then X after each of the", L_),
-                   self.num("data.check.n_updates", 0, L_), txt("additions", L_)),
+                   self.num("data.check.n_updates", 0, L_), txt("additions", L_))
+            if "n_updates" in d["check"] else
+            txt("then X after each addition and LayerNorm", L_),
             inline(txt("the plane keeps", L_),
                    self.n("data.plane.energy_pct", T.TEXT, L_, suffix="%"),
                    txt("of their spread", L_)),
