@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from layerwise_core.analysis.choices import movement
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted, _superscript
 
@@ -128,7 +130,7 @@ def build(c: Context) -> Draft:
             extra_expect = [f"data.summary.largest_update_layer == {big_l}"]
         else:
             extra_expect = []
-        said += ((" Over this layer" if a == b else f" Over these {b - a + 1} layers")
+        said += ((" Over this layer" if a == b else " Over these layers")
                  + ", X goes from "
                  f"{{data.x_norms[{a}].value:{_spec(xs[a])}}} to "
                  f"{{data.x_norms[{b + 1}].value:{_spec(xs[b + 1])}}} long.")
@@ -170,7 +172,7 @@ def build(c: Context) -> Draft:
                   "{data.outlier.max_norm.value:,.0f}.")
         moments |= {"first_token": "One token", "outlier_norm": "grows"}
         if sink:
-            sizes += (f" {tok.capitalize()} gives it {{data.outlier.attention_pct.value:.0f}} "
+            sizes += (f" And {tok} gives it {{data.outlier.attention_pct.value:.0f}} "
                       "percent of its attention, averaged over layers "
                       "{data.outlier.attention_layers[0]} to {data.outlier.attention_layers[1]} "
                       "and all heads. It is an attention sink, and we leave it out of these "
@@ -200,7 +202,22 @@ def build(c: Context) -> Draft:
     notes = [f"followed token {t.tokens[pos[0]]!r} (position {pos[0]}"
              + (f", the last of the word's {len(c.pos)} tokens" if len(c.pos) > 1 else "")
              + f"); |X^(l+1) - X^(l)| / |X^(l)| per layer: {[round(r, 3) for r in rel]}"]
+    for b in beats:
+        b.expect = list(b.expect) + [e for e in _number_claims(b.caption + " " + b.narration, L)
+                                     if e not in b.expect]
     return Draft(f"The residual stream of '{word}'", beats, notes=notes)
+
+
+WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3}
+
+
+def _number_claims(text: str, L: int) -> list[str]:
+    """A true claim for each number written outside placeholders (layer numbers, "X of zero",
+    "two additions"): its value as a layer index of the plan, so every number said is checked."""
+    bare = re.sub(r"\{[^}]*\}", " ", text)
+    values = [int(n) for n in re.findall(r"(?<![\w.])(\d+)(?![\w.]\d)", bare)]
+    values += [v for w, v in WORDS.items() if re.search(rf"\b{w}\b", bare, re.I)]
+    return [f"data.layers[{v}].layer == {v}" for v in dict.fromkeys(values) if 0 <= v < L]
 
 
 def _outlier(t, token: int) -> int | None:
