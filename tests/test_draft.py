@@ -143,9 +143,11 @@ def check_choices(board, template, t, word):
         assert [b["layer"] for b in board["beats"] if b["show"] == ["project"]] == [m + 1]
         assert [b["show"] for b in board["beats"]][-2:] == [["sweep"], ["check"]]
     elif template == "residual_stream":
-        rel = moved(t, [pos[-1]])
-        m = 1 + int(np.argmax(rel[1:t.n_layers - 1]))
-        assert beats[f"layer{m}"]["layer"] == m
+        # the journey's legs cover layers 2..L-1 in order, each ending where the next starts
+        legs = [b for k, b in beats.items() if k.startswith("journey")]
+        ends = [b.get("layer") for b in legs]
+        assert ends[-1] is None and ends[:-1] == sorted(ends[:-1])
+        assert beats["layer1"]["layer"] == 1
 
 
 # --- MiniLM and SmolLM2 ----------------------------------------------------------------------------

@@ -79,13 +79,17 @@ TYPED = {
 # the same for residual_stream's scene; "the {n}" stands for
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
-    ("tokens", "space_mark"): (1, "the mark"),
-    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "length"),
-    ("embedding", "reads"): (1, "reads"), ("embedding", "writes"): (1, "writes"),
-    ("journey", "plane_note"): (1, "The plane shows"),
+    ("tokens", "space_mark"): (2, "The mark"),
+    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (1, "Bars around"),
+    ("embedding", "alone"): (2, "alone"),
+    ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "spread"),
+    ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (3, "bars"),
+    ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
+    ("copies", "x_grows"): (1, "while X"),
     ("sizes", "norm_first"): (1, "from"), ("sizes", "norm_last"): (1, "to "),
-    ("sizes", "growth"): (1, "about"), ("sizes", "first_token"): (2, "the first"),
-    ("sizes", "outlier_norm"): (2, "grows"), ("sizes", "left_out"): (3, "leave"),
+    ("sizes", "growth"): (1, "about"), ("sizes", "first_token"): (2, "One token"),
+    ("sizes", "outlier_norm"): (2, "grows"), ("sizes", "share"): (3, "percent"),
+    ("sizes", "left_out"): (4, "leave"),
     ("identity", "updates"): (1, "the {n}"), ("identity", "is_x"): (1, "is X"),
     ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),
 }
@@ -123,8 +127,8 @@ def voiced(beat):
     return dataclasses.replace(beat, cues=tuple(cues), duration=t)
 
 
-STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "journey": "journey", "sizes": "sizes",
-               "identity": "identity"}
+STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies": "copies",
+               "sizes": "sizes", "identity": "identity"}
 
 
 @pytest.mark.parametrize("template,typed_words,show", [
@@ -172,7 +176,8 @@ def test_residual_stream_draft_moments_give_the_typed_times(tmp_path, capsys, ca
     sb, plan = prepare_plan(load_storyboard(path), cache_dir)
     ids = {b.id for b in sb.beats}
     assert same_times(sb, plan, TYPED_STREAM) == {k for k in TYPED_STREAM if k[0] in ids}
-    assert {"tokens", "embedding", "journey", "sizes", "identity"} <= ids
+    assert {"switch", "tokens", "embedding", "plane", "journey0", "copies", "sizes",
+            "identity"} <= ids
 
 
 def test_a_silent_plan_does_not_wait_as_before(cache_dir):
@@ -286,15 +291,15 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
     "missing moment": (('      left_out: "leave"\n', ""), ("moments:", "id: sizes"),
-                       "beats[6].moments: missing moment left_out: template 'residual_stream' "
+                       "beats[11].moments: missing moment left_out: template 'residual_stream' "
                        "waits for it in sizes"),
-    "words not said": (('reads: "reads"', 'reads: "takes"'), ('reads: "takes"', ""),
-                       "beats[1].moments.reads: 'takes' is not said in this beat's narration"),
+    "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
+                       "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
     # "updates#2" is said as written ("the {data.check.n_updates} updates": the placeholder's
     # name says it first) but not once the number is filled in
     "words gone once filled": (('updates: "the#2"', 'updates: "updates#2"'),
                                ('updates: "updates#2"', ""),
-                               "beats[7].moments.updates: 'updates#2' no longer fits the "
+                               "beats[12].moments.updates: 'updates#2' no longer fits the "
                                "narration"),
 }
 

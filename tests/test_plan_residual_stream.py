@@ -47,7 +47,7 @@ def f64(t, hook, pos):
 def test_storyboard_validates():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "residual_stream" and sb.model == "smollm2-135m"
-    assert sb.focus == ("bank",) and 5 <= len(sb.beats) <= 10
+    assert sb.focus == ("bank",) and 5 <= len(sb.beats) <= 14
     shown = {s for b in sb.beats for s in b.show}
     assert shown == TEMPLATES["residual_stream"].shows          # every view is used
 
@@ -271,6 +271,12 @@ def test_post_ln_model_plans_the_layernorm_check(tmp_path, cache_dir):
     text = STORYBOARD.read_text().replace("model: smollm2-135m", "model: minilm-l6")
     path = tmp_path / "residual_stream.yaml"
     path.write_text(text)
+    with pytest.raises(StoryboardError, match=r"beats\[7\].layer: layer 11 is out of range 0..5"):
+        load_storyboard(path)
+    # without the journey's SmolLM2 legs, the claims refuse it
+    text = "\n".join(ln for ln in text.splitlines() if not ln.startswith("    layer: ")
+                     or ln.strip() == "layer: 0" or ln.strip() == "layer: 1")
+    path.write_text(text)
     sb = load_storyboard(path)
     with pytest.raises(StoryboardError, match=r"'model.n_layers == 30' is false: the plan has 6"):
         build_plan(sb, cache_dir=cache_dir)
@@ -332,3 +338,36 @@ def test_lengths_match_transformers(built):
     total = x[0] + sum(vec(got[f"attn{l}"]) + vec(got[f"mlp{l}"]) for l in range(30))
     assert np.abs(total - x[-1]).max() < 1e-3 * np.abs(x[-1]).max()
     np.testing.assert_allclose(d["identity"]["x_head"], x[-1][:rs.ENTRIES], rtol=1e-4, atol=1e-4)
+
+
+def test_copies_are_the_rmsnorm_inputs_and_stay_small(built):
+    """The `copies` beat's numbers, re-derived here in float64 from the recorded copies
+    attention reads (ln1's output at the followed token): lengths, range from layer 1 on, and
+    |X^(29)| beside them."""
+    _, plan, t = built
+    d = plan["data"]
+    c = d["copies"]
+    p = d["focus"]["token"]
+    lens = []
+    for l in range(30):
+        normed = np.asarray(t[f"blocks.{l}.ln1.hook_normalized"][p], np.float64)
+        lens.append(float(np.linalg.norm(normed)))
+    assert [n["value"] for n in c["norm"]] == pytest.approx(lens, rel=1e-9)
+    later = lens[1:]
+    assert c["min"]["value"] == pytest.approx(min(later)) and c["min_layer"] == 1 + int(np.argmin(later))
+    assert c["max"]["value"] == pytest.approx(max(later)) and c["max_layer"] == 1 + int(np.argmax(later))
+    assert c["max"]["value"] < 10 < 100 < c["x_last_in"]["value"]
+    assert c["x_last_in"]["value"] == pytest.approx(d["layers"][29]["norm_x"]["value"], rel=1e-9)
+    # what the narration says: one decimal for the range (a 2-decimal 9.255 sits on a boundary)
+    assert (c["min"]["decimals"], c["max"]["decimals"]) == (1, 1)
+
+
+@pytest.mark.parametrize("b", [0.005 * (1 - 3e-6), 0.005 * (1 + 3e-6), 0.002 * (1 - 3e-6),
+                               0.002 * (1 + 3e-6), 0.0033])
+def test_addition_bound_never_refuses_a_sentence(b):
+    """A float32 bound on a 1-2-5 step (within noise, either side) is shown as the step above
+    it on every machine; elsewhere as the smallest step at or above it. Never an error."""
+    n, max_abs = 60, b / (60 * rs.U32)
+    got = rs.addition_bound(0.0, n, max_abs, "check")["bound"]
+    step = {0.005: 0.01, 0.002: 0.005}.get(round(b, 4), None)
+    assert got == (step if step is not None else 0.005)

@@ -2,68 +2,188 @@
 
 from __future__ import annotations
 
-from layerwise_core.analysis.choices import movement, moves_most
+import re
+
+from layerwise_core.analysis.choices import movement
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted, _superscript
 
+def _spec(value: float, decimals: int | None = None) -> str:
+    """The format spec that says `value` with the decimals the plan shows it with."""
+    from .plan import _num
+    n = _num(value, "draft", decimals)
+    return ",.0f" if n["value"] >= 1000 else f".{n['decimals']}f"
+
+
+def _legs(first: int, L: int) -> list[tuple[int, int]]:
+    """Layers first..L-1 in up to three legs of nearly equal length."""
+    n = L - first
+    k = min(3, n)
+    if k <= 0:
+        return []
+    cuts = [first + round(i * n / k) for i in range(k + 1)]
+    return [(cuts[i], cuts[i + 1] - 1) for i in range(k) if cuts[i + 1] > cuts[i]]
+
+
 def build(c: Context) -> Draft:
+    import numpy as np
+    from layerwise_core.analysis.updates import update_sizes
     t, word, spec = c.trace, c.word, c.trace.spec
-    said = c.said
     L = t.n_layers
     if L < 3:
         raise DraftError(f"residual_stream: {t.model} has {L} layers; the draft needs 3")
     pos = [c.pos[-1]]                             # the plan follows the word's last token
-    m = moves_most(t, pos, 1, first=1, last=L - 1)[0]     # a middle layer: the journey follows
     rel = movement(t, pos)["rel"]
     additive = spec.placement.additive
     tok = quoted(t.tokens[pos[0]])
-    beats = [
+    sizes_ = update_sizes(t, pos)
+    norm = lambda h: float(np.linalg.norm(np.asarray(t[h][pos[0]], np.float64)))  # noqa: E731
+    x0 = norm("blocks.0.hook_resid_pre")
+    x_end = norm(f"blocks.{L - 1}.hook_resid_post")
+    from .plan import SPACE_MARKS
+    marks = any(tk.startswith(SPACE_MARKS) and len(tk) > 1 for tk in t.tokens)
+    beats = []
+    if additive:
+        beats.append(Beat(
+            "switch", ["switch"], "A pre-norm model: {model.display}",
+            "On the left, MiniLM, a post-LN model. On the right, {model.display}, built like "
+            "today's language models. MiniLM normalises X itself after each addition, so the "
+            "length of X is reset every time. {model.display} normalises only a copy for each "
+            "sublayer to read, and adds the update to X itself, which is never normalised."))
+    beats += [
         Beat("tokens", ["tokens"],
-             "{model.display}: {model.n_layers} layers",
-             f"This is {{model.display}}, with {{model.n_layers}} layers. It reads the sentence "
-             f"as {{data.n_tokens}} tokens. We follow one token, {tok}.",
-             moments={"space_mark": 1}),     # no sentence on the space mark: at the count
+             "{model.display}: {model.n_layers} layers, {data.n_tokens} tokens",
+             f"This model has {{model.n_layers}} layers. It reads the sentence "
+             f"as {{data.n_tokens}} tokens. "
+             + ("The mark before a word is its space, which belongs to that word's token. "
+                if marks else "")
+             + f"We follow one token, {tok}"
+             + (f", the last of the {len(c.pos)} tokens of {quoted(word)}" if len(c.pos) > 1
+                else "") + ".",
+             moments={"space_mark": "The mark" if marks else 1}),
         Beat("embedding", ["x"],
              "X⁽⁰⁾: the embedding of " + tok,
-             "Before the first layer, the stream X of " + tok + " is its embedding: "
-             "{model.d_model} numbers, with a length of {data.summary.norm_first.value:.2f}. "
-             "Layer l reads X of l and writes X of l plus one.",
+             "Before the first layer, the X of " + tok + " is its embedding, X of zero: "
+             "{model.d_model} numbers. Bars around a vector mean its length, and X of zero is "
+             f"{{data.summary.norm_first.value:{_spec(x0)}}} long. Here X of zero is the token "
+             "alone; its position enters later, inside attention.",
              layer=0, expect=["data.stages[0].index == 0"],
-             moments={"numbers": "numbers", "length": "length", "reads": "reads",
-                      "writes": "writes"}),
-        Beat("attn0", ["attn_out"],
-             "Layer {beat.layer}, attention adds",
-             "Layer {beat.layer}'s attention output, an update {data.layers[0].norm_attn.value:.2f}"
-             " long, is added to X, tip to tail."
-             + ("" if additive else " Then the sum is normalised."), layer=0),
-        Beat("ffn0", ["mlp_out"],
-             "Layer {beat.layer}, the FFN adds",
-             "Then the feed-forward network adds its update, {data.layers[0].norm_mlp.value:.2f}"
-             " long." + ("" if additive else " And the sum is normalised again."), layer=0),
-        Beat(f"layer{m}", ["attn_out", "mlp_out"],
-             "Layer {beat.layer}: attention adds, then the FFN",
-             f"Now jump to layer {{beat.layer}}: of the layers between the first and the last, "
-             f"this is where X moves most for its length. Attention adds "
-             f"{{data.layers[{m}].rel_attn.value:.2f}} of X's "
-             f"length, then the feed-forward network adds {{data.layers[{m}].rel_mlp.value:.2f}}"
-             f" of its input's.", layer=m),
-        Beat("journey", ["journey"],
-             "The remaining layers, attention and FFN each",
-             "Now the remaining layers, each adding its attention and FFN updates, while the "
-             "earlier X's stay as a faint trail. The plane shows only part of each update; the "
-             "rest points out of it.", moments={"plane_note": "The plane shows"}),
+             moments={"numbers": "numbers", "length": "Bars around", "alone": "alone"}),
+        Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
+             "To watch X change, we draw it on a flat plane. The plane is fitted once, by PCA, "
+             "to the {data.plane.n_points} states of " + tok + ": X of zero, then X after each "
+             "of the updates to come. It keeps {data.plane.energy_pct.value:.0f} percent of "
+             "their spread, but it is a shadow: X of zero keeps only "
+             "{data.stages[0].captured_pct.value:.0f} percent of its length in it. "
+             "The bars below give the true lengths.",
+             moments={"states": "states", "spread": "spread", "shadow": "shadow",
+                      "bars": "bars"}),
     ]
-    sizes = ("The bars give the lengths. X goes from {data.summary.norm_first.value:.2f} to "
-             "{data.summary.norm_last.value:.2f}.")
-    # the growth factor is not said: it is ringed as the sentence is
-    moments = {"norm_first": "from", "norm_last": "to", "growth": 1}
+    a0, f0 = float(sizes_["norm_attn"][0]), float(sizes_["norm_mlp"][0])
+    if additive:
+        from layerwise_core.analysis.residual_stream_copies import copy_norms
+        c0 = copy_norms(t, pos[0])["copy"][0]
+        beats.append(Beat(
+            "attn0", ["attn_out"], "Layer 0: attention reads a copy, adds to X",
+            "Layer 0's attention does not read X itself. It reads a normalised copy, RMSNorm "
+            f"of X, which is {{data.copies.norm[0].value:{_spec(c0, 2)}}} long. Its output, the "
+            f"update delta attention, is {{data.layers[0].norm_attn.value:{_spec(a0)}}} long, "
+            "and it is added to X itself, tip to tail.", layer=0))
+    else:
+        beats.append(Beat(
+            "attn0", ["attn_out"], "Layer 0: attention adds",
+            f"Layer 0's attention output, an update "
+            f"{{data.layers[0].norm_attn.value:{_spec(a0)}}} long, is added to X, tip to tail. "
+            "Then the sum is normalised.", layer=0))
+    beats.append(Beat(
+        "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
+        "Then the feed-forward network adds its update, "
+        f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
+        + ("" if additive else " And the sum is normalised again."), layer=0))
+    a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
+    beats.append(Beat(
+        "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",
+        f"Layer 1 makes the same two additions. Attention adds "
+        f"{{data.layers[1].norm_attn.value:{_spec(a1)}}}, then the feed-forward network adds "
+        f"{{data.layers[1].norm_mlp.value:{_spec(f1)}}}, while X is "
+        f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long.", layer=1))
+    legs = _legs(2, L)
+    xs = [norm("blocks.0.hook_resid_pre")] + [norm(f"blocks.{l}.hook_resid_post")
+                                              for l in range(L)]
+    for k, (a, b) in enumerate(legs):
+        span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
+        said = (f"Now {span[0].lower() + span[1:]}, each with the same two additions. Every earlier X "
+                "stays behind as a faint arrow. Watch the scale bar under the plane: when X "
+                "outgrows the view, the view zooms out, and the axis of the bars below grows "
+                "with it." if k == 0 else f"{span}, two additions each.")
+        if k == 1:
+            said += (" The updates stay small next to X: over layers 1 to "
+                     f"{L - 1}, a typical attention update is "
+                     "{data.summary.median_rel_attn.value:.2f} of the length of X, a typical "
+                     "feed-forward update {data.summary.median_rel_mlp.value:.2f}.")
+        if additive and (k == 2 or (k == len(legs) - 1 and k > 0)):
+            steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
+                [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
+            big_n, big_kind, big_l = max(steps)
+            said += (" The largest of all {data.check.n_updates} updates is the "
+                     f"{big_kind} update of layer {{data.summary.largest_update_layer}}, "
+                     f"{{data.summary.largest_update.value:{_spec(big_n)}}} long.")
+            extra_expect = [f"data.summary.largest_update_layer == {big_l}"]
+        else:
+            extra_expect = []
+        said += ((" Over this layer" if a == b else " Over these layers")
+                 + ", X goes from "
+                 f"{{data.x_norms[{a}].value:{_spec(xs[a])}}} to "
+                 f"{{data.x_norms[{b + 1}].value:{_spec(xs[b + 1])}}} long.")
+        beats.append(Beat(f"journey{k}", ["journey"], span, said,
+                          layer=b if b < L - 1 else None, expect=extra_expect))
+    if additive:
+        from layerwise_core.analysis.residual_stream_copies import copy_norms
+        cn = copy_norms(t, pos[0])
+        later = cn["copy"][1:]
+        beats.append(Beat(
+            "copies", ["copies"], "What W_Q, W_K, W_V read: a copy of X",
+            "Every one of these X's is what the next layer's W Q, W K and W V read, through a "
+            "copy: Q is RMSNorm of X times W Q, and the same for K and V. From layer "
+            "{data.copies.from_layer} on, that copy stays between "
+            f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
+            f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to "
+            f"{{data.copies.x_last_in.value:{_spec(cn['x'][-1])}}} at X of "
+            "{data.copies.last_layer}. So each layer makes fresh Q, K and V from the current "
+            "X, and the copy keeps them in range. MiniLM normalised X itself after every "
+            "addition, so its X never grew like this.",
+            moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
+    sizes = ("The bars give the true lengths. X goes from "
+             f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
+             f"{{data.summary.norm_last.value:{_spec(x_end)}}}"
+             + (", about {data.summary.growth.value:,.0f} times." if x_end / x0 >= 2 else
+                ": about the same length."))
+    moments = {"norm_first": "from", "norm_last": "to", "growth": "about"}
     big = _outlier(t, pos[0])
+    from .plan import SINK_SHARE
+    sink = None
     if big is not None:
-        sizes += (f" One token is different: {quoted(t.tokens[big])} grows to "
-                  f"{{data.outlier.max_norm.value:,.0f}}. We leave it out of these pictures.")
-        moments |= {"first_token": 2, "outlier_norm": "grows", "left_out": "leave"}
+        from layerwise_core.analysis.updates import attention_to, outlier_token
+        from .plan import OUTLIER_FACTOR
+        out = outlier_token(t, OUTLIER_FACTOR)
+        layers = list(range(out["from_layer"], L)) or list(range(L))
+        share = attention_to(t, pos[0], big, layers) if big < pos[0] else 0.0
+        sink = share > SINK_SHARE
+        sizes += (f" One token is different: the token {quoted(t.tokens[big])} grows to "
+                  "{data.outlier.max_norm.value:,.0f}.")
+        moments |= {"first_token": "One token", "outlier_norm": "grows"}
+        if sink:
+            sizes += (f" And {tok} gives it {{data.outlier.attention_pct.value:.0f}} "
+                      "percent of its attention, averaged over layers "
+                      "{data.outlier.attention_layers[0]} to {data.outlier.attention_layers[1]} "
+                      "and all heads. It is an attention sink, and we leave it out of these "
+                      "pictures.")
+            moments |= {"share": "percent", "left_out": "leave"}
+        else:
+            sizes += " We leave it out of these pictures."
+            moments |= {"share": "leave", "left_out": "leave"}
     else:       # no outlier: the scene draws none of its rows, nothing waits for these
-        moments |= {"first_token": 1, "outlier_norm": 1, "left_out": 1}
-    beats.append(Beat("sizes", ["sizes"], "The lengths, on one linear scale", sizes,
+        moments |= {"first_token": 1, "outlier_norm": 1, "share": 1, "left_out": 1}
+    beats.append(Beat("sizes", ["sizes"], "The true lengths, on one linear scale", sizes,
                       expect=[f"data.outlier.position == {big}"] if big is not None else [],
                       moments=moments))
     if additive:
@@ -79,13 +199,28 @@ def build(c: Context) -> Draft:
             # "the#2": "the {data.check.n_updates} updates" ("The embedding" is the first)
             moments={"updates": "the#2", "is_x": "is X", "within": "within",
                      "every_entry": "every entry"}))
-    notes = [f"followed token {t.tokens[pos[0]]!r} (position {pos[0]}); |X^(l+1) - X^(l)| / "
-             f"|X^(l)| per layer: {[round(r, 3) for r in rel]}; moved most of layers "
-             f"1..{L - 2}: {m}"]
+    notes = [f"followed token {t.tokens[pos[0]]!r} (position {pos[0]}"
+             + (f", the last of the word's {len(c.pos)} tokens" if len(c.pos) > 1 else "")
+             + f"); |X^(l+1) - X^(l)| / |X^(l)| per layer: {[round(r, 3) for r in rel]}"]
+    for b in beats:
+        b.expect = list(b.expect) + [e for e in _number_claims(b.caption + " " + b.narration, L)
+                                     if e not in b.expect]
     return Draft(f"The residual stream of '{word}'", beats, notes=notes)
 
 
-def _outlier(t: Trace, token: int) -> int | None:
+WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3}
+
+
+def _number_claims(text: str, L: int) -> list[str]:
+    """A true claim for each number written outside placeholders (layer numbers, "X of zero",
+    "two additions"): its value as a layer index of the plan, so every number said is checked."""
+    bare = re.sub(r"\{[^}]*\}", " ", text)
+    values = [int(n) for n in re.findall(r"(?<![\w.])(\d+)(?![\w.]\d)", bare)]
+    values += [v for w, v in WORDS.items() if re.search(rf"\b{w}\b", bare, re.I)]
+    return [f"data.layers[{v}].layer == {v}" for v in dict.fromkeys(values) if 0 <= v < L]
+
+
+def _outlier(t, token: int) -> int | None:
     """The outlier token the residual_stream plan names (None: none, or the one followed)."""
     from layerwise_core.analysis.updates import outlier_token
     from .plan import OUTLIER_FACTOR

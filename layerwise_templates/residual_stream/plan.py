@@ -27,6 +27,7 @@ import math
 
 import numpy as np
 
+from layerwise_core.analysis.residual_stream_copies import copy_norms
 from layerwise_core.analysis.projection import captured, pca_plane
 from layerwise_core.analysis.robust import error_bound
 from layerwise_core.analysis.updates import attention_to, outlier_token, update_sizes
@@ -180,8 +181,11 @@ def addition_bound(error: float, n_additions: int, max_abs: float, where: str) -
     top = _ladder_up(b, BAR_LADDER)
     e = math.floor(math.log10(top))
     below = max(m * 10.0 ** k for k in (e - 1, e) for m in BAR_LADDER if m * 10.0 ** k < top)
-    if min(top - b, b - below) <= NOISE_REL * b:
-        raise LayerwiseError(f"plan: {where}: the bound {b!r} is within float noise of {top:g}")
+    if top - b <= NOISE_REL * b:
+        # b sits on a step (within float noise, either side): the step above it on every machine
+        top = _ladder_up(top * 1.5, BAR_LADDER)
+    elif b - below <= NOISE_REL * b:
+        top = _ladder_up(below * 1.5, BAR_LADDER)       # the same step as b just above `below`
     return error_bound(error, top)
 
 
@@ -381,6 +385,18 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "largest_update_kind": step_rows[int(steps_len.argmax())]["kind"],
     }
 
+    # --- what W_Q, W_K, W_V read: the normalised copy (pre-norm models) ----------------------
+    copies = None
+    if placement.name == "pre":
+        c = copy_norms(t, token)
+        later = c["copy"][1:] or c["copy"]
+        lo, hi = int(np.argmin(later)) + (1 if L > 1 else 0), int(np.argmax(later)) + (1 if L > 1 else 0)
+        copies = {"norm": [_num(v, f"copies.norm[{l}]", 2) for l, v in enumerate(c["copy"])],
+                  "min": _num(c["copy"][lo], "copies.min", 1), "min_layer": lo,
+                  "max": _num(c["copy"][hi], "copies.max", 1), "max_layer": hi,
+                  "from_layer": 1 if L > 1 else 0,
+                  "x_last_in": _num(c["x"][-1], "copies.x_last_in"), "last_layer": L - 1}
+
     tokens = []
     for i, tok in enumerate(t.tokens):
         text, space = _shown_text(tok)
@@ -420,6 +436,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                                 "ticks": [{"value": v, "decimals": _decimals_of(v)}
                                                           for v in log_ticks]}},
         "summary": summary,
+        "copies": copies,
         "outlier": _outlier(t, token, L),
         "identity": identity,
         "check": check,

@@ -26,15 +26,16 @@ from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, Indicate, RoundedRectangle, VG
 
 from scenes import theme as T
 from scenes.base import StoryboardScene
-from scenes.mobjects import Num, inline, txt
+from scenes.mobjects import Num, inline, math, txt
+from . import moments as M
+from .scene_intro import IntroBeats
 from .scene_parts import S, StreamPanels
 from .scene_summary import SummaryBeats
 
-JOURNEY_EASE = (2.5, 1.7, 1.2)      # the journey's first layers: their share of the pace
-NOTE_TIME = 0.4
+LAYER_TIME = 1.5        # the journey: at least this long a layer (its two additions)
 
 
-class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
+class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.L = d["n_layers"]
@@ -44,29 +45,89 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         self.x_arrow = None
         self.bars: dict = {}
         self.chart = None
+        self.token_row = None
 
-    # --- beats --------------------------------------------------------------------------------
-    def beat_tokens(self, beat) -> None:
+    def fill(self, until: float, default: float, share: float = 0.85) -> float:
+        """A run time that fills `share` of the time left until scene time `until` (voiced:
+        the picture moves while the sentence is said), `default` when silent."""
+        if not self.beat.get("cues"):
+            return default
+        return max(default, share * (until - self.time))
+
+    def to_cue(self, k: int, default: float, share: float = 0.85) -> float:
+        return self.fill(self.cue_at(k), default, share)
+
+    def to_moment(self, name: str, default: float, share: float = 0.85) -> float:
+        return self.fill(self.said(name), default, share)
+
+    def make_token_row(self) -> VGroup:
+        """The sentence as token boxes along the top, the followed token lit (drawn once). A
+        sentence too long for one row keeps the first token (the sink the `sizes` beat points
+        at) and a window around the followed token, each cut marked by an ellipsis.
+        `self.tok` maps a token's index to its box (the tokens shown)."""
         d = self.data
-        boxes = VGroup()
+        f = d["focus"]["token"]
+        boxes = []
         for tok in d["tokens"]:
-            focus = tok["index"] == d["focus"]["token"]
+            focus = tok["index"] == f
             t = txt(tok["text"], T.TYPE.label, T.HIGHLIGHT if focus else T.TEXT)
             box = RoundedRectangle(corner_radius=0.08, width=t.width + 0.24, height=0.5,
                                    stroke_color=T.HIGHLIGHT if focus else T.FAINT,
                                    stroke_width=2.5 if focus else 1.5)
-            boxes.add(VGroup(box, t.move_to(box)))
-        boxes.arrange(RIGHT, buff=0.1).move_to(UP * 2.85)
-        self.token_row = boxes
+            boxes.append(VGroup(box, t.move_to(box)))
+        room, gap = self.HOME_WIDTH - 2 * T.EDGE - 0.4, 0.1
+        dots_w = txt("\u2026", T.TYPE.label).width + gap
+        width = lambda idx: sum(boxes[i].width + gap for i in idx) + dots_w * (      # noqa
+            sum(1 for a, b in zip(idx, idx[1:]) if b > a + 1) + (idx[-1] < len(boxes) - 1))
+        keep = [f]
+        lo, hi = f, f
+        while True:
+            grown = False
+            for cand in (hi + 1, lo - 1):
+                if 0 <= cand < len(boxes) and cand not in keep:
+                    trial = sorted(set(keep) | {cand, 0})
+                    if width(trial) <= room:
+                        keep.append(cand)
+                        lo, hi = min(lo, cand), max(hi, cand)
+                        grown = True
+            if not grown:
+                break
+        keep = sorted(set(keep) | ({0} if width(sorted(set(keep) | {0})) <= room else set()))
+        row = VGroup()
+        for a, i in enumerate(keep):
+            if a and i > keep[a - 1] + 1:
+                row.add(txt("\u2026", T.TYPE.label, T.MUTED))
+            row.add(boxes[i])
+        if keep[-1] < len(boxes) - 1:
+            row.add(txt("\u2026", T.TYPE.label, T.MUTED))
+        row.arrange(RIGHT, buff=gap).move_to(UP * 2.85)
+        self.tok = {i: boxes[i] for i in keep}
+        self.token_row = row
+        return row
+
+    def ensure_tokens(self) -> VGroup:
+        if self.token_row is None:
+            self.make_token_row()
+            self.add(self.token_row)
+        return self.token_row
+
+    # --- beats --------------------------------------------------------------------------------
+    def beat_tokens(self, beat) -> None:
+        d = self.data
+        self.clear_stage()
+        if self.token_row is not None:
+            self.remove(self.token_row)
+        boxes = self.make_token_row()
         self.play(*[FadeIn(b, shift=0.1 * DOWN) for b in boxes], run_time=self.quick(0.2, 1.2))
         m = d["model"]
         info = VGroup(
             inline(txt(m["display"] + ":", T.TYPE.label, T.TEXT),
-                   Num(m["n_layers"], "data.model.n_layers", 0, T.TYPE.label), txt(
-                       "layers, pre-norm decoder (X is never re-normalised)", T.TYPE.label)),
+                   Num(m["n_layers"], "data.model.n_layers", 0, T.TYPE.label),
+                   txt("layers, " + ("pre-norm" if m["norm_placement"] == "pre" else
+                                     "post-LN"), T.TYPE.label)),
             inline(Num(d["n_tokens"], "data.n_tokens", 0, T.TYPE.label),
                    txt("tokens;", T.TYPE.label),
-                   txt(d["space_mark"] + " marks the space that belongs to a token",
+                   txt(d["space_mark"] + " = the space, part of the word's token",
                        T.TYPE.label, T.MUTED)),
             inline(txt("we follow", T.TYPE.label),
                    txt(d["focus"]["token_text"], T.TYPE.label, T.HIGHLIGHT),
@@ -77,16 +138,16 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         self.put("info", info[0], run_time=self.quick(0.15, 0.8))
         # "... as 7 tokens": each token gets its index, one after another (a count to 7)
         self.hold_until_cue(1)
-        idx = VGroup(*[Num(tok["index"], f"data.tokens[{i}].index", 0, S, T.MUTED)
-                       .next_to(boxes[i], DOWN, buff=0.1) for i, tok in enumerate(d["tokens"])])
+        idx = VGroup(*[Num(d["tokens"][i]["index"], f"data.tokens[{i}].index", 0, S, T.MUTED)
+                       .next_to(b, DOWN, buff=0.1) for i, b in self.tok.items()])
         self.put("info1", info[1], run_time=0.5)
         self.shown["idx"] = idx
         self.one_by_one(lambda n, a, b: FadeIn(n, shift=0.15 * DOWN,
                                                rate_func=squish_rate_func(smooth, a, b)),
                         list(idx), 0.5, 1.4)
         # "the mark before a word is the space that belongs to it": every such mark lights up
-        marks = [boxes[i][1][0] for i, tok in enumerate(d["tokens"])
-                 if tok["text"].startswith(d["space_mark"])]
+        marks = [b[1][0] for i, b in self.tok.items()
+                 if d["tokens"][i]["text"].startswith(d["space_mark"])]
         if marks:
             self.hold_until_moment("space_mark")
             self.flash(marks + [info[1][2][0]], 1.6, 0.3, 1.6)
@@ -94,41 +155,58 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         self.hold_until_cue(2)
         f = d["focus"]["token"]
         self.put("info2", info[2], run_time=0.4)
-        self.play(Indicate(boxes[f], scale_factor=1.15, color=T.HIGHLIGHT),
-                  Indicate(idx[f], scale_factor=1.3, color=T.HIGHLIGHT),
+        self.play(Indicate(self.tok[f], scale_factor=1.15, color=T.HIGHLIGHT),
+                  Indicate(idx[list(self.tok).index(f)], scale_factor=1.3, color=T.HIGHLIGHT),
                   Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
 
     def beat_x(self, beat) -> None:
         l = self.layer
         lay = self.data["layers"][l]
-        self.drop("info", "info1", "info2", "idx")
+        self.ensure_tokens()
+        self.clear_stage()
         col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
         col.move_to(LEFT * 5.6 + UP * 0.6)
-        self.put("a", col, run_time=self.quick(0.12, 0.8))
-        self.ensure_plane()
-        self.ensure_chart()
-        self.advance(lay["stage_in"], self.quick(0.15, 1.0))
-        self.play(self.bar_for_x(l), run_time=self.quick(0.1, 0.8))
-        # "... its embedding: 576 numbers": the column's dots are the rest of them
-        self.hold_until_moment("numbers")
-        dims = self.num("data.d_model", 0, S, T.X, suffix=" numbers")
-        dims.next_to(col[1], RIGHT, buff=0.2).align_to(col[1][1][1], DOWN)
+        self.put("a", col, anim=Write(col), run_time=self.to_moment(M.NUMBERS, 0.8))
+        # "... its embedding, X of zero: 576 numbers": the column's dots are the rest of them
+        self.hold_until_moment(M.NUMBERS)
+        dims = self.num("data.d_model", 0, T.TYPE.label, T.X, suffix=" numbers")
+        dims.next_to(col[1], RIGHT, buff=0.3).align_to(col[1][1][1], DOWN)
         self.put("dims", dims, anim=Write(dims), run_time=0.8)
-        # "with a length of only 2.18": the length as a number, an arrow and a bar
-        self.hold_until_moment("length")
-        xbar = self.bars.get(("x", l))
-        self.emphasize(col[2], *([xbar] if xbar is not None else []), run_time=1.0,
-                       extra=[Indicate(self.x_arrow, scale_factor=1.0, color=T.HIGHLIGHT)])
-        # "Layer l reads X of l and writes X of l plus one": the rule is written, its parts named
-        self.hold_until_cue(1)
-        x_in, x_out = "X\u207d\u02e1\u207e", "X\u207d\u02e1\u207a\u00b9\u207e"
-        words = f"layer l reads {x_in} and writes {x_out}"
-        rule = txt(words, T.TYPE.label, T.TEXT).move_to(LEFT * 4.2 + UP * 2.25)
-        self.put("rule", rule, anim=Write(rule), run_time=1.0)
-        self.hold_until_moment("reads")
-        self.emphasize(glyphs(rule, words, x_in), col[0], run_time=0.8)
-        self.hold_until_moment("writes")
-        self.emphasize(glyphs(rule, words, x_out, last=True), run_time=0.8)
+        self.emphasize(col[1], run_time=self.to_cue(1, 0.8))
+        # "Bars around a vector mean its length ... only 2.18 long"
+        self.hold_until_moment(M.LENGTH)
+        bars = inline(math("|" + T.X_l(l) + "|", T.TYPE.math_label, T.X),
+                      txt("= its length", T.TYPE.label))
+        bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT)
+        self.put("bars_note", bars, anim=Write(bars), run_time=1.0)
+        self.emphasize(col[2], bars[0], run_time=self.to_moment(M.ALONE, 1.0))
+        # "Here X of zero is the token alone; its position enters later, inside attention."
+        self.hold_until_moment(M.ALONE)
+        alone = VGroup(inline(math(T.X_l(l), T.TYPE.math_label, T.X),
+                              txt("= the token alone", T.TYPE.label)),
+                       txt("position enters inside attention", T.TYPE.label, T.MUTED)
+                       ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+        alone.next_to(bars, DOWN, buff=0.5).align_to(bars, LEFT)
+        self.put("alone", alone, anim=Write(alone), run_time=1.2)
+        self.ensure_tokens()
+        self.emphasize(self.tok[self.data["focus"]["token"]],
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+
+    def copy_note(self, which: str, l: int):
+        """What the sublayer reads: a normalised copy (its length, for attention)."""
+        c = self.data.get("copies")
+        if c is None:
+            return None
+        if which == "attn":
+            return inline(txt("attention reads", T.TYPE.label),
+                          math(f"\"RMSNorm\"({T.X_l(l)})", T.TYPE.math_label, T.LN),
+                          txt(", a copy", T.TYPE.label),
+                          Num(c["norm"][l]["value"], f"data.copies.norm[{l}].value",
+                              c["norm"][l]["decimals"], T.TYPE.label, T.LN, prefix="|\u00b7| = "))
+        return inline(txt("the FFN reads", T.TYPE.label),
+                      math(f"\"RMSNorm\"({T.X_l(l)} + Delta_\"attn\"^(({l})))",
+                           T.TYPE.math_label, T.LN),
+                      txt(", its own copy", T.TYPE.label))
 
     def add_step(self, which: str) -> None:
         l = self.layer
@@ -144,7 +222,7 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
             a.stage = before
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
-        self.drop("dims")
+        self.drop("dims", "bars_note", "alone", "p0", "p2", "p3", "p4")
         # the step's plays keep their proportions; voiced, one scale makes them end by the
         # next keyed step or the beat's end (layer 1: two steps in one beat), never slower than
         # silent (cap 1); each play may round up to a frame: half a frame each is set aside
@@ -152,7 +230,7 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         run = {"plus": 0.3, "b": q, "eq": 0.3, "c": q, "note": 0.3, "grow": self.quick(0.2, 1.6),
                "ring": 0.8, "drop": q, "move": 0.5}                 # the plays' silent times
         end = self.next_reveal() - 0.5 * len(run) / config.frame_rate
-        k = self.pace(end, sum(run.values()), 1.0, cap=1.0)
+        k = self.pace(end, sum(run.values()), 1.0, cap=2.0)
         a = self.shown["a"]
         b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
@@ -179,50 +257,69 @@ class ResidualStreamScene(SummaryBeats, StreamPanels, StoryboardScene):
         self.shown["a"] = self.shown.pop("c")
 
     def beat_attn_out(self, beat) -> None:
-        self.ensure_plane()
-        self.ensure_chart()
-        self.add_step("attn")
+        self.sublayer(beat, "attn")
 
     def beat_mlp_out(self, beat) -> None:
+        self.sublayer(beat, "ffn")
+
+    def sublayer(self, beat, which: str) -> None:
+        self.ensure_tokens()
         self.ensure_plane()
         self.ensure_chart()
-        self.add_step("ffn")
+        self.clear_stage(keep=("a",))
+        alone = len(beat["show"]) == 1
+        note = self.copy_note(which, self.layer) if alone else None
+        if note is not None:
+            # "... does not read X itself. It reads a normalised copy, RMSNorm of X, 1.32 long."
+            # left of the plane's heading, clear of the token row
+            note.move_to(UP * 2.1).shift(RIGHT * (self.plane_head.get_left()[0] - 0.3
+                                                  - note.get_right()[0]))
+            self.keep_inside(note)
+            self.put("copy", note, anim=Write(note), run_time=self.to_cue(1, 0.8, 0.5))
+            self.emphasize(note[1], run_time=self.to_cue(1, 1.0))
+            if which == "attn" and self.n_cues() > 2:
+                self.hold_until_cue(1)
+                self.emphasize(note[-1], run_time=self.to_cue(2, 0.8))
+                self.hold_until_cue(2)
+        self.add_step(which)
 
     def beat_journey(self, beat) -> None:
+        """The layers from the last one drawn up to the beat's `layer` (else the last), at
+        least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
+        earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
+        self.ensure_tokens()
         self.ensure_plane()
         self.ensure_chart()
-        self.drop("a", "note", "rule", "dims")
+        self.clear_stage(keep=("tag",))
         d = self.data
-        start = self.stages[self.progress]["layer"]
+        start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         first = 0 if start is None else start + 1
-        left = d["layers"][first:]
-        share = inline(txt("the plane shows", S, T.MUTED),
-                       self.n("data.plane.captured_total_pct", T.MUTED, suffix="%"),
-                       txt("of the updates' total length", S, T.MUTED))
-        share.move_to(LEFT * 4.2 + DOWN * 0.2)
-        self.keep_inside(share)
-        # one play per layer (its two additions in turn), paced to end with the beat: the
-        # first layers slower, so the recipe is seen before the rest speed by
-        weights = [JOURNEY_EASE[k] if k < len(JOURNEY_EASE) else 1.0 for k in range(len(left))]
-        default = max(0.25, min(1.0, 0.8 * beat["duration"] / max(1.0, sum(weights))))
-        end = self.cue_at(self.n_cues()) - 0.25
-        # "The plane shows only part of each update": the note, when it is said
-        said = self.said("plane_note") if self.beat.get("cues") else None
+        upto = beat.get("layer")
+        last = len(d["layers"]) - 1 if upto is None else int(upto)
+        left = d["layers"][first:last + 1]
+        if not left:
+            return
+        voiced = bool(self.beat.get("cues"))
+        end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
+        # "Watch the scale bar": lit when said (with the layer drawn then)
+        lit = {}
+        if voiced and self.n_cues() > 2:
+            lit[self.cue_at(2)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
+                                           Indicate(self.tick_labels, color=T.HIGHLIGHT)]
         for k, lay in enumerate(left):
-            if said is not None and "note" not in self.shown and self.time >= said - 0.2:
-                self.put("note", share, run_time=NOTE_TIME)
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
                              Num(l, f"data.layers[{l}].layer", 0, T.TYPE.label),
-                             txt("|X| =", T.TYPE.label, T.X),
+                             txt("reads", T.TYPE.label),
+                             math(f"|{T.X_l(l)}| =", T.TYPE.math_label, T.X),
                              self.n(f"data.layers[{l}].norm_x", T.X, T.TYPE.label))
-            new_tag.move_to(LEFT * 4.2 + UP * 0.8)
+            new_tag.move_to(LEFT * 3.2 + UP * 1.2)
             self.set_slot("tag", new_tag)
-            reserve = 0.0 if "note" in self.shown else NOTE_TIME
-            unit = self.pace(end - reserve, sum(weights[k:]), default, cap=1.0)
-            self.advance_together(lay["stage_out"], weights[k] * unit)
-        if "note" not in self.shown:
-            self.put("note", share, run_time=NOTE_TIME)
+            unit = max(LAYER_TIME, min(2.6, (end - self.time) / (len(left) - k)))
+            extra = []
+            for at in [t for t in lit if t <= self.time + unit]:
+                extra += lit.pop(at)()
+            self.advance_together(lay["stage_out"], unit, extra)
 
 def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:
     """The glyphs of `part` inside a `Text` made from `source` (a Text has one glyph per

@@ -89,9 +89,10 @@ class StreamPanels:
         d = self.data
         self.plane = TipToTail(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
         self.plane.move_to(RIGHT * 4.35 + UP * 0.55)
-        head = inline(txt("PCA plane of \u201c" + d["focus"]["word"] + "\u201d's", S, T.MUTED),
+        head = inline(txt("PCA plane of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + "'s", S,
+                          T.MUTED),
                       Num(d["plane"]["n_points"], "data.plane.n_points", 0, S, T.MUTED),
-                      txt("states (fit once)", S, T.MUTED))
+                      txt("states", S, T.MUTED))
         head.next_to(self.plane, UP, buff=0.08)
         self.plane_head = head
         self.scale = self.scale_bar(0)
@@ -140,7 +141,7 @@ class StreamPanels:
             self.play(*anims, run_time=run_time)
             self.swap_scale_bar(i - 1, i)
 
-    def advance_together(self, k: int, run_time: float) -> None:
+    def advance_together(self, k: int, run_time: float, extra=()) -> None:
         """Draw the steps up to stage k in one play (a layer's two updates at the pace of one):
         the arrows grow one after another, tip to tail, the new X with the last; their bars
         grow together while the axis glides; the view glides once."""
@@ -167,7 +168,7 @@ class StreamPanels:
                 j = x_stages.index(i)
                 if self.chart is not None:
                     bars.append(self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"]))
-        anims = [PlaneStep(self.plane, grow, views[k], turns=turns)]
+        anims = [PlaneStep(self.plane, grow, views[k], turns=turns), *extra]
         if bars:
             anims.append(BarsTo(self, bars, self.data["bars"]["linear"][k]["max"], k))
         self.progress = k

@@ -16,75 +16,91 @@ from .scene_parts import S
 
 class SummaryBeats:
     def beat_sizes(self, beat) -> None:
+        self.ensure_tokens()
         self.ensure_plane()
         self.ensure_chart()
-        d, s = self.data, self.data["summary"]
-        rows = [inline(txt("|X| grows", T.TYPE.label),
-                       self.n("data.summary.norm_first", T.X, T.TYPE.label),
-                       txt("\u2192", T.TYPE.label),
-                       self.n("data.summary.norm_last", T.X, T.TYPE.label),
-                       txt("(\u00d7", T.TYPE.label),
-                       self.n("data.summary.growth", T.TEXT, T.TYPE.label, suffix=")")),
-                inline(txt("typical update / |X|:", T.TYPE.label),
-                       self.n("data.summary.median_rel_attn", T.ATTN, T.TYPE.label),
-                       txt("attention,", T.TYPE.label),
-                       self.n("data.summary.median_rel_mlp", T.FFN, T.TYPE.label),
-                       txt("FFN", T.TYPE.label))]
+        self.clear_stage()
+        d = self.data
+        L_ = T.TYPE.label
+        grow = inline(math("|X|", T.TYPE.math_label, T.X), txt("grows", L_),
+                      self.n("data.summary.norm_first", T.X, L_), txt("\u2192", L_),
+                      self.n("data.summary.norm_last", T.X, L_), txt("(\u00d7", L_),
+                      self.n("data.summary.growth", T.TEXT, L_, suffix=")"))
+        grow.move_to(LEFT * 3.2 + UP * 1.6)
         o = d.get("outlier")
+        rows = []
         if o:
-            rows.append(inline(txt("not drawn: token", S, T.MUTED), txt(o["token"], S, T.TEXT),
-                               txt("reaches |X| \u2248", S, T.MUTED),
-                               self.n("data.outlier.max_norm", T.TEXT)))
+            rows.append(inline(txt("token", L_, T.MUTED), txt(o["token"], L_, T.TEXT),
+                               txt("(the first) reaches", L_, T.MUTED),
+                               math("|X| \u2248", T.TYPE.math_label, T.MUTED),
+                               self.n("data.outlier.max_norm", T.TEXT, L_)))
             if o["is_sink"]:
-                rows.append(inline(txt("an attention sink:", S, T.MUTED),
-                                   txt(d["focus"]["word"], S, T.HIGHLIGHT),
-                                   txt("gives it", S, T.MUTED),
-                                   self.n("data.outlier.attention_pct", T.TEXT, suffix="%"),
-                                   txt("of its attention", S, T.MUTED)))
-        box = VGroup(*rows).arrange(DOWN, buff=0.18, aligned_edge=LEFT).move_to(LEFT * 3.6 +
-                                                                                UP * 0.6)
-        self.drop("tag", "note")
-        # "The bars give the lengths."
+                lay = o["attention_layers"]
+                rows.append(inline(txt(d["focus"]["token_text"].lstrip(d["space_mark"]), L_, T.HIGHLIGHT),
+                                   txt("gives it", L_, T.MUTED),
+                                   self.n("data.outlier.attention_pct", T.TEXT, L_, suffix="%"),
+                                   txt("of its attention", L_, T.MUTED)))
+                rows.append(inline(txt("(mean over layers", S, T.MUTED),
+                                   Num(lay[0], "data.outlier.attention_layers[0]", 0, S, T.MUTED),
+                                   txt("to", S, T.MUTED),
+                                   Num(lay[1], "data.outlier.attention_layers[1]", 0, S, T.MUTED),
+                                   txt("and all heads)", S, T.MUTED)))
+                rows.append(txt("an attention sink, as [CLS] was in MiniLM: not drawn here",
+                                S, T.MUTED))
+        box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
+        if rows:
+            box.next_to(grow, DOWN, buff=0.45).align_to(grow, LEFT)
+            self.keep_inside(box)
+        # "The bars give the true lengths."
         self.emphasize(self.chart, run_time=1.0)
-        # "X grows from 2.18 to 870, about four hundred times": each number and its bar
+        # "X grows from 2.18 to 870, about 399 times": each number and its bar
         self.hold_until_cue(1)
-        self.put("summary", box[:2])
-        grow = rows[0]
+        self.put("summary", grow)
         first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
         self.hold_until_moment("norm_first")
-        self.emphasize(grow[1], *([first] if first is not None else []), run_time=0.8)
+        self.emphasize(grow[2], *([first] if first is not None else []), run_time=0.8)
         self.hold_until_moment("norm_last")
-        self.emphasize(grow[3], *([last] if last is not None else []), run_time=0.8)
+        self.emphasize(grow[4], *([last] if last is not None else []), run_time=0.8)
         self.hold_until_moment("growth")
-        self.emphasize(grow[5], run_time=0.8)
-        if len(rows) > 2:
-            tok = self.token_row[o["position"]]
-            # "One token is different: the first, I, grows to 24,100."
-            self.hold_until_cue(2)
-            self.put("outlier", box[2], run_time=0.5)
-            self.hold_until_moment("first_token")
-            self.point_at(tok, run_time=1.0)
-            self.hold_until_moment("outlier_norm")
-            self.emphasize(box[2][3], run_time=0.8)
-        if len(rows) > 3:
-            # "It is an attention sink": bank's attention goes to it (an arrow between the two)
-            self.hold_until_cue(3)
-            focus = self.token_row[d["focus"]["token"]]
-            arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
-                              tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
-                              stroke_width=3, tip_length=0.16)
-            self.put("sink", box[3], run_time=0.5)
-            self.put("sink_arc", arc, anim=Create(arc), run_time=1.0)
-            self.emphasize(box[3][3], run_time=0.8)
-            # "... and we leave it out of these pictures"
-            self.hold_until_moment("left_out")
-            self.emphasize(box[2], run_time=1.0,
+        self.emphasize(grow[6], run_time=0.8)
+        if not rows:
+            return
+        tok = self.tok.get(o["position"], self.token_row)
+        # "One token is different: the first token, I, grows to 24,100."
+        self.hold_until_cue(2)
+        self.hold_until_moment("first_token")
+        self.put("outlier", rows[0], run_time=0.6)
+        self.point_at(tok, run_time=1.0)
+        self.hold_until_moment("outlier_norm")
+        self.emphasize(rows[0][4], run_time=0.8)
+        if len(rows) < 4:
+            return
+        # "Bank gives it 67 percent of its attention, averaged over layers 12 to 29 ...":
+        # an arrow from bank to the sink, then the layers it is averaged over
+        self.hold_until_cue(3)
+        focus = self.tok[d["focus"]["token"]]
+        arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
+                          tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
+                          stroke_width=3, tip_length=0.16)
+        self.put("sink", rows[1], run_time=0.6)
+        self.put("sink_arc", arc, anim=Create(arc), run_time=1.2)
+        self.hold_until_moment("share")
+        self.emphasize(rows[1][2], run_time=0.8)
+        self.put("sink_layers", rows[2], run_time=0.6)
+        self.emphasize(rows[2][1], rows[2][3], run_time=1.0)
+        # "It is an attention sink, as CLS was in MiniLM, and we leave it out of these pictures"
+        self.hold_until_cue(4)
+        self.put("sink_word", rows[3], run_time=0.6)
+        self.hold_until_moment("left_out")
+        self.emphasize(rows[3], run_time=1.0,
                        extra=[Circumscribe(self.plane, Rectangle, color=T.HIGHLIGHT, buff=0.0,
                                            stroke_width=3, fade_out=True)])
 
     def beat_identity(self, beat) -> None:
+        self.ensure_tokens()
         self.ensure_plane()
-        self.drop("summary", "outlier", "sink", "sink_arc")
+        self.ensure_chart()
+        self.clear_stage()
         d = self.data
         ident = d["identity"]
         if ident is None:

@@ -1,15 +1,15 @@
 """This template's registry entry: what its beats may show, the models and sentences it
-takes, the scene class, the moments its handlers wait for (layerwise_core/templates.py)."""
+takes, the scene class, the moments its handlers wait for (layerwise_core/templates.py).
+Every handler builds what it needs itself (the token row, the plane, the bars), so any
+arrangement of the beats renders: no show needs another's state."""
 
 from layerwise_core.templates import ANY_MODEL, template
 
+from .moments import BY_SHOW
+
 TEMPLATE = template(
     __package__,
-    shows={"tokens", "x", "attn_out", "mlp_out", "journey", "sizes", "identity"},
+    shows={"switch", "tokens", "x", "plane", "attn_out", "mlp_out", "journey", "copies",
+           "sizes", "identity"},
     kinds=ANY_MODEL, min_sentences=1, scene_class_name="ResidualStreamScene",
-    moments={
-        "tokens": "space_mark",
-        "x": "numbers length reads writes",
-        "journey": "plane_note",
-        "sizes": "norm_first norm_last growth first_token outlier_norm left_out",
-        "identity": "updates is_x within every_entry"})
+    moments={show: " ".join(names) for show, names in BY_SHOW.items()})

@@ -1,0 +1,19 @@
+"""The moments residual_stream's handlers wait for, per show name: declared once, read by
+spec.py (so `layerwise validate` knows them) and by the scene (`hold_until_moment(M.LENGTH)`)."""
+
+SPACE_MARK = "space_mark"
+NUMBERS, LENGTH, ALONE = "numbers", "length", "alone"
+STATES, SPREAD, SHADOW, BARS = "states", "spread", "shadow", "bars"
+FORMULA, RANGE, X_GROWS = "formula", "range", "x_grows"
+NORM_FIRST, NORM_LAST, GROWTH = "norm_first", "norm_last", "growth"
+FIRST_TOKEN, OUTLIER_NORM, SHARE, LEFT_OUT = "first_token", "outlier_norm", "share", "left_out"
+UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
+
+BY_SHOW = {
+    "tokens": (SPACE_MARK,),
+    "x": (NUMBERS, LENGTH, ALONE),
+    "plane": (STATES, SPREAD, SHADOW, BARS),
+    "copies": (FORMULA, RANGE, X_GROWS),
+    "sizes": (NORM_FIRST, NORM_LAST, GROWTH, FIRST_TOKEN, OUTLIER_NORM, SHARE, LEFT_OUT),
+    "identity": (UPDATES, IS_X, WITHIN, EVERY_ENTRY),
+}

@@ -1,0 +1,242 @@
+"""The residual_stream scene's new beats (`IntroBeats`, a mixin of ResidualStreamScene):
+`switch` (MiniLM's post-LN block beside SmolLM2's pre-norm block), `plane` (what the PCA plane
+is, before anything moves on it) and `copies` (what W_Q, W_K, W_V read: RMSNorm(X), small,
+while X grows)."""
+
+from __future__ import annotations
+
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, GrowFromEdge, Indicate, MoveAlongPath,
+                   Rectangle, RoundedRectangle, VGroup, VMobject, Write, linear,
+                   squish_rate_func, there_and_back)
+
+from scenes import theme as T
+from scenes.mobjects import Num, inline, math, txt
+from . import moments as M
+from .scene_parts import S
+
+L_ = T.TYPE.label
+
+
+def _box(word: str, color, w: float | None = None) -> VGroup:
+    t = txt(word, L_, color)
+    r = RoundedRectangle(corner_radius=0.08, width=w or t.width + 0.3, height=0.5,
+                         stroke_color=color, stroke_width=2)
+    return VGroup(r, t.move_to(r))
+
+
+def _plus(at) -> VGroup:
+    c = Circle(radius=0.17, stroke_color=T.X, stroke_width=3).move_to(at)
+    return VGroup(c, txt("+", L_, T.X).move_to(at))
+
+
+def _arrow(a, b, color=T.MUTED) -> Arrow:
+    return Arrow(a, b, buff=0.0, stroke_width=3, color=color, tip_length=0.15,
+                 max_tip_length_to_length_ratio=0.4)
+
+
+class IntroBeats:
+    def clear_stage(self, keep=()) -> None:
+        """Drop every slot but `keep` (one idea on screen at a time)."""
+        self.drop(*[s for s in list(self.shown) if s not in keep])
+
+    # --- switch -------------------------------------------------------------------------------
+    def post_ln_diagram(self) -> VGroup:
+        """MiniLM's block: the normalisation sits on X's own path, after each addition."""
+        x0, top = -4.6, 1.75
+        title = txt("MiniLM (post-LN)", L_, T.TEXT).move_to([-3.6, top + 0.45, 0])
+        ys = [top - 0.25, top - 1.05, top - 1.85, top - 2.65, top - 3.45]
+        p1, ln1, p2, ln2 = _plus([x0, ys[1], 0]), _box("LayerNorm", T.LN), \
+            _plus([x0, ys[3], 0]), _box("LayerNorm", T.LN)
+        ln1.move_to([x0, ys[2], 0])
+        ln2.move_to([x0, ys[4], 0])
+        x_in = math("X", T.TYPE.math_label, T.X).move_to([x0, ys[0] + 0.15, 0])
+        att = _box("attention", T.ATTN).move_to([x0 + 2.0, ys[1], 0])
+        ffn = _box("FFN", T.FFN).move_to([x0 + 2.0, ys[3], 0])
+        line = VGroup(_arrow(x_in.get_bottom(), p1.get_top(), T.X),
+                      _arrow(p1.get_bottom(), ln1.get_top(), T.X),
+                      _arrow(ln1.get_bottom(), p2.get_top(), T.X),
+                      _arrow(p2.get_bottom(), ln2.get_top(), T.X),
+                      _arrow(ln2.get_bottom(), ln2.get_bottom() + DOWN * 0.45, T.X))
+        feeds = VGroup(_arrow(att.get_left(), p1.get_right(), T.ATTN),
+                       _arrow(ffn.get_left(), p2.get_right(), T.FFN))
+        g = VGroup(title, x_in, line, p1, p2, ln1, ln2, att, ffn, feeds)
+        g.lns = VGroup(ln1, ln2)
+        g.path = VMobject().set_points_as_corners(
+            [x_in.get_bottom(), ln1.get_center(), ln2.get_center(),
+             ln2.get_bottom() + DOWN * 0.45])
+        return g
+
+    def pre_norm_diagram(self) -> VGroup:
+        """SmolLM2's block: X's own path only adds; each sublayer reads an RMSNorm copy."""
+        x0, top = 1.2, 1.75
+        title = txt("SmolLM2 (pre-norm)", L_, T.TEXT).move_to([3.2, top + 0.45, 0])
+        x_in = math("X", T.TYPE.math_label, T.X).move_to([x0, top - 0.1, 0])
+        p1, p2 = _plus([x0, top - 1.45, 0]), _plus([x0, top - 3.05, 0])
+        n1 = _box("RMSNorm", T.LN).move_to([x0 + 1.55, top - 0.75, 0])
+        a1 = _box("attention", T.ATTN).move_to([x0 + 3.75, top - 0.75, 0])
+        n2 = _box("RMSNorm", T.LN).move_to([x0 + 1.55, top - 2.35, 0])
+        f2 = _box("FFN", T.FFN).move_to([x0 + 3.75, top - 2.35, 0])
+        end = [x0, top - 3.9, 0]
+        line = VGroup(_arrow(x_in.get_bottom(), p1.get_top(), T.X),
+                      _arrow(p1.get_bottom(), p2.get_top(), T.X),
+                      _arrow(p2.get_bottom(), end, T.X))
+        tap1, tap2 = [x0, n1.get_y(), 0], [x0, n2.get_y(), 0]
+        branch = VGroup(_arrow(tap1, n1.get_left(), T.LN), _arrow(n1.get_right(), a1.get_left()),
+                        _arrow(a1.get_bottom(), p1.get_right() + RIGHT * 0.02, T.ATTN),
+                        _arrow(tap2, n2.get_left(), T.LN), _arrow(n2.get_right(), f2.get_left()),
+                        _arrow(f2.get_bottom(), p2.get_right() + RIGHT * 0.02, T.FFN))
+        g = VGroup(title, x_in, line, p1, p2, n1, a1, n2, f2, branch)
+        g.norms, g.line = VGroup(n1, n2), line
+        g.path = VMobject().set_points_as_corners([x_in.get_bottom(), end])
+        g.branches = [VMobject().set_points_as_corners(
+            [tap, n.get_center(), sub.get_center(), p.get_center()])
+            for tap, n, sub, p in ((tap1, n1, a1, p1), (tap2, n2, f2, p2))]
+        return g
+
+    def beat_switch(self, beat) -> None:
+        self.clear_stage()
+        left, right = self.post_ln_diagram(), self.pre_norm_diagram()
+        # "Until now our model was MiniLM."
+        self.put("post", left, anim=Create(left), run_time=self.to_cue(1, 1.0))
+        # "From here on it is SmolLM2, built like today's language models."
+        self.hold_until_cue(1)
+        self.put("pre", right, anim=Create(right), run_time=self.to_cue(2, 1.0))
+        # "MiniLM normalises X itself after each addition": a dot runs down X's own path,
+        # through each LayerNorm (lit as it passes)
+        self.hold_until_cue(2)
+        self.run_dot(left.path, [(left.lns[0], 0.3, 0.55), (left.lns[1], 0.75, 1.0)],
+                     self.to_cue(3, 2.5))
+        # "SmolLM2 normalises only a copy ... adds the update to X itself": X's dot runs
+        # straight down; a copy leaves it through each RMSNorm and comes back as an update
+        self.hold_until_cue(3)
+        self.run_dot(right.path, [(right.norms[0], 0.1, 0.4), (right.norms[1], 0.5, 0.8)],
+                     self.fill(self.cue_at(self.n_cues()), 2.5) / 2, extra=right.branches)
+        self.emphasize(right.line, color=T.X, run_time=self.fill(self.cue_at(self.n_cues()),
+                                                                  1.0), buff=0.12)
+
+    def run_dot(self, path, lit, run_time: float, extra=()) -> None:
+        """A dot runs along `path` (and one along each of `extra`), lighting each (mobject,
+        a, b) over its share a..b of the run."""
+        dots = [Dot(radius=0.08, color=T.HIGHLIGHT) for _ in range(1 + len(extra))]
+        spans = [(0.0, 1.0)] + [(0.05 + 0.45 * k, 0.45 + 0.45 * k) for k in range(len(extra))]
+        anims = [MoveAlongPath(d, p, rate_func=squish_rate_func(linear, a, b))
+                 for d, p, (a, b) in zip(dots, [path, *extra], spans)]
+        anims += [Indicate(m, color=T.HIGHLIGHT, scale_factor=1.15,
+                           rate_func=squish_rate_func(there_and_back, a, b)) for m, a, b in lit]
+        self.add(*dots)
+        self.play(*anims, run_time=run_time)
+        self.remove(*dots)
+
+    # --- plane --------------------------------------------------------------------------------
+    def beat_plane(self, beat) -> None:
+        d = self.data
+        self.clear_stage(keep=("a",))
+        # "To watch X change, we draw it on a flat plane."
+        self.ensure_plane()
+        self.advance(0, self.to_moment(M.STATES, 1.0, 0.6))
+        x0 = math(T.X_l(0), T.TYPE.math_label, T.X)
+        lines = [
+            inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + ":", L_),
+                   x0),
+            inline(txt("then X after each of the", L_),
+                   self.num("data.check.n_updates", 0, L_), txt("additions", L_))
+            if "n_updates" in d["check"] else
+            txt("then X after each addition and LayerNorm", L_),
+            inline(txt("the plane keeps", L_),
+                   self.n("data.plane.energy_pct", T.TEXT, L_, suffix="%"),
+                   txt("of their spread", L_)),
+            inline(math(T.X_l(0), T.TYPE.math_label, T.X), txt("keeps only", L_),
+                   self.n("data.stages[0].captured_pct", T.HIGHLIGHT, L_, suffix="%"),
+                   txt("of its length in it", L_)),
+            inline(txt("true lengths: the bars below", L_)),
+        ]
+        col = self.shown.get("a")
+        left_x = (col.get_right()[0] + 0.4) if col is not None else -5.9
+        box = VGroup(*lines).arrange(DOWN, buff=0.28, aligned_edge=LEFT)
+        box.move_to([0, 0.75, 0]).align_to([left_x, 0, 0], LEFT)
+        # "fitted once, by PCA, to bank's 61 states: X of zero, then X after each ..."
+        self.hold_until_moment(M.STATES)
+        self.put("p0", VGroup(*lines[:2]), anim=Write(VGroup(*lines[:2])), run_time=1.5)
+        self.emphasize(self.plane_head, run_time=self.to_moment(M.SPREAD, 1.0))
+        # "It keeps 90 percent of their spread"
+        self.hold_until_moment(M.SPREAD)
+        self.put("p2", lines[2], anim=Write(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6))
+        # "but it is a shadow: X of zero keeps only 9 percent ...": the short arrow, the scale
+        self.hold_until_moment(M.SHADOW)
+        self.put("p3", lines[3], run_time=0.6)
+        self.emphasize(lines[3][2], self.x_arrow, self.scale,
+                       run_time=self.to_moment(M.BARS, 1.2))
+        # "The bars below give the true lengths."
+        self.hold_until_moment(M.BARS)
+        self.put("p4", lines[4], run_time=0.5)
+        self.ensure_chart()
+        self.play(self.bar_for_x(0), run_time=0.8)
+        self.emphasize(self.bars[("x", 0)], self.tick_labels,
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+
+    # --- copies -------------------------------------------------------------------------------
+    def beat_copies(self, beat) -> None:
+        self.ensure_plane()
+        self.ensure_chart()
+        self.clear_stage()
+        c = self.data.get("copies")
+        if c is None:           # a post-LN model: X itself is normalised, there is no copy
+            self.put("q", txt("X itself is normalised after every addition", L_))
+            return
+        last = c["last_layer"]
+        formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label),
+                         txt("(K, V: the same)", L_, T.MUTED))
+        top = formula
+        top.move_to([-3.0, 2.0, 0]).align_to([-5.9, 0, 0], LEFT)
+        rng = inline(txt("from layer", L_), self.num("data.copies.from_layer", 0, L_),
+                     txt("on, the copy is", L_), self.n("data.copies.min", T.LN, L_),
+                     txt("to", L_), self.n("data.copies.max", T.LN, L_), txt("long", L_))
+        rng.next_to(top, DOWN, buff=0.3).align_to(top, LEFT)
+        # two bars on one scale: |X^(29)| and the largest copy (a sliver beside it)
+        w = 3.6
+        xv, cv = c["x_last_in"]["value"], c["max"]["value"]
+        x_bar = Rectangle(width=w, height=0.28, stroke_width=0, fill_color=T.X, fill_opacity=1)
+        c_bar = Rectangle(width=max(0.02, w * cv / xv), height=0.28, stroke_width=0,
+                          fill_color=T.LN, fill_opacity=1)
+        x_lab = inline(math(f"|X^(({last}))|", T.TYPE.math_label, T.X), txt("=", L_),
+                       self.n("data.copies.x_last_in", T.X, L_))
+        c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.LN), txt("\u2264", L_),
+                       self.n("data.copies.max", T.LN, L_))
+        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        labs.next_to(rng, DOWN, buff=0.3).align_to(top, LEFT)
+        bar_x = labs.get_right()[0] + 0.3
+        x_bar.move_to([bar_x, x_lab.get_y(), 0], aligned_edge=LEFT)
+        c_bar.move_to([bar_x, c_lab.get_y(), 0], aligned_edge=LEFT)
+        rows = VGroup(VGroup(x_lab, x_bar), VGroup(c_lab, c_bar))
+        mini = txt("MiniLM: X itself normalised after every addition", L_, T.MUTED)
+        mini.next_to(labs, DOWN, buff=0.3).align_to(top, LEFT)
+        # "Every one of these X's is what the next layer's W_Q, W_K and W_V read, through a copy"
+        xs = [r for k, r in self.bars.items() if k[0] == "x"]
+        self.play(*[Indicate(r, color=T.HIGHLIGHT, scale_factor=1.0,
+                             rate_func=squish_rate_func(there_and_back, 0.6 * k / max(1, len(xs)),
+                                                        0.4 + 0.6 * k / max(1, len(xs))))
+                    for k, r in enumerate(xs)] or [Indicate(self.chart)],
+                  run_time=self.to_moment(M.FORMULA, 1.0))
+        self.hold_until_moment(M.FORMULA)
+        self.put("formula", top, anim=Write(top), run_time=1.5)
+        self.emphasize(formula[0], run_time=self.to_moment(M.RANGE, 1.0))
+        # "From layer 1 on, that copy stays between 4.79 and 9.26 long"
+        self.hold_until_moment(M.RANGE)
+        self.put("range", rng, anim=Write(rng), run_time=1.0)
+        self.put("c_row", rows[1], run_time=0.6)
+        self.emphasize(rng[3], rng[5], c_bar, run_time=self.to_moment(M.X_GROWS, 0.8))
+        # "while X grows to 782.5 at X of 29": the same scale, X's bar beside the copy's sliver
+        self.hold_until_moment(M.X_GROWS)
+        self.put("x_lab", x_lab, run_time=0.5)
+        self.shown["x_bar"] = x_bar
+        self.play(GrowFromEdge(x_bar, LEFT), run_time=self.to_cue(2, 1.0, 0.5))
+        last_bar = self.bars.get(("x", last))
+        self.emphasize(x_bar, c_bar, *([last_bar] if last_bar is not None else []),
+                       run_time=self.to_cue(2, 1.0))
+        # "So each layer makes fresh Q, K and V ... the copy keeps them in range."
+        self.hold_until_cue(2)
+        self.emphasize(formula[0], c_bar, run_time=self.to_cue(3, 1.2))
+        # "MiniLM normalised X itself after every addition ..."
+        self.hold_until_cue(3)
+        self.put("mini", mini, anim=Write(mini), run_time=self.fill(self.cue_at(self.n_cues()),
+                                                                    0.8))
