@@ -32,14 +32,17 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
                    GrowFromEdge, GrowFromPoint, LaggedStart, Line, ShowPassingFlash, VGroup,
                    linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
+from .scene_prompts import beat_prompts
+from .scene_race import LensRace, x_label
+from .view import Data
 from scenes.base import StoryboardScene
-from scenes.motion import LayerRace, run_through
+from scenes.motion import run_through
 from scenes.mobjects import (Num, RankPlots, StepBoxes, column_guide, column_places, credit_rows,
                        credit_table, final_outlines, grid_guide, inline, layer_ruler, legend_item,
                        lens_column, lens_grid, lens_steps, prompt_line, txt)
@@ -48,16 +51,25 @@ MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
 COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
 COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
-RACE_BAR = 6.0             # the bar chart's bar at probability 1
+RACE_BAR = 5.0             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
-RACE_FAST = (0.3, 0.7)     # seconds per layer before the late window (a quick run)
+RACE_FAST = (1.0, 1.5)     # seconds per layer before the late window (a quick run)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 
 
 class LogitLensScene(StoryboardScene):
+    def update_footer(self, beat: dict) -> None:
+        """The footer names the model only: the layer a frame shows is on the chart itself
+        (a race beat's layer is where it ends, not what its first frames show)."""
+        super().update_footer({k: v for k, v in beat.items() if k != "layer"})
+
+    def beat_prompts(self, beat) -> None:
+        beat_prompts(self, self.v)
+
     def layout(self) -> None:
         d = self.data
+        self.v = Data.at(self.plan)
         self.layers, self.grid_data, self.credit = d["layers"], d["grid"], d["credit"]
         self.answer = d["answer"]["display"]
         self.word = self.plan["focus"][0].partition("#")[0]
@@ -72,7 +84,7 @@ class LogitLensScene(StoryboardScene):
         self.last_lens = 0         # where the stream dot starts its run along the ruler
         self.pipeline = None       # the lens drawn as its steps (first lens beat only)
         self.rank_stage = 0
-        self.race: LayerRace | None = None    # the bar chart across the layers
+        self.race: LensRace | None = None    # the bar chart across the layers
 
     # --- slots --------------------------------------------------------------------------
     def place(self, mob: VGroup, side: str) -> VGroup:
@@ -115,12 +127,31 @@ class LogitLensScene(StoryboardScene):
 
     # --- lens columns -------------------------------------------------------------------
     def lens_column(self, l: int) -> VGroup:
-        return lens_column(self.layers[l], f"data.layers[{l}]", self.answer, COLUMN_ROWS, COLUMN)
+        """The kit's column, headed by the state it reads, X^(l+1), not "after layer l"."""
+        col = lens_column(self.layers[l], f"data.layers[{l}]", self.answer, COLUMN_ROWS, COLUMN)
+        old = col[1][0]
+        head = inline(txt("the lens on", T.LABEL_SIZE, T.MUTED),
+                      x_label(self.v.layers[l].state, T.MATH_SIZE, T.HIGHLIGHT), buff=0.12)
+        head.move_to(old, aligned_edge=LEFT)
+        col[1].submobjects[0] = head
+        return col
+
+    def lens_guide(self) -> VGroup:
+        """How to read the column, and what the space mark means."""
+        return VGroup(
+            inline(txt("the lens: a state through the final RMSNorm and the unembedding;",
+                       T.SMALL_SIZE, T.MUTED),
+                   txt(f"top {COLUMN_ROWS} next tokens", T.SMALL_SIZE, T.MUTED), buff=0.1),
+            inline(txt("␣", T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
+                   txt("marks a space:", T.SMALL_SIZE, T.MUTED),
+                   txt(self.answer, T.SMALL_SIZE, T.TEXT, mono=True),
+                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.SMALL_SIZE, T.MUTED))
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
     def lens_panel(self) -> VGroup:
         """Prompt, how to read a column, empty column places, and a depth ruler under them."""
         prompt = prompt_line(self.plan["sentences"][0], self.word)
-        how = column_guide(self.answer, COLUMN_ROWS)
+        how = self.lens_guide()
         height = self.lens_column(0)[0].height        # every column's box is this tall
         self.frames = column_places(self.n_columns, height, COLUMN[0])
         ruler = layer_ruler(self.layers, self.frames.width - 1.6)
@@ -185,7 +216,7 @@ class LogitLensScene(StoryboardScene):
         col.add(link, mark)
         self.adopt(panel, col)
         self.columns[slot] = col
-        self.hold_until_cue(1)
+        self.hold_until_cue(max(0, self.n_cues() - 1))
         self.emphasize(rank)
 
     def show_pipeline(self, runner: Dot, slot: int) -> None:
@@ -193,7 +224,16 @@ class LogitLensScene(StoryboardScene):
         numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
         weights), the unembedding, softmax. The stream dot runs through each in turn."""
         free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
-        pipe = StepBoxes(lens_steps(self.plan["model"])).fit_into(free)
+        pipe = StepBoxes(lens_steps(self.plan["model"]))
+        b = pipe.boxes           # two rows of two steps: a row of four runs off the frame
+        rows = VGroup(VGroup(b[0], b[1]).arrange(RIGHT, buff=0.5),
+                      VGroup(b[2], b[3]).arrange(RIGHT, buff=0.5)).arrange(DOWN, buff=0.7)
+        rows.move_to(free)
+        pipe.arrows.add(*[Arrow(p0, p1, buff=0.04, stroke_width=2, color=T.MUTED,
+                                max_tip_length_to_length_ratio=0.35)
+                          for p0, p1 in ((b[0].get_right(), b[1].get_left()),
+                                         (b[1].get_bottom(), b[2].get_top()),
+                                         (b[2].get_right(), b[3].get_left()))])
         run_through(self, pipe, runner)
         self.pipeline = pipe
         self.adopt(self.slots["wide"], pipe)
@@ -206,7 +246,7 @@ class LogitLensScene(StoryboardScene):
         target = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
         race = self.race
         if race is None:
-            race = self.race = LayerRace(self.data, self.answer, bar_width=RACE_BAR,
+            race = self.race = LensRace(self.data, self.answer, bar_width=RACE_BAR,
                                          pitch=RACE_PITCH)
             panel = self.put("wide", race.panel(prompt_line(self.plan["sentences"][0],
                                                             self.word)))
@@ -283,9 +323,17 @@ class LogitLensScene(StoryboardScene):
     def draw_rank(self) -> None:
         d = self.data
         lays = self.layers
-        ticks = [(l, f"data.x_ticks[{i}]") for i, l in enumerate(d["x_ticks"])]
+        L = len(lays)
+        ticks = [(l, self.v.layers[l].state.path) for l in sorted({0, *range(4, L, 5)})]
         rp = RankPlots(d, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
                                     "1 = top)", self.answer)
+        labels = rp.prob_ax.x_labels     # the states X^(l+1), not the layers, under the axis
+        for i, l in enumerate(sorted({0, *range(4, L, 5)})):
+            labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.TINY_SIZE,
+                                        color=T.MUTED).move_to(labels[i])
+        rp.group.submobjects[4] = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
+                                         x_label("n", T.MATH_SIZE, T.MUTED), buff=0.12
+                                         ).move_to(rp.group[4])
         side = self.rank_side()
         plots = self.put(side, rp.group)
         if side == "wide":
