@@ -168,6 +168,10 @@ class LogitLensScene(StoryboardScene):
         through the lens into its column, and the top-5 bars grow one by one; the answer's rank
         is pointed at when the narration's second sentence starts."""
         l = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
+        n = len(self.beat.get("cues") or [])
+        why = self.beat_index == 0 and n >= 4    # the video's opening: why a decoder, first
+        if why:
+            self.why_card(self.cue_at(1))
         if self.slots["wide"] is None:
             self.columns = [None] * self.n_columns
             self.put("wide", self.lens_panel())
@@ -198,6 +202,12 @@ class LogitLensScene(StoryboardScene):
         #    time, the lens is drawn as its steps and the stream runs through each
         if self.pipeline is None:
             self.show_pipeline(runner, slot)
+            if why:             # each step lit as the voice names it
+                steps = list(self.pipeline.boxes[1:])
+                per = self.pace(self.cue_at(2), len(steps), 0.6, cap=2.0)
+                for box in steps:
+                    self.play(box[0].animate.set_stroke(T.HIGHLIGHT, 2.5), run_time=per / 2)
+                    self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=per / 2)
         elif self.pipeline in panel:
             self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
@@ -206,11 +216,15 @@ class LogitLensScene(StoryboardScene):
         head, bars, rank, prob = col[1]
         self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
                   FadeOut(runner), run_time=self.quick(0.08, 0.7))
-        # 3. the top five, best first
+        # 3. the top five, best first, as the voice reads them out (cue 2 of the opening)
+        if why:
+            self.hold_until_cue(2)
+        per = self.pace(self.cue_at(3), len(bars.rows), 0.35, cap=1.6) if why else \
+            self.quick(0.04, 0.35)
         for row in bars.rows:
             name, track, bar, num = row
             self.play(FadeIn(name), FadeIn(track), GrowFromEdge(bar, LEFT), FadeIn(num),
-                      run_time=self.quick(0.04, 0.35))
+                      run_time=per)
         self.play(FadeIn(rank, shift=0.1 * UP), FadeIn(prob, shift=0.1 * UP),
                   run_time=self.quick(0.06, 0.5))
         col.add(link, mark)
@@ -218,6 +232,22 @@ class LogitLensScene(StoryboardScene):
         self.columns[slot] = col
         self.hold_until_cue(max(0, self.n_cues() - 1))
         self.emphasize(rank)
+        self.point_at(rank[-1])
+
+    def why_card(self, until: float) -> None:
+        """Why this part needs a decoder, line by line while it is said, then cleared."""
+        lines = VGroup(
+            txt("SmolLM2 is a decoder: its last state is trained", T.LABEL_SIZE, T.TEXT),
+            txt("to predict the next token.", T.LABEL_SIZE, T.TEXT),
+            txt("So any state X can be read the same way.", T.LABEL_SIZE, T.X),
+            txt("MiniLM has no next-token output to read.", T.LABEL_SIZE, T.MUTED),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        lines.set_y(self.top - 1.6 - lines.height / 2).set_x(0)
+        per = max(0.5, (until - self.time) / len(lines))
+        for line in lines:
+            self.play(FadeIn(line, shift=0.15 * UP), run_time=min(1.2, per * 0.5))
+            self.hold_until(self.time + per - min(1.2, per * 0.5) - 0.05)
+        self.play(FadeOut(lines, shift=0.3 * UP), run_time=0.4)
 
     def show_pipeline(self, runner: Dot, slot: int) -> None:
         """The lens as its steps, in the empty column places beside `slot`: the stream's
@@ -274,9 +304,17 @@ class LogitLensScene(StoryboardScene):
                 if l == enter:
                     self.point_at(race.rows[self.data["answer"]["id"]])
         self.adopt(panel, *race.parts())
+        top = self.layers[target]["top"]
+        end = self.beat_start + self.beat_end(beat)
+        if target == len(self.layers) - 1:     # the output: the winner, then the runner-up
+            self.hold_until(self.time + max(0.0, (end - self.time) / 3 - 0.5))
+            self.emphasize(race.rows[top[0]["id"]])
+            self.hold_until(self.time + max(0.0, (end - self.time) / 2 - 0.5))
+            self.point_at(race.rows[top[1]["id"]][-1])
+            return
         if not slow:            # the leader, then the answer still far down, as the beat ends
             self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
-            self.emphasize(race.rows[self.layers[target]["top"][0]["id"]])
+            self.emphasize(race.rows[top[0]["id"]])
         self.emphasize(race.extra[0])
 
     # --- the grid -----------------------------------------------------------------------

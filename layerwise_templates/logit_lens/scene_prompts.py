@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, Dot, FadeIn, VGroup, VMobject, linear)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, Dot, FadeIn, GrowFromEdge, Rectangle, VGroup,
+                   VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -18,6 +19,7 @@ from .scene_race import x_label
 
 PLOT = (10.0, 3.4)        # the median-rank axes (width, height)
 LIST_ROWS = 5             # prompts per column of the list
+BAND_RANK = 1000          # the shaded stretch: from where the median stays under this rank
 
 
 def prompt_list(v) -> VGroup:
@@ -76,7 +78,17 @@ def beat_prompts(scene, v) -> None:
     p = v.prompts
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    listing = scene.put("wide", prompt_list(v))
+    listing = prompt_list(v)
+    head, cols = listing
+    rows = [r for c in cols for r in c]
+    listing.set_y(scene.top - listing.height / 2).set_x(0)
+    frame = scene.put("wide", VGroup(head), placed=True)
+    scene.hold_until_cue(cue(1))
+    per = scene.pace(scene.cue_at(cue(2)), len(rows), 0.3, cap=0.6)
+    for r in rows:                       # the prompts arrive one by one as the voice says them
+        scene.play(FadeIn(r, shift=0.1 * UP), run_time=per)
+    scene.adopt(frame, *rows)
+    listing = frame
     scene.hold_until_cue(cue(2))
     mp = MedianPlot(v)
     plot = mp.group
@@ -107,5 +119,30 @@ def beat_prompts(scene, v) -> None:
     note.next_to(mp.axes.axes, DOWN, buff=0.95).align_to(mp.axes.axes, RIGHT)
     scene.play(FadeIn(mark, scale=2), FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
     scene.adopt(plot, mark, note)
+    # "... the earliest is there from the start": that prompt, under the count
+    if p.earliest_prompt.value is not None:
+        it = p.items[int(p.earliest_prompt)]
+        first = inline(txt("earliest:", T.LABEL_SIZE, T.MUTED),
+                       txt(f"\"{it.sentence}\"", T.LABEL_SIZE),
+                       txt("→", T.LABEL_SIZE, T.MUTED),
+                       txt(str(it.answer.display), T.LABEL_SIZE, T.HIGHLIGHT, mono=True),
+                       txt("from", T.LABEL_SIZE, T.MUTED),
+                       x_label(v.layers[int(p.earliest)].state, T.MATH_SIZE), buff=0.1)
+        if first.width > 12.4:
+            first.scale_to_fit_width(12.4)
+        first.next_to(note, DOWN, buff=0.2).align_to(note, RIGHT)
+        scene.hold_until(scene.time + max(0.0, (scene.cue_at(cue(4)) - scene.time) * 0.45))
+        scene.play(FadeInPlace(first), run_time=scene.quick(0.05, 0.6))
+        scene.adopt(plot, first)
     scene.hold_until_cue(cue(4))
-    scene.emphasize(VGroup(*dots[-3:]))
+    # "the guess forms late": the stretch where the median falls is shaded, left to right
+    start = next(l for l in range(len(ranks)) if all(x < BAND_RANK for x in ranks[l:]))
+    a, b = mp.axes.axes.c2p(start - 0.5, 0), mp.axes.axes.c2p(len(ranks) - 0.5,
+                                                              mp.decades + 0.15)
+    band = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
+                     fill_color=T.HIGHLIGHT, fill_opacity=0.12)
+    band.move_to((a + b) / 2)
+    scene.play(GrowFromEdge(band, LEFT), run_time=scene.pace(scene.cue_at(cue(4)) + 3.0, 1,
+                                                                 1.0, cap=3.0))
+    scene.adopt(plot, band)
+    scene.emphasize(VGroup(*dots[start:]))
