@@ -84,7 +84,9 @@ class LogitLensScene(StoryboardScene):
         self.last_lens = 0         # where the stream dot starts its run along the ruler
         self.pipeline = None       # the lens drawn as its steps (first lens beat only)
         self.rank_stage = 0
-        self.race: LensRace | None = None    # the bar chart across the layers
+        self.race: LensRace | None = None
+        self.race_panel: VGroup | None = None      # the wide slot's piece while the race shows
+        self.lens_panel_mob: VGroup | None = None  # ... while the lens columns show    # the bar chart across the layers
 
     # --- slots --------------------------------------------------------------------------
     def place(self, mob: VGroup, side: str) -> VGroup:
@@ -172,9 +174,12 @@ class LogitLensScene(StoryboardScene):
         why = self.beat_index == 0 and n >= 4    # the video's opening: why a decoder, first
         if why:
             self.why_card(self.cue_at(1))
-        if self.slots["wide"] is None:
+        if self.slots["wide"] is None or self.slots["wide"] is not self.lens_panel_mob:
+            # the lens panel is built here whatever came before (another piece in the wide
+            # slot, or nothing): an arrangement may show a lens beat after the race
             self.columns = [None] * self.n_columns
-            self.put("wide", self.lens_panel())
+            self.lens_count, self.last_lens, self.pipeline = 0, 0, None
+            self.lens_panel_mob = self.put("wide", self.lens_panel())
         panel = self.slots["wide"]
         slot = self.lens_count % self.n_columns
         self.lens_count += 1
@@ -275,11 +280,11 @@ class LogitLensScene(StoryboardScene):
         left in the beat); the answer is pointed at when it enters the top k."""
         target = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
         race = self.race
-        if race is None:
+        if race is None or self.slots["wide"] is not self.race_panel:   # (re)open the chart
             race = self.race = LensRace(self.data, self.answer, bar_width=RACE_BAR,
                                          pitch=RACE_PITCH)
-            panel = self.put("wide", race.panel(prompt_line(self.plan["sentences"][0],
-                                                            self.word)))
+            panel = self.race_panel = self.put(
+                "wide", race.panel(prompt_line(self.plan["sentences"][0], self.word)))
             self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
         else:
             panel = self.slots["wide"]
@@ -287,6 +292,8 @@ class LogitLensScene(StoryboardScene):
             self.add(*race.parts())
         start, enter = self.data["window"]["start"], self.data["answer"]["enters_top"]
         steps = list(range(race.layer + 1, target + 1))
+        if target < race.layer:      # an arrangement that goes back up the stack: one move
+            race.step(self, target, self.quick(0.1, 1.5))
         fast = [l for l in steps if l < start]
         if fast:                # the quick run: its steps share the beat up to its last sentence
             cues = self.beat.get("cues") or []
@@ -304,7 +311,7 @@ class LogitLensScene(StoryboardScene):
                 if l == enter:
                     self.point_at(race.rows[self.data["answer"]["id"]])
         self.adopt(panel, *race.parts())
-        top = self.layers[target]["top"]
+        top = self.layers[race.layer]["top"]      # what the chart shows now
         end = self.beat_start + self.beat_end(beat)
         if target == len(self.layers) - 1:     # the output: the winner, then the runner-up
             self.hold_until(self.time + max(0.0, (end - self.time) / 3 - 0.5))
