@@ -154,8 +154,8 @@ def test_plan_is_json_plain(plan):
 
 
 @pytest.mark.parametrize("raw,shown", [
-    (" Paris", "␣Paris"), (" ", "␣"), ("\n\n", "\\n\\n"), ("\n   ", "\\n␣␣␣"),
-    ("\xa0", "\\xa0"), ("", "∅"), ("\\xe6", "\\xe6"), ("<|endoftext|>", "<|endoft…"),
+    (" Paris", "␣Paris"), (" ", "␣"), ("\n\n", "↵↵"), ("\n   ", "↵␣␣␣"),
+    ("\xa0", "␣"), ("\x07", "□"), ("", "∅"), ("\\xe6", "\\xe6"), ("<|endoftext|>", "<|endof…"),
     ("a&b", "a&b"), (" ‘", "␣‘")])
 def test_display_token(raw, shown):
     assert display_token(raw) == shown

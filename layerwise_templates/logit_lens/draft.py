@@ -8,7 +8,8 @@ from layerwise_core.analysis.choices import CROSSING_TOP, lens_crossing, lens_ra
 from layerwise_core.analysis.lens_view import token_text
 from layerwise_core.drafts.base import Beat, Context, Draft, quoted
 
-LENS_GRID_TOKENS = 5    # positions logit_lens's grid fits beside its key (854 px wide)
+WHY = ("This last part needs a decoder: the model is trained to predict the next token "
+       "from its final state, so any earlier state can be read the same way. ")
 
 
 def build(c: Context) -> Draft:
@@ -30,42 +31,48 @@ def build(c: Context) -> Draft:
         far = int(np.argmax(ranks[:cross - 1]))
         beats.append(Beat(
             "far", ["lens"],
-            f"After layer {{beat.layer}}: {answer} is at rank {{data.layers[{far}].rank:,}}.",
-            f"Take the stream of {said} after layer {{beat.layer}} and push it through the "
-            f"model's final norm and unembedding, as if the network stopped there. The model's "
-            f"final answer, {answer}, is down at rank {{data.layers[{far}].rank:,}}.",
+            f"One state read through the output layer: {answer} at rank "
+            f"{{data.layers[{far}].rank:,}}.",
+            WHY + f"Take X {{data.layers[{far}].state}}, the state of {said} that layer "
+            f"{{beat.layer}} wrote, and push it through the model's final RMSNorm, the "
+            f"unembedding and softmax, as if the network stopped there. A token's rank is its "
+            f"place in that list: the model's final answer, {answer}, is down at rank "
+            f"{{data.layers[{far}].rank:,}}.",
             layer=far, expect=[f"data.layers[{far}].rank > {k}"]))
         notes.append(f"layer {far}: its worst rank in layers 0..{cross - 2}")
     if cross >= 1:
         b = cross - 1
-        intro = "" if beats else (f"Take the stream of {said} after layer {{beat.layer}} and "
-                                  f"decode it with the model's final norm and unembedding. ")
+        intro = "" if beats else (WHY + f"Take X {{data.layers[{b}].state}}, the state of "
+                                  f"{said} that layer {{beat.layer}} wrote, and decode it with "
+                                  f"the model's final RMSNorm and unembedding. A token's rank "
+                                  f"is its place in that list. ")
         beats.append(Beat(
             "before", ["lens"],
-            f"After layer {{beat.layer}}: {answer} is still outside the top {k}.",
-            intro + f"After layer {{beat.layer}}, the final answer {answer} is still outside "
-                    f"the top {k}, at rank {{data.layers[{b}].rank:,}}.",
+            f"{answer} is still outside the top {k}, at rank {{data.layers[{b}].rank:,}}.",
+            intro + f"At X {{data.layers[{b}].state}} the final answer {answer} is still "
+                    f"outside the top {k}, at rank {{data.layers[{b}].rank:,}}.",
             layer=b, expect=[f"data.layers[{b}].rank > {k}"]))
     if cross < L - 1:
         if cross == 0:
-            text = (f"Decode the stream of {said} after layer {{beat.layer}} with the model's "
-                    f"final norm and unembedding: the final answer, {answer}, is already at "
-                    f"rank {{data.layers[0].rank}}, and it stays in the top {k} at every layer.")
+            text = (WHY + f"Decode X {{data.layers[0].state}}, the state of {said} that layer "
+                    f"{{beat.layer}} wrote, with the model's final RMSNorm and unembedding: the "
+                    f"final answer, {answer}, is already at rank {{data.layers[0].rank}}, and "
+                    f"it stays in the top {k} at every state.")
         else:
             text = (f"One layer later it is in, at rank {{data.layers[{cross}].rank}}, and it "
                     f"stays in the top {k} up to the last layer.")
         beats.append(Beat(
             "enters", ["lens"],
-            f"After layer {{beat.layer}}: {answer} enters the top {k}, and stays there."
-            if cross else f"After layer {{beat.layer}}: {answer} is already in the top {k}.",
+            f"{answer} enters the top {k}, and stays there."
+            if cross else f"{answer} is already in the top {k}.",
             text, layer=cross,
             expect=[f"data.layers[{cross}:].rank <= {k}"]))
-    last_text = (f"At the last layer the lens is simply the model's own output, and {answer} "
-                 f"wins with {{data.layers[{L - 1}].prob:.0%}} of the probability.")
+    last_text = (f"The last state is the model's own output, so here the lens is exact: "
+                 f"{answer} wins with {{data.layers[{L - 1}].prob:.2f}} of the probability.")
     if cross == L - 1:
-        last_text = "Only at the last layer does it come in. " + last_text
+        last_text = "It comes in only at the last state. " + last_text
     beats.append(Beat("last", ["lens"],
-                      f"The last layer is the model's output: {answer} on top.",
+                      f"The last state is the model's output: {answer} on top.",
                       last_text, layer=L - 1,
                       expect=[f"data.answer.id == {answer_id}",
                               f"data.layers[{L - 1}].rank == 1"]))
@@ -73,34 +80,26 @@ def build(c: Context) -> Draft:
     # from layer to layer (`race`; a second lens column is not kept on screen)
     for b in beats[1:]:
         b.show = ["race"]
-    beats[1].narration = ("Now read the lens after every layer, as one chart of its top "
-                          "{data.top_k} guesses that changes with depth. " + beats[1].narration)
-    if len(t.tokens) <= LENS_GRID_TOKENS:
-        beats.append(Beat(
-            "grid", ["grid"],
-            "The top guess at every position, for a selection of layers.",
-            "Here is the lens's top guess at every position, for a selection of layers. A "
-            "highlighted cell already matches the model's final output at that position; the "
-            "last row is the output itself."))
-    else:
-        notes.append(f"left out: the grid of every position (the scene fits "
-                     f"{LENS_GRID_TOKENS} tokens beside its key; this sentence is "
-                     f"{len(t.tokens)})")
+    beats[1].narration = ("Now read the lens from every state in turn, as one chart of its top "
+                          "{data.top_k} guesses; each token keeps its bar, and the bar slides "
+                          "when the token changes place. " + beats[1].narration)
+    notes.append("one sentence: the multi-prompt summary (beat `prompts`) needs more; add "
+                 "sentences (and a focus per sentence) to the storyboard")
     if cross >= 1:
-        before = ("After layer {data.layers[0].layer} its rank is {data.layers[0].rank:,}"
+        before = ("At X {data.layers[0].state} its rank is {data.layers[0].rank:,}"
                   if cross == 1 else
-                  f"Up to layer {{data.layers[{cross - 1}].layer}} its rank stays between "
+                  f"Up to X {{data.layers[{cross - 1}].state}} its rank stays between "
                   f"{{min(data.layers[0:{cross}].rank):,}} and "
                   f"{{max(data.layers[0:{cross}].rank):,}}")
-        rank_text = (f"Follow {answer} alone. {before}; from layer "
-                     f"{{data.layers[{cross}].layer}} on it is in the top {k}, and at the end "
-                     f"it is first.")
+        rank_text = (f"Follow {answer} alone, on a log scale with rank 1 at the top. {before}; "
+                     f"from X {{data.layers[{cross}].state}} on it is in the top {k}, and at "
+                     f"the end it is first.")
         expect = [f"data.layers[{cross - 1}].rank > {k}", f"data.layers[{cross}:].rank <= {k}"]
     else:
-        rank_text = (f"Follow {answer} alone: its rank after every layer is never worse than "
+        rank_text = (f"Follow {answer} alone: its rank at every state is never worse than "
                      f"{{max(data.layers[0:].rank)}}, and first at the end.")
         expect = [f"data.layers[0:].rank <= {k}"]
     beats.append(Beat("rank", ["rank"],
-                      f"The rank of {answer} after every layer (log scale, 1 = top).",
+                      f"The rank of {answer} at every state (log scale, 1 = top).",
                       rank_text, expect=expect + ["data.layers[-1].rank == 1"]))
     return Draft(f"Logit lens: when {answer} comes into view", beats, notes=notes)

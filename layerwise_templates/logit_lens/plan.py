@@ -17,31 +17,38 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 from layerwise_core.analysis.lens_view import (SHARP_RANK, enters_top, final_prediction, lens_layers,
                                   sharpening_start, sublayer_credit, token_text, top1_grid)
+from layerwise_core.analysis.logit_lens_prompts import (SUMMARY_TOP, median_by_layer,
+                                                       prompt_rows, top_from_counts)
 from layerwise_core.analysis.vectors import positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 
 TOP_K = 8             # tokens listed per layer (the lens column, the bar chart across layers)
 GRID_EVERY = 3        # grid rows: every 3rd layer before the sharpening window ...
-MAX_CHARS = 9         # longer token texts are shortened to this many characters plus "…"
+MAX_CHARS = 8         # longer token texts are shortened to this many characters plus "…"
 PROB_TICKS = [0.0, 0.5, 1.0]
 X_TICK_STEP = 5
 
-_ESCAPES = {" ": "␣", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_ESCAPES = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "↵"}
 
 
 def display_token(text: str, max_chars: int = MAX_CHARS) -> str:
-    """A token as it is drawn: every space as "␣", newlines/tabs as "\\n"/"\\t", any other
-    non-printable or blank character as "\\xNN"/"\\uNNNN"; empty as "∅"; shortened with "…"."""
+    """A token as it is drawn, with no raw escapes: every space (and any other blank, such as
+    a no-break space) as "␣", a new line as "↵", a tab as "⇥", any other non-printable
+    character as "□"; empty as "∅"; shortened with "…"."""
     out = []
     for ch in text:
         if ch in _ESCAPES:
             out.append(_ESCAPES[ch])
-        elif not ch.isprintable() or ch.isspace():
-            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
+        elif ch.isspace():
+            out.append("␣")
+        elif not ch.isprintable():
+            out.append("□")
         else:
             out.append(ch)
     shown = "".join(out) or "∅"
@@ -64,6 +71,32 @@ def rank_height(rank: int, axis: dict) -> float:
     return axis["decades"] - math.log10(rank)
 
 
+def prompts_summary(sb: Storyboard, traces: list[Trace]) -> dict:
+    """Every sentence of the storyboard as a prompt (the focus word's last token): per layer
+    the median over prompts of the answer's rank, KL to the final distribution and entropy,
+    and per prompt the layer from which its answer stays in the top `SUMMARY_TOP`."""
+    pos = [positions(t, f)[-1] for t, f in zip(traces, sb.focus)]
+    rows = prompt_rows(traces, pos)
+    L = traces[0].n_layers
+    med = median_by_layer(rows, "ranks")
+    tops = [r["top_from"] for r in rows]
+    known = sorted(x for x in tops if x is not None)
+    return {
+        "n": len(rows), "top": SUMMARY_TOP,
+        "items": [{"sentence": s, "answer": _token(r["answer"]), "top_from": r["top_from"],
+                   "last_rank": r["ranks"][-1]} for s, r in zip(sb.sentences, rows)],
+        "median_rank": med,
+        "median_height": [rank_height(max(1.0, m), _rank_axis([int(max(med))])) for m in med],
+        "median_kl": median_by_layer(rows, "kl"),
+        "median_entropy": median_by_layer(rows, "entropy"),
+        "in_top": top_from_counts(rows, L),
+        "rank_axis": _rank_axis([int(max(med))]),
+        "top_from_median": float(np.median(known)) if known else None,
+        "earliest": min(known) if known else None,
+        "earliest_prompt": tops.index(min(known)) if known else None,
+    }
+
+
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     L, n_pos = t.n_layers, len(t.tokens)
@@ -79,7 +112,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     for l in range(L):
         p, m = post[l], mid[l]
         layers.append({
-            "layer": l,
+            "layer": l, "state": l + 1,
             "top": [{**_token(text), "id": int(i), "prob": prob,
                      "is_answer": bool(int(i) == answer_id)}
                     for (text, prob), i in zip(p["top"], post_ids[l])],
@@ -114,7 +147,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                                   set(range(dense_from, L))),
         "key": [0.0, 1.0],
     }
+    summary = prompts_summary(sb, traces)
     return {
+        "prompts": summary,
         "prompt": {"tokens": [_token(s) for s in t.tokens], "focus_pos": pos,
                    "focus": _token(t.tokens[pos])},
         "answer": {**_token(answer), "id": answer_id, "enters_top": enters_top(ranks, TOP_K)},

@@ -32,14 +32,17 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
                    GrowFromEdge, GrowFromPoint, LaggedStart, Line, ShowPassingFlash, VGroup,
                    linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
+from .scene_prompts import beat_prompts
+from .scene_race import LensRace, x_label
+from .view import Data
 from scenes.base import StoryboardScene
-from scenes.motion import LayerRace, run_through
+from scenes.motion import run_through
 from scenes.mobjects import (Num, RankPlots, StepBoxes, column_guide, column_places, credit_rows,
                        credit_table, final_outlines, grid_guide, inline, layer_ruler, legend_item,
                        lens_column, lens_grid, lens_steps, prompt_line, txt)
@@ -48,16 +51,25 @@ MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
 COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
 COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
-RACE_BAR = 6.0             # the bar chart's bar at probability 1
+RACE_BAR = 5.0             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
-RACE_FAST = (0.3, 0.7)     # seconds per layer before the late window (a quick run)
+RACE_FAST = (1.0, 1.5)     # seconds per layer before the late window (a quick run)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 
 
 class LogitLensScene(StoryboardScene):
+    def update_footer(self, beat: dict) -> None:
+        """The footer names the model only: the layer a frame shows is on the chart itself
+        (a race beat's layer is where it ends, not what its first frames show)."""
+        super().update_footer({k: v for k, v in beat.items() if k != "layer"})
+
+    def beat_prompts(self, beat) -> None:
+        beat_prompts(self, self.v)
+
     def layout(self) -> None:
         d = self.data
+        self.v = Data.at(self.plan)
         self.layers, self.grid_data, self.credit = d["layers"], d["grid"], d["credit"]
         self.answer = d["answer"]["display"]
         self.word = self.plan["focus"][0].partition("#")[0]
@@ -72,7 +84,9 @@ class LogitLensScene(StoryboardScene):
         self.last_lens = 0         # where the stream dot starts its run along the ruler
         self.pipeline = None       # the lens drawn as its steps (first lens beat only)
         self.rank_stage = 0
-        self.race: LayerRace | None = None    # the bar chart across the layers
+        self.race: LensRace | None = None
+        self.race_panel: VGroup | None = None      # the wide slot's piece while the race shows
+        self.lens_panel_mob: VGroup | None = None  # ... while the lens columns show    # the bar chart across the layers
 
     # --- slots --------------------------------------------------------------------------
     def place(self, mob: VGroup, side: str) -> VGroup:
@@ -115,12 +129,31 @@ class LogitLensScene(StoryboardScene):
 
     # --- lens columns -------------------------------------------------------------------
     def lens_column(self, l: int) -> VGroup:
-        return lens_column(self.layers[l], f"data.layers[{l}]", self.answer, COLUMN_ROWS, COLUMN)
+        """The kit's column, headed by the state it reads, X^(l+1), not "after layer l"."""
+        col = lens_column(self.layers[l], f"data.layers[{l}]", self.answer, COLUMN_ROWS, COLUMN)
+        old = col[1][0]
+        head = inline(txt("the lens on", T.LABEL_SIZE, T.MUTED),
+                      x_label(self.v.layers[l].state, T.MATH_SIZE, T.HIGHLIGHT), buff=0.12)
+        head.move_to(old, aligned_edge=LEFT)
+        col[1].submobjects[0] = head
+        return col
+
+    def lens_guide(self) -> VGroup:
+        """How to read the column, and what the space mark means."""
+        return VGroup(
+            inline(txt("the lens: a state through the final RMSNorm and the unembedding;",
+                       T.SMALL_SIZE, T.MUTED),
+                   txt(f"top {COLUMN_ROWS} next tokens", T.SMALL_SIZE, T.MUTED), buff=0.1),
+            inline(txt("␣", T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
+                   txt("marks a space:", T.SMALL_SIZE, T.MUTED),
+                   txt(self.answer, T.SMALL_SIZE, T.TEXT, mono=True),
+                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.SMALL_SIZE, T.MUTED))
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
     def lens_panel(self) -> VGroup:
         """Prompt, how to read a column, empty column places, and a depth ruler under them."""
         prompt = prompt_line(self.plan["sentences"][0], self.word)
-        how = column_guide(self.answer, COLUMN_ROWS)
+        how = self.lens_guide()
         height = self.lens_column(0)[0].height        # every column's box is this tall
         self.frames = column_places(self.n_columns, height, COLUMN[0])
         ruler = layer_ruler(self.layers, self.frames.width - 1.6)
@@ -137,9 +170,16 @@ class LogitLensScene(StoryboardScene):
         through the lens into its column, and the top-5 bars grow one by one; the answer's rank
         is pointed at when the narration's second sentence starts."""
         l = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
-        if self.slots["wide"] is None:
+        n = len(self.beat.get("cues") or [])
+        why = self.beat_index == 0 and n >= 4    # the video's opening: why a decoder, first
+        if why:
+            self.why_card(self.cue_at(1))
+        if self.slots["wide"] is None or self.slots["wide"] is not self.lens_panel_mob:
+            # the lens panel is built here whatever came before (another piece in the wide
+            # slot, or nothing): an arrangement may show a lens beat after the race
             self.columns = [None] * self.n_columns
-            self.put("wide", self.lens_panel())
+            self.lens_count, self.last_lens, self.pipeline = 0, 0, None
+            self.lens_panel_mob = self.put("wide", self.lens_panel())
         panel = self.slots["wide"]
         slot = self.lens_count % self.n_columns
         self.lens_count += 1
@@ -167,6 +207,12 @@ class LogitLensScene(StoryboardScene):
         #    time, the lens is drawn as its steps and the stream runs through each
         if self.pipeline is None:
             self.show_pipeline(runner, slot)
+            if why:             # each step lit as the voice names it
+                steps = list(self.pipeline.boxes[1:])
+                per = self.pace(self.cue_at(2), len(steps), 0.6, cap=2.0)
+                for box in steps:
+                    self.play(box[0].animate.set_stroke(T.HIGHLIGHT, 2.5), run_time=per / 2)
+                    self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=per / 2)
         elif self.pipeline in panel:
             self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
@@ -175,25 +221,54 @@ class LogitLensScene(StoryboardScene):
         head, bars, rank, prob = col[1]
         self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
                   FadeOut(runner), run_time=self.quick(0.08, 0.7))
-        # 3. the top five, best first
+        # 3. the top five, best first, as the voice reads them out (cue 2 of the opening)
+        if why:
+            self.hold_until_cue(2)
+        per = self.pace(self.cue_at(3), len(bars.rows), 0.35, cap=1.6) if why else \
+            self.quick(0.04, 0.35)
         for row in bars.rows:
             name, track, bar, num = row
             self.play(FadeIn(name), FadeIn(track), GrowFromEdge(bar, LEFT), FadeIn(num),
-                      run_time=self.quick(0.04, 0.35))
+                      run_time=per)
         self.play(FadeIn(rank, shift=0.1 * UP), FadeIn(prob, shift=0.1 * UP),
                   run_time=self.quick(0.06, 0.5))
         col.add(link, mark)
         self.adopt(panel, col)
         self.columns[slot] = col
-        self.hold_until_cue(1)
+        self.hold_until_cue(max(0, self.n_cues() - 1))
         self.emphasize(rank)
+        self.point_at(rank[-1])
+
+    def why_card(self, until: float) -> None:
+        """Why this part needs a decoder, line by line while it is said, then cleared."""
+        lines = VGroup(
+            txt("SmolLM2 is a decoder: its last state is trained", T.LABEL_SIZE, T.TEXT),
+            txt("to predict the next token.", T.LABEL_SIZE, T.TEXT),
+            txt("So any state X can be read the same way.", T.LABEL_SIZE, T.X),
+            txt("MiniLM has no next-token output to read.", T.LABEL_SIZE, T.MUTED),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        lines.set_y(self.top - 1.6 - lines.height / 2).set_x(0)
+        per = max(0.5, (until - self.time) / len(lines))
+        for line in lines:
+            self.play(FadeIn(line, shift=0.15 * UP), run_time=min(1.2, per * 0.5))
+            self.hold_until(self.time + per - min(1.2, per * 0.5) - 0.05)
+        self.play(FadeOut(lines, shift=0.3 * UP), run_time=0.4)
 
     def show_pipeline(self, runner: Dot, slot: int) -> None:
         """The lens as its steps, in the empty column places beside `slot`: the stream's
         numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
         weights), the unembedding, softmax. The stream dot runs through each in turn."""
         free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
-        pipe = StepBoxes(lens_steps(self.plan["model"])).fit_into(free)
+        pipe = StepBoxes(lens_steps(self.plan["model"]))
+        b = pipe.boxes           # two rows of two steps: a row of four runs off the frame
+        rows = VGroup(VGroup(b[0], b[1]).arrange(RIGHT, buff=0.5),
+                      VGroup(b[2], b[3]).arrange(RIGHT, buff=0.5)).arrange(DOWN, buff=0.7)
+        rows.move_to(free)
+        pipe.arrows.add(*[Arrow(p0, p1, buff=0.04, stroke_width=2, color=T.MUTED,
+                                max_tip_length_to_length_ratio=0.35)
+                          for p0, p1 in ((b[0].get_right(), b[1].get_left()),
+                                         (b[1].get_bottom(), b[2].get_top()),
+                                         (b[2].get_right(), b[3].get_left()))])
         run_through(self, pipe, runner)
         self.pipeline = pipe
         self.adopt(self.slots["wide"], pipe)
@@ -205,11 +280,11 @@ class LogitLensScene(StoryboardScene):
         left in the beat); the answer is pointed at when it enters the top k."""
         target = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
         race = self.race
-        if race is None:
-            race = self.race = LayerRace(self.data, self.answer, bar_width=RACE_BAR,
+        if race is None or self.slots["wide"] is not self.race_panel:   # (re)open the chart
+            race = self.race = LensRace(self.data, self.answer, bar_width=RACE_BAR,
                                          pitch=RACE_PITCH)
-            panel = self.put("wide", race.panel(prompt_line(self.plan["sentences"][0],
-                                                            self.word)))
+            panel = self.race_panel = self.put(
+                "wide", race.panel(prompt_line(self.plan["sentences"][0], self.word)))
             self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
         else:
             panel = self.slots["wide"]
@@ -217,6 +292,8 @@ class LogitLensScene(StoryboardScene):
             self.add(*race.parts())
         start, enter = self.data["window"]["start"], self.data["answer"]["enters_top"]
         steps = list(range(race.layer + 1, target + 1))
+        if target < race.layer:      # an arrangement that goes back up the stack: one move
+            race.step(self, target, self.quick(0.1, 1.5))
         fast = [l for l in steps if l < start]
         if fast:                # the quick run: its steps share the beat up to its last sentence
             cues = self.beat.get("cues") or []
@@ -234,9 +311,17 @@ class LogitLensScene(StoryboardScene):
                 if l == enter:
                     self.point_at(race.rows[self.data["answer"]["id"]])
         self.adopt(panel, *race.parts())
+        top = self.layers[race.layer]["top"]      # what the chart shows now
+        end = self.beat_start + self.beat_end(beat)
+        if target == len(self.layers) - 1:     # the output: the winner, then the runner-up
+            self.hold_until(self.time + max(0.0, (end - self.time) / 3 - 0.5))
+            self.emphasize(race.rows[top[0]["id"]])
+            self.hold_until(self.time + max(0.0, (end - self.time) / 2 - 0.5))
+            self.point_at(race.rows[top[1]["id"]][-1])
+            return
         if not slow:            # the leader, then the answer still far down, as the beat ends
             self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
-            self.emphasize(race.rows[self.layers[target]["top"][0]["id"]])
+            self.emphasize(race.rows[top[0]["id"]])
         self.emphasize(race.extra[0])
 
     # --- the grid -----------------------------------------------------------------------
@@ -283,9 +368,17 @@ class LogitLensScene(StoryboardScene):
     def draw_rank(self) -> None:
         d = self.data
         lays = self.layers
-        ticks = [(l, f"data.x_ticks[{i}]") for i, l in enumerate(d["x_ticks"])]
+        L = len(lays)
+        ticks = [(l, self.v.layers[l].state.path) for l in sorted({0, *range(4, L, 5)})]
         rp = RankPlots(d, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
                                     "1 = top)", self.answer)
+        labels = rp.prob_ax.x_labels     # the states X^(l+1), not the layers, under the axis
+        for i, l in enumerate(sorted({0, *range(4, L, 5)})):
+            labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.TINY_SIZE,
+                                        color=T.MUTED).move_to(labels[i])
+        rp.group.submobjects[4] = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
+                                         x_label("n", T.MATH_SIZE, T.MUTED), buff=0.12
+                                         ).move_to(rp.group[4])
         side = self.rank_side()
         plots = self.put(side, rp.group)
         if side == "wide":
