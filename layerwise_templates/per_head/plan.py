@@ -147,7 +147,7 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
     order = np.argsort(-j["piece_norms"], kind="stable")[:TOP_PIECES]
     top = [{"head": int(h), "length": stable(float(j["piece_norms"][h]), DECIMALS,
                                             f"{where}.top[{r}].length"),
-            "on_key": stable(float(P[h, first["top"]["pos"]]), DECIMALS,
+            "on_key": stable(float(P[h, first["top"]["pos"]]), W_DECIMALS,
                              f"{where}.top[{r}].on_key")} for r, h in enumerate(order)]
     out = {"z": j["z"][:, :SHOW].tolist(),
            "piece_norms": j["piece_norms"].tolist(),

@@ -68,6 +68,7 @@ def stagger(labels, width: float, rise: float = 0.28) -> None:
 class Stage:
     """What the handlers leave on stage for later ones (spec.py: needs / builds)."""
     tokens: Mobject | None = None
+    tokens_small: Mobject | None = None     # the tokens' place over the worked example
     x: VGroup | None = None             # label + column; .col the column
     cards: VGroup | None = None
     q: VectorColumn | None = None
@@ -154,7 +155,6 @@ class PerHeadScene(StoryboardScene):
         f = d["focus"]["pos"]
         switch = txt(f"MiniLM: {d['shape']['d_model']} numbers per token, "
                      f"{d['shape']['n_heads']} heads per layer", S, T.MUTED)
-        switch.move_to([0, -1.9, 0]).align_to([LABEL_X - 1.5, 0, 0], LEFT)
         toks = on_baseline([txt("…" if p is None else d["tokens"][p], S,
                                 T.HIGHLIGHT if p == f else T.MUTED if p is None else T.TEXT)
                             .move_to([self.xs(j), 0, 0]) for j, p in enumerate(self.slots())],
@@ -168,14 +168,16 @@ class PerHeadScene(StoryboardScene):
                              + " ".join(d["focus"]["parts"]) + f"): we follow the last, "
                              f"{d['focus']['token']}", S, T.HIGHLIGHT))
         note = VGroup(*notes).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-        note.move_to([0, Y_DOT, 0]).align_to([LABEL_X - 1.5, 0, 0], LEFT)
         stagger(toks, PITCH - 0.1)
-        ends = [toks[j] for j, p in enumerate(self.slots()) if p in (0, d["n_tokens"] - 1)]
-        self.st.tokens = toks
-        self.keep(toks)
+        big = toks.copy().scale(1.2).move_to([0, 1.3, 0])
+        note.next_to(big, DOWN, buff=0.6).set_x(0)
+        switch.next_to(note, DOWN, buff=0.35).set_x(0)
+        ends = [big[j] for j, p in enumerate(self.slots()) if p in (0, d["n_tokens"] - 1)]
+        self.st.tokens, self.st.tokens_small = big, toks
+        self.keep(big)
         self.fill_to(None, [
-            (1, lambda t: self.put("switch", switch, run_time=t)),
-            (3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks], lag_ratio=0.15),
+            (1, lambda t: self.put("switch", switch, run_time=min(t, 1.2))),
+            (3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big], lag_ratio=0.15),
                                     run_time=t)),
             (1, lambda t: self.play(FadeInPlace(note), run_time=t)),
         ] + ([(1, lambda t: self.emphasize(*ends, run_time=t))] if ends else []))
@@ -193,11 +195,14 @@ class PerHeadScene(StoryboardScene):
         group = VGroup(label, col)
         group.col = col
         self.st.x = group
-        steps = [(1, lambda t: self.drop("tokens_note", run_time=t))] \
-            if "tokens_note" in self.shown else []
-        if self.st.tokens is not None:
+        steps = []
+        drops = [s for s in ("tokens_note", "switch") if s in self.shown]
+        if self.st.tokens is not None and self.st.tokens_small is not None:
+            big, small = self.st.tokens, self.st.tokens_small
+            steps.append((2, lambda t: (self.drop(*drops, run_time=0.3 * t),
+                                        self.play(Transform(big, small), run_time=0.7 * t))))
             f = self.slots().index(d["focus"]["pos"])
-            steps.append((1, lambda t: self.emphasize(self.st.tokens[f], run_time=t)))
+            steps.append((1, lambda t: self.emphasize(big[f], run_time=t)))
         self.fill_to(None, steps + [
             (2, lambda t: self.play(FadeInPlace(group), run_time=t)),
             (1, lambda t: self.emphasize(col.summary, run_time=t))])
@@ -589,19 +594,24 @@ class PerHeadScene(StoryboardScene):
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
         dlen = inline(txt("length", S, T.MUTED),
                       self.num(f"{jp}.delta_norm", size=S, color=T.ATTN))
-        dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
-        k = 0.55
+        dlen.next_to(dname, RIGHT, buff=0.3)
+        k = 0.5
         bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
-                        .set_fill(T.ATTN, 0.85).move_to([x, -2.55, 0], aligned_edge=DOWN)
+                        .set_fill(T.ATTN, 0.85).move_to([x, -2.35, 0], aligned_edge=DOWN)
                         for x, L in zip(hx, j["piece_norms"])])
         lens = VGroup(*[Num(L, f"{jp}.piece_norms[{h}]", j["decimals"]["piece_norms"], S,
                             T.TEXT).next_to(b, UP, buff=0.08) for h, (b, L) in
                         enumerate(zip(bars, j["piece_norms"]))])
         plabel = txt("length of each head's piece of the update", S, T.MUTED)
-        plabel.move_to([0, -0.35, 0]).align_to([x0, 0, 0], LEFT)
+        plabel.move_to([0, -0.15, 0]).align_to([x0, 0, 0], LEFT)
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
                                               color=T.HIGHLIGHT, buff=0.05, stroke_width=2.5)
                          for r in j["top"]])
+        ons = VGroup(*[Num(r["on_key"], f"{jp}.top[{k}].on_key", 3, S, T.HIGHLIGHT)
+                       .next_to(boxes[k], DOWN, buff=0.06) for k, r in enumerate(j["top"])])
+        onl = txt(f"boxed: the longest; under each, its attention weight from "
+                  f"'{d['focus']['token']}' on '{j['key_token']}'", S, T.HIGHLIGHT)
+        onl.next_to(plabel, DOWN, buff=0.1).align_to(plabel, LEFT)
         self.fill_to(None, [
             (2, lambda t: self.clear(t)),
             (3, lambda t: self.play(FadeInPlace(top_label), LaggedStart(*[
@@ -618,9 +628,11 @@ class PerHeadScene(StoryboardScene):
                 GrowFromEdge(b, DOWN) for b in bars], lag_ratio=0.06),
                 LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06), run_time=t)),
             (2, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes], lag_ratio=0.3),
-                                    run_time=t))])
+                                    run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[FadeInPlace(x) for x in ons],
+                                                                  lag_ratio=0.3), run_time=t))])
         self.keep(strips, names, top_label, joined, jl, wo, delta, dname, dlen, bars, lens,
-                  plabel, boxes)
+                  plabel, boxes, ons, onl)
 
     def beat_add(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
