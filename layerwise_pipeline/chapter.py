@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +36,7 @@ from .concat import JoinError, merge_srt
 from .concat import join as join_videos
 from .provenance import ROOT, chapter_licences, render_key
 from .scene_render import RenderError, load_plan, render, write_json
-from .jobs import stop_processes as _stop
+from .planning import plan_in_child
 from .staging import chapter_lock, publish, work_folder
 
 CHAPTER = ROOT / "scenes" / "chapter.yaml"
@@ -83,19 +82,8 @@ def read_chapter(path: Path) -> tuple[str, list[Part]]:
 
 
 def build_plans(parts: list[Part], media: Path, voice: str = "none") -> None:
-    """`layerwise plan` in its own process (this one never imports torch). On Ctrl-C or
-    SIGTERM it is stopped with SIGTERM, so it removes its own temporary files."""
-    proc = subprocess.Popen([sys.executable, "-m", "layerwise_core", "plan", "--media",
-                             str(media), "--voice", voice, *[str(p.storyboard) for p in parts]],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        _, err = proc.communicate()
-    except BaseException:
-        _stop([proc])
-        raise
-    if proc.returncode:
-        lines = [ln.removeprefix("error: ") for ln in err.strip().splitlines()]
-        raise RenderError("\n".join(lines) or "planning failed")
+    """`layerwise plan` of every part in its own process (this one never imports torch)."""
+    plan_in_child([p.storyboard for p in parts], media, voice)
 
 
 def part_media(media: Path, quality: str, name: str) -> Path:
@@ -191,6 +179,12 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.chapter", description=__doc__)
+    add_arguments(p)
+    args = p.parse_args(argv)
+    return run(lambda: _main(args), where=args.media)
+
+
+def add_arguments(p) -> None:
     p.add_argument("--chapter", type=Path, default=CHAPTER)
     p.add_argument("--quality", choices=QUALITIES, default="l")
     p.add_argument("--media", type=Path, default=Path("media"))
@@ -200,8 +194,6 @@ def main(argv: list[str] | None = None) -> int:
     add_cluster_options(p, "render the beats on Dask: 'local' (a LocalCluster of --jobs "
                            "single-thread workers) or tls://host:8786 (tcp:// on a trusted "
                            "network only); default: a process pool")
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), RenderError, where=args.media)
 
 
 def _main(args) -> int:

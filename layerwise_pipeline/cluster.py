@@ -6,7 +6,7 @@
 cluster's authority and this client's certificate and key, `cluster_security.TlsFiles`);
 "tcp://host:8786" -> the same, unencrypted and unauthenticated (loopback or a trusted
 network only). Start a cluster with `dask scheduler` and, on each machine with the project
-installed, `dask worker tls://host:8786 --nthreads 1 --nworkers N` (README: Parallel and
+installed, `dask worker tls://host:8786 --nthreads 1 --nworkers N` (docs/distributed.md: Parallel and
 distributed rendering): Manim's configuration is per process, so a worker renders one beat
 at a time.
 

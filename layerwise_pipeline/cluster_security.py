@@ -27,7 +27,7 @@ from .scene_render import RenderError
 TLS_OPTIONS = (("ca", "--tls-ca", "distributed.comm.tls.ca-file"),
                ("cert", "--tls-cert", "distributed.comm.tls.client.cert"),
                ("key", "--tls-key", "distributed.comm.tls.client.key"))
-WARN_DOCS = "README: Parallel and distributed rendering"
+WARN_DOCS = "docs/distributed.md"
 
 
 @dataclass(frozen=True)

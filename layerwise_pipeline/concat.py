@@ -12,10 +12,11 @@ from fractions import Fraction
 from pathlib import Path
 
 from layerwise_core.atomic import replacing, write_text
+from layerwise_core.errors import LayerwiseError
 
 
-class JoinError(Exception):
-    pass
+class JoinError(LayerwiseError):
+    """Videos that cannot be joined (the message says which and why)."""
 
 
 def _shifted(src, stream, out_stream, offset: int, dst) -> int:

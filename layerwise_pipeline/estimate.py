@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--media", type=Path, default=Path("media"))
     p.add_argument("--json", action="store_true", help="print the estimates as JSON")
     args = p.parse_args(argv)
-    return run(lambda: _main(args), RenderError, where=args.media)
+    return run(lambda: _main(args), where=args.media)
 
 
 def _main(args) -> int:

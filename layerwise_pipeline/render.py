@@ -20,11 +20,17 @@ from .cli import run, say
 from .cluster_security import add_options as add_cluster_options
 from .cluster_security import exposure_warning, tls_from_args
 from .review import contact_sheet
-from .scene_render import MEDIA, RenderError, load_plan, render
+from .scene_render import MEDIA, load_plan, render
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.render", description=__doc__)
+    add_arguments(p)
+    args = p.parse_args(argv)
+    return run(lambda: _main(args), where=args.media)
+
+
+def add_arguments(p) -> None:
     p.add_argument("storyboards", nargs="+", type=Path)
     p.add_argument("--quality", choices=QUALITIES, default="l")
     p.add_argument("--preview", action="store_true", help="per-beat PNG frames only, fast")
@@ -36,8 +42,6 @@ def main(argv: list[str] | None = None) -> int:
     add_cluster_options(p, "render the beats on a Dask cluster: tls://host:8786 (tcp:// on a "
                            "trusted network only), or 'local' for a LocalCluster of --jobs "
                            "single-thread workers ('none': a process pool of --jobs)")
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), RenderError, where=args.media)
 
 
 def _main(args) -> int:

@@ -22,11 +22,10 @@ import time
 from pathlib import Path
 
 from layerwise_core.atomic import describe_os_error, replacing_dir, write_text
-from layerwise_core.errors import OutputError
+from layerwise_core.errors import ManyLinesError, OutputError, Terminated
 from layerwise_render.session import manim_options, manim_session
 from layerwise_templates import TEMPLATES
 
-from .cli import Terminated
 from .provenance import manifest
 from .staging import merge_cache, publish, seed_cache, work_folder
 from .videocheck import BadVideo, facts
@@ -35,8 +34,8 @@ MEDIA = Path("media")
 MANIM_CACHES = ("Tex", "texts")        # Manim's content-addressed SVG caches under media/
 
 
-class RenderError(Exception):
-    pass
+class RenderError(ManyLinesError):
+    """A render, join or publish that failed for a reason the user can act on."""
 
 
 def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:

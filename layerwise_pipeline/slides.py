@@ -117,11 +117,15 @@ def convert(scene: str, folder: Path, dest: Path, title: str, assets: Path) -> N
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.slides", description=__doc__)
+    add_arguments(p)
+    args = p.parse_args(argv)
+    return run(lambda: _main(args), where=args.media)
+
+
+def add_arguments(p) -> None:
     p.add_argument("storyboards", nargs="+", type=Path)
     p.add_argument("--quality", choices=QUALITIES, default="l")
     p.add_argument("--media", type=Path, default=MEDIA)
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), RenderError, where=args.media)
 
 
 def _main(args) -> int:

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from layerwise_core.atomic import describe_os_error
-from layerwise_core.errors import OutputError
+from layerwise_core.errors import InputError, OutputError
 
 from .cli import run
 
@@ -143,15 +143,19 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.tls_certs",
                                 description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("folder", type=Path)
-    p.add_argument("--days", type=int, default=DAYS, help="how long the certificates are valid")
+    add_arguments(p)
     args = p.parse_args(argv)
-    if args.days < 1:
-        p.error("--days: needs a whole number of days >= 1")
     return run(lambda: _main(args), where=args.folder)
 
 
+def add_arguments(p) -> None:
+    p.add_argument("folder", type=Path)
+    p.add_argument("--days", type=int, default=DAYS, help="how long the certificates are valid")
+
+
 def _main(args) -> int:
+    if args.days < 1:
+        raise InputError("--days: needs a whole number of days >= 1")
     now = datetime.datetime.now(datetime.timezone.utc)
     for path in write_new(args.folder, cluster_files(now, args.days)):
         print(path)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from layerwise_core.errors import LayerwiseError
 
-class BadVideo(Exception):
+
+class BadVideo(LayerwiseError):
     """The file is missing, does not open, or is not the video its record describes."""
 
 

@@ -290,8 +290,8 @@ def test_plan_model_override(capsys, cache_dir, tmp_path, tiny):
 def test_make_passes_model():
     out = subprocess.run(["make", "-n", "-C", str(ROOT), "render", "SCENE=per_head",
                           "MODEL=../my-model"], capture_output=True, text=True, check=True).stdout
-    plan = [line for line in out.splitlines() if "layerwise_core plan" in line]
-    assert plan and all("--model ../my-model " in line for line in plan)
+    render = [line for line in out.splitlines() if "layerwise_pipeline render" in line]
+    assert render and all("--model ../my-model " in line for line in render)
     out = subprocess.run(["make", "-n", "-C", str(ROOT), "render", "SCENE=per_head"],
                          capture_output=True, text=True, check=True).stdout
     assert "--model" not in out

@@ -629,7 +629,7 @@ def test_interrupt_while_tracing(tmp_path, sig, code, word):
     p.send_signal(sig)
     out, err = p.communicate(timeout=60)
     assert p.returncode == code, (p.returncode, err)
-    assert err.splitlines() == [err.splitlines()[0]] and err.startswith(word), err
+    assert err.splitlines() == [err.splitlines()[0]] and err.startswith(f"error: {word}"), err
     assert snapshot(place) == before
     leftovers = [q for q in cache.rglob(".*")] if cache.exists() else []
     assert leftovers == []

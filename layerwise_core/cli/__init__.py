@@ -1,16 +1,16 @@
-"""`layerwise` command line: a thin layer over the library. Errors: one line, exit 2."""
+"""`layerwise` command line, its core commands (trace, info, models, validate, plan,
+estimate, draft): a thin layer over the library. The pipeline adds render, preview, slides,
+chapter, watch and certs (`layerwise_pipeline.main`, the installed `layerwise`)."""
 
 from __future__ import annotations
 
 import argparse
 import logging
-import os
-import signal
 import sys
 from pathlib import Path
 
-from ..atomic import describe_os_error
-from ..errors import InputError, LayerwiseError, shorten
+from ..errors import InputError
+from .boundary import guarded
 
 
 def cmd_trace(args) -> None:
@@ -64,7 +64,7 @@ def cmd_models(args) -> None:
     print(f"--model PATH   {PATHS_HELP}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(extend=None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="layerwise", description=__doc__)
     p.add_argument("--cache", type=Path, default=None, help="cache folder ($LAYERWISE_CACHE)")
     p.add_argument("-v", "--verbose", action="store_true")
@@ -83,64 +83,19 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(func=cmd_models)
     from .storyboard import add_commands
     add_commands(sub)
+    if extend is not None:
+        extend(sub)
     return p
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised like Ctrl-C so every `finally` removes its temporary files."""
-
-
-def _on_sigterm(signum, frame):
-    raise Terminated()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run one command. Every failure is one stderr line: `error: ...` and exit 2 for bad
-    input or an unwritable place, `interrupted` and 130 for Ctrl-C (143 for SIGTERM)."""
-    args = build_parser().parse_args(argv)
+def main(argv: list[str] | None = None, extend=None) -> int:
+    """Run one command inside the one error boundary (`boundary.guarded`): every failure is
+    one stderr line, `error: ...` and exit 2 for bad input or an unwritable place, 130 for
+    Ctrl-C, 143 for SIGTERM. `extend(sub)` adds the pipeline's commands (`layerwise_pipeline.main`)."""
+    args = build_parser(extend).parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s: %(message)s")
-    try:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    except ValueError:                  # not the main thread (e.g. called from a test runner)
-        previous = None
-    try:
-        args.func(args)
-    except LayerwiseError as e:
-        _say(f"error: {e}")
-        return 2
-    except OSError as e:                # a filesystem failure no layer anticipated
-        if isinstance(e, BrokenPipeError):
-            return _broken_pipe()
-        _say(f"error: {describe_os_error(e)}")
-        return 2
-    except KeyboardInterrupt:
-        _say("interrupted (Ctrl-C); no partial output was kept")
-        return 130
-    except Terminated:
-        _say("terminated (SIGTERM); no partial output was kept")
-        return 143
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        return _broken_pipe()
-    return 0
-
-
-def _say(line: str) -> None:
-    print(shorten(line, 2000) if "\n" not in line else line, file=sys.stderr)
-
-
-def _broken_pipe() -> int:
-    """`layerwise info t.npz | head -1`: the reader left; stop quietly, as `cat` does."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except OSError:
-        pass
-    return 141
+    return guarded(lambda: args.func(args), where=getattr(args, "media", None))
 
 
 if __name__ == "__main__":
