@@ -45,6 +45,7 @@ from scenes.motion.pointer import point_at
 from scenes.motion.vector import VectorColumn
 
 from . import moments as M
+from .view import Data, Head, Layer
 
 S = T.TYPE.small                    # 14 px text
 F = T.TYPE.math                     # formulas with scripts: scripts stay >= 14 px
@@ -93,15 +94,20 @@ class PerHeadScene(StoryboardScene):
         self.st = Stage()
 
     # --- data -------------------------------------------------------------------------------
-    def lay(self) -> tuple[dict, str]:
-        i = next(i for i, x in enumerate(self.data["layers"]) if x["layer"] == self.layer)
-        return self.data["layers"][i], f"data.layers[{i}]"
+    @property
+    def v(self) -> Data:
+        """The plan's data through its typed view (view.py): values that carry their path."""
+        return Data.at(self.plan)
 
-    def head(self) -> tuple[dict, str]:
+    def lay(self) -> tuple[dict, Layer]:
+        i = next(i for i, x in enumerate(self.data["layers"]) if x["layer"] == self.layer)
+        return self.data["layers"][i], self.v.layers[i]
+
+    def head(self) -> tuple[dict, Head]:
         lay, p = self.lay()
         want = self.beat.get("head")
         j = next((j for j, h in enumerate(lay["heads"]) if h["head"] == want), 0)
-        return lay["heads"][j], f"{p}.heads[{j}]"
+        return lay["heads"][j], p.heads[j]
 
     def hid(self) -> int:
         return self.head()[0]["head"]
@@ -122,10 +128,11 @@ class PerHeadScene(StoryboardScene):
         return VectorColumn(values, path, show=d["show"], decimals=decimals, color=color,
                             length=length or d["shape"]["d_head"], summary=summary)
 
-    def row(self, values, path: str, decimals: int, y: float, color=T.TEXT) -> VGroup:
-        """One number per column (its plan path by token position), '…' at an ellipsis."""
+    def row(self, values, decimals: int, y: float, color=T.TEXT) -> VGroup:
+        """One number per column (a list view: each Num brings its plan path), '…' at an
+        ellipsis."""
         return VGroup(*[(txt("…", S, T.MUTED) if p is None else
-                         Num(values[p], f"{path}[{p}]", decimals, S, color))
+                         Num(values[p], None, decimals, S, color))
                         .move_to([self.xs(j), y, 0]) for j, p in enumerate(self.slots())])
 
     def label_at(self, m, y: float):
@@ -187,7 +194,7 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         word = d["focus"]["token"]
         x = T.X_l(self.layer) if d["reads_x"] else f"\"LN\"({T.X_l(self.layer)})"
-        col = self.column(lay["x"], f"{p}.x", lay["x_decimals"], T.X, summary=True,
+        col = self.column(lay["x"], p.x.path, lay["x_decimals"], T.X, summary=True,
                           length=d["shape"]["d_model"])
         col.at(LEFT_X, 1.0)
         label = inline(math(x, F, T.X), txt(f"of '{word}'", S, T.MUTED))
@@ -258,7 +265,7 @@ class PerHeadScene(StoryboardScene):
         wsize.next_to(block, DOWN, buff=0.12)
         times = txt("×", T.TYPE.body, T.MUTED).move_to([-4.65, 0.35, 0])
         eq = txt("=", T.TYPE.body, T.MUTED).move_to([-2.7, 0.35, 0])
-        q = self.column(h["q"], f"{p}.q", h["decimals"]["q"], T.Q, summary=True)
+        q = self.column(h["q"], p.q.path, h["decimals"]["q"], T.Q, summary=True)
         q.move_to([-1.3, 0.35, 0])
         qlabel = inline(math(self.sup("Q"), F, T.Q), txt(f"of '{d['focus']['token']}'", S,
                                                          T.MUTED))
@@ -299,7 +306,7 @@ class PerHeadScene(StoryboardScene):
                            Y_TOK - 0.07)
         stagger(toks, PITCH - 0.1)
         keys = VGroup(*[(txt("…", S, T.MUTED) if t is None else
-                         self.column(h["k"][t], f"{p}.k[{t}]", h["decimals"]["k"], T.K))
+                         self.column(h["k"][t], p.k[t].path, h["decimals"]["k"], T.K))
                         .move_to([self.xs(j), COL_TOP - 0.6, 0]) for j, t in
                         enumerate(self.slots())])
         for k in keys:
@@ -330,7 +337,7 @@ class PerHeadScene(StoryboardScene):
 
     def beat_dots(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        dots = self.row(h["dots"], f"{p}.dots", h["decimals"]["dots"], Y_DOT)
+        dots = self.row(p.dots, h["decimals"]["dots"], Y_DOT)
         label = self.label_at(math(f"{self.sup('Q')} dot K", F), Y_DOT)
         cols = [j for j, t in enumerate(self.slots()) if t is not None]
         gaps = [dots[j] for j, t in enumerate(self.slots()) if t is None]
@@ -350,9 +357,9 @@ class PerHeadScene(StoryboardScene):
 
     def beat_scale(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        scores = self.row(h["scores"], f"{p}.scores", h["decimals"]["scores"], Y_SCORE, T.ATTN)
+        scores = self.row(p.scores, h["decimals"]["scores"], Y_SCORE, T.ATTN)
         label = self.label_at(inline(txt(f"÷ √{d['shape']['d_head']} =", S),
-                                     self.num("data.scale", size=S)), Y_SCORE)
+                                     Num(self.v.scale, None, 2, S)), Y_SCORE)
         self.fill_to(None, [
             (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
@@ -365,12 +372,11 @@ class PerHeadScene(StoryboardScene):
 
     def beat_exp(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        exps = self.row(h["exp"], f"{p}.exp", h["decimals"]["exp"], Y_EXP, T.ATTN)
+        exps = self.row(p.exp, h["decimals"]["exp"], Y_EXP, T.ATTN)
         label = self.label_at(math("e^(\"score\" - \"max\")", F, T.ATTN), Y_EXP)
         top = self.slots().index(h["top"]["pos"])
-        total = inline(txt("sum =", S, T.MUTED), self.num(f"{p}.exp_sum",
-                                                         decimals=h["decimals"]["exp"] - 1,
-                                                         size=S))
+        total = inline(txt("sum =", S, T.MUTED), Num(p.exp_sum, None,
+                                                         h["decimals"]["exp"] - 1, S))
         total.move_to([0, Y_EXP - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
         flying = [a.copy() for a in exps]
         self.fill_to(None, [
@@ -401,7 +407,7 @@ class PerHeadScene(StoryboardScene):
         n = len(self.slots())
         axis = Line([self.xs(0) - 0.5, BASE, 0], [self.xs(n - 1) + 0.5, BASE, 0],
                     color=T.MUTED, stroke_width=2)
-        weights = self.row(h["weights"], f"{p}.weights", h["decimals"]["weights"],
+        weights = self.row(p.weights, h["decimals"]["weights"],
                            BASE - 0.27, T.ATTN)
         label = self.label_at(txt("÷ sum: attention weights", S, T.ATTN), BASE - 0.27)
         total = self.shown.pop("exp_sum")
@@ -426,10 +432,10 @@ class PerHeadScene(StoryboardScene):
         d, (h, p) = self.data, self.head()
         top = h["top"]["pos"]
         values = VGroup(*[(txt("…", S, T.MUTED) if t is None else
-                           self.column(h["v"][t], f"{p}.v[{t}]", h["decimals"]["v"], T.V))
+                           self.column(h["v"][t], p.v[t].path, h["decimals"]["v"], T.V))
                           .move_to(k) for k, t in zip(self.st.keys, self.slots())])
         vlabel = self.label_at(math(self.sup("V"), F, T.V), self.st.klabel.get_y())
-        out = self.column(h["out"], f"{p}.out", h["decimals"]["out"], T.ATTN, summary=True)
+        out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.ATTN, summary=True)
         out.move_to([LEFT_X + 0.3, -0.35, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", S,
                             T.ATTN))
@@ -519,11 +525,10 @@ class PerHeadScene(StoryboardScene):
                          for c in cells])
         claim = VGroup(txt("each token → the token just before it:", S, T.HIGHLIGHT),
                        inline(txt("mean over", S, T.HIGHLIGHT),
-                              self.num(f"{lp}.prev.rows", decimals=0, size=S,
-                                       color=T.HIGHLIGHT),
+                              Num(lp.prev.rows, None, 0, S, T.HIGHLIGHT),
                               txt("rows =", S, T.HIGHLIGHT),
-                              self.num(f"{lp}.prev.score", decimals=lay["prev_decimals"], size=S,
-                                       color=T.HIGHLIGHT)))
+                              Num(lp.prev.score, None, lay["prev_decimals"], S,
+                                  T.HIGHLIGHT)))
         claim.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         claim.next_to(self.st.panel, DOWN, buff=0.4).align_to(self.st.panel, LEFT)
         self.fill_to(None, [
@@ -544,8 +549,8 @@ class PerHeadScene(StoryboardScene):
         for h, pattern in enumerate(lay["patterns"]):
             m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, labels=False)
             name = txt(f"head {h}", S, T.HIGHLIGHT if h == best else T.MUTED)
-            score = self.num(f"{p}.prev_token[{h}]", decimals=lay["prev_decimals"], size=S,
-                             color=T.HIGHLIGHT if h == best else T.TEXT)
+            score = Num(p.prev_token[h], None, lay["prev_decimals"], S,
+                        T.HIGHLIGHT if h == best else T.TEXT)
             minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.08))
         minis.arrange_in_grid(rows=2, buff=(0.55, 0.3)).move_to([0, -0.1, 0])
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
@@ -566,7 +571,7 @@ class PerHeadScene(StoryboardScene):
     # --- the layer's update -----------------------------------------------------------------
     def beat_join(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
-        j, jp = lay["join"], f"{p}.join"
+        j, jp = lay["join"], p.join
         n, dh, dm = d["shape"]["n_heads"], d["shape"]["d_head"], d["shape"]["d_model"]
         gap, sw = 0.98, 0.7
         x0 = -6.2
@@ -587,19 +592,19 @@ class PerHeadScene(StoryboardScene):
         wo = inline(txt("×", T.TYPE.body, T.MUTED), math(f"W_O^(({self.layer}))", F),
                     txt("=", T.TYPE.body, T.MUTED))
         wo.next_to(joined, RIGHT, buff=0.2)
-        delta = self.column(j["delta"], f"{jp}.delta", j["decimals"]["delta"], T.ATTN,
+        delta = self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
                             summary=True, length=dm)
         delta.next_to(wo, RIGHT, buff=0.2).align_to(joined, UP).shift(DOWN * 0.05)
         dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
         dlen = inline(txt("length", S, T.MUTED),
-                      self.num(f"{jp}.delta_norm", size=S, color=T.ATTN))
+                      Num(jp.delta_norm, None, 2, S, T.ATTN))
         dlen.next_to(dname, RIGHT, buff=0.3)
         k = 0.5
         bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
                         .set_fill(T.ATTN, 0.85).move_to([x, -2.35, 0], aligned_edge=DOWN)
                         for x, L in zip(hx, j["piece_norms"])])
-        lens = VGroup(*[Num(L, f"{jp}.piece_norms[{h}]", j["decimals"]["piece_norms"], S,
+        lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
                             T.TEXT).next_to(b, UP, buff=0.08) for h, (b, L) in
                         enumerate(zip(bars, j["piece_norms"]))])
         plabel = txt("length of each head's piece of the update", S, T.MUTED)
@@ -607,7 +612,7 @@ class PerHeadScene(StoryboardScene):
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
                                               color=T.HIGHLIGHT, buff=0.05, stroke_width=2.5)
                          for r in j["top"]])
-        ons = VGroup(*[Num(r["on_key"], f"{jp}.top[{k}].on_key", 3, S, T.HIGHLIGHT)
+        ons = VGroup(*[Num(jp.top[k].on_key, None, 3, S, T.HIGHLIGHT)
                        .next_to(boxes[k], DOWN, buff=0.06) for k, r in enumerate(j["top"])])
         onl = txt(f"boxed: the longest; under each, its attention weight from "
                   f"'{d['focus']['token']}' on '{j['key_token']}'", S, T.HIGHLIGHT)
@@ -636,7 +641,7 @@ class PerHeadScene(StoryboardScene):
 
     def beat_add(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
-        j, jp = lay["join"], f"{p}.join"
+        j, jp = lay["join"], p.join
         dm = d["shape"]["d_model"]
         y = 1.6
         xin = math(T.X_l(self.layer), F, T.X).move_to([-5.6, y, 0])
@@ -656,10 +661,10 @@ class PerHeadScene(StoryboardScene):
                       Arrow([2.2, y + 0.95, 0], plus.get_top(), buff=0, color=T.X,
                             stroke_width=3, max_tip_length_to_length_ratio=0.35))
         sname = txt("skip path", S, T.X).next_to(skip[1], UP, buff=0.08)
-        cols = [self.column(j["x"], f"{jp}.x", j["decimals"]["x"], T.X, length=dm),
-                self.column(j["delta"], f"{jp}.delta", j["decimals"]["delta"], T.ATTN,
+        cols = [self.column(j["x"], jp.x.path, j["decimals"]["x"], T.X, length=dm),
+                self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
                             length=dm),
-                self.column(j["mid"], f"{jp}.mid", j["decimals"]["mid"], T.TEXT, length=dm)]
+                self.column(j["mid"], jp.mid.path, j["decimals"]["mid"], T.TEXT, length=dm)]
         sums = VGroup(cols[0], txt("+", T.TYPE.body), cols[1], txt("=", T.TYPE.body), cols[2])
         sums.arrange(RIGHT, buff=0.35).move_to([0, -1.4, 0])
         names = [math(T.X_l(self.layer), F, T.X),

@@ -6,11 +6,12 @@ render."""
 from layerwise_core.templates import ANY_MODEL, template
 
 from . import moments as M
+from .view import Data
 
 TEMPLATE = template(
     __package__,
     shows=set(M.SHOWS),
-    kinds=ANY_MODEL, min_sentences=1, scene_class_name="PerHeadScene",
+    kinds=ANY_MODEL, min_sentences=1, scene_class_name="PerHeadScene", view=Data,
     needs={M.QUERY: "x", M.KEYS: "q", M.DOTS: "keys", M.SCALE: "dots", M.EXP: "scores",
            M.SOFTMAX: "exps", M.VALUES: "weights", M.DIAGONAL: "matrix"},
     builds={M.X: "x", M.QUERY: "q", M.KEYS: "keys", M.DOTS: "dots", M.SCALE: "scores",
