@@ -25,7 +25,7 @@ def build(c: Context) -> Draft:
                          f"(choose a shorter sentence)")
     pos = pos[-1:]              # a word of several tokens: its last token (the plan's rule)
     parts = ("" if len(c.pos) == 1 else
-             f" The word is {len(c.pos)} tokens; we follow its last, "
+             " The word is {data.focus.n_parts} tokens; we follow its last, "
              f"{quoted(t.tokens[pos[0]])}.")
     sinks = sink_positions(t)
     best = strongest_head(t, pos, sinks)
@@ -131,12 +131,12 @@ def build(c: Context) -> Draft:
     beats.append(Beat(
         "join", ["join"],
         "The {data.shape.n_heads} head outputs joined, times W_O: the attention update "
-        "Δ_attn, length {data.layers[0].join.delta_norm:.2f}.",
+        "Δ_attn, length {data.layers[0].join.delta_norm_text}.",
         f"Now the whole layer. Each of the {{data.shape.n_heads}} heads gives {said} an output "
         f"of {{data.shape.d_head}} numbers. Joined end to end they make "
         f"{{data.shape.d_joined}} numbers, and one more matrix, W O, turns them into the "
         f"attention update, delta attn, {{data.shape.d_model}} numbers. Its length, the square "
-        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm:.2f}}. Each head "
+        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}. Each head "
         f"contributes one piece of it; the longest come from heads "
         f"{{data.layers[0].join.top[0].head}}, {{data.layers[0].join.top[1].head}} and "
         f"{{data.layers[0].join.top[2].head}}."))

@@ -97,6 +97,8 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
     first, second = np.argsort(-np.asarray(steps["weights"]), kind="stable")[:2]
     entry["top"], entry["second"] = (ranked(t, steps, int(j), f, f"{where}.{name}")
                                      for j, name in ((first, "top"), (second, "second")))
+    for r in (entry["top"], entry["second"]):      # its exp(score - max) as the row shows it
+        r["shifted"], r["exp"] = ex["shifted"][r["pos"]], ex["exp"][r["pos"]]
     # the lead between the two scores as shown (each stable at its decimals), so the gap said
     # is the difference a viewer reads off the screen, the same on every machine
     sd = entry["decimals"]["scores"]
@@ -145,22 +147,23 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
     mid = x + j["delta"]
     P = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)[:, f]      # [head, key]
     order = np.argsort(-j["piece_norms"], kind="stable")[:TOP_PIECES]
-    top = [{"head": int(h), "length": stable(float(j["piece_norms"][h]), DECIMALS,
-                                            f"{where}.top[{r}].length"),
-            "on_key": stable(float(P[h, first["top"]["pos"]]), W_DECIMALS,
-                             f"{where}.top[{r}].on_key")} for r, h in enumerate(order)]
+    on_key = [float(P[h, first["top"]["pos"]]) for h in order]
+    kd = shown_decimals(on_key, W_DECIMALS, f"{where}.top.on_key")
+    nd = shown_decimals([j["delta_norm"]], DECIMALS, f"{where}.delta_norm")
+    top = [{"head": int(h), "length": float(j["piece_norms"][h]), "on_key": w,
+            "on_key_text": f"{w:.{kd}f}"} for h, w in zip(order, on_key)]
     out = {"z": j["z"][:, :SHOW].tolist(),
            "piece_norms": j["piece_norms"].tolist(),
            "bias_norm": j["bias_norm"],
            "delta": j["delta"][:SHOW].tolist(),
-           "delta_norm": stable(j["delta_norm"], DECIMALS, f"{where}.delta_norm"),
-           "x": x[:SHOW].tolist(), "x_norm": stable(float(np.linalg.norm(x)), DECIMALS,
-                                                    f"{where}.x_norm"),
+           "delta_norm": j["delta_norm"], "delta_norm_text": f"{j['delta_norm']:.{nd}f}",
+           "x": x[:SHOW].tolist(), "x_norm": float(np.linalg.norm(x)),
            "mid": mid[:SHOW].tolist(),
            "top": top, "key_token": first["top"]["token"],
-           "top_on_key_min": min(r["on_key"] for r in top)}
+           "top_on_key_min": min(on_key)}
     out["decimals"] = {g: shown_decimals(out[g], DECIMALS, f"{where}.{g}")
                        for g in ("z", "piece_norms", "delta", "x", "mid")}
+    out["decimals"].update(on_key=kd, delta_norm=nd)
     return out
 
 
@@ -208,6 +211,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                       "token": t.tokens[f]},
             "tokens": t.tokens,
             "n_tokens": len(t.tokens),
+            "n_layers": t.n_layers,
             "window": window,
             "slots": slots(window, len(t.tokens)),
             "windowed": len(window) < len(t.tokens),

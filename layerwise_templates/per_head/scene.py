@@ -598,7 +598,7 @@ class PerHeadScene(StoryboardScene):
         dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
         dlen = inline(txt("length", S, T.MUTED),
-                      Num(jp.delta_norm, None, 2, S, T.ATTN))
+                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         dlen.next_to(dname, RIGHT, buff=0.3)
         k = 0.5
         bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
@@ -612,7 +612,7 @@ class PerHeadScene(StoryboardScene):
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
                                               color=T.HIGHLIGHT, buff=0.05, stroke_width=2.5)
                          for r in j["top"]])
-        ons = VGroup(*[Num(jp.top[k].on_key, None, 3, S, T.HIGHLIGHT)
+        ons = VGroup(*[Num(jp.top[k].on_key, None, j["decimals"]["on_key"], S, T.HIGHLIGHT)
                        .next_to(boxes[k], DOWN, buff=0.06) for k, r in enumerate(j["top"])])
         onl = txt(f"boxed: the longest; under each, its attention weight from "
                   f"'{d['focus']['token']}' on '{j['key_token']}'", S, T.HIGHLIGHT)

@@ -30,6 +30,8 @@ class Ranked(View):
     dot: float
     score: float
     weight: float
+    shifted: float
+    exp: float
 
 
 class Decimals(View):
@@ -80,6 +82,7 @@ class Piece(View):
     head: int
     length: float
     on_key: float
+    on_key_text: str
 
 
 class JoinDecimals(View):
@@ -88,6 +91,8 @@ class JoinDecimals(View):
     delta: int
     x: int
     mid: int
+    on_key: int
+    delta_norm: int
 
 
 class Join(View):
@@ -96,6 +101,7 @@ class Join(View):
     bias_norm: float
     delta: list[float]
     delta_norm: float
+    delta_norm_text: str
     x: list[float]
     x_norm: float
     mid: list[float]
@@ -122,6 +128,7 @@ class Data(View):
     focus: Focus
     tokens: list[str]
     n_tokens: int
+    n_layers: int
     window: list[int]
     slots: list[int | None]
     windowed: bool
