@@ -132,6 +132,7 @@ class PerHeadScene(StoryboardScene):
         """One number per column (a list view: each Num brings its plan path), '…' at an
         ellipsis."""
         return VGroup(*[(txt("…", S, T.MUTED) if p is None else
+                         txt("–", S, T.MUTED) if values.raw[p] is None else  # masked key
                          Num(values[p], None, decimals, S, color))
                         .move_to([self.xs(j), y, 0]) for j, p in enumerate(self.slots())])
 
@@ -600,7 +601,7 @@ class PerHeadScene(StoryboardScene):
         dlen = inline(txt("length", S, T.MUTED),
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         dlen.next_to(dname, RIGHT, buff=0.3)
-        k = 0.5
+        k = min(0.5, 1.35 / max(j["piece_norms"]))      # the longest piece at most 1.35 tall
         bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
                         .set_fill(T.ATTN, 0.85).move_to([x, -2.35, 0], aligned_edge=DOWN)
                         for x, L in zip(hx, j["piece_norms"])])
