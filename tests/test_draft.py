@@ -31,7 +31,7 @@ from layerwise_templates import storyboard_path
 RIVER, MONEY = "I sat on the river bank.", "I deposited cash at the bank."
 RIVER2 = "The bank of the river flooded."      # bank_drift compares at least three
 CAPITAL = "The capital of France is"
-SHORT = "The river bank raised rates."    # per_head's scene writes at most 9 tokens' keys
+SHORT = "The river bank raised rates."
 TOP = 10                    # "crosses into the top 10"
 OUTLIER = 10.0              # a token whose |X| is 10x every other's: a decoder's sink
 
@@ -188,6 +188,23 @@ def test_smollm2_logit_lens_draft_says_what_the_data_say(capsys, cache_dir, tmp_
     assert "data.layers[27:].rank <= 10" in [e["claim"] for e in beats["enters"]["expect"]]
 
 
+@pytest.mark.parametrize("sentence,focus", [
+    ("My grandmother kept her savings in a bank downtown, and she didn't trust it.", "bank"),
+    ("Two espressos, please.", "espressos")], ids=["20-tokens", "3-token-word"])
+def test_per_head_drafts_a_long_sentence_and_a_word_of_several_tokens(sentence, focus, capsys,
+                                                                      cache_dir, tmp_path):
+    """Issue 25: a window of at most 9 columns (a marked ellipsis for the rest), a word of
+    several tokens followed by its last (said on screen); the draft plans with the new beats."""
+    board, plan = drafted(capsys, cache_dir, tmp_path, "minilm-l6", [sentence], focus,
+                          "per_head")
+    d = plan["data"]
+    assert [b["id"] for b in board["beats"]][:2] == ["model", "heads"]
+    assert {"join", "add"} <= {b["id"] for b in board["beats"]}
+    assert len(d["slots"]) <= 9 and d["focus"]["pos"] in d["window"]
+    assert d["windowed"] == (len(d["tokens"]) > 9)
+    assert d["focus"]["token"] == d["tokens"][d["focus"]["pos"]] == d["focus"]["parts"][-1]
+
+
 def test_default_template_follows_the_model_kind(capsys, cache_dir, tmp_path):
     code, out, err = run(capsys, "--cache", cache_dir, "draft", "--model", "minilm-l6",
                          "--sentence", RIVER, "--focus", "bank")
@@ -242,10 +259,6 @@ def test_refusals_are_one_line(tiny, capsys, tmp_path):
                                "unknown model 'minilm-l7' (did you mean 'minilm-l6'?)"),
         "no such model path": ((tmp_path / "nothing", "per_head", [TINY_SENTENCE], "bank"),
                                "no such model folder or file"),
-        "too long for per_head": ((bert, "per_head", [TINY_SENTENCE], "bank"),
-                                  "at most 9"),
-        "word of two tokens in per_head": ((bert, "per_head", ["The riverbank flooded."],
-                                            "riverbank"), "choose a word that is one token"),
     }
     for name, ((model, template, sentences, focus), message) in cases.items():
         args = ["--cache", cache, "draft", "--model", model, "--template", template,

@@ -54,7 +54,7 @@ def heads(cache):
 def test_storyboard_validates_and_uses_every_view(name):
     sb = load_storyboard(storyboard_path(name))
     assert sb.template == name and sb.model == "minilm-l6" and sb.focus == ("bank",)
-    assert 4 <= len(sb.beats) <= 8
+    assert 4 <= len(sb.beats) <= 10
     assert {s for b in sb.beats for s in b.show} == TEMPLATES[name].shows
 
 
@@ -284,7 +284,8 @@ def test_per_head_worked_head_is_the_models_attention(heads):
             assert (h["top"]["token"], h["top"]["offset"]) == ("river", -1)
             assert h["top"]["weight"] > 0.99 and h["rest_max"] < 0.001
             assert h["decimals"] == {"q": 2, "k": 2, "v": 2, "out": 2, "dots": 1,
-                                     "scores": 2, "weights": 2, "below": 2}
+                                     "scores": 2, "weights": 3, "below": 2, "shifted": 2,
+                                     "exp": 4}
 
 
 def test_per_head_a_beat_without_a_head_follows_the_strongest_previous_token_head(tmp_path,

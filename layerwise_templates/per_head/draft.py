@@ -8,7 +8,8 @@ from layerwise_core.analysis.choices import sink_positions, strongest_head
 from layerwise_core.analysis.qkv import previous_token_score
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 
-PER_HEAD_TOKENS = 9     # keys the per_head scene writes side by side (its PITCH x 9 fills 854 px)
+MAX_TOKENS = 40         # the scene writes a window of at most 9 columns (a marked ellipsis
+                        # for the rest); beyond this the matrix window says too little
 
 
 def build(c: Context) -> Draft:
@@ -18,14 +19,14 @@ def build(c: Context) -> Draft:
     scene's diagonal and grid name the strongest previous-token head of the layer)."""
     t, word, pos, spec = c.trace, c.word, c.pos, c.trace.spec
     said = c.said
-    if len(pos) != 1:
-        raise DraftError(f"per_head: {word!r} is {len(pos)} tokens "
-                         f"({' '.join(repr(t.tokens[p]) for p in pos)}); one head's attention is "
-                         f"worked through for one token: choose a word that is one token")
-    if len(t.tokens) > PER_HEAD_TOKENS:
-        raise DraftError(f"per_head: the sentence is {len(t.tokens)} tokens; the scene writes "
-                         f"every token's key side by side, at most {PER_HEAD_TOKENS} "
+    if len(t.tokens) > MAX_TOKENS:
+        raise DraftError(f"per_head: the sentence is {len(t.tokens)} tokens; the scene shows a "
+                         f"window of it, at most {MAX_TOKENS} tokens make sense "
                          f"(choose a shorter sentence)")
+    pos = pos[-1:]              # a word of several tokens: its last token (the plan's rule)
+    parts = ("" if len(c.pos) == 1 else
+             " The word is {data.focus.n_parts} tokens; we follow its last, "
+             f"{quoted(t.tokens[pos[0]])}.")
     sinks = sink_positions(t)
     best = strongest_head(t, pos, sinks)
     kind = "word"
@@ -59,7 +60,13 @@ def build(c: Context) -> Draft:
               " In this model the keys and values are shared: {data.shape.n_kv_heads} key and "
               "value heads serve the {data.shape.n_heads} query heads.")
     beats = [
-        Beat("heads", ["heads", "x"],
+        Beat("model", ["tokens", "x"],
+             "The sentence is {data.n_tokens} tokens; each token's X has "
+             "{data.shape.d_model} numbers.",
+             "Our sentence becomes {data.n_tokens} tokens, the model's units of text." + parts
+             + " Each token's X is a list of {data.shape.d_model} numbers: here is the X of "
+             + said + " entering layer {layers[0]}."),
+        Beat("heads", ["heads"],
              "Layer {layers[0]} has {data.shape.n_heads} heads, each with its own W_Q, W_K "
              "and W_V.",
              "One layer of attention is really {data.shape.n_heads} heads side by side, each "
@@ -81,7 +88,7 @@ def build(c: Context) -> Draft:
              f"{{{p}.top.dot:.1f}}. Each dot product is then divided by the square root of "
              f"{{data.shape.d_head}}, {{data.scale:.2f}}: these are the model's attention "
              f"scores.", head=h, expect=top_claim),
-        Beat("softmax", ["softmax"],
+        Beat("softmax", ["exp", "softmax"],
              "Softmax turns the scores into weights that add up to 1.",
              f"Softmax turns the scores into weights: it takes the exponential of each and "
              f"divides by their sum, so the weights are positive and add up to one. {tok} gets "
@@ -108,7 +115,7 @@ def build(c: Context) -> Draft:
         f"asking, each column a token being looked at, and the row of {said} is the one we "
         f"just computed."
         + (" Every row puts its weight on the token just before it: "
-           "{data.layers[0].prev.score:.2f} on average over the {data.layers[0].prev.rows} "
+           "{data.layers[0].prev.score_text} on average over the {data.layers[0].prev.rows} "
            "tokens that have one. It is a previous-token head, by position, not by meaning."
            if is_prev else ""),
         head=h, expect=[f"data.layers[0].prev.head == {h}", "data.layers[0].prev.score > 0.5"]
@@ -119,7 +126,25 @@ def build(c: Context) -> Draft:
             "Every head of layer {layers[0]} has its own matrix; only head "
             "{data.layers[0].prev.head} looks one back.",
             "Every head has its own matrix. The others spread their attention differently: "
-            "none gives more than {data.layers[0].prev.next_best:.2f}, on average, to the "
+            "none gives more than {data.layers[0].prev.next_best_text}, on average, to the "
             "token just before.", expect=[f"data.layers[0].prev.head == {h}"]))
+    beats.append(Beat(
+        "join", ["join"],
+        "The {data.shape.n_heads} head outputs joined, times W_O: the attention update "
+        "Δ_attn, length {data.layers[0].join.delta_norm_text}.",
+        f"Now the whole layer. Each of the {{data.shape.n_heads}} heads gives {said} an output "
+        f"of {{data.shape.d_head}} numbers. Joined end to end they make "
+        f"{{data.shape.d_joined}} numbers, and one more matrix, W O, turns them into the "
+        f"attention update, delta attn, {{data.shape.d_model}} numbers. Its length, the square "
+        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}. Each head "
+        f"contributes one piece of it; the longest come from heads "
+        f"{{data.layers[0].join.top[0].head}}, {{data.layers[0].join.top[1].head}} and "
+        f"{{data.layers[0].join.top[2].head}}."))
+    beats.append(Beat(
+        "add", ["add"],
+        "X goes around attention on the skip path; the update Δ_attn is added to it.",
+        f"The update is added to the X of {said}: X goes around attention on the skip path, and "
+        f"delta attn joins it at the plus, entry by entry. That is how X changes: each "
+        f"sublayer adds its update."))
     return Draft(f"'{word}', one head worked through", beats, layers=[l], heads="all",
                  notes=notes)

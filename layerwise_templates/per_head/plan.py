@@ -2,7 +2,12 @@
 W_Q, W_K, W_V; one head's attention for the focus word worked through with its real numbers;
 that head's whole attention matrix; every head's matrix side by side.
 
-  tokens, focus            the sentence's tokens; the focus word's position (one token)
+  tokens, focus            the sentence's tokens; the focus word: `pos` of its last token
+                           (a word of several tokens is followed by its last: `parts`,
+                           `n_parts`, `token`)
+  window, slots, windowed         the positions written side by side (at most WIDTH: the focus,
+                           its two strongest keys, the nearest others), and whether any
+                           are left out; `slots` the columns (None: a marked ellipsis)
   shape                    n_heads, n_kv_heads, d_model, d_head; `scale` = sqrt(d_head)
   reads_x                  W_Q, W_K, W_V multiply X as it arrives (post-LN), else LN(X)
   show                     how many entries of each vector are written (its first ones)
@@ -32,6 +37,12 @@ that head's whole attention matrix; every head's matrix side by side.
                                the largest weight of any other key
       below [query]            the weight of each query on the token just before it (queries 1..)
       decimals                 decimals of each group on screen
+  layers[i].join           the layer's head outputs joined, times W_O (analysis.per_head_join):
+                           z [head][show], piece_norms [head] (|z_h W_O^(h)|), bias_norm,
+                           delta [show] and delta_norm (|Delta_attn|), x / x_norm (X^(l)),
+                           mid [show] (X^(l) + Delta_attn), top (the TOP_PIECES longest
+                           pieces: head, length, on_key = its weight from the focus token on
+                           heads[0].top), key_token, top_on_key_min
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -40,6 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_steps import head_vectors, query_steps
+from layerwise_core.analysis.per_head_join import exp_steps, join_heads, token_window
 from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_score
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.errors import LayerwiseError
@@ -50,6 +62,11 @@ from layerwise_core.plans.shown import shown_decimals, stable
 SHOW = 3                # entries written of each vector (then a ⋮ and its length)
 DECIMALS = 2            # vector entries, scaled scores, weights
 DOT_DECIMALS = 1        # dot products (tens to over a hundred before the scaling)
+W_DECIMALS = 3          # attention weights (0.999 is not 1.00)
+EXP_DECIMALS = 4        # exp(score - max): 1, 0.0011, 0.0001
+WIDTH = 9               # tokens written side by side (a window around the focus beyond that)
+PREV_DECIMALS = 4       # previous-token scores (0.9997 is not 1.00), the same in every cell
+TOP_PIECES = 3          # the longest pieces of the attention update named
 
 
 def followed_heads(sb: Storyboard, strongest: int) -> list[int]:
@@ -63,20 +80,25 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
     vec = head_vectors(t, l, h)
     steps = query_steps(t, l, h, f, vec)
     n = len(t.tokens)
+    ex = exp_steps(steps["scores"])
     entry = {"head": h, "kv_head": t.spec.kv_head(h),
              "q": vec["q"][f, :SHOW].tolist(), "k": vec["k"][:, :SHOW].tolist(),
              "v": vec["v"][:, :SHOW].tolist(), **steps, "out": steps["out"][:SHOW],
              "weights_sum": float(sum(steps["weights"])),
+             "shifted": ex["shifted"], "exp": ex["exp"], "exp_sum": ex["exp_sum"],
              "below": [None] + [float(pattern[q, q - 1]) for q in range(1, n)]}
     groups = {"q": DECIMALS, "k": DECIMALS, "v": DECIMALS, "out": DECIMALS,
-              "dots": DOT_DECIMALS, "scores": DECIMALS, "weights": DECIMALS,
-              "below": DECIMALS}
+              "dots": DOT_DECIMALS, "scores": DECIMALS, "weights": W_DECIMALS,
+              "below": DECIMALS, "shifted": DECIMALS, "exp": EXP_DECIMALS}
     entry["decimals"] = {g: shown_decimals(entry[g], d, f"{where}.{g}")
                          for g, d in groups.items()}
-    stable(entry["weights_sum"], DECIMALS, f"{where}.weights_sum")
+    stable(entry["weights_sum"], W_DECIMALS, f"{where}.weights_sum")
+    stable(entry["exp_sum"], EXP_DECIMALS - 1, f"{where}.exp_sum")
     first, second = np.argsort(-np.asarray(steps["weights"]), kind="stable")[:2]
     entry["top"], entry["second"] = (ranked(t, steps, int(j), f, f"{where}.{name}")
                                      for j, name in ((first, "top"), (second, "second")))
+    for r in (entry["top"], entry["second"]):      # its exp(score - max) as the row shows it
+        r["shifted"], r["exp"] = ex["shifted"][r["pos"]], ex["exp"][r["pos"]]
     # the lead between the two scores as shown (each stable at its decimals), so the gap said
     # is the difference a viewer reads off the screen, the same on every machine
     sd = entry["decimals"]["scores"]
@@ -92,20 +114,69 @@ def ranked(t: Trace, steps: dict, j: int, f: int, where: str) -> dict:
     return {"pos": j, "token": t.tokens[j], "offset": j - f,
             "dot": stable(steps["dots"][j], DOT_DECIMALS, f"{where}.dot"),
             "score": float(steps["scores"][j]),
-            "weight": stable(steps["weights"][j], DECIMALS + 1, f"{where}.weight")}
+            "weight": stable(steps["weights"][j], W_DECIMALS, f"{where}.weight")}
+
+
+def slots(window: list[int], n: int) -> list[int | None]:
+    """The columns a scene writes: the window's positions with None (a marked ellipsis) where
+    positions are left out, before, between or after them."""
+    out: list[int | None] = []
+    for i, p in enumerate(window):
+        if (i == 0 and p > 0) or (i > 0 and p > window[i - 1] + 1):
+            out.append(None)
+        out.append(p)
+    if window[-1] < n - 1:
+        out.append(None)
+    return out
+
+
+def fitted_window(n: int, f: int, keep: list[int]) -> list[int]:
+    """The widest window whose columns, ellipses included, fit WIDTH."""
+    for w in range(WIDTH, 2, -1):
+        win = token_window(n, f, keep, w)
+        if len(slots(win, n)) <= WIDTH:
+            return win
+    return [f]
+
+
+def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
+    """The layer's head outputs for the focus token joined, times W_O: the attention update
+    (see the module's docstring, `layers[i].join`)."""
+    j = join_heads(t, l, f)
+    x = np.asarray(t[f"blocks.{l}.hook_resid_pre"], np.float64)[f]
+    mid = x + j["delta"]
+    P = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)[:, f]      # [head, key]
+    order = np.argsort(-j["piece_norms"], kind="stable")[:TOP_PIECES]
+    on_key = [float(P[h, first["top"]["pos"]]) for h in order]
+    kd = shown_decimals(on_key, W_DECIMALS, f"{where}.top.on_key")
+    nd = shown_decimals([j["delta_norm"]], DECIMALS, f"{where}.delta_norm")
+    top = [{"head": int(h), "length": float(j["piece_norms"][h]), "on_key": w,
+            "on_key_text": f"{w:.{kd}f}"} for h, w in zip(order, on_key)]
+    out = {"z": j["z"][:, :SHOW].tolist(),
+           "piece_norms": j["piece_norms"].tolist(),
+           "bias_norm": j["bias_norm"],
+           "delta": j["delta"][:SHOW].tolist(),
+           "delta_norm": j["delta_norm"], "delta_norm_text": f"{j['delta_norm']:.{nd}f}",
+           "x": x[:SHOW].tolist(), "x_norm": float(np.linalg.norm(x)),
+           "mid": mid[:SHOW].tolist(),
+           "top": top, "key_token": first["top"]["token"],
+           "top_on_key_min": min(on_key)}
+    out["decimals"] = {g: shown_decimals(out[g], DECIMALS, f"{where}.{g}")
+                       for g in ("z", "piece_norms", "delta", "x", "mid")}
+    out["decimals"].update(on_key=kd, delta_norm=nd)
+    return out
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     spec = t.spec
     pos = positions(t, sb.focus[0])
-    if len(pos) != 1:
-        raise LayerwiseError(f"plan: focus {sb.focus[0]!r} is {len(pos)} tokens; one head's "
-                             f"attention is worked through for one token (choose a word that "
-                             f"is one token)")
-    f = pos[0]
+    if not pos:
+        raise LayerwiseError(f"plan: focus {sb.focus[0]!r} is not in the sentence")
+    f = pos[-1]             # a word of several tokens: its last token, said on screen
     W = t.weights()
     out = []
+    window = None
     for i, l in enumerate(sb.layers):
         where = f"data.layers[{i}]"
         P = np.asarray(t[f"blocks.{l}.attn.hook_pattern"], np.float64)       # [head, q, k]
@@ -115,24 +186,40 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         w_cos = {X: head_weight_cosines(W[f"blocks.{l}.attn.W_{X}"]) for X in "QKV"}
         for X, c in w_cos.items():
             stable(c["max_abs"], DECIMALS, f"{where}.w_cos.{X}.max_abs")
+        pd = shown_decimals(prev.tolist(), PREV_DECIMALS, f"{where}.prev_token")
+        heads = [worked_head(t, l, h, f, P[h], f"{where}.heads[{j}]")
+                 for j, h in enumerate(followed_heads(sb, int(order[0])))]
+        if window is None:
+            window = fitted_window(len(t.tokens), f,
+                                   [heads[0]["top"]["pos"], heads[0]["second"]["pos"]])
         out.append({
             "layer": l, "x": x, "x_decimals": shown_decimals(x, DECIMALS, f"{where}.x"),
             "w_cos": w_cos,
+            "w_cos_max": max(c["max_abs"] for c in w_cos.values()),
             "patterns": P.tolist(),
-            "prev_token": [stable(s, DECIMALS, f"{where}.prev_token[{h}]")
-                           for h, s in enumerate(prev.tolist())],
+            "prev_token": prev.tolist(), "prev_decimals": pd,
             "prev": {"head": int(order[0]), "score": float(prev[order[0]]),
+                     "score_text": f"{prev[order[0]]:.{pd}f}",
                      "next_head": int(order[1]),
-                     "next_best": stable(float(prev[order[1]]), DECIMALS,
-                                         f"{where}.prev.next_best"),
+                     "next_best": float(prev[order[1]]),
+                     "next_best_text": f"{prev[order[1]]:.{pd}f}",
                      "rows": len(t.tokens) - 1},
-            "heads": [worked_head(t, l, h, f, P[h], f"{where}.heads[{j}]")
-                      for j, h in enumerate(followed_heads(sb, int(order[0])))]})
-    return {"focus": {"word": sb.focus[0].partition("#")[0], "pos": f},
+            "heads": heads,
+            "join": joined(t, l, f, heads[0], f"{where}.join")})
+    return {"focus": {"word": sb.focus[0].partition("#")[0], "pos": f,
+                      "parts": [t.tokens[p] for p in pos], "n_parts": len(pos),
+                      "token": t.tokens[f]},
             "tokens": t.tokens,
+            "n_tokens": len(t.tokens),
+            "n_layers": t.n_layers,
+            "window": window,
+            "slots": slots(window, len(t.tokens)),
+            "windowed": len(window) < len(t.tokens),
             "shape": {"n_heads": spec.n_heads, "n_kv_heads": spec.n_kv_heads,
-                      "d_model": spec.d_model, "d_head": spec.d_head},
+                      "d_model": spec.d_model, "d_head": spec.d_head,
+                      "d_joined": spec.n_heads * spec.d_head},
             "scale": stable(float(np.sqrt(spec.d_head)), DECIMALS, "data.scale"),
             "reads_x": spec.placement.norm_before_q != "own",
+            "post_ln": spec.placement.name == "post",
             "show": SHOW,
             "layers": out}

@@ -1,365 +1,695 @@
-"""Per-head detail of one layer: every head reads the same X with its own W_Q, W_K, W_V; one
-head (the beat's `head`) worked through for the focus word with its real numbers; that head's
-whole attention matrix; every head's matrix side by side.
+"""Inside one layer: how attention uses Q, K and V. MiniLM's tokens and bank's X; every head
+reads the same X with its own W_Q, W_K, W_V; one head (the beat's `head`) worked through for the
+focus token with its real numbers (query, keys, dot products, scaling, exp and divide, values);
+that head's whole attention matrix; every head's matrix; the head outputs joined, times W_O:
+the attention update; the update added to X on the skip path.
 
-Beats (storyboard `show` names):
-- `heads`    the sentence; a card per head, its W_Q, W_K, W_V drawn to their d_model x d_head
-             shape; the largest cosine between two heads' matrices (nothing is shared)
-- `x`        the focus word's X (its first numbers) appears; a copy flies into every head
-- `query`    the other cards leave; X goes through the head's W_Q and becomes its query
-- `keys`     the query takes X's place; every token's key appears under the token
-- `dots`     a copy of the query lands on each key, their dot product drops out below it
-             (two one by one, then the rest together)
-- `scale`    every dot product is divided by sqrt(d_head): the scores
-- `softmax`  the scores turn into bars as high as their weight; the weights and their sum
-- `values`   the keys give way to the values; copies shrink to their weights and add up to
-             the head's output for the focus word
-- `matrix`   the bars become the focus word's row of the head's whole matrix; the other rows
-- `diagonal` the cells just below the diagonal ringed, their weights in them, the
-             previous-token score from the plan
-- `grid`     every head's matrix with its previous-token score; the strongest boxed
+Beats (storyboard `show` names, moments.py):
+- `tokens`   the model switch line; the sentence as tokens ([CLS]/[SEP] named); a window with
+             a marked ellipsis when the sentence is longer than the columns
+- `x`        the focus token's X (its first numbers, its length)
+- `heads`    a card per head, its W_Q, W_K, W_V; copies of X fly into every card
+- `query`    X × W_Q^(l,h) (a block the copy of X enters) = the head's query
+- `keys`     the query moves up; every token's key under the token
+- `dots`     a copy of the query lands on each key, their dot product drops out
+- `scale`    every dot product ÷ √d_head: the scores
+- `exp`      e^(score − max score) under each score, and their sum
+- `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
+- `values`   the rows above give way; values replace keys; each value shrinks to its weight,
+             the copies add up to the head's output
+- `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
+- `grid`     every head's matrix, its mean weight on the token just before
+- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; each
+             head's piece of it, the longest boxed
+- `add`      X goes around attention on the skip path; X + Δ_attn, numbers added
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
+Beat state lives in `Stage` (what `needs`/`builds` in spec.py name).
 """
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, Indicate, LaggedStart, Line,
-                   Rectangle, ReplacementTransform, SurroundingRectangle, Transform, VGroup,
-                   Write)
+from dataclasses import dataclass, field
+
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, GrowFromEdge, Indicate,
+                   LaggedStart, Line, Mobject, Rectangle, ReplacementTransform,
+                   SurroundingRectangle, Transform, VGroup, Write)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
-from scenes.mobjects import Num, RampKey, highlighted, inline, math, txt
-from scenes.mobjects.attention import AttentionMatrix, HeadCard, number_row
+from scenes.mobjects import Num, RampKey, inline, math, txt
+from scenes.mobjects.attention import AttentionMatrix, HeadCard
 from scenes.mobjects.text import on_baseline
+from scenes.motion.attention_steps import dot_products, weighted_sum
 from scenes.motion.pointer import point_at
 from scenes.motion.vector import VectorColumn
-from scenes.motion.attention_steps import dot_products, weighted_sum
 
-S = T.TYPE.small
-PITCH, TOK_X0 = 1.15, -2.95         # the worked example: token spacing, first token's x
+from . import moments as M
+from .view import Data, Head, Layer
+
+S = T.TYPE.small                    # 14 px text
+F = T.TYPE.math                     # formulas with scripts: scripts stay >= 14 px
+PITCH, TOK_X0 = 1.15, -2.95         # the worked example: column spacing, first column's x
 Y_TOK, COL_TOP = 2.6, 2.35          # token labels; top of the key and value columns
-Y_DOT, Y_SCORE = 0.55, 0.0          # rows of dot products and scores
-BASE, BAR_H, BAR_W = -2.15, 1.45, 0.6   # weight bars: baseline, height of weight 1, width
+Y_DOT, Y_SCORE, Y_EXP = 0.6, 0.05, -0.5     # rows of dot products, scores, exps
+BASE, BAR_H, BAR_W = -2.3, 1.05, 0.6        # weight bars: baseline, height of weight 1, width
 LEFT_X, LABEL_X = -6.0, -3.55       # query / output columns; right edge of the row labels
-PANEL_X = 1.35                      # left edge of the text beside the matrix
 EDGE_X = -6.75                      # the frame's left margin
+
+
+def stagger(labels, width: float, rise: float = 0.28) -> None:
+    """Labels in a row wider than their column: every other one a line higher, so none
+    touches its neighbour (long or word-piece tokens of a teacher's sentence)."""
+    if any(m.width > width for m in labels):
+        for m in labels[1::2]:
+            m.shift(UP * rise)
+
+
+@dataclass
+class Stage:
+    """What the handlers leave on stage for later ones (spec.py: needs / builds)."""
+    tokens: Mobject | None = None
+    tokens_small: Mobject | None = None     # the tokens' place over the worked example
+    x: VGroup | None = None             # label + column; .col the column
+    cards: VGroup | None = None
+    q: VectorColumn | None = None
+    qlabel: Mobject | None = None
+    keys: VGroup | None = None          # one column per slot (None at an ellipsis)
+    klabel: Mobject | None = None
+    dots: VGroup | None = None
+    scores: VGroup | None = None
+    exps: VGroup | None = None
+    bars: list = field(default_factory=list)
+    weights: VGroup | None = None
+    rows: list = field(default_factory=list)    # (label, row) pairs of the worked rows
+    matrix: AttentionMatrix | None = None
+    panel: VGroup | None = None
+    on: list = field(default_factory=list)      # everything on stage, for `clear`
 
 
 class PerHeadScene(StoryboardScene):
 
-    # --- data -------------------------------------------------------------------------------
-    def lay(self) -> tuple[dict, str]:
-        i = next(i for i, x in enumerate(self.data["layers"]) if x["layer"] == self.layer)
-        return self.data["layers"][i], f"data.layers[{i}]"
+    def setup(self) -> None:
+        super().setup()
+        self.st = Stage()
 
-    def head(self) -> tuple[dict, str]:
+    # --- data -------------------------------------------------------------------------------
+    @property
+    def v(self) -> Data:
+        """The plan's data through its typed view (view.py): values that carry their path."""
+        return Data.at(self.plan)
+
+    def lay(self) -> tuple[dict, Layer]:
+        i = next(i for i, x in enumerate(self.data["layers"]) if x["layer"] == self.layer)
+        return self.data["layers"][i], self.v.layers[i]
+
+    def head(self) -> tuple[dict, Head]:
         lay, p = self.lay()
-        j = next(j for j, h in enumerate(lay["heads"]) if h["head"] == self.beat["head"])
-        return lay["heads"][j], f"{p}.heads[{j}]"
+        want = self.beat.get("head")
+        j = next((j for j, h in enumerate(lay["heads"]) if h["head"] == want), 0)
+        return lay["heads"][j], p.heads[j]
+
+    def hid(self) -> int:
+        return self.head()[0]["head"]
 
     def sup(self, base: str) -> str:
         """Typst math of a per-head quantity: Q^((0,2)) (layer 0, head 2)."""
-        return f"{base}^(({self.layer},{self.beat['head']}))"
+        return f"{base}^(({self.layer},{self.hid()}))"
+
+    def slots(self) -> list:
+        return self.data["slots"]
+
+    def xs(self, j: int) -> float:
+        return TOK_X0 + PITCH * j
 
     def column(self, values, path: str, decimals: int, color, summary=False,
                length: int | None = None) -> VectorColumn:
-        """A head's vector (d_head long, or `length`) as its first numbers and a ⋮."""
         d = self.data
         return VectorColumn(values, path, show=d["show"], decimals=decimals, color=color,
                             length=length or d["shape"]["d_head"], summary=summary)
 
-    def xs(self, j: int | None = None):
-        """x of token j (all tokens' without j)."""
-        if j is None:
-            return [self.xs(j) for j in range(len(self.data["tokens"]))]
-        return TOK_X0 + PITCH * j
+    def row(self, values, decimals: int, y: float, color=T.TEXT) -> VGroup:
+        """One number per column (a list view: each Num brings its plan path), '…' at an
+        ellipsis."""
+        return VGroup(*[(txt("…", S, T.MUTED) if p is None else
+                         txt("–", S, T.MUTED) if values.raw[p] is None else  # masked key
+                         Num(values[p], None, decimals, S, color))
+                        .move_to([self.xs(j), y, 0]) for j, p in enumerate(self.slots())])
 
-    def row_label(self, m, y: float):
+    def label_at(self, m, y: float):
         return m.move_to([0, y, 0]).align_to([LABEL_X, 0, 0], RIGHT)
 
-    # --- heads and X ------------------------------------------------------------------------
-    def beat_heads(self, beat) -> None:
-        d, p = self.data, self.lay()[1]
-        n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
-        sentence = highlighted(self.plan["sentences"][0], d["focus"]["word"], T.HIGHLIGHT, S)
-        sentence.move_to([0, 3.0, 0]).align_to([EDGE_X, 0, 0], LEFT)
-        cards = VGroup(*[HeadCard(h) for h in range(n)])
-        cards.arrange_in_grid(rows=2, buff=(0.3, 0.3)).move_to([1.6, 0.6, 0])
-        names = [math(f"W_{X}", T.TYPE.math_label, T.QUANTITY[X.lower()]) for X in "QKV"]
-        legend = inline(*[m.copy() for m in names], txt(f"of every head: its own, {dm} × {dh} "
-                                                        f"numbers each", S, T.MUTED))
-        legend.next_to(cards, DOWN, buff=0.25).align_to(cards, LEFT)
-        parts = [txt("largest |cosine| between two heads' matrices:", S, T.MUTED)]
-        for X, m in zip("QKV", names):
-            parts += [m, self.num(f"{p}.w_cos.{X}.max_abs", size=S)]
-        cos_line = inline(*parts).next_to(legend, DOWN, buff=0.15).align_to(cards, LEFT)
-        self.cards = cards
+    def keep(self, *ms) -> None:
+        self.st.on.extend(ms)
+
+    def gone(self, *ms) -> None:
+        """Take faded pieces off the scene with everything in them (a piece animated on its
+        own sits in the scene by itself too)."""
+        self.remove(*[x for m in ms for x in m.get_family()])
+
+    def clear(self, run_time: float) -> None:
+        """Everything on stage fades: the next picture starts on an empty stage."""
+        gone = list(self.st.on)
+        for slot in list(self.shown):
+            gone.append(self.shown.pop(slot))
+        self.st = Stage()
+        if gone:
+            self.play(*[FadeOutPlace(m) for m in gone], run_time=run_time)
+        self.remove(*[x for m in gone for x in m.get_family()])
+
+    # --- the model, its tokens, X -----------------------------------------------------------
+    def beat_tokens(self, beat) -> None:
+        d = self.data
+        f = d["focus"]["pos"]
+        switch = txt(f"MiniLM: {d['shape']['d_model']} numbers per token, "
+                     f"{d['shape']['n_heads']} heads per layer", S, T.MUTED)
+        toks = on_baseline([txt("…" if p is None else d["tokens"][p], S,
+                                T.HIGHLIGHT if p == f else T.MUTED if p is None else T.TEXT)
+                            .move_to([self.xs(j), 0, 0]) for j, p in enumerate(self.slots())],
+                           Y_TOK - 0.07)
+        notes = [txt("[CLS], [SEP]: start and end tokens the model adds", S, T.MUTED)]
+        if d["windowed"]:
+            notes.append(txt(f"… : tokens left out here ({len(d['window'])} of "
+                             f"{d['n_tokens']} shown)", S, T.MUTED))
+        if d["focus"]["n_parts"] > 1:
+            notes.append(txt(f"'{d['focus']['word']}' is {d['focus']['n_parts']} tokens ("
+                             + " ".join(d["focus"]["parts"]) + f"): we follow the last, "
+                             f"{d['focus']['token']}", S, T.HIGHLIGHT))
+        note = VGroup(*notes).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        stagger(toks, PITCH - 0.1)
+        big = toks.copy().scale(1.2).move_to([0, 1.3, 0])
+        note.next_to(big, DOWN, buff=0.6).set_x(0)
+        switch.next_to(note, DOWN, buff=0.35).set_x(0)
+        ends = [big[j] for j, p in enumerate(self.slots()) if p in (0, d["n_tokens"] - 1)]
+        self.st.tokens, self.st.tokens_small = big, toks
+        self.keep(big)
         self.fill_to(None, [
-            (1, lambda t: self.put("sentence", sentence, run_time=min(t, 1.2))),
-            (4, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
-                                                lag_ratio=0.15), run_time=t)),
-            (2, lambda t: self.put("legend", VGroup(legend, cos_line), run_time=t)),
-            (1, lambda t: self.emphasize(cos_line[2:], run_time=t))])
+            (1, lambda t: self.put("switch", switch, run_time=min(t, 1.2))),
+            (3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big], lag_ratio=0.15),
+                                    run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(note), run_time=t)),
+        ] + ([(1, lambda t: self.emphasize(*ends, run_time=t))] if ends else []))
+        self.set_slot("tokens_note", note)
 
     def beat_x(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
-        word = d["focus"]["word"]
+        word = d["focus"]["token"]
         x = T.X_l(self.layer) if d["reads_x"] else f"\"LN\"({T.X_l(self.layer)})"
-        col = self.column(lay["x"], f"{p}.x", lay["x_decimals"], T.X, summary=True,
+        col = self.column(lay["x"], p.x.path, lay["x_decimals"], T.X, summary=True,
                           length=d["shape"]["d_model"])
-        col.at(LEFT_X, 1.2)
-        label = inline(math(x, T.TYPE.math_label, T.X), txt(f"of '{word}'", S, T.MUTED))
-        label.next_to(col, UP, buff=0.2).align_to([EDGE_X, 0, 0], LEFT)
+        col.at(LEFT_X, 1.0)
+        label = inline(math(x, F, T.X), txt(f"of '{word}'", S, T.MUTED))
+        label.next_to(col, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
         group = VGroup(label, col)
         group.col = col
-        copies = [col.nums.copy() for _ in self.cards]
-        self.fill_to(None, [
-            (2, lambda t: self.put("x", group, run_time=t)),
-            (1, lambda t: self.emphasize(col, run_time=t)),
-            (4, lambda t: self.play(LaggedStart(*[
-                c.animate.move_to(card.bars).scale(0.6).set_opacity(0.2)
-                for c, card in zip(copies, self.cards)], lag_ratio=0.12), run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[Indicate(c.bars, color=T.HIGHLIGHT,
-                                                           scale_factor=1.15)
-                                                  for c in self.cards], lag_ratio=0.1),
-                                    run_time=t))])
-        self.remove(*copies)
+        self.st.x = group
+        steps = []
+        drops = [s for s in ("tokens_note", "switch") if s in self.shown]
+        if self.st.tokens is not None and self.st.tokens_small is not None:
+            big, small = self.st.tokens, self.st.tokens_small
+            steps.append((2, lambda t: (self.drop(*drops, run_time=0.3 * t),
+                                        self.play(Transform(big, small), run_time=0.7 * t))))
+            f = self.slots().index(d["focus"]["pos"])
+            steps.append((1, lambda t: self.emphasize(big[f], run_time=t)))
+        self.fill_to(None, steps + [
+            (2, lambda t: self.play(FadeInPlace(group), run_time=t)),
+            (1, lambda t: self.emphasize(col.summary, run_time=t))])
+        self.keep(group)
+
+    def beat_heads(self, beat) -> None:
+        d = self.data
+        n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
+        cards = VGroup(*[HeadCard(h) for h in range(n)])
+        cards.arrange_in_grid(rows=2, buff=(0.3, 0.3)).move_to([1.3, 0.2, 0])
+        names = inline(*[math(f"W_{X}^(({self.layer},h))", F, T.QUANTITY[X.lower()])
+                         for X in "QKV"], buff=0.25)
+        legend = VGroup(inline(txt("head h:", S, T.MUTED), names),
+                        txt(f"its own matrices, {dm} × {dh} numbers each", S, T.MUTED))
+        legend.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        legend.next_to(cards, DOWN, buff=0.2).align_to(cards, LEFT)
+        if self.st.tokens is not None:
+            self.play(FadeOutPlace(self.st.tokens), run_time=self.quick())
+            self.gone(self.st.tokens)
+            self.st.on.remove(self.st.tokens)
+            self.st.tokens = None
+        steps = [(3, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
+                                                     lag_ratio=0.12), run_time=t)),
+                 (2, lambda t: self.play(FadeInPlace(legend), run_time=t)),
+                 (1, lambda t: self.emphasize(legend[0][1], run_time=t))]
+        if self.st.x is not None:
+            copies = [self.st.x.col.nums.copy() for _ in cards]
+            steps += [(4, lambda t: self.play(LaggedStart(*[
+                c.animate.move_to(card.bars).scale(0.6).set_opacity(0.15)
+                for c, card in zip(copies, cards)], lag_ratio=0.1), run_time=t)),
+                (2, lambda t: self.play(LaggedStart(*[Indicate(c.bars, color=T.HIGHLIGHT,
+                                                               scale_factor=1.15)
+                                                      for c in cards], lag_ratio=0.08),
+                                        run_time=t))]
+        self.fill_to(None, steps)
+        if self.st.x is not None:
+            self.remove(*copies)
+        self.drop("switch", run_time=self.quick())
+        self.st.cards = cards
+        self.keep(cards, legend)
+        self.st.panel = legend
 
     # --- the worked example ---------------------------------------------------------------
     def beat_query(self, beat) -> None:
-        h, p = self.head()
-        i, x = self.beat["head"], self.shown["x"]
-        card = self.cards[i]
-        q = self.column(h["q"], f"{p}.q", h["decimals"]["q"], T.Q, summary=True)
-        q.at(LEFT_X, -0.55)
-        arrow = Arrow([LEFT_X, 0.75, 0], [LEFT_X, -0.45, 0], buff=0.05, color=T.Q,
-                      stroke_width=3, max_tip_length_to_length_ratio=0.2)
-        w = inline(txt("×", S, T.Q), math(self.sup("W_Q"), T.TYPE.math_label, T.Q),
-                   txt("+ b", S, T.Q)).next_to(arrow, RIGHT, buff=0.12)
-        note = txt(f"head {i} of layer {self.layer}: written ({self.layer},{i})", S, T.MUTED)
-        note.move_to([0, 3.0, 0]).align_to([EDGE_X, 0, 0], LEFT)
-        others = VGroup(*[c for c in self.cards if c is not card])
-        self.fill_to(None, [
-            (1, lambda t: self.emphasize(card, run_time=t)),
-            (2, lambda t: self.play(FadeOutPlace(others), FadeOutPlace(self.shown.pop("legend")),
-                                    FadeOutPlace(self.shown.pop("sentence")),
-                                    card.animate.move_to(w).scale(0.4).set_opacity(0.0),
-                                    x.animate.shift(UP * (COL_TOP - x.col.get_top()[1])),
+        d, (h, p) = self.data, self.head()
+        x, i = self.st.x, self.hid()
+        leaving = [m for m in (self.st.cards, self.st.panel) if m is not None]
+        card = self.st.cards[i] if self.st.cards is not None else None
+        block = Rectangle(width=0.5, height=1.7, stroke_color=T.Q, stroke_width=2,
+                          fill_color=T.Q, fill_opacity=0.3).move_to([-3.6, 0.35, 0])
+        wname = math(self.sup("W_Q"), F, T.Q).next_to(block, UP, buff=0.12)
+        wsize = txt(f"{d['shape']['d_model']} × {d['shape']['d_head']}", S, T.MUTED)
+        wsize.next_to(block, DOWN, buff=0.12)
+        times = txt("×", T.TYPE.body, T.MUTED).move_to([-4.65, 0.35, 0])
+        eq = txt("=", T.TYPE.body, T.MUTED).move_to([-2.7, 0.35, 0])
+        q = self.column(h["q"], p.q.path, h["decimals"]["q"], T.Q, summary=True)
+        q.move_to([-1.3, 0.35, 0])
+        qlabel = inline(math(self.sup("Q"), F, T.Q), txt(f"of '{d['focus']['token']}'", S,
+                                                         T.MUTED))
+        qlabel.next_to(q, UP, buff=0.15).align_to(q, LEFT)
+        note = txt(f"(0,{i}): layer {self.layer}, head {i}", S, T.MUTED)
+        note.next_to(wsize, DOWN, buff=0.35).align_to(times, LEFT)
+        xcopy = x.col.nums.copy()
+        steps = []
+        if card is not None:
+            steps.append((1, lambda t: self.emphasize(card, run_time=t)))
+        steps += [
+            (2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
+                                    x.animate.move_to([LEFT_X + 0.4, 0.55, 0]), run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(times), Create(block), FadeInPlace(wname),
+                                    FadeInPlace(wsize), FadeInPlace(note), run_time=t)),
+            (2, lambda t: self.play(xcopy.animate.move_to(block).scale(0.5).set_opacity(0.2),
+                                    Indicate(block, color=T.Q, scale_factor=1.08),
                                     run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(note), Create(arrow), FadeInPlace(w),
-                                    run_time=t)),
-            (3, lambda t: self.play(ReplacementTransform(x.col.copy(), q), run_time=t)),
-            (1, lambda t: self.emphasize(q.nums, color=T.Q, run_time=t))])
-        self.remove(card)
-        self.set_slot("note", note)
-        self.arrow_w, self.q = VGroup(arrow, w), q
+            (2, lambda t: self.play(FadeInPlace(eq), ReplacementTransform(xcopy, q),
+                                    FadeInPlace(qlabel), run_time=t)),
+            (1, lambda t: self.emphasize(q.summary, color=T.Q, run_time=t))]
+        self.fill_to(None, steps)
+        self.gone(*leaving)
+        for m in leaving:
+            self.st.on.remove(m)
+        self.st.cards = self.st.panel = None
+        self.st.q, self.st.qlabel = q, qlabel
+        self.set_slot("product", VGroup(times, block, wname, wsize, eq, note))
+        self.keep(q, qlabel)
 
     def beat_keys(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        word = d["focus"]["word"]
-        q, n = self.q, len(d["tokens"])
-        tokens = on_baseline([txt(tok, S, T.HIGHLIGHT if j == d["focus"]["pos"] else T.TEXT)
-                              .move_to([self.xs(j), 0, 0]) for j, tok in enumerate(d["tokens"])],
-                             Y_TOK - 0.07)
-        keys = VGroup(*[self.column(h["k"][j], f"{p}.k[{j}]", h["decimals"]["k"], T.K)
-                        .move_to([self.xs(j), COL_TOP, 0], aligned_edge=UP) for j in range(n)])
-        qlabel = inline(math(self.sup("Q"), T.TYPE.math_label, T.Q), txt(f"of '{word}'", S,
-                                                                         T.MUTED))
-        klabel = self.row_label(math(self.sup("K"), T.TYPE.math_label, T.K), keys.get_y())
-        target = q.copy().shift(UP * (COL_TOP - q.get_top()[1]))
-        qlabel.next_to(target, UP, buff=0.12).align_to([EDGE_X, 0, 0], LEFT)
-        marks = txt("[CLS], [SEP]: marks the model adds at the start and the end", S, T.MUTED)
-        marks.move_to([self.xs(4), Y_DOT, 0])
-        specials = any(tok in ("[CLS]", "[SEP]") for tok in d["tokens"])
+        f = d["focus"]["pos"]
+        q, qlabel = self.st.q, self.st.qlabel
+        toks = on_baseline([txt("…" if t is None else d["tokens"][t], S,
+                                T.HIGHLIGHT if t == f else T.MUTED if t is None else T.TEXT)
+                            .move_to([self.xs(j), 0, 0]) for j, t in enumerate(self.slots())],
+                           Y_TOK - 0.07)
+        stagger(toks, PITCH - 0.1)
+        keys = VGroup(*[(txt("…", S, T.MUTED) if t is None else
+                         self.column(h["k"][t], p.k[t].path, h["decimals"]["k"], T.K))
+                        .move_to([self.xs(j), COL_TOP - 0.6, 0]) for j, t in
+                        enumerate(self.slots())])
+        for k in keys:
+            if isinstance(k, VectorColumn):
+                k.align_to([0, COL_TOP, 0], UP)
+        klabel = self.label_at(math(self.sup("K"), F, T.K), keys.get_y())
+        target_q = q.copy().move_to([LEFT_X, 0, 0]).align_to([0, COL_TOP, 0], UP)
+        target_q.align_to([EDGE_X + 0.05, 0, 0], LEFT)
+        target_l = qlabel.copy().next_to(target_q, UP, buff=0.1).align_to(target_q, LEFT)
+        old = [m for m in (self.st.x, self.st.tokens) if m is not None]
+        fk = self.slots().index(f)
         self.fill_to(None, [
-            (2, lambda t: self.play(FadeOutPlace(self.shown.pop("x")),
-                                    FadeOutPlace(self.arrow_w), Transform(q, target),
-                                    FadeInPlace(qlabel), run_time=t)),
-            (2, lambda t: self.play(Write(tokens), *([FadeInPlace(marks)] if specials else []),
+            (2, lambda t: self.play(*[FadeOutPlace(m) for m in old],
+                                    FadeOutPlace(self.shown.pop("product")),
+                                    Transform(q, target_q), Transform(qlabel, target_l),
                                     run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
+                                                lag_ratio=0.1), run_time=t)),
             (4, lambda t: self.play(FadeInPlace(klabel), LaggedStart(*[
-                FadeInPlace(k) for k in keys], lag_ratio=0.15), run_time=t)),
-            (1, lambda t: self.emphasize(keys[d["focus"]["pos"]], color=T.K, run_time=t))])
-        self.tokens, self.keys, self.qlabel, self.klabel = tokens, keys, qlabel, klabel
-        if specials:
-            self.set_slot("marks", marks)
+                FadeInPlace(k) for k in keys], lag_ratio=0.12), run_time=t)),
+            (1, lambda t: self.emphasize(keys[fk], color=T.K, run_time=t))])
+        self.gone(*old)
+        for m in old:
+            self.st.on.remove(m)
+        self.st.x = None
+        self.st.tokens, self.st.keys, self.st.klabel = toks, keys, klabel
+        self.keep(toks, keys, klabel)
 
     def beat_dots(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        n = len(d["tokens"])
-        dots = number_row(h["dots"], f"{p}.dots", h["decimals"]["dots"], self.xs(), Y_DOT)
-        label = self.row_label(math(f"{self.sup('Q')} dot K", T.TYPE.math_label), Y_DOT)
-        meet = lambda js, t: dot_products(self, self.q, self.keys, dots, js, t)  # noqa: E731
-        top = h["top"]["pos"]
-        self.fill_to(None, [
-            (1, lambda t: self.drop("marks", run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
-            (2, lambda t: meet([0], t)), (2, lambda t: meet([1], t)),
-            (3, lambda t: meet(list(range(2, n)), t)),
-            (1, lambda t: point_at(self, dots[top], run_time=t, direction=DOWN))])
-        self.dots, self.dot_label = dots, label
+        dots = self.row(p.dots, h["decimals"]["dots"], Y_DOT)
+        label = self.label_at(math(f"{self.sup('Q')} dot K", F), Y_DOT)
+        cols = [j for j, t in enumerate(self.slots()) if t is not None]
+        gaps = [dots[j] for j, t in enumerate(self.slots()) if t is None]
+        keys = {j: self.st.keys[j] for j in cols}
+        meet = lambda js, t: dot_products(self, self.st.q, keys, dots, js, t)  # noqa: E731
+        top = self.slots().index(h["top"]["pos"]) if h["top"]["pos"] in self.slots() else None
+        steps = [(1, lambda t: self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
+                                         run_time=t)),
+                 (2, lambda t: meet(cols[:1], t)), (2, lambda t: meet(cols[1:2], t)),
+                 (3, lambda t: meet(cols[2:], t))]
+        if top is not None:
+            steps.append((1, lambda t: point_at(self, dots[top], run_time=t, direction=DOWN)))
+        self.fill_to(None, steps)
+        self.st.dots = dots
+        self.st.rows.append(label)
+        self.keep(dots, label)
 
     def beat_scale(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        n = len(d["tokens"])
-        scores = number_row(h["scores"], f"{p}.scores", h["decimals"]["scores"], self.xs(),
-                            Y_SCORE, T.ATTN)
-        label = self.row_label(inline(txt(f"÷ √{d['shape']['d_head']} =", S),
-                                      self.num("data.scale", size=S)), Y_SCORE)
+        scores = self.row(p.scores, h["decimals"]["scores"], Y_SCORE, T.ATTN)
+        label = self.label_at(inline(txt(f"÷ √{d['shape']['d_head']} =", S),
+                                     Num(self.v.scale, None, 2, S)), Y_SCORE)
         self.fill_to(None, [
             (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
-            (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(self.dots[j].copy(),
-                                                                       scores[j])
-                                                  for j in range(n)], lag_ratio=0.12),
+            (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
+                                                  for a, b in zip(self.st.dots, scores)],
+                                                lag_ratio=0.1), run_time=t))])
+        self.st.scores = scores
+        self.st.rows.append(label)
+        self.keep(scores, label)
+
+    def beat_exp(self, beat) -> None:
+        d, (h, p) = self.data, self.head()
+        exps = self.row(p.exp, h["decimals"]["exp"], Y_EXP, T.ATTN)
+        label = self.label_at(math("e^(\"score\" - \"max\")", F, T.ATTN), Y_EXP)
+        top = self.slots().index(h["top"]["pos"])
+        total = inline(txt("sum =", S, T.MUTED), Num(p.exp_sum, None,
+                                                         h["decimals"]["exp"] - 1, S))
+        total.move_to([0, Y_EXP - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
+        flying = [a.copy() for a in exps]
+        self.fill_to(None, [
+            (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
+            (1, lambda t: self.emphasize(self.st.scores[top], run_time=t)),
+            (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
+                                                  for a, b in zip(self.st.scores, exps)],
+                                                lag_ratio=0.1), run_time=t)),
+            (1, lambda t: self.emphasize(exps[top], run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1]).set_opacity(0)
+                                                  for a in flying],
+                                                lag_ratio=0.05), FadeInPlace(total),
                                     run_time=t))])
-        self.scores, self.score_label = scores, label
+        self.remove(*flying)
+        self.st.exps = exps
+        self.st.rows += [label]
+        self.set_slot("exp_sum", total)
+        self.keep(exps, label)
 
     def beat_softmax(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        n, top, second = len(d["tokens"]), h["top"]["pos"], h["second"]["pos"]
-        bars = VGroup(*[Rectangle(width=BAR_W, height=max(0.01, BAR_H * w), stroke_width=0)
-                        .set_fill(T.ATTN, 0.9).move_to([self.xs(j), BASE, 0], aligned_edge=DOWN)
-                        for j, w in enumerate(h["weights"])])
+        top, second = (self.slots().index(h[k]["pos"]) if h[k]["pos"] in self.slots() else None
+                       for k in ("top", "second"))
+        bars = VGroup(*[Rectangle(width=BAR_W, height=max(0.01, BAR_H * h["weights"][t]),
+                                  stroke_width=0).set_fill(T.ATTN, 0.9)
+                        .move_to([self.xs(j), BASE, 0], aligned_edge=DOWN)
+                        for j, t in enumerate(self.slots()) if t is not None])
+        n = len(self.slots())
         axis = Line([self.xs(0) - 0.5, BASE, 0], [self.xs(n - 1) + 0.5, BASE, 0],
                     color=T.MUTED, stroke_width=2)
-        weights = number_row(h["weights"], f"{p}.weights", h["decimals"]["weights"], self.xs(),
-                             BASE - 0.27, T.ATTN)
-        label = self.row_label(txt("softmax", S, T.ATTN), BASE + 0.75)
-        total = self.row_label(inline(txt("weights, sum =", S, T.MUTED),
-                                      self.num(f"{p}.weights_sum", size=S)), BASE - 0.27)
-        self.fill_to(None, [
-            (1, lambda t: self.play(FadeInPlace(label), Create(axis), run_time=t)),
-            (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(self.scores[j].copy(),
-                                                                       bars[j])
-                                                  for j in range(n)], lag_ratio=0.1),
-                                    run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(w) for w in weights],
-                                                lag_ratio=0.1), run_time=t)),
-            (1, lambda t: self.point_at(bars[top], run_time=t)),
-            (1, lambda t: self.emphasize(weights[second], run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(total), run_time=t)),
-            (1, lambda t: self.emphasize(total, run_time=t))])
-        self.bars, self.weights = bars, weights
-        self.softmax_rest = VGroup(label, total, axis)
+        weights = self.row(p.weights, h["decimals"]["weights"],
+                           BASE - 0.27, T.ATTN)
+        label = self.label_at(txt("÷ sum: attention weights", S, T.ATTN), BASE - 0.27)
+        total = self.shown.pop("exp_sum")
+        steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.5, 0]),
+                                         Create(axis), run_time=t)),
+                 (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
+                                                       for a, b in zip(self.st.exps, weights)],
+                                                     lag_ratio=0.1), FadeInPlace(label),
+                                         run_time=t)),
+                 (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
+                                                     lag_ratio=0.05), run_time=t))]
+        if top is not None:
+            steps.append((1, lambda t: self.emphasize(weights[top], run_time=t)))
+        if second is not None:
+            steps.append((1, lambda t: self.emphasize(weights[second], run_time=t)))
+        self.fill_to(None, steps)
+        self.st.bars, self.st.weights = bars, weights
+        self.keep(bars, weights, axis, label, total)
+        self.st.rows += [total]
 
     def beat_values(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        n, top, word = len(d["tokens"]), h["top"]["pos"], d["focus"]["word"]
-        values = VGroup(*[self.column(h["v"][j], f"{p}.v[{j}]", h["decimals"]["v"], T.V)
-                          .move_to(self.keys[j]) for j in range(n)])
-        vlabel = self.row_label(math(self.sup("V"), T.TYPE.math_label, T.V), self.klabel.get_y())
-        out = self.column(h["out"], f"{p}.out", h["decimals"]["out"], T.ATTN).at(LEFT_X, -0.85)
-        olabel = inline(math("Sigma_j w_j V_j", T.TYPE.math_label, T.ATTN),
-                        txt(f"for '{word}'", S, T.MUTED))
-        olabel.next_to(out, UP, buff=0.12).align_to([EDGE_X, 0, 0], LEFT)
+        top = h["top"]["pos"]
+        values = VGroup(*[(txt("…", S, T.MUTED) if t is None else
+                           self.column(h["v"][t], p.v[t].path, h["decimals"]["v"], T.V))
+                          .move_to(k) for k, t in zip(self.st.keys, self.slots())])
+        vlabel = self.label_at(math(self.sup("V"), F, T.V), self.st.klabel.get_y())
+        out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.ATTN, summary=True)
+        out.move_to([LEFT_X + 0.3, -0.35, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
+        olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", S,
+                            T.ATTN))
+        olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
+        rows = VGroup(self.st.dots, self.st.scores, self.st.exps, *self.st.rows[:-1],
+                      self.st.q, self.st.qlabel)
+        parts = [v for v, t in zip(values, self.slots()) if t is not None]
+        ws = [h["weights"][t] for t in self.slots() if t is not None]
+        tv = self.slots().index(top) if top in self.slots() else None
         self.fill_to(None, [
-            (2, lambda t: self.play(ReplacementTransform(self.klabel, vlabel),
+            (2, lambda t: self.play(FadeOutPlace(rows), run_time=t)),
+            (2, lambda t: self.play(ReplacementTransform(self.st.klabel, vlabel),
                                     LaggedStart(*[ReplacementTransform(k, v) for k, v in
-                                                  zip(self.keys, values)], lag_ratio=0.1),
+                                                  zip(self.st.keys, values)], lag_ratio=0.08),
                                     run_time=t)),
             (1, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
-            (5, lambda t: weighted_sum(self, values, h["weights"], out, run_time=t)),
-            (1, lambda t: self.emphasize(values[top], color=T.V, run_time=t)),
-            (1, lambda t: self.emphasize(out, color=T.ATTN, run_time=t))])
-        self.values, self.out = values, VGroup(olabel, out)
-        self.klabel = vlabel
+            (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t)),
+            (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
+                                         color=T.V, run_time=t))])
+        self.gone(rows)
+        for m in (self.st.dots, self.st.scores, self.st.exps, self.st.q, self.st.qlabel,
+                  *self.st.rows[:-1], self.st.keys, self.st.klabel):
+            if m in self.st.on:
+                self.st.on.remove(m)
+        self.keep(values, vlabel, out, olabel)
 
     # --- the whole matrix, every head -------------------------------------------------------
+    def window_pattern(self, pattern) -> list:
+        w = self.data["window"]
+        return [[pattern[a][b] for b in w] for a in w]
+
     def beat_matrix(self, beat) -> None:
-        d, lay = self.data, self.lay()[0]
-        i, f = self.beat["head"], d["focus"]["pos"]
-        m = AttentionMatrix(lay["patterns"][i], d["tokens"])
-        m.move_to([0, 0, 0]).align_to([EDGE_X, 0, 0], LEFT).shift(DOWN * 0.1)
-        ring = SurroundingRectangle(m.rows[f], color=T.HIGHLIGHT, buff=0.03, stroke_width=2.5)
-        ring.set_z_index(1)                     # over the rows that arrive after it
-        rest = VGroup(*[r for q, r in enumerate(m.rows) if q != f])
+        d, (lay, lp) = self.data, self.lay()
+        i, f = self.hid(), d["focus"]["pos"]
+        w = d["window"]
+        m = AttentionMatrix(self.window_pattern(lay["patterns"][i]), [d["tokens"][t] for t in w],
+                            0.78, 0.5)
+        stagger(m.col_labels, 0.76)
+        m.move_to([0, -0.05, 0]).align_to([EDGE_X, 0, 0], LEFT)
+        ring = SurroundingRectangle(m.rows[w.index(f)], color=T.HIGHLIGHT, buff=0.03,
+                                    stroke_width=2.5).set_z_index(1)
         lines = VGroup(txt(f"head {i} of layer {self.layer}: its whole matrix", S),
                        txt("row: a token asking (its query)", S, T.MUTED),
                        txt("column: a token looked at (its key)", S, T.MUTED),
                        txt("every row adds up to 1", S, T.MUTED),
-                       inline(txt("weight", S, T.MUTED),
+                       inline(txt("attention weight", S, T.MUTED),
                               RampKey(txt("0", S, T.MUTED), txt("1", S, T.MUTED), T.ATTN, 1.2,
                                       0.16)))
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2).move_to([0, 1.6, 0])
-        lines.align_to([PANEL_X, 0, 0], LEFT)
-        old = VGroup(self.q, self.qlabel, self.tokens, self.values, self.klabel, self.dots,
-                     self.dot_label, self.scores, self.score_label, self.weights,
-                     self.softmax_rest, self.out)
+        if d["windowed"]:
+            lines.add(txt(f"{len(w)} of {d['n_tokens']} tokens shown", S, T.MUTED))
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        lines.next_to(m, RIGHT, buff=0.6).align_to(m, UP)
+        bars = list(self.st.bars)
         self.fill_to(None, [
-            (2, lambda t: self.play(FadeOutPlace(old), run_time=t)),
-            (2, lambda t: self.play(*[Transform(b, c) for b, c in zip(self.bars,
-                                                                      m.rows[f].cells)],
-                                    run_time=t)),
+            (2, lambda t: self.clear_but(bars, t)),
+            (2, lambda t: self.play(*([Transform(b, c) for b, c in
+                                       zip(bars, m.rows[w.index(f)].cells)]
+                                      or [FadeInPlace(m.rows[w.index(f)])]), run_time=t)),
             (1, lambda t: self.play(Create(ring), run_time=t)),
-            (4, lambda t: self.play(LaggedStart(*[FadeInPlace(r) for r in rest],
-                                                lag_ratio=0.15),
+            (4, lambda t: self.play(LaggedStart(*[FadeInPlace(r) for q, r in enumerate(m.rows)
+                                                  if q != w.index(f)], lag_ratio=0.12),
                                     FadeInPlace(m.row_labels), FadeInPlace(m.col_labels),
                                     run_time=t)),
             (3, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in lines],
                                                 lag_ratio=0.3), run_time=t))])
-        self.remove(*self.bars, *rest, m.row_labels, m.col_labels)
+        self.remove(*bars, *m.rows, m.row_labels, m.col_labels)
         self.add(m)
-        self.matrix, self.panel, self.ring = m, lines, ring
+        self.st.matrix, self.st.panel = m, lines
+        self.keep(m, lines, ring)
+        self.ring = ring
+
+    def clear_but(self, keep, run_time: float) -> None:
+        keep = list(keep)
+        for b in keep:
+            for m in self.st.on:
+                if b in m.get_family() and m is not b:
+                    m.remove(b)
+        self.clear(run_time)
+        self.add(*keep)
 
     def beat_diagonal(self, beat) -> None:
-        (h, p), lp = self.head(), self.lay()[1]
-        cells = self.matrix.below_diagonal()
+        d, (h, p), (lay, lp) = self.data, self.head(), self.lay()
+        w = d["window"]
+        pairs = [(a, b) for a, b in enumerate(w) if a > 0 and w[a - 1] == b - 1]
+        cells = VGroup(*[self.st.matrix.cell(a, a - 1) for a, _ in pairs])
         rings = VGroup(*[SurroundingRectangle(c, color=T.HIGHLIGHT, buff=0, stroke_width=2.5)
                          for c in cells])
-        nums = VGroup(*[Num(h["below"][q], f"{p}.below[{q}]", h["decimals"]["below"], S,
-                            T.BACKGROUND).move_to(c) for q, c in enumerate(cells, start=1)])
         claim = VGroup(txt("each token → the token just before it:", S, T.HIGHLIGHT),
-                       inline(txt("mean weight over", S, T.HIGHLIGHT),
-                              self.num(f"{lp}.prev.rows", decimals=0, size=S,
-                                       color=T.HIGHLIGHT),
+                       inline(txt("mean over", S, T.HIGHLIGHT),
+                              Num(lp.prev.rows, None, 0, S, T.HIGHLIGHT),
                               txt("rows =", S, T.HIGHLIGHT),
-                              self.num(f"{lp}.prev.score", size=S, color=T.HIGHLIGHT)))
-        claim.arrange(DOWN, aligned_edge=LEFT, buff=0.12).next_to(self.panel, DOWN, buff=0.4)
-        claim.align_to(self.panel, LEFT)
+                              Num(lp.prev.score, None, lay["prev_decimals"], S,
+                                  T.HIGHLIGHT)))
+        claim.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        claim.next_to(self.st.panel, DOWN, buff=0.4).align_to(self.st.panel, LEFT)
         self.fill_to(None, [
-            (3, lambda t: self.play(FadeOutPlace(self.ring), LaggedStart(*[Create(r) for r in rings],
-                                                              lag_ratio=0.2), run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in nums],
-                                                lag_ratio=0.15), run_time=t)),
+            (3, lambda t: self.play(FadeOutPlace(self.ring),
+                                    LaggedStart(*[Create(r) for r in rings], lag_ratio=0.2),
+                                    run_time=t)),
             (1, lambda t: self.point_at(cells[len(cells) // 2], run_time=t)),
             (2, lambda t: self.play(FadeInPlace(claim), run_time=t)),
             (1, lambda t: self.emphasize(claim[1][-1], run_time=t))])
-        self.diag, self.claim = VGroup(rings, nums), claim
+        self.keep(rings, claim)
 
     def beat_grid(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
-        best = lay["prev"]["head"]
+        best, runner = lay["prev"]["head"], lay["prev"]["next_head"]
+        n = len(d["window"])
+        cell = 1.5 / n
         minis = VGroup()
         for h, pattern in enumerate(lay["patterns"]):
-            m = AttentionMatrix(pattern, d["tokens"], 0.115, 0.1, labels=False)
+            m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, labels=False)
             name = txt(f"head {h}", S, T.HIGHLIGHT if h == best else T.MUTED)
-            score = self.num(f"{p}.prev_token[{h}]", size=S,
-                             color=T.HIGHLIGHT if h == best else T.TEXT)
-            minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.06))
-        minis.arrange_in_grid(rows=3, buff=(0.3, 0.16)).move_to([0, 0.05, 0])
-        minis.align_to([PANEL_X, 0, 0], LEFT)
-        head = VGroup(txt(f"every head of layer {self.layer}; under each, its mean", S,
-                          T.MUTED),
-                      txt("weight on the token just before", S, T.MUTED))
-        head.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        note = inline(txt(f"no other head of layer {self.layer} above", S),
-                      self.num(f"{p}.prev.next_best", size=S, color=T.HIGHLIGHT))
-        note.next_to(minis, DOWN, buff=0.2).align_to(minis, LEFT)
-        head.next_to(minis, UP, buff=0.15).align_to(minis, LEFT)
+            score = Num(p.prev_token[h], None, lay["prev_decimals"], S,
+                        T.HIGHLIGHT if h == best else T.TEXT)
+            minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.08))
+        minis.arrange_in_grid(rows=2, buff=(0.55, 0.3)).move_to([0, -0.1, 0])
+        head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
+                   f"on the token just before", S, T.MUTED)
+        head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
         box = SurroundingRectangle(minis[best], color=T.HIGHLIGHT, buff=0.06, stroke_width=2.5)
+        box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.05, stroke_width=2)
         self.fill_to(None, [
-            (2, lambda t: self.play(FadeOutPlace(VGroup(self.panel, self.claim)),
-                                    run_time=t)),
+            (2, lambda t: self.clear(t)),
             (1, lambda t: self.play(FadeInPlace(head), run_time=t)),
             (5, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in minis],
                                                 lag_ratio=0.12), run_time=t)),
             (1, lambda t: self.play(Create(box), run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(note), run_time=t)),
-            (1, lambda t: self.emphasize(minis[lay["prev"]["next_head"]][2], run_time=t)),
-            (1, lambda t: self.emphasize(note[-1], run_time=t))])
+            (2, lambda t: self.play(Create(box2), run_time=t)),
+            (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])
+        self.keep(minis, head, box, box2)
+
+    # --- the layer's update -----------------------------------------------------------------
+    def beat_join(self, beat) -> None:
+        d, (lay, p) = self.data, self.lay()
+        j, jp = lay["join"], p.join
+        n, dh, dm = d["shape"]["n_heads"], d["shape"]["d_head"], d["shape"]["d_model"]
+        gap, sw = 0.98, 0.7
+        x0 = -6.2
+        hx = [x0 + gap * h + sw / 2 for h in range(n)]
+        strips = VGroup(*[Rectangle(width=sw, height=0.32, stroke_color=T.ATTN, stroke_width=1.5,
+                                    fill_color=T.ATTN, fill_opacity=0.45).move_to([x, 2.2, 0])
+                          for x in hx])
+        names = VGroup(*[txt(str(h), S, T.MUTED).next_to(s, UP, buff=0.08)
+                         for h, s in enumerate(strips)])
+        top_label = txt(f"each head's output for '{d['focus']['token']}': {dh} numbers", S,
+                        T.MUTED)
+        top_label.next_to(names, UP, buff=0.1).align_to([x0, 0, 0], LEFT)
+        joined_w = 0.5 * n
+        joined = VGroup(*[s.copy().stretch_to_fit_width(0.5) for s in strips])
+        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 1.0, 0])
+        jl = txt(f"joined: {d['shape']['d_joined']} numbers", S, T.MUTED)
+        jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
+        wo = inline(txt("×", T.TYPE.body, T.MUTED), math(f"W_O^(({self.layer}))", F),
+                    txt("=", T.TYPE.body, T.MUTED))
+        wo.next_to(joined, RIGHT, buff=0.2)
+        delta = self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
+                            summary=True, length=dm)
+        delta.next_to(wo, RIGHT, buff=0.2).align_to(joined, UP).shift(DOWN * 0.05)
+        dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
+        dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
+        dlen = inline(txt("length", S, T.MUTED),
+                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+        dlen.next_to(dname, RIGHT, buff=0.3)
+        k = min(0.5, 1.35 / max(j["piece_norms"]))      # the longest piece at most 1.35 tall
+        bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
+                        .set_fill(T.ATTN, 0.85).move_to([x, -2.35, 0], aligned_edge=DOWN)
+                        for x, L in zip(hx, j["piece_norms"])])
+        lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
+                            T.TEXT).next_to(b, UP, buff=0.08) for h, (b, L) in
+                        enumerate(zip(bars, j["piece_norms"]))])
+        plabel = txt("length of each head's piece of the update", S, T.MUTED)
+        plabel.move_to([0, -0.15, 0]).align_to([x0, 0, 0], LEFT)
+        boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
+                                              color=T.HIGHLIGHT, buff=0.05, stroke_width=2.5)
+                         for r in j["top"]])
+        ons = VGroup(*[Num(jp.top[k].on_key, None, j["decimals"]["on_key"], S, T.HIGHLIGHT)
+                       .next_to(boxes[k], DOWN, buff=0.06) for k, r in enumerate(j["top"])])
+        onl = txt(f"boxed: the longest; under each, its attention weight from "
+                  f"'{d['focus']['token']}' on '{j['key_token']}'", S, T.HIGHLIGHT)
+        onl.next_to(plabel, DOWN, buff=0.1).align_to(plabel, LEFT)
+        self.fill_to(None, [
+            (2, lambda t: self.clear(t)),
+            (3, lambda t: self.play(FadeInPlace(top_label), LaggedStart(*[
+                FadeInPlace(VGroup(s, nm)) for s, nm in zip(strips, names)], lag_ratio=0.08),
+                run_time=t)),
+            (3, lambda t: self.play(*[ReplacementTransform(s.copy(), js)
+                                      for s, js in zip(strips, joined)], FadeInPlace(jl),
+                                    run_time=t)),
+            (3, lambda t: self.play(FadeInPlace(wo), ReplacementTransform(joined.copy(), delta),
+                                    FadeInPlace(dname), run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
+            (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
+            (3, lambda t: self.play(FadeInPlace(plabel), LaggedStart(*[
+                GrowFromEdge(b, DOWN) for b in bars], lag_ratio=0.06),
+                LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06), run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes], lag_ratio=0.3),
+                                    run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[FadeInPlace(x) for x in ons],
+                                                                  lag_ratio=0.3), run_time=t))])
+        self.keep(strips, names, top_label, joined, jl, wo, delta, dname, dlen, bars, lens,
+                  plabel, boxes, ons, onl)
+
+    def beat_add(self, beat) -> None:
+        d, (lay, p) = self.data, self.lay()
+        j, jp = lay["join"], p.join
+        dm = d["shape"]["d_model"]
+        y = 1.6
+        xin = math(T.X_l(self.layer), F, T.X).move_to([-5.6, y, 0])
+        box = Rectangle(width=2.4, height=0.9, stroke_color=T.ATTN, stroke_width=2)
+        box.move_to([-1.6, y, 0])
+        bname = txt("attention", S, T.ATTN).move_to(box)
+        plus = VGroup(Circle(radius=0.25, color=T.TEXT, stroke_width=2),
+                      txt("+", T.TYPE.body)).move_to([2.2, y, 0])
+        out = math(f"{T.X_l(self.layer)} + Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
+        out.next_to(plus, RIGHT, buff=0.5)
+        a1 = Arrow(xin.get_right(), box.get_left(), buff=0.15, color=T.X, stroke_width=3)
+        a2 = Arrow(box.get_right(), plus.get_left(), buff=0.1, color=T.ATTN, stroke_width=3)
+        a3 = Arrow(plus.get_right(), out.get_left(), buff=0.1, color=T.TEXT, stroke_width=3)
+        skip_pts = [[-4.6, y, 0], [-4.6, y + 0.95, 0], [2.2, y + 0.95, 0]]
+        skip = VGroup(Line(skip_pts[0], skip_pts[1], color=T.X, stroke_width=3),
+                      Line(skip_pts[1], skip_pts[2], color=T.X, stroke_width=3),
+                      Arrow([2.2, y + 0.95, 0], plus.get_top(), buff=0, color=T.X,
+                            stroke_width=3, max_tip_length_to_length_ratio=0.35))
+        sname = txt("skip path", S, T.X).next_to(skip[1], UP, buff=0.08)
+        cols = [self.column(j["x"], jp.x.path, j["decimals"]["x"], T.X, length=dm),
+                self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
+                            length=dm),
+                self.column(j["mid"], jp.mid.path, j["decimals"]["mid"], T.TEXT, length=dm)]
+        sums = VGroup(cols[0], txt("+", T.TYPE.body), cols[1], txt("=", T.TYPE.body), cols[2])
+        sums.arrange(RIGHT, buff=0.35).move_to([0, -1.4, 0])
+        names = [math(T.X_l(self.layer), F, T.X),
+                 math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)]
+        for nm, c in zip(names, cols[:2]):
+            nm.next_to(c, UP, buff=0.12)
+        note = txt(f"{dm} numbers each, added entry by entry", S, T.MUTED)
+        note.next_to(sums, DOWN, buff=0.25)
+        self.fill_to(None, [
+            (2, lambda t: self.clear(t)),
+            (2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
+                                    FadeInPlace(bname), run_time=t)),
+            (2, lambda t: self.play(Create(a2), FadeInPlace(plus), run_time=t)),
+            (3, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
+            (1, lambda t: self.emphasize(plus, run_time=t)),
+            (2, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t)),
+            (3, lambda t: self.play(FadeInPlace(VGroup(cols[0], names[0])),
+                                    FadeInPlace(VGroup(sums[1], cols[1], names[1])),
+                                    run_time=t)),
+            (3, lambda t: self.play(FadeInPlace(sums[3]),
+                                    ReplacementTransform(VGroup(cols[0].copy(),
+                                                                cols[1].copy()), cols[2]),
+                                    FadeInPlace(note), run_time=t))])
+        self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note)
 
 
 __all__ = ["PerHeadScene"]

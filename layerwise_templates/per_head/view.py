@@ -1,0 +1,140 @@
+"""The typed view of per_head's plan `data` (layerwise_core.planview): the scene reads every
+number through it (`Num(v.layers[0].join.delta_norm)`: the value brings its plan path), and
+`layerwise plan` checks the builder's output against it."""
+
+from __future__ import annotations
+
+from layerwise_core.planview import View
+
+
+class Focus(View):
+    word: str
+    pos: int
+    parts: list[str]
+    n_parts: int
+    token: str
+
+
+class Shape(View):
+    n_heads: int
+    n_kv_heads: int
+    d_model: int
+    d_head: int
+    d_joined: int
+
+
+class Ranked(View):
+    pos: int
+    token: str
+    offset: int
+    dot: float
+    score: float
+    weight: float
+    shifted: float
+    exp: float
+
+
+class Decimals(View):
+    q: int
+    k: int
+    v: int
+    out: int
+    dots: int
+    scores: int
+    weights: int
+    below: int
+    shifted: int
+    exp: int
+
+
+class Head(View):
+    head: int
+    q: list[float]
+    k: list[list[float]]
+    v: list[list[float]]
+    dots: list[float | None]
+    scores: list[float | None]
+    weights: list[float]
+    weights_sum: float
+    shifted: list[float | None]
+    exp: list[float | None]
+    exp_sum: float
+    out: list[float]
+    top: Ranked
+    second: Ranked
+    gap: float
+    rest_max: float
+    below: list[float | None]
+    decimals: Decimals
+
+
+class Prev(View):
+    head: int
+    score: float
+    score_text: str
+    next_head: int
+    next_best: float
+    next_best_text: str
+    rows: int
+
+
+class Piece(View):
+    head: int
+    length: float
+    on_key: float
+    on_key_text: str
+
+
+class JoinDecimals(View):
+    z: int
+    piece_norms: int
+    delta: int
+    x: int
+    mid: int
+    on_key: int
+    delta_norm: int
+
+
+class Join(View):
+    z: list[list[float]]
+    piece_norms: list[float]
+    bias_norm: float
+    delta: list[float]
+    delta_norm: float
+    delta_norm_text: str
+    x: list[float]
+    x_norm: float
+    mid: list[float]
+    top: list[Piece]
+    key_token: str
+    top_on_key_min: float
+    decimals: JoinDecimals
+
+
+class Layer(View):
+    layer: int
+    x: list[float]
+    x_decimals: int
+    w_cos_max: float
+    patterns: list[list[list[float]]]
+    prev_token: list[float]
+    prev_decimals: int
+    prev: Prev
+    heads: list[Head]
+    join: Join
+
+
+class Data(View):
+    focus: Focus
+    tokens: list[str]
+    n_tokens: int
+    n_layers: int
+    window: list[int]
+    slots: list[int | None]
+    windowed: bool
+    shape: Shape
+    scale: float
+    reads_x: bool
+    post_ln: bool
+    show: int
+    layers: list[Layer]
