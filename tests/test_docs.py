@@ -1,0 +1,33 @@
+"""The docs hold together: every relative link and image of README.md and docs/*.md points at a
+file of the repository, and the README stays a front page (at most 12 KB)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import framecheck as fc
+
+PAGES = [fc.ROOT / "README.md", *sorted((fc.ROOT / "docs").glob("*.md")),
+         *sorted((fc.ROOT / "layerwise_templates").glob("*/README.md"))]
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def links(text: str) -> list[str]:
+    return [t for t in LINK.findall(text) if not re.match(r"[a-z]+:", t)]
+
+
+def test_the_pattern_finds_links_and_images():
+    assert links("see [a](docs/a.md#x) and ![s](b/c.png), not [w](https://x.org)") == \
+        ["docs/a.md", "b/c.png"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(fc.ROOT)))
+def test_every_relative_link_exists(page):
+    missing = [t for t in links(page.read_text()) if not (page.parent / t).exists()]
+    assert missing == []
+
+
+def test_the_readme_is_a_front_page():
+    assert len((fc.ROOT / "README.md").read_bytes()) <= 12 * 1024
