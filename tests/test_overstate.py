@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, STORYBOARDS
+from conftest import STORYBOARDS
 from layerwise_core.cli import main
 from layerwise_core.storyboard.overstate import WORDS, findings, said, sentences
 from layerwise_core.storyboard.schema import load_storyboard, validate_text
