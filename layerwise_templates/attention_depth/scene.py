@@ -4,7 +4,7 @@ The sentence's tokens sit in a row; from the focus word an arc goes to every oth
 width and brightness the focus word's attention weight there (the head-average: the mean of the
 heads' rows, said on screen), every arc as high as the others (so a long arc does not look
 heavier than a short one), its number under the token. Right: the share of the row on [CLS]
-(dark) and [SEP] (light), one stacked bar per layer. A long sentence keeps the special tokens,
+(dark) and [SEP] (light), one stacked bar per layer, its share written above it. A long sentence keeps the special tokens,
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
@@ -12,13 +12,17 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                appear; the heaviest word and [CLS] are pointed at; the chart's first bar
 - `depth`      layers 1, 2, ...: one per narration sentence, the arcs morph to the next row and
                the chart grows a bar
-- `why`        layer 1's own W_Q^(1), W_K^(1) with an input slot: X^(0) goes in, the arcs show
-               that row; X^(0) moves out, X^(1) moves in, the arcs show the model's row; a small
-               three-bar panel compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
-- `sink`       the chart again with every share written; lowest, highest and last ringed; the
-               interpretation "a sink" labelled as one
-- `deep_heads` the last layer head by head: each head's weight on the heaviest word as a bar,
-               with its previous-token score; the three heaviest heads ringed
+- `why`        the arcs dim; layer 1's own W_Q^(1), W_K^(1) as a block: an X^(0) chip moves into
+               it and the arcs re-form from its output (that row); then an X^(1) chip, the
+               model's row; a three-bar panel compares the shares (layer 0, layer 1 fed X^(0),
+               fed X^(1))
+- `sink`       the chart again, every share written; lowest, highest and last pointed at; the
+               header and the arcs change to the peak layer together; "a sink" labelled as a
+               reading
+- `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
+               a dashed line at the head-average; each head's previous-token score as a bar
+               against a dashed "spread evenly" line (1 / number of tokens); the three heaviest
+               heads' numbers boxed
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
