@@ -167,7 +167,7 @@ class ToyLoopScene(StoryboardScene):
 
     def busy(self, *ms) -> None:
         """While the voice reads out what was just drawn, outline it (no still picture)."""
-        if self.beat.get("cues") and self.next_reveal() - self.time > 2.0:
+        if self.beat.get("cues") and self.next_reveal() - self.time > 1.5:
             self.wait(0.6)
             self.emphasize(*ms)
 
@@ -184,6 +184,7 @@ class ToyLoopScene(StoryboardScene):
             self.play(GrowArrow(arrow), FadeInPlace(label), run_time=self.quick(0.2, 0.8))
             self.set_slot("x_arrow", self.stage.x_arrow)
         self.emphasize(self.shown["x"])
+        self.busy(self.stage.x_arrow)
 
     def ghost_previous(self) -> None:
         """The last pass's Q, K, V arrows stay, dimmed and unlabelled, so the new ones are
