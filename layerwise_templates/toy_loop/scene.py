@@ -411,12 +411,12 @@ class ToyLoopScene(StoryboardScene):
         self.emphasize(rows[0])
 
     def beat_note(self, beat) -> None:
-        note = wrapped("Q and K are computed at every pass but never used: the toy leaves out "
+        note = wrapped("Q and K are computed in every layer but never used: the toy leaves out "
                        "attention, so the update uses V alone. Only X carries over.", 40,
                        T.TYPE.label, T.TEXT, max_width=6.0)
         box = SurroundingRectangle(note, color=T.MUTED, buff=T.BUFF, corner_radius=0.1)
-        group = VGroup(box, note).move_to(self.panel_top, aligned_edge=UP).align_to(self.code,
-                                                                                    LEFT)
+        group = VGroup(box, note).next_to(self.title, DOWN, buff=T.GAP + 0.3)
+        group.align_to(self.code, LEFT)
         self.drop("x", "upd", "w", "q", "k", "v", "table")
         self.put("note", group)
         qk = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
