@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from layerwise_core.analysis.toy_loop_steps import carry_gap, smallest_gap, step_lengths
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 
@@ -44,9 +45,15 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     everything = np.array([layers[l][k] for l in range(len(layers))
                            for k in ("x_in", "q", "k", "v", "x_out")])
     extent = float(max(1.0, math.ceil(np.abs(everything).max())))
-    for lay in layers:
+    lengths = step_lengths([lay["x_in"] for lay in layers], [lay["x_out"] for lay in layers])
+    for lay, n in zip(layers, lengths):
         lay["zoom"] = close_up(lay["x_in"], lay["x_out"])
-    return {"code": CODE, "lines": LINES, "seed": t.meta["source"]["seed"],
+        lay["step_len"] = n          # |X^(l+1) - X^(l)| = |0.1 V^(l)|
+    fresh = {key: round(smallest_gap([lay[key] for lay in layers]), 4) for key in "qkv"}
+    fresh["carry_gap"] = carry_gap([lay["x_in"] for lay in layers],
+                                   [lay["x_out"] for lay in layers])
+    fresh["step_ratio"] = round(lengths[1] / lengths[0], 4) if len(lengths) > 1 else 0.0
+    return {"fresh": fresh, "code": CODE, "lines": LINES, "seed": t.meta["source"]["seed"],
             "step": 0.1, "extent": extent, "layers": layers}
 
 
