@@ -7,12 +7,15 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
 - `same`      the cosine introduced: two arrows, one turning (1 = same direction, 0 = at right
               angles); layer 0: the two X rows "=", the same W_Q, W_K, W_V, the two Q rows "=";
               the chart's four layer-0 points at one value
-- `entered`   what context entered at layer 0: the focus token's head-average attention as arcs
-              in both sentences, one above the other; two heads that read one sentence's
-              heaviest word and a different word in the other; the two updates Delta_attn^(0)
-              as arrows (lengths, angle, cosine); the cosine of the two X^(1)
-- `layers`    layer 1, 2, ...: the chart grows one segment per quantity and a table gains that
-              layer's four cosines; "the same W^(l)" label counts the layer
+- `entered`   what context entered at layer 0: the two token rows; the same query meeting
+              different keys (sentence 1's heaviest word, the head's pick in sentence 2); the
+              tokens at the same positions in both greyed (same X, same values); the focus
+              token's head-average attention as arcs (the special tokens' arcs grey, their
+              share said); one head in full words; the two updates Delta^(0) as arrows
+              (lengths, angle, cosine); each added to the same X^(0), the cosine of the X^(1)
+- `layers`    layer 1, 2, ...: the chart grows one segment per quantity (X thick, on top) and
+              a table gains that layer's four cosines; "the same W^(l)" label counts the layer;
+              then X's dip and end and the values' lowest are pointed at
 - `compare`   the lowest Q/K/V cosine and X's lowest ringed in chart and table; the last layer's
               lowest and highest; the thesis
 
@@ -503,7 +506,7 @@ class ContextQKVScene(StoryboardScene):
                     aligned_edge=LEFT)
         head = VGroup(txt("what attention adds to X:", S),
                       inline(math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
-                             txt("from attention, in each sentence", S, T.MUTED)))
+                             txt("in each sentence", S, T.MUTED)))
         head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
                                                                  aligned_edge=UP + LEFT)
         g = VGroup(head, arrows, labels, arc, cos)
@@ -535,25 +538,24 @@ class ContextQKVScene(StoryboardScene):
                        txt("and", S, T.MUTED),
                        Num(ss[1].special_share, decimals=2, size=S, color=T.MUTED))
         share.next_to(r2.weights, DOWN, buff=0.25).align_to(legend, LEFT)
-        right_x = max(r1.get_right()[0], r2.get_right()[0]) + 0.35
+        right_x = max(m.get_right()[0] for r in (r1, r2) for m in (r.row, r.weights)) + 0.4
         right_x = max(right_x, 1.3) + 0.1
         heads = self.heads_card(right_x, top - 0.35)
         upd = self.update_picture(right_x, top - 0.35)
         nxt = None
         if e.x_next.value is not None:
-            after = ("then LayerNorm, the FFN and its add:" if self.v.reads.same_as_x.value
+            after = ("then LayerNorm, FFN (+ its add):" if self.v.reads.same_as_x.value
                      else "then the FFN update:")
             nxt = VGroup(VGroup(inline(txt("each added to the same", S, T.MUTED),
                                        math("X^((0))", 1.4 * T.TYPE.math_label, T.X)),
-                                txt("in both: the sums mostly agree;", S, T.MUTED)).arrange(
+                                txt("the sums mostly agree;", S, T.MUTED)).arrange(
                              DOWN, buff=0.06, aligned_edge=LEFT),
                          txt(after, S, T.MUTED),
                          inline(txt("cos of the two", S, T.MUTED),
                                 math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                                 Num(e.x_next, decimals=2, size=S, color=T.X)))
             nxt.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-            nxt.next_to(upd, DOWN, buff=0.35).align_to(upd, LEFT)
-            nxt.set_x(max(nxt.get_x(), r2.get_right()[0] + 0.3 + nxt.width / 2))
+            nxt.next_to(upd, DOWN, buff=0.35).align_to(upd.head, LEFT)
         for m in (heads, upd) + ((nxt,) if nxt is not None else ()):
             self.keep_inside(m)
 
