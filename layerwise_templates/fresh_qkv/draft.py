@@ -55,7 +55,7 @@ def build(c: Context) -> Draft:
         end = (f"and the sum, {{{u}.post:.2f}} long, is normalised again to {{{u}.ln2:.2f}}.")
     else:
         end = f"and the sum, {{{u}.post:.2f}} long, is the state the next layer reads."
-    beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on a second skip "
+    beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on its own skip "
                       "path: the next X",
                       "The rest of the layer has the same shape. The feed-forward "
                       "network, a small network applied to this token alone, reads the " + ("normalised state" if post else
