@@ -23,6 +23,7 @@ class Stage(View):
 class Update(View):
     placement: str
     stages: list[Stage]
+    centred: list[Stage]
     x_next_first: list[float]
     x_next_norm: float
     cos_x_next: float
@@ -47,6 +48,9 @@ class Layer(View):
     W_Q: list[list[float]]
     W_K: list[list[float]]
     W_V: list[list[float]]
+    b_Q: list[float]
+    b_K: list[float]
+    b_V: list[float]
     q: list[float]
     k: list[float]
     v: list[float]
@@ -63,6 +67,7 @@ class Shape(View):
     n_heads: int
     d_model: int
     d_head: int
+    d_mlp: int
 
 
 class Show(View):
@@ -77,4 +82,5 @@ class Data(View):
     model: str
     shape: Shape
     show: Show
+    pre_ln_lengths: list[float]
     layers: list[Layer]
