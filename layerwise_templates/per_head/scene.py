@@ -661,7 +661,7 @@ class PerHeadScene(StoryboardScene):
         top_label.next_to(names, UP, buff=0.1).align_to([x0, 0, 0], LEFT)
         joined_w = 0.5 * n
         joined = VGroup(*[s.copy().stretch_to_fit_width(0.5) for s in strips])
-        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 1.0, 0])
+        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 1.15, 0])
         jl = txt(f"joined: {d['shape']['d_joined']} numbers", S, T.TEXT)
         jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
         wo = inline(txt("×", T.TYPE.body, T.MUTED), math(f"W_O^(({self.layer}))", F),
@@ -690,7 +690,7 @@ class PerHeadScene(StoryboardScene):
                    txt("; bars: each piece's length, bias", S, T.TEXT),
                    Num(jp.bias_norm, None, j["decimals"]["piece_norms"], S, T.TEXT)))
         plabel.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        plabel.move_to([0, 0.15, 0]).align_to([x0, 0, 0], LEFT)
+        plabel.move_to([0, 0.05, 0]).align_to([x0, 0, 0], LEFT)
         hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.6, 0])
                           for h, x in enumerate(hx)])
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
