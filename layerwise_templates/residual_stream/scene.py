@@ -251,6 +251,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                            math(f"\u00d7 |{T.X_l(0)}|", T.TYPE.math_label, T.FFN))
             times.next_to(b[2], RIGHT, buff=0.15)       # clear of the bars' key below
             b.add(times)
+            c.next_to(b, RIGHT, buff=0.55)              # the sum moves over to make room
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
         self.put("eq", eq, run_time=run["eq"] * k)
         self.put("c", c, run_time=run["c"] * k)
