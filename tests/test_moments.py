@@ -291,7 +291,7 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
     "missing moment": (('      share: "percent"\n', ""), ("moments:", "id: sizes"),
-                       "beats[12].moments: missing moment share: template 'residual_stream' "
+                       "beats[11].moments: missing moment share: template 'residual_stream' "
                        "waits for it in sizes"),
     "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
