@@ -89,7 +89,7 @@ TYPED_STREAM = {
     ("sizes", "norm_first"): (1, "from"), ("sizes", "norm_last"): (1, "to "),
     ("sizes", "growth"): (1, "about"), ("sizes", "first_token"): (2, "One token"),
     ("sizes", "outlier_norm"): (2, "grows"), ("sizes", "share"): (3, "percent"),
-    ("sizes", "left_out"): (4, "leave"),
+    ("mlp_out", "update"): (0, "adds its update"),
     ("identity", "updates"): (1, "the {n}"), ("identity", "is_x"): (1, "is X"),
     ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),
 }
@@ -290,8 +290,8 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
-    "missing moment": (('      left_out: "leave"\n', ""), ("moments:", "id: sizes"),
-                       "beats[11].moments: missing moment left_out: template 'residual_stream' "
+    "missing moment": (('      share: "percent"\n', ""), ("moments:", "id: sizes"),
+                       "beats[11].moments: missing moment share: template 'residual_stream' "
                        "waits for it in sizes"),
     "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
