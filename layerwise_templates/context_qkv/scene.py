@@ -467,12 +467,12 @@ class ContextQKVScene(StoryboardScene):
         e = self.v.entered
         h = e.heads[0]                      # the one head the narration names
         size = T.TYPE.label
-        lines = [inline(txt("one head, layer 0: head", S, T.MUTED),
-                        Num(h.head, decimals=0, size=S, color=T.MUTED)),
+        lines = [inline(txt("one head, layer 0: head", S, T.TEXT),
+                        Num(h.head, decimals=0, size=S, color=T.TEXT)),
                  inline(txt("sentence 1:", size, T.SENTENCES[0]), txt(str(h.a_token), size),
-                        Num(h.a, decimals=2, size=size, color=T.ATTN)),
+                        Num(h.a, decimals=2, size=size, color=T.ATTN), buff=0.16),
                  inline(txt("sentence 2:", size, T.SENTENCES[1]), txt(str(h.b_token), size),
-                        Num(h.b, decimals=2, size=size, color=T.ATTN))]
+                        Num(h.b, decimals=2, size=size, color=T.ATTN), buff=0.16)]
         g = VGroup(*lines).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         return g.move_to([x, y, 0], aligned_edge=UP + LEFT)
 
@@ -492,10 +492,10 @@ class ContextQKVScene(StoryboardScene):
         arrows = VGroup(*[Arrow(o, end, buff=0, color=T.ATTN, stroke_width=5,
                                 max_tip_length_to_length_ratio=0.15) for end in ends])
         labels = VGroup(
-            inline(txt("1: length", S, T.MUTED),
+            inline(txt("1: length", S, T.TEXT),
                    Num(e.length[0], decimals=2, size=S, color=T.ATTN)).next_to(
                 arrows[0], DOWN, buff=0.15),
-            inline(txt("2: length", S, T.MUTED),
+            inline(txt("2: length", S, T.TEXT),
                    Num(e.length[1], decimals=2, size=S, color=T.ATTN)).next_to(
                 arrows[1].get_end(), RIGHT, buff=0.12))
         arc = Arc(radius=0.55, start_angle=base, angle=ang, arc_center=o, color=T.TEXT,
@@ -506,7 +506,7 @@ class ContextQKVScene(StoryboardScene):
                     aligned_edge=LEFT)
         head = VGroup(txt("what attention adds to X:", S),
                       inline(math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
-                             txt("in each sentence", S, T.MUTED)))
+                             txt("in each sentence", S, T.TEXT)))
         head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
                                                                  aligned_edge=UP + LEFT)
         g = VGroup(head, arrows, labels, arc, cos)
@@ -529,14 +529,14 @@ class ContextQKVScene(StoryboardScene):
         top = self.content_top()
         r1 = self.arc_row(0, top - 1.15)
         r2 = self.arc_row(1, top - 3.35)
-        legend = txt("arc width = head-average attention weight, layer 0", S, T.MUTED)
+        legend = txt("arc width = head-average attention weight, layer 0", S, T.TEXT)
         legend.move_to([0, top - 0.1, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         marks = " + ".join(str(ss[0].tokens[j]) for j in ss[0].special.values)
-        share = inline(txt(f"grey: {marks}, the same in both:", S, T.MUTED),
-                       Num(ss[0].special_share, decimals=2, size=S, color=T.MUTED),
-                       txt("and", S, T.MUTED),
-                       Num(ss[1].special_share, decimals=2, size=S, color=T.MUTED))
+        share = inline(txt(f"grey: {marks}, the same in both:", S, T.TEXT),
+                       Num(ss[0].special_share, decimals=2, size=S, color=T.TEXT),
+                       txt("and", S, T.TEXT),
+                       Num(ss[1].special_share, decimals=2, size=S, color=T.TEXT))
         share.next_to(r2.weights, DOWN, buff=0.25).align_to(legend, LEFT)
         right_x = max(m.get_right()[0] for r in (r1, r2) for m in (r.row, r.weights)) + 0.4
         right_x = max(right_x, 1.3) + 0.1
@@ -546,12 +546,11 @@ class ContextQKVScene(StoryboardScene):
         if e.x_next.value is not None:
             after = ("then LayerNorm, FFN (+ its add):" if self.v.reads.same_as_x.value
                      else "then the FFN update:")
-            nxt = VGroup(VGroup(inline(txt("each added to the same", S, T.MUTED),
-                                       math("X^((0))", 1.4 * T.TYPE.math_label, T.X)),
-                                txt("the sums mostly agree;", S, T.MUTED)).arrange(
+            nxt = VGroup(VGroup(inline(txt("each added to the same", S, T.TEXT),
+                                       math("X^((0))", 1.4 * T.TYPE.math_label, T.X))).arrange(
                              DOWN, buff=0.06, aligned_edge=LEFT),
-                         txt(after, S, T.MUTED),
-                         inline(txt("cos of the two", S, T.MUTED),
+                         txt(after, S, T.TEXT),
+                         inline(txt("cos of the two", S, T.TEXT),
                                 math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                                 Num(e.x_next, decimals=2, size=S, color=T.X)))
             nxt.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
