@@ -583,7 +583,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                    Num(od.baseline_fall, decimals=2, size=SIZE)),
             inline(txt("adjusted changes", SIZE, T.MUTED),
                    Num(od.adjusted, decimals=2, size=SIZE)),
-            inline(self.pair_key(near), txt("adjusted changes", SIZE, T.MUTED),
+            inline(self.pair_key(near), txt("adjusted", SIZE, T.MUTED),
                    Num(od.near_adjusted, decimals=2, size=SIZE, color=cn,
                        prefix="+" if od.near_adjusted.value > 0 else "")),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
