@@ -63,11 +63,11 @@ def build(c: Context) -> Draft:
         Beat("embedding", ["x"],
              "X⁽⁰⁾: the embedding of " + tok,
              "Before the first layer, the X of " + tok + " is its embedding, X of zero: "
-             "{model.d_model} numbers. Bars around a vector mean its length, and X of zero is "
+             "{model.d_model} numbers, only "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} long. Here X of zero is the token "
              "alone; its position enters later, inside attention.",
              layer=0, expect=["data.stages[0].index == 0"],
-             moments={"numbers": "numbers", "length": "Bars around", "alone": "alone"}),
+             moments={"numbers": "numbers", "length": "only", "alone": "alone"}),
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
              "To watch X change, we draw it on a flat plane. The plane is fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ": X of zero, then X after each "
