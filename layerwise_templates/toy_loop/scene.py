@@ -355,33 +355,34 @@ class ToyLoopScene(StoryboardScene):
 
     def close_up(self, lay: dict, src: Layer) -> None:
         l, z = self.layer, lay["zoom"]
+        f = 1.0 if l == 0 else 0.55       # later layers repeat the close-up faster
         x0, x1 = lay["x_in"], lay["x_out"]
         panel = [self.code] + [self.shown[k] for k in ("cursor", "x", "upd", "w", "layer")
                                if k in self.shown]
         big = [m for m in [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
                + self.stage.ghosts + self.stage.trail_dots + list(self.stage.trail)
                + ([self.stage.lengths] if len(self.stage.lengths) else []) if m is not None]   # drawn for the home view
-        self.play(*[FadeOutPlace(m) for m in big + panel], run_time=self.quick(0.05, 0.4))
+        self.play(*[FadeOutPlace(m) for m in big + panel], run_time=f * self.quick(0.05, 0.4))
         zoom = zoom_of(self, z["width"], self.plane)
         bar = zoom_to(self, self.plane, z["center"], z["width"], z["bar"], f"{z['bar']:g}",
-                      run_time=self.quick(0.12, 1.4))
+                      run_time=f * self.quick(0.12, 1.4))
         here = self.marker(x0, T.X_l(l), DOWN + LEFT, zoom)
-        self.play(FadeInPlace(here), run_time=self.quick(0.05, 0.4))
+        self.play(FadeInPlace(here), run_time=f * self.quick(0.05, 0.4))
         step = self.plane.arrow(x1, T.V, start=x0, width=5, zoom=zoom)
         step_label = math(T.X_l(l, 'Δ'), T.TYPE.math, T.V).scale(1 / zoom)
         step_label.next_to(step.get_center(), UP + RIGHT, buff=0.08 / zoom)
         length = self.length_label(src, T.TYPE.math).scale(1 / zoom)
         length.next_to(step_label, DOWN, buff=0.08 / zoom, aligned_edge=LEFT)
-        self.play(GrowArrow(step), FadeInPlace(step_label), run_time=self.quick(0.1, 1.0))
-        self.play(FadeInPlace(length), run_time=self.quick(0.05, 0.4))
+        self.play(GrowArrow(step), FadeInPlace(step_label), run_time=f * self.quick(0.1, 1.0))
+        self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
         there = self.marker(x1, T.X_l(l + 1), DOWN + RIGHT, zoom)
-        self.play(FadeInPlace(there), run_time=self.quick(0.05, 0.4))
-        self.wait(self.quick(0.05, 0.6))
+        self.play(FadeInPlace(there), run_time=f * self.quick(0.05, 0.4))
+        self.wait(f * self.quick(0.05, 0.6))
         self.stage.trail.add(step.set_opacity(0.7))
         self.add(self.stage.trail)
         self.play(FadeOutPlace(VGroup(here, there, step_label, length)),
-                  run_time=self.quick(0.05, 0.3))
-        zoom_out(self, bar, run_time=self.quick(0.12, 1.4))
+                  run_time=f * self.quick(0.05, 0.3))
+        zoom_out(self, bar, run_time=f * self.quick(0.12, 1.4))
         # the length moves from the step to the row of lengths under the plane
         entry = self.length_label(src, T.TYPE.math_label)
         row = self.stage.lengths
@@ -390,13 +391,13 @@ class ToyLoopScene(StoryboardScene):
         else:
             entry.next_to(self.plane, DOWN, buff=0.15).align_to(self.plane, LEFT)
         flying = entry.copy().move_to(step.get_center())
-        self.play(ReplacementTransform(flying, entry), run_time=self.quick(0.05, 0.7))
+        self.play(ReplacementTransform(flying, entry), run_time=f * self.quick(0.05, 0.7))
         row.add(entry)
         self.add(row)
         dot = self.plane.dot(x0, T.X, 0.04).set_opacity(0.6)
         self.stage.trail_dots.append(dot)
         self.add(dot)
-        self.play(*[FadeInPlace(m) for m in big + panel], run_time=self.quick(0.05, 0.4))
+        self.play(*[FadeInPlace(m) for m in big + panel], run_time=f * self.quick(0.05, 0.4))
 
     def length_label(self, src: Layer, size: float) -> VGroup:
         """|Δ^(l)| = its length, in V's colour."""
