@@ -457,9 +457,9 @@ class ToyLoopScene(StoryboardScene):
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
         model's attention uses Q and K to choose what goes into the update."""
-        toy = wrapped("The toy: Q and K unused, only V moves X", 60, T.TYPE.label, T.TEXT,
+        toy = wrapped("The toy: Q and K unused, only V moves X", 40, T.TYPE.label, T.TEXT,
                       max_width=6.4)
-        real = wrapped("A real model: attention uses Q and K to choose what goes into Δ", 60,
+        real = wrapped("A real model: attention uses Q and K to choose what goes into Δ", 36,
                        T.TYPE.label, T.TEXT, max_width=6.4)
         lines = VGroup(toy, real).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
