@@ -372,7 +372,7 @@ class ToyLoopScene(StoryboardScene):
         step_label = math(T.X_l(l, 'Δ'), T.TYPE.math, T.V).scale(1 / zoom)
         step_label.next_to(step.get_center(), UP + RIGHT, buff=0.08 / zoom)
         length = self.length_label(src, T.TYPE.math).scale(1 / zoom)
-        length.next_to(step_label, DOWN, buff=0.08 / zoom, aligned_edge=LEFT)
+        length.next_to(step_label, RIGHT, buff=0.3 / zoom)     # beside the name, off the shaft
         self.play(GrowArrow(step), FadeInPlace(step_label), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
         there = self.marker(x1, T.X_l(l + 1), DOWN + RIGHT, zoom)
@@ -389,7 +389,10 @@ class ToyLoopScene(StoryboardScene):
         if len(row):
             entry.next_to(row, RIGHT, buff=0.45)
         else:
-            entry.next_to(self.plane, DOWN, buff=0.15).align_to(self.plane, LEFT)
+            # the row ends at the plane's right edge once every layer's length is in it
+            n = len(self.data["layers"])
+            entry.next_to(self.plane, DOWN, buff=0.15).align_to(self.plane, RIGHT)
+            entry.shift(LEFT * (n - 1) * (entry.width + 0.45))
         flying = entry.copy().move_to(step.get_center())
         self.play(ReplacementTransform(flying, entry), run_time=f * self.quick(0.05, 0.7))
         row.add(entry)
