@@ -11,7 +11,8 @@ from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 
 # The chapter's loop, as shown on screen; `lines` maps each step to its line number (1-based).
-CODE = """X = np.array([[1., 0.]])
+CODE = """np.random.seed({seed})
+X = np.array([[1., 0.]])
 
 for layer in range(3):
     Wq = np.random.randn(2, 2)
@@ -21,7 +22,7 @@ for layer in range(3):
     Q, K, V = X @ Wq, X @ Wk, X @ Wv
 
     X = X + 0.1 * V"""
-LINES = {"x0": 1, "loop": 3, "weights": [4, 5, 6], "qkv": 8, "update": 10}
+LINES = {"seed": 1, "x0": 2, "loop": 4, "weights": [5, 6, 7], "qkv": 9, "update": 11}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -53,7 +54,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     fresh["carry_gap"] = carry_gap([lay["x_in"] for lay in layers],
                                    [lay["x_out"] for lay in layers])
     fresh["step_ratio"] = round(lengths[1] / lengths[0], 4) if len(lengths) > 1 else 0.0
-    return {"fresh": fresh, "code": CODE, "lines": LINES, "seed": t.meta["source"]["seed"],
+    seed = t.meta["source"]["seed"]
+    return {"fresh": fresh, "code": CODE.format(seed=seed), "lines": LINES, "seed": seed,
             "step": 0.1, "extent": extent, "layers": layers}
 
 

@@ -16,19 +16,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, GrowArrow, Line, ReplacementTransform, SurroundingRectangle,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, BackgroundRectangle, GrowArrow, Line, ReplacementTransform, SurroundingRectangle,
                    Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
-from scenes.mobjects import NumberGrid, code_block, math, wrapped
+from scenes.mobjects import Num, NumberGrid, code_block, math, wrapped
 from scenes.motion import VectorPlane, WeightBlock, ghost, matvec, zoom_out, zoom_to
 from scenes.motion.plane import zoom_of
 
 from .view import Data, Layer
 
 PLANE_SIZE = 4.6
+CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
+PLANE_LABEL = 32        # labels on the plane, so their layer superscripts stay readable
+RULE_SIZE = 44          # the layer convention, when it is spoken
+CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 
 
@@ -75,6 +79,7 @@ class Stage:
     trail: VGroup = field(default_factory=VGroup)     # the steps 0.1 V drawn so far
     ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
     trail_dots: list = field(default_factory=list)    # earlier X's, sized for the home view
+    lengths: VGroup = field(default_factory=VGroup)   # |Δ^(l)| of each layer so far
     tag_layer: int | None = None           # the layer the "layer l reads X^(l)" tag names
 
 
@@ -87,7 +92,7 @@ class ToyLoopScene(StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.v = Data.at(self.plan)
-        self.code_lines = code_block(d["code"], size=T.TYPE.code, line_height=0.32)
+        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.34)
         self.code = self.code_lines.next_to(self.title, DOWN, buff=T.GAP)
         self.code.to_edge(LEFT, buff=T.EDGE + 0.2)
         e = d["extent"]
@@ -106,9 +111,14 @@ class ToyLoopScene(StoryboardScene):
 
     def cursor(self, numbers: list[int]) -> None:
         rows = VGroup(*[self.code_lines[n - 1] for n in numbers])
-        box = SurroundingRectangle(rows, color=T.HIGHLIGHT, buff=0.06, stroke_width=2,
+        box = SurroundingRectangle(rows, color=CURSOR, buff=0.06, stroke_width=3,
                                    corner_radius=0.04)
-        self.put("cursor", box)
+        old = self.shown.get("cursor")
+        if old is None or old not in self.mobjects:
+            self.put("cursor", box)
+        elif not np.allclose(old.get_center(), box.get_center()) or \
+                abs(old.height - box.height) > 1e-3:
+            self.play(Transform(old, box), run_time=self.quick(0.1, 0.5))   # the box moves
 
     def row(self, label: str, vec, color, y: int) -> VGroup:
         grid = grid_of(vec, color)
@@ -120,7 +130,7 @@ class ToyLoopScene(StoryboardScene):
         """A label next to an arrow's tip, in the free spot around it: of twelve places round
         the tip, the one farthest from every arrow shaft (its own too) and every label on the
         plane, inside the plane (so labels never sit on a shaft, a head or another label)."""
-        m = math(T.X_l(self.layer, NAMES.get(key, "X")), T.TYPE.math_label, color)
+        m = math(T.X_l(self.layer, NAMES.get(key, "X")), PLANE_LABEL, color)
         place_label(m, self.plane.p(xy), self.plane, self.plane_arrows(), self.plane_labels(own))
         return m
 
@@ -142,28 +152,35 @@ class ToyLoopScene(StoryboardScene):
 
     def layer_tag(self) -> None:
         l = self.layer
-        tag = math(f"\"layer {l} reads \" {T.X_l(l)}", T.TYPE.math_label, T.HIGHLIGHT)
+        tag = math(f"\"layer {l} reads \" {T.X_l(l)} \" → writes \" {T.X_l(l + 1)}",
+                   T.TYPE.math, T.TEXT)
         tag.next_to(self.plane, UP, buff=0.12).align_to(self.plane, RIGHT)
         if self.stage.tag_layer != l:
             self.stage.tag_layer = l
             self.put("layer", tag)
 
     # --- beats --------------------------------------------------------------------------
+    def emphasize(self, *ms, color=CURSOR, **kw) -> None:
+        """Every pointer of this scene is neutral: gold is Q's colour."""
+        super().emphasize(*ms, color=color, **kw)
+
     def beat_code(self, beat) -> None:
+        # the code appears as the voice says "the whole toy, as code"; each line is boxed as it
+        # is named (X zero by `x`, then the matrices, the seed, the loop: walk_code)
         self.play(FadeInPlace(self.code), run_time=self.quick(0.2, 0.8))
+
+    def walk_code(self) -> None:
+        """After X zero (cue 1): the three matrices (cue 2), the seed (cue 3), the loop (4)."""
         lines = self.data["lines"]
-        # "the whole toy, as code": the cursor walks the loop once, then settles on X
-        walk = [[lines["x0"]], [lines["loop"]], lines["weights"], [lines["qkv"]],
-                [lines["update"]]]
-        t = self.pace(self.cue_at(1), len(walk), 0.3, 0.8)
-        for rows in walk:
+        steps = [lines["weights"], [lines["seed"]], [lines["loop"]]]
+        n = len(self.beat.get("cues") or [])
+        for i, rows in enumerate(steps, start=2):
+            if n and i >= n:
+                break
+            self.hold_until_cue(i)
             self.cursor(rows)
-            self.wait(t * 0.4)
-        self.cursor([lines["x0"]])
-        if len(self.beat.get("cues") or []) > 2:
-            self.hold_until_cue(2)              # "the loop runs three layers"
-            self.cursor([lines["loop"]])
-            self.emphasize(self.shown["cursor"])
+            if not n:
+                self.wait(0.5)
 
     def busy(self, *ms) -> None:
         """While the voice reads out what was just drawn, outline it (no still picture)."""
@@ -183,8 +200,13 @@ class ToyLoopScene(StoryboardScene):
             self.stage.x_arrow = VGroup(arrow, label)
             self.play(GrowArrow(arrow), FadeInPlace(label), run_time=self.quick(0.2, 0.8))
             self.set_slot("x_arrow", self.stage.x_arrow)
+        if "code" in self.beat.get("show", []):
+            self.cursor([self.data["lines"]["x0"]])
         self.emphasize(self.shown["x"])
-        self.busy(self.stage.x_arrow)
+        if "code" in self.beat.get("show", []):
+            self.walk_code()
+        else:
+            self.busy(self.stage.x_arrow)
 
     def ghost_previous(self) -> None:
         """The last pass's Q, K, V arrows stay, dimmed and unlabelled, so the new ones are
@@ -269,13 +291,13 @@ class ToyLoopScene(StoryboardScene):
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
         v_row = self.shown.pop("v", None)
-        step_row = self.row(f"0.1 {T.X_l(l, 'V')} =", src.update, T.V, 1)
+        step_row = self.row(f"{T.X_l(l, 'Δ')} = 0.1 {T.X_l(l, 'V')} =", src.update, T.V, 1)
         if v_row is not None:
             self.remove(v_row)
             self.play(ReplacementTransform(v_row, step_row), run_time=self.quick(0.12, 0.9))
         else:
             self.play(FadeInPlace(step_row), run_time=self.quick(0.1, 0.6))
-        new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + 0.1 {T.X_l(l, 'V')} =",
+        new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
                            src.x_out, T.X, 2)
         flying = []
         for j, num in enumerate(new_row[1].nums):
@@ -286,24 +308,16 @@ class ToyLoopScene(StoryboardScene):
         self.remove(*[a.mobject for a in flying[1::2]], *rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
         self.emphasize(new_row[1])
-        # on the plane: 0.1 V drawn tip to tail from X, and X moves along it. A step too short
-        # to read at home size (layer 0's) gets a close-up: the panel on the left steps aside
-        # (the camera would push it half off the frame), the camera glides in, and back.
+        # on the plane: Δ drawn tip to tail from X, and X moves along it. Every step is too
+        # short to compare at home size, so each gets a close-up (the panel on the left steps
+        # aside, the camera glides in and back), and its length joins the row under the plane.
         x0, x1 = lay["x_in"], lay["x_out"]
-        if lay["step_len"] * self.plane.units < 0.1:      # under ~6 px at 480p
+        if l == 0:
             self.hold_until_cue(1)
-            self.close_up(lay)
-        else:
-            step = self.plane.arrow(x1, T.V, start=x0, width=5)
-            self.play(GrowArrow(step), run_time=self.quick(0.1, 0.8))
-            self.stage.trail.add(step.set_opacity(0.7))
-            self.add(self.stage.trail)
-            dot = self.plane.dot(x0, T.X, 0.04).set_opacity(0.6)
-            self.stage.trail_dots.append(dot)
-            self.add(dot)
+        self.close_up(lay, src)
         own = self.stage.x_arrow[1]
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1, own))
-        new_arrow[1].become(math(T.X_l(l + 1), T.TYPE.math_label, T.X).move_to(new_arrow[1]))
+        new_arrow[1].become(math(T.X_l(l + 1), PLANE_LABEL, T.X).move_to(new_arrow[1]))
         # the arrow moves; its label turns into the new index (the old label object goes, so
         # nothing on stage still says X^(l))
         old_label = self.stage.x_arrow[1]
@@ -321,45 +335,78 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
             self.hold_until_cue(3)
-            rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \", writes \" {T.X_l('l+1')}",
-                        T.TYPE.math_label, T.HIGHLIGHT)
-            rule.move_to(self.shown["layer"], aligned_edge=RIGHT)
-            self.put("layer", rule)
-            self.stage.tag_layer = None
+            # the convention, large and centred while it is spoken, then it shrinks into the
+            # layer tag above the plane (which keeps "reads X^(l) → writes X^(l+1)")
+            rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
+                        RULE_SIZE, T.TEXT)
+            back = BackgroundRectangle(rule, color=T.BACKGROUND, fill_opacity=0.92, buff=0.3)
+            card = VGroup(back, rule).move_to(ORIGIN)
+            self.play(FadeInPlace(card), run_time=self.quick(0.1, 0.5))
             self.emphasize(rule)
-            self.emphasize(x_row[0], self.shown["upd"][1][0])
             self.hold_until_cue(4)
+            tag = self.shown["layer"]
+            target = tag.copy()
+            self.play(ReplacementTransform(rule, target), FadeOutPlace(back),
+                      run_time=self.quick(0.1, 0.8))
+            self.remove(target, back, card)
+            self.emphasize(tag)
             self.emphasize(self.stage.x_arrow)
         # the sum stays on screen until the next layer begins
 
-    def close_up(self, lay: dict) -> None:
+    def close_up(self, lay: dict, src: Layer) -> None:
         l, z = self.layer, lay["zoom"]
+        f = 1.0 if l == 0 else 0.55       # later layers repeat the close-up faster
         x0, x1 = lay["x_in"], lay["x_out"]
         panel = [self.code] + [self.shown[k] for k in ("cursor", "x", "upd", "w", "layer")
                                if k in self.shown]
         big = [m for m in [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
-               + self.stage.ghosts + self.stage.trail_dots if m is not None]   # drawn for the home view
-        self.play(*[FadeOutPlace(m) for m in big + panel], run_time=self.quick(0.05, 0.4))
+               + self.stage.ghosts + self.stage.trail_dots + list(self.stage.trail)
+               + ([self.stage.lengths] if len(self.stage.lengths) else []) if m is not None]   # drawn for the home view
+        self.play(*[FadeOutPlace(m) for m in big + panel], run_time=f * self.quick(0.05, 0.4))
         zoom = zoom_of(self, z["width"], self.plane)
         bar = zoom_to(self, self.plane, z["center"], z["width"], z["bar"], f"{z['bar']:g}",
-                      run_time=self.quick(0.12, 1.4))
+                      run_time=f * self.quick(0.12, 1.4))
         here = self.marker(x0, T.X_l(l), DOWN + LEFT, zoom)
-        self.play(FadeInPlace(here), run_time=self.quick(0.05, 0.4))
+        self.play(FadeInPlace(here), run_time=f * self.quick(0.05, 0.4))
         step = self.plane.arrow(x1, T.V, start=x0, width=5, zoom=zoom)
-        step_label = math(f"0.1 {T.X_l(l, 'V')}", T.TYPE.math, T.V).scale(1 / zoom)
+        step_label = math(T.X_l(l, 'Δ'), T.TYPE.math, T.V).scale(1 / zoom)
         step_label.next_to(step.get_center(), UP + RIGHT, buff=0.08 / zoom)
-        self.play(GrowArrow(step), FadeInPlace(step_label), run_time=self.quick(0.1, 1.0))
+        length = self.length_label(src, T.TYPE.math).scale(1 / zoom)
+        length.next_to(step_label, RIGHT, buff=0.3 / zoom)     # beside the name, off the shaft
+        self.play(GrowArrow(step), FadeInPlace(step_label), run_time=f * self.quick(0.1, 1.0))
+        self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
         there = self.marker(x1, T.X_l(l + 1), DOWN + RIGHT, zoom)
-        self.play(FadeInPlace(there), run_time=self.quick(0.05, 0.4))
-        self.wait(self.quick(0.05, 0.6))
+        self.play(FadeInPlace(there), run_time=f * self.quick(0.05, 0.4))
+        self.wait(f * self.quick(0.05, 0.6))
         self.stage.trail.add(step.set_opacity(0.7))
         self.add(self.stage.trail)
-        self.play(FadeOutPlace(VGroup(here, there, step_label)), run_time=self.quick(0.05, 0.3))
-        zoom_out(self, bar, run_time=self.quick(0.12, 1.4))
+        self.play(FadeOutPlace(VGroup(here, there, step_label, length)),
+                  run_time=f * self.quick(0.05, 0.3))
+        zoom_out(self, bar, run_time=f * self.quick(0.12, 1.4))
+        # the length moves from the step to the row of lengths under the plane
+        entry = self.length_label(src, T.TYPE.math_label)
+        row = self.stage.lengths
+        if len(row):
+            entry.next_to(row, RIGHT, buff=0.45)
+        else:
+            # the row ends at the plane's right edge once every layer's length is in it
+            n = len(self.data["layers"])
+            entry.next_to(self.plane, DOWN, buff=0.15).align_to(self.plane, RIGHT)
+            entry.shift(LEFT * (n - 1) * (entry.width + 0.45))
+        flying = entry.copy().move_to(step.get_center())
+        self.play(ReplacementTransform(flying, entry), run_time=f * self.quick(0.05, 0.7))
+        row.add(entry)
+        self.add(row)
         dot = self.plane.dot(x0, T.X, 0.04).set_opacity(0.6)
         self.stage.trail_dots.append(dot)
         self.add(dot)
-        self.play(*[FadeInPlace(m) for m in big + panel], run_time=self.quick(0.05, 0.4))
+        self.play(*[FadeInPlace(m) for m in big + panel], run_time=f * self.quick(0.05, 0.4))
+
+    def length_label(self, src: Layer, size: float) -> VGroup:
+        """|Δ^(l)| = its length, in V's colour."""
+        name = math(f"lr(|{T.X_l(int(src.layer), 'Δ')}|) =", size, T.V)
+        value = Num(float(src.step_len), src.step_len.path, 2, size * 0.85, T.V)
+        return VGroup(name, value).arrange(RIGHT, buff=0.1)
 
     def beat_table(self, beat) -> None:
         """X, Q, K, V of every layer side by side (rows X, Q, K, V; a column per layer). Then
@@ -411,24 +458,27 @@ class ToyLoopScene(StoryboardScene):
         self.emphasize(rows[0])
 
     def beat_note(self, beat) -> None:
-        note = wrapped("Q and K are computed in every layer but never used: the toy leaves out "
-                       "attention, so the update uses V alone. Only X carries over.", 40,
-                       T.TYPE.label, T.TEXT, max_width=6.0)
-        box = SurroundingRectangle(note, color=T.MUTED, buff=T.BUFF, corner_radius=0.1)
-        group = VGroup(box, note).next_to(self.title, DOWN, buff=T.GAP + 0.3)
-        group.align_to(self.code, LEFT)
+        """Two short lines, each shown as it is said: the toy leaves attention out; a real
+        model's attention uses Q and K to choose what goes into the update."""
+        toy = wrapped("The toy: Q and K unused, only V moves X", 40, T.TYPE.label, T.TEXT,
+                      max_width=6.4)
+        real = wrapped("A real model: attention uses Q and K to choose what goes into Δ", 36,
+                       T.TYPE.label, T.TEXT, max_width=6.4)
+        lines = VGroup(toy, real).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
         self.drop("x", "upd", "w", "q", "k", "v", "table")
-        self.put("note", group)
+        self.put("note", toy)
         qk = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
         if qk:
             self.emphasize(*qk)
         if "pv" in self.shown:                  # "so only V moves X"
             self.wait(0.8)
             self.emphasize(self.shown["pv"], self.stage.trail)
-        if len(self.beat.get("cues") or []) > 1 and qk:
+        if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
+        self.put("note_real", real)
+        if qk:
             self.emphasize(*qk)
-            self.emphasize(note)
         if len(self.beat.get("cues") or []) > 2:
             self.hold_until_cue(2)              # "That is next."
-            self.emphasize(group)
+            self.emphasize(real)

@@ -28,6 +28,7 @@ class Layer(View):
 
 
 class Lines(View):
+    seed: int
     x0: int
     loop: int
     weights: list[int]
