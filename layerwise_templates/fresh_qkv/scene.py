@@ -651,7 +651,7 @@ class FreshQKVScene(StoryboardScene):
                           Num(res.nums[j].value, res.nums[j].source, decimals=2, size=S,
                               color=color)]
                 sum_ = VGroup(*parts).arrange(RIGHT, buff=0.12)
-                sum_.move_to([at[0] + 0.9, ROW_Y["v"] - 0.75, 0])
+                sum_.move_to([0.35 + sum_.width / 2, ROW_Y["v"] - 0.75, 0])   # clear of W's key
                 self.keep_inside(sum_)
             trav = x.nums.copy()
             self.play(FadeIn(light), trav.animate.arrange(DOWN, buff=0.12).scale(0.8)
@@ -773,7 +773,7 @@ class FreshQKVScene(StoryboardScene):
             self.add(*rows[:seen])
         self.play(FadeIn(heads, shift=0.1 * DOWN), run_time=0.5)   # after the move: clear of it
         todo = rows[seen:]
-        per = max(1.6, 0.92 * (self.cue_at(1) - self.time) / max(1, len(todo)))
+        per = max(0.8, 0.92 * (self.cue_at(1) - self.time) / max(1, len(todo)))   # done by cue 1
         for r in todo:
             dot = Dot(rail.get_start(), radius=0.06, color=HL)
             self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
@@ -787,10 +787,18 @@ class FreshQKVScene(StoryboardScene):
         self.play(Create(box), run_time=0.5)
         # "... sets every one of the states to a length between ...": the column after LN
         self.hold_until(self.when(1, "and it sets") - 0.2)
+        # each length before LN travels into its length after LN, row by row
+        span = max(1.5, self.when(1, "a length its") - self.time - 0.8)
+        self.play(LaggedStart(*[TransformFromCopy(r[4], r[2]) for r in rows],
+                              lag_ratio=0.4), run_time=span)
         self.play(Transform(box, self.frame_of(col(2))), run_time=0.6)
         self.hold_until_cue(2)
-        self.play(Transform(box, self.frame_of(col(1))), run_time=0.6)
         self.stage.parts.append(box)
+        # "they keep changing at every layer": the pointer walks down the states' numbers
+        step = max(0.3, (self.when(2, "and so does") - 0.2 - self.time) / max(1, len(rows)))
+        for r in rows:
+            self.play(Transform(box, self.frame_of(r[1])), run_time=min(0.6, step))
+            self.hold_until(self.time + step - min(0.6, step))
         self.hold_until(self.when(2, "and so does") - 0.2)
         self.play(Transform(box, self.frame_of(VGroup(*[r[3] for r in rows[:-1]]))),
                   run_time=0.6)
@@ -819,7 +827,7 @@ class FreshQKVScene(StoryboardScene):
         sh = self.v.shape
         scope = txt(f"recomputed for all {len(self.v.tokens)} tokens, {int(sh.n_heads)} heads "
                     f"× {int(sh.d_head)} entries of Q, K and V, in all {len(self.v.layers)} "
-                    "layers:", S, T.TEXT)
+                    "layers; each layer's largest gap:", S, T.TEXT)
         gaps = VGroup()
         for lay in self.v.layers:               # each layer's largest |model − recomputed|
             gaps.add(VGroup(txt(f"layer {int(lay.layer)}:", S, T.MUTED),
