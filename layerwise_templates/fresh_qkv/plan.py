@@ -95,9 +95,11 @@ def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
     for k, src in (("ln1", "mid"), ("ln2", "post")):
         scale = f"{b}.{k}.hook_scale"
         if k in vec and src in vec and scale in trace:
-            z = (vec[src] - vec[src].mean()) / focus_rows(trace[scale], pos)[0]
+            spread = focus_rows(trace[scale], pos)[0]
+            z = (vec[src] - vec[src].mean()) / spread
             centred.append({"key": k, "kind": "centred", "length": float(np.linalg.norm(z)),
-                            "first": z[:SHOW].tolist()})
+                            "first": z[:SHOW].tolist(), "mean": float(vec[src].mean()),
+                            "spread": float(spread)})
     return {"placement": placement.name, "stages": stages, "centred": centred,
             "norms": {k: float(np.linalg.norm(v)) for k, v in vec.items()},
             "x_next_first": nxt[:SHOW].tolist(), "x_next_norm": float(np.linalg.norm(nxt)),

@@ -44,7 +44,7 @@ NAME = {"q": "Q", "k": "K", "v": "V"}
 COLOR = {"q": T.Q, "k": T.K, "v": T.V}
 S = T.TYPE.small                 # 18 px: the smallest text
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
-GHOST = 0.75                     # the earlier layer's opacity
+GHOST = 0.35                     # the earlier layer's opacity
 HL = ManimColor("#FFFFFF")       # the pointer: a neutral white no quantity here uses (Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
@@ -259,7 +259,7 @@ class FreshQKVScene(StoryboardScene):
         col = VectorColumn(s.first.values, s.first.path, show=len(s.first),
                            length=int(self.v.shape.d_model), summary=False, color=color, size=S)
         col.at(d.xs[i], COL_TOP)
-        length = Num(s.length, decimals=2, size=S, color=T.MUTED, prefix="|·| ")
+        length = Num(s.length, decimals=2, size=T.TYPE.label, color=T.TEXT, prefix="|·| ")
         length.next_to(col, DOWN, buff=0.12)
         length.set_y(LEN_Y)
         label = None
@@ -396,15 +396,23 @@ class FreshQKVScene(StoryboardScene):
         y0 = -1.2
         for r, (name, stage, color) in enumerate(specs):
             y = y0 - 0.5 * r
-            lab = txt(name, S, T.MUTED)
+            if r == 1 and cen:                  # the mean and the spread, as numbers
+                lab = VGroup(txt("− mean", S, T.MUTED),
+                             Num(stage.mean, decimals=2, size=S, color=T.LN, prefix="("),
+                             txt("), ÷ spread", S, T.MUTED),
+                             Num(stage.spread, decimals=2, size=S, color=T.LN, prefix="(",
+                                 suffix=")")).arrange(RIGHT, buff=0.08)
+            else:
+                lab = txt(name, S, T.MUTED)
             first = stage.first
             vals = VGroup(*[Num(first[j], decimals=2, size=S, color=color)
                             for j in range(len(first))]).arrange(RIGHT, buff=0.35)
-            ln = Num(stage.length, decimals=2, size=S, color=T.MUTED, prefix="|·| ")
+            ln = Num(stage.length, decimals=2, size=S, color=T.MUTED, prefix="|·| ",
+                     suffix=f" ≈ √{int(self.v.shape.d_model)}" if r == 1 and cen else "")
             row = VGroup(lab, vals, ln)
-            lab.move_to([d.xs[i] - 2.6, y, 0])
             vals.move_to([d.xs[i] + 0.3, y, 0])
-            ln.move_to([d.xs[i] + 2.4, y, 0])
+            lab.next_to(vals, LEFT, buff=0.5)
+            ln.next_to(vals, RIGHT, buff=0.5)
             rows.append(row)
         self.stage.parts.append(VGroup(*rows))
         return rows
@@ -475,10 +483,16 @@ class FreshQKVScene(StoryboardScene):
                       "network, applied to this token alone", T.TEXT)
         self.busy_until(self.cue_at(2), d.marks[ffn])
         self.run_dot(d.paths[ffn + 1], T.X, 1.0)             # the second skip path
+        box = None
         for i in range(ffn + 1, len(d.kinds)):
             self.draw_node(d, i, 2.0)
+            frame = self.frame_of(d.cols[i].length)       # the length the voice reads
+            self.play(Create(frame) if box is None else Transform(box, frame), run_time=0.4)
+            box = box or frame
             self.hold_until(self.when(2, "normalised again") - 0.3)
         self.hold_until_cue(3)
+        if box is not None:
+            self.vanish(box, run_time=0.3)
         last = d.cols[-1]
         self.emphasize(last.label, last.col, run_time=1.0)
         self.busy_until(self.cue_at(99) - 0.3, last)
@@ -492,6 +506,8 @@ class FreshQKVScene(StoryboardScene):
         d = st.diagram
         # X^(l) as a row: from the column the diagram ended on when that is on screen
         row = row_of(v.in_first.values, v.in_first.path, T.X, S).move_to([PX, PY_X, 0])
+        row[2].shift(0.4 * RIGHT)                 # room for "…": X has d_model numbers
+        row.add(txt("…", S, T.X).next_to(row.nums, RIGHT, buff=0.12))
         label = math(f"\"norm\"({T.X_l(l)})" if pre else T.X_l(l), ML, T.X)
         label.next_to(row, LEFT, buff=0.2)
         carried = (d is not None and d.layer == l - 1 and d.drawn == len(d.kinds)
@@ -505,7 +521,8 @@ class FreshQKVScene(StoryboardScene):
             self.play(*[Transform(src.col.nums[j], row.nums[j]) for j in range(len(row.nums))],
                       Transform(VGroup(src.col[0], src.col[2], *src.col[1][1:]),
                                 VGroup(row[0], row[2])),
-                      Transform(src.label, label), run_time=1.0)
+                      Transform(src.label, label), FadeIn(row[3], shift=0.1 * RIGHT),
+                      run_time=1.0)
             self.remove(*src.get_family())
             self.add(row, label)
             self.stage = Stage()
@@ -524,9 +541,7 @@ class FreshQKVScene(StoryboardScene):
             for k in QKV:
                 r = row_of(getattr(g, k).values, getattr(g, k).path, COLOR[k], S)
                 ghosts.add(r.move_to([PG, ROW_Y[k], 0]))
-            self.play(FadeIn(head), FadeIn(gx), run_time=0.5)
-            self.play(DimPlace(gx, GHOST), run_time=0.4)
-            st.parts.append(ghosts)
+            st.parts.append(ghosts)          # they come in when the voice says "dimmed beside it"
         self.hold_until_cue(1)
         rows = {}
         cue = {"q": 1, "k": 2, "v": 3}                # each matrix on its own sentence
@@ -540,36 +555,33 @@ class FreshQKVScene(StoryboardScene):
             has_b = bool(v.bias)
             brow = VGroup(*[Num(bias[j], decimals=3, size=S, color=COLOR[k])
                             for j in range(len(bias))])
+            more = VGroup(*[txt("⋮", S, COLOR[k]).next_to(c, DOWN, buff=0.08) for c in W.columns])
             for j, n in enumerate(brow):
-                n.next_to(W.columns[j], DOWN, buff=0.18).set_x(W.columns[j].get_x())
+                n.next_to(more[j], DOWN, buff=0.12).set_x(W.columns[j].get_x())
             bl = math(f"+ b_{K}^(({l}))", ML, COLOR[k]).next_to(brow, LEFT, buff=0.25)
             bl.align_to(wl, RIGHT)
             key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
                       f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
                       S, T.MUTED).next_to(brow, DOWN, buff=0.2).set_x(W.get_x())
-            parts = [wl, W, key] + ([bl, brow] if has_b else [])
+            parts = [wl, W, more, key] + ([bl, brow] if has_b else [])
             block = VGroup(*parts)
             self.keep_inside(block)
             self.hold_until_cue(cue[k])
             if i:                                   # the last matrix out, this one in, at once
-                old = self.stage_block
-                self.play(FadeOutPlace(old), FadeIn(VGroup(wl, W, key)), run_time=0.3)
+                old = self.stage_block              # its numbers turn into this one's
+                self.play(Transform(VGroup(*old[:4]), VGroup(wl, W, more, key)),
+                          *[FadeOut(m, shift=0.3 * DOWN) for m in old[4:]], run_time=0.5)
                 self.remove(*old.get_family())
+                self.add(wl, W, more, key)
             else:
-                self.play(FadeIn(VGroup(wl, W, key)), run_time=0.4)
+                self.play(FadeIn(VGroup(wl, W, more, key)), run_time=0.4)
             self.stage_block = block
             per = (max(0.9, min(1.3, (self.when(1, "plus a bias") - self.time - 0.6) / 3))
                    if i == 0 else 0.3)
+            name = math(f"{K}^(({l}))", ML, COLOR[k])
             res = self.product(row, W, brow if has_b else None, bl, getattr(v, k),
-                               [PR, ROW_Y[k], 0], COLOR[k], per)
-            name = math(f"{K}^(({l}))", ML, COLOR[k]).next_to(res, LEFT, buff=0.2)
+                               [PR, ROW_Y[k], 0], COLOR[k], per, name)
             rows[k] = VGroup(name, res)
-            if l >= 1:                                 # layer l-1's row beside it, dimmed
-                gr = ghosts[2 + i]
-                self.play(FadeIn(name, shift=0.1 * RIGHT), FadeIn(gr), run_time=0.3)
-                self.play(DimPlace(gr, GHOST), run_time=0.2)
-            else:
-                self.play(FadeIn(name, shift=0.1 * RIGHT), run_time=0.3)
         st.parts += [self.stage_block, *rows.values()]
         st.proj_layer, st.proj_rows = l, rows
         st.proj_x = row
@@ -583,9 +595,13 @@ class FreshQKVScene(StoryboardScene):
             gw = WeightBlock(g.W_Q.values, g.W_Q.path, color=T.Q, decimals=3, size=S)
             gw.move_to([PG, -1.55, 0])
             gwl = math(f"W_Q^(({l - 1}))", ML, T.Q).next_to(gw, LEFT, buff=0.25)
-            self.vanish(self.stage_block, run_time=0.3)
-            st.parts.remove(self.stage_block)
-            self.play(FadeIn(VGroup(wql, wq)), FadeIn(VGroup(gwl, gw)), run_time=0.6)
+            old = self.stage_block                  # W_V's numbers turn back into W_Q's
+            st.parts.remove(old)
+            self.play(Transform(VGroup(*old[:2]), VGroup(wql, wq)),
+                      *[FadeOut(m, shift=0.3 * DOWN) for m in old[2:]], run_time=0.6)
+            self.remove(*old.get_family())
+            self.add(wql, wq)
+            self.play(FadeIn(VGroup(gwl, gw), shift=0.3 * LEFT), run_time=0.6)
             self.play(DimPlace(VGroup(gwl, gw), GHOST), run_time=0.3)
             st.parts += [VGroup(wql, wq), VGroup(gwl, gw)]
             self.emphasize(wq, gw, run_time=1.0)
@@ -595,33 +611,67 @@ class FreshQKVScene(StoryboardScene):
         self.play(Create(box), run_time=0.4)
         if l >= 1:
             self.hold_until(self.when(4, "where layer") - 0.2)
-            self.play(Transform(box, self.frame_of(ghosts[2])), run_time=0.6)
+            self.play(FadeIn(ghosts[0]), FadeIn(ghosts[1]), *[FadeIn(r, shift=0.2 * LEFT)
+                                                              for r in ghosts[2:]],
+                      run_time=0.5)
+            self.play(DimPlace(VGroup(ghosts[1], *ghosts[3:]), GHOST),
+                      Transform(box, self.frame_of(ghosts[2])), run_time=0.6)
         st.parts.append(box)
         self.hold_until(self.cue_at(99) - 0.2)
 
-    def product(self, x, W, brow, bl, out, at, color, per: float):
+    def product(self, x, W, brow, bl, out, at, color, per: float, name=None):
         """x W (+ b), column by column: the x row travels down column j of W into its entry,
         the bias entry under the column is added, and the result entry moves to its row at
-        `at`. `per` seconds a column. Returns the result row."""
+        `at`, labelled `name` from the start; under it, the sum written out with its first
+        and last term. `per` seconds a column. Returns the result row."""
         res = row_of(out.values, out.path, color, S).move_to(at)
-        self.add(res[0], res[2])
-        if brow is not None:
-            self.play(FadeIn(bl), run_time=min(0.3, per / 2))
+        heads = [res[0], res[2]]
+        if name is not None:
+            name.next_to(res, LEFT, buff=0.2)
+            heads.append(name)
+        self.play(FadeIn(VGroup(*heads)), *([FadeIn(bl)] if brow is not None else []),
+                  run_time=min(0.3, per / 2))
+        n = int(self.v.shape.d_model)
+        xn = x.nums
         for j, colj in enumerate(W.columns):
             light = SurroundingRectangle(colj, color=HL, buff=0.05, stroke_width=2)
+            # the entry written out: x_1 w_1j + ... (n terms) + b_j = out_j, under the result
+            w0 = colj[0] if len(colj) and isinstance(colj[0], Num) else None
+            sum_ = None
+            if w0 is not None:
+                parts = [Num(xn[0].value, xn[0].source, decimals=2, size=S, color=T.X),
+                         txt("·", S, T.TEXT),
+                         Num(w0.value, w0.source, decimals=3, size=S, color=color),
+                         txt(f"+ … ({n} terms)", S, T.TEXT)]
+                if brow is not None:
+                    parts += [txt("+", S, T.TEXT),
+                              Num(brow[j].value, brow[j].source, decimals=3, size=S,
+                                  color=color)]
+                parts += [txt("=", S, T.TEXT),
+                          Num(res.nums[j].value, res.nums[j].source, decimals=2, size=S,
+                              color=color)]
+                sum_ = VGroup(*parts).arrange(RIGHT, buff=0.12)
+                sum_.move_to([0.35 + sum_.width / 2, ROW_Y["v"] - 0.75, 0])   # clear of W's key
+                self.keep_inside(sum_)
             trav = x.nums.copy()
             self.play(FadeIn(light), trav.animate.arrange(DOWN, buff=0.12).scale(0.8)
-                      .move_to(colj.get_center()).set_opacity(0.6), run_time=0.45 * per)
+                      .move_to(colj.get_center()).set_opacity(0.6),
+                      *([FadeIn(sum_, shift=0.1 * UP)] if sum_ is not None else []),
+                      run_time=0.45 * per)
             tgt = brow[j] if brow is not None else colj
             anims = [trav.animate.move_to(tgt.get_center()).scale(0.3).set_opacity(0)]
             if brow is not None:
                 anims.append(FadeIn(brow[j]))
             self.play(*anims, run_time=0.3 * per)
             self.remove(trav)
-            self.play(FadeIn(res.nums[j], target_position=tgt.get_center()), FadeOut(light),
-                      run_time=0.25 * per)
-        self.remove(res[0], res[2])
-        self.add(res)
+            src = sum_[-1] if sum_ is not None else tgt
+            self.play(TransformFromCopy(src, res.nums[j]) if sum_ is not None
+                      else FadeIn(res.nums[j], target_position=tgt.get_center()),
+                      FadeOut(light), run_time=0.25 * per)
+            if sum_ is not None:
+                self.remove(*sum_.get_family())
+        self.remove(*heads)
+        self.add(res, *heads[2:])
         return res
 
     # --- sweep: every layer, one row each -------------------------------------------------------------
@@ -646,7 +696,7 @@ class FreshQKVScene(StoryboardScene):
             return VGroup(*[txt(t, S, T.MUTED) for t in lines]).arrange(DOWN, buff=0.06)
         heads = VGroup(head("state").move_to([xs["label"], top, 0]),
                        head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]),
-                       head("length of", "the sum LN read").move_to([xs["pre"], top, 0]),
+                       head("length", "before LN").move_to([xs["pre"], top, 0]),
                        head("length", "after LN").move_to([xs["len"], top, 0]),
                        head(f"head {int(v.show.head)}'s query", "made from it")
                        .move_to([xs["q"], top, 0]))
@@ -667,8 +717,13 @@ class FreshQKVScene(StoryboardScene):
             lab = math(T.X_l(l), ML, T.X).move_to([xs["label"], y, 0])
             xn = VGroup(*[Num(first[j], decimals=2, size=S, color=T.X) for j in range(len(first))])
             xn.arrange(RIGHT, buff=0.3).move_to([xs["x"], y, 0])
-            pn = (Num(pre[l - 1], decimals=2, size=S, color=T.TEXT) if 1 <= l <= len(pre)
-                  else txt("–", S, T.MUTED)).move_to([xs["pre"], y, 0])
+            if 1 <= l <= len(pre):
+                pn = Num(pre[l - 1], decimals=2, size=S, color=T.TEXT)
+            elif l == 0 and str(lays[0].norm.placement) == "post":   # the embedding LN's input
+                pn = Num(lays[0].norm.norm_before, decimals=2, size=S, color=T.TEXT)
+            else:
+                pn = txt("–", S, T.MUTED)
+            pn.move_to([xs["pre"], y, 0])
             ln = Num(length, decimals=2, size=S, color=T.X).move_to([xs["len"], y, 0])
             parts = [lab, xn, ln]
             if lay is not None:
@@ -698,7 +753,7 @@ class FreshQKVScene(StoryboardScene):
                     chain.get_corner(DOWN + RIGHT) + 0.08 * DOWN)
         table = VGroup(heads, *rows)
         self.stage.parts += [table, chain]
-        self.play(FadeIn(heads), FadeIn(chain), run_time=0.5)
+        self.play(FadeIn(chain), run_time=0.5)
         # X^(0), X^(1): shown in the beats before; the project beat's X, Q rows move into theirs
         seen = min(2, len(rows))
         anims = []
@@ -707,7 +762,7 @@ class FreshQKVScene(StoryboardScene):
             if carry and si == carry["layer"]:
                 anims += [Transform(carry["x"].nums[j], row[1][j]) for j in range(len(row[1]))]
                 anims += [Transform(carry["q"].nums[j], row[3][j]) for j in range(len(row[3]))]
-                anims += [FadeOut(VGroup(carry["x"][0], carry["x"][2])),
+                anims += [FadeOut(VGroup(*[m for m in carry["x"] if m is not carry["x"].nums])),
                           FadeOut(VGroup(carry["q"][0], carry["q"][2])),
                           FadeIn(VGroup(row[0], row[2], row[4]))]
             else:
@@ -716,8 +771,9 @@ class FreshQKVScene(StoryboardScene):
         if carry:
             self.remove(*carry["x"].get_family(), *carry["q"].get_family())
             self.add(*rows[:seen])
+        self.play(FadeIn(heads, shift=0.1 * DOWN), run_time=0.5)   # after the move: clear of it
         todo = rows[seen:]
-        per = max(1.6, 0.92 * (self.cue_at(1) - self.time) / max(1, len(todo)))
+        per = max(0.8, 0.92 * (self.cue_at(1) - self.time) / max(1, len(todo)))   # done by cue 1
         for r in todo:
             dot = Dot(rail.get_start(), radius=0.06, color=HL)
             self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
@@ -726,14 +782,24 @@ class FreshQKVScene(StoryboardScene):
             self.wait(0.2 * per)
         self.hold_until_cue(1)
         col = lambda k: VGroup(*[r[k] for r in rows])          # noqa: E731
-        box = self.frame_of(col(2))
+        # "the sums LayerNorm reads reach ...": the column before LN
+        box = self.frame_of(col(4))
         self.play(Create(box), run_time=0.5)
-        self.hold_until(self.when(1, "each sum") - 0.2)
-        self.play(Transform(box, self.frame_of(VGroup(col(4), col(2)))), run_time=0.6)
+        # "... sets every one of the states to a length between ...": the column after LN
+        self.hold_until(self.when(1, "and it sets") - 0.2)
+        # each length before LN travels into its length after LN, row by row
+        span = max(1.5, self.when(1, "a length its") - self.time - 0.8)
+        self.play(LaggedStart(*[TransformFromCopy(r[4], r[2]) for r in rows],
+                              lag_ratio=0.4), run_time=span)
+        self.play(Transform(box, self.frame_of(col(2))), run_time=0.6)
         self.hold_until_cue(2)
-        self.play(Transform(box, self.frame_of(col(1))), run_time=0.6)
         self.stage.parts.append(box)
-        self.hold_until(self.when(2, "and so is") - 0.2)
+        # "they keep changing at every layer": the pointer walks down the states' numbers
+        step = max(0.3, (self.when(2, "and so does") - 0.2 - self.time) / max(1, len(rows)))
+        for r in rows:
+            self.play(Transform(box, self.frame_of(r[1])), run_time=min(0.6, step))
+            self.hold_until(self.time + step - min(0.6, step))
+        self.hold_until(self.when(2, "and so does") - 0.2)
         self.play(Transform(box, self.frame_of(VGroup(*[r[3] for r in rows[:-1]]))),
                   run_time=0.6)
         self.hold_until(self.cue_at(99) - 0.2)
@@ -758,13 +824,31 @@ class FreshQKVScene(StoryboardScene):
                   FadeIn(VGroup(redo[0], redo[2])), run_time=1.2)
         self.emphasize(model, redo, run_time=1.0)
         b = v.identity_bound["q"]
-        scope = txt("every token, head and layer; every entry of Q, K and V:", S, T.TEXT)
-        bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL, prefix="largest gap, model vs recomputed: < ")
-        VGroup(scope, bound).arrange(DOWN, buff=0.25).move_to(DOWN * 0.6)
+        sh = self.v.shape
+        scope = txt(f"recomputed for all {len(self.v.tokens)} tokens, {int(sh.n_heads)} heads "
+                    f"× {int(sh.d_head)} entries of Q, K and V, in all {len(self.v.layers)} "
+                    "layers; each layer's largest gap:", S, T.TEXT)
+        gaps = VGroup()
+        for lay in self.v.layers:               # each layer's largest |model − recomputed|
+            gaps.add(VGroup(txt(f"layer {int(lay.layer)}:", S, T.MUTED),
+                            Num(lay.identity_max, decimals=7, size=S, color=T.TEXT))
+                     .arrange(RIGHT, buff=0.15))
+        gaps.arrange_in_grid(rows=2 if len(gaps) > 3 else 1, buff=(0.6, 0.2))
+        bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
+                    prefix="every gap, model vs recomputed: < ")
+        VGroup(scope, gaps, bound).arrange(DOWN, buff=0.3).move_to(DOWN * 1.0)
+        self.keep_inside(scope)
         self.stage.parts += [VGroup(ml, rl, model, redo)]
         self.play(FadeIn(scope, shift=0.1 * UP), run_time=0.8)
-        self.busy_until(self.cue_at(2), scope)
+        left = max(1.0, self.cue_at(2) - self.time - 0.3)
+        self.play(LaggedStart(*[FadeIn(g, shift=0.15 * UP) for g in gaps], lag_ratio=0.5),
+                  run_time=min(left, 0.6 * len(gaps)))
+        self.hold_until_cue(2)
         self.play(FadeIn(bound, shift=0.1 * UP), run_time=0.8)
         self.emphasize(bound, run_time=1.0)
-        self.stage.parts += [scope, bound]
-        self.busy_until(self.cue_at(99) - 0.3, bound)
+        self.stage.parts += [scope, gaps, bound]
+        self.hold_until(self.when(2, "the table shows") - 0.2)
+        box = self.frame_of(gaps)
+        self.play(Create(box), run_time=0.5)
+        self.stage.parts.append(box)
+        self.hold_until(self.cue_at(99) - 0.3)

@@ -20,10 +20,15 @@ class Stage(View):
     first: list[float]
 
 
+class Centred(Stage):
+    mean: float          # the mean LayerNorm subtracts
+    spread: float        # the spread it divides by
+
+
 class Update(View):
     placement: str
     stages: list[Stage]
-    centred: list[Stage]
+    centred: list[Centred]
     x_next_first: list[float]
     x_next_norm: float
     cos_x_next: float
@@ -37,6 +42,8 @@ class Bound(View):
 class Norm(View):
     placement: str
     label: str
+    norm_before: float
+    norm_after: float
 
 
 class Layer(View):
@@ -57,6 +64,7 @@ class Layer(View):
     redo_q: list[float]
     redo_k: list[float]
     redo_v: list[float]
+    identity: dict[str, float]
     identity_max: float
     bias: bool
     identity_bound: dict[str, Bound]
