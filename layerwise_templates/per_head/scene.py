@@ -249,17 +249,11 @@ class PerHeadScene(StoryboardScene):
             self.gone(self.st.tokens)
             self.st.on.remove(self.st.tokens)
             self.st.tokens = None
-        _, lp = self.lay()
-        legend.add(inline(txt("largest overlap between two heads' matrices:", S, T.TEXT),
-                          Num(lp.w_cos_max, None, 2, S, T.HIGHLIGHT)))
-        legend.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        legend.next_to(cards, DOWN, buff=0.2).align_to(cards, LEFT)
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.12), run_time=t))]),
                   (1, [(2, lambda t: self.play(FadeInPlace(legend[:2]), run_time=t)),
                        (1, lambda t: self.emphasize(legend[0][1], run_time=t)),
-                       (2, lambda t: self.play(FadeInPlace(legend[2]), run_time=t)),
-                       (1, lambda t: self.emphasize(legend[2][1], run_time=t))])]
+                       (1, lambda t: self.emphasize(legend[1], run_time=t))])]
         copies = []
         if self.st.x is not None:
             copies = [self.st.x.col.nums.copy() for _ in cards]
@@ -587,8 +581,8 @@ class PerHeadScene(StoryboardScene):
         cells = VGroup(*[self.st.matrix.cell(a, a - 1) for a, _ in pairs])
         rings = VGroup(*[SurroundingRectangle(c, color=T.HIGHLIGHT, buff=0, stroke_width=2.5)
                          for c in cells])
-        claim = VGroup(txt("each token that has one → the token just before it:", S,
-                           T.HIGHLIGHT),
+        claim = VGroup(txt("each token that has one →", S, T.HIGHLIGHT),
+                       txt("the token just before it:", S, T.HIGHLIGHT),
                        inline(txt("mean over", S, T.HIGHLIGHT),
                               Num(lp.prev.rows, None, 0, S, T.HIGHLIGHT),
                               txt("rows =", S, T.HIGHLIGHT),
@@ -602,7 +596,7 @@ class PerHeadScene(StoryboardScene):
                                     run_time=t)),
             (1, lambda t: self.point_at(cells[len(cells) // 2], run_time=t)),
             (2, lambda t: self.play(FadeInPlace(claim), run_time=t)),
-            (1, lambda t: self.emphasize(claim[1][-1], run_time=t))])])
+            (1, lambda t: self.emphasize(claim[2][-1], run_time=t))])])
         self.keep(rings, claim)
 
     def beat_grid(self, beat) -> None:
@@ -717,7 +711,8 @@ class PerHeadScene(StoryboardScene):
                          GrowFromEdge(b, DOWN) for b in bars], lag_ratio=0.06),
                          LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06),
                          FadeInPlace(hnames), run_time=t))]),
-                     (5, [(2, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes],
+                     (5, [(1, lambda t: self.emphasize(VGroup(lens, dlen), run_time=t))]),
+                     (6, [(2, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes],
                                                               lag_ratio=0.3), run_time=t)),
                           (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                               FadeInPlace(x) for x in ons], lag_ratio=0.3), run_time=t))])])
@@ -758,8 +753,17 @@ class PerHeadScene(StoryboardScene):
                  math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)]
         for nm, c in zip(names, cols[:2]):
             nm.next_to(c, UP, buff=0.12)
-        note = txt(f"{dm} numbers each, added entry by entry", S, T.TEXT)
+        note = inline(txt(f"{dm} numbers each, added entry by entry; lengths", S, T.TEXT),
+                      Num(jp.x_norm, None, j["decimals"]["delta_norm"], S, T.X),
+                      txt("and", S, T.TEXT),
+                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         note.next_to(sums, DOWN, buff=0.25)
+        # what comes after the sum in MiniLM: its LayerNorm, the next video
+        ln = VGroup(Rectangle(width=2.2, height=0.5, stroke_color=T.MUTED, stroke_width=2),
+                    txt("LN (next video)", S, T.MUTED))
+        ln.next_to(out, DOWN, buff=0.45)
+        ln[1].move_to(ln[0])
+        a4 = Arrow(out.get_bottom(), ln.get_top(), buff=0.08, color=T.MUTED, stroke_width=3)
         self.by_cue([
             (0, [(2, lambda t: self.clear(t)),
                  (2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
@@ -775,8 +779,16 @@ class PerHeadScene(StoryboardScene):
                                          ReplacementTransform(VGroup(cols[0].copy(),
                                                                      cols[1].copy()), cols[2]),
                                          FadeInPlace(note), run_time=t))]),
-            (2, [(1, lambda t: self.emphasize(cols[2], run_time=t))])])
-        self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note)
+            (2, [(1, lambda t: self.emphasize(cols[2], run_time=t)),
+                 (1, lambda t: self.point_at(cols[1], run_time=t))]),
+            (3, [(1, lambda t: self.emphasize(box, bname, run_time=t)),
+                 (1, lambda t: self.point_at(names[1], run_time=t))]),
+            (4, [(1, lambda t: self.emphasize(plus, run_time=t)),
+                 (1, lambda t: self.emphasize(note[1], note[3], run_time=t))]),
+            (5, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t))]),
+            (6, [(1, lambda t: self.emphasize(ln, run_time=t))])])
+        self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
+                  ln, a4)
 
 
 __all__ = ["PerHeadScene"]
