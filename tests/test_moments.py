@@ -80,8 +80,8 @@ TYPED = {
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
     ("tokens", "space_mark"): (2, "The mark"),
-    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (1, "Bars around"),
-    ("embedding", "alone"): (2, "alone"),
+    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "only"),
+    ("embedding", "alone"): (1, "alone"),
     ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "spread"),
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (3, "bars"),
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
@@ -89,7 +89,8 @@ TYPED_STREAM = {
     ("sizes", "norm_first"): (1, "from"), ("sizes", "norm_last"): (1, "to "),
     ("sizes", "growth"): (1, "about"), ("sizes", "first_token"): (2, "One token"),
     ("sizes", "outlier_norm"): (2, "grows"), ("sizes", "share"): (3, "percent"),
-    ("mlp_out", "update"): (0, "adds its update"),
+    ("ffn0", "update"): (0, "adds its update"),
+    ("layer1", "update"): (1, "feed-forward network adds"),
     ("identity", "updates"): (1, "the {n}"), ("identity", "is_x"): (1, "is X"),
     ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),
 }
@@ -128,6 +129,7 @@ def voiced(beat):
 
 
 STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies": "copies",
+               "ffn0": "mlp_out", "layer1": "mlp_out",
                "sizes": "sizes", "identity": "identity"}
 
 
