@@ -404,13 +404,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         depth = Arrow(plane.c2p(*xy[0][0]), plane.c2p(*xy[0][-1]), buff=0.2,
                       color=T.HIGHLIGHT, stroke_width=4, max_tip_length_to_length_ratio=0.06)
         sa, sb = pr.spread_pair.values
+        word = v.contexts[0].focus.value.partition("#")[0]
         facts = VGroup(
             inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.HIGHLIGHT, stroke_width=4),
-                   txt("depth moves a bank", SIZE, T.HIGHLIGHT),
+                   txt(f'depth moves "{word}"', SIZE, T.HIGHLIGHT),
                    Num(pr.depth_distance, decimals=1, size=SIZE, color=T.HIGHLIGHT)),
-            inline(self.pair_key(0), txt("the money bank ends", SIZE, T.TEXT),
+            inline(self.pair_key(0), txt("sentence 2's ends", SIZE, T.TEXT),
                    Num(pr.end_distances[0], decimals=1, size=SIZE),
-                   txt("from bank 1", SIZE, T.TEXT)),
+                   txt("from sentence 1's", SIZE, T.TEXT)),
             inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.TEXT, stroke_width=3),
                    txt("the farthest two ends:", SIZE, T.TEXT),
                    Num(pr.ends_spread, decimals=1, size=SIZE), txt("apart", SIZE, T.TEXT)),

@@ -94,5 +94,6 @@ def build(c: Context) -> Draft:
                       "and value, for every token, every head and every layer, from the state "
                       "each layer reads, times W" + (" plus the bias" if bias else "")
                       + ". Each one matches the model's own "
-                      "number to within {data.layers[0].identity_bound.q.bound}.", layer=L - 1))
+                      "number to within {data.layers[0].identity_bound.q.bound}, in every layer.",
+                      layer=L - 1))
     return Draft(f"A whole layer, then the next: '{c.word}'", beats, notes=notes)

@@ -827,12 +827,11 @@ class FreshQKVScene(StoryboardScene):
         sh = self.v.shape
         scope = txt(f"recomputed for all {len(self.v.tokens)} tokens, {int(sh.n_heads)} heads "
                     f"× {int(sh.d_head)} entries of Q, K and V, in all {len(self.v.layers)} "
-                    "layers; each layer's largest gap:", S, T.TEXT)
-        gaps = VGroup()
-        for lay in self.v.layers:               # each layer's largest |model − recomputed|
-            gaps.add(VGroup(txt(f"layer {int(lay.layer)}:", S, T.MUTED),
-                            Num(lay.identity_max, decimals=7, size=S, color=T.TEXT))
-                     .arrange(RIGHT, buff=0.15))
+                    "layers; each layer checked:", S, T.TEXT)
+        # Each layer's largest |model − recomputed| is float noise (its last digits change with
+        # the CPU's kernels and thread count), so the frame says only that it is under the bound.
+        gaps = VGroup(*[VGroup(txt(f"layer {int(lay.layer)}", S, T.MUTED), txt("✓", S, HL))
+                        .arrange(RIGHT, buff=0.15) for lay in self.v.layers])
         gaps.arrange_in_grid(rows=2 if len(gaps) > 3 else 1, buff=(0.6, 0.2))
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
                     prefix="every gap, model vs recomputed: < ")
@@ -847,7 +846,7 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(bound, shift=0.1 * UP), run_time=0.8)
         self.emphasize(bound, run_time=1.0)
         self.stage.parts += [scope, gaps, bound]
-        self.hold_until(self.when(2, "the table shows") - 0.2)
+        self.hold_until(self.when(2, "in every layer") - 0.2)
         box = self.frame_of(gaps)
         self.play(Create(box), run_time=0.5)
         self.stage.parts.append(box)
