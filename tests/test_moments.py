@@ -33,8 +33,9 @@ TYPED = {
     ("drift", "plane"): (1, "flat plane"),
     ("drift", "same_path"): (2, "same path"),
     ("drift", "layers_move"): (3, "The layers move"),
-    ("drift", "sentence_moves"): (3, "the sentence moves"),
-    ("drift", "off_plane"): (4, "off this plane"),
+    ("drift", "sentence_moves"): (4, "The money bank ends"),
+    ("drift", "farthest"): (4, "the farthest two"),
+    ("drift", "off_plane"): (5, "off this plane"),
     ("table", "studies"): (0, "studies of"),
     ("table", "early"): (1, "Early layers"),
     ("table", "identity"): (1, "identity"),
@@ -59,11 +60,12 @@ TYPED = {
     ("probe", "sense_percent"): (3, "percent"),
     ("probe", "not_known"): (3, "does not know"),
     ("probe", "by_layer"): (3, "by X"),
-    ("probe", "keeps_it"): (3, "keeps it"),
-    ("probe", "set_small"): (4, "the set is small"),
-    ("probe", "one_noun"): (4, "one noun"),
-    ("probe", "probe_shows"): (4, "a probe shows"),
-    ("probe", "not_what"): (4, "not what"),
+    ("probe", "keeps_it"): (3, "stays above"),
+    ("probe", "at_once"): (4, "almost at once"),
+    ("probe", "set_small"): (4, "small sets"),
+    ("probe", "one_noun"): (5, "One test sentence"),
+    ("probe", "probe_shows"): (5, "a probe shows"),
+    ("probe", "not_what"): (5, "not what"),
     ("gap", "gap_defined"): (1, "Take the gap"),
     ("gap", "cancels"): (2, "it cancels"),
     ("gap", "together"): (3, "Up to X"),
@@ -71,8 +73,8 @@ TYPED = {
     ("gap", "gap_end"): (4, "at the output"),
     ("gap", "last_drop"): (5, "last fall"),
     ("gap", "baseline_drop"): (5, "baseline's own fall"),
+    ("gap", "river_rise"): (5, "while the second"),
     ("gap", "caveat"): (6, "one pair per sense"),
-
 }
 
 
@@ -80,8 +82,8 @@ TYPED = {
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
     ("tokens", "space_mark"): (2, "The mark"),
-    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (1, "Bars around"),
-    ("embedding", "alone"): (2, "alone"),
+    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "only"),
+    ("embedding", "alone"): (1, "alone"),
     ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "spread"),
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (3, "bars"),
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
@@ -89,7 +91,8 @@ TYPED_STREAM = {
     ("sizes", "norm_first"): (1, "from"), ("sizes", "norm_last"): (1, "to "),
     ("sizes", "growth"): (1, "about"), ("sizes", "first_token"): (2, "One token"),
     ("sizes", "outlier_norm"): (2, "grows"), ("sizes", "share"): (3, "percent"),
-    ("sizes", "left_out"): (4, "leave"),
+    ("ffn0", "update"): (0, "adds its update"),
+    ("layer1", "update"): (1, "feed-forward network adds"),
     ("identity", "updates"): (1, "the {n}"), ("identity", "is_x"): (1, "is X"),
     ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),
 }
@@ -128,6 +131,7 @@ def voiced(beat):
 
 
 STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies": "copies",
+               "ffn0": "mlp_out", "layer1": "mlp_out",
                "sizes": "sizes", "identity": "identity"}
 
 
@@ -191,7 +195,8 @@ def test_a_silent_plan_does_not_wait_as_before(cache_dir):
 
 
 def board(moments: str, narration: str = "Here is the flat plane. All take the same path. "
-          "The layers move them; the sentences end close. The rest is off this plane.") -> str:
+          "The layers move them; the sentences end close. The rest is off this plane. The "
+          "farthest two ends are apart.") -> str:
     return textwrap.dedent(f"""\
         template: bank_drift
         title: t
@@ -208,7 +213,7 @@ def board(moments: str, narration: str = "Here is the flat plane. All take the s
 
 
 GOOD = ("{plane: flat plane, same_path: same path, layers_move: 2, "
-        "sentence_moves: the sentences end, off_plane: off this plane}")
+        "sentence_moves: the sentences end, off_plane: off this plane, farthest: farthest}")
 
 
 def test_words_and_sentences_and_nth():
@@ -232,8 +237,8 @@ def test_words_and_sentences_and_nth():
     (GOOD.replace("layers_move: 2", "layers_move: 7"), "sb.yaml:11: "
      "beats[0].moments.layers_move: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: layers_move, off_plane, plane, same_path, "
-     "sentence_moves", None),
+     "beat's handlers wait for; they wait for: farthest, layers_move, off_plane, plane, "
+     "same_path, sentence_moves", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:
@@ -246,7 +251,7 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
     assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, same_path, "
-                            "layers_move, sentence_moves, off_plane") for p in e.value.problems), \
+                            "layers_move, sentence_moves, farthest, off_plane") for p in e.value.problems), \
         e.value.problems
 
 
@@ -290,8 +295,8 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
-    "missing moment": (('      left_out: "leave"\n', ""), ("moments:", "id: sizes"),
-                       "beats[11].moments: missing moment left_out: template 'residual_stream' "
+    "missing moment": (('      share: "percent"\n', ""), ("moments:", "id: sizes"),
+                       "beats[11].moments: missing moment share: template 'residual_stream' "
                        "waits for it in sizes"),
     "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),

@@ -127,7 +127,7 @@ def test_narration_quotes_the_plan(built):
     assert (f"{l0['top_word']['token']} gets {fmt(l0['top_word']['weight'])}, and the start "
             f"token, CLS, gets {fmt(l0['on_special'][0])}") in said["arcs"]
     for l in range(1, 6):
-        assert f"Layer {l}: " in said["depth"] and fmt(d['layers'][l]['on_special'][0]) in said["depth"]
+        assert f"Layer {l}: " in said["depth"] and fmt(d['layers'][l]['sink']) in said["depth"]
     assert f"The share on CLS and SEP is {fmt(d['tie']['old_sink'])}" in said["why"]
     mx, mn = d["sink"]["max"], d["sink"]["min"]
     assert f"peaks at {fmt(mx['value'])} at layer {mx['layer']}" in said["sink"]

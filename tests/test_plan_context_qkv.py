@@ -96,7 +96,11 @@ def test_narration_quotes_the_plan(built):
     # the last layer is said for what it is: the keys lowest there, the values highest
     L = len(d["layers"]) - 1
     assert last["layer"] == L and last["key"] == min("qkv", key=lambda k: d["cos"][k][L])
-    assert f"at layer {L} the {NAMES[last['key']]} differ most, at {fmt(last['value'])}" in text
+    assert f"at layer {L} the {NAMES[last['key']]} differ most, at {fmt(last['value'])}" in text.lower()
+    # the shrink example is its own sentence: the queries at layer 2 closer than X there
+    c = d["cos"]
+    assert c["q"][2] > c["x"][2]
+    assert f"at layer 2 the queries, at {fmt(c['q'][2])}, are closer than X, at {fmt(c['x'][2])}" in text
     assert sm["last_highest"]["key"] == "v" and d["cos"]["v"][L] > d["cos"]["q"][L]
     assert "Values differ most" not in " ".join(b["caption"] for b in plan["beats"])
 

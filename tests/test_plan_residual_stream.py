@@ -67,8 +67,10 @@ def test_tokens_show_the_space_mark_and_the_followed_token(built):
     assert d["any_space_mark"] and d["space_mark"] == "\u2423"
     assert d["focus"]["token"] == positions(t, "bank")[-1] == 5
     assert d["focus"]["token_text"] == "\u2423bank"
-    assert d["model"] == {"display": "SmolLM2-135M", "n_layers": 30, "d_model": 576,
-                          "norm": "rmsnorm", "norm_placement": "pre", "kind": "decoder"}
+    # the weights measured: the instruct-tuned Q4_1 GGUF (the footer and the captions say so)
+    assert d["model"] == {"display": "SmolLM2-135M-Instruct (4-bit)", "n_layers": 30,
+                          "d_model": 576, "norm": "rmsnorm", "norm_placement": "pre",
+                          "kind": "decoder", "rotary": True}
 
 
 def test_space_marks_of_other_tokenizers():

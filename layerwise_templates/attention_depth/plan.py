@@ -18,7 +18,8 @@ the changed X; the sink share; and a deep layer head by head.
                                (analysis.attention_depth_why.same_w_old_x); None if not redoable
   deep                         the last layer head by head: its heaviest word token (target),
                                each head's weight on it, the heads ranked, their previous-token
-                               scores (mean of A[q, q-1] over the sentence)
+                               scores (mean of A[q, q-1] over the sentence), and their
+                               baseline `uniform` (1 / number of tokens: attention spread evenly)
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -90,7 +91,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                            for h, s in enumerate(prev)],
             "top3": [{"head": h, "weight": dh["weight"][h], "prev_token": float(prev[h])}
                      for h in dh["order"][:3]],
-            "before_focus": pos[0] - 1 == target}
+            "before_focus": pos[0] - 1 == target,
+            # a previous-token score's baseline: attention spread evenly over the sentence
+            "uniform": 1.0 / len(t.tokens)}
 
     # one precision for every weight the video writes
     shown = [(l["row"], f"data.layers[{i}].row") for i, l in enumerate(layers)]

@@ -4,7 +4,7 @@ The sentence's tokens sit in a row; from the focus word an arc goes to every oth
 width and brightness the focus word's attention weight there (the head-average: the mean of the
 heads' rows, said on screen), every arc as high as the others (so a long arc does not look
 heavier than a short one), its number under the token. Right: the share of the row on [CLS]
-(dark) and [SEP] (light), one stacked bar per layer. A long sentence keeps the special tokens,
+(dark) and [SEP] (light), one stacked bar per layer, its share written above it. A long sentence keeps the special tokens,
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
@@ -12,13 +12,17 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                appear; the heaviest word and [CLS] are pointed at; the chart's first bar
 - `depth`      layers 1, 2, ...: one per narration sentence, the arcs morph to the next row and
                the chart grows a bar
-- `why`        layer 1's own W_Q^(1), W_K^(1) with an input slot: X^(0) goes in, the arcs show
-               that row; X^(0) moves out, X^(1) moves in, the arcs show the model's row; a small
-               three-bar panel compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
-- `sink`       the chart again with every share written; lowest, highest and last ringed; the
-               interpretation "a sink" labelled as one
-- `deep_heads` the last layer head by head: each head's weight on the heaviest word as a bar,
-               with its previous-token score; the three heaviest heads ringed
+- `why`        the arcs dim; layer 1's own W_Q^(1), W_K^(1) as a block: an X^(0) chip moves into
+               it and the arcs re-form from its output (that row); then an X^(1) chip, the
+               model's row; a three-bar panel compares the shares (layer 0, layer 1 fed X^(0),
+               fed X^(1))
+- `sink`       the chart again, every share written; lowest, highest and last pointed at; the
+               header and the arcs change to the peak layer together; "a sink" labelled as a
+               reading
+- `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
+               a dashed line at the head-average; each head's previous-token score as a bar
+               against a dashed "spread evenly" line (1 / number of tokens); the three heaviest
+               heads' numbers boxed
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -28,8 +32,9 @@ from __future__ import annotations
 import math as pymath
 from dataclasses import dataclass, field
 
-from manim import (DOWN, LEFT, RIGHT, UP, ArcBetweenPoints, Create, GrowFromEdge, LaggedStart,
-                   Line, Rectangle, ReplacementTransform, SurroundingRectangle, VGroup, WHITE,
+from manim import (DOWN, LEFT, RIGHT, UP, ArcBetweenPoints, Create, DashedLine, Dot,
+                   GrowFromEdge, LaggedStart, Line, Rectangle, ReplacementTransform,
+                   RoundedRectangle, SurroundingRectangle, TransformFromCopy, VGroup, WHITE,
                    Write, interpolate_color)
 
 from scenes import theme as T
@@ -43,6 +48,7 @@ from layerwise_core.planview import Value
 from .view import Data
 
 S = T.TYPE.small
+NUM = T.TYPE.label          # the per-token number strip (the voice reads these numbers)
 ROW_Y = -1.75               # the token row's baseline
 ARC_H = 1.35                # every arc's height above the token tops
 WIDTH = 24.0                # stroke width of an arc with weight 1
@@ -55,6 +61,12 @@ BAR_W = 0.44
 BAR_PITCH = 0.64
 TOP_Y = 2.6                 # the counter's row
 ELLIPSIS = "…"
+BLOCK_AT = (-2.4, 0.75)     # the fair test's matrix block, above the arcs
+
+
+def sup(base: str, l) -> str:
+    """Typst math X^(l) with its superscript at full size (legible at 480p)."""
+    return f"{base}^(display(({l})))"
 
 
 def shade(i: int):
@@ -93,7 +105,7 @@ class AttentionDepthScene(StoryboardScene):
         v, st = self.v, self.st
         toks = v.tokens.values
         focus = v.focus.values
-        num_w = txt("0." + "0" * int(v.decimals), S, mono=True).width
+        num_w = txt("0." + "0" * int(v.decimals), NUM, mono=True).width
         width = {j: max(txt(t, T.TYPE.label).width, num_w) + GAP for j, t in enumerate(toks)}
         ell = txt(ELLIPSIS, T.TYPE.label).width + GAP
         band = DIAG_RIGHT - DIAG_LEFT
@@ -170,8 +182,8 @@ class AttentionDepthScene(StoryboardScene):
 
     def weights(self, row) -> VGroup:
         st = self.st
-        y = ROW_Y - 0.42
-        return VGroup(*[Num(row[j], decimals=int(self.v.decimals), size=S, color=T.ATTN)
+        y = ROW_Y - 0.45
+        return VGroup(*[Num(row[j], decimals=int(self.v.decimals), size=NUM, color=T.ATTN)
                         .move_to([st.xs[j], y, 0]) for j in st.xs])
 
     def num_at(self, nums: VGroup, j: int):
@@ -180,7 +192,7 @@ class AttentionDepthScene(StoryboardScene):
     def counter(self, layer, state: int | None = None) -> VGroup:
         s = int(layer) if state is None else state
         g = inline(txt("layer", T.TYPE.body), Num(layer, decimals=0, size=T.TYPE.body),
-                   txt("· reads", T.TYPE.body, T.MUTED), math(f"X^(({s}))", T.TYPE.math))
+                   txt("· reads", T.TYPE.body, T.MUTED), math(sup("X", s), T.TYPE.math))
         return g.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
 
     def note(self) -> VGroup:
@@ -212,9 +224,13 @@ class AttentionDepthScene(StoryboardScene):
             parts.add(r)
             y += h
         tick = Num(lay.layer, decimals=0, size=S, color=T.MUTED).move_to([x, CHART_Y - 0.25, 0])
-        g = VGroup(parts, tick)
-        g.parts, g.tick = parts, tick
+        val = Num(lay.sink, decimals=2, size=S).next_to(parts, UP, buff=0.08)
+        g = VGroup(parts, tick, val)
+        g.parts, g.tick, g.val = parts, tick, val
         return g
+
+    def grow_bar(self, b):
+        return [GrowFromEdge(b.parts, DOWN), FadeInPlace(b.tick), FadeInPlace(b.val)]
 
     def chart_frame(self) -> VGroup:
         v = self.v
@@ -276,7 +292,7 @@ class AttentionDepthScene(StoryboardScene):
         extra = []
         if bar and l not in self.st.bars:
             b = self.st.bars[l] = self.bar(l)
-            extra = [GrowFromEdge(b.parts, DOWN), FadeInPlace(b.tick)]
+            extra = self.grow_bar(b)
         self.show_row(lay.row, self.counter(lay.layer), t, extra)
 
     def swap_input(self, old, new, t: float) -> None:
@@ -302,40 +318,44 @@ class AttentionDepthScene(StoryboardScene):
         v, st = self.v, self.st
         self.clear_extra()
         lay = v.layers[0]
-        first = []
-        if st.tokens is None:
-            st.tokens, st.note = self.token_row(), self.note()
-            first = [(2, lambda t: self.play(Write(st.tokens), run_time=t)),
-                     (1, lambda t: self.emphasize(*[st.label[f] for f in v.focus.values],
-                                                  run_time=t))]
+        n = 3
         if st.arcs is not None:
             self.play(FadeOutPlace(VGroup(st.arcs, st.nums, st.counter)), run_time=0.6)
+        fresh = st.tokens is None
+        if fresh:
+            st.tokens, st.note = self.token_row(), self.note()
         st.arcs, st.nums, st.counter = self.arcs(lay.row), self.weights(lay.row), \
             self.counter(lay.layer)
-        self.fill_to(self.mark(1, 3), first + [
-            (1, lambda t: self.play(FadeInPlace(st.counter), run_time=t)),
-            (3, lambda t: self.play(LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.15),
-                                    run_time=t)),
+        if fresh:
+            # the tokens quickly, so the arcs grow while the voice says "drawn as arcs"
+            self.play(Write(st.tokens), FadeInPlace(st.counter), run_time=0.9)
+        else:
+            self.play(FadeInPlace(st.counter), run_time=0.5)
+        self.play(LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.15), run_time=2.0)
+        self.fill_to(self.mark(1, n), [
             (2, lambda t: self.play(FadeInPlace(st.note), run_time=t)),
-        ])
-        self.fill_to(self.mark(2, 3), [
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(n) for n in st.nums],
+            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums],
                                                 lag_ratio=0.1), run_time=t)),
-            (1, lambda t: self.emphasize(st.arcs, run_time=t)),
         ])
         word, cls = int(lay.top_word.pos), int(v.special[0])
-        steps = []
+        thick = [st.arcs[list(j for j in st.xs if j not in v.focus.values).index(k)]
+                 for k in (word, cls) if k in st.xs]
+        steps = [(1, lambda t: self.emphasize(*thick, run_time=t))]
         if word in st.xs:
             steps.append((1, lambda t: self.point_at(self.num_at(st.nums, word), run_time=t)))
         if cls in st.xs:
             steps.append((1, lambda t: self.point_at(self.num_at(st.nums, cls), run_time=t)))
+        self.fill_to(self.mark(2, n), steps)
         if st.chart is None:
             st.chart = self.chart_frame()
             st.bars[0] = self.bar(0)
-            steps.append((2, lambda t: self.play(Create(st.chart), GrowFromEdge(st.bars[0].parts,
-                                                                               DOWN),
-                                                 FadeInPlace(st.bars[0].tick), run_time=t)))
-        self.fill_to(None, steps)
+            self.fill_to(None, [
+                (2, lambda t: self.play(Create(st.chart), *self.grow_bar(st.bars[0]),
+                                        run_time=t)),
+                (1, lambda t: self.point_at(st.bars[0].val, run_time=t)),
+            ])
+        else:
+            self.fill_to(None, [(1, lambda t: self.point_at(st.bars[0].val, run_time=t))])
 
     def beat_depth(self, beat) -> None:
         v = self.v
@@ -349,11 +369,12 @@ class AttentionDepthScene(StoryboardScene):
             self.at_cue(min(l, n - 1), n)
             self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
                             bar=True)
-            self.emphasize(self.st.bars[l].parts[0], run_time=0.8)
-        self.at_cue(min(L, n - 1), n)
+            self.emphasize(self.st.bars[l].val, run_time=0.7)
+        # "... and some goes back to the words": the last layer's heaviest word
+        word = int(v.layers[L - 1].top_word.pos)
         self.fill_to(None, [
-            (1, lambda t: self.emphasize(*[self.st.bars[l].parts[-1] for l in range(1, L)],
-                                         run_time=t)),
+            (1, lambda t: self.point_at(self.num_at(self.st.nums, word), run_time=t)
+             if word in self.st.xs else self.wait(t)),
         ])
 
     def beat_why(self, beat) -> None:
@@ -363,77 +384,113 @@ class AttentionDepthScene(StoryboardScene):
         if isinstance(tie, Value):          # no redoable attention for this model
             self.fill_to(None, [(1, lambda t: self.wait(t))])
             return
+        n = 5
         self.ensure_arcs(int(tie.layer))
         self.ensure_chart(0)
+        tl, l0 = int(tie.layer), int(v.layers[0].layer)
         # the experiment's own panel replaces the chart: three bars, one per input
         fade = [st.chart] + list(st.bars.values())
-        base_x, base_y, H = CHART_X + 0.3, CHART_Y, BAR_H * 0.9
-        specs = [(tie.layer0_sink, "layer 0", 0), (tie.old_sink, "layer 1", 0),
-                 (tie.new_sink, "layer 1", 1)]
+        base_x, base_y, H = CHART_X + 0.1, CHART_Y, BAR_H * 0.9
+        specs = [(tie.layer0_sink, v.layers[0].layer, None), (tie.old_sink, tie.layer, l0),
+                 (tie.new_sink, tie.layer, tl)]
         cols = []
-        for i, (share, name, state) in enumerate(specs):
-            x = base_x + 0.45 + i * 1.3
+        for i, (share, layer, state) in enumerate(specs):
+            x = base_x + 0.55 + i * 1.35
             r = Rectangle(width=0.6, height=max(0.01, H * float(share)), stroke_width=0)
             r.set_fill(T.ATTN, 0.95).move_to([x, base_y, 0], aligned_edge=DOWN)
             val = Num(share, decimals=2, size=S).next_to(r, UP, buff=0.08)
-            lab = VGroup(txt(name, S, T.MUTED), inline(txt("fed", S, T.MUTED),
-                                                       math(f"X^(({state}))", T.TYPE.math_label)))
+            name = inline(txt("layer", S, T.MUTED), Num(layer, decimals=0, size=S,
+                                                         color=T.MUTED))
+            lab = VGroup(name)
+            if state is not None:
+                lab.add(inline(txt("fed", S, T.MUTED),
+                               math(sup("X", state), T.TYPE.math_label, T.X)))
+            else:
+                lab.add(txt("(model)", S, T.MUTED))
             lab.arrange(DOWN, buff=0.06).next_to([x, base_y, 0], DOWN, buff=0.12)
             cols.append(VGroup(r, val, lab))
-        axis = Line([base_x, base_y, 0], [base_x + 3.9, base_y, 0], color=T.MUTED,
+        axis = Line([base_x, base_y, 0], [base_x + 4.1, base_y, 0], color=T.MUTED,
                     stroke_width=2)
         head = txt("share on " + " + ".join(v.special_tokens.values), S)
         head.next_to([base_x, base_y + H + 0.35, 0], RIGHT, buff=0)
-        # the recipe with its input slot
-        recipe = inline(txt("layer 1's own", T.TYPE.body),
-                        math("W_Q^((1)), W_K^((1))", T.TYPE.math),
-                        txt("fed", T.TYPE.body))
-        recipe.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        slot_pos = recipe.get_right() + RIGHT * 0.55
-        x_old = math("X^((0))", T.TYPE.math, T.X).move_to(slot_pos)
-        x_new = math("X^((1))", T.TYPE.math, T.X).move_to(slot_pos)
-        frame = SurroundingRectangle(x_old, color=T.X, buff=0.1)
-        self.fill_to(self.mark(2, 6), [
+        # the header, and the block: layer 1's own query and key matrices
+        header = inline(txt("a fair test on layer", T.TYPE.body),
+                        Num(tie.layer, decimals=0, size=T.TYPE.body))
+        header.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
+        wqk = math(f"{sup('W_(display(Q))', tl)}, {sup('W_(display(K))', tl)}", T.TYPE.math)
+        box = RoundedRectangle(width=wqk.width + 0.5, height=wqk.height + 0.35,
+                               corner_radius=0.12, color=T.MUTED, stroke_width=2.5)
+        box.move_to([*BLOCK_AT, 0])
+        wqk.move_to(box)
+        own = inline(txt("layer", S, T.MUTED), Num(tie.layer, decimals=0, size=S, color=T.MUTED),
+                     txt("'s own query, key matrices", S, T.MUTED))
+        own.next_to(box, UP, buff=0.08)
+        block = VGroup(box, wqk, own)
+        fx = self.focus_x()
+        arc_top = max(m.get_top()[1] for m in st.label.values()) + 0.08
+
+        def chip(state):
+            x = math(sup("X", state), T.TYPE.math, T.X)
+            fr = SurroundingRectangle(x, color=T.X, buff=0.1)
+            g = VGroup(fr, x).next_to(box, LEFT, buff=1.4)
+            return g
+
+        def feed(state, row, t):
+            """The chip moves into the block; out of it comes the row: arcs re-form."""
+            c = chip(state)
+            self.play(FadeInPlace(c), run_time=0.25 * t)
+            self.play(c.animate.move_to(box).scale(0.5).set_opacity(0),
+                      box.animate.set_stroke(T.X), run_time=0.25 * t)
+            self.remove(c)
+            dot = Dot(box.get_bottom(), radius=0.09, color=T.ATTN)
+            self.play(dot.animate.move_to([fx, arc_top, 0]), box.animate.set_stroke(T.MUTED),
+                      run_time=0.2 * t)
+            self.remove(dot)
+            self.show_row(row, VGroup(), 0.3 * t)
+
+        self.fill_to(self.mark(1, n), [
             (2, lambda t: self.play(FadeOutPlace(VGroup(*fade, st.counter)),
-                                    FadeInPlace(recipe), run_time=t)),
-            (1, lambda t: self.play(Create(frame), run_time=t)),
+                                    st.arcs.animate.set_stroke(opacity=0.12),
+                                    st.nums.animate.set_opacity(0.2), run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(header), run_time=t)),
         ])
         st.counter = VGroup()
         self.add(st.counter)
-        self.fill_to(self.mark(3, 6), [
-            (2, lambda t: self.play(FadeInPlace(x_old), run_time=t)),
-            (3, lambda t: self.show_row(tie.old_row, VGroup(), t)),
+        self.fill_to(self.mark(2, n), [
+            (1, lambda t: self.play(FadeInPlace(block), run_time=t)),
+            (4, lambda t: feed(l0, tie.old_row, t)),
         ])
-        self.fill_to(self.mark(4, 6), [
+        self.fill_to(self.mark(3, n), [
             (1, lambda t: self.play(Create(axis), FadeInPlace(head), run_time=t)),
             (2, lambda t: self.play(GrowFromEdge(cols[0][0], DOWN), FadeInPlace(cols[0][1:]),
                                     run_time=t)),
             (2, lambda t: self.play(GrowFromEdge(cols[1][0], DOWN), FadeInPlace(cols[1][1:]),
                                     run_time=t)),
         ])
-        self.fill_to(self.mark(5, 6), [
-            (2, lambda t: self.swap_input(x_old, x_new, t)),
-            (3, lambda t: self.show_row(tie.new_row, VGroup(), t)),
+        self.fill_to(self.mark(4, n), [
+            (5, lambda t: feed(tl, tie.new_row, t)),
             (2, lambda t: self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
                                     run_time=t)),
         ])
         self.fill_to(None, [
-            (1, lambda t: self.emphasize(frame, run_time=t)),
+            (1, lambda t: self.emphasize(box, run_time=t)),
             (1, lambda t: self.emphasize(cols[1][0], cols[2][0], run_time=t)),
-            (1, lambda t: self.emphasize(recipe[1], run_time=t)),
         ])
         for b in list(st.bars):
             del st.bars[b]
         st.chart = None
-        st.extra = [recipe, x_new, frame, axis, head, *cols]
+        st.extra = [header, block, axis, head, *cols]
 
     def beat_sink(self, beat) -> None:
         v, st = self.v, self.st
         L = int(v.n_layers)
+        n = 4
         self.clear_extra()
         self.ensure_arcs(int(v.sink.max.layer))
+        shown = int(v.tie.layer) if not isinstance(v.tie, Value) else int(v.sink.max.layer)
         if st.counter is None or not len(st.counter):
-            c = self.counter(v.layers[int(v.sink.max.layer)].layer)
+            # the arcs on screen are layer 1's (the model's own row): say so
+            c = self.counter(v.layers[shown].layer)
             self.play(FadeInPlace(c), run_time=0.5)
             if st.counter is not None:
                 self.remove(st.counter)
@@ -444,11 +501,6 @@ class AttentionDepthScene(StoryboardScene):
         missing = [l for l in range(L) if l not in st.bars]
         for l in missing:
             st.bars[l] = self.bar(l)
-        values = VGroup(*[Num(v.layers[l].sink, decimals=2, size=S,
-                              color=T.HIGHLIGHT if l in (int(v.sink.min.layer),
-                                                         int(v.sink.max.layer), L - 1)
-                              else T.MUTED).next_to(st.bars[l].parts, UP, buff=0.08)
-                          for l in range(L)])
         lo, hi = int(v.sink.min.layer), int(v.sink.max.layer)
         reading = VGroup(txt("a common reading, not a measurement:", S, T.MUTED),
                          txt(f"{v.special_tokens[0]} is a \"sink\", where heads park", S),
@@ -457,15 +509,16 @@ class AttentionDepthScene(StoryboardScene):
         reading.next_to(st.note, DOWN, buff=0.3).align_to(st.note, LEFT)
         intro = []
         if new:
-            intro = [Create(st.chart)] + [GrowFromEdge(st.bars[l].parts, DOWN) for l in missing] \
-                + [FadeInPlace(st.bars[l].tick) for l in missing]
-        self.fill_to(self.mark(1, 2), [
-            (2, lambda t: self.play(*intro, LaggedStart(*[FadeInPlace(x) for x in values],
-                                                        lag_ratio=0.2), run_time=t)),
-            (1, lambda t: self.point_at(values[lo], run_time=t)),
+            intro = [Create(st.chart)] + [a for l in missing for a in self.grow_bar(st.bars[l])]
+        self.fill_to(self.mark(1, n), [
+            (2, lambda t: self.play(*intro, run_time=t) if intro else self.wait(t)),
+            (1, lambda t: self.point_at(st.bars[lo].val, run_time=t)),
+        ])
+        # header and arcs change together, on "peaks at ... at layer 4"
+        self.fill_to(self.mark(2, n), [
             (2, lambda t: self.show_layer(hi, t)),
-            (1, lambda t: self.point_at(values[hi], run_time=t)),
-            (1, lambda t: self.point_at(values[L - 1], run_time=t)),
+            (1, lambda t: self.point_at(st.bars[hi].val, run_time=t)),
+            (1, lambda t: self.point_at(st.bars[L - 1].val, run_time=t)),
         ])
         cls = int(v.special[0])
         self.fill_to(None, [
@@ -474,70 +527,119 @@ class AttentionDepthScene(StoryboardScene):
              else self.wait(t)),
             (2, lambda t: self.emphasize(reading[0], run_time=t)),
         ])
-        st.extra = [values, reading]
+        st.extra = [reading]
 
     def beat_deep_heads(self, beat) -> None:
         v, st = self.v, self.st
         d = v.deep
         H = len(d.heads)
+        n = 5
         self.clear_extra()
-        # the stage of the arcs gives way to the table
-        old = [m for m in (st.tokens, st.note, st.counter, st.arcs, st.nums, st.chart) if m]
-        old += list(st.bars.values())
-        pitch = min(0.36, 4.4 / H)
-        top = 2.05
-        name_x, bar_x, bar_w, score_x = -4.4, -3.5, 5.0, 4.4
+        self.ensure_arcs(int(d.layer))
+        tgt = int(d.target.pos)
+        # 1. layer 5's arcs, header and arcs together
+        self.fill_to(self.mark(1, n), [
+            (2, lambda t: self.show_layer(int(d.layer), t)),
+        ])
+        kept = [j for j in st.xs if j not in v.focus.values]
+        arc_of = {j: st.arcs[k] for k, j in enumerate(kept)}
+        river_arc = arc_of.get(tgt)
+        river_num = self.num_at(st.nums, tgt) if tgt in st.xs else None
+        self.fill_to(self.mark(2, n), [
+            (1, lambda t: self.emphasize(river_arc, run_time=t) if river_arc is not None
+             else self.wait(t)),
+            (1, lambda t: self.point_at(river_num, run_time=t) if river_num is not None
+             else self.wait(t)),
+        ])
+        # 2. the river arc splits into the heads' bars; the average stays as a dashed line
+        pitch = min(0.32, 3.6 / H)
+        top = 1.85
+        name_x, bar_x, bar_w = -6.0, -5.0, 3.6
+        sc_x, sc_w = 1.2, 9.0                # score bars: 1.0 would be sc_w long
+        vmax = max(d.weight.values)
+        mx = bar_x + bar_w * float(d.target.weight) / vmax        # the head-average's line
+        ux = sc_x + sc_w * float(d.uniform)                        # spread evenly
+        sc_num_x = sc_x + sc_w * max(d.prev_token.values) + 0.15   # one column, clear of both
         title = inline(txt("layer", T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body),
-                       txt(f"· \"{v.word}\" → \"{d.target.token}\", head by head", T.TYPE.body))
-        title.move_to([0, TOP_Y + 0.15, 0]).align_to([name_x - 0.9, 0, 0], LEFT)
-        h1 = txt("attention weight", S, T.MUTED).next_to([bar_x, top + 0.38, 0], RIGHT, buff=0)
-        h2 = txt("prev-token score", S, T.MUTED).move_to([score_x, top + 0.38, 0])
+                       txt(f"· \"{v.word}\" → \"{d.target.token}\", head by head",
+                           T.TYPE.body))
+        title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
+        h1 = txt("attention weight", S, T.MUTED).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
+        h2 = txt("previous-token score", S, T.MUTED).next_to([sc_x, top + 0.32, 0], RIGHT,
+                                                              buff=0)
         rows = VGroup()
         prec = int(v.decimals)
         for i in range(H):
             y = top - i * pitch
             name = inline(txt("head", S, T.MUTED), Num(d.heads[i], decimals=0, size=S,
                                                         color=T.MUTED))
-            name.move_to([0, y, 0]).align_to([name_x + 0.35, 0, 0], RIGHT)
-            w = float(d.weight[i]) / max(d.weight.values)     # the heaviest head: full width
-            r = Rectangle(width=max(0.01, bar_w * w), height=pitch * 0.62, stroke_width=0)
+            name.move_to([0, y, 0]).align_to([name_x + 0.6, 0, 0], RIGHT)
+            r = Rectangle(width=max(0.01, bar_w * float(d.weight[i]) / vmax),
+                          height=pitch * 0.62, stroke_width=0)
             r.set_fill(T.ATTN, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
             val = Num(d.weight[i], decimals=prec, size=S).next_to(r, RIGHT, buff=0.1)
-            score = Num(d.prev_token[i], decimals=2, size=S).move_to([score_x, y, 0])
-            g = VGroup(name, r, val, score)
-            g.bar, g.val, g.score = r, val, score
+            if val.get_left()[0] < mx + 0.1:            # clear of the dashed line
+                val.next_to([mx, y, 0], RIGHT, buff=0.12)
+            sr = Rectangle(width=max(0.01, sc_w * float(d.prev_token[i])), height=pitch * 0.62,
+                           stroke_width=0)
+            sr.set_fill(T.MUTED, 0.9).move_to([sc_x, y, 0], aligned_edge=LEFT)
+            score = Num(d.prev_token[i], decimals=2, size=S)
+            score.move_to([sc_num_x, y, 0]).align_to([sc_num_x, 0, 0], LEFT)
+            g = VGroup(name, r, val, sr, score)
+            g.bar, g.val, g.sbar, g.score = r, val, sr, score
             rows.add(g)
+        bottom = top - (H - 1) * pitch - pitch / 2
+        mean_line = DashedLine([mx, top + pitch / 2, 0], [mx, bottom, 0], color=T.HIGHLIGHT,
+                               stroke_width=2.5, dash_length=0.08)
+        mean_num = Num(d.target.weight, decimals=prec, size=S, color=T.HIGHLIGHT)
+        mean_lab = inline(txt("head-average", S, T.HIGHLIGHT), mean_num)
+        mean_lab.next_to([mx, bottom, 0], DOWN, buff=0.1)
+        even_line = DashedLine([ux, top + pitch / 2, 0], [ux, bottom, 0], color=T.TEXT,
+                               stroke_width=2.5, dash_length=0.08)
+        even_lab = inline(txt("spread evenly:", S), Num(d.uniform, decimals=2, size=S))
+        even_lab.next_to([ux, bottom, 0], DOWN, buff=0.1)
         top3 = [int(t.head) for t in d.top3]
-        self.fill_to(self.mark(1, 5), [
-            (2, lambda t: self.play(FadeOutPlace(VGroup(*old)), FadeInPlace(title), run_time=t)),
-        ])
-        st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
-        st.bars = {}
-        self.fill_to(self.mark(2, 5), [
-            (1, lambda t: self.play(FadeInPlace(h1), run_time=t)),
-            (4, lambda t: self.play(LaggedStart(*[FadeInPlace(VGroup(g[0], g.val)) for g in rows],
-                                                lag_ratio=0.1),
-                                    LaggedStart(*[GrowFromEdge(g.bar, LEFT) for g in rows],
-                                                lag_ratio=0.1), run_time=t)),
-        ])
-        boxes = VGroup(*[SurroundingRectangle(VGroup(rows[h][0], rows[h].val),
-                                              color=T.HIGHLIGHT, buff=0.04, stroke_width=2.5)
-                         for h in top3])
-        self.fill_to(self.mark(3, 5), [
+        old = [m for m in (st.tokens, st.note, st.nums, st.chart) if m]
+        old += list(st.bars.values())
+        others = VGroup(*[a for j, a in arc_of.items() if j != tgt])
+        st.arcs.remove(*others.submobjects)     # top-level, so that fading them removes them
+        self.add(others)
+        boxes = VGroup(*[SurroundingRectangle(rows[h].val, color=T.HIGHLIGHT, buff=0.05,
+                                              stroke_width=2.5) for h in top3])
+        if river_arc is not None:       # the river arc itself becomes the heads' bars
+            split = [LaggedStart(*[TransformFromCopy(river_arc, g.bar) for g in rows],
+                                 lag_ratio=0.06),
+                     river_arc.animate.set_stroke(opacity=0)]
+        else:
+            split = [LaggedStart(*[GrowFromEdge(g.bar, LEFT) for g in rows], lag_ratio=0.06)]
+        split.append(LaggedStart(*[FadeInPlace(VGroup(g[0], g.val)) for g in rows],
+                                 lag_ratio=0.06))
+        self.fill_to(self.mark(3, n), [
+            (2, lambda t: self.play(FadeOutPlace(VGroup(*old, others, st.counter)), run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(title), FadeInPlace(h1), run_time=t)),
+            (4, lambda t: self.play(*split, run_time=t)),
+            (2, lambda t: self.play(Create(mean_line), FadeInPlace(mean_lab), run_time=t)),
             (3, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes], lag_ratio=0.4),
                                     run_time=t)),
-            (1, lambda t: self.point_at(rows[top3[0]].val, run_time=t)),
         ])
-        self.fill_to(self.mark(4, 5), [
+        self.remove(st.arcs)
+        st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
+        st.bars = {}
+        # 3. each head's previous-token score against attention spread evenly
+        self.fill_to(self.mark(4, n), [
             (1, lambda t: self.play(FadeInPlace(h2), run_time=t)),
-            (3, lambda t: self.play(LaggedStart(*[FadeInPlace(g.score) for g in rows],
-                                                lag_ratio=0.08), run_time=t)),
+            (3, lambda t: self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in rows],
+                                                lag_ratio=0.06),
+                                    LaggedStart(*[FadeInPlace(g.score) for g in rows],
+                                                lag_ratio=0.06), run_time=t)),
+            (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
             (2, lambda t: self.emphasize(*[rows[h].score for h in top3], run_time=t)),
         ])
         self.fill_to(None, [
-            (1, lambda t: self.emphasize(*[rows[h].bar for h in top3], run_time=t)),
+            (1, lambda t: self.emphasize(*[rows[h].sbar for h in top3], run_time=t)),
+            (1, lambda t: self.point_at(even_lab, run_time=t)),
         ])
-        st.extra = [title, h1, h2, rows, boxes]
+        st.extra = [title, h1, h2, rows, boxes, mean_line, mean_lab, even_line, even_lab]
 
 
 __all__ = ["AttentionDepthScene"]

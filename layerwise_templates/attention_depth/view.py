@@ -58,6 +58,7 @@ class Deep(View):
     prev_token: list[float]
     top3: list[Top]
     before_focus: bool
+    uniform: float
 
 
 class Data(View):

@@ -63,12 +63,14 @@ def build(c: Context) -> Draft:
         " plus {data.projection.explained_percent[1]:.0f} percent. "
         + ("All of them take nearly the same path. " if same else "Follow each path. ")
         + "The layers move a state {data.projection.depth_distance:.1f} units across this "
-        "plane; the sentences end at most {data.projection.sentence_distance:.1f} apart. The "
-        "rest of the spread is off this plane.",
+        "plane. The second sentence's ends {data.projection.end_distances[0]:.1f} from the "
+        "first sentence's; the farthest two ends are {data.projection.ends_spread:.1f} apart. "
+        "The rest of the spread is off this plane.",
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
                 f"{'>' if same else '<='} 4"],
         moments={M.PLANE: "flat plane", M.SAME_PATH: "same path" if same else "each path",
-                 M.LAYERS_MOVE: "The layers move", M.SENTENCE_MOVES: "the sentences end",
+                 M.LAYERS_MOVE: "The layers move", M.SENTENCE_MOVES: "The second sentence",
+                 M.FARTHEST: "the farthest two",
                  M.OFF_PLANE: "off this plane"}))
     g = d["gap"]
     near, far = g["near"], g["far"]
@@ -92,15 +94,20 @@ def build(c: Context) -> Draft:
         + f" {then}, and at the output it is {{data.gap.last:.2f}}{widest}. If "
         f"the {nth[near + 1]} sentence uses {said} in the first sentence's sense and the "
         f"{nth[far + 1]} in another, this gap is the sense signal. In the last layer, the "
-        f"{nth[far + 1]} sentence's curve changes by {{data.output_drop.raw:.2f}}, and the baseline's own "
-        "change is {data.output_drop.baseline:.2f}. Each curve is one pair of sentences.",
-        expect=[f"data.gap.near == {near}", f"data.gap.far == {far}"] + early_expect
+        f"{nth[far + 1]} sentence's curve changes by {{data.output_drop.raw:+.2f}}, and the "
+        "baseline's own change is {data.output_drop.baseline:+.2f}; adjusted, it changes "
+        f"{{data.output_drop.adjusted:+.2f}} while the {nth[near + 1]} sentence's changes "
+        "{data.output_drop.near_adjusted:+.2f}. Each curve is one pair of sentences.",
+        expect=[f"data.gap.near == {near}", f"data.gap.far == {far}",
+                f"data.output_drop.curve == {far}", f"data.output_drop.near_curve == {near}"]
+        + early_expect
         + ([f"data.gap.widest == {L}"] if widest else [])
         + ([f"data.gap.last - data.gap.values[{g['together']}] > 0.05"] if opens else []),
         moments={M.GAP_DEFINED: "Take the gap", M.CANCELS: "it cancels",
                  M.TOGETHER: "Up to X", M.OPENS: then,
                  M.GAP_END: "at the output", M.LAST_DROP: "last layer",
-                 M.BASELINE_DROP: "baseline's own", M.CAVEAT: "one pair"}))
+                 M.BASELINE_DROP: "baseline's own", M.RIVER_RISE: "while the",
+                 M.CAVEAT: "one pair"}))
     notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "
              f"{[round(float(x), 3) for x in d['curves'][k]['raw']]}" for k in range(K)]
     notes.append(f"gap (sentence {near + 2} minus {far + 2}): "

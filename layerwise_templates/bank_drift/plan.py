@@ -31,7 +31,7 @@ SMALL_GAP = 0.04    # a gap this close to zero counts as "no sense signal yet"
 # What tends to be easiest to read out of the vector at each depth: a general pattern from
 # probing studies of BERT, shown as an illustration (not measured here).
 TABLE = {      # "\n" breaks a cell's line on screen
-    "header": ["layers", "easiest to read out", "for \"bank\""],
+    "header": ["states", "easiest to read out", "for \"bank\""],
     "rows": [
         ["early", "token identity,\nposition", "\"bank\" itself,\nwhere it sits"],
         ["middle", "part of speech,\nsyntax", "a noun; what\nit attaches to"],
@@ -123,7 +123,18 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
                   # sentences' outputs end on it
                   "depth_distance": float(np.hypot(*(xy[0, -1] - xy[0, 0]))),
                   "sentence_distance": float(max(np.hypot(*(xy[c, -1] - xy[0, -1]))
-                                                 for c in range(1, C)))}
+                                                 for c in range(1, C))),
+                  # curve k's end (sentence k + 1) from the reference's end
+                  "end_distances": [float(np.hypot(*(xy[c, -1] - xy[0, -1])))
+                                    for c in range(1, C)]}
+    # the two ends farthest apart (any two sentences), and how far
+    pairs = [(a, b) for a in range(C) for b in range(a + 1, C)]
+    a, b = max(pairs, key=lambda ab: np.hypot(*(xy[ab[0], -1] - xy[ab[1], -1])))
+    projection["spread_pair"] = [a, b]
+    projection["ends_spread"] = float(np.hypot(*(xy[a, -1] - xy[b, -1])))
+    projection["spread_fraction"] = projection["ends_spread"] / projection["depth_distance"]
+    # |X| of the reference's output, for scale (plane units are those of X itself)
+    projection["output_norm"] = float(np.linalg.norm(vecs[0, -1]))
     return projection
 
 
@@ -177,10 +188,14 @@ def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:
 
 def output_drop(curves: list[dict], base) -> dict:
     """The last layer's change (X^(L-1) -> X^(L)) of the curve that ends lowest: raw, the
-    baseline's, and raw minus baseline (adjusted)."""
+    baseline's, and raw minus baseline (adjusted); and the adjusted change of the curve that
+    ends highest (`near_adjusted`), which is where the last widening of the gap comes from."""
     far = int(np.argmin([c["raw"][-1] for c in curves]))
+    near = int(np.argmax([c["raw"][-1] for c in curves]))
     raw = np.asarray(curves[far]["raw"])
-    return {"curve": far, "raw": float(raw[-1] - raw[-2]),
+    nr = np.asarray(curves[near]["raw"])
+    return {"curve": far, "near_curve": near,
+            "near_adjusted": float((nr[-1] - base[-1]) - (nr[-2] - base[-2])), "raw": float(raw[-1] - raw[-2]),
             "baseline": float(base[-1] - base[-2]),
             "adjusted": float((raw[-1] - base[-1]) - (raw[-2] - base[-2])),
             "raw_fall": float(raw[-2] - raw[-1]), "baseline_fall": float(base[-2] - base[-1]),
@@ -210,7 +225,9 @@ def probe(model, cache_dir) -> dict:
                       shortest.words], "target": shortest.target, "sense": shortest.sense}
     for t in out["tasks"]:
         t["peak_percent"] = t["accuracy_percent"][t["best"]]
-        t["one_example_percent"] = 100 / t["n_test"]       # what one held-out word is worth
+        t["one_example_percent"] = 100 / t["n_test"]   # what one held-out sentence is worth
+        acc = t["accuracy_percent"]
+        t["floor_after_best"] = float(min(acc[t["best"]:]))    # lowest from the peak on
         t["majority_word"] = t["majority"].lower()
     out["axes"] = {"y_range": [0.0, 100.0], "y_ticks": [0.0, 25.0, 50.0, 75.0, 100.0]}
     return out

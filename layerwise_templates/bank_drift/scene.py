@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowArrow, Line, MoveAlongPath, NumberPlane, Rectangle, Transform, VGroup,
                    VMobject)
@@ -321,12 +323,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.play(Transform(moved, target), DimPlace(VGroup(segs, dots), 0.3),
                       *[Transform(o, nw) for o, nw in zip(row[1], new_nums)],
                       Transform(row[0], new_name), run_time=1.6)
-            chart.curves[f"adj{k}"] = moved
-            self.adopt(chart, moved)
+            # the slid copy is replaced by the curve it became, which stays to the end of the
+            # beat (drawn on top of the ghosts)
+            self.remove(moved, *moved.get_family())
+            chart.curves[f"adj{k}"] = target
+            chart.add(target)
         self.hold_until_moment(M.ADJUSTED_ENDS)
-        for k in range(len(v.curves)):
-            self.emphasize(VGroup(chart.curves[f"adj{k}"][1][-1],
-                                  chart.rows[f"raw{k}"][1][-1]), run_time=0.9)
+        for k in range(len(v.curves)):           # "the money bank keeps ..., the river ..."
+            end = chart.curves[f"adj{k}"][1][-1]
+            self.emphasize(VGroup(end, chart.rows[f"raw{k}"][1][-1]), run_time=0.9,
+                           extra=[end.animate.scale(1.6)])
         del base
 
     def beat_projection(self, beat) -> None:
@@ -368,15 +374,24 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         trails = VGroup()
         self.add(trails)
         n = len(v.states)
+        every = max(1, math_ceil((n - 1) / 8))          # label every ⌈L/8⌉-th state
+        marks = VGroup()            # the reference's states X^(1) .. X^(L-1): dot and label
         per = self.pace(self.said(M.SAME_PATH), n - 1, 1.5, cap=1.6)
         per = max(per, 1.0)
         for s in range(1, n):
             segs = [Line(plane.c2p(*xy[c][s - 1]), plane.c2p(*xy[c][s]), color=col,
                          stroke_width=2.5, stroke_opacity=0.85)
                     for c, col in enumerate(self.colors)]
+            extra = []
+            if s < n - 1 and s % every == 0:
+                mk = Dot(plane.c2p(*xy[0][s]), radius=0.045, color=T.TEXT)
+                lab = math(v.states[s].math.value, MATH, T.MUTED)
+                lab.next_to(mk, side_of(plane, xy, s), buff=0.1)
+                marks.add(VGroup(mk, lab))
+                extra = [FadeInPlace(marks[-1])]
             self.play(*[Create(g) for g in segs],
                       *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
-                      run_time=per)
+                      *extra, run_time=per)
             trails.add(*segs)
             self.bring_to_front(dots)
         end = math(v.states[-1].math.value, MATH, T.MUTED)
@@ -386,38 +401,54 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
         self.hold_until_moment(M.LAYERS_MOVE)
-        depth = Arrow(plane.c2p(*xy[0][0]), plane.c2p(*xy[0][-1]), buff=0.1,
+        depth = Arrow(plane.c2p(*xy[0][0]), plane.c2p(*xy[0][-1]), buff=0.2,
                       color=T.HIGHLIGHT, stroke_width=4, max_tip_length_to_length_ratio=0.06)
-        far = max(range(1, len(self.colors)),
-                  key=lambda c: (xy[c][-1][0] - xy[0][-1][0]) ** 2
-                  + (xy[c][-1][1] - xy[0][-1][1]) ** 2)
+        sa, sb = pr.spread_pair.values
+        word = v.contexts[0].focus.value.partition("#")[0]
         facts = VGroup(
             inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.HIGHLIGHT, stroke_width=4),
-                   txt("depth moves a bank", SIZE, T.HIGHLIGHT),
+                   txt(f'depth moves "{word}"', SIZE, T.HIGHLIGHT),
                    Num(pr.depth_distance, decimals=1, size=SIZE, color=T.HIGHLIGHT)),
-            inline(Dot(radius=0.08, color=T.HIGHLIGHT),
-                   txt("the ends lie at most", SIZE, T.HIGHLIGHT),
-                   Num(pr.sentence_distance, decimals=1, size=SIZE, color=T.HIGHLIGHT),
-                   txt("apart", SIZE, T.HIGHLIGHT)),
-            txt("(plane units)", SIZE, T.MUTED),
+            inline(self.pair_key(0), txt("sentence 2's ends", SIZE, T.TEXT),
+                   Num(pr.end_distances[0], decimals=1, size=SIZE),
+                   txt("from sentence 1's", SIZE, T.TEXT)),
+            inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.TEXT, stroke_width=3),
+                   txt("the farthest two ends:", SIZE, T.TEXT),
+                   Num(pr.ends_spread, decimals=1, size=SIZE), txt("apart", SIZE, T.TEXT)),
+            inline(txt("units of X itself: the output's length is", SIZE, T.MUTED),
+                   Num(pr.output_norm, decimals=1, size=SIZE, color=T.MUTED)),
         ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        facts.next_to(head, DOWN, buff=0.5).align_to(head, LEFT)
+        facts.next_to(head, DOWN, buff=0.4).align_to(head, LEFT)
         if facts.get_right()[0] > 7.11 - T.EDGE:
             facts.scale_to_fit_width(7.11 - T.EDGE - facts.get_left()[0])
-        self.play(GrowArrow(depth), FadeInPlace(facts[0]), run_time=1.5)
+        self.play(GrowArrow(depth), FadeInPlace(facts[0]), FadeInPlace(facts[3]), run_time=1.5)
         self.hold_until_moment(M.SENTENCE_MOVES)
-        ring = VGroup(dots[0].copy(), dots[far].copy())
-        self.play(FadeInPlace(facts[1]), FadeInPlace(facts[2]), run_time=0.6)
-        self.emphasize(ring, run_time=1.0)
-        self.point_at(dots[far], run_time=1.0)
+        money = Line(dots[0].get_center(), dots[1].get_center(), color=self.colors[1],
+                     stroke_width=3)
+        self.play(FadeInPlace(facts[1]), Create(money), run_time=0.6)
+        self.emphasize(VGroup(dots[0], dots[1]), run_time=1.0)
+        self.hold_until_moment(M.FARTHEST)
+        # the two ends farthest apart: a segment that stays, with its length
+        pa, pb = dots[sa].get_center(), dots[sb].get_center()
+        spread = Line(pa, pb, color=T.TEXT, stroke_width=3)
+        length = Num(pr.ends_spread, decimals=1, size=SIZE)
+        normal = np.array([-(pb - pa)[1], (pb - pa)[0], 0.0])
+        normal = normal / max(1e-6, float(np.linalg.norm(normal)))
+        if normal[0] < 0:
+            normal = -normal
+        length.move_to((pa + pb) / 2 + normal * 0.3)
+        self.play(Create(spread), FadeInPlace(length), FadeInPlace(facts[2]), run_time=0.8)
+        self.bring_to_front(dots)
+        self.emphasize(VGroup(spread, length), facts[2], run_time=1.2)
         self.hold_until_moment(M.OFF_PLANE)
         kept = inline(txt("this view keeps", SIZE, T.TEXT),
                       Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%"),
                       txt("of the spread", SIZE, T.TEXT))
-        kept.next_to(facts, DOWN, buff=0.45).align_to(facts, LEFT)
+        kept.next_to(facts, DOWN, buff=0.4).align_to(facts, LEFT)
         self.play(FadeInPlace(kept), run_time=0.6)
         self.emphasize(kept, run_time=1.0)
-        self.stage.other = [VGroup(plane, head, trails, dots, start, end, depth, facts, kept)]
+        self.stage.other = [VGroup(plane, head, trails, marks, dots, start, end, depth, facts,
+                                   kept, money, spread, length)]
 
     def beat_table(self, beat) -> None:
         self.clear(keep_legend=False)
@@ -553,6 +584,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                    Num(od.baseline_fall, decimals=2, size=SIZE)),
             inline(txt("adjusted changes", SIZE, T.MUTED),
                    Num(od.adjusted, decimals=2, size=SIZE)),
+            inline(self.pair_key(near), txt("adjusted", SIZE, T.MUTED),
+                   Num(od.near_adjusted, decimals=2, size=SIZE, color=cn,
+                       prefix="+" if od.near_adjusted.value > 0 else "")),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         drop.move_to([side_x + drop.width / 2, upper.ax.axes.get_center()[1], 0])
         lines = [txt("one pair of sentences", SIZE, T.HIGHLIGHT),
@@ -575,8 +609,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeInPlace(drop[:2]), Create(seg),
                   run_time=self.stretch(M.BASELINE_DROP, 0.8, cap=3.0))
         self.hold_until_moment(M.BASELINE_DROP)
-        self.play(FadeInPlace(drop[2:]), run_time=0.6)
-        self.emphasize(drop[2], run_time=self.stretch(M.CAVEAT, 0.9, cap=3.0))
+        self.play(FadeInPlace(drop[2:4]), run_time=0.6)
+        self.emphasize(drop[2], run_time=self.stretch(M.RIVER_RISE, 0.9, cap=2.0))
+        self.hold_until_moment(M.RIVER_RISE)        # where the last widening comes from
+        self.play(FadeInPlace(drop[4]), run_time=0.5)
+        self.emphasize(VGroup(drop[4], moved[-1]),
+                       run_time=self.stretch(M.CAVEAT, 0.9, cap=3.0))
         self.hold_until_moment(M.CAVEAT)
         self.play(FadeInPlace(caveat), run_time=0.6)
         self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
@@ -584,6 +622,23 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
         self.stage.other = [VGroup(upper, lower, heads, *lines, bars, moved, row, base, seg,
                                    drop, caveat)]
+
+
+def math_ceil(x: float) -> int:
+    import math as _m
+    return int(_m.ceil(x))
+
+
+def side_of(plane, xy, s: int):
+    """Which side of the reference path's state s its label goes: away from the other
+    sentences' states at s (perpendicular-ish, as a unit direction)."""
+    here = np.array(plane.c2p(*xy[0][s]))
+    others = np.mean([plane.c2p(*xy[c][s]) for c in range(1, len(xy))], axis=0)
+    away = here - others
+    if float(np.linalg.norm(away[:2])) < 1e-3:
+        return LEFT
+    away[2] = 0.0
+    return away / float(np.linalg.norm(away))
 
 
 def raw(view):

@@ -103,15 +103,16 @@ class ProbeBeat:
         self.hold_until_moment("keeps_it")
         self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(4))
         drawn = VGroup(*curves)
-        # "roughly the table's order": the two peaks, part of speech first
-        self.hold_until_cue(4)
-        for c, t in zip(curves, tasks):
-            self.emphasize(c.point(t["best"]), run_time=self.quick(0.02, 0.7))
+        # "sense is readable almost at once": after one layer, not in the table's late row
+        self.hold_until_moment("at_once")
+        self.emphasize(sen.point(1), run_time=self.quick(0.02, 0.9))
+        self.emphasize(syn.point(t0["best"]), sen.point(1), run_time=self.quick(0.02, 0.9))
         self.hold_until_moment("set_small")
         self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
         one = tasks[1]
         caveats = VGroup(
-            inline(txt("small set: one held-out noun is", T.TINY_SIZE, T.HIGHLIGHT),
+            inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE,
+                       T.HIGHLIGHT),
                    Num(one["one_example_percent"], "data.probe.tasks[1].one_example_percent",
                        0, T.TINY_SIZE, T.HIGHLIGHT), txt("points;", T.TINY_SIZE, T.HIGHLIGHT)),
             txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.HIGHLIGHT),

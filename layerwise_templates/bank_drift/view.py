@@ -47,6 +47,11 @@ class Projection(View):
     n_points: int
     depth_distance: float
     sentence_distance: float
+    end_distances: list[float]
+    spread_pair: list[int]
+    ends_spread: float
+    spread_fraction: float
+    output_norm: float
 
 
 class Table(View):
@@ -75,6 +80,8 @@ class Gap(View):
 
 class OutputDrop(View):
     curve: int
+    near_curve: int
+    near_adjusted: float
     raw: float
     baseline: float
     adjusted: float

@@ -81,12 +81,24 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
     for v, what in ((e["length"][0], "length[0]"), (e["length"][1], "length[1]"),
                     (e["cos"], "cos")):
         stable(v, DECIMALS, f"data.entered.{what}")
+    sents = [{"tokens": list(t.tokens), "focus": p, "mean": lk["mean"],
+              "words": lk["words"], "special": sorted(
+                  set(range(len(t.tokens))) - set(p) - set(lk["words"]))}
+             for t, p, lk in zip(traces, pos, e["looks"])]
+    for i, s in enumerate(sents):
+        # the weight on the special tokens ([CLS], [SEP]), which the word ranking leaves out
+        s["special_share"] = float(sum(s["mean"][j] for j in s["special"]))
+        stable(s["special_share"], DECIMALS, f"data.entered.sentences[{i}].special_share")
+    ta, tb = (list(t.tokens) for t in traces)
+    focus = set(pos[0]) | set(pos[1])
+    # positions holding the same token in both sentences (same X at layer 0): they add the same
+    # values; only the other positions can bring a difference
+    shared = [j for j in range(min(len(ta), len(tb)))
+              if ta[j] == tb[j] and j not in focus] if pos[0] == pos[1] else []
     return {
         "layer": 0,
-        "sentences": [{"tokens": list(t.tokens), "focus": p, "mean": lk["mean"],
-                       "words": lk["words"], "special": sorted(
-                           set(range(len(t.tokens))) - set(p) - set(lk["words"]))}
-                      for t, p, lk in zip(traces, pos, e["looks"])],
+        "sentences": sents,
+        "shared": shared,
         "heads": [{**h, "a_token": traces[0].tokens[h["a_key"]],
                    "b_token": traces[1].tokens[h["b_key"]]} for h in heads],
         "length": e["length"], "cos": e["cos"], "angle": e["angle"],

@@ -7,12 +7,15 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
 - `same`      the cosine introduced: two arrows, one turning (1 = same direction, 0 = at right
               angles); layer 0: the two X rows "=", the same W_Q, W_K, W_V, the two Q rows "=";
               the chart's four layer-0 points at one value
-- `entered`   what context entered at layer 0: the focus token's head-average attention as arcs
-              in both sentences, one above the other; two heads that read one sentence's
-              heaviest word and a different word in the other; the two updates Delta_attn^(0)
-              as arrows (lengths, angle, cosine); the cosine of the two X^(1)
-- `layers`    layer 1, 2, ...: the chart grows one segment per quantity and a table gains that
-              layer's four cosines; "the same W^(l)" label counts the layer
+- `entered`   what context entered at layer 0: the two token rows; the same query meeting
+              different keys (sentence 1's heaviest word, the head's pick in sentence 2); the
+              tokens at the same positions in both greyed (same X, same values); the focus
+              token's head-average attention as arcs (the special tokens' arcs grey, their
+              share said); one head in full words; the two updates Delta^(0) as arrows
+              (lengths, angle, cosine); each added to the same X^(0), the cosine of the X^(1)
+- `layers`    layer 1, 2, ...: the chart grows one segment per quantity (X thick, on top) and
+              a table gains that layer's four cosines; "the same W^(l)" label counts the layer;
+              then X's dip and end and the values' lowest are pointed at
 - `compare`   the lowest Q/K/V cosine and X's lowest ringed in chart and table; the last layer's
               lowest and highest; the thesis
 
@@ -43,6 +46,7 @@ S = T.TYPE.small
 QKV = ("q", "k", "v")
 NAME = {"x": "X", "in": "LN(X)", "q": "Q", "k": "K", "v": "V"}
 COLOR = {"x": T.X, "in": T.LN, "q": T.Q, "k": T.K, "v": T.V}
+WIDTH = {"x": 7}                    # X's line drawn thick and on top (the others 3)
 DOT = {"v": 0.12, "k": 0.095, "q": 0.07, "in": 0.055, "x": 0.045}   # concentric where equal
 PLOT = (5.4, 3.4)                   # chart axes width, height
 PANEL_X = 0.6                       # left edge of the right-hand panel
@@ -106,8 +110,8 @@ class ContextQKVScene(StoryboardScene):
                                                 flags=re.IGNORECASE)]
         start = hits[min(nth, len(hits)) - 1] if hits else 0
         glyphs = text[start:start + len(word)]      # without ligatures: one glyph a character
-        tag = txt(str(i + 1), T.TYPE.label, T.MUTED).next_to(text, LEFT, buff=0.25)
-        box = SurroundingRectangle(glyphs, color=T.HIGHLIGHT, buff=0.06, stroke_width=2)
+        tag = txt(str(i + 1), T.TYPE.label, T.SENTENCES[i]).next_to(text, LEFT, buff=0.25)
+        box = SurroundingRectangle(glyphs, color=T.SENTENCES[i], buff=0.06, stroke_width=2)
         g = VGroup(tag, text, box)
         g.text, g.box = text, box
         return g
@@ -145,10 +149,13 @@ class ContextQKVScene(StoryboardScene):
         grid = VGroup(*cells).arrange_in_grid(rows=3, cols=4, buff=(0.6, 0.25))
         m = v.match
         if m.identical.value:
-            lines = ["same token, same position:",
-                     "MiniLM builds the first X from the token and its position only,"
-                     if m.absolute_positions.value else "the first X is the token's vector,",
-                     "so at layer 0 both start from one X"]
+            lines = (["same token, same position:",
+                      "MiniLM builds the first X from the token and its position",
+                      "(plus parts that are the same for every token here),",
+                      "so at layer 0 both start from one X"]
+                     if m.absolute_positions.value else
+                     ["same token, same position:", "the first X is the token's vector,",
+                      "so at layer 0 both start from one X"])
             lines[1] = lines[1].replace("MiniLM", v.model.value.split("-")[0])
         elif m.same_token.value:
             lines = ["same token, different positions:", "X already differs at layer 0"]
@@ -184,6 +191,7 @@ class ContextQKVScene(StoryboardScene):
                       x_ticks=[(l.value, l.path) for l in v.layers
                                if L <= 12 or l.value % 5 == 0 or l.value == L - 1],
                       y_ticks=[(t.value, t.path) for t in v.axes.y_ticks])
+        ax.y_labels.shift(LEFT * 0.12)                      # clear of the layer-0 dots
         xname = txt("layer", S, T.MUTED).next_to(ax.x_labels, DOWN, buff=0.08)
         top.next_to(ax.axes, UP, buff=0.2).align_to(ax, LEFT)
         chart = VGroup(top, ax, xname)
@@ -214,7 +222,7 @@ class ContextQKVScene(StoryboardScene):
                     if l > 0:
                         seg = Line(self.st.ax.axes.c2p(l - 1, self.cos(k)[l - 1].value),
                                    self.st.ax.axes.c2p(l, self.cos(k)[l].value),
-                                   color=COLOR[k], stroke_width=3)
+                                   color=COLOR[k], stroke_width=WIDTH.get(k, 3))
                         st.lines.add(seg)
                         new.add(seg)
             st.grown = upto
@@ -228,7 +236,7 @@ class ContextQKVScene(StoryboardScene):
         for k in self.keys:
             a = st.ax.axes.c2p(l - 1, self.cos(k)[l - 1].value)
             b = st.ax.axes.c2p(l, self.cos(k)[l].value)
-            segs.append(Line(a, b, color=COLOR[k], stroke_width=3))
+            segs.append(Line(a, b, color=COLOR[k], stroke_width=WIDTH.get(k, 3)))
             dots.append(self.point(k, l))
         self.play(LaggedStart(*[Create(s) for s in segs], lag_ratio=0.25),
                   LaggedStart(*[FadeInPlace(d) for d in dots], lag_ratio=0.25), run_time=t)
@@ -236,6 +244,7 @@ class ContextQKVScene(StoryboardScene):
             st.dots.setdefault(k, {})[l] = d
             st.lines.add(s)
         st.grown = l
+        self.bring_to_front(*[s for k, s in zip(self.keys, segs) if k == "x"])
         self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
 
     # --- the layer-0 panel: X rows, the same W, Q rows -----------------------------------------
@@ -318,15 +327,16 @@ class ContextQKVScene(StoryboardScene):
 
     def cosine_picture(self) -> VGroup:
         """Two arrows from one point; the second turns (the beat animates it)."""
-        o = [-4.6, -0.9, 0]
-        a = Arrow(o, [o[0] + 2.6, o[1], 0], buff=0, color=T.TEXT, stroke_width=5)
-        b = Arrow(o, [o[0] + 2.6 * pymath.cos(PI / 3), o[1] + 2.6 * pymath.sin(PI / 3), 0],
-                  buff=0, color=T.HIGHLIGHT, stroke_width=5)
         head = VGroup(txt("cosine of the angle between two vectors:", S),
                       txt("1 = same direction", S, T.TEXT),
                       txt("0 = at right angles: unrelated", S, T.TEXT))
         head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        head.next_to([o[0] - 1.6, o[1] + 3.0, 0], RIGHT, buff=0)
+        head.move_to([-6.2, self.content_top() - 0.15, 0], aligned_edge=UP + LEFT)
+        n = 2.2                                     # arrow length: its tip at 90 deg stays
+        o = [-4.6, head.get_bottom()[1] - 0.35 - n, 0]   # under the header
+        a = Arrow(o, [o[0] + n, o[1], 0], buff=0, color=T.MUTED, stroke_width=5)
+        b = Arrow(o, [o[0] + n * pymath.cos(PI / 3), o[1] + n * pymath.sin(PI / 3), 0],
+                  buff=0, color=T.TEXT, stroke_width=5)
         g = VGroup(head, a, b)
         g.o, g.a, g.b, g.head = o, a, b, head
         return g
@@ -337,13 +347,15 @@ class ContextQKVScene(StoryboardScene):
         pic = self.cosine_picture()
         panel = self.layer0_panel()
         o = pic.o
-        status = {"one": txt("cos = 1", S, T.HIGHLIGHT), "zero": txt("cos = 0", S, T.HIGHLIGHT)}
+        status = {"one": txt("cos = 1", S, T.TEXT), "zero": txt("cos = 0", S, T.TEXT)}
         for s_ in status.values():
             s_.move_to([o[0] + 1.3, o[1] - 0.35, 0])
 
         def turn(angle, label, t):
-            self.play(Rotate(pic.b, angle, about_point=o), run_time=0.7 * t)
-            self.put("cos_status", label, run_time=0.3 * t)
+            # no label while the arrow moves: each names only the angle it stops at
+            self.drop("cos_status", run_time=0.15 * t)
+            self.play(Rotate(pic.b, angle, about_point=o), run_time=0.6 * t)
+            self.put("cos_status", label, run_time=0.25 * t)
 
         def chart_in(t):
             self.drop("cosine", "cos_status", "cos_arrows", run_time=0.25 * t)
@@ -416,8 +428,7 @@ class ContextQKVScene(StoryboardScene):
             x += wj
         row = VGroup()
         for j in shown:
-            color = (T.HIGHLIGHT if j in focus else T.MUTED if j in s.special.values
-                     else T.TEXT)
+            color = T.SENTENCES[i] if j in focus else T.TEXT
             t_ = txt(toks[j], T.TYPE.label, color)
             row.add(t_.move_to([xs[j], y, 0]))
         dots = VGroup()
@@ -431,32 +442,38 @@ class ContextQKVScene(StoryboardScene):
         by_key = {}
         for j in shown:
             w = s.mean[j]
-            num = Num(w, decimals=self.v.entered.decimals.value, size=S, color=T.ATTN)
+            num = Num(w, decimals=self.v.entered.decimals.value, size=S,
+                      color=T.MUTED if j in s.special.values else T.ATTN)
             num.move_to([xs[j], row.get_bottom()[1] - 0.22, 0])
             weights.add(num)
             if j in focus:
                 continue
             a = ArcBetweenPoints([fx, top, 0], [xs[j], top, 0],
                                  angle=PI / 3 if xs[j] < fx else -PI / 3)
-            a.set_stroke(T.ATTN, width=max(0.8, ARC_W * w.value),
+            # [CLS] and [SEP] (left out of the word ranking) grey: a share of the weight
+            # that is about the same in both sentences
+            a.set_stroke(T.MUTED if j in s.special.values else T.ATTN,
+                         width=max(0.8, ARC_W * w.value),
                          opacity=0.35 + 0.65 * min(1.0, 2 * w.value))
             arcs.add(a)
             by_key[j] = (a, num, row[shown.index(j)])
-        tag = txt(str(i + 1), T.TYPE.label, T.MUTED).move_to([-6.75, y, 0])
+        tag = txt(str(i + 1), T.TYPE.label, T.SENTENCES[i]).move_to([-6.75, y, 0])
         g = VGroup(tag, row, dots, arcs, weights)
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
+        g.tok = {j: row[shown.index(j)] for j in shown}
         return g
 
     def heads_card(self, x: float, y: float) -> VGroup:
         e = self.v.entered
-        lines = [txt("single heads, layer 0:", S, T.MUTED)]
-        for h in e.heads:
-            lines.append(inline(txt(f"head {h.head}:", S),
-                                txt(f"1 {h.a_token}", S, T.TEXT), Num(h.a, decimals=2, size=S,
-                                                                       color=T.ATTN),
-                                txt(f"· 2 {h.b_token}", S, T.TEXT), Num(h.b, decimals=2, size=S,
-                                                                         color=T.ATTN)))
-        g = VGroup(*lines).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        h = e.heads[0]                      # the one head the narration names
+        size = T.TYPE.label
+        lines = [inline(txt("one head, layer 0: head", S, T.TEXT),
+                        Num(h.head, decimals=0, size=S, color=T.TEXT)),
+                 inline(txt("sentence 1:", size, T.SENTENCES[0]), txt(str(h.a_token), size),
+                        Num(h.a, decimals=2, size=size, color=T.ATTN), buff=0.16),
+                 inline(txt("sentence 2:", size, T.SENTENCES[1]), txt(str(h.b_token), size),
+                        Num(h.b, decimals=2, size=size, color=T.ATTN), buff=0.16)]
+        g = VGroup(*lines).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         return g.move_to([x, y, 0], aligned_edge=UP + LEFT)
 
     def update_picture(self, x: float, y_top: float) -> VGroup:
@@ -475,22 +492,21 @@ class ContextQKVScene(StoryboardScene):
         arrows = VGroup(*[Arrow(o, end, buff=0, color=T.ATTN, stroke_width=5,
                                 max_tip_length_to_length_ratio=0.15) for end in ends])
         labels = VGroup(
-            inline(txt("1: length", S, T.MUTED),
+            inline(txt("1: length", S, T.TEXT),
                    Num(e.length[0], decimals=2, size=S, color=T.ATTN)).next_to(
                 arrows[0], DOWN, buff=0.15),
-            inline(txt("2: length", S, T.MUTED),
+            inline(txt("2: length", S, T.TEXT),
                    Num(e.length[1], decimals=2, size=S, color=T.ATTN)).next_to(
                 arrows[1].get_end(), RIGHT, buff=0.12))
-        arc = Arc(radius=0.55, start_angle=base, angle=ang, arc_center=o, color=T.HIGHLIGHT,
+        arc = Arc(radius=0.55, start_angle=base, angle=ang, arc_center=o, color=T.TEXT,
                   stroke_width=3)
-        cos = inline(txt("cos", S, T.HIGHLIGHT), Num(e.cos, decimals=2, size=S,
-                                                     color=T.HIGHLIGHT))
+        cos = inline(txt("cos", S, T.TEXT), Num(e.cos, decimals=2, size=S, color=T.TEXT))
         mid = base + ang / 2
         cos.move_to([o[0] + 1.15 * pymath.cos(mid), o[1] + 1.15 * pymath.sin(mid), 0],
                     aligned_edge=LEFT)
         head = VGroup(txt("what attention adds to X:", S),
-                      inline(math("Delta_\"attn\"^((0))", T.TYPE.math_label, T.ATTN),
-                             txt("in each sentence", S, T.MUTED)))
+                      inline(math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
+                             txt("in each sentence", S, T.TEXT)))
         head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
                                                                  aligned_edge=UP + LEFT)
         g = VGroup(head, arrows, labels, arc, cos)
@@ -513,22 +529,32 @@ class ContextQKVScene(StoryboardScene):
         top = self.content_top()
         r1 = self.arc_row(0, top - 1.15)
         r2 = self.arc_row(1, top - 3.35)
-        legend = txt("arc width = head-average attention weight, layer 0", S, T.MUTED)
+        legend = txt("arc width = head-average attention weight, layer 0", S, T.TEXT)
         legend.move_to([0, top - 0.1, 0]).align_to([-6.9, 0, 0], LEFT)
-        right_x = max(r1.get_right()[0], r2.get_right()[0]) + 0.35
+        ss = e.sentences
+        marks = " + ".join(str(ss[0].tokens[j]) for j in ss[0].special.values)
+        share = inline(txt(f"grey: {marks}, the same in both:", S, T.TEXT),
+                       Num(ss[0].special_share, decimals=2, size=S, color=T.TEXT),
+                       txt("and", S, T.TEXT),
+                       Num(ss[1].special_share, decimals=2, size=S, color=T.TEXT))
+        share.next_to(r2.weights, DOWN, buff=0.25).align_to(legend, LEFT)
+        right_x = max(m.get_right()[0] for r in (r1, r2) for m in (r.row, r.weights)) + 0.4
         right_x = max(right_x, 1.3) + 0.1
         heads = self.heads_card(right_x, top - 0.35)
         upd = self.update_picture(right_x, top - 0.35)
         nxt = None
         if e.x_next.value is not None:
-            after = ("after LayerNorm and the FFN:" if self.v.reads.same_as_x.value else
-                     "after the FFN update:")
-            nxt = VGroup(txt(after, S, T.MUTED),
-                         inline(txt("cos of the two", S, T.MUTED),
-                                math("X^((1))", T.TYPE.math_label, T.X),
+            after = ("then LayerNorm, FFN (+ its add):" if self.v.reads.same_as_x.value
+                     else "then the FFN update:")
+            nxt = VGroup(VGroup(inline(txt("each added to the same", S, T.TEXT),
+                                       math("X^((0))", 1.4 * T.TYPE.math_label, T.X))).arrange(
+                             DOWN, buff=0.06, aligned_edge=LEFT),
+                         txt(after, S, T.TEXT),
+                         inline(txt("cos of the two", S, T.TEXT),
+                                math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                                 Num(e.x_next, decimals=2, size=S, color=T.X)))
             nxt.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-            nxt.next_to(upd, DOWN, buff=0.15).align_to(upd, LEFT)
+            nxt.next_to(upd, DOWN, buff=0.35).align_to(upd.head, LEFT)
         for m in (heads, upd) + ((nxt,) if nxt is not None else ()):
             self.keep_inside(m)
 
@@ -542,13 +568,34 @@ class ContextQKVScene(StoryboardScene):
                 self.emphasize(*[r.by_key[k][2] for k in ks], *[r.by_key[k][1] for k in ks],
                                run_time=t)
 
+        def differ(t):
+            # the same query meets different keys: the focus word's heaviest word in sentence
+            # 1 and the head's pick in sentence 2 (river, cash)
+            ms = []
+            if len(e.heads):
+                h = e.heads[0]
+                ms = [r.tok[int(k)] for r, k in ((r1, h.a_key), (r2, h.b_key))
+                      if int(k) in r.tok]
+            if ms:
+                self.emphasize(*ms, run_time=t)
+
+        def shared(t):
+            # tokens at the same positions in both sentences: the same X, the same values
+            ms = [r.tok[j] for r in (r1, r2) for j in map(int, e.shared) if j in r.tok]
+            if ms:
+                self.play(*[m.animate.set_color(T.MUTED) for m in ms], run_time=0.4 * t)
+                self.emphasize(*ms, color=T.MUTED, run_time=0.6 * t)
+
         groups = [
             [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(legend), run_time=t))],
-            [(2, lambda t: grow_arcs(r1, t)),
-             (1, lambda t: name_top(r1, 1, t))],
-            [(2, lambda t: grow_arcs(r2, t)),
+             (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t))],
+            [(1, differ)],
+            [(1, shared)],
+            [(1, lambda t: self.play(FadeInPlace(legend), run_time=t)),
+             (2, lambda t: grow_arcs(r1, t)),
+             (2, lambda t: grow_arcs(r2, t)),
+             (1, lambda t: self.play(FadeInPlace(share), run_time=t)),
+             (1, lambda t: name_top(r1, 1, t)),
              (1, lambda t: name_top(r2, 3, t))],
         ]
         if len(e.heads):
@@ -561,11 +608,12 @@ class ContextQKVScene(StoryboardScene):
                        (1, lambda t: self.play(Create(upd.arc), FadeInPlace(upd.cos),
                                                run_time=t))])
         if nxt is not None:
-            groups.append([(1, lambda t: self.play(FadeInPlace(nxt), run_time=t)),
-                           (1, lambda t: self.emphasize(nxt[1], run_time=t))])
+            groups.append([(1, lambda t: self.play(FadeInPlace(nxt[0]), run_time=t)),
+                           (1, lambda t: self.play(FadeInPlace(nxt[1:]), run_time=t)),
+                           (1, lambda t: self.emphasize(nxt[2], run_time=t))])
         self.by_cue(groups)
         self.set_slot("right", VGroup(upd) if nxt is None else VGroup(upd, nxt))
-        self.set_slot("arcs", VGroup(r1, r2, legend))
+        self.set_slot("arcs", VGroup(r1, r2, legend, share))
 
     # --- layers: the chart grows, the table fills --------------------------------------------
     def table_head(self) -> VGroup:
@@ -664,12 +712,24 @@ class ContextQKVScene(StoryboardScene):
                                         run_time=t))]
         for l in range(start, len(self.v.layers)):
             steps.append((3, lambda t, l=l: self.add_layer(l, t)))
-        if len(steps) > 1:
-            steps.append((1, lambda t: self.emphasize(self.st.table[0][1:], run_time=t)))
-        n = len(self.beat.get("cues") or [])
-        k = max(1, min(n, len(steps)))
-        self.by_cue([steps[:len(steps) - k + 1]] + [[s] for s in steps[len(steps) - k + 1:]]
-                    if k > 1 else [steps])
+        sm, L = self.v.summary, len(self.v.layers) - 1
+
+        def trend(t):
+            # X's dip and where it ends; the values' lowest, further down
+            st = self.st
+            xs = [(sm.x_lowest.layer.value, "x"), (L, "x")]
+            self.emphasize(*[st.dots["x"][l] for l, k in xs] +
+                           [st.cells[(l, k)] for l, k in xs if (l, k) in st.cells],
+                           color=T.X, run_time=0.5 * t)
+            lo = (sm.lowest.layer.value, sm.lowest.key.value)
+            self.emphasize(st.dots[lo[1]][lo[0]],
+                           *([st.cells[lo]] if lo in st.cells else []),
+                           color=COLOR[lo[1]], run_time=0.5 * t)
+
+        self.by_cue([steps,
+                     [(1, trend)],
+                     [(1, lambda t: self.emphasize(self.st.table[0][1:], run_time=t))],
+                     [(1, lambda t: self.emphasize(self.shown["w_label"], run_time=t))]])
 
     # --- compare ------------------------------------------------------------------------------
     def ring(self, m, color=T.HIGHLIGHT) -> VGroup:
@@ -690,8 +750,8 @@ class ContextQKVScene(StoryboardScene):
         self.ensure_table(L - 1)
         r_lo, r_x = self.ring(sm.lowest), self.ring(sm.x_lowest)
         r_last = VGroup(self.ring(sm.last_lowest), self.ring(sm.last_highest, T.TEXT))
-        thesis = VGroup(txt("Q, K, V can differ more than X,", S, T.HIGHLIGHT),
-                        txt("but only because X differs: the W are the same", S, T.HIGHLIGHT))
+        thesis = VGroup(txt("Q, K, V can differ more or less than X,", S, T.TEXT),
+                        txt("but equal X give equal Q, K, V: the W are shared", S, T.TEXT))
         thesis.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         thesis.next_to(self.st.table, DOWN, buff=0.25).align_to(self.st.table, LEFT)
         self.keep_inside(thesis)

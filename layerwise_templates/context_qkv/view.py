@@ -73,6 +73,7 @@ class Looks(View):
     mean: list[float]
     words: list[int]
     special: list[int]
+    special_share: float
 
 
 class Head(View):
@@ -88,6 +89,7 @@ class Head(View):
 class Entered(View):
     layer: int
     sentences: list[Looks]
+    shared: list[int]
     heads: list[Head]
     length: list[float]
     cos: float

@@ -36,59 +36,64 @@ def build(c: Context) -> Draft:
         notes.append(f"{c.word!r} is {len(pos)} tokens: every vector shown is their mean")
     branch = ("Attention reads it on a side branch" if post else
               "Attention reads a normalised copy of it on a side branch")
-    beats = [Beat("recap", ["x"], "X goes straight on along the skip path; attention's update "
-                  "Δattn is added to it",
-                  f"Follow {said}, {tokens} through layer {{beat.layer}} of {{model.display}}. "
-                  f"Its state X, {{model.d_model}} numbers long, goes straight on along the skip "
-                  f"path, drawn as the line. {branch} and makes an update, delta attention, "
-                  f"{{{u}.d_attn:.2f}} long. At the plus sign they are added, number by "
-                  f"number: X of length {{{u}.x:.2f}} becomes a sum of length {{{u}.mid:.2f}}.",
+    del branch                                  # the recap is short: the last video drew the branch
+    beats = [Beat("recap", ["x"], "The skip path carries X on; attention's update is added to "
+                  "it, number by number",
+                  f"Back in layer {{beat.layer}} of {{model.display}}: the state X of {said}, "
+                  f"{tokens}, goes straight on along the skip path, and attention's update is "
+                  f"added to it number by number, giving a sum of length {{{u}.mid:.2f}}.",
                   layer=m)]
     if post:
-        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre the numbers, rescale "
-                          "them, then a learned gain and bias",
+        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre, divide by the "
+                          "spread, then a learned gain and bias",
                           "This model then normalises that sum with LayerNorm. It subtracts the "
-                          "mean of the {model.d_model} numbers and divides by their spread, then "
-                          "multiplies by a learned gain and adds a learned bias. Here the length goes from "
-                          f"{{{u}.mid:.2f}} to {{{u}.ln1:.2f}}.", layer=m))
+                          "mean of the {model.d_model} numbers and divides by their spread, which "
+                          f"makes the length {{{u[:-6]}.centred[0].length:.1f}}, the square root "
+                          "of {model.d_model}. Then it multiplies by a learned gain and adds a "
+                          f"learned bias, and the length comes out at {{{u}.ln1:.2f}}.",
+                          layer=m))
         end = (f"and the sum, {{{u}.post:.2f}} long, is normalised again to {{{u}.ln2:.2f}}.")
     else:
         end = f"and the sum, {{{u}.post:.2f}} long, is the state the next layer reads."
-    beats.append(Beat("ffn", ["ffn"], "The FFN's update on its own skip path: the next X",
+    beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on its own skip "
+                      "path: the next X",
                       "The rest of the layer has the same shape. The feed-forward "
-                      "network reads the " + ("normalised state" if post else
+                      "network, a small network applied to this token alone, reads the " + ("normalised state" if post else
                                               "state, through its own normalised copy")
-                      + f" and makes its own update, delta FFN, {{{u}.d_ffn:.2f}} long. "
+                      + " and makes its own update. "
                       f"Another skip path carries the state around it, {end} That is the state "
                       "layer {beat.layer + 1} reads.", layer=m))
     p = f"data.layers[{m + 1}]"
     beats.append(Beat(f"layer{m + 1}", ["project"],
-                      "Layer {beat.layer} starts over: X times its own W_Q, W_K, W_V",
+                      "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
+                      "query, key and value matrices",
                       "Layer {beat.layer} starts over. It multiplies "
                       + ("X" if post else "a normalised copy of X")
                       + " by its own query matrix: each entry of the query takes all of it and "
                       "one column of the matrix" + (", plus a bias" if bias else "")
-                      + ". Then the key matrix, then the "
+                      + ". Then the same with the key matrix. Then with the "
                       "value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
                       "matrices, so the query of head {data.show.head} starts "
                       f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
-                      "where layer {beat.layer - 1}'s, dimmed on the right, started "
+                      "where layer {beat.layer - 1}'s, dimmed beside it, started "
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
                       layer=m + 1))
-    reset = ("because LayerNorm keeps resetting it" if post else
-             "as each update adds to it")
+    reset = ("each sum is rescaled by LayerNorm, to a length set by its learned gain" if post
+             else "as each update adds to it")
     beats.append(Beat("sweep", ["sweep"], "Every layer: the same steps, a fresh query each time",
                       "Every layer repeats the same steps: a fresh query, key and value "
                       "from the state it is given, then the updates. Across the states "
                       "the length goes from {data.x_lengths[0]:.2f} to "
                       "{data.x_lengths[-1]:.2f}, between {min(data.x_lengths):.2f} and "
-                      f"{{max(data.x_lengths):.2f}}, {reset}. The numbers themselves are new at "
-                      "every layer, and so is every query made from them.", layer=L - 1))
-    beats.append(Beat("check", ["check"], "Checked: every Q, K, V recomputed as X W + b matches "
-                      "the model",
+                      f"{{max(data.x_lengths):.2f}}: {reset}. The numbers themselves are new at "
+                      "every layer, and so is head {data.show.head}'s query made from them.",
+                      layer=L - 1))
+    beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
+                      "X and W matches the model",
                       "One check that this really is the model's recipe. Redo every query, key "
                       "and value, for every token, every head and every layer, from the state "
                       "each layer reads, times W" + (" plus the bias" if bias else "")
                       + ". Each one matches the model's own "
-                      "number to within {data.layers[0].identity_bound.q.bound}.", layer=L - 1))
+                      "number to within {data.layers[0].identity_bound.q.bound}, in every layer.",
+                      layer=L - 1))
     return Draft(f"A whole layer, then the next: '{c.word}'", beats, notes=notes)

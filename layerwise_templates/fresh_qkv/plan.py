@@ -89,7 +89,18 @@ def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
              ("d_ffn", "update"), ("post", "sum"), ("ln2", "norm")]
     stages = [{"key": k, "kind": kind, "length": float(np.linalg.norm(vec[k])),
                "first": vec[k][:SHOW].tolist()} for k, kind in order if k in vec]
-    return {"placement": placement.name, "stages": stages,
+    # post-LN: each LayerNorm's input centred and divided by its spread, before the learned gain
+    # and bias (the length of that is ~sqrt(d_model)); the scene shows it between sum and LN
+    centred = []
+    for k, src in (("ln1", "mid"), ("ln2", "post")):
+        scale = f"{b}.{k}.hook_scale"
+        if k in vec and src in vec and scale in trace:
+            spread = focus_rows(trace[scale], pos)[0]
+            z = (vec[src] - vec[src].mean()) / spread
+            centred.append({"key": k, "kind": "centred", "length": float(np.linalg.norm(z)),
+                            "first": z[:SHOW].tolist(), "mean": float(vec[src].mean()),
+                            "spread": float(spread)})
+    return {"placement": placement.name, "stages": stages, "centred": centred,
             "norms": {k: float(np.linalg.norm(v)) for k, v in vec.items()},
             "x_next_first": nxt[:SHOW].tolist(), "x_next_norm": float(np.linalg.norm(nxt)),
             "cos_x_next": float(np.dot(nxt, vec["x"]) / np.linalg.norm(nxt)
@@ -128,6 +139,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             hk = min(HEAD, np.asarray(W[f"blocks.{l}.attn.W_{K}"]).shape[0] - 1)
             row[f"W_{K}"] = np.asarray(W[f"blocks.{l}.attn.W_{K}"], np.float64)[
                 hk, :SHOW, :OUT].tolist()
+            bk = f"blocks.{l}.attn.b_{K}"
+            row[f"b_{K}"] = (np.asarray(W[bk], np.float64).reshape(-1, np.asarray(
+                W[f"blocks.{l}.attn.W_{K}"]).shape[-1])[hk, :OUT].tolist() if bk in W
+                else [0.0] * OUT)
             row[k] = focus_rows(t[f"blocks.{l}.attn.hook_{k}"], pos)[hk][:OUT].tolist()
             redo = project(attn_input(t, l), W, l, K)
             row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
@@ -138,10 +153,14 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "model": spec.display,
             "norm": {"kind": spec.norm, "placement": spec.norm_placement},
             "shape": {"n_heads": spec.n_heads, "n_kv_heads": spec.n_kv_heads,
-                      "d_model": spec.d_model, "d_head": spec.d_head},
+                      "d_model": spec.d_model, "d_head": spec.d_head,
+                      "d_mlp": spec.d_mlp},
             "show": {"dims": SHOW, "out": OUT, "head": HEAD},
             "x_limit": x_limit,
             # |X^(l)| for every state the layers read and the last one writes: X^(first)..X^(last+1)
             "x_lengths": [r["x_norm"] for r in out]
             + ([out[-1]["update"]["x_next_norm"]] if out[-1]["update"] else []),
+            # |the sum a LayerNorm read| for each state after the first (post-LN only)
+            "pre_ln_lengths": [r["update"]["norms"]["post"] for r in out]
+            if out[-1]["update"] and "ln2" in out[-1]["update"]["norms"] else [],
             "layers": out}

@@ -20,9 +20,15 @@ class Stage(View):
     first: list[float]
 
 
+class Centred(Stage):
+    mean: float          # the mean LayerNorm subtracts
+    spread: float        # the spread it divides by
+
+
 class Update(View):
     placement: str
     stages: list[Stage]
+    centred: list[Centred]
     x_next_first: list[float]
     x_next_norm: float
     cos_x_next: float
@@ -36,6 +42,8 @@ class Bound(View):
 class Norm(View):
     placement: str
     label: str
+    norm_before: float
+    norm_after: float
 
 
 class Layer(View):
@@ -47,12 +55,16 @@ class Layer(View):
     W_Q: list[list[float]]
     W_K: list[list[float]]
     W_V: list[list[float]]
+    b_Q: list[float]
+    b_K: list[float]
+    b_V: list[float]
     q: list[float]
     k: list[float]
     v: list[float]
     redo_q: list[float]
     redo_k: list[float]
     redo_v: list[float]
+    identity: dict[str, float]
     identity_max: float
     bias: bool
     identity_bound: dict[str, Bound]
@@ -63,6 +75,7 @@ class Shape(View):
     n_heads: int
     d_model: int
     d_head: int
+    d_mlp: int
 
 
 class Show(View):
@@ -77,4 +90,5 @@ class Data(View):
     model: str
     shape: Shape
     show: Show
+    pre_ln_lengths: list[float]
     layers: list[Layer]

@@ -79,18 +79,20 @@ def prompts_summary(sb: Storyboard, traces: list[Trace]) -> dict:
     rows = prompt_rows(traces, pos)
     L = traces[0].n_layers
     med = median_by_layer(rows, "ranks")
+    axis = _rank_axis([int(max(max(med), *(max(r["ranks"]) for r in rows)))])
     tops = [r["top_from"] for r in rows]
     known = sorted(x for x in tops if x is not None)
     return {
         "n": len(rows), "top": SUMMARY_TOP,
         "items": [{"sentence": s, "answer": _token(r["answer"]), "top_from": r["top_from"],
-                   "last_rank": r["ranks"][-1]} for s, r in zip(sb.sentences, rows)],
+                   "last_rank": r["ranks"][-1], "ranks": [int(x) for x in r["ranks"]]}
+                  for s, r in zip(sb.sentences, rows)],
         "median_rank": med,
-        "median_height": [rank_height(max(1.0, m), _rank_axis([int(max(med))])) for m in med],
+        "median_height": [rank_height(max(1.0, m), axis) for m in med],
         "median_kl": median_by_layer(rows, "kl"),
         "median_entropy": median_by_layer(rows, "entropy"),
         "in_top": top_from_counts(rows, L),
-        "rank_axis": _rank_axis([int(max(med))]),
+        "rank_axis": axis,       # holds every prompt's own line, not only the median
         "top_from_median": float(np.median(known)) if known else None,
         "earliest": min(known) if known else None,
         "earliest_prompt": tops.index(min(known)) if known else None,

@@ -143,7 +143,7 @@ class LogitLensScene(StoryboardScene):
         return VGroup(
             inline(txt("the lens: a state through the final RMSNorm and the unembedding;",
                        T.SMALL_SIZE, T.MUTED),
-                   txt(f"top {COLUMN_ROWS} next tokens", T.SMALL_SIZE, T.MUTED), buff=0.1),
+                   txt(f"its {COLUMN_ROWS} likeliest next tokens", T.SMALL_SIZE, T.MUTED), buff=0.1),
             inline(txt("␣", T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
                    txt("marks a space:", T.SMALL_SIZE, T.MUTED),
                    txt(self.answer, T.SMALL_SIZE, T.TEXT, mono=True),
@@ -173,7 +173,7 @@ class LogitLensScene(StoryboardScene):
         n = len(self.beat.get("cues") or [])
         why = self.beat_index == 0 and n >= 4    # the video's opening: why a decoder, first
         if why:
-            self.why_card(self.cue_at(1))
+            self.why_card(self.cue_at(2))
         if self.slots["wide"] is None or self.slots["wide"] is not self.lens_panel_mob:
             # the lens panel is built here whatever came before (another piece in the wide
             # slot, or nothing): an arrangement may show a lens beat after the race
@@ -205,26 +205,22 @@ class LogitLensScene(StoryboardScene):
         self.last_lens = l
         # 2. through the lens (final norm, unembedding, softmax) into its column; the first
         #    time, the lens is drawn as its steps and the stream runs through each
-        if self.pipeline is None:
-            self.show_pipeline(runner, slot)
-            if why:             # each step lit as the voice names it
-                steps = list(self.pipeline.boxes[1:])
-                per = self.pace(self.cue_at(2), len(steps), 0.6, cap=2.0)
-                for box in steps:
-                    self.play(box[0].animate.set_stroke(T.HIGHLIGHT, 2.5), run_time=per / 2)
-                    self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=per / 2)
+        fresh = self.pipeline is None
+        if fresh:
+            self.show_pipeline(runner, slot, paced=why)
         elif self.pipeline in panel:
             self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
         self.play(Create(link), FadeIn(mark),
                   runner.animate.move_to(col[0].get_bottom()), run_time=self.quick(0.06, 0.6))
         head, bars, rank, prob = col[1]
-        self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
+        self.play(GrowFromPoint(col[0], self.pipeline.boxes[-1].get_center() if fresh
+                                else runner.get_center()), FadeIn(head),
                   FadeOut(runner), run_time=self.quick(0.08, 0.7))
         # 3. the top five, best first, as the voice reads them out (cue 2 of the opening)
         if why:
-            self.hold_until_cue(2)
-        per = self.pace(self.cue_at(3), len(bars.rows), 0.35, cap=1.6) if why else \
+            self.hold_until_cue(3)
+        per = self.pace(self.cue_at(4), len(bars.rows), 0.35, cap=1.6) if why else \
             self.quick(0.04, 0.35)
         for row in bars.rows:
             name, track, bar, num = row
@@ -240,13 +236,19 @@ class LogitLensScene(StoryboardScene):
         self.point_at(rank[-1])
 
     def why_card(self, until: float) -> None:
-        """Why this part needs a decoder, line by line while it is said, then cleared."""
+        """Why the lens is allowed: every state is the same stream, so the output head that
+        reads the last state can read an earlier one. Line by line while it is said."""
+        v = self.v.layers
         lines = VGroup(
-            txt("SmolLM2 is a decoder: its last state is trained", T.LABEL_SIZE, T.TEXT),
-            txt("to predict the next token.", T.LABEL_SIZE, T.TEXT),
-            txt("So any state X can be read the same way.", T.LABEL_SIZE, T.X),
-            txt("MiniLM has no next-token output to read.", T.LABEL_SIZE, T.MUTED),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+            inline(x_label(v[-1].state, T.MATH_SIZE, T.X), txt("=", T.LABEL_SIZE),
+                   x_label(v[6].state, T.MATH_SIZE, T.X),
+                   txt("+ the updates of the later layers", T.LABEL_SIZE), buff=0.15),
+            inline(x_label(v[-1].state, T.MATH_SIZE, T.X),
+                   txt("→ output head → next-token guesses", T.LABEL_SIZE), buff=0.15),
+            inline(x_label(v[6].state, T.MATH_SIZE, T.X),
+                   txt("→ the same output head → the lens's guesses", T.LABEL_SIZE, T.HIGHLIGHT),
+                   buff=0.15),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
         lines.set_y(self.top - 1.6 - lines.height / 2).set_x(0)
         per = max(0.5, (until - self.time) / len(lines))
         for line in lines:
@@ -254,7 +256,7 @@ class LogitLensScene(StoryboardScene):
             self.hold_until(self.time + per - min(1.2, per * 0.5) - 0.05)
         self.play(FadeOut(lines, shift=0.3 * UP), run_time=0.4)
 
-    def show_pipeline(self, runner: Dot, slot: int) -> None:
+    def show_pipeline(self, runner: Dot, slot: int, paced: bool = False) -> None:
         """The lens as its steps, in the empty column places beside `slot`: the stream's
         numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
         weights), the unembedding, softmax. The stream dot runs through each in turn."""
@@ -269,7 +271,17 @@ class LogitLensScene(StoryboardScene):
                           for p0, p1 in ((b[0].get_right(), b[1].get_left()),
                                          (b[1].get_bottom(), b[2].get_top()),
                                          (b[2].get_right(), b[3].get_left()))])
-        run_through(self, pipe, runner)
+        if paced:       # the stream enters each step as the voice names it (cue 2)
+            self.play(LaggedStart(*[FadeInPlace(b) for b in pipe.boxes], lag_ratio=0.3),
+                      FadeInPlace(pipe.arrows), run_time=self.quick(0.08, 1.0))
+            self.hold_until_cue(2)
+            per = self.pace(self.cue_at(3) - 1.5, len(pipe.boxes), 0.8, cap=3.0)
+            for box in pipe.boxes:
+                self.play(runner.animate.move_to(box[0].get_center()),
+                          box[0].animate.set_stroke(T.HIGHLIGHT, 2.5), run_time=per * 0.6)
+                self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=per * 0.4)
+        else:
+            run_through(self, pipe, runner)
         self.pipeline = pipe
         self.adopt(self.slots["wide"], pipe)
 
@@ -377,7 +389,7 @@ class LogitLensScene(StoryboardScene):
             labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.TINY_SIZE,
                                         color=T.MUTED).move_to(labels[i])
         rp.group.submobjects[4] = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
-                                         x_label("n", T.MATH_SIZE, T.MUTED), buff=0.12
+                                         x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12
                                          ).move_to(rp.group[4])
         side = self.rank_side()
         plots = self.put(side, rp.group)
@@ -391,15 +403,18 @@ class LogitLensScene(StoryboardScene):
                            stroke_color=T.MUTED, stroke_width=1.5)
         win = inline(txt("last", T.TINY_SIZE, T.MUTED),
                      Num(w["size"], "data.window.size", 0, T.TINY_SIZE, T.MUTED),
-                     txt("layers", T.TINY_SIZE, T.MUTED), buff=0.06)
+                     txt("layers", T.TINY_SIZE, T.MUTED), buff=0.12)
         win.next_to(top, LEFT, buff=0.1).shift(DOWN * 0.3)
         # drawn layer by layer (both plots in step), a dot per layer as the line reaches it
         n_pts = len(lays)
         dots = list(curve[1])
+        # paced so the line reaches the late window as the voice turns to it (cue 2)
+        run = (max(1.0, (self.cue_at(2) - self.time) * (n_pts - 1) / max(1, start - 1))
+               if start > 1 and self.n_cues() > 2 else self.quick(0.4, 9.0))
         self.play(Create(curve[0], rate_func=linear),
                   LaggedStart(*[FadeIn(VGroup(dots[i], dots[n_pts + i])) for i in range(n_pts)],
                               lag_ratio=1.0, rate_func=linear),
-                  run_time=self.quick(0.4, 9.0))
+                  run_time=run)
         before, last = lays[start - 1], lays[-1]
         n = len(lays) - 1
         notes = VGroup(

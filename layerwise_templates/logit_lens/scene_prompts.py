@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, Dot, FadeIn, GrowFromEdge, Rectangle, VGroup,
-                   VMobject, linear)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
+                   LaggedStart, Rectangle, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -58,7 +58,7 @@ class MedianPlot:
                                                                    T.SMALL_SIZE), buff=0.1)
         head.next_to(self.axes, UP, buff=0.25).align_to(self.axes, LEFT)
         name = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
-                      x_label("n", T.MATH_SIZE, T.MUTED), buff=0.12)
+                      x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12)
         name.next_to(self.axes.x_labels, DOWN, buff=0.12).match_x(self.axes.axes)
         self.group = VGroup(head, self.axes, name)
 
@@ -96,20 +96,39 @@ def beat_prompts(scene, v) -> None:
     scene.play(FadeOutPlace(listing), FadeInPlace(plot), run_time=scene.quick(0.05, 0.8))
     scene.slots["wide"] = plot
     ranks = [float(x) for x in p.median_rank]
-    one = mp.line([float(l.rank) for l in v.layers], T.MUTED, 2, 0.6)
-    one_name = txt(str(v.answer.display) + " (the prompt above)", T.SMALL_SIZE, T.MUTED)
-    one_name.next_to(mp.pt(12, float(v.layers[12].rank)), DOWN, buff=0.06)
+    # each prompt's own line, faint, behind the median (the shown prompt's among them)
+    own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.45) for it in p.items])
+    L = len(ranks)
+    cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
+                     stroke_color=T.HIGHLIGHT, stroke_width=1.5, stroke_opacity=0.7)
+    cut_name = inline(txt("rank", T.SMALL_SIZE, T.HIGHLIGHT),
+                      Num(p.top, decimals=0, size=T.SMALL_SIZE, color=T.HIGHLIGHT), buff=0.08)
+    cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
     med = mp.line(ranks, T.X, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=T.X) for l, r in enumerate(ranks)])
-    scene.play(FadeIn(one), FadeIn(one_name), run_time=scene.quick(0.04, 0.5))
-    scene.play(Create(med, rate_func=linear), run_time=scene.pace(scene.cue_at(cue(3)), 1, 6.0,
-                                                                  cap=8.0))
+    scene.play(Create(own, rate_func=linear), Create(med, rate_func=linear),
+               run_time=scene.pace(scene.cue_at(cue(3)), 1, 6.0, cap=8.0))
     scene.play(FadeIn(dots), run_time=0.3)
-    scene.adopt(plot, one, one_name, med, dots)
-    # "by X^(26) only 3 of the 10 answers are in the top 10 for good"
+    scene.adopt(plot, own, med, dots)
+    # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
+    # line, and each prompt marked where it crosses it for good; those by X^(26) lit and named
     scene.hold_until_cue(cue(3))
     k = 25
-    mark = Dot(mp.pt(k, ranks[k]), radius=0.08, color=T.HIGHLIGHT)
+    scene.play(Create(cut), FadeIn(cut_name), run_time=scene.quick(0.04, 0.6))
+    marks, names = VGroup(), VGroup()
+    for it in p.items:
+        if it.top_from.value is None:
+            continue
+        l = int(it.top_from)
+        early = l <= k
+        m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08 if early else 0.05,
+                color=T.HIGHLIGHT if early else T.MUTED)
+        marks.add(m)
+        if early:
+            names.add(txt(str(it.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True)
+                      .next_to(m, DOWN, buff=0.1))
+    gate = DashedLine(mp.axes.axes.c2p(k + 0.5, 0), mp.axes.axes.c2p(k + 0.5, mp.decades + 0.15),
+                      dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
     note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
                   txt("of", T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
                   txt("answers in the top", T.LABEL_SIZE),
@@ -117,23 +136,15 @@ def beat_prompts(scene, v) -> None:
                   txt("for good by", T.LABEL_SIZE), x_label(v.layers[k].state, T.MATH_SIZE),
                   buff=0.1)
     note.next_to(mp.axes.axes, DOWN, buff=0.95).align_to(mp.axes.axes, RIGHT)
-    scene.play(FadeIn(mark, scale=2), FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
-    scene.adopt(plot, mark, note)
-    # "... the earliest is there from the start": that prompt, under the count
-    if p.earliest_prompt.value is not None:
-        it = p.items[int(p.earliest_prompt)]
-        first = inline(txt("earliest:", T.LABEL_SIZE, T.MUTED),
-                       txt(f"\"{it.sentence}\"", T.LABEL_SIZE),
-                       txt("→", T.LABEL_SIZE, T.MUTED),
-                       txt(str(it.answer.display), T.LABEL_SIZE, T.HIGHLIGHT, mono=True),
-                       txt("from", T.LABEL_SIZE, T.MUTED),
-                       x_label(v.layers[int(p.earliest)].state, T.MATH_SIZE), buff=0.1)
-        if first.width > 12.4:
-            first.scale_to_fit_width(12.4)
-        first.next_to(note, DOWN, buff=0.2).align_to(note, RIGHT)
-        scene.hold_until(scene.time + max(0.0, (scene.cue_at(cue(4)) - scene.time) * 0.45))
-        scene.play(FadeInPlace(first), run_time=scene.quick(0.05, 0.6))
-        scene.adopt(plot, first)
+    scene.play(LaggedStart(*[FadeIn(m, scale=2) for m in marks], lag_ratio=0.15),
+               Create(gate), run_time=scene.quick(0.1, 1.5))
+    scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
+    scene.adopt(plot, cut, cut_name, marks, gate, note)
+    # "... the early ones, and and the, are function words": their names at their marks
+    scene.hold_until(scene.time + max(0.0, (scene.cue_at(cue(4)) - scene.time) * 0.45))
+    scene.play(LaggedStart(*[FadeIn(n, shift=0.1 * DOWN) for n in names], lag_ratio=0.3),
+               run_time=scene.quick(0.05, 0.8))
+    scene.adopt(plot, names)
     scene.hold_until_cue(cue(4))
     # "the guess forms late": the stretch where the median falls is shaded, left to right
     start = next(l for l in range(len(ranks)) if all(x < BAND_RANK for x in ranks[l:]))

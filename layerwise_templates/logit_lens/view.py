@@ -45,6 +45,7 @@ class Item(View):
     answer: Token
     top_from: int | None
     last_rank: int
+    ranks: list[int]
 
 
 class Prompts(View):

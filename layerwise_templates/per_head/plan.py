@@ -42,7 +42,8 @@ that head's whole attention matrix; every head's matrix side by side.
                            delta [show] and delta_norm (|Delta_attn|), x / x_norm (X^(l)),
                            mid [show] (X^(l) + Delta_attn), top (the TOP_PIECES longest
                            pieces: head, length, on_key = its weight from the focus token on
-                           heads[0].top), key_token, top_on_key_min
+                           heads[0].top; prev / prev_text = its head's
+                           prev_token), key_token, top_on_key_min
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -192,6 +193,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         if window is None:
             window = fitted_window(len(t.tokens), f,
                                    [heads[0]["top"]["pos"], heads[0]["second"]["pos"]])
+        jn = joined(t, l, f, heads[0], f"{where}.join")
+        for r in jn["top"]:         # each longest piece's head: its mean weight on the token before
+            r["prev"] = float(prev[r["head"]])
+            r["prev_text"] = f"{prev[r['head']]:.{pd}f}"
         out.append({
             "layer": l, "x": x, "x_decimals": shown_decimals(x, DECIMALS, f"{where}.x"),
             "w_cos": w_cos,
@@ -205,7 +210,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                      "next_best_text": f"{prev[order[1]]:.{pd}f}",
                      "rows": len(t.tokens) - 1},
             "heads": heads,
-            "join": joined(t, l, f, heads[0], f"{where}.join")})
+            "join": jn})
     return {"focus": {"word": sb.focus[0].partition("#")[0], "pos": f,
                       "parts": [t.tokens[p] for p in pos], "n_parts": len(pos),
                       "token": t.tokens[f]},

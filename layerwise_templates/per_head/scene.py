@@ -139,6 +139,23 @@ class PerHeadScene(StoryboardScene):
     def label_at(self, m, y: float):
         return m.move_to([0, y, 0]).align_to([LABEL_X, 0, 0], RIGHT)
 
+    def by_cue(self, groups: list) -> None:
+        """groups: [(cue, steps)]. Each group waits for its narration cue (the sentence that
+        names what it shows), then runs its steps [(weight, fn(run_time))] until the next
+        group's cue (the last group: until the next sentence starts), so the picture lands
+        when the voice names it instead of queueing behind it. Silent (no cues): the steps
+        spread over the beat as before."""
+        n = len(self.beat.get("cues") or [])
+        if not n:
+            self.fill_to(None, [s for _, g in groups for s in g])
+            return
+        for k, (c, steps) in enumerate(groups):
+            c = min(c, n - 1)
+            self.hold_until_cue(c)
+            nxt = groups[k + 1][0] if k + 1 < len(groups) else c + 1
+            end = self.cue_at(min(max(nxt, c + 1), n))
+            self.fill_to(end, steps, fill=0.9)
+
     def keep(self, *ms) -> None:
         self.st.on.extend(ms)
 
@@ -183,12 +200,12 @@ class PerHeadScene(StoryboardScene):
         ends = [big[j] for j, p in enumerate(self.slots()) if p in (0, d["n_tokens"] - 1)]
         self.st.tokens, self.st.tokens_small = big, toks
         self.keep(big)
-        self.fill_to(None, [
-            (1, lambda t: self.put("switch", switch, run_time=min(t, 1.2))),
-            (3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big], lag_ratio=0.15),
-                                    run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(note), run_time=t)),
-        ] + ([(1, lambda t: self.emphasize(*ends, run_time=t))] if ends else []))
+        self.by_cue([
+            (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5)))]),
+            (1, [(3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big],
+                                                     lag_ratio=0.15), run_time=t)),
+                 (2, lambda t: self.play(FadeInPlace(note), *([Indicate(e, color=T.HIGHLIGHT)
+                                                               for e in ends]), run_time=t))])])
         self.set_slot("tokens_note", note)
 
     def beat_x(self, beat) -> None:
@@ -211,9 +228,9 @@ class PerHeadScene(StoryboardScene):
                                         self.play(Transform(big, small), run_time=0.7 * t))))
             f = self.slots().index(d["focus"]["pos"])
             steps.append((1, lambda t: self.emphasize(big[f], run_time=t)))
-        self.fill_to(None, steps + [
+        self.by_cue([(2, steps + [
             (2, lambda t: self.play(FadeInPlace(group), run_time=t)),
-            (1, lambda t: self.emphasize(col.summary, run_time=t))])
+            (1, lambda t: self.emphasize(col.summary, run_time=t))])])
         self.keep(group)
 
     def beat_heads(self, beat) -> None:
@@ -232,21 +249,20 @@ class PerHeadScene(StoryboardScene):
             self.gone(self.st.tokens)
             self.st.on.remove(self.st.tokens)
             self.st.tokens = None
-        steps = [(3, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
-                                                     lag_ratio=0.12), run_time=t)),
-                 (2, lambda t: self.play(FadeInPlace(legend), run_time=t)),
-                 (1, lambda t: self.emphasize(legend[0][1], run_time=t))]
+        groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
+                                                           lag_ratio=0.12), run_time=t))]),
+                  (1, [(2, lambda t: self.play(FadeInPlace(legend[:2]), run_time=t)),
+                       (1, lambda t: self.emphasize(legend[0][1], run_time=t)),
+                       (1, lambda t: self.emphasize(legend[1], run_time=t))])]
+        copies = []
         if self.st.x is not None:
             copies = [self.st.x.col.nums.copy() for _ in cards]
-            steps += [(4, lambda t: self.play(LaggedStart(*[
-                c.animate.move_to(card.bars).scale(0.6).set_opacity(0.15)
-                for c, card in zip(copies, cards)], lag_ratio=0.1), run_time=t)),
-                (2, lambda t: self.play(LaggedStart(*[Indicate(c.bars, color=T.HIGHLIGHT,
-                                                               scale_factor=1.15)
-                                                      for c in cards], lag_ratio=0.08),
-                                        run_time=t))]
-        self.fill_to(None, steps)
-        if self.st.x is not None:
+            # one copy after another, each gone into its card before the next lands
+            groups.append((2, [(1, lambda t: self.play(LaggedStart(*[
+                c.animate.move_to(card.bars).scale(0.4).set_opacity(0)
+                for c, card in zip(copies, cards)], lag_ratio=0.6), run_time=t))]))
+        self.by_cue(groups)
+        if copies:
             self.remove(*copies)
         self.drop("switch", run_time=self.quick())
         self.st.cards = cards
@@ -274,21 +290,33 @@ class PerHeadScene(StoryboardScene):
         note = txt(f"(0,{i}): layer {self.layer}, head {i}", S, T.MUTED)
         note.next_to(wsize, DOWN, buff=0.35).align_to(times, LEFT)
         xcopy = x.col.nums.copy()
-        steps = []
+        first = []
         if card is not None:
-            steps.append((1, lambda t: self.emphasize(card, run_time=t)))
-        steps += [
-            (2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
-                                    x.animate.move_to([LEFT_X + 0.4, 0.55, 0]), run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(times), Create(block), FadeInPlace(wname),
-                                    FadeInPlace(wsize), FadeInPlace(note), run_time=t)),
-            (2, lambda t: self.play(xcopy.animate.move_to(block).scale(0.5).set_opacity(0.2),
+            # the head leaves the grid: its W_Q bar grows into the W_Q block
+            first.append((1, lambda t: self.emphasize(card, run_time=t)))
+            others = [m for m in leaving if m is not self.st.cards] + \
+                [c for c in self.st.cards if c is not card]
+            first.append((2, lambda t: self.play(
+                *[FadeOutPlace(m) for m in others],
+                x.animate.move_to([LEFT_X + 0.4, 0.55, 0]), run_time=t)))
+            first.append((2, lambda t: self.play(
+                ReplacementTransform(card.bars[0].copy(), block), FadeOutPlace(card),
+                FadeInPlace(times), FadeInPlace(wname),
+                FadeInPlace(wsize), FadeInPlace(note), run_time=t)))
+        else:
+            first += [(2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
+                                              x.animate.move_to([LEFT_X + 0.4, 0.55, 0]),
+                                              run_time=t)),
+                      (2, lambda t: self.play(FadeInPlace(times), Create(block),
+                                              FadeInPlace(wname), FadeInPlace(wsize),
+                                              FadeInPlace(note), run_time=t))]
+        self.by_cue([(0, first), (1, [
+            (2, lambda t: self.play(xcopy.animate.move_to(block).scale(0.5).set_opacity(0),
                                     Indicate(block, color=T.Q, scale_factor=1.08),
                                     run_time=t)),
             (2, lambda t: self.play(FadeInPlace(eq), ReplacementTransform(xcopy, q),
                                     FadeInPlace(qlabel), run_time=t)),
-            (1, lambda t: self.emphasize(q.summary, color=T.Q, run_time=t))]
-        self.fill_to(None, steps)
+            (1, lambda t: self.emphasize(q.summary, color=T.Q, run_time=t))])])
         self.gone(*leaving)
         for m in leaving:
             self.st.on.remove(m)
@@ -319,21 +347,32 @@ class PerHeadScene(StoryboardScene):
         target_l = qlabel.copy().next_to(target_q, UP, buff=0.1).align_to(target_q, LEFT)
         old = [m for m in (self.st.x, self.st.tokens) if m is not None]
         fk = self.slots().index(f)
-        self.fill_to(None, [
+        how = inline(txt("each token's key:", S, T.TEXT), math(T.X_l(self.layer), F, T.X),
+                     txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_K"), F, T.K),
+                     txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT))
+        how.move_to([0, -1.3, 0])
+        product = self.shown.pop("product")
+        wq = product[1]
+        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3)
+        self.by_cue([(2, [
             (2, lambda t: self.play(*[FadeOutPlace(m) for m in old],
-                                    FadeOutPlace(self.shown.pop("product")),
+                                    FadeOutPlace(VGroup(*[m for m in product if m is not wq])),
+                                    ReplacementTransform(wq, wk),
                                     Transform(q, target_q), Transform(qlabel, target_l),
                                     run_time=t)),
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
-                                                lag_ratio=0.1), run_time=t)),
-            (4, lambda t: self.play(FadeInPlace(klabel), LaggedStart(*[
-                FadeInPlace(k) for k in keys], lag_ratio=0.12), run_time=t)),
-            (1, lambda t: self.emphasize(keys[fk], color=T.K, run_time=t))])
+                                                lag_ratio=0.1), FadeOutPlace(wk),
+                                    FadeInPlace(how), run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(klabel), FadeInPlace(keys[fk]), run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(k) for j, k in enumerate(keys)
+                                                  if j != fk], lag_ratio=0.12),
+                                    run_time=t))])])
         self.gone(*old)
         for m in old:
             self.st.on.remove(m)
         self.st.x = None
         self.st.tokens, self.st.keys, self.st.klabel = toks, keys, klabel
+        self.set_slot("key_how", how)
         self.keep(toks, keys, klabel)
 
     def beat_dots(self, beat) -> None:
@@ -345,13 +384,19 @@ class PerHeadScene(StoryboardScene):
         keys = {j: self.st.keys[j] for j in cols}
         meet = lambda js, t: dot_products(self, self.st.q, keys, dots, js, t)  # noqa: E731
         top = self.slots().index(h["top"]["pos"]) if h["top"]["pos"] in self.slots() else None
+        how = self.shown.pop("key_how", None)
         steps = [(1, lambda t: self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
+                                         *([FadeOutPlace(how)] if how is not None else []),
                                          run_time=t)),
-                 (2, lambda t: meet(cols[:1], t)), (2, lambda t: meet(cols[1:2], t)),
-                 (3, lambda t: meet(cols[2:], t))]
+                 (2, lambda t: meet(cols[:1], t))]
+        # one key after another: each copy of the query fades before the next one flies
+        steps += [(1, lambda t, j=j: meet([j], t)) for j in cols[1:]]
+        groups = [(0, steps)]
         if top is not None:
-            steps.append((1, lambda t: point_at(self, dots[top], run_time=t, direction=DOWN)))
-        self.fill_to(None, steps)
+            groups.append((1, [(1, lambda t: point_at(self, dots[top], run_time=t,
+                                                      direction=DOWN)),
+                               (1, lambda t: self.emphasize(dots[top], run_time=t))]))
+        self.by_cue(groups)
         self.st.dots = dots
         self.st.rows.append(label)
         self.keep(dots, label)
@@ -361,12 +406,13 @@ class PerHeadScene(StoryboardScene):
         scores = self.row(p.scores, h["decimals"]["scores"], Y_SCORE, T.ATTN)
         label = self.label_at(inline(txt(f"÷ √{d['shape']['d_head']} =", S),
                                      Num(self.v.scale, None, 2, S)), Y_SCORE)
-        self.fill_to(None, [
+        self.by_cue([(2, [
             (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
             (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
                                                   for a, b in zip(self.st.dots, scores)],
-                                                lag_ratio=0.1), run_time=t))])
+                                                lag_ratio=0.1), run_time=t))]),
+            (3, [(1, lambda t: self.emphasize(scores, color=T.ATTN, run_time=t))])])
         self.st.scores = scores
         self.st.rows.append(label)
         self.keep(scores, label)
@@ -374,23 +420,29 @@ class PerHeadScene(StoryboardScene):
     def beat_exp(self, beat) -> None:
         d, (h, p) = self.data, self.head()
         exps = self.row(p.exp, h["decimals"]["exp"], Y_EXP, T.ATTN)
-        label = self.label_at(math("e^(\"score\" - \"max\")", F, T.ATTN), Y_EXP)
+        shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP, T.ATTN)
+        slabel = self.label_at(txt("score − largest score", S, T.ATTN), Y_EXP)
+        label = self.label_at(txt("e to the (score − largest)", S, T.ATTN), Y_EXP)
         top = self.slots().index(h["top"]["pos"])
         total = inline(txt("sum =", S, T.MUTED), Num(p.exp_sum, None,
                                                          h["decimals"]["exp"] - 1, S))
         total.move_to([0, Y_EXP - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
         flying = [a.copy() for a in exps]
-        self.fill_to(None, [
-            (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
+        self.by_cue([(1, [
             (1, lambda t: self.emphasize(self.st.scores[top], run_time=t)),
-            (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
-                                                  for a, b in zip(self.st.scores, exps)],
-                                                lag_ratio=0.1), run_time=t)),
-            (1, lambda t: self.emphasize(exps[top], run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1]).set_opacity(0)
-                                                  for a in flying],
-                                                lag_ratio=0.05), FadeInPlace(total),
-                                    run_time=t))])
+            (3, lambda t: self.play(FadeInPlace(slabel), LaggedStart(*[
+                ReplacementTransform(a.copy(), b) for a, b in zip(self.st.scores, shifted)],
+                lag_ratio=0.1), run_time=t)),
+            (1, lambda t: self.emphasize(shifted[top], run_time=t)),
+            (3, lambda t: self.play(ReplacementTransform(slabel, label), LaggedStart(*[
+                ReplacementTransform(a, b) for a, b in zip(shifted, exps)], lag_ratio=0.1),
+                run_time=t)),
+            (1, lambda t: self.emphasize(exps[top], run_time=t))]),
+            (2, [(2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1])
+                                                       .set_opacity(0) for a in flying],
+                                                     lag_ratio=0.05), FadeInPlace(total),
+                                         run_time=t)),
+                 (1, lambda t: self.emphasize(total[1], run_time=t))])])
         self.remove(*flying)
         self.st.exps = exps
         self.st.rows += [label]
@@ -424,7 +476,7 @@ class PerHeadScene(StoryboardScene):
             steps.append((1, lambda t: self.emphasize(weights[top], run_time=t)))
         if second is not None:
             steps.append((1, lambda t: self.emphasize(weights[second], run_time=t)))
-        self.fill_to(None, steps)
+        self.by_cue([(3, steps)])
         self.st.bars, self.st.weights = bars, weights
         self.keep(bars, weights, axis, label, total)
         self.st.rows += [total]
@@ -446,16 +498,21 @@ class PerHeadScene(StoryboardScene):
         parts = [v for v, t in zip(values, self.slots()) if t is not None]
         ws = [h["weights"][t] for t in self.slots() if t is not None]
         tv = self.slots().index(top) if top in self.slots() else None
-        self.fill_to(None, [
-            (2, lambda t: self.play(FadeOutPlace(rows), run_time=t)),
-            (2, lambda t: self.play(ReplacementTransform(self.st.klabel, vlabel),
-                                    LaggedStart(*[ReplacementTransform(k, v) for k, v in
-                                                  zip(self.st.keys, values)], lag_ratio=0.08),
-                                    run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
-            (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t)),
-            (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
-                                         color=T.V, run_time=t))])
+        how = inline(txt("each token's value:", S, T.TEXT), math(T.X_l(self.layer), F, T.X),
+                     txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_V"), F, T.V),
+                     txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT))
+        how.move_to([0.6, Y_DOT - 0.1, 0])
+        self.by_cue([(0, [
+            (2, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(self.st.keys),
+                                    FadeOutPlace(self.st.klabel), run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(how), run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(vlabel), LaggedStart(*[
+                GrowFromEdge(v, UP) for v in values], lag_ratio=0.1), run_time=t))]),
+            (1, [(1, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how), run_time=t)),
+                 (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
+            (2, [(1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
+                                              color=T.V, run_time=t))])])
+        self.gone(how, self.st.keys, self.st.klabel)
         self.gone(rows)
         for m in (self.st.dots, self.st.scores, self.st.exps, self.st.q, self.st.qlabel,
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
@@ -490,18 +547,18 @@ class PerHeadScene(StoryboardScene):
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         lines.next_to(m, RIGHT, buff=0.6).align_to(m, UP)
         bars = list(self.st.bars)
-        self.fill_to(None, [
-            (2, lambda t: self.clear_but(bars, t)),
+        self.by_cue([(0, [
+            (1, lambda t: self.clear_but(bars, t)),
             (2, lambda t: self.play(*([Transform(b, c) for b, c in
                                        zip(bars, m.rows[w.index(f)].cells)]
-                                      or [FadeInPlace(m.rows[w.index(f)])]), run_time=t)),
-            (1, lambda t: self.play(Create(ring), run_time=t)),
+                                      or [FadeInPlace(m.rows[w.index(f)])]), run_time=t))]),
+            (1, [(1, lambda t: self.play(Create(ring), run_time=t)),
             (4, lambda t: self.play(LaggedStart(*[FadeInPlace(r) for q, r in enumerate(m.rows)
                                                   if q != w.index(f)], lag_ratio=0.12),
                                     FadeInPlace(m.row_labels), FadeInPlace(m.col_labels),
                                     run_time=t)),
             (3, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in lines],
-                                                lag_ratio=0.3), run_time=t))])
+                                                lag_ratio=0.3), run_time=t))])])
         self.remove(*bars, *m.rows, m.row_labels, m.col_labels)
         self.add(m)
         self.st.matrix, self.st.panel = m, lines
@@ -524,7 +581,8 @@ class PerHeadScene(StoryboardScene):
         cells = VGroup(*[self.st.matrix.cell(a, a - 1) for a, _ in pairs])
         rings = VGroup(*[SurroundingRectangle(c, color=T.HIGHLIGHT, buff=0, stroke_width=2.5)
                          for c in cells])
-        claim = VGroup(txt("each token → the token just before it:", S, T.HIGHLIGHT),
+        claim = VGroup(txt("each token that has one →", S, T.HIGHLIGHT),
+                       txt("the token just before it:", S, T.HIGHLIGHT),
                        inline(txt("mean over", S, T.HIGHLIGHT),
                               Num(lp.prev.rows, None, 0, S, T.HIGHLIGHT),
                               txt("rows =", S, T.HIGHLIGHT),
@@ -532,13 +590,13 @@ class PerHeadScene(StoryboardScene):
                                   T.HIGHLIGHT)))
         claim.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         claim.next_to(self.st.panel, DOWN, buff=0.4).align_to(self.st.panel, LEFT)
-        self.fill_to(None, [
+        self.by_cue([(2, [
             (3, lambda t: self.play(FadeOutPlace(self.ring),
                                     LaggedStart(*[Create(r) for r in rings], lag_ratio=0.2),
                                     run_time=t)),
             (1, lambda t: self.point_at(cells[len(cells) // 2], run_time=t)),
             (2, lambda t: self.play(FadeInPlace(claim), run_time=t)),
-            (1, lambda t: self.emphasize(claim[1][-1], run_time=t))])
+            (1, lambda t: self.emphasize(claim[2][-1], run_time=t))])])
         self.keep(rings, claim)
 
     def beat_grid(self, beat) -> None:
@@ -559,14 +617,24 @@ class PerHeadScene(StoryboardScene):
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
         box = SurroundingRectangle(minis[best], color=T.HIGHLIGHT, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.05, stroke_width=2)
-        self.fill_to(None, [
-            (2, lambda t: self.clear(t)),
-            (1, lambda t: self.play(FadeInPlace(head), run_time=t)),
-            (5, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in minis],
-                                                lag_ratio=0.12), run_time=t)),
-            (1, lambda t: self.play(Create(box), run_time=t)),
-            (2, lambda t: self.play(Create(box2), run_time=t)),
-            (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])
+        big = self.st.matrix
+        if big is not None and big in self.st.on:
+            self.st.on.remove(big)
+
+        def shrink(t):
+            if big is not None:
+                self.play(ReplacementTransform(big, minis[best][1]), run_time=0.5 * t)
+            self.play(LaggedStart(*[FadeInPlace(m if h != best or big is None
+                                                else VGroup(m[0], m[2]))
+                                    for h, m in enumerate(minis)], lag_ratio=0.1),
+                      run_time=(0.5 if big is not None else 1) * t)
+        self.by_cue([(0, [(1, lambda t: self.clear(t)), (4, shrink)]),
+                     (1, [(1, lambda t: self.play(FadeInPlace(head), run_time=t)),
+                          (1, lambda t: self.emphasize(*[m[2] for m in minis],
+                                                       run_time=t))]),
+                     (2, [(1, lambda t: self.play(Create(box), run_time=t)),
+                          (2, lambda t: self.play(Create(box2), run_time=t)),
+                          (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])])
         self.keep(minis, head, box, box2)
 
     # --- the layer's update -----------------------------------------------------------------
@@ -583,15 +651,15 @@ class PerHeadScene(StoryboardScene):
         names = VGroup(*[txt(str(h), S, T.MUTED).next_to(s, UP, buff=0.08)
                          for h, s in enumerate(strips)])
         top_label = txt(f"each head's output for '{d['focus']['token']}': {dh} numbers", S,
-                        T.MUTED)
+                        T.TEXT)
         top_label.next_to(names, UP, buff=0.1).align_to([x0, 0, 0], LEFT)
         joined_w = 0.5 * n
         joined = VGroup(*[s.copy().stretch_to_fit_width(0.5) for s in strips])
-        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 1.0, 0])
-        jl = txt(f"joined: {d['shape']['d_joined']} numbers", S, T.MUTED)
+        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 1.15, 0])
+        jl = txt(f"joined: {d['shape']['d_joined']} numbers", S, T.TEXT)
         jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
         wo = inline(txt("×", T.TYPE.body, T.MUTED), math(f"W_O^(({self.layer}))", F),
-                    txt("=", T.TYPE.body, T.MUTED))
+                    txt(f"({d['shape']['d_joined']} × {dm}) + bias =", S, T.TEXT))
         wo.next_to(joined, RIGHT, buff=0.2)
         delta = self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
                             summary=True, length=dm)
@@ -608,37 +676,48 @@ class PerHeadScene(StoryboardScene):
         lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
                             T.TEXT).next_to(b, UP, buff=0.08) for h, (b, L) in
                         enumerate(zip(bars, j["piece_norms"]))])
-        plabel = txt("length of each head's piece of the update", S, T.MUTED)
-        plabel.move_to([0, -0.15, 0]).align_to([x0, 0, 0], LEFT)
+        plabel = VGroup(
+            inline(txt(f"head h's piece: its {dh} outputs × its {dh} rows of", S, T.TEXT),
+                   math(f"W_O^(({self.layer}))", F)),
+            inline(txt(f"the {n} pieces + the bias =", S, T.TEXT),
+                   math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
+                   txt("; bars: each piece's length, bias", S, T.TEXT),
+                   Num(jp.bias_norm, None, j["decimals"]["piece_norms"], S, T.TEXT)))
+        plabel.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        plabel.move_to([0, 0.05, 0]).align_to([x0, 0, 0], LEFT)
+        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.6, 0])
+                          for h, x in enumerate(hx)])
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
                                               color=T.HIGHLIGHT, buff=0.05, stroke_width=2.5)
                          for r in j["top"]])
         ons = VGroup(*[Num(jp.top[k].on_key, None, j["decimals"]["on_key"], S, T.HIGHLIGHT)
-                       .next_to(boxes[k], DOWN, buff=0.06) for k, r in enumerate(j["top"])])
+                       .next_to(boxes[k], DOWN, buff=0.4) for k, r in enumerate(j["top"])])
         onl = txt(f"boxed: the longest; under each, its attention weight from "
                   f"'{d['focus']['token']}' on '{j['key_token']}'", S, T.HIGHLIGHT)
         onl.next_to(plabel, DOWN, buff=0.1).align_to(plabel, LEFT)
-        self.fill_to(None, [
-            (2, lambda t: self.clear(t)),
-            (3, lambda t: self.play(FadeInPlace(top_label), LaggedStart(*[
-                FadeInPlace(VGroup(s, nm)) for s, nm in zip(strips, names)], lag_ratio=0.08),
-                run_time=t)),
-            (3, lambda t: self.play(*[ReplacementTransform(s.copy(), js)
-                                      for s, js in zip(strips, joined)], FadeInPlace(jl),
-                                    run_time=t)),
-            (3, lambda t: self.play(FadeInPlace(wo), ReplacementTransform(joined.copy(), delta),
-                                    FadeInPlace(dname), run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
-            (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
-            (3, lambda t: self.play(FadeInPlace(plabel), LaggedStart(*[
-                GrowFromEdge(b, DOWN) for b in bars], lag_ratio=0.06),
-                LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06), run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes], lag_ratio=0.3),
-                                    run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[FadeInPlace(x) for x in ons],
-                                                                  lag_ratio=0.3), run_time=t))])
+        self.by_cue([(0, [(1, lambda t: self.clear(t))]),
+                     (1, [(3, lambda t: self.play(FadeInPlace(top_label), LaggedStart(*[
+                         FadeInPlace(VGroup(s, nm)) for s, nm in zip(strips, names)],
+                         lag_ratio=0.08), run_time=t))]),
+                     (2, [(3, lambda t: self.play(*[ReplacementTransform(s.copy(), js)
+                                                    for s, js in zip(strips, joined)],
+                                                  FadeInPlace(jl), run_time=t)),
+                          (3, lambda t: self.play(FadeInPlace(wo),
+                                                  ReplacementTransform(joined.copy(), delta),
+                                                  FadeInPlace(dname), run_time=t))]),
+                     (3, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
+                          (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t))]),
+                     (4, [(3, lambda t: self.play(FadeInPlace(plabel), LaggedStart(*[
+                         GrowFromEdge(b, DOWN) for b in bars], lag_ratio=0.06),
+                         LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06),
+                         FadeInPlace(hnames), run_time=t))]),
+                     (5, [(1, lambda t: self.emphasize(VGroup(lens, dlen), run_time=t))]),
+                     (6, [(2, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes],
+                                                              lag_ratio=0.3), run_time=t)),
+                          (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
+                              FadeInPlace(x) for x in ons], lag_ratio=0.3), run_time=t))])])
         self.keep(strips, names, top_label, joined, jl, wo, delta, dname, dlen, bars, lens,
-                  plabel, boxes, ons, onl)
+                  plabel, boxes, ons, onl, hnames)
 
     def beat_add(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
@@ -662,34 +741,54 @@ class PerHeadScene(StoryboardScene):
                       Arrow([2.2, y + 0.95, 0], plus.get_top(), buff=0, color=T.X,
                             stroke_width=3, max_tip_length_to_length_ratio=0.35))
         sname = txt("skip path", S, T.X).next_to(skip[1], UP, buff=0.08)
-        cols = [self.column(j["x"], jp.x.path, j["decimals"]["x"], T.X, length=dm),
-                self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
-                            length=dm),
-                self.column(j["mid"], jp.mid.path, j["decimals"]["mid"], T.TEXT, length=dm)]
+        # 3 decimals: the shown sum adds up from the shown numbers (2 decimals rounded
+        # -0.457 + -0.448 to -0.46 + -0.45 = -0.90)
+        dec = max(3, j["decimals"]["x"], j["decimals"]["delta"], j["decimals"]["mid"])
+        cols = [self.column(j["x"], jp.x.path, dec, T.X, length=dm),
+                self.column(j["delta"], jp.delta.path, dec, T.ATTN, length=dm),
+                self.column(j["mid"], jp.mid.path, dec, T.TEXT, length=dm)]
         sums = VGroup(cols[0], txt("+", T.TYPE.body), cols[1], txt("=", T.TYPE.body), cols[2])
         sums.arrange(RIGHT, buff=0.35).move_to([0, -1.4, 0])
         names = [math(T.X_l(self.layer), F, T.X),
                  math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)]
         for nm, c in zip(names, cols[:2]):
             nm.next_to(c, UP, buff=0.12)
-        note = txt(f"{dm} numbers each, added entry by entry", S, T.MUTED)
+        note = inline(txt(f"{dm} numbers each, added entry by entry; lengths", S, T.TEXT),
+                      Num(jp.x_norm, None, j["decimals"]["delta_norm"], S, T.X),
+                      txt("and", S, T.TEXT),
+                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         note.next_to(sums, DOWN, buff=0.25)
-        self.fill_to(None, [
-            (2, lambda t: self.clear(t)),
-            (2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
-                                    FadeInPlace(bname), run_time=t)),
-            (2, lambda t: self.play(Create(a2), FadeInPlace(plus), run_time=t)),
-            (3, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
-            (1, lambda t: self.emphasize(plus, run_time=t)),
-            (2, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t)),
-            (3, lambda t: self.play(FadeInPlace(VGroup(cols[0], names[0])),
-                                    FadeInPlace(VGroup(sums[1], cols[1], names[1])),
-                                    run_time=t)),
-            (3, lambda t: self.play(FadeInPlace(sums[3]),
-                                    ReplacementTransform(VGroup(cols[0].copy(),
-                                                                cols[1].copy()), cols[2]),
-                                    FadeInPlace(note), run_time=t))])
-        self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note)
+        # what comes after the sum in MiniLM: its LayerNorm, the next video
+        ln = VGroup(Rectangle(width=2.2, height=0.5, stroke_color=T.MUTED, stroke_width=2),
+                    txt("LN (next video)", S, T.MUTED))
+        ln.next_to(out, DOWN, buff=0.45)
+        ln[1].move_to(ln[0])
+        a4 = Arrow(out.get_bottom(), ln.get_top(), buff=0.08, color=T.MUTED, stroke_width=3)
+        self.by_cue([
+            (0, [(2, lambda t: self.clear(t)),
+                 (2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
+                                         FadeInPlace(bname), run_time=t)),
+                 (2, lambda t: self.play(Create(a2), FadeInPlace(plus), run_time=t))]),
+            (1, [(2, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
+                 (1, lambda t: self.emphasize(plus, run_time=t)),
+                 (1, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t)),
+                 (2, lambda t: self.play(FadeInPlace(VGroup(cols[0], names[0])),
+                                         FadeInPlace(VGroup(sums[1], cols[1], names[1])),
+                                         run_time=t)),
+                 (2, lambda t: self.play(FadeInPlace(sums[3]),
+                                         ReplacementTransform(VGroup(cols[0].copy(),
+                                                                     cols[1].copy()), cols[2]),
+                                         FadeInPlace(note), run_time=t))]),
+            (2, [(1, lambda t: self.emphasize(cols[2], run_time=t)),
+                 (1, lambda t: self.point_at(cols[1], run_time=t))]),
+            (3, [(1, lambda t: self.emphasize(box, bname, run_time=t)),
+                 (1, lambda t: self.point_at(names[1], run_time=t))]),
+            (4, [(1, lambda t: self.emphasize(plus, run_time=t)),
+                 (1, lambda t: self.emphasize(note[1], note[3], run_time=t))]),
+            (5, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t))]),
+            (6, [(1, lambda t: self.emphasize(ln, run_time=t))])])
+        self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
+                  ln, a4)
 
 
 __all__ = ["PerHeadScene"]

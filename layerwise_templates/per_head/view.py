@@ -83,6 +83,8 @@ class Piece(View):
     length: float
     on_key: float
     on_key_text: str
+    prev: float
+    prev_text: str
 
 
 class JoinDecimals(View):

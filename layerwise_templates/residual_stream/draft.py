@@ -63,11 +63,11 @@ def build(c: Context) -> Draft:
         Beat("embedding", ["x"],
              "X⁽⁰⁾: the embedding of " + tok,
              "Before the first layer, the X of " + tok + " is its embedding, X of zero: "
-             "{model.d_model} numbers. Bars around a vector mean its length, and X of zero is "
+             "{model.d_model} numbers, only "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} long. Here X of zero is the token "
              "alone; its position enters later, inside attention.",
              layer=0, expect=["data.stages[0].index == 0"],
-             moments={"numbers": "numbers", "length": "Bars around", "alone": "alone"}),
+             moments={"numbers": "numbers", "length": "only", "alone": "alone"}),
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
              "To watch X change, we draw it on a flat plane. The plane is fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ": X of zero, then X after each "
@@ -98,14 +98,16 @@ def build(c: Context) -> Draft:
         "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
         "Then the feed-forward network adds its update, "
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
-        + ("" if additive else " And the sum is normalised again."), layer=0))
+        + ("" if additive else " And the sum is normalised again."), layer=0,
+        moments={"update": "adds its update"}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
         "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",
         f"Layer 1 makes the same two additions. Attention adds "
         f"{{data.layers[1].norm_attn.value:{_spec(a1)}}}, then the feed-forward network adds "
         f"{{data.layers[1].norm_mlp.value:{_spec(f1)}}}, while X is "
-        f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long.", layer=1))
+        f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long.", layer=1,
+        moments={"update": "feed-forward network adds"}))
     legs = _legs(2, L)
     xs = [norm("blocks.0.hook_resid_pre")] + [norm(f"blocks.{l}.hook_resid_post")
                                               for l in range(L)]
@@ -175,14 +177,12 @@ def build(c: Context) -> Draft:
             sizes += (f" And {tok} gives it {{data.outlier.attention_pct.value:.0f}} "
                       "percent of its attention, averaged over layers "
                       "{data.outlier.attention_layers[0]} to {data.outlier.attention_layers[1]} "
-                      "and all heads. It is an attention sink, and we leave it out of these "
-                      "pictures.")
-            moments |= {"share": "percent", "left_out": "leave"}
+                      "and all heads. It is an attention sink.")
+            moments |= {"share": "percent"}
         else:
-            sizes += " We leave it out of these pictures."
-            moments |= {"share": "leave", "left_out": "leave"}
+            moments |= {"share": "One token"}
     else:       # no outlier: the scene draws none of its rows, nothing waits for these
-        moments |= {"first_token": 1, "outlier_norm": 1, "share": 1, "left_out": 1}
+        moments |= {"first_token": 1, "outlier_norm": 1, "share": 1}
     beats.append(Beat("sizes", ["sizes"], "The true lengths, on one linear scale", sizes,
                       expect=[f"data.outlier.position == {big}"] if big is not None else [],
                       moments=moments))

@@ -6,14 +6,16 @@ NUMBERS, LENGTH, ALONE = "numbers", "length", "alone"
 STATES, SPREAD, SHADOW, BARS = "states", "spread", "shadow", "bars"
 FORMULA, RANGE, X_GROWS = "formula", "range", "x_grows"
 NORM_FIRST, NORM_LAST, GROWTH = "norm_first", "norm_last", "growth"
-FIRST_TOKEN, OUTLIER_NORM, SHARE, LEFT_OUT = "first_token", "outlier_norm", "share", "left_out"
+FIRST_TOKEN, OUTLIER_NORM, SHARE = "first_token", "outlier_norm", "share"
+UPDATE = "update"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 
 BY_SHOW = {
     "tokens": (SPACE_MARK,),
     "x": (NUMBERS, LENGTH, ALONE),
     "plane": (STATES, SPREAD, SHADOW, BARS),
+    "mlp_out": (UPDATE,),
     "copies": (FORMULA, RANGE, X_GROWS),
-    "sizes": (NORM_FIRST, NORM_LAST, GROWTH, FIRST_TOKEN, OUTLIER_NORM, SHARE, LEFT_OUT),
+    "sizes": (NORM_FIRST, NORM_LAST, GROWTH, FIRST_TOKEN, OUTLIER_NORM, SHARE),
     "identity": (UPDATES, IS_X, WITHIN, EVERY_ENTRY),
 }

@@ -48,6 +48,10 @@ SPACE_SHOWN = "\u2423"                      # "␣" on screen
 OUTLIER_FACTOR = 10.0   # a token whose |X| exceeds every other token's by this is an outlier
 SINK_SHARE = 0.5        # ... and an attention sink if the followed token gives it more than this
 
+# the weights the trace really reads, when the spec's display name is the base model's (the
+# footer and the captions say this): SmolLM2 is read from the instruct-tuned Q4_1 GGUF
+MEASURED_AS = {"smollm2-135m": "SmolLM2-135M-Instruct (4-bit)"}
+
 
 def _kind(hook: str) -> str:
     if hook.endswith("hook_resid_mid"):
@@ -413,8 +417,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                                "identity.captured_total_pct", 0)}
     energy = plane["explained"]
     return {
-        "model": {"display": spec.display, "n_layers": L, "d_model": d_model,
-                  "norm": spec.norm, "norm_placement": placement.name, "kind": spec.kind},
+        "model": {"display": MEASURED_AS.get(spec.name, spec.display), "n_layers": L,
+                  "d_model": d_model,
+                  "norm": spec.norm, "norm_placement": placement.name, "kind": spec.kind,
+                  "rotary": bool(getattr(spec, "rotary", False))},
         "norm_placement": placement.name, "norm": spec.norm, "n_layers": L, "d_model": d_model,
         "sentence": t.sentence, "tokens": tokens, "n_tokens": len(tokens),
         "space_mark": SPACE_SHOWN, "any_space_mark": any(tok["space"] for tok in tokens),

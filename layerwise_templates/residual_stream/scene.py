@@ -32,7 +32,9 @@ from .scene_intro import IntroBeats
 from .scene_parts import S, StreamPanels
 from .scene_summary import SummaryBeats
 
-LAYER_TIME = 1.5        # the journey: at least this long a layer (its two additions)
+LAYER_TIME = 1.2        # the journey: at least this long a layer (its two additions)
+LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
+LAST_HOLD = 2.0         # voiced: the layer the sentence ends on is lit this long
 
 
 class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScene):
@@ -46,6 +48,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.bars: dict = {}
         self.chart = None
         self.token_row = None
+        if self.plan.get("footer"):          # the weights measured, as the captions say them
+            self.plan["footer"] = d["model"]["display"]
 
     def fill(self, until: float, default: float, share: float = 0.85) -> float:
         """A run time that fills `share` of the time left until scene time `until` (voiced:
@@ -240,12 +244,20 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
         c = self.stage_col(s["to"], dec, out_label).next_to(b, RIGHT, buff=0.55)
         c.stage = s["to"]
+        ratio = self.data["summary"].get("ffn0_over_x0")
+        if which == "ffn" and l == 0 and ratio is not None:
+            # "61.4 long: 28 times the embedding": said beside the update's length
+            times = inline(txt("=", S, T.FFN), self.n("data.summary.ffn0_over_x0", T.FFN),
+                           math(f"\u00d7 |{T.X_l(0)}|", T.TYPE.math_label, T.FFN))
+            times.next_to(b[2], RIGHT, buff=0.15)       # clear of the bars' key below
+            b.add(times)
+            c.next_to(b, RIGHT, buff=0.55)              # the sum moves over to make room
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
         self.put("eq", eq, run_time=run["eq"] * k)
         self.put("c", c, run_time=run["c"] * k)
         note = inline(txt("the plane shows", S, T.MUTED),
                       self.n(f"data.steps[{j}].captured_pct", T.MUTED, suffix="%"),
-                      txt("of this arrow's length", S, T.MUTED))
+                      txt("of this update's length", S, T.MUTED))
         note.next_to(self.scale, LEFT, buff=0.4)
         self.put("note", note, run_time=run["note"] * k)
         self.advance(s["to"], run["grow"] * k)
@@ -275,8 +287,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             note.move_to(UP * 2.1).shift(RIGHT * (self.plane_head.get_left()[0] - 0.3
                                                   - note.get_right()[0]))
             self.keep_inside(note)
-            self.put("copy", note, anim=Write(note), run_time=self.to_cue(1, 0.8, 0.5))
-            self.emphasize(note[1], run_time=self.to_cue(1, 1.0))
+            # the update is drawn when it is named ("... and adds its update"), else by cue 1
+            has = M.UPDATE in (self.beat.get("moments") or {})
+            until = self.said(M.UPDATE) if has else self.cue_at(1)
+            self.put("copy", note, anim=Write(note), run_time=self.fill(until, 0.8, 0.5))
+            self.emphasize(note[1], run_time=self.fill(until, 1.0))
+            self.hold_until(until)
             if which == "attn" and self.n_cues() > 2:
                 self.hold_until_cue(1)
                 self.emphasize(note[-1], run_time=self.to_cue(2, 0.8))
@@ -301,6 +317,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             return
         voiced = bool(self.beat.get("cues"))
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
+        sweep_end = end - LAST_HOLD if voiced else end
         # "Watch the scale bar": lit when said (with the layer drawn then)
         lit = {}
         if voiced and self.n_cues() > 2:
@@ -315,11 +332,19 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                              self.n(f"data.layers[{l}].norm_x", T.X, T.TYPE.label))
             new_tag.move_to(LEFT * 3.2 + UP * 1.2)
             self.set_slot("tag", new_tag)
-            unit = max(LAYER_TIME, min(2.6, (end - self.time) / (len(left) - k)))
+            self.update_footer({"layer": l})         # the footer names the layer being drawn
+            unit = max(LAYER_TIME, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
             extra = []
             for at in [t for t in lit if t <= self.time + unit]:
                 extra += lit.pop(at)()
             self.advance_together(lay["stage_out"], unit, extra)
+        # the layer the sentence ends on: its bars and the length it left X at, lit
+        if voiced and end - self.time > 0.6:
+            lay = left[-1]
+            l = lay["layer"]
+            lit_bars = [self.bars[k] for k in (("x", l), ("x", l + 1), ("step", lay["step_attn"]),
+                                               ("step", lay["step_ffn"])) if k in self.bars]
+            self.emphasize(self.shown["tag"], *lit_bars, run_time=min(2.0, end - self.time))
 
 def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:
     """The glyphs of `part` inside a `Text` made from `source` (a Text has one glyph per

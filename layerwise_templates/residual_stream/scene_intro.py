@@ -186,6 +186,10 @@ class IntroBeats:
         last = c["last_layer"]
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label),
                          txt("(K, V: the same)", L_, T.MUTED))
+        if self.data["model"].get("rotary"):
+            # position enters here: Q and K (not V) are rotated by the token's position
+            formula = VGroup(formula, txt("then Q and K (not V) are rotated by position", L_,
+                                          T.MUTED)).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
         top = formula
         top.move_to([-3.0, 2.0, 0]).align_to([-5.9, 0, 0], LEFT)
         rng = inline(txt("from layer", L_), self.num("data.copies.from_layer", 0, L_),
@@ -212,13 +216,14 @@ class IntroBeats:
         mini.next_to(labs, DOWN, buff=0.3).align_to(top, LEFT)
         # "Every one of these X's is what the next layer's W_Q, W_K and W_V read, through a copy"
         xs = [r for k, r in self.bars.items() if k[0] == "x"]
+        # the formula is written while the sentence says what it is (not after it)
+        self.put("formula", top, anim=Write(top), run_time=1.5)
         self.play(*[Indicate(r, color=T.HIGHLIGHT, scale_factor=1.0,
                              rate_func=squish_rate_func(there_and_back, 0.6 * k / max(1, len(xs)),
                                                         0.4 + 0.6 * k / max(1, len(xs))))
                     for k, r in enumerate(xs)] or [Indicate(self.chart)],
                   run_time=self.to_moment(M.FORMULA, 1.0))
         self.hold_until_moment(M.FORMULA)
-        self.put("formula", top, anim=Write(top), run_time=1.5)
         self.emphasize(formula[0], run_time=self.to_moment(M.RANGE, 1.0))
         # "From layer 1 on, that copy stays between 4.79 and 9.26 long"
         self.hold_until_moment(M.RANGE)

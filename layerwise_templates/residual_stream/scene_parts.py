@@ -28,6 +28,44 @@ CHART_W, CHART_H = 11.6, 1.35
 BAR_W = 0.085
 
 
+def clip_segment(p, q, lo, hi):
+    """The part of segment p..q inside the box lo..hi (Liang-Barsky), or (p, p) if none."""
+    t0, t1 = 0.0, 1.0
+    d = q - p
+    for k in (0, 1):
+        for num, den in ((p[k] - lo[k], -d[k]), (hi[k] - p[k], d[k])):
+            if abs(den) < 1e-12:
+                if num < 0:
+                    return p, p
+                continue
+            t = num / den
+            if den < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+    if t0 > t1:
+        return p, p
+    return p + t0 * d, p + t1 * d
+
+
+class ClippedPlane(TipToTail):
+    """The PCA plane, every arrow cut at its frame: an arrow grown while the view is still
+    zooming out never runs over the title, the token row or the bars."""
+
+    def redraw(self, grow: dict | None = None) -> None:
+        super().redraw(grow)
+        fl, fr = self.frame.get_left()[0], self.frame.get_right()[0]
+        fb, ft = self.frame.get_bottom()[1], self.frame.get_top()[1]
+        lo, hi = np.array([fl, fb, 0.0]), np.array([fr, ft, 0.0])
+        grow, c = grow or {}, self.frame.get_center()
+        for a, s, e in self.items:
+            p, q = self.to_screen(s, center=c), self.to_screen(e, center=c)
+            q = p + grow.get(id(a), 1.0) * (q - p)
+            inside = lambda v: fl <= v[0] <= fr and fb <= v[1] <= ft      # noqa: E731
+            if not (inside(p) and inside(q)):
+                a.set_ends(*clip_segment(p, q, lo, hi))
+
+
 class StreamPanels:
     """The drawing pieces of ResidualStreamScene (it sets their state in `layout`)."""
 
@@ -87,7 +125,7 @@ class StreamPanels:
         if self.plane is not None:
             return
         d = self.data
-        self.plane = TipToTail(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
+        self.plane = ClippedPlane(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
         self.plane.move_to(RIGHT * 4.35 + UP * 0.55)
         head = inline(txt("PCA plane of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + "'s", S,
                           T.MUTED),
@@ -278,8 +316,11 @@ class BarsTo(Animation):
         a = self.rate_func(alpha)
         top = self.top0 + a * (self.top - self.top0)
         for r in self.scene_.bars.values():
-            share = a if r in self.new else 1.0
-            h = max(0.001, share * r.value / top * CHART_H)
+            # a new bar grows to its height on the final axis, never above the gliding one's
+            # top (a 28x step drawn on the old axis would run over the title)
+            h = r.value / top if r not in self.new else min(a * r.value / self.top,
+                                                             r.value / top)
+            h = max(0.001, min(1.0, h) * CHART_H)
             bottom = r.get_bottom()
             r.stretch_to_fit_height(h).move_to(bottom, aligned_edge=DOWN)
 

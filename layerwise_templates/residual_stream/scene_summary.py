@@ -40,12 +40,12 @@ class SummaryBeats:
                                    txt("gives it", L_, T.MUTED),
                                    self.n("data.outlier.attention_pct", T.TEXT, L_, suffix="%"),
                                    txt("of its attention", L_, T.MUTED)))
-                rows.append(inline(txt("(mean over layers", S, T.MUTED),
+                rows.append(inline(txt("(mean over layers", S, T.MUTED),  # from its peak on
                                    Num(lay[0], "data.outlier.attention_layers[0]", 0, S, T.MUTED),
                                    txt("to", S, T.MUTED),
                                    Num(lay[1], "data.outlier.attention_layers[1]", 0, S, T.MUTED),
                                    txt("and all heads)", S, T.MUTED)))
-                rows.append(txt("an attention sink, as [CLS] was in MiniLM: not drawn here",
+                rows.append(txt("an attention sink, as [CLS] was in MiniLM",
                                 S, T.MUTED))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
         if rows:
@@ -88,13 +88,10 @@ class SummaryBeats:
         self.emphasize(rows[1][2], run_time=0.8)
         self.put("sink_layers", rows[2], run_time=0.6)
         self.emphasize(rows[2][1], rows[2][3], run_time=1.0)
-        # "It is an attention sink, as CLS was in MiniLM, and we leave it out of these pictures"
+        # "It is an attention sink, as CLS was in MiniLM."
         self.hold_until_cue(4)
         self.put("sink_word", rows[3], run_time=0.6)
-        self.hold_until_moment("left_out")
-        self.emphasize(rows[3], run_time=1.0,
-                       extra=[Circumscribe(self.plane, Rectangle, color=T.HIGHLIGHT, buff=0.0,
-                                           stroke_width=3, fade_out=True)])
+        self.emphasize(rows[3], tok, run_time=self.to_cue(self.n_cues(), 1.0))
 
     def beat_identity(self, beat) -> None:
         self.ensure_tokens()

@@ -6,11 +6,13 @@ import math
 
 import numpy as np
 
+from layerwise_core.analysis.toy_loop_steps import carry_gap, smallest_gap, step_lengths
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 
 # The chapter's loop, as shown on screen; `lines` maps each step to its line number (1-based).
-CODE = """X = np.array([[1., 0.]])
+CODE = """np.random.seed({seed})
+X = np.array([[1., 0.]])
 
 for layer in range(3):
     Wq = np.random.randn(2, 2)
@@ -20,7 +22,7 @@ for layer in range(3):
     Q, K, V = X @ Wq, X @ Wk, X @ Wv
 
     X = X + 0.1 * V"""
-LINES = {"x0": 1, "loop": 3, "weights": [4, 5, 6], "qkv": 8, "update": 10}
+LINES = {"seed": 1, "x0": 2, "loop": 4, "weights": [5, 6, 7], "qkv": 9, "update": 11}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -44,9 +46,16 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     everything = np.array([layers[l][k] for l in range(len(layers))
                            for k in ("x_in", "q", "k", "v", "x_out")])
     extent = float(max(1.0, math.ceil(np.abs(everything).max())))
-    for lay in layers:
+    lengths = step_lengths([lay["x_in"] for lay in layers], [lay["x_out"] for lay in layers])
+    for lay, n in zip(layers, lengths):
         lay["zoom"] = close_up(lay["x_in"], lay["x_out"])
-    return {"code": CODE, "lines": LINES, "seed": t.meta["source"]["seed"],
+        lay["step_len"] = n          # |X^(l+1) - X^(l)| = |0.1 V^(l)|
+    fresh = {key: round(smallest_gap([lay[key] for lay in layers]), 4) for key in "qkv"}
+    fresh["carry_gap"] = carry_gap([lay["x_in"] for lay in layers],
+                                   [lay["x_out"] for lay in layers])
+    fresh["step_ratio"] = round(lengths[1] / lengths[0], 4) if len(lengths) > 1 else 0.0
+    seed = t.meta["source"]["seed"]
+    return {"fresh": fresh, "code": CODE.format(seed=seed), "lines": LINES, "seed": seed,
             "step": 0.1, "extent": extent, "layers": layers}
 
 

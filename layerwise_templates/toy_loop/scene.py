@@ -13,24 +13,86 @@ Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matv
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, GrowArrow, ReplacementTransform, SurroundingRectangle,
+from dataclasses import dataclass, field
+
+import numpy as np
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, BackgroundRectangle, GrowArrow, Line, ReplacementTransform, SurroundingRectangle,
                    Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
-from scenes.mobjects import NumberGrid, code_block, math, wrapped
+from scenes.mobjects import Num, NumberGrid, code_block, math, wrapped
 from scenes.motion import VectorPlane, WeightBlock, ghost, matvec, zoom_out, zoom_to
 from scenes.motion.plane import zoom_of
 
+from .view import Data, Layer
+
 PLANE_SIZE = 4.6
+CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
+PLANE_LABEL = 32        # labels on the plane, so their layer superscripts stay readable
+RULE_SIZE = 44          # the layer convention, when it is spoken
+CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
+
+
+def _box_gap(c, half, pts) -> float:
+    """The smallest distance from the box (centre `c`, half sizes `half`) to points `pts`."""
+    d = np.maximum(np.abs(pts[:, :2] - c[:2]) - half, 0.0)
+    return float(np.sqrt((d ** 2).sum(axis=1)).min()) if len(pts) else 9.0
+
+
+def place_label(m, tip, plane, arrows, labels) -> None:
+    """Move label `m` to the free spot around `tip`: of twelve places round it, the one whose
+    box is farthest from every arrow (sampled along its shaft) and every label, inside
+    `plane`; ties go to the place pointing away from the origin."""
+    half = np.array([m.width / 2, m.height / 2])
+    shafts = [np.linspace(a.get_start(), a.get_end(), 24) for a in arrows]
+    pts = np.concatenate(shafts) if shafts else np.zeros((0, 3))
+    boxes = [(l.get_center(), np.array([l.width / 2, l.height / 2])) for l in labels]
+    origin = plane.p((0, 0))
+    out = tip - origin
+    out = out / (np.linalg.norm(out) or 1.0)
+    lo, hi = plane.get_corner(DOWN + LEFT), plane.get_corner(UP + RIGHT)
+    best, where = -1e9, tip
+    for i in range(12):
+        a = i * np.pi / 6
+        u = np.array([np.cos(a), np.sin(a), 0.0])
+        c = tip + u * (0.12 + abs(u[0]) * half[0] + abs(u[1]) * half[1])
+        gap = _box_gap(c, half, pts)
+        for bc, bh in boxes:
+            d = np.maximum(np.abs(c[:2] - bc[:2]) - half - bh, 0.0)
+            gap = min(gap, float(np.hypot(*d)))
+        inside = (lo[0] <= c[0] - half[0] and c[0] + half[0] <= hi[0]
+                  and lo[1] <= c[1] - half[1] and c[1] + half[1] <= hi[1])
+        score = min(gap, 0.5) + 0.05 * float(u @ out) - (0 if inside else 5)
+        if score > best:
+            best, where = score, c
+    m.move_to(where)
+
+
+@dataclass
+class Stage:
+    """What the beats leave on the plane for later beats: handlers read and fill this, not
+    ad-hoc attributes (the `x` show builds `x_arrow`; `update` needs it, spec.py says so)."""
+    x_arrow: VGroup | None = None          # X's arrow and label, moved by each update
+    trail: VGroup = field(default_factory=VGroup)     # the steps 0.1 V drawn so far
+    ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
+    trail_dots: list = field(default_factory=list)    # earlier X's, sized for the home view
+    lengths: VGroup = field(default_factory=VGroup)   # |Δ^(l)| of each layer so far
+    tag_layer: int | None = None           # the layer the "layer l reads X^(l)" tag names
+
+
+def grid_of(vec, color) -> NumberGrid:
+    """A plan vector (a view: its numbers carry their paths) as a row of numbers."""
+    return NumberGrid([vec.values], vec.path, color, T.TYPE.label)
 
 
 class ToyLoopScene(StoryboardScene):
     def layout(self) -> None:
         d = self.data
-        self.code_lines = code_block(d["code"], size=T.TYPE.code, line_height=0.32)
+        self.v = Data.at(self.plan)
+        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.34)
         self.code = self.code_lines.next_to(self.title, DOWN, buff=T.GAP)
         self.code.to_edge(LEFT, buff=T.EDGE + 0.2)
         e = d["extent"]
@@ -39,45 +101,47 @@ class ToyLoopScene(StoryboardScene):
         self.add(self.plane)
         self.panel_top = self.code.get_bottom() + DOWN * 0.3
         self.results_x = self.code.get_left()[0] + 4.6     # the column of Q, K, V rows
-        self.x_arrow = None
-        self.trail = VGroup()
-        self.ghosts: list = []
-        self.trail_dots: list = []          # earlier X's, as dots sized for the home view
+        self.stage = Stage()
 
     # --- helpers ------------------------------------------------------------------------
-    def lay(self, l: int | None = None) -> tuple[dict, str]:
+    def lay(self, l: int | None = None) -> tuple[dict, Layer]:
+        """Layer l's plan numbers, plain (for geometry) and as a view (numbers with paths)."""
         l = self.layer if l is None else l
-        return self.data["layers"][l], f"data.layers[{l}]"
+        return self.data["layers"][l], self.v.layers[l]
 
     def cursor(self, numbers: list[int]) -> None:
         rows = VGroup(*[self.code_lines[n - 1] for n in numbers])
-        box = SurroundingRectangle(rows, color=T.HIGHLIGHT, buff=0.06, stroke_width=2,
+        box = SurroundingRectangle(rows, color=CURSOR, buff=0.06, stroke_width=3,
                                    corner_radius=0.04)
-        self.put("cursor", box)
+        old = self.shown.get("cursor")
+        if old is None or old not in self.mobjects:
+            self.put("cursor", box)
+        elif not np.allclose(old.get_center(), box.get_center()) or \
+                abs(old.height - box.height) > 1e-3:
+            self.play(Transform(old, box), run_time=self.quick(0.1, 0.5))   # the box moves
 
-    def row(self, label: str, path: str, color, y: int) -> VGroup:
-        grid = NumberGrid([self.value(path)], path, color, T.TYPE.label)
+    def row(self, label: str, vec, color, y: int) -> VGroup:
+        grid = grid_of(vec, color)
         r = VGroup(math(label, T.TYPE.math_label, color), grid).arrange(RIGHT, buff=T.BUFF)
         return r.move_to(self.panel_top + DOWN * 0.6 * y, aligned_edge=UP + LEFT) \
             .align_to(self.code, LEFT)
 
-    def tag(self, key: str, color, xy) -> VGroup:
-        """A label at an arrow's tip, pushed out along the arrow (never on the other tips)."""
-        m = math(T.X_l(self.layer, NAMES.get(key, "X")), T.TYPE.math_label, color)
-        tip = self.plane.p(xy)
-        out = tip - self.plane.p((0, 0))
-        n = max(1e-6, float((out[0] ** 2 + out[1] ** 2) ** 0.5))
-        m.move_to(tip + out / n * 0.35)
-        others = [t[1] for t in [self.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
-                  if t is not None and t[1] is not m]
-        for _ in range(6):                  # step aside until it touches no other label
-            hit = [o for o in others if abs(o.get_x() - m.get_x()) < (o.width + m.width) / 2
-                   and abs(o.get_y() - m.get_y()) < (o.height + m.height) / 2 + 0.04]
-            if not hit:
-                break
-            m.shift(DOWN * (m.height + 0.08) if m.get_y() <= hit[0].get_y()
-                    else UP * (m.height + 0.08))
+    def tag(self, key: str, color, xy, own=None) -> VGroup:
+        """A label next to an arrow's tip, in the free spot around it: of twelve places round
+        the tip, the one farthest from every arrow shaft (its own too) and every label on the
+        plane, inside the plane (so labels never sit on a shaft, a head or another label)."""
+        m = math(T.X_l(self.layer, NAMES.get(key, "X")), PLANE_LABEL, color)
+        place_label(m, self.plane.p(xy), self.plane, self.plane_arrows(), self.plane_labels(own))
         return m
+
+    def plane_arrows(self) -> list:
+        """Every arrow on the plane (X, this layer's Q, K, V, last layer's ghosts, the trail)."""
+        groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"] + self.stage.ghosts
+        return [g[0] for g in groups if g is not None] + list(self.stage.trail)
+
+    def plane_labels(self, own=None) -> list:
+        groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
+        return [g[1] for g in groups if g is not None and g[1] is not own]
 
     def marker(self, xy, label: str, side, zoom: float) -> VGroup:
         """X as a dot with its label, drawn for a camera frame `zoom` times smaller than home
@@ -88,42 +152,72 @@ class ToyLoopScene(StoryboardScene):
 
     def layer_tag(self) -> None:
         l = self.layer
-        tag = math(f"\"pass {l + 1} of {len(self.data['layers'])}: layer {l} reads \" "
-                   f"{T.X_l(l)}", T.TYPE.math_label, T.HIGHLIGHT)
+        tag = math(f"\"layer {l} reads \" {T.X_l(l)} \" → writes \" {T.X_l(l + 1)}",
+                   T.TYPE.math, T.TEXT)
         tag.next_to(self.plane, UP, buff=0.12).align_to(self.plane, RIGHT)
-        if getattr(self, "_tag_layer", None) != l:
-            self._tag_layer = l
+        if self.stage.tag_layer != l:
+            self.stage.tag_layer = l
             self.put("layer", tag)
 
     # --- beats --------------------------------------------------------------------------
+    def emphasize(self, *ms, color=CURSOR, **kw) -> None:
+        """Every pointer of this scene is neutral: gold is Q's colour."""
+        super().emphasize(*ms, color=color, **kw)
+
     def beat_code(self, beat) -> None:
+        # the code appears as the voice says "the whole toy, as code"; each line is boxed as it
+        # is named (X zero by `x`, then the matrices, the seed, the loop: walk_code)
         self.play(FadeInPlace(self.code), run_time=self.quick(0.2, 0.8))
-        self.cursor([self.data["lines"]["x0"]])
+
+    def walk_code(self) -> None:
+        """After X zero (cue 1): the three matrices (cue 2), the seed (cue 3), the loop (4)."""
+        lines = self.data["lines"]
+        steps = [lines["weights"], [lines["seed"]], [lines["loop"]]]
+        n = len(self.beat.get("cues") or [])
+        for i, rows in enumerate(steps, start=2):
+            if n and i >= n:
+                break
+            self.hold_until_cue(i)
+            self.cursor(rows)
+            if not n:
+                self.wait(0.5)
+
+    def busy(self, *ms) -> None:
+        """While the voice reads out what was just drawn, outline it (no still picture)."""
+        if self.beat.get("cues") and self.next_reveal() - self.time > 1.5:
+            self.wait(0.6)
+            self.emphasize(*ms)
 
     def beat_x(self, beat) -> None:
         lay, src = self.lay()
         self.layer_tag()
         self.drop("w", "q", "k", "v", "upd")
         self.ghost_previous()
-        self.put("x", self.row(f"{T.X_l(self.layer)} =", f"{src}.x_in", T.X, 0))
+        self.put("x", self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0))
         arrow = self.plane.arrow(lay["x_in"], T.X, width=5)
         label = self.tag("x", T.X, lay["x_in"])
-        if self.x_arrow is None:
-            self.x_arrow = VGroup(arrow, label)
+        if self.stage.x_arrow is None:
+            self.stage.x_arrow = VGroup(arrow, label)
             self.play(GrowArrow(arrow), FadeInPlace(label), run_time=self.quick(0.2, 0.8))
-            self.set_slot("x_arrow", self.x_arrow)
+            self.set_slot("x_arrow", self.stage.x_arrow)
+        if "code" in self.beat.get("show", []):
+            self.cursor([self.data["lines"]["x0"]])
         self.emphasize(self.shown["x"])
+        if "code" in self.beat.get("show", []):
+            self.walk_code()
+        else:
+            self.busy(self.stage.x_arrow)
 
     def ghost_previous(self) -> None:
         """The last pass's Q, K, V arrows stay, dimmed and unlabelled, so the new ones are
         seen to differ; ghosts from earlier passes go."""
-        anims = [FadeOutPlace(g) for g in self.ghosts]
-        self.ghosts = []
+        anims = [FadeOutPlace(g) for g in self.stage.ghosts]
+        self.stage.ghosts = []
         for c in "qkv":
             a = self.shown.pop(f"p{c}", None)
             if a is not None:
-                anims += [ghost(a[0]), ghost(a[1], 0.0)]
-                self.ghosts.append(a)
+                anims += [ghost(a[0]), FadeOutPlace(a[1])]
+                self.stage.ghosts.append(VGroup(a[0]))
         if anims:
             self.play(*anims, run_time=self.quick(0.1, 0.6))
 
@@ -134,8 +228,9 @@ class ToyLoopScene(StoryboardScene):
         lines = self.data["lines"]
         self.cursor([lines["weights"]["qkv".index(key)], lines["qkv"]])
         if "x" not in self.shown:
-            self.put("x", self.row(f"{T.X_l(l)} =", f"{src}.x_in", T.X, 0))
-        W = WeightBlock.from_plan(self.plan, f"{src}.W_{name}", color=color, size=T.TYPE.label)
+            self.put("x", self.row(f"{T.X_l(l)} =", src.x_in, T.X, 0))
+        W = WeightBlock.from_plan(self.plan, getattr(src, f"W_{name}").path, color=color,
+                                  size=T.TYPE.label)
         w_row = VGroup(math(f"× {T.X_l(l, 'W_' + name)} =", T.TYPE.math_label, color), W)
         w_row.arrange(RIGHT, buff=T.BUFF)
         w_row.move_to(self.panel_top + DOWN * 1.15, aligned_edge=UP + LEFT)
@@ -146,7 +241,9 @@ class ToyLoopScene(StoryboardScene):
         label.set_x(self.results_x, direction=LEFT)
         result_at = label.get_right() + RIGHT * 1.2
         x_grid = self.shown["x"][1]
-        result = matvec(self, x_grid, W, f"{src}.{key}", color, result_at=result_at,
+        # layer 0 walks each product slowly; later layers repeat the recipe faster
+        result = matvec(self, x_grid, W, getattr(src, key).path, color, result_at=result_at,
+                        run_time=None if l == 0 else 1.6,
                         size=T.TYPE.label, x_side=UP)
         result.next_to(label, RIGHT, buff=T.BUFF)
         self.add(label)
@@ -156,11 +253,25 @@ class ToyLoopScene(StoryboardScene):
         anims = [GrowArrow(arrow[0]), FadeInPlace(arrow[1])]
         if old is not None:
             anims.append(ghost(old[0]))
-            anims.append(ghost(old[1], 0.0))
-            self.ghosts.append(old)
+            anims.append(FadeOutPlace(old[1]))
+            self.stage.ghosts.append(VGroup(old[0]))
             self.shown.pop(f"p{key}")
-        self.play(*anims, run_time=self.quick(0.15, 0.7))
         self.shown[f"p{key}"] = arrow
+        anims += self.relabel_x()
+        self.play(*anims, run_time=self.quick(0.15, 0.7))
+        self.busy(result, arrow)
+
+    def relabel_x(self) -> list:
+        """X's label moves (does not jump) to a free spot when a new arrow lands near it."""
+        if self.stage.x_arrow is None:
+            return []
+        lab = self.stage.x_arrow[1]
+        spot = lab.copy()
+        place_label(spot, self.stage.x_arrow[0].get_end(), self.plane, self.plane_arrows(),
+                    self.plane_labels(lab))
+        if float(np.linalg.norm(spot.get_center() - lab.get_center())) < 0.05:
+            return []
+        return [lab.animate.move_to(spot)]
 
     def beat_q(self, beat) -> None:
         self._projection("q")
@@ -180,14 +291,14 @@ class ToyLoopScene(StoryboardScene):
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
         v_row = self.shown.pop("v", None)
-        step_row = self.row(f"0.1 {T.X_l(l, 'V')} =", f"{src}.update", T.V, 1)
+        step_row = self.row(f"{T.X_l(l, 'Δ')} = 0.1 {T.X_l(l, 'V')} =", src.update, T.V, 1)
         if v_row is not None:
             self.remove(v_row)
             self.play(ReplacementTransform(v_row, step_row), run_time=self.quick(0.12, 0.9))
         else:
             self.play(FadeInPlace(step_row), run_time=self.quick(0.1, 0.6))
-        new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + 0.1 {T.X_l(l, 'V')} =",
-                           f"{src}.x_out", T.X, 2)
+        new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
+                           src.x_out, T.X, 2)
         flying = []
         for j, num in enumerate(new_row[1].nums):
             flying.append(TransformFromCopy(x_row[1].nums[j], num))
@@ -197,47 +308,177 @@ class ToyLoopScene(StoryboardScene):
         self.remove(*[a.mobject for a in flying[1::2]], *rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
         self.emphasize(new_row[1])
-        # on the plane: the camera glides in until 0.1 V is readable, the step is drawn tip
-        # to tail from X, and X moves; then back out
-        z = lay["zoom"]
+        # on the plane: Δ drawn tip to tail from X, and X moves along it. Every step is too
+        # short to compare at home size, so each gets a close-up (the panel on the left steps
+        # aside, the camera glides in and back), and its length joins the row under the plane.
         x0, x1 = lay["x_in"], lay["x_out"]
-        big = [m for m in [self.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
-               + self.ghosts + self.trail_dots if m is not None]   # drawn for the home view
-        self.play(*[FadeOutPlace(m) for m in big], run_time=self.quick(0.05, 0.3))
+        if l == 0:
+            self.hold_until_cue(1)
+        self.close_up(lay, src)
+        own = self.stage.x_arrow[1]
+        new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1, own))
+        new_arrow[1].become(math(T.X_l(l + 1), PLANE_LABEL, T.X).move_to(new_arrow[1]))
+        # the arrow moves; its label turns into the new index (the old label object goes, so
+        # nothing on stage still says X^(l))
+        old_label = self.stage.x_arrow[1]
+        self.play(Transform(self.stage.x_arrow[0], new_arrow[0]),
+                  ReplacementTransform(old_label, new_arrow[1]), run_time=self.quick(0.15, 0.8))
+        self.remove(new_arrow[1])
+        self.stage.x_arrow.remove(old_label)
+        self.stage.x_arrow.add(new_arrow[1])
+        self.add(self.stage.x_arrow)
+        if l > 0:
+            self.busy(self.shown["upd"][1][1], self.stage.x_arrow)
+        if l == 0 and len(self.beat.get("cues") or []) > 3:
+            # "layer zero read X zero and wrote X one": the two rows, in turn
+            self.hold_until_cue(2)
+            self.emphasize(x_row)
+            self.emphasize(self.shown["upd"][1])
+            self.hold_until_cue(3)
+            # the convention, large and centred while it is spoken, then it shrinks into the
+            # layer tag above the plane (which keeps "reads X^(l) → writes X^(l+1)")
+            rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
+                        RULE_SIZE, T.TEXT)
+            back = BackgroundRectangle(rule, color=T.BACKGROUND, fill_opacity=0.92, buff=0.3)
+            card = VGroup(back, rule).move_to(ORIGIN)
+            self.play(FadeInPlace(card), run_time=self.quick(0.1, 0.5))
+            self.emphasize(rule)
+            self.hold_until_cue(4)
+            tag = self.shown["layer"]
+            target = tag.copy()
+            self.play(ReplacementTransform(rule, target), FadeOutPlace(back),
+                      run_time=self.quick(0.1, 0.8))
+            self.remove(target, back, card)
+            self.emphasize(tag)
+            self.emphasize(self.stage.x_arrow)
+        # the sum stays on screen until the next layer begins
+
+    def close_up(self, lay: dict, src: Layer) -> None:
+        l, z = self.layer, lay["zoom"]
+        f = 1.0 if l == 0 else 0.55       # later layers repeat the close-up faster
+        x0, x1 = lay["x_in"], lay["x_out"]
+        panel = [self.code] + [self.shown[k] for k in ("cursor", "x", "upd", "w", "layer")
+                               if k in self.shown]
+        big = [m for m in [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
+               + self.stage.ghosts + self.stage.trail_dots + list(self.stage.trail)
+               + ([self.stage.lengths] if len(self.stage.lengths) else []) if m is not None]   # drawn for the home view
+        self.play(*[FadeOutPlace(m) for m in big + panel], run_time=f * self.quick(0.05, 0.4))
         zoom = zoom_of(self, z["width"], self.plane)
         bar = zoom_to(self, self.plane, z["center"], z["width"], z["bar"], f"{z['bar']:g}",
-                      run_time=self.quick(0.18, 1.4))
+                      run_time=f * self.quick(0.12, 1.4))
         here = self.marker(x0, T.X_l(l), DOWN + LEFT, zoom)
-        self.play(FadeInPlace(here), run_time=self.quick(0.05, 0.4))
+        self.play(FadeInPlace(here), run_time=f * self.quick(0.05, 0.4))
         step = self.plane.arrow(x1, T.V, start=x0, width=5, zoom=zoom)
-        step_label = math(f"0.1 {T.X_l(l, 'V')}", T.TYPE.math, T.V).scale(1 / zoom)
+        step_label = math(T.X_l(l, 'Δ'), T.TYPE.math, T.V).scale(1 / zoom)
         step_label.next_to(step.get_center(), UP + RIGHT, buff=0.08 / zoom)
-        self.play(GrowArrow(step), FadeInPlace(step_label), run_time=self.quick(0.15, 1.0))
+        length = self.length_label(src, T.TYPE.math).scale(1 / zoom)
+        length.next_to(step_label, RIGHT, buff=0.3 / zoom)     # beside the name, off the shaft
+        self.play(GrowArrow(step), FadeInPlace(step_label), run_time=f * self.quick(0.1, 1.0))
+        self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
         there = self.marker(x1, T.X_l(l + 1), DOWN + RIGHT, zoom)
-        self.play(FadeInPlace(there), run_time=self.quick(0.05, 0.4))
-        self.wait(self.quick(0.08, 0.6))
-        self.trail.add(step.set_opacity(0.7))
-        self.add(self.trail)
-        self.play(FadeOutPlace(VGroup(here, there, step_label)), run_time=self.quick(0.05, 0.3))
-        zoom_out(self, bar, run_time=self.quick(0.18, 1.4))
+        self.play(FadeInPlace(there), run_time=f * self.quick(0.05, 0.4))
+        self.wait(f * self.quick(0.05, 0.6))
+        self.stage.trail.add(step.set_opacity(0.7))
+        self.add(self.stage.trail)
+        self.play(FadeOutPlace(VGroup(here, there, step_label, length)),
+                  run_time=f * self.quick(0.05, 0.3))
+        zoom_out(self, bar, run_time=f * self.quick(0.12, 1.4))
+        # the length moves from the step to the row of lengths under the plane
+        entry = self.length_label(src, T.TYPE.math_label)
+        row = self.stage.lengths
+        if len(row):
+            entry.next_to(row, RIGHT, buff=0.45)
+        else:
+            # the row ends at the plane's right edge once every layer's length is in it
+            n = len(self.data["layers"])
+            entry.next_to(self.plane, DOWN, buff=0.15).align_to(self.plane, RIGHT)
+            entry.shift(LEFT * (n - 1) * (entry.width + 0.45))
+        flying = entry.copy().move_to(step.get_center())
+        self.play(ReplacementTransform(flying, entry), run_time=f * self.quick(0.05, 0.7))
+        row.add(entry)
+        self.add(row)
         dot = self.plane.dot(x0, T.X, 0.04).set_opacity(0.6)
-        self.trail_dots.append(dot)
+        self.stage.trail_dots.append(dot)
         self.add(dot)
-        self.play(*[FadeInPlace(m) for m in big], run_time=self.quick(0.05, 0.3))
-        new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1))
-        new_arrow[1].become(math(T.X_l(l + 1), T.TYPE.math_label, T.X).move_to(new_arrow[1]))
-        self.play(Transform(self.x_arrow, new_arrow), run_time=self.quick(0.15, 0.8))
-        # the sum stays on screen until the next pass begins
+        self.play(*[FadeInPlace(m) for m in big + panel], run_time=f * self.quick(0.05, 0.4))
+
+    def length_label(self, src: Layer, size: float) -> VGroup:
+        """|Δ^(l)| = its length, in V's colour."""
+        name = math(f"lr(|{T.X_l(int(src.layer), 'Δ')}|) =", size, T.V)
+        value = Num(float(src.step_len), src.step_len.path, 2, size * 0.85, T.V)
+        return VGroup(name, value).arrange(RIGHT, buff=0.1)
+
+    def beat_table(self, beat) -> None:
+        """X, Q, K, V of every layer side by side (rows X, Q, K, V; a column per layer). Then
+        the misconception acted out: layer 0's Q, K, V copied into the other columns ("computed
+        once and reused") do not match what is there, and go back."""
+        layers = self.data["layers"]
+        self.drop("cursor", "w", "q", "k", "v", "upd", "x", "note", "layer")
+        if self.code in self.mobjects:
+            self.play(FadeOutPlace(self.code), run_time=self.quick(0.05, 0.4))
+            self.remove(self.code)
+        keys = [("x_in", "X", T.X), ("q", "Q", T.Q), ("k", "K", T.K), ("v", "V", T.V)]
+        cells = [[grid_of(getattr(self.v.layers[i], k), c) for i in range(len(layers))]
+                 for k, _, c in keys]
+        heads = [math(f"\"layer {i}\"", T.TYPE.math_label, T.MUTED) for i in range(len(layers))]
+        names = [math(T.X_l("l", n), T.TYPE.math_label, c) for _, n, c in keys]
+        table = VGroup(VGroup(*heads), *[VGroup(*row) for row in cells])
+        grid = VGroup(names[0].copy().set_opacity(0), *heads, *[m for n, row in zip(names, cells) for m in [n, *row]])
+        grid.arrange_in_grid(rows=len(keys) + 1, cols=len(layers) + 1, buff=(0.35, 0.32))
+        left = self.plane.get_left()[0] - 0.3 - T.EDGE
+        if grid.width > left - (-self.HOME_WIDTH / 2 + T.EDGE):
+            grid.scale_to_fit_width(left - (-self.HOME_WIDTH / 2 + T.EDGE))
+        grid.next_to(self.title, DOWN, buff=T.GAP + 0.1).to_edge(LEFT, buff=T.EDGE + 0.2)
+        rows = [VGroup(n, *row) for n, row in zip(names, cells)]
+        self.play(FadeInPlace(VGroup(*heads)), run_time=self.quick(0.05, 0.4))
+        for r in rows:
+            self.play(FadeInPlace(r), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
+        self.set_slot("table", VGroup(VGroup(*heads), *rows))
+        self.hold_until_cue(1)
+        # "computed once and reused": layer 0's Q, K, V slide over the later columns
+        copies, dims = [], []
+        for row in cells[1:]:
+            for cell in row[1:]:
+                copies.append(row[0].copy())
+                dims.append(cell)
+        moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
+        self.play(*moves, *[cell.nums.animate.set_opacity(0.15) for cell in dims],
+                  run_time=self.quick(0.1, 1.2))
+        crosses = VGroup(*[Line(c.get_corner(DOWN + LEFT), c.get_corner(UP + RIGHT),
+                                color=T.MUTED, stroke_width=3) for c in copies])
+        self.play(FadeInPlace(crosses), run_time=self.quick(0.05, 0.4))
+        self.busy(*copies)
+        self.hold_until_cue(2)
+        self.play(*[FadeOutPlace(c) for c in copies], FadeOutPlace(crosses),
+                  *[cell.nums.animate.set_opacity(1) for cell in dims], run_time=self.quick(0.1, 0.8))
+        for i in range(len(layers)):
+            self.emphasize(VGroup(*[row[i] for row in cells[1:]]),
+                           run_time=self.pace(self.cue_at(3), len(layers), 0.6, 1.0))
+        self.hold_until_cue(3)
+        self.emphasize(rows[0])
 
     def beat_note(self, beat) -> None:
-        note = wrapped("Q and K are computed at every pass but never used: the toy leaves out "
-                       "attention, so the update uses V alone. Only X carries over.", 40,
-                       T.TYPE.label, T.TEXT, max_width=6.0)
-        box = SurroundingRectangle(note, color=T.MUTED, buff=T.BUFF, corner_radius=0.1)
-        group = VGroup(box, note).move_to(self.panel_top, aligned_edge=UP).align_to(self.code,
-                                                                                    LEFT)
-        self.drop("x", "upd", "w", "q", "k", "v")
-        self.put("note", group)
-        for key in ("pq", "pk"):
-            if key in self.shown:
-                self.emphasize(self.shown[key])
+        """Two short lines, each shown as it is said: the toy leaves attention out; a real
+        model's attention uses Q and K to choose what goes into the update."""
+        toy = wrapped("The toy: Q and K unused, only V moves X", 40, T.TYPE.label, T.TEXT,
+                      max_width=6.4)
+        real = wrapped("A real model: attention uses Q and K to choose what goes into Δ", 36,
+                       T.TYPE.label, T.TEXT, max_width=6.4)
+        lines = VGroup(toy, real).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
+        self.drop("x", "upd", "w", "q", "k", "v", "table")
+        self.put("note", toy)
+        qk = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
+        if qk:
+            self.emphasize(*qk)
+        if "pv" in self.shown:                  # "so only V moves X"
+            self.wait(0.8)
+            self.emphasize(self.shown["pv"], self.stage.trail)
+        if len(self.beat.get("cues") or []) > 1:
+            self.hold_until_cue(1)              # "attention uses Q and K ... the update"
+        self.put("note_real", real)
+        if qk:
+            self.emphasize(*qk)
+        if len(self.beat.get("cues") or []) > 2:
+            self.hold_until_cue(2)              # "That is next."
+            self.emphasize(real)

@@ -1,0 +1,54 @@
+"""The typed view of toy_loop's plan `data` (layerwise_core.planview): the scene reads every
+number through it, and `layerwise plan` checks the plan against it."""
+
+from __future__ import annotations
+
+from layerwise_core.planview import View
+
+
+class Zoom(View):
+    center: list[float]
+    width: float
+    bar: float
+
+
+class Layer(View):
+    layer: int
+    x_in: list[float]
+    W_Q: list[list[float]]
+    W_K: list[list[float]]
+    W_V: list[list[float]]
+    q: list[float]
+    k: list[float]
+    v: list[float]
+    update: list[float]         # 0.1 V: the layer's update, Δ^(l)
+    x_out: list[float]
+    step_len: float             # |Δ^(l)|
+    zoom: Zoom
+
+
+class Lines(View):
+    seed: int
+    x0: int
+    loop: int
+    weights: list[int]
+    qkv: int
+    update: int
+
+
+class Fresh(View):
+    q: float                    # the smallest distance between two layers' Q (0: one repeats)
+    k: float
+    v: float
+    carry_gap: float            # X entering layer l+1 minus X leaving layer l: 0
+    step_ratio: float           # |Δ^(1)| / |Δ^(0)|
+
+
+class Data(View):
+    code: str
+    lines: Lines
+    seed: int
+    step: float
+    extent: float
+    layers: list[Layer]
+    fresh: Fresh

@@ -1,0 +1,33 @@
+"""toy_loop's plan: the step lengths and the 'fresh every layer' figures, re-derived from the
+chapter's own loop (tests/test_toy.py), independently of the plan builder."""
+
+from pathlib import Path
+
+import numpy as np
+from test_toy import chapter_loop
+
+from layerwise_core.plans import build_plan
+from layerwise_core.storyboard.schema import load_storyboard
+from layerwise_templates.toy_loop.view import Data
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_toy_loop_plan_rederived(cache_dir):
+    plan = build_plan(load_storyboard(ROOT / "layerwise_templates/toy_loop/toy_loop.yaml"),
+                      cache_dir)
+    assert Data.check(plan["data"], "data") == []
+    d = plan["data"]
+    rows, X3 = chapter_loop(d["seed"])
+    xs = [r["X"][0] for r in rows] + [X3[0]]
+    for l, r in enumerate(rows):
+        # |Δ^(l)| = |X^(l+1) - X^(l)| = |0.1 V^(l)|
+        assert abs(d["layers"][l]["step_len"] - 0.1 * np.linalg.norm(r["V"][0])) < 1e-6
+        assert np.allclose(d["layers"][l]["x_out"], xs[l + 1], atol=1e-6)
+    ratio = np.linalg.norm(rows[1]["V"]) / np.linalg.norm(rows[0]["V"])
+    assert abs(d["fresh"]["step_ratio"] - ratio) < 1e-3
+    for key, name in (("q", "Q"), ("k", "K"), ("v", "V")):
+        gaps = [np.linalg.norm(rows[i][name] - rows[j][name])
+                for i in range(3) for j in range(i + 1, 3)]
+        assert abs(d["fresh"][key] - min(gaps)) < 1e-3
+    assert d["fresh"]["carry_gap"] == 0.0
