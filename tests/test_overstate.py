@@ -154,16 +154,9 @@ def table(found) -> list[tuple]:
     return [(Path(f.path).name, f.line, f.field, f.word) for f in found]
 
 
-SHIPPED = [
-    ("fresh_qkv.yaml", 22, "beats[2].narration", "same"),
-    ("fresh_qkv.yaml", 27, "beats[3].narration", "all"),
-    ("fresh_qkv.yaml", 38, "beats[5].caption", "every"),
-    ("residual_stream.yaml", 12, "beats[0].narration", "every"),
-    ("residual_stream.yaml", 12, "beats[0].narration", "only"),
-    ("residual_stream.yaml", 12, "beats[0].narration", "never"),
-    ("toy_loop.yaml", 24, "beats[1].narration", "first"),
-    ("toy_loop.yaml", 58, "beats[5].narration", "never"),
-    ("toy_loop.yaml", 58, "beats[5].narration", "only"),
+SHIPPED = [     # toy_loop's two are its owner's (another branch rewrites its ending)
+    ("toy_loop.yaml", 80, "beats[6].narration", "never"),
+    ("toy_loop.yaml", 80, "beats[6].narration", "only"),
 ]
 
 
@@ -180,21 +173,13 @@ PLANET = "The largest planet in our solar system is"
 DRAFTS = {      # (model, template): today's findings of its draft, (line, field, word)
     ("minilm-l6", "per_head"): [],
     ("minilm-l6", "attention_depth"): [],
-    ("minilm-l6", "fresh_qkv"): [
-        (28, "beats[2].narration", "same"), (33, "beats[3].narration", "all"),
-        (37, "beats[4].caption", "same"), (38, "beats[4].narration", "same"),
-        (42, "beats[5].caption", "every")],
+    ("minilm-l6", "fresh_qkv"): [],
     ("minilm-l6", "residual_stream"): [],
     ("minilm-l6", "bank_drift"): [],
     ("minilm-l6", "context_qkv"): [],
     ("smollm2-135m", "per_head"): [],
-    ("smollm2-135m", "fresh_qkv"): [
-        (23, "beats[1].narration", "same"), (28, "beats[2].narration", "all"),
-        (32, "beats[3].caption", "same"), (33, "beats[3].narration", "same"),
-        (37, "beats[4].caption", "every")],
-    ("smollm2-135m", "residual_stream"): [
-        (17, "beats[0].narration", "every"), (17, "beats[0].narration", "only"),
-        (17, "beats[0].narration", "never")],
+    ("smollm2-135m", "fresh_qkv"): [],
+    ("smollm2-135m", "residual_stream"): [],
     ("smollm2-135m", "bank_drift"): [],
     ("smollm2-135m", "context_qkv"): [],
     ("smollm2-135m", "logit_lens"): [],
