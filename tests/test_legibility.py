@@ -158,8 +158,8 @@ def test_under_floor_keeps_still_text_once_at_its_smallest():
 # --- the shipped storyboards: today's list --------------------------------------------------
 # storyboard | smallest cap height in px | what is drawn that small (script) | text as drawn
 TODAY = """
-attention_depth | 7.8 | ^1 | $ X^((0)) $
-attention_depth | 7.8 | ^1 | $ X^((1)) $
+attention_depth | 7.8 | ^1 | $ X^(display((0))) $
+attention_depth | 7.8 | ^1 | $ X^(display((1))) $
 bank_drift | 7.8 | ^1 | $ X^((0)) $
 bank_drift | 7.8 | ^1 | $ X^((1)) $
 bank_drift | 7.8 | ^1 | $ X^((2)) $
@@ -167,7 +167,6 @@ bank_drift | 7.8 | ^1 | $ X^((3)) $
 bank_drift | 7.8 | ^1 | $ X^((4)) $
 bank_drift | 7.8 | ^1 | $ X^((5)) $
 bank_drift | 7.8 | ^1 | $ X^((6)) $
-context_qkv | 7.8 | ^1 | $ Delta_"attn"^((0)) $
 context_qkv | 7.8 | ^1 | $ Q^((0)) $
 context_qkv | 7.8 | ^1 | $ W_Q^((0)), W_K^((0)), W_V^((0)) $
 context_qkv | 7.8 | ^1 | $ W_Q^((1)), W_K^((1)), W_V^((1)) $
@@ -176,22 +175,6 @@ context_qkv | 7.8 | ^1 | $ W_Q^((3)), W_K^((3)), W_V^((3)) $
 context_qkv | 7.8 | ^1 | $ W_Q^((4)), W_K^((4)), W_V^((4)) $
 context_qkv | 7.8 | ^1 | $ W_Q^((5)), W_K^((5)), W_V^((5)) $
 context_qkv | 7.8 | ^1 | $ X^((0)) $
-context_qkv | 7.8 | ^1 | $ X^((1)) $
-fresh_qkv | 7.8 | ^1 | $ K^((1)) $
-fresh_qkv | 7.8 | ^1 | $ Q^((1)) $
-fresh_qkv | 7.8 | ^1 | $ V^((1)) $
-fresh_qkv | 7.8 | ^1 | $ W_K^((1)) $
-fresh_qkv | 7.8 | ^1 | $ W_Q^((1)) $
-fresh_qkv | 7.8 | ^1 | $ W_V^((1)) $
-fresh_qkv | 7.8 | ^1 | $ X^((0)) $
-fresh_qkv | 7.8 | ^1 | $ X^((1)) $
-fresh_qkv | 7.8 | ^1 | $ X^((2)) $
-fresh_qkv | 7.8 | ^1 | $ X^((3)) $
-fresh_qkv | 7.8 | ^1 | $ X^((4)) $
-fresh_qkv | 7.8 | ^1 | $ X^((5)) $
-fresh_qkv | 7.8 | ^1 | $ X^((6)) $
-fresh_qkv | 7.8 | ^1 | $ Δ_"FFN"^((0)) $
-fresh_qkv | 7.8 | ^1 | $ Δ_"attn"^((0)) $
 per_head | 0.4 |  | -0.04
 per_head | 0.4 |  | -0.16
 per_head | 0.4 |  | -0.17
@@ -214,9 +197,9 @@ per_head | 0.4 |  | 0.76
 per_head | 0.4 |  | 0.84
 per_head | 0.4 |  | 0.95
 per_head | 0.4 |  | ⋮
-per_head | 6.6 |  | -0.46
-per_head | 6.6 |  | 0.39
-per_head | 6.6 |  | 0.55
+per_head | 4.4 |  | -0.46
+per_head | 4.4 |  | 0.39
+per_head | 4.4 |  | 0.55
 residual_stream | 7.8 | ^1 | $ "RMSNorm"(X^((0)) + Delta_"attn"^((0))) $
 residual_stream | 7.8 | ^1 | $ "RMSNorm"(X^((0))) $
 residual_stream | 7.8 | ^1 | $ Delta_"FFN"^((0)) $
@@ -265,37 +248,29 @@ residual_stream | 7.8 | ^1 | $ |X^((7))| = $
 residual_stream | 7.8 | ^1 | $ |X^((8))| = $
 residual_stream | 7.8 | ^1 | $ |X^((9))| = $
 residual_stream | 7.8 | ^1 | $ |X^((l))| $
-toy_loop | 7.8 | ^1 | $ "pass 1 of 3: layer 0 reads " X^((0)) $
-toy_loop | 7.8 | ^1 | $ "pass 2 of 3: layer 1 reads " X^((1)) $
-toy_loop | 7.8 | ^1 | $ "pass 3 of 3: layer 2 reads " X^((2)) $
-toy_loop | 7.8 | ^1 | $ 0.1 V^((0)) = $
-toy_loop | 7.8 | ^1 | $ 0.1 V^((1)) = $
-toy_loop | 7.8 | ^1 | $ 0.1 V^((2)) = $
-toy_loop | 7.8 | ^1 | $ K^((0)) $
+residual_stream | 7.8 | ^1 | $ × |X^((0))| $
 toy_loop | 7.8 | ^1 | $ K^((0)) = $
-toy_loop | 7.8 | ^1 | $ K^((1)) $
 toy_loop | 7.8 | ^1 | $ K^((1)) = $
-toy_loop | 7.8 | ^1 | $ K^((2)) $
 toy_loop | 7.8 | ^1 | $ K^((2)) = $
-toy_loop | 7.8 | ^1 | $ Q^((0)) $
+toy_loop | 7.8 | ^1 | $ K^((l)) $
 toy_loop | 7.8 | ^1 | $ Q^((0)) = $
-toy_loop | 7.8 | ^1 | $ Q^((1)) $
 toy_loop | 7.8 | ^1 | $ Q^((1)) = $
-toy_loop | 7.8 | ^1 | $ Q^((2)) $
 toy_loop | 7.8 | ^1 | $ Q^((2)) = $
-toy_loop | 7.8 | ^1 | $ V^((0)) $
+toy_loop | 7.8 | ^1 | $ Q^((l)) $
 toy_loop | 7.8 | ^1 | $ V^((0)) = $
-toy_loop | 7.8 | ^1 | $ V^((1)) $
 toy_loop | 7.8 | ^1 | $ V^((1)) = $
-toy_loop | 7.8 | ^1 | $ V^((2)) $
 toy_loop | 7.8 | ^1 | $ V^((2)) = $
-toy_loop | 7.8 | ^1 | $ X^((0)) $
+toy_loop | 7.8 | ^1 | $ V^((l)) $
 toy_loop | 7.8 | ^1 | $ X^((0)) = $
 toy_loop | 7.8 | ^1 | $ X^((1)) = $
-toy_loop | 7.8 | ^1 | $ X^((1)) = X^((0)) + 0.1 V^((0)) = $
+toy_loop | 7.8 | ^1 | $ X^((1)) = X^((0)) + Δ^((0)) = $
 toy_loop | 7.8 | ^1 | $ X^((2)) = $
-toy_loop | 7.8 | ^1 | $ X^((2)) = X^((1)) + 0.1 V^((1)) = $
-toy_loop | 7.8 | ^1 | $ X^((3)) = X^((2)) + 0.1 V^((2)) = $
+toy_loop | 7.8 | ^1 | $ X^((2)) = X^((1)) + Δ^((1)) = $
+toy_loop | 7.8 | ^1 | $ X^((3)) = X^((2)) + Δ^((2)) = $
+toy_loop | 7.8 | ^1 | $ X^((l)) $
+toy_loop | 7.8 | ^1 | $ lr(|Δ^((0))|) = $
+toy_loop | 7.8 | ^1 | $ lr(|Δ^((1))|) = $
+toy_loop | 7.8 | ^1 | $ lr(|Δ^((2))|) = $
 toy_loop | 7.8 | ^1 | $ × W_K^((0)) = $
 toy_loop | 7.8 | ^1 | $ × W_K^((1)) = $
 toy_loop | 7.8 | ^1 | $ × W_K^((2)) = $
@@ -305,6 +280,9 @@ toy_loop | 7.8 | ^1 | $ × W_Q^((2)) = $
 toy_loop | 7.8 | ^1 | $ × W_V^((0)) = $
 toy_loop | 7.8 | ^1 | $ × W_V^((1)) = $
 toy_loop | 7.8 | ^1 | $ × W_V^((2)) = $
+toy_loop | 7.8 | ^1 | $ Δ^((0)) = 0.1 V^((0)) = $
+toy_loop | 7.8 | ^1 | $ Δ^((1)) = 0.1 V^((1)) = $
+toy_loop | 7.8 | ^1 | $ Δ^((2)) = 0.1 V^((2)) = $
 """
 
 
