@@ -602,8 +602,9 @@ def _measured(scene) -> list[tuple]:
         for m in top.get_family():
             if not (isinstance(m, Text) or hasattr(m, "typst_code")):
                 continue
-            if not len(m.get_family()) or max((s.get_fill_opacity() for s in m.get_family()
-                                                if isinstance(s, VMobject)), default=0) < 0.05:
+            # visible: by its glyphs (a Text keeps its own opacity when .animate fades them)
+            if max((s.get_fill_opacity() for s in m.get_family()
+                    if isinstance(s, VMobject) and len(s.points)), default=0) < 0.05:
                 continue
             try:
                 fs = float(m.font_size)

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from math import ceil
 
 FLOOR_PX = 8.0                      # the smallest cap height any glyph may have (README)
 SCRIPT_SCALE = (1.0, 0.7, 0.5)      # Typst math: main, script, script of a script (and deeper)
 REF_SIZE = 48                       # font size the reference glyphs are measured at
+PX_PER_UNIT = 480 / 8               # 854x480, the camera's frame unzoomed (8 units tall)
 
 
 def _base_of(ch: str) -> str | None:
@@ -134,6 +136,17 @@ def sizes(m, px_per_unit: float, font_default: str) -> dict:
     cap = cap_height(kind, font) * fs / REF_SIZE * px_per_unit
     what, scale = min(levels(m, font_default), key=lambda ws: ws[1])
     return {"cap_px": round(cap, 2), "min_px": round(cap * scale, 2), "script": what}
+
+
+def legible_math_size(code: str, size: float) -> float:
+    """`size`, or, if larger, the smallest whole font size at which the smallest glyphs of
+    Typst math `code` (its deepest script, `script_depth`) have `FLOOR_PX` of cap height at
+    854x480 with the camera unzoomed: 27 for a formula with scripts (`X^((30))`: 8.1 px; at
+    26, 7.8 px), 38 for a script of a script, 19 without scripts. `scenes.mobjects.text.math`
+    draws every formula at this size, so no caller can set a script under the floor."""
+    scale = SCRIPT_SCALE[min(script_depth(code), len(SCRIPT_SCALE) - 1)]
+    px_per_size = cap_height("math", None) / REF_SIZE * PX_PER_UNIT
+    return max(size, float(ceil(FLOOR_PX / (px_per_size * scale) - 1e-9)))
 
 
 def under_floor(record: dict, floor: float = FLOOR_PX) -> list[dict]:
