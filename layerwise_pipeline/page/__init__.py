@@ -21,7 +21,8 @@ from layerwise_core.atomic import write_text
 from .model import part
 
 ASSETS = Path(__file__).resolve().parent / "assets"
-BUDGET = 200_000           # bytes per page, the video excluded (docs/page.md; tests/test_page.py)
+BUDGET = 100_000           # bytes per storyboard's page, the video excluded (docs/page.md)
+CHAPTER_BUDGET = 400_000   # bytes for the chapter's page (every part's panels), the video excluded
 
 
 def read_cues(srt_path: Path) -> list[dict] | None:

@@ -88,7 +88,7 @@
     row.forEach((c, k) => {
       const x0 = q * 10 + 5, x1 = k * 10 + 5, top = 68 - Math.min(60, 8 + Math.abs(k - q) * 9);
       const path = document.createElementNS(NS, "path");
-      path.setAttribute("d", k === q ? `M${x0 - 2} 68 C${x0 - 6} 40 ${x0 + 6} 40 ${x0 + 2} 68`
+      path.setAttribute("d", k === q ? `M${x0 - 2} 68 C${x0 - 5} 52 ${x0 + 5} 52 ${x0 + 2} 68`
                                      : `M${x0} 68 Q${(x0 + x1) / 2} ${top} ${x1} 68`);
       path.setAttribute("stroke-width", String(0.3 + 4 * c.w));
       path.setAttribute("vector-effect", "non-scaling-stroke");
@@ -206,5 +206,6 @@
       " The outline, captions and numbers below work without it.";
   });
   select(0, 0);
+  showCue(0);
   window.layerwisePage = { state, select, data: D };
 })();
