@@ -210,6 +210,20 @@ def test_layer_control_shows_the_plans_numbers(browser, built):
 
 
 @needs_browser
+def test_states_axis_names_its_layers(browser, built):
+    """bank_drift's axis is its states: X^(3) is what layer 3 reads, as in context_qkv."""
+    from selenium.webdriver.common.by import By
+    plan, page = built["bank_drift"]
+    open_page(browser, page)
+    set_layer(browser, 3)
+    assert browser.find_element(By.ID, "layer-label").text == "X^(3), read by layer 3"
+    panel = browser.find_element(By.CSS_SELECTOR, '[data-panel="data.similarity.raw[0][{l}]"]')
+    assert panel.find_element(By.TAG_NAME, "h3").text == "similarity › raw: sentences 1 and 2"
+    assert panel.find_element(By.CLASS_NAME, "num").text == \
+        f"{plan['data']['similarity']['raw'][0][3]:.2f}"
+
+
+@needs_browser
 def test_head_control_and_token_hover(browser, built):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -281,6 +295,7 @@ def test_missing_video_says_so(browser, built, tmp_path):
     open_page(browser, lone)
     msg = browser.find_element("id", "novideo").text
     assert "is not next to this page" in msg and "layerwise render" in msg
+    assert not browser.find_element("id", "video").is_displayed()
 
 
 @needs_browser

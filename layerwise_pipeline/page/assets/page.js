@@ -67,7 +67,7 @@
       if (cell.n > cell.items.length)
         body.append(el("span", { class: "more" }, "… (" + cell.n + " numbers)"));
     } else if (p.kind === "ranked") {
-      const ol = el("ol", { class: "ranked" });
+      const ol = el("ol", { class: "toplist" });
       cell.forEach((c) => {
         const li = el("li", {}, c.tok + " ");
         li.append(num(c));
@@ -198,13 +198,15 @@
   }
   video.addEventListener("timeupdate", tick);
   video.addEventListener("seeked", tick);
-  video.addEventListener("error", () => {
+  function missing() {
     video.hidden = true;
     const msg = $("novideo");
     msg.hidden = false;
     msg.textContent = "The video " + D.video + " is not next to this page. " + D.missing +
       " The outline, captions and numbers below work without it.";
-  });
+  }
+  video.addEventListener("error", missing);
+  if (video.error) missing();                 // it failed before this script ran
   select(0, 0);
   showCue(0);
   window.layerwisePage = { state, select, data: D };
