@@ -288,6 +288,30 @@ def test_outline_click_seeks_the_video(browser, built):
 
 
 @needs_browser
+def test_outline_by_keyboard(browser, built):
+    """Tab to a beat, arrows between beats, Enter plays from the focused one."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    plan, page = built["per_head"]
+    open_page(browser, page)
+    first = browser.find_element(By.CSS_SELECTOR, "#outline button")
+    browser.execute_script("arguments[0].focus()", first)
+    first.send_keys(Keys.ARROW_DOWN)
+    first.parent.switch_to.active_element.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+    wait(browser, "return document.querySelector('#outline [aria-current=true]')"
+                  ".dataset.beat === arguments[0]", plan["beats"][2]["id"])
+    assert browser.execute_script("return document.getElementById('head').value") == \
+        str(plan["beats"][2]["head"])
+
+
+def test_page_without_storyboards_is_one_line(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "page", "--media",
+                        str(tmp_path)], cwd=fc.ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "FILE" in r.stderr and not any(tmp_path.iterdir())
+
+
+@needs_browser
 def test_missing_video_says_so(browser, built, tmp_path):
     _, page = built["attention_depth"]
     lone = tmp_path / page.name
