@@ -312,6 +312,27 @@ def test_page_without_storyboards_is_one_line(tmp_path):
 
 
 @needs_browser
+def test_chapter_page_follows_the_part_playing(browser, built, tmp_path):
+    from selenium.webdriver.common.by import By
+    plans = [(n, built[n][0]) for n in NAMES]
+    page = build_chapter("A chapter", plans, "l", tmp_path / "media")
+    lengths = [sum(b["duration"] for b in p["beats"]) for _, p in plans]
+    standin_video(page.with_suffix(".mp4"), sum(lengths))
+    open_page(browser, page)
+    for i in (1, 0, 3):
+        name, plan = plans[i]
+        t = sum(lengths[:i]) + plan["beats"][0]["duration"] + 0.6      # its second beat
+        browser.execute_script("document.getElementById('video').currentTime = arguments[0]", t)
+        wait(browser, "return document.querySelector('#outline [aria-current=true]')"
+                      ".dataset.beat === arguments[0]", plan["beats"][1]["id"])
+        sentences = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#sentences li")]
+        assert sentences == plan["sentences"], name
+        paths = browser.execute_script(
+            "return [...document.querySelectorAll('#panels .num')].map(e => e.dataset.path)")
+        assert paths and all(isinstance(resolve(plan, p), (int, float)) for p in paths)
+
+
+@needs_browser
 def test_missing_video_says_so(browser, built, tmp_path):
     _, page = built["attention_depth"]
     lone = tmp_path / page.name
