@@ -168,6 +168,28 @@ def test_page_is_self_contained(built):
         assert "default-src 'none'" in text
 
 
+def test_golden_numbers_are_not_float_noise(built):
+    """The screenshots pin every digit they show: none may be within float noise of a rounding
+    boundary (`plans.shown.near_boundary`), or another CPU could draw another digit."""
+    from layerwise_core.plans.shown import near_boundary
+    from layerwise_pipeline.page.model import part
+    checked = 0
+    for name in ("context_qkv", "per_head"):
+        plan, _ = built[name]
+        layer = min(3, len(plan["layers"]) - 1)
+        for p in part(plan)["panels"]:
+            cell = p["cells"][layer] or []
+            items = cell["items"] if isinstance(cell, dict) and "items" in cell else \
+                [cell] if isinstance(cell, dict) else [c for row in cell for c in
+                                                       (row if isinstance(row, list) else [row])]
+            for c in items:
+                v = resolve(plan, c["p"])
+                if isinstance(v, float):
+                    assert not near_boundary(v, decimals_for(plan, c["p"])), c["p"]
+                    checked += 1
+    assert checked > 60
+
+
 # --- in the browser ---
 
 @needs_browser
