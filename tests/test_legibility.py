@@ -265,46 +265,6 @@ residual_stream | 7.8 | ^1 | $ |X^((7))| = $
 residual_stream | 7.8 | ^1 | $ |X^((8))| = $
 residual_stream | 7.8 | ^1 | $ |X^((9))| = $
 residual_stream | 7.8 | ^1 | $ |X^((l))| $
-toy_loop | 7.8 | ^1 | $ "pass 1 of 3: layer 0 reads " X^((0)) $
-toy_loop | 7.8 | ^1 | $ "pass 2 of 3: layer 1 reads " X^((1)) $
-toy_loop | 7.8 | ^1 | $ "pass 3 of 3: layer 2 reads " X^((2)) $
-toy_loop | 7.8 | ^1 | $ 0.1 V^((0)) = $
-toy_loop | 7.8 | ^1 | $ 0.1 V^((1)) = $
-toy_loop | 7.8 | ^1 | $ 0.1 V^((2)) = $
-toy_loop | 7.8 | ^1 | $ K^((0)) $
-toy_loop | 7.8 | ^1 | $ K^((0)) = $
-toy_loop | 7.8 | ^1 | $ K^((1)) $
-toy_loop | 7.8 | ^1 | $ K^((1)) = $
-toy_loop | 7.8 | ^1 | $ K^((2)) $
-toy_loop | 7.8 | ^1 | $ K^((2)) = $
-toy_loop | 7.8 | ^1 | $ Q^((0)) $
-toy_loop | 7.8 | ^1 | $ Q^((0)) = $
-toy_loop | 7.8 | ^1 | $ Q^((1)) $
-toy_loop | 7.8 | ^1 | $ Q^((1)) = $
-toy_loop | 7.8 | ^1 | $ Q^((2)) $
-toy_loop | 7.8 | ^1 | $ Q^((2)) = $
-toy_loop | 7.8 | ^1 | $ V^((0)) $
-toy_loop | 7.8 | ^1 | $ V^((0)) = $
-toy_loop | 7.8 | ^1 | $ V^((1)) $
-toy_loop | 7.8 | ^1 | $ V^((1)) = $
-toy_loop | 7.8 | ^1 | $ V^((2)) $
-toy_loop | 7.8 | ^1 | $ V^((2)) = $
-toy_loop | 7.8 | ^1 | $ X^((0)) $
-toy_loop | 7.8 | ^1 | $ X^((0)) = $
-toy_loop | 7.8 | ^1 | $ X^((1)) = $
-toy_loop | 7.8 | ^1 | $ X^((1)) = X^((0)) + 0.1 V^((0)) = $
-toy_loop | 7.8 | ^1 | $ X^((2)) = $
-toy_loop | 7.8 | ^1 | $ X^((2)) = X^((1)) + 0.1 V^((1)) = $
-toy_loop | 7.8 | ^1 | $ X^((3)) = X^((2)) + 0.1 V^((2)) = $
-toy_loop | 7.8 | ^1 | $ × W_K^((0)) = $
-toy_loop | 7.8 | ^1 | $ × W_K^((1)) = $
-toy_loop | 7.8 | ^1 | $ × W_K^((2)) = $
-toy_loop | 7.8 | ^1 | $ × W_Q^((0)) = $
-toy_loop | 7.8 | ^1 | $ × W_Q^((1)) = $
-toy_loop | 7.8 | ^1 | $ × W_Q^((2)) = $
-toy_loop | 7.8 | ^1 | $ × W_V^((0)) = $
-toy_loop | 7.8 | ^1 | $ × W_V^((1)) = $
-toy_loop | 7.8 | ^1 | $ × W_V^((2)) = $
 """
 
 
