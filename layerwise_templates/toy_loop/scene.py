@@ -476,7 +476,7 @@ class ToyLoopScene(StoryboardScene):
                for j in (0, 1)]
         if dim:
             self.play(*dim, run_time=self.quick(0.05, 0.5))
-        self.emphasize(rows[0], self.stage.x_arrow)
+        self.emphasize(rows[0], *[a for a in [self.stage.x_arrow] if a is not None])
 
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
