@@ -44,10 +44,26 @@ def _box_gap(c, half, pts) -> float:
     return float(np.sqrt((d ** 2).sum(axis=1)).min()) if len(pts) else 9.0
 
 
+CLEAR = 0.1     # a label this far (scene units) from every shaft and label is clear of them
+
+
+def label_gap(m, arrows, labels) -> float:
+    """How far label `m` is from every arrow shaft and every other label."""
+    half = np.array([m.width / 2, m.height / 2])
+    shafts = [np.linspace(a.get_start(), a.get_end(), 24) for a in arrows]
+    gap = _box_gap(m.get_center(), half, np.concatenate(shafts)) if shafts else 9.0
+    for l in labels:
+        d = np.maximum(np.abs(m.get_center()[:2] - l.get_center()[:2]) - half
+                       - np.array([l.width / 2, l.height / 2]), 0.0)
+        gap = min(gap, float(np.hypot(*d)))
+    return gap
+
+
 def place_label(m, tip, plane, arrows, labels) -> None:
     """Move label `m` to the free spot around `tip`: of twelve places round it, the one whose
     box is farthest from every arrow (sampled along its shaft) and every label, inside
-    `plane`; ties go to the place pointing away from the origin."""
+    `plane`; ties go to the place pointing away from the origin. When none of them is
+    `CLEAR`, a ring of twelve a little farther out competes too (a crowded tip)."""
     half = np.array([m.width / 2, m.height / 2])
     shafts = [np.linspace(a.get_start(), a.get_end(), 24) for a in arrows]
     pts = np.concatenate(shafts) if shafts else np.zeros((0, 3))
@@ -56,21 +72,24 @@ def place_label(m, tip, plane, arrows, labels) -> None:
     out = tip - origin
     out = out / (np.linalg.norm(out) or 1.0)
     lo, hi = plane.get_corner(DOWN + LEFT), plane.get_corner(UP + RIGHT)
-    best, where = -1e9, tip
-    for i in range(12):
-        a = i * np.pi / 6
-        u = np.array([np.cos(a), np.sin(a), 0.0])
-        c = tip + u * (0.12 + abs(u[0]) * half[0] + abs(u[1]) * half[1])
-        gap = _box_gap(c, half, pts)
-        for bc, bh in boxes:
-            d = np.maximum(np.abs(c[:2] - bc[:2]) - half - bh, 0.0)
-            gap = min(gap, float(np.hypot(*d)))
-        inside = (lo[0] <= c[0] - half[0] and c[0] + half[0] <= hi[0]
-                  and lo[1] <= c[1] - half[1] and c[1] + half[1] <= hi[1])
-        score = min(gap, 0.5) + 0.05 * float(u @ out) - (0 if inside else 5)
-        if score > best:
-            best, where = score, c
-    m.move_to(where)
+
+    def ring(r):
+        """(score, gap, centre) of the twelve places at distance `r` round the tip."""
+        for i in range(12):
+            u = np.array([np.cos(i * np.pi / 6), np.sin(i * np.pi / 6), 0.0])
+            c = tip + u * (r + abs(u[0]) * half[0] + abs(u[1]) * half[1])
+            gap = _box_gap(c, half, pts)
+            for bc, bh in boxes:
+                d = np.maximum(np.abs(c[:2] - bc[:2]) - half - bh, 0.0)
+                gap = min(gap, float(np.hypot(*d)))
+            inside = (lo[0] <= c[0] - half[0] and c[0] + half[0] <= hi[0]
+                      and lo[1] <= c[1] - half[1] and c[1] + half[1] <= hi[1])
+            yield min(gap, 0.5) + 0.05 * float(u @ out) - (0 if inside else 5), gap, c
+
+    near = max(ring(0.12), key=lambda t: t[0])
+    if near[1] < CLEAR:
+        near = max([near, *ring(0.4)], key=lambda t: t[0])
+    m.move_to(near[2])
 
 
 @dataclass
@@ -250,21 +269,28 @@ class ToyLoopScene(StoryboardScene):
             self.stage.ghosts.append(VGroup(old[0]))
             self.shown.pop(f"p{key}")
         self.shown[f"p{key}"] = arrow
-        anims += self.relabel_x()
+        anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7))
         self.busy(result, arrow)
 
-    def relabel_x(self) -> list:
-        """X's label moves (does not jump) to a free spot when a new arrow lands near it."""
-        if self.stage.x_arrow is None:
-            return []
-        lab = self.stage.x_arrow[1]
-        spot = lab.copy()
-        place_label(spot, self.stage.x_arrow[0].get_end(), self.plane, self.plane_arrows(),
-                    self.plane_labels(lab))
-        if float(np.linalg.norm(spot.get_center() - lab.get_center())) < 0.05:
-            return []
-        return [lab.animate.move_to(spot)]
+    def relabel(self, new) -> list:
+        """Labels already on the plane move (do not jump) to a free spot when a new arrow
+        (`new`: its arrow and label) lands on them."""
+        groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
+        anims = []
+        for g in groups:
+            if g is None or g is new:
+                continue
+            lab = g[1]
+            others = [l for l in self.plane_labels(lab) if l is not new[1]] + [new[1]]
+            if label_gap(lab, self.plane_arrows() + [new[0]], others) >= CLEAR:
+                continue
+            spot = lab.copy()
+            place_label(spot, g[0].get_end(), self.plane, self.plane_arrows() + [new[0]],
+                        others)
+            if float(np.linalg.norm(spot.get_center() - lab.get_center())) > 0.05:
+                anims.append(lab.animate.move_to(spot))
+        return anims
 
     def beat_q(self, beat) -> None:
         self._projection("q")
