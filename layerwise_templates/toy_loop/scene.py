@@ -418,7 +418,7 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
         self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
-        self.wait(f * self.quick(0.05, 0.8))
+        self.wait(1.0)                     # the whole close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
         entry = self.length_entry(src)
         self.play(ReplacementTransform(length, entry), run_time=f * self.quick(0.05, 0.7))
