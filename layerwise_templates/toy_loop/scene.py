@@ -389,7 +389,7 @@ class ToyLoopScene(StoryboardScene):
         spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
         self.play(FadeInPlace(spot), run_time=f * self.quick(0.05, 0.4))
         lens = Square(PLANE_SIZE, color=T.TEXT, stroke_width=2).move_to(plane)
-        lens.set_fill(T.BACKGROUND, opacity=0.97)
+        lens.set_fill(T.BACKGROUND, opacity=1.0)     # nothing of the plane shows through
         self.play(ReplacementTransform(spot.copy(), lens), run_time=f * self.quick(0.1, 0.8))
 
         def m(xy):                         # a data point, as seen through the lens
