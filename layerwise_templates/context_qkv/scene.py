@@ -712,13 +712,13 @@ class ContextQKVScene(StoryboardScene):
             for i, r in enumerate((r1, r2)):
                 ws = VGroup(*[r.by_key[k][1].copy() for k in r.by_key])
                 feeds.append(ws)
-            self.play(*[ws.animate.scale(0.4).move_to(upd.o).set_opacity(0)
-                        for ws in feeds], run_time=0.3 * t)
+            self.play(*[ws.animate.scale(0.3).move_to(upd.o).set_opacity(0)
+                        for ws in feeds], run_time=0.2 * t)
             for ws in feeds:
                 self.remove(ws)
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.25 * t)
-            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.2 * t)
+                      FadeInPlace(upd.labels), run_time=0.3 * t)
+            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.25 * t)
 
         def add_x(t):
             # X^(0), the same in both, at the updates' scale; each sum made of it and its update
