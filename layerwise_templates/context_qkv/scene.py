@@ -828,6 +828,14 @@ class ContextQKVScene(StoryboardScene):
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
 
+    def w_label_each(self) -> VGroup:
+        """The header once the voice speaks of all layers at once: each layer its own set."""
+        g = VGroup(txt("for both sentences, the same", S, T.MUTED),
+                   inline(math("W_Q^((l)), W_K^((l)), W_V^((l))", T.TYPE.math_label),
+                          txt("at each layer l", S, T.MUTED)))
+        g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
+
     def add_layer(self, l: int, t: float) -> None:
         self.put("w_label", self.w_label(l), run_time=0.25 * t)
         self.grow(l, 0.45 * t)
@@ -858,7 +866,8 @@ class ContextQKVScene(StoryboardScene):
             # X's range from layer 1 on, as said: its lowest and its layer-1 value
             st = self.st
             xs = [sm.x_lowest.layer.value, 1]
-            self.box(*[st.cells[(l, "x")] for l in xs if (l, "x") in st.cells], t=t,
+            self.put("w_label", self.w_label_each(), run_time=0.2 * t)
+            self.box(*[st.cells[(l, "x")] for l in xs if (l, "x") in st.cells], t=0.8 * t,
                      rings=[Circle(radius=0.18, color=HL, stroke_width=2.5).move_to(
                          st.dots["x"][l]) for l in xs])
 
