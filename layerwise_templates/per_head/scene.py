@@ -737,7 +737,7 @@ class PerHeadScene(StoryboardScene):
                    math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
                    txt("; bars: each piece's length", S, T.TEXT)))
         plabel.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        plabel.move_to([0, 0.2, 0]).align_to([x0, 0, 0], LEFT)
+        plabel.move_to([0, 0.0, 0]).align_to([x0, 0, 0], LEFT)
         hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.6, 0])
                           for h, x in enumerate(hx)])
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
