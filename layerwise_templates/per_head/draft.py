@@ -127,9 +127,9 @@ def build(c: Context) -> Draft:
         f"That was one row. Here is head {{beat.head}}'s whole matrix: each row is a token "
         f"asking, each column a token being looked at, and the row of {said} is the one we "
         f"just computed."
-        + (" Every row puts its weight on the token just before it: "
-           "{data.layers[0].prev.score_text} on average over the {data.layers[0].prev.rows} "
-           "tokens that have one. It is a previous-token head, by position, not by meaning."
+        + (" Every token with a token before it puts, on average, "
+           "{data.layers[0].prev.score_text} of its weight there, over those "
+           "{data.layers[0].prev.rows} tokens. Head {beat.head} is a previous-token head."
            if is_prev else ""),
         head=h, expect=[f"data.layers[0].prev.head == {h}", "data.layers[0].prev.score > 0.5"]
         if is_prev else []))
