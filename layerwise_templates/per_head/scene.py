@@ -772,10 +772,14 @@ class PerHeadScene(StoryboardScene):
         def gather(t):
             others = [VGroup(s, nm) for h, (s, nm) in enumerate(zip(strips, names))
                       if h != mine]
+            # the column shrinks and travels into its slot, then becomes the slot's strip
             self.play(FadeInPlace(top_label), FadeInPlace(legend), FadeOutPlace(olabel),
-                      ReplacementTransform(out, strips[mine]), FadeInPlace(names[mine]),
+                      out.animate.scale_to_fit_height(0.5).move_to(strips[mine]),
                       LaggedStart(*[FadeInPlace(m) for m in others], lag_ratio=0.08),
-                      run_time=t)
+                      run_time=0.75 * t)
+            self.play(FadeOutPlace(out), FadeInPlace(strips[mine]), FadeInPlace(names[mine]),
+                      run_time=0.25 * t)
+            self.remove(*out.get_family())
         self.by_cue([(0, [(1, lambda t: self.clear(t)),
                           (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
                                                   run_time=t))]),
