@@ -214,6 +214,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 rows.add(inline(Dot(radius=0.08, color=self.colors[i]),
                                 txt(f"{i + 1}", SIZE, self.colors[i]),
                                 highlighted(text, word, self.colors[i], SIZE)))
+            several = [c for c in self.v.contexts if len(c.positions) > 1]
+            if several:                 # one definition of the word: the mean of its tokens
+                word = several[0].focus.value.partition("#")[0]
+                rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
+                             SIZE, T.MUTED))
             rows.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
             width = 14.22 - 2 * T.EDGE
             if rows.width > width:                   # the floor: 18 -> at most 14 px scale
@@ -308,8 +313,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.clear(keep_chart=True)
         legend = self.legend()
         self.hold_until_moment(M.SENTENCES)
-        per = self.stretch(M.REFERENCE, 0.9 * len(legend), cap=7.0) / len(legend)
-        for row in legend:                               # "a river bank, a money bank, ..."
+        sentences = legend[:len(self.v.contexts)]      # (a note may follow them)
+        per = self.stretch(M.REFERENCE, 0.9 * len(sentences), cap=7.0) / len(sentences)
+        for row in sentences:                            # "a river bank, a money bank, ..."
             self.emphasize(row, run_time=per)
         self.cosine_chart()
         self.hold_until_moment(M.REFERENCE)
