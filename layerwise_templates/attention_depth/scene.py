@@ -32,10 +32,10 @@ from __future__ import annotations
 import math as pymath
 from dataclasses import dataclass, field
 
-from manim import (DOWN, LEFT, RIGHT, UP, ArcBetweenPoints, Create, DashedLine, Dot,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, ArcBetweenPoints, Create, DashedLine, Dot,
                    GrowFromEdge, LaggedStart, Line, Rectangle, ReplacementTransform,
-                   RoundedRectangle, SurroundingRectangle, TransformFromCopy, VGroup, WHITE,
-                   Write, interpolate_color)
+                   RoundedRectangle, SurroundingRectangle, TransformFromCopy, VGroup,
+                   VectorizedPoint, WHITE, Write, interpolate_color)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -59,9 +59,16 @@ CHART_Y = -1.6              # its baseline
 BAR_H = 2.9                 # a bar of share 1
 BAR_W = 0.44
 BAR_PITCH = 0.64
+BAR_MARGIN = 0.15            # the last bar's slot ends this far inside the frame
 TOP_Y = 2.6                 # the counter's row
 ELLIPSIS = "…"
+BLANK = "␣"                 # a token of spaces only (SmolLM2's " " before a digit)
 BLOCK_AT = (-2.4, 0.75)     # the fair test's matrix block, above the arcs
+
+
+def as_written(token: str) -> str:
+    """A token as written on screen: its text, or ␣ for one of spaces only."""
+    return token.strip() or BLANK
 
 
 def sup(base: str, l) -> str:
@@ -106,7 +113,8 @@ class AttentionDepthScene(StoryboardScene):
         toks = v.tokens.values
         focus = v.focus.values
         num_w = txt("0." + "0" * int(v.decimals), NUM, mono=True).width
-        width = {j: max(txt(t, T.TYPE.label).width, num_w) + GAP for j, t in enumerate(toks)}
+        width = {j: max(txt(as_written(t), T.TYPE.label).width, num_w) + GAP
+                 for j, t in enumerate(toks)}
         ell = txt(ELLIPSIS, T.TYPE.label).width + GAP
         band = DIAG_RIGHT - DIAG_LEFT
         # always drawn: the special tokens, the focus word, and the words the voice names
@@ -155,7 +163,7 @@ class AttentionDepthScene(StoryboardScene):
             else:
                 color = (T.HIGHLIGHT if j in v.focus.values else
                          T.MUTED if j in v.special.values else T.TEXT)
-                m = txt(v.tokens.values[j], T.TYPE.label, color)
+                m = txt(as_written(v.tokens.values[j]), T.TYPE.label, color)
                 st.label[j] = m
             labels.append(m.set_x(x))
         return on_baseline(labels, ROW_Y)
@@ -211,20 +219,58 @@ class AttentionDepthScene(StoryboardScene):
         g = VGroup(*lines).arrange(DOWN, buff=0.07, aligned_edge=LEFT)
         return g.next_to([DIAG_LEFT, TOP_Y - 0.3, 0], DOWN + RIGHT, buff=0)
 
+    def clear_of_note(self, block, gap: float = 0.25):
+        """Where `block` moves to clear the note: nowhere when it sits below it; a longer note
+        (a word of several tokens, a window of the sentence) reaches down to the block, which
+        then moves down (not onto the arcs), then right of the note within the diagram's band."""
+        st = self.st
+        note = st.note
+        over = 0.0 if note is None else block.get_top()[1] - (note.get_bottom()[1] - 0.1)
+        if over <= 0:
+            return ORIGIN
+        floor = st.arcs.get_top()[1] + 0.1 if st.arcs is not None else ROW_Y + ARC_H
+        down = max(0.0, min(over, block.get_bottom()[1] - floor))
+        if down >= over:
+            return DOWN * down
+        right = note.get_right()[0] + gap - block.get_left()[0]
+        return DOWN * down + RIGHT * max(0.0, min(right, DIAG_RIGHT - block.get_right()[0]))
+
+    def bar_layout(self) -> tuple[float, float]:
+        """(pitch, width) of the chart's bars: MiniLM's 6 at BAR_PITCH; more layers closer,
+        so the last one's slot ends inside the frame (SmolLM2's 30: 0.11 apart)."""
+        room = 7.11 - BAR_MARGIN - 0.45 - (CHART_X + 0.5)
+        pitch = min(BAR_PITCH, room / max(int(self.v.n_layers) - 1, 1))
+        return pitch, min(BAR_W, 0.7 * pitch)
+
+    def labelled(self) -> set[int]:
+        """The layers whose bar carries its number and value: all while they fit side by side;
+        else the first, the last, the sink's lowest and highest, and every k-th clear of them."""
+        v = self.v
+        L = int(v.n_layers)
+        k = pymath.ceil((txt("0.00", S, mono=True).width + 0.04) / self.bar_layout()[0])
+        if k <= 1:
+            return set(range(L))
+        named = {0, L - 1, int(v.sink.min.layer), int(v.sink.max.layer)}
+        return named | {l for l in range(0, L, k) if all(abs(l - m) >= k for m in named)}
+
     def bar(self, l: int) -> VGroup:
-        """Layer l's stacked bar: [CLS] dark, [SEP] light above it; its layer number below."""
+        """Layer l's stacked bar: [CLS] dark, [SEP] light above it; its layer number below
+        (number and value: an invisible point off the labelled layers)."""
         lay = self.v.layers[l]
-        x = CHART_X + 0.5 + l * BAR_PITCH
+        pitch, bar_w = self.bar_layout()
+        x = CHART_X + 0.5 + l * pitch
         parts = VGroup()
         y = CHART_Y
         for i, w in enumerate(lay.on_special):
             h = max(0.01, BAR_H * float(w))
-            r = Rectangle(width=BAR_W, height=h, stroke_width=0)
+            r = Rectangle(width=bar_w, height=h, stroke_width=0)
             r.set_fill(shade(i), 1.0).move_to([x, y, 0], aligned_edge=DOWN)
             parts.add(r)
             y += h
         tick = Num(lay.layer, decimals=0, size=S, color=T.MUTED).move_to([x, CHART_Y - 0.25, 0])
         val = Num(lay.sink, decimals=2, size=S).next_to(parts, UP, buff=0.08)
+        if l not in self.labelled():
+            tick, val = VectorizedPoint(tick.get_center()), VectorizedPoint(val.get_bottom())
         g = VGroup(parts, tick, val)
         g.parts, g.tick, g.val = parts, tick, val
         return g
@@ -235,14 +281,14 @@ class AttentionDepthScene(StoryboardScene):
     def chart_frame(self) -> VGroup:
         v = self.v
         L = int(v.n_layers)
-        right = CHART_X + 0.5 + (L - 1) * BAR_PITCH + 0.45
+        right = CHART_X + 0.5 + (L - 1) * self.bar_layout()[0] + 0.45
         base = Line([CHART_X, CHART_Y, 0], [right, CHART_Y, 0], color=T.MUTED, stroke_width=2)
         names = v.special_tokens.values
         head = txt("share of the row on", S)
         keys = VGroup()
         for i, n in enumerate(names):
             sw = Rectangle(width=0.22, height=0.22, stroke_width=0).set_fill(shade(i), 1.0)
-            keys.add(VGroup(sw, txt(n, S)).arrange(RIGHT, buff=0.08))
+            keys.add(VGroup(sw, txt(as_written(n), S)).arrange(RIGHT, buff=0.08))
         keys.arrange(RIGHT, buff=0.25)
         top = VGroup(head, keys).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         top.next_to([CHART_X, CHART_Y + BAR_H + 0.15, 0], UP + RIGHT, buff=0)
@@ -375,7 +421,8 @@ class AttentionDepthScene(StoryboardScene):
             self.at_cue(min(l, n - 1), n)
             self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
                             bar=True)
-            self.emphasize(self.st.bars[l].val, run_time=0.7)
+            if l in self.labelled():
+                self.emphasize(self.st.bars[l].val, run_time=0.7)
         # "... and some goes back to the words": the last layer's heaviest word
         word = int(v.layers[L - 1].top_word.pos)
         self.fill_to(None, [
@@ -417,7 +464,7 @@ class AttentionDepthScene(StoryboardScene):
             cols.append(VGroup(r, val, lab))
         axis = Line([base_x, base_y, 0], [base_x + 4.1, base_y, 0], color=T.MUTED,
                     stroke_width=2)
-        head = txt("share on " + " + ".join(v.special_tokens.values), S)
+        head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), S)
         head.next_to([base_x, base_y + H + 0.35, 0], RIGHT, buff=0)
         # the header, and the block: layer 1's own query and key matrices
         header = inline(txt("a fair test on layer", T.TYPE.body),
@@ -432,6 +479,7 @@ class AttentionDepthScene(StoryboardScene):
                      Num(tie.layer, decimals=0, size=S, color=T.MUTED))
         own.next_to(box, UP, buff=0.08)
         block = VGroup(box, wqk, own)
+        block.shift(self.clear_of_note(block))
         fx = self.focus_x()
         arc_top = max(m.get_top()[1] for m in st.label.values()) + 0.08
 
@@ -508,8 +556,9 @@ class AttentionDepthScene(StoryboardScene):
         for l in missing:
             st.bars[l] = self.bar(l)
         hi = int(v.sink.max.layer)
+        sink = as_written(f"{v.special_tokens[0]}")
         reading = VGroup(txt("a common reading, not a measurement:", S, T.MUTED),
-                         txt(f"{v.special_tokens[0]} is a \"sink\", where heads park", S),
+                         txt(f"{sink} is a \"sink\", where heads park", S),
                          txt("attention they do not need", S))
         reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         reading.next_to(st.note, DOWN, buff=0.3).align_to(st.note, LEFT)

@@ -30,7 +30,7 @@ import numpy as np
 
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowArrow, Line, MoveAlongPath, NumberPlane, Rectangle, Transform, VGroup,
-                   VMobject)
+                   VectorizedPoint, VMobject)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -62,6 +62,44 @@ def window(sentence: str, word: str, n: int = LEGEND_WORDS) -> str:
     return ("… " if lo > 0 else "") + " ".join(words[lo:hi]) + (" …" if hi < len(words) else "")
 
 
+def label_stride(n: int, pitch: float, widest: float, gap: float = 0.12) -> int:
+    """Every how many states a label is written under a chart of `n` + 1 states `pitch`
+    apart: 1 while labels `widest` wide fit side by side (MiniLM's 7 states), else enough to
+    keep them apart (SmolLM2's 31: every 3rd)."""
+    return max(1, int(np.ceil((widest + gap) / pitch)))
+
+
+def thinned(labels: list, stride: int) -> list:
+    """`labels` (one per state) with those off the stride replaced by an invisible point at
+    their place: the first, every `stride`-th and the last are written (the one before the
+    last is dropped if it would touch it), and indices keep naming states."""
+    last = len(labels) - 1
+    keep = {i for i in range(0, last + 1, stride) if i == last or last - i >= stride}
+    keep |= {0, last}
+    return [m if i in keep else VectorizedPoint(m.get_center()) for i, m in enumerate(labels)]
+
+
+def touching(a, b, gap: float = 0.04) -> bool:
+    """Whether the boxes of `a` and `b` come within `gap` of each other."""
+    return not (a.get_left()[0] >= b.get_right()[0] + gap
+                or a.get_right()[0] + gap <= b.get_left()[0]
+                or a.get_bottom()[1] >= b.get_top()[1] + gap
+                or a.get_top()[1] + gap <= b.get_bottom()[1])
+
+
+def clear_spot(m, mid, normal, taken: list, gap: float = 0.06):
+    """Where label `m` goes beside a segment: 0.3 along `normal` from its midpoint `mid`,
+    else the first of farther or other-side spots whose box clears every mobject in `taken`
+    (a state's X^(l) label can sit right where the segment's length would)."""
+    def clear(at) -> bool:
+        lo, hi = at[:2] - [m.width / 2 + gap, m.height / 2 + gap], \
+            at[:2] + [m.width / 2 + gap, m.height / 2 + gap]
+        return all(lo[0] >= t.get_right()[0] or hi[0] <= t.get_left()[0]
+                   or lo[1] >= t.get_top()[1] or hi[1] <= t.get_bottom()[1] for t in taken)
+    spots = [mid + sign * normal * d for d in (0.3, 0.5, 0.7) for sign in (1, -1)]
+    return next((at for at in spots if clear(at)), spots[0])
+
+
 @dataclass
 class Stage:
     """What is on screen, shared by the handlers: the sentences' key, the cosine chart (with
@@ -87,10 +125,13 @@ class CosineChart(VGroup):
                                     for t in ticks_y])
         a = self.ax.axes
         self.ax.remove(self.ax.x_labels)            # the ticks are X^(l), not bare numbers
-        self.x_math = VGroup(*[math(s.math.value, MATH, T.MUTED).next_to(
-            a.c2p(s.layer.value, lo), DOWN, buff=0.14) for s in v.states])
-        for m in self.x_math:
-            m.set_y(self.x_math[0].get_y())
+        labels = [math(s.math.value, MATH, T.MUTED).next_to(a.c2p(s.layer.value, lo), DOWN,
+                                                            buff=0.14) for s in v.states]
+        for m in labels:
+            m.set_y(labels[0].get_y())
+        widest = max([m.width for m in labels] + [txt("-0.00", SIZE, mono=True).width])
+        self.stride = label_stride(n, width / max(n, 1), widest)
+        self.x_math = VGroup(*thinned(labels, self.stride))
         self.add(self.ax)
         if ticks:
             self.add(self.x_math)
@@ -173,6 +214,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 rows.add(inline(Dot(radius=0.08, color=self.colors[i]),
                                 txt(f"{i + 1}", SIZE, self.colors[i]),
                                 highlighted(text, word, self.colors[i], SIZE)))
+            several = [c for c in self.v.contexts if len(c.positions) > 1]
+            if several:                 # one definition of the word: the mean of its tokens
+                word = several[0].focus.value.partition("#")[0]
+                rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
+                             SIZE, T.MUTED))
             rows.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
             width = 14.22 - 2 * T.EDGE
             if rows.width > width:                   # the floor: 18 -> at most 14 px scale
@@ -210,8 +256,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
 
     def number_row(self, chart: CosineChart, key, label: str, values, color) -> VGroup:
         y = chart.next_row_y()
-        nums = VGroup(*[Num(val, decimals=2, size=SIZE, color=color)
-                        .move_to([chart.p(s, 0)[0], y, 0]) for s, val in enumerate(values)])
+        nums = VGroup(*thinned([Num(val, decimals=2, size=SIZE, color=color)
+                                .move_to([chart.p(s, 0)[0], y, 0])
+                                for s, val in enumerate(values)], chart.stride))
         name = inline(key, txt(label, SIZE, T.MUTED))
         name.move_to([-7.11 + T.EDGE + name.width / 2, y, 0])
         return VGroup(name, nums)
@@ -266,8 +313,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.clear(keep_chart=True)
         legend = self.legend()
         self.hold_until_moment(M.SENTENCES)
-        per = self.stretch(M.REFERENCE, 0.9 * len(legend), cap=7.0) / len(legend)
-        for row in legend:                               # "a river bank, a money bank, ..."
+        sentences = legend[:len(self.v.contexts)]      # (a note may follow them)
+        per = self.stretch(M.REFERENCE, 0.9 * len(sentences), cap=7.0) / len(sentences)
+        for row in sentences:                            # "a river bank, a money bank, ..."
             self.emphasize(row, run_time=per)
         self.cosine_chart()
         self.hold_until_moment(M.REFERENCE)
@@ -315,8 +363,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 VGroup(*[Dot(chart.p(s, float(a)), radius=0.06, color=color)
                          for s, a in enumerate(c.adjusted)]))
             row = chart.rows[name]
-            new_nums = VGroup(*[Num(a, decimals=2, size=SIZE, color=color).move_to(m)
-                                for a, m in zip(c.adjusted, row[1])])
+            new_nums = VGroup(*thinned([Num(a, decimals=2, size=SIZE, color=color).move_to(m)
+                                        for a, m in zip(c.adjusted, row[1])], chart.stride))
             new_name = inline(self.pair_key(k), txt("adjusted", SIZE, T.MUTED))
             new_name.move_to(row[0], aligned_edge=LEFT)
             self.add(moved)
@@ -387,8 +435,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 mk = Dot(plane.c2p(*xy[0][s]), radius=0.045, color=T.TEXT)
                 lab = math(v.states[s].math.value, MATH, T.MUTED)
                 lab.next_to(mk, side_of(plane, xy, s), buff=0.1)
-                marks.add(VGroup(mk, lab))
-                extra = [FadeInPlace(marks[-1])]
+                if not any(touching(lab, m) for m in [start, *[g[1] for g in marks]]):
+                    marks.add(VGroup(mk, lab))  # a state bunched with labelled ones: unnamed
+                    extra = [FadeInPlace(marks[-1])]
             self.play(*[Create(g) for g in segs],
                       *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
                       *extra, run_time=per)
@@ -436,7 +485,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         normal = normal / max(1e-6, float(np.linalg.norm(normal)))
         if normal[0] < 0:
             normal = -normal
-        length.move_to((pa + pb) / 2 + normal * 0.3)
+        taken = [start, end] + [m[1] for m in marks]
+        length.move_to(clear_spot(length, (pa + pb) / 2, normal, taken))
         self.play(Create(spread), FadeInPlace(length), FadeInPlace(facts[2]), run_time=0.8)
         self.bring_to_front(dots)
         self.emphasize(VGroup(spread, length), facts[2], run_time=1.2)

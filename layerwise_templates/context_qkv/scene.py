@@ -53,6 +53,7 @@ PLOT = (5.4, 3.4)                   # chart axes width, height
 PANEL_X = 0.6                       # left edge of the right-hand panel
 ROW_GAP = 0.62
 WINDOW = 11                         # tokens shown per sentence in the arcs (a window round focus)
+ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
 TABLE_ROWS = 7                      # table rows shown at once (deeper models scroll)
@@ -534,9 +535,10 @@ class ContextQKVScene(StoryboardScene):
                    4.6 / max(float(e.x_length[0]), float(e.x_length[1]), 1e-9),
                    5.0 / max(float(e.sum_length[0]), float(e.sum_length[1]), 1e-9))
 
-    def update_picture(self, x: float, y_top: float) -> VGroup:
+    def update_picture(self, x: float, y_top: float, shorter: float = 0.0) -> VGroup:
         """The two updates Delta_attn^(0) as arrows from one point: lengths to scale, the
-        angle between them from the plan."""
+        angle between them from the plan; `shorter`: how much less the arrows may rise (the
+        column under them would reach the caption, e.g. two updates nearly at right angles)."""
         e = self.v.entered
         la, lb = (float(e.length[0]), float(e.length[1]))
         unit = self.update_unit()
@@ -548,6 +550,9 @@ class ContextQKVScene(StoryboardScene):
         head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
                                                                  aligned_edge=UP + LEFT)
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
+        if shorter > 0 and rise > 0:
+            keep = max(0.45, 1 - shorter / rise)
+            unit, rise = unit * keep, rise * keep
         o = [x + 0.3 + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))),
              head.get_bottom()[1] - 0.45 - rise, 0]
         ends = [[o[0] + unit * L * pymath.cos(a), o[1] + unit * L * pymath.sin(a), 0]
@@ -632,7 +637,7 @@ class ContextQKVScene(StoryboardScene):
         share.next_to(r2.weights, DOWN, buff=0.25).align_to(legend, LEFT)
         right_x = max(m.get_right()[0] for r in (r1, r2) for m in (r.row, r.weights)) + 0.4
         right_x = max(right_x, 1.3) + 0.1
-        heads = self.heads_card(right_x, top - 0.35)
+        heads = self.heads_card(right_x, top - 0.35) if len(e.heads) else VGroup()
         upd = self.update_picture(right_x, top - 0.35)
         # on the left, once the arcs have gone: X^(0) and the two sums, at the updates' scale
         sums = self.sum_picture(upd, -6.3, top - 0.9, self.caption_top() + 0.4)
@@ -646,7 +651,12 @@ class ContextQKVScene(StoryboardScene):
                                 Num(e.x_next, decimals=2, size=S, color=T.X)))
             nxt.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
             nxt.next_to(upd.labels[0], DOWN, buff=0.6).align_to(upd.head, LEFT)
-        for m in (heads, upd) + ((nxt,) if nxt is not None else ()):
+            over = ABOVE_CAPTION - nxt.get_bottom()[1]
+            if over > 0:
+                upd = self.update_picture(right_x, top - 0.35, shorter=over)
+                sums = self.sum_picture(upd, -6.3, top - 0.9, self.caption_top() + 0.4)
+                nxt.next_to(upd.labels[0], DOWN, buff=0.6).align_to(upd.head, LEFT)
+        for m in ((heads,) if len(heads) else ()) + (upd,) + ((nxt,) if nxt is not None else ()):
             self.keep_inside(m)
 
         def grow_arcs(t):

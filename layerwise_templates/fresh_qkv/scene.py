@@ -143,6 +143,14 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(t - 0.3)
         self.play(FadeOut(box), run_time=0.3)
 
+    def grid_cols(self, cells, buff: float) -> int:
+        """Columns of a grid of `cells` (rows of equal length, one or two for a few cells)
+        that fits the frame's width inside its margins: SmolLM2's 30 layers wrap to 4 rows."""
+        room = self.HOME_WIDTH - 2 * T.EDGE
+        fit = max(1, int((room + buff) // (max(c.width for c in cells) + buff)))
+        rows = max(1 if len(cells) <= 3 else 2, -(-len(cells) // fit))
+        return -(-len(cells) // rows)
+
     def frame_of(self, m, color=HL, buff: float = 0.08) -> Rectangle:
         """A pointer box sized to `m`'s drawn bounding box (its points, not its layout box)."""
         pts = np.concatenate([f.points for f in m.get_family() if len(f.points)])
@@ -832,7 +840,7 @@ class FreshQKVScene(StoryboardScene):
         # the CPU's kernels and thread count), so the frame says only that it is under the bound.
         gaps = VGroup(*[VGroup(txt(f"layer {int(lay.layer)}", S, T.MUTED), txt("✓", S, HL))
                         .arrange(RIGHT, buff=0.15) for lay in self.v.layers])
-        gaps.arrange_in_grid(rows=2 if len(gaps) > 3 else 1, buff=(0.6, 0.2))
+        gaps.arrange_in_grid(cols=self.grid_cols(gaps, 0.6), buff=(0.6, 0.2))
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
                     prefix="every gap, model vs recomputed: < ")
         VGroup(scope, gaps, bound).arrange(DOWN, buff=0.3).move_to(DOWN * 1.0)

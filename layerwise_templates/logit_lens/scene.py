@@ -150,9 +150,20 @@ class LogitLensScene(StoryboardScene):
                    txt("is \"" + self.answer.replace("␣", " ") + "\"", T.SMALL_SIZE, T.MUTED))
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
+    def prompt(self) -> VGroup:
+        """The prompt line, fitted to the frame: a long sentence keeps its end (the lens reads
+        the last token) and an ellipsis marks the words left out at its start."""
+        words = self.plan["sentences"][0].split()
+        room = self.HOME_WIDTH - 2 * T.EDGE
+        for cut in range(len(words)):
+            line = prompt_line(("… " if cut else "") + " ".join(words[cut:]), self.word)
+            if line.width <= room:
+                return line
+        return line
+
     def lens_panel(self) -> VGroup:
         """Prompt, how to read a column, empty column places, and a depth ruler under them."""
-        prompt = prompt_line(self.plan["sentences"][0], self.word)
+        prompt = self.prompt()
         how = self.lens_guide()
         height = self.lens_column(0)[0].height        # every column's box is this tall
         self.frames = column_places(self.n_columns, height, COLUMN[0])
@@ -296,7 +307,7 @@ class LogitLensScene(StoryboardScene):
             race = self.race = LensRace(self.data, self.answer, bar_width=RACE_BAR,
                                          pitch=RACE_PITCH)
             panel = self.race_panel = self.put(
-                "wide", race.panel(prompt_line(self.plan["sentences"][0], self.word)))
+                "wide", race.panel(self.prompt()))
             self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
         else:
             panel = self.slots["wide"]
