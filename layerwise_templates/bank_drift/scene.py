@@ -73,6 +73,7 @@ class Stage:
     chart: "CosineChart | None" = None
     other: list = field(default_factory=list)
     positions: VGroup | None = None     # each sentence's focus position, beside the key
+    legend_home: np.ndarray | None = None   # where the key was before a beat moved it aside
 
 
 class CosineChart(VGroup):
@@ -159,6 +160,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         if not keep_legend and st.legend is not None:
             gone.append(st.legend)
             st.legend = None
+            st.legend_home = None
         st.other = []
         if gone:
             self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.05, 0.5))
@@ -184,6 +186,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             rows.move_to([0, TOP - rows.height / 2, 0])
             st.legend = rows
             self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
+        elif st.legend_home is not None:             # moved aside by a beat: back under the title
+            self.play(st.legend.animate.move_to(st.legend_home), run_time=0.6)
+            st.legend_home = None
         return st.legend
 
     def content_top(self) -> float:
@@ -257,7 +262,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             until, turn = None, None
             if paced:
                 if k == 0:          # "the cosine of the angle between two states"
-                    self.hold_until_moment(M.EACH_OTHER)
                     self.angle = self.angle_panel(chart)
                 pos = self.stage.positions
                 if pos is not None:     # each sentence's position, as the voice names them
@@ -320,9 +324,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                       txt("(lengths drawn equal)", SIZE, T.MUTED)
                       ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         note.next_to(o, LEFT, buff=0.5).align_to(o + UP * 0.05, DOWN)
-        self.play(GrowArrow(ref), run_time=0.5)
+        self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=2.0))
+        self.hold_until_moment(M.EACH_OTHER)
         self.play(GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
-                  FadeInPlace(note), run_time=0.9)
+                  FadeInPlace(note[0]), run_time=0.9)
+        self.play(FadeInPlace(note[1:]), run_time=0.6)
+        self.emphasize(moving[1], note[0], run_time=1.2)
         panel = VGroup(ref, moving, note)
         panel.moving = moving
         return panel
@@ -347,10 +354,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         per = self.stretch(M.REFERENCE, 0.9 * len(legend), cap=7.0) / len(legend)
         for row in legend:                               # "a river bank, a money bank, ..."
             self.emphasize(row, run_time=per)
-        self.cosine_chart()
-        self.stage.positions = self.position_labels(legend)
+        self.hold_until_cue(1)                  # "from X zero ... to X six": the axis
+        chart = self.cosine_chart()
+        self.emphasize(chart.x_math[0], run_time=self.stretch(M.REFERENCE, 0.8, cap=1.5) / 2)
+        self.emphasize(chart.x_math[-1], run_time=self.stretch(M.REFERENCE, 0.8, cap=1.5))
         self.hold_until_moment(M.REFERENCE)
-        self.point_at(legend[0], run_time=1.2)
+        self.point_at(legend[0], run_time=0.8)
+        self.stage.positions = self.position_labels(legend)
         self.angle = None
         self.raw_curves(paced=True)
         if self.angle is not None:
@@ -368,11 +378,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         chart = self.raw_curves(paced=False)
         v = self.v
         self.hold_until_moment(M.UNRELATED)
-        example = inline(txt("baseline: e.g.", SIZE, T.MUTED),
-                         txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT),
-                         txt("(", SIZE, T.MUTED),
+        example = inline(txt("baseline: the mean of", SIZE, T.MUTED),
                          Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
-                         txt("pairs of different words)", SIZE, T.MUTED))
+                         txt("pairs of different words, e.g.", SIZE, T.MUTED),
+                         txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT))
         example.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
@@ -434,11 +443,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
 
     def beat_projection(self, beat) -> None:
         self.clear()
-        self.legend()
+        legend = self.legend()
         v, pr = self.v, self.v.projection
         (x0, x1), (y0, y1) = pr.x_range.values, pr.y_range.values
         step = float(pr.step)
-        top = self.content_top()
+        top = TOP - 0.1             # the key moves aside: the plane takes the full height
         height, width = top - BOTTOM - 0.2, 8.2
         unit = min(width / (x1 - x0), height / (y1 - y0))
         plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
@@ -450,6 +459,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         plane.move_to([-7.11 + T.EDGE + LABEL_ROOM + plane.width / 2, top - plane.height / 2,
                        0])
         side_x = plane.get_right()[0] + 0.7
+        # the key, moved (not faded) to the top of the side column
+        self.stage.legend_home = legend.get_center().copy()
+        self.play(legend.animate.move_to([side_x + legend.width / 2, TOP - legend.height / 2,
+                                          0]), run_time=0.8)
+        top = legend.get_bottom()[1] - 0.35
         head = VGroup(
             inline(txt("PCA plane of all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
                    txt("states", SIZE)),
@@ -531,7 +545,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         money = Line(dots[0].get_center(), dots[1].get_center(), color=self.colors[1],
                      stroke_width=4)
         full = float(pr.full_end_distances[0])
-        scale = min(0.45, 3.0 / max(full, 1e-6))        # units of X per scene unit
+        scale = min(0.45, 2.4 / max(full, 1e-6))        # scene units per unit of X
         title = inline(self.pair_key(0), txt("sentence 2's end from sentence 1's:", SIZE,
                                              T.TEXT))
         bar_in = Line(ORIGIN, RIGHT * scale * float(pr.end_distances[0]),
@@ -554,7 +568,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space ..."
         self.play(FadeInPlace(rows[1][0]), FadeInPlace(rows[1][2]), Create(bar_full),
                   run_time=self.stretch(M.OFF_PLANE, 1.2, cap=2.0))
-        self.emphasize(rows[1], run_time=0.9)
+        self.emphasize(rows[1], bar_full, run_time=self.stretch(M.OFF_PLANE, 0.9, cap=3.0))
         self.hold_until_moment(M.OFF_PLANE)
         kept = inline(txt("the plane keeps", SIZE, T.TEXT),
                       Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%"),
@@ -673,15 +687,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         base = inline(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED),
                       txt("baseline: the same for both, cancels", SIZE, T.MUTED))
         base.next_to(upper.ax.axes, UP, buff=0.08).align_to(upper.ax.axes, RIGHT)
-        self.play(FadeInPlace(base), run_time=self.stretch(M.TOGETHER, 0.6, cap=3.0))
+        self.play(FadeInPlace(base), run_time=0.6)
+        self.emphasize(base, run_time=self.stretch(M.TOGETHER, 0.9, cap=3.0))
         # numbers appear state by state until "then it opens"
         self.hold_until_moment(M.TOGETHER)
         tg = g.together.value
-        per = self.pace(self.said(M.OPENS), tg + 1, 0.4, cap=0.9)
+        per = self.pace(self.said(M.OPENS) - 1.0, tg + 1, 0.4, cap=1.8)
         for s in range(tg + 1):
             self.play(FadeInPlace(row[1][s]), Indicate_(moved[s]), run_time=per)
         span = VGroup(*moved[:tg + 1], *row[1][:tg + 1])
-        self.emphasize(span, run_time=1.0)
+        self.emphasize(span, run_time=self.stretch(M.OPENS, 1.0, cap=3.0))
         self.hold_until_moment(M.OPENS)
         rest = range(tg + 1, len(v.states))
         per = self.pace(self.said(M.GAP_END), len(rest), 0.5, cap=0.9)
@@ -713,8 +728,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                           T.HIGHLIGHT)]
         # a position other than the reference's lowers the near curve's start: against the gap
         against = float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0])
-        position = VGroup(txt(f"sentence {j}'s bank sits elsewhere:", SIZE, T.HIGHLIGHT),
-                          txt("a lower start, against the gap", SIZE, T.HIGHLIGHT)) \
+        position = VGroup(txt(f"sentence {j}'s bank sits", SIZE, T.HIGHLIGHT),
+                          txt("elsewhere: it starts", SIZE, T.HIGHLIGHT),
+                          txt("lower, against the gap", SIZE, T.HIGHLIGHT)) \
             if against else VGroup()
         lines += list(position)
         caveat = VGroup(*lines).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
@@ -730,7 +746,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                   run_time=self.stretch(M.BASELINE_DROP, 0.8, cap=3.0))
         self.hold_until_moment(M.BASELINE_DROP)
         self.play(FadeInPlace(drop[2:4]), run_time=0.6)
-        self.emphasize(drop[2], run_time=self.stretch(M.RIVER_RISE, 0.9, cap=2.0))
+        self.emphasize(drop[2], run_time=self.stretch(M.RIVER_RISE, 0.9, cap=4.0))
         self.hold_until_moment(M.RIVER_RISE)        # where the last widening comes from
         self.play(FadeInPlace(drop[4]), run_time=0.5)
         self.emphasize(VGroup(drop[4], moved[-1]),
@@ -742,7 +758,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         if len(position):       # "position works against the gap": the gap's start
             self.play(FadeInPlace(position), run_time=0.6)
             self.emphasize(position, VGroup(moved[0], row[1][0]), run_time=1.4)
-        self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
+        end = self.beat_start + self.beat_end(beat)
+        self.emphasize(VGroup(moved[-1], row[1][-1]),
+                       run_time=max(1.2, min(4.0, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(upper, lower, heads, *lines, bars, moved, row, base, seg,
                                    drop, caveat)]
 

@@ -62,14 +62,14 @@ class ProbeBeat:
         panel.set_y(3.05 - panel.height / 2)
         top.align_to(ax.axes, LEFT)
         names_x = -7.11 + T.EDGE                       # the rows' labels start here
+        sketch = self.probe_sketch(ax, pr["example"], colors[0])
         self.play(FadeInPlace(VGroup(top, chart)), run_time=self.quick(0.08, 0.8))
+        self.play(FadeInPlace(sketch.state), run_time=0.6)
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
         # what a linear probe is, drawn in the chart's still empty plot: a word's state
         # vector goes through one set of weights and comes out as a label
         self.hold_until_moment("read_label")
-        sketch = self.probe_sketch(ax, pr["example"], colors[0])
-        self.play(FadeInPlace(sketch.state), run_time=self.quick(0.03, 0.6))
-        self.emphasize(example[1], run_time=self.quick(0.03, 0.8))      # the labels
+        self.emphasize(example[1], sketch.state, run_time=self.quick(0.03, 0.8))
         moving = sketch.state[0].copy()
         self.play(GrowArrow(sketch.into), FadeInPlace(sketch.box),
                   moving.animate.scale(0.4).move_to(sketch.box), run_time=0.9)
