@@ -22,10 +22,10 @@ STREAM = storyboard_path("residual_stream")
 # them and the words, as the scene would have typed them (`typed` below)
 TYPED = {
     ("extend", "sentences"): (0, "three sentences"),
-    ("extend", "reference"): (1, "first river bank"),
+    ("extend", "reference"): (1, "sentence one's bank"),
     ("extend", "each_other"): (1, "each of the others"),
-    ("extend", "money_end"): (2, "ends at"),
-    ("extend", "river_end"): (3, "ends at"),
+    ("extend", "money_end"): (3, "It ends at"),
+    ("extend", "river_end"): (4, "and ends at"),
     ("baseline", "unrelated"): (0, "unrelated tokens"),
     ("baseline", "baseline_peak"): (1, "rises from"),
     ("baseline", "subtract"): (2, "Subtract it"),
@@ -33,8 +33,8 @@ TYPED = {
     ("drift", "plane"): (1, "flat plane"),
     ("drift", "same_path"): (2, "same path"),
     ("drift", "layers_move"): (3, "The layers move"),
-    ("drift", "sentence_moves"): (4, "The money bank ends"),
-    ("drift", "farthest"): (4, "the farthest two"),
+    ("drift", "farthest"): (3, "the farthest two"),
+    ("drift", "sentence_moves"): (5, "In the full space"),
     ("drift", "off_plane"): (5, "off this plane"),
     ("table", "studies"): (0, "studies of"),
     ("table", "early"): (1, "Early layers"),
@@ -73,7 +73,7 @@ TYPED = {
     ("gap", "gap_end"): (4, "at the output"),
     ("gap", "last_drop"): (5, "last fall"),
     ("gap", "baseline_drop"): (5, "baseline's own fall"),
-    ("gap", "river_rise"): (5, "while the second"),
+    ("gap", "river_rise"): (5, "while sentence three's"),
     ("gap", "caveat"): (6, "one pair per sense"),
 }
 

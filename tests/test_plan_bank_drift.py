@@ -61,6 +61,26 @@ def test_plan_cosines_are_the_traces(built):
     assert 0 < sum(d["projection"]["explained"]) <= 1
 
 
+def test_full_space_distances_are_the_traces_and_the_plane_shows_less(built):
+    """The plan's full-space end distances are the states' own; a projection can only
+    shorten a distance, so each in-plane one is at most the full one (the voice's "the plane
+    hides the difference" rests on their ratio, `end_shown`)."""
+    sb, plan, cache = built
+    pr = plan["data"]["projection"]
+    traces = [get_trace(sb.model, s, cache_dir=cache) for s in sb.sentences]
+    vecs = np.stack([word_vectors(t, f) for t, f in zip(traces, sb.focus)]).astype(np.float64)
+    full = [float(np.linalg.norm(vecs[c, -1] - vecs[0, -1])) for c in range(1, len(vecs))]
+    np.testing.assert_allclose(pr["full_end_distances"], full, rtol=1e-5)
+    np.testing.assert_allclose(pr["full_depth_distance"],
+                               np.linalg.norm(vecs[0, -1] - vecs[0, 0]), rtol=1e-5)
+    for plane_d, full_d, shown in zip(pr["end_distances"], pr["full_end_distances"],
+                                      pr["end_shown"]):
+        assert plane_d <= full_d + 1e-6
+        assert shown == pytest.approx(plane_d / full_d)
+    assert pr["depth_distances"][0] == pytest.approx(pr["depth_distance"])
+    assert pr["end_shown"][0] < 0.5          # this storyboard's "most of that distance"
+
+
 def test_river_and_money_bank_drift_apart(built):
     sb, plan, _ = built
     d = plan["data"]

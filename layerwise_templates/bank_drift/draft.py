@@ -22,8 +22,19 @@ def build(c: Context) -> Draft:
     L = len(d["base"]) - 1
     K = n - 1                                   # curves: sentence 1 against each other
     nth = ["first", "second", "third", "fourth", "fifth"]      # said, not numbered
-    ends = [f"The {nth[k + 1]} sentence's starts at {{data.curves[{k}].raw[0]:.2f}} and ends at "
-            f"{{data.curves[{k}].raw[-1]:.2f}}." for k in range(K)]
+    ends = []
+    same_start = []             # curves whose word has the first sentence's token and position
+    for k in range(K):
+        start = d["curves"][k]["raw"][0]
+        if abs(start - 1) <= 0.005:
+            same_start.append(k)
+            ends.append(f"The {nth[k + 1]} sentence's starts at {{data.curves[{k}].raw[0]:.2f}}: "
+                        "the same token at the same position gives the same X zero. It ends at "
+                        f"{{data.curves[{k}].raw[-1]:.2f}}.")
+        else:
+            ends.append(f"The {nth[k + 1]} sentence's starts at {{data.curves[{k}].raw[0]:.2f}}, "
+                        f"at position {{data.contexts[{k + 1}].positions[0]}}, and ends at "
+                        f"{{data.curves[{k}].raw[-1]:.2f}}.")
     beats = [Beat(
         "extend", ["similarity"],
         f"Cosine of '{word}' in the first sentence with '{word}' in each other sentence, from "
@@ -31,11 +42,13 @@ def build(c: Context) -> Draft:
         f"Take the word {said} in {{len(sentences)}} sentences. From X zero, the embedding, to "
         "X {data.states[-1].layer}, the "
         f"output, we take the cosine between its state in the first sentence and in each of "
-        f"the others. " + " ".join(ends),
-        expect=[f"len(sentences) == {n}"],
+        f"the others: the cosine of the angle between two states, one when they point the "
+        "same way. " + " ".join(ends),
+        expect=[f"len(sentences) == {n}"] + [f"data.curves[{k}].raw[0] ~= 1 ± 0.005"
+                                             for k in same_start],
         moments={M.SENTENCES: "sentences", M.REFERENCE: "the first sentence",
-                 M.EACH_OTHER: "each of the others", M.MONEY_END: "ends at",
-                 M.RIVER_END: "ends at#2"})]
+                 M.EACH_OTHER: "each of the others",
+                 M.MONEY_END: "ends at", M.RIVER_END: "ends at#2"})]
     base = d["base"]
     peak = int(np.argmax(base))
     adj = " ".join(f"The {nth[k + 1]} sentence's keeps {{data.curves[{k}].adjusted[-1]:.2f}}."
@@ -55,22 +68,30 @@ def build(c: Context) -> Draft:
                  M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output"}))
     ratio = d["depth_distance"] / max(d["sentence_distance"], 1e-9)
     same = ratio > 4
+    hidden = d["end_shown"][0] < 0.5          # the plane shows under half the end distance
     beats.append(Beat(
         "drift", ["projection"],
         "PCA: the plane that keeps most of the spread of all {data.projection.n_points} states",
         "Now the states themselves. PCA finds the flat plane that keeps most of the spread of "
         "all {data.projection.n_points} points: here {data.projection.explained_percent[0]:.0f}"
         " plus {data.projection.explained_percent[1]:.0f} percent. "
-        + ("All of them take nearly the same path. " if same else "Follow each path. ")
-        + "The layers move a state {data.projection.depth_distance:.1f} units across this "
-        "plane. The second sentence's ends {data.projection.end_distances[0]:.1f} from the "
-        "first sentence's; the farthest two ends are {data.projection.ends_spread:.1f} apart. "
-        "The rest of the spread is off this plane.",
+        + ("In this plane all of them take nearly the same path. " if same
+           else "Follow each path in this plane. ")
+        + "The layers move the first sentence's state {data.projection.depth_distance:.1f} "
+        "units, and the farthest two ends are {data.projection.ends_spread:.1f} apart. "
+        + ("But the plane hides the difference. In the full space, the second sentence's ends "
+           "{data.projection.full_end_distances[0]:.1f} from the first sentence's, not "
+           "{data.projection.end_distances[0]:.1f}: most of that distance is off this plane."
+           if hidden else
+           "In the full space, the second sentence's ends "
+           "{data.projection.full_end_distances[0]:.1f} from the first sentence's, this plane "
+           "showing {data.projection.end_distances[0]:.1f}; the rest is off this plane."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
-                f"{'>' if same else '<='} 4"],
+                f"{'>' if same else '<='} 4",
+                f"data.projection.end_shown[0] {'<' if hidden else '>='} 0.5"],
         moments={M.PLANE: "flat plane", M.SAME_PATH: "same path" if same else "each path",
-                 M.LAYERS_MOVE: "The layers move", M.SENTENCE_MOVES: "The second sentence",
-                 M.FARTHEST: "the farthest two",
+                 M.LAYERS_MOVE: "The layers move", M.FARTHEST: "the farthest two",
+                 M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane"}))
     g = d["gap"]
     near, far = g["near"], g["far"]
@@ -84,6 +105,7 @@ def build(c: Context) -> Draft:
     widest = ", its widest" if g["widest"] == L else ""
     opens = g["values"][-1] - g["values"][g["together"]] > 0.05
     then = "Then it opens" if opens else "Then it moves"
+    against = d["curves"][near]["raw"][0] < d["curves"][far]["raw"][0]
     beats.append(Beat(
         "gap", ["gap"],
         "The gap: the curve ending highest minus the curve ending lowest, state by state",
@@ -97,10 +119,13 @@ def build(c: Context) -> Draft:
         f"{nth[far + 1]} sentence's curve changes by {{data.output_drop.raw:+.2f}}, and the "
         "baseline's own change is {data.output_drop.baseline:+.2f}; adjusted, it changes "
         f"{{data.output_drop.adjusted:+.2f}} while the {nth[near + 1]} sentence's changes "
-        "{data.output_drop.near_adjusted:+.2f}. Each curve is one pair of sentences.",
+        "{data.output_drop.near_adjusted:+.2f}. Each curve is one pair of sentences."
+        + (f" The {nth[near + 1]} sentence's curve starts lower, which works against the gap."
+           if against else ""),
         expect=[f"data.gap.near == {near}", f"data.gap.far == {far}",
                 f"data.output_drop.curve == {far}", f"data.output_drop.near_curve == {near}"]
         + early_expect
+        + ([f"data.curves[{near}].raw[0] - data.curves[{far}].raw[0] < 0"] if against else [])
         + ([f"data.gap.widest == {L}"] if widest else [])
         + ([f"data.gap.last - data.gap.values[{g['together']}] > 0.05"] if opens else []),
         moments={M.GAP_DEFINED: "Take the gap", M.CANCELS: "it cancels",

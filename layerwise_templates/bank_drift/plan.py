@@ -135,17 +135,31 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["spread_fraction"] = projection["ends_spread"] / projection["depth_distance"]
     # |X| of the reference's output, for scale (plane units are those of X itself)
     projection["output_norm"] = float(np.linalg.norm(vecs[0, -1]))
+    # each sentence's path from embedding to output, on the plane (depth_distance is the
+    # reference's)
+    projection["depth_distances"] = [float(np.hypot(*(xy[c, -1] - xy[c, 0])))
+                                     for c in range(C)]
+    # the same distances in the full space, which the plane only projects: curve k's end from
+    # the reference's end, and the reference's own path
+    projection["full_end_distances"] = [float(np.linalg.norm(vecs[c, -1] - vecs[0, -1]))
+                                        for c in range(1, C)]
+    projection["full_depth_distance"] = float(np.linalg.norm(vecs[0, -1] - vecs[0, 0]))
+    # how much of curve k's end distance the plane shows (its in-plane share)
+    projection["end_shown"] = [p / f if f > 0 else 1.0 for p, f in
+                               zip(projection["end_distances"],
+                                   projection["full_end_distances"])]
     return projection
 
 
 def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
     """What the draft quotes, computed as the plan computes it: the baseline, the curves, the
-    gap, and the projection's two distances."""
+    gap, the projection's two distances and how much of the end distances the plane shows."""
     sim, base, curves = _curves(traces, focus)
     projection = _projection(traces, focus)
     return {"base": base.tolist(), "curves": curves, "gap": gap(curves, base),
             "depth_distance": projection["depth_distance"],
-            "sentence_distance": projection["sentence_distance"]}
+            "sentence_distance": projection["sentence_distance"],
+            "end_shown": projection["end_shown"]}
 
 
 def gap(curves: list[dict], base) -> dict:

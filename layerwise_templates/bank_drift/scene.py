@@ -28,13 +28,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, DashedLine, Dot, FadeIn, FadeOut,
-                   GrowArrow, Line, MoveAlongPath, NumberPlane, Rectangle, Transform, VGroup,
-                   VectorizedPoint, VMobject)
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, Create, DashedLine, Dot,
+                   FadeIn, FadeOut, GrowArrow, Line, MoveAlongPath, NumberPlane, Rectangle,
+                   Transform, VGroup, VectorizedPoint, VMobject)
 
 from scenes import theme as T
-from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
+from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace, _Fade
 from scenes.base import StoryboardScene
+from scenes.mobjects.text import baseline as baseline_y
 from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, text_table, txt
 from . import moments as M
 from .scene_parts import ProbeBeat
@@ -47,6 +48,8 @@ NAME_WIDTH = 2.3                # the row-label column left of the plot
 ROW_STEP = 0.36
 TOP = 3.05                      # below the title
 BOTTOM = -2.95                  # above the caption
+GAP = T.TEXT                    # the gap's bars and numbers (yellow is the highlight alone)
+LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
 
 
@@ -107,6 +110,8 @@ class Stage:
     legend: VGroup | None = None
     chart: "CosineChart | None" = None
     other: list = field(default_factory=list)
+    positions: VGroup | None = None     # each sentence's focus position, beside the key
+    legend_home: np.ndarray | None = None   # where the key was before a beat moved it aside
 
 
 class CosineChart(VGroup):
@@ -196,6 +201,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         if not keep_legend and st.legend is not None:
             gone.append(st.legend)
             st.legend = None
+            st.legend_home = None
         st.other = []
         if gone:
             self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.05, 0.5))
@@ -226,6 +232,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             rows.move_to([0, TOP - rows.height / 2, 0])
             st.legend = rows
             self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
+        elif st.legend_home is not None:             # moved aside by a beat: back under the title
+            self.play(st.legend.animate.move_to(st.legend_home), run_time=0.6)
+            st.legend_home = None
         return st.legend
 
     def content_top(self) -> float:
@@ -264,7 +273,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         return VGroup(name, nums)
 
     def draw_curve(self, chart: CosineChart, name: str, values, color, key, label: str,
-                   until: float | None = None, dashed: bool = False) -> None:
+                   until: float | None = None, dashed: bool = False, extra=None) -> None:
         """Point by point: dot, segment from the previous state, the number below; spread
         so the last lands by scene time `until` (or quickly)."""
         row = self.number_row(chart, key, label, values, color)
@@ -283,6 +292,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                        if dashed else Line(prev, pt, color=color, stroke_width=3))
                 segs.add(seg)
                 anims.append(Create(seg))
+            if extra is not None:
+                anims += extra(s)
             self.play(*anims, run_time=per)
             dots.add(dot)
             prev = pt
@@ -295,18 +306,92 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for k, c in enumerate(self.v.curves):
             if f"raw{k}" in chart.curves:
                 continue
-            until = None
+            until, turn = None, None
             if paced:
-                self.hold_until_moment(M.EACH_OTHER) if k == 0 else None
+                if k == 0:          # "the cosine of the angle between two states"
+                    self.angle = self.angle_panel(chart)
+                pos = self.stage.positions
+                if pos is not None:     # each sentence's position, as the voice names them
+                    shown = [pos[i] for i in c.pair.values]
+                    new = [m for m in shown if m not in self.stage.other]
+                    if new:
+                        self.play(*[FadeInPlace(m) for m in new], run_time=0.4)
+                        self.stage.other += new
+                    self.emphasize(*shown, run_time=0.8)
                 until = self.said(M.MONEY_END if k == 0 else M.RIVER_END)
+                turn = self.angle_turner(k)
             self.draw_curve(chart, f"raw{k}", raw(c), self.curve_color(k), self.pair_key(k),
-                            "raw", until=until)
+                            "raw", until=until, extra=turn)
             if paced:
                 self.hold_until_moment(M.MONEY_END if k == 0 else M.RIVER_END)
                 ends = VGroup(chart.curves[f"raw{k}"][1][0], chart.curves[f"raw{k}"][1][-1],
                               chart.rows[f"raw{k}"][1][0], chart.rows[f"raw{k}"][1][-1])
                 self.emphasize(ends, run_time=1.0)
         return chart
+
+    def position_labels(self, legend: VGroup) -> VGroup:
+        """Beside each sentence of the key: the position of its focus word (not yet shown)."""
+        x = legend.get_right()[0] + 0.4
+        labels = VGroup()
+        for i, (row, c) in enumerate(zip(legend, self.v.contexts)):
+            lab = inline(txt("position", SIZE, T.MUTED),
+                         Num(c.positions[0], decimals=0, size=SIZE, color=self.colors[i]))
+            lab.move_to([x + lab.width / 2, row.get_y(), 0])
+            labels.add(lab)
+        return labels
+
+    def angle_at(self, deg: float, color):
+        """The angle panel's second arrow at `deg` from the first, its arc and θ."""
+        o, r = self.angle_origin, self.angle_radius
+        rad = np.radians(deg)
+        tip = o + r * np.array([np.cos(rad), np.sin(rad), 0.0])
+        arrow = Arrow(o, tip, buff=0, color=color, stroke_width=4,
+                      max_tip_length_to_length_ratio=0.15)
+        arc = Arc(radius=0.45 * r, start_angle=0, angle=max(rad, 1e-3), arc_center=o,
+                  color=T.MUTED, stroke_width=2)
+        mid = o + 0.62 * r * np.array([np.cos(rad / 2), np.sin(rad / 2), 0.0])
+        theta = txt("θ", SIZE, T.MUTED).move_to(mid + np.array([0.12, 0, 0]))
+        return VGroup(arrow, arc, theta)
+
+    def angle_panel(self, chart: CosineChart) -> VGroup:
+        """A cosine is an angle: sentence 1's state as an arrow, another sentence's at the
+        angle whose cosine the chart plots (lengths drawn equal), drawn in the chart's empty
+        lower part."""
+        lo = float(self.v.axes.y_range[0])
+        n = len(self.v.states) - 1
+        self.angle_origin = np.array(chart.p(0.45 * n, lo)) + np.array([0.0, 0.25, 0.0])
+        self.angle_radius = 1.3
+        o, r = self.angle_origin, self.angle_radius
+        ref = Arrow(o, o + RIGHT * r, buff=0, color=self.colors[0], stroke_width=4,
+                    max_tip_length_to_length_ratio=0.15)
+        c0 = self.v.curves[0]
+        moving = self.angle_at(float(c0.angle_deg[-1]), self.curve_color(0))
+        note = VGroup(txt("cosine = cos θ", SIZE, T.TEXT),
+                      txt("1: same direction", SIZE, T.MUTED),
+                      txt("(lengths drawn equal)", SIZE, T.MUTED)
+                      ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        note.next_to(o, LEFT, buff=0.5).align_to(o + UP * 0.05, DOWN)
+        self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=2.0))
+        self.hold_until_moment(M.EACH_OTHER)
+        self.play(GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
+                  FadeInPlace(note[0]), run_time=0.9)
+        self.play(FadeInPlace(note[1:]), run_time=0.6)
+        self.emphasize(moving[1], note[0], run_time=1.2)
+        panel = VGroup(ref, moving, note)
+        panel.moving = moving
+        return panel
+
+    def angle_turner(self, k: int):
+        """Per state s, the animation that turns the angle panel's arrow to curve k's angle
+        at s (nothing without the panel)."""
+        panel = getattr(self, "angle", None)
+        if panel is None:
+            return None
+        c, color = self.v.curves[k], self.curve_color(k)
+
+        def turn(s: int):
+            return [Transform(panel.moving, self.angle_at(float(c.angle_deg[s]), color))]
+        return turn
 
     # --- beats --------------------------------------------------------------------------
     def beat_similarity(self, beat) -> None:
@@ -317,10 +402,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         per = self.stretch(M.REFERENCE, 0.9 * len(sentences), cap=7.0) / len(sentences)
         for row in sentences:                            # "a river bank, a money bank, ..."
             self.emphasize(row, run_time=per)
-        self.cosine_chart()
+        self.hold_until_cue(1)                  # "from X zero ... to X six": the axis
+        chart = self.cosine_chart()
+        self.emphasize(chart.x_math[0], run_time=self.stretch(M.REFERENCE, 0.8, cap=1.5) / 2)
+        self.emphasize(chart.x_math[-1], run_time=self.stretch(M.REFERENCE, 0.8, cap=1.5))
         self.hold_until_moment(M.REFERENCE)
-        self.point_at(legend[0], run_time=1.2)
+        self.point_at(legend[0], run_time=0.8)
+        self.stage.positions = self.position_labels(legend)
+        self.angle = None
         self.raw_curves(paced=True)
+        if self.angle is not None:
+            self.stage.other.append(self.angle)
         self.hold_until_cue(len(beat.get("cues") or []) - 1)   # "fresh Q, K and V ..."
         chart = self.stage.chart
         self.play(*[c.animate.set_stroke(width=5) for k in range(len(self.v.curves))
@@ -334,11 +426,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         chart = self.raw_curves(paced=False)
         v = self.v
         self.hold_until_moment(M.UNRELATED)
-        example = inline(txt("baseline: e.g.", SIZE, T.MUTED),
-                         txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT),
-                         txt("(", SIZE, T.MUTED),
+        example = inline(txt("baseline: the mean of", SIZE, T.MUTED),
                          Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
-                         txt("pairs of different words)", SIZE, T.MUTED))
+                         txt("pairs of different words, e.g.", SIZE, T.MUTED),
+                         txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT))
         example.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
@@ -363,14 +454,29 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 VGroup(*[Dot(chart.p(s, float(a)), radius=0.06, color=color)
                          for s, a in enumerate(c.adjusted)]))
             row = chart.rows[name]
+            # the numbers and the row's word are swapped (the old ones leave downwards, the new
+            # ones arrive from above), never morphed glyph into glyph
             new_nums = VGroup(*thinned([Num(a, decimals=2, size=SIZE, color=color).move_to(m)
                                         for a, m in zip(c.adjusted, row[1])], chart.stride))
-            new_name = inline(self.pair_key(k), txt("adjusted", SIZE, T.MUTED))
-            new_name.move_to(row[0], aligned_edge=LEFT)
+            word = row[0][-1]
+            new_word = txt("adjusted", SIZE, T.MUTED).move_to(word, aligned_edge=LEFT)
+            new_word.shift(UP * (baseline_y(word) - baseline_y(new_word)))
+            drop = 0.18
+            new_nums.shift(UP * drop)
+            new_word.shift(UP * drop)
             self.add(moved)
-            self.play(Transform(moved, target), DimPlace(VGroup(segs, dots), 0.3),
-                      *[Transform(o, nw) for o, nw in zip(row[1], new_nums)],
-                      Transform(row[0], new_name), run_time=1.6)
+            # the raw curve is dimmed in place: it is a part of the chart, so the chart stays
+            # one mobject on screen (wrapping its parts in a new group would break it up)
+            self.play(Transform(moved, target), DimPlace(chart.curves[name], 0.3),
+                      *[SlideFade(o, DOWN * drop, 1.0, 0.0) for o in (*row[1], word)],
+                      *[SlideFade(nw, DOWN * drop, 0.0, 1.0) for nw in (*new_nums, new_word)],
+                      run_time=1.6)
+            # the new ones take the old ones' places in the row (the old ones, parts of the
+            # chart only, go with their places)
+            self.remove(*new_nums.get_family(), *new_word.get_family())
+            for i, nw in enumerate(new_nums):
+                row[1].submobjects[i] = nw
+            row[0].submobjects[-1] = new_word
             # the slid copy is replaced by the curve it became, which stays to the end of the
             # beat (drawn on top of the ghosts)
             self.remove(moved, *moved.get_family())
@@ -385,11 +491,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
 
     def beat_projection(self, beat) -> None:
         self.clear()
-        self.legend()
+        legend = self.legend()
         v, pr = self.v, self.v.projection
         (x0, x1), (y0, y1) = pr.x_range.values, pr.y_range.values
         step = float(pr.step)
-        top = self.content_top()
+        top = TOP - 0.1             # the key moves aside: the plane takes the full height
         height, width = top - BOTTOM - 0.2, 8.2
         unit = min(width / (x1 - x0), height / (y1 - y0))
         plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
@@ -397,20 +503,26 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                             background_line_style={"stroke_color": T.FAINT, "stroke_width": 1,
                                                    "stroke_opacity": 0.5},
                             axis_config={"stroke_opacity": 0, "stroke_width": 0})
-        plane.move_to([-7.11 + T.EDGE + plane.width / 2, top - plane.height / 2, 0])
-        side_x = plane.get_right()[0] + 0.4
+        # room left of the plane for the state labels, which sit outside the paths
+        plane.move_to([-7.11 + T.EDGE + LABEL_ROOM + plane.width / 2, top - plane.height / 2,
+                       0])
+        side_x = plane.get_right()[0] + 0.7
+        # the key, moved (not faded) to the top of the side column
+        self.stage.legend_home = legend.get_center().copy()
+        self.play(legend.animate.move_to([side_x + legend.width / 2, TOP - legend.height / 2,
+                                          0]), run_time=0.8)
+        top = legend.get_bottom()[1] - 0.35
         head = VGroup(
-            txt("PCA: the flat plane that", SIZE),
-            txt("keeps most of the spread", SIZE),
-            inline(txt("of all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
+            inline(txt("PCA plane of all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
                    txt("states", SIZE)),
-            inline(Num(pr.explained_percent[0], decimals=0, size=SIZE, suffix="%"),
+            inline(txt("keeps", SIZE, T.MUTED),
+                   Num(pr.explained_percent[0], decimals=0, size=SIZE, suffix="%"),
                    txt("+", SIZE), Num(pr.explained_percent[1], decimals=0, size=SIZE,
-                                       suffix="%"), txt("of it here", SIZE, T.MUTED)),
+                                       suffix="%"), txt("of the spread", SIZE, T.MUTED)),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         head.move_to([side_x + head.width / 2, top - head.height / 2, 0])
         self.hold_until_moment(M.PLANE)
-        self.play(FadeIn(plane), FadeInPlace(head[:3]), run_time=1.0)
+        self.play(FadeIn(plane), FadeInPlace(head[0]), run_time=1.0)
         xy = pr.xy.raw
         dots = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.09 - 0.02 * c, color=col)
                         for c, col in enumerate(self.colors)])
@@ -418,7 +530,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         back = plane.c2p(*xy[0][0]) - plane.c2p(*xy[0][-1])      # away from the path's end
         back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
         start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
-        self.play(FadeInPlace(dots), FadeInPlace(start), FadeInPlace(head[3]), run_time=0.8)
+        self.play(FadeInPlace(dots), FadeInPlace(start), FadeInPlace(head[1]), run_time=0.8)
         trails = VGroup()
         self.add(trails)
         n = len(v.states)
@@ -451,35 +563,23 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(trails, run_time=1.2)
         self.hold_until_moment(M.LAYERS_MOVE)
         depth = Arrow(plane.c2p(*xy[0][0]), plane.c2p(*xy[0][-1]), buff=0.2,
-                      color=T.HIGHLIGHT, stroke_width=4, max_tip_length_to_length_ratio=0.06)
+                      color=T.TEXT, stroke_width=4, max_tip_length_to_length_ratio=0.06)
         sa, sb = pr.spread_pair.values
-        word = v.contexts[0].focus.value.partition("#")[0]
         facts = VGroup(
-            inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.HIGHLIGHT, stroke_width=4),
-                   txt(f'depth moves "{word}"', SIZE, T.HIGHLIGHT),
-                   Num(pr.depth_distance, decimals=1, size=SIZE, color=T.HIGHLIGHT)),
-            inline(self.pair_key(0), txt("sentence 2's ends", SIZE, T.TEXT),
-                   Num(pr.end_distances[0], decimals=1, size=SIZE),
-                   txt("from sentence 1's", SIZE, T.TEXT)),
-            inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.TEXT, stroke_width=3),
-                   txt("the farthest two ends:", SIZE, T.TEXT),
+            inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.TEXT, stroke_width=4),
+                   Dot(radius=0.07, color=self.colors[0]),
+                   txt("sentence 1's moves", SIZE, T.TEXT),
+                   Num(pr.depth_distance, decimals=1, size=SIZE)),
+            inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.MUTED, stroke_width=3),
+                   txt("farthest two ends:", SIZE, T.TEXT),
                    Num(pr.ends_spread, decimals=1, size=SIZE), txt("apart", SIZE, T.TEXT)),
-            inline(txt("units of X itself: the output's length is", SIZE, T.MUTED),
-                   Num(pr.output_norm, decimals=1, size=SIZE, color=T.MUTED)),
         ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
         facts.next_to(head, DOWN, buff=0.4).align_to(head, LEFT)
-        if facts.get_right()[0] > 7.11 - T.EDGE:
-            facts.scale_to_fit_width(7.11 - T.EDGE - facts.get_left()[0])
-        self.play(GrowArrow(depth), FadeInPlace(facts[0]), FadeInPlace(facts[3]), run_time=1.5)
-        self.hold_until_moment(M.SENTENCE_MOVES)
-        money = Line(dots[0].get_center(), dots[1].get_center(), color=self.colors[1],
-                     stroke_width=3)
-        self.play(FadeInPlace(facts[1]), Create(money), run_time=0.6)
-        self.emphasize(VGroup(dots[0], dots[1]), run_time=1.0)
+        self.play(GrowArrow(depth), FadeInPlace(facts[0]), run_time=1.5)
         self.hold_until_moment(M.FARTHEST)
         # the two ends farthest apart: a segment that stays, with its length
         pa, pb = dots[sa].get_center(), dots[sb].get_center()
-        spread = Line(pa, pb, color=T.TEXT, stroke_width=3)
+        spread = Line(pa, pb, color=T.MUTED, stroke_width=3)
         length = Num(pr.ends_spread, decimals=1, size=SIZE)
         normal = np.array([-(pb - pa)[1], (pb - pa)[0], 0.0])
         normal = normal / max(1e-6, float(np.linalg.norm(normal)))
@@ -487,18 +587,47 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             normal = -normal
         taken = [start, end] + [m[1] for m in marks]
         length.move_to(clear_spot(length, (pa + pb) / 2, normal, taken))
-        self.play(Create(spread), FadeInPlace(length), FadeInPlace(facts[2]), run_time=0.8)
+        self.play(Create(spread), FadeInPlace(length), FadeInPlace(facts[1]), run_time=0.8)
         self.bring_to_front(dots)
-        self.emphasize(VGroup(spread, length), facts[2], run_time=1.2)
+        self.emphasize(VGroup(spread, length), facts[1], run_time=1.2)
+        # "the plane hides the difference": sentence 2's end from sentence 1's, in the plane
+        # (the drawn segment) and in the full space, as two bars to one scale
+        money = Line(dots[0].get_center(), dots[1].get_center(), color=self.colors[1],
+                     stroke_width=4)
+        full = float(pr.full_end_distances[0])
+        scale = min(0.45, 2.4 / max(full, 1e-6))        # scene units per unit of X
+        title = inline(self.pair_key(0), txt("sentence 2's end from sentence 1's:", SIZE,
+                                             T.TEXT))
+        bar_in = Line(ORIGIN, RIGHT * scale * float(pr.end_distances[0]),
+                      color=self.colors[1], stroke_width=8)
+        bar_full = Line(ORIGIN, RIGHT * scale * full, color=self.colors[1], stroke_width=8)
+        rows = VGroup(
+            inline(txt("in this plane", SIZE, T.MUTED), bar_in,
+                   Num(pr.end_distances[0], decimals=1, size=SIZE)),
+            inline(txt("in full space", SIZE, T.MUTED), bar_full,
+                   Num(pr.full_end_distances[0], decimals=1, size=SIZE)))
+        rows.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        x0 = max(r[0].get_right()[0] for r in rows) + 0.2
+        for r in rows:                                  # the bars start at one x
+            r[1].shift(RIGHT * (x0 - r[1].get_left()[0]))
+            r[2].next_to(r[1], RIGHT, buff=0.15)
+        hide = VGroup(title, rows).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        hide.next_to(facts, DOWN, buff=0.4).align_to(facts, LEFT)
+        self.play(Create(money), FadeInPlace(title), FadeInPlace(rows[0][0]),
+                  FadeInPlace(rows[0][2]), Create(bar_in), run_time=0.8)
+        self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space ..."
+        self.play(FadeInPlace(rows[1][0]), FadeInPlace(rows[1][2]), Create(bar_full),
+                  run_time=self.stretch(M.OFF_PLANE, 1.2, cap=2.0))
+        self.emphasize(rows[1], bar_full, run_time=self.stretch(M.OFF_PLANE, 0.9, cap=3.0))
         self.hold_until_moment(M.OFF_PLANE)
-        kept = inline(txt("this view keeps", SIZE, T.TEXT),
+        kept = inline(txt("the plane keeps", SIZE, T.TEXT),
                       Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%"),
                       txt("of the spread", SIZE, T.TEXT))
-        kept.next_to(facts, DOWN, buff=0.4).align_to(facts, LEFT)
+        kept.next_to(hide, DOWN, buff=0.35).align_to(hide, LEFT)
         self.play(FadeInPlace(kept), run_time=0.6)
-        self.emphasize(kept, run_time=1.0)
+        self.emphasize(kept, bar_full, run_time=1.0)
         self.stage.other = [VGroup(plane, head, trails, marks, dots, start, end, depth, facts,
-                                   kept, money, spread, length)]
+                                   kept, money, spread, length, hide)]
 
     def beat_table(self, beat) -> None:
         self.clear(keep_legend=False)
@@ -592,14 +721,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.GAP_DEFINED)
         # the gap at each state: a bar between the two curves...
         bars = VGroup(*[Line(upper.p(s, float(raw(v.curves[far])[s])),
-                             upper.p(s, float(raw(v.curves[near])[s])), color=T.HIGHLIGHT,
+                             upper.p(s, float(raw(v.curves[near])[s])), color=GAP,
                              stroke_width=6) for s in range(len(v.states))])
         self.play(Create(bars), run_time=1.0)
         key = swatch(cn, cf, radius=0.07)
-        row = self.number_row(lower, key, "gap", g.values, T.HIGHLIGHT)
+        row = self.number_row(lower, key, "gap", g.values, GAP)
         row[0].set_x(-7.11 + T.EDGE + row[0].width / 2)
         # ... moved down into the gap chart, standing on zero
-        targets = VGroup(*[Line(lower.p(s, 0), lower.p(s, float(val)), color=T.HIGHLIGHT,
+        targets = VGroup(*[Line(lower.p(s, 0), lower.p(s, float(val)), color=GAP,
                                 stroke_width=6) for s, val in enumerate(g.values)])
         moved = bars.copy()
         self.add(moved)
@@ -608,15 +737,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         base = inline(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED),
                       txt("baseline: the same for both, cancels", SIZE, T.MUTED))
         base.next_to(upper.ax.axes, UP, buff=0.08).align_to(upper.ax.axes, RIGHT)
-        self.play(FadeInPlace(base), run_time=self.stretch(M.TOGETHER, 0.6, cap=3.0))
+        self.play(FadeInPlace(base), run_time=0.6)
+        self.emphasize(base, run_time=self.stretch(M.TOGETHER, 0.9, cap=3.0))
         # numbers appear state by state until "then it opens"
         self.hold_until_moment(M.TOGETHER)
         tg = g.together.value
-        per = self.pace(self.said(M.OPENS), tg + 1, 0.4, cap=0.9)
+        per = self.pace(self.said(M.OPENS) - 1.0, tg + 1, 0.4, cap=1.8)
         for s in range(tg + 1):
             self.play(FadeInPlace(row[1][s]), Indicate_(moved[s]), run_time=per)
         span = VGroup(*moved[:tg + 1], *row[1][:tg + 1])
-        self.emphasize(span, run_time=1.0)
+        self.emphasize(span, run_time=self.stretch(M.OPENS, 1.0, cap=3.0))
         self.hold_until_moment(M.OPENS)
         rest = range(tg + 1, len(v.states))
         per = self.pace(self.said(M.GAP_END), len(rest), 0.5, cap=0.9)
@@ -639,14 +769,20 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                        prefix="+" if od.near_adjusted.value > 0 else "")),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         drop.move_to([side_x + drop.width / 2, upper.ax.axes.get_center()[1], 0])
-        lines = [txt("one pair of sentences", SIZE, T.HIGHLIGHT),
-                 txt("per curve", SIZE, T.HIGHLIGHT)]
+        lines = [txt("one pair per curve", SIZE, T.HIGHLIGHT)]
         shared = [w.value for w in g.shared]
+        j = v.curves[near].pair[1].value + 1
         if shared:
-            j = v.curves[near].pair[1].value + 1
             lines += [txt(f"sentences 1 and {j} both", SIZE, T.HIGHLIGHT),
                       txt("contain " + ", ".join(f'"{w}"' for w in shared[:2]), SIZE,
                           T.HIGHLIGHT)]
+        # a position other than the reference's lowers the near curve's start: against the gap
+        against = float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0])
+        position = VGroup(txt(f"sentence {j}'s bank sits", SIZE, T.HIGHLIGHT),
+                          txt("elsewhere: it starts", SIZE, T.HIGHLIGHT),
+                          txt("lower, against the gap", SIZE, T.HIGHLIGHT)) \
+            if against else VGroup()
+        lines += list(position)
         caveat = VGroup(*lines).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveat.move_to([side_x + caveat.width / 2, lower.ax.axes.get_center()[1], 0])
         for m in (drop, caveat):
@@ -660,18 +796,44 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                   run_time=self.stretch(M.BASELINE_DROP, 0.8, cap=3.0))
         self.hold_until_moment(M.BASELINE_DROP)
         self.play(FadeInPlace(drop[2:4]), run_time=0.6)
-        self.emphasize(drop[2], run_time=self.stretch(M.RIVER_RISE, 0.9, cap=2.0))
+        self.emphasize(drop[2], run_time=self.stretch(M.RIVER_RISE, 0.9, cap=4.0))
         self.hold_until_moment(M.RIVER_RISE)        # where the last widening comes from
         self.play(FadeInPlace(drop[4]), run_time=0.5)
         self.emphasize(VGroup(drop[4], moved[-1]),
                        run_time=self.stretch(M.CAVEAT, 0.9, cap=3.0))
         self.hold_until_moment(M.CAVEAT)
-        self.play(FadeInPlace(caveat), run_time=0.6)
-        self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
-        self.emphasize(caveat, run_time=1.2)
-        self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.2)
+        told = VGroup(*[m for m in caveat if m not in position.submobjects])
+        self.play(FadeInPlace(told), run_time=0.6)
+        self.emphasize(VGroup(moved[-1], row[1][-1]), told, run_time=1.2)
+        if len(position):       # "position works against the gap": the gap's start
+            self.play(FadeInPlace(position), run_time=0.6)
+            self.emphasize(position, VGroup(moved[0], row[1][0]), run_time=1.4)
+        end = self.beat_start + self.beat_end(beat)
+        self.emphasize(VGroup(moved[-1], row[1][-1]),
+                       run_time=max(1.2, min(4.0, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(upper, lower, heads, *lines, bars, moved, row, base, seg,
                                    drop, caveat)]
+
+
+class SlideFade(_Fade):
+    """Move by `shift` while the opacity goes from `start` to `end` times its own: one half of
+    a swap (the old value leaves, the new one arrives), no glyph morphing into another."""
+
+    def __init__(self, mobject, shift, start: float, end: float, **kwargs):
+        self.start, self.end, self.vec = start, end, np.array(shift, dtype=float)
+        super().__init__(mobject, introducer=start == 0, **kwargs)
+
+    def begin(self) -> None:
+        self.origin = self.mobject.get_center().copy()
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        super().interpolate_mobject(alpha)
+        self.mobject.move_to(self.origin + self.vec * self.rate_func(alpha))
+
+    def finish(self) -> None:
+        Animation.finish(self)
+        self.interpolate_mobject(1.0)
 
 
 def math_ceil(x: float) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine, Dot,
-                   LaggedStart, Line, VGroup)
+                   GrowArrow, LaggedStart, Line, Rectangle, Square, VGroup, interpolate_color)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -25,7 +25,9 @@ class ProbeBeat:
         self.clear(keep_legend=False)
         d, pr = self.data, self.data["probe"]
         tasks, S = pr["tasks"], len(self.data["states"])
-        colors = [T.PROBE_SYNTAX, T.PROBE_SENSE]
+        # part of speech in the text colour: the theme's probe lavender is too near the third
+        # sentence's blue, which this video also shows
+        colors = [T.TEXT, T.PROBE_SENSE]
         size = T.SMALL_SIZE
         lo, hi = pr["axes"]["y_range"]
         ax = TickAxes([0, S - 1, 1], [lo, hi, 25], *PROBE_PLOT,
@@ -60,19 +62,30 @@ class ProbeBeat:
         panel.set_y(3.05 - panel.height / 2)
         top.align_to(ax.axes, LEFT)
         names_x = -7.11 + T.EDGE                       # the rows' labels start here
+        sketch = self.probe_sketch(ax, pr["example"], colors[0])
         self.play(FadeInPlace(VGroup(top, chart)), run_time=self.quick(0.08, 0.8))
+        self.play(FadeInPlace(sketch.state), run_time=0.6)
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
+        # what a linear probe is, drawn in the chart's still empty plot: a word's state
+        # vector goes through one set of weights and comes out as a label
         self.hold_until_moment("read_label")
-        self.emphasize(example[1], run_time=self.quick(0.03, 0.8))      # the labels
+        self.emphasize(example[1], sketch.state, run_time=self.quick(0.03, 0.8))
+        moving = sketch.state[0].copy()
+        self.play(GrowArrow(sketch.into), FadeInPlace(sketch.box),
+                  moving.animate.scale(0.4).move_to(sketch.box), run_time=0.9)
+        self.remove(moving)
+        self.play(GrowArrow(sketch.out), FadeInPlace(sketch.label), run_time=0.7)
         self.hold_until_moment("vectors_of")
-        self.emphasize(VGroup(sizes[2], sizes[3]), run_time=self.quick(0.03, 0.8))
+        self.emphasize(VGroup(sizes[2], sizes[3]), sketch.box, run_time=self.quick(0.03, 0.8))
         self.hold_until_moment("scored_on")
-        self.emphasize(VGroup(sizes[4], sizes[5]), run_time=self.quick(0.03, 0.8))
+        self.emphasize(VGroup(sizes[4], sizes[5]), sketch.label,
+                       run_time=self.quick(0.03, 0.8))
         curves = [self.probe_pieces(ax, t, i, colors[i], names_x) for i, t in enumerate(tasks)]
         # part of speech (sentence 2): each number is drawn as it is said, chance at the end
         syn, t0 = curves[0], tasks[0]
         self.hold_until_cue(2)
-        self.play(FadeInPlace(syn.name), run_time=self.quick(0.02, 0.4))
+        self.play(FadeInPlace(syn.name), FadeOutPlace(sketch), run_time=self.quick(0.02, 0.4))
+        self.remove(*sketch.get_family())
         self.emphasize(example[1], color=colors[0], run_time=self.quick(0.03, 0.8))
         self.hold_until_moment("itself")
         self.probe_points(syn, 0, 0, self.said("pos_embedding"))
@@ -125,6 +138,30 @@ class ProbeBeat:
         self.hold_until_moment("not_what")
         self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
         self.stage.other = [VGroup(top, chart, drawn, caveats)]
+
+    def probe_sketch(self, ax, ex: dict, color) -> VGroup:
+        """A linear probe as a picture: the state vector of the example's noun (a column of
+        cells, an illustration of its values), an arrow into the weights, an arrow out to
+        its part of speech. Parts: state, into, box, out, label."""
+        cells = VGroup(*[Square(0.22, stroke_width=1, stroke_color=T.FAINT, fill_opacity=1,
+                                fill_color=interpolate_color(T.VALUE_NEG, T.VALUE_POS, f))
+                         for f in (0.2, 0.8, 0.55, 0.1, 0.9, 0.4, 0.7)]).arrange(DOWN, buff=0)
+        word = ex["words"][ex["target"]]
+        name = VGroup(math("X^((l))", 26, T.MUTED),
+                      txt(f'of "{word}"', T.TINY_SIZE, T.MUTED)).arrange(DOWN, buff=0.06)
+        state = VGroup(cells, name.next_to(cells, LEFT, buff=0.2))
+        box = VGroup(Rectangle(width=1.9, height=0.8, stroke_color=T.MUTED, stroke_width=2),
+                     txt("weights", T.TINY_SIZE, T.TEXT))
+        label = txt(ex["tags"][ex["target"]], T.SMALL_SIZE, color)
+        row = VGroup(state, box, label).arrange(RIGHT, buff=1.1)
+        row.move_to(ax.axes.get_center())
+        into = Arrow(cells.get_right(), box.get_left(), buff=0.1, color=T.MUTED,
+                     stroke_width=3)
+        out = Arrow(box.get_right(), label.get_left(), buff=0.1, color=T.MUTED, stroke_width=3)
+        sketch = VGroup(state, into, box, out, label)
+        sketch.state, sketch.into, sketch.box, sketch.out, sketch.label = (state, into, box,
+                                                                            out, label)
+        return sketch
 
     def probe_example(self, ex: dict, colors) -> VGroup:
         """One sentence of the set: each word over its part of speech, the noun in the sense

@@ -24,6 +24,7 @@ class Curve(View):
     pair: list[int]
     raw: list[float]
     adjusted: list[float]
+    angle_deg: list[float]
 
 
 class Similarity(View):
@@ -52,6 +53,10 @@ class Projection(View):
     ends_spread: float
     spread_fraction: float
     output_norm: float
+    depth_distances: list[float]
+    full_end_distances: list[float]
+    full_depth_distance: float
+    end_shown: list[float]
 
 
 class Table(View):
