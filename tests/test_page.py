@@ -218,6 +218,7 @@ def test_generic_labels_read_as_words():
     assert generic_label("data.layers[{l}].join.bias_norm")[0] == "Bias length (join)"
     assert generic_label("data.layers[{l}].top_word.weight")[0] == "Weight (top word)"
     assert generic_label("data.cos.q_heads[{l}]")[0] == "Query Q heads (cosine)"
+    assert generic_label("data.layers[{l}].norm_attn.value")[0] == "Length attention"
     for path in ("data.layers[{l}].prev.next_best", "data.similarity.raw[{l}]",
                  "data.layers[{l}].w_cos_max"):
         assert not re.search(r"[›_{}\[\]]", generic_label(path)[0]), path

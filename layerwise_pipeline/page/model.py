@@ -118,7 +118,9 @@ WORDS = {"cos": "cosine", "norm": "length", "prev": "previous token", "w": "weig
          "x": "X", "q": "query Q", "k": "key K", "v": "value V", "max": "largest",
          "min": "smallest", "top": "top", "n": "number of", "pos": "position",
          "prob": "probability", "raw": "raw", "sink": "share on [CLS] and [SEP]",
-         "on": "on", "special": "[CLS] and [SEP]", "delta": "update Δ", "mid": "X + Δ"}
+         "on": "on", "special": "[CLS] and [SEP]", "delta": "update Δ", "mid": "X + Δ",
+         "attn": "attention", "mlp": "MLP", "ffn": "feed-forward", "rel": "relative",
+         "abs": "absolute", "ln": "LayerNorm", "err": "error"}
 
 
 def words(key: str) -> str:
@@ -129,6 +131,8 @@ def generic_label(tmpl: str) -> tuple[str, str]:
     """A draft's plan field in words: `layers[{l}].top_word.weight` -> "weight, top word"."""
     keys = [k for k in re.findall(r"[A-Za-z]\w*", tmpl.removeprefix("data."))
             if k != "layers" and k != "l"]
+    if len(keys) > 1 and keys[-1] == "value":           # `norm_x.value`: the value of norm_x
+        keys.pop()
     index = [int(i) + 1 for i in re.findall(r"\[(\d+)\]", tmpl)]
     name = words(keys[-1]) if keys else "value"
     name = name[0].upper() + name[1:]
