@@ -126,7 +126,8 @@ SPECS: dict[str, dict] = {
                 "The head with the next most weight on the token just before."),
             "data.layers[{l}].prev.next_best": (
                 "The runner-up's mean weight on the token just before",
-                "Far below the leader's: the other heads do other things."),
+                "The second highest mean weight on the token just before; compare it with "
+                "the leader's."),
             "data.layers[{l}].join.piece_norms": (
                 "Length of each head's piece of the update, head 0 first",
                 "Each head's output times its part of the output matrix W_O."),
@@ -144,7 +145,7 @@ SPECS: dict[str, dict] = {
                 "The state entering the layer, as in the skip path."),
             "data.layers[{l}].join.x_norm": (
                 "Length of X",
-                "Compare with the length of Δ: the update is smaller than X."),
+                "The square root of the sum of its squares: compare it with Δ's."),
             "data.layers[{l}].join.mid": (
                 "X + Δ: '{focus}' after attention, first numbers",
                 "X goes around attention on the skip path; the update is added to it."),
