@@ -35,6 +35,9 @@ def add_arguments(p) -> None:
     p.add_argument("--quality", choices=QUALITIES, default="l")
     p.add_argument("--preview", action="store_true", help="per-beat PNG frames only, fast")
     p.add_argument("--frames", type=Path, default=None, help="also write per-beat PNG frames")
+    p.add_argument("--midplay", action="store_true",
+                   help="with --preview: the text sizes in the middle of every play too, in "
+                        "frames/<name>/text/ (scripts/legibility_report.py)")
     p.add_argument("--media", type=Path, default=MEDIA)
     p.add_argument("--until", default=None, help="stop after this beat id")
     p.add_argument("--jobs", type=int, default=1,
@@ -60,7 +63,8 @@ def _main(args) -> int:
             print(out[plan["storyboard"]["name"]]["video"], flush=True)
         return 0
     for plan in plans:
-        out = render(plan, args.quality, args.media, args.preview, args.frames, args.until)
+        out = render(plan, args.quality, args.media, args.preview, args.frames, args.until,
+                     midplay=args.midplay)
         if args.preview:
             name = plan["storyboard"]["name"]
             frames = (args.frames or args.media / "frames") / name

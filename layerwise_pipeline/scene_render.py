@@ -103,9 +103,11 @@ def scene_class(template: str):
 
 
 def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: bool = False,
-           frames: Path | None = None, until: str | None = None) -> Path | None:
+           frames: Path | None = None, until: str | None = None,
+           midplay: bool = False) -> Path | None:
     """Render one plan (up to beat `until`, if given). Returns the video path (None for a
-    preview: frames only).
+    preview: frames only). `midplay`: a preview's text records also hold the text sizes in
+    the middle of every play (`StoryboardScene`).
 
     Everything is rendered in a private work folder (`staging.work_folder`); only a finished
     video that PyAV reads whole, with sections that add up to it, is published, together with
@@ -125,7 +127,8 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
             options.update(write_to_movie=False, save_sections=False, save_last_frame=True)
         with manim_session(options) as config:
             scene = scene_class(plan["template"])(
-                plan, until=until, frames_dir=work / "frames" if frames else None)
+                plan, until=until, frames_dir=work / "frames" if frames else None,
+                midplay=midplay)
             start = time.perf_counter()
             try:
                 with signals_at_checkpoints(scene):

@@ -47,6 +47,7 @@ from manim import (DOWN, ORIGIN, RIGHT, UP, Mobject, MovingCameraScene, Text,
 from layerwise_render.camera import KitCamera
 from layerwise_render.manim_patches import frames_without_copies, skip_animations
 
+from . import legibility
 from . import theme as T
 from .animations import FadeInPlace, FadeOutPlace
 from .mobjects import Num, txt, wrapped
@@ -55,7 +56,7 @@ from .mobjects.numbers import resolve
 
 class StoryboardScene(MovingCameraScene):
     """A template's scene, made for one plan: `Scene(plan, start=, until=, split=,
-    frames_dir=, on_beat=)`; everything it renders arrives here, nothing through the
+    frames_dir=, midplay=, on_beat=)`; everything it renders arrives here, nothing through the
     environment.
 
     - `until`: stop after this beat (previews of one beat, tests).
@@ -70,6 +71,8 @@ class StoryboardScene(MovingCameraScene):
       give.
     - `frames_dir`: write each beat's last frame (PNG) and what is on screen (JSON) under
       `frames_dir/<storyboard name>/` (previews, snapshot tests).
+    - `midplay`: with `frames_dir`, in a preview, also the text sizes in the middle of every
+      play (`midplay_texts`; scripts/legibility_report.py, scripts/pacing_report.py).
     - `on_beat(i)`: called as beat i opens (a beat run names the beat a failure was in).
     """
 
@@ -77,10 +80,12 @@ class StoryboardScene(MovingCameraScene):
     _skipping = False
 
     def __init__(self, plan: dict, *args, start: str | None = None, until: str | None = None,
-                 split: bool = False, frames_dir: Path | None = None, on_beat=None, **kwargs):
+                 split: bool = False, frames_dir: Path | None = None, midplay: bool = False,
+                 on_beat=None, **kwargs):
         kwargs.setdefault("camera_class", KitCamera)
         self.plan, self.start, self.until, self.split = plan, start, until, split
         self.frames_dir = Path(frames_dir) / plan["storyboard"]["name"] if frames_dir else None
+        self.midplay, self._midplay = midplay, []
         self.on_beat = on_beat
         super().__init__(*args, **kwargs)
 
@@ -549,8 +554,20 @@ class StoryboardScene(MovingCameraScene):
         Path(f"{stem}.json").write_text(json.dumps(state, indent=1, sort_keys=True))
         text_dir = self.frames_dir / "text"
         text_dir.mkdir(exist_ok=True)
-        (text_dir / f"{stem.name}.json").write_text(json.dumps(
-            {"beat": beat["id"], "texts": text_sizes(self)}, indent=1, sort_keys=True))
+        record = {"beat": beat["id"], "texts": text_sizes(self)}
+        if self.midplay:
+            record["midplay"], self._midplay = self._midplay, []
+        (text_dir / f"{stem.name}.json").write_text(json.dumps(record, indent=1, sort_keys=True))
+
+    def begin_animations(self) -> None:
+        """With `midplay` and frames in a preview (plays skipped to their end): the text sizes
+        at the middle of each play, for `capture` (`midplay_texts`)."""
+        super().begin_animations()
+        if self.frames_dir and self.midplay and not self._skipping \
+                and self.renderer.skip_animations:
+            sample = midplay_texts(self)
+            if sample is not None:
+                self._midplay.append(sample)
 
 
 _REF_HEIGHT: dict = {}
@@ -571,25 +588,58 @@ def _ref_height(m) -> float:
 def text_sizes(scene) -> list[dict]:
     """Every visible text and formula on screen with its height in px at 854x480: the height
     'Hg' would have at its effective font size (after any scaling), divided by the camera's
-    zoom. A label made only of small letters is measured like any other at its size."""
+    zoom. A label made only of small letters is measured like any other at its size. Also
+    its cap heights (scenes/legibility.py): `cap_px` at its main size, `min_px` at its
+    smallest (a superscript or subscript), `script` what is drawn that small."""
+    return [d for _, d in _measured(scene)]
+
+
+def _measured(scene) -> list[tuple]:
+    """(mobject, its `text_sizes` record) for every visible text and formula."""
     px_per_unit = 480 / float(scene.camera.frame.height)
     out = []
     for top in scene.mobjects:
         for m in top.get_family():
             if not (isinstance(m, Text) or hasattr(m, "typst_code")):
                 continue
-            if not len(m.get_family()) or max((s.get_fill_opacity() for s in m.get_family()
-                                                if isinstance(s, VMobject)), default=0) < 0.05:
+            # visible: by its glyphs (a Text keeps its own opacity when .animate fades them)
+            if max((s.get_fill_opacity() for s in m.get_family()
+                    if isinstance(s, VMobject) and len(s.points)), default=0) < 0.05:
                 continue
             try:
                 fs = float(m.font_size)
             except (AttributeError, ZeroDivisionError, TypeError):
                 continue
             px = _ref_height(m) * fs / 48 * px_per_unit
-            out.append({"text": getattr(m, "text", None) or getattr(m, "typst_code", ""),
-                        "px": round(px, 2), "font_size": round(fs, 2),
-                        "source": getattr(m, "source", None)})
+            out.append((m, {"text": getattr(m, "text", None) or getattr(m, "typst_code", ""),
+                            "px": round(px, 2), "font_size": round(fs, 2),
+                            "source": getattr(m, "source", None),
+                            **legibility.sizes(m, px_per_unit, T.FONT)}))
     return out
+
+
+def midplay_texts(scene) -> dict | None:
+    """The text sizes in the middle of the play being started: every animation moved to
+    alpha 0.5 (updaters run with dt 0), {"play", "time", "texts"}; a text is `moving` when
+    its size there differs (by over 1 %) from its size at the play's end (alpha 1), which is
+    measured next: one growing into place, or zoomed past, is not yet meant to be read. Only
+    for a skipped play (a preview), which then sets alpha 1 itself, so alpha only goes
+    0 -> 0.5 -> 1, as in a render. None for a wait."""
+    from manim import Wait
+    anims = scene.animations or []
+    if all(isinstance(a, Wait) for a in anims):
+        return None
+    sample = []
+    for alpha in (0.5, 1.0):
+        for a in anims:
+            a.interpolate(alpha)
+        scene.update_mobjects(0)
+        sample.append(_measured(scene))
+    end = {id(m): d["min_px"] for m, d in sample[1]}
+    texts = [{**d, "moving": bool(abs(end.get(id(m), 0.0) - d["min_px"]) > 0.01 * d["min_px"])}
+             for m, d in sample[0]]
+    middle = scene.time - scene.get_run_time(anims) / 2     # a skipped play's time is its end
+    return {"play": scene.renderer.num_plays, "time": round(middle, 4), "texts": texts}
 
 
 def _hex(color) -> str | None:

@@ -60,7 +60,7 @@ class TYPE:
     math = 30
     body = 24
     label = 22
-    math_label = 26
+    math_label = 27      # the smallest with scripts at the legibility floor (8 px cap height)
     small = 18
     code = 18
 

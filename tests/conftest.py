@@ -55,3 +55,11 @@ def minilm_hf():
                                                    local_files_only=True)
     tok = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
     return model.eval().to(torch.float32), tok
+
+
+@pytest.fixture(scope="session")
+def rendered(cache_dir, tmp_path_factory):
+    """The shipped storyboards' plans and preview frames (with mid-play text sizes), each
+    rendered once per session on first use: tests/test_snapshots.py and test_legibility.py."""
+    import framecheck
+    return framecheck.Rendered(cache_dir, tmp_path_factory.mktemp("snap"))

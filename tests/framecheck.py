@@ -146,17 +146,48 @@ def state_differences(actual, golden, path: str = "", key: str = "") -> list[str
 
 
 def render_previews(plans_dir: Path, media: Path, names: list[str]) -> Path:
-    """Render every beat's last frame of the named plans in a fresh process (no torch there)."""
+    """Render every beat's last frame of the named plans in a fresh process (no torch there),
+    with the text sizes sampled in the middle of every play too (`--midplay`: the frames are
+    the same; tests/test_legibility.py reads the text records)."""
     (media / "plans").mkdir(parents=True, exist_ok=True)
     boards = []
     for n in names:
         (media / "plans" / f"{n}.json").write_bytes((plans_dir / f"{n}.json").read_bytes())
         boards.append(str(storyboard_path(n)))
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--preview", "--media",
-                        str(media), *boards], cwd=ROOT, capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--preview", "--midplay",
+                        "--media", str(media), *boards], cwd=ROOT, capture_output=True, text=True)
     if r.returncode:
         raise RuntimeError(f"preview render failed:\n{r.stdout}\n{r.stderr}")
     return media / "frames"
+
+
+class Rendered:
+    """Plans and preview frames of the shipped storyboards, built on first use per storyboard
+    (once per test session: the `rendered` fixture, shared by test_snapshots and
+    test_legibility)."""
+
+    def __init__(self, cache_dir, tmp):
+        self.cache_dir, self.plans, self.media = cache_dir, tmp / "plans", tmp / "media"
+        self.done: set[str] = set()
+
+    def plan_path(self, name: str):
+        from layerwise_core.plans import build_plan, write_plan
+        from layerwise_core.storyboard.schema import load_storyboard
+        path = self.plans / f"{name}.json"
+        if not path.exists():
+            sb = load_storyboard(storyboard_path(name))
+            write_plan(build_plan(sb, self.cache_dir), path)
+        return path
+
+    def plan(self, name: str) -> dict:
+        return load_json(self.plan_path(name))
+
+    def frames(self, name: str):
+        if name not in self.done:
+            self.plan_path(name)
+            render_previews(self.plans, self.media, [name])
+            self.done.add(name)
+        return self.media / "frames" / name
 
 
 def plan_value(plan: dict, source: str):

@@ -16,7 +16,7 @@ import framecheck as fc
 from layerwise_pipeline.watch import signature
 
 DATA = Path(__file__).parent / "data"
-COMMANDS = {"trace", "info", "models", "validate", "plan", "estimate", "draft", "render",
+COMMANDS = {"trace", "info", "models", "validate", "lint", "plan", "estimate", "draft", "render",
             "preview", "slides", "page", "chapter", "watch", "certs"}
 
 

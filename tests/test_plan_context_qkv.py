@@ -100,7 +100,10 @@ def test_narration_quotes_the_plan(built):
     # the shrink example is its own sentence: the queries at layer 2 closer than X there
     c = d["cos"]
     assert c["q"][2] > c["x"][2]
-    assert f"at layer 2 the queries, at {fmt(c['q'][2])}, are closer than X, at {fmt(c['x'][2])}" in text
+    assert (f"The queries can differ less than X: at layer 2 they are at {fmt(c['q'][2])}, "
+            f"X at {fmt(c['x'][2])}") in text
+    # the values' highest at the last layer is said with it (not only boxed)
+    assert f"the values least, at {fmt(d['cos']['v'][L])}" in text
     assert sm["last_highest"]["key"] == "v" and d["cos"]["v"][L] > d["cos"]["q"][L]
     assert "Values differ most" not in " ".join(b["caption"] for b in plan["beats"])
 
@@ -130,6 +133,15 @@ def test_entered_is_the_traces(built, cache_dir):
     assert [fmt(v) for v in (*e["length"], e["cos"], e["x_next"])] == \
         ["5.50", "3.85", "0.38", "0.90"]
     assert e["x_next"] == plan["data"]["cos"]["x"][1]
+    # the X both updates are added to, and the two sums before LayerNorm and the FFN
+    xa = np.asarray(a["blocks.0.hook_resid_pre"][p], np.float64)
+    xb = np.asarray(b["blocks.0.hook_resid_pre"][q], np.float64)
+    assert e["x_length"] == pytest.approx([np.linalg.norm(xa), np.linalg.norm(xb)], abs=1e-9)
+    assert e["sum_length"] == pytest.approx([np.linalg.norm(xa + ua), np.linalg.norm(xb + ub)],
+                                            abs=1e-9)
+    assert e["sum_cos"] == pytest.approx(cos(xa + ua, xb + ub), abs=1e-9)
+    assert [fmt(v) for v in (*e["x_length"], e["sum_cos"])] == ["11.50", "11.50", "0.91"]
+    assert e["sum_angle"] == pytest.approx(np.degrees(np.arccos(e["sum_cos"])), abs=1e-9)
 
 
 def write(tmp_path: Path, sentences: list[str]) -> Path:

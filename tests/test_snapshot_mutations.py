@@ -47,8 +47,8 @@ def assert_detected(plan, stem, tmp_path):
 
 
 def test_unmutated_render_matches(toy_plan, tmp_path):
-    frame, state = render_beat(toy_plan, "03_pass1", tmp_path)
-    g_frame, g_state = golden("toy_loop", "03_pass1")
+    frame, state = render_beat(toy_plan, "03_layer1", tmp_path)
+    g_frame, g_state = golden("toy_loop", "03_layer1")
     assert fc.frames_match(fc.frame_difference(frame, g_frame))
     assert not fc.state_differences(state, g_state)
 
@@ -59,7 +59,7 @@ def test_changed_number_text_is_detected(toy_plan, tmp_path):
     lay = plan["data"]["layers"][1]
     assert f"{lay['update'][0]:.2f}" == "-0.25"
     lay["update"][0] -= 0.01
-    diff = assert_detected(plan, "03_pass1", tmp_path)
+    diff = assert_detected(plan, "03_layer1", tmp_path)
     print("number text change:", diff)
 
 
@@ -68,7 +68,7 @@ def test_moved_vector_is_detected(toy_plan, tmp_path):
     plan = copy.deepcopy(toy_plan)
     v = plan["data"]["layers"][0]["v"]
     plan["data"]["layers"][0]["v"] = [c * 1.1 for c in v]
-    print("10% longer arrow:", assert_detected(plan, "01_pass0_qkv", tmp_path))
+    print("10% longer arrow:", assert_detected(plan, "01_layer0_qkv", tmp_path))
 
 
 def test_object_moved_three_pixels_is_detected(toy_plan, tmp_path, monkeypatch):
@@ -90,7 +90,7 @@ def test_changed_colour_is_detected(toy_plan, tmp_path, monkeypatch):
     from scenes import theme
     monkeypatch.setattr(theme, "X", ManimColor("#5D8DE2"))   # stream blue, a shade darker
     monkeypatch.setitem(theme.COLOR_OF, "x", ManimColor("#5D8DE2"))
-    print("X colour shade:", assert_detected(toy_plan, "03_pass1", tmp_path))
+    print("X colour shade:", assert_detected(toy_plan, "03_layer1", tmp_path))
 
 
 def test_bar_ten_percent_longer_is_detected(cache_dir, tmp_path):

@@ -14,44 +14,12 @@ import pytest
 import framecheck as fc
 from layerwise_pipeline.provenance import versions
 from layerwise_core.storyboard.schema import load_storyboard
-from layerwise_templates import storyboard_path
 
 STORYBOARDS = sorted((fc.ROOT / "layerwise_templates").glob("*/*.yaml"))
 BEATS = [(p.stem, f"{i:02d}_{b.id}") for p in STORYBOARDS
          for i, b in enumerate(load_storyboard(p).beats)]
 IDS = [f"{n}/{s}" for n, s in BEATS]
 pytestmark = pytest.mark.render
-
-
-class Rendered:
-    """Plans and preview frames, built on first use per storyboard (once per session)."""
-
-    def __init__(self, cache_dir, tmp):
-        self.cache_dir, self.plans, self.media = cache_dir, tmp / "plans", tmp / "media"
-        self.done: set[str] = set()
-
-    def plan_path(self, name: str):
-        from layerwise_core.plans import build_plan, write_plan
-        path = self.plans / f"{name}.json"
-        if not path.exists():
-            sb = load_storyboard(storyboard_path(name))
-            write_plan(build_plan(sb, self.cache_dir), path)
-        return path
-
-    def plan(self, name: str) -> dict:
-        return fc.load_json(self.plan_path(name))
-
-    def frames(self, name: str):
-        if name not in self.done:
-            self.plan_path(name)
-            fc.render_previews(self.plans, self.media, [name])
-            self.done.add(name)
-        return self.media / "frames" / name
-
-
-@pytest.fixture(scope="session")
-def rendered(cache_dir, tmp_path_factory) -> Rendered:
-    return Rendered(cache_dir, tmp_path_factory.mktemp("snap"))
 
 
 @pytest.fixture(scope="session")

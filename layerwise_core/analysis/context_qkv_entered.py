@@ -37,12 +37,20 @@ def update(trace: Trace, pos: list[int], layer: int) -> np.ndarray:
 
 def entered(a: Trace, pos_a: list[int], b: Trace, pos_b: list[int], layer: int = 0) -> dict:
     """Both sentences' attention at `layer` (`looks`), and their updates: `length` [a, b] of
-    Delta_attn, `cos` between them and `angle` (degrees, arccos of that cosine)."""
+    Delta_attn, `cos` between them and `angle` (degrees, arccos of that cosine); the X each is
+    added to: `x_length` [a, b] (|X^(layer)|); the two sums X^(layer) + Delta_attn^(layer)
+    (before the norm and the FFN that follow): `sum_length` [a, b], `sum_cos`, `sum_angle`."""
     ua, ub = update(a, pos_a, layer), update(b, pos_b, layer)
+    xa, xb = (focus_row(t[f"blocks.{layer}.hook_resid_pre"], p) for t, p in
+              ((a, pos_a), (b, pos_b)))
     c = float(cosine(ua, ub))
+    sc = float(cosine(xa + ua, xb + ub))
     return {"layer": layer, "looks": [looks(a, pos_a, layer), looks(b, pos_b, layer)],
             "length": [float(np.linalg.norm(ua)), float(np.linalg.norm(ub))],
-            "cos": c, "angle": math.degrees(math.acos(max(-1.0, min(1.0, c))))}
+            "cos": c, "angle": math.degrees(math.acos(max(-1.0, min(1.0, c)))),
+            "x_length": [float(np.linalg.norm(xa)), float(np.linalg.norm(xb))],
+            "sum_length": [float(np.linalg.norm(xa + ua)), float(np.linalg.norm(xb + ub))],
+            "sum_cos": sc, "sum_angle": math.degrees(math.acos(max(-1.0, min(1.0, sc))))}
 
 
 def contrast_heads(looks_a: dict, looks_b: dict, n: int = 2) -> list[dict]:

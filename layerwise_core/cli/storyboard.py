@@ -1,4 +1,5 @@
-"""`layerwise validate`, `plan`, `estimate` and `draft`: the storyboard commands of the CLI."""
+"""`layerwise validate`, `lint`, `plan`, `estimate` and `draft`: the storyboard commands of the
+CLI."""
 
 from __future__ import annotations
 
@@ -37,6 +38,22 @@ def cmd_validate(args) -> None:
     boards = boards_for(args)
     for b in boards:
         print(f"{b.path}: ok ({b.template}, {b.model}, {len(b.beats)} beats)")
+
+
+def cmd_lint(args) -> int:
+    """Every comparison or superlative that no placeholder or claim backs
+    (storyboard/overstate.py), one line each on stdout; exit 1 when there is any, 0 when
+    none. A storyboard that does not validate is an error (exit 2), as in `validate`."""
+    import sys
+    from ..storyboard.overstate import findings
+    boards = boards_for(args)
+    found = [f for b in boards for f in findings(b)]
+    for f in found:
+        print(f)
+    print(f"lint: {len(found)} unbacked comparison word{'s' if len(found) != 1 else ''} in "
+          f"{len({f.path for f in found})} of {len(boards)} storyboard"
+          f"{'s' if len(boards) != 1 else ''}", file=sys.stderr)
+    return 1 if found else 0
 
 
 def cmd_plan(args) -> None:
@@ -108,6 +125,10 @@ def add_commands(sub) -> None:
     v.add_argument("files", nargs="+", type=Path)
     v.add_argument("--model", default=None, help=MODEL_HELP)
     v.set_defaults(func=cmd_validate)
+    lint = sub.add_parser("lint", help="comparisons and superlatives that no placeholder or "
+                                       "expect: claim backs (file:line: field: word)")
+    lint.add_argument("files", nargs="+", type=Path)
+    lint.set_defaults(func=cmd_lint, model=None)
     p = sub.add_parser("plan", help="validate storyboards, compute their traces and plans")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--media", type=Path, default=Path("media"))

@@ -41,7 +41,7 @@ from .scene_parts import ProbeBeat
 from .view import Data
 
 SIZE = T.SMALL_SIZE             # 18: every label and number (the floor is 14 px)
-MATH = 26                       # X^(l) tick labels: scripts at ~70 % stay above the floor
+MATH = T.TYPE.math_label        # X^(l) tick labels: scripts (70 %) at the 8 px floor
 PLOT_WIDTH = 9.4
 NAME_WIDTH = 2.3                # the row-label column left of the plot
 ROW_STEP = 0.36

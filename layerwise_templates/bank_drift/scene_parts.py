@@ -33,7 +33,7 @@ class ProbeBeat:
                                for i, st in enumerate(d["states"])],
                       y_ticks=[(v, f"data.probe.axes.y_ticks[{i}]")
                                for i, v in enumerate(pr["axes"]["y_ticks"])], y_decimals=0)
-        ticks = VGroup(*[math(st["math"], 26, T.MUTED).next_to(ax.axes.c2p(i, lo), DOWN,
+        ticks = VGroup(*[math(st["math"], T.TYPE.math_label, T.MUTED).next_to(ax.axes.c2p(i, lo), DOWN,
                                                                buff=0.14)
                          for i, st in enumerate(d["states"])])
         for m in ticks:

@@ -55,7 +55,7 @@ def build(c: Context) -> Draft:
     # same ------------------------------------------------------------------------------
     one = all(abs(cos[k][0] - 1) <= 1e-6 for k in ("x", *QKV))
     intro = ("To compare two vectors we use the cosine of the angle between them. It is zero "
-             "when they stand at right angles, unrelated, and one when they point the same way.")
+             "when they stand at right angles, and one when they point the same way.")
     if one:
         beats.append(Beat(
             "same", ["same"],
@@ -108,6 +108,8 @@ def build(c: Context) -> Draft:
                    f"data.entered.heads[0].b_key == {h['b_key']}"]
     after = ("After LayerNorm and the feed-forward layer" if a.spec.placement.norm_before_q
              != "own" else "After the feed-forward update")
+    added = (" Both are added to the same X, {data.entered.x_length[0]:.2f} long, so the two "
+             "sums have a cosine of {data.entered.sum_cos:.2f}." if m["identical"] else "")
     nxt = (f" {after}, the two X entering layer {{data.layers[1]}} have a cosine of {{data.entered.x_next:.2f}}."
            if L > 1 else "")
     beats.append(Beat(
@@ -117,7 +119,7 @@ def build(c: Context) -> Draft:
         "So where does the difference come from? " + " ".join(sent_parts) + head_part
         + " So attention adds two different updates, {data.entered.length[0]:.2f} and "
           "{data.entered.length[1]:.2f} long, with a cosine of {data.entered.cos:.2f} between "
-          "them." + nxt,
+          "them." + added + nxt,
         expect=claims + [_near("data.entered.cos", e["cos"]), "len(data.contexts) == 2"]))
 
     # layers ------------------------------------------------------------------------------
@@ -129,7 +131,7 @@ def build(c: Context) -> Draft:
             f"{{data.cos.v[{l}]:.2f}}." for l in stops)
         beats.append(Beat(
             "layers", ["layers"],
-            "Every layer uses one set of W_Q, W_K, W_V for both sentences.",
+            "Every layer uses one set of query, key and value matrices for both sentences.",
             "Now layer by layer. Each layer applies one set of matrices to both sentences, "
             + ("yet from layer {data.layers[1]} on the cosines of X, of the queries, the keys "
                "and the values all stay below one. " if below else
@@ -162,8 +164,9 @@ def build(c: Context) -> Draft:
                  "{data.summary.last_lowest.value:.2f}, and the "
                  "{data.summary.last_highest.name} are at {data.summary.last_highest.value:.2f}. ")
         claims += [_near(f"data.cos.{k}[{L - 1}]", cos[k][L - 1]) for k in QKV]
-    text += ("The matrices can stretch a difference, but they cannot make one: "
-             f"{said} offers something different in each sentence only because its X changed.")
+    text += ("Q, K and V can differ more or less than X, but the shared matrices cannot make a "
+             f"difference from equal inputs: {said} offers something different in each sentence "
+             "only because its X changed.")
     beats.append(Beat(
         "compare", ["compare"],
         "Lowest: {data.summary.lowest.name} at layer {data.summary.lowest.layer} "

@@ -68,7 +68,8 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
     """What entered at layer 0 (analysis.context_qkv_entered): per sentence its tokens, the focus
     positions, the head-average attention row of the focus word and its other words by weight;
     two heads that read one sentence's heaviest word and another word in the other; the two
-    updates Delta_attn^(0): lengths, cosine, angle; and the cosine of the two X^(1)."""
+    updates Delta_attn^(0): lengths, cosine, angle; the lengths of the X^(0) they are added to
+    and the cosine of the two sums; and the cosine of the two X^(1)."""
     e = entered(traces[0], pos[0], traces[1], pos[1], 0)
     for i, lk in enumerate(e["looks"]):
         for j in lk["words"][:3]:
@@ -79,7 +80,8 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
         for k in ("a", "b"):
             stable(h[k], DECIMALS, f"data.entered.heads: head {h['head']} {k}")
     for v, what in ((e["length"][0], "length[0]"), (e["length"][1], "length[1]"),
-                    (e["cos"], "cos")):
+                    (e["cos"], "cos"), (e["x_length"][0], "x_length[0]"),
+                    (e["x_length"][1], "x_length[1]"), (e["sum_cos"], "sum_cos")):
         stable(v, DECIMALS, f"data.entered.{what}")
     sents = [{"tokens": list(t.tokens), "focus": p, "mean": lk["mean"],
               "words": lk["words"], "special": sorted(
@@ -102,6 +104,8 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
         "heads": [{**h, "a_token": traces[0].tokens[h["a_key"]],
                    "b_token": traces[1].tokens[h["b_key"]]} for h in heads],
         "length": e["length"], "cos": e["cos"], "angle": e["angle"],
+        "x_length": e["x_length"], "sum_length": e["sum_length"], "sum_cos": e["sum_cos"],
+        "sum_angle": e["sum_angle"],
         "x_next": cos_x[1] if len(cos_x) > 1 else None,
         "decimals": DECIMALS,
     }

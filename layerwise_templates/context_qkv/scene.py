@@ -29,15 +29,17 @@ import math as pymath
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, Angle, Arc, ArcBetweenPoints, Arrow,
-                   Circle, Create, Dot, LaggedStart, Line, Rotate, SurroundingRectangle,
-                   Text, Transform, VGroup, Write)
+                   Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
+                   SurroundingRectangle, Text, Transform, VGroup, Write)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, TickAxes, bracket, inline, math, txt
-from scenes.mobjects.text import light
+from scenes.mobjects.text import light, on_baseline
 from scenes.motion import point_at
 
 from .view import Data
@@ -46,7 +48,6 @@ S = T.TYPE.small
 QKV = ("q", "k", "v")
 NAME = {"x": "X", "in": "LN(X)", "q": "Q", "k": "K", "v": "V"}
 COLOR = {"x": T.X, "in": T.LN, "q": T.Q, "k": T.K, "v": T.V}
-WIDTH = {"x": 7}                    # X's line drawn thick and on top (the others 3)
 DOT = {"v": 0.12, "k": 0.095, "q": 0.07, "in": 0.055, "x": 0.045}   # concentric where equal
 PLOT = (5.4, 3.4)                   # chart axes width, height
 PANEL_X = 0.6                       # left edge of the right-hand panel
@@ -55,6 +56,8 @@ WINDOW = 11                         # tokens shown per sentence in the arcs (a w
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
 TABLE_ROWS = 7                      # table rows shown at once (deeper models scroll)
+HL = T.TEXT                         # boxes and rings: white (yellow is Q's colour here)
+X_BAND = 16                         # X's line: a wide, faint band under the thin Q, K, V lines
 
 
 @dataclass
@@ -77,6 +80,24 @@ class ContextQKVScene(StoryboardScene):
         self.v = Data.at(self.plan)
         self.keys = ["x"] + ([] if self.v.reads.same_as_x.value else ["in"]) + list(QKV)
         self.st = Stage()
+
+    def emphasize(self, *ms, color=HL, **kw) -> None:
+        super().emphasize(*ms, color=color, **kw)
+
+    def point_at(self, m, color=HL, run_time=None) -> None:
+        super().point_at(m, color=color, run_time=run_time)
+
+    def box(self, *ms, t: float, slot: str = "boxes", color=HL, rings=()) -> None:
+        """Boxes round `ms` (and the `rings` given) that stay (in `slot`, added to what is
+        there) until `unbox`."""
+        rs = VGroup(*[SurroundingRectangle(m, color=color, buff=0.05, stroke_width=2.5)
+                      for m in ms], *rings)
+        old = self.shown.get(slot)
+        self.play(Create(rs), run_time=t)
+        self.set_slot(slot, rs if old is None else VGroup(old, rs))
+
+    def unbox(self, t: float | None = None, slot: str = "boxes") -> None:
+        self.drop(slot, run_time=t)
 
     def cos(self, key: str):
         """The cosines of `key` (x, in, q, k, v) per layer, as plan values."""
@@ -135,6 +156,11 @@ class ContextQKVScene(StoryboardScene):
             self.st.sents = self.make_sentences()
             self.play(FadeInPlace(self.st.sents), run_time=self.quick())
 
+    def caption_top(self) -> float:
+        """Top of the beat's caption (the lowest a drawing may reach), -3.0 without one."""
+        c = self.caption
+        return float(c.get_top()[1]) if c is not None and c.height > 0.01 else -3.0
+
     def content_top(self) -> float:
         return (self.st.sents.get_bottom()[1] if self.st.sents is not None else 2.9) - 0.15
 
@@ -150,8 +176,8 @@ class ContextQKVScene(StoryboardScene):
         m = v.match
         if m.identical.value:
             lines = (["same token, same position:",
-                      "MiniLM builds the first X from the token and its position",
-                      "(plus parts that are the same for every token here),",
+                      "MiniLM builds the first X from the token and its position,",
+                      "not from the other words,",
                       "so at layer 0 both start from one X"]
                      if m.absolute_positions.value else
                      ["same token, same position:", "the first X is the token's vector,",
@@ -173,7 +199,9 @@ class ContextQKVScene(StoryboardScene):
         lo, hi = v.axes.y_range.values
         L = len(v.layers)
         head = txt(f"cosine of the two \"{v.word}\" vectors", S)
-        legend = VGroup(*[VGroup(Line(LEFT * 0.15, RIGHT * 0.15, color=COLOR[k], stroke_width=5),
+        legend = VGroup(*[VGroup(Line(LEFT * 0.15, RIGHT * 0.15, color=COLOR[k],
+                                      stroke_width=X_BAND if k == "x" else 5,
+                                      stroke_opacity=0.35 if k == "x" else 1),
                                  txt(NAME[k], S, COLOR[k])).arrange(RIGHT, buff=0.08)
                           for k in self.keys]).arrange(RIGHT, buff=0.3)
         h = v.heads
@@ -215,28 +243,32 @@ class ContextQKVScene(StoryboardScene):
         if st.grown < upto:
             new = VGroup()
             for l in range(st.grown + 1, upto + 1):
-                for k in reversed(self.keys):
+                for k in self.keys:                     # X's band first, under the others
                     d = self.point(k, l)
                     st.dots.setdefault(k, {})[l] = d
                     new.add(d)
                     if l > 0:
-                        seg = Line(self.st.ax.axes.c2p(l - 1, self.cos(k)[l - 1].value),
-                                   self.st.ax.axes.c2p(l, self.cos(k)[l].value),
-                                   color=COLOR[k], stroke_width=WIDTH.get(k, 3))
+                        seg = self.segment(k, l)
                         st.lines.add(seg)
                         new.add(seg)
             st.grown = upto
             self.play(FadeInPlace(new), run_time=t or self.quick())
             self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
 
+    def segment(self, k: str, l: int) -> Line:
+        """Quantity k's line from layer l-1 to l: X a wide faint band, the others thin on it."""
+        ax = self.st.ax.axes
+        a, b = (ax.c2p(j, self.cos(k)[j].value) for j in (l - 1, l))
+        if k == "x":
+            return Line(a, b, color=COLOR[k], stroke_width=X_BAND, stroke_opacity=0.35)
+        return Line(a, b, color=COLOR[k], stroke_width=3)
+
     def grow(self, l: int, t: float) -> None:
         """One segment and dot per quantity, from layer l-1 to layer l."""
         st = self.st
         segs, dots = [], []
         for k in self.keys:
-            a = st.ax.axes.c2p(l - 1, self.cos(k)[l - 1].value)
-            b = st.ax.axes.c2p(l, self.cos(k)[l].value)
-            segs.append(Line(a, b, color=COLOR[k], stroke_width=WIDTH.get(k, 3)))
+            segs.append(self.segment(k, l))
             dots.append(self.point(k, l))
         self.play(LaggedStart(*[Create(s) for s in segs], lag_ratio=0.25),
                   LaggedStart(*[FadeInPlace(d) for d in dots], lag_ratio=0.25), run_time=t)
@@ -244,7 +276,7 @@ class ContextQKVScene(StoryboardScene):
             st.dots.setdefault(k, {})[l] = d
             st.lines.add(s)
         st.grown = l
-        self.bring_to_front(*[s for k, s in zip(self.keys, segs) if k == "x"])
+        self.bring_to_front(*[s for k, s in zip(self.keys, segs) if k != "x"])
         self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
 
     # --- the layer-0 panel: X rows, the same W, Q rows -----------------------------------------
@@ -329,7 +361,7 @@ class ContextQKVScene(StoryboardScene):
         """Two arrows from one point; the second turns (the beat animates it)."""
         head = VGroup(txt("cosine of the angle between two vectors:", S),
                       txt("1 = same direction", S, T.TEXT),
-                      txt("0 = at right angles: unrelated", S, T.TEXT))
+                      txt("0 = at right angles", S, T.TEXT))
         head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         head.move_to([-6.2, self.content_top() - 0.15, 0], aligned_edge=UP + LEFT)
         n = 2.2                                     # arrow length: its tip at 90 deg stays
@@ -374,6 +406,21 @@ class ContextQKVScene(StoryboardScene):
             self.put("zero_label", lab, run_time=0.5 * t)
             point_at(self, d0, run_time=0.5 * t, direction=DOWN)
 
+        def multiply(t):
+            # X goes into the matrices, Q comes out of them: Q = X W + b, the same W for both
+            w = panel.w[1]
+            feed = panel.xr.rows.copy()
+            self.play(FadeInPlace(panel.w), run_time=0.2 * t)
+            self.play(feed.animate.scale(0.45).move_to(w).set_opacity(0.25), run_time=0.25 * t)
+            self.remove(feed)
+            self.emphasize(w, run_time=0.1 * t)
+            q = VGroup(panel.qr, panel.mk_q)
+            q.save_state()
+            q.scale(0.3).move_to(w).set_opacity(0)
+            self.add(q)
+            self.play(Restore(q), run_time=0.3 * t)
+            self.play(FadeInPlace(panel.kv), run_time=0.15 * t)
+
         self.drop("table")
         self.by_cue([
             [(1, lambda t: self.put("cosine", pic[0], run_time=t)),
@@ -386,10 +433,8 @@ class ContextQKVScene(StoryboardScene):
                  *[Transform(self.st.sents[i].box.copy(), SurroundingRectangle(
                      panel.xr.rows[i], color=T.X, buff=0.04), remover=True) for i in (0, 1)],
                  FadeInPlace(panel.xr), run_time=t)),
-             (1, lambda t: self.play(Write(panel.mk_x), run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(panel.w), run_time=t)),
-             (2, lambda t: self.play(FadeInPlace(panel.qr), Write(panel.mk_q), run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(panel.kv), run_time=t))],
+             (1, lambda t: self.play(Write(panel.mk_x), run_time=t))],
+            [(1, multiply)],
             [(2, chart_in), (1, value_label)],
         ])
         self.set_slot("panel", panel)
@@ -431,6 +476,7 @@ class ContextQKVScene(StoryboardScene):
             color = T.SENTENCES[i] if j in focus else T.TEXT
             t_ = txt(toks[j], T.TYPE.label, color)
             row.add(t_.move_to([xs[j], y, 0]))
+        on_baseline(list(row), y - 0.09)            # "." sits low, like a full stop
         dots = VGroup()
         if shown[0] > 0:
             dots.add(txt("…", T.TYPE.label, T.MUTED).next_to(row[0], LEFT, buff=0.12))
@@ -461,6 +507,7 @@ class ContextQKVScene(StoryboardScene):
         g = VGroup(tag, row, dots, arcs, weights)
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
         g.tok = {j: row[shown.index(j)] for j in shown}
+        g.shown_index = {j: k for k, j in enumerate(shown)}
         return g
 
     def heads_card(self, x: float, y: float) -> VGroup:
@@ -469,6 +516,9 @@ class ContextQKVScene(StoryboardScene):
         size = T.TYPE.label
         lines = [inline(txt("one head, layer 0: head", S, T.TEXT),
                         Num(h.head, decimals=0, size=S, color=T.TEXT)),
+                 inline(txt("(of", S, T.MUTED), Num(self.v.heads.n_heads, decimals=0, size=S,
+                                                    color=T.MUTED),
+                        txt("heads, counted from 0)", S, T.MUTED)),
                  inline(txt("sentence 1:", size, T.SENTENCES[0]), txt(str(h.a_token), size),
                         Num(h.a, decimals=2, size=size, color=T.ATTN), buff=0.16),
                  inline(txt("sentence 2:", size, T.SENTENCES[1]), txt(str(h.b_token), size),
@@ -476,27 +526,41 @@ class ContextQKVScene(StoryboardScene):
         g = VGroup(*lines).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         return g.move_to([x, y, 0], aligned_edge=UP + LEFT)
 
+    def update_unit(self) -> float:
+        """Scene units per unit of length, one scale for the updates, X^(0) and the sums: the
+        longer update at most 2.0 long, X^(0) 4.6, the longer sum 5.0."""
+        e = self.v.entered
+        return min(2.0 / max(float(e.length[0]), float(e.length[1]), 1e-9),
+                   4.6 / max(float(e.x_length[0]), float(e.x_length[1]), 1e-9),
+                   5.0 / max(float(e.sum_length[0]), float(e.sum_length[1]), 1e-9))
+
     def update_picture(self, x: float, y_top: float) -> VGroup:
         """The two updates Delta_attn^(0) as arrows from one point: lengths to scale, the
         angle between them from the plan."""
         e = self.v.entered
         la, lb = (float(e.length[0]), float(e.length[1]))
-        unit = 2.3 / max(la, lb, 1e-9)
+        unit = self.update_unit()
         base = 8 * DEGREES
         ang = float(e.angle) * DEGREES
+        head = VGroup(inline(txt("what attention adds to X:", S),
+                             math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN)),
+                      txt("each head sums the values by its weights", S, T.TEXT))
+        head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
+                                                                 aligned_edge=UP + LEFT)
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
-        o = [x + 0.2 + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))),
-             y_top - 0.75 - 0.25 - rise, 0]
+        o = [x + 0.3 + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))),
+             head.get_bottom()[1] - 0.45 - rise, 0]
         ends = [[o[0] + unit * L * pymath.cos(a), o[1] + unit * L * pymath.sin(a), 0]
                 for L, a in ((la, base), (lb, base + ang))]
-        arrows = VGroup(*[Arrow(o, end, buff=0, color=T.ATTN, stroke_width=5,
-                                max_tip_length_to_length_ratio=0.15) for end in ends])
+        arrows = VGroup(*[Arrow(o, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
+                                max_tip_length_to_length_ratio=0.15)
+                          for i, end in enumerate(ends)])
         labels = VGroup(
-            inline(txt("1: length", S, T.TEXT),
-                   Num(e.length[0], decimals=2, size=S, color=T.ATTN)).next_to(
+            inline(txt("1: length", S, T.SENTENCES[0]),
+                   Num(e.length[0], decimals=2, size=S, color=T.SENTENCES[0])).next_to(
                 arrows[0], DOWN, buff=0.15),
-            inline(txt("2: length", S, T.TEXT),
-                   Num(e.length[1], decimals=2, size=S, color=T.ATTN)).next_to(
+            inline(txt("2: length", S, T.SENTENCES[1]),
+                   Num(e.length[1], decimals=2, size=S, color=T.SENTENCES[1])).next_to(
                 arrows[1].get_end(), RIGHT, buff=0.12))
         arc = Arc(radius=0.55, start_angle=base, angle=ang, arc_center=o, color=T.TEXT,
                   stroke_width=3)
@@ -504,15 +568,43 @@ class ContextQKVScene(StoryboardScene):
         mid = base + ang / 2
         cos.move_to([o[0] + 1.15 * pymath.cos(mid), o[1] + 1.15 * pymath.sin(mid), 0],
                     aligned_edge=LEFT)
-        head = VGroup(txt("what attention adds to X:", S),
-                      inline(math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
-                             txt("in each sentence", S, T.TEXT)))
-        head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
-                                                                 aligned_edge=UP + LEFT)
         g = VGroup(head, arrows, labels, arc, cos)
-        g.head, g.arrows, g.labels, g.arc, g.cos = head, arrows, labels, arc, cos
+        g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
         for lab in labels:
             self.keep_inside(lab)
+        return g
+
+    def sum_picture(self, upd: VGroup, x: float, y_top: float, y_bottom: float) -> VGroup:
+        """X^(0) at the updates' scale, from (x, y_top); below it the two sums X^(0) + Delta
+        from one point at y_bottom, their lengths and the angle between them from the plan
+        (each drawing keeps its own lengths and angle: the three vectors do not lie in one
+        plane, so the updates are not drawn at X's tip)."""
+        e = self.v.entered
+        unit = self.update_unit()
+        xa = Arrow([x, y_top, 0], [x + unit * float(e.x_length[0]), y_top, 0], buff=0,
+                   color=T.X, stroke_width=6, max_tip_length_to_length_ratio=0.08)
+        xlab = inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
+                      txt("in both, length", S, T.TEXT),
+                      Num(e.x_length[0], decimals=2, size=S, color=T.X))
+        xlab.next_to(xa, DOWN, buff=0.12).align_to(xa, LEFT)
+        o = np.array([x, y_bottom, 0.0])
+        ang = float(e.sum_angle) * DEGREES
+        ends = [o + unit * float(L) * np.array([pymath.cos(a), pymath.sin(a), 0.0])
+                for L, a in ((e.sum_length[0], ang), (e.sum_length[1], 0.0))]
+        sums = VGroup(*[Arrow(o, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
+                              max_tip_length_to_length_ratio=0.08)
+                        for i, end in enumerate(ends)])
+        arc = Arc(radius=1.0, start_angle=0, angle=ang, arc_center=o, color=T.TEXT,
+                  stroke_width=3)
+        name = inline(math("X^((0)) + Delta^((0))", 1.4 * T.TYPE.math_label, T.TEXT),
+                      txt("in each", S, T.TEXT))
+        cos = inline(txt("cos", S, T.TEXT), Num(e.sum_cos, decimals=2, size=S, color=T.TEXT))
+        cos.move_to(o + np.array([1.2 * pymath.cos(ang / 2), 1.2 * pymath.sin(ang / 2), 0]),
+                    aligned_edge=LEFT)
+        name.next_to(sums[0].get_end(), RIGHT, buff=0.1)
+        g = VGroup(xa, xlab, sums, arc, name, cos)
+        g.xa, g.xlab, g.sums, g.arc, g.name, g.cos = xa, xlab, sums, arc, name, cos
+        self.keep_inside(name)
         return g
 
     def beat_entered(self, beat) -> None:
@@ -533,49 +625,46 @@ class ContextQKVScene(StoryboardScene):
         legend.move_to([0, top - 0.1, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         marks = " + ".join(str(ss[0].tokens[j]) for j in ss[0].special.values)
-        share = inline(txt(f"grey: {marks}, the same in both:", S, T.TEXT),
-                       Num(ss[0].special_share, decimals=2, size=S, color=T.TEXT),
+        share = inline(txt(f"grey: {marks}:", S, T.TEXT),
+                       Num(ss[0].special_share, decimals=2, size=S, color=T.SENTENCES[0]),
                        txt("and", S, T.TEXT),
-                       Num(ss[1].special_share, decimals=2, size=S, color=T.TEXT))
+                       Num(ss[1].special_share, decimals=2, size=S, color=T.SENTENCES[1]))
         share.next_to(r2.weights, DOWN, buff=0.25).align_to(legend, LEFT)
         right_x = max(m.get_right()[0] for r in (r1, r2) for m in (r.row, r.weights)) + 0.4
         right_x = max(right_x, 1.3) + 0.1
         heads = self.heads_card(right_x, top - 0.35)
         upd = self.update_picture(right_x, top - 0.35)
+        # on the left, once the arcs have gone: X^(0) and the two sums, at the updates' scale
+        sums = self.sum_picture(upd, -6.3, top - 0.9, self.caption_top() + 0.4)
         nxt = None
         if e.x_next.value is not None:
             after = ("then LayerNorm, FFN (+ its add):" if self.v.reads.same_as_x.value
                      else "then the FFN update:")
-            nxt = VGroup(VGroup(inline(txt("each added to the same", S, T.TEXT),
-                                       math("X^((0))", 1.4 * T.TYPE.math_label, T.X))).arrange(
-                             DOWN, buff=0.06, aligned_edge=LEFT),
-                         txt(after, S, T.TEXT),
+            nxt = VGroup(txt(after, S, T.TEXT),
                          inline(txt("cos of the two", S, T.TEXT),
                                 math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                                 Num(e.x_next, decimals=2, size=S, color=T.X)))
             nxt.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-            nxt.next_to(upd, DOWN, buff=0.35).align_to(upd.head, LEFT)
+            nxt.next_to(upd.labels[0], DOWN, buff=0.6).align_to(upd.head, LEFT)
         for m in (heads, upd) + ((nxt,) if nxt is not None else ()):
             self.keep_inside(m)
 
-        def grow_arcs(r, t):
-            self.play(LaggedStart(*[Create(a) for a in r.arcs], lag_ratio=0.1),
-                      FadeInPlace(r.weights), run_time=t)
+        def grow_arcs(t):
+            self.play(FadeInPlace(legend), run_time=0.2 * t)
+            self.play(*[LaggedStart(*[Create(a) for a in r.arcs], lag_ratio=0.1)
+                        for r in (r1, r2)],
+                      *[FadeInPlace(r.weights) for r in (r1, r2)], run_time=0.5 * t)
+            differ(0.3 * t)
 
-        def name_top(r, n, t):
-            ks = [int(k) for k in r.words[:n] if int(k) in r.by_key]
-            if ks:
-                self.emphasize(*[r.by_key[k][2] for k in ks], *[r.by_key[k][1] for k in ks],
-                               run_time=t)
+        def word(r, k):
+            k = int(k)
+            return [r.by_key[k][2], r.by_key[k][1]] if k in r.by_key else []
 
         def differ(t):
-            # the same query meets different keys: the focus word's heaviest word in sentence
-            # 1 and the head's pick in sentence 2 (river, cash)
-            ms = []
-            if len(e.heads):
-                h = e.heads[0]
-                ms = [r.tok[int(k)] for r, k in ((r1, h.a_key), (r2, h.b_key))
-                      if int(k) in r.tok]
+            # the same query meets different keys: sentence 1's heaviest word, sentence 2's
+            # three heaviest words, as the voice names them
+            ms = [m for k in list(r1.words[:1]) for m in word(r1, k)[:1]]
+            ms += [m for k in list(r2.words[:3]) for m in word(r2, k)[:1]]
             if ms:
                 self.emphasize(*ms, run_time=t)
 
@@ -586,34 +675,85 @@ class ContextQKVScene(StoryboardScene):
                 self.play(*[m.animate.set_color(T.MUTED) for m in ms], run_time=0.4 * t)
                 self.emphasize(*ms, color=T.MUTED, run_time=0.6 * t)
 
+        def specials(t):
+            ws = [r.weights[r.shown_index[j]] for r, s_ in ((r1, ss[0]), (r2, ss[1]))
+                  for j in map(int, s_.special) if j in r.shown_index]
+            self.play(FadeInPlace(share), run_time=0.4 * t)
+            self.box(*ws, share[1], share[3], t=0.6 * t)
+
+        def river(t):
+            self.unbox(0.2 * t)
+            ms = word(r1, r1.words[0]) if len(r1.words) else []
+            if ms:
+                self.box(VGroup(*ms), t=0.8 * t)
+
+        def money(t):
+            # each word boxed with its weight as it is said: "spreads over the, 0.15, cash, ..."
+            self.unbox(0.1 * t)
+            self.wait(0.12 * t)
+            ks = list(r2.words[:3])
+            for k in ks:
+                ms = word(r2, k)
+                if ms:
+                    self.box(VGroup(*ms), t=0.12 * t)
+                self.wait(0.14 * t)
+
+        def head_in(t):
+            self.unbox(0.15 * t)
+            self.put("right", heads, run_time=0.25 * t)
+            self.box(heads[2][1:], t=0.3 * t)
+            self.box(heads[3][1:], t=0.3 * t)
+
+        def flow(t):
+            # the values of the words each sentence reads, by their weights, into its update
+            self.unbox(0.1 * t)
+            self.put("right", upd.head, run_time=0.15 * t)
+            feeds = []
+            for i, r in enumerate((r1, r2)):
+                ws = VGroup(*[r.by_key[k][1].copy() for k in r.by_key])
+                feeds.append(ws)
+            self.play(*[ws.animate.scale(0.3).move_to(upd.o).set_opacity(0)
+                        for ws in feeds], run_time=0.2 * t)
+            for ws in feeds:
+                self.remove(ws)
+            self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
+                      FadeInPlace(upd.labels), run_time=0.3 * t)
+            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.25 * t)
+
+        def add_x(t):
+            # X^(0), the same in both, at the updates' scale; each sum made of it and its update
+            self.play(FadeOutPlace(VGroup(r1, r2, legend, share)), run_time=0.1 * t)
+            self.play(Create(sums.xa), FadeInPlace(sums.xlab), run_time=0.25 * t)
+            parts = [VGroup(sums.xa.copy(), a.copy()) for a in upd.arrows]
+            self.play(*[Transform(p_, sm) for p_, sm in zip(parts, sums.sums)],
+                      run_time=0.3 * t)
+            self.remove(*parts)
+            self.add(sums.sums)
+            self.play(FadeInPlace(sums.name), run_time=0.1 * t)
+            self.play(Create(sums.arc), FadeInPlace(sums.cos), run_time=0.15 * t)
+            self.emphasize(sums.cos, run_time=0.1 * t)
+
         groups = [
             [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
              (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t))],
-            [(1, differ)],
+            [(1, grow_arcs)],
             [(1, shared)],
-            [(1, lambda t: self.play(FadeInPlace(legend), run_time=t)),
-             (2, lambda t: grow_arcs(r1, t)),
-             (2, lambda t: grow_arcs(r2, t)),
-             (1, lambda t: self.play(FadeInPlace(share), run_time=t)),
-             (1, lambda t: name_top(r1, 1, t)),
-             (1, lambda t: name_top(r2, 3, t))],
+            [(1, specials)],
+            [(1, river)],
+            [(1, money)],
         ]
         if len(e.heads):
-            groups.append([(1, lambda t: self.put("right", heads, run_time=t)),
-                           (1, lambda t: self.emphasize(*heads[1:], run_time=t))])
-        groups.append([(1, lambda t: self.put("right", upd.head, run_time=t)),
-                       (2, lambda t: self.play(LaggedStart(*[Create(a) for a in upd.arrows],
-                                                           lag_ratio=0.5),
-                                               FadeInPlace(upd.labels), run_time=t)),
-                       (1, lambda t: self.play(Create(upd.arc), FadeInPlace(upd.cos),
-                                               run_time=t))])
+            groups.append([(1, head_in)])
+        groups.append([(1, flow)])
+        groups.append([(1, add_x)])
         if nxt is not None:
-            groups.append([(1, lambda t: self.play(FadeInPlace(nxt[0]), run_time=t)),
-                           (1, lambda t: self.play(FadeInPlace(nxt[1:]), run_time=t)),
-                           (1, lambda t: self.emphasize(nxt[2], run_time=t))])
+            groups.append([(1, lambda t: self.play(FadeInPlace(nxt[0]), run_time=0.4 * t)),
+                           (1, lambda t: self.play(FadeInPlace(nxt[1]), run_time=0.3 * t)),
+                           (1, lambda t: self.emphasize(nxt[1], run_time=0.3 * t))])
         self.by_cue(groups)
-        self.set_slot("right", VGroup(upd) if nxt is None else VGroup(upd, nxt))
-        self.set_slot("arcs", VGroup(r1, r2, legend, share))
+        self.unbox()
+        keep = VGroup(upd.head, upd.arrows, upd.labels, upd.arc, upd.cos, sums)
+        self.set_slot("right", keep if nxt is None else VGroup(keep, nxt))
 
     # --- layers: the chart grows, the table fills --------------------------------------------
     def table_head(self) -> VGroup:
@@ -688,6 +828,14 @@ class ContextQKVScene(StoryboardScene):
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
 
+    def w_label_each(self) -> VGroup:
+        """The header once the voice speaks of all layers at once: each layer its own set."""
+        g = VGroup(txt("for both sentences, the same", S, T.MUTED),
+                   inline(math("W_Q^((l)), W_K^((l)), W_V^((l))", T.TYPE.math_label),
+                          txt("at each layer l", S, T.MUTED)))
+        g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
+
     def add_layer(self, l: int, t: float) -> None:
         self.put("w_label", self.w_label(l), run_time=0.25 * t)
         self.grow(l, 0.45 * t)
@@ -714,26 +862,34 @@ class ContextQKVScene(StoryboardScene):
             steps.append((3, lambda t, l=l: self.add_layer(l, t)))
         sm, L = self.v.summary, len(self.v.layers) - 1
 
-        def trend(t):
-            # X's dip and where it ends; the values' lowest, further down
+        def x_range(t):
+            # X's range from layer 1 on, as said: its lowest and its layer-1 value
             st = self.st
-            xs = [(sm.x_lowest.layer.value, "x"), (L, "x")]
-            self.emphasize(*[st.dots["x"][l] for l, k in xs] +
-                           [st.cells[(l, k)] for l, k in xs if (l, k) in st.cells],
-                           color=T.X, run_time=0.5 * t)
-            lo = (sm.lowest.layer.value, sm.lowest.key.value)
-            self.emphasize(st.dots[lo[1]][lo[0]],
-                           *([st.cells[lo]] if lo in st.cells else []),
-                           color=COLOR[lo[1]], run_time=0.5 * t)
+            xs = [sm.x_lowest.layer.value, 1]
+            self.put("w_label", self.w_label_each(), run_time=0.2 * t)
+            self.box(*[st.cells[(l, "x")] for l in xs if (l, "x") in st.cells], t=0.8 * t,
+                     rings=[Circle(radius=0.18, color=HL, stroke_width=2.5).move_to(
+                         st.dots["x"][l]) for l in xs])
 
-        self.by_cue([steps,
-                     [(1, trend)],
-                     [(1, lambda t: self.emphasize(self.st.table[0][1:], run_time=t))],
-                     [(1, lambda t: self.emphasize(self.shown["w_label"], run_time=t))]])
+        def values(t):
+            # the values dip below X and come back up: their lowest and their last
+            st = self.st
+            self.drop("boxes", run_time=0.15 * t)
+            ls = [sm.lowest.layer.value, L] if sm.lowest.key.value == "v" else [L]
+            self.box(*[st.cells[(l, "v")] for l in ls if (l, "v") in st.cells], t=0.4 * t)
+            self.emphasize(*[st.dots["v"][l] for l in ls], color=COLOR["v"], run_time=0.45 * t)
+
+        def none_back(t):
+            self.drop("boxes", run_time=0.2 * t)
+            last = self.st.table_rows[-1]
+            self.box(last[1:], t=0.8 * t)
+
+        self.by_cue([steps, [(1, x_range)], [(1, values)], [(1, none_back)]])
+        self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
-    def ring(self, m, color=T.HIGHLIGHT) -> VGroup:
-        key, l = m.key.value, m.layer.value
+    def ring(self, key: str, l: int, color=HL) -> VGroup:
+        """A ring round quantity `key`'s point at layer l, a box round its table cell."""
         dot = self.st.dots[key][l]
         c = Circle(radius=0.18, color=color, stroke_width=2.5).move_to(dot)
         cell = self.st.cells.get((l, key))
@@ -748,26 +904,37 @@ class ContextQKVScene(StoryboardScene):
         self.clear_entered()
         self.ensure_chart(L - 1)
         self.ensure_table(L - 1)
-        r_lo, r_x = self.ring(sm.lowest), self.ring(sm.x_lowest)
-        r_last = VGroup(self.ring(sm.last_lowest), self.ring(sm.last_highest, T.TEXT))
+        lo, xlo = sm.lowest, sm.x_lowest
+        r_lo = VGroup(self.ring(lo.key.value, lo.layer.value),
+                      self.ring("x", xlo.layer.value))
+        q2 = min(2, L - 1)
+        r_q = VGroup(self.ring("q", q2), self.ring("x", q2))
+        r_last = VGroup(self.ring(sm.last_lowest.key.value, L - 1),
+                        self.ring(sm.last_highest.key.value, L - 1))
         thesis = VGroup(txt("Q, K, V can differ more or less than X,", S, T.TEXT),
                         txt("but equal X give equal Q, K, V: the W are shared", S, T.TEXT))
         thesis.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         thesis.next_to(self.st.table, DOWN, buff=0.25).align_to(self.st.table, LEFT)
         self.keep_inside(thesis)
+
+        def at(l, rings, t):
+            # the header names the layer the voice is at, then its rings, one by one
+            self.drop("rings", run_time=0.15 * t)
+            if self.shown.get("w_label") is None or l != getattr(self, "_w_at", None):
+                self.put("w_label", self.w_label(l), run_time=0.2 * t)
+                self._w_at = l
+            for r in rings:
+                self.play(Create(r), run_time=0.6 * t / len(rings))
+            self.set_slot("rings", VGroup(*rings))
+
         self.by_cue([
-            [(2, lambda t: self.play(Create(r_lo), run_time=t)),
-             (1, lambda t: self.point_at(r_lo[0], run_time=t)),
-             (2, lambda t: self.play(Create(r_x), run_time=t)),
-             (1, lambda t: self.emphasize(r_x[1] if len(r_x[1]) else r_x[0], run_time=t))],
-            [(1, lambda t: self.play(FadeOutPlace(VGroup(r_lo, r_x)), run_time=t)),
-             (2, lambda t: self.play(Create(r_last), run_time=t)),
-             (1, lambda t: self.emphasize(*[r[1] for r in r_last if len(r[1])] or r_last,
-                                          run_time=t))],
-            [(2, lambda t: self.put("thesis", thesis, anim=Write(thesis), run_time=t)),
-             (1, lambda t: self.emphasize(thesis, run_time=t))],
+            [(1, lambda t: at(lo.layer.value, list(r_lo), t))],
+            [(1, lambda t: at(q2, list(r_q), t))],
+            [(1, lambda t: at(L - 1, list(r_last), t))],
+            [(1, lambda t: self.drop("rings", run_time=0.2 * t)),
+             (3, lambda t: self.put("thesis", thesis, anim=Write(thesis), run_time=t))],
+            [(1, lambda t: self.emphasize(thesis, run_time=t))],
         ])
-        self.set_slot("rings", r_last)
 
 
 __all__ = ["ContextQKVScene"]

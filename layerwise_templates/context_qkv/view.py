@@ -94,6 +94,10 @@ class Entered(View):
     length: list[float]
     cos: float
     angle: float
+    x_length: list[float]
+    sum_length: list[float]
+    sum_cos: float
+    sum_angle: float
     x_next: float | None
     decimals: int
 

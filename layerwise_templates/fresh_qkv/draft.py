@@ -57,7 +57,7 @@ def build(c: Context) -> Draft:
         end = f"and the sum, {{{u}.post:.2f}} long, is the state the next layer reads."
     beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on its own skip "
                       "path: the next X",
-                      "The rest of the layer has the same shape. The feed-forward "
+                      "The rest of the layer repeats that pattern. The feed-forward "
                       "network, a small network applied to this token alone, reads the " + ("normalised state" if post else
                                               "state, through its own normalised copy")
                       + " and makes its own update. "
@@ -69,9 +69,9 @@ def build(c: Context) -> Draft:
                       "query, key and value matrices",
                       "Layer {beat.layer} starts over. It multiplies "
                       + ("X" if post else "a normalised copy of X")
-                      + " by its own query matrix: each entry of the query takes all of it and "
+                      + " by its own query matrix: each entry of the query takes every number of it and "
                       "one column of the matrix" + (", plus a bias" if bias else "")
-                      + ". Then the same with the key matrix. Then with the "
+                      + ". Then it does this with the key matrix. Then with the "
                       "value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
                       "matrices, so the query of head {data.show.head} starts "
                       f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
@@ -80,8 +80,8 @@ def build(c: Context) -> Draft:
                       layer=m + 1))
     reset = ("each sum is rescaled by LayerNorm, to a length set by its learned gain" if post
              else "as each update adds to it")
-    beats.append(Beat("sweep", ["sweep"], "Every layer: the same steps, a fresh query each time",
-                      "Every layer repeats the same steps: a fresh query, key and value "
+    beats.append(Beat("sweep", ["sweep"], "Each layer: these steps again, a fresh query each time",
+                      "Each layer repeats these steps: a fresh query, key and value "
                       "from the state it is given, then the updates. Across the states "
                       "the length goes from {data.x_lengths[0]:.2f} to "
                       "{data.x_lengths[-1]:.2f}, between {min(data.x_lengths):.2f} and "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.choices import sink_positions, strongest_head
-from layerwise_core.analysis.qkv import previous_token_score
+from layerwise_core.analysis.per_head_join import join_heads
+from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_score
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 
 MAX_TOKENS = 40         # the scene writes a window of at most 9 columns (a marked ellipsis
@@ -56,6 +57,13 @@ def build(c: Context) -> Draft:
                 f"beats follow" if is_prev else
                 f"; head {h} is not the layer's previous-token head (that is head "
                 f"{prev_head}), so the diagonal and grid beats, which name it, are left out")]
+    W = t.weights()
+    w_cos = max(head_weight_cosines(W[f"blocks.{l}.attn.W_{X}"])["max_abs"] for X in "QKV")
+    unlike = w_cos < 0.1                    # the scene draws the closest pair's cosine
+    bias = any(bool(np.any(np.asarray(W[f"blocks.{l}.attn.b_{X}"]) != 0)) for X in "QKV")
+    plus_b = ", plus a bias," if bias else ""
+    jh = join_heads(t, l, pos[0])
+    cancels = float(jh["piece_norms"].sum()) > float(jh["delta_norm"])
     shared = ("" if spec.n_kv_heads == spec.n_heads else
               " In this model the keys and values are shared: {data.shape.n_kv_heads} key and "
               "value heads serve the {data.shape.n_heads} query heads.")
@@ -71,14 +79,19 @@ def build(c: Context) -> Draft:
              "and W_V.",
              "One layer of attention is really {data.shape.n_heads} heads side by side, each "
              "with its own query, key and value matrices, learned separately." + shared
+             + (" Their matrices differ: even the closest pair's cosine is only "
+                "{data.layers[0].w_cos_max:.2f}."
+                if unlike else "")
              + f" All of them read the same X: the vector of {said}, "
-               f"{{data.shape.d_model}} numbers, goes into every head."),
+               f"{{data.shape.d_model}} numbers, goes into every head.",
+             expect=["data.layers[0].w_cos_max < 0.1"] if unlike else []),
         Beat("query", ["query", "keys"],
              f"Head {{beat.head}}: a query for '{word}', a key for every token.",
              f"Of every head in every layer, head {{beat.head}} of layer {{layers[0]}} puts the "
-             f"most attention from {said} on one other {kind}. Its query matrix turns the X of "
-             f"{said} into a query of {{data.shape.d_head}} numbers; here are the first "
-             f"{{data.show}}. Its key matrix turns every token's X into a key, in the same way.",
+             f"most attention from {said} on one other {kind}. Its query matrix{plus_b} turns the X "
+             f"of {said} into a query of {{data.shape.d_head}} numbers; here are the first "
+             f"{{data.show}}. Its key matrix{plus_b} turns every token's X into a key, in the "
+             f"same way.",
              head=h, expect=top_claim),
         Beat("scores", ["dots", "scale"],
              f"The query of '{word}' against every key: dot products, divided by "
@@ -100,8 +113,8 @@ def build(c: Context) -> Draft:
     beats.append(Beat(
         "values", ["values"],
         "The head's output: every value, scaled by its weight, added up.",
-        "Each token also offers a value, made by the head's value matrix. Every value is "
-        "scaled by its weight, and the scaled values are added up. "
+        f"Each token also offers a value, made by the head's value matrix{plus_b.rstrip(',')}. "
+        "Every value is multiplied by its attention weight, and the results are added up. "
         + (f"With {{{p}.top.weight:.0%}} of the weight on {tok}, head {{beat.head}}'s output "
            f"for {said} is mostly the value of {tok}." if most else
            f"No token has half of the weight, so head {{beat.head}}'s output for {said} is a "
@@ -114,9 +127,9 @@ def build(c: Context) -> Draft:
         f"That was one row. Here is head {{beat.head}}'s whole matrix: each row is a token "
         f"asking, each column a token being looked at, and the row of {said} is the one we "
         f"just computed."
-        + (" Every row puts its weight on the token just before it: "
-           "{data.layers[0].prev.score_text} on average over the {data.layers[0].prev.rows} "
-           "tokens that have one. It is a previous-token head, by position, not by meaning."
+        + (" Every token with a token before it puts, on average, "
+           "{data.layers[0].prev.score_text} of its weight there, over those "
+           "{data.layers[0].prev.rows} tokens. Head {beat.head} is a previous-token head."
            if is_prev else ""),
         head=h, expect=[f"data.layers[0].prev.head == {h}", "data.layers[0].prev.score > 0.5"]
         if is_prev else []))
@@ -136,15 +149,23 @@ def build(c: Context) -> Draft:
         f"of {{data.shape.d_head}} numbers. Joined end to end they make "
         f"{{data.shape.d_joined}} numbers, and one more matrix, W O, turns them into the "
         f"attention update, delta attn, {{data.shape.d_model}} numbers. Its length, the square "
-        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}. Each head "
-        f"contributes one piece of it; the longest come from heads "
-        f"{{data.layers[0].join.top[0].head}}, {{data.layers[0].join.top[1].head}} and "
-        f"{{data.layers[0].join.top[2].head}}."))
+        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}. Each head's "
+        f"piece is its outputs times its own rows of W O; the pieces plus W O's bias add up to "
+        f"delta attn."
+        + (" Their lengths add up to {data.layers[0].join.piece_sum:.1f}, yet delta attn is "
+           "{data.layers[0].join.delta_norm_text} long: the pieces partly cancel."
+           if cancels else "")
+        + " The longest come from heads {data.layers[0].join.top[0].head}, "
+          "{data.layers[0].join.top[1].head} and {data.layers[0].join.top[2].head}.",
+        expect=["data.layers[0].join.piece_sum / data.layers[0].join.delta_norm > 1"]
+        if cancels else []))
     beats.append(Beat(
         "add", ["add"],
         "X goes around attention on the skip path; the update Δ_attn is added to it.",
         f"The update is added to the X of {said}: X goes around attention on the skip path, and "
         f"delta attn joins it at the plus, entry by entry. That is how X changes: each "
-        f"sublayer adds its update."))
+        f"sublayer adds its update."
+        + (" In this model a LayerNorm then rescales the sum." if spec.placement.name == "post"
+           else "")))
     return Draft(f"'{word}', one head worked through", beats, layers=[l], heads="all",
                  notes=notes)

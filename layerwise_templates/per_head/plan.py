@@ -15,7 +15,9 @@ that head's whole attention matrix; every head's matrix side by side.
   layers[i].x              the focus token's input to the projections, first `show` entries;
                            `x_decimals`
   layers[i].w_cos          per matrix, cosines between different heads' flattened matrices
-                           (all entries): mean and max |cos| over the pairs
+                           (all entries): mean and max |cos| over the pairs; `w_cos_max` the
+                           largest of the three
+  layers[i].qkv_bias       whether the layer adds a bias to X W_Q, X W_K, X W_V
   layers[i].patterns[h]    every head's whole attention matrix [query][key] (rows sum to 1)
   layers[i].prev_token[h]  every head's mean attention from a token to the one just before it
                            (over every query but the first)
@@ -38,7 +40,9 @@ that head's whole attention matrix; every head's matrix side by side.
       below [query]            the weight of each query on the token just before it (queries 1..)
       decimals                 decimals of each group on screen
   layers[i].join           the layer's head outputs joined, times W_O (analysis.per_head_join):
-                           z [head][show], piece_norms [head] (|z_h W_O^(h)|), bias_norm,
+                           z [head][show], piece_norms [head] (|z_h W_O^(h)|), piece_sum
+                           (their sum: more than delta_norm when the pieces partly cancel),
+                           bias_norm,
                            delta [show] and delta_norm (|Delta_attn|), x / x_norm (X^(l)),
                            mid [show] (X^(l) + Delta_attn), top (the TOP_PIECES longest
                            pieces: head, length, on_key = its weight from the focus token on
@@ -155,6 +159,7 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
             "on_key_text": f"{w:.{kd}f}"} for h, w in zip(order, on_key)]
     out = {"z": j["z"][:, :SHOW].tolist(),
            "piece_norms": j["piece_norms"].tolist(),
+           "piece_sum": float(j["piece_norms"].sum()),
            "bias_norm": j["bias_norm"],
            "delta": j["delta"][:SHOW].tolist(),
            "delta_norm": j["delta_norm"], "delta_norm_text": f"{j['delta_norm']:.{nd}f}",
@@ -164,7 +169,8 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
            "top_on_key_min": min(on_key)}
     out["decimals"] = {g: shown_decimals(out[g], DECIMALS, f"{where}.{g}")
                        for g in ("z", "piece_norms", "delta", "x", "mid")}
-    out["decimals"].update(on_key=kd, delta_norm=nd)
+    out["decimals"].update(on_key=kd, delta_norm=nd,
+                           piece_sum=shown_decimals([out["piece_sum"]], 1, f"{where}.piece_sum"))
     return out
 
 
@@ -201,6 +207,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "layer": l, "x": x, "x_decimals": shown_decimals(x, DECIMALS, f"{where}.x"),
             "w_cos": w_cos,
             "w_cos_max": max(c["max_abs"] for c in w_cos.values()),
+            "qkv_bias": any(bool(np.any(np.asarray(W[f"blocks.{l}.attn.b_{X}"]) != 0))
+                            for X in "QKV"),
             "patterns": P.tolist(),
             "prev_token": prev.tolist(), "prev_decimals": pd,
             "prev": {"head": int(order[0]), "score": float(prev[order[0]]),

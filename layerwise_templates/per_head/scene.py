@@ -112,6 +112,15 @@ class PerHeadScene(StoryboardScene):
     def hid(self) -> int:
         return self.head()[0]["head"]
 
+    def bias(self) -> bool:
+        """Whether the layer adds a bias to X W_Q, X W_K, X W_V (drawn as + b)."""
+        return bool(self.lay()[0]["qkv_bias"])
+
+    def plus_b(self, X: str) -> list:
+        """'+ b_X^((l,h))' after a product, where the model has that bias."""
+        return ([txt("+", T.TYPE.body, T.MUTED), math(self.sup(f"b_{X}"), F, T.QUANTITY[X.lower()])]
+                if self.bias() else [])
+
     def sup(self, base: str) -> str:
         """Typst math of a per-head quantity: Q^((0,2)) (layer 0, head 2)."""
         return f"{base}^(({self.layer},{self.hid()}))"
@@ -179,7 +188,7 @@ class PerHeadScene(StoryboardScene):
         d = self.data
         f = d["focus"]["pos"]
         switch = txt(f"MiniLM: {d['shape']['d_model']} numbers per token, "
-                     f"{d['shape']['n_heads']} heads per layer", S, T.MUTED)
+                     f"{d['shape']['n_heads']} heads per layer", T.TYPE.body, T.TEXT)
         toks = on_baseline([txt("…" if p is None else d["tokens"][p], S,
                                 T.HIGHLIGHT if p == f else T.MUTED if p is None else T.TEXT)
                             .move_to([self.xs(j), 0, 0]) for j, p in enumerate(self.slots())],
@@ -219,6 +228,12 @@ class PerHeadScene(StoryboardScene):
         label.next_to(col, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
         group = VGroup(label, col)
         group.col = col
+        made = None
+        if self.layer == 0 and d["post_ln"]:    # a BERT encoder's X^(0)
+            made = VGroup(txt("= token embedding + position embedding", S, T.TEXT),
+                          txt("+ one shared by every token, normalised", S, T.TEXT))
+            made.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+            made.next_to(col, RIGHT, buff=0.35).shift(DOWN * 0.1)
         self.st.x = group
         steps = []
         drops = [s for s in ("tokens_note", "switch") if s in self.shown]
@@ -230,8 +245,11 @@ class PerHeadScene(StoryboardScene):
             steps.append((1, lambda t: self.emphasize(big[f], run_time=t)))
         self.by_cue([(2, steps + [
             (2, lambda t: self.play(FadeInPlace(group), run_time=t)),
-            (1, lambda t: self.emphasize(col.summary, run_time=t))])])
+            (1, lambda t: self.emphasize(col.summary, run_time=t))]
+            + ([(2, lambda t: self.play(FadeInPlace(made), run_time=t))] if made else []))])
         self.keep(group)
+        if made is not None:
+            self.set_slot("x_made", made)
 
     def beat_heads(self, beat) -> None:
         d = self.data
@@ -242,9 +260,14 @@ class PerHeadScene(StoryboardScene):
                          for X in "QKV"], buff=0.25)
         legend = VGroup(inline(txt("head h:", S, T.MUTED), names),
                         txt(f"its own matrices, {dm} × {dh} numbers each", S, T.MUTED))
+        _, lp = self.lay()
+        legend.add(inline(txt("closest pair of heads: cosine", S, T.TEXT),
+                          Num(lp.w_cos_max, None, 2, S, T.HIGHLIGHT),
+                          txt("(1 = same direction, 0 = unrelated)", S, T.MUTED)))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         legend.next_to(cards, DOWN, buff=0.2).align_to(cards, LEFT)
         if self.st.tokens is not None:
+            self.drop(*[s for s in ("x_made",) if s in self.shown], run_time=self.quick())
             self.play(FadeOutPlace(self.st.tokens), run_time=self.quick())
             self.gone(self.st.tokens)
             self.st.on.remove(self.st.tokens)
@@ -253,12 +276,14 @@ class PerHeadScene(StoryboardScene):
                                                            lag_ratio=0.12), run_time=t))]),
                   (1, [(2, lambda t: self.play(FadeInPlace(legend[:2]), run_time=t)),
                        (1, lambda t: self.emphasize(legend[0][1], run_time=t)),
-                       (1, lambda t: self.emphasize(legend[1], run_time=t))])]
+                       (1, lambda t: self.emphasize(legend[1], run_time=t))]),
+                  (2, [(2, lambda t: self.play(FadeInPlace(legend[2]), run_time=t)),
+                       (1, lambda t: self.emphasize(legend[2][1], run_time=t))])]
         copies = []
         if self.st.x is not None:
             copies = [self.st.x.col.nums.copy() for _ in cards]
             # one copy after another, each gone into its card before the next lands
-            groups.append((2, [(1, lambda t: self.play(LaggedStart(*[
+            groups.append((3, [(1, lambda t: self.play(LaggedStart(*[
                 c.animate.move_to(card.bars).scale(0.4).set_opacity(0)
                 for c, card in zip(copies, cards)], lag_ratio=0.6), run_time=t))]))
         self.by_cue(groups)
@@ -281,9 +306,14 @@ class PerHeadScene(StoryboardScene):
         wsize = txt(f"{d['shape']['d_model']} × {d['shape']['d_head']}", S, T.MUTED)
         wsize.next_to(block, DOWN, buff=0.12)
         times = txt("×", T.TYPE.body, T.MUTED).move_to([-4.65, 0.35, 0])
-        eq = txt("=", T.TYPE.body, T.MUTED).move_to([-2.7, 0.35, 0])
+        b, shift = VGroup(), 0.0
+        if self.bias():
+            b = inline(*self.plus_b("Q"), buff=0.15).next_to(block, RIGHT, buff=0.25)
+            b.set_y(0.35)
+            shift = b.get_right()[0] + 0.1 - (-2.9)
+        eq = txt("=", T.TYPE.body, T.MUTED).move_to([-2.7 + shift, 0.35, 0])
         q = self.column(h["q"], p.q.path, h["decimals"]["q"], T.Q, summary=True)
-        q.move_to([-1.3, 0.35, 0])
+        q.move_to([-1.3 + shift, 0.35, 0])
         qlabel = inline(math(self.sup("Q"), F, T.Q), txt(f"of '{d['focus']['token']}'", S,
                                                          T.MUTED))
         qlabel.next_to(q, UP, buff=0.15).align_to(q, LEFT)
@@ -301,28 +331,30 @@ class PerHeadScene(StoryboardScene):
                 x.animate.move_to([LEFT_X + 0.4, 0.55, 0]), run_time=t)))
             first.append((2, lambda t: self.play(
                 ReplacementTransform(card.bars[0].copy(), block), FadeOutPlace(card),
-                FadeInPlace(times), FadeInPlace(wname),
+                FadeInPlace(times), FadeInPlace(wname), FadeInPlace(b),
                 FadeInPlace(wsize), FadeInPlace(note), run_time=t)))
         else:
             first += [(2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
                                               x.animate.move_to([LEFT_X + 0.4, 0.55, 0]),
                                               run_time=t)),
-                      (2, lambda t: self.play(FadeInPlace(times), Create(block),
+                      (2, lambda t: self.play(FadeInPlace(times), Create(block), FadeInPlace(b),
                                               FadeInPlace(wname), FadeInPlace(wsize),
                                               FadeInPlace(note), run_time=t))]
         self.by_cue([(0, first), (1, [
             (2, lambda t: self.play(xcopy.animate.move_to(block).scale(0.5).set_opacity(0),
                                     Indicate(block, color=T.Q, scale_factor=1.08),
                                     run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(eq), ReplacementTransform(xcopy, q),
-                                    FadeInPlace(qlabel), run_time=t)),
+            # the copy of X was absorbed by the block (a transform from it would leave a speck)
+            (2, lambda t: (self.remove(xcopy),
+                           self.play(FadeInPlace(eq), GrowFromEdge(q, LEFT),
+                                     FadeInPlace(qlabel), run_time=t))),
             (1, lambda t: self.emphasize(q.summary, color=T.Q, run_time=t))])])
         self.gone(*leaving)
         for m in leaving:
             self.st.on.remove(m)
         self.st.cards = self.st.panel = None
         self.st.q, self.st.qlabel = q, qlabel
-        self.set_slot("product", VGroup(times, block, wname, wsize, eq, note))
+        self.set_slot("product", VGroup(times, block, wname, wsize, eq, note, b))
         self.keep(q, qlabel)
 
     def beat_keys(self, beat) -> None:
@@ -349,7 +381,8 @@ class PerHeadScene(StoryboardScene):
         fk = self.slots().index(f)
         how = inline(txt("each token's key:", S, T.TEXT), math(T.X_l(self.layer), F, T.X),
                      txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_K"), F, T.K),
-                     txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT))
+                     txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
+                     *self.plus_b("K"))
         how.move_to([0, -1.3, 0])
         product = self.shown.pop("product")
         wq = product[1]
@@ -403,7 +436,7 @@ class PerHeadScene(StoryboardScene):
 
     def beat_scale(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        scores = self.row(p.scores, h["decimals"]["scores"], Y_SCORE, T.ATTN)
+        scores = self.row(p.scores, h["decimals"]["scores"], Y_SCORE)
         label = self.label_at(inline(txt(f"÷ √{d['shape']['d_head']} =", S),
                                      Num(self.v.scale, None, 2, S)), Y_SCORE)
         self.by_cue([(2, [
@@ -411,18 +444,18 @@ class PerHeadScene(StoryboardScene):
             (1, lambda t: self.emphasize(label, run_time=t)),
             (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
                                                   for a, b in zip(self.st.dots, scores)],
-                                                lag_ratio=0.1), run_time=t))]),
-            (3, [(1, lambda t: self.emphasize(scores, color=T.ATTN, run_time=t))])])
+                                                lag_ratio=0.1), run_time=t)),
+            (1, lambda t: self.emphasize(scores, run_time=t))])])
         self.st.scores = scores
         self.st.rows.append(label)
         self.keep(scores, label)
 
     def beat_exp(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        exps = self.row(p.exp, h["decimals"]["exp"], Y_EXP, T.ATTN)
-        shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP, T.ATTN)
-        slabel = self.label_at(txt("score − largest score", S, T.ATTN), Y_EXP)
-        label = self.label_at(txt("e to the (score − largest)", S, T.ATTN), Y_EXP)
+        exps = self.row(p.exp, h["decimals"]["exp"], Y_EXP)
+        shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP)
+        slabel = self.label_at(txt("score − largest score", S), Y_EXP)
+        label = self.label_at(txt("e to the (score − largest)", S), Y_EXP)
         top = self.slots().index(h["top"]["pos"])
         total = inline(txt("sum =", S, T.MUTED), Num(p.exp_sum, None,
                                                          h["decimals"]["exp"] - 1, S))
@@ -488,10 +521,10 @@ class PerHeadScene(StoryboardScene):
                            self.column(h["v"][t], p.v[t].path, h["decimals"]["v"], T.V))
                           .move_to(k) for k, t in zip(self.st.keys, self.slots())])
         vlabel = self.label_at(math(self.sup("V"), F, T.V), self.st.klabel.get_y())
-        out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.ATTN, summary=True)
+        out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.V, summary=True)
         out.move_to([LEFT_X + 0.3, -0.35, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", S,
-                            T.ATTN))
+                            T.V))
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
         rows = VGroup(self.st.dots, self.st.scores, self.st.exps, *self.st.rows[:-1],
                       self.st.q, self.st.qlabel)
@@ -500,8 +533,22 @@ class PerHeadScene(StoryboardScene):
         tv = self.slots().index(top) if top in self.slots() else None
         how = inline(txt("each token's value:", S, T.TEXT), math(T.X_l(self.layer), F, T.X),
                      txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_V"), F, T.V),
-                     txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT))
+                     txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
+                     *self.plus_b("V"))
         how.move_to([0.6, Y_DOT - 0.1, 0])
+        # the weighted sum written out: the two heaviest weights times their values, + …
+        ts = [h[k]["pos"] for k in ("top", "second")]
+        sum_parts = []
+        for n, t in enumerate(ts):
+            sum_parts += ([txt("+", S)] if n else []) + [
+                Num(p.weights[t], None, h["decimals"]["weights"], S, T.ATTN),
+                txt(f"× value of '{d['tokens'][t]}'", S, T.V)]
+        formula = inline(*sum_parts, txt("+ … =", S),
+                         txt(f"head {self.hid()}'s output", S, T.V))
+        formula.move_to([0, -0.35, 0]).align_to([-3.4, 0, 0], LEFT)
+        wcols = [self.slots().index(t) if t in self.slots() else None for t in ts]
+        fly = [self.st.weights[j].copy() for j in wcols if j is not None]
+        land = [formula[3 * n] for n, j in enumerate(wcols) if j is not None]
         self.by_cue([(0, [
             (2, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(self.st.keys),
                                     FadeOutPlace(self.st.klabel), run_time=t)),
@@ -509,6 +556,11 @@ class PerHeadScene(StoryboardScene):
             (2, lambda t: self.play(FadeInPlace(vlabel), LaggedStart(*[
                 GrowFromEdge(v, UP) for v in values], lag_ratio=0.1), run_time=t))]),
             (1, [(1, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how), run_time=t)),
+                 (2, lambda t: self.play(*[ReplacementTransform(a, b) for a, b in
+                                           zip(fly, land)],
+                                         FadeInPlace(VGroup(*[m for m in formula
+                                                              if m not in land])),
+                                         run_time=t)),
                  (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
             (2, [(1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
                                               color=T.V, run_time=t))])])
@@ -518,7 +570,7 @@ class PerHeadScene(StoryboardScene):
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
             if m in self.st.on:
                 self.st.on.remove(m)
-        self.keep(values, vlabel, out, olabel)
+        self.keep(values, vlabel, out, olabel, formula)
 
     # --- the whole matrix, every head -------------------------------------------------------
     def window_pattern(self, pattern) -> list:
@@ -567,6 +619,7 @@ class PerHeadScene(StoryboardScene):
 
     def clear_but(self, keep, run_time: float) -> None:
         keep = list(keep)
+        self.st.on = [m for m in self.st.on if m not in keep]
         for b in keep:
             for m in self.st.on:
                 if b in m.get_family() and m is not b:
@@ -616,7 +669,7 @@ class PerHeadScene(StoryboardScene):
                    f"on the token just before", S, T.MUTED)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
         box = SurroundingRectangle(minis[best], color=T.HIGHLIGHT, buff=0.06, stroke_width=2.5)
-        box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.05, stroke_width=2)
+        box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
         big = self.st.matrix
         if big is not None and big in self.st.on:
             self.st.on.remove(big)
@@ -645,8 +698,9 @@ class PerHeadScene(StoryboardScene):
         gap, sw = 0.98, 0.7
         x0 = -6.2
         hx = [x0 + gap * h + sw / 2 for h in range(n)]
-        strips = VGroup(*[Rectangle(width=sw, height=0.32, stroke_color=T.ATTN, stroke_width=1.5,
-                                    fill_color=T.ATTN, fill_opacity=0.45).move_to([x, 2.2, 0])
+        # a head's output is a mix of its values: red, like them; W_O makes it an update
+        strips = VGroup(*[Rectangle(width=sw, height=0.32, stroke_color=T.V, stroke_width=1.5,
+                                    fill_color=T.V, fill_opacity=0.45).move_to([x, 2.2, 0])
                           for x in hx])
         names = VGroup(*[txt(str(h), S, T.MUTED).next_to(s, UP, buff=0.08)
                          for h, s in enumerate(strips)])
@@ -669,7 +723,7 @@ class PerHeadScene(StoryboardScene):
         dlen = inline(txt("length", S, T.MUTED),
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         dlen.next_to(dname, RIGHT, buff=0.3)
-        k = min(0.5, 1.35 / max(j["piece_norms"]))      # the longest piece at most 1.35 tall
+        k = min(0.5, 1.0 / max(j["piece_norms"]))       # the longest piece at most 1.0 tall
         bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
                         .set_fill(T.ATTN, 0.85).move_to([x, -2.35, 0], aligned_edge=DOWN)
                         for x, L in zip(hx, j["piece_norms"])])
@@ -681,10 +735,9 @@ class PerHeadScene(StoryboardScene):
                    math(f"W_O^(({self.layer}))", F)),
             inline(txt(f"the {n} pieces + the bias =", S, T.TEXT),
                    math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
-                   txt("; bars: each piece's length, bias", S, T.TEXT),
-                   Num(jp.bias_norm, None, j["decimals"]["piece_norms"], S, T.TEXT)))
+                   txt("; bars: each piece's length", S, T.TEXT)))
         plabel.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        plabel.move_to([0, 0.05, 0]).align_to([x0, 0, 0], LEFT)
+        plabel.move_to([0, 0.0, 0]).align_to([x0, 0, 0], LEFT)
         hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.6, 0])
                           for h, x in enumerate(hx)])
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
@@ -694,11 +747,44 @@ class PerHeadScene(StoryboardScene):
                        .next_to(boxes[k], DOWN, buff=0.4) for k, r in enumerate(j["top"])])
         onl = txt(f"boxed: the longest; under each, its attention weight from "
                   f"'{d['focus']['token']}' on '{j['key_token']}'", S, T.HIGHLIGHT)
-        onl.next_to(plabel, DOWN, buff=0.1).align_to(plabel, LEFT)
-        self.by_cue([(0, [(1, lambda t: self.clear(t))]),
-                     (1, [(3, lambda t: self.play(FadeInPlace(top_label), LaggedStart(*[
-                         FadeInPlace(VGroup(s, nm)) for s, nm in zip(strips, names)],
-                         lag_ratio=0.08), run_time=t))]),
+        onl.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
+        # the pieces' lengths add up to more than the update's: they partly cancel
+        pd = j["decimals"]["piece_norms"]
+        cancel = inline(txt("the lengths add up to", S, T.TEXT),
+                        Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN),
+                        txt("(+ bias", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
+                        txt("), yet", S, T.TEXT),
+                        math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
+                        txt(": they partly cancel", S, T.TEXT))
+        cancel.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
+        legend = inline(txt("red: values, head outputs", S, T.V), txt("·", S, T.MUTED),
+                        txt("purple: attention", S, T.ATTN), buff=0.15)
+        legend.next_to(top_label, RIGHT).align_to([6.8, 0, 0], RIGHT)
+        # the followed head's output, as the values beat left it, comes back and moves into its
+        # slot among the heads' outputs (it keeps its identity)
+        h0, hp0 = self.head()
+        mine = h0["head"]
+        out = self.column(h0["out"], hp0.out.path, h0["decimals"]["out"], T.V, summary=True)
+        out.move_to([LEFT_X + 0.3, -0.35, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
+        olabel = txt(f"head {mine}'s output for '{d['focus']['token']}'", S, T.V)
+        olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
+        def gather(t):
+            others = [VGroup(s, nm) for h, (s, nm) in enumerate(zip(strips, names))
+                      if h != mine]
+            # the column shrinks and travels into its slot, then becomes the slot's strip
+            self.play(FadeInPlace(top_label), FadeInPlace(legend), FadeOutPlace(olabel),
+                      out.animate.scale_to_fit_height(0.5).move_to(strips[mine]),
+                      LaggedStart(*[FadeInPlace(m) for m in others], lag_ratio=0.08),
+                      run_time=0.75 * t)
+            self.play(FadeOutPlace(out), FadeInPlace(strips[mine]), FadeInPlace(names[mine]),
+                      run_time=0.25 * t)
+            self.remove(*out.get_family())
+        self.by_cue([(0, [(1, lambda t: self.clear(t)),
+                          (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
+                                                  run_time=t))]),
+                     (1, [(1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
+                          (3, gather)]),
                      (2, [(3, lambda t: self.play(*[ReplacementTransform(s.copy(), js)
                                                     for s, js in zip(strips, joined)],
                                                   FadeInPlace(jl), run_time=t)),
@@ -711,13 +797,15 @@ class PerHeadScene(StoryboardScene):
                          GrowFromEdge(b, DOWN) for b in bars], lag_ratio=0.06),
                          LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06),
                          FadeInPlace(hnames), run_time=t))]),
-                     (5, [(1, lambda t: self.emphasize(VGroup(lens, dlen), run_time=t))]),
-                     (6, [(2, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes],
-                                                              lag_ratio=0.3), run_time=t)),
+                     (5, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
+                          (1, lambda t: self.emphasize(cancel[1], cancel[-2], run_time=t))]),
+                     (6, [(2, lambda t: self.play(FadeOutPlace(cancel), LaggedStart(*[
+                         Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
                           (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                               FadeInPlace(x) for x in ons], lag_ratio=0.3), run_time=t))])])
+        self.gone(cancel, olabel)
         self.keep(strips, names, top_label, joined, jl, wo, delta, dname, dlen, bars, lens,
-                  plabel, boxes, ons, onl, hnames)
+                  plabel, boxes, ons, onl, hnames, legend)
 
     def beat_add(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
@@ -753,14 +841,11 @@ class PerHeadScene(StoryboardScene):
                  math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)]
         for nm, c in zip(names, cols[:2]):
             nm.next_to(c, UP, buff=0.12)
-        note = inline(txt(f"{dm} numbers each, added entry by entry; lengths", S, T.TEXT),
-                      Num(jp.x_norm, None, j["decimals"]["delta_norm"], S, T.X),
-                      txt("and", S, T.TEXT),
-                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+        note = txt(f"{dm} numbers each, added entry by entry", S, T.TEXT)
         note.next_to(sums, DOWN, buff=0.25)
         # what comes after the sum in MiniLM: its LayerNorm, the next video
-        ln = VGroup(Rectangle(width=2.2, height=0.5, stroke_color=T.MUTED, stroke_width=2),
-                    txt("LN (next video)", S, T.MUTED))
+        ln = VGroup(Rectangle(width=3.6, height=0.5, stroke_color=T.MUTED, stroke_width=2),
+                    txt("LayerNorm (next video)", S, T.MUTED))
         ln.next_to(out, DOWN, buff=0.45)
         ln[1].move_to(ln[0])
         a4 = Arrow(out.get_bottom(), ln.get_top(), buff=0.08, color=T.MUTED, stroke_width=3)
@@ -781,12 +866,8 @@ class PerHeadScene(StoryboardScene):
                                          FadeInPlace(note), run_time=t))]),
             (2, [(1, lambda t: self.emphasize(cols[2], run_time=t)),
                  (1, lambda t: self.point_at(cols[1], run_time=t))]),
-            (3, [(1, lambda t: self.emphasize(box, bname, run_time=t)),
-                 (1, lambda t: self.point_at(names[1], run_time=t))]),
-            (4, [(1, lambda t: self.emphasize(plus, run_time=t)),
-                 (1, lambda t: self.emphasize(note[1], note[3], run_time=t))]),
-            (5, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t))]),
-            (6, [(1, lambda t: self.emphasize(ln, run_time=t))])])
+            (3, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
+                 (1, lambda t: self.emphasize(ln, run_time=t))])])
         self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
                   ln, a4)
 

@@ -90,6 +90,7 @@ class Piece(View):
 class JoinDecimals(View):
     z: int
     piece_norms: int
+    piece_sum: int
     delta: int
     x: int
     mid: int
@@ -100,6 +101,7 @@ class JoinDecimals(View):
 class Join(View):
     z: list[list[float]]
     piece_norms: list[float]
+    piece_sum: float
     bias_norm: float
     delta: list[float]
     delta_norm: float
@@ -118,6 +120,7 @@ class Layer(View):
     x: list[float]
     x_decimals: int
     w_cos_max: float
+    qkv_bias: bool
     patterns: list[list[list[float]]]
     prev_token: list[float]
     prev_decimals: int

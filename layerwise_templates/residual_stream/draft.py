@@ -43,12 +43,16 @@ def build(c: Context) -> Draft:
     marks = any(tk.startswith(SPACE_MARKS) and len(tk) > 1 for tk in t.tokens)
     beats = []
     if additive:
+        from .plan import addition_check
+        bound = addition_check(t, pos)["bound_total"]["bound"]      # float32's, from |X|
         beats.append(Beat(
             "switch", ["switch"], "A pre-norm model: {model.display}",
             "On the left, MiniLM, a post-LN model. On the right, {model.display}, built like "
-            "today's language models. MiniLM normalises X itself after each addition, so the "
-            "length of X is reset every time. {model.display} normalises only a copy for each "
-            "sublayer to read, and adds the update to X itself, which is never normalised."))
+            "today's language models. MiniLM normalises X itself after each addition, which "
+            "resets its length. {model.display} normalises only a copy for each "
+            "sublayer to read, and adds the update to X itself, which is never normalised.",
+            # the last X is the first plus the updates: X itself is only added to
+            expect=[f"data.check.max_error_total < {bound:g}"]))
     beats += [
         Beat("tokens", ["tokens"],
              "{model.display}: {model.n_layers} layers, {data.n_tokens} tokens",
@@ -187,8 +191,6 @@ def build(c: Context) -> Draft:
                       expect=[f"data.outlier.position == {big}"] if big is not None else [],
                       moments=moments))
     if additive:
-        from .plan import addition_check
-        bound = addition_check(t, pos)["bound_total"]["bound"]      # float32's, from |X|
         beats.append(Beat(
             "identity", ["identity"],
             "X⁽" + _superscript(L) + "⁾ = X⁽⁰⁾ + {data.check.n_updates} updates",

@@ -5,9 +5,11 @@ Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (th
 numbers and as an arrow; the last pass's Q, K, V arrows stay as dimmed ghosts), `q`/`k`/`v`
 (a copy of X flies into this pass's W, the product's entries appear one by one, the result's
 arrow grows), `update` (V's numbers shrink into 0.1 V, X's and 0.1 V's numbers fly together
-into the new X; on the plane the camera glides in until the step is readable, with a round
-scale bar, draws 0.1 V tip to tail from X, glides back; the step stays as a trail), `note`
-(Q and K go unused: the toy omits attention).
+into the new X; on the plane a lens grows out of a square round the step, with a round scale
+bar, and draws 0.1 V tip to tail from X; the code panel stays on screen; the step's length
+joins a table under the plane), `table` (X, Q, K, V of every layer side by side, and the
+"computed once and reused" copy taken back), `note` (Q and K go unused: the toy omits
+attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
 
@@ -16,21 +18,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, BackgroundRectangle, GrowArrow, Line, ReplacementTransform, SurroundingRectangle,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, BackgroundRectangle, Dot, GrowArrow, Line, Square, ReplacementTransform, SurroundingRectangle,
                    Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, NumberGrid, code_block, math, wrapped
-from scenes.motion import VectorPlane, WeightBlock, ghost, matvec, zoom_out, zoom_to
-from scenes.motion.plane import zoom_of
+from scenes.motion import VectorPlane, WeightBlock, ghost, matvec
 
 from .view import Data, Layer
 
 PLANE_SIZE = 4.6
 CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
 PLANE_LABEL = 32        # labels on the plane, so their layer superscripts stay readable
+MATH_LABEL = 28         # row names like X^(0) =: their superscripts reach the 8 px floor
 RULE_SIZE = 44          # the layer convention, when it is spoken
 CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
@@ -42,10 +44,26 @@ def _box_gap(c, half, pts) -> float:
     return float(np.sqrt((d ** 2).sum(axis=1)).min()) if len(pts) else 9.0
 
 
+CLEAR = 0.1     # a label this far (scene units) from every shaft and label is clear of them
+
+
+def label_gap(m, arrows, labels) -> float:
+    """How far label `m` is from every arrow shaft and every other label."""
+    half = np.array([m.width / 2, m.height / 2])
+    shafts = [np.linspace(a.get_start(), a.get_end(), 24) for a in arrows]
+    gap = _box_gap(m.get_center(), half, np.concatenate(shafts)) if shafts else 9.0
+    for l in labels:
+        d = np.maximum(np.abs(m.get_center()[:2] - l.get_center()[:2]) - half
+                       - np.array([l.width / 2, l.height / 2]), 0.0)
+        gap = min(gap, float(np.hypot(*d)))
+    return gap
+
+
 def place_label(m, tip, plane, arrows, labels) -> None:
     """Move label `m` to the free spot around `tip`: of twelve places round it, the one whose
     box is farthest from every arrow (sampled along its shaft) and every label, inside
-    `plane`; ties go to the place pointing away from the origin."""
+    `plane`; ties go to the place pointing away from the origin. When none of them is
+    `CLEAR`, a ring of twelve a little farther out competes too (a crowded tip)."""
     half = np.array([m.width / 2, m.height / 2])
     shafts = [np.linspace(a.get_start(), a.get_end(), 24) for a in arrows]
     pts = np.concatenate(shafts) if shafts else np.zeros((0, 3))
@@ -54,21 +72,24 @@ def place_label(m, tip, plane, arrows, labels) -> None:
     out = tip - origin
     out = out / (np.linalg.norm(out) or 1.0)
     lo, hi = plane.get_corner(DOWN + LEFT), plane.get_corner(UP + RIGHT)
-    best, where = -1e9, tip
-    for i in range(12):
-        a = i * np.pi / 6
-        u = np.array([np.cos(a), np.sin(a), 0.0])
-        c = tip + u * (0.12 + abs(u[0]) * half[0] + abs(u[1]) * half[1])
-        gap = _box_gap(c, half, pts)
-        for bc, bh in boxes:
-            d = np.maximum(np.abs(c[:2] - bc[:2]) - half - bh, 0.0)
-            gap = min(gap, float(np.hypot(*d)))
-        inside = (lo[0] <= c[0] - half[0] and c[0] + half[0] <= hi[0]
-                  and lo[1] <= c[1] - half[1] and c[1] + half[1] <= hi[1])
-        score = min(gap, 0.5) + 0.05 * float(u @ out) - (0 if inside else 5)
-        if score > best:
-            best, where = score, c
-    m.move_to(where)
+
+    def ring(r):
+        """(score, gap, centre) of the twelve places at distance `r` round the tip."""
+        for i in range(12):
+            u = np.array([np.cos(i * np.pi / 6), np.sin(i * np.pi / 6), 0.0])
+            c = tip + u * (r + abs(u[0]) * half[0] + abs(u[1]) * half[1])
+            gap = _box_gap(c, half, pts)
+            for bc, bh in boxes:
+                d = np.maximum(np.abs(c[:2] - bc[:2]) - half - bh, 0.0)
+                gap = min(gap, float(np.hypot(*d)))
+            inside = (lo[0] <= c[0] - half[0] and c[0] + half[0] <= hi[0]
+                      and lo[1] <= c[1] - half[1] and c[1] + half[1] <= hi[1])
+            yield min(gap, 0.5) + 0.05 * float(u @ out) - (0 if inside else 5), gap, c
+
+    near = max(ring(0.12), key=lambda t: t[0])
+    if near[1] < CLEAR:
+        near = max([near, *ring(0.4)], key=lambda t: t[0])
+    m.move_to(near[2])
 
 
 @dataclass
@@ -76,9 +97,7 @@ class Stage:
     """What the beats leave on the plane for later beats: handlers read and fill this, not
     ad-hoc attributes (the `x` show builds `x_arrow`; `update` needs it, spec.py says so)."""
     x_arrow: VGroup | None = None          # X's arrow and label, moved by each update
-    trail: VGroup = field(default_factory=VGroup)     # the steps 0.1 V drawn so far
     ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
-    trail_dots: list = field(default_factory=list)    # earlier X's, sized for the home view
     lengths: VGroup = field(default_factory=VGroup)   # |Δ^(l)| of each layer so far
     tag_layer: int | None = None           # the layer the "layer l reads X^(l)" tag names
 
@@ -122,7 +141,7 @@ class ToyLoopScene(StoryboardScene):
 
     def row(self, label: str, vec, color, y: int) -> VGroup:
         grid = grid_of(vec, color)
-        r = VGroup(math(label, T.TYPE.math_label, color), grid).arrange(RIGHT, buff=T.BUFF)
+        r = VGroup(math(label, MATH_LABEL, color), grid).arrange(RIGHT, buff=T.BUFF)
         return r.move_to(self.panel_top + DOWN * 0.6 * y, aligned_edge=UP + LEFT) \
             .align_to(self.code, LEFT)
 
@@ -135,20 +154,13 @@ class ToyLoopScene(StoryboardScene):
         return m
 
     def plane_arrows(self) -> list:
-        """Every arrow on the plane (X, this layer's Q, K, V, last layer's ghosts, the trail)."""
+        """Every arrow on the plane (X, this layer's Q, K, V, last layer's ghosts)."""
         groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"] + self.stage.ghosts
-        return [g[0] for g in groups if g is not None] + list(self.stage.trail)
+        return [g[0] for g in groups if g is not None]
 
     def plane_labels(self, own=None) -> list:
         groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
         return [g[1] for g in groups if g is not None and g[1] is not own]
-
-    def marker(self, xy, label: str, side, zoom: float) -> VGroup:
-        """X as a dot with its label, drawn for a camera frame `zoom` times smaller than home
-        (so both have their usual on-screen size in the close-up)."""
-        dot = self.plane.dot(xy, T.X, 0.06 / zoom)
-        tag = math(label, T.TYPE.math, T.X).scale(1 / zoom)
-        return VGroup(dot, tag.next_to(dot, side, buff=0.05 / zoom))
 
     def layer_tag(self) -> None:
         l = self.layer
@@ -170,11 +182,11 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(self.code), run_time=self.quick(0.2, 0.8))
 
     def walk_code(self) -> None:
-        """After X zero (cue 1): the three matrices (cue 2), the seed (cue 3), the loop (4)."""
+        """After X zero (cue 0): the three matrices (cue 1), the loop (cue 2)."""
         lines = self.data["lines"]
-        steps = [lines["weights"], [lines["seed"]], [lines["loop"]]]
+        steps = [lines["weights"], [lines["loop"]]]
         n = len(self.beat.get("cues") or [])
-        for i, rows in enumerate(steps, start=2):
+        for i, rows in enumerate(steps, start=1):
             if n and i >= n:
                 break
             self.hold_until_cue(i)
@@ -231,19 +243,19 @@ class ToyLoopScene(StoryboardScene):
             self.put("x", self.row(f"{T.X_l(l)} =", src.x_in, T.X, 0))
         W = WeightBlock.from_plan(self.plan, getattr(src, f"W_{name}").path, color=color,
                                   size=T.TYPE.label)
-        w_row = VGroup(math(f"× {T.X_l(l, 'W_' + name)} =", T.TYPE.math_label, color), W)
+        w_row = VGroup(math(f"× {T.X_l(l, 'W_' + name)} =", MATH_LABEL, color), W)
         w_row.arrange(RIGHT, buff=T.BUFF)
         w_row.move_to(self.panel_top + DOWN * 1.15, aligned_edge=UP + LEFT)
         w_row.align_to(self.code, LEFT).shift(RIGHT * 0.3)
         self.put("w", w_row)
-        label = math(f"{T.X_l(l, name)} =", T.TYPE.math_label, color)
+        label = math(f"{T.X_l(l, name)} =", MATH_LABEL, color)
         label.move_to(self.panel_top + DOWN * 0.6 * "qkv".index(key), aligned_edge=UP + LEFT)
         label.set_x(self.results_x, direction=LEFT)
         result_at = label.get_right() + RIGHT * 1.2
         x_grid = self.shown["x"][1]
         # layer 0 walks each product slowly; later layers repeat the recipe faster
         result = matvec(self, x_grid, W, getattr(src, key).path, color, result_at=result_at,
-                        run_time=None if l == 0 else 1.6,
+                        run_time=None if l == 0 else 1.3,
                         size=T.TYPE.label, x_side=UP)
         result.next_to(label, RIGHT, buff=T.BUFF)
         self.add(label)
@@ -257,21 +269,28 @@ class ToyLoopScene(StoryboardScene):
             self.stage.ghosts.append(VGroup(old[0]))
             self.shown.pop(f"p{key}")
         self.shown[f"p{key}"] = arrow
-        anims += self.relabel_x()
+        anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7))
         self.busy(result, arrow)
 
-    def relabel_x(self) -> list:
-        """X's label moves (does not jump) to a free spot when a new arrow lands near it."""
-        if self.stage.x_arrow is None:
-            return []
-        lab = self.stage.x_arrow[1]
-        spot = lab.copy()
-        place_label(spot, self.stage.x_arrow[0].get_end(), self.plane, self.plane_arrows(),
-                    self.plane_labels(lab))
-        if float(np.linalg.norm(spot.get_center() - lab.get_center())) < 0.05:
-            return []
-        return [lab.animate.move_to(spot)]
+    def relabel(self, new) -> list:
+        """Labels already on the plane move (do not jump) to a free spot when a new arrow
+        (`new`: its arrow and label) lands on them."""
+        groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
+        anims = []
+        for g in groups:
+            if g is None or g is new:
+                continue
+            lab = g[1]
+            others = [l for l in self.plane_labels(lab) if l is not new[1]] + [new[1]]
+            if label_gap(lab, self.plane_arrows() + [new[0]], others) >= CLEAR:
+                continue
+            spot = lab.copy()
+            place_label(spot, g[0].get_end(), self.plane, self.plane_arrows() + [new[0]],
+                        others)
+            if float(np.linalg.norm(spot.get_center() - lab.get_center())) > 0.05:
+                anims.append(lab.animate.move_to(spot))
+        return anims
 
     def beat_q(self, beat) -> None:
         self._projection("q")
@@ -294,7 +313,8 @@ class ToyLoopScene(StoryboardScene):
         step_row = self.row(f"{T.X_l(l, 'Δ')} = 0.1 {T.X_l(l, 'V')} =", src.update, T.V, 1)
         if v_row is not None:
             self.remove(v_row)
-            self.play(ReplacementTransform(v_row, step_row), run_time=self.quick(0.12, 0.9))
+            self.play(ReplacementTransform(v_row, step_row),
+                      run_time=self.quick(0.12, 0.9 if l == 0 else 0.6))
         else:
             self.play(FadeInPlace(step_row), run_time=self.quick(0.1, 0.6))
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
@@ -304,7 +324,7 @@ class ToyLoopScene(StoryboardScene):
             flying.append(TransformFromCopy(x_row[1].nums[j], num))
             flying.append(step_row[1].nums[j].copy().animate.move_to(num).set_opacity(0))
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
-        self.play(FadeInPlace(rest), *flying, run_time=self.quick(0.15, 1.2))
+        self.play(FadeInPlace(rest), *flying, run_time=self.quick(0.15, 1.2 if l == 0 else 0.8))
         self.remove(*[a.mobject for a in flying[1::2]], *rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
         self.emphasize(new_row[1])
@@ -354,53 +374,75 @@ class ToyLoopScene(StoryboardScene):
         # the sum stays on screen until the next layer begins
 
     def close_up(self, lay: dict, src: Layer) -> None:
+        """The step 0.1 V is a few pixels long at home size, so it is shown magnified in place:
+        a small square marks it on the plane, a lens the plane's size grows out of that square
+        (the code and the numbers stay where they are), draws X, Δ tip to tail and the new X
+        with a round scale bar, then shrinks back into the square; Δ stays as a trail and
+        its length flies into the table of lengths under the plane."""
         l, z = self.layer, lay["zoom"]
-        f = 1.0 if l == 0 else 0.55       # later layers repeat the close-up faster
+        f = 1.0 if l == 0 else 0.5        # later layers repeat the close-up faster
         x0, x1 = lay["x_in"], lay["x_out"]
-        panel = [self.code] + [self.shown[k] for k in ("cursor", "x", "upd", "w", "layer")
-                               if k in self.shown]
-        big = [m for m in [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
-               + self.stage.ghosts + self.stage.trail_dots + list(self.stage.trail)
-               + ([self.stage.lengths] if len(self.stage.lengths) else []) if m is not None]   # drawn for the home view
-        self.play(*[FadeOutPlace(m) for m in big + panel], run_time=f * self.quick(0.05, 0.4))
-        zoom = zoom_of(self, z["width"], self.plane)
-        bar = zoom_to(self, self.plane, z["center"], z["width"], z["bar"], f"{z['bar']:g}",
-                      run_time=f * self.quick(0.12, 1.4))
-        here = self.marker(x0, T.X_l(l), DOWN + LEFT, zoom)
-        self.play(FadeInPlace(here), run_time=f * self.quick(0.05, 0.4))
-        step = self.plane.arrow(x1, T.V, start=x0, width=5, zoom=zoom)
-        step_label = math(T.X_l(l, 'Δ'), T.TYPE.math, T.V).scale(1 / zoom)
-        step_label.next_to(step.get_center(), UP + RIGHT, buff=0.08 / zoom)
-        length = self.length_label(src, T.TYPE.math).scale(1 / zoom)
-        length.next_to(step_label, RIGHT, buff=0.3 / zoom)     # beside the name, off the shaft
-        self.play(GrowArrow(step), FadeInPlace(step_label), run_time=f * self.quick(0.1, 1.0))
-        self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
-        there = self.marker(x1, T.X_l(l + 1), DOWN + RIGHT, zoom)
-        self.play(FadeInPlace(there), run_time=f * self.quick(0.05, 0.4))
-        self.wait(f * self.quick(0.05, 0.6))
-        self.stage.trail.add(step.set_opacity(0.7))
-        self.add(self.stage.trail)
-        self.play(FadeOutPlace(VGroup(here, there, step_label, length)),
-                  run_time=f * self.quick(0.05, 0.3))
-        zoom_out(self, bar, run_time=f * self.quick(0.12, 1.4))
-        # the length moves from the step to the row of lengths under the plane
-        entry = self.length_label(src, T.TYPE.math_label)
-        row = self.stage.lengths
-        if len(row):
-            entry.next_to(row, RIGHT, buff=0.45)
-        else:
-            # the row ends at the plane's right edge once every layer's length is in it
-            n = len(self.data["layers"])
-            entry.next_to(self.plane, DOWN, buff=0.15).align_to(self.plane, RIGHT)
-            entry.shift(LEFT * (n - 1) * (entry.width + 0.45))
-        flying = entry.copy().move_to(step.get_center())
-        self.play(ReplacementTransform(flying, entry), run_time=f * self.quick(0.05, 0.7))
-        row.add(entry)
-        self.add(row)
-        dot = self.plane.dot(x0, T.X, 0.04).set_opacity(0.6)
-        self.stage.trail_dots.append(dot)
-        self.add(dot)
-        self.play(*[FadeInPlace(m) for m in big + panel], run_time=f * self.quick(0.05, 0.4))
+        plane = self.plane
+        c = plane.p(z["center"])
+        side = max(z["width"] * plane.units, 0.22)
+        k = PLANE_SIZE / side              # the lens magnifies `side` to the plane's size
+        spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
+        self.play(FadeInPlace(spot), run_time=f * self.quick(0.05, 0.4))
+        lens = Square(PLANE_SIZE, color=T.TEXT, stroke_width=2).move_to(plane)
+        lens.set_fill(T.BACKGROUND, opacity=1.0)     # nothing of the plane shows through
+        self.play(ReplacementTransform(spot.copy(), lens), run_time=f * self.quick(0.1, 0.8))
+
+        def m(xy):                         # a data point, as seen through the lens
+            return lens.get_center() + (plane.p(xy) - c) * k
+
+        a, b = m(x0), m(x1)
+        here = VGroup(Dot(a, radius=0.07, color=T.X),
+                      math(T.X_l(l), T.TYPE.math, T.X))
+        there = VGroup(Dot(b, radius=0.07, color=T.X),
+                       math(T.X_l(l + 1), T.TYPE.math, T.X))
+        u = (b - a) / (np.linalg.norm(b - a) or 1.0)
+        here[1].next_to(a, -u, buff=0.15)
+        there[1].next_to(b, u, buff=0.15)
+        step = Arrow(a, b, buff=0, color=T.V, stroke_width=6, tip_length=0.22)
+        normal = np.array([-u[1], u[0], 0.0])
+        name = math(T.X_l(l, "Δ"), T.TYPE.math, T.V)
+        name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
+        length = self.length_label(src, MATH_LABEL)
+        length.next_to(lens, DOWN, buff=-0.55).align_to(lens, RIGHT).shift(LEFT * 0.2)
+        digits = max(0, -int(np.floor(np.log10(z["bar"]))))
+        bar_len = z["bar"] * plane.units * k
+        bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=3)
+        bar_text = Num(float(src.zoom.bar), src.zoom.bar.path, digits, T.TYPE.label, T.TEXT)
+        scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08))
+        scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
+        self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
+        self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
+        self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
+        self.wait(1.0)                     # the whole close-up, held still a moment
+        # the length joins the table under the plane; the lens shrinks back into its square
+        entry = self.length_entry(src)
+        self.play(ReplacementTransform(length, entry), run_time=f * self.quick(0.05, 0.7))
+        self.stage.lengths.add(entry)
+        self.add(self.stage.lengths)
+        # (at home size the step is a few pixels: no trail is left there, so X's tip stays
+        # clear; the table of lengths keeps what the lens showed)
+        self.play(FadeOutPlace(VGroup(here, there, step, name, scale)),
+                  ReplacementTransform(lens, spot), run_time=f * self.quick(0.1, 0.8))
+        self.play(FadeOutPlace(spot), run_time=f * self.quick(0.05, 0.3))
+
+    def length_entry(self, src: Layer) -> VGroup:
+        """Layer l's column of the table of step lengths under the plane: |Δ^(l)| over its
+        value, in a slot fixed by l (the table ends at the plane's right edge)."""
+        n = len(self.data["layers"])
+        l = int(src.layer)
+        name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, T.V)
+        value = Num(float(src.step_len), src.step_len.path, 2, T.TYPE.label, T.V)
+        col = VGroup(name, value).arrange(DOWN, buff=0.1)
+        slot = 1.25
+        x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
+        col.next_to(self.plane, DOWN, buff=0.12)
+        col.set_x(x)
+        return col
 
     def length_label(self, src: Layer, size: float) -> VGroup:
         """|Δ^(l)| = its length, in V's colour."""
@@ -420,8 +462,8 @@ class ToyLoopScene(StoryboardScene):
         keys = [("x_in", "X", T.X), ("q", "Q", T.Q), ("k", "K", T.K), ("v", "V", T.V)]
         cells = [[grid_of(getattr(self.v.layers[i], k), c) for i in range(len(layers))]
                  for k, _, c in keys]
-        heads = [math(f"\"layer {i}\"", T.TYPE.math_label, T.MUTED) for i in range(len(layers))]
-        names = [math(T.X_l("l", n), T.TYPE.math_label, c) for _, n, c in keys]
+        heads = [math(f"\"layer {i}\"", MATH_LABEL, T.MUTED) for i in range(len(layers))]
+        names = [math(T.X_l("l", n), MATH_LABEL, c) for _, n, c in keys]
         table = VGroup(VGroup(*heads), *[VGroup(*row) for row in cells])
         grid = VGroup(names[0].copy().set_opacity(0), *heads, *[m for n, row in zip(names, cells) for m in [n, *row]])
         grid.arrange_in_grid(rows=len(keys) + 1, cols=len(layers) + 1, buff=(0.35, 0.32))
@@ -455,12 +497,17 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(VGroup(*[row[i] for row in cells[1:]]),
                            run_time=self.pace(self.cue_at(3), len(layers), 0.6, 1.0))
         self.hold_until_cue(3)
-        self.emphasize(rows[0])
+        # "only X carries over": on the plane the last Q, K, V dim, and X^(3) is pointed at
+        dim = [ghost(self.shown[f"p{c}"][j]) for c in "qkv" if f"p{c}" in self.shown
+               for j in (0, 1)]
+        if dim:
+            self.play(*dim, run_time=self.quick(0.05, 0.5))
+        self.emphasize(rows[0], *[a for a in [self.stage.x_arrow] if a is not None])
 
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
         model's attention uses Q and K to choose what goes into the update."""
-        toy = wrapped("The toy: Q and K unused, only V moves X", 40, T.TYPE.label, T.TEXT,
+        toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 40, T.TYPE.label, T.TEXT,
                       max_width=6.4)
         real = wrapped("A real model: attention uses Q and K to choose what goes into Δ", 36,
                        T.TYPE.label, T.TEXT, max_width=6.4)
@@ -473,7 +520,7 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(*qk)
         if "pv" in self.shown:                  # "so only V moves X"
             self.wait(0.8)
-            self.emphasize(self.shown["pv"], self.stage.trail)
+            self.emphasize(self.shown["pv"], *self.stage.lengths)
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)

@@ -8,6 +8,7 @@ from typing import Sequence
 from manim import (DOWN, Dot, LEFT, Line, MathTypst, RIGHT, Rectangle, Text, UP, VGroup)
 
 from .. import theme as T
+from ..legibility import legible_math_size
 
 
 def light(m, groups: bool = False):
@@ -36,7 +37,9 @@ def txt(text: str, size: float = T.LABEL_SIZE, color=T.TEXT, mono: bool = False,
 
 
 def math(source: str, size: float = T.MATH_SIZE, color=T.TEXT) -> MathTypst:
-    """Typst math (no TeX needed): math("W_Q^((3))")."""
+    """Typst math (no TeX needed): math("W_Q^((3))"). Never smaller than its scripts need to
+    reach the legibility floor (`legibility.legible_math_size`: 27 with scripts)."""
+    size = legible_math_size(source, size)
     return light(MathTypst(source, font_size=size, color=color), groups=True)
 
 

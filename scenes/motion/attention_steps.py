@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from manim import DOWN, AnimationGroup, FadeIn, FadeOut, Indicate, LaggedStart, Mobject
+from manim import (DOWN, AnimationGroup, FadeIn, FadeOut, Indicate, LaggedStart, Mobject, Text,
+                   Transform)
 
 from .. import theme as T
 from ..animations import FadeInPlace
+from ..legibility import FLOOR_PX, sizes
 from .ghosts import GHOST_OPACITY, ghost
 
 SMALLEST = 0.04         # a part of weight ~0 shrinks to a speck, not to a point (no 0 scale)
@@ -36,12 +38,17 @@ def weighted_sum(scene, parts: Sequence[Mobject], weights: Sequence[float], resu
                  run_time: float = 2.0, lag: float = 0.08) -> Mobject:
     """Copies of `parts` scale by their `weights` (in place, so a weight is seen as a size)
     while the parts dim (a heavy part stays bright), then fly to `result` and fade as it
-    appears. `result` is placed by the caller; the parts stay, dimmed."""
+    appears. A copy's numbers that would end under the legibility floor fade as it shrinks
+    and do not fly (its brackets do): show less, not smaller. `result` is placed by the
+    caller; the parts stay, dimmed."""
     copies = [p.copy() for p in parts]
+    shrunk = [shrunk_to(scene, c, max(SMALLEST, float(w))) for c, w in zip(copies, weights)]
     scene.play(*[ghost(p, max(GHOST_OPACITY, float(w))) for p, w in zip(parts, weights)],
-               LaggedStart(*[c.animate.scale(max(SMALLEST, float(w)))
-                             for c, w in zip(copies, weights)], lag_ratio=lag),
+               LaggedStart(*[Transform(c, t) for c, (t, _) in zip(copies, shrunk)],
+                           lag_ratio=lag),
                run_time=0.45 * run_time)
+    for c, (_, faded) in zip(copies, shrunk):
+        drop_parts(c, faded)
     scene.play(LaggedStart(*[c.animate.move_to(result).set_opacity(0.3) for c in copies],
                            lag_ratio=lag), run_time=0.35 * run_time)
     scene.remove(*copies)
@@ -49,4 +56,29 @@ def weighted_sum(scene, parts: Sequence[Mobject], weights: Sequence[float], resu
     return result
 
 
-__all__ = ["dot_products", "weighted_sum", "SMALLEST"]
+def shrunk_to(scene, m: Mobject, factor: float) -> tuple[Mobject, list[int]]:
+    """`m` scaled by `factor` with every text that would then be under the legibility floor
+    (at the scene's camera zoom) faded out, and the family indices of those texts."""
+    target = m.copy().scale(factor)
+    ppu = 480 / float(scene.camera.frame.height)
+    faded = [i for i, part in enumerate(target.get_family())
+             if is_text(part) and sizes(part, ppu, T.FONT)["min_px"] < FLOOR_PX]
+    family = target.get_family()
+    for i in faded:
+        family[i].set_opacity(0)
+    return target, faded
+
+
+def drop_parts(m: Mobject, indices: Sequence[int]) -> None:
+    """Take the parts at these family indices (of `m` as it was) out of `m`."""
+    family = m.get_family()
+    gone = {id(family[i]) for i in indices}
+    for part in family:
+        part.remove(*[s for s in part.submobjects if id(s) in gone])
+
+
+def is_text(m: Mobject) -> bool:
+    return isinstance(m, Text) or hasattr(m, "typst_code")
+
+
+__all__ = ["dot_products", "weighted_sum", "shrunk_to", "SMALLEST"]
