@@ -131,6 +131,10 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].join.piece_norms": (
                 "Length of each head's piece of the update, head 0 first",
                 "Each head's output times its part of the output matrix W_O."),
+            "data.layers[{l}].join.piece_sum": (
+                "The heads' piece lengths added up",
+                "Compare it with the length of Δ: where pieces point different ways, they "
+                "cancel."),
             "data.layers[{l}].join.bias_norm": (
                 "Length of the output matrix's bias",
                 "Added once to the joined heads."),
@@ -171,6 +175,7 @@ SPECS: dict[str, dict] = {
                                   "data.layers[{l}].prev.rows"]},
             "grid": {"panels": ["data.layers[{l}].prev_token", "data.layers[{l}].prev.*"]},
             "join": {"panels": ["data.layers[{l}].join.piece_norms",
+                                "data.layers[{l}].join.piece_sum",
                                 "data.layers[{l}].join.bias_norm",
                                 "data.layers[{l}].join.delta*",
                                 "data.layers[{l}].join.top_on_key_min"]},
