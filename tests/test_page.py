@@ -307,6 +307,11 @@ def test_states_axis_names_its_layers(browser, built):
     assert panel.find_element(By.CLASS_NAME, "num").text == \
         f"{plan['data']['similarity']['raw'][0][3]:.2f}"
     assert panel.find_element(By.CLASS_NAME, "src").text == "source: data.similarity.raw[0][3]"
+    from selenium.webdriver.common.keys import Keys
+    browser.find_element(By.ID, "layer").send_keys(Keys.END)   # named as the video's axis does
+    assert browser.find_element(By.ID, "layer-label").text == "X⁽⁶⁾"
+    assert browser.find_element(By.ID, "layer-note").text == \
+        "— the output, after the last layer (5)"
 
 
 @needs_browser

@@ -54,11 +54,19 @@ def states(plan: dict) -> list[dict] | None:
     return s if ok else None
 
 
+def state_name(x: dict) -> str:
+    """A state as the video's axis writes it: its `math` (`X^((6))`, MathTex) as X⁽⁶⁾."""
+    math = x.get("math")
+    if isinstance(math, str) and re.fullmatch(r"\w+\^\(\(-?\d+\)\)", math):
+        return pretty(math.replace("((", "(").replace("))", ")"))
+    return pretty(str(x["label"]))
+
+
 def axis(plan: dict) -> list[str]:
     """The layer control's positions: the plan's states (`X⁽³⁾`) or else its layers."""
     s = states(plan)
     if s:
-        return [pretty(str(x["label"])) for x in s]
+        return [state_name(x) for x in s]
     return [f"layer {layer}" for layer in plan["layers"]]
 
 
@@ -67,11 +75,12 @@ def axis_notes(plan: dict) -> list[str]:
     s = states(plan)
     if not s:
         return ["" for _ in plan["layers"]]
-    return [f"the state entering layer {x['layer']}"
-            if str(x.get("hook", "")).endswith("resid_pre") and x["label"] != "embedding"
-            else "X⁽⁰⁾, the state entering layer 0" if x["label"] == "embedding"
-            else "the model's output, after its last layer" if x["label"] == "output"
-            else "" for x in s]
+    last = max(x.get("layer", 0) for x in s if str(x.get("hook", "")).endswith("resid_pre"))
+    entering = [str(x.get("hook", "")).endswith("resid_pre") for x in s]
+    return [("the embedding: " if x["label"] == "embedding" else "") +
+            f"the state entering layer {x['layer']}" if e
+            else f"the {x['label']}, after the last layer ({last})" if x["label"] == "output"
+            else str(x["label"]) for x, e in zip(s, entering)]
 
 
 def axis_index(plan: dict, layer) -> int | None:
