@@ -190,6 +190,68 @@ def test_golden_numbers_are_not_float_noise(built):
     assert checked > 60
 
 
+RAW = re.compile(r"[›_{}\[\]^]|\bnorm\b|\bprev\b|\bcos\b|\bw\b")   # plan keys, not words
+
+
+def raw_key(text: str):
+    return RAW.search(text.replace("[CLS]", "CLS").replace("[SEP]", "SEP"))
+
+
+def test_shipped_labels_are_words_not_plan_keys(built):
+    """Every card of a shipped page is named by the template's table (specs.SPECS), in words a
+    student knows, with an explanation; none is the generic name of its plan path."""
+    from layerwise_pipeline.page.model import generic_label, part
+    for name in NAMES:
+        plan, _ = built[name]
+        panels = part(plan)["panels"]
+        assert panels, name
+        for p in panels:
+            assert (p["label"], p["tip"]) != generic_label(p["path"]), (name, p["path"])
+            assert not raw_key(p["label"]), (name, p["path"], p["label"])
+            assert "{" not in p["tip"] and p["tip"].endswith("."), (name, p["path"], p["tip"])
+            assert p["group"] and not raw_key(p["group"]), (name, p["group"])
+
+
+def test_generic_labels_read_as_words():
+    """A draft's own plan fields, with no table: the path in words."""
+    from layerwise_pipeline.page.model import generic_label, pretty
+    assert generic_label("data.layers[{l}].join.bias_norm")[0] == "Bias length (join)"
+    assert generic_label("data.layers[{l}].top_word.weight")[0] == "Weight (top word)"
+    assert generic_label("data.cos.q_heads[{l}]")[0] == "Query Q heads (cosine)"
+    assert generic_label("data.layers[{l}].norm_attn.value")[0] == "Length attention"
+    for path in ("data.layers[{l}].prev.next_best", "data.similarity.raw[{l}]",
+                 "data.layers[{l}].w_cos_max"):
+        assert not re.search(r"[›_{}\[\]]", generic_label(path)[0]), path
+    assert pretty("X^(3), read by layer 3") == "X⁽³⁾, read by layer 3"
+
+
+def test_no_card_always_equals_another(built):
+    """context_qkv's `cos.in` is `cos.x` and attention_depth's `sink.share` is
+    `layers[l].sink`: one card each."""
+    from layerwise_pipeline.page.model import part
+    for name in NAMES:
+        plan, _ = built[name]
+        paths = [p["path"] for p in part(plan)["panels"]]
+        values = [[resolve(plan, path.replace("{l}", str(layer))) if "{l}" in path else None
+                   for layer in range(len(part(plan)["axis"]))] for path in paths]
+        for i, v in enumerate(values):
+            floats = any(isinstance(x, (float, list)) for x in v)
+            assert not (floats and v in values[:i]), (name, paths[i])
+    ctx = [p["path"] for p in part(built["context_qkv"][0])["panels"]]
+    assert "data.cos.x[{l}]" in ctx and "data.cos.in[{l}]" not in ctx
+    dep = [p["path"] for p in part(built["attention_depth"][0])["panels"]]
+    assert "data.layers[{l}].sink" in dep and "data.sink.share[{l}]" not in dep
+
+
+def test_vtt_from_the_srt(tmp_path):
+    from layerwise_pipeline.page import read_cues, vtt
+    srt = tmp_path / "a.srt"
+    srt.write_text("1\n00:00:01,500 --> 00:01:02,250\nOne token,\ntwo sentences.\n\n"
+                   "2\n01:00:00,000 --> 01:00:03,000\nA --> B\n", encoding="utf-8")
+    assert vtt(read_cues(srt)) == ("WEBVTT\n\n00:00:01.500 --> 00:01:02.250\nOne token, two "
+                                   "sentences.\n\n01:00:00.000 --> 01:00:03.000\nA -> B\n")
+
+
 # --- in the browser ---
 
 @needs_browser
@@ -238,11 +300,18 @@ def test_states_axis_names_its_layers(browser, built):
     plan, page = built["bank_drift"]
     open_page(browser, page)
     set_layer(browser, 3)
-    assert browser.find_element(By.ID, "layer-label").text == "X^(3), read by layer 3"
+    assert browser.find_element(By.ID, "layer-label").text == "X⁽³⁾"
+    assert browser.find_element(By.ID, "layer-note").text == "— the state entering layer 3"
     panel = browser.find_element(By.CSS_SELECTOR, '[data-panel="data.similarity.raw[0][{l}]"]')
-    assert panel.find_element(By.TAG_NAME, "h3").text == "similarity › raw: sentences 1 and 2"
+    assert panel.find_element(By.TAG_NAME, "h3").text == "How alike 'bank' is in sentences 1 and 2"
     assert panel.find_element(By.CLASS_NAME, "num").text == \
         f"{plan['data']['similarity']['raw'][0][3]:.2f}"
+    assert panel.find_element(By.CLASS_NAME, "src").text == "source: data.similarity.raw[0][3]"
+    from selenium.webdriver.common.keys import Keys
+    browser.find_element(By.ID, "layer").send_keys(Keys.END)   # named as the video's axis does
+    assert browser.find_element(By.ID, "layer-label").text == "X⁽⁶⁾"
+    assert browser.find_element(By.ID, "layer-note").text == \
+        "— the output, after the last layer (5)"
 
 
 @needs_browser
@@ -274,11 +343,18 @@ def test_head_control_and_token_hover(browser, built):
 
 
 @needs_browser
-@pytest.mark.parametrize("name,beat", [("per_head", "query"), ("context_qkv", "compare"),
-                                       ("attention_depth", "sink")])
-def test_playing_to_a_beat_moves_outline_and_panels(browser, built, name, beat):
+@pytest.mark.parametrize("name,beat,layer_path", [
+    ("per_head", "query", None), ("context_qkv", "compare", "data.summary.lowest.layer"),
+    ("attention_depth", "sink", "data.sink.max.layer"),
+    ("attention_depth", "deep_heads", "data.deep.layer")])
+def test_playing_to_a_beat_moves_outline_and_panels(browser, built, name, beat, layer_path):
+    """The outline marks the beat, the layer control goes to the layer it names (from the
+    specs' plan path), only its own cards are highlighted, and its subtitle shows."""
+    from layerwise_pipeline.page.model import part
     plan, page = built[name]
     open_page(browser, page)
+    if len(plan["layers"]) > 1:
+        set_layer(browser, 2)                           # somewhere else first
     ids = [b["id"] for b in plan["beats"]]
     start = sum(b["duration"] for b in plan["beats"][:ids.index(beat)])
     browser.execute_script("const v = document.getElementById('video'); v.muted = true; "
@@ -287,14 +363,24 @@ def test_playing_to_a_beat_moves_outline_and_panels(browser, built, name, beat):
                   ".dataset.beat === arguments[0]", beat)
     browser.execute_script("document.getElementById('video').pause()")
     b = plan["beats"][ids.index(beat)]
-    shown_keys = browser.execute_script(
-        "return [...document.querySelectorAll('.panel.shown')].map(p => p.dataset.key)")
-    assert shown_keys, "the beat's panels are highlighted"
+    shown_ids = browser.execute_script(
+        "return [...document.querySelectorAll('.panel.shown')].map(p => p.dataset.id)")
+    want = next(x for x in part(plan)["beats"] if x["id"] == beat)
+    assert shown_ids and shown_ids == want["panels"], "only the beat's own cards"
+    assert len(shown_ids) < len(browser.find_elements("css selector", ".panel"))
     if b["head"] is not None:
         assert browser.execute_script("return document.getElementById('head').value") == \
             str(b["head"])
-    caption = browser.execute_script("return document.getElementById('caption').textContent")
-    assert caption and caption in (b["narration"] or "")
+    if layer_path:                                      # the beat names a layer: the control
+        layer = resolve(plan, layer_path)               # follows it
+        assert browser.execute_script("return document.getElementById('layer').value") == \
+            str(plan["layers"].index(layer))
+        assert browser.find_element("id", "layer-label").text == f"layer {layer}"
+    cue = browser.execute_script(                       # the video's own subtitles
+        "const t = document.getElementById('video').textTracks[0];"
+        "return t.mode + '|' + [...t.activeCues].map(c => c.text).join(' ')")
+    mode, text = cue.split("|", 1)
+    assert mode == "showing" and text and text in (b["narration"] or "")
 
 
 @needs_browser
@@ -366,6 +452,80 @@ def test_missing_video_says_so(browser, built, tmp_path):
 
 
 @needs_browser
+def test_keyboard_and_touch(browser, built):
+    """Tab order: the controls, the outline, the video, then the cards; every card is
+    focusable and says what its number is in visible text (a phone has no hover)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    _, page = built["context_qkv"]
+    open_page(browser, page)
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    stops = []
+    for _ in range(3):
+        stops.append(browser.execute_script(
+            "const a = document.activeElement; return a.id || a.dataset.beat || a.tagName"))
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+    assert stops == ["layer", "sentences", "same"], stops       # the slider, then the beats
+    order = browser.execute_script(
+        "const all = [...document.querySelectorAll('input, button, video, [tabindex]')]"
+        ".filter(e => e.offsetParent !== null || e.tagName === 'VIDEO');"
+        "const i = (sel) => all.indexOf(document.querySelector(sel));"
+        "return [i('#layer'), i('#outline button'), i('#outline li:last-child button'),"
+        "        i('#video'), i('.panel')]")
+    assert order == sorted(order) and -1 not in order, order
+    cards = browser.find_elements(By.CSS_SELECTOR, ".panel")
+    for card in cards:
+        assert card.get_attribute("tabindex") == "0"
+        tip = card.find_element(By.CLASS_NAME, "tip")
+        assert tip.is_displayed() and tip.text
+        assert card.get_attribute("data-panel").startswith("data.")
+
+
+@needs_browser
+def test_one_layer_has_no_slider(browser, built):
+    """per_head covers layer 0 only: a sentence says so, no slider that cannot move."""
+    _, page = built["per_head"]
+    open_page(browser, page)
+    assert not browser.find_element("id", "layer").is_displayed()
+    assert browser.find_element("id", "layer-only").text.startswith("layer 0 only")
+    assert browser.find_element("id", "head").is_displayed()
+
+
+@needs_browser
+def test_track_from_the_srt_and_poster(browser, built, tmp_path):
+    """The render's .srt becomes the video's default subtitles track (inlined WebVTT), and a
+    preview's first beat frame its poster, copied next to the page: no network, file://."""
+    from PIL import Image
+    from layerwise_pipeline.page import build
+    plan, page = built["bank_drift"]
+    media = tmp_path / "media"
+    folder = media / "videos" / "480p15"
+    folder.mkdir(parents=True)
+    shutil.copy(page.with_suffix(".mp4"), folder / page.with_suffix(".mp4").name)
+    (folder / "bank_drift.srt").write_text(
+        "1\n00:00:00,000 --> 00:00:04,000\nTake the word bank.\n\n"
+        "2\n00:00:04,000 --> 00:00:09,000\nIn three sentences.\n", encoding="utf-8")
+    frames = media / "frames" / "bank_drift"
+    frames.mkdir(parents=True)
+    Image.new("RGB", (64, 36), (40, 90, 160)).save(frames / f"00_{plan['beats'][0]['id']}.png")
+    out = build(plan, "l", media)
+    assert (folder / "bank_drift.poster.png").read_bytes() == \
+        (frames / f"00_{plan['beats'][0]['id']}.png").read_bytes()
+    open_page(browser, out)
+    wait(browser, "const t = document.getElementById('video').textTracks[0];"
+                  "return t && t.cues && t.cues.length === 2")
+    got = browser.execute_script(
+        "const v = document.getElementById('video'), t = v.textTracks[0];"
+        "return [t.kind, t.mode, [...t.cues].map(c => c.text), v.getAttribute('poster')]")
+    assert got == ["subtitles", "showing", ["Take the word bank.", "In three sentences."],
+                   "bank_drift.poster.png"]
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    urls = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)")
+    assert all(u.startswith(folder.as_uri() + "/") or u.startswith("data:") for u in urls)
+
+
+@needs_browser
 @pytest.mark.parametrize("name", ["context_qkv", "per_head"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_screenshots_match_goldens(browser, built, name, size, request):
@@ -374,7 +534,8 @@ def test_screenshots_match_goldens(browser, built, name, size, request):
     from PIL import Image
     plan, page = built[name]
     open_page(browser, page, SIZES[size])
-    set_layer(browser, min(3, len(plan["layers"]) - 1))
+    if len(plan["layers"]) > 1:
+        set_layer(browser, 3)
     browser.execute_script("document.activeElement.blur()")
     time.sleep(0.2)
     png = browser.get_screenshot_as_png()

@@ -40,6 +40,39 @@ def narration_cues(parts: list[dict]) -> list[dict]:
              "text": b["narration"]} for p in parts for b in p["beats"] if b["narration"]]
 
 
+def vtt(cues: list[dict]) -> str:
+    """WebVTT of the subtitles (the .srt's cues)."""
+    def stamp(t: float) -> str:
+        ms = round(t * 1000)
+        h, m, sec = ms // 3_600_000, ms // 60_000 % 60, ms // 1000 % 60
+        return f"{h:02d}:{m:02d}:{sec:02d}.{ms % 1000:03d}"
+    return "WEBVTT\n\n" + "\n".join(f"{stamp(c['start'])} --> {stamp(c['end'])}\n"
+                                     f"{c['text'].replace('-->', '->')}\n" for c in cues)
+
+
+def track(cues: list[dict]) -> str:
+    """The subtitles as a <track>, inlined as a data: URL: Chromium refuses a track file from
+    file:// (another origin), and the page makes no request but its video and poster."""
+    import base64
+    if not cues:
+        return ""
+    src = "data:text/vtt;base64," + base64.b64encode(vtt(cues).encode()).decode()
+    return f'<track kind="subtitles" srclang="en" label="English" default src="{src}">'
+
+
+def poster(frames: Path, plan: dict, video: Path) -> str | None:
+    """The first beat's last frame from a preview (media/frames/<name>/00_<beat>.png), copied
+    next to the page as <name>.poster.png; None without a preview."""
+    name, first = plan["storyboard"]["name"], plan["beats"][0]["id"] if plan["beats"] else ""
+    png = frames / name / f"00_{first}.png"
+    if not png.is_file():
+        return None
+    out = video.with_name(f"{video.stem}.poster.png")
+    from layerwise_core.atomic import write_bytes
+    write_bytes(out, png.read_bytes())
+    return out.name
+
+
 def html(data: dict) -> str:
     """The page: the assets with the data inlined (`</` escaped so no text ends the script)."""
     blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
@@ -48,7 +81,9 @@ def html(data: dict) -> str:
     for key, value in (("CSS", (ASSETS / "page.css").read_text(encoding="utf-8")),
                        ("JS", (ASSETS / "page.js").read_text(encoding="utf-8")),
                        ("TITLE", escape(data["title"])), ("VIDEO", escape(data["video"])),
-                       ("DATA", blob)):
+                       ("POSTER", f' poster="{escape(data["poster"])}"' if data.get("poster")
+                        else ""),
+                       ("TRACK", track(data["cues"])), ("DATA", blob)):
         out = out.replace("{{" + key + "}}", value)
     return out
 
@@ -70,6 +105,7 @@ def build(plan: dict, quality: str = "l", media: Path = Path("media")) -> Path:
     data = page_data(plan.get("title", name), [part(plan)], video,
                      f"Render it with: layerwise render --quality {quality} "
                      f"{plan['storyboard'].get('path', name + '.yaml')}.")
+    data["poster"] = poster(Path(media) / "frames", plan, video)
     out = video.with_suffix(".html")
     write_text(out, html(data))
     return out
@@ -88,6 +124,8 @@ def build_chapter(title: str, titled_plans: list[tuple[str, dict]], quality: str
         t += sum(float(b.get("duration") or 0) for b in plan["beats"])
     data = page_data(title, parts, video,
                      f"Render it with: layerwise chapter --quality {quality}.")
+    data["poster"] = poster(Path(media) / "frames", titled_plans[0][1], video) \
+        if titled_plans else None
     out = video.with_suffix(".html")
     write_text(out, html(data))
     return out

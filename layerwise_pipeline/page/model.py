@@ -10,7 +10,8 @@ Discovery is generic, so a drafted storyboard gets a page with no code of its ow
   as the sentence gives a token row, and a list of `{display|text|token, prob|weight}` gives the
   lens's *ranked* tokens.
 Every number carries its plan path and its text as the video writes it (`rounding.shown`).
-Template specs (`specs.SPECS`) only rename panels and say which panels a beat shows.
+Template specs (`specs.SPECS`) name the panels and their groups in words, and say which
+panels a beat is about and which layer it shows.
 """
 
 from __future__ import annotations
@@ -39,14 +40,59 @@ def is_vec(x) -> bool:
     return isinstance(x, list) and bool(x) and all(is_num(v) for v in x)
 
 
+SUPER = str.maketrans("0123456789()-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾⁻")
+
+
+def pretty(text: str) -> str:
+    """Layer notation as the video draws it: `X^(3)` -> `X⁽³⁾`."""
+    return re.sub(r"\^\((-?\d+)\)", lambda m: f"({m.group(1)})".translate(SUPER), text)
+
+
+def states(plan: dict) -> list[dict] | None:
+    s = plan["data"].get("states") if isinstance(plan.get("data"), dict) else None
+    ok = isinstance(s, list) and s and all(isinstance(x, dict) and "label" in x for x in s)
+    return s if ok else None
+
+
+def state_name(x: dict) -> str:
+    """A state as the video's axis writes it: its `math` (`X^((6))`, MathTex) as X⁽⁶⁾."""
+    math = x.get("math")
+    if isinstance(math, str) and re.fullmatch(r"\w+\^\(\(-?\d+\)\)", math):
+        return pretty(math.replace("((", "(").replace("))", ")"))
+    return pretty(str(x["label"]))
+
+
 def axis(plan: dict) -> list[str]:
-    states = plan["data"].get("states") if isinstance(plan.get("data"), dict) else None
-    if isinstance(states, list) and states and all(isinstance(s, dict) and "label" in s
-                                                   for s in states):
-        return [f"{s['label']}, read by layer {s['layer']}"
-                if str(s.get("hook", "")).endswith("resid_pre") else str(s["label"])
-                for s in states]
+    """The layer control's positions: the plan's states (`X⁽³⁾`) or else its layers."""
+    s = states(plan)
+    if s:
+        return [state_name(x) for x in s]
     return [f"layer {layer}" for layer in plan["layers"]]
+
+
+def axis_notes(plan: dict) -> list[str]:
+    """What each position is, in words (said once, under the control)."""
+    s = states(plan)
+    if not s:
+        return ["" for _ in plan["layers"]]
+    last = max(x.get("layer", 0) for x in s if str(x.get("hook", "")).endswith("resid_pre"))
+    entering = [str(x.get("hook", "")).endswith("resid_pre") for x in s]
+    return [("the embedding: " if x["label"] == "embedding" else "") +
+            f"the state entering layer {x['layer']}" if e
+            else f"the {x['label']}, after the last layer ({last})" if x["label"] == "output"
+            else str(x["label"]) for x, e in zip(s, entering)]
+
+
+def axis_index(plan: dict, layer) -> int | None:
+    """The control's position showing model layer `layer` (the state it reads)."""
+    if not isinstance(layer, int) or isinstance(layer, bool):
+        return None
+    s = states(plan)
+    if s:
+        return next((i for i, x in enumerate(s) if x.get("layer") == layer
+                     and str(x.get("hook", "")).endswith("resid_pre")), None)
+    layers = list(plan.get("layers") or [])
+    return layers.index(layer) if layer in layers else None
 
 
 def tokens(plan: dict) -> list[str]:
@@ -64,13 +110,87 @@ def focus_index(plan: dict, toks: list[str]) -> int:
     return clean.index(word) if word in clean else len(toks) - 1
 
 
-def label_of(plan: dict, tmpl: str) -> str:
-    spec = SPECS.get(plan["template"], {}).get("labels", {})
-    if tmpl in spec:
-        return spec[tmpl]
-    text = re.sub(r"^layers\[\{l\}\]\.", "", tmpl.removeprefix("data.")).replace(f"[{L}]", "")
-    text = re.sub(r"\[(\d+)\]", lambda m: f" {int(m.group(1)) + 1}", text)
-    return text.replace(".", " › ").replace("_", " ")
+def pattern(p: str) -> re.Pattern:
+    """A spec's path pattern: literal but for `*` (any run of characters)."""
+    return re.compile(".*".join(re.escape(part) for part in p.split("*")))
+
+
+def spec_of(plan: dict) -> dict:
+    return SPECS.get(plan.get("template", ""), {})
+
+
+def first_match(table, path: str):
+    return next((v for k, v in table if pattern(k).fullmatch(path)), None)
+
+
+WORDS = {"cos": "cosine", "norm": "length", "prev": "previous token", "w": "weight matrices",
+         "x": "X", "q": "query Q", "k": "key K", "v": "value V", "max": "largest",
+         "min": "smallest", "top": "top", "n": "number of", "pos": "position",
+         "prob": "probability", "raw": "raw", "sink": "share on [CLS] and [SEP]",
+         "on": "on", "special": "[CLS] and [SEP]", "delta": "update Δ", "mid": "X + Δ",
+         "attn": "attention", "mlp": "MLP", "ffn": "feed-forward", "rel": "relative",
+         "abs": "absolute", "ln": "LayerNorm", "err": "error"}
+
+
+def words(key: str) -> str:
+    return " ".join(WORDS.get(w, w) for w in key.split("_") if w)
+
+
+def generic_label(tmpl: str) -> tuple[str, str]:
+    """A draft's plan field in words: `layers[{l}].top_word.weight` -> "weight, top word"."""
+    keys = [k for k in re.findall(r"[A-Za-z]\w*", tmpl.removeprefix("data."))
+            if k != "layers" and k != "l"]
+    if len(keys) > 1 and keys[-1] == "value":           # `norm_x.value`: the value of norm_x
+        keys.pop()
+    index = [int(i) + 1 for i in re.findall(r"\[(\d+)\]", tmpl)]
+    name = words(keys[-1]) if keys else "value"
+    name = name[0].upper() + name[1:]
+    where = ", ".join(words(k) for k in reversed(keys[:-1]))
+    text = name + (f" ({where})" if where else "") + \
+        "".join(f", number {i}" for i in index)
+    return text, "A number from the plan of this video."
+
+
+def fill(plan: dict, text: str, extra: dict) -> str:
+    """`{focus}`, `{pair}` and `{data.x.y}` placeholders of a spec's words."""
+    from .rounding import resolve
+
+    def one(m):
+        key = m.group(1)
+        if key in extra:
+            return str(extra[key])
+        try:
+            return str(resolve(plan, key))
+        except (KeyError, IndexError, TypeError):
+            return m.group(0)
+    return re.sub(r"\{([\w.\[\]]+)\}", one, text)
+
+
+def pair_of(plan: dict, tmpl: str) -> str | None:
+    """`x[i][{l}]` next to a `pairs` list: the pair's sentences, "sentences 1 and 2"."""
+    from .rounding import resolve
+    m = re.fullmatch(r"(.*)\.\w+\[(\d+)\]\[\{l\}\](.*)", tmpl)
+    if not m:
+        return None
+    try:
+        pair = resolve(plan, f"{m.group(1)}.pairs[{m.group(2)}]")
+    except (KeyError, IndexError, TypeError):
+        return None
+    if isinstance(pair, list) and len(pair) == 2:
+        return f"sentences {pair[0] + 1} and {pair[1] + 1}"
+    return None
+
+
+def label_of(plan: dict, tmpl: str) -> tuple[str, str]:
+    """(label, explanation) of a panel: the template's words, else the path in words."""
+    found = first_match(spec_of(plan).get("labels", {}).items(), tmpl)
+    pair = pair_of(plan, tmpl)
+    if found is None:
+        text, tip = generic_label(re.sub(r"\[\d+\]\[\{l\}\]$", "[{l}]", tmpl)
+                                  if pair else tmpl)
+        return (text + f": {pair}" if pair else text), tip
+    extra = {"focus": (plan.get("focus") or [""])[0], "pair": pair or ""}
+    return pretty(fill(plan, found[0], extra)), pretty(fill(plan, found[1], extra))
 
 
 def cell(plan: dict, path: str) -> dict:
@@ -98,9 +218,10 @@ class Finder:
         if all(c is None for c in cells):
             return
         key = tmpl.split(".")[1].split("[")[0]
+        label, tip = label_of(self.plan, tmpl)
         self.panels.append({"kind": kind, "id": f"p{len(self.panels)}", "key": key,
-                            "path": tmpl, "label": label_of(self.plan, tmpl), "cells": cells,
-                            **extra})
+                            "path": tmpl, "label": label, "tip": tip, "cells": cells,
+                            "raw": [self.get(tmpl, l) for l in range(self.n)], **extra})
 
     # --- a value per layer, by its shape at the first layer that has it ---
     def per_layer(self, tmpl: str, depth: int = 0) -> None:
@@ -199,31 +320,103 @@ class Finder:
                     self.per_layer(f"{path}[{i}][{L}]")
 
 
-def pair_labels(plan: dict, panels: list[dict]) -> None:
-    """`x[i][{l}]` next to a `pairs` list: name the pair's sentences."""
-    from .rounding import resolve
+def duplicates(panels: list[dict]) -> list[dict]:
+    """Without the cards that always equal an earlier one (context_qkv's `cos.in` is `cos.x`):
+    the plan's values equal at every layer. One layer of whole numbers is not enough to call
+    two cards the same (a head number and a count may coincide)."""
+    out, seen = [], []
     for p in panels:
-        m = re.fullmatch(r"(.*)\.\w+\[(\d+)\]\[\{l\}\](.*)", p["path"])
-        if not m or p["path"] in SPECS.get(plan["template"], {}).get("labels", {}):
+        raw = p["raw"]
+        present = [v for v in raw if v is not None]
+        whole = all(isinstance(v, int) for v in present)
+        if raw in seen and not (whole and len(present) < 2):
             continue
-        try:
-            pair = resolve(plan, f"{m.group(1)}.pairs[{m.group(2)}]")
-        except (KeyError, IndexError, TypeError):
-            continue
-        if isinstance(pair, list) and len(pair) == 2:
-            p["label"] = re.sub(r" \d+$", "", p["label"]) + \
-                f": sentences {pair[0] + 1} and {pair[1] + 1}"
+        seen.append(raw)
+        out.append(p)
+    return out
 
 
-def beats(plan: dict) -> list[dict]:
-    spec = SPECS.get(plan["template"], {}).get("beats", {})
+def grouped(plan: dict, panels: list[dict]) -> list[dict]:
+    """Each panel's group (the spec's first matching pattern, else its key under `data`), the
+    panels ordered by group, then by the spec's label order, then as found."""
+    spec = spec_of(plan)
+    groups = spec.get("groups", [])
+    labels = list(spec.get("labels", {}))
+    kinds = {"attention": 0, "ranked": 1, "series": 2, "vector": 3}
+
+    def where(p):
+        g = next((i for i, (k, _) in enumerate(groups) if pattern(k).fullmatch(p["path"])), None)
+        return g
+
+    for p in panels:
+        g = where(p)
+        p["group"] = groups[g][1].replace("'bank'", f"'{(plan.get('focus') or ['bank'])[0]}'") \
+            if g is not None else words(p["key"]).capitalize()
+        p["_label"] = next((i for i, k in enumerate(labels) if pattern(k).fullmatch(p["path"])),
+                           len(labels))
+        p["_group"] = len(groups) if g is None else g
+    first = {}                     # a group is shown where its first label is in the table
+    for p in panels:
+        first[p["_group"]] = min(first.get(p["_group"], p["_label"]), p["_label"])
+    for p in panels:
+        p["_order"] = (first[p["_group"]], p["_group"], kinds[p["kind"]], p["_label"])
+    out = sorted(panels, key=lambda p: p["_order"])
+    for p in out:
+        del p["_order"], p["_group"], p["_label"]
+    return out
+
+
+def beat_position(plan: dict, b: dict, rule: dict) -> int | None:
+    """Where the layer control goes when beat `b` plays: the beat's `layer`, else the spec's
+    plan path of its layer (`layer`) or axis position (`state`), else the one layer its
+    caption's numbers come from (`{data.layers[2]...}`, `{layers[0]}`)."""
+    from .rounding import resolve
+    if b.get("layer") is not None:
+        return axis_index(plan, b["layer"])
+    for key, to_index in (("layer", lambda v: axis_index(plan, v)),
+                          ("state", lambda v: v if isinstance(v, int) and
+                           0 <= v < len(axis(plan)) else None)):
+        if key in rule:
+            try:
+                return to_index(resolve(plan, rule[key]))
+            except (KeyError, IndexError, TypeError):
+                return None
+    written = " ".join(str(v) for v in (b.get("written") or {}).values())
+    found = {int(i) for i in re.findall(r"\{data\.layers\[(\d+)\]", written)}
+    found |= {("plan", int(i)) for i in re.findall(r"\{layers\[(\d+)\]\}", written)}
+    if len(found) != 1:
+        return None
+    (one,) = found
+    layers = list(plan.get("layers") or [])
+    if isinstance(one, tuple):
+        return axis_index(plan, layers[one[1]]) if one[1] < len(layers) else None
+    try:
+        return axis_index(plan, resolve(plan, f"data.layers[{one}].layer"))
+    except (KeyError, IndexError, TypeError):
+        return one if one < len(axis(plan)) and not states(plan) else None
+
+
+def beat_panels(plan: dict, b: dict, rule: dict, panels: list[dict]) -> list[str]:
+    """The ids of the cards beat `b` is about: the spec's patterns, else the panels under the
+    beat's `show` names."""
+    if "panels" in rule:
+        pats = [pattern(k) for k in rule["panels"]]
+        return [p["id"] for p in panels if any(r.fullmatch(p["path"]) for r in pats)]
+    show = set(b.get("show") or [])
+    return [p["id"] for p in panels if p["key"] in show]
+
+
+def beats(plan: dict, panels: list[dict]) -> list[dict]:
+    spec = spec_of(plan).get("beats", {})
     out, t = [], 0.0
     for b in plan["beats"]:
         d = float(b.get("duration") or 0)
+        rule = spec.get(b["id"], {})
         out.append({"id": b["id"], "start": round(t, 3), "end": round(t + d, 3),
-                    "caption": b.get("caption") or "", "narration": b.get("narration") or "",
-                    "layer": b.get("layer"), "head": b.get("head"),
-                    "keys": sorted(set(b.get("show") or []) | set(spec.get(b["id"], [])))})
+                    "caption": pretty(b.get("caption") or ""),
+                    "narration": b.get("narration") or "",
+                    "at": beat_position(plan, b, rule), "head": b.get("head"),
+                    "panels": beat_panels(plan, b, rule, panels)})
         t += d
     return out
 
@@ -231,16 +424,16 @@ def beats(plan: dict) -> list[dict]:
 def part(plan: dict, title: str | None = None, offset: float = 0.0) -> dict:
     f = Finder(plan)
     f.walk(plan.get("data", {}), "data")
-    pair_labels(plan, f.panels)
-    order = {"attention": 0, "ranked": 1, "series": 2, "vector": 3}
-    f.panels.sort(key=lambda p: order[p["kind"]])        # stable: plan order within a kind
-    for i, p in enumerate(f.panels):
+    panels = duplicates(grouped(plan, f.panels))
+    for i, p in enumerate(panels):
         p["id"] = f"p{i}"
+        del p["raw"]
     model = plan.get("model", {})
     return {"name": plan["storyboard"]["name"], "title": title or plan.get("title", ""),
             "template": plan["template"], "offset": round(offset, 3),
             "model": model.get("display", model.get("name", "")) if isinstance(model, dict)
             else str(model),
             "sentences": list(plan.get("sentences") or []), "focus": list(plan.get("focus") or []),
-            "axis": axis(plan), "layers": list(plan.get("layers") or []),
-            "beats": beats(plan), "panels": f.panels}
+            "axis": axis(plan), "notes": axis_notes(plan),
+            "layers": list(plan.get("layers") or []),
+            "beats": beats(plan, panels), "panels": panels}

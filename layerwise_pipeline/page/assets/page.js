@@ -23,8 +23,9 @@
   // --- header and outline ---
   $("title").textContent = D.title;
   function header(part) {
-    $("about").textContent = "Model: " + part.model + ". Every number below is the plan's, " +
-      "rounded as in the video; hover or focus a number to see its plan path.";
+    $("about").textContent = "Model: " + part.model + ". Every number on this page is the " +
+      "one the video shows, rounded the same way; under each, in small print, where it comes " +
+      "from in the video's plan.";
     const ol = $("sentences");
     ol.replaceChildren(...part.sentences.map((s) => el("li", {}, s)));
   }
@@ -121,15 +122,31 @@
   }
 
   let panelEls = [];
+  const at = (tmpl) => tmpl.split("{l}").join(String(state.layer));
   function buildPanels(part) {
-    const box = $("panels");
+    const box = $("panels"), items = [];
+    let group = null;
     panelEls = part.panels.map((p) => {
-      const sec = el("section", { class: "panel " + p.kind, "data-key": p.key, "data-panel": p.path });
-      sec.append(el("h3", {}, p.label), el("div", { class: "body" }));
+      if (p.group !== group) { group = p.group; items.push(el("h3", { class: "group" }, group)); }
+      const sec = el("section", { class: "panel " + p.kind, "data-key": p.key,
+                                  "data-panel": p.path, "data-id": p.id, tabindex: "0",
+                                  "aria-describedby": p.id + "-tip" });
+      const head = el("div", { class: "head" });
+      head.append(el("h3", {}, p.label));
+      if (p.kind === "series") head.append(el("span", { class: "body" }));
+      sec.append(head);
+      if (p.kind !== "series") sec.append(el("div", { class: "body" }));
+      sec.append(el("p", { class: "tip", id: p.id + "-tip" }, p.tip),
+                 el("p", { class: "src", "aria-hidden": "true" }));
+      items.push(sec);
       return sec;
     });
-    box.replaceChildren(...panelEls);
+    box.replaceChildren(...items);
     layerIn.max = String(part.axis.length - 1);
+    const one = part.axis.length < 2;
+    $("layer-box").hidden = one;
+    $("layer-only").hidden = !one;
+    $("layer-only").textContent = one ? part.axis[0] + " only: this video shows one layer." : "";
     const heads = Math.max(0, ...part.panels.filter((p) => p.kind === "attention" && p.heads[0] !== null)
                                              .map((p) => p.heads.length));
     $("head-box").hidden = heads === 0;
@@ -143,12 +160,19 @@
     layerIn.value = String(state.layer);
     headIn.value = String(state.head);
     $("layer-label").textContent = part.axis[state.layer];
+    layerIn.setAttribute("aria-valuetext", part.axis[state.layer] +
+      (part.notes[state.layer] ? ", " + part.notes[state.layer] : ""));
     $("head-label").textContent = String(state.head);
-    layerIn.setAttribute("aria-valuetext", part.axis[state.layer]);
-    part.panels.forEach((p, i) => panelBody(p, panelEls[i].querySelector(".body")));
+    $("layer-note").textContent = part.notes[state.layer] ? "— " + part.notes[state.layer] : "";
+    part.panels.forEach((p, i) => {
+      panelBody(p, panelEls[i].querySelector(".body"));
+      panelEls[i].querySelector(".src").textContent = "source: " +
+        (p.kind === "attention" && p.heads[0] !== null
+          ? at(p.path) + "[" + Math.min(state.head, p.heads.length - 1) + "]" : at(p.path));
+    });
     const beat = part.beats[state.beat];
     panelEls.forEach((sec, i) => sec.classList.toggle("shown",
-      !!beat && beat.keys.includes(part.panels[i].key)));
+      !!beat && beat.panels.includes(part.panels[i].id)));
   }
 
   function select(pi, bi) {
@@ -159,8 +183,7 @@
     state.beat = bi;
     const b = D.parts[pi].beats[bi];
     if (b) {
-      const axisIdx = D.parts[pi].layers.indexOf(b.layer);
-      if (b.layer !== null && axisIdx >= 0 && axisIdx < D.parts[pi].axis.length) state.layer = axisIdx;
+      if (b.at !== null && b.at < D.parts[pi].axis.length) state.layer = b.at;
       if (b.head !== null) state.head = Math.min(b.head, Number(headIn.max));
     }
     let k = 0;
@@ -170,7 +193,7 @@
     update();
   }
 
-  function at(t) {
+  function beatAt(t) {
     let found = [0, 0];
     D.parts.forEach((p, i) => p.beats.forEach((b, j) => {
       if (t >= p.offset + b.start) found = [i, j];
@@ -180,19 +203,25 @@
 
   layerIn.addEventListener("input", () => { state.layer = Number(layerIn.value); update(); });
   headIn.addEventListener("input", () => { state.head = Number(headIn.value); update(); });
-  document.addEventListener("mouseover", (e) => {
+  document.addEventListener("mouseover", (e) => {    // a tooltip explains the number
     const n = e.target.closest && e.target.closest(".num");
-    if (n && !n.title) n.title = n.dataset.path;
+    const tip = n && n.closest(".panel") && n.closest(".panel").querySelector(".tip");
+    if (n && tip) n.title = tip.textContent + " (" + n.dataset.path + ")";
   });
 
   // --- video, captions ---
+  // the video shows its own subtitles (the <track>); the line under it is for a page
+  // without its video, or before it plays
   function showCue(t) {
     const cue = D.cues.find((c) => t >= c.start && t < c.end);
     $("caption").textContent = cue ? cue.text : "";
+    $("caption").hidden = !video.hidden && !video.paused;
   }
+  video.addEventListener("play", () => showCue(video.currentTime));
+  video.addEventListener("pause", () => showCue(video.currentTime));
   function tick() {
     const t = video.currentTime;
-    const [pi, bi] = at(t);
+    const [pi, bi] = beatAt(t);
     if (pi !== state.part || bi !== state.beat) select(pi, bi);
     showCue(t);
   }
