@@ -51,8 +51,13 @@ class Value:
         return bool(self.value)
 
 
-def _step(path: str, key) -> str:
+def step(path: str, key) -> str:
+    """The plan path one step below `path`: an index (`data.q` -> `data.q[2]`) or a field
+    (`data` -> `data.layers`); the one path grammar for every piece that numbers a plan list."""
     return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+
+
+_step = step
 
 
 def _hints(cls) -> dict:
@@ -204,4 +209,4 @@ def check(node, kind, path: str) -> list[str]:
     return []
 
 
-__all__ = ["ListView", "MapView", "Value", "View", "check", "wrap"]
+__all__ = ["ListView", "MapView", "Value", "View", "check", "step", "wrap"]
