@@ -1,4 +1,4 @@
-"""The finished chapter: `python -m layerwise_pipeline.chapter [--quality l] [--jobs N] [--scheduler local|tls://host:8786 --tls-ca F --tls-cert F --tls-key F]` (`make chapter`).
+"""The finished chapter: `layerwise chapter [--quality l] [--jobs N] [--scheduler local|tls://host:8786 --tls-ca F --tls-cert F --tls-key F]` (`make chapter`).
 
 Reads scenes/chapter.yaml (the storyboards in order, with titles), builds their plans (in a
 separate process: this one never imports torch), renders every storyboard that changed, in
@@ -16,10 +16,8 @@ Ctrl-C or SIGTERM stops the render workers, removes their work folders, and exit
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +27,7 @@ from layerwise_core.voice import BACKENDS
 from layerwise_render.session import QUALITIES, frame_facts
 
 from . import videocheck
-from .cli import run, say
+from .cli import say
 from .cluster_security import add_options as add_cluster_options
 from .cluster_security import exposure_warning, tls_from_args
 from .concat import JoinError, merge_srt
@@ -177,12 +175,6 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
     return record
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.chapter", description=__doc__)
-    add_arguments(p)
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), where=args.media)
-
 
 def add_arguments(p) -> None:
     p.add_argument("--chapter", type=Path, default=CHAPTER)
@@ -209,6 +201,3 @@ def _main(args) -> int:
           f"({', '.join(done) or 'none: all up to date'})")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

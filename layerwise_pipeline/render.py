@@ -1,33 +1,25 @@
-"""Render storyboards from their plans: `python -m layerwise_pipeline.render [--quality l] [--preview] FILE...`.
+"""Render storyboards from their plans: `layerwise render|preview [--quality l] FILE...`.
 
 Beats in parallel: `--jobs N`, on Dask with `--scheduler local` or `--scheduler tls://host:8786
 --tls-ca ca.pem --tls-cert client.pem --tls-key client-key.pem` (`cluster_security`).
 
-Plans must be built first (`layerwise plan FILE...`, which `make render` does); this process
-never imports torch. Outputs follow Manim's layout under media/: videos/<quality>/<name>.mp4,
+`layerwise render` plans first (in a child process) unless `--planned`; this process never
+imports torch. Outputs follow Manim's layout under media/: videos/<quality>/<name>.mp4,
 sections/, the .srt subtitles, and with --preview (or --frames DIR) one PNG per beat.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 from layerwise_render.session import QUALITIES
 
-from .cli import run, say
+from .cli import say
 from .cluster_security import add_options as add_cluster_options
 from .cluster_security import exposure_warning, tls_from_args
 from .review import contact_sheet
 from .scene_render import MEDIA, load_plan, render
 
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.render", description=__doc__)
-    add_arguments(p)
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), where=args.media)
 
 
 def add_arguments(p) -> None:
@@ -68,6 +60,3 @@ def _main(args) -> int:
         print(out, flush=True)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Storyboards as presentations: `python -m layerwise_pipeline.slides [--quality l] FILE...` (`make slides`).
+"""Storyboards as presentations: `layerwise slides [--quality l] FILE...` (`make slides`).
 
 Each storyboard's plan is rendered by its template's scene mixed with manim-slides' `Slide`
 (layerwise_render/slides.py): one slide per beat, the beat's narration as the slide's speaker notes
@@ -11,7 +11,6 @@ name and renamed, so a failure leaves the previous file.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -22,7 +21,6 @@ from pathlib import Path
 
 from layerwise_core.atomic import ensure_dir, replacing
 
-from .cli import run
 from layerwise_render.session import QUALITIES, manim_options, manim_session
 
 from .scene_render import (MEDIA, RenderError, load_plan, scene_class,
@@ -115,12 +113,6 @@ def convert(scene: str, folder: Path, dest: Path, title: str, assets: Path) -> N
         raise RenderError(f"manim-slides convert failed (exit {r.returncode}): {last}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.slides", description=__doc__)
-    add_arguments(p)
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), where=args.media)
-
 
 def add_arguments(p) -> None:
     p.add_argument("storyboards", nargs="+", type=Path)
@@ -134,6 +126,3 @@ def _main(args) -> int:
         print(build(plan, args.quality, args.media), flush=True)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
