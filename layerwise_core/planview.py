@@ -98,6 +98,11 @@ class View:
     def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
+        return self[name]
+
+    def __getitem__(self, name: str):
+        """A field by name: `v["check"]` for a field a View's own attribute shadows (`check`,
+        `at`, `raw`, `path`), `v.x` for every other."""
         hints = _hints(type(self))
         if name not in hints:
             raise AttributeError(f"{type(self).__name__} declares no field {name!r} "

@@ -139,7 +139,7 @@ class IntroBeats:
             inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + ":", L_),
                    x0),
             inline(txt("then X after each of the", L_),
-                   Num(self.v.check.n_updates, decimals=0, size=L_), txt("additions", L_))
+                   Num(self.v["check"].n_updates, decimals=0, size=L_), txt("additions", L_))
             if "n_updates" in d["check"] else
             txt("then X after each addition and LayerNorm", L_),
             inline(txt("the plane keeps", L_),

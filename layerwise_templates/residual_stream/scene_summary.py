@@ -103,9 +103,9 @@ class SummaryBeats:
         ident = d["identity"]
         if ident is None:
             msg = inline(txt("each LayerNorm moves X by", T.TYPE.label),
-                         Num(v.check.min_ln_change, decimals=2, size=T.TYPE.label),
+                         Num(v["check"].min_ln_change, decimals=2, size=T.TYPE.label),
                          txt("to", T.TYPE.label),
-                         Num(v.check.max_ln_change, decimals=2, size=T.TYPE.label))
+                         Num(v["check"].max_ln_change, decimals=2, size=T.TYPE.label))
             self.put("id", msg.move_to(LEFT * 3.6 + UP * 0.6))
             return
         L, dec = self.L, ident["decimals"]
