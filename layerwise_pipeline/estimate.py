@@ -24,6 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
+
+from layerwise_core.media import Media
+
 from .scene_render import RenderError, load_plan
 
 FORMATS = {"l": (854, 480, 15), "m": (1280, 720, 30), "h": (1920, 1080, 60),
@@ -60,7 +63,7 @@ def measured_run(args: list[str]) -> tuple[float, float]:
 def video_frames(media: Path, name: str, quality: str) -> int:
     import av
     w, h, fps = FORMATS[quality]
-    with av.open(str(media / "videos" / f"{h}p{fps}" / f"{name}.mp4")) as c:
+    with av.open(str(Media(media).video(name, f"{h}p{fps}"))) as c:
         return c.streams.video[0].frames
 
 
@@ -69,8 +72,9 @@ def estimate(storyboard: Path, quality: str, media: Path) -> dict:
     name, beats = plan["storyboard"]["name"], plan["beats"]
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        (tmp / "plans").mkdir()
-        (tmp / "plans" / f"{name}.json").write_text(json.dumps(plan))
+        path = Media(tmp).plan(name)
+        path.parent.mkdir()
+        path.write_text(json.dumps(plan))
         base = ["--media", str(tmp), str(storyboard)]
         t0, _ = measured_run(["--preview", *base])
         t_l, m_l = measured_run(["--quality", "l", *base])

@@ -19,11 +19,12 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from layerwise_core.media import MEDIA, Media
 from layerwise_core.atomic import ensure_dir, replacing
 
 from layerwise_render.session import QUALITIES, manim_options, manim_session
 
-from .scene_render import (MEDIA, RenderError, load_plan, scene_class,
+from .scene_render import (RenderError, load_plan, scene_class,
                            signals_at_checkpoints)
 from .staging import work_folder
 
@@ -85,7 +86,7 @@ def build(plan: dict, quality: str = "l", media: Path = MEDIA) -> Path:
     logging.getLogger("manim-slides").setLevel(logging.WARNING)
     name = plan["storyboard"]["name"]
     media = Path(media)
-    out = media / "slides" / f"{name}.html"
+    out = Media(media).slides(name)
     assets = reveal_assets(cache_dir())
     with work_folder(media, f"slides-{name}") as work:
         with manim_session(manim_options(quality, work, name)):
