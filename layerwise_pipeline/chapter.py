@@ -23,13 +23,14 @@ from pathlib import Path
 
 import yaml
 
+from layerwise_core.media import Media
 from layerwise_core.voice import BACKENDS
 from layerwise_render.session import QUALITIES, frame_facts
 
 from . import videocheck
 from .cli import say
 from .cluster_security import add_options as add_cluster_options
-from .cluster_security import exposure_warning, tls_from_args
+from .cluster_security import cluster_tls
 from .concat import JoinError, merge_srt
 from .concat import join as join_videos
 from .provenance import ROOT, chapter_licences, render_key
@@ -85,12 +86,11 @@ def build_plans(parts: list[Part], media: Path, voice: str = "none") -> None:
 
 
 def part_media(media: Path, quality: str, name: str) -> Path:
-    return media / "chapter" / quality / name
+    return Media(media).chapter_part(quality, name).root
 
 
 def part_video(media: Path, quality: str, name: str, plan: dict) -> Path:
-    folder = frame_facts(quality)[2]
-    return part_media(media, quality, name) / "videos" / folder / f"{name}.mp4"
+    return Media(media).chapter_part(quality, name).video(name, frame_facts(quality)[2])
 
 
 def is_fresh(video: Path, key: str) -> bool:
@@ -154,7 +154,7 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
         rendered = render_parts(parts, plans, quality, media, jobs, scheduler, stats, tls)
         videos = [part_video(media, quality, p.name, plans[p.name]) for p in parts]
         records = [json.loads(v.with_suffix(".manifest.json").read_text()) for v in videos]
-        out_dir = media / "videos" / videos[0].parent.name
+        out_dir = Media(media).videos(videos[0].parent.name)
         with work_folder(media, chapter.stem) as work:
             names = [f"{chapter.stem}{ext}" for ext in (".mp4", ".srt", ".manifest.json")]
             marks, audio = join(parts, videos, work / names[0], title)
@@ -189,9 +189,7 @@ def add_arguments(p) -> None:
 
 
 def _main(args) -> int:
-    tls = tls_from_args(args)
-    if warning := exposure_warning(args.scheduler):
-        say(warning)
+    tls = cluster_tls(args, say)
     record = build_chapter(args.chapter, args.quality, args.media, args.jobs, args.voice,
                            waiting=lambda pid: say(f"another chapter build (pid {pid}) is "
                                                    f"running; waiting"),

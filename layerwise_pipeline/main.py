@@ -41,56 +41,44 @@ def _planned_option(p) -> None:
                    help="take the plans already under --media as they are (no planning)")
 
 
-def _plan(args, voice: str) -> None:
-    if not args.planned:
-        plan_in_child(args.storyboards, args.media, voice, args.model, args.cache)
-
-
-def cmd_render(args) -> int:
-    _plan(args, args.voice)
-    return render._main(args)
-
-
-def cmd_preview(args) -> int:
-    _plan(args, "none")
+def _preview(args) -> int:
     args.preview = True
     return render._main(args)
 
 
-def cmd_slides(args) -> int:
-    _plan(args, args.voice)
-    return slides._main(args)
+# the commands that plan first (unless --planned): name, help, module (its add_arguments),
+# the voice they plan with (None: no --voice, silent), what they run then
+PLANNING = [
+    ("render", "plan (with the voice) and render storyboards to video", render, "piper",
+     render._main),
+    ("preview", "plan and write every beat's last frame (fast)", render, None, _preview),
+    ("slides", "plan and write one HTML slide deck per storyboard", slides, "none",
+     slides._main),
+    ("estimate", "plan and predict render time and memory at a quality", estimate, None,
+     estimate._main),
+]
 
 
-def cmd_estimate(args) -> int:
-    _plan(args, "none")
-    return estimate._main(args)
+def _planning(then):
+    def cmd(args) -> int:
+        if not args.planned:
+            plan_in_child(args.storyboards, args.media, getattr(args, "voice", "none"),
+                          args.model, args.cache)
+        return then(args)
+    return cmd
 
 
 def extend(sub) -> None:
     """The pipeline's commands, added to the core's parser."""
-    r = sub.add_parser("render", help="plan (with the voice) and render storyboards to video")
-    render.add_arguments(r)
-    _voice_option(r, "piper")
-    _model_option(r)
-    _planned_option(r)
-    r.set_defaults(func=cmd_render, jobs=os.cpu_count() or 1)
-    v = sub.add_parser("preview", help="plan and write every beat's last frame (fast)")
-    render.add_arguments(v)
-    _model_option(v)
-    _planned_option(v)
-    v.set_defaults(func=cmd_preview)
-    s = sub.add_parser("slides", help="plan and write one HTML slide deck per storyboard")
-    slides.add_arguments(s)
-    _voice_option(s, "none")
-    _model_option(s)
-    _planned_option(s)
-    s.set_defaults(func=cmd_slides)
-    e = sub.add_parser("estimate", help="plan and predict render time and memory at a quality")
-    estimate.add_arguments(e)
-    _model_option(e)
-    _planned_option(e)
-    e.set_defaults(func=cmd_estimate)
+    for name, help_, module, voice, then in PLANNING:
+        p = sub.add_parser(name, help=help_)
+        module.add_arguments(p)
+        if voice is not None:
+            _voice_option(p, voice)
+        _model_option(p)
+        _planned_option(p)
+        p.set_defaults(func=_planning(then))
+    sub.choices["render"].set_defaults(jobs=os.cpu_count() or 1)
     c = sub.add_parser("chapter", help="plan and render the chapter, one video with markers")
     chapter.add_arguments(c)
     c.set_defaults(func=chapter._main)

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from layerwise_core.media import MEDIA, Media
 from layerwise_render.session import QUALITIES
 
 from .cli import say
 from .cluster_security import add_options as add_cluster_options
-from .cluster_security import exposure_warning, tls_from_args
+from .cluster_security import cluster_tls
 from .review import contact_sheet
-from .scene_render import MEDIA, load_plan, render
+
+from .scene_render import load_plan, render
 
 
 
@@ -37,9 +39,7 @@ def add_arguments(p) -> None:
 
 
 def _main(args) -> int:
-    tls = tls_from_args(args)
-    if warning := exposure_warning(args.scheduler):
-        say(warning)
+    tls = cluster_tls(args, say)
     plans = [load_plan(s, args.media) for s in args.storyboards]
     beats = args.jobs > 1 or args.scheduler not in (None, "none")
     if beats and not (args.preview or args.frames or args.until):
@@ -55,8 +55,9 @@ def _main(args) -> int:
         out = render(plan, args.quality, args.media, args.preview, args.frames, args.until)
         if args.preview:
             name = plan["storyboard"]["name"]
-            frames = (args.frames or args.media / "frames") / name
-            out = contact_sheet(plan, frames, args.media / "review" / f"{name}.png")
+            media = Media(args.media)
+            frames = args.frames / name if args.frames else media.frames(name)
+            out = contact_sheet(plan, frames, media.review(name))
         print(out, flush=True)
     return 0
 

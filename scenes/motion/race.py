@@ -48,13 +48,24 @@ class LayerRace:
         self.extra: VGroup | None = None
         self.layer: int | None = None
 
+    counter_word = "after layer"        # the counter's name
+
+    def header(self) -> VGroup:
+        """The line over the chart."""
+        return inline(txt("the lens's top", T.LABEL_SIZE, T.MUTED),
+                      Num(self.k, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
+                      txt("(bar = probability)", T.LABEL_SIZE, T.MUTED), buff=0.12)
+
+    def place_counter(self, head: VGroup) -> None:
+        """The counter's name: right of the header, over the answer's track's end."""
+        self.counter_name.next_to(head, RIGHT, buff=0.8)
+        self.counter_name.align_to(self.answer_track, RIGHT).shift(LEFT * 0.6)
+
     def panel(self, prompt: VGroup) -> VGroup:
         """`prompt`, the chart's tracks, the answer's track under a rule, the counter's name and
         the depth ruler: VGroup(VGroup(prompt, head, body, ruler), counter name)."""
-        self.counter_name = txt("after layer", T.LABEL_SIZE, T.MUTED)
-        head = inline(txt("the lens's top", T.LABEL_SIZE, T.MUTED),
-                      Num(self.k, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
-                      txt("(bar = probability)", T.LABEL_SIZE, T.MUTED), buff=0.12)
+        self.counter_name = txt(self.counter_word, T.LABEL_SIZE, T.MUTED)
+        head = self.header()
         self.chart = RaceChart(self.k, bar_width=self.bar_width, label_width=1.7,
                                pitch=self.pitch)
         self.answer_track = self.chart.tracks[-1].copy().next_to(self.chart.tracks[-1], DOWN,
@@ -68,8 +79,7 @@ class LayerRace:
         group = VGroup(prompt, head, body, self.ruler).arrange(DOWN, buff=T.BUFF + 0.05)
         prompt.align_to(body, LEFT).shift(LEFT * 1.9)
         head.align_to(prompt, LEFT)
-        self.counter_name.next_to(head, RIGHT, buff=0.8)
-        self.counter_name.align_to(self.answer_track, RIGHT).shift(LEFT * 0.6)
+        self.place_counter(head)
         return VGroup(group, self.counter_name)
 
     def entries(self, l: int) -> list:
