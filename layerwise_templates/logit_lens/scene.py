@@ -22,6 +22,9 @@ Beats (each optional, in storyboard order):
   the table's three summaries arrive with the sentences that say them.
 - `race` (uses the beat's `layer`): one bar chart of the lens's top k morphs layer by layer up
   to the beat's layer (fast before the late window, slowly in it), the answer on its own row.
+- `prompts`: every prompt of the storyboard read at its last token: the list with each final
+  answer, then the median rank of each prompt's own answer over the states
+  (`scene_prompts`).
 
 The pieces come from the kit (this file only composes them, beat by beat):
 `mobjects.lens` (prompt, lens column, column places, depth ruler, the lens's steps),
@@ -65,6 +68,8 @@ class LogitLensScene(StoryboardScene):
         super().update_footer({k: v for k, v in beat.items() if k != "layer"})
 
     def beat_prompts(self, beat) -> None:
+        """The prompts with their final answers, then the median rank of each one's own answer
+        state by state on a log scale (`scene_prompts.beat_prompts`)."""
         beat_prompts(self, self.v)
 
     def layout(self) -> None:
@@ -338,6 +343,8 @@ class LogitLensScene(StoryboardScene):
 
     # --- the grid -----------------------------------------------------------------------
     def beat_grid(self, beat) -> None:
+        """Layers down, positions across, the lens's top-1 token in every cell, rows arriving
+        top to bottom; the cells that already match the output flash, the last row is ringed."""
         grid = lens_grid(self.v.grid, int(self.v.prompt.focus_pos))
         head, (name, heads, labels, cells), key_row = grid
         had_right = self.slots["right"] is not None
@@ -362,6 +369,9 @@ class LogitLensScene(StoryboardScene):
 
     # --- the rank plot ------------------------------------------------------------------
     def beat_rank(self, beat) -> None:
+        """First showing: the answer's rank (log scale) and probability after every layer,
+        drawn layer by layer. Next showing: the late layers split into attention and FFN adds,
+        with the credit table."""
         if self.rank_stage == 0:
             self.draw_rank()
         else:

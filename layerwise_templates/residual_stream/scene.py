@@ -7,9 +7,10 @@ camera (it glides out when X outgrows the view) and a faint trail of earlier X's
 each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_attn^(l)| and
 |Delta_FFN^(l)| on one linear axis that grows with the story (never clipped).
 
-Beats: `tokens`, `x` (X entering the beat's layer), `attn_out`, `mlp_out` (one update added),
-`journey` (every remaining layer), `sizes` (the lengths, the outlier token), `identity`
-(X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
+Beats: `switch` (MiniLM's post-LN block beside SmolLM2's pre-norm block), `tokens`, `x` (X
+entering the beat's layer), `plane` (what the PCA plane is), `attn_out`, `mlp_out` (one update
+added), `journey` (every remaining layer), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
+`sizes` (the lengths, the outlier token), `identity` (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
 narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`, and
 `hold_until_moment` for the moments its storyboard names: `moments:`, declared per handler in
 its spec.py), so a voiced beat does not sit still while its words go by.
@@ -119,6 +120,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
 
     # --- beats --------------------------------------------------------------------------------
     def beat_tokens(self, beat) -> None:
+        """The sentence as token boxes, each numbered as it is counted, every space mark lit
+        when it is explained, the followed token ringed with the line that names it."""
         d = self.data
         self.clear_stage()
         if self.token_row is not None:
@@ -166,6 +169,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                   Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
 
     def beat_x(self, beat) -> None:
+        """X entering the beat's layer as a column of its first numbers, how many it has, its
+        length between bars, and that X^(0) is the token alone (position enters later)."""
         l = self.layer
         lay = self.data["layers"][l]
         self.ensure_tokens()
@@ -272,9 +277,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.shown["a"] = self.shown.pop("c")
 
     def beat_attn_out(self, beat) -> None:
+        """Attention's update added to X: the copy it reads (alone in its beat), X + Delta =
+        the new X as columns, tip to tail on the plane, its bar on the chart."""
         self.sublayer(beat, "attn")
 
     def beat_mlp_out(self, beat) -> None:
+        """The FFN's update added the same way (layer 0: how many times the embedding it is)."""
         self.sublayer(beat, "ffn")
 
     def sublayer(self, beat, which: str) -> None:

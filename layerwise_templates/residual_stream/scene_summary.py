@@ -17,6 +17,8 @@ from .scene_parts import S
 
 class SummaryBeats:
     def beat_sizes(self, beat) -> None:
+        """|X|'s growth from the first to the last state on the bars, the outlier first token
+        and, when it is a sink, the share of attention the followed token gives it."""
         self.ensure_tokens()
         self.ensure_plane()
         self.ensure_chart()
@@ -95,6 +97,8 @@ class SummaryBeats:
         self.emphasize(rows[3], tok, run_time=self.to_cue(self.n_cues(), 1.0))
 
     def beat_identity(self, beat) -> None:
+        """X^(L) = X^(0) + every update: the sum and X^(L) as equal columns, within the float32
+        bound, the sum landing on X's tip on the plane (post-LN: how far each LayerNorm moves X)."""
         self.ensure_tokens()
         self.ensure_plane()
         self.ensure_chart()
