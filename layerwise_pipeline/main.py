@@ -6,6 +6,7 @@ plan, estimate, draft: `layerwise_core.cli`) and the pipeline's:
     layerwise slides FILE...     plan and write one HTML slide deck per storyboard
     layerwise chapter            plan and render the whole chapter (scenes/chapter.yaml)
     layerwise estimate FILE...   plan and predict a render's time and peak memory at a quality
+    layerwise page FILE...       an offline HTML page beside each video (--chapter: the chapter's)
     layerwise watch FILE         re-plan and re-render whenever the file is saved
     layerwise certs DIR          a cluster's TLS authority and certificates
 
@@ -23,7 +24,7 @@ from layerwise_core.cli import main as core_main
 from layerwise_core.cli.storyboard import MODEL_HELP
 from layerwise_core.voice import BACKENDS
 
-from . import chapter, estimate, render, slides, tls_certs, watch
+from . import chapter, estimate, page, render, slides, tls_certs, watch
 from .planning import plan_in_child
 
 
@@ -68,6 +69,27 @@ def _planning(then):
     return cmd
 
 
+def cmd_page(args) -> int:
+    """Plans the storyboards (and chapter parts) that have no fresh plan, then the pages. A
+    rendered video's plan is kept as it is: its beat times are the video's."""
+    from .scene_render import RenderError, load_plan
+    files = list(args.storyboards)
+    if args.chapter is not None:
+        path = chapter.CHAPTER if args.chapter is True else args.chapter
+        files += [p.storyboard for p in chapter.read_chapter(path)[1]]
+    if not files:
+        raise RenderError("page: name storyboards (FILE...) or --chapter")
+    stale = []
+    for f in files:
+        try:
+            load_plan(f, args.media)
+        except RenderError:
+            stale.append(f)
+    if stale:
+        plan_in_child(stale, args.media, args.voice, args.model, args.cache)
+    return page._main(args)
+
+
 def extend(sub) -> None:
     """The pipeline's commands, added to the core's parser."""
     for name, help_, module, voice, then in PLANNING:
@@ -79,6 +101,11 @@ def extend(sub) -> None:
         _planned_option(p)
         p.set_defaults(func=_planning(then))
     sub.choices["render"].set_defaults(jobs=os.cpu_count() or 1)
+    g = sub.add_parser("page", help="write an offline HTML page beside each storyboard's video")
+    page.add_arguments(g)
+    _voice_option(g, "none")
+    _model_option(g)
+    g.set_defaults(func=cmd_page)
     c = sub.add_parser("chapter", help="plan and render the chapter, one video with markers")
     chapter.add_arguments(c)
     c.set_defaults(func=chapter._main)

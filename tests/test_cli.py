@@ -17,7 +17,7 @@ from layerwise_pipeline.watch import signature
 
 DATA = Path(__file__).parent / "data"
 COMMANDS = {"trace", "info", "models", "validate", "plan", "estimate", "draft", "render",
-            "preview", "slides", "chapter", "watch", "certs"}
+            "preview", "slides", "page", "chapter", "watch", "certs"}
 
 
 def layerwise(*args, cwd, cache_dir):
@@ -37,7 +37,8 @@ def test_the_makefile_calls_the_command_line():
     make = (fc.ROOT / "Makefile").read_text()
     assert not re.search(r"-m layerwise_pipeline\.\w+", make)
     assert not re.search(r"-m layerwise_core\b", make)
-    for target in ("render", "preview", "slides", "chapter", "watch", "certs", "estimate"):
+    for target in ("render", "preview", "slides", "page", "chapter", "watch", "certs",
+                   "estimate"):
         assert re.search(rf"^{target}:.*\n(\t.*\n)*\t\$\(LW\) {target}\b", make, re.M), target
 
 

@@ -365,6 +365,12 @@ class AttentionDepthScene(StoryboardScene):
         L = int(v.n_layers)
         voiced = bool(self.beat.get("cues"))
         n = self.n_cues() if voiced else L + 1
+        nxt = self.counter(v.layers[1].layer)        # "from its own X": the header reads X^(1)
+        self.fill_to(self.mark(1, n), [
+            (2, lambda t: self.play(ReplacementTransform(self.st.counter, nxt), run_time=t)),
+            (2, lambda t: self.emphasize(nxt[-1], run_time=t)),
+        ])
+        self.st.counter = nxt
         for l in range(1, L):
             self.at_cue(min(l, n - 1), n)
             self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
@@ -422,8 +428,8 @@ class AttentionDepthScene(StoryboardScene):
                                corner_radius=0.12, color=T.MUTED, stroke_width=2.5)
         box.move_to([*BLOCK_AT, 0])
         wqk.move_to(box)
-        own = inline(txt("layer", S, T.MUTED), Num(tie.layer, decimals=0, size=S, color=T.MUTED),
-                     txt("'s own query, key matrices", S, T.MUTED))
+        own = inline(txt("own query, key matrices of layer", S, T.MUTED),
+                     Num(tie.layer, decimals=0, size=S, color=T.MUTED))
         own.next_to(box, UP, buff=0.08)
         block = VGroup(box, wqk, own)
         fx = self.focus_x()
@@ -484,7 +490,7 @@ class AttentionDepthScene(StoryboardScene):
     def beat_sink(self, beat) -> None:
         v, st = self.v, self.st
         L = int(v.n_layers)
-        n = 4
+        n = 3
         self.clear_extra()
         self.ensure_arcs(int(v.sink.max.layer))
         shown = int(v.tie.layer) if not isinstance(v.tie, Value) else int(v.sink.max.layer)
@@ -501,7 +507,7 @@ class AttentionDepthScene(StoryboardScene):
         missing = [l for l in range(L) if l not in st.bars]
         for l in missing:
             st.bars[l] = self.bar(l)
-        lo, hi = int(v.sink.min.layer), int(v.sink.max.layer)
+        hi = int(v.sink.max.layer)
         reading = VGroup(txt("a common reading, not a measurement:", S, T.MUTED),
                          txt(f"{v.special_tokens[0]} is a \"sink\", where heads park", S),
                          txt("attention they do not need", S))
@@ -510,23 +516,19 @@ class AttentionDepthScene(StoryboardScene):
         intro = []
         if new:
             intro = [Create(st.chart)] + [a for l in missing for a in self.grow_bar(st.bars[l])]
+        # "The share peaks at layer 4": header, arcs and the pointer on that layer together
         self.fill_to(self.mark(1, n), [
             (2, lambda t: self.play(*intro, run_time=t) if intro else self.wait(t)),
-            (1, lambda t: self.point_at(st.bars[lo].val, run_time=t)),
-        ])
-        # header and arcs change together, on "peaks at ... at layer 4"
-        self.fill_to(self.mark(2, n), [
             (2, lambda t: self.show_layer(hi, t)),
             (1, lambda t: self.point_at(st.bars[hi].val, run_time=t)),
-            (1, lambda t: self.point_at(st.bars[L - 1].val, run_time=t)),
         ])
         cls = int(v.special[0])
-        self.fill_to(None, [
+        self.fill_to(self.mark(2, n), [
             (2, lambda t: self.play(FadeInPlace(reading), run_time=t)),
             (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
              else self.wait(t)),
-            (2, lambda t: self.emphasize(reading[0], run_time=t)),
         ])
+        self.fill_to(None, [(1, lambda t: self.emphasize(reading[0], run_time=t))])
         st.extra = [reading]
 
     def beat_deep_heads(self, beat) -> None:
@@ -565,8 +567,10 @@ class AttentionDepthScene(StoryboardScene):
                            T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         h1 = txt("attention weight", S, T.MUTED).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
-        h2 = txt("previous-token score", S, T.MUTED).next_to([sc_x, top + 0.32, 0], RIGHT,
-                                                              buff=0)
+        h2 = VGroup(txt("previous-token score", S, T.MUTED),
+                    txt("(mean weight a token gives the one before it)", S, T.MUTED))
+        h2.arrange(DOWN, buff=0.05, aligned_edge=LEFT)
+        h2.next_to([sc_x, top + 0.25, 0], UP + RIGHT, buff=0)
         rows = VGroup()
         prec = int(v.decimals)
         for i in range(H):
