@@ -51,8 +51,13 @@ class Value:
         return bool(self.value)
 
 
-def _step(path: str, key) -> str:
+def step(path: str, key) -> str:
+    """The plan path one step below `path`: an index (`data.q` -> `data.q[2]`) or a field
+    (`data` -> `data.layers`); the one path grammar for every piece that numbers a plan list."""
     return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+
+
+_step = step
 
 
 def _hints(cls) -> dict:
@@ -93,6 +98,11 @@ class View:
     def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
+        return self[name]
+
+    def __getitem__(self, name: str):
+        """A field by name: `v["check"]` for a field a View's own attribute shadows (`check`,
+        `at`, `raw`, `path`), `v.x` for every other."""
         hints = _hints(type(self))
         if name not in hints:
             raise AttributeError(f"{type(self).__name__} declares no field {name!r} "
@@ -204,4 +214,4 @@ def check(node, kind, path: str) -> list[str]:
     return []
 
 
-__all__ = ["ListView", "MapView", "Value", "View", "check", "wrap"]
+__all__ = ["ListView", "MapView", "Value", "View", "check", "step", "wrap"]

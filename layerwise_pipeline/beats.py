@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from layerwise_core.atomic import write_bytes, write_text
+from layerwise_core.media import Media
 from layerwise_render.session import X264, manim_options, manim_session
 
 from .provenance import scenes_code_hash, versions
@@ -260,7 +261,7 @@ class BeatCache:
     only returned if the mp4 still has the sha256 its record names."""
 
     def __init__(self, media: Path, quality: str, name: str):
-        self.folder = Path(media) / "beats" / quality / name
+        self.folder = Media(media).beats(quality, name)
 
     def get(self, key: str) -> dict | None:
         try:

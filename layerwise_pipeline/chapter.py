@@ -1,4 +1,4 @@
-"""The finished chapter: `python -m layerwise_pipeline.chapter [--quality l] [--jobs N] [--scheduler local|tls://host:8786 --tls-ca F --tls-cert F --tls-key F]` (`make chapter`).
+"""The finished chapter: `layerwise chapter [--quality l] [--jobs N] [--scheduler local|tls://host:8786 --tls-ca F --tls-cert F --tls-key F]` (`make chapter`).
 
 Reads scenes/chapter.yaml (the storyboards in order, with titles), builds their plans (in a
 separate process: this one never imports torch), renders every storyboard that changed, in
@@ -16,22 +16,21 @@ Ctrl-C or SIGTERM stops the render workers, removes their work folders, and exit
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from layerwise_core.media import Media
 from layerwise_core.voice import BACKENDS
 from layerwise_render.session import QUALITIES, frame_facts
 
 from . import videocheck
-from .cli import run, say
+from .cli import say
 from .cluster_security import add_options as add_cluster_options
-from .cluster_security import exposure_warning, tls_from_args
+from .cluster_security import cluster_tls
 from .concat import JoinError, merge_srt
 from .concat import join as join_videos
 from .provenance import ROOT, chapter_licences, render_key
@@ -87,12 +86,11 @@ def build_plans(parts: list[Part], media: Path, voice: str = "none") -> None:
 
 
 def part_media(media: Path, quality: str, name: str) -> Path:
-    return media / "chapter" / quality / name
+    return Media(media).chapter_part(quality, name).root
 
 
 def part_video(media: Path, quality: str, name: str, plan: dict) -> Path:
-    folder = frame_facts(quality)[2]
-    return part_media(media, quality, name) / "videos" / folder / f"{name}.mp4"
+    return Media(media).chapter_part(quality, name).video(name, frame_facts(quality)[2])
 
 
 def is_fresh(video: Path, key: str) -> bool:
@@ -156,7 +154,7 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
         rendered = render_parts(parts, plans, quality, media, jobs, scheduler, stats, tls)
         videos = [part_video(media, quality, p.name, plans[p.name]) for p in parts]
         records = [json.loads(v.with_suffix(".manifest.json").read_text()) for v in videos]
-        out_dir = media / "videos" / videos[0].parent.name
+        out_dir = Media(media).videos(videos[0].parent.name)
         with work_folder(media, chapter.stem) as work:
             names = [f"{chapter.stem}{ext}" for ext in (".mp4", ".srt", ".manifest.json")]
             marks, audio = join(parts, videos, work / names[0], title)
@@ -177,12 +175,6 @@ def build_chapter(chapter: Path, quality: str, media: Path, jobs: int,
     return record
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.chapter", description=__doc__)
-    add_arguments(p)
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), where=args.media)
-
 
 def add_arguments(p) -> None:
     p.add_argument("--chapter", type=Path, default=CHAPTER)
@@ -197,9 +189,7 @@ def add_arguments(p) -> None:
 
 
 def _main(args) -> int:
-    tls = tls_from_args(args)
-    if warning := exposure_warning(args.scheduler):
-        say(warning)
+    tls = cluster_tls(args, say)
     record = build_chapter(args.chapter, args.quality, args.media, args.jobs, args.voice,
                            waiting=lambda pid: say(f"another chapter build (pid {pid}) is "
                                                    f"running; waiting"),
@@ -209,6 +199,3 @@ def _main(args) -> int:
           f"({', '.join(done) or 'none: all up to date'})")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -167,6 +167,15 @@ def tls_from_args(args) -> TlsFiles | None:
     return tls
 
 
+def cluster_tls(args, say) -> TlsFiles | None:
+    """What a rendering command does first: its TLS files (`tls_from_args`), then the warning
+    a scheduler exposed beyond this machine deserves, said with `say`."""
+    tls = tls_from_args(args)
+    if warning := exposure_warning(args.scheduler):
+        say(warning)
+    return tls
+
+
 def _chain(error: BaseException | None) -> list[BaseException]:
     """The error and what it was raised from or while handling, outermost first (and
     Tornado's `real_error`: Dask re-raises a TLS failure as a CommClosedError while handling

@@ -1,7 +1,6 @@
 """Predict a long render's time and peak memory from short measured ones.
 
-`python -m layerwise_pipeline.estimate --quality k STORYBOARD...` (also `layerwise estimate`, `make
-estimate`). Four measured runs per storyboard, each in its own process:
+`layerwise estimate --quality k STORYBOARD...` (`make estimate`). Four measured runs per storyboard, each in its own process:
   1. a preview (animations skipped): the fixed cost of building the scene, T0;
   2. the whole storyboard at 480p15: frames F_l in time T_l, peak memory M_l;
   3. its first beat at 480p15 and 4. at 720p30: frames F_l1, F_m1 in times T_l1, T_m1.
@@ -17,7 +16,6 @@ where frames(q) is the planned video length times the frame rate.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -26,7 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .cli import run
+
+from layerwise_core.media import Media
+
 from .scene_render import RenderError, load_plan
 
 FORMATS = {"l": (854, 480, 15), "m": (1280, 720, 30), "h": (1920, 1080, 60),
@@ -34,10 +34,11 @@ FORMATS = {"l": (854, 480, 15), "m": (1280, 720, 30), "h": (1920, 1080, 60),
 
 
 def measured_run(args: list[str]) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of `python -m layerwise_pipeline.render ARGS` in its own process."""
+    """(seconds, peak RSS in MB) of `layerwise render --planned ARGS` in its own process."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline.render", *args],
+        proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline", "render",
+                                 "--planned", "--jobs", "1", *args],
                                 stdout=subprocess.DEVNULL, stderr=err)
         try:
             _, status, usage = os.wait4(proc.pid, 0)
@@ -62,7 +63,7 @@ def measured_run(args: list[str]) -> tuple[float, float]:
 def video_frames(media: Path, name: str, quality: str) -> int:
     import av
     w, h, fps = FORMATS[quality]
-    with av.open(str(media / "videos" / f"{h}p{fps}" / f"{name}.mp4")) as c:
+    with av.open(str(Media(media).video(name, f"{h}p{fps}"))) as c:
         return c.streams.video[0].frames
 
 
@@ -71,8 +72,9 @@ def estimate(storyboard: Path, quality: str, media: Path) -> dict:
     name, beats = plan["storyboard"]["name"], plan["beats"]
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        (tmp / "plans").mkdir()
-        (tmp / "plans" / f"{name}.json").write_text(json.dumps(plan))
+        path = Media(tmp).plan(name)
+        path.parent.mkdir()
+        path.write_text(json.dumps(plan))
         base = ["--media", str(tmp), str(storyboard)]
         t0, _ = measured_run(["--preview", *base])
         t_l, m_l = measured_run(["--quality", "l", *base])
@@ -100,15 +102,12 @@ def estimate(storyboard: Path, quality: str, media: Path) -> dict:
                          "m_frames": f_m, "m_peak_mb": round(m_m)}}
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.estimate", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def add_arguments(p) -> None:
     p.add_argument("storyboards", nargs="+", type=Path)
     p.add_argument("--quality", choices=FORMATS, default="k")
     p.add_argument("--media", type=Path, default=Path("media"))
     p.add_argument("--json", action="store_true", help="print the estimates as JSON")
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), where=args.media)
 
 
 def _main(args) -> int:
@@ -119,6 +118,3 @@ def _main(args) -> int:
               f"{r['seconds'] / 60:.1f} min and {r['peak_mb']} MB peak")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -5,24 +5,26 @@ plan, estimate, draft: `layerwise_core.cli`) and the pipeline's:
     layerwise preview FILE...    plan and write every beat's last frame (and a review sheet)
     layerwise slides FILE...     plan and write one HTML slide deck per storyboard
     layerwise chapter            plan and render the whole chapter (scenes/chapter.yaml)
+    layerwise estimate FILE...   plan and predict a render's time and peak memory at a quality
     layerwise page FILE...       an offline HTML page beside each video (--chapter: the chapter's)
     layerwise watch FILE         re-plan and re-render whenever the file is saved
     layerwise certs DIR          a cluster's TLS authority and certificates
 
+`render`, `preview`, `slides` and `estimate` plan first; with `--planned` they take the plans
+already under `--media` as they are (no planning, no torch in this process: tests, and the
+measured renders of `estimate`). There is no other entry point: the modules have no `main`.
 Every command ends through one error boundary (`layerwise_core.cli.boundary`).
 """
 
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 from layerwise_core.cli import main as core_main
 from layerwise_core.cli.storyboard import MODEL_HELP
 from layerwise_core.voice import BACKENDS
 
-from . import chapter, page, render, slides, tls_certs, watch
+from . import chapter, estimate, page, render, slides, tls_certs, watch
 from .planning import plan_in_child
 
 
@@ -35,20 +37,36 @@ def _model_option(p) -> None:
     p.add_argument("--model", default=None, help=MODEL_HELP)
 
 
-def cmd_render(args) -> int:
-    plan_in_child(args.storyboards, args.media, args.voice, args.model, args.cache)
-    return render._main(args)
+def _planned_option(p) -> None:
+    p.add_argument("--planned", action="store_true",
+                   help="take the plans already under --media as they are (no planning)")
 
 
-def cmd_preview(args) -> int:
-    plan_in_child(args.storyboards, args.media, "none", args.model, args.cache)
+def _preview(args) -> int:
     args.preview = True
     return render._main(args)
 
 
-def cmd_slides(args) -> int:
-    plan_in_child(args.storyboards, args.media, args.voice, args.model, args.cache)
-    return slides._main(args)
+# the commands that plan first (unless --planned): name, help, module (its add_arguments),
+# the voice they plan with (None: no --voice, silent), what they run then
+PLANNING = [
+    ("render", "plan (with the voice) and render storyboards to video", render, "piper",
+     render._main),
+    ("preview", "plan and write every beat's last frame (fast)", render, None, _preview),
+    ("slides", "plan and write one HTML slide deck per storyboard", slides, "none",
+     slides._main),
+    ("estimate", "plan and predict render time and memory at a quality", estimate, None,
+     estimate._main),
+]
+
+
+def _planning(then):
+    def cmd(args) -> int:
+        if not args.planned:
+            plan_in_child(args.storyboards, args.media, getattr(args, "voice", "none"),
+                          args.model, args.cache)
+        return then(args)
+    return cmd
 
 
 def cmd_page(args) -> int:
@@ -74,20 +92,15 @@ def cmd_page(args) -> int:
 
 def extend(sub) -> None:
     """The pipeline's commands, added to the core's parser."""
-    r = sub.add_parser("render", help="plan (with the voice) and render storyboards to video")
-    render.add_arguments(r)
-    _voice_option(r, "piper")
-    _model_option(r)
-    r.set_defaults(func=cmd_render, jobs=os.cpu_count() or 1)
-    v = sub.add_parser("preview", help="plan and write every beat's last frame (fast)")
-    render.add_arguments(v)
-    _model_option(v)
-    v.set_defaults(func=cmd_preview)
-    s = sub.add_parser("slides", help="plan and write one HTML slide deck per storyboard")
-    slides.add_arguments(s)
-    _voice_option(s, "none")
-    _model_option(s)
-    s.set_defaults(func=cmd_slides)
+    for name, help_, module, voice, then in PLANNING:
+        p = sub.add_parser(name, help=help_)
+        module.add_arguments(p)
+        if voice is not None:
+            _voice_option(p, voice)
+        _model_option(p)
+        _planned_option(p)
+        p.set_defaults(func=_planning(then))
+    sub.choices["render"].set_defaults(jobs=os.cpu_count() or 1)
     g = sub.add_parser("page", help="write an offline HTML page beside each storyboard's video")
     page.add_arguments(g)
     _voice_option(g, "none")
@@ -107,6 +120,3 @@ def extend(sub) -> None:
 def main(argv: list[str] | None = None) -> int:
     return core_main(argv, extend=extend)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

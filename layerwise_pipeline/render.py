@@ -1,33 +1,27 @@
-"""Render storyboards from their plans: `python -m layerwise_pipeline.render [--quality l] [--preview] FILE...`.
+"""Render storyboards from their plans: `layerwise render|preview [--quality l] FILE...`.
 
 Beats in parallel: `--jobs N`, on Dask with `--scheduler local` or `--scheduler tls://host:8786
 --tls-ca ca.pem --tls-cert client.pem --tls-key client-key.pem` (`cluster_security`).
 
-Plans must be built first (`layerwise plan FILE...`, which `make render` does); this process
-never imports torch. Outputs follow Manim's layout under media/: videos/<quality>/<name>.mp4,
+`layerwise render` plans first (in a child process) unless `--planned`; this process never
+imports torch. Outputs follow Manim's layout under media/: videos/<quality>/<name>.mp4,
 sections/, the .srt subtitles, and with --preview (or --frames DIR) one PNG per beat.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
+from layerwise_core.media import MEDIA, Media
 from layerwise_render.session import QUALITIES
 
-from .cli import run, say
+from .cli import say
 from .cluster_security import add_options as add_cluster_options
-from .cluster_security import exposure_warning, tls_from_args
+from .cluster_security import cluster_tls
 from .review import contact_sheet
-from .scene_render import MEDIA, load_plan, render
 
+from .scene_render import load_plan, render
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.render", description=__doc__)
-    add_arguments(p)
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), where=args.media)
 
 
 def add_arguments(p) -> None:
@@ -48,9 +42,7 @@ def add_arguments(p) -> None:
 
 
 def _main(args) -> int:
-    tls = tls_from_args(args)
-    if warning := exposure_warning(args.scheduler):
-        say(warning)
+    tls = cluster_tls(args, say)
     plans = [load_plan(s, args.media) for s in args.storyboards]
     beats = args.jobs > 1 or args.scheduler not in (None, "none")
     if beats and not (args.preview or args.frames or args.until):
@@ -67,11 +59,9 @@ def _main(args) -> int:
                      midplay=args.midplay)
         if args.preview:
             name = plan["storyboard"]["name"]
-            frames = (args.frames or args.media / "frames") / name
-            out = contact_sheet(plan, frames, args.media / "review" / f"{name}.png")
+            media = Media(args.media)
+            frames = args.frames / name if args.frames else media.frames(name)
+            out = contact_sheet(plan, frames, media.review(name))
         print(out, flush=True)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from layerwise_core.atomic import describe_os_error, replacing_dir, write_text
 from layerwise_core.errors import ManyLinesError, OutputError, Terminated
+from layerwise_core.media import MANIM_DIRS, MEDIA, Media
 from layerwise_render.session import manim_options, manim_session
 from layerwise_templates import TEMPLATES
 
@@ -30,7 +31,6 @@ from .provenance import manifest
 from .staging import merge_cache, publish, seed_cache, work_folder
 from .videocheck import BadVideo, facts
 
-MEDIA = Path("media")
 MANIM_CACHES = ("Tex", "texts")        # Manim's content-addressed SVG caches under media/
 
 
@@ -40,7 +40,7 @@ class RenderError(ManyLinesError):
 
 def load_plan(storyboard: Path, media_dir: Path = MEDIA) -> dict:
     """The plan built for `storyboard`; refuses a missing, unreadable or stale one."""
-    path = media_dir / "plans" / f"{storyboard.stem}.json"
+    path = Media(media_dir).plan(storyboard.stem)
     if not path.is_file():
         raise RenderError(f"{storyboard}: no plan at {path}; run 'layerwise plan {storyboard}'")
     try:
@@ -116,18 +116,16 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
     name = plan["storyboard"]["name"]
     media_dir = Path(media_dir)
     if preview:
-        frames = frames or media_dir / "frames"
+        frames = frames or Media(media_dir).frames()
     with work_folder(media_dir, name) as work:
         for cache in MANIM_CACHES:
             seed_cache(media_dir / cache, work / cache)
-        options = manim_options(quality, work, name, save_sections=True,
-                                video_dir="{media_dir}/videos/{quality}",
-                                images_dir="{media_dir}/images/{quality}")
+        options = manim_options(quality, work, name, save_sections=True, **MANIM_DIRS)
         if preview:
             options.update(write_to_movie=False, save_sections=False, save_last_frame=True)
         with manim_session(options) as config:
             scene = scene_class(plan["template"])(
-                plan, until=until, frames_dir=work / "frames" if frames else None,
+                plan, until=until, frames_dir=Media(work).frames() if frames else None,
                 midplay=midplay)
             start = time.perf_counter()
             try:
@@ -142,21 +140,21 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
             seconds = time.perf_counter() - start
             rate, size = config.frame_rate, (config.pixel_width, config.pixel_height)
             video_dir = Path(config.get_dir("video_dir"))
-        publish_frames = (lambda: _publish_frames(work / "frames" / name, Path(frames) / name)) \
+        publish_frames = (lambda: _publish_frames(Media(work).frames(name), Path(frames) / name)) \
             if frames else None
         if preview:
-            images = [f for f in (work / "images").rglob("*") if f.is_file()] \
-                if (work / "images").is_dir() else []
+            staged = Media(work).images()
+            images = [f for f in staged.rglob("*") if f.is_file()] if staged.is_dir() else []
             publish(media_dir, work, [(f, media_dir / f.relative_to(work)) for f in images],
                     extra=publish_frames, manifest=False)
             _merge_caches(work, media_dir)
             return None
-        final_dir = media_dir / video_dir.relative_to(work)
-        video = final_dir / f"{name}.mp4"
-        video_facts, sections = _verify(video_dir, name)
+        folder, staged, final = video_dir.name, Media(work), Media(media_dir)
+        video = final.video(name, folder)
+        video_facts, sections = _verify(staged, name, folder)
         record = manifest(plan, quality, rate, size, seconds, video, video_facts, sections)
-        write_json(video_dir / f"{name}.manifest.json", record)
-        moves, remove = _video_set(video_dir, final_dir, name, sections)
+        write_json(staged.manifest(name, folder), record)
+        moves, remove = _video_set(staged, final, name, folder, sections)
         publish(media_dir, work, moves, remove, extra=publish_frames)
         _merge_caches(work, media_dir)
         return video
@@ -173,14 +171,14 @@ def _os_cause(e: BaseException | None) -> OSError | None:
     return None
 
 
-def _verify(video_dir: Path, name: str) -> tuple[dict, list[str]]:
+def _verify(media: Media, name: str, folder: str) -> tuple[dict, list[str]]:
     """The video's facts, after checking it opens, every packet reads, and its sections
     (each readable too) add up to it frame for frame."""
     try:
-        whole = facts(video_dir / f"{name}.mp4")
-        index = video_dir / "sections" / f"{name}.json"
+        whole = facts(media.video(name, folder))
+        index = media.section_index(name, folder)
         sections = [s["video"] for s in json.loads(index.read_text())] if index.is_file() else []
-        parts = sum(facts(video_dir / "sections" / s)["frames"] for s in sections)
+        parts = sum(facts(media.sections(folder) / s)["frames"] for s in sections)
     except BadVideo as e:
         raise RenderError(f"render produced a broken video: {e}") from None
     if sections and parts != whole["frames"]:
@@ -188,22 +186,22 @@ def _verify(video_dir: Path, name: str) -> tuple[dict, list[str]]:
     return whole, sections
 
 
-def _video_set(work_dir: Path, final_dir: Path, name: str, sections: list[str]):
+def _video_set(work: Media, final: Media, name: str, folder: str, sections: list[str]):
     """(moves, removals) that turn the final folder's set for `name` into the new one; the
     manifest is the last move."""
-    moves = [(work_dir / "sections" / s, final_dir / "sections" / s) for s in sections]
-    files = ["sections/" + f"{name}.json", f"{name}.srt", f"{name}.mp4"]
+    moves = [(work.sections(folder) / s, final.sections(folder) / s) for s in sections]
     remove = []
-    for f in files:
-        if (work_dir / f).is_file():
-            moves.append((work_dir / f, final_dir / f))
-        elif (final_dir / f).is_file():
-            remove.append(final_dir / f)
+    for part in (Media.section_index, Media.subtitles, Media.video):
+        new, old = part(work, name, folder), part(final, name, folder)
+        if new.is_file():
+            moves.append((new, old))
+        elif old.is_file():
+            remove.append(old)
     old = re.compile(re.escape(name) + r"_\d{4}_.*\.mp4")
-    if (final_dir / "sections").is_dir():
-        remove += [f for f in (final_dir / "sections").iterdir()
+    if final.sections(folder).is_dir():
+        remove += [f for f in final.sections(folder).iterdir()
                    if old.fullmatch(f.name) and f.name not in sections]
-    moves.append((work_dir / f"{name}.manifest.json", final_dir / f"{name}.manifest.json"))
+    moves.append((work.manifest(name, folder), final.manifest(name, folder)))
     return moves, remove
 
 

@@ -1,4 +1,4 @@
-"""Storyboards as presentations: `python -m layerwise_pipeline.slides [--quality l] FILE...` (`make slides`).
+"""Storyboards as presentations: `layerwise slides [--quality l] FILE...` (`make slides`).
 
 Each storyboard's plan is rendered by its template's scene mixed with manim-slides' `Slide`
 (layerwise_render/slides.py): one slide per beat, the beat's narration as the slide's speaker notes
@@ -11,7 +11,6 @@ name and renamed, so a failure leaves the previous file.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -20,12 +19,12 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from layerwise_core.media import MEDIA, Media
 from layerwise_core.atomic import ensure_dir, replacing
 
-from .cli import run
 from layerwise_render.session import QUALITIES, manim_options, manim_session
 
-from .scene_render import (MEDIA, RenderError, load_plan, scene_class,
+from .scene_render import (RenderError, load_plan, scene_class,
                            signals_at_checkpoints)
 from .staging import work_folder
 
@@ -87,7 +86,7 @@ def build(plan: dict, quality: str = "l", media: Path = MEDIA) -> Path:
     logging.getLogger("manim-slides").setLevel(logging.WARNING)
     name = plan["storyboard"]["name"]
     media = Path(media)
-    out = media / "slides" / f"{name}.html"
+    out = Media(media).slides(name)
     assets = reveal_assets(cache_dir())
     with work_folder(media, f"slides-{name}") as work:
         with manim_session(manim_options(quality, work, name)):
@@ -115,12 +114,6 @@ def convert(scene: str, folder: Path, dest: Path, title: str, assets: Path) -> N
         raise RenderError(f"manim-slides convert failed (exit {r.returncode}): {last}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.slides", description=__doc__)
-    add_arguments(p)
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), where=args.media)
-
 
 def add_arguments(p) -> None:
     p.add_argument("storyboards", nargs="+", type=Path)
@@ -134,6 +127,3 @@ def _main(args) -> int:
         print(build(plan, args.quality, args.media), flush=True)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from layerwise_core.media import Media
 from layerwise_render.session import frame_facts
 
 from .beats import BeatCache, pack, split_runs
@@ -68,17 +69,18 @@ def assemble(plan: dict, quality: str, media: Path, results: list[dict],
     rate, size, folder = frame_facts(quality)
     media = Path(media)
     with work_folder(media, name) as work:
-        video_dir = work / "videos" / folder
-        (video_dir / "sections").mkdir(parents=True)
+        staged, final = Media(work), Media(media)
+        parts = staged.sections(folder)
+        parts.mkdir(parents=True)
         sections, index = [], []
         for r in results:
             section = f"{name}_{r['index']:04d}_{r['beat']}.mp4"
-            (video_dir / "sections" / section).write_bytes(r["mp4"])
-            sections.append(video_dir / "sections" / section)
-            index.append(_section_record(r["beat"], section, video_dir / "sections"))
-        (video_dir / "sections" / f"{name}.json").write_text(json.dumps(index, indent=4))
+            (parts / section).write_bytes(r["mp4"])
+            sections.append(parts / section)
+            index.append(_section_record(r["beat"], section, parts))
+        staged.section_index(name, folder).write_text(json.dumps(index, indent=4))
         try:
-            join(None, sections, video_dir / f"{name}.mp4", plan["title"])
+            join(None, sections, staged.video(name, folder), plan["title"])
         except JoinError as e:
             raise RenderError(f"{name}: {e}") from None
         srts = []
@@ -88,18 +90,17 @@ def assemble(plan: dict, quality: str, media: Path, results: list[dict],
             srts.append(p)
         cues = any(r["srt"].strip() for r in results)
         if cues:
-            merge_srt(srts, [0.0] * len(srts), video_dir / f"{name}.srt")   # scene times
+            merge_srt(srts, [0.0] * len(srts), staged.subtitles(name, folder))  # scene times
         for p in srts:
             p.unlink()
-        final_dir = media / "videos" / folder
-        video = final_dir / f"{name}.mp4"
-        video_facts, names = _verify(video_dir, name)
+        video = final.video(name, folder)
+        video_facts, names = _verify(staged, name, folder)
         record = manifest(plan, quality, rate, size, seconds, video, video_facts, names)
         record["beats"] = [{"id": r["beat"], "key": r["key"], "frames": r["frames"],
                             "cached": bool(r.get("cached")), "seconds": r.get("seconds")}
                            for r in results]
-        write_json(video_dir / f"{name}.manifest.json", record)
-        moves, remove = _video_set(video_dir, final_dir, name, names)
+        write_json(staged.manifest(name, folder), record)
+        moves, remove = _video_set(staged, final, name, folder, names)
         publish(media, work, moves, remove)
         _merge_caches(work, media)
         return video

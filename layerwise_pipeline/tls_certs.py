@@ -1,4 +1,4 @@
-"""A Dask cluster's own certificate authority: `python -m layerwise_pipeline.tls_certs DIR` (`make certs CERTS=DIR`).
+"""A Dask cluster's own certificate authority: `layerwise certs DIR` (`make certs CERTS=DIR`).
 
 Writes into DIR (created with mode 0700 if absent; existing files are never replaced):
 
@@ -17,16 +17,13 @@ an EC P-256 key each (fast to make; every TLS 1.2/1.3 peer takes it).
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
-import sys
 from pathlib import Path
 
 from layerwise_core.atomic import describe_os_error
 from layerwise_core.errors import InputError, OutputError
 
-from .cli import run
 
 ROLES = ("scheduler", "worker", "client")
 DAYS = 365
@@ -139,14 +136,6 @@ def write_new(folder: Path, files: dict[str, tuple[bytes, int]]) -> list[Path]:
     return written
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m layerwise_pipeline.tls_certs",
-                                description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(p)
-    args = p.parse_args(argv)
-    return run(lambda: _main(args), where=args.folder)
-
 
 def add_arguments(p) -> None:
     p.add_argument("folder", type=Path)
@@ -161,6 +150,3 @@ def _main(args) -> int:
         print(path)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -19,6 +19,7 @@ import os
 import time
 from pathlib import Path
 
+from layerwise_core.media import MEDIA, Media
 from layerwise_core.atomic import replacing
 from layerwise_core.errors import LayerwiseError
 from layerwise_core.voice import BACKENDS
@@ -28,7 +29,8 @@ from .beats import BeatCache, beat_key
 from .cli import say
 from .jobs import LocalPool, render_storyboards
 from .planning import plan_in_child
-from .scene_render import MEDIA, load_plan
+
+from .scene_render import load_plan
 
 POLL = 0.25
 SETTLE = 0.15
@@ -69,7 +71,7 @@ def last_frame_png(mp4: bytes) -> bytes:
 def write_beat_frames(plan: dict, quality: str, media: Path, beats: list[str]) -> list[Path]:
     """The last frame of each named beat, from its cached video, as the preview's PNG."""
     name = plan["storyboard"]["name"]
-    cache, folder = BeatCache(media, quality, name), media / "frames" / name
+    cache, folder = BeatCache(media, quality, name), Media(media).frames(name)
     folder.mkdir(parents=True, exist_ok=True)
     ids = [b["id"] for b in plan["beats"]]
     out = []

@@ -8,8 +8,9 @@ The scene kit (one for every template):
 - `self.put(slot, m)`, `self.drop(*slots)`, `self.swap(slot, m)`, `self.shown[slot]`: named
   places on screen; putting into a full slot cross-fades (in place, no copies).
 - `self.layer`: the beat's layer (beat `layer`, else the storyboard's first layer).
-- `self.num("data.layers[3].x_norm", decimals=2)`: a `Num` reading its value from its plan path;
-  `self.value(path)` the raw value.
+- `self.v = Data.at(self.plan)` (the template's typed view, `view.py`), then
+  `Num(self.v.layers[3].x_norm, decimals=2)`: a `Num` whose value brings its plan path (no plan
+  path is typed as a string in a scene; tests/test_no_plan_paths.py).
 - `self.point_at(m)` / `self.emphasize(m)`: short pointer / circumscribe for what is named.
 - `self.hold_until_cue(i)`: wait until the beat's narration cue i starts;
   `self.hold_until_moment("dip")` until the storyboard's moment `dip` is spoken (`said(name)`
@@ -26,7 +27,7 @@ Example::
 
     class Demo(StoryboardScene):
         def beat_x(self, beat):
-            self.put("x", self.num(f"data.layers[{self.layer}].x_norm", decimals=2))
+            self.put("x", Num(self.v.layers[self.layer].x_norm, decimals=2))
             self.emphasize(self.shown["x"])
  The base class owns timing: a beat lasts at
 least its planned duration (the animations take what they need, the rest is a wait), its
@@ -331,12 +332,6 @@ class StoryboardScene(MovingCameraScene):
     def value(self, path: str):
         """The plan value at `path` ('data.layers[3].x_norm')."""
         return resolve(self.plan, path)
-
-    def num(self, path: str, decimals: int = T.DECIMALS, size: float | None = None,
-            color=T.TEXT, prefix: str = "", suffix: str = "") -> Num:
-        """A `Num` showing the plan value at `path`, bound to that path."""
-        return Num(float(self.value(path)), path, decimals,
-                   T.TYPE.small if size is None else size, color, prefix, suffix)
 
     # --- slots: named places on screen -----------------------------------------------------
     def put(self, slot: str, m: Mobject, anim=None, run_time: float | None = None) -> Mobject:

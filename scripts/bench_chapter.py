@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def chapter(chapter: Path, media: Path, quality: str, jobs: int) -> float:
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter", str(chapter),
+    subprocess.run([sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter", str(chapter),
                     "--media", str(media), "--quality", quality, "--jobs", str(jobs)],
                    check=True, capture_output=True, cwd=ROOT)
     return time.perf_counter() - t

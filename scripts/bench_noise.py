@@ -34,7 +34,7 @@ def run_config(cap: str, threads: str, boards: list[str], work: Path) -> Path | 
     env = {**os.environ, "ATEN_CPU_CAPABILITY": cap, "OMP_NUM_THREADS": threads,
            "LAYERWISE_CACHE": str(cache), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     for cmd in ([sys.executable, "-m", "layerwise_core", "plan", "--media", str(media), *boards],
-                [sys.executable, "-m", "layerwise_pipeline.render", "--preview", "--media",
+                [sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--preview", "--media",
                  str(media), *boards]):
         r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         if r.returncode:

@@ -38,12 +38,12 @@ def timed(cmd: list[str]) -> float:
 
 
 def render(media: Path, sb: Path, quality: str, *extra: str) -> float:
-    return timed([sys.executable, "-m", "layerwise_pipeline.render", "--quality", quality,
+    return timed([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--quality", quality,
                   "--media", str(media), *extra, str(sb)])
 
 
 def chapter(media: Path, ch: Path, quality: str, *extra: str) -> tuple[float, dict]:
-    s = timed([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter", str(ch),
+    s = timed([sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter", str(ch),
                "--media", str(media), "--quality", quality, *extra])
     folder = next((media / "videos").iterdir())
     record = json.loads((folder / f"{ch.stem}.manifest.json").read_text())

@@ -1,7 +1,7 @@
 """Benchmark rendering: per storyboard, render time / video time at 480p15 and 1080p60,
 process start-up (imports; torch must not be among them), plan build time, peak memory.
 
-Each render is one process (`python -m layerwise_pipeline.render --jobs N`, a fresh media
+Each render is one process (`layerwise render --planned --jobs N`, a fresh media
 folder, so Manim's text caches start empty): `--jobs 1` (the default) is one whole render,
 `--jobs 2` the beats on a pool of two processes, as `make render` runs them. Besides wall seconds it reports CPU seconds
 (user + system of the render process and its threads, from wait4) per second of video:
@@ -40,13 +40,13 @@ def timed(cmd: list[str]) -> float:
 
 
 def cpu_run(args: list[str], jobs: int = 1) -> tuple[float, float, float]:
-    """(wall s, CPU s = user + system, peak RSS MB) of `python -m layerwise_pipeline.render
+    """(wall s, CPU s = user + system, peak RSS MB) of `layerwise render --planned
     --jobs JOBS ARGS` in its own process (with its pool's processes: wait4 counts the
     children it waited for; the peak is the largest single process)."""
     start = time.perf_counter()
     pool = ["--scheduler", "none"] if jobs > 1 else []
-    proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline.render", "--jobs",
-                             str(jobs), *pool, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen([sys.executable, "-m", "layerwise_pipeline", "render", "--planned",
+                             "--jobs", str(jobs), *pool, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode(errors="replace").strip()

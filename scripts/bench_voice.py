@@ -10,7 +10,7 @@ its own voice cache:
      `layerwise plan --voice piper` does): the CPU-s of that call alone, Piper's processes
      included; `--repeat N` does it N times, each with an empty voice cache;
   2. the same with the voice cache that run 1 filled: must synthesise nothing;
-  3. a cold chapter render at 480p15 (`layerwise_pipeline.chapter --voice piper`, empty media
+  3. a cold chapter render at 480p15 (`layerwise chapter --voice piper`, empty media
      folder, warm voice cache: every part rendered, nothing synthesised), minus the CPU-s of a
      silent `layerwise plan` of the same storyboards (its own planning). `--render-cpu S`
      gives that figure instead of rendering.
@@ -70,7 +70,7 @@ def run(chapter: Path, media: Path, cache: Path, voice: str, jobs: int) -> tuple
     """(wall seconds, the voice's report line, seconds of video)."""
     env = {**os.environ, "LAYERWISE_CACHE": str(cache)}
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter",
                         str(chapter), "--media", str(media), "--quality", "l", "--jobs",
                         str(jobs), "--voice", voice], cwd=ROOT, env=env, capture_output=True,
                        text=True)
@@ -157,7 +157,7 @@ def cpu_main(args, names: list[str]) -> int:
             plan = measured([sys.executable, "-m", "layerwise_core", "plan", "--media",
                              str(tmp / "plan-media"), "--voice", "none", *files], cache)
             media = tmp / "render-media"
-            done = measured([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
+            done = measured([sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter",
                              str(chapter), "--media", str(media), "--quality", "l", "--jobs",
                              str(args.jobs), "--voice", "piper"], cache)
             record = json.loads(next(media.glob(f"videos/*/{chapter.stem}.manifest.json"))
@@ -189,7 +189,7 @@ def wall_main(args, names: list[str]) -> int:
         chapter = chapter_file(tmp, names)
         (tmp / "voice").mkdir()
         cache = cache_with_traces(tmp, tmp / "voice")
-        warm = subprocess.run([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
+        warm = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter",
                                str(chapter), "--media", str(tmp / "warm-up"), "--quality", "l",
                                "--jobs", str(args.jobs), "--voice", "none"], cwd=ROOT,
                               env={**os.environ, "LAYERWISE_CACHE": str(cache)},

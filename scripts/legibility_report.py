@@ -32,8 +32,8 @@ def measure(storyboard: Path, media: Path) -> None:
     """Plan (silent) and preview one storyboard into `media`, sampling text mid-play too."""
     for cmd in ([sys.executable, "-m", "layerwise_core", "plan", "--media", str(media),
                  str(storyboard)],
-                [sys.executable, "-m", "layerwise_pipeline.render", "--preview", "--midplay",
-                 "--media", str(media), str(storyboard)]):
+                [sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1",
+                 "--preview", "--midplay", "--media", str(media), str(storyboard)]):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             raise SystemExit(f"{storyboard}: {' '.join(cmd[2:4])} failed:\n{r.stderr[-2000:]}")

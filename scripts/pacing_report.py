@@ -44,8 +44,8 @@ def text_records(name: str, plan_path: Path, plan: dict, frames: Path | None,
     if frames is None:
         (work / "plans").mkdir(parents=True, exist_ok=True)
         shutil.copyfile(plan_path, work / "plans" / f"{name}.json")
-        r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--preview",
-                            "--midplay", "--media", str(work), plan["storyboard"]["path"]],
+        r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned",
+                            "--jobs", "1", "--preview", "--midplay", "--media", str(work), plan["storyboard"]["path"]],
                            capture_output=True, text=True)
         if r.returncode:
             raise SystemExit(f"{name}: preview failed:\n{r.stderr[-2000:]}")

@@ -154,8 +154,9 @@ def render_previews(plans_dir: Path, media: Path, names: list[str]) -> Path:
     for n in names:
         (media / "plans" / f"{n}.json").write_bytes((plans_dir / f"{n}.json").read_bytes())
         boards.append(str(storyboard_path(n)))
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--preview", "--midplay",
-                        "--media", str(media), *boards], cwd=ROOT, capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs",
+                        "1", "--preview", "--midplay", "--media", str(media), *boards],
+                       cwd=ROOT, capture_output=True, text=True)
     if r.returncode:
         raise RuntimeError(f"preview render failed:\n{r.stdout}\n{r.stderr}")
     return media / "frames"

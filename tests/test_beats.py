@@ -32,7 +32,7 @@ def plan_into(media, storyboard, cache_dir):
 
 
 def render(media, storyboard, *extra):
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--quality", "l",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--quality", "l",
                         "--media", str(media), *extra, str(storyboard)],
                        cwd=fc.ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -26,7 +26,7 @@ def decoded_frames_digest(path) -> str:
 
 
 def chapter_cmd(media, *extra) -> list[str]:
-    return [sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
+    return [sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter",
             str(DATA / "chapter_small.yaml"), "--media", str(media), *extra]
 
 
@@ -101,7 +101,7 @@ def test_bad_chapter_file_keeps_previous_video(built, tmp_path, change, message)
     text = (bad_dir / "chapter_small.yaml").read_text().replace(*change)
     (bad_dir / "chapter_small.yaml").write_text(text)
     before = (out / "chapter_small.mp4").read_bytes()
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter",
                         str(bad_dir / "chapter_small.yaml"), "--media", str(media)],
                        cwd=fc.ROOT, capture_output=True, text=True)
     assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr

@@ -42,6 +42,27 @@ def test_the_makefile_calls_the_command_line():
         assert re.search(rf"^{target}:.*\n(\t.*\n)*\t\$\(LW\) {target}\b", make, re.M), target
 
 
+def test_no_module_is_an_entry_point_of_its_own():
+    """`layerwise …` (`python -m layerwise_pipeline …`) is the only way in: no pipeline module
+    has a `main` or a `__main__` block (but `main.py`, the command line, and `layoutcheck.py`,
+    a developer's frame checker), and nothing calls `python -m layerwise_pipeline.<module>`."""
+    for f in sorted((fc.ROOT / "layerwise_pipeline").glob("*.py")):
+        if f.name in ("__main__.py", "layoutcheck.py"):
+            continue
+        text = f.read_text()
+        assert "__main__" not in text, f.name
+        assert f.name == "main.py" or not re.search(r"^def main\(", text, re.M), f.name
+    callers = [p for d in ("tests", "scripts", "docs", "layerwise_core", "layerwise_pipeline")
+               for p in (fc.ROOT / d).rglob("*") if p.suffix in (".py", ".md", ".yml", ".yaml")]
+    callers += [fc.ROOT / "Makefile", fc.ROOT / "README.md"]
+    module = re.compile(r"layerwise_pipeline\.(render|chapter|slides|estimate|tls_certs)"
+                        r"(\b(?!\.)| import main)")
+    found = [f"{p.relative_to(fc.ROOT)}:{i}" for p in callers if p.is_file()
+             for i, line in enumerate(p.read_text().splitlines(), 1)
+             if module.search(line) and ("-m" in line or "import main" in line or "`" in line)]
+    assert not found, found
+
+
 def test_a_save_by_rename_changes_the_signature(tmp_path):
     f = tmp_path / "a.yaml"
     f.write_text("x: 1\n")

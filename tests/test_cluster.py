@@ -106,7 +106,7 @@ def test_failing_beat_is_one_error_naming_it(cache_dir, tmp_path):
     bad["show"] = ["no_such_handler"]
     bad["steps"] = [{"show": "no_such_handler", "at": None}]
     path.write_text(json.dumps(plan))
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--quality", "l",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--quality", "l",
                         "--media", str(media), "--jobs", "2", "--scheduler", "local", str(sb)],
                        cwd=fc.ROOT, capture_output=True, text=True)
     assert r.returncode == 2, r.stderr
@@ -164,7 +164,7 @@ def tls_cluster(tmp_path_factory):
     from layerwise_pipeline.jobs import stop_processes
     root = tmp_path_factory.mktemp("tls-cluster")
     certs = root / "certs"
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.tls_certs", str(certs)],
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "certs", str(certs)],
                        cwd=fc.ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     procs = [start([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--protocol",

@@ -52,7 +52,7 @@ def test_certs_cli_writes_an_authority_and_three_pairs_keys_private(tmp_path):
     folder = tmp_path / "new" / "certs"
     old = os.umask(0)                       # the keys are private whatever the umask
     try:
-        r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.tls_certs", str(folder)],
+        r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "certs", str(folder)],
                            cwd=fc.ROOT, capture_output=True, text=True)
     finally:
         os.umask(old)
@@ -69,7 +69,7 @@ def test_certs_cli_writes_an_authority_and_three_pairs_keys_private(tmp_path):
         ctx.load_cert_chain(folder / f"{role}.pem", folder / f"{role}-key.pem")
         # the CLI wrote them just now (the suite may have run for an hour since import)
         check_tls(client_files(folder, role), datetime.datetime.now(datetime.timezone.utc))
-    again = subprocess.run([sys.executable, "-m", "layerwise_pipeline.tls_certs", str(folder)],
+    again = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "certs", str(folder)],
                            cwd=fc.ROOT, capture_output=True, text=True)
     assert again.returncode == 2
     assert again.stderr == f"error: {folder / 'ca.pem'}: already exists; give an empty folder " \
@@ -225,7 +225,7 @@ def test_check_tls_names_the_file_at_fault(ours, theirs, tmp_path):
 
 
 def run_render(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", *args],
+    return subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", *args],
                           cwd=fc.ROOT, capture_output=True, text=True,
                           env=None if env is None else {**os.environ, **env})
 

@@ -45,7 +45,7 @@ def plan_and_preview(media, cache, env_extra: dict) -> dict[str, dict[str, str]]
            "TRANSFORMERS_OFFLINE": "1", **env_extra}
     boards = [str(p) for p in STORYBOARDS]
     for cmd in ([sys.executable, "-m", "layerwise_core", "plan", "--media", str(media), *boards],
-                [sys.executable, "-m", "layerwise_pipeline.render", "--preview", "--media",
+                [sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--preview", "--media",
                  str(media), *boards]):
         r = subprocess.run(cmd, cwd=fc.ROOT, env=env, capture_output=True, text=True)
         assert r.returncode == 0, f"{' '.join(cmd[2:4])} failed:\n{r.stdout[-2000:]}\n{r.stderr[-4000:]}"

@@ -1,13 +1,16 @@
 """The docs hold together: every relative link and image of README.md and docs/*.md points at a
-file of the repository, and the README stays a front page (at most 12 KB)."""
+file of the repository, the README stays a front page (at most 12 KB), and each template's
+README names its show names and its shipped storyboard's beats."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+import yaml
 
 import framecheck as fc
+from layerwise_templates import TEMPLATES, storyboard_path
 
 PAGES = [fc.ROOT / "README.md", *sorted((fc.ROOT / "docs").glob("*.md")),
          *sorted((fc.ROOT / "layerwise_templates").glob("*/README.md"))]
@@ -31,3 +34,14 @@ def test_every_relative_link_exists(page):
 
 def test_the_readme_is_a_front_page():
     assert len((fc.ROOT / "README.md").read_bytes()) <= 12 * 1024
+
+
+@pytest.mark.parametrize("name", sorted(TEMPLATES))
+def test_each_template_readme_names_every_show_name_and_shipped_beat(name):
+    """A template's README (scripts/template_readmes.py writes it from the scene's docstrings,
+    the registry and the shipped storyboard) speaks of the beats the template has now."""
+    text = (fc.ROOT / "layerwise_templates" / name / "README.md").read_text()
+    missing = [s for s in sorted(TEMPLATES[name].shows) if f"`{s}`" not in text]
+    beats = yaml.safe_load(storyboard_path(name).read_text())["beats"]
+    missing += [b["id"] for b in beats if f"`{b['id']}`" not in text]
+    assert missing == []

@@ -57,6 +57,18 @@ def test_word_not_in_sentence_lists_words_and_tokens(cache_dir):
         positions(t, "bank#2")
 
 
+def test_a_word_left_without_a_token_is_refused_by_positions():
+    """The one guard every plan and draft relies on (was copied into attention_depth and
+    per_head's plans): a word the tokenizer gave no token of its own."""
+    from types import SimpleNamespace
+    from layerwise_core.analysis.vectors import positions
+    t = SimpleNamespace(sentence="a b", tokens=["a", ""],
+                        meta={"token_ids": [5, 6], "offsets": [[0, 1], [2, 2]]})
+    assert positions(t, "a") == [0]
+    with pytest.raises(errors.WordNotFoundError, match=r"focus 'b' has no token in 'a b'"):
+        positions(t, "b")
+
+
 def test_corrupt_trace_file_info(capsys, tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"PK\x03\x04 not really a zip")

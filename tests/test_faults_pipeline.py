@@ -1,6 +1,6 @@
 """Faults in the render and chapter pipeline, hit as a user hits them.
 
-Real processes on real files: `python -m layerwise_pipeline.render` / `.chapter` killed with a
+Real processes on real files: `layerwise render --planned` / `layerwise chapter` killed with a
 real SIGKILL at the moment the new video is being combined, a real SIGINT/SIGTERM, two real
 concurrent builds, damaged part videos on disk, a real read-only place and a real full disk
 (private mount namespaces, as in test_faults_core). Every fault must give one stderr line
@@ -40,12 +40,12 @@ def env() -> dict:
 
 
 def cmd_render(media: Path, *args) -> list[str]:
-    return [sys.executable, "-m", "layerwise_pipeline.render", "--quality", "l", "--media",
+    return [sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--quality", "l", "--media",
             str(media), *map(str, args)]
 
 
 def cmd_chapter(media: Path, chapter: Path = DATA / "chapter_small.yaml", *args) -> list[str]:
-    return [sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter", str(chapter),
+    return [sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter", str(chapter),
             "--media", str(media), *map(str, args)]
 
 
@@ -512,7 +512,7 @@ def test_bad_storyboard_in_chapter_says_error_once(tmp_path):
 DIE_AFTER_RENAMES = """
 import os, sys
 import layerwise_pipeline.staging as staging
-from layerwise_pipeline.render import main
+from layerwise_pipeline.main import main
 k = int(sys.argv[1])
 apply = staging._apply
 
@@ -527,7 +527,7 @@ def apply_and_die(work, media, plan):   # the real moves, with the process dying
     apply(work, media, plan)
 
 staging._apply = apply_and_die
-sys.exit(main(sys.argv[2:]))
+sys.exit(main(["render", "--planned", "--jobs", "1", *sys.argv[2:]]))
 """
 
 

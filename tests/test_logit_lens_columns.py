@@ -30,7 +30,7 @@ def preview(cache_dir, tmp_path, name: str, title: str, beats: list[dict]):
         "beats": beats}, sort_keys=False))
     media = tmp_path / "media"
     write_plan(build_plan(load_storyboard(board), cache_dir), media / "plans" / f"{name}.json")
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--preview",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--preview",
                         "--media", str(media), str(board)], cwd=fc.ROOT, capture_output=True,
                        text=True)
     assert r.returncode == 0, r.stderr[-3000:]

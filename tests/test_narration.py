@@ -83,7 +83,7 @@ def test_audio_is_mixed_into_the_video(tmp_path, cache_dir):
     tone(tmp_path / "intro.wav", 3.5)
     path, sb = board(tmp_path, audio="audio: intro.wav")
     write_plan(build_plan(sb, cache_dir), tmp_path / "media" / "plans" / "narrated.json")
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--media", str(tmp_path / "media"),
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--media", str(tmp_path / "media"),
                         str(path)], cwd=fc.ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     with av.open(str(tmp_path / "media" / "videos" / "480p15" / "narrated.mp4")) as c:

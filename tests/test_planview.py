@@ -88,3 +88,17 @@ def test_a_spec_naming_what_nothing_builds_is_refused():
     with pytest.raises(ValueError, match="no show builds 'q'; .*|no show name 'z'"):
         template("layerwise_templates.demo", shows={"a"}, kinds={"toy"}, min_sentences=1,
                  scene_class_name="Demo", needs={"a": "q"}, builds={"z": "q"})
+
+
+class Check(View):
+    n: int
+
+
+class Board(View):
+    check: Check
+
+
+def test_a_field_a_view_attribute_shadows_is_read_by_name():
+    v = Board.at({"data": {"check": {"n": 4}}})
+    assert callable(v.check)                        # View.check, the plan-time checker
+    assert v["check"].n == Value(4, "data.check.n")

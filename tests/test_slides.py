@@ -51,7 +51,7 @@ def slides(tmp_path_factory, cache_dir):
     sb = load_storyboard(path)
     media = root / "media"
     write_plan(build_plan(sb, cache_dir), media / "plans" / "slides_toy.json")
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.slides", "--quality", "l",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "slides", "--planned", "--quality", "l",
                         "--media", str(media), str(path)], cwd=fc.ROOT, capture_output=True,
                        text=True)
     assert r.returncode == 0, r.stderr

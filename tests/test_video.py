@@ -23,7 +23,7 @@ def video(cache_dir, tmp_path_factory):
     media = tmp_path_factory.mktemp("video-media")
     sb = load_storyboard(storyboard_path(NAME))
     write_plan(build_plan(sb, cache_dir), media / "plans" / f"{NAME}.json")
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--quality", "l", "--media",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--quality", "l", "--media",
                         str(media), str(sb.path)], cwd=fc.ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     folder = media / "videos" / "480p15"

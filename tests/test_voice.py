@@ -246,7 +246,7 @@ def decoded_audio(video: Path) -> tuple[np.ndarray, int, float]:
 @pytest.fixture(scope="module")
 def rendered(spoken):
     root, path, plan, _ = spoken
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.render", "--quality", "l",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "render", "--planned", "--jobs", "1", "--quality", "l",
                         "--media", str(root / "media"), str(path)],
                        cwd=fc.ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -318,7 +318,7 @@ def test_chapter_with_a_silent_part_has_sound_over_its_whole_length(spoken, tmp_
     (boards / "chapter.yaml").write_text(
         "title: Mixed\nstoryboards:\n  - file: quiet.yaml\n    title: Quiet\n"
         "  - file: spoken.yaml\n    title: Spoken\n")
-    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline.chapter", "--chapter",
+    r = subprocess.run([sys.executable, "-m", "layerwise_pipeline", "chapter", "--chapter",
                         str(boards / "chapter.yaml"), "--media", str(tmp_path / "media"),
                         "--voice", "piper", "--jobs", "1"],
                        cwd=fc.ROOT, capture_output=True, text=True,

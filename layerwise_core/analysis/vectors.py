@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import WordNotFoundError
 from ..tokens import Tokenized, word_positions
 from ..trace import Trace
 
 
 def positions(trace: Trace, word: str) -> list[int]:
+    """The token positions of `word` ('word' or 'word#N') in the trace's sentence, never
+    empty: a word not in the sentence, or one the tokenizer left without a token of its own,
+    is a WordNotFoundError listing the tokens."""
     tok = Tokenized(ids=tuple(trace.meta["token_ids"]), tokens=tuple(trace.tokens),
                     offsets=tuple(tuple(o) for o in trace.meta["offsets"]))
-    return word_positions(trace.sentence, tok, word)
+    pos = word_positions(trace.sentence, tok, word)
+    if not pos:
+        raise WordNotFoundError(f"focus {word!r} has no token in {trace.sentence!r}; tokens: "
+                                f"{' '.join(repr(s) for s in trace.tokens)}")
+    return pos
 
 
 def stream_stages(trace: Trace) -> list[tuple[str, str]]:

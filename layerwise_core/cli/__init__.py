@@ -1,6 +1,6 @@
-"""`layerwise` command line, its core commands (trace, info, models, validate, plan,
-estimate, draft): a thin layer over the library. The pipeline adds render, preview, slides,
-chapter, watch and certs (`layerwise_pipeline.main`, the installed `layerwise`)."""
+"""`layerwise` command line, its core commands (trace, info, models, validate, plan, draft):
+a thin layer over the library. The pipeline adds render, preview, slides, chapter, estimate,
+watch and certs (`layerwise_pipeline.main`, the installed `layerwise`)."""
 
 from __future__ import annotations
 
@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None, extend=None) -> int:
     args = build_parser(extend).parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s: %(message)s")
-    return guarded(lambda: args.func(args), where=getattr(args, "media", None))
+    return guarded(lambda: args.func(args),
+                   where=getattr(args, "media", None) or getattr(args, "folder", None))
 
 
 if __name__ == "__main__":

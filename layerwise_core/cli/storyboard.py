@@ -1,5 +1,5 @@
-"""`layerwise validate`, `lint`, `plan`, `estimate` and `draft`: the storyboard commands of the
-CLI."""
+"""`layerwise validate`, `lint`, `plan` and `draft`: the storyboard commands of the CLI
+(`estimate` renders, so it is the pipeline's: `layerwise_pipeline.main`)."""
 
 from __future__ import annotations
 
@@ -90,17 +90,6 @@ def cmd_plan(args) -> None:
                  if total.synthesised else ""), file=sys.stderr)
 
 
-def cmd_estimate(args) -> None:
-    """Delegates to layerwise_pipeline.estimate in a fresh process (it renders; this one stays light)."""
-    import subprocess
-    import sys
-    cmd_plan(args)
-    code = subprocess.run([sys.executable, "-m", "layerwise_pipeline.estimate", "--quality", args.quality,
-                           "--media", str(args.media), *map(str, args.files)]).returncode
-    if code:
-        raise SystemExit(code)
-
-
 def cmd_draft(args) -> None:
     """A storyboard chosen from the data of the sentence(s), validated and planned, to stdout."""
     import shlex
@@ -137,12 +126,6 @@ def add_commands(sub) -> None:
                    help="speak the narration: piper (neural, offline), draft (espeak-ng), "
                         "none (silent)")
     p.set_defaults(func=cmd_plan)
-    e = sub.add_parser("estimate", help="predict render time and memory at a quality")
-    e.add_argument("files", nargs="+", type=Path)
-    e.add_argument("--quality", choices=["l", "m", "h", "p", "k"], default="k")
-    e.add_argument("--media", type=Path, default=Path("media"))
-    e.add_argument("--model", default=None, help=MODEL_HELP)
-    e.set_defaults(func=cmd_estimate, voice="none")
     d = sub.add_parser("draft", help="write a storyboard chosen from the data of a sentence "
                                      "(to stdout)")
     d.add_argument("--model", required=True,

@@ -21,6 +21,7 @@ from ..storyboard.schema import Storyboard
 from layerwise_templates import TEMPLATES
 from ..trace import Trace
 from ..tracing import get_trace
+from ..media import MEDIA, Media
 
 PLAN_VERSION = 1
 # errors that are not the storyboard's fault: reported as they are, never blamed on a field
@@ -125,8 +126,8 @@ def beat_json(beat, words_per_minute: float = 150.0) -> dict:
     return d
 
 
-def plan_path(name: str, media_dir: Path = Path("media")) -> Path:
-    return Path(media_dir) / "plans" / f"{name}.json"
+def plan_path(name: str, media_dir: Path = MEDIA) -> Path:
+    return Media(media_dir).plan(name)
 
 
 def write_plan(plan: dict, path: Path) -> Path:

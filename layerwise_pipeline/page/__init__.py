@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 from layerwise_core.atomic import write_text
+from layerwise_core.media import MEDIA, Media
 
 from .model import part
 
@@ -93,15 +94,16 @@ def page_data(title: str, parts: list[dict], video: Path, missing: str) -> dict:
             "cues": read_cues(video.with_suffix(".srt")) or narration_cues(parts)}
 
 
-def video_folder(media: Path, quality: str) -> Path:
+def video_of(media: Path, quality: str, name: str) -> Path:
+    """The video a page goes beside (the media layout's `videos/<480p15|...>/<name>.mp4`)."""
     from layerwise_render.session import frame_facts
-    return Path(media) / "videos" / frame_facts(quality)[2]
+    return Media(media).video(name, frame_facts(quality)[2])
 
 
-def build(plan: dict, quality: str = "l", media: Path = Path("media")) -> Path:
+def build(plan: dict, quality: str = "l", media: Path = MEDIA) -> Path:
     """<name>.html next to <name>.mp4 for one plan; returns its path."""
     name = plan["storyboard"]["name"]
-    video = video_folder(media, quality) / f"{name}.mp4"
+    video = video_of(media, quality, name)
     data = page_data(plan.get("title", name), [part(plan)], video,
                      f"Render it with: layerwise render --quality {quality} "
                      f"{plan['storyboard'].get('path', name + '.yaml')}.")
@@ -112,11 +114,11 @@ def build(plan: dict, quality: str = "l", media: Path = Path("media")) -> Path:
 
 
 def build_chapter(title: str, titled_plans: list[tuple[str, dict]], quality: str = "l",
-                  media: Path = Path("media"), name: str = "chapter") -> Path:
+                  media: Path = MEDIA, name: str = "chapter") -> Path:
     """chapter.html next to chapter.mp4: every part's beats, at the part's start in the
     chapter (from chapter.manifest.json when the chapter is rendered; else the parts'
     durations added up), and the playing part's panels."""
-    video = video_folder(media, quality) / f"{name}.mp4"
+    video = video_of(media, quality, name)
     starts = _chapter_starts(video.with_suffix(".manifest.json"), len(titled_plans))
     parts, t = [], 0.0
     for i, (part_title, plan) in enumerate(titled_plans):
@@ -145,7 +147,7 @@ def add_arguments(p) -> None:
     p.add_argument("storyboards", nargs="*", type=Path)
     p.add_argument("--quality", choices=QUALITIES, default="l",
                    help="which render's folder the page sits in (and whose video it shows)")
-    p.add_argument("--media", type=Path, default=Path("media"))
+    p.add_argument("--media", type=Path, default=MEDIA)
     p.add_argument("--chapter", action="store_const", const=True, default=None,
                    help="also the chapter's page (scenes/chapter.yaml)")
 

@@ -51,8 +51,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     spec = t.spec
     pos = positions(t, sb.focus[0])
-    if not pos:
-        raise LayerwiseError(f"plan: focus {sb.focus[0]!r} is not in the sentence")
     rows = attention_rows(t, pos)          # a word of several tokens: their rows averaged
     special = rows["special"]
     L, H = t.n_layers, spec.n_heads

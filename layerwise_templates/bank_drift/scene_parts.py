@@ -23,7 +23,7 @@ class ProbeBeat:
 
     def beat_probe(self, beat) -> None:
         self.clear(keep_legend=False)
-        d, pr = self.data, self.data["probe"]
+        d, pr, pv = self.data, self.data["probe"], self.v.probe
         tasks, S = pr["tasks"], len(self.data["states"])
         # part of speech in the text colour: the theme's probe lavender is too near the third
         # sentence's blue, which this video also shows
@@ -31,10 +31,8 @@ class ProbeBeat:
         size = T.SMALL_SIZE
         lo, hi = pr["axes"]["y_range"]
         ax = TickAxes([0, S - 1, 1], [lo, hi, 25], *PROBE_PLOT,
-                      x_ticks=[(st["layer"], f"data.states[{i}].layer")
-                               for i, st in enumerate(d["states"])],
-                      y_ticks=[(v, f"data.probe.axes.y_ticks[{i}]")
-                               for i, v in enumerate(pr["axes"]["y_ticks"])], y_decimals=0)
+                      x_ticks=[(st.layer.value, st.layer.path) for st in self.v.states],
+                      y_ticks=[(v.value, v.path) for v in pv.axes.y_ticks], y_decimals=0)
         ticks = VGroup(*[math(st["math"], T.TYPE.math_label, T.MUTED).next_to(ax.axes.c2p(i, lo), DOWN,
                                                                buff=0.14)
                          for i, st in enumerate(d["states"])])
@@ -45,13 +43,13 @@ class ProbeBeat:
         ax.add(ticks)
         layer = VGroup()
         head = txt("linear probe: held-out accuracy, %", size)
-        st = pr["set"]
-        sizes = inline(Num(st["sentences"], "data.probe.set.sentences", 0, T.TINY_SIZE),
+        st = pv.set
+        sizes = inline(Num(st.sentences, decimals=0, size=T.TINY_SIZE),
                        txt("sentences the project wrote:", T.TINY_SIZE, T.MUTED),
-                       Num(st["train_sentences"], "data.probe.set.train_sentences", 0,
-                           T.TINY_SIZE), txt("train it,", T.TINY_SIZE, T.MUTED),
-                       Num(st["test_sentences"], "data.probe.set.test_sentences", 0,
-                           T.TINY_SIZE), txt("score it", T.TINY_SIZE, T.MUTED))
+                       Num(st.train_sentences, decimals=0, size=T.TINY_SIZE),
+                       txt("train it,", T.TINY_SIZE, T.MUTED),
+                       Num(st.test_sentences, decimals=0, size=T.TINY_SIZE),
+                       txt("score it", T.TINY_SIZE, T.MUTED))
         example = self.probe_example(pr["example"], colors)
         top = VGroup(head, sizes, example).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
         chart = VGroup(ax, layer)
@@ -122,12 +120,11 @@ class ProbeBeat:
         self.emphasize(syn.point(t0["best"]), sen.point(1), run_time=self.quick(0.02, 0.9))
         self.hold_until_moment("set_small")
         self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
-        one = tasks[1]
         caveats = VGroup(
             inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE,
                        T.HIGHLIGHT),
-                   Num(one["one_example_percent"], "data.probe.tasks[1].one_example_percent",
-                       0, T.TINY_SIZE, T.HIGHLIGHT), txt("points;", T.TINY_SIZE, T.HIGHLIGHT)),
+                   Num(pv.tasks[1].one_example_percent, decimals=0, size=T.TINY_SIZE,
+                       color=T.HIGHLIGHT), txt("points;", T.TINY_SIZE, T.HIGHLIGHT)),
             txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.HIGHLIGHT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
@@ -184,24 +181,24 @@ class ProbeBeat:
     def probe_pieces(self, ax, t: dict, i: int, color, names_x: float) -> "ProbeCurve":
         """One task's pieces, not yet shown: chance line and note, the row's name under the
         chart (from `names_x`), and per layer state a dot, its number and the segment to it."""
-        src = f"data.probe.tasks[{i}]"
+        tv = self.v.probe.tasks[i]
         a = ax.axes
         chance = DashedLine(a.c2p(0, t["chance_percent"]), a.c2p(len(t["accuracy"]) - 1,
                             t["chance_percent"]), dash_length=0.08, color=color,
                             stroke_width=2, stroke_opacity=0.7)
         guess = txt("coin toss" if len(t["classes"]) == 2 else f"always {t['majority_word']}",
                     T.TINY_SIZE, color)
-        note = inline(guess, Num(t["chance_percent"], f"{src}.chance_percent", 0, T.TINY_SIZE,
-                                 color, suffix="%"))
+        note = inline(guess, Num(tv.chance_percent, decimals=0, size=T.TINY_SIZE,
+                                 color=color, suffix="%"))
         note.next_to(chance, DOWN, buff=0.06).align_to(chance, RIGHT)
         y = ax.x_labels.get_bottom()[1] - 0.45 - 0.33 * i
         name = txt(t["title"], T.TINY_SIZE, color)
         name.move_to([names_x + name.width / 2, y, 0])
         dots, nums, segs, prev = VGroup(), VGroup(), VGroup(), None
-        for s, v in enumerate(t["accuracy_percent"]):
-            pt = a.c2p(s, v)
+        for s, v in enumerate(tv.accuracy_percent):
+            pt = a.c2p(s, v.value)
             dots.add(Dot(pt, radius=0.05, color=color))
-            nums.add(Num(v, f"{src}.accuracy_percent[{s}]", 0, T.TINY_SIZE, color)
+            nums.add(Num(v, decimals=0, size=T.TINY_SIZE, color=color)
                      .move_to([pt[0], y, 0]))
             if prev is not None:
                 segs.add(Line(prev, pt, color=color, stroke_width=3))

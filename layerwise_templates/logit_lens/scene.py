@@ -22,6 +22,9 @@ Beats (each optional, in storyboard order):
   the table's three summaries arrive with the sentences that say them.
 - `race` (uses the beat's `layer`): one bar chart of the lens's top k morphs layer by layer up
   to the beat's layer (fast before the late window, slowly in it), the answer on its own row.
+- `prompts`: every prompt of the storyboard read at its last token: the list with each final
+  answer, then the median rank of each prompt's own answer over the states
+  (`scene_prompts`).
 
 The pieces come from the kit (this file only composes them, beat by beat):
 `mobjects.lens` (prompt, lens column, column places, depth ruler, the lens's steps),
@@ -40,7 +43,7 @@ from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from .scene_prompts import beat_prompts
 from .scene_race import LensRace, x_label
-from .view import Data
+from .view import Data, Model
 from scenes.base import StoryboardScene
 from scenes.motion import run_through
 from scenes.mobjects import (Num, RankPlots, StepBoxes, column_guide, column_places, credit_rows,
@@ -65,6 +68,8 @@ class LogitLensScene(StoryboardScene):
         super().update_footer({k: v for k, v in beat.items() if k != "layer"})
 
     def beat_prompts(self, beat) -> None:
+        """The prompts with their final answers, then the median rank of each one's own answer
+        state by state on a log scale (`scene_prompts.beat_prompts`)."""
         beat_prompts(self, self.v)
 
     def layout(self) -> None:
@@ -130,7 +135,7 @@ class LogitLensScene(StoryboardScene):
     # --- lens columns -------------------------------------------------------------------
     def lens_column(self, l: int) -> VGroup:
         """The kit's column, headed by the state it reads, X^(l+1), not "after layer l"."""
-        col = lens_column(self.layers[l], f"data.layers[{l}]", self.answer, COLUMN_ROWS, COLUMN)
+        col = lens_column(self.v.layers[l], self.answer, COLUMN_ROWS, COLUMN)
         old = col[1][0]
         head = inline(txt("the lens on", T.LABEL_SIZE, T.MUTED),
                       x_label(self.v.layers[l].state, T.MATH_SIZE, T.HIGHLIGHT), buff=0.12)
@@ -167,7 +172,7 @@ class LogitLensScene(StoryboardScene):
         how = self.lens_guide()
         height = self.lens_column(0)[0].height        # every column's box is this tall
         self.frames = column_places(self.n_columns, height, COLUMN[0])
-        ruler = layer_ruler(self.layers, self.frames.width - 1.6)
+        ruler = layer_ruler(self.v.layers, self.frames.width - 1.6)
         self.ruler_dots = ruler.dots
         panel = VGroup(prompt, how, self.frames, ruler).arrange(DOWN, buff=T.BUFF)
         ruler.next_to(self.frames, DOWN, buff=0.5).match_x(self.frames)
@@ -272,7 +277,7 @@ class LogitLensScene(StoryboardScene):
         numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
         weights), the unembedding, softmax. The stream dot runs through each in turn."""
         free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
-        pipe = StepBoxes(lens_steps(self.plan["model"]))
+        pipe = StepBoxes(lens_steps(Model.at(self.plan["model"], "model")))
         b = pipe.boxes           # two rows of two steps: a row of four runs off the frame
         rows = VGroup(VGroup(b[0], b[1]).arrange(RIGHT, buff=0.5),
                       VGroup(b[2], b[3]).arrange(RIGHT, buff=0.5)).arrange(DOWN, buff=0.7)
@@ -304,8 +309,8 @@ class LogitLensScene(StoryboardScene):
         target = beat["layer"] if beat["layer"] is not None else self.plan["layers"][-1]
         race = self.race
         if race is None or self.slots["wide"] is not self.race_panel:   # (re)open the chart
-            race = self.race = LensRace(self.data, self.answer, bar_width=RACE_BAR,
-                                         pitch=RACE_PITCH)
+            race = self.race = LensRace(self.v, self.answer, bar_width=RACE_BAR,
+                                        pitch=RACE_PITCH)
             panel = self.race_panel = self.put(
                 "wide", race.panel(self.prompt()))
             self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
@@ -349,13 +354,15 @@ class LogitLensScene(StoryboardScene):
 
     # --- the grid -----------------------------------------------------------------------
     def beat_grid(self, beat) -> None:
-        grid = lens_grid(self.grid_data, self.data["prompt"]["focus_pos"])
+        """Layers down, positions across, the lens's top-1 token in every cell, rows arriving
+        top to bottom; the cells that already match the output flash, the last row is ringed."""
+        grid = lens_grid(self.v.grid, int(self.v.prompt.focus_pos))
         head, (name, heads, labels, cells), key_row = grid
         had_right = self.slots["right"] is not None
         self.place(grid, "left")                  # fixes every piece's place
         frame = self.put("left", VGroup(head, name, heads, key_row), placed=True)
         if not had_right:                 # an empty right slot gets the reading guide
-            self.put("right", grid_guide(self.grid_data, width=COL_WIDTH))
+            self.put("right", grid_guide(self.v.grid, width=COL_WIDTH))
         # the rows arrive top to bottom, layer by layer, as the narration walks down the stack
         per = self.quick(0.45, 11.0) / len(labels)
         for i in range(len(labels)):
@@ -365,7 +372,7 @@ class LogitLensScene(StoryboardScene):
         # "yellow marks a guess that already matches": those cells light up, top to bottom;
         # then the last row (the model's output) is circled
         self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
-        flashes = final_outlines(self.grid_data, cells)
+        flashes = final_outlines(self.v.grid, cells)
         self.play(LaggedStart(*[ShowPassingFlash(f, time_width=0.6) for f in flashes],
                               lag_ratio=0.08), run_time=self.quick(0.25, 6.0))
         self.hold_until(self.beat_start + self.beat_end(beat) - 2.0)
@@ -373,6 +380,9 @@ class LogitLensScene(StoryboardScene):
 
     # --- the rank plot ------------------------------------------------------------------
     def beat_rank(self, beat) -> None:
+        """First showing: the answer's rank (log scale) and probability after every layer,
+        drawn layer by layer. Next showing: the late layers split into attention and FFN adds,
+        with the credit table."""
         if self.rank_stage == 0:
             self.draw_rank()
         else:
@@ -392,8 +402,8 @@ class LogitLensScene(StoryboardScene):
         d = self.data
         lays = self.layers
         L = len(lays)
-        ticks = [(l, self.v.layers[l].state.path) for l in sorted({0, *range(4, L, 5)})]
-        rp = RankPlots(d, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
+        ticks = [self.v.layers[l].layer for l in sorted({0, *range(4, L, 5)})]
+        rp = RankPlots(self.v, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
                                     "1 = top)", self.answer)
         labels = rp.prob_ax.x_labels     # the states X^(l+1), not the layers, under the axis
         for i, l in enumerate(sorted({0, *range(4, L, 5)})):
@@ -406,14 +416,14 @@ class LogitLensScene(StoryboardScene):
         plots = self.put(side, rp.group)
         if side == "wide":
             self.columns = []
-        curve = rp.curve(lays)
+        curve = rp.curve(self.v.layers)
         w = d["window"]
         start = w["start"]
         top = rp.rp(start - 0.5, rp.rank_top)
         split = DashedLine(top, rp.pp(start - 0.5, 0), dash_length=0.06,
                            stroke_color=T.MUTED, stroke_width=1.5)
         win = inline(txt("last", T.TINY_SIZE, T.MUTED),
-                     Num(w["size"], "data.window.size", 0, T.TINY_SIZE, T.MUTED),
+                     Num(self.v.window.size, decimals=0, size=T.TINY_SIZE, color=T.MUTED),
                      txt("layers", T.TINY_SIZE, T.MUTED), buff=0.12)
         win.next_to(top, LEFT, buff=0.1).shift(DOWN * 0.3)
         # drawn layer by layer (both plots in step), a dot per layer as the line reaches it
@@ -426,15 +436,14 @@ class LogitLensScene(StoryboardScene):
                   LaggedStart(*[FadeIn(VGroup(dots[i], dots[n_pts + i])) for i in range(n_pts)],
                               lag_ratio=1.0, rate_func=linear),
                   run_time=run)
-        before, last = lays[start - 1], lays[-1]
-        n = len(lays) - 1
+        before, last = self.v.layers[start - 1], self.v.layers[-1]
         notes = VGroup(
-            Num(before["rank"], f"data.layers[{start - 1}].rank", 0, T.TINY_SIZE, T.TEXT)
-            .next_to(rp.rp(start - 1, before["height"]), DOWN, buff=0.1),
-            Num(last["rank"], f"data.layers[{n}].rank", 0, T.TINY_SIZE, T.HIGHLIGHT)
-            .next_to(rp.rp(last["layer"], last["height"]), RIGHT, buff=0.08),
-            Num(last["prob"], f"data.layers[{n}].prob", T.DECIMALS, T.TINY_SIZE, T.HIGHLIGHT)
-            .next_to(rp.pp(last["layer"], last["prob"]), LEFT, buff=0.12))
+            Num(before.rank, decimals=0, size=T.TINY_SIZE, color=T.TEXT)
+            .next_to(rp.rp(start - 1, float(before.height)), DOWN, buff=0.1),
+            Num(last.rank, decimals=0, size=T.TINY_SIZE, color=T.HIGHLIGHT)
+            .next_to(rp.rp(int(last.layer), float(last.height)), RIGHT, buff=0.08),
+            Num(last.prob, decimals=T.DECIMALS, size=T.TINY_SIZE, color=T.HIGHLIGHT)
+            .next_to(rp.pp(int(last.layer), float(last.prob)), LEFT, buff=0.12))
         if start == 0:                    # no flat stretch to mark off
             notes.remove(notes[0])
             split, win = VGroup(), VGroup()
@@ -449,12 +458,12 @@ class LogitLensScene(StoryboardScene):
     # --- sublayer credit ----------------------------------------------------------------
     def draw_credit(self) -> None:
         """The late layers close up, each split into its attention and FFN add, and the table."""
-        lays = self.layers
+        lays = self.v.layers
         first = self.credit["rows"][0]["layer"] - 1
-        ticks = [(l, f"data.layers[{l}].layer") for l in range(first, len(lays))]
-        rp = RankPlots(self.data, first, ticks, f"rank of {self.answer}, late layers close up "
+        ticks = [lays[l].layer for l in range(first, len(lays))]
+        rp = RankPlots(self.v, first, ticks, f"rank of {self.answer}, late layers close up "
                                                 "(log scale, 1 = top)", self.answer)
-        group = self.place(credit_table(self.credit, self.answer, width=COL_WIDTH), "left")
+        group = self.place(credit_table(self.v.credit, self.answer, width=COL_WIDTH), "left")
         head, table, notes = group
         rows = credit_rows(table)
         frame = self.put("left", VGroup(head, *rows[0]), placed=True)   # title, header row

@@ -11,12 +11,10 @@ token's identity in view):
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Line, ReplacementTransform, VGroup)
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from scenes import theme as T
 from scenes.mobjects import Num, inline, math, txt
-from scenes.mobjects.lens import layer_ruler
-from scenes.mobjects.race import RaceChart
 from scenes.motion import LayerRace
 
 
@@ -27,50 +25,39 @@ def x_label(state, size: float = T.MATH_SIZE, color=T.TEXT):
 
 
 class LensRace(LayerRace):
-    def panel(self, prompt: VGroup) -> VGroup:
-        self.counter_name = txt("the lens reads", T.LABEL_SIZE, T.MUTED)
-        head = inline(txt("its top", T.LABEL_SIZE, T.MUTED),
-                      Num(self.k, f"{self.src}.top_k", 0, T.LABEL_SIZE, T.MUTED),
+    counter_word = "the lens reads"
+
+    def header(self) -> VGroup:
+        return inline(txt("its top", T.LABEL_SIZE, T.MUTED),
+                      Num(self.k, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
                       txt("guesses (bar = probability);", T.LABEL_SIZE, T.MUTED),
                       txt("␣", T.LABEL_SIZE, T.TEXT, mono=True),
                       txt("= space,", T.LABEL_SIZE, T.MUTED),
                       txt("↵", T.LABEL_SIZE, T.TEXT, mono=True),
                       txt("= new line", T.LABEL_SIZE, T.MUTED), buff=0.12)
-        self.chart = RaceChart(self.k, bar_width=self.bar_width, label_width=1.7,
-                               pitch=self.pitch)
-        self.answer_track = self.chart.tracks[-1].copy().next_to(self.chart.tracks[-1], DOWN,
-                                                                  buff=self.pitch + 0.1)
-        line = Line(LEFT, RIGHT, stroke_color=T.FAINT, stroke_width=1.5)
-        line.set_width(self.chart.width + 2.6).move_to(
-            (self.chart.tracks[-1].get_center() + self.answer_track.get_center()) / 2)
-        line.align_to(self.chart, RIGHT).shift(RIGHT * 1.2)
-        body = VGroup(self.chart, self.answer_track, line)
-        self.ruler = layer_ruler(self.layers, body.width, f"{self.src}.layers")
-        group = VGroup(prompt, head, body, self.ruler).arrange(DOWN, buff=T.BUFF + 0.05)
-        prompt.align_to(body, LEFT).shift(LEFT * 1.9)
-        head.align_to(prompt, LEFT)
+
+    def place_counter(self, head: VGroup) -> None:
         # the counter stands to the right of the chart's top, clear of the header
         self.counter_name.next_to(self.chart.tracks[0], RIGHT, buff=1.3).align_to(
             self.chart.tracks[0], UP)
-        return VGroup(group, self.counter_name)
 
     def counter(self, l: int):
-        return x_label(self.layers[l]["state"], T.MATH_SIZE, T.HIGHLIGHT).next_to(
+        return x_label(self.layers[l].state, T.MATH_SIZE, T.HIGHLIGHT).next_to(
             self.counter_name, DOWN, buff=0.15)
 
     def answer_row(self, l: int) -> VGroup:
-        lay, s = self.layers[l], f"{self.src}.layers[{l}]"
-        inside = lay["rank"] <= self.k
+        lay = self.layers[l]
+        inside = int(lay.rank) <= int(self.k)
         rank = inline(txt("rank", T.LABEL_SIZE, T.MUTED),
-                      Num(lay["rank"], f"{s}.rank", 0, T.LABEL_SIZE, T.HIGHLIGHT),
+                      Num(lay.rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
                       *([txt("(in the chart)", T.LABEL_SIZE, T.MUTED)] if inside else []),
                       buff=0.12)
         if inside:       # on its empty track, in place of a second copy of the token
             rank.move_to(self.answer_track, aligned_edge=LEFT).shift(RIGHT * 0.1)
             return VGroup(rank)
         rank.next_to(self.answer_track, RIGHT, buff=0.9)
-        row = self.chart.row((self.answer, self.answer, lay["prob"], f"{s}.prob", T.HIGHLIGHT),
-                             0, self.answer_track)
+        row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
+                             self.answer_track)
         return VGroup(row, rank)
 
     def step(self, scene, l: int, run_time: float) -> None:

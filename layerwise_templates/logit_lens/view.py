@@ -28,6 +28,9 @@ class Layer(View):
     rank: int
     prob: float
     height: float
+    mid_x: float          # read after the attention add (between layer - 1 and layer)
+    mid_prob: float
+    mid_height: float
 
 
 class Tick(View):
@@ -37,7 +40,12 @@ class Tick(View):
 
 class Axis(View):
     decades: int
+    y_range: list[float]
     ticks: list[Tick]
+
+
+class ProbAxis(View):
+    ticks: list[float]
 
 
 class Item(View):
@@ -64,6 +72,65 @@ class Answer(View):
     text: str
     display: str
     id: int
+    enters_top: int | None
+
+
+class Prompt(View):
+    focus_pos: int
+
+
+class Cell(View):
+    display: str
+    prob: float
+    is_final: bool
+
+
+class GridRow(View):
+    layer: int
+    cells: list[Cell]
+
+
+class Grid(View):
+    positions: list[Token]
+    rows: list[GridRow]
+    every: int
+    sparse_until: int | None
+    dense_from: int
+    key: list[float]
+
+
+class CreditRow(View):
+    layer: int
+    before: int
+    after_attn: int
+    after_ffn: int
+    mover: str
+    prob_before: float
+    prob_after_attn: float
+    prob_after_ffn: float
+
+
+class BiggestStep(View):
+    layer: int
+    sublayer: str
+    to: int
+
+
+BiggestStep.__annotations__["from"] = "int"      # a keyword: read as getattr(step, "from")
+
+
+class Credit(View):
+    rows: list[CreditRow]
+    attn_total: float
+    ffn_total: float
+    biggest_step: BiggestStep | None
+
+
+class Model(View):
+    """The plan's `model` (not under `data`): `Model.at(plan["model"], "model")`."""
+    d_model: int
+    d_vocab: int
+    norm: str
 
 
 class Window(View):
@@ -77,5 +144,9 @@ class Data(View):
     answer: Answer
     layers: list[Layer]
     rank_axis: Axis
+    prob_axis: ProbAxis
     window: Window
     prompts: Prompts
+    prompt: Prompt
+    grid: Grid
+    credit: Credit

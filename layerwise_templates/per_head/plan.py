@@ -59,7 +59,6 @@ from layerwise_core.analysis.attention_steps import head_vectors, query_steps
 from layerwise_core.analysis.per_head_join import exp_steps, join_heads, token_window
 from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_score
 from layerwise_core.analysis.vectors import attn_input, positions
-from layerwise_core.errors import LayerwiseError
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 from layerwise_core.plans.shown import shown_decimals, stable
@@ -178,8 +177,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     spec = t.spec
     pos = positions(t, sb.focus[0])
-    if not pos:
-        raise LayerwiseError(f"plan: focus {sb.focus[0]!r} is not in the sentence")
     f = pos[-1]             # a word of several tokens: its last token, said on screen
     W = t.weights()
     out = []

@@ -7,9 +7,10 @@ camera (it glides out when X outgrows the view) and a faint trail of earlier X's
 each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_attn^(l)| and
 |Delta_FFN^(l)| on one linear axis that grows with the story (never clipped).
 
-Beats: `tokens`, `x` (X entering the beat's layer), `attn_out`, `mlp_out` (one update added),
-`journey` (every remaining layer), `sizes` (the lengths, the outlier token), `identity`
-(X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
+Beats: `switch` (MiniLM's post-LN block beside SmolLM2's pre-norm block), `tokens`, `x` (X
+entering the beat's layer), `plane` (what the PCA plane is), `attn_out`, `mlp_out` (one update
+added), `journey` (every remaining layer), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
+`sizes` (the lengths, the outlier token), `identity` (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
 narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`, and
 `hold_until_moment` for the moments its storyboard names: `moments:`, declared per handler in
 its spec.py), so a voiced beat does not sit still while its words go by.
@@ -31,6 +32,7 @@ from . import moments as M
 from .scene_intro import IntroBeats
 from .scene_parts import S, StreamPanels
 from .scene_summary import SummaryBeats
+from .view import Data
 
 LAYER_TIME = 1.2        # the journey: at least this long a layer (its two additions)
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
@@ -40,6 +42,7 @@ LAST_HOLD = 2.0         # voiced: the layer the sentence ends on is lit this lon
 class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScene):
     def layout(self) -> None:
         d = self.data
+        self.v = Data.at(self.plan)
         self.L = d["n_layers"]
         self.stages, self.step_rows = d["stages"], d["steps"]
         self.plane = None
@@ -117,32 +120,34 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
 
     # --- beats --------------------------------------------------------------------------------
     def beat_tokens(self, beat) -> None:
+        """The sentence as token boxes, each numbered as it is counted, every space mark lit
+        when it is explained, the followed token ringed with the line that names it."""
         d = self.data
         self.clear_stage()
         if self.token_row is not None:
             self.remove(self.token_row)
         boxes = self.make_token_row()
         self.play(*[FadeIn(b, shift=0.1 * DOWN) for b in boxes], run_time=self.quick(0.2, 1.2))
-        m = d["model"]
+        m, v = d["model"], self.v
         info = VGroup(
             inline(txt(m["display"] + ":", T.TYPE.label, T.TEXT),
-                   Num(m["n_layers"], "data.model.n_layers", 0, T.TYPE.label),
+                   Num(v.model.n_layers, decimals=0, size=T.TYPE.label),
                    txt("layers, " + ("pre-norm" if m["norm_placement"] == "pre" else
                                      "post-LN"), T.TYPE.label)),
-            inline(Num(d["n_tokens"], "data.n_tokens", 0, T.TYPE.label),
+            inline(Num(v.n_tokens, decimals=0, size=T.TYPE.label),
                    txt("tokens;", T.TYPE.label),
                    txt(d["space_mark"] + " = the space, part of the word's token",
                        T.TYPE.label, T.MUTED)),
             inline(txt("we follow", T.TYPE.label),
                    txt(d["focus"]["token_text"], T.TYPE.label, T.HIGHLIGHT),
                    txt("(token", T.TYPE.label),
-                   Num(d["focus"]["token"], "data.focus.token", 0, T.TYPE.label, suffix=")")),
+                   Num(v.focus.token, decimals=0, size=T.TYPE.label, suffix=")")),
         ).arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to(UP * 0.6)
         # "a decoder with 30 layers": the model line
         self.put("info", info[0], run_time=self.quick(0.15, 0.8))
         # "... as 7 tokens": each token gets its index, one after another (a count to 7)
         self.hold_until_cue(1)
-        idx = VGroup(*[Num(d["tokens"][i]["index"], f"data.tokens[{i}].index", 0, S, T.MUTED)
+        idx = VGroup(*[Num(v.tokens[i].index, decimals=0, size=S, color=T.MUTED)
                        .next_to(b, DOWN, buff=0.1) for i, b in self.tok.items()])
         self.put("info1", info[1], run_time=0.5)
         self.shown["idx"] = idx
@@ -153,7 +158,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         marks = [b[1][0] for i, b in self.tok.items()
                  if d["tokens"][i]["text"].startswith(d["space_mark"])]
         if marks:
-            self.hold_until_moment("space_mark")
+            self.hold_until_moment(M.SPACE_MARK)
             self.flash(marks + [info[1][2][0]], 1.6, 0.3, 1.6)
         # "We follow one token, bank": its box, its index, the line saying so
         self.hold_until_cue(2)
@@ -164,6 +169,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                   Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
 
     def beat_x(self, beat) -> None:
+        """X entering the beat's layer as a column of its first numbers, how many it has, its
+        length between bars, and that X^(0) is the token alone (position enters later)."""
         l = self.layer
         lay = self.data["layers"][l]
         self.ensure_tokens()
@@ -173,7 +180,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put("a", col, anim=Write(col), run_time=self.to_moment(M.NUMBERS, 0.8))
         # "... its embedding, X of zero: 576 numbers": the column's dots are the rest of them
         self.hold_until_moment(M.NUMBERS)
-        dims = self.num("data.d_model", 0, T.TYPE.label, T.X, suffix=" numbers")
+        dims = Num(self.v.d_model, decimals=0, size=T.TYPE.label, color=T.X,
+                   suffix=" numbers")
         dims.next_to(col[1], RIGHT, buff=0.3).align_to(col[1][1][1], DOWN)
         self.put("dims", dims, anim=Write(dims), run_time=0.8)
         self.emphasize(col[1], run_time=self.to_cue(1, 0.8))
@@ -205,8 +213,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             return inline(txt("attention reads", T.TYPE.label),
                           math(f"\"RMSNorm\"({T.X_l(l)})", T.TYPE.math_label, T.LN),
                           txt(", a copy", T.TYPE.label),
-                          Num(c["norm"][l]["value"], f"data.copies.norm[{l}].value",
-                              c["norm"][l]["decimals"], T.TYPE.label, T.LN, prefix="|\u00b7| = "))
+                          self.n(self.v.copies.norm[l], T.LN, T.TYPE.label,
+                                 prefix="|\u00b7| = "))
         return inline(txt("the FFN reads", T.TYPE.label),
                       math(f"\"RMSNorm\"({T.X_l(l)} + Delta_\"attn\"^(({l})))",
                            T.TYPE.math_label, T.LN),
@@ -247,7 +255,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         ratio = self.data["summary"].get("ffn0_over_x0")
         if which == "ffn" and l == 0 and ratio is not None:
             # "61.4 long: 28 times the embedding": said beside the update's length
-            times = inline(txt("=", S, T.FFN), self.n("data.summary.ffn0_over_x0", T.FFN),
+            times = inline(txt("=", S, T.FFN), self.n(self.v.summary.ffn0_over_x0, T.FFN),
                            math(f"\u00d7 |{T.X_l(0)}|", T.TYPE.math_label, T.FFN))
             times.next_to(b[2], RIGHT, buff=0.15)       # clear of the bars' key below
             b.add(times)
@@ -256,7 +264,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put("eq", eq, run_time=run["eq"] * k)
         self.put("c", c, run_time=run["c"] * k)
         note = inline(txt("the plane shows", S, T.MUTED),
-                      self.n(f"data.steps[{j}].captured_pct", T.MUTED, suffix="%"),
+                      self.n(self.v.steps[j].captured_pct, T.MUTED, suffix="%"),
                       txt("of this update's length", S, T.MUTED))
         note.next_to(self.scale, LEFT, buff=0.4)
         self.put("note", note, run_time=run["note"] * k)
@@ -269,9 +277,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.shown["a"] = self.shown.pop("c")
 
     def beat_attn_out(self, beat) -> None:
+        """Attention's update added to X: the copy it reads (alone in its beat), X + Delta =
+        the new X as columns, tip to tail on the plane, its bar on the chart."""
         self.sublayer(beat, "attn")
 
     def beat_mlp_out(self, beat) -> None:
+        """The FFN's update added the same way (layer 0: how many times the embedding it is)."""
         self.sublayer(beat, "ffn")
 
     def sublayer(self, beat, which: str) -> None:
@@ -326,10 +337,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         for k, lay in enumerate(left):
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
-                             Num(l, f"data.layers[{l}].layer", 0, T.TYPE.label),
+                             Num(self.v.layers[l].layer, decimals=0, size=T.TYPE.label),
                              txt("reads", T.TYPE.label),
                              math(f"|{T.X_l(l)}| =", T.TYPE.math_label, T.X),
-                             self.n(f"data.layers[{l}].norm_x", T.X, T.TYPE.label))
+                             self.n(self.v.layers[l].norm_x, T.X, T.TYPE.label))
             new_tag.move_to(LEFT * 3.2 + UP * 1.2)
             self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn

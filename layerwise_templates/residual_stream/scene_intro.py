@@ -94,6 +94,8 @@ class IntroBeats:
         return g
 
     def beat_switch(self, beat) -> None:
+        """MiniLM's post-LN block beside SmolLM2's pre-norm block, a dot running down each:
+        through both LayerNorms in one, past copies that leave and come back in the other."""
         self.clear_stage()
         left, right = self.post_ln_diagram(), self.pre_norm_diagram()
         # "Until now our model was MiniLM."
@@ -129,6 +131,8 @@ class IntroBeats:
 
     # --- plane --------------------------------------------------------------------------------
     def beat_plane(self, beat) -> None:
+        """The PCA plane of the followed token's states: how many, the spread it keeps, how
+        little of X^(0) it shows, and the bars below that give true lengths."""
         d = self.data
         self.clear_stage(keep=("a",))
         # "To watch X change, we draw it on a flat plane."
@@ -139,14 +143,14 @@ class IntroBeats:
             inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + ":", L_),
                    x0),
             inline(txt("then X after each of the", L_),
-                   self.num("data.check.n_updates", 0, L_), txt("additions", L_))
+                   Num(self.v["check"].n_updates, decimals=0, size=L_), txt("additions", L_))
             if "n_updates" in d["check"] else
             txt("then X after each addition and LayerNorm", L_),
             inline(txt("the plane keeps", L_),
-                   self.n("data.plane.energy_pct", T.TEXT, L_, suffix="%"),
+                   self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
                    txt("of their spread", L_)),
             inline(math(T.X_l(0), T.TYPE.math_label, T.X), txt("keeps only", L_),
-                   self.n("data.stages[0].captured_pct", T.HIGHLIGHT, L_, suffix="%"),
+                   self.n(self.v.stages[0].captured_pct, T.HIGHLIGHT, L_, suffix="%"),
                    txt("of its length in it", L_)),
             inline(txt("true lengths: the bars below", L_)),
         ]
@@ -176,6 +180,8 @@ class IntroBeats:
 
     # --- copies -------------------------------------------------------------------------------
     def beat_copies(self, beat) -> None:
+        """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
+        X's own length (a post-LN model: X itself is normalised)."""
         self.ensure_plane()
         self.ensure_chart()
         self.clear_stage()
@@ -192,9 +198,10 @@ class IntroBeats:
                                           T.MUTED)).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
         top = formula
         top.move_to([-3.0, 2.0, 0]).align_to([-5.9, 0, 0], LEFT)
-        rng = inline(txt("from layer", L_), self.num("data.copies.from_layer", 0, L_),
-                     txt("on, the copy is", L_), self.n("data.copies.min", T.LN, L_),
-                     txt("to", L_), self.n("data.copies.max", T.LN, L_), txt("long", L_))
+        cp = self.v.copies
+        rng = inline(txt("from layer", L_), Num(cp.from_layer, decimals=0, size=L_),
+                     txt("on, the copy is", L_), self.n(cp.min, T.LN, L_),
+                     txt("to", L_), self.n(cp.max, T.LN, L_), txt("long", L_))
         rng.next_to(top, DOWN, buff=0.3).align_to(top, LEFT)
         # two bars on one scale: |X^(29)| and the largest copy (a sliver beside it)
         w = 3.6
@@ -203,9 +210,9 @@ class IntroBeats:
         c_bar = Rectangle(width=max(0.02, w * cv / xv), height=0.28, stroke_width=0,
                           fill_color=T.LN, fill_opacity=1)
         x_lab = inline(math(f"|X^(({last}))|", T.TYPE.math_label, T.X), txt("=", L_),
-                       self.n("data.copies.x_last_in", T.X, L_))
+                       self.n(cp.x_last_in, T.X, L_))
         c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.LN), txt("\u2264", L_),
-                       self.n("data.copies.max", T.LN, L_))
+                       self.n(cp.max, T.LN, L_))
         labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
         labs.next_to(rng, DOWN, buff=0.3).align_to(top, LEFT)
         bar_x = labs.get_right()[0] + 0.3

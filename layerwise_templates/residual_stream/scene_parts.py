@@ -74,10 +74,10 @@ class StreamPanels:
         return {"x": T.X_l(l), "attn": f"Delta_\"attn\"^(({l}))",
                 "ffn": f"Delta_\"FFN\"^(({l}))"}[kind]
 
-    def column(self, path: str, decimals: int, color, label: str, norm_path: str) -> VGroup:
-        """A vector as a column: its first entries (Nums), ⋮, and its length."""
-        vals = self.value(path)
-        nums = VGroup(*[Num(v, f"{path}[{i}]", decimals, S, color) for i, v in enumerate(vals)])
+    def column(self, head, decimals: int, color, label: str, norm) -> VGroup:
+        """A vector as a column: its first entries (`head`, a plan list: Nums), ⋮, and its
+        length (`norm`, a shown number of the plan's view)."""
+        nums = VGroup(*[Num(v, decimals=decimals, size=S, color=color) for v in head])
         nums.arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
         dots = txt("\u22ee", S, color).next_to(nums, DOWN, buff=0.08)
         body = VGroup(nums, dots)
@@ -85,23 +85,21 @@ class StreamPanels:
         col = VGroup(bracket(h, -1).next_to(body, LEFT, 0.08), body,
                      bracket(h, 1).next_to(body, RIGHT, 0.08))
         head = math(label, T.TYPE.math_label, color).next_to(col, UP, buff=0.12)
-        n = self.value(norm_path)
-        length = Num(n["value"], f"{norm_path}.value", n["decimals"], S, color,
-                     prefix="|\u00b7| = ").next_to(col, DOWN, buff=0.12)
+        length = self.n(norm, color, prefix="|\u00b7| = ").next_to(col, DOWN, buff=0.12)
         return VGroup(head, col, length)
 
     def stage_col(self, i: int, decimals: int, label: str) -> VGroup:
-        return self.column(f"data.stages[{i}].head", decimals, T.X, label,
-                           f"data.stages[{i}].norm")
+        stage = self.v.stages[i]
+        return self.column(stage.head, decimals, T.X, label, stage.norm)
 
     def step_col(self, j: int, label: str) -> VGroup:
-        s = self.step_rows[j]
-        return self.column(f"data.steps[{j}].head", s["decimals"], KIND_COLOR[s["kind"]], label,
-                           f"data.steps[{j}].norm")
+        s = self.v.steps[j]
+        return self.column(s.head, int(s.decimals), KIND_COLOR[str(s.kind)], label, s.norm)
 
-    def n(self, path: str, color=T.TEXT, size=S, prefix="", suffix="") -> Num:
-        v = self.value(path)
-        return Num(v["value"], f"{path}.value", v["decimals"], size, color, prefix, suffix)
+    def n(self, shown, color=T.TEXT, size=S, prefix="", suffix="") -> Num:
+        """A shown number of the plan's view (its value, with its own decimals)."""
+        return Num(shown.value, decimals=int(shown.decimals), size=size, color=color,
+                   prefix=prefix, suffix=suffix)
 
     # --- one after another ---------------------------------------------------------------------
     def one_by_one(self, make, ms, lag: float, run_time: float) -> None:
@@ -129,7 +127,7 @@ class StreamPanels:
         self.plane.move_to(RIGHT * 4.35 + UP * 0.55)
         head = inline(txt("PCA plane of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + "'s", S,
                           T.MUTED),
-                      Num(d["plane"]["n_points"], "data.plane.n_points", 0, S, T.MUTED),
+                      Num(self.v.plane.n_points, decimals=0, size=S, color=T.MUTED),
                       txt("states", S, T.MUTED))
         head.next_to(self.plane, UP, buff=0.08)
         self.plane_head = head
@@ -143,7 +141,8 @@ class StreamPanels:
         length = v["scale"] / v["width"] * self.plane.w
         line = VMobject(stroke_color=T.TEXT, stroke_width=3)
         line.set_points_as_corners([LEFT * length / 2, RIGHT * length / 2])
-        label = Num(v["scale"], f"data.plane.views[{k}].scale", v["scale_decimals"], S, T.MUTED,
+        pv = self.v.plane.views[k]
+        label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.MUTED,
                     suffix=" units")
         g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
         return g.next_to(self.plane, DOWN, buff=0.12).align_to(self.plane, RIGHT)
@@ -241,7 +240,8 @@ class StreamPanels:
                                      [x0 + CHART_W - 0.4, y0 + frac * CHART_H, 0]])
             grid.add(g)
         self.tick_labels = self.ticks(0)
-        layer_labels = VGroup(*[Num(l, f"data.layers[{l}].layer", 0, S, T.MUTED).move_to(
+        layer_labels = VGroup(*[Num(self.v.layers[l].layer, decimals=0, size=S,
+                                    color=T.MUTED).move_to(
             self.bar_x(l) + DOWN * 0.2) for l in range(0, self.L, 5)])
         key = VGroup(*[VGroup(Rectangle(width=0.16, height=0.16, stroke_width=0,
                                         fill_color=c, fill_opacity=1),
@@ -258,11 +258,10 @@ class StreamPanels:
         self.play(FadeInPlace(self.chart), FadeInPlace(self.tick_labels), run_time=self.quick())
 
     def ticks(self, k: int) -> VGroup:
-        ax = self.data["bars"]["linear"][k]
         out = VGroup()
-        for i, (frac, t) in enumerate(zip((0.5, 1.0), ax["ticks"])):
-            out.add(Num(t["value"], f"data.bars.linear[{k}].ticks[{i}].value", t["decimals"], S,
-                        T.MUTED).next_to(self.chart_origin + UP * frac * CHART_H, LEFT, 0.12))
+        for frac, t in zip((0.5, 1.0), self.v.bars.linear[k].ticks):
+            out.add(Num(t.value, decimals=int(t.decimals), size=S, color=T.MUTED)
+                    .next_to(self.chart_origin + UP * frac * CHART_H, LEFT, 0.12))
         return out
 
     def bar_x(self, l: int, which: str = "x") -> np.ndarray:

@@ -11,21 +11,24 @@ from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from scenes.motion.tip_to_tail import PlaneStep
+from . import moments as M
 from .scene_parts import S
 
 
 class SummaryBeats:
     def beat_sizes(self, beat) -> None:
+        """|X|'s growth from the first to the last state on the bars, the outlier first token
+        and, when it is a sink, the share of attention the followed token gives it."""
         self.ensure_tokens()
         self.ensure_plane()
         self.ensure_chart()
         self.clear_stage()
-        d = self.data
+        d, v = self.data, self.v
         L_ = T.TYPE.label
         grow = inline(math("|X|", T.TYPE.math_label, T.X), txt("grows", L_),
-                      self.n("data.summary.norm_first", T.X, L_), txt("\u2192", L_),
-                      self.n("data.summary.norm_last", T.X, L_), txt("(\u00d7", L_),
-                      self.n("data.summary.growth", T.TEXT, L_, suffix=")"))
+                      self.n(v.summary.norm_first, T.X, L_), txt("\u2192", L_),
+                      self.n(v.summary.norm_last, T.X, L_), txt("(\u00d7", L_),
+                      self.n(v.summary.growth, T.TEXT, L_, suffix=")"))
         grow.move_to(LEFT * 3.2 + UP * 1.6)
         o = d.get("outlier")
         rows = []
@@ -33,17 +36,17 @@ class SummaryBeats:
             rows.append(inline(txt("token", L_, T.MUTED), txt(o["token"], L_, T.TEXT),
                                txt("(the first) reaches", L_, T.MUTED),
                                math("|X| \u2248", T.TYPE.math_label, T.MUTED),
-                               self.n("data.outlier.max_norm", T.TEXT, L_)))
+                               self.n(v.outlier.max_norm, T.TEXT, L_)))
             if o["is_sink"]:
-                lay = o["attention_layers"]
+                lay = v.outlier.attention_layers
                 rows.append(inline(txt(d["focus"]["token_text"].lstrip(d["space_mark"]), L_, T.HIGHLIGHT),
                                    txt("gives it", L_, T.MUTED),
-                                   self.n("data.outlier.attention_pct", T.TEXT, L_, suffix="%"),
+                                   self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
                                    txt("of its attention", L_, T.MUTED)))
                 rows.append(inline(txt("(mean over layers", S, T.MUTED),  # from its peak on
-                                   Num(lay[0], "data.outlier.attention_layers[0]", 0, S, T.MUTED),
+                                   Num(lay[0], decimals=0, size=S, color=T.MUTED),
                                    txt("to", S, T.MUTED),
-                                   Num(lay[1], "data.outlier.attention_layers[1]", 0, S, T.MUTED),
+                                   Num(lay[1], decimals=0, size=S, color=T.MUTED),
                                    txt("and all heads)", S, T.MUTED)))
                 rows.append(txt("an attention sink, as [CLS] was in MiniLM",
                                 S, T.MUTED))
@@ -57,21 +60,21 @@ class SummaryBeats:
         self.hold_until_cue(1)
         self.put("summary", grow)
         first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
-        self.hold_until_moment("norm_first")
+        self.hold_until_moment(M.NORM_FIRST)
         self.emphasize(grow[2], *([first] if first is not None else []), run_time=0.8)
-        self.hold_until_moment("norm_last")
+        self.hold_until_moment(M.NORM_LAST)
         self.emphasize(grow[4], *([last] if last is not None else []), run_time=0.8)
-        self.hold_until_moment("growth")
+        self.hold_until_moment(M.GROWTH)
         self.emphasize(grow[6], run_time=0.8)
         if not rows:
             return
         tok = self.tok.get(o["position"], self.token_row)
         # "One token is different: the first token, I, grows to 24,100."
         self.hold_until_cue(2)
-        self.hold_until_moment("first_token")
+        self.hold_until_moment(M.FIRST_TOKEN)
         self.put("outlier", rows[0], run_time=0.6)
         self.point_at(tok, run_time=1.0)
-        self.hold_until_moment("outlier_norm")
+        self.hold_until_moment(M.OUTLIER_NORM)
         self.emphasize(rows[0][4], run_time=0.8)
         if len(rows) < 4:
             return
@@ -84,7 +87,7 @@ class SummaryBeats:
                           stroke_width=3, tip_length=0.16)
         self.put("sink", rows[1], run_time=0.6)
         self.put("sink_arc", arc, anim=Create(arc), run_time=1.2)
-        self.hold_until_moment("share")
+        self.hold_until_moment(M.SHARE)
         self.emphasize(rows[1][2], run_time=0.8)
         self.put("sink_layers", rows[2], run_time=0.6)
         self.emphasize(rows[2][1], rows[2][3], run_time=1.0)
@@ -94,18 +97,19 @@ class SummaryBeats:
         self.emphasize(rows[3], tok, run_time=self.to_cue(self.n_cues(), 1.0))
 
     def beat_identity(self, beat) -> None:
+        """X^(L) = X^(0) + every update: the sum and X^(L) as equal columns, within the float32
+        bound, the sum landing on X's tip on the plane (post-LN: how far each LayerNorm moves X)."""
         self.ensure_tokens()
         self.ensure_plane()
         self.ensure_chart()
         self.clear_stage()
-        d = self.data
+        d, v = self.data, self.v
         ident = d["identity"]
         if ident is None:
-            c = d["check"]
             msg = inline(txt("each LayerNorm moves X by", T.TYPE.label),
-                         Num(c["min_ln_change"], "data.check.min_ln_change", 2, T.TYPE.label),
+                         Num(v["check"].min_ln_change, decimals=2, size=T.TYPE.label),
                          txt("to", T.TYPE.label),
-                         Num(c["max_ln_change"], "data.check.max_ln_change", 2, T.TYPE.label))
+                         Num(v["check"].max_ln_change, decimals=2, size=T.TYPE.label))
             self.put("id", msg.move_to(LEFT * 3.6 + UP * 0.6))
             return
         L, dec = self.L, ident["decimals"]
@@ -115,15 +119,16 @@ class SummaryBeats:
             self.chart.remove(self.chart_key)
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
                   f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.15)
-        lhs = self.column("data.identity.sum_head", dec, T.TEXT,
-                          f"{T.X_l(0)} + sum Delta", "data.summary.norm_last")
-        rhs = self.column("data.identity.x_head", dec, T.X, T.X_l(L), "data.summary.norm_last")
+        iv = v.identity
+        lhs = self.column(iv.sum_head, dec, T.TEXT, f"{T.X_l(0)} + sum Delta",
+                          v.summary.norm_last)
+        rhs = self.column(iv.x_head, dec, T.X, T.X_l(L), v.summary.norm_last)
         lhs.move_to(LEFT * 4.6 + DOWN * 0.03)        # clear of the bar chart's tick labels
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         bound = inline(txt("every entry within", S, T.MUTED),
-                       Num(ident["bound"]["bound"], "data.identity.bound.bound",
-                           ident["bound"]["decimals"], S, T.HIGHLIGHT, prefix="< "),
+                       Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=S,
+                           color=T.HIGHLIGHT, prefix="< "),
                        txt("(float32 rounding)", S, T.MUTED)).next_to(eq, DOWN, buff=0.25)
         # "And nothing else ever changes X": the identity
         self.put("eq", eq)
@@ -132,17 +137,17 @@ class SummaryBeats:
         self.put("lhs", lhs, run_time=0.5)
         steps = [r for k, r in self.bars.items() if k[0] == "step"]
         if steps:
-            self.hold_until_moment("updates")
+            self.hold_until_moment(M.UPDATES)
             self.flash(steps, 1.0, 0.05, 1.5)
         # "is X of 30": the same column, and on the plane the sum lands on X's tip
-        self.hold_until_moment("is_x")
+        self.hold_until_moment(M.IS_X)
         total = self.plane.arrow((0, 0), self.stages[-1]["xy"], T.HIGHLIGHT, 3)
         self.play(FadeInPlace(mid), FadeInPlace(rhs), PlaneStep(self.plane, [total]),
                   run_time=self.quick(0.12, 1.2))
         self.shown["mid"], self.shown["rhs"] = mid, rhs
         # "within 0.0001 in every entry"
-        self.hold_until_moment("within")
+        self.hold_until_moment(M.WITHIN)
         self.put("bound", bound, run_time=0.5)
         self.emphasize(bound[1], run_time=0.9)
-        self.hold_until_moment("every_entry")
+        self.hold_until_moment(M.EVERY_ENTRY)
         self.emphasize(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)

@@ -14,6 +14,8 @@ from typing import Sequence
 
 from manim import DOWN, LEFT, RIGHT, Rectangle, RoundedRectangle, VGroup
 
+from layerwise_core.planview import step
+
 from .. import theme as T
 from .numbers import Num
 from .strips import PatternRow
@@ -39,9 +41,9 @@ class HeadCard(VGroup):
 
 def number_row(values: Sequence, source: str, decimals: int, xs: Sequence[float], y: float,
                color=T.TEXT, size: float = T.TYPE.small) -> VGroup:
-    """values[j] as a `Num` (path f"{source}[{j}]") centred at (xs[j], y); a dash where a value
+    """values[j] as a `Num` (path `source`[j]) centred at (xs[j], y); a dash where a value
     is None (a key a causal mask hides)."""
-    return VGroup(*[(Num(v, f"{source}[{j}]", decimals, size, color) if v is not None
+    return VGroup(*[(Num(v, step(source, j), decimals, size, color) if v is not None
                      else txt("–", size, T.MUTED)).move_to([x, y, 0])
                     for j, (v, x) in enumerate(zip(values, xs))])
 

@@ -67,14 +67,16 @@ class PlacedTickAxes(VGroup):
 
 class ProbBars(VGroup):
     """A ranked list: per row a label (mono), a bar of length prob * `bar_width` on a faint
-    track, and the probability as a `Num`. `rows` are (label, prob, source, color).
+    track, and the probability as a `Num`. `rows` are (label, prob, color), `prob` a plan
+    value (`layerwise_core.planview.Value`: it brings its plan path).
     `self.rows[i]` is VGroup(label, track, bar, num)."""
 
-    def __init__(self, rows: Sequence[tuple[str, float, str, object]], bar_width: float = 2.6,
+    def __init__(self, rows: Sequence[tuple[str, object, object]], bar_width: float = 2.6,
                  label_width: float = 1.5, size: float = T.LABEL_SIZE, height: float = 0.22,
                  row_buff: float = 0.14):
         out = VGroup()
-        for i, (label, prob, source, color) in enumerate(rows):   # fixed row pitch
+        for i, (label, value, color) in enumerate(rows):   # fixed row pitch
+            prob = float(value)
             y = -i * (height + row_buff)
             track = Rectangle(width=bar_width, height=height, stroke_width=0,
                               fill_color=T.FAINT, fill_opacity=0.35)
@@ -86,7 +88,8 @@ class ProbBars(VGroup):
             bar = Rectangle(width=max(1e-3, bar_width * max(0.0, min(1.0, prob))),
                             height=height, stroke_width=0, fill_color=color, fill_opacity=0.9)
             bar.align_to(track, LEFT).match_y(track)
-            num = Num(prob, source, T.DECIMALS, size, color).next_to(track, RIGHT, buff=0.15)
+            num = Num(value, decimals=T.DECIMALS, size=size, color=color).next_to(
+                track, RIGHT, buff=0.15)
             out.add(VGroup(name, track, bar, num))
         super().__init__(*out)
         self.rows = list(out)

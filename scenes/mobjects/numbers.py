@@ -6,6 +6,8 @@ from typing import Sequence
 
 from manim import (LEFT, RIGHT, Text, VGroup, VMobject)
 
+from layerwise_core.planview import step
+
 from .. import theme as T
 from .text import txt
 
@@ -53,7 +55,7 @@ class NumberGrid(VGroup):
 
     def __init__(self, values: Sequence[Sequence[float]], source: str, color=T.TEXT,
                  size: float = T.SMALL_SIZE, decimals: int = T.DECIMALS):
-        rows = [[Num(v, f"{source}[{i}][{j}]" if len(values) > 1 else f"{source}[{j}]",
+        rows = [[Num(v, step(step(source, i), j) if len(values) > 1 else step(source, j),
                      decimals, size, color) for j, v in enumerate(row)]
                 for i, row in enumerate(values)]
         grid = VGroup(*[n for row in rows for n in row])

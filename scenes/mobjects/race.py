@@ -7,7 +7,7 @@ one state: a `RaceRow` per entry, placed on the track of its rank. Two states mo
 token that gains rank is seen moving up.
 
     chart = RaceChart(8).to_edge(LEFT)
-    rows = chart.rows([(id, "␣Paris", 0.77, "data.layers[29].top[0].prob", T.HIGHLIGHT), ...])
+    rows = chart.rows([(id, "␣Paris", v.layers[29].top[0].prob, T.HIGHLIGHT), ...])
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .. import theme as T
 from .numbers import Num
 from .text import txt
 
-Entry = tuple[Hashable, str, float, str, object]     # key, label, prob, plan path, colour
+Entry = tuple[Hashable, str, object, object]     # key, label, prob (a plan Value), colour
 
 
 class RaceRow(VGroup):
@@ -30,7 +30,8 @@ class RaceRow(VGroup):
 
     def __init__(self, entry: Entry, track: Rectangle, bar_width: float, label_width: float,
                  size: float):
-        key, label, prob, source, color = entry
+        key, label, value, color = entry
+        prob = float(value)
         name = txt(label, size, color, mono=True)
         if name.width > label_width:
             name.scale_to_fit_width(label_width)
@@ -38,7 +39,8 @@ class RaceRow(VGroup):
         bar = Rectangle(width=max(1e-3, bar_width * max(0.0, min(1.0, prob))),
                         height=track.height, stroke_width=0, fill_color=color, fill_opacity=0.9)
         bar.align_to(track, LEFT).match_y(track)
-        num = Num(prob, source, T.DECIMALS, size, color).next_to(bar, RIGHT, buff=0.12)
+        num = Num(value, decimals=T.DECIMALS, size=size, color=color).next_to(bar, RIGHT,
+                                                                             buff=0.12)
         super().__init__(name, bar, num)
         self.key, self.name, self.bar, self.num = key, name, bar, num
 

@@ -5,8 +5,8 @@ layers, and a layer's two adds (attention, then FFN) drawn as segments of their 
 `RankPlots` is not a mobject: `plots.group` is what is drawn (VGroup(rank title, rank axes,
 probability title, probability axes, "layer")); `rp`/`pp` place data points on the axes.
 
-    plots = RankPlots(plan["data"], 0, [(0, "data.x_ticks[0]")], "rank of ␣Paris", "␣Paris")
-    scene.add(plots.group, plots.curve(plan["data"]["layers"]))
+    plots = RankPlots(v, 0, [v.layers[0].layer], "rank of ␣Paris", "␣Paris")
+    scene.add(plots.group, plots.curve(v.layers))
 """
 
 from __future__ import annotations
@@ -24,24 +24,21 @@ PROB_PLOT = (5.0, 1.2)     # probability axes, under the rank axes, same layer s
 
 
 class RankPlots:
-    """Rank axes over probability axes for layers `first`..n_layers - 1. `data` is the plan's
-    data at `src` (n_layers, rank_axis.y_range/ticks[i].height/rank, prob_axis.ticks);
-    `x_ticks` are (layer, plan path) pairs under the probability axes."""
+    """Rank axes over probability axes for layers `first`..n_layers - 1. `data` is a view of
+    the plan's data (n_layers, rank_axis.y_range/ticks[i].height/rank, prob_axis.ticks);
+    `x_ticks` are the layers (plan values) labelled under the probability axes."""
 
-    def __init__(self, data: dict, first: int, x_ticks: Sequence[tuple[int, str]],
-                 rank_title: str, answer: str, src: str = "data", rank_size=RANK_PLOT,
-                 prob_size=PROB_PLOT):
-        ra = data["rank_axis"]
-        self.rank_top = ra["y_range"][1]
-        xr = [first - 0.5, data["n_layers"] - 0.5, 1]
+    def __init__(self, data, first: int, x_ticks: Sequence, rank_title: str, answer: str,
+                 rank_size=RANK_PLOT, prob_size=PROB_PLOT):
+        ra = data.rank_axis
+        self.rank_top = ra.y_range.values[1]
+        xr = [first - 0.5, int(data.n_layers) - 0.5, 1]
         self.rank_ax = PlacedTickAxes(
             xr, [0, self.rank_top + 0.15, 1], *rank_size, x_ticks=[],
-            y_ticks=[(t["height"], t["rank"], f"{src}.rank_axis.ticks[{i}].rank")
-                     for i, t in enumerate(ra["ticks"])])
+            y_ticks=[(t.height.value, t.rank.value, t.rank.path) for t in ra.ticks])
         self.prob_ax = PlacedTickAxes(
-            xr, [0, 1.08, 0.5], *prob_size, x_ticks=[(l, l, s) for l, s in x_ticks],
-            y_ticks=[(v, v, f"{src}.prob_axis.ticks[{i}]")
-                     for i, v in enumerate(data["prob_axis"]["ticks"])], y_decimals=1)
+            xr, [0, 1.08, 0.5], *prob_size, x_ticks=[(l.value, l.value, l.path) for l in x_ticks],
+            y_ticks=[(v.value, v.value, v.path) for v in data.prob_axis.ticks], y_decimals=1)
         self.prob_ax.next_to(self.rank_ax, DOWN, buff=0.5)
         self.prob_ax.shift(RIGHT * (self.rank_ax.axes.get_left()[0] -
                                     self.prob_ax.axes.get_left()[0]))
@@ -61,25 +58,26 @@ class RankPlots:
         """A point on the probability axes."""
         return self.prob_ax.axes.c2p(x, prob)
 
-    def curve(self, layers: Sequence[dict], width: float = 3, opacity: float = 1.0) -> VGroup:
-        """The answer's rank and probability after each of `layers` (plan entries: layer,
-        height, prob): VGroup(VGroup(rank line, prob line), dots: the rank ones, then prob)."""
-        rank_pts = [self.rp(r["layer"], r["height"]) for r in layers]
-        prob_pts = [self.pp(r["layer"], r["prob"]) for r in layers]
+    def curve(self, layers: Sequence, width: float = 3, opacity: float = 1.0) -> VGroup:
+        """The answer's rank and probability after each of `layers` (views of plan layers:
+        layer, height, prob): VGroup(VGroup(rank line, prob line), dots: the rank ones, then
+        prob)."""
+        rank_pts = [self.rp(r.layer.value, r.height.value) for r in layers]
+        prob_pts = [self.pp(r.layer.value, r.prob.value) for r in layers]
         lines = VGroup(*[VMobject(stroke_color=T.X, stroke_width=width, stroke_opacity=opacity)
                          .set_points_as_corners(pts) for pts in (rank_pts, prob_pts)])
         dots = VGroup(*[Dot(p, radius=0.04, color=T.X) for p in rank_pts + prob_pts])
         return VGroup(lines, dots)
 
-    def adds(self, prev: dict, lay: dict) -> tuple[VGroup, VGroup, VGroup]:
+    def adds(self, prev, lay) -> tuple[VGroup, VGroup, VGroup]:
         """Layer `lay` split into its two adds on both plots, from `prev` (the layer before):
         (attention segments, FFN segments, the dots read between them). `lay` has layer,
         height, prob and mid_x, mid_height, mid_prob (read after the attention add)."""
-        l = lay["layer"]
+        l = lay.layer.value
         attn, ffn, mid = VGroup(), VGroup(), VGroup()
-        for point, y0, ym, y1 in ((self.rp, prev["height"], lay["mid_height"], lay["height"]),
-                                  (self.pp, prev["prob"], lay["mid_prob"], lay["prob"])):
-            a, m, b = point(l - 1, y0), point(lay["mid_x"], ym), point(l, y1)
+        for point, y0, ym, y1 in ((self.rp, prev.height, lay.mid_height, lay.height),
+                                  (self.pp, prev.prob, lay.mid_prob, lay.prob)):
+            a, m, b = point(l - 1, y0.value), point(lay.mid_x.value, ym.value), point(l, y1.value)
             attn.add(Line(a, m, stroke_color=T.ATTN, stroke_width=4))
             ffn.add(Line(m, b, stroke_color=T.FFN, stroke_width=4))
             mid.add(Dot(m, radius=0.045, color=T.ATTN))

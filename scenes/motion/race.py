@@ -32,29 +32,40 @@ def race_step(old: dict, new: dict, shift: float = 0.3) -> list:
 class LayerRace:
     """The lens's top-k after each layer as one bar chart whose tokens re-sort as it morphs
     from layer to layer, the answer in yellow with its own row (bar and rank) under a rule, a
-    layer counter and a depth ruler whose dot follows. `data` is the plan's data at `src`
-    (top_k, layers[l].layer/rank/prob/top[i].id/display/prob/is_answer).
+    layer counter and a depth ruler whose dot follows. `data` is a view of the plan's data
+    (top_k, layers[l].layer/rank/prob/top[i].id/display/prob/is_answer; its values bring their
+    plan paths).
 
     Not a mobject: `panel(prompt)` is the fixed part (place it first); then `enter(l)` gives
     the animations drawing layer l's state and `step(scene, l, run_time)` morphs to layer l.
     `rows` ({token id: RaceRow}), `extra` (VGroup(answer row, counter, ruler dot)) and `layer`
     are the state shown."""
 
-    def __init__(self, data: dict, answer: str, src: str = "data", bar_width: float = 6.0,
-                 pitch: float = 0.42):
-        self.layers, self.k, self.answer, self.src = data["layers"], data["top_k"], answer, src
+    def __init__(self, data, answer: str, bar_width: float = 6.0, pitch: float = 0.42):
+        self.layers, self.k, self.answer = data.layers, data.top_k, answer
         self.bar_width, self.pitch = bar_width, pitch
         self.rows: dict | None = None
         self.extra: VGroup | None = None
         self.layer: int | None = None
 
+    counter_word = "after layer"        # the counter's name
+
+    def header(self) -> VGroup:
+        """The line over the chart."""
+        return inline(txt("the lens's top", T.LABEL_SIZE, T.MUTED),
+                      Num(self.k, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
+                      txt("(bar = probability)", T.LABEL_SIZE, T.MUTED), buff=0.12)
+
+    def place_counter(self, head: VGroup) -> None:
+        """The counter's name: right of the header, over the answer's track's end."""
+        self.counter_name.next_to(head, RIGHT, buff=0.8)
+        self.counter_name.align_to(self.answer_track, RIGHT).shift(LEFT * 0.6)
+
     def panel(self, prompt: VGroup) -> VGroup:
         """`prompt`, the chart's tracks, the answer's track under a rule, the counter's name and
         the depth ruler: VGroup(VGroup(prompt, head, body, ruler), counter name)."""
-        self.counter_name = txt("after layer", T.LABEL_SIZE, T.MUTED)
-        head = inline(txt("the lens's top", T.LABEL_SIZE, T.MUTED),
-                      Num(self.k, f"{self.src}.top_k", 0, T.LABEL_SIZE, T.MUTED),
-                      txt("(bar = probability)", T.LABEL_SIZE, T.MUTED), buff=0.12)
+        self.counter_name = txt(self.counter_word, T.LABEL_SIZE, T.MUTED)
+        head = self.header()
         self.chart = RaceChart(self.k, bar_width=self.bar_width, label_width=1.7,
                                pitch=self.pitch)
         self.answer_track = self.chart.tracks[-1].copy().next_to(self.chart.tracks[-1], DOWN,
@@ -64,33 +75,31 @@ class LayerRace:
             (self.chart.tracks[-1].get_center() + self.answer_track.get_center()) / 2)
         line.align_to(self.chart, RIGHT).shift(RIGHT * 1.2)
         body = VGroup(self.chart, self.answer_track, line)
-        self.ruler = layer_ruler(self.layers, body.width, f"{self.src}.layers")
+        self.ruler = layer_ruler(self.layers, body.width)
         group = VGroup(prompt, head, body, self.ruler).arrange(DOWN, buff=T.BUFF + 0.05)
         prompt.align_to(body, LEFT).shift(LEFT * 1.9)
         head.align_to(prompt, LEFT)
-        self.counter_name.next_to(head, RIGHT, buff=0.8)
-        self.counter_name.align_to(self.answer_track, RIGHT).shift(LEFT * 0.6)
+        self.place_counter(head)
         return VGroup(group, self.counter_name)
 
     def entries(self, l: int) -> list:
         """Layer l's top tokens as chart entries, keyed by token id; the answer in yellow."""
-        return [(e["id"], e["display"], e["prob"], f"{self.src}.layers[{l}].top[{i}].prob",
-                 T.HIGHLIGHT if e["is_answer"] else T.X)
-                for i, e in enumerate(self.layers[l]["top"])]
+        return [(int(e.id), str(e.display), e.prob, T.HIGHLIGHT if e.is_answer else T.X)
+                for e in self.layers[l].top]
 
     def answer_row(self, l: int) -> VGroup:
         """The answer's own row under the chart: its bar on the answer track, rank beside."""
-        lay, s = self.layers[l], f"{self.src}.layers[{l}]"
-        row = self.chart.row((self.answer, self.answer, lay["prob"], f"{s}.prob", T.HIGHLIGHT),
-                             0, self.answer_track)
+        lay = self.layers[l]
+        row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
+                             self.answer_track)
         rank = inline(txt("rank", T.LABEL_SIZE, T.MUTED),
-                      Num(lay["rank"], f"{s}.rank", 0, T.LABEL_SIZE, T.HIGHLIGHT), buff=0.12)
+                      Num(lay.rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT), buff=0.12)
         rank.next_to(self.answer_track, RIGHT, buff=1.1)
         return VGroup(row, rank)
 
     def counter(self, l: int) -> Num:
-        return Num(self.layers[l]["layer"], f"{self.src}.layers[{l}].layer", 0, T.TYPE.heading,
-                   T.HIGHLIGHT).next_to(self.counter_name, RIGHT, buff=0.15)
+        return Num(self.layers[l].layer, decimals=0, size=T.TYPE.heading,
+                   color=T.HIGHLIGHT).next_to(self.counter_name, RIGHT, buff=0.15)
 
     def enter(self, l: int = 0) -> list:
         """Layer l's state; the animations drawing it (bars grow from the left, one by one)."""

@@ -16,6 +16,8 @@ from typing import Sequence
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup, interpolate_color
 
 from .. import theme as T
+from layerwise_core.planview import step
+
 from ..mobjects.numbers import resolve
 from ..mobjects.numbers import Num, bracket
 from ..mobjects.text import txt
@@ -23,7 +25,7 @@ from ..mobjects.text import txt
 
 class VectorColumn(VGroup):
     """`values` (the plan's list at `source`) as a bracketed column: entries `self.nums[i]`
-    (Num, path f"{source}[{i}]"), `⋮` and a summary when the vector is longer than `show`.
+    (Num, path `source`[i]), `⋮` and a summary when the vector is longer than `show`.
     `length`: the vector's length when `values` holds only its first entries; `summary=False`
     leaves the summary out (columns side by side, their length said once)."""
 
@@ -33,7 +35,7 @@ class VectorColumn(VGroup):
                  length: int | None = None, summary: bool = True):
         n = length or len(values)
         shown = min(len(values), n if n <= show + 1 else show)
-        self.nums = VGroup(*[Num(values[i], f"{source}[{i}]", decimals, size, color)
+        self.nums = VGroup(*[Num(values[i], step(source, i), decimals, size, color)
                              for i in range(shown)])
         self.nums.arrange(DOWN, buff=buff, aligned_edge=RIGHT)
         body = VGroup(self.nums)

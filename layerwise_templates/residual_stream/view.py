@@ -1,0 +1,152 @@
+"""The typed view of residual_stream's plan `data` (layerwise_core.planview): what the scene
+reads.
+
+`Data.at(plan)` gives values that carry their plan path (`v.layers[3].norm_x.value.path ==
+"data.layers[3].norm_x.value"`); the plan is checked against these classes at plan time."""
+
+from __future__ import annotations
+
+from layerwise_core.planview import View
+
+
+class Shown(View):
+    """A number as it is shown: its (rounded) value and the decimals it is written with."""
+    value: float
+    decimals: int
+
+
+class Model(View):
+    display: str
+    n_layers: int
+    norm_placement: str
+    rotary: bool
+
+
+class Focus(View):
+    token: int
+    token_text: str
+
+
+class Token(View):
+    index: int
+    text: str
+
+
+class Stage(View):
+    layer: int | None          # None: the embedding
+    xy: list[float]
+    head: list[float]          # the first entries, shown as a column
+    norm: Shown
+    captured_pct: Shown
+
+
+class Step(View):
+    kind: str
+    layer: int
+    decimals: int
+    head: list[float]
+    norm: Shown
+    captured_pct: Shown
+
+
+class Layer(View):
+    layer: int
+    stage_in: int
+    stage_out: int
+    step_attn: int
+    step_ffn: int
+    entry_decimals: int
+    norm_x: Shown
+
+
+class PlaneView(View):
+    width: float
+    scale: float
+    scale_decimals: int
+
+
+class Plane(View):
+    n_points: int
+    aspect: float
+    energy_pct: Shown
+    views: list[PlaneView]
+
+
+class Tick(View):
+    value: float
+    decimals: int
+
+
+class Axis(View):
+    max: float
+    ticks: list[Tick]
+
+
+class Bars(View):
+    linear: list[Axis]
+
+
+class Summary(View):
+    norm_first: Shown
+    norm_last: Shown
+    growth: Shown
+    ffn0_over_x0: Shown
+
+
+class Copies(View):
+    norm: list[Shown]
+    min: Shown
+    max: Shown
+    x_last_in: Shown
+    from_layer: int
+    last_layer: int
+
+
+class Outlier(View):
+    position: int
+    token: str
+    max_norm: Shown
+    attention_pct: Shown
+    attention_layers: list[int]
+    is_sink: bool
+
+
+class Bound(View):
+    bound: float
+    decimals: int
+
+
+class Identity(View):
+    sum_head: list[float]
+    x_head: list[float]
+    decimals: int
+    bound: Bound
+
+
+class Check(View):
+    kind: str
+    n_updates: int | None         # pre-norm (additions) only
+    min_ln_change: float | None   # post-LN (layernorm) only
+    max_ln_change: float | None
+
+
+class Data(View):
+    model: Model
+    n_layers: int
+    d_model: int
+    n_tokens: int
+    space_mark: str
+    focus: Focus
+    tokens: list[Token]
+    stages: list[Stage]
+    steps: list[Step]
+    layers: list[Layer]
+    x_stages: list[int]
+    x_norms: list[Shown]
+    plane: Plane
+    bars: Bars
+    summary: Summary
+    copies: Copies | None
+    outlier: Outlier | None
+    identity: Identity | None
+    check: Check
