@@ -126,6 +126,12 @@ def resolve(plan: dict, steps: tuple):
     return node
 
 
+def lookup(plan: dict, text: str):
+    """The value at the plan path `text` ('data.layers[3].x_norm'): the one path grammar, for
+    the validator, the scenes and the page alike."""
+    return resolve(plan, parse_path(text))
+
+
 def value_of(plan: dict, term: tuple):
     """A parsed term's value."""
     if term and term[0] == "#":

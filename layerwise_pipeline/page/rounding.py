@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from layerwise_core.storyboard.paths import PathError, lookup
+
 _I = r"\[(\d+)\]"          # one index, captured
 _N = r"\[\d+\]"            # one index
 
@@ -51,11 +53,12 @@ def _compiled(pattern: str) -> re.Pattern:
 
 
 def resolve(plan: dict, path: str):
-    """The value at a plan path such as `data.layers[0].x[2]` (KeyError/IndexError if none)."""
-    node = plan
-    for name, index in re.findall(r"\.?(\w+)|\[(\d+)\]", path):
-        node = node[name] if name else node[int(index)]
-    return node
+    """The value at a plan path such as `data.layers[0].x[2]` (the storyboard's path grammar;
+    KeyError if none, as its callers expect)."""
+    try:
+        return lookup(plan, path)
+    except PathError as e:
+        raise KeyError(str(e)) from None
 
 
 def decimals_for(plan: dict, path: str) -> int:

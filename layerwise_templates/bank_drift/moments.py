@@ -10,13 +10,43 @@ UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
 # projection
 PLANE, SAME_PATH, LAYERS_MOVE, SENTENCE_MOVES, FARTHEST, OFF_PLANE = (
     "plane", "same_path", "layers_move", "sentence_moves", "farthest", "off_plane")
-# table (unchanged names)
-TABLE = ("studies", "early", "identity", "middle", "syntax", "late", "meaning", "overlap",
-         "early_span", "middle_span", "late_span")
-# probe (unchanged names)
-PROBE = ("read_label", "vectors_of", "scored_on", "itself", "pos_embedding", "pos_middle",
-         "pos_output", "guessing", "coin_toss", "sense_embedding", "sense_percent", "not_known",
-         "by_layer", "keeps_it", "at_once", "set_small", "one_noun", "probe_shows", "not_what")
+# table
+STUDIES = "studies"
+EARLY = "early"
+IDENTITY = "identity"
+MIDDLE = "middle"
+SYNTAX = "syntax"
+LATE = "late"
+MEANING = "meaning"
+OVERLAP = "overlap"
+EARLY_SPAN = "early_span"
+MIDDLE_SPAN = "middle_span"
+LATE_SPAN = "late_span"
+TABLE = (STUDIES, EARLY, IDENTITY, MIDDLE, SYNTAX, LATE, MEANING, OVERLAP, EARLY_SPAN,
+         MIDDLE_SPAN, LATE_SPAN)
+# probe
+READ_LABEL = "read_label"
+VECTORS_OF = "vectors_of"
+SCORED_ON = "scored_on"
+ITSELF = "itself"
+POS_EMBEDDING = "pos_embedding"
+POS_MIDDLE = "pos_middle"
+POS_OUTPUT = "pos_output"
+GUESSING = "guessing"
+COIN_TOSS = "coin_toss"
+SENSE_EMBEDDING = "sense_embedding"
+SENSE_PERCENT = "sense_percent"
+NOT_KNOWN = "not_known"
+BY_LAYER = "by_layer"
+KEEPS_IT = "keeps_it"
+AT_ONCE = "at_once"
+SET_SMALL = "set_small"
+ONE_NOUN = "one_noun"
+PROBE_SHOWS = "probe_shows"
+NOT_WHAT = "not_what"
+PROBE = (READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, POS_MIDDLE, POS_OUTPUT,
+         GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT, NOT_KNOWN, BY_LAYER, KEEPS_IT,
+         AT_ONCE, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, LAST_DROP, BASELINE_DROP, RIVER_RISE, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "last_drop", "baseline_drop",

@@ -648,7 +648,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         rows = table[0]
         self.play(FadeInPlace(note), FadeInPlace(rows[0]), FadeInPlace(table[1][0]),
                   FadeInPlace(states), run_time=0.8)
-        self.hold_until_moment("studies")
+        self.hold_until_moment(M.STUDIES)
         self.emphasize(note[0], run_time=0.9)
         band = None
 
@@ -674,7 +674,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             if what:
                 self.hold_until_moment(what)
                 self.emphasize(table.cells[i][1], run_time=0.8)
-        self.hold_until_moment("overlap")
+        self.hold_until_moment(M.OVERLAP)
         self.emphasize(note[1], run_time=0.9)
         for i, name in zip(range(1, len(rows)), ["early_span", "middle_span", "late_span"]):
             self.hold_until_moment(name)

@@ -14,6 +14,8 @@ from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, TickAxes, inline, math, txt
 
+from . import moments as M
+
 RADIUS = 2.9                    # arrow length in the angle panel
 PROBE_PLOT = (8.4, 2.3)         # probe chart width, height
 
@@ -66,16 +68,16 @@ class ProbeBeat:
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
         # what a linear probe is, drawn in the chart's still empty plot: a word's state
         # vector goes through one set of weights and comes out as a label
-        self.hold_until_moment("read_label")
+        self.hold_until_moment(M.READ_LABEL)
         self.emphasize(example[1], sketch.state, run_time=self.quick(0.03, 0.8))
         moving = sketch.state[0].copy()
         self.play(GrowArrow(sketch.into), FadeInPlace(sketch.box),
                   moving.animate.scale(0.4).move_to(sketch.box), run_time=0.9)
         self.remove(moving)
         self.play(GrowArrow(sketch.out), FadeInPlace(sketch.label), run_time=0.7)
-        self.hold_until_moment("vectors_of")
+        self.hold_until_moment(M.VECTORS_OF)
         self.emphasize(VGroup(sizes[2], sizes[3]), sketch.box, run_time=self.quick(0.03, 0.8))
-        self.hold_until_moment("scored_on")
+        self.hold_until_moment(M.SCORED_ON)
         self.emphasize(VGroup(sizes[4], sizes[5]), sketch.label,
                        run_time=self.quick(0.03, 0.8))
         curves = [self.probe_pieces(ax, t, i, colors[i], names_x) for i, t in enumerate(tasks)]
@@ -85,14 +87,14 @@ class ProbeBeat:
         self.play(FadeInPlace(syn.name), FadeOutPlace(sketch), run_time=self.quick(0.02, 0.4))
         self.remove(*sketch.get_family())
         self.emphasize(example[1], color=colors[0], run_time=self.quick(0.03, 0.8))
-        self.hold_until_moment("itself")
+        self.hold_until_moment(M.ITSELF)
         self.probe_points(syn, 0, 0, self.said("pos_embedding"))
         self.emphasize(syn.point(0), run_time=self.quick(0.02, 0.6))
         self.probe_points(syn, 1, t0["best"], self.said("pos_middle"))
         self.emphasize(syn.point(t0["best"]), run_time=self.quick(0.02, 0.6))
         self.probe_points(syn, t0["best"] + 1, len(syn.dots) - 1, self.said("pos_output"))
         self.emphasize(syn.point(len(syn.dots) - 1), run_time=self.quick(0.02, 0.6))
-        self.hold_until_moment("guessing")
+        self.hold_until_moment(M.GUESSING)
         self.probe_chance(syn)
         # living or made (sentence 3): the noun and its sense, chance, the embedding, the rise
         sen, t1 = curves[1], tasks[1]
@@ -100,25 +102,25 @@ class ProbeBeat:
         self.play(FadeInPlace(sen.name), run_time=self.quick(0.02, 0.4))
         for m in example.sense:                     # the noun, then its sense here
             self.emphasize(m, color=colors[1], run_time=self.quick(0.02, 0.6))
-        self.hold_until_moment("coin_toss")
+        self.hold_until_moment(M.COIN_TOSS)
         self.probe_chance(sen)
-        self.hold_until_moment("sense_embedding")
+        self.hold_until_moment(M.SENSE_EMBEDDING)
         self.probe_points(sen, 0, 0, self.said("sense_percent"))
         self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
         same = None
-        self.hold_until_moment("not_known")         # river and money "bank": one vector there
+        self.hold_until_moment(M.NOT_KNOWN)         # river and money "bank": one vector there
         if same is not None:
             self.point_at(same[0], run_time=self.quick(0.03, 1.0))
         self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
         self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
-        self.hold_until_moment("keeps_it")
+        self.hold_until_moment(M.KEEPS_IT)
         self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(4))
         drawn = VGroup(*curves)
         # "sense is readable almost at once": after one layer, not in the table's late row
-        self.hold_until_moment("at_once")
+        self.hold_until_moment(M.AT_ONCE)
         self.emphasize(sen.point(1), run_time=self.quick(0.02, 0.9))
         self.emphasize(syn.point(t0["best"]), sen.point(1), run_time=self.quick(0.02, 0.9))
-        self.hold_until_moment("set_small")
+        self.hold_until_moment(M.SET_SMALL)
         self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
         caveats = VGroup(
             inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE,
@@ -128,11 +130,11 @@ class ProbeBeat:
             txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.HIGHLIGHT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
-        self.hold_until_moment("one_noun")
+        self.hold_until_moment(M.ONE_NOUN)
         self.play(FadeOutPlace(example), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
-        self.hold_until_moment("probe_shows")
+        self.hold_until_moment(M.PROBE_SHOWS)
         self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
-        self.hold_until_moment("not_what")
+        self.hold_until_moment(M.NOT_WHAT)
         self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
         self.stage.other = [VGroup(top, chart, drawn, caveats)]
 

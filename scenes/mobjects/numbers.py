@@ -7,18 +7,16 @@ from typing import Sequence
 from manim import (LEFT, RIGHT, Text, VGroup, VMobject)
 
 from layerwise_core.planview import step
+from layerwise_core.storyboard.paths import lookup
 
 from .. import theme as T
 from .text import txt
 
 
 def resolve(plan: dict, path: str):
-    """The value at a plan path like 'data.layers[0].x_in[1]'."""
-    node = plan
-    for part in path.replace("]", "").replace("[", ".").split("."):
-        if part:
-            node = node[int(part)] if isinstance(node, list) else node[part]
-    return node
+    """The value at a plan path like 'data.layers[0].x_in[1]' (the storyboard's own path
+    grammar, `layerwise_core.storyboard.paths`; PathError names a missing step)."""
+    return lookup(plan, path)
 
 
 class Num(Text):
