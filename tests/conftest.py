@@ -21,6 +21,8 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 ROOT = Path(__file__).resolve().parents[1]
 STORYBOARDS = sorted((ROOT / "layerwise_templates").glob("*/*.yaml"))
+# the head of a one-sentence toy storyboard that a test writes (its beats follow)
+TOY_HEAD = "template: toy_loop\ntitle: {title}\nmodel: toy-2d\nsentences: [bank]\nfocus: bank\nbeats:\n"
 
 
 def pytest_addoption(parser):

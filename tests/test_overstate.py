@@ -29,18 +29,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import STORYBOARDS
+from conftest import STORYBOARDS, TOY_HEAD
 from layerwise_core.cli import main
 from layerwise_core.storyboard.overstate import WORDS, findings, said, sentences
 from layerwise_core.storyboard.schema import load_storyboard, validate_text
 
-BOARD = """\
-template: toy_loop
-title: Overstate
-model: toy-2d
-sentences: [bank]
-focus: bank
-beats:
+BOARD = TOY_HEAD.format(title="Overstate") + """\
   - id: code
     show: [code, x]
     layer: 1
