@@ -431,6 +431,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                          txt("pairs of different words, e.g.", SIZE, T.MUTED),
                          txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT))
         example.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
+        if example.get_left()[0] < chart.ax.axes.get_left()[0] + 0.9:   # over the y label:
+            example = inline(txt("baseline: the mean of", SIZE, T.MUTED),  # no example words
+                             Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
+                             txt("pairs of different words", SIZE, T.MUTED))
+            example.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
         key = VGroup(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED,
