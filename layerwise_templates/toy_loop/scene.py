@@ -413,7 +413,7 @@ class ToyLoopScene(StoryboardScene):
         with a round scale bar, then shrinks back into the square; Δ stays as a trail and
         its length flies into the table of lengths under the plane."""
         l, z = self.layer, lay["zoom"]
-        f = 1.0 if l == 0 else 0.5        # later layers repeat the close-up faster
+        f = 1.0 if l == 0 else 0.9 / (l + 1)     # later layers repeat the close-up faster
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
@@ -457,7 +457,7 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
         self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
-        self.wait(1.0)                     # the whole close-up, held still a moment
+        self.wait(f * 1.0)                 # the whole close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
         entry = self.length_entry(src)
         self.play(ReplacementTransform(length, entry), run_time=f * self.quick(0.05, 0.7))
