@@ -24,7 +24,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, BackgroundRectangle, Do
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
-from scenes.mobjects import Num, NumberGrid, code_block, math, wrapped
+from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
 from scenes.motion import VectorPlane, WeightBlock, ghost, matvec
 
 from .view import Data, Layer
@@ -36,6 +36,7 @@ MATH_LABEL = 28         # row names like X^(0) =: their superscripts reach the 8
 RULE_SIZE = 44          # the layer convention, when it is spoken
 CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
+GHOST = 0.15            # last layer's Q, K, V: faint enough not to crowd the new arrows
 
 
 def _box_gap(c, half, pts) -> float:
@@ -89,6 +90,8 @@ def place_label(m, tip, plane, arrows, labels) -> None:
     near = max(ring(0.12), key=lambda t: t[0])
     if near[1] < CLEAR:
         near = max([near, *ring(0.4)], key=lambda t: t[0])
+    if near[1] < CLEAR:
+        near = max([near, *ring(0.75)], key=lambda t: t[0])
     m.move_to(near[2])
 
 
@@ -128,10 +131,19 @@ class ToyLoopScene(StoryboardScene):
         l = self.layer if l is None else l
         return self.data["layers"][l], self.v.layers[l]
 
-    def cursor(self, numbers: list[int]) -> None:
-        rows = VGroup(*[self.code_lines[n - 1] for n in numbers])
-        box = SurroundingRectangle(rows, color=CURSOR, buff=0.06, stroke_width=3,
-                                   corner_radius=0.04)
+    def code_part(self, n: int, text: str) -> VGroup:
+        """The glyphs of `text` in code line `n` (a Text's glyphs skip its spaces)."""
+        src = self.data["code"].split("\n")[n - 1].strip().replace(" ", "")
+        sub = text.replace(" ", "")
+        i = src.index(sub)
+        return VGroup(*self.code_lines[n - 1][i:i + len(sub)])
+
+    def cursor(self, numbers: list[int], *parts) -> None:
+        """Box code lines `numbers` (one box), and each of `parts` (a box each)."""
+        groups = ([VGroup(*[self.code_lines[n - 1] for n in numbers])] if numbers else []) \
+            + list(parts)
+        box = VGroup(*[SurroundingRectangle(g, color=CURSOR, buff=0.06, stroke_width=3,
+                                            corner_radius=0.04) for g in groups])
         old = self.shown.get("cursor")
         if old is None or old not in self.mobjects:
             self.put("cursor", box)
@@ -217,8 +229,8 @@ class ToyLoopScene(StoryboardScene):
         self.emphasize(self.shown["x"])
         if "code" in self.beat.get("show", []):
             self.walk_code()
-        else:
-            self.busy(self.stage.x_arrow)
+        else:       # X, and the step that brought it here (how far it moved)
+            self.busy(self.stage.x_arrow, *self.stage.lengths[-1:])
 
     def ghost_previous(self) -> None:
         """The last pass's Q, K, V arrows stay, dimmed and unlabelled, so the new ones are
@@ -228,7 +240,7 @@ class ToyLoopScene(StoryboardScene):
         for c in "qkv":
             a = self.shown.pop(f"p{c}", None)
             if a is not None:
-                anims += [ghost(a[0]), FadeOutPlace(a[1])]
+                anims += [ghost(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
                 self.stage.ghosts.append(VGroup(a[0]))
         if anims:
             self.play(*anims, run_time=self.quick(0.1, 0.6))
@@ -238,7 +250,9 @@ class ToyLoopScene(StoryboardScene):
         l, name, color = self.layer, NAMES[key], T.QUANTITY[key]
         self.layer_tag()
         lines = self.data["lines"]
-        self.cursor([lines["weights"]["qkv".index(key)], lines["qkv"]])
+        # the voice names this W: its line, and its product in the Q, K, V line
+        self.cursor([lines["weights"]["qkv".index(key)]],
+                    self.code_part(lines["qkv"], f"X @ W{key}"))
         if "x" not in self.shown:
             self.put("x", self.row(f"{T.X_l(l)} =", src.x_in, T.X, 0))
         W = WeightBlock.from_plan(self.plan, getattr(src, f"W_{name}").path, color=color,
@@ -255,17 +269,18 @@ class ToyLoopScene(StoryboardScene):
         x_grid = self.shown["x"][1]
         # layer 0 walks each product slowly; later layers repeat the recipe faster
         result = matvec(self, x_grid, W, getattr(src, key).path, color, result_at=result_at,
-                        run_time=None if l == 0 else 1.3,
+                        run_time=None if l == 0 else 1.0,
                         size=T.TYPE.label, x_side=UP)
         result.next_to(label, RIGHT, buff=T.BUFF)
         self.add(label)
         self.set_slot(key, VGroup(label, result))
         old = self.shown.get(f"p{key}")
         arrow = VGroup(self.plane.arrow(lay[key], color), self.tag(key, color, lay[key]))
-        anims = [GrowArrow(arrow[0]), FadeInPlace(arrow[1])]
+        arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
+        anims = [GrowArrow(arrow[0]), *[FadeInPlace(m) for m in arrow[1:]]]
         if old is not None:
-            anims.append(ghost(old[0]))
-            anims.append(FadeOutPlace(old[1]))
+            anims.append(ghost(old[0], GHOST))
+            anims += [FadeOutPlace(m) for m in old[1:]]
             self.stage.ghosts.append(VGroup(old[0]))
             self.shown.pop(f"p{key}")
         self.shown[f"p{key}"] = arrow
@@ -273,13 +288,25 @@ class ToyLoopScene(StoryboardScene):
         self.play(*anims, run_time=self.quick(0.15, 0.7))
         self.busy(result, arrow)
 
+    def leader(self, tip, label, color) -> list:
+        """A thin line from an arrow's tip to its label, when the label had to sit away from
+        the tip (a crowded spot): which arrow it names stays plain."""
+        half = np.array([label.width / 2, label.height / 2, 0.0])
+        c = label.get_center()
+        near = np.clip(tip, c - half, c + half)          # the label box's point nearest the tip
+        if np.linalg.norm(near - tip) < 0.3:
+            return []
+        u = (near - tip) / np.linalg.norm(near - tip)
+        return [Line(tip + u * 0.06, near - u * 0.05, color=color, stroke_width=1.5,
+                     stroke_opacity=0.7)]
+
     def relabel(self, new) -> list:
         """Labels already on the plane move (do not jump) to a free spot when a new arrow
         (`new`: its arrow and label) lands on them."""
         groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
         anims = []
         for g in groups:
-            if g is None or g is new:
+            if g is None or g is new or len(g) > 2:
                 continue
             lab = g[1]
             others = [l for l in self.plane_labels(lab) if l is not new[1]] + [new[1]]
@@ -359,16 +386,22 @@ class ToyLoopScene(StoryboardScene):
             # layer tag above the plane (which keeps "reads X^(l) → writes X^(l+1)")
             rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
                         RULE_SIZE, T.TEXT)
-            back = BackgroundRectangle(rule, color=T.BACKGROUND, fill_opacity=0.92, buff=0.3)
-            card = VGroup(back, rule).move_to(ORIGIN)
+            # on a card over the plane (clear of the code and the numbers), then the card
+            # goes and the rule itself moves up into the header, where "l" becomes 0
+            room = self.plane.get_right()[0] - self.code.get_right()[0] - 0.8
+            if rule.width > room:
+                rule.scale_to_fit_width(room)
+            back = BackgroundRectangle(rule, color=T.BACKGROUND, fill_opacity=0.95, buff=0.25)
+            card = VGroup(back, rule).move_to(self.plane).align_to(self.plane, RIGHT)
             self.play(FadeInPlace(card), run_time=self.quick(0.1, 0.5))
             self.emphasize(rule)
             self.hold_until_cue(4)
             tag = self.shown["layer"]
-            target = tag.copy()
-            self.play(ReplacementTransform(rule, target), FadeOutPlace(back),
-                      run_time=self.quick(0.1, 0.8))
-            self.remove(target, back, card)
+            self.play(rule.animate.match_height(tag).move_to(tag), FadeOutPlace(back),
+                      tag.animate.set_opacity(0), run_time=self.quick(0.1, 0.9))
+            self.play(FadeOutPlace(rule), tag.animate.set_opacity(1),
+                      run_time=self.quick(0.05, 0.4))
+            self.remove(rule, back, card)
             self.emphasize(tag)
             self.emphasize(self.stage.x_arrow)
         # the sum stays on screen until the next layer begins
@@ -380,7 +413,7 @@ class ToyLoopScene(StoryboardScene):
         with a round scale bar, then shrinks back into the square; Δ stays as a trail and
         its length flies into the table of lengths under the plane."""
         l, z = self.layer, lay["zoom"]
-        f = 1.0 if l == 0 else 0.5        # later layers repeat the close-up faster
+        f = 1.0 if l == 0 else 0.9 / (l + 1)     # later layers repeat the close-up faster
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
@@ -396,10 +429,14 @@ class ToyLoopScene(StoryboardScene):
             return lens.get_center() + (plane.p(xy) - c) * k
 
         a, b = m(x0), m(x1)
-        here = VGroup(Dot(a, radius=0.07, color=T.X),
-                      math(T.X_l(l), T.TYPE.math, T.X))
-        there = VGroup(Dot(b, radius=0.07, color=T.X),
-                       math(T.X_l(l + 1), T.TYPE.math, T.X))
+
+        def tip(at, xy):                   # X's arrow, its last stretch: it comes in from 0
+            d = plane.p(xy) - plane.p((0, 0))
+            d = d / (np.linalg.norm(d) or 1.0)
+            return Arrow(at - d * 1.3, at, buff=0, color=T.X, stroke_width=5, tip_length=0.2)
+
+        here = VGroup(tip(a, x0), math(T.X_l(l), T.TYPE.math, T.X))
+        there = VGroup(tip(b, x1), math(T.X_l(l + 1), T.TYPE.math, T.X))
         u = (b - a) / (np.linalg.norm(b - a) or 1.0)
         here[1].next_to(a, -u, buff=0.15)
         there[1].next_to(b, u, buff=0.15)
@@ -413,12 +450,14 @@ class ToyLoopScene(StoryboardScene):
         bar_len = z["bar"] * plane.units * k
         bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=3)
         bar_text = Num(float(src.zoom.bar), src.zoom.bar.path, digits, T.TYPE.label, T.TEXT)
-        scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08))
+        bar_text = VGroup(txt("length", T.TYPE.label, T.TEXT), bar_text) \
+            .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
+        scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08, aligned_edge=LEFT))
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
         self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
-        self.wait(1.0)                     # the whole close-up, held still a moment
+        self.wait(f * 1.0)                 # the whole close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
         entry = self.length_entry(src)
         self.play(ReplacementTransform(length, entry), run_time=f * self.quick(0.05, 0.7))
@@ -456,9 +495,15 @@ class ToyLoopScene(StoryboardScene):
         once and reused") do not match what is there, and go back."""
         layers = self.data["layers"]
         self.drop("cursor", "w", "q", "k", "v", "upd", "x", "note", "layer")
-        if self.code in self.mobjects:
-            self.play(FadeOutPlace(self.code), run_time=self.quick(0.05, 0.4))
-            self.remove(self.code)
+        # the table covers every layer: the plane's last Q, K, V, the ghosts and the lengths
+        # dim with the code's exit (X's arrow stays: it is what carries over)
+        dim = [ghost(m, GHOST) for c in "qkv" if f"p{c}" in self.shown
+               for m in self.shown[f"p{c}"]] + [ghost(g, 0.5) for g in self.stage.ghosts] \
+            + ([ghost(self.stage.lengths, 0.3)] if len(self.stage.lengths) else [])
+        out = [FadeOutPlace(self.code)] if self.code in self.mobjects else []
+        if dim or out:
+            self.play(*out, *dim, run_time=self.quick(0.05, 0.5))
+        self.remove(self.code)
         keys = [("x_in", "X", T.X), ("q", "Q", T.Q), ("k", "K", T.K), ("v", "V", T.V)]
         cells = [[grid_of(getattr(self.v.layers[i], k), c) for i in range(len(layers))]
                  for k, _, c in keys]
@@ -483,25 +528,33 @@ class ToyLoopScene(StoryboardScene):
             for cell in row[1:]:
                 copies.append(row[0].copy())
                 dims.append(cell)
+        # a hypothetical, tagged as one; X's later columns are not what reuse would give
+        # (X would move differently too), so they are marked as not measured
+        xs = cells[0][1:]
+        hypo = wrapped("if reused (hypothetical): layer 0's Q, K, V copied", 60,
+                       T.TYPE.label, T.MUTED, max_width=7.0)
+        hypo.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
+        unmeasured = wrapped("not measured", 20, T.TYPE.label, T.MUTED, max_width=9.0)
+        unmeasured.move_to(VGroup(*xs)).align_to(xs[0], LEFT)
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
         self.play(*moves, *[cell.nums.animate.set_opacity(0.15) for cell in dims],
-                  run_time=self.quick(0.1, 1.2))
+                  *[FadeOutPlace(cell) for cell in xs],
+                  FadeInPlace(hypo), run_time=self.quick(0.1, 1.2))
         crosses = VGroup(*[Line(c.get_corner(DOWN + LEFT), c.get_corner(UP + RIGHT),
                                 color=T.MUTED, stroke_width=3) for c in copies])
-        self.play(FadeInPlace(crosses), run_time=self.quick(0.05, 0.4))
+        self.play(FadeInPlace(crosses), FadeInPlace(unmeasured), run_time=self.quick(0.05, 0.4))
         self.busy(*copies)
         self.hold_until_cue(2)
         self.play(*[FadeOutPlace(c) for c in copies], FadeOutPlace(crosses),
-                  *[cell.nums.animate.set_opacity(1) for cell in dims], run_time=self.quick(0.1, 0.8))
+                  FadeOutPlace(hypo), FadeOutPlace(unmeasured),
+                  *[cell.nums.animate.set_opacity(1) for cell in dims],
+                  *[FadeInPlace(cell) for cell in xs],
+                  run_time=self.quick(0.1, 0.8))
         for i in range(len(layers)):
             self.emphasize(VGroup(*[row[i] for row in cells[1:]]),
                            run_time=self.pace(self.cue_at(3), len(layers), 0.6, 1.0))
         self.hold_until_cue(3)
-        # "only X carries over": on the plane the last Q, K, V dim, and X^(3) is pointed at
-        dim = [ghost(self.shown[f"p{c}"][j]) for c in "qkv" if f"p{c}" in self.shown
-               for j in (0, 1)]
-        if dim:
-            self.play(*dim, run_time=self.quick(0.05, 0.5))
+        # "only X carries over": X's row and X^(3)'s arrow (the rest of the plane is dim)
         self.emphasize(rows[0], *[a for a in [self.stage.x_arrow] if a is not None])
 
     def beat_note(self, beat) -> None:
