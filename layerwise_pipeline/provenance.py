@@ -37,10 +37,19 @@ def git_commit() -> str | None:
         return None
 
 
+# every package whose code draws a frame: a change to any of them re-renders a cached beat
+DRAWING_CODE = ("scenes", "layerwise_templates", "layerwise_render")
+
+
+def code_files(root: Path = ROOT) -> list[Path]:
+    return sorted(f for d in DRAWING_CODE for f in (root / d).rglob("*.py"))
+
+
 @lru_cache(maxsize=1)
 def scenes_code_hash() -> str:
+    """The hash of the drawing code (scenes, the templates' scenes and views, the backend)."""
     h = hashlib.sha256()
-    for f in sorted((ROOT / "scenes").rglob("*.py")):
+    for f in code_files():
         h.update(str(f.relative_to(ROOT)).encode() + f.read_bytes())
     return h.hexdigest()[:16]
 

@@ -341,3 +341,13 @@ def test_models_command_shows_licences(capsys):
     out = capsys.readouterr().out
     line = next(l for l in out.splitlines() if l.startswith("minilm-l6"))
     assert "weights Apache-2.0" in line and "package MIT" in line
+
+
+def test_the_render_key_covers_every_package_that_draws():
+    """A template's scene lives in layerwise_templates/ and the camera in layerwise_render/: a
+    change there must re-render cached beats, not reuse them (it once hashed scenes/ only)."""
+    from layerwise_pipeline.provenance import ROOT, code_files
+    files = {str(f.relative_to(ROOT)) for f in code_files()}
+    for must in ("scenes/base.py", "layerwise_templates/toy_loop/scene.py",
+                 "layerwise_templates/bank_drift/view.py", "layerwise_render/camera.py"):
+        assert must in files, must
