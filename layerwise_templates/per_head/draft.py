@@ -129,7 +129,8 @@ def build(c: Context) -> Draft:
         f"just computed."
         + (" Every token with a token before it puts, on average, "
            "{data.layers[0].prev.score_text} of its weight there, over those "
-           "{data.layers[0].prev.rows} tokens. Head {beat.head} is a previous-token head."
+           "{data.layers[0].prev.rows} tokens. In this sentence, head {beat.head} acts as a "
+           "previous-token head."
            if is_prev else ""),
         head=h, expect=[f"data.layers[0].prev.head == {h}", "data.layers[0].prev.score > 0.5"]
         if is_prev else []))
