@@ -56,7 +56,7 @@ UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
 
 # project: X row on top, W below it, the layer's Q, K, V in the middle, layer l-1's on the right
-PX, PW, PR, PG = -2.9, -2.9, 1.65, 5.15      # x of X row, W, result rows, ghost rows
+PX, PW, PR, PG = -3.4, -3.4, 1.05, 5.15      # x of X row, W, result rows, ghost rows
 PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
 MAX_ROWS = 8                     # the sweep's table: at most this many states
@@ -422,7 +422,7 @@ class FreshQKVScene(StoryboardScene):
             if r == 1 and cen:                  # the mean and the spread, as numbers
                 lab = VGroup(txt("− mean", S, T.TEXT),
                              Num(stage.mean, decimals=2, size=S, color=T.LN, prefix="("),
-                             txt("), ÷ spread, the std dev", S, T.TEXT),
+                             txt("), ÷ std dev", S, T.TEXT),
                              Num(stage.spread, decimals=2, size=S, color=T.LN, prefix="(",
                                  suffix=")")).arrange(RIGHT, buff=0.08)
             else:
@@ -611,7 +611,7 @@ class FreshQKVScene(StoryboardScene):
             else:
                 self.play(FadeIn(VGroup(wl, W, more, key)), run_time=0.4)
             self.stage_block = block
-            per = (max(0.9, min(1.3, (self.when(1, "plus a bias") - self.time - 0.6) / 3))
+            per = (max(0.9, min(2.2, (self.when(1, "plus a bias") - self.time - 0.6) / 3))
                    if i == 0 else 0.3)
             name = math(f"{K}^(({l}))", ML, COLOR[k])
             res = self.product(row, W, brow if has_b else None, bl, getattr(v, k),
@@ -831,7 +831,7 @@ class FreshQKVScene(StoryboardScene):
         foot_y = chain.get_y() - 0.55
 
         def foot(*parts):
-            return VGroup(*parts).arrange(RIGHT, buff=0.12).move_to([0, foot_y, 0])
+            return VGroup(*parts).arrange(RIGHT, buff=0.22).move_to([0, foot_y, 0])
         box, note = None, None
         if post:
             # "its first row, X zero, is the embeddings after MiniLM's embedding LayerNorm"
@@ -874,19 +874,16 @@ class FreshQKVScene(StoryboardScene):
             last_ln = VGroup(*lns[1][-2:]) if len(lns[1]) != len(chain) else chain
             self.glide(box, first_ln, self.cue_at(2) + 0.8, 1.0)
             self.glide(box, last_ln, self.when(2, "after each add") + 0.6, 1.0)
-            say = (f"{v.model} normalises after each add; models that normalise first "
-                   "never rescale X: its length grows")
-            words = txt(say, S, T.TEXT)
-            new = foot(words)
+            said = [f"{v.model}: LN after each add.", "Models that normalise first",
+                    "never rescale X:", "its length grows"]
+            words = VGroup(*[txt(w, S, T.TEXT) for w in said])
+            new = foot(*words)
             self.keep_inside(new)
             self.hold_until(self.when(2, "models that") - 0.4)
             self.play(FadeOut(note), FadeIn(new, shift=0.1 * UP), run_time=0.6)
-            self.glide(box, self.glyphs(words, say, "models that normalise first"),
-                       self.when(2, "models that") + 0.9, 0.9)
-            self.glide(box, self.glyphs(words, say, "never rescale X"),
-                       self.when(2, "never rescale") + 0.3, 1.0)
-            self.glide(box, self.glyphs(words, say, "its length grows"),
-                       self.when(2, "its length grows") + 0.3, 1.0)
+            self.glide(box, words[1], self.when(2, "models that") + 0.9, 0.9)
+            self.glide(box, words[2], self.when(2, "never rescale") + 0.3, 1.0)
+            self.glide(box, words[3], self.when(2, "its length grows") + 0.3, 1.0)
             self.stage.parts.remove(note)
             self.stage.parts.append(new)
         k += 1
