@@ -830,14 +830,15 @@ class FreshQKVScene(StoryboardScene):
             self.wait(0.2 * per)
         foot_y = chain.get_y() - 0.55
 
-        def foot(*parts):
-            return VGroup(*parts).arrange(RIGHT, buff=0.22).move_to([0, foot_y, 0])
+        def foot(*parts, buff=0.22):
+            return VGroup(*parts).arrange(RIGHT, buff=buff).move_to([0, foot_y, 0])
         box, note = None, None
         if post:
             # "its first row, X zero, is the embeddings after MiniLM's embedding LayerNorm"
             self.hold_until(first_row - 0.2)
             note = foot(math(T.X_l(int(lays[0].layer)), ML, T.X),
-                        txt(f": the embeddings after {v.model}'s embedding LayerNorm", S, T.TEXT))
+                        txt(f": the embeddings after {v.model}'s embedding LayerNorm", S, T.TEXT),
+                        buff=0.06)
             self.keep_inside(note)
             box = self.frame_of(VGroup(rows[0][0], rows[0][1]))
             self.play(Create(box), FadeIn(note, shift=0.1 * UP), run_time=0.6)
