@@ -80,8 +80,8 @@ def build(c: Context) -> Draft:
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
                       layer=m + 1))
     reset = ("each sum is rescaled by LayerNorm, to a length set mostly by its learned gain "
-             "and bias. That holds for a model that normalises after each add; models that "
-             "normalise first never rescale X, and its length grows" if post
+             "and bias. That holds for a model that normalises after each add; a model that "
+             "normalises before each sublayer leaves X itself unscaled" if post
              else "as each update adds to it")
     beats.append(Beat("sweep", ["sweep"], "Each layer: these steps again, a fresh query each time",
                       "Each layer repeats these steps: a fresh query, key and value "
