@@ -45,9 +45,10 @@ def build(c: Context) -> Draft:
                   layer=m)]
     if post:
         beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre, divide by the "
-                          "spread, then a learned gain and bias",
+                          "spread (standard deviation), then gain and bias",
                           "This model then normalises that sum with LayerNorm. It subtracts the "
-                          "mean of the {model.d_model} numbers and divides by their spread, which "
+                          "mean of the {model.d_model} numbers and divides by their spread, the standard "
+                          "deviation, which "
                           f"makes the length {{{u[:-6]}.centred[0].length:.1f}}, the square root "
                           "of {model.d_model}. Then it multiplies by a learned gain and adds a "
                           f"learned bias, and the length comes out at {{{u}.ln1:.2f}}.",
@@ -78,7 +79,9 @@ def build(c: Context) -> Draft:
                       "where layer {beat.layer - 1}'s, dimmed beside it, started "
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
                       layer=m + 1))
-    reset = ("each sum is rescaled by LayerNorm, to a length set by its learned gain" if post
+    reset = ("each sum is rescaled by LayerNorm, to a length set mostly by its learned gain "
+             "and bias. That holds for a model that normalises after each add; a model that "
+             "normalises before each sublayer leaves X itself unscaled" if post
              else "as each update adds to it")
     beats.append(Beat("sweep", ["sweep"], "Each layer: these steps again, a fresh query each time",
                       "Each layer repeats these steps: a fresh query, key and value "

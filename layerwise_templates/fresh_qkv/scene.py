@@ -44,7 +44,7 @@ NAME = {"q": "Q", "k": "K", "v": "V"}
 COLOR = {"q": T.Q, "k": T.K, "v": T.V}
 S = T.TYPE.small                 # 18 px: the smallest text
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
-GHOST = 0.35                     # the earlier layer's opacity
+GHOST = 0.55                     # the earlier layer's opacity (its K, V rows must stay legible)
 HL = ManimColor("#FFFFFF")       # the pointer: a neutral white no quantity here uses (Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
@@ -56,7 +56,7 @@ UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
 
 # project: X row on top, W below it, the layer's Q, K, V in the middle, layer l-1's on the right
-PX, PW, PR, PG = -2.9, -2.9, 1.65, 5.15      # x of X row, W, result rows, ghost rows
+PX, PW, PR, PG = -3.4, -3.4, 1.05, 5.15      # x of X row, W, result rows, ghost rows
 PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
 MAX_ROWS = 8                     # the sweep's table: at most this many states
@@ -142,6 +142,21 @@ class FreshQKVScene(StoryboardScene):
         self.play(Create(box), run_time=0.4)
         self.hold_until(t - 0.3)
         self.play(FadeOut(box), run_time=0.3)
+
+    def glide(self, box, m, at: float, run_time: float = 1.0) -> None:
+        """The pointer moves onto `m` (a box fitted to it), arriving as the voice names it at
+        `at`: a slow glide, so the picture moves while the voice reads."""
+        self.hold_until(at - run_time + 0.1)
+        self.play(Transform(box, self.frame_of(m)), run_time=run_time)
+
+    def glyphs(self, text_mob, text: str, part: str):
+        """The glyphs of `part` inside a one-line `txt(text)` (its whitespace has no glyph);
+        the whole line when they cannot be told apart."""
+        flat = text.replace(" ", "")
+        i = flat.find(part.replace(" ", ""))
+        if i < 0 or len(text_mob) != len(flat):
+            return text_mob
+        return VGroup(*text_mob[i:i + len(part.replace(" ", ""))])
 
     def grid_cols(self, cells, buff: float) -> int:
         """Columns of a grid of `cells` (rows of equal length, one or two for a few cells)
@@ -405,17 +420,17 @@ class FreshQKVScene(StoryboardScene):
         for r, (name, stage, color) in enumerate(specs):
             y = y0 - 0.5 * r
             if r == 1 and cen:                  # the mean and the spread, as numbers
-                lab = VGroup(txt("− mean", S, T.MUTED),
+                lab = VGroup(txt("− mean", S, T.TEXT),
                              Num(stage.mean, decimals=2, size=S, color=T.LN, prefix="("),
-                             txt("), ÷ spread", S, T.MUTED),
+                             txt("), ÷ std dev", S, T.TEXT),
                              Num(stage.spread, decimals=2, size=S, color=T.LN, prefix="(",
                                  suffix=")")).arrange(RIGHT, buff=0.08)
             else:
-                lab = txt(name, S, T.MUTED)
+                lab = txt(name, S, T.TEXT)
             first = stage.first
             vals = VGroup(*[Num(first[j], decimals=2, size=S, color=color)
                             for j in range(len(first))]).arrange(RIGHT, buff=0.35)
-            ln = Num(stage.length, decimals=2, size=S, color=T.MUTED, prefix="|·| ",
+            ln = Num(stage.length, decimals=2, size=S, color=T.TEXT, prefix="|·| ",
                      suffix=f" ≈ √{int(self.v.shape.d_model)}" if r == 1 and cen else "")
             row = VGroup(lab, vals, ln)
             vals.move_to([d.xs[i] + 0.3, y, 0])
@@ -450,7 +465,12 @@ class FreshQKVScene(StoryboardScene):
                                             for n, m in zip(mid[1], rows[0][1])],
                           FadeIn(mid[2], target_position=rows[0][2].get_center()),
                           run_time=1.0)
-                self.busy_until(self.cue_at(2) - 0.1, mid[2])
+                nbox = self.frame_of(mid[1])
+                self.play(Create(nbox), run_time=0.8)
+                self.glide(nbox, mid[2], self.when(1, "which makes") + 0.6, 1.5)
+                self.glide(nbox, VGroup(*mid[2][-4:]), self.when(1, "the square root") + 0.6, 1.2)
+                self.hold_until(self.cue_at(2) - 0.4)
+                self.play(FadeOut(nbox), run_time=0.3)
             # × gain + bias: out of the row above, then up into the LN column under the box
             last = rows[-1]
             above = rows[-2]
@@ -467,7 +487,11 @@ class FreshQKVScene(StoryboardScene):
                       FadeIn(VGroup(*[m for m in col if m is not col.col and m is not col.length])),
                       run_time=1.0)
             d.drawn = nxt + 1
-            self.busy_until(self.cue_at(99) - 0.2, VGroup(last[2], col.length))
+            # the length the voice reads, in the working and under the box: one fitted box each
+            boxes = VGroup(self.frame_of(last[2]), self.frame_of(col.length))
+            self.play(Create(boxes), run_time=0.4)
+            self.hold_until(self.cue_at(99) - 0.5)
+            self.play(FadeOut(boxes), run_time=0.3)
         else:                                   # pre-norm: the norm sits inside each branch
             self.emphasize(d.marks[1], run_time=1.0)
             self.set_note("this model normalises only the copy each branch reads; "
@@ -549,6 +573,10 @@ class FreshQKVScene(StoryboardScene):
             for k in QKV:
                 r = row_of(getattr(g, k).values, getattr(g, k).path, COLOR[k], S)
                 ghosts.add(r.move_to([PG, ROW_Y[k], 0]))
+            # each ghost row named: X^(l-1), Q^(l-1), K^(l-1), V^(l-1) (ghosts[5:9])
+            for r, base, c in ((gx, "X", T.X), (ghosts[2], "Q", T.Q), (ghosts[3], "K", T.K),
+                               (ghosts[4], "V", T.V)):
+                ghosts.add(math(T.X_l(l - 1, base), ML, c).next_to(r, LEFT, buff=0.2))
             st.parts.append(ghosts)          # they come in when the voice says "dimmed beside it"
         self.hold_until_cue(1)
         rows = {}
@@ -570,21 +598,20 @@ class FreshQKVScene(StoryboardScene):
             bl.align_to(wl, RIGHT)
             key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
                       f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
-                      S, T.MUTED).next_to(brow, DOWN, buff=0.2).set_x(W.get_x())
+                      S, T.TEXT).next_to(brow, DOWN, buff=0.2).set_x(W.get_x())
             parts = [wl, W, more, key] + ([bl, brow] if has_b else [])
             block = VGroup(*parts)
             self.keep_inside(block)
             self.hold_until_cue(cue[k])
-            if i:                                   # the last matrix out, this one in, at once
-                old = self.stage_block              # its numbers turn into this one's
-                self.play(Transform(VGroup(*old[:4]), VGroup(wl, W, more, key)),
-                          *[FadeOut(m, shift=0.3 * DOWN) for m in old[4:]], run_time=0.5)
+            if i:                                   # the last matrix slides out, this one in
+                old = self.stage_block
+                self.play(FadeOut(old, shift=1.2 * LEFT), run_time=0.35)
                 self.remove(*old.get_family())
-                self.add(wl, W, more, key)
+                self.play(FadeIn(VGroup(wl, W, more, key), shift=1.2 * LEFT), run_time=0.35)
             else:
                 self.play(FadeIn(VGroup(wl, W, more, key)), run_time=0.4)
             self.stage_block = block
-            per = (max(0.9, min(1.3, (self.when(1, "plus a bias") - self.time - 0.6) / 3))
+            per = (max(0.9, min(2.2, (self.when(1, "plus a bias") - self.time - 0.6) / 3))
                    if i == 0 else 0.3)
             name = math(f"{K}^(({l}))", ML, COLOR[k])
             res = self.product(row, W, brow if has_b else None, bl, getattr(v, k),
@@ -593,8 +620,13 @@ class FreshQKVScene(StoryboardScene):
         st.parts += [self.stage_block, *rows.values()]
         st.proj_layer, st.proj_rows = l, rows
         st.proj_x = row
+        # "a new X": point at the X row the three products were made from
+        self.hold_until(self.when(4, "a new X") - 0.2)
+        xbox = self.frame_of(VGroup(label, row))
+        self.play(Create(xbox), run_time=0.4)
         # "layer l's own matrices": W_Q^(l) back, layer l-1's W_Q dimmed beside it
         self.hold_until(self.when(4, "own matrices") - 0.5)
+        self.play(FadeOut(xbox), run_time=0.3)
         if l >= 1:
             g = self.v.layers[l - 1]
             wq = WeightBlock(v.W_Q.values, v.W_Q.path, color=T.Q, decimals=3, size=S)
@@ -603,27 +635,32 @@ class FreshQKVScene(StoryboardScene):
             gw = WeightBlock(g.W_Q.values, g.W_Q.path, color=T.Q, decimals=3, size=S)
             gw.move_to([PG, -1.55, 0])
             gwl = math(f"W_Q^(({l - 1}))", ML, T.Q).next_to(gw, LEFT, buff=0.25)
-            old = self.stage_block                  # W_V's numbers turn back into W_Q's
+            old = self.stage_block                  # W_V slides out, W_Q^(l) slides back in
             st.parts.remove(old)
-            self.play(Transform(VGroup(*old[:2]), VGroup(wql, wq)),
-                      *[FadeOut(m, shift=0.3 * DOWN) for m in old[2:]], run_time=0.6)
+            self.play(FadeOut(old, shift=1.2 * LEFT), run_time=0.35)
             self.remove(*old.get_family())
-            self.add(wql, wq)
+            self.play(FadeIn(VGroup(wql, wq), shift=1.2 * LEFT), run_time=0.35)
             self.play(FadeIn(VGroup(gwl, gw), shift=0.3 * LEFT), run_time=0.6)
             self.play(DimPlace(VGroup(gwl, gw), GHOST), run_time=0.3)
             st.parts += [VGroup(wql, wq), VGroup(gwl, gw)]
             self.emphasize(wq, gw, run_time=1.0)
         # the query of head 0 starts ..., where layer l-1's started ...: point at each in turn
         self.hold_until(self.when(4, "so the query") - 0.2)
-        box = self.frame_of(rows["q"][1])
+        q = rows["q"][1]
+        box = self.frame_of(rows["q"])
         self.play(Create(box), run_time=0.4)
+        # "starts a, b": the pointer on each entry as it is read
+        self.glide(box, q.nums[0], self.when(4, "starts") + 0.3, 0.9)
+        self.glide(box, q.nums[1], self.when(4, ", where layer") - 0.4, 0.9)
         if l >= 1:
             self.hold_until(self.when(4, "where layer") - 0.2)
             self.play(FadeIn(ghosts[0]), FadeIn(ghosts[1]), *[FadeIn(r, shift=0.2 * LEFT)
                                                               for r in ghosts[2:]],
                       run_time=0.5)
-            self.play(DimPlace(VGroup(ghosts[1], *ghosts[3:]), GHOST),
-                      Transform(box, self.frame_of(ghosts[2])), run_time=0.6)
+            self.play(DimPlace(VGroup(ghosts[1], *ghosts[3:5], ghosts[5], *ghosts[7:]), GHOST),
+                      Transform(box, self.frame_of(VGroup(ghosts[6], ghosts[2]))), run_time=0.6)
+            self.glide(box, ghosts[2].nums[0], self.when(4, "started") + 0.3, 0.9)
+            self.glide(box, ghosts[2].nums[1], self.cue_at(99) - 0.9, 0.9)
         st.parts.append(box)
         self.hold_until(self.cue_at(99) - 0.2)
 
@@ -652,7 +689,7 @@ class FreshQKVScene(StoryboardScene):
                          Num(w0.value, w0.source, decimals=3, size=S, color=color),
                          txt(f"+ … ({n} terms)", S, T.TEXT)]
                 if brow is not None:
-                    parts += [txt("+", S, T.TEXT),
+                    parts += ([txt("+", S, T.TEXT)] if brow[j].value >= 0 else []) + [
                               Num(brow[j].value, brow[j].source, decimals=3, size=S,
                                   color=color)]
                 parts += [txt("=", S, T.TEXT),
@@ -752,8 +789,9 @@ class FreshQKVScene(StoryboardScene):
             self.stage.parts.append(skip)
             bottom -= 0.4
         # what every layer does, as one line: a light runs along it as each row is written
-        chain = txt("each layer:  Q, K, V from X  →  + attention's update  →  LN  →  "
-                    "+ FFN's update  →  LN  →  the next X", S, T.TEXT)
+        chain_text = ("each layer:  Q, K, V from X  →  + attention's update  →  LN  →  "
+                      "+ FFN's update  →  LN  →  the next X")
+        chain = txt(chain_text, S, T.TEXT)
         if chain.width > NOTE_WIDTH:
             chain.scale_to_fit_width(NOTE_WIDTH)
         chain.move_to([0, bottom - 0.2, 0])
@@ -781,33 +819,82 @@ class FreshQKVScene(StoryboardScene):
             self.add(*rows[:seen])
         self.play(FadeIn(heads, shift=0.1 * DOWN), run_time=0.5)   # after the move: clear of it
         todo = rows[seen:]
-        per = max(0.8, 0.92 * (self.cue_at(1) - self.time) / max(1, len(todo)))   # done by cue 1
+        post = str(lays[0].norm.placement) == "post"
+        first_row = self.when(0, "its first row") if post else self.cue_at(1)
+        per = max(0.8, 0.92 * (first_row - 0.3 - self.time) / max(1, len(todo)))
         for r in todo:
             dot = Dot(rail.get_start(), radius=0.06, color=HL)
             self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
                       MoveAlongPath(dot, rail), run_time=0.8 * per)
             self.remove(dot)
             self.wait(0.2 * per)
+        foot_y = chain.get_y() - 0.55
+
+        def foot(*parts, buff=0.22):
+            return VGroup(*parts).arrange(RIGHT, buff=buff).move_to([0, foot_y, 0])
+        box, note = None, None
+        if post:
+            # "its first row, X zero, is the embeddings after MiniLM's embedding LayerNorm"
+            self.hold_until(first_row - 0.2)
+            note = foot(math(T.X_l(int(lays[0].layer)), ML, T.X),
+                        txt(f": the embeddings after {v.model}'s embedding LayerNorm", S, T.TEXT),
+                        buff=0.06)
+            self.keep_inside(note)
+            box = self.frame_of(VGroup(rows[0][0], rows[0][1]))
+            self.play(Create(box), FadeIn(note, shift=0.1 * UP), run_time=0.6)
+            self.stage.parts.append(note)
         self.hold_until_cue(1)
         col = lambda k: VGroup(*[r[k] for r in rows])          # noqa: E731
-        # "the sums LayerNorm reads reach ...": the column before LN
-        box = self.frame_of(col(4))
-        self.play(Create(box), run_time=0.5)
+        # "the sums after each feed-forward update reach ...": the column before LN, its largest
+        frame = self.frame_of(col(4))
+        self.play(Transform(box, frame) if box is not None else Create(frame), run_time=0.5)
+        box = box or frame
+        self.stage.parts.append(box)
+        top_pre = max(rows, key=lambda r: getattr(r[4], "value", float("-inf")))
+        self.glide(box, top_pre[4], self.when(1, "reach") + 0.3, 1.0)
         # "... sets every one of the states to a length between ...": the column after LN
-        self.hold_until(self.when(1, "and it sets") - 0.2)
+        self.glide(box, col(4), self.when(1, "and LayerNorm sets"), 0.6)
         # each length before LN travels into its length after LN, row by row
-        span = max(1.5, self.when(1, "a length its") - self.time - 0.8)
+        span = max(1.5, self.when(1, "a length set") - self.time - 0.8)
         self.play(LaggedStart(*[TransformFromCopy(r[4], r[2]) for r in rows],
                               lag_ratio=0.4), run_time=span)
         self.play(Transform(box, self.frame_of(col(2))), run_time=0.6)
-        self.hold_until_cue(2)
-        self.stage.parts.append(box)
+        # "a length set mostly by the learned gain and bias": the shortest and the longest
+        lens = sorted(rows, key=lambda r: r[2].value)
+        self.glide(box, lens[0][2], self.when(1, "a length set") + 0.4, 1.0)
+        self.glide(box, lens[-1][2], self.cue_at(2) - 0.2, 1.0)
+        k = 1
+        if post and len(self.beat.get("cues") or []) > 3:
+            # "That is MiniLM ...; models that normalise first ... its length grows"
+            k = 2
+            # MiniLM's two LNs in the chain line, then the note on models that normalise first
+            line = chain_text
+            lns = [self.glyphs(chain, line, line[:i + 2]) for i in
+                   (line.find("LN"), line.rfind("LN"))]
+            first_ln = VGroup(*lns[0][-2:]) if len(lns[0]) != len(chain) else chain
+            last_ln = VGroup(*lns[1][-2:]) if len(lns[1]) != len(chain) else chain
+            self.glide(box, first_ln, self.cue_at(2) + 0.8, 1.0)
+            self.glide(box, last_ln, self.when(2, "after each add") + 0.6, 1.0)
+            said = [f"{v.model}: LN after each add.", "Models that normalise first",
+                    "never rescale X:", "its length grows"]
+            words = VGroup(*[txt(w, S, T.TEXT) for w in said])
+            new = foot(*words)
+            self.keep_inside(new)
+            self.hold_until(self.when(2, "models that") - 0.4)
+            self.play(FadeOut(note), FadeIn(new, shift=0.1 * UP), run_time=0.6)
+            self.glide(box, words[1], self.when(2, "models that") + 0.9, 0.9)
+            self.glide(box, words[2], self.when(2, "never rescale") + 0.3, 1.0)
+            self.glide(box, words[3], self.when(2, "its length grows") + 0.3, 1.0)
+            self.stage.parts.remove(note)
+            self.stage.parts.append(new)
+        k += 1
+        self.hold_until_cue(k)
         # "they keep changing at every layer": the pointer walks down the states' numbers
-        step = max(0.3, (self.when(2, "and so does") - 0.2 - self.time) / max(1, len(rows)))
+        step = max(0.3, (self.when(k, "and so does") - 0.2 - self.time) / max(1, len(rows)))
         for r in rows:
-            self.play(Transform(box, self.frame_of(r[1])), run_time=min(0.6, step))
-            self.hold_until(self.time + step - min(0.6, step))
-        self.hold_until(self.when(2, "and so does") - 0.2)
+            self.play(Transform(box, self.frame_of(r[1])), run_time=0.85 * step)
+            self.hold_until(self.time + 0.15 * step)
+        self.hold_until(self.when(k, "and so does") - 0.2)
         self.play(Transform(box, self.frame_of(VGroup(*[r[3] for r in rows[:-1]]))),
                   run_time=0.6)
         self.hold_until(self.cue_at(99) - 0.2)
@@ -826,11 +913,15 @@ class FreshQKVScene(StoryboardScene):
         model.next_to(ml, RIGHT, buff=0.3)
         redo.next_to(rl, RIGHT, buff=0.3)
         self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
-        self.busy_until(self.cue_at(1), model)
-        self.play(FadeIn(rl), LaggedStart(*[FadeIn(n, shift=0.1 * RIGHT) for n in redo.nums],
-                                          lag_ratio=0.3),
-                  FadeIn(VGroup(redo[0], redo[2])), run_time=1.2)
-        self.emphasize(model, redo, run_time=1.0)
+        box = self.frame_of(model)
+        self.play(Create(box), run_time=0.4)
+        self.hold_until(self.cue_at(1) - 0.1)
+        # "Redo ... as X times W plus the bias": each entry recomputed in turn, the pointer on
+        # the model's entry and the recomputed one beside it
+        self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
+        for j, n in enumerate(redo.nums):
+            self.play(FadeIn(n, target_position=model.nums[j].get_center()),
+                      Transform(box, self.frame_of(VGroup(model.nums[j], n))), run_time=0.7)
         b = v.identity_bound["q"]
         sh = self.v.shape
         scope = txt(f"recomputed for all {len(self.v.tokens)} tokens, {int(sh.n_heads)} heads "
@@ -846,16 +937,17 @@ class FreshQKVScene(StoryboardScene):
         VGroup(scope, gaps, bound).arrange(DOWN, buff=0.3).move_to(DOWN * 1.0)
         self.keep_inside(scope)
         self.stage.parts += [VGroup(ml, rl, model, redo)]
-        self.play(FadeIn(scope, shift=0.1 * UP), run_time=0.8)
-        left = max(1.0, self.cue_at(2) - self.time - 0.3)
-        self.play(LaggedStart(*[FadeIn(g, shift=0.15 * UP) for g in gaps], lag_ratio=0.5),
-                  run_time=min(left, 0.6 * len(gaps)))
+        self.play(FadeIn(scope, shift=0.1 * UP), Transform(box, self.frame_of(scope)),
+                  run_time=0.8)
+        # each layer checked in turn: the pointer on its tick as it appears
+        step = max(0.4, (self.cue_at(2) - self.time - 0.2) / max(1, len(gaps)))
+        for g in gaps:
+            self.play(FadeIn(g, shift=0.15 * UP), Transform(box, self.frame_of(g)),
+                      run_time=0.85 * step)
+            self.hold_until(self.time + 0.15 * step)
         self.hold_until_cue(2)
-        self.play(FadeIn(bound, shift=0.1 * UP), run_time=0.8)
-        self.emphasize(bound, run_time=1.0)
-        self.stage.parts += [scope, gaps, bound]
-        self.hold_until(self.when(2, "in every layer") - 0.2)
-        box = self.frame_of(gaps)
-        self.play(Create(box), run_time=0.5)
-        self.stage.parts.append(box)
+        self.play(FadeIn(bound, shift=0.1 * UP), Transform(box, self.frame_of(bound)),
+                  run_time=0.8)
+        self.stage.parts += [scope, gaps, bound, box]
+        self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 1.2)
         self.hold_until(self.cue_at(99) - 0.3)
