@@ -27,8 +27,8 @@ class SummaryBeats:
         L_ = T.TYPE.label
         grow = inline(math("|X|", T.TYPE.math_label, T.X), txt("grows", L_),
                       self.n(v.summary.norm_first, T.X, L_), txt("\u2192", L_),
-                      self.n(v.summary.norm_last, T.X, L_), txt("(\u00d7", L_),
-                      self.n(v.summary.growth, T.TEXT, L_, suffix=")"))
+                      self.n(v.summary.norm_last, T.X, L_), txt("(about \u00d7", L_),
+                      self.n(v.summary.growth_about, T.TEXT, L_, suffix=")"))
         grow.move_to(LEFT * 3.2 + UP * 1.6)
         o = d.get("outlier")
         rows = []
@@ -36,7 +36,9 @@ class SummaryBeats:
             rows.append(inline(txt("token", L_, T.MUTED), txt(o["token"], L_, T.TEXT),
                                txt("(the first) reaches", L_, T.MUTED),
                                math("|X| \u2248", T.TYPE.math_label, T.MUTED),
-                               self.n(v.outlier.max_norm, T.TEXT, L_)))
+                               self.n(v.outlier.max_norm, T.TEXT, L_),
+                               math(f"\"at\" {T.X_l(o['max_layer'])}", T.TYPE.math_label,
+                                    T.MUTED)))
             if o["is_sink"]:
                 lay = v.outlier.attention_layers
                 rows.append(inline(txt(d["focus"]["token_text"].lstrip(d["space_mark"]), L_, T.HIGHLIGHT),
@@ -48,8 +50,7 @@ class SummaryBeats:
                                    txt("to", S, T.MUTED),
                                    Num(lay[1], decimals=0, size=S, color=T.MUTED),
                                    txt("and all heads)", S, T.MUTED)))
-                rows.append(txt("an attention sink, as [CLS] was in MiniLM",
-                                S, T.MUTED))
+                rows.append(txt("an attention sink", S, T.MUTED))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
         if rows:
             box.next_to(grow, DOWN, buff=0.45).align_to(grow, LEFT)
@@ -113,10 +114,12 @@ class SummaryBeats:
             self.put("id", msg.move_to(LEFT * 3.6 + UP * 0.6))
             return
         L, dec = self.L, ident["decimals"]
-        if self.chart is not None and self.chart_key in self.chart.submobjects:
+        if self.chart is not None and self.chart_key[0] in self.chart.submobjects:
             # the columns reach down to the bars' colour key: the key has done its job
-            self.play(FadeOutPlace(self.chart_key), run_time=0.3)
-            self.chart.remove(self.chart_key)
+            shown = [e for e in self.chart_key if e not in getattr(self, "key_for", {}).values()]
+            self.play(*[FadeOutPlace(e) for e in shown], run_time=0.3)
+            self.chart.remove(self.chart_key[0])
+            self.remove(*shown)
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
                   f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.15)
         iv = v.identity
