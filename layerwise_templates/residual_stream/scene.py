@@ -394,8 +394,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             inline(math("|Delta_\"FFN\"| =", T.TYPE.math_label, T.FFN),
                    self.n(v.summary.median_rel_mlp, T.FFN, lab),
                    math("|X|", T.TYPE.math_label, T.X)),
-        ).arrange(DOWN, buff=0.22, aligned_edge=LEFT)
-        med.next_to(self.shown["tag"], DOWN, buff=0.45).align_to(self.shown["tag"], LEFT)
+        ).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+        med.next_to(self.shown["tag"], DOWN, buff=0.35).align_to(self.shown["tag"], LEFT)
         self.keep_inside(med)
         self.shown["med"] = med
         return [FadeIn(med, shift=0.1 * UP)]
@@ -412,7 +412,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_moment(M.LARGEST)
         lab = self.n(v.summary.largest_update, color, T.TYPE.label)
         if bar is not None:
-            lab.next_to(bar, UP, buff=0.1)
+            # right of the last X's bar (which stands beside it), level with the bar's top
+            beside = self.bars.get(("x", len(d["x_stages"]) - 1), bar)
+            lab.next_to(beside, RIGHT, buff=0.12).align_to(bar, UP)
             self.keep_inside(lab)
             self.put("largest", lab, run_time=0.5)
             self.emphasize(bar, lab, color=color,

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import math as _m
+
 from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, Rectangle, VGroup)
 
 from scenes import theme as T
@@ -13,6 +15,9 @@ from scenes.mobjects import Num, inline, math, txt
 from scenes.motion.tip_to_tail import PlaneStep
 from . import moments as M
 from .scene_parts import S
+
+
+math_log10 = _m.log10
 
 
 class SummaryBeats:
@@ -77,6 +82,11 @@ class SummaryBeats:
         self.point_at(tok, run_time=1.0)
         self.hold_until_moment(M.OUTLIER_NORM)
         self.emphasize(rows[0][4], run_time=0.8)
+        # "... grows to 24,100 at X of 12, while bank is 158 there": the two lengths as bars on
+        # a log scale, where the plane was (nothing here is on the plane)
+        self.hide_plane()
+        inset = self.sink_inset(o["max_layer"])
+        self.put("sink_inset", inset, run_time=0.8)
         if len(rows) < 4:
             return
         # "Bank gives it 67 percent of its attention, averaged over layers 12 to 29 ...":
@@ -96,6 +106,34 @@ class SummaryBeats:
         self.hold_until_cue(4)
         self.put("sink_word", rows[3], run_time=0.6)
         self.emphasize(rows[3], tok, run_time=self.to_cue(self.n_cues(), 1.0))
+
+    def sink_inset(self, j: int) -> VGroup:
+        """|X^(j)| of the outlier token and of the followed token as bars on one log scale
+        (from 1): their lengths written beside them, the scale and the state named above."""
+        d, v = self.data, self.v
+        lab = T.TYPE.label
+        o_norm, f_norm = d["outlier"]["max_norm"]["value"], d["x_norms"][j]["value"]
+        top = _m.ceil(math_log10(max(o_norm, f_norm, 10.0)))
+        w = 2.6
+        rows = VGroup()
+        for name, value, shown, color in ((d["outlier"]["token"], o_norm, v.outlier.max_norm,
+                                           T.TEXT),
+                                          (d["focus"]["token_text"].lstrip(d["space_mark"]),
+                                           f_norm, v.x_norms[j], T.HIGHLIGHT)):
+            word = txt(name, lab, color)
+            bar = Rectangle(width=max(0.03, w * math_log10(max(1.0, value)) / top), height=0.3,
+                            stroke_width=0, fill_color=T.X, fill_opacity=1)
+            rows.add(VGroup(word, bar, self.n(shown, T.X, lab)))
+        name_w = max(r[0].width for r in rows)
+        for k, r in enumerate(rows):
+            r[0].move_to([0, -0.6 * k, 0], aligned_edge=LEFT)
+            r[1].move_to([name_w + 0.2, -0.6 * k, 0], aligned_edge=LEFT)
+            r[2].next_to(r[1], RIGHT, buff=0.12)
+        head = inline(math(f"|{T.X_l(j)}|", T.TYPE.math_label, T.X),
+                      txt("on a log scale", lab, T.MUTED))
+        head.next_to(rows, UP, buff=0.3).align_to(rows, LEFT)
+        g = VGroup(head, rows).move_to(RIGHT * 4.1 + UP * 0.7)
+        return self.keep_inside(g)
 
     def beat_identity(self, beat) -> None:
         """X^(L) = X^(0) + every update: the sum and X^(L) as equal columns, within the float32
