@@ -9,7 +9,8 @@ each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_at
 
 Beats: `switch` (MiniLM's post-LN block beside SmolLM2's pre-norm block), `tokens`, `x` (X
 entering the beat's layer), `plane` (what the PCA plane is), `attn_out`, `mlp_out` (one update
-added), `journey` (every remaining layer), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
+added), `journey` (every remaining layer; `journey_medians` writes the typical update's share
+of |X|, `journey_last` names the largest update on its bar and writes the last X), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
 `sizes` (the lengths, the outlier token), `identity` (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
 narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`, and
 `hold_until_moment` for the moments its storyboard names: `moments:`, declared per handler in
