@@ -239,8 +239,12 @@ class IntroBeats:
         x_bar.move_to([bar_x, x_lab.get_y(), 0], aligned_edge=LEFT)
         c_bar.move_to([bar_x, c_lab.get_y(), 0], aligned_edge=LEFT)
         rows = VGroup(VGroup(x_lab, x_bar), VGroup(c_lab, c_bar))
-        mini = txt("MiniLM: X itself normalised after every addition", L_, T.MUTED)
-        mini.next_to(labs, DOWN, buff=0.3).align_to(top, LEFT)
+        # said last, where the per-layer lengths stood (the left column reaches the bars' key)
+        mini = VGroup(txt("MiniLM: LayerNorm set the", L_, T.MUTED),
+                      txt("length of X itself after", L_, T.MUTED),
+                      txt("every addition", L_, T.MUTED)).arrange(DOWN, buff=0.12,
+                                                                  aligned_edge=LEFT)
+        mini.move_to(RIGHT * 4.0 + UP * 0.55).align_to(RIGHT * 2.3, LEFT)
         # "Every one of these X's is what the next layer's W_Q, W_K and W_V read, through a copy"
         xs = [r for k, r in self.bars.items() if k[0] == "x"]
         # the formula is written while the sentence says what it is (not after it)
@@ -286,5 +290,6 @@ class IntroBeats:
         self.emphasize(formula[0], c_bar, run_time=self.to_cue(3, 1.2))
         # "MiniLM normalised X itself after every addition ..."
         self.hold_until_cue(3)
+        self.drop("ticker", run_time=0.3)
         self.put("mini", mini, anim=Write(mini), run_time=self.fill(self.cue_at(self.n_cues()),
                                                                     0.8))
