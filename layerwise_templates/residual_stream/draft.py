@@ -47,8 +47,8 @@ def build(c: Context) -> Draft:
         bound = addition_check(t, pos)["bound_total"]["bound"]      # float32's, from |X|
         beats.append(Beat(
             "switch", ["switch"], "A pre-norm model: {model.display}",
-            "On the left, MiniLM, a post-LN model. On the right, {model.display}, built like "
-            "today's language models. MiniLM normalises X itself after each addition, which "
+            "On the left, MiniLM, a post-LN model. On the right, {model.display}, pre-norm like "
+            "most recent decoders. MiniLM normalises X itself after each addition, which "
             "resets its length. {model.display} normalises only a copy for each "
             "sublayer to read, and adds the update to X itself, which is never normalised.",
             # the last X is the first plus the updates: X itself is only added to
@@ -126,21 +126,27 @@ def build(c: Context) -> Draft:
                      f"{L - 1}, a typical attention update is "
                      "{data.summary.median_rel_attn.value:.2f} of the length of X, a typical "
                      "feed-forward update {data.summary.median_rel_mlp.value:.2f}.")
-        if additive and (k == 2 or (k == len(legs) - 1 and k > 0)):
-            steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
-                [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
-            big_n, big_kind, big_l = max(steps)
+        show, moments = ("journey_medians", {"medians": "a typical"}) if k == 1 else \
+            ("journey", {})
+        steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
+            [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
+        big_n, big_kind, big_l = max(steps)
+        over = ((" Over this layer" if a == b else " Over these layers")
+                + ", X goes from "
+                f"{{data.x_norms[{a}].value:{_spec(xs[a])}}} to "
+                f"{{data.x_norms[{b + 1}].value:{_spec(xs[b + 1])}}} long.")
+        if additive and a <= big_l <= b:
+            # said on the leg that draws it, as the leg ends: its bar and X's end lit then
             said += (" The largest of all {data.check.n_updates} updates is the "
                      f"{big_kind} update of layer {{data.summary.largest_update_layer}}, "
                      f"{{data.summary.largest_update.value:{_spec(big_n)}}} long.")
             extra_expect = [f"data.summary.largest_update_layer == {big_l}"]
+            show, moments = "journey_last", {"largest": "The largest",
+                                             "x_ends": over.split(",")[0].strip()}
         else:
             extra_expect = []
-        said += ((" Over this layer" if a == b else " Over these layers")
-                 + ", X goes from "
-                 f"{{data.x_norms[{a}].value:{_spec(xs[a])}}} to "
-                 f"{{data.x_norms[{b + 1}].value:{_spec(xs[b + 1])}}} long.")
-        beats.append(Beat(f"journey{k}", ["journey"], span, said,
+        said += over
+        beats.append(Beat(f"journey{k}", [show], span, said, moments=moments,
                           layer=b if b < L - 1 else None, expect=extra_expect))
     if additive:
         from layerwise_core.analysis.residual_stream_copies import copy_norms
@@ -152,16 +158,16 @@ def build(c: Context) -> Draft:
             "copy: Q is RMSNorm of X times W Q, and the same for K and V. From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
-            f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to "
-            f"{{data.copies.x_last_in.value:{_spec(cn['x'][-1])}}} at X of "
+            f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
+            "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So each layer makes fresh Q, K and V from the current "
-            "X, and the copy keeps them in range. MiniLM normalised X itself after every "
-            "addition, so its X never grew like this.",
+            "X, and the copy keeps them in range. In MiniLM, as we saw earlier, LayerNorm set "
+            "the length of X itself after every addition.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("The bars give the true lengths. X goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
              f"{{data.summary.norm_last.value:{_spec(x_end)}}}"
-             + (", about {data.summary.growth.value:,.0f} times." if x_end / x0 >= 2 else
+             + (", about {data.summary.growth_about.value:,.0f} times." if x_end / x0 >= 2 else
                 ": about the same length."))
     moments = {"norm_first": "from", "norm_last": "to", "growth": "about"}
     big = _outlier(t, pos[0])

@@ -8,6 +8,7 @@ FORMULA, RANGE, X_GROWS = "formula", "range", "x_grows"
 NORM_FIRST, NORM_LAST, GROWTH = "norm_first", "norm_last", "growth"
 FIRST_TOKEN, OUTLIER_NORM, SHARE = "first_token", "outlier_norm", "share"
 UPDATE = "update"
+LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 
 BY_SHOW = {
@@ -15,6 +16,8 @@ BY_SHOW = {
     "x": (NUMBERS, LENGTH, ALONE),
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "mlp_out": (UPDATE,),
+    "journey_medians": (MEDIANS,),
+    "journey_last": (LARGEST, X_ENDS),
     "copies": (FORMULA, RANGE, X_GROWS),
     "sizes": (NORM_FIRST, NORM_LAST, GROWTH, FIRST_TOKEN, OUTLIER_NORM, SHARE),
     "identity": (UPDATES, IS_X, WITHIN, EVERY_ENTRY),

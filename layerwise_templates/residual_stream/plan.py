@@ -159,6 +159,18 @@ def _num(value: float, where: str, decimals: int | None = None) -> dict:
     return {"value": stable(value, d, where), "decimals": d}
 
 
+def _about(value: float, where: str) -> dict:
+    """A number said with "about": 2 significant digits (399.4 -> 400, 782.5 -> 780), one more
+    when float noise could tip it over a rounding boundary."""
+    value = float(value)
+    e = math.floor(math.log10(abs(value))) - 1 if value else 0
+    if near_boundary(value / 10 ** e, 0):
+        e -= 1
+    stable(value / 10 ** e, 0, where)
+    return {"value": float(round(round(value / 10 ** e) * 10 ** e, max(0, -e))),
+            "decimals": max(0, -e), "exact": value, "rounded_to": float(10 ** e)}
+
+
 def _head(v: np.ndarray, decimals: set[int], where: str) -> list[float]:
     """The first ENTRIES entries, safe to show with each of `decimals` on any machine (a state is
     shown with its layer's decimals, and X^(l+1) both ends layer l and starts layer l+1)."""
@@ -378,6 +390,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     summary = {
         "norm_first": x_norms[0], "norm_last": x_norms[-1],
         "growth": _num(x_norms[-1]["value"] / x_norms[0]["value"], "summary.growth", 0),
+        "growth_about": _about(x_norms[-1]["value"] / x_norms[0]["value"], "summary.growth_about"),
         "ffn0_over_x0": _num(first_ffn / x_norms[0]["value"], "summary.ffn0_over_x0", 0),
         "median_rel_attn": _num(float(np.median(sizes["rel_attn"][later] or [0.0])),
                                 "summary.median_rel_attn", 2),
@@ -399,7 +412,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "min": _num(c["copy"][lo], "copies.min", 1), "min_layer": lo,
                   "max": _num(c["copy"][hi], "copies.max", 1), "max_layer": hi,
                   "from_layer": 1 if L > 1 else 0,
-                  "x_last_in": _num(c["x"][-1], "copies.x_last_in"), "last_layer": L - 1}
+                  "x_last_in": _num(c["x"][-1], "copies.x_last_in"),
+                  "x_last_about": _about(c["x"][-1], "copies.x_last_about"),
+                  "last_layer": L - 1}
 
     tokens = []
     for i, tok in enumerate(t.tokens):

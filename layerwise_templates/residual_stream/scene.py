@@ -9,7 +9,8 @@ each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_at
 
 Beats: `switch` (MiniLM's post-LN block beside SmolLM2's pre-norm block), `tokens`, `x` (X
 entering the beat's layer), `plane` (what the PCA plane is), `attn_out`, `mlp_out` (one update
-added), `journey` (every remaining layer), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
+added), `journey` (every remaining layer; `journey_medians` writes the typical update's share
+of |X|, `journey_last` names the largest update on its bar and writes the last X), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
 `sizes` (the lengths, the outlier token), `identity` (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
 narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`, and
 `hold_until_moment` for the moments its storyboard names: `moments:`, declared per handler in
@@ -310,7 +311,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 self.hold_until_cue(2)
         self.add_step(which)
 
-    def beat_journey(self, beat) -> None:
+    def beat_journey_medians(self, beat) -> None:
+        """`journey`, with the two medians the voice says written when it says them."""
+        self.beat_journey(beat, medians=True)
+
+    def beat_journey_last(self, beat) -> None:
+        """`journey` to the last layer, then its largest update named on its bar and the last
+        X's length written (`largest_and_last`)."""
+        self.beat_journey(beat, ending=True)
+
+    def beat_journey(self, beat, medians: bool = False, ending: bool = False) -> None:
         """The layers from the last one drawn up to the beat's `layer` (else the last), at
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
@@ -325,6 +335,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         last = len(d["layers"]) - 1 if upto is None else int(upto)
         left = d["layers"][first:last + 1]
         if not left:
+            if ending:
+                self.largest_and_last(len(d["x_stages"]) - 1)
             return
         voiced = bool(self.beat.get("cues"))
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
@@ -334,6 +346,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if voiced and self.n_cues() > 2:
             lit[self.cue_at(2)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
                                            Indicate(self.tick_labels, color=T.HIGHLIGHT)]
+        # "a typical attention update is 0.15 of the length of X ...": the medians, written
+        if medians and voiced:
+            lit[self.said(M.MEDIANS)] = self.show_medians
+        has = ending
         for k, lay in enumerate(left):
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
@@ -345,10 +361,15 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
             unit = max(LAYER_TIME, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
+            if has and voiced:                  # the last step is drawn as it is named
+                unit = max(LAYER_TIME, (self.said(M.LARGEST) - self.time) / (len(left) - k))
             extra = []
             for at in [t for t in lit if t <= self.time + unit]:
                 extra += lit.pop(at)()
             self.advance_together(lay["stage_out"], unit, extra)
+        if has:
+            self.largest_and_last(left[-1]["layer"] + 1)
+            return
         # the layer the sentence ends on: its bars and the length it left X at, lit
         if voiced and end - self.time > 0.6:
             lay = left[-1]
@@ -356,6 +377,62 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             lit_bars = [self.bars[k] for k in (("x", l), ("x", l + 1), ("step", lay["step_attn"]),
                                                ("step", lay["step_ffn"])) if k in self.bars]
             self.emphasize(self.shown["tag"], *lit_bars, run_time=min(2.0, end - self.time))
+
+    def show_medians(self) -> list:
+        """The two medians the voice says, written under the layer's tag (attention's, the
+        FFN's, as a share of |X|, over layers 1 to L-1)."""
+        v = self.v
+        lab = T.TYPE.label
+        med = VGroup(
+            inline(txt("typical update (median, layers", lab, T.MUTED),
+                   Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
+                   txt("to", lab, T.MUTED),
+                   Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED,
+                       suffix="):")),
+            inline(math("|Delta_\"attn\"| =", T.TYPE.math_label, T.ATTN),
+                   self.n(v.summary.median_rel_attn, T.ATTN, lab),
+                   math("|X|", T.TYPE.math_label, T.X)),
+            inline(math("|Delta_\"FFN\"| =", T.TYPE.math_label, T.FFN),
+                   self.n(v.summary.median_rel_mlp, T.FFN, lab),
+                   math("|X|", T.TYPE.math_label, T.X)),
+        ).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+        med.next_to(self.shown["tag"], DOWN, buff=0.35).align_to(self.shown["tag"], LEFT)
+        self.keep_inside(med)
+        self.shown["med"] = med
+        return [FadeIn(med, shift=0.1 * UP)]
+
+    def largest_and_last(self, n: int) -> None:
+        """"The largest of all 60 updates is its feed-forward update, 462 long": that bar lit,
+        its length written on it; "X ends 870 long": X^(n)'s length (the leg's end) and bar."""
+        d, v = self.data, self.v
+        s = d["summary"]
+        lay = d["layers"][s["largest_update_layer"]]
+        j = lay["step_ffn" if s["largest_update_kind"] == "ffn" else "step_attn"]
+        bar = self.bars.get(("step", j))
+        color = T.FFN if s["largest_update_kind"] == "ffn" else T.ATTN
+        self.hold_until_moment(M.LARGEST)
+        lab = self.n(v.summary.largest_update, color, T.TYPE.label)
+        if bar is not None:
+            # right of the last X's bar (which stands beside it), level with the bar's top
+            beside = self.bars.get(("x", len(d["x_stages"]) - 1), bar)
+            lab.next_to(beside, RIGHT, buff=0.12).align_to(bar, UP)
+            self.keep_inside(lab)
+            self.put("largest", lab, run_time=0.5)
+            self.emphasize(bar, lab, color=color,
+                           run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.6))
+        self.hold_until_moment(M.X_ENDS)
+        end_tag = inline(math(f"|{T.X_l(n)}| =", T.TYPE.math_label, T.X),
+                         self.n(v.x_norms[n], T.X, T.TYPE.label))
+        tag = self.shown.get("tag")
+        if tag is not None:
+            end_tag.next_to(tag, DOWN, buff=0.45).align_to(tag, LEFT)
+        else:
+            end_tag.move_to(LEFT * 3.2 + UP * 1.2)
+        self.put("end_tag", end_tag, anim=Write(end_tag), run_time=0.8)
+        last = self.bars.get(("x", n))
+        self.emphasize(end_tag, *([last] if last is not None else []),
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+
 
 def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:
     """The glyphs of `part` inside a `Text` made from `source` (a Text has one glyph per

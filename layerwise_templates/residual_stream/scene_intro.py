@@ -5,7 +5,8 @@ while X grows)."""
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, GrowFromEdge, Indicate, MoveAlongPath,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, GrowFromEdge, Indicate, Line,
+                   MoveAlongPath,
                    Rectangle, RoundedRectangle, VGroup, VMobject, Write, linear,
                    squish_rate_func, there_and_back)
 
@@ -15,6 +16,7 @@ from . import moments as M
 from .scene_parts import S
 
 L_ = T.TYPE.label
+FORMULA_SCALE = 1.25       # the copies beat's formula and per-layer lengths, read at 480p
 
 
 def _box(word: str, color, w: float | None = None) -> VGroup:
@@ -59,7 +61,14 @@ class IntroBeats:
                       _arrow(ln2.get_bottom(), ln2.get_bottom() + DOWN * 0.45, T.X))
         feeds = VGroup(_arrow(att.get_left(), p1.get_right(), T.ATTN),
                        _arrow(ffn.get_left(), p2.get_right(), T.FFN))
-        g = VGroup(title, x_in, line, p1, p2, ln1, ln2, att, ffn, feeds)
+        # each sublayer reads X (the stream before its +): a branch off X's path into it
+        reads = VGroup()
+        for sub, y in ((att, (x_in.get_bottom()[1] + p1.get_top()[1]) / 2),
+                       (ffn, (ln1.get_bottom()[1] + p2.get_top()[1]) / 2)):
+            corner = [sub.get_x(), y, 0]
+            reads.add(Line([x0, y, 0], corner, stroke_width=3, color=T.X),
+                      _arrow(corner, sub.get_top(), T.X))
+        g = VGroup(title, x_in, line, p1, p2, ln1, ln2, att, ffn, reads, feeds)
         g.lns = VGroup(ln1, ln2)
         g.path = VMobject().set_points_as_corners(
             [x_in.get_bottom(), ln1.get_center(), ln2.get_center(),
@@ -100,7 +109,7 @@ class IntroBeats:
         left, right = self.post_ln_diagram(), self.pre_norm_diagram()
         # "Until now our model was MiniLM."
         self.put("post", left, anim=Create(left), run_time=self.to_cue(1, 1.0))
-        # "From here on it is SmolLM2, built like today's language models."
+        # "From here on it is SmolLM2, pre-norm like most recent decoders."
         self.hold_until_cue(1)
         self.put("pre", right, anim=Create(right), run_time=self.to_cue(2, 1.0))
         # "MiniLM normalises X itself after each addition": a dot runs down X's own path,
@@ -115,6 +124,16 @@ class IntroBeats:
                      self.fill(self.cue_at(self.n_cues()), 2.5) / 2, extra=right.branches)
         self.emphasize(right.line, color=T.X, run_time=self.fill(self.cue_at(self.n_cues()),
                                                                   1.0), buff=0.12)
+
+    def copy_row(self, l: int) -> VGroup:
+        """|X^(l)| over its copy's length |RMSNorm(X^(l))|, where the plane was."""
+        v = self.v
+        g = VGroup(inline(math(f"|{T.X_l(l)}| =", T.TYPE.math_label, T.X),
+                          self.n(v.layers[l].norm_x, T.X, L_)),
+                   inline(math(f"|\"RMSNorm\"({T.X_l(l)})| =", T.TYPE.math_label, T.LN),
+                          self.n(v.copies.norm[l], T.LN, L_)),
+                   ).arrange(DOWN, buff=0.3, aligned_edge=LEFT).scale(FORMULA_SCALE)
+        return g.move_to(RIGHT * 4.0 + UP * 0.55).align_to(RIGHT * 2.3, LEFT)
 
     def run_dot(self, path, lit, run_time: float, extra=()) -> None:
         """A dot runs along `path` (and one along each of `extra`), lighting each (mobject,
@@ -182,20 +201,21 @@ class IntroBeats:
     def beat_copies(self, beat) -> None:
         """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
         X's own length (a post-LN model: X itself is normalised)."""
-        self.ensure_plane()
         self.ensure_chart()
         self.clear_stage()
+        self.hide_plane()                 # nothing here is on the plane: the copy takes its place
         c = self.data.get("copies")
         if c is None:           # a post-LN model: X itself is normalised, there is no copy
             self.put("q", txt("X itself is normalised after every addition", L_))
             return
         last = c["last_layer"]
-        formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label),
-                         txt("(K, V: the same)", L_, T.MUTED))
+        formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label)
+                         .scale(FORMULA_SCALE),
+                         txt("(K, V: the same)", L_, T.TEXT))
         if self.data["model"].get("rotary"):
             # position enters here: Q and K (not V) are rotated by the token's position
             formula = VGroup(formula, txt("then Q and K (not V) are rotated by position", L_,
-                                          T.MUTED)).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
+                                          T.TEXT)).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         top = formula
         top.move_to([-3.0, 2.0, 0]).align_to([-5.9, 0, 0], LEFT)
         cp = self.v.copies
@@ -209,8 +229,8 @@ class IntroBeats:
         x_bar = Rectangle(width=w, height=0.28, stroke_width=0, fill_color=T.X, fill_opacity=1)
         c_bar = Rectangle(width=max(0.02, w * cv / xv), height=0.28, stroke_width=0,
                           fill_color=T.LN, fill_opacity=1)
-        x_lab = inline(math(f"|X^(({last}))|", T.TYPE.math_label, T.X), txt("=", L_),
-                       self.n(cp.x_last_in, T.X, L_))
+        x_lab = inline(math(f"|X^(({last}))|", T.TYPE.math_label, T.X), txt("\u2248", L_),
+                       self.n(cp.x_last_about, T.X, L_))
         c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.LN), txt("\u2264", L_),
                        self.n(cp.max, T.LN, L_))
         labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
@@ -219,8 +239,12 @@ class IntroBeats:
         x_bar.move_to([bar_x, x_lab.get_y(), 0], aligned_edge=LEFT)
         c_bar.move_to([bar_x, c_lab.get_y(), 0], aligned_edge=LEFT)
         rows = VGroup(VGroup(x_lab, x_bar), VGroup(c_lab, c_bar))
-        mini = txt("MiniLM: X itself normalised after every addition", L_, T.MUTED)
-        mini.next_to(labs, DOWN, buff=0.3).align_to(top, LEFT)
+        # said last, where the per-layer lengths stood (the left column reaches the bars' key)
+        mini = VGroup(txt("MiniLM: LayerNorm set the", L_, T.MUTED),
+                      txt("length of X itself after", L_, T.MUTED),
+                      txt("every addition", L_, T.MUTED)).arrange(DOWN, buff=0.12,
+                                                                  aligned_edge=LEFT)
+        mini.move_to(RIGHT * 4.0 + UP * 0.55).align_to(RIGHT * 2.3, LEFT)
         # "Every one of these X's is what the next layer's W_Q, W_K and W_V read, through a copy"
         xs = [r for k, r in self.bars.items() if k[0] == "x"]
         # the formula is written while the sentence says what it is (not after it)
@@ -236,19 +260,36 @@ class IntroBeats:
         self.hold_until_moment(M.RANGE)
         self.put("range", rng, anim=Write(rng), run_time=1.0)
         self.put("c_row", rows[1], run_time=0.6)
-        self.emphasize(rng[3], rng[5], c_bar, run_time=self.to_moment(M.X_GROWS, 0.8))
-        # "while X grows to 782.5 at X of 29": the same scale, X's bar beside the copy's sliver
-        self.hold_until_moment(M.X_GROWS)
-        self.put("x_lab", x_lab, run_time=0.5)
-        self.shown["x_bar"] = x_bar
-        self.play(GrowFromEdge(x_bar, LEFT), run_time=self.to_cue(2, 1.0, 0.5))
-        last_bar = self.bars.get(("x", last))
-        self.emphasize(x_bar, c_bar, *([last_bar] if last_bar is not None else []),
-                       run_time=self.to_cue(2, 1.0))
+        self.emphasize(rng[3], rng[5], c_bar, run_time=0.8)
+        # layer by layer, where the plane was: |X^(l)| beside its copy's length; at "while X
+        # grows to about 780 at X of 29", the same scale: X's bar beside the copy's sliver
+        grown = False
+        layers = range(c["from_layer"], last + 1)
+        for k, l in enumerate(layers):
+            row = self.copy_row(l)
+            self.set_slot("ticker", row)
+            bar = self.bars.get(("x", l))
+            step = max(1 / 15, (self.cue_at(2) - 1.2 - self.time) / (len(layers) - k))
+            if bar is not None:
+                self.play(Indicate(bar, color=T.HIGHLIGHT, scale_factor=1.0), run_time=step)
+            else:
+                self.wait(step)
+            if not grown and self.time >= self.said(M.X_GROWS):
+                grown = True
+                self.put("x_lab", x_lab, run_time=0.3)
+                self.shown["x_bar"] = x_bar
+                self.play(GrowFromEdge(x_bar, LEFT), run_time=0.5)
+        if not grown:
+            self.hold_until_moment(M.X_GROWS)
+            self.put("x_lab", x_lab, run_time=0.3)
+            self.shown["x_bar"] = x_bar
+            self.play(GrowFromEdge(x_bar, LEFT), run_time=0.5)
+        self.emphasize(x_bar, c_bar, *self.shown["ticker"], run_time=self.to_cue(2, 1.0))
         # "So each layer makes fresh Q, K and V ... the copy keeps them in range."
         self.hold_until_cue(2)
         self.emphasize(formula[0], c_bar, run_time=self.to_cue(3, 1.2))
         # "MiniLM normalised X itself after every addition ..."
         self.hold_until_cue(3)
+        self.drop("ticker", run_time=0.3)
         self.put("mini", mini, anim=Write(mini), run_time=self.fill(self.cue_at(self.n_cues()),
                                                                     0.8))

@@ -11,11 +11,11 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, Indicate, Rectangle, VGroup, VMobject,
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, FadeIn, Indicate, Rectangle, VGroup, VMobject,
                    squish_rate_func, there_and_back)
 
 from scenes import theme as T
-from scenes.animations import FadeInPlace
+from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from scenes.mobjects.numbers import bracket
 from scenes.motion.tip_to_tail import PlaneStep, TipToTail
@@ -26,6 +26,7 @@ KIND_WORD = {"attn": "attention", "ffn": "FFN", "ln": "LayerNorm"}
 PLANE_H = 2.9
 CHART_W, CHART_H = 11.6, 1.35
 BAR_W = 0.085
+KEY_SCALE = 1.3           # the bars' colour key, read at 480p
 
 
 def clip_segment(p, q, lo, hi):
@@ -121,6 +122,11 @@ class StreamPanels:
     # --- the plane ----------------------------------------------------------------------------
     def ensure_plane(self) -> None:
         if self.plane is not None:
+            if getattr(self, "plane_hidden", False):      # a beat cleared it: it comes back
+                self.plane_hidden = False
+                self.play(FadeInPlace(self.plane), FadeInPlace(self.plane_head),
+                          FadeInPlace(self.scale),
+                          run_time=self.quick(0.2, 0.6))
             return
         d = self.data
         self.plane = ClippedPlane(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
@@ -135,6 +141,15 @@ class StreamPanels:
         self.add(self.plane, head)
         self.play(FadeInPlace(self.plane), FadeInPlace(head), FadeInPlace(self.scale),
                   run_time=self.quick())
+
+    def hide_plane(self) -> None:
+        """Clear the plane for a beat that does not use it (ensure_plane brings it back)."""
+        if self.plane is None or getattr(self, "plane_hidden", False):
+            return
+        self.plane_hidden = True
+        self.play(FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
+                  FadeOutPlace(self.scale),
+                  run_time=self.quick(0.2, 0.6))
 
     def scale_bar(self, k: int) -> VGroup:
         v = self.data["plane"]["views"][k]
@@ -165,6 +180,7 @@ class StreamPanels:
             new_bar = self.bar_for_step(i - 1)
             if new_bar is not None:
                 anims.append(new_bar)
+                anims += self.key_reveals([s["kind"]])
             if i in self.data["x_stages"]:       # a layer finished: the old X becomes a ghost
                 new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
                 old = self.x_arrow
@@ -208,6 +224,8 @@ class StreamPanels:
         anims = [PlaneStep(self.plane, grow, views[k], turns=turns), *extra]
         if bars:
             anims.append(BarsTo(self, bars, self.data["bars"]["linear"][k]["max"], k))
+            anims += self.key_reveals([self.step_rows[i - 1]["kind"]
+                                       for i in range(first, k + 1)])
         self.progress = k
         self.play(*anims, run_time=run_time)
         self.swap_scale_bar(first - 1, k)
@@ -247,15 +265,27 @@ class StreamPanels:
                                         fill_color=c, fill_opacity=1),
                               math(lab, T.TYPE.math_label, c)).arrange(RIGHT, buff=0.08)
                        for c, lab in ((T.X, "|X^((l))|"), (T.ATTN, "|Delta_\"attn\"^((l))|"),
-                                      (T.FFN, "|Delta_\"FFN\"^((l))|"))]).arrange(RIGHT, buff=0.3)
+                                      (T.FFN, "|Delta_\"FFN\"^((l))|"))]).arrange(RIGHT, buff=0.45)
+        key.scale(KEY_SCALE)
         key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
         key.shift(RIGHT * 1.4)
         word = txt("layer l", S, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
-        self.chart = VGroup(grid, base, layer_labels, word, key)
+        # |X| is keyed with the chart; each update's entry comes in with its first bar
+        self.chart = VGroup(grid, base, layer_labels, word, key[0])
         self.chart_key = key
+        self.key_for = {"attn": key[1], "ffn": key[2]}
         self.bar_group = VGroup()
         self.add(self.bar_group)
         self.play(FadeInPlace(self.chart), FadeInPlace(self.tick_labels), run_time=self.quick())
+
+    def key_reveals(self, kinds) -> list:
+        """The chart key's entry for each update kind whose first bar grows now, faded in."""
+        out = []
+        for kind in kinds:
+            entry = getattr(self, "key_for", {}).pop(kind, None)
+            if entry is not None:
+                out.append(FadeIn(entry))
+        return out
 
     def ticks(self, k: int) -> VGroup:
         out = VGroup()

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import math as _m
+
 from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, Rectangle, VGroup)
 
 from scenes import theme as T
@@ -13,6 +15,9 @@ from scenes.mobjects import Num, inline, math, txt
 from scenes.motion.tip_to_tail import PlaneStep
 from . import moments as M
 from .scene_parts import S
+
+
+math_log10 = _m.log10
 
 
 class SummaryBeats:
@@ -27,8 +32,8 @@ class SummaryBeats:
         L_ = T.TYPE.label
         grow = inline(math("|X|", T.TYPE.math_label, T.X), txt("grows", L_),
                       self.n(v.summary.norm_first, T.X, L_), txt("\u2192", L_),
-                      self.n(v.summary.norm_last, T.X, L_), txt("(\u00d7", L_),
-                      self.n(v.summary.growth, T.TEXT, L_, suffix=")"))
+                      self.n(v.summary.norm_last, T.X, L_), txt("(about \u00d7", L_),
+                      self.n(v.summary.growth_about, T.TEXT, L_, suffix=")"))
         grow.move_to(LEFT * 3.2 + UP * 1.6)
         o = d.get("outlier")
         rows = []
@@ -36,7 +41,9 @@ class SummaryBeats:
             rows.append(inline(txt("token", L_, T.MUTED), txt(o["token"], L_, T.TEXT),
                                txt("(the first) reaches", L_, T.MUTED),
                                math("|X| \u2248", T.TYPE.math_label, T.MUTED),
-                               self.n(v.outlier.max_norm, T.TEXT, L_)))
+                               self.n(v.outlier.max_norm, T.TEXT, L_),
+                               math(f"\"at\" {T.X_l(o['max_layer'])}", T.TYPE.math_label,
+                                    T.MUTED)))
             if o["is_sink"]:
                 lay = v.outlier.attention_layers
                 rows.append(inline(txt(d["focus"]["token_text"].lstrip(d["space_mark"]), L_, T.HIGHLIGHT),
@@ -48,8 +55,7 @@ class SummaryBeats:
                                    txt("to", S, T.MUTED),
                                    Num(lay[1], decimals=0, size=S, color=T.MUTED),
                                    txt("and all heads)", S, T.MUTED)))
-                rows.append(txt("an attention sink, as [CLS] was in MiniLM",
-                                S, T.MUTED))
+                rows.append(txt("an attention sink", S, T.MUTED))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
         if rows:
             box.next_to(grow, DOWN, buff=0.45).align_to(grow, LEFT)
@@ -76,6 +82,11 @@ class SummaryBeats:
         self.point_at(tok, run_time=1.0)
         self.hold_until_moment(M.OUTLIER_NORM)
         self.emphasize(rows[0][4], run_time=0.8)
+        # "... grows to 24,100 at X of 12, while bank is 158 there": the two lengths as bars on
+        # a log scale, where the plane was (nothing here is on the plane)
+        self.hide_plane()
+        inset = self.sink_inset(o["max_layer"])
+        self.put("sink_inset", inset, run_time=0.8)
         if len(rows) < 4:
             return
         # "Bank gives it 67 percent of its attention, averaged over layers 12 to 29 ...":
@@ -96,6 +107,34 @@ class SummaryBeats:
         self.put("sink_word", rows[3], run_time=0.6)
         self.emphasize(rows[3], tok, run_time=self.to_cue(self.n_cues(), 1.0))
 
+    def sink_inset(self, j: int) -> VGroup:
+        """|X^(j)| of the outlier token and of the followed token as bars on one log scale
+        (from 1): their lengths written beside them, the scale and the state named above."""
+        d, v = self.data, self.v
+        lab = T.TYPE.label
+        o_norm, f_norm = d["outlier"]["max_norm"]["value"], d["x_norms"][j]["value"]
+        top = _m.ceil(math_log10(max(o_norm, f_norm, 10.0)))
+        w = 2.6
+        rows = VGroup()
+        for name, value, shown, color in ((d["outlier"]["token"], o_norm, v.outlier.max_norm,
+                                           T.TEXT),
+                                          (d["focus"]["token_text"].lstrip(d["space_mark"]),
+                                           f_norm, v.x_norms[j], T.HIGHLIGHT)):
+            word = txt(name, lab, color)
+            bar = Rectangle(width=max(0.03, w * math_log10(max(1.0, value)) / top), height=0.3,
+                            stroke_width=0, fill_color=T.X, fill_opacity=1)
+            rows.add(VGroup(word, bar, self.n(shown, T.X, lab)))
+        name_w = max(r[0].width for r in rows)
+        for k, r in enumerate(rows):
+            r[0].move_to([0, -0.6 * k, 0], aligned_edge=LEFT)
+            r[1].move_to([name_w + 0.2, -0.6 * k, 0], aligned_edge=LEFT)
+            r[2].next_to(r[1], RIGHT, buff=0.12)
+        head = inline(math(f"|{T.X_l(j)}|", T.TYPE.math_label, T.X),
+                      txt("on a log scale", lab, T.MUTED))
+        head.next_to(rows, UP, buff=0.3).align_to(rows, LEFT)
+        g = VGroup(head, rows).move_to(RIGHT * 4.1 + UP * 0.7)
+        return self.keep_inside(g)
+
     def beat_identity(self, beat) -> None:
         """X^(L) = X^(0) + every update: the sum and X^(L) as equal columns, within the float32
         bound, the sum landing on X's tip on the plane (post-LN: how far each LayerNorm moves X)."""
@@ -113,10 +152,12 @@ class SummaryBeats:
             self.put("id", msg.move_to(LEFT * 3.6 + UP * 0.6))
             return
         L, dec = self.L, ident["decimals"]
-        if self.chart is not None and self.chart_key in self.chart.submobjects:
+        if self.chart is not None and self.chart_key[0] in self.chart.submobjects:
             # the columns reach down to the bars' colour key: the key has done its job
-            self.play(FadeOutPlace(self.chart_key), run_time=0.3)
-            self.chart.remove(self.chart_key)
+            shown = [e for e in self.chart_key if e not in getattr(self, "key_for", {}).values()]
+            self.play(*[FadeOutPlace(e) for e in shown], run_time=0.3)
+            self.chart.remove(self.chart_key[0])
+            self.remove(*shown)
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
                   f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.15)
         iv = v.identity

@@ -90,6 +90,10 @@ class Summary(View):
     norm_first: Shown
     norm_last: Shown
     growth: Shown
+    growth_about: Shown
+    median_rel_attn: Shown
+    median_rel_mlp: Shown
+    largest_update: Shown
     ffn0_over_x0: Shown
 
 
@@ -98,6 +102,7 @@ class Copies(View):
     min: Shown
     max: Shown
     x_last_in: Shown
+    x_last_about: Shown
     from_layer: int
     last_layer: int
 
@@ -108,6 +113,7 @@ class Outlier(View):
     max_norm: Shown
     attention_pct: Shown
     attention_layers: list[int]
+    max_layer: int
     is_sink: bool
 
 
