@@ -14,7 +14,7 @@ from __future__ import annotations
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from scenes import theme as T
-from scenes.mobjects import Num, inline, math, txt
+from scenes.mobjects import Num, inline, layer_ruler, math, txt
 from scenes.motion import LayerRace
 
 
@@ -22,6 +22,18 @@ def x_label(state, size: float = T.MATH_SIZE, color=T.TEXT):
     """X^(n): the state n (the lens after layer l reads X^(l+1); see docs/chapter.md §2)."""
     n = state if isinstance(state, str) else int(state)
     return math(f"X^(({n}))", size, color)
+
+
+def state_ruler(layers, width: float):
+    """The kit's depth ruler with its ends named by the states the lens reads, X^(1) ... X^(L),
+    as the charts' axes name them (not "layer 0 ... L-1": no off-by-one left to the viewer)."""
+    ruler = layer_ruler(layers, width)
+    ends = VGroup(x_label(layers[0].state, T.MATH_SIZE, T.MUTED).next_to(ruler.dots[0], LEFT,
+                                                                         buff=0.15),
+                  x_label(layers[-1].state, T.MATH_SIZE, T.MUTED).next_to(ruler.dots[-1], RIGHT,
+                                                                          buff=0.15))
+    ruler.submobjects = [ruler.line, ruler.dots, ends]      # no "layer" word in front
+    return ruler
 
 
 class LensRace(LayerRace):
@@ -44,6 +56,16 @@ class LensRace(LayerRace):
     def counter(self, l: int):
         return x_label(self.layers[l].state, T.MATH_SIZE, T.HIGHLIGHT).next_to(
             self.counter_name, DOWN, buff=0.15)
+
+    def panel(self, prompt: VGroup) -> VGroup:
+        """The kit's panel, its depth ruler named by states (`state_ruler`)."""
+        out = super().panel(prompt)
+        group = out[0]
+        ruler = state_ruler(self.layers, self.ruler.line.width)
+        ruler.shift(self.ruler.line.get_left() - ruler.line.get_left())
+        group.submobjects[group.submobjects.index(self.ruler)] = ruler
+        self.ruler = ruler
+        return out
 
     def answer_row(self, l: int) -> VGroup:
         lay = self.layers[l]
