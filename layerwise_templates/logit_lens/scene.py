@@ -36,7 +36,7 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 from __future__ import annotations
 
 from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
-                   GrowFromEdge, GrowFromPoint, LaggedStart, Line, ReplacementTransform,
+                   FadeTransform, GrowFromEdge, GrowFromPoint, LaggedStart, Line,
                    ShowPassingFlash, VGroup,
                    linear)
 
@@ -62,6 +62,7 @@ RACE_MOVE = 0.6            # ... of which the chart moves this long, then holds 
 RACE_THIN = 6              # a run longer than this many states ...
 RACE_STRIDE = 3            # ... shows every 3rd one (ending on the beat's state)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
+WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
 QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, said as bits
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 
@@ -431,8 +432,10 @@ class LogitLensScene(StoryboardScene):
         lays = self.layers
         L = len(lays)
         ticks = [self.v.layers[l].layer for l in sorted({0, *range(4, L, 5)})]
+        side = self.rank_side()
+        sizes = WIDE_RANK if side == "wide" else {}      # alone on the frame: use its width
         rp = RankPlots(self.v, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
-                                    "1 = top)", self.answer)
+                                    "1 = top)", self.answer, **sizes)
         labels = rp.prob_ax.x_labels     # the states X^(l+1), not the layers, under the axis
         for i, l in enumerate(sorted({0, *range(4, L, 5)})):
             labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.TINY_SIZE,
@@ -440,7 +443,6 @@ class LogitLensScene(StoryboardScene):
         rp.group.submobjects[4] = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
                                          x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12
                                          ).move_to(rp.group[4])
-        side = self.rank_side()
         race_row = None
         if self.race is not None and self.slots["wide"] is self.race_panel:
             # Paris's row of the chart is the line's start: it moves there, it is not faded
@@ -468,7 +470,7 @@ class LogitLensScene(StoryboardScene):
         if race_row is not None:
             first = parts[0][1]
             n0 = len(first) // 2
-            self.play(ReplacementTransform(race_row, VGroup(first[0], first[n0])),
+            self.play(FadeTransform(race_row, VGroup(first[0], first[n0])),
                       run_time=self.quick(0.1, 1.0))
             self.remove(first[0], first[n0])
         for k, part in enumerate(parts):
@@ -506,6 +508,23 @@ class LogitLensScene(StoryboardScene):
             self.emphasize(VGroup(notes[0], notes[1]))
         self.hold_until_cue(2)
         self.point_at(notes[-1])
+        if self.n_cues() < 4 or L < 3:
+            return
+        # "its probability is 0.011 at X^(28), 0.070 at X^(29) and 0.773 at X^(30)": each point
+        # circled with its number, as it is said
+        self.hold_until_cue(3)
+        parts = []
+        for lay in self.v.layers[-3:]:
+            parts.append(inline(x_label(lay.state, T.MATH_SIZE, T.MUTED),
+                                Num(lay.prob, decimals=3, size=T.SMALL_SIZE, color=T.HIGHLIGHT),
+                                buff=0.1))
+        said = VGroup(*parts).arrange(RIGHT, buff=0.45)
+        said.next_to(rp.pp(5, 1.0), DOWN + RIGHT, buff=0.05)
+        per = self.pace(self.cue_at(4), 3, 0.8, cap=1.2)
+        for part, lay in zip(said, self.v.layers[-3:]):
+            self.emphasize(Dot(rp.pp(int(lay.layer), float(lay.prob)), radius=0.06),
+                           extra=[FadeInPlace(part)], run_time=per)
+        self.adopt(plots, said)
 
     # --- sublayer credit ----------------------------------------------------------------
     def draw_credit(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math as pymath
 
 from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
-                   LaggedStart, Rectangle, ReplacementTransform, VGroup, VMobject, linear)
+                   FadeTransform, LaggedStart, Rectangle, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -85,7 +85,7 @@ def beat_prompts(scene, v) -> None:
     line = getattr(scene, "rank_line", None)       # the one prompt's rank line, if drawn
     frame = scene.put("wide", VGroup(head), placed=True)
     if line is not None:          # ... becomes the first prompt of the list (the same prompt)
-        scene.play(ReplacementTransform(line, rows[0]), run_time=scene.quick(0.05, 0.8))
+        scene.play(FadeTransform(line, rows[0]), run_time=scene.quick(0.05, 0.8))
         scene.rank_line = None
     scene.hold_until_cue(cue(1))
     rest = rows[1:] if line is not None else rows
@@ -105,7 +105,7 @@ def beat_prompts(scene, v) -> None:
     own[0].set_stroke(T.TEXT, 2, 0.8)      # the one prompt followed so far, still marked
     first = rows[0]
     scene.detach(listing, first)
-    scene.play(FadeOutPlace(listing), FadeInPlace(plot), ReplacementTransform(first, own[0]),
+    scene.play(FadeOutPlace(listing), FadeInPlace(plot), FadeTransform(first, own[0]),
                run_time=scene.quick(0.05, 1.0))
     scene.slots["wide"] = plot
     scene.remove(own[0])

@@ -36,8 +36,17 @@ def state_ruler(layers, width: float):
     return ruler
 
 
+# tokens whose display would look like another's: the no-break space is drawn "␣" like the
+# space, so at X^(1) two rows read "␣"; it gets its own name
+SAME_LOOKING = {"\xa0": "nbsp"}
+
+
 class LensRace(LayerRace):
     counter_word = "the lens reads"
+
+    def entries(self, l: int) -> list:
+        return [(k, SAME_LOOKING.get(str(e.text), name), p, c)
+                for (k, name, p, c), e in zip(super().entries(l), self.layers[l].top)]
 
     def header(self) -> VGroup:
         return inline(txt("its top", T.LABEL_SIZE, T.MUTED),
@@ -46,7 +55,9 @@ class LensRace(LayerRace):
                       txt("␣", T.LABEL_SIZE, T.TEXT, mono=True),
                       txt("= space,", T.LABEL_SIZE, T.MUTED),
                       txt("↵", T.LABEL_SIZE, T.TEXT, mono=True),
-                      txt("= new line", T.LABEL_SIZE, T.MUTED), buff=0.12)
+                      txt("= new line,", T.LABEL_SIZE, T.MUTED),
+                      txt("nbsp", T.LABEL_SIZE, T.TEXT, mono=True),
+                      txt("= no-break space", T.LABEL_SIZE, T.MUTED), buff=0.12)
 
     def place_counter(self, head: VGroup) -> None:
         # the counter stands to the right of the chart's top, clear of the header
