@@ -35,7 +35,8 @@ def build(c: Context) -> Draft:
             f"{{data.layers[{far}].rank:,}}.",
             WHY + f"Take X {{data.layers[{far}].state}}, the state of {said} that layer "
             f"{{beat.layer}} wrote, and push it through the model's final RMSNorm, the "
-            f"unembedding and softmax, as if the network stopped there. A token's rank is its "
+            f"unembedding and softmax, as if the network stopped there: the logit lens, named "
+            f"by nostalgebraist. A token's rank is its "
             f"place in that list: the model's final answer, {answer}, is down at rank "
             f"{{data.layers[{far}].rank:,}}.",
             layer=far, expect=[f"data.layers[{far}].rank > {k}"]))
@@ -44,7 +45,8 @@ def build(c: Context) -> Draft:
         b = cross - 1
         intro = "" if beats else (WHY + f"Take X {{data.layers[{b}].state}}, the state of "
                                   f"{said} that layer {{beat.layer}} wrote, and decode it with "
-                                  f"the model's final RMSNorm and unembedding. A token's rank "
+                                  f"the model's final RMSNorm and unembedding: the logit lens, "
+                                  f"named by nostalgebraist. A token's rank "
                                   f"is its place in that list. ")
         beats.append(Beat(
             "before", ["lens"],
@@ -55,7 +57,8 @@ def build(c: Context) -> Draft:
     if cross < L - 1:
         if cross == 0:
             text = (WHY + f"Decode X {{data.layers[0].state}}, the state of {said} that layer "
-                    f"{{beat.layer}} wrote, with the model's final RMSNorm and unembedding: the "
+                    f"{{beat.layer}} wrote, with the model's final RMSNorm and unembedding (the "
+                    f"logit lens, named by nostalgebraist): the "
                     f"final answer, {answer}, is already at rank {{data.layers[0].rank}}, and "
                     f"it stays in the top {k} at every state.")
         else:
@@ -99,6 +102,10 @@ def build(c: Context) -> Draft:
         rank_text = (f"Follow {answer} alone: its rank at every state is never worse than "
                      f"{{max(data.layers[0:].rank)}}, and first at the end.")
         expect = [f"data.layers[0:].rank <= {k}"]
+    if L >= 3:        # its probability over the last three states, as numbers (not "takes off")
+        rank_text += (" Its probability is " + ", ".join(
+            f"{{data.layers[{l}].prob:.3f}} at X {{data.layers[{l}].state}}"
+            for l in range(L - 3, L)) + ".")
     beats.append(Beat("rank", ["rank"],
                       f"The rank of {answer} at every state (log scale, 1 = top).",
                       rank_text, expect=expect + ["data.layers[-1].rank == 1"]))

@@ -36,13 +36,14 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 from __future__ import annotations
 
 from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
-                   GrowFromEdge, GrowFromPoint, LaggedStart, Line, ShowPassingFlash, VGroup,
+                   FadeTransform, GrowFromEdge, GrowFromPoint, LaggedStart, Line,
+                   ShowPassingFlash, VGroup,
                    linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from .scene_prompts import beat_prompts
-from .scene_race import LensRace, x_label
+from .scene_race import LensRace, state_ruler, x_label
 from .view import Data, Model
 from scenes.base import StoryboardScene
 from scenes.motion import run_through
@@ -56,8 +57,13 @@ COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
 COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
 RACE_BAR = 5.0             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
-RACE_FAST = (1.0, 1.5)     # seconds per layer before the late window (a quick run)
+RACE_FAST = (1.0, 2.5)     # seconds per shown state before the late window (a quick run)
+RACE_MOVE = 0.6            # ... of which the chart moves this long, then holds still
+RACE_THIN = 6              # a run longer than this many states ...
+RACE_STRIDE = 3            # ... shows every 3rd one (ending on the beat's state)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
+WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
+QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, said as bits
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 
 
@@ -66,6 +72,16 @@ class LogitLensScene(StoryboardScene):
         """The footer names the model only: the layer a frame shows is on the chart itself
         (a race beat's layer is where it ends, not what its first frames show)."""
         super().update_footer({k: v for k, v in beat.items() if k != "layer"})
+        weights = [f for t in self.plan.get("traces") or [] for f in t["source"].get("files", {})]
+        if self.footer is not None and weights:      # the model exactly as traced
+            name, _, rest = weights[0].partition(".")
+            quant = rest.rsplit(".", 1)[0]
+            bits = QUANT_BITS.get(quant)
+            text = f"{name} · {bits}-bit ({quant})" if bits else f"{name} · {quant}"
+            if self.footer.text != text:
+                self.remove(self.footer)
+                self.footer = self.pin(txt(text, T.TYPE.small, T.MUTED).to_corner(
+                    DOWN + RIGHT, buff=T.TIGHT))
 
     def beat_prompts(self, beat) -> None:
         """The prompts with their final answers, then the median rank of each one's own answer
@@ -90,6 +106,7 @@ class LogitLensScene(StoryboardScene):
         self.pipeline = None       # the lens drawn as its steps (first lens beat only)
         self.rank_stage = 0
         self.race: LensRace | None = None
+        self.rank_line = None      # the answer's rank line, kept for the prompts beat
         self.race_panel: VGroup | None = None      # the wide slot's piece while the race shows
         self.lens_panel_mob: VGroup | None = None  # ... while the lens columns show    # the bar chart across the layers
 
@@ -172,7 +189,7 @@ class LogitLensScene(StoryboardScene):
         how = self.lens_guide()
         height = self.lens_column(0)[0].height        # every column's box is this tall
         self.frames = column_places(self.n_columns, height, COLUMN[0])
-        ruler = layer_ruler(self.v.layers, self.frames.width - 1.6)
+        ruler = state_ruler(self.v.layers, self.frames.width - 1.6)
         self.ruler_dots = ruler.dots
         panel = VGroup(prompt, how, self.frames, ruler).arrange(DOWN, buff=T.BUFF)
         ruler.next_to(self.frames, DOWN, buff=0.5).match_x(self.frames)
@@ -248,8 +265,7 @@ class LogitLensScene(StoryboardScene):
         self.adopt(panel, col)
         self.columns[slot] = col
         self.hold_until_cue(max(0, self.n_cues() - 1))
-        self.emphasize(rank)
-        self.point_at(rank[-1])
+        self.emphasize(rank)          # circled, not pointed at: a pointer would cover "rank"
 
     def why_card(self, until: float) -> None:
         """Why the lens is allowed: every state is the same stream, so the output head that
@@ -323,14 +339,26 @@ class LogitLensScene(StoryboardScene):
         if target < race.layer:      # an arrangement that goes back up the stack: one move
             race.step(self, target, self.quick(0.1, 1.5))
         fast = [l for l in steps if l < start]
-        if fast:                # the quick run: its steps share the beat up to its last sentence
+        slow = [l for l in steps if l >= start]
+        if fast:
             cues = self.beat.get("cues") or []
+            if not slow and len(cues) >= 3:
+                # the chart is read on its first state while the voice explains it (Paris's
+                # own row pointed at), and the run starts with the sentence that names it
+                self.hold_until_cue(1)
+                self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
+                self.hold_until_cue(len(cues) - 2)
+            # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
+            # so its numbers can be read
+            if len(fast) > RACE_THIN:
+                fast = list(range(fast[-1], fast[0] - 1, -RACE_STRIDE))[::-1]
             until = (self.beat_start + float(cues[-1]["start"]) if cues else
                      self.beat_start + self.beat_end(beat) - RACE_TAIL - 1.0)
             per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / len(fast)))
             for l in fast:
-                race.step(self, l, per)
-        slow = [l for l in steps if l >= start]
+                move = min(RACE_MOVE, per)
+                race.step(self, l, move)
+                self.hold_until(self.time + per - move)
         if slow:
             left = self.beat_start + self.beat_end(beat) - self.time - RACE_TAIL
             per = max(RACE_SLOW[0], min(RACE_SLOW[1], left / len(slow)))
@@ -349,7 +377,8 @@ class LogitLensScene(StoryboardScene):
             return
         if not slow:            # the leader, then the answer still far down, as the beat ends
             self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
-            self.emphasize(race.rows[top[0]["id"]])
+            self.emphasize(race.rows[top[0]["id"]])     # "almost sure of a bare space"
+            return
         self.emphasize(race.extra[0])
 
     # --- the grid -----------------------------------------------------------------------
@@ -403,8 +432,10 @@ class LogitLensScene(StoryboardScene):
         lays = self.layers
         L = len(lays)
         ticks = [self.v.layers[l].layer for l in sorted({0, *range(4, L, 5)})]
+        side = self.rank_side()
+        sizes = WIDE_RANK if side == "wide" else {}      # alone on the frame: use its width
         rp = RankPlots(self.v, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
-                                    "1 = top)", self.answer)
+                                    "1 = top)", self.answer, **sizes)
         labels = rp.prob_ax.x_labels     # the states X^(l+1), not the layers, under the axis
         for i, l in enumerate(sorted({0, *range(4, L, 5)})):
             labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.TINY_SIZE,
@@ -412,7 +443,12 @@ class LogitLensScene(StoryboardScene):
         rp.group.submobjects[4] = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
                                          x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12
                                          ).move_to(rp.group[4])
-        side = self.rank_side()
+        race_row = None
+        if self.race is not None and self.slots["wide"] is self.race_panel:
+            # Paris's row of the chart is the line's start: it moves there, it is not faded
+            race_row = self.race.rows.get(self.data["answer"]["id"])
+            if race_row is not None:
+                self.detach(self.race_panel, race_row)
         plots = self.put(side, rp.group)
         if side == "wide":
             self.columns = []
@@ -426,16 +462,33 @@ class LogitLensScene(StoryboardScene):
                      Num(self.v.window.size, decimals=0, size=T.TINY_SIZE, color=T.MUTED),
                      txt("layers", T.TINY_SIZE, T.MUTED), buff=0.12)
         win.next_to(top, LEFT, buff=0.1).shift(DOWN * 0.3)
-        # drawn layer by layer (both plots in step), a dot per layer as the line reaches it
-        n_pts = len(lays)
-        dots = list(curve[1])
-        # paced so the line reaches the late window as the voice turns to it (cue 2)
-        run = (max(1.0, (self.cue_at(2) - self.time) * (n_pts - 1) / max(1, start - 1))
-               if start > 1 and self.n_cues() > 2 else self.quick(0.4, 9.0))
-        self.play(Create(curve[0], rate_func=linear),
-                  LaggedStart(*[FadeIn(VGroup(dots[i], dots[n_pts + i])) for i in range(n_pts)],
-                              lag_ratio=1.0, rate_func=linear),
-                  run_time=run)
+        # drawn layer by layer (both plots in step), a dot per layer as the line reaches it:
+        # the flat stretch while the voice says it wanders, the climb on its own sentence (cue 2)
+        paced = start > 1 and self.n_cues() > 2
+        parts = ([rp.curve(self.v.layers[:start]), rp.curve(self.v.layers[start - 1:])]
+                 if paced else [rp.curve(self.v.layers)])
+        if race_row is not None:
+            first = parts[0][1]
+            n0 = len(first) // 2
+            self.play(FadeTransform(race_row, VGroup(first[0], first[n0])),
+                      run_time=self.quick(0.1, 1.0))
+            self.remove(first[0], first[n0])
+        for k, part in enumerate(parts):
+            if paced and k == 1:
+                self.hold_until_cue(2)
+            n_pts = len(part[1]) // 2
+            dots = list(part[1])
+            shown = range(1 if k else 0, n_pts)        # the climb's first point is already drawn
+            run = (max(1.0, self.cue_at(2) - self.time - 0.3) if paced and k == 0 else
+                   max(1.0, min(4.0, 0.8 * (self.cue_at(3) - self.time))) if paced else
+                   self.quick(0.4, 9.0))
+            self.play(Create(part[0], rate_func=linear),
+                      LaggedStart(*[FadeIn(VGroup(dots[i], dots[n_pts + i])) for i in shown],
+                                  lag_ratio=1.0, rate_func=linear),
+                      run_time=run)
+        curve = VGroup(*parts)
+        # the whole rank line, one piece over the drawn ones: the prompts beat moves it on
+        self.rank_line = rp.curve(self.v.layers)[0][0]
         before, last = self.v.layers[start - 1], self.v.layers[-1]
         notes = VGroup(
             Num(before.rank, decimals=0, size=T.TINY_SIZE, color=T.TEXT)
@@ -449,11 +502,29 @@ class LogitLensScene(StoryboardScene):
             split, win = VGroup(), VGroup()
         self.play(FadeInPlace(notes), Create(split), FadeInPlace(win), run_time=self.quick())
         self.adopt(plots, curve, notes, split, win)
+        self.add(self.rank_line)
         self.hold_until_cue(1)
         if len(notes) == 3:               # "then drops fast over the last layers"
             self.emphasize(VGroup(notes[0], notes[1]))
         self.hold_until_cue(2)
         self.point_at(notes[-1])
+        if self.n_cues() < 4 or L < 3:
+            return
+        # "its probability is 0.011 at X^(28), 0.070 at X^(29) and 0.773 at X^(30)": each point
+        # circled with its number, as it is said
+        self.hold_until_cue(3)
+        parts = []
+        for lay in self.v.layers[-3:]:
+            parts.append(inline(x_label(lay.state, T.MATH_SIZE, T.MUTED),
+                                Num(lay.prob, decimals=3, size=T.SMALL_SIZE, color=T.HIGHLIGHT),
+                                buff=0.1))
+        said = VGroup(*parts).arrange(RIGHT, buff=0.45)
+        said.next_to(rp.pp(5, 1.0), DOWN + RIGHT, buff=0.05)
+        per = self.pace(self.cue_at(4), 3, 0.8, cap=1.2)
+        for part, lay in zip(said, self.v.layers[-3:]):
+            self.emphasize(Dot(rp.pp(int(lay.layer), float(lay.prob)), radius=0.06),
+                           extra=[FadeInPlace(part)], run_time=per)
+        self.adopt(plots, said)
 
     # --- sublayer credit ----------------------------------------------------------------
     def draw_credit(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math as pymath
 
 from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
-                   LaggedStart, Rectangle, VGroup, VMobject, linear)
+                   FadeTransform, LaggedStart, Rectangle, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -82,10 +82,15 @@ def beat_prompts(scene, v) -> None:
     head, cols = listing
     rows = [r for c in cols for r in c]
     listing.set_y(scene.top - listing.height / 2).set_x(0)
+    line = getattr(scene, "rank_line", None)       # the one prompt's rank line, if drawn
     frame = scene.put("wide", VGroup(head), placed=True)
+    if line is not None:          # ... becomes the first prompt of the list (the same prompt)
+        scene.play(FadeTransform(line, rows[0]), run_time=scene.quick(0.05, 0.8))
+        scene.rank_line = None
     scene.hold_until_cue(cue(1))
-    per = scene.pace(scene.cue_at(cue(2)), len(rows), 0.3, cap=0.6)
-    for r in rows:                       # the prompts arrive one by one as the voice says them
+    rest = rows[1:] if line is not None else rows
+    per = scene.pace(scene.cue_at(cue(2)), len(rest), 0.3, cap=0.6)
+    for r in rest:                       # the prompts arrive one by one as the voice says them
         scene.play(FadeIn(r, shift=0.1 * UP), run_time=per)
     scene.adopt(frame, *rows)
     listing = frame
@@ -93,11 +98,17 @@ def beat_prompts(scene, v) -> None:
     mp = MedianPlot(v)
     plot = mp.group
     plot.set_y(scene.top - plot.height / 2).set_x(0)
-    scene.play(FadeOutPlace(listing), FadeInPlace(plot), run_time=scene.quick(0.05, 0.8))
-    scene.slots["wide"] = plot
     ranks = [float(x) for x in p.median_rank]
-    # each prompt's own line, faint, behind the median (the shown prompt's among them)
+    # each prompt's own line, faint, behind the median (the shown prompt's among them); the
+    # first prompt's row of the list moves into its own line
     own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.45) for it in p.items])
+    own[0].set_stroke(T.TEXT, 2, 0.8)      # the one prompt followed so far, still marked
+    first = rows[0]
+    scene.detach(listing, first)
+    scene.play(FadeOutPlace(listing), FadeInPlace(plot), FadeTransform(first, own[0]),
+               run_time=scene.quick(0.05, 1.0))
+    scene.slots["wide"] = plot
+    scene.remove(own[0])
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
                      stroke_color=T.HIGHLIGHT, stroke_width=1.5, stroke_opacity=0.7)
@@ -106,7 +117,8 @@ def beat_prompts(scene, v) -> None:
     cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
     med = mp.line(ranks, T.X, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=T.X) for l, r in enumerate(ranks)])
-    scene.play(Create(own, rate_func=linear), Create(med, rate_func=linear),
+    scene.add(own[0])
+    scene.play(Create(VGroup(*own[1:]), rate_func=linear), Create(med, rate_func=linear),
                run_time=scene.pace(scene.cue_at(cue(3)), 1, 6.0, cap=8.0))
     scene.play(FadeIn(dots), run_time=0.3)
     scene.adopt(plot, own, med, dots)
@@ -116,7 +128,7 @@ def beat_prompts(scene, v) -> None:
     k = 25
     scene.play(Create(cut), FadeIn(cut_name), run_time=scene.quick(0.04, 0.6))
     marks, names = VGroup(), VGroup()
-    for it in p.items:
+    for it in sorted(p.items, key=lambda it: (it.top_from.value is None, it.top_from.value or 0)):
         if it.top_from.value is None:
             continue
         l = int(it.top_from)
@@ -140,12 +152,13 @@ def beat_prompts(scene, v) -> None:
                Create(gate), run_time=scene.quick(0.1, 1.5))
     scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
     scene.adopt(plot, cut, cut_name, marks, gate, note)
-    # "... the early ones, and and the, are function words": their names at their marks
-    scene.hold_until(scene.time + max(0.0, (scene.cue_at(cue(4)) - scene.time) * 0.45))
-    scene.play(LaggedStart(*[FadeIn(n, shift=0.1 * DOWN) for n in names], lag_ratio=0.3),
-               run_time=scene.quick(0.05, 0.8))
-    scene.adopt(plot, names)
+    # "those early three are and, the, and into": each name at its mark as it is said
     scene.hold_until_cue(cue(4))
+    for n in names:
+        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4)) + 2.4,
+                                                                   len(names), 0.5, cap=0.8))
+    scene.adopt(plot, names)
+    scene.hold_until_cue(cue(5))
     # "the guess forms late": the stretch where the median falls is shaded, left to right
     start = next(l for l in range(len(ranks)) if all(x < BAND_RANK for x in ranks[l:]))
     a, b = mp.axes.axes.c2p(start - 0.5, 0), mp.axes.axes.c2p(len(ranks) - 0.5,
@@ -153,7 +166,31 @@ def beat_prompts(scene, v) -> None:
     band = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
                      fill_color=T.HIGHLIGHT, fill_opacity=0.12)
     band.move_to((a + b) / 2)
-    scene.play(GrowFromEdge(band, LEFT), run_time=scene.pace(scene.cue_at(cue(4)) + 3.0, 1,
+    scene.play(GrowFromEdge(band, LEFT), run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1,
                                                                  1.0, cap=3.0))
     scene.adopt(plot, band)
     scene.emphasize(VGroup(*dots[start:]))
+    if n_cues < 8:
+        return
+    # "late does not mean more sure": the lens's median entropy, early and late; then what
+    # does change, the median KL divergence to the final reading
+    e, kl, lay = p.median_entropy, p.median_kl, v.layers
+    size = T.LABEL_SIZE
+    sure = inline(txt("median entropy of the lens:", size, T.MUTED),
+                  Num(e[19], decimals=2, size=size), txt("at", size, T.MUTED),
+                  x_label(lay[19].state, T.MATH_SIZE), txt(",", size, T.MUTED),
+                  Num(e[28], decimals=2, size=size), txt("at", size, T.MUTED),
+                  x_label(lay[28].state, T.MATH_SIZE), buff=0.1)
+    dist = inline(txt("median KL to the final reading:", size, T.MUTED),
+                  Num(kl[21], decimals=1, size=size), txt("at", size, T.MUTED),
+                  x_label(lay[21].state, T.MATH_SIZE), txt("→", size, T.MUTED),
+                  Num(kl[29], decimals=0, size=size), txt("at", size, T.MUTED),
+                  x_label(lay[29].state, T.MATH_SIZE), buff=0.1)
+    VGroup(sure, dist).arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(note, aligned_edge=UP
+                                                                           ).align_to(note, RIGHT)
+    scene.hold_until_cue(cue(6))
+    scene.detach(plot, note)
+    scene.play(FadeOutPlace(note), FadeInPlace(sure), run_time=scene.quick(0.05, 0.6))
+    scene.hold_until_cue(cue(7))
+    scene.play(FadeInPlace(dist), run_time=scene.quick(0.05, 0.6))
+    scene.adopt(plot, sure, dist)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from scenes import theme as T
-from scenes.mobjects import Num, inline, math, txt
+from scenes.mobjects import Num, inline, layer_ruler, math, txt
 from scenes.motion import LayerRace
 
 
@@ -24,8 +24,29 @@ def x_label(state, size: float = T.MATH_SIZE, color=T.TEXT):
     return math(f"X^(({n}))", size, color)
 
 
+def state_ruler(layers, width: float):
+    """The kit's depth ruler with its ends named by the states the lens reads, X^(1) ... X^(L),
+    as the charts' axes name them (not "layer 0 ... L-1": no off-by-one left to the viewer)."""
+    ruler = layer_ruler(layers, width)
+    ends = VGroup(x_label(layers[0].state, T.MATH_SIZE, T.MUTED).next_to(ruler.dots[0], LEFT,
+                                                                         buff=0.15),
+                  x_label(layers[-1].state, T.MATH_SIZE, T.MUTED).next_to(ruler.dots[-1], RIGHT,
+                                                                          buff=0.15))
+    ruler.submobjects = [ruler.line, ruler.dots, ends]      # no "layer" word in front
+    return ruler
+
+
+# tokens whose display would look like another's: the no-break space is drawn "␣" like the
+# space, so at X^(1) two rows read "␣"; it gets its own name
+SAME_LOOKING = {"\xa0": "nbsp"}
+
+
 class LensRace(LayerRace):
     counter_word = "the lens reads"
+
+    def entries(self, l: int) -> list:
+        return [(k, SAME_LOOKING.get(str(e.text), name), p, c)
+                for (k, name, p, c), e in zip(super().entries(l), self.layers[l].top)]
 
     def header(self) -> VGroup:
         return inline(txt("its top", T.LABEL_SIZE, T.MUTED),
@@ -34,7 +55,9 @@ class LensRace(LayerRace):
                       txt("␣", T.LABEL_SIZE, T.TEXT, mono=True),
                       txt("= space,", T.LABEL_SIZE, T.MUTED),
                       txt("↵", T.LABEL_SIZE, T.TEXT, mono=True),
-                      txt("= new line", T.LABEL_SIZE, T.MUTED), buff=0.12)
+                      txt("= new line,", T.LABEL_SIZE, T.MUTED),
+                      txt("nbsp", T.LABEL_SIZE, T.TEXT, mono=True),
+                      txt("= no-break space", T.LABEL_SIZE, T.MUTED), buff=0.12)
 
     def place_counter(self, head: VGroup) -> None:
         # the counter stands to the right of the chart's top, clear of the header
@@ -44,6 +67,16 @@ class LensRace(LayerRace):
     def counter(self, l: int):
         return x_label(self.layers[l].state, T.MATH_SIZE, T.HIGHLIGHT).next_to(
             self.counter_name, DOWN, buff=0.15)
+
+    def panel(self, prompt: VGroup) -> VGroup:
+        """The kit's panel, its depth ruler named by states (`state_ruler`)."""
+        out = super().panel(prompt)
+        group = out[0]
+        ruler = state_ruler(self.layers, self.ruler.line.width)
+        ruler.shift(self.ruler.line.get_left() - ruler.line.get_left())
+        group.submobjects[group.submobjects.index(self.ruler)] = ruler
+        self.ruler = ruler
+        return out
 
     def answer_row(self, l: int) -> VGroup:
         lay = self.layers[l]

@@ -61,6 +61,8 @@ class Prompts(View):
     top: int
     items: list[Item]
     median_rank: list[float]
+    median_kl: list[float]
+    median_entropy: list[float]
     median_height: list[float]
     in_top: list[int]
     rank_axis: Axis
