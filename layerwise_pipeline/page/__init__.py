@@ -107,7 +107,7 @@ def build(plan: dict, quality: str = "l", media: Path = MEDIA) -> Path:
     data = page_data(plan.get("title", name), [part(plan)], video,
                      f"Render it with: layerwise render --quality {quality} "
                      f"{plan['storyboard'].get('path', name + '.yaml')}.")
-    data["poster"] = poster(Path(media) / "frames", plan, video)
+    data["poster"] = poster(Media(media).frames(), plan, video)
     out = video.with_suffix(".html")
     write_text(out, html(data))
     return out
@@ -126,7 +126,7 @@ def build_chapter(title: str, titled_plans: list[tuple[str, dict]], quality: str
         t += sum(float(b.get("duration") or 0) for b in plan["beats"])
     data = page_data(title, parts, video,
                      f"Render it with: layerwise chapter --quality {quality}.")
-    data["poster"] = poster(Path(media) / "frames", titled_plans[0][1], video) \
+    data["poster"] = poster(Media(media).frames(), titled_plans[0][1], video) \
         if titled_plans else None
     out = video.with_suffix(".html")
     write_text(out, html(data))
