@@ -542,6 +542,9 @@ class FreshQKVScene(StoryboardScene):
         row.add(txt("…", S, T.X).next_to(row.nums, RIGHT, buff=0.12))
         label = math(f"\"norm\"({T.X_l(l)})" if pre else T.X_l(l), ML, T.X)
         label.next_to(row, LEFT, buff=0.2)
+        over = (-7.11 + T.EDGE) - label.get_left()[0]   # "norm(X^(l))" of a pre-norm model
+        if over > 0:
+            VGroup(row, label).shift(RIGHT * over)
         carried = (d is not None and d.layer == l - 1 and d.drawn == len(d.kinds)
                    and not pre)
         if carried:

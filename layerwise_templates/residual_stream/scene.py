@@ -264,10 +264,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
         self.put("eq", eq, run_time=run["eq"] * k)
         self.put("c", c, run_time=run["c"] * k)
-        note = inline(txt("the plane shows", S, T.MUTED),
+        note = inline(txt("in the plane:", S, T.MUTED),        # short: the bars' key is left
                       self.n(self.v.steps[j].captured_pct, T.MUTED, suffix="%"),
                       txt("of this update's length", S, T.MUTED))
-        note.next_to(self.scale, LEFT, buff=0.4)
+        note.next_to(self.scale, LEFT, buff=0.25)
         self.put("note", note, run_time=run["note"] * k)
         self.advance(s["to"], run["grow"] * k)
         self.emphasize(c[2], run_time=run["ring"] * k)
