@@ -514,9 +514,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         side_x = plane.get_right()[0] + 0.7
         # the key, moved (not faded) to the top of the side column
         self.stage.legend_home = legend.get_center().copy()
-        self.play(legend.animate.move_to([side_x + legend.width / 2, TOP - legend.height / 2,
-                                          0]), run_time=0.8)
-        top = legend.get_bottom()[1] - 0.35
+        if legend.width <= 7.11 - T.EDGE - side_x:
+            self.play(legend.animate.move_to([side_x + legend.width / 2,
+                                              TOP - legend.height / 2, 0]), run_time=0.8)
+            top = legend.get_bottom()[1] - 0.35
+        else:       # a long sentence's key does not fit the side column: it leaves this beat
+            self.play(FadeOutPlace(legend), run_time=0.6)
+            self.remove(*legend.get_family())
+            self.stage.legend = self.stage.legend_home = None
+            top = TOP - 0.1
         head = VGroup(
             inline(txt("PCA plane of all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
                    txt("states", SIZE)),
@@ -618,6 +624,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             r[2].next_to(r[1], RIGHT, buff=0.15)
         hide = VGroup(title, rows).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
         hide.next_to(facts, DOWN, buff=0.4).align_to(facts, LEFT)
+        if hide.get_right()[0] > 7.11 - T.EDGE:
+            hide.scale_to_fit_width(7.11 - T.EDGE - hide.get_left()[0], about_edge=LEFT)
         self.play(Create(money), FadeInPlace(title), FadeInPlace(rows[0][0]),
                   FadeInPlace(rows[0][2]), Create(bar_in), run_time=0.8)
         self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space ..."

@@ -53,6 +53,7 @@ PLOT = (5.4, 3.4)                   # chart axes width, height
 PANEL_X = 0.6                       # left edge of the right-hand panel
 ROW_GAP = 0.62
 WINDOW = 11                         # tokens shown per sentence in the arcs (a window round focus)
+NARROW = 15.0                       # degrees: two arrows this close share no room for a label
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
@@ -573,6 +574,10 @@ class ContextQKVScene(StoryboardScene):
         mid = base + ang / 2
         cos.move_to([o[0] + 1.15 * pymath.cos(mid), o[1] + 1.15 * pymath.sin(mid), 0],
                     aligned_edge=LEFT)
+        if float(e.angle) < NARROW:             # nearly one direction: the label goes below
+            cos.next_to(arrows, DOWN, buff=0.15).align_to(arrows, LEFT)
+            labels[0].next_to(cos, DOWN, buff=0.1).align_to(cos, LEFT)
+            labels[1].next_to(arrows, UP, buff=0.12).align_to(arrows, RIGHT)
         g = VGroup(head, arrows, labels, arc, cos)
         g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
         for lab in labels:
@@ -607,6 +612,8 @@ class ContextQKVScene(StoryboardScene):
         cos.move_to(o + np.array([1.2 * pymath.cos(ang / 2), 1.2 * pymath.sin(ang / 2), 0]),
                     aligned_edge=LEFT)
         name.next_to(sums[0].get_end(), RIGHT, buff=0.1)
+        if float(e.sum_angle) < NARROW:         # nearly one direction: the label goes above
+            cos.next_to(sums, UP, buff=0.15).align_to(sums, LEFT)
         g = VGroup(xa, xlab, sums, arc, name, cos)
         g.xa, g.xlab, g.sums, g.arc, g.name, g.cos = xa, xlab, sums, arc, name, cos
         self.keep_inside(name)
