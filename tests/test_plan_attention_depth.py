@@ -128,10 +128,13 @@ def test_narration_quotes_the_plan(built):
             f"token, CLS, gets {fmt(l0['on_special'][0])}") in said["arcs"]
     for l in range(1, 6):
         assert f"Layer {l}: " in said["depth"] and fmt(d['layers'][l]['sink']) in said["depth"]
-    assert f"The share on CLS and SEP is {fmt(d['tie']['old_sink'])}" in said["why"]
-    mx, mn = d["sink"]["max"], d["sink"]["min"]
-    assert f"peaks at {fmt(mx['value'])} at layer {mx['layer']}" in said["sink"]
-    assert f"starts at {fmt(mn['value'])} at layer {mn['layer']}" in said["sink"]
+    t = d["tie"]
+    assert (f"Layer {d['layers'][0]['layer']} itself put {fmt(t['layer0_sink'])} of the row on "
+            f"CLS and SEP") in said["why"]
+    assert f"fed that same old X, put {fmt(t['old_sink'])}: no higher" in said["why"]
+    assert f"as the model does: {fmt(t['new_sink'])}" in said["why"]
+    mx = d["sink"]["max"]
+    assert f"peaks at layer {mx['layer']}: {fmt(mx['value'])} of bank's row" in said["sink"]
     assert "interpretation" in said["sink"]
     assert "No other head" not in " ".join(said.values())
     assert not re.search(r"\{|\}", " ".join(said.values()))
