@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math as pymath
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, ArcBetweenPoints, Create, DashedLine, Dot,
                    GrowFromEdge, LaggedStart, Line, Rectangle, ReplacementTransform,
@@ -235,6 +236,7 @@ class AttentionDepthScene(StoryboardScene):
         right = note.get_right()[0] + gap - block.get_left()[0]
         return DOWN * down + RIGHT * max(0.0, min(right, DIAG_RIGHT - block.get_right()[0]))
 
+    @cached_property
     def bar_layout(self) -> tuple[float, float]:
         """(pitch, width) of the chart's bars: MiniLM's 6 at BAR_PITCH; more layers closer,
         so the last one's slot ends inside the frame (SmolLM2's 30: 0.11 apart)."""
@@ -242,12 +244,13 @@ class AttentionDepthScene(StoryboardScene):
         pitch = min(BAR_PITCH, room / max(int(self.v.n_layers) - 1, 1))
         return pitch, min(BAR_W, 0.7 * pitch)
 
+    @cached_property
     def labelled(self) -> set[int]:
         """The layers whose bar carries its number and value: all while they fit side by side;
         else the first, the last, the sink's lowest and highest, and every k-th clear of them."""
         v = self.v
         L = int(v.n_layers)
-        k = pymath.ceil((txt("0.00", S, mono=True).width + 0.04) / self.bar_layout()[0])
+        k = pymath.ceil((txt("0.00", S, mono=True).width + 0.04) / self.bar_layout[0])
         if k <= 1:
             return set(range(L))
         named = {0, L - 1, int(v.sink.min.layer), int(v.sink.max.layer)}
@@ -257,7 +260,7 @@ class AttentionDepthScene(StoryboardScene):
         """Layer l's stacked bar: [CLS] dark, [SEP] light above it; its layer number below
         (number and value: an invisible point off the labelled layers)."""
         lay = self.v.layers[l]
-        pitch, bar_w = self.bar_layout()
+        pitch, bar_w = self.bar_layout
         x = CHART_X + 0.5 + l * pitch
         parts = VGroup()
         y = CHART_Y
@@ -269,7 +272,7 @@ class AttentionDepthScene(StoryboardScene):
             y += h
         tick = Num(lay.layer, decimals=0, size=S, color=T.MUTED).move_to([x, CHART_Y - 0.25, 0])
         val = Num(lay.sink, decimals=2, size=S).next_to(parts, UP, buff=0.08)
-        if l not in self.labelled():
+        if l not in self.labelled:
             tick, val = VectorizedPoint(tick.get_center()), VectorizedPoint(val.get_bottom())
         g = VGroup(parts, tick, val)
         g.parts, g.tick, g.val = parts, tick, val
@@ -281,7 +284,7 @@ class AttentionDepthScene(StoryboardScene):
     def chart_frame(self) -> VGroup:
         v = self.v
         L = int(v.n_layers)
-        right = CHART_X + 0.5 + (L - 1) * self.bar_layout()[0] + 0.45
+        right = CHART_X + 0.5 + (L - 1) * self.bar_layout[0] + 0.45
         base = Line([CHART_X, CHART_Y, 0], [right, CHART_Y, 0], color=T.MUTED, stroke_width=2)
         names = v.special_tokens.values
         head = txt("share of the row on", S)
@@ -421,7 +424,7 @@ class AttentionDepthScene(StoryboardScene):
             self.at_cue(min(l, n - 1), n)
             self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
                             bar=True)
-            if l in self.labelled():
+            if l in self.labelled:
                 self.emphasize(self.st.bars[l].val, run_time=0.7)
         # "... and some goes back to the words": the last layer's heaviest word
         word = int(v.layers[L - 1].top_word.pos)
