@@ -124,8 +124,9 @@ def test_narration_quotes_the_plan(built):
     d = plan["data"]
     said = {b["id"]: b["narration"] for b in plan["beats"]}
     l0 = d["layers"][0]
-    assert (f"{l0['top_word']['token']} gets {fmt(l0['top_word']['weight'])}, and the start "
-            f"token, CLS, gets {fmt(l0['on_special'][0])}") in said["arcs"]
+    assert (f"The arcs to {l0['top_word']['token']} and to the start token, CLS, nearly tie: "
+            f"{fmt(l0['top_word']['weight'])} and {fmt(l0['on_special'][0])}") in said["arcs"]
+    assert "bidirectional encoder" in said["arcs"]
     for l in range(1, 6):
         assert f"Layer {l}: " in said["depth"] and fmt(d['layers'][l]['sink']) in said["depth"]
     t = d["tie"]
@@ -135,6 +136,7 @@ def test_narration_quotes_the_plan(built):
     assert f"as the model does: {fmt(t['new_sink'])}" in said["why"]
     mx = d["sink"]["max"]
     assert f"peaks at layer {mx['layer']}: {fmt(mx['value'])} of bank's row" in said["sink"]
-    assert "interpretation" in said["sink"]
+    assert "not a measurement" in said["sink"]
+    assert "previous-token head looks mostly one token back" in said["deep_heads"]
     assert "No other head" not in " ".join(said.values())
     assert not re.search(r"\{|\}", " ".join(said.values()))

@@ -49,6 +49,13 @@ def build(c: Context) -> Draft:
     text = (f"Here is the attention row of {said} at layer {{data.layers[0].layer}}, drawn as arcs: "
             f"the head-average, the mean of the rows of its {{data.n_heads}} heads.{several} "
             f"A thicker arc means more attention. ")
+    # the model's kind, said once: an encoder's arcs also reach the tokens after the word
+    if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
+        text += (f"{t.spec.display or t.spec.name} is a bidirectional encoder: {said} also "
+                 f"looks at the tokens after it. ")
+    elif t.spec.kind == "decoder":
+        text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only the tokens "
+                 f"before it. ")
     if tie:
         text += (f"The arcs to a word and to {first} nearly tie: {{data.layers[0].top_word.token}} gets "
                  f"{{data.layers[0].top_word.weight:.2f}}, and {first} gets "
@@ -106,7 +113,7 @@ def build(c: Context) -> Draft:
             text += "."
         text += " Now feed them X of layer {data.tie.layer}, as the model does: {data.tie.new_sink:.2f}."
         if new > 1.3 * old:
-            text += f" Same matrices, new X: the move to {first} came in with the changed X."
+            text += f" Same matrices, new X: the move to {names} came in with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
         elif new < old / 1.3:
             text += " Same matrices, new X: the changed X moved the row away from them."
@@ -125,13 +132,13 @@ def build(c: Context) -> Draft:
     share = rows["sink"]
     lo, hi = int(np.argmin(share)), int(np.argmax(share))
     text = (f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
-            f"{{data.sink.max.value:.2f}} of {word}'s row. A common reading calls {first} a "
-            f"sink: a place heads park attention when they have nothing to gather. That is an "
-            f"interpretation, not something we measured.")
+            f"{{data.sink.max.value:.2f}} of {word}'s row. A common reading, not something we "
+            f"measured, calls {first} a sink: a place heads park attention when they have "
+            f"nothing to gather.")
     beats.append(Beat(
         "sink", ["sink"],
-        f"A common reading, not a measurement: {t.tokens[special[0]]} as a sink, where heads "
-        f"park attention they do not need.",
+        f"The share's peak: layer {{data.sink.max.layer}}, {{data.sink.max.value:.2f}} of "
+        f"{word}'s row on " + " and ".join(t.tokens[j] for j in special) + ".",
         text, expect=[f"data.sink.max.layer == {hi}"]))
 
     # deep_heads: the last layer's heads on its heaviest word
@@ -147,19 +154,22 @@ def build(c: Context) -> Draft:
     heads_s = listed([f"{{data.deep.top3[{i}].head}}" for i in range(n)])
     weights_s = listed([f"{{data.deep.top3[{i}].weight:.2f}}" for i in range(n)])
     prev_s = listed([f"{{data.deep.top3[{i}].prev_token:.2f}}" for i in range(n)])
-    text = ("The head-average hides the heads. Here is layer {data.deep.layer}, head by head, "
-            f"and each head's weight from {said} to {{data.deep.target.token}}. "
-            f"Heads {heads_s} give it {weights_s}.")
+    text = (f"At layer {{data.deep.layer}}, {said} gives {{data.deep.target.token}} "
+            f"{{data.deep.target.weight:.2f}}: the mean of {{data.n_heads}} heads. "
+            f"Split by head, heads {heads_s} give it {weights_s}.")
     claims = [f"data.deep.target.pos == {target}"]
     if all(prev[h] < 0.25 for h in top):
-        where = (f"{quoted(t.tokens[target])} sits just before {said}, but these"
+        where = (f"{quoted(t.tokens[target])} is the token before {said}, yet these"
                  if target == pos[0] - 1 else "These")
-        text += (f" {where} are not previous-token heads: across the sentence they give the "
-                 f"token just before only {prev_s}. In this sentence they pick "
-                 f"{quoted(t.tokens[target])} for what it is, not where it is.")
+        text += (" A previous-token head looks mostly one token back; its score is the mean "
+                 "weight each token gives the one before it."
+                 f" {where} score only {prev_s}; spread evenly: "
+                 "{data.deep.uniform:.2f}. "
+                 "In this sentence, they are weak previous-token heads.")
         claims.append(f"data.deep.top3[0:{n}].prev_token < 0.25")
     else:
-        text += f" Their previous-token scores are {prev_s}."
+        text += (" A previous-token head looks mostly one token back; its score is the mean "
+                 f"weight each token gives the one before it. Theirs are {prev_s}.")
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: {word}'s weight on "

@@ -33,9 +33,9 @@ import math as pymath
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, ArcBetweenPoints, Create, DashedLine, Dot,
-                   GrowFromEdge, LaggedStart, Line, Rectangle, ReplacementTransform,
-                   RoundedRectangle, SurroundingRectangle, TransformFromCopy, VGroup,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, ArcBetweenPoints, Create,
+                   DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, Rectangle,
+                   ReplacementTransform, RoundedRectangle, Transform, SurroundingRectangle, VGroup,
                    VectorizedPoint, WHITE, Write, interpolate_color)
 
 from scenes import theme as T
@@ -49,6 +49,8 @@ from layerwise_core.planview import Value
 from .view import Data
 
 S = T.TYPE.small
+LAB = T.TYPE.label          # legends and axis labels the viewer must read
+ROLL = 0.22                 # how far a changing number rolls (old up and out, new up and in)
 NUM = T.TYPE.label          # the per-token number strip (the voice reads these numbers)
 ROW_Y = -1.75               # the token row's baseline
 ARC_H = 1.35                # every arc's height above the token tops
@@ -81,6 +83,14 @@ def shade(i: int):
     """The stacked bar's colours: [CLS] attention purple, [SEP] (and any later special token)
     a light tint of it."""
     return T.ATTN if i == 0 else interpolate_color(T.ATTN, WHITE, 0.6)
+
+
+def roll(old, new) -> list:
+    """A number (or a group of them) changes: the old one rolls up and out, the new one up
+    and in, so digits never morph into each other."""
+    out = [old.animate.shift(UP * ROLL).set_opacity(0)] if old.has_points() or \
+        old.family_members_with_points() else []
+    return out + ([FadeIn(new, shift=UP * ROLL)] if new.family_members_with_points() else [])
 
 
 @dataclass
@@ -201,22 +211,21 @@ class AttentionDepthScene(StoryboardScene):
     def counter(self, layer, state: int | None = None) -> VGroup:
         s = int(layer) if state is None else state
         g = inline(txt("layer", T.TYPE.body), Num(layer, decimals=0, size=T.TYPE.body),
-                   txt("· reads", T.TYPE.body, T.MUTED), math(sup("X", s), T.TYPE.math))
+                   txt("· reads", T.TYPE.body), math(sup("X", s), T.TYPE.math))
         return g.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
 
     def note(self) -> VGroup:
         v = self.v
         several = int(v.n_focus) > 1
-        first = inline(txt(f"arcs from \"{v.word}\": the mean of its", S, T.MUTED),
-                       Num(v.n_heads, decimals=0, size=S, color=T.MUTED),
-                       txt("heads' rows", S, T.MUTED))
-        lines = [first, txt("arc width = attention weight", S, T.MUTED)]
+        first = inline(txt(f"arcs from \"{v.word}\": the mean of its", LAB),
+                       Num(v.n_heads, decimals=0, size=LAB), txt("heads' rows", LAB))
+        lines = [first, txt("arc width = attention weight", LAB)]
         if several:
-            lines.append(inline(txt(f"\"{v.word}\" is", S, T.MUTED),
-                                Num(v.n_focus, decimals=0, size=S, color=T.MUTED),
-                                txt("tokens: their rows averaged", S, T.MUTED)))
+            lines.append(inline(txt(f"\"{v.word}\" is", LAB),
+                                Num(v.n_focus, decimals=0, size=LAB),
+                                txt("tokens: their rows averaged", LAB)))
         if None in self.st.cols:
-            lines.append(txt(f"{ELLIPSIS} = tokens not drawn", S, T.MUTED))
+            lines.append(txt(f"{ELLIPSIS} = tokens not drawn", LAB))
         g = VGroup(*lines).arrange(DOWN, buff=0.07, aligned_edge=LEFT)
         return g.next_to([DIAG_LEFT, TOP_Y - 0.3, 0], DOWN + RIGHT, buff=0)
 
@@ -270,7 +279,7 @@ class AttentionDepthScene(StoryboardScene):
             r.set_fill(shade(i), 1.0).move_to([x, y, 0], aligned_edge=DOWN)
             parts.add(r)
             y += h
-        tick = Num(lay.layer, decimals=0, size=S, color=T.MUTED).move_to([x, CHART_Y - 0.25, 0])
+        tick = Num(lay.layer, decimals=0, size=LAB).move_to([x, CHART_Y - 0.27, 0])
         val = Num(lay.sink, decimals=2, size=S).next_to(parts, UP, buff=0.08)
         if l not in self.labelled:
             tick, val = VectorizedPoint(tick.get_center()), VectorizedPoint(val.get_bottom())
@@ -287,15 +296,15 @@ class AttentionDepthScene(StoryboardScene):
         right = CHART_X + 0.5 + (L - 1) * self.bar_layout[0] + 0.45
         base = Line([CHART_X, CHART_Y, 0], [right, CHART_Y, 0], color=T.MUTED, stroke_width=2)
         names = v.special_tokens.values
-        head = txt("share of the row on", S)
+        head = txt("share of the row on", LAB)
         keys = VGroup()
         for i, n in enumerate(names):
-            sw = Rectangle(width=0.22, height=0.22, stroke_width=0).set_fill(shade(i), 1.0)
-            keys.add(VGroup(sw, txt(as_written(n), S)).arrange(RIGHT, buff=0.08))
+            sw = Rectangle(width=0.24, height=0.24, stroke_width=0).set_fill(shade(i), 1.0)
+            keys.add(VGroup(sw, txt(as_written(n), LAB)).arrange(RIGHT, buff=0.08))
         keys.arrange(RIGHT, buff=0.25)
         top = VGroup(head, keys).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         top.next_to([CHART_X, CHART_Y + BAR_H + 0.15, 0], UP + RIGHT, buff=0)
-        xname = txt("layer", S, T.MUTED).next_to(base, DOWN, buff=0.45)
+        xname = txt("layer", LAB).next_to(base, DOWN, buff=0.5)
         return VGroup(top, base, xname)
 
     # --- stage -----------------------------------------------------------------------------
@@ -328,21 +337,72 @@ class AttentionDepthScene(StoryboardScene):
                 st.bars[l] = self.bar(l)
                 self.add(st.bars[l])
 
+    def counter_to(self, new: VGroup) -> list:
+        """The header changes layer: its words stay, its numbers roll."""
+        old = self.st.counter
+        if old is None or len(old) != 4 or len(new) != 4:
+            return roll(VGroup() if old is None else old, new)
+        keep = [Transform(old[i], new[i]) for i in (0, 2)]
+        return keep + roll(old[1], new[1]) + roll(old[3], new[3])
+
     def show_row(self, row, counter: VGroup, t: float, extra=()) -> None:
-        """The arcs, weights and counter replaced by another row's (each Num keeps its path)."""
+        """The arcs, weights and counter replaced by another row's (each Num keeps its path):
+        the arcs reshape, the numbers roll (digits do not morph)."""
         st = self.st
         arcs, nums = self.arcs(row), self.weights(row)
-        self.play(ReplacementTransform(st.arcs, arcs), ReplacementTransform(st.nums, nums),
-                  ReplacementTransform(st.counter, counter), *extra, run_time=t)
+        moves = self.counter_to(counter)
+        self.play(ReplacementTransform(st.arcs, arcs), *roll(st.nums, nums), *moves, *extra,
+                  run_time=t)
+        self.remove(st.nums, st.counter)
+        self.add(nums, counter)
         st.arcs, st.nums, st.counter = arcs, nums, counter
 
-    def show_layer(self, l: int, t: float, bar: bool = False) -> None:
+    def show_layer(self, l: int, t: float, bar: bool = False, extra=()) -> None:
         lay = self.v.layers[l]
-        extra = []
+        extra = list(extra)
         if bar and l not in self.st.bars:
             b = self.st.bars[l] = self.bar(l)
-            extra = self.grow_bar(b)
+            extra += self.grow_bar(b)
         self.show_row(lay.row, self.counter(lay.layer), t, extra)
+
+    # --- the query/key block of one layer, and an X chip fed into it ------------------------
+    def qk_block(self, layer) -> VGroup:
+        """Layer l's own W_Q^(l), W_K^(l) as a block above the arcs (clear of the note)."""
+        tl = int(layer)
+        wqk = math(f"{sup('W_(display(Q))', tl)}, {sup('W_(display(K))', tl)}", T.TYPE.math)
+        box = RoundedRectangle(width=wqk.width + 0.5, height=wqk.height + 0.35,
+                               corner_radius=0.12, color=T.TEXT, stroke_width=3)
+        box.move_to([*BLOCK_AT, 0])
+        wqk.move_to(box)
+        own = inline(txt("query, key matrices of layer", LAB), Num(layer, decimals=0, size=LAB))
+        own.next_to(box, UP, buff=0.1)
+        block = VGroup(box, wqk, own)
+        block.box = box
+        block.shift(self.clear_of_note(block))
+        return block
+
+    def chip(self, state: int, box) -> VGroup:
+        """X^(state) in a solid frame, left of the block: the input under test."""
+        x = math(sup("X", state), T.TYPE.math, T.X).scale(1.25)
+        fr = SurroundingRectangle(x, color=T.X, buff=0.14, stroke_width=4)
+        fr.set_fill(T.BACKGROUND, 1.0)
+        return VGroup(fr, x).next_to(box, LEFT, buff=1.2)
+
+    def feed(self, state: int, box, t: float, then) -> None:
+        """The chip comes in, moves into the block; a dot leaves the block for the focus word,
+        and `then(run_time, extra)` re-forms the arcs as it lands."""
+        c = self.chip(state, box)
+        self.play(FadeInPlace(c), run_time=0.25 * t)
+        self.play(c.animate.move_to(box).scale(0.5).set_opacity(0),
+                  box.animate.set_stroke(T.X), run_time=0.3 * t)
+        self.remove(c)
+        fx = self.focus_x()
+        arc_top = max(m.get_top()[1] for m in self.st.label.values()) + 0.08
+        dot = Dot(box.get_bottom(), radius=0.09, color=T.ATTN)
+        self.play(dot.animate.move_to([fx, arc_top, 0]), box.animate.set_stroke(T.TEXT),
+                  run_time=0.15 * t)
+        self.remove(dot)
+        then(0.3 * t)
 
     def swap_input(self, old, new, t: float) -> None:
         """The input slot: the old X drops out below, the new one drops in from above."""
@@ -367,7 +427,7 @@ class AttentionDepthScene(StoryboardScene):
         v, st = self.v, self.st
         self.clear_extra()
         lay = v.layers[0]
-        n = 3
+        n = 4
         if st.arcs is not None:
             self.play(FadeOutPlace(VGroup(st.arcs, st.nums, st.counter)), run_time=0.6)
         fresh = st.tokens is None
@@ -383,6 +443,14 @@ class AttentionDepthScene(StoryboardScene):
         self.play(LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.15), run_time=2.0)
         self.fill_to(self.mark(1, n), [
             (2, lambda t: self.play(FadeInPlace(st.note), run_time=t)),
+        ])
+        # "a bidirectional encoder, so bank also looks ahead": the arcs to the tokens after it
+        kept = [j for j in st.xs if j not in v.focus.values]
+        ahead = [a for j, a in zip(kept, st.arcs) if j > max(v.focus.values)]
+        ahead_labels = [st.label[j] for j in kept if j > max(v.focus.values)]
+        self.fill_to(self.mark(2, n), [
+            (2, lambda t: self.emphasize(*ahead, *ahead_labels, run_time=t) if ahead
+             else self.wait(t)),
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums],
                                                 lag_ratio=0.1), run_time=t)),
         ])
@@ -394,7 +462,7 @@ class AttentionDepthScene(StoryboardScene):
             steps.append((1, lambda t: self.point_at(self.num_at(st.nums, word), run_time=t)))
         if cls in st.xs:
             steps.append((1, lambda t: self.point_at(self.num_at(st.nums, cls), run_time=t)))
-        self.fill_to(self.mark(2, n), steps)
+        self.fill_to(self.mark(3, n), steps)
         if st.chart is None:
             st.chart = self.chart_frame()
             st.bars[0] = self.bar(0)
@@ -414,18 +482,24 @@ class AttentionDepthScene(StoryboardScene):
         L = int(v.n_layers)
         voiced = bool(self.beat.get("cues"))
         n = self.n_cues() if voiced else L + 1
-        nxt = self.counter(v.layers[1].layer)        # "from its own X": the header reads X^(1)
+        # "fresh queries and keys from its own X, with its own matrices": X^(1) goes into
+        # layer 1's W_Q, W_K; the arcs, the header and the bar change to layer 1 together
+        block = self.qk_block(v.layers[1].layer)
+
+        def to_layer1(t):
+            self.show_layer(1, t, bar=True, extra=[FadeOutPlace(block)])
+
         self.fill_to(self.mark(1, n), [
-            (2, lambda t: self.play(ReplacementTransform(self.st.counter, nxt), run_time=t)),
-            (2, lambda t: self.emphasize(nxt[-1], run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(block), run_time=t)),
+            (4, lambda t: self.feed(int(v.layers[1].layer), block.box, t, to_layer1)),
         ])
-        self.st.counter = nxt
         for l in range(1, L):
             self.at_cue(min(l, n - 1), n)
-            self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
-                            bar=True)
+            if l > 1:
+                self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
+                                bar=True)
             if l in self.labelled:
-                self.emphasize(self.st.bars[l].val, run_time=0.7)
+                self.emphasize(self.st.bars[l].parts, run_time=0.7)
         # "... and some goes back to the words": the last layer's heaviest word
         word = int(v.layers[L - 1].top_word.pos)
         self.fill_to(None, [
@@ -444,66 +518,46 @@ class AttentionDepthScene(StoryboardScene):
         self.ensure_arcs(int(tie.layer))
         self.ensure_chart(0)
         tl, l0 = int(tie.layer), int(v.layers[0].layer)
-        # the experiment's own panel replaces the chart: three bars, one per input
+        special = [int(j) for j in v.special.values]
+        # the experiment's own panel replaces the chart: three stacked bars (the chart's
+        # shades), one per input
         fade = [st.chart] + list(st.bars.values())
         base_x, base_y, H = CHART_X + 0.1, CHART_Y, BAR_H * 0.9
-        specs = [(tie.layer0_sink, v.layers[0].layer, None), (tie.old_sink, tie.layer, l0),
-                 (tie.new_sink, tie.layer, tl)]
+        specs = [(tie.layer0_sink, v.layers[0].layer, None, v.layers[0].row),
+                 (tie.old_sink, tie.layer, l0, tie.old_row),
+                 (tie.new_sink, tie.layer, tl, tie.new_row)]
         cols = []
-        for i, (share, layer, state) in enumerate(specs):
+        for i, (share, layer, state, row) in enumerate(specs):
             x = base_x + 0.55 + i * 1.35
-            r = Rectangle(width=0.6, height=max(0.01, H * float(share)), stroke_width=0)
-            r.set_fill(T.ATTN, 0.95).move_to([x, base_y, 0], aligned_edge=DOWN)
-            val = Num(share, decimals=2, size=S).next_to(r, UP, buff=0.08)
-            name = inline(txt("layer", S, T.MUTED), Num(layer, decimals=0, size=S,
-                                                         color=T.MUTED))
+            r, y = VGroup(), base_y
+            for k, j in enumerate(special):
+                h = max(0.01, H * float(row[j]))
+                part = Rectangle(width=0.6, height=h, stroke_width=0)
+                part.set_fill(shade(k), 1.0).move_to([x, y, 0], aligned_edge=DOWN)
+                r.add(part)
+                y += h
+            val = Num(share, decimals=2, size=LAB).next_to(r, UP, buff=0.08)
+            name = inline(txt("layer", LAB), Num(layer, decimals=0, size=LAB))
             lab = VGroup(name)
             if state is not None:
-                lab.add(inline(txt("fed", S, T.MUTED),
-                               math(sup("X", state), T.TYPE.math_label, T.X)))
+                lab.add(inline(txt("fed", LAB), math(sup("X", state), T.TYPE.math_label, T.X)))
             else:
-                lab.add(txt("(model)", S, T.MUTED))
+                lab.add(txt("(model)", LAB))
             lab.arrange(DOWN, buff=0.06).next_to([x, base_y, 0], DOWN, buff=0.12)
             cols.append(VGroup(r, val, lab))
         axis = Line([base_x, base_y, 0], [base_x + 4.1, base_y, 0], color=T.MUTED,
                     stroke_width=2)
-        head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), S)
+        head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), LAB)
         head.next_to([base_x, base_y + H + 0.35, 0], RIGHT, buff=0)
         # the header, and the block: layer 1's own query and key matrices
         header = inline(txt("a fair test on layer", T.TYPE.body),
                         Num(tie.layer, decimals=0, size=T.TYPE.body))
         header.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        wqk = math(f"{sup('W_(display(Q))', tl)}, {sup('W_(display(K))', tl)}", T.TYPE.math)
-        box = RoundedRectangle(width=wqk.width + 0.5, height=wqk.height + 0.35,
-                               corner_radius=0.12, color=T.MUTED, stroke_width=2.5)
-        box.move_to([*BLOCK_AT, 0])
-        wqk.move_to(box)
-        own = inline(txt("own query, key matrices of layer", S, T.MUTED),
-                     Num(tie.layer, decimals=0, size=S, color=T.MUTED))
-        own.next_to(box, UP, buff=0.08)
-        block = VGroup(box, wqk, own)
-        block.shift(self.clear_of_note(block))
-        fx = self.focus_x()
-        arc_top = max(m.get_top()[1] for m in st.label.values()) + 0.08
-
-        def chip(state):
-            x = math(sup("X", state), T.TYPE.math, T.X)
-            fr = SurroundingRectangle(x, color=T.X, buff=0.1)
-            g = VGroup(fr, x).next_to(box, LEFT, buff=1.4)
-            return g
+        block = self.qk_block(tie.layer)
+        box = block.box
 
         def feed(state, row, t):
-            """The chip moves into the block; out of it comes the row: arcs re-form."""
-            c = chip(state)
-            self.play(FadeInPlace(c), run_time=0.25 * t)
-            self.play(c.animate.move_to(box).scale(0.5).set_opacity(0),
-                      box.animate.set_stroke(T.X), run_time=0.25 * t)
-            self.remove(c)
-            dot = Dot(box.get_bottom(), radius=0.09, color=T.ATTN)
-            self.play(dot.animate.move_to([fx, arc_top, 0]), box.animate.set_stroke(T.MUTED),
-                      run_time=0.2 * t)
-            self.remove(dot)
-            self.show_row(row, VGroup(), 0.3 * t)
+            self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt))
 
         self.fill_to(self.mark(1, n), [
             (2, lambda t: self.play(FadeOutPlace(VGroup(*fade, st.counter)),
@@ -541,46 +595,41 @@ class AttentionDepthScene(StoryboardScene):
     def beat_sink(self, beat) -> None:
         v, st = self.v, self.st
         L = int(v.n_layers)
-        n = 3
-        self.clear_extra()
-        self.ensure_arcs(int(v.sink.max.layer))
-        shown = int(v.tie.layer) if not isinstance(v.tie, Value) else int(v.sink.max.layer)
-        if st.counter is None or not len(st.counter):
-            # the arcs on screen are layer 1's (the model's own row): say so
-            c = self.counter(v.layers[shown].layer)
-            self.play(FadeInPlace(c), run_time=0.5)
-            if st.counter is not None:
-                self.remove(st.counter)
-            st.counter = c
+        n = 2
+        hi = int(v.sink.max.layer)
+        self.ensure_arcs(hi)
+        # "The share peaks at layer 4: 0.82": at once, the fair test leaves, the chart comes
+        # back whole (it was built in `depth`), and the header and arcs go to the peak layer
+        # together; then the pointer lands on its bar as the number is said
+        gone = list(st.extra)
+        st.extra = []
         new = st.chart is None
         if new:
             st.chart = self.chart_frame()
         missing = [l for l in range(L) if l not in st.bars]
         for l in missing:
             st.bars[l] = self.bar(l)
-        hi = int(v.sink.max.layer)
+        back = [FadeInPlace(VGroup(st.chart, *[st.bars[l] for l in missing]))] if new or missing \
+            else []
+        out = [FadeOutPlace(VGroup(*gone))] if gone else []
+        self.show_layer(hi, 1.0, extra=out + back)
+        self.point_at(st.bars[hi].val, run_time=0.9)
+        cls = int(v.special[0])
         sink = as_written(f"{v.special_tokens[0]}")
-        reading = VGroup(txt("a common reading, not a measurement:", S, T.MUTED),
-                         txt(f"{sink} is a \"sink\", where heads park", S),
-                         txt("attention they do not need", S))
+        reading = VGroup(txt("a common reading, not a measurement:", LAB),
+                         txt(f"{sink} is a \"sink\", where heads", LAB),
+                         txt("park attention they do not need", LAB))
         reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         reading.next_to(st.note, DOWN, buff=0.3).align_to(st.note, LEFT)
-        intro = []
-        if new:
-            intro = [Create(st.chart)] + [a for l in missing for a in self.grow_bar(st.bars[l])]
-        # "The share peaks at layer 4": header, arcs and the pointer on that layer together
         self.fill_to(self.mark(1, n), [
-            (2, lambda t: self.play(*intro, run_time=t) if intro else self.wait(t)),
-            (2, lambda t: self.show_layer(hi, t)),
-            (1, lambda t: self.point_at(st.bars[hi].val, run_time=t)),
+            (1, lambda t: self.emphasize(st.bars[hi].parts, run_time=t)),
         ])
-        cls = int(v.special[0])
-        self.fill_to(self.mark(2, n), [
+        self.fill_to(None, [
             (2, lambda t: self.play(FadeInPlace(reading), run_time=t)),
             (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
              else self.wait(t)),
+            (1, lambda t: self.emphasize(reading[0], run_time=t)),
         ])
-        self.fill_to(None, [(1, lambda t: self.emphasize(reading[0], run_time=t))])
         st.extra = [reading]
 
     def beat_deep_heads(self, beat) -> None:
@@ -591,59 +640,59 @@ class AttentionDepthScene(StoryboardScene):
         self.clear_extra()
         self.ensure_arcs(int(d.layer))
         tgt = int(d.target.pos)
-        # 1. layer 5's arcs, header and arcs together
+        kept = [j for j in st.xs if j not in v.focus.values]
+        # 1. "At layer 5, bank gives river 0.14": header and arcs together, the arc and its
+        # number pointed at
         self.fill_to(self.mark(1, n), [
             (2, lambda t: self.show_layer(int(d.layer), t)),
+            (1, lambda t: self.emphasize(dict(zip(kept, st.arcs))[tgt], run_time=t)
+             if tgt in st.xs else self.wait(t)),
+            (1, lambda t: self.point_at(self.num_at(st.nums, tgt), run_time=t)
+             if tgt in st.xs else self.wait(t)),
         ])
-        kept = [j for j in st.xs if j not in v.focus.values]
-        arc_of = {j: st.arcs[k] for k, j in enumerate(kept)}
+        arc_of = dict(zip(kept, st.arcs))
         river_arc = arc_of.get(tgt)
         river_num = self.num_at(st.nums, tgt) if tgt in st.xs else None
-        self.fill_to(self.mark(2, n), [
-            (1, lambda t: self.emphasize(river_arc, run_time=t) if river_arc is not None
-             else self.wait(t)),
-            (1, lambda t: self.point_at(river_num, run_time=t) if river_num is not None
-             else self.wait(t)),
-        ])
-        # 2. the river arc splits into the heads' bars; the average stays as a dashed line
+        # 2. the heads, heaviest first (the order the voice reads them); one scale for both
+        # panels (a weight of 1 is `unit` long); the river arc's number becomes the dashed
+        # head-average line's
+        order = [int(h) for h in d.order.values]
         pitch = min(0.32, 3.6 / H)
         top = 1.85
         name_x, bar_x, bar_w = -6.0, -5.0, 3.6
-        sc_x, sc_w = 1.2, 9.0                # score bars: 1.0 would be sc_w long
+        sc_x = 1.2
         vmax = max(d.weight.values)
-        mx = bar_x + bar_w * float(d.target.weight) / vmax        # the head-average's line
-        ux = sc_x + sc_w * float(d.uniform)                        # spread evenly
-        sc_num_x = sc_x + sc_w * max(d.prev_token.values) + 0.15   # one column, clear of both
+        unit = bar_w / vmax
+        mx = bar_x + unit * float(d.target.weight)                # the head-average's line
+        ux = sc_x + unit * float(d.uniform)                        # spread evenly
+        sc_num_x = sc_x + unit * max(d.prev_token.values) + 0.15   # one column, clear of both
         title = inline(txt("layer", T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body),
                        txt(f"· \"{v.word}\" → \"{d.target.token}\", head by head",
                            T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        h1 = txt("attention weight", S, T.MUTED).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
-        h2 = VGroup(txt("previous-token score", S, T.MUTED),
-                    txt("(mean weight a token gives the one before it)", S, T.MUTED))
-        h2.arrange(DOWN, buff=0.05, aligned_edge=LEFT)
-        h2.next_to([sc_x, top + 0.25, 0], UP + RIGHT, buff=0)
-        rows = VGroup()
+        h1 = txt("attention weight", LAB).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
+        h2 = txt("previous-token score", LAB).next_to([sc_x, top + 0.32, 0], RIGHT, buff=0)
+        rows = {}
         prec = int(v.decimals)
-        for i in range(H):
+        for i, h in enumerate(order):
             y = top - i * pitch
-            name = inline(txt("head", S, T.MUTED), Num(d.heads[i], decimals=0, size=S,
-                                                        color=T.MUTED))
+            name = inline(txt("head", S), Num(d.heads[h], decimals=0, size=S))
             name.move_to([0, y, 0]).align_to([name_x + 0.6, 0, 0], RIGHT)
-            r = Rectangle(width=max(0.01, bar_w * float(d.weight[i]) / vmax),
+            r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
                           height=pitch * 0.62, stroke_width=0)
             r.set_fill(T.ATTN, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
-            val = Num(d.weight[i], decimals=prec, size=S).next_to(r, RIGHT, buff=0.1)
+            val = Num(d.weight[h], decimals=prec, size=S).next_to(r, RIGHT, buff=0.1)
             if val.get_left()[0] < mx + 0.1:            # clear of the dashed line
                 val.next_to([mx, y, 0], RIGHT, buff=0.12)
-            sr = Rectangle(width=max(0.01, sc_w * float(d.prev_token[i])), height=pitch * 0.62,
+            sr = Rectangle(width=max(0.01, unit * float(d.prev_token[h])), height=pitch * 0.62,
                            stroke_width=0)
             sr.set_fill(T.MUTED, 0.9).move_to([sc_x, y, 0], aligned_edge=LEFT)
-            score = Num(d.prev_token[i], decimals=2, size=S)
+            score = Num(d.prev_token[h], decimals=2, size=S)
             score.move_to([sc_num_x, y, 0]).align_to([sc_num_x, 0, 0], LEFT)
             g = VGroup(name, r, val, sr, score)
             g.bar, g.val, g.sbar, g.score = r, val, sr, score
-            rows.add(g)
+            rows[h] = g
+        listed = VGroup(*[rows[h] for h in order])
         bottom = top - (H - 1) * pitch - pitch / 2
         mean_line = DashedLine([mx, top + pitch / 2, 0], [mx, bottom, 0], color=T.HIGHLIGHT,
                                stroke_width=2.5, dash_length=0.08)
@@ -655,47 +704,50 @@ class AttentionDepthScene(StoryboardScene):
         even_lab = inline(txt("spread evenly:", S), Num(d.uniform, decimals=2, size=S))
         even_lab.next_to([ux, bottom, 0], DOWN, buff=0.1)
         top3 = [int(t.head) for t in d.top3]
-        old = [m for m in (st.tokens, st.note, st.nums, st.chart) if m]
+        # what leaves: everything of the arc diagram but the river arc's number
+        if river_num is not None:
+            st.nums.remove(river_num)
+            self.add(river_num)
+        old = [m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs, st.counter) if m]
         old += list(st.bars.values())
-        others = VGroup(*[a for j, a in arc_of.items() if j != tgt])
-        st.arcs.remove(*others.submobjects)     # top-level, so that fading them removes them
-        self.add(others)
         boxes = VGroup(*[SurroundingRectangle(rows[h].val, color=T.HIGHLIGHT, buff=0.05,
                                               stroke_width=2.5) for h in top3])
-        if river_arc is not None:       # the river arc itself becomes the heads' bars
-            split = [LaggedStart(*[TransformFromCopy(river_arc, g.bar) for g in rows],
-                                 lag_ratio=0.06),
-                     river_arc.animate.set_stroke(opacity=0)]
+        if river_num is not None:
+            average = [ReplacementTransform(river_num, mean_num), FadeInPlace(mean_lab[0]),
+                       Create(mean_line)]
         else:
-            split = [LaggedStart(*[GrowFromEdge(g.bar, LEFT) for g in rows], lag_ratio=0.06)]
-        split.append(LaggedStart(*[FadeInPlace(VGroup(g[0], g.val)) for g in rows],
-                                 lag_ratio=0.06))
-        self.fill_to(self.mark(3, n), [
-            (2, lambda t: self.play(FadeOutPlace(VGroup(*old, others, st.counter)), run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(title), FadeInPlace(h1), run_time=t)),
-            (4, lambda t: self.play(*split, run_time=t)),
-            (2, lambda t: self.play(Create(mean_line), FadeInPlace(mean_lab), run_time=t)),
+            average = [FadeInPlace(mean_lab), Create(mean_line)]
+        self.fill_to(self.mark(2, n), [
+            (2, lambda t: self.play(FadeOutPlace(VGroup(*old)), FadeInPlace(title),
+                                    FadeInPlace(h1), run_time=t)),
+            (2, lambda t: self.play(*average, run_time=t)),
+            (4, lambda t: self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(g.bar, LEFT),
+                                                                 FadeInPlace(VGroup(g[0], g.val)))
+                                                  for g in listed], lag_ratio=0.08),
+                                    run_time=t)),
             (3, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes], lag_ratio=0.4),
                                     run_time=t)),
         ])
-        self.remove(st.arcs)
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
-        # 3. each head's previous-token score against attention spread evenly
-        self.fill_to(self.mark(4, n), [
+        # 3. "A previous-token head ...": each head's score
+        self.fill_to(self.mark(3, n), [
             (1, lambda t: self.play(FadeInPlace(h2), run_time=t)),
-            (3, lambda t: self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in rows],
+            (3, lambda t: self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in listed],
                                                 lag_ratio=0.06),
-                                    LaggedStart(*[FadeInPlace(g.score) for g in rows],
+                                    LaggedStart(*[FadeInPlace(g.score) for g in listed],
                                                 lag_ratio=0.06), run_time=t)),
-            (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
+        ])
+        # 4. "these three score only ...; spread evenly, it would be ..."
+        self.fill_to(self.mark(4, n), [
             (2, lambda t: self.emphasize(*[rows[h].score for h in top3], run_time=t)),
+            (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
         ])
         self.fill_to(None, [
             (1, lambda t: self.emphasize(*[rows[h].sbar for h in top3], run_time=t)),
             (1, lambda t: self.point_at(even_lab, run_time=t)),
         ])
-        st.extra = [title, h1, h2, rows, boxes, mean_line, mean_lab, even_line, even_lab]
+        st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab]
 
 
 __all__ = ["AttentionDepthScene"]
