@@ -611,8 +611,9 @@ class AttentionDepthScene(StoryboardScene):
             st.bars[l] = self.bar(l)
         back = [FadeInPlace(VGroup(st.chart, *[st.bars[l] for l in missing]))] if new or missing \
             else []
-        out = [FadeOutPlace(VGroup(*gone))] if gone else []
-        self.show_layer(hi, 1.0, extra=out + back)
+        if gone:                        # the fair test leaves first: no two panels at once
+            self.play(FadeOutPlace(VGroup(*gone)), run_time=0.4)
+        self.show_layer(hi, 0.8, extra=back)
         self.point_at(st.bars[hi].val, run_time=0.9)
         cls = int(v.special[0])
         sink = as_written(f"{v.special_tokens[0]}")
