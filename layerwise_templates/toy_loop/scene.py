@@ -22,7 +22,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, BackgroundRectangle, Do
                    Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
-from scenes.animations import FadeInPlace, FadeOutPlace
+from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
 from scenes.motion import VectorPlane, WeightBlock, ghost, matvec
@@ -31,11 +31,13 @@ from .view import Data, Layer
 
 PLANE_SIZE = 4.6
 CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
-PLANE_LABEL = 32        # labels on the plane, so their layer superscripts stay readable
-MATH_LABEL = 28         # row names like X^(0) =: their superscripts reach the 8 px floor
+PLANE_LABEL = 40        # labels on the plane, so their layer superscripts stay readable
+MATH_LABEL = 34         # row names like X^(0) =: their superscripts well above the 8 px floor
+HEADER = 38             # the layer tag over the plane and the lens's labels (serif superscripts)
 RULE_SIZE = 44          # the layer convention, when it is spoken
 CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
+W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
 GHOST = 0.15            # last layer's Q, K, V: faint enough not to crowd the new arrows
 
 
@@ -114,14 +116,14 @@ class ToyLoopScene(StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.v = Data.at(self.plan)
-        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.34)
+        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.31)
         self.code = self.code_lines.next_to(self.title, DOWN, buff=T.GAP)
         self.code.to_edge(LEFT, buff=T.EDGE + 0.2)
         e = d["extent"]
         self.plane = VectorPlane(e, 0.5, PLANE_SIZE)
         self.plane.next_to(self.title, DOWN, buff=T.GAP).to_edge(RIGHT, buff=T.EDGE)
         self.add(self.plane)
-        self.panel_top = self.code.get_bottom() + DOWN * 0.3
+        self.panel_top = self.code.get_bottom() + DOWN * 0.22
         self.results_x = self.code.get_left()[0] + 4.6     # the column of Q, K, V rows
         self.stage = Stage()
 
@@ -177,7 +179,7 @@ class ToyLoopScene(StoryboardScene):
     def layer_tag(self) -> None:
         l = self.layer
         tag = math(f"\"layer {l} reads \" {T.X_l(l)} \" → writes \" {T.X_l(l + 1)}",
-                   T.TYPE.math, T.TEXT)
+                   HEADER, T.TEXT)
         tag.next_to(self.plane, UP, buff=0.12).align_to(self.plane, RIGHT)
         if self.stage.tag_layer != l:
             self.stage.tag_layer = l
@@ -259,7 +261,7 @@ class ToyLoopScene(StoryboardScene):
                                   size=T.TYPE.label)
         w_row = VGroup(math(f"× {T.X_l(l, 'W_' + name)} =", MATH_LABEL, color), W)
         w_row.arrange(RIGHT, buff=T.BUFF)
-        w_row.move_to(self.panel_top + DOWN * 1.15, aligned_edge=UP + LEFT)
+        w_row.move_to(self.panel_top + DOWN * W_TOP, aligned_edge=UP + LEFT)
         w_row.align_to(self.code, LEFT).shift(RIGHT * 0.3)
         self.put("w", w_row)
         label = math(f"{T.X_l(l, name)} =", MATH_LABEL, color)
@@ -286,7 +288,11 @@ class ToyLoopScene(StoryboardScene):
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7))
-        self.busy(result, arrow)
+        if l == 0 and key == "q" and W.as_numbers:
+            # "X zero, 1 and 0, ... picks out its top row" (the beat's expect pins X^(0))
+            self.busy(VGroup(*W.nums[:len(lay["x_in"])]), result)
+        else:
+            self.busy(result, arrow)
 
     def leader(self, tip, label, color) -> list:
         """A thin line from an arrow's tip to its label, when the label had to sit away from
@@ -386,13 +392,22 @@ class ToyLoopScene(StoryboardScene):
             # layer tag above the plane (which keeps "reads X^(l) → writes X^(l+1)")
             rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
                         RULE_SIZE, T.TEXT)
-            # on a card over the plane (clear of the code and the numbers), then the card
-            # goes and the rule itself moves up into the header, where "l" becomes 0
-            room = self.plane.get_right()[0] - self.code.get_right()[0] - 0.8
-            if rule.width > room:
-                rule.scale_to_fit_width(room)
-            back = BackgroundRectangle(rule, color=T.BACKGROUND, fill_opacity=0.95, buff=0.25)
-            card = VGroup(back, rule).move_to(self.plane).align_to(self.plane, RIGHT)
+            # on a card in the empty band under the code's Q, K, V line, right of the boxed
+            # update line and left of the plane's vertical axis (clear of the arrows, their
+            # labels and the numbers), then the card goes and the rule itself moves up into
+            # the header, where "l" becomes 0
+            lines, buff = self.data["lines"], 0.1
+            left = self.code_lines[lines["update"] - 1].get_right()[0] + 0.45
+            right = self.plane.p((0, 0))[0] - 0.15
+            top = self.code_lines[lines["qkv"] - 1].get_bottom()[1] - 0.08
+            bottom = self.shown["x"].get_top()[1] + 0.05
+            if rule.width > right - left - 2 * buff:
+                rule.scale_to_fit_width(right - left - 2 * buff)
+            if rule.height > top - bottom - 2 * buff:
+                rule.scale_to_fit_height(top - bottom - 2 * buff)
+            back = BackgroundRectangle(rule, color=T.BACKGROUND, fill_opacity=0.95, buff=buff)
+            card = VGroup(back, rule)
+            card.move_to([right - card.width / 2, top - card.height / 2, 0])
             self.play(FadeInPlace(card), run_time=self.quick(0.1, 0.5))
             self.emphasize(rule)
             self.hold_until_cue(4)
@@ -435,14 +450,14 @@ class ToyLoopScene(StoryboardScene):
             d = d / (np.linalg.norm(d) or 1.0)
             return Arrow(at - d * 1.3, at, buff=0, color=T.X, stroke_width=5, tip_length=0.2)
 
-        here = VGroup(tip(a, x0), math(T.X_l(l), T.TYPE.math, T.X))
-        there = VGroup(tip(b, x1), math(T.X_l(l + 1), T.TYPE.math, T.X))
+        here = VGroup(tip(a, x0), math(T.X_l(l), HEADER, T.X))
+        there = VGroup(tip(b, x1), math(T.X_l(l + 1), HEADER, T.X))
         u = (b - a) / (np.linalg.norm(b - a) or 1.0)
         here[1].next_to(a, -u, buff=0.15)
         there[1].next_to(b, u, buff=0.15)
         step = Arrow(a, b, buff=0, color=T.V, stroke_width=6, tip_length=0.22)
         normal = np.array([-u[1], u[0], 0.0])
-        name = math(T.X_l(l, "Δ"), T.TYPE.math, T.V)
+        name = math(T.X_l(l, "Δ"), HEADER, T.V)
         name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
         length = self.length_label(src, MATH_LABEL)
         length.next_to(lens, DOWN, buff=-0.55).align_to(lens, RIGHT).shift(LEFT * 0.2)
@@ -528,28 +543,28 @@ class ToyLoopScene(StoryboardScene):
             for cell in row[1:]:
                 copies.append(row[0].copy())
                 dims.append(cell)
-        # a hypothetical, tagged as one; X's later columns are not what reuse would give
-        # (X would move differently too), so they are marked as not measured
-        xs = cells[0][1:]
+        # a hypothetical, tagged as one. X's row stays as measured (with reuse X would still
+        # move); the copies take the cells' places whole (the cells step out, so no two
+        # brackets sit on each other), and are struck through only on "Instead"
         hypo = wrapped("if reused (hypothetical): layer 0's Q, K, V copied", 60,
                        T.TYPE.label, T.MUTED, max_width=7.0)
         hypo.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
-        unmeasured = wrapped("not measured", 20, T.TYPE.label, T.MUTED, max_width=9.0)
-        unmeasured.move_to(VGroup(*xs)).align_to(xs[0], LEFT)
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
-        self.play(*moves, *[cell.nums.animate.set_opacity(0.15) for cell in dims],
-                  *[FadeOutPlace(cell) for cell in xs],
+        self.play(*moves, *[FadeOutPlace(cell) for cell in dims],
                   FadeInPlace(hypo), run_time=self.quick(0.1, 1.2))
-        crosses = VGroup(*[Line(c.get_corner(DOWN + LEFT), c.get_corner(UP + RIGHT),
-                                color=T.MUTED, stroke_width=3) for c in copies])
-        self.play(FadeInPlace(crosses), FadeInPlace(unmeasured), run_time=self.quick(0.05, 0.4))
         self.busy(*copies)
         self.hold_until_cue(2)
-        self.play(*[FadeOutPlace(c) for c in copies], FadeOutPlace(crosses),
-                  FadeOutPlace(hypo), FadeOutPlace(unmeasured),
-                  *[cell.nums.animate.set_opacity(1) for cell in dims],
-                  *[FadeInPlace(cell) for cell in xs],
+        crosses = VGroup(*[Line(c.get_corner(DOWN + LEFT), c.get_corner(UP + RIGHT),
+                                color=T.MUTED, stroke_width=3) for c in copies])
+        self.play(FadeInPlace(crosses), run_time=self.quick(0.05, 0.4))
+        self.wait(self.quick(0.05, 0.4))
+        # the copies slide home into layer 0's column; the measured cells step back in
+        home = [row[0] for row in cells[1:] for _ in row[1:]]
+        self.play(*[c.animate.move_to(h).set_opacity(0) for c, h in zip(copies, home)],
+                  FadeOutPlace(crosses), FadeOutPlace(hypo),
+                  *[FadeInPlace(cell) for cell in dims],
                   run_time=self.quick(0.1, 0.8))
+        self.remove(*copies)
         for i in range(len(layers)):
             self.emphasize(VGroup(*[row[i] for row in cells[1:]]),
                            run_time=self.pace(self.cue_at(3), len(layers), 0.6, 1.0))
@@ -568,6 +583,11 @@ class ToyLoopScene(StoryboardScene):
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
         self.drop("x", "upd", "w", "q", "k", "v", "table")
         self.put("note", toy)
+        # the table dimmed the plane's Q, K, V: they come back to full strength before they
+        # are pointed at
+        back = [self.shown[key] for key in ("pq", "pk", "pv") if key in self.shown]
+        if back:
+            self.play(*[DimPlace(m, 1 / GHOST) for m in back], run_time=self.quick(0.05, 0.4))
         qk = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
         if qk:
             self.emphasize(*qk)
