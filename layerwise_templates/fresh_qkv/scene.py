@@ -10,8 +10,10 @@ Beats (storyboard `show` names):
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row) times
             layer l's own W_Q, W_K, W_V (head 0); layer l-1's X, Q, K, V dimmed on the right
-- `sweep`   a table of X^(l) for every layer: its first numbers, its length, and the query
-            Q^(l) made from it; rows arrive one layer at a time
+- `sweep`   a table of X^(l) for every layer: its first numbers, the length of the sum its
+            LayerNorm read, its length after LN, and the query Q^(l) made from it; rows arrive
+            one layer at a time; then, as the voice names them, the sums centred and ÷ spread
+            (all √d_model: the length LayerNorm fixes) and cos with the state above
 - `check`   the last layer's query recomputed as X W + b beside the model's, and the bound the
             recompute stays under for every token, head, layer and Q/K/V entry
 
@@ -750,8 +752,8 @@ class FreshQKVScene(StoryboardScene):
         lays = list(v.layers)
         pre, std, cos = list(v.ln_input_lengths), list(v.std_lengths), list(v.cos_steps)
         # columns: state | first numbers | length before LN | ÷ spread | after LN | cos | query
-        xs = {"label": -6.5, "x": -4.4, "pre": -2.45, "std": -1.2, "len": 0.05,
-              "cos": 1.35, "q": 3.95}
+        xs = {"label": -6.5, "x": -4.4, "pre": -2.45, "std": -1.15, "len": 0.12,
+              "cos": 1.4, "q": 3.95}
         top = 2.45
 
         def head(*lines):
@@ -761,7 +763,7 @@ class FreshQKVScene(StoryboardScene):
                        head("length", "before LN").move_to([xs["pre"], top, 0]),
                        head(f"head {int(v.show.head)}'s query", "made from it").move_to([xs["q"], top, 0]),
                        head("length", "after LN").move_to([xs["len"], top, 0]))
-        std_head = head("− mean,", "÷ spread").move_to([xs["std"], top, 0])
+        std_head = head("− mean", "÷ spread").move_to([xs["std"], top, 0])
         cos_head = head("cos with", "X above").move_to([xs["cos"], top, 0])
         dy = 0.52                                  # rows clear of the labels' scripts
         rows, std_cells, cos_cells = [], [], []
