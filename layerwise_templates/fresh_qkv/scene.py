@@ -914,8 +914,8 @@ class FreshQKVScene(StoryboardScene):
             # after LN, cell by cell, then its shortest and its longest
             self.hold_until_cue(k)
             point(col([r[2] for r in rows]))
-            walk([r[2] for r in rows], self.when(k, "come out") + 0.3)
-            self.glide(box, lens[0], self.when(k, "come out") + 1.0, 0.6)
+            walk([r[2] for r in rows], self.when(k, "come out") - 0.4)
+            self.glide(box, lens[0], self.when(k, "come out") + 0.9, 0.6)
             self.glide(box, lens[-1], self.when(k, "long.") - 0.1, 0.6)
         k = self.cue_with("cosine")
         if k is not None and cos:
