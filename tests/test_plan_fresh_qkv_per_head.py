@@ -177,6 +177,44 @@ def test_fresh_lengths_of_every_state(fresh):
     assert all("causes" not in lay for lay in d["layers"])
 
 
+def test_fresh_what_layernorm_fixes_and_what_it_does_not(fresh):
+    """The sweep's length story, redone from the trace: the sum each state's LayerNorm read
+    (ln_input_lengths), that sum centred and divided by its spread (std_lengths: sqrt(d_model)
+    for every state, the length LayerNorm fixes), and cos(X^(l), X^(l+1)) (cos_steps)."""
+    _, plan, t = fresh
+    d = plan["data"]
+    L = t.n_layers
+    sums = [sum(f64(t[h]) for h in ("hook_embed", "hook_pos_embed", "hook_token_type_embed"))[6]]
+    sums += [f64(t[f"blocks.{l}.hook_resid_post"])[6] for l in range(L)]
+    assert d["ln_input_lengths"] == pytest.approx([np.linalg.norm(s) for s in sums], rel=1e-6)
+    std = [np.linalg.norm((s - s.mean()) / np.sqrt(((s - s.mean()) ** 2).mean() + 1e-12))
+           for s in sums]
+    assert d["std_lengths"] == pytest.approx(std, rel=1e-5)
+    assert d["std_lengths"] == pytest.approx([np.sqrt(384)] * (L + 1), abs=1e-3)
+    xs = [f64(t[f"blocks.{l}.hook_resid_pre"])[6] for l in range(L)]
+    xs.append(f64(t[f"blocks.{L - 1}.ln2.hook_normalized"])[6])
+    assert d["cos_steps"] == pytest.approx([cosine(a, b) for a, b in zip(xs, xs[1:])], abs=1e-9)
+    assert min(d["cos_steps"]) == pytest.approx(0.74, abs=0.005) and max(d["cos_steps"]) < 0.99
+
+
+def test_fresh_check_covers_every_token_head_and_layer(fresh):
+    """data.check says what the recompute covered (the voice's "all 9 tokens, all 12 heads and
+    all 6 layers"): the model's Q, K, V arrays in full, and the largest gap over all of them."""
+    _, plan, t = fresh
+    c = plan["data"]["check"]
+    W = t.weights()
+    q = f64(t["blocks.0.attn.hook_q"])
+    assert (c["tokens"], c["heads"], c["entries"], c["layers"]) == (
+        len(t.tokens), 12, 32, t.n_layers) == (q.shape[0], q.shape[1], q.shape[2], 6)
+    assert c["values"] == 3 * t.n_layers * q.size
+    gaps = [float(np.abs(redo(t, W, attn_input(t, l), l, k.upper())
+                         - t[f"blocks.{l}.attn.hook_{k}"]).max())
+            for l in range(t.n_layers) for k in "qkv"]
+    assert max(gaps) < c["bound"]["bound"] == 1e-4
+    assert max(lay["identity_max"] for lay in plan["data"]["layers"]) == pytest.approx(
+        max(gaps), rel=1e-9)
+
+
 def test_fresh_a_word_of_several_tokens_is_averaged_everywhere(tmp_path, cache):
     """One definition of a focus word's vector: the mean over its tokens, in X, the update's
     stages and Q, K, V alike; the plan says so (focus.averaged) for the scene to say."""

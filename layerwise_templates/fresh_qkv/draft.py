@@ -28,7 +28,7 @@ def build(c: Context) -> Draft:
     post = spec.placement.norm_before_q == "previous"
     bias = has_bias(t.weights(), m + 1)
     u = f"data.layers[{m}].update.norms"
-    tokens = "its tokens, averaged," if len(pos) > 1 else "its token"
+    tokens = ", its tokens averaged," if len(pos) > 1 else ""
     notes = [f"|X^(l+1) - X^(l)| / |X^(l)| of {c.word!r} per layer: "
              f"{[round(r, 3) for r in rel]}; layer {m} moved it most, so it is drawn whole "
              f"and layer {m + 1} starts over from X^({m + 1})"]
@@ -39,9 +39,9 @@ def build(c: Context) -> Draft:
     del branch                                  # the recap is short: the last video drew the branch
     beats = [Beat("recap", ["x"], "The skip path carries X on; attention's update is added to "
                   "it, number by number",
-                  f"Back in layer {{beat.layer}} of {{model.display}}: the state X of {said}, "
-                  f"{tokens}, goes straight on along the skip path, and attention's update is "
-                  f"added to it number by number, giving a sum of length {{{u}.mid:.2f}}.",
+                  f"Back in layer {{beat.layer}} of {{model.display}}, for {said}: "
+                  f"its state X{tokens} goes straight on along the skip path, "
+                  f"and attention's update is added to it number by number, giving a sum of length {{{u}.mid:.2f}}.",
                   layer=m)]
     if post:
         beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre, divide by the "
@@ -79,24 +79,37 @@ def build(c: Context) -> Draft:
                       "where layer {beat.layer - 1}'s, dimmed beside it, started "
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
                       layer=m + 1))
-    reset = ("each sum is rescaled by LayerNorm, to a length set mostly by its learned gain "
-             "and bias. That holds for a model that normalises after each add; a model that "
-             "normalises before each sublayer leaves X itself unscaled" if post
-             else "as each update adds to it")
-    beats.append(Beat("sweep", ["sweep"], "Each layer: these steps again, a fresh query each time",
-                      "Each layer repeats these steps: a fresh query, key and value "
-                      "from the state it is given, then the updates. Across the states "
-                      "the length goes from {data.x_lengths[0]:.2f} to "
-                      "{data.x_lengths[-1]:.2f}, between {min(data.x_lengths):.2f} and "
-                      f"{{max(data.x_lengths):.2f}}: {reset}. The numbers themselves are new at "
-                      "every layer, and so is head {data.show.head}'s query made from them.",
-                      layer=L - 1))
+    first = ("its first row, X {data.layers[0].layer}, is the embeddings after the model's "
+             "embedding LayerNorm" if post else "its first row is X {data.layers[0].layer}")
+    if post:
+        length = ("The sums the states were normalised from run from "
+                  "{min(data.ln_input_lengths):.2f} to {max(data.ln_input_lengths):.2f} long. "
+                  "LayerNorm's first step, subtracting the mean and dividing by the spread, makes "
+                  "each one {data.std_lengths[0]:.1f} long: the length it fixes. Then its learned "
+                  "gain and bias scale and shift the numbers, and the states come out "
+                  "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f} long. ")
+        expect = ["max(data.std_lengths) - min(data.std_lengths) < 0.01",
+                  "max(data.cos_steps) < 0.99"]
+    else:
+        length = ("X itself is never normalised here, and its length runs from "
+                  "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
+        expect = ["max(data.cos_steps) < 0.99"]
+    beats.append(Beat("sweep", ["sweep"], "Every layer: the same steps; "
+                      + ("LayerNorm fixes one length, " if post else "")
+                      + "the direction changes",
+                      "The later layers repeat these steps; the table shows the state each one "
+                      f"writes, and {first}. {length}"
+                      "The direction is not fixed: the cosine of each state with the one before, "
+                      "one for the same direction, is {min(data.cos_steps):.2f} to "
+                      "{max(data.cos_steps):.2f}, and head {data.show.head}'s query changes "
+                      "with it.", layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",
                       "One check that this really is the model's recipe. Redo every query, key "
-                      "and value, for every token, every head and every layer, from the state "
-                      "each layer reads, times W" + (" plus the bias" if bias else "")
-                      + ". Each one matches the model's own "
-                      "number to within {data.layers[0].identity_bound.q.bound}, in every layer.",
-                      layer=L - 1))
+                      "and value as " + ("X" if post else "the normalised copy of X")
+                      + " times W" + (" plus the bias" if bias else "")
+                      + ": for all {data.check.tokens} tokens of the sentence, all "
+                      "{data.check.heads} heads and all {data.check.layers} layers. Each one "
+                      "matches the model's own number to within {data.check.bound.bound}, in "
+                      "every layer.", layer=L - 1))
     return Draft(f"A whole layer, then the next: '{c.word}'", beats, notes=notes)

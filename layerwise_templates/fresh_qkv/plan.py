@@ -9,6 +9,7 @@ Per layer l (the focus word's tokens averaged; `SHOW` input dims, `OUT` output d
   W_Q/W_K/W_V           rows 0..SHOW-1, columns 0..OUT-1 of head HEAD (raw weights)
   q/k/v                 trace Q/K/V^(l)[HEAD][:OUT]; redo_q/k/v the same from in(X) W + b
   identity              max |trace - (in(X) W + b)| over every token, head and dim
+                        (recompute_check; data.check says what the check covered)
   update                the sizes of every step from X^(l) to X^(l+1), and X^(l+1)[:SHOW];
                         stages: the block diagram's nodes (state, update, sum, norm) in order,
                         each with its length and first SHOW numbers
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from layerwise_core.analysis.qkv import projection_error
 from layerwise_core.analysis.qkv_causes import project
 from layerwise_core.analysis.robust import error_bound, robust_limit, scaled
 from layerwise_core.analysis.vectors import attn_input, positions
@@ -67,9 +67,11 @@ def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
                 "sigma": None, "norm_before": float(np.linalg.norm(x)),
                 "norm_after": float(np.linalg.norm(x))}
     b, a = focus_rows(before, pos), focus_rows(after, pos)
-    return {"placement": placement.name, "site": site, "label": label,
-            "sigma": float(focus_rows(trace[f"{site}.hook_scale"], pos)[0]),
-            "norm_before": float(np.linalg.norm(b)), "norm_after": float(np.linalg.norm(a))}
+    sigma = float(focus_rows(trace[f"{site}.hook_scale"], pos)[0])
+    # the input centred and divided by its spread, before the gain and bias: ~sqrt(d_model) long
+    return {"placement": placement.name, "site": site, "label": label, "sigma": sigma,
+            "norm_before": float(np.linalg.norm(b)), "norm_after": float(np.linalg.norm(a)),
+            "centred_length": float(np.linalg.norm((b - b.mean()) / sigma))}
 
 
 def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
@@ -107,6 +109,21 @@ def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
                                 / np.linalg.norm(vec["x"]))}
 
 
+def recompute_check(trace: Trace, W, layer: int) -> dict:
+    """Q, K, V of every token and every head at `layer` redone as in(X) W + b in float64 and
+    compared with the model's own: the largest |gap| of each, and the shape the check covered
+    (read from the model's arrays, so the plan says what "every" was)."""
+    inp = np.asarray(attn_input(trace, layer), np.float64)                 # [pos, d_model]
+    gap, shape = {}, {}
+    for k in QKV:
+        model = np.asarray(trace[f"blocks.{layer}.attn.hook_{k}"], np.float64)  # [pos, head, e]
+        gap[k] = float(np.abs(project(inp, W, layer, k.upper()) - model).max())
+        shape[k] = model.shape
+    return {"gap": gap, "tokens": int(shape["q"][0]), "heads": int(shape["q"][1]),
+            "kv_heads": int(shape["k"][1]), "entries": int(shape["q"][2]),
+            "values": int(sum(np.prod(s) for s in shape.values()))}
+
+
 def has_bias(W, layer: int) -> bool:
     """Whether layer `layer` adds a nonzero bias to Q, K or V (MiniLM does; SmolLM2 does not)."""
     return any(f"blocks.{layer}.attn.b_{K}" in W
@@ -122,13 +139,14 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     layers = list(sb.layers)
     xs = {l: focus_rows(t[f"blocks.{l}.hook_resid_pre"], pos) for l in layers}
     x_limit = robust_limit(np.stack(list(xs.values())))
-    out = []
+    out, checks = [], []
     for l in layers:
+        checks.append(recompute_check(t, W, l))
         inp = focus_rows(attn_input(t, l), pos)
         row = {"layer": l, "x_first": xs[l][:SHOW].tolist(), "x_norm": float(np.linalg.norm(xs[l])),
                "x": scaled(xs[l], x_limit), "in_first": inp[:SHOW].tolist(),
                "norm": norm_step(t, l, pos),
-               "identity": {k: projection_error(t, W, l, k) for k in QKV},
+               "identity": checks[-1]["gap"],
                "update": update_steps(t, l, pos) if spec.placement.mlp_in else None}
         row["identity_max"] = max(row["identity"].values())
         row["bias"] = has_bias(W, l)
@@ -147,6 +165,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             redo = project(attn_input(t, l), W, l, K)
             row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
         out.append(row)
+    post = bool(out[-1]["update"]) and "ln2" in out[-1]["update"]["norms"]
+    gap = max(r["identity_max"] for r in out)
     return {"focus": {"word": sb.focus[0], "positions": pos,
                       "tokens": [t.tokens[p] for p in pos], "averaged": len(pos) > 1},
             "tokens": t.tokens,
@@ -161,6 +181,20 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "x_lengths": [r["x_norm"] for r in out]
             + ([out[-1]["update"]["x_next_norm"]] if out[-1]["update"] else []),
             # |the sum a LayerNorm read| for each state after the first (post-LN only)
-            "pre_ln_lengths": [r["update"]["norms"]["post"] for r in out]
-            if out[-1]["update"] and "ln2" in out[-1]["update"]["norms"] else [],
+            "pre_ln_lengths": [r["update"]["norms"]["post"] for r in out] if post else [],
+            # post-LN, per state X^(first)..X^(last+1): the length of the sum its LayerNorm read,
+            # and of that sum centred and divided by its spread (the length LayerNorm fixes,
+            # ~sqrt(d_model)) before the learned gain and bias
+            "ln_input_lengths": ([out[0]["norm"]["norm_before"]]
+                                 + [r["update"]["norms"]["post"] for r in out]) if post else [],
+            "std_lengths": ([out[0]["norm"]["centred_length"]]
+                            + [c["length"] for r in out for c in r["update"]["centred"]
+                               if c["key"] == "ln2"]) if post else [],
+            # cos(X^(l), X^(l+1)) for every layer: 1 would be the same direction
+            "cos_steps": [r["update"]["cos_x_next"] for r in out] if out[-1]["update"] else [],
+            # the recompute check: what it covered, in every layer, and its bound
+            "check": {"tokens": checks[0]["tokens"], "heads": checks[0]["heads"],
+                      "kv_heads": checks[0]["kv_heads"], "entries": checks[0]["entries"],
+                      "layers": len(out), "values": sum(c["values"] for c in checks),
+                      "bound": error_bound(gap, RECOMPUTE_TOLERANCE)},
             "layers": out}

@@ -10,8 +10,10 @@ Beats (storyboard `show` names):
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row) times
             layer l's own W_Q, W_K, W_V (head 0); layer l-1's X, Q, K, V dimmed on the right
-- `sweep`   a table of X^(l) for every layer: its first numbers, its length, and the query
-            Q^(l) made from it; rows arrive one layer at a time
+- `sweep`   a table of X^(l) for every layer: its first numbers, the length of the sum its
+            LayerNorm read, its length after LN, and the query Q^(l) made from it; rows arrive
+            one layer at a time; then, as the voice names them, the sums centred and ÷ spread
+            (all √d_model: the length LayerNorm fixes) and cos with the state above
 - `check`   the last layer's query recomputed as X W + b beside the model's, and the bound the
             recompute stays under for every token, head, layer and Q/K/V entry
 
@@ -190,8 +192,12 @@ class FreshQKVScene(StoryboardScene):
         toks = " ".join(str(t) for t in f.tokens)
         which = (f"the tokens {toks} of {word}, averaged" if f.averaged
                  else f"the token {word}")
-        text = (f"{which}: the first {int(self.v.show.dims)} of its "
+        sentence = str((self.plan.get("sentences") or [""])[0])
+        text = (f"{word} in “{sentence}”: the first {int(self.v.show.dims)} of its "
                 f"{int(self.v.shape.d_model)} numbers; under each, its length")
+        if f.averaged or txt(text, S).width > NOTE_WIDTH:     # the sentence does not fit
+            text = (f"{which}: the first {int(self.v.show.dims)} of its "
+                    f"{int(self.v.shape.d_model)} numbers; under each, its length")
         if txt(text, S).width > NOTE_WIDTH:         # show less, not smaller
             which = (f"{word}, {len(f.tokens)} tokens averaged" if f.averaged else word)
             text = f"{which}: first {int(self.v.show.dims)} numbers of each vector, its length"
@@ -218,7 +224,7 @@ class FreshQKVScene(StoryboardScene):
             d.cols.append(self.column(d, i, s))
         self.stage.diagram = d
         if self.stage.note is None:
-            self.set_note(self.word_note(), T.MUTED)
+            self.set_note(self.word_note(), T.TEXT)
         return d
 
     def mark(self, d: Diagram, i: int):
@@ -723,6 +729,14 @@ class FreshQKVScene(StoryboardScene):
         return res
 
     # --- sweep: every layer, one row each -------------------------------------------------------------
+    def cue_with(self, phrase: str) -> int | None:
+        """The first cue of this beat whose sentence contains `phrase` (None when none does:
+        a draft or another arrangement may say less)."""
+        for k, c in enumerate(self.beat.get("cues") or []):
+            if phrase in str(c.get("text", "")):
+                return k
+        return None
+
     def beat_sweep(self, beat) -> None:
         st = self.stage
         carry = {}                                  # X^(l), Q^(l) of the project beat travel in
@@ -736,8 +750,10 @@ class FreshQKVScene(StoryboardScene):
                 self.add(m)
         v = self.v
         lays = list(v.layers)
-        pre = list(v.pre_ln_lengths)
-        xs = {"label": -6.1, "x": -4.1, "pre": -1.75, "len": -0.05, "q": 2.75}
+        pre, std, cos = list(v.ln_input_lengths), list(v.std_lengths), list(v.cos_steps)
+        # columns: state | first numbers | length before LN | ÷ spread | after LN | cos | query
+        xs = {"label": -6.5, "x": -4.4, "pre": -2.45, "std": -1.15, "len": 0.12,
+              "cos": 1.4, "q": 3.95}
         top = 2.45
 
         def head(*lines):
@@ -745,11 +761,12 @@ class FreshQKVScene(StoryboardScene):
         heads = VGroup(head("state").move_to([xs["label"], top, 0]),
                        head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]),
                        head("length", "before LN").move_to([xs["pre"], top, 0]),
-                       head("length", "after LN").move_to([xs["len"], top, 0]),
-                       head(f"head {int(v.show.head)}'s query", "made from it")
-                       .move_to([xs["q"], top, 0]))
+                       head(f"head {int(v.show.head)}'s query", "made from it").move_to([xs["q"], top, 0]),
+                       head("length", "after LN").move_to([xs["len"], top, 0]))
+        std_head = head("− mean", "÷ spread").move_to([xs["std"], top, 0])
+        cos_head = head("cos with", "X above").move_to([xs["cos"], top, 0])
         dy = 0.52                                  # rows clear of the labels' scripts
-        rows = []
+        rows, std_cells, cos_cells = [], [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
         y_top = top - 0.62
@@ -764,25 +781,26 @@ class FreshQKVScene(StoryboardScene):
                 first, length = lays[-1].update.x_next_first, lays[-1].update.x_next_norm
             lab = math(T.X_l(l), ML, T.X).move_to([xs["label"], y, 0])
             xn = VGroup(*[Num(first[j], decimals=2, size=S, color=T.X) for j in range(len(first))])
-            xn.arrange(RIGHT, buff=0.3).move_to([xs["x"], y, 0])
-            if 1 <= l <= len(pre):
-                pn = Num(pre[l - 1], decimals=2, size=S, color=T.TEXT)
-            elif l == 0 and str(lays[0].norm.placement) == "post":   # the embedding LN's input
-                pn = Num(lays[0].norm.norm_before, decimals=2, size=S, color=T.TEXT)
-            else:
-                pn = txt("–", S, T.MUTED)
-            pn.move_to([xs["pre"], y, 0])
+            xn.arrange(RIGHT, buff=0.25).move_to([xs["x"], y, 0])
+            pn = (Num(pre[si], decimals=2, size=S, color=T.TEXT) if si < len(pre)
+                  else txt("–", S, T.MUTED)).move_to([xs["pre"], y, 0])
             ln = Num(length, decimals=2, size=S, color=T.X).move_to([xs["len"], y, 0])
             parts = [lab, xn, ln]
             if lay is not None:
                 qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
-                              for j in range(len(lay.q))]).arrange(RIGHT, buff=0.3)
+                              for j in range(len(lay.q))]).arrange(RIGHT, buff=0.25)
                 qn.move_to([xs["q"], y, 0])
                 parts.append(qn)
             else:
                 parts.append(txt("(the output)", S, T.MUTED).move_to([xs["q"], y, 0]))
             parts.append(pn)
             rows.append(VGroup(*parts))
+            std_cells.append((Num(std[si], decimals=2, size=S, color=T.LN) if si < len(std)
+                              else txt("–", S, T.MUTED)).move_to([xs["std"], y, 0]))
+            # cos(X^(l-1), X^(l)): between this row and the one above (X^(first) has none)
+            cs = (Num(cos[si - 1], decimals=2, size=S, color=T.TEXT) if 1 <= si <= len(cos)
+                  else txt("–", S, T.MUTED))
+            cos_cells.append(cs.move_to([xs["cos"], y, 0]))
         bottom = y_top - len(shown) * dy
         if len(shown) < len(states):
             skip = txt(f"{len(shown)} of the {len(states)} states shown: the rest are skipped "
@@ -831,75 +849,92 @@ class FreshQKVScene(StoryboardScene):
                       MoveAlongPath(dot, rail), run_time=0.8 * per)
             self.remove(dot)
             self.wait(0.2 * per)
-        foot_y = chain.get_y() - 0.55
-
-        def foot(*parts, buff=0.22):
-            return VGroup(*parts).arrange(RIGHT, buff=buff).move_to([0, foot_y, 0])
+        foot_y = chain.get_y() - 0.6
         box, note = None, None
         if post:
-            # "its first row, X zero, is the embeddings after MiniLM's embedding LayerNorm"
+            # "its first row, X zero, is the embeddings after MiniLM's embedding LayerNorm":
+            # a note under the chain line while it is said, gone when the voice moves on
             self.hold_until(first_row - 0.2)
-            note = foot(math(T.X_l(int(lays[0].layer)), ML, T.X),
-                        txt(f": the embeddings after {v.model}'s embedding LayerNorm", S, T.TEXT),
-                        buff=0.06)
+            note = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
+                          txt(f": the embeddings after {v.model}'s embedding LayerNorm", S,
+                              T.TEXT)).arrange(RIGHT, buff=0.06).move_to([0, foot_y, 0])
             self.keep_inside(note)
             box = self.frame_of(VGroup(rows[0][0], rows[0][1]))
             self.play(Create(box), FadeIn(note, shift=0.1 * UP), run_time=0.6)
-            self.stage.parts.append(note)
-        self.hold_until_cue(1)
-        col = lambda k: VGroup(*[r[k] for r in rows])          # noqa: E731
-        # "the sums after each feed-forward update reach ...": the column before LN, its largest
-        frame = self.frame_of(col(4))
-        self.play(Transform(box, frame) if box is not None else Create(frame), run_time=0.5)
-        box = box or frame
-        self.stage.parts.append(box)
-        top_pre = max(rows, key=lambda r: getattr(r[4], "value", float("-inf")))
-        self.glide(box, top_pre[4], self.when(1, "reach") + 0.3, 1.0)
-        # "... sets every one of the states to a length between ...": the column after LN
-        self.glide(box, col(4), self.when(1, "and LayerNorm sets"), 0.6)
-        # each length before LN travels into its length after LN, row by row
-        span = max(1.5, self.when(1, "a length set") - self.time - 0.8)
-        self.play(LaggedStart(*[TransformFromCopy(r[4], r[2]) for r in rows],
-                              lag_ratio=0.4), run_time=span)
-        self.play(Transform(box, self.frame_of(col(2))), run_time=0.6)
-        # "a length set mostly by the learned gain and bias": the shortest and the longest
-        lens = sorted(rows, key=lambda r: r[2].value)
-        self.glide(box, lens[0][2], self.when(1, "a length set") + 0.4, 1.0)
-        self.glide(box, lens[-1][2], self.cue_at(2) - 0.2, 1.0)
-        k = 1
-        if post and len(self.beat.get("cues") or []) > 3:
-            # "That is MiniLM ...; models that normalise first ... its length grows"
-            k = 2
-            # MiniLM's two LNs in the chain line, then the note on models that normalise first
-            line = chain_text
-            lns = [self.glyphs(chain, line, line[:i + 2]) for i in
-                   (line.find("LN"), line.rfind("LN"))]
-            first_ln = VGroup(*lns[0][-2:]) if len(lns[0]) != len(chain) else chain
-            last_ln = VGroup(*lns[1][-2:]) if len(lns[1]) != len(chain) else chain
-            self.glide(box, first_ln, self.cue_at(2) + 0.8, 1.0)
-            self.glide(box, last_ln, self.when(2, "after each add") + 0.6, 1.0)
-            said = [f"{v.model}: LN after each add.", "Models that normalise first",
-                    "never rescale X:", "its length grows"]
-            words = VGroup(*[txt(w, S, T.TEXT) for w in said])
-            new = foot(*words)
-            self.keep_inside(new)
-            self.hold_until(self.when(2, "models that") - 0.4)
-            self.play(FadeOut(note), FadeIn(new, shift=0.1 * UP), run_time=0.6)
-            self.glide(box, words[1], self.when(2, "models that") + 0.9, 0.9)
-            self.glide(box, words[2], self.when(2, "never rescale") + 0.3, 1.0)
-            self.glide(box, words[3], self.when(2, "its length grows") + 0.3, 1.0)
-            self.stage.parts.remove(note)
-            self.stage.parts.append(new)
-        k += 1
-        self.hold_until_cue(k)
-        # "they keep changing at every layer": the pointer walks down the states' numbers
-        step = max(0.3, (self.when(k, "and so does") - 0.2 - self.time) / max(1, len(rows)))
-        for r in rows:
-            self.play(Transform(box, self.frame_of(r[1])), run_time=0.85 * step)
-            self.hold_until(self.time + 0.15 * step)
-        self.hold_until(self.when(k, "and so does") - 0.2)
-        self.play(Transform(box, self.frame_of(VGroup(*[r[3] for r in rows[:-1]]))),
-                  run_time=0.6)
+            self.stage.parts += [box, note]
+        col = lambda cells: VGroup(*cells)                   # noqa: E731
+        pres = [r[4] for r in rows if isinstance(r[4], Num)]
+        lens = sorted([r[2] for r in rows], key=lambda n: n.value)
+
+        def point(m, run_time=0.6):
+            nonlocal box
+            if box is None:
+                box = self.frame_of(m)
+                self.play(Create(box), run_time=run_time)
+                self.stage.parts.append(box)
+            else:
+                self.play(Transform(box, self.frame_of(m)), run_time=run_time)
+
+        def walk(cells, until: float) -> None:
+            """The pointer visits each cell in turn, arriving at the last by `until`."""
+            step = max(0.3, (until - self.time) / max(1, len(cells)))
+            for c in cells:
+                self.play(Transform(box, self.frame_of(c)), run_time=0.7 * step)
+                self.hold_until(self.time + 0.3 * step)
+        k = self.cue_with("normalised from")
+        if k is not None and pres:
+            # "the sums the states were normalised from run from a to b long": the column
+            # before LN, cell by cell, ending on the longest
+            self.hold_until_cue(k)
+            if note is not None:
+                self.play(FadeOutPlace(note), run_time=0.4)
+                self.remove(*note.get_family())
+                self.stage.parts.remove(note)
+                note = None
+            point(col([r[4] for r in rows]))
+            hi = max(pres, key=lambda n: n.value)
+            walk(pres, self.when(k, "long.") - 0.6)
+            self.play(Transform(box, self.frame_of(hi)), run_time=0.5)
+        k = self.cue_with("first step")
+        if k is not None and std:
+            # "subtracting the mean and dividing by the spread makes each one 19.6 long": the
+            # step's column header, then its cells come in from the left, one per row
+            self.hold_until(self.when(k, "subtracting") - 0.3)
+            self.play(FadeIn(std_head, shift=0.1 * DOWN), Transform(box, self.frame_of(std_head)),
+                      run_time=0.8)
+            self.hold_until(self.when(k, "makes each") - 0.4)
+            self.play(LaggedStart(*[FadeIn(c, shift=0.45 * RIGHT) for c in std_cells],
+                                  lag_ratio=0.3),
+                      Transform(box, self.frame_of(col(std_cells))), run_time=2.2)
+            self.stage.parts += [std_head, *std_cells]
+            walk(std_cells, self.cue_at(k + 1) - 0.2)
+        k = self.cue_with("gain and bias")
+        if k is not None:
+            # "then its learned gain and bias ...: the states come out a to b long": the column
+            # after LN, cell by cell, then its shortest and its longest
+            self.hold_until_cue(k)
+            point(col([r[2] for r in rows]))
+            walk([r[2] for r in rows], self.when(k, "come out") - 0.4)
+            self.glide(box, lens[0], self.when(k, "come out") + 0.9, 0.6)
+            self.glide(box, lens[-1], self.when(k, "long.") - 0.1, 0.6)
+        k = self.cue_with("cosine")
+        if k is not None and cos:
+            # "the direction is not fixed": the numbers of each state; then "the cosine of each
+            # state with the one before": a new column, cell by cell; then the query column
+            self.hold_until_cue(k)
+            point(col([r[1] for r in rows]))
+            walk([r[1] for r in rows], self.when(k, "the cosine") - 0.2)
+            self.play(FadeIn(cos_head, shift=0.1 * DOWN),
+                      LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in cos_cells],
+                                  lag_ratio=0.3),
+                      Transform(box, self.frame_of(col(cos_cells))), run_time=1.8)
+            self.stage.parts += [cos_head, *cos_cells]
+            vals = sorted([c for c in cos_cells if isinstance(c, Num)], key=lambda n: n.value)
+            self.glide(box, vals[0], self.when(k, "same direction") + 0.8, 0.7)
+            self.glide(box, vals[-1], self.when(k, ", and head") - 0.1, 0.7)
+            self.glide(box, VGroup(*[r[3] for r in rows[:-1]]), self.when(k, "changes with"),
+                       0.7)
+            walk([r[3] for r in rows[:-1]], self.cue_at(99) - 0.3)
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------
@@ -925,10 +960,10 @@ class FreshQKVScene(StoryboardScene):
         for j, n in enumerate(redo.nums):
             self.play(FadeIn(n, target_position=model.nums[j].get_center()),
                       Transform(box, self.frame_of(VGroup(model.nums[j], n))), run_time=0.7)
-        b = v.identity_bound["q"]
-        sh = self.v.shape
-        scope = txt(f"recomputed for all {len(self.v.tokens)} tokens, {int(sh.n_heads)} heads "
-                    f"× {int(sh.d_head)} entries of Q, K and V, in all {len(self.v.layers)} "
+        c = self.v["check"]                   # what the plan's check covered (View.check is a method)
+        b = c.bound
+        scope = txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
+                    f"× {int(c.entries)} entries of Q, K and V, in all {int(c.layers)} "
                     "layers; each layer checked:", S, T.TEXT)
         # Each layer's largest |model − recomputed| is float noise (its last digits change with
         # the CPU's kernels and thread count), so the frame says only that it is under the bound.

@@ -84,6 +84,16 @@ class Show(View):
     head: int
 
 
+class Check(View):
+    tokens: int
+    heads: int
+    kv_heads: int
+    entries: int
+    layers: int
+    values: int
+    bound: Bound
+
+
 class Data(View):
     focus: Focus
     tokens: list[str]
@@ -91,4 +101,8 @@ class Data(View):
     shape: Shape
     show: Show
     pre_ln_lengths: list[float]
+    ln_input_lengths: list[float]
+    std_lengths: list[float]
+    cos_steps: list[float]
+    check: Check
     layers: list[Layer]
