@@ -68,7 +68,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
     def to_moment(self, name: str, default: float, share: float = 0.85) -> float:
         return self.fill(self.said(name), default, share)
 
-    def make_token_row(self) -> VGroup:
+    def make_token_row(self, lit: bool = True) -> VGroup:
         """The sentence as token boxes along the top, the followed token lit (drawn once). A
         sentence too long for one row keeps the first token (the sink the `sizes` beat points
         at) and a window around the followed token, each cut marked by an ellipsis.
@@ -77,7 +77,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         f = d["focus"]["token"]
         boxes = []
         for tok in d["tokens"]:
-            focus = tok["index"] == f
+            focus = lit and tok["index"] == f
             t = txt(tok["text"], T.TYPE.label, T.HIGHLIGHT if focus else T.TEXT)
             box = RoundedRectangle(corner_radius=0.08, width=t.width + 0.24, height=0.5,
                                    stroke_color=T.HIGHLIGHT if focus else T.FAINT,
@@ -127,7 +127,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.clear_stage()
         if self.token_row is not None:
             self.remove(self.token_row)
-        boxes = self.make_token_row()
+        boxes = self.make_token_row(lit=False)      # the followed token is lit when named
         self.play(*[FadeIn(b, shift=0.1 * DOWN) for b in boxes], run_time=self.quick(0.2, 1.2))
         m, v = d["model"], self.v
         info = VGroup(
@@ -165,6 +165,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_cue(2)
         f = d["focus"]["token"]
         self.put("info2", info[2], run_time=0.4)
+        box = self.tok[f]
+        self.play(box[0].animate.set_stroke(T.HIGHLIGHT, width=2.5),
+                  box[1].animate.set_color(T.HIGHLIGHT), run_time=0.4)
         self.play(Indicate(self.tok[f], scale_factor=1.15, color=T.HIGHLIGHT),
                   Indicate(idx[list(self.tok).index(f)], scale_factor=1.3, color=T.HIGHLIGHT),
                   Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
@@ -325,9 +328,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
         self.ensure_tokens()
-        self.ensure_plane()
-        self.ensure_chart()
         self.clear_stage(keep=("tag",))
+        self.ensure_plane(big=True)          # centre stage: the columns have left
+        self.ensure_chart()
         d = self.data
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         first = 0 if start is None else start + 1
