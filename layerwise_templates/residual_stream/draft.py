@@ -117,8 +117,8 @@ def build(c: Context) -> Draft:
                                               for l in range(L)]
     for k, (a, b) in enumerate(legs):
         span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
-        said = (f"Now {span[0].lower() + span[1:]}, each with the same two additions. Every earlier X "
-                "stays behind as a faint arrow. Watch the scale bar under the plane: when X "
+        said = (f"Now {span[0].lower() + span[1:]}, each with the same two additions. The last few "
+                "X's stay behind as faint arrows. Watch the scale bar beside the plane: when X "
                 "outgrows the view, the view zooms out, and the axis of the bars below grows "
                 "with it." if k == 0 else f"{span}, two additions each.")
         if k == 1:

@@ -27,7 +27,8 @@ PLANE_H = 2.9
 PLANE_AT = RIGHT * 4.35 + UP * 0.55
 PLANE_BIG_H = 3.7          # the journey: the plane centre stage, between the tokens and the bars
 PLANE_BIG_AT = RIGHT * 1.5 + UP * 0.6
-GHOSTS = (0.3, 0.18, 0.08)  # the earlier X's kept as a fading trail, newest first
+GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest first
+# (the journey's narration: 'the last few X's')
 CHART_W, CHART_H = 11.6, 1.35
 BAR_W = 0.085
 KEY_SCALE = 1.3           # the bars' colour key, read at 480p
