@@ -316,7 +316,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.add_step(which)
 
     def beat_journey_medians(self, beat) -> None:
-        """`journey`, with the two medians the voice says written when it says them."""
+        """`journey`, with the two medians the voice says drawn when it says them (each
+        layer's |Delta|/|X| as bars, a dashed line at each median)."""
         self.beat_journey(beat, medians=True)
 
     def beat_journey_last(self, beat) -> None:
