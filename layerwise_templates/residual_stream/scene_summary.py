@@ -172,18 +172,20 @@ class SummaryBeats:
             self.chart.remove(self.chart_key[0])
             self.remove(*shown)
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
-                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.15)
+                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 0.5 + UP * 1.9)
         iv = v.identity
         lhs = self.column(iv.sum_head, dec, T.TEXT, f"{T.X_l(0)} + sum Delta",
                           v.summary.norm_last)
         rhs = self.column(iv.x_head, dec, T.X, T.X_l(L), v.summary.norm_last)
-        lhs.move_to(LEFT * 4.6 + DOWN * 0.03)        # clear of the bar chart's tick labels
+        lhs.move_to(LEFT * 2.0 + DOWN * 0.03)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         bound = inline(txt("every entry within", S, T.MUTED),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=S,
                            color=T.HIGHLIGHT, prefix="< "),
-                       txt("(float32 rounding)", S, T.MUTED)).next_to(eq, DOWN, buff=0.25)
+                       txt("(float32 rounding)", S, T.MUTED))
+        bound = VGroup(bound[0], bound[1], bound[2]).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        bound.next_to(rhs[1], RIGHT, buff=0.6)        # beside the columns it is about
         # "And nothing else ever changes X": the identity
         self.put("eq", eq)
         # "The embedding plus the 60 updates": the sum, and every update's bar in turn
