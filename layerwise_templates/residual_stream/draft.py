@@ -47,8 +47,8 @@ def build(c: Context) -> Draft:
         bound = addition_check(t, pos)["bound_total"]["bound"]      # float32's, from |X|
         beats.append(Beat(
             "switch", ["switch"], "A pre-norm model: {model.display}",
-            "On the left, MiniLM, a post-LN model. On the right, {model.display}, pre-norm like "
-            "most recent decoders. MiniLM normalises X itself after each addition, which "
+            "On the left, MiniLM, a post-LN model. On the right, {model.display}, pre-norm. "
+            "MiniLM normalises X itself after each addition, which "
             "resets its length. {model.display} normalises only a copy for each "
             "sublayer to read, and adds the update to X itself, which is never normalised.",
             # the last X is the first plus the updates: X itself is only added to
@@ -117,16 +117,16 @@ def build(c: Context) -> Draft:
                                               for l in range(L)]
     for k, (a, b) in enumerate(legs):
         span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
-        said = (f"Now {span[0].lower() + span[1:]}, each with the same two additions. Every earlier X "
-                "stays behind as a faint arrow. Watch the scale bar under the plane: when X "
+        said = (f"Now {span[0].lower() + span[1:]}, each with the same two additions. The last few "
+                "X's stay behind as faint arrows. Watch the scale bar beside the plane: when X "
                 "outgrows the view, the view zooms out, and the axis of the bars below grows "
                 "with it." if k == 0 else f"{span}, two additions each.")
         if k == 1:
-            said += (" The updates stay small next to X: over layers 1 to "
-                     f"{L - 1}, a typical attention update is "
-                     "{data.summary.median_rel_attn.value:.2f} of the length of X, a typical "
+            said += (" Over layers 1 to "
+                     f"{L - 1}, the median attention update is "
+                     "{data.summary.median_rel_attn.value:.2f} of the length of X, the median "
                      "feed-forward update {data.summary.median_rel_mlp.value:.2f}.")
-        show, moments = ("journey_medians", {"medians": "a typical"}) if k == 1 else \
+        show, moments = ("journey_medians", {"medians": "the median"}) if k == 1 else \
             ("journey", {})
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
@@ -154,17 +154,17 @@ def build(c: Context) -> Draft:
         later = cn["copy"][1:]
         beats.append(Beat(
             "copies", ["copies"], "What W_Q, W_K, W_V read: a copy of X",
-            "Every one of these X's is what the next layer's W Q, W K and W V read, through a "
+            "Each X of " + tok + " reaches the next layer's W Q, W K and W V only through a "
             "copy: Q is RMSNorm of X times W Q, and the same for K and V. From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
             f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So each layer makes fresh Q, K and V from the current "
-            "X, and the copy keeps them in range. In MiniLM, as we saw earlier, LayerNorm set "
+            "X, and the copy keeps them in range. In MiniLM, LayerNorm set "
             "the length of X itself after every addition.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
-    sizes = ("The bars give the true lengths. X goes from "
+    sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
              f"{{data.summary.norm_last.value:{_spec(x_end)}}}"
              + (", about {data.summary.growth_about.value:,.0f} times." if x_end / x0 >= 2 else
@@ -180,20 +180,22 @@ def build(c: Context) -> Draft:
         layers = list(range(out["from_layer"], L)) or list(range(L))
         share = attention_to(t, pos[0], big, layers) if big < pos[0] else 0.0
         sink = share > SINK_SHARE
-        sizes += (f" One token is different: the token {quoted(t.tokens[big])} grows to "
+        sizes += (" No other token's X ever passes {data.outlier.others_max_norm.value:.0f}, "
+                  f"except the token {quoted(t.tokens[big])}: it grows to "
                   "{data.outlier.max_norm.value:,.0f}.")
-        moments |= {"first_token": "One token", "outlier_norm": "grows"}
+        moments |= {"others": "No other", "first_token": "except", "outlier_norm": "grows"}
         if sink:
-            sizes += (f" And {tok} gives it {{data.outlier.attention_pct.value:.0f}} "
-                      "percent of its attention, averaged over layers "
-                      "{data.outlier.attention_layers[0]} to {data.outlier.attention_layers[1]} "
-                      "and all heads. It is an attention sink.")
+            sizes += (" From layer {data.outlier.attention_layers[0]} to "
+                      "{data.outlier.attention_layers[1]}, " + tok + " gives it "
+                      "{data.outlier.attention_pct.value:.0f} percent of its attention, over "
+                      "all heads. Such a token is called an attention sink; here we only "
+                      "measure it, we do not explain it.")
             moments |= {"share": "percent"}
         else:
-            moments |= {"share": "One token"}
+            moments |= {"share": "except"}
     else:       # no outlier: the scene draws none of its rows, nothing waits for these
-        moments |= {"first_token": 1, "outlier_norm": 1, "share": 1}
-    beats.append(Beat("sizes", ["sizes"], "The true lengths, on one linear scale", sizes,
+        moments |= {"others": 0, "first_token": 0, "outlier_norm": 0, "share": 0}
+    beats.append(Beat("sizes", ["sizes"], "The true lengths, on linear scales", sizes,
                       expect=[f"data.outlier.position == {big}"] if big is not None else [],
                       moments=moments))
     if additive:

@@ -7,6 +7,7 @@ STATES, SPREAD, SHADOW, BARS = "states", "spread", "shadow", "bars"
 FORMULA, RANGE, X_GROWS = "formula", "range", "x_grows"
 NORM_FIRST, NORM_LAST, GROWTH = "norm_first", "norm_last", "growth"
 FIRST_TOKEN, OUTLIER_NORM, SHARE = "first_token", "outlier_norm", "share"
+OTHERS = "others"
 UPDATE = "update"
 LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
@@ -19,6 +20,6 @@ BY_SHOW = {
     "journey_medians": (MEDIANS,),
     "journey_last": (LARGEST, X_ENDS),
     "copies": (FORMULA, RANGE, X_GROWS),
-    "sizes": (NORM_FIRST, NORM_LAST, GROWTH, FIRST_TOKEN, OUTLIER_NORM, SHARE),
+    "sizes": (NORM_FIRST, NORM_LAST, GROWTH, OTHERS, FIRST_TOKEN, OUTLIER_NORM, SHARE),
     "identity": (UPDATES, IS_X, WITHIN, EVERY_ENTRY),
 }

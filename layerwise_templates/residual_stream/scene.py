@@ -23,8 +23,8 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, Indicate, RoundedRectangle, VGroup, Write,
-                   config, smooth, squish_rate_func)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, FadeIn, GrowFromEdge, Indicate, Line,
+                   Rectangle, RoundedRectangle, VGroup, Write, config, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.base import StoryboardScene
@@ -37,6 +37,7 @@ from .view import Data
 
 LAYER_TIME = 1.2        # the journey: at least this long a layer (its two additions)
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
+TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
 LAST_HOLD = 2.0         # voiced: the layer the sentence ends on is lit this long
 
 
@@ -68,7 +69,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
     def to_moment(self, name: str, default: float, share: float = 0.85) -> float:
         return self.fill(self.said(name), default, share)
 
-    def make_token_row(self) -> VGroup:
+    def make_token_row(self, lit: bool = True) -> VGroup:
         """The sentence as token boxes along the top, the followed token lit (drawn once). A
         sentence too long for one row keeps the first token (the sink the `sizes` beat points
         at) and a window around the followed token, each cut marked by an ellipsis.
@@ -77,7 +78,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         f = d["focus"]["token"]
         boxes = []
         for tok in d["tokens"]:
-            focus = tok["index"] == f
+            focus = lit and tok["index"] == f
             t = txt(tok["text"], T.TYPE.label, T.HIGHLIGHT if focus else T.TEXT)
             box = RoundedRectangle(corner_radius=0.08, width=t.width + 0.24, height=0.5,
                                    stroke_color=T.HIGHLIGHT if focus else T.FAINT,
@@ -127,7 +128,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.clear_stage()
         if self.token_row is not None:
             self.remove(self.token_row)
-        boxes = self.make_token_row()
+        boxes = self.make_token_row(lit=False)      # the followed token is lit when named
         self.play(*[FadeIn(b, shift=0.1 * DOWN) for b in boxes], run_time=self.quick(0.2, 1.2))
         m, v = d["model"], self.v
         info = VGroup(
@@ -165,6 +166,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_cue(2)
         f = d["focus"]["token"]
         self.put("info2", info[2], run_time=0.4)
+        box = self.tok[f]
+        self.play(box[0].animate.set_stroke(T.HIGHLIGHT, width=2.5),
+                  box[1].animate.set_color(T.HIGHLIGHT), run_time=0.4)
         self.play(Indicate(self.tok[f], scale_factor=1.15, color=T.HIGHLIGHT),
                   Indicate(idx[list(self.tok).index(f)], scale_factor=1.3, color=T.HIGHLIGHT),
                   Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
@@ -312,7 +316,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.add_step(which)
 
     def beat_journey_medians(self, beat) -> None:
-        """`journey`, with the two medians the voice says written when it says them."""
+        """`journey`, with the two medians the voice says drawn when it says them (each
+        layer's |Delta|/|X| as bars, a dashed line at each median)."""
         self.beat_journey(beat, medians=True)
 
     def beat_journey_last(self, beat) -> None:
@@ -325,9 +330,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
         self.ensure_tokens()
-        self.ensure_plane()
-        self.ensure_chart()
         self.clear_stage(keep=("tag",))
+        self.ensure_plane(big=True)          # centre stage: the columns have left
+        self.ensure_chart()
         d = self.data
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         first = 0 if start is None else start + 1
@@ -357,7 +362,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                              txt("reads", T.TYPE.label),
                              math(f"|{T.X_l(l)}| =", T.TYPE.math_label, T.X),
                              self.n(self.v.layers[l].norm_x, T.X, T.TYPE.label))
-            new_tag.move_to(LEFT * 3.2 + UP * 1.2)
+            new_tag.move_to(TAG_AT)
             self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
             unit = max(LAYER_TIME, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
@@ -379,27 +384,47 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.emphasize(self.shown["tag"], *lit_bars, run_time=min(2.0, end - self.time))
 
     def show_medians(self) -> list:
-        """The two medians the voice says, written under the layer's tag (attention's, the
-        FFN's, as a share of |X|, over layers 1 to L-1)."""
-        v = self.v
+        """The two medians the voice says, shown under the layer's tag: every layer's update
+        over |X| (attention's and the FFN's bars, layers 1 to L-1) with a line at each
+        median, its value at the line's end."""
+        v, d = self.v, self.data
         lab = T.TYPE.label
-        med = VGroup(
-            inline(txt("typical update (median, layers", lab, T.MUTED),
-                   Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
-                   txt("to", lab, T.MUTED),
-                   Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED,
-                       suffix="):")),
-            inline(math("|Delta_\"attn\"| =", T.TYPE.math_label, T.ATTN),
-                   self.n(v.summary.median_rel_attn, T.ATTN, lab),
-                   math("|X|", T.TYPE.math_label, T.X)),
-            inline(math("|Delta_\"FFN\"| =", T.TYPE.math_label, T.FFN),
-                   self.n(v.summary.median_rel_mlp, T.FFN, lab),
-                   math("|X|", T.TYPE.math_label, T.X)),
-        ).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-        med.next_to(self.shown["tag"], DOWN, buff=0.35).align_to(self.shown["tag"], LEFT)
+        later = range(1, self.L)
+        top = d["summary"]["max_rel_later"]["value"]
+        x0, y0, w, h = -6.2, -0.6, 4.5, 1.35
+        slot = w / max(1, len(later))
+        bars = VGroup()
+        for k, l in enumerate(later):
+            for off, key, color in ((-0.32, "rel_attn", T.ATTN), (0.32, "rel_mlp", T.FFN)):
+                value = d["layers"][l][key]["value"]
+                r = Rectangle(width=0.3 * slot, height=max(0.001, h * value / top),
+                              stroke_width=0, fill_color=color, fill_opacity=0.85)
+                bars.add(r.move_to([x0 + (k + 0.5 + off * 0.5) * slot, y0, 0],
+                                   aligned_edge=DOWN))
+        base = Line([x0, y0, 0], [x0 + w, y0, 0], stroke_width=2, color=T.MUTED)
+        lines, values = VGroup(), VGroup()
+        for shown, key, color in ((v.summary.median_rel_attn, "median_rel_attn", T.ATTN),
+                                  (v.summary.median_rel_mlp, "median_rel_mlp", T.FFN)):
+            y = y0 + h * d["summary"][key]["value"] / top
+            lines.add(DashedLine([x0, y, 0], [x0 + w, y, 0], stroke_width=3, color=color,
+                                 dash_length=0.12))
+            values.add(self.n(shown, color, lab).next_to([x0 + w, y, 0], RIGHT, buff=0.1))
+        if values[1].get_bottom()[1] < values[0].get_top()[1] + 0.04:     # keep both legible
+            values[1].next_to(values[0], UP, buff=0.04).align_to(values[0], LEFT)
+        head = inline(math("|Delta| slash |X|", T.TYPE.math_label, T.TEXT),
+                      txt("each layer", lab, T.MUTED),
+                      Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
+                      txt("to", lab, T.MUTED),
+                      Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED,
+                          suffix=","),
+                      txt("dashed: median", lab, T.MUTED))
+        head.next_to(base, UP, buff=h + 0.12).align_to(base, LEFT)
+        med = VGroup(head, base, bars, lines, values)
         self.keep_inside(med)
         self.shown["med"] = med
-        return [FadeIn(med, shift=0.1 * UP)]
+        return [FadeIn(head), FadeIn(base),
+                *[GrowFromEdge(r, DOWN) for r in bars],
+                Create(lines[0]), Create(lines[1]), FadeIn(values)]
 
     def largest_and_last(self, n: int) -> None:
         """"The largest of all 60 updates is its feed-forward update, 462 long": that bar lit,
@@ -427,7 +452,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if tag is not None:
             end_tag.next_to(tag, DOWN, buff=0.45).align_to(tag, LEFT)
         else:
-            end_tag.move_to(LEFT * 3.2 + UP * 1.2)
+            end_tag.move_to(TAG_AT)
         self.put("end_tag", end_tag, anim=Write(end_tag), run_time=0.8)
         last = self.bars.get(("x", n))
         self.emphasize(end_tag, *([last] if last is not None else []),

@@ -201,9 +201,9 @@ class IntroBeats:
     def beat_copies(self, beat) -> None:
         """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
         X's own length (a post-LN model: X itself is normalised)."""
-        self.ensure_chart()
         self.clear_stage()
         self.hide_plane()                 # nothing here is on the plane: the copy takes its place
+        self.hide_chart()                 # nor on the bars: the copy's own two bars say it
         c = self.data.get("copies")
         if c is None:           # a post-LN model: X itself is normalised, there is no copy
             self.put("q", txt("X itself is normalised after every addition", L_))
@@ -246,14 +246,8 @@ class IntroBeats:
                                                                   aligned_edge=LEFT)
         mini.move_to(RIGHT * 4.0 + UP * 0.55).align_to(RIGHT * 2.3, LEFT)
         # "Every one of these X's is what the next layer's W_Q, W_K and W_V read, through a copy"
-        xs = [r for k, r in self.bars.items() if k[0] == "x"]
         # the formula is written while the sentence says what it is (not after it)
-        self.put("formula", top, anim=Write(top), run_time=1.5)
-        self.play(*[Indicate(r, color=T.HIGHLIGHT, scale_factor=1.0,
-                             rate_func=squish_rate_func(there_and_back, 0.6 * k / max(1, len(xs)),
-                                                        0.4 + 0.6 * k / max(1, len(xs))))
-                    for k, r in enumerate(xs)] or [Indicate(self.chart)],
-                  run_time=self.to_moment(M.FORMULA, 1.0))
+        self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.FORMULA, 1.5))
         self.hold_until_moment(M.FORMULA)
         self.emphasize(formula[0], run_time=self.to_moment(M.RANGE, 1.0))
         # "From layer 1 on, that copy stays between 4.79 and 9.26 long"
@@ -268,12 +262,8 @@ class IntroBeats:
         for k, l in enumerate(layers):
             row = self.copy_row(l)
             self.set_slot("ticker", row)
-            bar = self.bars.get(("x", l))
             step = max(1 / 15, (self.cue_at(2) - 1.2 - self.time) / (len(layers) - k))
-            if bar is not None:
-                self.play(Indicate(bar, color=T.HIGHLIGHT, scale_factor=1.0), run_time=step)
-            else:
-                self.wait(step)
+            self.wait(step)
             if not grown and self.time >= self.said(M.X_GROWS):
                 grown = True
                 self.put("x_lab", x_lab, run_time=0.3)

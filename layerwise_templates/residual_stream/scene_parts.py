@@ -24,6 +24,11 @@ S = T.TYPE.small
 KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}
 KIND_WORD = {"attn": "attention", "ffn": "FFN", "ln": "LayerNorm"}
 PLANE_H = 2.9
+PLANE_AT = RIGHT * 4.35 + UP * 0.55
+PLANE_BIG_H = 3.7          # the journey: the plane centre stage, between the tokens and the bars
+PLANE_BIG_AT = RIGHT * 1.5 + UP * 0.6
+GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest first
+# (the journey's narration: 'the last few X's')
 CHART_W, CHART_H = 11.6, 1.35
 BAR_W = 0.085
 KEY_SCALE = 1.3           # the bars' colour key, read at 480p
@@ -120,27 +125,81 @@ class StreamPanels:
                         ms, lag, run_time)
 
     # --- the plane ----------------------------------------------------------------------------
-    def ensure_plane(self) -> None:
+    def ensure_plane(self, big: bool = False) -> None:
+        """The plane on stage: `big` for the journey (centre stage, larger), else at home on
+        the right beside the columns. A plane a beat cleared comes back; a plane in the other
+        layout glides to this one."""
         if self.plane is not None:
             if getattr(self, "plane_hidden", False):      # a beat cleared it: it comes back
                 self.plane_hidden = False
+                self.place_plane(big)
                 self.play(FadeInPlace(self.plane), FadeInPlace(self.plane_head),
                           FadeInPlace(self.scale),
                           run_time=self.quick(0.2, 0.6))
+            elif getattr(self, "plane_big", False) != big:
+                self.resize_plane(big)
             return
         d = self.data
         self.plane = ClippedPlane(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
-        self.plane.move_to(RIGHT * 4.35 + UP * 0.55)
-        head = inline(txt("PCA plane of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + "'s", S,
-                          T.MUTED),
-                      Num(self.v.plane.n_points, decimals=0, size=S, color=T.MUTED),
+        self.plane_big = False
+        self.place_plane(big)
+        self.add(self.plane, self.plane_head)
+        self.play(FadeInPlace(self.plane), FadeInPlace(self.plane_head),
+                  FadeInPlace(self.scale), run_time=self.quick())
+
+    def plane_box(self, big: bool):
+        """The plane's height and centre in a layout."""
+        return (PLANE_BIG_H, PLANE_BIG_AT) if big else (PLANE_H, PLANE_AT)
+
+    def set_plane_frame(self, h: float, at) -> None:
+        p = self.plane
+        w = h * self.data["plane"]["aspect"]
+        p.frame.stretch_to_fit_width(w)
+        p.frame.stretch_to_fit_height(h)
+        p.frame.move_to(at)
+        p.w, p.h = w, h
+        p.redraw()
+
+    def place_plane(self, big: bool) -> None:
+        """The plane, its heading and its scale bar put in a layout at once (nothing drawn)."""
+        h, at = self.plane_box(big)
+        self.set_plane_frame(h, at)
+        self.plane_big = big
+        self.plane_head = self.make_plane_head(big)
+        self.scale = self.scale_bar(max(self.progress, 0))
+
+    def make_plane_head(self, big: bool) -> VGroup:
+        d = self.data
+        word = d["focus"]["token_text"].lstrip(d["space_mark"])
+        n = Num(self.v.plane.n_points, decimals=0, size=S, color=T.MUTED)
+        if big:         # beside the plane's top right (the token row is above it)
+            head = VGroup(txt("PCA plane of", S, T.MUTED),
+                          inline(txt(word + "'s", S, T.MUTED), n, txt("states", S, T.MUTED))
+                          ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+            return head.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, UP)
+        head = inline(txt("PCA plane of " + word + "'s", S, T.MUTED), n,
                       txt("states", S, T.MUTED))
-        head.next_to(self.plane, UP, buff=0.08)
-        self.plane_head = head
-        self.scale = self.scale_bar(0)
-        self.add(self.plane, head)
-        self.play(FadeInPlace(self.plane), FadeInPlace(head), FadeInPlace(self.scale),
-                  run_time=self.quick())
+        return head.next_to(self.plane.frame, UP, buff=0.08)
+
+    def resize_plane(self, big: bool, run_time: float = 0.8) -> None:
+        """The plane glides to the other layout (its arrows redrawn each frame); its heading
+        and scale bar fade out before and come back in their new places."""
+        from manim import UpdateFromAlphaFunc, smooth
+        p = self.plane
+        h0, c0 = p.h, p.frame.get_center().copy()
+        h1, c1 = self.plane_box(big)
+        c1 = np.asarray(c1, float)
+        self.play(FadeOutPlace(self.plane_head), FadeOutPlace(self.scale), run_time=0.3)
+
+        def glide(m, a):
+            a = smooth(a)
+            self.set_plane_frame(h0 + a * (h1 - h0), c0 + a * (c1 - c0))
+
+        self.play(UpdateFromAlphaFunc(p, glide), run_time=run_time)
+        self.plane_big = big
+        self.plane_head = self.make_plane_head(big)
+        self.scale = self.scale_bar(max(self.progress, 0))
+        self.play(FadeInPlace(self.plane_head), FadeInPlace(self.scale), run_time=0.3)
 
     def hide_plane(self) -> None:
         """Clear the plane for a beat that does not use it (ensure_plane brings it back)."""
@@ -160,7 +219,9 @@ class StreamPanels:
         label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.MUTED,
                     suffix=" units")
         g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
-        return g.next_to(self.plane, DOWN, buff=0.12).align_to(self.plane, RIGHT)
+        if getattr(self, "plane_big", False):      # beside the plane's bottom right
+            return g.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, DOWN)
+        return g.next_to(self.plane.frame, DOWN, buff=0.12).align_to(self.plane.frame, RIGHT)
 
     def advance(self, k: int, run_time: float) -> None:
         """Draw the steps up to stage k, tip to tail, the view gliding when it must."""
@@ -183,8 +244,7 @@ class StreamPanels:
                 anims += self.key_reveals([s["kind"]])
             if i in self.data["x_stages"]:       # a layer finished: the old X becomes a ghost
                 new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
-                old = self.x_arrow
-                old.set_opacity(0.25)
+                self.ghost(self.x_arrow)
                 self.x_arrow = new_x
                 anims[0].grow.append(new_x)
                 xb = self.bar_for_x(self.data["x_stages"].index(i))
@@ -214,7 +274,7 @@ class StreamPanels:
                 bars.append(self.new_bar(("step", i - 1), s["layer"], s["kind"],
                                          s["norm"]["value"]))
             if i in x_stages:                     # a layer finished: the old X becomes a ghost
-                self.x_arrow.set_opacity(0.25)
+                self.ghost(self.x_arrow)
                 self.x_arrow = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
                 grow.append(self.x_arrow)
                 turns.append(turn)
@@ -230,6 +290,20 @@ class StreamPanels:
         self.play(*anims, run_time=run_time)
         self.swap_scale_bar(first - 1, k)
 
+    def ghost(self, x_arrow) -> None:
+        """The X just passed joins the trail of earlier X's: the newest GHOSTS[0] opaque, each
+        older one fainter, the oldest beyond the trail taken off the plane (the change each
+        layer makes stays visible instead of a wedge of every earlier X)."""
+        trail = getattr(self, "ghosts", [])
+        trail.insert(0, x_arrow)
+        for a in trail[len(GHOSTS):]:
+            self.plane.forget(a)
+            self.plane.remove(a)
+        trail = trail[:len(GHOSTS)]
+        for a, op in zip(trail, GHOSTS):
+            a.set_opacity(op)
+        self.ghosts = trail
+
     def swap_scale_bar(self, before: int, k: int) -> None:
         """After the view glided from stage `before`'s to stage k's: the scale bar of the new
         view (a true Num), if it changed."""
@@ -240,8 +314,24 @@ class StreamPanels:
             self.add(self.scale)
 
     # --- the bars -----------------------------------------------------------------------------
+    def chart_parts(self) -> list:
+        """Everything of the bar chart on stage: axis, ticks, bars and the key's shown entries."""
+        keys = [e for e in self.chart_key[1:] if e not in getattr(self, "key_for", {}).values()]
+        return [self.chart, self.tick_labels, self.bar_group, *keys]
+
+    def hide_chart(self) -> None:
+        """Clear the bars for a beat that does not use them (ensure_chart brings them back)."""
+        if self.chart is None or getattr(self, "chart_hidden", False):
+            return
+        self.chart_hidden = True
+        self.play(*[FadeOutPlace(m) for m in self.chart_parts()], run_time=self.quick(0.2, 0.6))
+
     def ensure_chart(self) -> None:
         if self.chart is not None:
+            if getattr(self, "chart_hidden", False):
+                self.chart_hidden = False
+                self.play(*[FadeInPlace(m) for m in self.chart_parts()],
+                          run_time=self.quick(0.2, 0.6))
             return
         base = VMobject(stroke_color=T.MUTED, stroke_width=2)
         x0 = -CHART_W / 2 + 0.6
@@ -269,7 +359,7 @@ class StreamPanels:
         key.scale(KEY_SCALE)
         key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
         key.shift(RIGHT * 1.4)
-        word = txt("layer l", S, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
+        word = math("l", T.TYPE.math_label, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
         # |X| is keyed with the chart; each update's entry comes in with its first bar
         self.chart = VGroup(grid, base, layer_labels, word, key[0])
         self.chart_key = key

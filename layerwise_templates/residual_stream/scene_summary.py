@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math as _m
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, Rectangle, VGroup)
+from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, Line, Rectangle,
+                   VGroup)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
-from scenes.motion.tip_to_tail import PlaneStep
 from . import moments as M
 from .scene_parts import S
 
@@ -23,123 +23,136 @@ math_log10 = _m.log10
 class SummaryBeats:
     def beat_sizes(self, beat) -> None:
         """|X|'s growth from the first to the last state on the bars, the outlier first token
-        and, when it is a sink, the share of attention the followed token gives it."""
+        (against the largest |X| of every other token) and, when it is a sink, the share of
+        attention the followed token gives it. The plane stays away (nothing here is on it);
+        the outlier's length is drawn where it was, on a linear scale of its own."""
         self.ensure_tokens()
-        self.ensure_plane()
+        self.hide_plane()
         self.ensure_chart()
         self.clear_stage()
         d, v = self.data, self.v
         L_ = T.TYPE.label
-        grow = inline(math("|X|", T.TYPE.math_label, T.X), txt("grows", L_),
+        focus_word = d["focus"]["token_text"].lstrip(d["space_mark"])
+        grow = inline(math(f"|X|", T.TYPE.math_label, T.X), txt("of " + focus_word, L_, T.X),
+                      txt("grows", L_),
                       self.n(v.summary.norm_first, T.X, L_), txt("\u2192", L_),
                       self.n(v.summary.norm_last, T.X, L_), txt("(about \u00d7", L_),
                       self.n(v.summary.growth_about, T.TEXT, L_, suffix=")"))
-        grow.move_to(LEFT * 3.2 + UP * 1.6)
+        grow.move_to(LEFT * 3.2 + UP * 1.6).align_to(LEFT * 5.9, LEFT)
         o = d.get("outlier")
         rows = []
-        if o:
-            rows.append(inline(txt("token", L_, T.MUTED), txt(o["token"], L_, T.TEXT),
-                               txt("(the first) reaches", L_, T.MUTED),
-                               math("|X| \u2248", T.TYPE.math_label, T.MUTED),
-                               self.n(v.outlier.max_norm, T.TEXT, L_),
-                               math(f"\"at\" {T.X_l(o['max_layer'])}", T.TYPE.math_label,
-                                    T.MUTED)))
-            if o["is_sink"]:
-                lay = v.outlier.attention_layers
-                rows.append(inline(txt(d["focus"]["token_text"].lstrip(d["space_mark"]), L_, T.HIGHLIGHT),
-                                   txt("gives it", L_, T.MUTED),
-                                   self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
-                                   txt("of its attention", L_, T.MUTED)))
-                rows.append(inline(txt("(mean over layers", S, T.MUTED),  # from its peak on
-                                   Num(lay[0], decimals=0, size=S, color=T.MUTED),
-                                   txt("to", S, T.MUTED),
-                                   Num(lay[1], decimals=0, size=S, color=T.MUTED),
-                                   txt("and all heads)", S, T.MUTED)))
-                rows.append(txt("an attention sink", S, T.MUTED))
+        if o and o["is_sink"]:
+            lay = v.outlier.attention_layers
+            rows.append(inline(txt(focus_word, L_, T.HIGHLIGHT), txt("gives", L_, T.MUTED),
+                               txt(o["token"], L_, T.TEXT),
+                               self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
+                               txt("of its attention", L_, T.MUTED)))
+            rows.append(inline(txt("(mean over layers", S, T.MUTED),
+                               Num(lay[0], decimals=0, size=S, color=T.MUTED),
+                               txt("to", S, T.MUTED),
+                               Num(lay[1], decimals=0, size=S, color=T.MUTED),
+                               txt("and all heads)", S, T.MUTED)))
+            rows.append(txt("an attention sink (measured, not explained here)", S, T.MUTED))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
         if rows:
-            box.next_to(grow, DOWN, buff=0.45).align_to(grow, LEFT)
+            box.next_to(grow, DOWN, buff=0.55).align_to(grow, LEFT)
             self.keep_inside(box)
-        # "The bars give the true lengths."
-        self.emphasize(self.chart, run_time=1.0)
-        # "X grows from 2.18 to 870, about 399 times": each number and its bar
-        self.hold_until_cue(1)
+        # "X of bank grows from 2.18 to 870, about 399 times": each number and its bar
         self.put("summary", grow)
         first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
         self.hold_until_moment(M.NORM_FIRST)
-        self.emphasize(grow[2], *([first] if first is not None else []), run_time=0.8)
+        self.emphasize(grow[3], *([first] if first is not None else []), run_time=0.8)
         self.hold_until_moment(M.NORM_LAST)
-        self.emphasize(grow[4], *([last] if last is not None else []), run_time=0.8)
+        self.emphasize(grow[5], *([last] if last is not None else []), run_time=0.8)
         self.hold_until_moment(M.GROWTH)
-        self.emphasize(grow[6], run_time=0.8)
-        if not rows:
+        self.emphasize(grow[7], run_time=0.8)
+        if not o:
             return
         tok = self.tok.get(o["position"], self.token_row)
-        # "One token is different: the first token, I, grows to 24,100."
-        self.hold_until_cue(2)
-        self.hold_until_moment(M.FIRST_TOKEN)
-        self.put("outlier", rows[0], run_time=0.6)
-        self.point_at(tok, run_time=1.0)
-        self.hold_until_moment(M.OUTLIER_NORM)
-        self.emphasize(rows[0][4], run_time=0.8)
-        # "... grows to 24,100 at X of 12, while bank is 158 there": the two lengths as bars on
-        # a log scale, where the plane was (nothing here is on the plane)
-        self.hide_plane()
         inset = self.sink_inset(o["max_layer"])
-        self.put("sink_inset", inset, run_time=0.8)
-        if len(rows) < 4:
+        # "No other token's X ever passes 870": the inset's scale and that row
+        self.hold_until_moment(M.OTHERS)
+        self.put("inset_head", inset.head, run_time=0.5)
+        self.put("inset_others", inset.others, anim=self.grow_row(inset.others), run_time=0.8)
+        # "... except the first token, I: it grows to 24,100 at X of 12": its token, its bar
+        self.hold_until_moment(M.FIRST_TOKEN)
+        self.point_at(tok, run_time=0.9)
+        self.hold_until_moment(M.OUTLIER_NORM)
+        self.put("inset_big", inset.big, anim=self.grow_row(inset.big), run_time=1.0)
+        # "... while bank is 158 there": a sliver on the same scale
+        self.put("inset_focus", inset.focus, anim=self.grow_row(inset.focus),
+                 run_time=self.to_cue(2, 0.8, 0.5))
+        if len(rows) < 3:
             return
-        # "Bank gives it 67 percent of its attention, averaged over layers 12 to 29 ...":
-        # an arrow from bank to the sink, then the layers it is averaged over
-        self.hold_until_cue(3)
+        # "From layer 12 to 29, bank gives it 67 percent of its attention, over all heads":
+        # an arrow from bank to the sink, the share, the layers it is averaged over
+        self.hold_until_cue(2)
         focus = self.tok[d["focus"]["token"]]
         arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
                           tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
                           stroke_width=3, tip_length=0.16)
-        self.put("sink", rows[1], run_time=0.6)
+        self.put("sink", rows[0], run_time=0.6)
         self.put("sink_arc", arc, anim=Create(arc), run_time=1.2)
         self.hold_until_moment(M.SHARE)
-        self.emphasize(rows[1][2], run_time=0.8)
-        self.put("sink_layers", rows[2], run_time=0.6)
-        self.emphasize(rows[2][1], rows[2][3], run_time=1.0)
-        # "It is an attention sink, as CLS was in MiniLM."
-        self.hold_until_cue(4)
-        self.put("sink_word", rows[3], run_time=0.6)
-        self.emphasize(rows[3], tok, run_time=self.to_cue(self.n_cues(), 1.0))
+        self.emphasize(rows[0][3], run_time=0.8)
+        self.put("sink_layers", rows[1], run_time=0.6)
+        self.emphasize(rows[1][1], rows[1][3], run_time=1.0)
+        # "Such a token is called an attention sink; here we only measure it."
+        self.hold_until_cue(3)
+        self.put("sink_word", rows[2], run_time=0.6)
+        self.emphasize(rows[2], tok, run_time=self.to_cue(self.n_cues(), 1.0))
+
+    @staticmethod
+    def grow_row(row):
+        """A row of the inset: its name and number fade in while its bar grows from the left."""
+        from manim import AnimationGroup, FadeIn, GrowFromEdge
+        return AnimationGroup(FadeIn(row[0]), GrowFromEdge(row[1], LEFT), FadeIn(row[2]))
 
     def sink_inset(self, j: int) -> VGroup:
-        """|X^(j)| of the outlier token and of the followed token as bars on one log scale
-        (from 1): their lengths written beside them, the scale and the state named above."""
+        """Lengths on one linear scale, where the plane was: the outlier token's |X^(j)|, the
+        followed token's |X^(j)| (a sliver) and the largest |X| of any other token at any
+        layer; a baseline and the scale's two ends (0 and the outlier's length) below."""
         d, v = self.data, self.v
         lab = T.TYPE.label
-        o_norm, f_norm = d["outlier"]["max_norm"]["value"], d["x_norms"][j]["value"]
-        top = _m.ceil(math_log10(max(o_norm, f_norm, 10.0)))
-        w = 2.6
+        o = d["outlier"]
+        o_norm, f_norm = o["max_norm"]["value"], d["x_norms"][j]["value"]
+        others = o["others_max_norm"]["value"]
+        top = max(o_norm, f_norm, others)
+        w = 2.4
+        focus_word = d["focus"]["token_text"].lstrip(d["space_mark"])
         rows = VGroup()
-        for name, value, shown, color in ((d["outlier"]["token"], o_norm, v.outlier.max_norm,
-                                           T.TEXT),
-                                          (d["focus"]["token_text"].lstrip(d["space_mark"]),
-                                           f_norm, v.x_norms[j], T.HIGHLIGHT)):
+        for name, value, shown, color, prefix in (
+                (o["token"], o_norm, v.outlier.max_norm, T.TEXT, ""),
+                (focus_word, f_norm, v.x_norms[j], T.HIGHLIGHT, ""),
+                ("any other", others, v.outlier.others_max_norm, T.MUTED, "\u2264 ")):
             word = txt(name, lab, color)
-            bar = Rectangle(width=max(0.03, w * math_log10(max(1.0, value)) / top), height=0.3,
-                            stroke_width=0, fill_color=T.X, fill_opacity=1)
-            rows.add(VGroup(word, bar, self.n(shown, T.X, lab)))
+            bar = Rectangle(width=max(0.03, w * value / top), height=0.3, stroke_width=0,
+                            fill_color=T.X, fill_opacity=1)
+            rows.add(VGroup(word, bar, self.n(shown, T.X, lab, prefix=prefix)))
         name_w = max(r[0].width for r in rows)
         for k, r in enumerate(rows):
             r[0].move_to([0, -0.6 * k, 0], aligned_edge=LEFT)
             r[1].move_to([name_w + 0.2, -0.6 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
-        head = inline(math(f"|{T.X_l(j)}|", T.TYPE.math_label, T.X),
-                      txt("on a log scale", lab, T.MUTED))
-        head.next_to(rows, UP, buff=0.3).align_to(rows, LEFT)
-        g = VGroup(head, rows).move_to(RIGHT * 4.1 + UP * 0.7)
-        return self.keep_inside(g)
+        x0 = name_w + 0.2
+        base = Line([x0, 0.3, 0], [x0, -1.5, 0], stroke_width=2, color=T.MUTED)
+        head = VGroup(inline(math("|X|", T.TYPE.math_label, T.X),
+                             txt("on one linear scale", lab, T.MUTED)),
+                      inline(txt("(" + o["token"] + ", " + focus_word + ":", S, T.MUTED),
+                             math(f"\"at\" {T.X_l(j)}", T.TYPE.math_label, T.MUTED),
+                             txt("; any other token: any layer)", S, T.MUTED))
+                      ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        head.next_to(VGroup(rows, base), UP, buff=0.3).align_to(rows, LEFT)
+        g = VGroup(VGroup(head, base), rows).move_to(RIGHT * 3.9 + UP * 0.6)
+        self.keep_inside(g)
+        g.head, g.big, g.focus, g.others = VGroup(head, base), rows[0], rows[1], rows[2]
+        return g
 
     def beat_identity(self, beat) -> None:
         """X^(L) = X^(0) + every update: the sum and X^(L) as equal columns, within the float32
         bound, the sum landing on X's tip on the plane (post-LN: how far each LayerNorm moves X)."""
         self.ensure_tokens()
-        self.ensure_plane()
+        self.hide_plane()          # the columns say it; the plane left with the journey
         self.ensure_chart()
         self.clear_stage()
         d, v = self.data, self.v
@@ -159,18 +172,20 @@ class SummaryBeats:
             self.chart.remove(self.chart_key[0])
             self.remove(*shown)
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
-                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 3.5 + UP * 2.15)
+                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 0.5 + UP * 1.9)
         iv = v.identity
         lhs = self.column(iv.sum_head, dec, T.TEXT, f"{T.X_l(0)} + sum Delta",
                           v.summary.norm_last)
         rhs = self.column(iv.x_head, dec, T.X, T.X_l(L), v.summary.norm_last)
-        lhs.move_to(LEFT * 4.6 + DOWN * 0.03)        # clear of the bar chart's tick labels
+        lhs.move_to(LEFT * 2.0 + DOWN * 0.03)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         bound = inline(txt("every entry within", S, T.MUTED),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=S,
                            color=T.HIGHLIGHT, prefix="< "),
-                       txt("(float32 rounding)", S, T.MUTED)).next_to(eq, DOWN, buff=0.25)
+                       txt("(float32 rounding)", S, T.MUTED))
+        bound = VGroup(bound[0], bound[1], bound[2]).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        bound.next_to(rhs[1], RIGHT, buff=0.6)        # beside the columns it is about
         # "And nothing else ever changes X": the identity
         self.put("eq", eq)
         # "The embedding plus the 60 updates": the sum, and every update's bar in turn
@@ -180,11 +195,9 @@ class SummaryBeats:
         if steps:
             self.hold_until_moment(M.UPDATES)
             self.flash(steps, 1.0, 0.05, 1.5)
-        # "is X of 30": the same column, and on the plane the sum lands on X's tip
+        # "is X of 30": the same column
         self.hold_until_moment(M.IS_X)
-        total = self.plane.arrow((0, 0), self.stages[-1]["xy"], T.HIGHLIGHT, 3)
-        self.play(FadeInPlace(mid), FadeInPlace(rhs), PlaneStep(self.plane, [total]),
-                  run_time=self.quick(0.12, 1.2))
+        self.play(FadeInPlace(mid), FadeInPlace(rhs), run_time=self.quick(0.12, 1.2))
         self.shown["mid"], self.shown["rhs"] = mid, rhs
         # "within 0.0001 in every entry"
         self.hold_until_moment(M.WITHIN)

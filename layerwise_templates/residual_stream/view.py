@@ -111,6 +111,7 @@ class Outlier(View):
     position: int
     token: str
     max_norm: Shown
+    others_max_norm: Shown
     attention_pct: Shown
     attention_layers: list[int]
     max_layer: int
