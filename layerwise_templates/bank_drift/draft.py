@@ -78,7 +78,7 @@ def build(c: Context) -> Draft:
     beats_drift = Beat(
         "drift", ["projection"],
         "PCA: the plane that keeps most of the spread of all {data.projection.n_points} states",
-        "Now the states themselves. PCA finds the flat plane that keeps most of the spread of "
+        "PCA finds the flat plane that keeps most of the spread of "
         "all {data.projection.n_points} points: here {data.projection.explained_percent[0]:.0f}"
         " plus {data.projection.explained_percent[1]:.0f} percent. "
         + ("In this plane all of them take nearly the same path. " if same

@@ -12,14 +12,14 @@ Beats (each optional, in storyboard order):
 - `similarity`: the raw cosine curves, point by point, a number under every state.
 - `baseline`: the baseline (mean cosine of unrelated tokens) drawn dashed; each curve is then
   moved down by it (raw - baseline), its numbers turning into the adjusted ones.
+- `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
+  the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels) and
+  a row of numbers; then the last layer's fall against the baseline's, and the caveats.
 - `projection`: every state on one PCA plane, each sentence's dot moving state by state; how far
   depth moves a bank against how far apart the sentences end.
 - `table`: the illustrative table of what tends to be readable at each depth, its early /
   middle / late marked on a row of states.
 - `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
-- `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
-  the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels) and
-  a row of numbers; then the last layer's fall against the baseline's, and the caveats.
 """
 
 from __future__ import annotations
@@ -612,9 +612,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(VGroup(spread, length), facts[1], run_time=1.2)
         # in the full space, to one scale: the reference's move and how far each other
         # sentence's end lies from the reference's end (the output's length for scale)
-        scale = min(0.45, 2.6 / max(float(pr.full_depth_distance), 1e-6))  # per unit of X
-        title = inline(txt("in the full space (output length", SIZE, T.TEXT),
-                       Num(pr.output_norm, decimals=1, size=SIZE), txt("):", SIZE, T.TEXT))
+        scale = min(0.45, 2.3 / max(float(pr.full_depth_distance), 1e-6))  # per unit of X
+        title = inline(txt("in the full space; output length", SIZE, T.TEXT),
+                       Num(pr.output_norm, decimals=1, size=SIZE))
 
         def bar_row(key, words: str, value, color) -> VGroup:
             bar = Line(ORIGIN, RIGHT * scale * float(value), color=color, stroke_width=8)
@@ -706,10 +706,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.stage.other = [VGroup(panel, band) if band is not None else panel]
 
     def beat_gap(self, beat) -> None:
-        """On the cosine chart itself (the baseline beat's, or built now): a bar between the
-        two curves at every state, moved down from the raw curves onto the adjusted ones (the
-        baseline cancels: the bars fit), its numbers a row under the others; then the last
-        layer's falls and the caveats, one line at a time, in the note line over the chart."""
+        # on the cosine chart itself (the baseline beat's, or built now); the falls and the
+        # caveats one line at a time in the note line over the chart
         self.clear(keep_chart=True)
         self.legend()
         chart = self.raw_curves(paced=False)
@@ -830,12 +828,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # a position other than the reference's lowers the near curve's start: against the gap
         against = float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0])
         if against:
-            pos = line(txt(f"sentence {j}'s bank at position", SIZE, T.TEXT),
+            pos = line(txt("position", SIZE, T.TEXT),
                        Num(v.contexts[j - 1].positions[0], decimals=0, size=SIZE, color=cn),
-                       txt("not", SIZE, T.TEXT),
+                       txt(f"for sentence {j}'s bank,", SIZE, T.TEXT),
                        Num(v.contexts[0].positions[0], decimals=0, size=SIZE,
                            color=self.colors[0]),
-                       txt(": it starts lower", SIZE, T.TEXT))
+                       txt("for sentence 1's: it starts lower", SIZE, T.TEXT))
             swap(pos)
             self.emphasize(VGroup(bars[0], row[1][0]), pos, run_time=1.4)
         end = self.beat_start + self.beat_end(beat)
