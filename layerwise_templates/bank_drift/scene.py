@@ -656,9 +656,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                              for j, c in enumerate(r)] for r in t.rows.values],
                            T.LABEL_SIZE, row_buff=0.2)
         note = VGroup(txt("Illustration, not a measurement: probing studies of BERT",
-                          SIZE, T.HIGHLIGHT),
+                          SIZE, T.TEXT),
                       txt("(Tenney et al., 2019). Layers overlap; models differ.", SIZE,
-                          T.HIGHLIGHT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+                          T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         states = VGroup(*[math(s.math.value, MATH, T.MUTED) for s in self.v.states])
         states.arrange(RIGHT, buff=0.55)
         panel = VGroup(note, table, states).arrange(DOWN, buff=0.4)
