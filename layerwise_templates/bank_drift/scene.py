@@ -734,8 +734,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.play(Transform(on_raw, on_adj), run_time=1.6)
             self.emphasize(on_raw, run_time=self.stretch(M.TOGETHER, 0.9, cap=2.0))
         key = swatch(cn, cf, radius=0.07)
-        row = self.number_row(chart, key, "gap", g.values, GAP)
-        chart.rows["gap"] = row
+        row = self.number_row(chart, key, "gap", g.values, GAP)    # the beat's own: it leaves
         self.play(FadeInPlace(row[0]), run_time=0.4)
         # numbers appear state by state until "then it opens"
         self.hold_until_moment(M.TOGETHER)
@@ -839,8 +838,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(VGroup(bars[-1], row[1][-1]),
                        run_time=max(1.2, min(4.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(*bars, *shown, *([ghost] if adjusted else []))]
-        self.adopt(chart, row)
+        self.stage.other = [VGroup(*bars, *shown, *([ghost] if adjusted else [])), row]
 
 
 class SlideFade(_Fade):
