@@ -30,12 +30,12 @@ TYPED = {
     ("baseline", "baseline_peak"): (1, "rises from"),
     ("baseline", "subtract"): (2, "Subtract it"),
     ("baseline", "adjusted_ends"): (3, "At the output"),
-    ("drift", "plane"): (1, "flat plane"),
-    ("drift", "same_path"): (2, "same path"),
-    ("drift", "layers_move"): (3, "The layers move"),
-    ("drift", "farthest"): (3, "the farthest two"),
-    ("drift", "sentence_moves"): (5, "In the full space"),
-    ("drift", "off_plane"): (5, "off this plane"),
+    ("drift", "plane"): (0, "flat plane"),
+    ("drift", "same_path"): (1, "same path"),
+    ("drift", "layers_move"): (2, "The layers move"),
+    ("drift", "farthest"): (2, "the farthest two"),
+    ("drift", "sentence_moves"): (3, "In the full space"),
+    ("drift", "off_plane"): (4, "off this plane"),
     ("table", "studies"): (0, "studies of"),
     ("table", "early"): (1, "Early layers"),
     ("table", "identity"): (1, "identity"),
@@ -47,34 +47,36 @@ TYPED = {
     ("table", "early_span"): (2, "early is"),
     ("table", "middle_span"): (2, "middle X"),
     ("table", "late_span"): (2, "late X"),
-    ("probe", "read_label"): (1, "read a label"),
-    ("probe", "vectors_of"): (1, "states of"),
-    ("probe", "scored_on"): (1, "scored on"),
-    ("probe", "itself"): (2, "itself"),
-    ("probe", "pos_embedding"): (2, "at the embedding"),
-    ("probe", "pos_middle"): (2, "in the middle"),
-    ("probe", "pos_output"): (2, "at the output"),
-    ("probe", "guessing"): (2, "always guessing"),
-    ("probe", "coin_toss"): (3, "coin toss"),
-    ("probe", "sense_embedding"): (3, "at the embedding"),
-    ("probe", "sense_percent"): (3, "percent"),
-    ("probe", "not_known"): (3, "does not know"),
-    ("probe", "by_layer"): (3, "by X"),
-    ("probe", "keeps_it"): (3, "stays above"),
-    ("probe", "at_once"): (4, "almost at once"),
-    ("probe", "set_small"): (4, "small sets"),
-    ("probe", "one_noun"): (5, "One test sentence"),
-    ("probe", "probe_shows"): (5, "a probe shows"),
-    ("probe", "not_what"): (5, "not what"),
-    ("gap", "gap_defined"): (1, "Take the gap"),
-    ("gap", "cancels"): (2, "it cancels"),
-    ("gap", "together"): (3, "Up to X"),
-    ("gap", "opens"): (4, "Then it opens"),
-    ("gap", "gap_end"): (4, "at the output"),
-    ("gap", "last_drop"): (5, "last fall"),
-    ("gap", "baseline_drop"): (5, "baseline's own fall"),
-    ("gap", "river_rise"): (5, "while sentence three's"),
-    ("gap", "caveat"): (6, "one pair per sense"),
+    ("probe", "read_label"): (2, "read a label"),
+    ("probe", "vectors_of"): (2, "states of"),
+    ("probe", "scored_on"): (2, "scored on"),
+    ("probe", "itself"): (3, "from the start"),
+    ("probe", "pos_embedding"): (3, "at the embedding"),
+    ("probe", "pos_middle"): (3, "in the middle"),
+    ("probe", "pos_output"): (3, "at the output"),
+    ("probe", "guessing"): (3, "always guessing"),
+    ("probe", "coin_toss"): (4, "coin toss"),
+    ("probe", "sense_embedding"): (4, "at the embedding"),
+    ("probe", "sense_percent"): (4, "percent"),
+    ("probe", "not_known"): (4, "does not know"),
+    ("probe", "by_layer"): (4, "by X"),
+    ("probe", "keeps_it"): (4, "stays above"),
+    ("probe", "at_once"): (5, "almost at once"),
+    ("probe", "set_small"): (6, "this small"),
+    ("probe", "one_noun"): (6, "one test sentence"),
+    ("probe", "probe_shows"): (6, "a probe shows"),
+    ("probe", "not_what"): (6, "not what"),
+    ("gap", "gap_defined"): (0, "Take the gap"),
+    ("gap", "cancels"): (1, "it cancels"),
+    ("gap", "together"): (2, "Up to X"),
+    ("gap", "opens"): (3, "Then it opens"),
+    ("gap", "gap_end"): (3, "at the output"),
+    ("gap", "last_drop"): (4, "In the last layer"),
+    ("gap", "baseline_drop"): (4, "baseline's own"),
+    ("gap", "river_rise"): (4, "while sentence three's"),
+    ("gap", "caveat"): (5, "one pair per sense"),
+    ("gap", "shared"): (5, "both river sentences"),
+    ("gap", "position"): (5, "position works against"),
 }
 
 
@@ -197,10 +199,10 @@ def test_a_silent_plan_does_not_wait_as_before(cache_dir):
     sb, _ = prepare_plan(load_storyboard(BANK), cache_dir)
     b = next(b for b in sb.beats if b.id == "probe")
     d = beat_json(b, sb.words_per_minute)
-    assert d["moments"]["sense_percent"]["cue"] == 3 and d["moments"]["sense_percent"]["at"] > 0
+    assert d["moments"]["sense_percent"]["cue"] == 4 and d["moments"]["sense_percent"]["at"] > 0
     scene = Beat(d)
     scene.time = 40.0
-    assert scene.said("sense_percent") == typed(scene, 3, "percent") == 40.0
+    assert scene.said("sense_percent") == typed(scene, 4, "percent") == 40.0
 
 
 def board(moments: str, narration: str = "Here is the flat plane. All take the same path. "
@@ -279,7 +281,7 @@ def test_plan_refuses_a_missing_moment_with_file_line_exit_2(tmp_path, capsys, c
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "moments:"
                 and "We can test" in text.splitlines()[i - 2])
     assert code == 2
-    assert f"bank_drift.yaml:{line}: beats[4].moments: missing moment not_what" in err, err
+    assert f"bank_drift.yaml:{line}: beats[5].moments: missing moment not_what" in err, err
 
 
 def test_plan_refuses_words_not_in_the_filled_narration_exit_2(tmp_path, capsys, cache_dir):
@@ -289,7 +291,7 @@ def test_plan_refuses_words_not_in_the_filled_narration_exit_2(tmp_path, capsys,
     code, err = plan_cli(tmp_path, text, capsys, cache_dir)
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "percent#3" in ln)
     assert code == 2
-    assert f"bank_drift.yaml:{line}: beats[4].moments.sense_percent: 'percent#3' no longer " \
+    assert f"bank_drift.yaml:{line}: beats[5].moments.sense_percent: 'percent#3' no longer " \
            f"fits the narration" in err, err
 
 

@@ -1,8 +1,9 @@
 """The bank_drift draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
 
 It tells the shipped story for the sentences it is given: every sentence's curve against the
-first (start and end, said), the baseline subtracted, the PCA plane, and it ends on the gap
-between the curve that ends highest and the one that ends lowest. It does not know the senses:
+first (start and end, said), the baseline subtracted, the gap between the curve that ends
+highest and the one that ends lowest (on the same chart), then the PCA plane, where the
+full-space distances between the ends are said. It does not know the senses:
 it says which sentence ends nearest the first and that the gap is the sense signal only if
 that one uses the word in the first sentence's sense."""
 
@@ -68,36 +69,48 @@ def build(c: Context) -> Draft:
                  M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output"}))
     ratio = d["depth_distance"] / max(d["sentence_distance"], 1e-9)
     same = ratio > 4
-    hidden = d["end_shown"][0] < 0.5          # the plane shows under half the end distance
-    beats.append(Beat(
+    hidden = all(x < 0.5 for x in d["end_shown"])     # the plane shows under half of each
+    longer = d["full_depth_distance"] > d["output_norm"]
+    nearest = int(np.argmin(d["full_end_distances"]))
+    ends_said = ", ".join(
+        f"the {nth[k + 1]} sentence's {{data.projection.full_end_distances[{k}]:.1f}}"
+        for k in range(K))
+    beats_drift = Beat(
         "drift", ["projection"],
         "PCA: the plane that keeps most of the spread of all {data.projection.n_points} states",
-        "Now the states themselves. PCA finds the flat plane that keeps most of the spread of "
+        "PCA finds the flat plane that keeps most of the spread of "
         "all {data.projection.n_points} points: here {data.projection.explained_percent[0]:.0f}"
         " plus {data.projection.explained_percent[1]:.0f} percent. "
         + ("In this plane all of them take nearly the same path. " if same
            else "Follow each path in this plane. ")
         + "The layers move the first sentence's state {data.projection.depth_distance:.1f} "
-        "units, and the farthest two ends are {data.projection.ends_spread:.1f} apart. "
-        + ("But the plane hides the difference. In the full space, the second sentence's ends "
-           "{data.projection.full_end_distances[0]:.1f} from the first sentence's, not "
-           "{data.projection.end_distances[0]:.1f}: most of that distance is off this plane."
-           if hidden else
-           "In the full space, the second sentence's ends "
-           "{data.projection.full_end_distances[0]:.1f} from the first sentence's, this plane "
-           "showing {data.projection.end_distances[0]:.1f}; the rest is off this plane."),
+        "units in it, and the farthest two ends are {data.projection.ends_spread:.1f} apart. "
+        "In the full space the move is {data.projection.full_depth_distance:.1f}, "
+        + ("more" if longer else "less") + " than the output's own length, "
+        "{data.projection.output_norm:.1f}, and the ends lie farther apart from the first "
+        "sentence's: " + ends_said + ". "
+        + ("What tells them apart is mostly off this plane" if hidden
+           else "This plane shows part of what tells them apart, the rest is off this plane")
+        + f"; the {nth[nearest + 1]} sentence's ends "
+        + ("nearer." if K == 2 else "nearest."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
                 f"{'>' if same else '<='} 4",
-                f"data.projection.end_shown[0] {'<' if hidden else '>='} 0.5"],
+                "data.projection.full_depth_distance - data.projection.output_norm "
+                + (">" if longer else "<=") + " 0"]
+        + [f"data.projection.full_end_distances[{k}] - data.projection.end_distances[{k}] > 0"
+           for k in range(K)]
+        + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
+        + [f"data.projection.full_end_distances[{nearest}] - "
+           f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest],
         moments={M.PLANE: "flat plane", M.SAME_PATH: "same path" if same else "each path",
                  M.LAYERS_MOVE: "The layers move", M.FARTHEST: "the farthest two",
                  M.SENTENCE_MOVES: "In the full space",
-                 M.OFF_PLANE: "off this plane"}))
+                 M.OFF_PLANE: "off this plane"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:
         early = (f"Up to X {{data.gap.together}} it stays within {{data.gap.small:.2f}} of "
-                 "zero: context moves both alike.")
+                 "zero: the two are about equally close to the first sentence's.")
         early_expect = [f"data.gap.together == {g['together']}"]
     else:
         early = "Up to X zero it is already {data.gap.first:.2f}."
@@ -106,6 +119,7 @@ def build(c: Context) -> Draft:
     opens = g["values"][-1] - g["values"][g["together"]] > 0.05
     then = "Then it opens" if opens else "Then it moves"
     against = d["curves"][near]["raw"][0] < d["curves"][far]["raw"][0]
+    shared = list(g.get("shared") or [])
     beats.append(Beat(
         "gap", ["gap"],
         "The gap: the curve ending highest minus the curve ending lowest, state by state",
@@ -120,19 +134,28 @@ def build(c: Context) -> Draft:
         "baseline's own change is {data.output_drop.baseline:+.2f}; adjusted, it changes "
         f"{{data.output_drop.adjusted:+.2f}} while the {nth[near + 1]} sentence's changes "
         "{data.output_drop.near_adjusted:+.2f}. Each curve is one pair of sentences."
-        + (f" The {nth[near + 1]} sentence's curve starts lower, which works against the gap."
-           if against else ""),
+        + (f" The first and the {nth[near + 1]} sentence both contain the word {shared[0]}."
+           if shared
+           else " They share no other word.")
+        + (f" And position works against the gap: the {nth[near + 1]} sentence's curve starts "
+           "lower." if against else
+           f" And position may help the gap: the {nth[near + 1]} sentence's curve starts no "
+           "lower."),
         expect=[f"data.gap.near == {near}", f"data.gap.far == {far}",
                 f"data.output_drop.curve == {far}", f"data.output_drop.near_curve == {near}"]
         + early_expect
-        + ([f"data.curves[{near}].raw[0] - data.curves[{far}].raw[0] < 0"] if against else [])
+        + [f"data.curves[{near}].raw[0] - data.curves[{far}].raw[0] "
+           + ("< 0" if against else ">= 0")]
+        + ([f"len(data.gap.shared) == {len(shared)}"])
         + ([f"data.gap.widest == {L}"] if widest else [])
         + ([f"data.gap.last - data.gap.values[{g['together']}] > 0.05"] if opens else []),
         moments={M.GAP_DEFINED: "Take the gap", M.CANCELS: "it cancels",
                  M.TOGETHER: "Up to X", M.OPENS: then,
                  M.GAP_END: "at the output", M.LAST_DROP: "last layer",
                  M.BASELINE_DROP: "baseline's own", M.RIVER_RISE: "while the",
-                 M.CAVEAT: "one pair"}))
+                 M.CAVEAT: "one pair", M.SHARED: "both contain" if shared else "share no",
+                 M.POSITION: "position"}))
+    beats.append(beats_drift)
     notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "
              f"{[round(float(x), 3) for x in d['curves'][k]['raw']]}" for k in range(K)]
     notes.append(f"gap (sentence {near + 2} minus {far + 2}): "

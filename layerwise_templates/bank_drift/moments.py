@@ -51,6 +51,7 @@ PROBE = (READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, POS_MIDDLE, P
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, LAST_DROP, BASELINE_DROP, RIVER_RISE, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "last_drop", "baseline_drop",
     "river_rise", "caveat")
+SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END),
@@ -59,5 +60,5 @@ BY_SHOW = {
     "table": TABLE,
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, LAST_DROP, BASELINE_DROP, RIVER_RISE,
-            CAVEAT),
+            CAVEAT, SHARED, POSITION),
 }

@@ -153,13 +153,16 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
 
 def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
     """What the draft quotes, computed as the plan computes it: the baseline, the curves, the
-    gap, the projection's two distances and how much of the end distances the plane shows."""
+    gap (with the words the near sentence shares with the first), the projection's distances
+    in the plane and in the full space, and how much of the end distances the plane shows."""
     sim, base, curves = _curves(traces, focus)
     projection = _projection(traces, focus)
-    return {"base": base.tolist(), "curves": curves, "gap": gap(curves, base),
-            "depth_distance": projection["depth_distance"],
-            "sentence_distance": projection["sentence_distance"],
-            "end_shown": projection["end_shown"]}
+    contexts = [{"sentence": t.sentence, "focus": f} for t, f in zip(traces, focus)]
+    return {"base": base.tolist(), "curves": curves,
+            "gap": {**gap(curves, base), "shared": shared_words(contexts, curves)},
+            **{k: projection[k] for k in ("depth_distance", "sentence_distance", "end_shown",
+                                          "full_depth_distance", "output_norm",
+                                          "full_end_distances")}}
 
 
 def gap(curves: list[dict], base) -> dict:

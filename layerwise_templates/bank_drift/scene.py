@@ -12,14 +12,14 @@ Beats (each optional, in storyboard order):
 - `similarity`: the raw cosine curves, point by point, a number under every state.
 - `baseline`: the baseline (mean cosine of unrelated tokens) drawn dashed; each curve is then
   moved down by it (raw - baseline), its numbers turning into the adjusted ones.
+- `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
+  the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels) and
+  a row of numbers; then the last layer's fall against the baseline's, and the caveats.
 - `projection`: every state on one PCA plane, each sentence's dot moving state by state; how far
   depth moves a bank against how far apart the sentences end.
 - `table`: the illustrative table of what tends to be readable at each depth, its early /
   middle / late marked on a row of states.
 - `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
-- `gap`: the sense signal: the curve ending highest minus the curve ending lowest, state by
-  state, each gap moved down into its own chart; then the last layer's fall against the
-  baseline's.
 """
 
 from __future__ import annotations
@@ -253,7 +253,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         st = self.stage
         if st.chart is None:
             top = self.content_top() - 0.15
-            n_rows = len(self.v.curves) + 1    # adjusted rows replace the raw ones
+            shows = {x for b in self.plan.get("beats", []) for x in b.get("show", [])}
+            # adjusted rows replace the raw ones; the baseline's row, and the gap's if shown
+            n_rows = len(self.v.curves) + 1 + ("gap" in shows)
             height = top - (BOTTOM + 0.75 + ROW_STEP * n_rows)
             chart = CosineChart(self.v, top, max(1.6, min(2.6, height)))
             head = txt("cosine", SIZE, T.MUTED).next_to(chart.ax.y_labels, UP, buff=0.12)
@@ -359,7 +361,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         lower part."""
         lo = float(self.v.axes.y_range[0])
         n = len(self.v.states) - 1
-        self.angle_origin = np.array(chart.p(0.45 * n, lo)) + np.array([0.0, 0.25, 0.0])
+        self.angle_origin = np.array(chart.p(0.45 * n, lo)) + np.array([0.0, 0.45, 0.0])
         self.angle_radius = 1.3
         o, r = self.angle_origin, self.angle_radius
         ref = Arrow(o, o + RIGHT * r, buff=0, color=self.colors[0], stroke_width=4,
@@ -371,13 +373,23 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                       txt("(lengths drawn equal)", SIZE, T.MUTED)
                       ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         note.next_to(o, LEFT, buff=0.5).align_to(o + UP * 0.05, DOWN)
+        # an inset, framed and opaque: a picture of the angle, not data on the chart's grid
+        widest = max(float(x) for c in self.v.curves for x in c.angle_deg)
+        h = r * np.sin(np.radians(min(90.0, widest))) + 0.1
+        lo_y = min(o[1], note.get_bottom()[1]) - 0.15
+        hi_y = max(o[1] + h, note.get_top()[1]) + 0.15
+        left, right = note.get_left()[0] - 0.2, o[0] + r + 0.25
+        frame = Rectangle(width=right - left, height=hi_y - lo_y, stroke_color=T.FAINT,
+                          stroke_width=1.5, fill_color=T.BACKGROUND, fill_opacity=1)
+        frame.move_to([(left + right) / 2, (lo_y + hi_y) / 2, 0])
+        self.play(FadeIn(frame), run_time=0.3)
         self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=2.0))
         self.hold_until_moment(M.EACH_OTHER)
         self.play(GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
                   FadeInPlace(note[0]), run_time=0.9)
         self.play(FadeInPlace(note[1:]), run_time=0.6)
         self.emphasize(moving[1], note[0], run_time=1.2)
-        panel = VGroup(ref, moving, note)
+        panel = VGroup(frame, ref, moving, note)
         panel.moving = moving
         return panel
 
@@ -397,6 +409,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
     def beat_similarity(self, beat) -> None:
         self.clear(keep_chart=True)
         legend = self.legend()
+        self.cosine_chart()                     # the empty chart from the start
         self.hold_until_moment(M.SENTENCES)
         sentences = legend[:len(self.v.contexts)]      # (a note may follow them)
         per = self.stretch(M.REFERENCE, 0.9 * len(sentences), cap=7.0) / len(sentences)
@@ -413,12 +426,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.raw_curves(paced=True)
         if self.angle is not None:
             self.stage.other.append(self.angle)
-        self.hold_until_cue(len(beat.get("cues") or []) - 1)   # "fresh Q, K and V ..."
-        chart = self.stage.chart
-        self.play(*[c.animate.set_stroke(width=5) for k in range(len(self.v.curves))
-                    for c in chart.curves[f"raw{k}"][0]], run_time=0.8)
-        self.play(*[c.animate.set_stroke(width=3) for k in range(len(self.v.curves))
-                    for c in chart.curves[f"raw{k}"][0]], run_time=0.8)
 
     def beat_baseline(self, beat) -> None:
         self.clear(keep_chart=True)
@@ -438,6 +445,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             example.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
+        chart.note = example            # the line over the chart a later beat may reuse
         key = VGroup(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED,
                                 stroke_width=2.5))
         self.draw_curve(chart, "baseline", v.similarity.baseline, T.MUTED, key, "baseline",
@@ -580,7 +588,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.TEXT, stroke_width=4),
                    Dot(radius=0.07, color=self.colors[0]),
                    txt("sentence 1's moves", SIZE, T.TEXT),
-                   Num(pr.depth_distance, decimals=1, size=SIZE)),
+                   Num(pr.depth_distance, decimals=1, size=SIZE), txt("in the plane", SIZE,
+                                                                      T.MUTED)),
             inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.MUTED, stroke_width=3),
                    txt("farthest two ends:", SIZE, T.TEXT),
                    Num(pr.ends_spread, decimals=1, size=SIZE), txt("apart", SIZE, T.TEXT)),
@@ -601,46 +610,44 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(Create(spread), FadeInPlace(length), FadeInPlace(facts[1]), run_time=0.8)
         self.bring_to_front(dots)
         self.emphasize(VGroup(spread, length), facts[1], run_time=1.2)
-        # "the plane hides the difference": sentence 2's end from sentence 1's, in the plane
-        # (the drawn segment) and in the full space, as two bars to one scale
-        money = Line(dots[0].get_center(), dots[1].get_center(), color=self.colors[1],
-                     stroke_width=4)
-        full = float(pr.full_end_distances[0])
-        scale = min(0.45, 2.4 / max(full, 1e-6))        # scene units per unit of X
-        title = inline(self.pair_key(0), txt("sentence 2's end from sentence 1's:", SIZE,
-                                             T.TEXT))
-        bar_in = Line(ORIGIN, RIGHT * scale * float(pr.end_distances[0]),
-                      color=self.colors[1], stroke_width=8)
-        bar_full = Line(ORIGIN, RIGHT * scale * full, color=self.colors[1], stroke_width=8)
-        rows = VGroup(
-            inline(txt("in this plane", SIZE, T.MUTED), bar_in,
-                   Num(pr.end_distances[0], decimals=1, size=SIZE)),
-            inline(txt("in full space", SIZE, T.MUTED), bar_full,
-                   Num(pr.full_end_distances[0], decimals=1, size=SIZE)))
+        # in the full space, to one scale: the reference's move and how far each other
+        # sentence's end lies from the reference's end (the output's length for scale)
+        scale = min(0.45, 2.3 / max(float(pr.full_depth_distance), 1e-6))  # per unit of X
+        title = inline(txt("in the full space; output length", SIZE, T.TEXT),
+                       Num(pr.output_norm, decimals=1, size=SIZE))
+
+        def bar_row(key, words: str, value, color) -> VGroup:
+            bar = Line(ORIGIN, RIGHT * scale * float(value), color=color, stroke_width=8)
+            return inline(key, txt(words, SIZE, T.MUTED), bar,
+                          Num(value, decimals=1, size=SIZE))
+        rows = VGroup(bar_row(Dot(radius=0.07, color=self.colors[0]), "1's move",
+                              pr.full_depth_distance, T.TEXT),
+                      *[bar_row(self.pair_key(k), f"{k + 2}'s end from 1's",
+                                pr.full_end_distances[k], self.curve_color(k))
+                        for k in range(len(v.curves))])
         rows.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        x0 = max(r[0].get_right()[0] for r in rows) + 0.2
+        x0 = max(r[1].get_right()[0] for r in rows) + 0.2
         for r in rows:                                  # the bars start at one x
-            r[1].shift(RIGHT * (x0 - r[1].get_left()[0]))
-            r[2].next_to(r[1], RIGHT, buff=0.15)
+            r[2].shift(RIGHT * (x0 - r[2].get_left()[0]))
+            r[3].next_to(r[2], RIGHT, buff=0.15)
         hide = VGroup(title, rows).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
         hide.next_to(facts, DOWN, buff=0.4).align_to(facts, LEFT)
         if hide.get_right()[0] > 7.11 - T.EDGE:
             hide.scale_to_fit_width(7.11 - T.EDGE - hide.get_left()[0], about_edge=LEFT)
-        self.play(Create(money), FadeInPlace(title), FadeInPlace(rows[0][0]),
-                  FadeInPlace(rows[0][2]), Create(bar_in), run_time=0.8)
-        self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space ..."
-        self.play(FadeInPlace(rows[1][0]), FadeInPlace(rows[1][2]), Create(bar_full),
-                  run_time=self.stretch(M.OFF_PLANE, 1.2, cap=2.0))
-        self.emphasize(rows[1], bar_full, run_time=self.stretch(M.OFF_PLANE, 0.9, cap=3.0))
+        self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space the move is ..."
+        self.play(FadeInPlace(title), FadeInPlace(rows[0][:2]), FadeInPlace(rows[0][3]),
+                  Create(rows[0][2]), run_time=0.8)
+        self.emphasize(rows[0], title[1], run_time=0.9)
+        per = self.stretch(M.OFF_PLANE, 1.0, cap=6.0) / max(1, len(rows) - 1)
+        for r in rows[1:]:                              # "sentence two's ..., three's ..."
+            self.play(FadeInPlace(r[:2]), FadeInPlace(r[3]), Create(r[2]),
+                      run_time=max(0.5, min(2.5, per)))
         self.hold_until_moment(M.OFF_PLANE)
-        kept = inline(txt("the plane keeps", SIZE, T.TEXT),
-                      Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%"),
-                      txt("of the spread", SIZE, T.TEXT))
-        kept.next_to(hide, DOWN, buff=0.35).align_to(hide, LEFT)
-        self.play(FadeInPlace(kept), run_time=0.6)
-        self.emphasize(kept, bar_full, run_time=1.0)
+        nearest = 1 + int(np.argmin([float(x) for x in pr.full_end_distances.values]))
+        self.emphasize(*rows[1:], run_time=0.9)
+        self.emphasize(rows[nearest], run_time=1.0)
         self.stage.other = [VGroup(plane, head, trails, marks, dots, start, end, depth, facts,
-                                   kept, money, spread, length, hide)]
+                                   spread, length, hide)]
 
     def beat_table(self, beat) -> None:
         self.clear(keep_legend=False)
@@ -649,9 +656,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                              for j, c in enumerate(r)] for r in t.rows.values],
                            T.LABEL_SIZE, row_buff=0.2)
         note = VGroup(txt("Illustration, not a measurement: probing studies of BERT",
-                          SIZE, T.HIGHLIGHT),
+                          SIZE, T.TEXT),
                       txt("(Tenney et al., 2019). Layers overlap; models differ.", SIZE,
-                          T.HIGHLIGHT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+                          T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         states = VGroup(*[math(s.math.value, MATH, T.MUTED) for s in self.v.states])
         states.arrange(RIGHT, buff=0.55)
         panel = VGroup(note, table, states).arrange(DOWN, buff=0.4)
@@ -699,133 +706,139 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.stage.other = [VGroup(panel, band) if band is not None else panel]
 
     def beat_gap(self, beat) -> None:
-        self.clear(keep_chart=False)
+        # on the cosine chart itself (the baseline beat's, or built now); the falls and the
+        # caveats one line at a time in the note line over the chart
+        self.clear(keep_chart=True)
         self.legend()
+        chart = self.raw_curves(paced=False)
         v, g, od = self.v, self.v.gap, self.v.output_drop
         near, far = g.near.value, g.far.value
         cn, cf = self.curve_color(near), self.curve_color(far)
-        top = self.content_top() - 0.1
-        width = 7.4
-        room = top - (BOTTOM + 0.55 + ROW_STEP) - 0.4
-        h = room / 2 - 0.3
-        upper = CosineChart(v, top, h, width=width, ticks=False, y_range=g.cos_range.values,
-                            y_ticks=list(g.cos_ticks))
-        glo, ghi = g.y_range.values
-        lower = CosineChart(v, upper.ax.axes.get_bottom()[1] - 0.6, h, width=width,
-                            y_range=[glo, ghi], y_ticks=[g.y_range[0], g.y_range[1]])
-        zero = DashedLine(lower.p(0, 0), lower.p(len(v.states) - 1, 0), dash_length=0.06,
-                          color=T.MUTED, stroke_width=1.5)
-        lower.add(zero)
-        for ch in (upper, lower):
-            ch.ax.y_labels.set_opacity(1)
-        heads = VGroup(txt("cosine", SIZE, T.MUTED).next_to(upper.ax.y_labels, UP, buff=0.1),
-                       txt("gap", SIZE, T.MUTED).next_to(lower.ax.y_labels, UP, buff=0.05))
-        for hd, ch in zip(heads, (upper, lower)):
-            hd.align_to(ch.ax.y_labels, LEFT)
-        self.play(FadeInPlace(upper), FadeInPlace(lower), FadeInPlace(heads), run_time=0.8)
-        # the two curves, quickly: they are the ones the first beat drew
-        lines = []
-        for k, col in ((near, cn), (far, cf)):
-            pts = [upper.p(s, float(x)) for s, x in enumerate(raw(v.curves[k]))]
-            line = VMobject(stroke_color=col, stroke_width=3).set_points_as_corners(pts)
-            dts = VGroup(*[Dot(p, radius=0.05, color=col) for p in pts])
-            lines.append(VGroup(line, dts))
-        self.play(*[Create(m) for m in lines], run_time=self.stretch(M.GAP_DEFINED, 1.2))
+        n = len(v.states)
+        adjusted = f"adj{near}" in chart.curves and f"adj{far}" in chart.curves
+
+        def bars_on(vals_near, vals_far) -> VGroup:
+            return VGroup(*[Line(chart.p(s, float(vals_far[s])), chart.p(s, float(vals_near[s])),
+                                 color=GAP, stroke_width=6) for s in range(n)])
+        on_raw = bars_on(raw(v.curves[near]), raw(v.curves[far]))
         self.hold_until_moment(M.GAP_DEFINED)
-        # the gap at each state: a bar between the two curves...
-        bars = VGroup(*[Line(upper.p(s, float(raw(v.curves[far])[s])),
-                             upper.p(s, float(raw(v.curves[near])[s])), color=GAP,
-                             stroke_width=6) for s in range(len(v.states))])
-        self.play(Create(bars), run_time=1.0)
-        key = swatch(cn, cf, radius=0.07)
-        row = self.number_row(lower, key, "gap", g.values, GAP)
-        row[0].set_x(-7.11 + T.EDGE + row[0].width / 2)
-        # ... moved down into the gap chart, standing on zero
-        targets = VGroup(*[Line(lower.p(s, 0), lower.p(s, float(val)), color=GAP,
-                                stroke_width=6) for s, val in enumerate(g.values)])
-        moved = bars.copy()
-        self.add(moved)
-        self.play(Transform(moved, targets), FadeInPlace(row[0]), run_time=1.6)
+        self.emphasize(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"],
+                       run_time=self.quick(0.02, 0.8))
+        self.play(Create(on_raw), run_time=1.0)
+        bars = on_raw
         self.hold_until_moment(M.CANCELS)
-        base = inline(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED),
-                      txt("baseline: the same for both, cancels", SIZE, T.MUTED))
-        base.next_to(upper.ax.axes, UP, buff=0.08).align_to(upper.ax.axes, RIGHT)
-        self.play(FadeInPlace(base), run_time=0.6)
-        self.emphasize(base, run_time=self.stretch(M.TOGETHER, 0.9, cap=3.0))
+        if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
+            on_adj = bars_on(v.curves[near].adjusted, v.curves[far].adjusted)
+            ghost = on_raw.copy().set_stroke(opacity=0.3)
+            self.add(ghost)
+            self.play(Transform(on_raw, on_adj), run_time=1.6)
+            self.emphasize(on_raw, run_time=self.stretch(M.TOGETHER, 0.9, cap=2.0))
+        key = swatch(cn, cf, radius=0.07)
+        row = self.number_row(chart, key, "gap", g.values, GAP)    # the beat's own: it leaves
+        self.play(FadeInPlace(row[0]), run_time=0.4)
         # numbers appear state by state until "then it opens"
         self.hold_until_moment(M.TOGETHER)
         tg = g.together.value
         per = self.pace(self.said(M.OPENS) - 1.0, tg + 1, 0.4, cap=1.8)
         for s in range(tg + 1):
-            self.play(FadeInPlace(row[1][s]), Indicate_(moved[s]), run_time=per)
-        span = VGroup(*moved[:tg + 1], *row[1][:tg + 1])
-        self.emphasize(span, run_time=self.stretch(M.OPENS, 1.0, cap=3.0))
+            self.play(FadeInPlace(row[1][s]), Indicate_(bars[s]), run_time=per)
+        self.emphasize(VGroup(*bars[:tg + 1], *row[1][:tg + 1]),
+                       run_time=self.stretch(M.OPENS, 1.0, cap=2.5))
         self.hold_until_moment(M.OPENS)
-        rest = range(tg + 1, len(v.states))
+        rest = range(tg + 1, n)
         per = self.pace(self.said(M.GAP_END), len(rest), 0.5, cap=0.9)
         for s in rest:
-            self.play(FadeInPlace(row[1][s]), Indicate_(moved[s]), run_time=per)
+            self.play(FadeInPlace(row[1][s]), Indicate_(bars[s]), run_time=per)
         self.hold_until_moment(M.GAP_END)
-        self.emphasize(VGroup(moved[-1], row[1][-1]), run_time=1.0)
-        # the last layer's fall of the far curve, against the baseline's own fall
-        side_x = upper.ax.axes.get_right()[0] + 0.55
-        drop = VGroup(
-            txt("in the last layer:", SIZE),
-            inline(self.pair_key(far), txt("falls by", SIZE, T.MUTED),
-                   Num(od.raw_fall, decimals=2, size=SIZE, color=cf)),
-            inline(txt("baseline falls by", SIZE, T.MUTED),
-                   Num(od.baseline_fall, decimals=2, size=SIZE)),
-            inline(txt("adjusted changes", SIZE, T.MUTED),
-                   Num(od.adjusted, decimals=2, size=SIZE)),
-            inline(self.pair_key(near), txt("adjusted", SIZE, T.MUTED),
-                   Num(od.near_adjusted, decimals=2, size=SIZE, color=cn,
-                       prefix="+" if od.near_adjusted.value > 0 else "")),
-        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        drop.move_to([side_x + drop.width / 2, upper.ax.axes.get_center()[1], 0])
-        lines = [txt("one pair per curve", SIZE, T.HIGHLIGHT)]
+        self.emphasize(VGroup(bars[-1], row[1][-1]), run_time=1.0)
+        # the note line over the chart: one thing at a time, each number with its key
+        note = getattr(chart, "note", None)
+
+        def line(*parts) -> VGroup:
+            m = inline(*parts)
+            m.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
+            room = chart.ax.axes.get_left()[0] + 0.9
+            if m.get_left()[0] < room:
+                m.shift(RIGHT * (room - m.get_left()[0]))
+            return m
+        shown = [note] if note is not None else []
+
+        def swap(m) -> None:
+            old = [o for o in shown if o is not None]
+            self.play(*[FadeOutPlace(o) for o in old], FadeInPlace(m), run_time=0.6)
+            for o in old:
+                self.remove(*o.get_family())
+                if o in chart.submobjects:
+                    chart.remove(o)
+            shown[:] = [m]
+        # the last layer: the far curve's raw fall against the baseline's own fall
+        self.hold_until_moment(M.LAST_DROP)
+        seg_raw = Line(chart.p(n - 2, float(raw(v.curves[far])[-2])),
+                       chart.p(n - 1, float(raw(v.curves[far])[-1])), color=cf, stroke_width=7)
+        falls = line(txt("last layer:", SIZE, T.TEXT), self.pair_key(far),
+                     txt("raw falls", SIZE, T.MUTED),
+                     Num(od.raw_fall, decimals=2, size=SIZE, color=cf))
+        swap(falls)
+        self.play(Create(seg_raw), run_time=0.6)
+        self.hold_until_moment(M.BASELINE_DROP)
+        seg_base = None
+        if "baseline" in chart.curves:
+            b = v.similarity.baseline
+            seg_base = Line(chart.p(n - 2, float(b[-2])), chart.p(n - 1, float(b[-1])),
+                            color=T.TEXT, stroke_width=5)
+        falls2 = line(txt("last layer:", SIZE, T.TEXT), self.pair_key(far),
+                      txt("raw falls", SIZE, T.MUTED),
+                      Num(od.raw_fall, decimals=2, size=SIZE, color=cf),
+                      txt("· baseline falls", SIZE, T.MUTED),
+                      Num(od.baseline_fall, decimals=2, size=SIZE))
+        self.play(FadeOutPlace(falls), FadeInPlace(falls2),
+                  *([Create(seg_base)] if seg_base is not None else []), run_time=0.6)
+        self.remove(*falls.get_family())
+        shown[:] = [falls2]
+        self.emphasize(falls2[-1], *([seg_base] if seg_base is not None else []),
+                       run_time=self.stretch(M.RIVER_RISE, 0.9, cap=3.0))
+        self.hold_until_moment(M.RIVER_RISE)
+        which = "adj" if adjusted else "raw"
+        ends = [chart.curves[f"{which}{k}"][0][-1] for k in (far, near)]
+        sign = "+" if od.near_adjusted.value > 0 else ""
+        adj = line(txt("last layer, adjusted:", SIZE, T.TEXT), self.pair_key(far),
+                   Num(od.adjusted, decimals=2, size=SIZE, color=cf),
+                   txt("·", SIZE, T.MUTED), self.pair_key(near),
+                   Num(od.near_adjusted, decimals=2, size=SIZE, color=cn, prefix=sign))
+        self.play(*[FadeOut(m) for m in (seg_raw, seg_base) if m is not None],
+                  run_time=0.4)
+        swap(adj)
+        self.emphasize(*ends, bars[-1], run_time=self.stretch(M.CAVEAT, 0.9, cap=3.0))
+        # the caveats, one at a time
+        self.hold_until_moment(M.CAVEAT)
+        pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))
+        swap(pair)
+        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=2.0))
+        self.hold_until_moment(M.SHARED)
         shared = [w.value for w in g.shared]
         j = v.curves[near].pair[1].value + 1
         if shared:
-            lines += [txt(f"sentences 1 and {j} both", SIZE, T.HIGHLIGHT),
-                      txt("contain " + ", ".join(f'"{w}"' for w in shared[:2]), SIZE,
-                          T.HIGHLIGHT)]
+            both = line(txt(f"sentences 1 and {j} both contain "
+                            + ", ".join(f'"{w}"' for w in shared[:2]), SIZE, T.TEXT))
+            swap(both)
+            self.emphasize(*self.stage.legend[:1], self.stage.legend[j - 1],
+                           run_time=self.stretch(M.POSITION, 0.9, cap=2.0))
+        self.hold_until_moment(M.POSITION)
         # a position other than the reference's lowers the near curve's start: against the gap
         against = float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0])
-        position = VGroup(txt(f"sentence {j}'s bank sits", SIZE, T.HIGHLIGHT),
-                          txt("elsewhere: it starts", SIZE, T.HIGHLIGHT),
-                          txt("lower, against the gap", SIZE, T.HIGHLIGHT)) \
-            if against else VGroup()
-        lines += list(position)
-        caveat = VGroup(*lines).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        caveat.move_to([side_x + caveat.width / 2, lower.ax.axes.get_center()[1], 0])
-        for m in (drop, caveat):
-            if m.get_right()[0] > 7.11 - T.EDGE:
-                m.scale_to_fit_width(7.11 - T.EDGE - m.get_left()[0])
-        self.hold_until_moment(M.LAST_DROP)
-        seg = Line(upper.p(len(v.states) - 2, float(raw(v.curves[far])[-2])),
-                   upper.p(len(v.states) - 1, float(raw(v.curves[far])[-1])), color=cf,
-                   stroke_width=7)
-        self.play(FadeInPlace(drop[:2]), Create(seg),
-                  run_time=self.stretch(M.BASELINE_DROP, 0.8, cap=3.0))
-        self.hold_until_moment(M.BASELINE_DROP)
-        self.play(FadeInPlace(drop[2:4]), run_time=0.6)
-        self.emphasize(drop[2], run_time=self.stretch(M.RIVER_RISE, 0.9, cap=4.0))
-        self.hold_until_moment(M.RIVER_RISE)        # where the last widening comes from
-        self.play(FadeInPlace(drop[4]), run_time=0.5)
-        self.emphasize(VGroup(drop[4], moved[-1]),
-                       run_time=self.stretch(M.CAVEAT, 0.9, cap=3.0))
-        self.hold_until_moment(M.CAVEAT)
-        told = VGroup(*[m for m in caveat if m not in position.submobjects])
-        self.play(FadeInPlace(told), run_time=0.6)
-        self.emphasize(VGroup(moved[-1], row[1][-1]), told, run_time=1.2)
-        if len(position):       # "position works against the gap": the gap's start
-            self.play(FadeInPlace(position), run_time=0.6)
-            self.emphasize(position, VGroup(moved[0], row[1][0]), run_time=1.4)
+        if against:
+            pos = line(txt("position", SIZE, T.TEXT),
+                       Num(v.contexts[j - 1].positions[0], decimals=0, size=SIZE, color=cn),
+                       txt(f"for sentence {j}'s bank,", SIZE, T.TEXT),
+                       Num(v.contexts[0].positions[0], decimals=0, size=SIZE,
+                           color=self.colors[0]),
+                       txt("for sentence 1's: it starts lower", SIZE, T.TEXT))
+            swap(pos)
+            self.emphasize(VGroup(bars[0], row[1][0]), pos, run_time=1.4)
         end = self.beat_start + self.beat_end(beat)
-        self.emphasize(VGroup(moved[-1], row[1][-1]),
+        self.emphasize(VGroup(bars[-1], row[1][-1]),
                        run_time=max(1.2, min(4.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(upper, lower, heads, *lines, bars, moved, row, base, seg,
-                                   drop, caveat)]
+        self.stage.other = [VGroup(*bars, *shown, *([ghost] if adjusted else [])), row]
 
 
 class SlideFade(_Fade):

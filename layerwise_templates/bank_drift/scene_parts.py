@@ -63,7 +63,13 @@ class ProbeBeat:
         top.align_to(ax.axes, LEFT)
         names_x = -7.11 + T.EDGE                       # the rows' labels start here
         sketch = self.probe_sketch(ax, pr["example"], colors[0])
-        self.play(FadeInPlace(VGroup(top, chart)), run_time=self.quick(0.08, 0.8))
+        sense = example.sense[1]                    # "-> made": said with its label, later
+        self.play(FadeInPlace(VGroup(head, sizes, example[0][:-1], example[1], chart)),
+                  run_time=self.quick(0.08, 0.8))
+        # "the project wrote 90 ... other nouns": the set and its example noun
+        self.hold_until_cue(1)
+        self.emphasize(VGroup(sizes[0], sizes[1]), example.sense[0],
+                       run_time=self.quick(0.03, 1.0))
         self.play(FadeInPlace(sketch.state), run_time=0.6)
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
         # what a linear probe is, drawn in the chart's still empty plot: a word's state
@@ -83,7 +89,7 @@ class ProbeBeat:
         curves = [self.probe_pieces(ax, t, i, colors[i], names_x) for i, t in enumerate(tasks)]
         # part of speech (sentence 2): each number is drawn as it is said, chance at the end
         syn, t0 = curves[0], tasks[0]
-        self.hold_until_cue(2)
+        self.hold_until_cue(3)
         self.play(FadeInPlace(syn.name), FadeOutPlace(sketch), run_time=self.quick(0.02, 0.4))
         self.remove(*sketch.get_family())
         self.emphasize(example[1], color=colors[0], run_time=self.quick(0.03, 0.8))
@@ -98,8 +104,8 @@ class ProbeBeat:
         self.probe_chance(syn)
         # living or made (sentence 3): the noun and its sense, chance, the embedding, the rise
         sen, t1 = curves[1], tasks[1]
-        self.hold_until_cue(3)
-        self.play(FadeInPlace(sen.name), run_time=self.quick(0.02, 0.4))
+        self.hold_until_cue(4)
+        self.play(FadeInPlace(sen.name), FadeInPlace(sense), run_time=self.quick(0.02, 0.4))
         for m in example.sense:                     # the noun, then its sense here
             self.emphasize(m, color=colors[1], run_time=self.quick(0.02, 0.6))
         self.hold_until_moment(M.COIN_TOSS)
@@ -114,7 +120,7 @@ class ProbeBeat:
         self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
         self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
         self.hold_until_moment(M.KEEPS_IT)
-        self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(4))
+        self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(5))
         drawn = VGroup(*curves)
         # "sense is readable almost at once": after one layer, not in the table's late row
         self.hold_until_moment(M.AT_ONCE)
@@ -123,11 +129,10 @@ class ProbeBeat:
         self.hold_until_moment(M.SET_SMALL)
         self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
         caveats = VGroup(
-            inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE,
-                       T.HIGHLIGHT),
-                   Num(pv.tasks[1].one_example_percent, decimals=0, size=T.TINY_SIZE,
-                       color=T.HIGHLIGHT), txt("points;", T.TINY_SIZE, T.HIGHLIGHT)),
-            txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.HIGHLIGHT),
+            inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE, T.TEXT),
+                   Num(pv.tasks[1].one_example_percent, decimals=0, size=T.TINY_SIZE),
+                   txt("points;", T.TINY_SIZE, T.TEXT)),
+            txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.TEXT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
@@ -142,7 +147,7 @@ class ProbeBeat:
         """A linear probe as a picture: the state vector of the example's noun (a column of
         cells, an illustration of its values), an arrow into the weights, an arrow out to
         its part of speech. Parts: state, into, box, out, label."""
-        cells = VGroup(*[Square(0.22, stroke_width=1, stroke_color=T.FAINT, fill_opacity=1,
+        cells = VGroup(*[Square(0.2, stroke_width=1, stroke_color=T.FAINT, fill_opacity=1,
                                 fill_color=interpolate_color(T.VALUE_NEG, T.VALUE_POS, f))
                          for f in (0.2, 0.8, 0.55, 0.1, 0.9, 0.4, 0.7)]).arrange(DOWN, buff=0)
         word = ex["words"][ex["target"]]
@@ -153,7 +158,9 @@ class ProbeBeat:
                      txt("weights", T.TINY_SIZE, T.TEXT))
         label = txt(ex["tags"][ex["target"]], T.SMALL_SIZE, color)
         row = VGroup(state, box, label).arrange(RIGHT, buff=1.1)
-        row.move_to(ax.axes.get_center())
+        # under the chart (over the rows' place, still empty): not on the data's grid
+        room_top = ax.x_labels.get_bottom()[1] - 0.15
+        row.move_to([ax.axes.get_center()[0], room_top - row.height / 2, 0])
         into = Arrow(cells.get_right(), box.get_left(), buff=0.1, color=T.MUTED,
                      stroke_width=3)
         out = Arrow(box.get_right(), label.get_left(), buff=0.1, color=T.MUTED, stroke_width=3)
