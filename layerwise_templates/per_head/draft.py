@@ -145,14 +145,14 @@ def build(c: Context) -> Draft:
     beats.append(Beat(
         "join", ["join"],
         "The {data.shape.n_heads} head outputs joined, times W_O: the attention update "
-        "Δ_attn, length {data.layers[0].join.delta_norm_text}.",
-        f"Now the whole layer. Each of the {{data.shape.n_heads}} heads gives {said} an output "
+        "Δ_attn.",
+        f"Each of the {{data.shape.n_heads}} heads gives {said} an output "
         f"of {{data.shape.d_head}} numbers. Joined end to end they make "
         f"{{data.shape.d_joined}} numbers, and one more matrix, W O, turns them into the "
         f"attention update, delta attn, {{data.shape.d_model}} numbers. Its length, the square "
-        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}. Each head's "
-        f"piece is its outputs times its own rows of W O; the pieces plus W O's bias add up to "
-        f"delta attn."
+        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}. W O's rows "
+        f"come in blocks of {{data.shape.d_head}}, one per head. Each head's piece is its "
+        f"outputs times its block. The pieces plus W O's bias add up to delta attn."
         + (" Their lengths add up to {data.layers[0].join.piece_sum:.1f}, yet delta attn is "
            "{data.layers[0].join.delta_norm_text} long: the pieces partly cancel."
            if cancels else "")

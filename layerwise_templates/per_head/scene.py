@@ -187,8 +187,7 @@ class PerHeadScene(StoryboardScene):
     def beat_tokens(self, beat) -> None:
         d = self.data
         f = d["focus"]["pos"]
-        switch = txt(f"MiniLM: {d['shape']['d_model']} numbers per token, "
-                     f"{d['shape']['n_heads']} heads per layer", T.TYPE.body, T.TEXT)
+        switch = txt(f"MiniLM: a BERT encoder, {d['n_layers']} layers", T.TYPE.body, T.TEXT)
         toks = on_baseline([txt("…" if p is None else d["tokens"][p], S,
                                 T.HIGHLIGHT if p == f else T.MUTED if p is None else T.TEXT)
                             .move_to([self.xs(j), 0, 0]) for j, p in enumerate(self.slots())],
@@ -255,7 +254,7 @@ class PerHeadScene(StoryboardScene):
         d = self.data
         n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
         cards = VGroup(*[HeadCard(h) for h in range(n)])
-        cards.arrange_in_grid(rows=2, buff=(0.3, 0.3)).move_to([1.3, 0.2, 0])
+        cards.arrange_in_grid(rows=2, buff=(0.3, 0.3)).move_to([1.3, 0.8, 0])
         names = inline(*[math(f"W_{X}^(({self.layer},h))", F, T.QUANTITY[X.lower()])
                          for X in "QKV"], buff=0.25)
         legend = VGroup(inline(txt("head h:", S, T.MUTED), names),
@@ -282,10 +281,12 @@ class PerHeadScene(StoryboardScene):
         copies = []
         if self.st.x is not None:
             copies = [self.st.x.col.nums.copy() for _ in cards]
-            # one copy after another, each gone into its card before the next lands
-            groups.append((3, [(1, lambda t: self.play(LaggedStart(*[
-                c.animate.move_to(card.bars).scale(0.4).set_opacity(0)
-                for c, card in zip(copies, cards)], lag_ratio=0.6), run_time=t))]))
+            # a copy of X flies into every card at once (all of them read the same X), then
+            # each card takes it in
+            groups.append((3, [(3, lambda t: self.play(LaggedStart(*[
+                c.animate.move_to(card.bars).scale(0.6) for c, card in zip(copies, cards)],
+                lag_ratio=0.04), run_time=t)),
+                (1, lambda t: self.play(*[FadeOutPlace(c) for c in copies], run_time=t))]))
         self.by_cue(groups)
         if copies:
             self.remove(*copies)
@@ -384,6 +385,8 @@ class PerHeadScene(StoryboardScene):
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("K"))
         how.move_to([0, -1.3, 0])
+        xs = {j: math(T.X_l(self.layer), F, T.X).move_to([self.xs(j), COL_TOP - 0.25, 0])
+              for j, t in enumerate(self.slots()) if t is not None}
         product = self.shown.pop("product")
         wq = product[1]
         wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3)
@@ -396,10 +399,14 @@ class PerHeadScene(StoryboardScene):
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
                                                 lag_ratio=0.1), FadeOutPlace(wk),
                                     FadeInPlace(how), run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(klabel), FadeInPlace(keys[fk]), run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(k) for j, k in enumerate(keys)
-                                                  if j != fk], lag_ratio=0.12),
-                                    run_time=t))])])
+            # each token's X (under it) becomes its key
+            (1, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in xs.values()],
+                                                lag_ratio=0.1), run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(klabel), ReplacementTransform(xs[fk], keys[fk]),
+                                    run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[
+                ReplacementTransform(xs[j], k) if j in xs else FadeInPlace(k)
+                for j, k in enumerate(keys) if j != fk], lag_ratio=0.12), run_time=t))])])
         self.gone(*old)
         for m in old:
             self.st.on.remove(m)
@@ -695,7 +702,7 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         j, jp = lay["join"], p.join
         n, dh, dm = d["shape"]["n_heads"], d["shape"]["d_head"], d["shape"]["d_model"]
-        gap, sw = 0.98, 0.7
+        gap, sw = 0.9, 0.7
         x0 = -6.2
         hx = [x0 + gap * h + sw / 2 for h in range(n)]
         # a head's output is a mix of its values: red, like them; W_O makes it an update
@@ -722,23 +729,40 @@ class PerHeadScene(StoryboardScene):
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
         dlen = inline(txt("length", S, T.MUTED),
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
-        dlen.next_to(dname, RIGHT, buff=0.3)
+        dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
+        dgroup = VGroup(dname, delta, dlen)
+        # the pieces: W_O cut into one block of d_head rows per head; each block times its
+        # head's output (its segment of the joined row) is that head's piece of the update
+        y_seg, y_blk, blk_h = 2.45, 1.5, 0.8
+        wo_rect = Rectangle(width=joined_w, height=blk_h, stroke_color=T.TEXT, stroke_width=2,
+                            fill_color=T.MUTED, fill_opacity=0.25)
+        wo_rect.move_to([x0 + joined_w / 2, y_blk, 0])
+        wo_name = inline(math(f"W_O^(({self.layer}))", F),
+                         txt(f"{d['shape']['d_joined']} rows × {dm}", S, T.TEXT))
+        wo_name.next_to(wo_rect, RIGHT, buff=0.25)
+        cuts = VGroup(*[Line([x0 + 0.5 * h, y_blk - blk_h / 2, 0],
+                             [x0 + 0.5 * h, y_blk + blk_h / 2, 0], color=T.TEXT, stroke_width=2)
+                        for h in range(1, n)])
+        blocks = VGroup(*[Rectangle(width=0.5, height=blk_h, stroke_color=T.TEXT,
+                                    stroke_width=1.5, fill_color=T.MUTED, fill_opacity=0.25)
+                          .move_to([x0 + 0.5 * h + 0.25, y_blk, 0]) for h in range(n)])
+        blabel = inline(txt(f"under each head's {dh} outputs: its own {dh} rows of", S,
+                            T.TEXT), math(f"W_O^(({self.layer}))", F))
+        blabel.move_to([0, y_blk - blk_h / 2 - 0.35, 0]).align_to([x0, 0, 0], LEFT)
         k = min(0.5, 1.0 / max(j["piece_norms"]))       # the longest piece at most 1.0 tall
         bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
-                        .set_fill(T.ATTN, 0.85).move_to([x, -2.35, 0], aligned_edge=DOWN)
+                        .set_fill(T.ATTN, 0.85).move_to([x, -2.0, 0], aligned_edge=DOWN)
                         for x, L in zip(hx, j["piece_norms"])])
         lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
                             T.TEXT).next_to(b, UP, buff=0.08) for h, (b, L) in
                         enumerate(zip(bars, j["piece_norms"]))])
-        plabel = VGroup(
-            inline(txt(f"head h's piece: its {dh} outputs × its {dh} rows of", S, T.TEXT),
-                   math(f"W_O^(({self.layer}))", F)),
-            inline(txt(f"the {n} pieces + the bias =", S, T.TEXT),
-                   math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
-                   txt("; bars: each piece's length", S, T.TEXT)))
-        plabel.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        plabel.move_to([0, 0.0, 0]).align_to([x0, 0, 0], LEFT)
-        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.6, 0])
+        plabel = inline(txt(f"head h's piece: its {dh} outputs × its {dh} rows of", S, T.TEXT),
+                        math(f"W_O^(({self.layer}))", F), txt("; bar: its length", S, T.TEXT))
+        plabel.move_to([0, y_blk - blk_h / 2 - 0.35, 0]).align_to([x0, 0, 0], LEFT)
+        psum = inline(txt(f"the {n} pieces + the bias =", S, T.TEXT),
+                      math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN))
+        psum.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
+        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.25, 0])
                           for h, x in enumerate(hx)])
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
                                               color=T.HIGHLIGHT, buff=0.05, stroke_width=2.5)
@@ -747,7 +771,7 @@ class PerHeadScene(StoryboardScene):
                        .next_to(boxes[k], DOWN, buff=0.4) for k, r in enumerate(j["top"])])
         onl = txt(f"boxed: the longest; under each, its attention weight from "
                   f"'{d['focus']['token']}' on '{j['key_token']}'", S, T.HIGHLIGHT)
-        onl.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
+        onl.next_to(psum, DOWN, buff=0.12).align_to(plabel, LEFT)
         # the pieces' lengths add up to more than the update's: they partly cancel
         pd = j["decimals"]["piece_norms"]
         cancel = inline(txt("the lengths add up to", S, T.TEXT),
@@ -757,9 +781,9 @@ class PerHeadScene(StoryboardScene):
                         math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
                         Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
                         txt(": they partly cancel", S, T.TEXT))
-        cancel.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
-        legend = inline(txt("red: values, head outputs", S, T.V), txt("·", S, T.MUTED),
-                        txt("purple: attention", S, T.ATTN), buff=0.15)
+        cancel.next_to(psum, DOWN, buff=0.12).align_to(plabel, LEFT)
+        legend = inline(txt("red: values, head outputs;", S, T.V),
+                        txt("purple: attention", S, T.ATTN), buff=0.2)
         legend.next_to(top_label, RIGHT).align_to([6.8, 0, 0], RIGHT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
@@ -769,6 +793,7 @@ class PerHeadScene(StoryboardScene):
         out.move_to([LEFT_X + 0.3, -0.35, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         olabel = txt(f"head {mine}'s output for '{d['focus']['token']}'", S, T.V)
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
+
         def gather(t):
             others = [VGroup(s, nm) for h, (s, nm) in enumerate(zip(strips, names))
                       if h != mine]
@@ -780,32 +805,68 @@ class PerHeadScene(StoryboardScene):
             self.play(FadeOutPlace(out), FadeInPlace(strips[mine]), FadeInPlace(names[mine]),
                       run_time=0.25 * t)
             self.remove(*out.get_family())
+
+        def make_room(t):
+            # the head row and the formula leave; the joined row moves up, the update aside
+            self.play(FadeOutPlace(VGroup(strips, names, top_label, jl, wo, legend[0])),
+                      joined.animate.move_to([x0 + joined_w / 2, y_seg, 0]),
+                      dgroup.animate.align_to([6.75, 0, 0], RIGHT).align_to([0, 2.45, 0], UP),
+                      run_time=t)
+            self.remove(*[x for m in (strips, names, top_label, jl, wo, legend[0])
+                          for x in m.get_family()])
+
+        def cut(t):
+            # W_O cut into its blocks; each block goes with its head's segment
+            self.play(Create(cuts), run_time=0.3 * t)
+            self.add(blocks)
+            self.remove(wo_rect, *cuts)
+            self.play(FadeOutPlace(wo_name), FadeInPlace(blabel), *[
+                m.animate.set_x(hx[h]) for h in range(n) for m in (joined[h], blocks[h])],
+                run_time=0.7 * t)
+
+        def pieces(t):
+            # segment × block: each pair becomes its head's piece, drawn as a bar of its length
+            self.play(FadeOutPlace(blabel), LaggedStart(*[
+                ReplacementTransform(VGroup(joined[h], blocks[h]), bars[h]) for h in range(n)],
+                lag_ratio=0.08), LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.08),
+                FadeInPlace(hnames), run_time=0.75 * t)
+            self.play(FadeInPlace(plabel), run_time=0.25 * t)
+
+        def add_up(t):
+            flying = [b.copy() for b in bars]
+            self.play(FadeInPlace(psum), LaggedStart(*[
+                c.animate.move_to(delta).scale(0.3).set_opacity(0) for c in flying],
+                lag_ratio=0.1), run_time=t)
+            self.remove(*flying)
+
         self.by_cue([(0, [(1, lambda t: self.clear(t)),
                           (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
-                                                  run_time=t))]),
-                     (1, [(1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
+                                                  run_time=t)),
+                          (1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
                           (3, gather)]),
-                     (2, [(3, lambda t: self.play(*[ReplacementTransform(s.copy(), js)
+                     (1, [(3, lambda t: self.play(*[ReplacementTransform(s.copy(), js)
                                                     for s, js in zip(strips, joined)],
                                                   FadeInPlace(jl), run_time=t)),
                           (3, lambda t: self.play(FadeInPlace(wo),
                                                   ReplacementTransform(joined.copy(), delta),
                                                   FadeInPlace(dname), run_time=t))]),
-                     (3, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
-                          (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t))]),
-                     (4, [(3, lambda t: self.play(FadeInPlace(plabel), LaggedStart(*[
-                         GrowFromEdge(b, DOWN) for b in bars], lag_ratio=0.06),
-                         LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06),
-                         FadeInPlace(hnames), run_time=t))]),
-                     (5, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
+                     (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
+                          (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
+                          (2, make_room)]),
+                     (3, [(2, lambda t: self.play(GrowFromEdge(wo_rect, UP),
+                                                  FadeInPlace(wo_name), run_time=t)),
+                          (3, cut)]),
+                     (4, [(3, pieces)]),
+                     (5, [(2, add_up),
+                          (1, lambda t: self.emphasize(delta, color=T.ATTN, run_time=t))]),
+                     (6, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
                           (1, lambda t: self.emphasize(cancel[1], cancel[-2], run_time=t))]),
-                     (6, [(2, lambda t: self.play(FadeOutPlace(cancel), LaggedStart(*[
+                     (7, [(2, lambda t: self.play(FadeOutPlace(cancel), LaggedStart(*[
                          Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
                           (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                               FadeInPlace(x) for x in ons], lag_ratio=0.3), run_time=t))])])
-        self.gone(cancel, olabel)
-        self.keep(strips, names, top_label, joined, jl, wo, delta, dname, dlen, bars, lens,
-                  plabel, boxes, ons, onl, hnames, legend)
+        self.gone(cancel, olabel, joined, blocks)
+        self.keep(dgroup, bars, lens, plabel, psum, boxes, ons, onl, hnames, legend[1])
 
     def beat_add(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
