@@ -19,7 +19,7 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               a table gains that layer's four cosines; "the same W^(l)" label counts the layer;
               then X's dip and end and the values' lowest are pointed at
 - `compare`   the lowest Q/K/V cosine and X's lowest ringed in chart and table; the last layer's
-              lowest and highest; the thesis
+              lowest and highest; the conclusion, centred and large, the rest dimmed
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
 the scene does no model arithmetic.
@@ -449,7 +449,7 @@ class ContextQKVScene(StoryboardScene):
     def col_width(tok: str) -> float:
         """A token's column: the token or its weight (0.00), whichever is wider, and a gap."""
         return max(txt(tok, T.TYPE.label).width,
-                   txt("0.00", T.TYPE.label, mono=True).width) + 0.22
+                   txt("0.00", T.TYPE.label, mono=True).width) + 0.16
 
     def token_window(self, toks: list[str], focus: list[int], room: float) -> list[int]:
         """The tokens shown: all, or a window round the focus that fits `room` (the ends cut
@@ -975,8 +975,11 @@ class ContextQKVScene(StoryboardScene):
                         *[d for k in self.keys for d in self.st.dots.get(k, {}).values()])
 
         def conclude(t):
+            # what stands behind the card, the header included (put by `at`), dims
+            back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
+                                        if m is not None])
             self.drop("rings", run_time=0.15 * t)
-            self.play(behind.animate.set_opacity(0.25), FadeInPlace(back), run_time=0.25 * t)
+            self.play(back_now.animate.set_opacity(0.25), FadeInPlace(back), run_time=0.25 * t)
             self.play(Write(thesis[0]), run_time=0.3 * t)
             self.play(Write(thesis[1]), run_time=0.3 * t)
             self.set_slot("thesis", VGroup(back, thesis))
