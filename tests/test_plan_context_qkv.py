@@ -97,11 +97,15 @@ def test_narration_quotes_the_plan(built):
     L = len(d["layers"]) - 1
     assert last["layer"] == L and last["key"] == min("qkv", key=lambda k: d["cos"][k][L])
     assert f"at layer {L} the {NAMES[last['key']]} differ most, at {fmt(last['value'])}" in text.lower()
-    # the shrink example is its own sentence: the queries at layer 2 closer than X there
+    # the queries closer than X at every layer after 0, layer 2 as the example
     c = d["cos"]
-    assert c["q"][2] > c["x"][2]
-    assert (f"The queries can differ less than X: at layer 2 they are at {fmt(c['q'][2])}, "
-            f"X at {fmt(c['x'][2])}") in text
+    assert all(c["q"][l] > c["x"][l] for l in range(1, L + 1))
+    assert (f"The queries stay closer than X at every layer: at layer 2 they are at "
+            f"{fmt(c['q'][2])}, X at {fmt(c['x'][2])}") in text
+    # the values below X up to layer 4, just above it at the last layer
+    said = next(b["narration"] for b in plan["beats"] if b["id"] == "layers")
+    assert "The values stay below X up to layer 4, then end just above it." in said
+    assert all(c["v"][l] < c["x"][l] for l in range(1, L)) and c["v"][L] > c["x"][L]
     # the values' highest at the last layer is said with it (not only boxed)
     assert f"the values least, at {fmt(d['cos']['v'][L])}" in text
     assert sm["last_highest"]["key"] == "v" and d["cos"]["v"][L] > d["cos"]["q"][L]
@@ -142,6 +146,25 @@ def test_entered_is_the_traces(built, cache_dir):
     assert e["sum_cos"] == pytest.approx(cos(xa + ua, xb + ub), abs=1e-9)
     assert [fmt(v) for v in (*e["x_length"], e["sum_cos"])] == ["11.50", "11.50", "0.91"]
     assert e["sum_angle"] == pytest.approx(np.degrees(np.arccos(e["sum_cos"])), abs=1e-9)
+    # the tip-to-tail sketch: in the plane of the two sums, each X plus its update ends at its
+    # sum, the sums keep their lengths and angle, X lies along +x, the first sum above it
+    pl = {k: np.asarray(v) for k, v in e["plane"].items()}
+    np.testing.assert_allclose(pl["x"] + pl["update"], pl["sum"], atol=1e-9)
+    np.testing.assert_allclose(np.linalg.norm(pl["sum"], axis=1), e["sum_length"], atol=1e-9)
+    assert cos(*pl["sum"]) == pytest.approx(e["sum_cos"], abs=1e-9)
+    np.testing.assert_allclose(pl["x"][0], pl["x"][1], atol=1e-9)      # one X at layer 0
+    assert abs(pl["x"][0][1]) < 1e-9 and pl["x"][0][0] > 0 and pl["sum"][0][1] > 0
+    assert np.linalg.norm(pl["x"][0]) <= e["x_length"][0] + 1e-9
+    # each token's weighted values (all heads, through W_O) and the bias, drawn tip to tail in
+    # the plane of the two updates: they end at the updates (lengths, cosine); river's piece
+    # is most of update 1, and the markers' pieces are small despite their weight
+    ends = [np.sum(s["pieces"]["xy"], axis=0) + s["pieces"]["bias"] for s in e["sentences"]]
+    np.testing.assert_allclose(np.linalg.norm(ends, axis=1), e["length"], atol=1e-6)
+    assert cos(*ends) == pytest.approx(e["cos"], abs=1e-6) and abs(ends[0][1]) < 1e-6
+    river = np.linalg.norm(e["sentences"][0]["pieces"]["xy"][5])
+    assert river > 0.75 * e["length"][0]
+    assert all(np.linalg.norm(e["sentences"][i]["pieces"]["xy"][j]) < 0.1 * e["length"][i]
+               for i in (0, 1) for j in e["sentences"][i]["special"])
 
 
 def write(tmp_path: Path, sentences: list[str]) -> Path:

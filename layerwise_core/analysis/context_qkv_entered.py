@@ -45,13 +45,39 @@ def entered(a: Trace, pos_a: list[int], b: Trace, pos_b: list[int], layer: int =
               ((a, pos_a), (b, pos_b)))
     c = float(cosine(ua, ub))
     sc = float(cosine(xa + ua, xb + ub))
+    xy = sum_plane(xa, xb, ua, ub)
     return {"layer": layer, "looks": [looks(a, pos_a, layer), looks(b, pos_b, layer)],
             "length": [float(np.linalg.norm(ua)), float(np.linalg.norm(ub))],
             "cos": c, "angle": math.degrees(math.acos(max(-1.0, min(1.0, c)))),
             "x_length": [float(np.linalg.norm(xa)), float(np.linalg.norm(xb))],
             "sum_length": [float(np.linalg.norm(xa + ua)), float(np.linalg.norm(xb + ub))],
-            "sum_cos": sc, "sum_angle": math.degrees(math.acos(max(-1.0, min(1.0, sc))))}
+            "sum_cos": sc, "sum_angle": math.degrees(math.acos(max(-1.0, min(1.0, sc)))),
+            "plane": xy}
 
+
+def sum_plane(xa: np.ndarray, xb: np.ndarray, ua: np.ndarray, ub: np.ndarray) -> dict:
+    """2-D coordinates, for a tip-to-tail drawing, of the X's, the updates and the two sums
+    X + Delta, projected onto the plane of the two sums (so the sums keep their true lengths
+    and angle, and each projected X plus its projected update ends at its sum exactly). The
+    plane is turned so the mean projected X points along +x, the first sum at or above it.
+    If the sums are parallel, the plane's second direction is the first other vector (updates,
+    then X) not parallel to them. {x, update, sum}: [a, b] of [x, y]."""
+    sa, sb = xa + ua, xb + ub
+    basis: list[np.ndarray] = []
+    for v in (sa, sb, ua, ub, xa, xb):
+        r = v - sum((v @ e) * e for e in basis)
+        if len(basis) < 2 and np.linalg.norm(r) > 1e-9 * max(1.0, np.linalg.norm(v)):
+            basis.append(r / np.linalg.norm(r))
+    while len(basis) < 2:                                       # all on one line (or zero)
+        basis.append(np.zeros_like(sa))
+    B = np.stack(basis)                                         # [2, d]
+    mx = B @ (xa + xb)
+    ang = math.atan2(mx[1], mx[0]) if np.linalg.norm(mx) > 0 else 0.0
+    rot = np.array([[math.cos(ang), math.sin(ang)], [-math.sin(ang), math.cos(ang)]])
+    flip = np.diag([1.0, -1.0 if (rot @ B @ sa)[1] < 0 else 1.0])
+    P = flip @ rot @ B
+    return {k: [(P @ a).tolist(), (P @ b).tolist()]
+            for k, (a, b) in (("x", (xa, xb)), ("update", (ua, ub)), ("sum", (sa, sb)))}
 
 def contrast_heads(looks_a: dict, looks_b: dict, n: int = 2) -> list[dict]:
     """The n heads that put the most weight on sentence a's heaviest word (`words[0]`), leaving
@@ -71,3 +97,37 @@ def contrast_heads(looks_a: dict, looks_b: dict, n: int = 2) -> list[dict]:
         if len(out) == n:
             break
     return out
+
+
+def value_pieces(trace: Trace, pos: list[int], layer: int = 0) -> dict:
+    """Delta_attn^(layer) of the focus word, piece by piece: per key token j, its values
+    weighted by every head's own attention weight and joined through W_O,
+    sum_h A^(h)[focus, j] v_j^(h) W_O^(h); and the bias b_O. `pieces` [key, d_model] and `bias`
+    add up to the update (checked against hook_attn_out); float64."""
+    W = trace.weights()
+    b = f"blocks.{layer}.attn"
+    p = np.asarray(trace[f"{b}.hook_pattern"], np.float64)[:, pos].mean(axis=1)   # [head, key]
+    v = np.asarray(trace[f"{b}.hook_v"], np.float64)                               # [key, kv, dh]
+    W_O = np.asarray(W[f"{b}.W_O"], np.float64)                                    # [head, dh, dm]
+    b_O = np.asarray(W[f"{b}.b_O"], np.float64)
+    rep = W_O.shape[0] // v.shape[1]                       # heads per key/value head (GQA)
+    vh = v[:, np.arange(W_O.shape[0]) // rep]                                      # [key, head, dh]
+    pieces = np.einsum("hk,khd,hdm->km", p, vh, W_O)
+    delta = update(trace, pos, layer)
+    if not np.allclose(pieces.sum(axis=0) + b_O, delta,
+                       atol=1e-3 * max(1.0, float(np.abs(delta).max()))):
+        raise ValueError(f"value_pieces: the pieces do not add up to hook_attn_out at layer "
+                         f"{layer}")
+    return {"pieces": pieces, "bias": b_O}
+
+
+def update_plane(ua: np.ndarray, ub: np.ndarray, vectors: list[np.ndarray]) -> list[list[float]]:
+    """2-D coordinates of `vectors` in the plane of the two updates: x along ua, ub at or
+    above it (so ua and ub keep their lengths and angle, and pieces that add up to an update
+    add up to it in the drawing too). Parallel updates: any second direction (zeros)."""
+    e1 = ua / max(np.linalg.norm(ua), 1e-12)
+    r = ub - (ub @ e1) * e1
+    e2 = r / np.linalg.norm(r) if np.linalg.norm(r) > 1e-9 * max(1.0, np.linalg.norm(ub)) \
+        else np.zeros_like(ua)
+    return [[float(x @ e1), float(x @ e2)] for x in vectors]
+

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.context_qkv import QKV, context_qkv, layer_zero_match
-from layerwise_core.analysis.context_qkv_entered import contrast_heads, entered
+from layerwise_core.analysis.context_qkv_entered import entered
 from layerwise_core.analysis.vectors import positions
 from layerwise_core.drafts.base import Beat, Context, Draft, spoken_token
 
@@ -96,28 +96,19 @@ def build(c: Context) -> Draft:
             f", with head-average attention weight{'s' if len(nums) > 1 else ''} "
             + (nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " and " + nums[-1]) + ".")
         claims += [f"data.entered.sentences[{i}].words[{k}] == {j}" for k, j in enumerate(top)]
-    heads = contrast_heads(la, lb) if la["words"] and lb["words"] else []
-    head_part = ""
-    if heads:
-        h = heads[0]
-        head_part = (f" Single heads switch too: head {{data.entered.heads[0].head}} gives "
-                     f"{spoken_token(a.tokens[h['a_key']])} {{data.entered.heads[0].a:.2f}} in the "
-                     f"first sentence and {spoken_token(b.tokens[h['b_key']])} "
-                     f"{{data.entered.heads[0].b:.2f}} in the second.")
-        claims += [f"data.entered.heads[0].a_key == {h['a_key']}",
-                   f"data.entered.heads[0].b_key == {h['b_key']}"]
     after = ("After LayerNorm and the feed-forward layer" if a.spec.placement.norm_before_q
              != "own" else "After the feed-forward update")
-    added = (" Both are added to the same X, {data.entered.x_length[0]:.2f} long, so the two "
-             "sums have a cosine of {data.entered.sum_cos:.2f}." if m["identical"] else "")
+    added = (" Each is added at the tip of the same X, {data.entered.x_length[0]:.2f} long, so "
+             "the two sums have a cosine of {data.entered.sum_cos:.2f}." if m["identical"] else "")
     nxt = (f" {after}, the two X entering layer {{data.layers[1]}} have a cosine of {{data.entered.x_next:.2f}}."
            if L > 1 else "")
     beats.append(Beat(
         "entered", ["entered"],
         "Layer {data.entered.layer}: what each sentence's neighbours add to X; the two updates have a cosine of "
         "{data.entered.cos:.2f}.",
-        "So where does the difference come from? " + " ".join(sent_parts) + head_part
-        + " So attention adds two different updates, {data.entered.length[0]:.2f} and "
+        "So where does the difference come from? " + " ".join(sent_parts)
+        + " Each head sums the values by its own weights and W O joins the heads, so attention"
+          " adds two different updates, {data.entered.length[0]:.2f} and "
           "{data.entered.length[1]:.2f} long, with a cosine of {data.entered.cos:.2f} between "
           "them." + added + nxt,
         expect=claims + [_near("data.entered.cos", e["cos"]), "len(data.contexts) == 2"]))

@@ -22,7 +22,8 @@ import math
 import numpy as np
 
 from layerwise_core.analysis.context_qkv import QKV, context_qkv, focus_row, layer_zero_match
-from layerwise_core.analysis.context_qkv_entered import contrast_heads, entered
+from layerwise_core.analysis.context_qkv_entered import (contrast_heads, entered, update,
+                                                         update_plane, value_pieces)
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
@@ -91,6 +92,13 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
         # the weight on the special tokens ([CLS], [SEP]), which the word ranking leaves out
         s["special_share"] = float(sum(s["mean"][j] for j in s["special"]))
         stable(s["special_share"], DECIMALS, f"data.entered.sentences[{i}].special_share")
+    # each key token's weighted values (all heads, through W_O) and the bias, which add up to
+    # the update: drawn tip to tail in the plane of the two updates (no number shown)
+    us = [update(t, p, 0) for t, p in zip(traces, pos)]
+    for s, t, p in zip(sents, traces, pos):
+        vp = value_pieces(t, p, 0)
+        xy = update_plane(us[0], us[1], [*vp["pieces"], vp["bias"]])
+        s["pieces"] = {"xy": xy[:-1], "bias": xy[-1]}
     ta, tb = (list(t.tokens) for t in traces)
     focus = set(pos[0]) | set(pos[1])
     # positions holding the same token in both sentences (same X at layer 0): they add the same
@@ -106,6 +114,7 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
         "length": e["length"], "cos": e["cos"], "angle": e["angle"],
         "x_length": e["x_length"], "sum_length": e["sum_length"], "sum_cos": e["sum_cos"],
         "sum_angle": e["sum_angle"],
+        "plane": e["plane"],            # 2-D, for the tip-to-tail sketch only (no number shown)
         "x_next": cos_x[1] if len(cos_x) > 1 else None,
         "decimals": DECIMALS,
     }

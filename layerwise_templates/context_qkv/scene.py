@@ -8,16 +8,18 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               angles); layer 0: the two X rows "=", the same W_Q, W_K, W_V, the two Q rows "=";
               the chart's four layer-0 points at one value
 - `entered`   what context entered at layer 0: the two token rows; the same query meeting
-              different keys (sentence 1's heaviest word, the head's pick in sentence 2); the
+              different keys (sentence 1's heaviest word, sentence 2's three heaviest); the
               tokens at the same positions in both greyed (same X, same values); the focus
               token's head-average attention as arcs (the special tokens' arcs grey, their
-              share said); one head in full words; the two updates Delta^(0) as arrows
-              (lengths, angle, cosine); each added to the same X^(0), the cosine of the X^(1)
+              share said); each token's weight flies to its weighted values (all heads,
+              through W_O), drawn tip to tail into the update Delta^(0) (lengths, angle,
+              cosine); X^(0) with each update drawn from its tip and the two sums (a sketch
+              in the plane of the sums); the cosine of the X^(1)
 - `layers`    layer 1, 2, ...: the chart grows one segment per quantity (X thick, on top) and
               a table gains that layer's four cosines; "the same W^(l)" label counts the layer;
               then X's dip and end and the values' lowest are pointed at
 - `compare`   the lowest Q/K/V cosine and X's lowest ringed in chart and table; the last layer's
-              lowest and highest; the thesis
+              lowest and highest; the conclusion, centred and large, the rest dimmed
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
 the scene does no model arithmetic.
@@ -31,7 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, Angle, Arc, ArcBetweenPoints, Arrow,
+from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc,
+                   ArcBetweenPoints, Arrow,
                    Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, VGroup, Write)
 
@@ -59,7 +62,7 @@ ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
 TABLE_ROWS = 7                      # table rows shown at once (deeper models scroll)
 HL = T.TEXT                         # boxes and rings: white (yellow is Q's colour here)
-X_BAND = 16                         # X's line: a wide, faint band under the thin Q, K, V lines
+X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 
 
 @dataclass
@@ -203,7 +206,7 @@ class ContextQKVScene(StoryboardScene):
         head = txt(f"cosine of the two \"{v.word}\" vectors", S)
         legend = VGroup(*[VGroup(Line(LEFT * 0.15, RIGHT * 0.15, color=COLOR[k],
                                       stroke_width=X_BAND if k == "x" else 5,
-                                      stroke_opacity=0.35 if k == "x" else 1),
+                                      stroke_opacity=0.9 if k == "x" else 1),
                                  txt(NAME[k], S, COLOR[k])).arrange(RIGHT, buff=0.08)
                           for k in self.keys]).arrange(RIGHT, buff=0.3)
         h = v.heads
@@ -258,11 +261,11 @@ class ContextQKVScene(StoryboardScene):
             self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
 
     def segment(self, k: str, l: int) -> Line:
-        """Quantity k's line from layer l-1 to l: X a wide faint band, the others thin on it."""
+        """Quantity k's line from layer l-1 to l: X a thick line, the others thin on it."""
         ax = self.st.ax.axes
         a, b = (ax.c2p(j, self.cos(k)[j].value) for j in (l - 1, l))
         if k == "x":
-            return Line(a, b, color=COLOR[k], stroke_width=X_BAND, stroke_opacity=0.35)
+            return Line(a, b, color=COLOR[k], stroke_width=X_BAND, stroke_opacity=0.9)
         return Line(a, b, color=COLOR[k], stroke_width=3)
 
     def grow(self, l: int, t: float) -> None:
@@ -445,7 +448,8 @@ class ContextQKVScene(StoryboardScene):
     @staticmethod
     def col_width(tok: str) -> float:
         """A token's column: the token or its weight (0.00), whichever is wider, and a gap."""
-        return max(txt(tok, T.TYPE.label).width, txt("0.00", S, mono=True).width) + 0.22
+        return max(txt(tok, T.TYPE.label).width,
+                   txt("0.00", T.TYPE.label, mono=True).width) + 0.16
 
     def token_window(self, toks: list[str], focus: list[int], room: float) -> list[int]:
         """The tokens shown: all, or a window round the focus that fits `room` (the ends cut
@@ -490,7 +494,7 @@ class ContextQKVScene(StoryboardScene):
         by_key = {}
         for j in shown:
             w = s.mean[j]
-            num = Num(w, decimals=self.v.entered.decimals.value, size=S,
+            num = Num(w, decimals=self.v.entered.decimals.value, size=T.TYPE.label,
                       color=T.MUTED if j in s.special.values else T.ATTN)
             num.move_to([xs[j], row.get_bottom()[1] - 0.22, 0])
             weights.add(num)
@@ -512,29 +516,18 @@ class ContextQKVScene(StoryboardScene):
         g.shown_index = {j: k for k, j in enumerate(shown)}
         return g
 
-    def heads_card(self, x: float, y: float) -> VGroup:
-        e = self.v.entered
-        h = e.heads[0]                      # the one head the narration names
-        size = T.TYPE.label
-        lines = [inline(txt("one head, layer 0: head", S, T.TEXT),
-                        Num(h.head, decimals=0, size=S, color=T.TEXT)),
-                 inline(txt("(of", S, T.MUTED), Num(self.v.heads.n_heads, decimals=0, size=S,
-                                                    color=T.MUTED),
-                        txt("heads, counted from 0)", S, T.MUTED)),
-                 inline(txt("sentence 1:", size, T.SENTENCES[0]), txt(str(h.a_token), size),
-                        Num(h.a, decimals=2, size=size, color=T.ATTN), buff=0.16),
-                 inline(txt("sentence 2:", size, T.SENTENCES[1]), txt(str(h.b_token), size),
-                        Num(h.b, decimals=2, size=size, color=T.ATTN), buff=0.16)]
-        g = VGroup(*lines).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        return g.move_to([x, y, 0], aligned_edge=UP + LEFT)
-
     def update_unit(self) -> float:
-        """Scene units per unit of length, one scale for the updates, X^(0) and the sums: the
-        longer update at most 2.0 long, X^(0) 4.6, the longer sum 5.0."""
+        """Scene units per unit of length for the two updates and their pieces: the longer
+        update 3.0 long."""
         e = self.v.entered
-        return min(2.0 / max(float(e.length[0]), float(e.length[1]), 1e-9),
-                   4.6 / max(float(e.x_length[0]), float(e.x_length[1]), 1e-9),
-                   5.0 / max(float(e.sum_length[0]), float(e.sum_length[1]), 1e-9))
+        return 3.0 / max(float(e.length[0]), float(e.length[1]), 1e-9)
+
+    def sum_unit(self) -> float:
+        """Scene units per unit of length in the tip-to-tail sketch (its own scale, one for X,
+        the updates and the sums in it): the longest of them 6.4 long."""
+        e = self.v.entered
+        return 6.4 / max(float(e.sum_length[0]), float(e.sum_length[1]),
+                         float(e.x_length[0]), float(e.x_length[1]), 1e-9)
 
     def update_picture(self, x: float, y_top: float, shorter: float = 0.0) -> VGroup:
         """The two updates Delta_attn^(0) as arrows from one point: lengths to scale, the
@@ -547,7 +540,10 @@ class ContextQKVScene(StoryboardScene):
         ang = float(e.angle) * DEGREES
         head = VGroup(inline(txt("what attention adds to X:", S),
                              math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN)),
-                      txt("each head sums the values by its weights", S, T.TEXT))
+                      txt("red: each token's values × its weights,", S, T.TEXT),
+                      inline(txt("through", S, T.TEXT),
+                             math("W_O^((0))", T.TYPE.math_label, T.TEXT),
+                             txt(", added tip to tail", S, T.TEXT), buff=0.08))
         head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
                                                                  aligned_edge=UP + LEFT)
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
@@ -561,6 +557,9 @@ class ContextQKVScene(StoryboardScene):
         arrows = VGroup(*[Arrow(o, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
                                 max_tip_length_to_length_ratio=0.15)
                           for i, end in enumerate(ends)])
+        for a in arrows:                    # the value pieces under them stay visible
+            a.set_stroke(opacity=0.6)
+            a.tip.set_fill(opacity=0.6)
         labels = VGroup(
             inline(txt("1: length", S, T.SENTENCES[0]),
                    Num(e.length[0], decimals=2, size=S, color=T.SENTENCES[0])).next_to(
@@ -578,45 +577,74 @@ class ContextQKVScene(StoryboardScene):
             cos.next_to(arrows, DOWN, buff=0.15).align_to(arrows, LEFT)
             labels[0].next_to(cos, DOWN, buff=0.1).align_to(cos, LEFT)
             labels[1].next_to(arrows, UP, buff=0.12).align_to(arrows, RIGHT)
-        g = VGroup(head, arrows, labels, arc, cos)
+        # each key token's weighted values (and the bias), tip to tail, in the plane of the two
+        # updates turned by `base`: they end at the update's tip
+        turn = np.array([[pymath.cos(base), -pymath.sin(base)], [pymath.sin(base),
+                                                                  pymath.cos(base)]])
+        chains = VGroup()
+        for i in (0, 1):
+            pc = e.sentences[i].pieces
+            at = np.array(o, dtype=float)
+            chain = VGroup()
+            chain.keys = []
+            for j, c in enumerate([*pc.xy, pc.bias]):
+                d = unit * (turn @ np.array([float(c[0]), float(c[1])]))
+                end = at + np.array([d[0], d[1], 0.0])
+                if np.linalg.norm(d) > 0.05:
+                    chain.add(Arrow(at, end, buff=0, color=T.V, stroke_width=3,
+                                    tip_length=0.12,
+                                    max_tip_length_to_length_ratio=0.4))
+                    chain.keys.append(j if j < len(pc.xy) else None)
+                at = end
+            chains.add(chain)
+        g = VGroup(head, chains, arrows, labels, arc, cos)
         g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
+        g.chains = chains
         for lab in labels:
             self.keep_inside(lab)
         return g
 
-    def sum_picture(self, upd: VGroup, x: float, y_top: float, y_bottom: float) -> VGroup:
-        """X^(0) at the updates' scale, from (x, y_top); below it the two sums X^(0) + Delta
-        from one point at y_bottom, their lengths and the angle between them from the plan
-        (each drawing keeps its own lengths and angle: the three vectors do not lie in one
-        plane, so the updates are not drawn at X's tip)."""
+    def sum_picture(self, x: float, y_top: float) -> VGroup:
+        """The addition drawn tip to tail, at the updates' scale: X^(0) from (x, ...), each
+        update from X's tip, each sum X^(0) + Delta^(0) from X's tail to that update's tip.
+        A sketch: the vectors are projected onto the plane of the two sums (the plan's
+        `entered.plane`), so the sums keep their lengths and angle; X and the updates are their
+        shadows in that plane. The words (what each arrow is, its length, the cosine of the
+        sums) stand above the drawing, a "sketch" note below it."""
         e = self.v.entered
-        unit = self.update_unit()
-        xa = Arrow([x, y_top, 0], [x + unit * float(e.x_length[0]), y_top, 0], buff=0,
-                   color=T.X, stroke_width=6, max_tip_length_to_length_ratio=0.08)
-        xlab = inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
-                      txt("in both, length", S, T.TEXT),
-                      Num(e.x_length[0], decimals=2, size=S, color=T.X))
-        xlab.next_to(xa, DOWN, buff=0.12).align_to(xa, LEFT)
-        o = np.array([x, y_bottom, 0.0])
-        ang = float(e.sum_angle) * DEGREES
-        ends = [o + unit * float(L) * np.array([pymath.cos(a), pymath.sin(a), 0.0])
-                for L, a in ((e.sum_length[0], ang), (e.sum_length[1], 0.0))]
-        sums = VGroup(*[Arrow(o, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
-                              max_tip_length_to_length_ratio=0.08)
-                        for i, end in enumerate(ends)])
-        arc = Arc(radius=1.0, start_angle=0, angle=ang, arc_center=o, color=T.TEXT,
-                  stroke_width=3)
-        name = inline(math("X^((0)) + Delta^((0))", 1.4 * T.TYPE.math_label, T.TEXT),
-                      txt("in each", S, T.TEXT))
-        cos = inline(txt("cos", S, T.TEXT), Num(e.sum_cos, decimals=2, size=S, color=T.TEXT))
-        cos.move_to(o + np.array([1.2 * pymath.cos(ang / 2), 1.2 * pymath.sin(ang / 2), 0]),
-                    aligned_edge=LEFT)
-        name.next_to(sums[0].get_end(), RIGHT, buff=0.1)
-        if float(e.sum_angle) < NARROW:         # nearly one direction: the label goes above
-            cos.next_to(sums, UP, buff=0.15).align_to(sums, LEFT)
-        g = VGroup(xa, xlab, sums, arc, name, cos)
-        g.xa, g.xlab, g.sums, g.arc, g.name, g.cos = xa, xlab, sums, arc, name, cos
-        self.keep_inside(name)
+        pl = e.plane
+        unit = self.sum_unit()
+        legend = VGroup(
+            inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
+                   txt("the same in both, length", S, T.TEXT),
+                   Num(e.x_length[0], decimals=2, size=S, color=T.X)),
+            inline(txt("+ its update", S, T.TEXT),
+                   math("Delta^((0))", 1.4 * T.TYPE.math_label, T.ATTN),
+                   txt("drawn from X's tip", S, T.TEXT)),
+            inline(txt("= the sum, one per sentence: cos", S, T.TEXT),
+                   Num(e.sum_cos, decimals=2, size=S, color=T.TEXT)))
+        legend.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        legend.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
+        pts = {k: [np.array([float(c[0].value), float(c[1].value), 0.0]) * unit
+                   for c in getattr(pl, k)] for k in ("x", "update", "sum")}
+        ys = [p[1] for k in pts for p in pts[k]] + [0.0]
+        note = txt("sketch: 384 numbers drawn in 2 (the plane of the two sums)", S, T.MUTED)
+        room_top = legend.get_bottom()[1] - 0.35
+        o = np.array([x + 0.1, room_top - max(ys), 0.0])
+        xa = Arrow(o, o + pts["x"][0], buff=0, color=T.X, stroke_width=6,
+                   max_tip_length_to_length_ratio=0.08)
+        ups = VGroup(*[Arrow(o + pts["x"][i], o + pts["sum"][i], buff=0,
+                             color=T.SENTENCES[i], stroke_width=4,
+                             max_tip_length_to_length_ratio=0.2) for i in (0, 1)])
+        sums = VGroup(*[Arrow(o, o + pts["sum"][i], buff=0, color=T.SENTENCES[i],
+                              stroke_width=5, max_tip_length_to_length_ratio=0.08)
+                        for i in (0, 1)])
+        angs = [pymath.atan2(p[1], p[0]) for p in pts["sum"]]
+        arc = Arc(radius=1.2, start_angle=min(angs), angle=abs(angs[0] - angs[1]),
+                  arc_center=o, color=T.TEXT, stroke_width=3)
+        note.next_to(VGroup(xa, sums, ups), DOWN, buff=0.3).align_to(legend, LEFT)
+        g = VGroup(legend, xa, ups, sums, arc, note)
+        g.legend, g.xa, g.ups, g.sums, g.arc, g.note = legend, xa, ups, sums, arc, note
         return g
 
     def beat_entered(self, beat) -> None:
@@ -644,10 +672,12 @@ class ContextQKVScene(StoryboardScene):
         share.next_to(r2.weights, DOWN, buff=0.25).align_to(legend, LEFT)
         right_x = max(m.get_right()[0] for r in (r1, r2) for m in (r.row, r.weights)) + 0.4
         right_x = max(right_x, 1.3) + 0.1
-        heads = self.heads_card(right_x, top - 0.35) if len(e.heads) else VGroup()
         upd = self.update_picture(right_x, top - 0.35)
-        # on the left, once the arcs have gone: X^(0) and the two sums, at the updates' scale
-        sums = self.sum_picture(upd, -6.3, top - 0.9, self.caption_top() + 0.4)
+        over = ABOVE_CAPTION - min(m.get_bottom()[1] for m in (upd.labels, upd.cos))
+        if over > 0:                        # the picture would reach the caption: less rise
+            upd = self.update_picture(right_x, top - 0.35, shorter=over)
+        # on the left, once the arcs have gone: X^(0), each update from its tip, the two sums
+        sums = self.sum_picture(-6.5, top - 0.1)
         nxt = None
         if e.x_next.value is not None:
             after = ("then LayerNorm, FFN (+ its add):" if self.v.reads.same_as_x.value
@@ -657,13 +687,9 @@ class ContextQKVScene(StoryboardScene):
                                 math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                                 Num(e.x_next, decimals=2, size=S, color=T.X)))
             nxt.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-            nxt.next_to(upd.labels[0], DOWN, buff=0.6).align_to(upd.head, LEFT)
-            over = ABOVE_CAPTION - nxt.get_bottom()[1]
-            if over > 0:
-                upd = self.update_picture(right_x, top - 0.35, shorter=over)
-                sums = self.sum_picture(upd, -6.3, top - 0.9, self.caption_top() + 0.4)
-                nxt.next_to(upd.labels[0], DOWN, buff=0.6).align_to(upd.head, LEFT)
-        for m in ((heads,) if len(heads) else ()) + (upd,) + ((nxt,) if nxt is not None else ()):
+            # in the place of the picture's header, which it replaces when it is said
+            nxt.move_to(upd.head.get_corner(UP + LEFT), aligned_edge=UP + LEFT)
+        for m in (upd,) + ((nxt,) if nxt is not None else ()):
             self.keep_inside(m)
 
         def grow_arcs(t):
@@ -715,40 +741,44 @@ class ContextQKVScene(StoryboardScene):
                     self.box(VGroup(*ms), t=0.12 * t)
                 self.wait(0.14 * t)
 
-        def head_in(t):
-            self.unbox(0.15 * t)
-            self.put("right", heads, run_time=0.25 * t)
-            self.box(heads[2][1:], t=0.3 * t)
-            self.box(heads[3][1:], t=0.3 * t)
-
         def flow(t):
             # the values of the words each sentence reads, by their weights, into its update
-            self.unbox(0.1 * t)
-            self.put("right", upd.head, run_time=0.15 * t)
-            feeds = []
-            for i, r in enumerate((r1, r2)):
-                ws = VGroup(*[r.by_key[k][1].copy() for k in r.by_key])
-                feeds.append(ws)
-            self.play(*[ws.animate.scale(0.3).move_to(upd.o).set_opacity(0)
-                        for ws in feeds], run_time=0.2 * t)
-            for ws in feeds:
-                self.remove(ws)
+            self.unbox(0.05 * t)
+            self.put("right", upd.head, run_time=0.1 * t)
+            # each token's weight flies to its piece: its values times that weight, added on
+            feeds, grows = [], []
+            for r, chain in zip((r1, r2), upd.chains):
+                for piece, j in zip(chain, chain.keys):
+                    if j is not None and j in r.shown_index:
+                        w = r.weights[r.shown_index[j]].copy()
+                        feeds.append(w)
+                        grows.append(AnimationGroup(
+                            w.animate.scale(0.5).move_to(piece.get_center()).set_opacity(0),
+                            Create(piece)))
+                    else:
+                        grows.append(Create(piece))
+            self.play(LaggedStart(*grows, lag_ratio=0.15), run_time=0.3 * t)
+            self.remove(*feeds)
+            # the rows give way (the updates' labels would reach them), the updates grow
+            self.play(FadeOutPlace(VGroup(r1, r2, legend, share)), run_time=0.1 * t)
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.3 * t)
-            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.25 * t)
+                      FadeInPlace(upd.labels), run_time=0.25 * t)
+            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.2 * t)
 
         def add_x(t):
-            # X^(0), the same in both, at the updates' scale; each sum made of it and its update
-            self.play(FadeOutPlace(VGroup(r1, r2, legend, share)), run_time=0.1 * t)
-            self.play(Create(sums.xa), FadeInPlace(sums.xlab), run_time=0.25 * t)
-            parts = [VGroup(sums.xa.copy(), a.copy()) for a in upd.arrows]
-            self.play(*[Transform(p_, sm) for p_, sm in zip(parts, sums.sums)],
-                      run_time=0.3 * t)
-            self.remove(*parts)
-            self.add(sums.sums)
-            self.play(FadeInPlace(sums.name), run_time=0.1 * t)
-            self.play(Create(sums.arc), FadeInPlace(sums.cos), run_time=0.15 * t)
-            self.emphasize(sums.cos, run_time=0.1 * t)
+            # tip to tail: X^(0), the same in both; each update moves from the right to X's tip;
+            # each sum runs from X's tail to that tip
+            lg = sums.legend
+            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.2 * t)
+            moving = [a.copy() for a in upd.arrows]
+            self.play(*[Transform(m, u) for m, u in zip(moving, sums.ups)],
+                      FadeInPlace(lg[1]), run_time=0.25 * t)
+            self.remove(*moving)
+            self.add(sums.ups)
+            self.play(LaggedStart(*[Create(a) for a in sums.sums], lag_ratio=0.4),
+                      FadeInPlace(sums.note), run_time=0.25 * t)
+            self.play(Create(sums.arc), FadeInPlace(lg[2]), run_time=0.12 * t)
+            self.emphasize(lg[2][-1], run_time=0.1 * t)
 
         groups = [
             [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
@@ -759,17 +789,18 @@ class ContextQKVScene(StoryboardScene):
             [(1, river)],
             [(1, money)],
         ]
-        if len(e.heads):
-            groups.append([(1, head_in)])
         groups.append([(1, flow)])
         groups.append([(1, add_x)])
         if nxt is not None:
-            groups.append([(1, lambda t: self.play(FadeInPlace(nxt[0]), run_time=0.4 * t)),
+            groups.append([(1, lambda t: self.play(FadeOutPlace(upd.head), FadeInPlace(nxt[0]),
+                                                   run_time=0.4 * t)),
                            (1, lambda t: self.play(FadeInPlace(nxt[1]), run_time=0.3 * t)),
                            (1, lambda t: self.emphasize(nxt[1], run_time=0.3 * t))])
         self.by_cue(groups)
         self.unbox()
-        keep = VGroup(upd.head, upd.arrows, upd.labels, upd.arc, upd.cos, sums)
+        keep = VGroup(upd.head, upd.chains, upd.arrows, upd.labels, upd.arc, upd.cos, sums)
+        if nxt is not None:
+            keep.remove(upd.head)
         self.set_slot("right", keep if nxt is None else VGroup(keep, nxt))
 
     # --- layers: the chart grows, the table fills --------------------------------------------
@@ -928,11 +959,30 @@ class ContextQKVScene(StoryboardScene):
         r_q = VGroup(self.ring("q", q2), self.ring("x", q2))
         r_last = VGroup(self.ring(sm.last_lowest.key.value, L - 1),
                         self.ring(sm.last_highest.key.value, L - 1))
-        thesis = VGroup(txt("Q, K, V can differ more or less than X,", S, T.TEXT),
-                        txt("but equal X give equal Q, K, V: the W are shared", S, T.TEXT))
-        thesis.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        thesis.next_to(self.st.table, DOWN, buff=0.25).align_to(self.st.table, LEFT)
-        self.keep_inside(thesis)
+        # the conclusion, centred and large, over the chart and table (dimmed behind it)
+        thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
+                            T.TEXT),
+                        txt("Every difference in Q, K, V came in through X.", T.TYPE.body,
+                            T.TEXT))
+        thesis.arrange(DOWN, buff=0.2)
+        if thesis.width > 12.6:
+            thesis.scale_to_fit_width(12.6)
+        back = SurroundingRectangle(thesis, buff=0.35, color=HL, stroke_width=2.5,
+                                    fill_color=T.BACKGROUND, fill_opacity=0.92)
+        card = VGroup(back, thesis).move_to([0, (self.content_top() + self.caption_top()) / 2,
+                                             0])
+        behind = VGroup(self.st.chart, self.st.lines, self.st.table,
+                        *[d for k in self.keys for d in self.st.dots.get(k, {}).values()])
+
+        def conclude(t):
+            # what stands behind the card, the header included (put by `at`), dims
+            back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
+                                        if m is not None])
+            self.drop("rings", run_time=0.15 * t)
+            self.play(back_now.animate.set_opacity(0.25), FadeInPlace(back), run_time=0.25 * t)
+            self.play(Write(thesis[0]), run_time=0.3 * t)
+            self.play(Write(thesis[1]), run_time=0.3 * t)
+            self.set_slot("thesis", VGroup(back, thesis))
 
         def at(l, rings, t):
             # the header names the layer the voice is at, then its rings, one by one
@@ -948,9 +998,8 @@ class ContextQKVScene(StoryboardScene):
             [(1, lambda t: at(lo.layer.value, list(r_lo), t))],
             [(1, lambda t: at(q2, list(r_q), t))],
             [(1, lambda t: at(L - 1, list(r_last), t))],
-            [(1, lambda t: self.drop("rings", run_time=0.2 * t)),
-             (3, lambda t: self.put("thesis", thesis, anim=Write(thesis), run_time=t))],
-            [(1, lambda t: self.emphasize(thesis, run_time=t))],
+            [(1, conclude)],
+            [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
         ])
 
 

@@ -67,6 +67,12 @@ class Summary(View):
     all_below_one_after_0: bool
 
 
+class Pieces(View):
+    """[x, y] in the plane of the two updates: drawn, never written."""
+    xy: list[list[float]]
+    bias: list[float]
+
+
 class Looks(View):
     tokens: list[str]
     focus: list[int]
@@ -74,6 +80,7 @@ class Looks(View):
     words: list[int]
     special: list[int]
     special_share: float
+    pieces: Pieces
 
 
 class Head(View):
@@ -84,6 +91,13 @@ class Head(View):
     b_key: int
     b: float
     b_token: str
+
+
+class Plane(View):
+    """[sentence] of [x, y]: drawn, never written (the tip-to-tail sketch)."""
+    x: list[list[float]]
+    update: list[list[float]]
+    sum: list[list[float]]
 
 
 class Entered(View):
@@ -98,6 +112,7 @@ class Entered(View):
     sum_length: list[float]
     sum_cos: float
     sum_angle: float
+    plane: Plane
     x_next: float | None
     decimals: int
 
