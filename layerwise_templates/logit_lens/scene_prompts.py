@@ -99,6 +99,9 @@ def beat_prompts(scene, v) -> None:
     mp = MedianPlot(v)
     plot = mp.group
     plot.set_y(scene.top - plot.height / 2).set_x(0)
+    key = legend(p)
+    key.next_to(mp.axes.axes, RIGHT, buff=0.25).align_to(mp.axes.axes, UP)
+    VGroup(plot, key).set_x(0)
     ranks = [float(x) for x in p.median_rank]
     # each prompt's own line, faint, behind the median (the shown prompt's among them); the
     # first prompt's row of the list moves into its own line
@@ -118,8 +121,6 @@ def beat_prompts(scene, v) -> None:
     cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
     med = mp.line(ranks, T.X, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=T.X) for l, r in enumerate(ranks)])
-    key = legend(p)
-    key.next_to(mp.axes.axes, RIGHT, buff=0.25).align_to(mp.axes.axes, UP)
     scene.add(own[0])
     scene.play(Create(VGroup(*own[1:]), rate_func=linear), Create(med, rate_func=linear),
                LaggedStart(*[FadeIn(k, shift=0.1 * LEFT) for k in key], lag_ratio=0.4),
@@ -184,7 +185,7 @@ def beat_prompts(scene, v) -> None:
     pair.group.set_y(scene.top - pair.group.height / 2 - 0.3).set_x(0)
     scene.play(FadeOutPlace(plot), FadeInPlace(pair.group), run_time=scene.quick(0.3, 1.2))
     scene.slots["wide"] = pair.group
-    for i, (line, marks) in enumerate(pair.curves):
+    for i, (line, marks) in enumerate(pair.curves()):
         scene.hold_until_cue(cue(7 + i))
         end = scene.cue_at(cue(8 + i)) if i == 0 else scene.cue_at(n_cues)
         scene.play(Create(line, rate_func=linear),
@@ -211,18 +212,20 @@ def legend(p) -> VGroup:
 class SpreadPlots:
     """Two plots over the states X^(1)..X^(L), side by side: the median entropy of the lens
     and the median KL divergence from the final reading, each with what it measures under its
-    title; no y numbers but the points the voice names (a Num, with its plan path, at each)."""
+    title; no y numbers but the points the voice names (a Num, with its plan path, at each).
+    `group` is the axes; place it, then `curves()` draws each series where its axes are."""
 
     def __init__(self, v):
         p, L = v.prompts, int(v.n_layers)
+        self.L = L
         ticks = sorted(set(range(4, L, 5)) | {0})
-        self.curves = []
+        self.series = []
         boxes = VGroup()
-        for series, title, what, early in (
+        for series, title, what, early, decimals in (
                 (p.median_entropy, "median entropy of the lens (nats)",
-                 "how spread its guesses are: 0 = one token sure", L - 3),
+                 "how spread its guesses are: 0 = one token sure", L - 3, 2),
                 (p.median_kl, "median KL to the last state's reading (nats)",
-                 "how far from the model's output: 0 = the same", L - 8)):
+                 "how far from the model's output: 0 = the same", L - 8, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
             ax = PlacedTickAxes([-0.5, L - 0.5, 1], [0, top, top], *SPREAD, x_ticks=[
@@ -234,19 +237,25 @@ class SpreadPlots:
             name = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
                           x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12)
             name.next_to(ax.x_labels, DOWN, buff=0.12).match_x(ax.axes)
-            pt = lambda l, y, a=ax.axes: a.c2p(l, y)
+            self.series.append((ax, series, vals, early, decimals))
+            boxes.add(VGroup(head, sub, ax, name))
+        self.group = boxes.arrange(RIGHT, buff=0.9, aligned_edge=UP)
+
+    def curves(self) -> list:
+        """[(line, marks)] per plot, where its axes now are: the marks are the lowest and
+        highest points before the stretch the voice describes apart, and the last state's."""
+        out = []
+        for ax, series, vals, early, decimals in self.series:
+            pt = ax.axes.c2p
             line = VMobject(stroke_color=T.X, stroke_width=3).set_points_as_corners(
                 [pt(l, y) for l, y in enumerate(vals)])
-            # the points the narration names: the lowest and highest before `early`, and the
-            # last state's
             lo = min(range(early), key=lambda l: vals[l])
             hi = max(range(early), key=lambda l: vals[l])
             marks = VGroup()
-            for l, side in ((lo, DOWN), (hi, UP), (L - 1, RIGHT)):
+            for l, side in ((lo, DOWN), (hi, UP), (self.L - 1, RIGHT)):
                 d = Dot(pt(l, vals[l]), radius=0.06, color=T.HIGHLIGHT)
-                n = Num(series[l], decimals=2 if series is p.median_entropy else 1,
-                        size=T.SMALL_SIZE, color=T.HIGHLIGHT).next_to(d, side, buff=0.08)
+                n = Num(series[l], decimals=decimals, size=T.SMALL_SIZE,
+                        color=T.HIGHLIGHT).next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))
-            self.curves.append((line, marks))
-            boxes.add(VGroup(head, sub, ax, name))
-        self.group = boxes.arrange(RIGHT, buff=0.9, aligned_edge=UP)
+            out.append((line, marks))
+        return out
