@@ -267,7 +267,9 @@ class LogitLensScene(StoryboardScene):
         self.adopt(panel, col)
         self.columns[slot] = col
         self.hold_until_cue(max(0, self.n_cues() - 1))
-        self.emphasize(rank)          # circled, not pointed at: a pointer would cover "rank"
+        # circled, not pointed at (a pointer would cover "rank"), slowly, while it is said
+        self.emphasize(rank, run_time=max(1.0, min(4.0, 0.6 * (self.cue_at(self.n_cues())
+                                                                - self.time))))
 
     def why_card(self, until: float) -> None:
         """Why the lens is allowed: every state is the same stream of d_model numbers (a row of
