@@ -37,7 +37,8 @@ def build(c: Context) -> Draft:
             f"{{beat.layer}} wrote, and push it through the model's final RMSNorm, the "
             f"unembedding and softmax, as if the network stopped there: the logit lens, named "
             f"by nostalgebraist. A token's rank is its "
-            f"place in that list: the model's final answer, {answer}, is down at rank "
+            f"place among all the tokens, best first: the model's final answer, {answer}, "
+            f"is down at rank "
             f"{{data.layers[{far}].rank:,}}.",
             layer=far, expect=[f"data.layers[{far}].rank > {k}"]))
         notes.append(f"layer {far}: its worst rank in layers 0..{cross - 2}")
@@ -47,7 +48,7 @@ def build(c: Context) -> Draft:
                                   f"{said} that layer {{beat.layer}} wrote, and decode it with "
                                   f"the model's final RMSNorm and unembedding: the logit lens, "
                                   f"named by nostalgebraist. A token's rank "
-                                  f"is its place in that list. ")
+                                  f"is its place among all the tokens, best first. ")
         beats.append(Beat(
             "before", ["lens"],
             f"{answer} is still outside the top {k}, at rank {{data.layers[{b}].rank:,}}.",

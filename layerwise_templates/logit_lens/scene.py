@@ -36,7 +36,7 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 from __future__ import annotations
 
 from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
-                   FadeTransform, GrowFromEdge, GrowFromPoint, LaggedStart, Line,
+                   FadeTransform, GrowFromEdge, GrowFromPoint, LaggedStart, Line, Rectangle,
                    ShowPassingFlash, VGroup,
                    linear)
 
@@ -65,6 +65,7 @@ RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time sh
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
 QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, said as bits
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
+STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
 
 
 class LogitLensScene(StoryboardScene):
@@ -165,7 +166,8 @@ class LogitLensScene(StoryboardScene):
         return VGroup(
             inline(txt("the lens: a state through the final RMSNorm and the unembedding;",
                        T.SMALL_SIZE, T.MUTED),
-                   txt(f"its {COLUMN_ROWS} likeliest next tokens", T.SMALL_SIZE, T.MUTED), buff=0.1),
+                   txt(f"its {COLUMN_ROWS} likeliest next tokens, best first", T.SMALL_SIZE,
+                       T.MUTED), buff=0.1),
             inline(txt("␣", T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
                    txt("marks a space:", T.SMALL_SIZE, T.MUTED),
                    txt(self.answer, T.SMALL_SIZE, T.TEXT, mono=True),
@@ -265,12 +267,28 @@ class LogitLensScene(StoryboardScene):
         self.adopt(panel, col)
         self.columns[slot] = col
         self.hold_until_cue(max(0, self.n_cues() - 1))
-        self.emphasize(rank)          # circled, not pointed at: a pointer would cover "rank"
+        # circled, not pointed at (a pointer would cover "rank"), slowly, while it is said
+        self.emphasize(rank, run_time=max(1.0, min(4.0, 0.6 * (self.cue_at(self.n_cues())
+                                                                - self.time))))
 
     def why_card(self, until: float) -> None:
-        """Why the lens is allowed: every state is the same stream, so the output head that
-        reads the last state can read an earlier one. Line by line while it is said."""
+        """Why the lens is allowed: every state is the same stream of d_model numbers (a row of
+        cells fills in as it is said), so the output head that reads the last state can read
+        an earlier one. The first sentence draws the stream and X^(L) = X^(l) + updates; the
+        second the two readings, each as it is said."""
         v = self.v.layers
+        model = Model.at(self.plan["model"], "model")
+        cells = VGroup(*[Rectangle(width=0.2, height=0.32, stroke_color=T.X, stroke_width=1.5,
+                                   fill_color=T.X, fill_opacity=0.25) for _ in range(2 * STRIP)])
+        left, right = VGroup(*cells[:STRIP]), VGroup(*cells[STRIP:])
+        left.arrange(RIGHT, buff=0.04)
+        right.arrange(RIGHT, buff=0.04)
+        dots = txt("…", T.LABEL_SIZE, T.X)
+        row = VGroup(left, dots, right).arrange(RIGHT, buff=0.15)
+        name = inline(txt("each state X: one vector of", T.LABEL_SIZE, T.MUTED),
+                      Num(model.d_model, decimals=0, size=T.LABEL_SIZE, color=T.X),
+                      txt("numbers, the stream", T.LABEL_SIZE, T.MUTED), buff=0.12)
+        stream = VGroup(name, row).arrange(DOWN, buff=0.2)
         lines = VGroup(
             inline(x_label(v[-1].state, T.MATH_SIZE, T.X), txt("=", T.LABEL_SIZE),
                    x_label(v[6].state, T.MATH_SIZE, T.X),
@@ -281,12 +299,26 @@ class LogitLensScene(StoryboardScene):
                    txt("→ the same output head → the lens's guesses", T.LABEL_SIZE, T.HIGHLIGHT),
                    buff=0.15),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
-        lines.set_y(self.top - 1.6 - lines.height / 2).set_x(0)
-        per = max(0.5, (until - self.time) / len(lines))
-        for line in lines:
-            self.play(FadeIn(line, shift=0.15 * UP), run_time=min(1.2, per * 0.5))
-            self.hold_until(self.time + per - min(1.2, per * 0.5) - 0.05)
-        self.play(FadeOut(lines, shift=0.3 * UP), run_time=0.4)
+        card = VGroup(stream, lines).arrange(DOWN, buff=0.55)
+        card.set_y(self.top - 0.5 - card.height / 2).set_x(0)
+        two = self.n_cues() >= 2
+        mid = self.cue_at(1) if two else self.time + (until - self.time) / 2
+        # sentence 1: the stream fills in, cell by cell, then X^(L) = X^(l) + updates
+        fill = max(1.0, 0.55 * (mid - self.time))
+        self.play(FadeIn(name, shift=0.1 * UP), run_time=0.6)
+        self.play(LaggedStart(*[FadeIn(c, scale=0.5) for c in left], lag_ratio=0.5),
+                  FadeIn(dots, rate_func=lambda t: max(0.0, 2 * t - 1)),
+                  LaggedStart(*[FadeIn(c, scale=0.5) for c in right], lag_ratio=0.5),
+                  run_time=fill, rate_func=linear)
+        self.play(FadeIn(lines[0], shift=0.15 * UP),
+                  run_time=max(0.6, min(2.0, mid - self.time - 0.3)))
+        # sentence 2: the output head reads the last state, and the same head an earlier one
+        self.hold_until(mid)
+        per = max(0.6, (until - self.time) / 2)
+        for line in lines[1:]:
+            self.play(FadeIn(line, shift=0.15 * UP), run_time=min(2.0, per * 0.6))
+            self.hold_until(self.time + per - min(2.0, per * 0.6) - 0.25)
+        self.play(FadeOut(card, shift=0.3 * UP), run_time=0.4)
 
     def show_pipeline(self, runner: Dot, slot: int, paced: bool = False) -> None:
         """The lens as its steps, in the empty column places beside `slot`: the stream's
@@ -340,26 +372,47 @@ class LogitLensScene(StoryboardScene):
             race.step(self, target, self.quick(0.1, 1.5))
         fast = [l for l in steps if l < start]
         slow = [l for l in steps if l >= start]
+        cues = self.beat.get("cues") or []
         if fast:
-            cues = self.beat.get("cues") or []
             if not slow and len(cues) >= 3:
-                # the chart is read on its first state while the voice explains it (Paris's
-                # own row pointed at), and the run starts with the sentence that names it
+                # the chart is read on its first state while the voice explains it: the bar
+                # slides to the next state as the sentence says it does, then Paris's own row
+                # is pointed at, and the run starts with the sentence that names it
                 self.hold_until_cue(1)
+                race.step(self, fast.pop(0), RACE_SLOW[1])
+                self.hold_until(self.cue_at(1) + 0.6 * (self.cue_at(2) - self.cue_at(1)))
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
                 self.hold_until_cue(len(cues) - 2)
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
             if len(fast) > RACE_THIN:
                 fast = list(range(fast[-1], fast[0] - 1, -RACE_STRIDE))[::-1]
-            until = (self.beat_start + float(cues[-1]["start"]) if cues else
+            # the run ends where the next sentence starts: the window's first (slow) states,
+            # else the beat's last sentence
+            until = (self.cue_at(1) if slow and len(cues) >= 2 else
+                     self.beat_start + float(cues[-1]["start"]) if cues else
                      self.beat_start + self.beat_end(beat) - RACE_TAIL - 1.0)
-            per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / len(fast)))
+            per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / max(1, len(fast))))
             for l in fast:
                 move = min(RACE_MOVE, per)
                 race.step(self, l, move)
                 self.hold_until(self.time + per - move)
-        if slow:
+        if slow and cues:
+            # the window's states, each as the voice names it: shared out over the sentences
+            # left (after the one the fast run took), in order, each sentence's states spread
+            # over its length, the first as it starts
+            first = 1 if fast and len(cues) >= 2 else 0
+            groups = len(cues) - first
+            size = -(-len(slow) // groups)
+            for g in range(groups):
+                part = slow[g * size:(g + 1) * size]
+                t0, t1 = self.cue_at(first + g), self.cue_at(first + g + 1)
+                for j, l in enumerate(part):
+                    self.hold_until(t0 + (t1 - t0) * j / len(part))
+                    race.step(self, l, min(RACE_SLOW[1] / 2, 0.8 * (t1 - t0) / len(part)))
+                    if l == enter:
+                        self.point_at(race.rows[self.data["answer"]["id"]])
+        elif slow:
             left = self.beat_start + self.beat_end(beat) - self.time - RACE_TAIL
             per = max(RACE_SLOW[0], min(RACE_SLOW[1], left / len(slow)))
             for l in slow:

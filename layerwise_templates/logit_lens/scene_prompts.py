@@ -9,15 +9,16 @@ from __future__ import annotations
 import math as pymath
 
 from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
-                   FadeTransform, LaggedStart, Rectangle, VGroup, VMobject, linear)
+                   FadeTransform, LaggedStart, Line, Rectangle, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from scenes.mobjects import Num, PlacedTickAxes, inline, txt
+from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 
 from .scene_race import x_label
 
 PLOT = (10.0, 3.4)        # the median-rank axes (width, height)
+SPREAD = (5.4, 2.4)       # each of the entropy and KL axes
 LIST_ROWS = 5             # prompts per column of the list
 BAND_RANK = 1000          # the shaded stretch: from where the median stays under this rank
 
@@ -98,6 +99,9 @@ def beat_prompts(scene, v) -> None:
     mp = MedianPlot(v)
     plot = mp.group
     plot.set_y(scene.top - plot.height / 2).set_x(0)
+    key = legend(p)
+    key.next_to(mp.axes.axes, RIGHT, buff=0.25).align_to(mp.axes.axes, UP)
+    VGroup(plot, key).set_x(0)
     ranks = [float(x) for x in p.median_rank]
     # each prompt's own line, faint, behind the median (the shown prompt's among them); the
     # first prompt's row of the list moves into its own line
@@ -119,9 +123,10 @@ def beat_prompts(scene, v) -> None:
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=T.X) for l, r in enumerate(ranks)])
     scene.add(own[0])
     scene.play(Create(VGroup(*own[1:]), rate_func=linear), Create(med, rate_func=linear),
+               LaggedStart(*[FadeIn(k, shift=0.1 * LEFT) for k in key], lag_ratio=0.4),
                run_time=scene.pace(scene.cue_at(cue(3)), 1, 6.0, cap=8.0))
     scene.play(FadeIn(dots), run_time=0.3)
-    scene.adopt(plot, own, med, dots)
+    scene.adopt(plot, own, med, dots, key)
     # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
     # line, and each prompt marked where it crosses it for good; those by X^(26) lit and named
     scene.hold_until_cue(cue(3))
@@ -148,10 +153,11 @@ def beat_prompts(scene, v) -> None:
                   txt("for good by", T.LABEL_SIZE), x_label(v.layers[k].state, T.MATH_SIZE),
                   buff=0.1)
     note.next_to(mp.axes.axes, DOWN, buff=0.95).align_to(mp.axes.axes, RIGHT)
+    gate_name = x_label(v.layers[k].state, T.MATH_SIZE, T.MUTED).next_to(gate, UP, buff=0.08)
     scene.play(LaggedStart(*[FadeIn(m, scale=2) for m in marks], lag_ratio=0.15),
-               Create(gate), run_time=scene.quick(0.1, 1.5))
+               Create(gate), FadeIn(gate_name), run_time=scene.quick(0.1, 1.5))
     scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
-    scene.adopt(plot, cut, cut_name, marks, gate, note)
+    scene.adopt(plot, cut, cut_name, marks, gate, gate_name, note)
     # "those early three are and, the, and into": each name at its mark as it is said
     scene.hold_until_cue(cue(4))
     for n in names:
@@ -170,27 +176,86 @@ def beat_prompts(scene, v) -> None:
                                                                  1.0, cap=3.0))
     scene.adopt(plot, band)
     scene.emphasize(VGroup(*dots[start:]))
-    if n_cues < 8:
+    if n_cues < 9:
         return
-    # "late does not mean more sure": the lens's median entropy, early and late; then what
-    # does change, the median KL divergence to the final reading
-    e, kl, lay = p.median_entropy, p.median_kl, v.layers
-    size = T.LABEL_SIZE
-    sure = inline(txt("median entropy of the lens:", size, T.MUTED),
-                  Num(e[19], decimals=2, size=size), txt("at", size, T.MUTED),
-                  x_label(lay[19].state, T.MATH_SIZE), txt(",", size, T.MUTED),
-                  Num(e[28], decimals=2, size=size), txt("at", size, T.MUTED),
-                  x_label(lay[28].state, T.MATH_SIZE), buff=0.1)
-    dist = inline(txt("median KL to the final reading:", size, T.MUTED),
-                  Num(kl[21], decimals=1, size=size), txt("at", size, T.MUTED),
-                  x_label(lay[21].state, T.MATH_SIZE), txt("→", size, T.MUTED),
-                  Num(kl[29], decimals=0, size=size), txt("at", size, T.MUTED),
-                  x_label(lay[29].state, T.MATH_SIZE), buff=0.1)
-    VGroup(sure, dist).arrange(DOWN, aligned_edge=LEFT, buff=0.15).move_to(note, aligned_edge=UP
-                                                                           ).align_to(note, RIGHT)
+    # "late does not mean more sure": the rank plot leaves, two plots come over the same
+    # states; entropy is drawn as the sentence defining it is said, then the KL divergence
     scene.hold_until_cue(cue(6))
-    scene.detach(plot, note)
-    scene.play(FadeOutPlace(note), FadeInPlace(sure), run_time=scene.quick(0.05, 0.6))
-    scene.hold_until_cue(cue(7))
-    scene.play(FadeInPlace(dist), run_time=scene.quick(0.05, 0.6))
-    scene.adopt(plot, sure, dist)
+    pair = SpreadPlots(v)
+    pair.group.set_y(scene.top - pair.group.height / 2 - 0.3).set_x(0)
+    scene.play(FadeOutPlace(plot), FadeInPlace(pair.group), run_time=scene.quick(0.3, 1.2))
+    scene.slots["wide"] = pair.group
+    for i, (line, marks) in enumerate(pair.curves()):
+        scene.hold_until_cue(cue(7 + i))
+        end = scene.cue_at(cue(8 + i)) if i == 0 else scene.cue_at(n_cues)
+        scene.play(Create(line, rate_func=linear),
+                   run_time=max(1.0, 0.55 * (end - scene.time)))
+        scene.play(LaggedStart(*[FadeIn(m, scale=1.5) for m in marks], lag_ratio=0.5),
+                   run_time=max(0.6, min(2.5, 0.6 * (end - scene.time))))
+        scene.adopt(pair.group, line, marks)
+
+
+def legend(p) -> VGroup:
+    """What each line of the median plot is: the median, the prompt followed so far, the
+    other prompts."""
+    first = p.items[0]
+    return VGroup(
+        legend_item(T.X, "median", T.SMALL_SIZE, line=True),
+        VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.TEXT, stroke_width=2),
+               txt(str(first.answer.display), T.SMALL_SIZE, T.TEXT, mono=True)
+               ).arrange(RIGHT, buff=0.08),
+        VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.MUTED, stroke_width=1.5),
+               txt("each prompt", T.SMALL_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08),
+    ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+
+
+class SpreadPlots:
+    """Two plots over the states X^(1)..X^(L), side by side: the median entropy of the lens
+    and the median KL divergence from the final reading, each with what it measures under its
+    title; no y numbers but the points the voice names (a Num, with its plan path, at each).
+    `group` is the axes; place it, then `curves()` draws each series where its axes are."""
+
+    def __init__(self, v):
+        p, L = v.prompts, int(v.n_layers)
+        self.L = L
+        ticks = sorted(set(range(4, L, 5)) | {0})
+        self.series = []
+        boxes = VGroup()
+        for series, title, what, early, decimals in (
+                (p.median_entropy, "median entropy of the lens (nats)",
+                 "how spread its guesses are: 0 = one token sure", L - 3, 2),
+                (p.median_kl, "median KL to the last state's reading (nats)",
+                 "how far from the model's output: 0 = the same", L - 8, 1)):
+            vals = [float(x) for x in series]
+            top = max(vals) * 1.15
+            ax = PlacedTickAxes([-0.5, L - 0.5, 1], [0, top, top], *SPREAD, x_ticks=[
+                (l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
+                y_ticks=[], grid=False)
+            head = txt(title, T.SMALL_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
+            sub = txt(what, T.SMALL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
+                                                           ).align_to(head, LEFT)
+            name = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
+                          x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12)
+            name.next_to(ax.x_labels, DOWN, buff=0.12).match_x(ax.axes)
+            self.series.append((ax, series, vals, early, decimals))
+            boxes.add(VGroup(head, sub, ax, name))
+        self.group = boxes.arrange(RIGHT, buff=0.9, aligned_edge=UP)
+
+    def curves(self) -> list:
+        """[(line, marks)] per plot, where its axes now are: the marks are the lowest and
+        highest points before the stretch the voice describes apart, and the last state's."""
+        out = []
+        for ax, series, vals, early, decimals in self.series:
+            pt = ax.axes.c2p
+            line = VMobject(stroke_color=T.X, stroke_width=3).set_points_as_corners(
+                [pt(l, y) for l, y in enumerate(vals)])
+            lo = min(range(early), key=lambda l: vals[l])
+            hi = max(range(early), key=lambda l: vals[l])
+            marks = VGroup()
+            for l, side in ((lo, DOWN), (hi, UP), (self.L - 1, RIGHT)):
+                d = Dot(pt(l, vals[l]), radius=0.06, color=T.HIGHLIGHT)
+                n = Num(series[l], decimals=decimals, size=T.SMALL_SIZE,
+                        color=T.HIGHLIGHT).next_to(d, side, buff=0.08)
+                marks.add(VGroup(d, n))
+            out.append((line, marks))
+        return out

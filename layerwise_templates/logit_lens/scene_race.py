@@ -94,6 +94,11 @@ class LensRace(LayerRace):
         return VGroup(row, rank)
 
     def step(self, scene, l: int, run_time: float) -> None:
+        """One step to layer l. A row that keeps its track keeps its label, its bar slides
+        to the new length; a row that changes track slides its bar there while its label and
+        number fade out as it leaves and back in once it is there, so two labels never cross
+        or morph into each other; a changed number fades out and in, never morphs. A token that
+        enters rises from under the chart, one that leaves sinks under it."""
         new = self.chart.rows(self.entries(l))
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
@@ -101,13 +106,49 @@ class LensRace(LayerRace):
         anims = []
         for k, row in new.items():
             if k in self.rows:
-                anims.append(ReplacementTransform(self.rows[k], row))
+                anims += swap(self.rows[k], row)
             else:        # rises from under the chart into its place
                 anims.append(FadeIn(row, shift=UP * (row.get_center()[1] - floor)))
         for k, row in self.rows.items():
             if k not in new:     # sinks under the chart
                 anims.append(FadeOut(row, shift=DOWN * (row.get_center()[1] - floor)))
-        scene.play(*anims, ReplacementTransform(answer, extra[0]),
-                   ReplacementTransform(counter, extra[1]),
+        old_row, new_row = answer, extra[0]
+        if len(old_row) == 2 and len(new_row) == 2:      # outside the chart, before and after
+            anims += swap(old_row[0], new_row[0]) + fade_swap(old_row[1], new_row[1])
+        else:
+            anims += fade_swap(old_row, new_row)
+        scene.play(*anims, *fade_swap(counter, extra[1]),
                    dot.animate.move_to(self.ruler.dots[l]), run_time=run_time)
+        scene.remove(old_row, counter)
+        for r in self.rows.values():
+            scene.remove(r)
+        scene.add(*new.values(), extra)
         self.rows, self.extra, self.layer = new, extra, l
+
+
+def _out(t: float) -> float:
+    return min(1.0, 3.0 * t)
+
+
+def _in(t: float) -> float:
+    return max(0.0, 3.0 * t - 2.0)
+
+
+def fade_swap(old, new) -> list:
+    """`old` fades out in the first third of the step, `new` in over the last third, each in
+    its own place: nothing morphs, and between them neither is drawn."""
+    return [FadeOut(old, rate_func=_out), FadeIn(new, rate_func=_in)]
+
+
+def swap(old, new) -> list:
+    """A chart row (name, bar, number) to its next state: the bar slides; the name moves with
+    it when it stays on its track, else fades out and in (as the number does when it
+    changes), so labels never run through each other."""
+    same_track = abs(old.bar.get_center()[1] - new.bar.get_center()[1]) < 1e-3
+    same_num = getattr(old.num, "shown", None) == getattr(new.num, "shown", 0)
+    anims = [ReplacementTransform(old.bar, new.bar)]
+    anims += [ReplacementTransform(old.name, new.name)] if same_track else \
+        fade_swap(old.name, new.name)
+    anims += [ReplacementTransform(old.num, new.num)] if same_track and same_num else \
+        fade_swap(old.num, new.num)
+    return anims
