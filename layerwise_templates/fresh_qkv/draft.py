@@ -76,18 +76,18 @@ def build(c: Context) -> Draft:
                       "value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
                       "matrices, so the query of head {data.show.head} starts "
                       f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
-                      "where layer {beat.layer - 1}'s, dimmed beside it, started "
+                      "where layer {beat.layer - 1}'s started "
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
                       layer=m + 1))
-    first = ("its first row, X {data.layers[0].layer}, is the embeddings after the model's "
-             "embedding LayerNorm" if post else "its first row is X {data.layers[0].layer}")
+    first = ("the first row, X {data.layers[0].layer}, is the embeddings after the model's "
+             "embedding LayerNorm" if post else "the first row is X {data.layers[0].layer}")
     if post:
-        length = ("The sums the states were normalised from run from "
-                  "{min(data.ln_input_lengths):.2f} to {max(data.ln_input_lengths):.2f} long. "
-                  "LayerNorm's first step, subtracting the mean and dividing by the spread, makes "
-                  "each one {data.std_lengths[0]:.1f} long: the length it fixes. Then its learned "
-                  "gain and bias scale and shift the numbers, and the states come out "
-                  "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f} long. ")
+        length = ("Summed, the embeddings were {data.ln_input_lengths[0]:.2f} long; the later "
+                  "sums run from {min(data.pre_ln_lengths):.2f} to "
+                  "{max(data.pre_ln_lengths):.2f}. LayerNorm's centring step makes each one "
+                  "{data.std_lengths[0]:.1f} long: the length it fixes. Its gain and bias then "
+                  "vary it, and the states come out {min(data.x_lengths):.2f} to "
+                  "{max(data.x_lengths):.2f} long. ")
         expect = ["max(data.std_lengths) - min(data.std_lengths) < 0.01",
                   "max(data.cos_steps) < 0.99"]
     else:
@@ -95,21 +95,22 @@ def build(c: Context) -> Draft:
                   "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
         expect = ["max(data.cos_steps) < 0.99"]
     beats.append(Beat("sweep", ["sweep"], "Every layer: the same steps; "
-                      + ("LayerNorm fixes one length, " if post else "")
-                      + "the direction changes",
-                      "The later layers repeat these steps; the table shows the state each one "
-                      f"writes, and {first}. {length}"
-                      "The direction is not fixed: the cosine of each state with the one before, "
+                      + ("LayerNorm's centring step fixes √{model.d_model}, gain and bias vary it"
+                         if post else "the direction changes"),
+                      f"The later layers repeat these steps; {first}. {length}"
+                      "The direction is not fixed: each state's cosine with the one before, "
                       "one for the same direction, is {min(data.cos_steps):.2f} to "
-                      "{max(data.cos_steps):.2f}, and head {data.show.head}'s query changes "
-                      "with it.", layer=L - 1, expect=expect))
+                      "{max(data.cos_steps):.2f}. Head {data.show.head}'s query is made from a "
+                      "new X by new matrices, and its cosine with the layer before's is "
+                      "{min(data.q_cos_steps):.2f} to {max(data.q_cos_steps):.2f}.",
+                      layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",
-                      "One check that this really is the model's recipe. Redo every query, key "
+                      "One check that this is the model's recipe. Redo every query, key "
                       "and value as " + ("X" if post else "the normalised copy of X")
                       + " times W" + (" plus the bias" if bias else "")
-                      + ": for all {data.check.tokens} tokens of the sentence, all "
-                      "{data.check.heads} heads and all {data.check.layers} layers. Each one "
+                      + ": for all {data.check.tokens} tokens of the sentence, "
+                      "{data.check.heads} heads and {data.check.layers} layers. Each one "
                       "matches the model's own number to within {data.check.bound.bound}, in "
                       "every layer.", layer=L - 1))
     return Draft(f"A whole layer, then the next: '{c.word}'", beats, notes=notes)

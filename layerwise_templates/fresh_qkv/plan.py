@@ -45,6 +45,11 @@ def focus_rows(a: np.ndarray, pos: list[int]) -> np.ndarray:
     return np.asarray(a, np.float64)[pos].mean(axis=0)
 
 
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    """cos of the angle between two vectors: 1 for the same direction."""
+    return float(np.dot(a, b) / np.linalg.norm(a) / np.linalg.norm(b))
+
+
 def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
     """Where the normalisation before W_Q sits, what it normalises and its divisor sigma."""
     placement = trace.spec.placement
@@ -139,7 +144,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     layers = list(sb.layers)
     xs = {l: focus_rows(t[f"blocks.{l}.hook_resid_pre"], pos) for l in layers}
     x_limit = robust_limit(np.stack(list(xs.values())))
-    out, checks = [], []
+    out, checks, qs = [], [], []
     for l in layers:
         checks.append(recompute_check(t, W, l))
         inp = focus_rows(attn_input(t, l), pos)
@@ -161,7 +166,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             row[f"b_{K}"] = (np.asarray(W[bk], np.float64).reshape(-1, np.asarray(
                 W[f"blocks.{l}.attn.W_{K}"]).shape[-1])[hk, :OUT].tolist() if bk in W
                 else [0.0] * OUT)
-            row[k] = focus_rows(t[f"blocks.{l}.attn.hook_{k}"], pos)[hk][:OUT].tolist()
+            full = focus_rows(t[f"blocks.{l}.attn.hook_{k}"], pos)[hk]
+            row[k] = full[:OUT].tolist()
+            if k == "q":
+                qs.append(full)
             redo = project(attn_input(t, l), W, l, K)
             row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
         out.append(row)
@@ -192,6 +200,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                if c["key"] == "ln2"]) if post else [],
             # cos(X^(l), X^(l+1)) for every layer: 1 would be the same direction
             "cos_steps": [r["update"]["cos_x_next"] for r in out] if out[-1]["update"] else [],
+            # cos(Q^(l-1), Q^(l)) of head HEAD's whole query, for every layer after the first:
+            # how far the query turns from one layer to the next (new X and new W^(l) both)
+            "q_cos_steps": [cosine(a, b) for a, b in zip(qs, qs[1:])],
             # the recompute check: what it covered, in every layer, and its bound
             "check": {"tokens": checks[0]["tokens"], "heads": checks[0]["heads"],
                       "kv_heads": checks[0]["kv_heads"], "entries": checks[0]["entries"],

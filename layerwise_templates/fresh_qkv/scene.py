@@ -12,8 +12,9 @@ Beats (storyboard `show` names):
             layer l's own W_Q, W_K, W_V (head 0); layer l-1's X, Q, K, V dimmed on the right
 - `sweep`   a table of X^(l) for every layer: its first numbers, the length of the sum its
             LayerNorm read, its length after LN, and the query Q^(l) made from it; rows arrive
-            one layer at a time; then, as the voice names them, the sums centred and ÷ spread
-            (all √d_model: the length LayerNorm fixes) and cos with the state above
+            one layer at a time; then, as the voice names them, the embeddings' sum apart from the
+            later sums, one line under the table for LayerNorm's centring step (every sum
+            √d_model long), cos with the state above, and cos of head 0's query with the one above
 - `check`   the last layer's query recomputed as X W + b beside the model's, and the bound the
             recompute stays under for every token, head, layer and Q/K/V entry
 
@@ -58,7 +59,7 @@ UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
 
 # project: X row on top, W below it, the layer's Q, K, V in the middle, layer l-1's on the right
-PX, PW, PR, PG = -3.4, -3.4, 1.05, 5.15      # x of X row, W, result rows, ghost rows
+PX, PW, PR, PG = -3.6, -3.6, 0.7, 5.15        # x of X row, W, result rows, ghost rows
 PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
 MAX_ROWS = 8                     # the sweep's table: at most this many states
@@ -586,7 +587,7 @@ class FreshQKVScene(StoryboardScene):
             for r, base, c in ((gx, "X", T.X), (ghosts[2], "Q", T.Q), (ghosts[3], "K", T.K),
                                (ghosts[4], "V", T.V)):
                 ghosts.add(math(T.X_l(l - 1, base), ML, c).next_to(r, LEFT, buff=0.2))
-            st.parts.append(ghosts)          # they come in when the voice says "dimmed beside it"
+            st.parts.append(ghosts)          # they come in when the voice says "where layer l-1's started"
         self.hold_until_cue(1)
         rows = {}
         cue = {"q": 1, "k": 2, "v": 3}                # each matrix on its own sentence
@@ -612,16 +613,16 @@ class FreshQKVScene(StoryboardScene):
             block = VGroup(*parts)
             self.keep_inside(block)
             self.hold_until_cue(cue[k])
-            if i:                                   # the last matrix slides out, this one in
-                old = self.stage_block
-                self.play(FadeOut(old, shift=1.2 * LEFT), run_time=0.35)
+            if i:         # the last matrix slides out, this one in: quick, so V is done
+                old = self.stage_block      # before the voice compares the queries
+                self.play(FadeOut(old, shift=1.2 * LEFT), run_time=0.25)
                 self.remove(*old.get_family())
-                self.play(FadeIn(VGroup(wl, W, more, key), shift=1.2 * LEFT), run_time=0.35)
+                self.play(FadeIn(VGroup(wl, W, more, key), shift=1.2 * LEFT), run_time=0.25)
             else:
                 self.play(FadeIn(VGroup(wl, W, more, key)), run_time=0.4)
             self.stage_block = block
             per = (max(0.9, min(2.2, (self.when(1, "plus a bias") - self.time - 0.6) / 3))
-                   if i == 0 else 0.3)
+                   if i == 0 else 0.25)
             name = math(f"{K}^(({l}))", ML, COLOR[k])
             res = self.product(row, W, brow if has_b else None, bl, getattr(v, k),
                                [PR, ROW_Y[k], 0], COLOR[k], per, name)
@@ -698,7 +699,9 @@ class FreshQKVScene(StoryboardScene):
                          Num(w0.value, w0.source, decimals=3, size=S, color=color),
                          txt(f"+ … ({n} terms)", S, T.TEXT)]
                 if brow is not None:
-                    parts += ([txt("+", S, T.TEXT)] if brow[j].value >= 0 else []) + [
+                    # "+" unless the bias is written with a minus (-0.00014 is written 0.000)
+                    shown = T.fmt(brow[j].value, 3)
+                    parts += ([txt("+", S, T.TEXT)] if not shown.startswith("-") else []) + [
                               Num(brow[j].value, brow[j].source, decimals=3, size=S,
                                   color=color)]
                 parts += [txt("=", S, T.TEXT),
@@ -751,9 +754,10 @@ class FreshQKVScene(StoryboardScene):
         v = self.v
         lays = list(v.layers)
         pre, std, cos = list(v.ln_input_lengths), list(v.std_lengths), list(v.cos_steps)
-        # columns: state | first numbers | length before LN | ÷ spread | after LN | cos | query
-        xs = {"label": -6.5, "x": -4.4, "pre": -2.45, "std": -1.15, "len": 0.12,
-              "cos": 1.4, "q": 3.95}
+        qcos = list(v.q_cos_steps)
+        # columns: state | first numbers | length before LN | after LN | cos | query | its cos
+        xs = {"label": -6.5, "x": -4.4, "pre": -2.45, "len": -1.1, "cos": 0.2, "q": 2.7,
+              "qcos": 5.35}
         top = 2.45
 
         def head(*lines):
@@ -763,10 +767,10 @@ class FreshQKVScene(StoryboardScene):
                        head("length", "before LN").move_to([xs["pre"], top, 0]),
                        head(f"head {int(v.show.head)}'s query", "made from it").move_to([xs["q"], top, 0]),
                        head("length", "after LN").move_to([xs["len"], top, 0]))
-        std_head = head("− mean", "÷ spread").move_to([xs["std"], top, 0])
         cos_head = head("cos with", "X above").move_to([xs["cos"], top, 0])
+        qcos_head = head("cos with", "query above").move_to([xs["qcos"], top, 0])
         dy = 0.52                                  # rows clear of the labels' scripts
-        rows, std_cells, cos_cells = [], [], []
+        rows, cos_cells, qcos_cells = [], [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
         y_top = top - 0.62
@@ -795,8 +799,10 @@ class FreshQKVScene(StoryboardScene):
                 parts.append(txt("(the output)", S, T.MUTED).move_to([xs["q"], y, 0]))
             parts.append(pn)
             rows.append(VGroup(*parts))
-            std_cells.append((Num(std[si], decimals=2, size=S, color=T.LN) if si < len(std)
-                              else txt("–", S, T.MUTED)).move_to([xs["std"], y, 0]))
+            # cos(Q^(l-1), Q^(l)) of head 0: beside the query it compares (none above Q^(first))
+            qc = (Num(qcos[si - 1], decimals=2, size=S, color=T.Q) if 1 <= si <= len(qcos)
+                  else txt("–", S, T.MUTED))
+            qcos_cells.append(qc.move_to([xs["qcos"], y, 0]))
             # cos(X^(l-1), X^(l)): between this row and the one above (X^(first) has none)
             cs = (Num(cos[si - 1], decimals=2, size=S, color=T.TEXT) if 1 <= si <= len(cos)
                   else txt("–", S, T.MUTED))
@@ -841,7 +847,7 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(heads, shift=0.1 * DOWN), run_time=0.5)   # after the move: clear of it
         todo = rows[seen:]
         post = str(lays[0].norm.placement) == "post"
-        first_row = self.when(0, "its first row") if post else self.cue_at(1)
+        first_row = self.when(0, "first row") if post else self.cue_at(1)
         per = max(0.8, 0.92 * (first_row - 0.3 - self.time) / max(1, len(todo)))
         for r in todo:
             dot = Dot(rail.get_start(), radius=0.06, color=HL)
@@ -852,7 +858,7 @@ class FreshQKVScene(StoryboardScene):
         foot_y = chain.get_y() - 0.6
         box, note = None, None
         if post:
-            # "its first row, X zero, is the embeddings after MiniLM's embedding LayerNorm":
+            # "the first row, X zero, is the embeddings after MiniLM's embedding LayerNorm":
             # a note under the chain line while it is said, gone when the voice moves on
             self.hold_until(first_row - 0.2)
             note = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
@@ -881,33 +887,40 @@ class FreshQKVScene(StoryboardScene):
             for c in cells:
                 self.play(Transform(box, self.frame_of(c)), run_time=0.7 * step)
                 self.hold_until(self.time + 0.3 * step)
-        k = self.cue_with("normalised from")
+        k = self.cue_with("Summed")
         if k is not None and pres:
-            # "the sums the states were normalised from run from a to b long": the column
-            # before LN, cell by cell, ending on the longest
+            # "summed, the embeddings were a long": the first cell before LN (X^(0)'s sum);
+            # "the later sums run from b to c": the rest, cell by cell, ending on the longest
             self.hold_until_cue(k)
             if note is not None:
                 self.play(FadeOutPlace(note), run_time=0.4)
                 self.remove(*note.get_family())
                 self.stage.parts.remove(note)
                 note = None
-            point(col([r[4] for r in rows]))
-            hi = max(pres, key=lambda n: n.value)
-            walk(pres, self.when(k, "long.") - 0.6)
-            self.play(Transform(box, self.frame_of(hi)), run_time=0.5)
-        k = self.cue_with("first step")
+            point(pres[0])
+            later = pres[1:]
+            if later:
+                self.hold_until(self.when(k, "the later") - 0.2)
+                point(col(later))
+                hi = max(later, key=lambda n: n.value)
+                walk(later, self.cue_at(k + 1) - 0.8)
+                self.play(Transform(box, self.frame_of(hi)), run_time=0.5)
+        k = self.cue_with("centring step")
         if k is not None and std:
-            # "subtracting the mean and dividing by the spread makes each one 19.6 long": the
-            # step's column header, then its cells come in from the left, one per row
-            self.hold_until(self.when(k, "subtracting") - 0.3)
-            self.play(FadeIn(std_head, shift=0.1 * DOWN), Transform(box, self.frame_of(std_head)),
+            # "LayerNorm's centring step makes each one 19.6 long": said once, under the table:
+            # every sum minus its mean, divided by its spread, is sqrt(d_model) long
+            self.hold_until_cue(k)
+            d = int(v.shape.d_model)
+            fixed = VGroup(txt("LayerNorm's centring step (− mean, ÷ spread): every sum →", S,
+                               T.TEXT),
+                           Num(std[0], decimals=2, size=S, color=T.LN),
+                           txt(f"= √{d} long", S, T.LN)).arrange(RIGHT, buff=0.12)
+            fixed.move_to([0, foot_y, 0])
+            self.keep_inside(fixed)
+            self.play(FadeIn(fixed, shift=0.1 * UP), Transform(box, self.frame_of(fixed)),
                       run_time=0.8)
-            self.hold_until(self.when(k, "makes each") - 0.4)
-            self.play(LaggedStart(*[FadeIn(c, shift=0.45 * RIGHT) for c in std_cells],
-                                  lag_ratio=0.3),
-                      Transform(box, self.frame_of(col(std_cells))), run_time=2.2)
-            self.stage.parts += [std_head, *std_cells]
-            walk(std_cells, self.cue_at(k + 1) - 0.2)
+            self.stage.parts.append(fixed)
+            self.hold_until(self.cue_at(k + 1) - 0.2)
         k = self.cue_with("gain and bias")
         if k is not None:
             # "then its learned gain and bias ...: the states come out a to b long": the column
@@ -919,11 +932,11 @@ class FreshQKVScene(StoryboardScene):
             self.glide(box, lens[-1], self.when(k, "long.") - 0.1, 0.6)
         k = self.cue_with("cosine")
         if k is not None and cos:
-            # "the direction is not fixed": the numbers of each state; then "the cosine of each
+            # "the direction is not fixed": the numbers of each state; then "each state's cosine
             # state with the one before": a new column, cell by cell; then the query column
             self.hold_until_cue(k)
             point(col([r[1] for r in rows]))
-            walk([r[1] for r in rows], self.when(k, "the cosine") - 0.2)
+            walk([r[1] for r in rows], self.when(k, "cosine") - 0.2)
             self.play(FadeIn(cos_head, shift=0.1 * DOWN),
                       LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in cos_cells],
                                   lag_ratio=0.3),
@@ -931,10 +944,22 @@ class FreshQKVScene(StoryboardScene):
             self.stage.parts += [cos_head, *cos_cells]
             vals = sorted([c for c in cos_cells if isinstance(c, Num)], key=lambda n: n.value)
             self.glide(box, vals[0], self.when(k, "same direction") + 0.8, 0.7)
-            self.glide(box, vals[-1], self.when(k, ", and head") - 0.1, 0.7)
-            self.glide(box, VGroup(*[r[3] for r in rows[:-1]]), self.when(k, "changes with"),
-                       0.7)
-            walk([r[3] for r in rows[:-1]], self.cue_at(99) - 0.3)
+            self.glide(box, vals[-1], self.cue_at(k + 1) - 0.2, 0.7)
+        k = self.cue_with("new matrices")
+        if k is not None and qcos:
+            # "head 0's query is made from a new X by new matrices": the query column; "its
+            # cosine with the layer before's is only a to b": a new column, its lowest, highest
+            self.hold_until_cue(k)
+            point(VGroup(*[r[3] for r in rows[:-1]]))
+            self.hold_until(self.when(k, "and its cosine") - 0.2)
+            self.play(FadeIn(qcos_head, shift=0.1 * DOWN),
+                      LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in qcos_cells],
+                                  lag_ratio=0.3),
+                      Transform(box, self.frame_of(col(qcos_cells))), run_time=1.5)
+            self.stage.parts += [qcos_head, *qcos_cells]
+            vals = sorted([c for c in qcos_cells if isinstance(c, Num)], key=lambda n: n.value)
+            self.glide(box, vals[0], self.when(k, "only") + 0.6, 0.6)
+            self.glide(box, vals[-1], self.cue_at(99) - 0.3, 0.6)
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------

@@ -104,5 +104,6 @@ class Data(View):
     ln_input_lengths: list[float]
     std_lengths: list[float]
     cos_steps: list[float]
+    q_cos_steps: list[float]
     check: Check
     layers: list[Layer]
