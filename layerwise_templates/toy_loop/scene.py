@@ -555,8 +555,8 @@ class ToyLoopScene(StoryboardScene):
                 dims.append(cell)
         # a hypothetical, tagged as one. X is not part of it (with reuse X would still move,
         # by other steps): its later cells grey out, and a second line says so. The measured
-        # Q, K, V cells slide down out of their places first, then the copies slide in: no two
-        # sets of digits ever share a place
+        # Q, K, V cells leave their places first, then the copies slide in: no two sets of
+        # digits ever share a place
         hypo = VGroup(
             wrapped("if reused (hypothetical): layer 0's Q, K, V copied", 60,
                     T.TYPE.label, T.MUTED, max_width=7.0),
@@ -564,22 +564,20 @@ class ToyLoopScene(StoryboardScene):
                     max_width=7.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         hypo.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
         x_later = VGroup(*cells[0][1:])
-        drop = 0.35
-        self.play(*[cell.animate.shift(DOWN * drop).set_opacity(0) for cell in dims],
-                  x_later.animate.set_opacity(0.3), FadeInPlace(hypo),
-                  run_time=self.quick(0.1, 0.6))
+        self.play(*[FadeOutPlace(cell) for cell in dims], DimPlace(x_later, 0.3),
+                  FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
         self.play(*moves, run_time=self.quick(0.1, 0.9))
         self.busy(*copies)
         self.hold_until_cue(2)
         # "Instead": the copies slide home into layer 0's column (and go), then the measured
-        # cells slide back up into their places, and X's row comes back to full strength
+        # cells come back into their places, and X's row comes back to full strength
         home = [row[0] for row in cells[1:] for _ in row[1:]]
         self.play(*[c.animate.move_to(h) for c, h in zip(copies, home)],
                   FadeOutPlace(hypo), run_time=self.quick(0.1, 0.7))
         self.remove(*copies)
-        self.play(*[cell.animate.shift(UP * drop).set_opacity(1) for cell in dims],  # home
-                  x_later.animate.set_opacity(1), run_time=self.quick(0.1, 0.6))
+        self.play(*[FadeInPlace(cell) for cell in dims], DimPlace(x_later, 1 / 0.3),
+                  run_time=self.quick(0.1, 0.6))
         for i in range(len(layers)):
             self.emphasize(VGroup(*[row[i] for row in cells[1:]]),
                            run_time=self.pace(self.cue_at(3), len(layers), 0.6, 1.0))
