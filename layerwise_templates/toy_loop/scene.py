@@ -25,7 +25,7 @@ from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
-from scenes.motion import VectorPlane, WeightBlock, ghost, matvec
+from scenes.motion import VectorPlane, WeightBlock, matvec
 
 from .view import Data, Layer
 
@@ -105,6 +105,13 @@ class Stage:
     ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
     lengths: VGroup = field(default_factory=VGroup)   # |Δ^(l)| of each layer so far
     tag_layer: int | None = None           # the layer the "layer l reads X^(l)" tag names
+
+
+def dim(m, factor: float) -> DimPlace:
+    """DimPlace from the mobject's present opacity (DimPlace itself starts from 0: a blink)."""
+    a = DimPlace(m, factor)
+    a.start = 1.0
+    return a
 
 
 def grid_of(vec, color) -> NumberGrid:
@@ -242,7 +249,7 @@ class ToyLoopScene(StoryboardScene):
         for c in "qkv":
             a = self.shown.pop(f"p{c}", None)
             if a is not None:
-                anims += [ghost(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
+                anims += [dim(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
                 self.stage.ghosts.append(VGroup(a[0]))
         if anims:
             self.play(*anims, run_time=self.quick(0.1, 0.6))
@@ -281,7 +288,7 @@ class ToyLoopScene(StoryboardScene):
         arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
         anims = [GrowArrow(arrow[0]), *[FadeInPlace(m) for m in arrow[1:]]]
         if old is not None:
-            anims.append(ghost(old[0], GHOST))
+            anims.append(dim(old[0], GHOST))
             anims += [FadeOutPlace(m) for m in old[1:]]
             self.stage.ghosts.append(VGroup(old[0]))
             self.shown.pop(f"p{key}")
@@ -522,12 +529,12 @@ class ToyLoopScene(StoryboardScene):
         self.drop("cursor", "w", "q", "k", "v", "upd", "x", "note", "layer")
         # the table covers every layer: the plane's last Q, K, V, the ghosts and the lengths
         # dim with the code's exit (X's arrow stays: it is what carries over)
-        dim = [ghost(m, GHOST) for c in "qkv" if f"p{c}" in self.shown
-               for m in self.shown[f"p{c}"]] + [ghost(g, 0.5) for g in self.stage.ghosts] \
-            + ([ghost(self.stage.lengths, 0.3)] if len(self.stage.lengths) else [])
+        faint = [dim(m, GHOST) for c in "qkv" if f"p{c}" in self.shown
+                 for m in self.shown[f"p{c}"]] + [dim(g, 0.5) for g in self.stage.ghosts] \
+            + ([dim(self.stage.lengths, 0.3)] if len(self.stage.lengths) else [])
         out = [FadeOutPlace(self.code)] if self.code in self.mobjects else []
-        if dim or out:
-            self.play(*out, *dim, run_time=self.quick(0.05, 0.5))
+        if faint or out:
+            self.play(*out, *faint, run_time=self.quick(0.05, 0.5))
         self.remove(self.code)
         keys = [("x_in", "X", T.X), ("q", "Q", T.Q), ("k", "K", T.K), ("v", "V", T.V)]
         cells = [[grid_of(getattr(self.v.layers[i], k), c) for i in range(len(layers))]
@@ -564,7 +571,7 @@ class ToyLoopScene(StoryboardScene):
                     max_width=7.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         hypo.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
         x_later = VGroup(*cells[0][1:])
-        self.play(*[FadeOutPlace(cell) for cell in dims], DimPlace(x_later, 0.3),
+        self.play(*[FadeOutPlace(cell) for cell in dims], dim(x_later, 0.3),
                   FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
         self.play(*moves, run_time=self.quick(0.1, 0.9))
@@ -576,7 +583,7 @@ class ToyLoopScene(StoryboardScene):
         self.play(*[c.animate.move_to(h) for c, h in zip(copies, home)],
                   FadeOutPlace(hypo), run_time=self.quick(0.1, 0.7))
         self.remove(*copies)
-        self.play(*[FadeInPlace(cell) for cell in dims], DimPlace(x_later, 1 / 0.3),
+        self.play(*[FadeInPlace(cell) for cell in dims], dim(x_later, 1 / 0.3),
                   run_time=self.quick(0.1, 0.6))
         for i in range(len(layers)):
             self.emphasize(VGroup(*[row[i] for row in cells[1:]]),
@@ -600,7 +607,7 @@ class ToyLoopScene(StoryboardScene):
         # are pointed at
         back = [self.shown[key] for key in ("pq", "pk", "pv") if key in self.shown]
         if back:
-            self.play(*[DimPlace(m, 1 / GHOST) for m in back], run_time=self.quick(0.05, 0.4))
+            self.play(*[dim(m, 1 / GHOST) for m in back], run_time=self.quick(0.05, 0.4))
         qk = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
         if qk:
             self.emphasize(*qk)
