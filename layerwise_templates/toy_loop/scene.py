@@ -25,7 +25,7 @@ from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
-from scenes.motion import VectorPlane, WeightBlock, ghost, matvec
+from scenes.motion import VectorPlane, WeightBlock, matvec
 
 from .view import Data, Layer
 
@@ -105,6 +105,13 @@ class Stage:
     ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
     lengths: VGroup = field(default_factory=VGroup)   # |Δ^(l)| of each layer so far
     tag_layer: int | None = None           # the layer the "layer l reads X^(l)" tag names
+
+
+def dim(m, factor: float) -> DimPlace:
+    """DimPlace from the mobject's present opacity (DimPlace itself starts from 0: a blink)."""
+    a = DimPlace(m, factor)
+    a.start = 1.0
+    return a
 
 
 def grid_of(vec, color) -> NumberGrid:
@@ -242,7 +249,7 @@ class ToyLoopScene(StoryboardScene):
         for c in "qkv":
             a = self.shown.pop(f"p{c}", None)
             if a is not None:
-                anims += [ghost(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
+                anims += [dim(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
                 self.stage.ghosts.append(VGroup(a[0]))
         if anims:
             self.play(*anims, run_time=self.quick(0.1, 0.6))
@@ -281,7 +288,7 @@ class ToyLoopScene(StoryboardScene):
         arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
         anims = [GrowArrow(arrow[0]), *[FadeInPlace(m) for m in arrow[1:]]]
         if old is not None:
-            anims.append(ghost(old[0], GHOST))
+            anims.append(dim(old[0], GHOST))
             anims += [FadeOutPlace(m) for m in old[1:]]
             self.stage.ghosts.append(VGroup(old[0]))
             self.shown.pop(f"p{key}")
@@ -289,8 +296,12 @@ class ToyLoopScene(StoryboardScene):
         anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7))
         if l == 0 and key == "q" and W.as_numbers:
-            # "X zero, 1 and 0, ... picks out its top row" (the beat's expect pins X^(0))
-            self.busy(VGroup(*W.nums[:len(lay["x_in"])]), result)
+            # "That picks out its top row" (its own sentence; the beat's expect pins X^(0) =
+            # [1, 0]): W_Q's top row flashes, then the result it became
+            if len(self.beat.get("cues") or []) > 1:
+                self.hold_until_cue(1)
+            self.emphasize(VGroup(*W.nums[:len(lay["x_in"])]))
+            self.emphasize(result)
         else:
             self.busy(result, arrow)
 
@@ -343,13 +354,22 @@ class ToyLoopScene(StoryboardScene):
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
         v_row = self.shown.pop("v", None)
-        step_row = self.row(f"{T.X_l(l, 'Δ')} = 0.1 {T.X_l(l, 'V')} =", src.update, T.V, 1)
+        # Δ = 0.1 × [V's numbers, moved here whole] = [Δ's numbers]: V keeps its identity
+        lab = math(f"{T.X_l(l, 'Δ')} = 0.1 ×", MATH_LABEL, T.V)
+        v_grid = grid_of(src.v, T.V)
+        eq = math("=", MATH_LABEL, T.V)
+        d_grid = grid_of(src.update, T.V)
+        line = VGroup(lab, v_grid, eq, d_grid).arrange(RIGHT, buff=T.BUFF)
+        line.move_to(self.panel_top + DOWN * 0.6, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
+        step_row = VGroup(lab, d_grid, v_grid, eq)
         if v_row is not None:
-            self.remove(v_row)
-            self.play(ReplacementTransform(v_row, step_row),
-                      run_time=self.quick(0.12, 0.9 if l == 0 else 0.6))
+            self.play(ReplacementTransform(v_row[1], v_grid), FadeOutPlace(v_row[0]),
+                      run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
+            self.play(FadeInPlace(VGroup(lab, eq, d_grid)),
+                      run_time=self.quick(0.1, 0.6 if l == 0 else 0.4))
         else:
             self.play(FadeInPlace(step_row), run_time=self.quick(0.1, 0.6))
+        self.add(step_row)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
                            src.x_out, T.X, 2)
         flying = []
@@ -388,34 +408,26 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
             self.hold_until_cue(3)
-            # the convention, large and centred while it is spoken, then it shrinks into the
-            # layer tag above the plane (which keeps "reads X^(l) → writes X^(l+1)")
+            # the convention, large while it is spoken
             rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
                         RULE_SIZE, T.TEXT)
-            # on a card in the empty band under the code's Q, K, V line, right of the boxed
-            # update line and left of the plane's vertical axis (clear of the arrows, their
-            # labels and the numbers), then the card goes and the rule itself moves up into
-            # the header, where "l" becomes 0
-            lines, buff = self.data["lines"], 0.1
-            left = self.code_lines[lines["update"] - 1].get_right()[0] + 0.45
-            right = self.plane.p((0, 0))[0] - 0.15
-            top = self.code_lines[lines["qkv"] - 1].get_bottom()[1] - 0.08
-            bottom = self.shown["x"].get_top()[1] + 0.05
+            # on a card over the code's first lines (the seed and X^(0), not needed while it is
+            # spoken), left of the plane and clear of it; it goes where it stands (the header
+            # above the plane keeps layer 0's instance of the rule)
+            buff = 0.1
+            left = self.code.get_left()[0] - buff
+            right = self.plane.get_left()[0] - 0.25
+            top = self.code.get_top()[1] + buff
             if rule.width > right - left - 2 * buff:
                 rule.scale_to_fit_width(right - left - 2 * buff)
-            if rule.height > top - bottom - 2 * buff:
-                rule.scale_to_fit_height(top - bottom - 2 * buff)
             back = BackgroundRectangle(rule, color=T.BACKGROUND, fill_opacity=0.95, buff=buff)
             card = VGroup(back, rule)
-            card.move_to([right - card.width / 2, top - card.height / 2, 0])
+            card.move_to([left + card.width / 2, top - card.height / 2, 0])
             self.play(FadeInPlace(card), run_time=self.quick(0.1, 0.5))
             self.emphasize(rule)
             self.hold_until_cue(4)
             tag = self.shown["layer"]
-            self.play(rule.animate.match_height(tag).move_to(tag), FadeOutPlace(back),
-                      tag.animate.set_opacity(0), run_time=self.quick(0.1, 0.9))
-            self.play(FadeOutPlace(rule), tag.animate.set_opacity(1),
-                      run_time=self.quick(0.05, 0.4))
+            self.play(FadeOutPlace(card), run_time=self.quick(0.1, 0.5))
             self.remove(rule, back, card)
             self.emphasize(tag)
             self.emphasize(self.stage.x_arrow)
@@ -465,7 +477,7 @@ class ToyLoopScene(StoryboardScene):
         bar_len = z["bar"] * plane.units * k
         bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=3)
         bar_text = Num(float(src.zoom.bar), src.zoom.bar.path, digits, T.TYPE.label, T.TEXT)
-        bar_text = VGroup(txt("length", T.TYPE.label, T.TEXT), bar_text) \
+        bar_text = VGroup(txt("scale", T.TYPE.label, T.TEXT), bar_text) \
             .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
         scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08, aligned_edge=LEFT))
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
@@ -475,7 +487,12 @@ class ToyLoopScene(StoryboardScene):
         self.wait(f * 1.0)                 # the whole close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
         entry = self.length_entry(src)
-        self.play(ReplacementTransform(length, entry), run_time=f * self.quick(0.05, 0.7))
+        anims = [ReplacementTransform(length, entry)]
+        if l == 0:      # what |Δ| is, said once in words beside the table's first column
+            word = txt("length", T.TYPE.label, T.V).next_to(entry[0], LEFT, buff=0.25)
+            anims.append(FadeInPlace(word))
+            self.stage.lengths.add(word)
+        self.play(*anims, run_time=f * self.quick(0.05, 0.7))
         self.stage.lengths.add(entry)
         self.add(self.stage.lengths)
         # (at home size the step is a few pixels: no trail is left there, so X's tip stays
@@ -512,12 +529,12 @@ class ToyLoopScene(StoryboardScene):
         self.drop("cursor", "w", "q", "k", "v", "upd", "x", "note", "layer")
         # the table covers every layer: the plane's last Q, K, V, the ghosts and the lengths
         # dim with the code's exit (X's arrow stays: it is what carries over)
-        dim = [ghost(m, GHOST) for c in "qkv" if f"p{c}" in self.shown
-               for m in self.shown[f"p{c}"]] + [ghost(g, 0.5) for g in self.stage.ghosts] \
-            + ([ghost(self.stage.lengths, 0.3)] if len(self.stage.lengths) else [])
+        faint = [dim(m, GHOST) for c in "qkv" if f"p{c}" in self.shown
+                 for m in self.shown[f"p{c}"]] + [dim(g, 0.5) for g in self.stage.ghosts] \
+            + ([dim(self.stage.lengths, 0.3)] if len(self.stage.lengths) else [])
         out = [FadeOutPlace(self.code)] if self.code in self.mobjects else []
-        if dim or out:
-            self.play(*out, *dim, run_time=self.quick(0.05, 0.5))
+        if faint or out:
+            self.play(*out, *faint, run_time=self.quick(0.05, 0.5))
         self.remove(self.code)
         keys = [("x_in", "X", T.X), ("q", "Q", T.Q), ("k", "K", T.K), ("v", "V", T.V)]
         cells = [[grid_of(getattr(self.v.layers[i], k), c) for i in range(len(layers))]
@@ -543,28 +560,31 @@ class ToyLoopScene(StoryboardScene):
             for cell in row[1:]:
                 copies.append(row[0].copy())
                 dims.append(cell)
-        # a hypothetical, tagged as one. X's row stays as measured (with reuse X would still
-        # move); the copies take the cells' places whole (the cells step out, so no two
-        # brackets sit on each other), and are struck through only on "Instead"
-        hypo = wrapped("if reused (hypothetical): layer 0's Q, K, V copied", 60,
-                       T.TYPE.label, T.MUTED, max_width=7.0)
+        # a hypothetical, tagged as one. X is not part of it (with reuse X would still move,
+        # by other steps): its later cells grey out, and a second line says so. The measured
+        # Q, K, V cells leave their places first, then the copies slide in: no two sets of
+        # digits ever share a place
+        hypo = VGroup(
+            wrapped("if reused (hypothetical): layer 0's Q, K, V copied", 60,
+                    T.TYPE.label, T.MUTED, max_width=7.0),
+            wrapped("X: not part of the hypothetical", 60, T.TYPE.label, T.MUTED,
+                    max_width=7.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         hypo.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
+        x_later = VGroup(*cells[0][1:])
+        self.play(*[FadeOutPlace(cell) for cell in dims], dim(x_later, 0.3),
+                  FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
-        self.play(*moves, *[FadeOutPlace(cell) for cell in dims],
-                  FadeInPlace(hypo), run_time=self.quick(0.1, 1.2))
+        self.play(*moves, run_time=self.quick(0.1, 0.9))
         self.busy(*copies)
         self.hold_until_cue(2)
-        crosses = VGroup(*[Line(c.get_corner(DOWN + LEFT), c.get_corner(UP + RIGHT),
-                                color=T.MUTED, stroke_width=3) for c in copies])
-        self.play(FadeInPlace(crosses), run_time=self.quick(0.05, 0.4))
-        self.wait(self.quick(0.05, 0.4))
-        # the copies slide home into layer 0's column; the measured cells step back in
+        # "Instead": the copies slide home into layer 0's column (and go), then the measured
+        # cells come back into their places, and X's row comes back to full strength
         home = [row[0] for row in cells[1:] for _ in row[1:]]
-        self.play(*[c.animate.move_to(h).set_opacity(0) for c, h in zip(copies, home)],
-                  FadeOutPlace(crosses), FadeOutPlace(hypo),
-                  *[FadeInPlace(cell) for cell in dims],
-                  run_time=self.quick(0.1, 0.8))
+        self.play(*[c.animate.move_to(h) for c, h in zip(copies, home)],
+                  FadeOutPlace(hypo), run_time=self.quick(0.1, 0.7))
         self.remove(*copies)
+        self.play(*[FadeInPlace(cell) for cell in dims], dim(x_later, 1 / 0.3),
+                  run_time=self.quick(0.1, 0.6))
         for i in range(len(layers)):
             self.emphasize(VGroup(*[row[i] for row in cells[1:]]),
                            run_time=self.pace(self.cue_at(3), len(layers), 0.6, 1.0))
@@ -587,7 +607,7 @@ class ToyLoopScene(StoryboardScene):
         # are pointed at
         back = [self.shown[key] for key in ("pq", "pk", "pv") if key in self.shown]
         if back:
-            self.play(*[DimPlace(m, 1 / GHOST) for m in back], run_time=self.quick(0.05, 0.4))
+            self.play(*[dim(m, 1 / GHOST) for m in back], run_time=self.quick(0.05, 0.4))
         qk = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
         if qk:
             self.emphasize(*qk)
