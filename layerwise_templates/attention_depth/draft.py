@@ -52,8 +52,8 @@ def build(c: Context) -> Draft:
             f"A thicker arc means more attention. ")
     # the model's kind, said once: an encoder's arcs also reach the tokens after the word
     if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
-        text += (f"{t.spec.display or t.spec.name} is a bidirectional encoder: {said} also "
-                 f"looks at the tokens after it. ")
+        text += (f"{t.spec.display or t.spec.name} reads both ways: {said} also "
+                 f"looks ahead. ")
     elif t.spec.kind == "decoder":
         text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only the tokens "
                  f"before it. ")

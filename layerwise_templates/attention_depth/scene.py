@@ -12,7 +12,7 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                appear; the heaviest word and [CLS] are pointed at; the chart's first bar
 - `depth`      layers 1, 2, ...: one per narration sentence, the arcs morph to the next row and
                the chart grows a bar
-- `why`        the arcs dim; layer 1's own W_Q^(1), W_K^(1) as a block: an X^(0) chip moves into
+- `why`        the arcs go back to layer 0's row and dim (a ghost); layer 1's own W_Q^(1), W_K^(1) as a block: an X^(0) chip moves into
                it and the arcs re-form from its output (that row); then an X^(1) chip, the
                model's row; a three-bar panel compares the shares (layer 0, layer 1 fed X^(0),
                fed X^(1))
@@ -22,7 +22,8 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
                a dashed line at the head-average; each head's previous-token score as a bar
                against a dashed "spread evenly" line (1 / number of tokens); the three heaviest
-               heads' numbers boxed
+               heads' numbers boxed; every score bar under twice that line; "not position:
+               queries and keys made fresh from X^(l)" below
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -433,6 +434,12 @@ class AttentionDepthScene(StoryboardScene):
         self.play(*[a.animate(rate_func=there_and_back).set_stroke(T.HIGHLIGHT) for a in arcs],
                   run_time=run_time)
 
+    def glow(self, *bars, run_time: float) -> None:
+        """Bars light up and settle back (a box round a column of bars would cut its header
+        and the numbers beside it)."""
+        self.play(*[b.animate(rate_func=there_and_back).set_fill(T.HIGHLIGHT) for b in bars],
+                  run_time=run_time)
+
     # --- beats -----------------------------------------------------------------------------
     def beat_arcs(self, beat) -> None:
         v, st = self.v, self.st
@@ -455,7 +462,8 @@ class AttentionDepthScene(StoryboardScene):
         self.fill_to(self.mark(1, n), [
             (2, lambda t: self.play(FadeInPlace(st.note), run_time=t)),
         ])
-        # "a bidirectional encoder, so bank also looks ahead": the arcs to the tokens after it
+        # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it flash,
+        # their tokens boxed
         kept = [j for j in st.xs if j not in v.focus.values]
         ahead = [a for j, a in zip(kept, st.arcs) if j > max(v.focus.values)]
         ahead_labels = [st.label[j] for j in kept if j > max(v.focus.values)]
@@ -775,11 +783,9 @@ class AttentionDepthScene(StoryboardScene):
                      math(sup("X", int(d.layer)), X_SIZE, T.X))
         why.move_to([0, bottom - 0.85, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         self.fill_to(None, [
-            (2, lambda t: self.emphasize(VGroup(*[g.sbar for g in listed]), buff=0.08,
-                                         run_time=t)),
+            (2, lambda t: self.glow(*[g.sbar for g in listed], run_time=t)),
             (2, lambda t: self.play(FadeInPlace(why), run_time=t)),
-            (1, lambda t: self.emphasize(VGroup(*[rows[h].bar for h in top3]), buff=BOX,
-                                         run_time=t)),
+            (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
         ])
         st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab, why]
 
