@@ -126,17 +126,28 @@ def test_narration_quotes_the_plan(built):
     l0 = d["layers"][0]
     assert (f"The arcs to {l0['top_word']['token']} and to the start token, CLS, nearly tie: "
             f"{fmt(l0['top_word']['weight'])} and {fmt(l0['on_special'][0])}") in said["arcs"]
-    assert "bidirectional encoder" in said["arcs"]
+    assert said["arcs"].startswith("Layer 0 reads X of layer 0;")
+    assert "reads both ways: bank also looks ahead" in said["arcs"]
     for l in range(1, 6):
         assert f"Layer {l}: " in said["depth"] and fmt(d['layers'][l]['sink']) in said["depth"]
     t = d["tie"]
-    assert (f"Layer {d['layers'][0]['layer']} itself put {fmt(t['layer0_sink'])} of the row on "
+    assert (f"Layer {d['layers'][0]['layer']} itself put {fmt(t['layer0_sink'])} on "
             f"CLS and SEP") in said["why"]
-    assert f"fed that same old X, put {fmt(t['old_sink'])}: no higher" in said["why"]
+    assert f"fed that same X, put {fmt(t['old_sink'])}: no higher" in said["why"]
     assert f"as the model does: {fmt(t['new_sink'])}" in said["why"]
     mx = d["sink"]["max"]
     assert f"peaks at layer {mx['layer']}: {fmt(mx['value'])} of bank's row" in said["sink"]
     assert "not a measurement" in said["sink"]
-    assert "previous-token head looks mostly one token back" in said["deep_heads"]
+    dp = d["deep"]
+    assert "previous-token score: the mean weight each token gives the one before it" \
+        in said["deep_heads"]
+    assert (f"spread evenly over {dp['n_tokens']} tokens: {fmt(dp['uniform'])}"
+            in said["deep_heads"])
+    assert dp["n_tokens"] * dp["uniform"] == pytest.approx(1)
+    # the ending: every head under twice even spread, and the chapter's answer
+    assert max(dp["prev_token"]) < 2 * dp["uniform"]
+    assert "Every head stays under twice that" in said["deep_heads"]
+    assert "weak previous-token heads" not in said["deep_heads"]
+    assert said["deep_heads"].endswith("made fresh from a changed X pull them to river.")
     assert "No other head" not in " ".join(said.values())
     assert not re.search(r"\{|\}", " ".join(said.values()))

@@ -46,13 +46,14 @@ def build(c: Context) -> Draft:
     several = (f" {said} is {len(pos)} tokens here; their rows are averaged."
                if len(pos) > 1 else "")
     tie = abs(ratio - 1) < 0.1
-    text = (f"Here is the attention row of {said} at layer {{data.layers[0].layer}}, drawn as arcs: "
+    text = (f"Layer {{data.layers[0].layer}} reads X of layer {{data.layers[0].layer}}; here "
+            f"is the attention row of {said} there, drawn as arcs: "
             f"the head-average, the mean of the rows of its {{data.n_heads}} heads.{several} "
             f"A thicker arc means more attention. ")
     # the model's kind, said once: an encoder's arcs also reach the tokens after the word
     if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
-        text += (f"{t.spec.display or t.spec.name} is a bidirectional encoder: {said} also "
-                 f"looks at the tokens after it. ")
+        text += (f"{t.spec.display or t.spec.name} reads both ways: {said} also "
+                 f"looks ahead. ")
     elif t.spec.kind == "decoder":
         text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only the tokens "
                  f"before it. ")
@@ -158,22 +159,24 @@ def build(c: Context) -> Draft:
             f"{{data.deep.target.weight:.2f}}: the mean of {{data.n_heads}} heads. "
             f"Split by head, heads {heads_s} give it {weights_s}.")
     claims = [f"data.deep.target.pos == {target}"]
-    if all(prev[h] < 0.25 for h in top):
-        where = (f"{quoted(t.tokens[target])} is the token before {said}, yet these"
-                 if target == pos[0] - 1 else "These")
-        text += (" A previous-token head looks mostly one token back; its score is the mean "
-                 "weight each token gives the one before it."
-                 f" {where} score only {prev_s}; spread evenly: "
-                 "{data.deep.uniform:.2f}. "
-                 "In this sentence, they are weak previous-token heads.")
-        claims.append(f"data.deep.top3[0:{n}].prev_token < 0.25")
+    # a previous-token score against attention spread evenly (1 / number of tokens): when no
+    # head reaches twice that, position does not explain the pull; the chapter's answer does
+    before = (f"; {quoted(t.tokens[target])} is just before {said}"
+              if target == pos[0] - 1 else "")
+    text += (" A head's previous-token score: the mean weight each token gives the one before "
+             f"it{before}. These heads score {prev_s}; spread evenly over "
+             "{data.deep.n_tokens} tokens: {data.deep.uniform:.2f}.")
+    if max(prev) * len(t.tokens) < 2:
+        text += (" Every head stays under twice that: not position, but queries and keys made "
+                 f"fresh from a changed X pull them to {quoted(t.tokens[target])}.")
+        claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
     else:
-        text += (" A previous-token head looks mostly one token back; its score is the mean "
-                 f"weight each token gives the one before it. Theirs are {prev_s}.")
+        text += (" Queries and keys made fresh from a changed X pull them to "
+                 f"{quoted(t.tokens[target])}.")
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: {word}'s weight on "
-        f"'{{data.deep.target.token}}', and each head's previous-token score.",
+        f"'{{data.deep.target.token}}'; is it position?",
         text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "

@@ -12,7 +12,7 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                appear; the heaviest word and [CLS] are pointed at; the chart's first bar
 - `depth`      layers 1, 2, ...: one per narration sentence, the arcs morph to the next row and
                the chart grows a bar
-- `why`        the arcs dim; layer 1's own W_Q^(1), W_K^(1) as a block: an X^(0) chip moves into
+- `why`        the arcs go back to layer 0's row and dim (a ghost); layer 1's own W_Q^(1), W_K^(1) as a block: an X^(0) chip moves into
                it and the arcs re-form from its output (that row); then an X^(1) chip, the
                model's row; a three-bar panel compares the shares (layer 0, layer 1 fed X^(0),
                fed X^(1))
@@ -22,7 +22,8 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
                a dashed line at the head-average; each head's previous-token score as a bar
                against a dashed "spread evenly" line (1 / number of tokens); the three heaviest
-               heads' numbers boxed
+               heads' numbers boxed; every score bar under twice that line; "not position:
+               queries and keys made fresh from X^(l)" below
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -37,6 +38,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, ArcBetweenPoin
                    DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, Rectangle,
                    ReplacementTransform, RoundedRectangle, Transform, SurroundingRectangle, VGroup,
                    VectorizedPoint, WHITE, Write, interpolate_color)
+from manim.utils.rate_functions import smooth, squish_rate_func, there_and_back
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -67,6 +69,8 @@ TOP_Y = 2.6                 # the counter's row
 ELLIPSIS = "…"
 BLANK = "␣"                 # a token of spaces only (SmolLM2's " " before a digit)
 BLOCK_AT = (-2.4, 0.75)     # the fair test's matrix block, above the arcs
+BOX = 0.12                  # a highlight's margin round a number (clear of its digits)
+X_SIZE = 34                 # X^(l) in a label: as tall as the words beside it
 
 
 def as_written(token: str) -> str:
@@ -86,11 +90,13 @@ def shade(i: int):
 
 
 def roll(old, new) -> list:
-    """A number (or a group of them) changes: the old one rolls up and out, the new one up
-    and in, so digits never morph into each other."""
-    out = [old.animate.shift(UP * ROLL).set_opacity(0)] if old.has_points() or \
-        old.family_members_with_points() else []
-    return out + ([FadeIn(new, shift=UP * ROLL)] if new.family_members_with_points() else [])
+    """A number (or a group of them) changes: the old one rolls up and out, then the new one
+    up and in (never both at once), so digits neither morph nor sit on each other."""
+    first, second = squish_rate_func(smooth, 0, 0.45), squish_rate_func(smooth, 0.55, 1)
+    out = [old.animate(rate_func=first).shift(UP * ROLL).set_opacity(0)] if old.has_points() \
+        or old.family_members_with_points() else []
+    return out + ([FadeIn(new, shift=UP * ROLL, rate_func=second)]
+                  if new.family_members_with_points() else [])
 
 
 @dataclass
@@ -211,7 +217,7 @@ class AttentionDepthScene(StoryboardScene):
     def counter(self, layer, state: int | None = None) -> VGroup:
         s = int(layer) if state is None else state
         g = inline(txt("layer", T.TYPE.body), Num(layer, decimals=0, size=T.TYPE.body),
-                   txt("· reads", T.TYPE.body), math(sup("X", s), T.TYPE.math))
+                   txt("· reads", T.TYPE.body), math(sup("X", s), X_SIZE, T.X))
         return g.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
 
     def note(self) -> VGroup:
@@ -393,8 +399,8 @@ class AttentionDepthScene(StoryboardScene):
         and `then(run_time, extra)` re-forms the arcs as it lands."""
         c = self.chip(state, box)
         self.play(FadeInPlace(c), run_time=0.25 * t)
-        self.play(c.animate.move_to(box).scale(0.5).set_opacity(0),
-                  box.animate.set_stroke(T.X), run_time=0.3 * t)
+        self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=0.18 * t)
+        self.play(c.animate.set_opacity(0), box.animate.set_stroke(T.X), run_time=0.12 * t)
         self.remove(c)
         fx = self.focus_x()
         arc_top = max(m.get_top()[1] for m in self.st.label.values()) + 0.08
@@ -422,6 +428,18 @@ class AttentionDepthScene(StoryboardScene):
     def at_cue(self, i: int, n: int) -> None:
         self.hold_until(self.mark(i, n))
 
+    def flash(self, *arcs, run_time: float) -> None:
+        """Arcs light up and settle back: 'these' for arcs (a box round a curve would cut
+        the tokens and numbers under it)."""
+        self.play(*[a.animate(rate_func=there_and_back).set_stroke(T.HIGHLIGHT) for a in arcs],
+                  run_time=run_time)
+
+    def glow(self, *bars, run_time: float) -> None:
+        """Bars light up and settle back (a box round a column of bars would cut its header
+        and the numbers beside it)."""
+        self.play(*[b.animate(rate_func=there_and_back).set_fill(T.HIGHLIGHT) for b in bars],
+                  run_time=run_time)
+
     # --- beats -----------------------------------------------------------------------------
     def beat_arcs(self, beat) -> None:
         v, st = self.v, self.st
@@ -444,20 +462,23 @@ class AttentionDepthScene(StoryboardScene):
         self.fill_to(self.mark(1, n), [
             (2, lambda t: self.play(FadeInPlace(st.note), run_time=t)),
         ])
-        # "a bidirectional encoder, so bank also looks ahead": the arcs to the tokens after it
+        # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it flash,
+        # their tokens boxed
         kept = [j for j in st.xs if j not in v.focus.values]
         ahead = [a for j, a in zip(kept, st.arcs) if j > max(v.focus.values)]
         ahead_labels = [st.label[j] for j in kept if j > max(v.focus.values)]
         self.fill_to(self.mark(2, n), [
-            (2, lambda t: self.emphasize(*ahead, *ahead_labels, run_time=t) if ahead
-             else self.wait(t)),
+            (2, lambda t: self.emphasize(
+                *ahead_labels, buff=BOX, run_time=t,
+                extra=[a.animate(rate_func=there_and_back).set_stroke(T.HIGHLIGHT)
+                       for a in ahead]) if ahead else self.wait(t)),
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums],
                                                 lag_ratio=0.1), run_time=t)),
         ])
         word, cls = int(lay.top_word.pos), int(v.special[0])
         thick = [st.arcs[list(j for j in st.xs if j not in v.focus.values).index(k)]
                  for k in (word, cls) if k in st.xs]
-        steps = [(1, lambda t: self.emphasize(*thick, run_time=t))]
+        steps = [(1, lambda t: self.flash(*thick, run_time=t))]
         if word in st.xs:
             steps.append((1, lambda t: self.point_at(self.num_at(st.nums, word), run_time=t)))
         if cls in st.xs:
@@ -499,7 +520,8 @@ class AttentionDepthScene(StoryboardScene):
                 self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
                                 bar=True)
             if l in self.labelled:
-                self.emphasize(self.st.bars[l].parts, run_time=0.7)
+                self.emphasize(VGroup(self.st.bars[l].parts, self.st.bars[l].val),
+                               buff=BOX, run_time=0.7)
         # "... and some goes back to the words": the last layer's heaviest word
         word = int(v.layers[L - 1].top_word.pos)
         self.fill_to(None, [
@@ -540,7 +562,7 @@ class AttentionDepthScene(StoryboardScene):
             name = inline(txt("layer", LAB), Num(layer, decimals=0, size=LAB))
             lab = VGroup(name)
             if state is not None:
-                lab.add(inline(txt("fed", LAB), math(sup("X", state), T.TYPE.math_label, T.X)))
+                lab.add(inline(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
             else:
                 lab.add(txt("(model)", LAB))
             lab.arrange(DOWN, buff=0.06).next_to([x, base_y, 0], DOWN, buff=0.12)
@@ -559,10 +581,15 @@ class AttentionDepthScene(StoryboardScene):
         def feed(state, row, t):
             self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt))
 
+        # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
+        # the old header leaves before the new one comes
+        def ghost(t):
+            self.show_row(v.layers[0].row, VGroup(), 0.6 * t, extra=[FadeOutPlace(VGroup(*fade))])
+            self.play(st.arcs.animate.set_stroke(opacity=0.12), st.nums.animate.set_opacity(0.2),
+                      run_time=0.4 * t)
+
         self.fill_to(self.mark(1, n), [
-            (2, lambda t: self.play(FadeOutPlace(VGroup(*fade, st.counter)),
-                                    st.arcs.animate.set_stroke(opacity=0.12),
-                                    st.nums.animate.set_opacity(0.2), run_time=t)),
+            (3, ghost),
             (1, lambda t: self.play(FadeInPlace(header), run_time=t)),
         ])
         st.counter = VGroup()
@@ -585,7 +612,7 @@ class AttentionDepthScene(StoryboardScene):
         ])
         self.fill_to(None, [
             (1, lambda t: self.emphasize(box, run_time=t)),
-            (1, lambda t: self.emphasize(cols[1][0], cols[2][0], run_time=t)),
+            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=BOX, run_time=t)),
         ])
         for b in list(st.bars):
             del st.bars[b]
@@ -623,7 +650,8 @@ class AttentionDepthScene(StoryboardScene):
         reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         reading.next_to(st.note, DOWN, buff=0.3).align_to(st.note, LEFT)
         self.fill_to(self.mark(1, n), [
-            (1, lambda t: self.emphasize(st.bars[hi].parts, run_time=t)),
+            (1, lambda t: self.emphasize(VGroup(st.bars[hi].parts, st.bars[hi].val), buff=BOX,
+                                         run_time=t)),
         ])
         self.fill_to(None, [
             (2, lambda t: self.play(FadeInPlace(reading), run_time=t)),
@@ -646,7 +674,7 @@ class AttentionDepthScene(StoryboardScene):
         # number pointed at
         self.fill_to(self.mark(1, n), [
             (2, lambda t: self.show_layer(int(d.layer), t)),
-            (1, lambda t: self.emphasize(dict(zip(kept, st.arcs))[tgt], run_time=t)
+            (1, lambda t: self.flash(dict(zip(kept, st.arcs))[tgt], run_time=t)
              if tgt in st.xs else self.wait(t)),
             (1, lambda t: self.point_at(self.num_at(st.nums, tgt), run_time=t)
              if tgt in st.xs else self.wait(t)),
@@ -702,7 +730,8 @@ class AttentionDepthScene(StoryboardScene):
         mean_lab.next_to([mx, bottom, 0], DOWN, buff=0.1)
         even_line = DashedLine([ux, top + pitch / 2, 0], [ux, bottom, 0], color=T.TEXT,
                                stroke_width=2.5, dash_length=0.08)
-        even_lab = inline(txt("spread evenly:", S), Num(d.uniform, decimals=2, size=S))
+        even_lab = inline(txt("spread evenly, 1 /", S), Num(d.n_tokens, decimals=0, size=S),
+                          txt("=", S), Num(d.uniform, decimals=2, size=S))
         even_lab.next_to([ux, bottom, 0], DOWN, buff=0.1)
         top3 = [int(t.head) for t in d.top3]
         # what leaves: everything of the arc diagram but the river arc's number
@@ -711,16 +740,19 @@ class AttentionDepthScene(StoryboardScene):
             self.add(river_num)
         old = [m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs, st.counter) if m]
         old += list(st.bars.values())
-        boxes = VGroup(*[SurroundingRectangle(rows[h].val, color=T.HIGHLIGHT, buff=0.05,
-                                              stroke_width=2.5) for h in top3])
+        def row_box(m):                 # round a number, no taller than its row
+            return Rectangle(width=m.width + 2 * BOX, height=pitch * 0.92, color=T.HIGHLIGHT,
+                             stroke_width=2.5).move_to(m)
+
+        boxes = VGroup(*[row_box(rows[h].val) for h in top3])
         if river_num is not None:
             average = [ReplacementTransform(river_num, mean_num), FadeInPlace(mean_lab[0]),
                        Create(mean_line)]
         else:
             average = [FadeInPlace(mean_lab), Create(mean_line)]
         self.fill_to(self.mark(2, n), [
-            (2, lambda t: self.play(FadeOutPlace(VGroup(*old)), FadeInPlace(title),
-                                    FadeInPlace(h1), run_time=t)),
+            (1, lambda t: self.play(FadeOutPlace(VGroup(*old)), run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(title), FadeInPlace(h1), run_time=t)),
             (2, lambda t: self.play(*average, run_time=t)),
             (4, lambda t: self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(g.bar, LEFT),
                                                                  FadeInPlace(VGroup(g[0], g.val)))
@@ -741,14 +773,21 @@ class AttentionDepthScene(StoryboardScene):
         ])
         # 4. "these three score only ...; spread evenly, it would be ..."
         self.fill_to(self.mark(4, n), [
-            (2, lambda t: self.emphasize(*[rows[h].score for h in top3], run_time=t)),
+            (2, lambda t: self.emphasize(VGroup(*[rows[h].score for h in top3]), buff=0.08,
+                                         run_time=t)),
             (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
         ])
+        # 5. "Every head here stays under twice that: not position but queries and keys, made
+        # fresh from a changed X, pull them to river": every score bar, then the answer
+        why = inline(txt("not position: queries and keys made fresh from", LAB),
+                     math(sup("X", int(d.layer)), X_SIZE, T.X))
+        why.move_to([0, bottom - 0.85, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         self.fill_to(None, [
-            (1, lambda t: self.emphasize(*[rows[h].sbar for h in top3], run_time=t)),
-            (1, lambda t: self.point_at(even_lab, run_time=t)),
+            (2, lambda t: self.glow(*[g.sbar for g in listed], run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(why), run_time=t)),
+            (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
         ])
-        st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab]
+        st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab, why]
 
 
 __all__ = ["AttentionDepthScene"]

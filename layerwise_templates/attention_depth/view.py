@@ -59,6 +59,7 @@ class Deep(View):
     top3: list[Top]
     before_focus: bool
     uniform: float
+    n_tokens: int
 
 
 class Data(View):
