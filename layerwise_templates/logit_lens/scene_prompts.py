@@ -17,7 +17,7 @@ from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 
 from .scene_race import x_label
 
-PLOT = (10.0, 3.4)        # the median-rank axes (width, height)
+PLOT = (8.6, 3.4)         # the median-rank axes (width, height), its legend beside
 SPREAD = (5.4, 3.3)       # each of the entropy and KL axes
 LIST_ROWS = 5             # prompts per column of the list
 BAND_RANK = 1000          # the shaded stretch: from where the median stays under this rank
