@@ -83,6 +83,7 @@ class LogitLensScene(StoryboardScene):
                 self.remove(self.footer)
                 self.footer = self.pin(txt(text, T.TYPE.small, T.MUTED).to_corner(
                     DOWN + RIGHT, buff=T.TIGHT))
+                self.add(self.footer)
 
     def beat_prompts(self, beat) -> None:
         """The prompts with their final answers, then the median rank of each one's own answer
@@ -385,8 +386,9 @@ class LogitLensScene(StoryboardScene):
                 self.hold_until_cue(len(cues) - 2)
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
-            if len(fast) > RACE_THIN:
-                fast = list(range(fast[-1], fast[0] - 1, -RACE_STRIDE))[::-1]
+            if len(fast) > RACE_THIN:      # the plan's stride (the voice says it)
+                stride = int(self.data["grid"].get("every") or RACE_STRIDE)
+                fast = list(range(fast[-1], fast[0] - 1, -stride))[::-1]
             # the run ends where the next sentence starts: the window's first (slow) states,
             # else the beat's last sentence
             until = (self.cue_at(1) if slow and len(cues) >= 2 else
@@ -505,7 +507,7 @@ class LogitLensScene(StoryboardScene):
         plots = self.put(side, rp.group)
         if side == "wide":
             self.columns = []
-        curve = rp.curve(self.v.layers)
+        paris = lambda layers: rp.curve(layers).set_color(T.HIGHLIGHT)   # Paris keeps its colour
         w = d["window"]
         start = w["start"]
         top = rp.rp(start - 0.5, rp.rank_top)
@@ -518,13 +520,18 @@ class LogitLensScene(StoryboardScene):
         # drawn layer by layer (both plots in step), a dot per layer as the line reaches it:
         # the flat stretch while the voice says it wanders, the climb on its own sentence (cue 2)
         paced = start > 1 and self.n_cues() > 2
-        parts = ([rp.curve(self.v.layers[:start]), rp.curve(self.v.layers[start - 1:])]
-                 if paced else [rp.curve(self.v.layers)])
+        parts = ([paris(self.v.layers[:start]), paris(self.v.layers[start - 1:])]
+                 if paced else [paris(self.v.layers)])
         if race_row is not None:
             first = parts[0][1]
             n0 = len(first) // 2
-            self.play(FadeTransform(race_row, VGroup(first[0], first[n0])),
-                      run_time=self.quick(0.1, 1.0))
+            # the bar alone becomes the line's first points; its name and number leave in
+            # place (a text squashed into a dot would not read)
+            bar = race_row.bar if hasattr(race_row, "bar") else race_row
+            rest = [m for m in race_row.submobjects if m is not bar]
+            self.play(FadeTransform(bar, VGroup(first[0], first[n0])),
+                      *[FadeOut(m) for m in rest], run_time=self.quick(0.1, 1.0))
+            self.remove(race_row)
             self.remove(first[0], first[n0])
         for k, part in enumerate(parts):
             if paced and k == 1:
@@ -541,7 +548,7 @@ class LogitLensScene(StoryboardScene):
                       run_time=run)
         curve = VGroup(*parts)
         # the whole rank line, one piece over the drawn ones: the prompts beat moves it on
-        self.rank_line = rp.curve(self.v.layers)[0][0]
+        self.rank_line = paris(self.v.layers)[0][0]
         before, last = self.v.layers[start - 1], self.v.layers[-1]
         notes = VGroup(
             Num(before.rank, decimals=0, size=T.TINY_SIZE, color=T.TEXT)

@@ -17,8 +17,8 @@ from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 
 from .scene_race import x_label
 
-PLOT = (10.0, 3.4)        # the median-rank axes (width, height)
-SPREAD = (5.4, 2.4)       # each of the entropy and KL axes
+PLOT = (8.6, 3.4)         # the median-rank axes (width, height), its legend beside
+SPREAD = (5.4, 3.3)       # each of the entropy and KL axes
 LIST_ROWS = 5             # prompts per column of the list
 BAND_RANK = 1000          # the shaded stretch: from where the median stays under this rank
 
@@ -106,7 +106,7 @@ def beat_prompts(scene, v) -> None:
     # each prompt's own line, faint, behind the median (the shown prompt's among them); the
     # first prompt's row of the list moves into its own line
     own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.45) for it in p.items])
-    own[0].set_stroke(T.TEXT, 2, 0.8)      # the one prompt followed so far, still marked
+    own[0].set_stroke(T.HIGHLIGHT, 2.5, 0.9)   # Paris, the prompt followed so far: its colour
     first = rows[0]
     scene.detach(listing, first)
     scene.play(FadeOutPlace(listing), FadeInPlace(plot), FadeTransform(first, own[0]),
@@ -115,18 +115,34 @@ def beat_prompts(scene, v) -> None:
     scene.remove(own[0])
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
-                     stroke_color=T.HIGHLIGHT, stroke_width=1.5, stroke_opacity=0.7)
-    cut_name = inline(txt("rank", T.SMALL_SIZE, T.HIGHLIGHT),
-                      Num(p.top, decimals=0, size=T.SMALL_SIZE, color=T.HIGHLIGHT), buff=0.08)
+                     stroke_color=T.TEXT, stroke_width=1.5, stroke_opacity=0.7)
+    cut_name = inline(txt("rank", T.SMALL_SIZE, T.TEXT),
+                      Num(p.top, decimals=0, size=T.SMALL_SIZE, color=T.TEXT), buff=0.08)
     cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
     med = mp.line(ranks, T.X, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=T.X) for l, r in enumerate(ranks)])
     scene.add(own[0])
+    t2, t3 = scene.time, scene.cue_at(cue(3))
     scene.play(Create(VGroup(*own[1:]), rate_func=linear), Create(med, rate_func=linear),
                LaggedStart(*[FadeIn(k, shift=0.1 * LEFT) for k in key], lag_ratio=0.4),
-               run_time=scene.pace(scene.cue_at(cue(3)), 1, 6.0, cap=8.0))
+               run_time=max(1.0, min(8.0, 0.45 * (t3 - t2))))
     scene.play(FadeIn(dots), run_time=0.3)
     scene.adopt(plot, own, med, dots, key)
+    # "at X^(21) the median is still 836.5 and Paris is at 3,241": each point circled with
+    # its number as it is said (the median above its line, Paris under its own)
+    said = []
+    l = min(20, L - 1)
+    if len(p.items[0].ranks) > l:
+        said = [(dots[l], Num(p.median_rank[l], decimals=1, size=T.SMALL_SIZE, color=T.X),
+                 UP, 0.55),
+                (Dot(mp.pt(l, float(p.items[0].ranks[l])), radius=0.05, color=T.HIGHLIGHT),
+                 Num(v.layers[l].rank, decimals=0, size=T.SMALL_SIZE, color=T.HIGHLIGHT),
+                 DOWN, 0.72)]
+    for at, num, side, when in said:
+        num.next_to(at, side, buff=0.12)
+        scene.hold_until(t2 + when * (t3 - t2))
+        scene.emphasize(at, color=num.get_color(), extra=[FadeIn(num)], run_time=0.8)
+        scene.adopt(plot, num)
     # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
     # line, and each prompt marked where it crosses it for good; those by X^(26) lit and named
     scene.hold_until_cue(cue(3))
@@ -139,10 +155,10 @@ def beat_prompts(scene, v) -> None:
         l = int(it.top_from)
         early = l <= k
         m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08 if early else 0.05,
-                color=T.HIGHLIGHT if early else T.MUTED)
+                color=T.TEXT if early else T.MUTED)
         marks.add(m)
         if early:
-            names.add(txt(str(it.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True)
+            names.add(txt(str(it.answer.display), T.SMALL_SIZE, T.TEXT, mono=True)
                       .next_to(m, DOWN, buff=0.1))
     gate = DashedLine(mp.axes.axes.c2p(k + 0.5, 0), mp.axes.axes.c2p(k + 0.5, mp.decades + 0.15),
                       dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
@@ -183,6 +199,7 @@ def beat_prompts(scene, v) -> None:
     scene.hold_until_cue(cue(6))
     pair = SpreadPlots(v)
     pair.group.set_y(scene.top - pair.group.height / 2 - 0.3).set_x(0)
+    scene.set_caption("How sure the lens is, and how far it is from the model's output.")
     scene.play(FadeOutPlace(plot), FadeInPlace(pair.group), run_time=scene.quick(0.3, 1.2))
     scene.slots["wide"] = pair.group
     for i, (line, marks) in enumerate(pair.curves()):
@@ -196,14 +213,16 @@ def beat_prompts(scene, v) -> None:
 
 
 def legend(p) -> VGroup:
-    """What each line of the median plot is: the median, the prompt followed so far, the
-    other prompts."""
+    """What each line of the median plot is: the median, the prompt followed so far (its
+    answer, and the prompt under it: two prompts answer the same), the other prompts."""
     first = p.items[0]
     return VGroup(
         legend_item(T.X, "median", T.SMALL_SIZE, line=True),
-        VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.TEXT, stroke_width=2),
-               txt(str(first.answer.display), T.SMALL_SIZE, T.TEXT, mono=True)
-               ).arrange(RIGHT, buff=0.08),
+        VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.HIGHLIGHT, stroke_width=2.5),
+               VGroup(txt(str(first.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
+                      txt(str(first.sentence), T.SMALL_SIZE, T.MUTED)
+                      ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+               ).arrange(RIGHT, buff=0.08, aligned_edge=UP),
         VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.MUTED, stroke_width=1.5),
                txt("each prompt", T.SMALL_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08),
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
@@ -225,12 +244,16 @@ class SpreadPlots:
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "how spread its guesses are: 0 = one token sure", L - 3, 2),
                 (p.median_kl, "median KL to the last state's reading (nats)",
-                 "how far from the model's output: 0 = the same", L - 8, 1)):
+                 "how far from the model's output: 0 = the same", L - 7, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
+            # the y axis is numbered at its lowest and highest medians (plan values)
+            ends = sorted({min(range(L), key=lambda l: vals[l]),
+                           max(range(L), key=lambda l: vals[l])}, key=lambda l: vals[l])
             ax = PlacedTickAxes([-0.5, L - 0.5, 1], [0, top, top], *SPREAD, x_ticks=[
                 (l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
-                y_ticks=[], grid=False)
+                y_ticks=[(vals[l], series[l].value, series[l].path) for l in ends],
+                y_decimals=decimals)
             head = txt(title, T.SMALL_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
             sub = txt(what, T.SMALL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
                                                            ).align_to(head, LEFT)
@@ -243,7 +266,8 @@ class SpreadPlots:
 
     def curves(self) -> list:
         """[(line, marks)] per plot, where its axes now are: the marks are the lowest and
-        highest points before the stretch the voice describes apart, and the last state's."""
+        highest points before the stretch the voice describes apart, and the peak of the whole
+        line (the last state's instead where that peak is the one before the stretch)."""
         out = []
         for ax, series, vals, early, decimals in self.series:
             pt = ax.axes.c2p
@@ -251,8 +275,10 @@ class SpreadPlots:
                 [pt(l, y) for l, y in enumerate(vals)])
             lo = min(range(early), key=lambda l: vals[l])
             hi = max(range(early), key=lambda l: vals[l])
+            peak = max(range(self.L), key=lambda l: vals[l])
             marks = VGroup()
-            for l, side in ((lo, DOWN), (hi, UP), (self.L - 1, RIGHT)):
+            for l, side in ((lo, DOWN), (hi, UP),
+                            (peak, UP) if peak != hi else (self.L - 1, RIGHT)):
                 d = Dot(pt(l, vals[l]), radius=0.06, color=T.HIGHLIGHT)
                 n = Num(series[l], decimals=decimals, size=T.SMALL_SIZE,
                         color=T.HIGHLIGHT).next_to(d, side, buff=0.08)

@@ -95,9 +95,8 @@ class LensRace(LayerRace):
 
     def step(self, scene, l: int, run_time: float) -> None:
         """One step to layer l. A row that keeps its track keeps its label, its bar slides
-        to the new length; a row that changes track slides its bar there while its label and
-        number fade out as it leaves and back in once it is there, so two labels never cross
-        or morph into each other; a changed number fades out and in, never morphs. A token that
+        to the new length; a row that changes track slides there with its label; a changed
+        number fades out and in, never morphs. A token that
         enters rises from under the chart, one that leaves sinks under it."""
         new = self.chart.rows(self.entries(l))
         answer, counter, dot = self.extra
@@ -141,14 +140,11 @@ def fade_swap(old, new) -> list:
 
 
 def swap(old, new) -> list:
-    """A chart row (name, bar, number) to its next state: the bar slides; the name moves with
-    it when it stays on its track, else fades out and in (as the number does when it
-    changes), so labels never run through each other."""
-    same_track = abs(old.bar.get_center()[1] - new.bar.get_center()[1]) < 1e-3
+    """A chart row (name, bar, number) to its next state: the bar slides and its name moves
+    with it (a token keeps its name in view while it changes place); the number moves with
+    the bar when it stays the same, and fades out and in where it changes (never morphs)."""
     same_num = getattr(old.num, "shown", None) == getattr(new.num, "shown", 0)
-    anims = [ReplacementTransform(old.bar, new.bar)]
-    anims += [ReplacementTransform(old.name, new.name)] if same_track else \
-        fade_swap(old.name, new.name)
-    anims += [ReplacementTransform(old.num, new.num)] if same_track and same_num else \
+    anims = [ReplacementTransform(old.bar, new.bar), ReplacementTransform(old.name, new.name)]
+    anims += [ReplacementTransform(old.num, new.num)] if same_num else \
         fade_swap(old.num, new.num)
     return anims
