@@ -925,11 +925,11 @@ class PerHeadScene(StoryboardScene):
         g.dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
         g.dname.next_to(g.delta.get_end(), RIGHT, buff=0.12)
         g.bname = txt("grey: bias", S, T.MUTED)
-        g.note = VGroup(txt("sketch: the pieces tip to tail,", S, T.MUTED),
-                        txt(f"in 2 of {dm} dimensions (the plane", S, T.MUTED),
-                        txt("of Δ and the longest piece)", S, T.MUTED))
+        g.note = VGroup(txt("sketch: pieces tip to tail,", S, T.MUTED),
+                        txt(f"2 of {dm} dims: the plane", S, T.MUTED),
+                        txt("of Δ and the longest piece", S, T.MUTED))
         g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        g.note.move_to([0, 0, 0]).align_to([left + box_w + 1.0, 0, 0], LEFT)
+        g.note.move_to([0, 0, 0]).align_to([left + box_w + 0.9, 0, 0], LEFT)
         g.note.align_to([0, bottom + box_h + 0.1, 0], UP)
         g.bname.next_to(g.note, DOWN, buff=0.08).align_to(g.note, LEFT)
         g.add(g.delta, g.dname, g.bname, g.note)
