@@ -54,7 +54,7 @@ def heads(cache):
 def test_storyboard_validates_and_uses_every_view(name):
     sb = load_storyboard(storyboard_path(name))
     assert sb.template == name and sb.model == "minilm-l6" and sb.focus == ("bank",)
-    assert 4 <= len(sb.beats) <= 10
+    assert 4 <= len(sb.beats) <= 11
     assert {s for b in sb.beats for s in b.show} == TEMPLATES[name].shows
 
 

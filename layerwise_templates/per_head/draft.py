@@ -79,7 +79,8 @@ def build(c: Context) -> Draft:
              "and W_V.",
              "One layer of attention is really {data.shape.n_heads} heads side by side, each "
              "with its own query, key and value matrices, learned separately." + shared
-             + (" Their matrices differ: even the closest pair's cosine is only "
+             + (" Their matrices differ: flattened into lists, even the closest pair's have a "
+                "cosine of only "
                 "{data.layers[0].w_cos_max:.2f}."
                 if unlike else "")
              + f" All of them read the same X: the vector of {said}, "
@@ -150,9 +151,13 @@ def build(c: Context) -> Draft:
         f"of {{data.shape.d_head}} numbers. Joined end to end they make "
         f"{{data.shape.d_joined}} numbers, and one more matrix, W O, turns them into the "
         f"attention update, delta attn, {{data.shape.d_model}} numbers. Its length, the square "
-        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}. W O's rows "
-        f"come in blocks of {{data.shape.d_head}}, one per head. Each head's piece is its "
-        f"outputs times its block. The pieces plus W O's bias add up to delta attn."
+        f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}."))
+    beats.append(Beat(
+        "pieces", ["pieces"],
+        "Each head's piece: its outputs times its rows of W_O; the pieces plus the bias add "
+        "up to Δ_attn.",
+        f"W O's rows come in blocks of {{data.shape.d_head}}, one per head. Each head's piece "
+        f"is its outputs times its block. The pieces plus W O's bias add up to delta attn."
         + (" Their lengths add up to {data.layers[0].join.piece_sum:.1f}, yet delta attn is "
            "{data.layers[0].join.delta_norm_text} long: the pieces partly cancel."
            if cancels else "")

@@ -47,7 +47,11 @@ that head's whole attention matrix; every head's matrix side by side.
                            mid [show] (X^(l) + Delta_attn), top (the TOP_PIECES longest
                            pieces: head, length, on_key = its weight from the focus token on
                            heads[0].top; prev / prev_text = its head's
-                           prev_token), key_token, top_on_key_min
+                           prev_token), key_token, top_on_key_min,
+                           plane {pieces [head][2], bias [2]}: each piece and the bias in the
+                           plane of Delta_attn (x axis) and the longest piece, for the
+                           tip-to-tail sketch only (no number shown; they add up to
+                           (delta_norm, 0))
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -56,6 +60,7 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_steps import head_vectors, query_steps
+from layerwise_core.analysis.context_qkv_entered import update_plane
 from layerwise_core.analysis.per_head_join import exp_steps, join_heads, token_window
 from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_score
 from layerwise_core.analysis.vectors import attn_input, positions
@@ -166,6 +171,11 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
            "mid": mid[:SHOW].tolist(),
            "top": top, "key_token": first["top"]["token"],
            "top_on_key_min": min(on_key)}
+    # 2-D, for the tip-to-tail sketch only: the plane of Delta and the longest piece, where
+    # the pieces and the bias add up to Delta as they do in d_model dimensions
+    xy = update_plane(j["delta"], j["pieces"][order[0]],
+                      [*j["pieces"], np.asarray(j["delta"]) - j["pieces"].sum(axis=0)])
+    out["plane"] = {"pieces": xy[:-1], "bias": xy[-1]}
     out["decimals"] = {g: shown_decimals(out[g], DECIMALS, f"{where}.{g}")
                        for g in ("z", "piece_norms", "delta", "x", "mid")}
     out["decimals"].update(on_key=kd, delta_norm=nd,

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, GrowFromEdge, Indicate,
                    LaggedStart, Line, Mobject, Rectangle, ReplacementTransform,
                    SurroundingRectangle, Transform, VGroup, Write)
@@ -84,6 +86,7 @@ class Stage:
     rows: list = field(default_factory=list)    # (label, row) pairs of the worked rows
     matrix: AttentionMatrix | None = None
     panel: VGroup | None = None
+    pieces: object = None               # the join beat's second half (the pieces beat)
     on: list = field(default_factory=list)      # everything on stage, for `clear`
 
 
@@ -227,12 +230,6 @@ class PerHeadScene(StoryboardScene):
         label.next_to(col, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
         group = VGroup(label, col)
         group.col = col
-        made = None
-        if self.layer == 0 and d["post_ln"]:    # a BERT encoder's X^(0)
-            made = VGroup(txt("= token embedding + position embedding", S, T.TEXT),
-                          txt("+ one shared by every token, normalised", S, T.TEXT))
-            made.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-            made.next_to(col, RIGHT, buff=0.35).shift(DOWN * 0.1)
         self.st.x = group
         steps = []
         drops = [s for s in ("tokens_note", "switch") if s in self.shown]
@@ -244,11 +241,8 @@ class PerHeadScene(StoryboardScene):
             steps.append((1, lambda t: self.emphasize(big[f], run_time=t)))
         self.by_cue([(2, steps + [
             (2, lambda t: self.play(FadeInPlace(group), run_time=t)),
-            (1, lambda t: self.emphasize(col.summary, run_time=t))]
-            + ([(2, lambda t: self.play(FadeInPlace(made), run_time=t))] if made else []))])
+            (1, lambda t: self.emphasize(col.summary, run_time=t))])])
         self.keep(group)
-        if made is not None:
-            self.set_slot("x_made", made)
 
     def beat_heads(self, beat) -> None:
         d = self.data
@@ -259,14 +253,17 @@ class PerHeadScene(StoryboardScene):
                          for X in "QKV"], buff=0.25)
         legend = VGroup(inline(txt("head h:", S, T.MUTED), names),
                         txt(f"its own matrices, {dm} × {dh} numbers each", S, T.MUTED))
-        _, lp = self.lay()
-        legend.add(inline(txt("closest pair of heads: cosine", S, T.TEXT),
+        lay, lp = self.lay()
+        which = max(lay["w_cos"], key=lambda X: lay["w_cos"][X]["max_abs"])
+        legend.add(inline(txt("closest pair of heads: their", S, T.TEXT),
+                          math(f"W_{which}", F, T.QUANTITY[which.lower()]),
+                          txt(f"({dm * dh} numbers) flattened to lists", S, T.TEXT)),
+                   inline(txt("cosine", S, T.TEXT),
                           Num(lp.w_cos_max, None, 2, S, T.HIGHLIGHT),
                           txt("(1 = same direction, 0 = unrelated)", S, T.MUTED)))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         legend.next_to(cards, DOWN, buff=0.2).align_to(cards, LEFT)
         if self.st.tokens is not None:
-            self.drop(*[s for s in ("x_made",) if s in self.shown], run_time=self.quick())
             self.play(FadeOutPlace(self.st.tokens), run_time=self.quick())
             self.gone(self.st.tokens)
             self.st.on.remove(self.st.tokens)
@@ -276,8 +273,8 @@ class PerHeadScene(StoryboardScene):
                   (1, [(2, lambda t: self.play(FadeInPlace(legend[:2]), run_time=t)),
                        (1, lambda t: self.emphasize(legend[0][1], run_time=t)),
                        (1, lambda t: self.emphasize(legend[1], run_time=t))]),
-                  (2, [(2, lambda t: self.play(FadeInPlace(legend[2]), run_time=t)),
-                       (1, lambda t: self.emphasize(legend[2][1], run_time=t))])]
+                  (2, [(2, lambda t: self.play(FadeInPlace(legend[2:]), run_time=t)),
+                       (1, lambda t: self.emphasize(legend[3][1], run_time=t))])]
         copies = []
         if self.st.x is not None:
             copies = [self.st.x.col.nums.copy() for _ in cards]
@@ -425,9 +422,15 @@ class PerHeadScene(StoryboardScene):
         meet = lambda js, t: dot_products(self, self.st.q, keys, dots, js, t)  # noqa: E731
         top = self.slots().index(h["top"]["pos"]) if h["top"]["pos"] in self.slots() else None
         how = self.shown.pop("key_how", None)
+        # what one dot product adds up: the shown entries' products and the rest, counted
+        n_show, dh = d["show"], d["shape"]["d_head"]
+        terms = " + ".join(f"q_{i + 1} k_{i + 1}" for i in range(n_show))
+        sums = inline(math(f"{self.sup('Q')} dot K = {terms} +", F),
+                      txt(f"{dh - n_show} more products", S, T.TEXT))
+        sums.move_to([0, -1.3, 0])
         steps = [(1, lambda t: self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
                                          *([FadeOutPlace(how)] if how is not None else []),
-                                         run_time=t)),
+                                         FadeInPlace(sums), run_time=t)),
                  (2, lambda t: meet(cols[:1], t))]
         # one key after another: each copy of the query fades before the next one flies
         steps += [(1, lambda t, j=j: meet([j], t)) for j in cols[1:]]
@@ -440,6 +443,7 @@ class PerHeadScene(StoryboardScene):
         self.st.dots = dots
         self.st.rows.append(label)
         self.keep(dots, label)
+        self.set_slot("dot_sum", sums)
 
     def beat_scale(self, beat) -> None:
         d, (h, p) = self.data, self.head()
@@ -452,7 +456,15 @@ class PerHeadScene(StoryboardScene):
             (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
                                                   for a, b in zip(self.st.dots, scores)],
                                                 lag_ratio=0.1), run_time=t)),
-            (1, lambda t: self.emphasize(scores, run_time=t))])])
+            (1, lambda t: self.emphasize(scores, run_time=t)),
+            # the keys have done their part: they give way (the values take their place)
+            (1, lambda t: self.play(FadeOutPlace(self.st.keys), FadeOutPlace(self.st.klabel),
+                                    *[FadeOutPlace(self.shown.pop(k)) for k in ("dot_sum",)
+                                      if k in self.shown], run_time=t))])])
+        self.gone(self.st.keys, self.st.klabel)
+        for m in (self.st.keys, self.st.klabel):
+            if m in self.st.on:
+                self.st.on.remove(m)
         self.st.scores = scores
         self.st.rows.append(label)
         self.keep(scores, label)
@@ -533,6 +545,7 @@ class PerHeadScene(StoryboardScene):
         olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", S,
                             T.V))
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
+        keys_left = [m for m in (self.st.keys, self.st.klabel) if m in self.st.on]
         rows = VGroup(self.st.dots, self.st.scores, self.st.exps, *self.st.rows[:-1],
                       self.st.q, self.st.qlabel)
         parts = [v for v, t in zip(values, self.slots()) if t is not None]
@@ -557,8 +570,8 @@ class PerHeadScene(StoryboardScene):
         fly = [self.st.weights[j].copy() for j in wcols if j is not None]
         land = [formula[3 * n] for n, j in enumerate(wcols) if j is not None]
         self.by_cue([(0, [
-            (2, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(self.st.keys),
-                                    FadeOutPlace(self.st.klabel), run_time=t)),
+            (2, lambda t: self.play(FadeOutPlace(rows), *[FadeOutPlace(m) for m in keys_left],
+                                    run_time=t)),
             (1, lambda t: self.play(FadeInPlace(how), run_time=t)),
             (2, lambda t: self.play(FadeInPlace(vlabel), LaggedStart(*[
                 GrowFromEdge(v, UP) for v in values], lag_ratio=0.1), run_time=t))]),
@@ -571,7 +584,7 @@ class PerHeadScene(StoryboardScene):
                  (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
             (2, [(1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
                                               color=T.V, run_time=t))])])
-        self.gone(how, self.st.keys, self.st.klabel)
+        self.gone(how, *keys_left)
         self.gone(rows)
         for m in (self.st.dots, self.st.scores, self.st.exps, self.st.q, self.st.qlabel,
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
@@ -728,6 +741,7 @@ class PerHeadScene(StoryboardScene):
         dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
         dlen = inline(txt("length", S, T.MUTED),
+                      math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
         dgroup = VGroup(dname, delta, dlen)
@@ -756,12 +770,10 @@ class PerHeadScene(StoryboardScene):
         lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
                             T.TEXT).next_to(b, UP, buff=0.08) for h, (b, L) in
                         enumerate(zip(bars, j["piece_norms"]))])
-        plabel = inline(txt(f"head h's piece: its {dh} outputs × its {dh} rows of", S, T.TEXT),
-                        math(f"W_O^(({self.layer}))", F), txt("; bar: its length", S, T.TEXT))
+        plabel = inline(txt("bar: each head's piece of", S, T.TEXT),
+                        math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
+                        txt("(its outputs × its block), its length", S, T.TEXT))
         plabel.move_to([0, y_blk - blk_h / 2 - 0.35, 0]).align_to([x0, 0, 0], LEFT)
-        psum = inline(txt(f"the {n} pieces + the bias =", S, T.TEXT),
-                      math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN))
-        psum.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
         hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.25, 0])
                           for h, x in enumerate(hx)])
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
@@ -769,21 +781,20 @@ class PerHeadScene(StoryboardScene):
                          for r in j["top"]])
         ons = VGroup(*[Num(jp.top[k].on_key, None, j["decimals"]["on_key"], S, T.HIGHLIGHT)
                        .next_to(boxes[k], DOWN, buff=0.4) for k, r in enumerate(j["top"])])
-        onl = txt(f"boxed: the longest; under each, its attention weight from "
-                  f"'{d['focus']['token']}' on '{j['key_token']}'", S, T.HIGHLIGHT)
-        onl.next_to(psum, DOWN, buff=0.12).align_to(plabel, LEFT)
+        onl = txt(f"under the longest: its weight from '{d['focus']['token']}' on "
+                  f"'{j['key_token']}'", S, T.HIGHLIGHT)
         # the pieces' lengths add up to more than the update's: they partly cancel
         pd = j["decimals"]["piece_norms"]
-        cancel = inline(txt("the lengths add up to", S, T.TEXT),
+        cancel = inline(txt("sum of the lengths", S, T.TEXT),
                         Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN),
-                        txt("(+ bias", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
-                        txt("), yet", S, T.TEXT),
+                        txt("(bias", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
+                        txt(") >", S, T.TEXT),
                         math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
-                        txt(": they partly cancel", S, T.TEXT))
-        cancel.next_to(psum, DOWN, buff=0.12).align_to(plabel, LEFT)
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+        cancel.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
+        onl.next_to(cancel, DOWN, buff=0.12).align_to(plabel, LEFT)
         legend = inline(txt("red: values, head outputs;", S, T.V),
-                        txt("purple: attention", S, T.ATTN), buff=0.2)
+                        txt("purple: attention weights, the update", S, T.ATTN), buff=0.2)
         legend.next_to(top_label, RIGHT).align_to([6.8, 0, 0], RIGHT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
@@ -832,12 +843,18 @@ class PerHeadScene(StoryboardScene):
                 FadeInPlace(hnames), run_time=0.75 * t)
             self.play(FadeInPlace(plabel), run_time=0.25 * t)
 
+        sketch = self.tip_to_tail(j["plane"], dm)
+        tops = {r["head"] for r in j["top"]}
+
         def add_up(t):
-            flying = [b.copy() for b in bars]
-            self.play(FadeInPlace(psum), LaggedStart(*[
-                c.animate.move_to(delta).scale(0.3).set_opacity(0) for c in flying],
-                lag_ratio=0.1), run_time=t)
-            self.remove(*flying)
+            # each bar's copy becomes its piece's arrow, tip to tail; the bias; then Δ_attn
+            # from the first tail to the last tip
+            self.play(FadeInPlace(sketch.note), LaggedStart(*[
+                ReplacementTransform(bars[h].copy(), a) for h, a in sketch.arrows],
+                lag_ratio=0.12), run_time=0.6 * t)
+            self.play(*([Create(sketch.bias)] if sketch.bias is not None else []),
+                      FadeInPlace(sketch.bname), run_time=0.15 * t)
+            self.play(Create(sketch.delta), FadeInPlace(sketch.dname), run_time=0.25 * t)
 
         self.by_cue([(0, [(1, lambda t: self.clear(t)),
                           (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
@@ -852,21 +869,76 @@ class PerHeadScene(StoryboardScene):
                                                   FadeInPlace(dname), run_time=t))]),
                      (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
-                          (2, make_room)]),
-                     (3, [(2, lambda t: self.play(GrowFromEdge(wo_rect, UP),
-                                                  FadeInPlace(wo_name), run_time=t)),
-                          (3, cut)]),
-                     (4, [(3, pieces)]),
-                     (5, [(2, add_up),
-                          (1, lambda t: self.emphasize(delta, color=T.ATTN, run_time=t))]),
-                     (6, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
-                          (1, lambda t: self.emphasize(cancel[1], cancel[-2], run_time=t))]),
-                     (7, [(2, lambda t: self.play(FadeOutPlace(cancel), LaggedStart(*[
-                         Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
-                          (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
-                              FadeInPlace(x) for x in ons], lag_ratio=0.3), run_time=t))])])
-        self.gone(cancel, olabel, joined, blocks)
-        self.keep(dgroup, bars, lens, plabel, psum, boxes, ons, onl, hnames, legend[1])
+                          (2, make_room)])])
+        self.gone(olabel)
+        self.keep(dgroup, joined, legend[1])
+
+        def rest() -> None:
+            # the pieces beat: W_O cut into blocks, each head's piece, their sum, the longest
+            self.by_cue([(0, [(2, lambda t: self.play(GrowFromEdge(wo_rect, UP),
+                                                      FadeInPlace(wo_name), run_time=t)),
+                              (3, cut)]),
+                         (1, [(3, pieces)]),
+                         (2, [(2, add_up),
+                              (1, lambda t: self.emphasize(delta, color=T.ATTN,
+                                                           run_time=t))]),
+                         (3, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
+                              (1, lambda t: self.emphasize(cancel[1], cancel[-1],
+                                                           run_time=t))]),
+                         (4, [(2, lambda t: self.play(LaggedStart(*[
+                             Create(b) for b in boxes], lag_ratio=0.3), *[
+                             Indicate(a, color=T.HIGHLIGHT) for h, a in sketch.arrows
+                             if h in tops], run_time=t)),
+                              (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
+                                  FadeInPlace(x) for x in ons], lag_ratio=0.3),
+                                  run_time=t))])])
+            self.gone(joined, blocks)
+            self.st.on.remove(joined)
+            self.keep(bars, lens, plabel, cancel, boxes, ons, onl, hnames, sketch)
+        self.st.pieces = rest
+
+    def tip_to_tail(self, plane: dict, dm: int) -> VGroup:
+        """The heads' pieces and the bias drawn tip to tail, ending at Δ_attn: a sketch in the
+        plan's plane (Δ_attn along x, the longest piece keeps its length and angle), fitted
+        into the space above the bars. .arrows [(head, Arrow)], .bias, .delta, labels."""
+        vecs = [np.array(v, dtype=float) for v in [*plane["pieces"], plane["bias"]]]
+        pts = np.vstack([np.zeros(2), np.cumsum(vecs, axis=0)])
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        box_w, box_h, left, bottom = 5.6, 1.55, -6.1, 1.1
+        u = min(box_w / max(hi[0] - lo[0], 1e-9), box_h / max(hi[1] - lo[1], 1e-9))
+        at = lambda q: np.array([left + u * (q[0] - lo[0]), bottom + u * (q[1] - lo[1]), 0])  # noqa: E731
+        g = VGroup()
+        g.arrows, g.bias = [], None
+        for k in range(len(vecs)):
+            if np.linalg.norm(vecs[k]) * u < 0.06:      # too short to draw as an arrow
+                continue
+            a = Arrow(at(pts[k]), at(pts[k + 1]), buff=0, stroke_width=3, tip_length=0.12,
+                      max_tip_length_to_length_ratio=0.4,
+                      color=T.ATTN if k < len(vecs) - 1 else T.MUTED)
+            if k < len(vecs) - 1:
+                g.arrows.append((k, a))
+            else:
+                g.bias = a
+            g.add(a)
+        g.delta = Arrow(at(pts[0]), at(pts[-1]), buff=0, stroke_width=5, color=T.TEXT,
+                        max_tip_length_to_length_ratio=0.08)
+        g.dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
+        g.dname.next_to(g.delta.get_end(), RIGHT, buff=0.12)
+        g.bname = txt("grey: bias", S, T.MUTED)
+        g.note = VGroup(txt("sketch: pieces tip to tail,", S, T.MUTED),
+                        txt(f"2 of {dm} dims: the plane", S, T.MUTED),
+                        txt("of Δ and the longest piece", S, T.MUTED))
+        g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        g.note.move_to([0, 0, 0]).align_to([left + box_w + 0.9, 0, 0], LEFT)
+        g.note.align_to([0, bottom + box_h + 0.1, 0], UP)
+        g.bname.next_to(g.note, DOWN, buff=0.08).align_to(g.note, LEFT)
+        g.add(g.delta, g.dname, g.bname, g.note)
+        return g
+
+    def beat_pieces(self, beat) -> None:
+        if self.st.pieces is not None:
+            self.st.pieces()
+            self.st.pieces = None
 
     def beat_add(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()

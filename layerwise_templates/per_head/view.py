@@ -98,6 +98,11 @@ class JoinDecimals(View):
     delta_norm: int
 
 
+class Plane(View):
+    pieces: list[list[float]]
+    bias: list[float]
+
+
 class Join(View):
     z: list[list[float]]
     piece_norms: list[float]
@@ -112,6 +117,7 @@ class Join(View):
     top: list[Piece]
     key_token: str
     top_on_key_min: float
+    plane: Plane
     decimals: JoinDecimals
 
 
