@@ -192,7 +192,7 @@ def build(c: Context) -> Draft:
                       "{data.outlier.attention_layers[1]}, " + tok + " gives it "
                       "{data.outlier.attention_pct.value:.0f} percent of its attention, over "
                       "all heads. Such a token is called an attention sink; here we only "
-                      "measure it, we do not explain it.")
+                      "measure it.")
             moments |= {"share": "percent"}
         else:
             moments |= {"share": "except"}
