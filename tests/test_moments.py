@@ -96,10 +96,10 @@ TYPED_STREAM = {
     ("sizes", "outlier_norm"): (1, "grows"), ("sizes", "share"): (2, "percent"),
     ("ffn0", "update"): (0, "adds its update"),
     ("layer1", "update"): (1, "feed-forward network adds"),
-    ("journey_middle", "medians"): (1, "the median"),
+    ("journey_middle", "reaches"): (0, "reaches"), ("journey_middle", "medians"): (1, "the median"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     # the draft's legs (`layerwise draft`): the medians on the second, the largest on the last
-    ("journey1", "medians"): (1, "the median"),
+    ("journey1", "reaches"): (1, "X goes"), ("journey1", "medians"): (2, "the median"),
     ("journey2", "largest"): (1, "The largest"), ("journey2", "x_ends"): (2, "Over these"),
     ("identity", "updates"): (1, "the {n}"), ("identity", "is_x"): (1, "is X"),
     ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),

@@ -48,8 +48,7 @@ def build(c: Context) -> Draft:
         beats.append(Beat(
             "switch", ["switch"], "A pre-norm model: {model.display}",
             "On the left, MiniLM, a post-LN model. On the right, {model.display}, pre-norm. "
-            "MiniLM normalises X itself after each addition, which "
-            "resets its length. {model.display} normalises only a copy for each "
+            "MiniLM normalises X itself after each addition. {model.display} normalises only a copy for each "
             "sublayer to read, and adds the update to X itself, which is never normalised.",
             # the last X is the first plus the updates: X itself is only added to
             expect=[f"data.check.max_error_total < {bound:g}"]))
@@ -121,12 +120,14 @@ def build(c: Context) -> Draft:
                 "X's stay behind as faint arrows. Watch the scale bar beside the plane: when X "
                 "outgrows the view, the view zooms out, and the axis of the bars below grows "
                 "with it." if k == 0 else f"{span}, two additions each.")
+        medians = ""
         if k == 1:
-            said += (" Over layers 1 to "
+            medians = (" Over layers 1 to "
                      f"{L - 1}, the median attention update is "
                      "{data.summary.median_rel_attn.value:.2f} of the length of X, the median "
                      "feed-forward update {data.summary.median_rel_mlp.value:.2f}.")
-        show, moments = ("journey_medians", {"medians": "the median"}) if k == 1 else \
+        show, moments = ("journey_medians", {"reaches": "X goes", "medians": "the median"}) \
+            if k == 1 else \
             ("journey", {})
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
@@ -145,7 +146,7 @@ def build(c: Context) -> Draft:
                                              "x_ends": over.split(",")[0].strip()}
         else:
             extra_expect = []
-        said += over
+        said += over + medians
         beats.append(Beat(f"journey{k}", [show], span, said, moments=moments,
                           layer=b if b < L - 1 else None, expect=extra_expect))
     if additive:
@@ -161,8 +162,9 @@ def build(c: Context) -> Draft:
             f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So each layer makes fresh Q, K and V from the current "
-            "X, and the copy keeps them in range. In MiniLM, LayerNorm set "
-            "the length of X itself after every addition.",
+            "X, and the copy keeps them in range. RMSNorm divides X by its root mean square, "
+            "then multiplies by a learned gain: the copy's length depends on that gain, not "
+            "on how long X is.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
@@ -180,7 +182,8 @@ def build(c: Context) -> Draft:
         layers = list(range(out["from_layer"], L)) or list(range(L))
         share = attention_to(t, pos[0], big, layers) if big < pos[0] else 0.0
         sink = share > SINK_SHARE
-        sizes += (" No other token's X ever passes {data.outlier.others_max_norm.value:.0f}, "
+        sizes += (" No other token's X is ever longer than "
+                  "{data.outlier.others_max_norm.value:.0f}, "
                   f"except the token {quoted(t.tokens[big])}: it grows to "
                   "{data.outlier.max_norm.value:,.0f}.")
         moments |= {"others": "No other", "first_token": "except", "outlier_norm": "grows"}
@@ -189,7 +192,7 @@ def build(c: Context) -> Draft:
                       "{data.outlier.attention_layers[1]}, " + tok + " gives it "
                       "{data.outlier.attention_pct.value:.0f} percent of its attention, over "
                       "all heads. Such a token is called an attention sink; here we only "
-                      "measure it, we do not explain it.")
+                      "measure it.")
             moments |= {"share": "percent"}
         else:
             moments |= {"share": "except"}

@@ -9,7 +9,7 @@ NORM_FIRST, NORM_LAST, GROWTH = "norm_first", "norm_last", "growth"
 FIRST_TOKEN, OUTLIER_NORM, SHARE = "first_token", "outlier_norm", "share"
 OTHERS = "others"
 UPDATE = "update"
-LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
+LARGEST, X_ENDS, MEDIANS, REACHES = "largest", "x_ends", "medians", "reaches"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 
 BY_SHOW = {
@@ -17,7 +17,7 @@ BY_SHOW = {
     "x": (NUMBERS, LENGTH, ALONE),
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "mlp_out": (UPDATE,),
-    "journey_medians": (MEDIANS,),
+    "journey_medians": (REACHES, MEDIANS),
     "journey_last": (LARGEST, X_ENDS),
     "copies": (FORMULA, RANGE, X_GROWS),
     "sizes": (NORM_FIRST, NORM_LAST, GROWTH, OTHERS, FIRST_TOKEN, OUTLIER_NORM, SHARE),

@@ -36,6 +36,7 @@ from .scene_summary import SummaryBeats
 from .view import Data
 
 LAYER_TIME = 1.2        # the journey: at least this long a layer (its two additions)
+MID_LAYER_TIME = 0.45   # ... the middle stretch, whose medians are shown after it
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
 TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
 LAST_HOLD = 2.0         # voiced: the layer the sentence ends on is lit this long
@@ -182,6 +183,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.clear_stage()
         col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
         col.move_to(LEFT * 5.6 + UP * 0.6)
+        col[2].set_opacity(0)         # "|.| = 2.18" waits for "|X| = its length" (below)
         self.put("a", col, anim=Write(col), run_time=self.to_moment(M.NUMBERS, 0.8))
         # "... its embedding, X of zero: 576 numbers": the column's dots are the rest of them
         self.hold_until_moment(M.NUMBERS)
@@ -196,6 +198,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       txt("= its length", T.TYPE.label))
         bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT)
         self.put("bars_note", bars, anim=Write(bars), run_time=1.0)
+        self.play(col[2].animate.set_opacity(1), run_time=0.5)
         self.emphasize(col[2], bars[0], run_time=self.to_moment(M.ALONE, 1.0))
         # "Here X of zero is the token alone; its position enters later, inside attention."
         self.hold_until_moment(M.ALONE)
@@ -244,7 +247,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # next keyed step or the beat's end (layer 1: two steps in one beat), never slower than
         # silent (cap 1); each play may round up to a frame: half a frame each is set aside
         q = self.quick()
-        run = {"plus": 0.3, "b": q, "eq": 0.3, "c": q, "note": 0.3, "grow": self.quick(0.2, 1.6),
+        run = {"plus": 0.3, "b": q, "eq": 0.3, "c": q, "grow": self.quick(0.2, 1.6),
                "ring": 0.8, "drop": q, "move": 0.5}                 # the plays' silent times
         end = self.next_reveal() - 0.5 * len(run) / config.frame_rate
         k = self.pace(end, sum(run.values()), 1.0, cap=2.0)
@@ -268,11 +271,6 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
         self.put("eq", eq, run_time=run["eq"] * k)
         self.put("c", c, run_time=run["c"] * k)
-        note = inline(txt("in the plane:", S, T.MUTED),        # short: the bars' key is left
-                      self.n(self.v.steps[j].captured_pct, T.MUTED, suffix="%"),
-                      txt("of this update's length", S, T.MUTED))
-        note.next_to(self.scale, LEFT, buff=0.25)
-        self.put("note", note, run_time=run["note"] * k)
         self.advance(s["to"], run["grow"] * k)
         self.emphasize(c[2], run_time=run["ring"] * k)
         # the result becomes the next input (a cross-fade would draw both)
@@ -335,6 +333,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.ensure_chart()
         d = self.data
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
+        if start is not None and "tag" in self.shown:
+            self.update_footer({"layer": start})     # the layer the tag still names
         first = 0 if start is None else start + 1
         upto = beat.get("layer")
         last = len(d["layers"]) - 1 if upto is None else int(upto)
@@ -346,14 +346,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         voiced = bool(self.beat.get("cues"))
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
         sweep_end = end - LAST_HOLD if voiced else end
+        if medians and voiced:              # the layers end as "X reaches 320" is said
+            sweep_end = self.said(M.REACHES)
         # "Watch the scale bar": lit when said (with the layer drawn then)
         lit = {}
         if voiced and self.n_cues() > 2:
             lit[self.cue_at(2)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
                                            Indicate(self.tick_labels, color=T.HIGHLIGHT)]
-        # "a typical attention update is 0.15 of the length of X ...": the medians, written
-        if medians and voiced:
-            lit[self.said(M.MEDIANS)] = self.show_medians
         has = ending
         for k, lay in enumerate(left):
             l = lay["layer"]
@@ -365,7 +364,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             new_tag.move_to(TAG_AT)
             self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
-            unit = max(LAYER_TIME, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
+            least = MID_LAYER_TIME if medians and voiced else LAYER_TIME
+            unit = max(least, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
             if has and voiced:                  # the last step is drawn as it is named
                 unit = max(LAYER_TIME, (self.said(M.LARGEST) - self.time) / (len(left) - k))
             extra = []
@@ -375,23 +375,41 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
             return
-        # the layer the sentence ends on: its bars and the length it left X at, lit
+        # the layer the sentence ends on: its bars and the length it left X at, written, lit
+        lay = left[-1]
+        l = lay["layer"]
+        after = self.x_after(l + 1)
+        lit_bars = [self.bars[k] for k in (("x", l), ("x", l + 1), ("step", lay["step_attn"]),
+                                           ("step", lay["step_ffn"])) if k in self.bars]
+        if medians and voiced:
+            # "... and X reaches 320": that length; then "the median ...": the medians alone
+            self.emphasize(after, *lit_bars, run_time=self.fill(self.said(M.MEDIANS), 1.2))
+            self.hold_until_moment(M.MEDIANS)
+            self.play(*self.show_medians(), run_time=1.5)
+            self.emphasize(*self.shown["med"][3], run_time=self.fill(end, 1.0))
+            return
         if voiced and end - self.time > 0.6:
-            lay = left[-1]
-            l = lay["layer"]
-            lit_bars = [self.bars[k] for k in (("x", l), ("x", l + 1), ("step", lay["step_attn"]),
-                                               ("step", lay["step_ffn"])) if k in self.bars]
-            self.emphasize(self.shown["tag"], *lit_bars, run_time=min(2.0, end - self.time))
+            self.emphasize(self.shown["tag"], after, *lit_bars,
+                           run_time=min(2.0, end - self.time))
+
+    def x_after(self, n: int):
+        """"|X^(n)| = ..." under the journey's tag: the length the last layer drawn left X at."""
+        after = inline(math(f"|{T.X_l(n)}| =", T.TYPE.math_label, T.X),
+                       self.n(self.v.x_norms[n], T.X, T.TYPE.label))
+        after.next_to(self.shown["tag"], DOWN, buff=0.25).align_to(self.shown["tag"], LEFT)
+        self.put("after", after, anim=Write(after), run_time=0.5)
+        return after
 
     def show_medians(self) -> list:
-        """The two medians the voice says, shown under the layer's tag: every layer's update
-        over |X| (attention's and the FFN's bars, layers 1 to L-1) with a line at each
-        median, its value at the line's end."""
+        """The two medians the voice says, in the space under the layer's tag once the layers
+        have stopped: every layer's update over |X| (attention's and the FFN's bars, layers 1
+        to L-1) on a y-axis from 0 to the largest, a dashed line at each median, its value at
+        the line's end."""
         v, d = self.v, self.data
         lab = T.TYPE.label
         later = range(1, self.L)
         top = d["summary"]["max_rel_later"]["value"]
-        x0, y0, w, h = -6.2, -0.6, 4.5, 1.35
+        x0, y0, w, h = -6.1, -0.55, 3.0, 1.05
         slot = w / max(1, len(later))
         bars = VGroup()
         for k, l in enumerate(later):
@@ -401,24 +419,29 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                               stroke_width=0, fill_color=color, fill_opacity=0.85)
                 bars.add(r.move_to([x0 + (k + 0.5 + off * 0.5) * slot, y0, 0],
                                    aligned_edge=DOWN))
-        base = Line([x0, y0, 0], [x0 + w, y0, 0], stroke_width=2, color=T.MUTED)
+        base = VGroup(Line([x0, y0, 0], [x0 + w, y0, 0], stroke_width=2, color=T.MUTED),
+                      Line([x0, y0, 0], [x0, y0 + h, 0], stroke_width=2, color=T.MUTED))
+        ticks = VGroup(txt("0", lab, T.MUTED),
+                       self.n(v.summary.max_rel_later, T.MUTED, lab))
+        for t, y in zip(ticks, (y0, y0 + h)):
+            t.next_to([x0, y, 0], LEFT, buff=0.1)
+        base.add(ticks)
         lines, values = VGroup(), VGroup()
         for shown, key, color in ((v.summary.median_rel_attn, "median_rel_attn", T.ATTN),
                                   (v.summary.median_rel_mlp, "median_rel_mlp", T.FFN)):
             y = y0 + h * d["summary"][key]["value"] / top
             lines.add(DashedLine([x0, y, 0], [x0 + w, y, 0], stroke_width=3, color=color,
                                  dash_length=0.12))
-            values.add(self.n(shown, color, lab).next_to([x0 + w, y, 0], RIGHT, buff=0.1))
+            values.add(inline(txt("median", lab, color), self.n(shown, color, lab))
+                       .next_to([x0 + w, y, 0], RIGHT, buff=0.1))
         if values[1].get_bottom()[1] < values[0].get_top()[1] + 0.04:     # keep both legible
             values[1].next_to(values[0], UP, buff=0.04).align_to(values[0], LEFT)
         head = inline(math("|Delta| slash |X|", T.TYPE.math_label, T.TEXT),
                       txt("each layer", lab, T.MUTED),
                       Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
                       txt("to", lab, T.MUTED),
-                      Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED,
-                          suffix=","),
-                      txt("dashed: median", lab, T.MUTED))
-        head.next_to(base, UP, buff=h + 0.12).align_to(base, LEFT)
+                      Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
+        head.next_to(base[0], UP, buff=h + 0.15).align_to(base[0], LEFT)
         med = VGroup(head, base, bars, lines, values)
         self.keep_inside(med)
         self.shown["med"] = med

@@ -212,10 +212,6 @@ class IntroBeats:
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label)
                          .scale(FORMULA_SCALE),
                          txt("(K, V: the same)", L_, T.TEXT))
-        if self.data["model"].get("rotary"):
-            # position enters here: Q and K (not V) are rotated by the token's position
-            formula = VGroup(formula, txt("then Q and K (not V) are rotated by position", L_,
-                                          T.TEXT)).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         top = formula
         top.move_to([-3.0, 2.0, 0]).align_to([-5.9, 0, 0], LEFT)
         cp = self.v.copies
@@ -240,10 +236,10 @@ class IntroBeats:
         c_bar.move_to([bar_x, c_lab.get_y(), 0], aligned_edge=LEFT)
         rows = VGroup(VGroup(x_lab, x_bar), VGroup(c_lab, c_bar))
         # said last, where the per-layer lengths stood (the left column reaches the bars' key)
-        mini = VGroup(txt("MiniLM: LayerNorm set the", L_, T.MUTED),
-                      txt("length of X itself after", L_, T.MUTED),
-                      txt("every addition", L_, T.MUTED)).arrange(DOWN, buff=0.12,
-                                                                  aligned_edge=LEFT)
+        mini = VGroup(txt("RMSNorm: X divided by its", L_, T.MUTED),
+                      txt("root mean square, then", L_, T.MUTED),
+                      txt("times a learned gain", L_, T.MUTED)).arrange(
+            DOWN, buff=0.12, aligned_edge=LEFT)
         mini.move_to(RIGHT * 4.0 + UP * 0.55).align_to(RIGHT * 2.3, LEFT)
         # "Every one of these X's is what the next layer's W_Q, W_K and W_V read, through a copy"
         # the formula is written while the sentence says what it is (not after it)
@@ -278,7 +274,7 @@ class IntroBeats:
         # "So each layer makes fresh Q, K and V ... the copy keeps them in range."
         self.hold_until_cue(2)
         self.emphasize(formula[0], c_bar, run_time=self.to_cue(3, 1.2))
-        # "MiniLM normalised X itself after every addition ..."
+        # "RMSNorm divides X by its root mean square, then ... a learned gain"
         self.hold_until_cue(3)
         self.drop("ticker", run_time=0.3)
         self.put("mini", mini, anim=Write(mini), run_time=self.fill(self.cue_at(self.n_cues()),

@@ -93,6 +93,7 @@ class Summary(View):
     growth_about: Shown
     median_rel_attn: Shown
     median_rel_mlp: Shown
+    max_rel_later: Shown
     largest_update: Shown
     ffn0_over_x0: Shown
 
