@@ -146,8 +146,9 @@ def test_entered_is_the_traces(built, cache_dir):
     assert e["sum_cos"] == pytest.approx(cos(xa + ua, xb + ub), abs=1e-9)
     assert [fmt(v) for v in (*e["x_length"], e["sum_cos"])] == ["11.50", "11.50", "0.91"]
     assert e["sum_angle"] == pytest.approx(np.degrees(np.arccos(e["sum_cos"])), abs=1e-9)
-    # the tip-to-tail sketch: in the plane of the two sums, each X plus its update ends at its
-    # sum, the sums keep their lengths and angle, X lies along +x, the first sum above it
+    # the tip-to-tail sketch: each X plus its update ends at its sum, the sums keep their
+    # lengths and angle, the updates theirs (the angle the right-hand picture shows), X lies
+    # along +x, drawn no longer than it is (the rest points out of the page), the first sum above
     pl = {k: np.asarray(v) for k, v in e["plane"].items()}
     np.testing.assert_allclose(pl["x"] + pl["update"], pl["sum"], atol=1e-9)
     np.testing.assert_allclose(np.linalg.norm(pl["sum"], axis=1), e["sum_length"], atol=1e-9)
@@ -155,6 +156,8 @@ def test_entered_is_the_traces(built, cache_dir):
     np.testing.assert_allclose(pl["x"][0], pl["x"][1], atol=1e-9)      # one X at layer 0
     assert abs(pl["x"][0][1]) < 1e-9 and pl["x"][0][0] > 0 and pl["sum"][0][1] > 0
     assert np.linalg.norm(pl["x"][0]) <= e["x_length"][0] + 1e-9
+    np.testing.assert_allclose(np.linalg.norm(pl["update"], axis=1), e["length"], atol=1e-9)
+    assert cos(*pl["update"]) == pytest.approx(e["cos"], abs=1e-9)
     # each token's weighted values (all heads, through W_O) and the bias, drawn tip to tail in
     # the plane of the two updates: they end at the updates (lengths, cosine); river's piece
     # is most of update 1, and the markers' pieces are small despite their weight
