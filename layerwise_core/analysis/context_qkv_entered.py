@@ -61,8 +61,8 @@ def sum_plane(xa: np.ndarray, xb: np.ndarray, ua: np.ndarray, ub: np.ndarray) ->
     them all: this one keeps the two sums (their lengths and angle, as in their plane) and the
     two updates (their lengths, and the angle between them), each drawn from one shared X's tip
     and ending at its sum. Only X is off: its drawn length is what closes that figure (shorter
-    than X, the rest of X points out of the page). Turned so X points along +x, the first sum
-    at or above it. One X (xa == xb) and sums not on one line: else the projection onto the
+    than X, the rest of X points out of the page). Turned so X points along +x, the second
+    update turned anticlockwise from the first (as `update_plane` draws them). One X (xa == xb) and sums not on one line: else the projection onto the
     plane of the sums (`_projected`). {x, update, sum}: [a, b] of [x, y]."""
     pr = _projected(xa, xb, ua, ub)
     pa, pb = (np.asarray(p) for p in pr["sum"])
@@ -81,7 +81,8 @@ def sum_plane(xa: np.ndarray, xb: np.ndarray, ua: np.ndarray, ub: np.ndarray) ->
                                  abs(np.linalg.norm(t) - x_len)))
     ang = math.atan2(t[1], t[0])
     rot = np.array([[math.cos(ang), math.sin(ang)], [-math.sin(ang), math.cos(ang)]])
-    flip = np.diag([1.0, -1.0 if (rot @ pa)[1] < 0 else 1.0])
+    ua2, ub2 = rot @ (pa - t), rot @ (pb - t)
+    flip = np.diag([1.0, -1.0 if ua2[0] * ub2[1] - ua2[1] * ub2[0] < 0 else 1.0])
     M = flip @ rot
     x, sa, sb = M @ t, M @ pa, M @ pb
     return {"x": [x.tolist(), x.tolist()], "update": [(sa - x).tolist(), (sb - x).tolist()],
