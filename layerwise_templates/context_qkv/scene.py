@@ -871,18 +871,18 @@ class ContextQKVScene(StoryboardScene):
             self.play(*anims, run_time=self.quick())
 
     def w_label(self, l: int) -> VGroup:
-        g = VGroup(txt("for both sentences, the same", S, T.MUTED),
+        g = VGroup(txt("for both sentences, the same", S, T.TEXT),
                    inline(math(f"W_Q^(({l})), W_K^(({l})), W_V^(({l}))", T.TYPE.math_label),
-                          txt("at layer", S, T.MUTED), Num(self.v.layers[l], decimals=0,
+                          txt("at layer", S, T.TEXT), Num(self.v.layers[l], decimals=0,
                                                              size=S)))
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
 
     def w_label_each(self) -> VGroup:
         """The header once the voice speaks of all layers at once: each layer its own set."""
-        g = VGroup(txt("for both sentences, the same", S, T.MUTED),
+        g = VGroup(txt("for both sentences, the same", S, T.TEXT),
                    inline(math("W_Q^((l)), W_K^((l)), W_V^((l))", T.TYPE.math_label),
-                          txt("at each layer l", S, T.MUTED)))
+                          txt("at each layer l", S, T.TEXT)))
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
 
@@ -906,7 +906,8 @@ class ContextQKVScene(StoryboardScene):
         self.ensure_chart(0)
         self.ensure_table(0)
         start = self.st.grown + 1
-        steps = [(1, lambda t: self.put("w_label", self.w_label(max(0, start - 1)),
+        # the header briefly, the layers get the time: each its W, its segments, its row
+        steps = [(0.5, lambda t: self.put("w_label", self.w_label(max(0, start - 1)),
                                         run_time=t))]
         for l in range(start, len(self.v.layers)):
             steps.append((3, lambda t, l=l: self.add_layer(l, t)))
