@@ -93,22 +93,22 @@ def test_narration_quotes_the_plan(built):
     assert f"down to {fmt(low['value'])} at layer {low['layer']}" in text
     assert f"below X's lowest, {fmt(x['value'])}" in text and low["value"] < x["value"]
     assert x["value"] == min(d["cos"]["x"])
-    # the last layer is said for what it is: the keys lowest there, the values highest
+    # the last layer is shown for what it is (the caption): the keys lowest there
     L = len(d["layers"]) - 1
     assert last["layer"] == L and last["key"] == min("qkv", key=lambda k: d["cos"][k][L])
-    assert f"at layer {L} the {NAMES[last['key']]} differ most, at {fmt(last['value'])}" in text.lower()
-    # the queries closer than X at every layer after 0, layer 2 as the example
+    cap = next(b["caption"] for b in plan["beats"] if b["id"] == "compare")
+    assert f"At layer {L}: {NAMES[last['key']]} lowest ({fmt(last['value'])})" in cap
+    # the queries closer than X from layer 1 on, layer 2 as the example
     c = d["cos"]
     assert all(c["q"][l] > c["x"][l] for l in range(1, L + 1))
-    assert (f"The queries stay closer than X at every layer: at layer 2 they are at "
+    assert (f"From layer 1 on, the queries stay closer than X: at layer 2 they are at "
             f"{fmt(c['q'][2])}, X at {fmt(c['x'][2])}") in text
-    # the values below X up to layer 4, just above it at the last layer
+    # why Q, K, V can differ more or less than X with shared matrices
+    assert "A fixed matrix can stretch some differences and shrink others" in text
+    # the values below X from layer 1 to 4, just above it at the last layer
     said = next(b["narration"] for b in plan["beats"] if b["id"] == "layers")
-    assert "The values stay below X up to layer 4, then end just above it." in said
+    assert "From layer 1 to 4 the values stay below X, then end just above it." in said
     assert all(c["v"][l] < c["x"][l] for l in range(1, L)) and c["v"][L] > c["x"][L]
-    # the values' highest at the last layer is said with it (not only boxed)
-    assert f"the values least, at {fmt(d['cos']['v'][L])}" in text
-    assert sm["last_highest"]["key"] == "v" and d["cos"]["v"][L] > d["cos"]["q"][L]
     assert "Values differ most" not in " ".join(b["caption"] for b in plan["beats"])
 
 
@@ -146,15 +146,20 @@ def test_entered_is_the_traces(built, cache_dir):
     assert e["sum_cos"] == pytest.approx(cos(xa + ua, xb + ub), abs=1e-9)
     assert [fmt(v) for v in (*e["x_length"], e["sum_cos"])] == ["11.50", "11.50", "0.91"]
     assert e["sum_angle"] == pytest.approx(np.degrees(np.arccos(e["sum_cos"])), abs=1e-9)
-    # the tip-to-tail sketch: in the plane of the two sums, each X plus its update ends at its
-    # sum, the sums keep their lengths and angle, X lies along +x, the first sum above it
+    # the tip-to-tail sketch: each X plus its update ends at its sum, the sums keep their
+    # lengths and angle, the updates theirs (the angle the right-hand picture shows), X lies
+    # along +x, drawn no longer than it is (the rest points out of the page), the second update
+    # anticlockwise from the first (as in the plane of the updates)
     pl = {k: np.asarray(v) for k, v in e["plane"].items()}
     np.testing.assert_allclose(pl["x"] + pl["update"], pl["sum"], atol=1e-9)
     np.testing.assert_allclose(np.linalg.norm(pl["sum"], axis=1), e["sum_length"], atol=1e-9)
     assert cos(*pl["sum"]) == pytest.approx(e["sum_cos"], abs=1e-9)
     np.testing.assert_allclose(pl["x"][0], pl["x"][1], atol=1e-9)      # one X at layer 0
-    assert abs(pl["x"][0][1]) < 1e-9 and pl["x"][0][0] > 0 and pl["sum"][0][1] > 0
+    assert abs(pl["x"][0][1]) < 1e-9 and pl["x"][0][0] > 0
+    assert np.cross(pl["update"][0], pl["update"][1]) > 0
     assert np.linalg.norm(pl["x"][0]) <= e["x_length"][0] + 1e-9
+    np.testing.assert_allclose(np.linalg.norm(pl["update"], axis=1), e["length"], atol=1e-9)
+    assert cos(*pl["update"]) == pytest.approx(e["cos"], abs=1e-9)
     # each token's weighted values (all heads, through W_O) and the bias, drawn tip to tail in
     # the plane of the two updates: they end at the updates (lengths, cosine); river's piece
     # is most of update 1, and the markers' pieces are small despite their weight

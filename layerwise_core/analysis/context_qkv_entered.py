@@ -57,11 +57,43 @@ def entered(a: Trace, pos_a: list[int], b: Trace, pos_b: list[int], layer: int =
 
 def sum_plane(xa: np.ndarray, xb: np.ndarray, ua: np.ndarray, ub: np.ndarray) -> dict:
     """2-D coordinates, for a tip-to-tail drawing, of the X's, the updates and the two sums
-    X + Delta, projected onto the plane of the two sums (so the sums keep their true lengths
-    and angle, and each projected X plus its projected update ends at its sum exactly). The
-    plane is turned so the mean projected X points along +x, the first sum at or above it.
-    If the sums are parallel, the plane's second direction is the first other vector (updates,
-    then X) not parallel to them. {x, update, sum}: [a, b] of [x, y]."""
+    X + Delta. X, the two updates and the sums span three dimensions, so no flat drawing keeps
+    them all: this one keeps the two sums (their lengths and angle, as in their plane) and the
+    two updates (their lengths, and the angle between them), each drawn from one shared X's tip
+    and ending at its sum. Only X is off: its drawn length is what closes that figure (shorter
+    than X, the rest of X points out of the page). Turned so X points along +x, the second
+    update turned anticlockwise from the first (as `update_plane` draws them). One X (xa == xb) and sums not on one line: else the projection onto the
+    plane of the sums (`_projected`). {x, update, sum}: [a, b] of [x, y]."""
+    pr = _projected(xa, xb, ua, ub)
+    pa, pb = (np.asarray(p) for p in pr["sum"])
+    la, lb = float(np.linalg.norm(ua)), float(np.linalg.norm(ub))
+    d = float(np.linalg.norm(pb - pa))
+    if not np.allclose(xa, xb) or d < 1e-9:
+        return pr
+    along = (la ** 2 - lb ** 2 + d ** 2) / (2 * d)           # from pa towards pb
+    side = math.sqrt(max(0.0, la ** 2 - along ** 2))
+    u = (pb - pa) / d
+    n = np.array([-u[1], u[0]])
+    tips = [pa + along * u + s * side * n for s in (1.0, -1.0)]
+    x_len = float(np.linalg.norm(xa))
+    # X's tip: the one whose X is no longer than the true X (a shadow), else the nearer length
+    t = min(tips, key=lambda t: (np.linalg.norm(t) > x_len + 1e-9,
+                                 abs(np.linalg.norm(t) - x_len)))
+    ang = math.atan2(t[1], t[0])
+    rot = np.array([[math.cos(ang), math.sin(ang)], [-math.sin(ang), math.cos(ang)]])
+    ua2, ub2 = rot @ (pa - t), rot @ (pb - t)
+    flip = np.diag([1.0, -1.0 if ua2[0] * ub2[1] - ua2[1] * ub2[0] < 0 else 1.0])
+    M = flip @ rot
+    x, sa, sb = M @ t, M @ pa, M @ pb
+    return {"x": [x.tolist(), x.tolist()], "update": [(sa - x).tolist(), (sb - x).tolist()],
+            "sum": [sa.tolist(), sb.tolist()]}
+
+
+def _projected(xa: np.ndarray, xb: np.ndarray, ua: np.ndarray, ub: np.ndarray) -> dict:
+    """The X's, the updates and the sums projected onto the plane of the two sums (the sums keep
+    their lengths and angle; X and the updates are shadows), turned so the mean projected X
+    points along +x, the first sum at or above it. If the sums are parallel, the plane's second
+    direction is the first other vector (updates, then X) not parallel to them."""
     sa, sb = xa + ua, xb + ub
     basis: list[np.ndarray] = []
     for v in (sa, sb, ua, ub, xa, xb):

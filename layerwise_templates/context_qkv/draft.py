@@ -155,7 +155,9 @@ def build(c: Context) -> Draft:
                  "{data.summary.last_lowest.value:.2f}, and the "
                  "{data.summary.last_highest.name} are at {data.summary.last_highest.value:.2f}. ")
         claims += [_near(f"data.cos.{k}[{L - 1}]", cos[k][L - 1]) for k in QKV]
-    text += ("Q, K and V can differ more or less than X, but the shared matrices cannot make a "
+    text += ("Q, K and V can differ more or less than X, since a fixed matrix can stretch the "
+             "difference between the X in some directions and shrink it in others, but the "
+             "shared matrices cannot make a "
              f"difference from equal inputs: {said} offers something different in each sentence "
              "only because its X changed.")
     beats.append(Beat(

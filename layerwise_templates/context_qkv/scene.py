@@ -9,12 +9,12 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               the chart's four layer-0 points at one value
 - `entered`   what context entered at layer 0: the two token rows; the same query meeting
               different keys (sentence 1's heaviest word, sentence 2's three heaviest); the
-              tokens at the same positions in both greyed (same X, same values); the focus
-              token's head-average attention as arcs (the special tokens' arcs grey, their
-              share said); each token's weight flies to its weighted values (all heads,
+              tokens at the same positions in both greyed, bank too (same X, same values);
+              the focus token's head-average attention as arcs (the special tokens' arcs
+              grey); each token's weight flies to its weighted values (all heads,
               through W_O), drawn tip to tail into the update Delta^(0) (lengths, angle,
-              cosine); X^(0) with each update drawn from its tip and the two sums (a sketch
-              in the plane of the sums); the cosine of the X^(1)
+              cosine); X^(0) with each update drawn from its tip and the two sums (a sketch:
+              updates and sums true, X drawn shorter); the cosine of the X^(1)
 - `layers`    layer 1, 2, ...: the chart grows one segment per quantity (X thick, on top) and
               a table gains that layer's four cosines; "the same W^(l)" label counts the layer;
               then X's dip and end and the values' lowest are pointed at
@@ -213,7 +213,7 @@ class ContextQKVScene(StoryboardScene):
         note = txt(f"Q, K, V: all {h.n_heads} heads together"
                    if h.kv_width.value == h.q_width.value else
                    f"all heads together: Q {h.q_width}, K and V {h.kv_width} numbers",
-                   S, T.MUTED)
+                   S, T.TEXT)
         row = VGroup(legend, note).arrange(RIGHT, buff=0.35)
         top = VGroup(head, row if row.width <= PLOT[0] + 0.9 else VGroup(legend, note).arrange(
             DOWN, buff=0.08, aligned_edge=LEFT))
@@ -607,9 +607,8 @@ class ContextQKVScene(StoryboardScene):
     def sum_picture(self, x: float, y_top: float) -> VGroup:
         """The addition drawn tip to tail, at the updates' scale: X^(0) from (x, ...), each
         update from X's tip, each sum X^(0) + Delta^(0) from X's tail to that update's tip.
-        A sketch: the vectors are projected onto the plane of the two sums (the plan's
-        `entered.plane`), so the sums keep their lengths and angle; X and the updates are their
-        shadows in that plane. The words (what each arrow is, its length, the cosine of the
+        A sketch (the plan's `entered.plane`): the sums keep their lengths and angle, the
+        updates theirs (as on the right); only X is drawn shorter, the rest of it out of the page. The words (what each arrow is, its length, the cosine of the
         sums) stand above the drawing, a "sketch" note below it."""
         e = self.v.entered
         pl = e.plane
@@ -628,7 +627,9 @@ class ContextQKVScene(StoryboardScene):
         pts = {k: [np.array([float(c[0].value), float(c[1].value), 0.0]) * unit
                    for c in getattr(pl, k)] for k in ("x", "update", "sum")}
         ys = [p[1] for k in pts for p in pts[k]] + [0.0]
-        note = txt("sketch: 384 numbers drawn in 2 (the plane of the two sums)", S, T.MUTED)
+        note = VGroup(txt("sketch: 384 numbers drawn in 2. Updates and sums true;", S, T.TEXT),
+                      txt("X drawn shorter (the rest of it points out of the page)", S, T.TEXT)
+                      ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         room_top = legend.get_bottom()[1] - 0.35
         o = np.array([x + 0.1, room_top - max(ys), 0.0])
         xa = Arrow(o, o + pts["x"][0], buff=0, color=T.X, stroke_width=6,
@@ -664,12 +665,6 @@ class ContextQKVScene(StoryboardScene):
         legend = txt("arc width = head-average attention weight, layer 0", S, T.TEXT)
         legend.move_to([0, top - 0.1, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
-        marks = " + ".join(str(ss[0].tokens[j]) for j in ss[0].special.values)
-        share = inline(txt(f"grey: {marks}:", S, T.TEXT),
-                       Num(ss[0].special_share, decimals=2, size=S, color=T.SENTENCES[0]),
-                       txt("and", S, T.TEXT),
-                       Num(ss[1].special_share, decimals=2, size=S, color=T.SENTENCES[1]))
-        share.next_to(r2.weights, DOWN, buff=0.25).align_to(legend, LEFT)
         right_x = max(m.get_right()[0] for r in (r1, r2) for m in (r.row, r.weights)) + 0.4
         right_x = max(right_x, 1.3) + 0.1
         upd = self.update_picture(right_x, top - 0.35)
@@ -712,17 +707,23 @@ class ContextQKVScene(StoryboardScene):
                 self.emphasize(*ms, run_time=t)
 
         def shared(t):
-            # tokens at the same positions in both sentences: the same X, the same values
-            ms = [r.tok[j] for r in (r1, r2) for j in map(int, e.shared) if j in r.tok]
+            # the same token at the same position in both sentences, bank itself too: the same
+            # X, the same values
+            same = [*map(int, e.shared), *[int(f) for f in ss[0].focus]]
+            ms = [r.tok[j] for r in (r1, r2) for j in same if j in r.tok]
             if ms:
                 self.play(*[m.animate.set_color(T.MUTED) for m in ms], run_time=0.4 * t)
                 self.emphasize(*ms, color=T.MUTED, run_time=0.6 * t)
 
-        def specials(t):
-            ws = [r.weights[r.shown_index[j]] for r, s_ in ((r1, ss[0]), (r2, ss[1]))
-                  for j in map(int, s_.special) if j in r.shown_index]
-            self.play(FadeInPlace(share), run_time=0.4 * t)
-            self.box(*ws, share[1], share[3], t=0.6 * t)
+        def moved(t):
+            # a token in both sentences at different positions ("the"): its X differs
+            ta, tb = ([str(x) for x in s_.tokens] for s_ in ss)
+            same = set(map(int, e.shared))
+            pairs = [(j, k) for j, w in enumerate(ta) for k, u in enumerate(tb)
+                     if w == u and j != k and j not in same and k not in same]
+            ms = [m for j, k in pairs for m in (r1.tok.get(j), r2.tok.get(k)) if m is not None]
+            if ms:
+                self.box(*ms, t=t)
 
         def river(t):
             self.unbox(0.2 * t)
@@ -757,13 +758,14 @@ class ContextQKVScene(StoryboardScene):
                             Create(piece)))
                     else:
                         grows.append(Create(piece))
-            self.play(LaggedStart(*grows, lag_ratio=0.15), run_time=0.3 * t)
+            # one after another, so the flying weights never land on each other
+            self.play(LaggedStart(*grows, lag_ratio=0.7), run_time=0.42 * t)
             self.remove(*feeds)
             # the rows give way (the updates' labels would reach them), the updates grow
-            self.play(FadeOutPlace(VGroup(r1, r2, legend, share)), run_time=0.1 * t)
+            self.play(FadeOutPlace(VGroup(r1, r2, legend)), run_time=0.08 * t)
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.25 * t)
-            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.2 * t)
+                      FadeInPlace(upd.labels), run_time=0.18 * t)
+            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.15 * t)
 
         def add_x(t):
             # tip to tail: X^(0), the same in both; each update moves from the right to X's tip;
@@ -785,7 +787,7 @@ class ContextQKVScene(StoryboardScene):
              (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t))],
             [(1, grow_arcs)],
             [(1, shared)],
-            [(1, specials)],
+            [(1, moved)],
             [(1, river)],
             [(1, money)],
         ]
@@ -869,18 +871,18 @@ class ContextQKVScene(StoryboardScene):
             self.play(*anims, run_time=self.quick())
 
     def w_label(self, l: int) -> VGroup:
-        g = VGroup(txt("for both sentences, the same", S, T.MUTED),
+        g = VGroup(txt("for both sentences, the same", S, T.TEXT),
                    inline(math(f"W_Q^(({l})), W_K^(({l})), W_V^(({l}))", T.TYPE.math_label),
-                          txt("at layer", S, T.MUTED), Num(self.v.layers[l], decimals=0,
+                          txt("at layer", S, T.TEXT), Num(self.v.layers[l], decimals=0,
                                                              size=S)))
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
 
     def w_label_each(self) -> VGroup:
         """The header once the voice speaks of all layers at once: each layer its own set."""
-        g = VGroup(txt("for both sentences, the same", S, T.MUTED),
+        g = VGroup(txt("for both sentences, the same", S, T.TEXT),
                    inline(math("W_Q^((l)), W_K^((l)), W_V^((l))", T.TYPE.math_label),
-                          txt("at each layer l", S, T.MUTED)))
+                          txt("at each layer l", S, T.TEXT)))
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
 
@@ -904,7 +906,8 @@ class ContextQKVScene(StoryboardScene):
         self.ensure_chart(0)
         self.ensure_table(0)
         start = self.st.grown + 1
-        steps = [(1, lambda t: self.put("w_label", self.w_label(max(0, start - 1)),
+        # the header briefly, the layers get the time: each its W, its segments, its row
+        steps = [(0.5, lambda t: self.put("w_label", self.w_label(max(0, start - 1)),
                                         run_time=t))]
         for l in range(start, len(self.v.layers)):
             steps.append((3, lambda t, l=l: self.add_layer(l, t)))
@@ -957,8 +960,7 @@ class ContextQKVScene(StoryboardScene):
                       self.ring("x", xlo.layer.value))
         q2 = min(2, L - 1)
         r_q = VGroup(self.ring("q", q2), self.ring("x", q2))
-        r_last = VGroup(self.ring(sm.last_lowest.key.value, L - 1),
-                        self.ring(sm.last_highest.key.value, L - 1))
+        r_fix = VGroup(*[self.ring(k, xlo.layer.value) for k in ("v", "x", "q")])
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
         thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
                             T.TEXT),
@@ -997,7 +999,9 @@ class ContextQKVScene(StoryboardScene):
         self.by_cue([
             [(1, lambda t: at(lo.layer.value, list(r_lo), t))],
             [(1, lambda t: at(q2, list(r_q), t))],
-            [(1, lambda t: at(L - 1, list(r_last), t))],
+            # one fixed matrix stretches some differences and shrinks others: at X's lowest
+            # layer V below X, Q above it
+            [(1, lambda t: at(xlo.layer.value, list(r_fix), t))],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
         ])
