@@ -148,6 +148,8 @@ def test_narration_quotes_the_plan(built):
     assert max(dp["prev_token"]) < 2 * dp["uniform"]
     assert "Every head stays under twice that" in said["deep_heads"]
     assert "weak previous-token heads" not in said["deep_heads"]
-    assert said["deep_heads"].endswith("made fresh from a changed X pull them to river.")
+    assert "no previous-token habit pulls them to river" in said["deep_heads"]
+    assert said["deep_heads"].endswith(f"made fresh from X of layer {dp['layer']}.")
+    assert "not position" not in said["deep_heads"]
     assert "No other head" not in " ".join(said.values())
     assert not re.search(r"\{|\}", " ".join(said.values()))

@@ -167,16 +167,16 @@ def build(c: Context) -> Draft:
              f"it{before}. These heads score {prev_s}; spread evenly over "
              "{data.deep.n_tokens} tokens: {data.deep.uniform:.2f}.")
     if max(prev) * len(t.tokens) < 2:
-        text += (" Every head stays under twice that: not position, but queries and keys made "
-                 f"fresh from a changed X pull them to {quoted(t.tokens[target])}.")
+        text += (" Every head stays under twice that: no previous-token habit pulls them to "
+                 f"{quoted(t.tokens[target])}. Their queries and keys are made fresh from X of "
+                 "layer {data.deep.layer}.")
         claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
     else:
-        text += (" Queries and keys made fresh from a changed X pull them to "
-                 f"{quoted(t.tokens[target])}.")
+        text += (" Their queries and keys are made fresh from X of layer {data.deep.layer}.")
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: {word}'s weight on "
-        f"'{{data.deep.target.token}}'; is it position?",
+        f"'{{data.deep.target.token}}'; a previous-token habit?",
         text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "

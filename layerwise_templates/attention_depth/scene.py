@@ -777,9 +777,9 @@ class AttentionDepthScene(StoryboardScene):
                                          run_time=t)),
             (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
         ])
-        # 5. "Every head here stays under twice that: not position but queries and keys, made
-        # fresh from a changed X, pull them to river": every score bar, then the answer
-        why = inline(txt("not position: queries and keys made fresh from", LAB),
+        # 5. "Every head stays under twice that: no previous-token habit pulls them to river.
+        # Their queries and keys are made fresh from X of layer 5": every score bar, then that
+        why = inline(txt("no previous-token habit; queries and keys made fresh from", LAB),
                      math(sup("X", int(d.layer)), X_SIZE, T.X))
         why.move_to([0, bottom - 0.85, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         self.fill_to(None, [
