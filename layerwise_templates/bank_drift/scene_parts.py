@@ -122,10 +122,22 @@ class ProbeBeat:
         self.hold_until_moment(M.KEEPS_IT)
         self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(5))
         drawn = VGroup(*curves)
-        # "sense is readable almost at once": after one layer, not in the table's late row
+        # "for these nouns, not bank, sense is readable almost at once": after one layer
         self.hold_until_moment(M.AT_ONCE)
         self.emphasize(sen.point(1), run_time=self.quick(0.02, 0.9))
-        self.emphasize(syn.point(t0["best"]), sen.point(1), run_time=self.quick(0.02, 0.9))
+        # why this does not contradict bank's late cosine gap: two different measures
+        measures = VGroup(
+            inline(txt("probe nouns (not bank): readable from", T.TINY_SIZE, T.TEXT),
+                   math(self.v.states[1].math.value, T.TYPE.math_label, T.TEXT)),
+            txt("cosine: whole vectors · probe: one direction", T.TINY_SIZE, T.TEXT),
+        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        measures.align_to(example, UP).align_to(example, LEFT)
+        self.play(FadeOutPlace(example), FadeInPlace(measures[0]),
+                  run_time=self.quick(0.03, 0.6))
+        self.remove(*example.get_family())
+        self.hold_until_moment(M.WHOLE)
+        self.play(FadeInPlace(measures[1]), run_time=self.quick(0.03, 0.6))
+        self.emphasize(measures[1], run_time=self.quick(0.03, 0.9))
         self.hold_until_moment(M.SET_SMALL)
         self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
         caveats = VGroup(
@@ -136,7 +148,8 @@ class ProbeBeat:
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
-        self.play(FadeOutPlace(example), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
+        self.play(FadeOutPlace(measures), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
+        self.remove(*measures.get_family())
         self.hold_until_moment(M.PROBE_SHOWS)
         self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
         self.hold_until_moment(M.NOT_WHAT)
