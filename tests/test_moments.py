@@ -36,6 +36,7 @@ TYPED = {
     ("drift", "in_plane"): (4, "In the plane"),
     ("drift", "sentence_moves"): (5, "In the full space"),
     ("drift", "off_plane"): (6, "off this plane"),
+    ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),
     ("probe", "scored_on"): (2, "scored on"),

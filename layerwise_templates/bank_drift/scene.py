@@ -578,10 +578,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                     .align_to(plane, RIGHT),
                     txt("PC2", SIZE, T.MUTED).rotate(np.pi / 2)
                     .next_to(plane, LEFT, buff=0.08).align_to(plane, UP))
-        o = plane.c2p(x0, y1)       # the top-left grid square
+        o = plane.c2p(x1, y0)       # the bottom-right grid square (the paths run elsewhere)
         square = Rectangle(width=unit * step, height=unit * step, stroke_color=T.HIGHLIGHT,
-                           stroke_width=3).move_to(o + np.array([unit * step / 2,
-                                                                 -unit * step / 2, 0]))
+                           stroke_width=3).move_to(o + np.array([-unit * step / 2,
+                                                                 unit * step / 2, 0]))
         units = VGroup(
             inline(Rectangle(width=0.22, height=0.22, stroke_color=T.HIGHLIGHT, stroke_width=3),
                    txt("one grid square:", SIZE, T.MUTED), Num(pr.step, decimals=0, size=SIZE)),
@@ -671,6 +671,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.emphasize(on_raw, run_time=self.stretch(M.TOGETHER, 0.9, cap=2.0))
         key = swatch(cn, cf, radius=0.07)
         row = self.number_row(chart, key, "gap", g.values, GAP)    # the beat's own: it leaves
+        for num, val in zip(row[1], g.values):         # each number in its bar's colour
+            num.set_color(sign_color(float(val)))
         self.play(FadeInPlace(row[0]), run_time=0.4)
         # numbers appear state by state until "then it opens"
         self.hold_until_moment(M.TOGETHER)

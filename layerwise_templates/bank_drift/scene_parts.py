@@ -71,6 +71,13 @@ class ProbeBeat:
         self.emphasize(VGroup(sizes[0], sizes[1]), example.sense[0],
                        run_time=self.quick(0.03, 1.0))
         self.play(FadeInPlace(sketch.state), run_time=0.6)
+        # "each used in both senses": the set's nouns, every one living and made
+        both = inline(Num(st.nouns_in_both, decimals=0, size=T.TINY_SIZE),
+                      txt("nouns, each in both senses", T.TINY_SIZE, T.TEXT))
+        both.next_to(head, RIGHT, buff=0.5).align_to(head, DOWN)
+        self.hold_until_moment(M.BOTH_SENSES)
+        self.play(FadeInPlace(both), run_time=self.quick(0.03, 0.6))
+        self.emphasize(both, example.sense, run_time=self.quick(0.03, 1.2))
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
         # what a linear probe is, drawn in the chart's still empty plot: a word's state
         # vector goes through one set of weights and comes out as a label
@@ -154,7 +161,7 @@ class ProbeBeat:
         self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
         self.hold_until_moment(M.NOT_WHAT)
         self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
-        self.stage.other = [VGroup(top, chart, drawn, caveats)]
+        self.stage.other = [VGroup(top, chart, drawn, caveats, both)]
 
     def probe_sketch(self, ax, ex: dict, color) -> VGroup:
         """A linear probe as a picture: the state vector of the example's noun (a column of
