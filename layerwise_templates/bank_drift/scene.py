@@ -594,31 +594,38 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeInPlace(units[1]), run_time=0.6)
         # where each other bank ends from sentence 1's: the same pairs in the plane (a segment
         # on the plane and its length) and in the full space (to one scale, side by side)
-        scale = min(0.45, 2.3 / max(float(max(pr.full_end_distances.values)), 1e-6))
+        longest = max(float(max(pr.full_end_distances.values)), 1e-6)
         pairs = range(len(v.curves))
         segs = VGroup(*[Line(dots[0].get_center(), dots[k + 1].get_center(),
                              color=self.curve_color(k), stroke_width=4) for k in pairs])
 
-        def bar(value, color) -> Line:
-            return Line(ORIGIN, RIGHT * scale * float(value), color=color, stroke_width=8)
-        title = VGroup(txt("end from 1's end", SIZE, T.TEXT), txt("in the plane", SIZE, T.MUTED),
-                       txt("full space", SIZE, T.MUTED))
-        rows = VGroup(*[VGroup(inline(self.pair_key(k), txt(f"{k + 2}'s", SIZE, T.MUTED)),
-                               inline(bar(pr.end_distances[k], self.curve_color(k)),
-                                      Num(pr.end_distances[k], decimals=1, size=SIZE)),
-                               inline(bar(pr.full_end_distances[k], self.curve_color(k)),
-                                      Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
-                        for k in pairs])
-        grid = VGroup(title, *rows)
-        cols = [max(r[j].width for r in grid) for j in range(3)]
-        for i, r in enumerate(grid):                    # a table: rows at one pitch, columns
-            x = 0.0                                     # at one x each, left-aligned
-            for j in range(3):
-                r[j].move_to([x + r[j].width / 2, -0.5 * i, 0])
-                x += cols[j] + 0.3
+        def table(scale: float) -> VGroup:
+            """The pairs' rows under a header, columns at one x each; bars `scale` per unit."""
+            def bar(value, color) -> Line:
+                return Line(ORIGIN, RIGHT * max(scale * float(value), 0.02), color=color,
+                            stroke_width=8)
+            title = VGroup(txt("from 1's end", SIZE, T.TEXT), txt("plane", SIZE, T.MUTED),
+                           txt("full space", SIZE, T.MUTED))
+            rows = [VGroup(inline(self.pair_key(k), txt(f"{k + 2}'s", SIZE, T.MUTED)),
+                           inline(bar(pr.end_distances[k], self.curve_color(k)),
+                                  Num(pr.end_distances[k], decimals=1, size=SIZE)),
+                           inline(bar(pr.full_end_distances[k], self.curve_color(k)),
+                                  Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
+                    for k in pairs]
+            grid = VGroup(title, *rows)
+            cols = [max(r[j].width for r in grid) for j in range(3)]
+            for i, r in enumerate(grid):
+                x = 0.0
+                for j in range(3):
+                    r[j].move_to([x + r[j].width / 2, -0.5 * i, 0])
+                    x += cols[j] + 0.25
+            return grid
+        # the bars take the room the text leaves (the text keeps its size)
+        room = 7.11 - T.EDGE - units.get_left()[0]
+        fixed = table(0.0).width
+        grid = table(max(0.02, min(0.45, (room - fixed) / longest)))
+        title, rows = grid[0], grid[1:]
         grid.next_to(units, DOWN, buff=0.45).align_to(units, LEFT)
-        if grid.get_right()[0] > 7.11 - T.EDGE:
-            grid.scale_to_fit_width(7.11 - T.EDGE - grid.get_left()[0], about_edge=LEFT)
         self.hold_until_moment(M.IN_PLANE)
         self.play(FadeInPlace(title[:2]), *[FadeInPlace(r[0]) for r in rows], run_time=0.6)
         per = self.stretch(M.SENTENCE_MOVES, 1.0, cap=3.0) / max(1, len(rows))
