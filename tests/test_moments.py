@@ -32,21 +32,11 @@ TYPED = {
     ("baseline", "adjusted_ends"): (3, "At the output"),
     ("drift", "plane"): (0, "flat plane"),
     ("drift", "same_path"): (1, "same path"),
-    ("drift", "layers_move"): (2, "The layers move"),
-    ("drift", "farthest"): (2, "the farthest two"),
-    ("drift", "sentence_moves"): (3, "In the full space"),
-    ("drift", "off_plane"): (4, "off this plane"),
-    ("table", "studies"): (0, "studies of"),
-    ("table", "early"): (1, "Early layers"),
-    ("table", "identity"): (1, "identity"),
-    ("table", "middle"): (1, "middle layers"),
-    ("table", "syntax"): (1, "syntax"),
-    ("table", "late"): (1, "later layers"),
-    ("table", "meaning"): (1, "meaning"),
-    ("table", "overlap"): (1, "overlap"),
-    ("table", "early_span"): (2, "early is"),
-    ("table", "middle_span"): (2, "middle X"),
-    ("table", "late_span"): (2, "late X"),
+    ("drift", "units"): (2, "own units"),
+    ("drift", "in_plane"): (4, "In the plane"),
+    ("drift", "sentence_moves"): (5, "In the full space"),
+    ("drift", "off_plane"): (6, "off this plane"),
+    ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),
     ("probe", "scored_on"): (2, "scored on"),
@@ -62,21 +52,19 @@ TYPED = {
     ("probe", "by_layer"): (4, "by X"),
     ("probe", "keeps_it"): (4, "stays above"),
     ("probe", "at_once"): (5, "almost at once"),
-    ("probe", "set_small"): (6, "this small"),
-    ("probe", "one_noun"): (6, "one test sentence"),
-    ("probe", "probe_shows"): (6, "a probe shows"),
-    ("probe", "not_what"): (6, "not what"),
+    ("probe", "whole"): (6, "whole vectors"),
+    ("probe", "set_small"): (7, "this small"),
+    ("probe", "one_noun"): (7, "one test sentence"),
+    ("probe", "probe_shows"): (7, "a probe shows"),
+    ("probe", "not_what"): (7, "not what"),
     ("gap", "gap_defined"): (0, "Take the gap"),
     ("gap", "cancels"): (1, "it cancels"),
     ("gap", "together"): (2, "Up to X"),
     ("gap", "opens"): (3, "Then it opens"),
     ("gap", "gap_end"): (3, "at the output"),
-    ("gap", "last_drop"): (4, "In the last layer"),
-    ("gap", "baseline_drop"): (4, "baseline's own"),
-    ("gap", "river_rise"): (4, "while sentence three's"),
-    ("gap", "caveat"): (5, "one pair per sense"),
-    ("gap", "shared"): (5, "both river sentences"),
-    ("gap", "position"): (5, "position works against"),
+    ("gap", "caveat"): (4, "one pair per sense"),
+    ("gap", "shared"): (4, "both river sentences"),
+    ("gap", "position"): (4, "position works against"),
 }
 
 
@@ -147,7 +135,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
 
 @pytest.mark.parametrize("template,typed_words,show", [
     ("bank_drift", TYPED, {"extend": "similarity", "baseline": "baseline",
-                           "drift": "projection", "table": "table", "probe": "probe",
+                           "drift": "projection", "probe": "probe",
                            "gap": "gap"}),
     ("residual_stream", TYPED_STREAM, STREAM_SHOW)], ids=["bank_drift", "residual_stream"])
 def test_every_typed_word_is_a_moment_of_the_registry(template, typed_words, show):
@@ -206,8 +194,8 @@ def test_a_silent_plan_does_not_wait_as_before(cache_dir):
 
 
 def board(moments: str, narration: str = "Here is the flat plane. All take the same path. "
-          "The layers move them; the sentences end close. The rest is off this plane. The "
-          "farthest two ends are apart.") -> str:
+          "In their own units; in the plane they end close. The rest is off this plane. In the "
+          "full space they end apart.") -> str:
     return textwrap.dedent(f"""\
         template: bank_drift
         title: t
@@ -223,18 +211,18 @@ def board(moments: str, narration: str = "Here is the flat plane. All take the s
         """)
 
 
-GOOD = ("{plane: flat plane, same_path: same path, layers_move: 2, "
-        "sentence_moves: the sentences end, off_plane: off this plane, farthest: farthest}")
+GOOD = ("{plane: flat plane, same_path: same path, units: 2, "
+        "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space}")
 
 
 def test_words_and_sentences_and_nth():
     b = validate_text(board(GOOD.replace("same_path: same path", "same_path: the#2")),
                       Path("sb.yaml")).beats[0]
     m = beat_json(b, 150)["moments"]
-    assert m["layers_move"] == {"cue": 2, "after": 0.0, "at": m["layers_move"]["at"]}
+    assert m["units"] == {"cue": 2, "after": 0.0, "at": m["units"]["at"]}
     assert m["same_path"]["cue"] == 1         # "the" is said first in "the flat plane"
-    assert m["sentence_moves"]["cue"] == 2
-    assert m["sentence_moves"]["after"] > m["layers_move"]["after"]
+    assert m["in_plane"]["cue"] == 2
+    assert m["in_plane"]["after"] > m["units"]["after"]
 
 
 @pytest.mark.parametrize("moments,where,expected", [
@@ -245,11 +233,11 @@ def test_words_and_sentences_and_nth():
      "'off that plane' is not said in this beat's narration", None),
     (GOOD.replace("same_path: same path", "same_path: the#9"), "sb.yaml:11: "
      "beats[0].moments.same_path: 'the#9' is not said", None),
-    (GOOD.replace("layers_move: 2", "layers_move: 7"), "sb.yaml:11: "
-     "beats[0].moments.layers_move: sentence 7 is out of range", None),
+    (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
+     "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: farthest, layers_move, off_plane, plane, "
-     "same_path, sentence_moves", None),
+     "beat's handlers wait for; they wait for: in_plane, off_plane, plane, same_path, "
+     "sentence_moves, units", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:
@@ -262,7 +250,7 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
     assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, same_path, "
-                            "layers_move, sentence_moves, farthest, off_plane") for p in e.value.problems), \
+                            "units, in_plane, sentence_moves, off_plane") for p in e.value.problems), \
         e.value.problems
 
 
@@ -279,9 +267,9 @@ def test_plan_refuses_a_missing_moment_with_file_line_exit_2(tmp_path, capsys, c
     text = BANK.read_text().replace('      not_what: "not what"\n', "")
     code, err = plan_cli(tmp_path, text, capsys, cache_dir)
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "moments:"
-                and "We can test" in text.splitlines()[i - 2])
+                and "When does sense" in text.splitlines()[i - 2])
     assert code == 2
-    assert f"bank_drift.yaml:{line}: beats[5].moments: missing moment not_what" in err, err
+    assert f"bank_drift.yaml:{line}: beats[4].moments: missing moment not_what" in err, err
 
 
 def test_plan_refuses_words_not_in_the_filled_narration_exit_2(tmp_path, capsys, cache_dir):
@@ -291,7 +279,7 @@ def test_plan_refuses_words_not_in_the_filled_narration_exit_2(tmp_path, capsys,
     code, err = plan_cli(tmp_path, text, capsys, cache_dir)
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "percent#3" in ln)
     assert code == 2
-    assert f"bank_drift.yaml:{line}: beats[5].moments.sense_percent: 'percent#3' no longer " \
+    assert f"bank_drift.yaml:{line}: beats[4].moments.sense_percent: 'percent#3' no longer " \
            f"fits the narration" in err, err
 
 

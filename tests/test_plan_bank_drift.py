@@ -145,6 +145,16 @@ def test_probe_split_shares_no_sentence():
         assert all(held[i] == sentences[sid[i]].held_out for i in range(len(sid)))
 
 
+def test_nouns_in_every_sense_counts_only_nouns_with_both():
+    """Backs "each used in both senses": the shipped set has every noun in both, and a noun
+    in one sense only is not counted."""
+    sentences = load_probe_set()
+    assert P.nouns_in_every_sense(sentences) == len({s.noun for s in sentences}) == 9
+    one = next(s.noun for s in sentences)
+    fewer = [s for s in sentences if not (s.noun == one and s.sense == "made")]
+    assert P.nouns_in_every_sense(fewer) == 8
+
+
 def _recomputed(cache):
     """The probe from the traces, its features found the storyboard way (word#n positions,
     mean of the word's tokens), independently of the span lookup the plan uses."""

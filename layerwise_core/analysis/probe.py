@@ -112,6 +112,14 @@ def probe_layers(X: np.ndarray, labels: np.ndarray, held_out: np.ndarray) -> dic
 TASKS = {"syntax": "part of speech", "sense": "living or made"}
 
 
+def nouns_in_every_sense(sentences: list[ProbeSentence]) -> int:
+    """How many nouns of the set appear in every sense the set uses (a noun in one sense only
+    would let the probe read the noun, not the sense)."""
+    senses = {s.sense for s in sentences}
+    return sum({s.sense for s in sentences if s.noun == n} == senses
+               for n in {s.noun for s in sentences})
+
+
 def run_probe(sentences: list[ProbeSentence], traces: list[Trace]) -> dict:
     """Both tasks on one set: the set's size and split, the probe's settings, and per task
     the accuracies of `probe_layers` (shares, and in percent for the screen)."""
@@ -130,7 +138,8 @@ def run_probe(sentences: list[ProbeSentence], traces: list[Trace]) -> dict:
                     "train_sentences": len(sentences) - int(sum(held)),
                     "words": syntax["n_train"] + syntax["n_test"],
                     "nouns": sorted({s.noun for s in sentences}),
-                    "senses": sorted({s.sense for s in sentences})},
+                    "senses": sorted({s.sense for s in sentences}),
+                    "nouns_in_both": nouns_in_every_sense(sentences)},
             "method": {"l2": L2, "iterations": ITERATIONS,
                        "features": "a word's vector: the mean of its tokens",
                        "split": "by sentence: the last sentences of every noun and sense"},

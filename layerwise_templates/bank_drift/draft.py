@@ -3,7 +3,7 @@
 It tells the shipped story for the sentences it is given: every sentence's curve against the
 first (start and end, said), the baseline subtracted, the gap between the curve that ends
 highest and the one that ends lowest (on the same chart), then the PCA plane, where the
-full-space distances between the ends are said. It does not know the senses:
+distances between the ends are said for the same pairs in the plane and in the full space. It does not know the senses:
 it says which sentence ends nearest the first and that the gap is the sense signal only if
 that one uses the word in the first sentence's sense."""
 
@@ -70,11 +70,11 @@ def build(c: Context) -> Draft:
     ratio = d["depth_distance"] / max(d["sentence_distance"], 1e-9)
     same = ratio > 4
     hidden = all(x < 0.5 for x in d["end_shown"])     # the plane shows under half of each
-    longer = d["full_depth_distance"] > d["output_norm"]
     nearest = int(np.argmin(d["full_end_distances"]))
-    ends_said = ", ".join(
-        f"the {nth[k + 1]} sentence's {{data.projection.full_end_distances[{k}]:.1f}}"
-        for k in range(K))
+
+    def ends(key: str) -> str:
+        return ", ".join(f"the {nth[k + 1]} sentence's {{data.projection.{key}[{k}]:.1f}}"
+                         for k in range(K))
     beats_drift = Beat(
         "drift", ["projection"],
         "PCA: the plane that keeps most of the spread of all {data.projection.n_points} states",
@@ -83,27 +83,23 @@ def build(c: Context) -> Draft:
         " plus {data.projection.explained_percent[1]:.0f} percent. "
         + ("In this plane all of them take nearly the same path. " if same
            else "Follow each path in this plane. ")
-        + "The layers move the first sentence's state {data.projection.depth_distance:.1f} "
-        "units in it, and the farthest two ends are {data.projection.ends_spread:.1f} apart. "
-        "In the full space the move is {data.projection.full_depth_distance:.1f}, "
-        + ("more" if longer else "less") + " than the output's own length, "
-        "{data.projection.output_norm:.1f}, and the ends lie farther apart from the first "
-        "sentence's: " + ends_said + ". "
+        + "Distances are in the states' own units; one grid square is "
+        "{data.projection.step:.0f}, and the output state is {data.projection.output_norm:.0f} "
+        "long. How far does each end lie from the first sentence's? In the plane, "
+        + ends("end_distances") + ". In the full space, " + ends("full_end_distances") + ". "
         + ("What tells them apart is mostly off this plane" if hidden
            else "This plane shows part of what tells them apart, the rest is off this plane")
         + f"; the {nth[nearest + 1]} sentence's ends "
         + ("nearer." if K == 2 else "nearest."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
-                f"{'>' if same else '<='} 4",
-                "data.projection.full_depth_distance - data.projection.output_norm "
-                + (">" if longer else "<=") + " 0"]
+                f"{'>' if same else '<='} 4"]
         + [f"data.projection.full_end_distances[{k}] - data.projection.end_distances[{k}] > 0"
            for k in range(K)]
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
         + [f"data.projection.full_end_distances[{nearest}] - "
            f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest],
         moments={M.PLANE: "flat plane", M.SAME_PATH: "same path" if same else "each path",
-                 M.LAYERS_MOVE: "The layers move", M.FARTHEST: "the farthest two",
+                 M.UNITS: "own units", M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane"})
     g = d["gap"]
@@ -129,20 +125,16 @@ def build(c: Context) -> Draft:
         "baseline is the same for both, so it cancels. " + early
         + f" {then}, and at the output it is {{data.gap.last:.2f}}{widest}. If "
         f"the {nth[near + 1]} sentence uses {said} in the first sentence's sense and the "
-        f"{nth[far + 1]} in another, this gap is the sense signal. In the last layer, the "
-        f"{nth[far + 1]} sentence's curve changes by {{data.output_drop.raw:+.2f}}, and the "
-        "baseline's own change is {data.output_drop.baseline:+.2f}; adjusted, it changes "
-        f"{{data.output_drop.adjusted:+.2f}} while the {nth[near + 1]} sentence's changes "
-        "{data.output_drop.near_adjusted:+.2f}. Each curve is one pair of sentences."
+        f"{nth[far + 1]} in another, this gap is the sense signal. Each curve is one pair of "
+        "sentences."
         + (f" The first and the {nth[near + 1]} sentence both contain the word {shared[0]}."
            if shared
            else " They share no other word.")
-        + (f" And position works against the gap: the {nth[near + 1]} sentence's curve starts "
-           "lower." if against else
-           f" And position may help the gap: the {nth[near + 1]} sentence's curve starts no "
-           "lower."),
-        expect=[f"data.gap.near == {near}", f"data.gap.far == {far}",
-                f"data.output_drop.curve == {far}", f"data.output_drop.near_curve == {near}"]
+        + (f" And at X zero position works against the gap: the {nth[near + 1]} sentence's curve "
+           "starts lower." if against else
+           f" And at X zero position may help the gap: the {nth[near + 1]} sentence's curve "
+           "starts no lower."),
+        expect=[f"data.gap.near == {near}", f"data.gap.far == {far}"]
         + early_expect
         + [f"data.curves[{near}].raw[0] - data.curves[{far}].raw[0] "
            + ("< 0" if against else ">= 0")]
@@ -151,9 +143,8 @@ def build(c: Context) -> Draft:
         + ([f"data.gap.last - data.gap.values[{g['together']}] > 0.05"] if opens else []),
         moments={M.GAP_DEFINED: "Take the gap", M.CANCELS: "it cancels",
                  M.TOGETHER: "Up to X", M.OPENS: then,
-                 M.GAP_END: "at the output", M.LAST_DROP: "last layer",
-                 M.BASELINE_DROP: "baseline's own", M.RIVER_RISE: "while the",
-                 M.CAVEAT: "one pair", M.SHARED: "both contain" if shared else "share no",
+                 M.GAP_END: "at the output", M.CAVEAT: "one pair",
+                 M.SHARED: "both contain" if shared else "share no",
                  M.POSITION: "position"}))
     beats.append(beats_drift)
     notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "

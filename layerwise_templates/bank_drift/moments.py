@@ -8,23 +8,10 @@ SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END = (
 UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
     "unrelated", "baseline_peak", "subtract", "adjusted_ends")
 # projection
-PLANE, SAME_PATH, LAYERS_MOVE, SENTENCE_MOVES, FARTHEST, OFF_PLANE = (
-    "plane", "same_path", "layers_move", "sentence_moves", "farthest", "off_plane")
-# table
-STUDIES = "studies"
-EARLY = "early"
-IDENTITY = "identity"
-MIDDLE = "middle"
-SYNTAX = "syntax"
-LATE = "late"
-MEANING = "meaning"
-OVERLAP = "overlap"
-EARLY_SPAN = "early_span"
-MIDDLE_SPAN = "middle_span"
-LATE_SPAN = "late_span"
-TABLE = (STUDIES, EARLY, IDENTITY, MIDDLE, SYNTAX, LATE, MEANING, OVERLAP, EARLY_SPAN,
-         MIDDLE_SPAN, LATE_SPAN)
+PLANE, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE = (
+    "plane", "same_path", "units", "in_plane", "sentence_moves", "off_plane")
 # probe
+BOTH_SENSES = "both_senses"
 READ_LABEL = "read_label"
 VECTORS_OF = "vectors_of"
 SCORED_ON = "scored_on"
@@ -40,25 +27,23 @@ NOT_KNOWN = "not_known"
 BY_LAYER = "by_layer"
 KEEPS_IT = "keeps_it"
 AT_ONCE = "at_once"
+WHOLE = "whole"
 SET_SMALL = "set_small"
 ONE_NOUN = "one_noun"
 PROBE_SHOWS = "probe_shows"
 NOT_WHAT = "not_what"
-PROBE = (READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, POS_MIDDLE, POS_OUTPUT,
-         GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT, NOT_KNOWN, BY_LAYER, KEEPS_IT,
-         AT_ONCE, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
+PROBE = (BOTH_SENSES, READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, POS_MIDDLE,
+         POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT, NOT_KNOWN, BY_LAYER, KEEPS_IT,
+         AT_ONCE, WHOLE, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
 # gap
-GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, LAST_DROP, BASELINE_DROP, RIVER_RISE, CAVEAT = (
-    "gap_defined", "cancels", "together", "opens", "gap_end", "last_drop", "baseline_drop",
-    "river_rise", "caveat")
+GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
+    "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")
 SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END),
     "baseline": (UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (PLANE, SAME_PATH, LAYERS_MOVE, SENTENCE_MOVES, FARTHEST, OFF_PLANE),
-    "table": TABLE,
+    "projection": (PLANE, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE),
     "probe": PROBE,
-    "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, LAST_DROP, BASELINE_DROP, RIVER_RISE,
-            CAVEAT, SHARED, POSITION),
+    "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

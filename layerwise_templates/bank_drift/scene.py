@@ -14,11 +14,10 @@ Beats (each optional, in storyboard order):
   moved down by it (raw - baseline), its numbers turning into the adjusted ones.
 - `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
   the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels) and
-  a row of numbers; then the last layer's fall against the baseline's, and the caveats.
-- `projection`: every state on one PCA plane, each sentence's dot moving state by state; how far
-  depth moves a bank against how far apart the sentences end.
-- `table`: the illustrative table of what tends to be readable at each depth, its early /
-  middle / late marked on a row of states.
+  a row of numbers, coloured by the gap's sign; then the caveats.
+- `projection`: every state on one PCA plane (axes PC1, PC2, a grid square of one unit), each
+  sentence's dot moving state by state; how far each end lies from the reference's end, the same
+  pairs in the plane and in the full space side by side.
 - `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
 """
 
@@ -28,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, Create, DashedLine, Dot,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyleType, Create,
+                   DashedLine, Dot,
                    FadeIn, FadeOut, GrowArrow, Line, MoveAlongPath, NumberPlane, Rectangle,
                    Transform, VGroup, VectorizedPoint, VMobject)
 
@@ -36,7 +36,7 @@ from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace, _Fade
 from scenes.base import StoryboardScene
 from scenes.mobjects.text import baseline as baseline_y
-from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, text_table, txt
+from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, txt
 from . import moments as M
 from .scene_parts import ProbeBeat
 from .view import Data
@@ -49,6 +49,12 @@ ROW_STEP = 0.36
 TOP = 3.05                      # below the title
 BOTTOM = -2.95                  # above the caption
 GAP = T.TEXT                    # the gap's bars and numbers (yellow is the highlight alone)
+GAP_NEG = T.VALUE_NEG           # a bar whose gap is below zero
+GAP_BAR = 16                    # the gap bars' stroke width
+
+
+def sign_color(value: float):
+    return GAP_NEG if value < 0 else GAP
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
 
@@ -88,19 +94,6 @@ def touching(a, b, gap: float = 0.04) -> bool:
                 or a.get_right()[0] + gap <= b.get_left()[0]
                 or a.get_bottom()[1] >= b.get_top()[1] + gap
                 or a.get_top()[1] + gap <= b.get_bottom()[1])
-
-
-def clear_spot(m, mid, normal, taken: list, gap: float = 0.06):
-    """Where label `m` goes beside a segment: 0.3 along `normal` from its midpoint `mid`,
-    else the first of farther or other-side spots whose box clears every mobject in `taken`
-    (a state's X^(l) label can sit right where the segment's length would)."""
-    def clear(at) -> bool:
-        lo, hi = at[:2] - [m.width / 2 + gap, m.height / 2 + gap], \
-            at[:2] + [m.width / 2 + gap, m.height / 2 + gap]
-        return all(lo[0] >= t.get_right()[0] or hi[0] <= t.get_left()[0]
-                   or lo[1] >= t.get_top()[1] or hi[1] <= t.get_bottom()[1] for t in taken)
-    spots = [mid + sign * normal * d for d in (0.3, 0.5, 0.7) for sign in (1, -1)]
-    return next((at for at in spots if clear(at)), spots[0])
 
 
 @dataclass
@@ -580,130 +573,76 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeInPlace(end), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
-        self.hold_until_moment(M.LAYERS_MOVE)
-        depth = Arrow(plane.c2p(*xy[0][0]), plane.c2p(*xy[0][-1]), buff=0.2,
-                      color=T.TEXT, stroke_width=4, max_tip_length_to_length_ratio=0.06)
-        sa, sb = pr.spread_pair.values
-        facts = VGroup(
-            inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.TEXT, stroke_width=4),
-                   Dot(radius=0.07, color=self.colors[0]),
-                   txt("sentence 1's moves", SIZE, T.TEXT),
-                   Num(pr.depth_distance, decimals=1, size=SIZE), txt("in the plane", SIZE,
-                                                                      T.MUTED)),
-            inline(Line(LEFT * 0.2, RIGHT * 0.2, color=T.MUTED, stroke_width=3),
-                   txt("farthest two ends:", SIZE, T.TEXT),
-                   Num(pr.ends_spread, decimals=1, size=SIZE), txt("apart", SIZE, T.TEXT)),
-        ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        facts.next_to(head, DOWN, buff=0.4).align_to(head, LEFT)
-        self.play(GrowArrow(depth), FadeInPlace(facts[0]), run_time=1.5)
-        self.hold_until_moment(M.FARTHEST)
-        # the two ends farthest apart: a segment that stays, with its length
-        pa, pb = dots[sa].get_center(), dots[sb].get_center()
-        spread = Line(pa, pb, color=T.MUTED, stroke_width=3)
-        length = Num(pr.ends_spread, decimals=1, size=SIZE)
-        normal = np.array([-(pb - pa)[1], (pb - pa)[0], 0.0])
-        normal = normal / max(1e-6, float(np.linalg.norm(normal)))
-        if normal[0] < 0:
-            normal = -normal
-        taken = [start, end] + [m[1] for m in marks]
-        length.move_to(clear_spot(length, (pa + pb) / 2, normal, taken))
-        self.play(Create(spread), FadeInPlace(length), FadeInPlace(facts[1]), run_time=0.8)
-        self.bring_to_front(dots)
-        self.emphasize(VGroup(spread, length), facts[1], run_time=1.2)
-        # in the full space, to one scale: the reference's move and how far each other
-        # sentence's end lies from the reference's end (the output's length for scale)
-        scale = min(0.45, 2.3 / max(float(pr.full_depth_distance), 1e-6))  # per unit of X
-        title = inline(txt("in the full space; output length", SIZE, T.TEXT),
-                       Num(pr.output_norm, decimals=1, size=SIZE))
+        # the plane's axes and its unit, named when the voice says what a unit is
+        pc = VGroup(txt("PC1", SIZE, T.MUTED).next_to(plane, DOWN, buff=0.08)
+                    .align_to(plane, RIGHT),
+                    txt("PC2", SIZE, T.MUTED).rotate(np.pi / 2)
+                    .next_to(plane, LEFT, buff=0.08).align_to(plane, UP))
+        o = plane.c2p(x1, y0)       # the bottom-right grid square (the paths run elsewhere)
+        square = Rectangle(width=unit * step, height=unit * step, stroke_color=T.HIGHLIGHT,
+                           stroke_width=3).move_to(o + np.array([-unit * step / 2,
+                                                                 unit * step / 2, 0]))
+        units = VGroup(
+            inline(Rectangle(width=0.22, height=0.22, stroke_color=T.HIGHLIGHT, stroke_width=3),
+                   txt("one grid square:", SIZE, T.MUTED), Num(pr.step, decimals=0, size=SIZE)),
+            inline(txt("output state's length:", SIZE, T.MUTED),
+                   Num(pr.output_norm, decimals=0, size=SIZE)),
+        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        units.next_to(head, DOWN, buff=0.35).align_to(head, LEFT)
+        self.hold_until_moment(M.UNITS)
+        self.play(FadeInPlace(pc), Create(square), FadeInPlace(units[0]), run_time=0.9)
+        self.play(FadeInPlace(units[1]), run_time=0.6)
+        # where each other bank ends from sentence 1's: the same pairs in the plane (a segment
+        # on the plane and its length) and in the full space (to one scale, side by side)
+        longest = max(float(max(pr.full_end_distances.values)), 1e-6)
+        pairs = range(len(v.curves))
+        segs = VGroup(*[Line(dots[0].get_center(), dots[k + 1].get_center(),
+                             color=self.curve_color(k), stroke_width=4) for k in pairs])
 
-        def bar_row(key, words: str, value, color) -> VGroup:
-            bar = Line(ORIGIN, RIGHT * scale * float(value), color=color, stroke_width=8)
-            return inline(key, txt(words, SIZE, T.MUTED), bar,
-                          Num(value, decimals=1, size=SIZE))
-        rows = VGroup(bar_row(Dot(radius=0.07, color=self.colors[0]), "1's move",
-                              pr.full_depth_distance, T.TEXT),
-                      *[bar_row(self.pair_key(k), f"{k + 2}'s end from 1's",
-                                pr.full_end_distances[k], self.curve_color(k))
-                        for k in range(len(v.curves))])
-        rows.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        x0 = max(r[1].get_right()[0] for r in rows) + 0.2
-        for r in rows:                                  # the bars start at one x
-            r[2].shift(RIGHT * (x0 - r[2].get_left()[0]))
-            r[3].next_to(r[2], RIGHT, buff=0.15)
-        hide = VGroup(title, rows).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        hide.next_to(facts, DOWN, buff=0.4).align_to(facts, LEFT)
-        if hide.get_right()[0] > 7.11 - T.EDGE:
-            hide.scale_to_fit_width(7.11 - T.EDGE - hide.get_left()[0], about_edge=LEFT)
-        self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space the move is ..."
-        self.play(FadeInPlace(title), FadeInPlace(rows[0][:2]), FadeInPlace(rows[0][3]),
-                  Create(rows[0][2]), run_time=0.8)
-        self.emphasize(rows[0], title[1], run_time=0.9)
-        per = self.stretch(M.OFF_PLANE, 1.0, cap=6.0) / max(1, len(rows) - 1)
-        for r in rows[1:]:                              # "sentence two's ..., three's ..."
-            self.play(FadeInPlace(r[:2]), FadeInPlace(r[3]), Create(r[2]),
-                      run_time=max(0.5, min(2.5, per)))
+        def table(scale: float) -> VGroup:
+            """The pairs' rows under a header, columns at one x each; bars `scale` per unit."""
+            def bar(value, color) -> Line:
+                return Line(ORIGIN, RIGHT * max(scale * float(value), 0.02), color=color,
+                            stroke_width=8)
+            title = VGroup(txt("from 1's end", SIZE, T.TEXT), txt("plane", SIZE, T.MUTED),
+                           txt("full space", SIZE, T.MUTED))
+            rows = [VGroup(inline(self.pair_key(k), txt(f"{k + 2}'s", SIZE, T.MUTED)),
+                           inline(bar(pr.end_distances[k], self.curve_color(k)),
+                                  Num(pr.end_distances[k], decimals=1, size=SIZE)),
+                           inline(bar(pr.full_end_distances[k], self.curve_color(k)),
+                                  Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
+                    for k in pairs]
+            grid = VGroup(title, *rows)
+            cols = [max(r[j].width for r in grid) for j in range(3)]
+            for i, r in enumerate(grid):
+                x = 0.0
+                for j in range(3):
+                    r[j].move_to([x + r[j].width / 2, -0.5 * i, 0])
+                    x += cols[j] + 0.25
+            return grid
+        # the bars take the room the text leaves (the text keeps its size)
+        room = 7.11 - T.EDGE - units.get_left()[0]
+        fixed = table(0.0).width
+        grid = table(max(0.02, min(0.45, (room - fixed) / longest)))
+        title, rows = grid[0], grid[1:]
+        grid.next_to(units, DOWN, buff=0.45).align_to(units, LEFT)
+        self.hold_until_moment(M.IN_PLANE)
+        self.play(FadeInPlace(title[:2]), *[FadeInPlace(r[0]) for r in rows], run_time=0.6)
+        per = self.stretch(M.SENTENCE_MOVES, 1.0, cap=3.0) / max(1, len(rows))
+        for k, r in enumerate(rows):                    # "sentence two's ..., three's ..."
+            self.play(Create(segs[k]), FadeInPlace(r[1]), run_time=max(0.5, min(1.5, per)))
+            self.bring_to_front(dots)
+        self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space, ... and ..."
+        self.play(FadeInPlace(title[2]), run_time=0.4)
+        per = self.stretch(M.OFF_PLANE, 1.0, cap=4.0) / max(1, len(rows))
+        for r in rows:
+            self.play(FadeInPlace(r[2]), run_time=max(0.5, min(2.0, per)))
         self.hold_until_moment(M.OFF_PLANE)
-        nearest = 1 + int(np.argmin([float(x) for x in pr.full_end_distances.values]))
-        self.emphasize(*rows[1:], run_time=0.9)
-        self.emphasize(rows[nearest], run_time=1.0)
-        self.stage.other = [VGroup(plane, head, trails, marks, dots, start, end, depth, facts,
-                                   spread, length, hide)]
-
-    def beat_table(self, beat) -> None:
-        self.clear(keep_legend=False)
-        t = self.v.table
-        table = text_table(t.header.values, [[c.replace("\n", " ") if j else c
-                                             for j, c in enumerate(r)] for r in t.rows.values],
-                           T.LABEL_SIZE, row_buff=0.2)
-        note = VGroup(txt("Illustration, not a measurement: probing studies of BERT",
-                          SIZE, T.TEXT),
-                      txt("(Tenney et al., 2019). Layers overlap; models differ.", SIZE,
-                          T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        states = VGroup(*[math(s.math.value, MATH, T.MUTED) for s in self.v.states])
-        states.arrange(RIGHT, buff=0.55)
-        panel = VGroup(note, table, states).arrange(DOWN, buff=0.4)
-        panel.move_to([0, (TOP + BOTTOM) / 2, 0])
-        if panel.width > 14.22 - 2 * T.EDGE:
-            panel.scale_to_fit_width(14.22 - 2 * T.EDGE)
-        rows = table[0]
-        self.play(FadeInPlace(note), FadeInPlace(rows[0]), FadeInPlace(table[1][0]),
-                  FadeInPlace(states), run_time=0.8)
-        self.hold_until_moment(M.STUDIES)
-        self.emphasize(note[0], run_time=0.9)
-        band = None
-
-        def band_over(span) -> Rectangle:
-            lo, hi = span
-            grp = VGroup(*states[lo:hi + 1])
-            return Rectangle(width=grp.width + 0.3, height=grp.height + 0.2, stroke_width=0,
-                             fill_color=T.HIGHLIGHT, fill_opacity=0.18).move_to(grp)
-        named = [("early", "identity"), ("middle", "syntax"), ("late", "meaning")]
-        spans = [sp.values for sp in t.spans]
-        for i in range(1, len(rows)):
-            layers, what = named[i - 1] if i <= len(named) else (None, None)
-            if layers:
-                self.hold_until_moment(layers)
-            new = band_over(spans[i - 1])
-            anims = [FadeInPlace(rows[i]), FadeIn(new)]
-            if band is not None:
-                anims.append(FadeOut(band))
-            if i < len(table[1]):
-                anims.append(FadeInPlace(table[1][i]))
-            self.play(*anims, run_time=0.7)
-            band = new
-            if what:
-                self.hold_until_moment(what)
-                self.emphasize(table.cells[i][1], run_time=0.8)
-        self.hold_until_moment(M.OVERLAP)
-        self.emphasize(note[1], run_time=0.9)
-        for i, name in zip(range(1, len(rows)), ["early_span", "middle_span", "late_span"]):
-            self.hold_until_moment(name)
-            new = band_over(spans[i - 1])
-            self.play(FadeIn(new), *([FadeOut(band)] if band is not None else []),
-                      run_time=0.5)
-            band = new
-            self.emphasize(rows[i][0], run_time=0.8)
-        self.stage.other = [VGroup(panel, band) if band is not None else panel]
+        nearest = int(np.argmin([float(x) for x in pr.full_end_distances.values]))
+        self.emphasize(*[r[2] for r in rows], run_time=0.9)
+        self.emphasize(rows[nearest][2], run_time=1.0)
+        self.stage.other = [VGroup(plane, head, trails, marks, dots, start, end, pc, square,
+                                   units, segs, grid)]
 
     def beat_gap(self, beat) -> None:
         # on the cosine chart itself (the baseline beat's, or built now); the falls and the
@@ -711,15 +650,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.clear(keep_chart=True)
         self.legend()
         chart = self.raw_curves(paced=False)
-        v, g, od = self.v, self.v.gap, self.v.output_drop
+        v, g = self.v, self.v.gap
         near, far = g.near.value, g.far.value
         cn, cf = self.curve_color(near), self.curve_color(far)
         n = len(v.states)
         adjusted = f"adj{near}" in chart.curves and f"adj{far}" in chart.curves
 
         def bars_on(vals_near, vals_far) -> VGroup:
+            """One bar per state from the far curve to the near one, its colour the gap's sign
+            (wide, so a gap of a few hundredths still reads as a coloured block)."""
             return VGroup(*[Line(chart.p(s, float(vals_far[s])), chart.p(s, float(vals_near[s])),
-                                 color=GAP, stroke_width=6) for s in range(n)])
+                                 color=sign_color(float(vals_near[s]) - float(vals_far[s])),
+                                 stroke_width=GAP_BAR, cap_style=CapStyleType.BUTT)
+                            for s in range(n)])
         on_raw = bars_on(raw(v.curves[near]), raw(v.curves[far]))
         self.hold_until_moment(M.GAP_DEFINED)
         self.emphasize(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"],
@@ -735,6 +678,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.emphasize(on_raw, run_time=self.stretch(M.TOGETHER, 0.9, cap=2.0))
         key = swatch(cn, cf, radius=0.07)
         row = self.number_row(chart, key, "gap", g.values, GAP)    # the beat's own: it leaves
+        for num, val in zip(row[1], g.values):         # each number in its bar's colour
+            num.set_color(sign_color(float(val)))
         self.play(FadeInPlace(row[0]), run_time=0.4)
         # numbers appear state by state until "then it opens"
         self.hold_until_moment(M.TOGETHER)
@@ -771,44 +716,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 if o in chart.submobjects:
                     chart.remove(o)
             shown[:] = [m]
-        # the last layer: the far curve's raw fall against the baseline's own fall
-        self.hold_until_moment(M.LAST_DROP)
-        seg_raw = Line(chart.p(n - 2, float(raw(v.curves[far])[-2])),
-                       chart.p(n - 1, float(raw(v.curves[far])[-1])), color=cf, stroke_width=7)
-        falls = line(txt("last layer:", SIZE, T.TEXT), self.pair_key(far),
-                     txt("raw falls", SIZE, T.MUTED),
-                     Num(od.raw_fall, decimals=2, size=SIZE, color=cf))
-        swap(falls)
-        self.play(Create(seg_raw), run_time=0.6)
-        self.hold_until_moment(M.BASELINE_DROP)
-        seg_base = None
-        if "baseline" in chart.curves:
-            b = v.similarity.baseline
-            seg_base = Line(chart.p(n - 2, float(b[-2])), chart.p(n - 1, float(b[-1])),
-                            color=T.TEXT, stroke_width=5)
-        falls2 = line(txt("last layer:", SIZE, T.TEXT), self.pair_key(far),
-                      txt("raw falls", SIZE, T.MUTED),
-                      Num(od.raw_fall, decimals=2, size=SIZE, color=cf),
-                      txt("· baseline falls", SIZE, T.MUTED),
-                      Num(od.baseline_fall, decimals=2, size=SIZE))
-        self.play(FadeOutPlace(falls), FadeInPlace(falls2),
-                  *([Create(seg_base)] if seg_base is not None else []), run_time=0.6)
-        self.remove(*falls.get_family())
-        shown[:] = [falls2]
-        self.emphasize(falls2[-1], *([seg_base] if seg_base is not None else []),
-                       run_time=self.stretch(M.RIVER_RISE, 0.9, cap=3.0))
-        self.hold_until_moment(M.RIVER_RISE)
-        which = "adj" if adjusted else "raw"
-        ends = [chart.curves[f"{which}{k}"][0][-1] for k in (far, near)]
-        sign = "+" if od.near_adjusted.value > 0 else ""
-        adj = line(txt("last layer, adjusted:", SIZE, T.TEXT), self.pair_key(far),
-                   Num(od.adjusted, decimals=2, size=SIZE, color=cf),
-                   txt("·", SIZE, T.MUTED), self.pair_key(near),
-                   Num(od.near_adjusted, decimals=2, size=SIZE, color=cn, prefix=sign))
-        self.play(*[FadeOut(m) for m in (seg_raw, seg_base) if m is not None],
-                  run_time=0.4)
-        swap(adj)
-        self.emphasize(*ends, bars[-1], run_time=self.stretch(M.CAVEAT, 0.9, cap=3.0))
         # the caveats, one at a time
         self.hold_until_moment(M.CAVEAT)
         pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))

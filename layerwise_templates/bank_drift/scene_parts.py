@@ -71,6 +71,13 @@ class ProbeBeat:
         self.emphasize(VGroup(sizes[0], sizes[1]), example.sense[0],
                        run_time=self.quick(0.03, 1.0))
         self.play(FadeInPlace(sketch.state), run_time=0.6)
+        # "each used in both senses": the set's nouns, every one living and made
+        both = inline(Num(st.nouns_in_both, decimals=0, size=T.TINY_SIZE),
+                      txt("nouns, each in both senses", T.TINY_SIZE, T.TEXT))
+        both.next_to(head, RIGHT, buff=0.5).align_to(head, DOWN)
+        self.hold_until_moment(M.BOTH_SENSES)
+        self.play(FadeInPlace(both), run_time=self.quick(0.03, 0.6))
+        self.emphasize(both, example.sense, run_time=self.quick(0.03, 1.2))
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
         # what a linear probe is, drawn in the chart's still empty plot: a word's state
         # vector goes through one set of weights and comes out as a label
@@ -122,10 +129,22 @@ class ProbeBeat:
         self.hold_until_moment(M.KEEPS_IT)
         self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(5))
         drawn = VGroup(*curves)
-        # "sense is readable almost at once": after one layer, not in the table's late row
+        # "for these nouns, not bank, sense is readable almost at once": after one layer
         self.hold_until_moment(M.AT_ONCE)
         self.emphasize(sen.point(1), run_time=self.quick(0.02, 0.9))
-        self.emphasize(syn.point(t0["best"]), sen.point(1), run_time=self.quick(0.02, 0.9))
+        # why this does not contradict bank's late cosine gap: two different measures
+        measures = VGroup(
+            inline(txt("probe nouns (not bank): readable from", T.TINY_SIZE, T.TEXT),
+                   math(self.v.states[1].math.value, T.TYPE.math_label, T.TEXT)),
+            txt("cosine: whole vectors · probe: one direction", T.TINY_SIZE, T.TEXT),
+        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        measures.align_to(example, UP).align_to(example, LEFT)
+        self.play(FadeOutPlace(example), FadeInPlace(measures[0]),
+                  run_time=self.quick(0.03, 0.6))
+        self.remove(*example.get_family())
+        self.hold_until_moment(M.WHOLE)
+        self.play(FadeInPlace(measures[1]), run_time=self.quick(0.03, 0.6))
+        self.emphasize(measures[1], run_time=self.quick(0.03, 0.9))
         self.hold_until_moment(M.SET_SMALL)
         self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
         caveats = VGroup(
@@ -136,12 +155,13 @@ class ProbeBeat:
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
-        self.play(FadeOutPlace(example), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
+        self.play(FadeOutPlace(measures), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
+        self.remove(*measures.get_family())
         self.hold_until_moment(M.PROBE_SHOWS)
         self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
         self.hold_until_moment(M.NOT_WHAT)
         self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
-        self.stage.other = [VGroup(top, chart, drawn, caveats)]
+        self.stage.other = [VGroup(top, chart, drawn, caveats, both)]
 
     def probe_sketch(self, ax, ex: dict, color) -> VGroup:
         """A linear probe as a picture: the state vector of the example's noun (a column of

@@ -111,6 +111,7 @@ class ProbeSet(View):
     sentences: int
     train_sentences: int
     test_sentences: int
+    nouns_in_both: int          # nouns of the set in every sense it uses
 
 
 class Probe(View):
