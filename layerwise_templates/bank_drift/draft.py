@@ -138,7 +138,9 @@ def build(c: Context) -> Draft:
         + early_expect
         + [f"data.curves[{near}].raw[0] - data.curves[{far}].raw[0] "
            + ("< 0" if against else ">= 0")]
-        + ([f"len(data.gap.shared) == {len(shared)}"])
+        # an empty list has no len() in the claim grammar; "share no other word" is the
+        # plan's own (empty) gap.shared, read above
+        + ([f"len(data.gap.shared) == {len(shared)}"] if shared else [])
         + ([f"data.gap.widest == {L}"] if widest else [])
         + ([f"data.gap.last - data.gap.values[{g['together']}] > 0.05"] if opens else []),
         moments={M.GAP_DEFINED: "Take the gap", M.CANCELS: "it cancels",
