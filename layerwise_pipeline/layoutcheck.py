@@ -7,7 +7,9 @@ on screen: every mobject's kind, centre, size, text). Two checks:
   channel): pixels, not boxes, since the camera may have moved.
 - **overlap**: no two texts (Text, Num, math) have boxes that overlap by more than
   `OVERLAP_UNITS` in both directions (scene units; a frame is 14.22 x 8), so a label on a
-  label, a number under a title or a caption over a chart is found.
+  label, a number under a title or a caption over a chart is found. Text hidden where they meet
+  by a backdrop drawn after it (a rectangle filled with the background colour at
+  `COVER_OPACITY` or more: a card over a dimmed chart) is not seen, so it is not an overlap.
 
     python -m layerwise_pipeline.layoutcheck media/frames/<storyboard> [...]
 
@@ -28,6 +30,9 @@ EDGE_PX = 3
 EDGE_TOLERANCE = 24
 OVERLAP_UNITS = 0.02
 TEXT_KINDS = {"Text", "Num", "MarkupText", "Paragraph"}
+COVER_OPACITY = 0.9
+COVER_KINDS = {"Rectangle", "SurroundingRectangle", "BackgroundRectangle", "RoundedRectangle"}
+BACKGROUND_HEX = "#%02x%02x%02x" % BACKGROUND
 
 
 def edge_problems(pixels: np.ndarray) -> list[str]:
@@ -46,26 +51,64 @@ def edge_problems(pixels: np.ndarray) -> list[str]:
     return out
 
 
-def texts(mobjects: list[dict]) -> list[tuple[str, float, float, float, float]]:
-    """(text, left, bottom, right, top) of every text in a scene state, nested ones too."""
+def drawn(mobjects: list[dict]) -> list[dict]:
+    """Every mobject of a scene state, nested ones too, in drawing order (a family draws its
+    parent, then its children in turn)."""
     out = []
     for m in mobjects:
-        text = m.get("text") if m.get("kind") in TEXT_KINDS else m.get("math")
-        (cx, cy), (w, h) = m["center"], m["size"]
-        if text and w > 0 and h > 0:
-            out.append((text, cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-        out += texts(m.get("children", []))
+        out.append(m)
+        out += drawn(m.get("children", []))
     return out
 
 
-def overlap_problems(state: dict) -> list[str]:
-    """Every pair of texts whose boxes overlap (beyond `OVERLAP_UNITS` each way)."""
+def box(m: dict) -> tuple[float, float, float, float] | None:
+    (cx, cy), (w, h) = m["center"], m["size"]
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2) if w > 0 and h > 0 else None
+
+
+def texts(mobjects: list[dict]) -> list[tuple[str, float, float, float, float]]:
+    """(text, left, bottom, right, top) of every text in a scene state, nested ones too."""
+    return [t[1:] for t in ordered_texts(drawn(mobjects))]
+
+
+def ordered_texts(flat: list[dict]) -> list[tuple]:
+    """(drawing index, text, left, bottom, right, top) of every text of a flat state."""
     out = []
-    for a, b in combinations(texts(state["mobjects"]), 2):
-        dx = min(a[3], b[3]) - max(a[1], b[1])
-        dy = min(a[4], b[4]) - max(a[2], b[2])
-        if dx > OVERLAP_UNITS and dy > OVERLAP_UNITS:
-            out.append(f"text {a[0][:30]!r} lies on {b[0][:30]!r} ({dx:.2f} x {dy:.2f} units)")
+    for i, m in enumerate(flat):
+        text = m.get("text") if m.get("kind") in TEXT_KINDS else m.get("math")
+        b = box(m)
+        if text and b:
+            out.append((i, text, *b))
+    return out
+
+
+def covers(flat: list[dict]) -> list[tuple]:
+    """(drawing index, left, bottom, right, top) of every backdrop: a rectangle filled with
+    the background colour, opaque enough to hide what was drawn before it."""
+    return [(i, *box(m)) for i, m in enumerate(flat)
+            if m.get("kind") in COVER_KINDS and box(m)
+            and float(m.get("fill_opacity") or 0) >= COVER_OPACITY
+            and str(m.get("fill", "")).lower() == BACKGROUND_HEX]
+
+
+def hidden(first: int, area: tuple[float, float, float, float], backdrops: list[tuple]) -> bool:
+    """Whether a backdrop drawn after mobject `first` covers all of `area` (l, b, r, t)."""
+    return any(c[0] > first and c[1] <= area[0] and c[2] <= area[1] and c[3] >= area[2]
+               and c[4] >= area[3] for c in backdrops)
+
+
+def overlap_problems(state: dict) -> list[str]:
+    """Every pair of texts whose boxes overlap (beyond `OVERLAP_UNITS` each way) where both
+    can be seen (no backdrop drawn between them covers the overlap)."""
+    flat = drawn(state["mobjects"])
+    backdrops = covers(flat)
+    out = []
+    for a, b in combinations(ordered_texts(flat), 2):
+        area = (max(a[2], b[2]), max(a[3], b[3]), min(a[4], b[4]), min(a[5], b[5]))
+        dx, dy = area[2] - area[0], area[3] - area[1]
+        if dx > OVERLAP_UNITS and dy > OVERLAP_UNITS and not hidden(min(a[0], b[0]), area,
+                                                                   backdrops):
+            out.append(f"text {a[1][:30]!r} lies on {b[1][:30]!r} ({dx:.2f} x {dy:.2f} units)")
     return out
 
 

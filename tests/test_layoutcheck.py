@@ -42,3 +42,19 @@ def test_texts_that_only_touch_pass():
         {"kind": "Text", "text": "a", "center": [0, 0], "size": [1, 0.3]},
         {"kind": "Text", "text": "b", "center": [1.0, 0], "size": [1, 0.3]}]}
     assert overlap_problems(state) == []
+
+
+def test_text_hidden_by_a_backdrop_drawn_after_it_is_not_an_overlap():
+    card = {"kind": "SurroundingRectangle", "fill": "#0e1117", "fill_opacity": 0.92,
+            "center": [0, 0], "size": [6, 1.5]}
+    chart_number = {"kind": "Num", "text": "0.82", "center": [1, 0.2], "size": [0.6, 0.3]}
+    thesis = {"kind": "Text", "text": "The same W for both", "center": [0, 0.2],
+              "size": [5, 0.4]}
+    assert overlap_problems({"mobjects": [chart_number, card, thesis]}) == []
+    # drawn before the number, the card hides nothing; a see-through or coloured one neither
+    assert overlap_problems({"mobjects": [card, chart_number, thesis]}) != []
+    for other in ({"fill_opacity": 0.5}, {"fill": "#ffe066"}):
+        assert overlap_problems({"mobjects": [chart_number, {**card, **other}, thesis]}) != []
+    # a card that covers only part of where they meet hides nothing
+    small = {**card, "size": [1.0, 0.2], "center": [1, 0.3]}
+    assert overlap_problems({"mobjects": [chart_number, small, thesis]}) != []
