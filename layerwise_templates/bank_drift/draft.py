@@ -93,8 +93,8 @@ def build(c: Context) -> Draft:
         + ("nearer." if K == 2 else "nearest."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
                 f"{'>' if same else '<='} 4"]
-        + [f"data.projection.full_end_distances[{k}] - data.projection.end_distances[{k}] > 0"
-           for k in range(K)]
+        # (a plane's distance is never more than the full one; equal when two ends coincide,
+        # as a decoder's bank after one shared prefix does, so no claim is made of it)
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
         + [f"data.projection.full_end_distances[{nearest}] - "
            f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest],

@@ -623,7 +623,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the bars take the room the text leaves (the text keeps its size)
         room = 7.11 - T.EDGE - units.get_left()[0]
         fixed = table(0.0).width
-        grid = table(max(0.02, min(0.45, (room - fixed) / longest)))
+        # two bar columns side by side: each as wide as its longest bar
+        both = longest + max(float(max(pr.end_distances.values)), 0.0)
+        grid = table(max(0.02, min(0.45, (room - fixed) / both)))
         title, rows = grid[0], grid[1:]
         grid.next_to(units, DOWN, buff=0.45).align_to(units, LEFT)
         self.hold_until_moment(M.IN_PLANE)

@@ -631,7 +631,17 @@ class ContextQKVScene(StoryboardScene):
                       txt("X drawn shorter (the rest of it points out of the page)", S, T.TEXT)
                       ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         room_top = legend.get_bottom()[1] - 0.35
-        o = np.array([x + 0.1, room_top - max(ys), 0.0])
+        # the sketch fits between the legend and the note over the caption, and in the left
+        # half (a teacher's sentence can turn its arrows upright or leftward): the same
+        # scale for all of it, shrunk only when needed
+        xs = [p[0] for k in pts for p in pts[k]] + [0.0]
+        floor = self.caption_top() + 0.2 + note.height + 0.3
+        fit = min(1.0, max(room_top - floor, 0.5) / max(max(ys) - min(ys), 1e-6),
+                  6.6 / max(max(xs) - min(xs), 1e-6))
+        pts = {k: [p * fit for p in v] for k, v in pts.items()}
+        ys = [p[1] for k in pts for p in pts[k]] + [0.0]
+        xs = [p[0] for k in pts for p in pts[k]] + [0.0]
+        o = np.array([x + 0.1 - min(xs), room_top - max(ys), 0.0])
         xa = Arrow(o, o + pts["x"][0], buff=0, color=T.X, stroke_width=6,
                    max_tip_length_to_length_ratio=0.08)
         ups = VGroup(*[Arrow(o + pts["x"][i], o + pts["sum"][i], buff=0,
