@@ -107,8 +107,10 @@ def build(c: Context) -> Draft:
                       "The direction is not fixed: each state's cosine with the one before, "
                       "one for the same direction, is {min(data.cos_steps):.2f} to "
                       "{max(data.cos_steps):.2f}. Head {data.show.head}'s query is made from a "
-                      "new X by new matrices, and its cosine with the layer before's is "
-                      "{min(data.q_cos_steps):.2f} to {max(data.q_cos_steps):.2f}.",
+                      "new X by new matrices. Each layer's queries have coordinates of their "
+                      "own, so the cosine with the layer before's, {min(data.q_cos_steps):.2f} "
+                      "to {max(data.q_cos_steps):.2f}, says they are different vectors, not how "
+                      "one turned.",
                       layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",
