@@ -155,16 +155,16 @@ def build(c: Context) -> Draft:
         later = cn["copy"][1:]
         beats.append(Beat(
             "copies", ["copies"], "What W_Q, W_K, W_V read: a copy of X",
-            "Each X of " + tok + " reaches the next layer's W Q, W K and W V only through a "
+            "Each X of " + tok + " reaches the W Q, W K and W V of the layer that reads it only through a "
             "copy: Q is RMSNorm of X times W Q, and the same for K and V. From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
             f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So each layer makes fresh Q, K and V from the current "
-            "X, and the copy keeps them in range. RMSNorm divides X by its root mean square, "
-            "then multiplies by a learned gain: the copy's length depends on that gain, not "
-            "on how long X is.",
+            "X, through that copy. RMSNorm divides X by its root mean square, "
+            "then multiplies by a learned gain: the copy's length is set by that gain and "
+            "X's direction, not by how long X is.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "

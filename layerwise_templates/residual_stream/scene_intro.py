@@ -271,7 +271,7 @@ class IntroBeats:
             self.shown["x_bar"] = x_bar
             self.play(GrowFromEdge(x_bar, LEFT), run_time=0.5)
         self.emphasize(x_bar, c_bar, *self.shown["ticker"], run_time=self.to_cue(2, 1.0))
-        # "So each layer makes fresh Q, K and V ... the copy keeps them in range."
+        # "So each layer makes fresh Q, K and V from the current X, through that copy."
         self.hold_until_cue(2)
         self.emphasize(formula[0], c_bar, run_time=self.to_cue(3, 1.2))
         # "RMSNorm divides X by its root mean square, then ... a learned gain"
