@@ -625,7 +625,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         fixed = table(0.0).width
         # two bar columns side by side: each as wide as its longest bar
         both = longest + max(float(max(pr.end_distances.values)), 0.0)
-        grid = table(max(0.02, min(0.45, (room - fixed) / both)))
+        # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
+        grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
         title, rows = grid[0], grid[1:]
         grid.next_to(units, DOWN, buff=0.45).align_to(units, LEFT)
         self.hold_until_moment(M.IN_PLANE)
