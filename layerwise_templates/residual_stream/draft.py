@@ -155,8 +155,8 @@ def build(c: Context) -> Draft:
         later = cn["copy"][1:]
         beats.append(Beat(
             "copies", ["copies"], "What W_Q, W_K, W_V read: a copy of X",
-            "Each X of " + tok + " reaches the W Q, W K and W V of the layer that reads it only through a "
-            "copy: Q is RMSNorm of X times W Q, and the same for K and V. From layer "
+            "Each X of " + tok + " reaches the W Q, W K and W V of the layer that reads it through a "
+            "copy: Q is RMSNorm of X times W Q, and likewise for K and V. From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
             f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
