@@ -385,7 +385,18 @@ class AttentionDepthScene(StoryboardScene):
         block = VGroup(box, wqk, own)
         block.box = box
         block.shift(self.clear_of_note(block))
+        note = self.st.note
+        if note is not None and self.meets(own, note):
+            # a long note (a word of several tokens) leaves no room for the words above the
+            # block: show less, not smaller; W_Q^(l), W_K^(l) in the box still say it
+            block.remove(own)
         return block
+
+    @staticmethod
+    def meets(a, b) -> bool:
+        """Whether two mobjects' boxes overlap."""
+        return (a.get_left()[0] < b.get_right()[0] and b.get_left()[0] < a.get_right()[0]
+                and a.get_bottom()[1] < b.get_top()[1] and b.get_bottom()[1] < a.get_top()[1])
 
     def chip(self, state: int, box) -> VGroup:
         """X^(state) in a solid frame, left of the block: the input under test."""

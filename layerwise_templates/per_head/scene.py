@@ -930,7 +930,7 @@ class PerHeadScene(StoryboardScene):
                         txt("of Δ and the longest piece", S, T.MUTED))
         g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
         g.note.move_to([0, 0, 0]).align_to([left + box_w + 0.9, 0, 0], LEFT)
-        g.note.align_to([0, bottom + box_h + 0.1, 0], UP)
+        g.note.align_to([0, bottom + box_h, 0], UP)      # clear of the colour key above
         g.bname.next_to(g.note, DOWN, buff=0.08).align_to(g.note, LEFT)
         g.add(g.delta, g.dname, g.bname, g.note)
         return g
