@@ -386,6 +386,19 @@ class FreshQKVScene(StoryboardScene):
             self.norm_at(d, i, run_time)
         d.drawn = i + 1
 
+    def new_column(self, box, head, cells, col, run_time: float, at: tuple[float, float],
+                   glide: float) -> None:
+        """A new column of the table comes in under `head` with the pointer `box` on it, joins
+        the stage, then the pointer visits its lowest number at `at[0]`, its highest at
+        `at[1]` (scene times)."""
+        self.play(FadeIn(head, shift=0.1 * DOWN),
+                  LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in cells], lag_ratio=0.3),
+                  Transform(box, self.frame_of(col(cells))), run_time=run_time)
+        self.stage.parts += [head, *cells]
+        vals = sorted([c for c in cells if isinstance(c, Num)], key=lambda n: n.value)
+        self.glide(box, vals[0], at[0], glide)
+        self.glide(box, vals[-1], at[1], glide)
+
     def when(self, k: int, phrase: str) -> float:
         """Scene time when `phrase` of cue k is spoken (its place in the sentence's text, as a
         share of the sentence's audio); the cue's start when the phrase is not in it."""
@@ -937,29 +950,18 @@ class FreshQKVScene(StoryboardScene):
             self.hold_until_cue(k)
             point(col([r[1] for r in rows]))
             walk([r[1] for r in rows], self.when(k, "cosine") - 0.2)
-            self.play(FadeIn(cos_head, shift=0.1 * DOWN),
-                      LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in cos_cells],
-                                  lag_ratio=0.3),
-                      Transform(box, self.frame_of(col(cos_cells))), run_time=1.8)
-            self.stage.parts += [cos_head, *cos_cells]
-            vals = sorted([c for c in cos_cells if isinstance(c, Num)], key=lambda n: n.value)
-            self.glide(box, vals[0], self.when(k, "same direction") + 0.8, 0.7)
-            self.glide(box, vals[-1], self.cue_at(k + 1) - 0.2, 0.7)
+            self.new_column(box, cos_head, cos_cells, col, 1.8,
+                            (self.when(k, "same direction") + 0.8, self.cue_at(k + 1) - 0.2), 0.7)
         k = self.cue_with("new matrices")
         if k is not None and qcos:
-            # "head 0's query is made from a new X by new matrices": the query column; "its
-            # cosine with the layer before's is only a to b": a new column, its lowest, highest
+            # "head 0's query is made from a new X by new matrices": the query column; the next
+            # sentence, "so the cosine with the layer before's, a to b": a new column, its
+            # lowest, highest
             self.hold_until_cue(k)
             point(VGroup(*[r[3] for r in rows[:-1]]))
-            self.hold_until(self.when(k, "and its cosine") - 0.2)
-            self.play(FadeIn(qcos_head, shift=0.1 * DOWN),
-                      LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in qcos_cells],
-                                  lag_ratio=0.3),
-                      Transform(box, self.frame_of(col(qcos_cells))), run_time=1.5)
-            self.stage.parts += [qcos_head, *qcos_cells]
-            vals = sorted([c for c in qcos_cells if isinstance(c, Num)], key=lambda n: n.value)
-            self.glide(box, vals[0], self.when(k, "only") + 0.6, 0.6)
-            self.glide(box, vals[-1], self.cue_at(99) - 0.3, 0.6)
+            self.hold_until(self.when(k + 1, "the cosine") - 0.2)
+            self.new_column(box, qcos_head, qcos_cells, col, 1.5,
+                            (self.when(k + 1, "the cosine") + 1.2, self.cue_at(99) - 0.3), 0.6)
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------
