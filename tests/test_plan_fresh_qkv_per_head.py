@@ -350,3 +350,15 @@ def test_recompute_tolerance_is_far_above_float_noise(cache):
         W = t.weights()
         worst = max(projection_error(t, W, l, k) for l in range(t.n_layers) for k in "qkv")
         assert 0 < worst < RECOMPUTE_TOLERANCE / 4, (model, worst)
+
+
+def test_fresh_check_shows_the_largest_gap_as_the_decade_it_stays_under(fresh):
+    """The check's largest measured gap (MiniLM-L6 ~4.9e-6) is shown as the power of ten it
+    stays under with a margin of 2 (1e-5): a measurement, the same on every machine."""
+    from layerwise_templates.fresh_qkv.plan import decade_above
+    _, plan, _ = fresh
+    c = plan["data"]["check"]
+    gap = max(lay["identity_max"] for lay in plan["data"]["layers"])
+    assert 2 * gap <= c["largest"]["bound"] == 1e-5 < c["bound"]["bound"]
+    assert c["largest"]["decimals"] == 5
+    assert (decade_above(4.9e-6), decade_above(1.16e-5), decade_above(6e-6)) == (1e-5, 1e-4, 1e-4)

@@ -44,11 +44,11 @@ def build(c: Context) -> Draft:
                   f"and attention's update is added to it number by number, giving a sum of length {{{u}.mid:.2f}}.",
                   layer=m)]
     if post:
-        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre, divide by the "
-                          "spread (standard deviation), then gain and bias",
-                          "This model then normalises that sum with LayerNorm. It subtracts the "
-                          "mean of the {model.d_model} numbers and divides by their spread, the standard "
-                          "deviation, which "
+        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: standardise (− mean, "
+                          "÷ spread), then gain and bias",
+                          "This model then normalises that sum with LayerNorm. It standardises the "
+                          "{model.d_model} numbers: subtracts their mean and divides by their spread, "
+                          "the standard deviation, which "
                           f"makes the length {{{u[:-6]}.centred[0].length:.1f}}, the square root "
                           "of {model.d_model}. Then it multiplies by a learned gain and adds a "
                           f"learned bias, and the length comes out at {{{u}.ln1:.2f}}.",
@@ -84,13 +84,13 @@ def build(c: Context) -> Draft:
     if post:
         # one token: every centred sum is sqrt(d) long (a claim); a word of several tokens is
         # their mean, which is shorter, so it says what holds for each token instead
-        fixes = ("LayerNorm's centring step makes each one {data.std_lengths[0]:.1f} long: the "
+        fixes = ("LayerNorm's standardising step makes each one {data.std_lengths[0]:.1f} long: the "
                  "length it fixes." if len(pos) == 1 else
-                 "LayerNorm's centring step makes each token's sum the square root of "
+                 "LayerNorm's standardising step makes each token's sum the square root of "
                  "{model.d_model} long, the length it fixes; the word's tokens, averaged, come "
                  "to {min(data.std_lengths):.1f} to {max(data.std_lengths):.1f}.")
-        length = ("Summed, the embeddings were {data.ln_input_lengths[0]:.2f} long; the later "
-                  "sums run from {min(data.pre_ln_lengths):.2f} to "
+        length = ("Summed, the embeddings were {data.ln_input_lengths[0]:.2f} long; the sums "
+                  "before each new X's LayerNorm run from {min(data.pre_ln_lengths):.2f} to "
                   "{max(data.pre_ln_lengths):.2f}. " + fixes + " Its gain and bias then "
                   "vary it, and the states come out {min(data.x_lengths):.2f} to "
                   "{max(data.x_lengths):.2f} long. ")
@@ -101,16 +101,13 @@ def build(c: Context) -> Draft:
                   "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
         expect = ["min(data.cos_steps) < 0.99"]
     beats.append(Beat("sweep", ["sweep"], "Every layer: the same steps; "
-                      + ("LayerNorm's centring step fixes √{model.d_model}, gain and bias vary it"
+                      + ("standardising fixes the length √{model.d_model}, gain and bias vary it"
                          if post else "the direction changes"),
                       f"The later layers repeat these steps; {first}. {length}"
                       "The direction is not fixed: each state's cosine with the one before, "
                       "one for the same direction, is {min(data.cos_steps):.2f} to "
-                      "{max(data.cos_steps):.2f}. Head {data.show.head}'s query is made from a "
-                      "new X by new matrices. Each layer's queries have coordinates of their "
-                      "own, so the cosine with the layer before's, {min(data.q_cos_steps):.2f} "
-                      "to {max(data.q_cos_steps):.2f}, says they are different vectors, not how "
-                      "one turned.",
+                      "{max(data.cos_steps):.2f}. And each layer makes head {data.show.head}'s query "
+                      "afresh, from its new X with its own matrices.",
                       layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",

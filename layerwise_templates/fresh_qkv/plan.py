@@ -20,6 +20,8 @@ new W" experiment is cut (docs/chapter.md 4.3: it compared unrelated heads acros
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from layerwise_core.analysis.qkv_causes import project
@@ -37,17 +39,21 @@ HEAD = 0        # the head whose numbers are shown
 # sum its 576-term dots in another order). Relative to each entry's sum of |x_i w_i|: at most
 # 9.5e-7. 1e-4 is a fixed bound ~9x above the worst seen, the same on every machine.
 RECOMPUTE_TOLERANCE = 1e-4
+# The largest gap measured is shown as the power of ten it stays under with a margin of 2
+# (MiniLM-L6's 4.9e-6 -> 1e-5; SmolLM2's 1.16e-5 -> 1e-4): float noise moves the gap by far less
+# than 2x, so the shown decade is the same on every machine.
+LARGEST_MARGIN = 2.0
 QKV = ("q", "k", "v")
+
+
+def decade_above(gap: float, margin: float = LARGEST_MARGIN) -> float:
+    """The smallest power of ten at or above `margin` x `gap` (1e-12 for no gap at all)."""
+    return 10.0 ** math.ceil(math.log10(max(margin * float(gap), 1e-12)))
 
 
 def focus_rows(a: np.ndarray, pos: list[int]) -> np.ndarray:
     """The focus word's row of a [pos, ...] array, averaged over its tokens (float64)."""
     return np.asarray(a, np.float64)[pos].mean(axis=0)
-
-
-def cosine(a: np.ndarray, b: np.ndarray) -> float:
-    """cos of the angle between two vectors: 1 for the same direction."""
-    return float(np.dot(a, b) / np.linalg.norm(a) / np.linalg.norm(b))
 
 
 def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
@@ -144,7 +150,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     layers = list(sb.layers)
     xs = {l: focus_rows(t[f"blocks.{l}.hook_resid_pre"], pos) for l in layers}
     x_limit = robust_limit(np.stack(list(xs.values())))
-    out, checks, qs = [], [], []
+    out, checks = [], []
     for l in layers:
         checks.append(recompute_check(t, W, l))
         inp = focus_rows(attn_input(t, l), pos)
@@ -168,8 +174,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                 else [0.0] * OUT)
             full = focus_rows(t[f"blocks.{l}.attn.hook_{k}"], pos)[hk]
             row[k] = full[:OUT].tolist()
-            if k == "q":
-                qs.append(full)
             redo = project(attn_input(t, l), W, l, K)
             row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
         out.append(row)
@@ -200,12 +204,11 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                if c["key"] == "ln2"]) if post else [],
             # cos(X^(l), X^(l+1)) for every layer: 1 would be the same direction
             "cos_steps": [r["update"]["cos_x_next"] for r in out] if out[-1]["update"] else [],
-            # cos(Q^(l-1), Q^(l)) of head HEAD's whole query, for every layer after the first:
-            # how far the query turns from one layer to the next (new X and new W^(l) both)
-            "q_cos_steps": [cosine(a, b) for a, b in zip(qs, qs[1:])],
             # the recompute check: what it covered, in every layer, and its bound
             "check": {"tokens": checks[0]["tokens"], "heads": checks[0]["heads"],
                       "kv_heads": checks[0]["kv_heads"], "entries": checks[0]["entries"],
                       "layers": len(out), "values": sum(c["values"] for c in checks),
-                      "bound": error_bound(gap, RECOMPUTE_TOLERANCE)},
+                      "bound": error_bound(gap, RECOMPUTE_TOLERANCE),
+                      # the largest gap measured, as the power of ten it stays under
+                      "largest": error_bound(gap, decade_above(gap))},
             "layers": out}

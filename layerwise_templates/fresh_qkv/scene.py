@@ -13,8 +13,9 @@ Beats (storyboard `show` names):
 - `sweep`   a table of X^(l) for every layer: its first numbers, the length of the sum its
             LayerNorm read, its length after LN, and the query Q^(l) made from it; rows arrive
             one layer at a time; then, as the voice names them, the embeddings' sum apart from the
-            later sums, one line under the table for LayerNorm's centring step (every sum
-            √d_model long), cos with the state above, and cos of head 0's query with the one above
+            later sums, one line under the table for LayerNorm's standardising step (every sum
+            √d_model long); the length columns leave, and cos with the state above comes in
+            where they were; then the query column, made afresh in every layer
 - `check`   the last layer's query recomputed as X W + b beside the model's, and the bound the
             recompute stays under for every token, head, layer and Q/K/V entry
 
@@ -59,7 +60,7 @@ UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
 
 # project: X row on top, W below it, the layer's Q, K, V in the middle, layer l-1's on the right
-PX, PW, PR, PG = -3.6, -3.6, 0.7, 5.15        # x of X row, W, result rows, ghost rows
+PX, PW, PR, PG = -3.6, -3.95, 0.8, 5.15       # x of X row, W, result rows, ghost rows
 PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
 MAX_ROWS = 8                     # the sweep's table: at most this many states
@@ -150,7 +151,7 @@ class FreshQKVScene(StoryboardScene):
         """The pointer moves onto `m` (a box fitted to it), arriving as the voice names it at
         `at`: a slow glide, so the picture moves while the voice reads."""
         self.hold_until(at - run_time + 0.1)
-        self.play(Transform(box, self.frame_of(m)), run_time=run_time)
+        self.play(Transform(box, self.frame_of(m, buff=0.14)), run_time=run_time)
 
     def glyphs(self, text_mob, text: str, part: str):
         """The glyphs of `part` inside a one-line `txt(text)` (its whitespace has no glyph);
@@ -634,11 +635,13 @@ class FreshQKVScene(StoryboardScene):
             else:
                 self.play(FadeIn(VGroup(wl, W, more, key)), run_time=0.4)
             self.stage_block = block
+            # Q column by column; K and V, "the same", all three columns at once, in the time
+            # their sentence leaves (V's runs a little into the next: its product is seen)
             per = (max(0.9, min(2.2, (self.when(1, "plus a bias") - self.time - 0.6) / 3))
-                   if i == 0 else 0.25)
+                   if i == 0 else max(1.6, self.cue_at(cue[k] + 1) - self.time - 0.1))
             name = math(f"{K}^(({l}))", ML, COLOR[k])
             res = self.product(row, W, brow if has_b else None, bl, getattr(v, k),
-                               [PR, ROW_Y[k], 0], COLOR[k], per, name)
+                               [PR, ROW_Y[k], 0], COLOR[k], per, name, together=i > 0)
             rows[k] = VGroup(name, res)
         st.parts += [self.stage_block, *rows.values()]
         st.proj_layer, st.proj_rows = l, rows
@@ -687,11 +690,15 @@ class FreshQKVScene(StoryboardScene):
         st.parts.append(box)
         self.hold_until(self.cue_at(99) - 0.2)
 
-    def product(self, x, W, brow, bl, out, at, color, per: float, name=None):
-        """x W (+ b), column by column: the x row travels down column j of W into its entry,
-        the bias entry under the column is added, and the result entry moves to its row at
-        `at`, labelled `name` from the start; under it, the sum written out with its first
-        and last term. `per` seconds a column. Returns the result row."""
+    def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
+                together: bool = False):
+        """x W (+ b), column by column: the x row, lit, travels down column j of W into its
+        entry, the bias entry under the column is added, and the result entry moves to its row
+        at `at`, labelled `name` from the start; under it, the sum written out with its first
+        and last term. `per` seconds a column; `together`: every column at once in `per`
+        seconds, the first column's sum written out. Returns the result row."""
+        if together:
+            return self.product_together(x, W, brow, bl, out, at, color, per, name)
         res = row_of(out.values, out.path, color, S).move_to(at)
         heads = [res[0], res[2]]
         if name is not None:
@@ -724,8 +731,9 @@ class FreshQKVScene(StoryboardScene):
                 sum_.move_to([0.35 + sum_.width / 2, ROW_Y["v"] - 0.75, 0])   # clear of W's key
                 self.keep_inside(sum_)
             trav = x.nums.copy()
-            self.play(FadeIn(light), trav.animate.arrange(DOWN, buff=0.12).scale(0.8)
-                      .move_to(colj.get_center()).set_opacity(0.6),
+            xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
+            self.play(FadeIn(light), FadeIn(xlight), trav.animate.arrange(DOWN, buff=0.12)
+                      .scale(0.8).move_to(colj.get_center()),
                       *([FadeIn(sum_, shift=0.1 * UP)] if sum_ is not None else []),
                       run_time=0.45 * per)
             tgt = brow[j] if brow is not None else colj
@@ -737,10 +745,53 @@ class FreshQKVScene(StoryboardScene):
             src = sum_[-1] if sum_ is not None else tgt
             self.play(TransformFromCopy(src, res.nums[j]) if sum_ is not None
                       else FadeIn(res.nums[j], target_position=tgt.get_center()),
-                      FadeOut(light), run_time=0.25 * per)
+                      FadeOut(light), FadeOut(xlight), run_time=0.25 * per)
             if sum_ is not None:
                 self.remove(*sum_.get_family())
         self.remove(*heads)
+        self.add(res, *heads[2:])
+        return res
+
+    def product_together(self, x, W, brow, bl, out, at, color, run_time: float, name=None):
+        """x W (+ b) for every shown column at once: the lit x row travels into each column of
+        W, on into the bias row, and each result entry comes out into its row at `at`; the
+        first entry's sum is written out under the results while it happens."""
+        res = row_of(out.values, out.path, color, S).move_to(at)
+        heads = [res[0], res[2]] + ([name.next_to(res, LEFT, buff=0.2)] if name is not None
+                                    else [])
+        n = int(self.v.shape.d_model)
+        xn, cols = x.nums, list(W.columns)
+        w0 = cols[0][0]
+        parts = [Num(xn[0].value, xn[0].source, decimals=2, size=S, color=T.X),
+                 txt("·", S, T.TEXT), Num(w0.value, w0.source, decimals=3, size=S, color=color),
+                 txt(f"+ … ({n} terms)", S, T.TEXT)]
+        if brow is not None:
+            shown = T.fmt(brow[0].value, 3)
+            parts += ([txt("+", S, T.TEXT)] if not shown.startswith("-") else []) + [
+                Num(brow[0].value, brow[0].source, decimals=3, size=S, color=color)]
+        parts += [txt("=", S, T.TEXT),
+                  Num(res.nums[0].value, res.nums[0].source, decimals=2, size=S, color=color)]
+        sum_ = VGroup(*parts).arrange(RIGHT, buff=0.12)
+        sum_.move_to([0.35 + sum_.width / 2, ROW_Y["v"] - 0.75, 0])
+        self.keep_inside(sum_)
+        lights = VGroup(SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2),
+                        *[SurroundingRectangle(c, color=HL, buff=0.05, stroke_width=2)
+                          for c in cols])
+        travs = [xn.copy() for _ in cols]
+        self.play(FadeIn(VGroup(*heads)), FadeIn(lights), FadeIn(sum_, shift=0.1 * UP),
+                  *[t.animate.arrange(DOWN, buff=0.12).scale(0.8).move_to(c.get_center())
+                    for t, c in zip(travs, cols)], run_time=0.45 * run_time)
+        tgts = [brow[j] if brow is not None else cols[j] for j in range(len(cols))]
+        self.play(*[t.animate.move_to(g.get_center()).scale(0.3).set_opacity(0)
+                    for t, g in zip(travs, tgts)],
+                  *([FadeIn(bl), FadeIn(brow)] if brow is not None else []),
+                  run_time=0.25 * run_time)
+        self.remove(*travs)
+        self.play(TransformFromCopy(sum_[-1], res.nums[0]),
+                  *[FadeIn(res.nums[j], target_position=tgts[j].get_center())
+                    for j in range(1, len(cols))],
+                  FadeOut(lights), FadeOut(sum_), run_time=0.3 * run_time)
+        self.remove(*sum_.get_family(), *heads)
         self.add(res, *heads[2:])
         return res
 
@@ -767,10 +818,9 @@ class FreshQKVScene(StoryboardScene):
         v = self.v
         lays = list(v.layers)
         pre, std, cos = list(v.ln_input_lengths), list(v.std_lengths), list(v.cos_steps)
-        qcos = list(v.q_cos_steps)
-        # columns: state | first numbers | length before LN | after LN | cos | query | its cos
-        xs = {"label": -6.5, "x": -4.4, "pre": -2.45, "len": -1.1, "cos": 0.2, "q": 2.7,
-              "qcos": 5.35}
+        # columns: state | first numbers | length before LN | after LN | query; the two length
+        # columns leave before cos (with the state above) comes in where they were
+        xs = {"label": -5.6, "x": -3.5, "pre": -1.3, "len": 0.3, "cos": -0.5, "q": 2.9}
         top = 2.45
 
         def head(*lines):
@@ -781,9 +831,8 @@ class FreshQKVScene(StoryboardScene):
                        head(f"head {int(v.show.head)}'s query", "made from it").move_to([xs["q"], top, 0]),
                        head("length", "after LN").move_to([xs["len"], top, 0]))
         cos_head = head("cos with", "X above").move_to([xs["cos"], top, 0])
-        qcos_head = head("cos with", "query above").move_to([xs["qcos"], top, 0])
         dy = 0.52                                  # rows clear of the labels' scripts
-        rows, cos_cells, qcos_cells = [], [], []
+        rows, cos_cells = [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
         y_top = top - 0.62
@@ -812,14 +861,11 @@ class FreshQKVScene(StoryboardScene):
                 parts.append(txt("(the output)", S, T.MUTED).move_to([xs["q"], y, 0]))
             parts.append(pn)
             rows.append(VGroup(*parts))
-            # cos(Q^(l-1), Q^(l)) of head 0: beside the query it compares (none above Q^(first))
-            qc = (Num(qcos[si - 1], decimals=2, size=S, color=T.Q) if 1 <= si <= len(qcos)
-                  else txt("–", S, T.MUTED))
-            qcos_cells.append(qc.move_to([xs["qcos"], y, 0]))
             # cos(X^(l-1), X^(l)): between this row and the one above (X^(first) has none)
             cs = (Num(cos[si - 1], decimals=2, size=S, color=T.TEXT) if 1 <= si <= len(cos)
                   else txt("–", S, T.MUTED))
             cos_cells.append(cs.move_to([xs["cos"], y, 0]))
+        qparts = [r[3] for r in rows]               # the query column (rows lose cells later)
         bottom = y_top - len(shown) * dy
         if len(shown) < len(states):
             skip = txt(f"{len(shown)} of the {len(states)} states shown: the rest are skipped "
@@ -918,13 +964,13 @@ class FreshQKVScene(StoryboardScene):
                 hi = max(later, key=lambda n: n.value)
                 walk(later, self.cue_at(k + 1) - 0.8)
                 self.play(Transform(box, self.frame_of(hi)), run_time=0.5)
-        k = self.cue_with("centring step")
+        k = self.cue_with("standardising step")
         if k is not None and std:
-            # "LayerNorm's centring step makes each one 19.6 long": said once, under the table:
+            # "LayerNorm's standardising step makes each one 19.6 long": said once, under the table:
             # every sum minus its mean, divided by its spread, is sqrt(d_model) long
             self.hold_until_cue(k)
             d = int(v.shape.d_model)
-            fixed = VGroup(txt("LayerNorm's centring step (− mean, ÷ spread): every sum →", S,
+            fixed = VGroup(txt("LayerNorm's standardising step (− mean, ÷ spread): every sum →", S,
                                T.TEXT),
                            Num(std[0], decimals=2, size=S, color=T.LN),
                            txt(f"= √{d} long", S, T.LN)).arrange(RIGHT, buff=0.12)
@@ -932,6 +978,7 @@ class FreshQKVScene(StoryboardScene):
             self.keep_inside(fixed)
             self.play(FadeIn(fixed, shift=0.1 * UP), Transform(box, self.frame_of(fixed)),
                       run_time=0.8)
+            fixed.standardising = True              # leaves with the length columns
             self.stage.parts.append(fixed)
             self.hold_until(self.cue_at(k + 1) - 0.2)
         k = self.cue_with("gain and bias")
@@ -947,21 +994,29 @@ class FreshQKVScene(StoryboardScene):
         if k is not None and cos:
             # "the direction is not fixed": the numbers of each state; then "each state's cosine
             # state with the one before": a new column, cell by cell; then the query column
+            # the lengths are said: their two columns (and the standardising line) leave, so the
+            # cosine column has the table's middle to itself
             self.hold_until_cue(k)
-            point(col([r[1] for r in rows]))
+            gone = [heads[2], heads[4], *[r[2] for r in rows], *[r[4] for r in rows]]
+            for r in rows:
+                r.remove(r[4], r[2])
+            heads.remove(heads[4], heads[2])
+            gone += [m for m in self.stage.parts if getattr(m, "standardising", False)]
+            self.stage.parts = [m for m in self.stage.parts if m not in gone]
+            self.play(*[FadeOut(m, shift=0.2 * DOWN) for m in gone],
+                      Transform(box, self.frame_of(col([r[1] for r in rows]))), run_time=0.8)
+            self.remove(*[f for m in gone for f in m.get_family()])
             walk([r[1] for r in rows], self.when(k, "cosine") - 0.2)
             self.new_column(box, cos_head, cos_cells, col, 1.8,
                             (self.when(k, "same direction") + 0.8, self.cue_at(k + 1) - 0.2), 0.7)
-        k = self.cue_with("new matrices")
-        if k is not None and qcos:
-            # "head 0's query is made from a new X by new matrices": the query column; the next
-            # sentence, "so the cosine with the layer before's, a to b": a new column, its
-            # lowest, highest
+        k = self.cue_with("'s query")
+        if k is not None:
+            # "each layer makes head 0's query afresh, from its new X with its own matrices":
+            # the query column, row by row, as the light runs along the chain line
             self.hold_until_cue(k)
-            point(VGroup(*[r[3] for r in rows[:-1]]))
-            self.hold_until(self.when(k + 1, "the cosine") - 0.2)
-            self.new_column(box, qcos_head, qcos_cells, col, 1.5,
-                            (self.when(k + 1, "the cosine") + 1.2, self.cue_at(99) - 0.3), 0.6)
+            qcells = [q for q, si in zip(qparts, shown) if si < len(lays)]
+            point(col(qcells))
+            walk(qcells, self.cue_at(99) - 0.5)
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------
@@ -999,7 +1054,10 @@ class FreshQKVScene(StoryboardScene):
         gaps.arrange_in_grid(cols=self.grid_cols(gaps, 0.6), buff=(0.6, 0.2))
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
                     prefix="every gap, model vs recomputed: < ")
-        VGroup(scope, gaps, bound).arrange(DOWN, buff=0.3).move_to(DOWN * 1.0)
+        # the largest gap measured over all of them, as the power of ten it stays under
+        big = Num(c.largest.bound, decimals=int(c.largest.decimals), size=T.TYPE.label,
+                  color=HL, prefix="the largest gap measured: < ")
+        VGroup(scope, gaps, bound, big).arrange(DOWN, buff=0.3).move_to(DOWN * 1.2)
         self.keep_inside(scope)
         self.stage.parts += [VGroup(ml, rl, model, redo)]
         self.play(FadeIn(scope, shift=0.1 * UP), Transform(box, self.frame_of(scope)),
@@ -1014,5 +1072,9 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(bound, shift=0.1 * UP), Transform(box, self.frame_of(bound)),
                   run_time=0.8)
         self.stage.parts += [scope, gaps, bound, box]
-        self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 1.2)
+        self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 1.0)
+        # shown last: the largest gap measured, as the power of ten it stays under
+        self.play(FadeIn(big, shift=0.1 * UP), Transform(box, self.frame_of(big)),
+                  run_time=0.8)
+        self.stage.parts.append(big)
         self.hold_until(self.cue_at(99) - 0.3)

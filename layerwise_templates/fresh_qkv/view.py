@@ -92,6 +92,7 @@ class Check(View):
     layers: int
     values: int
     bound: Bound
+    largest: Bound       # the largest gap measured, as the power of ten it stays under
 
 
 class Data(View):
@@ -104,6 +105,5 @@ class Data(View):
     ln_input_lengths: list[float]
     std_lengths: list[float]
     cos_steps: list[float]
-    q_cos_steps: list[float]
     check: Check
     layers: list[Layer]
