@@ -472,12 +472,14 @@ class FreshQKVScene(StoryboardScene):
             self.play(FadeIn(d.paths[nxt]), FadeIn(d.marks[nxt], scale=0.8), run_time=0.6)
             self.emphasize(d.marks[nxt], run_time=0.8)
             rows = self.ln_stages(d, nxt)
-            # the sum: its numbers and length travel down into the first stage's row
-            self.hold_until(self.when(1, "subtracts") - 0.2)
+            # the sum: its numbers and length travel into the LN box and come out of it into
+            # the first stage's row, where LayerNorm's working is written out
+            self.hold_until(self.when(1, "subtracts") - 0.7)
+            self.into_mark([*d.cols[first_sum].col.nums, d.cols[first_sum].length],
+                           d.marks[nxt], 0.6)
             self.play(FadeIn(rows[0][0]),
-                      *[TransformFromCopy(d.cols[first_sum].col.nums[j], rows[0][1][j])
-                        for j in range(len(rows[0][1]))],
-                      TransformFromCopy(d.cols[first_sum].length, rows[0][2]), run_time=1.0)
+                      *[FadeIn(m, target_position=d.marks[nxt].get_center(), scale=0.5)
+                        for m in (*rows[0][1], rows[0][2])], run_time=0.8)
             # centred and divided by the spread: out of the row above
             self.hold_until(self.when(1, "divides") - 0.2)
             mid = rows[1] if len(rows) == 3 else None
@@ -622,7 +624,7 @@ class FreshQKVScene(StoryboardScene):
             bl.align_to(wl, RIGHT)
             key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
                       f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
-                      S, T.TEXT).next_to(brow, DOWN, buff=0.2).set_x(W.get_x())
+                      S, T.TEXT).next_to(brow, DOWN, buff=0.3).set_x(W.get_x())
             parts = [wl, W, more, key] + ([bl, brow] if has_b else [])
             block = VGroup(*parts)
             self.keep_inside(block)
