@@ -9,7 +9,8 @@ Per layer l (the focus word's tokens averaged; `SHOW` input dims, `OUT` output d
   W_Q/W_K/W_V           rows 0..SHOW-1, columns 0..OUT-1 of head HEAD (raw weights)
   q/k/v                 trace Q/K/V^(l)[HEAD][:OUT]; redo_q/k/v the same from in(X) W + b
   identity              max |trace - (in(X) W + b)| over every token, head and dim
-                        (recompute_check; data.check says what the check covered)
+                        (recompute_check; data.check says what the check covered, its
+                        fixed bound and `largest`, the decade the largest gap stays under)
   update                the sizes of every step from X^(l) to X^(l+1), and X^(l+1)[:SHOW];
                         stages: the block diagram's nodes (state, update, sum, norm) in order,
                         each with its length and first SHOW numbers

@@ -16,8 +16,9 @@ Beats (storyboard `show` names):
             later sums, one line under the table for LayerNorm's standardising step (every sum
             √d_model long); the length columns leave, and cos with the state above comes in
             where they were; then the query column, made afresh in every layer
-- `check`   the last layer's query recomputed as X W + b beside the model's, and the bound the
-            recompute stays under for every token, head, layer and Q/K/V entry
+- `check`   the last layer's query recomputed as X W + b beside the model's, the bound the
+            recompute stays under for every token, head, layer and Q/K/V entry, and the largest
+            gap measured (as the power of ten it stays under)
 
 Every number is a `Num` read through the plan's typed view (view.py), so it carries its plan
 path; the scene does no model arithmetic. `Stage` is what an earlier beat left on screen: a
