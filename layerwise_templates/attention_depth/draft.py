@@ -140,7 +140,7 @@ def build(c: Context) -> Draft:
 
     # sink: back at the peak (said in `depth` when it is a middle layer), the reading
     said_peak = L >= 4 and 0 < hi < L - 1
-    text = ("At the peak, a common reading" if said_peak else
+    text = ("A common reading" if said_peak else
             f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
             f"{{data.sink.max.value:.2f}} of {word}'s row. A common reading")
     text += (f", not something we measured, calls {first} a sink: a place heads park "
@@ -181,16 +181,16 @@ def build(c: Context) -> Draft:
         claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
     # what was and was not tested here, and the wrap-up
     if tie_d is not None:
-        text += (" Why they do, we did not test: the fair test was on layer {data.tie.layer} "
+        text += (" We did not test why: the fair test was on layer {data.tie.layer} "
                  f"only. So: the row of {said} moves with depth")
         if tie_d["new_sink"] > 1.3 * tie_d["old_sink"]:
-            text += "; at layer {data.tie.layer}, that move came with the changed X."
+            text += "; at layer {data.tie.layer}, it moved with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
         else:
             text += "."
         claims.append("data.tie.layer == 1")
     else:
-        text += f" Why they do, we did not test. So: the row of {said} moves with depth."
+        text += f" We did not test why. So: the row of {said} moves with depth."
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: {word}'s weight on "

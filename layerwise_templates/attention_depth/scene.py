@@ -559,7 +559,7 @@ class AttentionDepthScene(StoryboardScene):
         steps = [(1, lambda t, l=l: self.show_layer(l, t, bar=True)) for l in range(2, L - 1)]
         if 0 < hi < L - 1:
             steps.append((1, lambda t: self.emphasize(
-                VGroup(st.bars[hi].parts, st.bars[hi].val), buff=BOX, run_time=t)))
+                VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.06, run_time=t)))
         if steps:
             self.fill_to(self.mark(2, n), steps)
         # "Layer 5 falls to 0.52, and some goes back to the words": its bar, then its
@@ -568,7 +568,7 @@ class AttentionDepthScene(StoryboardScene):
         self.fill_to(None, [
             (2, lambda t: self.show_layer(L - 1, t, bar=True)),
             (1, lambda t: self.emphasize(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
-                                         buff=BOX, run_time=t)),
+                                         buff=0.06, run_time=t)),
             (1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)
              if word in st.xs else self.wait(t)),
         ])
@@ -588,7 +588,7 @@ class AttentionDepthScene(StoryboardScene):
         # the experiment's own panel replaces the chart: three stacked bars (the chart's
         # shades), one per input
         fade = [st.chart] + list(st.bars.values())
-        base_x, base_y, H = CHART_X + 0.1, CHART_Y, BAR_H * 0.9
+        base_x, base_y, H = CHART_X - 0.2, CHART_Y, BAR_H * 0.9
         specs = [(tie.layer0_sink, v.layers[0].layer, None, v.layers[0].row),
                  (tie.old_sink, tie.layer, l0, tie.old_row),
                  (tie.new_sink, tie.layer, tl, tie.new_row)]
@@ -666,7 +666,7 @@ class AttentionDepthScene(StoryboardScene):
         ])
         self.fill_to(None, [
             (1, lambda t: self.emphasize(box, run_time=t)),
-            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=BOX, run_time=t)),
+            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=0.06, run_time=t)),
         ])
         for b in list(st.bars):
             del st.bars[b]
@@ -705,7 +705,7 @@ class AttentionDepthScene(StoryboardScene):
         else:                           # where the note was, under the header
             reading.next_to([DIAG_LEFT, TOP_Y - 0.35, 0], DOWN + RIGHT, buff=0)
         self.fill_to(None, [
-            (1, lambda t: self.emphasize(VGroup(st.bars[hi].parts, st.bars[hi].val), buff=BOX,
+            (1, lambda t: self.emphasize(VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.06,
                                          run_time=t)),
             (2, lambda t: self.play(FadeInPlace(reading), run_time=t)),
             (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
@@ -749,7 +749,7 @@ class AttentionDepthScene(StoryboardScene):
         ux = sc_x + unit * float(d.uniform)                        # spread evenly
         hx = sc_x + unit * float(d.habit)                          # twice that
         # the scores' column, clear of every bar and line
-        sc_num_x = sc_x + unit * max(max(d.prev_token.values), float(d.habit)) + 0.15
+        sc_num_x = sc_x + unit * max(max(d.prev_token.values), float(d.habit)) + 0.22
         title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
                          T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
@@ -856,7 +856,7 @@ class AttentionDepthScene(StoryboardScene):
         moved = [txt(f"so: {v.word}'s row moves with depth", LAB)]
         if not isinstance(tie, Value):
             moved = [txt(f"so: {v.word}'s row moves with depth; at layer", LAB),
-                     Num(tie.layer, decimals=0, size=LAB), txt("the move came with", LAB),
+                     Num(tie.layer, decimals=0, size=LAB), txt("it moved with", LAB),
                      math(sup("X", int(tie.layer)), X_SIZE, T.X)]
         wrap = line(*moved)
         wrap.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
@@ -864,8 +864,11 @@ class AttentionDepthScene(StoryboardScene):
             (2, lambda t: self.play(FadeInPlace(untested), run_time=t)),
             (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
         ])
+        # the wrap-up comes in as it is said (then stays up to the end)
         self.fill_to(None, [
             (1, lambda t: self.play(*roll(untested, wrap), run_time=t)),
+            (1, lambda t: self.emphasize(wrap, run_time=t)),
+            (1, lambda t: self.wait(t)),
         ])
         st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab,
                     twice_line, twice_lab, untested, wrap]
