@@ -867,14 +867,19 @@ class AttentionDepthScene(StoryboardScene):
             (2, lambda t: self.play(FadeInPlace(untested), run_time=t)),
             (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
         ])
-        # the wrap-up comes in as it is said (then stays up to the end)
+        # the wrap-up comes in as it is said (then stays up to the end); the untested line,
+        # rolled out, leaves the scene
+        def wrap_up(t):
+            self.play(*roll(untested, wrap), run_time=t)
+            self.remove(untested)
+
         self.fill_to(None, [
-            (1, lambda t: self.play(*roll(untested, wrap), run_time=t)),
+            (1, wrap_up),
             (1, lambda t: self.emphasize(wrap, run_time=t)),
             (1, lambda t: self.wait(t)),
         ])
         st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab,
-                    twice_line, twice_lab, untested, wrap]
+                    twice_line, twice_lab, wrap]
 
 
 __all__ = ["AttentionDepthScene"]
