@@ -12,8 +12,6 @@ from layerwise_core.analysis.attention_depth import attention_rows, special_posi
 from layerwise_core.analysis.attention_depth_why import deep_heads, same_w_old_x
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 
-MONTAGE = 8          # at most this many layers said one by one (~1.5 s or more each)
-
 
 def spoken(tok: str) -> str:
     """A special token as the voice says it: [CLS] -> CLS."""
@@ -73,17 +71,28 @@ def build(c: Context) -> Draft:
         f"its {{data.n_heads}} heads' rows.",
         text, expect=claims + [f"data.layers[0].top_word.pos == {w0}"]))
 
-    # depth: one sentence per layer (or the first, the highest and the last on a deep model)
-    said_layers = list(range(1, L))
-    if len(said_layers) > MONTAGE:
-        peak = int(np.argmax([mean[l][special[0]] for l in range(1, L)])) + 1
-        said_layers = sorted({1, peak, L - 1})
+    # depth: the trend over the middle layers said once (their range, the peak among them),
+    # then the last layer on its own (the scene steps through the middle layers on the first
+    # sentence, shows the last on the second)
+    share = rows["sink"]
+    hi = int(np.argmax(share))
     text = "Each layer makes fresh queries and keys from its own X, with its own matrices."
-    for i, l in enumerate(said_layers):
-        text += (f" Layer {{data.layers[{l}].layer}}: {first} takes "
-                 f"{{data.layers[{l}].on_special[0]:.2f}}." if i == 0 else
-                 f" Layer {{data.layers[{l}].layer}}: {{data.layers[{l}].on_special[0]:.2f}}.")
     claims = []
+    if L >= 3:
+        m = L - 2
+        if m == 1:
+            text += (f" Layer {{data.layers[1].layer}} puts {{data.layers[1].sink:.2f}} of "
+                     f"the row of {said} on {names}.")
+        else:
+            text += (f" Layers {{data.layers[1].layer}} to {{data.layers[{m}].layer}} put "
+                     f"between {{min(data.layers[1:{L - 1}].sink):.2f}} and "
+                     f"{{max(data.layers[1:{L - 1}].sink):.2f}} of the row of {said} on {names}")
+            if 0 < hi < L - 1:
+                text += ", peaking at layer {data.sink.max.layer}"
+                claims.append(f"data.sink.max.layer == {hi}")
+            text += "."
+    if L >= 2:
+        text += f" Layer {{data.layers[{L - 1}].layer}}: {{data.layers[{L - 1}].sink:.2f}}."
     if len(special) > 1 and L > 1:
         text += (f" The end token, {spoken(t.tokens[special[-1]])}, the lighter shade, gets "
                  f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
@@ -129,17 +138,17 @@ def build(c: Context) -> Draft:
             "W_K^({data.tie.layer}) fed X^({data.layers[0].layer}), then X^({data.tie.layer}).",
             text, expect=claims))
 
-    # sink: lowest, highest, last
-    share = rows["sink"]
-    lo, hi = int(np.argmin(share)), int(np.argmax(share))
-    text = (f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
-            f"{{data.sink.max.value:.2f}} of {word}'s row. A common reading, not something we "
-            f"measured, calls {first} a sink: a place heads park attention when they have "
-            f"nothing to gather.")
+    # sink: back at the peak (said in `depth` when it is a middle layer), the reading
+    said_peak = L >= 4 and 0 < hi < L - 1
+    text = ("A common reading" if said_peak else
+            f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
+            f"{{data.sink.max.value:.2f}} of {word}'s row. A common reading")
+    text += (f", not something we measured, calls {first} a sink: a place heads park "
+             f"attention when they have nothing to gather.")
     beats.append(Beat(
         "sink", ["sink"],
-        f"The share's peak: layer {{data.sink.max.layer}}, {{data.sink.max.value:.2f}} of "
-        f"{word}'s row on " + " and ".join(t.tokens[j] for j in special) + ".",
+        f"Back at the peak, layer {{data.sink.max.layer}}: {first} as a \"sink\" is a "
+        f"reading, not a measurement.",
         text, expect=[f"data.sink.max.layer == {hi}"]))
 
     # deep_heads: the last layer's heads on its heaviest word
@@ -167,12 +176,21 @@ def build(c: Context) -> Draft:
              f"it{before}. These heads score {prev_s}; spread evenly over "
              "{data.deep.n_tokens} tokens: {data.deep.uniform:.2f}.")
     if max(prev) * len(t.tokens) < 2:
-        text += (" Every head stays under twice that: no previous-token habit pulls them to "
-                 f"{quoted(t.tokens[target])}. Their queries and keys are made fresh from X of "
-                 "layer {data.deep.layer}.")
+        text += (" Every head stays under twice that, {data.deep.habit:.2f}: in this sentence, "
+                 f"no previous-token habit pulls them to {quoted(t.tokens[target])}.")
         claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
+    # what was and was not tested here, and the wrap-up
+    if tie_d is not None:
+        text += (" We did not test why: the fair test was on layer {data.tie.layer} "
+                 f"only. So: the row of {said} moves with depth")
+        if tie_d["new_sink"] > 1.3 * tie_d["old_sink"]:
+            text += "; at layer {data.tie.layer}, it moved with the changed X."
+            claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
+        else:
+            text += "."
+        claims.append("data.tie.layer == 1")
     else:
-        text += (" Their queries and keys are made fresh from X of layer {data.deep.layer}.")
+        text += f" We did not test why. So: the row of {said} moves with depth."
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: {word}'s weight on "

@@ -20,6 +20,8 @@ the changed X; the sink share; and a deep layer head by head.
                                each head's weight on it, the heads ranked, their previous-token
                                scores (mean of A[q, q-1] over the sentence), and their
                                baseline `uniform` (1 / `n_tokens`: attention spread evenly)
+                               and `habit` (twice that: a head under it has no
+                               previous-token habit in this sentence)
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -91,7 +93,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                      for h in dh["order"][:3]],
             "before_focus": pos[0] - 1 == target,
             # a previous-token score's baseline: attention spread evenly over the sentence
-            "uniform": 1.0 / len(t.tokens), "n_tokens": len(t.tokens)}
+            "uniform": 1.0 / len(t.tokens), "n_tokens": len(t.tokens),
+            # a previous-token habit's bar, drawn: twice the even spread
+            "habit": 2.0 / len(t.tokens)}
 
     # one precision for every weight the video writes
     shown = [(l["row"], f"data.layers[{i}].row") for i, l in enumerate(layers)]

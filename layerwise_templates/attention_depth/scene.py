@@ -10,20 +10,23 @@ the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the tokens are written, layer 0's arcs grow from the focus word, their weights
                appear; the heaviest word and [CLS] are pointed at; the chart's first bar
-- `depth`      layers 1, 2, ...: one per narration sentence, the arcs morph to the next row and
-               the chart grows a bar
-- `why`        the arcs go back to layer 0's row and dim (a ghost); layer 1's own W_Q^(1), W_K^(1) as a block: an X^(0) chip moves into
-               it and the arcs re-form from its output (that row); then an X^(1) chip, the
-               model's row; a three-bar panel compares the shares (layer 0, layer 1 fed X^(0),
-               fed X^(1))
-- `sink`       the chart again, every share written; lowest, highest and last pointed at; the
-               header and the arcs change to the peak layer together; "a sink" labelled as a
-               reading
+- `depth`      the note leaves; X^(1) goes into layer 1's W_Q, W_K and the arcs change to
+               layer 1; on the next sentence (the trend, said once) the middle layers follow
+               one another, each growing its bar, and the peak's bar is ringed; on the last,
+               the last layer, its bar ringed, its heaviest word pointed at (from below)
+- `why`        the arcs go back to layer 0's row and dim (a ghost); layer 1's own W_Q^(1),
+               W_K^(1) as a block: an X^(0) chip moves into it and the arcs re-form from its
+               output (that row), tagged "arcs: fed X^(0)"; then an X^(1) chip, the model's
+               row, the tag's X^(l) tweening to X^(1); a three-bar panel compares the shares
+               (layer 0, layer 1 fed X^(0), fed X^(1))
+- `sink`       the chart again; the header and the arcs change to the peak layer together, its
+               bar ringed; "a sink" labelled as a reading
 - `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
-               a dashed line at the head-average; each head's previous-token score as a bar
-               against a dashed "spread evenly" line (1 / number of tokens); the three heaviest
-               heads' numbers boxed; every score bar under twice that line; "not position:
-               queries and keys made fresh from X^(l)" below
+               a dashed line (neutral) at the head-average; each head's previous-token score
+               as a bar against a dashed "spread evenly" line (1 / number of tokens) and a
+               "twice that" line (`deep.habit`); the three heaviest heads' numbers boxed; every
+               score bar under the twice line; below, what was not tested there (the fair test
+               is layer 1's), then the wrap-up in its place
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -34,17 +37,18 @@ import math as pymath
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, ArcBetweenPoints, Create,
-                   DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, Rectangle,
-                   ReplacementTransform, RoundedRectangle, Transform, SurroundingRectangle, VGroup,
-                   VectorizedPoint, WHITE, Write, interpolate_color)
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Arrow, ArcBetweenPoints,
+                   Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, MathTypst,
+                   Rectangle, ReplacementTransform, RoundedRectangle, Succession, Text, Transform,
+                   SurroundingRectangle, Uncreate, VGroup, VectorizedPoint, Wait, WHITE, Write,
+                   interpolate_color)
 from manim.utils.rate_functions import smooth, squish_rate_func, there_and_back
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, inline, txt
-from scenes.mobjects.text import math, on_baseline
+from scenes.mobjects.text import baseline, math, on_baseline
 
 from layerwise_core.planview import Value
 
@@ -68,7 +72,9 @@ BAR_MARGIN = 0.15            # the last bar's slot ends this far inside the fram
 TOP_Y = 2.6                 # the counter's row
 ELLIPSIS = "…"
 BLANK = "␣"                 # a token of spaces only (SmolLM2's " " before a digit)
-BLOCK_AT = (-2.4, 0.75)     # the fair test's matrix block, above the arcs
+BLOCK_AT = (-2.4, 1.0)      # the fair test's matrix block, above the arcs (the note has gone)
+SPACE = 0.14                # between words and numbers in one line (a word's space)
+REF = T.TEXT                # reference lines (head-average, spread evenly, twice that): neutral
 BOX = 0.12                  # a highlight's margin round a number (clear of its digits)
 X_SIZE = 34                 # X^(l) in a label: as tall as the words beside it
 
@@ -87,6 +93,19 @@ def shade(i: int):
     """The stacked bar's colours: [CLS] attention purple, [SEP] (and any later special token)
     a light tint of it."""
     return T.ATTN if i == 0 else interpolate_color(T.ATTN, WHITE, 0.6)
+
+
+def line(*parts) -> VGroup:
+    """Words, numbers and X^(l) in one line: a word's space between them, and X on the words'
+    baseline (its superscript above), not centred on their lower-case letters."""
+    g = inline(*parts, buff=SPACE)
+    texts = [p for p in parts if isinstance(p, Text)]
+    if texts:
+        base = baseline(texts[0])
+        for p in parts:
+            if isinstance(p, MathTypst):
+                p.shift(UP * (base - p.get_bottom()[1]))
+    return g
 
 
 def roll(old, new) -> list:
@@ -216,20 +235,20 @@ class AttentionDepthScene(StoryboardScene):
 
     def counter(self, layer, state: int | None = None) -> VGroup:
         s = int(layer) if state is None else state
-        g = inline(txt("layer", T.TYPE.body), Num(layer, decimals=0, size=T.TYPE.body),
-                   txt("· reads", T.TYPE.body), math(sup("X", s), X_SIZE, T.X))
+        g = line(txt("layer", T.TYPE.body), Num(layer, decimals=0, size=T.TYPE.body),
+                 txt("reads", T.TYPE.body), math(sup("X", s), X_SIZE, T.X))
         return g.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
 
     def note(self) -> VGroup:
         v = self.v
         several = int(v.n_focus) > 1
-        first = inline(txt(f"arcs from \"{v.word}\": the mean of its", LAB),
-                       Num(v.n_heads, decimals=0, size=LAB), txt("heads' rows", LAB))
+        first = line(txt(f"arcs from \"{v.word}\": the mean of its", LAB),
+                     Num(v.n_heads, decimals=0, size=LAB), txt("heads' rows", LAB))
         lines = [first, txt("arc width = attention weight", LAB)]
         if several:
-            lines.append(inline(txt(f"\"{v.word}\" is", LAB),
-                                Num(v.n_focus, decimals=0, size=LAB),
-                                txt("tokens: their rows averaged", LAB)))
+            lines.append(line(txt(f"\"{v.word}\" is", LAB),
+                              Num(v.n_focus, decimals=0, size=LAB),
+                              txt("tokens: their rows averaged", LAB)))
         if None in self.st.cols:
             lines.append(txt(f"{ELLIPSIS} = tokens not drawn", LAB))
         g = VGroup(*lines).arrange(DOWN, buff=0.07, aligned_edge=LEFT)
@@ -344,12 +363,12 @@ class AttentionDepthScene(StoryboardScene):
                 self.add(st.bars[l])
 
     def counter_to(self, new: VGroup) -> list:
-        """The header changes layer: its words stay, its numbers roll."""
+        """The header changes layer: its words stay, its layer digit and X^(l) tween in place
+        (never a moment with the index missing)."""
         old = self.st.counter
         if old is None or len(old) != 4 or len(new) != 4:
             return roll(VGroup() if old is None else old, new)
-        keep = [Transform(old[i], new[i]) for i in (0, 2)]
-        return keep + roll(old[1], new[1]) + roll(old[3], new[3])
+        return [Transform(old[i], new[i]) for i in range(4)]
 
     def show_row(self, row, counter: VGroup, t: float, extra=()) -> None:
         """The arcs, weights and counter replaced by another row's (each Num keeps its path):
@@ -380,7 +399,7 @@ class AttentionDepthScene(StoryboardScene):
                                corner_radius=0.12, color=T.TEXT, stroke_width=3)
         box.move_to([*BLOCK_AT, 0])
         wqk.move_to(box)
-        own = inline(txt("query, key matrices of layer", LAB), Num(layer, decimals=0, size=LAB))
+        own = line(txt("query, key matrices of layer", LAB), Num(layer, decimals=0, size=LAB))
         own.next_to(box, UP, buff=0.1)
         block = VGroup(box, wqk, own)
         block.box = box
@@ -439,6 +458,16 @@ class AttentionDepthScene(StoryboardScene):
     def at_cue(self, i: int, n: int) -> None:
         self.hold_until(self.mark(i, n))
 
+    def point_below(self, m, run_time: float) -> None:
+        """A short arrow flicks up to a number of the token row from below (from the side it
+        would cover its neighbour's number; below is clear down to the caption)."""
+        end = m.get_bottom() + DOWN * 0.06
+        arrow = Arrow(end + DOWN * 0.5, end, buff=0, color=T.HIGHLIGHT, stroke_width=5,
+                      tip_length=0.18, max_tip_length_to_length_ratio=0.5)
+        self.play(Succession(Create(arrow, run_time=0.35 * run_time), Wait(0.3 * run_time),
+                             Uncreate(arrow, run_time=0.35 * run_time)), run_time=run_time)
+        self.remove(arrow)
+
     def flash(self, *arcs, run_time: float) -> None:
         """Arcs light up and settle back: 'these' for arcs (a box round a curve would cut
         the tokens and numbers under it)."""
@@ -491,9 +520,9 @@ class AttentionDepthScene(StoryboardScene):
                  for k in (word, cls) if k in st.xs]
         steps = [(1, lambda t: self.flash(*thick, run_time=t))]
         if word in st.xs:
-            steps.append((1, lambda t: self.point_at(self.num_at(st.nums, word), run_time=t)))
+            steps.append((1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)))
         if cls in st.xs:
-            steps.append((1, lambda t: self.point_at(self.num_at(st.nums, cls), run_time=t)))
+            steps.append((1, lambda t: self.point_below(self.num_at(st.nums, cls), run_time=t)))
         self.fill_to(self.mark(3, n), steps)
         if st.chart is None:
             st.chart = self.chart_frame()
@@ -507,13 +536,15 @@ class AttentionDepthScene(StoryboardScene):
             self.fill_to(None, [(1, lambda t: self.point_at(st.bars[0].val, run_time=t))])
 
     def beat_depth(self, beat) -> None:
-        v = self.v
+        v, st = self.v, self.st
         self.clear_extra()
         self.ensure_arcs(0)
         self.ensure_chart(0)
         L = int(v.n_layers)
-        voiced = bool(self.beat.get("cues"))
-        n = self.n_cues() if voiced else L + 1
+        n = self.n_cues() if self.beat.get("cues") else 3
+        # the note has been read: it leaves, so the block and the header have the top-left
+        note_out = [FadeOutPlace(st.note)] if st.note is not None else []
+        st.note = None
         # "fresh queries and keys from its own X, with its own matrices": X^(1) goes into
         # layer 1's W_Q, W_K; the arcs, the header and the bar change to layer 1 together
         block = self.qk_block(v.layers[1].layer)
@@ -522,22 +553,27 @@ class AttentionDepthScene(StoryboardScene):
             self.show_layer(1, t, bar=True, extra=[FadeOutPlace(block)])
 
         self.fill_to(self.mark(1, n), [
-            (1, lambda t: self.play(FadeInPlace(block), run_time=t)),
+            (1, lambda t: self.play(*note_out, FadeInPlace(block), run_time=t)),
             (4, lambda t: self.feed(int(v.layers[1].layer), block.box, t, to_layer1)),
         ])
-        for l in range(1, L):
-            self.at_cue(min(l, n - 1), n)
-            if l > 1:
-                self.show_layer(l, self.pace(self.mark(min(l + 1, n), n), 1, 1.5, cap=1.5),
-                                bar=True)
-            if l in self.labelled:
-                self.emphasize(VGroup(self.st.bars[l].parts, self.st.bars[l].val),
-                               buff=BOX, run_time=0.7)
-        # "... and some goes back to the words": the last layer's heaviest word
+        # "Layers 1 to 4 put most of bank's row on [CLS] and [SEP], peaking at layer 4": the
+        # middle layers one after another (the trend, said once), then the peak's bar
+        hi = int(v.sink.max.layer)
+        steps = [(1, lambda t, l=l: self.show_layer(l, t, bar=True)) for l in range(2, L - 1)]
+        if 0 < hi < L - 1:
+            steps.append((1, lambda t: self.emphasize(
+                VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.06, run_time=t)))
+        if steps:
+            self.fill_to(self.mark(2, n), steps)
+        # "Layer 5 falls to 0.52, and some goes back to the words": its bar, then its
+        # heaviest word's number
         word = int(v.layers[L - 1].top_word.pos)
         self.fill_to(None, [
-            (1, lambda t: self.point_at(self.num_at(self.st.nums, word), run_time=t)
-             if word in self.st.xs else self.wait(t)),
+            (2, lambda t: self.show_layer(L - 1, t, bar=True)),
+            (1, lambda t: self.emphasize(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
+                                         buff=0.06, run_time=t)),
+            (1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)
+             if word in st.xs else self.wait(t)),
         ])
 
     def beat_why(self, beat) -> None:
@@ -555,13 +591,13 @@ class AttentionDepthScene(StoryboardScene):
         # the experiment's own panel replaces the chart: three stacked bars (the chart's
         # shades), one per input
         fade = [st.chart] + list(st.bars.values())
-        base_x, base_y, H = CHART_X + 0.1, CHART_Y, BAR_H * 0.9
+        base_x, base_y, H = CHART_X - 0.2, CHART_Y, BAR_H * 0.9
         specs = [(tie.layer0_sink, v.layers[0].layer, None, v.layers[0].row),
                  (tie.old_sink, tie.layer, l0, tie.old_row),
                  (tie.new_sink, tie.layer, tl, tie.new_row)]
         cols = []
         for i, (share, layer, state, row) in enumerate(specs):
-            x = base_x + 0.55 + i * 1.35
+            x = base_x + 0.55 + i * 1.45
             r, y = VGroup(), base_y
             for k, j in enumerate(special):
                 h = max(0.01, H * float(row[j]))
@@ -570,32 +606,42 @@ class AttentionDepthScene(StoryboardScene):
                 r.add(part)
                 y += h
             val = Num(share, decimals=2, size=LAB).next_to(r, UP, buff=0.08)
-            name = inline(txt("layer", LAB), Num(layer, decimals=0, size=LAB))
+            name = line(txt("layer", LAB), Num(layer, decimals=0, size=LAB))
             lab = VGroup(name)
             if state is not None:
-                lab.add(inline(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
+                lab.add(line(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
             else:
                 lab.add(txt("(model)", LAB))
             lab.arrange(DOWN, buff=0.06).next_to([x, base_y, 0], DOWN, buff=0.12)
             cols.append(VGroup(r, val, lab))
-        axis = Line([base_x, base_y, 0], [base_x + 4.1, base_y, 0], color=T.MUTED,
+        axis = Line([base_x, base_y, 0], [base_x + 4.3, base_y, 0], color=T.MUTED,
                     stroke_width=2)
         head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), LAB)
         head.next_to([base_x, base_y + H + 0.35, 0], RIGHT, buff=0)
         # the header, and the block: layer 1's own query and key matrices
-        header = inline(txt("a fair test on layer", T.TYPE.body),
+        header = line(txt("a fair test on layer", T.TYPE.body),
                         Num(tie.layer, decimals=0, size=T.TYPE.body))
         header.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
+        # the note has been read: it leaves with the old header (room for the block)
+        note_out = [FadeOutPlace(st.note)] if st.note is not None else []
+        st.note = None
         block = self.qk_block(tie.layer)
         box = block.box
+        # the arcs' condition, beside the block: what these matrices were fed
+        tags = [line(txt("arcs: fed", LAB), math(sup("X", state), X_SIZE, T.X))
+                for state in (l0, tl)]
+        tags[0].next_to(box, RIGHT, buff=0.3)
+        tags[1].move_to(tags[0], aligned_edge=LEFT)
+        tag = tags[0]
 
-        def feed(state, row, t):
-            self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt))
+        def feed(state, row, t, tag_in):
+            self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt, extra=[tag_in]))
 
         # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
         # the old header leaves before the new one comes
         def ghost(t):
-            self.show_row(v.layers[0].row, VGroup(), 0.6 * t, extra=[FadeOutPlace(VGroup(*fade))])
+            self.show_row(v.layers[0].row, VGroup(), 0.6 * t,
+                          extra=[FadeOutPlace(VGroup(*fade)), *note_out])
             self.play(st.arcs.animate.set_stroke(opacity=0.12), st.nums.animate.set_opacity(0.2),
                       run_time=0.4 * t)
 
@@ -607,7 +653,7 @@ class AttentionDepthScene(StoryboardScene):
         self.add(st.counter)
         self.fill_to(self.mark(2, n), [
             (1, lambda t: self.play(FadeInPlace(block), run_time=t)),
-            (4, lambda t: feed(l0, tie.old_row, t)),
+            (4, lambda t: feed(l0, tie.old_row, t, FadeInPlace(tag))),
         ])
         self.fill_to(self.mark(3, n), [
             (1, lambda t: self.play(Create(axis), FadeInPlace(head), run_time=t)),
@@ -617,28 +663,27 @@ class AttentionDepthScene(StoryboardScene):
                                     run_time=t)),
         ])
         self.fill_to(self.mark(4, n), [
-            (5, lambda t: feed(tl, tie.new_row, t)),
+            (5, lambda t: feed(tl, tie.new_row, t, Transform(tag, tags[1]))),
             (2, lambda t: self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
                                     run_time=t)),
         ])
         self.fill_to(None, [
             (1, lambda t: self.emphasize(box, run_time=t)),
-            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=BOX, run_time=t)),
+            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=0.06, run_time=t)),
         ])
         for b in list(st.bars):
             del st.bars[b]
         st.chart = None
-        st.extra = [header, block, axis, head, *cols]
+        st.extra = [header, block, tag, axis, head, *cols]
 
     def beat_sink(self, beat) -> None:
         v, st = self.v, self.st
         L = int(v.n_layers)
-        n = 2
         hi = int(v.sink.max.layer)
         self.ensure_arcs(hi)
-        # "The share peaks at layer 4: 0.82": at once, the fair test leaves, the chart comes
-        # back whole (it was built in `depth`), and the header and arcs go to the peak layer
-        # together; then the pointer lands on its bar as the number is said
+        # "At the peak, ...": at once, the fair test leaves, the chart comes back whole (it was
+        # built in `depth`), and the header and arcs go to the peak layer together; its bar is
+        # ringed (the peak was said in `depth`), then the reading comes in
         gone = list(st.extra)
         st.extra = []
         new = st.chart is None
@@ -652,19 +697,19 @@ class AttentionDepthScene(StoryboardScene):
         if gone:                        # the fair test leaves first: no two panels at once
             self.play(FadeOutPlace(VGroup(*gone)), run_time=0.4)
         self.show_layer(hi, 0.8, extra=back)
-        self.point_at(st.bars[hi].val, run_time=0.9)
         cls = int(v.special[0])
         sink = as_written(f"{v.special_tokens[0]}")
         reading = VGroup(txt("a common reading, not a measurement:", LAB),
                          txt(f"{sink} is a \"sink\", where heads", LAB),
                          txt("park attention they do not need", LAB))
         reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        reading.next_to(st.note, DOWN, buff=0.3).align_to(st.note, LEFT)
-        self.fill_to(self.mark(1, n), [
-            (1, lambda t: self.emphasize(VGroup(st.bars[hi].parts, st.bars[hi].val), buff=BOX,
-                                         run_time=t)),
-        ])
+        if st.note is not None:
+            reading.next_to(st.note, DOWN, buff=0.3).align_to(st.note, LEFT)
+        else:                           # where the note was, under the header
+            reading.next_to([DIAG_LEFT, TOP_Y - 0.35, 0], DOWN + RIGHT, buff=0)
         self.fill_to(None, [
+            (1, lambda t: self.emphasize(VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.06,
+                                         run_time=t)),
             (2, lambda t: self.play(FadeInPlace(reading), run_time=t)),
             (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
              else self.wait(t)),
@@ -676,7 +721,7 @@ class AttentionDepthScene(StoryboardScene):
         v, st = self.v, self.st
         d = v.deep
         H = len(d.heads)
-        n = 5
+        n = 7
         self.clear_extra()
         self.ensure_arcs(int(d.layer))
         tgt = int(d.target.pos)
@@ -687,7 +732,7 @@ class AttentionDepthScene(StoryboardScene):
             (2, lambda t: self.show_layer(int(d.layer), t)),
             (1, lambda t: self.flash(dict(zip(kept, st.arcs))[tgt], run_time=t)
              if tgt in st.xs else self.wait(t)),
-            (1, lambda t: self.point_at(self.num_at(st.nums, tgt), run_time=t)
+            (1, lambda t: self.point_below(self.num_at(st.nums, tgt), run_time=t)
              if tgt in st.xs else self.wait(t)),
         ])
         arc_of = dict(zip(kept, st.arcs))
@@ -705,10 +750,11 @@ class AttentionDepthScene(StoryboardScene):
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
         ux = sc_x + unit * float(d.uniform)                        # spread evenly
-        sc_num_x = sc_x + unit * max(d.prev_token.values) + 0.15   # one column, clear of both
-        title = inline(txt("layer", T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body),
-                       txt(f"· \"{v.word}\" → \"{d.target.token}\", head by head",
-                           T.TYPE.body))
+        hx = sc_x + unit * float(d.habit)                          # twice that
+        # the scores' column, clear of every bar and line
+        sc_num_x = sc_x + unit * max(max(d.prev_token.values), float(d.habit)) + 0.22
+        title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
+                         T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         h1 = txt("attention weight", LAB).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
         h2 = txt("previous-token score", LAB).next_to([sc_x, top + 0.32, 0], RIGHT, buff=0)
@@ -716,7 +762,7 @@ class AttentionDepthScene(StoryboardScene):
         prec = int(v.decimals)
         for i, h in enumerate(order):
             y = top - i * pitch
-            name = inline(txt("head", S), Num(d.heads[h], decimals=0, size=S))
+            name = line(txt("head", S), Num(d.heads[h], decimals=0, size=S))
             name.move_to([0, y, 0]).align_to([name_x + 0.6, 0, 0], RIGHT)
             r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
                           height=pitch * 0.62, stroke_width=0)
@@ -734,16 +780,22 @@ class AttentionDepthScene(StoryboardScene):
             rows[h] = g
         listed = VGroup(*[rows[h] for h in order])
         bottom = top - (H - 1) * pitch - pitch / 2
-        mean_line = DashedLine([mx, top + pitch / 2, 0], [mx, bottom, 0], color=T.HIGHLIGHT,
+        mean_line = DashedLine([mx, top + pitch / 2, 0], [mx, bottom, 0], color=REF,
                                stroke_width=2.5, dash_length=0.08)
-        mean_num = Num(d.target.weight, decimals=prec, size=S, color=T.HIGHLIGHT)
-        mean_lab = inline(txt("head-average", S, T.HIGHLIGHT), mean_num)
+        mean_num = Num(d.target.weight, decimals=prec, size=S, color=REF)
+        mean_lab = line(txt("head-average", S, REF), mean_num)
         mean_lab.next_to([mx, bottom, 0], DOWN, buff=0.1)
-        even_line = DashedLine([ux, top + pitch / 2, 0], [ux, bottom, 0], color=T.TEXT,
+        even_line = DashedLine([ux, top + pitch / 2, 0], [ux, bottom, 0], color=REF,
                                stroke_width=2.5, dash_length=0.08)
-        even_lab = inline(txt("spread evenly, 1 /", S), Num(d.n_tokens, decimals=0, size=S),
+        even_lab = line(txt("spread evenly, 1 /", S), Num(d.n_tokens, decimals=0, size=S),
                           txt("=", S), Num(d.uniform, decimals=2, size=S))
         even_lab.next_to([ux, bottom, 0], DOWN, buff=0.1)
+        # twice the even spread: a previous-token habit would reach past it; its label a row
+        # lower (the two lines are close)
+        twice_line = DashedLine([hx, top + pitch / 2, 0], [hx, bottom, 0], color=REF,
+                                stroke_width=2.5, dash_length=0.16)
+        twice_lab = line(txt("twice that:", S), Num(d.habit, decimals=2, size=S))
+        twice_lab.next_to(even_lab, DOWN, buff=0.08).set_x(hx)
         top3 = [int(t.head) for t in d.top3]
         # what leaves: everything of the arc diagram but the river arc's number
         if river_num is not None:
@@ -788,17 +840,46 @@ class AttentionDepthScene(StoryboardScene):
                                          run_time=t)),
             (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
         ])
-        # 5. "Every head stays under twice that: no previous-token habit pulls them to river.
-        # Their queries and keys are made fresh from X of layer 5": every score bar, then that
-        why = inline(txt("no previous-token habit; queries and keys made fresh from", LAB),
-                     math(sup("X", int(d.layer)), X_SIZE, T.X))
-        why.move_to([0, bottom - 0.85, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        self.fill_to(None, [
+        # 5. "Every head stays under twice that, 0.22: in this sentence, no previous-token habit
+        # pulls them to river": the twice line, then every score bar under it
+        self.fill_to(self.mark(5, n), [
+            (2, lambda t: self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=t)),
             (2, lambda t: self.glow(*[g.sbar for g in listed], run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(why), run_time=t)),
+        ])
+        # 6. "Why they do, we did not test: the fair test was on layer 1 only": said on screen,
+        # under the panels; 7. the wrap-up takes its place
+        at = bottom - 0.95
+        tie = v.tie
+        tested = [] if isinstance(tie, Value) else [
+            txt("(the fair test: layer", LAB), Num(tie.layer, decimals=0, size=LAB),
+            txt("only)", LAB)]
+        untested = line(txt("not tested here: why these heads pick", LAB),
+                        txt(f"\"{d.target.token}\"", LAB), *tested)
+        untested.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
+        moved = [txt(f"so: {v.word}'s row moves with depth", LAB)]
+        if not isinstance(tie, Value):
+            moved = [txt(f"so: {v.word}'s row moves with depth; at layer", LAB),
+                     Num(tie.layer, decimals=0, size=LAB), txt("it moved with", LAB),
+                     math(sup("X", int(tie.layer)), X_SIZE, T.X)]
+        wrap = line(*moved)
+        wrap.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
+        self.fill_to(self.mark(6, n), [
+            (2, lambda t: self.play(FadeInPlace(untested), run_time=t)),
             (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
         ])
-        st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab, why]
+        # the wrap-up comes in as it is said (then stays up to the end); the untested line,
+        # rolled out, leaves the scene
+        def wrap_up(t):
+            self.play(*roll(untested, wrap), run_time=t)
+            self.remove(untested)
+
+        self.fill_to(None, [
+            (1, wrap_up),
+            (1, lambda t: self.emphasize(wrap, run_time=t)),
+            (1, lambda t: self.wait(t)),
+        ])
+        st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab,
+                    twice_line, twice_lab, wrap]
 
 
 __all__ = ["AttentionDepthScene"]

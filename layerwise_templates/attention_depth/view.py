@@ -60,6 +60,7 @@ class Deep(View):
     before_focus: bool
     uniform: float
     n_tokens: int
+    habit: float
 
 
 class Data(View):
