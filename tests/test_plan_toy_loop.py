@@ -42,4 +42,5 @@ def test_toy_loop_plan_rederived(cache_dir):
                                + (new["X"] - old["X"]) @ new["W" + n.lower()],
                                new[n] - old[n])
         assert abs(split["by_w"] - min(by_w)) < 1e-3 and abs(split["by_x"] - max(by_x)) < 1e-3
+        assert abs(split["ratio"] - min(by_w) / max(by_x)) < 0.01
     assert [s["layer"] for s in d["fresh"]["split"]] == [1, 2]

@@ -30,7 +30,8 @@ def change_split(x_in, weights) -> list[dict]:
     matrices and how much to the new X, for each layer l >= 1: X^(l) W^(l) - X^(l-1) W^(l-1)
     = X^(l-1) (W^(l) - W^(l-1))  [the matrices]  +  (X^(l) - X^(l-1)) W^(l)  [X].
     `x_in`: (n_layers, d); `weights`: {name: (n_layers, d, d)}. Per layer: `by_w`, the
-    smallest matrices' part over the names, and `by_x`, the largest X part (both lengths)."""
+    smallest matrices' part over the names, `by_x`, the largest X part (both lengths), and
+    `ratio`, by_w / by_x."""
     x = np.asarray(x_in, dtype=float)
     out = []
     for l in range(1, len(x)):
@@ -39,5 +40,7 @@ def change_split(x_in, weights) -> list[dict]:
             W = np.asarray(W, dtype=float)
             by_w.append(float(np.linalg.norm(x[l - 1] @ (W[l] - W[l - 1]))))
             by_x.append(float(np.linalg.norm((x[l] - x[l - 1]) @ W[l])))
-        out.append({"layer": l, "by_w": round(min(by_w), 4), "by_x": round(max(by_x), 4)})
+        w_part, x_part = min(by_w), max(by_x)
+        out.append({"layer": l, "by_w": round(w_part, 4), "by_x": round(x_part, 4),
+                    "ratio": round(w_part / max(x_part, 1e-9), 2)})
     return out

@@ -40,6 +40,7 @@ class Split(View):
     layer: int
     by_w: float                 # the smallest part of Q's, K's, V's change due to new matrices
     by_x: float                 # the largest part due to the new X
+    ratio: float                # by_w / by_x: how many times the matrices' part outweighs X's
 
 
 class Fresh(View):
