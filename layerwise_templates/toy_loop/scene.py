@@ -187,13 +187,23 @@ class ToyLoopScene(StoryboardScene):
         return [g[1] for g in groups if g is not None and g[1] is not own]
 
     def layer_tag(self) -> None:
+        anims = self.tag_anims()
+        if anims:
+            self.play(*anims, run_time=self.quick())
+
+    def tag_anims(self) -> list:
+        """"layer l reads X^(l) → writes X^(l+1)" over the plane, for this layer: the
+        animations that put it there (none when it already names this layer)."""
         l = self.layer
+        if self.stage.tag_layer == l:
+            return []
         tag = math(f"\"layer {l} reads \" {T.X_l(l)} \" → writes \" {T.X_l(l + 1)}",
                    HEADER, T.TEXT)
         tag.next_to(self.plane, UP, buff=0.12).align_to(self.plane, RIGHT)
-        if self.stage.tag_layer != l:
-            self.stage.tag_layer = l
-            self.put("layer", tag)
+        self.stage.tag_layer = l
+        old = self.shown.get("layer")
+        self.shown["layer"] = tag
+        return [FadeInPlace(tag)] + ([FadeOutPlace(old)] if old is not None else [])
 
     # --- beats --------------------------------------------------------------------------
     def emphasize(self, *ms, color=CURSOR, **kw) -> None:
@@ -237,7 +247,9 @@ class ToyLoopScene(StoryboardScene):
                       ReplacementTransform(sum_row[1], row[1]), FadeInPlace(row[0]),
                       run_time=self.quick(0.1, 0.8))
             self.set_slot("x", row)
+            # then the header names the new layer and the last pass's arrows turn to ghosts;
             # the loop goes round: its `for` line again
+            self.play(*self.tag_anims(), *self.ghost_anims(), run_time=self.quick(0.1, 0.6))
             self.cursor([self.data["lines"]["loop"]])
         else:
             self.drop("w", "q", "k", "v")
@@ -255,8 +267,8 @@ class ToyLoopScene(StoryboardScene):
         self.emphasize(self.shown["x"])
         if "code" in self.beat.get("show", []):
             self.walk_code()
-        else:       # X, and the step that brought it here (how far it moved)
-            self.emphasize(self.stage.x_arrow, *self.stage.lengths[-1:])
+        else:       # X, and the step that brought it here (how far it moved), time allowing
+            self.busy(self.stage.x_arrow, *self.stage.lengths[-1:])
             self.new_matrices()
 
     def new_matrices(self) -> None:
@@ -273,8 +285,13 @@ class ToyLoopScene(StoryboardScene):
         self.busy(*[self.code_lines[n - 1] for n in self.data["lines"]["weights"]])
 
     def ghost_previous(self) -> None:
+        anims = self.ghost_anims()
+        if anims:
+            self.play(*anims, run_time=self.quick(0.1, 0.6))
+
+    def ghost_anims(self) -> list:
         """The last pass's Q, K, V arrows stay, dimmed and unlabelled, so the new ones are
-        seen to differ; ghosts from earlier passes go."""
+        seen to differ; ghosts from earlier passes go (the animations that do it)."""
         anims = [FadeOutPlace(g) for g in self.stage.ghosts]
         self.stage.ghosts = []
         for c in "qkv":
@@ -282,8 +299,7 @@ class ToyLoopScene(StoryboardScene):
             if a is not None:
                 anims += [dim(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
                 self.stage.ghosts.append(VGroup(a[0]))
-        if anims:
-            self.play(*anims, run_time=self.quick(0.1, 0.6))
+        return anims
 
     def _projection(self, key: str) -> None:
         lay, src = self.lay()
@@ -320,7 +336,7 @@ class ToyLoopScene(StoryboardScene):
         # layer 0 walks each product slowly (Q^(0) a little faster: its sentence is short);
         # later layers repeat the recipe faster
         result = matvec(self, x_grid, W, getattr(src, key).path, color, result_at=result_at,
-                        run_time=(1.5 if first else None) if l == 0 else 1.2,
+                        run_time=(1.5 if first else 2.0) if l == 0 else 1.2,
                         size=T.TYPE.label, x_side=UP)
         result.next_to(label, RIGHT, buff=T.BUFF)
         self.add(label)
@@ -477,7 +493,7 @@ class ToyLoopScene(StoryboardScene):
         with a round scale bar, then shrinks back into the square; Δ stays as a trail and
         its length flies into the table of lengths under the plane."""
         l, z = self.layer, lay["zoom"]
-        f = 1.0 if l == 0 else 0.55      # later layers repeat the close-up faster
+        f = 1.0 if l == 0 else 0.45      # later layers repeat the close-up faster
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
@@ -624,8 +640,9 @@ class ToyLoopScene(StoryboardScene):
         self.hold_until_cue(2)
         # "Instead": the copies slide home into layer 0's column (and go), then the measured
         # cells come back into their places, and X's rows come back to full strength
+        # (they fade as they go, so the copies converging on one cell never pile up legibly)
         home = [row[0] for row in cells[1:4] for _ in row[1:]]
-        self.play(*[c.animate.move_to(h) for c, h in zip(copies, home)],
+        self.play(*[c.animate.move_to(h).set_opacity(0) for c, h in zip(copies, home)],
                   FadeOutPlace(hypo), run_time=self.quick(0.1, 0.7))
         self.remove(*copies)
         self.play(*[FadeInPlace(cell) for cell in dims], dim(x_later, 1 / 0.3),
@@ -635,9 +652,9 @@ class ToyLoopScene(StoryboardScene):
                            run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
         self.hold_until_cue(3)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
-        # (bottom) up through the gap to the next column's X^(l) (top), and a copy of the
-        # numbers travels along it onto their twin
-        arrows, travellers = [], []
+        # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
+        # each arrow, the same numbers, are outlined together
+        arrows = []
         for i in range(n - 1):
             right = max(row[i].get_right()[0] for row in cells) + 0.08
             left = min(row[i + 1].get_left()[0] for row in cells) - 0.08
@@ -645,14 +662,12 @@ class ToyLoopScene(StoryboardScene):
             end = np.array([left, cells[0][i + 1].get_center()[1], 0.0])
             arrows.append(Arrow(start, end, buff=0, color=T.X, stroke_width=4,
                                 tip_length=0.2))
-            travellers.append((cells[4][i].copy(), cells[0][i + 1]))
         if arrows:
-            self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.7))
-            self.play(*[c.animate.move_to(to) for c, to in travellers],
-                      run_time=self.quick(0.1, 0.9))
-            self.remove(*[c for c, _ in travellers])
+            self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.9))
             self.set_slot("table", VGroup(VGroup(*heads), *rows, *arrows))
-        self.emphasize(rows[0][1:], rows[4][1:])
+            self.emphasize(*cells[4][:-1], *cells[0][1:])
+        else:
+            self.emphasize(rows[0][1:], rows[4][1:])
 
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
