@@ -336,7 +336,7 @@ class ToyLoopScene(StoryboardScene):
         # layer 0 walks each product slowly (Q^(0) a little faster: its sentence is short);
         # later layers repeat the recipe faster
         result = matvec(self, x_grid, W, getattr(src, key).path, color, result_at=result_at,
-                        run_time=(1.5 if first else 2.0) if l == 0 else 1.2,
+                        run_time=(1.5 if first else 2.0) if l == 0 else self.later_product(),
                         size=T.TYPE.label, x_side=UP)
         result.next_to(label, RIGHT, buff=T.BUFF)
         self.add(label)
@@ -355,6 +355,13 @@ class ToyLoopScene(StoryboardScene):
         self.play(*anims, run_time=self.quick(0.15, 0.7))
         if not first:   # (Q^(0) appeared just as its sentence says "Q zero")
             self.busy(result, arrow)
+
+    def later_product(self) -> float:
+        """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
+        silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
+        if self.beat.get("cues"):
+            return 1.2
+        return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
 
     def leader(self, tip, label, color) -> list:
         """A thin line from an arrow's tip to its label, when the label had to sit away from
