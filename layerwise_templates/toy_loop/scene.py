@@ -2,14 +2,18 @@
 through each pass's three random W's.
 
 Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (the current X as
-numbers and as an arrow; the last pass's Q, K, V arrows stay as dimmed ghosts), `q`/`k`/`v`
-(a copy of X flies into this pass's W, the product's entries appear one by one, the result's
-arrow grows), `update` (V's numbers shrink into 0.1 V, X's and 0.1 V's numbers fly together
-into the new X; on the plane a lens grows out of a square round the step, with a round scale
-bar, and draws 0.1 V tip to tail from X; the code panel stays on screen; the step's length
-joins a table under the plane), `table` (X, Q, K, V of every layer side by side, and the
-"computed once and reused" copy taken back), `note` (Q and K go unused: the toy omits
-attention).
+numbers and as an arrow; after an update the X it wrote moves up into the X row; the `for`
+line and the three W lines are boxed for the new pass; the last pass's Q, K, V arrows stay as
+dimmed ghosts), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
+appear one by one, the result's arrow grows), `update` (V's numbers shrink into Δ = 0.1 V, in
+Δ's own pale shade, X's and Δ's numbers fly together into the new X; on the plane a lens grows
+out of a square round the step, with a round scale bar (layers after 0 share one
+magnification), and draws Δ tip to tail from X; the code panel stays on screen; the step's
+length joins a table under the plane; in layer 0 the header's "layer 0 reads X^(0)" turns
+into the rule for every l while it is spoken), `table` (on a cleared stage: X^(l), Q, K, V,
+X^(l+1) of every layer side by side, the "computed once and reused" copy taken back, and
+arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
+back; Q and K go unused: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
 
