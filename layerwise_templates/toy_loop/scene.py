@@ -509,11 +509,10 @@ class ToyLoopScene(StoryboardScene):
         plane = self.plane
         c = plane.p(z["center"])
         side = max(z["width"] * plane.units, 0.22)
-        k = (PLANE_SIZE - 0.16) / side     # the lens magnifies `side` to its own size
+        k = PLANE_SIZE / side              # the lens magnifies `side` to the plane's size
         spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
         self.play(FadeInPlace(spot), run_time=f * self.quick(0.05, 0.4))
-        # a little inside the plane's square, so its border keeps clear of the lengths under it
-        lens = Square(PLANE_SIZE - 0.16, color=T.TEXT, stroke_width=2).move_to(plane)
+        lens = Square(PLANE_SIZE, color=T.TEXT, stroke_width=2).move_to(plane)
         lens.set_fill(T.BACKGROUND, opacity=1.0)     # nothing of the plane shows through
         self.play(ReplacementTransform(spot.copy(), lens), run_time=f * self.quick(0.1, 0.8))
 
@@ -577,7 +576,7 @@ class ToyLoopScene(StoryboardScene):
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
         slot = 1.25
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
-        col.next_to(self.plane, DOWN, buff=0.12)
+        col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
         return col
 
