@@ -31,3 +31,16 @@ def test_toy_loop_plan_rederived(cache_dir):
                 for i in range(3) for j in range(i + 1, 3)]
         assert abs(d["fresh"][key] - min(gaps)) < 1e-3
     assert d["fresh"]["carry_gap"] == 0.0
+    # Q, K, V's change from layer l-1 to l = the new matrices' part + the new X's part
+    for split in d["fresh"]["split"]:
+        l = split["layer"]
+        old, new = rows[l - 1], rows[l]
+        by_w = [np.linalg.norm(old["X"] @ (new[w] - old[w])) for w in ("Wq", "Wk", "Wv")]
+        by_x = [np.linalg.norm((new["X"] - old["X"]) @ new[w]) for w in ("Wq", "Wk", "Wv")]
+        for n, w, x in zip("QKV", by_w, by_x):      # the two parts add up to the change
+            assert np.allclose(old["X"] @ (new["W" + n.lower()] - old["W" + n.lower()])
+                               + (new["X"] - old["X"]) @ new["W" + n.lower()],
+                               new[n] - old[n])
+        assert abs(split["by_w"] - min(by_w)) < 1e-3 and abs(split["by_x"] - max(by_x)) < 1e-3
+        assert abs(split["ratio"] - min(by_w) / max(by_x)) < 0.01
+    assert [s["layer"] for s in d["fresh"]["split"]] == [1, 2]

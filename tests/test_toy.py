@@ -57,11 +57,15 @@ def test_close_up_holds_the_step_with_a_round_scale_bar():
     from layerwise_templates.toy_loop.plan import close_up
     for x_in, x_out in [([1.0, 0.0], [0.99, 0.041]), ([0.99, 0.04], [0.74, 0.10]),
                         ([0.74, 0.10], [0.67, -0.05])]:
-        z = close_up(x_in, x_out)
         step = float(np.linalg.norm(np.subtract(x_out, x_in)))
+        z = close_up(x_in, x_out, step)
         assert z["width"] == pytest.approx(5 * step, rel=1e-3)      # the step fills a fifth
         for p in (x_in, x_out):                                     # both ends in view
             assert all(abs(p[i] - z["center"][i]) < z["width"] / 2 for i in range(2))
         mantissa = z["bar"] / 10 ** np.floor(np.log10(z["bar"]))
         assert round(mantissa, 6) in (1.0, 2.0, 5.0)
         assert z["width"] / 8 <= z["bar"] <= z["width"] / 2
+    # several steps at one magnification: the longest's; a shorter step sits inside it
+    z = close_up([0.74, 0.10], [0.67, -0.05], 0.26)
+    assert z["width"] == pytest.approx(1.3, rel=1e-3)
+    assert abs(0.67 - z["center"][0]) < 0.65 and abs(-0.05 - z["center"][1]) < 0.65

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from layerwise_core.analysis.toy_loop_steps import carry_gap, smallest_gap, step_lengths
+from layerwise_core.analysis.toy_loop_steps import carry_gap, change_split, smallest_gap, step_lengths
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 
@@ -47,24 +47,31 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                            for k in ("x_in", "q", "k", "v", "x_out")])
     extent = float(max(1.0, math.ceil(np.abs(everything).max())))
     lengths = step_lengths([lay["x_in"] for lay in layers], [lay["x_out"] for lay in layers])
-    for lay, n in zip(layers, lengths):
-        lay["zoom"] = close_up(lay["x_in"], lay["x_out"])
+    # layer 0's step gets its own close-up; the later ones share one magnification (the
+    # longest's), so their lengths compare by eye
+    later = max(lengths[1:], default=0.0)
+    for l, (lay, n) in enumerate(zip(layers, lengths)):
+        lay["zoom"] = close_up(lay["x_in"], lay["x_out"], n if l == 0 else later)
         lay["step_len"] = n          # |X^(l+1) - X^(l)| = |0.1 V^(l)|
     fresh = {key: round(smallest_gap([lay[key] for lay in layers]), 4) for key in "qkv"}
     fresh["carry_gap"] = carry_gap([lay["x_in"] for lay in layers],
                                    [lay["x_out"] for lay in layers])
+    # the change in Q, K, V from one layer to the next: the new matrices' part against X's
+    fresh["split"] = change_split([lay["x_in"] for lay in layers],
+                                  {k: [lay[k] for lay in layers] for k in ("W_Q", "W_K", "W_V")})
     fresh["step_ratio"] = round(lengths[1] / lengths[0], 4) if len(lengths) > 1 else 0.0
     seed = t.meta["source"]["seed"]
     return {"fresh": fresh, "code": CODE.format(seed=seed), "lines": LINES, "seed": seed,
             "step": 0.1, "extent": extent, "layers": layers}
 
 
-def close_up(x_in, x_out) -> dict:
-    """A view of one 0.1 V step where it is readable: centred on the step, about five steps
-    wide, with a scale bar of a round length (1, 2 or 5 times a power of ten) near a quarter
-    of the view."""
+def close_up(x_in, x_out, step: float) -> dict:
+    """A view of one 0.1 V step where it is readable: centred on the step, five times `step`
+    wide (the step's own length, or the longest of several shown at one magnification), with
+    a scale bar of a round length (1, 2 or 5 times a power of ten) near a quarter of the
+    view."""
     a, b = np.asarray(x_in, dtype=float), np.asarray(x_out, dtype=float)
-    step = float(np.linalg.norm(b - a)) or 1e-3
+    step = float(step) or 1e-3
     width = 5 * step
     exp = math.floor(math.log10(width / 4))
     bar = min((m * 10.0 ** exp for m in (1, 2, 5, 10)), key=lambda v: abs(v - width / 4))

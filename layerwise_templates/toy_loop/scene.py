@@ -2,14 +2,18 @@
 through each pass's three random W's.
 
 Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (the current X as
-numbers and as an arrow; the last pass's Q, K, V arrows stay as dimmed ghosts), `q`/`k`/`v`
-(a copy of X flies into this pass's W, the product's entries appear one by one, the result's
-arrow grows), `update` (V's numbers shrink into 0.1 V, X's and 0.1 V's numbers fly together
-into the new X; on the plane a lens grows out of a square round the step, with a round scale
-bar, and draws 0.1 V tip to tail from X; the code panel stays on screen; the step's length
-joins a table under the plane), `table` (X, Q, K, V of every layer side by side, and the
-"computed once and reused" copy taken back), `note` (Q and K go unused: the toy omits
-attention).
+numbers and as an arrow; after an update the X it wrote moves up into the X row; the `for`
+line and the three W lines are boxed for the new pass; the last pass's Q, K, V arrows stay as
+dimmed ghosts), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
+appear one by one, the result's arrow grows), `update` (V's numbers shrink into Δ = 0.1 V, in
+Δ's own pale shade, X's and Δ's numbers fly together into the new X; on the plane a lens grows
+out of a square round the step, with a round scale bar (layers after 0 share one
+magnification), and draws Δ tip to tail from X; the code panel stays on screen; the step's
+length joins a table under the plane; in layer 0 the header's "layer 0 reads X^(0)" turns
+into the rule for every l while it is spoken), `table` (on a cleared stage: X^(l), Q, K, V,
+X^(l+1) of every layer side by side, the "computed once and reused" copy taken back, and
+arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
+back; Q and K go unused: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
 
@@ -18,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, BackgroundRectangle, Dot, GrowArrow, Line, Square, ReplacementTransform, SurroundingRectangle,
-                   Transform, TransformFromCopy, VGroup)
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, GrowArrow, Line, ManimColor, Square,
+                   ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -39,6 +43,7 @@ CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
 GHOST = 0.15            # last layer's Q, K, V: faint enough not to crowd the new arrows
+DELTA = ManimColor("#FFBABA")   # the update Δ = 0.1 V: a pale shade of V's red, its own colour
 
 
 def _box_gap(c, half, pts) -> float:
@@ -105,6 +110,8 @@ class Stage:
     ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
     lengths: VGroup = field(default_factory=VGroup)   # |Δ^(l)| of each layer so far
     tag_layer: int | None = None           # the layer the "layer l reads X^(l)" tag names
+    away: list = field(default_factory=list)          # the plane and all on it, while the
+    away_qkv: dict = field(default_factory=dict)      # table has the stage (its Q, K, V arrows)
 
 
 def dim(m, factor: float) -> DimPlace:
@@ -184,13 +191,23 @@ class ToyLoopScene(StoryboardScene):
         return [g[1] for g in groups if g is not None and g[1] is not own]
 
     def layer_tag(self) -> None:
+        anims = self.tag_anims()
+        if anims:
+            self.play(*anims, run_time=self.quick())
+
+    def tag_anims(self) -> list:
+        """"layer l reads X^(l) → writes X^(l+1)" over the plane, for this layer: the
+        animations that put it there (none when it already names this layer)."""
         l = self.layer
+        if self.stage.tag_layer == l:
+            return []
         tag = math(f"\"layer {l} reads \" {T.X_l(l)} \" → writes \" {T.X_l(l + 1)}",
                    HEADER, T.TEXT)
         tag.next_to(self.plane, UP, buff=0.12).align_to(self.plane, RIGHT)
-        if self.stage.tag_layer != l:
-            self.stage.tag_layer = l
-            self.put("layer", tag)
+        self.stage.tag_layer = l
+        old = self.shown.get("layer")
+        self.shown["layer"] = tag
+        return [FadeInPlace(tag)] + ([FadeOutPlace(old)] if old is not None else [])
 
     # --- beats --------------------------------------------------------------------------
     def emphasize(self, *ms, color=CURSOR, **kw) -> None:
@@ -223,10 +240,26 @@ class ToyLoopScene(StoryboardScene):
 
     def beat_x(self, beat) -> None:
         lay, src = self.lay()
+        row = self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0)
+        made = self.shown.pop("upd", None)
+        if made is not None:
+            # the X the last layer wrote moves up into the X row: the same numbers, now this
+            # layer's input (the last pass's rows leave with it, before the header says so)
+            step_row, sum_row = made
+            old = [self.shown.pop(k) for k in ("x", "w", "q", "k", "v") if k in self.shown]
+            self.play(*[FadeOutPlace(m) for m in (*old, step_row, sum_row[0])],
+                      ReplacementTransform(sum_row[1], row[1]), FadeInPlace(row[0]),
+                      run_time=self.quick(0.1, 0.8))
+            self.set_slot("x", row)
+            # then the header names the new layer and the last pass's arrows turn to ghosts;
+            # the loop goes round: its `for` line again
+            self.play(*self.tag_anims(), *self.ghost_anims(), run_time=self.quick(0.1, 0.6))
+            self.cursor([self.data["lines"]["loop"]])
+        else:
+            self.drop("w", "q", "k", "v")
+            self.put("x", row)
         self.layer_tag()
-        self.drop("w", "q", "k", "v", "upd")
         self.ghost_previous()
-        self.put("x", self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0))
         arrow = self.plane.arrow(lay["x_in"], T.X, width=5)
         label = self.tag("x", T.X, lay["x_in"])
         if self.stage.x_arrow is None:
@@ -238,12 +271,31 @@ class ToyLoopScene(StoryboardScene):
         self.emphasize(self.shown["x"])
         if "code" in self.beat.get("show", []):
             self.walk_code()
-        else:       # X, and the step that brought it here (how far it moved)
+        else:       # X, and the step that brought it here (how far it moved), time allowing
             self.busy(self.stage.x_arrow, *self.stage.lengths[-1:])
+            self.new_matrices()
+
+    def new_matrices(self) -> None:
+        """"...and new matrices": the three lines that draw them, boxed when the voice says
+        so (where those words fall in the sentence; at its end when it words it otherwise)."""
+        cues = self.beat.get("cues") or []
+        if cues:
+            text = cues[0]["text"]
+            at = text.find("new matrices")
+            share = (at if at >= 0 else len(text)) / max(1, len(text))
+            self.hold_until(min(self.beat_start + float(cues[0]["start"])
+                                + share * float(cues[0]["duration"]), self.next_reveal() - 0.6))
+        self.cursor(self.data["lines"]["weights"])
+        self.busy(*[self.code_lines[n - 1] for n in self.data["lines"]["weights"]])
 
     def ghost_previous(self) -> None:
+        anims = self.ghost_anims()
+        if anims:
+            self.play(*anims, run_time=self.quick(0.1, 0.6))
+
+    def ghost_anims(self) -> list:
         """The last pass's Q, K, V arrows stay, dimmed and unlabelled, so the new ones are
-        seen to differ; ghosts from earlier passes go."""
+        seen to differ; ghosts from earlier passes go (the animations that do it)."""
         anims = [FadeOutPlace(g) for g in self.stage.ghosts]
         self.stage.ghosts = []
         for c in "qkv":
@@ -251,8 +303,7 @@ class ToyLoopScene(StoryboardScene):
             if a is not None:
                 anims += [dim(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
                 self.stage.ghosts.append(VGroup(a[0]))
-        if anims:
-            self.play(*anims, run_time=self.quick(0.1, 0.6))
+        return anims
 
     def _projection(self, key: str) -> None:
         lay, src = self.lay()
@@ -276,9 +327,20 @@ class ToyLoopScene(StoryboardScene):
         label.set_x(self.results_x, direction=LEFT)
         result_at = label.get_right() + RIGHT * 1.2
         x_grid = self.shown["x"][1]
-        # layer 0 walks each product slowly; later layers repeat the recipe faster
+        first = l == 0 and key == "q" and W.as_numbers
+        if first:
+            # "X zero, 1 and 0, times W Q": the two, in turn; "That picks out its top row"
+            # (its own sentence; the beat's expect pins X^(0) = [1, 0]): W_Q's top row is
+            # outlined, and only then is the product worked out
+            if len(self.beat.get("cues") or []) > 1:
+                self.emphasize(x_grid)
+                self.emphasize(W)
+                self.hold_until_cue(1)
+            self.emphasize(VGroup(*W.nums[:len(lay["x_in"])]), run_time=0.6)
+        # layer 0 walks each product slowly (Q^(0) a little faster: its sentence is short);
+        # later layers repeat the recipe faster
         result = matvec(self, x_grid, W, getattr(src, key).path, color, result_at=result_at,
-                        run_time=None if l == 0 else 1.0,
+                        run_time=(1.5 if first else 2.0) if l == 0 else self.later_product(),
                         size=T.TYPE.label, x_side=UP)
         result.next_to(label, RIGHT, buff=T.BUFF)
         self.add(label)
@@ -295,15 +357,15 @@ class ToyLoopScene(StoryboardScene):
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7))
-        if l == 0 and key == "q" and W.as_numbers:
-            # "That picks out its top row" (its own sentence; the beat's expect pins X^(0) =
-            # [1, 0]): W_Q's top row flashes, then the result it became
-            if len(self.beat.get("cues") or []) > 1:
-                self.hold_until_cue(1)
-            self.emphasize(VGroup(*W.nums[:len(lay["x_in"])]))
-            self.emphasize(result)
-        else:
+        if not first:   # (Q^(0) appeared just as its sentence says "Q zero")
             self.busy(result, arrow)
+
+    def later_product(self) -> float:
+        """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
+        silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
+        if self.beat.get("cues"):
+            return 1.2
+        return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
 
     def leader(self, tip, label, color) -> list:
         """A thin line from an arrow's tip to its label, when the label had to sit away from
@@ -355,10 +417,10 @@ class ToyLoopScene(StoryboardScene):
         x_row = self.shown["x"]
         v_row = self.shown.pop("v", None)
         # Δ = 0.1 × [V's numbers, moved here whole] = [Δ's numbers]: V keeps its identity
-        lab = math(f"{T.X_l(l, 'Δ')} = 0.1 ×", MATH_LABEL, T.V)
+        lab = math(f"{T.X_l(l, 'Δ')} = 0.1 ×", MATH_LABEL, DELTA)
         v_grid = grid_of(src.v, T.V)
-        eq = math("=", MATH_LABEL, T.V)
-        d_grid = grid_of(src.update, T.V)
+        eq = math("=", MATH_LABEL, DELTA)
+        d_grid = grid_of(src.update, DELTA)
         line = VGroup(lab, v_grid, eq, d_grid).arrange(RIGHT, buff=T.BUFF)
         line.move_to(self.panel_top + DOWN * 0.6, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
         step_row = VGroup(lab, d_grid, v_grid, eq)
@@ -380,7 +442,8 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(rest), *flying, run_time=self.quick(0.15, 1.2 if l == 0 else 0.8))
         self.remove(*[a.mobject for a in flying[1::2]], *rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
-        self.emphasize(new_row[1])
+        if l == 0:
+            self.emphasize(new_row[1])
         # on the plane: Δ drawn tip to tail from X, and X moves along it. Every step is too
         # short to compare at home size, so each gets a close-up (the panel on the left steps
         # aside, the camera glides in and back), and its length joins the row under the plane.
@@ -408,30 +471,31 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
             self.hold_until_cue(3)
-            # the convention, large while it is spoken
-            rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
-                        RULE_SIZE, T.TEXT)
-            # on a card over the code's first lines (the seed and X^(0), not needed while it is
-            # spoken), left of the plane and clear of it; it goes where it stands (the header
-            # above the plane keeps layer 0's instance of the rule)
-            buff = 0.1
-            left = self.code.get_left()[0] - buff
-            right = self.plane.get_left()[0] - 0.25
-            top = self.code.get_top()[1] + buff
-            if rule.width > right - left - 2 * buff:
-                rule.scale_to_fit_width(right - left - 2 * buff)
-            back = BackgroundRectangle(rule, color=T.BACKGROUND, fill_opacity=0.95, buff=buff)
-            card = VGroup(back, rule)
-            card.move_to([left + card.width / 2, top - card.height / 2, 0])
-            self.play(FadeInPlace(card), run_time=self.quick(0.1, 0.5))
-            self.emphasize(rule)
-            self.hold_until_cue(4)
+            # the convention, in the header's own place above the plane: layer 0's instance
+            # there turns into the rule for every l (larger while it is spoken), then back
             tag = self.shown["layer"]
-            self.play(FadeOutPlace(card), run_time=self.quick(0.1, 0.5))
-            self.remove(rule, back, card)
+            before = tag.copy()
+            rule = self.rule_in_header(tag)
+            self.play(Transform(tag, rule), run_time=self.quick(0.1, 0.7))
             self.emphasize(tag)
+            self.hold_until_cue(4)
+            self.play(Transform(tag, before), run_time=self.quick(0.1, 0.6))
             self.emphasize(self.stage.x_arrow)
         # the sum stays on screen until the next layer begins
+
+    def rule_in_header(self, tag) -> VGroup:
+        """"layer l reads X^(l) → writes X^(l+1)" where the layer tag `tag` stands (right
+        edges and baselines together), at RULE_SIZE if that keeps it under the title and
+        clear of the code, else at the tag's own size."""
+        for size in (RULE_SIZE, HEADER):
+            rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
+                        size, T.TEXT)
+            rule.align_to(tag, RIGHT).align_to(tag, DOWN)
+            clear_of_code = (rule.get_bottom()[1] > self.code.get_top()[1] + 0.05
+                             or rule.get_left()[0] > self.code.get_right()[0] + 0.1)
+            if rule.get_top()[1] < self.title.get_bottom()[1] - 0.05 and clear_of_code:
+                break
+        return rule
 
     def close_up(self, lay: dict, src: Layer) -> None:
         """The step 0.1 V is a few pixels long at home size, so it is shown magnified in place:
@@ -440,7 +504,7 @@ class ToyLoopScene(StoryboardScene):
         with a round scale bar, then shrinks back into the square; Δ stays as a trail and
         its length flies into the table of lengths under the plane."""
         l, z = self.layer, lay["zoom"]
-        f = 1.0 if l == 0 else 0.9 / (l + 1)     # later layers repeat the close-up faster
+        f = 1.0 if l == 0 else 0.45      # later layers repeat the close-up faster
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
@@ -467,9 +531,9 @@ class ToyLoopScene(StoryboardScene):
         u = (b - a) / (np.linalg.norm(b - a) or 1.0)
         here[1].next_to(a, -u, buff=0.15)
         there[1].next_to(b, u, buff=0.15)
-        step = Arrow(a, b, buff=0, color=T.V, stroke_width=6, tip_length=0.22)
+        step = Arrow(a, b, buff=0, color=DELTA, stroke_width=6, tip_length=0.22)
         normal = np.array([-u[1], u[0], 0.0])
-        name = math(T.X_l(l, "Δ"), HEADER, T.V)
+        name = math(T.X_l(l, "Δ"), HEADER, DELTA)
         name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
         length = self.length_label(src, MATH_LABEL)
         length.next_to(lens, DOWN, buff=-0.55).align_to(lens, RIGHT).shift(LEFT * 0.2)
@@ -484,12 +548,13 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
         self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
-        self.wait(f * 1.0)                 # the whole close-up, held still a moment
+        if l == 0:
+            self.wait(1.0)                 # the first close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
         entry = self.length_entry(src)
         anims = [ReplacementTransform(length, entry)]
         if l == 0:      # what |Δ| is, said once in words beside the table's first column
-            word = txt("length", T.TYPE.label, T.V).next_to(entry[0], LEFT, buff=0.25)
+            word = txt("length", T.TYPE.label, DELTA).next_to(entry[0], LEFT, buff=0.25)
             anims.append(FadeInPlace(word))
             self.stage.lengths.add(word)
         self.play(*anims, run_time=f * self.quick(0.05, 0.7))
@@ -506,49 +571,55 @@ class ToyLoopScene(StoryboardScene):
         value, in a slot fixed by l (the table ends at the plane's right edge)."""
         n = len(self.data["layers"])
         l = int(src.layer)
-        name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, T.V)
-        value = Num(float(src.step_len), src.step_len.path, 2, T.TYPE.label, T.V)
+        name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, DELTA)
+        value = Num(float(src.step_len), src.step_len.path, 2, T.TYPE.label, DELTA)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
         slot = 1.25
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
-        col.next_to(self.plane, DOWN, buff=0.12)
+        col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
         return col
 
     def length_label(self, src: Layer, size: float) -> VGroup:
-        """|Δ^(l)| = its length, in V's colour."""
-        name = math(f"lr(|{T.X_l(int(src.layer), 'Δ')}|) =", size, T.V)
-        value = Num(float(src.step_len), src.step_len.path, 2, size * 0.85, T.V)
+        """|Δ^(l)| = its length, in Δ's colour."""
+        name = math(f"lr(|{T.X_l(int(src.layer), 'Δ')}|) =", size, DELTA)
+        value = Num(float(src.step_len), src.step_len.path, 2, size * 0.85, DELTA)
         return VGroup(name, value).arrange(RIGHT, buff=0.1)
 
     def beat_table(self, beat) -> None:
-        """X, Q, K, V of every layer side by side (rows X, Q, K, V; a column per layer). Then
-        the misconception acted out: layer 0's Q, K, V copied into the other columns ("computed
-        once and reused") do not match what is there, and go back."""
+        """X^(l), Q, K, V and X^(l+1) of every layer side by side (a column per layer), on a
+        cleared stage (the code and the plane step away). Then the misconception acted out:
+        layer 0's Q, K, V copied into the other columns ("computed once and reused") do not
+        match what is there, and go back. Last, what carries over: each column's X^(l+1)
+        travels along an arrow into the next column's X^(l)."""
         layers = self.data["layers"]
+        n = len(layers)
         self.drop("cursor", "w", "q", "k", "v", "upd", "x", "note", "layer")
-        # the table covers every layer: the plane's last Q, K, V, the ghosts and the lengths
-        # dim with the code's exit (X's arrow stays: it is what carries over)
-        faint = [dim(m, GHOST) for c in "qkv" if f"p{c}" in self.shown
-                 for m in self.shown[f"p{c}"]] + [dim(g, 0.5) for g in self.stage.ghosts] \
-            + ([dim(self.stage.lengths, 0.3)] if len(self.stage.lengths) else [])
-        out = [FadeOutPlace(self.code)] if self.code in self.mobjects else []
-        if faint or out:
-            self.play(*out, *faint, run_time=self.quick(0.05, 0.5))
-        self.remove(self.code)
-        keys = [("x_in", "X", T.X), ("q", "Q", T.Q), ("k", "K", T.K), ("v", "V", T.V)]
-        cells = [[grid_of(getattr(self.v.layers[i], k), c) for i in range(len(layers))]
+        # the plane and all on it leave with the code (the note brings them back)
+        self.stage.away_qkv = {f"p{c}": self.shown.pop(f"p{c}") for c in "qkv"
+                               if f"p{c}" in self.shown}
+        away = [self.plane] + [m for m in [self.stage.x_arrow] if m is not None] \
+            + list(self.stage.away_qkv.values()) + list(self.stage.ghosts) \
+            + ([self.stage.lengths] if len(self.stage.lengths) else [])
+        self.stage.away = away
+        out = [self.code] if self.code in self.mobjects else []
+        self.play(*[FadeOutPlace(m) for m in out + away], run_time=self.quick(0.05, 0.6))
+        keys = [("x_in", T.X_l("l"), T.X), ("q", T.X_l("l", "Q"), T.Q),
+                ("k", T.X_l("l", "K"), T.K), ("v", T.X_l("l", "V"), T.V),
+                ("x_out", T.X_l("l+1"), T.X)]
+        cells = [[grid_of(getattr(self.v.layers[i], k), c) for i in range(n)]
                  for k, _, c in keys]
-        heads = [math(f"\"layer {i}\"", MATH_LABEL, T.MUTED) for i in range(len(layers))]
-        names = [math(T.X_l("l", n), MATH_LABEL, c) for _, n, c in keys]
-        table = VGroup(VGroup(*heads), *[VGroup(*row) for row in cells])
-        grid = VGroup(names[0].copy().set_opacity(0), *heads, *[m for n, row in zip(names, cells) for m in [n, *row]])
-        grid.arrange_in_grid(rows=len(keys) + 1, cols=len(layers) + 1, buff=(0.35, 0.32))
-        left = self.plane.get_left()[0] - 0.3 - T.EDGE
-        if grid.width > left - (-self.HOME_WIDTH / 2 + T.EDGE):
-            grid.scale_to_fit_width(left - (-self.HOME_WIDTH / 2 + T.EDGE))
-        grid.next_to(self.title, DOWN, buff=T.GAP + 0.1).to_edge(LEFT, buff=T.EDGE + 0.2)
-        rows = [VGroup(n, *row) for n, row in zip(names, cells)]
+        heads = [math(f"\"layer {i}\"", MATH_LABEL, T.MUTED) for i in range(n)]
+        names = [math(name, MATH_LABEL, c) for _, name, c in keys]
+        grid = VGroup(names[0].copy().set_opacity(0), *heads,
+                      *[m for nm, row in zip(names, cells) for m in [nm, *row]])
+        # wide gaps between the columns: the carry arrows run through them
+        grid.arrange_in_grid(rows=len(keys) + 1, cols=n + 1, buff=(0.9, 0.26))
+        room = self.HOME_WIDTH - 2 * T.EDGE
+        if grid.width > room:
+            grid.scale_to_fit_width(room)
+        grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
+        rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
         self.play(FadeInPlace(VGroup(*heads)), run_time=self.quick(0.05, 0.4))
         for r in rows:
             self.play(FadeInPlace(r), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
@@ -556,7 +627,7 @@ class ToyLoopScene(StoryboardScene):
         self.hold_until_cue(1)
         # "computed once and reused": layer 0's Q, K, V slide over the later columns
         copies, dims = [], []
-        for row in cells[1:]:
+        for row in cells[1:4]:
             for cell in row[1:]:
                 copies.append(row[0].copy())
                 dims.append(cell)
@@ -566,11 +637,11 @@ class ToyLoopScene(StoryboardScene):
         # digits ever share a place
         hypo = VGroup(
             wrapped("if reused (hypothetical): layer 0's Q, K, V copied", 60,
-                    T.TYPE.label, T.MUTED, max_width=7.0),
+                    T.TYPE.label, T.MUTED, max_width=9.0),
             wrapped("X: not part of the hypothetical", 60, T.TYPE.label, T.MUTED,
-                    max_width=7.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        hypo.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
-        x_later = VGroup(*cells[0][1:])
+                    max_width=9.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        hypo.next_to(grid, DOWN, buff=0.25).align_to(grid, LEFT)
+        x_later = VGroup(*cells[0][1:], *cells[4][1:])
         self.play(*[FadeOutPlace(cell) for cell in dims], dim(x_later, 0.3),
                   FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
@@ -578,47 +649,60 @@ class ToyLoopScene(StoryboardScene):
         self.busy(*copies)
         self.hold_until_cue(2)
         # "Instead": the copies slide home into layer 0's column (and go), then the measured
-        # cells come back into their places, and X's row comes back to full strength
-        home = [row[0] for row in cells[1:] for _ in row[1:]]
-        self.play(*[c.animate.move_to(h) for c, h in zip(copies, home)],
+        # cells come back into their places, and X's rows come back to full strength
+        # (they fade as they go, so the copies converging on one cell never pile up legibly)
+        home = [row[0] for row in cells[1:4] for _ in row[1:]]
+        self.play(*[c.animate.move_to(h).set_opacity(0) for c, h in zip(copies, home)],
                   FadeOutPlace(hypo), run_time=self.quick(0.1, 0.7))
         self.remove(*copies)
         self.play(*[FadeInPlace(cell) for cell in dims], dim(x_later, 1 / 0.3),
                   run_time=self.quick(0.1, 0.6))
-        for i in range(len(layers)):
-            self.emphasize(VGroup(*[row[i] for row in cells[1:]]),
-                           run_time=self.pace(self.cue_at(3), len(layers), 0.6, 1.0))
+        for i in range(n):
+            self.emphasize(VGroup(*[row[i] for row in cells[1:4]]),
+                           run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
         self.hold_until_cue(3)
-        # "only X carries over": X's row and X^(3)'s arrow (the rest of the plane is dim)
-        self.emphasize(rows[0], *[a for a in [self.stage.x_arrow] if a is not None])
+        # "only X carries over, into the next column": an arrow from each column's X^(l+1)
+        # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
+        # each arrow, the same numbers, are outlined together
+        arrows = []
+        for i in range(n - 1):
+            right = max(row[i].get_right()[0] for row in cells) + 0.08
+            left = min(row[i + 1].get_left()[0] for row in cells) - 0.08
+            start = np.array([right, cells[4][i].get_center()[1], 0.0])
+            end = np.array([left, cells[0][i + 1].get_center()[1], 0.0])
+            arrows.append(Arrow(start, end, buff=0, color=T.X, stroke_width=4,
+                                tip_length=0.2))
+        if arrows:
+            self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.9))
+            self.set_slot("table", VGroup(VGroup(*heads), *rows, *arrows))
+            self.emphasize(*cells[4][:-1], *cells[0][1:])
+        else:
+            self.emphasize(rows[0][1:], rows[4][1:])
 
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
-        model's attention uses Q and K to choose what goes into the update."""
+        model's attention uses Q and K to choose what it adds to the update. The plane comes
+        back (the table cleared it) with the last layer's Q, K, V."""
         toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 40, T.TYPE.label, T.TEXT,
                       max_width=6.4)
-        real = wrapped("A real model: attention uses Q and K to choose what goes into Δ", 36,
+        real = wrapped("A real model: attention uses Q and K to choose what it adds to Δ", 36,
                        T.TYPE.label, T.TEXT, max_width=6.4)
         lines = VGroup(toy, real).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
         self.drop("x", "upd", "w", "q", "k", "v", "table")
+        if self.stage.away:
+            self.play(*[FadeInPlace(m) for m in self.stage.away], run_time=self.quick(0.05, 0.6))
+            self.shown.update(self.stage.away_qkv)
+            self.stage.away, self.stage.away_qkv = [], {}
         self.put("note", toy)
-        # the table dimmed the plane's Q, K, V: they come back to full strength before they
-        # are pointed at
-        back = [self.shown[key] for key in ("pq", "pk", "pv") if key in self.shown]
-        if back:
-            self.play(*[dim(m, 1 / GHOST) for m in back], run_time=self.quick(0.05, 0.4))
         qk = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
         if qk:
             self.emphasize(*qk)
         if "pv" in self.shown:                  # "so only V moves X"
             self.wait(0.8)
-            self.emphasize(self.shown["pv"], *self.stage.lengths)
+            self.emphasize(self.shown["pv"], *self.stage.lengths[1:])
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)
         if qk:
             self.emphasize(*qk)
-        if len(self.beat.get("cues") or []) > 2:
-            self.hold_until_cue(2)              # "That is next."
-            self.emphasize(real)

@@ -36,12 +36,20 @@ class Lines(View):
     update: int
 
 
+class Split(View):
+    layer: int
+    by_w: float                 # the smallest part of Q's, K's, V's change due to new matrices
+    by_x: float                 # the largest part due to the new X
+    ratio: float                # by_w / by_x: how many times the matrices' part outweighs X's
+
+
 class Fresh(View):
     q: float                    # the smallest distance between two layers' Q (0: one repeats)
     k: float
     v: float
     carry_gap: float            # X entering layer l+1 minus X leaving layer l: 0
     step_ratio: float           # |Δ^(1)| / |Δ^(0)|
+    split: list[Split]          # layers 1.. : Q, K, V's change, the matrices' part and X's
 
 
 class Data(View):
