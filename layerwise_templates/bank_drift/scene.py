@@ -442,9 +442,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][5]),
                        run_time=self.stretch(M.SUBTRACT, 0.8, cap=3.0))
         self.hold_until_moment(M.SUBTRACT)
+        # the baseline's height at every state, as a bar up from zero: a copy of those bars
+        # hangs under each raw curve, and the curve moves down by them
+        def offsets(tops, bottoms) -> VGroup:
+            return VGroup(*[Line(chart.p(s, float(t)), chart.p(s, float(b)), color=T.MUTED,
+                                 stroke_width=6, stroke_opacity=0.7)
+                            for s, (t, b) in enumerate(zip(tops, bottoms))])
+        heights = offsets(v.similarity.baseline, [0.0] * len(v.states))
+        self.play(Create(heights), run_time=0.6)
         # each raw curve moves down by the baseline at every state: a copy slides, the raw
         # one dims, and its numbers turn into raw - baseline
         for k, c in enumerate(v.curves):
+            hang = heights.copy()
+            self.play(Transform(hang, offsets(raw(c), c.adjusted)), run_time=0.7)
             name, color = f"raw{k}", self.curve_color(k)
             segs, dots = chart.curves[name]
             moved = VGroup(segs.copy(), dots.copy())
@@ -483,6 +493,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.remove(moved, *moved.get_family())
             chart.curves[f"adj{k}"] = target
             chart.add(target)
+            self.play(FadeOut(hang), run_time=0.3)
+            self.remove(hang)
+        self.play(FadeOut(heights), run_time=0.3)
+        self.remove(heights)
         self.hold_until_moment(M.ADJUSTED_ENDS)
         for k in range(len(v.curves)):           # "the money bank keeps ..., the river ..."
             end = chart.curves[f"adj{k}"][1][-1]

@@ -131,7 +131,7 @@ class ProbeBeat:
         drawn = VGroup(*curves)
         # "for these nouns, not bank, sense is readable almost at once": after one layer
         self.hold_until_moment(M.AT_ONCE)
-        self.emphasize(sen.point(1), run_time=self.quick(0.02, 0.9))
+        self.emphasize(sen.point(1), run_time=1.2)
         # why this does not contradict bank's late cosine gap: two different measures, drawn
         # left of the chart: two states close in angle (a cosine near 1) that one direction
         # still tells apart (a probe)
@@ -142,6 +142,7 @@ class ProbeBeat:
         self.remove(*example.get_family())
         two = self.measure_sketch(names_x, ax.axes.get_left()[0] - 0.9, head.get_top()[1],
                                   ax.x_labels.get_bottom()[1] + 0.1)
+        self.emphasize(measures, run_time=self.stretch(M.WHOLE, 1.0, cap=3.5))
         self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
         self.play(GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
                   FadeInPlace(two.names), FadeInPlace(two.cosine), run_time=1.2)
