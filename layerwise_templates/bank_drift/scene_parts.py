@@ -153,22 +153,24 @@ class ProbeBeat:
         self.emphasize(two.marks, two.probe, run_time=0.9)
         self.hold_until_moment(M.SET_SMALL)
         self.emphasize(sizes, run_time=self.stretch(M.ONE_NOUN, 0.8, cap=2.5))
-        caveats = VGroup(
+        caveats = VGroup(                               # shown one after the other
             inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE, T.TEXT),
                    Num(pv.tasks[1].one_example_percent, decimals=0, size=T.TINY_SIZE),
-                   txt("points;", T.TINY_SIZE, T.TEXT)),
+                   txt("points", T.TINY_SIZE, T.TEXT)),
             txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.TEXT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
         self.play(FadeOutPlace(measures), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
         self.remove(*measures.get_family())
-        self.hold_until_moment(M.PROBE_SHOWS)
-        self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
+        self.hold_until_moment(M.PROBE_SHOWS)       # one caveat line at a time
+        last = caveats[1].align_to(caveats[0], UP)
+        self.play(FadeOutPlace(caveats[0]), FadeInPlace(last), run_time=self.quick(0.03, 0.6))
+        self.remove(*caveats[0].get_family())
         self.hold_until_moment(M.NOT_WHAT)
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(top, chart, drawn, caveats, both, two)]
+        self.stage.other = [VGroup(top, chart, drawn, last, both, two)]
 
     def measure_sketch(self, left: float, right: float, top: float, bottom: float) -> VGroup:
         """A picture, not data: two states of one noun (its two senses) a small angle apart,
