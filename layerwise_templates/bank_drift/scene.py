@@ -13,8 +13,8 @@ Beats (each optional, in storyboard order):
 - `baseline`: the baseline (mean cosine of unrelated tokens) drawn dashed; each curve is then
   moved down by it (raw - baseline), its numbers turning into the adjusted ones.
 - `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
-  the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels) and
-  a row of numbers, coloured by the gap's sign; then the caveats.
+  the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels),
+  then onto a chart of their own standing on zero, with a row of numbers; then the caveats.
 - `projection`: every state on one PCA plane (axes PC1, PC2, a grid square of one unit), each
   sentence's dot moving state by state; how far each end lies from the reference's end, the same
   pairs in the plane and in the full space side by side.
@@ -49,12 +49,8 @@ ROW_STEP = 0.36
 TOP = 3.05                      # below the title
 BOTTOM = -2.95                  # above the caption
 GAP = T.TEXT                    # the gap's bars and numbers (yellow is the highlight alone)
-GAP_NEG = T.VALUE_NEG           # a bar whose gap is below zero
 GAP_BAR = 16                    # the gap bars' stroke width
 
-
-def sign_color(value: float):
-    return GAP_NEG if value < 0 else GAP
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
 
@@ -242,7 +238,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         return self.colors[self.v.curves[k].pair[1].value]
 
     # --- cosine chart pieces ------------------------------------------------------------
-    def cosine_chart(self) -> CosineChart:
+    def cosine_chart(self, run_time: float | None = None) -> CosineChart:
         st = self.stage
         if st.chart is None:
             top = self.content_top() - 0.15
@@ -254,7 +250,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             head = txt("cosine", SIZE, T.MUTED).next_to(chart.ax.y_labels, UP, buff=0.12)
             head.align_to(chart.ax.y_labels, LEFT)
             chart.add(head)
-            self.play(FadeInPlace(chart), run_time=self.quick(0.05, 0.6))
+            self.play(FadeInPlace(chart), run_time=run_time or self.quick(0.05, 0.6))
             st.chart = chart
         return st.chart
 
@@ -402,16 +398,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
     def beat_similarity(self, beat) -> None:
         self.clear(keep_chart=True)
         legend = self.legend()
-        self.cosine_chart()                     # the empty chart from the start
         self.hold_until_moment(M.SENTENCES)
         sentences = legend[:len(self.v.contexts)]      # (a note may follow them)
-        per = self.stretch(M.REFERENCE, 0.9 * len(sentences), cap=7.0) / len(sentences)
+        per = max(0.9, 0.85 * (self.cue_at(1) - self.time)) / len(sentences) \
+            if self.beat.get("cues") else 0.9
         for row in sentences:                            # "a river bank, a money bank, ..."
-            self.emphasize(row, run_time=per)
-        self.hold_until_cue(1)                  # "from X zero ... to X six": the axis
-        chart = self.cosine_chart()
-        self.emphasize(chart.x_math[0], run_time=self.stretch(M.REFERENCE, 0.8, cap=1.5) / 2)
-        self.emphasize(chart.x_math[-1], run_time=self.stretch(M.REFERENCE, 0.8, cap=1.5))
+            self.emphasize(row, run_time=min(per, 3.0))
+        self.hold_until_cue(1)                  # "from X zero ... to X six": the axis comes in
+        chart = self.cosine_chart(run_time=self.stretch(M.REFERENCE, 0.6, cap=2.0) / 2)
+        self.emphasize(chart.x_math[0], run_time=self.stretch(M.REFERENCE, 0.8, cap=3.0) / 2)
+        self.emphasize(chart.x_math[-1], run_time=self.stretch(M.REFERENCE, 0.8, cap=2.5))
         self.hold_until_moment(M.REFERENCE)
         self.point_at(legend[0], run_time=0.8)
         self.stage.positions = self.position_labels(legend)
@@ -426,19 +422,18 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         chart = self.raw_curves(paced=False)
         v = self.v
         self.hold_until_moment(M.UNRELATED)
-        example = inline(txt("baseline: the mean of", SIZE, T.MUTED),
-                         Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
-                         txt("pairs of different words, e.g.", SIZE, T.MUTED),
-                         txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT))
-        example.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
+        def note(*example) -> VGroup:
+            """The line over the chart naming the baseline, with `example` words if given."""
+            m = inline(txt("baseline: the mean of", SIZE, T.MUTED),
+                       Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
+                       txt("pairs of different words" + (", e.g." if example else ""), SIZE,
+                           T.MUTED), *example)
+            return m.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
+        example = note(txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT))
         if example.get_left()[0] < chart.ax.axes.get_left()[0] + 0.9:   # over the y label:
-            example = inline(txt("baseline: the mean of", SIZE, T.MUTED),  # no example words
-                             Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
-                             txt("pairs of different words", SIZE, T.MUTED))
-            example.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
+            example = note()                                           # no example words
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
-        chart.note = example            # the line over the chart a later beat may reuse
         key = VGroup(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED,
                                 stroke_width=2.5))
         self.draw_curve(chart, "baseline", v.similarity.baseline, T.MUTED, key, "baseline",
@@ -447,9 +442,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][5]),
                        run_time=self.stretch(M.SUBTRACT, 0.8, cap=3.0))
         self.hold_until_moment(M.SUBTRACT)
+        # the baseline's height at every state, as a bar up from zero: a copy of those bars
+        # hangs under each raw curve, and the curve moves down by them
+        def offsets(tops, bottoms) -> VGroup:
+            return VGroup(*[Line(chart.p(s, float(t)), chart.p(s, float(b)), color=T.MUTED,
+                                 stroke_width=6, stroke_opacity=0.7)
+                            for s, (t, b) in enumerate(zip(tops, bottoms))])
+        heights = offsets(v.similarity.baseline, [0.0] * len(v.states))
+        self.play(Create(heights), run_time=0.6)
         # each raw curve moves down by the baseline at every state: a copy slides, the raw
         # one dims, and its numbers turn into raw - baseline
         for k, c in enumerate(v.curves):
+            hang = heights.copy()
+            self.play(Transform(hang, offsets(raw(c), c.adjusted)), run_time=0.7)
             name, color = f"raw{k}", self.curve_color(k)
             segs, dots = chart.curves[name]
             moved = VGroup(segs.copy(), dots.copy())
@@ -488,10 +493,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.remove(moved, *moved.get_family())
             chart.curves[f"adj{k}"] = target
             chart.add(target)
+            self.play(FadeOut(hang), run_time=0.3)
+            self.remove(hang)
+        self.play(FadeOut(heights), run_time=0.3)
+        self.remove(heights)
         self.hold_until_moment(M.ADJUSTED_ENDS)
         for k in range(len(v.curves)):           # "the money bank keeps ..., the river ..."
             end = chart.curves[f"adj{k}"][1][-1]
-            self.emphasize(VGroup(end, chart.rows[f"raw{k}"][1][-1]), run_time=0.9,
+            left = self.beat_start + self.beat_end(beat) - self.time
+            self.emphasize(VGroup(end, chart.rows[f"raw{k}"][1][-1]),
+                           run_time=max(0.9, min(2.5, 0.85 * left / (len(v.curves) - k))),
                            extra=[end.animate.scale(1.6)])
         del base
 
@@ -506,8 +517,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         unit = min(width / (x1 - x0), height / (y1 - y0))
         plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
                             x_length=unit * (x1 - x0), y_length=unit * (y1 - y0),
-                            background_line_style={"stroke_color": T.FAINT, "stroke_width": 1,
-                                                   "stroke_opacity": 0.5},
+                            background_line_style={"stroke_color": T.MUTED, "stroke_width": 1.2,
+                                                   "stroke_opacity": 0.45},
                             axis_config={"stroke_opacity": 0, "stroke_width": 0})
         # room left of the plane for the state labels, which sit outside the paths
         plane.move_to([-7.11 + T.EDGE + LABEL_ROOM + plane.width / 2, top - plane.height / 2,
@@ -592,6 +603,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.UNITS)
         self.play(FadeInPlace(pc), Create(square), FadeInPlace(units[0]), run_time=0.9)
         self.play(FadeInPlace(units[1]), run_time=0.6)
+        self.emphasize(square, units[0], run_time=self.stretch(M.IN_PLANE, 0.8, cap=3.0) / 2)
+        self.emphasize(units[1], run_time=self.stretch(M.IN_PLANE, 0.8, cap=3.0))
         # where each other bank ends from sentence 1's: the same pairs in the plane (a segment
         # on the plane and its length) and in the full space (to one scale, side by side)
         longest = max(float(max(pr.full_end_distances.values)), 1e-6)
@@ -647,79 +660,97 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.stage.other = [VGroup(plane, head, trails, marks, dots, start, end, pc, square,
                                    units, segs, grid)]
 
+    def gap_panel(self, chart: CosineChart) -> CosineChart:
+        """The gap's own chart over the states, in the cosine chart's place: its y range the
+        plan's (the x axis at zero), room under it for the one row of numbers."""
+        g = self.v.gap
+        top = chart.ax.axes.get_top()[1]
+        height = max(1.6, min(3.2, top - (BOTTOM + 0.75 + ROW_STEP)))
+        panel = CosineChart(self.v, top, height, y_range=g.y_range.values,
+                            y_ticks=[g.y_range[0], g.y_range[1]])
+        zero = Line(panel.p(0, 0), panel.p(len(self.v.states) - 1, 0), color=T.MUTED,
+                    stroke_width=2)
+        panel.add(zero)
+        return panel
+
     def beat_gap(self, beat) -> None:
-        # on the cosine chart itself (the baseline beat's, or built now); the falls and the
-        # caveats one line at a time in the note line over the chart
+        # on the cosine chart first (the baseline beat's, or built now): the bars between the
+        # two curves, moved onto the adjusted ones (the baseline cancels); then the gap alone on
+        # a chart of its own, the caveats one line at a time over it
         self.clear(keep_chart=True)
         self.legend()
         chart = self.raw_curves(paced=False)
         v, g = self.v, self.v.gap
         near, far = g.near.value, g.far.value
-        cn, cf = self.curve_color(near), self.curve_color(far)
         n = len(v.states)
         adjusted = f"adj{near}" in chart.curves and f"adj{far}" in chart.curves
 
-        def bars_on(vals_near, vals_far) -> VGroup:
-            """One bar per state from the far curve to the near one, its colour the gap's sign
-            (wide, so a gap of a few hundredths still reads as a coloured block)."""
-            return VGroup(*[Line(chart.p(s, float(vals_far[s])), chart.p(s, float(vals_near[s])),
-                                 color=sign_color(float(vals_near[s]) - float(vals_far[s])),
+        def bars(p, vals_near, vals_far) -> VGroup:
+            """One bar per state from the far value to the near one on chart point map `p`."""
+            return VGroup(*[Line(p(s, float(vals_far[s])), p(s, float(vals_near[s])), color=GAP,
                                  stroke_width=GAP_BAR, cap_style=CapStyleType.BUTT)
                             for s in range(n)])
-        on_raw = bars_on(raw(v.curves[near]), raw(v.curves[far]))
+        shown = bars(chart.p, raw(v.curves[near]), raw(v.curves[far]))
         self.hold_until_moment(M.GAP_DEFINED)
         self.emphasize(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"],
                        run_time=self.quick(0.02, 0.8))
-        self.play(Create(on_raw), run_time=1.0)
-        bars = on_raw
+        self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0))
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
-            on_adj = bars_on(v.curves[near].adjusted, v.curves[far].adjusted)
-            ghost = on_raw.copy().set_stroke(opacity=0.3)
-            self.add(ghost)
-            self.play(Transform(on_raw, on_adj), run_time=1.6)
-            self.emphasize(on_raw, run_time=self.stretch(M.TOGETHER, 0.9, cap=2.0))
-        key = swatch(cn, cf, radius=0.07)
-        row = self.number_row(chart, key, "gap", g.values, GAP)    # the beat's own: it leaves
-        for num, val in zip(row[1], g.values):         # each number in its bar's colour
-            num.set_color(sign_color(float(val)))
+            self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
+                                            v.curves[far].adjusted)), run_time=1.6)
+            self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
+                                                                     - self.time))))
+        # the gap alone: the bars leave the curves for a chart of their own, standing on zero
+        panel = self.gap_panel(chart)
+        zeros = [0.0] * n
+        self.play(FadeOutPlace(chart), FadeInPlace(panel),
+                  Transform(shown, bars(panel.p, g.values, zeros)),
+                  run_time=self.stretch(M.TOGETHER, 1.2, cap=2.0))
+        self.remove(*chart.get_family())
+        self.stage.chart = None
+        self.bring_to_front(shown)
+        row = self.number_row(panel, swatch(self.curve_color(near), self.curve_color(far),
+                                            radius=0.07), "gap", g.values, GAP)
         self.play(FadeInPlace(row[0]), run_time=0.4)
-        # numbers appear state by state until "then it opens"
+        # "up to X 2 within 0.04 of zero": a band that wide round zero, numbers state by state
         self.hold_until_moment(M.TOGETHER)
-        tg = g.together.value
-        per = self.pace(self.said(M.OPENS) - 1.0, tg + 1, 0.4, cap=1.8)
+        tg, small = g.together.value, float(g.small)
+        lo, hi = panel.p(-0.15, -small), panel.p(tg + 0.3, small)
+        band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
+                         fill_color=T.HIGHLIGHT, fill_opacity=0.18)
+        band.move_to((lo + hi) / 2)
+        within = Num(g.small, decimals=2, size=SIZE, color=T.HIGHLIGHT, prefix="±")
+        within.next_to(band, UP, buff=0.1).align_to(band, RIGHT)
+        self.play(FadeIn(band), FadeInPlace(within), run_time=0.6)
+        self.bring_to_front(shown)
+        per = self.pace(self.said(M.OPENS) - 0.5, tg + 1, 0.4, cap=1.8)
         for s in range(tg + 1):
-            self.play(FadeInPlace(row[1][s]), Indicate_(bars[s]), run_time=per)
-        self.emphasize(VGroup(*bars[:tg + 1], *row[1][:tg + 1]),
-                       run_time=self.stretch(M.OPENS, 1.0, cap=2.5))
+            self.play(FadeInPlace(row[1][s]), Indicate_(shown[s]), run_time=per)
         self.hold_until_moment(M.OPENS)
         rest = range(tg + 1, n)
         per = self.pace(self.said(M.GAP_END), len(rest), 0.5, cap=0.9)
         for s in rest:
-            self.play(FadeInPlace(row[1][s]), Indicate_(bars[s]), run_time=per)
+            self.play(FadeInPlace(row[1][s]), Indicate_(shown[s]), run_time=per)
         self.hold_until_moment(M.GAP_END)
-        self.emphasize(VGroup(bars[-1], row[1][-1]), run_time=1.0)
-        # the note line over the chart: one thing at a time, each number with its key
-        note = getattr(chart, "note", None)
+        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
+                  run_time=self.stretch(M.CAVEAT, 1.0, cap=3.0))
+        # the note line over the panel: one caveat at a time
+        notes = []
 
         def line(*parts) -> VGroup:
             m = inline(*parts)
-            m.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
-            room = chart.ax.axes.get_left()[0] + 0.9
+            m.next_to(panel.ax.axes, UP, buff=0.12).align_to(panel.ax.axes, RIGHT)
+            room = panel.ax.axes.get_left()[0] + 0.9
             if m.get_left()[0] < room:
                 m.shift(RIGHT * (room - m.get_left()[0]))
             return m
-        shown = [note] if note is not None else []
 
         def swap(m) -> None:
-            old = [o for o in shown if o is not None]
-            self.play(*[FadeOutPlace(o) for o in old], FadeInPlace(m), run_time=0.6)
-            for o in old:
+            self.play(*[FadeOutPlace(o) for o in notes], FadeInPlace(m), run_time=0.6)
+            for o in notes:
                 self.remove(*o.get_family())
-                if o in chart.submobjects:
-                    chart.remove(o)
-            shown[:] = [m]
-        # the caveats, one at a time
+            notes[:] = [m]
         self.hold_until_moment(M.CAVEAT)
         pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))
         swap(pair)
@@ -728,27 +759,26 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         shared = [w.value for w in g.shared]
         j = v.curves[near].pair[1].value + 1
         if shared:
-            both = line(txt(f"sentences 1 and {j} both contain "
-                            + ", ".join(f'"{w}"' for w in shared[:2]), SIZE, T.TEXT))
-            swap(both)
+            swap(line(txt(f"sentences 1 and {j} both contain "
+                          + ", ".join(f'"{w}"' for w in shared[:2]), SIZE, T.TEXT)))
             self.emphasize(*self.stage.legend[:1], self.stage.legend[j - 1],
                            run_time=self.stretch(M.POSITION, 0.9, cap=2.0))
         self.hold_until_moment(M.POSITION)
         # a position other than the reference's lowers the near curve's start: against the gap
-        against = float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0])
-        if against:
+        if float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0]):
             pos = line(txt("position", SIZE, T.TEXT),
-                       Num(v.contexts[j - 1].positions[0], decimals=0, size=SIZE, color=cn),
+                       Num(v.contexts[j - 1].positions[0], decimals=0, size=SIZE,
+                           color=self.curve_color(near)),
                        txt(f"for sentence {j}'s bank,", SIZE, T.TEXT),
                        Num(v.contexts[0].positions[0], decimals=0, size=SIZE,
                            color=self.colors[0]),
                        txt("for sentence 1's: it starts lower", SIZE, T.TEXT))
             swap(pos)
-            self.emphasize(VGroup(bars[0], row[1][0]), pos, run_time=1.4)
+            self.play(Indicate_(shown[0]), Indicate_(row[1][0]), run_time=1.4)
         end = self.beat_start + self.beat_end(beat)
-        self.emphasize(VGroup(bars[-1], row[1][-1]),
-                       run_time=max(1.2, min(4.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(*bars, *shown, *([ghost] if adjusted else [])), row]
+        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
+                  run_time=max(1.2, min(4.0, 0.85 * (end - self.time))))
+        self.stage.other = [VGroup(panel, band, within, shown, *notes), row]
 
 
 class SlideFade(_Fade):

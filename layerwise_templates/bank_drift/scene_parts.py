@@ -68,16 +68,16 @@ class ProbeBeat:
                   run_time=self.quick(0.08, 0.8))
         # "the project wrote 90 ... other nouns": the set and its example noun
         self.hold_until_cue(1)
-        self.emphasize(VGroup(sizes[0], sizes[1]), example.sense[0],
-                       run_time=self.quick(0.03, 1.0))
-        self.play(FadeInPlace(sketch.state), run_time=0.6)
+        self.emphasize(VGroup(sizes[0], sizes[1]), example.sense[0],     # "... like mouse"
+                       run_time=self.stretch(M.BOTH_SENSES, 1.0, cap=4.0) / 2)
+        self.play(FadeInPlace(sketch.state), run_time=self.stretch(M.BOTH_SENSES, 0.6, cap=2.5))
         # "each used in both senses": the set's nouns, every one living and made
         both = inline(Num(st.nouns_in_both, decimals=0, size=T.TINY_SIZE),
                       txt("nouns, each in both senses", T.TINY_SIZE, T.TEXT))
         both.next_to(head, RIGHT, buff=0.5).align_to(head, DOWN)
         self.hold_until_moment(M.BOTH_SENSES)
         self.play(FadeInPlace(both), run_time=self.quick(0.03, 0.6))
-        self.emphasize(both, example.sense, run_time=self.quick(0.03, 1.2))
+        self.emphasize(both, example.sense, run_time=self.stretch(M.READ_LABEL, 1.2, cap=3.0))
         # "a linear probe learns to read a label ... of 54 sentences ... scored on 36 others"
         # what a linear probe is, drawn in the chart's still empty plot: a word's state
         # vector goes through one set of weights and comes out as a label
@@ -131,37 +131,86 @@ class ProbeBeat:
         drawn = VGroup(*curves)
         # "for these nouns, not bank, sense is readable almost at once": after one layer
         self.hold_until_moment(M.AT_ONCE)
-        self.emphasize(sen.point(1), run_time=self.quick(0.02, 0.9))
-        # why this does not contradict bank's late cosine gap: two different measures
-        measures = VGroup(
-            inline(txt("probe nouns (not bank): readable from", T.TINY_SIZE, T.TEXT),
-                   math(self.v.states[1].math.value, T.TYPE.math_label, T.TEXT)),
-            txt("cosine: whole vectors · probe: one direction", T.TINY_SIZE, T.TEXT),
-        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        self.emphasize(sen.point(1), run_time=1.2)
+        # why this does not contradict bank's late cosine gap: two different measures, drawn
+        # left of the chart: two states close in angle (a cosine near 1) that one direction
+        # still tells apart (a probe)
+        measures = inline(txt("probe nouns (not bank): readable from", T.TINY_SIZE, T.TEXT),
+                          math(self.v.states[1].math.value, T.TYPE.math_label, T.TEXT))
         measures.align_to(example, UP).align_to(example, LEFT)
-        self.play(FadeOutPlace(example), FadeInPlace(measures[0]),
-                  run_time=self.quick(0.03, 0.6))
+        self.play(FadeOutPlace(example), FadeInPlace(measures), run_time=self.quick(0.03, 0.6))
         self.remove(*example.get_family())
-        self.hold_until_moment(M.WHOLE)
-        self.play(FadeInPlace(measures[1]), run_time=self.quick(0.03, 0.6))
-        self.emphasize(measures[1], run_time=self.quick(0.03, 0.9))
+        two = self.measure_sketch(names_x, ax.axes.get_left()[0] - 0.9, head.get_top()[1],
+                                  ax.x_labels.get_bottom()[1] + 0.1)
+        self.emphasize(measures, run_time=self.stretch(M.WHOLE, 1.0, cap=3.5))
+        self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
+        self.play(GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
+                  FadeInPlace(two.names), FadeInPlace(two.cosine), run_time=1.2)
+        self.emphasize(two.arc, two.cosine, run_time=0.8)
+        self.play(Create(two.direction), run_time=0.8)   # "... only one direction"
+        self.play(*[Create(m) for m in two.drops], FadeInPlace(two.marks),
+                  FadeInPlace(two.probe), run_time=1.2)
+        self.emphasize(two.marks, two.probe, run_time=0.9)
         self.hold_until_moment(M.SET_SMALL)
-        self.emphasize(sizes, run_time=self.quick(0.03, 0.8))
-        caveats = VGroup(
+        self.emphasize(sizes, run_time=self.stretch(M.ONE_NOUN, 0.8, cap=2.5))
+        caveats = VGroup(                               # shown one after the other
             inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE, T.TEXT),
                    Num(pv.tasks[1].one_example_percent, decimals=0, size=T.TINY_SIZE),
-                   txt("points;", T.TINY_SIZE, T.TEXT)),
+                   txt("points", T.TINY_SIZE, T.TEXT)),
             txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.TEXT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
         self.play(FadeOutPlace(measures), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
         self.remove(*measures.get_family())
-        self.hold_until_moment(M.PROBE_SHOWS)
-        self.play(FadeInPlace(caveats[1]), run_time=self.quick(0.03, 0.6))
+        self.hold_until_moment(M.PROBE_SHOWS)       # one caveat line at a time
+        last = caveats[1].align_to(caveats[0], UP)
+        self.play(FadeOutPlace(caveats[0]), FadeInPlace(last), run_time=self.quick(0.03, 0.6))
+        self.remove(*caveats[0].get_family())
         self.hold_until_moment(M.NOT_WHAT)
-        self.emphasize(caveats[1], run_time=self.quick(0.03, 0.8))
-        self.stage.other = [VGroup(top, chart, drawn, caveats, both)]
+        end = self.beat_start + self.beat_end(beat)
+        self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
+        self.stage.other = [VGroup(top, chart, drawn, last, both, two)]
+
+    def measure_sketch(self, left: float, right: float, top: float, bottom: float) -> VGroup:
+        """A picture, not data: two states of one noun (its two senses) a small angle apart,
+        so their cosine is near 1, and the probe's one direction (dashed, the sense colour) on
+        which their projections fall apart. Fits the box left..right, bottom..top. Parts:
+        states, arc, names, cosine, direction, drops, marks, probe."""
+        size = T.TINY_SIZE
+        length, a0, a1, d = 2.2, 28.0, 46.0, -53.0          # degrees; d is across both
+        unit = lambda deg: np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg)), 0.0])
+        cosine = txt("cosine: whole vectors, close", size, T.TEXT)
+        probe = txt("probe: one direction, apart", size, T.PROBE_SENSE)
+        o = np.array([left + 0.9, 0.0, 0.0])
+        states = VGroup(*[Arrow(o, o + length * unit(a), buff=0, color=T.MUTED, stroke_width=4,
+                                max_tip_length_to_length_ratio=0.12) for a in (a0, a1)])
+        names = VGroup(txt("made", size, T.MUTED).next_to(states[0].get_end(), RIGHT,
+                                                           buff=0.08),
+                       txt("living", size, T.MUTED).next_to(states[1].get_end(), UP,
+                                                             buff=0.08))
+        arc = Arc(radius=0.8, start_angle=np.radians(a0), angle=np.radians(a1 - a0),
+                  arc_center=o, color=T.TEXT, stroke_width=3)
+        half = 1.3
+        direction = DashedLine(o - half * unit(d), o + half * unit(d), dash_length=0.1,
+                               color=T.PROBE_SENSE, stroke_width=3)
+        feet = [o + float(np.dot(length * unit(a), unit(d))) * unit(d) for a in (a0, a1)]
+        drops = [DashedLine(s.get_end(), f, dash_length=0.06, color=T.MUTED, stroke_width=1.5,
+                            stroke_opacity=0.8) for s, f in zip(states, feet)]
+        marks = VGroup(*[Dot(f, radius=0.07, color=T.PROBE_SENSE) for f in feet])
+        picture = VGroup(states, names, arc, direction, *drops, marks)
+        cosine.next_to(picture, UP, buff=0.15).align_to(picture, LEFT)
+        probe.next_to(direction.get_end(), DOWN, buff=0.12)
+        probe.align_to(picture, LEFT)
+        out = VGroup(picture, cosine, probe)
+        # into the box (scaled down only if it does not fit; the text is not made smaller
+        # than the floor by more than the box asks)
+        if out.width > right - left or out.height > top - bottom:
+            out.scale(min((right - left) / out.width, (top - bottom) / out.height))
+        out.move_to([(left + right) / 2, (top + bottom) / 2, 0])
+        out.states, out.arc, out.names, out.cosine = states, arc, names, cosine
+        out.direction, out.drops, out.marks, out.probe = direction, drops, marks, probe
+        return out
 
     def probe_sketch(self, ax, ex: dict, color) -> VGroup:
         """A linear probe as a picture: the state vector of the example's noun (a column of
