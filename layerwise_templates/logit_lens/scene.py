@@ -58,7 +58,7 @@ COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the 
 RACE_BAR = 5.0             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
 RACE_FAST = (1.0, 2.5)     # seconds per shown state before the late window (a quick run)
-RACE_MOVE = 0.6            # ... of which the chart moves this long, then holds still
+RACE_MOVE = 1.0            # ... of which the chart moves this long, then holds still
 RACE_THIN = 6              # a run longer than this many states ...
 RACE_STRIDE = 3            # ... shows every 3rd one (ending on the beat's state)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
@@ -272,7 +272,7 @@ class LogitLensScene(StoryboardScene):
         self.columns[slot] = col
         self.hold_until_cue(max(0, self.n_cues() - 1))
         # circled, not pointed at (a pointer would cover "rank"), slowly, while it is said
-        self.emphasize(rank, run_time=max(1.0, min(4.0, 0.6 * (self.cue_at(self.n_cues())
+        self.emphasize(rank, run_time=max(1.0, min(5.0, 0.9 * (self.cue_at(self.n_cues())
                                                                 - self.time))))
 
     def why_card(self, until: float) -> None:
@@ -428,16 +428,18 @@ class LogitLensScene(StoryboardScene):
         top = self.layers[race.layer]["top"]      # what the chart shows now
         end = self.beat_start + self.beat_end(beat)
         if target == len(self.layers) - 1:     # the output: the winner, then the runner-up
-            self.hold_until(self.time + max(0.0, (end - self.time) / 3 - 0.5))
-            self.emphasize(race.rows[top[0]["id"]])       # Paris, in its yellow
-            self.hold_until(self.time + max(0.0, (end - self.time) / 2 - 0.5))
-            self.point_at(race.rows[top[1]["id"]][-1], color=T.TEXT)
+            # Paris circled slowly while its share is said, then the runner-up pointed at
+            self.emphasize(race.rows[top[0]["id"]],       # Paris, in its yellow
+                           run_time=max(1.0, 0.55 * (end - self.time) - 0.3))
+            self.point_at(race.rows[top[1]["id"]][-1], color=T.TEXT,
+                          run_time=max(1.0, min(2.5, end - self.time - 0.5)))
             return
         if not slow:            # the leader, then the answer still far down, as the beat ends
             self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
-            self.emphasize(race.rows[top[0]["id"]], color=T.TEXT)   # "almost sure of a bare space"
+            self.emphasize(race.rows[top[0]["id"]], color=T.TEXT,   # "almost sure of a bare space"
+                           run_time=max(1.0, min(4.0, 0.85 * (end - self.time))))
             return
-        self.emphasize(race.extra[0])
+        self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
 
     # --- the grid -----------------------------------------------------------------------
     def beat_grid(self, beat) -> None:

@@ -28,8 +28,9 @@ def prompt_list(v) -> VGroup:
     p = v.prompts
     rows = [inline(txt(str(it.sentence), T.SMALL_SIZE, T.TEXT),
                    txt("→", T.SMALL_SIZE, T.MUTED),
-                   txt(str(it.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True), buff=0.12)
-            for it in p.items]
+                   txt(str(it.answer.display), T.SMALL_SIZE, T.HIGHLIGHT if i == 0 else T.TEXT,
+                       mono=True), buff=0.12)        # yellow: Paris's prompt alone
+            for i, it in enumerate(p.items)]
     cols = VGroup(*[VGroup(*rows[i:i + LIST_ROWS]).arrange(DOWN, aligned_edge=LEFT, buff=0.16)
                     for i in range(0, len(rows), LIST_ROWS)]).arrange(RIGHT, buff=0.6,
                                                                      aligned_edge=UP)
@@ -93,7 +94,14 @@ def beat_prompts(scene, v) -> None:
     rest = rows[1:] if line is not None else rows
     scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
                run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
-    scene.adopt(frame, *rows)
+    # "... scored against its own final answer": each answer underlined in turn, down the list
+    answers = [r[2] for r in rows]
+    marks = VGroup(*[Line(a.get_corner(DOWN + LEFT), a.get_corner(DOWN + RIGHT),
+                          stroke_color=a.get_color(), stroke_width=2).shift(0.06 * DOWN)
+                     for a in answers])
+    scene.play(LaggedStart(*[Create(m) for m in marks], lag_ratio=0.6),
+               run_time=max(0.6, scene.cue_at(cue(2)) - scene.time - 0.3))
+    scene.adopt(frame, *rows, marks)
     listing = frame
     scene.hold_until_cue(cue(2))
     mp = MedianPlot(v)
@@ -210,28 +218,31 @@ def beat_prompts(scene, v) -> None:
     draw_series(scene, ent, ent_marks, cue(7), scene.cue_at(cue(8)))
     # "sure, but of filler" (its lowest point); "the last three are the least sure" (its peak)
     scene.hold_until_cue(cue(8))
-    scene.emphasize(ent_marks[0], color=T.TEXT, run_time=1.0)
-    scene.hold_until(scene.time + 0.45 * (scene.cue_at(cue(9)) - scene.time))
-    scene.emphasize(ent_marks[2], color=T.TEXT, run_time=1.0)
+    half = max(1.0, 0.5 * (scene.cue_at(cue(9)) - scene.time) - 0.1)
+    scene.emphasize(ent_marks[0], color=T.TEXT, run_time=half)
+    scene.emphasize(ent_marks[2], color=T.TEXT, run_time=half)
     # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)"
     draw_series(scene, kl, kl_marks, cue(9), scene.cue_at(cue(10)))
     # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
     # runs across the plot, and the last layers are shaded on both plots, as on Paris's plot
     scene.hold_until_cue(cue(10))
     level, bands = pair.closing(v)
-    scene.play(Create(level), run_time=1.2)
+    left = scene.cue_at(n_cues) - scene.time
+    scene.play(Create(level), run_time=max(1.0, 0.35 * left))
     scene.play(*[GrowFromEdge(b, LEFT) for b in bands],
-               run_time=max(1.0, min(3.0, 0.5 * (scene.cue_at(n_cues) - scene.time))))
+               run_time=max(1.0, scene.cue_at(n_cues) - scene.time - 0.2))
     scene.adopt(pair.group, level, *bands)
 
 
 def draw_series(scene, line, marks, i: int, end: float) -> None:
-    """One spread plot's line, drawn from cue `i` over about half the time until `end`, then
-    its marked points."""
+    """One spread plot's line, drawn from cue `i`, then its marked points, the two filling
+    the time until `end` (the sentence that reads them)."""
     scene.hold_until_cue(i)
-    scene.play(Create(line, rate_func=linear), run_time=max(1.0, 0.5 * (end - scene.time)))
+    total = end - scene.time - 0.2
+    dots = max(0.6, min(3.0, 0.35 * total))
+    scene.play(Create(line, rate_func=linear), run_time=max(1.0, total - dots))
     scene.play(LaggedStart(*[FadeIn(m, scale=1.5) for m in marks], lag_ratio=0.5),
-               run_time=max(0.6, min(2.0, 0.4 * (end - scene.time))))
+               run_time=dots)
 
 
 def legend(p) -> VGroup:
