@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
-                   FadeTransform, LaggedStart, Line, Rectangle, VGroup, VMobject, linear)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn,
+                   FadeTransform, LaggedStart, Line, Rectangle, Restore, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -199,7 +199,7 @@ def beat_prompts(scene, v) -> None:
     band = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
                      fill_color=T.TEXT, fill_opacity=0.08)
     band.move_to((a + b) / 2)
-    scene.play(GrowFromEdge(band, LEFT), run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1,
+    scene.play(sweep_in(band), run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1,
                                                                  1.0, cap=3.0))
     scene.adopt(plot, band)
     scene.emphasize(VGroup(*dots[start:]), color=T.X)
@@ -229,9 +229,17 @@ def beat_prompts(scene, v) -> None:
     level, bands = pair.closing(v)
     left = scene.cue_at(n_cues) - scene.time
     scene.play(Create(level), run_time=max(1.0, 0.35 * left))
-    scene.play(*[GrowFromEdge(b, LEFT) for b in bands],
+    scene.play(*[sweep_in(b) for b in bands],
                run_time=max(1.0, scene.cue_at(n_cues) - scene.time - 0.2))
     scene.adopt(pair.group, level, *bands)
+
+
+def sweep_in(band: Rectangle):
+    """A shaded stretch of states drawn left to right at its full height (a grow from the
+    edge would scale its height too)."""
+    band.save_state()
+    band.stretch(1e-3, 0, about_edge=LEFT)
+    return Restore(band)
 
 
 def draw_series(scene, line, marks, i: int, end: float) -> None:
