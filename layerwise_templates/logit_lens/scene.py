@@ -43,7 +43,7 @@ from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from .scene_prompts import beat_prompts
-from .scene_race import LensRace, state_ruler, x_label
+from .scene_race import SAME_LOOKING, LensRace, state_ruler, x_label
 from .view import Data, Model
 from scenes.base import StoryboardScene
 from scenes.motion import run_through
@@ -58,7 +58,7 @@ COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the 
 RACE_BAR = 5.0             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
 RACE_FAST = (1.0, 2.5)     # seconds per shown state before the late window (a quick run)
-RACE_MOVE = 0.6            # ... of which the chart moves this long, then holds still
+RACE_MOVE = 1.0            # ... of which the chart moves this long, then holds still
 RACE_THIN = 6              # a run longer than this many states ...
 RACE_STRIDE = 3            # ... shows every 3rd one (ending on the beat's state)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
@@ -157,19 +157,22 @@ class LogitLensScene(StoryboardScene):
         col = lens_column(self.v.layers[l], self.answer, COLUMN_ROWS, COLUMN)
         old = col[1][0]
         head = inline(txt("the lens on", T.LABEL_SIZE, T.MUTED),
-                      x_label(self.v.layers[l].state, T.MATH_SIZE, T.HIGHLIGHT), buff=0.12)
+                      x_label(self.v.layers[l].state, T.MATH_SIZE, T.TEXT), buff=0.12)
         head.move_to(old, aligned_edge=LEFT)
         col[1].submobjects[0] = head
+        # a full stop or comma is named, not drawn as a speck (as in the bar chart)
+        for row, e in zip(col[1][1].rows, self.v.layers[l].top):
+            word = SAME_LOOKING.get(str(e.text))
+            if word is not None:
+                name = txt(word, T.LABEL_SIZE, row[0].get_color())
+                name.move_to(row[0], aligned_edge=LEFT)
+                row.submobjects[0] = name
         return col
 
     def lens_guide(self) -> VGroup:
         """How to read the column, and what the space mark means."""
-        return VGroup(
-            inline(txt("the lens: a state through the final RMSNorm and the unembedding;",
-                       T.SMALL_SIZE, T.MUTED),
-                   txt(f"its {COLUMN_ROWS} likeliest next tokens, best first", T.SMALL_SIZE,
-                       T.MUTED), buff=0.1),
-            inline(txt("␣", T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
+        return VGroup(      # (what the lens does is drawn as its steps and said: not written)
+            inline(txt("␣", T.SMALL_SIZE, T.TEXT, mono=True),
                    txt("marks a space:", T.SMALL_SIZE, T.MUTED),
                    txt(self.answer, T.SMALL_SIZE, T.TEXT, mono=True),
                    txt("is \"" + self.answer.replace("␣", " ") + "\"", T.SMALL_SIZE, T.MUTED))
@@ -220,11 +223,11 @@ class LogitLensScene(StoryboardScene):
         slot = self.lens_count % self.n_columns
         self.lens_count += 1
         col = self.lens_column(l).move_to(self.frames[slot])
-        col[0].set_stroke(T.HIGHLIGHT, 2)
+        col[0].set_stroke(T.TEXT, 2)          # yellow is Paris's alone
         dot = self.ruler_dots[l]
-        link = Line(col[0].get_bottom(), dot.get_center(), stroke_color=T.HIGHLIGHT,
+        link = Line(col[0].get_bottom(), dot.get_center(), stroke_color=T.TEXT,
                     stroke_width=1.5, buff=0.06)
-        mark = Dot(dot.get_center(), radius=0.07, color=T.HIGHLIGHT)
+        mark = Dot(dot.get_center(), radius=0.07, color=T.TEXT)
         old = self.columns[slot]
         dims = []
         for c in self.columns:
@@ -269,7 +272,7 @@ class LogitLensScene(StoryboardScene):
         self.columns[slot] = col
         self.hold_until_cue(max(0, self.n_cues() - 1))
         # circled, not pointed at (a pointer would cover "rank"), slowly, while it is said
-        self.emphasize(rank, run_time=max(1.0, min(4.0, 0.6 * (self.cue_at(self.n_cues())
+        self.emphasize(rank, run_time=max(1.0, min(5.0, 0.9 * (self.cue_at(self.n_cues())
                                                                 - self.time))))
 
     def why_card(self, until: float) -> None:
@@ -297,7 +300,7 @@ class LogitLensScene(StoryboardScene):
             inline(x_label(v[-1].state, T.MATH_SIZE, T.X),
                    txt("→ output head → next-token guesses", T.LABEL_SIZE), buff=0.15),
             inline(x_label(v[6].state, T.MATH_SIZE, T.X),
-                   txt("→ the same output head → the lens's guesses", T.LABEL_SIZE, T.HIGHLIGHT),
+                   txt("→ the same output head → the lens's guesses", T.LABEL_SIZE, T.TEXT),
                    buff=0.15),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
         card = VGroup(stream, lines).arrange(DOWN, buff=0.55)
@@ -343,7 +346,7 @@ class LogitLensScene(StoryboardScene):
             per = self.pace(self.cue_at(3) - 1.5, len(pipe.boxes), 0.8, cap=3.0)
             for box in pipe.boxes:
                 self.play(runner.animate.move_to(box[0].get_center()),
-                          box[0].animate.set_stroke(T.HIGHLIGHT, 2.5), run_time=per * 0.6)
+                          box[0].animate.set_stroke(T.TEXT, 2.5), run_time=per * 0.6)
                 self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=per * 0.4)
         else:
             run_through(self, pipe, runner)
@@ -425,16 +428,18 @@ class LogitLensScene(StoryboardScene):
         top = self.layers[race.layer]["top"]      # what the chart shows now
         end = self.beat_start + self.beat_end(beat)
         if target == len(self.layers) - 1:     # the output: the winner, then the runner-up
-            self.hold_until(self.time + max(0.0, (end - self.time) / 3 - 0.5))
-            self.emphasize(race.rows[top[0]["id"]])
-            self.hold_until(self.time + max(0.0, (end - self.time) / 2 - 0.5))
-            self.point_at(race.rows[top[1]["id"]][-1])
+            # Paris circled slowly while its share is said, then the runner-up pointed at
+            self.emphasize(race.rows[top[0]["id"]],       # Paris, in its yellow
+                           run_time=max(1.0, 0.55 * (end - self.time) - 0.3))
+            self.point_at(race.rows[top[1]["id"]][-1], color=T.TEXT,
+                          run_time=max(1.0, min(2.5, end - self.time - 0.5)))
             return
         if not slow:            # the leader, then the answer still far down, as the beat ends
             self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
-            self.emphasize(race.rows[top[0]["id"]])     # "almost sure of a bare space"
+            self.emphasize(race.rows[top[0]["id"]], color=T.TEXT,   # "almost sure of a bare space"
+                           run_time=max(1.0, min(4.0, 0.85 * (end - self.time))))
             return
-        self.emphasize(race.extra[0])
+        self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
 
     # --- the grid -----------------------------------------------------------------------
     def beat_grid(self, beat) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
-                   FadeTransform, LaggedStart, Line, Rectangle, VGroup, VMobject, linear)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn,
+                   FadeTransform, LaggedStart, Line, Rectangle, Restore, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -28,8 +28,9 @@ def prompt_list(v) -> VGroup:
     p = v.prompts
     rows = [inline(txt(str(it.sentence), T.SMALL_SIZE, T.TEXT),
                    txt("→", T.SMALL_SIZE, T.MUTED),
-                   txt(str(it.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True), buff=0.12)
-            for it in p.items]
+                   txt(str(it.answer.display), T.SMALL_SIZE, T.HIGHLIGHT if i == 0 else T.TEXT,
+                       mono=True), buff=0.12)        # yellow: Paris's prompt alone
+            for i, it in enumerate(p.items)]
     cols = VGroup(*[VGroup(*rows[i:i + LIST_ROWS]).arrange(DOWN, aligned_edge=LEFT, buff=0.16)
                     for i in range(0, len(rows), LIST_ROWS)]).arrange(RIGHT, buff=0.6,
                                                                      aligned_edge=UP)
@@ -88,12 +89,19 @@ def beat_prompts(scene, v) -> None:
     if line is not None:          # ... becomes the first prompt of the list (the same prompt)
         scene.play(FadeTransform(line, rows[0]), run_time=scene.quick(0.05, 0.8))
         scene.rank_line = None
-    scene.hold_until_cue(cue(1))
+    # the prompts arrive in one quick cascade as the voice introduces them, so the whole list
+    # is up while the sentence about it is said (read, not watched arriving)
     rest = rows[1:] if line is not None else rows
-    per = scene.pace(scene.cue_at(cue(2)), len(rest), 0.3, cap=0.6)
-    for r in rest:                       # the prompts arrive one by one as the voice says them
-        scene.play(FadeIn(r, shift=0.1 * UP), run_time=per)
-    scene.adopt(frame, *rows)
+    scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
+               run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
+    # "... scored against its own final answer": each answer underlined in turn, down the list
+    answers = [r[2] for r in rows]
+    marks = VGroup(*[Line(a.get_corner(DOWN + LEFT), a.get_corner(DOWN + RIGHT),
+                          stroke_color=a.get_color(), stroke_width=2).shift(0.06 * DOWN)
+                     for a in answers])
+    scene.play(LaggedStart(*[Create(m) for m in marks], lag_ratio=0.6),
+               run_time=max(0.6, scene.cue_at(cue(2)) - scene.time - 0.3))
+    scene.adopt(frame, *rows, marks)
     listing = frame
     scene.hold_until_cue(cue(2))
     mp = MedianPlot(v)
@@ -162,14 +170,17 @@ def beat_prompts(scene, v) -> None:
                       .next_to(m, DOWN, buff=0.1))
     gate = DashedLine(mp.axes.axes.c2p(k + 0.5, 0), mp.axes.axes.c2p(k + 0.5, mp.decades + 0.15),
                       dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
-    note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
+    note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
                   txt("of", T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
                   txt("answers in the top", T.LABEL_SIZE),
                   Num(p.top, decimals=0, size=T.LABEL_SIZE),
                   txt("for good by", T.LABEL_SIZE), x_label(v.layers[k].state, T.MATH_SIZE),
                   buff=0.1)
     note.next_to(mp.axes.axes, DOWN, buff=0.95).align_to(mp.axes.axes, RIGHT)
-    gate_name = x_label(v.layers[k].state, T.MATH_SIZE, T.MUTED).next_to(gate, UP, buff=0.08)
+    # named at its foot, inside the axes (its top is the title's line); the late lines are
+    # all above rank 1000 there
+    gate_name = x_label(v.layers[k].state, T.MATH_SIZE, T.MUTED)
+    gate_name.next_to(gate.get_bottom(), UP + RIGHT, buff=0.08)
     scene.play(LaggedStart(*[FadeIn(m, scale=2) for m in marks], lag_ratio=0.15),
                Create(gate), FadeIn(gate_name), run_time=scene.quick(0.1, 1.5))
     scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
@@ -186,13 +197,13 @@ def beat_prompts(scene, v) -> None:
     a, b = mp.axes.axes.c2p(start - 0.5, 0), mp.axes.axes.c2p(len(ranks) - 0.5,
                                                               mp.decades + 0.15)
     band = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
-                     fill_color=T.HIGHLIGHT, fill_opacity=0.12)
+                     fill_color=T.TEXT, fill_opacity=0.08)
     band.move_to((a + b) / 2)
-    scene.play(GrowFromEdge(band, LEFT), run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1,
+    scene.play(sweep_in(band), run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1,
                                                                  1.0, cap=3.0))
     scene.adopt(plot, band)
-    scene.emphasize(VGroup(*dots[start:]))
-    if n_cues < 9:
+    scene.emphasize(VGroup(*dots[start:]), color=T.X)
+    if n_cues < 11:
         return
     # "late does not mean more sure": the rank plot leaves, two plots come over the same
     # states; entropy is drawn as the sentence defining it is said, then the KL divergence
@@ -202,14 +213,44 @@ def beat_prompts(scene, v) -> None:
     scene.set_caption("How sure the lens is, and how far it is from the model's output.")
     scene.play(FadeOutPlace(plot), FadeInPlace(pair.group), run_time=scene.quick(0.3, 1.2))
     scene.slots["wide"] = pair.group
-    for i, (line, marks) in enumerate(pair.curves()):
-        scene.hold_until_cue(cue(7 + i))
-        end = scene.cue_at(cue(8 + i)) if i == 0 else scene.cue_at(n_cues)
-        scene.play(Create(line, rate_func=linear),
-                   run_time=max(1.0, 0.55 * (end - scene.time)))
-        scene.play(LaggedStart(*[FadeIn(m, scale=1.5) for m in marks], lag_ratio=0.5),
-                   run_time=max(0.6, min(2.5, 0.6 * (end - scene.time))))
-        scene.adopt(pair.group, line, marks)
+    (ent, ent_marks), (kl, kl_marks) = pair.curves()
+    # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
+    draw_series(scene, ent, ent_marks, cue(7), scene.cue_at(cue(8)))
+    # "sure, but of filler" (its lowest point); "the last three are the least sure" (its peak)
+    scene.hold_until_cue(cue(8))
+    half = max(1.0, 0.5 * (scene.cue_at(cue(9)) - scene.time) - 0.1)
+    scene.emphasize(ent_marks[0], color=T.TEXT, run_time=half)
+    scene.emphasize(ent_marks[2], color=T.TEXT, run_time=half)
+    # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)"
+    draw_series(scene, kl, kl_marks, cue(9), scene.cue_at(cue(10)))
+    # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
+    # runs across the plot, and the last layers are shaded on both plots, as on Paris's plot
+    scene.hold_until_cue(cue(10))
+    level, bands = pair.closing(v)
+    left = scene.cue_at(n_cues) - scene.time
+    scene.play(Create(level), run_time=max(1.0, 0.35 * left))
+    scene.play(*[sweep_in(b) for b in bands],
+               run_time=max(1.0, scene.cue_at(n_cues) - scene.time - 0.2))
+    scene.adopt(pair.group, level, *bands)
+
+
+def sweep_in(band: Rectangle):
+    """A shaded stretch of states drawn left to right at its full height (a grow from the
+    edge would scale its height too)."""
+    band.save_state()
+    band.stretch(1e-3, 0, about_edge=LEFT)
+    return Restore(band)
+
+
+def draw_series(scene, line, marks, i: int, end: float) -> None:
+    """One spread plot's line, drawn from cue `i`, then its marked points, the two filling
+    the time until `end` (the sentence that reads them)."""
+    scene.hold_until_cue(i)
+    total = end - scene.time - 0.2
+    dots = max(0.6, min(3.0, 0.35 * total))
+    scene.play(Create(line, rate_func=linear), run_time=max(1.0, total - dots))
+    scene.play(LaggedStart(*[FadeIn(m, scale=1.5) for m in marks], lag_ratio=0.5),
+               run_time=dots)
 
 
 def legend(p) -> VGroup:
@@ -279,9 +320,26 @@ class SpreadPlots:
             marks = VGroup()
             for l, side in ((lo, DOWN), (hi, UP),
                             (peak, UP) if peak != hi else (self.L - 1, RIGHT)):
-                d = Dot(pt(l, vals[l]), radius=0.06, color=T.HIGHLIGHT)
+                d = Dot(pt(l, vals[l]), radius=0.06, color=T.TEXT)
                 n = Num(series[l], decimals=decimals, size=T.SMALL_SIZE,
-                        color=T.HIGHLIGHT).next_to(d, side, buff=0.08)
+                        color=T.TEXT).next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))
             out.append((line, marks))
         return out
+
+    def closing(self, v):
+        """The KL plot's level of its first state (a dashed line across), and a shade over
+        the late window's states on both plots (the states Paris climbs over)."""
+        start = int(v.window.start)
+        kl_ax, _, kl_vals, _, _ = self.series[1]
+        a = kl_ax.axes
+        level = DashedLine(a.c2p(-0.5, kl_vals[0]), a.c2p(self.L - 0.5, kl_vals[0]),
+                           dash_length=0.08, stroke_color=T.TEXT, stroke_width=1.5,
+                           stroke_opacity=0.7)
+        bands = []
+        for ax, _, vals, _, _ in self.series:
+            lo, hi = ax.axes.c2p(start - 0.5, 0), ax.axes.c2p(self.L - 0.5, max(vals) * 1.15)
+            band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
+                             fill_color=T.TEXT, fill_opacity=0.08)
+            bands.append(band.move_to((lo + hi) / 2))
+        return level, bands

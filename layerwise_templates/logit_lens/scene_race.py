@@ -36,9 +36,10 @@ def state_ruler(layers, width: float):
     return ruler
 
 
-# tokens whose display would look like another's: the no-break space is drawn "␣" like the
-# space, so at X^(1) two rows read "␣"; it gets its own name
-SAME_LOOKING = {"\xa0": "nbsp"}
+# tokens whose display would look like another's, or be a speck at 480p: the no-break space
+# is drawn "␣" like the space (at X^(1) two rows would read "␣"), and the full stop and comma
+# are a dot each; they get their names (the voice says "a full stop", "a comma")
+SAME_LOOKING = {"\xa0": "nbsp", ".": "full stop", ",": "comma"}
 
 
 class LensRace(LayerRace):
@@ -47,6 +48,12 @@ class LensRace(LayerRace):
     def entries(self, l: int) -> list:
         return [(k, SAME_LOOKING.get(str(e.text), name), p, c)
                 for (k, name, p, c), e in zip(super().entries(l), self.layers[l].top)]
+
+    def enter(self, l: int = 0) -> list:
+        """The kit's first state, its ruler cursor white (yellow is Paris's alone)."""
+        anims = super().enter(l)
+        self.extra[2].set_color(T.TEXT)
+        return anims
 
     def header(self) -> VGroup:
         return inline(txt("its top", T.LABEL_SIZE, T.MUTED),
@@ -65,7 +72,7 @@ class LensRace(LayerRace):
             self.chart.tracks[0], UP)
 
     def counter(self, l: int):
-        return x_label(self.layers[l].state, T.MATH_SIZE, T.HIGHLIGHT).next_to(
+        return x_label(self.layers[l].state, T.MATH_SIZE, T.TEXT).next_to(
             self.counter_name, DOWN, buff=0.15)
 
     def panel(self, prompt: VGroup) -> VGroup:
@@ -113,10 +120,10 @@ class LensRace(LayerRace):
                 anims.append(FadeOut(row, shift=DOWN * (row.get_center()[1] - floor)))
         old_row, new_row = answer, extra[0]
         if len(old_row) == 2 and len(new_row) == 2:      # outside the chart, before and after
-            anims += swap(old_row[0], new_row[0]) + fade_swap(old_row[1], new_row[1])
+            anims += swap(old_row[0], new_row[0]) + roll(old_row[1], new_row[1])
         else:
-            anims += fade_swap(old_row, new_row)
-        scene.play(*anims, *fade_swap(counter, extra[1]),
+            anims += roll(old_row, new_row)
+        scene.play(*anims, *roll(counter, extra[1]),
                    dot.animate.move_to(self.ruler.dots[l]), run_time=run_time)
         scene.remove(old_row, counter)
         for r in self.rows.values():
@@ -137,6 +144,14 @@ def fade_swap(old, new) -> list:
     """`old` fades out in the first third of the step, `new` in over the last third, each in
     its own place: nothing morphs, and between them neither is drawn."""
     return [FadeOut(old, rate_func=_out), FadeIn(new, rate_func=_in)]
+
+
+def roll(old, new) -> list:
+    """A label that must stay in view (the state read, Paris's rank): the old one rolls up
+    and out over the first half of the step, the new one up and in over the second half, so
+    one of them is drawn at every frame but the middle one, and they never overlap."""
+    return [FadeOut(old, shift=0.2 * UP, rate_func=lambda t: min(1.0, 2.0 * t)),
+            FadeIn(new, shift=0.2 * UP, rate_func=lambda t: max(0.0, 2.0 * t - 1.0))]
 
 
 def swap(old, new) -> list:
