@@ -146,6 +146,12 @@ class PerHeadScene(StoryboardScene):
         """Typst math of a per-head quantity: Q^((0,2)) (layer 0, head 2)."""
         return f"{base}^(({self.layer},{self.hid()}))"
 
+    def sum_decimals(self) -> int:
+        """Decimals of X and Δ_attn wherever they are drawn: the add beat's (3 at least, so
+        the shown X + Δ_attn adds up from the shown numbers), one precision in the video."""
+        j = self.lay()[0]["join"]
+        return max(3, j["decimals"]["x"], j["decimals"]["delta"], j["decimals"]["mid"])
+
     def slots(self) -> list:
         return self.data["slots"]
 
@@ -242,7 +248,8 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         word = d["focus"]["token"]
         x = T.X_l(self.layer) if d["reads_x"] else f"\"LN\"({T.X_l(self.layer)})"
-        col = self.column(lay["x"], p.x.path, lay["x_decimals"], T.X, summary=True,
+        col = self.column(lay["x"], p.x.path, max(lay["x_decimals"], self.sum_decimals()),
+                          T.X, summary=True,
                           length=d["shape"]["d_model"])
         col.at(LEFT_X, 1.0)
         label = inline(math(x, F, T.X), txt(f"of '{word}'", S, T.MUTED))
@@ -336,7 +343,7 @@ class PerHeadScene(StoryboardScene):
         qlabel.next_to(q, UP, buff=0.15).align_to(q, LEFT)
         note = txt(f"(0,{i}): layer {self.layer}, head {i}", S, T.MUTED)
         note.next_to(wsize, DOWN, buff=0.35).align_to(times, LEFT)
-        xcopy = x.col.nums.copy()
+        xcopy = []                      # taken when it flies: X has moved by then
         first = []
         if card is not None:
             # the legend and the other heads leave first; the followed head is ringed, moves
@@ -354,7 +361,7 @@ class PerHeadScene(StoryboardScene):
                                                - card.bars[0].get_center()
                                                + (card.bars[0].get_center()
                                                   - held.get_center()) * (1 - grow)),
-                x.animate.move_to([LEFT_X + 0.4, 0.55, 0]), run_time=t)))
+                x.animate.move_to([LEFT_X + 0.3, 0.55, 0]), run_time=t)))
             first.append((2, lambda t: (self.play(
                 ReplacementTransform(card.bars[0], block),
                 FadeOutPlace(VGroup(card[0], card[1], card.bars[1:], ring)),
@@ -363,17 +370,18 @@ class PerHeadScene(StoryboardScene):
                 self.gone(card, ring))))
         else:
             first += [(2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
-                                              x.animate.move_to([LEFT_X + 0.4, 0.55, 0]),
+                                              x.animate.move_to([LEFT_X + 0.3, 0.55, 0]),
                                               run_time=t)),
                       (2, lambda t: self.play(FadeInPlace(times), Create(block), FadeInPlace(b),
                                               FadeInPlace(wname), FadeInPlace(wsize),
                                               FadeInPlace(note), run_time=t))]
         self.by_cue([(0, first), (1, [
-            (2, lambda t: self.play(xcopy.animate.move_to(block).scale(0.5).set_opacity(0),
+            (2, lambda t: self.play(xcopy.append(x.col.nums.copy()) or xcopy[0].animate
+                                    .move_to(block).scale(0.5).set_opacity(0),
                                     Indicate(block, color=T.Q, scale_factor=1.08),
                                     run_time=t)),
             # the copy of X was absorbed by the block (a transform from it would leave a speck)
-            (2, lambda t: (self.remove(xcopy),
+            (2, lambda t: (self.remove(*xcopy),
                            self.play(FadeInPlace(eq), GrowFromEdge(q, LEFT),
                                      FadeInPlace(qlabel), run_time=t))),
             (1, lambda t: self.emphasize(q.summary, color=T.Q, run_time=t))])])
@@ -415,12 +423,15 @@ class PerHeadScene(StoryboardScene):
         xs = {j: math(T.X_l(self.layer), F, T.X).move_to([self.xs(j), COL_TOP - 0.25, 0])
               for j, t in enumerate(self.slots()) if t is not None}
         product = self.shown.pop("product")
-        wq = product[1]
+        wq, wqname = product[1], product[2]
         wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3)
+        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname)
         self.by_cue([(2, [
             (2, lambda t: self.play(*[FadeOutPlace(m) for m in old],
-                                    FadeOutPlace(VGroup(*[m for m in product if m is not wq])),
+                                    FadeOutPlace(VGroup(*[m for m in product
+                                                          if m is not wq and m is not wqname])),
                                     ReplacementTransform(wq, wk),
+                                    ReplacementTransform(wqname, wkname),
                                     Transform(q, target_q), Transform(qlabel, target_l),
                                     run_time=t)),
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
@@ -437,7 +448,8 @@ class PerHeadScene(StoryboardScene):
                 FadeIn(k, target_position=wk.get_center(), scale=0.3)
                 if isinstance(k, VectorColumn) else FadeInPlace(k)
                 for k in keys], lag_ratio=0.12), run_time=t)),
-            (1, lambda t: (self.play(FadeOutPlace(wk), run_time=t), self.gone(wk)))])])
+            (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname)), run_time=t),
+                           self.gone(wk, wkname)))])])
         self.gone(*old)
         for m in old:
             self.st.on.remove(m)
@@ -764,17 +776,17 @@ class PerHeadScene(StoryboardScene):
         top_label.next_to(names, UP, buff=0.1).align_to([x0, 0, 0], LEFT)
         joined_w = 0.5 * n
         joined = VGroup(*[s.copy().stretch_to_fit_width(0.5) for s in strips])
-        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 1.15, 0])
+        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 0.85, 0])
         jl = txt(f"joined: {d['shape']['d_joined']} numbers", S, T.TEXT)
         jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
         # W_O as a box the joined row travels into; Δ_attn comes out of it
-        wo_box = Rectangle(width=1.2, height=1.2, stroke_color=T.TEXT, stroke_width=2,
+        wo_box = Rectangle(width=1.2, height=0.9, stroke_color=T.TEXT, stroke_width=2,
                            fill_color=T.MUTED, fill_opacity=0.25)
-        wo_box.move_to([x0 + joined_w + 1.1, 1.15, 0])
+        wo_box.move_to([x0 + joined_w + 1.1, joined.get_y(), 0])
         wo_sym = math(f"W_O^(({self.layer}))", F).next_to(wo_box, UP, buff=0.1)
         wo_size = txt(f"{d['shape']['d_joined']} × {dm}, then + bias", S, T.TEXT)
         wo_size.next_to(wo_box, DOWN, buff=0.12)
-        delta = self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
+        delta = self.column(j["delta"], jp.delta.path, self.sum_decimals(), T.ATTN,
                             summary=True, length=dm)
         delta.next_to(wo_box, RIGHT, buff=0.8).align_to(joined, UP).shift(DOWN * 0.05)
         out_arrow = Arrow(wo_box.get_right(), delta.get_left(), buff=0.1, color=T.ATTN,
@@ -827,18 +839,19 @@ class PerHeadScene(StoryboardScene):
                   f"'{j['key_token']}'", S, MARK)
         # the pieces' lengths add up to more than the update's: they partly cancel
         pd = j["decimals"]["piece_norms"]
-        cancel = inline(txt("sum of the lengths", S, T.TEXT),
+        cancel = inline(txt(f"the {n} pieces' lengths added:", S, T.TEXT),
                         Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN),
-                        txt("(bias", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
-                        txt(") >", S, T.TEXT),
+                        txt(">", S, T.TEXT),
                         math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
+                        txt("(bias alone:", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
+                        txt(")", S, T.TEXT))
         cancel.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
         onl.next_to(cancel, DOWN, buff=0.12).align_to(plabel, LEFT)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update Δ_attn", S, T.ATTN), buff=0.2)
-        legend.next_to(jl, DOWN, buff=0.3).align_to([x0, 0, 0], LEFT)
+        legend.move_to([0, -1.0, 0]).align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
         h0, hp0 = self.head()
@@ -946,7 +959,7 @@ class PerHeadScene(StoryboardScene):
                               (1, lambda t: self.emphasize(delta, color=T.ATTN,
                                                            run_time=t))]),
                          (3, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
-                              (1, lambda t: self.emphasize(cancel[1], cancel[-1],
+                              (1, lambda t: self.emphasize(cancel[1], cancel[4],
                                                            run_time=t))]),
                          (4, [(2, lambda t: self.play(LaggedStart(*[
                              Create(b) for b in boxes], lag_ratio=0.3), *[
@@ -1029,7 +1042,7 @@ class PerHeadScene(StoryboardScene):
         sname = txt("skip path", S, T.X).next_to(skip[1], UP, buff=0.08)
         # 3 decimals: the shown sum adds up from the shown numbers (2 decimals rounded
         # -0.457 + -0.448 to -0.46 + -0.45 = -0.90)
-        dec = max(3, j["decimals"]["x"], j["decimals"]["delta"], j["decimals"]["mid"])
+        dec = self.sum_decimals()
         cols = [self.column(j["x"], jp.x.path, dec, T.X, length=dm),
                 self.column(j["delta"], jp.delta.path, dec, T.ATTN, length=dm),
                 self.column(j["mid"], jp.mid.path, dec, T.TEXT, length=dm)]
@@ -1061,10 +1074,9 @@ class PerHeadScene(StoryboardScene):
                  (2, lambda t: self.play(FadeInPlace(sums[3]),
                                          ReplacementTransform(VGroup(cols[0].copy(),
                                                                      cols[1].copy()), cols[2]),
-                                         FadeInPlace(note), run_time=t))]),
-            (2, [(1, lambda t: self.emphasize(cols[2], run_time=t)),
-                 (1, lambda t: self.point_at(cols[1], run_time=t))]),
-            (3, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
+                                         FadeInPlace(note), run_time=t)),
+                 (1, lambda t: self.emphasize(cols[2], run_time=t))]),
+            (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
                  (1, lambda t: self.emphasize(ln, run_time=t))])])
         self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
                   ln, a4)
