@@ -788,9 +788,11 @@ class PerHeadScene(StoryboardScene):
         wo_size.next_to(wo_box, DOWN, buff=0.12)
         delta = self.column(j["delta"], jp.delta.path, self.sum_decimals(), T.ATTN,
                             summary=True, length=dm)
-        delta.next_to(wo_box, RIGHT, buff=0.8).align_to(joined, UP).shift(DOWN * 0.05)
-        out_arrow = Arrow(wo_box.get_right(), delta.get_left(), buff=0.1, color=T.ATTN,
-                          stroke_width=3, max_tip_length_to_length_ratio=0.3)
+        delta.next_to(wo_box, RIGHT, buff=1.1).align_to(joined, UP).shift(DOWN * 0.05)
+        # level with the box's middle, above its size label
+        out_arrow = Arrow(wo_box.get_right(), [delta.get_left()[0], wo_box.get_y(), 0],
+                          buff=0.1, color=T.ATTN, stroke_width=3,
+                          max_tip_length_to_length_ratio=0.3)
         wo = VGroup(wo_box, wo_sym, wo_size, out_arrow)
         dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
