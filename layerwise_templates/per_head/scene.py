@@ -146,12 +146,6 @@ class PerHeadScene(StoryboardScene):
         """Typst math of a per-head quantity: Q^((0,2)) (layer 0, head 2)."""
         return f"{base}^(({self.layer},{self.hid()}))"
 
-    def sum_decimals(self) -> int:
-        """Decimals of X and Δ_attn wherever they are drawn: the add beat's (3 at least, so
-        the shown X + Δ_attn adds up from the shown numbers), one precision in the video."""
-        j = self.lay()[0]["join"]
-        return max(3, j["decimals"]["x"], j["decimals"]["delta"], j["decimals"]["mid"])
-
     def slots(self) -> list:
         return self.data["slots"]
 
@@ -248,7 +242,7 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         word = d["focus"]["token"]
         x = T.X_l(self.layer) if d["reads_x"] else f"\"LN\"({T.X_l(self.layer)})"
-        col = self.column(lay["x"], p.x.path, max(lay["x_decimals"], self.sum_decimals()),
+        col = self.column(lay["x"], p.x.path, lay["x_decimals"],
                           T.X, summary=True,
                           length=d["shape"]["d_model"])
         col.at(LEFT_X, 1.0)
@@ -786,7 +780,7 @@ class PerHeadScene(StoryboardScene):
         wo_sym = math(f"W_O^(({self.layer}))", F).next_to(wo_box, UP, buff=0.1)
         wo_size = txt(f"{d['shape']['d_joined']} × {dm}, then + bias", S, T.TEXT)
         wo_size.next_to(wo_box, DOWN, buff=0.12)
-        delta = self.column(j["delta"], jp.delta.path, self.sum_decimals(), T.ATTN,
+        delta = self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
                             summary=True, length=dm)
         delta.next_to(wo_box, RIGHT, buff=1.1).align_to(joined, UP).shift(DOWN * 0.05)
         # level with the box's middle, above its size label
@@ -1042,9 +1036,7 @@ class PerHeadScene(StoryboardScene):
                       Arrow([2.2, y + 0.95, 0], plus.get_top(), buff=0, color=T.X,
                             stroke_width=3, max_tip_length_to_length_ratio=0.35))
         sname = txt("skip path", S, T.X).next_to(skip[1], UP, buff=0.08)
-        # 3 decimals: the shown sum adds up from the shown numbers (2 decimals rounded
-        # -0.457 + -0.448 to -0.46 + -0.45 = -0.90)
-        dec = self.sum_decimals()
+        dec = j["decimals"]["mid"]      # the plan's one precision for X, Δ_attn, their sum
         cols = [self.column(j["x"], jp.x.path, dec, T.X, length=dm),
                 self.column(j["delta"], jp.delta.path, dec, T.ATTN, length=dm),
                 self.column(j["mid"], jp.mid.path, dec, T.TEXT, length=dm)]
