@@ -70,6 +70,12 @@ def test_per_head_join_is_the_attention_update(shipped):
     assert j["mid"] == pytest.approx((x + delta)[:3].tolist(), abs=1e-9)
     assert j["mid"] == pytest.approx(
         np.asarray(t["blocks.0.hook_resid_mid"], np.float64)[f, :3].tolist(), abs=1e-5)
+    # one precision for X, Δ_attn and X + Δ_attn wherever they are shown (the review: 0.55 at
+    # the start, 0.554 in the sum), and the shown sum adds up from the shown terms
+    dec = j["decimals"]
+    assert dec["x"] == dec["delta"] == dec["mid"] == d["layers"][0]["x_decimals"] >= 3
+    assert all(round(round(a, dec["x"]) + round(b, dec["x"]) - round(c, dec["x"]), 9) == 0
+               for a, b, c in zip(j["x"], j["delta"], j["mid"]))
 
 
 def test_per_head_window_and_a_word_of_several_tokens(tmp_path):

@@ -100,8 +100,8 @@ def build(c: Context) -> Draft:
              f"Now the query meets every key: multiply them entry by entry and add up all "
              f"{{data.shape.d_head}} products. The key of {tok} gives the largest, "
              f"{{{p}.top.dot:.1f}}. Each dot product is then divided by the square root of "
-             f"{{data.shape.d_head}}, {{data.scale:.2f}}: these are the model's attention "
-             f"scores.", head=h, expect=top_claim),
+             f"{{data.shape.d_head}}, {{data.scale:.2f}}, which keeps scores on one scale "
+             f"whatever a head's size: these are the model's attention scores.", head=h, expect=top_claim),
         Beat("softmax", ["exp", "softmax"],
              "Softmax turns the scores into weights that add up to 1.",
              f"Softmax turns the scores into weights: it takes the exponential of each and "

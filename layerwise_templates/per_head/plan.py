@@ -72,6 +72,7 @@ SHOW = 3                # entries written of each vector (then a ⋮ and its len
 DECIMALS = 2            # vector entries, scaled scores, weights
 DOT_DECIMALS = 1        # dot products (tens to over a hundred before the scaling)
 W_DECIMALS = 3          # attention weights (0.999 is not 1.00)
+SUM_DECIMALS = 3        # X, Δ_attn and X + Δ_attn: the shown sum adds up from the shown terms
 EXP_DECIMALS = 4        # exp(score - max): 1, 0.0011, 0.0001
 WIDTH = 9               # tokens written side by side (a window around the focus beyond that)
 PREV_DECIMALS = 4       # previous-token scores (0.9997 is not 1.00), the same in every cell
@@ -178,6 +179,11 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
     out["plane"] = {"pieces": xy[:-1], "bias": xy[-1]}
     out["decimals"] = {g: shown_decimals(out[g], DECIMALS, f"{where}.{g}")
                        for g in ("z", "piece_norms", "delta", "x", "mid")}
+    # X, Δ_attn and their sum in one precision, wherever the video shows them: 3 decimals at
+    # least, so the shown sum adds up from the shown numbers (at 2, -0.457 + -0.448 shows as
+    # -0.46 + -0.45 = -0.90)
+    sd = shown_decimals([out["x"], out["delta"], out["mid"]], SUM_DECIMALS, f"{where}.mid")
+    out["decimals"].update(x=sd, delta=sd, mid=sd)
     out["decimals"].update(on_key=kd, delta_norm=nd,
                            piece_sum=shown_decimals([out["piece_sum"]], 1, f"{where}.piece_sum"))
     return out
@@ -211,7 +217,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             r["prev"] = float(prev[r["head"]])
             r["prev_text"] = f"{prev[r['head']]:.{pd}f}"
         out.append({
-            "layer": l, "x": x, "x_decimals": shown_decimals(x, DECIMALS, f"{where}.x"),
+            "layer": l, "x": x, "x_decimals": shown_decimals(x, jn["decimals"]["x"], f"{where}.x"),
             "w_cos": w_cos,
             "w_cos_max": max(c["max_abs"] for c in w_cos.values()),
             "qkv_bias": any(bool(np.any(np.asarray(W[f"blocks.{l}.attn.b_{X}"]) != 0))

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, GrowFromEdge, Indicate,
-                   LaggedStart, Line, Mobject, Rectangle, ReplacementTransform,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, GrowFromEdge,
+                   Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle, ReplacementTransform,
                    SurroundingRectangle, Transform, VGroup, Write)
 
 from scenes import theme as T
@@ -57,6 +57,18 @@ Y_DOT, Y_SCORE, Y_EXP = 0.6, 0.05, -0.5     # rows of dot products, scores, exps
 BASE, BAR_H, BAR_W = -2.3, 1.05, 0.6        # weight bars: baseline, height of weight 1, width
 LEFT_X, LABEL_X = -6.0, -3.55       # query / output columns; right edge of the row labels
 EDGE_X = -6.75                      # the frame's left margin
+# one meaning per colour: purple (T.ATTN) is the update Δ_attn only; attention weights get a
+# green of their own; a pointer, a ring or a box that says "this one" is neutral white, not
+# Q's yellow
+WEIGHT = ManimColor("#9CCC65")      # attention weights (bars, numbers, matrix cells)
+MARK = T.TEXT                       # highlights: rings, boxes, pointers, the followed token
+
+
+def underline(m: Mobject) -> Mobject:
+    """The followed token's label, underlined (a highlight in no quantity's colour)."""
+    m.add(Line(m.get_corner(DOWN + LEFT) + DOWN * 0.07, m.get_corner(DOWN + RIGHT) + DOWN * 0.07,
+               color=MARK, stroke_width=2))
+    return m
 
 
 def stagger(labels, width: float, rise: float = 0.28) -> None:
@@ -95,6 +107,12 @@ class PerHeadScene(StoryboardScene):
     def setup(self) -> None:
         super().setup()
         self.st = Stage()
+
+    def emphasize(self, *ms, color=MARK, **kw) -> None:
+        super().emphasize(*ms, color=color, **kw)
+
+    def point_at(self, m, color=MARK, run_time=None) -> None:
+        super().point_at(m, color=color, run_time=run_time)
 
     # --- data -------------------------------------------------------------------------------
     @property
@@ -192,7 +210,7 @@ class PerHeadScene(StoryboardScene):
         f = d["focus"]["pos"]
         switch = txt(f"MiniLM: a BERT encoder, {d['n_layers']} layers", T.TYPE.body, T.TEXT)
         toks = on_baseline([txt("…" if p is None else d["tokens"][p], S,
-                                T.HIGHLIGHT if p == f else T.MUTED if p is None else T.TEXT)
+                                MARK if p == f else T.MUTED if p is None else T.TEXT)
                             .move_to([self.xs(j), 0, 0]) for j, p in enumerate(self.slots())],
                            Y_TOK - 0.07)
         notes = [txt("[CLS], [SEP]: start and end tokens the model adds", S, T.MUTED)]
@@ -202,8 +220,9 @@ class PerHeadScene(StoryboardScene):
         if d["focus"]["n_parts"] > 1:
             notes.append(txt(f"'{d['focus']['word']}' is {d['focus']['n_parts']} tokens ("
                              + " ".join(d["focus"]["parts"]) + f"): we follow the last, "
-                             f"{d['focus']['token']}", S, T.HIGHLIGHT))
+                             f"{d['focus']['token']}", S, MARK))
         note = VGroup(*notes).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        underline(toks[self.slots().index(f)])
         stagger(toks, PITCH - 0.1)
         big = toks.copy().scale(1.2).move_to([0, 1.3, 0])
         note.next_to(big, DOWN, buff=0.6).set_x(0)
@@ -215,7 +234,7 @@ class PerHeadScene(StoryboardScene):
             (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5)))]),
             (1, [(3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big],
                                                      lag_ratio=0.15), run_time=t)),
-                 (2, lambda t: self.play(FadeInPlace(note), *([Indicate(e, color=T.HIGHLIGHT)
+                 (2, lambda t: self.play(FadeInPlace(note), *([Indicate(e, color=MARK)
                                                                for e in ends]), run_time=t))])])
         self.set_slot("tokens_note", note)
 
@@ -223,7 +242,8 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         word = d["focus"]["token"]
         x = T.X_l(self.layer) if d["reads_x"] else f"\"LN\"({T.X_l(self.layer)})"
-        col = self.column(lay["x"], p.x.path, lay["x_decimals"], T.X, summary=True,
+        col = self.column(lay["x"], p.x.path, lay["x_decimals"],
+                          T.X, summary=True,
                           length=d["shape"]["d_model"])
         col.at(LEFT_X, 1.0)
         label = inline(math(x, F, T.X), txt(f"of '{word}'", S, T.MUTED))
@@ -248,7 +268,7 @@ class PerHeadScene(StoryboardScene):
         d = self.data
         n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
         cards = VGroup(*[HeadCard(h) for h in range(n)])
-        cards.arrange_in_grid(rows=2, buff=(0.3, 0.3)).move_to([1.3, 0.8, 0])
+        cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.3, 0.95, 0])
         names = inline(*[math(f"W_{X}^(({self.layer},h))", F, T.QUANTITY[X.lower()])
                          for X in "QKV"], buff=0.25)
         legend = VGroup(inline(txt("head h:", S, T.MUTED), names),
@@ -259,10 +279,10 @@ class PerHeadScene(StoryboardScene):
                           math(f"W_{which}", F, T.QUANTITY[which.lower()]),
                           txt(f"({dm * dh} numbers) flattened to lists", S, T.TEXT)),
                    inline(txt("cosine", S, T.TEXT),
-                          Num(lp.w_cos_max, None, 2, S, T.HIGHLIGHT),
+                          Num(lp.w_cos_max, None, 2, S, MARK),
                           txt("(1 = same direction, 0 = unrelated)", S, T.MUTED)))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        legend.next_to(cards, DOWN, buff=0.2).align_to(cards, LEFT)
+        legend.next_to(cards, DOWN, buff=0.15).align_to(cards, LEFT)
         if self.st.tokens is not None:
             self.play(FadeOutPlace(self.st.tokens), run_time=self.quick())
             self.gone(self.st.tokens)
@@ -317,33 +337,45 @@ class PerHeadScene(StoryboardScene):
         qlabel.next_to(q, UP, buff=0.15).align_to(q, LEFT)
         note = txt(f"(0,{i}): layer {self.layer}, head {i}", S, T.MUTED)
         note.next_to(wsize, DOWN, buff=0.35).align_to(times, LEFT)
-        xcopy = x.col.nums.copy()
+        xcopy = []                      # taken when it flies: X has moved by then
         first = []
         if card is not None:
-            # the head leaves the grid: its W_Q bar grows into the W_Q block
-            first.append((1, lambda t: self.emphasize(card, run_time=t)))
+            # the legend and the other heads leave first; the followed head is ringed, moves
+            # and grows to where its W_Q will be, and its W_Q bar grows into the W_Q block
+            ring = SurroundingRectangle(card, color=MARK, buff=0.05, stroke_width=3)
             others = [m for m in leaving if m is not self.st.cards] + \
                 [c for c in self.st.cards if c is not card]
+            held = VGroup(card, ring)
+            grow = block.height / card.bars[0].height
             first.append((2, lambda t: self.play(
-                *[FadeOutPlace(m) for m in others],
-                x.animate.move_to([LEFT_X + 0.4, 0.55, 0]), run_time=t)))
+                *[FadeOutPlace(m) for m in others], Create(ring),
+                card[1].animate.set_color(MARK), run_time=t)))
             first.append((2, lambda t: self.play(
-                ReplacementTransform(card.bars[0].copy(), block), FadeOutPlace(card),
+                held.animate.scale(grow).shift(block.get_center()
+                                               - card.bars[0].get_center()
+                                               + (card.bars[0].get_center()
+                                                  - held.get_center()) * (1 - grow)),
+                x.animate.move_to([LEFT_X + 0.3, 0.55, 0]), run_time=t)))
+            first.append((2, lambda t: (self.play(
+                ReplacementTransform(card.bars[0], block),
+                FadeOutPlace(VGroup(card[0], card[1], card.bars[1:], ring)),
                 FadeInPlace(times), FadeInPlace(wname), FadeInPlace(b),
-                FadeInPlace(wsize), FadeInPlace(note), run_time=t)))
+                FadeInPlace(wsize), FadeInPlace(note), run_time=t),
+                self.gone(card, ring))))
         else:
             first += [(2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
-                                              x.animate.move_to([LEFT_X + 0.4, 0.55, 0]),
+                                              x.animate.move_to([LEFT_X + 0.3, 0.55, 0]),
                                               run_time=t)),
                       (2, lambda t: self.play(FadeInPlace(times), Create(block), FadeInPlace(b),
                                               FadeInPlace(wname), FadeInPlace(wsize),
                                               FadeInPlace(note), run_time=t))]
         self.by_cue([(0, first), (1, [
-            (2, lambda t: self.play(xcopy.animate.move_to(block).scale(0.5).set_opacity(0),
+            (2, lambda t: self.play(xcopy.append(x.col.nums.copy()) or xcopy[0].animate
+                                    .move_to(block).scale(0.5).set_opacity(0),
                                     Indicate(block, color=T.Q, scale_factor=1.08),
                                     run_time=t)),
             # the copy of X was absorbed by the block (a transform from it would leave a speck)
-            (2, lambda t: (self.remove(xcopy),
+            (2, lambda t: (self.remove(*xcopy),
                            self.play(FadeInPlace(eq), GrowFromEdge(q, LEFT),
                                      FadeInPlace(qlabel), run_time=t))),
             (1, lambda t: self.emphasize(q.summary, color=T.Q, run_time=t))])])
@@ -360,9 +392,10 @@ class PerHeadScene(StoryboardScene):
         f = d["focus"]["pos"]
         q, qlabel = self.st.q, self.st.qlabel
         toks = on_baseline([txt("…" if t is None else d["tokens"][t], S,
-                                T.HIGHLIGHT if t == f else T.MUTED if t is None else T.TEXT)
+                                MARK if t == f else T.MUTED if t is None else T.TEXT)
                             .move_to([self.xs(j), 0, 0]) for j, t in enumerate(self.slots())],
                            Y_TOK - 0.07)
+        underline(toks[self.slots().index(f)])
         stagger(toks, PITCH - 0.1)
         keys = VGroup(*[(txt("…", S, T.MUTED) if t is None else
                          self.column(h["k"][t], p.k[t].path, h["decimals"]["k"], T.K))
@@ -376,7 +409,6 @@ class PerHeadScene(StoryboardScene):
         target_q.align_to([EDGE_X + 0.05, 0, 0], LEFT)
         target_l = qlabel.copy().next_to(target_q, UP, buff=0.1).align_to(target_q, LEFT)
         old = [m for m in (self.st.x, self.st.tokens) if m is not None]
-        fk = self.slots().index(f)
         how = inline(txt("each token's key:", S, T.TEXT), math(T.X_l(self.layer), F, T.X),
                      txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_K"), F, T.K),
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
@@ -385,25 +417,33 @@ class PerHeadScene(StoryboardScene):
         xs = {j: math(T.X_l(self.layer), F, T.X).move_to([self.xs(j), COL_TOP - 0.25, 0])
               for j, t in enumerate(self.slots()) if t is not None}
         product = self.shown.pop("product")
-        wq = product[1]
+        wq, wqname = product[1], product[2]
         wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3)
+        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname)
         self.by_cue([(2, [
             (2, lambda t: self.play(*[FadeOutPlace(m) for m in old],
-                                    FadeOutPlace(VGroup(*[m for m in product if m is not wq])),
+                                    FadeOutPlace(VGroup(*[m for m in product
+                                                          if m is not wq and m is not wqname])),
                                     ReplacementTransform(wq, wk),
+                                    ReplacementTransform(wqname, wkname),
                                     Transform(q, target_q), Transform(qlabel, target_l),
                                     run_time=t)),
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
-                                                lag_ratio=0.1), FadeOutPlace(wk),
-                                    FadeInPlace(how), run_time=t)),
-            # each token's X (under it) becomes its key
+                                                lag_ratio=0.1), FadeInPlace(how), run_time=t)),
+            # each token's X (under it) travels into W_K; its key comes out and goes back
+            # under the token (moves, no cross-fade)
             (1, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in xs.values()],
                                                 lag_ratio=0.1), run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(klabel), ReplacementTransform(xs[fk], keys[fk]),
-                                    run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[
-                ReplacementTransform(xs[j], k) if j in xs else FadeInPlace(k)
-                for j, k in enumerate(keys) if j != fk], lag_ratio=0.12), run_time=t))])])
+            (2, lambda t: (self.play(LaggedStart(*[
+                m.animate.move_to(wk).scale(0.4).set_opacity(0) for m in xs.values()],
+                lag_ratio=0.08), Indicate(wk, color=T.K, scale_factor=1.08), run_time=t),
+                self.gone(*xs.values()))),
+            (3, lambda t: self.play(FadeInPlace(klabel), LaggedStart(*[
+                FadeIn(k, target_position=wk.get_center(), scale=0.3)
+                if isinstance(k, VectorColumn) else FadeInPlace(k)
+                for k in keys], lag_ratio=0.12), run_time=t)),
+            (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname)), run_time=t),
+                           self.gone(wk, wkname)))])])
         self.gone(*old)
         for m in old:
             self.st.on.remove(m)
@@ -436,7 +476,7 @@ class PerHeadScene(StoryboardScene):
         steps += [(1, lambda t, j=j: meet([j], t)) for j in cols[1:]]
         groups = [(0, steps)]
         if top is not None:
-            groups.append((1, [(1, lambda t: point_at(self, dots[top], run_time=t,
+            groups.append((1, [(1, lambda t: point_at(self, dots[top], MARK, run_time=t,
                                                       direction=DOWN)),
                                (1, lambda t: self.emphasize(dots[top], run_time=t))]))
         self.by_cue(groups)
@@ -506,15 +546,15 @@ class PerHeadScene(StoryboardScene):
         top, second = (self.slots().index(h[k]["pos"]) if h[k]["pos"] in self.slots() else None
                        for k in ("top", "second"))
         bars = VGroup(*[Rectangle(width=BAR_W, height=max(0.01, BAR_H * h["weights"][t]),
-                                  stroke_width=0).set_fill(T.ATTN, 0.9)
+                                  stroke_width=0).set_fill(WEIGHT, 0.9)
                         .move_to([self.xs(j), BASE, 0], aligned_edge=DOWN)
                         for j, t in enumerate(self.slots()) if t is not None])
         n = len(self.slots())
         axis = Line([self.xs(0) - 0.5, BASE, 0], [self.xs(n - 1) + 0.5, BASE, 0],
                     color=T.MUTED, stroke_width=2)
         weights = self.row(p.weights, h["decimals"]["weights"],
-                           BASE - 0.27, T.ATTN)
-        label = self.label_at(txt("÷ sum: attention weights", S, T.ATTN), BASE - 0.27)
+                           BASE - 0.27, WEIGHT)
+        label = self.label_at(txt("÷ sum: attention weights", S, WEIGHT), BASE - 0.27)
         total = self.shown.pop("exp_sum")
         steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.5, 0]),
                                          Create(axis), run_time=t)),
@@ -561,7 +601,7 @@ class PerHeadScene(StoryboardScene):
         sum_parts = []
         for n, t in enumerate(ts):
             sum_parts += ([txt("+", S)] if n else []) + [
-                Num(p.weights[t], None, h["decimals"]["weights"], S, T.ATTN),
+                Num(p.weights[t], None, h["decimals"]["weights"], S, WEIGHT),
                 txt(f"× value of '{d['tokens'][t]}'", S, T.V)]
         formula = inline(*sum_parts, txt("+ … =", S),
                          txt(f"head {self.hid()}'s output", S, T.V))
@@ -602,17 +642,17 @@ class PerHeadScene(StoryboardScene):
         i, f = self.hid(), d["focus"]["pos"]
         w = d["window"]
         m = AttentionMatrix(self.window_pattern(lay["patterns"][i]), [d["tokens"][t] for t in w],
-                            0.78, 0.5)
+                            0.78, 0.5, color=WEIGHT)
         stagger(m.col_labels, 0.76)
         m.move_to([0, -0.05, 0]).align_to([EDGE_X, 0, 0], LEFT)
-        ring = SurroundingRectangle(m.rows[w.index(f)], color=T.HIGHLIGHT, buff=0.03,
+        ring = SurroundingRectangle(m.rows[w.index(f)], color=MARK, buff=0.03,
                                     stroke_width=2.5).set_z_index(1)
         lines = VGroup(txt(f"head {i} of layer {self.layer}: its whole matrix", S),
                        txt("row: a token asking (its query)", S, T.MUTED),
                        txt("column: a token looked at (its key)", S, T.MUTED),
                        txt("every row adds up to 1", S, T.MUTED),
                        inline(txt("attention weight", S, T.MUTED),
-                              RampKey(txt("0", S, T.MUTED), txt("1", S, T.MUTED), T.ATTN, 1.2,
+                              RampKey(txt("0", S, T.MUTED), txt("1", S, T.MUTED), WEIGHT, 1.2,
                                       0.16)))
         if d["windowed"]:
             lines.add(txt(f"{len(w)} of {d['n_tokens']} tokens shown", S, T.MUTED))
@@ -652,15 +692,15 @@ class PerHeadScene(StoryboardScene):
         w = d["window"]
         pairs = [(a, b) for a, b in enumerate(w) if a > 0 and w[a - 1] == b - 1]
         cells = VGroup(*[self.st.matrix.cell(a, a - 1) for a, _ in pairs])
-        rings = VGroup(*[SurroundingRectangle(c, color=T.HIGHLIGHT, buff=0, stroke_width=2.5)
+        rings = VGroup(*[SurroundingRectangle(c, color=MARK, buff=0, stroke_width=2.5)
                          for c in cells])
-        claim = VGroup(txt("each token that has one →", S, T.HIGHLIGHT),
-                       txt("the token just before it:", S, T.HIGHLIGHT),
-                       inline(txt("mean over", S, T.HIGHLIGHT),
-                              Num(lp.prev.rows, None, 0, S, T.HIGHLIGHT),
-                              txt("rows =", S, T.HIGHLIGHT),
+        claim = VGroup(txt("each token that has one →", S, MARK),
+                       txt("the token just before it:", S, MARK),
+                       inline(txt("mean over", S, MARK),
+                              Num(lp.prev.rows, None, 0, S, MARK),
+                              txt("rows =", S, MARK),
                               Num(lp.prev.score, None, lay["prev_decimals"], S,
-                                  T.HIGHLIGHT)))
+                                  MARK)))
         claim.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         claim.next_to(self.st.panel, DOWN, buff=0.4).align_to(self.st.panel, LEFT)
         self.by_cue([(2, [
@@ -679,16 +719,17 @@ class PerHeadScene(StoryboardScene):
         cell = 1.5 / n
         minis = VGroup()
         for h, pattern in enumerate(lay["patterns"]):
-            m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, labels=False)
-            name = txt(f"head {h}", S, T.HIGHLIGHT if h == best else T.MUTED)
+            m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, color=WEIGHT,
+                                labels=False)
+            name = txt(f"head {h}", S, MARK if h == best else T.MUTED)
             score = Num(p.prev_token[h], None, lay["prev_decimals"], S,
-                        T.HIGHLIGHT if h == best else T.TEXT)
+                        MARK if h == best else T.TEXT)
             minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.08))
         minis.arrange_in_grid(rows=2, buff=(0.55, 0.3)).move_to([0, -0.1, 0])
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
                    f"on the token just before", S, T.MUTED)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
-        box = SurroundingRectangle(minis[best], color=T.HIGHLIGHT, buff=0.06, stroke_width=2.5)
+        box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
         big = self.st.matrix
         if big is not None and big in self.st.on:
@@ -729,15 +770,24 @@ class PerHeadScene(StoryboardScene):
         top_label.next_to(names, UP, buff=0.1).align_to([x0, 0, 0], LEFT)
         joined_w = 0.5 * n
         joined = VGroup(*[s.copy().stretch_to_fit_width(0.5) for s in strips])
-        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 1.15, 0])
+        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 0.85, 0])
         jl = txt(f"joined: {d['shape']['d_joined']} numbers", S, T.TEXT)
         jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
-        wo = inline(txt("×", T.TYPE.body, T.MUTED), math(f"W_O^(({self.layer}))", F),
-                    txt(f"({d['shape']['d_joined']} × {dm}) + bias =", S, T.TEXT))
-        wo.next_to(joined, RIGHT, buff=0.2)
+        # W_O as a box the joined row travels into; Δ_attn comes out of it
+        wo_box = Rectangle(width=1.2, height=0.9, stroke_color=T.TEXT, stroke_width=2,
+                           fill_color=T.MUTED, fill_opacity=0.25)
+        wo_box.move_to([x0 + joined_w + 1.1, joined.get_y(), 0])
+        wo_sym = math(f"W_O^(({self.layer}))", F).next_to(wo_box, UP, buff=0.1)
+        wo_size = txt(f"{d['shape']['d_joined']} × {dm}, then + bias", S, T.TEXT)
+        wo_size.next_to(wo_box, DOWN, buff=0.12)
         delta = self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
                             summary=True, length=dm)
-        delta.next_to(wo, RIGHT, buff=0.2).align_to(joined, UP).shift(DOWN * 0.05)
+        delta.next_to(wo_box, RIGHT, buff=1.1).align_to(joined, UP).shift(DOWN * 0.05)
+        # level with the box's middle, above its size label
+        out_arrow = Arrow(wo_box.get_right(), [delta.get_left()[0], wo_box.get_y(), 0],
+                          buff=0.1, color=T.ATTN, stroke_width=3,
+                          max_tip_length_to_length_ratio=0.3)
+        wo = VGroup(wo_box, wo_sym, wo_size, out_arrow)
         dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
         dlen = inline(txt("length", S, T.MUTED),
@@ -777,25 +827,27 @@ class PerHeadScene(StoryboardScene):
         hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.25, 0])
                           for h, x in enumerate(hx)])
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
-                                              color=T.HIGHLIGHT, buff=0.05, stroke_width=2.5)
+                                              color=MARK, buff=0.05, stroke_width=2.5)
                          for r in j["top"]])
-        ons = VGroup(*[Num(jp.top[k].on_key, None, j["decimals"]["on_key"], S, T.HIGHLIGHT)
+        ons = VGroup(*[Num(jp.top[k].on_key, None, j["decimals"]["on_key"], S, WEIGHT)
                        .next_to(boxes[k], DOWN, buff=0.4) for k, r in enumerate(j["top"])])
         onl = txt(f"under the longest: its weight from '{d['focus']['token']}' on "
-                  f"'{j['key_token']}'", S, T.HIGHLIGHT)
+                  f"'{j['key_token']}'", S, MARK)
         # the pieces' lengths add up to more than the update's: they partly cancel
         pd = j["decimals"]["piece_norms"]
-        cancel = inline(txt("sum of the lengths", S, T.TEXT),
+        cancel = inline(txt(f"the {n} pieces' lengths added:", S, T.TEXT),
                         Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN),
-                        txt("(bias", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
-                        txt(") >", S, T.TEXT),
+                        txt(">", S, T.TEXT),
                         math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
+                        txt("(bias alone:", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
+                        txt(")", S, T.TEXT))
         cancel.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
         onl.next_to(cancel, DOWN, buff=0.12).align_to(plabel, LEFT)
-        legend = inline(txt("red: values, head outputs;", S, T.V),
-                        txt("purple: attention weights, the update", S, T.ATTN), buff=0.2)
-        legend.next_to(top_label, RIGHT).align_to([6.8, 0, 0], RIGHT)
+        # the colour key on a line of its own, under the joined row's label
+        legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
+                        txt("purple: the update Δ_attn", S, T.ATTN), buff=0.2)
+        legend.move_to([0, -1.0, 0]).align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
         h0, hp0 = self.head()
@@ -817,13 +869,29 @@ class PerHeadScene(StoryboardScene):
                       run_time=0.25 * t)
             self.remove(*out.get_family())
 
+        def through_wo(t):
+            # the joined row travels into W_O; Δ_attn comes out on the other side
+            row = joined.copy()
+            self.play(GrowFromEdge(wo_box, LEFT), FadeInPlace(wo_sym), FadeInPlace(wo_size),
+                      run_time=0.25 * t)
+            self.play(row.animate.stretch_to_fit_width(0.9 * wo_box.width).move_to(wo_box)
+                      .set_opacity(0), run_time=0.35 * t)
+            self.gone(row)
+            self.play(Indicate(wo_box, color=T.TEXT, scale_factor=1.06), Create(out_arrow),
+                      FadeIn(delta, target_position=wo_box.get_center(), scale=0.3),
+                      FadeInPlace(dname), run_time=0.4 * t)
+
         def make_room(t):
             # the head row and the formula leave; the joined row moves up, the update aside
-            self.play(FadeOutPlace(VGroup(strips, names, top_label, jl, wo, legend[0])),
+            # W_O's box moves under the row and widens to it: one block row per joined number
+            self.play(FadeOutPlace(VGroup(strips, names, top_label, jl, wo_size, out_arrow,
+                                          legend)),
                       joined.animate.move_to([x0 + joined_w / 2, y_seg, 0]),
+                      ReplacementTransform(wo_box, wo_rect),
+                      ReplacementTransform(wo_sym, wo_name[0]), FadeInPlace(wo_name[1]),
                       dgroup.animate.align_to([6.75, 0, 0], RIGHT).align_to([0, 2.45, 0], UP),
                       run_time=t)
-            self.remove(*[x for m in (strips, names, top_label, jl, wo, legend[0])
+            self.remove(*[x for m in (strips, names, top_label, jl, wo_size, out_arrow, legend)
                           for x in m.get_family()])
 
         def cut(t):
@@ -834,14 +902,21 @@ class PerHeadScene(StoryboardScene):
             self.play(FadeOutPlace(wo_name), FadeInPlace(blabel), *[
                 m.animate.set_x(hx[h]) for h in range(n) for m in (joined[h], blocks[h])],
                 run_time=0.7 * t)
+            self.gone(wo_name)
 
         def pieces(t):
-            # segment × block: each pair becomes its head's piece, drawn as a bar of its length
+            # segment × block: each head's segment travels into its block, and its piece comes
+            # out of the block and drops to the bar row, drawn as a bar of its length
             self.play(FadeOutPlace(blabel), LaggedStart(*[
-                ReplacementTransform(VGroup(joined[h], blocks[h]), bars[h]) for h in range(n)],
-                lag_ratio=0.08), LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.08),
-                FadeInPlace(hnames), run_time=0.75 * t)
-            self.play(FadeInPlace(plabel), run_time=0.25 * t)
+                joined[h].animate.move_to(blocks[h]).stretch(0.6, 1).set_opacity(0)
+                for h in range(n)], lag_ratio=0.06), run_time=0.3 * t)
+            self.gone(joined)
+            self.play(LaggedStart(*[FadeIn(bars[h], target_position=blocks[h].get_center(),
+                                           scale=0.4) for h in range(n)], lag_ratio=0.06),
+                      LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06),
+                      FadeOutPlace(blocks), FadeInPlace(hnames), run_time=0.5 * t)
+            self.gone(blocks)
+            self.play(FadeInPlace(plabel), run_time=0.2 * t)
 
         sketch = self.tip_to_tail(j["plane"], dm)
         tops = {r["head"] for r in j["top"]}
@@ -864,36 +939,34 @@ class PerHeadScene(StoryboardScene):
                      (1, [(3, lambda t: self.play(*[ReplacementTransform(s.copy(), js)
                                                     for s, js in zip(strips, joined)],
                                                   FadeInPlace(jl), run_time=t)),
-                          (3, lambda t: self.play(FadeInPlace(wo),
-                                                  ReplacementTransform(joined.copy(), delta),
-                                                  FadeInPlace(dname), run_time=t))]),
+                          (3, through_wo)]),
                      (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
                           (2, make_room)])])
         self.gone(olabel)
-        self.keep(dgroup, joined, legend[1])
+        self.keep(dgroup, joined, wo_rect, wo_name)
 
         def rest() -> None:
             # the pieces beat: W_O cut into blocks, each head's piece, their sum, the longest
-            self.by_cue([(0, [(2, lambda t: self.play(GrowFromEdge(wo_rect, UP),
-                                                      FadeInPlace(wo_name), run_time=t)),
+            self.by_cue([(0, [(2, lambda t: self.emphasize(wo_rect, run_time=t)),
                               (3, cut)]),
                          (1, [(3, pieces)]),
                          (2, [(2, add_up),
                               (1, lambda t: self.emphasize(delta, color=T.ATTN,
                                                            run_time=t))]),
                          (3, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
-                              (1, lambda t: self.emphasize(cancel[1], cancel[-1],
+                              (1, lambda t: self.emphasize(cancel[1], cancel[4],
                                                            run_time=t))]),
                          (4, [(2, lambda t: self.play(LaggedStart(*[
                              Create(b) for b in boxes], lag_ratio=0.3), *[
-                             Indicate(a, color=T.HIGHLIGHT) for h, a in sketch.arrows
+                             Indicate(a, color=MARK) for h, a in sketch.arrows
                              if h in tops], run_time=t)),
                               (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in ons], lag_ratio=0.3),
                                   run_time=t))])])
             self.gone(joined, blocks)
-            self.st.on.remove(joined)
+            for m in (joined, wo_rect, wo_name):
+                self.st.on.remove(m)
             self.keep(bars, lens, plabel, cancel, boxes, ons, onl, hnames, sketch)
         self.st.pieces = rest
 
@@ -946,9 +1019,10 @@ class PerHeadScene(StoryboardScene):
         dm = d["shape"]["d_model"]
         y = 1.6
         xin = math(T.X_l(self.layer), F, T.X).move_to([-5.6, y, 0])
-        box = Rectangle(width=2.4, height=0.9, stroke_color=T.ATTN, stroke_width=2)
+        # the block is neutral; what comes out of it (the arrow) is Δ_attn, purple
+        box = Rectangle(width=2.4, height=0.9, stroke_color=T.TEXT, stroke_width=2)
         box.move_to([-1.6, y, 0])
-        bname = txt("attention", S, T.ATTN).move_to(box)
+        bname = txt("attention", S, T.TEXT).move_to(box)
         plus = VGroup(Circle(radius=0.25, color=T.TEXT, stroke_width=2),
                       txt("+", T.TYPE.body)).move_to([2.2, y, 0])
         out = math(f"{T.X_l(self.layer)} + Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
@@ -962,9 +1036,7 @@ class PerHeadScene(StoryboardScene):
                       Arrow([2.2, y + 0.95, 0], plus.get_top(), buff=0, color=T.X,
                             stroke_width=3, max_tip_length_to_length_ratio=0.35))
         sname = txt("skip path", S, T.X).next_to(skip[1], UP, buff=0.08)
-        # 3 decimals: the shown sum adds up from the shown numbers (2 decimals rounded
-        # -0.457 + -0.448 to -0.46 + -0.45 = -0.90)
-        dec = max(3, j["decimals"]["x"], j["decimals"]["delta"], j["decimals"]["mid"])
+        dec = j["decimals"]["mid"]      # the plan's one precision for X, Δ_attn, their sum
         cols = [self.column(j["x"], jp.x.path, dec, T.X, length=dm),
                 self.column(j["delta"], jp.delta.path, dec, T.ATTN, length=dm),
                 self.column(j["mid"], jp.mid.path, dec, T.TEXT, length=dm)]
@@ -996,10 +1068,9 @@ class PerHeadScene(StoryboardScene):
                  (2, lambda t: self.play(FadeInPlace(sums[3]),
                                          ReplacementTransform(VGroup(cols[0].copy(),
                                                                      cols[1].copy()), cols[2]),
-                                         FadeInPlace(note), run_time=t))]),
-            (2, [(1, lambda t: self.emphasize(cols[2], run_time=t)),
-                 (1, lambda t: self.point_at(cols[1], run_time=t))]),
-            (3, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
+                                         FadeInPlace(note), run_time=t)),
+                 (1, lambda t: self.emphasize(cols[2], run_time=t))]),
+            (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
                  (1, lambda t: self.emphasize(ln, run_time=t))])])
         self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
                   ln, a4)
