@@ -43,7 +43,8 @@ class SummaryBeats:
         rows = []
         if o and o["is_sink"]:
             lay = v.outlier.attention_layers
-            rows.append(inline(txt(focus_word, L_, T.HIGHLIGHT), txt("gives", L_, T.MUTED),
+            rows.append(inline(txt(focus_word, L_, T.HIGHLIGHT),
+                               txt("gives the token", L_, T.MUTED),
                                txt(o["token"], L_, T.TEXT),
                                self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
                                txt("of its attention", L_, T.MUTED)))
