@@ -119,8 +119,8 @@ def build(c: Context) -> Draft:
                                               for l in range(L)]
     for k, (a, b) in enumerate(legs):
         span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
-        said = (f"Now {span[0].lower() + span[1:]}, each with the same two additions. When X "
-                "outgrows the view, the view zooms out, and so does the axis of the bars."
+        said = (f"Now {span[0].lower() + span[1:]}, two additions each. As X outgrows the "
+                "view, the view and the bar axis zoom out."
                 if k == 0 else f"{span}, two additions each.")
         medians = ""
         if k == 1:

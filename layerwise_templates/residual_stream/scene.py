@@ -37,7 +37,7 @@ from .scene_parts import S, StreamPanels
 from .scene_summary import SummaryBeats
 from .view import Data
 
-LAYER_TIME = 1.2        # the journey: at least this long a layer (its two additions)
+LAYER_TIME = 0.9        # the journey: at least this long a layer (its two additions)
 MID_LAYER_TIME = 0.45   # ... the middle stretch, whose medians are shown after it
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
 TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
@@ -325,8 +325,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         moments = self.beat.get("moments") or {}
         note[-1].set_opacity(0)                     # the copy's length waits for the shrink
         defn = VGroup(
-            math(f"\"RMSNorm\"({T.X_l(l)}) = {T.X_l(l)} / \"rms\"({T.X_l(l)}) * g",
-                 T.TYPE.math_label, T.LN),
+            math(f"\"RMSNorm\"({T.X_l(l)}) = {T.X_l(l)} / \"rms\"({T.X_l(l)}) dot g",
+                 T.TYPE.math_label, T.TEXT).scale(1.2),
             txt("rms: root mean square;  g: a learned gain", T.TYPE.label, T.TEXT),
         ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         col = self.shown["a"]
@@ -345,11 +345,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         x_num = self.n(v.x_norms[l], T.X, T.TYPE.label).next_to(bar, RIGHT, buff=0.15)
         self.play(ReplacementTransform(col[2].copy(), x_num), GrowFromEdge(bar, LEFT),
                   run_time=0.6)
+        # the copy: X's bar (kept) divided down to the copy's length, in the row under it
         short = Rectangle(width=unit * c_len, height=0.22, stroke_width=0, fill_color=T.LN,
-                          fill_opacity=1).move_to(left, aligned_edge=LEFT)
+                          fill_opacity=1).move_to(left + DOWN * 0.5, aligned_edge=LEFT)
         c_num = self.n(v.copies.norm[l], T.LN, T.TYPE.label).next_to(short, RIGHT, buff=0.15)
-        self.shown["rms_bar"] = VGroup(bar, c_num)
-        self.play(Transform(bar, short), ReplacementTransform(x_num, c_num),
+        moving = bar.copy()
+        self.shown["rms_bar"] = VGroup(bar, x_num, moving, c_num)
+        self.play(Transform(moving, short), ReplacementTransform(x_num.copy(), c_num),
                   run_time=self.to_cue(self.n_cues() - 1, 1.0, 0.4))
         # the copy's length goes up into the note that names it
         fly = c_num.copy()
@@ -393,9 +395,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         sweep_end = end - LAST_HOLD if voiced else end
         if medians and voiced:              # the layers end as "X reaches 320" is said
             sweep_end = self.said(M.REACHES)
-        # "Watch the scale bar": lit when said (with the layer drawn then)
+        # the first leg's "the view and the bar axis zoom out": lit when said
         lit = {}
-        if voiced and self.n_cues() > 2 and not medians and not ending:
+        if voiced and self.n_cues() > 1 and first <= 2 and not medians and not ending:
             lit[self.cue_at(1)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
                                            Indicate(self.tick_labels, color=T.HIGHLIGHT)]
         has = ending
@@ -455,11 +457,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         (median |Delta|/|X| over layers 1 to L-1), each share written at its bar's end."""
         v, d = self.v, self.data
         lab, ml = T.TYPE.label, T.TYPE.math_label
-        w, h = 2.4, 0.26
+        w, h = 2.4, 0.22
         labels = VGroup(math("|X|", ml, T.X),
                         inline(txt("median", lab, T.ATTN), math("|Delta_\"attn\"|", ml, T.ATTN)),
                         inline(txt("median", lab, T.FFN), math("|Delta_\"FFN\"|", ml, T.FFN)))
-        for lbl, y in zip(labels, (0.45, -0.05, -0.55)):
+        for lbl, y in zip(labels, (0.22, -0.16, -0.54)):
             lbl.move_to([0, y, 0]).align_to([-6.2, 0, 0], LEFT)
         x0 = labels.get_right()[0] + 0.25
         ref = Rectangle(width=w, height=h, stroke_width=0, fill_color=T.X, fill_opacity=1)
@@ -474,11 +476,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             bars.add(r.move_to([x0, lbl.get_y(), 0], aligned_edge=LEFT))
             values.add(inline(self.n(shown, color, lab, prefix="= "), math("|X|", ml, T.X))
                        .next_to(r, RIGHT, buff=0.15))
-        head = inline(txt("layers", lab, T.MUTED),
+        head = inline(txt("over layers", lab, T.MUTED),
                       Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
                       txt("to", lab, T.MUTED),
                       Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
-        head.next_to(ref, RIGHT, buff=0.2)
+        head.move_to([0, 0.62, 0]).align_to(labels, LEFT)
         med = VGroup(labels[0], ref, head, labels[1:], bars, values)
         self.keep_inside(med)
         self.shown["med"] = med
