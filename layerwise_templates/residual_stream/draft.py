@@ -157,7 +157,7 @@ def build(c: Context) -> Draft:
         later = cn["copy"][1:]
         beats.append(Beat(
             "copies", ["copies"], "What W_Q, W_K, W_V read: a copy of X",
-            "At every layer l, X of l reaches that layer's W Q, W K and W V only through such a "
+            "At every layer l, X of l reaches that layer's W Q, W K and W V through such a "
             "copy: Q is RMSNorm of X times W Q, and likewise for K and V. From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "

@@ -432,6 +432,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # "... and X reaches 320": that length; then "the median ...": the medians alone
             self.emphasize(after, *lit_bars, run_time=self.fill(self.said(M.MEDIANS), 1.2))
             self.hold_until_moment(M.MEDIANS)
+            self.drop("tag", "after", run_time=0.3)      # the medians get the left side alone
             self.play(*self.show_medians(), run_time=0.8)
             moving, anims = self.shrink_medians()
             self.play(*anims, run_time=self.fill(end, 1.5, 0.45))
@@ -452,16 +453,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         return after
 
     def show_medians(self) -> list:
-        """The two medians the voice says, large, under the layer's tag once the layers have
-        stopped: a bar for |X| and, under it, two bars that are the medians' shares of it
+        """The two medians the voice says, large, left of the plane once the layers have
+        stopped (the layer's tag gone): a bar for |X| and, under it, two bars that are the medians' shares of it
         (median |Delta|/|X| over layers 1 to L-1), each share written at its bar's end."""
         v, d = self.v, self.data
         lab, ml = T.TYPE.label, T.TYPE.math_label
-        w, h = 2.4, 0.22
+        w, h = 2.4, 0.26
         labels = VGroup(math("|X|", ml, T.X),
                         inline(txt("median", lab, T.ATTN), math("|Delta_\"attn\"|", ml, T.ATTN)),
                         inline(txt("median", lab, T.FFN), math("|Delta_\"FFN\"|", ml, T.FFN)))
-        for lbl, y in zip(labels, (0.22, -0.16, -0.54)):
+        for lbl, y in zip(labels, (0.95, 0.4, -0.15)):
             lbl.move_to([0, y, 0]).align_to([-6.2, 0, 0], LEFT)
         x0 = labels.get_right()[0] + 0.25
         ref = Rectangle(width=w, height=h, stroke_width=0, fill_color=T.X, fill_opacity=1)
@@ -480,7 +481,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
                       txt("to", lab, T.MUTED),
                       Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
-        head.move_to([0, 0.62, 0]).align_to(labels, LEFT)
+        head.move_to([0, 1.55, 0]).align_to(labels, LEFT)
         med = VGroup(labels[0], ref, head, labels[1:], bars, values)
         self.keep_inside(med)
         self.shown["med"] = med
