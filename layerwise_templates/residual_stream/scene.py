@@ -329,8 +329,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                  T.TYPE.math_label, T.TEXT).scale(1.2),
             txt("rms: root mean square;  g: a learned gain", T.TYPE.label, T.TEXT),
         ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-        col = self.shown["a"]
-        defn.next_to(col, RIGHT, buff=0.6).align_to(col, UP)
+        col = self.shown.get("a")             # X's column, when an earlier beat drew it
+        if col is not None:
+            defn.next_to(col, RIGHT, buff=0.6).align_to(col, UP)
+        else:
+            defn.move_to([0, 1.2, 0]).align_to([-4.2, 0, 0], LEFT)
         self.keep_inside(defn)
         if DIVIDES in moments:
             self.hold_until_moment(DIVIDES)
@@ -343,8 +346,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         bar = Rectangle(width=unit * x_len, height=0.22, stroke_width=0, fill_color=T.X,
                         fill_opacity=1).move_to(left, aligned_edge=LEFT)
         x_num = self.n(v.x_norms[l], T.X, T.TYPE.label).next_to(bar, RIGHT, buff=0.15)
-        self.play(ReplacementTransform(col[2].copy(), x_num), GrowFromEdge(bar, LEFT),
-                  run_time=0.6)
+        self.play(ReplacementTransform(col[2].copy(), x_num) if col is not None else
+                  FadeIn(x_num), GrowFromEdge(bar, LEFT), run_time=0.6)
         # the copy: X's bar (kept) divided down to the copy's length, in the row under it
         short = Rectangle(width=unit * c_len, height=0.22, stroke_width=0, fill_color=T.LN,
                           fill_opacity=1).move_to(left + DOWN * 0.5, aligned_edge=LEFT)
