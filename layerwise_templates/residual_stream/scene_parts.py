@@ -438,13 +438,13 @@ class BarsTo(Animation):
         super().begin()
         sc = self.scene_
         self.ticks = None
-        if getattr(sc, "tick_k", 0) != self.k and getattr(sc, "ticks_moving", None) is None:
+        axes = sc.data["bars"]["linear"]
+        old_v = [t["value"] for t in axes[getattr(sc, "tick_k", 0)]["ticks"]]
+        new_v = [t["value"] for t in axes[self.k]["ticks"]]
+        if old_v != new_v and getattr(sc, "ticks_moving", None) is None:
             sc.ticks_moving = self
             new = sc.ticks(self.k)
-            axes = sc.data["bars"]["linear"]
-            self.ticks = (sc.tick_labels,
-                          [t["value"] for t in axes[getattr(sc, "tick_k", 0)]["ticks"]], new,
-                          [t["value"] for t in axes[self.k]["ticks"]])
+            self.ticks = (sc.tick_labels, old_v, new, new_v)
             sc.add(new)
 
     def place_ticks(self, a: float, top: float) -> None:
