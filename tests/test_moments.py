@@ -74,7 +74,7 @@ TYPED_STREAM = {
     ("tokens", "space_mark"): (2, "The mark"),
     ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "only"),
     ("embedding", "alone"): (1, "alone"),
-    ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "spread"),
+    ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "squared"),
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (3, "bars"),
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"),
@@ -82,6 +82,8 @@ TYPED_STREAM = {
     ("sizes", "growth"): (0, "about"), ("sizes", "others"): (1, "No other"),
     ("sizes", "first_token"): (1, "except"),
     ("sizes", "outlier_norm"): (1, "grows"), ("sizes", "share"): (2, "percent"),
+    ("attn0", "divides"): (1, "divided"), ("attn0", "shrinks"): (2, "turns"),
+    ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
     ("ffn0", "update"): (0, "adds its update"),
     ("layer1", "update"): (1, "feed-forward network adds"),
     ("journey_middle", "reaches"): (0, "reaches"), ("journey_middle", "medians"): (1, "the median"),
@@ -127,7 +129,9 @@ def voiced(beat):
 
 
 STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies": "copies",
-               "ffn0": "mlp_out", "layer1": "mlp_out",
+               "attn0": "attn_out", "ffn0": "mlp_out", "layer1": "mlp_out",
+               # layer1 shows both: attention's moments (said at its start) are attn_out's
+               ("layer1", "divides"): "attn_out", ("layer1", "shrinks"): "attn_out",
                "journey_middle": "journey_medians", "journey_last": "journey_last",
                "journey1": "journey_medians", "journey2": "journey_last",
                "sizes": "sizes", "identity": "identity"}
@@ -140,7 +144,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
     ("residual_stream", TYPED_STREAM, STREAM_SHOW)], ids=["bank_drift", "residual_stream"])
 def test_every_typed_word_is_a_moment_of_the_registry(template, typed_words, show):
     declared = {(s, m) for s, names in TEMPLATES[template].moments for m in names}
-    assert {(show[b], m) for b, m in typed_words} == declared
+    assert {(show.get((b, m), show.get(b)), m) for b, m in typed_words} == declared
 
 
 def same_times(sb, plan: dict, typed_words: dict) -> set:

@@ -75,10 +75,10 @@ def build(c: Context) -> Draft:
              "To watch X change, we draw it on a flat plane. The plane is fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ": X of zero, then X after each "
              "of the updates to come. It keeps {data.plane.energy_pct.value:.0f} percent of "
-             "their spread, but it is a shadow: X of zero keeps only "
+             "their squared length, but it is a shadow: X of zero keeps only "
              "{data.stages[0].captured_pct.value:.0f} percent of its length in it. "
              "The bars below give the true lengths.",
-             moments={"states": "states", "spread": "spread", "shadow": "shadow",
+             moments={"states": "states", "spread": "squared", "shadow": "shadow",
                       "bars": "bars"}),
     ]
     a0, f0 = float(sizes_["norm_attn"][0]), float(sizes_["norm_mlp"][0])
@@ -88,15 +88,18 @@ def build(c: Context) -> Draft:
         beats.append(Beat(
             "attn0", ["attn_out"], "Layer 0: attention reads a copy, adds to X",
             "Layer 0's attention does not read X itself. It reads a normalised copy, RMSNorm "
-            f"of X, which is {{data.copies.norm[0].value:{_spec(c0, 2)}}} long. Its output, the "
+            "of X: X divided by its root mean square, then multiplied by a learned gain. Here "
+            f"that turns the {{data.summary.norm_first.value:{_spec(x0)}}} of X of zero into "
+            f"{{data.copies.norm[0].value:{_spec(c0, 2)}}}. Its output, the "
             f"update delta attention, is {{data.layers[0].norm_attn.value:{_spec(a0)}}} long, "
-            "and it is added to X itself, tip to tail.", layer=0))
+            "and it is added to X itself, tip to tail.", layer=0,
+            moments={"divides": "divided", "shrinks": "turns"}))
     else:
         beats.append(Beat(
             "attn0", ["attn_out"], "Layer 0: attention adds",
             f"Layer 0's attention output, an update "
             f"{{data.layers[0].norm_attn.value:{_spec(a0)}}} long, is added to X, tip to tail. "
-            "Then the sum is normalised.", layer=0))
+            "Then the sum is normalised.", layer=0, moments={"divides": 0, "shrinks": 0}))
     beats.append(Beat(
         "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
         "Then the feed-forward network adds its update, "
@@ -110,16 +113,15 @@ def build(c: Context) -> Draft:
         f"{{data.layers[1].norm_attn.value:{_spec(a1)}}}, then the feed-forward network adds "
         f"{{data.layers[1].norm_mlp.value:{_spec(f1)}}}, while X is "
         f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long.", layer=1,
-        moments={"update": "feed-forward network adds"}))
+        moments={"update": "feed-forward network adds", "divides": 0, "shrinks": 0}))
     legs = _legs(2, L)
     xs = [norm("blocks.0.hook_resid_pre")] + [norm(f"blocks.{l}.hook_resid_post")
                                               for l in range(L)]
     for k, (a, b) in enumerate(legs):
         span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
-        said = (f"Now {span[0].lower() + span[1:]}, each with the same two additions. The last few "
-                "X's stay behind as faint arrows. Watch the scale bar beside the plane: when X "
-                "outgrows the view, the view zooms out, and the axis of the bars below grows "
-                "with it." if k == 0 else f"{span}, two additions each.")
+        said = (f"Now {span[0].lower() + span[1:]}, two additions each. As X outgrows the "
+                "view, the view and the bar axis zoom out."
+                if k == 0 else f"{span}, two additions each.")
         medians = ""
         if k == 1:
             medians = (" Over layers 1 to "
@@ -155,16 +157,14 @@ def build(c: Context) -> Draft:
         later = cn["copy"][1:]
         beats.append(Beat(
             "copies", ["copies"], "What W_Q, W_K, W_V read: a copy of X",
-            "Each X of " + tok + " reaches the W Q, W K and W V of the layer that reads it through a "
+            "At every layer l, X of l reaches that layer's W Q, W K and W V through such a "
             "copy: Q is RMSNorm of X times W Q, and likewise for K and V. From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
             f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So each layer makes fresh Q, K and V from the current "
-            "X, through that copy. RMSNorm divides X by its root mean square, "
-            "then multiplies by a learned gain: the copy's length is set by that gain and "
-            "X's direction, not by how long X is.",
+            "X, through that copy.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "

@@ -9,6 +9,7 @@ NORM_FIRST, NORM_LAST, GROWTH = "norm_first", "norm_last", "growth"
 FIRST_TOKEN, OUTLIER_NORM, SHARE = "first_token", "outlier_norm", "share"
 OTHERS = "others"
 UPDATE = "update"
+DIVIDES, SHRINKS = "divides", "shrinks"
 LARGEST, X_ENDS, MEDIANS, REACHES = "largest", "x_ends", "medians", "reaches"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 
@@ -16,6 +17,7 @@ BY_SHOW = {
     "tokens": (SPACE_MARK,),
     "x": (NUMBERS, LENGTH, ALONE),
     "plane": (STATES, SPREAD, SHADOW, BARS),
+    "attn_out": (DIVIDES, SHRINKS),
     "mlp_out": (UPDATE,),
     "journey_medians": (REACHES, MEDIANS),
     "journey_last": (LARGEST, X_ENDS),

@@ -23,23 +23,25 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, FadeIn, GrowFromEdge, Indicate, Line,
-                   Rectangle, RoundedRectangle, VGroup, Write, config, smooth, squish_rate_func)
+from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate,
+                   Rectangle, ReplacementTransform, RoundedRectangle, Transform, VGroup, Write,
+                   config, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
+from .moments import DIVIDES, SHRINKS
 from .scene_intro import IntroBeats
 from .scene_parts import S, StreamPanels
 from .scene_summary import SummaryBeats
 from .view import Data
 
-LAYER_TIME = 1.2        # the journey: at least this long a layer (its two additions)
+LAYER_TIME = 0.9        # the journey: at least this long a layer (its two additions)
 MID_LAYER_TIME = 0.45   # ... the middle stretch, whose medians are shown after it
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
 TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
-LAST_HOLD = 2.0         # voiced: the layer the sentence ends on is lit this long
+LAST_HOLD = 1.2         # voiced: the layer the sentence ends on is lit this long
 
 
 class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScene):
@@ -197,8 +199,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         bars = inline(math("|" + T.X_l(l) + "|", T.TYPE.math_label, T.X),
                       txt("= its length", T.TYPE.label))
         bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT)
-        self.put("bars_note", bars, anim=Write(bars), run_time=1.0)
-        self.play(col[2].animate.set_opacity(1), run_time=0.5)
+        self.play(col[2].animate.set_opacity(1), run_time=0.4)
+        self.put("bars_note", bars, anim=Write(bars), run_time=0.8)
         self.emphasize(col[2], bars[0], run_time=self.to_moment(M.ALONE, 1.0))
         # "Here X of zero is the token alone; its position enters later, inside attention."
         self.hold_until_moment(M.ALONE)
@@ -242,7 +244,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             a.stage = before
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
-        self.drop("dims", "bars_note", "alone", "p0", "p2", "p3", "p4")
+        self.drop("dims", "bars_note", "alone", "p0", "p2", "p3", "p4", "rms", "rms_bar")
         # the step's plays keep their proportions; voiced, one scale makes them end by the
         # next keyed step or the beat's end (layer 1: two steps in one beat), never slower than
         # silent (cap 1); each play may round up to a frame: half a frame each is set aside
@@ -307,11 +309,59 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.put("copy", note, anim=Write(note), run_time=self.fill(until, 0.8, 0.5))
             self.emphasize(note[1], run_time=self.fill(until, 1.0))
             self.hold_until(until)
-            if which == "attn" and self.n_cues() > 2:
+            if which == "attn" and M.SHRINKS in (self.beat.get("moments") or {}):
+                self.rms_defined(note)
+            elif which == "attn" and self.n_cues() > 2:
                 self.hold_until_cue(1)
                 self.emphasize(note[-1], run_time=self.to_cue(2, 0.8))
                 self.hold_until_cue(2)
         self.add_step(which)
+
+    def rms_defined(self, note) -> None:
+        """"RMSNorm of X: X divided by its root mean square, then multiplied by a learned gain"
+        written where it is first needed; "that turns 2.18 into 1.32": X's length bar, lifted
+        from its column, shrinks to the copy's length and becomes the note's |.| = 1.32."""
+        l, v = self.layer, self.v
+        moments = self.beat.get("moments") or {}
+        note[-1].set_opacity(0)                     # the copy's length waits for the shrink
+        defn = VGroup(
+            math(f"\"RMSNorm\"({T.X_l(l)}) = {T.X_l(l)} / \"rms\"({T.X_l(l)}) dot g",
+                 T.TYPE.math_label, T.TEXT).scale(1.2),
+            txt("rms: root mean square;  g: a learned gain", T.TYPE.label, T.TEXT),
+        ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+        col = self.shown.get("a")             # X's column, when an earlier beat drew it
+        if col is not None:
+            defn.next_to(col, RIGHT, buff=0.6).align_to(col, UP)
+        else:
+            defn.move_to([0, 1.2, 0]).align_to([-4.2, 0, 0], LEFT)
+        self.keep_inside(defn)
+        if DIVIDES in moments:
+            self.hold_until_moment(DIVIDES)
+        self.put("rms", defn, anim=Write(defn), run_time=self.to_moment(SHRINKS, 1.2, 0.6))
+        self.hold_until_moment(SHRINKS)
+        unit = 1.6                                   # scene units per unit of length
+        x_len = self.data["x_norms"][l]["value"]
+        c_len = self.data["copies"]["norm"][l]["value"]
+        left = defn.get_left() + DOWN * (defn.height / 2 + 0.55)
+        bar = Rectangle(width=unit * x_len, height=0.22, stroke_width=0, fill_color=T.X,
+                        fill_opacity=1).move_to(left, aligned_edge=LEFT)
+        x_num = self.n(v.x_norms[l], T.X, T.TYPE.label).next_to(bar, RIGHT, buff=0.15)
+        self.play(ReplacementTransform(col[2].copy(), x_num) if col is not None else
+                  FadeIn(x_num), GrowFromEdge(bar, LEFT), run_time=0.6)
+        # the copy: X's bar (kept) divided down to the copy's length, in the row under it
+        short = Rectangle(width=unit * c_len, height=0.22, stroke_width=0, fill_color=T.LN,
+                          fill_opacity=1).move_to(left + DOWN * 0.5, aligned_edge=LEFT)
+        c_num = self.n(v.copies.norm[l], T.LN, T.TYPE.label).next_to(short, RIGHT, buff=0.15)
+        moving = bar.copy()
+        self.shown["rms_bar"] = VGroup(bar, x_num, moving, c_num)
+        self.play(Transform(moving, short), ReplacementTransform(x_num.copy(), c_num),
+                  run_time=self.to_cue(self.n_cues() - 1, 1.0, 0.4))
+        # the copy's length goes up into the note that names it
+        fly = c_num.copy()
+        self.play(fly.animate.move_to(note[-1]).set_opacity(0), note[-1].animate.set_opacity(1),
+                  run_time=0.6)
+        self.remove(fly)
+        self.hold_until_cue(self.n_cues() - 1)
 
     def beat_journey_medians(self, beat) -> None:
         """`journey`, with the two medians the voice says drawn when it says them (each
@@ -348,10 +398,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         sweep_end = end - LAST_HOLD if voiced else end
         if medians and voiced:              # the layers end as "X reaches 320" is said
             sweep_end = self.said(M.REACHES)
-        # "Watch the scale bar": lit when said (with the layer drawn then)
+        # the first leg's "the view and the bar axis zoom out": lit when said
         lit = {}
-        if voiced and self.n_cues() > 2:
-            lit[self.cue_at(2)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
+        if voiced and self.n_cues() > 1 and first <= 2 and not medians and not ending:
+            lit[self.cue_at(1)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
                                            Indicate(self.tick_labels, color=T.HIGHLIGHT)]
         has = ending
         for k, lay in enumerate(left):
@@ -385,8 +435,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # "... and X reaches 320": that length; then "the median ...": the medians alone
             self.emphasize(after, *lit_bars, run_time=self.fill(self.said(M.MEDIANS), 1.2))
             self.hold_until_moment(M.MEDIANS)
-            self.play(*self.show_medians(), run_time=1.5)
-            self.emphasize(*self.shown["med"][3], run_time=self.fill(end, 1.0))
+            self.drop("tag", "after", run_time=0.3)      # the medians get the left side alone
+            self.play(*self.show_medians(), run_time=0.8)
+            moving, anims = self.shrink_medians()
+            self.play(*anims, run_time=self.fill(end, 1.5, 0.45))
+            self.remove(*moving)
+            self.add(self.med_parts[3])
+            self.emphasize(*self.med_parts[4], run_time=self.fill(end, 1.0))
             return
         if voiced and end - self.time > 0.6:
             self.emphasize(self.shown["tag"], after, *lit_bars,
@@ -401,53 +456,48 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         return after
 
     def show_medians(self) -> list:
-        """The two medians the voice says, in the space under the layer's tag once the layers
-        have stopped: every layer's update over |X| (attention's and the FFN's bars, layers 1
-        to L-1) on a y-axis from 0 to the largest, a dashed line at each median, its value at
-        the line's end."""
+        """The two medians the voice says, large, left of the plane once the layers have
+        stopped (the layer's tag gone): a bar for |X| and, under it, two bars that are the medians' shares of it
+        (median |Delta|/|X| over layers 1 to L-1), each share written at its bar's end."""
         v, d = self.v, self.data
-        lab = T.TYPE.label
-        later = range(1, self.L)
-        top = d["summary"]["max_rel_later"]["value"]
-        x0, y0, w, h = -6.1, -0.55, 3.0, 1.05
-        slot = w / max(1, len(later))
-        bars = VGroup()
-        for k, l in enumerate(later):
-            for off, key, color in ((-0.32, "rel_attn", T.ATTN), (0.32, "rel_mlp", T.FFN)):
-                value = d["layers"][l][key]["value"]
-                r = Rectangle(width=0.3 * slot, height=max(0.001, h * value / top),
-                              stroke_width=0, fill_color=color, fill_opacity=0.85)
-                bars.add(r.move_to([x0 + (k + 0.5 + off * 0.5) * slot, y0, 0],
-                                   aligned_edge=DOWN))
-        base = VGroup(Line([x0, y0, 0], [x0 + w, y0, 0], stroke_width=2, color=T.MUTED),
-                      Line([x0, y0, 0], [x0, y0 + h, 0], stroke_width=2, color=T.MUTED))
-        ticks = VGroup(txt("0", lab, T.MUTED),
-                       self.n(v.summary.max_rel_later, T.MUTED, lab))
-        for t, y in zip(ticks, (y0, y0 + h)):
-            t.next_to([x0, y, 0], LEFT, buff=0.1)
-        base.add(ticks)
-        lines, values = VGroup(), VGroup()
-        for shown, key, color in ((v.summary.median_rel_attn, "median_rel_attn", T.ATTN),
-                                  (v.summary.median_rel_mlp, "median_rel_mlp", T.FFN)):
-            y = y0 + h * d["summary"][key]["value"] / top
-            lines.add(DashedLine([x0, y, 0], [x0 + w, y, 0], stroke_width=3, color=color,
-                                 dash_length=0.12))
-            values.add(inline(txt("median", lab, color), self.n(shown, color, lab))
-                       .next_to([x0 + w, y, 0], RIGHT, buff=0.1))
-        if values[1].get_bottom()[1] < values[0].get_top()[1] + 0.04:     # keep both legible
-            values[1].next_to(values[0], UP, buff=0.04).align_to(values[0], LEFT)
-        head = inline(math("|Delta| slash |X|", T.TYPE.math_label, T.TEXT),
-                      txt("each layer", lab, T.MUTED),
+        lab, ml = T.TYPE.label, T.TYPE.math_label
+        w, h = 2.4, 0.26
+        labels = VGroup(math("|X|", ml, T.X),
+                        inline(txt("median", lab, T.ATTN), math("|Delta_\"attn\"|", ml, T.ATTN)),
+                        inline(txt("median", lab, T.FFN), math("|Delta_\"FFN\"|", ml, T.FFN)))
+        for lbl, y in zip(labels, (0.95, 0.4, -0.15)):
+            lbl.move_to([0, y, 0]).align_to([-6.2, 0, 0], LEFT)
+        x0 = labels.get_right()[0] + 0.25
+        ref = Rectangle(width=w, height=h, stroke_width=0, fill_color=T.X, fill_opacity=1)
+        ref.move_to([x0, labels[0].get_y(), 0], aligned_edge=LEFT)
+        bars, values = VGroup(), VGroup()
+        for lbl, shown, key, color in ((labels[1], v.summary.median_rel_attn, "median_rel_attn",
+                                        T.ATTN),
+                                       (labels[2], v.summary.median_rel_mlp, "median_rel_mlp",
+                                        T.FFN)):
+            r = Rectangle(width=w * d["summary"][key]["value"], height=h, stroke_width=0,
+                          fill_color=color, fill_opacity=1)
+            bars.add(r.move_to([x0, lbl.get_y(), 0], aligned_edge=LEFT))
+            values.add(inline(self.n(shown, color, lab, prefix="= "), math("|X|", ml, T.X))
+                       .next_to(r, RIGHT, buff=0.15))
+        head = inline(txt("over layers", lab, T.MUTED),
                       Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
                       txt("to", lab, T.MUTED),
                       Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
-        head.next_to(base[0], UP, buff=h + 0.15).align_to(base[0], LEFT)
-        med = VGroup(head, base, bars, lines, values)
+        head.move_to([0, 1.55, 0]).align_to(labels, LEFT)
+        med = VGroup(labels[0], ref, head, labels[1:], bars, values)
         self.keep_inside(med)
         self.shown["med"] = med
-        return [FadeIn(head), FadeIn(base),
-                *[GrowFromEdge(r, DOWN) for r in bars],
-                Create(lines[0]), Create(lines[1]), FadeIn(values)]
+        self.med_parts = (labels, ref, head, bars, values)
+        return [FadeIn(labels[0]), GrowFromEdge(ref, LEFT), FadeIn(head)]
+
+    def shrink_medians(self) -> tuple:
+        """Each median's bar is |X|'s bar cut down to its share (copies of it shrink)."""
+        labels, ref, head, bars, values = self.med_parts
+        moving = [ref.copy() for _ in bars]
+        self.add(*moving)
+        return moving, [FadeIn(labels[1:]), *[Transform(m, b) for m, b in zip(moving, bars)],
+                        FadeIn(values)]
 
     def largest_and_last(self, n: int) -> None:
         """"The largest of all 60 updates is its feed-forward update, 462 long": that bar lit,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, GrowFromEdge, Indicate, Line,
                    MoveAlongPath,
-                   Rectangle, RoundedRectangle, VGroup, VMobject, Write, linear,
+                   Rectangle, RoundedRectangle, Transform, VGroup, VMobject, Write, linear,
                    squish_rate_func, there_and_back)
 
 from scenes import theme as T
@@ -16,7 +16,7 @@ from . import moments as M
 from .scene_parts import S
 
 L_ = T.TYPE.label
-FORMULA_SCALE = 1.25       # the copies beat's formula and per-layer lengths, read at 480p
+FORMULA_SCALE = 1.25       # the copies beat's formula and bar labels, read at 480p
 
 
 def _box(word: str, color, w: float | None = None) -> VGroup:
@@ -122,18 +122,8 @@ class IntroBeats:
         self.hold_until_cue(3)
         self.run_dot(right.path, [(right.norms[0], 0.1, 0.4), (right.norms[1], 0.5, 0.8)],
                      self.fill(self.cue_at(self.n_cues()), 2.5) / 2, extra=right.branches)
-        self.emphasize(right.line, color=T.X, run_time=self.fill(self.cue_at(self.n_cues()),
-                                                                  1.0), buff=0.12)
-
-    def copy_row(self, l: int) -> VGroup:
-        """|X^(l)| over its copy's length |RMSNorm(X^(l))|, where the plane was."""
-        v = self.v
-        g = VGroup(inline(math(f"|{T.X_l(l)}| =", T.TYPE.math_label, T.X),
-                          self.n(v.layers[l].norm_x, T.X, L_)),
-                   inline(math(f"|\"RMSNorm\"({T.X_l(l)})| =", T.TYPE.math_label, T.LN),
-                          self.n(v.copies.norm[l], T.LN, L_)),
-                   ).arrange(DOWN, buff=0.3, aligned_edge=LEFT).scale(FORMULA_SCALE)
-        return g.move_to(RIGHT * 4.0 + UP * 0.55).align_to(RIGHT * 2.3, LEFT)
+        self.emphasize(VGroup(right[1], right.line), color=T.X,
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0), buff=0.12)
 
     def run_dot(self, path, lit, run_time: float, extra=()) -> None:
         """A dot runs along `path` (and one along each of `extra`), lighting each (mobject,
@@ -167,7 +157,7 @@ class IntroBeats:
             txt("then X after each addition and LayerNorm", L_),
             inline(txt("the plane keeps", L_),
                    self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
-                   txt("of their spread", L_)),
+                   txt("of their squared length", L_)),
             inline(math(T.X_l(0), T.TYPE.math_label, T.X), txt("keeps only", L_),
                    self.n(self.v.stages[0].captured_pct, T.HIGHLIGHT, L_, suffix="%"),
                    txt("of its length in it", L_)),
@@ -213,69 +203,52 @@ class IntroBeats:
                          .scale(FORMULA_SCALE),
                          txt("(K, V: the same)", L_, T.TEXT))
         top = formula
-        top.move_to([-3.0, 2.0, 0]).align_to([-5.9, 0, 0], LEFT)
+        top.move_to([-3.0, 1.95, 0]).align_to([-5.9, 0, 0], LEFT)
         cp = self.v.copies
         rng = inline(txt("from layer", L_), Num(cp.from_layer, decimals=0, size=L_),
                      txt("on, the copy is", L_), self.n(cp.min, T.LN, L_),
                      txt("to", L_), self.n(cp.max, T.LN, L_), txt("long", L_))
-        rng.next_to(top, DOWN, buff=0.3).align_to(top, LEFT)
-        # two bars on one scale: |X^(29)| and the largest copy (a sliver beside it)
-        w = 3.6
+        rng.next_to(top, DOWN, buff=0.4).align_to(top, LEFT)
+        # two wide bars on one scale: |X^(29)| and the longest copy (a sliver under it); the
+        # copy is X's bar normalised: the long bar shrinks down into the sliver
+        w, hgt = 8.4, 0.42
         xv, cv = c["x_last_in"]["value"], c["max"]["value"]
-        x_bar = Rectangle(width=w, height=0.28, stroke_width=0, fill_color=T.X, fill_opacity=1)
-        c_bar = Rectangle(width=max(0.02, w * cv / xv), height=0.28, stroke_width=0,
-                          fill_color=T.LN, fill_opacity=1)
         x_lab = inline(math(f"|X^(({last}))|", T.TYPE.math_label, T.X), txt("\u2248", L_),
-                       self.n(cp.x_last_about, T.X, L_))
-        c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.LN), txt("\u2264", L_),
-                       self.n(cp.max, T.LN, L_))
-        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-        labs.next_to(rng, DOWN, buff=0.3).align_to(top, LEFT)
-        bar_x = labs.get_right()[0] + 0.3
+                       self.n(cp.x_last_about, T.X, L_)).scale(FORMULA_SCALE)
+        c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.TEXT), txt("\u2264", L_),
+                       self.n(cp.max, T.LN, L_)).scale(FORMULA_SCALE)
+        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.75, aligned_edge=LEFT)
+        labs.move_to([0, -0.8, 0]).align_to(top, LEFT)
+        bar_x = 5.9 - w
+        x_bar = Rectangle(width=w, height=hgt, stroke_width=0, fill_color=T.X, fill_opacity=1)
+        c_bar = Rectangle(width=max(0.03, w * cv / xv), height=hgt, stroke_width=0,
+                          fill_color=T.LN, fill_opacity=1)
         x_bar.move_to([bar_x, x_lab.get_y(), 0], aligned_edge=LEFT)
         c_bar.move_to([bar_x, c_lab.get_y(), 0], aligned_edge=LEFT)
-        rows = VGroup(VGroup(x_lab, x_bar), VGroup(c_lab, c_bar))
-        # said last, where the per-layer lengths stood (the left column reaches the bars' key)
-        mini = VGroup(txt("RMSNorm: X divided by its", L_, T.MUTED),
-                      txt("root mean square, then", L_, T.MUTED),
-                      txt("times a learned gain", L_, T.MUTED)).arrange(
-            DOWN, buff=0.12, aligned_edge=LEFT)
-        mini.move_to(RIGHT * 4.0 + UP * 0.55).align_to(RIGHT * 2.3, LEFT)
-        # "Every one of these X's is what the next layer's W_Q, W_K and W_V read, through a copy"
-        # the formula is written while the sentence says what it is (not after it)
+        if labs.get_right()[0] + 0.25 > bar_x:          # a long label: the bars start after it
+            shift = labs.get_right()[0] + 0.25 - bar_x
+            x_bar.stretch(1 - shift / w, 0, about_edge=RIGHT)
+            c_bar.move_to([bar_x + shift, c_lab.get_y(), 0], aligned_edge=LEFT)
+        # "Q is RMSNorm of X times W Q": the formula written while it is said
         self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.FORMULA, 1.5))
         self.hold_until_moment(M.FORMULA)
-        self.emphasize(formula[0], run_time=self.to_moment(M.RANGE, 1.0))
-        # "From layer 1 on, that copy stays between 4.79 and 9.26 long"
+        self.emphasize(formula[0], buff=0.15, run_time=self.to_moment(M.RANGE, 1.0))
+        # "From layer 1 on, that copy stays between 4.8 and 9.3 long"
         self.hold_until_moment(M.RANGE)
-        self.put("range", rng, anim=Write(rng), run_time=1.0)
-        self.put("c_row", rows[1], run_time=0.6)
-        self.emphasize(rng[3], rng[5], c_bar, run_time=0.8)
-        # layer by layer, where the plane was: |X^(l)| beside its copy's length; at "while X
-        # grows to about 780 at X of 29", the same scale: X's bar beside the copy's sliver
-        grown = False
-        layers = range(c["from_layer"], last + 1)
-        for k, l in enumerate(layers):
-            row = self.copy_row(l)
-            self.set_slot("ticker", row)
-            step = max(1 / 15, (self.cue_at(2) - 1.2 - self.time) / (len(layers) - k))
-            self.wait(step)
-            if not grown and self.time >= self.said(M.X_GROWS):
-                grown = True
-                self.put("x_lab", x_lab, run_time=0.3)
-                self.shown["x_bar"] = x_bar
-                self.play(GrowFromEdge(x_bar, LEFT), run_time=0.5)
-        if not grown:
-            self.hold_until_moment(M.X_GROWS)
-            self.put("x_lab", x_lab, run_time=0.3)
-            self.shown["x_bar"] = x_bar
-            self.play(GrowFromEdge(x_bar, LEFT), run_time=0.5)
-        self.emphasize(x_bar, c_bar, *self.shown["ticker"], run_time=self.to_cue(2, 1.0))
+        self.put("range", rng, anim=Write(rng), run_time=self.to_moment(M.X_GROWS, 1.0, 0.6))
+        # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
+        # divided down to the sliver beneath it
+        self.hold_until_moment(M.X_GROWS)
+        self.put("x_lab", x_lab, run_time=0.4)
+        self.shown["x_bar"] = x_bar
+        self.play(GrowFromEdge(x_bar, LEFT), run_time=self.to_cue(2, 1.2, 0.45))
+        shrink = x_bar.copy()
+        self.put("c_lab", c_lab, run_time=0.4)
+        self.play(Transform(shrink, c_bar), run_time=self.to_cue(2, 1.2, 0.8))
+        self.remove(shrink)
+        self.shown["c_bar"] = c_bar
+        self.add(c_bar)
         # "So each layer makes fresh Q, K and V from the current X, through that copy."
         self.hold_until_cue(2)
-        self.emphasize(formula[0], c_bar, run_time=self.to_cue(3, 1.2))
-        # "RMSNorm divides X by its root mean square, then ... a learned gain"
-        self.hold_until_cue(3)
-        self.drop("ticker", run_time=0.3)
-        self.put("mini", mini, anim=Write(mini), run_time=self.fill(self.cue_at(self.n_cues()),
-                                                                    0.8))
+        self.emphasize(formula[0], c_bar, c_lab, buff=0.15,
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.2))

@@ -426,14 +426,42 @@ class BarsTo(Animation):
     def __init__(self, scene: StreamPanels, new, top: float, k: int, **kw):
         self.scene_, self.new, self.top, self.k = scene, list(new), float(top), k
         self.top0 = scene.bar_max
+        self.ticks = None                    # (old labels, values, new labels, values), begin()
         super().__init__(scene.bar_group, **kw)
 
     def create_starting_mobject(self):
         return self.mobject
 
+    def begin(self) -> None:
+        """The tick labels ride with the axis: the old ones slide down with the bars (fading),
+        the new axis's come down from the top (one BarsTo of a play moves them)."""
+        super().begin()
+        sc = self.scene_
+        self.ticks = None
+        axes = sc.data["bars"]["linear"]
+        old_v = [t["value"] for t in axes[getattr(sc, "tick_k", 0)]["ticks"]]
+        new_v = [t["value"] for t in axes[self.k]["ticks"]]
+        if old_v != new_v and getattr(sc, "ticks_moving", None) is None:
+            sc.ticks_moving = self
+            new = sc.ticks(self.k)
+            self.ticks = (sc.tick_labels, old_v, new, new_v)
+            sc.add(new)
+
+    def place_ticks(self, a: float, top: float) -> None:
+        if self.ticks is None:
+            return
+        y0 = self.scene_.chart_origin[1]
+        old, old_v, new, new_v = self.ticks
+        for group, values, op in ((old, old_v, 1 - a), (new, new_v, a)):
+            for t, v in zip(group, values):
+                frac = v / top
+                t.set_y(y0 + min(frac, 1.0) * CHART_H)
+                t.set_opacity(op if frac <= 1.001 else 0)
+
     def interpolate_mobject(self, alpha: float) -> None:
         a = self.rate_func(alpha)
         top = self.top0 + a * (self.top - self.top0)
+        self.place_ticks(a, top)
         for r in self.scene_.bars.values():
             # a new bar grows to its height on the final axis, never above the gliding one's
             # top (a 28x step drawn on the old axis would run over the title)
@@ -445,5 +473,13 @@ class BarsTo(Animation):
 
     def finish(self) -> None:
         super().finish()
-        self.scene_.bar_max = self.top
-        self.scene_.set_ticks(self.k)
+        sc = self.scene_
+        sc.bar_max = self.top
+        if self.ticks is not None:                 # the new ticks are in place: keep them
+            old, _, new, _ = self.ticks
+            sc.remove(old)
+            new.set_opacity(1)
+            sc.tick_labels = new
+            sc.tick_k = self.k
+            sc.ticks_moving = None
+        sc.set_ticks(self.k)

@@ -43,8 +43,9 @@ class SummaryBeats:
         rows = []
         if o and o["is_sink"]:
             lay = v.outlier.attention_layers
-            rows.append(inline(txt(focus_word, L_, T.HIGHLIGHT), txt("gives", L_, T.MUTED),
-                               txt(o["token"], L_, T.TEXT),
+            rows.append(inline(txt(focus_word, L_, T.HIGHLIGHT),
+                               txt("gives the token", L_, T.MUTED),
+                               txt("\u201c" + o["token"] + "\u201d", L_, T.TEXT),
                                self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
                                txt("of its attention", L_, T.MUTED)))
             rows.append(inline(txt("(mean over layers", S, T.MUTED),
