@@ -251,11 +251,10 @@ class ContextQKVScene(StoryboardScene):
                    f"all heads together: Q {h.q_width}, K and V {h.kv_width} numbers",
                    S, T.TEXT)
         row = VGroup(legend, note).arrange(RIGHT, buff=0.35)
-        if wide:                                # the W label stands at the right: two rows
-            top = VGroup(VGroup(head, legend).arrange(RIGHT, buff=0.5), note)
-        else:
-            top = VGroup(head, row if row.width <= PLOT[0] + 0.9 else VGroup(
-                legend, note).arrange(DOWN, buff=0.08, aligned_edge=LEFT))
+        # the legend beside the note when they fit (wide: the W label stands at the right)
+        fits = row.width <= (7.5 if wide else PLOT[0] + 0.9)
+        top = VGroup(head, row if fits else VGroup(legend, note).arrange(
+            DOWN, buff=0.08, aligned_edge=LEFT))
         top.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         # the axes take the height left between the header and the caption band
         y_len = min(PLOT[1], self.content_top() - top.height - 0.2 + 2.45 - 0.6)
@@ -689,7 +688,8 @@ class ContextQKVScene(StoryboardScene):
                     continue
                 n = sides[i] * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
                 lab = txt(str(s.tokens[j]), S, T.V)
-                off = 0.14 + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
+                # clear of the update's arrow too, drawn over the chain later
+                off = 0.24 + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
                 lab.move_to((a + b) / 2 + n * off)
                 lab.sent = i
                 names.add(lab)
