@@ -67,6 +67,13 @@ HL = T.TEXT                         # boxes and rings: white (yellow is Q's colo
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 
 
+def overlaps(a, b, pad: float = 0.0) -> bool:
+    """Whether the boxes of `a` and `b` (grown by `pad`) meet."""
+    return (a.get_right()[0] + pad > b.get_left()[0] and a.get_left()[0] - pad < b.get_right()[0]
+            and a.get_top()[1] + pad > b.get_bottom()[1]
+            and a.get_bottom()[1] - pad < b.get_top()[1])
+
+
 @dataclass
 class Stage:
     """What the beats have put on screen, read and filled by the handlers."""
@@ -200,21 +207,37 @@ class ContextQKVScene(StoryboardScene):
         return VGroup(grid, note).arrange(DOWN, buff=0.4)
 
     def index_row(self, i: int) -> VGroup:
-        """Sentence i's tokens in a row, the start marker's position and the focus token's
-        under them, dots between: "counting from the start marker"."""
+        """Sentence i's tokens up to the one after the focus token, in a row, the start
+        marker's position and the focus token's under them, dots between: "counting from the
+        start marker". A long row keeps its first two tokens and the focus token's
+        neighbourhood, an ellipsis between."""
         s, c = self.v.entered.sentences[i], self.v.contexts[i]
         toks = [str(t) for t in s.tokens]
         focus = [int(f) for f in s.focus]
-        start = int(s.special[0]) if len(s.special.values) else None
-        row = VGroup()
-        for j, tok in enumerate(toks):
+        # a start marker at position 0 ([CLS]) to count from; none in a decoder's sentence
+        start = 0 if len(s.special.values) and int(s.special[0]) == 0 < focus[0] else None
+        last = min(len(toks) - 1, focus[-1] + 1)
+
+        def cell(j):
             color = T.SENTENCES[i] if j in focus else T.TEXT
-            row.add(txt(tok, T.TYPE.label, color))
-        row.arrange(RIGHT, buff=0.28)
-        on_baseline(list(row), row.get_bottom()[1])
+            return txt(toks[j].strip() or "␣", T.TYPE.label, color)
+
+        def build(js):
+            row = VGroup(*[cell(j) if j is not None else txt("…", T.TYPE.label, T.MUTED)
+                           for j in js]).arrange(RIGHT, buff=0.28)
+            on_baseline(list(row), row.get_bottom()[1])
+            return row
+
+        js = list(range(0, last + 1))
+        row = build(js)
+        if row.width > 11.8:
+            js = [0, 1, None] + list(range(max(2, focus[0] - 2), last + 1))
+            row = build(js)
         under = VGroup()
         y = row.get_bottom()[1] - 0.25
-        for j, tok in enumerate(toks):
+        for m, j in zip(row, js):
+            if j is None:
+                continue
             if j == start:
                 n = Num(s.special[0], decimals=0, size=S, color=T.TEXT)
             elif j == focus[0]:
@@ -223,12 +246,13 @@ class ContextQKVScene(StoryboardScene):
                 n = Dot(radius=0.03, color=T.MUTED)
             else:
                 continue
-            under.add(n.move_to([row[j].get_x(), y, 0]))
+            under.add(n.move_to([m.get_center()[0], y, 0]))
         tag = txt(str(i + 1), T.TYPE.label, T.SENTENCES[i]).next_to(row, LEFT, buff=0.3)
         g = VGroup(tag, row, under)
         g.row, g.under = row, under
-        g.start = under[0] if start is not None else None
-        g.focus = [m for m in under if not isinstance(m, Dot)][-1] if len(under) else None
+        nums = [m for m in under if not isinstance(m, Dot)]
+        g.start = nums[0] if start is not None and nums else None
+        g.focus = nums[-1] if nums else None
         return g
 
     # --- the chart ---------------------------------------------------------------------------
@@ -396,8 +420,6 @@ class ContextQKVScene(StoryboardScene):
         self.st.sents = s
         table = self.token_table()
         idx = VGroup(self.index_row(0), self.index_row(1)).arrange(DOWN, buff=0.3)
-        if idx.width > 12.6:
-            idx.scale_to_fit_width(12.6)
         idx.next_to(s, DOWN, buff=0.35)
         idx.set_x(0)
         table.next_to(idx, DOWN, buff=0.35)
@@ -406,6 +428,7 @@ class ContextQKVScene(StoryboardScene):
             table.scale((table.get_top()[1] - room) / max(table.height, 1e-6),
                         about_edge=UP)
         grid, note = table
+        starts = [r.start for r in idx if r.start is not None]
         self.set_slot("table", None)
         self.add(s[0][0], s[0][1])                  # the first frame shows a sentence
         self.by_cue([
@@ -419,8 +442,7 @@ class ContextQKVScene(StoryboardScene):
              (1, lambda t: self.play(*[FadeInPlace(r.under) for r in idx], run_time=t)),
              (1, lambda t: self.emphasize(*[r.focus for r in idx if r.focus is not None],
                                           grid[7], grid[11], run_time=t)),
-             (1, lambda t: self.emphasize(*[r.start for r in idx if r.start is not None],
-                                          run_time=t))],
+             (1, lambda t: self.emphasize(*starts, run_time=t) if starts else self.wait(t))],
             [(2, lambda t: self.play(Write(note), run_time=t)),
              (1, lambda t: self.emphasize(note[-1], run_time=t))],
         ])
@@ -663,7 +685,7 @@ class ContextQKVScene(StoryboardScene):
                     chain.keys.append(j if j < len(pc.xy) else None)
                 at = end
             chains.add(chain)
-        names, rings = self.piece_names(chains, (1, 1), avoid=VGroup(labels, cos))
+        names, rings = self.piece_names(chains, (1, 1), avoid=VGroup(labels, cos, head))
         g = VGroup(head, chains, arrows, labels, arc, cos, names, rings)   # move as one
         g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
         g.chains, g.names, g.rings = chains, names, rings
@@ -686,13 +708,17 @@ class ContextQKVScene(StoryboardScene):
                 d = b - a
                 if np.linalg.norm(d) < 0.12:
                     continue
-                n = sides[i] * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
-                lab = txt(str(s.tokens[j]), S, T.V)
-                # clear of the update's arrow too, drawn over the chain later
-                off = 0.24 + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
-                lab.move_to((a + b) / 2 + n * off)
-                lab.sent = i
-                names.add(lab)
+                lab = txt(str(s.tokens[j]).strip() or "␣", S, T.V)
+                # on its side, else the other, clear of the update's arrow (drawn over the
+                # chain later) and of every label; left out where neither side is clear
+                for side in (sides[i], -sides[i]):
+                    n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
+                    off = 0.24 + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
+                    lab.move_to((a + b) / 2 + n * off)
+                    if not any(overlaps(lab, m, 0.04) for m in (*avoid, *names)):
+                        lab.sent = i
+                        names.add(lab)
+                        break
             for j in s.special.values:
                 a, b = chain.span[int(j)]
                 c = (a + b) / 2
@@ -705,9 +731,7 @@ class ContextQKVScene(StoryboardScene):
         for r in rings:
             first = r.get_x() <= min(m.get_x() for m in rings) + 1e-6     # at the updates' start
             t_ = txt(r.token, S, T.TEXT).next_to(r, DOWN if first else RIGHT, buff=0.08)
-            if any(t_.get_right()[0] > m.get_left()[0] and t_.get_left()[0] < m.get_right()[0]
-                   and t_.get_top()[1] > m.get_bottom()[1] and t_.get_bottom()[1] < m.get_top()[1]
-                   for m in (*avoid, *names)):
+            if any(overlaps(t_, m) for m in (*avoid, *names, *tags)):
                 t_.next_to(r, UP, buff=0.06)
             tags.add(self.keep_inside(t_))
         return names, VGroup(rings, tags)
@@ -883,14 +907,16 @@ class ContextQKVScene(StoryboardScene):
             self.put("right", upd.head, run_time=0.13 * t)
             self.play(*[LaggedStart(*[Create(p) for p in chain], lag_ratio=0.6)
                         for chain in upd.chains], run_time=0.45 * t)
-            self.play(LaggedStart(*[FadeInPlace(n) for n in upd.names], lag_ratio=0.4),
-                      run_time=0.25 * t)
+            if len(upd.names):
+                self.play(LaggedStart(*[FadeInPlace(n) for n in upd.names], lag_ratio=0.4),
+                          run_time=0.25 * t)
 
         def tiny(t):
             # the markers' pieces: too short to see, ringed where they lie
             rings, tags = upd.rings
-            self.play(Create(rings), FadeInPlace(tags), run_time=0.4 * t)
-            self.set_slot("marker_rings", upd.rings)
+            if len(rings):
+                self.play(Create(rings), FadeInPlace(tags), run_time=0.4 * t)
+                self.set_slot("marker_rings", upd.rings)
             said = [n for n in upd.names if n.sent == 0]     # "river's": its piece, named
             if said:
                 self.emphasize(*said, run_time=0.4 * t)
