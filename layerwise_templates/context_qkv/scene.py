@@ -423,10 +423,10 @@ class ContextQKVScene(StoryboardScene):
         idx.next_to(s, DOWN, buff=0.35)
         idx.set_x(0)
         table.next_to(idx, DOWN, buff=0.35)
-        room = self.caption_top() - 0.15
-        if table.get_bottom()[1] < room:            # long sentences: the table shrinks
-            table.scale((table.get_top()[1] - room) / max(table.height, 1e-6),
-                        about_edge=UP)
+        if table.get_bottom()[1] < self.caption_top() - 0.15 or idx.width > 13.2:
+            # no room (long sentences, several lines of note): the table alone, as before
+            idx = VGroup()
+            table.move_to([0, (s.get_bottom()[1] - 2.6) / 2, 0])
         grid, note = table
         starts = [r.start for r in idx if r.start is not None]
         self.set_slot("table", None)
@@ -438,8 +438,9 @@ class ContextQKVScene(StoryboardScene):
                                      FadeInPlace(grid[8:12]), run_time=t)),
              (1, lambda t: self.emphasize(grid[6], grid[10], run_time=t)),
              (1, lambda t: self.play(FadeInPlace(VGroup(*[r[0:2] for r in idx])),
-                                     run_time=t)),
-             (1, lambda t: self.play(*[FadeInPlace(r.under) for r in idx], run_time=t)),
+                                     run_time=t) if len(idx) else self.wait(t)),
+             (1, lambda t: self.play(*[FadeInPlace(r.under) for r in idx], run_time=t)
+              if len(idx) else self.wait(t)),
              (1, lambda t: self.emphasize(*[r.focus for r in idx if r.focus is not None],
                                           grid[7], grid[11], run_time=t)),
              (1, lambda t: self.emphasize(*starts, run_time=t) if starts else self.wait(t))],
