@@ -686,7 +686,7 @@ class ContextQKVScene(StoryboardScene):
                     chain.keys.append(j if j < len(pc.xy) else None)
                 at = end
             chains.add(chain)
-        names, rings = self.piece_names(chains, (1, 1), avoid=VGroup(labels, cos, head))
+        names, rings = self.piece_names(chains, (1, 1), avoid=VGroup(*labels, cos, head))
         g = VGroup(head, chains, arrows, labels, arc, cos, names, rings)   # move as one
         g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
         g.chains, g.names, g.rings = chains, names, rings
@@ -710,12 +710,14 @@ class ContextQKVScene(StoryboardScene):
                 if np.linalg.norm(d) < 0.12:
                     continue
                 lab = txt(str(s.tokens[j]).strip() or "␣", S, T.V)
-                # on its side, else the other, clear of the update's arrow (drawn over the
-                # chain later) and of every label; left out where neither side is clear
-                for side in (sides[i], -sides[i]):
+                # on its side, else the other, at the piece's middle, else further along:
+                # clear of the update's arrow (drawn over the chain later) and of every
+                # label; left out where no place is clear
+                for side, at in ((side, at) for at in (0.5, 0.75, 0.3)
+                                 for side in (sides[i], -sides[i])):
                     n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
                     off = 0.24 + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
-                    lab.move_to((a + b) / 2 + n * off)
+                    lab.move_to(a + at * d + n * off)
                     if not any(overlaps(lab, m, 0.04) for m in (*avoid, *names)):
                         lab.sent = i
                         names.add(lab)
