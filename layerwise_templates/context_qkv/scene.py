@@ -686,12 +686,12 @@ class ContextQKVScene(StoryboardScene):
                     chain.keys.append(j if j < len(pc.xy) else None)
                 at = end
             chains.add(chain)
+        for lab in labels:
+            self.keep_inside(lab)
         names, rings = self.piece_names(chains, (1, 1), avoid=VGroup(*labels, cos, head))
         g = VGroup(head, chains, arrows, labels, arc, cos, names, rings)   # move as one
         g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
         g.chains, g.names, g.rings = chains, names, rings
-        for lab in labels:
-            self.keep_inside(lab)
         return g
 
     def piece_names(self, chains: VGroup, sides: tuple, avoid: VGroup):
@@ -718,7 +718,7 @@ class ContextQKVScene(StoryboardScene):
                     n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
                     off = 0.24 + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
                     lab.move_to(a + at * d + n * off)
-                    if not any(overlaps(lab, m, 0.04) for m in (*avoid, *names)):
+                    if not any(overlaps(lab, m, 0.08) for m in (*avoid, *names)):
                         lab.sent = i
                         names.add(lab)
                         break
