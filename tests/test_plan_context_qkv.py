@@ -93,23 +93,34 @@ def test_narration_quotes_the_plan(built):
     assert f"down to {fmt(low['value'])} at layer {low['layer']}" in text
     assert f"below X's lowest, {fmt(x['value'])}" in text and low["value"] < x["value"]
     assert x["value"] == min(d["cos"]["x"])
-    # the last layer is shown for what it is (the caption): the keys lowest there
+    # the caption says only what the voice says: the lowest, X's lowest, the queries above X
     L = len(d["layers"]) - 1
     assert last["layer"] == L and last["key"] == min("qkv", key=lambda k: d["cos"][k][L])
     cap = next(b["caption"] for b in plan["beats"] if b["id"] == "compare")
-    assert f"At layer {L}: {NAMES[last['key']]} lowest ({fmt(last['value'])})" in cap
+    assert cap.endswith("the queries stay above X.") and "At layer" not in cap
     # the queries closer than X from layer 1 on, layer 2 as the example
     c = d["cos"]
     assert all(c["q"][l] > c["x"][l] for l in range(1, L + 1))
     assert (f"From layer 1 on, the queries stay closer than X: at layer 2 they are at "
             f"{fmt(c['q'][2])}, X at {fmt(c['x'][2])}") in text
-    # why Q, K, V can differ more or less than X with shared matrices
-    assert "A fixed matrix can stretch some differences and shrink others" in text
+    # why Q, K, V can differ more or less than X with shared matrices: at the values' lowest
+    # layer (not at the last, where the values end above X)
+    lo = low["layer"]
+    assert (f"A fixed matrix stretches some differences and shrinks others: at layer {lo} the "
+            f"values are further apart than X, the queries closer.") in text
+    assert c["v"][lo] < c["x"][lo] < c["q"][lo]
+    assert "end further apart" not in text
     # the values below X from layer 1 to 4, just above it at the last layer
     said = next(b["narration"] for b in plan["beats"] if b["id"] == "layers")
     assert "From layer 1 to 4 the values stay below X, then end just above it." in said
     assert all(c["v"][l] < c["x"][l] for l in range(1, L)) and c["v"][L] > c["x"][L]
     assert "Values differ most" not in " ".join(b["caption"] for b in plan["beats"])
+    # the markers' weighted values: tiny beside river's, as said
+    s0 = d["entered"]["sentences"][0]
+    said = next(b["narration"] for b in plan["beats"] if b["id"] == "entered")
+    assert (f"their pieces are tiny: {fmt(s0['piece_length'][0])} long for the start marker, "
+            f"{fmt(s0['piece_length'][5])} for river.") in said
+    assert max(s0["piece_length"][j] for j in s0["special"]) < 0.11 * s0["piece_length"][5]
 
 
 def test_entered_is_the_traces(built, cache_dir):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.context_qkv import QKV, context_qkv, layer_zero_match
-from layerwise_core.analysis.context_qkv_entered import entered
+from layerwise_core.analysis.context_qkv_entered import entered, value_pieces
 from layerwise_core.analysis.vectors import positions
 from layerwise_core.drafts.base import Beat, Context, Draft, spoken_token
 
@@ -96,6 +96,20 @@ def build(c: Context) -> Draft:
             f", with head-average attention weight{'s' if len(nums) > 1 else ''} "
             + (nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " and " + nums[-1]) + ".")
         claims += [f"data.entered.sentences[{i}].words[{k}] == {j}" for k, j in enumerate(top)]
+    # the markers' pieces (their weighted values): said when they are short beside the
+    # heaviest word's, however much weight the markers take
+    markers = ""
+    special = sorted(set(range(len(a.tokens))) - set(pa) - set(la["words"]))
+    if special and len(la["words"]):
+        lens = np.linalg.norm(value_pieces(a, pa, 0)["pieces"], axis=1)
+        top, sp = la["words"][0], special[0]
+        if lens[sp] < 0.25 * lens[top]:
+            markers = (f" The markers' pieces are short: {{data.entered.sentences[0].piece_length"
+                       f"[{sp}]:.2f}} for {spoken_token(a.tokens[sp])}, {{data.entered."
+                       f"sentences[0].piece_length[{top}]:.2f}} for "
+                       f"{spoken_token(a.tokens[top])}.")
+            claims.append(f"data.entered.sentences[0].piece_length[{sp}] / "
+                          f"data.entered.sentences[0].piece_length[{top}] < 0.25")
     after = ("After LayerNorm and the feed-forward layer" if a.spec.placement.norm_before_q
              != "own" else "After the feed-forward update")
     added = (" Each is added at the tip of the same X, {data.entered.x_length[0]:.2f} long, so "
@@ -107,8 +121,9 @@ def build(c: Context) -> Draft:
         "Layer {data.entered.layer}: what each sentence's neighbours add to X; the two updates have a cosine of "
         "{data.entered.cos:.2f}.",
         "So where does the difference come from? " + " ".join(sent_parts)
-        + " Each head sums the values by its own weights and W O joins the heads, so attention"
-          " adds two different updates, {data.entered.length[0]:.2f} and "
+        + " Each token's values, weighted in every head and joined through W O, are one piece"
+          " of the update." + markers + " So attention adds two different updates,"
+          " {data.entered.length[0]:.2f} and "
           "{data.entered.length[1]:.2f} long, with a cosine of {data.entered.cos:.2f} between "
           "them." + added + nxt,
         expect=claims + [_near("data.entered.cos", e["cos"]), "len(data.contexts) == 2"]))

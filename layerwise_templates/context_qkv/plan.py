@@ -99,6 +99,10 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
         vp = value_pieces(t, p, 0)
         xy = update_plane(us[0], us[1], [*vp["pieces"], vp["bias"]])
         s["pieces"] = {"xy": xy[:-1], "bias": xy[-1]}
+        # each key token's weighted values, their full length (the markers' are tiny)
+        s["piece_length"] = [float(np.linalg.norm(x)) for x in vp["pieces"]]
+        for j in [*s["special"], *s["words"][:3]]:
+            stable(s["piece_length"][j], DECIMALS, f"data.entered: piece_length[{j}]")
     ta, tb = (list(t.tokens) for t in traces)
     focus = set(pos[0]) | set(pos[1])
     # positions holding the same token in both sentences (same X at layer 0): they add the same

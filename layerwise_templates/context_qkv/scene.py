@@ -3,7 +3,8 @@
 Beats (storyboard `show` names); each handler builds what it needs when an earlier beat has not
 (`Stage` holds what is on screen), so every arrangement renders:
 - `sentences` the two sentences, the focus token boxed in both; a table of its token, token id
-              and position in each, and what that means for layer 0
+              and position in each; each sentence's tokens with the start marker's position
+              and the focus token's under them; and what that means for layer 0
 - `same`      the cosine introduced: two arrows, one turning (1 = same direction, 0 = at right
               angles); layer 0: the two X rows "=", the same W_Q, W_K, W_V, the two Q rows "=";
               the chart's four layer-0 points at one value
@@ -11,14 +12,15 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               different keys (sentence 1's heaviest word, sentence 2's three heaviest); the
               tokens at the same positions in both greyed, bank too (same X, same values);
               the focus token's head-average attention as arcs (the special tokens' arcs
-              grey); each token's weight flies to its weighted values (all heads,
-              through W_O), drawn tip to tail into the update Delta^(0) (lengths, angle,
-              cosine); X^(0) with each update drawn from its tip and the two sums (a sketch:
-              updates and sums true, X drawn shorter); the cosine of the X^(1)
-- `layers`    layer 1, 2, ...: the chart grows one segment per quantity (X thick, on top) and
-              a table gains that layer's four cosines; "the same W^(l)" label counts the layer;
+              grey); beside the rows, each token's weighted values (all heads, through
+              W_O) drawn tip to tail into the update Delta^(0), the named words' pieces
+              named, the markers' (too short to see) ringed; the updates (lengths, angle,
+              cosine); X^(0) with each update moved (not turned) to its tip and the two sums
+              (a sketch: updates and sums true, X drawn shorter); the cosine of the X^(1)
+- `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
+              (X thick, under the others); "the same W^(l)" label counts the layer;
               then X's dip and end and the values' lowest are pointed at
-- `compare`   the lowest Q/K/V cosine and X's lowest ringed in chart and table; the last layer's
+- `compare`   the lowest Q/K/V cosine and X's lowest ringed, their values beside; the last layer's
               lowest and highest; the conclusion, centred and large, the rest dimmed
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
@@ -56,13 +58,20 @@ PLOT = (5.4, 3.4)                   # chart axes width, height
 PANEL_X = 0.6                       # left edge of the right-hand panel
 ROW_GAP = 0.62
 WINDOW = 11                         # tokens shown per sentence in the arcs (a window round focus)
+BASE = 8.0                          # degrees: update 1's direction in both drawings of it
 NARROW = 15.0                       # degrees: two arrows this close share no room for a label
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
-TABLE_ROWS = 7                      # table rows shown at once (deeper models scroll)
 HL = T.TEXT                         # boxes and rings: white (yellow is Q's colour here)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
+
+
+def overlaps(a, b, pad: float = 0.0) -> bool:
+    """Whether the boxes of `a` and `b` (grown by `pad`) meet."""
+    return (a.get_right()[0] + pad > b.get_left()[0] and a.get_left()[0] - pad < b.get_right()[0]
+            and a.get_top()[1] + pad > b.get_bottom()[1]
+            and a.get_bottom()[1] - pad < b.get_top()[1])
 
 
 @dataclass
@@ -74,9 +83,7 @@ class Stage:
     dots: dict = field(default_factory=dict)    # key -> {layer: Dot}
     lines: VGroup = field(default_factory=VGroup)
     grown: int = -1                             # last layer drawn in the chart
-    table: VGroup | None = None                 # rows of cosines, by layer
-    cells: dict = field(default_factory=dict)   # (layer, key) -> Num
-    table_rows: list = field(default_factory=list)
+    wide: bool = False                          # the chart across the frame (layers on)
 
 
 class ContextQKVScene(StoryboardScene):
@@ -93,12 +100,13 @@ class ContextQKVScene(StoryboardScene):
         super().point_at(m, color=color, run_time=run_time)
 
     def box(self, *ms, t: float, slot: str = "boxes", color=HL, rings=()) -> None:
-        """Boxes round `ms` (and the `rings` given) that stay (in `slot`, added to what is
-        there) until `unbox`."""
-        rs = VGroup(*[SurroundingRectangle(m, color=color, buff=0.05, stroke_width=2.5)
-                      for m in ms], *rings)
+        """Boxes round `ms` (and the `rings` given: a ring and its value, `ring`) that stay
+        (in `slot`, added to what is there) until `unbox`."""
+        boxes = [SurroundingRectangle(m, color=color, buff=0.05, stroke_width=2.5) for m in ms]
+        rs = VGroup(*boxes, *rings)
         old = self.shown.get(slot)
-        self.play(Create(rs), run_time=t)
+        self.play(*[Create(b) for b in boxes],
+                  *[a for r in rings for a in (Create(r[0]), FadeInPlace(r[1]))], run_time=t)
         self.set_slot(slot, rs if old is None else VGroup(old, rs))
 
     def unbox(self, t: float | None = None, slot: str = "boxes") -> None:
@@ -198,16 +206,68 @@ class ContextQKVScene(StoryboardScene):
             note.arrange(DOWN, buff=0.08)
         return VGroup(grid, note).arrange(DOWN, buff=0.4)
 
+    def index_row(self, i: int) -> VGroup:
+        """Sentence i's tokens up to the one after the focus token, in a row, the start
+        marker's position and the focus token's under them, dots between: "counting from the
+        start marker". A long row keeps its first two tokens and the focus token's
+        neighbourhood, an ellipsis between."""
+        s, c = self.v.entered.sentences[i], self.v.contexts[i]
+        toks = [str(t) for t in s.tokens]
+        focus = [int(f) for f in s.focus]
+        # a start marker at position 0 ([CLS]) to count from; none in a decoder's sentence
+        start = 0 if len(s.special.values) and int(s.special[0]) == 0 < focus[0] else None
+        last = min(len(toks) - 1, focus[-1] + 1)
+
+        def cell(j):
+            color = T.SENTENCES[i] if j in focus else T.TEXT
+            return txt(toks[j].strip() or "␣", T.TYPE.label, color)
+
+        def build(js):
+            row = VGroup(*[cell(j) if j is not None else txt("…", T.TYPE.label, T.MUTED)
+                           for j in js]).arrange(RIGHT, buff=0.28)
+            on_baseline(list(row), row.get_bottom()[1])
+            return row
+
+        js = list(range(0, last + 1))
+        row = build(js)
+        if row.width > 11.8:
+            js = [0, 1, None] + list(range(max(2, focus[0] - 2), last + 1))
+            row = build(js)
+        under = VGroup()
+        y = row.get_bottom()[1] - 0.25
+        for m, j in zip(row, js):
+            if j is None:
+                continue
+            if j == start:
+                n = Num(s.special[0], decimals=0, size=S, color=T.TEXT)
+            elif j == focus[0]:
+                n = Num(c.positions[0], decimals=0, size=S, color=T.SENTENCES[i])
+            elif start is not None and start < j < focus[0]:
+                n = Dot(radius=0.03, color=T.MUTED)
+            else:
+                continue
+            under.add(n.move_to([m.get_center()[0], y, 0]))
+        tag = txt(str(i + 1), T.TYPE.label, T.SENTENCES[i]).next_to(row, LEFT, buff=0.3)
+        g = VGroup(tag, row, under)
+        g.row, g.under = row, under
+        nums = [m for m in under if not isinstance(m, Dot)]
+        g.start = nums[0] if start is not None and nums else None
+        g.focus = nums[-1] if nums else None
+        return g
+
     # --- the chart ---------------------------------------------------------------------------
-    def make_chart(self) -> VGroup:
+    def make_chart(self, wide: bool = False) -> VGroup:
+        """The cosine chart: in the left half beside the layer-0 panel, or `wide`, across the
+        frame with larger labels (the layers and the comparison, nothing beside it)."""
         v = self.v
         lo, hi = v.axes.y_range.values
         L = len(v.layers)
-        head = txt(f"cosine of the two \"{v.word}\" vectors", S)
-        legend = VGroup(*[VGroup(Line(LEFT * 0.15, RIGHT * 0.15, color=COLOR[k],
+        size = T.TYPE.label if wide else S
+        head = txt(f"cosine of the two \"{v.word}\" vectors", size)
+        legend = VGroup(*[VGroup(Line(LEFT * 0.2, RIGHT * 0.2, color=COLOR[k],
                                       stroke_width=X_BAND if k == "x" else 5,
                                       stroke_opacity=0.9 if k == "x" else 1),
-                                 txt(NAME[k], S, COLOR[k])).arrange(RIGHT, buff=0.08)
+                                 txt(NAME[k], size, COLOR[k])).arrange(RIGHT, buff=0.08)
                           for k in self.keys]).arrange(RIGHT, buff=0.3)
         h = v.heads
         note = txt(f"Q, K, V: all {h.n_heads} heads together"
@@ -215,22 +275,31 @@ class ContextQKVScene(StoryboardScene):
                    f"all heads together: Q {h.q_width}, K and V {h.kv_width} numbers",
                    S, T.TEXT)
         row = VGroup(legend, note).arrange(RIGHT, buff=0.35)
-        top = VGroup(head, row if row.width <= PLOT[0] + 0.9 else VGroup(legend, note).arrange(
+        # the legend beside the note when they fit (wide: the W label stands at the right)
+        fits = row.width <= (7.5 if wide else PLOT[0] + 0.9)
+        top = VGroup(head, row if fits else VGroup(legend, note).arrange(
             DOWN, buff=0.08, aligned_edge=LEFT))
         top.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         # the axes take the height left between the header and the caption band
         y_len = min(PLOT[1], self.content_top() - top.height - 0.2 + 2.45 - 0.6)
-        ax = TickAxes([0, L - 1, 1], [lo, hi, hi - lo], PLOT[0], y_len,
+        x_len = PLOT[0]
+        if wide:
+            y_len = (self.content_top() - top.height - 0.25) - (self.caption_top() + 0.95)
+            x_len = 11.4
+        ax = TickAxes([0, L - 1, 1], [lo, hi, hi - lo], x_len, y_len,
                       x_ticks=[(l.value, l.path) for l in v.layers
                                if L <= 12 or l.value % 5 == 0 or l.value == L - 1],
-                      y_ticks=[(t.value, t.path) for t in v.axes.y_ticks])
+                      y_ticks=[(t.value, t.path) for t in v.axes.y_ticks],
+                      **({"size": S, "color": T.TEXT} if wide else {}))
         ax.y_labels.shift(LEFT * 0.12)                      # clear of the layer-0 dots
-        xname = txt("layer", S, T.MUTED).next_to(ax.x_labels, DOWN, buff=0.08)
+        xname = txt("layer", size, T.MUTED if not wide else T.TEXT).next_to(
+            ax.x_labels, DOWN, buff=0.08)
         top.next_to(ax.axes, UP, buff=0.2).align_to(ax, LEFT)
         chart = VGroup(top, ax, xname)
         chart.to_edge(LEFT, buff=T.EDGE + 0.1)
         chart.shift(UP * (self.content_top() - chart.get_top()[1]))
         self.st.ax = ax
+        self.st.wide = wide
         return chart
 
     def point(self, key: str, l: int) -> Dot:
@@ -238,12 +307,17 @@ class ContextQKVScene(StoryboardScene):
         return Dot(self.st.ax.axes.c2p(l, self.cos(key)[l].value),
                    radius=DOT[key] * (0.5 if deep else 1.0), color=COLOR[key])
 
-    def ensure_chart(self, upto: int, t: float | None = None) -> None:
+    def ensure_chart(self, upto: int, t: float | None = None, wide: bool = False) -> None:
         """The chart on screen with its points up to layer `upto` (drawn at once when an
-        earlier beat has not drawn them)."""
+        earlier beat has not drawn them); a narrow chart gives way to a `wide` one."""
         st = self.st
+        if st.chart is not None and wide and not st.wide:
+            self.play(FadeOutPlace(VGroup(st.chart, st.lines, *[
+                d for k in self.keys for d in st.dots.get(k, {}).values()])),
+                run_time=self.quick())
+            st.chart, st.dots, st.lines, st.grown = None, {}, VGroup(), -1
         if st.chart is None:
-            st.chart = self.make_chart()
+            st.chart = self.make_chart(wide)
             self.play(FadeInPlace(st.chart), run_time=t or self.quick())
         if st.grown < upto:
             new = VGroup()
@@ -345,22 +419,35 @@ class ContextQKVScene(StoryboardScene):
         s = self.make_sentences()
         self.st.sents = s
         table = self.token_table()
-        table.move_to([0, (s.get_bottom()[1] - 2.6) / 2, 0])
+        idx = VGroup(self.index_row(0), self.index_row(1)).arrange(DOWN, buff=0.3)
+        idx.next_to(s, DOWN, buff=0.35)
+        idx.set_x(0)
+        table.next_to(idx, DOWN, buff=0.35)
+        if table.get_bottom()[1] < self.caption_top() - 0.15 or idx.width > 13.2:
+            # no room (long sentences, several lines of note): the table alone, as before
+            idx = VGroup()
+            table.move_to([0, (s.get_bottom()[1] - 2.6) / 2, 0])
         grid, note = table
+        starts = [r.start for r in idx if r.start is not None]
         self.set_slot("table", None)
+        self.add(s[0][0], s[0][1])                  # the first frame shows a sentence
         self.by_cue([
-            [(2, lambda t: self.play(Write(VGroup(s[0][0], s[0][1])), run_time=t)),
-             (2, lambda t: self.play(Write(VGroup(s[1][0], s[1][1])), run_time=t)),
+            [(2, lambda t: self.play(Write(VGroup(s[1][0], s[1][1])), run_time=t)),
              (1, lambda t: self.play(Create(s[0].box), Create(s[1].box), run_time=t))],
-            [(1, lambda t: self.play(FadeInPlace(grid[0:4]), run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(grid[4:8]), run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(grid[8:12]), run_time=t)),
+            [(1, lambda t: self.play(FadeInPlace(grid[0:4]), FadeInPlace(grid[4:8]),
+                                     FadeInPlace(grid[8:12]), run_time=t)),
              (1, lambda t: self.emphasize(grid[6], grid[10], run_time=t)),
-             (1, lambda t: self.emphasize(grid[7], grid[11], run_time=t))],
+             (1, lambda t: self.play(FadeInPlace(VGroup(*[r[0:2] for r in idx])),
+                                     run_time=t) if len(idx) else self.wait(t)),
+             (1, lambda t: self.play(*[FadeInPlace(r.under) for r in idx], run_time=t)
+              if len(idx) else self.wait(t)),
+             (1, lambda t: self.emphasize(*[r.focus for r in idx if r.focus is not None],
+                                          grid[7], grid[11], run_time=t)),
+             (1, lambda t: self.emphasize(*starts, run_time=t) if starts else self.wait(t))],
             [(2, lambda t: self.play(Write(note), run_time=t)),
              (1, lambda t: self.emphasize(note[-1], run_time=t))],
         ])
-        self.shown["table"] = table
+        self.shown["table"] = VGroup(table, idx)
 
     def cosine_picture(self) -> VGroup:
         """Two arrows from one point; the second turns (the beat animates it)."""
@@ -536,7 +623,7 @@ class ContextQKVScene(StoryboardScene):
         e = self.v.entered
         la, lb = (float(e.length[0]), float(e.length[1]))
         unit = self.update_unit()
-        base = 8 * DEGREES
+        base = BASE * DEGREES
         ang = float(e.angle) * DEGREES
         head = VGroup(inline(txt("what attention adds to X:", S),
                              math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN)),
@@ -586,10 +673,12 @@ class ContextQKVScene(StoryboardScene):
             pc = e.sentences[i].pieces
             at = np.array(o, dtype=float)
             chain = VGroup()
-            chain.keys = []
+            chain.keys, chain.span = [], {}
             for j, c in enumerate([*pc.xy, pc.bias]):
                 d = unit * (turn @ np.array([float(c[0]), float(c[1])]))
                 end = at + np.array([d[0], d[1], 0.0])
+                if j < len(pc.xy):
+                    chain.span[j] = (at, end)
                 if np.linalg.norm(d) > 0.05:
                     chain.add(Arrow(at, end, buff=0, color=T.V, stroke_width=3,
                                     tip_length=0.12,
@@ -597,12 +686,58 @@ class ContextQKVScene(StoryboardScene):
                     chain.keys.append(j if j < len(pc.xy) else None)
                 at = end
             chains.add(chain)
-        g = VGroup(head, chains, arrows, labels, arc, cos)
-        g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
-        g.chains = chains
         for lab in labels:
             self.keep_inside(lab)
+        names, rings = self.piece_names(chains, (1, 1), avoid=VGroup(*labels, cos, head))
+        g = VGroup(head, chains, arrows, labels, arc, cos, names, rings)   # move as one
+        g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
+        g.chains, g.names, g.rings = chains, names, rings
         return g
+
+    def piece_names(self, chains: VGroup, sides: tuple, avoid: VGroup):
+        """The named words' pieces labelled with their tokens (the heaviest word of sentence
+        1, the three of sentence 2), on the side `sides[i]` of chain i (+1 left of its
+        direction, -1 right); rings round the markers' pieces (too short to see), the start
+        marker's named."""
+        e = self.v.entered
+        names, rings = VGroup(), VGroup()
+        for i, chain in enumerate(chains):
+            s = e.sentences[i]
+            for j in list(s.words[:1 if i == 0 else 3]):
+                j = int(j)
+                a, b = chain.span[j]
+                d = b - a
+                if np.linalg.norm(d) < 0.12:
+                    continue
+                lab = txt(str(s.tokens[j]).strip() or "␣", S, T.V)
+                # on its side, else the other, at the piece's middle, else further along:
+                # clear of the update's arrow (drawn over the chain later) and of every
+                # label; left out where no place is clear
+                for side, at in ((side, at) for at in (0.5, 0.75, 0.3)
+                                 for side in (sides[i], -sides[i])):
+                    n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
+                    off = 0.24 + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
+                    lab.move_to(a + at * d + n * off)
+                    if not any(overlaps(lab, m, 0.08) for m in (*avoid, *names)):
+                        lab.sent = i
+                        names.add(lab)
+                        break
+            for j in s.special.values:
+                a, b = chain.span[int(j)]
+                c = (a + b) / 2
+                if any(np.linalg.norm(r.get_center() - c) < 0.2 for r in rings):
+                    continue
+                r = Circle(radius=0.14, color=HL, stroke_width=2.5).move_to(c)
+                r.token = str(s.tokens[int(j)])
+                rings.add(r)
+        tags = VGroup()
+        for r in rings:
+            first = r.get_x() <= min(m.get_x() for m in rings) + 1e-6     # at the updates' start
+            t_ = txt(r.token, S, T.TEXT).next_to(r, DOWN if first else RIGHT, buff=0.08)
+            if any(overlaps(t_, m) for m in (*avoid, *names, *tags)):
+                t_.next_to(r, UP, buff=0.06)
+            tags.add(self.keep_inside(t_))
+        return names, VGroup(rings, tags)
 
     def sum_picture(self, x: float, y_top: float) -> VGroup:
         """The addition drawn tip to tail, at the updates' scale: X^(0) from (x, ...), each
@@ -626,6 +761,14 @@ class ContextQKVScene(StoryboardScene):
         legend.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         pts = {k: [np.array([float(c[0].value), float(c[1].value), 0.0]) * unit
                    for c in getattr(pl, k)] for k in ("x", "update", "sum")}
+        # turned (and mirrored if needed) so the updates point as on the right: they move
+        # here without turning, X takes whatever direction that leaves it
+        u0, u1 = pts["update"]
+        flip = np.diag([1.0, -1.0 if u0[0] * u1[1] - u0[1] * u1[0] < 0 else 1.0, 1.0])
+        a0 = pymath.atan2((flip @ u0)[1], (flip @ u0)[0])
+        c_, s_ = pymath.cos(BASE * DEGREES - a0), pymath.sin(BASE * DEGREES - a0)
+        rot = np.array([[c_, -s_, 0.0], [s_, c_, 0.0], [0.0, 0.0, 1.0]]) @ flip
+        pts = {k: [rot @ p for p in v] for k, v in pts.items()}
         ys = [p[1] for k in pts for p in pts[k]] + [0.0]
         note = VGroup(txt("sketch: 384 numbers drawn in 2. Updates and sums true;", S, T.TEXT),
                       txt("X drawn shorter (the rest of it points out of the page)", S, T.TEXT)
@@ -645,13 +788,19 @@ class ContextQKVScene(StoryboardScene):
         xa = Arrow(o, o + pts["x"][0], buff=0, color=T.X, stroke_width=6,
                    max_tip_length_to_length_ratio=0.08)
         ups = VGroup(*[Arrow(o + pts["x"][i], o + pts["sum"][i], buff=0,
-                             color=T.SENTENCES[i], stroke_width=4,
-                             max_tip_length_to_length_ratio=0.2) for i in (0, 1)])
+                             color=T.SENTENCES[i], stroke_width=5,
+                             max_tip_length_to_length_ratio=0.15) for i in (0, 1)])
+        for a in ups:                       # as drawn on the right, where they come from
+            a.set_stroke(opacity=0.6)
+            a.tip.set_fill(opacity=0.6)
         sums = VGroup(*[Arrow(o, o + pts["sum"][i], buff=0, color=T.SENTENCES[i],
                               stroke_width=5, max_tip_length_to_length_ratio=0.08)
                         for i in (0, 1)])
         angs = [pymath.atan2(p[1], p[0]) for p in pts["sum"]]
-        arc = Arc(radius=1.2, start_angle=min(angs), angle=abs(angs[0] - angs[1]),
+        lo_, hi_ = min(angs), max(angs)
+        if hi_ - lo_ > PI:                  # the short way round
+            lo_, hi_ = hi_, lo_ + 2 * PI
+        arc = Arc(radius=1.2, start_angle=lo_, angle=hi_ - lo_,
                   arc_center=o, color=T.TEXT, stroke_width=3)
         note.next_to(VGroup(xa, sums, ups), DOWN, buff=0.3).align_to(legend, LEFT)
         g = VGroup(legend, xa, ups, sums, arc, note)
@@ -662,7 +811,7 @@ class ContextQKVScene(StoryboardScene):
         e = self.v.entered
         self.ensure_sentences()
         self.drop("panel", "zero_label", "table", "cosine", "cos_status", "cos_arrows",
-                  "w_label", "thesis")
+                  "w_label", "thesis", "marker_rings")
         if self.st.chart is not None:
             self.play(FadeOutPlace(VGroup(self.st.chart, self.st.lines,
                                           *[d for k in self.keys
@@ -752,30 +901,34 @@ class ContextQKVScene(StoryboardScene):
                     self.box(VGroup(*ms), t=0.12 * t)
                 self.wait(0.14 * t)
 
-        def flow(t):
-            # the values of the words each sentence reads, by their weights, into its update
+        def pieces_in(t):
+            # the rows give way (the pieces' names would reach them; nothing flies across
+            # them), then each token's weighted values, one red piece after another, tip to
+            # tail into its sentence's update; the named words' pieces named
             self.unbox(0.05 * t)
-            self.put("right", upd.head, run_time=0.1 * t)
-            # each token's weight flies to its piece: its values times that weight, added on
-            feeds, grows = [], []
-            for r, chain in zip((r1, r2), upd.chains):
-                for piece, j in zip(chain, chain.keys):
-                    if j is not None and j in r.shown_index:
-                        w = r.weights[r.shown_index[j]].copy()
-                        feeds.append(w)
-                        grows.append(AnimationGroup(
-                            w.animate.scale(0.5).move_to(piece.get_center()).set_opacity(0),
-                            Create(piece)))
-                    else:
-                        grows.append(Create(piece))
-            # one after another, so the flying weights never land on each other
-            self.play(LaggedStart(*grows, lag_ratio=0.7), run_time=0.42 * t)
-            self.remove(*feeds)
-            # the rows give way (the updates' labels would reach them), the updates grow
-            self.play(FadeOutPlace(VGroup(r1, r2, legend)), run_time=0.08 * t)
+            self.play(FadeOutPlace(VGroup(r1, r2, legend)), run_time=0.12 * t)
+            self.put("right", upd.head, run_time=0.13 * t)
+            self.play(*[LaggedStart(*[Create(p) for p in chain], lag_ratio=0.6)
+                        for chain in upd.chains], run_time=0.45 * t)
+            if len(upd.names):
+                self.play(LaggedStart(*[FadeInPlace(n) for n in upd.names], lag_ratio=0.4),
+                          run_time=0.25 * t)
+
+        def tiny(t):
+            # the markers' pieces: too short to see, ringed where they lie
+            rings, tags = upd.rings
+            if len(rings):
+                self.play(Create(rings), FadeInPlace(tags), run_time=0.4 * t)
+                self.set_slot("marker_rings", upd.rings)
+            said = [n for n in upd.names if n.sent == 0]     # "river's": its piece, named
+            if said:
+                self.emphasize(*said, run_time=0.4 * t)
+
+        def updates_in(t):
+            self.drop("marker_rings", run_time=0.15 * t)
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.18 * t)
-            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.15 * t)
+                      FadeInPlace(upd.labels), run_time=0.4 * t)
+            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.3 * t)
 
         def add_x(t):
             # tip to tail: X^(0), the same in both; each update moves from the right to X's tip;
@@ -801,8 +954,7 @@ class ContextQKVScene(StoryboardScene):
             [(1, river)],
             [(1, money)],
         ]
-        groups.append([(1, flow)])
-        groups.append([(1, add_x)])
+        groups += [[(1, pieces_in)], [(1, tiny)], [(1, updates_in)], [(1, add_x)]]
         if nxt is not None:
             groups.append([(1, lambda t: self.play(FadeOutPlace(upd.head), FadeInPlace(nxt[0]),
                                                    run_time=0.4 * t)),
@@ -810,83 +962,25 @@ class ContextQKVScene(StoryboardScene):
                            (1, lambda t: self.emphasize(nxt[1], run_time=0.3 * t))])
         self.by_cue(groups)
         self.unbox()
-        keep = VGroup(upd.head, upd.chains, upd.arrows, upd.labels, upd.arc, upd.cos, sums)
+        keep = VGroup(upd.head, upd.chains, upd.names, upd.arrows, upd.labels, upd.arc,
+                      upd.cos, sums)
         if nxt is not None:
             keep.remove(upd.head)
         self.set_slot("right", keep if nxt is None else VGroup(keep, nxt))
 
     # --- layers: the chart grows, the table fills --------------------------------------------
-    def table_head(self) -> VGroup:
-        cols = [txt("layer", S, T.MUTED)] + [txt(NAME[k], S, COLOR[k]) for k in self.keys]
-        return self.place_cols(VGroup(*cols))
-
-    def place_cols(self, g: VGroup) -> VGroup:
-        x0 = PANEL_X + 0.45
-        for j, m in enumerate(g):
-            m.move_to([x0 + j * (1.05 if j else 0.0) + (0.35 if j else 0.0), 0, 0])
-        return g
-
-    def table_row(self, l: int) -> VGroup:
-        v = self.v
-        cells = [Num(v.layers[l], decimals=0, size=S, color=T.MUTED)]
-        for k in self.keys:
-            n = Num(self.cos(k)[l], decimals=2, size=S, color=COLOR[k])
-            self.st.cells[(l, k)] = n
-            cells.append(n)
-        return self.place_cols(VGroup(*cells))
-
-    def table_y(self, i: int) -> float:
-        return self.table_top - 0.46 * (i + 1)
-
-    def ensure_table(self, upto: int, t: float | None = None) -> None:
-        st = self.st
-        if st.table is None:
-            self.table_top = self.content_top() - 1.15
-            self.max_rows = max(3, min(TABLE_ROWS, int((self.table_top + 2.0) / 0.46) - 1))
-            head = self.table_head()
-            head.set_y(self.table_top)
-            st.table = VGroup(head)
-            self.play(FadeInPlace(head), run_time=t or self.quick())
-        first_new = len(st.table_rows)
-        for l in range(first_new, upto + 1):
-            st.table_rows.append(self.table_row(l))
-        if len(st.table_rows) == first_new:
-            return
-        n = self.max_rows
-        shown = st.table_rows[-n:]
-        gone = [r for r in st.table_rows[:-n] if r in st.table]
-        for r in gone:
-            st.table.remove(r)
-        anims = [FadeOutPlace(r) for r in gone]
-        for i, r in enumerate(shown):
-            if r in st.table:
-                anims.append(r.animate.set_y(self.table_y(i)))
-            else:
-                r.set_y(self.table_y(i))
-                anims.append(FadeInPlace(r))
-        self.play(*anims, run_time=t or self.quick())
-        st.table.add(*[r for r in shown if r not in st.table])
-
-    def scroll_table(self) -> None:
-        st = self.st
-        rows = st.table_rows
-        n = self.max_rows
-        if len(rows) > n:
-            old = [r for r in rows[:-n] if r in st.table]
-            for r in old:
-                st.table.remove(r)
-            anims = [FadeOutPlace(r) for r in old]
-            anims += [r.animate.set_y(self.table_y(i))
-                      for i, r in enumerate(rows[-n:-1])]
-            self.play(*anims, run_time=self.quick())
-
     def w_label(self, l: int) -> VGroup:
         g = VGroup(txt("for both sentences, the same", S, T.TEXT),
                    inline(math(f"W_Q^(({l})), W_K^(({l})), W_V^(({l}))", T.TYPE.math_label),
                           txt("at layer", S, T.TEXT), Num(self.v.layers[l], decimals=0,
                                                              size=S)))
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
+        return self.w_place(g)
+
+    def w_place(self, g: VGroup) -> VGroup:
+        """The W label at the top right, beside the chart's header."""
+        return g.move_to([6.9 - T.EDGE, self.content_top() - 0.05, 0],
+                         aligned_edge=UP + RIGHT)
 
     def w_label_each(self) -> VGroup:
         """The header once the voice speaks of all layers at once: each layer its own set."""
@@ -894,17 +988,11 @@ class ContextQKVScene(StoryboardScene):
                    inline(math("W_Q^((l)), W_K^((l)), W_V^((l))", T.TYPE.math_label),
                           txt("at each layer l", S, T.TEXT)))
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        return g.move_to([PANEL_X, self.content_top() - 0.05, 0], aligned_edge=UP + LEFT)
+        return self.w_place(g)
 
     def add_layer(self, l: int, t: float) -> None:
-        self.put("w_label", self.w_label(l), run_time=0.25 * t)
-        self.grow(l, 0.45 * t)
-        r = self.table_row(l)
-        self.st.table_rows.append(r)
-        r.set_y(self.table_y(min(l, self.max_rows - 1)))
-        self.scroll_table()
-        self.play(FadeInPlace(r), run_time=0.3 * t)
-        self.st.table.add(r)
+        self.put("w_label", self.w_label(l), run_time=0.3 * t)
+        self.grow(l, 0.7 * t)
 
     def clear_entered(self) -> None:
         self.drop("arcs", "right", "panel", "zero_label", "table", "cosine", "cos_status",
@@ -913,8 +1001,7 @@ class ContextQKVScene(StoryboardScene):
     def beat_layers(self, beat) -> None:
         self.ensure_sentences()
         self.clear_entered()
-        self.ensure_chart(0)
-        self.ensure_table(0)
+        self.ensure_chart(0, wide=True)
         start = self.st.grown + 1
         # the header briefly, the layers get the time: each its W, its segments, its row
         steps = [(0.5, lambda t: self.put("w_label", self.w_label(max(0, start - 1)),
@@ -928,49 +1015,55 @@ class ContextQKVScene(StoryboardScene):
             st = self.st
             xs = [sm.x_lowest.layer.value, 1]
             self.put("w_label", self.w_label_each(), run_time=0.2 * t)
-            self.box(*[st.cells[(l, "x")] for l in xs if (l, "x") in st.cells], t=0.8 * t,
-                     rings=[Circle(radius=0.18, color=HL, stroke_width=2.5).move_to(
-                         st.dots["x"][l]) for l in xs])
+            self.box(t=0.8 * t, rings=[self.ring("x", l, DOWN if l == xs[0] else UP)
+                                       for l in xs])
 
         def values(t):
             # the values dip below X and come back up: their lowest and their last
             st = self.st
             self.drop("boxes", run_time=0.15 * t)
             ls = [sm.lowest.layer.value, L] if sm.lowest.key.value == "v" else [L]
-            self.box(*[st.cells[(l, "v")] for l in ls if (l, "v") in st.cells], t=0.4 * t)
+            self.box(t=0.4 * t, rings=[self.ring("v", l, DOWN if l != L else UP) for l in ls])
             self.emphasize(*[st.dots["v"][l] for l in ls], color=COLOR["v"], run_time=0.45 * t)
 
         def none_back(t):
+            # the last layer's four points, and the grid line at one they do not reach
             self.drop("boxes", run_time=0.2 * t)
-            last = self.st.table_rows[-1]
-            self.box(last[1:], t=0.8 * t)
+            one = self.st.ax.y_labels[-1]
+            self.emphasize(*[self.st.dots[k][L] for k in self.keys], one, run_time=0.8 * t)
 
         self.by_cue([steps, [(1, x_range)], [(1, values)], [(1, none_back)]])
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
-    def ring(self, key: str, l: int, color=HL) -> VGroup:
-        """A ring round quantity `key`'s point at layer l, a box round its table cell."""
+    def ring(self, key: str, l: int, side=UP, color=HL) -> VGroup:
+        """A ring round quantity `key`'s point at layer l and its value beside it (`side`:
+        above or below the point), on a patch of background over the lines."""
         dot = self.st.dots[key][l]
         c = Circle(radius=0.18, color=color, stroke_width=2.5).move_to(dot)
-        cell = self.st.cells.get((l, key))
-        box = (SurroundingRectangle(cell, color=color, buff=0.05, stroke_width=2.5)
-               if cell is not None and cell in self.st.table.get_family() else VGroup())
-        return VGroup(c, box)
+        n = Num(self.cos(key)[l], decimals=2, size=T.TYPE.label, color=COLOR[key])
+        n.next_to(c, side, buff=0.06)
+        n.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
+        self.keep_inside(n)
+        return VGroup(c, n)
 
     def beat_compare(self, beat) -> None:
         v, sm = self.v, self.v.summary
         L = len(v.layers)
         self.ensure_sentences()
         self.clear_entered()
-        self.ensure_chart(L - 1)
-        self.ensure_table(L - 1)
+        self.ensure_chart(L - 1, wide=True)
         lo, xlo = sm.lowest, sm.x_lowest
-        r_lo = VGroup(self.ring(lo.key.value, lo.layer.value),
-                      self.ring("x", xlo.layer.value))
+
+        def rings(pairs):
+            # the highest value's label above its point, the others' below theirs
+            top = max(pairs, key=lambda kl: self.cos(kl[0])[kl[1]].value)
+            return VGroup(*[self.ring(k, l, UP if (k, l) == top else DOWN) for k, l in pairs])
+
+        r_lo = rings([(lo.key.value, lo.layer.value), ("x", xlo.layer.value)])
         q2 = min(2, L - 1)
-        r_q = VGroup(self.ring("q", q2), self.ring("x", q2))
-        r_fix = VGroup(*[self.ring(k, xlo.layer.value) for k in ("v", "x", "q")])
+        r_q = rings([("q", q2), ("x", q2)])
+        r_fix = rings([(k, xlo.layer.value) for k in ("v", "x", "q")])
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
         thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
                             T.TEXT),
@@ -983,7 +1076,7 @@ class ContextQKVScene(StoryboardScene):
                                     fill_color=T.BACKGROUND, fill_opacity=0.92)
         card = VGroup(back, thesis).move_to([0, (self.content_top() + self.caption_top()) / 2,
                                              0])
-        behind = VGroup(self.st.chart, self.st.lines, self.st.table,
+        behind = VGroup(self.st.chart, self.st.lines,
                         *[d for k in self.keys for d in self.st.dots.get(k, {}).values()])
 
         def conclude(t):
@@ -991,7 +1084,10 @@ class ContextQKVScene(StoryboardScene):
             back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
                                         if m is not None])
             self.drop("rings", run_time=0.15 * t)
-            self.play(back_now.animate.set_opacity(0.25), FadeInPlace(back), run_time=0.25 * t)
+            # the caption goes: the card says what is said now
+            cap = [self.caption] if self.caption is not None else []
+            self.play(back_now.animate.set_opacity(0.25), FadeInPlace(back),
+                      *[c.animate.set_opacity(0) for c in cap], run_time=0.25 * t)
             self.play(Write(thesis[0]), run_time=0.3 * t)
             self.play(Write(thesis[1]), run_time=0.3 * t)
             self.set_slot("thesis", VGroup(back, thesis))
@@ -1003,7 +1099,7 @@ class ContextQKVScene(StoryboardScene):
                 self.put("w_label", self.w_label(l), run_time=0.2 * t)
                 self._w_at = l
             for r in rings:
-                self.play(Create(r), run_time=0.6 * t / len(rings))
+                self.play(Create(r[0]), FadeInPlace(r[1]), run_time=0.6 * t / len(rings))
             self.set_slot("rings", VGroup(*rings))
 
         self.by_cue([

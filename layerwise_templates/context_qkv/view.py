@@ -81,6 +81,7 @@ class Looks(View):
     special: list[int]
     special_share: float
     pieces: Pieces
+    piece_length: list[float]
 
 
 class Head(View):
