@@ -76,7 +76,7 @@ def build(c: Context) -> Draft:
     # through them in that order and shows the last layer in `sink`
     share = rows["sink"]
     hi = int(np.argmax(share))
-    text = "Each layer makes fresh queries and keys from its own X, with its own matrices."
+    text = "Each layer makes fresh queries and keys from its own X."
     claims = []
     said_peak = False
     if L >= 2:
@@ -213,9 +213,8 @@ def build(c: Context) -> Draft:
                  f"So: the row of {said} moves with depth.")
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
-        f"Layer {{data.deep.layer}}, head by head: {word}'s weight on "
-        f"'{{data.deep.target.token}}' and each head's previous-token score; then the "
-        f"summary.",
+        f"Layer {{data.deep.layer}}, head by head: "
+        f"weight on '{{data.deep.target.token}}' and previous-token score; then the summary.",
         text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "

@@ -10,23 +10,23 @@ the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the tokens are written, layer 0's arcs grow from the focus word, their weights
                appear; the heaviest word and [CLS] are pointed at; the chart's first bar
-- `depth`      the note leaves; X^(1) goes into layer 1's W_Q, W_K and the arcs change to
-               layer 1; on the next sentence (the trend, said once) the middle layers follow
-               one another, each growing its bar, and the peak's bar is ringed; on the last,
-               the last layer, its bar ringed, its heaviest word pointed at (from below)
+- `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last:
+               the header goes to it first (its index rolls like an odometer), X^(l) rises
+               out of the focus word (the layer below's output) into the block (its index
+               rolled), the arcs and the bar change to that layer; the peak's bar is ringed
+- `sink`       at the peak (where `depth` ended): "a sink" labelled as a reading, once, under
+               the header; then the last layer, its bar ringed, its heaviest word pointed at
 - `why`        the arcs go back to layer 0's row and dim (a ghost); layer 1's own W_Q^(1),
-               W_K^(1) as a block: an X^(0) chip moves into it and the arcs re-form from its
-               output (that row), tagged "arcs: fed X^(0)"; then an X^(1) chip, the model's
-               row, the tag's X^(l) tweening to X^(1); a three-bar panel compares the shares
-               (layer 0, layer 1 fed X^(0), fed X^(1))
-- `sink`       the chart again; the header and the arcs change to the peak layer together, its
-               bar ringed; "a sink" labelled as a reading
+               W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
+               re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
+               chip, the model's row, the tag's X^(l) tweening to X^(1); a three-bar panel
+               compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
 - `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
                a dashed line (neutral) at the head-average; each head's previous-token score
                as a bar against a dashed "spread evenly" line (1 / number of tokens) and a
-               "twice that" line (`deep.habit`); the three heaviest heads' numbers boxed; every
-               score bar under the twice line; below, what was not tested there (the fair test
-               is layer 1's), then the wrap-up in its place
+               "twice an even share" line (`deep.habit`); the three heaviest heads' numbers
+               boxed; every score bar under the twice line; below, what was not tested there
+               (the fair test is layer 1's); then the panels leave and the wrap-up stands alone
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
