@@ -47,7 +47,7 @@ def build(c: Context) -> Draft:
     text = (f"Layer {{data.layers[0].layer}} reads X of layer {{data.layers[0].layer}}; here "
             f"is the attention row of {said} there, drawn as arcs: "
             f"the head-average, the mean of the rows of its {{data.n_heads}} heads, and it adds "
-            f"up to 1.{several} A thicker arc means more attention. ")
+            f"up to {{data.layers[0].total:.0f}}.{several} A thicker arc means more attention. ")
     # the model's kind, said once: an encoder's arcs also reach the tokens after the word
     if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
         text += (f"Our model, {t.spec.display or t.spec.name}, reads both ways: {said} also "

@@ -253,7 +253,8 @@ class AttentionDepthScene(StoryboardScene):
         several = int(v.n_focus) > 1
         first = line(txt(f"arcs from \"{v.word}\": the mean of its", LAB),
                      Num(v.n_heads, decimals=0, size=LAB), txt("heads' rows", LAB))
-        lines = [first, txt("arc width = weight; a row adds up to 1", LAB)]
+        lines = [first, line(txt("arc width = weight; a row adds up to", LAB),
+                             Num(v.layers[0].total, decimals=0, size=LAB))]
         if several:
             lines.append(line(txt(f"\"{v.word}\" is", LAB),
                               Num(v.n_focus, decimals=0, size=LAB),
@@ -520,7 +521,9 @@ class AttentionDepthScene(StoryboardScene):
             self.play(FadeOutPlace(VGroup(st.arcs, st.nums, st.counter)), run_time=0.6)
         fresh = st.tokens is None
         if fresh:
-            st.tokens, st.note = self.token_row(), self.note()
+            st.tokens = self.token_row()
+        if st.note is None:             # shown after `depth` (which took the note away)
+            st.note = self.note()
         st.arcs, st.nums, st.counter = self.arcs(lay.row), self.weights(lay.row), \
             self.counter(lay.layer)
         if fresh:
