@@ -32,7 +32,7 @@ def built(cache_dir):
 def test_storyboard_validates_and_is_registered():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "attention_depth" and "attention_depth" in TEMPLATES
-    assert [b.id for b in sb.beats] == ["arcs", "depth", "why", "sink", "deep_heads"]
+    assert [b.id for b in sb.beats] == ["arcs", "depth", "sink", "why", "deep_heads"]
     assert {s for b in sb.beats for s in b.show} == TEMPLATES["attention_depth"].shows
     scene = TEMPLATES["attention_depth"].scene_class()
     for show in TEMPLATES["attention_depth"].shows:
@@ -128,16 +128,28 @@ def test_narration_quotes_the_plan(built):
             f"{fmt(l0['top_word']['weight'])} and {fmt(l0['on_special'][0])}") in said["arcs"]
     assert said["arcs"].startswith("Layer 0 reads X of layer 0;")
     assert "reads both ways: bank also looks ahead" in said["arcs"]
-    # the trend over layers 1-4 said once, the peak folded in; the last layer on its own
+    # "a row adds up to 1" said once, early
+    assert "and it adds up to 1" in said["arcs"]
+    assert all(x["total"] == pytest.approx(1, abs=1e-6) for x in d["layers"])
+    assert sum("adds up to 1" in x for x in said.values()) == 1
+    # layers 1-4 one by one, each with its share, ending on the peak; the sink reading at the
+    # peak (the next beat, before the fair test), then the last layer
     mx = d["sink"]["max"]
-    assert ("Layers 1 to 4 put most of bank's row on CLS and SEP, peaking at layer "
-            f"{mx['layer']}: {fmt(mx['value'])}.") in said["depth"]
+    L = d["layers"]
+    assert (f"Layer 1 puts most of bank's row on CLS and SEP: {fmt(L[1]['sink'])}. "
+            f"Layers 2 and 3: {fmt(L[2]['sink'])} and {fmt(L[3]['sink'])}. "
+            f"Layer {mx['layer']} is the peak: {fmt(mx['value'])}.") in said["depth"]
+    assert mx["layer"] == 4
     assert min(x["sink"] for x in d["layers"][1:5]) > 0.5
-    assert f"Layer 5 falls to {fmt(d['layers'][5]['sink'])}" in said["depth"]
+    assert said["sink"].startswith("A common reading, not a measurement, calls CLS a sink")
+    assert f"Layer 5 falls to {fmt(d['layers'][5]['sink'])}" in said["sink"]
+    assert [b["id"] for b in plan["beats"]].index("sink") < \
+        [b["id"] for b in plan["beats"]].index("why")
     t = d["tie"]
     assert (f"Layer {d['layers'][0]['layer']} itself put {fmt(t['layer0_sink'])} on "
             f"CLS and SEP") in said["why"]
-    assert f"fed that same X, put {fmt(t['old_sink'])}: no higher" in said["why"]
+    assert f"fed that same X, put {fmt(t['old_sink'])}." in said["why"]
+    assert t["old_sink"] <= t["layer0_sink"]
     assert f"as the model does: {fmt(t['new_sink'])}" in said["why"]
     assert "not a measurement" in said["sink"]
     dp = d["deep"]
@@ -148,16 +160,17 @@ def test_narration_quotes_the_plan(built):
     assert dp["n_tokens"] * dp["uniform"] == pytest.approx(1)
     # the ending: every head under twice even spread, and the chapter's answer
     assert max(dp["prev_token"]) < 2 * dp["uniform"]
-    assert "Every head stays under twice that" in said["deep_heads"]
     assert "weak previous-token heads" not in said["deep_heads"]
-    # one sentence, said so; the twice line's value is the plan's
+    # what the plan shows, no cause ("pulls", "habit"); one sentence, said so; the twice
+    # line's value is the plan's
     assert dp["habit"] == pytest.approx(2 * dp["uniform"])
-    assert (f"Every head stays under twice that, {fmt(dp['habit'])}: in this sentence, "
-            "no previous-token habit pulls them to river") in said["deep_heads"]
+    assert (f"In this sentence, no head gives the previous token more than twice an even "
+            f"share, {fmt(dp['habit'])}.") in said["deep_heads"]
+    assert not re.search(r"pulls?|habit", said["deep_heads"])
     # layer 5's cause is not claimed: what was tested (layer 1) is said, then the wrap-up
     assert "made fresh from X of layer" not in said["deep_heads"]
-    assert (f"We did not test why: the fair test was on layer {t['layer']} only."
-            in said["deep_heads"])
+    # the voice says what was not tested
+    assert "Why these heads pick river, we did not test." in said["deep_heads"]
     assert said["deep_heads"].endswith(
         f"So: bank's row moves with depth; at layer {t['layer']}, it moved with the changed X.")
     assert "not position" not in said["deep_heads"]

@@ -1,6 +1,6 @@
 """The attention_depth draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
 
-The same five beats as the shipped storyboard (arcs, depth, why, sink, deep_heads), each
+The same five beats as the shipped storyboard (arcs, depth, sink, why, deep_heads), each
 sentence chosen from what the data say for the teacher's sentence, every comparison backed by an
 `expect:` claim of its beat. A focus word of several tokens: their rows are averaged (said)."""
 
@@ -46,11 +46,11 @@ def build(c: Context) -> Draft:
     tie = abs(ratio - 1) < 0.1
     text = (f"Layer {{data.layers[0].layer}} reads X of layer {{data.layers[0].layer}}; here "
             f"is the attention row of {said} there, drawn as arcs: "
-            f"the head-average, the mean of the rows of its {{data.n_heads}} heads.{several} "
-            f"A thicker arc means more attention. ")
+            f"the head-average, the mean of the rows of its {{data.n_heads}} heads, and it adds "
+            f"up to {{data.layers[0].total:.0f}}.{several} A thicker arc means more attention. ")
     # the model's kind, said once: an encoder's arcs also reach the tokens after the word
     if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
-        text += (f"{t.spec.display or t.spec.name} reads both ways: {said} also "
+        text += (f"Our model, {t.spec.display or t.spec.name}, reads both ways: {said} also "
                  f"looks ahead. ")
     elif t.spec.kind == "decoder":
         text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only the tokens "
@@ -71,35 +71,67 @@ def build(c: Context) -> Draft:
         f"its {{data.n_heads}} heads' rows.",
         text, expect=claims + [f"data.layers[0].top_word.pos == {w0}"]))
 
-    # depth: the trend over the middle layers said once (their range, the peak among them),
-    # then the last layer on its own (the scene steps through the middle layers on the first
-    # sentence, shows the last on the second)
+    # depth: layer 1 (its X fed in, drawn), the layers between it and the one before last in
+    # one sentence, then the one before last (the peak when it is there); the scene steps
+    # through them in that order and shows the last layer in `sink`
     share = rows["sink"]
     hi = int(np.argmax(share))
-    text = "Each layer makes fresh queries and keys from its own X, with its own matrices."
+    text = "Each layer makes fresh queries and keys from its own X."
     claims = []
-    if L >= 3:
-        m = L - 2
-        if m == 1:
-            text += (f" Layer {{data.layers[1].layer}} puts {{data.layers[1].sink:.2f}} of "
-                     f"the row of {said} on {names}.")
-        else:
-            text += (f" Layers {{data.layers[1].layer}} to {{data.layers[{m}].layer}} put "
-                     f"between {{min(data.layers[1:{L - 1}].sink):.2f}} and "
-                     f"{{max(data.layers[1:{L - 1}].sink):.2f}} of the row of {said} on {names}")
-            if 0 < hi < L - 1:
-                text += ", peaking at layer {data.sink.max.layer}"
-                claims.append(f"data.sink.max.layer == {hi}")
-            text += "."
+    said_peak = False
     if L >= 2:
-        text += f" Layer {{data.layers[{L - 1}].layer}}: {{data.layers[{L - 1}].sink:.2f}}."
+        if share[1] > 0.5:
+            text += (f" Layer {{data.layers[1].layer}} puts most of the row of {said} on "
+                     f"{names}: {{data.layers[1].sink:.2f}}.")
+            claims.append("data.layers[1].sink > 0.5")
+        else:
+            text += (f" Layer {{data.layers[1].layer}} puts {{data.layers[1].sink:.2f}} of the "
+                     f"row of {said} on {names}.")
+    mids = list(range(2, L - 1))
+    between = mids[:-1]
+    if len(between) == 1:
+        text += " Layer {data.layers[2].layer}: {data.layers[2].sink:.2f}."
+    elif len(between) == 2:
+        text += (" Layers {data.layers[2].layer} and {data.layers[3].layer}: "
+                 "{data.layers[2].sink:.2f} and {data.layers[3].sink:.2f}.")
+    elif between:
+        k = between[-1]
+        text += (f" Layers {{data.layers[2].layer}} to {{data.layers[{k}].layer}}: between "
+                 f"{{min(data.layers[2:{k + 1}].sink):.2f}} and "
+                 f"{{max(data.layers[2:{k + 1}].sink):.2f}}.")
+    if mids:
+        k = mids[-1]
+        if hi == k:
+            text += " Layer {data.sink.max.layer} is the peak: {data.sink.max.value:.2f}."
+            claims.append(f"data.sink.max.layer == {hi}")
+            said_peak = True
+        else:
+            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
     if len(special) > 1 and L > 1:
         text += (f" The end token, {spoken(t.tokens[special[-1]])}, the lighter shade, gets "
                  f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
     beats.append(Beat(
         "depth", ["depth"],
-        "Each layer l reads X^(l) with fresh queries and keys; the bar: the share on "
+        "Every layer makes fresh queries and keys from its own X. The bar: the share on "
         + " and ".join(t.tokens[j] for j in special) + ".",
+        text, expect=claims))
+
+    # sink: at the peak (said in `depth` when it is the layer before last), the reading; then
+    # the last layer
+    text = ("A common reading" if said_peak else
+            f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
+            f"{{data.sink.max.value:.2f}} of the row of {said}. A common reading")
+    text += (f", not something we measured, calls {first} a sink: a place heads park "
+             f"attention when they have nothing to gather.")
+    claims = [f"data.sink.max.layer == {hi}"]
+    if L >= 2 and hi != L - 1:
+        text += (f" Layer {{data.layers[{L - 1}].layer}} falls to "
+                 f"{{data.layers[{L - 1}].sink:.2f}}.")
+        claims.append(f"data.layers[{L - 1}].sink / data.sink.max.value < 1")
+    beats.append(Beat(
+        "sink", ["sink"],
+        f"The peak, layer {{data.sink.max.layer}}: {first} as a \"sink\" is a reading, not a "
+        f"measurement.",
         text, expect=claims))
 
     # why: layer 1's own matrices fed the old X and the new X
@@ -138,19 +170,6 @@ def build(c: Context) -> Draft:
             "W_K^({data.tie.layer}) fed X^({data.layers[0].layer}), then X^({data.tie.layer}).",
             text, expect=claims))
 
-    # sink: back at the peak (said in `depth` when it is a middle layer), the reading
-    said_peak = L >= 4 and 0 < hi < L - 1
-    text = ("A common reading" if said_peak else
-            f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
-            f"{{data.sink.max.value:.2f}} of {word}'s row. A common reading")
-    text += (f", not something we measured, calls {first} a sink: a place heads park "
-             f"attention when they have nothing to gather.")
-    beats.append(Beat(
-        "sink", ["sink"],
-        f"Back at the peak, layer {{data.sink.max.layer}}: {first} as a \"sink\" is a "
-        f"reading, not a measurement.",
-        text, expect=[f"data.sink.max.layer == {hi}"]))
-
     # deep_heads: the last layer's heads on its heaviest word
     last = L - 1
     target = max(words, key=lambda j: mean[last][j])
@@ -164,8 +183,8 @@ def build(c: Context) -> Draft:
     heads_s = listed([f"{{data.deep.top3[{i}].head}}" for i in range(n)])
     weights_s = listed([f"{{data.deep.top3[{i}].weight:.2f}}" for i in range(n)])
     prev_s = listed([f"{{data.deep.top3[{i}].prev_token:.2f}}" for i in range(n)])
-    text = (f"At layer {{data.deep.layer}}, {said} gives {{data.deep.target.token}} "
-            f"{{data.deep.target.weight:.2f}}: the mean of {{data.n_heads}} heads. "
+    text = (f"At layer {{data.deep.layer}}, the head-average of {said} gives "
+            f"{{data.deep.target.token}} {{data.deep.target.weight:.2f}}. "
             f"Split by head, heads {heads_s} give it {weights_s}.")
     claims = [f"data.deep.target.pos == {target}"]
     # a previous-token score against attention spread evenly (1 / number of tokens): when no
@@ -176,13 +195,13 @@ def build(c: Context) -> Draft:
              f"it{before}. These heads score {prev_s}; spread evenly over "
              "{data.deep.n_tokens} tokens: {data.deep.uniform:.2f}.")
     if max(prev) * len(t.tokens) < 2:
-        text += (" Every head stays under twice that, {data.deep.habit:.2f}: in this sentence, "
-                 f"no previous-token habit pulls them to {quoted(t.tokens[target])}.")
+        text += (" In this sentence, no head gives the previous token more than twice an even "
+                 "share, {data.deep.habit:.2f}.")
         claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
     # what was and was not tested here, and the wrap-up
     if tie_d is not None:
-        text += (" We did not test why: the fair test was on layer {data.tie.layer} "
-                 f"only. So: the row of {said} moves with depth")
+        text += (f" Why these heads pick {quoted(t.tokens[target])}, we did not test. "
+                 f"So: the row of {said} moves with depth")
         if tie_d["new_sink"] > 1.3 * tie_d["old_sink"]:
             text += "; at layer {data.tie.layer}, it moved with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
@@ -190,11 +209,12 @@ def build(c: Context) -> Draft:
             text += "."
         claims.append("data.tie.layer == 1")
     else:
-        text += f" We did not test why. So: the row of {said} moves with depth."
+        text += (f" Why these heads pick {quoted(t.tokens[target])}, we did not test. "
+                 f"So: the row of {said} moves with depth.")
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
-        f"Layer {{data.deep.layer}}, head by head: {word}'s weight on "
-        f"'{{data.deep.target.token}}'; a previous-token habit?",
+        f"Layer {{data.deep.layer}}, head by head: "
+        f"weight on '{{data.deep.target.token}}' and previous-token score; then the summary.",
         text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "

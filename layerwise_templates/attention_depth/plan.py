@@ -11,6 +11,7 @@ the changed X; the sink share; and a deep layer head by head.
   layers[l].top / .top_word    the heaviest other token, and the heaviest other *word* token
   layers[l].on_special[i]      the row's weight on special[i]
   layers[l].sink               the row's share on the special positions
+  layers[l].total              what the row adds up to (1, said once: a weight is a share)
   sink.max / sink.min / .last  the highest and lowest share (layer, value), the last layer's
   sink.end_after0              the last special token's largest weight after layer 0
   tie                          layer 1's own W_Q^(1), W_K^(1) fed X^(0) (old) and X^(1) (new):
@@ -69,7 +70,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         layers.append({"layer": l, "row": row, "top": _tok(t, j, row[j]),
                        "top_word": _tok(t, w, row[w]),
                        "on_special": [row[s] for s in special],
-                       "sink": stable(rows["sink"][l], DECIMALS, f"data.layers[{l}].sink")})
+                       "sink": stable(rows["sink"][l], DECIMALS, f"data.layers[{l}].sink"),
+                       # what the row adds up to (1: attention is a split of the whole)
+                       "total": stable(float(np.sum(row)), 0, f"data.layers[{l}].total")})
 
     share = rows["sink"]
     sink = {"share": share, "max": _extreme(share, np.argmax), "min": _extreme(share, np.argmin),

@@ -10,23 +10,23 @@ the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the tokens are written, layer 0's arcs grow from the focus word, their weights
                appear; the heaviest word and [CLS] are pointed at; the chart's first bar
-- `depth`      the note leaves; X^(1) goes into layer 1's W_Q, W_K and the arcs change to
-               layer 1; on the next sentence (the trend, said once) the middle layers follow
-               one another, each growing its bar, and the peak's bar is ringed; on the last,
-               the last layer, its bar ringed, its heaviest word pointed at (from below)
+- `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last:
+               the header goes to it first (its index rolls like an odometer), X^(l) rises
+               out of the focus word (the layer below's output) into the block (its index
+               rolled), the arcs and the bar change to that layer; the peak's bar is ringed
+- `sink`       at the peak (where `depth` ended): "a sink" labelled as a reading, once, under
+               the header; then the last layer, its bar ringed, its heaviest word pointed at
 - `why`        the arcs go back to layer 0's row and dim (a ghost); layer 1's own W_Q^(1),
-               W_K^(1) as a block: an X^(0) chip moves into it and the arcs re-form from its
-               output (that row), tagged "arcs: fed X^(0)"; then an X^(1) chip, the model's
-               row, the tag's X^(l) tweening to X^(1); a three-bar panel compares the shares
-               (layer 0, layer 1 fed X^(0), fed X^(1))
-- `sink`       the chart again; the header and the arcs change to the peak layer together, its
-               bar ringed; "a sink" labelled as a reading
+               W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
+               re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
+               chip, the model's row, the tag's X^(l) tweening to X^(1); a three-bar panel
+               compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
 - `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
                a dashed line (neutral) at the head-average; each head's previous-token score
                as a bar against a dashed "spread evenly" line (1 / number of tokens) and a
-               "twice that" line (`deep.habit`); the three heaviest heads' numbers boxed; every
-               score bar under the twice line; below, what was not tested there (the fair test
-               is layer 1's), then the wrap-up in its place
+               "twice an even share" line (`deep.habit`); the three heaviest heads' numbers
+               boxed; every score bar under the twice line; below, what was not tested there
+               (the fair test is layer 1's); then the panels leave and the wrap-up stands alone
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -108,6 +108,14 @@ def line(*parts) -> VGroup:
     return g
 
 
+def tick(old, new) -> list:
+    """An index changes in a header: the old one rolls up and out while the new one rolls up
+    into its place, overlapping (an odometer: the slot is never empty, the digits never morph)."""
+    first, second = squish_rate_func(smooth, 0, 0.6), squish_rate_func(smooth, 0.4, 1)
+    return [old.animate(rate_func=first).shift(UP * ROLL).set_opacity(0),
+            FadeIn(new, shift=UP * ROLL, rate_func=second)]
+
+
 def roll(old, new) -> list:
     """A number (or a group of them) changes: the old one rolls up and out, then the new one
     up and in (never both at once), so digits neither morph nor sit on each other."""
@@ -132,6 +140,7 @@ class Stage:
     chart: VGroup | None = None                  # axis, heading, legend
     bars: dict = field(default_factory=dict)     # layer -> VGroup(cls, sep, tick)
     extra: list = field(default_factory=list)    # beat-local pieces to clear
+    layer: int | None = None                     # the layer whose row the arcs show
 
 
 class AttentionDepthScene(StoryboardScene):
@@ -244,7 +253,8 @@ class AttentionDepthScene(StoryboardScene):
         several = int(v.n_focus) > 1
         first = line(txt(f"arcs from \"{v.word}\": the mean of its", LAB),
                      Num(v.n_heads, decimals=0, size=LAB), txt("heads' rows", LAB))
-        lines = [first, txt("arc width = attention weight", LAB)]
+        lines = [first, line(txt("arc width = weight; a row adds up to", LAB),
+                             Num(v.layers[0].total, decimals=0, size=LAB))]
         if several:
             lines.append(line(txt(f"\"{v.word}\" is", LAB),
                               Num(v.n_focus, decimals=0, size=LAB),
@@ -350,6 +360,7 @@ class AttentionDepthScene(StoryboardScene):
             lay = self.v.layers[l]
             st.arcs, st.nums, st.counter = self.arcs(lay.row), self.weights(lay.row), \
                 self.counter(lay.layer)
+            st.layer = l
             self.add(st.arcs, st.nums, st.counter)
 
     def ensure_chart(self, upto: int) -> None:
@@ -363,32 +374,44 @@ class AttentionDepthScene(StoryboardScene):
                 self.add(st.bars[l])
 
     def counter_to(self, new: VGroup) -> list:
-        """The header changes layer: its words stay, its layer digit and X^(l) tween in place
-        (never a moment with the index missing)."""
+        """The header changes layer: its words stay, its layer digit and X^(l) roll in place
+        (an odometer: never a moment with the index missing, digits do not morph)."""
         old = self.st.counter
         if old is None or len(old) != 4 or len(new) != 4:
             return roll(VGroup() if old is None else old, new)
-        return [Transform(old[i], new[i]) for i in range(4)]
+        return [Transform(old[0], new[0]), Transform(old[2], new[2]),
+                *tick(old[1], new[1]), *tick(old[3], new[3])]
+
+    def header_to(self, l: int, t: float) -> None:
+        """The header alone goes to layer l (before what that layer does is drawn)."""
+        new = self.counter(self.v.layers[l].layer)
+        self.play(*self.counter_to(new), run_time=t)
+        self.remove(self.st.counter)
+        self.add(new)
+        self.st.counter = new
 
     def show_row(self, row, counter: VGroup, t: float, extra=()) -> None:
         """The arcs, weights and counter replaced by another row's (each Num keeps its path):
         the arcs reshape, the numbers roll (digits do not morph)."""
         st = self.st
         arcs, nums = self.arcs(row), self.weights(row)
-        moves = self.counter_to(counter)
+        moves = [] if counter is st.counter else self.counter_to(counter)
         self.play(ReplacementTransform(st.arcs, arcs), *roll(st.nums, nums), *moves, *extra,
                   run_time=t)
         self.remove(st.nums, st.counter)
         self.add(nums, counter)
-        st.arcs, st.nums, st.counter = arcs, nums, counter
+        st.arcs, st.nums, st.counter, st.layer = arcs, nums, counter, None
 
-    def show_layer(self, l: int, t: float, bar: bool = False, extra=()) -> None:
+    def show_layer(self, l: int, t: float, bar: bool = False, extra=(),
+                   keep_header: bool = False) -> None:
         lay = self.v.layers[l]
         extra = list(extra)
         if bar and l not in self.st.bars:
             b = self.st.bars[l] = self.bar(l)
             extra += self.grow_bar(b)
-        self.show_row(lay.row, self.counter(lay.layer), t, extra)
+        header = self.st.counter if keep_header else self.counter(lay.layer)
+        self.show_row(lay.row, header, t, extra)
+        self.st.layer = l
 
     # --- the query/key block of one layer, and an X chip fed into it ------------------------
     def qk_block(self, layer) -> VGroup:
@@ -424,12 +447,20 @@ class AttentionDepthScene(StoryboardScene):
         fr.set_fill(T.BACKGROUND, 1.0)
         return VGroup(fr, x).next_to(box, LEFT, buff=1.2)
 
-    def feed(self, state: int, box, t: float, then) -> None:
+    def feed(self, state: int, box, t: float, then, rise: bool = False) -> None:
         """The chip comes in, moves into the block; a dot leaves the block for the focus word,
-        and `then(run_time, extra)` re-forms the arcs as it lands."""
+        and `then(run_time, extra)` re-forms the arcs as it lands. `rise`: the chip comes out
+        of the focus word (the layer before's output, the model's own X) and enters the block
+        from below; else it comes in from the left (an input chosen by the test)."""
         c = self.chip(state, box)
-        self.play(FadeInPlace(c), run_time=0.25 * t)
-        self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=0.18 * t)
+        if rise:
+            label = self.st.label[self.v.focus.values[0]]
+            c.next_to(label, UP, buff=0.35).set_x(self.focus_x())
+            self.play(FadeIn(c, shift=UP * 0.3), run_time=0.25 * t)
+            self.play(c.animate.next_to(box, DOWN, buff=0.06), run_time=0.18 * t)
+        else:
+            self.play(FadeInPlace(c), run_time=0.25 * t)
+            self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=0.18 * t)
         self.play(c.animate.set_opacity(0), box.animate.set_stroke(T.X), run_time=0.12 * t)
         self.remove(c)
         fx = self.focus_x()
@@ -490,7 +521,9 @@ class AttentionDepthScene(StoryboardScene):
             self.play(FadeOutPlace(VGroup(st.arcs, st.nums, st.counter)), run_time=0.6)
         fresh = st.tokens is None
         if fresh:
-            st.tokens, st.note = self.token_row(), self.note()
+            st.tokens = self.token_row()
+        if st.note is None:             # shown after `depth` (which took the note away)
+            st.note = self.note()
         st.arcs, st.nums, st.counter = self.arcs(lay.row), self.weights(lay.row), \
             self.counter(lay.layer)
         if fresh:
@@ -499,8 +532,11 @@ class AttentionDepthScene(StoryboardScene):
         else:
             self.play(FadeInPlace(st.counter), run_time=0.5)
         self.play(LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.15), run_time=2.0)
+        # "... the head-average of its 12 heads' rows, and it adds up to 1": the note, its line
+        # that says so ringed
         self.fill_to(self.mark(1, n), [
             (2, lambda t: self.play(FadeInPlace(st.note), run_time=t)),
+            (1, lambda t: self.emphasize(st.note[1], run_time=t)),
         ])
         # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it flash,
         # their tokens boxed
@@ -541,40 +577,60 @@ class AttentionDepthScene(StoryboardScene):
         self.ensure_arcs(0)
         self.ensure_chart(0)
         L = int(v.n_layers)
-        n = self.n_cues() if self.beat.get("cues") else 3
+        n = 4
         # the note has been read: it leaves, so the block and the header have the top-left
         note_out = [FadeOutPlace(st.note)] if st.note is not None else []
         st.note = None
-        # "fresh queries and keys from its own X, with its own matrices": X^(1) goes into
-        # layer 1's W_Q, W_K; the arcs, the header and the bar change to layer 1 together
         block = self.qk_block(v.layers[1].layer)
+        chips = L <= 8                  # a chip per layer while each has time for one
 
-        def to_layer1(t):
-            self.show_layer(1, t, bar=True, extra=[FadeOutPlace(block)])
+        def step(l, t, first=False):
+            """Layer l: the header (and the block's index) go to l first; X^(l) comes out of
+            the focus word (the layer before's output) into the block, and the arcs and the
+            bar change to layer l as it lands."""
+            nonlocal block
+            if not chips:
+                self.show_layer(l, t, bar=True)
+                return
+            if first:
+                self.header_to(l, 0.3 * t)
+            else:
+                nb = self.qk_block(v.layers[l].layer)
+                new = self.counter(v.layers[l].layer)
+                self.play(*self.counter_to(new),
+                          *roll(VGroup(*block[1:]), VGroup(*nb[1:])), run_time=0.3 * t)
+                self.remove(st.counter, *block[1:])
+                self.add(new, *nb[1:])
+                st.counter = new
+                box = block.box
+                block = VGroup(box, *nb[1:])
+                block.box = box
+            self.feed(int(v.layers[l].layer), block.box, 0.7 * t,
+                      lambda rt: self.show_layer(l, rt, bar=True, keep_header=True), rise=True)
 
+        # "Each layer makes fresh queries and keys from its own X, with its own matrices": the
+        # header goes to layer 1, X^(1) comes out of layer 0 into layer 1's W_Q, W_K
         self.fill_to(self.mark(1, n), [
             (1, lambda t: self.play(*note_out, FadeInPlace(block), run_time=t)),
-            (4, lambda t: self.feed(int(v.layers[1].layer), block.box, t, to_layer1)),
+            (4, lambda t: step(1, t, first=True)),
         ])
-        # "Layers 1 to 4 put most of bank's row on [CLS] and [SEP], peaking at layer 4": the
-        # middle layers one after another (the trend, said once), then the peak's bar
+        # "Layer 1 puts most of bank's row on CLS and SEP: 0.70": its bar
+        self.fill_to(self.mark(2, n), [
+            (1, lambda t: self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.06,
+                                         run_time=t)),
+        ])
+        # "Layers 2 and 3: ...", then "Layer 4 is the peak": the layers before the last, each
+        # in turn, the peak's bar ringed
         hi = int(v.sink.max.layer)
-        steps = [(1, lambda t, l=l: self.show_layer(l, t, bar=True)) for l in range(2, L - 1)]
+        mids = list(range(2, L - 1))
+        self.fill_to(self.mark(3, n), [(1, lambda t, l=l: step(l, t)) for l in mids[:-1]]
+                     or [(1, lambda t: self.wait(t))])
+        last = [(2, lambda t, l=l: step(l, t)) for l in mids[-1:]]
         if 0 < hi < L - 1:
-            steps.append((1, lambda t: self.emphasize(
+            last.append((1, lambda t: self.emphasize(
                 VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.06, run_time=t)))
-        if steps:
-            self.fill_to(self.mark(2, n), steps)
-        # "Layer 5 falls to 0.52, and some goes back to the words": its bar, then its
-        # heaviest word's number
-        word = int(v.layers[L - 1].top_word.pos)
-        self.fill_to(None, [
-            (2, lambda t: self.show_layer(L - 1, t, bar=True)),
-            (1, lambda t: self.emphasize(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
-                                         buff=0.06, run_time=t)),
-            (1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)
-             if word in st.xs else self.wait(t)),
-        ])
+        self.fill_to(None, last or [(1, lambda t: self.wait(t))])
+        st.extra = [block]
 
     def beat_why(self, beat) -> None:
         v, st = self.v, self.st
@@ -669,7 +725,7 @@ class AttentionDepthScene(StoryboardScene):
         ])
         self.fill_to(None, [
             (1, lambda t: self.emphasize(box, run_time=t)),
-            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=0.06, run_time=t)),
+            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=BOX, run_time=t)),
         ])
         for b in list(st.bars):
             del st.bars[b]
@@ -681,41 +737,42 @@ class AttentionDepthScene(StoryboardScene):
         L = int(v.n_layers)
         hi = int(v.sink.max.layer)
         self.ensure_arcs(hi)
-        # "At the peak, ...": at once, the fair test leaves, the chart comes back whole (it was
-        # built in `depth`), and the header and arcs go to the peak layer together; its bar is
-        # ringed (the peak was said in `depth`), then the reading comes in
+        self.ensure_chart(hi)
+        # "A common reading ... calls CLS a sink": at the peak (where `depth` ended; else the
+        # header and arcs go there), the reading comes in under the header, once
         gone = list(st.extra)
         st.extra = []
-        new = st.chart is None
-        if new:
-            st.chart = self.chart_frame()
-        missing = [l for l in range(L) if l not in st.bars]
-        for l in missing:
-            st.bars[l] = self.bar(l)
-        back = [FadeInPlace(VGroup(st.chart, *[st.bars[l] for l in missing]))] if new or missing \
-            else []
-        if gone:                        # the fair test leaves first: no two panels at once
+        if gone:
             self.play(FadeOutPlace(VGroup(*gone)), run_time=0.4)
-        self.show_layer(hi, 0.8, extra=back)
+        if st.layer != hi:
+            self.show_layer(hi, 0.8)
         cls = int(v.special[0])
         sink = as_written(f"{v.special_tokens[0]}")
         reading = VGroup(txt("a common reading, not a measurement:", LAB),
                          txt(f"{sink} is a \"sink\", where heads", LAB),
                          txt("park attention they do not need", LAB))
         reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        if st.note is not None:
-            reading.next_to(st.note, DOWN, buff=0.3).align_to(st.note, LEFT)
-        else:                           # where the note was, under the header
-            reading.next_to([DIAG_LEFT, TOP_Y - 0.35, 0], DOWN + RIGHT, buff=0)
-        self.fill_to(None, [
-            (1, lambda t: self.emphasize(VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.06,
-                                         run_time=t)),
+        reading.next_to([DIAG_LEFT, TOP_Y - 0.35, 0], DOWN + RIGHT, buff=0)
+        self.fill_to(self.mark(1, 2), [
             (2, lambda t: self.play(FadeInPlace(reading), run_time=t)),
             (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
              else self.wait(t)),
             (1, lambda t: self.emphasize(reading[0], run_time=t)),
         ])
-        st.extra = [reading]
+        # "Layer 5 falls to 0.52, and some goes back to the words": the reading (of the peak)
+        # leaves as the last layer comes, its bar ringed, its heaviest word pointed at
+        if hi == L - 1:
+            self.fill_to(None, [(1, lambda t: self.wait(t))])
+            st.extra = [reading]
+            return
+        word = int(v.layers[L - 1].top_word.pos)
+        self.fill_to(None, [
+            (2, lambda t: self.show_layer(L - 1, t, bar=True, extra=[FadeOutPlace(reading)])),
+            (1, lambda t: self.emphasize(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
+                                         buff=0.06, run_time=t)),
+            (1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)
+             if word in st.xs else self.wait(t)),
+        ])
 
     def beat_deep_heads(self, beat) -> None:
         v, st = self.v, self.st
@@ -762,7 +819,7 @@ class AttentionDepthScene(StoryboardScene):
         prec = int(v.decimals)
         for i, h in enumerate(order):
             y = top - i * pitch
-            name = line(txt("head", S), Num(d.heads[h], decimals=0, size=S))
+            name = line(txt("head", LAB), Num(d.heads[h], decimals=0, size=LAB))
             name.move_to([0, y, 0]).align_to([name_x + 0.6, 0, 0], RIGHT)
             r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
                           height=pitch * 0.62, stroke_width=0)
@@ -794,7 +851,7 @@ class AttentionDepthScene(StoryboardScene):
         # lower (the two lines are close)
         twice_line = DashedLine([hx, top + pitch / 2, 0], [hx, bottom, 0], color=REF,
                                 stroke_width=2.5, dash_length=0.16)
-        twice_lab = line(txt("twice that:", S), Num(d.habit, decimals=2, size=S))
+        twice_lab = line(txt("twice an even share:", S), Num(d.habit, decimals=2, size=S))
         twice_lab.next_to(even_lab, DOWN, buff=0.08).set_x(hx)
         top3 = [int(t.head) for t in d.top3]
         # what leaves: everything of the arc diagram but the river arc's number
@@ -840,14 +897,14 @@ class AttentionDepthScene(StoryboardScene):
                                          run_time=t)),
             (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
         ])
-        # 5. "Every head stays under twice that, 0.22: in this sentence, no previous-token habit
-        # pulls them to river": the twice line, then every score bar under it
+        # 5. "In this sentence, no head gives the previous token more than twice an even share,
+        # 0.22": the twice line, then every score bar under it
         self.fill_to(self.mark(5, n), [
             (2, lambda t: self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=t)),
             (2, lambda t: self.glow(*[g.sbar for g in listed], run_time=t)),
         ])
-        # 6. "Why they do, we did not test: the fair test was on layer 1 only": said on screen,
-        # under the panels; 7. the wrap-up takes its place
+        # 6. "Why these heads pick river, we did not test: the fair test was on layer 1 only":
+        # said on screen, under the panels; 7. the wrap-up, the panels gone
         at = bottom - 0.95
         tie = v.tie
         tested = [] if isinstance(tie, Value) else [
@@ -856,30 +913,29 @@ class AttentionDepthScene(StoryboardScene):
         untested = line(txt("not tested here: why these heads pick", LAB),
                         txt(f"\"{d.target.token}\"", LAB), *tested)
         untested.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        moved = [txt(f"so: {v.word}'s row moves with depth", LAB)]
+        # the wrap-up alone on a cleared frame, at the body size, under the title
+        lines = [txt(f"so: {v.word}'s row moves with depth", T.TYPE.body)]
         if not isinstance(tie, Value):
-            moved = [txt(f"so: {v.word}'s row moves with depth; at layer", LAB),
-                     Num(tie.layer, decimals=0, size=LAB), txt("it moved with", LAB),
-                     math(sup("X", int(tie.layer)), X_SIZE, T.X)]
-        wrap = line(*moved)
-        wrap.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
+            lines[0] = txt(f"so: {v.word}'s row moves with depth;", T.TYPE.body)
+            lines.append(line(txt("at layer", T.TYPE.body),
+                              Num(tie.layer, decimals=0, size=T.TYPE.body),
+                              txt("it moved with the changed X", T.TYPE.body)))
+        wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+        wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         self.fill_to(self.mark(6, n), [
             (2, lambda t: self.play(FadeInPlace(untested), run_time=t)),
             (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
         ])
-        # the wrap-up comes in as it is said (then stays up to the end); the untested line,
-        # rolled out, leaves the scene
-        def wrap_up(t):
-            self.play(*roll(untested, wrap), run_time=t)
-            self.remove(untested)
-
+        # the wrap-up comes in as it is said, on a cleared frame (the panels and the untested
+        # line leave first), then stays up to the end
+        panels = VGroup(title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab,
+                        twice_line, twice_lab, untested)
         self.fill_to(None, [
-            (1, wrap_up),
-            (1, lambda t: self.emphasize(wrap, run_time=t)),
+            (1, lambda t: self.play(FadeOutPlace(panels), run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(wrap), run_time=t)),
             (1, lambda t: self.wait(t)),
         ])
-        st.extra = [title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab,
-                    twice_line, twice_lab, wrap]
+        st.extra = [wrap]
 
 
 __all__ = ["AttentionDepthScene"]

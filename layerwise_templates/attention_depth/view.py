@@ -19,6 +19,7 @@ class Layer(View):
     top_word: Tok
     on_special: list[float]
     sink: float
+    total: float
 
 
 class Extreme(View):
