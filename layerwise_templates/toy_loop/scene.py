@@ -570,14 +570,16 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
         ghost = VGroup()
         if l > 0:
-            # last layer's step, faint, from the same tail at this lens's magnification (one
-            # scale for both), so "this step is bigger" is seen, not recalled
+            # last layer's step, faint, at this lens's magnification (one scale for both), so
+            # "this step is bigger" is seen, not recalled: beside this step's tail, on the
+            # side away from its name (clear of X's arrowheads)
             prev = self.data["layers"][l - 1]
             d = (plane.p(prev["x_out"]) - plane.p(prev["x_in"])) * k
-            old_step = Arrow(a, a + d, buff=0, color=DELTA, stroke_width=5, tip_length=0.15,
-                             stroke_opacity=0.45, fill_opacity=0.45)
+            o = a - normal * 0.55
+            old_step = Arrow(o, o + d, buff=0, color=DELTA, stroke_width=5, tip_length=0.15,
+                             stroke_opacity=0.6, fill_opacity=0.6)
             old_name = math(T.X_l(l - 1, "Δ"), HEADER, DELTA).set_opacity(0.6)
-            old_name.next_to(a + d, -normal, buff=0.15)     # opposite this step's name
+            old_name.next_to(VGroup(old_step), RIGHT, buff=0.12)
             ghost = VGroup(old_step, old_name)
             self.play(GrowArrow(old_step), FadeInPlace(old_name),
                       run_time=f * self.quick(0.05, 0.6))
