@@ -608,16 +608,16 @@ class ToyLoopScene(StoryboardScene):
         l = int(src.layer)
         name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, DELTA)
         value = Num(float(src.step_len), src.step_len.path, 2, T.TYPE.label, DELTA)
-        # the length as a bar beside it too, on one scale for every layer (the longest: 0.4)
+        # the length as a bar beside it too, on one scale for every layer (the longest: 0.35)
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        bar = Line(ORIGIN, RIGHT * max(0.03, 0.4 * float(src.step_len) / longest), color=DELTA,
+        bar = Line(ORIGIN, RIGHT * max(0.03, 0.35 * float(src.step_len) / longest), color=DELTA,
                    stroke_width=8)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
-        slot = 1.25
+        slot = 1.4          # room for a value and its bar
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
-        value.shift(LEFT * 0.35)
+        value.shift(LEFT * 0.3)
         bar.next_to(value, RIGHT, buff=0.1)
         return VGroup(name, value, bar)
 
