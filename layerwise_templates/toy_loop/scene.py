@@ -8,10 +8,13 @@ dimmed ghosts), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's
 appear one by one, the result's arrow grows), `update` (V's numbers shrink into Δ = 0.1 V, in
 Δ's own pale shade, X's and Δ's numbers fly together into the new X; on the plane a lens grows
 out of a square round the step, with a round scale bar (layers after 0 share one
-magnification), and draws Δ tip to tail from X; the code panel stays on screen; the step's
-length joins a table under the plane; in layer 0 the header's "layer 0 reads X^(0)" turns
-into the rule for every l while it is spoken), `table` (on a cleared stage: X^(l), Q, K, V,
-X^(l+1) of every layer side by side, the "computed once and reused" copy taken back, and
+magnification), and draws Δ tip to tail from X, after layer 0 beside a faint copy of the last
+layer's Δ at the same magnification; "this V is longer" outlines V and the last layer's faint
+V together; the code panel stays on screen; the step's length, as a number and a bar on one
+scale, joins a table under the plane; in layer 0 the header "layer 0 reads X^(0)" comes in
+when it is said and turns into the rule for every l while that is spoken), `table` (on a
+cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
+moving into its column, the "computed once and reused" copy taken back, and
 arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
 back; Q and K go unused: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
@@ -42,7 +45,7 @@ RULE_SIZE = 44          # the layer convention, when it is spoken
 CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
-GHOST = 0.15            # last layer's Q, K, V: faint enough not to crowd the new arrows
+GHOST = 0.3             # last layer's Q, K, V: faint, yet V^(0) stays seen beside V^(1)
 DELTA = ManimColor("#FFBABA")   # the update Δ = 0.1 V: a pale shade of V's red, its own colour
 
 
@@ -108,8 +111,10 @@ class Stage:
     ad-hoc attributes (the `x` show builds `x_arrow`; `update` needs it, spec.py says so)."""
     x_arrow: VGroup | None = None          # X's arrow and label, moved by each update
     ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
+    ghost_v: VGroup | None = None          # last layer's V among them (compared with V)
     lengths: VGroup = field(default_factory=VGroup)   # |Δ^(l)| of each layer so far
     tag_layer: int | None = None           # the layer the "layer l reads X^(l)" tag names
+    tag_said: bool = False                 # layer 0's tag waits until the voice says it
     away: list = field(default_factory=list)          # the plane and all on it, while the
     away_qkv: dict = field(default_factory=dict)      # table has the stage (its Q, K, V arrows)
 
@@ -199,7 +204,7 @@ class ToyLoopScene(StoryboardScene):
         """"layer l reads X^(l) → writes X^(l+1)" over the plane, for this layer: the
         animations that put it there (none when it already names this layer)."""
         l = self.layer
-        if self.stage.tag_layer == l:
+        if self.stage.tag_layer == l or (l == 0 and not self.stage.tag_said):
             return []
         tag = math(f"\"layer {l} reads \" {T.X_l(l)} \" → writes \" {T.X_l(l + 1)}",
                    HEADER, T.TEXT)
@@ -258,8 +263,8 @@ class ToyLoopScene(StoryboardScene):
         else:
             self.drop("w", "q", "k", "v")
             self.put("x", row)
+            self.ghost_previous()
         self.layer_tag()
-        self.ghost_previous()
         arrow = self.plane.arrow(lay["x_in"], T.X, width=5)
         label = self.tag("x", T.X, lay["x_in"])
         if self.stage.x_arrow is None:
@@ -303,6 +308,8 @@ class ToyLoopScene(StoryboardScene):
             if a is not None:
                 anims += [dim(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
                 self.stage.ghosts.append(VGroup(a[0]))
+                if c == "v":
+                    self.stage.ghost_v = self.stage.ghosts[-1]
         return anims
 
     def _projection(self, key: str) -> None:
@@ -321,7 +328,10 @@ class ToyLoopScene(StoryboardScene):
         w_row.arrange(RIGHT, buff=T.BUFF)
         w_row.move_to(self.panel_top + DOWN * W_TOP, aligned_edge=UP + LEFT)
         w_row.align_to(self.code, LEFT).shift(RIGHT * 0.3)
-        self.put("w", w_row)
+        # the last W goes before this one comes (two matrices: no cross-fade between them)
+        had_w = "w" in self.shown
+        self.drop("w", run_time=0.25)
+        self.put("w", w_row, run_time=0.35 if had_w else None)
         label = math(f"{T.X_l(l, name)} =", MATH_LABEL, color)
         label.move_to(self.panel_top + DOWN * 0.6 * "qkv".index(key), aligned_edge=UP + LEFT)
         label.set_x(self.results_x, direction=LEFT)
@@ -373,7 +383,7 @@ class ToyLoopScene(StoryboardScene):
         half = np.array([label.width / 2, label.height / 2, 0.0])
         c = label.get_center()
         near = np.clip(tip, c - half, c + half)          # the label box's point nearest the tip
-        if np.linalg.norm(near - tip) < 0.3:
+        if np.linalg.norm(near - tip) < 0.5:
             return []
         u = (near - tip) / np.linalg.norm(near - tip)
         return [Line(tip + u * 0.06, near - u * 0.05, color=color, stroke_width=1.5,
@@ -412,6 +422,9 @@ class ToyLoopScene(StoryboardScene):
         l = self.layer
         self.layer_tag()
         self.cursor([self.data["lines"]["update"]])
+        if l > 0 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
+            # "this V is longer": this V and last layer's, faint, outlined together
+            self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.8)
         self.drop("w", "q", "k")
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
@@ -468,6 +481,8 @@ class ToyLoopScene(StoryboardScene):
         if l == 0 and len(self.beat.get("cues") or []) > 3:
             # "layer zero read X zero and wrote X one": the two rows, in turn
             self.hold_until_cue(2)
+            self.stage.tag_said = True          # said now: the header comes in
+            self.layer_tag()
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
             self.hold_until_cue(3)
@@ -477,10 +492,13 @@ class ToyLoopScene(StoryboardScene):
             before = tag.copy()
             rule = self.rule_in_header(tag)
             self.play(Transform(tag, rule), run_time=self.quick(0.1, 0.7))
-            self.emphasize(tag)
+            self.emphasize(tag, buff=0.02)      # a thin box, clear of the title
             self.hold_until_cue(4)
             self.play(Transform(tag, before), run_time=self.quick(0.1, 0.6))
             self.emphasize(self.stage.x_arrow)
+        if l == 0 and not self.stage.tag_said:     # (no cues: the header after the step)
+            self.stage.tag_said = True
+            self.layer_tag()
         # the sum stays on screen until the next layer begins
 
     def rule_in_header(self, tag) -> VGroup:
@@ -493,7 +511,7 @@ class ToyLoopScene(StoryboardScene):
             rule.align_to(tag, RIGHT).align_to(tag, DOWN)
             clear_of_code = (rule.get_bottom()[1] > self.code.get_top()[1] + 0.05
                              or rule.get_left()[0] > self.code.get_right()[0] + 0.1)
-            if rule.get_top()[1] < self.title.get_bottom()[1] - 0.05 and clear_of_code:
+            if rule.get_top()[1] < self.title.get_bottom()[1] - 0.12 and clear_of_code:
                 break
         return rule
 
@@ -504,7 +522,9 @@ class ToyLoopScene(StoryboardScene):
         with a round scale bar, then shrinks back into the square; Δ stays as a trail and
         its length flies into the table of lengths under the plane."""
         l, z = self.layer, lay["zoom"]
-        f = 1.0 if l == 0 else 0.45      # later layers repeat the close-up faster
+        # later layers repeat the close-up faster; layer 1's comparison with layer 0's step is
+        # spoken over it, so voiced it takes longer
+        f = 1.0 if l == 0 else (0.8 if l == 1 and self.beat.get("cues") else 0.45)
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
@@ -548,6 +568,21 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
         self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
+        ghost = VGroup()
+        if l > 0:
+            # last layer's step, faint, at this lens's magnification (one scale for both), so
+            # "this step is bigger" is seen, not recalled: beside this step's tail, on the
+            # side away from its name (clear of X's arrowheads)
+            prev = self.data["layers"][l - 1]
+            d = (plane.p(prev["x_out"]) - plane.p(prev["x_in"])) * k
+            o = a - normal * 0.55
+            old_step = Arrow(o, o + d, buff=0, color=DELTA, stroke_width=5, tip_length=0.15,
+                             stroke_opacity=0.6, fill_opacity=0.6)
+            old_name = math(T.X_l(l - 1, "Δ"), HEADER, DELTA).set_opacity(0.6)
+            old_name.next_to(VGroup(old_step), RIGHT, buff=0.12)
+            ghost = VGroup(old_step, old_name)
+            self.play(GrowArrow(old_step), FadeInPlace(old_name),
+                      run_time=f * self.quick(0.05, 0.6))
         if l == 0:
             self.wait(1.0)                 # the first close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
@@ -562,7 +597,7 @@ class ToyLoopScene(StoryboardScene):
         self.add(self.stage.lengths)
         # (at home size the step is a few pixels: no trail is left there, so X's tip stays
         # clear; the table of lengths keeps what the lens showed)
-        self.play(FadeOutPlace(VGroup(here, there, step, name, scale)),
+        self.play(FadeOutPlace(VGroup(here, there, step, name, scale, ghost)),
                   ReplacementTransform(lens, spot), run_time=f * self.quick(0.1, 0.8))
         self.play(FadeOutPlace(spot), run_time=f * self.quick(0.05, 0.3))
 
@@ -573,12 +608,18 @@ class ToyLoopScene(StoryboardScene):
         l = int(src.layer)
         name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, DELTA)
         value = Num(float(src.step_len), src.step_len.path, 2, T.TYPE.label, DELTA)
+        # the length as a bar beside it too, on one scale for every layer (the longest: 0.35)
+        longest = max(lay["step_len"] for lay in self.data["layers"])
+        bar = Line(ORIGIN, RIGHT * max(0.03, 0.35 * float(src.step_len) / longest), color=DELTA,
+                   stroke_width=8)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
-        slot = 1.25
+        slot = 1.4          # room for a value and its bar
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
-        return col
+        value.shift(LEFT * 0.3)
+        bar.next_to(value, RIGHT, buff=0.1)
+        return VGroup(name, value, bar)
 
     def length_label(self, src: Layer, size: float) -> VGroup:
         """|Δ^(l)| = its length, in Δ's colour."""
@@ -594,7 +635,19 @@ class ToyLoopScene(StoryboardScene):
         travels along an arrow into the next column's X^(l)."""
         layers = self.data["layers"]
         n = len(layers)
-        self.drop("cursor", "w", "q", "k", "v", "upd", "x", "note", "layer")
+        # the last layer's readouts on screen (X^(l), V^(l), X^(l+1)) move into its column
+        last = {}
+        if "x" in self.shown:
+            last["x_in"] = self.shown["x"][1]
+        if "upd" in self.shown:
+            last["v"], last["x_out"] = self.shown["upd"][0][2], self.shown["upd"][1][1]
+        rest = []           # the rows' names and the step's other numbers: they go
+        if "x" in self.shown:
+            rest.append(self.shown.pop("x")[0])
+        if "upd" in self.shown:
+            step_row, sum_row = self.shown.pop("upd")
+            rest += [step_row[0], step_row[1], step_row[3], sum_row[0]]
+        self.drop("cursor", "w", "q", "k", "v", "note", "layer")
         # the plane and all on it leave with the code (the note brings them back)
         self.stage.away_qkv = {f"p{c}": self.shown.pop(f"p{c}") for c in "qkv"
                                if f"p{c}" in self.shown}
@@ -603,7 +656,7 @@ class ToyLoopScene(StoryboardScene):
             + ([self.stage.lengths] if len(self.stage.lengths) else [])
         self.stage.away = away
         out = [self.code] if self.code in self.mobjects else []
-        self.play(*[FadeOutPlace(m) for m in out + away], run_time=self.quick(0.05, 0.6))
+        self.play(*[FadeOutPlace(m) for m in out + away + rest], run_time=self.quick(0.05, 0.6))
         keys = [("x_in", T.X_l("l"), T.X), ("q", T.X_l("l", "Q"), T.Q),
                 ("k", T.X_l("l", "K"), T.K), ("v", T.X_l("l", "V"), T.V),
                 ("x_out", T.X_l("l+1"), T.X)]
@@ -620,9 +673,15 @@ class ToyLoopScene(StoryboardScene):
             grid.scale_to_fit_width(room)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
-        self.play(FadeInPlace(VGroup(*heads)), run_time=self.quick(0.05, 0.4))
-        for r in rows:
-            self.play(FadeInPlace(r), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
+        # the heads come in as the last layer's numbers move into their column (same numbers)
+        keyed = [k for k, _, _ in keys]
+        moved = {keyed.index(k): m for k, m in last.items()}
+        self.play(FadeInPlace(VGroup(*heads)),
+                  *[ReplacementTransform(m, cells[i][n - 1]) for i, m in moved.items()],
+                  run_time=self.quick(0.05, 0.8))
+        for i, r in enumerate(rows):
+            new = VGroup(*[m for m in r if m is not cells[i][n - 1] or i not in moved])
+            self.play(FadeInPlace(new), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
         self.set_slot("table", VGroup(VGroup(*heads), *rows))
         self.hold_until_cue(1)
         # "computed once and reused": layer 0's Q, K, V slide over the later columns
