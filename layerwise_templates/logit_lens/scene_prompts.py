@@ -124,11 +124,9 @@ def beat_prompts(scene, v) -> None:
     own[0].set_stroke(T.HIGHLIGHT, 2.5, 0.9)   # Paris, the prompt followed so far: its colour
     first = rows[0]
     scene.detach(listing, first)
-    # the list leaves; the first prompt's row shrinks to where its line starts (never drawn
-    # stretched over the list), and its line is drawn from there with the others
-    scene.play(FadeOutPlace(listing), first.animate.scale(0.3).move_to(own[0].get_start())
-               .set_opacity(0), run_time=scene.quick(0.05, 0.8))
-    scene.remove(first)
+    # the list leaves (the first prompt's row with it, never drawn stretched over the list),
+    # then the axes come, and the first prompt's line is drawn first, in its yellow
+    scene.play(FadeOutPlace(listing), FadeOutPlace(first), run_time=scene.quick(0.05, 0.8))
     scene.play(FadeInPlace(plot), run_time=scene.quick(0.03, 0.5))
     scene.slots["wide"] = plot
     L = len(ranks)
@@ -177,7 +175,7 @@ def beat_prompts(scene, v) -> None:
         if early:
             names.add(txt(str(it.answer.display), T.SMALL_SIZE, T.TEXT, mono=True)
                       .next_to(m, DOWN, buff=0.1))
-    gate = DashedLine(mp.axes.axes.c2p(k + 0.5, 0), mp.axes.axes.c2p(k + 0.5, mp.decades + 0.15),
+    gate = DashedLine(mp.axes.axes.c2p(k, 0), mp.axes.axes.c2p(k, mp.decades + 0.15),
                       dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
     note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
                   txt("of", T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
@@ -312,7 +310,11 @@ class SpreadPlots:
                           x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
             name.next_to(ax.x_labels, DOWN, buff=0.12).match_x(ax.axes)
             self.series.append((ax, series, vals, early, decimals))
-            boxes.add(VGroup(head, sub, ax, name))
+            # the axis's origin named where no plan value is numbered near it (the floor "0 ="
+            # in the line under the title refers to)
+            zero = VGroup() if min(vals) < 0.15 * top else txt(
+                "0", T.TINY_SIZE, T.MUTED).next_to(ax.axes.c2p(-0.5, 0), LEFT, buff=0.1)
+            boxes.add(VGroup(head, sub, ax, zero, name))
         self.group = boxes.arrange(RIGHT, buff=0.9, aligned_edge=UP)
 
     def curves(self) -> list:
