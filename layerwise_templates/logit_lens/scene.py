@@ -315,7 +315,17 @@ class LogitLensScene(StoryboardScene):
                   LaggedStart(*[FadeIn(c, scale=0.5) for c in right], lag_ratio=0.5),
                   run_time=fill, rate_func=linear)
         self.play(FadeIn(lines[0], shift=0.15 * UP),
-                  run_time=max(0.6, min(2.0, mid - self.time - 0.3)))
+                  run_time=max(0.6, min(1.2, mid - self.time - 0.3)))
+        # "plus the updates of the later layers": each update passes along the same row (no
+        # values drawn: the row stays one vector, written into again and again)
+        left_over = mid - self.time - 0.3
+        if left_over >= 1.2:
+            under = Line(row.get_corner(DOWN + LEFT), row.get_corner(DOWN + RIGHT),
+                         stroke_color=T.TEXT, stroke_width=5).shift(0.08 * DOWN)
+            n = max(1, min(3, int(left_over // 1.2)))
+            for _ in range(n):
+                self.play(ShowPassingFlash(under.copy(), time_width=0.35),
+                          run_time=left_over / n)
         # sentence 2: the output head reads the last state, and the same head an earlier one
         self.hold_until(mid)
         per = max(0.6, (until - self.time) / 2)
