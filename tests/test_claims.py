@@ -58,6 +58,8 @@ beats:
     ("{data.name} wins", "Paris wins"),
     ("{{literal}} {data.cos[0]:g}", "{literal} 1"),
     ("max {max(data.layers[0:2].rank)}, of {len(data.layers)}", "max 2678, of 3"),
+    ("every 2nd: {min(data.layers[0:3:2].rank)} to {max(data.layers[::2].rank)}",
+     "every 2nd: 1 to 2678"),
     ("share {data.layers[1].rank / model.n_layers:.2f}", "share 1.00"),
     ("before the end: {model.n_layers - data.layers[2].rank}", "before the end: 2"),
     ("no braces at all", "no braces at all"),
@@ -130,6 +132,7 @@ def test_spoken_form_converts_free_numbers_and_leaves_names():
     ("data.cos[1] ~= 0.76 ± 0.01", 0.75609734),
     ("data.cos[1] ~= 0.76 +- 0.01", 0.75609734),
     ("data.layers[0:2].rank >= 3", [2678, 3]),
+    ("data.layers[1:3:2].rank >= 3", [3]),
     ("max(data.layers[:].prob) ~= 0.77 ± 0.01", 0.7725),
     ("model.n_layers - data.layers[1].rank == 0", 0),
 ])
@@ -141,6 +144,7 @@ def test_true_claims_return_their_plan_value(claim, value):
     ("data.layers[2].rank == 2", "is false: the plan has 1"),
     ("data.cos[1] ~= 0.76 ± 0.001", "is false: the plan has 0.756097"),
     ("data.layers[0:3].rank >= 3", "1 of 3 values fail, e.g. 1"),
+    ("data.layers[::2].rank >= 3", "1 of 2 values fail, e.g. 1"),
     ("data.name == 1", "the plan value is 'Paris', not a number"),
 ])
 def test_false_claims_say_what_the_plan_has(claim, message):

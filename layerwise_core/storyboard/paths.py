@@ -3,7 +3,7 @@
 A path starts with a key of the plan (`data`, `model`, `layers`, `sentences`, ...) or `beat`
 (this beat: its `id`, `show`, `layer`, `head`), then any number of `.key` and `[index]` steps.
 An index may be negative (`[-1]` is the last item) or a slice `[a:b]` (items a to b-1, Python's
-rule); the steps after a slice apply to every item, so `data.layers[0:23].rank` is the list of
+rule), or `[a:b:c]` (every c-th of them, as a chart that shows one state in c); the steps after a slice apply to every item, so `data.layers[0:23].rank` is the list of
 23 ranks. A term is a path, or `min(path)`, `max(path)` or `len(path)` of a path that ends on a
 list (`max(data.layers[0:23].rank)`, `len(sentences)`), or a whole number (`1`). An expression
 is a term, or two terms with `/`, `+` or `-` between them (`+` and `-` with spaces around them):
@@ -17,7 +17,7 @@ import re
 
 _STEP = re.compile(r"\.(?P<key>[A-Za-z_][A-Za-z0-9_]*)"
                    r"|\[(?P<index>-?\d+)\]"
-                   r"|\[(?P<start>-?\d*):(?P<stop>-?\d*)\]")
+                   r"|\[(?P<start>-?\d*):(?P<stop>-?\d*)(?::(?P<every>[1-9]\d*))?\]")
 _ROOT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -42,7 +42,8 @@ def parse_path(text: str) -> tuple:
             steps.append(int(s["index"]))
         else:
             steps.append(slice(int(s["start"]) if s["start"] else None,
-                               int(s["stop"]) if s["stop"] else None))
+                               int(s["stop"]) if s["stop"] else None,
+                               int(s["every"]) if s["every"] else None))
         pos = s.end()
     return tuple(steps)
 
@@ -87,7 +88,8 @@ def path_text(steps) -> str:
     out = ""
     for s in steps:
         if isinstance(s, slice):
-            out += f"[{'' if s.start is None else s.start}:{'' if s.stop is None else s.stop}]"
+            out += (f"[{'' if s.start is None else s.start}:{'' if s.stop is None else s.stop}"
+                    f"{'' if s.step is None else f':{s.step}'}]")
         elif isinstance(s, int):
             out += f"[{s}]"
         else:

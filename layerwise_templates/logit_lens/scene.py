@@ -36,14 +36,14 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 from __future__ import annotations
 
 from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
-                   FadeTransform, GrowFromEdge, GrowFromPoint, LaggedStart, Line, Rectangle,
+                   FadeTransform, GrowFromEdge, ReplacementTransform, GrowFromPoint, LaggedStart, Line, Rectangle,
                    ShowPassingFlash, VGroup,
                    linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from .scene_prompts import beat_prompts
-from .scene_race import SAME_LOOKING, LensRace, state_ruler, x_label
+from .scene_race import STATE_INDEX_SIZE, SAME_LOOKING, LensRace, state_ruler, x_label
 from .view import Data, Model
 from scenes.base import StoryboardScene
 from scenes.motion import run_through
@@ -315,7 +315,17 @@ class LogitLensScene(StoryboardScene):
                   LaggedStart(*[FadeIn(c, scale=0.5) for c in right], lag_ratio=0.5),
                   run_time=fill, rate_func=linear)
         self.play(FadeIn(lines[0], shift=0.15 * UP),
-                  run_time=max(0.6, min(2.0, mid - self.time - 0.3)))
+                  run_time=max(0.6, min(1.2, mid - self.time - 0.3)))
+        # "plus the updates of the later layers": each update passes along the same row (no
+        # values drawn: the row stays one vector, written into again and again)
+        left_over = mid - self.time - 0.3
+        if left_over >= 1.2:
+            under = Line(row.get_corner(DOWN + LEFT), row.get_corner(DOWN + RIGHT),
+                         stroke_color=T.TEXT, stroke_width=5).shift(0.08 * DOWN)
+            n = max(1, min(3, int(left_over // 1.2)))
+            for _ in range(n):
+                self.play(ShowPassingFlash(under.copy(), time_width=0.35),
+                          run_time=left_over / n)
         # sentence 2: the output head reads the last state, and the same head an earlier one
         self.hold_until(mid)
         per = max(0.6, (until - self.time) / 2)
@@ -363,9 +373,14 @@ class LogitLensScene(StoryboardScene):
         if race is None or self.slots["wide"] is not self.race_panel:   # (re)open the chart
             race = self.race = LensRace(self.v, self.answer, bar_width=RACE_BAR,
                                         pitch=RACE_PITCH)
-            panel = self.race_panel = self.put(
-                "wide", race.panel(self.prompt()))
-            self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
+            col = self.last_column()
+            if col is None:
+                panel = self.race_panel = self.put(
+                    "wide", race.panel(self.prompt()))
+                self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
+            else:       # the lens column just read becomes the chart, then it runs back to X^(1)
+                panel = self.race_panel = self.morph_column(race, col)
+                race.step(self, 0, self.quick(0.1, 1.2))
         else:
             panel = self.slots["wide"]
             panel.remove(*race.parts())
@@ -441,6 +456,53 @@ class LogitLensScene(StoryboardScene):
             return
         self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
 
+    def last_column(self) -> VGroup | None:
+        """The lens column drawn last, while the lens panel is on screen (else None)."""
+        if self.slots["wide"] is None or self.slots["wide"] is not self.lens_panel_mob:
+            return None
+        if not self.lens_count or not self.columns:
+            return None
+        return self.columns[(self.lens_count - 1) % self.n_columns]
+
+    def morph_column(self, race: LensRace, col: VGroup) -> VGroup:
+        """The chart opens on the column's own state: each of the column's bars moves to its
+        token's row, its box widens into the chart's frame (then fades), its head becomes the
+        counter, its rank the answer's row, its ruler mark the chart's cursor; the rest of the
+        lens panel fades out as the chart's fixed parts fade in."""
+        l = self.last_lens
+        lens_panel = self.slots["wide"]
+        new = self.place(race.panel(self.prompt()), "wide")
+        race.enter(l)
+        self.detach(lens_panel, col)
+        box, (head, bars, rank, prob), link, mark = col[0], col[1], col[2], col[3]
+        rows = list(race.rows.values())
+        frame = Rectangle(width=race.chart.width + 0.3, height=race.chart.height + 0.3,
+                          stroke_color=box.get_stroke_color(), stroke_width=2
+                          ).move_to(race.chart)
+        moved = [ReplacementTransform(a, b) for a, b in zip(bars.rows, rows)]
+        grown = [GrowFromEdge(r, LEFT) for r in rows[len(bars.rows):]]
+        answer, counter, dot = race.extra
+        # the prompt line and the depth ruler move to their places in the chart's panel; the
+        # rest of the lens panel leaves before the chart's header comes (never both at once)
+        (prompt, head_line, body, ruler), name = new[0], new[1]
+        old_prompt, old_ruler = lens_panel[0], lens_panel[3]
+        self.detach(lens_panel, old_prompt, old_ruler)
+        self.play(FadeOutPlace(lens_panel), ReplacementTransform(box, frame), *moved,
+                  ReplacementTransform(head, counter),
+                  ReplacementTransform(VGroup(rank, prob), answer),
+                  ReplacementTransform(mark, dot), FadeOut(link),
+                  ReplacementTransform(old_prompt, prompt), ReplacementTransform(old_ruler, ruler),
+                  run_time=self.quick(0.1, 1.6))
+        still = VGroup(head_line, body, name).set_z_index(-1)     # under the bars as it fades in
+        self.play(*grown, FadeOut(frame), FadeInPlace(still), run_time=self.quick(0.05, 0.8))
+        still.set_z_index(0)
+        self.remove(*[m for part in (prompt, ruler, head_line, body, name)
+                      for m in part.get_family()])
+        self.add(new)
+        self.bring_to_back(new)
+        self.slots["wide"], self.columns = new, []
+        return new
+
     # --- the grid -----------------------------------------------------------------------
     def beat_grid(self, beat) -> None:
         """Layers down, positions across, the lens's top-1 token in every cell, rows arriving
@@ -500,8 +562,8 @@ class LogitLensScene(StoryboardScene):
         for i, l in enumerate(sorted({0, *range(4, L, 5)})):
             labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.TINY_SIZE,
                                         color=T.MUTED).move_to(labels[i])
-        rp.group.submobjects[4] = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
-                                         x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12
+        rp.group.submobjects[4] = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
+                                         x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12
                                          ).move_to(rp.group[4])
         race_row = None
         if self.race is not None and self.slots["wide"] is self.race_panel:

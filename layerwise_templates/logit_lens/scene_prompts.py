@@ -15,7 +15,7 @@ from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 
-from .scene_race import x_label
+from .scene_race import STATE_INDEX_SIZE, x_label
 
 PLOT = (8.6, 3.4)         # the median-rank axes (width, height), its legend beside
 SPREAD = (5.4, 3.3)       # each of the entropy and KL axes
@@ -59,8 +59,8 @@ class MedianPlot:
                       Num(p.n, decimals=0, size=T.SMALL_SIZE), txt("prompts (1 = top)",
                                                                    T.SMALL_SIZE), buff=0.1)
         head.next_to(self.axes, UP, buff=0.25).align_to(self.axes, LEFT)
-        name = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
-                      x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12)
+        name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
+                      x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
         name.next_to(self.axes.x_labels, DOWN, buff=0.12).match_x(self.axes.axes)
         self.group = VGroup(head, self.axes, name)
 
@@ -85,6 +85,10 @@ def beat_prompts(scene, v) -> None:
     rows = [r for c in cols for r in c]
     listing.set_y(scene.top - listing.height / 2).set_x(0)
     line = getattr(scene, "rank_line", None)       # the one prompt's rank line, if drawn
+    # "that is one prompt": the last beat's caption stays until the list of them is up
+    caption = scene.beat.get("caption") if scene.burned is None else None
+    if caption and scene.beat_index > 0:
+        scene.set_caption(scene.plan["beats"][scene.beat_index - 1].get("caption") or "")
     frame = scene.put("wide", VGroup(head), placed=True)
     if line is not None:          # ... becomes the first prompt of the list (the same prompt)
         scene.play(FadeTransform(line, rows[0]), run_time=scene.quick(0.05, 0.8))
@@ -94,6 +98,9 @@ def beat_prompts(scene, v) -> None:
     rest = rows[1:] if line is not None else rows
     scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
                run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
+    if caption:
+        scene.hold_until_cue(cue(1))
+        scene.set_caption(caption)
     # "... scored against its own final answer": each answer underlined in turn, down the list
     answers = [r[2] for r in rows]
     marks = VGroup(*[Line(a.get_corner(DOWN + LEFT), a.get_corner(DOWN + RIGHT),
@@ -117,10 +124,11 @@ def beat_prompts(scene, v) -> None:
     own[0].set_stroke(T.HIGHLIGHT, 2.5, 0.9)   # Paris, the prompt followed so far: its colour
     first = rows[0]
     scene.detach(listing, first)
-    scene.play(FadeOutPlace(listing), FadeInPlace(plot), FadeTransform(first, own[0]),
-               run_time=scene.quick(0.05, 1.0))
+    # the list leaves (the first prompt's row with it, never drawn stretched over the list),
+    # then the axes come, and the first prompt's line is drawn first, in its yellow
+    scene.play(FadeOutPlace(listing), FadeOutPlace(first), run_time=scene.quick(0.05, 0.8))
+    scene.play(FadeInPlace(plot), run_time=scene.quick(0.03, 0.5))
     scene.slots["wide"] = plot
-    scene.remove(own[0])
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
                      stroke_color=T.TEXT, stroke_width=1.5, stroke_opacity=0.7)
@@ -129,9 +137,8 @@ def beat_prompts(scene, v) -> None:
     cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
     med = mp.line(ranks, T.X, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=T.X) for l, r in enumerate(ranks)])
-    scene.add(own[0])
     t2, t3 = scene.time, scene.cue_at(cue(3))
-    scene.play(Create(VGroup(*own[1:]), rate_func=linear), Create(med, rate_func=linear),
+    scene.play(Create(own, rate_func=linear), Create(med, rate_func=linear),
                LaggedStart(*[FadeIn(k, shift=0.1 * LEFT) for k in key], lag_ratio=0.4),
                run_time=max(1.0, min(8.0, 0.45 * (t3 - t2))))
     scene.play(FadeIn(dots), run_time=0.3)
@@ -168,7 +175,7 @@ def beat_prompts(scene, v) -> None:
         if early:
             names.add(txt(str(it.answer.display), T.SMALL_SIZE, T.TEXT, mono=True)
                       .next_to(m, DOWN, buff=0.1))
-    gate = DashedLine(mp.axes.axes.c2p(k + 0.5, 0), mp.axes.axes.c2p(k + 0.5, mp.decades + 0.15),
+    gate = DashedLine(mp.axes.axes.c2p(k, 0), mp.axes.axes.c2p(k, mp.decades + 0.15),
                       dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
     note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
                   txt("of", T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
@@ -211,7 +218,8 @@ def beat_prompts(scene, v) -> None:
     pair = SpreadPlots(v)
     pair.group.set_y(scene.top - pair.group.height / 2 - 0.3).set_x(0)
     scene.set_caption("How sure the lens is, and how far it is from the model's output.")
-    scene.play(FadeOutPlace(plot), FadeInPlace(pair.group), run_time=scene.quick(0.3, 1.2))
+    scene.play(FadeOutPlace(plot), run_time=scene.quick(0.3, 0.6))      # one, then the other
+    scene.play(FadeInPlace(pair.group), run_time=scene.quick(0.3, 0.6))
     scene.slots["wide"] = pair.group
     (ent, ent_marks), (kl, kl_marks) = pair.curves()
     # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
@@ -298,11 +306,15 @@ class SpreadPlots:
             head = txt(title, T.SMALL_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
             sub = txt(what, T.SMALL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
                                                            ).align_to(head, LEFT)
-            name = inline(txt("the lens reads", T.SMALL_SIZE, T.MUTED),
-                          x_label("l", T.MATH_SIZE, T.MUTED), buff=0.12)
+            name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
+                          x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
             name.next_to(ax.x_labels, DOWN, buff=0.12).match_x(ax.axes)
             self.series.append((ax, series, vals, early, decimals))
-            boxes.add(VGroup(head, sub, ax, name))
+            # the axis's origin named where no plan value is numbered near it (the floor "0 ="
+            # in the line under the title refers to)
+            zero = VGroup() if min(vals) < 0.15 * top else txt(
+                "0", T.TINY_SIZE, T.MUTED).next_to(ax.axes.c2p(-0.5, 0), LEFT, buff=0.1)
+            boxes.add(VGroup(head, sub, ax, zero, name))
         self.group = boxes.arrange(RIGHT, buff=0.9, aligned_edge=UP)
 
     def curves(self) -> list:

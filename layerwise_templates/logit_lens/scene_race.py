@@ -18,6 +18,9 @@ from scenes.mobjects import Num, inline, layer_ruler, math, txt
 from scenes.motion import LayerRace
 
 
+STATE_INDEX_SIZE = 1.3 * T.MATH_SIZE   # "the lens reads X^(l)" under a chart: its superscript legible
+
+
 def x_label(state, size: float = T.MATH_SIZE, color=T.TEXT):
     """X^(n): the state n (the lens after layer l reads X^(l+1); see docs/chapter.md §2)."""
     n = state if isinstance(state, str) else int(state)

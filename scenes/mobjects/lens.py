@@ -91,7 +91,7 @@ def lens_steps(model, size: float = T.TYPE.small) -> list[VGroup]:
         VGroup(txt("the stream X", size, T.X),
                inline(n(model.d_model, T.X), txt("numbers", size, T.MUTED))),
         VGroup(txt(f"final {norm}", size, T.LN),
-               txt("÷ its own RMS, × γ", size, T.MUTED)),
+               txt("÷ its own RMS, × weights", size, T.MUTED)),
         VGroup(txt("× unembedding", size, T.TEXT),
                inline(n(model.d_model, T.MUTED), txt("×", size, T.MUTED),
                       n(model.d_vocab, T.MUTED))),
