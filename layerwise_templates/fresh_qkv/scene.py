@@ -8,14 +8,15 @@ Beats (storyboard `show` names):
             LayerNorm does, in one line
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
-- `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row) times
-            layer l's own W_Q, W_K, W_V (head 0); layer l-1's X, Q, K, V dimmed on the right
-- `sweep`   a table of X^(l) for every layer: its first numbers, the length of the sum its
-            LayerNorm read, its length after LN, and the query Q^(l) made from it; rows arrive
-            one layer at a time; then, as the voice names them, the embeddings' sum apart from the
-            later sums, one line under the table for LayerNorm's standardising step (every sum
-            √d_model long); the length columns leave, and cos with the state above comes in
-            where they were; then the query column, made afresh in every layer
+- `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row;
+            in a post-LN model "= LayerNorm's output") times layer l's own W_Q column by column,
+            then W_K and W_V by the same recipe, one result entry at a time (head 0); layer
+            l-1's X, dimmed, on the right before "a new X", then its Q, K, V
+- `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
+            the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
+            names them, what X^(0) is made of (a footnote), the lengths before and after each
+            LayerNorm as one line under the table, cos with the state above as a new column,
+            and last the W_Q^(l) each row's query was made with, row by row
 - `check`   the last layer's query recomputed as X W + b beside the model's, the bound the
             recompute stays under for every token, head, layer and Q/K/V entry, and the largest
             gap measured (as the power of ten it stays under)
@@ -883,7 +884,7 @@ class FreshQKVScene(StoryboardScene):
             if lay is not None:
                 qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
                               for j in range(len(lay.q))]).arrange(RIGHT, buff=0.25)
-                tag = math(f"W_Q^(({l}))", ML, T.Q)
+                tag = math(f"W_Q \"\"^(({l}))", ML, T.Q)     # scripts side by side: rows clear
             else:
                 qn = txt("(the output)", S, T.MUTED)
                 tag = txt("–", S, T.MUTED)
