@@ -91,13 +91,14 @@ def build(c: Context) -> Draft:
     else:
         length = ("X itself is never normalised here, and its length runs from "
                   "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
-    expect = ["max(data.cos_steps) < 0.99"]
+    expect = ["min(data.cos_steps) < 0.99"]     # "turns": some step does (not every one must)
     beats.append(Beat("sweep", ["sweep"], "Each layer builds fresh Q, K, V from its current X, "
                       "with its own matrices",
                       f"The later layers repeat these steps; here is \"{name}\", layer by layer"
                       + (", its tokens averaged" if len(pos) > 1 else "") + f". {first} {length}"
-                      "The direction turns: each state's cosine with the one before is "
-                      "{min(data.cos_steps):.2f} to {max(data.cos_steps):.2f}, never one. "
+                      "The direction turns: each state's cosine with the one before, one for the "
+                      "same direction, is {min(data.cos_steps):.2f} to "
+                      "{max(data.cos_steps):.2f}. "
                       "So each layer builds fresh Q, K and V from its current X, with its own "
                       "matrices: here, head {data.show.head}'s query, from each layer's query "
                       "matrix.",

@@ -862,10 +862,11 @@ class FreshQKVScene(StoryboardScene):
                        head(f"head {int(v.show.head)}'s query").move_to([xs["q"], top, 0]))
         cos_head = head("cos with X above").move_to([xs["cos"], top, 0])
         w_head = head("made with").move_to([xs["w"], top, 0])
-        dy = 0.55                                  # rows clear of W_Q^(l)'s two scripts
         rows, cos_cells, tags = [], [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
+        # rows clear of W_Q^(l)'s scripts; a deep model's table (8 rows, a skip line) closer
+        dy = 0.55 if len(shown) < MAX_ROWS else 0.5
         y_top = top - 0.55
         lens = []                                  # each shown state's length (after its LN)
         for r, si in enumerate(shown):
