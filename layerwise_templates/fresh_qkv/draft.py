@@ -68,53 +68,47 @@ def build(c: Context) -> Draft:
     beats.append(Beat(f"layer{m + 1}", ["project"],
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
                       "query, key and value matrices",
-                      "Layer {beat.layer} starts over. It multiplies "
-                      + ("X" if post else "a normalised copy of X")
+                      ("Layer {beat.layer} starts over, from X, which in this model is already "
+                       "LayerNorm's output. It multiplies X" if post else
+                       "Layer {beat.layer} starts over. It multiplies a normalised copy of X")
                       + " by its own query matrix: each entry of the query takes every number of it and "
                       "one column of the matrix" + (", plus a bias" if bias else "")
-                      + ". Then it does this with the key matrix. Then with the "
-                      "value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
+                      + ". The key follows the same recipe, with the key matrix. And the value "
+                      "follows it too, with the value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
                       "matrices, so the query of head {data.show.head} starts "
                       f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
                       "where layer {beat.layer - 1}'s started "
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
                       layer=m + 1))
-    first = ("the first row, X {data.layers[0].layer}, is the embeddings after the model's "
-             "embedding LayerNorm" if post else "the first row is X {data.layers[0].layer}")
+    name = c.word.partition("#")[0]
+    first = ("The first row, X {data.layers[0].layer}, is its token, position and segment "
+             "embeddings, added up and put through LayerNorm." if post else
+             "The first row is X {data.layers[0].layer}.")
     if post:
-        # one token: every centred sum is sqrt(d) long (a claim); a word of several tokens is
-        # their mean, which is shorter, so it says what holds for each token instead
-        fixes = ("LayerNorm's standardising step makes each one {data.std_lengths[0]:.1f} long: the "
-                 "length it fixes." if len(pos) == 1 else
-                 "LayerNorm's standardising step makes each token's sum the square root of "
-                 "{model.d_model} long, the length it fixes; the word's tokens, averaged, come "
-                 "to {min(data.std_lengths):.1f} to {max(data.std_lengths):.1f}.")
-        length = ("Summed, the embeddings were {data.ln_input_lengths[0]:.2f} long; the sums "
-                  "before each new X's LayerNorm run from {min(data.pre_ln_lengths):.2f} to "
-                  "{max(data.pre_ln_lengths):.2f}. " + fixes + " Its gain and bias then "
-                  "vary it, and the states come out {min(data.x_lengths):.2f} to "
-                  "{max(data.x_lengths):.2f} long. ")
-        expect = (["max(data.std_lengths) - min(data.std_lengths) < 0.01"] if len(pos) == 1
-                  else []) + ["min(data.cos_steps) < 0.99"]
+        length = ("Every later X is a LayerNorm's output too: sums "
+                  "{min(data.pre_ln_lengths):.2f} to {max(data.pre_ln_lengths):.2f} long come "
+                  "out {min(data.x_lengths):.2f} to {max(data.x_lengths):.2f} long. ")
     else:
         length = ("X itself is never normalised here, and its length runs from "
                   "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
-        expect = ["min(data.cos_steps) < 0.99"]
-    beats.append(Beat("sweep", ["sweep"], "Every layer: the same steps; "
-                      + ("standardising fixes the length √{model.d_model}, gain and bias vary it"
-                         if post else "the direction changes"),
-                      f"The later layers repeat these steps; {first}. {length}"
-                      "The direction is not fixed: each state's cosine with the one before, "
-                      "one for the same direction, is {min(data.cos_steps):.2f} to "
-                      "{max(data.cos_steps):.2f}. And each layer makes head {data.show.head}'s query "
-                      "afresh, from its new X with its own matrices.",
+    expect = ["min(data.cos_steps) < 0.99"]     # "turns": some step does (not every one must)
+    beats.append(Beat("sweep", ["sweep"], "Each layer builds fresh Q, K, V from its current X, "
+                      "with its own matrices",
+                      f"The later layers repeat these steps; here is \"{name}\", layer by layer"
+                      + (", its tokens averaged" if len(pos) > 1 else "") + f". {first} {length}"
+                      "The direction turns: each state's cosine with the one before, one for the "
+                      "same direction, is {min(data.cos_steps):.2f} to "
+                      "{max(data.cos_steps):.2f}. "
+                      "So each layer builds fresh Q, K and V from its current X, with its own "
+                      "matrices: here, head {data.show.head}'s query, from each layer's query "
+                      "matrix.",
                       layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",
                       "One check that this is the model's recipe. Redo every query, key "
                       "and value as " + ("X" if post else "the normalised copy of X")
                       + " times W" + (" plus the bias" if bias else "")
-                      + ": for all {data.check.tokens} tokens of the sentence, "
+                      + ": for all {data.check.tokens} tokens, "
                       "{data.check.heads} heads and {data.check.layers} layers. Each one "
                       "matches the model's own number to within {data.check.bound.bound}, in "
                       "every layer.", layer=L - 1))

@@ -8,14 +8,15 @@ Beats (storyboard `show` names):
             LayerNorm does, in one line
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
-- `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row) times
-            layer l's own W_Q, W_K, W_V (head 0); layer l-1's X, Q, K, V dimmed on the right
-- `sweep`   a table of X^(l) for every layer: its first numbers, the length of the sum its
-            LayerNorm read, its length after LN, and the query Q^(l) made from it; rows arrive
-            one layer at a time; then, as the voice names them, the embeddings' sum apart from the
-            later sums, one line under the table for LayerNorm's standardising step (every sum
-            √d_model long); the length columns leave, and cos with the state above comes in
-            where they were; then the query column, made afresh in every layer
+- `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row;
+            in a post-LN model "= LayerNorm's output") times layer l's own W_Q column by column,
+            then W_K and W_V by the same recipe, one result entry at a time (head 0); layer
+            l-1's X, dimmed, on the right before "a new X", then its Q, K, V
+- `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
+            the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
+            names them, what X^(0) is made of (a footnote), the lengths before and after each
+            LayerNorm as one line under the table, cos with the state above as a new column,
+            and last the W_Q^(l) each row's query was made with, row by row
 - `check`   the last layer's query recomputed as X W + b beside the model's, the bound the
             recompute stays under for every token, head, layer and Q/K/V entry, and the largest
             gap measured (as the power of ten it stays under)
@@ -209,7 +210,7 @@ class FreshQKVScene(StoryboardScene):
         return text
 
     # --- the diagram --------------------------------------------------------------------------
-    def diagram_for(self, l: int) -> Diagram:
+    def diagram_for(self, l: int, note: bool = True) -> Diagram:
         """The stage's diagram of layer l, or a fresh one (the stage cleared first)."""
         st = self.stage
         if st.diagram is not None and st.diagram.layer == l:
@@ -226,7 +227,7 @@ class FreshQKVScene(StoryboardScene):
             d.paths.append(self.path_to(d, i))
             d.cols.append(self.column(d, i, s))
         self.stage.diagram = d
-        if self.stage.note is None:
+        if note and self.stage.note is None:
             self.set_note(self.word_note(), T.TEXT)
         return d
 
@@ -413,10 +414,12 @@ class FreshQKVScene(StoryboardScene):
 
     # --- recap: X^(l) + Δattn^(l) on the skip path ---------------------------------------------
     def beat_x(self, beat) -> None:
-        d = self.diagram_for(self.layer)
+        d = self.diagram_for(self.layer, note=False)
         self.show_now(d, 0)
         first_sum = d.kinds.index("sum")
-        self.draw_node(d, 0, 1.0)                 # X^(l) and its column
+        self.draw_node(d, 0, 0.8)                 # X^(l) and its column, from the first frame
+        if self.stage.note is None:
+            self.set_note(self.word_note(), T.TEXT)
         self.hold_until(self.when(0, "goes straight on") - 0.2)
         self.play(FadeIn(d.paths[first_sum]), run_time=0.4)
         self.run_dot(d.paths[first_sum], T.X, 1.0)           # the skip path: X goes straight on
@@ -439,26 +442,28 @@ class FreshQKVScene(StoryboardScene):
             specs.append(("− mean, ÷ spread", cen[0], T.LN))
         specs.append(("× gain, + bias", st[i], T.LN))
         y0 = -1.2
+        LS = T.TYPE.label                      # the working is read number by number: larger
         for r, (name, stage, color) in enumerate(specs):
-            y = y0 - 0.5 * r
+            y = y0 - 0.55 * r
             if r == 1 and cen:                  # the mean and the spread, as numbers
-                lab = VGroup(txt("− mean", S, T.TEXT),
-                             Num(stage.mean, decimals=2, size=S, color=T.LN, prefix="("),
-                             txt("), ÷ std dev", S, T.TEXT),
-                             Num(stage.spread, decimals=2, size=S, color=T.LN, prefix="(",
+                lab = VGroup(txt("− mean", LS, T.TEXT),
+                             Num(stage.mean, decimals=2, size=LS, color=T.TEXT, prefix="("),
+                             txt("), ÷ std dev", LS, T.TEXT),
+                             Num(stage.spread, decimals=2, size=LS, color=T.TEXT, prefix="(",
                                  suffix=")")).arrange(RIGHT, buff=0.08)
             else:
-                lab = txt(name, S, T.TEXT)
+                lab = txt(name, LS, T.TEXT)
             first = stage.first
-            vals = VGroup(*[Num(first[j], decimals=2, size=S, color=color)
+            vals = VGroup(*[Num(first[j], decimals=2, size=LS, color=color)
                             for j in range(len(first))]).arrange(RIGHT, buff=0.35)
-            ln = Num(stage.length, decimals=2, size=S, color=T.TEXT, prefix="|·| ",
+            ln = Num(stage.length, decimals=2, size=LS, color=T.TEXT, prefix="|·| ",
                      suffix=f" ≈ √{int(self.v.shape.d_model)}" if r == 1 and cen else "")
             row = VGroup(lab, vals, ln)
             vals.move_to([d.xs[i] + 0.3, y, 0])
             lab.next_to(vals, LEFT, buff=0.5)
             ln.next_to(vals, RIGHT, buff=0.5)
             rows.append(row)
+        self.keep_inside(VGroup(*rows))            # the larger working stays on the frame
         self.stage.parts.append(VGroup(*rows))
         return rows
 
@@ -502,7 +507,12 @@ class FreshQKVScene(StoryboardScene):
             self.play(FadeIn(last[0]), *[FadeIn(n, target_position=m.get_center())
                                          for n, m in zip(last[1], above[1])],
                       FadeIn(last[2], target_position=above[2].get_center()), run_time=1.0)
-            self.hold_until(self.when(2, "the length comes out") - 0.6)
+            self.hold_until(self.when(2, "the length comes out") - 0.9)
+            # the rows above step back first: the numbers rising into the column cross no digits
+            self.play(*[FadeOutPlace(r) for r in rows[:-1]], run_time=0.3)
+            self.remove(*[f for r in rows[:-1] for f in r.get_family()])
+            for m in self.stage.parts:              # gone for good: not faded out again later
+                m.remove(*rows[:-1])
             col = d.cols[nxt]
             self.play(*[TransformFromCopy(last[1][j], col.col.nums[j])
                         for j in range(len(col.col.nums))],
@@ -605,9 +615,19 @@ class FreshQKVScene(StoryboardScene):
                                (ghosts[4], "V", T.V)):
                 ghosts.add(math(T.X_l(l - 1, base), ML, c).next_to(r, LEFT, buff=0.2))
             st.parts.append(ghosts)          # they come in when the voice says "where layer l-1's started"
-        self.hold_until_cue(1)
+        # "in MiniLM, X is already LayerNorm's output, so the matrices read X directly"
+        ka = self.cue_with("already")
+        if ka is not None and not pre:
+            self.hold_until(self.when(ka, "already") - 0.3)
+            said = txt("= LayerNorm's output", S, T.LN).next_to(row, RIGHT, buff=0.3)
+            self.play(FadeIn(said, shift=0.1 * LEFT), run_time=0.6)
+            st.parts.append(said)
+            self.busy_until(self.cue_end(ka) - 0.1, VGroup(label, row, said))
         rows = {}
-        cue = {"q": 1, "k": 2, "v": 3}                # each matrix on its own sentence
+        # each matrix on its own sentence (the cue that names it; else the next ones in turn)
+        cue = {k: self.cue_with(f"{w} matrix") for k, w in (("q", "query"), ("k", "key"),
+                                                             ("v", "value"))}
+        cue = {k: (c if c is not None else i + 1) for i, (k, c) in enumerate(cue.items())}
         for i, k in enumerate(QKV):
             K = NAME[k]
             w = getattr(v, f"W_{K}")
@@ -640,8 +660,8 @@ class FreshQKVScene(StoryboardScene):
             self.stage_block = block
             # Q column by column; K and V, "the same", all three columns at once, in the time
             # their sentence leaves (V's runs a little into the next: its product is seen)
-            per = (max(0.9, min(2.2, (self.when(1, "plus a bias") - self.time - 0.6) / 3))
-                   if i == 0 else max(1.6, self.cue_at(cue[k] + 1) - self.time - 0.1))
+            per = (max(0.9, min(2.2, (self.when(cue["q"], "plus a bias") - self.time - 0.6) / 3))
+                   if i == 0 else max(1.6, self.cue_end(cue[k]) - self.time + 0.2))
             name = math(f"{K}^(({l}))", ML, COLOR[k])
             res = self.product(row, W, brow if has_b else None, bl, getattr(v, k),
                                [PR, ROW_Y[k], 0], COLOR[k], per, name, together=i > 0)
@@ -649,12 +669,20 @@ class FreshQKVScene(StoryboardScene):
         st.parts += [self.stage_block, *rows.values()]
         st.proj_layer, st.proj_rows = l, rows
         st.proj_x = row
+        kn = self.cue_with("Both inputs")
+        kn = kn if kn is not None else 4
+        # layer l-1's X, dimmed, comes in before "a new X" is said
+        if l >= 1:
+            self.hold_until_cue(kn)
+            self.play(FadeIn(ghosts[0]), FadeIn(VGroup(ghosts[1], ghosts[5]), shift=0.2 * LEFT),
+                      run_time=0.5)
+            self.play(DimPlace(VGroup(ghosts[1], ghosts[5]), GHOST), run_time=0.3)
         # "a new X": point at the X row the three products were made from
-        self.hold_until(self.when(4, "a new X") - 0.2)
+        self.hold_until(self.when(kn, "a new X") - 0.2)
         xbox = self.frame_of(VGroup(label, row))
         self.play(Create(xbox), run_time=0.4)
         # "layer l's own matrices": W_Q^(l) back, layer l-1's W_Q dimmed beside it
-        self.hold_until(self.when(4, "own matrices") - 0.5)
+        self.hold_until(self.when(kn, "own matrices") - 0.5)
         self.play(FadeOut(xbox), run_time=0.3)
         if l >= 1:
             g = self.v.layers[l - 1]
@@ -674,22 +702,21 @@ class FreshQKVScene(StoryboardScene):
             st.parts += [VGroup(wql, wq), VGroup(gwl, gw)]
             self.emphasize(wq, gw, run_time=1.0)
         # the query of head 0 starts ..., where layer l-1's started ...: point at each in turn
-        self.hold_until(self.when(4, "so the query") - 0.2)
+        self.hold_until(self.when(kn, "so the query") - 0.2)
         q = rows["q"][1]
         box = self.frame_of(rows["q"])
         self.play(Create(box), run_time=0.4)
         # "starts a, b": the pointer on each entry as it is read
-        self.glide(box, q.nums[0], self.when(4, "starts") + 0.3, 0.9)
-        self.glide(box, q.nums[1], self.when(4, ", where layer") - 0.4, 0.9)
+        self.glide(box, q.nums[0], self.when(kn, "starts") + 0.3, 0.9)
+        self.glide(box, q.nums[1], self.when(kn, ", where layer") - 0.4, 0.9)
         if l >= 1:
-            self.hold_until(self.when(4, "where layer") - 0.2)
-            self.play(FadeIn(ghosts[0]), FadeIn(ghosts[1]), *[FadeIn(r, shift=0.2 * LEFT)
-                                                              for r in ghosts[2:]],
+            self.hold_until(self.when(kn, "where layer") - 0.2)
+            self.play(*[FadeIn(r, shift=0.2 * LEFT) for r in (*ghosts[2:5], *ghosts[6:9])],
                       run_time=0.5)
-            self.play(DimPlace(VGroup(ghosts[1], *ghosts[3:5], ghosts[5], *ghosts[7:]), GHOST),
+            self.play(DimPlace(VGroup(*ghosts[3:5], *ghosts[7:]), GHOST),
                       Transform(box, self.frame_of(VGroup(ghosts[6], ghosts[2]))), run_time=0.6)
-            self.glide(box, ghosts[2].nums[0], self.when(4, "started") + 0.3, 0.9)
-            self.glide(box, ghosts[2].nums[1], self.cue_at(99) - 0.9, 0.9)
+            self.glide(box, ghosts[2].nums[0], self.when(kn, "started") + 0.3, 0.9)
+            self.glide(box, ghosts[2].nums[1], self.cue_end(kn) - 0.2, 0.9)
         st.parts.append(box)
         self.hold_until(self.cue_at(99) - 0.2)
 
@@ -756,45 +783,36 @@ class FreshQKVScene(StoryboardScene):
         return res
 
     def product_together(self, x, W, brow, bl, out, at, color, run_time: float, name=None):
-        """x W (+ b) for every shown column at once: the lit x row travels into each column of
-        W, on into the bias row, and each result entry comes out into its row at `at`; the
-        first entry's sum is written out under the results while it happens."""
+        """x W (+ b) by the same recipe as the query: the recipe written once under the
+        results ("same recipe: K = X W_K + b_K"), then one column at a time the column and
+        the x row are lit and the result entry comes out of the column's bias (or the column)
+        into its row at `at`. No digits travel: the query showed how."""
         res = row_of(out.values, out.path, color, S).move_to(at)
         heads = [res[0], res[2]] + ([name.next_to(res, LEFT, buff=0.2)] if name is not None
                                     else [])
-        n = int(self.v.shape.d_model)
-        xn, cols = x.nums, list(W.columns)
-        w0 = cols[0][0]
-        parts = [Num(xn[0].value, xn[0].source, decimals=2, size=S, color=T.X),
-                 txt("·", S, T.TEXT), Num(w0.value, w0.source, decimals=3, size=S, color=color),
-                 txt(f"+ … ({n} terms)", S, T.TEXT)]
-        if brow is not None:
-            shown = T.fmt(brow[0].value, 3)
-            parts += ([txt("+", S, T.TEXT)] if not shown.startswith("-") else []) + [
-                Num(brow[0].value, brow[0].source, decimals=3, size=S, color=color)]
-        parts += [txt("=", S, T.TEXT),
-                  Num(res.nums[0].value, res.nums[0].source, decimals=2, size=S, color=color)]
-        sum_ = VGroup(*parts).arrange(RIGHT, buff=0.12)
-        sum_.move_to([0.35 + sum_.width / 2, ROW_Y["v"] - 0.75, 0])
-        self.keep_inside(sum_)
-        lights = VGroup(SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2),
-                        *[SurroundingRectangle(c, color=HL, buff=0.05, stroke_width=2)
-                          for c in cols])
-        travs = [xn.copy() for _ in cols]
-        self.play(FadeIn(VGroup(*heads)), FadeIn(lights), FadeIn(sum_, shift=0.1 * UP),
-                  *[t.animate.arrange(DOWN, buff=0.12).scale(0.8).move_to(c.get_center())
-                    for t, c in zip(travs, cols)], run_time=0.45 * run_time)
-        tgts = [brow[j] if brow is not None else cols[j] for j in range(len(cols))]
-        self.play(*[t.animate.move_to(g.get_center()).scale(0.3).set_opacity(0)
-                    for t, g in zip(travs, tgts)],
+        cols = list(W.columns)
+        K = "K" if color == T.K else "V"
+        l = self.layer
+        recipe = VGroup(txt("same recipe:", S, T.TEXT),
+                        math(f"{K}^(({l})) = X^(({l})) W_{K}^(({l}))"
+                             + (f" + b_{K}^(({l}))" if brow is not None else ""), ML, color)
+                        ).arrange(RIGHT, buff=0.2)
+        recipe.move_to([0.35 + recipe.width / 2, ROW_Y["v"] - 0.8, 0])
+        self.keep_inside(recipe)
+        self.play(FadeIn(VGroup(*heads)), FadeIn(recipe, shift=0.1 * UP),
                   *([FadeIn(bl), FadeIn(brow)] if brow is not None else []),
-                  run_time=0.25 * run_time)
-        self.remove(*travs)
-        self.play(TransformFromCopy(sum_[-1], res.nums[0]),
-                  *[FadeIn(res.nums[j], target_position=tgts[j].get_center())
-                    for j in range(1, len(cols))],
-                  FadeOut(lights), FadeOut(sum_), run_time=0.3 * run_time)
-        self.remove(*sum_.get_family(), *heads)
+                  run_time=min(0.6, 0.2 * run_time))
+        xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
+        self.play(FadeIn(xlight), run_time=0.2)
+        step = max(0.45, (run_time - 0.8 - 0.3) / max(1, len(cols)))
+        for j, c in enumerate(cols):
+            tgt = brow[j] if brow is not None else c
+            light = SurroundingRectangle(VGroup(c, tgt), color=HL, buff=0.05, stroke_width=2)
+            self.play(FadeIn(light), run_time=0.3 * step)
+            self.play(FadeIn(res.nums[j], target_position=tgt.get_center()), run_time=0.45 * step)
+            self.play(FadeOut(light), run_time=0.25 * step)
+        self.play(FadeOut(xlight), FadeOut(recipe), run_time=0.3)
+        self.remove(*recipe.get_family(), *heads)
         self.add(res, *heads[2:])
         return res
 
@@ -806,6 +824,13 @@ class FreshQKVScene(StoryboardScene):
             if phrase in str(c.get("text", "")):
                 return k
         return None
+
+    def cue_end(self, k: int) -> float:
+        """Scene time when the voice finishes cue k's sentence (its start plus its audio)."""
+        cues = self.beat.get("cues") or []
+        if k >= len(cues):
+            return self.cue_at(k)
+        return self.cue_at(k) + float(cues[k].get("duration", 0.0))
 
     def beat_sweep(self, beat) -> None:
         st = self.stage
@@ -820,25 +845,30 @@ class FreshQKVScene(StoryboardScene):
                 self.add(m)
         v = self.v
         lays = list(v.layers)
-        pre, std, cos = list(v.ln_input_lengths), list(v.std_lengths), list(v.cos_steps)
-        # columns: state | first numbers | length before LN | after LN | query; the two length
-        # columns leave before cos (with the state above) comes in where they were
-        xs = {"label": -5.6, "x": -3.5, "pre": -1.3, "len": 0.3, "cos": -0.5, "q": 2.9}
-        top = 2.45
+        cos = list(v.cos_steps)
+        # columns: state | first numbers | cos with the state above (comes in later) | the
+        # query made from it | the layer's own W_Q it was made with (comes in last)
+        xs = {"label": -5.6, "x": -3.4, "cos": -0.9, "q": 1.7, "w": 4.4}
+        top = 2.35
+        f = v.focus
+        name = str(f.word).partition("#")[0]
+        title = txt(f"'{name}', layer by layer" + (", its tokens averaged" if f.averaged else ""),
+                    T.TYPE.label, T.TEXT).move_to([0, top + 0.5, 0])
 
-        def head(*lines):
-            return VGroup(*[txt(t, S, T.MUTED) for t in lines]).arrange(DOWN, buff=0.06)
+        def head(text):
+            return txt(text, S, T.MUTED)
         heads = VGroup(head("state").move_to([xs["label"], top, 0]),
                        head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]),
-                       head("length", "before LN").move_to([xs["pre"], top, 0]),
-                       head(f"head {int(v.show.head)}'s query", "made from it").move_to([xs["q"], top, 0]),
-                       head("length", "after LN").move_to([xs["len"], top, 0]))
-        cos_head = head("cos with", "X above").move_to([xs["cos"], top, 0])
-        dy = 0.52                                  # rows clear of the labels' scripts
-        rows, cos_cells = [], []
+                       head(f"head {int(v.show.head)}'s query").move_to([xs["q"], top, 0]))
+        cos_head = head("cos with X above").move_to([xs["cos"], top, 0])
+        w_head = head("made with").move_to([xs["w"], top, 0])
+        rows, cos_cells, tags = [], [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
-        y_top = top - 0.62
+        # rows clear of W_Q^(l)'s scripts; a deep model's table (8 rows, a skip line) closer
+        dy = 0.55 if len(shown) < MAX_ROWS else 0.5
+        y_top = top - 0.55
+        lens = []                                  # each shown state's length (after its LN)
         for r, si in enumerate(shown):
             y = y_top - r * dy
             if si < len(lays):
@@ -848,27 +878,24 @@ class FreshQKVScene(StoryboardScene):
             else:
                 lay, l = None, int(lays[-1].layer) + 1
                 first, length = lays[-1].update.x_next_first, lays[-1].update.x_next_norm
+            lens.append(Num(length, decimals=2, size=S, color=T.X))
             lab = math(T.X_l(l), ML, T.X).move_to([xs["label"], y, 0])
             xn = VGroup(*[Num(first[j], decimals=2, size=S, color=T.X) for j in range(len(first))])
             xn.arrange(RIGHT, buff=0.25).move_to([xs["x"], y, 0])
-            pn = (Num(pre[si], decimals=2, size=S, color=T.TEXT) if si < len(pre)
-                  else txt("–", S, T.MUTED)).move_to([xs["pre"], y, 0])
-            ln = Num(length, decimals=2, size=S, color=T.X).move_to([xs["len"], y, 0])
-            parts = [lab, xn, ln]
             if lay is not None:
                 qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
                               for j in range(len(lay.q))]).arrange(RIGHT, buff=0.25)
-                qn.move_to([xs["q"], y, 0])
-                parts.append(qn)
+                tag = math(f"W_Q \"\"^(({l}))", ML, T.Q)     # scripts side by side: rows clear
             else:
-                parts.append(txt("(the output)", S, T.MUTED).move_to([xs["q"], y, 0]))
-            parts.append(pn)
-            rows.append(VGroup(*parts))
+                qn = txt("(the output)", S, T.MUTED)
+                tag = txt("–", S, T.MUTED)
+            qn.move_to([xs["q"], y, 0])
+            tags.append(tag.move_to([xs["w"], y, 0]))
+            rows.append(VGroup(lab, xn, qn))
             # cos(X^(l-1), X^(l)): between this row and the one above (X^(first) has none)
             cs = (Num(cos[si - 1], decimals=2, size=S, color=T.TEXT) if 1 <= si <= len(cos)
                   else txt("–", S, T.MUTED))
             cos_cells.append(cs.move_to([xs["cos"], y, 0]))
-        qparts = [r[3] for r in rows]               # the query column (rows lose cells later)
         bottom = y_top - len(shown) * dy
         if len(shown) < len(states):
             skip = txt(f"{len(shown)} of the {len(states)} states shown: the rest are skipped "
@@ -883,12 +910,12 @@ class FreshQKVScene(StoryboardScene):
         chain = txt(chain_text, S, T.TEXT)
         if chain.width > NOTE_WIDTH:
             chain.scale_to_fit_width(NOTE_WIDTH)
-        chain.move_to([0, bottom - 0.2, 0])
+        chain.move_to([0, bottom - 0.15, 0])
         rail = Line(chain.get_corner(DOWN + LEFT) + 0.08 * DOWN,
                     chain.get_corner(DOWN + RIGHT) + 0.08 * DOWN)
         table = VGroup(heads, *rows)
-        self.stage.parts += [table, chain]
-        self.play(FadeIn(chain), run_time=0.5)
+        self.stage.parts += [table, chain, title]
+        self.play(FadeIn(chain), FadeIn(title, shift=0.1 * DOWN), run_time=0.5)
         # X^(0), X^(1): shown in the beats before; the project beat's X, Q rows move into theirs
         seen = min(2, len(rows))
         anims = []
@@ -896,10 +923,10 @@ class FreshQKVScene(StoryboardScene):
             row = rows[r]
             if carry and si == carry["layer"]:
                 anims += [Transform(carry["x"].nums[j], row[1][j]) for j in range(len(row[1]))]
-                anims += [Transform(carry["q"].nums[j], row[3][j]) for j in range(len(row[3]))]
+                anims += [Transform(carry["q"].nums[j], row[2][j]) for j in range(len(row[2]))]
                 anims += [FadeOut(VGroup(*[m for m in carry["x"] if m is not carry["x"].nums])),
                           FadeOut(VGroup(carry["q"][0], carry["q"][2])),
-                          FadeIn(VGroup(row[0], row[2], row[4]))]
+                          FadeIn(row[0])]
             else:
                 anims.append(FadeIn(row, shift=0.1 * UP))
         self.play(*anims, run_time=1.2)
@@ -909,30 +936,18 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(heads, shift=0.1 * DOWN), run_time=0.5)   # after the move: clear of it
         todo = rows[seen:]
         post = str(lays[0].norm.placement) == "post"
-        first_row = self.when(0, "first row") if post else self.cue_at(1)
-        per = max(0.8, 0.92 * (first_row - 0.3 - self.time) / max(1, len(todo)))
+        k1 = self.cue_with("first row")
+        first_row = self.cue_at(k1 if k1 is not None else 1)
+        per = max(0.6, 0.92 * (first_row - 0.3 - self.time) / max(1, len(todo)))
         for r in todo:
             dot = Dot(rail.get_start(), radius=0.06, color=HL)
             self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
                       MoveAlongPath(dot, rail), run_time=0.8 * per)
             self.remove(dot)
             self.wait(0.2 * per)
-        foot_y = chain.get_y() - 0.6
+        foot_y = chain.get_y() - 0.5
         box, note = None, None
-        if post:
-            # "the first row, X zero, is the embeddings after MiniLM's embedding LayerNorm":
-            # a note under the chain line while it is said, gone when the voice moves on
-            self.hold_until(first_row - 0.2)
-            note = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
-                          txt(f": the embeddings after {v.model}'s embedding LayerNorm", S,
-                              T.TEXT)).arrange(RIGHT, buff=0.06).move_to([0, foot_y, 0])
-            self.keep_inside(note)
-            box = self.frame_of(VGroup(rows[0][0], rows[0][1]))
-            self.play(Create(box), FadeIn(note, shift=0.1 * UP), run_time=0.6)
-            self.stage.parts += [box, note]
         col = lambda cells: VGroup(*cells)                   # noqa: E731
-        pres = [r[4] for r in rows if isinstance(r[4], Num)]
-        lens = sorted([r[2] for r in rows], key=lambda n: n.value)
 
         def point(m, run_time=0.6):
             nonlocal box
@@ -943,83 +958,89 @@ class FreshQKVScene(StoryboardScene):
             else:
                 self.play(Transform(box, self.frame_of(m)), run_time=run_time)
 
-        def walk(cells, until: float) -> None:
-            """The pointer visits each cell in turn, arriving at the last by `until`."""
+        def walk(cells, until: float, extra=None) -> None:
+            """The pointer visits each cell in turn, arriving at the last by `until`; `extra`
+            (one animation maker per cell) plays with each step."""
             step = max(0.3, (until - self.time) / max(1, len(cells)))
-            for c in cells:
-                self.play(Transform(box, self.frame_of(c)), run_time=0.7 * step)
+            for i, c in enumerate(cells):
+                more = [extra(i)] if extra is not None else []
+                self.play(Transform(box, self.frame_of(c)), *more, run_time=0.7 * step)
                 self.hold_until(self.time + 0.3 * step)
-        k = self.cue_with("Summed")
-        if k is not None and pres:
-            # "summed, the embeddings were a long": the first cell before LN (X^(0)'s sum);
-            # "the later sums run from b to c": the rest, cell by cell, ending on the longest
+
+        def footnote(new) -> None:
+            """The one line under the chain line: `new` replaces the last."""
+            nonlocal note
+            new.move_to([0, foot_y, 0])
+            if new.width > NOTE_WIDTH:
+                new.scale_to_fit_width(NOTE_WIDTH)
+            self.keep_inside(new)
+            gone = [FadeOutPlace(note)] if note is not None else []
+            self.play(*gone, FadeIn(new, shift=0.1 * UP), run_time=0.6)
+            if note is not None:
+                self.remove(*note.get_family())
+                self.stage.parts.remove(note)
+            note = new
+            self.stage.parts.append(new)
+
+        if post and k1 is not None:
+            # "the first row, X zero, is its token, position and segment embeddings, added up
+            # and put through the embedding LayerNorm": the row, and under the chain line what
+            # it is made of, up for the whole sentence
+            self.hold_until_cue(k1)
+            point(VGroup(rows[0][0], rows[0][1]))
+            foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
+                          txt(f"= LayerNorm of the {lays[0].norm.label}", S, T.TEXT)
+                          ).arrange(RIGHT, buff=0.1)
+            footnote(foot)
+            self.glide(box, foot[1], self.when(k1, "token") + 0.6, 0.8)
+            self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
+        k = self.cue_with("later X")
+        if k is not None and post:
+            # "every later X is a LayerNorm's output too: sums a to b long come out c to d
+            # long": the X column, then the lengths as one line
+            self.hold_until_cue(k)
+            point(col([r[1] for r in rows[1:]]))
+            pres = sorted([Num(p, decimals=2, size=S, color=T.TEXT) for p in v.pre_ln_lengths],
+                          key=lambda n: n.value)
+            outs = sorted(lens, key=lambda n: n.value)
+            dash = lambda: txt("–", S, T.TEXT)                # noqa: E731
+            parts = [txt("lengths:  sum before LN", S, T.TEXT), pres[0], dash(), pres[-1]]
+            stds = [float(x) for x in v.std_lengths]
+            if stds and max(stds) - min(stds) < 0.01:
+                parts += [txt("→  standardised", S, T.TEXT),
+                          Num(v.std_lengths[0], decimals=2, size=S, color=T.LN),
+                          txt(f"≈ √{int(v.shape.d_model)}", S, T.LN)]
+            parts += [txt("→  X after gain, bias", S, T.TEXT), outs[0], dash(), outs[-1]]
+            line = VGroup(*parts).arrange(RIGHT, buff=0.12)
+            self.hold_until(self.when(k, "sums") - 0.4)
+            footnote(line)
+            self.glide(box, VGroup(*parts[1:4]), self.when(k, "sums") + 0.6, 0.7)
+            self.glide(box, VGroup(*parts[-3:]), self.when(k, "come out") + 0.4, 0.8)
+        k = self.cue_with("cosine")
+        if k is not None and cos:
+            # "the direction turns": the numbers of each state; then "each state's cosine with
+            # the one before": a new column, cell by cell
             self.hold_until_cue(k)
             if note is not None:
                 self.play(FadeOutPlace(note), run_time=0.4)
                 self.remove(*note.get_family())
                 self.stage.parts.remove(note)
                 note = None
-            point(pres[0])
-            later = pres[1:]
-            if later:
-                self.hold_until(self.when(k, "the later") - 0.2)
-                point(col(later))
-                hi = max(later, key=lambda n: n.value)
-                walk(later, self.cue_at(k + 1) - 0.8)
-                self.play(Transform(box, self.frame_of(hi)), run_time=0.5)
-        k = self.cue_with("standardising step")
-        if k is not None and std:
-            # "LayerNorm's standardising step makes each one 19.6 long": said once, under the table:
-            # every sum minus its mean, divided by its spread, is sqrt(d_model) long
-            self.hold_until_cue(k)
-            d = int(v.shape.d_model)
-            fixed = VGroup(txt("LayerNorm's standardising step (− mean, ÷ spread): every sum →", S,
-                               T.TEXT),
-                           Num(std[0], decimals=2, size=S, color=T.LN),
-                           txt(f"= √{d} long", S, T.LN)).arrange(RIGHT, buff=0.12)
-            fixed.move_to([0, foot_y, 0])
-            self.keep_inside(fixed)
-            self.play(FadeIn(fixed, shift=0.1 * UP), Transform(box, self.frame_of(fixed)),
-                      run_time=0.8)
-            fixed.standardising = True              # leaves with the length columns
-            self.stage.parts.append(fixed)
-            self.hold_until(self.cue_at(k + 1) - 0.2)
-        k = self.cue_with("gain and bias")
-        if k is not None:
-            # "then its learned gain and bias ...: the states come out a to b long": the column
-            # after LN, cell by cell, then its shortest and its longest
-            self.hold_until_cue(k)
-            point(col([r[2] for r in rows]))
-            walk([r[2] for r in rows], self.when(k, "come out") - 0.4)
-            self.glide(box, lens[0], self.when(k, "come out") + 0.9, 0.6)
-            self.glide(box, lens[-1], self.when(k, "long.") - 0.1, 0.6)
-        k = self.cue_with("cosine")
-        if k is not None and cos:
-            # "the direction is not fixed": the numbers of each state; then "each state's cosine
-            # state with the one before": a new column, cell by cell; then the query column
-            # the lengths are said: their two columns (and the standardising line) leave, so the
-            # cosine column has the table's middle to itself
-            self.hold_until_cue(k)
-            gone = [heads[2], heads[4], *[r[2] for r in rows], *[r[4] for r in rows]]
-            for r in rows:
-                r.remove(r[4], r[2])
-            heads.remove(heads[4], heads[2])
-            gone += [m for m in self.stage.parts if getattr(m, "standardising", False)]
-            self.stage.parts = [m for m in self.stage.parts if m not in gone]
-            self.play(*[FadeOut(m, shift=0.2 * DOWN) for m in gone],
-                      Transform(box, self.frame_of(col([r[1] for r in rows]))), run_time=0.8)
-            self.remove(*[f for m in gone for f in m.get_family()])
+            point(col([r[1] for r in rows]), 0.6)
             walk([r[1] for r in rows], self.when(k, "cosine") - 0.2)
             self.new_column(box, cos_head, cos_cells, col, 1.8,
-                            (self.when(k, "same direction") + 0.8, self.cue_at(k + 1) - 0.2), 0.7)
+                            (self.when(k, " is ") + 0.8, self.cue_end(k) - 0.2), 0.7)
         k = self.cue_with("'s query")
         if k is not None:
-            # "each layer makes head 0's query afresh, from its new X with its own matrices":
-            # the query column, row by row, as the light runs along the chain line
+            # "each layer builds a fresh query, key and value from its current X, with its own
+            # matrices": each row's X and its query, then the W_Q it was made with comes in
             self.hold_until_cue(k)
-            qcells = [q for q, si in zip(qparts, shown) if si < len(lays)]
-            point(col(qcells))
-            walk(qcells, self.cue_at(99) - 0.5)
+            self.play(FadeIn(w_head, shift=0.1 * DOWN),
+                      Transform(box, self.frame_of(col([r[1] for r in rows]))), run_time=0.6)
+            self.stage.parts += [w_head, *tags]
+            pairs = [VGroup(r[1], r[2], t) for r, t in zip(rows, tags)]
+            walk(pairs, self.cue_end(k) - 0.4,
+                 extra=lambda i: FadeIn(tags[i], shift=0.15 * LEFT))
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------
