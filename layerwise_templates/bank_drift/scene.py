@@ -52,6 +52,7 @@ GAP = T.TEXT                    # the gap's bars and numbers (yellow is the high
 GAP_BAR = 16                    # the gap bars' stroke width
 
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
+BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
 
 
@@ -101,6 +102,7 @@ class Stage:
     other: list = field(default_factory=list)
     positions: VGroup | None = None     # each sentence's focus position, beside the key
     legend_home: np.ndarray | None = None   # where the key was before a beat moved it aside
+    legend_small: tuple | None = None   # (centre, width) under the title while shown large
 
 
 class CosineChart(VGroup):
@@ -197,9 +199,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             for m in gone:
                 self.remove(*m.get_family())
 
-    def legend(self) -> VGroup:
+    def legend(self, big: bool = False) -> VGroup:
         """The sentences, one a line under the title, each focus word in its sentence's
-        colour (shown if not already)."""
+        colour (shown if not already). `big`: a new key comes in large in the middle of the
+        frame, and `settle_legend` shrinks it to its place under the title."""
         st = self.stage
         if st.legend is None:
             rows = VGroup()
@@ -220,11 +223,38 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 rows.scale_to_fit_width(max(width, rows.width * 0.8))
             rows.move_to([0, TOP - rows.height / 2, 0])
             st.legend = rows
+            if big:                         # large and centred until settle_legend
+                st.legend_small = (rows.get_center(), rows.width)
+                rows.scale(min(BIG_KEY, (14.22 - 2 * T.EDGE) / rows.width)).move_to(ORIGIN)
             self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
         elif st.legend_home is not None:             # moved aside by a beat: back under the title
             self.play(st.legend.animate.move_to(st.legend_home), run_time=0.6)
             st.legend_home = None
         return st.legend
+
+    def settle_legend(self, run_time: float = 0.8) -> None:
+        """The key shown large by legend(big=True) shrinks to its place under the title."""
+        st = self.stage
+        small = st.legend_small
+        if st.legend is None or small is None:
+            return
+        center, width = small
+        self.play(st.legend.animate.scale(width / st.legend.width).move_to(center),
+                  run_time=run_time)
+        st.legend_small = None
+
+    def focus_glyphs(self, k: int):
+        """The glyphs of sentence k's focus word in the key (the first occurrence), or the
+        whole row when the word is not found in its window."""
+        row, c = self.stage.legend[k], self.v.contexts[k]
+        word = c.focus.value.partition("#")[0]
+        text = window(c.sentence.value, word)
+        at = text.find(word)
+        if at < 0:
+            return row
+        i = len("".join(text[:at].split()))
+        n = len("".join(word.split()))
+        return row[-1][i:i + n]
 
     def content_top(self) -> float:
         lg = self.stage.legend
@@ -374,8 +404,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeIn(frame), run_time=0.3)
         self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=2.0))
         self.hold_until_moment(M.EACH_OTHER)
-        self.play(GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
-                  FadeInPlace(note[0]), run_time=0.9)
+        others = self.stage.legend[1:len(self.v.contexts)] if self.stage.legend else []
+        # "each of the others": the other sentences are circled as the second arrow grows
+        self.emphasize(*others, run_time=0.9,
+                       extra=[GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
+                              FadeInPlace(note[0])])
         self.play(FadeInPlace(note[1:]), run_time=0.6)
         self.emphasize(moving[1], note[0], run_time=1.2)
         panel = VGroup(frame, ref, moving, note)
@@ -397,13 +430,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
     # --- beats --------------------------------------------------------------------------
     def beat_similarity(self, beat) -> None:
         self.clear(keep_chart=True)
-        legend = self.legend()
+        legend = self.legend(big=True)           # large in the middle: the video's subject
         self.hold_until_moment(M.SENTENCES)
-        sentences = legend[:len(self.v.contexts)]      # (a note may follow them)
-        per = max(0.9, 0.85 * (self.cue_at(1) - self.time)) / len(sentences) \
+        n = len(self.v.contexts)
+        per = max(0.9, 0.85 * (self.cue_at(1) - self.time - 0.8)) / n \
             if self.beat.get("cues") else 0.9
-        for row in sentences:                            # "a river bank, a money bank, ..."
-            self.emphasize(row, run_time=min(per, 3.0))
+        for k in range(n):                               # "a river bank, a money bank, ..."
+            self.emphasize(self.focus_glyphs(k), run_time=min(per, 3.0))
+        self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
         self.hold_until_cue(1)                  # "from X zero ... to X six": the axis comes in
         chart = self.cosine_chart(run_time=self.stretch(M.REFERENCE, 0.6, cap=2.0) / 2)
         self.emphasize(chart.x_math[0], run_time=self.stretch(M.REFERENCE, 0.8, cap=3.0) / 2)
@@ -746,10 +780,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 m.shift(RIGHT * (room - m.get_left()[0]))
             return m
 
-        def swap(m) -> None:
-            self.play(*[FadeOutPlace(o) for o in notes], FadeInPlace(m), run_time=0.6)
-            for o in notes:
-                self.remove(*o.get_family())
+        def swap(m) -> None:                # out, then in: never two lines on one spot
+            if notes:
+                self.play(*[FadeOutPlace(o) for o in notes], run_time=0.3)
+                for o in notes:
+                    self.remove(*o.get_family())
+            self.play(FadeInPlace(m), run_time=0.35)
             notes[:] = [m]
         self.hold_until_moment(M.CAVEAT)
         pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))

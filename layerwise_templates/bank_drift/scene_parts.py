@@ -17,7 +17,8 @@ from scenes.mobjects import Num, TickAxes, inline, math, txt
 from . import moments as M
 
 RADIUS = 2.9                    # arrow length in the angle panel
-PROBE_PLOT = (8.4, 2.3)         # probe chart width, height
+PROBE_PLOT = (8.4, 2.3)
+POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here         # probe chart width, height
 
 
 class ProbeBeat:
@@ -27,9 +28,9 @@ class ProbeBeat:
         self.clear(keep_legend=False)
         d, pr, pv = self.data, self.data["probe"], self.v.probe
         tasks, S = pr["tasks"], len(self.data["states"])
-        # part of speech in the text colour: the theme's probe lavender is too near the third
-        # sentence's blue, which this video also shows
-        colors = [T.TEXT, T.PROBE_SENSE]
+        # part of speech in teal: the theme's probe lavender is too near the third sentence's
+        # blue, and white is the gap bars' colour earlier in this video
+        colors = [POS_COLOR, T.PROBE_SENSE]
         size = T.SMALL_SIZE
         lo, hi = pr["axes"]["y_range"]
         ax = TickAxes([0, S - 1, 1], [lo, hi, 25], *PROBE_PLOT,
@@ -138,14 +139,14 @@ class ProbeBeat:
         measures = inline(txt("probe nouns (not bank): readable from", T.TINY_SIZE, T.TEXT),
                           math(self.v.states[1].math.value, T.TYPE.math_label, T.TEXT))
         measures.align_to(example, UP).align_to(example, LEFT)
-        self.play(FadeOutPlace(example), FadeInPlace(measures), run_time=self.quick(0.03, 0.6))
-        self.remove(*example.get_family())
+        self.replace_line(example, measures)
         two = self.measure_sketch(names_x, ax.axes.get_left()[0] - 0.9, head.get_top()[1],
                                   ax.x_labels.get_bottom()[1] + 0.1)
         self.emphasize(measures, run_time=self.stretch(M.WHOLE, 1.0, cap=3.5))
         self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
         self.play(GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
-                  FadeInPlace(two.names), FadeInPlace(two.cosine), run_time=1.2)
+                  FadeInPlace(two.names), FadeInPlace(two.cosine), FadeInPlace(two.tag),
+                  run_time=1.2)
         self.emphasize(two.arc, two.cosine, run_time=0.8)
         self.play(Create(two.direction), run_time=0.8)   # "... only one direction"
         self.play(*[Create(m) for m in two.drops], FadeInPlace(two.marks),
@@ -161,16 +162,21 @@ class ProbeBeat:
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
-        self.play(FadeOutPlace(measures), FadeInPlace(caveats[0]), run_time=self.quick(0.03, 0.6))
-        self.remove(*measures.get_family())
+        self.replace_line(measures, caveats[0])
         self.hold_until_moment(M.PROBE_SHOWS)       # one caveat line at a time
         last = caveats[1].align_to(caveats[0], UP)
-        self.play(FadeOutPlace(caveats[0]), FadeInPlace(last), run_time=self.quick(0.03, 0.6))
-        self.remove(*caveats[0].get_family())
+        self.replace_line(caveats[0], last)
         self.hold_until_moment(M.NOT_WHAT)
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(top, chart, drawn, last, both, two)]
+
+    def replace_line(self, old, new) -> None:
+        """A header line gives its place to the next: out first, then in (a cross-fade on
+        one spot would show both lines on top of each other)."""
+        self.play(FadeOutPlace(old), run_time=self.quick(0.015, 0.3))
+        self.remove(*old.get_family())
+        self.play(FadeInPlace(new), run_time=self.quick(0.015, 0.35))
 
     def measure_sketch(self, left: float, right: float, top: float, bottom: float) -> VGroup:
         """A picture, not data: two states of one noun (its two senses) a small angle apart,
@@ -202,13 +208,15 @@ class ProbeBeat:
         cosine.next_to(picture, UP, buff=0.15).align_to(picture, LEFT)
         probe.next_to(direction.get_end(), DOWN, buff=0.12)
         probe.align_to(picture, LEFT)
-        out = VGroup(picture, cosine, probe)
+        tag = txt("illustration, not measured", size, T.MUTED)
+        tag.next_to(cosine, UP, buff=0.12).align_to(cosine, LEFT)
+        out = VGroup(picture, cosine, probe, tag)
         # into the box (scaled down only if it does not fit; the text is not made smaller
         # than the floor by more than the box asks)
         if out.width > right - left or out.height > top - bottom:
             out.scale(min((right - left) / out.width, (top - bottom) / out.height))
         out.move_to([(left + right) / 2, (top + bottom) / 2, 0])
-        out.states, out.arc, out.names, out.cosine = states, arc, names, cosine
+        out.states, out.arc, out.names, out.cosine, out.tag = states, arc, names, cosine, tag
         out.direction, out.drops, out.marks, out.probe = direction, drops, marks, probe
         return out
 
@@ -217,7 +225,7 @@ class ProbeBeat:
         cells, an illustration of its values), an arrow into the weights, an arrow out to
         its part of speech. Parts: state, into, box, out, label."""
         cells = VGroup(*[Square(0.2, stroke_width=1, stroke_color=T.FAINT, fill_opacity=1,
-                                fill_color=interpolate_color(T.VALUE_NEG, T.VALUE_POS, f))
+                                fill_color=interpolate_color(T.FAINT, T.LN, f))
                          for f in (0.2, 0.8, 0.55, 0.1, 0.9, 0.4, 0.7)]).arrange(DOWN, buff=0)
         word = ex["words"][ex["target"]]
         name = VGroup(math("X^((l))", 26, T.MUTED),
