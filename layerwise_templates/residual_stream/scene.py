@@ -221,13 +221,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if which == "attn":
             return inline(txt("attention reads", T.TYPE.label),
                           math(f"\"RMSNorm\"({T.X_l(l)})", T.TYPE.math_label, T.LN),
-                          txt(", a copy", T.TYPE.label),
-                          self.n(self.v.copies.norm[l], T.LN, T.TYPE.label,
-                                 prefix="|\u00b7| = "))
+                          txt(", a copy of length", T.TYPE.label),
+                          self.n(self.v.copies.norm[l], T.LN, T.TYPE.label))
         return inline(txt("the FFN reads", T.TYPE.label),
-                      math(f"\"RMSNorm\"({T.X_l(l)} + Delta_\"attn\"^(({l})))",
-                           T.TYPE.math_label, T.LN),
-                      txt(", its own copy", T.TYPE.label))
+                      txt("its own normalised copy", T.TYPE.label, T.LN))
 
     def add_step(self, which: str) -> None:
         l = self.layer
