@@ -455,8 +455,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         lab, ml = T.TYPE.label, T.TYPE.math_label
         w, h = 2.4, 0.26
         labels = VGroup(math("|X|", ml, T.X),
-                        inline(txt("median", lab, T.ATTN), math("|Delta_\"attn\"|", ml, T.ATTN)),
-                        inline(txt("median", lab, T.FFN), math("|Delta_\"FFN\"|", ml, T.FFN)))
+                        inline(math("|Delta|", ml, T.ATTN), txt("attention", lab, T.ATTN)),
+                        inline(math("|Delta|", ml, T.FFN), txt("FFN", lab, T.FFN)))
         for lbl, y in zip(labels, (0.95, 0.4, -0.15)):
             lbl.move_to([0, y, 0]).align_to([-6.2, 0, 0], LEFT)
         x0 = labels.get_right()[0] + 0.25
@@ -472,7 +472,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             bars.add(r.move_to([x0, lbl.get_y(), 0], aligned_edge=LEFT))
             values.add(inline(self.n(shown, color, lab, prefix="= "), math("|X|", ml, T.X))
                        .next_to(r, RIGHT, buff=0.15))
-        head = inline(txt("over layers", lab, T.MUTED),
+        head = inline(txt("medians over layers", lab, T.MUTED),
                       Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
                       txt("to", lab, T.MUTED),
                       Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
@@ -533,9 +533,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
     def off_plane_note(self, j: int, color) -> VGroup:
         """"mostly out of the plane (30 %)" beside step j's arrow on the plane: the share of
         its length the plane keeps (steps[j].captured_pct)."""
-        note = inline(txt("mostly out of the plane", T.TYPE.label, color),
-                      self.n(self.v.steps[j].captured_pct, color, T.TYPE.label, prefix="(",
-                             suffix=" %)"))
+        note = inline(txt("mostly out of the plane:", T.TYPE.label, color),
+                      self.n(self.v.steps[j].captured_pct, color, T.TYPE.label,
+                             suffix=" % in it"))
         c = self.plane.frame.get_center()
         p = self.plane.to_screen(self.stages[j]["xy"], center=c)
         q = self.plane.to_screen(self.stages[j + 1]["xy"], center=c)

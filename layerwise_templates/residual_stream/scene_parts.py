@@ -363,7 +363,7 @@ class StreamPanels:
                 ).arrange(RIGHT, buff=0.45)
         key.scale(KEY_SCALE)
         key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
-        key.shift(RIGHT * 1.4)
+        key.align_to(self.chart_origin + LEFT * 0.1, LEFT)     # inside the frame, over the bars
         word = math("l", T.TYPE.math_label, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
         # |X| is keyed with the chart; each update's entry comes in with its first bar
         self.chart = VGroup(grid, base, layer_labels, word, key[0])

@@ -43,10 +43,10 @@ class SummaryBeats:
         rows = []
         if o and o["is_sink"]:
             lay = v.outlier.attention_layers
-            rows.append(inline(txt(focus_word, L_, T.HIGHLIGHT), txt("gives", L_, T.MUTED),
-                               txt(o["token"], L_, T.TEXT),
-                               self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
-                               txt("of its attention:", L_, T.MUTED)))
+            rows.append(inline(self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
+                               txt("of", L_, T.MUTED), txt(focus_word + "'s", L_, T.HIGHLIGHT),
+                               txt("attention goes to", L_, T.MUTED),
+                               txt(o["token"] + ":", L_, T.TEXT)))
             rows.append(inline(txt("an attention sink (all heads, layers", L_, T.MUTED),
                                Num(lay[0], decimals=0, size=L_, color=T.MUTED),
                                txt("to", L_, T.MUTED),
@@ -92,7 +92,7 @@ class SummaryBeats:
         self.put("sink", rows[0], run_time=0.6)
         self.put("sink_arc", arc, anim=Create(arc), run_time=0.8)
         self.hold_until_moment(M.SHARE)
-        self.emphasize(rows[0][3], run_time=0.8)
+        self.emphasize(rows[0][0], run_time=0.8)
         self.put("sink_layers", rows[1], run_time=0.6)
         self.emphasize(rows[1], tok, run_time=self.to_cue(self.n_cues(), 1.0))
 
