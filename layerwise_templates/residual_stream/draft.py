@@ -186,9 +186,8 @@ def build(c: Context) -> Draft:
                   "{data.outlier.max_norm.value:,.0f}.")
         moments |= {"others": "No token", "first_token": "ever longer", "outlier_norm": "grows"}
         if sink:
-            sizes += (" " + tok + " gives it "
-                      "{data.outlier.attention_pct.value:.0f} percent of its attention: "
-                      "an attention sink.")
+            sizes += (" It is an attention sink: " + tok + " gives it "
+                      "{data.outlier.attention_pct.value:.0f} percent of its attention.")
             moments |= {"share": "percent"}
         else:
             moments |= {"share": "except"}
