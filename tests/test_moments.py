@@ -79,18 +79,18 @@ TYPED_STREAM = {
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"),
     ("sizes", "norm_first"): (0, "from"), ("sizes", "norm_last"): (0, "to "),
-    ("sizes", "growth"): (0, "about"), ("sizes", "others"): (1, "No other"),
-    ("sizes", "first_token"): (1, "except"),
+    ("sizes", "growth"): (0, "about"), ("sizes", "others"): (1, "No token"),
+    ("sizes", "first_token"): (1, "ever longer"),
     ("sizes", "outlier_norm"): (1, "grows"), ("sizes", "share"): (2, "percent"),
     ("attn0", "divides"): (1, "divided"), ("attn0", "shrinks"): (2, "turns"),
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
     ("ffn0", "update"): (0, "adds its update"),
     ("layer1", "update"): (1, "feed-forward network adds"),
-    ("journey_middle", "reaches"): (0, "reaches"), ("journey_middle", "medians"): (1, "the median"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
-    # the draft's legs (`layerwise draft`): the medians on the second, the largest on the last
-    ("journey1", "reaches"): (1, "X goes"), ("journey1", "medians"): (2, "the median"),
+    ("journey_last", "medians"): (3, "the median"),
+    # the draft's legs (`layerwise draft`): the largest and then the medians on the last
     ("journey2", "largest"): (1, "The largest"), ("journey2", "x_ends"): (2, "Over these"),
+    ("journey2", "medians"): (3, "the median"),
     ("identity", "updates"): (1, "the {n}"), ("identity", "is_x"): (1, "is X"),
     ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),
 }
@@ -132,8 +132,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
                "attn0": "attn_out", "ffn0": "mlp_out", "layer1": "mlp_out",
                # layer1 shows both: attention's moments (said at its start) are attn_out's
                ("layer1", "divides"): "attn_out", ("layer1", "shrinks"): "attn_out",
-               "journey_middle": "journey_medians", "journey_last": "journey_last",
-               "journey1": "journey_medians", "journey2": "journey_last",
+               "journey_last": "journey_last", "journey2": "journey_last",
                "sizes": "sizes", "identity": "identity"}
 
 

@@ -119,18 +119,11 @@ def build(c: Context) -> Draft:
                                               for l in range(L)]
     for k, (a, b) in enumerate(legs):
         span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
-        said = (f"Now {span[0].lower() + span[1:]}, two additions each. As X outgrows the "
-                "view, the view and the bar axis zoom out."
+        said = (f"Now {span[0].lower() + span[1:]}, two additions each. Below, each layer "
+                "adds two bars, its attention and feed-forward updates, beside the bar of X. "
+                "As X outgrows the view, the view and the bar axis zoom out."
                 if k == 0 else f"{span}, two additions each.")
-        medians = ""
-        if k == 1:
-            medians = (" Over layers 1 to "
-                     f"{L - 1}, the median attention update is "
-                     "{data.summary.median_rel_attn.value:.2f} of the length of X, the median "
-                     "feed-forward update {data.summary.median_rel_mlp.value:.2f}.")
-        show, moments = ("journey_medians", {"reaches": "X goes", "medians": "the median"}) \
-            if k == 1 else \
-            ("journey", {})
+        show, moments, medians = "journey", {}, ""
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
         big_n, big_kind, big_l = max(steps)
@@ -144,8 +137,14 @@ def build(c: Context) -> Draft:
                      f"{big_kind} update of layer {{data.summary.largest_update_layer}}, "
                      f"{{data.summary.largest_update.value:{_spec(big_n)}}} long.")
             extra_expect = [f"data.summary.largest_update_layer == {big_l}"]
+            # said once the walk has drawn the largest update
+            medians = (" Over layers 1 to "
+                       f"{L - 1}, the median attention update is "
+                       "{data.summary.median_rel_attn.value:.2f} of the length of X, the median "
+                       "feed-forward update {data.summary.median_rel_mlp.value:.2f}.")
             show, moments = "journey_last", {"largest": "The largest",
-                                             "x_ends": over.split(",")[0].strip()}
+                                             "x_ends": over.split(",")[0].strip(),
+                                             "medians": "the median"}
         else:
             extra_expect = []
         said += over + medians
@@ -182,17 +181,13 @@ def build(c: Context) -> Draft:
         layers = list(range(out["from_layer"], L)) or list(range(L))
         share = attention_to(t, pos[0], big, layers) if big < pos[0] else 0.0
         sink = share > SINK_SHARE
-        sizes += (" No other token's X is ever longer than "
-                  "{data.outlier.others_max_norm.value:.0f}, "
-                  f"except the token {quoted(t.tokens[big])}: it grows to "
+        sizes += (f" No token but {quoted(t.tokens[big])} is ever longer than "
+                  "{data.outlier.others_max_norm.value:.0f}: it grows to "
                   "{data.outlier.max_norm.value:,.0f}.")
-        moments |= {"others": "No other", "first_token": "except", "outlier_norm": "grows"}
+        moments |= {"others": "No token", "first_token": "ever longer", "outlier_norm": "grows"}
         if sink:
-            sizes += (" From layer {data.outlier.attention_layers[0]} to "
-                      "{data.outlier.attention_layers[1]}, " + tok + " gives it "
-                      "{data.outlier.attention_pct.value:.0f} percent of its attention, over "
-                      "all heads. Such a token is called an attention sink; here we only "
-                      "measure it.")
+            sizes += (" It is an attention sink: " + tok + " gives it "
+                      "{data.outlier.attention_pct.value:.0f} percent of its attention.")
             moments |= {"share": "percent"}
         else:
             moments |= {"share": "except"}

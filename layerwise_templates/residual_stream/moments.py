@@ -10,7 +10,7 @@ FIRST_TOKEN, OUTLIER_NORM, SHARE = "first_token", "outlier_norm", "share"
 OTHERS = "others"
 UPDATE = "update"
 DIVIDES, SHRINKS = "divides", "shrinks"
-LARGEST, X_ENDS, MEDIANS, REACHES = "largest", "x_ends", "medians", "reaches"
+LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 
 BY_SHOW = {
@@ -19,8 +19,7 @@ BY_SHOW = {
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "attn_out": (DIVIDES, SHRINKS),
     "mlp_out": (UPDATE,),
-    "journey_medians": (REACHES, MEDIANS),
-    "journey_last": (LARGEST, X_ENDS),
+    "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),
     "sizes": (NORM_FIRST, NORM_LAST, GROWTH, OTHERS, FIRST_TOKEN, OUTLIER_NORM, SHARE),
     "identity": (UPDATES, IS_X, WITHIN, EVERY_ENTRY),

@@ -9,8 +9,8 @@ each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_at
 
 Beats: `switch` (MiniLM's post-LN block beside SmolLM2's pre-norm block), `tokens`, `x` (X
 entering the beat's layer), `plane` (what the PCA plane is), `attn_out`, `mlp_out` (one update
-added), `journey` (every remaining layer; `journey_medians` writes the typical update's share
-of |X|, `journey_last` names the largest update on its bar and writes the last X), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
+added), `journey` (every remaining layer; `journey_last` names the largest update on its bar,
+writes the last X, then the typical update's share of |X|), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
 `sizes` (the lengths, the outlier token), `identity` (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
 narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`, and
 `hold_until_moment` for the moments its storyboard names: `moments:`, declared per handler in
@@ -38,7 +38,6 @@ from .scene_summary import SummaryBeats
 from .view import Data
 
 LAYER_TIME = 0.9        # the journey: at least this long a layer (its two additions)
-MID_LAYER_TIME = 0.45   # ... the middle stretch, whose medians are shown after it
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
 TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
 LAST_HOLD = 1.2         # voiced: the layer the sentence ends on is lit this long
@@ -222,13 +221,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if which == "attn":
             return inline(txt("attention reads", T.TYPE.label),
                           math(f"\"RMSNorm\"({T.X_l(l)})", T.TYPE.math_label, T.LN),
-                          txt(", a copy", T.TYPE.label),
-                          self.n(self.v.copies.norm[l], T.LN, T.TYPE.label,
-                                 prefix="|\u00b7| = "))
+                          txt(", a copy of length", T.TYPE.label),
+                          self.n(self.v.copies.norm[l], T.LN, T.TYPE.label))
         return inline(txt("the FFN reads", T.TYPE.label),
-                      math(f"\"RMSNorm\"({T.X_l(l)} + Delta_\"attn\"^(({l})))",
-                           T.TYPE.math_label, T.LN),
-                      txt(", its own copy", T.TYPE.label))
+                      txt("its own normalised copy", T.TYPE.label, T.LN))
 
     def add_step(self, which: str) -> None:
         l = self.layer
@@ -363,17 +359,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.remove(fly)
         self.hold_until_cue(self.n_cues() - 1)
 
-    def beat_journey_medians(self, beat) -> None:
-        """`journey`, with the two medians the voice says drawn when it says them (each
-        layer's |Delta|/|X| as bars, a dashed line at each median)."""
-        self.beat_journey(beat, medians=True)
-
     def beat_journey_last(self, beat) -> None:
         """`journey` to the last layer, then its largest update named on its bar and the last
-        X's length written (`largest_and_last`)."""
+        X's length written (`largest_and_last`), then the medians of the updates' shares of
+        |X| over the layers, as the voice says them."""
         self.beat_journey(beat, ending=True)
 
-    def beat_journey(self, beat, medians: bool = False, ending: bool = False) -> None:
+    def beat_journey(self, beat, ending: bool = False) -> None:
         """The layers from the last one drawn up to the beat's `layer` (else the last), at
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
@@ -396,12 +388,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         voiced = bool(self.beat.get("cues"))
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
         sweep_end = end - LAST_HOLD if voiced else end
-        if medians and voiced:              # the layers end as "X reaches 320" is said
-            sweep_end = self.said(M.REACHES)
         # the first leg's "the view and the bar axis zoom out": lit when said
         lit = {}
-        if voiced and self.n_cues() > 1 and first <= 2 and not medians and not ending:
-            lit[self.cue_at(1)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
+        if voiced and self.n_cues() > 2 and first <= 2 and not ending:
+            # the sentence before the last: "As X outgrows the view, ... zoom out"
+            lit[self.cue_at(self.n_cues() - 2)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
                                            Indicate(self.tick_labels, color=T.HIGHLIGHT)]
         has = ending
         for k, lay in enumerate(left):
@@ -414,8 +405,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             new_tag.move_to(TAG_AT)
             self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
-            least = MID_LAYER_TIME if medians and voiced else LAYER_TIME
-            unit = max(least, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
+            unit = max(LAYER_TIME, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
             if has and voiced:                  # the last step is drawn as it is named
                 unit = max(LAYER_TIME, (self.said(M.LARGEST) - self.time) / (len(left) - k))
             extra = []
@@ -424,6 +414,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.advance_together(lay["stage_out"], unit, extra)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
+            if M.MEDIANS in (self.beat.get("moments") or {}):
+                self.medians_after(end, drop=("tag", "end_tag", "off_plane"))
             return
         # the layer the sentence ends on: its bars and the length it left X at, written, lit
         lay = left[-1]
@@ -431,21 +423,21 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         after = self.x_after(l + 1)
         lit_bars = [self.bars[k] for k in (("x", l), ("x", l + 1), ("step", lay["step_attn"]),
                                            ("step", lay["step_ffn"])) if k in self.bars]
-        if medians and voiced:
-            # "... and X reaches 320": that length; then "the median ...": the medians alone
-            self.emphasize(after, *lit_bars, run_time=self.fill(self.said(M.MEDIANS), 1.2))
-            self.hold_until_moment(M.MEDIANS)
-            self.drop("tag", "after", run_time=0.3)      # the medians get the left side alone
-            self.play(*self.show_medians(), run_time=0.8)
-            moving, anims = self.shrink_medians()
-            self.play(*anims, run_time=self.fill(end, 1.5, 0.45))
-            self.remove(*moving)
-            self.add(self.med_parts[3])
-            self.emphasize(*self.med_parts[4], run_time=self.fill(end, 1.0))
-            return
         if voiced and end - self.time > 0.6:
             self.emphasize(self.shown["tag"], after, *lit_bars,
                            run_time=min(2.0, end - self.time))
+
+    def medians_after(self, end: float, drop) -> None:
+        """"... the median attention update is 0.15 of the length of X ...": the walk's
+        labels leave the left side to the medians, drawn as they are said."""
+        self.hold_until_moment(M.MEDIANS)
+        self.drop(*drop, run_time=0.3)
+        self.play(*self.show_medians(), run_time=0.8)
+        moving, anims = self.shrink_medians()
+        self.play(*anims, run_time=self.fill(end, 1.5, 0.45))
+        self.remove(*moving)
+        self.add(self.med_parts[3])
+        self.emphasize(*self.med_parts[4], run_time=self.fill(end, 1.0))
 
     def x_after(self, n: int):
         """"|X^(n)| = ..." under the journey's tag: the length the last layer drawn left X at."""
@@ -463,8 +455,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         lab, ml = T.TYPE.label, T.TYPE.math_label
         w, h = 2.4, 0.26
         labels = VGroup(math("|X|", ml, T.X),
-                        inline(txt("median", lab, T.ATTN), math("|Delta_\"attn\"|", ml, T.ATTN)),
-                        inline(txt("median", lab, T.FFN), math("|Delta_\"FFN\"|", ml, T.FFN)))
+                        inline(math("|Delta|", ml, T.ATTN), txt("attention", lab, T.ATTN)),
+                        inline(math("|Delta|", ml, T.FFN), txt("FFN", lab, T.FFN)))
         for lbl, y in zip(labels, (0.95, 0.4, -0.15)):
             lbl.move_to([0, y, 0]).align_to([-6.2, 0, 0], LEFT)
         x0 = labels.get_right()[0] + 0.25
@@ -480,7 +472,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             bars.add(r.move_to([x0, lbl.get_y(), 0], aligned_edge=LEFT))
             values.add(inline(self.n(shown, color, lab, prefix="= "), math("|X|", ml, T.X))
                        .next_to(r, RIGHT, buff=0.15))
-        head = inline(txt("over layers", lab, T.MUTED),
+        head = inline(txt("medians over layers", lab, T.MUTED),
                       Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
                       txt("to", lab, T.MUTED),
                       Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
@@ -516,7 +508,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             lab.next_to(beside, RIGHT, buff=0.12).align_to(bar, UP)
             self.keep_inside(lab)
             self.put("largest", lab, run_time=0.5)
-            self.emphasize(bar, lab, color=color,
+            # on the plane the step looks short: most of it lies out of the plane, said there
+            off = self.off_plane_note(j, color)
+            self.put("off_plane", off, run_time=0.5)
+            self.play(Indicate(bar, color=color, scale_factor=1.3), run_time=0.6)
+            self.emphasize(bar, lab, off, color=color,
                            run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.6))
         self.hold_until_moment(M.X_ENDS)
         end_tag = inline(math(f"|{T.X_l(n)}| =", T.TYPE.math_label, T.X),
@@ -528,8 +524,27 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             end_tag.move_to(TAG_AT)
         self.put("end_tag", end_tag, anim=Write(end_tag), run_time=0.8)
         last = self.bars.get(("x", n))
+        until = self.said(M.MEDIANS) if M.MEDIANS in (self.beat.get("moments") or {}) \
+            else self.cue_at(self.n_cues())
         self.emphasize(end_tag, *([last] if last is not None else []),
-                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+                       run_time=self.fill(until, 1.0))
+
+
+    def off_plane_note(self, j: int, color) -> VGroup:
+        """"mostly out of the plane (30 %)" beside step j's arrow on the plane: the share of
+        its length the plane keeps (steps[j].captured_pct)."""
+        note = inline(txt("mostly out of the plane:", T.TYPE.label, color),
+                      self.n(self.v.steps[j].captured_pct, color, T.TYPE.label,
+                             suffix=" % in it"))
+        c = self.plane.frame.get_center()
+        p = self.plane.to_screen(self.stages[j]["xy"], center=c)
+        q = self.plane.to_screen(self.stages[j + 1]["xy"], center=c)
+        note.next_to((p + q) / 2, DOWN, buff=0.2)
+        fr = self.plane.frame
+        note.shift(RIGHT * max(0, fr.get_left()[0] + 0.1 - note.get_left()[0])
+                   + LEFT * max(0, note.get_right()[0] - fr.get_right()[0] + 0.1)
+                   + UP * max(0, fr.get_bottom()[1] + 0.1 - note.get_bottom()[1]))
+        return note
 
 
 def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:

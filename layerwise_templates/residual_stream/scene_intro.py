@@ -5,7 +5,8 @@ while X grows)."""
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, GrowFromEdge, Indicate, Line,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
+                   GrowFromEdge, Indicate, LaggedStart, Line,
                    MoveAlongPath,
                    Rectangle, RoundedRectangle, Transform, VGroup, VMobject, Write, linear,
                    squish_rate_func, there_and_back)
@@ -187,6 +188,30 @@ class IntroBeats:
         self.emphasize(self.bars[("x", 0)], self.tick_labels,
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
 
+    def copy_strip(self, c, above, below) -> VGroup:
+        """Every layer's copy length |RMSNorm(X^(l))| as a bar (layer 0 muted: the range is
+        from copies.from_layer on), on a scale of its own between the range's row and the
+        long bars, with the range's two ends as dashed lines across."""
+        norms = [n["value"] for n in c["norm"]]
+        top_v = max(norms)
+        y0 = below.get_top()[1] + 0.3
+        h = max(0.4, above.get_bottom()[1] - 0.25 - y0)
+        x0, x1 = -5.9, 5.9
+        bw = (x1 - x0) / len(norms)
+        bars = VGroup(*[Rectangle(width=bw * 0.7, height=h * v / top_v, stroke_width=0,
+                                  fill_color=T.LN if l >= c["from_layer"] else T.MUTED,
+                                  fill_opacity=1)
+                        .move_to([x0 + bw * (l + 0.5), y0, 0], aligned_edge=DOWN)
+                        for l, v in enumerate(norms)])
+        axis = Line([x0, y0, 0], [x1, y0, 0], stroke_width=2, color=T.MUTED)
+        lines = VGroup(*[DashedLine([x0, y0 + h * c[k]["value"] / top_v, 0],
+                                    [x1, y0 + h * c[k]["value"] / top_v, 0],
+                                    stroke_width=2, color=T.TEXT, dash_length=0.08)
+                         for k in ("min", "max")])
+        g = VGroup(axis, bars, lines)
+        g.bars, g.axis, g.lines = bars, axis, lines
+        return g
+
     # --- copies -------------------------------------------------------------------------------
     def beat_copies(self, beat) -> None:
         """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
@@ -233,9 +258,16 @@ class IntroBeats:
         self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.FORMULA, 1.5))
         self.hold_until_moment(M.FORMULA)
         self.emphasize(formula[0], buff=0.15, run_time=self.to_moment(M.RANGE, 1.0))
-        # "From layer 1 on, that copy stays between 4.8 and 9.3 long"
+        # "From layer 1 on, that copy stays between 4.8 and 9.3 long": the range written, then
+        # every layer's copy length as a bar, the two ends of the range dashed across them
         self.hold_until_moment(M.RANGE)
-        self.put("range", rng, anim=Write(rng), run_time=self.to_moment(M.X_GROWS, 1.0, 0.6))
+        strip = self.copy_strip(c, rng, labs)
+        self.put("range", rng, anim=Write(rng), run_time=0.6)
+        self.shown["copy_strip"] = strip
+        self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in strip.bars], lag_ratio=0.08),
+                  FadeIn(strip.axis), run_time=self.to_moment(M.X_GROWS, 1.2, 0.6))
+        self.play(Create(strip.lines), run_time=0.4)
+        self.emphasize(rng[3], rng[5], color=T.LN, run_time=0.5)
         # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
         # divided down to the sliver beneath it
         self.hold_until_moment(M.X_GROWS)

@@ -235,6 +235,10 @@ class StreamPanels:
                 continue
             i = self.progress + 1
             s = self.step_rows[i - 1]
+            zoom = views[i] != views[i - 1]
+            if zoom:             # the view (and its scale bar) first, then the step drawn in it
+                self.play(PlaneStep(self.plane, [], views[i]), run_time=0.4 * run_time)
+                self.swap_scale_bar(i - 1, i)
             a = self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
                                  KIND_COLOR[s["kind"]], 3.5)
             anims = [PlaneStep(self.plane, [a], views[i])]
@@ -251,8 +255,7 @@ class StreamPanels:
                 if xb is not None:
                     anims.append(xb)
             self.progress = i
-            self.play(*anims, run_time=run_time)
-            self.swap_scale_bar(i - 1, i)
+            self.play(*anims, run_time=0.6 * run_time if zoom else run_time)
 
     def advance_together(self, k: int, run_time: float, extra=()) -> None:
         """Draw the steps up to stage k in one play (a layer's two updates at the pace of one):
@@ -353,12 +356,14 @@ class StreamPanels:
             self.bar_x(l) + DOWN * 0.2) for l in range(0, self.L, 5)])
         key = VGroup(*[VGroup(Rectangle(width=0.16, height=0.16, stroke_width=0,
                                         fill_color=c, fill_opacity=1),
-                              math(lab, T.TYPE.math_label, c)).arrange(RIGHT, buff=0.08)
-                       for c, lab in ((T.X, "|X^((l))|"), (T.ATTN, "|Delta_\"attn\"^((l))|"),
-                                      (T.FFN, "|Delta_\"FFN\"^((l))|"))]).arrange(RIGHT, buff=0.45)
+                              lab).arrange(RIGHT, buff=0.08)
+                       for c, lab in ((T.X, math("|X|", T.TYPE.math_label, T.X)),
+                                      (T.ATTN, txt("attention update", S, T.ATTN)),
+                                      (T.FFN, txt("FFN update", S, T.FFN)))]
+                ).arrange(RIGHT, buff=0.45)
         key.scale(KEY_SCALE)
         key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
-        key.shift(RIGHT * 1.4)
+        key.align_to(self.chart_origin + LEFT * 0.1, LEFT)     # inside the frame, over the bars
         word = math("l", T.TYPE.math_label, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
         # |X| is keyed with the chart; each update's entry comes in with its first bar
         self.chart = VGroup(grid, base, layer_labels, word, key[0])

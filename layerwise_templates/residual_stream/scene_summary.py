@@ -43,17 +43,14 @@ class SummaryBeats:
         rows = []
         if o and o["is_sink"]:
             lay = v.outlier.attention_layers
-            rows.append(inline(txt(focus_word, L_, T.HIGHLIGHT),
-                               txt("gives the token", L_, T.MUTED),
-                               txt("\u201c" + o["token"] + "\u201d", L_, T.TEXT),
-                               self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
-                               txt("of its attention", L_, T.MUTED)))
-            rows.append(inline(txt("(mean over layers", S, T.MUTED),
-                               Num(lay[0], decimals=0, size=S, color=T.MUTED),
-                               txt("to", S, T.MUTED),
-                               Num(lay[1], decimals=0, size=S, color=T.MUTED),
-                               txt("and all heads)", S, T.MUTED)))
-            rows.append(txt("an attention sink (measured, not explained here)", S, T.MUTED))
+            rows.append(inline(self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
+                               txt("of", L_, T.MUTED), txt(focus_word + "'s", L_, T.HIGHLIGHT),
+                               txt("attention goes to", L_, T.MUTED),
+                               txt(o["token"] + ":", L_, T.TEXT)))
+            rows.append(inline(txt("an attention sink (all heads, layers", L_, T.MUTED),
+                               Num(lay[0], decimals=0, size=L_, color=T.MUTED),
+                               txt("to", L_, T.MUTED),
+                               Num(lay[1], decimals=0, size=L_, color=T.MUTED, suffix=")")))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
         if rows:
             box.next_to(grow, DOWN, buff=0.55).align_to(grow, LEFT)
@@ -83,25 +80,21 @@ class SummaryBeats:
         # "... while bank is 158 there": a sliver on the same scale
         self.put("inset_focus", inset.focus, anim=self.grow_row(inset.focus),
                  run_time=self.to_cue(2, 0.8, 0.5))
-        if len(rows) < 3:
+        if len(rows) < 2:
             return
-        # "From layer 12 to 29, bank gives it 67 percent of its attention, over all heads":
-        # an arrow from bank to the sink, the share, the layers it is averaged over
+        # "Bank gives it 67 percent of its attention: an attention sink": an arrow from bank
+        # to the sink, the share, the name and the layers it is averaged over
         self.hold_until_cue(2)
         focus = self.tok[d["focus"]["token"]]
         arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
                           tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
                           stroke_width=3, tip_length=0.16)
         self.put("sink", rows[0], run_time=0.6)
-        self.put("sink_arc", arc, anim=Create(arc), run_time=1.2)
+        self.put("sink_arc", arc, anim=Create(arc), run_time=0.8)
         self.hold_until_moment(M.SHARE)
-        self.emphasize(rows[0][3], run_time=0.8)
+        self.emphasize(rows[0][0], run_time=0.8)
         self.put("sink_layers", rows[1], run_time=0.6)
-        self.emphasize(rows[1][1], rows[1][3], run_time=1.0)
-        # "Such a token is called an attention sink; here we only measure it."
-        self.hold_until_cue(3)
-        self.put("sink_word", rows[2], run_time=0.6)
-        self.emphasize(rows[2], tok, run_time=self.to_cue(self.n_cues(), 1.0))
+        self.emphasize(rows[1], tok, run_time=self.to_cue(self.n_cues(), 1.0))
 
     @staticmethod
     def grow_row(row):
@@ -139,9 +132,9 @@ class SummaryBeats:
         base = Line([x0, 0.3, 0], [x0, -1.5, 0], stroke_width=2, color=T.MUTED)
         head = VGroup(inline(math("|X|", T.TYPE.math_label, T.X),
                              txt("on one linear scale", lab, T.MUTED)),
-                      inline(txt("(" + o["token"] + ", " + focus_word + ":", S, T.MUTED),
+                      inline(txt(o["token"] + ", " + focus_word + ":", lab, T.MUTED),
                              math(f"\"at\" {T.X_l(j)}", T.TYPE.math_label, T.MUTED),
-                             txt("; any other token: any layer)", S, T.MUTED))
+                             txt("; others: any layer", lab, T.MUTED))
                       ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         head.next_to(VGroup(rows, base), UP, buff=0.3).align_to(rows, LEFT)
         g = VGroup(VGroup(head, base), rows).move_to(RIGHT * 3.9 + UP * 0.6)
