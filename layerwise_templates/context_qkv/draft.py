@@ -65,7 +65,7 @@ def build(c: Context) -> Draft:
             f"and the layer multiplies both by the same matrices, so the queries, keys and "
             f"values are equal too. All four cosines are {{data.cos.x[0]:.2f}}.",
             expect=[f"data.cos.{k}[0] ~= 1 ± 1e-6" for k in ("x", *QKV)]
-            + ["data.axes.y_range[1] == 1", "len(data.contexts) == 2",
+            + ["data.layers[0] == 0", "len(data.contexts) == 2",
                "len(data.summary.compared) == 4"]))
     else:
         beats.append(Beat(
@@ -76,7 +76,7 @@ def build(c: Context) -> Draft:
             f"sentences, a cosine of {{data.cos.x[0]:.2f}} between the two X, so its queries, "
             f"keys and values differ too, although the matrices are the same.",
             expect=[_near("data.cos.x[0]", cos["x"][0]), "data.cos.x[0] < 0.995",
-                    "data.axes.y_range[1] == 1", "len(data.contexts) == 2"]))
+                    "data.layers[0] == 0", "len(data.contexts) == 2"]))
 
     # entered ---------------------------------------------------------------------------
     e = entered(a, pa, b, pb, 0)

@@ -209,7 +209,7 @@ class ContextQKVScene(StoryboardScene):
         return VGroup(grid, note).arrange(DOWN, buff=0.4)
 
     def index_row(self, i: int) -> VGroup:
-        """Sentence i's tokens up to the one after the focus token, in a row, the start
+        """Sentence i's tokens, the end marker too, in a row, the start
         marker's position and the focus token's under them, dots between: "counting from the
         start marker". A long row keeps its first two tokens and the focus token's
         neighbourhood, an ellipsis between."""
@@ -218,7 +218,7 @@ class ContextQKVScene(StoryboardScene):
         focus = [int(f) for f in s.focus]
         # a start marker at position 0 ([CLS]) to count from; none in a decoder's sentence
         start = 0 if len(s.special.values) and int(s.special[0]) == 0 < focus[0] else None
-        last = min(len(toks) - 1, focus[-1] + 1)
+        last = len(toks) - 1                 # to the end marker ([SEP]), named in `entered`
 
         def cell(j):
             color = T.SENTENCES[i] if j in focus else T.TEXT
