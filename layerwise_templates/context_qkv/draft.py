@@ -110,8 +110,7 @@ def build(c: Context) -> Draft:
                        f"{spoken_token(a.tokens[top])}.")
             claims.append(f"data.entered.sentences[0].piece_length[{sp}] / "
                           f"data.entered.sentences[0].piece_length[{top}] < 0.25")
-    after = {"previous": "After LayerNorm, the feed-forward layer with its add and another "
-                         "LayerNorm",
+    after = {"previous": "After LayerNorm, the feed-forward layer and a second LayerNorm",
              "own": "After the feed-forward update"}.get(a.spec.placement.norm_before_q,
                                                          "After LayerNorm and the feed-forward layer")
     added = (" Each is added at the tip of the same X, {data.entered.x_length[0]:.2f} long, so "
@@ -124,7 +123,7 @@ def build(c: Context) -> Draft:
         "{data.entered.cos:.2f}.",
         "So where does the difference come from? " + " ".join(sent_parts)
         + " Each token's values, weighted in every head and joined through the output matrix W O,"
-          " are one piece of the update; its bias adds one more." + markers + " So attention adds two different updates,"
+          " are one piece of the update, plus a bias." + markers + " So attention adds two different updates,"
           " {data.entered.length[0]:.2f} and "
           "{data.entered.length[1]:.2f} long, with a cosine of {data.entered.cos:.2f} between "
           "them." + added + nxt,

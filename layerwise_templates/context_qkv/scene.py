@@ -744,9 +744,12 @@ class ContextQKVScene(StoryboardScene):
             t_ = txt(r.token, S, T.TEXT)
             if r.length is not None:
                 t_ = inline(t_, Num(r.length, decimals=2, size=S, color=PIECE))
-            t_.next_to(r, DOWN if first else RIGHT, buff=0.08)
-            if any(overlaps(t_, m) for m in (*avoid, *names, *tags)):
-                t_.next_to(r, UP, buff=0.06)
+            # below (the start) or right of its ring, else below-left, left, above: clear of
+            # the labels and names
+            for side in ((DOWN if first else RIGHT), DOWN + LEFT, LEFT, UP):
+                t_.next_to(r, side, buff=0.08)
+                if not any(overlaps(t_, m, 0.04) for m in (*avoid, *names, *tags)):
+                    break
             tags.add(self.keep_inside(t_))
         return names, VGroup(rings, tags)
 
