@@ -218,7 +218,9 @@ class ContextQKVScene(StoryboardScene):
         focus = [int(f) for f in s.focus]
         # a start marker at position 0 ([CLS]) to count from; none in a decoder's sentence
         start = 0 if len(s.special.values) and int(s.special[0]) == 0 < focus[0] else None
-        last = len(toks) - 1                 # to the end marker ([SEP]), named in `entered`
+        # to the end marker ([SEP]) where the sentence has one, else one past the focus token
+        last = (len(toks) - 1 if len(toks) - 1 in [int(x) for x in s.special.values]
+                else min(len(toks) - 1, focus[-1] + 1))
 
         def cell(j):
             color = T.SENTENCES[i] if j in focus else T.TEXT
@@ -862,6 +864,11 @@ class ContextQKVScene(StoryboardScene):
             nxt.move_to(upd.head.get_corner(UP + LEFT), aligned_edge=UP + LEFT)
         for m in (upd,) + ((nxt,) if nxt is not None else ()):
             self.keep_inside(m)
+        # a piece's name that would lie on the sketch's words (long chains reach the left
+        # half) is left out, as piece_names leaves out one with no clear place
+        for n in [n for n in upd.names
+                  if any(overlaps(n, m, 0.04) for m in (*sums.legend, *sums.note))]:
+            upd.names.remove(n)
 
         def grow_arcs(t):
             self.play(FadeInPlace(legend), run_time=0.2 * t)
