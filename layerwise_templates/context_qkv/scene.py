@@ -735,7 +735,7 @@ class ContextQKVScene(StoryboardScene):
                 if any(np.linalg.norm(r.get_center() - c) < 0.2 for r in rings):
                     continue
                 r = Circle(radius=0.14, color=HL, stroke_width=2.5).move_to(c)
-                r.token = str(s.tokens[int(j)])
+                r.token = str(s.tokens[int(j)]).strip() or "␣"
                 # the start marker's length said (sentence 1's), beside its name
                 r.length = (s.piece_length[int(j)] if i == 0 and int(j) == int(s.special.values[0])
                             else None)
