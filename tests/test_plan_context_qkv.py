@@ -80,7 +80,10 @@ def test_layer_zero_is_one_vector_then_context_separates(built):
         assert all(c < 0.995 for c in d["cos"][key][1:])                # below 1.00 as shown
     assert d["summary"]["all_below_one_after_0"]
     lo, hi = d["axes"]["y_range"]
-    assert (lo, hi) == (0.0, 1.0)           # the axis starts at 0: dips drawn at true size
+    # the axis starts at the tick under the lowest cosine (0.622): 0.5, in steps of 0.1
+    assert (lo, hi) == (0.5, 1.0) and d["axes"]["y_ticks"] == [0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+    shown = min(min(d["cos"][k]) for k in ("x", "q", "k", "v"))
+    assert lo <= shown - 0.05
 
 
 def test_narration_quotes_the_plan(built):
@@ -106,8 +109,8 @@ def test_narration_quotes_the_plan(built):
     # why Q, K, V can differ more or less than X with shared matrices: at the values' lowest
     # layer (not at the last, where the values end above X)
     lo = low["layer"]
-    assert (f"A fixed matrix stretches some differences and shrinks others: at layer {lo} the "
-            f"values are further apart than X, the queries closer.") in text
+    assert (f"At layer {lo}, fixed matrices do both: the values further apart than X, the "
+            f"queries closer.") in text
     assert c["v"][lo] < c["x"][lo] < c["q"][lo]
     assert "end further apart" not in text
     # the values below X from layer 1 to 4, just above it at the last layer

@@ -65,7 +65,7 @@ def build(c: Context) -> Draft:
             f"and the layer multiplies both by the same matrices, so the queries, keys and "
             f"values are equal too. All four cosines are {{data.cos.x[0]:.2f}}.",
             expect=[f"data.cos.{k}[0] ~= 1 ± 1e-6" for k in ("x", *QKV)]
-            + ["data.axes.y_range[0] == 0", "len(data.contexts) == 2",
+            + ["data.layers[0] == 0", "len(data.contexts) == 2",
                "len(data.summary.compared) == 4"]))
     else:
         beats.append(Beat(
@@ -76,7 +76,7 @@ def build(c: Context) -> Draft:
             f"sentences, a cosine of {{data.cos.x[0]:.2f}} between the two X, so its queries, "
             f"keys and values differ too, although the matrices are the same.",
             expect=[_near("data.cos.x[0]", cos["x"][0]), "data.cos.x[0] < 0.995",
-                    "data.axes.y_range[0] == 0", "len(data.contexts) == 2"]))
+                    "data.layers[0] == 0", "len(data.contexts) == 2"]))
 
     # entered ---------------------------------------------------------------------------
     e = entered(a, pa, b, pb, 0)
@@ -110,8 +110,9 @@ def build(c: Context) -> Draft:
                        f"{spoken_token(a.tokens[top])}.")
             claims.append(f"data.entered.sentences[0].piece_length[{sp}] / "
                           f"data.entered.sentences[0].piece_length[{top}] < 0.25")
-    after = ("After LayerNorm and the feed-forward layer" if a.spec.placement.norm_before_q
-             != "own" else "After the feed-forward update")
+    after = {"previous": "After LayerNorm, the feed-forward layer and a second LayerNorm",
+             "own": "After the feed-forward update"}.get(a.spec.placement.norm_before_q,
+                                                         "After LayerNorm and the feed-forward layer")
     added = (" Each is added at the tip of the same X, {data.entered.x_length[0]:.2f} long, so "
              "the two sums have a cosine of {data.entered.sum_cos:.2f}." if m["identical"] else "")
     nxt = (f" {after}, the two X entering layer {{data.layers[1]}} have a cosine of {{data.entered.x_next:.2f}}."
@@ -121,8 +122,8 @@ def build(c: Context) -> Draft:
         "Layer {data.entered.layer}: what each sentence's neighbours add to X; the two updates have a cosine of "
         "{data.entered.cos:.2f}.",
         "So where does the difference come from? " + " ".join(sent_parts)
-        + " Each token's values, weighted in every head and joined through W O, are one piece"
-          " of the update." + markers + " So attention adds two different updates,"
+        + " Each token's values, weighted in every head and joined through the output matrix W O,"
+          " are one piece of the update, plus a bias." + markers + " So attention adds two different updates,"
           " {data.entered.length[0]:.2f} and "
           "{data.entered.length[1]:.2f} long, with a cosine of {data.entered.cos:.2f} between "
           "them." + added + nxt,

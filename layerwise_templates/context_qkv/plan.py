@@ -31,16 +31,20 @@ from layerwise_core.plans.shown import shown_decimals, stable
 
 DIMS = 4            # numbers shown of each vector (its first dims; of Q: head 0's first dims)
 DECIMALS = 2        # cosines and vector entries on screen
-Y_STEP = 0.2        # cosine axis ticks
+Y_STEPS = (0.1, 0.2)  # cosine axis ticks: the finer where it gives at most 6 ticks
+Y_MARGIN = 0.05       # room under the lowest cosine (its dot and a label below it)
 
 
 def y_axis(values: np.ndarray) -> dict:
-    """From 0 (or a multiple of Y_STEP below a negative cosine) up to 1: the axis starts at 0,
-    so a dip is drawn at its true size (issue 23: a cut axis exaggerated them)."""
-    lo = min(0.0, Y_STEP * math.floor((values.min() - Y_STEP / 2) / Y_STEP))
-    lo = round(max(-1.0, lo), 10)
-    n = int(round((1.0 - lo) / Y_STEP))
-    return {"y_range": [lo, 1.0], "y_ticks": [round(lo + Y_STEP * i, 10) for i in range(n + 1)]}
+    """From a tick under the lowest cosine up to 1: a narrow band of cosines (0.8-0.93) gets
+    the height to tell the lines apart; the ticks say where the axis starts."""
+    for step in Y_STEPS:
+        lo = step * math.floor((float(values.min()) - Y_MARGIN) / step + 1e-9)
+        lo = round(max(-1.0, lo), 10)
+        n = int(round((1.0 - lo) / step))
+        if n <= 5:
+            break
+    return {"y_range": [lo, 1.0], "y_ticks": [round(lo + step * i, 10) for i in range(n + 1)]}
 
 
 def _entries(per_layer: list, where: str) -> tuple[list, list[int]]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc,
+from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
                    ArcBetweenPoints, Arrow,
                    Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, VGroup, Write)
@@ -65,6 +65,8 @@ ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
 HL = T.TEXT                         # boxes and rings: white (yellow is Q's colour here)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
+WEIGHT = ManimColor("#9CCC65")      # attention weights (arcs, numbers), as in per_head
+PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
 
 
 def overlaps(a, b, pad: float = 0.0) -> bool:
@@ -207,7 +209,7 @@ class ContextQKVScene(StoryboardScene):
         return VGroup(grid, note).arrange(DOWN, buff=0.4)
 
     def index_row(self, i: int) -> VGroup:
-        """Sentence i's tokens up to the one after the focus token, in a row, the start
+        """Sentence i's tokens, the end marker too, in a row, the start
         marker's position and the focus token's under them, dots between: "counting from the
         start marker". A long row keeps its first two tokens and the focus token's
         neighbourhood, an ellipsis between."""
@@ -216,7 +218,9 @@ class ContextQKVScene(StoryboardScene):
         focus = [int(f) for f in s.focus]
         # a start marker at position 0 ([CLS]) to count from; none in a decoder's sentence
         start = 0 if len(s.special.values) and int(s.special[0]) == 0 < focus[0] else None
-        last = min(len(toks) - 1, focus[-1] + 1)
+        # to the end marker ([SEP]) where the sentence has one, else one past the focus token
+        last = (len(toks) - 1 if len(toks) - 1 in [int(x) for x in s.special.values]
+                else min(len(toks) - 1, focus[-1] + 1))
 
         def cell(j):
             color = T.SENTENCES[i] if j in focus else T.TEXT
@@ -582,7 +586,7 @@ class ContextQKVScene(StoryboardScene):
         for j in shown:
             w = s.mean[j]
             num = Num(w, decimals=self.v.entered.decimals.value, size=T.TYPE.label,
-                      color=T.MUTED if j in s.special.values else T.ATTN)
+                      color=T.MUTED if j in s.special.values else WEIGHT)
             num.move_to([xs[j], row.get_bottom()[1] - 0.22, 0])
             weights.add(num)
             if j in focus:
@@ -591,7 +595,7 @@ class ContextQKVScene(StoryboardScene):
                                  angle=PI / 3 if xs[j] < fx else -PI / 3)
             # [CLS] and [SEP] (left out of the word ranking) grey: a share of the weight
             # that is about the same in both sentences
-            a.set_stroke(T.MUTED if j in s.special.values else T.ATTN,
+            a.set_stroke(T.MUTED if j in s.special.values else WEIGHT,
                          width=max(0.8, ARC_W * w.value),
                          opacity=0.35 + 0.65 * min(1.0, 2 * w.value))
             arcs.add(a)
@@ -627,10 +631,11 @@ class ContextQKVScene(StoryboardScene):
         ang = float(e.angle) * DEGREES
         head = VGroup(inline(txt("what attention adds to X:", S),
                              math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN)),
-                      txt("red: each token's values × its weights,", S, T.TEXT),
-                      inline(txt("through", S, T.TEXT),
+                      txt("pink: each token's values × its weights,", S, PIECE),
+                      inline(txt("through the output matrix", S, T.TEXT),
                              math("W_O^((0))", T.TYPE.math_label, T.TEXT),
-                             txt(", added tip to tail", S, T.TEXT), buff=0.08))
+                             txt(", + its bias, tip to tail", S, T.TEXT), buff=0.08),
+                      txt(f"sketch: {self.v.heads.d_model} numbers drawn in 2", S, T.TEXT))
         head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
                                                                  aligned_edge=UP + LEFT)
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
@@ -680,7 +685,7 @@ class ContextQKVScene(StoryboardScene):
                 if j < len(pc.xy):
                     chain.span[j] = (at, end)
                 if np.linalg.norm(d) > 0.05:
-                    chain.add(Arrow(at, end, buff=0, color=T.V, stroke_width=3,
+                    chain.add(Arrow(at, end, buff=0, color=PIECE, stroke_width=3,
                                     tip_length=0.12,
                                     max_tip_length_to_length_ratio=0.4))
                     chain.keys.append(j if j < len(pc.xy) else None)
@@ -709,7 +714,9 @@ class ContextQKVScene(StoryboardScene):
                 d = b - a
                 if np.linalg.norm(d) < 0.12:
                     continue
-                lab = txt(str(s.tokens[j]).strip() or "␣", S, T.V)
+                lab = txt(str(s.tokens[j]).strip() or "␣", S, PIECE)
+                if i == 0:                      # the length said of it, beside its name
+                    lab = inline(lab, Num(s.piece_length[j], decimals=2, size=S, color=PIECE))
                 # on its side, else the other, at the piece's middle, else further along:
                 # clear of the update's arrow (drawn over the chain later) and of every
                 # label; left out where no place is clear
@@ -728,14 +735,23 @@ class ContextQKVScene(StoryboardScene):
                 if any(np.linalg.norm(r.get_center() - c) < 0.2 for r in rings):
                     continue
                 r = Circle(radius=0.14, color=HL, stroke_width=2.5).move_to(c)
-                r.token = str(s.tokens[int(j)])
+                r.token = str(s.tokens[int(j)]).strip() or "␣"
+                # the start marker's length said (sentence 1's), beside its name
+                r.length = (s.piece_length[int(j)] if i == 0 and int(j) == int(s.special.values[0])
+                            else None)
                 rings.add(r)
         tags = VGroup()
         for r in rings:
             first = r.get_x() <= min(m.get_x() for m in rings) + 1e-6     # at the updates' start
-            t_ = txt(r.token, S, T.TEXT).next_to(r, DOWN if first else RIGHT, buff=0.08)
-            if any(overlaps(t_, m) for m in (*avoid, *names, *tags)):
-                t_.next_to(r, UP, buff=0.06)
+            t_ = txt(r.token, S, T.TEXT)
+            if r.length is not None:
+                t_ = inline(t_, Num(r.length, decimals=2, size=S, color=PIECE))
+            # below (the start) or right of its ring, else below-left, left, above: clear of
+            # the labels and names
+            for side in ((DOWN if first else RIGHT), DOWN + LEFT, LEFT, UP):
+                t_.next_to(r, side, buff=0.08)
+                if not any(overlaps(t_, m, 0.04) for m in (*avoid, *names, *tags)):
+                    break
             tags.add(self.keep_inside(t_))
         return names, VGroup(rings, tags)
 
@@ -770,7 +786,8 @@ class ContextQKVScene(StoryboardScene):
         rot = np.array([[c_, -s_, 0.0], [s_, c_, 0.0], [0.0, 0.0, 1.0]]) @ flip
         pts = {k: [rot @ p for p in v] for k, v in pts.items()}
         ys = [p[1] for k in pts for p in pts[k]] + [0.0]
-        note = VGroup(txt("sketch: 384 numbers drawn in 2. Updates and sums true;", S, T.TEXT),
+        note = VGroup(txt(f"sketch: {self.v.heads.d_model} numbers drawn in 2. Updates and sums true;",
+                          S, T.TEXT),
                       txt("X drawn shorter (the rest of it points out of the page)", S, T.TEXT)
                       ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         room_top = legend.get_bottom()[1] - 0.35
@@ -834,8 +851,10 @@ class ContextQKVScene(StoryboardScene):
         sums = self.sum_picture(-6.5, top - 0.1)
         nxt = None
         if e.x_next.value is not None:
-            after = ("then LayerNorm, FFN (+ its add):" if self.v.reads.same_as_x.value
-                     else "then the FFN update:")
+            # the rest of the block, as the model orders it (post-LN: a LayerNorm after each add)
+            after = {"post": "then LN, FFN + add, LN:",
+                     "pre": "then LN, FFN, + add:"}.get(self.v.reads.placement.value,
+                                                       "then the FFN, + add:")
             nxt = VGroup(txt(after, S, T.TEXT),
                          inline(txt("cos of the two", S, T.TEXT),
                                 math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
@@ -845,6 +864,11 @@ class ContextQKVScene(StoryboardScene):
             nxt.move_to(upd.head.get_corner(UP + LEFT), aligned_edge=UP + LEFT)
         for m in (upd,) + ((nxt,) if nxt is not None else ()):
             self.keep_inside(m)
+        # a piece's name that would lie on the sketch's words (long chains reach the left
+        # half) is left out, as piece_names leaves out one with no clear place
+        for n in [n for n in upd.names
+                  if any(overlaps(n, m, 0.04) for m in (*sums.legend, *sums.note))]:
+            upd.names.remove(n)
 
         def grow_arcs(t):
             self.play(FadeInPlace(legend), run_time=0.2 * t)
@@ -1015,15 +1039,19 @@ class ContextQKVScene(StoryboardScene):
             st = self.st
             xs = [sm.x_lowest.layer.value, 1]
             self.put("w_label", self.w_label_each(), run_time=0.2 * t)
-            self.box(t=0.8 * t, rings=[self.ring("x", l, DOWN if l == xs[0] else UP)
-                                       for l in xs])
+            self.box(t=0.8 * t, rings=self.rings_for([("x", l, DOWN if l == xs[0] else UP)
+                                                      for l in xs]))
 
         def values(t):
             # the values dip below X and come back up: their lowest and their last
             st = self.st
             self.drop("boxes", run_time=0.15 * t)
+            # and X's last beside the values' last: "then end just above it"
             ls = [sm.lowest.layer.value, L] if sm.lowest.key.value == "v" else [L]
-            self.box(t=0.4 * t, rings=[self.ring("v", l, DOWN if l != L else UP) for l in ls])
+            up = self.cos("v")[L].value >= self.cos("x")[L].value
+            self.box(t=0.4 * t, rings=self.rings_for(
+                [("v", l, DOWN if l != L else (UP if up else DOWN)) for l in ls]
+                + [("x", L, DOWN if up else UP)]))
             self.emphasize(*[st.dots["v"][l] for l in ls], color=COLOR["v"], run_time=0.45 * t)
 
         def none_back(t):
@@ -1036,16 +1064,31 @@ class ContextQKVScene(StoryboardScene):
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
-    def ring(self, key: str, l: int, side=UP, color=HL) -> VGroup:
+    def ring(self, key: str, l: int, side=UP, color=HL, avoid=()) -> VGroup:
         """A ring round quantity `key`'s point at layer l and its value beside it (`side`:
-        above or below the point), on a patch of background over the lines."""
+        above or below the point; else right, left or the other side where that label would
+        cover another point or a label in `avoid`), on a patch of background over the lines."""
         dot = self.st.dots[key][l]
         c = Circle(radius=0.18, color=color, stroke_width=2.5).move_to(dot)
         n = Num(self.cos(key)[l], decimals=2, size=T.TYPE.label, color=COLOR[key])
-        n.next_to(c, side, buff=0.06)
+        others = [d for k in self.keys for d in self.st.dots.get(k, {}).values() if d is not dot]
+        for s_ in (side, RIGHT, LEFT, -side):
+            n.next_to(c, s_, buff=0.06)
+            self.keep_inside(n)
+            if not any(overlaps(n, m, 0.03) for m in (*others, *avoid)):
+                break
+        else:
+            n.next_to(c, side, buff=0.06)
+            self.keep_inside(n)
         n.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
-        self.keep_inside(n)
         return VGroup(c, n)
+
+    def rings_for(self, pairs: list) -> list:
+        """Rings for (key, layer, side) in order, each label clear of the ones before."""
+        out = []
+        for k, l, side in pairs:
+            out.append(self.ring(k, l, side, avoid=[r[1] for r in out]))
+        return out
 
     def beat_compare(self, beat) -> None:
         v, sm = self.v, self.v.summary
@@ -1058,7 +1101,8 @@ class ContextQKVScene(StoryboardScene):
         def rings(pairs):
             # the highest value's label above its point, the others' below theirs
             top = max(pairs, key=lambda kl: self.cos(kl[0])[kl[1]].value)
-            return VGroup(*[self.ring(k, l, UP if (k, l) == top else DOWN) for k, l in pairs])
+            return VGroup(*self.rings_for([(k, l, UP if (k, l) == top else DOWN)
+                                           for k, l in pairs]))
 
         r_lo = rings([(lo.key.value, lo.layer.value), ("x", xlo.layer.value)])
         q2 = min(2, L - 1)

@@ -24,10 +24,12 @@ class Match(View):
 
 class Reads(View):
     same_as_x: bool
+    placement: str
 
 
 class Heads(View):
     n_heads: int
+    d_model: int
     q_width: int
     kv_width: int
 
