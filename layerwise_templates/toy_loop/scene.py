@@ -440,20 +440,20 @@ class ToyLoopScene(StoryboardScene):
         if v_row is not None:
             self.play(ReplacementTransform(v_row[1], v_grid), FadeOutPlace(v_row[0]),
                       run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
-            self.play(FadeInPlace(VGroup(lab, eq, d_grid)),
+        # after layer 0 the step's length joins the table under the plane with Δ, so it is
+        # on screen when its number is spoken (layer 0's comes out of its close-up)
+        entry = [self.length_entry(src)] if l > 0 else []
+        if v_row is not None:
+            self.play(FadeInPlace(VGroup(lab, eq, d_grid, *entry)),
                       run_time=self.quick(0.1, 0.6 if l == 0 else 0.4))
         else:
-            self.play(FadeInPlace(step_row), run_time=self.quick(0.1, 0.6))
+            self.play(FadeInPlace(VGroup(step_row, *entry)), run_time=self.quick(0.1, 0.6))
         self.add(step_row)
-        if l > 0:
-            # the step's length joins the table under the plane as soon as Δ is there, so it
-            # is on screen when its number is spoken, outlined with the last layer's beside it
-            entry = self.length_entry(src)
-            self.play(FadeInPlace(entry), run_time=self.quick(0.05, 0.5))
-            self.stage.lengths.add(entry)
+        if entry:
+            self.stage.lengths.add(*entry)
             self.add(self.stage.lengths)
-            # (layer 1's is spoken "against" layer 0's)
-            self.emphasize(*self.stage.lengths[-2 if l == 1 else -1:], run_time=0.6)
+        if l == 1:      # its length, spoken "against" layer 0's: the two outlined together
+            self.emphasize(*self.stage.lengths[-2:], run_time=0.6)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
                            src.x_out, T.X, 2)
         flying = []
@@ -625,14 +625,14 @@ class ToyLoopScene(StoryboardScene):
         value = Num(float(src.step_len), src.step_len.path, 2, MATH_LABEL * 0.85, DELTA)
         # the length as a bar beside it too, on one scale for every layer (the longest: 0.5)
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        bar = Line(ORIGIN, RIGHT * max(0.05, 0.5 * float(src.step_len) / longest), color=DELTA,
+        bar = Line(ORIGIN, RIGHT * max(0.05, 0.4 * float(src.step_len) / longest), color=DELTA,
                    stroke_width=14)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
         slot = 1.6          # room for a value and its bar
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
-        value.shift(LEFT * 0.35)
+        value.shift(LEFT * 0.45)
         bar.next_to(value, RIGHT, buff=0.1)
         return VGroup(name, value, bar)
 
