@@ -601,8 +601,9 @@ class ToyLoopScene(StoryboardScene):
         # the length joins the table under the plane; the lens shrinks back into its square
         if l == 0:      # (later layers' lengths joined the table with their Δ)
             entry = self.length_entry(src)
-            # what |Δ| is, said once in words beside the table's first column
-            word = txt("length", T.TYPE.label, DELTA).next_to(entry[0], LEFT, buff=0.25)
+            # what |Δ| is, said once in words beside the first value (beside its name it
+            # met the V row's end)
+            word = txt("length", T.TYPE.label, DELTA).next_to(entry[1], LEFT, buff=0.25)
             self.play(ReplacementTransform(length, entry), FadeInPlace(word),
                       run_time=f * self.quick(0.05, 0.7))
             self.stage.lengths.add(word, entry)
