@@ -36,7 +36,7 @@ from scenes.motion import VectorPlane, WeightBlock, matvec
 
 from .view import Data, Layer
 
-PLANE_SIZE = 4.6
+PLANE_SIZE = 4.3        # (a row above it for the layer tag, clear of the title)
 CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
 PLANE_LABEL = 40        # labels on the plane, so their layer superscripts stay readable
 MATH_LABEL = 34         # row names like X^(0) =: their superscripts well above the 8 px floor
@@ -140,7 +140,7 @@ class ToyLoopScene(StoryboardScene):
         self.code.to_edge(LEFT, buff=T.EDGE + 0.2)
         e = d["extent"]
         self.plane = VectorPlane(e, 0.5, PLANE_SIZE)
-        self.plane.next_to(self.title, DOWN, buff=T.GAP).to_edge(RIGHT, buff=T.EDGE)
+        self.plane.next_to(self.title, DOWN, buff=T.GAP + 0.35).to_edge(RIGHT, buff=T.EDGE)
         self.add(self.plane)
         self.panel_top = self.code.get_bottom() + DOWN * 0.22
         self.results_x = self.code.get_left()[0] + 4.6     # the column of Q, K, V rows
@@ -440,11 +440,20 @@ class ToyLoopScene(StoryboardScene):
         if v_row is not None:
             self.play(ReplacementTransform(v_row[1], v_grid), FadeOutPlace(v_row[0]),
                       run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
-            self.play(FadeInPlace(VGroup(lab, eq, d_grid)),
+        # after layer 0 the step's length joins the table under the plane with Δ, so it is
+        # on screen when its number is spoken (layer 0's comes out of its close-up)
+        entry = [self.length_entry(src)] if l > 0 else []
+        if v_row is not None:
+            self.play(FadeInPlace(VGroup(lab, eq, d_grid, *entry)),
                       run_time=self.quick(0.1, 0.6 if l == 0 else 0.4))
         else:
-            self.play(FadeInPlace(step_row), run_time=self.quick(0.1, 0.6))
+            self.play(FadeInPlace(VGroup(step_row, *entry)), run_time=self.quick(0.1, 0.6))
         self.add(step_row)
+        if entry:
+            self.stage.lengths.add(*entry)
+            self.add(self.stage.lengths)
+        if l == 1:      # its length, spoken "against" layer 0's: the two outlined together
+            self.emphasize(*self.stage.lengths[-2:], run_time=0.6)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
                            src.x_out, T.X, 2)
         flying = []
@@ -463,7 +472,8 @@ class ToyLoopScene(StoryboardScene):
         x0, x1 = lay["x_in"], lay["x_out"]
         if l == 0:
             self.hold_until_cue(1)
-        self.close_up(lay, src)
+        if l < 2:       # later steps skip the lens: the table already shows their length
+            self.close_up(lay, src)
         own = self.stage.x_arrow[1]
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1, own))
         new_arrow[1].become(math(T.X_l(l + 1), PLANE_LABEL, T.X).move_to(new_arrow[1]))
@@ -489,12 +499,15 @@ class ToyLoopScene(StoryboardScene):
             # the convention, in the header's own place above the plane: layer 0's instance
             # there turns into the rule for every l (larger while it is spoken), then back
             tag = self.shown["layer"]
+            # (the instance steps out and the rule in: letters are not morphed into others)
             before = tag.copy()
             rule = self.rule_in_header(tag)
-            self.play(Transform(tag, rule), run_time=self.quick(0.1, 0.7))
-            self.emphasize(tag, buff=0.02)      # a thin box, clear of the title
+            self.play(FadeOutPlace(tag), FadeInPlace(rule), run_time=self.quick(0.1, 0.7))
+            self.shown["layer"] = rule
+            self.emphasize(rule, buff=0.02)     # a thin box, clear of the title
             self.hold_until_cue(4)
-            self.play(Transform(tag, before), run_time=self.quick(0.1, 0.6))
+            self.play(FadeOutPlace(rule), FadeInPlace(before), run_time=self.quick(0.1, 0.6))
+            self.shown["layer"] = before
             self.emphasize(self.stage.x_arrow)
         if l == 0 and not self.stage.tag_said:     # (no cues: the header after the step)
             self.stage.tag_said = True
@@ -586,15 +599,18 @@ class ToyLoopScene(StoryboardScene):
         if l == 0:
             self.wait(1.0)                 # the first close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
-        entry = self.length_entry(src)
-        anims = [ReplacementTransform(length, entry)]
-        if l == 0:      # what |Δ| is, said once in words beside the table's first column
-            word = txt("length", T.TYPE.label, DELTA).next_to(entry[0], LEFT, buff=0.25)
-            anims.append(FadeInPlace(word))
-            self.stage.lengths.add(word)
-        self.play(*anims, run_time=f * self.quick(0.05, 0.7))
-        self.stage.lengths.add(entry)
-        self.add(self.stage.lengths)
+        if l == 0:      # (later layers' lengths joined the table with their Δ)
+            entry = self.length_entry(src)
+            # what |Δ| is, said once in words beside the first value (beside its name it
+            # met the V row's end)
+            word = txt("length", T.TYPE.label, DELTA).next_to(entry[1], LEFT, buff=0.25)
+            self.play(ReplacementTransform(length, entry), FadeInPlace(word),
+                      run_time=f * self.quick(0.05, 0.7))
+            self.stage.lengths.add(word, entry)
+            self.add(self.stage.lengths)
+        else:
+            self.emphasize(length, self.stage.lengths[-1], run_time=f * 0.8)
+            ghost.add(length)
         # (at home size the step is a few pixels: no trail is left there, so X's tip stays
         # clear; the table of lengths keeps what the lens showed)
         self.play(FadeOutPlace(VGroup(here, there, step, name, scale, ghost)),
@@ -607,17 +623,17 @@ class ToyLoopScene(StoryboardScene):
         n = len(self.data["layers"])
         l = int(src.layer)
         name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, DELTA)
-        value = Num(float(src.step_len), src.step_len.path, 2, T.TYPE.label, DELTA)
-        # the length as a bar beside it too, on one scale for every layer (the longest: 0.35)
+        value = Num(float(src.step_len), src.step_len.path, 2, MATH_LABEL * 0.85, DELTA)
+        # the length as a bar beside it too, on one scale for every layer (the longest: 0.5)
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        bar = Line(ORIGIN, RIGHT * max(0.03, 0.35 * float(src.step_len) / longest), color=DELTA,
-                   stroke_width=8)
+        bar = Line(ORIGIN, RIGHT * max(0.05, 0.4 * float(src.step_len) / longest), color=DELTA,
+                   stroke_width=14)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
-        slot = 1.4          # room for a value and its bar
+        slot = 1.6          # room for a value and its bar
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
-        value.shift(LEFT * 0.3)
+        value.shift(LEFT * 0.45)
         bar.next_to(value, RIGHT, buff=0.1)
         return VGroup(name, value, bar)
 
@@ -640,13 +656,13 @@ class ToyLoopScene(StoryboardScene):
         if "x" in self.shown:
             last["x_in"] = self.shown["x"][1]
         if "upd" in self.shown:
-            last["v"], last["x_out"] = self.shown["upd"][0][2], self.shown["upd"][1][1]
-        rest = []           # the rows' names and the step's other numbers: they go
-        if "x" in self.shown:
+            last["x_out"] = self.shown["upd"][1][1]
+        rest = []           # the rows' names and the step's other numbers: they go (V too:
+        if "x" in self.shown:   # the later columns' Q, K, V come in after the hypothetical)
             rest.append(self.shown.pop("x")[0])
         if "upd" in self.shown:
             step_row, sum_row = self.shown.pop("upd")
-            rest += [step_row[0], step_row[1], step_row[3], sum_row[0]]
+            rest += [step_row[0], step_row[1], step_row[2], step_row[3], sum_row[0]]
         self.drop("cursor", "w", "q", "k", "v", "note", "layer")
         # the plane and all on it leave with the code (the note brings them back)
         self.stage.away_qkv = {f"p{c}": self.shown.pop(f"p{c}") for c in "qkv"
@@ -679,17 +695,16 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(VGroup(*heads)),
                   *[ReplacementTransform(m, cells[i][n - 1]) for i, m in moved.items()],
                   run_time=self.quick(0.05, 0.8))
+        # Q, K, V come in for layer 0's column only: the later columns' are first the
+        # hypothetical's copies, which then turn into the real values in place
+        dims = [cell for row in cells[1:4] for cell in row[1:]]
         for i, r in enumerate(rows):
-            new = VGroup(*[m for m in r if m is not cells[i][n - 1] or i not in moved])
+            new = VGroup(*[m for m in r if (m is not cells[i][n - 1] or i not in moved)
+                           and all(m is not d for d in dims)])
             self.play(FadeInPlace(new), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
-        self.set_slot("table", VGroup(VGroup(*heads), *rows))
         self.hold_until_cue(1)
-        # "computed once and reused": layer 0's Q, K, V slide over the later columns
-        copies, dims = [], []
-        for row in cells[1:4]:
-            for cell in row[1:]:
-                copies.append(row[0].copy())
-                dims.append(cell)
+        # "computed once and reused": layer 0's Q, K, V slide into the later columns
+        copies = [row[0].copy() for row in cells[1:4] for _ in row[1:]]
         # a hypothetical, tagged as one. X is not part of it (with reuse X would still move,
         # by other steps): its later cells grey out, and a second line says so. The measured
         # Q, K, V cells leave their places first, then the copies slide in: no two sets of
@@ -701,21 +716,16 @@ class ToyLoopScene(StoryboardScene):
                     max_width=9.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         hypo.next_to(grid, DOWN, buff=0.25).align_to(grid, LEFT)
         x_later = VGroup(*cells[0][1:], *cells[4][1:])
-        self.play(*[FadeOutPlace(cell) for cell in dims], dim(x_later, 0.3),
-                  FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
+        self.play(dim(x_later, 0.3), FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
         self.play(*moves, run_time=self.quick(0.1, 0.9))
         self.busy(*copies)
         self.hold_until_cue(2)
-        # "Instead": the copies slide home into layer 0's column (and go), then the measured
-        # cells come back into their places, and X's rows come back to full strength
-        # (they fade as they go, so the copies converging on one cell never pile up legibly)
-        home = [row[0] for row in cells[1:4] for _ in row[1:]]
-        self.play(*[c.animate.move_to(h).set_opacity(0) for c, h in zip(copies, home)],
-                  FadeOutPlace(hypo), run_time=self.quick(0.1, 0.7))
-        self.remove(*copies)
-        self.play(*[FadeInPlace(cell) for cell in dims], dim(x_later, 1 / 0.3),
-                  run_time=self.quick(0.1, 0.6))
+        # "Instead": each copy turns into the real values in its own place, and X's rows
+        # come back to full strength
+        self.play(*[ReplacementTransform(c, cell) for c, cell in zip(copies, dims)],
+                  FadeOutPlace(hypo), dim(x_later, 1 / 0.3), run_time=self.quick(0.1, 0.9))
+        self.set_slot("table", VGroup(VGroup(*heads), *rows))
         for i in range(n):
             self.emphasize(VGroup(*[row[i] for row in cells[1:4]]),
                            run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
@@ -744,9 +754,12 @@ class ToyLoopScene(StoryboardScene):
         back (the table cleared it) with the last layer's Q, K, V."""
         toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 40, T.TYPE.label, T.TEXT,
                       max_width=6.4)
-        real = wrapped("A real model: attention uses Q and K to choose what it adds to Δ", 36,
-                       T.TYPE.label, T.TEXT, max_width=6.4)
-        lines = VGroup(toy, real).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        real = wrapped("Next, a real model: Δ comes from attention (using Q and K) "
+                       "and a feed-forward network", 36, T.TYPE.label, T.TEXT, max_width=6.4)
+        n = len(self.data["layers"])
+        faint = wrapped(f"faint arrows: layer {n - 2}'s Q, K, V", 40, T.TYPE.label, T.MUTED,
+                        max_width=6.4)
+        lines = VGroup(toy, real, faint).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
         self.drop("x", "upd", "w", "q", "k", "v", "table")
         if self.stage.away:
@@ -754,12 +767,15 @@ class ToyLoopScene(StoryboardScene):
             self.shown.update(self.stage.away_qkv)
             self.stage.away, self.stage.away_qkv = [], {}
         self.put("note", toy)
-        qk = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
+        # Q's and K's names outlined, tight (a box round a whole arrow took in X's label too)
+        qk = [self.shown[key][1] for key in ("pq", "pk") if key in self.shown]
         if qk:
             self.emphasize(*qk)
         if "pv" in self.shown:                  # "so only V moves X"
             self.wait(0.8)
-            self.emphasize(self.shown["pv"], *self.stage.lengths[1:])
+            self.emphasize(self.shown["pv"][1], *self.stage.lengths[1:])
+        if len(self.stage.ghosts) and n > 1:    # what the faint arrows are, said once
+            self.put("note_faint", faint)
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)
