@@ -112,8 +112,7 @@ def build(c: Context) -> Draft:
                  f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
     beats.append(Beat(
         "depth", ["depth"],
-        "Every layer makes fresh queries and keys from its own X. The bar: the share on "
-        + " and ".join(t.tokens[j] for j in special) + ".",
+        "Every layer makes fresh queries and keys from its own X.",
         text, expect=claims))
 
     # sink: at the peak (said in `depth` when it is the layer before last), the reading; then
@@ -224,7 +223,7 @@ def build(c: Context) -> Draft:
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: "
-        f"weight on '{{data.deep.target.token}}' and previous-token score; then the summary.",
+        f"weight on '{{data.deep.target.token}}' and previous-token score.",
         text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "
