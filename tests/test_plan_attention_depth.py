@@ -164,15 +164,22 @@ def test_narration_quotes_the_plan(built):
     # what the plan shows, no cause ("pulls", "habit"); one sentence, said so; the twice
     # line's value is the plan's
     assert dp["habit"] == pytest.approx(2 * dp["uniform"])
-    assert (f"In this sentence, no head gives the previous token more than twice an even "
-            f"share, {fmt(dp['habit'])}.") in said["deep_heads"]
+    assert (f"In this sentence, no head at layer {dp['layer']} gives the previous token more "
+            f"than twice an even share, {fmt(dp['habit'])}.") in said["deep_heads"]
+    # what the heads found, said once: the average hides them, and they are not
+    # previous-token heads (backed: each of them over twice the average, under twice even)
+    assert ("So the head-average hides heads that give river over twice as much, and they "
+            "are not previous-token heads") in said["deep_heads"]
+    assert min(h["weight"] for h in dp["top3"]) > 2 * dp["target"]["weight"]
+    assert max(h["prev_token"] for h in dp["top3"]) < dp["habit"]
     assert not re.search(r"pulls?|habit", said["deep_heads"])
     # layer 5's cause is not claimed: what was tested (layer 1) is said, then the wrap-up
     assert "made fresh from X of layer" not in said["deep_heads"]
     # the voice says what was not tested
-    assert "Why these heads pick river, we did not test." in said["deep_heads"]
+    assert "why they pick it, we did not test." in said["deep_heads"]
     assert said["deep_heads"].endswith(
-        f"So: bank's row moves with depth; at layer {t['layer']}, it moved with the changed X.")
+        f"In short: bank's row moves with depth, and at layer {t['layer']} it moved with the "
+        "changed X.")
     assert "not position" not in said["deep_heads"]
     assert "No other head" not in " ".join(said.values())
     assert not re.search(r"\{|\}", " ".join(said.values()))

@@ -112,8 +112,7 @@ def build(c: Context) -> Draft:
                  f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
     beats.append(Beat(
         "depth", ["depth"],
-        "Every layer makes fresh queries and keys from its own X. The bar: the share on "
-        + " and ".join(t.tokens[j] for j in special) + ".",
+        "Every layer makes fresh queries and keys from its own X.",
         text, expect=claims))
 
     # sink: at the peak (said in `depth` when it is the layer before last), the reading; then
@@ -195,26 +194,36 @@ def build(c: Context) -> Draft:
              f"it{before}. These heads score {prev_s}; spread evenly over "
              "{data.deep.n_tokens} tokens: {data.deep.uniform:.2f}.")
     if max(prev) * len(t.tokens) < 2:
-        text += (" In this sentence, no head gives the previous token more than twice an even "
-                 "share, {data.deep.habit:.2f}.")
+        text += (" In this sentence, no head at layer {data.deep.layer} gives the previous token "
+                 "more than twice an even share, {data.deep.habit:.2f}.")
         claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
+    # what the heads found: the average hides heads that give the word over twice as much,
+    # and (when no head reaches twice an even share) they are not previous-token heads
+    hides = (dh["weight"][top[-1]] > 2 * mean[last][target])
+    why = f"why these heads pick {quoted(t.tokens[target])}"
+    if hides:
+        claims.append(f"data.deep.top3[{n - 1}].weight / data.deep.target.weight > 2")
+        not_prev = (", and they are not previous-token heads"
+                    if max(prev) * len(t.tokens) < 2 else "")
+        text += (" So the head-average hides heads that give {data.deep.target.token} over "
+                 f"twice as much{not_prev}; why they pick it, we did not test.")
+    else:
+        text += f" {why[0].upper()}{why[1:]}, we did not test."
     # what was and was not tested here, and the wrap-up
     if tie_d is not None:
-        text += (f" Why these heads pick {quoted(t.tokens[target])}, we did not test. "
-                 f"So: the row of {said} moves with depth")
+        text += f" In short: the row of {said} moves with depth"
         if tie_d["new_sink"] > 1.3 * tie_d["old_sink"]:
-            text += "; at layer {data.tie.layer}, it moved with the changed X."
+            text += ", and at layer {data.tie.layer} it moved with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
         else:
             text += "."
         claims.append("data.tie.layer == 1")
     else:
-        text += (f" Why these heads pick {quoted(t.tokens[target])}, we did not test. "
-                 f"So: the row of {said} moves with depth.")
+        text += f" In short: the row of {said} moves with depth."
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: "
-        f"weight on '{{data.deep.target.token}}' and previous-token score; then the summary.",
+        f"weight on '{{data.deep.target.token}}' and previous-token score.",
         text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "

@@ -597,8 +597,11 @@ class AttentionDepthScene(StoryboardScene):
             else:
                 nb = self.qk_block(v.layers[l].layer)
                 new = self.counter(v.layers[l].layer)
+                # the old layer's row fades as the header leaves it: header and row agree
                 self.play(*self.counter_to(new),
-                          *roll(VGroup(*block[1:]), VGroup(*nb[1:])), run_time=0.3 * t)
+                          *roll(VGroup(*block[1:]), VGroup(*nb[1:])),
+                          st.arcs.animate.set_stroke(opacity=0.15),
+                          st.nums.animate.set_fill(opacity=0.15), run_time=0.3 * t)
                 self.remove(st.counter, *block[1:])
                 self.add(new, *nb[1:])
                 st.counter = new
@@ -616,7 +619,7 @@ class AttentionDepthScene(StoryboardScene):
         ])
         # "Layer 1 puts most of bank's row on CLS and SEP: 0.70": its bar
         self.fill_to(self.mark(2, n), [
-            (1, lambda t: self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.06,
+            (1, lambda t: self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.14,
                                          run_time=t)),
         ])
         # "Layers 2 and 3: ...", then "Layer 4 is the peak": the layers before the last, each
@@ -628,7 +631,7 @@ class AttentionDepthScene(StoryboardScene):
         last = [(2, lambda t, l=l: step(l, t)) for l in mids[-1:]]
         if 0 < hi < L - 1:
             last.append((1, lambda t: self.emphasize(
-                VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.06, run_time=t)))
+                VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.14, run_time=t)))
         self.fill_to(None, last or [(1, lambda t: self.wait(t))])
         st.extra = [block]
 
@@ -779,14 +782,14 @@ class AttentionDepthScene(StoryboardScene):
         d = v.deep
         H = len(d.heads)
         n = 7
-        self.clear_extra()
+        self.clear_extra(0.3)           # "At layer 5" comes at once: the old layer goes quickly
         self.ensure_arcs(int(d.layer))
         tgt = int(d.target.pos)
         kept = [j for j in st.xs if j not in v.focus.values]
         # 1. "At layer 5, bank gives river 0.14": header and arcs together, the arc and its
         # number pointed at
         self.fill_to(self.mark(1, n), [
-            (2, lambda t: self.show_layer(int(d.layer), t)),
+            (1, lambda t: self.show_layer(int(d.layer), t)),
             (1, lambda t: self.flash(dict(zip(kept, st.arcs))[tgt], run_time=t)
              if tgt in st.xs else self.wait(t)),
             (1, lambda t: self.point_below(self.num_at(st.nums, tgt), run_time=t)
@@ -809,7 +812,7 @@ class AttentionDepthScene(StoryboardScene):
         ux = sc_x + unit * float(d.uniform)                        # spread evenly
         hx = sc_x + unit * float(d.habit)                          # twice that
         # the scores' column, clear of every bar and line
-        sc_num_x = sc_x + unit * max(max(d.prev_token.values), float(d.habit)) + 0.22
+        sc_num_x = sc_x + unit * max(max(d.prev_token.values), float(d.habit)) + 0.34
         title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
                          T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
@@ -907,19 +910,21 @@ class AttentionDepthScene(StoryboardScene):
         # said on screen, under the panels; 7. the wrap-up, the panels gone
         at = bottom - 0.95
         tie = v.tie
-        tested = [] if isinstance(tie, Value) else [
-            txt("(the fair test: layer", LAB), Num(tie.layer, decimals=0, size=LAB),
-            txt("only)", LAB)]
-        untested = line(txt("not tested here: why these heads pick", LAB),
-                        txt(f"\"{d.target.token}\"", LAB), *tested)
+        # what the heads found, said once: the average hides them, they are not
+        # previous-token heads (every score under the twice line), and why was not tested
+        untested = line(txt("the head-average hides these heads; not previous-token heads;",
+                            LAB), txt("why: not tested", LAB))
         untested.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        # the wrap-up alone on a cleared frame, at the body size, under the title
+        # the wrap-up under the title, at the body size, beside the six layers' bars
         lines = [txt(f"so: {v.word}'s row moves with depth", T.TYPE.body)]
         if not isinstance(tie, Value):
             lines[0] = txt(f"so: {v.word}'s row moves with depth;", T.TYPE.body)
             lines.append(line(txt("at layer", T.TYPE.body),
                               Num(tie.layer, decimals=0, size=T.TYPE.body),
-                              txt("it moved with the changed X", T.TYPE.body)))
+                              txt("it moved with the changed X;", T.TYPE.body)))
+        lines.append(line(txt("at layer", T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body),
+                          txt(f"the heads on \"{d.target.token}\"", T.TYPE.body)))
+        lines.append(txt("are not previous-token heads", T.TYPE.body))
         wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         self.fill_to(self.mark(6, n), [
@@ -930,12 +935,15 @@ class AttentionDepthScene(StoryboardScene):
         # line leave first), then stays up to the end
         panels = VGroup(title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab,
                         twice_line, twice_lab, untested)
+        # the six layers' bars come back beside it, where they fit clear of it
+        chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(int(v.n_layers))])
+        beside = [FadeInPlace(chart)] if wrap.get_right()[0] < CHART_X - 0.3 else []
         self.fill_to(None, [
             (1, lambda t: self.play(FadeOutPlace(panels), run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(wrap), run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(wrap), *beside, run_time=t)),
             (1, lambda t: self.wait(t)),
         ])
-        st.extra = [wrap]
+        st.extra = [wrap] + ([chart] if beside else [])
 
 
 __all__ = ["AttentionDepthScene"]
