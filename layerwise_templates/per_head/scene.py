@@ -55,7 +55,7 @@ PITCH, TOK_X0 = 1.15, -2.95         # the worked example: column spacing, first 
 Y_TOK, COL_TOP = 2.6, 2.35          # token labels; top of the key and value columns
 Y_DOT, Y_SCORE, Y_EXP = 0.6, 0.05, -0.5     # rows of dot products, scores, shifted scores
 Y_E = -1.05                                 # the exps, under the shifted scores they come from
-BASE, BAR_H, BAR_W = -2.3, 1.05, 0.6        # weight bars: baseline, height of weight 1, width
+BASE, BAR_H, BAR_W = -2.3, 0.9, 0.6         # weight bars: baseline, height of weight 1, width
 LEFT_X, LABEL_X = -6.0, -3.55       # query / output columns; right edge of the row labels
 EDGE_X = -6.75                      # the frame's left margin
 # one meaning per colour: purple (T.ATTN) is the update Δ_attn only; attention weights get a
@@ -413,35 +413,51 @@ class PerHeadScene(StoryboardScene):
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("K"))
         how.move_to([0, -1.3, 0])
-        xs = {j: math(T.X_l(self.layer), F, T.X).move_to([self.xs(j), COL_TOP - 0.25, 0])
+        # each token's X, named by its token: a blue copy of the token's label, which leaves
+        # the label and travels into W_K
+        xs = {j: txt(d["tokens"][t], S, T.X).move_to(toks[j]).align_to(toks[j], UP)
               for j, t in enumerate(self.slots()) if t is not None}
+        first, rest = list(xs)[:1], list(xs)[1:]
         product = self.shown.pop("product")
         wq, wqname = product[1], product[2]
-        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3)
-        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname)
+        # W_K sits a little left of where W_Q was: clear of the first key's column
+        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).shift(LEFT * 0.35)
+        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.35)
+
+        def into(js, t):
+            self.add(*[xs[j] for j in js])
+            self.play(LaggedStart(*[xs[j].animate.move_to(wk).scale(0.6).set_opacity(0)
+                                    for j in js], lag_ratio=0.08),
+                      Indicate(wk, color=T.K, scale_factor=1.08), run_time=t)
+            self.gone(*[xs[j] for j in js])
+
+        def out_of(js, t):
+            self.play(LaggedStart(*[FadeIn(keys[j], target_position=wk.get_center(), scale=0.3)
+                                    if isinstance(keys[j], VectorColumn)
+                                    else FadeInPlace(keys[j]) for j in js], lag_ratio=0.12),
+                      run_time=t)
+
         self.by_cue([(2, [
-            (2, lambda t: self.play(*[FadeOutPlace(m) for m in old],
+            (1.5, lambda t: self.play(*[FadeOutPlace(m) for m in old],
                                     FadeOutPlace(VGroup(*[m for m in product
                                                           if m is not wq and m is not wqname])),
                                     ReplacementTransform(wq, wk),
                                     ReplacementTransform(wqname, wkname),
                                     Transform(q, target_q), Transform(qlabel, target_l),
                                     run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
-                                                lag_ratio=0.1), FadeInPlace(how), run_time=t)),
+            (1.5, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
+                                                  lag_ratio=0.1), FadeInPlace(how),
+                                      run_time=t)),
             # each token's X (under it) travels into W_K; its key comes out and goes back
-            # under the token (moves, no cross-fade)
-            (1, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in xs.values()],
-                                                lag_ratio=0.1), run_time=t)),
-            (2, lambda t: (self.play(LaggedStart(*[
-                m.animate.move_to(wk).scale(0.4).set_opacity(0) for m in xs.values()],
-                lag_ratio=0.08), Indicate(wk, color=T.K, scale_factor=1.08), run_time=t),
-                self.gone(*xs.values()))),
-            (3, lambda t: self.play(FadeInPlace(klabel), LaggedStart(*[
-                FadeIn(k, target_position=wk.get_center(), scale=0.3)
-                if isinstance(k, VectorColumn) else FadeInPlace(k)
-                for k in keys], lag_ratio=0.12), run_time=t)),
-            (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname)), run_time=t),
+            # under the token (moves, no cross-fade): the first token's alone, then the rest
+            (1.5, lambda t: into(first, t)),
+            (1.5, lambda t: out_of(first, t)),
+            (1.5, lambda t: into(rest, t)),
+            (2, lambda t: out_of(rest + [j for j, tk in enumerate(self.slots()) if tk is None],
+                                 t)),
+            # W_K's name leaves before the keys' own label takes the row
+            (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname)), FadeInPlace(klabel),
+                                     run_time=t),
                            self.gone(wk, wkname)))])])
         self.gone(*old)
         for m in old:
@@ -1017,8 +1033,8 @@ class PerHeadScene(StoryboardScene):
         g.dname.next_to(g.delta.get_end(), RIGHT, buff=0.12)
         g.bname = txt("grey: the bias", S, T.TEXT)
         g.note = VGroup(txt("purple: the pieces,", S, T.ATTN),
-                        txt("tip to tail, drawn flat", S, T.TEXT),
-                        txt(f"(a shadow of {dm} dims)", S, T.TEXT))
+                        txt("tip to tail; a flat", S, T.TEXT),
+                        txt(f"shadow of {dm} dims", S, T.TEXT))
         g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
         g.note.next_to(dgroup, DOWN, buff=0.45).align_to(dgroup, LEFT)
         g.bname.next_to(g.note, DOWN, buff=0.08).align_to(g.note, LEFT)
