@@ -231,9 +231,22 @@ class PerHeadScene(StoryboardScene):
         ends = [big[j] for j, p in enumerate(self.slots()) if p in (0, d["n_tokens"] - 1)]
         self.st.tokens, self.st.tokens_small = big, toks
         self.keep(big)
+        # the model's layers, one box each, under its name while the voice counts them; the
+        # one this video opens (self.layer) ringed
+        stack = VGroup(*[VGroup(Rectangle(width=1.35, height=0.7, stroke_width=2,
+                                          stroke_color=MARK if l == self.layer else T.MUTED),
+                                txt(f"layer {l}", S, MARK if l == self.layer else T.TEXT))
+                         for l in range(d["n_layers"])])
+        for b in stack:
+            b[1].move_to(b[0])
+        stack.arrange(RIGHT, buff=0.3).next_to(switch, DOWN, buff=0.5)
         self.by_cue([
-            (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5)))]),
-            (1, [(3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big],
+            (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5))),
+                 (2, lambda t: self.play(LaggedStart(*[FadeInPlace(b) for b in stack],
+                                                     lag_ratio=0.2), run_time=t))]),
+            (1, [(1, lambda t: (self.play(FadeOutPlace(stack), run_time=t),
+                                self.gone(stack))),
+                 (3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big],
                                                      lag_ratio=0.15), run_time=t)),
                  (2, lambda t: self.play(FadeInPlace(note), *([Indicate(e, color=MARK)
                                                                for e in ends]), run_time=t))])])
@@ -745,6 +758,11 @@ class PerHeadScene(StoryboardScene):
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
                    f"on the token just before", S, T.MUTED)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
+        # the thumbnails' axes, as in the big matrix: which token the first column is
+        w0 = d["tokens"][d["window"][0]]
+        axes = txt(f"in each: a row per token asking, a column per token looked at; "
+                   f"the first column is '{w0}'", S, T.TEXT)
+        axes.next_to(minis, DOWN, buff=0.15).align_to(minis, LEFT)
         box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
         big = self.st.matrix
@@ -757,7 +775,7 @@ class PerHeadScene(StoryboardScene):
             self.play(LaggedStart(*[FadeInPlace(m if h != best or big is None
                                                 else VGroup(m[0], m[2]))
                                     for h, m in enumerate(minis)], lag_ratio=0.1),
-                      run_time=(0.5 if big is not None else 1) * t)
+                      FadeInPlace(axes), run_time=(0.5 if big is not None else 1) * t)
         self.by_cue([(0, [(1, lambda t: self.clear(t)), (4, shrink)]),
                      (1, [(1, lambda t: self.play(FadeInPlace(head), run_time=t)),
                           (1, lambda t: self.emphasize(*[m[2] for m in minis],
@@ -765,7 +783,7 @@ class PerHeadScene(StoryboardScene):
                      (2, [(1, lambda t: self.play(Create(box), run_time=t)),
                           (2, lambda t: self.play(Create(box2), run_time=t)),
                           (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])])
-        self.keep(minis, head, box, box2)
+        self.keep(minis, head, axes, box, box2)
 
     # --- the layer's update -----------------------------------------------------------------
     def beat_join(self, beat) -> None:
