@@ -236,16 +236,18 @@ class PerHeadScene(StoryboardScene):
         stack = VGroup(*[VGroup(Rectangle(width=1.35, height=0.7, stroke_width=2,
                                           stroke_color=MARK if l == self.layer else T.MUTED),
                                 txt(f"layer {l}", S, MARK if l == self.layer else T.TEXT))
-                         for l in range(d["n_layers"])])
-        for b in stack:
+                         for l in range(d["n_layers"] if d["n_layers"] <= 8 else 0)])
+        for b in stack:                 # more than 8 layers would not fit: no boxes
             b[1].move_to(b[0])
-        stack.arrange(RIGHT, buff=0.3).next_to(switch, DOWN, buff=0.5)
+        if len(stack):
+            stack.arrange(RIGHT, buff=0.3).next_to(switch, DOWN, buff=0.5)
         self.by_cue([
             (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5))),
-                 (2, lambda t: self.play(LaggedStart(*[FadeInPlace(b) for b in stack],
-                                                     lag_ratio=0.2), run_time=t))]),
-            (1, [(1, lambda t: (self.play(FadeOutPlace(stack), run_time=t),
-                                self.gone(stack))),
+                 *([(2, lambda t: self.play(LaggedStart(*[FadeInPlace(b) for b in stack],
+                                                       lag_ratio=0.2), run_time=t))]
+                   if len(stack) else [])]),
+            (1, [*([(1, lambda t: (self.play(FadeOutPlace(stack), run_time=t),
+                                   self.gone(stack)))] if len(stack) else []),
                  (3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big],
                                                      lag_ratio=0.15), run_time=t)),
                  (2, lambda t: self.play(FadeInPlace(note), *([Indicate(e, color=MARK)
@@ -428,7 +430,9 @@ class PerHeadScene(StoryboardScene):
         how.move_to([0, -1.3, 0])
         # each token's X, named by its token: a blue copy of the token's label, which leaves
         # the label and travels into W_K
-        xs = {j: txt(d["tokens"][t], S, T.X).move_to(toks[j]).align_to(toks[j], UP)
+        xs = {j: (txt(d["tokens"][t], S, T.X) if d["tokens"][t].strip() else
+                  math(T.X_l(self.layer), F, T.X))
+              .move_to(toks[j] if d["tokens"][t].strip() else [self.xs(j), Y_TOK, 0])
               for j, t in enumerate(self.slots()) if t is not None}
         first, rest = list(xs)[:1], list(xs)[1:]
         product = self.shown.pop("product")
