@@ -59,7 +59,7 @@ def build(c: Context) -> Draft:
                 f"{prev_head}), so the diagonal and grid beats, which name it, are left out")]
     W = t.weights()
     w_cos = max(head_weight_cosines(W[f"blocks.{l}.attn.W_{X}"])["max_abs"] for X in "QKV")
-    unlike = w_cos < 0.1                    # the scene draws the closest pair's cosine
+    unlike = w_cos < 0.1                    # the scene draws the largest |cosine| of a pair
     bias = any(bool(np.any(np.asarray(W[f"blocks.{l}.attn.b_{X}"]) != 0)) for X in "QKV")
     plus_b = ", plus a bias," if bias else ""
     jh = join_heads(t, l, pos[0])
@@ -79,9 +79,8 @@ def build(c: Context) -> Draft:
              "and W_V.",
              "One layer of attention is really {data.shape.n_heads} heads side by side, each "
              "with its own query, key and value matrices, learned separately." + shared
-             + (" Their matrices differ: flattened into lists, even the closest pair's have a "
-                "cosine of only "
-                "{data.layers[0].w_cos_max:.2f}."
+             + (" Their matrices differ: flattened into lists, every pair's cosine, "
+                "sign aside, is at most {data.layers[0].w_cos_max:.2f}."
                 if unlike else "")
              + f" All of them read the same X: the vector of {said}, "
                f"{{data.shape.d_model}} numbers, goes into every head.",
@@ -100,8 +99,8 @@ def build(c: Context) -> Draft:
              f"Now the query meets every key: multiply them entry by entry and add up all "
              f"{{data.shape.d_head}} products. The key of {tok} gives the largest, "
              f"{{{p}.top.dot:.1f}}. Each dot product is then divided by the square root of "
-             f"{{data.shape.d_head}}, {{data.scale:.2f}}, which keeps scores on one scale "
-             f"whatever a head's size: these are the model's attention scores.", head=h, expect=top_claim),
+             f"{{data.shape.d_head}}, {{data.scale:.2f}}: these are the model's attention "
+             f"scores.", head=h, expect=top_claim),
         Beat("softmax", ["exp", "softmax"],
              "Softmax turns the scores into weights that add up to 1.",
              f"Softmax turns the scores into weights: it takes the exponential of each and "
@@ -145,8 +144,8 @@ def build(c: Context) -> Draft:
             "token just before.", expect=[f"data.layers[0].prev.head == {h}"]))
     beats.append(Beat(
         "join", ["join"],
-        "The {data.shape.n_heads} head outputs joined, times W_O: the attention update "
-        "Δ_attn.",
+        "The {data.shape.n_heads} head outputs joined, times the output matrix: the "
+        "attention update.",
         f"Each of the {{data.shape.n_heads}} heads gives {said} an output "
         f"of {{data.shape.d_head}} numbers. Joined end to end they make "
         f"{{data.shape.d_joined}} numbers, and one more matrix, W O, turns them into the "
@@ -154,8 +153,8 @@ def build(c: Context) -> Draft:
         f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}."))
     beats.append(Beat(
         "pieces", ["pieces"],
-        "Each head's piece: its outputs times its rows of W_O; the pieces plus the bias add "
-        "up to Δ_attn.",
+        "Each head's piece: its outputs times its rows of the output matrix; the pieces plus "
+        "the bias add up to the update.",
         f"W O's rows come in blocks of {{data.shape.d_head}}, one per head. Each head's piece "
         f"is its outputs times its block. The pieces plus W O's bias add up to delta attn."
         + (" Their lengths add up to {data.layers[0].join.piece_sum:.1f}, yet delta attn is "
@@ -167,7 +166,7 @@ def build(c: Context) -> Draft:
         if cancels else []))
     beats.append(Beat(
         "add", ["add"],
-        "X goes around attention on the skip path; the update Δ_attn is added to it.",
+        "X goes around attention on the skip path; the attention update is added to it.",
         f"The update is added to the X of {said}: X goes around attention on the skip path, and "
         f"delta attn joins it at the plus, entry by entry. That is how X changes: each "
         f"sublayer adds its update."

@@ -53,8 +53,9 @@ S = T.TYPE.small                    # 14 px text
 F = T.TYPE.math                     # formulas with scripts: scripts stay >= 14 px
 PITCH, TOK_X0 = 1.15, -2.95         # the worked example: column spacing, first column's x
 Y_TOK, COL_TOP = 2.6, 2.35          # token labels; top of the key and value columns
-Y_DOT, Y_SCORE, Y_EXP = 0.6, 0.05, -0.5     # rows of dot products, scores, exps
-BASE, BAR_H, BAR_W = -2.3, 1.05, 0.6        # weight bars: baseline, height of weight 1, width
+Y_DOT, Y_SCORE, Y_EXP = 0.6, 0.05, -0.5     # rows of dot products, scores, shifted scores
+Y_E = -1.05                                 # the exps, under the shifted scores they come from
+BASE, BAR_H, BAR_W = -2.3, 0.9, 0.6         # weight bars: baseline, height of weight 1, width
 LEFT_X, LABEL_X = -6.0, -3.55       # query / output columns; right edge of the row labels
 EDGE_X = -6.75                      # the frame's left margin
 # one meaning per colour: purple (T.ATTN) is the update Δ_attn only; attention weights get a
@@ -230,9 +231,24 @@ class PerHeadScene(StoryboardScene):
         ends = [big[j] for j, p in enumerate(self.slots()) if p in (0, d["n_tokens"] - 1)]
         self.st.tokens, self.st.tokens_small = big, toks
         self.keep(big)
+        # the model's layers, one box each, under its name while the voice counts them; the
+        # one this video opens (self.layer) ringed
+        stack = VGroup(*[VGroup(Rectangle(width=1.35, height=0.7, stroke_width=2,
+                                          stroke_color=MARK if l == self.layer else T.MUTED),
+                                txt(f"layer {l}", S, MARK if l == self.layer else T.TEXT))
+                         for l in range(d["n_layers"] if d["n_layers"] <= 8 else 0)])
+        for b in stack:                 # more than 8 layers would not fit: no boxes
+            b[1].move_to(b[0])
+        if len(stack):
+            stack.arrange(RIGHT, buff=0.3).next_to(switch, DOWN, buff=0.5)
         self.by_cue([
-            (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5)))]),
-            (1, [(3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big],
+            (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5))),
+                 *([(2, lambda t: self.play(LaggedStart(*[FadeInPlace(b) for b in stack],
+                                                       lag_ratio=0.2), run_time=t))]
+                   if len(stack) else [])]),
+            (1, [*([(1, lambda t: (self.play(FadeOutPlace(stack), run_time=t),
+                                   self.gone(stack)))] if len(stack) else []),
+                 (3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big],
                                                      lag_ratio=0.15), run_time=t)),
                  (2, lambda t: self.play(FadeInPlace(note), *([Indicate(e, color=MARK)
                                                                for e in ends]), run_time=t))])])
@@ -274,13 +290,11 @@ class PerHeadScene(StoryboardScene):
         legend = VGroup(inline(txt("head h:", S, T.MUTED), names),
                         txt(f"its own matrices, {dm} × {dh} numbers each", S, T.MUTED))
         lay, lp = self.lay()
-        which = max(lay["w_cos"], key=lambda X: lay["w_cos"][X]["max_abs"])
-        legend.add(inline(txt("closest pair of heads: their", S, T.TEXT),
-                          math(f"W_{which}", F, T.QUANTITY[which.lower()]),
-                          txt(f"({dm * dh} numbers) flattened to lists", S, T.TEXT)),
-                   inline(txt("cosine", S, T.TEXT),
+        legend.add(inline(txt("every pair of heads: matrices", S, T.TEXT),
+                          txt(f"({dm * dh} numbers) flattened to lists:", S, T.TEXT)),
+                   inline(txt("|cosine| at most", S, T.TEXT),
                           Num(lp.w_cos_max, None, 2, S, MARK),
-                          txt("(1 = same direction, 0 = unrelated)", S, T.MUTED)))
+                          txt("(1 = same direction, 0 = unrelated)", S, T.TEXT)))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         legend.next_to(cards, DOWN, buff=0.15).align_to(cards, LEFT)
         if self.st.tokens is not None:
@@ -414,35 +428,53 @@ class PerHeadScene(StoryboardScene):
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("K"))
         how.move_to([0, -1.3, 0])
-        xs = {j: math(T.X_l(self.layer), F, T.X).move_to([self.xs(j), COL_TOP - 0.25, 0])
+        # each token's X, named by its token: a blue copy of the token's label, which leaves
+        # the label and travels into W_K
+        xs = {j: (txt(d["tokens"][t], S, T.X) if d["tokens"][t].strip() else
+                  math(T.X_l(self.layer), F, T.X))
+              .move_to(toks[j] if d["tokens"][t].strip() else [self.xs(j), Y_TOK, 0])
               for j, t in enumerate(self.slots()) if t is not None}
+        first, rest = list(xs)[:1], list(xs)[1:]
         product = self.shown.pop("product")
         wq, wqname = product[1], product[2]
-        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3)
-        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname)
+        # W_K sits a little left of where W_Q was: clear of the first key's column
+        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).shift(LEFT * 0.35)
+        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.35)
+
+        def into(js, t):
+            self.add(*[xs[j] for j in js])
+            self.play(LaggedStart(*[xs[j].animate.move_to(wk).scale(0.6).set_opacity(0)
+                                    for j in js], lag_ratio=0.08),
+                      Indicate(wk, color=T.K, scale_factor=1.08), run_time=t)
+            self.gone(*[xs[j] for j in js])
+
+        def out_of(js, t):
+            self.play(LaggedStart(*[FadeIn(keys[j], target_position=wk.get_center(), scale=0.3)
+                                    if isinstance(keys[j], VectorColumn)
+                                    else FadeInPlace(keys[j]) for j in js], lag_ratio=0.12),
+                      run_time=t)
+
         self.by_cue([(2, [
-            (2, lambda t: self.play(*[FadeOutPlace(m) for m in old],
+            (1.5, lambda t: self.play(*[FadeOutPlace(m) for m in old],
                                     FadeOutPlace(VGroup(*[m for m in product
                                                           if m is not wq and m is not wqname])),
                                     ReplacementTransform(wq, wk),
                                     ReplacementTransform(wqname, wkname),
                                     Transform(q, target_q), Transform(qlabel, target_l),
                                     run_time=t)),
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
-                                                lag_ratio=0.1), FadeInPlace(how), run_time=t)),
+            (1.5, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
+                                                  lag_ratio=0.1), FadeInPlace(how),
+                                      run_time=t)),
             # each token's X (under it) travels into W_K; its key comes out and goes back
-            # under the token (moves, no cross-fade)
-            (1, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in xs.values()],
-                                                lag_ratio=0.1), run_time=t)),
-            (2, lambda t: (self.play(LaggedStart(*[
-                m.animate.move_to(wk).scale(0.4).set_opacity(0) for m in xs.values()],
-                lag_ratio=0.08), Indicate(wk, color=T.K, scale_factor=1.08), run_time=t),
-                self.gone(*xs.values()))),
-            (3, lambda t: self.play(FadeInPlace(klabel), LaggedStart(*[
-                FadeIn(k, target_position=wk.get_center(), scale=0.3)
-                if isinstance(k, VectorColumn) else FadeInPlace(k)
-                for k in keys], lag_ratio=0.12), run_time=t)),
-            (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname)), run_time=t),
+            # under the token (moves, no cross-fade): the first token's alone, then the rest
+            (1.5, lambda t: into(first, t)),
+            (1.5, lambda t: out_of(first, t)),
+            (1.5, lambda t: into(rest, t)),
+            (2, lambda t: out_of(rest + [j for j, tk in enumerate(self.slots()) if tk is None],
+                                 t)),
+            # W_K's name leaves before the keys' own label takes the row
+            (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname)), FadeInPlace(klabel),
+                                     run_time=t),
                            self.gone(wk, wkname)))])])
         self.gone(*old)
         for m in old:
@@ -511,35 +543,36 @@ class PerHeadScene(StoryboardScene):
 
     def beat_exp(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        exps = self.row(p.exp, h["decimals"]["exp"], Y_EXP)
+        exps = self.row(p.exp, h["decimals"]["exp"], Y_E)
         shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP)
         slabel = self.label_at(txt("score − largest score", S), Y_EXP)
-        label = self.label_at(txt("e to the (score − largest)", S), Y_EXP)
+        label = self.label_at(txt("e to the (score − largest)", S), Y_E)
         top = self.slots().index(h["top"]["pos"])
         total = inline(txt("sum =", S, T.MUTED), Num(p.exp_sum, None,
                                                          h["decimals"]["exp"] - 1, S))
-        total.move_to([0, Y_EXP - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
+        total.move_to([0, Y_E - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
         flying = [a.copy() for a in exps]
+        # the shifted row stays: each exp comes down from the number it is e to the power of
         self.by_cue([(1, [
             (1, lambda t: self.emphasize(self.st.scores[top], run_time=t)),
             (3, lambda t: self.play(FadeInPlace(slabel), LaggedStart(*[
                 ReplacementTransform(a.copy(), b) for a, b in zip(self.st.scores, shifted)],
                 lag_ratio=0.1), run_time=t)),
-            (1, lambda t: self.emphasize(shifted[top], run_time=t)),
-            (3, lambda t: self.play(ReplacementTransform(slabel, label), LaggedStart(*[
-                ReplacementTransform(a, b) for a, b in zip(shifted, exps)], lag_ratio=0.1),
-                run_time=t)),
-            (1, lambda t: self.emphasize(exps[top], run_time=t))]),
-            (2, [(2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1])
+            (1, lambda t: self.emphasize(shifted[top], run_time=t))]),
+            (2, [(3, lambda t: self.play(FadeInPlace(label), LaggedStart(*[
+                ReplacementTransform(a.copy(), b) for a, b in zip(shifted, exps)],
+                lag_ratio=0.1), run_time=t)),
+                (1, lambda t: self.emphasize(exps[top], run_time=t))]),
+            (3, [(2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1])
                                                        .set_opacity(0) for a in flying],
                                                      lag_ratio=0.05), FadeInPlace(total),
                                          run_time=t)),
                  (1, lambda t: self.emphasize(total[1], run_time=t))])])
         self.remove(*flying)
         self.st.exps = exps
-        self.st.rows += [label]
+        self.st.rows += [slabel, shifted, label]
         self.set_slot("exp_sum", total)
-        self.keep(exps, label)
+        self.keep(exps, label, slabel, shifted)
 
     def beat_softmax(self, beat) -> None:
         d, (h, p) = self.data, self.head()
@@ -568,7 +601,7 @@ class PerHeadScene(StoryboardScene):
             steps.append((1, lambda t: self.emphasize(weights[top], run_time=t)))
         if second is not None:
             steps.append((1, lambda t: self.emphasize(weights[second], run_time=t)))
-        self.by_cue([(3, steps)])
+        self.by_cue([(4, steps)])
         self.st.bars, self.st.weights = bars, weights
         self.keep(bars, weights, axis, label, total)
         self.st.rows += [total]
@@ -729,6 +762,11 @@ class PerHeadScene(StoryboardScene):
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
                    f"on the token just before", S, T.MUTED)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
+        # the thumbnails' axes, as in the big matrix: which token the first column is
+        w0 = d["tokens"][d["window"][0]]
+        axes = txt(f"in each: a row per token asking, a column per token looked at; "
+                   f"the first column is '{w0}'", S, T.TEXT)
+        axes.next_to(minis, DOWN, buff=0.15).align_to(minis, LEFT)
         box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
         big = self.st.matrix
@@ -741,7 +779,7 @@ class PerHeadScene(StoryboardScene):
             self.play(LaggedStart(*[FadeInPlace(m if h != best or big is None
                                                 else VGroup(m[0], m[2]))
                                     for h, m in enumerate(minis)], lag_ratio=0.1),
-                      run_time=(0.5 if big is not None else 1) * t)
+                      FadeInPlace(axes), run_time=(0.5 if big is not None else 1) * t)
         self.by_cue([(0, [(1, lambda t: self.clear(t)), (4, shrink)]),
                      (1, [(1, lambda t: self.play(FadeInPlace(head), run_time=t)),
                           (1, lambda t: self.emphasize(*[m[2] for m in minis],
@@ -749,14 +787,14 @@ class PerHeadScene(StoryboardScene):
                      (2, [(1, lambda t: self.play(Create(box), run_time=t)),
                           (2, lambda t: self.play(Create(box2), run_time=t)),
                           (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])])
-        self.keep(minis, head, box, box2)
+        self.keep(minis, head, axes, box, box2)
 
     # --- the layer's update -----------------------------------------------------------------
     def beat_join(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
         j, jp = lay["join"], p.join
         n, dh, dm = d["shape"]["n_heads"], d["shape"]["d_head"], d["shape"]["d_model"]
-        gap, sw = 0.9, 0.7
+        gap, sw = 0.85, 0.7            # the last block stays clear of Δ_attn's label
         x0 = -6.2
         hx = [x0 + gap * h + sw / 2 for h in range(n)]
         # a head's output is a mix of its values: red, like them; W_O makes it an update
@@ -842,8 +880,8 @@ class PerHeadScene(StoryboardScene):
                         Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
                         txt("(bias alone:", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
                         txt(")", S, T.TEXT))
-        cancel.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
-        onl.next_to(cancel, DOWN, buff=0.12).align_to(plabel, LEFT)
+        cancel.move_to([0, 2.3, 0]).align_to([x0, 0, 0], LEFT)
+        onl.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update Δ_attn", S, T.ATTN), buff=0.2)
@@ -918,18 +956,36 @@ class PerHeadScene(StoryboardScene):
             self.gone(blocks)
             self.play(FadeInPlace(plabel), run_time=0.2 * t)
 
-        sketch = self.tip_to_tail(j["plane"], dm)
+        sketch = self.tip_to_tail(j["plane"], dm, dgroup.copy().align_to([6.75, 0, 0], RIGHT)
+                                  .align_to([0, 2.45, 0], UP))     # where make_room puts it
         tops = {r["head"] for r in j["top"]}
 
+        drawn = {h for h, _ in sketch.arrows}
+        side = VGroup(lens, hnames, plabel)
+
         def add_up(t):
-            # each bar's copy becomes its piece's arrow, tip to tail; the bias; then Δ_attn
-            # from the first tail to the last tip
-            self.play(FadeInPlace(sketch.note), LaggedStart(*[
-                ReplacementTransform(bars[h].copy(), a) for h, a in sketch.arrows],
+            # the bars clear the stage: each becomes its piece's arrow, drawn tip to tail at
+            # full size; then the bias; then Δ_attn from the first tail to the last tip
+            moving = [(bars[h].copy(), a) for h, a in sketch.arrows]
+            self.remove(*[bars[h] for h in drawn])
+            self.play(FadeOutPlace(side), FadeInPlace(sketch.note), *[
+                FadeOutPlace(bars[h]) for h in range(n) if h not in drawn], LaggedStart(*[
+                    ReplacementTransform(c, a) for c, a in moving],
                 lag_ratio=0.12), run_time=0.6 * t)
+            self.gone(*[bars[h] for h in range(n) if h not in drawn])
             self.play(*([Create(sketch.bias)] if sketch.bias is not None else []),
                       FadeInPlace(sketch.bname), run_time=0.15 * t)
             self.play(Create(sketch.delta), FadeInPlace(sketch.dname), run_time=0.25 * t)
+
+        def back(t):
+            # the arrows go back to being bars, so the longest can be picked out
+            self.play(FadeOutPlace(VGroup(sketch.delta, sketch.dname, sketch.note,
+                                          sketch.bname,
+                                          *([sketch.bias] if sketch.bias is not None else []))),
+                      *[ReplacementTransform(a, bars[h]) for h, a in sketch.arrows],
+                      *[FadeInPlace(bars[h]) for h in range(n) if h not in drawn],
+                      FadeInPlace(side), run_time=t)
+            self.gone(sketch)
 
         self.by_cue([(0, [(1, lambda t: self.clear(t)),
                           (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
@@ -952,32 +1008,32 @@ class PerHeadScene(StoryboardScene):
                               (3, cut)]),
                          (1, [(3, pieces)]),
                          (2, [(2, add_up),
-                              (1, lambda t: self.emphasize(delta, color=T.ATTN,
+                              (1, lambda t: self.emphasize(sketch.delta, color=T.ATTN,
                                                            run_time=t))]),
                          (3, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
                               (1, lambda t: self.emphasize(cancel[1], cancel[4],
                                                            run_time=t))]),
-                         (4, [(2, lambda t: self.play(LaggedStart(*[
-                             Create(b) for b in boxes], lag_ratio=0.3), *[
-                             Indicate(a, color=MARK) for h, a in sketch.arrows
-                             if h in tops], run_time=t)),
+                         (4, [(2, back),
+                              (2, lambda t: self.play(LaggedStart(*[
+                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
                               (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in ons], lag_ratio=0.3),
                                   run_time=t))])])
             self.gone(joined, blocks)
             for m in (joined, wo_rect, wo_name):
                 self.st.on.remove(m)
-            self.keep(bars, lens, plabel, cancel, boxes, ons, onl, hnames, sketch)
+            self.keep(bars, lens, plabel, cancel, boxes, ons, onl, hnames)
         self.st.pieces = rest
 
-    def tip_to_tail(self, plane: dict, dm: int) -> VGroup:
-        """The heads' pieces and the bias drawn tip to tail, ending at Δ_attn: a sketch in the
-        plan's plane (Δ_attn along x, the longest piece keeps its length and angle), fitted
-        into the space above the bars. .arrows [(head, Arrow)], .bias, .delta, labels."""
+    def tip_to_tail(self, plane: dict, dm: int, dgroup) -> VGroup:
+        """The heads' pieces and the bias drawn tip to tail, ending at Δ_attn: drawn flat in
+        the plan's plane (Δ_attn along x, the longest piece keeps its length and angle),
+        filling the stage left of Δ_attn's column (dgroup), its note under that column.
+        .arrows [(head, Arrow)], .bias, .delta, labels."""
         vecs = [np.array(v, dtype=float) for v in [*plane["pieces"], plane["bias"]]]
         pts = np.vstack([np.zeros(2), np.cumsum(vecs, axis=0)])
         lo, hi = pts.min(axis=0), pts.max(axis=0)
-        box_w, box_h, left, bottom = 5.6, 1.55, -6.1, 1.1
+        box_w, box_h, left, bottom = 8.6, 3.9, -6.2, -2.25
         u = min(box_w / max(hi[0] - lo[0], 1e-9), box_h / max(hi[1] - lo[1], 1e-9))
         at = lambda q: np.array([left + u * (q[0] - lo[0]), bottom + u * (q[1] - lo[1]), 0])  # noqa: E731
         g = VGroup()
@@ -985,7 +1041,7 @@ class PerHeadScene(StoryboardScene):
         for k in range(len(vecs)):
             if np.linalg.norm(vecs[k]) * u < 0.06:      # too short to draw as an arrow
                 continue
-            a = Arrow(at(pts[k]), at(pts[k + 1]), buff=0, stroke_width=3, tip_length=0.12,
+            a = Arrow(at(pts[k]), at(pts[k + 1]), buff=0, stroke_width=4, tip_length=0.2,
                       max_tip_length_to_length_ratio=0.4,
                       color=T.ATTN if k < len(vecs) - 1 else T.MUTED)
             if k < len(vecs) - 1:
@@ -997,13 +1053,12 @@ class PerHeadScene(StoryboardScene):
                         max_tip_length_to_length_ratio=0.08)
         g.dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
         g.dname.next_to(g.delta.get_end(), RIGHT, buff=0.12)
-        g.bname = txt("grey: bias", S, T.MUTED)
-        g.note = VGroup(txt("sketch: pieces tip to tail,", S, T.MUTED),
-                        txt(f"2 of {dm} dims: the plane", S, T.MUTED),
-                        txt("of Δ and the longest piece", S, T.MUTED))
+        g.bname = txt("grey: the bias", S, T.TEXT)
+        g.note = VGroup(txt("purple: the pieces,", S, T.ATTN),
+                        txt("tip to tail; a flat", S, T.TEXT),
+                        txt(f"shadow of {dm} dims", S, T.TEXT))
         g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        g.note.move_to([0, 0, 0]).align_to([left + box_w + 0.9, 0, 0], LEFT)
-        g.note.align_to([0, bottom + box_h, 0], UP)      # clear of the colour key above
+        g.note.next_to(dgroup, DOWN, buff=0.45).align_to(dgroup, LEFT)
         g.bname.next_to(g.note, DOWN, buff=0.08).align_to(g.note, LEFT)
         g.add(g.delta, g.dname, g.bname, g.note)
         return g
