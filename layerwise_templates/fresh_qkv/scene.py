@@ -180,8 +180,16 @@ class FreshQKVScene(StoryboardScene):
                       color=color, stroke_width=2.5)
         return r.move_to((lo + hi) / 2)
 
-    def emphasize(self, *ms, color=HL, **kw) -> None:
-        super().emphasize(*ms, color=color, **kw)
+    def emphasize(self, *ms, color=HL, run_time: float | None = None, extra=(),
+                  buff: float = 0.06) -> None:
+        """A box round each of `ms`, faded in whole and out again (a line drawn round them
+        leaves half-drawn dashes on the frames between); `extra` plays alongside."""
+        rt = run_time or self.quick(0.12, 0.8)          # as the base class times it
+        boxes = VGroup(*[SurroundingRectangle(m, color=color, buff=buff, stroke_width=3)
+                         for m in ms])
+        self.play(FadeIn(boxes), *extra, run_time=0.5 * rt)
+        self.play(FadeOut(boxes), run_time=0.5 * rt)
+        self.remove(*boxes.get_family())
 
     def update_footer(self, beat: dict) -> None:
         """The table and the check span every layer: the footer names no single layer then."""
@@ -439,7 +447,7 @@ class FreshQKVScene(StoryboardScene):
         rows = []
         specs = [("sum", st[i - 1], T.TEXT)]
         if cen:
-            specs.append(("− mean, ÷ spread", cen[0], T.LN))
+            specs.append(("− mean, ÷ spread", cen[0], T.TEXT))   # the result read: bright
         specs.append(("× gain, + bias", st[i], T.LN))
         y0 = -1.2
         LS = T.TYPE.label                      # the working is read number by number: larger
@@ -945,7 +953,11 @@ class FreshQKVScene(StoryboardScene):
                       MoveAlongPath(dot, rail), run_time=0.8 * per)
             self.remove(dot)
             self.wait(0.2 * per)
-        foot_y = chain.get_y() - 0.5
+        # the recipe line has been read with the rows: it goes, its place is the footnote's
+        self.play(FadeOut(chain), run_time=0.4)
+        self.remove(*chain.get_family())
+        self.stage.parts.remove(chain)
+        foot_y = chain.get_y()
         box, note = None, None
         col = lambda cells: VGroup(*cells)                   # noqa: E731
 
@@ -1027,9 +1039,9 @@ class FreshQKVScene(StoryboardScene):
                 self.stage.parts.remove(note)
                 note = None
             point(col([r[1] for r in rows]), 0.6)
-            walk([r[1] for r in rows], self.when(k, "cosine") - 0.9)
-            # the column comes in as "cosine" is spoken, its reading under the chain line
-            self.hold_until(self.when(k, "cosine") - 0.3)
+            # the column comes in as "cosine" is spoken (no walk down the rows first: it made
+            # the column late), its reading under the table
+            self.hold_until(self.when(k, "cosine") - 0.8)
             gloss = txt("cos = 1: the same direction", S, T.TEXT).move_to([0, foot_y, 0])
             self.play(FadeIn(gloss, shift=0.1 * UP), run_time=0.4)
             note = gloss
