@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
                    LaggedStart, Line, ManimColor, MoveAlongPath, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
 
@@ -145,7 +145,7 @@ class FreshQKVScene(StoryboardScene):
         if t - self.time <= 1.0:
             return
         box = self.frame_of(m)
-        self.play(Create(box), run_time=0.4)
+        self.play(FadeIn(box), run_time=0.4)
         self.hold_until(t - 0.3)
         self.play(FadeOut(box), run_time=0.3)
 
@@ -180,8 +180,16 @@ class FreshQKVScene(StoryboardScene):
                       color=color, stroke_width=2.5)
         return r.move_to((lo + hi) / 2)
 
-    def emphasize(self, *ms, color=HL, **kw) -> None:
-        super().emphasize(*ms, color=color, **kw)
+    def emphasize(self, *ms, color=HL, run_time: float | None = None, extra=(),
+                  buff: float = 0.06) -> None:
+        """A box round each of `ms`, faded in whole and out again (a line drawn round them
+        leaves half-drawn dashes on the frames between); `extra` plays alongside."""
+        rt = run_time or self.quick(0.12, 0.8)          # as the base class times it
+        boxes = VGroup(*[SurroundingRectangle(m, color=color, buff=buff, stroke_width=3)
+                         for m in ms])
+        self.play(FadeIn(boxes), *extra, run_time=0.5 * rt)
+        self.play(FadeOut(boxes), run_time=0.5 * rt)
+        self.remove(*boxes.get_family())
 
     def update_footer(self, beat: dict) -> None:
         """The table and the check span every layer: the footer names no single layer then."""
@@ -439,7 +447,7 @@ class FreshQKVScene(StoryboardScene):
         rows = []
         specs = [("sum", st[i - 1], T.TEXT)]
         if cen:
-            specs.append(("− mean, ÷ spread", cen[0], T.LN))
+            specs.append(("− mean, ÷ spread", cen[0], T.TEXT))   # the result read: bright
         specs.append(("× gain, + bias", st[i], T.LN))
         y0 = -1.2
         LS = T.TYPE.label                      # the working is read number by number: larger
@@ -495,7 +503,7 @@ class FreshQKVScene(StoryboardScene):
                           FadeIn(mid[2], target_position=rows[0][2].get_center()),
                           run_time=1.0)
                 nbox = self.frame_of(mid[1])
-                self.play(Create(nbox), run_time=0.8)
+                self.play(FadeIn(nbox), run_time=0.8)
                 self.glide(nbox, mid[2], self.when(1, "which makes") + 0.6, 1.5)
                 self.glide(nbox, VGroup(*mid[2][-4:]), self.when(1, "the square root") + 0.6, 1.2)
                 self.hold_until(self.cue_at(2) - 0.4)
@@ -523,7 +531,7 @@ class FreshQKVScene(StoryboardScene):
             d.drawn = nxt + 1
             # the length the voice reads, in the working and under the box: one fitted box each
             boxes = VGroup(self.frame_of(last[2]), self.frame_of(col.length))
-            self.play(Create(boxes), run_time=0.4)
+            self.play(FadeIn(boxes), run_time=0.4)
             self.hold_until(self.cue_at(99) - 0.5)
             self.play(FadeOut(boxes), run_time=0.3)
         else:                                   # pre-norm: the norm sits inside each branch
@@ -553,7 +561,7 @@ class FreshQKVScene(StoryboardScene):
         for i in range(ffn + 1, len(d.kinds)):
             self.draw_node(d, i, 2.0)
             frame = self.frame_of(d.cols[i].length)       # the length the voice reads
-            self.play(Create(frame) if box is None else Transform(box, frame), run_time=0.4)
+            self.play(FadeIn(frame) if box is None else Transform(box, frame), run_time=0.4)
             box = box or frame
             self.hold_until(self.when(2, "normalised again") - 0.3)
         self.hold_until_cue(3)
@@ -680,7 +688,7 @@ class FreshQKVScene(StoryboardScene):
         # "a new X": point at the X row the three products were made from
         self.hold_until(self.when(kn, "a new X") - 0.2)
         xbox = self.frame_of(VGroup(label, row))
-        self.play(Create(xbox), run_time=0.4)
+        self.play(FadeIn(xbox), run_time=0.4)
         # "layer l's own matrices": W_Q^(l) back, layer l-1's W_Q dimmed beside it
         self.hold_until(self.when(kn, "own matrices") - 0.5)
         self.play(FadeOut(xbox), run_time=0.3)
@@ -705,7 +713,7 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(self.when(kn, "so the query") - 0.2)
         q = rows["q"][1]
         box = self.frame_of(rows["q"])
-        self.play(Create(box), run_time=0.4)
+        self.play(FadeIn(box), run_time=0.4)
         # "starts a, b": the pointer on each entry as it is read
         self.glide(box, q.nums[0], self.when(kn, "starts") + 0.3, 0.9)
         self.glide(box, q.nums[1], self.when(kn, ", where layer") - 0.4, 0.9)
@@ -945,7 +953,11 @@ class FreshQKVScene(StoryboardScene):
                       MoveAlongPath(dot, rail), run_time=0.8 * per)
             self.remove(dot)
             self.wait(0.2 * per)
-        foot_y = chain.get_y() - 0.5
+        # the recipe line has been read with the rows: it goes, its place is the footnote's
+        self.play(FadeOut(chain), run_time=0.4)
+        self.remove(*chain.get_family())
+        self.stage.parts.remove(chain)
+        foot_y = chain.get_y()
         box, note = None, None
         col = lambda cells: VGroup(*cells)                   # noqa: E731
 
@@ -953,7 +965,7 @@ class FreshQKVScene(StoryboardScene):
             nonlocal box
             if box is None:
                 box = self.frame_of(m)
-                self.play(Create(box), run_time=run_time)
+                self.play(FadeIn(box), run_time=run_time)
                 self.stage.parts.append(box)
             else:
                 self.play(Transform(box, self.frame_of(m)), run_time=run_time)
@@ -1027,9 +1039,15 @@ class FreshQKVScene(StoryboardScene):
                 self.stage.parts.remove(note)
                 note = None
             point(col([r[1] for r in rows]), 0.6)
-            walk([r[1] for r in rows], self.when(k, "cosine") - 0.2)
-            self.new_column(box, cos_head, cos_cells, col, 1.8,
-                            (self.when(k, " is ") + 0.8, self.cue_end(k) - 0.2), 0.7)
+            # the column comes in as "cosine" is spoken (no walk down the rows first: it made
+            # the column late), its reading under the table
+            self.hold_until(self.when(k, "cosine") - 0.8)
+            gloss = txt("cos = 1: the same direction", S, T.TEXT).move_to([0, foot_y, 0])
+            self.play(FadeIn(gloss, shift=0.1 * UP), run_time=0.4)
+            note = gloss
+            self.stage.parts.append(gloss)
+            self.new_column(box, cos_head, cos_cells, col, 1.0,
+                            (self.when(k, " is ") + 0.5, self.cue_end(k) - 0.5), 0.5)
         k = self.cue_with("'s query")
         if k is not None:
             # "each layer builds a fresh query, key and value from its current X, with its own
@@ -1058,7 +1076,7 @@ class FreshQKVScene(StoryboardScene):
         redo.next_to(rl, RIGHT, buff=0.3)
         self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
         box = self.frame_of(model)
-        self.play(Create(box), run_time=0.4)
+        self.play(FadeIn(box), run_time=0.4)
         self.hold_until(self.cue_at(1) - 0.1)
         # "Redo ... as X times W plus the bias": each entry recomputed in turn, the pointer on
         # the model's entry and the recomputed one beside it
@@ -1093,12 +1111,10 @@ class FreshQKVScene(StoryboardScene):
                       run_time=0.85 * step)
             self.hold_until(self.time + 0.15 * step)
         self.hold_until_cue(2)
-        self.play(FadeIn(bound, shift=0.1 * UP), Transform(box, self.frame_of(bound)),
-                  run_time=0.8)
-        self.stage.parts += [scope, gaps, bound, box]
+        # "to within <bound>": the bound and, under it, the largest gap measured come in with
+        # the sentence, so the last frame holds whole while the voice ends
+        self.play(FadeIn(VGroup(bound, big), shift=0.1 * UP),
+                  Transform(box, self.frame_of(VGroup(bound, big))), run_time=0.8)
+        self.stage.parts += [scope, gaps, bound, big, box]
         self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 1.0)
-        # shown last: the largest gap measured, as the power of ten it stays under
-        self.play(FadeIn(big, shift=0.1 * UP), Transform(box, self.frame_of(big)),
-                  run_time=0.8)
-        self.stage.parts.append(big)
         self.hold_until(self.cue_at(99) - 0.3)
