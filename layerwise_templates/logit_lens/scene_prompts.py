@@ -324,7 +324,7 @@ class SpreadPlots:
                                                            ).align_to(head, LEFT)
             name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                           x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
-            name.next_to(ax.x_labels, DOWN, buff=0.12).match_x(ax.axes)
+            name.next_to(ax.x_labels, DOWN, buff=0.12).align_to(ax.axes, LEFT)
             self.series.append((ax, series, vals, early, decimals))
             # the axis's origin named where no plan value is numbered near it (the floor "0 ="
             # in the line under the title refers to)
