@@ -20,7 +20,6 @@ from .scene_race import STATE_INDEX_SIZE, x_label
 PLOT = (8.6, 3.4)         # the median-rank axes (width, height), its legend beside
 SPREAD = (5.4, 3.3)       # each of the entropy and KL axes
 LIST_ROWS = 5             # prompts per column of the list
-BAND_RANK = 1000          # the shaded stretch: from where the median stays under this rank
 
 
 def prompt_list(v) -> VGroup:
@@ -173,8 +172,11 @@ def beat_prompts(scene, v) -> None:
                 color=T.TEXT if early else T.MUTED)
         marks.add(m)
         if early:
-            names.add(txt(str(it.answer.display), T.SMALL_SIZE, T.TEXT, mono=True)
-                      .next_to(m, DOWN, buff=0.1))
+            name = txt(str(it.answer.display), T.SMALL_SIZE, T.TEXT, mono=True
+                       ).next_to(m, DOWN, buff=0.1)
+            # kept right of the y axis (its tick numbers are left of it)
+            name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
+            names.add(name)
     gate = DashedLine(mp.axes.axes.c2p(k, 0), mp.axes.axes.c2p(k, mp.decades + 0.15),
                       dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
     note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
@@ -199,21 +201,23 @@ def beat_prompts(scene, v) -> None:
                                                                    len(names), 0.5, cap=0.8))
     scene.adopt(plot, names)
     scene.hold_until_cue(cue(5))
-    # "the guess forms late": the stretch where the median falls is shaded, left to right
-    start = next(l for l in range(len(ranks)) if all(x < BAND_RANK for x in ranks[l:]))
+    # "the answer is readable only late": the late window's states are shaded, left to right,
+    # and named under the axis ("last 7 layers")
+    start = int(v.window.start)
     a, b = mp.axes.axes.c2p(start - 0.5, 0), mp.axes.axes.c2p(len(ranks) - 0.5,
                                                               mp.decades + 0.15)
     band = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
                      fill_color=T.TEXT, fill_opacity=0.08)
     band.move_to((a + b) / 2)
-    scene.play(sweep_in(band), run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1,
-                                                                 1.0, cap=3.0))
-    scene.adopt(plot, band)
+    band_name = window_name(v).next_to(mp.axes.x_labels, DOWN, buff=0.12).match_x(band)
+    scene.play(sweep_in(band), FadeIn(band_name),
+               run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1, 1.0, cap=3.0))
+    scene.adopt(plot, band, band_name)
     scene.emphasize(VGroup(*dots[start:]), color=T.X)
     if n_cues < 11:
         return
-    # "late does not mean more sure": the rank plot leaves, two plots come over the same
-    # states; entropy is drawn as the sentence defining it is said, then the KL divergence
+    # "entropy measures ...": the rank plot leaves, two plots come over the same states;
+    # entropy is drawn as the sentence defining it is said, then the KL divergence
     scene.hold_until_cue(cue(6))
     pair = SpreadPlots(v)
     pair.group.set_y(scene.top - pair.group.height / 2 - 0.3).set_x(0)
@@ -223,23 +227,35 @@ def beat_prompts(scene, v) -> None:
     scene.slots["wide"] = pair.group
     (ent, ent_marks), (kl, kl_marks) = pair.curves()
     # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
-    draw_series(scene, ent, ent_marks, cue(7), scene.cue_at(cue(8)))
+    draw_series(scene, ent, ent_marks, cue(6), scene.cue_at(cue(7)))
     # "sure, but of filler" (its lowest point); "the last three are the least sure" (its peak)
-    scene.hold_until_cue(cue(8))
-    half = max(1.0, 0.5 * (scene.cue_at(cue(9)) - scene.time) - 0.1)
+    scene.hold_until_cue(cue(7))
+    half = max(1.0, 0.5 * (scene.cue_at(cue(8)) - scene.time) - 0.1)
     scene.emphasize(ent_marks[0], color=T.TEXT, run_time=half)
     scene.emphasize(ent_marks[2], color=T.TEXT, run_time=half)
     # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)"
-    draw_series(scene, kl, kl_marks, cue(9), scene.cue_at(cue(10)))
+    draw_series(scene, kl, kl_marks, cue(8), scene.cue_at(cue(9)))
     # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
-    # runs across the plot, and the last layers are shaded on both plots, as on Paris's plot
-    scene.hold_until_cue(cue(10))
-    level, bands = pair.closing(v)
-    left = scene.cue_at(n_cues) - scene.time
+    # runs across the plot, and the last layers are shaded and named on both plots, as on
+    # Paris's plot
+    scene.hold_until_cue(cue(9))
+    level, bands, names = pair.closing(v)
+    left = scene.cue_at(cue(10)) - scene.time
     scene.play(Create(level), run_time=max(1.0, 0.35 * left))
-    scene.play(*[sweep_in(b) for b in bands],
-               run_time=max(1.0, scene.cue_at(n_cues) - scene.time - 0.2))
-    scene.adopt(pair.group, level, *bands)
+    scene.play(*[sweep_in(b) for b in bands], *[FadeIn(n) for n in names],
+               run_time=max(1.0, scene.cue_at(cue(10)) - scene.time - 0.2))
+    scene.adopt(pair.group, level, *bands, *names)
+    # "the lens sharpens toward the answer, not toward certainty": both lines, drawn
+    scene.hold_until_cue(cue(10))
+    scene.emphasize(kl_marks[2], ent_marks[2], color=T.TEXT,
+                    run_time=max(1.0, min(2.0, scene.cue_at(n_cues) - scene.time - 0.2)))
+
+
+def window_name(v) -> VGroup:
+    """The name of the shaded late window, under an axis: "last 7 layers"."""
+    return inline(txt("last", T.SMALL_SIZE, T.MUTED),
+                  Num(v.window.size, decimals=0, size=T.SMALL_SIZE, color=T.MUTED),
+                  txt("layers", T.SMALL_SIZE, T.MUTED), buff=0.08)
 
 
 def sweep_in(band: Rectangle):
@@ -292,8 +308,8 @@ class SpreadPlots:
         for series, title, what, early, decimals in (
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "how spread its guesses are: 0 = one token sure", L - 3, 2),
-                (p.median_kl, "median KL to the last state's reading (nats)",
-                 "how far from the model's output: 0 = the same", L - 7, 1)):
+                (p.median_kl, "median KL from the model's output (nats)",
+                 "how far off the lens is: 0 = the same", L - 7, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
             # the y axis is numbered at its lowest and highest medians (plan values)
@@ -308,7 +324,7 @@ class SpreadPlots:
                                                            ).align_to(head, LEFT)
             name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                           x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
-            name.next_to(ax.x_labels, DOWN, buff=0.12).match_x(ax.axes)
+            name.next_to(ax.x_labels, DOWN, buff=0.12).align_to(ax.axes, LEFT)
             self.series.append((ax, series, vals, early, decimals))
             # the axis's origin named where no plan value is numbered near it (the floor "0 ="
             # in the line under the title refers to)
@@ -348,10 +364,11 @@ class SpreadPlots:
         level = DashedLine(a.c2p(-0.5, kl_vals[0]), a.c2p(self.L - 0.5, kl_vals[0]),
                            dash_length=0.08, stroke_color=T.TEXT, stroke_width=1.5,
                            stroke_opacity=0.7)
-        bands = []
+        bands, names = [], []
         for ax, _, vals, _, _ in self.series:
             lo, hi = ax.axes.c2p(start - 0.5, 0), ax.axes.c2p(self.L - 0.5, max(vals) * 1.15)
             band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
                              fill_color=T.TEXT, fill_opacity=0.08)
             bands.append(band.move_to((lo + hi) / 2))
-        return level, bands
+            names.append(window_name(v).next_to(ax.x_labels, DOWN, buff=0.12).match_x(band))
+        return level, bands, names
