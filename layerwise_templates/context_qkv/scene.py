@@ -65,7 +65,7 @@ ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
 HL = T.TEXT                         # boxes and rings: white (yellow is Q's colour here)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
-WEIGHT = ManimColor("#9CCC65")      # attention weights (arcs, numbers), as in per_head
+WEIGHT = ManimColor("#B8C4CC")      # attention weights (arcs, numbers): a neutral slate, clear of the sentences' colours
 PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
 
 
