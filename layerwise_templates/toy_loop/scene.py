@@ -112,6 +112,8 @@ class Stage:
     x_arrow: VGroup | None = None          # X's arrow and label, moved by each update
     ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
     ghost_v: VGroup | None = None          # last layer's V among them (compared with V)
+    legend: VGroup | None = None           # "faint: the layer before's Q, K, V", from the
+                                           # first ghosts on (top of the plane)
     lengths: VGroup = field(default_factory=VGroup)   # |Δ^(l)| of each layer so far
     tag_layer: int | None = None           # the layer the "layer l reads X^(l)" tag names
     tag_said: bool = False                 # layer 0's tag waits until the voice says it
@@ -212,7 +214,11 @@ class ToyLoopScene(StoryboardScene):
         self.stage.tag_layer = l
         old = self.shown.get("layer")
         self.shown["layer"] = tag
-        return [FadeInPlace(tag)] + ([FadeOutPlace(old)] if old is not None else [])
+        if old is not None:
+            # the old header is gone before the new one comes (no letters on top of each
+            # other; a Succession brought the old one back for a frame)
+            self.play(FadeOutPlace(old), run_time=self.quick(0.05, 0.3))
+        return [FadeInPlace(tag)]
 
     # --- beats --------------------------------------------------------------------------
     def emphasize(self, *ms, color=CURSOR, **kw) -> None:
@@ -310,6 +316,13 @@ class ToyLoopScene(StoryboardScene):
                 self.stage.ghosts.append(VGroup(a[0]))
                 if c == "v":
                     self.stage.ghost_v = self.stage.ghosts[-1]
+        if self.stage.ghosts and self.stage.legend is None:
+            # what the faint arrows are, said as they first appear (muted, top of the plane)
+            legend = wrapped("faint: the layer before's Q, K, V", 26, T.TYPE.label, T.MUTED,
+                             max_width=self.plane.width - 0.2)
+            legend.next_to(self.plane.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.08)
+            self.stage.legend = VGroup(legend)
+            anims.append(FadeInPlace(self.stage.legend))
         return anims
 
     def _projection(self, key: str) -> None:
@@ -502,11 +515,14 @@ class ToyLoopScene(StoryboardScene):
             # (the instance steps out and the rule in: letters are not morphed into others)
             before = tag.copy()
             rule = self.rule_in_header(tag)
-            self.play(FadeOutPlace(tag), FadeInPlace(rule), run_time=self.quick(0.1, 0.7))
+            # (one gone before the other comes: no letters on top of each other)
+            self.play(FadeOutPlace(tag), run_time=self.quick(0.05, 0.3))
+            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
             self.shown["layer"] = rule
             self.emphasize(rule, buff=0.02)     # a thin box, clear of the title
             self.hold_until_cue(4)
-            self.play(FadeOutPlace(rule), FadeInPlace(before), run_time=self.quick(0.1, 0.6))
+            self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
+            self.play(FadeInPlace(before), run_time=self.quick(0.05, 0.3))
             self.shown["layer"] = before
             self.emphasize(self.stage.x_arrow)
         if l == 0 and not self.stage.tag_said:     # (no cues: the header after the step)
@@ -569,7 +585,6 @@ class ToyLoopScene(StoryboardScene):
         name = math(T.X_l(l, "Δ"), HEADER, DELTA)
         name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
         length = self.length_label(src, MATH_LABEL)
-        length.next_to(lens, DOWN, buff=-0.55).align_to(lens, RIGHT).shift(LEFT * 0.2)
         digits = max(0, -int(np.floor(np.log10(z["bar"]))))
         bar_len = z["bar"] * plane.units * k
         bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=3)
@@ -578,6 +593,9 @@ class ToyLoopScene(StoryboardScene):
             .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
         scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08, aligned_edge=LEFT))
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
+        # the readout on its own line, above the scale's (side by side they ran together)
+        length.align_to(lens, RIGHT).shift(LEFT * 0.25)
+        length.set_y(scale.get_top()[1] + 0.15 + length.height / 2)
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
         self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
@@ -669,6 +687,7 @@ class ToyLoopScene(StoryboardScene):
                                if f"p{c}" in self.shown}
         away = [self.plane] + [m for m in [self.stage.x_arrow] if m is not None] \
             + list(self.stage.away_qkv.values()) + list(self.stage.ghosts) \
+            + [m for m in [self.stage.legend] if m is not None] \
             + ([self.stage.lengths] if len(self.stage.lengths) else [])
         self.stage.away = away
         out = [self.code] if self.code in self.mobjects else []
@@ -756,10 +775,7 @@ class ToyLoopScene(StoryboardScene):
                       max_width=6.4)
         real = wrapped("Next, a real model: Δ comes from attention (using Q and K) "
                        "and a feed-forward network", 36, T.TYPE.label, T.TEXT, max_width=6.4)
-        n = len(self.data["layers"])
-        faint = wrapped(f"faint arrows: layer {n - 2}'s Q, K, V", 40, T.TYPE.label, T.MUTED,
-                        max_width=6.4)
-        lines = VGroup(toy, real, faint).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        lines = VGroup(toy, real).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
         self.drop("x", "upd", "w", "q", "k", "v", "table")
         if self.stage.away:
@@ -774,8 +790,6 @@ class ToyLoopScene(StoryboardScene):
         if "pv" in self.shown:                  # "so only V moves X"
             self.wait(0.8)
             self.emphasize(self.shown["pv"][1], *self.stage.lengths[1:])
-        if len(self.stage.ghosts) and n > 1:    # what the faint arrows are, said once
-            self.put("note_faint", faint)
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)
