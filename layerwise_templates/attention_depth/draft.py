@@ -213,7 +213,7 @@ def build(c: Context) -> Draft:
     if tie_d is not None:
         text += f" In short: the row of {said} moves with depth"
         if tie_d["new_sink"] > 1.3 * tie_d["old_sink"]:
-            text += ", and at layer {data.tie.layer} it moved with the changed X."
+            text += "; at layer {data.tie.layer}, with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
         else:
             text += "."
