@@ -120,7 +120,7 @@ def build(c: Context) -> Draft:
     text = ("A common reading" if said_peak else
             f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
             f"{{data.sink.max.value:.2f}} of the row of {said}. A common reading")
-    text += (f", not something we measured, calls {first} a sink: a place heads park "
+    text += (f", not something we measured, calls {names} a sink: a place heads park "
              f"attention when they have nothing to gather.")
     claims = [f"data.sink.max.layer == {hi}"]
     if L >= 2 and hi != L - 1:
@@ -129,7 +129,7 @@ def build(c: Context) -> Draft:
         claims.append(f"data.layers[{L - 1}].sink / data.sink.max.value < 1")
     beats.append(Beat(
         "sink", ["sink"],
-        f"The peak, layer {{data.sink.max.layer}}: {first} as a \"sink\" is a reading, not a "
+        f"The peak, layer {{data.sink.max.layer}}: {names} as a \"sink\" is a reading, not a "
         f"measurement.",
         text, expect=claims))
 
@@ -145,14 +145,14 @@ def build(c: Context) -> Draft:
                 "{data.tie.old_sink:.2f}")
         claims = ["data.tie.layer == 1"]
         if old <= l0:
-            text += ": no higher."
+            text += ": the matrices alone do not raise it."
             claims.append("data.tie.old_sink / data.tie.layer0_sink <= 1")
         elif abs(old / l0 - 1) < 0.2:
             text += ", close to it."
             claims.append("data.tie.old_sink / data.tie.layer0_sink ~= 1 ± 0.2")
         else:
             text += "."
-        text += " Now feed them X of layer {data.tie.layer}, as the model does: {data.tie.new_sink:.2f}."
+        text += " Now feed them X of layer {data.tie.layer}: {data.tie.new_sink:.2f}."
         if new > 1.3 * old:
             text += f" Same matrices, new X: the move to {names} came in with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
@@ -184,7 +184,7 @@ def build(c: Context) -> Draft:
     prev_s = listed([f"{{data.deep.top3[{i}].prev_token:.2f}}" for i in range(n)])
     text = (f"At layer {{data.deep.layer}}, the head-average of {said} gives "
             f"{{data.deep.target.token}} {{data.deep.target.weight:.2f}}. "
-            f"Split by head, heads {heads_s} give it {weights_s}.")
+            f"Heads {heads_s} give it {weights_s}.")
     claims = [f"data.deep.target.pos == {target}"]
     # a previous-token score against attention spread evenly (1 / number of tokens): when no
     # head reaches twice that, position does not explain the pull; the chapter's answer does
@@ -213,7 +213,7 @@ def build(c: Context) -> Draft:
     if tie_d is not None:
         text += f" In short: the row of {said} moves with depth"
         if tie_d["new_sink"] > 1.3 * tie_d["old_sink"]:
-            text += ", and at layer {data.tie.layer} it moved with the changed X."
+            text += "; at layer {data.tie.layer}, with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
         else:
             text += "."

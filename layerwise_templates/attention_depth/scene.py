@@ -750,9 +750,10 @@ class AttentionDepthScene(StoryboardScene):
         if st.layer != hi:
             self.show_layer(hi, 0.8)
         cls = int(v.special[0])
-        sink = as_written(f"{v.special_tokens[0]}")
+        sink = " and ".join(map(as_written, v.special_tokens.values))
+        verb = "are" if len(v.special_tokens.values) > 1 else "is"
         reading = VGroup(txt("a common reading, not a measurement:", LAB),
-                         txt(f"{sink} is a \"sink\", where heads", LAB),
+                         txt(f"{sink} {verb} a \"sink\", where heads", LAB),
                          txt("park attention they do not need", LAB))
         reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         reading.next_to([DIAG_LEFT, TOP_Y - 0.35, 0], DOWN + RIGHT, buff=0)
@@ -782,14 +783,16 @@ class AttentionDepthScene(StoryboardScene):
         d = v.deep
         H = len(d.heads)
         n = 7
-        self.clear_extra(0.3)           # "At layer 5" comes at once: the old layer goes quickly
+        # "At layer 5" comes at once: the fair test's panel leaves and the arcs go straight
+        # to layer 5 on the beat's first frames (no layer-1 arcs under "At layer 5")
+        gone = [FadeOutPlace(VGroup(*st.extra))] if st.extra else []
+        st.extra = []
         self.ensure_arcs(int(d.layer))
+        self.show_layer(int(d.layer), 0.4, extra=gone)
         tgt = int(d.target.pos)
         kept = [j for j in st.xs if j not in v.focus.values]
-        # 1. "At layer 5, bank gives river 0.14": header and arcs together, the arc and its
-        # number pointed at
+        # 1. "At layer 5, bank gives river 0.14": the arc and its number pointed at
         self.fill_to(self.mark(1, n), [
-            (1, lambda t: self.show_layer(int(d.layer), t)),
             (1, lambda t: self.flash(dict(zip(kept, st.arcs))[tgt], run_time=t)
              if tgt in st.xs else self.wait(t)),
             (1, lambda t: self.point_below(self.num_at(st.nums, tgt), run_time=t)
@@ -925,6 +928,7 @@ class AttentionDepthScene(StoryboardScene):
         lines.append(line(txt("at layer", T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body),
                           txt(f"the heads on \"{d.target.token}\"", T.TYPE.body)))
         lines.append(txt("are not previous-token heads", T.TYPE.body))
+        lines.append(txt("in this sentence", T.TYPE.body))
         wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         self.fill_to(self.mark(6, n), [
@@ -938,8 +942,12 @@ class AttentionDepthScene(StoryboardScene):
         # the six layers' bars come back beside it, where they fit clear of it
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(int(v.n_layers))])
         beside = [FadeInPlace(chart)] if wrap.get_right()[0] < CHART_X - 0.3 else []
+        def clear(t):                   # the head-by-head caption leaves with its panels
+            self.set_caption("")
+            self.play(FadeOutPlace(panels), run_time=t)
+
         self.fill_to(None, [
-            (1, lambda t: self.play(FadeOutPlace(panels), run_time=t)),
+            (1, clear),
             (2, lambda t: self.play(FadeInPlace(wrap), *beside, run_time=t)),
             (1, lambda t: self.wait(t)),
         ])
