@@ -378,14 +378,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         """The layers from the last one drawn up to the beat's `layer` (else the last), at
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
+        start = self.stages[self.progress]["layer"] if self.progress > 0 else None
+        if start is not None and "tag" in self.shown:
+            self.update_footer({"layer": start})     # the layer the tag still names, from frame 1
         self.ensure_tokens()
         self.clear_stage(keep=("tag",))
         self.ensure_plane(big=True)          # centre stage: the columns have left
         self.ensure_chart()
         d = self.data
-        start = self.stages[self.progress]["layer"] if self.progress > 0 else None
-        if start is not None and "tag" in self.shown:
-            self.update_footer({"layer": start})     # the layer the tag still names
         first = 0 if start is None else start + 1
         upto = beat.get("layer")
         last = len(d["layers"]) - 1 if upto is None else int(upto)
