@@ -210,8 +210,10 @@ class IntroBeats:
                          for k in ("min", "max")])
         # each dashed line named by its length, right of it; the axis by its first and last layer
         cp = self.v.copies
+        # (the low end left of its line, the high end right of its: a narrow range never stacks them)
         ends = VGroup(*[self.n(getattr(cp, k), T.LN, T.TYPE.label)
-                        .next_to(line, RIGHT, buff=0.1) for k, line in zip(("min", "max"), lines)])
+                        .next_to(line, side, buff=0.1)
+                        for k, line, side in zip(("min", "max"), lines, (LEFT, RIGHT))])
         ticks = VGroup(
             Num(self.v.layers[0].layer, decimals=0, size=T.TYPE.label, color=T.MUTED)
             .next_to(bars[0], DOWN, buff=0.08).set_y(y0 - 0.2),
