@@ -256,7 +256,7 @@ class IntroBeats:
         c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.TEXT), txt("\u2264", L_),
                        self.n(cp.max, T.LN, L_)).scale(FORMULA_SCALE)
         labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.75, aligned_edge=LEFT)
-        labs.move_to([0, -0.8, 0]).align_to(top, LEFT)
+        labs.move_to([0, -1.25, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
         bar_x = 5.9 - w
         x_bar = Rectangle(width=w, height=hgt, stroke_width=0, fill_color=T.X, fill_opacity=1)
         c_bar = Rectangle(width=max(0.03, w * cv / xv), height=hgt, stroke_width=0,
