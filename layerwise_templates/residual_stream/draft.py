@@ -187,7 +187,9 @@ def build(c: Context) -> Draft:
         moments |= {"others": "No token", "first_token": "ever longer", "outlier_norm": "grows"}
         if sink:
             sizes += (" It is an attention sink: " + tok + " gives it "
-                      "{data.outlier.attention_pct.value:.0f} percent of its attention.")
+                      "{data.outlier.attention_pct.value:.0f} percent of its attention, "
+                      "averaged over all heads in layers {data.outlier.attention_layers[0]} to "
+                      "{data.outlier.attention_layers[1]}.")
             moments |= {"share": "percent"}
         else:
             moments |= {"share": "except"}

@@ -37,6 +37,7 @@ from .scene_parts import S, StreamPanels
 from .scene_summary import SummaryBeats
 from .view import Data
 
+SHORT_LEG = 6          # a journey leg of at most this many layers lights all its FFN bars at its end
 LAYER_TIME = 0.9        # the journey: at least this long a layer (its two additions)
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
 TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
@@ -302,7 +303,15 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # the update is drawn when it is named ("... and adds its update"), else by cue 1
             has = M.UPDATE in (self.beat.get("moments") or {})
             until = self.said(M.UPDATE) if has else self.cue_at(1)
-            self.put("copy", note, anim=Write(note), run_time=self.fill(until, 0.8, 0.5))
+            # the copy's length is written when the voice says it (rms_defined), not before
+            later = which == "attn" and M.SHRINKS in (self.beat.get("moments") or {})
+            if later:
+                note[-1].set_opacity(0)
+            part = VGroup(*note[:-1]) if later else note
+            self.put("copy", note, anim=Write(part), run_time=self.fill(until, 0.8, 0.5))
+            if later:
+                self.remove(part)
+                self.add(note)
             self.emphasize(note[1], run_time=self.fill(until, 1.0))
             self.hold_until(until)
             if which == "attn" and M.SHRINKS in (self.beat.get("moments") or {}):
@@ -369,14 +378,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         """The layers from the last one drawn up to the beat's `layer` (else the last), at
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
+        start = self.stages[self.progress]["layer"] if self.progress > 0 else None
+        if start is not None and "tag" in self.shown:
+            self.update_footer({"layer": start})     # the layer the tag still names, from frame 1
         self.ensure_tokens()
         self.clear_stage(keep=("tag",))
         self.ensure_plane(big=True)          # centre stage: the columns have left
         self.ensure_chart()
         d = self.data
-        start = self.stages[self.progress]["layer"] if self.progress > 0 else None
-        if start is not None and "tag" in self.shown:
-            self.update_footer({"layer": start})     # the layer the tag still names
         first = 0 if start is None else start + 1
         upto = beat.get("layer")
         last = len(d["layers"]) - 1 if upto is None else int(upto)
@@ -423,6 +432,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         after = self.x_after(l + 1)
         lit_bars = [self.bars[k] for k in (("x", l), ("x", l + 1), ("step", lay["step_attn"]),
                                            ("step", lay["step_ffn"])) if k in self.bars]
+        if len(left) <= SHORT_LEG:          # a leg walked one layer at a time: all its FFN bars
+            lit_bars += [self.bars[k] for k in (("step", a["step_ffn"]) for a in left[:-1])
+                         if k in self.bars]
         if voiced and end - self.time > 0.6:
             self.emphasize(self.shown["tag"], after, *lit_bars,
                            run_time=min(2.0, end - self.time))

@@ -194,7 +194,7 @@ class IntroBeats:
         long bars, with the range's two ends as dashed lines across."""
         norms = [n["value"] for n in c["norm"]]
         top_v = max(norms)
-        y0 = below.get_top()[1] + 0.3
+        y0 = below.get_top()[1] + 0.6            # room under the axis for the layer numbers
         h = max(0.4, above.get_bottom()[1] - 0.25 - y0)
         x0, x1 = -5.9, 5.9
         bw = (x1 - x0) / len(norms)
@@ -208,8 +208,21 @@ class IntroBeats:
                                     [x1, y0 + h * c[k]["value"] / top_v, 0],
                                     stroke_width=2, color=T.TEXT, dash_length=0.08)
                          for k in ("min", "max")])
-        g = VGroup(axis, bars, lines)
-        g.bars, g.axis, g.lines = bars, axis, lines
+        # each dashed line named by its length, right of it; the axis by its first and last layer
+        cp = self.v.copies
+        # (the low end left of its line, the high end right of its: a narrow range never stacks them)
+        ends = VGroup(*[self.n(getattr(cp, k), T.LN, T.TYPE.label)
+                        .next_to(line, side, buff=0.1)
+                        for k, line, side in zip(("min", "max"), lines, (LEFT, RIGHT))])
+        ticks = VGroup(
+            Num(self.v.layers[0].layer, decimals=0, size=T.TYPE.label, color=T.MUTED)
+            .next_to(bars[0], DOWN, buff=0.08).set_y(y0 - 0.2),
+            Num(cp.last_layer, decimals=0, size=T.TYPE.label, color=T.MUTED)
+            .next_to(bars[-1], DOWN, buff=0.08).set_y(y0 - 0.2))
+        name = txt("layer", T.TYPE.label, T.MUTED).next_to(ticks[0], LEFT, buff=0.12)
+        axis_labels = VGroup(ticks, name)
+        g = VGroup(axis, bars, lines, ends, axis_labels)
+        g.bars, g.axis, g.lines, g.ends, g.axis_labels = bars, axis, lines, ends, axis_labels
         return g
 
     # --- copies -------------------------------------------------------------------------------
@@ -243,7 +256,7 @@ class IntroBeats:
         c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.TEXT), txt("\u2264", L_),
                        self.n(cp.max, T.LN, L_)).scale(FORMULA_SCALE)
         labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.75, aligned_edge=LEFT)
-        labs.move_to([0, -0.8, 0]).align_to(top, LEFT)
+        labs.move_to([0, -1.25, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
         bar_x = 5.9 - w
         x_bar = Rectangle(width=w, height=hgt, stroke_width=0, fill_color=T.X, fill_opacity=1)
         c_bar = Rectangle(width=max(0.03, w * cv / xv), height=hgt, stroke_width=0,
@@ -265,8 +278,9 @@ class IntroBeats:
         self.put("range", rng, anim=Write(rng), run_time=0.6)
         self.shown["copy_strip"] = strip
         self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in strip.bars], lag_ratio=0.08),
-                  FadeIn(strip.axis), run_time=self.to_moment(M.X_GROWS, 1.2, 0.6))
-        self.play(Create(strip.lines), run_time=0.4)
+                  FadeIn(strip.axis), FadeIn(strip.axis_labels),
+                  run_time=self.to_moment(M.X_GROWS, 1.2, 0.6))
+        self.play(Create(strip.lines), FadeIn(strip.ends), run_time=0.4)
         self.emphasize(rng[3], rng[5], color=T.LN, run_time=0.5)
         # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
         # divided down to the sliver beneath it
