@@ -189,6 +189,10 @@ SPECS: dict[str, dict] = {
                 "Where '{focus}' looks: the mean of its {data.n_heads} heads",
                 "Its attention weights over the tokens (they add up to 1); thicker arc = more "
                 "weight."),
+            "data.layers[{l}].total": (
+                "Sum of the row",
+                "The attention weights of '{focus}' over all tokens, added up: always 1, so "
+                "each weight is a share."),
             "data.layers[{l}].sink": (
                 "Share on [CLS] and [SEP]",
                 "The weight '{focus}' puts on the start and end tokens the model adds: the bar "
