@@ -568,6 +568,14 @@ class StoryboardScene(MovingCameraScene):
 _REF_HEIGHT: dict = {}
 
 
+def overlaps(a: Mobject, b: Mobject, pad: float = 0.0) -> bool:
+    """Whether the bounding boxes of `a` and `b` (each grown by `pad`) meet: a label's test for a
+    clear spot."""
+    return (a.get_right()[0] + pad > b.get_left()[0] and a.get_left()[0] - pad < b.get_right()[0]
+            and a.get_top()[1] + pad > b.get_bottom()[1]
+            and a.get_bottom()[1] - pad < b.get_top()[1])
+
+
 def _ref_height(m) -> float:
     """Height of 'Hg' (cap top to descender) at font size 48 in the kind and font of `m`."""
     from manim import MathTypst

@@ -46,7 +46,7 @@ from manim.utils.rate_functions import smooth, squish_rate_func, there_and_back
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from scenes.base import StoryboardScene
+from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, inline, txt
 from scenes.mobjects.text import baseline, math, on_baseline
 
@@ -428,17 +428,11 @@ class AttentionDepthScene(StoryboardScene):
         block.box = box
         block.shift(self.clear_of_note(block))
         note = self.st.note
-        if note is not None and self.meets(own, note):
+        if note is not None and overlaps(own, note):
             # a long note (a word of several tokens) leaves no room for the words above the
             # block: show less, not smaller; W_Q^(l), W_K^(l) in the box still say it
             block.remove(own)
         return block
-
-    @staticmethod
-    def meets(a, b) -> bool:
-        """Whether two mobjects' boxes overlap."""
-        return (a.get_left()[0] < b.get_right()[0] and b.get_left()[0] < a.get_right()[0]
-                and a.get_bottom()[1] < b.get_top()[1] and b.get_bottom()[1] < a.get_top()[1])
 
     def chip(self, state: int, box) -> VGroup:
         """X^(state) in a solid frame, left of the block: the input under test."""

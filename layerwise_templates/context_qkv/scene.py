@@ -42,7 +42,7 @@ from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Ar
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from scenes.base import StoryboardScene
+from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, TickAxes, bracket, inline, math, txt
 from scenes.mobjects.text import light, on_baseline
 from scenes.motion import point_at
@@ -67,13 +67,6 @@ HL = T.TEXT                         # boxes and rings: white (yellow is Q's colo
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = ManimColor("#B8C4CC")      # attention weights (arcs, numbers): a neutral slate, clear of the sentences' colours
 PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
-
-
-def overlaps(a, b, pad: float = 0.0) -> bool:
-    """Whether the boxes of `a` and `b` (grown by `pad`) meet."""
-    return (a.get_right()[0] + pad > b.get_left()[0] and a.get_left()[0] - pad < b.get_right()[0]
-            and a.get_top()[1] + pad > b.get_bottom()[1]
-            and a.get_bottom()[1] - pad < b.get_top()[1])
 
 
 @dataclass
