@@ -25,9 +25,12 @@ def special_positions(trace: Trace) -> list[int]:
 
 def attention_rows(trace: Trace, pos: list[int]) -> dict:
     """Per layer: `heads` [head][key] (the focus word's rows), `mean` [key] (their head-average),
-    `sink` (the mean row's share on the special positions) and `prev_token` [head]."""
+    `sink` (the mean row's share on the special positions), `prev_token` [head] and
+    `one_before` [head][q - 1] (each query's weight on the token before it: what the
+    previous-token score averages)."""
     special = special_positions(trace)
-    out = {"special": special, "heads": [], "mean": [], "sink": [], "prev_token": []}
+    out = {"special": special, "heads": [], "mean": [], "sink": [], "prev_token": [],
+           "one_before": []}
     for l in range(trace.n_layers):
         p = np.asarray(trace[f"blocks.{l}.attn.hook_pattern"], np.float64)     # [head, q, k]
         rows = p[:, pos].mean(axis=1)                                          # [head, key]
@@ -36,4 +39,6 @@ def attention_rows(trace: Trace, pos: list[int]) -> dict:
         out["mean"].append(mean.tolist())
         out["sink"].append(float(mean[special].sum()))
         out["prev_token"].append(previous_token_score(p).tolist())
+        q = np.arange(1, p.shape[1])
+        out["one_before"].append(p[:, q, q - 1].tolist())
     return out

@@ -89,12 +89,11 @@ def build(c: Context) -> Draft:
                      f"row of {said} on {names}.")
     mids = list(range(2, L - 1))
     between = mids[:-1]
-    if len(between) == 1:
-        text += " Layer {data.layers[2].layer}: {data.layers[2].sink:.2f}."
-    elif len(between) == 2:
-        text += (" Layers {data.layers[2].layer} and {data.layers[3].layer}: "
-                 "{data.layers[2].sink:.2f} and {data.layers[3].sink:.2f}.")
-    elif between:
+    if len(between) <= 3:
+        # a few layers: each its own sentence (the scene raises each bar on its own cue)
+        for k in between:
+            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
+    else:
         k = between[-1]
         text += (f" Layers {{data.layers[2].layer}} to {{data.layers[{k}].layer}}: between "
                  f"{{min(data.layers[2:{k + 1}].sink):.2f}} and "
@@ -188,14 +187,17 @@ def build(c: Context) -> Draft:
     claims = [f"data.deep.target.pos == {target}"]
     # a previous-token score against attention spread evenly (1 / number of tokens): when no
     # head reaches twice that, position does not explain the pull; the chapter's answer does
-    before = (f"; {quoted(t.tokens[target])} is just before {said}"
-              if target == pos[0] - 1 else "")
+    # the motive, when the word sits right before the focus word: a head that looks one token
+    # back would pick it whatever it means (the scene shows the tokens then)
+    if target == pos[0] - 1:
+        text += (f" {quoted(t.tokens[target])} sits right before {said}: do these heads just "
+                 "look one token back?")
+        claims.append(f"data.focus[0] == {pos[0]}")
     text += (" A head's previous-token score: the mean weight each token gives the one before "
-             f"it{before}. These heads score {prev_s}; spread evenly over "
+             f"it. These heads score {prev_s}; spread evenly over "
              "{data.deep.n_tokens} tokens: {data.deep.uniform:.2f}.")
     if max(prev) * len(t.tokens) < 2:
-        text += (" In this sentence, no head at layer {data.deep.layer} gives the previous token "
-                 "more than twice an even share, {data.deep.habit:.2f}.")
+        text += " In this sentence, no head scores over twice that: {data.deep.habit:.2f}."
         claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
     # what the heads found: the average hides heads that give the word over twice as much,
     # and (when no head reaches twice an even share) they are not previous-token heads

@@ -88,12 +88,18 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     target = layers[last]["top_word"]["pos"]
     dh = deep_heads(rows, last, target)
     prev = np.asarray(rows["prev_token"][last])
+    suspect = max(dh["order"][:3], key=lambda h: prev[h])
+    ob = rows["one_before"][last][suspect]
     deep = {"layer": last, "target": _tok(t, target, rows["mean"][last][target]),
             "heads": list(range(H)), "weight": dh["weight"], "order": dh["order"],
             "prev_token": [stable(float(s), DECIMALS, f"data.deep.prev_token[{h}]")
                            for h, s in enumerate(prev)],
             "top3": [{"head": h, "weight": dh["weight"][h], "prev_token": float(prev[h])}
                      for h in dh["order"][:3]],
+            "suspect": {"head": suspect, "prev_token": float(prev[suspect]),
+                        "one_before": [stable(float(w), DECIMALS,
+                                              f"data.deep.suspect.one_before[{q}]")
+                                       for q, w in enumerate(ob)]},
             "before_focus": pos[0] - 1 == target,
             # a previous-token score's baseline: attention spread evenly over the sentence
             "uniform": 1.0 / len(t.tokens), "n_tokens": len(t.tokens),

@@ -140,6 +140,7 @@ class Stage:
     chart: VGroup | None = None                  # axis, heading, legend
     bars: dict = field(default_factory=dict)     # layer -> VGroup(cls, sep, tick)
     extra: list = field(default_factory=list)    # beat-local pieces to clear
+    block: VGroup | None = None                  # a layer's W_Q, W_K block (depth, sink)
     layer: int | None = None                     # the layer whose row the arcs show
 
 
@@ -344,9 +345,11 @@ class AttentionDepthScene(StoryboardScene):
 
     # --- stage -----------------------------------------------------------------------------
     def clear_extra(self, t: float = 0.6) -> None:
-        if self.st.extra:
-            self.play(FadeOutPlace(VGroup(*self.st.extra)), run_time=t)
-            self.st.extra = []
+        st = self.st
+        gone = st.extra + ([st.block] if st.block is not None else [])
+        if gone:
+            self.play(FadeOutPlace(VGroup(*gone)), run_time=t)
+        st.extra, st.block = [], None
 
     def ensure_arcs(self, l: int) -> None:
         """The token row, note, counter, arcs and weights of layer l, drawn at once if absent
@@ -441,29 +444,32 @@ class AttentionDepthScene(StoryboardScene):
         fr.set_fill(T.BACKGROUND, 1.0)
         return VGroup(fr, x).next_to(box, LEFT, buff=1.2)
 
-    def feed(self, state: int, box, t: float, then, rise: bool = False) -> None:
-        """The chip comes in, moves into the block; a dot leaves the block for the focus word,
-        and `then(run_time, extra)` re-forms the arcs as it lands. `rise`: the chip comes out
-        of the focus word (the layer before's output, the model's own X) and enters the block
-        from below; else it comes in from the left (an input chosen by the test)."""
+    def feed(self, state: int, box, t: float, then, rise: bool = False, extra=(),
+             split=(0.25, 0.18, 0.12, 0.15, 0.3)) -> None:
+        """The chip comes in (with `extra` alongside), moves into the block; a dot leaves the
+        block for the focus word, and `then(run_time)` re-forms the arcs as it lands; `split`:
+        each step's share of `t`. `rise`: the chip comes out of the focus word (the layer
+        before's output, the model's own X) and enters the block from below; else it comes in
+        from the left (an input chosen by the test)."""
         c = self.chip(state, box)
+        come, into, fade, go, land = (f * t for f in split)
         if rise:
             label = self.st.label[self.v.focus.values[0]]
             c.next_to(label, UP, buff=0.35).set_x(self.focus_x())
-            self.play(FadeIn(c, shift=UP * 0.3), run_time=0.25 * t)
-            self.play(c.animate.next_to(box, DOWN, buff=0.06), run_time=0.18 * t)
+            self.play(FadeIn(c, shift=UP * 0.3), *extra, run_time=come)
+            self.play(c.animate.next_to(box, DOWN, buff=0.06), run_time=into)
         else:
-            self.play(FadeInPlace(c), run_time=0.25 * t)
-            self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=0.18 * t)
-        self.play(c.animate.set_opacity(0), box.animate.set_stroke(T.X), run_time=0.12 * t)
+            self.play(FadeInPlace(c), *extra, run_time=come)
+            self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=into)
+        self.play(c.animate.set_opacity(0), box.animate.set_stroke(T.X), run_time=fade)
         self.remove(c)
         fx = self.focus_x()
         arc_top = max(m.get_top()[1] for m in self.st.label.values()) + 0.08
         dot = Dot(box.get_bottom(), radius=0.09, color=T.ATTN)
         self.play(dot.animate.move_to([fx, arc_top, 0]), box.animate.set_stroke(T.TEXT),
-                  run_time=0.15 * t)
+                  run_time=go)
         self.remove(dot)
-        then(0.3 * t)
+        then(land)
 
     def swap_input(self, old, new, t: float) -> None:
         """The input slot: the old X drops out below, the new one drops in from above."""
@@ -565,69 +571,92 @@ class AttentionDepthScene(StoryboardScene):
         else:
             self.fill_to(None, [(1, lambda t: self.point_at(st.bars[0].val, run_time=t))])
 
+    def next_layer(self, l: int, t: float) -> None:
+        """Layer l after the one before it: the header and the block's index roll to l while
+        X^(l) comes out of the focus word (the layer below's output); it goes into the block,
+        and the arcs reshape (no fade: they morph from the layer before's) and the bar grows
+        as it lands, in the second half of `t` (where the voice says the number)."""
+        v, st = self.v, self.st
+        block = st.block
+        nb = self.qk_block(v.layers[l].layer)
+        new = self.counter(v.layers[l].layer)
+        roll_in = [*self.counter_to(new), *roll(VGroup(*block[1:]), VGroup(*nb[1:]))]
+
+        def land(rt):
+            self.remove(st.counter, *block[1:])
+            self.add(new, *nb[1:])
+            st.counter = new
+            self.show_layer(l, rt, bar=True, keep_header=True)
+
+        self.feed(int(v.layers[l].layer), block.box, t, land, rise=True, extra=roll_in,
+                  split=(0.2, 0.1, 0.06, 0.09, 0.55))
+        box = block.box
+        st.block = VGroup(box, *nb[1:])
+        st.block.box = box
+
+    def own_cues(self, between: list) -> bool:
+        """Each layer between layer 1 and the one before last has a sentence of its own (a
+        few of them; many share one): the narration has a cue for each."""
+        return 0 < len(between) <= 3 and self.n_cues() >= 3 + len(between)
+
     def beat_depth(self, beat) -> None:
         v, st = self.v, self.st
         self.clear_extra()
         self.ensure_arcs(0)
         self.ensure_chart(0)
         L = int(v.n_layers)
-        n = 4
         # the note has been read: it leaves, so the block and the header have the top-left
         note_out = [FadeOutPlace(st.note)] if st.note is not None else []
         st.note = None
-        block = self.qk_block(v.layers[1].layer)
+        st.block = self.qk_block(v.layers[1].layer)
         chips = L <= 8                  # a chip per layer while each has time for one
+        mids = list(range(2, L - 1))
+        between = mids[:-1]
+        own = self.own_cues(between)
+        n = 3 + len(between) if own else 4
 
-        def step(l, t, first=False):
-            """Layer l: the header (and the block's index) go to l first; X^(l) comes out of
-            the focus word (the layer before's output) into the block, and the arcs and the
-            bar change to layer l as it lands."""
-            nonlocal block
-            if not chips:
-                self.show_layer(l, t, bar=True)
-                return
-            if first:
-                self.header_to(l, 0.3 * t)
+        def step(l, t):
+            if chips:
+                self.next_layer(l, t)
             else:
-                nb = self.qk_block(v.layers[l].layer)
-                new = self.counter(v.layers[l].layer)
-                # the old layer's row fades as the header leaves it: header and row agree
-                self.play(*self.counter_to(new),
-                          *roll(VGroup(*block[1:]), VGroup(*nb[1:])),
-                          st.arcs.animate.set_stroke(opacity=0.15),
-                          st.nums.animate.set_fill(opacity=0.15), run_time=0.3 * t)
-                self.remove(st.counter, *block[1:])
-                self.add(new, *nb[1:])
-                st.counter = new
-                box = block.box
-                block = VGroup(box, *nb[1:])
-                block.box = box
-            self.feed(int(v.layers[l].layer), block.box, 0.7 * t,
-                      lambda rt: self.show_layer(l, rt, bar=True, keep_header=True), rise=True)
+                self.show_layer(l, t, bar=True)
 
         # "Each layer makes fresh queries and keys from its own X, with its own matrices": the
         # header goes to layer 1, X^(1) comes out of layer 0 into layer 1's W_Q, W_K
+        def first(t):
+            if not chips:
+                self.show_layer(1, t, bar=True)
+                return
+            self.header_to(1, 0.3 * t)
+            self.feed(int(v.layers[1].layer), st.block.box, 0.7 * t,
+                      lambda rt: self.show_layer(1, rt, bar=True, keep_header=True), rise=True)
+
         self.fill_to(self.mark(1, n), [
-            (1, lambda t: self.play(*note_out, FadeInPlace(block), run_time=t)),
-            (4, lambda t: step(1, t, first=True)),
+            (1, lambda t: self.play(*note_out, FadeInPlace(st.block), run_time=t)),
+            (4, first),
         ])
         # "Layer 1 puts most of bank's row on CLS and SEP: 0.70": its bar
         self.fill_to(self.mark(2, n), [
             (1, lambda t: self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.14,
                                          run_time=t)),
         ])
-        # "Layers 2 and 3: ...", then "Layer 4 is the peak": the layers before the last, each
-        # in turn, the peak's bar ringed
+        # "Layer 2: 0.78. Layer 3: 0.75.": each layer on its own sentence, its bar rising as
+        # its number is said (many layers: in turn over one sentence)
+        if own:
+            for i, l in enumerate(between):
+                self.at_cue(2 + i, n)
+                self.fill_to(self.mark(3 + i, n), [(1, lambda t, l=l: step(l, t))], fill=0.95)
+        else:
+            self.fill_to(self.mark(3, n), [(1, lambda t, l=l: step(l, t)) for l in between]
+                         or [(1, lambda t: self.wait(t))])
+        # "Layer 4 is the peak": the layer before last, the peak's bar ringed
         hi = int(v.sink.max.layer)
-        mids = list(range(2, L - 1))
-        self.fill_to(self.mark(3, n), [(1, lambda t, l=l: step(l, t)) for l in mids[:-1]]
-                     or [(1, lambda t: self.wait(t))])
+        self.at_cue(n - 1, n)
         last = [(2, lambda t, l=l: step(l, t)) for l in mids[-1:]]
         if 0 < hi < L - 1:
             last.append((1, lambda t: self.emphasize(
                 VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.14, run_time=t)))
         self.fill_to(None, last or [(1, lambda t: self.wait(t))])
-        st.extra = [block]
 
     def beat_why(self, beat) -> None:
         v, st = self.v, self.st
@@ -688,7 +717,7 @@ class AttentionDepthScene(StoryboardScene):
         tag = tags[0]
 
         def feed(state, row, t, tag_in):
-            self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt, extra=[tag_in]))
+            self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt, extra=tag_in))
 
         # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
         # the old header leaves before the new one comes
@@ -698,15 +727,18 @@ class AttentionDepthScene(StoryboardScene):
             self.play(st.arcs.animate.set_stroke(opacity=0.12), st.nums.animate.set_opacity(0.2),
                       run_time=0.4 * t)
 
+        # the ghost says whose arcs it is, where the arcs' condition will be written
+        was = line(txt("faint: layer", LAB), Num(v.layers[0].layer, decimals=0, size=LAB),
+                   txt("arcs", LAB)).move_to(tag, aligned_edge=LEFT)
         self.fill_to(self.mark(1, n), [
             (3, ghost),
-            (1, lambda t: self.play(FadeInPlace(header), run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(header), FadeInPlace(was), run_time=t)),
         ])
         st.counter = VGroup()
         self.add(st.counter)
         self.fill_to(self.mark(2, n), [
             (1, lambda t: self.play(FadeInPlace(block), run_time=t)),
-            (4, lambda t: feed(l0, tie.old_row, t, FadeInPlace(tag))),
+            (4, lambda t: feed(l0, tie.old_row, t, roll(was, tag))),
         ])
         self.fill_to(self.mark(3, n), [
             (1, lambda t: self.play(Create(axis), FadeInPlace(head), run_time=t)),
@@ -716,7 +748,7 @@ class AttentionDepthScene(StoryboardScene):
                                     run_time=t)),
         ])
         self.fill_to(self.mark(4, n), [
-            (5, lambda t: feed(tl, tie.new_row, t, Transform(tag, tags[1]))),
+            (5, lambda t: feed(tl, tie.new_row, t, [Transform(tag, tags[1])])),
             (2, lambda t: self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
                                     run_time=t)),
         ])
@@ -735,12 +767,13 @@ class AttentionDepthScene(StoryboardScene):
         hi = int(v.sink.max.layer)
         self.ensure_arcs(hi)
         self.ensure_chart(hi)
-        # "A common reading ... calls CLS a sink": at the peak (where `depth` ended; else the
-        # header and arcs go there), the reading comes in under the header, once
-        gone = list(st.extra)
+        # "A common reading ... calls CLS and SEP a sink": at the peak (where `depth` ended;
+        # else the header and arcs go there), the reading comes in under the header, once, in
+        # the block's place (the block steps aside while it is read)
+        gone = list(st.extra) + ([st.block] if st.block is not None else [])
         st.extra = []
-        if gone:
-            self.play(FadeOutPlace(VGroup(*gone)), run_time=0.4)
+        block_at = int(st.layer) if st.block is not None and st.layer is not None else None
+        st.block = None
         if st.layer != hi:
             self.show_layer(hi, 0.8)
         cls = int(v.special[0])
@@ -751,36 +784,96 @@ class AttentionDepthScene(StoryboardScene):
                          txt("park attention they do not need", LAB))
         reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         reading.next_to([DIAG_LEFT, TOP_Y - 0.35, 0], DOWN + RIGHT, buff=0)
+        out = [FadeOutPlace(VGroup(*gone))] if gone else []
         self.fill_to(self.mark(1, 2), [
-            (2, lambda t: self.play(FadeInPlace(reading), run_time=t)),
+            (2, lambda t: self.play(Succession(*out, FadeInPlace(reading)) if out
+                                    else FadeInPlace(reading), run_time=t)),
             (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
              else self.wait(t)),
             (1, lambda t: self.emphasize(reading[0], run_time=t)),
         ])
         # "Layer 5 falls to 0.52, and some goes back to the words": the reading (of the peak)
-        # leaves as the last layer comes, its bar ringed, its heaviest word pointed at
+        # leaves and the block comes back (still the peak's), then the last layer as every
+        # layer before it: X^(5) rises into the block, the arcs reshape and the bar grows as
+        # the number is said; its bar ringed, its heaviest word pointed at
         if hi == L - 1:
             self.fill_to(None, [(1, lambda t: self.wait(t))])
             st.extra = [reading]
             return
         word = int(v.layers[L - 1].top_word.pos)
-        self.fill_to(None, [
-            (2, lambda t: self.show_layer(L - 1, t, bar=True, extra=[FadeOutPlace(reading)])),
+        chips = block_at is not None and block_at == hi
+        if chips:
+            st.block = self.qk_block(v.layers[hi].layer)
+            steps = [(1, lambda t: self.play(Succession(FadeOutPlace(reading),
+                                                        FadeInPlace(st.block)), run_time=t)),
+                     (3, lambda t: self.next_layer(L - 1, t))]
+        else:
+            steps = [(2, lambda t: self.show_layer(L - 1, t, bar=True,
+                                                   extra=[FadeOutPlace(reading)]))]
+        self.fill_to(None, steps + [
             (1, lambda t: self.emphasize(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
                                          buff=0.06, run_time=t)),
             (1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)
              if word in st.xs else self.wait(t)),
         ])
 
+    def one_back(self, x0: float, x1: float, y: float) -> VGroup | None:
+        """The suspect head's weight from each token on the one before it: the sentence's
+        tokens in a row within [x0, x1] (baseline y), a short arc from each token to its left
+        neighbour (width = weight), the weight under the token that gives it; a label above.
+        None when the sentence does not fit the band (then only the scores are drawn)."""
+        v, d = self.v, self.v.deep
+        sus = d.suspect
+        toks = v.tokens.values
+        num_w = txt("0." + "0" * 2, S, mono=True).width
+        labels = []
+        for j, tok in enumerate(toks):
+            color = (T.HIGHLIGHT if j in v.focus.values else
+                     T.MUTED if j in v.special.values else T.TEXT)
+            labels.append(txt(as_written(tok), LAB, color))
+        widths = [max(m.width, num_w) + 0.15 for m in labels]
+        if sum(widths) > x1 - x0:
+            return None
+        x = x0 + (x1 - x0 - sum(widths)) / 2
+        for m, w in zip(labels, widths):
+            m.set_x(x + w / 2)
+            x += w
+        row = on_baseline(labels, y)
+        top = max(m.get_top()[1] for m in labels) + 0.06
+        arcs, nums = VGroup(), VGroup()
+        for q in range(1, len(toks)):
+            w = float(sus.one_before[q - 1])
+            a = ArcBetweenPoints([labels[q].get_x(), top, 0], [labels[q - 1].get_x(), top, 0],
+                                 angle=2.2)
+            a.set_stroke(T.ATTN, width=max(0.8, WIDTH * w), opacity=0.25 + 0.75 * min(1.0, 2 * w))
+            arcs.add(a)
+            nums.add(Num(sus.one_before[q - 1], decimals=2, size=S, color=T.ATTN)
+                     .move_to([labels[q].get_x(), y - 0.4, 0]))
+        for size in (LAB, S):           # the label size, else the smallest, else none
+            head = line(txt("head", size), Num(sus.head, decimals=0, size=size),
+                        txt("— each token's weight on the one before", size))
+            if head.width <= x1 - x0:
+                break
+        else:
+            return None
+        head.next_to([x0 + (x1 - x0) / 2, arcs.get_top()[1] + 0.15, 0], UP, buff=0)
+        g = VGroup(row, arcs, nums, head)
+        g.row, g.arcs, g.nums, g.head, g.labels = row, arcs, nums, head, labels
+        return g
+
     def beat_deep_heads(self, beat) -> None:
         v, st = self.v, self.st
         d = v.deep
         H = len(d.heads)
-        n = 7
+        # a sentence of its own for the motive when the word is right before the focus word
+        # ("river sits right before bank: ..."): the cues after it one later
+        m = 1 if bool(d.before_focus) else 0
+        n = 7 + m
         # "At layer 5" comes at once: the fair test's panel leaves and the arcs go straight
         # to layer 5 on the beat's first frames (no layer-1 arcs under "At layer 5")
-        gone = [FadeOutPlace(VGroup(*st.extra))] if st.extra else []
-        st.extra = []
+        left = st.extra + ([st.block] if st.block is not None else [])
+        gone = [FadeOutPlace(VGroup(*left))] if left else []
+        st.extra, st.block = [], None
         self.ensure_arcs(int(d.layer))
         self.show_layer(int(d.layer), 0.4, extra=gone)
         tgt = int(d.target.pos)
@@ -824,13 +917,13 @@ class AttentionDepthScene(StoryboardScene):
             r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
                           height=pitch * 0.62, stroke_width=0)
             r.set_fill(T.ATTN, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
-            val = Num(d.weight[h], decimals=prec, size=S).next_to(r, RIGHT, buff=0.1)
+            val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=0.1)
             if val.get_left()[0] < mx + 0.1:            # clear of the dashed line
                 val.next_to([mx, y, 0], RIGHT, buff=0.12)
             sr = Rectangle(width=max(0.01, unit * float(d.prev_token[h])), height=pitch * 0.62,
                            stroke_width=0)
             sr.set_fill(T.MUTED, 0.9).move_to([sc_x, y, 0], aligned_edge=LEFT)
-            score = Num(d.prev_token[h], decimals=2, size=S)
+            score = Num(d.prev_token[h], decimals=2, size=LAB)
             score.move_to([sc_num_x, y, 0]).align_to([sc_num_x, 0, 0], LEFT)
             g = VGroup(name, r, val, sr, score)
             g.bar, g.val, g.sbar, g.score = r, val, sr, score
@@ -883,23 +976,64 @@ class AttentionDepthScene(StoryboardScene):
         ])
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
-        # 3. "A previous-token head ...": each head's score
-        self.fill_to(self.mark(3, n), [
-            (1, lambda t: self.play(FadeInPlace(h2), run_time=t)),
-            (3, lambda t: self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in listed],
+        # 3. "River sits right before bank: do these heads just look one token back?": the
+        # sentence's tokens in the free half, river and bank boxed
+        sus = int(d.suspect.head)
+        # the free half right of the weights (their numbers end left of x = -0.5)
+        mini = self.one_back(-0.45, 7.1 - T.EDGE, -0.35)
+        if m:
+            steps = [(1, lambda t: self.wait(t))]
+            if mini is not None:
+                pair = [mini.labels[tgt], *[mini.labels[f] for f in v.focus.values]]
+                steps = [(2, lambda t: self.play(FadeInPlace(mini.row), run_time=t)),
+                         (2, lambda t: self.emphasize(VGroup(*pair), buff=0.08, run_time=t))]
+            self.fill_to(self.mark(3, n), steps)
+        elif mini is not None:
+            self.play(FadeInPlace(mini.row), run_time=0.5)
+        # 4. "A head's previous-token score: the mean weight each token gives the one before
+        # it": the suspect head's one-before arcs and weights; they go into its score (the
+        # mean), its bar grows
+        score = rows[sus].score
+
+        def average(t):
+            self.play(*[x.animate.move_to(score).set_opacity(0) for x in mini.nums],
+                      FadeIn(score, rate_func=squish_rate_func(smooth, 0.5, 1)),
+                      GrowFromEdge(rows[sus].sbar, LEFT), run_time=t)
+
+        if mini is not None:
+            steps = [(1, lambda t: self.play(FadeInPlace(h2), FadeInPlace(mini.head),
+                                             run_time=t)),
+                     (3, lambda t: self.play(LaggedStart(*[Create(a) for a in mini.arcs],
+                                                         lag_ratio=0.15),
+                                             LaggedStart(*[FadeInPlace(x) for x in mini.nums],
+                                                         lag_ratio=0.15), run_time=t)),
+                     (2, average)]
+        else:
+            steps = [(1, lambda t: self.play(FadeInPlace(h2), run_time=t)),
+                     (2, lambda t: self.play(FadeInPlace(score), GrowFromEdge(rows[sus].sbar,
+                                                                              LEFT),
+                                             run_time=t))]
+        self.fill_to(self.mark(3 + m, n), steps)
+        # 5. "These heads score 0.13, 0.19 and 0.14; spread evenly ...": the example leaves,
+        # every head's score; the three heaviest heads' scores ringed; the even line
+        others = [g for g in listed if g is not rows[sus]]
+        leave = [FadeOutPlace(VGroup(mini.row, mini.arcs, mini.head))] if mini is not None \
+            else []
+        self.fill_to(self.mark(4 + m, n), [
+            (1, lambda t: self.play(*leave, run_time=t) if leave else self.wait(t)),
+            (3, lambda t: self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in others],
                                                 lag_ratio=0.06),
-                                    LaggedStart(*[FadeInPlace(g.score) for g in listed],
+                                    LaggedStart(*[FadeInPlace(g.score) for g in others],
                                                 lag_ratio=0.06), run_time=t)),
-        ])
-        # 4. "these three score only ...; spread evenly, it would be ..."
-        self.fill_to(self.mark(4, n), [
             (2, lambda t: self.emphasize(VGroup(*[rows[h].score for h in top3]), buff=0.08,
                                          run_time=t)),
             (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
         ])
+        if mini is not None:
+            self.remove(*mini.nums)
         # 5. "In this sentence, no head gives the previous token more than twice an even share,
         # 0.22": the twice line, then every score bar under it
-        self.fill_to(self.mark(5, n), [
+        self.fill_to(self.mark(5 + m, n), [
             (2, lambda t: self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=t)),
             (2, lambda t: self.glow(*[g.sbar for g in listed], run_time=t)),
         ])
@@ -925,7 +1059,7 @@ class AttentionDepthScene(StoryboardScene):
         lines.append(txt("in this sentence", T.TYPE.body))
         wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        self.fill_to(self.mark(6, n), [
+        self.fill_to(self.mark(6 + m, n), [
             (2, lambda t: self.play(FadeInPlace(untested), run_time=t)),
             (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
         ])
@@ -940,11 +1074,10 @@ class AttentionDepthScene(StoryboardScene):
             self.set_caption("")
             self.play(FadeOutPlace(panels), run_time=t)
 
-        self.fill_to(None, [
-            (1, clear),
-            (2, lambda t: self.play(FadeInPlace(wrap), *beside, run_time=t)),
-            (1, lambda t: self.wait(t)),
-        ])
+        # quickly, so the stage is never near-blank while the voice says it
+        clear(0.4)
+        self.play(FadeInPlace(wrap), *beside, run_time=0.7)
+        self.fill_to(None, [(1, lambda t: self.wait(t))])
         st.extra = [wrap] + ([chart] if beside else [])
 
 

@@ -50,6 +50,12 @@ class Top(View):
     prev_token: float
 
 
+class Suspect(View):
+    head: int
+    prev_token: float
+    one_before: list[float]
+
+
 class Deep(View):
     layer: int
     target: Tok
@@ -58,6 +64,7 @@ class Deep(View):
     order: list[int]
     prev_token: list[float]
     top3: list[Top]
+    suspect: Suspect
     before_focus: bool
     uniform: float
     n_tokens: int
