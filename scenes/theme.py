@@ -29,6 +29,8 @@ SENTENCES = [ManimColor("#8BD450"), ManimColor("#E0B080"), ManimColor("#8C9EFF")
              ManimColor("#D98CB3")]
 PROBE_SYNTAX = ManimColor("#A99BFF")   # a probe reading part of speech
 PROBE_SENSE = ManimColor("#FF8FC8")    # a probe reading a word's sense
+SINK = ManimColor("#66CC99")           # a row's share on the special tokens ([CLS], [SEP]):
+                                       # attention_depth's stacked bars (green: no other hue)
 COLOR_OF = {"x": X, "ln_x": LN, "q": Q, "k": K, "v": V, "attn_out": ATTN, "mlp_out": FFN,
             "resid_mid": X, "resid_post": X, "update": V}
 

@@ -117,6 +117,14 @@ def test_deep_heads_measured(built, cache_dir):
     assert [fmt(x["weight"]) for x in deep["top3"]] == ["0.46", "0.32", "0.31"]
     assert [fmt(x["prev_token"]) for x in deep["top3"]] == ["0.13", "0.19", "0.14"]
     assert deep["before_focus"] is True
+    # the suspect drawn being averaged: of the three heaviest heads, the highest score; its
+    # one-before weights are A[q, q-1] and their mean is its score
+    sus = deep["suspect"]
+    assert sus["head"] == max(deep["order"][:3], key=lambda h: prev[h]) == 7
+    np.testing.assert_allclose(sus["one_before"], [p[7, q, q - 1] for q in range(1, n)],
+                               atol=1e-6)
+    assert np.mean(sus["one_before"]) == pytest.approx(deep["prev_token"][7], abs=1e-6)
+    assert fmt(sus["one_before"][5]) == fmt(deep["weight"][7])      # bank's weight on river
 
 
 def test_narration_quotes_the_plan(built):
@@ -136,8 +144,9 @@ def test_narration_quotes_the_plan(built):
     # peak (the next beat, before the fair test), then the last layer
     mx = d["sink"]["max"]
     L = d["layers"]
+    # layers 2 and 3 each on a sentence of its own (the scene raises each bar on its cue)
     assert (f"Layer 1 puts most of bank's row on CLS and SEP: {fmt(L[1]['sink'])}. "
-            f"Layers 2 and 3: {fmt(L[2]['sink'])} and {fmt(L[3]['sink'])}. "
+            f"Layer 2: {fmt(L[2]['sink'])}. Layer 3: {fmt(L[3]['sink'])}. "
             f"Layer {mx['layer']} is the peak: {fmt(mx['value'])}.") in said["depth"]
     assert mx["layer"] == 4
     assert min(x["sink"] for x in d["layers"][1:5]) > 0.5
@@ -166,8 +175,12 @@ def test_narration_quotes_the_plan(built):
     # what the plan shows, no cause ("pulls", "habit"); one sentence, said so; the twice
     # line's value is the plan's
     assert dp["habit"] == pytest.approx(2 * dp["uniform"])
-    assert (f"In this sentence, no head at layer {dp['layer']} gives the previous token more "
-            f"than twice an even share, {fmt(dp['habit'])}.") in said["deep_heads"]
+    assert (f"In this sentence, no head scores over twice that: {fmt(dp['habit'])}."
+            in said["deep_heads"])
+    # why a previous-token head is suspected: the word sits right before the focus word
+    assert dp["before_focus"] and dp["target"]["pos"] == d["focus"][0] - 1
+    assert ("River sits right before bank: do these heads just look one token back? "
+            "A head's previous-token score") in said["deep_heads"]
     # what the heads found, said once: the average hides them, and they are not
     # previous-token heads (backed: each of them over twice the average, under twice even)
     assert ("So the head-average hides heads that give river over twice as much, and they "

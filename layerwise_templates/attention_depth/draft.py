@@ -50,8 +50,7 @@ def build(c: Context) -> Draft:
             f"up to {{data.layers[0].total:.0f}}.{several} A thicker arc means more attention. ")
     # the model's kind, said once: an encoder's arcs also reach the tokens after the word
     if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
-        text += (f"Our model, {t.spec.display or t.spec.name}, reads both ways: {said} also "
-                 f"looks ahead. ")
+        text += f"{t.spec.display or t.spec.name} reads both ways: {said} also looks ahead. "
     elif t.spec.kind == "decoder":
         text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only the tokens "
                  f"before it. ")

@@ -90,9 +90,9 @@ def sup(base: str, l) -> str:
 
 
 def shade(i: int):
-    """The stacked bar's colours: [CLS] attention purple, [SEP] (and any later special token)
-    a light tint of it."""
-    return T.ATTN if i == 0 else interpolate_color(T.ATTN, WHITE, 0.6)
+    """The stacked bar's colours: [CLS] the share's own green (T.SINK: not the weights' slate,
+    nor Δ_attn's purple), [SEP] (and any later special token) a light tint of it."""
+    return T.SINK if i == 0 else interpolate_color(T.SINK, WHITE, 0.55)
 
 
 def line(*parts) -> VGroup:
@@ -230,14 +230,15 @@ class AttentionDepthScene(StoryboardScene):
             angle = 4 * pymath.atan(2 * h / max(chord, 1e-3))
             a = ArcBetweenPoints([fx, y0, 0], [st.xs[j], y0, 0],
                                  angle=angle if st.xs[j] < fx else -angle)
-            a.set_stroke(T.ATTN, width=max(0.8, WIDTH * w), opacity=0.25 + 0.75 * min(1.0, 2 * w))
+            a.set_stroke(T.WEIGHTS, width=max(0.8, WIDTH * w),
+                         opacity=0.25 + 0.75 * min(1.0, 2 * w))
             g.add(a)
         return g
 
     def weights(self, row) -> VGroup:
         st = self.st
         y = ROW_Y - 0.45
-        return VGroup(*[Num(row[j], decimals=int(self.v.decimals), size=NUM, color=T.ATTN)
+        return VGroup(*[Num(row[j], decimals=int(self.v.decimals), size=NUM, color=T.WEIGHTS)
                         .move_to([st.xs[j], y, 0]) for j in st.xs])
 
     def num_at(self, nums: VGroup, j: int):
@@ -465,7 +466,7 @@ class AttentionDepthScene(StoryboardScene):
         self.remove(c)
         fx = self.focus_x()
         arc_top = max(m.get_top()[1] for m in self.st.label.values()) + 0.08
-        dot = Dot(box.get_bottom(), radius=0.09, color=T.ATTN)
+        dot = Dot(box.get_bottom(), radius=0.09, color=T.WEIGHTS)
         self.play(dot.animate.move_to([fx, arc_top, 0]), box.animate.set_stroke(T.TEXT),
                   run_time=go)
         self.remove(dot)
@@ -493,7 +494,7 @@ class AttentionDepthScene(StoryboardScene):
         """A short arrow flicks up to a number of the token row from below (from the side it
         would cover its neighbour's number; below is clear down to the caption)."""
         end = m.get_bottom() + DOWN * 0.06
-        arrow = Arrow(end + DOWN * 0.5, end, buff=0, color=T.HIGHLIGHT, stroke_width=5,
+        arrow = Arrow(end + DOWN * 0.5, end, buff=0, color=T.POINTER, stroke_width=5,
                       tip_length=0.18, max_tip_length_to_length_ratio=0.5)
         self.play(Succession(Create(arrow, run_time=0.35 * run_time), Wait(0.3 * run_time),
                              Uncreate(arrow, run_time=0.35 * run_time)), run_time=run_time)
@@ -502,13 +503,13 @@ class AttentionDepthScene(StoryboardScene):
     def flash(self, *arcs, run_time: float) -> None:
         """Arcs light up and settle back: 'these' for arcs (a box round a curve would cut
         the tokens and numbers under it)."""
-        self.play(*[a.animate(rate_func=there_and_back).set_stroke(T.HIGHLIGHT) for a in arcs],
+        self.play(*[a.animate(rate_func=there_and_back).set_stroke(T.POINTER) for a in arcs],
                   run_time=run_time)
 
     def glow(self, *bars, run_time: float) -> None:
         """Bars light up and settle back (a box round a column of bars would cut its header
         and the numbers beside it)."""
-        self.play(*[b.animate(rate_func=there_and_back).set_fill(T.HIGHLIGHT) for b in bars],
+        self.play(*[b.animate(rate_func=there_and_back).set_fill(T.POINTER) for b in bars],
                   run_time=run_time)
 
     # --- beats -----------------------------------------------------------------------------
@@ -546,7 +547,7 @@ class AttentionDepthScene(StoryboardScene):
         self.fill_to(self.mark(2, n), [
             (2, lambda t: self.emphasize(
                 *ahead_labels, buff=BOX, run_time=t,
-                extra=[a.animate(rate_func=there_and_back).set_stroke(T.HIGHLIGHT)
+                extra=[a.animate(rate_func=there_and_back).set_stroke(T.POINTER)
                        for a in ahead]) if ahead else self.wait(t)),
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums],
                                                 lag_ratio=0.1), run_time=t)),
@@ -589,7 +590,7 @@ class AttentionDepthScene(StoryboardScene):
             self.show_layer(l, rt, bar=True, keep_header=True)
 
         self.feed(int(v.layers[l].layer), block.box, t, land, rise=True, extra=roll_in,
-                  split=(0.2, 0.1, 0.06, 0.09, 0.55))
+                  split=(0.16, 0.09, 0.05, 0.07, 0.4))
         box = block.box
         st.block = VGroup(box, *nb[1:])
         st.block.box = box
@@ -845,9 +846,10 @@ class AttentionDepthScene(StoryboardScene):
             w = float(sus.one_before[q - 1])
             a = ArcBetweenPoints([labels[q].get_x(), top, 0], [labels[q - 1].get_x(), top, 0],
                                  angle=2.2)
-            a.set_stroke(T.ATTN, width=max(0.8, WIDTH * w), opacity=0.25 + 0.75 * min(1.0, 2 * w))
+            a.set_stroke(T.WEIGHTS, width=max(0.8, WIDTH * w),
+                         opacity=0.25 + 0.75 * min(1.0, 2 * w))
             arcs.add(a)
-            nums.add(Num(sus.one_before[q - 1], decimals=2, size=S, color=T.ATTN)
+            nums.add(Num(sus.one_before[q - 1], decimals=2, size=S, color=T.WEIGHTS)
                      .move_to([labels[q].get_x(), y - 0.4, 0]))
         for size in (LAB, S):           # the label size, else the smallest, else none
             head = line(txt("head", size), Num(sus.head, decimals=0, size=size),
@@ -916,7 +918,7 @@ class AttentionDepthScene(StoryboardScene):
             name.move_to([0, y, 0]).align_to([name_x + 0.6, 0, 0], RIGHT)
             r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
                           height=pitch * 0.62, stroke_width=0)
-            r.set_fill(T.ATTN, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
+            r.set_fill(T.WEIGHTS, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
             val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=0.1)
             if val.get_left()[0] < mx + 0.1:            # clear of the dashed line
                 val.next_to([mx, y, 0], RIGHT, buff=0.12)
@@ -954,7 +956,7 @@ class AttentionDepthScene(StoryboardScene):
         old = [m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs, st.counter) if m]
         old += list(st.bars.values())
         def row_box(m):                 # round a number, no taller than its row
-            return Rectangle(width=m.width + 2 * BOX, height=pitch * 0.92, color=T.HIGHLIGHT,
+            return Rectangle(width=m.width + 2 * BOX, height=pitch * 0.92, color=T.POINTER,
                              stroke_width=2.5).move_to(m)
 
         boxes = VGroup(*[row_box(rows[h].val) for h in top3])
