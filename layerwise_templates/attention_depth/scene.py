@@ -739,7 +739,7 @@ class AttentionDepthScene(StoryboardScene):
         self.add(st.counter)
         self.fill_to(self.mark(2, n), [
             (1, lambda t: self.play(FadeInPlace(block), run_time=t)),
-            (4, lambda t: feed(l0, tie.old_row, t, roll(was, tag))),
+            (4, lambda t: (feed(l0, tie.old_row, t, roll(was, tag)), self.remove(was))),
         ])
         self.fill_to(self.mark(3, n), [
             (1, lambda t: self.play(Create(axis), FadeInPlace(head), run_time=t)),
