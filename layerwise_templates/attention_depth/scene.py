@@ -3,27 +3,35 @@
 The sentence's tokens sit in a row; from the focus word an arc goes to every other token, its
 width and brightness the focus word's attention weight there (the head-average: the mean of the
 heads' rows, said on screen), every arc as high as the others (so a long arc does not look
-heavier than a short one), its number under the token. Right: the share of the row on [CLS]
-(dark) and [SEP] (light), one stacked bar per layer, its share written above it. A long sentence keeps the special tokens,
+heavier than a short one), its number under the token; weights in slate (T.WEIGHTS), every
+arrow, flash and box white (T.POINTER), gold only the focus word. Right: the share of the row on
+[CLS] (green, T.SINK) and [SEP] (light green), one stacked bar per layer, its share above it. A long sentence keeps the special tokens,
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the tokens are written, layer 0's arcs grow from the focus word, their weights
                appear; the heaviest word and [CLS] are pointed at; the chart's first bar
-- `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last:
-               the header goes to it first (its index rolls like an odometer), X^(l) rises
-               out of the focus word (the layer below's output) into the block (its index
-               rolled), the arcs and the bar change to that layer; the peak's bar is ringed
-- `sink`       at the peak (where `depth` ended): "a sink" labelled as a reading, once, under
-               the header; then the last layer, its bar ringed, its heaviest word pointed at
-- `why`        the arcs go back to layer 0's row and dim (a ghost); layer 1's own W_Q^(1),
+- `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last,
+               on its own sentence when a few layers have one each: the header and the
+               block's index roll to it (an odometer) while X^(l) rises out of the focus word
+               (the layer below's output) into the block; the arcs morph to that layer and
+               its bar grows as the number is said; the peak's bar is ringed
+- `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
+               labelled as a reading, once, under the header; then the block returns and the
+               last layer comes as every layer before it (X^(l) into the block), its bar
+               ringed, its heaviest word pointed at
+- `why`        the arcs go back to layer 0's row and dim (a ghost, labelled "faint: layer 0
+               arcs"); layer 1's own W_Q^(1),
                W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
                re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
                chip, the model's row, the tag's X^(l) tweening to X^(1); a three-bar panel
                compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
 - `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
-               a dashed line (neutral) at the head-average; each head's previous-token score
-               as a bar against a dashed "spread evenly" line (1 / number of tokens) and a
+               a dashed line (neutral) at the head-average; when the word sits right before
+               the focus word, that motive: the sentence's tokens in the free half, the pair
+               boxed; the suspect head's (`deep.suspect`) weight from each token on the one
+               before, as arcs and numbers that fly into its score (their mean); then each
+               head's previous-token score as a bar against a dashed "spread evenly" line (1 / number of tokens) and a
                "twice an even share" line (`deep.habit`); the three heaviest heads' numbers
                boxed; every score bar under the twice line; below, what was not tested there
                (the fair test is layer 1's); then the panels leave and the wrap-up stands alone
