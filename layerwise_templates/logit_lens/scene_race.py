@@ -1,8 +1,11 @@
 """The bar chart across the states, as logit_lens draws it (a `LayerRace` made to keep each
 token's identity in view):
 
-- a token that enters the top k rises into its place from under the chart, one that leaves
-  sinks under it: no label is ever faded in where another is fading out;
+- a step is short and then held: a row on its own track keeps its name while its bar slides;
+  a row that changes track slides its bar there, its name and number leaving and landing
+  at the ends of the slide (`slide`); a token that enters the top k fades in in its place
+  at the end, one that leaves fades out at the start: no two names are ever drawn on each
+  other, and no number is ever a ghost;
 - the answer's own row under the rule shows its label and bar only while it is outside the
   chart; once it is in the top k the row says just its rank (no second copy of the token);
 - the counter (large, white) names the state the lens reads, X^(l+1) for layer l (the chapter's notation),
@@ -113,12 +116,9 @@ class LensRace(LayerRace):
 
     def step(self, scene, l: int, run_time: float) -> None:
         """One step to layer l, every label opaque at every frame. The state label turns to
-        the new state at once (it names the state the chart moves to); a row that keeps its
-        track keeps its label and its bar slides to the new length; a row that changes track
-        slides there with its label; a number rides at its bar's end and turns to its new
-        value when the bar stops (never morphs, never a ghost). A token that leaves fades
-        out in its place over the first third, one that enters fades in in its place over
-        the last third (never drawn over another row's label)."""
+        the new state at once (it names the state the chart moves to); each row as `slide`
+        says (no two names drawn on each other). A token that leaves fades out in its place
+        over the first third, one that enters fades in in its place over the last third."""
         new = plain(self.chart.rows(self.entries(l)), self.entries(l))
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
@@ -183,12 +183,27 @@ def fade_swap(old, new) -> list:
 
 
 def slide(old, new) -> tuple[list, list]:
-    """A chart row (name, bar, number) to its next state: the bar slides and its name moves
-    with it (a token keeps its name in view while it changes place); the number rides at the
-    bar's end and, where its value changes, turns when the bar stops: (animations, [(old,
-    new) to swap after them])."""
+    """A chart row (name, bar, number) to its next state: (animations, [(old, new) to swap
+    after them]). On its own track, its name stays and its bar slides to the new length, its
+    number riding at the bar's end and turning when the bar stops (never morphs). To another
+    track, its bar slides there while its name and number leave in place over the first
+    quarter and come back at the new place over the last (two names never drawn on each
+    other as rows pass)."""
+    moves = abs(old.bar.get_center()[1] - new.bar.get_center()[1]) > 1e-3
+    anims = [ReplacementTransform(old.bar, new.bar)]
+    if moves:
+        return anims + [FadeOut(VGroup(old.name, old.num), rate_func=_leave),
+                        FadeIn(VGroup(new.name, new.num), rate_func=_land)], []
     same_num = getattr(old.num, "shown", None) == getattr(new.num, "shown", 0)
-    anims = [ReplacementTransform(old.bar, new.bar), ReplacementTransform(old.name, new.name)]
+    anims.append(ReplacementTransform(old.name, new.name))
     if same_num:
         return anims + [ReplacementTransform(old.num, new.num)], []
     return anims + [old.num.animate.move_to(new.num, aligned_edge=LEFT)], [(old.num, new.num)]
+
+
+def _leave(t: float) -> float:
+    return min(1.0, 4.0 * t)
+
+
+def _land(t: float) -> float:
+    return max(0.0, 4.0 * t - 3.0)
