@@ -17,7 +17,7 @@ from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
-PLOT = (8.6, 3.4)         # the median-rank axes (width, height), its legend beside
+PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
 SPREAD = (5.4, 3.3)       # each of the entropy and KL axes
 LIST_ROWS = 5             # prompts per column of the list
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
@@ -238,7 +238,10 @@ def beat_prompts(scene, v) -> None:
     scene.emphasize(ours, color=T.TEXT, run_time=half, extra=[FadeIn(ours, shift=0.1 * UP)])
     scene.adopt(pair.group, ours)
     scene.emphasize(ent_marks[2], color=T.TEXT, run_time=half)
-    # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)"
+    # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)" (our prompt's line, no longer
+    # spoken of, dims)
+    scene.hold_until_cue(cue(8))
+    scene.play(ours.animate.set_opacity(0.45), run_time=0.3)
     draw_series(scene, kl, kl_marks, cue(8), scene.cue_at(cue(9)))
     # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
     # runs across the plot, and the last layers are shaded and named on both plots, as on
