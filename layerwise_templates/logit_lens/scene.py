@@ -483,14 +483,14 @@ class LogitLensScene(StoryboardScene):
         end = self.beat_start + self.beat_end(beat)
         if target == len(self.layers) - 1:     # the output: the winner, then the runner-up
             # Paris circled slowly while its share is said, then the runner-up pointed at
-            self.emphasize(race.rows[top[0]["id"]],       # Paris, in its yellow
+            self.emphasize(race.rows[top[0]["id"]],   # Paris
                            run_time=max(1.0, 0.55 * (end - self.time) - 0.3))
-            self.point_at(race.rows[top[1]["id"]][-1], color=T.TEXT,
+            self.point_at(race.rows[top[1]["id"]][-1],
                           run_time=max(1.0, min(2.5, end - self.time - 0.5)))
             return
         if not slow:            # the leader, then the answer still far down, as the beat ends
             self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
-            self.emphasize(race.rows[top[0]["id"]], color=T.TEXT,   # "almost sure of a bare space"
+            self.emphasize(race.rows[top[0]["id"]],   # "almost sure of a bare space"
                            run_time=max(1.0, min(4.0, 0.85 * (end - self.time))))
             return
         self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
@@ -672,7 +672,7 @@ class LogitLensScene(StoryboardScene):
         self.add(self.rank_line)
         self.hold_until_cue(2)
         # "... it climbs to rank 1": the 1 circled
-        self.emphasize(notes[-2], color=T.TEXT, run_time=max(
+        self.emphasize(notes[-2], run_time=max(
             1.0, min(2.5, self.cue_at(self.n_cues()) - self.time - 0.2)))
         if self.n_cues() < 4 or L < 3:
             return

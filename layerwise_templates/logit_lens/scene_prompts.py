@@ -156,7 +156,7 @@ def beat_prompts(scene, v) -> None:
     for at, num, side, when in said:
         num.next_to(at, side, buff=0.12)
         scene.hold_until(t2 + when * (t3 - t2))
-        scene.emphasize(at, color=num.get_color(), extra=[FadeIn(num)], run_time=0.8)
+        scene.emphasize(at, extra=[FadeIn(num)], run_time=0.8)
         scene.adopt(plot, num)
     # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
     # line, and each prompt that crosses it for good by X^(26) marked there and named
@@ -213,7 +213,7 @@ def beat_prompts(scene, v) -> None:
     scene.play(sweep_in(band), FadeIn(band_name),
                run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1, 1.0, cap=3.0))
     scene.adopt(plot, band, band_name)
-    scene.emphasize(VGroup(*dots[start:]), color=MEDIAN)
+    scene.emphasize(VGroup(*dots[start:]))
     if n_cues < 11:
         return
     # "entropy measures ...": the rank plot leaves, two plots come over the same states;
@@ -235,9 +235,9 @@ def beat_prompts(scene, v) -> None:
     half = max(1.0, 0.5 * (scene.cue_at(cue(8)) - scene.time) - 0.1)
     ours = our_prompt(v, pair.low[0]).next_to(pair.group[0][-1], DOWN, buff=0.25
                                               ).align_to(pair.group[0][-1], LEFT)
-    scene.emphasize(ours, color=T.TEXT, run_time=half, extra=[FadeIn(ours, shift=0.1 * UP)])
+    scene.emphasize(ours, run_time=half, extra=[FadeIn(ours, shift=0.1 * UP)])
     scene.adopt(pair.group, ours)
-    scene.emphasize(ent_marks[2], color=T.TEXT, run_time=half)
+    scene.emphasize(ent_marks[2], run_time=half)
     # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)" (our prompt's line, no longer
     # spoken of, dims)
     scene.hold_until_cue(cue(8))
@@ -255,7 +255,7 @@ def beat_prompts(scene, v) -> None:
     scene.adopt(pair.group, level, *bands, *names)
     # "the lens sharpens toward the answer, not toward certainty": both lines, drawn
     scene.hold_until_cue(cue(10))
-    scene.emphasize(kl_marks[2], ent_marks[2], color=T.TEXT,
+    scene.emphasize(kl_marks[2], ent_marks[2],
                     run_time=max(1.0, min(2.0, scene.cue_at(n_cues) - scene.time - 0.2)))
 
 
