@@ -609,7 +609,13 @@ class LogitLensScene(StoryboardScene):
             # Paris's row of the chart is the line's start: it moves there, it is not faded
             race_row = self.race.rows.get(self.data["answer"]["id"])
             if race_row is not None:
+                # the bar alone stays; its name and number leave with the chart (a text
+                # squashed into a dot would not read, and left behind it sat on the new axes)
+                bar = race_row.bar if hasattr(race_row, "bar") else race_row
                 self.detach(self.race_panel, race_row)
+                rest = [m for m in race_row.submobjects if m is not bar]
+                race_row.remove(*rest)
+                self.race_panel.add(*rest)
         plots = self.put(side, rp.group)
         if side == "wide":
             self.columns = []
@@ -630,12 +636,9 @@ class LogitLensScene(StoryboardScene):
         if race_row is not None:
             first = parts[0][1]
             n0 = len(first) // 2
-            # the bar alone becomes the line's first points; its name and number leave in
-            # place (a text squashed into a dot would not read)
-            bar = race_row.bar if hasattr(race_row, "bar") else race_row
-            rest = [m for m in race_row.submobjects if m is not bar]
+            # the bar alone becomes the line's first points
             self.play(FadeTransform(bar, VGroup(first[0], first[n0])),
-                      *[FadeOut(m) for m in rest], run_time=self.quick(0.1, 1.0))
+                      run_time=self.quick(0.1, 1.0))
             self.remove(race_row)
             self.remove(first[0], first[n0])
         for k, part in enumerate(parts):

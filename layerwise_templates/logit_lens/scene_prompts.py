@@ -149,7 +149,7 @@ def beat_prompts(scene, v) -> None:
     l = min(20, L - 1)
     if len(p.items[0].ranks) > l:
         said = [(dots[l], Num(p.median_rank[l], decimals=1, size=T.SMALL_SIZE, color=MEDIAN),
-                 UP, 0.55),
+                 UP + LEFT, 0.55),
                 (Dot(mp.pt(l, float(p.items[0].ranks[l])), radius=0.05, color=T.HIGHLIGHT),
                  Num(v.layers[l].rank, decimals=0, size=T.SMALL_SIZE, color=T.HIGHLIGHT),
                  DOWN, 0.72)]
@@ -288,12 +288,14 @@ def sweep_in(band: Rectangle):
 
 
 def draw_series(scene, line, marks, i: int, end: float) -> None:
-    """One spread plot's line, drawn from cue `i`, then its marked points, the two filling
-    the time until `end` (the sentence that reads them)."""
+    """One spread plot's line, drawn from cue `i` over the sentence's first 40 %, then its
+    marked points in turn over the rest (the sentence reads them, until `end`)."""
     scene.hold_until_cue(i)
     total = end - scene.time - 0.2
-    dots = max(0.6, min(3.0, 0.35 * total))
-    scene.play(Create(line, rate_func=linear), run_time=max(1.0, total - dots))
+    # the line while the measure is defined, then its points one by one as they are said
+    draw = max(1.0, 0.4 * total)
+    dots = max(0.6, total - draw)
+    scene.play(Create(line, rate_func=linear), run_time=draw)
     scene.play(LaggedStart(*[FadeIn(m, scale=1.5) for m in marks], lag_ratio=0.5),
                run_time=dots)
 
