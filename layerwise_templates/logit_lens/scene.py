@@ -179,7 +179,7 @@ class LogitLensScene(StoryboardScene):
         col = lens_column(self.v.layers[l], self.answer, COLUMN_ROWS, COLUMN)
         old = col[1][0]
         head = inline(txt("the lens on", T.LABEL_SIZE, T.MUTED),
-                      x_label(self.v.layers[l].state, T.MATH_SIZE, T.TEXT), buff=0.12)
+                      x_label(self.v.layers[l].state, STATE_INDEX_SIZE, T.TEXT), buff=0.12)
         head.move_to(old, aligned_edge=LEFT)
         col[1].submobjects[0] = head
         # a full stop or comma is named, not drawn as a speck (as in the bar chart); the other
@@ -319,12 +319,12 @@ class LogitLensScene(StoryboardScene):
                       txt("numbers, the stream", T.LABEL_SIZE, T.MUTED), buff=0.12)
         stream = VGroup(name, row).arrange(DOWN, buff=0.9)      # an update drops in between
         lines = VGroup(
-            inline(x_label(v[-1].state, T.MATH_SIZE, T.X), txt("=", T.LABEL_SIZE),
-                   x_label(v[l].state, T.MATH_SIZE, T.X),
+            inline(x_label(v[-1].state, STATE_INDEX_SIZE, T.X), txt("=", T.LABEL_SIZE),
+                   x_label(v[l].state, STATE_INDEX_SIZE, T.X),
                    txt("+ the updates of the later layers", T.LABEL_SIZE), buff=0.15),
-            inline(x_label(v[-1].state, T.MATH_SIZE, T.X),
+            inline(x_label(v[-1].state, STATE_INDEX_SIZE, T.X),
                    txt("→ output head → next-token guesses", T.LABEL_SIZE), buff=0.15),
-            inline(x_label(v[l].state, T.MATH_SIZE, T.X),
+            inline(x_label(v[l].state, STATE_INDEX_SIZE, T.X),
                    txt("→ the same output head → the lens's guesses", T.LABEL_SIZE, T.TEXT),
                    buff=0.15),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
