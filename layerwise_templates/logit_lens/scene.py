@@ -317,7 +317,7 @@ class LogitLensScene(StoryboardScene):
         name = inline(txt("each state X: one vector of", T.LABEL_SIZE, T.MUTED),
                       Num(model.d_model, decimals=0, size=T.LABEL_SIZE, color=T.X),
                       txt("numbers, the stream", T.LABEL_SIZE, T.MUTED), buff=0.12)
-        stream = VGroup(name, row).arrange(DOWN, buff=0.9)      # an update drops in between
+        stream = VGroup(name, row).arrange(DOWN, buff=1.0)      # an update drops in between
         lines = VGroup(
             inline(x_label(v[-1].state, STATE_INDEX_SIZE, T.X), txt("=", T.LABEL_SIZE),
                    x_label(v[l].state, STATE_INDEX_SIZE, T.X),
