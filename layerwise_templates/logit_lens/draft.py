@@ -84,8 +84,8 @@ def build(c: Context) -> Draft:
     # from layer to layer (`race`; a second lens column is not kept on screen)
     for b in beats[1:]:
         b.show = ["race"]
-    beats[1].narration = ("Now read the lens state after state (one in {data.grid.every} when the "
-                          "run is long), as one chart of its top {data.top_k} guesses; each token keeps its bar, and the bar slides "
+    beats[1].narration = ("Now read the lens again from X {data.layers[0].state}, state after "
+                          "state (one in {data.grid.every} when the run is long), as one chart of its top {data.top_k} guesses; each token keeps its bar, and the bar slides "
                           "when the token changes place. " + beats[1].narration)
     notes.append("one sentence: the multi-prompt summary (beat `prompts`) needs more; add "
                  "sentences (and a focus per sentence) to the storyboard")

@@ -42,8 +42,8 @@ from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from .scene_prompts import beat_prompts
-from .scene_race import STATE_INDEX_SIZE, SAME_LOOKING, LensRace, state_ruler, x_label
+from .scene_prompts import beat_prompts, sweep_in, window_name
+from .scene_race import STATE_INDEX_SIZE, SAME_LOOKING, LensRace, paint, state_ruler, x_label
 from .view import Data, Model
 from scenes.base import StoryboardScene
 from scenes.motion import run_through
@@ -58,14 +58,36 @@ COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the 
 RACE_BAR = 5.0             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
 RACE_FAST = (1.0, 2.5)     # seconds per shown state before the late window (a quick run)
-RACE_MOVE = 1.0            # ... of which the chart moves this long, then holds still
+RACE_MOVE = 0.6            # ... of which the chart moves this long, then holds still (short
+                           # slides, long holds: a frame caught mid-slide is rare)
 RACE_THIN = 6              # a run longer than this many states ...
 RACE_STRIDE = 3            # ... shows every 3rd one (ending on the beat's state)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
+RACE_SLIDE = 0.8           # ... of which the chart moves at most this long (the first slide, said, too)
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
 QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, said as bits
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
+
+
+def updates(row: VGroup, layers, gap: bool = False) -> list:
+    """One update per later layer named in `layers` ("…" in front of the last where `gap`:
+    layers between are left out): a strip of the stream's shape, in grey (values not drawn), over the
+    stream row, with its layer's name left of it: [(strip, label)]."""
+    out = []
+    for i, layer in enumerate(layers):
+        strip = row.copy()
+        for cell in (*strip[0], *strip[2]):
+            cell.set_stroke(T.MUTED, 1.5).set_fill(T.MUTED, 0.35)
+        strip[1].set_color(T.MUTED)
+        strip.next_to(row, UP, buff=0.35)
+        words = [txt("+ … + layer" if gap and i == len(layers) - 1 else "+ layer",
+                     T.LABEL_SIZE, T.MUTED),
+                 Num(layer, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
+                 txt("update", T.LABEL_SIZE, T.MUTED)]
+        label = inline(*words, buff=0.12).next_to(strip, LEFT, buff=0.3)
+        out.append((strip, label))
+    return out
 
 
 class LogitLensScene(StoryboardScene):
@@ -157,11 +179,14 @@ class LogitLensScene(StoryboardScene):
         col = lens_column(self.v.layers[l], self.answer, COLUMN_ROWS, COLUMN)
         old = col[1][0]
         head = inline(txt("the lens on", T.LABEL_SIZE, T.MUTED),
-                      x_label(self.v.layers[l].state, T.MATH_SIZE, T.TEXT), buff=0.12)
+                      x_label(self.v.layers[l].state, STATE_INDEX_SIZE, T.TEXT), buff=0.12)
         head.move_to(old, aligned_edge=LEFT)
         col[1].submobjects[0] = head
-        # a full stop or comma is named, not drawn as a speck (as in the bar chart)
+        # a full stop or comma is named, not drawn as a speck (as in the bar chart); the other
+        # tokens' rows plain, as in the chart (blue is the stream's colour)
         for row, e in zip(col[1][1].rows, self.v.layers[l].top):
+            if not e.is_answer:
+                paint(row[0], row[2], row[3])
             word = SAME_LOOKING.get(str(e.text))
             if word is not None:
                 name = txt(word, T.LABEL_SIZE, row[0].get_color())
@@ -212,7 +237,7 @@ class LogitLensScene(StoryboardScene):
         n = len(self.beat.get("cues") or [])
         why = self.beat_index == 0 and n >= 4    # the video's opening: why a decoder, first
         if why:
-            self.why_card(self.cue_at(2))
+            self.why_card(self.cue_at(2), l)
         if self.slots["wide"] is None or self.slots["wide"] is not self.lens_panel_mob:
             # the lens panel is built here whatever came before (another piece in the wide
             # slot, or nothing): an arrangement may show a lens beat after the race
@@ -275,7 +300,7 @@ class LogitLensScene(StoryboardScene):
         self.emphasize(rank, run_time=max(1.0, min(5.0, 0.9 * (self.cue_at(self.n_cues())
                                                                 - self.time))))
 
-    def why_card(self, until: float) -> None:
+    def why_card(self, until: float, l: int) -> None:
         """Why the lens is allowed: every state is the same stream of d_model numbers (a row of
         cells fills in as it is said), so the output head that reads the last state can read
         an earlier one. The first sentence draws the stream and X^(L) = X^(l) + updates; the
@@ -292,14 +317,14 @@ class LogitLensScene(StoryboardScene):
         name = inline(txt("each state X: one vector of", T.LABEL_SIZE, T.MUTED),
                       Num(model.d_model, decimals=0, size=T.LABEL_SIZE, color=T.X),
                       txt("numbers, the stream", T.LABEL_SIZE, T.MUTED), buff=0.12)
-        stream = VGroup(name, row).arrange(DOWN, buff=0.2)
+        stream = VGroup(name, row).arrange(DOWN, buff=1.0)      # an update drops in between
         lines = VGroup(
-            inline(x_label(v[-1].state, T.MATH_SIZE, T.X), txt("=", T.LABEL_SIZE),
-                   x_label(v[6].state, T.MATH_SIZE, T.X),
+            inline(x_label(v[-1].state, STATE_INDEX_SIZE, T.X), txt("=", T.LABEL_SIZE),
+                   x_label(v[l].state, STATE_INDEX_SIZE, T.X),
                    txt("+ the updates of the later layers", T.LABEL_SIZE), buff=0.15),
-            inline(x_label(v[-1].state, T.MATH_SIZE, T.X),
+            inline(x_label(v[-1].state, STATE_INDEX_SIZE, T.X),
                    txt("→ output head → next-token guesses", T.LABEL_SIZE), buff=0.15),
-            inline(x_label(v[6].state, T.MATH_SIZE, T.X),
+            inline(x_label(v[l].state, STATE_INDEX_SIZE, T.X),
                    txt("→ the same output head → the lens's guesses", T.LABEL_SIZE, T.TEXT),
                    buff=0.15),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
@@ -307,32 +332,43 @@ class LogitLensScene(StoryboardScene):
         card.set_y(self.top - 0.5 - card.height / 2).set_x(0)
         two = self.n_cues() >= 2
         mid = self.cue_at(1) if two else self.time + (until - self.time) / 2
-        # sentence 1: the stream fills in, cell by cell, then X^(L) = X^(l) + updates
-        fill = max(1.0, 0.55 * (mid - self.time))
+        # sentence 1: the stream fills in, cell by cell, named X^(7) at its left; the later
+        # layers' updates drop onto it one after another (layer 7, layer 8, ..., layer 29),
+        # and it is X^(30); then X^(30) = X^(7) + updates is written under it
+        tag = x_label(v[l].state, STATE_INDEX_SIZE, T.X).next_to(row, LEFT, buff=0.3)
+        end_tag = x_label(v[-1].state, STATE_INDEX_SIZE, T.X).move_to(tag, aligned_edge=RIGHT)
+        span = mid - self.time
+        fill = max(1.0, 0.3 * span)
         self.play(FadeIn(name, shift=0.1 * UP), run_time=0.6)
         self.play(LaggedStart(*[FadeIn(c, scale=0.5) for c in left], lag_ratio=0.5),
                   FadeIn(dots, rate_func=lambda t: max(0.0, 2 * t - 1)),
                   LaggedStart(*[FadeIn(c, scale=0.5) for c in right], lag_ratio=0.5),
+                  FadeIn(tag, rate_func=lambda t: max(0.0, 2 * t - 1)),
                   run_time=fill, rate_func=linear)
+        later = [v[j].layer for j in range(l + 1, len(v))]
+        gap = len(later) > 3
+        ups = updates(row, later[:2] + later[-1:] if gap else later, gap)
+        per = max(0.9, (mid - self.time - 1.3) / max(1, len(ups)))
+        under = Line(row.get_corner(DOWN + LEFT), row.get_corner(DOWN + RIGHT),
+                     stroke_color=T.TEXT, stroke_width=5).shift(0.08 * DOWN)
+        for i, (strip, label) in enumerate(ups):
+            # an update appears over the stream, named, drops onto it and is added in
+            self.play(FadeIn(strip, shift=0.15 * DOWN), FadeIn(label, shift=0.15 * DOWN),
+                      run_time=0.35 * per)
+            self.play(strip.animate.move_to(row), FadeOut(label), run_time=0.35 * per)
+            last = i == len(ups) - 1
+            self.play(FadeOut(strip), ShowPassingFlash(under.copy(), time_width=0.5),
+                      *([FadeOut(tag), FadeIn(end_tag)] if last else []),
+                      run_time=0.3 * per)
         self.play(FadeIn(lines[0], shift=0.15 * UP),
-                  run_time=max(0.6, min(1.2, mid - self.time - 0.3)))
-        # "plus the updates of the later layers": each update passes along the same row (no
-        # values drawn: the row stays one vector, written into again and again)
-        left_over = mid - self.time - 0.3
-        if left_over >= 1.2:
-            under = Line(row.get_corner(DOWN + LEFT), row.get_corner(DOWN + RIGHT),
-                         stroke_color=T.TEXT, stroke_width=5).shift(0.08 * DOWN)
-            n = max(1, min(3, int(left_over // 1.2)))
-            for _ in range(n):
-                self.play(ShowPassingFlash(under.copy(), time_width=0.35),
-                          run_time=left_over / n)
+                  run_time=max(0.6, min(1.0, mid - self.time - 0.2)))
         # sentence 2: the output head reads the last state, and the same head an earlier one
         self.hold_until(mid)
         per = max(0.6, (until - self.time) / 2)
         for line in lines[1:]:
             self.play(FadeIn(line, shift=0.15 * UP), run_time=min(2.0, per * 0.6))
             self.hold_until(self.time + per - min(2.0, per * 0.6) - 0.25)
-        self.play(FadeOut(card, shift=0.3 * UP), run_time=0.4)
+        self.play(FadeOut(card, end_tag, shift=0.3 * UP), run_time=0.4)
 
     def show_pipeline(self, runner: Dot, slot: int, paced: bool = False) -> None:
         """The lens as its steps, in the empty column places beside `slot`: the stream's
@@ -378,9 +414,10 @@ class LogitLensScene(StoryboardScene):
                 panel = self.race_panel = self.put(
                     "wide", race.panel(self.prompt()))
                 self.play(*race.enter(0), run_time=self.quick(0.1, 1.2))
-            else:       # the lens column just read becomes the chart, then it runs back to X^(1)
+            else:       # the lens column just read becomes the chart, then it goes back to
+                        # X^(1) as the voice says "from X 1"
                 panel = self.race_panel = self.morph_column(race, col)
-                race.step(self, 0, self.quick(0.1, 1.2))
+                race.step(self, 0, RACE_SLIDE)
         else:
             panel = self.slots["wide"]
             panel.remove(*race.parts())
@@ -398,7 +435,7 @@ class LogitLensScene(StoryboardScene):
                 # slides to the next state as the sentence says it does, then Paris's own row
                 # is pointed at, and the run starts with the sentence that names it
                 self.hold_until_cue(1)
-                race.step(self, fast.pop(0), RACE_SLOW[1])
+                race.step(self, fast.pop(0), RACE_SLIDE)
                 self.hold_until(self.cue_at(1) + 0.6 * (self.cue_at(2) - self.cue_at(1)))
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
                 self.hold_until_cue(len(cues) - 2)
@@ -429,14 +466,16 @@ class LogitLensScene(StoryboardScene):
                 t0, t1 = self.cue_at(first + g), self.cue_at(first + g + 1)
                 for j, l in enumerate(part):
                     self.hold_until(t0 + (t1 - t0) * j / len(part))
-                    race.step(self, l, min(RACE_SLOW[1] / 2, 0.8 * (t1 - t0) / len(part)))
+                    race.step(self, l, min(RACE_SLIDE, 0.8 * (t1 - t0) / len(part)))
                     if l == enter:
                         self.point_at(race.rows[self.data["answer"]["id"]])
         elif slow:
             left = self.beat_start + self.beat_end(beat) - self.time - RACE_TAIL
             per = max(RACE_SLOW[0], min(RACE_SLOW[1], left / len(slow)))
             for l in slow:
-                race.step(self, l, per)
+                move = min(RACE_SLIDE, per)
+                race.step(self, l, move)
+                self.hold_until(self.time + per - move)
                 if l == enter:
                     self.point_at(race.rows[self.data["answer"]["id"]])
         self.adopt(panel, *race.parts())
@@ -444,14 +483,14 @@ class LogitLensScene(StoryboardScene):
         end = self.beat_start + self.beat_end(beat)
         if target == len(self.layers) - 1:     # the output: the winner, then the runner-up
             # Paris circled slowly while its share is said, then the runner-up pointed at
-            self.emphasize(race.rows[top[0]["id"]],       # Paris, in its yellow
+            self.emphasize(race.rows[top[0]["id"]],   # Paris
                            run_time=max(1.0, 0.55 * (end - self.time) - 0.3))
-            self.point_at(race.rows[top[1]["id"]][-1], color=T.TEXT,
+            self.point_at(race.rows[top[1]["id"]][-1],
                           run_time=max(1.0, min(2.5, end - self.time - 0.5)))
             return
         if not slow:            # the leader, then the answer still far down, as the beat ends
             self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
-            self.emphasize(race.rows[top[0]["id"]], color=T.TEXT,   # "almost sure of a bare space"
+            self.emphasize(race.rows[top[0]["id"]],   # "almost sure of a bare space"
                            run_time=max(1.0, min(4.0, 0.85 * (end - self.time))))
             return
         self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
@@ -570,20 +609,25 @@ class LogitLensScene(StoryboardScene):
             # Paris's row of the chart is the line's start: it moves there, it is not faded
             race_row = self.race.rows.get(self.data["answer"]["id"])
             if race_row is not None:
+                # the bar alone stays; its name and number leave with the chart (a text
+                # squashed into a dot would not read, and left behind it sat on the new axes)
+                bar = race_row.bar if hasattr(race_row, "bar") else race_row
                 self.detach(self.race_panel, race_row)
+                rest = [m for m in race_row.submobjects if m is not bar]
+                race_row.remove(*rest)
+                self.race_panel.add(*rest)
         plots = self.put(side, rp.group)
         if side == "wide":
             self.columns = []
         paris = lambda layers: rp.curve(layers).set_color(T.HIGHLIGHT)   # Paris keeps its colour
         w = d["window"]
         start = w["start"]
-        top = rp.rp(start - 0.5, rp.rank_top)
-        split = DashedLine(top, rp.pp(start - 0.5, 0), dash_length=0.06,
-                           stroke_color=T.MUTED, stroke_width=1.5)
-        win = inline(txt("last", T.TINY_SIZE, T.MUTED),
-                     Num(self.v.window.size, decimals=0, size=T.TINY_SIZE, color=T.MUTED),
-                     txt("layers", T.TINY_SIZE, T.MUTED), buff=0.12)
-        win.next_to(top, LEFT, buff=0.1).shift(DOWN * 0.3)
+        # the late window shaded over both plots and named under them, the same span as on
+        # the prompts' plots (the states X^(start+1) .. X^(L), `window_name`)
+        a, b = rp.pp(start - 0.5, 0), rp.rp(L - 0.5, rp.rank_top + 0.15)
+        split = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
+                          fill_color=T.TEXT, fill_opacity=0.08).move_to((a + b) / 2)
+        win = window_name(self.v).next_to(rp.prob_ax.x_labels, DOWN, buff=0.06).match_x(split)
         # drawn layer by layer (both plots in step), a dot per layer as the line reaches it:
         # the flat stretch while the voice says it wanders, the climb on its own sentence (cue 2)
         paced = start > 1 and self.n_cues() > 2
@@ -592,17 +636,15 @@ class LogitLensScene(StoryboardScene):
         if race_row is not None:
             first = parts[0][1]
             n0 = len(first) // 2
-            # the bar alone becomes the line's first points; its name and number leave in
-            # place (a text squashed into a dot would not read)
-            bar = race_row.bar if hasattr(race_row, "bar") else race_row
-            rest = [m for m in race_row.submobjects if m is not bar]
+            # the bar alone becomes the line's first points
             self.play(FadeTransform(bar, VGroup(first[0], first[n0])),
-                      *[FadeOut(m) for m in rest], run_time=self.quick(0.1, 1.0))
+                      run_time=self.quick(0.1, 1.0))
             self.remove(race_row)
             self.remove(first[0], first[n0])
         for k, part in enumerate(parts):
-            if paced and k == 1:
+            if paced and k == 1:       # "over the last 7 layers": shaded, then the climb
                 self.hold_until_cue(2)
+                self.play(sweep_in(split), FadeIn(win), run_time=0.6)
             n_pts = len(part[1]) // 2
             dots = list(part[1])
             shown = range(1 if k else 0, n_pts)        # the climb's first point is already drawn
@@ -627,14 +669,14 @@ class LogitLensScene(StoryboardScene):
         if start == 0:                    # no flat stretch to mark off
             notes.remove(notes[0])
             split, win = VGroup(), VGroup()
-        self.play(FadeInPlace(notes), Create(split), FadeInPlace(win), run_time=self.quick())
-        self.adopt(plots, curve, notes, split, win)
+        late = [] if paced or start == 0 else [sweep_in(split), FadeIn(win)]
+        self.play(FadeInPlace(notes), *late, run_time=self.quick())
+        self.adopt(plots, split, win, curve, notes)
         self.add(self.rank_line)
-        self.hold_until_cue(1)
-        if len(notes) == 3:               # "then drops fast over the last layers"
-            self.emphasize(VGroup(notes[0], notes[1]))
         self.hold_until_cue(2)
-        self.point_at(notes[-1])
+        # "... it climbs to rank 1": the 1 circled
+        self.emphasize(notes[-2], run_time=max(
+            1.0, min(2.5, self.cue_at(self.n_cues()) - self.time - 0.2)))
         if self.n_cues() < 4 or L < 3:
             return
         # "its probability is 0.011 at X^(28), 0.070 at X^(29) and 0.773 at X^(30)": each point

@@ -15,11 +15,12 @@ from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 
-from .scene_race import STATE_INDEX_SIZE, x_label
+from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
-PLOT = (8.6, 3.4)         # the median-rank axes (width, height), its legend beside
+PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
 SPREAD = (5.4, 3.3)       # each of the entropy and KL axes
 LIST_ROWS = 5             # prompts per column of the list
+MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
 
 
 def prompt_list(v) -> VGroup:
@@ -134,8 +135,8 @@ def beat_prompts(scene, v) -> None:
     cut_name = inline(txt("rank", T.SMALL_SIZE, T.TEXT),
                       Num(p.top, decimals=0, size=T.SMALL_SIZE, color=T.TEXT), buff=0.08)
     cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
-    med = mp.line(ranks, T.X, 4)
-    dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=T.X) for l, r in enumerate(ranks)])
+    med = mp.line(ranks, MEDIAN, 4)
+    dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=MEDIAN) for l, r in enumerate(ranks)])
     t2, t3 = scene.time, scene.cue_at(cue(3))
     scene.play(Create(own, rate_func=linear), Create(med, rate_func=linear),
                LaggedStart(*[FadeIn(k, shift=0.1 * LEFT) for k in key], lag_ratio=0.4),
@@ -147,18 +148,18 @@ def beat_prompts(scene, v) -> None:
     said = []
     l = min(20, L - 1)
     if len(p.items[0].ranks) > l:
-        said = [(dots[l], Num(p.median_rank[l], decimals=1, size=T.SMALL_SIZE, color=T.X),
-                 UP, 0.55),
+        said = [(dots[l], Num(p.median_rank[l], decimals=1, size=T.SMALL_SIZE, color=MEDIAN),
+                 UP + LEFT, 0.55),
                 (Dot(mp.pt(l, float(p.items[0].ranks[l])), radius=0.05, color=T.HIGHLIGHT),
                  Num(v.layers[l].rank, decimals=0, size=T.SMALL_SIZE, color=T.HIGHLIGHT),
                  DOWN, 0.72)]
     for at, num, side, when in said:
         num.next_to(at, side, buff=0.12)
         scene.hold_until(t2 + when * (t3 - t2))
-        scene.emphasize(at, color=num.get_color(), extra=[FadeIn(num)], run_time=0.8)
+        scene.emphasize(at, extra=[FadeIn(num)], run_time=0.8)
         scene.adopt(plot, num)
     # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
-    # line, and each prompt marked where it crosses it for good; those by X^(26) lit and named
+    # line, and each prompt that crosses it for good by X^(26) marked there and named
     scene.hold_until_cue(cue(3))
     k = 25
     scene.play(Create(cut), FadeIn(cut_name), run_time=scene.quick(0.04, 0.6))
@@ -167,16 +168,15 @@ def beat_prompts(scene, v) -> None:
         if it.top_from.value is None:
             continue
         l = int(it.top_from)
-        early = l <= k
-        m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08 if early else 0.05,
-                color=T.TEXT if early else T.MUTED)
+        if l > k:           # only the answers the voice counts are marked (no unsaid dots)
+            continue
+        m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08, color=T.TEXT)
         marks.add(m)
-        if early:
-            name = txt(str(it.answer.display), T.SMALL_SIZE, T.TEXT, mono=True
+        name = txt(str(it.answer.display), T.SMALL_SIZE, T.TEXT, mono=True
                        ).next_to(m, DOWN, buff=0.1)
-            # kept right of the y axis (its tick numbers are left of it)
-            name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
-            names.add(name)
+        # kept right of the y axis (its tick numbers are left of it)
+        name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
+        names.add(name)
     gate = DashedLine(mp.axes.axes.c2p(k, 0), mp.axes.axes.c2p(k, mp.decades + 0.15),
                       dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
     note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
@@ -213,7 +213,7 @@ def beat_prompts(scene, v) -> None:
     scene.play(sweep_in(band), FadeIn(band_name),
                run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1, 1.0, cap=3.0))
     scene.adopt(plot, band, band_name)
-    scene.emphasize(VGroup(*dots[start:]), color=T.X)
+    scene.emphasize(VGroup(*dots[start:]))
     if n_cues < 11:
         return
     # "entropy measures ...": the rank plot leaves, two plots come over the same states;
@@ -228,12 +228,20 @@ def beat_prompts(scene, v) -> None:
     (ent, ent_marks), (kl, kl_marks) = pair.curves()
     # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
     draw_series(scene, ent, ent_marks, cue(6), scene.cue_at(cue(7)))
-    # "sure, but of filler" (its lowest point); "the last three are the least sure" (its peak)
+    # "our own prompt, a separate case: at X^(20) its lens put 0.98 on a space" (a line of its
+    # own under the plot, not a point of the median's line); "the last three are the least
+    # sure" (the median's peak)
     scene.hold_until_cue(cue(7))
     half = max(1.0, 0.5 * (scene.cue_at(cue(8)) - scene.time) - 0.1)
-    scene.emphasize(ent_marks[0], color=T.TEXT, run_time=half)
-    scene.emphasize(ent_marks[2], color=T.TEXT, run_time=half)
-    # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)"
+    ours = our_prompt(v, pair.low[0]).next_to(pair.group[0][-1], DOWN, buff=0.25
+                                              ).align_to(pair.group[0][-1], LEFT)
+    scene.emphasize(ours, run_time=half, extra=[FadeIn(ours, shift=0.1 * UP)])
+    scene.adopt(pair.group, ours)
+    scene.emphasize(ent_marks[2], run_time=half)
+    # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)" (our prompt's line, no longer
+    # spoken of, dims)
+    scene.hold_until_cue(cue(8))
+    scene.play(ours.animate.set_opacity(0.45), run_time=0.3)
     draw_series(scene, kl, kl_marks, cue(8), scene.cue_at(cue(9)))
     # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
     # runs across the plot, and the last layers are shaded and named on both plots, as on
@@ -247,8 +255,21 @@ def beat_prompts(scene, v) -> None:
     scene.adopt(pair.group, level, *bands, *names)
     # "the lens sharpens toward the answer, not toward certainty": both lines, drawn
     scene.hold_until_cue(cue(10))
-    scene.emphasize(kl_marks[2], ent_marks[2], color=T.TEXT,
+    scene.emphasize(kl_marks[2], ent_marks[2],
                     run_time=max(1.0, min(2.0, scene.cue_at(n_cues) - scene.time - 0.2)))
+
+
+def our_prompt(v, l: int) -> VGroup:
+    """The followed prompt's own lens at state l (not a median): "our prompt alone, at X^(l):
+    ␣ at 0.98"."""
+    top = v.layers[l].top[0]
+    return inline(txt("our prompt alone, at", T.SMALL_SIZE, T.TEXT),
+                  x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT),
+                  txt(": its top guess", T.SMALL_SIZE, T.TEXT),
+                  txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.SMALL_SIZE, T.TEXT,
+                      mono=True),
+                  txt("at", T.SMALL_SIZE, T.TEXT),
+                  Num(top.prob, decimals=T.DECIMALS, size=T.SMALL_SIZE, color=T.TEXT), buff=0.1)
 
 
 def window_name(v) -> VGroup:
@@ -267,12 +288,14 @@ def sweep_in(band: Rectangle):
 
 
 def draw_series(scene, line, marks, i: int, end: float) -> None:
-    """One spread plot's line, drawn from cue `i`, then its marked points, the two filling
-    the time until `end` (the sentence that reads them)."""
+    """One spread plot's line, drawn from cue `i` over the sentence's first 40 %, then its
+    marked points in turn over the rest (the sentence reads them, until `end`)."""
     scene.hold_until_cue(i)
     total = end - scene.time - 0.2
-    dots = max(0.6, min(3.0, 0.35 * total))
-    scene.play(Create(line, rate_func=linear), run_time=max(1.0, total - dots))
+    # the line while the measure is defined, then its points one by one as they are said
+    draw = max(1.0, 0.4 * total)
+    dots = max(0.6, total - draw)
+    scene.play(Create(line, rate_func=linear), run_time=draw)
     scene.play(LaggedStart(*[FadeIn(m, scale=1.5) for m in marks], lag_ratio=0.5),
                run_time=dots)
 
@@ -282,12 +305,12 @@ def legend(p) -> VGroup:
     answer, and the prompt under it: two prompts answer the same), the other prompts."""
     first = p.items[0]
     return VGroup(
-        legend_item(T.X, "median", T.SMALL_SIZE, line=True),
+        legend_item(MEDIAN, "median", T.SMALL_SIZE, line=True),
         VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.HIGHLIGHT, stroke_width=2.5),
                VGroup(txt(str(first.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
-                      txt(str(first.sentence), T.SMALL_SIZE, T.MUTED)
-                      ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
-               ).arrange(RIGHT, buff=0.08, aligned_edge=UP),
+                      txt(f"({first.sentence})", T.SMALL_SIZE, T.MUTED)
+                      ).arrange(RIGHT, buff=0.08)          # one entry: answer (its prompt)
+               ).arrange(RIGHT, buff=0.08),
         VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.MUTED, stroke_width=1.5),
                txt("each prompt", T.SMALL_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08),
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
@@ -301,7 +324,7 @@ class SpreadPlots:
 
     def __init__(self, v):
         p, L = v.prompts, int(v.n_layers)
-        self.L = L
+        self.L, self.n = L, p.n
         ticks = sorted(set(range(4, L, 5)) | {0})
         self.series = []
         boxes = VGroup()
@@ -337,10 +360,10 @@ class SpreadPlots:
         """[(line, marks)] per plot, where its axes now are: the marks are the lowest and
         highest points before the stretch the voice describes apart, and the peak of the whole
         line (the last state's instead where that peak is the one before the stretch)."""
-        out = []
+        out, self.low = [], []
         for ax, series, vals, early, decimals in self.series:
             pt = ax.axes.c2p
-            line = VMobject(stroke_color=T.X, stroke_width=3).set_points_as_corners(
+            line = VMobject(stroke_color=MEDIAN, stroke_width=3).set_points_as_corners(
                 [pt(l, y) for l, y in enumerate(vals)])
             lo = min(range(early), key=lambda l: vals[l])
             hi = max(range(early), key=lambda l: vals[l])
@@ -349,9 +372,14 @@ class SpreadPlots:
             for l, side in ((lo, DOWN), (hi, UP),
                             (peak, UP) if peak != hi else (self.L - 1, RIGHT)):
                 d = Dot(pt(l, vals[l]), radius=0.06, color=T.TEXT)
-                n = Num(series[l], decimals=decimals, size=T.SMALL_SIZE,
-                        color=T.TEXT).next_to(d, side, buff=0.08)
+                n = Num(series[l], decimals=decimals, size=T.SMALL_SIZE, color=T.TEXT)
+                if l == lo and not out:     # the entropy's low: a median, not our prompt's
+                    n = inline(txt("median of", T.SMALL_SIZE, T.MUTED),
+                               Num(self.n, decimals=0, size=T.SMALL_SIZE, color=T.MUTED),
+                               txt("prompts:", T.SMALL_SIZE, T.MUTED), n, buff=0.08)
+                n.next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))
+            self.low.append(lo)
             out.append((line, marks))
         return out
 

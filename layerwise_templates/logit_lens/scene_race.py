@@ -1,11 +1,14 @@
 """The bar chart across the states, as logit_lens draws it (a `LayerRace` made to keep each
 token's identity in view):
 
-- a token that enters the top k rises into its place from under the chart, one that leaves
-  sinks under it: no label is ever faded in where another is fading out;
+- a step is short and then held: a row on its own track keeps its name while its bar slides;
+  a row that changes track slides its bar there, its name and number leaving and landing
+  at the ends of the slide (`slide`); a token that enters the top k fades in in its place
+  at the end, one that leaves fades out at the start: no two names are ever drawn on each
+  other, and no number is ever a ghost;
 - the answer's own row under the rule shows its label and bar only while it is outside the
   chart; once it is in the top k the row says just its rank (no second copy of the token);
-- the counter names the state the lens reads, X^(l+1) for layer l (the chapter's notation),
+- the counter (large, white) names the state the lens reads, X^(l+1) for layer l (the chapter's notation),
   and the header says what ␣ and ↵ mean.
 """
 
@@ -53,8 +56,10 @@ class LensRace(LayerRace):
                 for (k, name, p, c), e in zip(super().entries(l), self.layers[l].top)]
 
     def enter(self, l: int = 0) -> list:
-        """The kit's first state, its ruler cursor white (yellow is Paris's alone)."""
+        """The kit's first state, its ruler cursor white (yellow is Paris's alone), the other
+        tokens' rows plain (`plain`)."""
         anims = super().enter(l)
+        plain(self.rows, self.entries(l))
         self.extra[2].set_color(T.TEXT)
         return anims
 
@@ -75,10 +80,16 @@ class LensRace(LayerRace):
             self.chart.tracks[0], UP)
 
     def counter(self, l: int):
-        return x_label(self.layers[l].state, T.MATH_SIZE, T.TEXT).next_to(
+        """The state read, large and white (its superscript must read at 480p)."""
+        return x_label(self.layers[l].state, STATE_INDEX_SIZE, T.TEXT).next_to(
             self.counter_name, DOWN, buff=0.15)
 
     def panel(self, prompt: VGroup) -> VGroup:
+        out = self._panel(prompt)
+        self.counter_name.set_color(T.TEXT)        # bright: the state on screen is never unknown
+        return out
+
+    def _panel(self, prompt: VGroup) -> VGroup:
         """The kit's panel, its depth ruler named by states (`state_ruler`)."""
         out = super().panel(prompt)
         group = out[0]
@@ -104,35 +115,57 @@ class LensRace(LayerRace):
         return VGroup(row, rank)
 
     def step(self, scene, l: int, run_time: float) -> None:
-        """One step to layer l. A row that keeps its track keeps its label, its bar slides
-        to the new length; a row that changes track slides there with its label; a changed
-        number fades out and in, never morphs. A token that
-        enters rises from under the chart, one that leaves sinks under it."""
-        new = self.chart.rows(self.entries(l))
+        """One step to layer l, every label opaque at every frame. The state label turns to
+        the new state at once (it names the state the chart moves to); each row as `slide`
+        says (no two names drawn on each other). A token that leaves fades out in its place
+        over the first third, one that enters fades in in its place over the last third."""
+        new = plain(self.chart.rows(self.entries(l)), self.entries(l))
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
-        floor = self.chart.tracks[-1].get_center()[1] - self.pitch
-        anims = []
+        scene.remove(counter)
+        scene.add(extra[1])
+        anims, turn = [], []
         for k, row in new.items():
             if k in self.rows:
-                anims += swap(self.rows[k], row)
-            else:        # rises from under the chart into its place
-                anims.append(FadeIn(row, shift=UP * (row.get_center()[1] - floor)))
+                a, t = slide(self.rows[k], row)
+                anims += a
+                turn += t
+            else:
+                anims.append(FadeIn(row, rate_func=_in))
         for k, row in self.rows.items():
-            if k not in new:     # sinks under the chart
-                anims.append(FadeOut(row, shift=DOWN * (row.get_center()[1] - floor)))
+            if k not in new:
+                anims.append(FadeOut(row, rate_func=_out))
         old_row, new_row = answer, extra[0]
         if len(old_row) == 2 and len(new_row) == 2:      # outside the chart, before and after
-            anims += swap(old_row[0], new_row[0]) + roll(old_row[1], new_row[1])
+            a, t = slide(old_row[0], new_row[0])
+            anims += a
+            turn += t + [(old_row[1], new_row[1])]
         else:
-            anims += roll(old_row, new_row)
-        scene.play(*anims, *roll(counter, extra[1]),
-                   dot.animate.move_to(self.ruler.dots[l]), run_time=run_time)
-        scene.remove(old_row, counter)
+            anims += fade_swap(old_row, new_row)
+        scene.play(*anims, dot.animate.move_to(self.ruler.dots[l]), run_time=run_time)
+        for old, _ in turn:
+            scene.remove(old)
+        scene.remove(old_row)
         for r in self.rows.values():
             scene.remove(r)
         scene.add(*new.values(), extra)
         self.rows, self.extra, self.layer = new, extra, l
+
+
+def plain(rows: dict, entries: list) -> dict:
+    """The rows of tokens other than the answer in grey bars with white names and numbers:
+    blue is the stream's colour, not a guess's (the answer keeps its yellow)."""
+    for key, _, _, color in entries:
+        if color != T.HIGHLIGHT:
+            paint(rows[key].name, rows[key].bar, rows[key].num)
+    return rows
+
+
+def paint(name, bar, num) -> None:
+    """A row's parts plain: grey bar, white name and number."""
+    bar.set_fill(T.MUTED, 0.9)
+    name.set_color(T.TEXT)
+    num.set_color(T.TEXT)
 
 
 def _out(t: float) -> float:
@@ -149,20 +182,28 @@ def fade_swap(old, new) -> list:
     return [FadeOut(old, rate_func=_out), FadeIn(new, rate_func=_in)]
 
 
-def roll(old, new) -> list:
-    """A label that must stay in view (the state read, Paris's rank): the old one rolls up
-    and out over the first half of the step, the new one up and in over the second half, so
-    one of them is drawn at every frame but the middle one, and they never overlap."""
-    return [FadeOut(old, shift=0.2 * UP, rate_func=lambda t: min(1.0, 2.0 * t)),
-            FadeIn(new, shift=0.2 * UP, rate_func=lambda t: max(0.0, 2.0 * t - 1.0))]
-
-
-def swap(old, new) -> list:
-    """A chart row (name, bar, number) to its next state: the bar slides and its name moves
-    with it (a token keeps its name in view while it changes place); the number moves with
-    the bar when it stays the same, and fades out and in where it changes (never morphs)."""
+def slide(old, new) -> tuple[list, list]:
+    """A chart row (name, bar, number) to its next state: (animations, [(old, new) to swap
+    after them]). On its own track, its name stays and its bar slides to the new length, its
+    number riding at the bar's end and turning when the bar stops (never morphs). To another
+    track, its bar slides there while its name and number leave in place over the first
+    quarter and come back at the new place over the last (two names never drawn on each
+    other as rows pass)."""
+    moves = abs(old.bar.get_center()[1] - new.bar.get_center()[1]) > 1e-3
+    anims = [ReplacementTransform(old.bar, new.bar)]
+    if moves:
+        return anims + [FadeOut(VGroup(old.name, old.num), rate_func=_leave),
+                        FadeIn(VGroup(new.name, new.num), rate_func=_land)], []
     same_num = getattr(old.num, "shown", None) == getattr(new.num, "shown", 0)
-    anims = [ReplacementTransform(old.bar, new.bar), ReplacementTransform(old.name, new.name)]
-    anims += [ReplacementTransform(old.num, new.num)] if same_num else \
-        fade_swap(old.num, new.num)
-    return anims
+    anims.append(ReplacementTransform(old.name, new.name))
+    if same_num:
+        return anims + [ReplacementTransform(old.num, new.num)], []
+    return anims + [old.num.animate.move_to(new.num, aligned_edge=LEFT)], [(old.num, new.num)]
+
+
+def _leave(t: float) -> float:
+    return min(1.0, 4.0 * t)
+
+
+def _land(t: float) -> float:
+    return max(0.0, 4.0 * t - 3.0)
