@@ -614,7 +614,7 @@ class FreshQKVScene(StoryboardScene):
         if box is not None:
             self.vanish(box, run_time=0.3)
         last = d.cols[-1]
-        self.emphasize(last.label, last.col, run_time=1.0)
+        self.emphasize(VGroup(last.col, last.length), run_time=1.0)   # clear of the LN box
         self.busy_until(self.cue_at(99) - 0.3, last)
 
     # --- project: layer l starts over ---------------------------------------------------------------
@@ -1050,7 +1050,7 @@ class FreshQKVScene(StoryboardScene):
             point(VGroup(rows[0][0], rows[0][1]))
             foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
                           txt(f"= LayerNorm of the {lays[0].norm.label}", S, T.TEXT)
-                          ).arrange(RIGHT, buff=0.1)
+                          ).arrange(RIGHT, buff=0.3)    # the box round foot[1] clear of X
             footnote(foot)
             self.glide(box, foot[1], self.when(k1, "token") + 0.6, 0.8)
             self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
@@ -1064,19 +1064,23 @@ class FreshQKVScene(StoryboardScene):
                           key=lambda n: n.value)
             outs = sorted(lens, key=lambda n: n.value)
             dash = lambda: txt("–", S, T.TEXT)                # noqa: E731
-            parts = [txt("lengths:  sum before the FFN's LN", S, T.TEXT), pres[0], dash(),
-                     pres[-1]]
+            # the two ranges the voice reads, each a group the pointer boxes, set apart from
+            # the words beside them (a box hugging them ran through "LN" and "bias")
+            before = VGroup(pres[0], dash(), pres[-1]).arrange(RIGHT, buff=0.12)
+            after = VGroup(outs[0], dash(), outs[-1]).arrange(RIGHT, buff=0.12)
+            parts = [txt("|·|: sum before the FFN's LN", S, T.TEXT), before]
             stds = [float(x) for x in v.std_lengths]
             if stds and max(stds) - min(stds) < 0.01:
-                parts += [txt("→  standardised", S, T.TEXT),
-                          Num(v.std_lengths[0], decimals=2, size=S, color=T.LN),
-                          txt(f"≈ √{int(v.shape.d_model)}", S, T.LN)]
-            parts += [txt("→  X after gain, bias", S, T.TEXT), outs[0], dash(), outs[-1]]
-            line = VGroup(*parts).arrange(RIGHT, buff=0.12)
+                parts += [VGroup(txt("→  standardised", S, T.TEXT),
+                                 Num(v.std_lengths[0], decimals=2, size=S, color=T.LN),
+                                 txt(f"≈ √{int(v.shape.d_model)}", S, T.LN)
+                                 ).arrange(RIGHT, buff=0.12)]
+            parts += [txt("→  X", S, T.TEXT), after]
+            line = VGroup(*parts).arrange(RIGHT, buff=0.3)
             self.hold_until(self.when(k, "sums") - 0.4)
             footnote(line)
-            self.glide(box, VGroup(*parts[1:4]), self.when(k, "sums") + 0.6, 0.7)
-            self.glide(box, VGroup(*parts[-3:]), self.when(k, "come out") + 0.4, 0.8)
+            self.glide(box, before, self.when(k, "sums") + 0.6, 0.7)
+            self.glide(box, after, self.when(k, "come out") + 0.4, 0.8)
         k = self.cue_with("cosine")
         if k is not None and cos:
             # "the direction turns": the numbers of each state; then "each state's cosine with
@@ -1105,7 +1109,9 @@ class FreshQKVScene(StoryboardScene):
             self.repoint(box, col([r[1] for r in rows]), 0.6,
                          anims=[FadeIn(w_head, shift=0.1 * DOWN)])
             self.stage.parts += [w_head, *tags]
-            pairs = [VGroup(r[1], r[2], t) for r, t in zip(rows, tags)]
+            # the pointer on the row's X and query (its tag's scripts are taller than the
+            # row: a box round them ran through the rows above and below)
+            pairs = [VGroup(r[1], r[2]) for r in rows]
             walk(pairs, self.cue_end(k) - 0.4,
                  extra=lambda i: FadeIn(tags[i], shift=0.15 * LEFT))
         self.hold_until(self.cue_at(99) - 0.2)
