@@ -540,15 +540,21 @@ class FreshQKVScene(StoryboardScene):
             self.into_mark(d.cols[first_sum].col.nums, ln, 0.5)
             self.play(FadeIn(w.heads[0]), *[FadeIn(m, target_position=ln.get_center(), scale=0.5)
                                             for m in w.cols[0]], run_time=0.7)
-            # "subtracts their mean and divides by their spread": how, with the two numbers
-            for phrase, part in (("subtracts", w.how[0]), ("divides", w.how[1])):
+            # "subtracts their mean and divides by their spread": how, with the two numbers,
+            # the pointer on the sum, then on the standardised numbers
+            box = None
+            for phrase, part, on in (("subtracts", w.how[0], d.cols[first_sum].col.nums),
+                                     ("divides", w.how[1], w.cols[0])):
                 self.hold_until(self.said(phrase, self.time) - 0.2)
-                self.play(FadeIn(part, shift=0.1 * UP), run_time=0.5)
+                if box is None:
+                    box = self.frame_of(on)
+                    self.play(FadeIn(part, shift=0.1 * UP), FadeIn(box), run_time=0.6)
+                else:
+                    self.repoint(box, on, 0.8, anims=[FadeIn(part, shift=0.1 * UP)])
             # "which makes the length 19.6, the square root of 384"
             self.hold_until(self.said("which makes", self.time) - 0.1)
             self.play(FadeIn(w.std_len, shift=0.1 * UP), run_time=0.5)
-            box = self.frame_of(w.std_len)
-            self.play(FadeIn(box), run_time=0.3)
+            self.repoint(box, w.std_len, 0.5)
             self.hold_until(self.said("the square root", self.time) - 0.2)
             self.play(FadeIn(w.root, shift=0.1 * LEFT), run_time=0.4)
             self.repoint(box, VGroup(w.std_len, w.root), 0.5)
@@ -614,8 +620,8 @@ class FreshQKVScene(StoryboardScene):
         if box is not None:
             self.vanish(box, run_time=0.3)
         last = d.cols[-1]
-        self.emphasize(VGroup(last.col, last.length), run_time=1.0)   # clear of the LN box
-        self.busy_until(self.cue_at(99) - 0.3, last)
+        # "the state layer 1 reads": one box on its numbers and length (clear of the LN box)
+        self.busy_until(self.cue_at(99) - 0.3, VGroup(last.col, last.length))
 
     # --- project: layer l starts over ---------------------------------------------------------------
     def beat_project(self, beat) -> None:
