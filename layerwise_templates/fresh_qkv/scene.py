@@ -4,8 +4,9 @@ Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
             attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers;
             copies of both fly into the sum's column at ⊕; lengths under each column
-- `norm`    the LayerNorm box after the add (post-LN); the sum's column becomes LN(sum)'s; what
-            LayerNorm does, in one line
+- `norm`    the LayerNorm box after the add (post-LN); its working as columns on the right
+            (standardised, × gain, + bias = the LN output, digits enough that the shown
+            arithmetic holds) and the standardising as one line; the box gives its column
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row;
