@@ -197,6 +197,34 @@ def test_fresh_what_layernorm_fixes_and_what_it_does_not(fresh):
     assert min(d["cos_steps"]) == pytest.approx(0.74, abs=0.005) and max(d["cos_steps"]) < 0.99
 
 
+def test_fresh_layernorm_working_gain_bias_and_output(fresh):
+    """The norm beat's working: each post-LN LayerNorm's first gains and biases are the
+    model's, and standardised × gain + bias is the LN column the diagram shows."""
+    _, plan, t = fresh
+    W = t.weights()
+    for lay in plan["data"]["layers"]:
+        u, l = lay["update"], lay["layer"]
+        out = {s["key"]: s["first"] for s in u["stages"]}
+        assert [c["key"] for c in u["centred"]] == ["ln1", "ln2"]
+        for c in u["centred"]:
+            g, b = f64(W[f"blocks.{l}.{c['key']}.w"]), f64(W[f"blocks.{l}.{c['key']}.b"])
+            assert c["gain"] == pytest.approx(g[:3].tolist()) and c["bias"] == pytest.approx(
+                b[:3].tolist())
+            redo = np.asarray(c["first"]) * np.asarray(c["gain"]) + np.asarray(c["bias"])
+            assert redo == pytest.approx(out[c["key"]], abs=1e-4)
+
+
+def test_fresh_shown_digits_make_the_shown_arithmetic_add_up():
+    """The diagram's ⊕ columns and the LayerNorm working take the fewest decimals at which
+    the rounded numbers on screen add up (review 10: -0.46 + -0.45 shown as -0.90)."""
+    from layerwise_templates.fresh_qkv.scene import ln_decimals, sum_decimals
+    assert sum_decimals([0.4223], [0.0303], [0.4526]) == 2
+    assert sum_decimals([-0.45708], [-0.44750], [-0.90459]) == 3       # -0.46 + -0.45 ≠ -0.90
+    assert ln_decimals([0.5], [0.5], [0.1], [0.35]) == 2
+    # 0.63 × 0.54 - 0.02 = 0.32, but the output is 0.33: three decimals give 0.328
+    assert ln_decimals([0.62977], [0.5449], [-0.0151], [0.32811]) == 3
+
+
 def test_fresh_check_covers_every_token_head_and_layer(fresh):
     """data.check says what the recompute covered (the voice's "all 9 tokens, all 12 heads and
     all 6 layers"): the model's Q, K, V arrays in full, and the largest gap over all of them."""

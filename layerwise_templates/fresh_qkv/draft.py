@@ -46,24 +46,25 @@ def build(c: Context) -> Draft:
     if post:
         beats.append(Beat("norm", ["norm"], "LayerNorm after the add: standardise (− mean, "
                           "÷ spread), then gain and bias",
-                          "This model then normalises that sum with LayerNorm. It standardises the "
-                          "{model.d_model} numbers: subtracts their mean and divides by their spread, "
+                          "LayerNorm then standardises the "
+                          "{model.d_model} numbers: it subtracts their mean and divides by their spread, "
                           "the standard deviation, which "
                           f"makes the length {{{u[:-6]}.centred[0].length:.1f}}, the square root "
                           "of {model.d_model}. Then it multiplies by a learned gain and adds a "
                           f"learned bias, and the length comes out at {{{u}.ln1:.2f}}.",
                           layer=m))
-        end = (f"and the sum, {{{u}.post:.2f}} long, is normalised again to {{{u}.ln2:.2f}}.")
+        end = (f"and the sum, {{{u}.post:.2f}} long, is normalised again to {{{u}.ln2:.2f}}: "
+               "the state layer {beat.layer + 1} reads.")
     else:
-        end = f"and the sum, {{{u}.post:.2f}} long, is the state the next layer reads."
+        end = (f"and the sum, {{{u}.post:.2f}} long, is the state layer {{beat.layer + 1}} "
+               "reads.")
     beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on its own skip "
                       "path: the next X",
-                      "The rest of the layer repeats that pattern. The feed-forward "
-                      "network, a small network applied to this token alone, reads the " + ("normalised state" if post else
-                                              "state, through its own normalised copy")
+                      "The feed-forward network repeats that pattern on this token alone: it "
+                      "reads the " + ("normalised state" if post else
+                                      "state, through its own normalised copy")
                       + " and makes its own update. "
-                      f"Another skip path carries the state around it, {end} That is the state "
-                      "layer {beat.layer + 1} reads.", layer=m))
+                      f"Another skip path carries the state around it, {end}", layer=m))
     p = f"data.layers[{m + 1}]"
     beats.append(Beat(f"layer{m + 1}", ["project"],
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "

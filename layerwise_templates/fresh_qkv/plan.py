@@ -86,8 +86,9 @@ def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
             "centred_length": float(np.linalg.norm((b - b.mean()) / sigma))}
 
 
-def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
-    """|.| of every state from X^(l) to X^(l+1) for the focus word, and X^(l+1)[:SHOW]."""
+def update_steps(trace: Trace, layer: int, pos: list[int], W=None) -> dict:
+    """|.| of every state from X^(l) to X^(l+1) for the focus word, and X^(l+1)[:SHOW]; with
+    the weights `W`, each LayerNorm's first SHOW gains and biases."""
     placement = trace.spec.placement
     b = f"blocks.{layer}"
     hooks = {"x": f"{b}.hook_resid_pre", "d_attn": f"{b}.hook_attn_out",
@@ -111,9 +112,11 @@ def update_steps(trace: Trace, layer: int, pos: list[int]) -> dict:
         if k in vec and src in vec and scale in trace:
             spread = focus_rows(trace[scale], pos)[0]
             z = (vec[src] - vec[src].mean()) / spread
+            ln = {part: np.asarray(W[f"{b}.{k}.{part}"], np.float64)[:SHOW].tolist()
+                  if W is not None and f"{b}.{k}.{part}" in W else [] for part in "wb"}
             centred.append({"key": k, "kind": "centred", "length": float(np.linalg.norm(z)),
                             "first": z[:SHOW].tolist(), "mean": float(vec[src].mean()),
-                            "spread": float(spread)})
+                            "spread": float(spread), "gain": ln["w"], "bias": ln["b"]})
     return {"placement": placement.name, "stages": stages, "centred": centred,
             "norms": {k: float(np.linalg.norm(v)) for k, v in vec.items()},
             "x_next_first": nxt[:SHOW].tolist(), "x_next_norm": float(np.linalg.norm(nxt)),
@@ -159,7 +162,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "x": scaled(xs[l], x_limit), "in_first": inp[:SHOW].tolist(),
                "norm": norm_step(t, l, pos),
                "identity": checks[-1]["gap"],
-               "update": update_steps(t, l, pos) if spec.placement.mlp_in else None}
+               "update": update_steps(t, l, pos, W) if spec.placement.mlp_in else None}
         row["identity_max"] = max(row["identity"].values())
         row["bias"] = has_bias(W, l)
         row["identity_bound"] = {k: error_bound(v, RECOMPUTE_TOLERANCE)

@@ -4,8 +4,9 @@ Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
             attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers;
             copies of both fly into the sum's column at ⊕; lengths under each column
-- `norm`    the LayerNorm box after the add (post-LN); the sum's column becomes LN(sum)'s; what
-            LayerNorm does, in one line
+- `norm`    the LayerNorm box after the add (post-LN); its working as columns on the right
+            (standardised, × gain, + bias = the LN output, digits enough that the shown
+            arithmetic holds) and the standardising as one line; the box gives its column
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row;
@@ -56,7 +57,7 @@ HL = T.POINTER                   # the chapter's pointer colour (white: Q is yel
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
 SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -0.75, -1.75
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
-X_LEFT, X_RIGHT = -5.9, 4.9      # the first and last node's x
+X_LEFT, X_RIGHT = -6.1, 5.1      # the first and last node's x (the columns apart)
 UPDATE_COLOR = {"d_attn": T.ATTN, "d_ffn": T.FFN}
 UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
@@ -66,6 +67,27 @@ PX, PW, PR, PG = -3.6, -3.95, 0.8, 5.15       # x of X row, W, result rows, ghos
 PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
 MAX_ROWS = 8                     # the sweep's table: at most this many states
+
+
+def sum_decimals(a, b, total, choices=(2, 3)) -> int:
+    """The fewest decimals (of `choices`) at which the shown numbers of `a` + `b` add up to
+    the shown `total`, entry by entry (the last choice when none does)."""
+    for d in choices:
+        if all(abs(round(float(x), d) + round(float(y), d) - round(float(t), d)) < 0.5 * 10 ** -d
+               for x, y, t in zip(a, b, total)):
+            return d
+    return choices[-1]
+
+
+def ln_decimals(z, gain, bias, out, choices=(2, 3, 4)) -> int:
+    """The fewest decimals (of `choices`) for LayerNorm's inputs (standardised, gain, bias)
+    at which shown z × gain + bias, rounded to 2 decimals, is the shown output, entry by
+    entry (the last choice when none does)."""
+    for d in choices:
+        if all(round(round(float(a), d) * round(float(g), d) + round(float(b), d), 2)
+               == round(float(o), 2) for a, g, b, o in zip(z, gain, bias, out)):
+            return d
+    return choices[-1]
 
 
 def pick_states(states: list[int], most: int) -> list[int]:
@@ -150,10 +172,18 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeOut(box), run_time=0.3)
 
     def glide(self, box, m, at: float, run_time: float = 1.0) -> None:
-        """The pointer moves onto `m` (a box fitted to it), arriving as the voice names it at
-        `at`: a slow glide, so the picture moves while the voice reads."""
+        """The pointer goes onto `m` (a box fitted to it), there as the voice names it at
+        `at`."""
         self.hold_until(at - run_time + 0.1)
-        self.play(Transform(box, self.frame_of(m, buff=0.14)), run_time=run_time)
+        self.repoint(box, m, run_time)
+
+    def repoint(self, box, m, run_time: float = 0.6, anims=()) -> None:
+        """The pointer `box` leaves where it is and comes back fitted to `m`: it fades out
+        and in (a box that slid or stretched would cut through the text on its way); `anims`
+        play while it comes in."""
+        self.play(FadeOut(box), run_time=0.35 * run_time)
+        box.become(self.frame_of(m))
+        self.play(FadeIn(box), *anims, run_time=0.65 * run_time)
 
     def glyphs(self, text_mob, text: str, part: str):
         """The glyphs of `part` inside a one-line `txt(text)` (its whitespace has no glyph);
@@ -172,7 +202,7 @@ class FreshQKVScene(StoryboardScene):
         rows = max(1 if len(cells) <= 3 else 2, -(-len(cells) // fit))
         return -(-len(cells) // rows)
 
-    def frame_of(self, m, color=HL, buff: float = 0.08) -> Rectangle:
+    def frame_of(self, m, color=HL, buff: float = 0.13) -> Rectangle:
         """A pointer box sized to `m`'s drawn bounding box (its points, not its layout box)."""
         pts = np.concatenate([f.points for f in m.get_family() if len(f.points)])
         lo, hi = pts.min(axis=0), pts.max(axis=0)
@@ -219,10 +249,16 @@ class FreshQKVScene(StoryboardScene):
         n = len(stages)
         xs = list(np.linspace(X_LEFT, X_RIGHT, n))
         d = Diagram(l, kinds, keys, xs)
+        # each ⊕'s two inputs and its sum with the digits at which the shown numbers add up
+        dec = [2] * n
+        for i in (j for j, k in enumerate(kinds) if k == "sum" and j >= 2):
+            add = sum_decimals(stages[i - 2].first, stages[i - 1].first, stages[i].first)
+            for j in (i - 2, i - 1, i):
+                dec[j] = max(dec[j], add)
         for i, s in enumerate(stages):
             d.marks.append(self.mark(d, i))
             d.paths.append(self.path_to(d, i))
-            d.cols.append(self.column(d, i, s))
+            d.cols.append(self.column(d, i, s, dec[i]))
         self.stage.diagram = d
         if note and self.stage.note is None:
             self.set_note(self.word_note(), T.TEXT)
@@ -280,16 +316,21 @@ class FreshQKVScene(StoryboardScene):
         del end
         return seg
 
-    def column(self, d: Diagram, i: int, s) -> VGroup:
+    def column(self, d: Diagram, i: int, s, decimals: int = 2) -> VGroup:
         kind, key, l = d.kinds[i], d.keys[i], d.layer
         color = {"state": T.X, "update": UPDATE_COLOR.get(key, T.TEXT), "sum": T.TEXT,
                  "norm": T.X if i == len(d.kinds) - 1 else T.LN}[kind]
         if i == len(d.kinds) - 1:
             color = T.X
         col = VectorColumn(s.first.values, s.first.path, show=len(s.first),
-                           length=int(self.v.shape.d_model), summary=False, color=color, size=S)
+                           length=int(self.v.shape.d_model), summary=False, color=color, size=S,
+                           decimals=decimals)
+        col[0].shift(0.05 * LEFT)             # the brackets clear of a minus sign
+        col[2].shift(0.05 * RIGHT)
         col.at(d.xs[i], COL_TOP)
-        length = Num(s.length, decimals=2, size=T.TYPE.label, color=T.TEXT, prefix="|·| ")
+        # the row of lengths: "|·|" once, on the first (seven "|·| 12.87" nearly touched)
+        length = Num(s.length, decimals=2, size=T.TYPE.label, color=T.TEXT,
+                     prefix="|·| " if i == 0 else "")
         length.next_to(col, DOWN, buff=0.12)
         length.set_y(LEN_Y)
         label = None
@@ -393,7 +434,9 @@ class FreshQKVScene(StoryboardScene):
         `at[1]` (scene times)."""
         self.play(FadeIn(head, shift=0.1 * DOWN),
                   LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in cells], lag_ratio=0.3),
-                  Transform(box, self.frame_of(col(cells))), run_time=run_time)
+                  FadeOut(box), run_time=run_time)
+        box.become(self.frame_of(col(cells)))
+        self.play(FadeIn(box), run_time=0.3)
         self.stage.parts += [head, *cells]
         vals = sorted([c for c in cells if isinstance(c, Num)], key=lambda n: n.value)
         self.glide(box, vals[0], at[0], glide)
@@ -427,99 +470,115 @@ class FreshQKVScene(StoryboardScene):
         self.busy_until(self.cue_at(99) - 0.2, d.cols[first_sum].length)
 
     # --- norm: LayerNorm after the add ----------------------------------------------------------
-    def ln_stages(self, d: Diagram, i: int) -> None:
-        """LayerNorm at node i in its stages, on the three shown numbers and the length: the
-        sum, centred and divided by its spread, then × gain + bias (the LN column)."""
+    def said(self, phrase: str, default: float) -> float:
+        """Scene time when `phrase` is spoken in this beat (`default` when no sentence of
+        this beat has it: a draft or another arrangement may say less)."""
+        k = self.cue_with(phrase)
+        return self.when(k, phrase) if k is not None else default
+
+    def ln_working(self, d: Diagram, i: int):
+        """LayerNorm at node i written out on the diagram's empty right, as columns of the
+        first numbers: the sum standardised (its length ≈ √d_model), × gain, + bias, = the LN
+        output (full contrast: the numbers the LN column under the box gets); under them the
+        standardising as one line with the mean and the spread. None without that stage."""
         u = self.v.layers[d.layer].update
         cen = [c for c in u.centred if str(c.key) == d.keys[i]]
-        st = list(u.stages)
-        rows = []
-        specs = [("sum", st[i - 1], T.TEXT)]
-        if cen:
-            specs.append(("− mean, ÷ spread", cen[0], T.TEXT))   # the result read: bright
-        specs.append(("× gain, + bias", st[i], T.LN))
-        y0 = -1.2
+        if not cen:
+            return None
+        c, out = cen[0], list(u.stages)[i]
         LS = T.TYPE.label                      # the working is read number by number: larger
-        for r, (name, stage, color) in enumerate(specs):
-            y = y0 - 0.55 * r
-            if r == 1 and cen:                  # the mean and the spread, as numbers
-                lab = VGroup(txt("− mean", LS, T.TEXT),
-                             Num(stage.mean, decimals=2, size=LS, color=T.TEXT, prefix="("),
-                             txt("), ÷ std dev", LS, T.TEXT),
-                             Num(stage.spread, decimals=2, size=LS, color=T.TEXT, prefix="(",
-                                 suffix=")")).arrange(RIGHT, buff=0.08)
-            else:
-                lab = txt(name, LS, T.TEXT)
-            first = stage.first
-            vals = VGroup(*[Num(first[j], decimals=2, size=LS, color=color)
-                            for j in range(len(first))]).arrange(RIGHT, buff=0.35)
-            ln = Num(stage.length, decimals=2, size=LS, color=T.TEXT, prefix="|·| ",
-                     suffix=f" ≈ √{int(self.v.shape.d_model)}" if r == 1 and cen else "")
-            row = VGroup(lab, vals, ln)
-            vals.move_to([d.xs[i] + 0.3, y, 0])
-            lab.next_to(vals, LEFT, buff=0.5)
-            ln.next_to(vals, RIGHT, buff=0.5)
-            rows.append(row)
-        self.keep_inside(VGroup(*rows))            # the larger working stays on the frame
-        self.stage.parts.append(VGroup(*rows))
-        return rows
+        n = len(c.first)
+        gb = len(c.gain) == n and len(c.bias) == n
+        # the inputs with the digits at which the shown z × gain + bias gives the shown output
+        dz = ln_decimals(c.first, c.gain, c.bias, out.first) if gb else 2
+        specs = [("standardised", c.first, T.TEXT, "", dz)]
+        if gb:
+            specs += [("gain", c.gain, T.LN, "×", dz), ("bias", c.bias, T.LN, "+", dz)]
+        specs.append(("LN output", out.first, T.TEXT, "=", 2))
+        x0, dx, top = d.xs[i] + 1.8, 1.55, 0.2
+        w = VGroup()
+        w.cols, w.heads, w.ops = [], [], []
+        for r, (name, vals, color, op, dec) in enumerate(specs):
+            col = VGroup(*[Num(vals[j], decimals=dec, size=LS, color=color) for j in range(n)])
+            col.arrange(DOWN, buff=0.16, aligned_edge=RIGHT)
+            col.move_to([x0 + r * dx, 0, 0]).align_to(np.array([0, top, 0]), UP)
+            w.cols.append(col)
+            w.heads.append(txt(name, S, T.MUTED).move_to([col.get_x(), top + 0.35, 0]))
+            w.ops.append(txt(op, LS, T.TEXT).move_to([x0 + (r - 0.5) * dx, col.get_y(), 0])
+                         if op else VGroup())
+        w.std_len = Num(c.length, decimals=2, size=LS, color=T.TEXT, prefix="|·| ")
+        w.std_len.next_to(w.cols[0], DOWN, buff=0.3)
+        w.root = txt(f"≈ √{int(self.v.shape.d_model)}", LS, T.TEXT)
+        w.root.next_to(w.std_len, RIGHT, buff=0.12)
+        w.out_len = Num(out.length, decimals=2, size=LS, color=T.TEXT, prefix="|·| ")
+        w.out_len.next_to(w.cols[-1], DOWN, buff=0.3)
+        how_a = VGroup(txt("standardised = (sum − mean", LS, T.TEXT),
+                       Num(c.mean, decimals=2, size=LS, color=T.TEXT), txt(")", LS, T.TEXT)
+                       ).arrange(RIGHT, buff=0.1)
+        how_b = VGroup(txt("÷ std dev", LS, T.TEXT),
+                       Num(c.spread, decimals=2, size=LS, color=T.TEXT)).arrange(RIGHT, buff=0.1)
+        w.how = VGroup(how_a, how_b).arrange(RIGHT, buff=0.2)
+        w.how.move_to([VGroup(*w.cols).get_x(), NOTE_Y - 0.25, 0])
+        self.keep_inside(w.how)
+        w.add(*w.cols, *w.heads, *w.ops, w.std_len, w.root, w.out_len, w.how)
+        return w
 
     def beat_norm(self, beat) -> None:
         d = self.diagram_for(self.layer)
         first_sum = d.kinds.index("sum")
         self.show_now(d, first_sum + 1)
         nxt = first_sum + 1
-        if nxt < len(d.kinds) and d.kinds[nxt] == "norm":
-            self.vanish(self.stage.note, run_time=0.3)      # the stages take its place
+        w = (self.ln_working(d, nxt) if nxt < len(d.kinds) and d.kinds[nxt] == "norm"
+             else None)
+        if w is not None:
+            ln = d.marks[nxt]
+            self.vanish(self.stage.note, run_time=0.3)      # the working's line takes its place
             self.stage.note, self.stage.note_text = None, ""
-            self.play(FadeIn(d.paths[nxt]), FadeIn(d.marks[nxt], scale=0.8), run_time=0.6)
-            self.emphasize(d.marks[nxt], run_time=0.8)
-            rows = self.ln_stages(d, nxt)
-            # the sum: its numbers and length travel into the LN box and come out of it into
-            # the first stage's row, where LayerNorm's working is written out
-            self.hold_until(self.when(1, "subtracts") - 0.7)
-            self.into_mark([*d.cols[first_sum].col.nums, d.cols[first_sum].length],
-                           d.marks[nxt], 0.6)
-            self.play(FadeIn(rows[0][0]),
-                      *[FadeIn(m, target_position=d.marks[nxt].get_center(), scale=0.5)
-                        for m in (*rows[0][1], rows[0][2])], run_time=0.8)
-            # centred and divided by the spread: out of the row above
-            self.hold_until(self.when(1, "divides") - 0.2)
-            mid = rows[1] if len(rows) == 3 else None
-            if mid is not None:
-                self.play(FadeIn(mid[0]), *[FadeIn(n, target_position=m.get_center())
-                                            for n, m in zip(mid[1], rows[0][1])],
-                          FadeIn(mid[2], target_position=rows[0][2].get_center()),
-                          run_time=1.0)
-                nbox = self.frame_of(mid[1])
-                self.play(FadeIn(nbox), run_time=0.8)
-                self.glide(nbox, mid[2], self.when(1, "which makes") + 0.6, 1.5)
-                self.glide(nbox, VGroup(*mid[2][-4:]), self.when(1, "the square root") + 0.6, 1.2)
-                self.hold_until(self.cue_at(2) - 0.4)
-                self.play(FadeOut(nbox), run_time=0.3)
-            # × gain + bias: out of the row above, then up into the LN column under the box
-            last = rows[-1]
-            above = rows[-2]
-            self.hold_until_cue(2)
-            self.play(FadeIn(last[0]), *[FadeIn(n, target_position=m.get_center())
-                                         for n, m in zip(last[1], above[1])],
-                      FadeIn(last[2], target_position=above[2].get_center()), run_time=1.0)
-            self.hold_until(self.when(2, "the length comes out") - 0.9)
-            # the rows above step back first: the numbers rising into the column cross no digits
-            self.play(*[FadeOutPlace(r) for r in rows[:-1]], run_time=0.3)
-            self.remove(*[f for r in rows[:-1] for f in r.get_family()])
-            for m in self.stage.parts:              # gone for good: not faded out again later
-                m.remove(*rows[:-1])
-            col = d.cols[nxt]
-            self.play(*[TransformFromCopy(last[1][j], col.col.nums[j])
-                        for j in range(len(col.col.nums))],
-                      FadeIn(VGroup(col.col[0], col.col[2], *col.col[1][1:])),
-                      TransformFromCopy(last[2], col.length),
-                      FadeIn(VGroup(*[m for m in col if m is not col.col and m is not col.length])),
-                      run_time=1.0)
+            self.play(FadeIn(d.paths[nxt]), FadeIn(ln, scale=0.8), run_time=0.5)
+            self.stage.parts.append(w)
+            # "standardises": the sum's numbers go into the LN box, standardised ones come out
+            self.hold_until(self.said("standardises", self.time) - 0.6)
+            self.into_mark(d.cols[first_sum].col.nums, ln, 0.5)
+            self.play(FadeIn(w.heads[0]), *[FadeIn(m, target_position=ln.get_center(), scale=0.5)
+                                            for m in w.cols[0]], run_time=0.7)
+            # "subtracts their mean and divides by their spread": how, with the two numbers,
+            # the pointer on the sum, then on the standardised numbers
+            box = None
+            for phrase, part, on in (("subtracts", w.how[0], d.cols[first_sum].col.nums),
+                                     ("divides", w.how[1], w.cols[0])):
+                self.hold_until(self.said(phrase, self.time) - 0.2)
+                if box is None:
+                    box = self.frame_of(on)
+                    self.play(FadeIn(part, shift=0.1 * UP), FadeIn(box), run_time=0.6)
+                else:
+                    self.repoint(box, on, 0.8, anims=[FadeIn(part, shift=0.1 * UP)])
+            # "which makes the length 19.6, the square root of 384"
+            self.hold_until(self.said("which makes", self.time) - 0.1)
+            self.play(FadeIn(w.std_len, shift=0.1 * UP), run_time=0.5)
+            self.repoint(box, w.std_len, 0.5)
+            self.hold_until(self.said("the square root", self.time) - 0.2)
+            self.play(FadeIn(w.root, shift=0.1 * LEFT), run_time=0.4)
+            self.repoint(box, VGroup(w.std_len, w.root), 0.5)
+            self.hold_until(self.said("learned gain", self.time) - 0.7)
+            self.play(FadeOut(box), run_time=0.3)
+            # "multiplies by a learned gain and adds a learned bias": their first numbers
+            for r, phrase in ((1, "learned gain"), (2, "learned bias")):
+                if len(w.cols) < 4:
+                    break
+                self.hold_until(self.said(phrase, self.time) - 0.3)
+                self.play(FadeIn(w.ops[r]), FadeIn(w.heads[r], shift=0.1 * DOWN),
+                          LaggedStart(*[FadeIn(m, shift=0.1 * DOWN) for m in w.cols[r]],
+                                      lag_ratio=0.2), run_time=0.7)
+            # "the length comes out at": the LN output at full contrast; the LN box gives the
+            # same numbers to its column in the diagram
+            self.hold_until(self.said("comes out", self.time) - 0.9)
+            self.play(FadeIn(w.ops[-1]), FadeIn(w.heads[-1], shift=0.1 * DOWN),
+                      *[FadeIn(m, shift=0.15 * LEFT) for m in w.cols[-1]],
+                      FadeIn(w.out_len, shift=0.1 * UP), run_time=0.7)
+            self.out_of_mark(d.cols[nxt], ln, 1.0)
             d.drawn = nxt + 1
             # the length the voice reads, in the working and under the box: one fitted box each
-            boxes = VGroup(self.frame_of(last[2]), self.frame_of(col.length))
+            boxes = VGroup(self.frame_of(w.out_len), self.frame_of(d.cols[nxt].length))
             self.play(FadeIn(boxes), run_time=0.4)
             self.hold_until(self.cue_at(99) - 0.5)
             self.play(FadeOut(boxes), run_time=0.3)
@@ -534,31 +593,36 @@ class FreshQKVScene(StoryboardScene):
         d = self.diagram_for(self.layer)
         ffn = d.keys.index("d_ffn")
         self.show_now(d, ffn)
-        extra = [m for m in self.stage.parts]              # the LN stages of the last beat
+        extra = [m for m in self.stage.parts]              # the LN working of the last beat
         self.vanish(*extra, run_time=0.4)
         self.stage.parts = []
         attn = d.keys.index("d_attn")
-        self.emphasize(d.marks[attn], d.paths[attn], run_time=1.0)   # the same shape again
-        self.hold_until(self.when(1, "feed-forward") - 0.3)
-        self.draw_node(d, ffn, 2.0)
+        # "the feed-forward network repeats that pattern": its branch, then the same shape lit
+        self.hold_until(self.said("feed-forward", self.time) - 0.3)
+        self.draw_node(d, ffn, 1.6)
+        self.hold_until(self.said("repeats", self.time) - 0.3)
+        self.emphasize(d.marks[attn], d.paths[attn], d.marks[ffn], d.paths[ffn], run_time=1.0)
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
                       "network, applied to this token alone", T.TEXT)
-        self.busy_until(self.cue_at(2), d.marks[ffn])
-        self.run_dot(d.paths[ffn + 1], T.X, 1.0)             # the second skip path
+        k = self.cue_with("skip path")
+        self.busy_until(self.cue_at(k if k is not None else 1), d.marks[ffn])
+        self.run_dot(d.paths[ffn + 1], T.X, 0.8)             # the second skip path
         box = None
         for i in range(ffn + 1, len(d.kinds)):
-            self.draw_node(d, i, 2.0)
-            frame = self.frame_of(d.cols[i].length)       # the length the voice reads
-            self.play(FadeIn(frame) if box is None else Transform(box, frame), run_time=0.4)
-            box = box or frame
-            self.hold_until(self.when(2, "normalised again") - 0.3)
-        self.hold_until_cue(3)
+            self.draw_node(d, i, 1.6)
+            if box is None:                                # the length the voice reads
+                box = self.frame_of(d.cols[i].length)
+                self.play(FadeIn(box), run_time=0.3)
+            else:
+                self.repoint(box, d.cols[i].length, 0.5)
+            self.hold_until(self.said("normalised again", self.time) - 0.3)
+        self.hold_until(self.said("the state layer", self.time) - 0.4)
         if box is not None:
             self.vanish(box, run_time=0.3)
         last = d.cols[-1]
-        self.emphasize(last.label, last.col, run_time=1.0)
-        self.busy_until(self.cue_at(99) - 0.3, last)
+        # "the state layer 1 reads": one box on its numbers and length (clear of the LN box)
+        self.busy_until(self.cue_at(99) - 0.3, VGroup(last.col, last.length))
 
     # --- project: layer l starts over ---------------------------------------------------------------
     def beat_project(self, beat) -> None:
@@ -601,7 +665,7 @@ class FreshQKVScene(StoryboardScene):
         ghosts = VGroup()
         if l >= 1:
             g = self.v.layers[l - 1]
-            head = txt(f"layer {l - 1}, dimmed", S, T.MUTED).move_to([PG, PY_X + 0.55, 0])
+            head = txt(f"the same, in layer {l - 1}", S, T.MUTED).move_to([PG, PY_X + 0.55, 0])
             gx = row_of(g.in_first.values, g.in_first.path, T.X, S).move_to([PG, PY_X, 0])
             ghosts.add(head, gx)
             for k in QKV:
@@ -710,8 +774,8 @@ class FreshQKVScene(StoryboardScene):
             self.hold_until(self.when(kn, "where layer") - 0.2)
             self.play(*[FadeIn(r, shift=0.2 * LEFT) for r in (*ghosts[2:5], *ghosts[6:9])],
                       run_time=0.5)
-            self.play(DimPlace(VGroup(*ghosts[3:5], *ghosts[7:]), GHOST),
-                      Transform(box, self.frame_of(VGroup(ghosts[6], ghosts[2]))), run_time=0.6)
+            self.repoint(box, VGroup(ghosts[6], ghosts[2]), 0.6,
+                         anims=[DimPlace(VGroup(*ghosts[3:5], *ghosts[7:]), GHOST)])
             self.glide(box, ghosts[2].nums[0], self.when(kn, "started") + 0.3, 0.9)
             self.glide(box, ghosts[2].nums[1], self.cue_end(kn) - 0.2, 0.9)
         st.parts.append(box)
@@ -755,7 +819,9 @@ class FreshQKVScene(StoryboardScene):
                           Num(res.nums[j].value, res.nums[j].source, decimals=2, size=S,
                               color=color)]
                 sum_ = VGroup(*parts).arrange(RIGHT, buff=0.12)
-                sum_.move_to([0.35 + sum_.width / 2, ROW_Y["v"] - 0.75, 0])   # clear of W's key
+                # right under the row it fills (the rows below come later): the eye stays there
+                sum_.next_to(res, DOWN, buff=0.22).align_to(name if name is not None else res,
+                                                            LEFT)
                 self.keep_inside(sum_)
             trav = x.nums.copy()
             xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
@@ -794,7 +860,7 @@ class FreshQKVScene(StoryboardScene):
                         math(f"{K}^(({l})) = X^(({l})) W_{K}^(({l}))"
                              + (f" + b_{K}^(({l}))" if brow is not None else ""), ML, color)
                         ).arrange(RIGHT, buff=0.2)
-        recipe.move_to([0.35 + recipe.width / 2, ROW_Y["v"] - 0.8, 0])
+        recipe.next_to(res, DOWN, buff=0.22).align_to(heads[-1], LEFT)   # under its row
         self.keep_inside(recipe)
         self.play(FadeIn(VGroup(*heads)), FadeIn(recipe, shift=0.1 * UP),
                   *([FadeIn(bl), FadeIn(brow)] if brow is not None else []),
@@ -957,7 +1023,7 @@ class FreshQKVScene(StoryboardScene):
                 self.play(FadeIn(box), run_time=run_time)
                 self.stage.parts.append(box)
             else:
-                self.play(Transform(box, self.frame_of(m)), run_time=run_time)
+                self.repoint(box, m, run_time)
 
         def walk(cells, until: float, extra=None) -> None:
             """The pointer visits each cell in turn, arriving at the last by `until`; `extra`
@@ -965,7 +1031,7 @@ class FreshQKVScene(StoryboardScene):
             step = max(0.3, (until - self.time) / max(1, len(cells)))
             for i, c in enumerate(cells):
                 more = [extra(i)] if extra is not None else []
-                self.play(Transform(box, self.frame_of(c)), *more, run_time=0.7 * step)
+                self.repoint(box, c, 0.7 * step, anims=more)
                 self.hold_until(self.time + 0.3 * step)
 
         def footnote(new) -> None:
@@ -991,7 +1057,7 @@ class FreshQKVScene(StoryboardScene):
             point(VGroup(rows[0][0], rows[0][1]))
             foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
                           txt(f"= LayerNorm of the {lays[0].norm.label}", S, T.TEXT)
-                          ).arrange(RIGHT, buff=0.1)
+                          ).arrange(RIGHT, buff=0.3)    # the box round foot[1] clear of X
             footnote(foot)
             self.glide(box, foot[1], self.when(k1, "token") + 0.6, 0.8)
             self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
@@ -1005,18 +1071,23 @@ class FreshQKVScene(StoryboardScene):
                           key=lambda n: n.value)
             outs = sorted(lens, key=lambda n: n.value)
             dash = lambda: txt("–", S, T.TEXT)                # noqa: E731
-            parts = [txt("lengths:  sum before LN", S, T.TEXT), pres[0], dash(), pres[-1]]
+            # the two ranges the voice reads, each a group the pointer boxes, set apart from
+            # the words beside them (a box hugging them ran through "LN" and "bias")
+            before = VGroup(pres[0], dash(), pres[-1]).arrange(RIGHT, buff=0.12)
+            after = VGroup(outs[0], dash(), outs[-1]).arrange(RIGHT, buff=0.12)
+            parts = [txt("|·|: sum before the FFN's LN", S, T.TEXT), before]
             stds = [float(x) for x in v.std_lengths]
             if stds and max(stds) - min(stds) < 0.01:
-                parts += [txt("→  standardised", S, T.TEXT),
-                          Num(v.std_lengths[0], decimals=2, size=S, color=T.LN),
-                          txt(f"≈ √{int(v.shape.d_model)}", S, T.LN)]
-            parts += [txt("→  X after gain, bias", S, T.TEXT), outs[0], dash(), outs[-1]]
-            line = VGroup(*parts).arrange(RIGHT, buff=0.12)
+                parts += [VGroup(txt("→  standardised", S, T.TEXT),
+                                 Num(v.std_lengths[0], decimals=2, size=S, color=T.LN),
+                                 txt(f"≈ √{int(v.shape.d_model)}", S, T.LN)
+                                 ).arrange(RIGHT, buff=0.12)]
+            parts += [txt("→  X", S, T.TEXT), after]
+            line = VGroup(*parts).arrange(RIGHT, buff=0.3)
             self.hold_until(self.when(k, "sums") - 0.4)
             footnote(line)
-            self.glide(box, VGroup(*parts[1:4]), self.when(k, "sums") + 0.6, 0.7)
-            self.glide(box, VGroup(*parts[-3:]), self.when(k, "come out") + 0.4, 0.8)
+            self.glide(box, before, self.when(k, "sums") + 0.6, 0.7)
+            self.glide(box, after, self.when(k, "come out") + 0.4, 0.8)
         k = self.cue_with("cosine")
         if k is not None and cos:
             # "the direction turns": the numbers of each state; then "each state's cosine with
@@ -1042,10 +1113,12 @@ class FreshQKVScene(StoryboardScene):
             # "each layer builds a fresh query, key and value from its current X, with its own
             # matrices": each row's X and its query, then the W_Q it was made with comes in
             self.hold_until_cue(k)
-            self.play(FadeIn(w_head, shift=0.1 * DOWN),
-                      Transform(box, self.frame_of(col([r[1] for r in rows]))), run_time=0.6)
+            self.repoint(box, col([r[1] for r in rows]), 0.6,
+                         anims=[FadeIn(w_head, shift=0.1 * DOWN)])
             self.stage.parts += [w_head, *tags]
-            pairs = [VGroup(r[1], r[2], t) for r, t in zip(rows, tags)]
+            # the pointer on the row's X and query (its tag's scripts are taller than the
+            # row: a box round them ran through the rows above and below)
+            pairs = [VGroup(r[1], r[2]) for r in rows]
             walk(pairs, self.cue_end(k) - 0.4,
                  extra=lambda i: FadeIn(tags[i], shift=0.15 * LEFT))
         self.hold_until(self.cue_at(99) - 0.2)
@@ -1071,8 +1144,8 @@ class FreshQKVScene(StoryboardScene):
         # the model's entry and the recomputed one beside it
         self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
         for j, n in enumerate(redo.nums):
-            self.play(FadeIn(n, target_position=model.nums[j].get_center()),
-                      Transform(box, self.frame_of(VGroup(model.nums[j], n))), run_time=0.7)
+            self.repoint(box, VGroup(model.nums[j], n), 0.7,
+                         anims=[FadeIn(n, target_position=model.nums[j].get_center())])
         c = self.v["check"]                   # what the plan's check covered (View.check is a method)
         b = c.bound
         scope = txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
@@ -1091,19 +1164,17 @@ class FreshQKVScene(StoryboardScene):
         VGroup(scope, gaps, bound, big).arrange(DOWN, buff=0.3).move_to(DOWN * 1.2)
         self.keep_inside(scope)
         self.stage.parts += [VGroup(ml, rl, model, redo)]
-        self.play(FadeIn(scope, shift=0.1 * UP), Transform(box, self.frame_of(scope)),
-                  run_time=0.8)
+        self.repoint(box, scope, 0.8, anims=[FadeIn(scope, shift=0.1 * UP)])
         # each layer checked in turn: the pointer on its tick as it appears
         step = max(0.4, (self.cue_at(2) - self.time - 0.2) / max(1, len(gaps)))
         for g in gaps:
-            self.play(FadeIn(g, shift=0.15 * UP), Transform(box, self.frame_of(g)),
-                      run_time=0.85 * step)
+            self.repoint(box, g, 0.85 * step, anims=[FadeIn(g, shift=0.15 * UP)])
             self.hold_until(self.time + 0.15 * step)
         self.hold_until_cue(2)
         # "to within <bound>": the bound and, under it, the largest gap measured come in with
         # the sentence, so the last frame holds whole while the voice ends
-        self.play(FadeIn(VGroup(bound, big), shift=0.1 * UP),
-                  Transform(box, self.frame_of(VGroup(bound, big))), run_time=0.8)
+        self.repoint(box, VGroup(bound, big), 0.8,
+                     anims=[FadeIn(VGroup(bound, big), shift=0.1 * UP)])
         self.stage.parts += [scope, gaps, bound, big, box]
         self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 1.0)
         self.hold_until(self.cue_at(99) - 0.3)

@@ -23,6 +23,8 @@ class Stage(View):
 class Centred(Stage):
     mean: float          # the mean LayerNorm subtracts
     spread: float        # the spread it divides by
+    gain: list[float]    # the LayerNorm's learned gain, its first numbers ([] without weights)
+    bias: list[float]    # its learned bias, the same numbers
 
 
 class Update(View):
