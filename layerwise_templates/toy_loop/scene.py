@@ -333,8 +333,8 @@ class ToyLoopScene(StoryboardScene):
                     self.stage.ghost_v = self.stage.ghosts[-1]
         if self.stage.ghosts and self.stage.legend is None:
             # what the faint arrows are, said as they first appear (muted, top of the plane)
-            legend = wrapped("faint: the layer before's Q, K, V", 26, T.TYPE.label, T.MUTED,
-                             max_width=self.plane.width - 0.2)
+            legend = wrapped("faint: last layer's Q, K, V", 40, T.TYPE.label, T.MUTED,
+                             max_width=self.plane.width - 0.2)     # (one line, not on the grid)
             legend.next_to(self.plane.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.08)
             self.stage.legend = VGroup(legend)
             anims.append(FadeInPlace(self.stage.legend))
@@ -837,10 +837,8 @@ class ToyLoopScene(StoryboardScene):
         # Q's and K's names outlined, tight (a box round a whole arrow took in X's label too)
         qk = [self.shown[key][1] for key in ("pq", "pk") if key in self.shown]
         qk_arrows = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
-        if qk:
-            self.emphasize(*qk)
-            # "sit unused": Q and K fade back, out of the update's way
-            self.play(*[dim(a, 0.3) for a in qk_arrows], run_time=0.5)
+        if qk:      # "sit unused": Q and K fade back as they are outlined
+            self.emphasize(*qk, extra=[dim(a, 0.3) for a in qk_arrows])
         if "pv" in self.shown:                  # "so only V moves X"
             self.emphasize(self.shown["pv"][1], *self.stage.lengths[1:])
         if len(self.beat.get("cues") or []) > 1:
