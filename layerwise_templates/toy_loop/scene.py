@@ -5,10 +5,11 @@ Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (th
 numbers and as an arrow; after an update the X it wrote moves up into the X row; the `for`
 line and the three W lines are boxed for the new pass; the last pass's Q, K, V arrows stay as
 dimmed ghosts), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
-appear one by one, the result's arrow grows), `update` (V's numbers shrink into Δ = 0.1 V, in
-Δ's own pale shade, X's and Δ's numbers fly together into the new X; on the plane a lens grows
-out of a square round the step, with a round scale bar (layers after 0 share one
-magnification), and draws Δ tip to tail from X, after layer 0 beside a faint copy of the last
+appear one by one, the result's arrow grows; once the code has been read only the boxed
+lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
+in Δ's own pale shade; the new X's row comes between X's and Δ's, and their numbers each move
+one row into it; on the plane a lens grows out of a square round the step, with a round scale
+bar (layers after 0 share one magnification, and say "zoomed out from" layer 0's), and draws Δ tip to tail from X, after layer 0 beside a faint copy of the last
 layer's Δ at the same magnification; "this V is longer" outlines V and the last layer's faint
 V together; the code panel stays on screen; the step's length, as a number and a bar on one
 scale, joins a table under the plane; in layer 0 the header "layer 0 reads X^(0)" comes in
@@ -16,7 +17,7 @@ when it is said and turns into the rule for every l while that is spoken), `tabl
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
 moving into its column, the "computed once and reused" copy taken back, and
 arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
-back; Q and K go unused: the toy omits attention).
+back; Q and K go unused, and dim, while that is said: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
 
