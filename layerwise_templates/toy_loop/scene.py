@@ -5,10 +5,11 @@ Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (th
 numbers and as an arrow; after an update the X it wrote moves up into the X row; the `for`
 line and the three W lines are boxed for the new pass; the last pass's Q, K, V arrows stay as
 dimmed ghosts), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
-appear one by one, the result's arrow grows), `update` (V's numbers shrink into Δ = 0.1 V, in
-Δ's own pale shade, X's and Δ's numbers fly together into the new X; on the plane a lens grows
-out of a square round the step, with a round scale bar (layers after 0 share one
-magnification), and draws Δ tip to tail from X, after layer 0 beside a faint copy of the last
+appear one by one, the result's arrow grows; once the code has been read only the boxed
+lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
+in Δ's own pale shade; the new X's row comes between X's and Δ's, and their numbers each move
+one row into it; on the plane a lens grows out of a square round the step, with a round scale
+bar (layers after 0 share one magnification, and say "zoomed out from" layer 0's), and draws Δ tip to tail from X, after layer 0 beside a faint copy of the last
 layer's Δ at the same magnification; "this V is longer" outlines V and the last layer's faint
 V together; the code panel stays on screen; the step's length, as a number and a bar on one
 scale, joins a table under the plane; in layer 0 the header "layer 0 reads X^(0)" comes in
@@ -16,7 +17,7 @@ when it is said and turns into the rule for every l while that is spoken), `tabl
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
 moving into its column, the "computed once and reused" copy taken back, and
 arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
-back; Q and K go unused: the toy omits attention).
+back; Q and K go unused, and dim, while that is said: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
 
@@ -25,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, GrowArrow, Line, ManimColor, Square,
-                   ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, FadeIn, GrowArrow, Line, ManimColor,
+                   Square, Succession, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -45,6 +46,7 @@ RULE_SIZE = 44          # the layer convention, when it is spoken
 CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
+CODE_DIM = 0.35        # code lines not boxed, once the code has been read
 GHOST = 0.3             # last layer's Q, K, V: faint, yet V^(0) stays seen beside V^(1)
 DELTA = ManimColor("#FFBABA")   # the update Δ = 0.1 V: a pale shade of V's red, its own colour
 
@@ -167,12 +169,30 @@ class ToyLoopScene(StoryboardScene):
             + list(parts)
         box = VGroup(*[SurroundingRectangle(g, color=CURSOR, buff=0.06, stroke_width=3,
                                             corner_radius=0.04) for g in groups])
+        focus = self.code_focus(set(numbers) | {i + 1 for i, line in enumerate(self.code_lines)
+                                                for p in parts if p[0] in line})
         old = self.shown.get("cursor")
         if old is None or old not in self.mobjects:
             self.put("cursor", box)
+            if focus:
+                self.play(*focus, run_time=self.quick(0.1, 0.4))
         elif not np.allclose(old.get_center(), box.get_center()) or \
-                abs(old.height - box.height) > 1e-3:
-            self.play(Transform(old, box), run_time=self.quick(0.1, 0.5))   # the box moves
+                abs(old.height - box.height) > 1e-3 or focus:
+            self.play(Transform(old, box), *focus, run_time=self.quick(0.1, 0.5))   # the box moves
+
+    def code_focus(self, bright: set) -> list:
+        """Once the code has been read (every beat after `code`), only the lines the cursor
+        boxes stay bright; the rest dim, so the panel does not compete with the numbers and the
+        plane (the animations that do it; none when nothing changes)."""
+        if self.beat.get("id") == "code" or self.code not in self.mobjects:
+            return []
+        anims = []
+        source = self.data["code"].split("\n")
+        for i, line in enumerate(self.code_lines, start=1):
+            want = 1.0 if i in bright else CODE_DIM
+            if source[i - 1].strip() and abs(line[0].get_fill_opacity() - want) > 1e-3:
+                anims.append(line.animate.set_opacity(want))
+        return anims
 
     def row(self, label: str, vec, color, y: int) -> VGroup:
         grid = grid_of(vec, color)
@@ -314,8 +334,8 @@ class ToyLoopScene(StoryboardScene):
                     self.stage.ghost_v = self.stage.ghosts[-1]
         if self.stage.ghosts and self.stage.legend is None:
             # what the faint arrows are, said as they first appear (muted, top of the plane)
-            legend = wrapped("faint: the layer before's Q, K, V", 26, T.TYPE.label, T.MUTED,
-                             max_width=self.plane.width - 0.2)
+            legend = wrapped("faint: last layer's Q, K, V", 40, T.TYPE.label, T.MUTED,
+                             max_width=self.plane.width - 0.2)     # (one line, not on the grid)
             legend.next_to(self.plane.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.08)
             self.stage.legend = VGroup(legend)
             anims.append(FadeInPlace(self.stage.legend))
@@ -392,11 +412,11 @@ class ToyLoopScene(StoryboardScene):
         half = np.array([label.width / 2, label.height / 2, 0.0])
         c = label.get_center()
         near = np.clip(tip, c - half, c + half)          # the label box's point nearest the tip
-        if np.linalg.norm(near - tip) < 0.5:
+        if np.linalg.norm(near - tip) < 0.3:
             return []
         u = (near - tip) / np.linalg.norm(near - tip)
-        return [Line(tip + u * 0.06, near - u * 0.05, color=color, stroke_width=1.5,
-                     stroke_opacity=0.7)]
+        return [Line(tip + u * 0.06, near - u * 0.05, color=color, stroke_width=2.5,
+                     stroke_opacity=0.9)]
 
     def relabel(self, new) -> list:
         """Labels already on the plane move (do not jump) to a free spot when a new arrow
@@ -443,8 +463,10 @@ class ToyLoopScene(StoryboardScene):
         v_grid = grid_of(src.v, T.V)
         eq = math("=", MATH_LABEL, DELTA)
         d_grid = grid_of(src.update, DELTA)
+        # (Δ on the bottom row, V's own row: V slides along it; the sum comes in between, so
+        # X's and Δ's numbers each move one row to it and cross no other row)
         line = VGroup(lab, v_grid, eq, d_grid).arrange(RIGHT, buff=T.BUFF)
-        line.move_to(self.panel_top + DOWN * 0.6, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
+        line.move_to(self.panel_top + DOWN * 1.2, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
         step_row = VGroup(lab, d_grid, v_grid, eq)
         if v_row is not None:
             self.play(ReplacementTransform(v_row[1], v_grid), FadeOutPlace(v_row[0]),
@@ -453,7 +475,10 @@ class ToyLoopScene(StoryboardScene):
         # on screen when its number is spoken (layer 0's comes out of its close-up)
         entry = [self.length_entry(src)] if l > 0 else []
         if v_row is not None:
-            self.play(FadeInPlace(VGroup(lab, eq, d_grid, *entry)),
+            # Δ's numbers come out of V's (a tenth of each moves across, no fade over a value)
+            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2], *entry)),
+                      *[TransformFromCopy(v, d, path_arc=2.0)     # (over V's row, not on it)
+                        for v, d in zip(v_grid.nums, d_grid.nums)],
                       run_time=self.quick(0.1, 0.6 if l == 0 else 0.4))
         else:
             self.play(FadeInPlace(VGroup(step_row, *entry)), run_time=self.quick(0.1, 0.6))
@@ -461,17 +486,33 @@ class ToyLoopScene(StoryboardScene):
         if entry:
             self.stage.lengths.add(*entry)
             self.add(self.stage.lengths)
-        if l == 1:      # its length, spoken "against" layer 0's: the two outlined together
+        if l == 1 and not self.beat.get("cues"):    # (voiced: in the close-up, as said)
             self.emphasize(*self.stage.lengths[-2:], run_time=0.6)
+        lens_first = 0 < l < 2 and self.beat.get("cues")
+        if lens_first:
+            # "so the step is bigger": the close-up (with layer 0's step beside this one) is
+            # shown while that is said, before the sum is written out
+            self.close_up(lay, src)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
-                           src.x_out, T.X, 2)
-        flying = []
+                           src.x_out, T.X, 1)
+        # the sum: X's numbers slide right along their own (now empty) row, then down into the
+        # new row, as Δ's come straight up into it and merge: no number passes over another
+        # row's numbers
+        t = self.quick(0.15, 1.2 if l == 0 else 0.8)
+        flying, merged = [], []
         for j, num in enumerate(new_row[1].nums):
-            flying.append(TransformFromCopy(x_row[1].nums[j], num))
-            flying.append(step_row[1].nums[j].copy().animate.move_to(num).set_opacity(0))
+            xc = x_row[1].nums[j].copy()
+            dc = step_row[1].nums[j].copy()
+            over = xc.copy().set_x(num.get_x())
+            flying.append(Succession(Transform(xc, over, run_time=0.5 * t),
+                                     Transform(xc, num.copy(), run_time=0.5 * t)))
+            flying.append(Succession(dc.animate(run_time=0.5 * t).move_to(num),
+                                     dc.animate(run_time=0.5 * t).set_opacity(0)))
+            merged += [xc, dc]
+        self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
-        self.play(FadeInPlace(rest), *flying, run_time=self.quick(0.15, 1.2 if l == 0 else 0.8))
-        self.remove(*[a.mobject for a in flying[1::2]], *rest, *new_row[1].nums, step_row)
+        self.play(FadeIn(rest, run_time=t), *flying, run_time=t)
+        self.remove(*merged, *rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
         if l == 0:
             self.emphasize(new_row[1])
@@ -481,7 +522,7 @@ class ToyLoopScene(StoryboardScene):
         x0, x1 = lay["x_in"], lay["x_out"]
         if l == 0:
             self.hold_until_cue(1)
-        if l < 2:       # later steps skip the lens: the table already shows their length
+        if l < 2 and not lens_first:    # later steps skip the lens: the table shows them
             self.close_up(lay, src)
         own = self.stage.x_arrow[1]
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1, own))
@@ -490,7 +531,8 @@ class ToyLoopScene(StoryboardScene):
         # nothing on stage still says X^(l))
         old_label = self.stage.x_arrow[1]
         self.play(Transform(self.stage.x_arrow[0], new_arrow[0]),
-                  ReplacementTransform(old_label, new_arrow[1]), run_time=self.quick(0.15, 0.8))
+                  Succession(FadeOutPlace(old_label), FadeInPlace(new_arrow[1])),
+                  run_time=self.quick(0.15, 0.8))     # (no digit morphed into another)
         self.remove(new_arrow[1])
         self.stage.x_arrow.remove(old_label)
         self.stage.x_arrow.add(new_arrow[1])
@@ -549,7 +591,7 @@ class ToyLoopScene(StoryboardScene):
         l, z = self.layer, lay["zoom"]
         # later layers repeat the close-up faster; layer 1's comparison with layer 0's step is
         # spoken over it, so voiced it takes longer
-        f = 1.0 if l == 0 else (0.8 if l == 1 and self.beat.get("cues") else 0.45)
+        f = 1.0 if l == 0 else (0.65 if l == 1 and self.beat.get("cues") else 0.45)
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
@@ -588,10 +630,17 @@ class ToyLoopScene(StoryboardScene):
         bar_text = VGroup(txt("scale", T.TYPE.label, T.TEXT), bar_text) \
             .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
         scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08, aligned_edge=LEFT))
+        if l > 0:
+            # the magnification changed since layer 0's close-up: said plainly, over the bar
+            first = self.v.layers[0].zoom.bar
+            was = Num(float(first), first.path, max(0, -int(np.floor(np.log10(float(first))))),
+                      T.TYPE.label, T.TEXT)
+            note = VGroup(txt("zoomed out from", T.TYPE.label, T.TEXT), was) \
+                .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
+            scale.add(note.next_to(bar_text, UP, buff=0.1, aligned_edge=LEFT))
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
-        # the readout on its own line, above the scale's (side by side they ran together)
-        length.align_to(lens, RIGHT).shift(LEFT * 0.25)
-        length.set_y(scale.get_top()[1] + 0.15 + length.height / 2)
+        # the readout in the lens's top right corner (clear of the scale's lines)
+        length.next_to(lens.get_corner(UP + RIGHT), DOWN + LEFT, buff=0.25)
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
         self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
@@ -623,12 +672,16 @@ class ToyLoopScene(StoryboardScene):
             self.stage.lengths.add(word, entry)
             self.add(self.stage.lengths)
         else:
-            self.emphasize(length, self.stage.lengths[-1], run_time=f * 0.8)
+            # its length, spoken "against" layer 0's: the two outlined with the readout
+            self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
+                           run_time=max(0.6, f * 0.8))
             ghost.add(length)
         # (at home size the step is a few pixels: no trail is left there, so X's tip stays
         # clear; the table of lengths keeps what the lens showed)
+        # (the lens's text goes first: none of it is left over the plane as the lens shrinks)
         self.play(FadeOutPlace(VGroup(here, there, step, name, scale, ghost)),
-                  ReplacementTransform(lens, spot), run_time=f * self.quick(0.1, 0.8))
+                  run_time=f * self.quick(0.05, 0.3))
+        self.play(ReplacementTransform(lens, spot), run_time=f * self.quick(0.1, 0.6))
         self.play(FadeOutPlace(spot), run_time=f * self.quick(0.05, 0.3))
 
     def length_entry(self, src: Layer) -> VGroup:
@@ -767,11 +820,14 @@ class ToyLoopScene(StoryboardScene):
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
         model's attention uses Q and K to choose what it adds to the update. The plane comes
         back (the table cleared it) with the last layer's Q, K, V."""
-        toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 40, T.TYPE.label, T.TEXT,
-                      max_width=6.4)
+        toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 30, T.TYPE.body,
+                      T.TEXT, max_width=6.4)
         real = wrapped("Next, a real model: Δ comes from attention (using Q and K) "
-                       "and a feed-forward network", 36, T.TYPE.label, T.TEXT, max_width=6.4)
-        lines = VGroup(toy, real).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+                       "and a feed-forward network", 30, T.TYPE.body, T.TEXT, max_width=6.4)
+        for w in (toy, real):       # left-aligned lines, read as a paragraph
+            for line in w[1:]:
+                line.align_to(w[0], LEFT)
+        lines = VGroup(toy, real).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
         self.drop("x", "upd", "w", "q", "k", "v", "table")
         if self.stage.away:
@@ -781,13 +837,14 @@ class ToyLoopScene(StoryboardScene):
         self.put("note", toy)
         # Q's and K's names outlined, tight (a box round a whole arrow took in X's label too)
         qk = [self.shown[key][1] for key in ("pq", "pk") if key in self.shown]
-        if qk:
-            self.emphasize(*qk)
+        qk_arrows = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
+        if qk:      # "sit unused": Q and K fade back as they are outlined
+            self.emphasize(*qk, extra=[dim(a, 0.3) for a in qk_arrows])
         if "pv" in self.shown:                  # "so only V moves X"
-            self.wait(0.8)
             self.emphasize(self.shown["pv"][1], *self.stage.lengths[1:])
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)
-        if qk:
+        if qk:                                  # a real model uses them: back to full strength
+            self.play(*[dim(a, 1 / 0.3) for a in qk_arrows], run_time=0.5)
             self.emphasize(*qk)
