@@ -1038,7 +1038,7 @@ class ContextQKVScene(StoryboardScene):
                           *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
                           run_time=0.35 * t / len(bs))
             self.play(Transform(nxt.token, nxt.out[-1]), FadeInPlace(nxt.out[:-1]),
-                      run_time=0.15 * t)
+                      bs[-1].animate.set_stroke(T.MUTED), run_time=0.15 * t)
             self.remove(nxt.token)
             self.add(nxt.out)
             self.emphasize(nxt.out[-1], run_time=0.1 * t)
