@@ -1162,7 +1162,9 @@ class ContextQKVScene(StoryboardScene):
             # the last layer's four points, and the grid line at one they do not reach
             self.drop("boxes", run_time=0.2 * t)
             one = self.st.ax.y_labels[-1]
-            self.emphasize(*[self.st.dots[k][L] for k in self.keys], one, run_time=0.8 * t)
+            # the last layer's points in one box (a dot's own box is too small to see)
+            self.emphasize(VGroup(*[self.st.dots[k][L] for k in self.keys]), one,
+                           run_time=0.8 * t)
 
         self.by_cue([steps, [(1, x_range)], [(1, values)], [(1, none_back)]])
         self.unbox()
