@@ -59,8 +59,8 @@ def build(c: Context) -> Draft:
     if one:
         beats.append(Beat(
             "same", ["same"],
-            "Cosine: 1 = same direction, 0 = at right angles. Layer {data.layers[0]}: one X, "
-            "the same W, so cos = {data.cos.x[0]:.2f} for X, Q, K and V.",
+            "Layer {data.layers[0]}: one X, the same W, so cos = {data.cos.x[0]:.2f} for X, "
+            "Q, K and V.",
             f"{intro} At layer {{data.layers[0]}} {said} has the very same X in both sentences, "
             f"and the layer multiplies both by the same matrices, so the queries, keys and "
             f"values are equal too. All four cosines are {{data.cos.x[0]:.2f}}.",

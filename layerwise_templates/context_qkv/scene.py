@@ -62,11 +62,27 @@ BASE = 8.0                          # degrees: update 1's direction in both draw
 NARROW = 15.0                       # degrees: two arrows this close share no room for a label
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
-ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
+ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
+WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
+ARC_RISE = 0.75                     # the highest an arc rises over its row
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
 PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
+
+
+def on_lines(m, lines, pad: float = 0.0) -> bool:
+    """Whether any segment (a, b) in `lines` passes through `m`'s box grown by `pad` (a label
+    lying on an arrow), tested at points 0.02 apart."""
+    l_, r_ = m.get_left()[0] - pad, m.get_right()[0] + pad
+    b_, t_ = m.get_bottom()[1] - pad, m.get_top()[1] + pad
+    for a, b in lines:
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        n = max(2, int(np.linalg.norm(b - a) / 0.02))
+        for p in np.linspace(a, b, n):
+            if l_ < p[0] < r_ and b_ < p[1] < t_:
+                return True
+    return False
 
 
 @dataclass
@@ -243,6 +259,9 @@ class ContextQKVScene(StoryboardScene):
         g.row, g.under = row, under
         nums = [m for m in under if not isinstance(m, Dot)]
         g.start = nums[0] if start is not None and nums else None
+        # the end marker's cell, named with the start marker ("up to the end marker")
+        g.end = (row[js.index(last)] if last in [int(x) for x in s.special.values]
+                 and last in js else None)
         g.focus = nums[-1] if nums else None
         return g
 
@@ -395,14 +414,20 @@ class ContextQKVScene(StoryboardScene):
         xr = self.rows_at(xk, 0, top - 1.0)
         w = VGroup(txt("× the same for both:", S, T.MUTED),
                    math("W_Q^((0)), W_K^((0)), W_V^((0))", T.TYPE.math_label, T.TEXT))
-        w.arrange(RIGHT, buff=0.2).next_to(xr, DOWN, buff=0.35).align_to(xr.rows, LEFT)
+        w.arrange(RIGHT, buff=0.2).next_to(xr, DOWN, buff=0.25).align_to(xr.rows, LEFT)
         qr = self.rows_at("q", 0, 0)
-        qr.next_to(w, DOWN, buff=0.35).align_to(xr, LEFT)
-        kv = txt("K and V: the same way" + (", also equal" if same else ""), S, T.MUTED)
-        kv.next_to(qr, DOWN, buff=0.2).align_to(qr.rows, LEFT)
-        mk_x, mk_q = self.marks(xr, same), self.marks(qr, same)
-        g = VGroup(head, xr, mk_x, w, qr, mk_q, kv)
+        qr.next_to(w, DOWN, buff=0.25).align_to(xr, LEFT)
+        # the values too, one row per sentence, "=" between (K said in a line beside them)
+        vr = self.rows_at("v", 0, 0)
+        vr.next_to(qr, DOWN, buff=0.22).align_to(xr, LEFT)
+        vr.rows.align_to(qr.rows, LEFT)
+        vr[0].next_to(vr.rows, LEFT, buff=0.2)
+        kv = txt("K: the same way" + (", also equal" if same else ""), S, T.MUTED)
+        kv.next_to(vr, DOWN, buff=0.12).align_to(vr.rows, LEFT)
+        mk_x, mk_q, mk_v = (self.marks(r, same) for r in (xr, qr, vr))
+        g = VGroup(head, xr, mk_x, w, qr, mk_q, vr, mk_v, kv)
         g.head, g.xr, g.mk_x, g.w, g.qr, g.mk_q, g.kv = head, xr, mk_x, w, qr, mk_q, kv
+        g.vr, g.mk_v = vr, mk_v
         return g
 
     # --- beats ----------------------------------------------------------------------------
@@ -420,6 +445,7 @@ class ContextQKVScene(StoryboardScene):
             table.move_to([0, (s.get_bottom()[1] - 2.6) / 2, 0])
         grid, note = table
         starts = [r.start for r in idx if r.start is not None]
+        ends = [r.end for r in idx if r.end is not None]
         self.set_slot("table", None)
         self.add(s[0][0], s[0][1])                  # the first frame shows a sentence
         self.by_cue([
@@ -434,7 +460,8 @@ class ContextQKVScene(StoryboardScene):
               if len(idx) else self.wait(t)),
              (1, lambda t: self.emphasize(*[r.focus for r in idx if r.focus is not None],
                                           grid[7], grid[11], run_time=t)),
-             (1, lambda t: self.emphasize(*starts, run_time=t) if starts else self.wait(t))],
+             (1, lambda t: self.emphasize(*starts, run_time=t) if starts else self.wait(t)),
+             (1, lambda t: self.emphasize(*ends, run_time=t) if ends else self.wait(t))],
             [(2, lambda t: self.play(Write(note), run_time=t)),
              (1, lambda t: self.emphasize(note[-1], run_time=t))],
         ])
@@ -497,11 +524,11 @@ class ContextQKVScene(StoryboardScene):
             self.play(feed.animate.scale(0.45).move_to(w).set_opacity(0.25), run_time=0.25 * t)
             self.remove(feed)
             self.emphasize(w, run_time=0.1 * t)
-            q = VGroup(panel.qr, panel.mk_q)
-            q.save_state()
-            q.scale(0.3).move_to(w).set_opacity(0)
-            self.add(q)
-            self.play(Restore(q), run_time=0.3 * t)
+            for rows in (VGroup(panel.qr, panel.mk_q), VGroup(panel.vr, panel.mk_v)):
+                rows.save_state()
+                rows.scale(0.3).move_to(w).set_opacity(0)
+                self.add(rows)
+                self.play(Restore(rows), run_time=0.2 * t)
             self.play(FadeInPlace(panel.kv), run_time=0.15 * t)
 
         self.drop("table")
@@ -527,7 +554,7 @@ class ContextQKVScene(StoryboardScene):
     def col_width(tok: str) -> float:
         """A token's column: the token or its weight (0.00), whichever is wider, and a gap."""
         return max(txt(tok, T.TYPE.label).width,
-                   txt("0.00", T.TYPE.label, mono=True).width) + 0.16
+                   txt("0.00", WEIGHT_SIZE, mono=True).width) + 0.16
 
     def token_window(self, toks: list[str], focus: list[int], room: float) -> list[int]:
         """The tokens shown: all, or a window round the focus that fits `room` (the ends cut
@@ -551,8 +578,11 @@ class ContextQKVScene(StoryboardScene):
         shown = self.token_window(toks, focus, ROW_ROOM)
         x = -6.3 + (0.35 if shown[0] > 0 else 0.0)
         xs = {}
+        # the row spreads over the room (the columns share what is left, up to 0.7 each)
+        spare = (ROW_ROOM - sum(self.col_width(toks[j]) for j in shown)) / max(1, len(shown))
+        spare = min(0.7, max(0.0, spare))
         for j in shown:
-            wj = self.col_width(toks[j])
+            wj = self.col_width(toks[j]) + spare
             xs[j] = x + wj / 2
             x += wj
         row = VGroup()
@@ -572,14 +602,16 @@ class ContextQKVScene(StoryboardScene):
         by_key = {}
         for j in shown:
             w = s.mean[j]
-            num = Num(w, decimals=self.v.entered.decimals.value, size=T.TYPE.label,
+            num = Num(w, decimals=self.v.entered.decimals.value, size=WEIGHT_SIZE,
                       color=T.MUTED if j in s.special.values else WEIGHT)
-            num.move_to([xs[j], row.get_bottom()[1] - 0.22, 0])
+            num.move_to([xs[j], row.get_bottom()[1] - 0.25, 0])
             weights.add(num)
             if j in focus:
                 continue
+            # a long chord rises no more than ARC_RISE (h = c/2 tan(angle/4))
+            ang = min(PI / 3, 4 * pymath.atan(2 * ARC_RISE / max(abs(xs[j] - fx), 1e-6)))
             a = ArcBetweenPoints([fx, top, 0], [xs[j], top, 0],
-                                 angle=PI / 3 if xs[j] < fx else -PI / 3)
+                                 angle=ang if xs[j] < fx else -ang)
             # [CLS] and [SEP] (left out of the word ranking) grey: a share of the weight
             # that is about the same in both sentences
             a.set_stroke(T.MUTED if j in s.special.values else WEIGHT,
@@ -607,10 +639,13 @@ class ContextQKVScene(StoryboardScene):
         return 6.4 / max(float(e.sum_length[0]), float(e.sum_length[1]),
                          float(e.x_length[0]), float(e.x_length[1]), 1e-9)
 
-    def update_picture(self, x: float, y_top: float, shorter: float = 0.0) -> VGroup:
+    def update_picture(self, x: float, y_top: float, shorter: float = 0.0,
+                       head_at=None, o_at=None, ceiling: float | None = None) -> VGroup:
         """The two updates Delta_attn^(0) as arrows from one point: lengths to scale, the
         angle between them from the plan; `shorter`: how much less the arrows may rise (the
-        column under them would reach the caption, e.g. two updates nearly at right angles)."""
+        column under them would reach the caption, e.g. two updates nearly at right angles).
+        `head_at`: the header's top-left corner (else at (x, y_top)); `o_at`: where the arrows
+        start (else under the header), their tips no higher than `ceiling`."""
         e = self.v.entered
         la, lb = (float(e.length[0]), float(e.length[1]))
         unit = self.update_unit()
@@ -626,11 +661,17 @@ class ContextQKVScene(StoryboardScene):
         head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
                                                                  aligned_edge=UP + LEFT)
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
+        if o_at is not None and ceiling is not None:
+            shorter = max(shorter, o_at[1] + rise - ceiling)
         if shorter > 0 and rise > 0:
             keep = max(0.45, 1 - shorter / rise)
             unit, rise = unit * keep, rise * keep
         o = [x + 0.3 + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))),
              head.get_bottom()[1] - 0.45 - rise, 0]
+        if o_at is not None:
+            o = [o_at[0] + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))), o_at[1], 0]
+        if head_at is not None:
+            head.move_to([head_at[0], head_at[1], 0], aligned_edge=UP + LEFT)
         ends = [[o[0] + unit * L * pymath.cos(a), o[1] + unit * L * pymath.sin(a), 0]
                 for L, a in ((la, base), (lb, base + ang))]
         arrows = VGroup(*[Arrow(o, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
@@ -642,7 +683,7 @@ class ContextQKVScene(StoryboardScene):
         labels = VGroup(
             inline(txt("1: length", S, T.SENTENCES[0]),
                    Num(e.length[0], decimals=2, size=S, color=T.SENTENCES[0])).next_to(
-                arrows[0], DOWN, buff=0.15),
+                arrows[0].get_end(), RIGHT, buff=0.12),
             inline(txt("2: length", S, T.SENTENCES[1]),
                    Num(e.length[1], decimals=2, size=S, color=T.SENTENCES[1])).next_to(
                 arrows[1].get_end(), RIGHT, buff=0.12))
@@ -680,13 +721,16 @@ class ContextQKVScene(StoryboardScene):
             chains.add(chain)
         for lab in labels:
             self.keep_inside(lab)
-        names, rings = self.piece_names(chains, (1, 1), avoid=VGroup(*labels, cos, head))
+        # sentence 1's names under its chain (the update's arrow and the cosine lie over it)
+        names, rings = self.piece_names(chains, (-1, 1), avoid=VGroup(*labels, cos, head, arc),
+                                        lines=[(np.array(o, dtype=float), np.array(e_))
+                                               for e_ in ends])
         g = VGroup(head, chains, arrows, labels, arc, cos, names, rings)   # move as one
         g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
         g.chains, g.names, g.rings = chains, names, rings
         return g
 
-    def piece_names(self, chains: VGroup, sides: tuple, avoid: VGroup):
+    def piece_names(self, chains: VGroup, sides: tuple, avoid: VGroup, lines=()):
         """The named words' pieces labelled with their tokens (the heaviest word of sentence
         1, the three of sentence 2), on the side `sides[i]` of chain i (+1 left of its
         direction, -1 right); rings round the markers' pieces (too short to see), the start
@@ -707,12 +751,14 @@ class ContextQKVScene(StoryboardScene):
                 # on its side, else the other, at the piece's middle, else further along:
                 # clear of the update's arrow (drawn over the chain later) and of every
                 # label; left out where no place is clear
-                for side, at in ((side, at) for at in (0.5, 0.75, 0.3)
-                                 for side in (sides[i], -sides[i])):
+                for side, at, far in ((side, at, far) for side in (sides[i], -sides[i])
+                                      for far in (0.0, 0.25, 0.5)
+                                      for at in (0.5, 0.75, 0.9, 0.3)):
                     n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
-                    off = 0.24 + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
+                    off = 0.24 + far + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
                     lab.move_to(a + at * d + n * off)
-                    if not any(overlaps(lab, m, 0.08) for m in (*avoid, *names)):
+                    if not any(overlaps(lab, m, 0.08) for m in (*avoid, *names)) \
+                            and not on_lines(lab, lines, 0.12):
                         lab.sent = i
                         names.add(lab)
                         break
@@ -731,8 +777,10 @@ class ContextQKVScene(StoryboardScene):
         for r in rings:
             first = r.get_x() <= min(m.get_x() for m in rings) + 1e-6     # at the updates' start
             t_ = txt(r.token, S, T.TEXT)
-            if r.length is not None:
-                t_ = inline(t_, Num(r.length, decimals=2, size=S, color=PIECE))
+            if r.length is not None:        # sentence 1's, said: "1 [CLS] 0.40 long"
+                t_ = inline(txt("1", S, T.SENTENCES[0]), t_,
+                            Num(r.length, decimals=2, size=S, color=PIECE),
+                            txt("long", S, T.TEXT))
             # below (the start) or right of its ring, else below-left, left, above: clear of
             # the labels and names
             for side in ((DOWN if first else RIGHT), DOWN + LEFT, LEFT, UP):
@@ -794,11 +842,11 @@ class ContextQKVScene(StoryboardScene):
         ups = VGroup(*[Arrow(o + pts["x"][i], o + pts["sum"][i], buff=0,
                              color=T.SENTENCES[i], stroke_width=5,
                              max_tip_length_to_length_ratio=0.15) for i in (0, 1)])
-        for a in ups:                       # as drawn on the right, where they come from
-            a.set_stroke(opacity=0.6)
-            a.tip.set_fill(opacity=0.6)
+        for a in ups:                       # as drawn on the right, over the thinner sums
+            a.set_stroke(opacity=0.85)
+            a.tip.set_fill(opacity=0.85)
         sums = VGroup(*[Arrow(o, o + pts["sum"][i], buff=0, color=T.SENTENCES[i],
-                              stroke_width=5, max_tip_length_to_length_ratio=0.08)
+                              stroke_width=3, max_tip_length_to_length_ratio=0.08)
                         for i in (0, 1)])
         angs = [pymath.atan2(p[1], p[0]) for p in pts["sum"]]
         lo_, hi_ = min(angs), max(angs)
@@ -828,35 +876,31 @@ class ContextQKVScene(StoryboardScene):
         legend = txt("arc width = head-average attention weight, layer 0", S, T.TEXT)
         legend.move_to([0, top - 0.1, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
-        right_x = max(m.get_right()[0] for r in (r1, r2) for m in (r.row, r.weights)) + 0.4
-        right_x = max(right_x, 1.3) + 0.1
-        upd = self.update_picture(right_x, top - 0.35)
+        # once the pieces are drawn the arcs go and the rows close up at the top (their
+        # weights stay: the voice reads them); the pieces, tip to tail, below them on the right
+        dy = [top - 0.3 - r1.row.get_y(), top - 1.2 - r2.row.get_y()]
+        compact_bottom = min(r.weights.get_bottom()[1] + d for r, d in zip((r1, r2), dy))
+        head_at = (-6.5, compact_bottom - 0.3)
+        o_at = (1.5, ABOVE_CAPTION + 0.85)
+        upd = self.update_picture(1.2, top - 0.35, head_at=head_at, o_at=o_at,
+                                  ceiling=compact_bottom - 0.45)
         over = ABOVE_CAPTION - min(m.get_bottom()[1] for m in (upd.labels, upd.cos))
         if over > 0:                        # the picture would reach the caption: less rise
-            upd = self.update_picture(right_x, top - 0.35, shorter=over)
-        # on the left, once the arcs have gone: X^(0), each update from its tip, the two sums
+            upd = self.update_picture(1.2, top - 0.35, shorter=over, head_at=head_at,
+                                      o_at=o_at, ceiling=compact_bottom - 0.45)
+        # each chain's sentence, written where its update's label will stand
+        tags = VGroup(*[lab[0][0].copy() for lab in upd.labels])
+        # on the left, once the rows have gone: X^(0), each update from its tip, the two sums
         sums = self.sum_picture(-6.5, top - 0.1)
         nxt = None
         if e.x_next.value is not None:
-            # the rest of the block, as the model orders it (post-LN: a LayerNorm after each add)
-            after = {"post": "then LN, FFN + add, LN:",
-                     "pre": "then LN, FFN, + add:"}.get(self.v.reads.placement.value,
-                                                       "then the FFN, + add:")
-            nxt = VGroup(txt(after, S, T.TEXT),
-                         inline(txt("cos of the two", S, T.TEXT),
-                                math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
-                                Num(e.x_next, decimals=2, size=S, color=T.X)))
-            nxt.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-            # in the place of the picture's header, which it replaces when it is said
-            nxt.move_to(upd.head.get_corner(UP + LEFT), aligned_edge=UP + LEFT)
-        for m in (upd,) + ((nxt,) if nxt is not None else ()):
-            self.keep_inside(m)
+            nxt = self.rest_of_block(sums.legend[2][-1], top - 0.1)
+        self.keep_inside(upd)
         # a piece's name that would lie on the sketch's words (long chains reach the left
         # half) is left out, as piece_names leaves out one with no clear place
         for n in [n for n in upd.names
                   if any(overlaps(n, m, 0.04) for m in (*sums.legend, *sums.note))]:
             upd.names.remove(n)
-
         def grow_arcs(t):
             self.play(FadeInPlace(legend), run_time=0.2 * t)
             self.play(*[LaggedStart(*[Create(a) for a in r.arcs], lag_ratio=0.1)
@@ -913,39 +957,64 @@ class ContextQKVScene(StoryboardScene):
                 self.wait(0.14 * t)
 
         def pieces_in(t):
-            # the rows give way (the pieces' names would reach them; nothing flies across
-            # them), then each token's weighted values, one red piece after another, tip to
-            # tail into its sentence's update; the named words' pieces named
+            # the arcs give way and the rows close up at the top, their weights kept; then
+            # sentence 1's chain, sentence 2's: each token's weight flies into its piece as
+            # the piece is drawn, tip to tail into the update; the named words' pieces named
             self.unbox(0.05 * t)
-            self.play(FadeOutPlace(VGroup(r1, r2, legend)), run_time=0.12 * t)
-            self.put("right", upd.head, run_time=0.13 * t)
-            self.play(*[LaggedStart(*[Create(p) for p in chain], lag_ratio=0.6)
-                        for chain in upd.chains], run_time=0.45 * t)
+            self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend)), run_time=0.08 * t)
+            self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
+                        for r, d in zip((r1, r2), dy)], run_time=0.1 * t)
+            self.put("right", upd.head, run_time=0.1 * t)
+            for i, (r, chain) in enumerate(zip((r1, r2), upd.chains)):
+                fly, anims = [], []
+                for p_, k in zip(chain, chain.keys):
+                    if k is not None and k in r.shown_index:
+                        w = r.weights[r.shown_index[k]].copy()
+                        fly.append(w)
+                        anims.append(AnimationGroup(
+                            Create(p_), w.animate.move_to(p_.get_center()).scale(0.6)
+                            .set_opacity(0)))
+                    else:
+                        anims.append(Create(p_))
+                self.play(FadeInPlace(tags[i]), LaggedStart(*anims, lag_ratio=0.5),
+                          run_time=0.26 * t)
+                self.remove(*fly)
             if len(upd.names):
                 self.play(LaggedStart(*[FadeInPlace(n) for n in upd.names], lag_ratio=0.4),
-                          run_time=0.25 * t)
+                          run_time=0.15 * t)
 
         def tiny(t):
-            # the markers' pieces: too short to see, ringed where they lie
-            rings, tags = upd.rings
+            # "the markers take much weight": their weights boxed in both rows; "but their
+            # pieces are tiny": ringed where they lie
+            ms = [r.weights[r.shown_index[int(j)]] for r, s_ in zip((r1, r2), ss)
+                  for j in s_.special.values if int(j) in r.shown_index]
+            if ms:
+                self.box(*ms, t=0.3 * t)
+            rings, rtags = upd.rings
             if len(rings):
-                self.play(Create(rings), FadeInPlace(tags), run_time=0.4 * t)
+                self.play(Create(rings), FadeInPlace(rtags), run_time=0.35 * t)
                 self.set_slot("marker_rings", upd.rings)
             said = [n for n in upd.names if n.sent == 0]     # "river's": its piece, named
             if said:
-                self.emphasize(*said, run_time=0.4 * t)
+                self.emphasize(*said, run_time=0.35 * t)
 
         def updates_in(t):
-            self.drop("marker_rings", run_time=0.15 * t)
+            self.unbox(0.1 * t)
+            self.drop("marker_rings", run_time=0.1 * t)
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
                       FadeInPlace(upd.labels), run_time=0.4 * t)
+            self.remove(*tags)
             self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.3 * t)
 
         def add_x(t):
-            # tip to tail: X^(0), the same in both; each update moves from the right to X's tip;
-            # each sum runs from X's tail to that tip
+            # the rows and the pieces' header leave; tip to tail: X^(0), the same in both;
+            # each update moves from the right to X's tip; each sum runs from X's tail to it
             lg = sums.legend
-            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.2 * t)
+            self.play(FadeOutPlace(VGroup(r1[0], r1.row, r1[2], r1.weights,
+                                          r2[0], r2.row, r2[2], r2.weights)),
+                      run_time=0.08 * t)
+            self.drop("right", run_time=0.07 * t)
+            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.15 * t)
             moving = [a.copy() for a in upd.arrows]
             self.play(*[Transform(m, u) for m, u in zip(moving, sums.ups)],
                       FadeInPlace(lg[1]), run_time=0.25 * t)
@@ -953,8 +1022,26 @@ class ContextQKVScene(StoryboardScene):
             self.add(sums.ups)
             self.play(LaggedStart(*[Create(a) for a in sums.sums], lag_ratio=0.4),
                       FadeInPlace(sums.note), run_time=0.25 * t)
+            self.add(sums.ups)                  # each update over its sum
             self.play(Create(sums.arc), FadeInPlace(lg[2]), run_time=0.12 * t)
-            self.emphasize(lg[2][-1], run_time=0.1 * t)
+            self.emphasize(lg[2][-1], run_time=0.08 * t)
+
+        def through(t):
+            # the sums' cosine passes through the rest of the block and comes out as X^(1)'s
+            self.play(FadeInPlace(nxt.blocks), run_time=0.25 * t)
+            self.play(nxt.token.animate.move_to(nxt.start), run_time=0.15 * t)
+            # under each block in turn, the block lit while it passes
+            bs = list(nxt.blocks.boxes)
+            for k, blk in enumerate(bs):
+                self.play(nxt.token.animate.next_to(blk, DOWN, buff=0.12),
+                          blk.animate.set_stroke(HL),
+                          *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
+                          run_time=0.35 * t / len(bs))
+            self.play(Transform(nxt.token, nxt.out[-1]), FadeInPlace(nxt.out[:-1]),
+                      bs[-1].animate.set_stroke(T.MUTED), run_time=0.15 * t)
+            self.remove(nxt.token)
+            self.add(nxt.out)
+            self.emphasize(nxt.out[-1], run_time=0.1 * t)
 
         groups = [
             [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
@@ -967,17 +1054,47 @@ class ContextQKVScene(StoryboardScene):
         ]
         groups += [[(1, pieces_in)], [(1, tiny)], [(1, updates_in)], [(1, add_x)]]
         if nxt is not None:
-            groups.append([(1, lambda t: self.play(FadeOutPlace(upd.head), FadeInPlace(nxt[0]),
-                                                   run_time=0.4 * t)),
-                           (1, lambda t: self.play(FadeInPlace(nxt[1]), run_time=0.3 * t)),
-                           (1, lambda t: self.emphasize(nxt[1], run_time=0.3 * t))])
+            groups.append([(1, through)])
         self.by_cue(groups)
         self.unbox()
-        keep = VGroup(upd.head, upd.chains, upd.names, upd.arrows, upd.labels, upd.arc,
-                      upd.cos, sums)
-        if nxt is not None:
-            keep.remove(upd.head)
-        self.set_slot("right", keep if nxt is None else VGroup(keep, nxt))
+        keep = VGroup(upd.chains, upd.names, upd.arrows, upd.labels, upd.arc, upd.cos, sums)
+        self.set_slot("right", keep if nxt is None else VGroup(keep, nxt.blocks, nxt.out))
+
+    def rest_of_block(self, src, y_top: float) -> VGroup:
+        """The rest of layer 0 after attention's add, as small blocks in the model's order
+        (post-LN: LayerNorm, FFN + add, LayerNorm), at the top right; `token` (a copy of the
+        sums' cosine `src`) passes through them and becomes X^(1)'s cosine, `out`."""
+        e = self.v.entered
+        names = {"post": ["LayerNorm", "FFN, + add", "LayerNorm"],
+                 "pre": ["LayerNorm", "FFN", "+ add"]}.get(self.v.reads.placement.value,
+                                                          ["FFN, + add"])
+        boxes, parts = VGroup(), []
+        for n in names:
+            lab = txt(n, S, T.TEXT)
+            b = SurroundingRectangle(lab, buff=0.14, color=T.MUTED, stroke_width=2.5)
+            boxes.add(b)
+            parts.append(VGroup(b, lab))
+        start = txt("0.00", S, mono=True)
+        arrows = VGroup()
+        row = VGroup(start, *parts).arrange(RIGHT, buff=0.55)
+        for a, b in zip(row[:-1], row[1:]):
+            arrows.add(Arrow(a.get_right(), b.get_left(), buff=0.06, color=T.MUTED,
+                             stroke_width=3, max_tip_length_to_length_ratio=0.3))
+        head = inline(txt("after the add, the rest of layer", S, T.TEXT),
+                      Num(e.layer, decimals=0, size=S, color=T.TEXT))
+        blocks = VGroup(head, VGroup(*parts), arrows)
+        head.next_to(row, UP, buff=0.2).align_to(row, LEFT)
+        out = inline(txt("cos of the two", S, T.TEXT),
+                     math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
+                     Num(e.x_next, decimals=2, size=S, color=T.X))
+        out.next_to(row, DOWN, buff=0.45).align_to(row, RIGHT)
+        g = VGroup(blocks, out, start)
+        g.move_to([6.9 - T.EDGE, y_top, 0], aligned_edge=UP + RIGHT)
+        blocks.boxes = boxes
+        g.blocks, g.out, g.start = blocks, out, start.get_center()
+        g.token = src.copy()
+        g.remove(start)
+        return g
 
     # --- layers: the chart grows, the table fills --------------------------------------------
     def w_label(self, l: int) -> VGroup:
@@ -1045,7 +1162,9 @@ class ContextQKVScene(StoryboardScene):
             # the last layer's four points, and the grid line at one they do not reach
             self.drop("boxes", run_time=0.2 * t)
             one = self.st.ax.y_labels[-1]
-            self.emphasize(*[self.st.dots[k][L] for k in self.keys], one, run_time=0.8 * t)
+            # the last layer's points in one box (a dot's own box is too small to see)
+            self.emphasize(VGroup(*[self.st.dots[k][L] for k in self.keys]), one,
+                           run_time=0.8 * t)
 
         self.by_cue([steps, [(1, x_range)], [(1, values)], [(1, none_back)]])
         self.unbox()
@@ -1059,16 +1178,77 @@ class ContextQKVScene(StoryboardScene):
         c = Circle(radius=0.18, color=color, stroke_width=2.5).move_to(dot)
         n = Num(self.cos(key)[l], decimals=2, size=T.TYPE.label, color=COLOR[key])
         others = [d for k in self.keys for d in self.st.dots.get(k, {}).values() if d is not dot]
-        for s_ in (side, RIGHT, LEFT, -side):
+        segs = [(ln.get_start(), ln.get_end()) for ln in self.st.lines]
+        for s_ in (side, side + RIGHT, side + LEFT, RIGHT, LEFT, -side, -side + RIGHT,
+                   -side + LEFT):
             n.next_to(c, s_, buff=0.06)
             self.keep_inside(n)
-            if not any(overlaps(n, m, 0.03) for m in (*others, *avoid)):
+            if not any(overlaps(n, m, 0.03) for m in (*others, *avoid)) \
+                    and not on_lines(n, segs, 0.02):
                 break
         else:
             n.next_to(c, side, buff=0.06)
             self.keep_inside(n)
         n.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
         return VGroup(c, n)
+
+    def zoomed(self, l: int, rings: VGroup) -> VGroup:
+        """`rings`, and layer l's points that lie too close to read (all but the lowest)
+        drawn apart in an inset: a box round them, lines to the inset, the inset a short
+        scale with each point and its value (3 decimals) above or below it. Without a clear
+        place for the inset, rings round them as before."""
+        ax, st = self.st.ax.axes, self.st
+        lowest = min(self.keys, key=lambda k: self.cos(k)[l].value)
+        ks = [k for k in self.keys if k != lowest and k != "in"]
+        vals = {k: self.cos(k)[l].value for k in ks}
+        lo_, hi_ = min(vals.values()), max(vals.values())
+        pad = max(0.004, 0.15 * (hi_ - lo_))
+        a, b = lo_ - pad, hi_ + pad
+        w_, h_ = 3.0, 1.55
+        y0 = float(self.v.axes.y_range[0])
+        segs = [(ln.get_start(), ln.get_end()) for ln in st.lines]
+        dots = [d for k in self.keys for d in st.dots.get(k, {}).values()]
+        L = len(self.v.layers)
+        frame = None
+        for corner, edge in ((ax.c2p(0.12, y0), LEFT), (ax.c2p(L - 1 - 0.12, y0), RIGHT)):
+            box = SurroundingRectangle(Dot(radius=0.01), buff=0).stretch_to_fit_width(w_) \
+                .stretch_to_fit_height(h_)
+            box.move_to(corner + UP * 0.12, aligned_edge=DOWN + edge)
+            if not on_lines(box, segs, 0.05) and not any(overlaps(box, d, 0.05) for d in dots) \
+                    and not any(overlaps(box, r, 0.05) for r in rings):
+                frame = box
+                break
+        if frame is None:
+            return VGroup(*rings, *self.rings_for([(k, l, UP) for k in ks]))
+        frame.set_stroke(HL, width=2).set_fill(T.BACKGROUND, opacity=0.95)
+        title = inline(txt("layer", S, T.TEXT), Num(self.v.layers[l], decimals=0, size=S),
+                       txt("zoomed in", S, T.TEXT))
+        title.next_to(frame.get_top(), DOWN, buff=0.1)
+        x0, x1 = frame.get_left()[0] + 0.35, frame.get_right()[0] - 0.35
+        y_ = frame.get_bottom()[1] + 0.62
+        scale = Line([x0, y_, 0], [x1, y_, 0], color=T.MUTED, stroke_width=2)
+        pts, labs = VGroup(), VGroup()
+        order = sorted(ks, key=lambda k: vals[k])
+        for i, k in enumerate(order):
+            x = x0 + (vals[k] - a) / (b - a) * (x1 - x0)
+            d = Dot([x, y_, 0], radius=0.08, color=COLOR[k])
+            lab = inline(txt(NAME[k], S, COLOR[k]),
+                         Num(self.cos(k)[l], decimals=3, size=S, color=COLOR[k]))
+            # alternately below and above, so neighbours' labels stand apart
+            lab.next_to(d, DOWN if i % 2 == 0 else UP, buff=0.1)
+            pts.add(d)
+            labs.add(lab)
+        # the points' place on the chart boxed, joined to the inset
+        src = VGroup(*[st.dots[k][l] for k in ks])
+        spot = SurroundingRectangle(src, buff=0.08, color=HL, stroke_width=2)
+        joins = VGroup(*[Line(spot.get_corner(DOWN + s_), frame.get_corner(UP + s_),
+                              color=HL, stroke_width=1.5, stroke_opacity=0.6)
+                         for s_ in (LEFT, RIGHT)])
+        inset = VGroup(frame, title, scale, pts, labs)
+        inset.whole = True
+        g = VGroup(*rings, VGroup(spot, joins), inset)
+        g.said = [lab for k, lab in zip(order, labs) if k == "q"]   # "the queries closer"
+        return g
 
     def rings_for(self, pairs: list) -> list:
         """Rings for (key, layer, side) in order, each label clear of the ones before."""
@@ -1094,7 +1274,7 @@ class ContextQKVScene(StoryboardScene):
         r_lo = rings([(lo.key.value, lo.layer.value), ("x", xlo.layer.value)])
         q2 = min(2, L - 1)
         r_q = rings([("q", q2), ("x", q2)])
-        r_fix = rings([(k, xlo.layer.value) for k in ("v", "x", "q")])
+        r_fix = self.zoomed(xlo.layer.value, rings([("v", xlo.layer.value)]))
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
         thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
                             T.TEXT),
@@ -1130,7 +1310,8 @@ class ContextQKVScene(StoryboardScene):
                 self.put("w_label", self.w_label(l), run_time=0.2 * t)
                 self._w_at = l
             for r in rings:
-                self.play(Create(r[0]), FadeInPlace(r[1]), run_time=0.6 * t / len(rings))
+                self.play(*([FadeInPlace(r)] if getattr(r, "whole", False) else
+                            [Create(r[0]), FadeInPlace(r[1])]), run_time=0.6 * t / len(rings))
             self.set_slot("rings", VGroup(*rings))
 
         self.by_cue([
@@ -1138,7 +1319,9 @@ class ContextQKVScene(StoryboardScene):
             [(1, lambda t: at(q2, list(r_q), t))],
             # one fixed matrix stretches some differences and shrinks others: at X's lowest
             # layer V below X, Q above it
-            [(1, lambda t: at(xlo.layer.value, list(r_fix), t))],
+            [(1, lambda t: at(xlo.layer.value, list(r_fix), 0.75 * t)),
+             (0.3, lambda t: self.emphasize(*getattr(r_fix, "said", []), run_time=t)
+              if getattr(r_fix, "said", None) else self.wait(t))],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
         ])
