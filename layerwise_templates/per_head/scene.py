@@ -60,6 +60,7 @@ Y_E = -1.05                                 # the exps, under the shifted scores
 BASE, BAR_H, BAR_W = -2.0, 0.75, 0.6         # weight bars: baseline, height of weight 1, width
 LEFT_X, LABEL_X = -6.0, -3.65       # query / output columns; right edge of the row labels
 EDGE_X = -6.75                      # the frame's left margin
+W_DROP = 0.4                        # W_K and W_V sit this much lower than W_Q did
 Y_BARS = -1.75                      # the heads' pieces: the bars' baseline
 BIAS = ManimColor("#B0B4BA")        # W_O's bias, in the tip-to-tail drawing: a light grey
 # one meaning per colour: purple (T.ATTN) is the update Δ_attn only; attention weights get a
@@ -379,12 +380,15 @@ class PerHeadScene(StoryboardScene):
                                                + (card.bars[0].get_center()
                                                   - held.get_center()) * (1 - grow)),
                 x.animate.move_to([LEFT_X + 0.3, 0.55, 0]), run_time=t)))
-            first.append((2, lambda t: (self.play(
+            # the card's frame and its other bars leave before the block's labels come (no
+            # label fades in over the card)
+            first.append((1, lambda t: (self.play(
                 ReplacementTransform(card.bars[0], block),
-                FadeOutPlace(VGroup(card[0], card[1], card.bars[1:], ring)),
-                FadeInPlace(times), FadeInPlace(wname), FadeInPlace(b),
-                FadeInPlace(wsize), FadeInPlace(note), run_time=t),
+                FadeOutPlace(VGroup(card[0], card[1], card.bars[1:], ring)), run_time=t),
                 self.gone(card, ring))))
+            first.append((1, lambda t: self.play(
+                FadeInPlace(times), FadeInPlace(wname), FadeInPlace(b),
+                FadeInPlace(wsize), FadeInPlace(note), run_time=t)))
         else:
             first += [(2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
                                               x.animate.move_to([LEFT_X + 0.3, 0.55, 0]),
@@ -443,9 +447,11 @@ class PerHeadScene(StoryboardScene):
         first, rest = list(xs)[:1], list(xs)[1:]
         product = self.shown.pop("product")
         wq, wqname = product[1], product[2]
-        # W_K sits a little left of where W_Q was: clear of the first key's column
-        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).shift(LEFT * 0.35)
-        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.35)
+        # W_K sits a little left of and under where W_Q was: clear of the first key's column
+        # and of the row label of the tokens' X
+        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).shift(LEFT * 0.35 + DOWN * W_DROP)
+        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.35
+                                                                        + DOWN * W_DROP)
 
         def into(js, t):
             self.play(LaggedStart(*[xs[j].animate.move_to(wk).scale(0.6).set_opacity(0)
@@ -632,7 +638,7 @@ class PerHeadScene(StoryboardScene):
                           .move_to(k) for k, t in zip(self.st.keys, self.slots())])
         vlabel = self.label_at(math(self.sup("V"), F, T.V), self.st.klabel.get_y())
         out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.V, summary=True)
-        out.move_to([LEFT_X + 0.3, -0.55, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
+        out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", S,
                             T.V))
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
@@ -664,7 +670,7 @@ class PerHeadScene(StoryboardScene):
         # where its key was
         xs, xlabel = self.x_strips()
         wv = Rectangle(width=0.5, height=1.7, stroke_color=T.V, stroke_width=2, fill_color=T.V,
-                       fill_opacity=0.3).move_to([-3.95, 0.35, 0])
+                       fill_opacity=0.3).move_to([-3.95, 0.35 - W_DROP, 0])
         wvname = math(self.sup("W_V"), F, T.V).next_to(wv, UP, buff=0.12)
         cols = [j for j, t in enumerate(self.slots()) if t is not None]
         gaps = [values[j] for j, t in enumerate(self.slots()) if t is None]
@@ -934,7 +940,7 @@ class PerHeadScene(StoryboardScene):
         h0, hp0 = self.head()
         mine = h0["head"]
         out = self.column(h0["out"], hp0.out.path, h0["decimals"]["out"], T.V, summary=True)
-        out.move_to([LEFT_X + 0.3, -0.55, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
+        out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         olabel = txt(f"head {mine}'s output for '{d['focus']['token']}'", S, T.V)
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
 
@@ -1112,13 +1118,13 @@ class PerHeadScene(StoryboardScene):
                         max_tip_length_to_length_ratio=0.08)
         g.dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
         g.dname.next_to(g.delta.get_end(), RIGHT, buff=0.12)
-        g.bname = (txt("bias", S, BIAS).next_to(g.bias, UP, buff=0.08)
+        g.bname = (txt("bias", S, BIAS).next_to(g.bias, RIGHT, buff=0.1)
                    if g.bias is not None else VGroup())
-        g.note = VGroup(txt(f"2-D projection ({dm} dims), illustration:", S, T.TEXT),
+        g.note = VGroup(txt("2-D projection, illustration:", S, T.TEXT),
                         txt("purple: the pieces, tip to tail", S, T.ATTN),
                         txt("grey: the bias; white: their sum", S, T.TEXT))
         g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-        g.note.move_to([0, bottom + box_h / 2, 0]).align_to([left + box_w + 1.05, 0, 0], LEFT)
+        g.note.move_to([0, bottom + box_h / 2, 0]).align_to([left + box_w + 1.2, 0, 0], LEFT)
         g.add(g.delta, g.dname, g.bname, g.note)
         return g
 
@@ -1168,6 +1174,13 @@ class PerHeadScene(StoryboardScene):
         ln.next_to(out, DOWN, buff=0.45)
         ln[1].move_to(ln[0])
         a4 = Arrow(out.get_bottom(), ln.get_top(), buff=0.08, color=T.MUTED, stroke_width=3)
+        def summed(t):
+            flying = [c.copy() for c in cols[:2]]
+            self.play(FadeInPlace(sums[3]), *[c.animate.move_to(cols[2]).set_opacity(0)
+                                              for c in flying], run_time=0.5 * t)
+            self.gone(*flying)
+            self.play(FadeInPlace(cols[2]), FadeInPlace(note), run_time=0.5 * t)
+
         self.by_cue([
             (0, [(2, lambda t: self.clear(t)),
                  (2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
@@ -1179,10 +1192,9 @@ class PerHeadScene(StoryboardScene):
                  (2, lambda t: self.play(FadeInPlace(VGroup(cols[0], names[0])),
                                          FadeInPlace(VGroup(sums[1], cols[1], names[1])),
                                          run_time=t)),
-                 (2, lambda t: self.play(FadeInPlace(sums[3]),
-                                         ReplacementTransform(VGroup(cols[0].copy(),
-                                                                     cols[1].copy()), cols[2]),
-                                         FadeInPlace(note), run_time=t)),
+                 # copies of X and Δ_attn travel to the sum's place and give way to it (no
+                 # morph of digits through the plus)
+                 (2, lambda t: summed(t)),
                  (1, lambda t: self.emphasize(cols[2], run_time=t))]),
             (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
                  (1, lambda t: self.emphasize(ln, run_time=t))])])
