@@ -8,19 +8,22 @@ Beats (storyboard `show` names, moments.py):
 - `tokens`   the model switch line; the sentence as tokens ([CLS]/[SEP] named); a window with
              a marked ellipsis when the sentence is longer than the columns
 - `x`        the focus token's X (its first numbers, its length)
-- `heads`    a card per head, its W_Q, W_K, W_V; copies of X fly into every card
+- `heads`    a card per head, its W_Q, W_K, W_V; a dot of X flies into every card
 - `query`    X × W_Q^(l,h) (a block the copy of X enters) = the head's query
-- `keys`     the query moves up; every token's key under the token
+- `keys`     the query moves up; every token's X (a blue column) into W_K, its key
+             out, under the token
 - `dots`     a copy of the query lands on each key, their dot product drops out
 - `scale`    every dot product ÷ √d_head: the scores
 - `exp`      e^(score − max score) under each score, and their sum
 - `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
-- `values`   the rows above give way; values replace keys; each value shrinks to its weight,
-             the copies add up to the head's output
+- `values`   the rows above give way; every token's X into W_V, its value out; every
+             weight copied under its value; each value shrinks to its weight, the copies
+             add up to the head's output
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
 - `grid`     every head's matrix, its mean weight on the token just before
-- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; each
-             head's piece of it, the longest boxed
+- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length
+- `pieces`   each head's piece of it as a bar; copies drawn tip to tail (a 2-D
+             illustration), then stacked into one bar beside Δ_attn's; the longest boxed
 - `add`      X goes around attention on the skip path; X + Δ_attn, numbers added
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
 Beat state lives in `Stage` (what `needs`/`builds` in spec.py name).
