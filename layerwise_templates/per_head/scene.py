@@ -1014,14 +1014,16 @@ class PerHeadScene(StoryboardScene):
         # the lengths added: copies of the bars lie down end to end (one bar, 12.4 long)
         # beside a bar as long as Δ_attn, on the same scale
         y_sum, y_d, bh = 1.75, 1.05, 0.3
-        ends = np.concatenate([[0.0], np.cumsum([k * L for L in j["piece_norms"]])])
+        # the bars' scale, or less where their sum would run into Δ_attn's column
+        ks = min(k, 4.7 / max(sum(j["piece_norms"]), 1e-9))
+        ends = np.concatenate([[0.0], np.cumsum([ks * L for L in j["piece_norms"]])])
         stack = VGroup(*[Rectangle(width=max(0.02, ends[h + 1] - ends[h]), height=bh,
                                    stroke_color=T.BACKGROUND, stroke_width=1.5)
                          .set_fill(T.ATTN, 0.85)
                          .move_to([x0 + (ends[h] + ends[h + 1]) / 2, y_sum, 0])
                          for h in range(n)])
-        dbar = Rectangle(width=k * j["delta_norm"], height=bh, stroke_width=0)
-        dbar.set_fill(T.ATTN, 0.85).move_to([x0 + k * j["delta_norm"] / 2, y_d, 0])
+        dbar = Rectangle(width=ks * j["delta_norm"], height=bh, stroke_width=0)
+        dbar.set_fill(T.ATTN, 0.85).move_to([x0 + ks * j["delta_norm"] / 2, y_d, 0])
         slabel = inline(txt(f"the {n} pieces' lengths, added:", S, T.TEXT),
                         Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN))
         slabel.next_to(stack, RIGHT, buff=0.25)
@@ -1121,7 +1123,7 @@ class PerHeadScene(StoryboardScene):
                         max_tip_length_to_length_ratio=0.08)
         g.dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
         g.dname.next_to(g.delta.get_end(), RIGHT, buff=0.12)
-        g.bname = (txt("bias", S, BIAS).next_to(g.bias, RIGHT, buff=0.1)
+        g.bname = (txt("bias", S, BIAS).next_to(g.bias.get_start(), RIGHT, buff=0.15)
                    if g.bias is not None else VGroup())
         g.note = VGroup(txt("2-D projection, illustration:", S, T.TEXT),
                         txt("purple: the pieces, tip to tail", S, T.ATTN),
