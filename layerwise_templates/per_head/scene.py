@@ -8,19 +8,22 @@ Beats (storyboard `show` names, moments.py):
 - `tokens`   the model switch line; the sentence as tokens ([CLS]/[SEP] named); a window with
              a marked ellipsis when the sentence is longer than the columns
 - `x`        the focus token's X (its first numbers, its length)
-- `heads`    a card per head, its W_Q, W_K, W_V; copies of X fly into every card
+- `heads`    a card per head, its W_Q, W_K, W_V; a dot of X flies into every card
 - `query`    X × W_Q^(l,h) (a block the copy of X enters) = the head's query
-- `keys`     the query moves up; every token's key under the token
+- `keys`     the query moves up; every token's X (a blue column) into W_K, its key
+             out, under the token
 - `dots`     a copy of the query lands on each key, their dot product drops out
 - `scale`    every dot product ÷ √d_head: the scores
 - `exp`      e^(score − max score) under each score, and their sum
 - `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
-- `values`   the rows above give way; values replace keys; each value shrinks to its weight,
-             the copies add up to the head's output
+- `values`   the rows above give way; every token's X into W_V, its value out; every
+             weight copied under its value; each value shrinks to its weight, the copies
+             add up to the head's output
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
 - `grid`     every head's matrix, its mean weight on the token just before
-- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; each
-             head's piece of it, the longest boxed
+- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length
+- `pieces`   each head's piece of it as a bar; copies drawn tip to tail (a 2-D
+             illustration), then stacked into one bar beside Δ_attn's; the longest boxed
 - `add`      X goes around attention on the skip path; X + Δ_attn, numbers added
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
 Beat state lives in `Stage` (what `needs`/`builds` in spec.py name).
@@ -32,8 +35,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, GrowFromEdge,
-                   Indicate, LaggedStart, Line, Mobject, Rectangle, ReplacementTransform,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, FadeIn, GrowFromEdge,
+                   Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
+                   ReplacementTransform,
                    SurroundingRectangle, Transform, VGroup, Write)
 
 from scenes import theme as T
@@ -43,6 +47,7 @@ from scenes.mobjects import Num, RampKey, inline, math, txt
 from scenes.mobjects.attention import AttentionMatrix, HeadCard
 from scenes.mobjects.text import on_baseline
 from scenes.motion.attention_steps import dot_products, weighted_sum
+from scenes.motion.ghosts import ghost
 from scenes.motion.pointer import point_at
 from scenes.motion.vector import VectorColumn
 
@@ -55,9 +60,12 @@ PITCH, TOK_X0 = 1.15, -2.95         # the worked example: column spacing, first 
 Y_TOK, COL_TOP = 2.6, 2.35          # token labels; top of the key and value columns
 Y_DOT, Y_SCORE, Y_EXP = 0.6, 0.05, -0.5     # rows of dot products, scores, shifted scores
 Y_E = -1.05                                 # the exps, under the shifted scores they come from
-BASE, BAR_H, BAR_W = -2.3, 0.9, 0.6         # weight bars: baseline, height of weight 1, width
-LEFT_X, LABEL_X = -6.0, -3.55       # query / output columns; right edge of the row labels
+BASE, BAR_H, BAR_W = -2.0, 0.75, 0.6         # weight bars: baseline, height of weight 1, width
+LEFT_X, LABEL_X = -6.0, -3.65       # query / output columns; right edge of the row labels
 EDGE_X = -6.75                      # the frame's left margin
+W_DROP = 0.4                        # W_K and W_V sit this much lower than W_Q did
+Y_BARS = -1.75                      # the heads' pieces: the bars' baseline
+BIAS = ManimColor("#B0B4BA")        # W_O's bias, in the tip-to-tail drawing: a light grey
 # one meaning per colour: purple (T.ATTN) is the update Δ_attn only; attention weights get a
 # the chapter's colour (T.WEIGHTS); a pointer, a ring or a box that says "this one" is the
 # chapter's pointer white (T.POINTER), not Q's yellow
@@ -99,6 +107,7 @@ class Stage:
     rows: list = field(default_factory=list)    # (label, row) pairs of the worked rows
     matrix: AttentionMatrix | None = None
     panel: VGroup | None = None
+    xdots: list = field(default_factory=list)   # the heads beat's dots of X and their key
     pieces: object = None               # the join beat's second half (the pieces beat)
     on: list = field(default_factory=list)      # everything on stage, for `clear`
 
@@ -208,10 +217,10 @@ class PerHeadScene(StoryboardScene):
                                 MARK if p == f else T.MUTED if p is None else T.TEXT)
                             .move_to([self.xs(j), 0, 0]) for j, p in enumerate(self.slots())],
                            Y_TOK - 0.07)
-        notes = [txt("[CLS], [SEP]: start and end tokens the model adds", S, T.MUTED)]
+        notes = [txt("[CLS], [SEP]: start and end tokens the model adds", S, T.TEXT)]
         if d["windowed"]:
             notes.append(txt(f"… : tokens left out here ({len(d['window'])} of "
-                             f"{d['n_tokens']} shown)", S, T.MUTED))
+                             f"{d['n_tokens']} shown)", S, T.TEXT))
         if d["focus"]["n_parts"] > 1:
             notes.append(txt(f"'{d['focus']['word']}' is {d['focus']['n_parts']} tokens ("
                              + " ".join(d["focus"]["parts"]) + f"): we follow the last, "
@@ -256,7 +265,7 @@ class PerHeadScene(StoryboardScene):
                           T.X, summary=True,
                           length=d["shape"]["d_model"])
         col.at(LEFT_X, 1.0)
-        label = inline(math(x, F, T.X), txt(f"of '{word}'", S, T.MUTED))
+        label = inline(math(x, F, T.X), txt(f"of '{word}'", S, T.TEXT))
         label.next_to(col, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
         group = VGroup(label, col)
         group.col = col
@@ -281,8 +290,9 @@ class PerHeadScene(StoryboardScene):
         cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.3, 0.95, 0])
         names = inline(*[math(f"W_{X}^(({self.layer},h))", F, T.QUANTITY[X.lower()])
                          for X in "QKV"], buff=0.25)
-        legend = VGroup(inline(txt("head h:", S, T.MUTED), names),
-                        txt(f"its own matrices, {dm} × {dh} numbers each", S, T.MUTED))
+        legend = VGroup(inline(txt("head h:", S, T.TEXT), names,
+                               txt(f"with ({self.layer},h) = layer {self.layer}, head h", S, T.TEXT)),
+                        txt(f"its own matrices, {dm} × {dh} numbers each", S, T.TEXT))
         lay, lp = self.lay()
         legend.add(inline(txt("every pair of heads: matrices", S, T.TEXT),
                           txt(f"({dm * dh} numbers) flattened to lists:", S, T.TEXT)),
@@ -303,18 +313,27 @@ class PerHeadScene(StoryboardScene):
                        (1, lambda t: self.emphasize(legend[1], run_time=t))]),
                   (2, [(2, lambda t: self.play(FadeInPlace(legend[2:]), run_time=t)),
                        (1, lambda t: self.emphasize(legend[3][1], run_time=t))])]
-        copies = []
+        dots = VGroup()
         if self.st.x is not None:
-            copies = [self.st.x.col.nums.copy() for _ in cards]
-            # a copy of X flies into every card at once (all of them read the same X), then
-            # each card takes it in
-            groups.append((3, [(3, lambda t: self.play(LaggedStart(*[
-                c.animate.move_to(card.bars).scale(0.6) for c, card in zip(copies, cards)],
-                lag_ratio=0.04), run_time=t)),
-                (1, lambda t: self.play(*[FadeOutPlace(c) for c in copies], run_time=t))]))
+            # bank's X, as a blue dot, leaves its column for every card at once (all of them
+            # read the same X) and stays in the card, left of its matrices, which light up
+            src = self.st.x.col.get_right() + RIGHT * 0.1
+            dots = VGroup(*[Dot(card.bars[0].get_left() + LEFT * 0.14, radius=0.075,
+                                color=T.X) for card in cards])
+            starts = [Dot(src, radius=0.075, color=T.X) for _ in cards]
+            xkey = txt("blue dot: the same X", S, T.X)
+            xkey.next_to(self.st.x, DOWN, buff=0.3).align_to([EDGE_X, 0, 0], LEFT)
+            groups.append((3, [
+                (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
+                                        FadeInPlace(xkey), run_time=t)),
+                (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
+                                                       zip(starts, dots)], lag_ratio=0.06),
+                                         run_time=t))),
+                (1, lambda t: self.play(*[Indicate(c.bars, color=T.X, scale_factor=1.05)
+                                          for c in cards], run_time=t))]))
+            self.keep(dots, xkey)
+            self.st.xdots = [dots, xkey]
         self.by_cue(groups)
-        if copies:
-            self.remove(*copies)
         self.drop("switch", run_time=self.quick())
         self.st.cards = cards
         self.keep(cards, legend)
@@ -324,12 +343,12 @@ class PerHeadScene(StoryboardScene):
     def beat_query(self, beat) -> None:
         d, (h, p) = self.data, self.head()
         x, i = self.st.x, self.hid()
-        leaving = [m for m in (self.st.cards, self.st.panel) if m is not None]
+        leaving = [m for m in (self.st.cards, self.st.panel, *self.st.xdots) if m is not None]
         card = self.st.cards[i] if self.st.cards is not None else None
         block = Rectangle(width=0.5, height=1.7, stroke_color=T.Q, stroke_width=2,
                           fill_color=T.Q, fill_opacity=0.3).move_to([-3.6, 0.35, 0])
         wname = math(self.sup("W_Q"), F, T.Q).next_to(block, UP, buff=0.12)
-        wsize = txt(f"{d['shape']['d_model']} × {d['shape']['d_head']}", S, T.MUTED)
+        wsize = txt(f"{d['shape']['d_model']} × {d['shape']['d_head']}", S, T.TEXT)
         wsize.next_to(block, DOWN, buff=0.12)
         times = txt("×", T.TYPE.body, T.MUTED).move_to([-4.65, 0.35, 0])
         b, shift = VGroup(), 0.0
@@ -343,7 +362,7 @@ class PerHeadScene(StoryboardScene):
         qlabel = inline(math(self.sup("Q"), F, T.Q), txt(f"of '{d['focus']['token']}'", S,
                                                          T.MUTED))
         qlabel.next_to(q, UP, buff=0.15).align_to(q, LEFT)
-        note = txt(f"(0,{i}): layer {self.layer}, head {i}", S, T.MUTED)
+        note = txt(f"({self.layer},{i}): layer {self.layer}, head {i}", T.TYPE.label, T.TEXT)
         note.next_to(wsize, DOWN, buff=0.35).align_to(times, LEFT)
         xcopy = []                      # taken when it flies: X has moved by then
         first = []
@@ -364,12 +383,15 @@ class PerHeadScene(StoryboardScene):
                                                + (card.bars[0].get_center()
                                                   - held.get_center()) * (1 - grow)),
                 x.animate.move_to([LEFT_X + 0.3, 0.55, 0]), run_time=t)))
-            first.append((2, lambda t: (self.play(
+            # the card's frame and its other bars leave before the block's labels come (no
+            # label fades in over the card)
+            first.append((1, lambda t: (self.play(
                 ReplacementTransform(card.bars[0], block),
-                FadeOutPlace(VGroup(card[0], card[1], card.bars[1:], ring)),
-                FadeInPlace(times), FadeInPlace(wname), FadeInPlace(b),
-                FadeInPlace(wsize), FadeInPlace(note), run_time=t),
+                FadeOutPlace(VGroup(card[0], card[1], card.bars[1:], ring)), run_time=t),
                 self.gone(card, ring))))
+            first.append((1, lambda t: self.play(
+                FadeInPlace(times), FadeInPlace(wname), FadeInPlace(b),
+                FadeInPlace(wsize), FadeInPlace(note), run_time=t)))
         else:
             first += [(2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
                                               x.animate.move_to([LEFT_X + 0.3, 0.55, 0]),
@@ -391,6 +413,7 @@ class PerHeadScene(StoryboardScene):
         for m in leaving:
             self.st.on.remove(m)
         self.st.cards = self.st.panel = None
+        self.st.xdots = []
         self.st.q, self.st.qlabel = q, qlabel
         self.set_slot("product", VGroup(times, block, wname, wsize, eq, note, b))
         self.keep(q, qlabel)
@@ -422,21 +445,18 @@ class PerHeadScene(StoryboardScene):
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("K"))
         how.move_to([0, -1.3, 0])
-        # each token's X, named by its token: a blue copy of the token's label, which leaves
-        # the label and travels into W_K
-        xs = {j: (txt(d["tokens"][t], S, T.X) if d["tokens"][t].strip() else
-                  math(T.X_l(self.layer), F, T.X))
-              .move_to(toks[j] if d["tokens"][t].strip() else [self.xs(j), Y_TOK, 0])
-              for j, t in enumerate(self.slots()) if t is not None}
+        # each token's X, a blue column under its token, travels into W_K
+        xs, xlabel = self.x_strips()
         first, rest = list(xs)[:1], list(xs)[1:]
         product = self.shown.pop("product")
         wq, wqname = product[1], product[2]
-        # W_K sits a little left of where W_Q was: clear of the first key's column
-        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).shift(LEFT * 0.35)
-        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.35)
+        # W_K sits a little left of and under where W_Q was: clear of the first key's column
+        # and of the row label of the tokens' X
+        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).shift(LEFT * 0.35 + DOWN * W_DROP)
+        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.35
+                                                                        + DOWN * W_DROP)
 
         def into(js, t):
-            self.add(*[xs[j] for j in js])
             self.play(LaggedStart(*[xs[j].animate.move_to(wk).scale(0.6).set_opacity(0)
                                     for j in js], lag_ratio=0.08),
                       Indicate(wk, color=T.K, scale_factor=1.08), run_time=t)
@@ -458,6 +478,7 @@ class PerHeadScene(StoryboardScene):
                                     run_time=t)),
             (1.5, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
                                                   lag_ratio=0.1), FadeInPlace(how),
+                                      FadeInPlace(VGroup(*xs.values())), FadeInPlace(xlabel),
                                       run_time=t)),
             # each token's X (under it) travels into W_K; its key comes out and goes back
             # under the token (moves, no cross-fade): the first token's alone, then the rest
@@ -467,9 +488,9 @@ class PerHeadScene(StoryboardScene):
             (2, lambda t: out_of(rest + [j for j, tk in enumerate(self.slots()) if tk is None],
                                  t)),
             # W_K's name leaves before the keys' own label takes the row
-            (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname)), FadeInPlace(klabel),
-                                     run_time=t),
-                           self.gone(wk, wkname)))])])
+            (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname, xlabel)),
+                                     FadeInPlace(klabel), run_time=t),
+                           self.gone(wk, wkname, xlabel)))])])
         self.gone(*old)
         for m in old:
             self.st.on.remove(m)
@@ -477,6 +498,15 @@ class PerHeadScene(StoryboardScene):
         self.st.tokens, self.st.keys, self.st.klabel = toks, keys, klabel
         self.set_slot("key_how", how)
         self.keep(toks, keys, klabel)
+
+    def x_strips(self) -> tuple[dict, Mobject]:
+        """Every token's X as a blue column under its token (where its key or value will be;
+        its numbers are not shown), by column index, and the row's label."""
+        y = COL_TOP - 0.6
+        strips = {j: Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
+                               fill_color=T.X, fill_opacity=0.3).move_to([self.xs(j), y, 0])
+                  for j, t in enumerate(self.slots()) if t is not None}
+        return strips, self.label_at(math(T.X_l(self.layer), F, T.X), y)
 
     def beat_dots(self, beat) -> None:
         d, (h, p) = self.data, self.head()
@@ -514,8 +544,9 @@ class PerHeadScene(StoryboardScene):
     def beat_scale(self, beat) -> None:
         d, (h, p) = self.data, self.head()
         scores = self.row(p.scores, h["decimals"]["scores"], Y_SCORE)
-        label = self.label_at(inline(txt(f"÷ √{d['shape']['d_head']} =", S),
+        label = self.label_at(inline(txt(f"scores: ÷ √{d['shape']['d_head']} =", S),
                                      Num(self.v.scale, None, 2, S)), Y_SCORE)
+        dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
         self.by_cue([(2, [
             (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
@@ -523,6 +554,8 @@ class PerHeadScene(StoryboardScene):
                                                   for a, b in zip(self.st.dots, scores)],
                                                 lag_ratio=0.1), run_time=t)),
             (1, lambda t: self.emphasize(scores, run_time=t)),
+            # the scores replace the dot products: those dim (the voice is on the scores)
+            (1, lambda t: self.play(ghost(dots, 0.35), run_time=t)),
             # the keys have done their part: they give way (the values take their place)
             (1, lambda t: self.play(FadeOutPlace(self.st.keys), FadeOutPlace(self.st.klabel),
                                     *[FadeOutPlace(self.shown.pop(k)) for k in ("dot_sum",)
@@ -539,10 +572,10 @@ class PerHeadScene(StoryboardScene):
         d, (h, p) = self.data, self.head()
         exps = self.row(p.exp, h["decimals"]["exp"], Y_E)
         shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP)
-        slabel = self.label_at(txt("score − largest score", S), Y_EXP)
-        label = self.label_at(txt("e to the (score − largest)", S), Y_E)
+        slabel = self.label_at(txt("score − largest", S), Y_EXP)
+        label = self.label_at(txt("exp(score − largest)", S), Y_E)
         top = self.slots().index(h["top"]["pos"])
-        total = inline(txt("sum =", S, T.MUTED), Num(p.exp_sum, None,
+        total = inline(txt("sum =", S, T.TEXT), Num(p.exp_sum, None,
                                                          h["decimals"]["exp"] - 1, S))
         total.move_to([0, Y_E - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
         flying = [a.copy() for a in exps]
@@ -583,7 +616,7 @@ class PerHeadScene(StoryboardScene):
                            BASE - 0.27, WEIGHT)
         label = self.label_at(txt("÷ sum: attention weights", S, WEIGHT), BASE - 0.27)
         total = self.shown.pop("exp_sum")
-        steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.5, 0]),
+        steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.42, 0]),
                                          Create(axis), run_time=t)),
                  (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
                                                        for a, b in zip(self.st.exps, weights)],
@@ -608,7 +641,7 @@ class PerHeadScene(StoryboardScene):
                           .move_to(k) for k, t in zip(self.st.keys, self.slots())])
         vlabel = self.label_at(math(self.sup("V"), F, T.V), self.st.klabel.get_y())
         out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.V, summary=True)
-        out.move_to([LEFT_X + 0.3, -0.35, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
+        out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", S,
                             T.V))
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
@@ -636,20 +669,52 @@ class PerHeadScene(StoryboardScene):
         wcols = [self.slots().index(t) if t in self.slots() else None for t in ts]
         fly = [self.st.weights[j].copy() for j in wcols if j is not None]
         land = [formula[3 * n] for n, j in enumerate(wcols) if j is not None]
+        # each token's X (a blue column) travels into W_V; its value comes out and goes to
+        # where its key was
+        xs, xlabel = self.x_strips()
+        wv = Rectangle(width=0.5, height=1.7, stroke_color=T.V, stroke_width=2, fill_color=T.V,
+                       fill_opacity=0.3).move_to([-3.95, 0.35 - W_DROP, 0])
+        wvname = math(self.sup("W_V"), F, T.V).next_to(wv, UP, buff=0.12)
+        cols = [j for j, t in enumerate(self.slots()) if t is not None]
+        gaps = [values[j] for j, t in enumerate(self.slots()) if t is None]
+        # every value's weight, copied up from the weights row to under its value
+        y_tag = COL_TOP - 1.55
+        tags = VGroup(*[self.st.weights[j].copy().move_to([self.xs(j), y_tag, 0])
+                        for j in cols])
+        tlabel = self.label_at(txt("× weight", S, WEIGHT), y_tag)
+
+        def x_into_wv(t):
+            self.play(LaggedStart(*[xs[j].animate.move_to(wv).scale(0.6).set_opacity(0)
+                                    for j in cols], lag_ratio=0.06),
+                      Indicate(wv, color=T.V, scale_factor=1.08), run_time=t)
+            self.gone(*xs.values())
+
         self.by_cue([(0, [
-            (2, lambda t: self.play(FadeOutPlace(rows), *[FadeOutPlace(m) for m in keys_left],
+            (1.5, lambda t: self.play(FadeOutPlace(rows),
+                                      *[FadeOutPlace(m) for m in keys_left], run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(how), FadeInPlace(VGroup(wv, wvname)),
+                                    FadeInPlace(VGroup(*xs.values())), FadeInPlace(xlabel),
                                     run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(how), run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(vlabel), LaggedStart(*[
-                GrowFromEdge(v, UP) for v in values], lag_ratio=0.1), run_time=t))]),
-            (1, [(1, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how), run_time=t)),
-                 (2, lambda t: self.play(*[ReplacementTransform(a, b) for a, b in
+            (1.5, x_into_wv),
+            (2, lambda t: self.play(LaggedStart(*[
+                FadeIn(values[j], target_position=wv.get_center(), scale=0.3) for j in cols],
+                lag_ratio=0.1), *[FadeInPlace(g) for g in gaps], run_time=t)),
+            (0.7, lambda t: (self.play(FadeOutPlace(VGroup(wv, wvname, xlabel)),
+                                       FadeInPlace(vlabel), run_time=t),
+                             self.gone(wv, wvname, xlabel)))]),
+            (1, [(0.7, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how),
+                                           run_time=t)),
+                 (1.3, lambda t: self.play(LaggedStart(*[
+                     ReplacementTransform(self.st.weights[j].copy(), g)
+                     for j, g in zip(cols, tags)], lag_ratio=0.06), FadeInPlace(tlabel),
+                     run_time=t)),
+                 (4, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
+            (2, [(2, lambda t: self.play(*[ReplacementTransform(a, b) for a, b in
                                            zip(fly, land)],
                                          FadeInPlace(VGroup(*[m for m in formula
                                                               if m not in land])),
                                          run_time=t)),
-                 (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
-            (2, [(1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
+                 (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
                                               color=T.V, run_time=t))])])
         self.gone(how, *keys_left)
         self.gone(rows)
@@ -657,7 +722,7 @@ class PerHeadScene(StoryboardScene):
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
             if m in self.st.on:
                 self.st.on.remove(m)
-        self.keep(values, vlabel, out, olabel, formula)
+        self.keep(values, vlabel, out, olabel, formula, tags, tlabel)
 
     # --- the whole matrix, every head -------------------------------------------------------
     def window_pattern(self, pattern) -> list:
@@ -675,14 +740,14 @@ class PerHeadScene(StoryboardScene):
         ring = SurroundingRectangle(m.rows[w.index(f)], color=MARK, buff=0.03,
                                     stroke_width=2.5).set_z_index(1)
         lines = VGroup(txt(f"head {i} of layer {self.layer}: its whole matrix", S),
-                       txt("row: a token asking (its query)", S, T.MUTED),
-                       txt("column: a token looked at (its key)", S, T.MUTED),
-                       txt("every row adds up to 1", S, T.MUTED),
-                       inline(txt("attention weight", S, T.MUTED),
-                              RampKey(txt("0", S, T.MUTED), txt("1", S, T.MUTED), WEIGHT, 1.2,
+                       txt("row: a token asking (its query)", S, T.TEXT),
+                       txt("column: a token looked at (its key)", S, T.TEXT),
+                       txt("every row adds up to 1", S, T.TEXT),
+                       inline(txt("attention weight", S, T.TEXT),
+                              RampKey(txt("0", S, T.TEXT), txt("1", S, T.TEXT), WEIGHT, 1.2,
                                       0.16)))
         if d["windowed"]:
-            lines.add(txt(f"{len(w)} of {d['n_tokens']} tokens shown", S, T.MUTED))
+            lines.add(txt(f"{len(w)} of {d['n_tokens']} tokens shown", S, T.TEXT))
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         lines.next_to(m, RIGHT, buff=0.6).align_to(m, UP)
         bars = list(self.st.bars)
@@ -752,9 +817,9 @@ class PerHeadScene(StoryboardScene):
             score = Num(p.prev_token[h], None, lay["prev_decimals"], S,
                         MARK if h == best else T.TEXT)
             minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.08))
-        minis.arrange_in_grid(rows=2, buff=(0.55, 0.3)).move_to([0, -0.1, 0])
+        minis.arrange_in_grid(rows=2, buff=(0.55, 0.25)).move_to([0, 0.1, 0])
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
-                   f"on the token just before", S, T.MUTED)
+                   f"on the token just before", S, T.TEXT)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
         # the thumbnails' axes, as in the big matrix: which token the first column is
         w0 = d["tokens"][d["window"][0]]
@@ -795,7 +860,7 @@ class PerHeadScene(StoryboardScene):
         strips = VGroup(*[Rectangle(width=sw, height=0.32, stroke_color=T.V, stroke_width=1.5,
                                     fill_color=T.V, fill_opacity=0.45).move_to([x, 2.2, 0])
                           for x in hx])
-        names = VGroup(*[txt(str(h), S, T.MUTED).next_to(s, UP, buff=0.08)
+        names = VGroup(*[txt(str(h), S, T.TEXT).next_to(s, UP, buff=0.08)
                          for h, s in enumerate(strips)])
         top_label = txt(f"each head's output for '{d['focus']['token']}': {dh} numbers", S,
                         T.TEXT)
@@ -822,7 +887,7 @@ class PerHeadScene(StoryboardScene):
         wo = VGroup(wo_box, wo_sym, wo_size, out_arrow)
         dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
-        dlen = inline(txt("length", S, T.MUTED),
+        dlen = inline(txt("length", S, T.TEXT),
                       math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
@@ -847,7 +912,7 @@ class PerHeadScene(StoryboardScene):
         blabel.move_to([0, y_blk - blk_h / 2 - 0.35, 0]).align_to([x0, 0, 0], LEFT)
         k = min(0.5, 1.0 / max(j["piece_norms"]))       # the longest piece at most 1.0 tall
         bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
-                        .set_fill(T.ATTN, 0.85).move_to([x, -2.0, 0], aligned_edge=DOWN)
+                        .set_fill(T.ATTN, 0.85).move_to([x, Y_BARS, 0], aligned_edge=DOWN)
                         for x, L in zip(hx, j["piece_norms"])])
         lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
                             T.TEXT).next_to(b, UP, buff=0.08) for h, (b, L) in
@@ -855,37 +920,30 @@ class PerHeadScene(StoryboardScene):
         plabel = inline(txt("bar: each head's piece of", S, T.TEXT),
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
                         txt("(its outputs × its block), its length", S, T.TEXT))
-        plabel.move_to([0, y_blk - blk_h / 2 - 0.35, 0]).align_to([x0, 0, 0], LEFT)
-        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, -2.25, 0])
+        plabel.move_to([0, 2.5, 0]).align_to([x0, 0, 0], LEFT)
+        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, Y_BARS - 0.25, 0])
                           for h, x in enumerate(hx)])
         boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
                                               color=MARK, buff=0.05, stroke_width=2.5)
                          for r in j["top"]])
         ons = VGroup(*[Num(jp.top[k].on_key, None, j["decimals"]["on_key"], S, WEIGHT)
-                       .next_to(boxes[k], DOWN, buff=0.4) for k, r in enumerate(j["top"])])
-        onl = txt(f"under the longest: its weight from '{d['focus']['token']}' on "
-                  f"'{j['key_token']}'", S, MARK)
-        # the pieces' lengths add up to more than the update's: they partly cancel
-        pd = j["decimals"]["piece_norms"]
-        cancel = inline(txt(f"the {n} pieces' lengths added:", S, T.TEXT),
-                        Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN),
-                        txt(">", S, T.TEXT),
-                        math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
-                        txt("(bias alone:", S, T.TEXT), Num(jp.bias_norm, None, pd, S, T.TEXT),
-                        txt(")", S, T.TEXT))
-        cancel.move_to([0, 2.3, 0]).align_to([x0, 0, 0], LEFT)
-        onl.next_to(plabel, DOWN, buff=0.12).align_to(plabel, LEFT)
+                       .next_to(boxes[k], DOWN, buff=0.3) for k, r in enumerate(j["top"])])
+        # what the numbers under the boxed bars are, right of the bars, level with them
+        onl = VGroup(txt("under the boxed ones:", S, MARK), txt("each head's weight", S, MARK),
+                     txt(f"from '{d['focus']['token']}' on '{j['key_token']}'", S, MARK))
+        onl.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        onl.align_to(ons, DOWN).align_to([6.75, 0, 0], RIGHT)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
-                        txt("purple: the update Δ_attn", S, T.ATTN), buff=0.2)
+                        txt("purple: the update", S, T.ATTN),
+                        math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN), buff=0.2)
         legend.move_to([0, -1.0, 0]).align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
         h0, hp0 = self.head()
         mine = h0["head"]
         out = self.column(h0["out"], hp0.out.path, h0["decimals"]["out"], T.V, summary=True)
-        out.move_to([LEFT_X + 0.3, -0.35, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
+        out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         olabel = txt(f"head {mine}'s output for '{d['focus']['token']}'", S, T.V)
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
 
@@ -950,36 +1008,54 @@ class PerHeadScene(StoryboardScene):
             self.gone(blocks)
             self.play(FadeInPlace(plabel), run_time=0.2 * t)
 
-        sketch = self.tip_to_tail(j["plane"], dm, dgroup.copy().align_to([6.75, 0, 0], RIGHT)
-                                  .align_to([0, 2.45, 0], UP))     # where make_room puts it
-        tops = {r["head"] for r in j["top"]}
-
-        drawn = {h for h, _ in sketch.arrows}
-        side = VGroup(lens, hnames, plabel)
+        # the pieces added tip to tail: a 2-D illustration in the room above the bars (they
+        # stay up); its key right of it
+        sketch = self.tip_to_tail(j["plane"], dm)
+        # the lengths added: copies of the bars lie down end to end (one bar, 12.4 long)
+        # beside a bar as long as Δ_attn, on the same scale
+        y_sum, y_d, bh = 1.75, 1.05, 0.3
+        # the bars' scale, or less where their sum would run into Δ_attn's column
+        ks = min(k, 4.7 / max(sum(j["piece_norms"]), 1e-9))
+        ends = np.concatenate([[0.0], np.cumsum([ks * L for L in j["piece_norms"]])])
+        stack = VGroup(*[Rectangle(width=max(0.02, ends[h + 1] - ends[h]), height=bh,
+                                   stroke_color=T.BACKGROUND, stroke_width=1.5)
+                         .set_fill(T.ATTN, 0.85)
+                         .move_to([x0 + (ends[h] + ends[h + 1]) / 2, y_sum, 0])
+                         for h in range(n)])
+        dbar = Rectangle(width=ks * j["delta_norm"], height=bh, stroke_width=0)
+        dbar.set_fill(T.ATTN, 0.85).move_to([x0 + ks * j["delta_norm"] / 2, y_d, 0])
+        slabel = inline(txt(f"the {n} pieces' lengths, added:", S, T.TEXT),
+                        Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN))
+        slabel.next_to(stack, RIGHT, buff=0.25)
+        dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
+                        txt("(the bias alone:", S, T.TEXT),
+                        Num(jp.bias_norm, None, j["decimals"]["piece_norms"], S, T.TEXT),
+                        txt(")", S, T.TEXT))
+        dlabel.next_to(dbar, RIGHT, buff=0.25)
+        cancel = VGroup(stack, slabel, dbar, dlabel)
 
         def add_up(t):
-            # the bars clear the stage: each becomes its piece's arrow, drawn tip to tail at
-            # full size; then the bias; then Δ_attn from the first tail to the last tip
+            # copies of the bars fly up and become the pieces' arrows, tip to tail (the bars
+            # stay); then the bias; then Δ_attn from the first tail to the last tip
             moving = [(bars[h].copy(), a) for h, a in sketch.arrows]
-            self.remove(*[bars[h] for h in drawn])
-            self.play(FadeOutPlace(side), FadeInPlace(sketch.note), *[
-                FadeOutPlace(bars[h]) for h in range(n) if h not in drawn], LaggedStart(*[
-                    ReplacementTransform(c, a) for c, a in moving],
-                lag_ratio=0.12), run_time=0.6 * t)
-            self.gone(*[bars[h] for h in range(n) if h not in drawn])
+            self.play(FadeInPlace(sketch.note), LaggedStart(*[
+                ReplacementTransform(c, a) for c, a in moving], lag_ratio=0.12),
+                run_time=0.55 * t)
             self.play(*([Create(sketch.bias)] if sketch.bias is not None else []),
-                      FadeInPlace(sketch.bname), run_time=0.15 * t)
+                      FadeInPlace(sketch.bname), run_time=0.2 * t)
             self.play(Create(sketch.delta), FadeInPlace(sketch.dname), run_time=0.25 * t)
 
-        def back(t):
-            # the arrows go back to being bars, so the longest can be picked out
-            self.play(FadeOutPlace(VGroup(sketch.delta, sketch.dname, sketch.note,
-                                          sketch.bname,
-                                          *([sketch.bias] if sketch.bias is not None else []))),
-                      *[ReplacementTransform(a, bars[h]) for h, a in sketch.arrows],
-                      *[FadeInPlace(bars[h]) for h in range(n) if h not in drawn],
-                      FadeInPlace(side), run_time=t)
+        def lengths(t):
+            # the drawing has made its point: it leaves; the bars' copies stack end to end,
+            # and Δ_attn's length comes out of its label as a bar on the same scale
+            self.play(FadeOutPlace(sketch), run_time=0.15 * t)
             self.gone(sketch)
+            self.play(LaggedStart(*[ReplacementTransform(bars[h].copy(), stack[h])
+                                    for h in range(n)], lag_ratio=0.08), run_time=0.45 * t)
+            self.play(FadeInPlace(slabel), run_time=0.15 * t)
+            self.play(FadeIn(dbar, target_position=dlen.get_center(), scale=0.5),
+                      FadeInPlace(dlabel), run_time=0.25 * t)
 
         self.by_cue([(0, [(1, lambda t: self.clear(t)),
                           (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
@@ -1001,14 +1077,13 @@ class PerHeadScene(StoryboardScene):
             self.by_cue([(0, [(2, lambda t: self.emphasize(wo_rect, run_time=t)),
                               (3, cut)]),
                          (1, [(3, pieces)]),
-                         (2, [(2, add_up),
+                         (2, [(3, add_up),
                               (1, lambda t: self.emphasize(sketch.delta, color=T.ATTN,
                                                            run_time=t))]),
-                         (3, [(2, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
-                              (1, lambda t: self.emphasize(cancel[1], cancel[4],
+                         (3, [(5, lengths),
+                              (1, lambda t: self.emphasize(slabel[1], dlabel[1],
                                                            run_time=t))]),
-                         (4, [(2, back),
-                              (2, lambda t: self.play(LaggedStart(*[
+                         (4, [(2, lambda t: self.play(LaggedStart(*[
                                   Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
                               (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in ons], lag_ratio=0.3),
@@ -1019,15 +1094,15 @@ class PerHeadScene(StoryboardScene):
             self.keep(bars, lens, plabel, cancel, boxes, ons, onl, hnames)
         self.st.pieces = rest
 
-    def tip_to_tail(self, plane: dict, dm: int, dgroup) -> VGroup:
+    def tip_to_tail(self, plane: dict, dm: int) -> VGroup:
         """The heads' pieces and the bias drawn tip to tail, ending at Δ_attn: drawn flat in
-        the plan's plane (Δ_attn along x, the longest piece keeps its length and angle),
-        filling the stage left of Δ_attn's column (dgroup), its note under that column.
+        the plan's plane (Δ_attn along x, the longest piece keeps its length and angle), in
+        the room between the pieces' label and their bars, its key right of it.
         .arrows [(head, Arrow)], .bias, .delta, labels."""
         vecs = [np.array(v, dtype=float) for v in [*plane["pieces"], plane["bias"]]]
         pts = np.vstack([np.zeros(2), np.cumsum(vecs, axis=0)])
         lo, hi = pts.min(axis=0), pts.max(axis=0)
-        box_w, box_h, left, bottom = 8.6, 3.9, -6.2, -2.25
+        box_w, box_h, left, bottom = 4.9, 2.05, -6.2, 0.0
         u = min(box_w / max(hi[0] - lo[0], 1e-9), box_h / max(hi[1] - lo[1], 1e-9))
         at = lambda q: np.array([left + u * (q[0] - lo[0]), bottom + u * (q[1] - lo[1]), 0])  # noqa: E731
         g = VGroup()
@@ -1035,10 +1110,11 @@ class PerHeadScene(StoryboardScene):
         for k in range(len(vecs)):
             if np.linalg.norm(vecs[k]) * u < 0.06:      # too short to draw as an arrow
                 continue
-            a = Arrow(at(pts[k]), at(pts[k + 1]), buff=0, stroke_width=4, tip_length=0.2,
-                      max_tip_length_to_length_ratio=0.4,
-                      color=T.ATTN if k < len(vecs) - 1 else T.MUTED)
-            if k < len(vecs) - 1:
+            last = k == len(vecs) - 1
+            a = Arrow(at(pts[k]), at(pts[k + 1]), buff=0, stroke_width=6 if last else 4,
+                      tip_length=0.2, max_tip_length_to_length_ratio=0.4,
+                      color=BIAS if last else T.ATTN)
+            if not last:
                 g.arrows.append((k, a))
             else:
                 g.bias = a
@@ -1047,13 +1123,13 @@ class PerHeadScene(StoryboardScene):
                         max_tip_length_to_length_ratio=0.08)
         g.dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
         g.dname.next_to(g.delta.get_end(), RIGHT, buff=0.12)
-        g.bname = txt("grey: the bias", S, T.TEXT)
-        g.note = VGroup(txt("purple: the pieces,", S, T.ATTN),
-                        txt("tip to tail; a flat", S, T.TEXT),
-                        txt(f"shadow of {dm} dims", S, T.TEXT))
-        g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        g.note.next_to(dgroup, DOWN, buff=0.45).align_to(dgroup, LEFT)
-        g.bname.next_to(g.note, DOWN, buff=0.08).align_to(g.note, LEFT)
+        g.bname = (txt("bias", S, BIAS).next_to(g.bias.get_start(), RIGHT, buff=0.15)
+                   if g.bias is not None else VGroup())
+        g.note = VGroup(txt("2-D projection, illustration:", S, T.TEXT),
+                        txt("purple: the pieces, tip to tail", S, T.ATTN),
+                        txt("grey: the bias; white: their sum", S, T.TEXT))
+        g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        g.note.move_to([0, bottom + box_h / 2, 0]).align_to([left + box_w + 1.2, 0, 0], LEFT)
         g.add(g.delta, g.dname, g.bname, g.note)
         return g
 
@@ -1103,6 +1179,13 @@ class PerHeadScene(StoryboardScene):
         ln.next_to(out, DOWN, buff=0.45)
         ln[1].move_to(ln[0])
         a4 = Arrow(out.get_bottom(), ln.get_top(), buff=0.08, color=T.MUTED, stroke_width=3)
+        def summed(t):
+            flying = [c.copy() for c in cols[:2]]
+            self.play(FadeInPlace(sums[3]), *[c.animate.move_to(cols[2]).set_opacity(0)
+                                              for c in flying], run_time=0.5 * t)
+            self.gone(*flying)
+            self.play(FadeInPlace(cols[2]), FadeInPlace(note), run_time=0.5 * t)
+
         self.by_cue([
             (0, [(2, lambda t: self.clear(t)),
                  (2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
@@ -1114,10 +1197,9 @@ class PerHeadScene(StoryboardScene):
                  (2, lambda t: self.play(FadeInPlace(VGroup(cols[0], names[0])),
                                          FadeInPlace(VGroup(sums[1], cols[1], names[1])),
                                          run_time=t)),
-                 (2, lambda t: self.play(FadeInPlace(sums[3]),
-                                         ReplacementTransform(VGroup(cols[0].copy(),
-                                                                     cols[1].copy()), cols[2]),
-                                         FadeInPlace(note), run_time=t)),
+                 # copies of X and Δ_attn travel to the sum's place and give way to it (no
+                 # morph of digits through the plus)
+                 (2, lambda t: summed(t)),
                  (1, lambda t: self.emphasize(cols[2], run_time=t))]),
             (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
                  (1, lambda t: self.emphasize(ln, run_time=t))])])
