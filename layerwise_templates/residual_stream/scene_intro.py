@@ -17,7 +17,8 @@ from . import moments as M
 from .scene_parts import S
 
 L_ = T.TYPE.label
-FORMULA_SCALE = 1.25       # the copies beat's formula and bar labels, read at 480p
+FORMULA_SCALE = 1.25       # the copies beat's bar labels, read at 480p
+FORMULA_BIG = 1.6          # ... its formula, the beat's one idea
 
 
 def _box(word: str, color, w: float | None = None) -> VGroup:
@@ -156,9 +157,10 @@ class IntroBeats:
                    Num(self.v["check"].n_updates, decimals=0, size=L_), txt("additions", L_))
             if "n_updates" in d["check"] else
             txt("then X after each addition and LayerNorm", L_),
-            inline(txt("the plane keeps", L_),
-                   self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
-                   txt("of their squared length", L_)),
+            inline(math(T.X_l(self.L), T.TYPE.math_label, T.X), txt("keeps", L_),
+                   self.n(self.v.stages[len(self.stages) - 1].captured_pct, T.TEXT, L_,
+                          suffix="%"),
+                   txt("of its length in it", L_)),
             inline(math(T.X_l(0), T.TYPE.math_label, T.X), txt("keeps only", L_),
                    self.n(self.v.stages[0].captured_pct, T.HIGHLIGHT, L_, suffix="%"),
                    txt("of its length in it", L_)),
@@ -172,7 +174,7 @@ class IntroBeats:
         self.hold_until_moment(M.STATES)
         self.put("p0", VGroup(*lines[:2]), anim=Write(VGroup(*lines[:2])), run_time=1.5)
         self.emphasize(self.plane_head, run_time=self.to_moment(M.SPREAD, 1.0))
-        # "It keeps 90 percent of their spread"
+        # "The long, late states lie mostly in it: X of 30 keeps 89 percent of its length"
         self.hold_until_moment(M.SPREAD)
         self.put("p2", lines[2], anim=Write(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6))
         # "but it is a shadow: X of zero keeps only 9 percent ...": the short arrow, the scale
@@ -238,14 +240,19 @@ class IntroBeats:
             return
         last = c["last_layer"]
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label)
-                         .scale(FORMULA_SCALE),
+                         .scale(FORMULA_BIG),
                          txt("(K, V: the same)", L_, T.TEXT))
         top = formula
         top.move_to([-3.0, 1.95, 0]).align_to([-5.9, 0, 0], LEFT)
         cp = self.v.copies
         rng = inline(txt("from layer", L_), Num(cp.from_layer, decimals=0, size=L_),
                      txt("on, the copy is", L_), self.n(cp.min, T.LN, L_),
-                     txt("to", L_), self.n(cp.max, T.LN, L_), txt("long", L_))
+                     txt("to", L_), self.n(cp.max, T.LN, L_), txt("long", L_),
+                     # the strip's first, shorter bar (muted like it): layer 0's copy
+                     txt("(layer", L_, T.MUTED),
+                     Num(self.v.layers[0].layer, decimals=0, size=L_, color=T.MUTED,
+                         suffix=":"),
+                     self.n(cp.norm[0], T.MUTED, L_, suffix=")"))
         rng.next_to(top, DOWN, buff=0.4).align_to(top, LEFT)
         # two wide bars on one scale: |X^(29)| and the longest copy (a sliver under it); the
         # copy is X's bar normalised: the long bar shrinks down into the sliver
