@@ -5,7 +5,7 @@ while X grows)."""
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
                    GrowFromEdge, Indicate, LaggedStart, Line,
                    MoveAlongPath,
                    Rectangle, RoundedRectangle, Transform, VGroup, VMobject, Write, linear,
@@ -36,6 +36,43 @@ def _plus(at) -> VGroup:
 def _arrow(a, b, color=T.MUTED) -> Arrow:
     return Arrow(a, b, buff=0.0, stroke_width=3, color=color, tip_length=0.15,
                  max_tip_length_to_length_ratio=0.4)
+
+
+class LaggedFade(Animation):
+    """`group` fades in piece by piece (`parts`, in order, each starting `lag` of a piece's
+    time after the one before) as one animation of the group: the pieces stay in it (a
+    LaggedStart of FadeIns would add each piece to the scene on its own)."""
+
+    def __init__(self, group, parts, lag: float = 0.3, **kw):
+        self.parts, self.lag = list(parts), lag
+        super().__init__(group, introducer=True, **kw)
+
+    def create_starting_mobject(self):
+        return self.mobject
+
+    def begin(self) -> None:
+        from scenes.animations import _plain_alpha
+        self.members = [[(m, m.get_fill_opacity(), m.get_stroke_opacity(), _plain_alpha(m))
+                         for m in p.get_family() if isinstance(m, VMobject)]
+                        for p in self.parts]
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        from scenes.animations import set_opacities
+        n = len(self.parts)
+        d = 1.0 / (1.0 + self.lag * (n - 1))
+        a = self.rate_func(alpha)
+        for i, members in enumerate(self.members):
+            k = min(1.0, max(0.0, (a - i * self.lag * d) / d))
+            for m, fill, stroke, plain in members:
+                set_opacities(m, fill * k, stroke * k, plain)
+
+    def finish(self) -> None:
+        super().finish()
+        from scenes.animations import set_opacities
+        for members in self.members:
+            for m, fill, stroke, plain in members:
+                set_opacities(m, fill, stroke, plain)
 
 
 class IntroBeats:
@@ -228,6 +265,30 @@ class IntroBeats:
         return g
 
     # --- copies -------------------------------------------------------------------------------
+    def copy_path(self) -> VGroup:
+        """"X of l reaches W Q, W K and W V only through such a copy": X^(l) -> RMSNorm -> the
+        copy, fanned out to the three matrices, each making its Q, K or V (parts in the order
+        drawn: X, RMSNorm, the copy's arrow, the three rows)."""
+        ml = T.TYPE.math_label
+        x = math("X^((l))", ml, T.X).scale(FORMULA_SCALE).move_to([-5.0, -0.35, 0])
+        norm = _box("RMSNorm", T.LN).move_to([-2.9, -0.35, 0])
+        to_norm = _arrow(x.get_right() + RIGHT * 0.12, norm.get_left(), T.X)
+        rows = VGroup()
+        for k, (w, out, color) in enumerate((("W_Q^((l))", "Q^((l))", T.Q),
+                                             ("W_K^((l))", "K^((l))", T.K),
+                                             ("W_V^((l))", "V^((l))", T.V))):
+            y = 0.55 - 0.9 * k
+            wm = math(w, ml, T.TEXT).scale(FORMULA_SCALE).move_to([0.6, y, 0])
+            om = math(out, ml, color).scale(FORMULA_SCALE).move_to([2.9, y, 0])
+            rows.add(VGroup(_arrow(norm.get_right() + RIGHT * 0.1, wm.get_left() + LEFT * 0.12,
+                                   T.LN),
+                            wm, _arrow(wm.get_right() + RIGHT * 0.12,
+                                       om.get_left() + LEFT * 0.12, color), om))
+        copy = txt("a copy", L_, T.LN).next_to(norm, DOWN, buff=0.2)
+        g = VGroup(x, to_norm, norm, copy, rows)
+        self.keep_inside(g)
+        return g
+
     def beat_copies(self, beat) -> None:
         """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
         X's own length (a post-LN model: X itself is normalised)."""
@@ -242,6 +303,7 @@ class IntroBeats:
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label)
                          .scale(FORMULA_BIG),
                          txt("(K, V: the same)", L_, T.TEXT))
+        formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
         top = formula
         top.move_to([-3.0, 1.95, 0]).align_to([-5.9, 0, 0], LEFT)
         cp = self.v.copies
@@ -274,10 +336,16 @@ class IntroBeats:
             shift = labs.get_right()[0] + 0.25 - bar_x
             x_bar.stretch(1 - shift / w, 0, about_edge=RIGHT)
             c_bar.move_to([bar_x + shift, c_lab.get_y(), 0], aligned_edge=LEFT)
+        # "X of l reaches that layer's W Q, W K and W V only through such a copy": the path
+        path = self.copy_path()
+        self.put("path", path, anim=LaggedFade(path, [*path[:4], *path[4]], lag=0.35),
+                 run_time=self.to_moment(M.FORMULA, 1.5, 0.7))
         # "Q is RMSNorm of X times W Q": the formula written while it is said
-        self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.FORMULA, 1.5))
         self.hold_until_moment(M.FORMULA)
+        self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.RANGE, 1.5, 0.5))
         self.emphasize(formula[0], buff=0.15, run_time=self.to_moment(M.RANGE, 1.0))
+        self.hold_until_moment(M.RANGE)
+        self.drop("path", run_time=0.4)           # the strip takes its place
         # "From layer 1 on, that copy stays between 4.8 and 9.3 long": the range written, then
         # every layer's copy length as a bar, the two ends of the range dashed across them
         self.hold_until_moment(M.RANGE)
