@@ -81,7 +81,7 @@ def build(c: Context) -> Draft:
              "it. But it is a shadow: X of zero keeps only "
              "{data.stages[0].captured_pct.value:.0f} percent of its length. "
              "The bars below give the true lengths.",
-             moments={"states": "states", "spread": "keeps#1", "shadow": "shadow",
+             moments={"states": "states", "spread": "keeps", "shadow": "shadow",
                       "bars": "bars"}),
     ]
     a0, f0 = float(sizes_["norm_attn"][0]), float(sizes_["norm_mlp"][0])
@@ -109,7 +109,7 @@ def build(c: Context) -> Draft:
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
         + (" So X of one is {data.x_norms[1].value:"
            + _spec(norm("blocks.0.hook_resid_post"))
-           + "} long: lengths do not add, because the two arrows point different ways."
+           + "} long: lengths do not add, because the arrows point different ways."
            if additive else
            " And the sum is normalised again."), layer=0,
         moments={"update": "adds its update", "lengths": "lengths" if additive else 0}))
