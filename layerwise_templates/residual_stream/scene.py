@@ -172,9 +172,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         box = self.tok[f]
         self.play(box[0].animate.set_stroke(T.HIGHLIGHT, width=2.5),
                   box[1].animate.set_color(T.HIGHLIGHT), run_time=0.4)
-        self.play(Indicate(self.tok[f], scale_factor=1.15, color=T.HIGHLIGHT),
-                  Indicate(idx[list(self.tok).index(f)], scale_factor=1.3, color=T.HIGHLIGHT),
-                  Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
+        self.play(Indicate(self.tok[f], scale_factor=1.15, color=T.POINTER),
+                  Indicate(idx[list(self.tok).index(f)], scale_factor=1.3, color=T.POINTER),
+                  Indicate(info[2][3], scale_factor=1.3, color=T.POINTER), run_time=1.0)
 
     def beat_x(self, beat) -> None:
         """X entering the beat's layer as a column of its first numbers, how many it has, its
@@ -428,8 +428,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         lit = {}
         if voiced and self.n_cues() > 2 and first <= 2 and not ending:
             # the sentence before the last: "As X outgrows the view, ... zoom out"
-            lit[self.cue_at(self.n_cues() - 2)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
-                                           Indicate(self.tick_labels, color=T.HIGHLIGHT)]
+            lit[self.cue_at(self.n_cues() - 2)] = lambda: [Indicate(self.scale, color=T.POINTER),
+                                           Indicate(self.tick_labels, color=T.POINTER)]
         has = ending
         for k, lay in enumerate(left):
             l = lay["layer"]
@@ -551,7 +551,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             off = self.off_plane_note(j, color)
             self.put("off_plane", off, run_time=0.5)
             self.play(Indicate(bar, color=color, scale_factor=1.3), run_time=0.6)
-            self.emphasize(bar, lab, off, color=color,
+            self.emphasize(bar, lab, off,
                            run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.6))
         self.hold_until_moment(M.X_ENDS)
         end_tag = inline(math(f"|{T.X_l(n)}| =", T.TYPE.math_label, T.X),

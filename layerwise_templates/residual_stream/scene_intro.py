@@ -161,17 +161,17 @@ class IntroBeats:
         self.hold_until_cue(3)
         self.run_dot(right.path, [(right.norms[0], 0.1, 0.4), (right.norms[1], 0.5, 0.8)],
                      self.fill(self.cue_at(self.n_cues()), 2.5) / 2, extra=right.branches)
-        self.emphasize(VGroup(right[1], right.line), color=T.X,
+        self.emphasize(VGroup(right[1], right.line),
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0), buff=0.12)
 
     def run_dot(self, path, lit, run_time: float, extra=()) -> None:
         """A dot runs along `path` (and one along each of `extra`), lighting each (mobject,
         a, b) over its share a..b of the run."""
-        dots = [Dot(radius=0.08, color=T.HIGHLIGHT) for _ in range(1 + len(extra))]
+        dots = [Dot(radius=0.08, color=T.POINTER) for _ in range(1 + len(extra))]
         spans = [(0.0, 1.0)] + [(0.05 + 0.45 * k, 0.45 + 0.45 * k) for k in range(len(extra))]
         anims = [MoveAlongPath(d, p, rate_func=squish_rate_func(linear, a, b))
                  for d, p, (a, b) in zip(dots, [path, *extra], spans)]
-        anims += [Indicate(m, color=T.HIGHLIGHT, scale_factor=1.15,
+        anims += [Indicate(m, color=T.POINTER, scale_factor=1.15,
                            rate_func=squish_rate_func(there_and_back, a, b)) for m, a, b in lit]
         self.add(*dots)
         self.play(*anims, run_time=run_time)
@@ -199,7 +199,7 @@ class IntroBeats:
                           suffix="%"),
                    txt("of its length in it", L_)),
             inline(math(T.X_l(0), T.TYPE.math_label, T.X), txt("keeps only", L_),
-                   self.n(self.v.stages[0].captured_pct, T.HIGHLIGHT, L_, suffix="%"),
+                   self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"),
                    txt("of its length in it", L_)),
             inline(txt("true lengths: the bars below", L_)),
         ]
@@ -356,7 +356,7 @@ class IntroBeats:
                   FadeIn(strip.axis), FadeIn(strip.axis_labels),
                   run_time=self.to_moment(M.X_GROWS, 1.2, 0.6))
         self.play(Create(strip.lines), FadeIn(strip.ends), run_time=0.4)
-        self.emphasize(rng[3], rng[5], color=T.LN, run_time=0.5)
+        self.emphasize(rng[3], rng[5], run_time=0.5)
         # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
         # divided down to the sliver beneath it
         self.hold_until_moment(M.X_GROWS)

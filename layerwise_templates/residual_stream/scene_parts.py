@@ -123,8 +123,8 @@ class StreamPanels:
                   run_time=run_time)
 
     def flash(self, ms, scale: float, lag: float, run_time: float) -> None:
-        """Light up each of `ms` in turn (yellow and back), one after another."""
-        self.one_by_one(lambda m, a, b: Indicate(m, scale_factor=scale, color=T.HIGHLIGHT,
+        """Light up each of `ms` in turn (the pointer colour and back), one after another."""
+        self.one_by_one(lambda m, a, b: Indicate(m, scale_factor=scale, color=T.POINTER,
                                                  rate_func=squish_rate_func(there_and_back, a, b)),
                         ms, lag, run_time)
 

@@ -176,7 +176,7 @@ class SummaryBeats:
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         bound = inline(txt("every entry within", S, T.MUTED),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=S,
-                           color=T.HIGHLIGHT, prefix="< "),
+                           color=T.TEXT, prefix="< "),
                        txt("(float32 rounding)", S, T.MUTED))
         bound = VGroup(bound[0], bound[1], bound[2]).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         bound.next_to(rhs[1], RIGHT, buff=0.6)        # beside the columns it is about
