@@ -86,7 +86,7 @@ TYPED_STREAM = {
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
     ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (1, "lengths"),
     ("layer1", "lengths"): (0, ""),
-    ("layer1", "update"): (1, "feed-forward network adds"),
+    ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     ("journey_last", "medians"): (3, "the median"),
     # the draft's legs (`layerwise draft`): the largest and then the medians on the last

@@ -109,14 +109,14 @@ def build(c: Context) -> Draft:
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
         + (" So X of one is {data.x_norms[1].value:"
            + _spec(norm("blocks.0.hook_resid_post"))
-           + "} long: lengths do not add, because the arrows point different ways."
+           + "} long: lengths do not add."
            if additive else
            " And the sum is normalised again."), layer=0,
         moments={"update": "adds its update", "lengths": "lengths" if additive else 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
         "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",
-        f"Layer 1 makes the same two additions. Attention adds "
+        f"In layer 1, attention adds "
         f"{{data.layers[1].norm_attn.value:{_spec(a1)}}}, then the feed-forward network adds "
         f"{{data.layers[1].norm_mlp.value:{_spec(f1)}}}, while X is "
         f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long.", layer=1,
