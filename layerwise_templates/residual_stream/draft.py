@@ -107,12 +107,12 @@ def build(c: Context) -> Draft:
         "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
         "Then the feed-forward network adds its update, "
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
-        + (" So X of one is {data.x_norms[1].value:"
+        + (" Lengths do not add: X of one is {data.x_norms[1].value:"
            + _spec(norm("blocks.0.hook_resid_post"))
-           + "} long: lengths do not add."
+           + "} long."
            if additive else
            " And the sum is normalised again."), layer=0,
-        moments={"update": "adds its update", "lengths": "lengths" if additive else 0}))
+        moments={"update": "adds its update", "lengths": "Lengths" if additive else 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
         "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",

@@ -290,8 +290,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.shown["a"] = self.shown.pop("c")
 
     def lengths_note(self, a, b, c, end: float) -> None:
-        """"lengths do not add, because the two arrows point different ways": the note takes
-        the place of the copy's (said at the beat's start), the three lengths ringed."""
+        """"Lengths do not add: X of one is 61.4 long": the note (and why) takes the place of
+        the copy's (said at the beat's start), the three lengths boxed while it is said."""
         self.hold_until_moment(M.LENGTHS)
         note = txt("lengths do not add: the arrows point different ways", T.TYPE.label)
         old = self.shown.get("copy")
@@ -303,7 +303,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.drop("copy", run_time=0.3)
         self.put("lengths", note, anim=Write(note), run_time=0.8)
         self.emphasize(a[2], b[2], c[2],
-                       run_time=max(0.8, 0.6 * (end - self.time - 1.5)))
+                       run_time=max(0.8, 0.75 * (end - self.time - 1.2)))
 
     def beat_attn_out(self, beat) -> None:
         """Attention's update added to X: the copy it reads (alone in its beat), X + Delta =
@@ -430,6 +430,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # the sentence before the last: "As X outgrows the view, ... zoom out"
             lit[self.cue_at(self.n_cues() - 2)] = lambda: [Indicate(self.scale, color=T.POINTER),
                                            Indicate(self.tick_labels, color=T.POINTER)]
+        if voiced and self.n_cues() > 1 and first > 2 and not ending and len(left) <= SHORT_LEG:
+            # a short leg's first sentence ("watch the orange feed-forward bars below"): the
+            # key's FFN entry is lit as its bars start to grow
+            lit[self.cue_at(0) + 1.0] = lambda: [Indicate(self.chart_key[2], color=T.POINTER,
+                                                          scale_factor=1.15)]
         has = ending
         for k, lay in enumerate(left):
             l = lay["layer"]

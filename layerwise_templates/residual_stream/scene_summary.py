@@ -28,8 +28,8 @@ class SummaryBeats:
         the outlier's length is drawn where it was, on a linear scale of its own."""
         self.ensure_tokens()
         self.hide_plane()
+        self.clear_stage()             # the last beat's pieces leave before the bars return
         self.ensure_chart()
-        self.clear_stage()
         d, v = self.data, self.v
         L_ = T.TYPE.label
         focus_word = d["focus"]["token_text"].lstrip(d["space_mark"])
@@ -147,8 +147,8 @@ class SummaryBeats:
         bound, the sum landing on X's tip on the plane (post-LN: how far each LayerNorm moves X)."""
         self.ensure_tokens()
         self.hide_plane()          # the columns say it; the plane left with the journey
-        self.ensure_chart()
         self.clear_stage()
+        self.ensure_chart()
         d, v = self.data, self.v
         ident = d["identity"]
         if ident is None:
