@@ -42,6 +42,8 @@ def build(c: Context) -> Draft:
     from .plan import SPACE_MARKS
     marks = any(tk.startswith(SPACE_MARKS) and len(tk) > 1 for tk in t.tokens)
     beats = []
+    from layerwise_core.analysis.vectors import stream_stages
+    n_stages = len(stream_stages(t))              # X^(0), then X after each update (and norm)
     if additive:
         from .plan import addition_check
         bound = addition_check(t, pos)["bound_total"]["bound"]      # float32's, from |X|
@@ -74,11 +76,12 @@ def build(c: Context) -> Draft:
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
              "To watch X change, we draw it on a flat plane. The plane is fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ": X of zero, then X after each "
-             "of the updates to come. It keeps {data.plane.energy_pct.value:.0f} percent of "
-             "their squared length, but it is a shadow: X of zero keeps only "
-             "{data.stages[0].captured_pct.value:.0f} percent of its length in it. "
+             "of the updates to come. X of {model.n_layers} keeps "
+             f"{{data.stages[{n_stages - 1}].captured_pct.value:.0f}} percent of its length in "
+             "it. But it is a shadow: X of zero keeps only "
+             "{data.stages[0].captured_pct.value:.0f} percent of its length. "
              "The bars below give the true lengths.",
-             moments={"states": "states", "spread": "squared", "shadow": "shadow",
+             moments={"states": "states", "spread": "keeps", "shadow": "shadow",
                       "bars": "bars"}),
     ]
     a0, f0 = float(sizes_["norm_attn"][0]), float(sizes_["norm_mlp"][0])
@@ -104,16 +107,21 @@ def build(c: Context) -> Draft:
         "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
         "Then the feed-forward network adds its update, "
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
-        + ("" if additive else " And the sum is normalised again."), layer=0,
-        moments={"update": "adds its update"}))
+        + (" Lengths do not add: X of one is {data.x_norms[1].value:"
+           + _spec(norm("blocks.0.hook_resid_post"))
+           + "} long."
+           if additive else
+           " And the sum is normalised again."), layer=0,
+        moments={"update": "adds its update", "lengths": "Lengths" if additive else 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
         "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",
-        f"Layer 1 makes the same two additions. Attention adds "
+        f"In layer 1, attention adds "
         f"{{data.layers[1].norm_attn.value:{_spec(a1)}}}, then the feed-forward network adds "
         f"{{data.layers[1].norm_mlp.value:{_spec(f1)}}}, while X is "
         f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long.", layer=1,
-        moments={"update": "feed-forward network adds", "divides": 0, "shrinks": 0}))
+        moments={"update": "feed-forward network adds", "lengths": 0, "divides": 0,
+                 "shrinks": 0}))
     legs = _legs(2, L)
     xs = [norm("blocks.0.hook_resid_pre")] + [norm(f"blocks.{l}.hook_resid_post")
                                               for l in range(L)]
@@ -147,6 +155,12 @@ def build(c: Context) -> Draft:
                                              "medians": "the median"}
         else:
             extra_expect = []
+            rel_ab = [float(sizes_[key][l]) / xs[l] for l in range(a, b + 1)
+                      for key in ("norm_attn", "norm_mlp")]
+            if k > 0 and max(rel_ab) < 0.5:
+                said += " Here every update is less than half as long as X."
+                extra_expect = [f"data.layers[{l}].norm_{k_}.value / data.layers[{l}].norm_x.value"
+                                " < 0.5" for l in range(a, b + 1) for k_ in ("attn", "mlp")]
         said += over + medians
         beats.append(Beat(f"journey{k}", [show], span, said, moments=moments,
                           layer=b if b < L - 1 else None, expect=extra_expect))
@@ -163,7 +177,7 @@ def build(c: Context) -> Draft:
             f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So each layer makes fresh Q, K and V from the current "
-            "X, through that copy.",
+            "X.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "

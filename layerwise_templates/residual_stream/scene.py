@@ -172,9 +172,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         box = self.tok[f]
         self.play(box[0].animate.set_stroke(T.HIGHLIGHT, width=2.5),
                   box[1].animate.set_color(T.HIGHLIGHT), run_time=0.4)
-        self.play(Indicate(self.tok[f], scale_factor=1.15, color=T.HIGHLIGHT),
-                  Indicate(idx[list(self.tok).index(f)], scale_factor=1.3, color=T.HIGHLIGHT),
-                  Indicate(info[2][3], scale_factor=1.3, color=T.HIGHLIGHT), run_time=1.0)
+        self.play(Indicate(self.tok[f], scale_factor=1.15, color=T.POINTER),
+                  Indicate(idx[list(self.tok).index(f)], scale_factor=1.3, color=T.POINTER),
+                  Indicate(info[2][3], scale_factor=1.3, color=T.POINTER), run_time=1.0)
 
     def beat_x(self, beat) -> None:
         """X entering the beat's layer as a column of its first numbers, how many it has, its
@@ -249,7 +249,15 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         run = {"plus": 0.3, "b": q, "eq": 0.3, "c": q, "grow": self.quick(0.2, 1.6),
                "ring": 0.8, "drop": q, "move": 0.5}                 # the plays' silent times
         end = self.next_reveal() - 0.5 * len(run) / config.frame_rate
-        k = self.pace(end, sum(run.values()), 1.0, cap=2.0)
+        # layer 0's FFN: "lengths do not add" is said over the sum (2.90 + 61.4 = 61.4), so
+        # the sum is drawn by then and cleared only after it
+        lengths = (which == "ffn" and l == 0 and bool(self.beat.get("cues"))
+                   and M.LENGTHS in (self.beat.get("moments") or {}))
+        if lengths:
+            k = self.pace(self.said(M.LENGTHS), sum(run.values()) - run["drop"] - run["move"],
+                          1.0, cap=2.0)
+        else:
+            k = self.pace(end, sum(run.values()), 1.0, cap=2.0)
         a = self.shown["a"]
         b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
@@ -272,11 +280,30 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put("c", c, run_time=run["c"] * k)
         self.advance(s["to"], run["grow"] * k)
         self.emphasize(c[2], run_time=run["ring"] * k)
+        if lengths:
+            self.lengths_note(a, b, c, end)
+            k = self.pace(end, run["drop"] + run["move"], 1.0, cap=2.0)
         # the result becomes the next input (a cross-fade would draw both)
-        self.drop("a", "b", "plus", "eq", run_time=run["drop"] * k)
+        self.drop("a", "b", "plus", "eq", "lengths", run_time=run["drop"] * k)
         self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.6),
                   run_time=run["move"] * k)
         self.shown["a"] = self.shown.pop("c")
+
+    def lengths_note(self, a, b, c, end: float) -> None:
+        """"Lengths do not add: X of one is 61.4 long": the note (and why) takes the place of
+        the copy's (said at the beat's start), the three lengths boxed while it is said."""
+        self.hold_until_moment(M.LENGTHS)
+        note = txt("lengths do not add: the arrows point different ways", T.TYPE.label)
+        old = self.shown.get("copy")
+        if old is not None:
+            note.move_to(old).align_to(old, RIGHT)
+        else:
+            note.move_to(UP * 2.1)
+        self.keep_inside(note)
+        self.drop("copy", run_time=0.3)
+        self.put("lengths", note, anim=Write(note), run_time=0.8)
+        self.emphasize(a[2], b[2], c[2],
+                       run_time=max(0.8, 0.75 * (end - self.time - 1.2)))
 
     def beat_attn_out(self, beat) -> None:
         """Attention's update added to X: the copy it reads (alone in its beat), X + Delta =
@@ -401,8 +428,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         lit = {}
         if voiced and self.n_cues() > 2 and first <= 2 and not ending:
             # the sentence before the last: "As X outgrows the view, ... zoom out"
-            lit[self.cue_at(self.n_cues() - 2)] = lambda: [Indicate(self.scale, color=T.HIGHLIGHT),
-                                           Indicate(self.tick_labels, color=T.HIGHLIGHT)]
+            lit[self.cue_at(self.n_cues() - 2)] = lambda: [Indicate(self.scale, color=T.POINTER),
+                                           Indicate(self.tick_labels, color=T.POINTER)]
+        if voiced and self.n_cues() > 1 and first > 2 and not ending and len(left) <= SHORT_LEG:
+            # a short leg's first sentence ("watch the orange feed-forward bars below"): the
+            # key's FFN entry is lit as its bars start to grow
+            lit[self.cue_at(0) + 1.0] = lambda: [Indicate(self.chart_key[2], color=T.POINTER,
+                                                          scale_factor=1.15)]
         has = ending
         for k, lay in enumerate(left):
             l = lay["layer"]
@@ -524,7 +556,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             off = self.off_plane_note(j, color)
             self.put("off_plane", off, run_time=0.5)
             self.play(Indicate(bar, color=color, scale_factor=1.3), run_time=0.6)
-            self.emphasize(bar, lab, off, color=color,
+            self.emphasize(bar, lab, off,
                            run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.6))
         self.hold_until_moment(M.X_ENDS)
         end_tag = inline(math(f"|{T.X_l(n)}| =", T.TYPE.math_label, T.X),

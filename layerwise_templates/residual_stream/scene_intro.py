@@ -5,7 +5,7 @@ while X grows)."""
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
                    GrowFromEdge, Indicate, LaggedStart, Line,
                    MoveAlongPath,
                    Rectangle, RoundedRectangle, Transform, VGroup, VMobject, Write, linear,
@@ -17,7 +17,8 @@ from . import moments as M
 from .scene_parts import S
 
 L_ = T.TYPE.label
-FORMULA_SCALE = 1.25       # the copies beat's formula and bar labels, read at 480p
+FORMULA_SCALE = 1.25       # the copies beat's bar labels, read at 480p
+FORMULA_BIG = 1.6          # ... its formula, the beat's one idea
 
 
 def _box(word: str, color, w: float | None = None) -> VGroup:
@@ -35,6 +36,43 @@ def _plus(at) -> VGroup:
 def _arrow(a, b, color=T.MUTED) -> Arrow:
     return Arrow(a, b, buff=0.0, stroke_width=3, color=color, tip_length=0.15,
                  max_tip_length_to_length_ratio=0.4)
+
+
+class LaggedFade(Animation):
+    """`group` fades in piece by piece (`parts`, in order, each starting `lag` of a piece's
+    time after the one before) as one animation of the group: the pieces stay in it (a
+    LaggedStart of FadeIns would add each piece to the scene on its own)."""
+
+    def __init__(self, group, parts, lag: float = 0.3, **kw):
+        self.parts, self.lag = list(parts), lag
+        super().__init__(group, introducer=True, **kw)
+
+    def create_starting_mobject(self):
+        return self.mobject
+
+    def begin(self) -> None:
+        from scenes.animations import _plain_alpha
+        self.members = [[(m, m.get_fill_opacity(), m.get_stroke_opacity(), _plain_alpha(m))
+                         for m in p.get_family() if isinstance(m, VMobject)]
+                        for p in self.parts]
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        from scenes.animations import set_opacities
+        n = len(self.parts)
+        d = 1.0 / (1.0 + self.lag * (n - 1))
+        a = self.rate_func(alpha)
+        for i, members in enumerate(self.members):
+            k = min(1.0, max(0.0, (a - i * self.lag * d) / d))
+            for m, fill, stroke, plain in members:
+                set_opacities(m, fill * k, stroke * k, plain)
+
+    def finish(self) -> None:
+        super().finish()
+        from scenes.animations import set_opacities
+        for members in self.members:
+            for m, fill, stroke, plain in members:
+                set_opacities(m, fill, stroke, plain)
 
 
 class IntroBeats:
@@ -123,17 +161,17 @@ class IntroBeats:
         self.hold_until_cue(3)
         self.run_dot(right.path, [(right.norms[0], 0.1, 0.4), (right.norms[1], 0.5, 0.8)],
                      self.fill(self.cue_at(self.n_cues()), 2.5) / 2, extra=right.branches)
-        self.emphasize(VGroup(right[1], right.line), color=T.X,
+        self.emphasize(VGroup(right[1], right.line),
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0), buff=0.12)
 
     def run_dot(self, path, lit, run_time: float, extra=()) -> None:
         """A dot runs along `path` (and one along each of `extra`), lighting each (mobject,
         a, b) over its share a..b of the run."""
-        dots = [Dot(radius=0.08, color=T.HIGHLIGHT) for _ in range(1 + len(extra))]
+        dots = [Dot(radius=0.08, color=T.POINTER) for _ in range(1 + len(extra))]
         spans = [(0.0, 1.0)] + [(0.05 + 0.45 * k, 0.45 + 0.45 * k) for k in range(len(extra))]
         anims = [MoveAlongPath(d, p, rate_func=squish_rate_func(linear, a, b))
                  for d, p, (a, b) in zip(dots, [path, *extra], spans)]
-        anims += [Indicate(m, color=T.HIGHLIGHT, scale_factor=1.15,
+        anims += [Indicate(m, color=T.POINTER, scale_factor=1.15,
                            rate_func=squish_rate_func(there_and_back, a, b)) for m, a, b in lit]
         self.add(*dots)
         self.play(*anims, run_time=run_time)
@@ -156,11 +194,12 @@ class IntroBeats:
                    Num(self.v["check"].n_updates, decimals=0, size=L_), txt("additions", L_))
             if "n_updates" in d["check"] else
             txt("then X after each addition and LayerNorm", L_),
-            inline(txt("the plane keeps", L_),
-                   self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
-                   txt("of their squared length", L_)),
+            inline(math(T.X_l(self.L), T.TYPE.math_label, T.X), txt("keeps", L_),
+                   self.n(self.v.stages[len(self.stages) - 1].captured_pct, T.TEXT, L_,
+                          suffix="%"),
+                   txt("of its length in it", L_)),
             inline(math(T.X_l(0), T.TYPE.math_label, T.X), txt("keeps only", L_),
-                   self.n(self.v.stages[0].captured_pct, T.HIGHLIGHT, L_, suffix="%"),
+                   self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"),
                    txt("of its length in it", L_)),
             inline(txt("true lengths: the bars below", L_)),
         ]
@@ -172,7 +211,7 @@ class IntroBeats:
         self.hold_until_moment(M.STATES)
         self.put("p0", VGroup(*lines[:2]), anim=Write(VGroup(*lines[:2])), run_time=1.5)
         self.emphasize(self.plane_head, run_time=self.to_moment(M.SPREAD, 1.0))
-        # "It keeps 90 percent of their spread"
+        # "The long, late states lie mostly in it: X of 30 keeps 89 percent of its length"
         self.hold_until_moment(M.SPREAD)
         self.put("p2", lines[2], anim=Write(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6))
         # "but it is a shadow: X of zero keeps only 9 percent ...": the short arrow, the scale
@@ -226,6 +265,30 @@ class IntroBeats:
         return g
 
     # --- copies -------------------------------------------------------------------------------
+    def copy_path(self) -> VGroup:
+        """"X of l reaches W Q, W K and W V only through such a copy": X^(l) -> RMSNorm -> the
+        copy, fanned out to the three matrices, each making its Q, K or V (parts in the order
+        drawn: X, RMSNorm, the copy's arrow, the three rows)."""
+        ml = T.TYPE.math_label
+        x = math("X^((l))", ml, T.X).scale(FORMULA_SCALE).move_to([-5.0, -0.35, 0])
+        norm = _box("RMSNorm", T.LN).move_to([-2.9, -0.35, 0])
+        to_norm = _arrow(x.get_right() + RIGHT * 0.12, norm.get_left(), T.X)
+        rows = VGroup()
+        for k, (w, out, color) in enumerate((("W_Q^((l))", "Q^((l))", T.Q),
+                                             ("W_K^((l))", "K^((l))", T.K),
+                                             ("W_V^((l))", "V^((l))", T.V))):
+            y = 0.55 - 0.9 * k
+            wm = math(w, ml, T.TEXT).scale(FORMULA_SCALE).move_to([0.6, y, 0])
+            om = math(out, ml, color).scale(FORMULA_SCALE).move_to([2.9, y, 0])
+            rows.add(VGroup(_arrow(norm.get_right() + RIGHT * 0.1, wm.get_left() + LEFT * 0.12,
+                                   T.LN),
+                            wm, _arrow(wm.get_right() + RIGHT * 0.12,
+                                       om.get_left() + LEFT * 0.12, color), om))
+        copy = txt("a copy", L_, T.LN).next_to(norm, DOWN, buff=0.2)
+        g = VGroup(x, to_norm, norm, copy, rows)
+        self.keep_inside(g)
+        return g
+
     def beat_copies(self, beat) -> None:
         """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
         X's own length (a post-LN model: X itself is normalised)."""
@@ -238,14 +301,20 @@ class IntroBeats:
             return
         last = c["last_layer"]
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label)
-                         .scale(FORMULA_SCALE),
+                         .scale(FORMULA_BIG),
                          txt("(K, V: the same)", L_, T.TEXT))
+        formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
         top = formula
         top.move_to([-3.0, 1.95, 0]).align_to([-5.9, 0, 0], LEFT)
         cp = self.v.copies
         rng = inline(txt("from layer", L_), Num(cp.from_layer, decimals=0, size=L_),
                      txt("on, the copy is", L_), self.n(cp.min, T.LN, L_),
-                     txt("to", L_), self.n(cp.max, T.LN, L_), txt("long", L_))
+                     txt("to", L_), self.n(cp.max, T.LN, L_), txt("long", L_),
+                     # the strip's first, shorter bar (muted like it): layer 0's copy
+                     txt("(layer", L_, T.MUTED),
+                     Num(self.v.layers[0].layer, decimals=0, size=L_, color=T.MUTED,
+                         suffix=":"),
+                     self.n(cp.norm[0], T.MUTED, L_, suffix=")"))
         rng.next_to(top, DOWN, buff=0.4).align_to(top, LEFT)
         # two wide bars on one scale: |X^(29)| and the longest copy (a sliver under it); the
         # copy is X's bar normalised: the long bar shrinks down into the sliver
@@ -267,10 +336,16 @@ class IntroBeats:
             shift = labs.get_right()[0] + 0.25 - bar_x
             x_bar.stretch(1 - shift / w, 0, about_edge=RIGHT)
             c_bar.move_to([bar_x + shift, c_lab.get_y(), 0], aligned_edge=LEFT)
+        # "X of l reaches that layer's W Q, W K and W V only through such a copy": the path
+        path = self.copy_path()
+        self.put("path", path, anim=LaggedFade(path, [*path[:4], *path[4]], lag=0.35),
+                 run_time=self.to_moment(M.FORMULA, 1.5, 0.7))
         # "Q is RMSNorm of X times W Q": the formula written while it is said
-        self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.FORMULA, 1.5))
         self.hold_until_moment(M.FORMULA)
+        self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.RANGE, 1.5, 0.5))
         self.emphasize(formula[0], buff=0.15, run_time=self.to_moment(M.RANGE, 1.0))
+        self.hold_until_moment(M.RANGE)
+        self.drop("path", run_time=0.4)           # the strip takes its place
         # "From layer 1 on, that copy stays between 4.8 and 9.3 long": the range written, then
         # every layer's copy length as a bar, the two ends of the range dashed across them
         self.hold_until_moment(M.RANGE)
@@ -281,7 +356,7 @@ class IntroBeats:
                   FadeIn(strip.axis), FadeIn(strip.axis_labels),
                   run_time=self.to_moment(M.X_GROWS, 1.2, 0.6))
         self.play(Create(strip.lines), FadeIn(strip.ends), run_time=0.4)
-        self.emphasize(rng[3], rng[5], color=T.LN, run_time=0.5)
+        self.emphasize(rng[3], rng[5], run_time=0.5)
         # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
         # divided down to the sliver beneath it
         self.hold_until_moment(M.X_GROWS)

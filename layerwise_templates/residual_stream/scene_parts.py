@@ -30,7 +30,11 @@ PLANE_BIG_AT = RIGHT * 1.5 + UP * 0.6
 GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest first
 # (the journey's narration: 'the last few X's')
 CHART_W, CHART_H = 11.6, 1.35
-BAR_W = 0.085
+# a layer's three bars side by side, X's narrow (it is tall), its two updates wide enough at
+# 480p to tell lilac from orange; the three span 0.31 of a layer's 0.355 slot
+BAR_W = {"x": 0.07, "attn": 0.12, "ffn": 0.12}
+BAR_OFF = {k: sum(list(BAR_W.values())[:i]) + BAR_W[k] / 2 - sum(BAR_W.values()) / 2
+           for i, k in enumerate(BAR_W)}          # each bar's centre from its layer's centre
 KEY_SCALE = 1.3           # the bars' colour key, read at 480p
 
 
@@ -119,8 +123,8 @@ class StreamPanels:
                   run_time=run_time)
 
     def flash(self, ms, scale: float, lag: float, run_time: float) -> None:
-        """Light up each of `ms` in turn (yellow and back), one after another."""
-        self.one_by_one(lambda m, a, b: Indicate(m, scale_factor=scale, color=T.HIGHLIGHT,
+        """Light up each of `ms` in turn (the pointer colour and back), one after another."""
+        self.one_by_one(lambda m, a, b: Indicate(m, scale_factor=scale, color=T.POINTER,
                                                  rate_func=squish_rate_func(there_and_back, a, b)),
                         ms, lag, run_time)
 
@@ -353,7 +357,7 @@ class StreamPanels:
         self.tick_labels = self.ticks(0)
         layer_labels = VGroup(*[Num(self.v.layers[l].layer, decimals=0, size=S,
                                     color=T.MUTED).move_to(
-            self.bar_x(l) + DOWN * 0.2) for l in range(0, self.L, 5)])
+            self.bar_x(l, "mid") + DOWN * 0.2) for l in range(0, self.L, 5)])
         key = VGroup(*[VGroup(Rectangle(width=0.16, height=0.16, stroke_width=0,
                                         fill_color=c, fill_opacity=1),
                               lab).arrange(RIGHT, buff=0.08)
@@ -390,11 +394,11 @@ class StreamPanels:
         return out
 
     def bar_x(self, l: int, which: str = "x") -> np.ndarray:
-        off = {"x": -BAR_W, "attn": 0.0, "ffn": BAR_W}[which]
+        off = BAR_OFF[which] if which in BAR_OFF else 0.0        # "mid": the layer's centre
         return self.chart_origin + RIGHT * ((l + 0.5) * self.slot + off)
 
     def new_bar(self, key, l: int, which: str, value: float) -> Rectangle:
-        r = Rectangle(width=BAR_W, height=0.001, stroke_width=0, fill_opacity=1,
+        r = Rectangle(width=BAR_W[which], height=0.001, stroke_width=0, fill_opacity=1,
                       fill_color={"x": T.X, "attn": T.ATTN, "ffn": T.FFN}[which])
         r.value = value
         r.move_to(self.bar_x(l, which), aligned_edge=DOWN)

@@ -28,8 +28,8 @@ class SummaryBeats:
         the outlier's length is drawn where it was, on a linear scale of its own."""
         self.ensure_tokens()
         self.hide_plane()
+        self.clear_stage()             # the last beat's pieces leave before the bars return
         self.ensure_chart()
-        self.clear_stage()
         d, v = self.data, self.v
         L_ = T.TYPE.label
         focus_word = d["focus"]["token_text"].lstrip(d["space_mark"])
@@ -147,8 +147,8 @@ class SummaryBeats:
         bound, the sum landing on X's tip on the plane (post-LN: how far each LayerNorm moves X)."""
         self.ensure_tokens()
         self.hide_plane()          # the columns say it; the plane left with the journey
-        self.ensure_chart()
         self.clear_stage()
+        self.ensure_chart()
         d, v = self.data, self.v
         ident = d["identity"]
         if ident is None:
@@ -176,7 +176,7 @@ class SummaryBeats:
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         bound = inline(txt("every entry within", S, T.MUTED),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=S,
-                           color=T.HIGHLIGHT, prefix="< "),
+                           color=T.TEXT, prefix="< "),
                        txt("(float32 rounding)", S, T.MUTED))
         bound = VGroup(bound[0], bound[1], bound[2]).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         bound.next_to(rhs[1], RIGHT, buff=0.6)        # beside the columns it is about
