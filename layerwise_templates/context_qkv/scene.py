@@ -64,7 +64,7 @@ ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line 
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
 WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
-ARC_RISE = 0.75                     # the highest an arc rises over its row
+ARC_RISE = 0.6                      # the highest an arc rises over its row (clear of the legend)
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
@@ -874,7 +874,7 @@ class ContextQKVScene(StoryboardScene):
         r1 = self.arc_row(0, top - 1.15)
         r2 = self.arc_row(1, top - 3.35)
         legend = txt("arc width = head-average attention weight, layer 0", S, T.TEXT)
-        legend.move_to([0, top - 0.1, 0]).align_to([-6.9, 0, 0], LEFT)
+        legend.move_to([0, top - 0.05, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         # once the pieces are drawn the arcs go and the rows close up at the top (their
         # weights stay: the voice reads them); the pieces, tip to tail, below them on the right
