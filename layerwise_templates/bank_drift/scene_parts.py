@@ -121,10 +121,6 @@ class ProbeBeat:
         self.hold_until_moment(M.SENSE_EMBEDDING)
         self.probe_points(sen, 0, 0, self.said("sense_percent"))
         self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
-        same = None
-        self.hold_until_moment(M.NOT_KNOWN)         # river and money "bank": one vector there
-        if same is not None:
-            self.point_at(same[0], run_time=self.quick(0.03, 1.0))
         self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
         self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
         self.hold_until_moment(M.KEEPS_IT)
@@ -136,7 +132,8 @@ class ProbeBeat:
         # why this does not contradict bank's late cosine gap: two different measures, drawn
         # left of the chart: two states close in angle (a cosine near 1) that one direction
         # still tells apart (a probe)
-        measures = inline(txt("probe nouns (not bank): readable from", T.TINY_SIZE, T.TEXT),
+        measures = inline(txt("these nouns, not bank: part of speech first, sense from",
+                              T.TINY_SIZE, T.TEXT),
                           math(self.v.states[1].math.value, T.TYPE.math_label, T.TEXT))
         measures.align_to(example, UP).align_to(example, LEFT)
         self.replace_line(example, measures)
@@ -162,6 +159,9 @@ class ProbeBeat:
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
+        # the caveats close the video on the chart alone: the sketch and the nouns' note leave
+        self.play(FadeOutPlace(two), FadeOutPlace(both), run_time=0.4)
+        self.remove(*two.get_family(), *both.get_family())
         self.replace_line(measures, caveats[0])
         self.hold_until_moment(M.PROBE_SHOWS)       # one caveat line at a time
         last = caveats[1].align_to(caveats[0], UP)
@@ -169,7 +169,7 @@ class ProbeBeat:
         self.hold_until_moment(M.NOT_WHAT)
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(top, chart, drawn, last, both, two)]
+        self.stage.other = [VGroup(top, chart, drawn, last)]
 
     def replace_line(self, old, new) -> None:
         """A header line gives its place to the next: out first, then in (a cross-fade on
