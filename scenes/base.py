@@ -370,15 +370,15 @@ class StoryboardScene(MovingCameraScene):
         dy = max(0.0, -half_h - m.get_bottom()[1]) - max(0.0, m.get_top()[1] - half_h)
         return m.shift(np.array([dx, dy, 0.0]))
 
-    def point_at(self, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None) -> None:
+    def point_at(self, m: Mobject, color=T.POINTER, run_time: float | None = None) -> None:
         """A short arrow flicks to `m` and away: 'this one' for what the narration names."""
         from .motion.pointer import point_at
         point_at(self, m, color=color, run_time=run_time)
 
-    def emphasize(self, *ms: Mobject, color=T.HIGHLIGHT, run_time: float | None = None,
-                  extra=(), buff: float = 0.06) -> None:
-        """Circumscribe each of `ms` briefly, together (a line runs round each and
-        disappears); `extra` animations play alongside."""
+    def emphasize(self, *ms: Mobject, color=T.POINTER, run_time: float | None = None,
+                  extra=(), buff: float = 0.1) -> None:
+        """A box round each of `ms` fades in and out, together; `extra` animations play
+        alongside."""
         from .motion.pointer import emphasize
         emphasize(self, *ms, color=color, run_time=run_time, extra=extra, buff=buff)
 

@@ -10,6 +10,9 @@ TEXT = ManimColor("#E6E6E6")
 MUTED = ManimColor("#8A8F98")
 FAINT = ManimColor("#3A3F4B")
 HIGHLIGHT = ManimColor("#FFE066")
+POINTER = TEXT                     # "look here" in every video: boxes, rings, pointer arrows
+                                   # (white: yellow is Q's colour)
+WEIGHTS = ManimColor("#B8C4CC")    # attention weights in every video: arcs, weight numbers, bars
 
 X = ManimColor("#5DADE2")          # residual stream
 LN = ManimColor("#A3A8B3")         # normalisation

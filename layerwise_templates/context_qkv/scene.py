@@ -63,9 +63,9 @@ NARROW = 15.0                       # degrees: two arrows this close share no ro
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 9.1                      # width of a sentence's token row in `entered`
-HL = T.TEXT                         # boxes and rings: white (yellow is Q's colour here)
+HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
-WEIGHT = ManimColor("#B8C4CC")      # attention weights (arcs, numbers): a neutral slate, clear of the sentences' colours
+WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
 PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
 
 
@@ -87,12 +87,6 @@ class ContextQKVScene(StoryboardScene):
         self.v = Data.at(self.plan)
         self.keys = ["x"] + ([] if self.v.reads.same_as_x.value else ["in"]) + list(QKV)
         self.st = Stage()
-
-    def emphasize(self, *ms, color=HL, **kw) -> None:
-        super().emphasize(*ms, color=color, **kw)
-
-    def point_at(self, m, color=HL, run_time=None) -> None:
-        super().point_at(m, color=color, run_time=run_time)
 
     def box(self, *ms, t: float, slot: str = "boxes", color=HL, rings=()) -> None:
         """Boxes round `ms` (and the `rings` given: a ring and its value, `ring`) that stay

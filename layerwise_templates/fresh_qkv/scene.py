@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
-                   LaggedStart, Line, ManimColor, MoveAlongPath, Rectangle, RoundedRectangle,
+                   LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
 
 from scenes import theme as T
@@ -51,7 +51,7 @@ COLOR = {"q": T.Q, "k": T.K, "v": T.V}
 S = T.TYPE.small                 # 18 px: the smallest text
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
 GHOST = 0.55                     # the earlier layer's opacity (its K, V rows must stay legible)
-HL = ManimColor("#FFFFFF")       # the pointer: a neutral white no quantity here uses (Q is yellow)
+HL = T.POINTER                   # the chapter's pointer colour (white: Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
 SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -0.75, -1.75
@@ -179,17 +179,6 @@ class FreshQKVScene(StoryboardScene):
         r = Rectangle(width=hi[0] - lo[0] + 2 * buff, height=hi[1] - lo[1] + 2 * buff,
                       color=color, stroke_width=2.5)
         return r.move_to((lo + hi) / 2)
-
-    def emphasize(self, *ms, color=HL, run_time: float | None = None, extra=(),
-                  buff: float = 0.06) -> None:
-        """A box round each of `ms`, faded in whole and out again (a line drawn round them
-        leaves half-drawn dashes on the frames between); `extra` plays alongside."""
-        rt = run_time or self.quick(0.12, 0.8)          # as the base class times it
-        boxes = VGroup(*[SurroundingRectangle(m, color=color, buff=buff, stroke_width=3)
-                         for m in ms])
-        self.play(FadeIn(boxes), *extra, run_time=0.5 * rt)
-        self.play(FadeOut(boxes), run_time=0.5 * rt)
-        self.remove(*boxes.get_family())
 
     def update_footer(self, beat: dict) -> None:
         """The table and the check span every layer: the footer names no single layer then."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, GrowFromEdge,
-                   Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle, ReplacementTransform,
+                   Indicate, LaggedStart, Line, Mobject, Rectangle, ReplacementTransform,
                    SurroundingRectangle, Transform, VGroup, Write)
 
 from scenes import theme as T
@@ -59,10 +59,10 @@ BASE, BAR_H, BAR_W = -2.3, 0.9, 0.6         # weight bars: baseline, height of w
 LEFT_X, LABEL_X = -6.0, -3.55       # query / output columns; right edge of the row labels
 EDGE_X = -6.75                      # the frame's left margin
 # one meaning per colour: purple (T.ATTN) is the update Δ_attn only; attention weights get a
-# green of their own; a pointer, a ring or a box that says "this one" is neutral white, not
-# Q's yellow
-WEIGHT = ManimColor("#9CCC65")      # attention weights (bars, numbers, matrix cells)
-MARK = T.TEXT                       # highlights: rings, boxes, pointers, the followed token
+# the chapter's colour (T.WEIGHTS); a pointer, a ring or a box that says "this one" is the
+# chapter's pointer white (T.POINTER), not Q's yellow
+WEIGHT = T.WEIGHTS                  # attention weights (bars, numbers, matrix cells)
+MARK = T.POINTER                    # highlights: rings, boxes, pointers, the followed token
 
 
 def underline(m: Mobject) -> Mobject:
@@ -108,12 +108,6 @@ class PerHeadScene(StoryboardScene):
     def setup(self) -> None:
         super().setup()
         self.st = Stage()
-
-    def emphasize(self, *ms, color=MARK, **kw) -> None:
-        super().emphasize(*ms, color=color, **kw)
-
-    def point_at(self, m, color=MARK, run_time=None) -> None:
-        super().point_at(m, color=color, run_time=run_time)
 
     # --- data -------------------------------------------------------------------------------
     @property

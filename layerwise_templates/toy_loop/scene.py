@@ -221,10 +221,6 @@ class ToyLoopScene(StoryboardScene):
         return [FadeInPlace(tag)]
 
     # --- beats --------------------------------------------------------------------------
-    def emphasize(self, *ms, color=CURSOR, **kw) -> None:
-        """Every pointer of this scene is neutral: gold is Q's colour."""
-        super().emphasize(*ms, color=color, **kw)
-
     def beat_code(self, beat) -> None:
         # the code appears as the voice says "the whole toy, as code"; each line is boxed as it
         # is named (X zero by `x`, then the matrices, the seed, the loop: walk_code)

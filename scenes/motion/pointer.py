@@ -1,5 +1,6 @@
-"""Pointing at what the narration names: a short arrow that flicks in and out, or a line that
-runs once round the thing (Circumscribe-like). Both are short and leave nothing behind.
+"""Pointing at what the narration names: a short arrow that flicks in and out, or a box round
+the thing that fades in whole and out again. Both are short, leave nothing behind, and use the
+chapter's one pointer colour (`theme.POINTER`).
 
     point_at(scene, scene.shown["q"])      # or scene.point_at(m)
     emphasize(scene, row)                  # or scene.emphasize(m)
@@ -8,8 +9,8 @@ runs once round the thing (Circumscribe-like). Both are short and leave nothing 
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, UP, Arrow, Circumscribe, Create, Rectangle, Succession,
-                   Uncreate, Wait, Mobject)
+from manim import (DOWN, LEFT, UP, Arrow, Create, FadeIn, FadeOut, Succession,
+                   SurroundingRectangle, Uncreate, VGroup, Wait, Mobject)
 
 from .. import theme as T
 
@@ -20,7 +21,7 @@ def _time(scene, run_time, share=0.12, cap=0.8):
     return scene.quick(share, cap) if hasattr(scene, "quick") else cap
 
 
-def point_at(scene, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None,
+def point_at(scene, m: Mobject, color=T.POINTER, run_time: float | None = None,
              direction=LEFT) -> None:
     """An arrow grows towards `m` from `direction`, holds briefly, shrinks away."""
     k = float(scene.camera.frame.width) / 14.222 if hasattr(scene.camera, "frame") else 1.0
@@ -33,16 +34,19 @@ def point_at(scene, m: Mobject, color=T.HIGHLIGHT, run_time: float | None = None
     scene.remove(arrow)
 
 
-def emphasize(scene, *ms: Mobject, color=T.HIGHLIGHT, run_time: float | None = None,
-              extra=(), buff: float = 0.06) -> None:
-    """A line runs once round each of `ms`, all together, and fades (Circumscribe), drawing
-    no copy of them: one thing, or the same thing in every place it is drawn (a number and
-    its bar). `extra` animations play alongside in the same `play`."""
+def emphasize(scene, *ms: Mobject, color=T.POINTER, run_time: float | None = None,
+              extra=(), buff: float = 0.1) -> None:
+    """A box round each of `ms`, all together, fades in whole and out again: one thing, or the
+    same thing in every place it is drawn (a number and its bar). A line drawn round them
+    (Circumscribe) would leave half-drawn dashes through nearby text on the frames between.
+    `extra` animations play alongside the fade in."""
     if not ms:
         raise ValueError("emphasize needs at least one mobject")
-    scene.play(*[Circumscribe(m, Rectangle, color=color, buff=buff, stroke_width=3,
-                              fade_out=True) for m in ms], *extra,
-               run_time=_time(scene, run_time))
+    t = _time(scene, run_time)
+    boxes = VGroup(*[SurroundingRectangle(m, color=color, buff=buff, stroke_width=3) for m in ms])
+    scene.play(FadeIn(boxes), *extra, run_time=0.5 * t)
+    scene.play(FadeOut(boxes), run_time=0.5 * t)
+    scene.remove(*boxes.get_family())
 
 
 __all__ = ["point_at", "emphasize"]
