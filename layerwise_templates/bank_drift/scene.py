@@ -229,7 +229,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             if big:                         # large and centred until settle_legend
                 st.legend_small = (rows.get_center(), rows.width)
                 rows.scale(min(BIG_KEY, (14.22 - 2 * T.EDGE) / rows.width)).move_to(ORIGIN)
-            self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
+            if big:                         # the opening: on the first frame, not faded in
+                self.add(rows)
+            else:
+                self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
         elif st.legend_home is not None:             # moved aside by a beat: back under the title
             self.play(st.legend.animate.move_to(st.legend_home), run_time=0.6)
             st.legend_home = None
@@ -484,9 +487,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.emphasize(self.focus_glyphs(k), run_time=min(per, 3.0))
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
         self.hold_until_cue(1)                  # "from X zero ... to X six": the axis comes in
-        chart = self.cosine_chart(run_time=self.stretch(M.REFERENCE, 0.6, cap=2.0) / 2)
-        self.emphasize(chart.x_math[0], run_time=self.stretch(M.REFERENCE, 0.8, cap=3.0) / 2)
-        self.emphasize(chart.x_math[-1], run_time=self.stretch(M.REFERENCE, 0.8, cap=2.5))
+        chart = self.cosine_chart(run_time=0.6)
+        self.emphasize(chart.x_math[0], run_time=1.0)           # "From X zero"
+        self.emphasize(chart.x_math[-1], run_time=1.0)          # "to X six"
+        # "where every token sees the whole sentence": the sentences, whole, just before
+        # "sentence one's bank" (the words are not a moment of their own: a teacher's draft
+        # for a decoder does not say them)
+        sees = self.said(M.REFERENCE) - 3.4
+        if sees - self.time > 0.5:
+            self.hold_until(sees)
+            self.emphasize(*legend[:len(self.v.contexts)], run_time=2.0)
         self.hold_until_moment(M.REFERENCE)
         self.point_at(legend[0], run_time=0.8)
         self.stage.positions = self.position_labels(legend)
@@ -517,6 +527,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             example = note()                                           # no example words
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
+        chart.note = example
         key = VGroup(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED,
                                 stroke_width=2.5))
         self.draw_curve(chart, "baseline", v.similarity.baseline, T.MUTED, key, "baseline",
@@ -631,7 +642,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         pc = VGroup(txt("PC1", SIZE, T.MUTED).next_to(plane, DOWN, buff=0.08)
                     .align_to(plane, RIGHT),
                     txt("PC2", SIZE, T.MUTED).rotate(np.pi / 2)
-                    .next_to(plane, LEFT, buff=0.08).align_to(plane, UP))
+                    .next_to(plane, LEFT, buff=0.08))
         self.hold_until_moment(M.PLANE)
         self.play(FadeIn(plane), FadeInPlace(head[0]), run_time=1.0)
         self.hold_until_moment(M.AXES)
@@ -661,7 +672,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 mk = Dot(plane.c2p(*xy[0][s]), radius=0.045, color=T.TEXT)
                 lab = math(v.states[s].math.value, PLANE_MATH, T.TEXT)
                 lab.next_to(mk, side_of(plane, xy, s), buff=0.2)
-                if not any(touching(lab, m) for m in [start, *[g[1] for g in marks]]):
+                if not any(touching(lab, m) for m in [start, *pc, *[g[1] for g in marks]]):
                     marks.add(VGroup(mk, lab))  # a state bunched with labelled ones: unnamed
                     extra = [FadeInPlace(marks[-1])]
             self.play(*[Create(g) for g in segs],
@@ -677,11 +688,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(trails, run_time=1.2)
         # the plane's unit, named when the voice says what a unit is
         o = plane.c2p(x1, y0)       # the bottom-right grid square (the paths run elsewhere)
-        square = Rectangle(width=unit * step, height=unit * step, stroke_color=T.HIGHLIGHT,
+        square = Rectangle(width=unit * step, height=unit * step, stroke_color=T.POINTER,
                            stroke_width=3).move_to(o + np.array([-unit * step / 2,
                                                                  unit * step / 2, 0]))
         units = VGroup(
-            inline(Rectangle(width=0.22, height=0.22, stroke_color=T.HIGHLIGHT, stroke_width=3),
+            inline(Rectangle(width=0.22, height=0.22, stroke_color=T.POINTER, stroke_width=3),
                    txt("one grid square:", SIZE, T.MUTED), Num(pr.step, decimals=0, size=SIZE)),
             inline(txt("output state's length:", SIZE, T.MUTED),
                    Num(pr.output_norm, decimals=0, size=SIZE)),
@@ -791,13 +802,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         adj = VGroup(*[chart.curves[f"adj{k}"] for k in (near, far)]) if adjusted else None
         self.hold_until_moment(M.GAP_DEFINED)
         # "sentence three's cosine minus sentence two's": the raw curves, lit and boxed
-        box = SurroundingRectangle(pair, color=T.HIGHLIGHT, buff=0.12, stroke_width=3)
+        box = SurroundingRectangle(pair, color=T.POINTER, buff=0.08, stroke_width=3)
+        note = getattr(chart, "note", None)     # the baseline's line: no longer spoken of
+        if note is not None:
+            self.play(DimPlace(note, 0.0), run_time=0.3)
         if adjusted:
             # (each curve on its own: a new group round chart parts would be drawn twice)
             self.play(*[DimPlace(c, 1 / 0.3) for c in pair], *[DimPlace(c, 0.3) for c in adj],
-                      Create(box), run_time=0.6)
+                      FadeIn(box), run_time=0.6)
         else:
-            self.play(Create(box), run_time=0.6)
+            self.play(FadeIn(box), run_time=0.6)
         self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
         self.play(FadeOut(box), run_time=0.3)
         self.remove(box)
@@ -825,9 +839,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         tg, small = g.together.value, float(g.small)
         lo, hi = panel.p(-0.06, -small), panel.p(tg + 0.3, small)   # clear of the 0 tick
         band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
-                         fill_color=T.HIGHLIGHT, fill_opacity=0.18)
+                         fill_color=T.POINTER, fill_opacity=0.18)
         band.move_to((lo + hi) / 2)
-        within = Num(g.small, decimals=2, size=SIZE, color=T.HIGHLIGHT, prefix="±")
+        within = Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±")
         within.next_to(band, UP, buff=0.1).align_to(band, RIGHT)
         self.play(FadeIn(band), FadeInPlace(within), run_time=0.6)
         self.bring_to_front(shown)
@@ -936,4 +950,4 @@ def raw(view):
 def Indicate_(m):
     """A bar or number flashes to the highlight's width as it is named."""
     from manim import Indicate
-    return Indicate(m, color=T.HIGHLIGHT, scale_factor=1.15)
+    return Indicate(m, color=T.POINTER, scale_factor=1.15)
