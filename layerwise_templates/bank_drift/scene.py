@@ -897,10 +897,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                            color=self.colors[0]),
                        txt("for sentence 1's: it starts lower", SIZE, T.TEXT))
             swap(pos)
-            self.play(Indicate_(shown[0]), Indicate_(row[1][0]), run_time=1.4)
+            end = self.beat_start + self.beat_end(beat)
+            self.play(Indicate_(shown[0]), Indicate_(row[1][0]),
+                      run_time=max(0.6, min(1.4, 0.5 * (end - self.time))))
         end = self.beat_start + self.beat_end(beat)
-        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
-                  run_time=max(1.2, min(4.0, 0.85 * (end - self.time))))
+        if end - self.time > 0.6:           # the last bar again, only in the time left
+            self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
+                      run_time=min(4.0, 0.85 * (end - self.time)))
         self.stage.other = [VGroup(panel, band, within, shown, *notes), row]
 
 
