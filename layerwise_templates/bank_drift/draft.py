@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.drafts.base import Beat, Context, Draft
+from layerwise_core.voice.spoken import integer_words
 from . import moments as M
 from .plan import SMALL_GAP, build_numbers
 
@@ -41,7 +42,7 @@ def build(c: Context) -> Draft:
         f"Cosine of '{word}' in the first sentence with '{word}' in each other sentence, from "
         "the embedding to the output",
         f"Take the word {said} in {{len(sentences)}} sentences. From X zero, the embedding, to "
-        "X {data.states[-1].layer}, the "
+        f"X {integer_words(L)}, the "
         f"output, we take the cosine between its state in the first sentence and in each of "
         f"the others: the cosine of the angle between two states, one when they point the "
         "same way. " + " ".join(ends),
@@ -79,8 +80,9 @@ def build(c: Context) -> Draft:
         "drift", ["projection"],
         "PCA: the plane that keeps most of the spread of all {data.projection.n_points} states",
         "PCA finds the flat plane that keeps most of the spread of "
-        "all {data.projection.n_points} points: here {data.projection.explained_percent[0]:.0f}"
-        " plus {data.projection.explained_percent[1]:.0f} percent. "
+        "all {data.projection.n_points} points; its two axes, PC1 and PC2, keep "
+        "{data.projection.explained_percent[0]:.0f} and "
+        "{data.projection.explained_percent[1]:.0f} percent. "
         + ("In this plane all of them take nearly the same path. " if same
            else "Follow each path in this plane. ")
         + "Distances are in the states' own units; one grid square is "
@@ -98,14 +100,14 @@ def build(c: Context) -> Draft:
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
         + [f"data.projection.full_end_distances[{nearest}] - "
            f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest],
-        moments={M.PLANE: "flat plane", M.SAME_PATH: "same path" if same else "each path",
+        moments={M.PLANE: "flat plane", M.AXES: "its two axes", M.SAME_PATH: "same path" if same else "each path",
                  M.UNITS: "own units", M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:
-        early = (f"Up to X {{data.gap.together}} it stays within {{data.gap.small:.2f}} of "
+        early = (f"Up to X {integer_words(g['together'])} it stays within {{data.gap.small:.2f}} of "
                  "zero: the two are about equally close to the first sentence's.")
         early_expect = [f"data.gap.together == {g['together']}"]
     else:

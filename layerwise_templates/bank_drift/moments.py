@@ -8,8 +8,8 @@ SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END = (
 UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
     "unrelated", "baseline_peak", "subtract", "adjusted_ends")
 # projection
-PLANE, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE = (
-    "plane", "same_path", "units", "in_plane", "sentence_moves", "off_plane")
+PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE = (
+    "plane", "axes", "same_path", "units", "in_plane", "sentence_moves", "off_plane")
 # probe
 BOTH_SENSES = "both_senses"
 READ_LABEL = "read_label"
@@ -23,7 +23,6 @@ GUESSING = "guessing"
 COIN_TOSS = "coin_toss"
 SENSE_EMBEDDING = "sense_embedding"
 SENSE_PERCENT = "sense_percent"
-NOT_KNOWN = "not_known"
 BY_LAYER = "by_layer"
 KEEPS_IT = "keeps_it"
 AT_ONCE = "at_once"
@@ -33,7 +32,7 @@ ONE_NOUN = "one_noun"
 PROBE_SHOWS = "probe_shows"
 NOT_WHAT = "not_what"
 PROBE = (BOTH_SENSES, READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, POS_MIDDLE,
-         POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT, NOT_KNOWN, BY_LAYER, KEEPS_IT,
+         POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT, BY_LAYER, KEEPS_IT,
          AT_ONCE, WHOLE, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
@@ -43,7 +42,7 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END),
     "baseline": (UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (PLANE, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE),
+    "projection": (PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

@@ -180,14 +180,21 @@ def gap(curves: list[dict], base) -> dict:
     while together + 1 < len(values) and abs(values[together + 1]) <= SMALL_GAP:
         together += 1
     widest = int(np.argmax(values))
-    lowest = min(min(curves[near]["raw"]), min(curves[far]["raw"]))
-    cos_lo = 0.1 * math.floor(lowest / 0.1 - 0.25)          # the two curves, zoomed in
-    return {"cos_range": [cos_lo, 1.0], "cos_ticks": [cos_lo, 1.0],"near": near, "far": far, "values": values, "first": values[0],
+    # the raw curves zoomed in: a tenth below the lowest raw cosine, ticks a tenth apart
+    # (a fifth when that is over half the axis), so the curves fill the chart's upper part
+    # and the angle inset fits under them
+    lowest = min(min(c["raw"]) for c in curves)
+    step = 0.1 if lowest >= 0.6 else 0.2
+    cos_lo = round(max(-1.0, step * math.floor(lowest / step - 1.0 + 1e-9)), 2)
+    cos_ticks = [round(cos_lo + step * i, 2) for i in range(int(round((1 - cos_lo) / step)) + 1)]
+    lo = min(-0.1, 0.05 * math.floor(min(values) / 0.05))
+    hi = max(0.2, 0.05 * math.ceil(max(values) / 0.05))
+    return {"cos_range": [cos_lo, 1.0], "cos_ticks": cos_ticks,
+            "near": near, "far": far, "values": values, "first": values[0],
             "last": values[-1], "widest": widest, "together": together,
             "small": float(max(abs(v) for v in values[:together + 1])),
             "fall_near": float(fall_near[together]), "fall_far": float(fall_far[together]),
-            "y_range": [min(-0.1, 0.05 * math.floor(min(values) / 0.05)),
-                        max(0.2, 0.05 * math.ceil(max(values) / 0.05))]}
+            "y_range": [lo, hi], "y_ticks": [round(lo, 2), 0.0, round(hi, 2)]}
 
 
 def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:

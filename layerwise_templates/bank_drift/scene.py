@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyleType, Create,
-                   DashedLine, Dot,
+                   DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, Line, MoveAlongPath, NumberPlane, Rectangle,
                    Transform, VGroup, VectorizedPoint, VMobject)
 
@@ -43,6 +43,7 @@ from .view import Data
 
 SIZE = T.SMALL_SIZE             # 18: every label and number (the floor is 14 px)
 MATH = T.TYPE.math_label        # X^(l) tick labels: scripts (70 %) at the 8 px floor
+PLANE_MATH = 1.25 * MATH        # the PCA plane's state labels: larger, read off the paths
 PLOT_WIDTH = 9.4
 NAME_WIDTH = 2.3                # the row-label column left of the plot
 ROW_STEP = 0.36
@@ -113,6 +114,8 @@ class CosineChart(VGroup):
         super().__init__()
         n = len(v.states) - 1
         lo, hi = y_range or v.axes.y_range.values
+        self.lo, self.top_arg, self.height_arg = float(lo), top, height
+        self.wide = y_range is None         # the plan's full cosine range (not zoomed)
         ticks_y = y_ticks if y_ticks is not None else list(v.axes.y_ticks)
         step = float(ticks_y[1]) - float(ticks_y[0])
         self.ax = TickAxes([0, n, 1], [lo, hi, step], width, height,
@@ -226,7 +229,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             if big:                         # large and centred until settle_legend
                 st.legend_small = (rows.get_center(), rows.width)
                 rows.scale(min(BIG_KEY, (14.22 - 2 * T.EDGE) / rows.width)).move_to(ORIGIN)
-            self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
+            if big:                         # the opening: on the first frame, not faded in
+                self.add(rows)
+            else:
+                self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
         elif st.legend_home is not None:             # moved aside by a beat: back under the title
             self.play(st.legend.animate.move_to(st.legend_home), run_time=0.6)
             st.legend_home = None
@@ -268,7 +274,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         return self.colors[self.v.curves[k].pair[1].value]
 
     # --- cosine chart pieces ------------------------------------------------------------
-    def cosine_chart(self, run_time: float | None = None) -> CosineChart:
+    def cosine_chart(self, run_time: float | None = None, zoom: bool = True) -> CosineChart:
+        """The cosine chart (built now if not on screen): zoomed to the raw curves' range
+        (plan: gap.cos_range), or over the plan's full range when `zoom` is off."""
         st = self.stage
         if st.chart is None:
             top = self.content_top() - 0.15
@@ -276,13 +284,53 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             # adjusted rows replace the raw ones; the baseline's row, and the gap's if shown
             n_rows = len(self.v.curves) + 1 + ("gap" in shows)
             height = top - (BOTTOM + 0.75 + ROW_STEP * n_rows)
-            chart = CosineChart(self.v, top, max(1.6, min(2.6, height)))
+            g = self.v.gap
+            chart = CosineChart(self.v, top, max(1.6, min(2.6, height)),
+                                y_range=g.cos_range.values if zoom else None,
+                                y_ticks=list(g.cos_ticks) if zoom else None)
             head = txt("cosine", SIZE, T.MUTED).next_to(chart.ax.y_labels, UP, buff=0.12)
             head.align_to(chart.ax.y_labels, LEFT)
             chart.add(head)
             self.play(FadeInPlace(chart), run_time=run_time or self.quick(0.05, 0.6))
             st.chart = chart
         return st.chart
+
+    def widen(self, chart: CosineChart, run_time: float = 1.6) -> None:
+        """The zoomed chart's y axis widens to the plan's full range: each tick and grid line
+        slides to where its value sits on the wider axis (the old ones fading as they go, the
+        new ones arriving from where theirs sat), and every drawn curve moves with it."""
+        if chart.wide:
+            return
+        v = self.v
+        wide = CosineChart(v, chart.top_arg, chart.height_arg)
+        old, new = chart.ax, wide.ax
+        span = chart.height_arg
+
+        def dy(p_from, p_to, t: float) -> float:
+            return float(np.clip(p_to(0, t)[1] - p_from(0, t)[1], -span, span))
+        anims = [Transform(old.axes, new.axes)]
+        for lab, line, t in zip(old.y_labels, old.grid, v.gap.cos_ticks):
+            d = UP * dy(chart.p, wide.p, float(t))
+            anims += [SlideFade(lab, d, 1.0, 0.0), SlideFade(line, d, 1.0, 0.0)]
+        for lab, line, t in zip(new.y_labels, new.grid, v.axes.y_ticks):
+            d = UP * dy(wide.p, chart.p, float(t))
+            lab.shift(d)
+            line.shift(d)
+            anims += [SlideFade(lab, -d, 0.0, 1.0), SlideFade(line, -d, 0.0, 1.0)]
+        for name, (segs, dots) in chart.curves.items():
+            values = [chart.ax.axes.p2c(d.get_center())[1] for d in dots]
+            pts = [wide.p(s, y) for s, y in enumerate(values)]
+            anims += [dots[s].animate.move_to(pt) for s, pt in enumerate(pts)]
+            anims += [seg.animate.put_start_and_end_on(pts[s], pts[s + 1])
+                      for s, seg in enumerate(segs)]
+        self.play(*anims, run_time=run_time)
+        # (the arrivals were added on their own; the old axis is a part of the chart, and
+        # Scene.remove on a part would break the chart up into loose pieces)
+        self.remove(*new.y_labels, *new.grid)
+        chart.remove(old)
+        chart.ax = new
+        chart.add_to_back(new)
+        chart.lo, chart.wide = wide.lo, True
 
     def number_row(self, chart: CosineChart, key, label: str, values, color) -> VGroup:
         y = chart.next_row_y()
@@ -378,10 +426,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         """A cosine is an angle: sentence 1's state as an arrow, another sentence's at the
         angle whose cosine the chart plots (lengths drawn equal), drawn in the chart's empty
         lower part."""
-        lo = float(self.v.axes.y_range[0])
+        lo = chart.lo
         n = len(self.v.states) - 1
-        self.angle_origin = np.array(chart.p(0.45 * n, lo)) + np.array([0.0, 0.45, 0.0])
-        self.angle_radius = 1.3
+        self.angle_origin = np.array(chart.p(0.45 * n, lo)) + np.array([0.0, 0.3, 0.0])
+        self.angle_radius = 1.0
         o, r = self.angle_origin, self.angle_radius
         ref = Arrow(o, o + RIGHT * r, buff=0, color=self.colors[0], stroke_width=4,
                     max_tip_length_to_length_ratio=0.15)
@@ -439,9 +487,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.emphasize(self.focus_glyphs(k), run_time=min(per, 3.0))
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
         self.hold_until_cue(1)                  # "from X zero ... to X six": the axis comes in
-        chart = self.cosine_chart(run_time=self.stretch(M.REFERENCE, 0.6, cap=2.0) / 2)
-        self.emphasize(chart.x_math[0], run_time=self.stretch(M.REFERENCE, 0.8, cap=3.0) / 2)
-        self.emphasize(chart.x_math[-1], run_time=self.stretch(M.REFERENCE, 0.8, cap=2.5))
+        chart = self.cosine_chart(run_time=0.6)
+        self.emphasize(chart.x_math[0], run_time=1.0)           # "From X zero"
+        self.emphasize(chart.x_math[-1], run_time=1.0)          # "to X six"
+        # "where every token sees the whole sentence": the sentences, whole, just before
+        # "sentence one's bank" (the words are not a moment of their own: a teacher's draft
+        # for a decoder does not say them)
+        sees = self.said(M.REFERENCE) - 3.4
+        if sees - self.time > 0.5:
+            self.hold_until(sees)
+            self.emphasize(*legend[:len(self.v.contexts)], run_time=2.0)
         self.hold_until_moment(M.REFERENCE)
         self.point_at(legend[0], run_time=0.8)
         self.stage.positions = self.position_labels(legend)
@@ -453,9 +508,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
     def beat_baseline(self, beat) -> None:
         self.clear(keep_chart=True)
         self.legend()
+        if self.stage.chart is None:        # no zoomed chart before: the full range at once
+            self.cosine_chart(zoom=False)
         chart = self.raw_curves(paced=False)
         v = self.v
         self.hold_until_moment(M.UNRELATED)
+        # the unrelated tokens' cosines lie far below the raw curves: the axis widens first
+        self.widen(chart, run_time=self.stretch(M.BASELINE_PEAK, 1.2, cap=2.0))
         def note(*example) -> VGroup:
             """The line over the chart naming the baseline, with `example` words if given."""
             m = inline(txt("baseline: the mean of", SIZE, T.MUTED),
@@ -468,6 +527,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             example = note()                                           # no example words
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
+        chart.note = example
         key = VGroup(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED,
                                 stroke_width=2.5))
         self.draw_curve(chart, "baseline", v.similarity.baseline, T.MUTED, key, "baseline",
@@ -578,12 +638,20 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                        suffix="%"), txt("of the spread", SIZE, T.MUTED)),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         head.move_to([side_x + head.width / 2, top - head.height / 2, 0])
+        # the plane's two axes, named as the voice names them
+        pc = VGroup(txt("PC1", SIZE, T.MUTED).next_to(plane, DOWN, buff=0.08)
+                    .align_to(plane, RIGHT),
+                    txt("PC2", SIZE, T.MUTED).rotate(np.pi / 2)
+                    .next_to(plane, LEFT, buff=0.08))
         self.hold_until_moment(M.PLANE)
         self.play(FadeIn(plane), FadeInPlace(head[0]), run_time=1.0)
+        self.hold_until_moment(M.AXES)
+        self.play(FadeInPlace(pc), run_time=0.5)
+        self.emphasize(*pc, run_time=self.quick(0.03, 0.9))
         xy = pr.xy.raw
         dots = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.09 - 0.02 * c, color=col)
                         for c, col in enumerate(self.colors)])
-        start = math(v.states[0].math.value, MATH, T.MUTED)
+        start = math(v.states[0].math.value, PLANE_MATH, T.TEXT)
         back = plane.c2p(*xy[0][0]) - plane.c2p(*xy[0][-1])      # away from the path's end
         back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
         start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
@@ -602,9 +670,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             extra = []
             if s < n - 1 and s % every == 0:
                 mk = Dot(plane.c2p(*xy[0][s]), radius=0.045, color=T.TEXT)
-                lab = math(v.states[s].math.value, MATH, T.MUTED)
-                lab.next_to(mk, side_of(plane, xy, s), buff=0.1)
-                if not any(touching(lab, m) for m in [start, *[g[1] for g in marks]]):
+                lab = math(v.states[s].math.value, PLANE_MATH, T.TEXT)
+                lab.next_to(mk, side_of(plane, xy, s), buff=0.2)
+                if not any(touching(lab, m) for m in [start, *pc, *[g[1] for g in marks]]):
                     marks.add(VGroup(mk, lab))  # a state bunched with labelled ones: unnamed
                     extra = [FadeInPlace(marks[-1])]
             self.play(*[Create(g) for g in segs],
@@ -612,30 +680,26 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                       *extra, run_time=per)
             trails.add(*segs)
             self.bring_to_front(dots)
-        end = math(v.states[-1].math.value, MATH, T.MUTED)
+        end = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
         out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
         end.next_to(dots, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
         self.play(FadeInPlace(end), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
-        # the plane's axes and its unit, named when the voice says what a unit is
-        pc = VGroup(txt("PC1", SIZE, T.MUTED).next_to(plane, DOWN, buff=0.08)
-                    .align_to(plane, RIGHT),
-                    txt("PC2", SIZE, T.MUTED).rotate(np.pi / 2)
-                    .next_to(plane, LEFT, buff=0.08).align_to(plane, UP))
+        # the plane's unit, named when the voice says what a unit is
         o = plane.c2p(x1, y0)       # the bottom-right grid square (the paths run elsewhere)
-        square = Rectangle(width=unit * step, height=unit * step, stroke_color=T.HIGHLIGHT,
+        square = Rectangle(width=unit * step, height=unit * step, stroke_color=T.POINTER,
                            stroke_width=3).move_to(o + np.array([-unit * step / 2,
                                                                  unit * step / 2, 0]))
         units = VGroup(
-            inline(Rectangle(width=0.22, height=0.22, stroke_color=T.HIGHLIGHT, stroke_width=3),
+            inline(Rectangle(width=0.22, height=0.22, stroke_color=T.POINTER, stroke_width=3),
                    txt("one grid square:", SIZE, T.MUTED), Num(pr.step, decimals=0, size=SIZE)),
             inline(txt("output state's length:", SIZE, T.MUTED),
                    Num(pr.output_norm, decimals=0, size=SIZE)),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         units.next_to(head, DOWN, buff=0.35).align_to(head, LEFT)
         self.hold_until_moment(M.UNITS)
-        self.play(FadeInPlace(pc), Create(square), FadeInPlace(units[0]), run_time=0.9)
+        self.play(Create(square), FadeInPlace(units[0]), run_time=0.9)
         self.play(FadeInPlace(units[1]), run_time=0.6)
         self.emphasize(square, units[0], run_time=self.stretch(M.IN_PLANE, 0.8, cap=3.0) / 2)
         self.emphasize(units[1], run_time=self.stretch(M.IN_PLANE, 0.8, cap=3.0))
@@ -701,11 +765,20 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         top = chart.ax.axes.get_top()[1]
         height = max(1.6, min(3.2, top - (BOTTOM + 0.75 + ROW_STEP)))
         panel = CosineChart(self.v, top, height, y_range=g.y_range.values,
-                            y_ticks=[g.y_range[0], g.y_range[1]])
+                            y_ticks=list(g.y_ticks))
         zero = Line(panel.p(0, 0), panel.p(len(self.v.states) - 1, 0), color=T.MUTED,
                     stroke_width=2)
-        panel.add(zero)
+        # the axis says what it measures: the near sentence's cosine minus the far one's
+        jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
+        name = txt(f"cos(1,{jn}) − cos(1,{jf})", SIZE, T.MUTED).rotate(np.pi / 2)
+        name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
+        panel.add(zero, name)
         return panel
+
+    def gap_key(self) -> VGroup:
+        """The gap row's key: a bar like the gap's own."""
+        return VGroup(Rectangle(width=0.09, height=0.24, stroke_width=0, fill_color=GAP,
+                                fill_opacity=1))
 
     def beat_gap(self, beat) -> None:
         # on the cosine chart first (the baseline beat's, or built now): the bars between the
@@ -725,14 +798,29 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                  stroke_width=GAP_BAR, cap_style=CapStyleType.BUTT)
                             for s in range(n)])
         shown = bars(chart.p, raw(v.curves[near]), raw(v.curves[far]))
+        pair = VGroup(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"])
+        adj = VGroup(*[chart.curves[f"adj{k}"] for k in (near, far)]) if adjusted else None
         self.hold_until_moment(M.GAP_DEFINED)
-        self.emphasize(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"],
-                       run_time=self.quick(0.02, 0.8))
-        self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0))
+        # "sentence three's cosine minus sentence two's": the raw curves, lit and boxed
+        box = SurroundingRectangle(pair, color=T.POINTER, buff=0.08, stroke_width=3)
+        note = getattr(chart, "note", None)     # the baseline's line: no longer spoken of
+        if note is not None:
+            self.play(DimPlace(note, 0.0), run_time=0.3)
+        if adjusted:
+            # (each curve on its own: a new group round chart parts would be drawn twice)
+            self.play(*[DimPlace(c, 1 / 0.3) for c in pair], *[DimPlace(c, 0.3) for c in adj],
+                      FadeIn(box), run_time=0.6)
+        else:
+            self.play(FadeIn(box), run_time=0.6)
+        self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
+        self.play(FadeOut(box), run_time=0.3)
+        self.remove(box)
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
             self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
-                                            v.curves[far].adjusted)), run_time=1.6)
+                                            v.curves[far].adjusted)),
+                      *[DimPlace(c, 0.3) for c in pair], *[DimPlace(c, 1 / 0.3) for c in adj],
+                      run_time=1.6)
             self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
                                                                      - self.time))))
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
@@ -744,17 +832,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.remove(*chart.get_family())
         self.stage.chart = None
         self.bring_to_front(shown)
-        row = self.number_row(panel, swatch(self.curve_color(near), self.curve_color(far),
-                                            radius=0.07), "gap", g.values, GAP)
+        row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP)
         self.play(FadeInPlace(row[0]), run_time=0.4)
         # "up to X 2 within 0.04 of zero": a band that wide round zero, numbers state by state
         self.hold_until_moment(M.TOGETHER)
         tg, small = g.together.value, float(g.small)
-        lo, hi = panel.p(-0.15, -small), panel.p(tg + 0.3, small)
+        lo, hi = panel.p(-0.06, -small), panel.p(tg + 0.3, small)   # clear of the 0 tick
         band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
-                         fill_color=T.HIGHLIGHT, fill_opacity=0.18)
+                         fill_color=T.POINTER, fill_opacity=0.18)
         band.move_to((lo + hi) / 2)
-        within = Num(g.small, decimals=2, size=SIZE, color=T.HIGHLIGHT, prefix="±")
+        within = Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±")
         within.next_to(band, UP, buff=0.1).align_to(band, RIGHT)
         self.play(FadeIn(band), FadeInPlace(within), run_time=0.6)
         self.bring_to_front(shown)
@@ -810,10 +897,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                            color=self.colors[0]),
                        txt("for sentence 1's: it starts lower", SIZE, T.TEXT))
             swap(pos)
-            self.play(Indicate_(shown[0]), Indicate_(row[1][0]), run_time=1.4)
+            end = self.beat_start + self.beat_end(beat)
+            self.play(Indicate_(shown[0]), Indicate_(row[1][0]),
+                      run_time=max(0.6, min(1.4, 0.5 * (end - self.time))))
         end = self.beat_start + self.beat_end(beat)
-        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
-                  run_time=max(1.2, min(4.0, 0.85 * (end - self.time))))
+        if end - self.time > 0.6:           # the last bar again, only in the time left
+            self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
+                      run_time=min(4.0, 0.85 * (end - self.time)))
         self.stage.other = [VGroup(panel, band, within, shown, *notes), row]
 
 
@@ -863,4 +953,4 @@ def raw(view):
 def Indicate_(m):
     """A bar or number flashes to the highlight's width as it is named."""
     from manim import Indicate
-    return Indicate(m, color=T.HIGHLIGHT, scale_factor=1.15)
+    return Indicate(m, color=T.POINTER, scale_factor=1.15)

@@ -11,13 +11,14 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine
                    GrowArrow, LaggedStart, Line, Rectangle, Square, VGroup, interpolate_color)
 
 from scenes import theme as T
-from scenes.animations import FadeInPlace, FadeOutPlace
+from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, TickAxes, inline, math, txt
 
 from . import moments as M
 
 RADIUS = 2.9                    # arrow length in the angle panel
 PROBE_PLOT = (8.4, 2.3)
+DIM = 0.3                       # what the voice is not speaking of, while the sketch is
 POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here         # probe chart width, height
 
 
@@ -100,7 +101,7 @@ class ProbeBeat:
         self.hold_until_cue(3)
         self.play(FadeInPlace(syn.name), FadeOutPlace(sketch), run_time=self.quick(0.02, 0.4))
         self.remove(*sketch.get_family())
-        self.emphasize(example[1], color=colors[0], run_time=self.quick(0.03, 0.8))
+        self.emphasize(example[1], run_time=self.quick(0.03, 0.8))
         self.hold_until_moment(M.ITSELF)
         self.probe_points(syn, 0, 0, self.said("pos_embedding"))
         self.emphasize(syn.point(0), run_time=self.quick(0.02, 0.6))
@@ -115,44 +116,52 @@ class ProbeBeat:
         self.hold_until_cue(4)
         self.play(FadeInPlace(sen.name), FadeInPlace(sense), run_time=self.quick(0.02, 0.4))
         for m in example.sense:                     # the noun, then its sense here
-            self.emphasize(m, color=colors[1], run_time=self.quick(0.02, 0.6))
+            self.emphasize(m, run_time=self.quick(0.02, 0.6))
         self.hold_until_moment(M.COIN_TOSS)
         self.probe_chance(sen)
         self.hold_until_moment(M.SENSE_EMBEDDING)
         self.probe_points(sen, 0, 0, self.said("sense_percent"))
         self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
-        same = None
-        self.hold_until_moment(M.NOT_KNOWN)         # river and money "bank": one vector there
-        if same is not None:
-            self.point_at(same[0], run_time=self.quick(0.03, 1.0))
         self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
         self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
         self.hold_until_moment(M.KEEPS_IT)
         self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(5))
         drawn = VGroup(*curves)
         # "for these nouns, not bank, sense is readable almost at once": after one layer
-        self.hold_until_moment(M.AT_ONCE)
-        self.emphasize(sen.point(1), run_time=1.2)
-        # why this does not contradict bank's late cosine gap: two different measures, drawn
-        # left of the chart: two states close in angle (a cosine near 1) that one direction
-        # still tells apart (a probe)
-        measures = inline(txt("probe nouns (not bank): readable from", T.TINY_SIZE, T.TEXT),
+        # "as in the chapter's BERT probes, part of speech comes first and sense later": the
+        # line that says it for these nouns takes the example's place, both embeddings lit
+        self.hold_until_cue(5)
+        measures = inline(txt("these nouns, not bank: part of speech first, sense from",
+                              T.TINY_SIZE, T.TEXT),
                           math(self.v.states[1].math.value, T.TYPE.math_label, T.TEXT))
         measures.align_to(example, UP).align_to(example, LEFT)
         self.replace_line(example, measures)
+        self.emphasize(syn.point(0), sen.point(0), run_time=1.4)
+        self.hold_until_moment(M.AT_ONCE)               # "later is one layer"
+        self.emphasize(sen.point(1), measures[-1], run_time=1.4)
+        # why this does not contradict bank's late cosine gap: two different measures, drawn
+        # left of the chart: two states close in angle (a cosine near 1) that one direction
+        # still tells apart (a probe)
         two = self.measure_sketch(names_x, ax.axes.get_left()[0] - 0.9, head.get_top()[1],
                                   ax.x_labels.get_bottom()[1] + 0.1)
-        self.emphasize(measures, run_time=self.stretch(M.WHOLE, 1.0, cap=3.5))
+        # while the sketch is spoken of, it is the one thing lit: the chart and the set's
+        # lines dim (each piece on its own, as it was put on screen)
+        dimmed = [chart, sizes, both] + [m for c in curves for m in
+                                         (c.chance, c.note, c.name, *c.segs, *c.dots, *c.nums)]
         self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
         self.play(GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
                   FadeInPlace(two.names), FadeInPlace(two.cosine), FadeInPlace(two.tag),
-                  run_time=1.2)
+                  *[DimPlace(m, DIM) for m in dimmed], run_time=1.2)
         self.emphasize(two.arc, two.cosine, run_time=0.8)
         self.play(Create(two.direction), run_time=0.8)   # "... only one direction"
         self.play(*[Create(m) for m in two.drops], FadeInPlace(two.marks),
                   FadeInPlace(two.probe), run_time=1.2)
         self.emphasize(two.marks, two.probe, run_time=0.9)
         self.hold_until_moment(M.SET_SMALL)
+        # the caveats close the video on the chart alone: the sketch and the nouns' note leave
+        self.play(FadeOutPlace(two), FadeOutPlace(both),
+                  *[DimPlace(m, 1 / DIM) for m in dimmed if m is not both], run_time=0.6)
+        self.remove(*two.get_family(), *both.get_family())
         self.emphasize(sizes, run_time=self.stretch(M.ONE_NOUN, 0.8, cap=2.5))
         caveats = VGroup(                               # shown one after the other
             inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE, T.TEXT),
@@ -169,7 +178,7 @@ class ProbeBeat:
         self.hold_until_moment(M.NOT_WHAT)
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(top, chart, drawn, last, both, two)]
+        self.stage.other = [VGroup(top, chart, drawn, last)]
 
     def replace_line(self, old, new) -> None:
         """A header line gives its place to the next: out first, then in (a cross-fade on

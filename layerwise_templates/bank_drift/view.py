@@ -80,6 +80,7 @@ class Gap(View):
     fall_near: float
     fall_far: float
     y_range: list[float]
+    y_ticks: list[float]    # the gap chart's: its ends and zero
     shared: list[str]
 
 
