@@ -645,7 +645,16 @@ class LogitLensScene(StoryboardScene):
                 rest = [m for m in race_row.submobjects if m is not bar]
                 race_row.remove(*rest)
                 self.race_panel.add(*rest)
-        plots = self.put(side, rp.group)
+        self.place(rp.group, side)       # placed first: the bar's point is known before it
+        point = None
+        if race_row is not None:
+            # the bar alone becomes the rank line's first point, before the chart leaves
+            # (it never floats over the new axes as a block)
+            first_state = self.v.layers[0]
+            point = Dot(rp.rp(float(first_state.layer), float(first_state.height)),
+                        radius=0.05, color=T.HIGHLIGHT)
+            self.play(ReplacementTransform(bar, point), run_time=self.quick(0.1, 0.8))
+        plots = self.put(side, rp.group, placed=True)
         if side == "wide":
             self.columns = []
         paris = lambda layers: rp.curve(layers).set_color(T.HIGHLIGHT)   # Paris keeps its colour
@@ -666,10 +675,9 @@ class LogitLensScene(StoryboardScene):
             first = parts[0][1]
             n0 = len(first) // 2
             # the bar alone becomes the line's first points
-            point = first[0].copy()
-            self.play(ReplacementTransform(bar, point), FadeIn(first[n0]),
-                      run_time=self.quick(0.1, 1.0))
-            self.remove(race_row, point)
+            self.play(ReplacementTransform(point, first[0]), FadeIn(first[n0]),
+                      run_time=self.quick(0.05, 0.5))
+            self.remove(race_row)
             self.remove(first[0], first[n0])
         for k, part in enumerate(parts):
             if paced and k == 1:       # "over the last 7 layers": shaded, then the climb

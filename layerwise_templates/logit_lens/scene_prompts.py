@@ -18,7 +18,7 @@ from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
 PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
-SPREAD = (5.9, 3.7)       # each of the entropy and KL axes (the two fill the frame's width)
+SPREAD = (5.4, 3.7)       # each of the entropy and KL axes (the two fill the frame's width)
 LIST_ROWS = 5             # prompts per column of the list
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
 FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their own
@@ -252,10 +252,10 @@ def beat_prompts(scene, v) -> None:
     # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)" (our prompt's line, no longer
     # spoken of, dims)
     scene.hold_until_cue(cue(8))
-    scene.play(ours.animate.set_opacity(0.45), ent_box.animate.shift(-dx * RIGHT),
+    ours.set_opacity(0.45)
+    scene.play(ent_box.animate.shift(-dx * RIGHT),
                FadeInPlace(kl_box), run_time=0.6)
-    pair.group.add(kl_box)
-    scene.remove(*kl_box.get_family())
+    scene.adopt(pair.group, kl_box)
     draw_series(scene, kl, kl_marks, cue(8), scene.cue_at(cue(9)))
     # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
     # runs across the plot, and the last layers are shaded and named on both plots, as on
@@ -371,7 +371,7 @@ class SpreadPlots:
             zero = VGroup() if min(vals) < 0.15 * top else txt(
                 "0", T.LABEL_SIZE, T.MUTED).next_to(ax.axes.c2p(-0.5, 0), LEFT, buff=0.1)
             boxes.add(VGroup(head, sub, ax, zero, name))
-        self.group = boxes.arrange(RIGHT, buff=0.8, aligned_edge=UP)
+        self.group = boxes.arrange(RIGHT, buff=0.7, aligned_edge=UP)
 
     def top(self, i: int) -> float:
         """Plot i's y axis top (its axes' coordinate)."""
