@@ -18,7 +18,7 @@ from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
 PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
-SPREAD = (5.4, 3.7)       # each of the entropy and KL axes (the two fill the frame's width)
+SPREAD = (5.0, 4.2)       # each of the entropy and KL axes (the two fill the frame's width)
 LIST_ROWS = 5             # prompts per column of the list
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
 FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their own
@@ -222,7 +222,8 @@ def beat_prompts(scene, v) -> None:
     # entropy is drawn as the sentence defining it is said, then the KL divergence
     scene.hold_until_cue(cue(6))
     pair = SpreadPlots(v)
-    pair.group.set_y(scene.top - pair.group.height / 2 - 0.05).set_x(0)
+    pair.group.set_y(scene.top - pair.group.height / 2 - 0.05).set_x(-0.3)   # (the KL's
+    # last number, right of its point, stays in the frame)
     ent_box, kl_box = pair.group
     # entropy alone while only it is spoken of, in the middle; it moves left as KL comes
     dx = -ent_box.get_center()[0]
@@ -277,12 +278,11 @@ def our_prompt(v, l: int) -> VGroup:
     """The followed prompt's own lens at state l (not a median): "our prompt alone, at X^(l):
     ␣ at 0.98"."""
     top = v.layers[l].top[0]
-    return VGroup(
-        inline(txt("our prompt alone, at", T.LABEL_SIZE, T.TEXT),
-               x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT), txt(":", T.LABEL_SIZE, T.TEXT),
-               buff=0.1),
-        inline(txt("its top guess", T.LABEL_SIZE, T.TEXT),
-               txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.LABEL_SIZE, T.TEXT,
+    return VGroup(       # three short lines: clear of the peak's number at the plot's right
+        txt("our prompt alone,", T.LABEL_SIZE, T.TEXT),
+        inline(txt("at", T.LABEL_SIZE, T.TEXT), x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT),
+               txt(", its top guess", T.LABEL_SIZE, T.TEXT), buff=0.1),
+        inline(txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.LABEL_SIZE, T.TEXT,
                    mono=True),
                txt("at", T.LABEL_SIZE, T.TEXT),
                Num(top.prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.TEXT), buff=0.1)
@@ -347,8 +347,8 @@ class SpreadPlots:
         boxes = VGroup()
         for series, title, what, early, decimals in (
                 (p.median_entropy, "median entropy of the lens (nats)",
-                 "how spread its guesses are: 0 = one token sure", L - 3, 2),
-                (p.median_kl, "median KL from the model's output (nats)",
+                 "its guesses' spread: 0 = one token sure", L - 3, 2),
+                (p.median_kl, "median KL from the output (nats)",
                  "how far off the lens is: 0 = the same", L - 7, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
