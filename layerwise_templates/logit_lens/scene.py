@@ -43,7 +43,8 @@ from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from .scene_prompts import beat_prompts, sweep_in, window_name
-from .scene_race import STATE_INDEX_SIZE, SAME_LOOKING, LensRace, paint, state_ruler, x_label
+from .scene_race import (STATE_INDEX_SIZE, SAME_LOOKING, LensRace, fade_swap, paint, state_ruler,
+                         x_label)
 from .view import Data, Model
 from scenes.base import StoryboardScene
 from scenes.motion import run_through
@@ -68,6 +69,12 @@ WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot
 QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, said as bits
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
+
+
+def carry(old, new):
+    """`old` moves whole to `new`'s place and size as it turns into it (a cross-fade in
+    motion: its glyphs are never morphed into other glyphs)."""
+    return FadeTransform(old, new, stretch=False)
 
 
 def updates(row: VGroup, layers, gap: bool = False) -> list:
@@ -275,12 +282,17 @@ class LogitLensScene(StoryboardScene):
         elif self.pipeline in panel:
             self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
-        self.play(Create(link), FadeIn(mark),
-                  runner.animate.move_to(col[0].get_bottom()), run_time=self.quick(0.06, 0.6))
         head, bars, rank, prob = col[1]
-        self.play(GrowFromPoint(col[0], self.pipeline.boxes[-1].get_center() if fresh
-                                else runner.get_center()), FadeIn(head),
-                  FadeOut(runner), run_time=self.quick(0.08, 0.7))
+        if fresh:       # the column grows out of softmax, where the stream dot stopped, and
+                        # is then tied to its state on the ruler
+            self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
+                      FadeOut(runner), run_time=self.quick(0.08, 0.7))
+            self.play(Create(link), FadeIn(mark), run_time=self.quick(0.06, 0.6))
+        else:
+            self.play(Create(link), FadeIn(mark), runner.animate.move_to(col[0].get_bottom()),
+                      run_time=self.quick(0.06, 0.6))
+            self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
+                      FadeOut(runner), run_time=self.quick(0.08, 0.7))
         # 3. the top five, best first, as the voice reads them out (cue 2 of the opening)
         if why:
             self.hold_until_cue(3)
@@ -375,7 +387,13 @@ class LogitLensScene(StoryboardScene):
         numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
         weights), the unembedding, softmax. The stream dot runs through each in turn."""
         free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
-        pipe = StepBoxes(lens_steps(Model.at(self.plan["model"], "model")))
+        steps = lens_steps(Model.at(self.plan["model"], "model"))
+        # the stream's box names the state read, X^(l+1) (not a bare X)
+        steps[0].submobjects[0] = inline(
+            txt("the stream", T.TYPE.small, T.X),
+            x_label(self.v.layers[self.last_lens].state, T.TYPE.math_label, T.X), buff=0.1)
+        steps[0].arrange(DOWN, buff=0.08)
+        pipe = StepBoxes(steps)
         b = pipe.boxes           # two rows of two steps: a row of four runs off the frame
         rows = VGroup(VGroup(b[0], b[1]).arrange(RIGHT, buff=0.5),
                       VGroup(b[2], b[3]).arrange(RIGHT, buff=0.5)).arrange(DOWN, buff=0.7)
@@ -518,26 +536,37 @@ class LogitLensScene(StoryboardScene):
         frame = Rectangle(width=race.chart.width + 0.3, height=race.chart.height + 0.3,
                           stroke_color=box.get_stroke_color(), stroke_width=2
                           ).move_to(race.chart)
-        moved = [ReplacementTransform(a, b) for a, b in zip(bars.rows, rows)]
+        # each row's name and number move to their places whole (never a glyph morph), its
+        # bar slides and stretches to its chart bar, its track goes
+        moved = [a for (name, track, bar, num), r in zip(bars.rows, rows)
+                 for a in (carry(name, r.name), ReplacementTransform(bar, r.bar),
+                           carry(num, r.num), FadeOut(track))]
         grown = [GrowFromEdge(r, LEFT) for r in rows[len(bars.rows):]]
         answer, counter, dot = race.extra
+        # the head's X^(l) moves to the counter (its words fade); Paris's name, rank and
+        # probability move whole to the answer's row, whose bar grows from its start
+        if len(answer) == 2:
+            said = [carry(rank[0], answer[0].name), carry(VGroup(*rank[1:]), answer[1]),
+                    carry(prob[1], answer[0].num), FadeOut(prob[0]),
+                    GrowFromEdge(answer[0].bar, LEFT)]
+        else:
+            said = fade_swap(VGroup(rank, prob), answer)
         # the prompt line and the depth ruler move to their places in the chart's panel; the
         # rest of the lens panel leaves before the chart's header comes (never both at once)
         (prompt, head_line, body, ruler), name = new[0], new[1]
         old_prompt, old_ruler = lens_panel[0], lens_panel[3]
         self.detach(lens_panel, old_prompt, old_ruler)
         self.play(FadeOutPlace(lens_panel), ReplacementTransform(box, frame), *moved,
-                  ReplacementTransform(head, counter),
-                  ReplacementTransform(VGroup(rank, prob), answer),
+                  FadeOut(head[0]), carry(head[1], counter), *said,
                   ReplacementTransform(mark, dot), FadeOut(link),
                   ReplacementTransform(old_prompt, prompt), ReplacementTransform(old_ruler, ruler),
                   run_time=self.quick(0.1, 1.6))
         still = VGroup(head_line, body, name).set_z_index(-1)     # under the bars as it fades in
         self.play(*grown, FadeOut(frame), FadeInPlace(still), run_time=self.quick(0.05, 0.8))
         still.set_z_index(0)
-        self.remove(*[m for part in (prompt, ruler, head_line, body, name)
-                      for m in part.get_family()])
-        self.add(new)
+        self.remove(*[m for part in (prompt, ruler, head_line, body, name, *rows, answer,
+                                     counter) for m in part.get_family()])
+        self.add(new, *rows, answer, counter)
         self.bring_to_back(new)
         self.slots["wide"], self.columns = new, []
         return new
@@ -616,7 +645,16 @@ class LogitLensScene(StoryboardScene):
                 rest = [m for m in race_row.submobjects if m is not bar]
                 race_row.remove(*rest)
                 self.race_panel.add(*rest)
-        plots = self.put(side, rp.group)
+        self.place(rp.group, side)       # placed first: the bar's point is known before it
+        point = None
+        if race_row is not None:
+            # the bar alone becomes the rank line's first point, before the chart leaves
+            # (it never floats over the new axes as a block)
+            first_state = self.v.layers[0]
+            point = Dot(rp.rp(float(first_state.layer), float(first_state.height)),
+                        radius=0.05, color=T.HIGHLIGHT)
+            self.play(ReplacementTransform(bar, point), run_time=self.quick(0.1, 0.8))
+        plots = self.put(side, rp.group, placed=True)
         if side == "wide":
             self.columns = []
         paris = lambda layers: rp.curve(layers).set_color(T.HIGHLIGHT)   # Paris keeps its colour
@@ -637,8 +675,8 @@ class LogitLensScene(StoryboardScene):
             first = parts[0][1]
             n0 = len(first) // 2
             # the bar alone becomes the line's first points
-            self.play(FadeTransform(bar, VGroup(first[0], first[n0])),
-                      run_time=self.quick(0.1, 1.0))
+            self.play(ReplacementTransform(point, first[0]), FadeIn(first[n0]),
+                      run_time=self.quick(0.05, 0.5))
             self.remove(race_row)
             self.remove(first[0], first[n0])
         for k, part in enumerate(parts):

@@ -18,9 +18,10 @@ from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
 PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
-SPREAD = (5.4, 3.3)       # each of the entropy and KL axes
+SPREAD = (5.0, 4.2)       # each of the entropy and KL axes (the two fill the frame's width)
 LIST_ROWS = 5             # prompts per column of the list
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
+FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their own
 
 
 def prompt_list(v) -> VGroup:
@@ -170,10 +171,11 @@ def beat_prompts(scene, v) -> None:
         l = int(it.top_from)
         if l > k:           # only the answers the voice counts are marked (no unsaid dots)
             continue
-        m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08, color=T.TEXT)
+        m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08, color=FOR_GOOD)
         marks.add(m)
-        name = txt(str(it.answer.display), T.SMALL_SIZE, T.TEXT, mono=True
-                       ).next_to(m, DOWN, buff=0.1)
+        # above its dot, off the rank-k line (the dot sits just over it)
+        name = txt(str(it.answer.display), T.SMALL_SIZE, FOR_GOOD, mono=True
+                       ).next_to(m, UP, buff=0.1)
         # kept right of the y axis (its tick numbers are left of it)
         name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
         names.add(name)
@@ -220,7 +222,13 @@ def beat_prompts(scene, v) -> None:
     # entropy is drawn as the sentence defining it is said, then the KL divergence
     scene.hold_until_cue(cue(6))
     pair = SpreadPlots(v)
-    pair.group.set_y(scene.top - pair.group.height / 2 - 0.3).set_x(0)
+    pair.group.set_y(scene.top - pair.group.height / 2 - 0.05).set_x(-0.3)   # (the KL's
+    # last number, right of its point, stays in the frame)
+    ent_box, kl_box = pair.group
+    # entropy alone while only it is spoken of, in the middle; it moves left as KL comes
+    dx = -ent_box.get_center()[0]
+    ent_box.shift(dx * RIGHT)
+    pair.group.remove(kl_box)
     scene.set_caption("How sure the lens is, and how far it is from the model's output.")
     scene.play(FadeOutPlace(plot), run_time=scene.quick(0.3, 0.6))      # one, then the other
     scene.play(FadeInPlace(pair.group), run_time=scene.quick(0.3, 0.6))
@@ -228,20 +236,27 @@ def beat_prompts(scene, v) -> None:
     (ent, ent_marks), (kl, kl_marks) = pair.curves()
     # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
     draw_series(scene, ent, ent_marks, cue(6), scene.cue_at(cue(7)))
+    scene.adopt(ent_box, ent, ent_marks)
     # "our own prompt, a separate case: at X^(20) its lens put 0.98 on a space" (a line of its
     # own under the plot, not a point of the median's line); "the last three are the least
     # sure" (the median's peak)
     scene.hold_until_cue(cue(7))
     half = max(1.0, 0.5 * (scene.cue_at(cue(8)) - scene.time) - 0.1)
-    ours = our_prompt(v, pair.low[0]).next_to(pair.group[0][-1], DOWN, buff=0.25
-                                              ).align_to(pair.group[0][-1], LEFT)
+    # (inside the entropy axes, top left: its median line stays low there)
+    ours = our_prompt(v, pair.low[0]).next_to(pair.series[0][0].axes.c2p(-0.5, pair.top(0)),
+                                              DOWN + RIGHT, buff=0.15)
     scene.emphasize(ours, run_time=half, extra=[FadeIn(ours, shift=0.1 * UP)])
-    scene.adopt(pair.group, ours)
-    scene.emphasize(ent_marks[2], run_time=half)
+    scene.adopt(ent_box, ours)
+    last3 = pair.last_points(0, 3)       # "the last three states": each marked
+    scene.emphasize(last3, run_time=half, extra=[FadeIn(last3, scale=1.5)])
+    scene.adopt(ent_box, last3)
     # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)" (our prompt's line, no longer
     # spoken of, dims)
     scene.hold_until_cue(cue(8))
-    scene.play(ours.animate.set_opacity(0.45), run_time=0.3)
+    ours.set_opacity(0.45)
+    scene.play(ent_box.animate.shift(-dx * RIGHT),
+               FadeInPlace(kl_box), run_time=0.6)
+    scene.adopt(pair.group, kl_box)
     draw_series(scene, kl, kl_marks, cue(8), scene.cue_at(cue(9)))
     # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
     # runs across the plot, and the last layers are shaded and named on both plots, as on
@@ -263,13 +278,15 @@ def our_prompt(v, l: int) -> VGroup:
     """The followed prompt's own lens at state l (not a median): "our prompt alone, at X^(l):
     ␣ at 0.98"."""
     top = v.layers[l].top[0]
-    return inline(txt("our prompt alone, at", T.SMALL_SIZE, T.TEXT),
-                  x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT),
-                  txt(": its top guess", T.SMALL_SIZE, T.TEXT),
-                  txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.SMALL_SIZE, T.TEXT,
-                      mono=True),
-                  txt("at", T.SMALL_SIZE, T.TEXT),
-                  Num(top.prob, decimals=T.DECIMALS, size=T.SMALL_SIZE, color=T.TEXT), buff=0.1)
+    return VGroup(       # three short lines: clear of the peak's number at the plot's right
+        txt("our prompt alone,", T.LABEL_SIZE, T.TEXT),
+        inline(txt("at", T.LABEL_SIZE, T.TEXT), x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT),
+               txt(", its top guess", T.LABEL_SIZE, T.TEXT), buff=0.1),
+        inline(txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.LABEL_SIZE, T.TEXT,
+                   mono=True),
+               txt("at", T.LABEL_SIZE, T.TEXT),
+               Num(top.prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.TEXT), buff=0.1)
+    ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
 def window_name(v) -> VGroup:
@@ -330,8 +347,8 @@ class SpreadPlots:
         boxes = VGroup()
         for series, title, what, early, decimals in (
                 (p.median_entropy, "median entropy of the lens (nats)",
-                 "how spread its guesses are: 0 = one token sure", L - 3, 2),
-                (p.median_kl, "median KL from the model's output (nats)",
+                 "its guesses' spread: 0 = one token sure", L - 3, 2),
+                (p.median_kl, "median KL from the output (nats)",
                  "how far off the lens is: 0 = the same", L - 7, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
@@ -341,9 +358,9 @@ class SpreadPlots:
             ax = PlacedTickAxes([-0.5, L - 0.5, 1], [0, top, top], *SPREAD, x_ticks=[
                 (l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
                 y_ticks=[(vals[l], series[l].value, series[l].path) for l in ends],
-                y_decimals=decimals)
-            head = txt(title, T.SMALL_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
-            sub = txt(what, T.SMALL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
+                y_decimals=decimals, size=T.LABEL_SIZE)
+            head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.35).align_to(ax, LEFT)
+            sub = txt(what, T.LABEL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
                                                            ).align_to(head, LEFT)
             name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                           x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
@@ -352,9 +369,19 @@ class SpreadPlots:
             # the axis's origin named where no plan value is numbered near it (the floor "0 ="
             # in the line under the title refers to)
             zero = VGroup() if min(vals) < 0.15 * top else txt(
-                "0", T.TINY_SIZE, T.MUTED).next_to(ax.axes.c2p(-0.5, 0), LEFT, buff=0.1)
+                "0", T.LABEL_SIZE, T.MUTED).next_to(ax.axes.c2p(-0.5, 0), LEFT, buff=0.1)
             boxes.add(VGroup(head, sub, ax, zero, name))
-        self.group = boxes.arrange(RIGHT, buff=0.9, aligned_edge=UP)
+        self.group = boxes.arrange(RIGHT, buff=0.7, aligned_edge=UP)
+
+    def top(self, i: int) -> float:
+        """Plot i's y axis top (its axes' coordinate)."""
+        return max(self.series[i][2]) * 1.15
+
+    def last_points(self, i: int, n: int) -> VGroup:
+        """Plot i's last n states, a dot on its line at each."""
+        ax, _, vals, _, _ = self.series[i]
+        return VGroup(*[Dot(ax.axes.c2p(l, vals[l]), radius=0.06, color=T.TEXT)
+                        for l in range(self.L - n, self.L)])
 
     def curves(self) -> list:
         """[(line, marks)] per plot, where its axes now are: the marks are the lowest and
@@ -372,11 +399,11 @@ class SpreadPlots:
             for l, side in ((lo, DOWN), (hi, UP),
                             (peak, UP) if peak != hi else (self.L - 1, RIGHT)):
                 d = Dot(pt(l, vals[l]), radius=0.06, color=T.TEXT)
-                n = Num(series[l], decimals=decimals, size=T.SMALL_SIZE, color=T.TEXT)
+                n = Num(series[l], decimals=decimals, size=T.LABEL_SIZE, color=T.TEXT)
                 if l == lo and not out:     # the entropy's low: a median, not our prompt's
-                    n = inline(txt("median of", T.SMALL_SIZE, T.MUTED),
-                               Num(self.n, decimals=0, size=T.SMALL_SIZE, color=T.MUTED),
-                               txt("prompts:", T.SMALL_SIZE, T.MUTED), n, buff=0.08)
+                    n = inline(txt("median of", T.LABEL_SIZE, T.MUTED),
+                               Num(self.n, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
+                               txt("prompts:", T.LABEL_SIZE, T.MUTED), n, buff=0.08)
                 n.next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))
             self.low.append(lo)

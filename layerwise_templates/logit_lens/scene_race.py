@@ -116,15 +116,14 @@ class LensRace(LayerRace):
 
     def step(self, scene, l: int, run_time: float) -> None:
         """One step to layer l, every label opaque at every frame. The state label turns to
-        the new state at once (it names the state the chart moves to); each row as `slide`
+        the new state when the bars stop, with the numbers and the rank (never ahead of the
+        data it names); each row as `slide`
         says (no two names drawn on each other). A token that leaves fades out in its place
         over the first third, one that enters fades in in its place over the last third."""
         new = plain(self.chart.rows(self.entries(l)), self.entries(l))
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
-        scene.remove(counter)
-        scene.add(extra[1])
-        anims, turn = [], []
+        anims, turn = [], [(counter, extra[1])]   # the state label turns with the numbers
         for k, row in new.items():
             if k in self.rows:
                 a, t = slide(self.rows[k], row)
