@@ -150,8 +150,8 @@ def build(c: Context) -> Draft:
             claims.append("data.tie.old_sink / data.tie.layer0_sink ~= 1 ± 0.2")
         else:
             text += "."
-        text += (" Now feed them X of layer {data.tie.layer}, layer {data.layers[0].layer}'s X "
-                 "with its attention and FFN updates added: {data.tie.new_sink:.2f}.")
+        text += (" Now feed them X of layer {data.tie.layer}, that X plus layer "
+                 "{data.layers[0].layer}'s attention and FFN updates: {data.tie.new_sink:.2f}.")
         if new > 1.3 * old:
             text += f" Same matrices, new X: the move to {names} came in with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
@@ -204,19 +204,25 @@ def build(c: Context) -> Draft:
     big_s = listed([f"{{data.deep.suspect.one_before[{q}]:.2f}}" for q in big])
     rest = [q for q in range(len(ob)) if q not in big]
     little = bool(rest) and 2 * len([q for q in rest if ob[q] < 0.5 / len(t.tokens)]) > len(ob)
-    text += (" In head {data.deep.suspect.head}, the tokens that look back most put "
-             f"{big_s} on the one before")
+    text += (" In head {data.deep.suspect.head}, the tokens that look back most give "
+             f"{big_s}")
     if little:
-        text += ", but most put little there"
+        text += ", but most give little"
         claims += [f"data.deep.suspect.one_before[{q}] / data.deep.uniform < 0.5"
                    for q in rest if ob[q] < 0.5 / len(t.tokens)]
-    text += ": its mean is {data.deep.suspect.prev_token:.2f}."
-    text += (f" These heads score {prev_s}; spread evenly over "
-             "{data.deep.n_tokens} tokens: {data.deep.uniform:.2f}.")
+    text += ": the mean is {data.deep.suspect.prev_token:.2f}."
+    text += f" These heads score {prev_s}."
+    # the rule of thumb (twice an even spread) always said: its own sentence (the scene draws
+    # its lines on that cue)
+    text += (" Our rule of thumb for a previous-token head: over twice an even spread over "
+             "{data.deep.n_tokens} tokens, {data.deep.habit:.2f}")
     if max(prev) * len(t.tokens) < 2:
-        text += (" Our rule of thumb for a previous-token head is twice that, "
-                 "{data.deep.habit:.2f}; no head at layer {data.deep.layer} reaches it.")
+        text += "; no head at layer {data.deep.layer} reaches it."
         claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
+    else:
+        text += ("; at layer {data.deep.layer}, the highest score reaches it: "
+                 "{max(data.deep.prev_token):.2f}.")
+        claims.append("max(data.deep.prev_token) / data.deep.uniform >= 2")
     # what the heads found: the average hides heads that give the word over twice as much,
     # and (when no head reaches twice an even share) they are not previous-token heads
     hides = (dh["weight"][top[-1]] > 2 * mean[last][target])

@@ -707,7 +707,7 @@ class AttentionDepthScene(StoryboardScene):
             if state is not None:
                 lab.add(line(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
             else:
-                lab.add(txt("(model)", LAB))
+                lab.add(txt("(model)", T.TYPE.body))
             lab.arrange(DOWN, buff=0.06).next_to([x, base_y, 0], DOWN, buff=0.12)
             cols.append(VGroup(r, val, lab))
         axis = Line([base_x, base_y, 0], [base_x + 4.3, base_y, 0], color=T.MUTED,
@@ -1047,8 +1047,8 @@ class AttentionDepthScene(StoryboardScene):
                                             run_time=t))]
         self.fill_to(self.mark(3 + m, n), steps)
         self.fill_to(self.mark(4 + m, n), said)
-        # 5. "These heads score 0.13, 0.19 and 0.14; spread evenly ...": the example leaves,
-        # every head's score; the three heaviest heads' scores ringed; the even line
+        # 6. "These heads score 0.13, 0.19 and 0.14": the example leaves, every head's score;
+        # the three heaviest heads' scores ringed
         others = [g for g in listed if g is not rows[sus]]
         leave = [FadeOutPlace(VGroup(mini.row, mini.arcs, mini.head))] if mini is not None \
             else []
@@ -1060,25 +1060,25 @@ class AttentionDepthScene(StoryboardScene):
                                                 lag_ratio=0.06), run_time=t)),
             (2, lambda t: self.emphasize(VGroup(*[rows[h].score for h in top3]), buff=0.08,
                                          run_time=t)),
-            (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
         ])
         if mini is not None:
             self.remove(*mini.nums)
-        # 5. "In this sentence, no head gives the previous token more than twice an even share,
-        # 0.22": the twice line, then every score bar under it
+        # 7. "Our rule of thumb for a previous-token head: over twice an even spread over 9
+        # tokens, 0.22; no head at layer 5 reaches it": the even line, the twice line, then
+        # every score bar under it
         self.fill_to(self.mark(6 + m, n), [
+            (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
             (2, lambda t: self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=t)),
             (2, lambda t: self.glow(*[g.sbar for g in listed], run_time=t)),
         ])
-        # 6. "Why these heads pick river, we did not test: the fair test was on layer 1 only":
-        # said on screen, under the panels; 7. the wrap-up, the panels gone
+        # 8. "Why these heads pick river, we did not test: the fair test was on layer 1 only":
+        # said on screen, under the panels; 9. the wrap-up, the panels gone
         at = bottom - 0.95
         tie = v.tie
         # what the heads found, said once: the average hides them, they are not
         # previous-token heads (every score under the twice line), and why was not tested
-        untested = line(txt("the head-average hides these heads; at layer", LAB),
-                        Num(d.layer, decimals=0, size=LAB),
-                        txt("none is a previous-token head; why: not tested", LAB))
+        untested = line(txt("the head-average hides these heads; not previous-token heads;",
+                            LAB), txt("why: not tested", LAB))
         untested.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         # the wrap-up under the title, at the body size, beside the six layers' bars
         lines = [txt(f"so: {v.word}'s row moves with depth", T.TYPE.body)]
