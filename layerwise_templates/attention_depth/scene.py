@@ -848,15 +848,21 @@ class AttentionDepthScene(StoryboardScene):
         v, d = self.v, self.v.deep
         sus = d.suspect
         toks = v.tokens.values
-        num_w = txt("0." + "0" * 2, LAB, mono=True).width
         labels = []
         for j, tok in enumerate(toks):
             color = (T.HIGHLIGHT if j in v.focus.values else
                      T.MUTED if j in v.special.values else T.TEXT)
             labels.append(txt(as_written(tok), LAB, color))
-        widths = [max(m.width, num_w) + 0.15 for m in labels]
-        if sum(widths) > x1 - x0:
+        # the weights at the label size where they fit (columns down to 0.07 apart), else small
+        for size in (LAB, S):
+            num_w = txt("0." + "0" * 2, size, mono=True).width
+            need = sum(max(m.width, num_w) for m in labels)
+            gap = min(0.15, (x1 - x0 - need) / len(labels))
+            if gap >= 0.07:
+                break
+        else:
             return None
+        widths = [max(m.width, num_w) + gap for m in labels]
         x = x0 + (x1 - x0 - sum(widths)) / 2
         for m, w in zip(labels, widths):
             m.set_x(x + w / 2)
@@ -871,7 +877,7 @@ class AttentionDepthScene(StoryboardScene):
             a.set_stroke(T.WEIGHTS, width=max(0.8, WIDTH * w),
                          opacity=0.25 + 0.75 * min(1.0, 2 * w))
             arcs.add(a)
-            nums.add(Num(sus.one_before[q - 1], decimals=2, size=LAB, color=T.WEIGHTS)
+            nums.add(Num(sus.one_before[q - 1], decimals=2, size=size, color=T.WEIGHTS)
                      .move_to([labels[q].get_x(), y - 0.42, 0]))
         for size in (LAB, S):           # the label size, else the smallest, else none
             head = line(txt("head", size), Num(sus.head, decimals=0, size=size),
