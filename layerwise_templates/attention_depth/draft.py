@@ -223,16 +223,14 @@ def build(c: Context) -> Draft:
         text += ("; at layer {data.deep.layer}, the highest score reaches it: "
                  "{max(data.deep.prev_token):.2f}.")
         claims.append("max(data.deep.prev_token) / data.deep.uniform >= 2")
-    # what the heads found: the average hides heads that give the word over twice as much,
-    # and (when no head reaches twice an even share) they are not previous-token heads
+    # what the heads found: the average hides heads that give the word over twice as much
+    # (whether they are previous-token heads was said with the rule of thumb)
     hides = (dh["weight"][top[-1]] > 2 * mean[last][target])
     why = f"why these heads pick {quoted(t.tokens[target])}"
     if hides:
         claims.append(f"data.deep.top3[{n - 1}].weight / data.deep.target.weight > 2")
-        not_prev = (", and they are not previous-token heads"
-                    if max(prev) * len(t.tokens) < 2 else "")
         text += (" So the head-average hides heads that give {data.deep.target.token} over "
-                 f"twice as much{not_prev}; why they pick it, we did not test.")
+                 "twice as much; why they pick it, we did not test.")
     else:
         text += f" {why[0].upper()}{why[1:]}, we did not test."
     # what was and was not tested here, and the wrap-up

@@ -1010,8 +1010,9 @@ class AttentionDepthScene(StoryboardScene):
         # 3. "River sits right before bank: do these heads just look one token back?": the
         # sentence's tokens in the free half, river and bank boxed
         sus = int(d.suspect.head)
-        # the free half right of the weights (their numbers end left of x = -0.5)
-        mini = self.one_back(-0.45, 7.1 - T.EDGE, -0.35)
+        # the free half right of the weights: at the row's height (under head 10's row) their
+        # numbers end left of x = -2.5; the top three's boxes, above it, end at -0.5
+        mini = self.one_back(-1.6, 7.1 - T.EDGE, -0.35)
         if m:
             steps = [(1, lambda t: self.wait(t))]
             if mini is not None:
