@@ -150,7 +150,8 @@ def build(c: Context) -> Draft:
             claims.append("data.tie.old_sink / data.tie.layer0_sink ~= 1 ± 0.2")
         else:
             text += "."
-        text += " Now feed them X of layer {data.tie.layer}: {data.tie.new_sink:.2f}."
+        text += (" Now feed them X of layer {data.tie.layer}, that X plus layer "
+                 "{data.layers[0].layer}'s attention and FFN updates: {data.tie.new_sink:.2f}.")
         if new > 1.3 * old:
             text += f" Same matrices, new X: the move to {names} came in with the changed X."
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
@@ -193,21 +194,43 @@ def build(c: Context) -> Draft:
                  "look one token back?")
         claims.append(f"data.focus[0] == {pos[0]}")
     text += (" A head's previous-token score: the mean weight each token gives the one before "
-             f"it. These heads score {prev_s}; spread evenly over "
-             "{data.deep.n_tokens} tokens: {data.deep.uniform:.2f}.")
+             "it.")
+    # the suspect head's largest one-before weights, said beside its mean (a few large ones
+    # and a low mean are not at odds when most tokens put little on the one before); always
+    # one sentence (the scene boxes them on its own cue)
+    suspect = max(top, key=lambda h: prev[h])
+    ob = np.asarray(rows["one_before"][last][suspect])
+    big = sorted(range(len(ob)), key=lambda q: -float(ob[q]))[:3]
+    big_s = listed([f"{{data.deep.suspect.one_before[{q}]:.2f}}" for q in big])
+    rest = [q for q in range(len(ob)) if q not in big]
+    little = bool(rest) and 2 * len([q for q in rest if ob[q] < 0.5 / len(t.tokens)]) > len(ob)
+    text += (" In head {data.deep.suspect.head}, the tokens that look back most give "
+             f"{big_s}")
+    if little:
+        text += ", but most give little"
+        claims += [f"data.deep.suspect.one_before[{q}] / data.deep.uniform < 0.5"
+                   for q in rest if ob[q] < 0.5 / len(t.tokens)]
+    text += ": the mean is {data.deep.suspect.prev_token:.2f}."
+    text += f" These heads score {prev_s}."
+    # the rule of thumb (twice an even spread) always said: its own sentence (the scene draws
+    # its lines on that cue)
+    text += (" Our rule of thumb for a previous-token head: over twice an even spread over "
+             "{data.deep.n_tokens} tokens, {data.deep.habit:.2f}")
     if max(prev) * len(t.tokens) < 2:
-        text += " In this sentence, no head scores over twice that: {data.deep.habit:.2f}."
+        text += "; no head at layer {data.deep.layer} reaches it."
         claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
-    # what the heads found: the average hides heads that give the word over twice as much,
-    # and (when no head reaches twice an even share) they are not previous-token heads
+    else:
+        text += ("; at layer {data.deep.layer}, the highest score reaches it: "
+                 "{max(data.deep.prev_token):.2f}.")
+        claims.append("max(data.deep.prev_token) / data.deep.uniform >= 2")
+    # what the heads found: the average hides heads that give the word over twice as much
+    # (whether they are previous-token heads was said with the rule of thumb)
     hides = (dh["weight"][top[-1]] > 2 * mean[last][target])
     why = f"why these heads pick {quoted(t.tokens[target])}"
     if hides:
         claims.append(f"data.deep.top3[{n - 1}].weight / data.deep.target.weight > 2")
-        not_prev = (", and they are not previous-token heads"
-                    if max(prev) * len(t.tokens) < 2 else "")
         text += (" So the head-average hides heads that give {data.deep.target.token} over "
-                 f"twice as much{not_prev}; why they pick it, we did not test.")
+                 "twice as much; why they pick it, we did not test.")
     else:
         text += f" {why[0].upper()}{why[1:]}, we did not test."
     # what was and was not tested here, and the wrap-up

@@ -333,7 +333,9 @@ class AttentionDepthScene(StoryboardScene):
         return g
 
     def grow_bar(self, b):
-        return [GrowFromEdge(b.parts, DOWN), FadeInPlace(b.tick), FadeInPlace(b.val)]
+        """The bar grows from the axis, its value riding on its top (never above it early)."""
+        return [GrowFromEdge(b.parts, DOWN), FadeInPlace(b.tick),
+                FadeIn(b.val, shift=UP * b.parts.height)]
 
     def chart_frame(self) -> VGroup:
         v = self.v
@@ -644,9 +646,12 @@ class AttentionDepthScene(StoryboardScene):
             (1, lambda t: self.play(*note_out, FadeInPlace(st.block), run_time=t)),
             (4, first),
         ])
-        # "Layer 1 puts most of bank's row on CLS and SEP: 0.70": its bar
+        # "Layer 1 puts most of bank's row on CLS and SEP, 0.70, nearly all of it on CLS": its
+        # bar, then its [CLS] part and the legend's [CLS]
         self.fill_to(self.mark(2, n), [
-            (1, lambda t: self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.14,
+            (3, lambda t: self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.14,
+                                         run_time=t)),
+            (2, lambda t: self.emphasize(st.bars[1].parts[0], st.chart[0][1][0], buff=0.08,
                                          run_time=t)),
         ])
         # "Layer 2: 0.78. Layer 3: 0.75.": each layer on its own sentence, its bar rising as
@@ -702,7 +707,7 @@ class AttentionDepthScene(StoryboardScene):
             if state is not None:
                 lab.add(line(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
             else:
-                lab.add(txt("(model)", LAB))
+                lab.add(txt("(model)", T.TYPE.body))
             lab.arrange(DOWN, buff=0.06).next_to([x, base_y, 0], DOWN, buff=0.12)
             cols.append(VGroup(r, val, lab))
         axis = Line([base_x, base_y, 0], [base_x + 4.3, base_y, 0], color=T.MUTED,
@@ -793,10 +798,16 @@ class AttentionDepthScene(StoryboardScene):
                          txt("park attention they do not need", LAB))
         reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         reading.next_to([DIAG_LEFT, TOP_Y - 0.35, 0], DOWN + RIGHT, buff=0)
-        out = [FadeOutPlace(VGroup(*gone))] if gone else []
+        # the block leaves once, in a play of its own, before the reading comes (in one
+        # Succession the faded-out block came back over the reading)
+        def swap(t):
+            if gone:
+                self.play(FadeOutPlace(VGroup(*gone)), run_time=0.4 * t)
+                t *= 0.6
+            self.play(FadeInPlace(reading), run_time=t)
+
         self.fill_to(self.mark(1, 2), [
-            (2, lambda t: self.play(Succession(*out, FadeInPlace(reading)) if out
-                                    else FadeInPlace(reading), run_time=t)),
+            (2, swap),
             (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
              else self.wait(t)),
             (1, lambda t: self.emphasize(reading[0], run_time=t)),
@@ -813,8 +824,11 @@ class AttentionDepthScene(StoryboardScene):
         chips = block_at is not None and block_at == hi
         if chips:
             st.block = self.qk_block(v.layers[hi].layer)
-            steps = [(1, lambda t: self.play(Succession(FadeOutPlace(reading),
-                                                        FadeInPlace(st.block)), run_time=t)),
+            def back(t):                # the reading leaves, then the block comes back
+                self.play(FadeOutPlace(reading), run_time=0.45 * t)
+                self.play(FadeInPlace(st.block), run_time=0.55 * t)
+
+            steps = [(1, back),
                      (3, lambda t: self.next_layer(L - 1, t))]
         else:
             steps = [(2, lambda t: self.show_layer(L - 1, t, bar=True,
@@ -834,15 +848,21 @@ class AttentionDepthScene(StoryboardScene):
         v, d = self.v, self.v.deep
         sus = d.suspect
         toks = v.tokens.values
-        num_w = txt("0." + "0" * 2, S, mono=True).width
         labels = []
         for j, tok in enumerate(toks):
             color = (T.HIGHLIGHT if j in v.focus.values else
                      T.MUTED if j in v.special.values else T.TEXT)
             labels.append(txt(as_written(tok), LAB, color))
-        widths = [max(m.width, num_w) + 0.15 for m in labels]
-        if sum(widths) > x1 - x0:
+        # the weights at the label size where they fit (columns down to 0.07 apart), else small
+        for size in (LAB, S):
+            num_w = txt("0." + "0" * 2, size, mono=True).width
+            need = sum(max(m.width, num_w) for m in labels)
+            gap = min(0.15, (x1 - x0 - need) / len(labels))
+            if gap >= 0.07:
+                break
+        else:
             return None
+        widths = [max(m.width, num_w) + gap for m in labels]
         x = x0 + (x1 - x0 - sum(widths)) / 2
         for m, w in zip(labels, widths):
             m.set_x(x + w / 2)
@@ -857,8 +877,8 @@ class AttentionDepthScene(StoryboardScene):
             a.set_stroke(T.WEIGHTS, width=max(0.8, WIDTH * w),
                          opacity=0.25 + 0.75 * min(1.0, 2 * w))
             arcs.add(a)
-            nums.add(Num(sus.one_before[q - 1], decimals=2, size=S, color=T.WEIGHTS)
-                     .move_to([labels[q].get_x(), y - 0.4, 0]))
+            nums.add(Num(sus.one_before[q - 1], decimals=2, size=size, color=T.WEIGHTS)
+                     .move_to([labels[q].get_x(), y - 0.42, 0]))
         for size in (LAB, S):           # the label size, else the smallest, else none
             head = line(txt("head", size), Num(sus.head, decimals=0, size=size),
                         txt("— each token's weight on the one before", size))
@@ -878,7 +898,7 @@ class AttentionDepthScene(StoryboardScene):
         # a sentence of its own for the motive when the word is right before the focus word
         # ("river sits right before bank: ..."): the cues after it one later
         m = 1 if bool(d.before_focus) else 0
-        n = 7 + m
+        n = 8 + m
         # "At layer 5" comes at once: the fair test's panel leaves and the arcs go straight
         # to layer 5 on the beat's first frames (no layer-1 arcs under "At layer 5")
         left = st.extra + ([st.block] if st.block is not None else [])
@@ -954,7 +974,8 @@ class AttentionDepthScene(StoryboardScene):
         # lower (the two lines are close)
         twice_line = DashedLine([hx, top + pitch / 2, 0], [hx, bottom, 0], color=REF,
                                 stroke_width=2.5, dash_length=0.16)
-        twice_lab = line(txt("twice an even share:", S), Num(d.habit, decimals=2, size=S))
+        twice_lab = line(txt("rule of thumb, twice an even share:", S),
+                         Num(d.habit, decimals=2, size=S))
         twice_lab.next_to(even_lab, DOWN, buff=0.08).set_x(hx)
         top3 = [int(t.head) for t in d.top3]
         # what leaves: everything of the arc diagram but the river arc's number
@@ -989,8 +1010,9 @@ class AttentionDepthScene(StoryboardScene):
         # 3. "River sits right before bank: do these heads just look one token back?": the
         # sentence's tokens in the free half, river and bank boxed
         sus = int(d.suspect.head)
-        # the free half right of the weights (their numbers end left of x = -0.5)
-        mini = self.one_back(-0.45, 7.1 - T.EDGE, -0.35)
+        # the free half right of the weights: at the row's height (under head 10's row) their
+        # numbers end left of x = -2.5; the top three's boxes, above it, end at -0.5
+        mini = self.one_back(-1.6, 7.1 - T.EDGE, -0.35)
         if m:
             steps = [(1, lambda t: self.wait(t))]
             if mini is not None:
@@ -1016,20 +1038,28 @@ class AttentionDepthScene(StoryboardScene):
                      (3, lambda t: self.play(LaggedStart(*[Create(a) for a in mini.arcs],
                                                          lag_ratio=0.15),
                                              LaggedStart(*[FadeInPlace(x) for x in mini.nums],
-                                                         lag_ratio=0.15), run_time=t)),
-                     (2, average)]
+                                                         lag_ratio=0.15), run_time=t))]
+            # "In head 7, some tokens put 0.69, 0.40 and 0.32 on the one before, but most put
+            # little there: its mean is 0.19": the largest (the ones said) boxed, then all go
+            # into the mean
+            ob = list(d.suspect.one_before.values)
+            big = sorted(range(len(ob)), key=lambda q: -float(ob[q]))[:3]
+            said = [(2, lambda t: self.emphasize(*[mini.nums[q] for q in big], buff=0.08,
+                                                 run_time=t)),
+                    (2, average)]
         else:
-            steps = [(1, lambda t: self.play(FadeInPlace(h2), run_time=t)),
-                     (2, lambda t: self.play(FadeInPlace(score), GrowFromEdge(rows[sus].sbar,
-                                                                              LEFT),
-                                             run_time=t))]
+            steps = [(1, lambda t: self.play(FadeInPlace(h2), run_time=t))]
+            said = [(2, lambda t: self.play(FadeInPlace(score), GrowFromEdge(rows[sus].sbar,
+                                                                             LEFT),
+                                            run_time=t))]
         self.fill_to(self.mark(3 + m, n), steps)
-        # 5. "These heads score 0.13, 0.19 and 0.14; spread evenly ...": the example leaves,
-        # every head's score; the three heaviest heads' scores ringed; the even line
+        self.fill_to(self.mark(4 + m, n), said)
+        # 6. "These heads score 0.13, 0.19 and 0.14": the example leaves, every head's score;
+        # the three heaviest heads' scores ringed
         others = [g for g in listed if g is not rows[sus]]
         leave = [FadeOutPlace(VGroup(mini.row, mini.arcs, mini.head))] if mini is not None \
             else []
-        self.fill_to(self.mark(4 + m, n), [
+        self.fill_to(self.mark(5 + m, n), [
             (1, lambda t: self.play(*leave, run_time=t) if leave else self.wait(t)),
             (3, lambda t: self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in others],
                                                 lag_ratio=0.06),
@@ -1037,18 +1067,19 @@ class AttentionDepthScene(StoryboardScene):
                                                 lag_ratio=0.06), run_time=t)),
             (2, lambda t: self.emphasize(VGroup(*[rows[h].score for h in top3]), buff=0.08,
                                          run_time=t)),
-            (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
         ])
         if mini is not None:
             self.remove(*mini.nums)
-        # 5. "In this sentence, no head gives the previous token more than twice an even share,
-        # 0.22": the twice line, then every score bar under it
-        self.fill_to(self.mark(5 + m, n), [
+        # 7. "Our rule of thumb for a previous-token head: over twice an even spread over 9
+        # tokens, 0.22; no head at layer 5 reaches it": the even line, the twice line, then
+        # every score bar under it
+        self.fill_to(self.mark(6 + m, n), [
+            (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
             (2, lambda t: self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=t)),
             (2, lambda t: self.glow(*[g.sbar for g in listed], run_time=t)),
         ])
-        # 6. "Why these heads pick river, we did not test: the fair test was on layer 1 only":
-        # said on screen, under the panels; 7. the wrap-up, the panels gone
+        # 8. "Why these heads pick river, we did not test: the fair test was on layer 1 only":
+        # said on screen, under the panels; 9. the wrap-up, the panels gone
         at = bottom - 0.95
         tie = v.tie
         # what the heads found, said once: the average hides them, they are not
@@ -1069,7 +1100,7 @@ class AttentionDepthScene(StoryboardScene):
         lines.append(txt("in this sentence", T.TYPE.body))
         wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        self.fill_to(self.mark(6 + m, n), [
+        self.fill_to(self.mark(7 + m, n), [
             (2, lambda t: self.play(FadeInPlace(untested), run_time=t)),
             (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
         ])
