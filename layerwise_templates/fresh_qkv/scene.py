@@ -884,7 +884,7 @@ class FreshQKVScene(StoryboardScene):
             if lay is not None:
                 qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
                               for j in range(len(lay.q))]).arrange(RIGHT, buff=0.25)
-                tag = math(f"W_Q^(({l}))", ML, T.Q)
+                tag = math(f"W_Q \"\"^(({l}))", ML, T.Q)    # scripts side by side: stacked touched
             else:
                 qn = txt("(the output)", S, T.MUTED)
                 tag = txt("–", S, T.MUTED)
