@@ -41,36 +41,31 @@ def build(c: Context) -> Draft:
                   "it, number by number",
                   f"Back in layer {{beat.layer}} of {{model.display}}, for {said}: "
                   f"its state X{tokens} goes straight on along the skip path, "
-                  f"and attention's update is added to it number by number, giving a sum of length {{{u}.mid:.2f}}.",
+                  "and attention's update is added to it number by number: "
+                  f"a sum {{{u}.mid:.2f}} long.",
                   layer=m)]
     if post:
-        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: standardise (− mean, "
-                          "÷ spread), then gain and bias",
-                          "LayerNorm then standardises the "
-                          "{model.d_model} numbers: it subtracts their mean and divides by their spread, "
-                          "the standard deviation, which "
-                          f"makes the length {{{u[:-6]}.centred[0].length:.1f}}, the square root "
-                          "of {model.d_model}. Then it multiplies by a learned gain and adds a "
-                          f"learned bias, and the length comes out at {{{u}.ln1:.2f}}.",
+        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: the sum goes in, a "
+                          "rescaled state comes out",
+                          f"LayerNorm rescales the sum: it comes out {{{u}.ln1:.2f}} long.",
                           layer=m))
-        end = (f"and the sum, {{{u}.post:.2f}} long, is normalised again to {{{u}.ln2:.2f}}: "
-               "the state layer {beat.layer + 1} reads.")
+        end = (f"LayerNorm again gives the X layer {{beat.layer + 1}} reads, {{{u}.ln2:.2f}} "
+               "long.")
     else:
-        end = (f"and the sum, {{{u}.post:.2f}} long, is the state layer {{beat.layer + 1}} "
-               "reads.")
+        end = (f"the sum, {{{u}.post:.2f}} long, is the X layer {{beat.layer + 1}} reads.")
     beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on its own skip "
                       "path: the next X",
-                      "The feed-forward network repeats that pattern on this token alone: it "
-                      "reads the " + ("normalised state" if post else
-                                      "state, through its own normalised copy")
-                      + " and makes its own update. "
-                      f"Another skip path carries the state around it, {end}", layer=m))
+                      "The feed-forward network makes its own update from that"
+                      + ("" if post else ", through its own normalised copy")
+                      + ", on this token alone. "
+                      f"Another skip path adds it, and {end}", layer=m))
     p = f"data.layers[{m + 1}]"
     beats.append(Beat(f"layer{m + 1}", ["project"],
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
                       "query, key and value matrices",
                       ("Layer {beat.layer} starts over, from X, which in this model is already "
-                       "LayerNorm's output. It multiplies X" if post else
+                       "LayerNorm's output; pre-norm models put a LayerNorm here, just before "
+                       "the projections. It multiplies X" if post else
                        "Layer {beat.layer} starts over. It multiplies a normalised copy of X")
                       + " by its own query matrix: each entry of the query takes every number of it and "
                       "one column of the matrix" + (", plus a bias" if bias else "")
@@ -86,9 +81,8 @@ def build(c: Context) -> Draft:
              "embeddings, added up and put through LayerNorm." if post else
              "The first row is X {data.layers[0].layer}.")
     if post:
-        length = ("Every later X is a LayerNorm's output too: sums "
-                  "{min(data.pre_ln_lengths):.2f} to {max(data.pre_ln_lengths):.2f} long come "
-                  "out {min(data.x_lengths):.2f} to {max(data.x_lengths):.2f} long. ")
+        first = first[:-1] + "; every later X is a LayerNorm's output too."
+        length = ""
     else:
         length = ("X itself is never normalised here, and its length runs from "
                   "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
@@ -97,9 +91,9 @@ def build(c: Context) -> Draft:
                       "with its own matrices",
                       f"The later layers repeat these steps; here is \"{name}\", layer by layer"
                       + (", its tokens averaged" if len(pos) > 1 else "") + f". {first} {length}"
-                      "The direction turns: each state's cosine with the one before, one for the "
-                      "same direction, is {min(data.cos_steps):.2f} to "
-                      "{max(data.cos_steps):.2f}. "
+                      "The direction turns: each state's cosine with the one before, one when "
+                      "they point the same way and lower the more it turns, runs from "
+                      "{max(data.cos_steps):.2f} down to {min(data.cos_steps):.2f}. "
                       "So each layer builds fresh Q, K and V from its current X, with its own "
                       "matrices: here, head {data.show.head}'s query, from each layer's query "
                       "matrix.",

@@ -4,9 +4,8 @@ Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
             attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers;
             copies of both fly into the sum's column at ⊕; lengths under each column
-- `norm`    the LayerNorm box after the add (post-LN); its working as columns on the right
-            (standardised, × gain, + bias = the LN output, digits enough that the shown
-            arithmetic holds) and the standardising as one line; the box gives its column
+- `norm`    the LayerNorm box after the add (post-LN), one step: the sum's numbers go in, the
+            rescaled ones come out into its column, its length pointed at
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row;
@@ -15,8 +14,8 @@ Beats (storyboard `show` names):
             l-1's X, dimmed, on the right before "a new X", then its Q, K, V
 - `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
             the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
-            names them, what X^(0) is made of (a footnote), the lengths before and after each
-            LayerNorm as one line under the table, cos with the state above as a new column,
+            names them, what X^(0) is made of (a footnote), the later X's (each a LayerNorm's
+            output), cos with the state above as a new column (highest, then lowest pointed at),
             and last the W_Q^(l) each row's query was made with, row by row
 - `check`   the last layer's query recomputed as X W + b beside the model's, the bound the
             recompute stays under for every token, head, layer and Q/K/V entry, and the largest
@@ -33,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut, GrowArrow,
                    LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
 
@@ -75,17 +74,6 @@ def sum_decimals(a, b, total, choices=(2, 3)) -> int:
     for d in choices:
         if all(abs(round(float(x), d) + round(float(y), d) - round(float(t), d)) < 0.5 * 10 ** -d
                for x, y, t in zip(a, b, total)):
-            return d
-    return choices[-1]
-
-
-def ln_decimals(z, gain, bias, out, choices=(2, 3, 4)) -> int:
-    """The fewest decimals (of `choices`) for LayerNorm's inputs (standardised, gain, bias)
-    at which shown z × gain + bias, rounded to 2 decimals, is the shown output, entry by
-    entry (the last choice when none does)."""
-    for d in choices:
-        if all(round(round(float(a), d) * round(float(g), d) + round(float(b), d), 2)
-               == round(float(o), 2) for a, g, b, o in zip(z, gain, bias, out)):
             return d
     return choices[-1]
 
@@ -255,6 +243,7 @@ class FreshQKVScene(StoryboardScene):
             add = sum_decimals(stages[i - 2].first, stages[i - 1].first, stages[i].first)
             for j in (i - 2, i - 1, i):
                 dec[j] = max(dec[j], add)
+        dec = [max(dec)] * n                  # one convention for the whole row of columns
         for i, s in enumerate(stages):
             d.marks.append(self.mark(d, i))
             d.paths.append(self.path_to(d, i))
@@ -383,8 +372,16 @@ class FreshQKVScene(StoryboardScene):
         """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there."""
         copies = [n.copy() for n in nums]
         self.add(*copies)
-        self.play(*[c.animate.move_to(mark.get_center()).scale(0.5).set_opacity(0.2)
-                    for c in copies], run_time=run_time)
+        y = mark.get_center()[1]
+        # small, out to the empty gap right of their column, up it to the stream, along the
+        # stream into the mark: never across a column's digits
+        gap = [n.get_right()[0] + 0.45 for n in nums]
+        self.play(*[c.animate.scale(0.4).move_to([g, c.get_y(), 0])
+                    for c, g in zip(copies, gap)], run_time=0.3 * run_time)
+        self.play(*[c.animate.move_to([g, y, 0]) for c, g in zip(copies, gap)],
+                  run_time=0.35 * run_time)
+        self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
+                  run_time=0.35 * run_time)
         self.remove(*copies)
 
     def out_of_mark(self, col: VGroup, mark, run_time: float) -> None:
@@ -428,7 +425,7 @@ class FreshQKVScene(StoryboardScene):
         d.drawn = i + 1
 
     def new_column(self, box, head, cells, col, run_time: float, at: tuple[float, float],
-                   glide: float) -> None:
+                   glide: float, low_first: bool = True) -> None:
         """A new column of the table comes in under `head` with the pointer `box` on it, joins
         the stage, then the pointer visits its lowest number at `at[0]`, its highest at
         `at[1]` (scene times)."""
@@ -439,6 +436,8 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(box), run_time=0.3)
         self.stage.parts += [head, *cells]
         vals = sorted([c for c in cells if isinstance(c, Num)], key=lambda n: n.value)
+        if not low_first:
+            vals = vals[::-1]
         self.glide(box, vals[0], at[0], glide)
         self.glide(box, vals[-1], at[1], glide)
 
@@ -476,112 +475,17 @@ class FreshQKVScene(StoryboardScene):
         k = self.cue_with(phrase)
         return self.when(k, phrase) if k is not None else default
 
-    def ln_working(self, d: Diagram, i: int):
-        """LayerNorm at node i written out on the diagram's empty right, as columns of the
-        first numbers: the sum standardised (its length ≈ √d_model), × gain, + bias, = the LN
-        output (full contrast: the numbers the LN column under the box gets); under them the
-        standardising as one line with the mean and the spread. None without that stage."""
-        u = self.v.layers[d.layer].update
-        cen = [c for c in u.centred if str(c.key) == d.keys[i]]
-        if not cen:
-            return None
-        c, out = cen[0], list(u.stages)[i]
-        LS = T.TYPE.label                      # the working is read number by number: larger
-        n = len(c.first)
-        gb = len(c.gain) == n and len(c.bias) == n
-        # the inputs with the digits at which the shown z × gain + bias gives the shown output
-        dz = ln_decimals(c.first, c.gain, c.bias, out.first) if gb else 2
-        specs = [("standardised", c.first, T.TEXT, "", dz)]
-        if gb:
-            specs += [("gain", c.gain, T.LN, "×", dz), ("bias", c.bias, T.LN, "+", dz)]
-        specs.append(("LN output", out.first, T.TEXT, "=", 2))
-        x0, dx, top = d.xs[i] + 1.8, 1.55, 0.2
-        w = VGroup()
-        w.cols, w.heads, w.ops = [], [], []
-        for r, (name, vals, color, op, dec) in enumerate(specs):
-            col = VGroup(*[Num(vals[j], decimals=dec, size=LS, color=color) for j in range(n)])
-            col.arrange(DOWN, buff=0.16, aligned_edge=RIGHT)
-            col.move_to([x0 + r * dx, 0, 0]).align_to(np.array([0, top, 0]), UP)
-            w.cols.append(col)
-            w.heads.append(txt(name, S, T.MUTED).move_to([col.get_x(), top + 0.35, 0]))
-            w.ops.append(txt(op, LS, T.TEXT).move_to([x0 + (r - 0.5) * dx, col.get_y(), 0])
-                         if op else VGroup())
-        w.std_len = Num(c.length, decimals=2, size=LS, color=T.TEXT, prefix="|·| ")
-        w.std_len.next_to(w.cols[0], DOWN, buff=0.3)
-        w.root = txt(f"≈ √{int(self.v.shape.d_model)}", LS, T.TEXT)
-        w.root.next_to(w.std_len, RIGHT, buff=0.12)
-        w.out_len = Num(out.length, decimals=2, size=LS, color=T.TEXT, prefix="|·| ")
-        w.out_len.next_to(w.cols[-1], DOWN, buff=0.3)
-        how_a = VGroup(txt("standardised = (sum − mean", LS, T.TEXT),
-                       Num(c.mean, decimals=2, size=LS, color=T.TEXT), txt(")", LS, T.TEXT)
-                       ).arrange(RIGHT, buff=0.1)
-        how_b = VGroup(txt("÷ std dev", LS, T.TEXT),
-                       Num(c.spread, decimals=2, size=LS, color=T.TEXT)).arrange(RIGHT, buff=0.1)
-        w.how = VGroup(how_a, how_b).arrange(RIGHT, buff=0.2)
-        w.how.move_to([VGroup(*w.cols).get_x(), NOTE_Y - 0.25, 0])
-        self.keep_inside(w.how)
-        w.add(*w.cols, *w.heads, *w.ops, w.std_len, w.root, w.out_len, w.how)
-        return w
-
     def beat_norm(self, beat) -> None:
         d = self.diagram_for(self.layer)
         first_sum = d.kinds.index("sum")
         self.show_now(d, first_sum + 1)
         nxt = first_sum + 1
-        w = (self.ln_working(d, nxt) if nxt < len(d.kinds) and d.kinds[nxt] == "norm"
-             else None)
-        if w is not None:
-            ln = d.marks[nxt]
-            self.vanish(self.stage.note, run_time=0.3)      # the working's line takes its place
-            self.stage.note, self.stage.note_text = None, ""
-            self.play(FadeIn(d.paths[nxt]), FadeIn(ln, scale=0.8), run_time=0.5)
-            self.stage.parts.append(w)
-            # "standardises": the sum's numbers go into the LN box, standardised ones come out
-            self.hold_until(self.said("standardises", self.time) - 0.6)
-            self.into_mark(d.cols[first_sum].col.nums, ln, 0.5)
-            self.play(FadeIn(w.heads[0]), *[FadeIn(m, target_position=ln.get_center(), scale=0.5)
-                                            for m in w.cols[0]], run_time=0.7)
-            # "subtracts their mean and divides by their spread": how, with the two numbers,
-            # the pointer on the sum, then on the standardised numbers
-            box = None
-            for phrase, part, on in (("subtracts", w.how[0], d.cols[first_sum].col.nums),
-                                     ("divides", w.how[1], w.cols[0])):
-                self.hold_until(self.said(phrase, self.time) - 0.2)
-                if box is None:
-                    box = self.frame_of(on)
-                    self.play(FadeIn(part, shift=0.1 * UP), FadeIn(box), run_time=0.6)
-                else:
-                    self.repoint(box, on, 0.8, anims=[FadeIn(part, shift=0.1 * UP)])
-            # "which makes the length 19.6, the square root of 384"
-            self.hold_until(self.said("which makes", self.time) - 0.1)
-            self.play(FadeIn(w.std_len, shift=0.1 * UP), run_time=0.5)
-            self.repoint(box, w.std_len, 0.5)
-            self.hold_until(self.said("the square root", self.time) - 0.2)
-            self.play(FadeIn(w.root, shift=0.1 * LEFT), run_time=0.4)
-            self.repoint(box, VGroup(w.std_len, w.root), 0.5)
-            self.hold_until(self.said("learned gain", self.time) - 0.7)
-            self.play(FadeOut(box), run_time=0.3)
-            # "multiplies by a learned gain and adds a learned bias": their first numbers
-            for r, phrase in ((1, "learned gain"), (2, "learned bias")):
-                if len(w.cols) < 4:
-                    break
-                self.hold_until(self.said(phrase, self.time) - 0.3)
-                self.play(FadeIn(w.ops[r]), FadeIn(w.heads[r], shift=0.1 * DOWN),
-                          LaggedStart(*[FadeIn(m, shift=0.1 * DOWN) for m in w.cols[r]],
-                                      lag_ratio=0.2), run_time=0.7)
-            # "the length comes out at": the LN output at full contrast; the LN box gives the
-            # same numbers to its column in the diagram
-            self.hold_until(self.said("comes out", self.time) - 0.9)
-            self.play(FadeIn(w.ops[-1]), FadeIn(w.heads[-1], shift=0.1 * DOWN),
-                      *[FadeIn(m, shift=0.15 * LEFT) for m in w.cols[-1]],
-                      FadeIn(w.out_len, shift=0.1 * UP), run_time=0.7)
-            self.out_of_mark(d.cols[nxt], ln, 1.0)
-            d.drawn = nxt + 1
-            # the length the voice reads, in the working and under the box: one fitted box each
-            boxes = VGroup(self.frame_of(w.out_len), self.frame_of(d.cols[nxt].length))
-            self.play(FadeIn(boxes), run_time=0.4)
-            self.hold_until(self.cue_at(99) - 0.5)
-            self.play(FadeOut(boxes), run_time=0.3)
+        if nxt < len(d.kinds) and d.kinds[nxt] == "norm":
+            # one step: the sum's numbers go into the LN box, the rescaled ones come out into
+            # its column; the pointer on the length the voice reads
+            self.hold_until(self.said("LayerNorm", self.time) - 0.2)
+            self.draw_node(d, nxt, 1.8)
+            self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt].length)
         else:                                   # pre-norm: the norm sits inside each branch
             self.emphasize(d.marks[1], run_time=1.0)
             self.set_note("this model normalises only the copy each branch reads; "
@@ -600,7 +504,7 @@ class FreshQKVScene(StoryboardScene):
         # "the feed-forward network repeats that pattern": its branch, then the same shape lit
         self.hold_until(self.said("feed-forward", self.time) - 0.3)
         self.draw_node(d, ffn, 1.6)
-        self.hold_until(self.said("repeats", self.time) - 0.3)
+        self.hold_until(self.said("its own update", self.time) - 0.3)
         self.emphasize(d.marks[attn], d.paths[attn], d.marks[ffn], d.paths[ffn], run_time=1.0)
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
@@ -616,8 +520,8 @@ class FreshQKVScene(StoryboardScene):
                 self.play(FadeIn(box), run_time=0.3)
             else:
                 self.repoint(box, d.cols[i].length, 0.5)
-            self.hold_until(self.said("normalised again", self.time) - 0.3)
-        self.hold_until(self.said("the state layer", self.time) - 0.4)
+            self.hold_until(self.said("LayerNorm again", self.time) - 0.3)
+        self.hold_until(self.said("reads", self.time) - 0.4)
         if box is not None:
             self.vanish(box, run_time=0.3)
         last = d.cols[-1]
@@ -683,7 +587,27 @@ class FreshQKVScene(StoryboardScene):
             said = txt("= LayerNorm's output", S, T.LN).next_to(row, RIGHT, buff=0.3)
             self.play(FadeIn(said, shift=0.1 * LEFT), run_time=0.6)
             st.parts.append(said)
+            # "in pre-norm models, a LayerNorm sits right here": said under it while spoken
+            other = None
+            if "pre-norm" in str((self.beat.get("cues") or [{}])[ka].get("text", "")):
+                self.hold_until(self.when(ka, "pre-norm") - 0.3)
+                lnb = RoundedRectangle(width=0.75, height=0.45, corner_radius=0.08,
+                                       color=T.LN, stroke_width=2)
+                lnb = VGroup(lnb, txt("LN", S, T.LN).move_to(lnb)).move_to([PW, 1.3, 0])
+                arrow = Arrow(row.get_bottom() + 0.05 * DOWN, lnb.get_top(), buff=0.05,
+                              color=T.MUTED, stroke_width=2, tip_length=0.15)
+                arrow.put_start_and_end_on([lnb.get_x(), row.get_bottom()[1] - 0.05, 0],
+                                           lnb.get_top() + 0.05 * UP)
+                words = txt("pre-norm models: a LayerNorm here, before the matrices", S,
+                            T.MUTED)
+                words.next_to(lnb, RIGHT, buff=0.3)
+                other = VGroup(arrow, lnb, words)
+                self.keep_inside(other)
+                self.play(GrowArrow(arrow), FadeIn(lnb, shift=0.2 * DOWN), run_time=0.6)
+                self.play(FadeIn(words, shift=0.2 * LEFT), run_time=0.5)
             self.busy_until(self.cue_end(ka) - 0.1, VGroup(label, row, said))
+            if other is not None:
+                self.vanish(other, run_time=0.3)
         rows = {}
         # each matrix on its own sentence (the cue that names it; else the next ones in turn)
         cue = {k: self.cue_with(f"{w} matrix") for k, w in (("q", "query"), ("k", "key"),
@@ -706,7 +630,7 @@ class FreshQKVScene(StoryboardScene):
             bl.align_to(wl, RIGHT)
             key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
                       f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
-                      S, T.TEXT).next_to(brow, DOWN, buff=0.3).set_x(W.get_x())
+                      S, T.TEXT).next_to(VGroup(brow, bl), DOWN, buff=0.4).set_x(W.get_x())
             parts = [wl, W, more, key] + ([bl, brow] if has_b else [])
             block = VGroup(*parts)
             self.keep_inside(block)
@@ -867,9 +791,21 @@ class FreshQKVScene(StoryboardScene):
                   run_time=min(0.6, 0.2 * run_time))
         xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
         self.play(FadeIn(xlight), run_time=0.2)
-        step = max(0.45, (run_time - 0.8 - 0.3) / max(1, len(cols)))
+        step = max(0.45, (run_time - 0.8 - 0.3) / max(1, len(cols) + 1))
         for j, c in enumerate(cols):
             tgt = brow[j] if brow is not None else c
+            if j == 0:          # one quick sweep: X's numbers run down the first column
+                light = SurroundingRectangle(VGroup(c, tgt), color=HL, buff=0.05,
+                                             stroke_width=2)
+                trav = x.nums.copy()
+                self.play(FadeIn(light), trav.animate.arrange(DOWN, buff=0.12).scale(0.8)
+                          .move_to(c.get_center()), run_time=0.8 * step)
+                self.play(trav.animate.move_to(tgt.get_center()).scale(0.3).set_opacity(0),
+                          run_time=0.5 * step)
+                self.remove(trav)
+                self.play(FadeIn(res.nums[j], target_position=tgt.get_center()),
+                          FadeOut(light), run_time=0.5 * step)
+                continue
             light = SurroundingRectangle(VGroup(c, tgt), color=HL, buff=0.05, stroke_width=2)
             self.play(FadeIn(light), run_time=0.3 * step)
             self.play(FadeIn(res.nums[j], target_position=tgt.get_center()), run_time=0.45 * step)
@@ -948,7 +884,7 @@ class FreshQKVScene(StoryboardScene):
             if lay is not None:
                 qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
                               for j in range(len(lay.q))]).arrange(RIGHT, buff=0.25)
-                tag = math(f"W_Q \"\"^(({l}))", ML, T.Q)     # scripts side by side: rows clear
+                tag = math(f"W_Q \"\"^(({l}))", ML, T.Q)    # scripts side by side: stacked touched
             else:
                 qn = txt("(the output)", S, T.MUTED)
                 tag = txt("–", S, T.MUTED)
@@ -967,18 +903,10 @@ class FreshQKVScene(StoryboardScene):
             self.play(FadeIn(skip), run_time=0.4)
             self.stage.parts.append(skip)
             bottom -= 0.4
-        # what every layer does, as one line: a light runs along it as each row is written
-        chain_text = ("each layer:  Q, K, V from X  →  + attention's update  →  LN  →  "
-                      "+ FFN's update  →  LN  →  the next X")
-        chain = txt(chain_text, S, T.TEXT)
-        if chain.width > NOTE_WIDTH:
-            chain.scale_to_fit_width(NOTE_WIDTH)
-        chain.move_to([0, bottom - 0.15, 0])
-        rail = Line(chain.get_corner(DOWN + LEFT) + 0.08 * DOWN,
-                    chain.get_corner(DOWN + RIGHT) + 0.08 * DOWN)
+        foot_y = bottom - 0.15                 # the one line under the table
         table = VGroup(heads, *rows)
-        self.stage.parts += [table, chain, title]
-        self.play(FadeIn(chain), FadeIn(title, shift=0.1 * DOWN), run_time=0.5)
+        self.stage.parts += [table, title]
+        self.play(FadeIn(title, shift=0.1 * DOWN), run_time=0.5)
         # X^(0), X^(1): shown in the beats before; the project beat's X, Q rows move into theirs
         seen = min(2, len(rows))
         anims = []
@@ -1003,16 +931,9 @@ class FreshQKVScene(StoryboardScene):
         first_row = self.cue_at(k1 if k1 is not None else 1)
         per = max(0.6, 0.92 * (first_row - 0.3 - self.time) / max(1, len(todo)))
         for r in todo:
-            dot = Dot(rail.get_start(), radius=0.06, color=HL)
             self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
-                      MoveAlongPath(dot, rail), run_time=0.8 * per)
-            self.remove(dot)
+                      run_time=0.8 * per)
             self.wait(0.2 * per)
-        # the recipe line has been read with the rows: it goes, its place is the footnote's
-        self.play(FadeOut(chain), run_time=0.4)
-        self.remove(*chain.get_family())
-        self.stage.parts.remove(chain)
-        foot_y = chain.get_y()
         box, note = None, None
         col = lambda cells: VGroup(*cells)                   # noqa: E731
 
@@ -1035,7 +956,7 @@ class FreshQKVScene(StoryboardScene):
                 self.hold_until(self.time + 0.3 * step)
 
         def footnote(new) -> None:
-            """The one line under the chain line: `new` replaces the last."""
+            """The one line under the table: `new` replaces the last."""
             nonlocal note
             new.move_to([0, foot_y, 0])
             if new.width > NOTE_WIDTH:
@@ -1051,43 +972,25 @@ class FreshQKVScene(StoryboardScene):
 
         if post and k1 is not None:
             # "the first row, X zero, is its token, position and segment embeddings, added up
-            # and put through the embedding LayerNorm": the row, and under the chain line what
+            # and put through the embedding LayerNorm": the row, and under the table what
             # it is made of, up for the whole sentence
             self.hold_until_cue(k1)
             point(VGroup(rows[0][0], rows[0][1]))
-            foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
-                          txt(f"= LayerNorm of the {lays[0].norm.label}", S, T.TEXT)
+            foot_text = f"= LayerNorm of the {lays[0].norm.label}"
+            foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X), txt(foot_text, S, T.TEXT)
                           ).arrange(RIGHT, buff=0.3)    # the box round foot[1] clear of X
             footnote(foot)
             self.glide(box, foot[1], self.when(k1, "token") + 0.6, 0.8)
-            self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
-        k = self.cue_with("later X")
-        if k is not None and post:
-            # "every later X is a LayerNorm's output too: sums a to b long come out c to d
-            # long": the X column, then the lengths as one line
-            self.hold_until_cue(k)
-            point(col([r[1] for r in rows[1:]]))
-            pres = sorted([Num(p, decimals=2, size=S, color=T.TEXT) for p in v.pre_ln_lengths],
-                          key=lambda n: n.value)
-            outs = sorted(lens, key=lambda n: n.value)
-            dash = lambda: txt("–", S, T.TEXT)                # noqa: E731
-            # the two ranges the voice reads, each a group the pointer boxes, set apart from
-            # the words beside them (a box hugging them ran through "LN" and "bias")
-            before = VGroup(pres[0], dash(), pres[-1]).arrange(RIGHT, buff=0.12)
-            after = VGroup(outs[0], dash(), outs[-1]).arrange(RIGHT, buff=0.12)
-            parts = [txt("|·|: sum before the FFN's LN", S, T.TEXT), before]
-            stds = [float(x) for x in v.std_lengths]
-            if stds and max(stds) - min(stds) < 0.01:
-                parts += [VGroup(txt("→  standardised", S, T.TEXT),
-                                 Num(v.std_lengths[0], decimals=2, size=S, color=T.LN),
-                                 txt(f"≈ √{int(v.shape.d_model)}", S, T.LN)
-                                 ).arrange(RIGHT, buff=0.12)]
-            parts += [txt("→  X", S, T.TEXT), after]
-            line = VGroup(*parts).arrange(RIGHT, buff=0.3)
-            self.hold_until(self.when(k, "sums") - 0.4)
-            footnote(line)
-            self.glide(box, before, self.when(k, "sums") + 0.6, 0.7)
-            self.glide(box, after, self.when(k, "come out") + 0.4, 0.8)
+            # "put through LayerNorm": the pointer on that word of the footnote
+            if "put through" in str(self.beat["cues"][k1].get("text", "")):
+                self.glide(box, self.glyphs(foot[1], foot_text, "LayerNorm"),
+                           self.when(k1, "put through") + 0.5, 0.6)
+            if "later X" in str(self.beat["cues"][k1].get("text", "")) and len(rows) > 1:
+                # "every later X is a LayerNorm's output too": the pointer on the rows below
+                self.glide(box, col([r[1] for r in rows[1:]]), self.when(k1, "later X") + 0.3,
+                           0.8)
+            else:
+                self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
         k = self.cue_with("cosine")
         if k is not None and cos:
             # "the direction turns": the numbers of each state; then "each state's cosine with
@@ -1102,12 +1005,26 @@ class FreshQKVScene(StoryboardScene):
             # the column comes in as "cosine" is spoken (no walk down the rows first: it made
             # the column late), its reading under the table
             self.hold_until(self.when(k, "cosine") - 0.8)
-            gloss = txt("cos = 1: the same direction", S, T.TEXT).move_to([0, foot_y, 0])
+            gloss = txt("cos = 1: the same direction; lower: the direction turned", S,
+                        T.TEXT).move_to([0, foot_y, 0])      # its text: gloss_text below
             self.play(FadeIn(gloss, shift=0.1 * UP), run_time=0.4)
             note = gloss
             self.stage.parts.append(gloss)
+            gloss_text = "cos = 1: the same direction; lower: the direction turned"
+            self.glide(box, self.glyphs(gloss, gloss_text, "cos = 1: the same direction"),
+                       self.when(k, "one when") + 0.4, 0.6)
+            self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
+                       self.when(k, "lower the") + 0.4, 0.6)
+            # "runs from 0.96 down to 0.74, into X 6": highest, then lowest
             self.new_column(box, cos_head, cos_cells, col, 1.0,
-                            (self.when(k, " is ") + 0.5, self.cue_end(k) - 0.5), 0.5)
+                            (self.when(k, "runs from") + 0.6, self.when(k, "down to") + 0.7),
+                            0.5, low_first=False)
+            if "into X" in str(self.beat["cues"][k].get("text", "")):
+                # "into X 6": the lowest cosine's row, its state named
+                nums = [c for c in cos_cells if isinstance(c, Num)]
+                low = cos_cells.index(min(nums, key=lambda n: n.value))
+                self.glide(box, VGroup(rows[low][0], rows[low][1], cos_cells[low]),
+                           self.when(k, "into X") + 0.5, 0.6)
         k = self.cue_with("'s query")
         if k is not None:
             # "each layer builds a fresh query, key and value from its current X, with its own
