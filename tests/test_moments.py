@@ -197,7 +197,7 @@ def test_a_silent_plan_does_not_wait_as_before(cache_dir):
     assert scene.said("sense_percent") == typed(scene, 4, "percent") == 40.0
 
 
-def board(moments: str, narration: str = "Here is the flat plane. All take the same path. "
+def board(moments: str, narration: str = "Here is the flat plane and its two axes. All take the same path. "
           "In their own units; in the plane they end close. The rest is off this plane. In the "
           "full space they end apart.") -> str:
     return textwrap.dedent(f"""\
@@ -215,7 +215,7 @@ def board(moments: str, narration: str = "Here is the flat plane. All take the s
         """)
 
 
-GOOD = ("{plane: flat plane, same_path: same path, units: 2, "
+GOOD = ("{plane: flat plane, axes: two axes, same_path: same path, units: 2, "
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space}")
 
 
@@ -240,8 +240,8 @@ def test_words_and_sentences_and_nth():
     (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: in_plane, off_plane, plane, same_path, "
-     "sentence_moves, units", None),
+     "beat's handlers wait for; they wait for: axes, in_plane, off_plane, plane, "
+     "same_path, sentence_moves, units", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:
@@ -253,7 +253,7 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     text = board(GOOD).replace(f"    moments: {GOOD}\n", "")
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
-    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, same_path, "
+    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, axes, same_path, "
                             "units, in_plane, sentence_moves, off_plane") for p in e.value.problems), \
         e.value.problems
 
