@@ -94,8 +94,8 @@ def build(c: Context) -> Draft:
              f"same way.",
              head=h, expect=top_claim),
         Beat("scores", ["dots", "scale"],
-             f"The query of '{word}' against every key: dot products, divided by "
-             "√{data.shape.d_head}.",
+             f"The query of '{word}' against every key: a dot product each, then scaled: "
+             "the scores.",
              f"Now the query meets every key: multiply them entry by entry and add up all "
              f"{{data.shape.d_head}} products. The key of {tok} gives the largest, "
              f"{{{p}.top.dot:.1f}}. Each dot product is then divided by the square root of "

@@ -73,7 +73,8 @@ DECIMALS = 2            # vector entries, scaled scores, weights
 DOT_DECIMALS = 1        # dot products (tens to over a hundred before the scaling)
 W_DECIMALS = 3          # attention weights (0.999 is not 1.00)
 SUM_DECIMALS = 3        # X, Δ_attn and X + Δ_attn: the shown sum adds up from the shown terms
-EXP_DECIMALS = 4        # exp(score - max): 1, 0.0011, 0.0001
+EXP_DECIMALS = 3        # exp(score - max): 1.000, 0.001 (at 4, nine "0.0000" ran together)
+EXP_SUM_DECIMALS = 3    # their sum, as the voice says it: 1.001
 WIDTH = 9               # tokens written side by side (a window around the focus beyond that)
 PREV_DECIMALS = 4       # previous-token scores (0.9997 is not 1.00), the same in every cell
 TOP_PIECES = 3          # the longest pieces of the attention update named
@@ -103,7 +104,7 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
     entry["decimals"] = {g: shown_decimals(entry[g], d, f"{where}.{g}")
                          for g, d in groups.items()}
     stable(entry["weights_sum"], W_DECIMALS, f"{where}.weights_sum")
-    stable(entry["exp_sum"], EXP_DECIMALS - 1, f"{where}.exp_sum")
+    stable(entry["exp_sum"], EXP_SUM_DECIMALS, f"{where}.exp_sum")
     first, second = np.argsort(-np.asarray(steps["weights"]), kind="stable")[:2]
     entry["top"], entry["second"] = (ranked(t, steps, int(j), f, f"{where}.{name}")
                                      for j, name in ((first, "top"), (second, "second")))

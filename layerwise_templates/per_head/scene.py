@@ -52,6 +52,7 @@ from scenes.motion.pointer import point_at
 from scenes.motion.vector import VectorColumn
 
 from . import moments as M
+from .plan import EXP_SUM_DECIMALS
 from .view import Data, Head, Layer
 
 S = T.TYPE.small                    # 14 px text
@@ -65,12 +66,13 @@ LEFT_X, LABEL_X = -6.0, -3.65       # query / output columns; right edge of the 
 EDGE_X = -6.75                      # the frame's left margin
 W_DROP = 0.4                        # W_K and W_V sit this much lower than W_Q did
 Y_BARS = -1.75                      # the heads' pieces: the bars' baseline
-BIAS = ManimColor("#B0B4BA")        # W_O's bias, in the tip-to-tail drawing: a light grey
 # one meaning per colour: purple (T.ATTN) is the update Δ_attn only; attention weights get a
 # the chapter's colour (T.WEIGHTS); a pointer, a ring or a box that says "this one" is the
 # chapter's pointer white (T.POINTER), not Q's yellow
 WEIGHT = T.WEIGHTS                  # attention weights (bars, numbers, matrix cells)
 MARK = T.POINTER                    # highlights: rings, boxes, pointers, the followed token
+BIG = 1.4                           # the numbers the voice reads grow this much
+USED = 0.35                         # a row that has been used greys to this opacity
 
 
 def underline(m: Mobject) -> Mobject:
@@ -104,6 +106,7 @@ class Stage:
     exps: VGroup | None = None
     bars: list = field(default_factory=list)
     weights: VGroup | None = None
+    wrest: object = None                # the weight bars, their axis, label and the exp sum
     rows: list = field(default_factory=list)    # (label, row) pairs of the worked rows
     matrix: AttentionMatrix | None = None
     panel: VGroup | None = None
@@ -189,6 +192,11 @@ class PerHeadScene(StoryboardScene):
             nxt = groups[k + 1][0] if k + 1 < len(groups) else c + 1
             end = self.cue_at(min(max(nxt, c + 1), n))
             self.fill_to(end, steps, fill=0.9)
+
+    def enlarge(self, m, run_time: float) -> None:
+        """A number the voice reads grows (and stays larger), then a box says "this one"."""
+        self.play(m.animate.scale(BIG), run_time=0.4 * run_time)
+        self.emphasize(m, run_time=0.6 * run_time)
 
     def keep(self, *ms) -> None:
         self.st.on.extend(ms)
@@ -534,7 +542,7 @@ class PerHeadScene(StoryboardScene):
         if top is not None:
             groups.append((1, [(1, lambda t: point_at(self, dots[top], MARK, run_time=t,
                                                       direction=DOWN)),
-                               (1, lambda t: self.emphasize(dots[top], run_time=t))]))
+                               (1, lambda t: self.enlarge(dots[top], run_time=t))]))
         self.by_cue(groups)
         self.st.dots = dots
         self.st.rows.append(label)
@@ -555,7 +563,7 @@ class PerHeadScene(StoryboardScene):
                                                 lag_ratio=0.1), run_time=t)),
             (1, lambda t: self.emphasize(scores, run_time=t)),
             # the scores replace the dot products: those dim (the voice is on the scores)
-            (1, lambda t: self.play(ghost(dots, 0.35), run_time=t)),
+            (1, lambda t: self.play(ghost(dots, USED), run_time=t)),
             # the keys have done their part: they give way (the values take their place)
             (1, lambda t: self.play(FadeOutPlace(self.st.keys), FadeOutPlace(self.st.klabel),
                                     *[FadeOutPlace(self.shown.pop(k)) for k in ("dot_sum",)
@@ -576,19 +584,23 @@ class PerHeadScene(StoryboardScene):
         label = self.label_at(txt("exp(score − largest)", S), Y_E)
         top = self.slots().index(h["top"]["pos"])
         total = inline(txt("sum =", S, T.TEXT), Num(p.exp_sum, None,
-                                                         h["decimals"]["exp"] - 1, S))
+                                                         EXP_SUM_DECIMALS, S), buff=0.2)
         total.move_to([0, Y_E - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
         flying = [a.copy() for a in exps]
         # the shifted row stays: each exp comes down from the number it is e to the power of
         self.by_cue([(1, [
-            (1, lambda t: self.emphasize(self.st.scores[top], run_time=t)),
+            (1, lambda t: self.enlarge(self.st.scores[top], run_time=t)),
             (3, lambda t: self.play(FadeInPlace(slabel), LaggedStart(*[
                 ReplacementTransform(a.copy(), b) for a, b in zip(self.st.scores, shifted)],
                 lag_ratio=0.1), run_time=t)),
+            # the scores are used: they grey (the voice is on the shifted row)
+            (0.5, lambda t: self.play(ghost(VGroup(self.st.scores, self.st.rows[1]), USED),
+                                      run_time=t)),
             (1, lambda t: self.emphasize(shifted[top], run_time=t))]),
             (2, [(3, lambda t: self.play(FadeInPlace(label), LaggedStart(*[
                 ReplacementTransform(a.copy(), b) for a, b in zip(shifted, exps)],
                 lag_ratio=0.1), run_time=t)),
+                (0.5, lambda t: self.play(ghost(VGroup(shifted, slabel), USED), run_time=t)),
                 (1, lambda t: self.emphasize(exps[top], run_time=t))]),
             (3, [(2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1])
                                                        .set_opacity(0) for a in flying],
@@ -624,12 +636,15 @@ class PerHeadScene(StoryboardScene):
                                          run_time=t)),
                  (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                                      lag_ratio=0.05), run_time=t))]
+        steps.append((0.5, lambda t: self.play(
+            ghost(VGroup(self.st.exps, self.st.rows[-1], total), USED), run_time=t)))
         if top is not None:
-            steps.append((1, lambda t: self.emphasize(weights[top], run_time=t)))
+            steps.append((1, lambda t: self.enlarge(weights[top], run_time=t)))
         if second is not None:
             steps.append((1, lambda t: self.emphasize(weights[second], run_time=t)))
         self.by_cue([(4, steps)])
         self.st.bars, self.st.weights = bars, weights
+        self.st.wrest = VGroup(bars, axis, label, total)   # what leaves when the weights move up
         self.keep(bars, weights, axis, label, total)
         self.st.rows += [total]
 
@@ -667,7 +682,7 @@ class PerHeadScene(StoryboardScene):
                          txt(f"head {self.hid()}'s output", S, T.V))
         formula.move_to([0, -0.35, 0]).align_to([-3.4, 0, 0], LEFT)
         wcols = [self.slots().index(t) if t in self.slots() else None for t in ts]
-        fly = [self.st.weights[j].copy() for j in wcols if j is not None]
+        fly = [j for j in wcols if j is not None]
         land = [formula[3 * n] for n, j in enumerate(wcols) if j is not None]
         # each token's X (a blue column) travels into W_V; its value comes out and goes to
         # where its key was
@@ -677,10 +692,10 @@ class PerHeadScene(StoryboardScene):
         wvname = math(self.sup("W_V"), F, T.V).next_to(wv, UP, buff=0.12)
         cols = [j for j, t in enumerate(self.slots()) if t is not None]
         gaps = [values[j] for j, t in enumerate(self.slots()) if t is None]
-        # every value's weight, copied up from the weights row to under its value
+        # the weights row itself moves up, each weight under its value; its bars, their
+        # axis and label and the exps' sum leave
         y_tag = COL_TOP - 1.55
-        tags = VGroup(*[self.st.weights[j].copy().move_to([self.xs(j), y_tag, 0])
-                        for j in cols])
+        tags, wrest = self.st.weights, self.st.wrest
         tlabel = self.label_at(txt("× weight", S, WEIGHT), y_tag)
 
         def x_into_wv(t):
@@ -704,25 +719,26 @@ class PerHeadScene(StoryboardScene):
                              self.gone(wv, wvname, xlabel)))]),
             (1, [(0.7, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how),
                                            run_time=t)),
-                 (1.3, lambda t: self.play(LaggedStart(*[
-                     ReplacementTransform(self.st.weights[j].copy(), g)
-                     for j, g in zip(cols, tags)], lag_ratio=0.06), FadeInPlace(tlabel),
-                     run_time=t)),
-                 (4, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
-            (2, [(2, lambda t: self.play(*[ReplacementTransform(a, b) for a, b in
-                                           zip(fly, land)],
+                 (1.3, lambda t: self.play(FadeOutPlace(wrest), tags.animate.set_y(y_tag),
+                                           FadeInPlace(tlabel), run_time=t)),
+                 (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
+            (2, [(2, lambda t: self.play(*[ReplacementTransform(tags[j].copy(), b)
+                                           for j, b in zip(fly, land)],
                                          FadeInPlace(VGroup(*[m for m in formula
                                                               if m not in land])),
                                          run_time=t)),
                  (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
                                               color=T.V, run_time=t))])])
         self.gone(how, *keys_left)
-        self.gone(rows)
+        self.gone(rows, wrest)
+        for m in wrest:
+            if m in self.st.on:
+                self.st.on.remove(m)
         for m in (self.st.dots, self.st.scores, self.st.exps, self.st.q, self.st.qlabel,
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
             if m in self.st.on:
                 self.st.on.remove(m)
-        self.keep(values, vlabel, out, olabel, formula, tags, tlabel)
+        self.keep(values, vlabel, out, olabel, formula, tlabel)
 
     # --- the whole matrix, every head -------------------------------------------------------
     def window_pattern(self, pattern) -> list:
@@ -954,10 +970,10 @@ class PerHeadScene(StoryboardScene):
             self.play(FadeInPlace(top_label), FadeInPlace(legend), FadeOutPlace(olabel),
                       out.animate.scale_to_fit_height(0.5).move_to(strips[mine]),
                       LaggedStart(*[FadeInPlace(m) for m in others], lag_ratio=0.08),
-                      run_time=0.75 * t)
-            self.play(FadeOutPlace(out), FadeInPlace(strips[mine]), FadeInPlace(names[mine]),
-                      run_time=0.25 * t)
-            self.remove(*out.get_family())
+                      run_time=0.6 * t)
+            # there it becomes box 2 (one object turning into the other, no fade between)
+            self.play(ReplacementTransform(out, strips[mine]), FadeInPlace(names[mine]),
+                      run_time=0.4 * t)
 
         def through_wo(t):
             # the joined row travels into W_O; Δ_attn comes out on the other side
@@ -1008,9 +1024,6 @@ class PerHeadScene(StoryboardScene):
             self.gone(blocks)
             self.play(FadeInPlace(plabel), run_time=0.2 * t)
 
-        # the pieces added tip to tail: a 2-D illustration in the room above the bars (they
-        # stay up); its key right of it
-        sketch = self.tip_to_tail(j["plane"], dm)
         # the lengths added: copies of the bars lie down end to end (one bar, 12.4 long)
         # beside a bar as long as Δ_attn, on the same scale
         y_sum, y_d, bh = 1.75, 1.05, 0.3
@@ -1025,7 +1038,8 @@ class PerHeadScene(StoryboardScene):
         dbar = Rectangle(width=ks * j["delta_norm"], height=bh, stroke_width=0)
         dbar.set_fill(T.ATTN, 0.85).move_to([x0 + ks * j["delta_norm"] / 2, y_d, 0])
         slabel = inline(txt(f"the {n} pieces' lengths, added:", S, T.TEXT),
-                        Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN))
+                        Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN),
+                        buff=0.2)
         slabel.next_to(stack, RIGHT, buff=0.25)
         dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
                         Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
@@ -1035,24 +1049,11 @@ class PerHeadScene(StoryboardScene):
         dlabel.next_to(dbar, RIGHT, buff=0.25)
         cancel = VGroup(stack, slabel, dbar, dlabel)
 
-        def add_up(t):
-            # copies of the bars fly up and become the pieces' arrows, tip to tail (the bars
-            # stay); then the bias; then Δ_attn from the first tail to the last tip
-            moving = [(bars[h].copy(), a) for h, a in sketch.arrows]
-            self.play(FadeInPlace(sketch.note), LaggedStart(*[
-                ReplacementTransform(c, a) for c, a in moving], lag_ratio=0.12),
-                run_time=0.55 * t)
-            self.play(*([Create(sketch.bias)] if sketch.bias is not None else []),
-                      FadeInPlace(sketch.bname), run_time=0.2 * t)
-            self.play(Create(sketch.delta), FadeInPlace(sketch.dname), run_time=0.25 * t)
-
         def lengths(t):
-            # the drawing has made its point: it leaves; the bars' copies stack end to end,
-            # and Δ_attn's length comes out of its label as a bar on the same scale
-            self.play(FadeOutPlace(sketch), run_time=0.15 * t)
-            self.gone(sketch)
+            # the bars' copies stack end to end, and Δ_attn's length comes out of its label
+            # as a bar on the same scale
             self.play(LaggedStart(*[ReplacementTransform(bars[h].copy(), stack[h])
-                                    for h in range(n)], lag_ratio=0.08), run_time=0.45 * t)
+                                    for h in range(n)], lag_ratio=0.08), run_time=0.6 * t)
             self.play(FadeInPlace(slabel), run_time=0.15 * t)
             self.play(FadeIn(dbar, target_position=dlen.get_center(), scale=0.5),
                       FadeInPlace(dlabel), run_time=0.25 * t)
@@ -1077,8 +1078,9 @@ class PerHeadScene(StoryboardScene):
             self.by_cue([(0, [(2, lambda t: self.emphasize(wo_rect, run_time=t)),
                               (3, cut)]),
                          (1, [(3, pieces)]),
-                         (2, [(3, add_up),
-                              (1, lambda t: self.emphasize(sketch.delta, color=T.ATTN,
+                         (2, [(1, lambda t: self.emphasize(bars, color=T.ATTN,
+                                                           run_time=t)),
+                              (1, lambda t: self.emphasize(dgroup, color=T.ATTN,
                                                            run_time=t))]),
                          (3, [(5, lengths),
                               (1, lambda t: self.emphasize(slabel[1], dlabel[1],
@@ -1093,45 +1095,6 @@ class PerHeadScene(StoryboardScene):
                 self.st.on.remove(m)
             self.keep(bars, lens, plabel, cancel, boxes, ons, onl, hnames)
         self.st.pieces = rest
-
-    def tip_to_tail(self, plane: dict, dm: int) -> VGroup:
-        """The heads' pieces and the bias drawn tip to tail, ending at Δ_attn: drawn flat in
-        the plan's plane (Δ_attn along x, the longest piece keeps its length and angle), in
-        the room between the pieces' label and their bars, its key right of it.
-        .arrows [(head, Arrow)], .bias, .delta, labels."""
-        vecs = [np.array(v, dtype=float) for v in [*plane["pieces"], plane["bias"]]]
-        pts = np.vstack([np.zeros(2), np.cumsum(vecs, axis=0)])
-        lo, hi = pts.min(axis=0), pts.max(axis=0)
-        box_w, box_h, left, bottom = 4.9, 2.05, -6.2, 0.0
-        u = min(box_w / max(hi[0] - lo[0], 1e-9), box_h / max(hi[1] - lo[1], 1e-9))
-        at = lambda q: np.array([left + u * (q[0] - lo[0]), bottom + u * (q[1] - lo[1]), 0])  # noqa: E731
-        g = VGroup()
-        g.arrows, g.bias = [], None
-        for k in range(len(vecs)):
-            if np.linalg.norm(vecs[k]) * u < 0.06:      # too short to draw as an arrow
-                continue
-            last = k == len(vecs) - 1
-            a = Arrow(at(pts[k]), at(pts[k + 1]), buff=0, stroke_width=6 if last else 4,
-                      tip_length=0.2, max_tip_length_to_length_ratio=0.4,
-                      color=BIAS if last else T.ATTN)
-            if not last:
-                g.arrows.append((k, a))
-            else:
-                g.bias = a
-            g.add(a)
-        g.delta = Arrow(at(pts[0]), at(pts[-1]), buff=0, stroke_width=5, color=T.TEXT,
-                        max_tip_length_to_length_ratio=0.08)
-        g.dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
-        g.dname.next_to(g.delta.get_end(), RIGHT, buff=0.12)
-        g.bname = (txt("bias", S, BIAS).next_to(g.bias.get_start(), RIGHT, buff=0.15)
-                   if g.bias is not None else VGroup())
-        g.note = VGroup(txt("2-D projection, illustration:", S, T.TEXT),
-                        txt("purple: the pieces, tip to tail", S, T.ATTN),
-                        txt("grey: the bias; white: their sum", S, T.TEXT))
-        g.note.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-        g.note.move_to([0, bottom + box_h / 2, 0]).align_to([left + box_w + 1.2, 0, 0], LEFT)
-        g.add(g.delta, g.dname, g.bname, g.note)
-        return g
 
     def beat_pieces(self, beat) -> None:
         if self.st.pieces is not None:
