@@ -414,7 +414,7 @@ class ToyLoopScene(StoryboardScene):
             self.shown.pop(f"p{key}")
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
-        self.play(*anims, run_time=self.quick(0.15, 0.7 if l < 2 else 0.45))
+        self.play(*anims, run_time=self.quick(0.15, 0.7 if l < 2 else 0.35))
         if not first and l < 2:   # (Q^(0) appeared as its sentence says "Q zero"; layer 2
             self.busy(result, arrow)  # says its three in one breath)
 
@@ -422,7 +422,7 @@ class ToyLoopScene(StoryboardScene):
         """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
         silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
         if self.beat.get("cues"):
-            return 1.2 if self.layer < 2 else 0.6     # layer 2: the recipe, quicker
+            return 1.2 if self.layer < 2 else 0.45    # layer 2: the recipe, quicker
         return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
 
     def leader(self, tip, label, color) -> list:
