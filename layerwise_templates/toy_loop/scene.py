@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, FadeIn, GrowArrow, Line, ManimColor,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
                    Square, Succession, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
@@ -34,6 +34,7 @@ from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
 from scenes.motion import VectorPlane, WeightBlock, matvec
+from scenes.motion.matvec import row_of
 
 from .view import Data, Layer
 
@@ -295,11 +296,13 @@ class ToyLoopScene(StoryboardScene):
             self.set_slot("x_arrow", self.stage.x_arrow)
         if "code" in self.beat.get("show", []):
             self.cursor([self.data["lines"]["x0"]])
-        self.emphasize(self.shown["x"])
+        if self.layer < 2:      # (layer 2 repeats the recipe: no pauses on what was shown)
+            self.emphasize(self.shown["x"])
         if "code" in self.beat.get("show", []):
             self.walk_code()
         else:       # X, and the step that brought it here (how far it moved), time allowing
-            self.busy(self.stage.x_arrow, *self.stage.lengths[-1:])
+            if self.layer < 2:
+                self.busy(self.stage.x_arrow, *self.stage.lengths[-1:])
             self.new_matrices()
 
     def new_matrices(self) -> None:
@@ -313,7 +316,8 @@ class ToyLoopScene(StoryboardScene):
             self.hold_until(min(self.beat_start + float(cues[0]["start"])
                                 + share * float(cues[0]["duration"]), self.next_reveal() - 0.6))
         self.cursor(self.data["lines"]["weights"])
-        self.busy(*[self.code_lines[n - 1] for n in self.data["lines"]["weights"]])
+        if self.layer < 2:
+            self.busy(*[self.code_lines[n - 1] for n in self.data["lines"]["weights"]])
 
     def ghost_previous(self) -> None:
         anims = self.ghost_anims()
@@ -375,13 +379,28 @@ class ToyLoopScene(StoryboardScene):
                 self.emphasize(x_grid)
                 self.emphasize(W)
                 self.hold_until_cue(1)
-            self.emphasize(VGroup(*W.nums[:len(lay["x_in"])]), run_time=0.6)
-        # layer 0 walks each product slowly (Q^(0) a little faster: its sentence is short);
-        # later layers repeat the recipe faster
-        result = matvec(self, x_grid, W, getattr(src, key).path, color, result_at=result_at,
-                        run_time=(1.5 if first else 2.0) if l == 0 else self.later_product(),
-                        size=T.TYPE.label, x_side=UP)
-        result.next_to(label, RIGHT, buff=T.BUFF)
+        if first:
+            # X^(0) = [1, 0] picks out W_Q's top ROW: the row is boxed and slides into Q^(0)
+            # (a copy; W stays whole), its own numbers becoming Q's
+            top = VGroup(*W.nums[:len(lay["x_in"])])
+            box = SurroundingRectangle(top, color=T.POINTER, buff=0.08, stroke_width=3)
+            self.play(FadeInPlace(box), run_time=0.4)
+            result = row_of(getattr(src, key).values, getattr(src, key).path, color,
+                            T.TYPE.label)
+            result.next_to(label, RIGHT, buff=T.BUFF)
+            self.play(*[TransformFromCopy(a, b) for a, b in zip(top, result.nums)],
+                      FadeInPlace(VGroup(result[0], result[2])), FadeInPlace(label),
+                      box.animate.surround(result, buff=0.08), run_time=1.0)
+            self.play(FadeOutPlace(box), run_time=0.3)
+            self.remove(*result.nums)
+            self.add(result)
+        else:
+            # layer 0 walks each product slowly; later layers repeat the recipe faster
+            result = matvec(self, x_grid, W, getattr(src, key).path, color,
+                            result_at=result_at,
+                            run_time=2.0 if l == 0 else self.later_product(),
+                            size=T.TYPE.label, x_side=UP)
+            result.next_to(label, RIGHT, buff=T.BUFF)
         self.add(label)
         self.set_slot(key, VGroup(label, result))
         old = self.shown.get(f"p{key}")
@@ -395,15 +414,15 @@ class ToyLoopScene(StoryboardScene):
             self.shown.pop(f"p{key}")
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
-        self.play(*anims, run_time=self.quick(0.15, 0.7))
-        if not first:   # (Q^(0) appeared just as its sentence says "Q zero")
-            self.busy(result, arrow)
+        self.play(*anims, run_time=self.quick(0.15, 0.7 if l < 2 else 0.35))
+        if not first and l < 2:   # (Q^(0) appeared as its sentence says "Q zero"; layer 2
+            self.busy(result, arrow)  # says its three in one breath)
 
     def later_product(self) -> float:
         """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
         silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
         if self.beat.get("cues"):
-            return 1.2
+            return 1.2 if self.layer < 2 else 0.45    # layer 2: the recipe, quicker
         return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
 
     def leader(self, tip, label, color) -> list:
@@ -451,7 +470,7 @@ class ToyLoopScene(StoryboardScene):
         l = self.layer
         self.layer_tag()
         self.cursor([self.data["lines"]["update"]])
-        if l > 0 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
+        if l == 1 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
             # "this V is longer": this V and last layer's, faint, outlined together
             self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.8)
         self.drop("w", "q", "k")
@@ -488,10 +507,13 @@ class ToyLoopScene(StoryboardScene):
             self.add(self.stage.lengths)
         if l == 1 and not self.beat.get("cues"):    # (voiced: in the close-up, as said)
             self.emphasize(*self.stage.lengths[-2:], run_time=0.6)
-        lens_first = 0 < l < 2 and self.beat.get("cues")
+        lens_first = bool(self.beat.get("cues"))
         if lens_first:
-            # "so the step is bigger": the close-up (with layer 0's step beside this one) is
-            # shown while that is said, before the sum is written out
+            # the close-up (after layer 0 with the last layer's step beside this one) is shown
+            # while it is said ("Magnified: ... tip to tail"), before the sum is written out:
+            # the new X's row comes after the arrows meet
+            if l == 0:
+                self.hold_until_cue(1)
             self.close_up(lay, src)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
                            src.x_out, T.X, 1)
@@ -514,15 +536,11 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeIn(rest, run_time=t), *flying, run_time=t)
         self.remove(*merged, *rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
-        if l == 0:
-            self.emphasize(new_row[1])
         # on the plane: Δ drawn tip to tail from X, and X moves along it. Every step is too
         # short to compare at home size, so each gets a close-up (the panel on the left steps
         # aside, the camera glides in and back), and its length joins the row under the plane.
         x0, x1 = lay["x_in"], lay["x_out"]
-        if l == 0:
-            self.hold_until_cue(1)
-        if l < 2 and not lens_first:    # later steps skip the lens: the table shows them
+        if not lens_first:      # (silent: the lens after the sum)
             self.close_up(lay, src)
         own = self.stage.x_arrow[1]
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1, own))
@@ -591,7 +609,7 @@ class ToyLoopScene(StoryboardScene):
         l, z = self.layer, lay["zoom"]
         # later layers repeat the close-up faster; layer 1's comparison with layer 0's step is
         # spoken over it, so voiced it takes longer
-        f = 1.0 if l == 0 else (0.65 if l == 1 and self.beat.get("cues") else 0.45)
+        f = 1.0 if l == 0 else (0.55 if l == 1 and self.beat.get("cues") else 0.45)
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
@@ -655,12 +673,23 @@ class ToyLoopScene(StoryboardScene):
             old_step = Arrow(o, o + d, buff=0, color=DELTA, stroke_width=5, tip_length=0.15,
                              stroke_opacity=0.6, fill_opacity=0.6)
             old_name = math(T.X_l(l - 1, "Δ"), HEADER, DELTA).set_opacity(0.6)
-            old_name.next_to(VGroup(old_step), RIGHT, buff=0.12)
+            # its name on the first side of it clear of X's names and Δ's (layer 2's X^(2)
+            # label sat where the right side would put it)
+            taken = [here[1], there[1], name, step]
+
+            def clear(m) -> bool:
+                return all(np.any(np.abs(m.get_center()[:2] - t.get_center()[:2])
+                                  > (np.array([m.width, m.height]) + [t.width, t.height]) / 2
+                                  + 0.05) for t in taken)
+            for side in (RIGHT, LEFT, DOWN, UP):
+                old_name.next_to(VGroup(old_step), side, buff=0.12)
+                if clear(old_name):
+                    break
             ghost = VGroup(old_step, old_name)
             self.play(GrowArrow(old_step), FadeInPlace(old_name),
                       run_time=f * self.quick(0.05, 0.6))
         if l == 0:
-            self.wait(1.0)                 # the first close-up, held still a moment
+            self.wait(0.3)                 # the first close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
         if l == 0:      # (later layers' lengths joined the table with their Δ)
             entry = self.length_entry(src)
@@ -798,6 +827,22 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(VGroup(*[row[i] for row in cells[1:4]]),
                            run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
         self.hold_until_cue(3)
+        # "both change Q, K and V, the new matrices more": under each later column, two bars
+        # on one scale, the change due to the new matrices and the change due to the new X
+        split = self.split_bars(cells, grid)
+        if split is not None:
+            heading, pairs = split
+            self.play(FadeInPlace(heading), run_time=self.quick(0.05, 0.5))
+            for pair in pairs:
+                self.play(*[Create(bar) for bar, _ in pair],
+                          *[FadeInPlace(m) for _, m in pair],
+                          run_time=self.pace(self.cue_at(4), len(pairs), 0.6, 0.9))
+            self.set_slot("split", VGroup(heading, *[VGroup(*b) for p in pairs for b in p]))
+            # "the new matrices more": each layer's two bars, outlined in turn while it is said
+            for pair in pairs:
+                self.emphasize(VGroup(*[m for b in pair for m in b]),
+                               run_time=self.pace(self.cue_at(4), len(pairs), 0.6, 1.2))
+        self.hold_until_cue(4)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
         # each arrow, the same numbers, are outlined together
@@ -816,6 +861,44 @@ class ToyLoopScene(StoryboardScene):
         else:
             self.emphasize(rows[0][1:], rows[4][1:])
 
+    def split_bars(self, cells, grid):
+        """The plan's `fresh.split` under the table: for each layer l >= 1, in its column, a
+        bar for the change in Q, K, V due to the new matrices (the least of the three) and one
+        for the change due to the new X (the most of the three), on one scale, each with its
+        number; the row names under layer 0's column. None when the plan has no split."""
+        splits = self.v.fresh.split
+        if not len(splits):
+            return None
+        n = len(cells[0])
+        size = T.TYPE.label
+        heading = VGroup(txt("change in Q, K, V from the layer before, due to:", size, T.MUTED),
+                         txt("(matrices: the least of the three; X: the most)", size, T.MUTED)) \
+            .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        heading.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
+        names = [txt("new matrices", size, T.TEXT), txt("new X", size, T.X)]
+        pitch = cells[0][1].get_x() - cells[0][0].get_x() if n > 1 else 2.0
+        top = max(s["by_w"] for s in self.data["fresh"]["split"])
+        unit = 0.55 * pitch / (top or 1.0)
+        ys = [heading.get_bottom()[1] - 0.3 - 0.45 * r for r in range(2)]
+        for name, y in zip(names, ys):
+            name.set_y(y).align_to(cells[0][0], RIGHT)
+        pairs = []
+        for sp in splits:
+            l = int(sp.layer)
+            left = cells[0][l].get_left()[0]
+            pair = []
+            for r, (value, color) in enumerate(((sp.by_w, T.TEXT), (sp.by_x, T.X))):
+                start = np.array([left, ys[r], 0.0])
+                bar = Line(start, start + RIGHT * max(0.04, float(value) * unit), color=color,
+                           stroke_width=14)
+                num = Num(float(value), value.path, 2, size, color)
+                num.next_to(bar, RIGHT, buff=0.12)
+                pair.append((bar, num))
+            pairs.append(pair)
+        pairs[0][0] = (pairs[0][0][0], VGroup(names[0], pairs[0][0][1]))
+        pairs[0][1] = (pairs[0][1][0], VGroup(names[1], pairs[0][1][1]))
+        return heading, pairs
+
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
         model's attention uses Q and K to choose what it adds to the update. The plane comes
@@ -829,7 +912,7 @@ class ToyLoopScene(StoryboardScene):
                 line.align_to(w[0], LEFT)
         lines = VGroup(toy, real).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
-        self.drop("x", "upd", "w", "q", "k", "v", "table")
+        self.drop("x", "upd", "w", "q", "k", "v", "table", "split")
         if self.stage.away:
             self.play(*[FadeInPlace(m) for m in self.stage.away], run_time=self.quick(0.05, 0.6))
             self.shown.update(self.stage.away_qkv)
