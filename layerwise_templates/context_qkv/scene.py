@@ -283,7 +283,7 @@ class ContextQKVScene(StoryboardScene):
         note = txt(f"Q, K, V: all {h.n_heads} heads together"
                    if h.kv_width.value == h.q_width.value else
                    f"all heads together: Q {h.q_width}, K and V {h.kv_width} numbers",
-                   T.TYPE.label, T.TEXT)
+                   T.TYPE.label if wide or h.kv_width.value == h.q_width.value else S, T.TEXT)
         row = VGroup(legend, note).arrange(RIGHT, buff=0.35)
         # the legend beside the note when they fit (wide: the W label stands at the right)
         fits = row.width <= (7.5 if wide else PLOT[0] + 0.9)
