@@ -109,8 +109,8 @@ def test_narration_quotes_the_plan(built):
     # why Q, K, V can differ more or less than X with shared matrices: at the values' lowest
     # layer (not at the last, where the values end above X)
     lo = low["layer"]
-    assert (f"At layer {lo}, fixed matrices do both: the values further apart than X, the "
-            f"queries closer.") in text
+    assert (f"Measured on this pair, at layer {lo} the same matrices do both: values further "
+            f"apart than X, queries closer.") in text
     assert c["v"][lo] < c["x"][lo] < c["q"][lo]
     assert "end further apart" not in text
     # the values below X from layer 1 to 4, just above it at the last layer

@@ -113,8 +113,13 @@ def build(c: Context) -> Draft:
     after = {"previous": "After LayerNorm, the feed-forward layer and a second LayerNorm",
              "own": "After the feed-forward update"}.get(a.spec.placement.norm_before_q,
                                                          "After LayerNorm and the feed-forward layer")
-    added = (" Each is added at the tip of the same X, {data.entered.x_length[0]:.2f} long, so "
+    # X more than twice either update: the sums stay closer than the updates, said so
+    twice = m["identical"] and e["x_length"][0] > 2 * max(e["length"][0], e["length"][1])
+    added = (" Each is added at the tip of the same X, {data.entered.x_length[0]:.2f} long"
+             + (", more than twice either update" if twice else "") + ", so "
              "the two sums have a cosine of {data.entered.sum_cos:.2f}." if m["identical"] else "")
+    if twice:
+        claims += [f"data.entered.x_length[0] / data.entered.length[{i}] > 2" for i in (0, 1)]
     nxt = (f" {after}, the two X entering layer {{data.layers[1]}} have a cosine of {{data.entered.x_next:.2f}}."
            if L > 1 else "")
     beats.append(Beat(

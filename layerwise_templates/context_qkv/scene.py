@@ -16,7 +16,7 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               W_O) drawn tip to tail into the update Delta^(0), the named words' pieces
               named, the markers' (too short to see) ringed; the updates (lengths, angle,
               cosine); X^(0) with each update moved (not turned) to its tip and the two sums
-              (a sketch: updates and sums true, X drawn shorter); the cosine of the X^(1)
+              (a sketch: lengths to scale); the cosine of the X^(1)
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
               (X thick, under the others); "the same W^(l)" label counts the layer;
               then X's dip and end and the values' lowest are pointed at
@@ -283,7 +283,7 @@ class ContextQKVScene(StoryboardScene):
         note = txt(f"Q, K, V: all {h.n_heads} heads together"
                    if h.kv_width.value == h.q_width.value else
                    f"all heads together: Q {h.q_width}, K and V {h.kv_width} numbers",
-                   S, T.TEXT)
+                   T.TYPE.label if wide or h.kv_width.value == h.q_width.value else S, T.TEXT)
         row = VGroup(legend, note).arrange(RIGHT, buff=0.35)
         # the legend beside the note when they fit (wide: the W label stands at the right)
         fits = row.width <= (7.5 if wide else PLOT[0] + 0.9)
@@ -422,7 +422,7 @@ class ContextQKVScene(StoryboardScene):
         vr.next_to(qr, DOWN, buff=0.22).align_to(xr, LEFT)
         vr.rows.align_to(qr.rows, LEFT)
         vr[0].next_to(vr.rows, LEFT, buff=0.2)
-        kv = txt("K: the same way" + (", also equal" if same else ""), S, T.MUTED)
+        kv = txt("K: the same way" + (", also equal" if same else ""), T.TYPE.label, T.TEXT)
         kv.next_to(vr, DOWN, buff=0.12).align_to(vr.rows, LEFT)
         mk_x, mk_q, mk_v = (self.marks(r, same) for r in (xr, qr, vr))
         g = VGroup(head, xr, mk_x, w, qr, mk_q, vr, mk_v, kv)
@@ -544,8 +544,10 @@ class ContextQKVScene(StoryboardScene):
                      panel.xr.rows[i], color=T.X, buff=0.04), remover=True) for i in (0, 1)],
                  FadeInPlace(panel.xr), run_time=t)),
              (1, lambda t: self.play(Write(panel.mk_x), run_time=t))],
-            [(1, multiply)],
-            [(2, chart_in), (1, value_label)],
+            # the chart's layer-0 point drawn as the sentence before ends, its 1.00 said
+            # as it is named
+            [(2, multiply), (1, chart_in)],
+            [(1, value_label), (1, lambda t: self.wait(t))],
         ])
         self.set_slot("panel", panel)
 
@@ -622,6 +624,11 @@ class ContextQKVScene(StoryboardScene):
         tag = txt(str(i + 1), T.TYPE.label, T.SENTENCES[i]).move_to([-6.75, y, 0])
         g = VGroup(tag, row, dots, arcs, weights)
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
+        # each token's position (counted from the start marker) under its weight, shown when
+        # the voice says "the same places" (not part of g: it leaves before the rows move)
+        g.idx = VGroup(*[txt(str(j), S, T.MUTED).move_to(
+            [xs[j], weights.get_bottom()[1] - 0.2, 0]) for j in shown])
+        g.idx_of = {j: g.idx[k] for k, j in enumerate(shown)}
         g.tok = {j: row[shown.index(j)] for j in shown}
         g.shown_index = {j: k for k, j in enumerate(shown)}
         return g
@@ -656,8 +663,7 @@ class ContextQKVScene(StoryboardScene):
                       txt("pink: each token's values × its weights,", S, PIECE),
                       inline(txt("through the output matrix", S, T.TEXT),
                              math("W_O^((0))", T.TYPE.math_label, T.TEXT),
-                             txt(", + its bias, tip to tail", S, T.TEXT), buff=0.08),
-                      txt(f"sketch: {self.v.heads.d_model} numbers drawn in 2", S, T.TEXT))
+                             txt(", + its bias, tip to tail", S, T.TEXT), buff=0.08))
         head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
                                                                  aligned_edge=UP + LEFT)
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
@@ -794,7 +800,8 @@ class ContextQKVScene(StoryboardScene):
         """The addition drawn tip to tail, at the updates' scale: X^(0) from (x, ...), each
         update from X's tip, each sum X^(0) + Delta^(0) from X's tail to that update's tip.
         A sketch (the plan's `entered.plane`): the sums keep their lengths and angle, the
-        updates theirs (as on the right); only X is drawn shorter, the rest of it out of the page. The words (what each arrow is, its length, the cosine of the
+        updates theirs; X at its length, across the updates (the sums' angle is not to scale); all of it
+        turned so X points right. The words (what each arrow is, its length, the cosine of the
         sums) stand above the drawing, a "sketch" note below it."""
         e = self.v.entered
         pl = e.plane
@@ -820,11 +827,33 @@ class ContextQKVScene(StoryboardScene):
         c_, s_ = pymath.cos(BASE * DEGREES - a0), pymath.sin(BASE * DEGREES - a0)
         rot = np.array([[c_, -s_, 0.0], [s_, c_, 0.0], [0.0, 0.0, 1.0]]) @ flip
         pts = {k: [rot @ p for p in v] for k, v in pts.items()}
+        # X at its own length, to scale with the updates
+        xl = unit * float(e.x_length[0])
+        x0 = pymath.atan2(pts["x"][0][1], pts["x"][0][0])
+
+        def gap(th):
+            xv = np.array([xl * pymath.cos(th), xl * pymath.sin(th), 0.0])
+            a_, b_ = xv + pts["update"][0], xv + pts["update"][1]
+            c = float(a_ @ b_) / max(float(np.linalg.norm(a_) * np.linalg.norm(b_)), 1e-9)
+            return abs(c - float(e.sum_cos)), abs((th - x0 + PI) % (2 * PI) - PI)
+        def side(th):                   # an update along X would hide it: as across as can be
+            d_ = np.array([pymath.cos(th), pymath.sin(th), 0.0])
+            return -min(abs(float(np.cross(d_, u / max(float(np.linalg.norm(u)), 1e-9))[2]))
+                        for u in pts["update"])
+        # (in 2-D no direction keeps both: the lengths are kept, X across the updates, the
+        # sums' angle the nearest to the plan's that leaves)
+        ths = [x0 + d * DEGREES for d in range(-180, 180)]
+        th = min(ths, key=lambda t_: (round(side(t_), 2), gap(t_)))
+        xv = np.array([xl * pymath.cos(th), xl * pymath.sin(th), 0.0])
+        pts["x"] = [xv, xv]
+        pts["sum"] = [xv + u for u in pts["update"]]
+        # then all of it turned so X lies flat, pointing right (the updates turn as they
+        # move to its tip): the long arrows take the width
+        c_, s_ = pymath.cos(-th), pymath.sin(-th)
+        flat = np.array([[c_, -s_, 0.0], [s_, c_, 0.0], [0.0, 0.0, 1.0]])
+        pts = {k: [flat @ p for p in v] for k, v in pts.items()}
         ys = [p[1] for k in pts for p in pts[k]] + [0.0]
-        note = VGroup(txt(f"sketch: {self.v.heads.d_model} numbers drawn in 2. Updates and sums true;",
-                          S, T.TEXT),
-                      txt("X drawn shorter (the rest of it points out of the page)", S, T.TEXT)
-                      ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        note = txt("sketch: lengths to scale", T.TYPE.label, T.TEXT)
         room_top = legend.get_bottom()[1] - 0.35
         # the sketch fits between the legend and the note over the caption, and in the left
         # half (a teacher's sentence can turn its arrows upright or leftward): the same
@@ -873,7 +902,8 @@ class ContextQKVScene(StoryboardScene):
         top = self.content_top()
         r1 = self.arc_row(0, top - 1.15)
         r2 = self.arc_row(1, top - 3.35)
-        legend = txt("arc width = head-average attention weight, layer 0", S, T.TEXT)
+        legend = txt("arc width = attention weight (head average), layer 0", T.TYPE.label,
+                     T.TEXT)
         legend.move_to([0, top - 0.05, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         # once the pieces are drawn the arcs go and the rows close up at the top (their
@@ -902,11 +932,11 @@ class ContextQKVScene(StoryboardScene):
                   if any(overlaps(n, m, 0.04) for m in (*sums.legend, *sums.note))]:
             upd.names.remove(n)
         def grow_arcs(t):
-            self.play(FadeInPlace(legend), run_time=0.2 * t)
+            self.play(FadeInPlace(legend), run_time=0.1 * t)
             self.play(*[LaggedStart(*[Create(a) for a in r.arcs], lag_ratio=0.1)
                         for r in (r1, r2)],
-                      *[FadeInPlace(r.weights) for r in (r1, r2)], run_time=0.5 * t)
-            differ(0.3 * t)
+                      *[FadeInPlace(r.weights) for r in (r1, r2)], run_time=0.42 * t)
+            differ(0.48 * t)
 
         def word(r, k):
             k = int(k)
@@ -915,19 +945,29 @@ class ContextQKVScene(StoryboardScene):
         def differ(t):
             # the same query meets different keys: sentence 1's heaviest word, sentence 2's
             # three heaviest words, as the voice names them
+            # each boxed as it is named: "river here; the, cash and deposited there"
             ms = [m for k in list(r1.words[:1]) for m in word(r1, k)[:1]]
             ms += [m for k in list(r2.words[:3]) for m in word(r2, k)[:1]]
-            if ms:
-                self.emphasize(*ms, run_time=t)
+            self.wait(0.12 * t)
+            for k, m in enumerate(ms):
+                self.box(m, t=0.14 * t)
+                self.wait((0.26 if k == 0 else 0.04) * t)
+            if not ms:
+                self.wait(0.88 * t)
 
         def shared(t):
             # the same token at the same position in both sentences, bank itself too: the same
             # X, the same values
+            # their positions shown: the same numbers under them in both rows
+            self.unbox(0.1 * t)
+            self.play(*[FadeInPlace(r.idx) for r in (r1, r2)], run_time=0.25 * t)
             same = [*map(int, e.shared), *[int(f) for f in ss[0].focus]]
             ms = [r.tok[j] for r in (r1, r2) for j in same if j in r.tok]
+            ns = [r.idx_of[j] for r in (r1, r2) for j in same if j in r.idx_of]
             if ms:
-                self.play(*[m.animate.set_color(T.MUTED) for m in ms], run_time=0.4 * t)
-                self.emphasize(*ms, color=T.MUTED, run_time=0.6 * t)
+                self.play(*[m.animate.set_color(T.MUTED) for m in ms], run_time=0.25 * t)
+                self.emphasize(*[VGroup(m, n) for m, n in zip(ms, ns)], color=T.MUTED,
+                               run_time=0.4 * t)
 
         def moved(t):
             # a token in both sentences at different positions ("the"): its X differs
@@ -935,9 +975,10 @@ class ContextQKVScene(StoryboardScene):
             same = set(map(int, e.shared))
             pairs = [(j, k) for j, w in enumerate(ta) for k, u in enumerate(tb)
                      if w == u and j != k and j not in same and k not in same]
-            ms = [m for j, k in pairs for m in (r1.tok.get(j), r2.tok.get(k)) if m is not None]
+            ms = [VGroup(r.tok[j], r.idx_of[j]) for j_, k_ in pairs
+                  for r, j in ((r1, j_), (r2, k_)) if j in r.tok]
             if ms:
-                self.box(*ms, t=t)
+                self.box(*ms, t=0.5 * t)
 
         def river(t):
             self.unbox(0.2 * t)
@@ -961,7 +1002,8 @@ class ContextQKVScene(StoryboardScene):
             # sentence 1's chain, sentence 2's: each token's weight flies into its piece as
             # the piece is drawn, tip to tail into the update; the named words' pieces named
             self.unbox(0.05 * t)
-            self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend)), run_time=0.08 * t)
+            self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, r1.idx, r2.idx, legend)),
+                      run_time=0.08 * t)
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
                         for r, d in zip((r1, r2), dy)], run_time=0.1 * t)
             self.put("right", upd.head, run_time=0.1 * t)
@@ -1027,8 +1069,11 @@ class ContextQKVScene(StoryboardScene):
             self.emphasize(lg[2][-1], run_time=0.08 * t)
 
         def through(t):
-            # the sums' cosine passes through the rest of the block and comes out as X^(1)'s
-            self.play(FadeInPlace(nxt.blocks), run_time=0.25 * t)
+            # the pieces' sketch leaves (the sums are what goes on); the sums' cosine passes
+            # through the rest of the block and comes out as X^(1)'s
+            self.play(FadeOutPlace(VGroup(upd.chains, upd.names, upd.arrows, upd.labels,
+                                          upd.arc, upd.cos)), run_time=0.1 * t)
+            self.play(FadeInPlace(nxt.blocks), run_time=0.15 * t)
             self.play(nxt.token.animate.move_to(nxt.start), run_time=0.15 * t)
             # under each block in turn, the block lit while it passes
             bs = list(nxt.blocks.boxes)
@@ -1057,8 +1102,9 @@ class ContextQKVScene(StoryboardScene):
             groups.append([(1, through)])
         self.by_cue(groups)
         self.unbox()
-        keep = VGroup(upd.chains, upd.names, upd.arrows, upd.labels, upd.arc, upd.cos, sums)
-        self.set_slot("right", keep if nxt is None else VGroup(keep, nxt.blocks, nxt.out))
+        keep = (VGroup(upd.chains, upd.names, upd.arrows, upd.labels, upd.arc, upd.cos, sums)
+                if nxt is None else VGroup(sums, nxt.blocks, nxt.out))
+        self.set_slot("right", keep)
 
     def rest_of_block(self, src, y_top: float) -> VGroup:
         """The rest of layer 0 after attention's add, as small blocks in the model's order
@@ -1118,10 +1164,6 @@ class ContextQKVScene(StoryboardScene):
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return self.w_place(g)
 
-    def add_layer(self, l: int, t: float) -> None:
-        self.put("w_label", self.w_label(l), run_time=0.3 * t)
-        self.grow(l, 0.7 * t)
-
     def clear_entered(self) -> None:
         self.drop("arcs", "right", "panel", "zero_label", "table", "cosine", "cos_status",
                   "cos_arrows")
@@ -1131,19 +1173,18 @@ class ContextQKVScene(StoryboardScene):
         self.clear_entered()
         self.ensure_chart(0, wide=True)
         start = self.st.grown + 1
-        # the header briefly, the layers get the time: each its W, its segments, its row
-        steps = [(0.5, lambda t: self.put("w_label", self.w_label(max(0, start - 1)),
-                                        run_time=t))]
+        # the header ("each layer l its own W") stays while the layers draw, one after
+        # another, all drawn before the voice says a figure
+        steps = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
         for l in range(start, len(self.v.layers)):
-            steps.append((3, lambda t, l=l: self.add_layer(l, t)))
+            steps.append((2, lambda t, l=l: self.grow(l, t)))
         sm, L = self.v.summary, len(self.v.layers) - 1
 
         def x_range(t):
             # X's range from layer 1 on, as said: its lowest and its layer-1 value
             st = self.st
             xs = [sm.x_lowest.layer.value, 1]
-            self.put("w_label", self.w_label_each(), run_time=0.2 * t)
-            self.box(t=0.8 * t, rings=self.rings_for([("x", l, DOWN if l == xs[0] else UP)
+            self.box(t=t, rings=self.rings_for([("x", l, DOWN if l == xs[0] else UP)
                                                       for l in xs]))
 
         def values(t):
