@@ -107,19 +107,18 @@ def build(c: Context) -> Draft:
         "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
         "Then the feed-forward network adds its update, "
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
-        + (" Lengths do not add: X of one is {data.x_norms[1].value:"
-           + _spec(norm("blocks.0.hook_resid_post"))
-           + "} long."
-           if additive else
-           " And the sum is normalised again."), layer=0,
-        moments={"update": "adds its update", "lengths": "Lengths" if additive else 0}))
+        + ("" if additive else " And the sum is normalised again."), layer=0,
+        moments={"update": "adds its update", "lengths": 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
         "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",
         f"In layer 1, attention adds "
         f"{{data.layers[1].norm_attn.value:{_spec(a1)}}}, then the feed-forward network adds "
         f"{{data.layers[1].norm_mlp.value:{_spec(f1)}}}, while X is "
-        f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long.", layer=1,
+        f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long."
+        + (" Lengths do not add: X of two is {data.x_norms[2].value:"
+           + _spec(norm("blocks.1.hook_resid_post")) + "} long, not their sum."
+           if additive and L > 2 else ""), layer=1,
         moments={"update": "feed-forward network adds", "lengths": 0, "divides": 0,
                  "shrinks": 0}))
     legs = _legs(2, L)
@@ -148,7 +147,8 @@ def build(c: Context) -> Draft:
             # said once the walk has drawn the largest update
             medians = (" Over layers 1 to "
                        f"{L - 1}, the median attention update is "
-                       "{data.summary.median_rel_attn.value:.2f} of the length of X, the median "
+                       "{data.summary.median_rel_attn.value:.2f} of the length of the X it is added "
+                       "to, the median "
                        "feed-forward update {data.summary.median_rel_mlp.value:.2f}.")
             show, moments = "journey_last", {"largest": "The largest",
                                              "x_ends": over.split(",")[0].strip(),
@@ -176,8 +176,8 @@ def build(c: Context) -> Draft:
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
             f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
             "{data.copies.x_last_about.value:.0f} at X of "
-            "{data.copies.last_layer}. So each layer makes fresh Q, K and V from the current "
-            "X.",
+            "{data.copies.last_layer}. So every layer reads its own copy of the X it is "
+            "given.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
