@@ -236,8 +236,8 @@ def test_words_and_sentences_and_nth():
      "projection", None),
     (GOOD.replace("off this plane", "off that plane"), "sb.yaml:11: beats[0].moments.off_plane: "
      "'off that plane' is not said in this beat's narration", None),
-    (GOOD.replace("same_path: same path", "same_path: the#9"), "sb.yaml:11: "
-     "beats[0].moments.same_path: 'the#9' is not said", None),
+    (GOOD.replace("same_path: same path", "same_path: the#19"), "sb.yaml:11: "
+     "beats[0].moments.same_path: 'the#19' is not said", None),
     (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
@@ -254,8 +254,8 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     text = board(GOOD).replace(f"    moments: {GOOD}\n", "")
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
-    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, same_path, "
-                            "units, in_plane, sentence_moves, off_plane") for p in e.value.problems), \
+    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, axes, same_path, "
+                            "units, in_plane, sentence_moves, off_plane, answer") for p in e.value.problems), \
         e.value.problems
 
 
