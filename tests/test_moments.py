@@ -37,6 +37,7 @@ TYPED = {
     ("drift", "in_plane"): (3, "In the plane"),
     ("drift", "sentence_moves"): (4, "In the full space"),
     ("drift", "off_plane"): (5, "off this plane"),
+    ("drift", "answer"): (6, "The answer"),
     ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),
@@ -51,7 +52,7 @@ TYPED = {
     ("probe", "sense_percent"): (4, "percent"),
     ("probe", "by_layer"): (4, "by X"),
     ("probe", "keeps_it"): (4, "stays above"),
-    ("probe", "at_once"): (5, "later is one layer"),
+    ("probe", "at_once"): (5, "one layer later"),
     ("probe", "whole"): (6, "whole vectors"),
     ("probe", "set_small"): (7, "this small"),
     ("probe", "one_noun"): (7, "one test sentence"),
@@ -84,7 +85,7 @@ TYPED_STREAM = {
     ("sizes", "outlier_norm"): (1, "grows"), ("sizes", "share"): (2, "percent"),
     ("attn0", "divides"): (1, "divided"), ("attn0", "shrinks"): (2, "turns"),
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
-    ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""),
+    ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (1, "Lengths"),
     ("layer1", "lengths"): (0, ""),
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
@@ -197,9 +198,9 @@ def test_a_silent_plan_does_not_wait_as_before(cache_dir):
     assert scene.said("sense_percent") == typed(scene, 4, "percent") == 40.0
 
 
-def board(moments: str, narration: str = "Here is the flat plane and its two axes. All take the same path. "
+def board(moments: str, narration: str = "Here is the flat plane, its two axes. All take the same path. "
           "In their own units; in the plane they end close. The rest is off this plane. In the "
-          "full space they end apart.") -> str:
+          "full space they end apart. The answer: far.") -> str:
     return textwrap.dedent(f"""\
         template: bank_drift
         title: t
@@ -215,7 +216,7 @@ def board(moments: str, narration: str = "Here is the flat plane and its two axe
         """)
 
 
-GOOD = ("{plane: flat plane, axes: two axes, same_path: same path, units: 2, "
+GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2, answer: 5, "
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space}")
 
 
@@ -235,13 +236,13 @@ def test_words_and_sentences_and_nth():
      "projection", None),
     (GOOD.replace("off this plane", "off that plane"), "sb.yaml:11: beats[0].moments.off_plane: "
      "'off that plane' is not said in this beat's narration", None),
-    (GOOD.replace("same_path: same path", "same_path: the#9"), "sb.yaml:11: "
-     "beats[0].moments.same_path: 'the#9' is not said", None),
+    (GOOD.replace("same_path: same path", "same_path: the#19"), "sb.yaml:11: "
+     "beats[0].moments.same_path: 'the#19' is not said", None),
     (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: axes, in_plane, off_plane, plane, "
-     "same_path, sentence_moves, units", None),
+     "beat's handlers wait for; they wait for: answer, axes, in_plane, off_plane, plane, same_path, "
+     "sentence_moves, units", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:
@@ -254,7 +255,7 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
     assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, axes, same_path, "
-                            "units, in_plane, sentence_moves, off_plane") for p in e.value.problems), \
+                            "units, in_plane, sentence_moves, off_plane, answer") for p in e.value.problems), \
         e.value.problems
 
 

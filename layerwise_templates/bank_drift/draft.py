@@ -41,7 +41,7 @@ def build(c: Context) -> Draft:
         "extend", ["similarity"],
         f"Cosine of '{word}' in the first sentence with '{word}' in each other sentence, from "
         "the embedding to the output",
-        f"Take the word {said} in {{len(sentences)}} sentences. From X zero, the embedding, to "
+        f"To ask how far context moves the word {said}, take it in {{len(sentences)}} sentences. From X zero, the embedding, to "
         f"X {integer_words(L)}, the "
         f"output, we take the cosine between its state in the first sentence and in each of "
         f"the others: the cosine of the angle between two states, one when they point the "
@@ -92,7 +92,9 @@ def build(c: Context) -> Draft:
         + ("What tells them apart is mostly off this plane" if hidden
            else "This plane shows part of what tells them apart, the rest is off this plane")
         + f"; the {nth[nearest + 1]} sentence's ends "
-        + ("nearer." if K == 2 else "nearest."),
+        + ("nearer." if K == 2 else "nearest.")
+        + f" The answer: the layers move the first sentence's {said} "
+        "{data.projection.full_depth_distance:.1f} in the full space.",
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
                 f"{'>' if same else '<='} 4"]
         # (a plane's distance is never more than the full one; equal when two ends coincide,
@@ -103,7 +105,7 @@ def build(c: Context) -> Draft:
         moments={M.PLANE: "flat plane", M.AXES: "its two axes", M.SAME_PATH: "same path" if same else "each path",
                  M.UNITS: "own units", M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
-                 M.OFF_PLANE: "off this plane"})
+                 M.OFF_PLANE: "off this plane", M.ANSWER: "The answer"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

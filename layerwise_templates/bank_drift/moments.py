@@ -8,8 +8,8 @@ SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END = (
 UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
     "unrelated", "baseline_peak", "subtract", "adjusted_ends")
 # projection
-PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE = (
-    "plane", "axes", "same_path", "units", "in_plane", "sentence_moves", "off_plane")
+PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER = (
+    "plane", "axes", "same_path", "units", "in_plane", "sentence_moves", "off_plane", "answer")
 # probe
 BOTH_SENSES = "both_senses"
 READ_LABEL = "read_label"
@@ -42,7 +42,7 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END),
     "baseline": (UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE),
+    "projection": (PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

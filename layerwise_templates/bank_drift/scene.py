@@ -643,11 +643,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                     .align_to(plane, RIGHT),
                     txt("PC2", SIZE, T.MUTED).rotate(np.pi / 2)
                     .next_to(plane, LEFT, buff=0.08))
-        self.hold_until_moment(M.PLANE)
-        self.play(FadeIn(plane), FadeInPlace(head[0]), run_time=1.0)
-        self.hold_until_moment(M.AXES)
-        self.play(FadeInPlace(pc), run_time=0.5)
-        self.emphasize(*pc, run_time=self.quick(0.03, 0.9))
         xy = pr.xy.raw
         dots = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.09 - 0.02 * c, color=col)
                         for c, col in enumerate(self.colors)])
@@ -655,7 +650,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         back = plane.c2p(*xy[0][0]) - plane.c2p(*xy[0][-1])      # away from the path's end
         back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
         start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
-        self.play(FadeInPlace(dots), FadeInPlace(start), FadeInPlace(head[1]), run_time=0.8)
+        # the states land on the plane as PCA is named: no empty grid
+        self.hold_until_moment(M.PLANE)
+        self.play(FadeIn(plane), FadeInPlace(head[0]), run_time=1.0)
+        self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.6)
+        self.hold_until_moment(M.AXES)
+        self.play(FadeInPlace(pc), FadeInPlace(head[1]), run_time=0.5)
+        self.emphasize(*pc, run_time=self.quick(0.03, 0.9))
         trails = VGroup()
         self.add(trails)
         n = len(v.states)
@@ -671,7 +672,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             if s < n - 1 and s % every == 0:
                 mk = Dot(plane.c2p(*xy[0][s]), radius=0.045, color=T.TEXT)
                 lab = math(v.states[s].math.value, PLANE_MATH, T.TEXT)
-                lab.next_to(mk, side_of(plane, xy, s), buff=0.2)
+                beside(lab, mk, side_of(plane, xy, s))
                 if not any(touching(lab, m) for m in [start, *pc, *[g[1] for g in marks]]):
                     marks.add(VGroup(mk, lab))  # a state bunched with labelled ones: unnamed
                     extra = [FadeInPlace(marks[-1])]
@@ -755,8 +756,22 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         nearest = int(np.argmin([float(x) for x in pr.full_end_distances.values]))
         self.emphasize(*[r[2] for r in rows], run_time=0.9)
         self.emphasize(rows[nearest][2], run_time=1.0)
+        # the answer to the title's question: depth moves bank more than the sentence does
+        order = sorted(range(len(rows)), key=lambda k: float(pr.full_end_distances[k]))
+        lo, hi = order[0], order[-1]
+        answer = VGroup(
+            inline(txt("answer: the layers move bank", SIZE, T.TEXT),
+                   Num(pr.full_depth_distance, decimals=1, size=SIZE)),
+            inline(txt("the sentence moves it", SIZE, T.TEXT),
+                   Num(pr.full_end_distances[lo], decimals=1, size=SIZE), txt("to", SIZE),
+                   Num(pr.full_end_distances[hi], decimals=1, size=SIZE)),
+        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        answer.next_to(grid, DOWN, buff=0.4).align_to(grid, LEFT)
+        self.hold_until_moment(M.ANSWER)
+        self.play(FadeInPlace(answer), run_time=0.6)
+        self.emphasize(answer, run_time=self.quick(0.05, 1.2))
         self.stage.other = [VGroup(plane, head, trails, marks, dots, start, end, pc, square,
-                                   units, segs, grid)]
+                                   units, segs, grid, answer)]
 
     def gap_panel(self, chart: CosineChart) -> CosineChart:
         """The gap's own chart over the states, in the cosine chart's place: its y range the
@@ -770,7 +785,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                     stroke_width=2)
         # the axis says what it measures: the near sentence's cosine minus the far one's
         jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
-        name = txt(f"cos(1,{jn}) − cos(1,{jf})", SIZE, T.MUTED).rotate(np.pi / 2)
+        name = txt(f"sentence {jn} minus sentence {jf}", SIZE, T.TEXT).rotate(np.pi / 2)
         name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
         panel.add(zero, name)
         return panel
@@ -931,6 +946,16 @@ class SlideFade(_Fade):
 def math_ceil(x: float) -> int:
     import math as _m
     return int(_m.ceil(x))
+
+
+def beside(label, dot, direction, buff: float = 0.1):
+    """`label` centred on the ray from `dot` along `direction`, just clear of the dot: right
+    beside its own dot (a diagonal `next_to` puts it corner to corner, nearer a neighbour)."""
+    d = np.array(direction, dtype=float)
+    d[2] = 0.0
+    d = d / max(1e-6, float(np.linalg.norm(d)))
+    r = buff + dot.width / 2 + 0.5 * (abs(d[0]) * label.width + abs(d[1]) * label.height)
+    return label.move_to(dot.get_center() + r * d)
 
 
 def side_of(plane, xy, s: int):

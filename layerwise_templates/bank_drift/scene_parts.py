@@ -49,11 +49,11 @@ class ProbeBeat:
         head = txt("linear probe: held-out accuracy, %", size)
         st = pv.set
         sizes = inline(Num(st.sentences, decimals=0, size=T.TINY_SIZE),
-                       txt("sentences the project wrote:", T.TINY_SIZE, T.MUTED),
+                       txt("sentences the project wrote:", T.TINY_SIZE, T.TEXT),
                        Num(st.train_sentences, decimals=0, size=T.TINY_SIZE),
-                       txt("train it,", T.TINY_SIZE, T.MUTED),
+                       txt("train it,", T.TINY_SIZE, T.TEXT),
                        Num(st.test_sentences, decimals=0, size=T.TINY_SIZE),
-                       txt("score it", T.TINY_SIZE, T.MUTED))
+                       txt("score it", T.TINY_SIZE, T.TEXT))
         example = self.probe_example(pr["example"], colors)
         top = VGroup(head, sizes, example).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
         chart = VGroup(ax, layer)
@@ -128,17 +128,24 @@ class ProbeBeat:
         self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(5))
         drawn = VGroup(*curves)
         # "for these nouns, not bank, sense is readable almost at once": after one layer
-        # "as in the chapter's BERT probes, part of speech comes first and sense later": the
+        # "so part of speech is readable earlier": the
         # line that says it for these nouns takes the example's place, both embeddings lit
         self.hold_until_cue(5)
-        measures = inline(txt("these nouns, not bank: part of speech first, sense from",
+        measures = inline(txt("these nouns, not bank: part of speech readable earlier (",
                               T.TINY_SIZE, T.TEXT),
-                          math(self.v.states[1].math.value, T.TYPE.math_label, T.TEXT))
+                          math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
+                          txt(":", T.TINY_SIZE, T.TEXT),
+                          Num(pv.tasks[0].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
+                              color=colors[0], suffix=" %"),
+                          txt("vs", T.TINY_SIZE, T.TEXT),
+                          Num(pv.tasks[1].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
+                              color=colors[1], suffix=" %"),
+                          txt(")", T.TINY_SIZE, T.TEXT))
         measures.align_to(example, UP).align_to(example, LEFT)
         self.replace_line(example, measures)
         self.emphasize(syn.point(0), sen.point(0), run_time=1.4)
-        self.hold_until_moment(M.AT_ONCE)               # "later is one layer"
-        self.emphasize(sen.point(1), measures[-1], run_time=1.4)
+        self.hold_until_moment(M.AT_ONCE)               # "one layer later"
+        self.emphasize(sen.point(1), run_time=1.4)
         # why this does not contradict bank's late cosine gap: two different measures, drawn
         # left of the chart: two states close in angle (a cosine near 1) that one direction
         # still tells apart (a probe)
@@ -167,7 +174,7 @@ class ProbeBeat:
             inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE, T.TEXT),
                    Num(pv.tasks[1].one_example_percent, decimals=0, size=T.TINY_SIZE),
                    txt("points", T.TINY_SIZE, T.TEXT)),
-            txt("one model, a linear probe: readable, not used", T.TINY_SIZE, T.TEXT),
+            txt("one model, a linear probe: readable; use not shown", T.TINY_SIZE, T.TEXT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
