@@ -16,7 +16,7 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               W_O) drawn tip to tail into the update Delta^(0), the named words' pieces
               named, the markers' (too short to see) ringed; the updates (lengths, angle,
               cosine); X^(0) with each update moved (not turned) to its tip and the two sums
-              (a sketch: lengths to scale); the cosine of the X^(1)
+              (a projection: X drawn short); the cosine of the X^(1)
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
               (X thick, under the others); "the same W^(l)" label counts the layer;
               then X's dip and end and the values' lowest are pointed at
@@ -800,8 +800,8 @@ class ContextQKVScene(StoryboardScene):
         """The addition drawn tip to tail, at the updates' scale: X^(0) from (x, ...), each
         update from X's tip, each sum X^(0) + Delta^(0) from X's tail to that update's tip.
         A sketch (the plan's `entered.plane`): the sums keep their lengths and angle, the
-        updates theirs; X at its length, across the updates (the sums' angle is not to scale); all of it
-        turned so X points right. The words (what each arrow is, its length, the cosine of the
+        updates theirs (as on the right); X is its shadow in that plane, drawn shorter than its
+        length (most of it points out of the page), and the note says so. The words (what each arrow is, its length, the cosine of the
         sums) stand above the drawing, a "sketch" note below it."""
         e = self.v.entered
         pl = e.plane
@@ -827,33 +827,10 @@ class ContextQKVScene(StoryboardScene):
         c_, s_ = pymath.cos(BASE * DEGREES - a0), pymath.sin(BASE * DEGREES - a0)
         rot = np.array([[c_, -s_, 0.0], [s_, c_, 0.0], [0.0, 0.0, 1.0]]) @ flip
         pts = {k: [rot @ p for p in v] for k, v in pts.items()}
-        # X at its own length, to scale with the updates
-        xl = unit * float(e.x_length[0])
-        x0 = pymath.atan2(pts["x"][0][1], pts["x"][0][0])
-
-        def gap(th):
-            xv = np.array([xl * pymath.cos(th), xl * pymath.sin(th), 0.0])
-            a_, b_ = xv + pts["update"][0], xv + pts["update"][1]
-            c = float(a_ @ b_) / max(float(np.linalg.norm(a_) * np.linalg.norm(b_)), 1e-9)
-            return abs(c - float(e.sum_cos)), abs((th - x0 + PI) % (2 * PI) - PI)
-        def side(th):                   # an update along X would hide it: as across as can be
-            d_ = np.array([pymath.cos(th), pymath.sin(th), 0.0])
-            return -min(abs(float(np.cross(d_, u / max(float(np.linalg.norm(u)), 1e-9))[2]))
-                        for u in pts["update"])
-        # (in 2-D no direction keeps both: the lengths are kept, X across the updates, the
-        # sums' angle the nearest to the plan's that leaves)
-        ths = [x0 + d * DEGREES for d in range(-180, 180)]
-        th = min(ths, key=lambda t_: (round(side(t_), 2), gap(t_)))
-        xv = np.array([xl * pymath.cos(th), xl * pymath.sin(th), 0.0])
-        pts["x"] = [xv, xv]
-        pts["sum"] = [xv + u for u in pts["update"]]
-        # then all of it turned so X lies flat, pointing right (the updates turn as they
-        # move to its tip): the long arrows take the width
-        c_, s_ = pymath.cos(-th), pymath.sin(-th)
-        flat = np.array([[c_, -s_, 0.0], [s_, c_, 0.0], [0.0, 0.0, 1.0]])
-        pts = {k: [flat @ p for p in v] for k, v in pts.items()}
         ys = [p[1] for k in pts for p in pts[k]] + [0.0]
-        note = txt("sketch: lengths to scale", T.TYPE.label, T.TEXT)
+        note = VGroup(txt("a projection: updates and sums true to the plan;", S, T.TEXT),
+                      txt("X looks short: most of it points out of the page", S, T.TEXT)
+                      ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         room_top = legend.get_bottom()[1] - 0.35
         # the sketch fits between the legend and the note over the caption, and in the left
         # half (a teacher's sentence can turn its arrows upright or leftward): the same
