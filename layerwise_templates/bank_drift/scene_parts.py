@@ -131,17 +131,16 @@ class ProbeBeat:
         # "so part of speech is readable earlier": the
         # line that says it for these nouns takes the example's place, both embeddings lit
         self.hold_until_cue(5)
-        measures = inline(txt("these nouns, not bank: part of speech readable earlier (",
-                              T.TINY_SIZE, T.TEXT),
+        measures = inline(txt("not bank: at", T.TINY_SIZE, T.TEXT),
                           math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
-                          txt(":", T.TINY_SIZE, T.TEXT),
+                          txt(", part of speech", T.TINY_SIZE, T.TEXT),
                           Num(pv.tasks[0].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
                               color=colors[0], suffix=" %"),
-                          txt("vs", T.TINY_SIZE, T.TEXT),
+                          txt("vs sense", T.TINY_SIZE, T.TEXT),
                           Num(pv.tasks[1].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
-                              color=colors[1], suffix=" %"),
-                          txt(")", T.TINY_SIZE, T.TEXT))
+                              color=colors[1], suffix=" %"))
         measures.align_to(example, UP).align_to(example, LEFT)
+        self.keep_inside(measures)            # a teacher's longer numbers stay on the frame
         self.replace_line(example, measures)
         self.emphasize(syn.point(0), sen.point(0), run_time=1.4)
         self.hold_until_moment(M.AT_ONCE)               # "one layer later"
