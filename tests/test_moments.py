@@ -85,7 +85,7 @@ TYPED_STREAM = {
     ("sizes", "outlier_norm"): (1, "grows"), ("sizes", "share"): (2, "percent"),
     ("attn0", "divides"): (1, "divided"), ("attn0", "shrinks"): (2, "turns"),
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
-    ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (1, "Lengths"),
+    ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""),
     ("layer1", "lengths"): (0, ""),
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),

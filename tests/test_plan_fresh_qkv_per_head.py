@@ -349,7 +349,7 @@ def test_per_head_worked_head_is_the_models_attention(heads):
             assert h["top"]["weight"] > 0.99 and h["rest_max"] < 0.001
             assert h["decimals"] == {"q": 2, "k": 2, "v": 2, "out": 2, "dots": 1,
                                      "scores": 2, "weights": 3, "below": 2, "shifted": 2,
-                                     "exp": 4}
+                                     "exp": 3}   # 3: the exp row reads 0.000 … 1.000 0.001 (per_head, review 11)
 
 
 def test_per_head_a_beat_without_a_head_follows_the_strongest_previous_token_head(tmp_path,

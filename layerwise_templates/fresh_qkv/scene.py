@@ -1015,9 +1015,9 @@ class FreshQKVScene(StoryboardScene):
                        self.when(k, "one when") + 0.4, 0.6)
             self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
                        self.when(k, "lower the") + 0.4, 0.6)
-            # "runs from 0.96 down to 0.74, into X 6": highest, then lowest
+            # "is at most 0.96, and lowest, 0.74, into X 6": highest, then lowest
             self.new_column(box, cos_head, cos_cells, col, 1.0,
-                            (self.when(k, "runs from") + 0.6, self.when(k, "down to") + 0.7),
+                            (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),
                             0.5, low_first=False)
             if "into X" in str(self.beat["cues"][k].get("text", "")):
                 # "into X 6": the lowest cosine's row, its state named
