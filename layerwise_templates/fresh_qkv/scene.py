@@ -373,10 +373,10 @@ class FreshQKVScene(StoryboardScene):
         copies = [n.copy() for n in nums]
         self.add(*copies)
         y = mark.get_center()[1]
-        # small, out to the empty gap right of their column, up it to the stream, along the
+        # at full size (legible), out to the empty gap right of their column, up it to the stream, along the
         # stream into the mark: never across a column's digits
         gap = [n.get_right()[0] + 0.45 for n in nums]
-        self.play(*[c.animate.scale(0.4).move_to([g, c.get_y(), 0])
+        self.play(*[c.animate.move_to([g, c.get_y(), 0])
                     for c, g in zip(copies, gap)], run_time=0.3 * run_time)
         self.play(*[c.animate.move_to([g, y, 0]) for c, g in zip(copies, gap)],
                   run_time=0.35 * run_time)
