@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..trace import Trace
-from .qkv import previous_token_score
+from .qkv import one_before_weights
 
 
 def special_positions(trace: Trace) -> list[int]:
@@ -38,7 +38,7 @@ def attention_rows(trace: Trace, pos: list[int]) -> dict:
         out["heads"].append(rows.tolist())
         out["mean"].append(mean.tolist())
         out["sink"].append(float(mean[special].sum()))
-        out["prev_token"].append(previous_token_score(p).tolist())
-        q = np.arange(1, p.shape[1])
-        out["one_before"].append(p[:, q, q - 1].tolist())
+        one = one_before_weights(p)                     # what the previous-token score averages
+        out["prev_token"].append(one.mean(axis=1).tolist())
+        out["one_before"].append(one.tolist())
     return out

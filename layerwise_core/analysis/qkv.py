@@ -38,11 +38,16 @@ def projection_error(trace: Trace, weights: dict[str, np.ndarray], layer: int,
     return float(np.abs(redo - trace[f"blocks.{layer}.attn.hook_{which}"]).max())
 
 
-def previous_token_score(pattern: np.ndarray) -> np.ndarray:
-    """[head]: mean over queries q >= 1 of pattern[head, q, q - 1]."""
+def one_before_weights(pattern: np.ndarray) -> np.ndarray:
+    """[head, q - 1]: each query q >= 1's weight on the token before it, pattern[head, q, q - 1]."""
     p = np.asarray(pattern, np.float64)
     q = np.arange(1, p.shape[1])
-    return p[:, q, q - 1].mean(axis=1)
+    return p[:, q, q - 1]
+
+
+def previous_token_score(pattern: np.ndarray) -> np.ndarray:
+    """[head]: mean over queries q >= 1 of pattern[head, q, q - 1]."""
+    return one_before_weights(pattern).mean(axis=1)
 
 
 def head_weight_cosines(w: np.ndarray) -> dict:
