@@ -469,7 +469,7 @@ class FreshQKVScene(StoryboardScene):
         self.busy_until(self.cue_at(99) - 0.2, d.cols[first_sum].length)
 
     # --- norm: LayerNorm after the add ----------------------------------------------------------
-    def said(self, phrase: str, default: float) -> float:
+    def phrase_time(self, phrase: str, default: float) -> float:
         """Scene time when `phrase` is spoken in this beat (`default` when no sentence of
         this beat has it: a draft or another arrangement may say less)."""
         k = self.cue_with(phrase)
@@ -483,7 +483,7 @@ class FreshQKVScene(StoryboardScene):
         if nxt < len(d.kinds) and d.kinds[nxt] == "norm":
             # one step: the sum's numbers go into the LN box, the rescaled ones come out into
             # its column; the pointer on the length the voice reads
-            self.hold_until(self.said("LayerNorm", self.time) - 0.2)
+            self.hold_until(self.phrase_time("LayerNorm", self.time) - 0.2)
             self.draw_node(d, nxt, 1.8)
             self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt].length)
         else:                                   # pre-norm: the norm sits inside each branch
@@ -502,9 +502,9 @@ class FreshQKVScene(StoryboardScene):
         self.stage.parts = []
         attn = d.keys.index("d_attn")
         # "the feed-forward network repeats that pattern": its branch, then the same shape lit
-        self.hold_until(self.said("feed-forward", self.time) - 0.3)
+        self.hold_until(self.phrase_time("feed-forward", self.time) - 0.3)
         self.draw_node(d, ffn, 1.6)
-        self.hold_until(self.said("its own update", self.time) - 0.3)
+        self.hold_until(self.phrase_time("its own update", self.time) - 0.3)
         self.emphasize(d.marks[attn], d.paths[attn], d.marks[ffn], d.paths[ffn], run_time=1.0)
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
@@ -520,8 +520,8 @@ class FreshQKVScene(StoryboardScene):
                 self.play(FadeIn(box), run_time=0.3)
             else:
                 self.repoint(box, d.cols[i].length, 0.5)
-            self.hold_until(self.said("LayerNorm again", self.time) - 0.3)
-        self.hold_until(self.said("reads", self.time) - 0.4)
+            self.hold_until(self.phrase_time("LayerNorm again", self.time) - 0.3)
+        self.hold_until(self.phrase_time("reads", self.time) - 0.4)
         if box is not None:
             self.vanish(box, run_time=0.3)
         last = d.cols[-1]
