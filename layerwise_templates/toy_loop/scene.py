@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
-                   Square, Succession, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+                   Square, Succession, ReplacementTransform, Wait, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -129,6 +129,40 @@ def dim(m, factor: float) -> DimPlace:
     a = DimPlace(m, factor)
     a.start = 1.0
     return a
+
+
+class _Follow:
+    """Mixin for FadeInPlace/FadeOutPlace: while it fades, the mobject keeps its place relative
+    to a point of `arrow` (its tip; `at` = 0.5: its middle), so a label stays on its arrow's
+    tip while the arrow grows or moves. `ref`: where that point is when the mobject is where it
+    sits now (default: the arrow as it is now; pass the arrow's final tip for a label placed for
+    where the arrow is going). Play it after the arrow's own animation, in the same play."""
+
+    def __init__(self, mobject, arrow, at: float = 1.0, ref=None, **kwargs):
+        self.arrow, self.at = arrow, at
+        self.home = mobject.get_center().copy()
+        self.ref = np.array(ref, dtype=float) if ref is not None else self._anchor()
+        super().__init__(mobject, **kwargs)
+
+    def _anchor(self):
+        s, e = self.arrow.get_start(), self.arrow.get_end()
+        return s + (e - s) * self.at
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        super().interpolate_mobject(alpha)
+        self.mobject.move_to(self.home + self._anchor() - self.ref)
+
+
+class FollowIn(_Follow, FadeInPlace):
+    """A label fades in riding on its arrow's tip (see _Follow)."""
+
+
+class FollowOut(_Follow, FadeOutPlace):
+    """A label fades out riding on its arrow's tip (see _Follow)."""
+
+    def finish(self) -> None:
+        super().finish()
+        self.mobject.move_to(self.home)
 
 
 def grid_of(vec, color) -> NumberGrid:
@@ -292,7 +326,7 @@ class ToyLoopScene(StoryboardScene):
         label = self.tag("x", T.X, lay["x_in"])
         if self.stage.x_arrow is None:
             self.stage.x_arrow = VGroup(arrow, label)
-            self.play(GrowArrow(arrow), FadeInPlace(label), run_time=self.quick(0.2, 0.8))
+            self.play(GrowArrow(arrow), FollowIn(label, arrow), run_time=self.quick(0.2, 0.8))
             self.set_slot("x_arrow", self.stage.x_arrow)
         if "code" in self.beat.get("show", []):
             self.cursor([self.data["lines"]["x0"]])
@@ -406,7 +440,8 @@ class ToyLoopScene(StoryboardScene):
         old = self.shown.get(f"p{key}")
         arrow = VGroup(self.plane.arrow(lay[key], color), self.tag(key, color, lay[key]))
         arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
-        anims = [GrowArrow(arrow[0]), *[FadeInPlace(m) for m in arrow[1:]]]
+        # (the label and its leader ride on the tip as the arrow grows)
+        anims = [GrowArrow(arrow[0]), *[FollowIn(m, arrow[0]) for m in arrow[1:]]]
         if old is not None:
             anims.append(dim(old[0], GHOST))
             anims += [FadeOutPlace(m) for m in old[1:]]
@@ -518,23 +553,27 @@ class ToyLoopScene(StoryboardScene):
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
                            src.x_out, T.X, 1)
         # the sum: X's numbers slide right along their own (now empty) row, then down into the
-        # new row, as Δ's come straight up into it and merge: no number passes over another
-        # row's numbers
+        # new row, as Δ's come straight up into it: the two meet there and shrink away into one
+        # point, and only then does the sum appear in that place (no digit morphs into
+        # another; no number passes over another row's numbers)
         t = self.quick(0.15, 1.2 if l == 0 else 0.8)
         flying, merged = [], []
         for j, num in enumerate(new_row[1].nums):
             xc = x_row[1].nums[j].copy()
             dc = step_row[1].nums[j].copy()
-            over = xc.copy().set_x(num.get_x())
-            flying.append(Succession(Transform(xc, over, run_time=0.5 * t),
-                                     Transform(xc, num.copy(), run_time=0.5 * t)))
-            flying.append(Succession(dc.animate(run_time=0.5 * t).move_to(num),
-                                     dc.animate(run_time=0.5 * t).set_opacity(0)))
+            flying.append(Succession(xc.animate(run_time=0.5 * t).set_x(num.get_x()),
+                                     xc.animate(run_time=0.5 * t).move_to(num).scale(0.3)
+                                     .set_opacity(0)))
+            flying.append(Succession(Wait(0.5 * t),
+                                     dc.animate(run_time=0.5 * t).move_to(num).scale(0.3)
+                                     .set_opacity(0)))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
         self.play(FadeIn(rest, run_time=t), *flying, run_time=t)
-        self.remove(*merged, *rest, *new_row[1].nums, step_row)
+        self.remove(*merged)
+        self.play(FadeInPlace(VGroup(*new_row[1].nums)), run_time=self.quick(0.05, 0.35))
+        self.remove(*rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
         # on the plane: Δ drawn tip to tail from X, and X moves along it. Every step is too
         # short to compare at home size, so each gets a close-up (the panel on the left steps
@@ -549,7 +588,9 @@ class ToyLoopScene(StoryboardScene):
         # nothing on stage still says X^(l))
         old_label = self.stage.x_arrow[1]
         self.play(Transform(self.stage.x_arrow[0], new_arrow[0]),
-                  Succession(FadeOutPlace(old_label), FadeInPlace(new_arrow[1])),
+                  Succession(FollowOut(old_label, self.stage.x_arrow[0]),
+                             FollowIn(new_arrow[1], self.stage.x_arrow[0],
+                                      ref=new_arrow[0].get_end())),
                   run_time=self.quick(0.15, 0.8))     # (no digit morphed into another)
         self.remove(new_arrow[1])
         self.stage.x_arrow.remove(old_label)
@@ -634,7 +675,22 @@ class ToyLoopScene(StoryboardScene):
         here = VGroup(tip(a, x0), math(T.X_l(l), HEADER, T.X))
         there = VGroup(tip(b, x1), math(T.X_l(l + 1), HEADER, T.X))
         u = (b - a) / (np.linalg.norm(b - a) or 1.0)
-        here[1].next_to(a, -u, buff=0.15)
+        # last layer's step where it truly lies: from X^(l-1) to X^(l), ending where this one
+        # starts (the plan's Δ^(l-1), at this lens's magnification); left out when X^(l-1)
+        # falls outside the lens
+        o = m(self.data["layers"][l - 1]["x_in"]) if l > 0 else None
+        if o is not None and (np.abs(o - lens.get_center())[:2].max() > PLANE_SIZE / 2 - 0.3
+                              or np.linalg.norm(a - o) < 0.06):
+            o = None
+        # X^(l)'s name where nothing meets X^(l)'s tip: not along Δ^(l) leaving it, nor along
+        # X's arrow or Δ^(l-1) coming in
+        busy = [u, -(a - tip(a, x0).get_start())]
+        if o is not None:
+            busy.append(o - a)
+        busy = [v / (np.linalg.norm(v) or 1.0) for v in busy]
+        sides = [np.array([np.cos(i * np.pi / 4), np.sin(i * np.pi / 4), 0.0]) for i in range(8)]
+        away = max(sides, key=lambda w: min(float(np.arccos(np.clip(w @ v, -1, 1))) for v in busy))
+        here[1].next_to(a, away, buff=0.15)
         there[1].next_to(b, u, buff=0.15)
         step = Arrow(a, b, buff=0, color=DELTA, stroke_width=6, tip_length=0.22)
         normal = np.array([-u[1], u[0], 0.0])
@@ -660,33 +716,33 @@ class ToyLoopScene(StoryboardScene):
         # the readout in the lens's top right corner (clear of the scale's lines)
         length.next_to(lens.get_corner(UP + RIGHT), DOWN + LEFT, buff=0.25)
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
-        self.play(GrowArrow(step), FadeInPlace(name), run_time=f * self.quick(0.1, 1.0))
+        self.play(GrowArrow(step), FollowIn(name, step, at=0.5), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
         ghost = VGroup()
-        if l > 0:
+        if o is not None:
             # last layer's step, faint, at this lens's magnification (one scale for both), so
-            # "this step is bigger" is seen, not recalled: beside this step's tail, on the
-            # side away from its name (clear of X's arrowheads)
-            prev = self.data["layers"][l - 1]
-            d = (plane.p(prev["x_out"]) - plane.p(prev["x_in"])) * k
-            o = a - normal * 0.55
-            old_step = Arrow(o, o + d, buff=0, color=DELTA, stroke_width=5, tip_length=0.15,
+            # "this step is bigger" is seen, not recalled: where it lies, X^(l-1) to X^(l)
+            old_step = Arrow(o, a, buff=0, color=DELTA, stroke_width=5, tip_length=0.15,
                              stroke_opacity=0.6, fill_opacity=0.6)
             old_name = math(T.X_l(l - 1, "Δ"), HEADER, DELTA).set_opacity(0.6)
             # its name on the first side of it clear of X's names and Δ's (layer 2's X^(2)
             # label sat where the right side would put it)
-            taken = [here[1], there[1], name, step]
+            taken = [here[1], there[1], name, step, scale, length]
 
             def clear(m) -> bool:
                 return all(np.any(np.abs(m.get_center()[:2] - t.get_center()[:2])
                                   > (np.array([m.width, m.height]) + [t.width, t.height]) / 2
                                   + 0.05) for t in taken)
-            for side in (RIGHT, LEFT, DOWN, UP):
-                old_name.next_to(VGroup(old_step), side, buff=0.12)
+            v = (a - o) / np.linalg.norm(a - o)
+            side = np.array([-v[1], v[0], 0.0])
+            mid = (o + a) / 2
+            r0 = 0.5 * max(old_name.width, old_name.height)
+            for r, sign in ((0.12, 1), (0.12, -1), (0.4, 1), (0.4, -1)):
+                old_name.move_to(mid + sign * side * (r + r0))
                 if clear(old_name):
                     break
             ghost = VGroup(old_step, old_name)
-            self.play(GrowArrow(old_step), FadeInPlace(old_name),
+            self.play(GrowArrow(old_step), FollowIn(old_name, old_step, at=0.5),
                       run_time=f * self.quick(0.05, 0.6))
         if l == 0:
             self.wait(0.3)                 # the first close-up, held still a moment
@@ -696,8 +752,12 @@ class ToyLoopScene(StoryboardScene):
             # what |Δ| is, said once in words beside the first value (beside its name it
             # met the V row's end)
             word = txt("length", T.TYPE.label, DELTA).next_to(entry[1], LEFT, buff=0.25)
-            self.play(ReplacementTransform(length, entry), FadeInPlace(word),
-                      run_time=f * self.quick(0.05, 0.7))
+            # (its value moves down, the same digits; "|Δ| =" goes and the entry's own name
+            # comes: no glyph morphs into another)
+            self.play(ReplacementTransform(length[1], entry[1]), FadeOutPlace(length[0]),
+                      run_time=f * self.quick(0.05, 0.5))
+            self.play(FadeInPlace(VGroup(entry[0], entry[2])), FadeInPlace(word),
+                      run_time=f * self.quick(0.05, 0.4))
             self.stage.lengths.add(word, entry)
             self.add(self.stage.lengths)
         else:
@@ -818,10 +878,15 @@ class ToyLoopScene(StoryboardScene):
         self.play(*moves, run_time=self.quick(0.1, 0.9))
         self.busy(*copies)
         self.hold_until_cue(2)
-        # "Instead": each copy turns into the real values in its own place, and X's rows
-        # come back to full strength
-        self.play(*[ReplacementTransform(c, cell) for c, cell in zip(copies, dims)],
-                  FadeOutPlace(hypo), dim(x_later, 1 / 0.3), run_time=self.quick(0.1, 0.9))
+        # "Instead": the copies are taken back (they slide home onto layer 0's own numbers,
+        # the same digits), and only then do the real values come in, in their own places;
+        # X's rows come back to full strength (no digit ever turns into another)
+        homes = [row[0] for row in cells[1:4] for _ in row[1:]]
+        self.play(*[c.animate.move_to(h) for c, h in zip(copies, homes)],
+                  FadeOutPlace(hypo), run_time=self.quick(0.1, 0.8))
+        self.remove(*copies)
+        self.play(FadeInPlace(VGroup(*dims)), dim(x_later, 1 / 0.3),
+                  run_time=self.quick(0.1, 0.6))
         self.set_slot("table", VGroup(VGroup(*heads), *rows))
         for i in range(n):
             self.emphasize(VGroup(*[row[i] for row in cells[1:4]]),
@@ -832,16 +897,20 @@ class ToyLoopScene(StoryboardScene):
         split = self.split_bars(cells, grid)
         if split is not None:
             heading, pairs = split
+            # "In this toy both change them, the matrices more": every later layer's two bars
+            # grow, one layer after the other, before its numbers are read out
+            said = self.phrase_time(3, " against ")
             self.play(FadeInPlace(heading), run_time=self.quick(0.05, 0.5))
             for pair in pairs:
                 self.play(*[Create(bar) for bar, _ in pair],
                           *[FadeInPlace(m) for _, m in pair],
-                          run_time=self.pace(self.cue_at(4), len(pairs), 0.6, 0.9))
+                          run_time=self.pace(said - 0.6, len(pairs), 0.6, 0.9))
             self.set_slot("split", VGroup(heading, *[VGroup(*b) for p in pairs for b in p]))
-            # "the new matrices more": each layer's two bars, outlined in turn while it is said
-            for pair in pairs:
-                self.emphasize(VGroup(*[m for b in pair for m in b]),
-                               run_time=self.pace(self.cue_at(4), len(pairs), 0.6, 1.2))
+            # "0.86 against 0.07 in layer one": layer 1's two bars (only those: the voice reads
+            # layer 1's numbers), outlined while they are read
+            self.hold_until(said - 0.7)
+            self.emphasize(VGroup(*[m for b in pairs[0] for m in b]),
+                           run_time=max(0.8, min(2.0, self.cue_at(4) - self.time - 0.2)))
         self.hold_until_cue(4)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
@@ -861,19 +930,28 @@ class ToyLoopScene(StoryboardScene):
         else:
             self.emphasize(rows[0][1:], rows[4][1:])
 
+    def phrase_time(self, k: int, phrase: str) -> float:
+        """Scene time when `phrase` of cue k is spoken (its place in the sentence's text, as a
+        share of the sentence's audio); the cue's start when the phrase is not in it (now,
+        when silent)."""
+        cues = self.beat.get("cues") or []
+        if k >= len(cues):
+            return max(self.time, self.cue_at(k)) if cues else self.time
+        text = str(cues[k].get("text", ""))
+        f = text.find(phrase) / max(1, len(text)) if phrase in text else 0.0
+        return self.cue_at(k) + f * float(cues[k].get("duration", 0.0))
+
     def split_bars(self, cells, grid):
         """The plan's `fresh.split` under the table: for each layer l >= 1, in its column, a
-        bar for the change in Q, K, V due to the new matrices (the least of the three) and one
-        for the change due to the new X (the most of the three), on one scale, each with its
+        bar for the change in Q, K, V due to the new matrices (the plan's `by_w`) and one
+        for the change due to the new X (`by_x`), on one scale, each with its
         number; the row names under layer 0's column. None when the plan has no split."""
         splits = self.v.fresh.split
         if not len(splits):
             return None
         n = len(cells[0])
         size = T.TYPE.label
-        heading = VGroup(txt("change in Q, K, V from the layer before, due to:", size, T.MUTED),
-                         txt("(matrices: the least of the three; X: the most)", size, T.MUTED)) \
-            .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        heading = VGroup(txt("change in Q, K, V from the layer before, due to:", size, T.MUTED))
         heading.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
         names = [txt("new matrices", size, T.TEXT), txt("new X", size, T.X)]
         pitch = cells[0][1].get_x() - cells[0][0].get_x() if n > 1 else 2.0
