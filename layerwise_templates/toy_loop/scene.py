@@ -211,9 +211,16 @@ class ToyLoopScene(StoryboardScene):
             self.put("cursor", box)
             if focus:
                 self.play(*focus, run_time=self.quick(0.1, 0.4))
-        elif not np.allclose(old.get_center(), box.get_center()) or \
-                abs(old.height - box.height) > 1e-3 or focus:
-            self.play(Transform(old, box), *focus, run_time=self.quick(0.1, 0.5))   # the box moves
+        elif np.allclose(old.get_center(), box.get_center()) and \
+                abs(old.height - box.height) <= 1e-3:
+            if focus:                   # the same box: only the code's brightness changes
+                self.play(*focus, run_time=self.quick(0.1, 0.4))
+        else:
+            # the old box goes, then the new one comes where the voice now is (a box sliding
+            # between lines cut through the code as it moved)
+            self.play(FadeOutPlace(old), *focus, run_time=self.quick(0.05, 0.25))
+            self.shown["cursor"] = box
+            self.play(FadeInPlace(box), run_time=self.quick(0.05, 0.25))
 
     def code_focus(self, bright: set) -> list:
         """Once the code has been read (every beat after `code`), only the lines the cursor
@@ -676,17 +683,25 @@ class ToyLoopScene(StoryboardScene):
         there = VGroup(tip(b, x1), math(T.X_l(l + 1), HEADER, T.X))
         u = (b - a) / (np.linalg.norm(b - a) or 1.0)
         # last layer's step where it truly lies: from X^(l-1) to X^(l), ending where this one
-        # starts (the plan's Δ^(l-1), at this lens's magnification); left out when X^(l-1)
-        # falls outside the lens
-        o = m(self.data["layers"][l - 1]["x_in"]) if l > 0 else None
+        # starts (the plan's Δ^(l-1), at this lens's magnification). Only in layer 1, whose
+        # voice compares the two steps ("bigger: 0.26 against 0.04"; layer 2's does not: its
+        # lens shows its own step alone); left out when X^(l-1) falls outside the lens
+        o = m(self.data["layers"][l - 1]["x_in"]) if l == 1 else None
         if o is not None and (np.abs(o - lens.get_center())[:2].max() > PLANE_SIZE / 2 - 0.3
                               or np.linalg.norm(a - o) < 0.06):
             o = None
         # X^(l)'s name where nothing meets X^(l)'s tip: not along Δ^(l) leaving it, nor along
-        # X's arrow or Δ^(l-1) coming in
+        # X's arrow or Δ^(l-1) coming in, nor where Δ^(l-1)'s name goes (beside it, on the
+        # side away from Δ^(l))
         busy = [u, -(a - tip(a, x0).get_start())]
+        old_side = None
         if o is not None:
             busy.append(o - a)
+            g = (a - o) / np.linalg.norm(a - o)
+            old_side = np.array([-g[1], g[0], 0.0])
+            if old_side @ u > 0:
+                old_side = -old_side
+            busy.append(old_side)
         busy = [v / (np.linalg.norm(v) or 1.0) for v in busy]
         sides = [np.array([np.cos(i * np.pi / 4), np.sin(i * np.pi / 4), 0.0]) for i in range(8)]
         away = max(sides, key=lambda w: min(float(np.arccos(np.clip(w @ v, -1, 1))) for v in busy))
@@ -732,13 +747,10 @@ class ToyLoopScene(StoryboardScene):
             def clear(m) -> bool:
                 return all(np.any(np.abs(m.get_center()[:2] - t.get_center()[:2])
                                   > (np.array([m.width, m.height]) + [t.width, t.height]) / 2
-                                  + 0.05) for t in taken)
-            v = (a - o) / np.linalg.norm(a - o)
-            side = np.array([-v[1], v[0], 0.0])
+                                  + 0.12) for t in taken)
             mid = (o + a) / 2
-            r0 = 0.5 * max(old_name.width, old_name.height)
-            for r, sign in ((0.12, 1), (0.12, -1), (0.4, 1), (0.4, -1)):
-                old_name.move_to(mid + sign * side * (r + r0))
+            for r, sign in ((0.1, 1), (0.3, 1), (0.1, -1), (0.3, -1), (0.6, 1), (0.6, -1)):
+                old_name.next_to(mid + sign * old_side * r, sign * old_side, buff=0)
                 if clear(old_name):
                     break
             ghost = VGroup(old_step, old_name)
