@@ -9,11 +9,11 @@ appear one by one, the result's arrow grows; once the code has been read only th
 lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
 in Δ's own pale shade; the new X's row comes between X's and Δ's, and their numbers each move
 one row into it; on the plane a lens grows out of a square round the step, with a round scale
-bar (layers after 0 share one magnification, and say "zoomed out from" layer 0's), and draws Δ tip to tail from X, after layer 0 beside a faint copy of the last
-layer's Δ at the same magnification; "this V is longer" outlines V and the last layer's faint
-V together; the code panel stays on screen; the step's length, as a number and a bar on one
-scale, joins a table under the plane; in layer 0 the header "layer 0 reads X^(0)" comes in
-when it is said and turns into the rule for every l while that is spoken), `table` (on a
+bar (layers after 0 share one magnification, and say "zoomed out from" layer 0's), and
+draws Δ tip to tail from X, its name riding on it as it grows; "this V is longer" outlines
+V and the last layer's faint V together; the code panel stays on screen; the step's length,
+as a number and a bar on one scale, joins a table under the plane (where the steps
+compare); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
 moving into its column, the "computed once and reused" copy taken back, and
 arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
@@ -559,27 +559,28 @@ class ToyLoopScene(StoryboardScene):
             self.close_up(lay, src)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
                            src.x_out, T.X, 1)
-        # the sum: X's numbers slide right along their own (now empty) row, then down into the
-        # new row, as Δ's come straight up into it: the two meet there and shrink away into one
-        # point, and only then does the sum appear in that place (no digit morphs into
-        # another; no number passes over another row's numbers)
+        # the sum: X's numbers drop straight down into the new row (still empty: its name comes
+        # with the sum) and slide along it, as Δ's rise into it; the two meet in the sum's place
+        # and shrink away into one point, and only then does the sum appear there, with the
+        # row's name (no digit morphs into another; no number passes over another's)
         t = self.quick(0.15, 1.2 if l == 0 else 0.8)
         flying, merged = [], []
         for j, num in enumerate(new_row[1].nums):
             xc = x_row[1].nums[j].copy()
             dc = step_row[1].nums[j].copy()
-            flying.append(Succession(xc.animate(run_time=0.5 * t).set_x(num.get_x()),
-                                     xc.animate(run_time=0.5 * t).move_to(num).scale(0.3)
-                                     .set_opacity(0)))
-            flying.append(Succession(Wait(0.5 * t),
-                                     dc.animate(run_time=0.5 * t).move_to(num).scale(0.3)
-                                     .set_opacity(0)))
+            flying.append(Succession(xc.animate(run_time=0.4 * t).set_y(num.get_y()),
+                                     xc.animate(run_time=0.35 * t).move_to(num),
+                                     xc.animate(run_time=0.25 * t).scale(0.3).set_opacity(0)))
+            flying.append(Succession(Wait(0.4 * t),
+                                     dc.animate(run_time=0.35 * t).move_to(num),
+                                     dc.animate(run_time=0.25 * t).scale(0.3).set_opacity(0)))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
-        self.play(FadeIn(rest, run_time=t), *flying, run_time=t)
+        self.play(*flying, run_time=t)
         self.remove(*merged)
-        self.play(FadeInPlace(VGroup(*new_row[1].nums)), run_time=self.quick(0.05, 0.35))
+        self.play(FadeInPlace(VGroup(*new_row[1].nums)), FadeInPlace(rest),
+                  run_time=self.quick(0.05, 0.4))
         self.remove(*rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
         # on the plane: Δ drawn tip to tail from X, and X moves along it. Every step is too
@@ -682,26 +683,11 @@ class ToyLoopScene(StoryboardScene):
         here = VGroup(tip(a, x0), math(T.X_l(l), HEADER, T.X))
         there = VGroup(tip(b, x1), math(T.X_l(l + 1), HEADER, T.X))
         u = (b - a) / (np.linalg.norm(b - a) or 1.0)
-        # last layer's step where it truly lies: from X^(l-1) to X^(l), ending where this one
-        # starts (the plan's Δ^(l-1), at this lens's magnification). Only in layer 1, whose
-        # voice compares the two steps ("bigger: 0.26 against 0.04"; layer 2's does not: its
-        # lens shows its own step alone); left out when X^(l-1) falls outside the lens
-        o = m(self.data["layers"][l - 1]["x_in"]) if l == 1 else None
-        if o is not None and (np.abs(o - lens.get_center())[:2].max() > PLANE_SIZE / 2 - 0.3
-                              or np.linalg.norm(a - o) < 0.06):
-            o = None
         # X^(l)'s name where nothing meets X^(l)'s tip: not along Δ^(l) leaving it, nor along
-        # X's arrow or Δ^(l-1) coming in, nor where Δ^(l-1)'s name goes (beside it, on the
-        # side away from Δ^(l))
+        # X's arrow coming in. (No faint copy of last layer's Δ: drawn beside this one it was
+        # not where the plan's Δ^(l-1) lies, and where it lies, ending at X^(l), it hid under
+        # X's arrowheads; the lengths under the plane, one scale, compare the steps.)
         busy = [u, -(a - tip(a, x0).get_start())]
-        old_side = None
-        if o is not None:
-            busy.append(o - a)
-            g = (a - o) / np.linalg.norm(a - o)
-            old_side = np.array([-g[1], g[0], 0.0])
-            if old_side @ u > 0:
-                old_side = -old_side
-            busy.append(old_side)
         busy = [v / (np.linalg.norm(v) or 1.0) for v in busy]
         sides = [np.array([np.cos(i * np.pi / 4), np.sin(i * np.pi / 4), 0.0]) for i in range(8)]
         away = max(sides, key=lambda w: min(float(np.arccos(np.clip(w @ v, -1, 1))) for v in busy))
@@ -734,28 +720,6 @@ class ToyLoopScene(StoryboardScene):
         self.play(GrowArrow(step), FollowIn(name, step, at=0.5), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
         ghost = VGroup()
-        if o is not None:
-            # last layer's step, faint, at this lens's magnification (one scale for both), so
-            # "this step is bigger" is seen, not recalled: where it lies, X^(l-1) to X^(l)
-            old_step = Arrow(o, a, buff=0, color=DELTA, stroke_width=5, tip_length=0.15,
-                             stroke_opacity=0.6, fill_opacity=0.6)
-            old_name = math(T.X_l(l - 1, "Δ"), HEADER, DELTA).set_opacity(0.6)
-            # its name on the first side of it clear of X's names and Δ's (layer 2's X^(2)
-            # label sat where the right side would put it)
-            taken = [here[1], there[1], name, step, scale, length]
-
-            def clear(m) -> bool:
-                return all(np.any(np.abs(m.get_center()[:2] - t.get_center()[:2])
-                                  > (np.array([m.width, m.height]) + [t.width, t.height]) / 2
-                                  + 0.12) for t in taken)
-            mid = (o + a) / 2
-            for r, sign in ((0.1, 1), (0.3, 1), (0.1, -1), (0.3, -1), (0.6, 1), (0.6, -1)):
-                old_name.next_to(mid + sign * old_side * r, sign * old_side, buff=0)
-                if clear(old_name):
-                    break
-            ghost = VGroup(old_step, old_name)
-            self.play(GrowArrow(old_step), FollowIn(old_name, old_step, at=0.5),
-                      run_time=f * self.quick(0.05, 0.6))
         if l == 0:
             self.wait(0.3)                 # the first close-up, held still a moment
         # the length joins the table under the plane; the lens shrinks back into its square
