@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
-                   Square, Succession, ReplacementTransform, Wait, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+                   Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -151,6 +151,25 @@ class _Follow:
     def interpolate_mobject(self, alpha: float) -> None:
         super().interpolate_mobject(alpha)
         self.mobject.move_to(self.home + self._anchor() - self.ref)
+
+
+def converge(m, points) -> UpdateFromAlphaFunc:
+    """`m` goes along `points` (start, corner, end: the first leg in the first 40 % of the
+    time, the second by 75 %), then shrinks to a point and fades out where it ended: two
+    numbers meeting in a sum's place vanish there before the sum appears (a linear play)."""
+    start = m.copy()
+    p0, p1, p2 = (np.asarray(p, dtype=float) for p in points)
+
+    def update(mob, alpha):
+        mob.become(start)
+        if alpha < 0.4:
+            mob.move_to(p0 + (p1 - p0) * smooth(alpha / 0.4))
+        elif alpha < 0.75:
+            mob.move_to(p1 + (p2 - p1) * smooth((alpha - 0.4) / 0.35))
+        else:
+            k = smooth((alpha - 0.75) / 0.25)
+            mob.move_to(p2).scale(1 - 0.7 * k).set_opacity(1 - k)
+    return UpdateFromAlphaFunc(m, update, rate_func=linear)
 
 
 class FollowIn(_Follow, FadeInPlace):
@@ -568,12 +587,10 @@ class ToyLoopScene(StoryboardScene):
         for j, num in enumerate(new_row[1].nums):
             xc = x_row[1].nums[j].copy()
             dc = step_row[1].nums[j].copy()
-            flying.append(Succession(xc.animate(run_time=0.4 * t).set_y(num.get_y()),
-                                     xc.animate(run_time=0.35 * t).move_to(num),
-                                     xc.animate(run_time=0.25 * t).scale(0.3).set_opacity(0)))
-            flying.append(Succession(Wait(0.4 * t),
-                                     dc.animate(run_time=0.35 * t).move_to(num),
-                                     dc.animate(run_time=0.25 * t).scale(0.3).set_opacity(0)))
+            x0 = xc.get_center()
+            flying.append(converge(xc, [x0, np.array([x0[0], num.get_y(), 0.0]),
+                                        num.get_center()]))
+            flying.append(converge(dc, [dc.get_center(), dc.get_center(), num.get_center()]))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
