@@ -24,17 +24,18 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                arcs"); layer 1's own W_Q^(1),
                W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
                re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
-               chip, the model's row, the tag's X^(l) tweening to X^(1); a three-bar panel
+               chip, the model's row, the tag's X^(l) rolling to X^(1); a three-bar panel
                compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
-- `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
-               a dashed line (neutral) at the head-average; when the word sits right before
-               the focus word, that motive: the sentence's tokens in the free half, the pair
-               boxed; the suspect head's (`deep.suspect`) weight from each token on the one
-               before, as arcs and numbers that fly into its score (their mean); then each
-               head's previous-token score as a bar against a dashed "spread evenly" line (1 / number of tokens) and a
-               "twice an even share" line (`deep.habit`); the three heaviest heads' numbers
-               boxed; every score bar under the twice line; below, what was not tested there
-               (the fair test is layer 1's); then the panels leave and the wrap-up stands alone
+- `deep_heads` the last layer's arcs; the arc to the heaviest word becomes the heads' bars
+               (they grow while the arcs leave), a dashed line (neutral) at the head-average,
+               the three heaviest boxed as said; when the word sits right before the focus
+               word, that motive: the sentence's tokens in the free half, the pair boxed; the
+               suspect head's (`deep.suspect`) weight from each token on the one before, as
+               arcs and numbers that fly into its score (their mean); then every head's
+               previous-token score as a bar against a dashed "spread evenly" line (1 / number
+               of tokens) and a "twice an even share" line (`deep.habit`); every score bar
+               under the twice line; below, what was not tested; then the panels leave and the
+               wrap-up comes beside the six layers' bars
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -894,6 +895,10 @@ class AttentionDepthScene(StoryboardScene):
                     self.emphasize(box, tag, run_time=min(2.0, rt))
             self.hold_until(t_n - 0.6)
             self.play(GrowFromEdge(cols[i][0], DOWN), FadeInPlace(cols[i][1:]), run_time=0.9)
+            if i == 0:          # "... on CLS and SEP": layer 0's bar ringed while it is said
+                rt = self.when_said("matrices", self.time + 2.0) - 0.4 - self.time
+                if rt >= 0.6:
+                    self.emphasize(cols[0][:2], buff=BOX, run_time=min(2.0, rt))
         # "the matrices alone do not raise it": the two bars ringed together
         t_alone = self.when_said("alone", self.time)
         self.hold_until(t_alone - 0.3)
@@ -1156,14 +1161,15 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_heads - 0.3)
         t_w = [self.when_said(f"{float(t.weight):.2f}", self.time + 2.0 + 0.8 * i)
                for i, t in enumerate(d.top3)]
-        # the bars start growing while the old stage is still leaving (never an empty panel)
-        rt = max(1.6, min(2.6, t_w[0] - 0.3 - self.time))
+        # the old stage leaves first (nothing of it under the panel), then the panel comes
+        # with its bars growing at once (never an empty panel)
+        self.play(FadeOutPlace(VGroup(*old)), run_time=0.5)
+        rt = max(1.6, min(2.4, t_w[0] - 0.3 - self.time))
         grow = LaggedStart(*[AnimationGroup(GrowFromEdge(g.bar, LEFT),
                                             FadeInPlace(VGroup(g[0], g.val)))
                              for g in listed], lag_ratio=0.08,
-                           rate_func=squish_rate_func(lambda x: x, 0.3, 1))
-        self.play(FadeOutPlace(VGroup(*old)), FadeInPlace(title), FadeInPlace(h1), *average,
-                  grow, run_time=rt)
+                           rate_func=squish_rate_func(lambda x: x, 0.2, 1))
+        self.play(FadeInPlace(title), FadeInPlace(h1), *average, grow, run_time=rt)
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
         for b, t in zip(boxes, t_w):
@@ -1201,7 +1207,11 @@ class AttentionDepthScene(StoryboardScene):
                       run_time=1.6)
             t_mean = self.when_said("the one before", self.time)
             self.hold_until(t_mean - 0.2)
-            self.play(*[x.animate.move_to(score).scale(0.3).set_opacity(0) for x in mini.nums],
+            # the weights shrink to points in place, then fly into the score while the
+            # example's tokens and arcs leave (no number crosses a word)
+            self.play(*[x.animate.scale(0.15) for x in mini.nums], run_time=0.4)
+            self.play(*[x.animate.move_to(score).set_opacity(0) for x in mini.nums],
+                      FadeOutPlace(VGroup(mini.row, mini.arcs, mini.head)),
                       FadeIn(score, rate_func=squish_rate_func(smooth, 0.5, 1)),
                       GrowFromEdge(rows[sus].sbar, LEFT), run_time=1.2)
             self.remove(*mini.nums)
@@ -1213,8 +1223,6 @@ class AttentionDepthScene(StoryboardScene):
         others = [g for g in listed if g is not rows[sus]]
         t_s = self.when_said(f"{float(d.top3[0].prev_token):.2f}", self.time + 1.0)
         self.hold_until(t_s - 1.8)
-        if mini is not None:            # the example leaves first: it sits where they grow
-            self.play(FadeOutPlace(VGroup(mini.row, mini.arcs, mini.head)), run_time=0.5)
         self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in others], lag_ratio=0.06),
                   LaggedStart(*[FadeInPlace(g.score) for g in others], lag_ratio=0.06),
                   run_time=1.2)
