@@ -134,7 +134,9 @@ def test_narration_quotes_the_plan(built):
     l0 = d["layers"][0]
     assert (f"The arcs to {l0['top_word']['token']} and to the start token, CLS, nearly tie: "
             f"{fmt(l0['top_word']['weight'])} and {fmt(l0['on_special'][0])}") in said["arcs"]
-    assert said["arcs"].startswith("Layer 0 reads X of layer 0;")
+    assert said["arcs"].startswith("Layer 0 reads X of layer 0. In each of its 12 heads, "
+                                   "bank's query is scored against every token's key, and a "
+                                   "softmax turns the scores into a row of weights")
     assert "reads both ways: bank also looks ahead" in said["arcs"]
     # "a row adds up to 1" said once, early
     assert "; it adds up to 1." in said["arcs"]
@@ -163,19 +165,17 @@ def test_narration_quotes_the_plan(built):
     assert (f"fed that X, put {fmt(t['old_sink'])}: the matrices alone do not raise "
             "it.") in said["why"]
     assert t["old_sink"] <= t["layer0_sink"]
-    # what made X of layer 1 is said: layer 0's updates added to its X
-    assert (f"X of layer {t['layer']}, that X plus layer 0's attention and FFN updates: "
-            f"{fmt(t['new_sink'])}.") in said["why"]
+    # what made X of layer 1 is said: layer 0's updates added to its X, normalised after
+    # each add (MiniLM is post-LN)
+    assert (f"X of layer {t['layer']}, what layer 0 wrote: its attention and FFN updates added "
+            f"to X of layer 0, normalised after each add: {fmt(t['new_sink'])}.") in said["why"]
     assert "not a measurement" in said["sink"]
     dp = d["deep"]
-    assert "previous-token score: the mean weight each token gives the one before it" \
+    assert "previous-token score is the mean weight each token gives the one before it" \
         in said["deep_heads"]
-    # head 7's few large one-before weights said beside its low mean (most tokens give little)
+    # the detour kept short: the suspect head's one-before weights are drawn, not read out
     sus = dp["suspect"]
-    big = sorted(sus["one_before"], reverse=True)[:3]
-    assert (f"In head {sus['head']}, a few give {fmt(big[0])}, {fmt(big[1])} and {fmt(big[2])}, "
-            f"but most give little: the mean is {fmt(sus['prev_token'])}.") in said["deep_heads"]
-    assert sum(w < 0.06 for w in sus["one_before"]) > len(sus["one_before"]) / 2
+    assert f"In head {sus['head']}" not in said["deep_heads"]
     assert sus["prev_token"] == pytest.approx(sum(sus["one_before"]) / len(sus["one_before"]),
                                               abs=1e-3)
     assert dp["n_tokens"] * dp["uniform"] == pytest.approx(1)
@@ -195,15 +195,15 @@ def test_narration_quotes_the_plan(built):
             "A head's previous-token score") in said["deep_heads"]
     # what the heads found, said once: the average hides them (backed: each of them over twice
     # the average; under twice even, said with the rule of thumb)
-    assert ("So the head-average hides heads that give river over twice as much; why they "
-            "pick it") in said["deep_heads"]
+    assert ("over twice as much: the average hides them.") in said["deep_heads"]
+    assert "Why these heads pick river, we did not test." in said["deep_heads"]
     assert min(h["weight"] for h in dp["top3"]) > 2 * dp["target"]["weight"]
     assert max(h["prev_token"] for h in dp["top3"]) < dp["habit"]
     assert not re.search(r"pulls?|habit", said["deep_heads"])
     # layer 5's cause is not claimed: what was tested (layer 1) is said, then the wrap-up
     assert "made fresh from X of layer" not in said["deep_heads"]
     # the voice says what was not tested
-    assert "why they pick it, we did not test." in said["deep_heads"]
+    assert "pick river, we did not test." in said["deep_heads"]
     assert said["deep_heads"].endswith(
         f"In short: bank's row moves with depth; at layer {t['layer']}, with the changed X.")
     assert "not position" not in said["deep_heads"]

@@ -24,17 +24,18 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                arcs"); layer 1's own W_Q^(1),
                W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
                re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
-               chip, the model's row, the tag's X^(l) tweening to X^(1); a three-bar panel
+               chip, the model's row, the tag's X^(l) rolling to X^(1); a three-bar panel
                compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
-- `deep_heads` the last layer's arcs; the arc to the heaviest word splits into the heads' bars,
-               a dashed line (neutral) at the head-average; when the word sits right before
-               the focus word, that motive: the sentence's tokens in the free half, the pair
-               boxed; the suspect head's (`deep.suspect`) weight from each token on the one
-               before, as arcs and numbers that fly into its score (their mean); then each
-               head's previous-token score as a bar against a dashed "spread evenly" line (1 / number of tokens) and a
-               "twice an even share" line (`deep.habit`); the three heaviest heads' numbers
-               boxed; every score bar under the twice line; below, what was not tested there
-               (the fair test is layer 1's); then the panels leave and the wrap-up stands alone
+- `deep_heads` the last layer's arcs; the arc to the heaviest word becomes the heads' bars
+               (they grow while the arcs leave), a dashed line (neutral) at the head-average,
+               the three heaviest boxed as said; when the word sits right before the focus
+               word, that motive: the sentence's tokens in the free half, the pair boxed; the
+               suspect head's (`deep.suspect`) weight from each token on the one before, as
+               arcs and numbers that fly into its score (their mean); then every head's
+               previous-token score as a bar against a dashed "spread evenly" line (1 / number
+               of tokens) and a "twice an even share" line (`deep.habit`); every score bar
+               under the twice line; below, what was not tested; then the panels leave and the
+               wrap-up comes beside the six layers' bars
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -46,7 +47,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Arrow, ArcBetweenPoints,
-                   Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, MathTypst,
+                   Create, DashedLine, Dot, FadeIn, GrowFromEdge, Indicate, LaggedStart, Line,
+                   MathTypst, MoveAlongPath,
                    Rectangle, ReplacementTransform, RoundedRectangle, Succession, Text, Transform,
                    SurroundingRectangle, Uncreate, VGroup, VectorizedPoint, Wait, WHITE, Write,
                    interpolate_color)
@@ -114,6 +116,21 @@ def line(*parts) -> VGroup:
             if isinstance(p, MathTypst):
                 p.shift(UP * (base - p.get_bottom()[1]))
     return g
+
+
+def spoken_len(text: str) -> int:
+    """About how long `text` takes to say, in characters: a digit is said as a word ("seven"),
+    a point between digits as "point" (0.78 takes as long as 22 letters, not 4)."""
+    n = 0
+    for i, ch in enumerate(text):
+        if ch.isdigit():
+            n += 6
+        elif ch == "." and 0 < i < len(text) - 1 and text[i - 1].isdigit() \
+                and text[i + 1].isdigit():
+            n += 6
+        else:
+            n += 1
+    return n
 
 
 def tick(old, new) -> list:
@@ -263,7 +280,9 @@ class AttentionDepthScene(StoryboardScene):
         several = int(v.n_focus) > 1
         first = line(txt(f"arcs from \"{v.word}\": the mean of its", LAB),
                      Num(v.n_heads, decimals=0, size=LAB), txt("heads' rows", LAB))
-        lines = [first, line(txt("arc width = weight; a row adds up to", LAB),
+        # the per-head step (per_head showed it for one head), then what the arcs average
+        formula = txt(f"a head's row = softmax( \"{v.word}\" query · each key )", LAB)
+        lines = [formula, first, line(txt("arc width = weight; a row adds up to", LAB),
                              Num(v.layers[0].total, decimals=0, size=LAB))]
         if several:
             lines.append(line(txt(f"\"{v.word}\" is", LAB),
@@ -463,7 +482,7 @@ class AttentionDepthScene(StoryboardScene):
         before's output, the model's own X) and enters the block from below; else it comes in
         from the left (an input chosen by the test)."""
         c = self.chip(state, box)
-        come, into, fade, go, land = (f * t for f in split)
+        come, into, fade, go, land = (max(0.15, f * t) for f in split)
         if rise:
             label = self.st.label[self.v.focus.values[0]]
             c.next_to(label, UP, buff=0.35).set_x(self.focus_x())
@@ -527,7 +546,7 @@ class AttentionDepthScene(StoryboardScene):
         v, st = self.v, self.st
         self.clear_extra()
         lay = v.layers[0]
-        n = 4
+        n = 6
         if st.arcs is not None:
             self.play(FadeOutPlace(VGroup(st.arcs, st.nums, st.counter)), run_time=0.6)
         fresh = st.tokens is None
@@ -538,51 +557,123 @@ class AttentionDepthScene(StoryboardScene):
         st.arcs, st.nums, st.counter = self.arcs(lay.row), self.weights(lay.row), \
             self.counter(lay.layer)
         if fresh:
-            # the tokens quickly, so the arcs grow while the voice says "drawn as arcs"
-            self.play(Write(st.tokens), FadeInPlace(st.counter), run_time=0.9)
+            self.play(FadeInPlace(st.counter), run_time=0.6)
+            self.play(Write(st.tokens), run_time=1.6)
         else:
             self.play(FadeInPlace(st.counter), run_time=0.5)
+        # "In each of its 12 heads, bank's query is scored against every token's key, and a
+        # softmax turns the scores into a row of weights, as per_head showed": the note's first
+        # line (that formula) as it is said; a q under bank, a k under every other token (the
+        # weights' row is still empty); a dot rides from bank to every token (one score per
+        # key); the formula ringed at "softmax"; the q and k leave before the arcs come
+        t_q = self.when_said("query", self.mark(1, n))
+        keys = [j for j in st.xs if j not in v.focus.values]
+        y_tag = ROW_Y - 0.45
+        q_tag = txt("q", LAB, T.Q).move_to([self.focus_x(), y_tag, 0])
+        k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
+        self.hold_until(self.cue_at(1) - 0.1)
+        self.play(FadeInPlace(st.note[0]), run_time=1.0)
+        self.hold_until(t_q - 0.3)
+        self.play(FadeIn(q_tag, shift=DOWN * 0.2), run_time=0.7)
+        t_k = self.when_said("key", t_q + 1.0, after=t_q)
+        self.hold_until(t_k - 0.8)
+        self.play(LaggedStart(*[FadeIn(k, shift=DOWN * 0.2) for k in k_tags], lag_ratio=0.12),
+                  run_time=1.2)
+        # one thin line from bank to every token (a score each), all the same width: the
+        # scores are not drawn, only that there is one per key
+        paths = VGroup(*[a.set_stroke(T.Q, width=2, opacity=0.8) for a in self.arcs(lay.row)])
+        self.play(LaggedStart(*[Succession(Create(p, run_time=0.7),
+                                           Indicate(k, color=T.K, scale_factor=1.3,
+                                                    run_time=0.5))
+                                for p, k in zip(paths, k_tags)], lag_ratio=0.15),
+                  run_time=2.2)
+        t_soft = self.when_said("softmax", self.time)
+        self.hold_until(t_soft - 0.2)
+        self.emphasize(st.note[0], run_time=1.2,
+                       extra=[paths.animate(rate_func=there_and_back).set_stroke(opacity=0.3)])
+        t_ph = self.when_said("per_head", self.time)
+        self.hold_until(t_ph - 0.2)
+        self.play(FadeOutPlace(VGroup(q_tag, k_tags, paths)), run_time=1.0)
+        # "The arcs show the head-average, the mean of the 12 heads' rows; it adds up to 1":
+        # the arcs grow from bank, then the note's other lines
+        t_arcs = self.when_said("head-average", self.mark(2, n))
+        self.hold_until(t_arcs - 0.5)
         self.play(LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.15), run_time=2.0)
-        # "... the head-average of its 12 heads' rows, and it adds up to 1": the note, its line
-        # that says so ringed
-        self.fill_to(self.mark(1, n), [
-            (2, lambda t: self.play(FadeInPlace(st.note), run_time=t)),
-            (1, lambda t: self.emphasize(st.note[1], run_time=t)),
-        ])
-        # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it flash,
-        # their tokens boxed
-        kept = [j for j in st.xs if j not in v.focus.values]
-        ahead = [a for j, a in zip(kept, st.arcs) if j > max(v.focus.values)]
-        ahead_labels = [st.label[j] for j in kept if j > max(v.focus.values)]
-        self.fill_to(self.mark(2, n), [
-            (2, lambda t: self.emphasize(
-                *ahead_labels, buff=BOX, run_time=t,
-                extra=[a.animate(rate_func=there_and_back).set_stroke(T.POINTER)
-                       for a in ahead]) if ahead else self.wait(t)),
+        t_adds = self.when_said("adds up", self.time)
+        self.hold_until(t_adds - 0.6)
+        self.play(FadeInPlace(VGroup(*st.note[1:])), run_time=0.6)
+        self.emphasize(st.note[2], run_time=0.9)
+        # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it
+        # flash, their tokens boxed
+        ahead = [a for j, a in zip(keys, st.arcs) if j > max(v.focus.values)]
+        ahead_labels = [st.label[j] for j in keys if j > max(v.focus.values)]
+        t_ahead = self.when_said("both ways", self.mark(3, n))
+        if ahead:
+            self.hold_until(t_ahead - 0.3)
+            self.emphasize(*ahead_labels, buff=BOX, run_time=2.0,
+                           extra=[a.animate(rate_func=there_and_back).set_stroke(T.POINTER)
+                                  for a in ahead])
+        # "The arcs to river and to the start token, CLS, nearly tie: 0.30 and 0.29": the
+        # weights come in under the tokens, the two arcs flash, each number pointed at as said
+        word, cls = int(lay.top_word.pos), int(v.special[0])
+        thick = [st.arcs[keys.index(k)] for k in (word, cls) if k in st.xs]
+        t_tie = self.when_said(f"{float(lay.top_word.weight):.2f}", self.mark(4, n))
+        self.fill_to(max(self.time + 1.2, t_tie - 1.6), [
             (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums],
                                                 lag_ratio=0.1), run_time=t)),
-        ])
-        word, cls = int(lay.top_word.pos), int(v.special[0])
-        thick = [st.arcs[list(j for j in st.xs if j not in v.focus.values).index(k)]
-                 for k in (word, cls) if k in st.xs]
-        steps = [(1, lambda t: self.flash(*thick, run_time=t))]
+            (1, lambda t: self.flash(*thick, run_time=t))])
         if word in st.xs:
-            steps.append((1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)))
+            self.hold_until(t_tie - 0.2)
+            self.point_below(self.num_at(st.nums, word), run_time=0.9)
         if cls in st.xs:
-            steps.append((1, lambda t: self.point_below(self.num_at(st.nums, cls), run_time=t)))
-        self.fill_to(self.mark(3, n), steps)
+            t_cls = self.when_said(f"{float(lay.on_special[0]):.2f}", self.time)
+            self.hold_until(t_cls - 0.2)
+            self.point_below(self.num_at(st.nums, cls), run_time=0.9)
+        # "The bar on the right adds up CLS and SEP ...: 0.40 of the row": the chart, its
+        # first bar growing to the number as it is said
+        t_bar = self.when_said("bar on the right", self.mark(5, n))
+        t_val = self.when_said(f"{float(lay.sink):.2f}", t_bar + 1.5)
         if st.chart is None:
             st.chart = self.chart_frame()
             st.bars[0] = self.bar(0)
-            self.fill_to(None, [
-                (2, lambda t: self.play(Create(st.chart), *self.grow_bar(st.bars[0]),
-                                        run_time=t)),
-                (1, lambda t: self.point_at(st.bars[0].val, run_time=t)),
-            ])
-        else:
-            self.fill_to(None, [(1, lambda t: self.point_at(st.bars[0].val, run_time=t))])
+            self.hold_until(t_bar - 0.2)
+            self.play(Create(st.chart), run_time=1.6)
+            self.hold_until(t_val - 0.7)
+            self.play(*self.grow_bar(st.bars[0]), run_time=0.9)
+        self.fill_to(None, [(1, lambda t: self.point_at(st.bars[0].val, run_time=t))])
 
-    def next_layer(self, l: int, t: float) -> None:
+    def when_said(self, phrase: str, default: float | None = None,
+                  after: float | None = None) -> float:
+        """Scene time when `phrase` (as the filled narration writes it: words, or a number as
+        it is said, '0.78') is spoken, the first time at or after scene time `after` (default:
+        now): its place in its sentence's text as a share of the sentence's audio, as the plan
+        times moments. `default` (else now) when the narration does not say it, or the plan
+        is silent (the beat split evenly, `mark`)."""
+        cues = self.beat.get("cues") or []
+        # a word said just before now still counts (the picture is a little late: act now),
+        # not one said well before (an earlier time the same words were said)
+        after = self.time - 1.0 if after is None else after
+        for k, c in enumerate(cues):
+            text = str(c.get("text", "")).lower()
+            start, dur = self.cue_at(k), float(c.get("duration", 0.0))
+            i = text.find(phrase.lower())
+            while i >= 0:
+                t = start + dur * spoken_len(text[:i]) / max(1, spoken_len(text))
+                if t >= after - 0.05:
+                    return t
+                i = text.find(phrase.lower(), i + 1)
+        return self.time if default is None else max(self.time, default)
+
+    def next_layer_at(self, l: int, t_num: float, land: float = 0.8) -> None:
+        """Layer l, timed to the voice: X^(l) rises into the block from now (the header
+        rolling to l), and the arcs reshape and the bar grows over `land` seconds ending just
+        after `t_num` (when its number is said)."""
+        pre = max(0.8, t_num - 0.35 - self.time)
+        t = pre + land
+        f = pre / t
+        self.next_layer(l, t, split=(0.4 * f, 0.3 * f, 0.1 * f, 0.2 * f, land / t))
+
+    def next_layer(self, l: int, t: float, split=(0.16, 0.09, 0.05, 0.07, 0.4)) -> None:
         """Layer l after the one before it: the header and the block's index roll to l while
         X^(l) comes out of the focus word (the layer below's output); it goes into the block,
         and the arcs reshape (no fade: they morph from the layer before's) and the bar grows
@@ -590,17 +681,18 @@ class AttentionDepthScene(StoryboardScene):
         v, st = self.v, self.st
         block = st.block
         nb = self.qk_block(v.layers[l].layer)
-        new = self.counter(v.layers[l].layer)
-        roll_in = [*self.counter_to(new), *roll(VGroup(*block[1:]), VGroup(*nb[1:]))]
+        # the block's index rolls to l as X^(l) rises (it goes into layer l's matrices); the
+        # old row dims (it is the layer before's); the header rolls to l with the arcs, as
+        # they reshape to layer l's row
+        roll_in = [*tick(VGroup(*block[1:]), VGroup(*nb[1:])), *self.dim_row()]
 
         def land(rt):
-            self.remove(st.counter, *block[1:])
-            self.add(new, *nb[1:])
-            st.counter = new
-            self.show_layer(l, rt, bar=True, keep_header=True)
+            self.remove(*block[1:])
+            self.add(*nb[1:])
+            self.show_layer(l, rt, bar=True)
 
         self.feed(int(v.layers[l].layer), block.box, t, land, rise=True, extra=roll_in,
-                  split=(0.16, 0.09, 0.05, 0.07, 0.4))
+                  split=split)
         box = block.box
         st.block = VGroup(box, *nb[1:])
         st.block.box = box
@@ -632,45 +724,75 @@ class AttentionDepthScene(StoryboardScene):
             else:
                 self.show_layer(l, t, bar=True)
 
-        # "Each layer makes fresh queries and keys from its own X, with its own matrices": the
-        # header goes to layer 1, X^(1) comes out of layer 0 into layer 1's W_Q, W_K
-        def first(t):
-            if not chips:
-                self.show_layer(1, t, bar=True)
-                return
-            self.header_to(1, 0.3 * t)
-            self.feed(int(v.layers[1].layer), st.block.box, 0.7 * t,
-                      lambda rt: self.show_layer(1, rt, bar=True, keep_header=True), rise=True)
-
-        self.fill_to(self.mark(1, n), [
-            (1, lambda t: self.play(*note_out, FadeInPlace(st.block), run_time=t)),
-            (4, first),
-        ])
-        # "Layer 1 puts most of bank's row on CLS and SEP, 0.70, nearly all of it on CLS": its
-        # bar, then its [CLS] part and the legend's [CLS]
-        self.fill_to(self.mark(2, n), [
-            (3, lambda t: self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.14,
-                                         run_time=t)),
-            (2, lambda t: self.emphasize(st.bars[1].parts[0], st.chart[0][1][0], buff=0.08,
-                                         run_time=t)),
-        ])
-        # "Layer 2: 0.78. Layer 3: 0.75.": each layer on its own sentence, its bar rising as
-        # its number is said (many layers: in turn over one sentence)
+        # "Each layer makes fresh queries and keys from its own X": the note leaves, the
+        # block comes, the header goes to layer 1 and X^(1) rises out of layer 0 into layer
+        # 1's W_Q, W_K; "Layer 1 puts most of bank's row on CLS and SEP, 0.70": the arcs
+        # reshape and its bar grows to the number as it is said
+        t1 = self.when_said(f"{float(v.layers[1].sink):.2f}", self.mark(2, n) + 1.0) \
+            if L > 1 else self.time
+        if chips and L > 1:
+            self.play(*note_out, FadeInPlace(st.block), run_time=1.2)
+            self.next_layer_at_first(t1)
+        else:
+            self.fill_to(self.mark(1, n), [
+                (1, lambda t: self.play(*note_out, FadeInPlace(st.block), run_time=t)),
+                (3, lambda t: self.show_layer(1, t, bar=True) if L > 1 else self.wait(t))])
+        # "..., nearly all of it on CLS": its [CLS] part and the legend's [CLS]
+        if L > 1:
+            t_cls = self.when_said("nearly all", self.time + 0.3)
+            if t_cls - self.time > 1.0:
+                self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.14,
+                               run_time=min(1.6, t_cls - 0.2 - self.time))
+            self.hold_until(t_cls - 0.2)
+            self.emphasize(st.bars[1].parts[0], st.chart[0][1][0], buff=0.08, run_time=1.4)
+        # "Layer 2: 0.78. Layer 3: 0.75.": each layer on its own sentence, X^(l) rising as the
+        # sentence starts, its bar growing as its number is said (many layers: in turn over
+        # one sentence)
         if own:
             for i, l in enumerate(between):
-                self.at_cue(2 + i, n)
-                self.fill_to(self.mark(3 + i, n), [(1, lambda t, l=l: step(l, t))], fill=0.95)
+                t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(3 + i, n))
+                self.hold_until(max(self.cue_at(2 + i) - 0.15, t_l - 1.6))
+                if chips:
+                    self.next_layer_at(l, t_l)
+                else:
+                    self.hold_until(t_l - 0.6)
+                    self.show_layer(l, 0.9, bar=True)
         else:
             self.fill_to(self.mark(3, n), [(1, lambda t, l=l: step(l, t)) for l in between]
                          or [(1, lambda t: self.wait(t))])
-        # "Layer 4 is the peak": the layer before last, the peak's bar ringed
+        # "Layer 4 is the peak: 0.82": the layer before last, the peak's bar ringed
         hi = int(v.sink.max.layer)
-        self.at_cue(n - 1, n)
-        last = [(2, lambda t, l=l: step(l, t)) for l in mids[-1:]]
+        for l in mids[-1:]:
+            t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(n - 1, n) + 1.0)
+            self.hold_until(max(self.cue_at(n - 1) - 0.15, t_l - 1.8))
+            if chips:
+                self.next_layer_at(l, t_l)
+            else:
+                self.hold_until(t_l - 0.6)
+                self.show_layer(l, 0.9, bar=True)
+        last = []
         if 0 < hi < L - 1:
             last.append((1, lambda t: self.emphasize(
                 VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.14, run_time=t)))
         self.fill_to(None, last or [(1, lambda t: self.wait(t))])
+
+    def dim_row(self) -> list:
+        """The arcs and weights on screen fade to a ghost (the row of the layer before, while
+        the next layer's input is fed in)."""
+        st = self.st
+        return [st.arcs.animate.set_stroke(opacity=0.3), st.nums.animate.set_opacity(0.35)]
+
+    def next_layer_at_first(self, t_num: float) -> None:
+        """Layer 1 (the header already on it): X^(1) rises out of the focus word into the
+        block now, the arcs reshape and the bar grows as the number is said."""
+        st = self.st
+        pre = max(1.0, t_num - 0.35 - self.time)
+        land = 0.8
+        t = pre + land
+        f = pre / t
+        self.feed(int(self.v.layers[1].layer), st.block.box, t,
+                  lambda rt: self.show_layer(1, rt, bar=True), rise=True,
+                  extra=self.dim_row(), split=(0.3 * f, 0.25 * f, 0.1 * f, 0.15 * f, land / t))
 
     def beat_why(self, beat) -> None:
         v, st = self.v, self.st
@@ -750,22 +872,52 @@ class AttentionDepthScene(StoryboardScene):
         ])
         st.counter = VGroup()
         self.add(st.counter)
-        self.fill_to(self.mark(2, n), [
-            (1, lambda t: self.play(FadeInPlace(block), run_time=t)),
-            (4, lambda t: (feed(l0, tie.old_row, t, roll(was, tag)), self.remove(was))),
-        ])
-        self.fill_to(self.mark(3, n), [
-            (1, lambda t: self.play(Create(axis), FadeInPlace(head), run_time=t)),
-            (2, lambda t: self.play(GrowFromEdge(cols[0][0], DOWN), FadeInPlace(cols[0][1:]),
-                                    run_time=t)),
-            (2, lambda t: self.play(GrowFromEdge(cols[1][0], DOWN), FadeInPlace(cols[1][1:]),
-                                    run_time=t)),
-        ])
-        self.fill_to(self.mark(4, n), [
-            (5, lambda t: feed(tl, tie.new_row, t, [Transform(tag, tags[1])])),
-            (2, lambda t: self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
-                                    run_time=t)),
-        ])
+        # "its own query and key matrices, fed layer 0's X": the block, X^(0) fed into it,
+        # the arcs re-forming from its output as "layer 0's X" is said
+        t_fed = self.when_said("fed", self.mark(2, n) - 0.5)
+        self.hold_until(self.when_said("own query", self.mark(1, n)) - 0.3)
+        self.play(FadeInPlace(block), run_time=0.6)
+        pre = max(1.2, t_fed - self.time)
+        feed(l0, tie.old_row, pre + 1.0, roll(was, tag))
+        self.remove(was)
+        # "Layer 0 put 0.40 on CLS and SEP; layer 1's matrices, fed that X, put 0.34": each
+        # bar grows to its number as it is said
+        for i, share in enumerate((tie.layer0_sink, tie.old_sink)):
+            t_n = self.when_said(f"{float(share):.2f}", self.mark(2, n) + 1.5 + 2.5 * i)
+            if i == 0:
+                self.hold_until(t_n - 1.6)
+                self.play(Create(axis), FadeInPlace(head), run_time=0.7)
+            else:               # "layer 1's matrices, fed that X": the block and its tag
+                t_that = self.when_said("matrices", t_n - 2.0)
+                self.hold_until(t_that - 0.3)
+                rt = t_n - 0.7 - self.time
+                if rt >= 0.5:
+                    self.emphasize(box, tag, run_time=min(2.0, rt))
+            self.hold_until(t_n - 0.6)
+            self.play(GrowFromEdge(cols[i][0], DOWN), FadeInPlace(cols[i][1:]), run_time=0.9)
+            if i == 0:          # "... on CLS and SEP": layer 0's bar ringed while it is said
+                rt = self.when_said("matrices", self.time + 2.0) - 0.4 - self.time
+                if rt >= 0.6:
+                    self.emphasize(cols[0][:2], buff=BOX, run_time=min(2.0, rt))
+        # "the matrices alone do not raise it": the two bars ringed together
+        t_alone = self.when_said("alone", self.time)
+        self.hold_until(t_alone - 0.3)
+        self.emphasize(cols[0][:2], cols[1][:2], buff=BOX, run_time=1.0)
+        # "Now feed them X of layer 1 ... : 0.70": X^(1) into the same block, the arcs
+        # re-form, the tag rolls to X^(1); its bar grows as the number is said
+        t_now = self.when_said("now feed", self.mark(3, n))
+        t_new = self.when_said(f"{float(tie.new_sink):.2f}", self.mark(4, n) - 0.5)
+        self.hold_until(t_now - 0.2)
+        feed(tl, tie.new_row, max(1.5, t_new - 1.0 - self.time), tick(tag[1], tags[1][1]))
+        self.remove(tag[1])
+        self.add(tags[1][1])
+        tag = VGroup(tag[0], tags[1][1])
+        self.hold_until(t_new - 0.6)
+        self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]), run_time=0.9)
+        # "Same matrices, new X: the move came with the changed X": the block, then the two
+        # layer-1 bars
+        t_same = self.when_said("same matrices", self.mark(4, n))
+        self.hold_until(t_same - 0.2)
         self.fill_to(None, [
             (1, lambda t: self.emphasize(box, run_time=t)),
             (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=BOX, run_time=t)),
@@ -822,18 +974,24 @@ class AttentionDepthScene(StoryboardScene):
             return
         word = int(v.layers[L - 1].top_word.pos)
         chips = block_at is not None and block_at == hi
+        t_num = self.when_said(f"{float(v.layers[L - 1].sink):.2f}", self.mark(1, 2) + 1.5)
+        t_say = self.when_said(f"Layer {int(v.layers[L - 1].layer)}", self.mark(1, 2),
+                               after=self.time - 1.0)
+        # the reading leaves as the voice turns to the last layer, the block comes back
+        self.hold_until(min(t_say, t_num - 1.6) - 0.3)
         if chips:
             st.block = self.qk_block(v.layers[hi].layer)
-            def back(t):                # the reading leaves, then the block comes back
-                self.play(FadeOutPlace(reading), run_time=0.45 * t)
-                self.play(FadeInPlace(st.block), run_time=0.55 * t)
-
-            steps = [(1, back),
-                     (3, lambda t: self.next_layer(L - 1, t))]
+            self.play(FadeOutPlace(reading), run_time=0.4)
+            self.play(FadeInPlace(st.block), run_time=0.4)
+            self.next_layer_at(L - 1, t_num)
         else:
-            steps = [(2, lambda t: self.show_layer(L - 1, t, bar=True,
-                                                   extra=[FadeOutPlace(reading)]))]
-        self.fill_to(None, steps + [
+            self.play(FadeOutPlace(reading), run_time=0.4)
+            self.hold_until(t_num - 0.6)
+            self.show_layer(L - 1, 0.9, bar=True)
+        # "..., and some goes back to the words": its bar ringed, its heaviest word pointed at
+        t_words = self.when_said("back to the words", self.time)
+        self.hold_until(t_words - 0.3)
+        self.fill_to(None, [
             (1, lambda t: self.emphasize(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
                                          buff=0.06, run_time=t)),
             (1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)
@@ -898,7 +1056,7 @@ class AttentionDepthScene(StoryboardScene):
         # a sentence of its own for the motive when the word is right before the focus word
         # ("river sits right before bank: ..."): the cues after it one later
         m = 1 if bool(d.before_focus) else 0
-        n = 8 + m
+        n = 6 + m
         # "At layer 5" comes at once: the fair test's panel leaves and the arcs go straight
         # to layer 5 on the beat's first frames (no layer-1 arcs under "At layer 5")
         left = st.extra + ([st.block] if st.block is not None else [])
@@ -908,13 +1066,14 @@ class AttentionDepthScene(StoryboardScene):
         self.show_layer(int(d.layer), 0.4, extra=gone)
         tgt = int(d.target.pos)
         kept = [j for j in st.xs if j not in v.focus.values]
-        # 1. "At layer 5, bank gives river 0.14": the arc and its number pointed at
-        self.fill_to(self.mark(1, n), [
-            (1, lambda t: self.flash(dict(zip(kept, st.arcs))[tgt], run_time=t)
-             if tgt in st.xs else self.wait(t)),
-            (1, lambda t: self.point_below(self.num_at(st.nums, tgt), run_time=t)
-             if tgt in st.xs else self.wait(t)),
-        ])
+        # 1. "At layer 5, bank's head-average gives river 0.14": the arc, then its number
+        # pointed at as it is said
+        t_avg = self.when_said(f"{float(d.target.weight):.2f}", self.mark(1, n) - 1.0)
+        if tgt in st.xs:
+            self.hold_until(t_avg - 1.4)
+            self.flash(dict(zip(kept, st.arcs))[tgt], run_time=1.0)
+            self.hold_until(t_avg - 0.2)
+            self.point_below(self.num_at(st.nums, tgt), run_time=0.9)
         arc_of = dict(zip(kept, st.arcs))
         river_arc = arc_of.get(tgt)
         river_num = self.num_at(st.nums, tgt) if tgt in st.xs else None
@@ -994,130 +1153,134 @@ class AttentionDepthScene(StoryboardScene):
                        Create(mean_line)]
         else:
             average = [FadeInPlace(mean_lab), Create(mean_line)]
-        self.fill_to(self.mark(2, n), [
-            (1, lambda t: self.play(FadeOutPlace(VGroup(*old)), run_time=t)),
-            (1, lambda t: self.play(FadeInPlace(title), FadeInPlace(h1), run_time=t)),
-            (2, lambda t: self.play(*average, run_time=t)),
-            (4, lambda t: self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(g.bar, LEFT),
-                                                                 FadeInPlace(VGroup(g[0], g.val)))
-                                                  for g in listed], lag_ratio=0.08),
-                                    run_time=t)),
-            (3, lambda t: self.play(LaggedStart(*[Create(b) for b in boxes], lag_ratio=0.4),
-                                    run_time=t)),
-        ])
+        # 2. "Heads 6, 7 and 5 give it 0.46, 0.32 and 0.31": the arc diagram leaves as the
+        # panel comes (in one move: the stage is never empty), river's number becomes the
+        # dashed head-average line's; the heads' bars grow, heaviest first, and each of the
+        # three is boxed as its number is said
+        t_heads = self.when_said("heads", self.mark(1, n))
+        self.hold_until(t_heads - 0.3)
+        t_w = [self.when_said(f"{float(t.weight):.2f}", self.time + 2.0 + 0.8 * i)
+               for i, t in enumerate(d.top3)]
+        # the old stage leaves first (nothing of it under the panel), then the panel comes
+        # with its bars growing at once (never an empty panel)
+        self.play(FadeOutPlace(VGroup(*old)), run_time=0.5)
+        rt = max(1.6, min(2.4, t_w[0] - 0.3 - self.time))
+        grow = LaggedStart(*[AnimationGroup(GrowFromEdge(g.bar, LEFT),
+                                            FadeInPlace(VGroup(g[0], g.val)))
+                             for g in listed], lag_ratio=0.08,
+                           rate_func=squish_rate_func(lambda x: x, 0.2, 1))
+        self.play(FadeInPlace(title), FadeInPlace(h1), *average, grow, run_time=rt)
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
+        for b, t in zip(boxes, t_w):
+            self.hold_until(t - 0.15)
+            self.play(Create(b), run_time=0.4)
+        # "..., over twice as much: the average hides them": the three bars glow against
+        # the dashed line
+        t_hide = self.when_said("over twice", self.time)
+        self.hold_until(t_hide - 0.3)
+        self.glow(*[rows[h].bar for h in top3], run_time=1.0)
+        self.emphasize(mean_lab, run_time=1.2)      # "the average hides them"
         # 3. "River sits right before bank: do these heads just look one token back?": the
         # sentence's tokens in the free half, river and bank boxed
         sus = int(d.suspect.head)
-        # the free half right of the weights: at the row's height (under head 10's row) their
-        # numbers end left of x = -2.5; the top three's boxes, above it, end at -0.5
         mini = self.one_back(-1.6, 7.1 - T.EDGE, -0.35)
-        if m:
-            steps = [(1, lambda t: self.wait(t))]
-            if mini is not None:
-                pair = [mini.labels[tgt], *[mini.labels[f] for f in v.focus.values]]
-                steps = [(2, lambda t: self.play(FadeInPlace(mini.row), run_time=t)),
-                         (2, lambda t: self.emphasize(VGroup(*pair), buff=0.08, run_time=t))]
-            self.fill_to(self.mark(3, n), steps)
+        if m and mini is not None:
+            t_sits = self.when_said("right before", self.mark(2, n))
+            self.hold_until(t_sits - 0.8)
+            pair = [mini.labels[tgt], *[mini.labels[f] for f in v.focus.values]]
+            self.play(FadeInPlace(mini.row), run_time=0.8)
+            self.emphasize(VGroup(*pair), buff=0.08,
+                           run_time=max(1.2, min(2.2, self.cue_at(2 + m) - 0.4 - self.time)))
         elif mini is not None:
             self.play(FadeInPlace(mini.row), run_time=0.5)
-        # 4. "A head's previous-token score: the mean weight each token gives the one before
-        # it": the suspect head's one-before arcs and weights; they go into its score (the
-        # mean), its bar grows
+        # 4. "A head's previous-token score is the mean weight each token gives the one
+        # before it": one head's one-before arcs and weights drawn, then they go into its
+        # score (their mean), its bar grows
         score = rows[sus].score
-
-        def average(t):
+        t_def = self.when_said("previous-token score", self.mark(2 + m, n))
+        self.hold_until(t_def - 0.3)
+        if mini is not None:
+            self.play(FadeInPlace(h2), FadeInPlace(mini.head), run_time=0.6)
+            self.play(LaggedStart(*[Create(a) for a in mini.arcs], lag_ratio=0.15),
+                      LaggedStart(*[FadeInPlace(x) for x in mini.nums], lag_ratio=0.15),
+                      run_time=1.6)
+            t_mean = self.when_said("the one before", self.time)
+            self.hold_until(t_mean - 0.2)
+            # the weights shrink to points in place, then fly into the score while the
+            # example's tokens and arcs leave (no number crosses a word)
+            self.play(*[x.animate.scale(0.15) for x in mini.nums], run_time=0.4)
             self.play(*[x.animate.move_to(score).set_opacity(0) for x in mini.nums],
+                      FadeOutPlace(VGroup(mini.row, mini.arcs, mini.head)),
                       FadeIn(score, rate_func=squish_rate_func(smooth, 0.5, 1)),
-                      GrowFromEdge(rows[sus].sbar, LEFT), run_time=t)
-
-        if mini is not None:
-            steps = [(1, lambda t: self.play(FadeInPlace(h2), FadeInPlace(mini.head),
-                                             run_time=t)),
-                     (3, lambda t: self.play(LaggedStart(*[Create(a) for a in mini.arcs],
-                                                         lag_ratio=0.15),
-                                             LaggedStart(*[FadeInPlace(x) for x in mini.nums],
-                                                         lag_ratio=0.15), run_time=t))]
-            # "In head 7, some tokens put 0.69, 0.40 and 0.32 on the one before, but most put
-            # little there: its mean is 0.19": the largest (the ones said) boxed, then all go
-            # into the mean
-            ob = list(d.suspect.one_before.values)
-            big = sorted(range(len(ob)), key=lambda q: -float(ob[q]))[:3]
-            said = [(2, lambda t: self.emphasize(*[mini.nums[q] for q in big], buff=0.08,
-                                                 run_time=t)),
-                    (2, average)]
-        else:
-            steps = [(1, lambda t: self.play(FadeInPlace(h2), run_time=t))]
-            said = [(2, lambda t: self.play(FadeInPlace(score), GrowFromEdge(rows[sus].sbar,
-                                                                             LEFT),
-                                            run_time=t))]
-        self.fill_to(self.mark(3 + m, n), steps)
-        self.fill_to(self.mark(4 + m, n), said)
-        # 6. "These heads score 0.13, 0.19 and 0.14": the example leaves, every head's score;
-        # the three heaviest heads' scores ringed
-        others = [g for g in listed if g is not rows[sus]]
-        leave = [FadeOutPlace(VGroup(mini.row, mini.arcs, mini.head))] if mini is not None \
-            else []
-        self.fill_to(self.mark(5 + m, n), [
-            (1, lambda t: self.play(*leave, run_time=t) if leave else self.wait(t)),
-            (3, lambda t: self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in others],
-                                                lag_ratio=0.06),
-                                    LaggedStart(*[FadeInPlace(g.score) for g in others],
-                                                lag_ratio=0.06), run_time=t)),
-            (2, lambda t: self.emphasize(VGroup(*[rows[h].score for h in top3]), buff=0.08,
-                                         run_time=t)),
-        ])
-        if mini is not None:
+                      GrowFromEdge(rows[sus].sbar, LEFT), run_time=1.2)
             self.remove(*mini.nums)
-        # 7. "Our rule of thumb for a previous-token head: over twice an even spread over 9
-        # tokens, 0.22; no head at layer 5 reaches it": the even line, the twice line, then
-        # every score bar under it
-        self.fill_to(self.mark(6 + m, n), [
-            (2, lambda t: self.play(Create(even_line), FadeInPlace(even_lab), run_time=t)),
-            (2, lambda t: self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=t)),
-            (2, lambda t: self.glow(*[g.sbar for g in listed], run_time=t)),
-        ])
-        # 8. "Why these heads pick river, we did not test: the fair test was on layer 1 only":
-        # said on screen, under the panels; 9. the wrap-up, the panels gone
+        else:
+            self.play(FadeInPlace(h2), FadeInPlace(score), GrowFromEdge(rows[sus].sbar, LEFT),
+                      run_time=1.0)
+        # "these heads score 0.13, 0.19 and 0.14": the example leaves, every head's score
+        # grows; the three heads' scores boxed as said
+        others = [g for g in listed if g is not rows[sus]]
+        t_s = self.when_said(f"{float(d.top3[0].prev_token):.2f}", self.time + 1.0)
+        self.hold_until(t_s - 1.8)
+        self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in others], lag_ratio=0.06),
+                  LaggedStart(*[FadeInPlace(g.score) for g in others], lag_ratio=0.06),
+                  run_time=1.2)
+        sboxes = [row_box(rows[h].score) for h in top3]
+        for i, (b, t) in enumerate(zip(sboxes, d.top3)):
+            t_i = self.when_said(f"{float(t.prev_token):.2f}", self.time)
+            self.hold_until(t_i - 0.15)
+            self.play(Create(b), run_time=0.4)
+        # 5. "Our rule of thumb for a previous-token head: over twice an even spread over 9
+        # tokens, 0.22; no head at layer 5 reaches it": the even line, the twice line as its
+        # number is said, then every score bar under it
+        self.hold_until(self.cue_at(3 + m) - 0.1)
+        self.play(*[FadeOutPlace(b) for b in sboxes], run_time=0.6)
+        self.emphasize(h2, run_time=1.0)        # "a previous-token head": the scores' column
+        t_even = self.when_said("even spread", self.mark(3 + m, n))
+        self.hold_until(t_even - 0.3)
+        self.play(Create(even_line), FadeInPlace(even_lab), run_time=1.0)
+        t_hab = self.when_said(f"{float(d.habit):.2f}", self.time)
+        self.hold_until(t_hab - 0.6)
+        self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=1.0)
+        t_none = self.when_said("no head", self.time)
+        self.hold_until(t_none - 0.2)
+        self.glow(*[g.sbar for g in listed], run_time=1.2)
+        # 6. "Why these heads pick river, we did not test": said on screen, under the panels
         at = bottom - 0.95
         tie = v.tie
-        # what the heads found, said once: the average hides them, they are not
-        # previous-token heads (every score under the twice line), and why was not tested
-        untested = line(txt("the head-average hides these heads; not previous-token heads;",
-                            LAB), txt("why: not tested", LAB))
+        untested = txt(f"why these heads pick \"{d.target.token}\": not tested", LAB)
         untested.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        # the wrap-up under the title, at the body size, beside the six layers' bars
+        t_why = self.when_said("we did not test", self.mark(4 + m, n))
+        self.hold_until(min(t_why - 1.0, self.cue_at(4 + m)))
+        self.play(FadeInPlace(untested), run_time=0.7)
+        self.glow(*[rows[h].bar for h in top3], run_time=1.0)
+        # 7. "In short: bank's row moves with depth; at layer 1, with the changed X": the
+        # panels leave and the six layers' bars come back beside the wrap-up, as it is said
         lines = [txt(f"so: {v.word}'s row moves with depth", T.TYPE.body)]
         if not isinstance(tie, Value):
             lines[0] = txt(f"so: {v.word}'s row moves with depth;", T.TYPE.body)
             lines.append(line(txt("at layer", T.TYPE.body),
                               Num(tie.layer, decimals=0, size=T.TYPE.body),
-                              txt("it moved with the changed X;", T.TYPE.body)))
-        lines.append(line(txt("at layer", T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body),
-                          txt(f"the heads on \"{d.target.token}\"", T.TYPE.body)))
-        lines.append(txt("are not previous-token heads", T.TYPE.body))
-        lines.append(txt("in this sentence", T.TYPE.body))
+                              txt("it moved with the changed X", T.TYPE.body)))
+            lines.append(txt("(the fair test)", T.TYPE.body))
         wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        self.fill_to(self.mark(7 + m, n), [
-            (2, lambda t: self.play(FadeInPlace(untested), run_time=t)),
-            (1, lambda t: self.glow(*[rows[h].bar for h in top3], run_time=t)),
-        ])
-        # the wrap-up comes in as it is said, on a cleared frame (the panels and the untested
-        # line leave first), then stays up to the end
         panels = VGroup(title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab,
                         twice_line, twice_lab, untested)
-        # the six layers' bars come back beside it, where they fit clear of it
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(int(v.n_layers))])
         beside = [FadeInPlace(chart)] if wrap.get_right()[0] < CHART_X - 0.3 else []
-        def clear(t):                   # the head-by-head caption leaves with its panels
-            self.set_caption("")
-            self.play(FadeOutPlace(panels), run_time=t)
-
-        # quickly, so the stage is never near-blank while the voice says it
-        clear(0.4)
-        self.play(FadeInPlace(wrap), *beside, run_time=0.7)
+        t_short = self.when_said("in short", self.mark(5 + m, n))
+        self.hold_until(t_short - 0.4)
+        self.set_caption("")            # the head-by-head caption leaves with its panels
+        self.play(FadeOutPlace(panels), run_time=0.4)
+        self.play(FadeInPlace(wrap[0]), *beside, run_time=0.8)
+        t_tie = self.when_said("changed x", self.time)
+        if len(wrap) > 1:
+            self.hold_until(t_tie - 1.2)
+            self.play(FadeInPlace(VGroup(*wrap[1:])), run_time=0.7)
+            if beside:              # the fair test's layer: its bar in the chart
+                self.glow(chart[1 + int(tie.layer)].parts, run_time=1.0)
         self.fill_to(None, [(1, lambda t: self.wait(t))])
         st.extra = [wrap] + ([chart] if beside else [])
 
