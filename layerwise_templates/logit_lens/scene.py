@@ -543,9 +543,11 @@ class LogitLensScene(StoryboardScene):
         self.detach(lens_panel, col)
         box, (head, bars, rank, prob), link, mark = col[0], col[1], col[2], col[3]
         rows = list(race.rows.values())
-        frame = Rectangle(width=race.chart.width + 0.3, height=race.chart.height + 0.3,
+        # the frame the box widens into holds the rows' names too (never cuts through them)
+        held = VGroup(race.chart, *[r.name for r in rows])
+        frame = Rectangle(width=held.width + 0.3, height=held.height + 0.3,
                           stroke_color=box.get_stroke_color(), stroke_width=2
-                          ).move_to(race.chart)
+                          ).move_to(held)
         # each row's name and number move to their places whole (never a glyph morph), its
         # bar slides and stretches to its chart bar, its track goes
         moved = [a for (name, track, bar, num), r in zip(bars.rows, rows)
@@ -661,13 +663,21 @@ class LogitLensScene(StoryboardScene):
         self.place(rp.group, side)       # placed first: the bar's point is known before it
         point = None
         if race_row is not None:
-            # the bar alone becomes the rank line's first point, before the chart leaves
-            # (it never floats over the new axes as a block)
+            # the stage is cleared first: the chart leaves while Paris's bar shrinks to a dot
+            # where it starts (it never floats over the new axes as a block); the axes come
+            # alone, then the dot moves to the rank line's first point (never two layouts
+            # drawn over each other)
             first_state = self.v.layers[0]
             point = Dot(rp.rp(float(first_state.layer), float(first_state.height)),
                         radius=0.05, color=T.HIGHLIGHT)
-            self.play(ReplacementTransform(bar, point), run_time=self.quick(0.1, 0.8))
+            seed = Dot(bar.get_left() + RIGHT * 0.05, radius=0.05, color=T.HIGHLIGHT)
+            gone = [m for m in self.slots.values() if m is not None]
+            self.play(ReplacementTransform(bar, seed), *[FadeOutPlace(m) for m in gone],
+                      run_time=self.quick(0.1, 0.8))
+            self.slots.update({k: None for k in self.slots})
         plots = self.put(side, rp.group, placed=True)
+        if race_row is not None:
+            self.play(ReplacementTransform(seed, point), run_time=self.quick(0.05, 0.6))
         if side == "wide":
             self.columns = []
         paris = lambda layers: rp.curve(layers).set_color(T.HIGHLIGHT)   # Paris keeps its colour
