@@ -72,9 +72,18 @@ STRIP = 12                 # cells drawn each side of the stream's "…" (the op
 
 
 def carry(old, new):
-    """`old` moves whole to `new`'s place and size as it turns into it (a cross-fade in
-    motion: its glyphs are never morphed into other glyphs)."""
+    """`old` moves to `new`'s place and size: the same glyphs (the same text, the same font)
+    travel as they are (a move, never a morph); a text that differs from its new form moves
+    whole as it turns into it (a cross-fade in motion, never glyph into glyph)."""
+    if _shape(old) == _shape(new):
+        return ReplacementTransform(old, new)
     return FadeTransform(old, new, stretch=False)
+
+
+def _shape(mob) -> list:
+    """What a text is drawn with: the point counts of its parts (the same string in the same
+    font gives the same list at any size or place)."""
+    return [len(m.points) for m in mob.get_family() if len(m.points)]
 
 
 def updates(row: VGroup, layers, gap: bool = False) -> list:
@@ -196,7 +205,7 @@ class LogitLensScene(StoryboardScene):
                 paint(row[0], row[2], row[3])
             word = SAME_LOOKING.get(str(e.text))
             if word is not None:
-                name = txt(word, T.LABEL_SIZE, row[0].get_color())
+                name = txt(word, T.LABEL_SIZE, row[0].get_color())   # a name, not token text
                 name.move_to(row[0], aligned_edge=LEFT)
                 row.submobjects[0] = name
         return col
@@ -500,11 +509,12 @@ class LogitLensScene(StoryboardScene):
         top = self.layers[race.layer]["top"]      # what the chart shows now
         end = self.beat_start + self.beat_end(beat)
         if target == len(self.layers) - 1:     # the output: the winner, then the runner-up
-            # Paris circled slowly while its share is said, then the runner-up pointed at
+            # Paris circled slowly while its share is said, then the runner-up
             self.emphasize(race.rows[top[0]["id"]],   # Paris
                            run_time=max(1.0, 0.55 * (end - self.time) - 0.3))
-            self.point_at(race.rows[top[1]["id"]][-1],
-                          run_time=max(1.0, min(2.5, end - self.time - 0.5)))
+            # (boxed, not pointed at: an arrow to its number would cross its name and bar)
+            self.emphasize(race.rows[top[1]["id"]],
+                           run_time=max(1.0, min(2.5, end - self.time - 0.5)))
             return
         if not slow:            # the leader, then the answer still far down, as the beat ends
             self.hold_until_cue(len(self.beat.get("cues") or []) - 1)
@@ -533,9 +543,11 @@ class LogitLensScene(StoryboardScene):
         self.detach(lens_panel, col)
         box, (head, bars, rank, prob), link, mark = col[0], col[1], col[2], col[3]
         rows = list(race.rows.values())
-        frame = Rectangle(width=race.chart.width + 0.3, height=race.chart.height + 0.3,
+        # the frame the box widens into holds the rows' names too (never cuts through them)
+        held = VGroup(race.chart, *[r.name for r in rows])
+        frame = Rectangle(width=held.width + 0.3, height=held.height + 0.3,
                           stroke_color=box.get_stroke_color(), stroke_width=2
-                          ).move_to(race.chart)
+                          ).move_to(held)
         # each row's name and number move to their places whole (never a glyph morph), its
         # bar slides and stretches to its chart bar, its track goes
         moved = [a for (name, track, bar, num), r in zip(bars.rows, rows)
@@ -556,7 +568,10 @@ class LogitLensScene(StoryboardScene):
         (prompt, head_line, body, ruler), name = new[0], new[1]
         old_prompt, old_ruler = lens_panel[0], lens_panel[3]
         self.detach(lens_panel, old_prompt, old_ruler)
-        self.play(FadeOutPlace(lens_panel), ReplacementTransform(box, frame), *moved,
+        # first the stage is cleared (the lens's steps, the guide, the other columns), then
+        # the column alone becomes the chart: never two layouts drawn over each other
+        self.play(FadeOutPlace(lens_panel), run_time=self.quick(0.04, 0.5))
+        self.play(ReplacementTransform(box, frame), *moved,
                   FadeOut(head[0]), carry(head[1], counter), *said,
                   ReplacementTransform(mark, dot), FadeOut(link),
                   ReplacementTransform(old_prompt, prompt), ReplacementTransform(old_ruler, ruler),
@@ -648,13 +663,21 @@ class LogitLensScene(StoryboardScene):
         self.place(rp.group, side)       # placed first: the bar's point is known before it
         point = None
         if race_row is not None:
-            # the bar alone becomes the rank line's first point, before the chart leaves
-            # (it never floats over the new axes as a block)
+            # the stage is cleared first: the chart leaves while Paris's bar shrinks to a dot
+            # where it starts (it never floats over the new axes as a block); the axes come
+            # alone, then the dot moves to the rank line's first point (never two layouts
+            # drawn over each other)
             first_state = self.v.layers[0]
             point = Dot(rp.rp(float(first_state.layer), float(first_state.height)),
                         radius=0.05, color=T.HIGHLIGHT)
-            self.play(ReplacementTransform(bar, point), run_time=self.quick(0.1, 0.8))
+            seed = Dot(bar.get_left() + RIGHT * 0.05, radius=0.05, color=T.HIGHLIGHT)
+            gone = [m for m in self.slots.values() if m is not None]
+            self.play(ReplacementTransform(bar, seed), *[FadeOutPlace(m) for m in gone],
+                      run_time=self.quick(0.1, 0.8))
+            self.slots.update({k: None for k in self.slots})
         plots = self.put(side, rp.group, placed=True)
+        if race_row is not None:
+            self.play(ReplacementTransform(seed, point), run_time=self.quick(0.05, 0.6))
         if side == "wide":
             self.columns = []
         paris = lambda layers: rp.curve(layers).set_color(T.HIGHLIGHT)   # Paris keeps its colour

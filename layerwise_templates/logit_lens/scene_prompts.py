@@ -9,7 +9,7 @@ from __future__ import annotations
 import math as pymath
 
 from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn,
-                   FadeTransform, LaggedStart, Line, Rectangle, Restore, VGroup, VMobject, linear)
+                   LaggedStart, Line, Rectangle, Restore, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -21,6 +21,7 @@ PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend bes
 SPREAD = (5.0, 4.2)       # each of the entropy and KL axes (the two fill the frame's width)
 LIST_ROWS = 5             # prompts per column of the list
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
+LEGEND_WIDTH = 4.0        # the legend's widest entry, beside the median-rank axes
 FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their own
 
 
@@ -90,13 +91,19 @@ def beat_prompts(scene, v) -> None:
     caption = scene.beat.get("caption") if scene.burned is None else None
     if caption and scene.beat_index > 0:
         scene.set_caption(scene.plan["beats"][scene.beat_index - 1].get("caption") or "")
-    frame = scene.put("wide", VGroup(head), placed=True)
-    if line is not None:          # ... becomes the first prompt of the list (the same prompt)
-        scene.play(FadeTransform(line, rows[0]), run_time=scene.quick(0.05, 0.8))
+    # the stage is cleared first (the one prompt's plot and its line leave), then the list
+    # comes: never one layout fading in over another
+    gone = [m for m in scene.slots.values() if m is not None]
+    if line is not None:
+        gone.append(line)
         scene.rank_line = None
+    if gone:
+        scene.play(*[FadeOutPlace(m) for m in gone], run_time=scene.quick(0.05, 0.6))
+        scene.slots.update({k: None for k in scene.slots})
+    frame = scene.put("wide", VGroup(head), placed=True)
     # the prompts arrive in one quick cascade as the voice introduces them, so the whole list
     # is up while the sentence about it is said (read, not watched arriving)
-    rest = rows[1:] if line is not None else rows
+    rest = rows
     scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
                run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
     if caption:
@@ -218,6 +225,12 @@ def beat_prompts(scene, v) -> None:
     scene.emphasize(VGroup(*dots[start:]))
     if n_cues < 11:
         return
+    # the spread part's sentences: entropy (6), our prompt (7), then KL: said in plain words
+    # as its chart comes (8), its numbers (9: with 8 in one sentence in an older wording),
+    # its drop over the last layers, the conclusion
+    apart = n_cues >= 12
+    kl_say, kl_nums = 8, 9 if apart else 8
+    kl_drop, last = kl_nums + 1, kl_nums + 2
     # "entropy measures ...": the rank plot leaves, two plots come over the same states;
     # entropy is drawn as the sentence defining it is said, then the KL divergence
     scene.hold_until_cue(cue(6))
@@ -225,9 +238,10 @@ def beat_prompts(scene, v) -> None:
     pair.group.set_y(scene.top - pair.group.height / 2 - 0.05).set_x(-0.3)   # (the KL's
     # last number, right of its point, stays in the frame)
     ent_box, kl_box = pair.group
-    # entropy alone while only it is spoken of, in the middle; it moves left as KL comes
-    dx = -ent_box.get_center()[0]
-    ent_box.shift(dx * RIGHT)
+    # entropy alone while only it is spoken of, left of the middle (our prompt's note comes
+    # beside it, off its axes); it moves to its place as KL comes
+    home = ent_box.get_center().copy()
+    ent_box.set_x(-1.6)
     pair.group.remove(kl_box)
     scene.set_caption("How sure the lens is, and how far it is from the model's output.")
     scene.play(FadeOutPlace(plot), run_time=scene.quick(0.3, 0.6))      # one, then the other
@@ -237,39 +251,50 @@ def beat_prompts(scene, v) -> None:
     # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
     draw_series(scene, ent, ent_marks, cue(6), scene.cue_at(cue(7)))
     scene.adopt(ent_box, ent, ent_marks)
-    # "our own prompt, a separate case: at X^(20) its lens put 0.98 on a space" (a line of its
-    # own under the plot, not a point of the median's line); "the last three are the least
-    # sure" (the median's peak)
+    # "our own prompt, a separate case: at X^(20) its lens put 0.98 on a space" (a note of
+    # its own beside the plot, not a point of the median's line); "the last three are the
+    # least sure" (the median's peak)
     scene.hold_until_cue(cue(7))
     half = max(1.0, 0.5 * (scene.cue_at(cue(8)) - scene.time) - 0.1)
-    # (inside the entropy axes, top left: its median line stays low there)
-    ours = our_prompt(v, pair.low[0]).next_to(pair.series[0][0].axes.c2p(-0.5, pair.top(0)),
-                                              DOWN + RIGHT, buff=0.15)
+    ax0 = pair.series[0][0]
+    ours = our_prompt(v, pair.low[0]).next_to(ax0.axes, RIGHT, buff=0.7).align_to(
+        ax0.axes, UP)
     scene.emphasize(ours, run_time=half, extra=[FadeIn(ours, shift=0.1 * UP)])
-    scene.adopt(ent_box, ours)
-    last3 = pair.last_points(0, 3)       # "the last three states": each marked
-    scene.emphasize(last3, run_time=half, extra=[FadeIn(last3, scale=1.5)])
+    last3 = pair.last_points(0, 3)       # "the last three states": each marked (the box
+    # round them takes in the peak's number, never cuts through it)
+    scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half,
+                    extra=[FadeIn(last3, scale=1.5)])
     scene.adopt(ent_box, last3)
-    # "KL ... rises from 19.4 at X^(1) to 29.4 at X^(17)" (our prompt's line, no longer
-    # spoken of, dims)
-    scene.hold_until_cue(cue(8))
-    ours.set_opacity(0.45)
-    scene.play(ent_box.animate.shift(-dx * RIGHT),
-               FadeInPlace(kl_box), run_time=0.6)
+    # KL, said in plain words as its chart comes: our prompt's note (no longer spoken of)
+    # leaves first, then the entropy plot moves to its place and the KL plot comes beside it
+    scene.hold_until_cue(cue(kl_say))
+    scene.play(FadeOutPlace(ours), run_time=0.4)
+    scene.play(ent_box.animate.move_to(home), FadeInPlace(kl_box), run_time=0.6)
     scene.adopt(pair.group, kl_box)
-    draw_series(scene, kl, kl_marks, cue(8), scene.cue_at(cue(9)))
+    if apart:
+        # "how far the lens's guesses are from the final output ... lower = closer": its
+        # line is drawn as that is said, then its marks with the numbers (cue 9)
+        scene.play(Create(kl, rate_func=linear),
+                   run_time=max(1.0, 0.7 * (scene.cue_at(cue(kl_nums)) - scene.time)))
+        scene.emphasize(pair.subs[1], run_time=max(
+            1.0, min(2.5, scene.cue_at(cue(kl_nums)) - scene.time - 0.2)))
+        scene.hold_until_cue(cue(kl_nums))
+        scene.play(LaggedStart(*[FadeIn(m) for m in kl_marks], lag_ratio=0.5),
+                   run_time=max(0.6, scene.cue_at(cue(kl_drop)) - scene.time - 0.2))
+    else:
+        draw_series(scene, kl, kl_marks, cue(kl_nums), scene.cue_at(cue(kl_drop)))
     # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
     # runs across the plot, and the last layers are shaded and named on both plots, as on
     # Paris's plot
-    scene.hold_until_cue(cue(9))
+    scene.hold_until_cue(cue(kl_drop))
     level, bands, names = pair.closing(v)
-    left = scene.cue_at(cue(10)) - scene.time
+    left = scene.cue_at(cue(last)) - scene.time
     scene.play(Create(level), run_time=max(1.0, 0.35 * left))
     scene.play(*[sweep_in(b) for b in bands], *[FadeIn(n) for n in names],
-               run_time=max(1.0, scene.cue_at(cue(10)) - scene.time - 0.2))
+               run_time=max(1.0, scene.cue_at(cue(last)) - scene.time - 0.2))
     scene.adopt(pair.group, level, *bands, *names)
     # "the lens sharpens toward the answer, not toward certainty": both lines, drawn
-    scene.hold_until_cue(cue(10))
+    scene.hold_until_cue(cue(last))
     scene.emphasize(kl_marks[2], ent_marks[2],
                     run_time=max(1.0, min(2.0, scene.cue_at(n_cues) - scene.time - 0.2)))
 
@@ -313,20 +338,24 @@ def draw_series(scene, line, marks, i: int, end: float) -> None:
     draw = max(1.0, 0.4 * total)
     dots = max(0.6, total - draw)
     scene.play(Create(line, rate_func=linear), run_time=draw)
-    scene.play(LaggedStart(*[FadeIn(m, scale=1.5) for m in marks], lag_ratio=0.5),
-               run_time=dots)
+    scene.play(LaggedStart(*[FadeIn(m) for m in marks], lag_ratio=0.5), run_time=dots)
 
 
 def legend(p) -> VGroup:
     """What each line of the median plot is: the median, the prompt followed so far (its
     answer, and the prompt under it: two prompts answer the same), the other prompts."""
     first = p.items[0]
+    answer = txt(str(first.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True)
+    words = str(first.sentence).split()
+    for cut in range(len(words)):      # a long prompt keeps its end (the frame's width)
+        said = txt("(" + ("… " if cut else "") + " ".join(words[cut:]) + ")", T.SMALL_SIZE,
+                   T.MUTED)
+        if answer.width + said.width <= LEGEND_WIDTH:
+            break
     return VGroup(
         legend_item(MEDIAN, "median", T.SMALL_SIZE, line=True),
         VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.HIGHLIGHT, stroke_width=2.5),
-               VGroup(txt(str(first.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True),
-                      txt(f"({first.sentence})", T.SMALL_SIZE, T.MUTED)
-                      ).arrange(RIGHT, buff=0.08)          # one entry: answer (its prompt)
+               VGroup(answer, said).arrange(RIGHT, buff=0.08)   # one entry: answer (its prompt)
                ).arrange(RIGHT, buff=0.08),
         VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.MUTED, stroke_width=1.5),
                txt("each prompt", T.SMALL_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08),
@@ -344,12 +373,12 @@ class SpreadPlots:
         self.L, self.n = L, p.n
         ticks = sorted(set(range(4, L, 5)) | {0})
         self.series = []
-        boxes = VGroup()
+        boxes, self.subs = VGroup(), []
         for series, title, what, early, decimals in (
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "its guesses' spread: 0 = one token sure", L - 3, 2),
-                (p.median_kl, "median KL from the output (nats)",
-                 "how far off the lens is: 0 = the same", L - 7, 1)):
+                (p.median_kl, "median KL from the final output (nats)",
+                 "0 = the same guesses, lower = closer", L - 7, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
             # the y axis is numbered at its lowest and highest medians (plan values)
@@ -366,6 +395,7 @@ class SpreadPlots:
                           x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
             name.next_to(ax.x_labels, DOWN, buff=0.12).align_to(ax.axes, LEFT)
             self.series.append((ax, series, vals, early, decimals))
+            self.subs.append(sub)
             # the axis's origin named where no plan value is numbered near it (the floor "0 ="
             # in the line under the title refers to)
             zero = VGroup() if min(vals) < 0.15 * top else txt(

@@ -1,11 +1,11 @@
 """The bar chart across the states, as logit_lens draws it (a `LayerRace` made to keep each
 token's identity in view):
 
-- a step is short and then held: a row on its own track keeps its name while its bar slides;
-  a row that changes track slides its bar there, its name and number leaving and landing
-  at the ends of the slide (`slide`); a token that enters the top k fades in in its place
-  at the end, one that leaves fades out at the start: no two names are ever drawn on each
-  other, and no number is ever a ghost;
+- a step is short and then held: every row's name moves with its bar (`slide`); a
+  climbing row's name steps out to pass the names it overtakes, in front of them; a
+  token that enters the top k fades in in its place at the end, one that leaves fades out
+  at the start (the answer climbs in from its own row): no two names are ever drawn on each
+  other, no row ever loses its label mid-motion, and no number is ever a ghost;
 - the answer's own row under the rule shows its label and bar only while it is outside the
   chart; once it is in the top k the row says just its rank (no second copy of the token);
 - the counter (large, white) names the state the lens reads, X^(l+1) for layer l (the chapter's notation),
@@ -14,7 +14,9 @@ token's identity in view):
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, ReplacementTransform, VGroup
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, ReplacementTransform,
+                   UpdateFromAlphaFunc, VGroup)
 
 from scenes import theme as T
 from scenes.mobjects import Num, inline, layer_ruler, math, txt
@@ -118,24 +120,36 @@ class LensRace(LayerRace):
         """One step to layer l, every label opaque at every frame. The state label turns to
         the new state when the bars stop, with the numbers and the rank (never ahead of the
         data it names); each row as `slide`
-        says (no two names drawn on each other). A token that leaves fades out in its place
-        over the first third, one that enters fades in in its place over the last third."""
+        says (labels move with their bars; no two names drawn on each other). A token that
+        leaves fades out in its place over the first third, one that enters fades in in its
+        place over the last third; the answer, entering from its own row under the rule,
+        climbs into its place in the chart."""
         new = plain(self.chart.rows(self.entries(l)), self.entries(l))
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
         anims, turn = [], [(counter, extra[1])]   # the state label turns with the numbers
+        was = {k: i for i, k in enumerate(self.rows)}
+        now = {k: i for i, k in enumerate(new)}
+        old_row, new_row = answer, extra[0]
+        key = next((k for k, _, _, c in self.entries(l) if k not in self.rows
+                    and c == T.HIGHLIGHT and len(old_row) == 2), None)
         for k, row in new.items():
             if k in self.rows:
-                a, t = slide(self.rows[k], row)
+                a, t = slide(self.rows[k], row, rise=was[k] - now[k])
                 anims += a
                 turn += t
+            elif k == key:       # the answer climbs from its own row into the chart
+                a, t = slide(old_row[0], row, rise=len(was) + 1 - now[k])
+                anims += a + [FadeOut(old_row[1], rate_func=_out)]
+                turn += t + [(old_row[1], old_row[1])]
             else:
                 anims.append(FadeIn(row, rate_func=_in))
         for k, row in self.rows.items():
             if k not in new:
                 anims.append(FadeOut(row, rate_func=_out))
-        old_row, new_row = answer, extra[0]
-        if len(old_row) == 2 and len(new_row) == 2:      # outside the chart, before and after
+        if key is not None:
+            anims.append(FadeIn(new_row, rate_func=_in))
+        elif len(old_row) == 2 and len(new_row) == 2:      # outside the chart, before and after
             a, t = slide(old_row[0], new_row[0])
             anims += a
             turn += t + [(old_row[1], new_row[1])]
@@ -154,9 +168,16 @@ class LensRace(LayerRace):
 def plain(rows: dict, entries: list) -> dict:
     """The rows of tokens other than the answer in grey bars with white names and numbers:
     blue is the stream's colour, not a guess's (the answer keeps its yellow)."""
-    for key, _, _, color in entries:
+    named = set(SAME_LOOKING.values())
+    for key, label, _, color in entries:
+        row = rows[key]
+        if label in named:       # a name, not the token's text: in the text font, as in the
+            name = txt(label, T.LABEL_SIZE, row.name.get_color())   # lens column (it moves
+            name.move_to(row.name, aligned_edge=RIGHT)               # here as it is)
+            row.submobjects[row.submobjects.index(row.name)] = name
+            row.name = name
         if color != T.HIGHLIGHT:
-            paint(rows[key].name, rows[key].bar, rows[key].num)
+            paint(row.name, row.bar, row.num)
     return rows
 
 
@@ -181,23 +202,50 @@ def fade_swap(old, new) -> list:
     return [FadeOut(old, rate_func=_out), FadeIn(new, rate_func=_in)]
 
 
-def slide(old, new) -> tuple[list, list]:
+def slide(old, new, rise: float = 0.0) -> tuple[list, list]:
     """A chart row (name, bar, number) to its next state: (animations, [(old, new) to swap
-    after them]). On its own track, its name stays and its bar slides to the new length, its
-    number riding at the bar's end and turning when the bar stops (never morphs). To another
-    track, its bar slides there while its name and number leave in place over the first
-    quarter and come back at the new place over the last (two names never drawn on each
-    other as rows pass)."""
+    after them]). Its name moves with its bar all the way (a row never loses its label
+    mid-motion, and nothing cross-fades). On its own track the name stays, the bar slides to
+    its new length and the number rides at its end, turning when the bar stops (never a
+    glyph morph). To another track the name and bar move there together; the number, whose
+    value changes, shows before the row sets off and after it lands (two rows' numbers would
+    cross on the bars). `rise` is how many tracks the row climbs (negative: it sinks): a
+    climbing row's name steps out to a lane left of the names' column to pass (so a climber
+    and a row it overtakes never share a place), in front, on a backing of the background's
+    colour (two climbers crossing: the one climbing further in front, never drawn through)."""
     moves = abs(old.bar.get_center()[1] - new.bar.get_center()[1]) > 1e-3
     anims = [ReplacementTransform(old.bar, new.bar)]
-    if moves:
-        return anims + [FadeOut(VGroup(old.name, old.num), rate_func=_leave),
-                        FadeIn(VGroup(new.name, new.num), rate_func=_land)], []
     same_num = getattr(old.num, "shown", None) == getattr(new.num, "shown", 0)
-    anims.append(ReplacementTransform(old.name, new.name))
-    if same_num:
-        return anims + [ReplacementTransform(old.num, new.num)], []
-    return anims + [old.num.animate.move_to(new.num, aligned_edge=LEFT)], [(old.num, new.num)]
+    if not moves:
+        anims.append(ReplacementTransform(old.name, new.name))
+        if same_num:
+            return anims + [ReplacementTransform(old.num, new.num)], []
+        return anims + [old.num.animate.move_to(new.num, aligned_edge=LEFT)], [(old.num, new.num)]
+    out = STEP_OUT if rise > 0 else 0.0      # a climber's lane, left of the names' column
+    z = 10 + max(0.0, rise)                  # climbers in front of what they pass
+    name0, name1 = old.name.get_center(), new.name.get_center()
+    name = VGroup(backing(old.name), old.name).set_z_index(z)
+
+    def move_name(mob, s):
+        # out to its lane at once, along it, and back in as it lands (rows cross in between)
+        bow = out * min(1.0, STEP_OUT_RATE * np.sin(np.pi * s))
+        mob.move_to(name0 + (name1 - name0) * s + LEFT * bow)
+
+    anims += [UpdateFromAlphaFunc(name, move_name),
+              FadeOut(old.num, rate_func=_leave), FadeIn(new.num, rate_func=_land)]
+    return anims, [(name, new.name)]
+
+
+STEP_OUT = 1.85            # a climbing row's name steps out this far (past the widest name,
+                           # the label column's 1.7), ...
+STEP_OUT_RATE = 4.0        # ... reaching it in the slide's first tenth, leaving it in its last
+
+
+def backing(mob, buff: float = 0.05) -> Rectangle:
+    """A plate of the background's colour just behind `mob` (what passes behind is hidden,
+    never drawn through it)."""
+    return Rectangle(width=mob.width + 2 * buff, height=mob.height + 2 * buff, stroke_width=0,
+                     fill_color=T.BACKGROUND, fill_opacity=1.0).move_to(mob)
 
 
 def _leave(t: float) -> float:
