@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math as _m
 
+import numpy as np
+
 from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, Line, Rectangle,
                    VGroup)
 
@@ -100,8 +102,12 @@ class SummaryBeats:
         # to the sink, the share, the name and the layers it is averaged over
         self.hold_until_cue(1)
         focus = self.tok[d["focus"]["token"]]
-        arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
-                          tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
+        start = focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04
+        end = tok.get_bottom() + DOWN * 0.04
+        # a long sentence: a flatter arc, so its dip (about chord x angle / 8) stays above
+        # the inset's heading; a short one keeps 0.8
+        chord = float(np.linalg.norm(end - start))
+        arc = CurvedArrow(start, end, angle=-min(0.8, 3.6 / max(chord, 1e-6)), color=T.ATTN,
                           stroke_width=3, tip_length=0.16)
         self.put("sink", rows[0], run_time=0.6)
         self.put("sink_arc", arc, anim=Create(arc), run_time=0.8)
