@@ -80,9 +80,9 @@ TYPED_STREAM = {
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"),
     ("sizes", "norm_first"): (0, "from"), ("sizes", "norm_last"): (0, "to "),
-    ("sizes", "growth"): (0, "about"), ("sizes", "others"): (1, "No token"),
-    ("sizes", "first_token"): (1, "ever longer"),
-    ("sizes", "outlier_norm"): (1, "grows"), ("sizes", "share"): (2, "percent"),
+    ("sizes", "growth"): (0, "about"), ("sink", "others"): (0, "No token"),
+    ("sink", "first_token"): (0, "ever longer"),
+    ("sink", "outlier_norm"): (0, "grows"), ("sink", "share"): (1, "percent"),
     ("attn0", "divides"): (1, "divided"), ("attn0", "shrinks"): (2, "turns"),
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
     ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""),
@@ -135,7 +135,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
                # layer1 shows both: attention's moments (said at its start) are attn_out's
                ("layer1", "divides"): "attn_out", ("layer1", "shrinks"): "attn_out",
                "journey_last": "journey_last", "journey2": "journey_last",
-               "sizes": "sizes", "identity": "identity"}
+               "sizes": "sizes", "sink": "sink", "identity": "identity"}
 
 
 @pytest.mark.parametrize("template,typed_words,show", [
@@ -185,7 +185,7 @@ def test_residual_stream_draft_moments_give_the_typed_times(tmp_path, capsys, ca
     ids = {b.id for b in sb.beats}
     assert same_times(sb, plan, TYPED_STREAM) == {k for k in TYPED_STREAM if k[0] in ids}
     assert {"switch", "tokens", "embedding", "plane", "journey0", "copies", "sizes",
-            "identity"} <= ids
+            "sink", "identity"} <= ids
 
 
 def test_a_silent_plan_does_not_wait_as_before(cache_dir):
@@ -299,16 +299,16 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
-    "missing moment": (('      share: "percent"\n', ""), ("moments:", "id: sizes"),
-                       "beats[12].moments: missing moment share: template 'residual_stream' "
-                       "waits for it in sizes"),
+    "missing moment": (('      share: "percent"\n', ""), ("moments:", "id: sink"),
+                       "beats[13].moments: missing moment share: template 'residual_stream' "
+                       "waits for it in sink"),
     "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
     # "updates#2" is said as written ("the {data.check.n_updates} updates": the placeholder's
     # name says it first) but not once the number is filled in
     "words gone once filled": (('updates: "the#2"', 'updates: "updates#2"'),
                                ('updates: "updates#2"', ""),
-                               "beats[13].moments.updates: 'updates#2' no longer fits the "
+                               "beats[14].moments.updates: 'updates#2' no longer fits the "
                                "narration"),
 }
 

@@ -47,7 +47,7 @@ def f64(t, hook, pos):
 def test_storyboard_validates():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "residual_stream" and sb.model == "smollm2-135m"
-    assert sb.focus == ("bank",) and 5 <= len(sb.beats) <= 14
+    assert sb.focus == ("bank",) and 5 <= len(sb.beats) <= 15
     shown = {s for b in sb.beats for s in b.show}
     assert shown == TEMPLATES["residual_stream"].shows          # every view is used
 

@@ -174,10 +174,10 @@ def build(c: Context) -> Draft:
             "copy: Q is RMSNorm of X times W Q, and likewise for K and V. From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
-            f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X grows to about "
+            f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X reaches about "
             "{data.copies.x_last_about.value:.0f} at X of "
-            "{data.copies.last_layer}. So every layer reads its own copy of the X it is "
-            "given.",
+            "{data.copies.last_layer}. So W Q, W K and W V do not see how long X is: they "
+            "multiply the short bar.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
@@ -185,33 +185,32 @@ def build(c: Context) -> Draft:
              + (", about {data.summary.growth_about.value:,.0f} times." if x_end / x0 >= 2 else
                 ": about the same length."))
     moments = {"norm_first": "from", "norm_last": "to", "growth": "about"}
+    beats.append(Beat("sizes", ["sizes"], "The true lengths, on linear scales", sizes,
+                      moments=moments))
     big = _outlier(t, pos[0])
     from .plan import SINK_SHARE
-    sink = None
-    if big is not None:
+    if big is not None:         # the outlier token: a beat of its own (`sink`)
         from layerwise_core.analysis.updates import attention_to, outlier_token
         from .plan import OUTLIER_FACTOR
         out = outlier_token(t, OUTLIER_FACTOR)
         layers = list(range(out["from_layer"], L)) or list(range(L))
         share = attention_to(t, pos[0], big, layers) if big < pos[0] else 0.0
         sink = share > SINK_SHARE
-        sizes += (f" No token but {quoted(t.tokens[big])} is ever longer than "
-                  "{data.outlier.others_max_norm.value:.0f}: it grows to "
-                  "{data.outlier.max_norm.value:,.0f}.")
-        moments |= {"others": "No token", "first_token": "ever longer", "outlier_norm": "grows"}
+        said = (f"No token but {quoted(t.tokens[big])} is ever longer than "
+                "{data.outlier.others_max_norm.value:.0f}: it grows to "
+                "{data.outlier.max_norm.value:,.0f}.")
+        moments = {"others": "No token", "first_token": "ever longer", "outlier_norm": "grows"}
         if sink:
-            sizes += (" It is an attention sink: " + tok + " gives it "
-                      "{data.outlier.attention_pct.value:.0f} percent of its attention, "
-                      "averaged over all heads in layers {data.outlier.attention_layers[0]} to "
-                      "{data.outlier.attention_layers[1]}.")
+            said += (" It is an attention sink: " + tok + " gives it "
+                     "{data.outlier.attention_pct.value:.0f} percent of its attention, "
+                     "averaged over all heads in layers {data.outlier.attention_layers[0]} to "
+                     "{data.outlier.attention_layers[1]}.")
             moments |= {"share": "percent"}
         else:
             moments |= {"share": "except"}
-    else:       # no outlier: the scene draws none of its rows, nothing waits for these
-        moments |= {"others": 0, "first_token": 0, "outlier_norm": 0, "share": 0}
-    beats.append(Beat("sizes", ["sizes"], "The true lengths, on linear scales", sizes,
-                      expect=[f"data.outlier.position == {big}"] if big is not None else [],
-                      moments=moments))
+        beats.append(Beat("sink", ["sink"],
+                          "The outlier token" if not sink else "An attention sink",
+                          said, expect=[f"data.outlier.position == {big}"], moments=moments))
     if additive:
         beats.append(Beat(
             "identity", ["identity"],

@@ -21,6 +21,7 @@ BY_SHOW = {
     "mlp_out": (UPDATE, LENGTHS),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),
-    "sizes": (NORM_FIRST, NORM_LAST, GROWTH, OTHERS, FIRST_TOKEN, OUTLIER_NORM, SHARE),
+    "sizes": (NORM_FIRST, NORM_LAST, GROWTH),
+    "sink": (OTHERS, FIRST_TOKEN, OUTLIER_NORM, SHARE),
     "identity": (UPDATES, IS_X, WITHIN, EVERY_ENTRY),
 }

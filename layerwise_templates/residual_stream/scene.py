@@ -462,8 +462,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         lay = left[-1]
         l = lay["layer"]
         after = self.x_after(l + 1)
-        lit_bars = [self.bars[k] for k in (("x", l), ("x", l + 1), ("step", lay["step_attn"]),
-                                           ("step", lay["step_ffn"])) if k in self.bars]
+        lit_bars = [self.bars[k] for k in (("x", first), ("x", l), ("x", l + 1),
+                                           ("step", lay["step_attn"]), ("step", lay["step_ffn"]))
+                    if k in self.bars and (k != ("x", first) or first < l)]
         if len(left) <= SHORT_LEG:          # a leg walked one layer at a time: all its FFN bars
             lit_bars += [self.bars[k] for k in (("step", a["step_ffn"]) for a in left[:-1])
                          if k in self.bars]
@@ -501,7 +502,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         labels = VGroup(math("|X|", ml, T.X),
                         inline(math("|Delta|", ml, T.ATTN), txt("attention", lab, T.ATTN)),
                         inline(math("|Delta|", ml, T.FFN), txt("FFN", lab, T.FFN)))
-        for lbl, y in zip(labels, (0.95, 0.4, -0.15)):
+        for lbl, y in zip(labels, (1.3, 0.75, 0.2)):     # clear above the bars' two-row key
             lbl.move_to([0, y, 0]).align_to([-6.2, 0, 0], LEFT)
         x0 = labels.get_right()[0] + 0.25
         ref = Rectangle(width=w, height=h, stroke_width=0, fill_color=T.X, fill_opacity=1)
@@ -520,7 +521,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
                       txt("to", lab, T.MUTED),
                       Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
-        head.move_to([0, 1.55, 0]).align_to(labels, LEFT)
+        head.move_to([0, 1.9, 0]).align_to(labels, LEFT)
         med = VGroup(labels[0], ref, head, labels[1:], bars, values)
         self.keep_inside(med)
         self.shown["med"] = med
@@ -577,9 +578,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
     def off_plane_note(self, j: int, color) -> VGroup:
         """"mostly out of the plane (30 %)" beside step j's arrow on the plane: the share of
         its length the plane keeps (steps[j].captured_pct)."""
-        note = inline(txt("mostly out of the plane:", T.TYPE.label, color),
+        note = VGroup(txt("mostly out of the plane:", T.TYPE.label, color),
                       self.n(self.v.steps[j].captured_pct, color, T.TYPE.label,
-                             suffix=" % in it"))
+                             suffix=" % in it")).arrange(DOWN, buff=0.12)
+        # two lines, so it fits inside the plane's box; the plane's axes pass behind it
+        note.add_background_rectangle(color=T.BACKGROUND, opacity=0.9, buff=0.06)
         c = self.plane.frame.get_center()
         p = self.plane.to_screen(self.stages[j]["xy"], center=c)
         q = self.plane.to_screen(self.stages[j + 1]["xy"], center=c)

@@ -171,6 +171,10 @@ class StreamPanels:
         self.plane_big = big
         self.plane_head = self.make_plane_head(big)
         self.scale = self.scale_bar(max(self.progress, 0))
+        if self.chart is not None:
+            moves = self.key_moves(big)
+            if moves:
+                self.play(*moves, run_time=0.5)
 
     def make_plane_head(self, big: bool) -> VGroup:
         d = self.data
@@ -199,7 +203,7 @@ class StreamPanels:
             a = smooth(a)
             self.set_plane_frame(h0 + a * (h1 - h0), c0 + a * (c1 - c0))
 
-        self.play(UpdateFromAlphaFunc(p, glide), run_time=run_time)
+        self.play(UpdateFromAlphaFunc(p, glide), *self.key_moves(big), run_time=run_time)
         self.plane_big = big
         self.plane_head = self.make_plane_head(big)
         self.scale = self.scale_bar(max(self.progress, 0))
@@ -363,19 +367,47 @@ class StreamPanels:
                               lab).arrange(RIGHT, buff=0.08)
                        for c, lab in ((T.X, math("|X|", T.TYPE.math_label, T.X)),
                                       (T.ATTN, txt("attention update", S, T.ATTN)),
-                                      (T.FFN, txt("FFN update", S, T.FFN)))]
-                ).arrange(RIGHT, buff=0.45)
+                                      (T.FFN, txt("FFN update", S, T.FFN)))])
         key.scale(KEY_SCALE)
-        key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
-        key.align_to(self.chart_origin + LEFT * 0.1, LEFT)     # inside the frame, over the bars
+        # one row over the bars' left; beside the journey's big plane (which comes down to
+        # the bars) two rows, |X| and attention, then FFN, left of it: `key_layouts`
+        self.key_layouts = {}
+        for big in (False, True):
+            key[1].next_to(key[0], RIGHT, buff=(0.3 if big else 0.45) * KEY_SCALE)
+            if big:
+                key[2].next_to(key[0], DOWN, buff=0.1, aligned_edge=LEFT)
+            else:
+                key[2].next_to(key[1], RIGHT, buff=0.45 * KEY_SCALE)
+            key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
+            key.align_to(self.chart_origin + LEFT * 0.1, LEFT)   # inside the frame, over the bars
+            self.key_layouts[big] = [e.get_center().copy() for e in key]
         word = math("l", T.TYPE.math_label, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
         # |X| is keyed with the chart; each update's entry comes in with its first bar
         self.chart = VGroup(grid, base, layer_labels, word, key[0])
         self.chart_key = key
+        self.place_key(getattr(self, "plane_big", False))
         self.key_for = {"attn": key[1], "ffn": key[2]}
         self.bar_group = VGroup()
         self.add(self.bar_group)
         self.play(FadeInPlace(self.chart), FadeInPlace(self.tick_labels), run_time=self.quick())
+
+    def place_key(self, big: bool) -> None:
+        """The bars' colour key in the plane's layout, at once (nothing drawn)."""
+        for e, c in zip(self.chart_key, self.key_layouts[big]):
+            e.move_to(c)
+
+    def key_moves(self, big: bool) -> list:
+        """The key's entries on stage move to the plane's layout (`big`); the others jump."""
+        if self.chart is None:
+            return []
+        out = []
+        for e, c in zip(self.chart_key, self.key_layouts[big]):
+            if e in self.mobjects or any(e in m.get_family() for m in self.mobjects):
+                if not np.allclose(e.get_center(), c):
+                    out.append(e.animate.move_to(c))
+            else:
+                e.move_to(c)
+        return out
 
     def key_reveals(self, kinds) -> list:
         """The chart key's entry for each update kind whose first bar grows now, faded in."""

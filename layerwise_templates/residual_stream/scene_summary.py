@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math as _m
 
+import numpy as np
+
 from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, Line, Rectangle,
                    VGroup)
 
@@ -22,10 +24,8 @@ math_log10 = _m.log10
 
 class SummaryBeats:
     def beat_sizes(self, beat) -> None:
-        """|X|'s growth from the first to the last state on the bars, the outlier first token
-        (against the largest |X| of every other token) and, when it is a sink, the share of
-        attention the followed token gives it. The plane stays away (nothing here is on it);
-        the outlier's length is drawn where it was, on a linear scale of its own."""
+        """|X|'s growth from the first to the last state, each number with its bar. The plane
+        stays away (nothing here is on it); the outlier token is the next beat's (`sink`)."""
         self.ensure_tokens()
         self.hide_plane()
         self.clear_stage()             # the last beat's pieces leave before the bars return
@@ -34,14 +34,38 @@ class SummaryBeats:
         L_ = T.TYPE.label
         focus_word = d["focus"]["token_text"].lstrip(d["space_mark"])
         grow = inline(math(f"|X|", T.TYPE.math_label, T.X), txt("of " + focus_word, L_, T.X),
-                      txt("grows", L_),
+                      txt("goes", L_),
                       self.n(v.summary.norm_first, T.X, L_), txt("\u2192", L_),
                       self.n(v.summary.norm_last, T.X, L_), txt("(about \u00d7", L_),
                       self.n(v.summary.growth_about, T.TEXT, L_, suffix=")"))
-        grow.move_to(LEFT * 3.2 + UP * 1.6).align_to(LEFT * 5.9, LEFT)
+        grow.move_to(UP * 1.0)
+        # "X of bank goes from 2.18 to 870, about 400 times as long": each number and its bar
+        self.put("summary", grow)
+        first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
+        self.hold_until_moment(M.NORM_FIRST)
+        self.emphasize(grow[3], *([first] if first is not None else []), run_time=0.8)
+        self.hold_until_moment(M.NORM_LAST)
+        self.emphasize(grow[5], *([last] if last is not None else []), run_time=0.8)
+        self.hold_until_moment(M.GROWTH)
+        self.emphasize(grow[7], run_time=self.to_cue(self.n_cues(), 0.8, 0.6))
+
+    def beat_sink(self, beat) -> None:
+        """The outlier first token (against the largest |X| of every other token) and, when it
+        is a sink, the share of attention the followed token gives it: its own beat, the
+        stage cleared of bank's growth; the bars stay (bank's last, the 870 it is set
+        against, is their last)."""
+        self.ensure_tokens()
+        self.hide_plane()
+        self.clear_stage()
+        self.ensure_chart()
+        d, v = self.data, self.v
         o = d.get("outlier")
+        if not o:
+            return
+        L_ = T.TYPE.label
+        focus_word = d["focus"]["token_text"].lstrip(d["space_mark"])
         rows = []
-        if o and o["is_sink"]:
+        if o["is_sink"]:
             lay = v.outlier.attention_layers
             rows.append(inline(self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
                                txt("of", L_, T.MUTED), txt(focus_word + "'s", L_, T.HIGHLIGHT),
@@ -53,41 +77,37 @@ class SummaryBeats:
                                Num(lay[1], decimals=0, size=L_, color=T.MUTED, suffix=")")))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
         if rows:
-            box.next_to(grow, DOWN, buff=0.55).align_to(grow, LEFT)
+            box.move_to(UP * 0.9).align_to(LEFT * 5.9, LEFT)
             self.keep_inside(box)
-        # "X of bank grows from 2.18 to 870, about 399 times": each number and its bar
-        self.put("summary", grow)
-        first, last = self.bars.get(("x", 0)), self.bars.get(("x", len(d["x_stages"]) - 1))
-        self.hold_until_moment(M.NORM_FIRST)
-        self.emphasize(grow[3], *([first] if first is not None else []), run_time=0.8)
-        self.hold_until_moment(M.NORM_LAST)
-        self.emphasize(grow[5], *([last] if last is not None else []), run_time=0.8)
-        self.hold_until_moment(M.GROWTH)
-        self.emphasize(grow[7], run_time=0.8)
-        if not o:
-            return
         tok = self.tok.get(o["position"], self.token_row)
         inset = self.sink_inset(o["max_layer"])
         # "No other token's X ever passes 870": the inset's scale and that row
         self.hold_until_moment(M.OTHERS)
         self.put("inset_head", inset.head, run_time=0.5)
         self.put("inset_others", inset.others, anim=self.grow_row(inset.others), run_time=0.8)
-        # "... except the first token, I: it grows to 24,100 at X of 12": its token, its bar
+        last = self.bars.get(("x", len(d["x_stages"]) - 1))
+        if last is not None:                  # bank's last: the 870 on the bars
+            self.emphasize(inset.others[2], last, run_time=0.8)
+        # "... but the first, I: it grows to 24,100 at X of 12": its token, its bar
         self.hold_until_moment(M.FIRST_TOKEN)
         self.point_at(tok, run_time=0.9)
         self.hold_until_moment(M.OUTLIER_NORM)
         self.put("inset_big", inset.big, anim=self.grow_row(inset.big), run_time=1.0)
         # "... while bank is 158 there": a sliver on the same scale
         self.put("inset_focus", inset.focus, anim=self.grow_row(inset.focus),
-                 run_time=self.to_cue(2, 0.8, 0.5))
+                 run_time=self.to_cue(1, 0.8, 0.5))
         if len(rows) < 2:
             return
         # "Bank gives it 67 percent of its attention: an attention sink": an arrow from bank
         # to the sink, the share, the name and the layers it is averaged over
-        self.hold_until_cue(2)
+        self.hold_until_cue(1)
         focus = self.tok[d["focus"]["token"]]
-        arc = CurvedArrow(focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04,
-                          tok.get_bottom() + DOWN * 0.04, angle=-0.8, color=T.ATTN,
+        start = focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04
+        end = tok.get_bottom() + DOWN * 0.04
+        # a long sentence: a flatter arc, so its dip (about chord x angle / 8) stays above
+        # the inset's heading; a short one keeps 0.8
+        chord = float(np.linalg.norm(end - start))
+        arc = CurvedArrow(start, end, angle=-min(0.8, 3.6 / max(chord, 1e-6)), color=T.ATTN,
                           stroke_width=3, tip_length=0.16)
         self.put("sink", rows[0], run_time=0.6)
         self.put("sink_arc", arc, anim=Create(arc), run_time=0.8)
