@@ -387,8 +387,9 @@ class ContextQKVScene(StoryboardScene):
         for k in self.keys:
             segs.append(self.segment(k, l))
             dots.append(self.point(k, l))
-        self.play(LaggedStart(*[Create(s) for s in segs], lag_ratio=0.25),
-                  LaggedStart(*[FadeInPlace(d) for d in dots], lag_ratio=0.25), run_time=t)
+        # each dot once its segment has reached it (no dot ahead of its line)
+        self.play(LaggedStart(*[Create(s) for s in segs], lag_ratio=0.25), run_time=0.8 * t)
+        self.play(*[FadeInPlace(d) for d in dots], run_time=0.2 * t)
         for k, d, s in zip(self.keys, dots, segs):
             st.dots.setdefault(k, {})[l] = d
             st.lines.add(s)
