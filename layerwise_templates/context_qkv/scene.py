@@ -275,12 +275,19 @@ class ContextQKVScene(StoryboardScene):
         size = T.TYPE.label if wide else S
         # the cosine axis starts above 0: said in the header (and a break drawn on the axis)
         cut = float(lo) > -1.0 + 1e-9 and abs(float(lo)) > 1e-9
-        head = (inline(txt(f"cosine of the two \"{v.word}\" vectors", size),
-                       txt("·", size, T.MUTED),
-                       txt("the axis starts at", size, T.TEXT),
-                       Num(v.axes.y_range[0], decimals=2, size=size, color=T.TEXT),
-                       buff=0.14)
-                if cut else txt(f"cosine of the two \"{v.word}\" vectors", size))
+        title = txt(f"cosine of the two \"{v.word}\" vectors", size)
+        head = title
+        if cut:
+            head = inline(title, txt("·", size, T.MUTED),
+                          txt("the axis starts at", size, T.TEXT),
+                          Num(v.axes.y_range[0], decimals=2, size=size, color=T.TEXT),
+                          buff=0.14)
+            if head.width > (7.5 if wide else PLOT[0] + 0.6):     # too long: two lines
+                title = txt(f"cosine of the two \"{v.word}\" vectors", size)
+                head = VGroup(title, inline(
+                    txt("the axis starts at", size, T.TEXT),
+                    Num(v.axes.y_range[0], decimals=2, size=size, color=T.TEXT))).arrange(
+                    DOWN, buff=0.08, aligned_edge=LEFT)
         legend = VGroup(*[VGroup(Line(LEFT * 0.2, RIGHT * 0.2, color=COLOR[k],
                                       stroke_width=X_BAND if k == "x" else 5,
                                       stroke_opacity=0.9 if k == "x" else 1),
