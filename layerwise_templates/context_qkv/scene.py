@@ -273,7 +273,21 @@ class ContextQKVScene(StoryboardScene):
         lo, hi = v.axes.y_range.values
         L = len(v.layers)
         size = T.TYPE.label if wide else S
-        head = txt(f"cosine of the two \"{v.word}\" vectors", size)
+        # the cosine axis starts above 0: said in the header (and a break drawn on the axis)
+        cut = float(lo) > -1.0 + 1e-9 and abs(float(lo)) > 1e-9
+        title = txt(f"cosine of the two \"{v.word}\" vectors", size)
+        head = title
+        if cut:
+            head = inline(title, txt("·", size, T.MUTED),
+                          txt("the axis starts at", size, T.TEXT),
+                          Num(v.axes.y_range[0], decimals=2, size=size, color=T.TEXT),
+                          buff=0.14)
+            if head.width > (7.5 if wide else PLOT[0] + 0.6):     # too long: two lines
+                title = txt(f"cosine of the two \"{v.word}\" vectors", size)
+                head = VGroup(title, inline(
+                    txt("the axis starts at", size, T.TEXT),
+                    Num(v.axes.y_range[0], decimals=2, size=size, color=T.TEXT))).arrange(
+                    DOWN, buff=0.08, aligned_edge=LEFT)
         legend = VGroup(*[VGroup(Line(LEFT * 0.2, RIGHT * 0.2, color=COLOR[k],
                                       stroke_width=X_BAND if k == "x" else 5,
                                       stroke_opacity=0.9 if k == "x" else 1),
@@ -302,8 +316,29 @@ class ContextQKVScene(StoryboardScene):
                       y_ticks=[(t.value, t.path) for t in v.axes.y_ticks],
                       **({"size": S, "color": T.TEXT} if wide else {}))
         ax.y_labels.shift(LEFT * 0.12)                      # clear of the layer-0 dots
-        xname = txt("layer", size, T.MUTED if not wide else T.TEXT).next_to(
-            ax.x_labels, DOWN, buff=0.08)
+        # the chapter's notation on the x axis: the ticks are X^(l), not bare layer numbers
+        tick_color = T.MUTED if not wide else T.TEXT
+        ax.remove(ax.x_labels)
+        xm = VGroup(*[math(T.X_l(int(l.value)), T.TYPE.math_label, tick_color).next_to(
+            ax.axes.c2p(l.value, lo), DOWN, buff=0.12) for l in v.layers
+            if L <= 12 or l.value % 5 == 0 or l.value == L - 1])
+        for m in xm:
+            m.set_y(xm[0].get_y())
+        ax.x_labels = xm
+        ax.add(xm)
+        made = ("and makes its Q, K, V from it" if v.reads.same_as_x.value else
+                "and makes its Q, K, V from LN(X)")
+        xname = inline(txt("layer l reads", size, tick_color),
+                       math("X^((l))", T.TYPE.math_label, T.X),
+                       txt(made, size, tick_color)).next_to(xm, DOWN, buff=0.1)
+        xname.align_to(ax.axes, LEFT)
+        if cut:                             # the axis break: two slashes over a gap
+            o = ax.axes.c2p(0, lo) + UP * min(0.2, 0.3 * y_len / max(1, len(v.axes.y_ticks)))
+            gap = Line(o + DOWN * 0.05, o + UP * 0.05, color=T.BACKGROUND, stroke_width=6)
+            zig = VGroup(*[Line(o + d + LEFT * 0.11 + DOWN * 0.05, o + d + RIGHT * 0.11
+                                + UP * 0.05, color=tick_color, stroke_width=2.5)
+                           for d in (DOWN * 0.055, UP * 0.055)])
+            ax.add(gap, zig)
         top.next_to(ax.axes, UP, buff=0.2).align_to(ax, LEFT)
         chart = VGroup(top, ax, xname)
         chart.to_edge(LEFT, buff=T.EDGE + 0.1)
@@ -359,8 +394,9 @@ class ContextQKVScene(StoryboardScene):
         for k in self.keys:
             segs.append(self.segment(k, l))
             dots.append(self.point(k, l))
-        self.play(LaggedStart(*[Create(s) for s in segs], lag_ratio=0.25),
-                  LaggedStart(*[FadeInPlace(d) for d in dots], lag_ratio=0.25), run_time=t)
+        # each dot once its segment has reached it (no dot ahead of its line)
+        self.play(LaggedStart(*[Create(s) for s in segs], lag_ratio=0.25), run_time=0.8 * t)
+        self.play(*[FadeInPlace(d) for d in dots], run_time=0.2 * t)
         for k, d, s in zip(self.keys, dots, segs):
             st.dots.setdefault(k, {})[l] = d
             st.lines.add(s)
@@ -635,9 +671,9 @@ class ContextQKVScene(StoryboardScene):
 
     def update_unit(self) -> float:
         """Scene units per unit of length for the two updates and their pieces: the longer
-        update 3.0 long."""
+        update 3.5 long (shrunk by `update_picture` where the room is less)."""
         e = self.v.entered
-        return 3.0 / max(float(e.length[0]), float(e.length[1]), 1e-9)
+        return 3.5 / max(float(e.length[0]), float(e.length[1]), 1e-9)
 
     def sum_unit(self) -> float:
         """Scene units per unit of length in the tip-to-tail sketch (its own scale, one for X,
@@ -664,8 +700,16 @@ class ContextQKVScene(StoryboardScene):
                       inline(txt("through the output matrix", S, T.TEXT),
                              math("W_O^((0))", T.TYPE.math_label, T.TEXT),
                              txt(", + its bias, tip to tail", S, T.TEXT), buff=0.08))
-        head.arrange(DOWN, buff=0.08, aligned_edge=LEFT).move_to([x, y_top, 0],
-                                                                 aligned_edge=UP + LEFT)
+        # what the drawing is: every arrow a vector of d_model numbers, drawn flat
+        flat = VGroup(txt(f"drawn flat: each arrow is {self.v.heads.d_model} numbers,", S,
+                          T.TEXT),
+                      txt("projected onto the plane of the two updates", S, T.TEXT))
+        flat.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        head.add(flat)
+        head.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        flat.shift(DOWN * 0.12)
+        head.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
+        head.flat = flat
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
         if o_at is not None and ceiling is not None:
             shorter = max(shorter, o_at[1] + rise - ceiling)
@@ -725,7 +769,11 @@ class ContextQKVScene(StoryboardScene):
                     chain.keys.append(j if j < len(pc.xy) else None)
                 at = end
             chains.add(chain)
-        for lab in labels:
+        for lab, end in zip(labels, ends):
+            # no room right of the tip (the frame's edge would push the label onto the
+            # arrow): above the tip instead
+            if lab.get_right()[0] > 7.11 - T.EDGE:
+                lab.next_to(end, UP, buff=0.18)
             self.keep_inside(lab)
         # sentence 1's names under its chain (the update's arrow and the cosine lie over it)
         names, rings = self.piece_names(chains, (-1, 1), avoid=VGroup(*labels, cos, head, arc),
@@ -888,7 +936,7 @@ class ContextQKVScene(StoryboardScene):
         dy = [top - 0.3 - r1.row.get_y(), top - 1.2 - r2.row.get_y()]
         compact_bottom = min(r.weights.get_bottom()[1] + d for r, d in zip((r1, r2), dy))
         head_at = (-6.5, compact_bottom - 0.3)
-        o_at = (1.5, ABOVE_CAPTION + 0.85)
+        o_at = (1.2, ABOVE_CAPTION + 0.7)
         upd = self.update_picture(1.2, top - 0.35, head_at=head_at, o_at=o_at,
                                   ceiling=compact_bottom - 0.45)
         over = ABOVE_CAPTION - min(m.get_bottom()[1] for m in (upd.labels, upd.cos))
@@ -897,11 +945,16 @@ class ContextQKVScene(StoryboardScene):
                                       o_at=o_at, ceiling=compact_bottom - 0.45)
         # each chain's sentence, written where its update's label will stand
         tags = VGroup(*[lab[0][0].copy() for lab in upd.labels])
+        for tg in tags:                     # clear of the markers' rings drawn with them
+            for _ in range(8):
+                if not any(overlaps(tg, r, 0.04) for r in upd.rings[0]):
+                    break
+                tg.shift(UP * 0.08)
         # on the left, once the rows have gone: X^(0), each update from its tip, the two sums
         sums = self.sum_picture(-6.5, top - 0.1)
         nxt = None
         if e.x_next.value is not None:
-            nxt = self.rest_of_block(sums.legend[2][-1], top - 0.1)
+            nxt = self.rest_of_block(sums.sums, top - 0.1)
         self.keep_inside(upd)
         # a piece's name that would lie on the sketch's words (long chains reach the left
         # half) is left out, as piece_names leaves out one with no clear place
@@ -1046,23 +1099,31 @@ class ContextQKVScene(StoryboardScene):
             self.emphasize(lg[2][-1], run_time=0.08 * t)
 
         def through(t):
-            # the pieces' sketch leaves (the sums are what goes on); the sums' cosine passes
-            # through the rest of the block and comes out as X^(1)'s
+            # the pieces' sketch leaves (the sums are what goes on); a small copy of the two
+            # sums' arrows (no number: 0.91 stays with the sums) passes through the rest of
+            # the block, and only out of it is the cosine of the two X^(1) written
             self.play(FadeOutPlace(VGroup(upd.chains, upd.names, upd.arrows, upd.labels,
                                           upd.arc, upd.cos)), run_time=0.1 * t)
             self.play(FadeInPlace(nxt.blocks), run_time=0.15 * t)
-            self.play(nxt.token.animate.move_to(nxt.start), run_time=0.15 * t)
+            tok = nxt.token
+            self.add(tok)
+            self.play(tok.animate.scale_to_fit_width(nxt.small_w).move_to(nxt.start),
+                      run_time=0.15 * t)
+            # the input stays, named "the two sums"; a copy goes through the blocks
+            nxt.blocks.add(tok)
+            tok = tok.copy()
+            self.add(tok)
             # under each block in turn, the block lit while it passes
             bs = list(nxt.blocks.boxes)
             for k, blk in enumerate(bs):
-                self.play(nxt.token.animate.next_to(blk, DOWN, buff=0.12),
+                self.play(tok.animate.next_to(blk, DOWN, buff=0.12),
                           blk.animate.set_stroke(HL),
                           *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
                           run_time=0.35 * t / len(bs))
-            self.play(Transform(nxt.token, nxt.out[-1]), FadeInPlace(nxt.out[:-1]),
-                      bs[-1].animate.set_stroke(T.MUTED), run_time=0.15 * t)
-            self.remove(nxt.token)
-            self.add(nxt.out)
+            self.play(tok.animate.move_to(nxt.end), bs[-1].animate.set_stroke(T.MUTED),
+                      run_time=0.1 * t)
+            self.play(FadeInPlace(nxt.out), run_time=0.1 * t)
+            nxt.blocks.add(tok)             # it leaves with the blocks
             self.emphasize(nxt.out[-1], run_time=0.1 * t)
 
         groups = [
@@ -1083,10 +1144,12 @@ class ContextQKVScene(StoryboardScene):
                 if nxt is None else VGroup(sums, nxt.blocks, nxt.out))
         self.set_slot("right", keep)
 
-    def rest_of_block(self, src, y_top: float) -> VGroup:
+    def rest_of_block(self, src: VGroup, y_top: float) -> VGroup:
         """The rest of layer 0 after attention's add, as small blocks in the model's order
-        (post-LN: LayerNorm, FFN + add, LayerNorm), at the top right; `token` (a copy of the
-        sums' cosine `src`) passes through them and becomes X^(1)'s cosine, `out`."""
+        (post-LN: LayerNorm, FFN + add, LayerNorm), at the top right; `token` (a small copy of
+        the two sums' arrows `src`, no number on it: the sums' cosine stays with the sums)
+        passes through them and comes out as the two X^(1), whose cosine `out` is written
+        beside it only then."""
         e = self.v.entered
         names = {"post": ["LayerNorm", "FFN, + add", "LayerNorm"],
                  "pre": ["LayerNorm", "FFN", "+ add"]}.get(self.v.reads.placement.value,
@@ -1097,7 +1160,10 @@ class ContextQKVScene(StoryboardScene):
             b = SurroundingRectangle(lab, buff=0.14, color=T.MUTED, stroke_width=2.5)
             boxes.add(b)
             parts.append(VGroup(b, lab))
-        start = txt("0.00", S, mono=True)
+        start = src.copy()
+        start.scale_to_fit_width(0.6)
+        if start.height > 0.45:
+            start.scale_to_fit_height(0.45)
         arrows = VGroup()
         row = VGroup(start, *parts).arrange(RIGHT, buff=0.55)
         for a, b in zip(row[:-1], row[1:]):
@@ -1105,18 +1171,22 @@ class ContextQKVScene(StoryboardScene):
                              stroke_width=3, max_tip_length_to_length_ratio=0.3))
         head = inline(txt("after the add, the rest of layer", S, T.TEXT),
                       Num(e.layer, decimals=0, size=S, color=T.TEXT))
-        blocks = VGroup(head, VGroup(*parts), arrows)
+        into = txt("the two sums", S, T.TEXT)
+        into.next_to(start, DOWN, buff=0.15)
+        blocks = VGroup(head, VGroup(*parts), arrows, into)
         head.next_to(row, UP, buff=0.2).align_to(row, LEFT)
-        out = inline(txt("cos of the two", S, T.TEXT),
+        out = inline(txt("out: the two", S, T.TEXT),
                      math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
+                     txt(", cos", S, T.TEXT),
                      Num(e.x_next, decimals=2, size=S, color=T.X))
-        out.next_to(row, DOWN, buff=0.45).align_to(row, RIGHT)
-        g = VGroup(blocks, out, start)
+        out.next_to(row, DOWN, buff=0.75).align_to(row, RIGHT)
+        end = start.copy().next_to(out, LEFT, buff=0.2)
+        g = VGroup(blocks, out, start, end)
         g.move_to([6.9 - T.EDGE, y_top, 0], aligned_edge=UP + RIGHT)
         blocks.boxes = boxes
-        g.blocks, g.out, g.start = blocks, out, start.get_center()
-        g.token = src.copy()
-        g.remove(start)
+        g.blocks, g.out, g.start, g.end = blocks, out, start.get_center(), end.get_center()
+        g.remove(start, end)
+        g.token, g.small_w = src.copy(), start.width
         return g
 
     # --- layers: the chart grows, the table fills --------------------------------------------
@@ -1325,7 +1395,9 @@ class ContextQKVScene(StoryboardScene):
             # the header names the layer the voice is at, then its rings, one by one
             self.drop("rings", run_time=0.15 * t)
             if self.shown.get("w_label") is None or l != getattr(self, "_w_at", None):
-                self.put("w_label", self.w_label(l), run_time=0.2 * t)
+                # the old header leaves before the new one comes (no two texts cross-fading)
+                self.drop("w_label", run_time=0.08 * t)
+                self.put("w_label", self.w_label(l), run_time=0.12 * t)
                 self._w_at = l
             for r in rings:
                 self.play(*([FadeInPlace(r)] if getattr(r, "whole", False) else
