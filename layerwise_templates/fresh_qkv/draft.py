@@ -64,14 +64,19 @@ def build(c: Context) -> Draft:
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
                       "query, key and value matrices",
                       ("Layer {beat.layer} starts over, from X, which in this model is already "
-                       "LayerNorm's output; pre-norm models put a LayerNorm here, just before "
-                       "the projections. It multiplies X" if post else
+                       "LayerNorm's output. It multiplies X" if post else
                        "Layer {beat.layer} starts over. It multiplies a normalised copy of X")
                       + " by its own query matrix: each entry of the query takes every number of it and "
                       "one column of the matrix" + (", plus a bias" if bias else "")
                       + ". The key follows the same recipe, with the key matrix. And the value "
-                      "follows it too, with the value matrix. Both inputs are new, a new X and layer {beat.layer}'s own "
-                      "matrices, so the query of head {data.show.head} starts "
+                      "follows it too, with the value matrix. Why are these fresh? This X "
+                      "carries context now: layer {beat.layer - 1} added attention's update, "
+                      f"what {said} read from the whole sentence, then the feed-forward "
+                      "network's, so " + ("X" if post else "its normalised copy")
+                      + f" starts {{{p}.in_first[0]:.3f}}, where layer {{beat.layer - 1}}'s "
+                      f"started {{data.layers[{m}].in_first[0]:.3f}}. Even the same matrices "
+                      "would multiply new numbers, and the matrices are new too: layer "
+                      "{beat.layer}'s own. So the query of head {data.show.head} starts "
                       f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
                       "where layer {beat.layer - 1}'s started "
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",

@@ -8,10 +8,13 @@ Beats (storyboard `show` names):
             rescaled ones come out into its column, its length pointed at
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
-- `project` layer l starts over: X^(l) (the column the diagram ended on, written as a row;
-            in a post-LN model "= LayerNorm's output") times layer l's own W_Q column by column,
-            then W_K and W_V by the same recipe, one result entry at a time (head 0); layer
-            l-1's X, dimmed, on the right before "a new X", then its Q, K, V
+- `project` layer l starts over: X^(l) (the column the diagram ended on: its own digits move
+            into a row; in a post-LN model "= LayerNorm's output") times layer l's own W_Q
+            column by column (X's numbers stand on each column), then W_K and W_V by the same
+            recipe, one result entry at a time (head 0); then why they are fresh: what X^(l) is
+            made of (a formula, Δattn and ΔFFN pointed at as named), its first number beside
+            layer l-1's X (dimmed, on the right), W_Q^(l) beside layer l-1's, and last the two
+            queries
 - `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
             the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
             names them, what X^(0) is made of (a footnote), the later X's (each a LayerNorm's
@@ -32,12 +35,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut, GrowArrow,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
                    LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
 
 from scenes import theme as T
-from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
+from manim import Animation
+
+from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace, _Fade
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, math, txt
 from scenes.motion import VectorColumn, WeightBlock, matvec
@@ -65,7 +70,21 @@ BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
 PX, PW, PR, PG = -3.6, -3.95, 0.8, 5.15       # x of X row, W, result rows, ghost rows
 PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
+XDEC = 3                         # X's numbers: as the diagram's columns wrote them
+SOURCE_DIM = 0.3                 # a column whose copies are travelling, while they do
 MAX_ROWS = 8                     # the sweep's table: at most this many states
+
+
+class UnDim(_Fade):
+    """Back from DimPlace(m, factor) to the opacities m had before it."""
+
+    def __init__(self, mobject, factor: float, **kwargs):
+        self.start, self.end = 1.0, 1.0 / factor
+        super().__init__(mobject, **kwargs)
+
+    def finish(self) -> None:
+        Animation.finish(self)
+        self.interpolate_mobject(1.0)
 
 
 def sum_decimals(a, b, total, choices=(2, 3)) -> int:
@@ -146,8 +165,9 @@ class FreshQKVScene(StoryboardScene):
         self.keep_inside(new)
         old, self.stage.note = self.stage.note, new
         self.stage.note_text = text
-        anims = [FadeIn(new, shift=0.1 * UP)] + ([FadeOutPlace(old)] if old is not None else [])
-        self.play(*anims, run_time=0.5)
+        if old is not None:          # the old line leaves first: never two lines on each other
+            self.play(FadeOutPlace(old), run_time=0.25)
+        self.play(FadeIn(new, shift=0.1 * UP), run_time=0.35)
 
     def busy_until(self, t: float, m) -> None:
         """Point at what the voice is talking about until `t`: one steady box round `m`
@@ -159,18 +179,18 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(t - 0.3)
         self.play(FadeOut(box), run_time=0.3)
 
-    def glide(self, box, m, at: float, run_time: float = 1.0) -> None:
+    def glide(self, box, m, at: float, run_time: float = 1.0, buff: float = 0.13) -> None:
         """The pointer goes onto `m` (a box fitted to it), there as the voice names it at
         `at`."""
         self.hold_until(at - run_time + 0.1)
-        self.repoint(box, m, run_time)
+        self.repoint(box, m, run_time, buff=buff)
 
-    def repoint(self, box, m, run_time: float = 0.6, anims=()) -> None:
+    def repoint(self, box, m, run_time: float = 0.6, anims=(), buff: float = 0.13) -> None:
         """The pointer `box` leaves where it is and comes back fitted to `m`: it fades out
         and in (a box that slid or stretched would cut through the text on its way); `anims`
         play while it comes in."""
         self.play(FadeOut(box), run_time=0.35 * run_time)
-        box.become(self.frame_of(m))
+        box.become(self.frame_of(m, buff=buff))
         self.play(FadeIn(box), *anims, run_time=0.65 * run_time)
 
     def glyphs(self, text_mob, text: str, part: str):
@@ -243,7 +263,9 @@ class FreshQKVScene(StoryboardScene):
             add = sum_decimals(stages[i - 2].first, stages[i - 1].first, stages[i].first)
             for j in (i - 2, i - 1, i):
                 dec[j] = max(dec[j], add)
-        dec = [max(dec)] * n                  # one convention for the whole row of columns
+        # one convention for the whole row of columns, and 3 decimals at least: the last
+        # column's numbers move as they are into the next layer's X row (no glyph changes)
+        dec = [max(3, *dec)] * n
         for i, s in enumerate(stages):
             d.marks.append(self.mark(d, i))
             d.paths.append(self.path_to(d, i))
@@ -373,15 +395,18 @@ class FreshQKVScene(StoryboardScene):
         copies = [n.copy() for n in nums]
         self.add(*copies)
         y = mark.get_center()[1]
-        # at full size (legible), out to the empty gap right of their column, up it to the stream, along the
-        # stream into the mark: never across a column's digits
+        src = VGroup(*nums)
+        # at full size (legible), out to the gap right of their column (the columns they pass
+        # dimmed, so the bright travelling copies read on top), up it to the stream keeping
+        # their spacing (not piled on each other), along the stream into the mark
         gap = [n.get_right()[0] + 0.45 for n in nums]
-        self.play(*[c.animate.move_to([g, c.get_y(), 0])
-                    for c, g in zip(copies, gap)], run_time=0.3 * run_time)
-        self.play(*[c.animate.move_to([g, y, 0]) for c, g in zip(copies, gap)],
-                  run_time=0.35 * run_time)
+        low = min(c.get_y() for c in copies)
+        self.play(*[c.animate.move_to([g, c.get_y(), 0]) for c, g in zip(copies, gap)],
+                  DimPlace(src, SOURCE_DIM), run_time=0.3 * run_time)
+        self.play(*[c.animate.move_to([g, c.get_y() - low + y - 0.1, 0])
+                    for c, g in zip(copies, gap)], run_time=0.35 * run_time)
         self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
-                  run_time=0.35 * run_time)
+                  UnDim(src, SOURCE_DIM), run_time=0.35 * run_time)
         self.remove(*copies)
 
     def out_of_mark(self, col: VGroup, mark, run_time: float) -> None:
@@ -536,7 +561,8 @@ class FreshQKVScene(StoryboardScene):
         st = self.stage
         d = st.diagram
         # X^(l) as a row: from the column the diagram ended on when that is on screen
-        row = row_of(v.in_first.values, v.in_first.path, T.X, S).move_to([PX, PY_X, 0])
+        row = row_of(v.in_first.values, v.in_first.path, T.X, S, decimals=XDEC)
+        row.move_to([PX, PY_X, 0])
         row[2].shift(0.4 * RIGHT)                 # room for "…": X has d_model numbers
         row.add(txt("…", S, T.X).next_to(row.nums, RIGHT, buff=0.12))
         label = math(f"\"norm\"({T.X_l(l)})" if pre else T.X_l(l), ML, T.X)
@@ -552,11 +578,24 @@ class FreshQKVScene(StoryboardScene):
                             for i in range(len(d.kinds) - 1)], d.paths[-1], d.marks[-1],
                           *[m for m in src if m is not src.col and m is not src.label])
             self.vanish(rest, st.note, run_time=0.6)
-            self.play(*[Transform(src.col.nums[j], row.nums[j]) for j in range(len(row.nums))],
-                      Transform(VGroup(src.col[0], src.col[2], *src.col[1][1:]),
-                                VGroup(row[0], row[2])),
-                      Transform(src.label, label), FadeIn(row[3], shift=0.1 * RIGHT),
-                      run_time=1.0)
+            # the column's own digits and label move into the row (the same glyphs: nothing
+            # morphs); its brackets, dots and length go first, the row's brackets come last
+            nums = list(src.col.nums)
+            same = (len(nums) == len(row.nums)
+                    and all(getattr(a, "decimals", None) == b.decimals
+                            for a, b in zip(nums, row.nums)))
+            self.vanish(VGroup(src.col[0], src.col[2], *src.col[1][1:],
+                               *[m for m in src if m is not src.col and m is not src.label]),
+                        run_time=0.3)
+            if same:
+                self.play(LaggedStart(*[n.animate.move_to(r.get_center())
+                                        for n, r in zip(nums, row.nums)], lag_ratio=0.3),
+                          src.label.animate.move_to(label.get_center()), run_time=1.2)
+            else:       # another decimals convention: the column leaves, the row comes in
+                self.vanish(VGroup(*nums), run_time=0.3)
+                self.play(FadeIn(row.nums), src.label.animate.move_to(label.get_center()),
+                          run_time=0.6)
+            self.play(FadeIn(VGroup(row[0], row[2], row[3])), run_time=0.4)
             self.remove(*src.get_family())
             self.add(row, label)
             self.stage = Stage()
@@ -570,7 +609,8 @@ class FreshQKVScene(StoryboardScene):
         if l >= 1:
             g = self.v.layers[l - 1]
             head = txt(f"the same, in layer {l - 1}", S, T.MUTED).move_to([PG, PY_X + 0.55, 0])
-            gx = row_of(g.in_first.values, g.in_first.path, T.X, S).move_to([PG, PY_X, 0])
+            gx = row_of(g.in_first.values, g.in_first.path, T.X, S, decimals=XDEC)
+            gx.move_to([PG, PY_X, 0])
             ghosts.add(head, gx)
             for k in QKV:
                 r = row_of(getattr(g, k).values, getattr(g, k).path, COLOR[k], S)
@@ -587,27 +627,7 @@ class FreshQKVScene(StoryboardScene):
             said = txt("= LayerNorm's output", S, T.LN).next_to(row, RIGHT, buff=0.3)
             self.play(FadeIn(said, shift=0.1 * LEFT), run_time=0.6)
             st.parts.append(said)
-            # "in pre-norm models, a LayerNorm sits right here": said under it while spoken
-            other = None
-            if "pre-norm" in str((self.beat.get("cues") or [{}])[ka].get("text", "")):
-                self.hold_until(self.when(ka, "pre-norm") - 0.3)
-                lnb = RoundedRectangle(width=0.75, height=0.45, corner_radius=0.08,
-                                       color=T.LN, stroke_width=2)
-                lnb = VGroup(lnb, txt("LN", S, T.LN).move_to(lnb)).move_to([PW, 1.3, 0])
-                arrow = Arrow(row.get_bottom() + 0.05 * DOWN, lnb.get_top(), buff=0.05,
-                              color=T.MUTED, stroke_width=2, tip_length=0.15)
-                arrow.put_start_and_end_on([lnb.get_x(), row.get_bottom()[1] - 0.05, 0],
-                                           lnb.get_top() + 0.05 * UP)
-                words = txt("pre-norm models: a LayerNorm here, before the matrices", S,
-                            T.MUTED)
-                words.next_to(lnb, RIGHT, buff=0.3)
-                other = VGroup(arrow, lnb, words)
-                self.keep_inside(other)
-                self.play(GrowArrow(arrow), FadeIn(lnb, shift=0.2 * DOWN), run_time=0.6)
-                self.play(FadeIn(words, shift=0.2 * LEFT), run_time=0.5)
             self.busy_until(self.cue_end(ka) - 0.1, VGroup(label, row, said))
-            if other is not None:
-                self.vanish(other, run_time=0.3)
         rows = {}
         # each matrix on its own sentence (the cue that names it; else the next ones in turn)
         cue = {k: self.cue_with(f"{w} matrix") for k, w in (("q", "query"), ("k", "key"),
@@ -654,21 +674,55 @@ class FreshQKVScene(StoryboardScene):
         st.parts += [self.stage_block, *rows.values()]
         st.proj_layer, st.proj_rows = l, rows
         st.proj_x = row
-        kn = self.cue_with("Both inputs")
-        kn = kn if kn is not None else 4
-        # layer l-1's X, dimmed, comes in before "a new X" is said
+        # "Why are these fresh?": the pointer on the three new rows
+        kw = self.cue_with("Why")
+        kc = self.cue_with("carries context")
+        km = self.cue_with("same matrices")
+        kn = self.cue_with("So the query")
+        kc = kc if kc is not None else 4
+        km = km if km is not None else kc + 1
+        kn = kn if kn is not None else km + 1
+        box = self.frame_of(VGroup(*rows.values()))
+        self.hold_until(self.cue_at(kw if kw is not None else kc) - 0.1)
+        old = self.stage_block              # W_V is done: it slides out, the rows pointed at
+        st.parts.remove(old)
+        self.play(FadeOut(old, shift=1.2 * LEFT), run_time=0.35)
+        self.remove(*old.get_family())
+        self.play(FadeIn(box), run_time=0.4)
+        # "This X carries context now": the pointer on X^(l), what made it written under it
+        self.hold_until(self.when(kc, "carries context") - 0.6)
+        self.repoint(box, VGroup(label, row), 0.6)
         if l >= 1:
-            self.hold_until_cue(kn)
+            made = (f"{T.X_l(l)} = \"LN\"(\"LN\"({T.X_l(l - 1)} + Δ\"attn\"^(({l - 1}))) "
+                    f"+ Δ\"FFN\"^(({l - 1})))" if not pre else
+                    f"{T.X_l(l)} = {T.X_l(l - 1)} + Δ\"attn\"^(({l - 1})) "
+                    f"+ Δ\"FFN\"^(({l - 1}))")
+            made = math(made, ML, T.X).move_to([0, -1.3, 0])     # where W_V was: free now
+            self.keep_inside(made)
+            self.hold_until(self.when(kc, "attention's update") - 0.5)
+            self.play(FadeIn(made, shift=0.15 * UP), run_time=0.5)
+            # its glyphs: Δattn^(l-1) and ΔFFN^(l-1) (post: 34 glyphs, pre: 26); else all of it
+            span = {34: ((16, 24), (26, 33)), 26: ((10, 18), (19, 26))}.get(len(made))
+            parts = ([VGroup(*made[a:b]) for a, b in span] if span else [made, made])
+            # a tight box: the formula's brackets sit close to each part
+            self.repoint(box, parts[0], 0.6, buff=0.05)
+            k_ffn = self.when(kc, "feed-forward")
+            if k_ffn > self.time + 0.8:
+                self.glide(box, parts[1], k_ffn + 0.3, 0.6, buff=0.05)
+            # "so X starts a": the pointer on its first number
+            self.glide(box, row.nums[0], self.when(kc, "X starts") + 0.5, 0.8)
+            # "where layer l-1's X started b": layer l-1's X, dimmed, comes in on the right
+            self.hold_until(self.when(kc, "where layer") - 0.3)
             self.play(FadeIn(ghosts[0]), FadeIn(VGroup(ghosts[1], ghosts[5]), shift=0.2 * LEFT),
                       run_time=0.5)
             self.play(DimPlace(VGroup(ghosts[1], ghosts[5]), GHOST), run_time=0.3)
-        # "a new X": point at the X row the three products were made from
-        self.hold_until(self.when(kn, "a new X") - 0.2)
-        xbox = self.frame_of(VGroup(label, row))
-        self.play(FadeIn(xbox), run_time=0.4)
-        # "layer l's own matrices": W_Q^(l) back, layer l-1's W_Q dimmed beside it
-        self.hold_until(self.when(kn, "own matrices") - 0.5)
-        self.play(FadeOut(xbox), run_time=0.3)
+            self.glide(box, ghosts[1].nums[0], self.when(kc, "started") + 0.5, 0.8)
+        # "Even the same matrices would multiply new numbers, and the matrices are new too":
+        # W_Q^(l) back, layer l-1's W_Q dimmed beside it, each under its own X
+        self.hold_until(self.cue_at(km) - 0.1)
+        self.play(FadeOut(box), *([FadeOutPlace(made)] if l >= 1 else []), run_time=0.3)
+        if l >= 1:
+            self.remove(*made.get_family())
         if l >= 1:
             g = self.v.layers[l - 1]
             wq = WeightBlock(v.W_Q.values, v.W_Q.path, color=T.Q, decimals=3, size=S)
@@ -677,19 +731,21 @@ class FreshQKVScene(StoryboardScene):
             gw = WeightBlock(g.W_Q.values, g.W_Q.path, color=T.Q, decimals=3, size=S)
             gw.move_to([PG, -1.55, 0])
             gwl = math(f"W_Q^(({l - 1}))", ML, T.Q).next_to(gw, LEFT, buff=0.25)
-            old = self.stage_block                  # W_V slides out, W_Q^(l) slides back in
-            st.parts.remove(old)
-            self.play(FadeOut(old, shift=1.2 * LEFT), run_time=0.35)
-            self.remove(*old.get_family())
-            self.play(FadeIn(VGroup(wql, wq), shift=1.2 * LEFT), run_time=0.35)
+            self.play(FadeIn(VGroup(wql, wq), shift=1.2 * LEFT), run_time=0.35)  # W_Q^(l) back
+            st.parts.append(VGroup(wql, wq))
+            # "new numbers": both X rows pointed at, X^(l) and layer l-1's
+            self.hold_until(self.when(km, "new numbers") - 0.4)
+            self.emphasize(row.nums, ghosts[1].nums, run_time=1.0)
+            # "the matrices are new too: layer l's own": layer l-1's W_Q comes in beside
+            self.hold_until(self.when(km, "new too") - 0.4)
             self.play(FadeIn(VGroup(gwl, gw), shift=0.3 * LEFT), run_time=0.6)
             self.play(DimPlace(VGroup(gwl, gw), GHOST), run_time=0.3)
-            st.parts += [VGroup(wql, wq), VGroup(gwl, gw)]
+            st.parts.append(VGroup(gwl, gw))
             self.emphasize(wq, gw, run_time=1.0)
         # the query of head 0 starts ..., where layer l-1's started ...: point at each in turn
         self.hold_until(self.when(kn, "so the query") - 0.2)
         q = rows["q"][1]
-        box = self.frame_of(rows["q"])
+        box.become(self.frame_of(rows["q"]))
         self.play(FadeIn(box), run_time=0.4)
         # "starts a, b": the pointer on each entry as it is read
         self.glide(box, q.nums[0], self.when(kn, "starts") + 0.3, 0.9)
@@ -729,7 +785,8 @@ class FreshQKVScene(StoryboardScene):
             w0 = colj[0] if len(colj) and isinstance(colj[0], Num) else None
             sum_ = None
             if w0 is not None:
-                parts = [Num(xn[0].value, xn[0].source, decimals=2, size=S, color=T.X),
+                parts = [Num(xn[0].value, xn[0].source, decimals=xn[0].decimals, size=S,
+                             color=T.X),
                          txt("·", S, T.TEXT),
                          Num(w0.value, w0.source, decimals=3, size=S, color=color),
                          txt(f"+ … ({n} terms)", S, T.TEXT)]
@@ -747,18 +804,22 @@ class FreshQKVScene(StoryboardScene):
                 sum_.next_to(res, DOWN, buff=0.22).align_to(name if name is not None else res,
                                                             LEFT)
                 self.keep_inside(sum_)
+            # X's numbers, at full size, turn into a column standing on W's column j (above
+            # it, never on its digits), then sink into it as the bias entry comes in
             trav = x.nums.copy()
             xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
-            self.play(FadeIn(light), FadeIn(xlight), trav.animate.arrange(DOWN, buff=0.12)
-                      .scale(0.8).move_to(colj.get_center()),
+            stand = trav.copy().arrange(DOWN, buff=0.12).next_to(colj, UP, buff=0.2)
+            self.play(FadeIn(light), FadeIn(xlight),
+                      LaggedStart(*[t.animate.move_to(p.get_center())
+                                    for t, p in zip(trav, stand)], lag_ratio=0.25),
                       *([FadeIn(sum_, shift=0.1 * UP)] if sum_ is not None else []),
                       run_time=0.45 * per)
             tgt = brow[j] if brow is not None else colj
-            anims = [trav.animate.move_to(tgt.get_center()).scale(0.3).set_opacity(0)]
+            anims = [FadeOut(trav, shift=0.15 * DOWN)]
             if brow is not None:
                 anims.append(FadeIn(brow[j]))
             self.play(*anims, run_time=0.3 * per)
-            self.remove(trav)
+            self.remove(*trav.get_family())
             src = sum_[-1] if sum_ is not None else tgt
             self.play(TransformFromCopy(src, res.nums[j]) if sum_ is not None
                       else FadeIn(res.nums[j], target_position=tgt.get_center()),
@@ -797,12 +858,13 @@ class FreshQKVScene(StoryboardScene):
             if j == 0:          # one quick sweep: X's numbers run down the first column
                 light = SurroundingRectangle(VGroup(c, tgt), color=HL, buff=0.05,
                                              stroke_width=2)
-                trav = x.nums.copy()
-                self.play(FadeIn(light), trav.animate.arrange(DOWN, buff=0.12).scale(0.8)
-                          .move_to(c.get_center()), run_time=0.8 * step)
-                self.play(trav.animate.move_to(tgt.get_center()).scale(0.3).set_opacity(0),
-                          run_time=0.5 * step)
-                self.remove(trav)
+                trav = x.nums.copy()          # standing on the column, as for the query
+                stand = trav.copy().arrange(DOWN, buff=0.12).next_to(c, UP, buff=0.2)
+                self.play(FadeIn(light), LaggedStart(*[t.animate.move_to(p.get_center())
+                                                       for t, p in zip(trav, stand)],
+                                                     lag_ratio=0.25), run_time=0.8 * step)
+                self.play(FadeOut(trav, shift=0.15 * DOWN), run_time=0.5 * step)
+                self.remove(*trav.get_family())
                 self.play(FadeIn(res.nums[j], target_position=tgt.get_center()),
                           FadeOut(light), run_time=0.5 * step)
                 continue
@@ -879,7 +941,8 @@ class FreshQKVScene(StoryboardScene):
                 first, length = lays[-1].update.x_next_first, lays[-1].update.x_next_norm
             lens.append(Num(length, decimals=2, size=S, color=T.X))
             lab = math(T.X_l(l), ML, T.X).move_to([xs["label"], y, 0])
-            xn = VGroup(*[Num(first[j], decimals=2, size=S, color=T.X) for j in range(len(first))])
+            xn = VGroup(*[Num(first[j], decimals=XDEC, size=S, color=T.X)
+                          for j in range(len(first))])
             xn.arrange(RIGHT, buff=0.25).move_to([xs["x"], y, 0])
             if lay is not None:
                 qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
@@ -913,8 +976,11 @@ class FreshQKVScene(StoryboardScene):
         for r, si in enumerate(shown[:seen]):
             row = rows[r]
             if carry and si == carry["layer"]:
-                anims += [Transform(carry["x"].nums[j], row[1][j]) for j in range(len(row[1]))]
-                anims += [Transform(carry["q"].nums[j], row[2][j]) for j in range(len(row[2]))]
+                # the same digits move into their cells (both written alike: nothing morphs)
+                anims += [carry["x"].nums[j].animate.move_to(row[1][j].get_center())
+                          for j in range(len(row[1]))]
+                anims += [carry["q"].nums[j].animate.move_to(row[2][j].get_center())
+                          for j in range(len(row[2]))]
                 anims += [FadeOut(VGroup(*[m for m in carry["x"] if m is not carry["x"].nums])),
                           FadeOut(VGroup(carry["q"][0], carry["q"][2])),
                           FadeIn(row[0])]
