@@ -104,7 +104,15 @@ class ProbeBeat:
         self.emphasize(example[1], run_time=self.quick(0.03, 0.8))
         self.hold_until_moment(M.ITSELF)
         self.probe_points(syn, 0, 0, self.said("pos_embedding"))
-        self.emphasize(syn.point(0), run_time=self.quick(0.02, 0.6))
+        # "at the embedding, where a word is only its token and its position": the X^(0)
+        # column is lit and says so while its score is read
+        only = self.token_only(ax)
+        self.hold_until_moment(M.TOKEN_ONLY)
+        self.play(FadeInPlace(only), run_time=0.5)
+        self.emphasize(syn.point(0), run_time=max(0.6, min(1.6, 0.8 * (
+            self.said(M.POS_MIDDLE) - self.time - 0.8))))
+        self.play(FadeOutPlace(only), run_time=0.3)
+        self.remove(*only.get_family())
         self.probe_points(syn, 1, t0["best"], self.said("pos_middle"))
         self.emphasize(syn.point(t0["best"]), run_time=self.quick(0.02, 0.6))
         self.probe_points(syn, t0["best"] + 1, len(syn.dots) - 1, self.said("pos_output"))
@@ -122,6 +130,13 @@ class ProbeBeat:
         self.hold_until_moment(M.SENSE_EMBEDDING)
         self.probe_points(sen, 0, 0, self.said("sense_percent"))
         self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
+        # "the token alone does not say which sense": the X^(0) column and its note again
+        self.hold_until_moment(M.TOKEN_ALONE)
+        self.play(FadeInPlace(only), run_time=0.4)
+        self.emphasize(sen.point(0), run_time=max(0.6, min(1.4, 0.8 * (
+            self.said(M.BY_LAYER) - self.time - 1.5))))
+        self.play(FadeOutPlace(only), run_time=0.3)
+        self.remove(*only.get_family())
         self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
         self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
         self.hold_until_moment(M.KEEPS_IT)
@@ -185,6 +200,19 @@ class ProbeBeat:
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(top, chart, drawn, last)]
+
+    def token_only(self, ax) -> VGroup:
+        """The X^(0) column of the probe chart, lit, and a note in the plot's empty lower part:
+        at X^(0) a word is only its token and its position (what a probe can read there)."""
+        a = ax.axes
+        lo, hi = a.c2p(0, a.y_range[0]), a.c2p(0, a.y_range[1])
+        band = Rectangle(width=0.42, height=hi[1] - lo[1], stroke_width=0,
+                         fill_color=T.POINTER, fill_opacity=0.16).move_to((lo + hi) / 2)
+        span = a.y_range[1] - a.y_range[0]
+        note = inline(math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
+                      txt(": only the token and its position", T.TINY_SIZE, T.TEXT))
+        note.next_to(band, RIGHT, buff=0.12).set_y(a.c2p(0, a.y_range[0] + 0.14 * span)[1])
+        return VGroup(band, note)
 
     def replace_line(self, old, new) -> None:
         """A header line gives its place to the next: out first, then in (a cross-fade on
