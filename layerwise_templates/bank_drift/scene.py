@@ -34,12 +34,12 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyl
                    Transform, VGroup, VectorizedPoint, VMobject)
 
 from scenes import theme as T
-from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace, _Fade
+from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
 from scenes.base import StoryboardScene
 from scenes.mobjects.text import baseline as baseline_y
 from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, txt
 from . import moments as M
-from .scene_parts import ProbeBeat
+from .scene_parts import DimPlace, ProbeBeat
 from .view import Data
 
 SIZE = T.SMALL_SIZE             # 18: every label and number (the floor is 14 px)
@@ -668,7 +668,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         every = max(1, math_ceil((n - 1) / 8))          # label every ⌈L/8⌉-th state
         marks = VGroup()            # the reference's states X^(1) .. X^(L-1): dot and label
         per = self.pace(self.said(M.SAME_PATH), n - 1, 1.5, cap=1.6)
-        per = max(per, 0.7)
+        per = max(per, 0.6)
         for s in range(1, n):
             segs = [Line(plane.c2p(*xy[c][s - 1]), plane.c2p(*xy[c][s]), color=col,
                          stroke_width=2.5, stroke_opacity=0.85)
@@ -806,7 +806,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         each axis's share of the spread is written as it is said. The axis lines then leave
         and their names move to the plane's edges (`pc`). Returns the faint dots."""
         v, pr = self.v, self.v.projection
-        ghosts = VGroup(*[Dot(plane.c2p(*xy[c][s]), radius=0.05, color=col, fill_opacity=0.55)
+        ghosts = VGroup(*[Dot(plane.c2p(*xy[c][s]), radius=0.06, color=col, fill_opacity=0.85)
                           for c, col in enumerate(self.colors) for s in range(len(v.states))])
         self.hold_until_moment(M.CLOUD)
         self.play(FadeInPlace(head[0][:-1]), LaggedStart(*[FadeInPlace(g) for g in ghosts],
@@ -816,16 +816,20 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         o = np.array(plane.c2p(0, 0))
         room = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0],
                    plane.get_top()[1] - o[1], o[1] - plane.get_bottom()[1])
-        half = max(0.8, 0.9 * room)
+        tilt = 35.0                 # the line's first angle, before it turns to PC1
+        across = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0])
+        up = min(plane.get_top()[1] - o[1], o[1] - plane.get_bottom()[1])
+        half = max(0.8, 0.9 * min(across, up / np.sin(np.radians(tilt))))
         axis1 = Line(o - half * RIGHT, o + half * RIGHT, color=T.POINTER, stroke_width=3)
-        axis1.rotate(np.radians(55), about_point=o)
-        axis2 = Line(o - half * UP, o + half * UP, color=T.POINTER, stroke_width=3)
+        axis1.rotate(np.radians(tilt), about_point=o)
+        half2 = max(0.8, 0.9 * up)
+        axis2 = Line(o - half2 * UP, o + half2 * UP, color=T.POINTER, stroke_width=3)
         name1 = txt("PC1", SIZE, T.POINTER).next_to(o + half * RIGHT, RIGHT, buff=0.08)
-        name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half * UP, UP, buff=0.06)
+        name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, UP, buff=0.06)
         self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
         self.play(Create(axis1), run_time=0.6)
         # it turns until the states spread most along it
-        self.play(Rotate(axis1, -np.radians(55), about_point=o),
+        self.play(Rotate(axis1, -np.radians(tilt), about_point=o),
                   run_time=max(1.0, min(2.0, 0.5 * (self.said(M.PLANE) - self.time))))
         self.play(FadeInPlace(name1), Create(axis2), run_time=0.7)
         self.play(FadeInPlace(name2), run_time=0.3)
@@ -852,11 +856,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(name1, share[1], run_time=max(0.6, min(1.2, 0.8 * (self.said(M.PC2)
                                                                           - self.time))))
         self.hold_until_moment(M.PC2)
-        self.play(FadeInPlace(share[2]), FadeInPlace(share[3]), run_time=0.4)
-        self.emphasize(name2, share[3], run_time=0.8)
+        self.emphasize(name2, share[3], run_time=0.7,
+                       extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
         # the axis lines leave (the paths come next); their names move to the plane's edges
         self.play(FadeOut(axis1), FadeOut(axis2), Transform(name1, pc[0]),
-                  Transform(name2, pc[1]), ghosts.animate.set_opacity(0.3), run_time=0.8)
+                  Transform(name2, pc[1]), ghosts.animate.set_opacity(0.35), run_time=0.6)
         self.remove(axis1, axis2, name1, name2)
         self.add(pc)
         return ghosts
@@ -929,10 +933,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
         panel = self.gap_panel(chart)
         zeros = [0.0] * n
-        self.play(FadeOutPlace(chart), FadeInPlace(panel),
-                  Transform(shown, bars(panel.p, g.values, zeros)),
-                  run_time=self.stretch(M.TOGETHER, 1.2, cap=2.0))
+        # (the cosine chart leaves first, then the gap's own comes in: never both at once)
+        self.play(FadeOutPlace(chart), run_time=0.5)
         self.remove(*chart.get_family())
+        self.play(FadeInPlace(panel), Transform(shown, bars(panel.p, g.values, zeros)),
+                  run_time=self.stretch(M.TOGETHER, 1.0, cap=1.6))
         self.stage.chart = None
         self.bring_to_front(shown)
         row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP)
@@ -957,9 +962,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for s in rest:
             self.play(FadeInPlace(row[1][s]), Indicate_(shown[s]), run_time=per)
         self.hold_until_moment(M.GAP_END)
-        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
-                  run_time=self.stretch(M.CAVEAT, 1.0, cap=3.0))
-        # the note line over the panel: one caveat at a time
+        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]), run_time=1.0)
+        # the note line over the panel: the gap's answer, then one caveat at a time
         notes = []
 
         def line(*parts) -> VGroup:
@@ -977,6 +981,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                     self.remove(*o.get_family())
             self.play(FadeInPlace(m), run_time=0.35)
             notes[:] = [m]
+        if float(g.last) > 0:   # the near sentence's bank ends nearer sentence 1's
+            jn = v.curves[near].pair[1].value + 1
+            word = v.contexts[0].focus.value.partition("#")[0]
+            ends = line(inline(txt("at", SIZE, T.TEXT),
+                               math(v.states[-1].math.value, PLANE_MATH, T.TEXT),
+                               txt(f": sentence {jn}'s {word} ends nearer sentence 1's", SIZE,
+                                   T.TEXT)))
+            swap(ends)
+            self.emphasize(ends, shown[-1], run_time=max(0.6, min(2.5, 0.85 * (
+                self.said(M.CAVEAT) - self.time - 0.7))))
         self.hold_until_moment(M.CAVEAT)
         pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))
         swap(pair)

@@ -11,10 +11,17 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine
                    GrowArrow, LaggedStart, Line, Rectangle, Square, VGroup, interpolate_color)
 
 from scenes import theme as T
-from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
+from scenes.animations import DimPlace as _DimPlace, FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, TickAxes, inline, math, txt
 
 from . import moments as M
+
+class DimPlace(_DimPlace):
+    """The kit's DimPlace from the mobject's own opacity (its `start` is left at 0, so it
+    blinks out and back up to the factor): here it goes from 1 to `factor` times its own,
+    so what is dimmed or lit never vanishes mid-motion."""
+    start = 1.0
+
 
 RADIUS = 2.9                    # arrow length in the angle panel
 PROBE_PLOT = (8.4, 2.3)
@@ -172,12 +179,12 @@ class ProbeBeat:
         self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
         self.play(GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
                   FadeInPlace(two.names), FadeInPlace(two.cosine), FadeInPlace(two.tag),
-                  *[DimPlace(m, DIM) for m in dimmed], run_time=1.2)
-        self.emphasize(two.arc, two.cosine, run_time=0.8)
-        self.play(Create(two.direction), run_time=0.8)   # "... only one direction"
+                  *[DimPlace(m, DIM) for m in dimmed], run_time=1.0)
+        self.emphasize(two.arc, two.cosine, run_time=0.6)
+        self.play(Create(two.direction), run_time=0.6)   # "... only one direction"
         self.play(*[Create(m) for m in two.drops], FadeInPlace(two.marks),
-                  FadeInPlace(two.probe), run_time=1.2)
-        self.emphasize(two.marks, two.probe, run_time=0.9)
+                  FadeInPlace(two.probe), run_time=0.9)
+        self.emphasize(two.marks, two.probe, run_time=0.6)
         self.hold_until_moment(M.SET_SMALL)
         # the caveats close the video on the chart alone: the sketch and the nouns' note leave
         self.play(FadeOutPlace(two), FadeOutPlace(both),
@@ -206,12 +213,14 @@ class ProbeBeat:
         at X^(0) a word is only its token and its position (what a probe can read there)."""
         a = ax.axes
         lo, hi = a.c2p(0, a.y_range[0]), a.c2p(0, a.y_range[1])
-        band = Rectangle(width=0.42, height=hi[1] - lo[1], stroke_width=0,
-                         fill_color=T.POINTER, fill_opacity=0.16).move_to((lo + hi) / 2)
+        # (clear of the y tick labels left of the axis)
+        band = Rectangle(width=0.3, height=hi[1] - lo[1], stroke_width=0,
+                         fill_color=T.POINTER, fill_opacity=0.16)
+        band.move_to((lo + hi) / 2 + RIGHT * 0.05)
         span = a.y_range[1] - a.y_range[0]
         note = inline(math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
                       txt(": only the token and its position", T.TINY_SIZE, T.TEXT))
-        note.next_to(band, RIGHT, buff=0.12).set_y(a.c2p(0, a.y_range[0] + 0.14 * span)[1])
+        note.next_to(band, RIGHT, buff=0.12).set_y(a.c2p(0, a.y_range[0] + 0.1 * span)[1])
         return VGroup(band, note)
 
     def replace_line(self, old, new) -> None:
