@@ -984,17 +984,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         if float(g.last) > 0:   # the near sentence's bank ends nearer sentence 1's
             jn = v.curves[near].pair[1].value + 1
             word = v.contexts[0].focus.value.partition("#")[0]
-            ends = line(inline(txt("at", SIZE, T.TEXT),
-                               math(v.states[-1].math.value, PLANE_MATH, T.TEXT),
-                               txt(f": sentence {jn}'s {word} ends nearer sentence 1's", SIZE,
-                                   T.TEXT)))
+            # (words only: a raised X^(L) would reach the key's last line above)
+            ends = line(txt(f"at the output: sentence {jn}'s {word} ends nearer sentence 1's",
+                            SIZE, T.TEXT))
             swap(ends)
-            self.emphasize(ends, shown[-1], run_time=max(0.6, min(2.5, 0.85 * (
+            self.emphasize(shown[-1], run_time=max(0.6, min(2.5, 0.85 * (
                 self.said(M.CAVEAT) - self.time - 0.7))))
         self.hold_until_moment(M.CAVEAT)
         pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))
         swap(pair)
-        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=2.0))
+        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=2.0), buff=0.03)
         self.hold_until_moment(M.SHARED)
         shared = [w.value for w in g.shared]
         j = v.curves[near].pair[1].value + 1
