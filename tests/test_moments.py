@@ -26,30 +26,36 @@ TYPED = {
     ("extend", "each_other"): (1, "each of the others"),
     ("extend", "money_end"): (3, "It ends at"),
     ("extend", "river_end"): (4, "and ends at"),
+    ("extend", "turn_away"): (5, "both banks turn away"),
     ("baseline", "unrelated"): (0, "unrelated tokens"),
     ("baseline", "baseline_peak"): (1, "rises from"),
     ("baseline", "subtract"): (2, "Subtract it"),
     ("baseline", "adjusted_ends"): (3, "At the output"),
-    ("drift", "plane"): (0, "flat plane"),
-    ("drift", "axes"): (0, "its two axes"),
-    ("drift", "same_path"): (1, "same path"),
-    ("drift", "units"): (2, "own units"),
-    ("drift", "in_plane"): (3, "In the plane"),
-    ("drift", "sentence_moves"): (4, "In the full space"),
-    ("drift", "off_plane"): (5, "off this plane"),
-    ("drift", "answer"): (6, "The answer"),
+    ("drift", "cloud"): (0, "Take all"),
+    ("drift", "directions"): (1, "two directions"),
+    ("drift", "plane"): (1, "projects every state"),
+    ("drift", "axes"): (2, "The first, PC1"),
+    ("drift", "pc2"): (2, "the second, PC2"),
+    ("drift", "same_path"): (3, "same path"),
+    ("drift", "units"): (4, "own units"),
+    ("drift", "in_plane"): (5, "In the plane"),
+    ("drift", "sentence_moves"): (6, "In the full space"),
+    ("drift", "off_plane"): (7, "off this plane"),
+    ("drift", "answer"): (8, "The answer"),
     ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),
     ("probe", "scored_on"): (2, "scored on"),
     ("probe", "itself"): (3, "from the start"),
     ("probe", "pos_embedding"): (3, "at the embedding"),
+    ("probe", "token_only"): (3, "only its token"),
     ("probe", "pos_middle"): (3, "in the middle"),
     ("probe", "pos_output"): (3, "at the output"),
     ("probe", "guessing"): (3, "always guessing"),
     ("probe", "coin_toss"): (4, "coin toss"),
     ("probe", "sense_embedding"): (4, "at the embedding"),
     ("probe", "sense_percent"): (4, "percent"),
+    ("probe", "token_alone"): (4, "the token alone"),
     ("probe", "by_layer"): (4, "by X"),
     ("probe", "keeps_it"): (4, "stays above"),
     ("probe", "at_once"): (5, "one layer later"),
@@ -217,7 +223,8 @@ def board(moments: str, narration: str = "Here is the flat plane, its two axes. 
 
 
 GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2, answer: 5, "
-        "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space}")
+        "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
+        "cloud: 1, directions: Here is, pc2: two axes}")
 
 
 def test_words_and_sentences_and_nth():
@@ -241,8 +248,8 @@ def test_words_and_sentences_and_nth():
     (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: answer, axes, in_plane, off_plane, plane, same_path, "
-     "sentence_moves, units", None),
+     "beat's handlers wait for; they wait for: answer, axes, cloud, directions, in_plane, "
+     "off_plane, pc2, plane, same_path, sentence_moves, units", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:
@@ -254,8 +261,9 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     text = board(GOOD).replace(f"    moments: {GOOD}\n", "")
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
-    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments plane, axes, same_path, "
-                            "units, in_plane, sentence_moves, off_plane, answer") for p in e.value.problems), \
+    assert any(p.startswith("sb.yaml:7: beats[0]: missing moments cloud, directions, plane, "
+                            "axes, pc2, same_path, units, in_plane, sentence_moves, off_plane, "
+                            "answer") for p in e.value.problems), \
         e.value.problems
 
 

@@ -50,7 +50,8 @@ def build(c: Context) -> Draft:
                                              for k in same_start],
         moments={M.SENTENCES: "sentences", M.REFERENCE: "the first sentence",
                  M.EACH_OTHER: "each of the others",
-                 M.MONEY_END: "ends at", M.RIVER_END: "ends at#2"})]
+                 M.MONEY_END: "ends at", M.RIVER_END: "ends at#2",
+                 M.TURN_AWAY: "ends at#2"})]
     base = d["base"]
     peak = int(np.argmax(base))
     adj = " ".join(f"The {nth[k + 1]} sentence's keeps {{data.curves[{k}].adjusted[-1]:.2f}}."
@@ -78,11 +79,13 @@ def build(c: Context) -> Draft:
                          for k in range(K))
     beats_drift = Beat(
         "drift", ["projection"],
-        "PCA: the plane that keeps most of the spread of all {data.projection.n_points} states",
-        "PCA finds the flat plane that keeps most of the spread of "
-        "all {data.projection.n_points} points; its two axes, PC1 and PC2, keep "
-        "{data.projection.explained_percent[0]:.0f} and "
-        "{data.projection.explained_percent[1]:.0f} percent. "
+        "PCA: all {data.projection.n_points} states projected onto the plane of their two "
+        "directions of most spread",
+        f"Take all {{data.projection.n_points}} states of {said}, from all "
+        "{len(sentences)} sentences. PCA finds the two directions in which they spread most, "
+        "and projects every state onto the flat plane those two span. The first, PC1, keeps "
+        "{data.projection.explained_percent[0]:.0f} percent of the spread; the second, PC2, "
+        "{data.projection.explained_percent[1]:.0f}. "
         + ("In this plane all of them take nearly the same path. " if same
            else "Follow each path in this plane. ")
         + "Distances are in the states' own units; one grid square is "
@@ -102,7 +105,9 @@ def build(c: Context) -> Draft:
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
         + [f"data.projection.full_end_distances[{nearest}] - "
            f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest],
-        moments={M.PLANE: "flat plane", M.AXES: "its two axes", M.SAME_PATH: "same path" if same else "each path",
+        moments={M.CLOUD: "Take all", M.DIRECTIONS: "two directions",
+                 M.PLANE: "projects every state", M.AXES: "The first, PC1",
+                 M.PC2: "the second, PC2", M.SAME_PATH: "same path" if same else "each path",
                  M.UNITS: "own units", M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane", M.ANSWER: "The answer"})

@@ -4,12 +4,14 @@ scene waits on these very names (a storyboard's `moments:` says where each is sp
 # similarity: the raw curves
 SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END = (
     "sentences", "reference", "each_other", "money_end", "river_end")
+TURN_AWAY = "turn_away"         # the raw curves' answer: both ends lit
 # baseline
 UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
     "unrelated", "baseline_peak", "subtract", "adjusted_ends")
 # projection
 PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER = (
     "plane", "axes", "same_path", "units", "in_plane", "sentence_moves", "off_plane", "answer")
+CLOUD, DIRECTIONS, PC2 = "cloud", "directions", "pc2"     # PCA happening: states, PC1, PC2
 # probe
 BOTH_SENSES = "both_senses"
 READ_LABEL = "read_label"
@@ -17,12 +19,14 @@ VECTORS_OF = "vectors_of"
 SCORED_ON = "scored_on"
 ITSELF = "itself"
 POS_EMBEDDING = "pos_embedding"
+TOKEN_ONLY = "token_only"       # X^(0) holds only the token and its position
 POS_MIDDLE = "pos_middle"
 POS_OUTPUT = "pos_output"
 GUESSING = "guessing"
 COIN_TOSS = "coin_toss"
 SENSE_EMBEDDING = "sense_embedding"
 SENSE_PERCENT = "sense_percent"
+TOKEN_ALONE = "token_alone"
 BY_LAYER = "by_layer"
 KEEPS_IT = "keeps_it"
 AT_ONCE = "at_once"
@@ -31,8 +35,9 @@ SET_SMALL = "set_small"
 ONE_NOUN = "one_noun"
 PROBE_SHOWS = "probe_shows"
 NOT_WHAT = "not_what"
-PROBE = (BOTH_SENSES, READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, POS_MIDDLE,
-         POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT, BY_LAYER, KEEPS_IT,
+PROBE = (BOTH_SENSES, READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, TOKEN_ONLY,
+         POS_MIDDLE, POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT,
+         TOKEN_ALONE, BY_LAYER, KEEPS_IT,
          AT_ONCE, WHOLE, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
@@ -40,9 +45,9 @@ GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
 SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 
 BY_SHOW = {
-    "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END),
+    "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER),
+    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

@@ -29,16 +29,17 @@ import numpy as np
 
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyleType, Create,
                    DashedLine, Dot, SurroundingRectangle,
-                   FadeIn, FadeOut, GrowArrow, Line, MoveAlongPath, NumberPlane, Rectangle,
+                   FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
+                   Rectangle, Rotate,
                    Transform, VGroup, VectorizedPoint, VMobject)
 
 from scenes import theme as T
-from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace, _Fade
+from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
 from scenes.base import StoryboardScene
 from scenes.mobjects.text import baseline as baseline_y
 from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, txt
 from . import moments as M
-from .scene_parts import ProbeBeat
+from .scene_parts import DimPlace, ProbeBeat
 from .view import Data
 
 SIZE = T.SMALL_SIZE             # 18: every label and number (the floor is 14 px)
@@ -501,9 +502,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.point_at(legend[0], run_time=0.8)
         self.stage.positions = self.position_labels(legend)
         self.angle = None
-        self.raw_curves(paced=True)
+        chart = self.raw_curves(paced=True)
         if self.angle is not None:
             self.stage.other.append(self.angle)
+        # the curves' answer: every bank ends lower than it starts, one far more
+        self.hold_until_moment(M.TURN_AWAY)
+        k_most = int(np.argmax([float(raw(c)[0]) - float(raw(c)[-1]) for c in self.v.curves]))
+        ends = [VGroup(chart.curves[f"raw{k}"][1][-1], chart.rows[f"raw{k}"][1][-1])
+                for k in range(len(self.v.curves))]
+        self.emphasize(*ends, run_time=1.0)
+        left = self.beat_start + self.beat_end(beat) - self.time
+        self.emphasize(chart.curves[f"raw{k_most}"], run_time=max(0.8, min(2.5, 0.85 * left)))
 
     def beat_baseline(self, beat) -> None:
         self.clear(keep_chart=True)
@@ -630,8 +639,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.stage.legend = self.stage.legend_home = None
             top = TOP - 0.1
         head = VGroup(
-            inline(txt("PCA plane of all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
-                   txt("states", SIZE)),
+            inline(txt("all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
+                   txt("states,", SIZE), txt("projected", SIZE, T.POINTER)),
             inline(txt("keeps", SIZE, T.MUTED),
                    Num(pr.explained_percent[0], decimals=0, size=SIZE, suffix="%"),
                    txt("+", SIZE), Num(pr.explained_percent[1], decimals=0, size=SIZE,
@@ -650,20 +659,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         back = plane.c2p(*xy[0][0]) - plane.c2p(*xy[0][-1])      # away from the path's end
         back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
         start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
-        # the states land on the plane as PCA is named: no empty grid
-        self.hold_until_moment(M.PLANE)
-        self.play(FadeIn(plane), FadeInPlace(head[0]), run_time=1.0)
-        self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.6)
-        self.hold_until_moment(M.AXES)
-        self.play(FadeInPlace(pc), FadeInPlace(head[1]), run_time=0.5)
-        self.emphasize(*pc, run_time=self.quick(0.03, 0.9))
+        ghosts = self.pca_happening(plane, head, pc, xy)
+        # the paths start from X^(0): each sentence's first state, lit (the others stay faint)
+        self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.5)
         trails = VGroup()
         self.add(trails)
         n = len(v.states)
         every = max(1, math_ceil((n - 1) / 8))          # label every ⌈L/8⌉-th state
         marks = VGroup()            # the reference's states X^(1) .. X^(L-1): dot and label
         per = self.pace(self.said(M.SAME_PATH), n - 1, 1.5, cap=1.6)
-        per = max(per, 1.0)
+        per = max(per, 0.6)
         for s in range(1, n):
             segs = [Line(plane.c2p(*xy[c][s - 1]), plane.c2p(*xy[c][s]), color=col,
                          stroke_width=2.5, stroke_opacity=0.85)
@@ -706,7 +711,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(units[1], run_time=self.stretch(M.IN_PLANE, 0.8, cap=3.0))
         # where each other bank ends from sentence 1's: the same pairs in the plane (a segment
         # on the plane and its length) and in the full space (to one scale, side by side)
-        longest = max(float(max(pr.full_end_distances.values)), 1e-6)
+        longest = max(float(max(pr.full_end_distances.values)), float(pr.full_depth_distance),
+                      1e-6)
         pairs = range(len(v.curves))
         segs = VGroup(*[Line(dots[0].get_center(), dots[k + 1].get_center(),
                              color=self.curve_color(k), stroke_width=4) for k in pairs])
@@ -724,7 +730,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                            inline(bar(pr.full_end_distances[k], self.curve_color(k)),
                                   Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
                     for k in pairs]
-            grid = VGroup(title, *rows)
+            # the answer's row: sentence 1's own move, X^(0) to X^(L), in the full space
+            own = VGroup(inline(swatch(self.colors[0], self.colors[0], radius=0.07),
+                                txt("1's own move", SIZE, T.MUTED)),
+                         VectorizedPoint(),
+                         inline(bar(pr.full_depth_distance, self.colors[0]),
+                                Num(pr.full_depth_distance, decimals=1, size=SIZE)))
+            grid = VGroup(title, *rows, own)
             cols = [max(r[j].width for r in grid) for j in range(3)]
             for i, r in enumerate(grid):
                 x = 0.0
@@ -739,7 +751,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         both = longest + max(float(max(pr.end_distances.values)), 0.0)
         # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
-        title, rows = grid[0], grid[1:]
+        title, rows, own = grid[0], grid[1:-1], grid[-1]
         grid.next_to(units, DOWN, buff=0.45).align_to(units, LEFT)
         self.hold_until_moment(M.IN_PLANE)
         self.play(FadeInPlace(title[:2]), *[FadeInPlace(r[0]) for r in rows], run_time=0.6)
@@ -759,19 +771,99 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the answer to the title's question: depth moves bank more than the sentence does
         order = sorted(range(len(rows)), key=lambda k: float(pr.full_end_distances[k]))
         lo, hi = order[0], order[-1]
+        word = v.contexts[0].focus.value.partition("#")[0]
         answer = VGroup(
-            inline(txt("answer: the layers move bank", SIZE, T.TEXT),
+            inline(txt(f"answer: the layers move sentence 1's {word}", SIZE, T.TEXT),
                    Num(pr.full_depth_distance, decimals=1, size=SIZE)),
-            inline(txt("the sentence moves it", SIZE, T.TEXT),
-                   Num(pr.full_end_distances[lo], decimals=1, size=SIZE), txt("to", SIZE),
-                   Num(pr.full_end_distances[hi], decimals=1, size=SIZE)),
+            inline(txt("the others end", SIZE, T.TEXT),
+                   Num(pr.full_end_distances[lo], decimals=1, size=SIZE), txt("and", SIZE),
+                   Num(pr.full_end_distances[hi], decimals=1, size=SIZE),
+                   txt("from it", SIZE, T.TEXT)),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        answer.next_to(grid, DOWN, buff=0.4).align_to(grid, LEFT)
         self.hold_until_moment(M.ANSWER)
+        # the units' lines leave; the table moves up into their place, making room for the
+        # answer's own row and its words
+        lift = units.get_top()[1] - grid.get_top()[1]
+        shown = VGroup(title, *rows)            # (the answer's row is not on screen yet)
+        self.play(FadeOutPlace(units), FadeOutPlace(square), shown.animate.shift(UP * lift),
+                  run_time=0.6)
+        own.shift(UP * lift)
+        self.remove(*units.get_family(), *square.get_family())
+        answer.next_to(grid, DOWN, buff=0.35).align_to(grid, LEFT)
+        self.keep_inside(answer)
+        self.play(FadeInPlace(own[0]), FadeInPlace(own[2]), run_time=0.7)
         self.play(FadeInPlace(answer), run_time=0.6)
-        self.emphasize(answer, run_time=self.quick(0.05, 1.2))
-        self.stage.other = [VGroup(plane, head, trails, marks, dots, start, end, pc, square,
-                                   units, segs, grid, answer)]
+        self.emphasize(own, answer[0], run_time=self.quick(0.05, 1.2))
+        self.emphasize(*[r[2] for r in rows], answer[1], run_time=self.quick(0.05, 1.2))
+        self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end, pc,
+                                   segs, grid, answer)]
+
+    def pca_happening(self, plane, head, pc, xy) -> VGroup:
+        """PCA seen happening, as the voice names each step: every state of every sentence
+        lands as a faint dot ("take all 21 states"); a line through their mean turns to the
+        direction of most spread (PC1) and a second stands across it (PC2); the grid those two
+        span comes in, and one state drops onto each axis (its coordinates: its projection);
+        each axis's share of the spread is written as it is said. The axis lines then leave
+        and their names move to the plane's edges (`pc`). Returns the faint dots."""
+        v, pr = self.v, self.v.projection
+        ghosts = VGroup(*[Dot(plane.c2p(*xy[c][s]), radius=0.06, color=col, fill_opacity=0.85)
+                          for c, col in enumerate(self.colors) for s in range(len(v.states))])
+        self.hold_until_moment(M.CLOUD)
+        self.play(FadeInPlace(head[0][:-1]), LaggedStart(*[FadeInPlace(g) for g in ghosts],
+                                                    lag_ratio=0.08),
+                  run_time=self.stretch(M.DIRECTIONS, 1.2, cap=2.2))
+        # the two directions, through the states' mean (the plane's origin: PCA centres)
+        o = np.array(plane.c2p(0, 0))
+        room = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0],
+                   plane.get_top()[1] - o[1], o[1] - plane.get_bottom()[1])
+        tilt = 35.0                 # the line's first angle, before it turns to PC1
+        across = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0])
+        up = min(plane.get_top()[1] - o[1], o[1] - plane.get_bottom()[1])
+        half = max(0.8, 0.9 * min(across, up / np.sin(np.radians(tilt))))
+        axis1 = Line(o - half * RIGHT, o + half * RIGHT, color=T.POINTER, stroke_width=3)
+        axis1.rotate(np.radians(tilt), about_point=o)
+        half2 = max(0.8, 0.9 * up)
+        axis2 = Line(o - half2 * UP, o + half2 * UP, color=T.POINTER, stroke_width=3)
+        name1 = txt("PC1", SIZE, T.POINTER).next_to(o + half * RIGHT, RIGHT, buff=0.08)
+        name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, UP, buff=0.06)
+        self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
+        self.play(Create(axis1), run_time=0.6)
+        # it turns until the states spread most along it
+        self.play(Rotate(axis1, -np.radians(tilt), about_point=o),
+                  run_time=max(1.0, min(2.0, 0.5 * (self.said(M.PLANE) - self.time))))
+        self.play(FadeInPlace(name1), Create(axis2), run_time=0.7)
+        self.play(FadeInPlace(name2), run_time=0.3)
+        # "projects every state onto the flat plane": the grid they span; one state (sentence
+        # 1's X^(0)) drops onto each axis, its two coordinates
+        self.hold_until_moment(M.PLANE)
+        self.play(FadeIn(plane), run_time=0.8)
+        self.bring_to_front(ghosts, axis1, axis2)
+        x, y = xy[0][0]
+        at = np.array(plane.c2p(x, y))
+        feet = [np.array(plane.c2p(x, 0)), np.array(plane.c2p(0, y))]
+        drops = VGroup(*[DashedLine(at, f, dash_length=0.07, color=T.TEXT, stroke_width=2)
+                         for f in feet])
+        marks = VGroup(*[Dot(f, radius=0.06, color=T.TEXT) for f in feet])
+        self.play(Create(drops), FadeInPlace(marks), Indicate_(ghosts[0]),
+                  FadeInPlace(head[0][-1]), run_time=1.0)
+        self.play(FadeOutPlace(drops), FadeOutPlace(marks), run_time=0.4)
+        self.remove(*drops.get_family(), *marks.get_family())
+        # each axis's share of the spread, as it is said
+        share = head[1]
+        self.hold_until_moment(M.AXES)
+        self.play(FadeInPlace(share[0]), FadeInPlace(share[1]), FadeInPlace(share[-1]),
+                  run_time=0.5)
+        self.emphasize(name1, share[1], run_time=max(0.6, min(1.2, 0.8 * (self.said(M.PC2)
+                                                                          - self.time))))
+        self.hold_until_moment(M.PC2)
+        self.emphasize(name2, share[3], run_time=0.7,
+                       extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
+        # the axis lines leave (the paths come next); their names move to the plane's edges
+        self.play(FadeOut(axis1), FadeOut(axis2), Transform(name1, pc[0]),
+                  Transform(name2, pc[1]), ghosts.animate.set_opacity(0.35), run_time=0.6)
+        self.remove(axis1, axis2, name1, name2)
+        self.add(pc)
+        return ghosts
 
     def gap_panel(self, chart: CosineChart) -> CosineChart:
         """The gap's own chart over the states, in the cosine chart's place: its y range the
@@ -841,10 +933,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
         panel = self.gap_panel(chart)
         zeros = [0.0] * n
-        self.play(FadeOutPlace(chart), FadeInPlace(panel),
-                  Transform(shown, bars(panel.p, g.values, zeros)),
-                  run_time=self.stretch(M.TOGETHER, 1.2, cap=2.0))
+        # (the cosine chart leaves first, then the gap's own comes in: never both at once)
+        self.play(FadeOutPlace(chart), run_time=0.5)
         self.remove(*chart.get_family())
+        self.play(FadeInPlace(panel), Transform(shown, bars(panel.p, g.values, zeros)),
+                  run_time=self.stretch(M.TOGETHER, 1.0, cap=1.6))
         self.stage.chart = None
         self.bring_to_front(shown)
         row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP)
@@ -869,9 +962,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for s in rest:
             self.play(FadeInPlace(row[1][s]), Indicate_(shown[s]), run_time=per)
         self.hold_until_moment(M.GAP_END)
-        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
-                  run_time=self.stretch(M.CAVEAT, 1.0, cap=3.0))
-        # the note line over the panel: one caveat at a time
+        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]), run_time=1.0)
+        # the note line over the panel: the gap's answer, then one caveat at a time
         notes = []
 
         def line(*parts) -> VGroup:
@@ -889,10 +981,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                     self.remove(*o.get_family())
             self.play(FadeInPlace(m), run_time=0.35)
             notes[:] = [m]
+        if float(g.last) > 0:   # the near sentence's bank ends nearer sentence 1's
+            jn = v.curves[near].pair[1].value + 1
+            word = v.contexts[0].focus.value.partition("#")[0]
+            # (words only: a raised X^(L) would reach the key's last line above)
+            ends = line(txt(f"at the output: sentence {jn}'s {word} ends nearer sentence 1's",
+                            SIZE, T.TEXT))
+            swap(ends)
+            self.emphasize(shown[-1], run_time=max(0.6, min(2.5, 0.85 * (
+                self.said(M.CAVEAT) - self.time - 0.7))))
         self.hold_until_moment(M.CAVEAT)
         pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))
         swap(pair)
-        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=2.0))
+        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=2.0), buff=0.03)
         self.hold_until_moment(M.SHARED)
         shared = [w.value for w in g.shared]
         j = v.curves[near].pair[1].value + 1

@@ -11,10 +11,17 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine
                    GrowArrow, LaggedStart, Line, Rectangle, Square, VGroup, interpolate_color)
 
 from scenes import theme as T
-from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
+from scenes.animations import DimPlace as _DimPlace, FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, TickAxes, inline, math, txt
 
 from . import moments as M
+
+class DimPlace(_DimPlace):
+    """The kit's DimPlace from the mobject's own opacity (its `start` is left at 0, so it
+    blinks out and back up to the factor): here it goes from 1 to `factor` times its own,
+    so what is dimmed or lit never vanishes mid-motion."""
+    start = 1.0
+
 
 RADIUS = 2.9                    # arrow length in the angle panel
 PROBE_PLOT = (8.4, 2.3)
@@ -104,7 +111,15 @@ class ProbeBeat:
         self.emphasize(example[1], run_time=self.quick(0.03, 0.8))
         self.hold_until_moment(M.ITSELF)
         self.probe_points(syn, 0, 0, self.said("pos_embedding"))
-        self.emphasize(syn.point(0), run_time=self.quick(0.02, 0.6))
+        # "at the embedding, where a word is only its token and its position": the X^(0)
+        # column is lit and says so while its score is read
+        only = self.token_only(ax)
+        self.hold_until_moment(M.TOKEN_ONLY)
+        self.play(FadeInPlace(only), run_time=0.5)
+        self.emphasize(syn.point(0), run_time=max(0.6, min(1.6, 0.8 * (
+            self.said(M.POS_MIDDLE) - self.time - 0.8))))
+        self.play(FadeOutPlace(only), run_time=0.3)
+        self.remove(*only.get_family())
         self.probe_points(syn, 1, t0["best"], self.said("pos_middle"))
         self.emphasize(syn.point(t0["best"]), run_time=self.quick(0.02, 0.6))
         self.probe_points(syn, t0["best"] + 1, len(syn.dots) - 1, self.said("pos_output"))
@@ -122,6 +137,13 @@ class ProbeBeat:
         self.hold_until_moment(M.SENSE_EMBEDDING)
         self.probe_points(sen, 0, 0, self.said("sense_percent"))
         self.emphasize(sen.point(0), run_time=self.quick(0.02, 0.6))
+        # "the token alone does not say which sense": the X^(0) column and its note again
+        self.hold_until_moment(M.TOKEN_ALONE)
+        self.play(FadeInPlace(only), run_time=0.4)
+        self.emphasize(sen.point(0), run_time=max(0.6, min(1.4, 0.8 * (
+            self.said(M.BY_LAYER) - self.time - 1.5))))
+        self.play(FadeOutPlace(only), run_time=0.3)
+        self.remove(*only.get_family())
         self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
         self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
         self.hold_until_moment(M.KEEPS_IT)
@@ -157,12 +179,12 @@ class ProbeBeat:
         self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
         self.play(GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
                   FadeInPlace(two.names), FadeInPlace(two.cosine), FadeInPlace(two.tag),
-                  *[DimPlace(m, DIM) for m in dimmed], run_time=1.2)
-        self.emphasize(two.arc, two.cosine, run_time=0.8)
-        self.play(Create(two.direction), run_time=0.8)   # "... only one direction"
+                  *[DimPlace(m, DIM) for m in dimmed], run_time=1.0)
+        self.emphasize(two.arc, two.cosine, run_time=0.6)
+        self.play(Create(two.direction), run_time=0.6)   # "... only one direction"
         self.play(*[Create(m) for m in two.drops], FadeInPlace(two.marks),
-                  FadeInPlace(two.probe), run_time=1.2)
-        self.emphasize(two.marks, two.probe, run_time=0.9)
+                  FadeInPlace(two.probe), run_time=0.9)
+        self.emphasize(two.marks, two.probe, run_time=0.6)
         self.hold_until_moment(M.SET_SMALL)
         # the caveats close the video on the chart alone: the sketch and the nouns' note leave
         self.play(FadeOutPlace(two), FadeOutPlace(both),
@@ -185,6 +207,21 @@ class ProbeBeat:
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(top, chart, drawn, last)]
+
+    def token_only(self, ax) -> VGroup:
+        """The X^(0) column of the probe chart, lit, and a note in the plot's empty lower part:
+        at X^(0) a word is only its token and its position (what a probe can read there)."""
+        a = ax.axes
+        lo, hi = a.c2p(0, a.y_range[0]), a.c2p(0, a.y_range[1])
+        # (clear of the y tick labels left of the axis)
+        band = Rectangle(width=0.3, height=hi[1] - lo[1], stroke_width=0,
+                         fill_color=T.POINTER, fill_opacity=0.16)
+        band.move_to((lo + hi) / 2 + RIGHT * 0.05)
+        span = a.y_range[1] - a.y_range[0]
+        note = inline(math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
+                      txt(": only the token and its position", T.TINY_SIZE, T.TEXT))
+        note.next_to(band, RIGHT, buff=0.12).set_y(a.c2p(0, a.y_range[0] + 0.1 * span)[1])
+        return VGroup(band, note)
 
     def replace_line(self, old, new) -> None:
         """A header line gives its place to the next: out first, then in (a cross-fade on
