@@ -75,7 +75,11 @@ class FadeOutPlace(_Fade):
 
 
 class DimPlace(_Fade):
-    """Fade to `factor` of each member's opacity and stay there (like `.animate.fade(1 - f)`)."""
+    """Fade to `factor` of each member's opacity and stay there (like `.animate.fade(1 - f)`):
+    from the opacity it has (1 ×), never through 0, so what is dimmed or lit again stays in
+    sight while it changes."""
+
+    start = 1.0
 
     def __init__(self, mobject: Mobject, factor: float, **kwargs):
         self.end = factor

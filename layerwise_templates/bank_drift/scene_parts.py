@@ -11,16 +11,10 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine
                    GrowArrow, LaggedStart, Line, Rectangle, Square, VGroup, interpolate_color)
 
 from scenes import theme as T
-from scenes.animations import DimPlace as _DimPlace, FadeInPlace, FadeOutPlace
+from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, TickAxes, inline, math, txt
 
 from . import moments as M
-
-class DimPlace(_DimPlace):
-    """The kit's DimPlace from the mobject's own opacity (its `start` is left at 0, so it
-    blinks out and back up to the factor): here it goes from 1 to `factor` times its own,
-    so what is dimmed or lit never vanishes mid-motion."""
-    start = 1.0
 
 
 RADIUS = 2.9                    # arrow length in the angle panel
