@@ -21,9 +21,13 @@ Beats (storyboard `show` names, moments.py):
              add up to the head's output
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
 - `grid`     every head's matrix, its mean weight on the token just before
-- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length
-- `pieces`   each head's piece of it as a bar; copies drawn tip to tail (a 2-D
-             illustration), then stacked into one bar beside Δ_attn's; the longest boxed
+- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; the
+             joined row stands up as a column beside W_O drawn true to shape (a square)
+- `pieces`   W_O cut into flat bands (d_head rows × d_model), one per head, level with its
+             segment; each segment runs along its band and its piece comes out as a bar;
+             the first entries of the pieces and the bias added in a column, step by step,
+             to Δ_attn's first entry; the bars' lengths, stacked end to end beside Δ_attn's;
+             the longest boxed, with their heads' weight on the key
 - `add`      X goes around attention on the skip path; X + Δ_attn, numbers added
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
 Beat state lives in `Stage` (what `needs`/`builds` in spec.py name).
@@ -669,7 +673,8 @@ class PerHeadScene(StoryboardScene):
                      txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_V"), F, T.V),
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("V"))
-        how.move_to([0.6, Y_DOT - 0.1, 0])
+        # under W_V, clear of the X columns' way into it and of the values' way out
+        how.move_to([0.6, -1.15, 0])
         # the weighted sum written out: the two heaviest weights times their values, + …
         ts = [h[k]["pos"] for k in ("top", "second")]
         sum_parts = []
@@ -704,7 +709,7 @@ class PerHeadScene(StoryboardScene):
             self.gone(*xs.values())
 
         self.by_cue([(0, [
-            (1.5, lambda t: self.play(FadeOutPlace(rows),
+            (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wrest),
                                       *[FadeOutPlace(m) for m in keys_left], run_time=t)),
             (1, lambda t: self.play(FadeInPlace(how), FadeInPlace(VGroup(wv, wvname)),
                                     FadeInPlace(VGroup(*xs.values())), FadeInPlace(xlabel),
@@ -718,7 +723,7 @@ class PerHeadScene(StoryboardScene):
                              self.gone(wv, wvname, xlabel)))]),
             (1, [(0.7, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how),
                                            run_time=t)),
-                 (1.3, lambda t: self.play(FadeOutPlace(wrest), tags.animate.set_y(y_tag),
+                 (1.3, lambda t: self.play(tags.animate.set_y(y_tag),
                                            FadeInPlace(tlabel), run_time=t)),
                  (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
             (2, [(2, lambda t: self.play(*[ReplacementTransform(tags[j].copy(), b)
@@ -949,7 +954,7 @@ class PerHeadScene(StoryboardScene):
                         txt("as long as the piece", S, T.TEXT))
         plabel.move_to([0, 2.62, 0]).align_to([x0, 0, 0], LEFT)
         # the bias: a grey bar in its own row under the heads'
-        bbar = Rectangle(width=k * j["bias_norm"], height=P - 0.1, stroke_width=0)
+        bbar = Rectangle(width=max(0.02, k * j["bias_norm"]), height=P - 0.1, stroke_width=0)
         bbar.set_fill(T.MUTED, 0.85).move_to([x_bar, y_bias, 0], aligned_edge=LEFT)
         bname = txt("bias", S, T.TEXT).move_to([0, y_bias, 0]).align_to([-5.98, 0, 0], RIGHT)
         # the column sum of the first entries: each piece's and the bias's, under a line,
@@ -994,10 +999,11 @@ class PerHeadScene(StoryboardScene):
             others = [VGroup(s, nm) for h, (s, nm) in enumerate(zip(strips, names))
                       if h != mine]
             # the column shrinks and travels into its slot, then becomes the slot's strip
-            self.play(FadeInPlace(top_label), FadeInPlace(legend), FadeOutPlace(olabel),
+            self.play(FadeOutPlace(olabel), run_time=0.15 * t)
+            self.play(FadeInPlace(top_label), FadeInPlace(legend),
                       out.animate.scale_to_fit_height(0.5).move_to(strips[mine]),
                       LaggedStart(*[FadeInPlace(m) for m in others], lag_ratio=0.08),
-                      run_time=0.6 * t)
+                      run_time=0.45 * t)
             # there it becomes box 2 (one object turning into the other, no fade between)
             self.play(ReplacementTransform(out, strips[mine]), FadeInPlace(names[mine]),
                       run_time=0.4 * t)
@@ -1019,12 +1025,12 @@ class PerHeadScene(StoryboardScene):
             # head's segment keeps its identity), W_O's box grows into its true shape, a
             # square, level with the column; the update moves aside
             self.play(FadeOutPlace(VGroup(strips, names, top_label, jl, wo_size, out_arrow,
-                                          legend)),
-                      *[ReplacementTransform(joined[h], seg[h]) for h in range(n)],
+                                          legend)), run_time=0.3 * t)
+            self.play(*[ReplacementTransform(joined[h], seg[h]) for h in range(n)],
                       ReplacementTransform(wo_box, wo_rect),
                       ReplacementTransform(wo_sym, wo_name[0]), FadeInPlace(wo_name[1]),
                       dgroup.animate.align_to([6.75, 0, 0], RIGHT).align_to([0, 2.45, 0], UP),
-                      run_time=t)
+                      run_time=0.7 * t)
             self.remove(*[x for m in (strips, names, top_label, jl, wo_size, out_arrow, legend)
                           for x in m.get_family()])
 
@@ -1042,21 +1048,21 @@ class PerHeadScene(StoryboardScene):
         def pieces(t):
             # segment × block: each head's segment travels along its band, and its piece comes
             # out of the band's right edge as a bar as long as the piece, row after row
+            self.play(FadeOutPlace(blabel), FadeInPlace(plabel), run_time=0.2 * t)
+            self.gone(blabel)
             self.play(LaggedStart(*[Succession(
                 seg[h].animate(run_time=0.6).move_to([x_sq + side - 0.2, ys[h], 0])
                 .set_opacity(0.15),
                 AnimationGroup(FadeOut(seg[h]), GrowFromEdge(bars[h], LEFT), run_time=0.4))
-                for h in range(n)], lag_ratio=0.12), run_time=0.75 * t)
+                for h in range(n)], lag_ratio=0.12), run_time=0.8 * t)
             self.gone(seg)
-            self.play(FadeOutPlace(blabel), FadeInPlace(plabel), run_time=0.25 * t)
-            self.gone(blabel)
 
         def to_sum(t):
             # W_O has done its work: it leaves, the bars move up to the names, the bias joins
             # in its own row
-            self.play(FadeOutPlace(VGroup(blocks, plabel)),
-                      *[b.animate.align_to([x_bar, 0, 0], LEFT) for b in bars], run_time=0.6 * t)
+            self.play(FadeOutPlace(VGroup(blocks, plabel)), run_time=0.3 * t)
             self.gone(blocks, plabel)
+            self.play(*[b.animate.align_to([x_bar, 0, 0], LEFT) for b in bars], run_time=0.3 * t)
             self.play(FadeInPlace(bname), GrowFromEdge(bbar, LEFT), run_time=0.4 * t)
 
         def add_up(t):
@@ -1102,17 +1108,17 @@ class PerHeadScene(StoryboardScene):
             self.gone(column_sum)
             for b, m in zip(bars, lens):
                 m.next_to(b, RIGHT, buff=0.12)
-            boxes.add(*[SurroundingRectangle(VGroup(hnames[r["head"]], bars[r["head"]],
-                                                    lens[r["head"]]),
-                                             color=MARK, buff=0.02, stroke_width=2)
-                        for r in j["top"]])
+            for r in j["top"]:           # as high as the row, clear of the text at its ends
+                g = VGroup(hnames[r["head"]], bars[r["head"]], lens[r["head"]])
+                boxes.add(Rectangle(width=g.width + 0.24, height=P - 0.02, color=MARK,
+                                    stroke_width=2).move_to([g.get_x(), ys[r["head"]], 0]))
             self.play(LaggedStart(*[FadeInPlace(m) for m in lens], lag_ratio=0.08),
                       run_time=0.2 * t)
             self.play(LaggedStart(*[ReplacementTransform(bars[h].copy(), stack[h])
                                     for h in range(n)], lag_ratio=0.08), run_time=0.35 * t)
             self.play(FadeInPlace(slabel), run_time=0.1 * t)
-            self.play(FadeIn(dbar, target_position=dlen.get_center(), scale=0.5),
-                      FadeInPlace(dlabel), run_time=0.2 * t)
+            self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
+                      Indicate(dlen, color=T.ATTN), run_time=0.2 * t)
 
         self.by_cue([(0, [(1, lambda t: self.clear(t)),
                           (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
@@ -1135,13 +1141,14 @@ class PerHeadScene(StoryboardScene):
             self.by_cue([(0, [(1, lambda t: self.emphasize(wo_rect, run_time=t)),
                               (3, cut)]),
                          (1, [(4, pieces)]),
-                         (2, [(1.5, to_sum), (5, add_up),
+                         (2, [(1, to_sum)]),
+                         (3, [(5, add_up),
                               (1, lambda t: self.emphasize(total, delta.nums[0], color=T.ATTN,
                                                            run_time=t))]),
-                         (3, [(6, lengths),
+                         (4, [(6, lengths),
                               (1, lambda t: self.emphasize(slabel[1], dlabel[1],
                                                            run_time=t))]),
-                         (4, [(2, lambda t: self.play(LaggedStart(*[
+                         (5, [(2, lambda t: self.play(LaggedStart(*[
                                   Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
                               (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in ons], lag_ratio=0.3),
