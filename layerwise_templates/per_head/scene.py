@@ -959,7 +959,7 @@ class PerHeadScene(StoryboardScene):
         bname = txt("bias", S, T.TEXT).move_to([0, y_bias, 0]).align_to([-5.98, 0, 0], RIGHT)
         # the column sum of the first entries: each piece's and the bias's, under a line,
         # their sum, which is Δ_attn's first entry
-        x_cs = 0.3                          # the numbers' right edge
+        x_cs = -1.4                         # the numbers' right edge
         sd = j["decimals"]["delta"]
         firsts = VGroup(*[Num(jp.first[h], None, sd, S, T.ATTN).move_to([0, y, 0])
                           .align_to([x_cs, 0, 0], RIGHT) for h, y in enumerate(ys)])
@@ -1048,14 +1048,15 @@ class PerHeadScene(StoryboardScene):
         def pieces(t):
             # segment × block: each head's segment travels along its band, and its piece comes
             # out of the band's right edge as a bar as long as the piece, row after row
-            self.play(FadeOutPlace(blabel), FadeInPlace(plabel), run_time=0.2 * t)
-            self.gone(blabel)
             self.play(LaggedStart(*[Succession(
                 seg[h].animate(run_time=0.6).move_to([x_sq + side - 0.2, ys[h], 0])
                 .set_opacity(0.15),
                 AnimationGroup(FadeOut(seg[h]), GrowFromEdge(bars[h], LEFT), run_time=0.4))
                 for h in range(n)], lag_ratio=0.12), run_time=0.8 * t)
             self.gone(seg)
+            # the key changes with what it explains: bands, then bars
+            self.play(FadeOutPlace(blabel), FadeInPlace(plabel), run_time=0.2 * t)
+            self.gone(blabel)
 
         def to_sum(t):
             # W_O has done its work: it leaves, the bars move up to the names, the bias joins
@@ -1112,10 +1113,16 @@ class PerHeadScene(StoryboardScene):
                 g = VGroup(hnames[r["head"]], bars[r["head"]], lens[r["head"]])
                 boxes.add(Rectangle(width=g.width + 0.24, height=P - 0.02, color=MARK,
                                     stroke_width=2).move_to([g.get_x(), ys[r["head"]], 0]))
+            # copies go right along their own rows (over empty space), then down into one bar
+            copies = [bars[h].copy() for h in range(n)]
+            self.play(LaggedStart(*[c.animate.stretch_to_fit_width(stack[h].width)
+                                    .move_to([stack[h].get_x(), ys[h], 0])
+                                    for h, c in enumerate(copies)], lag_ratio=0.06),
+                      run_time=0.2 * t)
+            self.play(*[ReplacementTransform(c, stack[h]) for h, c in enumerate(copies)],
+                      run_time=0.15 * t)
             self.play(LaggedStart(*[FadeInPlace(m) for m in lens], lag_ratio=0.08),
                       run_time=0.2 * t)
-            self.play(LaggedStart(*[ReplacementTransform(bars[h].copy(), stack[h])
-                                    for h in range(n)], lag_ratio=0.08), run_time=0.35 * t)
             self.play(FadeInPlace(slabel), run_time=0.1 * t)
             self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
                       Indicate(dlen, color=T.ATTN), run_time=0.2 * t)
