@@ -97,3 +97,23 @@ def test_per_head_window_and_a_word_of_several_tokens(tmp_path):
     assert d["focus"]["pos"] in d["window"] and d["slots"] == slots(d["window"], len(t.tokens))
     assert None in d["slots"]                                  # a marked ellipsis
     assert d["window"] == sorted(d["window"])
+
+
+def test_per_head_column_sum_of_first_entries(shipped):
+    """The pieces beat's column sum: each head's piece's first entry (z_h times its block of
+    W_O's rows, first column) and b_O's first entry, as shown, add up to Δ_attn's first entry
+    as shown."""
+    _, d, t = shipped
+    j = d["layers"][0]["join"]
+    f = d["focus"]["pos"]
+    W = t.weights()
+    z = np.asarray(t["blocks.0.attn.hook_z"], np.float64)[f].reshape(-1)
+    W_O = np.asarray(W["blocks.0.attn.W_O"], np.float64).reshape(-1, 384)
+    b_O = np.asarray(W["blocks.0.attn.b_O"], np.float64)
+    firsts = [float(z[32 * h:32 * h + 32] @ W_O[32 * h:32 * h + 32, 0]) for h in range(12)]
+    assert j["first"] == pytest.approx(firsts, abs=1e-9)
+    assert j["bias_first"] == pytest.approx(b_O[0], abs=1e-6)
+    sd = j["decimals"]["delta"]
+    shown = sum(round(x, sd) for x in [*j["first"], j["bias_first"]])
+    assert round(shown, sd) == round(j["delta"][0], sd)
+    assert "plane" not in j

@@ -153,13 +153,19 @@ def build(c: Context) -> Draft:
         f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}."))
     beats.append(Beat(
         "pieces", ["pieces"],
-        "Each head's piece: its outputs times its rows of the output matrix; the pieces plus "
-        "the bias add up to the update.",
+        "Each head's piece: its outputs times its rows of the output matrix. The pieces plus "
+        "the bias add up to the update, entry by entry.",
+        # one sentence per picture, as in the shipped storyboard (the scene's cues): blocks,
+        # pieces, plus the bias, the column sum, the lengths, the longest
         f"W O's rows come in blocks of {{data.shape.d_head}}, one per head. Each head's piece "
-        f"is its outputs times its block. The pieces plus W O's bias add up to delta attn."
+        f"is its outputs times its block: {{data.shape.d_model}} numbers, drawn as a bar as "
+        f"long as the piece. The pieces plus W O's bias add up to delta attn, entry by entry. "
+        f"Here are the first entries: each piece's, then the bias's, and under the line their "
+        f"sum, delta attn's first entry."
         + (" Their lengths add up to {data.layers[0].join.piece_sum:.1f}, yet delta attn is "
            "{data.layers[0].join.delta_norm_text} long: the pieces partly cancel."
-           if cancels else "")
+           if cancels else " Their lengths add up to {data.layers[0].join.piece_sum:.1f}; "
+           "delta attn is {data.layers[0].join.delta_norm_text} long.")
         + " The longest come from heads {data.layers[0].join.top[0].head}, "
           "{data.layers[0].join.top[1].head} and {data.layers[0].join.top[2].head}.",
         expect=["data.layers[0].join.piece_sum / data.layers[0].join.delta_norm > 1"]

@@ -48,10 +48,9 @@ that head's whole attention matrix; every head's matrix side by side.
                            pieces: head, length, on_key = its weight from the focus token on
                            heads[0].top; prev / prev_text = its head's
                            prev_token), key_token, top_on_key_min,
-                           plane {pieces [head][2], bias [2]}: each piece and the bias in the
-                           plane of Delta_attn (x axis) and the longest piece, for the
-                           tip-to-tail sketch only (no number shown; they add up to
-                           (delta_norm, 0))
+                           first [head] and bias_first: each piece's first entry and the
+                           bias's, which the column sum adds up to delta[0] (shown at
+                           decimals.delta: the shown terms add up to the shown sum)
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -60,7 +59,6 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_steps import head_vectors, query_steps
-from layerwise_core.analysis.context_qkv_entered import update_plane
 from layerwise_core.analysis.per_head_join import exp_steps, join_heads, token_window
 from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_score
 from layerwise_core.analysis.vectors import attn_input, positions
@@ -173,17 +171,23 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
            "mid": mid[:SHOW].tolist(),
            "top": top, "key_token": first["top"]["token"],
            "top_on_key_min": min(on_key)}
-    # 2-D, for the tip-to-tail sketch only: the plane of Delta and the longest piece, where
-    # the pieces and the bias add up to Delta as they do in d_model dimensions
-    xy = update_plane(j["delta"], j["pieces"][order[0]],
-                      [*j["pieces"], np.asarray(j["delta"]) - j["pieces"].sum(axis=0)])
-    out["plane"] = {"pieces": xy[:-1], "bias": xy[-1]}
+    # the column sum, for Delta_attn's first entry: each piece's first entry and the bias's,
+    # as shown (SUM_DECIMALS), add up to Delta_attn's first entry as shown
+    bias = np.asarray(j["delta"]) - j["pieces"].sum(axis=0)
+    out["first"] = [float(x) for x in j["pieces"][:, 0]]
+    out["bias_first"] = float(bias[0])
     out["decimals"] = {g: shown_decimals(out[g], DECIMALS, f"{where}.{g}")
                        for g in ("z", "piece_norms", "delta", "x", "mid")}
     # X, Δ_attn and their sum in one precision, wherever the video shows them: 3 decimals at
     # least, so the shown sum adds up from the shown numbers (at 2, -0.457 + -0.448 shows as
     # -0.46 + -0.45 = -0.90)
-    sd = shown_decimals([out["x"], out["delta"], out["mid"]], SUM_DECIMALS, f"{where}.mid")
+    sd = shown_decimals([out["x"], out["delta"], out["mid"], out["first"], [out["bias_first"]]],
+                        SUM_DECIMALS, f"{where}.mid")
+    # the column sum written: one more decimal where the rounded terms would not add up to the
+    # rounded sum (13 terms rounded can drift a unit in the last place)
+    terms = [*out["first"], out["bias_first"]]
+    while round(sum(round(x, sd) for x in terms), sd) != round(out["delta"][0], sd) and sd < 5:
+        sd = shown_decimals([out["x"], out["delta"], out["mid"], terms], sd + 1, f"{where}.mid")
     out["decimals"].update(x=sd, delta=sd, mid=sd)
     out["decimals"].update(on_key=kd, delta_norm=nd,
                            piece_sum=shown_decimals([out["piece_sum"]], 1, f"{where}.piece_sum"))

@@ -21,9 +21,13 @@ Beats (storyboard `show` names, moments.py):
              add up to the head's output
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
 - `grid`     every head's matrix, its mean weight on the token just before
-- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length
-- `pieces`   each head's piece of it as a bar; copies drawn tip to tail (a 2-D
-             illustration), then stacked into one bar beside Δ_attn's; the longest boxed
+- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; the
+             joined row stands up as a column beside W_O drawn true to shape (a square)
+- `pieces`   W_O cut into flat bands (d_head rows × d_model), one per head, level with its
+             segment; each segment runs along its band and its piece comes out as a bar;
+             the first entries of the pieces and the bias added in a column, step by step,
+             to Δ_attn's first entry; the bars' lengths, stacked end to end beside Δ_attn's;
+             the longest boxed, with their heads' weight on the key
 - `add`      X goes around attention on the skip path; X + Δ_attn, numbers added
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
 Beat state lives in `Stage` (what `needs`/`builds` in spec.py name).
@@ -35,10 +39,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, FadeIn, GrowFromEdge,
-                   Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn,
+                   FadeOut, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
                    ReplacementTransform,
-                   SurroundingRectangle, Transform, VGroup, Write)
+                   Succession, SurroundingRectangle, Transform, VGroup, Write)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -65,7 +69,6 @@ BASE, BAR_H, BAR_W = -2.0, 0.75, 0.6         # weight bars: baseline, height of 
 LEFT_X, LABEL_X = -6.0, -3.65       # query / output columns; right edge of the row labels
 EDGE_X = -6.75                      # the frame's left margin
 W_DROP = 0.4                        # W_K and W_V sit this much lower than W_Q did
-Y_BARS = -1.75                      # the heads' pieces: the bars' baseline
 # one meaning per colour: purple (T.ATTN) is the update Δ_attn only; attention weights get a
 # the chapter's colour (T.WEIGHTS); a pointer, a ring or a box that says "this one" is the
 # chapter's pointer white (T.POINTER), not Q's yellow
@@ -670,7 +673,8 @@ class PerHeadScene(StoryboardScene):
                      txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_V"), F, T.V),
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("V"))
-        how.move_to([0.6, Y_DOT - 0.1, 0])
+        # under W_V, clear of the X columns' way into it and of the values' way out
+        how.move_to([0.6, -1.15, 0])
         # the weighted sum written out: the two heaviest weights times their values, + …
         ts = [h[k]["pos"] for k in ("top", "second")]
         sum_parts = []
@@ -705,7 +709,7 @@ class PerHeadScene(StoryboardScene):
             self.gone(*xs.values())
 
         self.by_cue([(0, [
-            (1.5, lambda t: self.play(FadeOutPlace(rows),
+            (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wrest),
                                       *[FadeOutPlace(m) for m in keys_left], run_time=t)),
             (1, lambda t: self.play(FadeInPlace(how), FadeInPlace(VGroup(wv, wvname)),
                                     FadeInPlace(VGroup(*xs.values())), FadeInPlace(xlabel),
@@ -719,7 +723,7 @@ class PerHeadScene(StoryboardScene):
                              self.gone(wv, wvname, xlabel)))]),
             (1, [(0.7, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how),
                                            run_time=t)),
-                 (1.3, lambda t: self.play(FadeOutPlace(wrest), tags.animate.set_y(y_tag),
+                 (1.3, lambda t: self.play(tags.animate.set_y(y_tag),
                                            FadeInPlace(tlabel), run_time=t)),
                  (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
             (2, [(2, lambda t: self.play(*[ReplacementTransform(tags[j].copy(), b)
@@ -908,47 +912,75 @@ class PerHeadScene(StoryboardScene):
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
         dgroup = VGroup(dname, delta, dlen)
-        # the pieces: W_O cut into one block of d_head rows per head; each block times its
-        # head's output (its segment of the joined row) is that head's piece of the update
-        y_seg, y_blk, blk_h = 2.45, 1.5, 0.8
-        wo_rect = Rectangle(width=joined_w, height=blk_h, stroke_color=T.TEXT, stroke_width=2,
+        # the pieces, true to shape: the joined outputs stand as a column beside W_O, a square
+        # (d_joined rows × d_model columns); its rows come in n blocks of d_head, each a flat
+        # band (d_head × d_model) level with its head's d_head outputs; a head's piece comes
+        # out of its band's right edge, a bar as long as the piece
+        P, y0 = 0.3, 2.2                    # one head's rows (pitch); head 0's row
+        ys = [y0 - P * h for h in range(n)]
+        y_bias = ys[-1] - P
+        side = P * n
+        x_col, x_sq = -5.75, -5.4           # the joined column; W_O's left edge
+        seg = VGroup(*[Rectangle(width=0.3, height=P - 0.05, stroke_color=T.V,
+                                 stroke_width=1.5, fill_color=T.V, fill_opacity=0.45)
+                       .move_to([x_col, y, 0]) for y in ys])
+        wo_rect = Rectangle(width=side, height=side, stroke_color=T.TEXT, stroke_width=2,
                             fill_color=T.MUTED, fill_opacity=0.25)
-        wo_rect.move_to([x0 + joined_w / 2, y_blk, 0])
+        wo_rect.move_to([x_sq + side / 2, y0 + P / 2 - side / 2, 0])
         wo_name = inline(math(f"W_O^(({self.layer}))", F),
-                         txt(f"{d['shape']['d_joined']} rows × {dm}", S, T.TEXT))
-        wo_name.next_to(wo_rect, RIGHT, buff=0.25)
-        cuts = VGroup(*[Line([x0 + 0.5 * h, y_blk - blk_h / 2, 0],
-                             [x0 + 0.5 * h, y_blk + blk_h / 2, 0], color=T.TEXT, stroke_width=2)
-                        for h in range(1, n)])
-        blocks = VGroup(*[Rectangle(width=0.5, height=blk_h, stroke_color=T.TEXT,
+                         txt(f"{d['shape']['d_joined']} rows × {dm} columns", S, T.TEXT))
+        wo_name.next_to(wo_rect, DOWN, buff=0.15).align_to([x0, 0, 0], LEFT)
+        cuts = VGroup(*[Line([x_sq, y + P / 2, 0], [x_sq + side, y + P / 2, 0], color=T.TEXT,
+                             stroke_width=2) for y in ys[1:]])
+        blocks = VGroup(*[Rectangle(width=side, height=P, stroke_color=T.TEXT,
                                     stroke_width=1.5, fill_color=T.MUTED, fill_opacity=0.25)
-                          .move_to([x0 + 0.5 * h + 0.25, y_blk, 0]) for h in range(n)])
-        blabel = inline(txt(f"under each head's {dh} outputs: its own {dh} rows of", S,
-                            T.TEXT), math(f"W_O^(({self.layer}))", F))
-        blabel.move_to([0, y_blk - blk_h / 2 - 0.35, 0]).align_to([x0, 0, 0], LEFT)
-        k = min(0.5, 1.0 / max(j["piece_norms"]))       # the longest piece at most 1.0 tall
-        bars = VGroup(*[Rectangle(width=sw, height=max(0.02, k * L), stroke_width=0)
-                        .set_fill(T.ATTN, 0.85).move_to([x, Y_BARS, 0], aligned_edge=DOWN)
-                        for x, L in zip(hx, j["piece_norms"])])
+                          .move_to([x_sq + side / 2, y, 0]) for y in ys])
+        blabel = inline(txt(f"beside each head's {dh} outputs: its own {dh} rows of", S,
+                            T.TEXT), math(f"W_O^(({self.layer}))", F),
+                        txt(f"({dh} × {dm})", S, T.TEXT))
+        blabel.move_to(wo_name).align_to([x0, 0, 0], LEFT)
+        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([0, y, 0]).align_to([-5.98, 0, 0],
+                                                                                RIGHT)
+                          for h, y in enumerate(ys)])
+        k = min(1.0, 2.6 / max(j["piece_norms"]))       # the longest piece at most 2.6 long
+        x_out, x_bar = x_sq + side + 0.2, x_col - 0.15  # bars come out here, then move left
+        bars = VGroup(*[Rectangle(width=max(0.02, k * L), height=P - 0.1, stroke_width=0)
+                        .set_fill(T.ATTN, 0.85).move_to([x_out, y, 0], aligned_edge=LEFT)
+                        for y, L in zip(ys, j["piece_norms"])])
         lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
-                            T.TEXT).next_to(b, UP, buff=0.08) for h, (b, L) in
-                        enumerate(zip(bars, j["piece_norms"]))])
+                            T.TEXT) for h in range(n)])
         plabel = inline(txt("bar: each head's piece of", S, T.TEXT),
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
-                        txt("(its outputs × its block), its length", S, T.TEXT))
-        plabel.move_to([0, 2.5, 0]).align_to([x0, 0, 0], LEFT)
-        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([x, Y_BARS - 0.25, 0])
-                          for h, x in enumerate(hx)])
-        boxes = VGroup(*[SurroundingRectangle(VGroup(bars[r["head"]], lens[r["head"]]),
-                                              color=MARK, buff=0.05, stroke_width=2.5)
-                         for r in j["top"]])
-        ons = VGroup(*[Num(jp.top[k].on_key, None, j["decimals"]["on_key"], S, WEIGHT)
-                       .next_to(boxes[k], DOWN, buff=0.3) for k, r in enumerate(j["top"])])
-        # what the numbers under the boxed bars are, right of the bars, level with them
-        onl = VGroup(txt("under the boxed ones:", S, MARK), txt("each head's weight", S, MARK),
-                     txt(f"from '{d['focus']['token']}' on '{j['key_token']}'", S, MARK))
-        onl.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        onl.align_to(ons, DOWN).align_to([6.75, 0, 0], RIGHT)
+                        txt("as long as the piece", S, T.TEXT))
+        plabel.move_to([0, 2.62, 0]).align_to([x0, 0, 0], LEFT)
+        # the bias: a grey bar in its own row under the heads'
+        bbar = Rectangle(width=max(0.02, k * j["bias_norm"]), height=P - 0.1, stroke_width=0)
+        bbar.set_fill(T.MUTED, 0.85).move_to([x_bar, y_bias, 0], aligned_edge=LEFT)
+        bname = txt("bias", S, T.TEXT).move_to([0, y_bias, 0]).align_to([-5.98, 0, 0], RIGHT)
+        # the column sum of the first entries: each piece's and the bias's, under a line,
+        # their sum, which is Δ_attn's first entry
+        x_cs = -1.4                         # the numbers' right edge
+        sd = j["decimals"]["delta"]
+        firsts = VGroup(*[Num(jp.first[h], None, sd, S, T.ATTN).move_to([0, y, 0])
+                          .align_to([x_cs, 0, 0], RIGHT) for h, y in enumerate(ys)])
+        bfirst = Num(jp.bias_first, None, sd, S, T.TEXT).move_to([0, y_bias, 0])
+        bfirst.align_to([x_cs, 0, 0], RIGHT)
+        plus = txt("+", T.TYPE.body, T.MUTED).next_to(bfirst, LEFT, buff=0.15)
+        cs_head = txt("first entries", S, T.TEXT).move_to([0, 2.62, 0]).align_to(
+            [x_cs, 0, 0], RIGHT)
+        rule = Line([x_cs - 1.0, y_bias - 0.2, 0], [x_cs, y_bias - 0.2, 0], color=T.TEXT,
+                    stroke_width=2)
+        total = Num(jp.delta[0], None, sd, S, T.ATTN).move_to([0, y_bias - 0.42, 0])
+        total.align_to([x_cs, 0, 0], RIGHT)
+        eq = txt("=", T.TYPE.body, T.MUTED).next_to(total, LEFT, buff=0.15)
+        column_sum = VGroup(cs_head, firsts, plus, bfirst, rule, eq, total)
+        boxes = VGroup()                    # drawn when the bars have their lengths (lengths)
+        ons = VGroup(*[Num(jp.top[q].on_key, None, j["decimals"]["on_key"], S, WEIGHT)
+                       .move_to([0, ys[r["head"]], 0]).align_to([-2.0, 0, 0], LEFT)
+                       for q, r in enumerate(j["top"])])
+        # what the numbers right of the boxed bars are: a header over their column
+        onl = txt(f"weight from '{d['focus']['token']}' on '{j['key_token']}'", S, WEIGHT)
+        onl.move_to([0, 2.62, 0]).align_to([-2.0, 0, 0], LEFT)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update", S, T.ATTN),
@@ -967,10 +999,11 @@ class PerHeadScene(StoryboardScene):
             others = [VGroup(s, nm) for h, (s, nm) in enumerate(zip(strips, names))
                       if h != mine]
             # the column shrinks and travels into its slot, then becomes the slot's strip
-            self.play(FadeInPlace(top_label), FadeInPlace(legend), FadeOutPlace(olabel),
+            self.play(FadeOutPlace(olabel), run_time=0.15 * t)
+            self.play(FadeInPlace(top_label), FadeInPlace(legend),
                       out.animate.scale_to_fit_height(0.5).move_to(strips[mine]),
                       LaggedStart(*[FadeInPlace(m) for m in others], lag_ratio=0.08),
-                      run_time=0.6 * t)
+                      run_time=0.45 * t)
             # there it becomes box 2 (one object turning into the other, no fade between)
             self.play(ReplacementTransform(out, strips[mine]), FadeInPlace(names[mine]),
                       run_time=0.4 * t)
@@ -988,75 +1021,111 @@ class PerHeadScene(StoryboardScene):
                       FadeInPlace(dname), run_time=0.4 * t)
 
         def make_room(t):
-            # the head row and the formula leave; the joined row moves up, the update aside
-            # W_O's box moves under the row and widens to it: one block row per joined number
+            # the head row and the formula leave; the joined row stands up as a column (each
+            # head's segment keeps its identity), W_O's box grows into its true shape, a
+            # square, level with the column; the update moves aside
             self.play(FadeOutPlace(VGroup(strips, names, top_label, jl, wo_size, out_arrow,
-                                          legend)),
-                      joined.animate.move_to([x0 + joined_w / 2, y_seg, 0]),
+                                          legend)), run_time=0.3 * t)
+            self.play(*[ReplacementTransform(joined[h], seg[h]) for h in range(n)],
                       ReplacementTransform(wo_box, wo_rect),
                       ReplacementTransform(wo_sym, wo_name[0]), FadeInPlace(wo_name[1]),
                       dgroup.animate.align_to([6.75, 0, 0], RIGHT).align_to([0, 2.45, 0], UP),
-                      run_time=t)
+                      run_time=0.7 * t)
             self.remove(*[x for m in (strips, names, top_label, jl, wo_size, out_arrow, legend)
                           for x in m.get_family()])
 
         def cut(t):
-            # W_O cut into its blocks; each block goes with its head's segment
-            self.play(Create(cuts), run_time=0.3 * t)
+            # W_O cut into its blocks of rows, a flat band level with each head's segment
+            self.play(Create(cuts), FadeInPlace(hnames), run_time=0.4 * t)
             self.add(blocks)
             self.remove(wo_rect, *cuts)
-            self.play(FadeOutPlace(wo_name), FadeInPlace(blabel), *[
-                m.animate.set_x(hx[h]) for h in range(n) for m in (joined[h], blocks[h])],
-                run_time=0.7 * t)
+            self.play(FadeOutPlace(wo_name), run_time=0.2 * t)
             self.gone(wo_name)
+            self.play(FadeInPlace(blabel), Indicate(VGroup(seg[mine], blocks[mine]),
+                                                    color=T.TEXT, scale_factor=1.04),
+                      run_time=0.4 * t)
 
         def pieces(t):
-            # segment × block: each head's segment travels into its block, and its piece comes
-            # out of the block and drops to the bar row, drawn as a bar of its length
-            self.play(FadeOutPlace(blabel), LaggedStart(*[
-                joined[h].animate.move_to(blocks[h]).stretch(0.6, 1).set_opacity(0)
-                for h in range(n)], lag_ratio=0.06), run_time=0.3 * t)
-            self.gone(joined)
-            self.play(LaggedStart(*[FadeIn(bars[h], target_position=blocks[h].get_center(),
-                                           scale=0.4) for h in range(n)], lag_ratio=0.06),
-                      LaggedStart(*[FadeInPlace(x) for x in lens], lag_ratio=0.06),
-                      FadeOutPlace(blocks), FadeInPlace(hnames), run_time=0.5 * t)
-            self.gone(blocks)
-            self.play(FadeInPlace(plabel), run_time=0.2 * t)
+            # segment × block: each head's segment travels along its band, and its piece comes
+            # out of the band's right edge as a bar as long as the piece, row after row
+            self.play(LaggedStart(*[Succession(
+                seg[h].animate(run_time=0.6).move_to([x_sq + side - 0.2, ys[h], 0])
+                .set_opacity(0.15),
+                AnimationGroup(FadeOut(seg[h]), GrowFromEdge(bars[h], LEFT), run_time=0.4))
+                for h in range(n)], lag_ratio=0.12), run_time=0.8 * t)
+            self.gone(seg)
+            # the key changes with what it explains: bands, then bars
+            self.play(FadeOutPlace(blabel), FadeInPlace(plabel), run_time=0.2 * t)
+            self.gone(blabel)
 
-        # the lengths added: copies of the bars lie down end to end (one bar, 12.4 long)
-        # beside a bar as long as Δ_attn, on the same scale
-        y_sum, y_d, bh = 1.75, 1.05, 0.3
-        # the bars' scale, or less where their sum would run into Δ_attn's column
-        ks = min(k, 4.7 / max(sum(j["piece_norms"]), 1e-9))
+        def to_sum(t):
+            # W_O has done its work: it leaves, the bars move up to the names, the bias joins
+            # in its own row
+            self.play(FadeOutPlace(VGroup(blocks, plabel)), run_time=0.3 * t)
+            self.gone(blocks, plabel)
+            self.play(*[b.animate.align_to([x_bar, 0, 0], LEFT) for b in bars], run_time=0.3 * t)
+            self.play(FadeInPlace(bname), GrowFromEdge(bbar, LEFT), run_time=0.4 * t)
+
+        def add_up(t):
+            # each bar's first entry comes out of its bar into the column, row after row; the
+            # line; their sum, which is Δ_attn's first entry (a copy flies there)
+            self.play(FadeInPlace(cs_head), LaggedStart(*[
+                FadeIn(m, target_position=b.get_right(), scale=0.6)
+                for m, b in [*zip(firsts, bars), (bfirst, bbar)]], lag_ratio=0.12),
+                FadeInPlace(plus), run_time=0.5 * t)
+            self.play(Create(rule), run_time=0.1 * t)
+            self.play(FadeIn(total, target_position=rule.get_center(), scale=0.6),
+                      FadeInPlace(eq), run_time=0.15 * t)
+            fly = total.copy()
+            self.play(fly.animate.move_to(delta.nums[0]).set_opacity(0),
+                      Indicate(delta.nums[0], color=T.ATTN), run_time=0.25 * t)
+            self.gone(fly)
+
+        # the lengths added: copies of the bars lie end to end (one bar, 12.4 long) beside
+        # a bar as long as Δ_attn, on the same scale, where the column sum was
+        x_st, y_sum, y_d, bh = 1.0, -0.55, -1.25, 0.26
+        ks = min(k, 5.0 / max(sum(j["piece_norms"]), 1e-9))
         ends = np.concatenate([[0.0], np.cumsum([ks * L for L in j["piece_norms"]])])
         stack = VGroup(*[Rectangle(width=max(0.02, ends[h + 1] - ends[h]), height=bh,
                                    stroke_color=T.BACKGROUND, stroke_width=1.5)
                          .set_fill(T.ATTN, 0.85)
-                         .move_to([x0 + (ends[h] + ends[h + 1]) / 2, y_sum, 0])
+                         .move_to([x_st + (ends[h] + ends[h + 1]) / 2, y_sum, 0])
                          for h in range(n)])
         dbar = Rectangle(width=ks * j["delta_norm"], height=bh, stroke_width=0)
-        dbar.set_fill(T.ATTN, 0.85).move_to([x0 + ks * j["delta_norm"] / 2, y_d, 0])
+        dbar.set_fill(T.ATTN, 0.85).move_to([x_st + ks * j["delta_norm"] / 2, y_d, 0])
         slabel = inline(txt(f"the {n} pieces' lengths, added:", S, T.TEXT),
                         Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN),
                         buff=0.2)
-        slabel.next_to(stack, RIGHT, buff=0.25)
+        slabel.next_to(stack, UP, buff=0.15).align_to([x_st, 0, 0], LEFT)
         dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
-                        txt("(the bias alone:", S, T.TEXT),
-                        Num(jp.bias_norm, None, j["decimals"]["piece_norms"], S, T.TEXT),
-                        txt(")", S, T.TEXT))
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         dlabel.next_to(dbar, RIGHT, buff=0.25)
         cancel = VGroup(stack, slabel, dbar, dlabel)
 
         def lengths(t):
-            # the bars' copies stack end to end, and Δ_attn's length comes out of its label
-            # as a bar on the same scale
-            self.play(LaggedStart(*[ReplacementTransform(bars[h].copy(), stack[h])
-                                    for h in range(n)], lag_ratio=0.08), run_time=0.6 * t)
-            self.play(FadeInPlace(slabel), run_time=0.15 * t)
-            self.play(FadeIn(dbar, target_position=dlen.get_center(), scale=0.5),
-                      FadeInPlace(dlabel), run_time=0.25 * t)
+            # the column sum leaves; each bar's length is written after it; copies of the
+            # bars lie end to end, and Δ_attn's length comes out of its label as a bar
+            self.play(FadeOutPlace(column_sum), run_time=0.15 * t)
+            self.gone(column_sum)
+            for b, m in zip(bars, lens):
+                m.next_to(b, RIGHT, buff=0.12)
+            for r in j["top"]:           # as high as the row, clear of the text at its ends
+                g = VGroup(hnames[r["head"]], bars[r["head"]], lens[r["head"]])
+                boxes.add(Rectangle(width=g.width + 0.24, height=P - 0.02, color=MARK,
+                                    stroke_width=2).move_to([g.get_x(), ys[r["head"]], 0]))
+            # copies go right along their own rows (over empty space), then down into one bar
+            copies = [bars[h].copy() for h in range(n)]
+            self.play(LaggedStart(*[c.animate.stretch_to_fit_width(stack[h].width)
+                                    .move_to([stack[h].get_x(), ys[h], 0])
+                                    for h, c in enumerate(copies)], lag_ratio=0.06),
+                      run_time=0.2 * t)
+            self.play(*[ReplacementTransform(c, stack[h]) for h, c in enumerate(copies)],
+                      run_time=0.15 * t)
+            self.play(LaggedStart(*[FadeInPlace(m) for m in lens], lag_ratio=0.08),
+                      run_time=0.2 * t)
+            self.play(FadeInPlace(slabel), run_time=0.1 * t)
+            self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
+                      Indicate(dlen, color=T.ATTN), run_time=0.2 * t)
 
         self.by_cue([(0, [(1, lambda t: self.clear(t)),
                           (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
@@ -1071,29 +1140,30 @@ class PerHeadScene(StoryboardScene):
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
                           (2, make_room)])])
         self.gone(olabel)
-        self.keep(dgroup, joined, wo_rect, wo_name)
+        self.keep(dgroup, seg, wo_rect, wo_name)
 
         def rest() -> None:
-            # the pieces beat: W_O cut into blocks, each head's piece, their sum, the longest
-            self.by_cue([(0, [(2, lambda t: self.emphasize(wo_rect, run_time=t)),
+            # the pieces beat: W_O cut into blocks, each head's piece, their sum entry by
+            # entry, their lengths, the longest
+            self.by_cue([(0, [(1, lambda t: self.emphasize(wo_rect, run_time=t)),
                               (3, cut)]),
-                         (1, [(3, pieces)]),
-                         (2, [(1, lambda t: self.emphasize(bars, color=T.ATTN,
-                                                           run_time=t)),
-                              (1, lambda t: self.emphasize(dgroup, color=T.ATTN,
+                         (1, [(4, pieces)]),
+                         (2, [(1, to_sum)]),
+                         (3, [(5, add_up),
+                              (1, lambda t: self.emphasize(total, delta.nums[0], color=T.ATTN,
                                                            run_time=t))]),
-                         (3, [(5, lengths),
+                         (4, [(6, lengths),
                               (1, lambda t: self.emphasize(slabel[1], dlabel[1],
                                                            run_time=t))]),
-                         (4, [(2, lambda t: self.play(LaggedStart(*[
+                         (5, [(2, lambda t: self.play(LaggedStart(*[
                                   Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
                               (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in ons], lag_ratio=0.3),
                                   run_time=t))])])
-            self.gone(joined, blocks)
-            for m in (joined, wo_rect, wo_name):
-                self.st.on.remove(m)
-            self.keep(bars, lens, plabel, cancel, boxes, ons, onl, hnames)
+            for m in (seg, wo_rect, wo_name):
+                if m in self.st.on:
+                    self.st.on.remove(m)
+            self.keep(bars, lens, cancel, boxes, ons, onl, hnames, bname, bbar)
         self.st.pieces = rest
 
     def beat_pieces(self, beat) -> None:

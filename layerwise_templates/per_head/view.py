@@ -98,11 +98,6 @@ class JoinDecimals(View):
     delta_norm: int
 
 
-class Plane(View):
-    pieces: list[list[float]]
-    bias: list[float]
-
-
 class Join(View):
     z: list[list[float]]
     piece_norms: list[float]
@@ -117,7 +112,8 @@ class Join(View):
     top: list[Piece]
     key_token: str
     top_on_key_min: float
-    plane: Plane
+    first: list[float]
+    bias_first: float
     decimals: JoinDecimals
 
 
