@@ -585,7 +585,7 @@ class AttentionDepthScene(StoryboardScene):
         t_k = self.when_said("key", t_q + 1.0, after=t_q)
         self.hold_until(t_k - 0.8)
         self.play(LaggedStart(*[FadeIn(k, shift=DOWN * 0.2) for k in k_tags], lag_ratio=0.12),
-                  run_time=1.2)
+                  run_time=0.8)
         # one thin line from bank to every token (a score each), all the same width: the
         # scores are not drawn, only that there is one per key
         paths = VGroup(*[a.set_stroke(T.Q, width=2, opacity=0.8) for a in self.arcs(lay.row)])
@@ -597,15 +597,15 @@ class AttentionDepthScene(StoryboardScene):
                                            Indicate(k, color=T.K, scale_factor=1.3,
                                                     run_time=0.5))
                                 for p, k in zip(paths, k_tags)], lag_ratio=0.15),
-                  FadeInPlace(sch), run_time=2.2)
+                  FadeInPlace(sch), run_time=1.4)
         t_soft = self.when_said("softmax", self.time)
         self.hold_until(t_soft - 0.2)
         self.emphasize(st.note[0], run_time=1.2,
                        extra=[paths.animate(rate_func=there_and_back).set_stroke(opacity=0.3)])
         # the schematic leaves just before the real rows come
-        t_ph = self.when_said("heads' rows", self.mark(2, n)) - 1.2
+        t_ph = self.when_said("heads' rows", self.mark(2, n)) - 1.0
         self.hold_until(t_ph)
-        self.play(FadeOutPlace(VGroup(q_tag, k_tags, paths, sch)), run_time=1.0)
+        self.play(FadeOutPlace(VGroup(q_tag, k_tags, paths, sch)), run_time=0.6)
         # "Here are the 12 heads' rows; the arcs show their mean, the head-average": each
         # head's real row as thin arcs, one head after another; then they fall into their
         # mean (every head's arcs morph into the mean's shape), then the note's other lines
@@ -622,7 +622,7 @@ class AttentionDepthScene(StoryboardScene):
         rows_lab.move_to([mid_x, sch.get_y(), 0])
         self.hold_until(t_rows - 0.6)
         self.play(LaggedStart(*[Create(g) for g in heads], lag_ratio=0.1), FadeInPlace(rows_lab),
-                  run_time=2.0)
+                  run_time=1.6)
         t_arcs = self.when_said("their mean", self.time)
         self.hold_until(t_arcs - 0.2)
         mean_lab = txt("their mean: the head-average", LAB).move_to(rows_lab)
@@ -632,7 +632,7 @@ class AttentionDepthScene(StoryboardScene):
                   *roll(rows_lab, mean_lab), run_time=1.8)
         self.remove(*ghosts)
         st.extra = [mean_lab]
-        t_adds = self.when_said("adds up", self.time)
+        t_adds = self.when_said("adds up to", self.time)
         self.hold_until(t_adds - 0.6)
         self.play(FadeInPlace(VGroup(*st.note[1:])), FadeOutPlace(mean_lab), run_time=0.6)
         st.extra = []
@@ -1147,10 +1147,12 @@ class AttentionDepthScene(StoryboardScene):
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
-        ux = sc_x + unit * float(d.uniform)                        # spread evenly
-        hx = sc_x + unit * float(d.habit)                          # twice that
+        # the scores have the chart to themselves: a scale of their own (twice-even at 3/4)
+        s_unit = 0.75 * bar_w / float(d.habit)
+        ux = sc_x + s_unit * float(d.uniform)                      # spread evenly
+        hx = sc_x + s_unit * float(d.habit)                        # twice that
         # the scores' column, clear of every bar and line
-        sc_num_x = sc_x + unit * max(max(d.prev_token.values), float(d.habit)) + 0.34
+        sc_num_x = sc_x + s_unit * max(max(d.prev_token.values), float(d.habit)) + 0.34
         title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
                          T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
@@ -1169,7 +1171,7 @@ class AttentionDepthScene(StoryboardScene):
             val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=BOX + 0.08)
             if val.get_left()[0] < mx + BOX + 0.06:
                 val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.08)
-            sr = Rectangle(width=max(0.01, unit * float(d.prev_token[h])), height=pitch * 0.62,
+            sr = Rectangle(width=max(0.01, s_unit * float(d.prev_token[h])), height=pitch * 0.62,
                            stroke_width=0)
             sr.set_fill(T.MUTED, 0.9).move_to([sc_x, y, 0], aligned_edge=LEFT)
             score = Num(d.prev_token[h], decimals=2, size=LAB)
@@ -1321,7 +1323,7 @@ class AttentionDepthScene(StoryboardScene):
         # 6. "So, over the sentence, by our rule, these are not previous-token heads; yet for
         # bank, they do look one token back. Why they pick river, we did not test": the
         # answer written in the free right half, line by line as said
-        ans_x = -1.2
+        ans_x = max(-1.2, sc_num_x + 0.9)
         answer = VGroup(
             txt("previous-token heads, by our rule: none", LAB),
             line(txt("head", LAB), Num(d.suspect.head, decimals=0, size=LAB),
