@@ -561,6 +561,13 @@ class AttentionDepthScene(StoryboardScene):
             self.play(Write(st.tokens), run_time=1.6)
         else:
             self.play(FadeInPlace(st.counter), run_time=0.5)
+        # "X of layer 0, the tokens' vectors": X^(0) in the header and the token row boxed
+        t_vec = self.when_said("tokens' vectors", self.time, after=self.time)
+        t_mark = self.when_said("start mark", self.time, after=self.time)
+        if t_mark - t_vec > 1.0 and t_vec < self.cue_at(1):
+            self.hold_until(t_vec - 0.2)
+            self.emphasize(st.counter[-1], st.tokens, buff=0.08,
+                           run_time=max(0.6, min(2.0, t_mark - 0.3 - self.time)))
         # "... from the start mark CLS to the end mark SEP": each special token boxed as named
         for phrase, j in zip(("start mark", "end mark"), v.special.values):
             t_m = self.when_said(phrase, self.time, after=self.time)
@@ -579,7 +586,7 @@ class AttentionDepthScene(StoryboardScene):
         q_tag = txt("q", LAB, T.Q).move_to([self.focus_x(), y_tag, 0])
         k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
         self.hold_until(self.cue_at(1) - 0.1)
-        self.play(FadeInPlace(st.note[0]), run_time=1.0)
+        self.play(FadeInPlace(st.note[0]), run_time=max(1.0, min(2.5, t_q - 0.4 - self.time)))
         self.hold_until(t_q - 0.3)
         self.play(FadeIn(q_tag, shift=DOWN * 0.2), run_time=0.7)
         t_k = self.when_said("key", t_q + 1.0, after=t_q)
@@ -630,7 +637,7 @@ class AttentionDepthScene(StoryboardScene):
         self.play(ReplacementTransform(heads[0], st.arcs),
                   *[ReplacementTransform(g, gh) for g, gh in zip(heads[1:], ghosts)],
                   *roll(rows_lab, mean_lab), run_time=1.8)
-        self.remove(*ghosts)
+        self.remove(*ghosts, rows_lab)
         st.extra = [mean_lab]
         t_adds = self.when_said("adds up to", self.time)
         self.hold_until(t_adds - 0.6)
@@ -796,6 +803,11 @@ class AttentionDepthScene(StoryboardScene):
                 else:
                     self.hold_until(t_l - 0.6)
                     self.show_layer(l, 0.9, bar=True)
+                # its number said: the new bar ringed until the next layer's sentence
+                rt = self.cue_at(3 + i) - 0.3 - self.time
+                if rt >= 0.8:
+                    self.emphasize(VGroup(st.bars[l].parts, st.bars[l].val), buff=0.06,
+                                   run_time=min(2.0, rt))
         else:
             self.fill_to(self.mark(3, n), [(1, lambda t, l=l: step(l, t)) for l in between]
                          or [(1, lambda t: self.wait(t))])
@@ -1381,7 +1393,8 @@ class AttentionDepthScene(StoryboardScene):
         self.play(FadeInPlace(wrap[-1]), run_time=0.7)
         if beside:
             self.glow(chart[1 + int(d.layer)].parts, run_time=1.0)
-        self.fill_to(None, [(1, lambda t: self.wait(t))])
+        # the summary ringed while the voice ends (one box round what was said)
+        self.fill_to(None, [(1, lambda t: self.emphasize(wrap, buff=0.15, run_time=t))])
         st.extra = [wrap] + ([chart] if beside else [])
 
 
