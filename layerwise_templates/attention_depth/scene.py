@@ -9,11 +9,13 @@ arrow, flash and box white (T.POINTER), gold only the focus word. Right: the sha
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
-- `arcs`       the tokens are written, layer 0's arcs grow from the focus word, their weights
-               appear; the heaviest word and [CLS] are pointed at; the chart's first bar
+- `arcs`       the tokens are written ([CLS] and [SEP] boxed as named); a schematic q→k
+               (labelled so); each head's real row as thin arcs, which morph into their mean
+               (the arcs); their weights appear; the heaviest word and [CLS] are pointed at;
+               the chart's first bar
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last,
                on its own sentence when a few layers have one each: the header and the
-               block's index roll to it (an odometer) while X^(l) rises out of the focus word
+               block's index roll to it together (an odometer) while X^(l) rises out of the focus word
                (the layer below's output) into the block; the arcs morph to that layer and
                its bar grows as the number is said; the peak's bar is ringed
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
@@ -25,17 +27,21 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
                re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
                chip, the model's row, the tag's X^(l) rolling to X^(1); a three-bar panel
-               compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
+               compares the shares (layer 0, layer 1 fed X^(0), fed X^(1)); with X^(1)
+               comes what it is, X^(1) = LN(LN(X^(0) + Δ_attn) + Δ_FFN), beside the header
 - `deep_heads` the last layer's arcs; the arc to the heaviest word becomes the heads' bars
                (they grow while the arcs leave), a dashed line (neutral) at the head-average,
                the three heaviest boxed as said; when the word sits right before the focus
                word, that motive: the sentence's tokens in the free half, the pair boxed; the
                suspect head's (`deep.suspect`) weight from each token on the one before, as
-               arcs and numbers that fly into its score (their mean); then every head's
-               previous-token score as a bar against a dashed "spread evenly" line (1 / number
-               of tokens) and a "twice an even share" line (`deep.habit`); every score bar
-               under the twice line; below, what was not tested; then the panels leave and the
-               wrap-up comes beside the six layers' bars
+               arcs and numbers that fly into its score (their mean); the weights' chart has
+               left by then (one chart at a time: the head names stay, the three heads boxed);
+               every head's previous-token score as a bar (a scale of its own) against a dashed
+               "even" line (1 / number of tokens) and a "rule: 2 × even" line (`deep.habit`),
+               each named at its foot; the closest head boxed; the answer written beside
+               (none by the rule, the closest, yet the focus word's row looks one back, not
+               tested why); then the panels leave and the wrap-up (with the last layer's
+               point) comes beside the six layers' bars
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
