@@ -8,6 +8,8 @@ the changed X; the sink share; and a deep layer head by head.
   decimals                     decimals every weight is shown with (2, or 3 near float noise):
                                one precision for every row and table of the video
   layers[l].row                the head-average row of the focus word over every key (sums to 1)
+  layers[l].heads              each head's row of the focus word ([head][key]): the rows
+                               `row` is the mean of (drawn collapsing into it at layer 0)
   layers[l].top / .top_word    the heaviest other token, and the heaviest other *word* token
   layers[l].on_special[i]      the row's weight on special[i]
   layers[l].sink               the row's share on the special positions
@@ -67,7 +69,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         row = rows["mean"][l]
         j = max(others, key=lambda k: row[k])
         w = max(words, key=lambda k: row[k])
-        layers.append({"layer": l, "row": row, "top": _tok(t, j, row[j]),
+        layers.append({"layer": l, "row": row, "heads": rows["heads"][l],
+                       "top": _tok(t, j, row[j]),
                        "top_word": _tok(t, w, row[w]),
                        "on_special": [row[s] for s in special],
                        "sink": stable(rows["sink"][l], DECIMALS, f"data.layers[{l}].sink"),

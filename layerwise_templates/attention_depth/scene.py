@@ -9,11 +9,13 @@ arrow, flash and box white (T.POINTER), gold only the focus word. Right: the sha
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
-- `arcs`       the tokens are written, layer 0's arcs grow from the focus word, their weights
-               appear; the heaviest word and [CLS] are pointed at; the chart's first bar
+- `arcs`       the tokens are written ([CLS] and [SEP] boxed as named); a schematic q→k
+               (labelled so); each head's real row as thin arcs, which morph into their mean
+               (the arcs); their weights appear; the heaviest word and [CLS] are pointed at;
+               the chart's first bar
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last,
                on its own sentence when a few layers have one each: the header and the
-               block's index roll to it (an odometer) while X^(l) rises out of the focus word
+               block's index roll to it together (an odometer) while X^(l) rises out of the focus word
                (the layer below's output) into the block; the arcs morph to that layer and
                its bar grows as the number is said; the peak's bar is ringed
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
@@ -25,17 +27,21 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
                re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
                chip, the model's row, the tag's X^(l) rolling to X^(1); a three-bar panel
-               compares the shares (layer 0, layer 1 fed X^(0), fed X^(1))
+               compares the shares (layer 0, layer 1 fed X^(0), fed X^(1)); with X^(1)
+               comes what it is, X^(1) = LN(LN(X^(0) + Δ_attn) + Δ_FFN), beside the header
 - `deep_heads` the last layer's arcs; the arc to the heaviest word becomes the heads' bars
                (they grow while the arcs leave), a dashed line (neutral) at the head-average,
                the three heaviest boxed as said; when the word sits right before the focus
                word, that motive: the sentence's tokens in the free half, the pair boxed; the
                suspect head's (`deep.suspect`) weight from each token on the one before, as
-               arcs and numbers that fly into its score (their mean); then every head's
-               previous-token score as a bar against a dashed "spread evenly" line (1 / number
-               of tokens) and a "twice an even share" line (`deep.habit`); every score bar
-               under the twice line; below, what was not tested; then the panels leave and the
-               wrap-up comes beside the six layers' bars
+               arcs and numbers that fly into its score (their mean); the weights' chart has
+               left by then (one chart at a time: the head names stay, the three heads boxed);
+               every head's previous-token score as a bar (a scale of its own) against a dashed
+               "even" line (1 / number of tokens) and a "rule: 2 × even" line (`deep.habit`),
+               each named at its foot; the closest head boxed; the answer written beside
+               (none by the rule, the closest, yet the focus word's row looks one back, not
+               tested why); then the panels leave and the wrap-up (with the last layer's
+               point) comes beside the six layers' bars
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -525,8 +531,8 @@ class AttentionDepthScene(StoryboardScene):
         end = m.get_bottom() + DOWN * 0.06
         arrow = Arrow(end + DOWN * 0.5, end, buff=0, color=T.POINTER, stroke_width=5,
                       tip_length=0.18, max_tip_length_to_length_ratio=0.5)
-        self.play(Succession(Create(arrow, run_time=0.35 * run_time), Wait(0.3 * run_time),
-                             Uncreate(arrow, run_time=0.35 * run_time)), run_time=run_time)
+        self.play(Succession(Create(arrow, run_time=0.2 * run_time), Wait(0.6 * run_time),
+                             Uncreate(arrow, run_time=0.2 * run_time)), run_time=run_time)
         self.remove(arrow)
 
     def flash(self, *arcs, run_time: float) -> None:
@@ -561,6 +567,20 @@ class AttentionDepthScene(StoryboardScene):
             self.play(Write(st.tokens), run_time=1.6)
         else:
             self.play(FadeInPlace(st.counter), run_time=0.5)
+        # "X of layer 0, the tokens' vectors": X^(0) in the header and the token row boxed
+        t_vec = self.when_said("tokens' vectors", self.time, after=self.time)
+        t_mark = self.when_said("start mark", self.time, after=self.time)
+        if t_mark - t_vec > 1.0 and t_vec < self.cue_at(1):
+            self.hold_until(t_vec - 0.2)
+            self.emphasize(st.counter[-1], st.tokens, buff=0.08,
+                           run_time=max(0.6, min(2.0, t_mark - 0.3 - self.time)))
+        # "... from the start mark CLS to the end mark SEP": each special token boxed as named
+        for phrase, j in zip(("start mark", "end mark"), v.special.values):
+            t_m = self.when_said(phrase, self.time, after=self.time)
+            if j in st.label and t_m < self.cue_at(1) - 1.0:
+                self.hold_until(t_m - 0.1)
+                self.emphasize(st.label[j], buff=0.08,
+                               run_time=max(0.6, min(1.4, self.cue_at(1) - 0.2 - self.time)))
         # "In each of its 12 heads, bank's query is scored against every token's key, and a
         # softmax turns the scores into a row of weights, as per_head showed": the note's first
         # line (that formula) as it is said; a q under bank, a k under every other token (the
@@ -572,36 +592,63 @@ class AttentionDepthScene(StoryboardScene):
         q_tag = txt("q", LAB, T.Q).move_to([self.focus_x(), y_tag, 0])
         k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
         self.hold_until(self.cue_at(1) - 0.1)
-        self.play(FadeInPlace(st.note[0]), run_time=1.0)
+        self.play(FadeInPlace(st.note[0]), run_time=max(1.0, min(2.5, t_q - 0.4 - self.time)))
         self.hold_until(t_q - 0.3)
         self.play(FadeIn(q_tag, shift=DOWN * 0.2), run_time=0.7)
         t_k = self.when_said("key", t_q + 1.0, after=t_q)
         self.hold_until(t_k - 0.8)
         self.play(LaggedStart(*[FadeIn(k, shift=DOWN * 0.2) for k in k_tags], lag_ratio=0.12),
-                  run_time=1.2)
+                  run_time=0.8)
         # one thin line from bank to every token (a score each), all the same width: the
         # scores are not drawn, only that there is one per key
         paths = VGroup(*[a.set_stroke(T.Q, width=2, opacity=0.8) for a in self.arcs(lay.row)])
+        # said on the picture: these equal lines are a schematic, not weights
+        mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
+        sch = txt("schematic: one score per key (not weights)", LAB, T.MUTED)
+        sch.move_to([mid_x, paths.get_top()[1] + 0.3, 0])
         self.play(LaggedStart(*[Succession(Create(p, run_time=0.7),
                                            Indicate(k, color=T.K, scale_factor=1.3,
                                                     run_time=0.5))
                                 for p, k in zip(paths, k_tags)], lag_ratio=0.15),
-                  run_time=2.2)
+                  FadeInPlace(sch), run_time=1.4)
         t_soft = self.when_said("softmax", self.time)
         self.hold_until(t_soft - 0.2)
         self.emphasize(st.note[0], run_time=1.2,
                        extra=[paths.animate(rate_func=there_and_back).set_stroke(opacity=0.3)])
-        t_ph = self.when_said("per_head", self.time)
-        self.hold_until(t_ph - 0.2)
-        self.play(FadeOutPlace(VGroup(q_tag, k_tags, paths)), run_time=1.0)
-        # "The arcs show the head-average, the mean of the 12 heads' rows; it adds up to 1":
-        # the arcs grow from bank, then the note's other lines
-        t_arcs = self.when_said("head-average", self.mark(2, n))
-        self.hold_until(t_arcs - 0.5)
-        self.play(LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.15), run_time=2.0)
-        t_adds = self.when_said("adds up", self.time)
+        # the schematic leaves just before the real rows come
+        t_ph = self.when_said("heads' rows", self.mark(2, n)) - 1.0
+        self.hold_until(t_ph)
+        self.play(FadeOutPlace(VGroup(q_tag, k_tags, paths, sch)), run_time=0.6)
+        # "Here are the 12 heads' rows; the arcs show their mean, the head-average": each
+        # head's real row as thin arcs, one head after another; then they fall into their
+        # mean (every head's arcs morph into the mean's shape), then the note's other lines
+        t_rows = self.when_said("heads' rows", self.mark(2, n))
+        heads = []
+        for h in range(int(v.n_heads)):
+            g = self.arcs(lay.heads[h])
+            for a in g:
+                a.set_stroke(width=max(0.6, 0.3 * a.get_stroke_width()),
+                             opacity=0.5 * a.get_stroke_opacity())
+            heads.append(g)
+        rows_lab = line(Num(v.n_heads, decimals=0, size=LAB),
+                        txt("heads' rows, one arc per key each", LAB, T.MUTED))
+        rows_lab.move_to([mid_x, sch.get_y(), 0])
+        self.hold_until(t_rows - 0.6)
+        self.play(LaggedStart(*[Create(g) for g in heads], lag_ratio=0.1), FadeInPlace(rows_lab),
+                  run_time=1.6)
+        t_arcs = self.when_said("their mean", self.time)
+        self.hold_until(t_arcs - 0.2)
+        mean_lab = txt("their mean: the head-average", LAB).move_to(rows_lab)
+        ghosts = [st.arcs.copy().set_stroke(opacity=0) for _ in heads[1:]]
+        self.play(ReplacementTransform(heads[0], st.arcs),
+                  *[ReplacementTransform(g, gh) for g, gh in zip(heads[1:], ghosts)],
+                  *roll(rows_lab, mean_lab), run_time=1.8)
+        self.remove(*ghosts, rows_lab)
+        st.extra = [mean_lab]
+        t_adds = self.when_said("adds up to", self.time)
         self.hold_until(t_adds - 0.6)
-        self.play(FadeInPlace(VGroup(*st.note[1:])), run_time=0.6)
+        self.play(FadeInPlace(VGroup(*st.note[1:])), FadeOutPlace(mean_lab), run_time=0.6)
+        st.extra = []
         self.emphasize(st.note[2], run_time=0.9)
         # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it
         # flash, their tokens boxed
@@ -668,7 +715,7 @@ class AttentionDepthScene(StoryboardScene):
         """Layer l, timed to the voice: X^(l) rises into the block from now (the header
         rolling to l), and the arcs reshape and the bar grows over `land` seconds ending just
         after `t_num` (when its number is said)."""
-        pre = max(0.8, t_num - 0.35 - self.time)
+        pre = max(0.8, t_num - 0.6 - self.time)
         t = pre + land
         f = pre / t
         self.next_layer(l, t, split=(0.4 * f, 0.3 * f, 0.1 * f, 0.2 * f, land / t))
@@ -681,15 +728,18 @@ class AttentionDepthScene(StoryboardScene):
         v, st = self.v, self.st
         block = st.block
         nb = self.qk_block(v.layers[l].layer)
-        # the block's index rolls to l as X^(l) rises (it goes into layer l's matrices); the
-        # old row dims (it is the layer before's); the header rolls to l with the arcs, as
-        # they reshape to layer l's row
-        roll_in = [*tick(VGroup(*block[1:]), VGroup(*nb[1:])), *self.dim_row()]
+        # the header "layer l reads X^(l)" and the block's index roll to l together, as the
+        # voice says "Layer l" and X^(l) rises (it goes into layer l's matrices); the old row
+        # dims (it is the layer before's); the arcs reshape to layer l's row as it lands
+        header = self.counter(v.layers[l].layer)
+        roll_in = [*tick(VGroup(*block[1:]), VGroup(*nb[1:])), *self.counter_to(header),
+                   *self.dim_row()]
 
         def land(rt):
-            self.remove(*block[1:])
-            self.add(*nb[1:])
-            self.show_layer(l, rt, bar=True)
+            self.remove(*block[1:], st.counter)
+            self.add(*nb[1:], header)
+            st.counter = header
+            self.show_layer(l, rt, bar=True, keep_header=True)
 
         self.feed(int(v.layers[l].layer), block.box, t, land, rise=True, extra=roll_in,
                   split=split)
@@ -731,7 +781,9 @@ class AttentionDepthScene(StoryboardScene):
         t1 = self.when_said(f"{float(v.layers[1].sink):.2f}", self.mark(2, n) + 1.0) \
             if L > 1 else self.time
         if chips and L > 1:
-            self.play(*note_out, FadeInPlace(st.block), run_time=1.2)
+            if note_out:            # the note leaves before the block comes (never on it)
+                self.play(*note_out, run_time=0.5)
+            self.play(FadeInPlace(st.block), run_time=0.7)
             self.next_layer_at_first(t1)
         else:
             self.fill_to(self.mark(1, n), [
@@ -757,6 +809,11 @@ class AttentionDepthScene(StoryboardScene):
                 else:
                     self.hold_until(t_l - 0.6)
                     self.show_layer(l, 0.9, bar=True)
+                # its number said: the new bar ringed until the next layer's sentence
+                rt = self.cue_at(3 + i) - 0.3 - self.time
+                if rt >= 0.8:
+                    self.emphasize(VGroup(st.bars[l].parts, st.bars[l].val), buff=0.06,
+                                   run_time=min(2.0, rt))
         else:
             self.fill_to(self.mark(3, n), [(1, lambda t, l=l: step(l, t)) for l in between]
                          or [(1, lambda t: self.wait(t))])
@@ -786,13 +843,22 @@ class AttentionDepthScene(StoryboardScene):
         """Layer 1 (the header already on it): X^(1) rises out of the focus word into the
         block now, the arcs reshape and the bar grows as the number is said."""
         st = self.st
-        pre = max(1.0, t_num - 0.35 - self.time)
+        pre = max(1.0, t_num - 0.6 - self.time)
         land = 0.8
         t = pre + land
         f = pre / t
-        self.feed(int(self.v.layers[1].layer), st.block.box, t,
-                  lambda rt: self.show_layer(1, rt, bar=True), rise=True,
-                  extra=self.dim_row(), split=(0.3 * f, 0.25 * f, 0.1 * f, 0.15 * f, land / t))
+        header = self.counter(self.v.layers[1].layer)
+
+        def land_(rt):
+            self.remove(st.counter)
+            self.add(header)
+            st.counter = header
+            self.show_layer(1, rt, bar=True, keep_header=True)
+
+        # the header rolls to layer 1 as X^(1) rises (with the block's "layer 1")
+        self.feed(int(self.v.layers[1].layer), st.block.box, t, land_, rise=True,
+                  extra=[*self.counter_to(header), *self.dim_row()],
+                  split=(0.3 * f, 0.25 * f, 0.1 * f, 0.15 * f, land / t))
 
     def beat_why(self, beat) -> None:
         v, st = self.v, self.st
@@ -852,8 +918,9 @@ class AttentionDepthScene(StoryboardScene):
         tags[1].move_to(tags[0], aligned_edge=LEFT)
         tag = tags[0]
 
-        def feed(state, row, t, tag_in):
-            self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt, extra=tag_in))
+        def feed(state, row, t, tag_in, extra=()):
+            self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt, extra=tag_in),
+                      extra=extra)
 
         # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
         # the old header leaves before the new one comes
@@ -898,17 +965,27 @@ class AttentionDepthScene(StoryboardScene):
             if i == 0:          # "... on CLS and SEP": layer 0's bar ringed while it is said
                 rt = self.when_said("matrices", self.time + 2.0) - 0.4 - self.time
                 if rt >= 0.6:
-                    self.emphasize(cols[0][:2], buff=BOX, run_time=min(2.0, rt))
+                    self.emphasize(cols[0][:2], buff=0.06, run_time=min(2.0, rt))
         # "the matrices alone do not raise it": the two bars ringed together
         t_alone = self.when_said("alone", self.time)
         self.hold_until(t_alone - 0.3)
-        self.emphasize(cols[0][:2], cols[1][:2], buff=BOX, run_time=1.0)
+        self.emphasize(cols[0][:2], cols[1][:2], buff=0.06, run_time=1.0)
         # "Now feed them X of layer 1 ... : 0.70": X^(1) into the same block, the arcs
         # re-form, the tag rolls to X^(1); its bar grows as the number is said
         t_now = self.when_said("now feed", self.mark(3, n))
         t_new = self.when_said(f"{float(tie.new_sink):.2f}", self.mark(4, n) - 0.5)
         self.hold_until(t_now - 0.2)
-        feed(tl, tie.new_row, max(1.5, t_new - 1.0 - self.time), tick(tag[1], tags[1][1]))
+        # what X^(1) is, drawn as it comes: layer 0's attention update added to X^(0), then
+        # normalised (LN), then its FFN update added, then normalised
+        built = math(f"{sup('X', tl)} = \"LN\"(\"LN\"({sup('X', l0)} + Δ_\"attn\") + Δ_\"FFN\")",
+                     X_SIZE, T.X)
+        built.next_to(header, RIGHT, buff=0.6)      # the header's row: clear of the block
+        feed(tl, tie.new_row, max(1.5, t_new - 1.0 - self.time), tick(tag[1], tags[1][1]),
+             extra=[FadeInPlace(built)])
+        t_norm = self.when_said("normalised", self.time)
+        if t_norm - self.time < 3.0 and t_new - 1.0 - self.time > 1.0:
+            self.hold_until(t_norm - 0.3)
+            self.emphasize(built, buff=0.08, run_time=min(1.4, t_new - 0.7 - self.time))
         self.remove(tag[1])
         self.add(tags[1][1])
         tag = VGroup(tag[0], tags[1][1])
@@ -920,12 +997,12 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_same - 0.2)
         self.fill_to(None, [
             (1, lambda t: self.emphasize(box, run_time=t)),
-            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=BOX, run_time=t)),
+            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=0.06, run_time=t)),
         ])
         for b in list(st.bars):
             del st.bars[b]
         st.chart = None
-        st.extra = [header, block, tag, axis, head, *cols]
+        st.extra = [header, block, tag, axis, head, built, *cols]
 
     def beat_sink(self, beat) -> None:
         v, st = self.v, self.st
@@ -1056,7 +1133,7 @@ class AttentionDepthScene(StoryboardScene):
         # a sentence of its own for the motive when the word is right before the focus word
         # ("river sits right before bank: ..."): the cues after it one later
         m = 1 if bool(d.before_focus) else 0
-        n = 6 + m
+        n = 7 + m
         # "At layer 5" comes at once: the fair test's panel leaves and the arcs go straight
         # to layer 5 on the beat's first frames (no layer-1 arcs under "At layer 5")
         left = st.extra + ([st.block] if st.block is not None else [])
@@ -1073,7 +1150,7 @@ class AttentionDepthScene(StoryboardScene):
             self.hold_until(t_avg - 1.4)
             self.flash(dict(zip(kept, st.arcs))[tgt], run_time=1.0)
             self.hold_until(t_avg - 0.2)
-            self.point_below(self.num_at(st.nums, tgt), run_time=0.9)
+            self.point_below(self.num_at(st.nums, tgt), run_time=1.4)
         arc_of = dict(zip(kept, st.arcs))
         river_arc = arc_of.get(tgt)
         river_num = self.num_at(st.nums, tgt) if tgt in st.xs else None
@@ -1084,14 +1161,16 @@ class AttentionDepthScene(StoryboardScene):
         pitch = min(0.32, 3.6 / H)
         top = 1.85
         name_x, bar_x, bar_w = -6.0, -5.0, 3.6
-        sc_x = 1.2
+        sc_x = bar_x            # the scores take the weights' place (one chart at a time)
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
-        ux = sc_x + unit * float(d.uniform)                        # spread evenly
-        hx = sc_x + unit * float(d.habit)                          # twice that
+        # the scores have the chart to themselves: a scale of their own (twice-even at 3/4)
+        s_unit = 0.75 * bar_w / float(d.habit)
+        ux = sc_x + s_unit * float(d.uniform)                      # spread evenly
+        hx = sc_x + s_unit * float(d.habit)                        # twice that
         # the scores' column, clear of every bar and line
-        sc_num_x = sc_x + unit * max(max(d.prev_token.values), float(d.habit)) + 0.34
+        sc_num_x = sc_x + s_unit * max(max(d.prev_token.values), float(d.habit)) + 0.34
         title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
                          T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
@@ -1106,10 +1185,11 @@ class AttentionDepthScene(StoryboardScene):
             r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
                           height=pitch * 0.62, stroke_width=0)
             r.set_fill(T.WEIGHTS, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
-            val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=0.1)
-            if val.get_left()[0] < mx + 0.1:            # clear of the dashed line
-                val.next_to([mx, y, 0], RIGHT, buff=0.12)
-            sr = Rectangle(width=max(0.01, unit * float(d.prev_token[h])), height=pitch * 0.62,
+            # a box round it (BOX) stays clear of the bar's end and the dashed line
+            val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=BOX + 0.08)
+            if val.get_left()[0] < mx + BOX + 0.06:
+                val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.08)
+            sr = Rectangle(width=max(0.01, s_unit * float(d.prev_token[h])), height=pitch * 0.62,
                            stroke_width=0)
             sr.set_fill(T.MUTED, 0.9).move_to([sc_x, y, 0], aligned_edge=LEFT)
             score = Num(d.prev_token[h], decimals=2, size=LAB)
@@ -1121,21 +1201,23 @@ class AttentionDepthScene(StoryboardScene):
         bottom = top - (H - 1) * pitch - pitch / 2
         mean_line = DashedLine([mx, top + pitch / 2, 0], [mx, bottom, 0], color=REF,
                                stroke_width=2.5, dash_length=0.08)
-        mean_num = Num(d.target.weight, decimals=prec, size=S, color=REF)
-        mean_lab = line(txt("head-average", S, REF), mean_num)
+        # each dashed line named at its own foot, at the label size
+        mean_num = Num(d.target.weight, decimals=prec, size=LAB, color=REF)
+        mean_lab = line(txt("head-average", LAB, REF), mean_num)
         mean_lab.next_to([mx, bottom, 0], DOWN, buff=0.1)
         even_line = DashedLine([ux, top + pitch / 2, 0], [ux, bottom, 0], color=REF,
                                stroke_width=2.5, dash_length=0.08)
-        even_lab = line(txt("spread evenly, 1 /", S), Num(d.n_tokens, decimals=0, size=S),
-                          txt("=", S), Num(d.uniform, decimals=2, size=S))
+        even_lab = line(txt("even: 1 /", LAB), Num(d.n_tokens, decimals=0, size=LAB),
+                        txt("=", LAB), Num(d.uniform, decimals=2, size=LAB))
+        # under its line, ending left of the twice line (which passes it on the way down)
         even_lab.next_to([ux, bottom, 0], DOWN, buff=0.1)
+        even_lab.align_to([min(even_lab.get_right()[0], hx - 0.12), 0, 0], RIGHT)
         # twice the even spread: a previous-token habit would reach past it; its label a row
-        # lower (the two lines are close)
-        twice_line = DashedLine([hx, top + pitch / 2, 0], [hx, bottom, 0], color=REF,
-                                stroke_width=2.5, dash_length=0.16)
-        twice_lab = line(txt("rule of thumb, twice an even share:", S),
-                         Num(d.habit, decimals=2, size=S))
-        twice_lab.next_to(even_lab, DOWN, buff=0.08).set_x(hx)
+        # lower (the two lines are close), the line reaching down to it
+        twice_lab = line(txt("rule: 2 × even =", LAB), Num(d.habit, decimals=2, size=LAB))
+        twice_lab.next_to(even_lab, DOWN, buff=0.1).align_to([hx - 0.3, 0, 0], LEFT)
+        twice_line = DashedLine([hx, top + pitch / 2, 0], [hx, twice_lab.get_top()[1] + 0.05, 0],
+                                color=REF, stroke_width=2.5, dash_length=0.16)
         top3 = [int(t.head) for t in d.top3]
         # what leaves: everything of the arc diagram but the river arc's number
         if river_num is not None:
@@ -1195,13 +1277,18 @@ class AttentionDepthScene(StoryboardScene):
         elif mini is not None:
             self.play(FadeInPlace(mini.row), run_time=0.5)
         # 4. "A head's previous-token score is the mean weight each token gives the one
-        # before it": one head's one-before arcs and weights drawn, then they go into its
-        # score (their mean), its bar grows
+        # before it": the weights' chart leaves (the head names stay, the three heads boxed
+        # till the end), the scores' column comes in its place; one head's one-before arcs
+        # and weights drawn, then they go into its score (their mean), its bar grows
         score = rows[sus].score
         t_def = self.when_said("previous-token score", self.mark(2 + m, n))
         self.hold_until(t_def - 0.3)
+        weights_chart = VGroup(h1, boxes, mean_line, mean_lab,
+                               *[VGroup(g.bar, g.val) for g in listed])
+        nboxes = VGroup(*[row_box(rows[h][0]) for h in top3])
+        self.play(FadeOutPlace(weights_chart), run_time=0.5)
         if mini is not None:
-            self.play(FadeInPlace(h2), FadeInPlace(mini.head), run_time=0.6)
+            self.play(FadeInPlace(h2), FadeInPlace(mini.head), Create(nboxes), run_time=0.6)
             self.play(LaggedStart(*[Create(a) for a in mini.arcs], lag_ratio=0.15),
                       LaggedStart(*[FadeInPlace(x) for x in mini.nums], lag_ratio=0.15),
                       run_time=1.6)
@@ -1217,9 +1304,9 @@ class AttentionDepthScene(StoryboardScene):
             self.remove(*mini.nums)
         else:
             self.play(FadeInPlace(h2), FadeInPlace(score), GrowFromEdge(rows[sus].sbar, LEFT),
-                      run_time=1.0)
-        # "these heads score 0.13, 0.19 and 0.14": the example leaves, every head's score
-        # grows; the three heads' scores boxed as said
+                      Create(nboxes), run_time=1.0)
+        # "these heads score 0.13, 0.19 and 0.14": every head's score grows; the three
+        # heads' scores boxed as said
         others = [g for g in listed if g is not rows[sus]]
         t_s = self.when_said(f"{float(d.top3[0].prev_token):.2f}", self.time + 1.0)
         self.hold_until(t_s - 1.8)
@@ -1232,8 +1319,8 @@ class AttentionDepthScene(StoryboardScene):
             self.hold_until(t_i - 0.15)
             self.play(Create(b), run_time=0.4)
         # 5. "Our rule of thumb for a previous-token head: over twice an even spread over 9
-        # tokens, 0.22; no head at layer 5 reaches it": the even line, the twice line as its
-        # number is said, then every score bar under it
+        # tokens, 0.22": the even line, the twice line as its number is said, each named at
+        # its foot
         self.hold_until(self.cue_at(3 + m) - 0.1)
         self.play(*[FadeOutPlace(b) for b in sboxes], run_time=0.6)
         self.emphasize(h2, run_time=1.0)        # "a previous-token head": the scores' column
@@ -1243,18 +1330,41 @@ class AttentionDepthScene(StoryboardScene):
         t_hab = self.when_said(f"{float(d.habit):.2f}", self.time)
         self.hold_until(t_hab - 0.6)
         self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=1.0)
+        # "Head 7 comes close, 0.19, but no head at layer 5 reaches it": its score boxed,
+        # then every score bar glows under the line
+        t_close = self.when_said("comes close", self.mark(4 + m, n))
+        self.hold_until(t_close - 0.6)
+        self.emphasize(score, twice_lab[1], buff=0.08, run_time=1.6)
         t_none = self.when_said("no head", self.time)
         self.hold_until(t_none - 0.2)
         self.glow(*[g.sbar for g in listed], run_time=1.2)
-        # 6. "Why these heads pick river, we did not test": said on screen, under the panels
-        at = bottom - 0.95
-        tie = v.tie
-        untested = txt(f"why these heads pick \"{d.target.token}\": not tested", LAB)
-        untested.move_to([0, at, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        t_why = self.when_said("we did not test", self.mark(4 + m, n))
-        self.hold_until(min(t_why - 1.0, self.cue_at(4 + m)))
+        # 6. "So, over the sentence, by our rule, these are not previous-token heads; yet for
+        # bank, they do look one token back. Why they pick river, we did not test": the
+        # answer written in the free right half, line by line as said
+        ans_x = max(-1.2, sc_num_x + 0.9)
+        answer = VGroup(
+            txt("previous-token heads, by our rule: none", LAB),
+            line(txt("head", LAB), Num(d.suspect.head, decimals=0, size=LAB),
+                 txt("comes close:", LAB), Num(d.suspect.prev_token, decimals=2, size=LAB),
+                 txt("of", LAB), Num(d.habit, decimals=2, size=LAB)),
+            txt(f"yet from \"{v.word}\", they do look one token back", LAB),
+            txt(f"why \"{d.target.token}\": not tested", LAB),
+        ).arrange(DOWN, buff=0.22, aligned_edge=LEFT)
+        answer.next_to([ans_x, top + 0.3, 0], DOWN + RIGHT, buff=0)
+        answer[1].shift(RIGHT * 0.3)
+        answer[2].shift(DOWN * 0.1)
+        answer[3].shift(DOWN * 0.2)
+        t_so = self.when_said("so by our rule", self.mark(5 + m, n))
+        self.hold_until(t_so - 0.3)
+        self.play(FadeInPlace(VGroup(*answer[:2])), run_time=0.8)
+        t_yet = self.when_said("yet from bank", self.time)
+        self.hold_until(t_yet - 0.3)
+        self.play(FadeInPlace(answer[2]), run_time=0.7)
+        untested = answer[3]
+        t_why = self.when_said("we did not test", self.time)
+        self.hold_until(t_why - 0.6)
         self.play(FadeInPlace(untested), run_time=0.7)
-        self.glow(*[rows[h].bar for h in top3], run_time=1.0)
+        tie = v.tie
         # 7. "In short: bank's row moves with depth; at layer 1, with the changed X": the
         # panels leave and the six layers' bars come back beside the wrap-up, as it is said
         lines = [txt(f"so: {v.word}'s row moves with depth", T.TYPE.body)]
@@ -1264,24 +1374,33 @@ class AttentionDepthScene(StoryboardScene):
                               Num(tie.layer, decimals=0, size=T.TYPE.body),
                               txt("it moved with the changed X", T.TYPE.body)))
             lines.append(txt("(the fair test)", T.TYPE.body))
+        lines.append(line(txt("at layer", T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body),
+                          txt(f"the mean hides heads on \"{d.target.token}\"", T.TYPE.body)))
         wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        panels = VGroup(title, h1, h2, listed, boxes, mean_line, mean_lab, even_line, even_lab,
-                        twice_line, twice_lab, untested)
+        panels = VGroup(title, h2, *[VGroup(g[0], g.sbar, g.score) for g in listed], nboxes,
+                        even_line, even_lab, twice_line, twice_lab, answer)
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(int(v.n_layers))])
         beside = [FadeInPlace(chart)] if wrap.get_right()[0] < CHART_X - 0.3 else []
-        t_short = self.when_said("in short", self.mark(5 + m, n))
+        t_short = self.when_said("in short", self.mark(6 + m, n))
         self.hold_until(t_short - 0.4)
         self.set_caption("")            # the head-by-head caption leaves with its panels
         self.play(FadeOutPlace(panels), run_time=0.4)
         self.play(FadeInPlace(wrap[0]), *beside, run_time=0.8)
         t_tie = self.when_said("changed x", self.time)
-        if len(wrap) > 1:
+        if len(wrap) > 2:
             self.hold_until(t_tie - 1.2)
-            self.play(FadeInPlace(VGroup(*wrap[1:])), run_time=0.7)
+            self.play(FadeInPlace(VGroup(*wrap[1:-1])), run_time=0.7)
             if beside:              # the fair test's layer: its bar in the chart
                 self.glow(chart[1 + int(tie.layer)].parts, run_time=1.0)
-        self.fill_to(None, [(1, lambda t: self.wait(t))])
+        # "at layer 5, the average hides heads on river": the last point, the last bar
+        t_hides = self.when_said("the average hides heads", self.time)
+        self.hold_until(t_hides - 0.5)
+        self.play(FadeInPlace(wrap[-1]), run_time=0.7)
+        if beside:
+            self.glow(chart[1 + int(d.layer)].parts, run_time=1.0)
+        # the summary ringed while the voice ends (one box round what was said)
+        self.fill_to(None, [(1, lambda t: self.emphasize(wrap, buff=0.15, run_time=t))])
         st.extra = [wrap] + ([chart] if beside else [])
 
 

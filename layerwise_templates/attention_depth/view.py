@@ -15,6 +15,7 @@ class Tok(View):
 class Layer(View):
     layer: int
     row: list[float]
+    heads: list[list[float]]
     top: Tok
     top_word: Tok
     on_special: list[float]
