@@ -193,7 +193,7 @@ class ToyLoopScene(StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.v = Data.at(self.plan)
-        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.345)
+        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.335)
         self.code = self.code_lines.next_to(self.title, DOWN, buff=T.GAP)
         self.code.to_edge(LEFT, buff=T.EDGE + 0.2)
         e = d["extent"]
@@ -787,7 +787,7 @@ class ToyLoopScene(StoryboardScene):
             entry = self.length_entry(src)
             # what |Δ| is, said once in words beside the first value (beside its name it
             # met the V row's end)
-            word = txt("length", T.TYPE.label, DELTA).next_to(entry[1], LEFT, buff=0.25)
+            word = txt("length", T.TYPE.label, DELTA).next_to(entry[1], LEFT, buff=0.2)
             # (its value moves down, the same digits; "|Δ| =" goes and the entry's own name
             # comes: no glyph morphs into another)
             self.play(ReplacementTransform(length[1], entry[1]), FadeOutPlace(length[0]),
@@ -816,12 +816,13 @@ class ToyLoopScene(StoryboardScene):
         l = int(src.layer)
         name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, DELTA)
         value = Num(float(src.step_len), src.step_len.path, 2, MATH_LABEL * 0.85, DELTA)
-        # the length as a bar beside it too, on one scale for every layer (the longest: 0.5)
+        # the length as a bar beside it too, on one scale for every layer (the longest: 0.3)
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        bar = Line(ORIGIN, RIGHT * max(0.05, 0.4 * float(src.step_len) / longest), color=DELTA,
+        bar = Line(ORIGIN, RIGHT * max(0.05, 0.3 * float(src.step_len) / longest), color=DELTA,
                    stroke_width=14)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
-        slot = 1.6          # room for a value and its bar
+        slot = 1.5          # room for a value and its bar (the word "length" then stays clear
+                            # of the code panel's lowest rows)
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
@@ -974,7 +975,8 @@ class ToyLoopScene(StoryboardScene):
             # "a later layer's query can depend on more context, which earlier layers added
             # to X": the later layers' X and Q, together
             self.hold_until_cue(5)
-            self.emphasize(*cells[0][1:], *cells[1][1:])
+            self.emphasize(*cells[1][1:], run_time=1.2)         # "a later layer's query"
+            self.emphasize(*cells[0][1:], run_time=1.4)   # "what earlier layers added to X"
         else:
             self.emphasize(rows[0][1:], rows[4][1:])
 
