@@ -15,7 +15,9 @@ V and the last layer's faint V together; the code panel stays on screen; the ste
 as a number and a bar on one scale, joins a table under the plane (where the steps
 compare); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
-moving into its column, the "computed once and reused" copy taken back, and
+moving into its column, the "computed once and reused" copies stepping down under the real
+values and staying there, faint; two bars per later layer for `fresh.split` (the smallest
+of Q's, K's, V's change due to the new matrices against the largest due to the new X), and
 arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
 back; Q and K go unused, and dim, while that is said: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
