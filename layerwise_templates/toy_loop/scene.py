@@ -15,7 +15,9 @@ V and the last layer's faint V together; the code panel stays on screen; the ste
 as a number and a bar on one scale, joins a table under the plane (where the steps
 compare); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
-moving into its column, the "computed once and reused" copy taken back, and
+moving into its column, the "computed once and reused" copies stepping down under the real
+values and staying there, faint; two bars per later layer for `fresh.split` (the smallest
+of Q's, K's, V's change due to the new matrices against the largest due to the new X), and
 arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
 back; Q and K go unused, and dim, while that is said: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
-                   Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+                   Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -73,7 +75,7 @@ def label_gap(m, arrows, labels) -> float:
     return gap
 
 
-def place_label(m, tip, plane, arrows, labels) -> None:
+def place_label(m, tip, plane, arrows, labels, reach: float = 0.12) -> None:
     """Move label `m` to the free spot around `tip`: of twelve places round it, the one whose
     box is farthest from every arrow (sampled along its shaft) and every label, inside
     `plane`; ties go to the place pointing away from the origin. When none of them is
@@ -100,7 +102,7 @@ def place_label(m, tip, plane, arrows, labels) -> None:
                       and lo[1] <= c[1] - half[1] and c[1] + half[1] <= hi[1])
             yield min(gap, 0.5) + 0.05 * float(u @ out) - (0 if inside else 5), gap, c
 
-    near = max(ring(0.12), key=lambda t: t[0])
+    near = max(ring(reach), key=lambda t: t[0])
     if near[1] < CLEAR:
         near = max([near, *ring(0.4)], key=lambda t: t[0])
     if near[1] < CLEAR:
@@ -193,7 +195,7 @@ class ToyLoopScene(StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.v = Data.at(self.plan)
-        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.31)
+        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.335)
         self.code = self.code_lines.next_to(self.title, DOWN, buff=T.GAP)
         self.code.to_edge(LEFT, buff=T.EDGE + 0.2)
         e = d["extent"]
@@ -221,8 +223,7 @@ class ToyLoopScene(StoryboardScene):
         """Box code lines `numbers` (one box), and each of `parts` (a box each)."""
         groups = ([VGroup(*[self.code_lines[n - 1] for n in numbers])] if numbers else []) \
             + list(parts)
-        box = VGroup(*[SurroundingRectangle(g, color=CURSOR, buff=0.06, stroke_width=3,
-                                            corner_radius=0.04) for g in groups])
+        box = VGroup(*[self.code_box(g) for g in groups])
         focus = self.code_focus(set(numbers) | {i + 1 for i, line in enumerate(self.code_lines)
                                                 for p in parts if p[0] in line})
         old = self.shown.get("cursor")
@@ -240,6 +241,20 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeOutPlace(old), *focus, run_time=self.quick(0.05, 0.25))
             self.shown["cursor"] = box
             self.play(FadeInPlace(box), run_time=self.quick(0.05, 0.25))
+
+    def code_box(self, g) -> Rectangle:
+        """A box round code glyphs `g` whose top and bottom lie halfway to the code lines above
+        and below (a SurroundingRectangle's edge ran along the neighbouring lines)."""
+        top, bottom = g.get_top()[1], g.get_bottom()[1]
+        above = [l.get_bottom()[1] for l in self.code_lines
+                 if len(l) and l.get_center()[1] > top]
+        below = [l.get_top()[1] for l in self.code_lines
+                 if len(l) and l.get_center()[1] < bottom]
+        hi = (top + min(above)) / 2 if above else top + 0.05
+        lo = (bottom + max(below)) / 2 if below else bottom - 0.05
+        hi, lo = max(hi, top + 0.005), min(lo, bottom - 0.005)
+        box = Rectangle(width=g.width + 0.14, height=hi - lo, color=CURSOR, stroke_width=2)
+        return box.move_to([g.get_center()[0], (hi + lo) / 2, 0.0])
 
     def code_focus(self, bright: set) -> list:
         """Once the code has been read (every beat after `code`), only the lines the cursor
@@ -266,7 +281,17 @@ class ToyLoopScene(StoryboardScene):
         the tip, the one farthest from every arrow shaft (its own too) and every label on the
         plane, inside the plane (so labels never sit on a shaft, a head or another label)."""
         m = math(T.X_l(self.layer, NAMES.get(key, "X")), PLANE_LABEL, color)
-        place_label(m, self.plane.p(xy), self.plane, self.plane_arrows(), self.plane_labels(own))
+        # a stub of an arrow (V^(0)): its label stands off, on a leader line, so it is not
+        # read as one with the labels round the origin
+        short = np.linalg.norm(self.plane.p(xy) - self.plane.p((0, 0))) < 0.5
+        place_label(m, self.plane.p(xy), self.plane, self.plane_arrows(), self.plane_labels(own),
+                    reach=0.45 if short else 0.12)
+        if key == "x" and abs(xy[1]) < 0.1 and xy[0] > 0:
+            # X along the x-axis (X^(0) = [1, 0]): its name just past its tip, on the axis
+            # (over it, on a patch), not up by the origin among Q's and V's names
+            m.add_background_rectangle(color=T.BACKGROUND, opacity=1.0, buff=0.03)
+            m.next_to(self.plane.p(xy), RIGHT, buff=0.1).shift(DOWN * 0.04)
+            m.pinned = True         # (relabel leaves it at its tip)
         return m
 
     def plane_arrows(self) -> list:
@@ -398,8 +423,11 @@ class ToyLoopScene(StoryboardScene):
                     self.stage.ghost_v = self.stage.ghosts[-1]
         if self.stage.ghosts and self.stage.legend is None:
             # what the faint arrows are, said as they first appear (muted, top of the plane)
-            legend = wrapped("faint: last layer's Q, K, V", 40, T.TYPE.label, T.MUTED,
-                             max_width=self.plane.width - 0.2)     # (one line, not on the grid)
+            legend = VGroup(txt("faint:", T.TYPE.body, T.TEXT),
+                            txt("last layer's Q, K, V", T.TYPE.body, T.TEXT)) \
+                .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+            legend.set_opacity(0.85)
+            legend.add_background_rectangle(color=T.BACKGROUND, opacity=1.0, buff=0.06)
             legend.next_to(self.plane.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.08)
             self.stage.legend = VGroup(legend)
             anims.append(FadeInPlace(self.stage.legend))
@@ -507,6 +535,8 @@ class ToyLoopScene(StoryboardScene):
             if g is None or g is new or len(g) > 2:
                 continue
             lab = g[1]
+            if getattr(lab, "pinned", False):
+                continue
             others = [l for l in self.plane_labels(lab) if l is not new[1]] + [new[1]]
             if label_gap(lab, self.plane_arrows() + [new[0]], others) >= CLEAR:
                 continue
@@ -547,19 +577,31 @@ class ToyLoopScene(StoryboardScene):
         # X's and Δ's numbers each move one row to it and cross no other row)
         line = VGroup(lab, v_grid, eq, d_grid).arrange(RIGHT, buff=T.BUFF)
         line.move_to(self.panel_top + DOWN * 1.2, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
-        step_row = VGroup(lab, d_grid, v_grid, eq)
         if v_row is not None:
-            self.play(ReplacementTransform(v_row[1], v_grid), FadeOutPlace(v_row[0]),
+            # V's own row of numbers slides into the line (the same object: no morph between
+            # two layouts of the same digits)
+            self.play(v_row[1].animate.move_to(v_grid), FadeOutPlace(v_row[0]),
                       run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
+            v_grid = v_row[1]
+        step_row = VGroup(lab, d_grid, v_grid, eq)
         # after layer 0 the step's length joins the table under the plane with Δ, so it is
         # on screen when its number is spoken (layer 0's comes out of its close-up)
         entry = [self.length_entry(src)] if l > 0 else []
         if v_row is not None:
             # Δ's numbers come out of V's (a tenth of each moves across, no fade over a value)
-            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2], *entry)),
-                      *[TransformFromCopy(v, d, path_arc=2.0)     # (over V's row, not on it)
-                        for v, d in zip(v_grid.nums, d_grid.nums)],
-                      run_time=self.quick(0.1, 0.6 if l == 0 else 0.4))
+            # (a copy of each of V's numbers arcs over the row to Δ's empty slot and vanishes
+            # there; only then does Δ's number appear: no glyph morphs into another)
+            copies, flying = [], []
+            for v, d in zip(v_grid.nums, d_grid.nums):
+                c = v.copy()
+                p0, p2 = v.get_center(), d.get_center()
+                copies.append(c)
+                flying.append(converge(c, [p0, (p0 + p2) / 2 + UP * 0.4, p2]))
+            self.add(*copies)
+            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2], *entry)), *flying,
+                      run_time=self.quick(0.1, 0.8 if l == 0 else 0.6))
+            self.remove(*copies)
+            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.25))
         else:
             self.play(FadeInPlace(VGroup(step_row, *entry)), run_time=self.quick(0.1, 0.6))
         self.add(step_row)
@@ -588,9 +630,12 @@ class ToyLoopScene(StoryboardScene):
             xc = x_row[1].nums[j].copy()
             dc = step_row[1].nums[j].copy()
             x0 = xc.get_center()
+            # (each stops short of the slot, X's to its left, Δ's under it, and vanishes there:
+            # the two sets of digits never lie on each other)
             flying.append(converge(xc, [x0, np.array([x0[0], num.get_y(), 0.0]),
-                                        num.get_center()]))
-            flying.append(converge(dc, [dc.get_center(), dc.get_center(), num.get_center()]))
+                                        num.get_center() + LEFT * (0.6 * num.width + 0.15)]))
+            flying.append(converge(dc, [dc.get_center(), dc.get_center(),
+                                        num.get_center() + DOWN * 0.3]))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
@@ -718,16 +763,16 @@ class ToyLoopScene(StoryboardScene):
         digits = max(0, -int(np.floor(np.log10(z["bar"]))))
         bar_len = z["bar"] * plane.units * k
         bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=3)
-        bar_text = Num(float(src.zoom.bar), src.zoom.bar.path, digits, T.TYPE.label, T.TEXT)
-        bar_text = VGroup(txt("scale", T.TYPE.label, T.TEXT), bar_text) \
+        bar_text = Num(float(src.zoom.bar), src.zoom.bar.path, digits, T.TYPE.body, T.TEXT)
+        bar_text = VGroup(txt("scale", T.TYPE.body, T.TEXT), bar_text) \
             .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
         scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08, aligned_edge=LEFT))
         if l > 0:
             # the magnification changed since layer 0's close-up: said plainly, over the bar
             first = self.v.layers[0].zoom.bar
             was = Num(float(first), first.path, max(0, -int(np.floor(np.log10(float(first))))),
-                      T.TYPE.label, T.TEXT)
-            note = VGroup(txt("zoomed out from", T.TYPE.label, T.TEXT), was) \
+                      T.TYPE.body, T.TEXT)
+            note = VGroup(txt("zoomed out from", T.TYPE.body, T.TEXT), was) \
                 .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
             scale.add(note.next_to(bar_text, UP, buff=0.1, aligned_edge=LEFT))
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
@@ -744,7 +789,7 @@ class ToyLoopScene(StoryboardScene):
             entry = self.length_entry(src)
             # what |Δ| is, said once in words beside the first value (beside its name it
             # met the V row's end)
-            word = txt("length", T.TYPE.label, DELTA).next_to(entry[1], LEFT, buff=0.25)
+            word = txt("length", T.TYPE.label, DELTA).next_to(entry[1], LEFT, buff=0.2)
             # (its value moves down, the same digits; "|Δ| =" goes and the entry's own name
             # comes: no glyph morphs into another)
             self.play(ReplacementTransform(length[1], entry[1]), FadeOutPlace(length[0]),
@@ -773,12 +818,13 @@ class ToyLoopScene(StoryboardScene):
         l = int(src.layer)
         name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, DELTA)
         value = Num(float(src.step_len), src.step_len.path, 2, MATH_LABEL * 0.85, DELTA)
-        # the length as a bar beside it too, on one scale for every layer (the longest: 0.5)
+        # the length as a bar beside it too, on one scale for every layer (the longest: 0.3)
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        bar = Line(ORIGIN, RIGHT * max(0.05, 0.4 * float(src.step_len) / longest), color=DELTA,
+        bar = Line(ORIGIN, RIGHT * max(0.05, 0.3 * float(src.step_len) / longest), color=DELTA,
                    stroke_width=14)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
-        slot = 1.6          # room for a value and its bar
+        slot = 1.5          # room for a value and its bar (the word "length" then stays clear
+                            # of the code panel's lowest rows)
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
@@ -833,12 +879,17 @@ class ToyLoopScene(StoryboardScene):
         grid = VGroup(names[0].copy().set_opacity(0), *heads,
                       *[m for nm, row in zip(names, cells) for m in [nm, *row]])
         # wide gaps between the columns: the carry arrows run through them
-        grid.arrange_in_grid(rows=len(keys) + 1, cols=n + 1, buff=(0.9, 0.26))
+        grid.arrange_in_grid(rows=len(keys) + 1, cols=n + 1, buff=(0.9, 0.1))
         room = self.HOME_WIDTH - 2 * T.EDGE
         if grid.width > room:
             grid.scale_to_fit_width(room)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
+        # room under each Q, K, V row for the hypothetical's copies, kept faint beside the
+        # real values (so the difference is seen, not remembered)
+        GAP = 0.44
+        for i in range(2, len(rows)):
+            rows[i].shift(DOWN * GAP * (i - 1))
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
@@ -860,11 +911,11 @@ class ToyLoopScene(StoryboardScene):
         # Q, K, V cells leave their places first, then the copies slide in: no two sets of
         # digits ever share a place
         hypo = VGroup(
-            wrapped("if reused (hypothetical): layer 0's Q, K, V copied", 60,
+            wrapped("faint, if reused (hypothetical): layer 0's Q, K, V copied", 60,
                     T.TYPE.label, T.MUTED, max_width=9.0),
             wrapped("X: not part of the hypothetical", 60, T.TYPE.label, T.MUTED,
                     max_width=9.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        hypo.next_to(grid, DOWN, buff=0.25).align_to(grid, LEFT)
+        hypo.next_to(VGroup(*rows), DOWN, buff=0.12).align_to(grid, LEFT)
         x_later = VGroup(*cells[0][1:], *cells[4][1:])
         self.play(dim(x_later, 0.3), FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
@@ -874,20 +925,22 @@ class ToyLoopScene(StoryboardScene):
         # "Instead": the copies are taken back (they slide home onto layer 0's own numbers,
         # the same digits), and only then do the real values come in, in their own places;
         # X's rows come back to full strength (no digit ever turns into another)
-        homes = [row[0] for row in cells[1:4] for _ in row[1:]]
-        self.play(*[c.animate.move_to(h) for c, h in zip(copies, homes)],
-                  FadeOutPlace(hypo), run_time=self.quick(0.1, 0.8))
-        self.remove(*copies)
+        # the copies step down under their cells and turn faint (they stay: the reused value
+        # under the real one), then the real values come in, in their own places
+        self.play(*[c.animate.shift(DOWN * GAP).set_opacity(0.4) for c in copies],
+                  FadeOutPlace(hypo[1]), hypo[0].animate.set_opacity(0.6),
+                  run_time=self.quick(0.1, 0.8))
         self.play(FadeInPlace(VGroup(*dims)), dim(x_later, 1 / 0.3),
                   run_time=self.quick(0.1, 0.6))
-        self.set_slot("table", VGroup(VGroup(*heads), *rows))
+        ghosts = VGroup(*copies)
+        self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0]))
         for i in range(n):
             self.emphasize(VGroup(*[row[i] for row in cells[1:4]]),
                            run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
         self.hold_until_cue(3)
         # "both change Q, K and V, the new matrices more": under each later column, two bars
         # on one scale, the change due to the new matrices and the change due to the new X
-        split = self.split_bars(cells, grid)
+        split = self.split_bars(cells, grid, hypo[0])
         if split is not None:
             heading, pairs = split
             # "In this toy both change them, the matrices more": every later layer's two bars
@@ -918,8 +971,14 @@ class ToyLoopScene(StoryboardScene):
                                 tip_length=0.2))
         if arrows:
             self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.9))
-            self.set_slot("table", VGroup(VGroup(*heads), *rows, *arrows))
+            self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0], *arrows))
             self.emphasize(*cells[4][:-1], *cells[0][1:])
+        if len(self.beat.get("cues") or []) > 5:
+            # "a later layer's query can depend on more context, which earlier layers added
+            # to X": the later layers' X and Q, together
+            self.hold_until_cue(5)
+            self.emphasize(*cells[1][1:], run_time=1.2)         # "a later layer's query"
+            self.emphasize(*cells[0][1:], run_time=1.4)   # "what earlier layers added to X"
         else:
             self.emphasize(rows[0][1:], rows[4][1:])
 
@@ -934,7 +993,7 @@ class ToyLoopScene(StoryboardScene):
         f = text.find(phrase) / max(1, len(text)) if phrase in text else 0.0
         return self.cue_at(k) + f * float(cues[k].get("duration", 0.0))
 
-    def split_bars(self, cells, grid):
+    def split_bars(self, cells, grid, under):
         """The plan's `fresh.split` under the table: for each layer l >= 1, in its column, a
         bar for the change in Q, K, V due to the new matrices (the plan's `by_w`) and one
         for the change due to the new X (`by_x`), on one scale, each with its
@@ -944,15 +1003,17 @@ class ToyLoopScene(StoryboardScene):
             return None
         n = len(cells[0])
         size = T.TYPE.label
-        heading = VGroup(txt("change in Q, K, V from the layer before, due to:", size, T.MUTED))
-        heading.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
-        names = [txt("new matrices", size, T.TEXT), txt("new X", size, T.X)]
+        heading = VGroup(txt("change in Q, K, V from the layer before (lengths), due to:", size,
+                              T.MUTED))
+        heading.next_to(under, DOWN, buff=0.12).align_to(grid, LEFT)
+        names = [txt("new W: min of Q, K, V", size, T.TEXT),
+                 txt("new X: max of Q, K, V", size, T.X)]
         pitch = cells[0][1].get_x() - cells[0][0].get_x() if n > 1 else 2.0
         top = max(s["by_w"] for s in self.data["fresh"]["split"])
         unit = 0.55 * pitch / (top or 1.0)
-        ys = [heading.get_bottom()[1] - 0.3 - 0.45 * r for r in range(2)]
+        ys = [heading.get_bottom()[1] - 0.25 - 0.38 * r for r in range(2)]
         for name, y in zip(names, ys):
-            name.set_y(y).align_to(cells[0][0], RIGHT)
+            name.set_y(y).align_to(grid, LEFT)
         pairs = []
         for sp in splits:
             l = int(sp.layer)
