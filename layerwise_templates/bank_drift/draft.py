@@ -61,13 +61,14 @@ def build(c: Context) -> Draft:
         "Baseline: the mean cosine of unrelated tokens. Adjusted = raw − baseline",
         "Unrelated tokens point somewhat alike too. This baseline, the mean cosine of "
         "{data.similarity.baseline_pairs} pairs of different words, goes from "
-        "{data.similarity.baseline[0]:.2f} at X zero to "
-        f"{{data.similarity.baseline[-1]:.2f}} at the output, and is highest at X "
+        "{data.similarity.baseline[0]:.2f} at X zero, is highest at X "
         f"{{data.states[{peak}].layer}}, "
-        f"{{data.similarity.baseline[{peak}]:.2f}}. Subtract it from each curve. At the "
+        f"{{data.similarity.baseline[{peak}]:.2f}}, and ends at "
+        f"{{data.similarity.baseline[-1]:.2f}} at the output. Subtract it from each curve. At the "
         "output: " + adj,
         expect=[f"max(data.similarity.baseline) - data.similarity.baseline[{peak}] ~= 0 ± 0.000001"],
         moments={M.UNRELATED: "Unrelated tokens", M.BASELINE_PEAK: "goes from",
+                 M.BASE_FALLS: "and ends at",
                  M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output"}))
     ratio = d["depth_distance"] / max(d["sentence_distance"], 1e-9)
     same = ratio > 4

@@ -8,6 +8,7 @@ TURN_AWAY = "turn_away"         # the raw curves' answer: both ends lit
 # baseline
 UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
     "unrelated", "baseline_peak", "subtract", "adjusted_ends")
+BASE_FALLS = "base_falls"       # the baseline's last step, with the money curve's
 # projection
 PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER = (
     "plane", "axes", "same_path", "units", "in_plane", "sentence_moves", "off_plane", "answer")
@@ -46,7 +47,7 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
-    "baseline": (UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS),
+    "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),

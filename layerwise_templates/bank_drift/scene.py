@@ -155,6 +155,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         n = len(self.v.contexts)
         self.colors = [T.SENTENCES[i % len(T.SENTENCES)] for i in range(n)]
 
+    def emphasize(self, *ms, buff: float = 0.05, **kwargs) -> None:
+        """The kit's box, drawn tight round its target so it does not cut through the text
+        beside it."""
+        super().emphasize(*ms, buff=buff, **kwargs)
+
     # --- timing -------------------------------------------------------------------------
     def said(self, name: str) -> float:
         """As the kit's, and silent too: without cues, the time the plan's words-per-minute
@@ -221,7 +226,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 word = several[0].focus.value.partition("#")[0]
                 rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
                              SIZE, T.MUTED))
-            rows.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+            rows.arrange(DOWN, buff=0.16, aligned_edge=LEFT)
             width = 14.22 - 2 * T.EDGE
             if rows.width > width:                   # the floor: 18 -> at most 14 px scale
                 rows.scale_to_fit_width(max(width, rows.width * 0.8))
@@ -268,8 +273,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         return (lg.get_bottom()[1] if lg is not None else TOP) - 0.3
 
     def pair_key(self, k: int) -> VGroup:
+        """Sentence i against sentence j, in words and the sentences' colours ("1 vs 2")."""
         i, j = self.v.curves[k].pair.values
-        return swatch(self.colors[i], self.colors[j], radius=0.07)
+        return inline(txt(f"{i + 1}", SIZE, self.colors[i]), txt("vs", SIZE, T.MUTED),
+                      txt(f"{j + 1}", SIZE, self.colors[j]))
 
     def curve_color(self, k: int):
         return self.colors[self.v.curves[k].pair[1].value]
@@ -281,12 +288,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         st = self.stage
         if st.chart is None:
             top = self.content_top() - 0.15
-            shows = {x for b in self.plan.get("beats", []) for x in b.get("show", [])}
-            # adjusted rows replace the raw ones; the baseline's row, and the gap's if shown
-            n_rows = len(self.v.curves) + 1 + ("gap" in shows)
-            height = top - (BOTTOM + 0.75 + ROW_STEP * n_rows)
+            # adjusted rows replace the raw ones; and the baseline's row
+            # (the gap has a chart of its own: no row of it here)
+            n_rows = len(self.v.curves) + 1
+            height = top - (BOTTOM + 0.6 + ROW_STEP * n_rows)
             g = self.v.gap
-            chart = CosineChart(self.v, top, max(1.6, min(2.6, height)),
+            chart = CosineChart(self.v, top, max(1.6, min(3.4, height)),
                                 y_range=g.cos_range.values if zoom else None,
                                 y_ticks=list(g.cos_ticks) if zoom else None)
             head = txt("cosine", SIZE, T.MUTED).next_to(chart.ax.y_labels, UP, buff=0.12)
@@ -512,7 +519,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 for k in range(len(self.v.curves))]
         self.emphasize(*ends, run_time=1.0)
         left = self.beat_start + self.beat_end(beat) - self.time
-        self.emphasize(chart.curves[f"raw{k_most}"], run_time=max(0.8, min(2.5, 0.85 * left)))
+        segs = chart.curves[f"raw{k_most}"][0]
+        half = max(0.4, min(1.25, 0.42 * left))
+        self.play(segs.animate.set_stroke(width=7), run_time=half)
+        self.play(segs.animate.set_stroke(width=3), run_time=half)
 
     def beat_baseline(self, beat) -> None:
         self.clear(keep_chart=True)
@@ -540,10 +550,20 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         key = VGroup(DashedLine(LEFT * 0.15, RIGHT * 0.15, dash_length=0.07, color=T.MUTED,
                                 stroke_width=2.5))
         self.draw_curve(chart, "baseline", v.similarity.baseline, T.MUTED, key, "baseline",
-                        until=self.said(M.SUBTRACT), dashed=True)
+                        until=self.said(M.BASE_FALLS), dashed=True)
         base = chart.curves["baseline"][1]
-        self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][5]),
-                       run_time=self.stretch(M.SUBTRACT, 0.8, cap=3.0))
+        self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][-2]),
+                       run_time=self.stretch(M.BASE_FALLS, 0.8, cap=2.0))
+        # "then falls ...: most of the money curve's last fall is this baseline falling": the
+        # baseline's last step and the money curve's last step, lit together
+        self.hold_until_moment(M.BASE_FALLS)
+        drop = int(v.output_drop.curve)
+        pair = [(chart.curves["baseline"], chart.rows["baseline"]),
+                (chart.curves[f"raw{drop}"], chart.rows[f"raw{drop}"])]
+        per = self.stretch(M.SUBTRACT, 1.0, cap=4.0) / 2
+        for (segs, dots), row in pair:
+            self.emphasize(VGroup(segs[-1], dots[-2], dots[-1]), row[1][-1], row[1][-2],
+                           run_time=max(0.8, per))
         self.hold_until_moment(M.SUBTRACT)
         # the baseline's height at every state, as a bar up from zero: a copy of those bars
         # hangs under each raw curve, and the curve moves down by them
@@ -722,17 +742,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             def bar(value, color) -> Line:
                 return Line(ORIGIN, RIGHT * max(scale * float(value), 0.02), color=color,
                             stroke_width=8)
-            title = VGroup(txt("from 1's end", SIZE, T.TEXT), txt("plane", SIZE, T.MUTED),
+            title = VGroup(txt("distance", SIZE, T.TEXT), txt("plane", SIZE, T.MUTED),
                            txt("full space", SIZE, T.MUTED))
-            rows = [VGroup(inline(self.pair_key(k), txt(f"{k + 2}'s", SIZE, T.MUTED)),
+            rows = [VGroup(inline(self.pair_key(k), txt("ends", SIZE, T.MUTED)),
                            inline(bar(pr.end_distances[k], self.curve_color(k)),
                                   Num(pr.end_distances[k], decimals=1, size=SIZE)),
                            inline(bar(pr.full_end_distances[k], self.curve_color(k)),
                                   Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
                     for k in pairs]
             # the answer's row: sentence 1's own move, X^(0) to X^(L), in the full space
-            own = VGroup(inline(swatch(self.colors[0], self.colors[0], radius=0.07),
-                                txt("1's own move", SIZE, T.MUTED)),
+            own = VGroup(inline(txt("1", SIZE, self.colors[0]),
+                                txt("start to end", SIZE, T.MUTED)),
                          VectorizedPoint(),
                          inline(bar(pr.full_depth_distance, self.colors[0]),
                                 Num(pr.full_depth_distance, decimals=1, size=SIZE)))
@@ -773,12 +793,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         lo, hi = order[0], order[-1]
         word = v.contexts[0].focus.value.partition("#")[0]
         answer = VGroup(
-            inline(txt(f"answer: the layers move sentence 1's {word}", SIZE, T.TEXT),
+            inline(txt(f"answer: the layers move every {word} far, 1's", SIZE, T.TEXT),
                    Num(pr.full_depth_distance, decimals=1, size=SIZE)),
-            inline(txt("the others end", SIZE, T.TEXT),
-                   Num(pr.full_end_distances[lo], decimals=1, size=SIZE), txt("and", SIZE),
-                   Num(pr.full_end_distances[hi], decimals=1, size=SIZE),
-                   txt("from it", SIZE, T.TEXT)),
+            inline(txt("context moves them apart only", SIZE, T.TEXT),
+                   Num(pr.full_end_distances[lo], decimals=1, size=SIZE), txt("to", SIZE),
+                   Num(pr.full_end_distances[hi], decimals=1, size=SIZE)),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         self.hold_until_moment(M.ANSWER)
         # the units' lines leave; the table moves up into their place, making room for the

@@ -151,10 +151,10 @@ class ProbeBeat:
                           math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
                           txt(", part of speech", T.TINY_SIZE, T.TEXT),
                           Num(pv.tasks[0].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
-                              color=colors[0], suffix=" %"),
+                              color=colors[0], suffix="%"),
                           txt("vs sense", T.TINY_SIZE, T.TEXT),
                           Num(pv.tasks[1].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
-                              color=colors[1], suffix=" %"))
+                              color=colors[1], suffix="%"))
         measures.align_to(example, UP).align_to(example, LEFT)
         self.keep_inside(measures)            # a teacher's longer numbers stay on the frame
         self.replace_line(example, measures)
