@@ -45,9 +45,11 @@ def build(c: Context) -> Draft:
                   f"a sum {{{u}.mid:.2f}} long.",
                   layer=m)]
     if post:
-        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: the sum goes in, a "
-                          "rescaled state comes out",
-                          f"LayerNorm rescales the sum: it comes out {{{u}.ln1:.2f}} long.",
+        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre, scale to a spread of one, "
+                          "then a learned gain and bias",
+                          "LayerNorm centres the sum, scales it to a spread of one, then applies "
+                          "a learned gain and bias per number: "
+                          f"{{{u}.ln1:.2f}} long.",
                           layer=m))
         end = (f"LayerNorm again gives the X layer {{beat.layer + 1}} reads, {{{u}.ln2:.2f}} "
                "long.")
@@ -71,19 +73,21 @@ def build(c: Context) -> Draft:
                       + ". The key follows the same recipe, with the key matrix. And the value "
                       "follows it too, with the value matrix. Why are these fresh? This X "
                       "carries context now: layer {beat.layer - 1} added attention's update, "
-                      f"what {said} read from the whole sentence, then the feed-forward "
+                      f"a mix of the tokens' values, weighted by where {said} looked, "
+                      "then the feed-forward "
                       "network's, so " + ("X" if post else "its normalised copy")
                       + f" starts {{{p}.in_first[0]:.3f}}, where layer {{beat.layer - 1}}'s "
                       f"started {{data.layers[{m}].in_first[0]:.3f}}. Even the same matrices "
                       "would multiply new numbers, and the matrices are new too: layer "
-                      "{beat.layer}'s own. So the query of head {data.show.head} starts "
+                      "{beat.layer}'s own. Both changed at once, so the query of head "
+                      "{data.show.head} starts "
                       f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
                       "where layer {beat.layer - 1}'s started "
                       f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
                       layer=m + 1))
     name = c.word.partition("#")[0]
-    first = ("The first row, X {data.layers[0].layer}, is its token, position and segment "
-             "embeddings, added up and put through LayerNorm." if post else
+    first = ("The first row, X {data.layers[0].layer}, is its embeddings "
+             "added up and put through LayerNorm." if post else
              "The first row is X {data.layers[0].layer}.")
     if post:
         first = first[:-1] + "; every later X is a LayerNorm's output too."

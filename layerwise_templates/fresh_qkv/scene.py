@@ -55,7 +55,7 @@ NAME = {"q": "Q", "k": "K", "v": "V"}
 COLOR = {"q": T.Q, "k": T.K, "v": T.V}
 S = T.TYPE.small                 # 18 px: the smallest text
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
-GHOST = 0.55                     # the earlier layer's opacity (its K, V rows must stay legible)
+GHOST = 0.75                     # the earlier layer's opacity (compared: it must read clearly)
 HL = T.POINTER                   # the chapter's pointer colour (white: Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
@@ -699,13 +699,27 @@ class FreshQKVScene(StoryboardScene):
                     f"+ Δ\"FFN\"^(({l - 1}))")
             made = math(made, ML, T.X).move_to([0, -1.3, 0])     # where W_V was: free now
             self.keep_inside(made)
-            self.hold_until(self.when(kc, "attention's update") - 0.5)
-            self.play(FadeIn(made, shift=0.15 * UP), run_time=0.5)
             # its glyphs: Δattn^(l-1) and ΔFFN^(l-1) (post: 34 glyphs, pre: 26); else all of it
             span = {34: ((16, 24), (26, 33)), 26: ((10, 18), (19, 26))}.get(len(made))
             parts = ([VGroup(*made[a:b]) for a, b in span] if span else [made, made])
+            if span:          # each update in its own colour, as the diagram drew it
+                parts[0].set_color(T.ATTN)
+                parts[1].set_color(T.FFN)
+            self.hold_until(self.when(kc, "attention's update") - 0.5)
+            self.play(FadeIn(made, shift=0.15 * UP), run_time=0.5)
             # a tight box: the formula's brackets sit close to each part
             self.repoint(box, parts[0], 0.6, buff=0.05)
+            # "a mix of the tokens' values, weighted by where bank looked": what the
+            # formula's Δattn is, one line under it (per_head built it)
+            name = str(self.v.focus.word).partition("#")[0]
+            mix = txt(f"Δattn: the sentence's tokens' values, weighted by '{name}'s "
+                      "attention, × W_O", S, T.ATTN).move_to([0, NOTE_Y - 0.3, 0])
+            if mix.width > NOTE_WIDTH:
+                mix = txt("Δattn: the tokens' values, weighted by attention, × W_O", S,
+                          T.ATTN).move_to([0, NOTE_Y - 0.3, 0])
+            self.keep_inside(mix)
+            self.hold_until(self.when(kc, "a mix") - 0.2)
+            self.play(FadeIn(mix, shift=0.1 * UP), run_time=0.4)
             k_ffn = self.when(kc, "feed-forward")
             if k_ffn > self.time + 0.8:
                 self.glide(box, parts[1], k_ffn + 0.3, 0.6, buff=0.05)
@@ -720,9 +734,14 @@ class FreshQKVScene(StoryboardScene):
         # "Even the same matrices would multiply new numbers, and the matrices are new too":
         # W_Q^(l) back, layer l-1's W_Q dimmed beside it, each under its own X
         self.hold_until(self.cue_at(km) - 0.1)
-        self.play(FadeOut(box), *([FadeOutPlace(made)] if l >= 1 else []), run_time=0.3)
+        # the comparison is about Q alone: K and V of layer l leave with the formula
+        kv = VGroup(rows["k"], rows["v"])
+        self.play(FadeOut(box), *([FadeOutPlace(made), FadeOutPlace(mix)] if l >= 1 else []),
+                  FadeOutPlace(kv), run_time=0.3)
         if l >= 1:
-            self.remove(*made.get_family())
+            self.remove(*made.get_family(), *mix.get_family())
+        self.remove(*kv.get_family())
+        st.parts = [m for m in st.parts if m is not rows["k"] and m is not rows["v"]]
         if l >= 1:
             g = self.v.layers[l - 1]
             wq = WeightBlock(v.W_Q.values, v.W_Q.path, color=T.Q, decimals=3, size=S)
@@ -752,12 +771,15 @@ class FreshQKVScene(StoryboardScene):
         self.glide(box, q.nums[1], self.when(kn, ", where layer") - 0.4, 0.9)
         if l >= 1:
             self.hold_until(self.when(kn, "where layer") - 0.2)
-            self.play(*[FadeIn(r, shift=0.2 * LEFT) for r in (*ghosts[2:5], *ghosts[6:9])],
+            # only layer l-1's query: its K and V rows never come in (the voice compares Q)
+            gone = [ghosts[3], ghosts[4], ghosts[7], ghosts[8]]
+            self.play(*[FadeIn(r, shift=0.2 * LEFT) for r in (ghosts[2], ghosts[6])],
                       run_time=0.5)
-            self.repoint(box, VGroup(ghosts[6], ghosts[2]), 0.6,
-                         anims=[DimPlace(VGroup(*ghosts[3:5], *ghosts[7:]), GHOST)])
-            self.glide(box, ghosts[2].nums[0], self.when(kn, "started") + 0.3, 0.9)
-            self.glide(box, ghosts[2].nums[1], self.cue_end(kn) - 0.2, 0.9)
+            gq, gql = ghosts[2], ghosts[6]
+            ghosts.remove(*gone)
+            self.repoint(box, VGroup(gql, gq), 0.6)
+            self.glide(box, gq.nums[0], self.when(kn, "started") + 0.3, 0.9)
+            self.glide(box, gq.nums[1], self.cue_end(kn) - 0.2, 0.9)
         st.parts.append(box)
         self.hold_until(self.cue_at(99) - 0.2)
 
@@ -1037,7 +1059,7 @@ class FreshQKVScene(StoryboardScene):
             self.stage.parts.append(new)
 
         if post and k1 is not None:
-            # "the first row, X zero, is its token, position and segment embeddings, added up
+            # "the first row, X zero, is its embeddings added up
             # and put through the embedding LayerNorm": the row, and under the table what
             # it is made of, up for the whole sentence
             self.hold_until_cue(k1)
@@ -1046,7 +1068,7 @@ class FreshQKVScene(StoryboardScene):
             foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X), txt(foot_text, S, T.TEXT)
                           ).arrange(RIGHT, buff=0.3)    # the box round foot[1] clear of X
             footnote(foot)
-            self.glide(box, foot[1], self.when(k1, "token") + 0.6, 0.8)
+            self.glide(box, foot[1], self.when(k1, "embeddings") + 0.6, 0.8)
             # "put through LayerNorm": the pointer on that word of the footnote
             if "put through" in str(self.beat["cues"][k1].get("text", "")):
                 self.glide(box, self.glyphs(foot[1], foot_text, "LayerNorm"),
