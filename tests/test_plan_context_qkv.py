@@ -109,8 +109,8 @@ def test_narration_quotes_the_plan(built):
     # why Q, K, V can differ more or less than X with shared matrices: at the values' lowest
     # layer (not at the last, where the values end above X)
     lo = low["layer"]
-    assert (f"Measured on this pair, at layer {lo} the same matrices do both: values further "
-            f"apart than X, queries closer.") in text
+    assert (f"On this pair at layer {lo}, the same W Q, W K and W V for both sentences leave "
+            f"the values further apart than X, the queries closer.") in text
     assert c["v"][lo] < c["x"][lo] < c["q"][lo]
     assert "end further apart" not in text
     # the values below X from layer 1 to 4, just above it at the last layer
@@ -121,7 +121,7 @@ def test_narration_quotes_the_plan(built):
     # the markers' weighted values: tiny beside river's, as said
     s0 = d["entered"]["sentences"][0]
     said = next(b["narration"] for b in plan["beats"] if b["id"] == "entered")
-    assert (f"their pieces are tiny: {fmt(s0['piece_length'][0])} long for the start marker, "
+    assert (f"their pieces are small: {fmt(s0['piece_length'][0])} long for the start marker, "
             f"{fmt(s0['piece_length'][5])} for river.") in said
     assert max(s0["piece_length"][j] for j in s0["special"]) < 0.11 * s0["piece_length"][5]
 

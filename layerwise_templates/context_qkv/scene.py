@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
-                   ArcBetweenPoints, Arrow,
+                   ArcBetweenPoints, Arrow, GrowFromEdge, Rectangle,
                    Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, VGroup, Write)
 
@@ -107,7 +107,7 @@ class ContextQKVScene(StoryboardScene):
     def box(self, *ms, t: float, slot: str = "boxes", color=HL, rings=()) -> None:
         """Boxes round `ms` (and the `rings` given: a ring and its value, `ring`) that stay
         (in `slot`, added to what is there) until `unbox`."""
-        boxes = [SurroundingRectangle(m, color=color, buff=0.05, stroke_width=2.5) for m in ms]
+        boxes = [SurroundingRectangle(m, color=color, buff=0.09, stroke_width=2.5) for m in ms]
         rs = VGroup(*boxes, *rings)
         old = self.shown.get(slot)
         self.play(*[Create(b) for b in boxes],
@@ -241,14 +241,14 @@ class ContextQKVScene(StoryboardScene):
             js = [0, 1, None] + list(range(max(2, focus[0] - 2), last + 1))
             row = build(js)
         under = VGroup()
-        y = row.get_bottom()[1] - 0.25
+        y = row.get_bottom()[1] - 0.3
         for m, j in zip(row, js):
             if j is None:
                 continue
             if j == start:
-                n = Num(s.special[0], decimals=0, size=S, color=T.TEXT)
+                n = Num(s.special[0], decimals=0, size=T.TYPE.label, color=T.TEXT)
             elif j == focus[0]:
-                n = Num(c.positions[0], decimals=0, size=S, color=T.SENTENCES[i])
+                n = Num(c.positions[0], decimals=0, size=T.TYPE.label, color=T.SENTENCES[i])
             elif start is not None and start < j < focus[0]:
                 n = Dot(radius=0.03, color=T.MUTED)
             else:
@@ -301,9 +301,16 @@ class ContextQKVScene(StoryboardScene):
         row = VGroup(legend, note).arrange(RIGHT, buff=0.35)
         # the legend beside the note when they fit (wide: the W label stands at the right)
         fits = row.width <= (7.5 if wide else PLOT[0] + 0.9)
-        top = VGroup(head, row if fits else VGroup(legend, note).arrange(
-            DOWN, buff=0.08, aligned_edge=LEFT))
-        top.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        inside = None
+        if wide:
+            # across the frame: the legend and the note inside the plot, at its lower left
+            # (the header one line, the plot taller)
+            inside = VGroup(legend, note).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+            top = VGroup(head)
+        else:
+            top = VGroup(head, row if fits else VGroup(legend, note).arrange(
+                DOWN, buff=0.08, aligned_edge=LEFT))
+            top.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         # the axes take the height left between the header and the caption band
         y_len = min(PLOT[1], self.content_top() - top.height - 0.2 + 2.45 - 0.6)
         x_len = PLOT[0]
@@ -319,7 +326,8 @@ class ContextQKVScene(StoryboardScene):
         # the chapter's notation on the x axis: the ticks are X^(l), not bare layer numbers
         tick_color = T.MUTED if not wide else T.TEXT
         ax.remove(ax.x_labels)
-        xm = VGroup(*[math(T.X_l(int(l.value)), T.TYPE.math_label, tick_color).next_to(
+        xm = VGroup(*[math(T.X_l(int(l.value)), T.TYPE.math_label * (1.3 if wide else 1),
+                           tick_color).next_to(
             ax.axes.c2p(l.value, lo), DOWN, buff=0.12) for l in v.layers
             if L <= 12 or l.value % 5 == 0 or l.value == L - 1])
         for m in xm:
@@ -343,6 +351,10 @@ class ContextQKVScene(StoryboardScene):
         chart = VGroup(top, ax, xname)
         chart.to_edge(LEFT, buff=T.EDGE + 0.1)
         chart.shift(UP * (self.content_top() - chart.get_top()[1]))
+        if inside is not None:
+            inside.move_to(ax.axes.c2p(0.12, lo) + UP * 0.3, aligned_edge=DOWN + LEFT)
+            chart.add(inside)
+        chart.inside = inside
         self.st.ax = ax
         self.st.wide = wide
         return chart
@@ -384,8 +396,26 @@ class ContextQKVScene(StoryboardScene):
         ax = self.st.ax.axes
         a, b = (ax.c2p(j, self.cos(k)[j].value) for j in (l - 1, l))
         if k == "x":
-            return Line(a, b, color=COLOR[k], stroke_width=X_BAND, stroke_opacity=0.9)
-        return Line(a, b, color=COLOR[k], stroke_width=3)
+            seg = Line(a, b, color=COLOR[k], stroke_width=X_BAND, stroke_opacity=0.9)
+        else:
+            seg = Line(a, b, color=COLOR[k], stroke_width=3)
+        seg.key = k
+        return seg
+
+    def spotlight(self, keys, t: float) -> None:
+        """The lines and dots of `keys` at full strength, the others dimmed (None: all
+        back): one or two lines read at a time."""
+        st = self.st
+        anims = []
+        for seg in st.lines:
+            on = keys is None or getattr(seg, "key", None) in keys
+            full = 0.9 if getattr(seg, "key", None) == "x" else 1.0
+            anims.append(seg.animate.set_stroke(opacity=full if on else 0.18))
+        for k, ds in st.dots.items():
+            for d in ds.values():
+                anims.append(d.animate.set_opacity(1.0 if keys is None or k in keys else 0.18))
+        if anims:
+            self.play(*anims, run_time=t)
 
     def grow(self, l: int, t: float) -> None:
         """One segment and dot per quantity, from layer l-1 to layer l."""
@@ -482,6 +512,35 @@ class ContextQKVScene(StoryboardScene):
         grid, note = table
         starts = [r.start for r in idx if r.start is not None]
         ends = [r.end for r in idx if r.end is not None]
+        # the markers named in writing, beside the rows: "[CLS] = start marker" (the voice
+        # says "start marker", the rows show the token)
+        key = VGroup()
+        if len(idx):
+            r0 = idx[0]
+            toks0 = [str(t) for t in self.v.entered.sentences[0].tokens]
+            if r0.start is not None:
+                key.add(txt(f"{toks0[0]} = start marker", S, T.TEXT))
+            if r0.end is not None:
+                key.add(txt(f"{toks0[-1]} = end marker", S, T.TEXT))
+            if len(key):
+                key.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(idx, RIGHT, buff=0.45)
+                both = VGroup(idx, key)
+                if both.width <= 13.4:
+                    both.set_x(0)
+                else:
+                    key = VGroup()
+        keys = list(key)
+
+        def marker(ms, k, t):
+            # a marker's cell (or its position) lit, its name written beside the rows
+            if not ms:
+                self.wait(t)
+                return
+            if k is not None and keys:
+                self.play(FadeInPlace(keys[k]), run_time=0.3 * t)
+                self.emphasize(*ms, keys[k], run_time=0.7 * t)
+            else:
+                self.emphasize(*ms, run_time=t)
         self.set_slot("table", None)
         self.add(s[0][0], s[0][1])                  # the first frame shows a sentence
         self.by_cue([
@@ -496,12 +555,12 @@ class ContextQKVScene(StoryboardScene):
               if len(idx) else self.wait(t)),
              (1, lambda t: self.emphasize(*[r.focus for r in idx if r.focus is not None],
                                           grid[7], grid[11], run_time=t)),
-             (1, lambda t: self.emphasize(*starts, run_time=t) if starts else self.wait(t)),
-             (1, lambda t: self.emphasize(*ends, run_time=t) if ends else self.wait(t))],
+             (1, lambda t: marker(starts, 0, t)),
+             (1, lambda t: marker(ends, len(keys) - 1 if len(keys) > 1 else None, t))],
             [(2, lambda t: self.play(Write(note), run_time=t)),
              (1, lambda t: self.emphasize(note[-1], run_time=t))],
         ])
-        self.shown["table"] = VGroup(table, idx)
+        self.shown["table"] = VGroup(table, idx, key)
 
     def cosine_picture(self) -> VGroup:
         """Two arrows from one point; the second turns (the beat animates it)."""
@@ -662,8 +721,8 @@ class ContextQKVScene(StoryboardScene):
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
         # each token's position (counted from the start marker) under its weight, shown when
         # the voice says "the same places" (not part of g: it leaves before the rows move)
-        g.idx = VGroup(*[txt(str(j), S, T.MUTED).move_to(
-            [xs[j], weights.get_bottom()[1] - 0.2, 0]) for j in shown])
+        g.idx = VGroup(*[txt(str(j), T.TYPE.label, T.TEXT).move_to(
+            [xs[j], weights.get_bottom()[1] - 0.24, 0]) for j in shown])
         g.idx_of = {j: g.idx[k] for k, j in enumerate(shown)}
         g.tok = {j: row[shown.index(j)] for j in shown}
         g.shown_index = {j: k for k, j in enumerate(shown)}
@@ -696,7 +755,8 @@ class ContextQKVScene(StoryboardScene):
         ang = float(e.angle) * DEGREES
         head = VGroup(inline(txt("what attention adds to X:", S),
                              math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN)),
-                      txt("pink: each token's values × its weights,", S, PIECE),
+                      txt(f"pink: each token's values × its weights, "
+                          f"{self.v.heads.n_heads} heads summed,", S, PIECE),
                       inline(txt("through the output matrix", S, T.TEXT),
                              math("W_O^((0))", T.TYPE.math_label, T.TEXT),
                              txt(", + its bias, tip to tail", S, T.TEXT), buff=0.08))
@@ -756,17 +816,34 @@ class ContextQKVScene(StoryboardScene):
             pc = e.sentences[i].pieces
             at = np.array(o, dtype=float)
             chain = VGroup()
-            chain.keys, chain.span = [], {}
-            for j, c in enumerate([*pc.xy, pc.bias]):
-                d = unit * (turn @ np.array([float(c[0]), float(c[1])]))
+            chain.keys, chain.span, chain.extra = [], {}, {}
+            # drawn one by one: the named words, the markers (the voice names them) and any
+            # piece long enough to see; the other tokens' pieces as one ("the other N,
+            # small"), then the bias
+            s_ = e.sentences[i]
+            xy = [np.array([float(c[0]), float(c[1])]) for c in pc.xy]
+            named = {int(w) for w in list(s_.words)[:1 if i == 0 else 3]}
+            named |= {int(x) for x in s_.special.values}
+            keep = [j for j in range(len(xy))
+                    if j in named or unit * np.linalg.norm(xy[j]) >= 0.22]
+            rest = [j for j in range(len(xy)) if j not in keep]
+            items = [(j, xy[j]) for j in keep]
+            if rest:
+                items.append(("rest", sum((xy[j] for j in rest), np.zeros(2))))
+            items.append(("bias", np.array([float(pc.bias[0]), float(pc.bias[1])])))
+            chain.n_rest = len(rest)
+            for j, c in items:
+                d = unit * (turn @ c)
                 end = at + np.array([d[0], d[1], 0.0])
-                if j < len(pc.xy):
+                if isinstance(j, int):
                     chain.span[j] = (at, end)
+                else:
+                    chain.extra[j] = (at, end)
                 if np.linalg.norm(d) > 0.05:
                     chain.add(Arrow(at, end, buff=0, color=PIECE, stroke_width=3,
                                     tip_length=0.12,
                                     max_tip_length_to_length_ratio=0.4))
-                    chain.keys.append(j if j < len(pc.xy) else None)
+                    chain.keys.append(j if isinstance(j, int) else None)
                 at = end
             chains.add(chain)
         for lab, end in zip(labels, ends):
@@ -782,6 +859,7 @@ class ContextQKVScene(StoryboardScene):
         g = VGroup(head, chains, arrows, labels, arc, cos, names, rings)   # move as one
         g.head, g.arrows, g.labels, g.arc, g.cos, g.o = head, arrows, labels, arc, cos, o
         g.chains, g.names, g.rings = chains, names, rings
+        g.unit = unit
         return g
 
     def piece_names(self, chains: VGroup, sides: tuple, avoid: VGroup, lines=()):
@@ -793,20 +871,28 @@ class ContextQKVScene(StoryboardScene):
         names, rings = VGroup(), VGroup()
         for i, chain in enumerate(chains):
             s = e.sentences[i]
+            todo = []
             for j in list(s.words[:1 if i == 0 else 3]):
                 j = int(j)
-                a, b = chain.span[j]
-                d = b - a
-                if np.linalg.norm(d) < 0.12:
-                    continue
                 lab = txt(str(s.tokens[j]).strip() or "␣", S, PIECE)
                 if i == 0:                      # the length said of it, beside its name
                     lab = inline(lab, Num(s.piece_length[j], decimals=2, size=S, color=PIECE))
+                lab.word = True
+                todo.append((chain.span[j], lab))
+            # the other tokens' pieces, drawn as one, and the bias: named too
+            if "rest" in chain.extra:
+                todo.append((chain.extra["rest"],
+                             txt(f"the other {chain.n_rest}, small", S, PIECE)))
+            todo.append((chain.extra["bias"], txt("bias", S, PIECE)))
+            for (a, b), lab in todo:
+                d = b - a
+                if np.linalg.norm(d) < 0.12:
+                    continue
                 # on its side, else the other, at the piece's middle, else further along:
                 # clear of the update's arrow (drawn over the chain later) and of every
                 # label; left out where no place is clear
                 for side, at, far in ((side, at, far) for side in (sides[i], -sides[i])
-                                      for far in (0.0, 0.25, 0.5)
+                                      for far in (0.0, 0.25, 0.5, 0.8, 1.1)
                                       for at in (0.5, 0.75, 0.9, 0.3)):
                     n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
                     off = 0.24 + far + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
@@ -844,7 +930,7 @@ class ContextQKVScene(StoryboardScene):
             tags.add(self.keep_inside(t_))
         return names, VGroup(rings, tags)
 
-    def sum_picture(self, x: float, y_top: float) -> VGroup:
+    def sum_picture(self, x: float, y_top: float, scale: float | None = None) -> VGroup:
         """The addition drawn tip to tail, at the updates' scale: X^(0) from (x, ...), each
         update from X's tip, each sum X^(0) + Delta^(0) from X's tail to that update's tip.
         A sketch (the plan's `entered.plane`): the sums keep their lengths and angle, the
@@ -876,17 +962,42 @@ class ContextQKVScene(StoryboardScene):
         rot = np.array([[c_, -s_, 0.0], [s_, c_, 0.0], [0.0, 0.0, 1.0]]) @ flip
         pts = {k: [rot @ p for p in v] for k, v in pts.items()}
         ys = [p[1] for k in pts for p in pts[k]] + [0.0]
-        note = VGroup(txt("a projection: updates and sums true to the plan;", S, T.TEXT),
-                      txt("X looks short: most of it points out of the page", S, T.TEXT)
-                      ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        # the true lengths as bars on one scale (the sketch is a projection: X drawn short):
+        # X more than twice either update, why the sums stay close
+        bu = 2.6 / max(float(e.x_length[0]), float(e.length[0]), float(e.length[1]), 1e-9)
+        bars, rows = VGroup(), VGroup()
+        for name, val, color in ((math("X^((0))", 1.2 * T.TYPE.math_label, T.X),
+                                  e.x_length[0], T.X),
+                                 (txt("update 1", S, T.SENTENCES[0]), e.length[0],
+                                  T.SENTENCES[0]),
+                                 (txt("update 2", S, T.SENTENCES[1]), e.length[1],
+                                  T.SENTENCES[1])):
+            bar = Rectangle(width=max(0.02, float(val) * bu), height=0.16, stroke_width=0,
+                            fill_color=color, fill_opacity=0.9)
+            num = Num(val, decimals=2, size=S, color=color)
+            bars.add(bar)
+            rows.add(VGroup(name, bar, num))
+        w_name = max(r[0].width for r in rows)
+        for k, r in enumerate(rows):
+            r[0].move_to([0, -0.34 * k, 0], aligned_edge=LEFT)
+            r[1].move_to([w_name + 0.2, -0.34 * k, 0], aligned_edge=LEFT)
+            r[2].next_to(r[1], RIGHT, buff=0.12)
+        note = VGroup(txt("true lengths:", S, T.TEXT), rows)
+        note.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        note.bars = bars
         room_top = legend.get_bottom()[1] - 0.35
         # the sketch fits between the legend and the note over the caption, and in the left
         # half (a teacher's sentence can turn its arrows upright or leftward): the same
         # scale for all of it, shrunk only when needed
         xs = [p[0] for k in pts for p in pts[k]] + [0.0]
-        floor = self.caption_top() + 0.2 + note.height + 0.3
-        fit = min(1.0, max(room_top - floor, 0.5) / max(max(ys) - min(ys), 1e-6),
-                  6.6 / max(max(xs) - min(xs), 1e-6))
+        # the bars beside the sketch (right of it), the sketch as tall as the room allows
+        floor = self.caption_top() + 0.3
+        wlim = max(1.5, 7.3 - note.width - 0.45)
+        # `scale`: the updates' scale on the right (one scale for both drawings of them),
+        # shrunk only where the room is less
+        want = 1.0 if scale is None else scale / unit
+        fit = min(want, max(room_top - floor, 0.5) / max(max(ys) - min(ys), 1e-6),
+                  wlim / max(max(xs) - min(xs), 1e-6))
         pts = {k: [p * fit for p in v] for k, v in pts.items()}
         ys = [p[1] for k in pts for p in pts[k]] + [0.0]
         xs = [p[0] for k in pts for p in pts[k]] + [0.0]
@@ -908,9 +1019,19 @@ class ContextQKVScene(StoryboardScene):
             lo_, hi_ = hi_, lo_ + 2 * PI
         arc = Arc(radius=1.2, start_angle=lo_, angle=hi_ - lo_,
                   arc_center=o, color=T.TEXT, stroke_width=3)
-        note.next_to(VGroup(xa, sums, ups), DOWN, buff=0.3).align_to(legend, LEFT)
+        drawn = VGroup(xa, sums, ups)
+        note.next_to(drawn, RIGHT, buff=0.45).align_to(drawn, DOWN)
+        # what the sketch is, under the bars: a projection (X short), its scale
+        said = ["a projection: X drawn short"]
+        if fit < 0.95 * want:
+            said.append("at a smaller scale than on the right")
+        why = VGroup(*[txt(w, S, T.TEXT) for w in said]).arrange(DOWN, buff=0.06,
+                                                                  aligned_edge=LEFT)
+        why.next_to(note, UP, buff=0.25).align_to(note, LEFT)
+        note.add(why)
         g = VGroup(legend, xa, ups, sums, arc, note)
         g.legend, g.xa, g.ups, g.sums, g.arc, g.note = legend, xa, ups, sums, arc, note
+        g.bars = note.bars
         return g
 
     def beat_entered(self, beat) -> None:
@@ -951,7 +1072,7 @@ class ContextQKVScene(StoryboardScene):
                     break
                 tg.shift(UP * 0.08)
         # on the left, once the rows have gone: X^(0), each update from its tip, the two sums
-        sums = self.sum_picture(-6.5, top - 0.1)
+        sums = self.sum_picture(-6.5, top - 0.1, scale=upd.unit)
         nxt = None
         if e.x_next.value is not None:
             nxt = self.rest_of_block(sums.sums, top - 0.1)
@@ -1005,7 +1126,8 @@ class ContextQKVScene(StoryboardScene):
             same = set(map(int, e.shared))
             pairs = [(j, k) for j, w in enumerate(ta) for k, u in enumerate(tb)
                      if w == u and j != k and j not in same and k not in same]
-            ms = [VGroup(r.tok[j], r.idx_of[j]) for j_, k_ in pairs
+            ms = [VGroup(r.tok[j], r.weights[r.shown_index[j]], r.idx_of[j])
+                  for j_, k_ in pairs
                   for r, j in ((r1, j_), (r2, k_)) if j in r.tok]
             if ms:
                 self.box(*ms, t=0.5 * t)
@@ -1066,7 +1188,7 @@ class ContextQKVScene(StoryboardScene):
             if len(rings):
                 self.play(Create(rings), FadeInPlace(rtags), run_time=0.35 * t)
                 self.set_slot("marker_rings", upd.rings)
-            said = [n for n in upd.names if n.sent == 0]     # "river's": its piece, named
+            said = [n for n in upd.names if n.sent == 0 and getattr(n, "word", False)]     # "river's": its piece, named
             if said:
                 self.emphasize(*said, run_time=0.35 * t)
 
@@ -1092,8 +1214,13 @@ class ContextQKVScene(StoryboardScene):
                       FadeInPlace(lg[1]), run_time=0.25 * t)
             self.remove(*moving)
             self.add(sums.ups)
+            still = VGroup(sums.note[0], *[VGroup(r[0], r[2]) for r in sums.note[1]],
+                           *sums.note[2:])
             self.play(LaggedStart(*[Create(a) for a in sums.sums], lag_ratio=0.4),
-                      FadeInPlace(sums.note), run_time=0.25 * t)
+                      FadeInPlace(still), run_time=0.15 * t)
+            # the bars grow from the left: X's more than twice either update's
+            self.play(LaggedStart(*[GrowFromEdge(b, LEFT) for b in sums.bars], lag_ratio=0.3),
+                      run_time=0.1 * t)
             self.add(sums.ups)                  # each update over its sum
             self.play(Create(sums.arc), FadeInPlace(lg[2]), run_time=0.12 * t)
             self.emphasize(lg[2][-1], run_time=0.08 * t)
@@ -1231,24 +1358,27 @@ class ContextQKVScene(StoryboardScene):
             # X's range from layer 1 on, as said: its lowest and its layer-1 value
             st = self.st
             xs = [sm.x_lowest.layer.value, 1]
-            self.box(t=t, rings=self.rings_for([("x", l, DOWN if l == xs[0] else UP)
+            self.spotlight(["x"], 0.3 * t)
+            self.box(t=0.7 * t, rings=self.rings_for([("x", l, DOWN if l == xs[0] else UP)
                                                       for l in xs]))
 
         def values(t):
             # the values dip below X and come back up: their lowest and their last
             st = self.st
             self.drop("boxes", run_time=0.15 * t)
+            self.spotlight(["x", "v"], 0.15 * t)
             # and X's last beside the values' last: "then end just above it"
             ls = [sm.lowest.layer.value, L] if sm.lowest.key.value == "v" else [L]
             up = self.cos("v")[L].value >= self.cos("x")[L].value
-            self.box(t=0.4 * t, rings=self.rings_for(
+            self.box(t=0.25 * t, rings=self.rings_for(
                 [("v", l, DOWN if l != L else (UP if up else DOWN)) for l in ls]
                 + [("x", L, DOWN if up else UP)]))
             self.emphasize(*[st.dots["v"][l] for l in ls], color=COLOR["v"], run_time=0.45 * t)
 
         def none_back(t):
             # the last layer's four points, and the grid line at one they do not reach
-            self.drop("boxes", run_time=0.2 * t)
+            self.drop("boxes", run_time=0.1 * t)
+            self.spotlight(None, 0.1 * t)
             one = self.st.ax.y_labels[-1]
             # the last layer's points in one box (a dot's own box is too small to see)
             self.emphasize(VGroup(*[self.st.dots[k][L] for k in self.keys]), one,
@@ -1258,13 +1388,24 @@ class ContextQKVScene(StoryboardScene):
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
-    def ring(self, key: str, l: int, side=UP, color=HL, avoid=()) -> VGroup:
+    def ring(self, key: str, l: int, side=UP, color=HL, avoid=(), lead=None) -> VGroup:
         """A ring round quantity `key`'s point at layer l and its value beside it (`side`:
         above or below the point; else right, left or the other side where that label would
         cover another point or a label in `avoid`), on a patch of background over the lines."""
         dot = self.st.dots[key][l]
         c = Circle(radius=0.18, color=color, stroke_width=2.5).move_to(dot)
         n = Num(self.cos(key)[l], decimals=2, size=T.TYPE.label, color=COLOR[key])
+        if lead is not None:
+            # a point too close to another ringed one: its value to the right, raised or
+            # lowered by `lead`, a line from the value to the point (no circles that merge)
+            n.next_to(dot, RIGHT, buff=0.5).shift(UP * lead)
+            self.keep_inside(n)
+            n.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
+            p = dot.get_center()
+            q_ = n.get_left() + LEFT * 0.05
+            d_ = (q_ - p) / max(np.linalg.norm(q_ - p), 1e-6)
+            c = Line(p + d_ * (DOT[key] + 0.03), q_, color=color, stroke_width=2.5)
+            return VGroup(c, n)
         others = [d for k in self.keys for d in self.st.dots.get(k, {}).values() if d is not dot]
         segs = [(ln.get_start(), ln.get_end()) for ln in self.st.lines]
         for s_ in (side, side + RIGHT, side + LEFT, RIGHT, LEFT, -side, -side + RIGHT,
@@ -1302,8 +1443,10 @@ class ContextQKVScene(StoryboardScene):
             box = SurroundingRectangle(Dot(radius=0.01), buff=0).stretch_to_fit_width(w_) \
                 .stretch_to_fit_height(h_)
             box.move_to(corner + UP * 0.12, aligned_edge=DOWN + edge)
+            inside = getattr(st.chart, "inside", None)
             if not on_lines(box, segs, 0.05) and not any(overlaps(box, d, 0.05) for d in dots) \
-                    and not any(overlaps(box, r, 0.05) for r in rings):
+                    and not any(overlaps(box, r, 0.05) for r in rings) \
+                    and not (inside is not None and overlaps(box, inside, 0.05)):
                 frame = box
                 break
         if frame is None:
@@ -1320,8 +1463,8 @@ class ContextQKVScene(StoryboardScene):
         for i, k in enumerate(order):
             x = x0 + (vals[k] - a) / (b - a) * (x1 - x0)
             d = Dot([x, y_, 0], radius=0.08, color=COLOR[k])
-            lab = inline(txt(NAME[k], S, COLOR[k]),
-                         Num(self.cos(k)[l], decimals=3, size=S, color=COLOR[k]))
+            lab = inline(txt(NAME[k], T.TYPE.label, COLOR[k]),
+                         Num(self.cos(k)[l], decimals=3, size=T.TYPE.label, color=COLOR[k]))
             # alternately below and above, so neighbours' labels stand apart
             lab.next_to(d, DOWN if i % 2 == 0 else UP, buff=0.1)
             pts.add(d)
@@ -1341,8 +1484,17 @@ class ContextQKVScene(StoryboardScene):
     def rings_for(self, pairs: list) -> list:
         """Rings for (key, layer, side) in order, each label clear of the ones before."""
         out = []
+        ax = self.st.ax.axes
+        y = {(k, l): ax.c2p(l, self.cos(k)[l].value)[1] for k, l, _ in pairs}
         for k, l, side in pairs:
-            out.append(self.ring(k, l, side, avoid=[r[1] for r in out]))
+            near = [(k2, l2) for k2, l2, _ in pairs if l2 == l and k2 != k
+                    and abs(y[(k2, l2)] - y[(k, l)]) < 0.5]
+            lead = None
+            if near:
+                dy = abs(y[near[0]] - y[(k, l)])
+                lift = max(0.0, (0.42 - dy) / 2)
+                lead = lift if y[(k, l)] >= y[near[0]] else -lift
+            out.append(self.ring(k, l, side, avoid=[r[1] for r in out], lead=lead))
         return out
 
     def beat_compare(self, beat) -> None:
@@ -1360,6 +1512,7 @@ class ContextQKVScene(StoryboardScene):
                                            for k, l in pairs]))
 
         r_lo = rings([(lo.key.value, lo.layer.value), ("x", xlo.layer.value)])
+        k_lo = [lo.key.value, "x"]
         q2 = min(2, L - 1)
         r_q = rings([("q", q2), ("x", q2)])
         r_fix = self.zoomed(xlo.layer.value, rings([("v", xlo.layer.value)]))
@@ -1382,7 +1535,8 @@ class ContextQKVScene(StoryboardScene):
             # what stands behind the card, the header included (put by `at`), dims
             back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
                                         if m is not None])
-            self.drop("rings", run_time=0.15 * t)
+            self.drop("rings", run_time=0.1 * t)
+            self.spotlight(None, 0.05 * t)
             # the caption goes: the card says what is said now
             cap = [self.caption] if self.caption is not None else []
             self.play(back_now.animate.set_opacity(0.25), FadeInPlace(back),
@@ -1391,9 +1545,10 @@ class ContextQKVScene(StoryboardScene):
             self.play(Write(thesis[1]), run_time=0.3 * t)
             self.set_slot("thesis", VGroup(back, thesis))
 
-        def at(l, rings, t):
+        def at(l, rings, t, keys=None):
             # the header names the layer the voice is at, then its rings, one by one
-            self.drop("rings", run_time=0.15 * t)
+            self.drop("rings", run_time=0.1 * t)
+            self.spotlight(keys, 0.1 * t)
             if self.shown.get("w_label") is None or l != getattr(self, "_w_at", None):
                 # the old header leaves before the new one comes (no two texts cross-fading)
                 self.drop("w_label", run_time=0.08 * t)
@@ -1405,8 +1560,8 @@ class ContextQKVScene(StoryboardScene):
             self.set_slot("rings", VGroup(*rings))
 
         self.by_cue([
-            [(1, lambda t: at(lo.layer.value, list(r_lo), t))],
-            [(1, lambda t: at(q2, list(r_q), t))],
+            [(1, lambda t: at(lo.layer.value, list(r_lo), t, k_lo))],
+            [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],
             # one fixed matrix stretches some differences and shrinks others: at X's lowest
             # layer V below X, Q above it
             [(1, lambda t: at(xlo.layer.value, list(r_fix), 0.75 * t)),
