@@ -3,7 +3,8 @@
 `join(titles, videos, out, title)` concatenates mp4s without re-encoding (one chapter
 marker per part when `titles` is given), with one audio track over the whole length when
 any part has sound (silence, encoded in the same codec, fills the rest); `merge_srt` merges
-the parts' subtitles, each shifted by its part's start.
+the parts' subtitles, each shifted by its part's start; `mark` gives a finished mp4 one chapter
+marker per beat (`beat_marks`), so a player's chapter list walks a video beat by beat.
 """
 
 from __future__ import annotations
@@ -126,6 +127,37 @@ def join(titles: list[str] | None, videos: list[Path], out: Path, title: str
                 dst.set_chapters(chapters)
     return [{"title": c["metadata"]["title"], "start": float(c["start"] * c["time_base"]),
              "end": float(c["end"] * c["time_base"])} for c in chapters], with_audio
+
+
+def beat_marks(plan: dict, durations: list[float]) -> list[tuple[str, float]]:
+    """(title, start in seconds) of each beat: its caption (its id when it has none), from
+    the beats' durations in order."""
+    starts = [sum(durations[:i]) for i in range(len(durations))]
+    return [(b.get("caption") or b["id"], t) for b, t in zip(plan["beats"], starts)]
+
+
+def mark(video: Path, marks: list[tuple[str, float]]) -> None:
+    """Rewrite `video` by stream copy (atomic) with one chapter marker per (title, start):
+    each ends where the next begins, the last at the video's end."""
+    import av
+    ms = Fraction(1, 1000)
+    with replacing(video, suffix=".mp4") as tmp:
+        with av.open(str(video)) as src, av.open(str(tmp), "w", format="mp4") as dst:
+            dst.metadata.update(src.metadata)
+            outs = {s.index: dst.add_stream_from_template(s) for s in src.streams
+                    if s.type in ("video", "audio")}
+            end = 0
+            for packet in src.demux(*[s for s in src.streams if s.index in outs]):
+                if packet.dts is None:
+                    continue
+                end = max(end, float((packet.pts + (packet.duration or 0))
+                                     * packet.stream.time_base))
+                packet.stream = outs[packet.stream.index]
+                dst.mux(packet)
+            bounds = [t for _, t in marks[1:]] + [end]
+            dst.set_chapters([{"id": i + 1, "start": round(t / ms), "end": round(b / ms),
+                               "time_base": ms, "metadata": {"title": title}}
+                              for i, ((title, t), b) in enumerate(zip(marks, bounds))])
 
 
 def merge_srt(srts: list[Path], starts: list[float], out: Path) -> None:

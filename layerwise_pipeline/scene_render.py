@@ -27,6 +27,7 @@ from layerwise_core.media import MANIM_DIRS, MEDIA, Media
 from layerwise_render.session import manim_options, manim_session
 from layerwise_templates import TEMPLATES
 
+from .concat import beat_marks, mark
 from .provenance import manifest
 from .staging import merge_cache, publish, seed_cache, work_folder
 from .videocheck import BadVideo, facts
@@ -151,6 +152,7 @@ def render(plan: dict, quality: str = "l", media_dir: Path = MEDIA, preview: boo
             return None
         folder, staged, final = video_dir.name, Media(work), Media(media_dir)
         video = final.video(name, folder)
+        _mark_beats(plan, staged, name, folder)
         video_facts, sections = _verify(staged, name, folder)
         record = manifest(plan, quality, rate, size, seconds, video, video_facts, sections)
         write_json(staged.manifest(name, folder), record)
@@ -169,6 +171,17 @@ def _os_cause(e: BaseException | None) -> OSError | None:
         seen.add(id(e))
         e = e.__cause__ or e.__context__
     return None
+
+
+def _mark_beats(plan: dict, media: Media, name: str, folder: str) -> None:
+    """One chapter marker per beat in the staged video, at its section's start (the
+    beat-parallel join writes the same markers: `storyboard.assemble`)."""
+    index = media.section_index(name, folder)
+    if not index.is_file():
+        return
+    durations = [float(s["duration"]) for s in json.loads(index.read_text())]
+    if len(durations) == len(plan["beats"]):
+        mark(media.video(name, folder), beat_marks(plan, durations))
 
 
 def _verify(media: Media, name: str, folder: str) -> tuple[dict, list[str]]:

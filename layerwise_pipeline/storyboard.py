@@ -16,7 +16,7 @@ from layerwise_core.media import Media
 from layerwise_render.session import frame_facts
 
 from .beats import BeatCache, pack, split_runs
-from .concat import JoinError, join, merge_srt
+from .concat import JoinError, beat_marks, join, merge_srt
 from .provenance import manifest
 from .scene_render import RenderError, _merge_caches, _verify, _video_set, write_json
 from .staging import publish, work_folder
@@ -80,7 +80,8 @@ def assemble(plan: dict, quality: str, media: Path, results: list[dict],
             index.append(_section_record(r["beat"], section, parts))
         staged.section_index(name, folder).write_text(json.dumps(index, indent=4))
         try:
-            join(None, sections, staged.video(name, folder), plan["title"])
+            join([t for t, _ in beat_marks(plan, [0.0] * len(results))], sections,
+                 staged.video(name, folder), plan["title"])     # a chapter marker a beat
         except JoinError as e:
             raise RenderError(f"{name}: {e}") from None
         srts = []

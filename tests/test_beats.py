@@ -40,12 +40,18 @@ def render(media, storyboard, *extra):
 
 
 def the_set(folder, name):
-    """What a whole render and a beat-parallel one must agree on."""
+    """What a whole render and a beat-parallel one must agree on: sections, subtitles and
+    the chapter markers (one a beat)."""
+    import av
     import srt
     index = json.loads((folder / "sections" / f"{name}.json").read_text())
     cues = [(round(c.start.total_seconds(), 3), round(c.end.total_seconds(), 3), c.content)
             for c in srt.parse((folder / f"{name}.srt").read_text(encoding="utf-8"))]
-    return index, cues
+    with av.open(str(folder / f"{name}.mp4")) as c:
+        marks = [(m["metadata"]["title"], round(float(m["start"] * m["time_base"]), 2))
+                 for m in c.chapters()]
+    assert len(marks) == len(index)
+    return index, cues, marks
 
 
 @pytest.mark.parametrize("storyboard", STORYBOARDS, ids=lambda p: p.stem)

@@ -67,6 +67,22 @@ def test_sections_are_the_beats(video):
         assert float(Fraction(s["avg_frame_rate"])) == pytest.approx(15, abs=0.01)
 
 
+def test_a_chapter_marker_per_beat_at_its_section(video):
+    """A player's chapter list walks the video beat by beat: each marker titled by the beat's
+    caption (its id without one), starting where the beat's section starts."""
+    import av
+    sb, folder = video
+    plan = json.loads((folder.parent.parent / "plans" / f"{NAME}.json").read_text())
+    sections = json.loads((folder / "sections" / f"{NAME}.json").read_text())
+    with av.open(str(folder / f"{NAME}.mp4")) as f:
+        marks = [(c["metadata"]["title"], float(c["start"] * c["time_base"]))
+                 for c in f.chapters()]
+        assert f.streams.video and f.streams.audio is not None
+    starts = [sum(float(s["duration"]) for s in sections[:i]) for i in range(len(sections))]
+    assert [t for t, _ in marks] == [b.get("caption") or b["id"] for b in plan["beats"]]
+    assert [s for _, s in marks] == pytest.approx(starts, abs=1e-3)
+
+
 def test_subtitles_one_cue_per_narrated_beat(video):
     sb, folder = video
     cues = srt_cues(folder / f"{NAME}.srt")
