@@ -12,6 +12,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, Dash
                    squish_rate_func, there_and_back)
 
 from scenes import theme as T
+from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
 from .scene_parts import S
@@ -291,8 +292,18 @@ class IntroBeats:
         """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
         X's own length (a post-LN model: X itself is normalised)."""
         self.clear_stage()
-        self.hide_plane()                 # nothing here is on the plane: the copy takes its place
-        self.hide_chart()                 # nor on the bars: the copy's own two bars say it
+        # nothing here is on the plane nor on the bars (the copy's own two bars say it): both
+        # leave in one short play, so the diagram comes as its sentence starts
+        fades = []
+        if self.plane is not None and not getattr(self, "plane_hidden", False):
+            self.plane_hidden = True
+            fades += [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
+                      FadeOutPlace(self.scale)]
+        if self.chart is not None and not getattr(self, "chart_hidden", False):
+            self.chart_hidden = True
+            fades += [FadeOutPlace(m) for m in self.chart_parts()]
+        if fades:
+            self.play(*fades, run_time=0.4)
         c = self.data.get("copies")
         if c is None:           # a post-LN model: X itself is normalised, there is no copy
             self.put("q", txt("X itself is normalised after every addition", L_))
@@ -341,7 +352,7 @@ class IntroBeats:
         # "X of l reaches that layer's W Q, W K and W V only through such a copy": the path
         path = self.copy_path()
         self.put("path", path, anim=LaggedFade(path, [*path[:4], *path[4]], lag=0.35),
-                 run_time=min(1.5, self.to_moment(M.FORMULA, 1.5, 0.7)))
+                 run_time=min(1.2, self.to_moment(M.FORMULA, 1.5, 0.7)))
         # "Q is RMSNorm of X times W Q": the formula written while it is said
         self.hold_until_moment(M.FORMULA)
         self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.RANGE, 1.5, 0.5))

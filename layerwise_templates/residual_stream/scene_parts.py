@@ -287,21 +287,25 @@ class StreamPanels:
         self.play(*anims, run_time=run_time)
         self.hold_until(zoom_at)
         glide = max(1.5, (zoom_end if zoom_end is not None else 0) - self.time)
-        anims = [PlaneStep(self.plane, [], views[i])]
+        # the old scale bar's label would be wrong mid-glide: it fades, the new one fades in
+        anims = [PlaneStep(self.plane, [], views[i]), self.scale.animate.set_opacity(0)]
         if self.chart is not None:
             anims.append(BarsTo(self, [], self.data["bars"]["linear"][i]["max"], i))
         self.play(*anims, run_time=glide)
-        self.swap_scale_bar(i - 1, i)
+        self.remove(self.scale)
+        self.scale = self.scale_bar(i)
         self.progress = i
         if i in self.data["x_stages"]:
             new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
             self.ghost(self.x_arrow)
             self.x_arrow = new_x
-            anims = [PlaneStep(self.plane, [new_x], views[i])]
+            anims = [PlaneStep(self.plane, [new_x], views[i]), FadeIn(self.scale)]
             xb = self.bar_for_x(self.data["x_stages"].index(i))
             if xb is not None:
                 anims.append(xb)
             self.play(*anims, run_time=0.6)
+        else:
+            self.play(FadeIn(self.scale), run_time=0.3)
 
     def advance_together(self, k: int, run_time: float, extra=()) -> None:
         """Draw the steps up to stage k in one play (a layer's two updates at the pace of one):
