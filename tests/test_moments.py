@@ -78,7 +78,7 @@ TYPED = {
 # the same for residual_stream's scene; "the {n}" stands for
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
-    ("tokens", "space_mark"): (2, "The mark"),
+    ("tokens", "space_mark"): (1, "The mark"),
     ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "only"),
     ("embedding", "alone"): (1, "alone"),
     ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "PCA picks"),

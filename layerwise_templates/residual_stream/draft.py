@@ -55,7 +55,7 @@ def build(c: Context) -> Draft:
     beats += [
         Beat("tokens", ["tokens"],
              "{model.display}: {model.n_layers} layers, {data.n_tokens} tokens",
-             f"This model has {{model.n_layers}} layers. It reads the sentence "
+             f"This model has {{model.n_layers}} layers and reads the sentence "
              f"as {{data.n_tokens}} tokens. "
              + ("The mark before a word is its space, which belongs to that word's token. "
                 if marks else "")
