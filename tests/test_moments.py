@@ -79,10 +79,10 @@ TYPED = {
 # the same for residual_stream's scene; "the {n}" stands for
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
-    ("tokens", "space_mark"): (2, "The mark"),
+    ("tokens", "space_mark"): (1, "The mark"),
     ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "only"),
     ("embedding", "alone"): (1, "alone"),
-    ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "keeps"),
+    ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "PCA picks"),
     ("plane", "shadow"): (3, "shadow"), ("plane", "bars"): (4, "bars"),
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"),
@@ -92,11 +92,11 @@ TYPED_STREAM = {
     ("sink", "outlier_norm"): (0, "grows"), ("sink", "share"): (1, "percent"),
     ("attn0", "divides"): (1, "divided"), ("attn0", "shrinks"): (2, "turns"),
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
-    ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""),
-    ("layer1", "lengths"): (0, ""),
+    ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""), ("ffn0", "zoom"): (1, "To fit"),
+    ("layer1", "lengths"): (1, "Lengths"), ("layer1", "zoom"): (0, ""),
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
-    ("journey_last", "medians"): (3, "the median"),
+    ("journey_last", "medians"): (0, ""),
     # the draft's legs (`layerwise draft`): the largest and then the medians on the last
     ("journey2", "largest"): (1, "The largest"), ("journey2", "x_ends"): (2, "Over these"),
     ("journey2", "medians"): (3, "the median"),

@@ -42,8 +42,6 @@ def build(c: Context) -> Draft:
     from .plan import SPACE_MARKS
     marks = any(tk.startswith(SPACE_MARKS) and len(tk) > 1 for tk in t.tokens)
     beats = []
-    from layerwise_core.analysis.vectors import stream_stages
-    n_stages = len(stream_stages(t))              # X^(0), then X after each update (and norm)
     if additive:
         from .plan import addition_check
         bound = addition_check(t, pos)["bound_total"]["bound"]      # float32's, from |X|
@@ -57,7 +55,7 @@ def build(c: Context) -> Draft:
     beats += [
         Beat("tokens", ["tokens"],
              "{model.display}: {model.n_layers} layers, {data.n_tokens} tokens",
-             f"This model has {{model.n_layers}} layers. It reads the sentence "
+             f"This model has {{model.n_layers}} layers and reads the sentence "
              f"as {{data.n_tokens}} tokens. "
              + ("The mark before a word is its space, which belongs to that word's token. "
                 if marks else "")
@@ -74,14 +72,14 @@ def build(c: Context) -> Draft:
              layer=0, expect=["data.stages[0].index == 0"],
              moments={"numbers": "numbers", "length": "only", "alone": "alone"}),
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
-             "To watch X change, we draw it on a flat plane. The plane is fitted once, by PCA, "
-             "to the {data.plane.n_points} states of " + tok + ": X of zero, then X after each "
-             "of the updates to come. X of {model.n_layers} keeps "
-             f"{{data.stages[{n_stages - 1}].captured_pct.value:.0f}} percent of its length in "
-             "it. But it is a shadow: X of zero keeps only "
+             "To watch X change, we draw it on a flat plane. It is fitted once, by PCA, "
+             "to the {data.plane.n_points} states of " + tok + ", from X of zero to X of "
+             "{model.n_layers}. PCA picks the two directions along which these states spread "
+             "most; the plane keeps {data.plane.energy_pct.value:.0f} percent of their spread. "
+             "But it is a shadow: X of zero keeps only "
              "{data.stages[0].captured_pct.value:.0f} percent of its length. "
              "The bars below give the true lengths.",
-             moments={"states": "states", "spread": "keeps", "shadow": "shadow",
+             moments={"states": "states", "spread": "PCA picks", "shadow": "shadow",
                       "bars": "bars"}),
     ]
     a0, f0 = float(sizes_["norm_attn"][0]), float(sizes_["norm_mlp"][0])
@@ -107,8 +105,12 @@ def build(c: Context) -> Draft:
         "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
         "Then the feed-forward network adds its update, "
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
-        + ("" if additive else " And the sum is normalised again."), layer=0,
-        moments={"update": "adds its update", "lengths": 0}))
+        + (" To fit it, the view zooms out from {data.plane.views[1].scale:g} to "
+           "{data.plane.views[2].scale:g} units." if additive else
+           " And the sum is normalised again."), layer=0,
+        expect=["data.plane.views[2].scale - data.plane.views[1].scale > 0"] if additive else [],
+        moments={"update": "adds its update", "lengths": 0,
+                 "zoom": "To fit" if additive else 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
         "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",
@@ -120,7 +122,7 @@ def build(c: Context) -> Draft:
            + _spec(norm("blocks.1.hook_resid_post")) + "} long, not their sum."
            if additive and L > 2 else ""), layer=1,
         moments={"update": "feed-forward network adds", "lengths": 0, "divides": 0,
-                 "shrinks": 0}))
+                 "shrinks": 0, "zoom": 0}))
     legs = _legs(2, L)
     xs = [norm("blocks.0.hook_resid_pre")] + [norm(f"blocks.{l}.hook_resid_post")
                                               for l in range(L)]

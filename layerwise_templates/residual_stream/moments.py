@@ -8,7 +8,7 @@ FORMULA, RANGE, X_GROWS = "formula", "range", "x_grows"
 NORM_FIRST, NORM_LAST, GROWTH = "norm_first", "norm_last", "growth"
 FIRST_TOKEN, OUTLIER_NORM, SHARE = "first_token", "outlier_norm", "share"
 OTHERS = "others"
-UPDATE, LENGTHS = "update", "lengths"
+UPDATE, LENGTHS, ZOOM = "update", "lengths", "zoom"
 DIVIDES, SHRINKS = "divides", "shrinks"
 LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
@@ -18,7 +18,7 @@ BY_SHOW = {
     "x": (NUMBERS, LENGTH, ALONE),
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "attn_out": (DIVIDES, SHRINKS),
-    "mlp_out": (UPDATE, LENGTHS),
+    "mlp_out": (UPDATE, LENGTHS, ZOOM),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),
     "sizes": (NORM_FIRST, NORM_LAST, GROWTH),

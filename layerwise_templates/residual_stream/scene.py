@@ -214,6 +214,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.emphasize(self.tok[self.data["focus"]["token"]],
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
 
+    def named(self, name: str) -> bool:
+        """The beat's narration says moment `name` (a moment set to 0 in the storyboard, i.e.
+        not said in this beat, is planned at the beat's very start)."""
+        m = (self.beat.get("moments") or {}).get(name)
+        return bool(self.beat.get("cues")) and bool(m) and float(m.get("at", 0)) > 0
+
     def copy_note(self, which: str, l: int):
         """What the sublayer reads: a normalised copy (its length, for attention)."""
         c = self.data.get("copies")
@@ -241,7 +247,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             a.stage = before
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
-        self.drop("dims", "bars_note", "alone", "p0", "p2", "p3", "p4", "rms", "rms_bar")
+        self.drop("dims", "bars_note", "alone", "p0", "p1", "p2", "p3", "p4", "rms", "rms_bar")
         # the step's plays keep their proportions; voiced, one scale makes them end by the
         # next keyed step or the beat's end (layer 1: two steps in one beat), never slower than
         # silent (cap 1); each play may round up to a frame: half a frame each is set aside
@@ -251,9 +257,15 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         end = self.next_reveal() - 0.5 * len(run) / config.frame_rate
         # layer 0's FFN: "lengths do not add" is said over the sum (2.90 + 61.4 = 61.4), so
         # the sum is drawn by then and cleared only after it
-        lengths = (which == "ffn" and l == 0 and bool(self.beat.get("cues"))
-                   and M.LENGTHS in (self.beat.get("moments") or {}))
-        if lengths:
+        moments = self.beat.get("moments") or {}
+        lengths = which == "ffn" and bool(self.beat.get("cues")) and self.named(M.LENGTHS)
+        # layer 0's FFN: "To fit it, the view zooms out": the step drawn first at the old
+        # scale, then the view and the bar axis glide out while that is said
+        zoom = which == "ffn" and bool(self.beat.get("cues")) and self.named(M.ZOOM)
+        if zoom:
+            k = self.pace(self.said(M.ZOOM), sum(run.values()) - run["drop"] - run["move"]
+                          - run["ring"], 1.0, cap=2.0)
+        elif lengths:
             k = self.pace(self.said(M.LENGTHS), sum(run.values()) - run["drop"] - run["move"],
                           1.0, cap=2.0)
         else:
@@ -278,7 +290,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
         self.put("eq", eq, run_time=run["eq"] * k)
         self.put("c", c, run_time=run["c"] * k)
-        self.advance(s["to"], run["grow"] * k)
+        if zoom:
+            tail = run["ring"] + run["drop"] + run["move"]
+            self.advance(s["to"], run["grow"] * k, zoom_at=self.said(M.ZOOM),
+                         zoom_end=end - tail - 0.8)
+            k = self.pace(end, tail, 1.0, cap=2.0)
+        else:
+            self.advance(s["to"], run["grow"] * k)
         self.emphasize(c[2], run_time=run["ring"] * k)
         if lengths:
             self.lengths_note(a, b, c, end)
@@ -293,7 +311,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         """"Lengths do not add: X of one is 61.4 long": the note (and why) takes the place of
         the copy's (said at the beat's start), the three lengths boxed while it is said."""
         self.hold_until_moment(M.LENGTHS)
-        note = txt("lengths do not add: the arrows point different ways", T.TYPE.label)
+        note = txt("lengths do not add", T.TYPE.label)
         old = self.shown.get("copy")
         if old is not None:
             note.move_to(old).align_to(old, RIGHT)
@@ -455,7 +473,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.advance_together(lay["stage_out"], unit, extra)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
-            if M.MEDIANS in (self.beat.get("moments") or {}):
+            if self.named(M.MEDIANS):
                 self.medians_after(end, drop=("tag", "end_tag", "off_plane"))
             return
         # the layer the sentence ends on: its bars and the length it left X at, written, lit
@@ -468,6 +486,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if len(left) <= SHORT_LEG:          # a leg walked one layer at a time: all its FFN bars
             lit_bars += [self.bars[k] for k in (("step", a["step_ffn"]) for a in left[:-1])
                          if k in self.bars]
+        # the lit bars side by side get one box (boxes of neighbours would overlap)
+        near = [b for b in lit_bars if abs(b.get_x() - self.bar_x(l, "mid")[0]) < 1.2 * self.slot
+                or abs(b.get_x() - self.bar_x(l + 1, "mid")[0]) < 0.6 * self.slot]
+        far = [b for b in lit_bars if not any(b is n for n in near)]
+        lit_bars = ([VGroup(*lit_bars)] if len(left) <= SHORT_LEG else
+                    ([VGroup(*near)] if near else []) + ([VGroup(*far)] if far else []))
         if voiced and end - self.time > 0.6:
             self.emphasize(self.shown["tag"], after, *lit_bars,
                            run_time=min(2.0, end - self.time))
@@ -553,11 +577,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             lab.next_to(beside, RIGHT, buff=0.12).align_to(bar, UP)
             self.keep_inside(lab)
             self.put("largest", lab, run_time=0.5)
-            # on the plane the step looks short: most of it lies out of the plane, said there
-            off = self.off_plane_note(j, color)
-            self.put("off_plane", off, run_time=0.5)
             self.play(Indicate(bar, color=color, scale_factor=1.3), run_time=0.6)
-            self.emphasize(bar, lab, off,
+            self.emphasize(VGroup(bar, lab),
                            run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.6))
         self.hold_until_moment(M.X_ENDS)
         end_tag = inline(math(f"|{T.X_l(n)}| =", T.TYPE.math_label, T.X),
@@ -569,7 +590,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             end_tag.move_to(TAG_AT)
         self.put("end_tag", end_tag, anim=Write(end_tag), run_time=0.8)
         last = self.bars.get(("x", n))
-        until = self.said(M.MEDIANS) if M.MEDIANS in (self.beat.get("moments") or {}) \
+        until = self.said(M.MEDIANS) if self.named(M.MEDIANS) \
             else self.cue_at(self.n_cues())
         self.emphasize(end_tag, *([last] if last is not None else []),
                        run_time=self.fill(until, 1.0))

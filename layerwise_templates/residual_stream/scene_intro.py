@@ -12,6 +12,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, Dash
                    squish_rate_func, there_and_back)
 
 from scenes import theme as T
+from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
 from .scene_parts import S
@@ -189,15 +190,11 @@ class IntroBeats:
         x0 = math(T.X_l(0), T.TYPE.math_label, T.X)
         lines = [
             inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + ":", L_),
-                   x0),
-            inline(txt("then X after each of the", L_),
-                   Num(self.v["check"].n_updates, decimals=0, size=L_), txt("additions", L_))
-            if "n_updates" in d["check"] else
-            txt("then X after each addition and LayerNorm", L_),
-            inline(math(T.X_l(self.L), T.TYPE.math_label, T.X), txt("keeps", L_),
-                   self.n(self.v.stages[len(self.stages) - 1].captured_pct, T.TEXT, L_,
-                          suffix="%"),
-                   txt("of its length in it", L_)),
+                   x0, txt("to", L_), math(T.X_l(self.L), T.TYPE.math_label, T.X)),
+            txt("PCA: their two directions of most spread", L_),
+            inline(txt("the plane keeps", L_),
+                   self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
+                   txt("of their spread", L_)),
             inline(math(T.X_l(0), T.TYPE.math_label, T.X), txt("keeps only", L_),
                    self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"),
                    txt("of its length in it", L_)),
@@ -209,11 +206,13 @@ class IntroBeats:
         box.move_to([0, 0.75, 0]).align_to([left_x, 0, 0], LEFT)
         # "fitted once, by PCA, to bank's 61 states: X of zero, then X after each ..."
         self.hold_until_moment(M.STATES)
-        self.put("p0", VGroup(*lines[:2]), anim=Write(VGroup(*lines[:2])), run_time=1.5)
+        self.put("p0", lines[0], anim=Write(lines[0]), run_time=1.2)
         self.emphasize(self.plane_head, run_time=self.to_moment(M.SPREAD, 1.0))
-        # "The long, late states lie mostly in it: X of 30 keeps 89 percent of its length"
+        # "PCA picks the two directions along which these states spread most; the plane
+        # keeps 90 percent of their spread"
         self.hold_until_moment(M.SPREAD)
-        self.put("p2", lines[2], anim=Write(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6))
+        self.put("p1", lines[1], anim=Write(lines[1]), run_time=1.0)
+        self.put("p2", lines[2], anim=Write(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6, 0.5))
         # "but it is a shadow: X of zero keeps only 9 percent ...": the short arrow, the scale
         self.hold_until_moment(M.SHADOW)
         self.put("p3", lines[3], run_time=0.6)
@@ -293,8 +292,18 @@ class IntroBeats:
         """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
         X's own length (a post-LN model: X itself is normalised)."""
         self.clear_stage()
-        self.hide_plane()                 # nothing here is on the plane: the copy takes its place
-        self.hide_chart()                 # nor on the bars: the copy's own two bars say it
+        # nothing here is on the plane nor on the bars (the copy's own two bars say it): both
+        # leave in one short play, so the diagram comes as its sentence starts
+        fades = []
+        if self.plane is not None and not getattr(self, "plane_hidden", False):
+            self.plane_hidden = True
+            fades += [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
+                      FadeOutPlace(self.scale)]
+        if self.chart is not None and not getattr(self, "chart_hidden", False):
+            self.chart_hidden = True
+            fades += [FadeOutPlace(m) for m in self.chart_parts()]
+        if fades:
+            self.play(*fades, run_time=0.4)
         c = self.data.get("copies")
         if c is None:           # a post-LN model: X itself is normalised, there is no copy
             self.put("q", txt("X itself is normalised after every addition", L_))
@@ -322,8 +331,12 @@ class IntroBeats:
         xv, cv = c["x_last_in"]["value"], c["max"]["value"]
         x_lab = inline(math(f"|X^(({last}))|", T.TYPE.math_label, T.X), txt("\u2248", L_),
                        self.n(cp.x_last_about, T.X, L_)).scale(FORMULA_SCALE)
+        focus_word = self.data["focus"]["token_text"].lstrip(self.data["space_mark"])
         c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.TEXT), txt("\u2264", L_),
-                       self.n(cp.max, T.LN, L_)).scale(FORMULA_SCALE)
+                       self.n(cp.max, T.LN, L_),
+                       txt(f"({focus_word}, layers", L_, T.TEXT),
+                       Num(cp.from_layer, decimals=0, size=L_), txt("to", L_, T.TEXT),
+                       Num(cp.last_layer, decimals=0, size=L_, suffix=")")).scale(FORMULA_SCALE)
         labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.75, aligned_edge=LEFT)
         labs.move_to([0, -1.25, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
         bar_x = 5.9 - w
@@ -339,7 +352,7 @@ class IntroBeats:
         # "X of l reaches that layer's W Q, W K and W V only through such a copy": the path
         path = self.copy_path()
         self.put("path", path, anim=LaggedFade(path, [*path[:4], *path[4]], lag=0.35),
-                 run_time=self.to_moment(M.FORMULA, 1.5, 0.7))
+                 run_time=min(1.2, self.to_moment(M.FORMULA, 1.5, 0.7)))
         # "Q is RMSNorm of X times W Q": the formula written while it is said
         self.hold_until_moment(M.FORMULA)
         self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.RANGE, 1.5, 0.5))

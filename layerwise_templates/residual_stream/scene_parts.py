@@ -32,7 +32,7 @@ GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest 
 CHART_W, CHART_H = 11.6, 1.35
 # a layer's three bars side by side, X's narrow (it is tall), its two updates wide enough at
 # 480p to tell lilac from orange; the three span 0.31 of a layer's 0.355 slot
-BAR_W = {"x": 0.07, "attn": 0.12, "ffn": 0.12}
+BAR_W = {"x": 0.1, "attn": 0.11, "ffn": 0.11}
 BAR_OFF = {k: sum(list(BAR_W.values())[:i]) + BAR_W[k] / 2 - sum(BAR_W.values()) / 2
            for i, k in enumerate(BAR_W)}          # each bar's centre from its layer's centre
 KEY_SCALE = 1.3           # the bars' colour key, read at 480p
@@ -231,8 +231,11 @@ class StreamPanels:
             return g.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, DOWN)
         return g.next_to(self.plane.frame, DOWN, buff=0.12).align_to(self.plane.frame, RIGHT)
 
-    def advance(self, k: int, run_time: float) -> None:
-        """Draw the steps up to stage k, tip to tail, the view gliding when it must."""
+    def advance(self, k: int, run_time: float, zoom_at: float | None = None,
+                zoom_end: float | None = None) -> None:
+        """Draw the steps up to stage k, tip to tail, the view gliding when it must (given
+        `zoom_at`: the step first, at the old scale, then the view and bar axis glide out from
+        scene time `zoom_at` to `zoom_end`, then the new X)."""
         views = self.data["plane"]["views"]
         while self.progress < k:
             if self.progress < 0:
@@ -244,6 +247,9 @@ class StreamPanels:
             i = self.progress + 1
             s = self.step_rows[i - 1]
             zoom = views[i] != views[i - 1]
+            if zoom and zoom_at is not None:
+                self.zoom_after_step(i, run_time, zoom_at, zoom_end)
+                continue
             if zoom:             # the view (and its scale bar) first, then the step drawn in it
                 self.play(PlaneStep(self.plane, [], views[i]), run_time=0.4 * run_time)
                 self.swap_scale_bar(i - 1, i)
@@ -264,6 +270,42 @@ class StreamPanels:
                     anims.append(xb)
             self.progress = i
             self.play(*anims, run_time=0.6 * run_time if zoom else run_time)
+
+    def zoom_after_step(self, i: int, run_time: float, zoom_at: float, zoom_end) -> None:
+        """Step i drawn tip to tail in the old view (cut at the plane's frame), its bar grown
+        to the old axis's top; then, from `zoom_at`, the view and the bar axis glide out
+        together (at least 1.5 s); then the new X grows from the origin, its bar beside."""
+        views = self.data["plane"]["views"]
+        s = self.step_rows[i - 1]
+        a = self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
+                             KIND_COLOR[s["kind"]], 3.5)
+        anims = [PlaneStep(self.plane, [a], views[i - 1])]
+        if s["kind"] in ("attn", "ffn") and self.chart is not None:
+            self.new_bar(("step", i - 1), s["layer"], s["kind"], s["norm"]["value"])
+            anims.append(BarsTo(self, [self.bars[("step", i - 1)]], self.bar_max, i - 1))
+            anims += self.key_reveals([s["kind"]])
+        self.play(*anims, run_time=run_time)
+        self.hold_until(zoom_at)
+        glide = max(1.5, (zoom_end if zoom_end is not None else 0) - self.time)
+        # the old scale bar's label would be wrong mid-glide: it fades, the new one fades in
+        anims = [PlaneStep(self.plane, [], views[i]), self.scale.animate.set_opacity(0)]
+        if self.chart is not None:
+            anims.append(BarsTo(self, [], self.data["bars"]["linear"][i]["max"], i))
+        self.play(*anims, run_time=glide)
+        self.remove(self.scale)
+        self.scale = self.scale_bar(i)
+        self.progress = i
+        if i in self.data["x_stages"]:
+            new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
+            self.ghost(self.x_arrow)
+            self.x_arrow = new_x
+            anims = [PlaneStep(self.plane, [new_x], views[i]), FadeIn(self.scale)]
+            xb = self.bar_for_x(self.data["x_stages"].index(i))
+            if xb is not None:
+                anims.append(xb)
+            self.play(*anims, run_time=0.6)
+        else:
+            self.play(FadeIn(self.scale), run_time=0.3)
 
     def advance_together(self, k: int, run_time: float, extra=()) -> None:
         """Draw the steps up to stage k in one play (a layer's two updates at the pace of one):
@@ -493,7 +535,9 @@ class BarsTo(Animation):
             return
         y0 = self.scene_.chart_origin[1]
         old, old_v, new, new_v = self.ticks
-        for group, values, op in ((old, old_v, 1 - a), (new, new_v, a)):
+        big = self.top > 3 * max(self.top0, 1e-9)
+        o_old, o_new = (max(0.0, 1 - 4 * a), max(0.0, 3 * a - 2)) if big else (1 - a, a)
+        for group, values, op in ((old, old_v, o_old), (new, new_v, o_new)):
             for t, v in zip(group, values):
                 frac = v / top
                 t.set_y(y0 + min(frac, 1.0) * CHART_H)

@@ -152,9 +152,9 @@ class SummaryBeats:
         base = Line([x0, 0.3, 0], [x0, -1.5, 0], stroke_width=2, color=T.MUTED)
         head = VGroup(inline(math("|X|", T.TYPE.math_label, T.X),
                              txt("on one linear scale", lab, T.MUTED)),
-                      inline(txt(o["token"] + ", " + focus_word + ":", lab, T.MUTED),
-                             math(f"\"at\" {T.X_l(j)}", T.TYPE.math_label, T.MUTED),
-                             txt("; others: any layer", lab, T.MUTED))
+                      inline(txt(o["token"] + ", " + focus_word + ":", lab, T.TEXT),
+                             math(f"\"at\" {T.X_l(j)}", T.TYPE.math_label, T.TEXT),
+                             txt("; others: any layer", lab, T.TEXT))
                       ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         head.next_to(VGroup(rows, base), UP, buff=0.3).align_to(rows, LEFT)
         g = VGroup(VGroup(head, base), rows).move_to(RIGHT * 3.9 + UP * 0.6)
@@ -186,7 +186,7 @@ class SummaryBeats:
             self.chart.remove(self.chart_key[0])
             self.remove(*shown)
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
-                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).move_to(LEFT * 0.5 + UP * 1.9)
+                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).scale(1.2).move_to(LEFT * 0.5 + UP * 1.9)
         iv = v.identity
         lhs = self.column(iv.sum_head, dec, T.TEXT, f"{T.X_l(0)} + sum Delta",
                           v.summary.norm_last)
@@ -194,11 +194,10 @@ class SummaryBeats:
         lhs.move_to(LEFT * 2.0 + DOWN * 0.03)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
-        bound = inline(txt("every entry within", S, T.MUTED),
-                       Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=S,
-                           color=T.TEXT, prefix="< "),
-                       txt("(float32 rounding)", S, T.MUTED))
-        bound = VGroup(bound[0], bound[1], bound[2]).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        bound = VGroup(txt("every entry within", T.TYPE.label, T.TEXT),
+                       Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=T.TYPE.label,
+                           color=T.TEXT, prefix="< ")
+                       ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         bound.next_to(rhs[1], RIGHT, buff=0.6)        # beside the columns it is about
         # "And nothing else ever changes X": the identity
         self.put("eq", eq)
