@@ -50,7 +50,7 @@ from scenes.base import StoryboardScene
 from scenes.mobjects import Num, RampKey, inline, math, txt
 from scenes.mobjects.attention import AttentionMatrix, HeadCard
 from scenes.mobjects.text import on_baseline
-from scenes.motion.attention_steps import dot_products, weighted_sum
+from scenes.motion.attention_steps import weighted_sum
 from scenes.motion.ghosts import ghost
 from scenes.motion.pointer import point_at
 from scenes.motion.vector import VectorColumn
@@ -85,6 +85,18 @@ def underline(m: Mobject) -> Mobject:
     return m
 
 
+def descend(src, dst, lag: float = 0.1):
+    """Each number of the row `src` sends a copy down to where its number of `dst` goes; the
+    copy fades there and then the new number appears: no glyph morphs into another, no two
+    numbers overlap (the copies are taken off by the caller: `flown`)."""
+    anims = []
+    for a, b in zip(src, dst):
+        c = a.copy()
+        anims.append(Succession(c.animate(run_time=0.6).move_to(b.get_center()),
+                                FadeOut(c, run_time=0.15), FadeIn(b, run_time=0.25)))
+    return LaggedStart(*anims, lag_ratio=lag)
+
+
 def stagger(labels, width: float, rise: float = 0.28) -> None:
     """Labels in a row wider than their column: every other one a line higher, so none
     touches its neighbour (long or word-piece tokens of a teacher's sentence)."""
@@ -115,6 +127,7 @@ class Stage:
     panel: VGroup | None = None
     xdots: list = field(default_factory=list)   # the heads beat's dots of X and their key
     pieces: object = None               # the join beat's second half (the pieces beat)
+    delta: VGroup | None = None         # Δ_attn's name, column and length (join → add)
     on: list = field(default_factory=list)      # everything on stage, for `clear`
 
 
@@ -299,18 +312,16 @@ class PerHeadScene(StoryboardScene):
         n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
         cards = VGroup(*[HeadCard(h) for h in range(n)])
         cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.3, 0.95, 0])
-        names = inline(*[math(f"W_{X}^(({self.layer},h))", F, T.QUANTITY[X.lower()])
-                         for X in "QKV"], buff=0.25)
-        legend = VGroup(inline(txt("head h:", S, T.TEXT), names,
-                               txt(f"with ({self.layer},h) = layer {self.layer}, head h", S, T.TEXT)),
-                        txt(f"its own matrices, {dm} × {dh} numbers each", S, T.TEXT))
+        # two lines, body size, no superscripts: what each head has, and the one number
+        B = T.TYPE.body
+        names = inline(*[math(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"], buff=0.25)
+        legend = VGroup(inline(txt("each head: its own", B, T.TEXT), names,
+                               txt(f"({dm} × {dh})", B, T.TEXT), buff=0.15))
         lay, lp = self.lay()
-        legend.add(inline(txt("every pair of heads: matrices", S, T.TEXT),
-                          txt(f"({dm * dh} numbers) flattened to lists:", S, T.TEXT)),
-                   inline(txt("|cosine| at most", S, T.TEXT),
-                          Num(lp.w_cos_max, None, 2, S, MARK),
-                          txt("(1 = same direction, 0 = unrelated)", S, T.TEXT)))
-        legend.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        legend.add(inline(txt("every pair of heads: |cos| ≤", B, T.TEXT),
+                          Num(lp.w_cos_max, None, 2, B, MARK),
+                          txt("(0 = at right angles)", S, T.TEXT)))
+        legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         legend.next_to(cards, DOWN, buff=0.15).align_to(cards, LEFT)
         if self.st.tokens is not None:
             self.play(FadeOutPlace(self.st.tokens), run_time=self.quick())
@@ -319,11 +330,10 @@ class PerHeadScene(StoryboardScene):
             self.st.tokens = None
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.12), run_time=t))]),
-                  (1, [(2, lambda t: self.play(FadeInPlace(legend[:2]), run_time=t)),
-                       (1, lambda t: self.emphasize(legend[0][1], run_time=t)),
-                       (1, lambda t: self.emphasize(legend[1], run_time=t))]),
-                  (2, [(2, lambda t: self.play(FadeInPlace(legend[2:]), run_time=t)),
-                       (1, lambda t: self.emphasize(legend[3][1], run_time=t))])]
+                  (1, [(2, lambda t: self.play(FadeInPlace(legend[0]), run_time=t)),
+                       (1, lambda t: self.emphasize(legend[0][1], run_time=t))]),
+                  (2, [(2, lambda t: self.play(FadeInPlace(legend[1]), run_time=t)),
+                       (1, lambda t: self.emphasize(legend[1][1], run_time=t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -526,7 +536,20 @@ class PerHeadScene(StoryboardScene):
         cols = [j for j, t in enumerate(self.slots()) if t is not None]
         gaps = [dots[j] for j, t in enumerate(self.slots()) if t is None]
         keys = {j: self.st.keys[j] for j in cols}
-        meet = lambda js, t: dot_products(self, self.st.q, keys, dots, js, t)  # noqa: E731
+        # a copy of the query goes down, then right under the dot-product row (clear of every
+        # key's digits and of the numbers already out) to just under key j: the key lights
+        # up and their dot product appears between the two; the copy fades
+        lane = Y_DOT - 0.3
+
+        def meet(js, t):
+            for j in js:
+                c = self.st.q.nums.copy()
+                low = c.copy().align_to([0, lane, 0], UP)
+                self.play(c.animate.move_to(low.get_center()), run_time=0.3 * t)
+                self.play(c.animate.move_to([self.xs(j), low.get_y(), 0]), run_time=0.3 * t)
+                self.play(Indicate(keys[j], color=T.Q, scale_factor=1.06),
+                          FadeIn(dots[j], shift=0.2 * DOWN), run_time=0.25 * t)
+                self.play(FadeOut(c), run_time=0.15 * t)
         top = self.slots().index(h["top"]["pos"]) if h["top"]["pos"] in self.slots() else None
         how = self.shown.pop("key_how", None)
         # what one dot product adds up: the shown entries' products and the rest, counted
@@ -561,9 +584,7 @@ class PerHeadScene(StoryboardScene):
         self.by_cue([(2, [
             (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
-            (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
-                                                  for a, b in zip(self.st.dots, scores)],
-                                                lag_ratio=0.1), run_time=t)),
+            (4, lambda t: self.play(descend(self.st.dots, scores), run_time=t)),
             (1, lambda t: self.emphasize(scores, run_time=t)),
             # the scores replace the dot products: those dim (the voice is on the scores)
             (1, lambda t: self.play(ghost(dots, USED), run_time=t)),
@@ -593,16 +614,14 @@ class PerHeadScene(StoryboardScene):
         # the shifted row stays: each exp comes down from the number it is e to the power of
         self.by_cue([(1, [
             (1, lambda t: self.enlarge(self.st.scores[top], run_time=t)),
-            (3, lambda t: self.play(FadeInPlace(slabel), LaggedStart(*[
-                ReplacementTransform(a.copy(), b) for a, b in zip(self.st.scores, shifted)],
-                lag_ratio=0.1), run_time=t)),
+            (3, lambda t: self.play(FadeInPlace(slabel), descend(self.st.scores, shifted),
+                                    run_time=t)),
             # the scores are used: they grey (the voice is on the shifted row)
             (0.5, lambda t: self.play(ghost(VGroup(self.st.scores, self.st.rows[1]), USED),
                                       run_time=t)),
             (1, lambda t: self.emphasize(shifted[top], run_time=t))]),
-            (2, [(3, lambda t: self.play(FadeInPlace(label), LaggedStart(*[
-                ReplacementTransform(a.copy(), b) for a, b in zip(shifted, exps)],
-                lag_ratio=0.1), run_time=t)),
+            (2, [(3, lambda t: self.play(FadeInPlace(label), descend(shifted, exps),
+                                         run_time=t)),
                 (0.5, lambda t: self.play(ghost(VGroup(shifted, slabel), USED), run_time=t)),
                 (1, lambda t: self.emphasize(exps[top], run_time=t))]),
             (3, [(2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1])
@@ -633,9 +652,7 @@ class PerHeadScene(StoryboardScene):
         total = self.shown.pop("exp_sum")
         steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.42, 0]),
                                          Create(axis), run_time=t)),
-                 (4, lambda t: self.play(LaggedStart(*[ReplacementTransform(a.copy(), b)
-                                                       for a, b in zip(self.st.exps, weights)],
-                                                     lag_ratio=0.1), FadeInPlace(label),
+                 (4, lambda t: self.play(descend(self.st.exps, weights), FadeInPlace(label),
                                          run_time=t)),
                  (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                                      lag_ratio=0.05), run_time=t))]
@@ -705,8 +722,9 @@ class PerHeadScene(StoryboardScene):
         def x_into_wv(t):
             self.play(LaggedStart(*[xs[j].animate.move_to(wv).scale(0.6).set_opacity(0)
                                     for j in cols], lag_ratio=0.06),
-                      Indicate(wv, color=T.V, scale_factor=1.08), run_time=t)
-            self.gone(*xs.values())
+                      FadeOutPlace(xlabel), Indicate(wv, color=T.V, scale_factor=1.08),
+                      run_time=t)
+            self.gone(*xs.values(), xlabel)
 
         self.by_cue([(0, [
             (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wrest),
@@ -717,17 +735,16 @@ class PerHeadScene(StoryboardScene):
             (1.5, x_into_wv),
             (2, lambda t: self.play(LaggedStart(*[
                 FadeIn(values[j], target_position=wv.get_center(), scale=0.3) for j in cols],
-                lag_ratio=0.1), *[FadeInPlace(g) for g in gaps], run_time=t)),
-            (0.7, lambda t: (self.play(FadeOutPlace(VGroup(wv, wvname, xlabel)),
-                                       FadeInPlace(vlabel), run_time=t),
-                             self.gone(wv, wvname, xlabel)))]),
+                lag_ratio=0.1), *[FadeInPlace(g) for g in gaps], FadeInPlace(vlabel),
+                run_time=t)),
+            (0.7, lambda t: (self.play(FadeOutPlace(VGroup(wv, wvname)), run_time=t),
+                             self.gone(wv, wvname)))]),
             (1, [(0.7, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how),
                                            run_time=t)),
                  (1.3, lambda t: self.play(tags.animate.set_y(y_tag),
                                            FadeInPlace(tlabel), run_time=t)),
                  (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
-            (2, [(2, lambda t: self.play(*[ReplacementTransform(tags[j].copy(), b)
-                                           for j, b in zip(fly, land)],
+            (2, [(2, lambda t: self.play(descend([tags[j] for j in fly], land, lag=0),
                                          FadeInPlace(VGroup(*[m for m in formula
                                                               if m not in land])),
                                          run_time=t)),
@@ -979,7 +996,8 @@ class PerHeadScene(StoryboardScene):
                        .move_to([0, ys[r["head"]], 0]).align_to([-2.0, 0, 0], LEFT)
                        for q, r in enumerate(j["top"])])
         # what the numbers right of the boxed bars are: a header over their column
-        onl = txt(f"weight from '{d['focus']['token']}' on '{j['key_token']}'", S, WEIGHT)
+        # bank's own row of each head's matrix (the grid showed means over all rows)
+        onl = txt(f"row of '{d['focus']['token']}': weight on '{j['key_token']}'", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([-2.0, 0, 0], LEFT)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
@@ -1141,6 +1159,7 @@ class PerHeadScene(StoryboardScene):
                           (2, make_room)])])
         self.gone(olabel)
         self.keep(dgroup, seg, wo_rect, wo_name)
+        self.st.delta = dgroup          # stays on stage into the add beat, and moves there
 
         def rest() -> None:
             # the pieces beat: W_O cut into blocks, each head's piece, their sum entry by
@@ -1155,7 +1174,11 @@ class PerHeadScene(StoryboardScene):
                          (4, [(6, lengths),
                               (1, lambda t: self.emphasize(slabel[1], dlabel[1],
                                                            run_time=t))]),
-                         (5, [(2, lambda t: self.play(LaggedStart(*[
+                         # the cancellation has been said: its bars leave before the
+                         # longest pieces are named (one analysis at a time)
+                         (5, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
+                                             self.gone(cancel))),
+                              (2, lambda t: self.play(LaggedStart(*[
                                   Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
                               (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in ons], lag_ratio=0.3),
@@ -1163,7 +1186,7 @@ class PerHeadScene(StoryboardScene):
             for m in (seg, wo_rect, wo_name):
                 if m in self.st.on:
                     self.st.on.remove(m)
-            self.keep(bars, lens, cancel, boxes, ons, onl, hnames, bname, bbar)
+            self.keep(bars, lens, boxes, ons, onl, hnames, bname, bbar)
         self.st.pieces = rest
 
     def beat_pieces(self, beat) -> None:
@@ -1195,6 +1218,9 @@ class PerHeadScene(StoryboardScene):
                             stroke_width=3, max_tip_length_to_length_ratio=0.35))
         sname = txt("skip path", S, T.X).next_to(skip[1], UP, buff=0.08)
         dec = j["decimals"]["mid"]      # the plan's one precision for X, Δ_attn, their sum
+        # Δ_attn itself (the join beat's column, on stage since) moves into the sum
+        held = self.st.delta
+        self.st.delta = None
         cols = [self.column(j["x"], jp.x.path, dec, T.X, length=dm),
                 self.column(j["delta"], jp.delta.path, dec, T.ATTN, length=dm),
                 self.column(j["mid"], jp.mid.path, dec, T.TEXT, length=dm)]
@@ -1212,6 +1238,32 @@ class PerHeadScene(StoryboardScene):
         ln.next_to(out, DOWN, buff=0.45)
         ln[1].move_to(ln[0])
         a4 = Arrow(out.get_bottom(), ln.get_top(), buff=0.08, color=T.MUTED, stroke_width=3)
+        def arrive(t):
+            # X comes in on the left with the plus; Δ_attn and its name move from the right
+            # to beside it (its length label leaves: the sum is the point now)
+            anims = [FadeInPlace(VGroup(cols[0], names[0])), FadeInPlace(sums[1])]
+            if held is not None:
+                # its left bracket lands on the place's; its "384 dims" note leaves (the
+                # note under the sum says it once)
+                note0 = held[1].summary
+                held[1].remove(note0)
+                self.add(note0)
+                anims += [held[1].animate.shift(place.get_left() - held[1].get_left()),
+                          held[0].animate.move_to(name_place), FadeOutPlace(held[2]),
+                          FadeOutPlace(note0)]
+            else:
+                anims += [FadeInPlace(VGroup(cols[1], names[1]))]
+            self.play(*anims, run_time=t)
+            if held is not None:
+                self.gone(held[2], note0)
+                self.remove(held)
+                self.add(held[0], held[1])
+
+        place, name_place = cols[1], names[1]
+        if held is not None:
+            sums.submobjects[2] = cols[1] = held[1]
+            names[1] = held[0]
+
         def summed(t):
             flying = [c.copy() for c in cols[:2]]
             self.play(FadeInPlace(sums[3]), *[c.animate.move_to(cols[2]).set_opacity(0)
@@ -1219,25 +1271,29 @@ class PerHeadScene(StoryboardScene):
             self.gone(*flying)
             self.play(FadeInPlace(cols[2]), FadeInPlace(note), run_time=0.5 * t)
 
+        nxt = txt(f"layer {self.layer + 1}: new queries, keys and values from the updated X",
+                  S, T.MUTED)
+        nxt.next_to(ln, DOWN, buff=0.2).align_to([6.7, 0, 0], RIGHT)
         self.by_cue([
-            (0, [(2, lambda t: self.clear(t)),
-                 (2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
-                                         FadeInPlace(bname), run_time=t)),
-                 (2, lambda t: self.play(Create(a2), FadeInPlace(plus), run_time=t))]),
-            (1, [(2, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
-                 (1, lambda t: self.emphasize(plus, run_time=t)),
-                 (1, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t)),
-                 (2, lambda t: self.play(FadeInPlace(VGroup(cols[0], names[0])),
-                                         FadeInPlace(VGroup(sums[1], cols[1], names[1])),
-                                         run_time=t)),
+            # said "the update is added to bank's X": Δ_attn stays and moves, X joins it
+            (0, [(1.5, lambda t: self.clear_but([held] if held is not None else [], t)),
+                 (2, arrive),
                  # copies of X and Δ_attn travel to the sum's place and give way to it (no
                  # morph of digits through the plus)
                  (2, lambda t: summed(t)),
                  (1, lambda t: self.emphasize(cols[2], run_time=t))]),
+            (1, [(2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
+                                         FadeInPlace(bname), run_time=t)),
+                 (1.5, lambda t: self.play(Create(a2), FadeInPlace(plus), run_time=t)),
+                 (2, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
+                 (1, lambda t: self.emphasize(plus, run_time=t)),
+                 (1, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t))]),
             (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
-                 (1, lambda t: self.emphasize(ln, run_time=t))])])
+                 (1, lambda t: self.emphasize(ln, run_time=t))]),
+            (3, [(1, lambda t: self.play(FadeInPlace(nxt), run_time=t)),
+                 (1, lambda t: self.emphasize(nxt, run_time=t))])])
         self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
-                  ln, a4)
+                  ln, a4, nxt)
 
 
 __all__ = ["PerHeadScene"]
