@@ -657,6 +657,13 @@ class AttentionDepthScene(StoryboardScene):
         ahead = [a for j, a in zip(keys, st.arcs) if j > max(v.focus.values)]
         ahead_labels = [st.label[j] for j in keys if j > max(v.focus.values)]
         t_ahead = self.when_said("both ways", self.mark(3, n))
+        # "MiniLM, a 6-layer encoder whose last layer is layer 5": the layer counter lights
+        # up (layer 0 of the model's layers) while the model is named
+        t_enc = self.when_said("encoder", self.time)
+        if t_ahead - 0.4 - max(t_enc - 0.5, self.time) > 0.8:
+            self.hold_until(t_enc - 0.5)
+            self.play(st.counter.animate(rate_func=there_and_back).set_color(T.POINTER),
+                      run_time=min(2.5, t_ahead - 0.4 - self.time))
         if ahead:
             self.hold_until(t_ahead - 0.3)
             self.emphasize(*ahead_labels, buff=BOX, run_time=2.0,
@@ -1372,8 +1379,21 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_pair - 0.3)
         self.play(FadeInPlace(VGroup(*answer[:2])), run_time=0.8)
         t_so = self.when_said("so by our rule", self.mark(5 + m, n))
+        # "..., I to CLS, 0.69": the pair's line lights up as its weight is said
+        t_69 = self.when_said(f"{float(d.suspect.one_before[0]):.2f}", self.time)
+        if t_so - 0.4 - max(t_69 - 0.3, self.time) > 0.8:
+            self.hold_until(t_69 - 0.3)
+            self.play(answer[1].animate(rate_func=there_and_back).set_color(T.POINTER),
+                      run_time=min(1.6, t_so - 0.4 - self.time))
         self.hold_until(t_so - 0.3)
         self.play(FadeInPlace(answer[2]), run_time=0.7)
+        # "they are not previous-token heads": the verdict and the three heads' boxes light up
+        # (only in the time before "we did not test": the voice is not kept waiting)
+        rt = self.when_said("we did not test", self.time) - 0.7 - self.time
+        if rt > 0.6:
+            self.play(answer[2].animate(rate_func=there_and_back).set_color(T.POINTER),
+                      nboxes.animate(rate_func=there_and_back).set_stroke(opacity=0.2),
+                      run_time=min(1.4, rt))
         untested = answer[3]
         t_why = self.when_said("we did not test", self.time)
         self.hold_until(t_why - 0.6)
