@@ -79,11 +79,12 @@ ARC_H = 1.35                # every arc's height above the token tops
 WIDTH = 24.0                # stroke width of an arc with weight 1
 GAP = 0.2                   # between token columns
 DIAG_LEFT, DIAG_RIGHT = -6.7, 1.9      # the arc diagram's band
-CHART_X = 2.7               # the share chart's left edge
+CHART_X = 2.2               # the share chart's left edge (room for bar values set apart)
+VAL = 20                    # a bar's value on its top (the voice reads these): over the small size
 CHART_Y = -1.6              # its baseline
 BAR_H = 2.9                 # a bar of share 1
 BAR_W = 0.44
-BAR_PITCH = 0.64
+BAR_PITCH = 0.8
 BAR_MARGIN = 0.15            # the last bar's slot ends this far inside the frame
 TOP_Y = 2.6                 # the counter's row
 ELLIPSIS = "…"
@@ -296,8 +297,9 @@ class AttentionDepthScene(StoryboardScene):
                               txt("tokens: their rows averaged", LAB)))
         if None in self.st.cols:
             lines.append(txt(f"{ELLIPSIS} = tokens not drawn", LAB))
-        g = VGroup(*lines).arrange(DOWN, buff=0.07, aligned_edge=LEFT)
-        return g.next_to([DIAG_LEFT, TOP_Y - 0.3, 0], DOWN + RIGHT, buff=0)
+        # spaced so that a highlight box round one line clears its neighbours and the header
+        g = VGroup(*lines).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
+        return g.next_to([DIAG_LEFT, TOP_Y - 0.38, 0], DOWN + RIGHT, buff=0)
 
     def clear_of_note(self, block, gap: float = 0.25):
         """Where `block` moves to clear the note: nowhere when it sits below it; a longer note
@@ -319,7 +321,7 @@ class AttentionDepthScene(StoryboardScene):
     def bar_layout(self) -> tuple[float, float]:
         """(pitch, width) of the chart's bars: MiniLM's 6 at BAR_PITCH; more layers closer,
         so the last one's slot ends inside the frame (SmolLM2's 30: 0.11 apart)."""
-        room = 7.11 - BAR_MARGIN - 0.45 - (CHART_X + 0.5)
+        room = 7.11 - BAR_MARGIN - 0.45 - (CHART_X + 0.4)
         pitch = min(BAR_PITCH, room / max(int(self.v.n_layers) - 1, 1))
         return pitch, min(BAR_W, 0.7 * pitch)
 
@@ -329,7 +331,7 @@ class AttentionDepthScene(StoryboardScene):
         else the first, the last, the sink's lowest and highest, and every k-th clear of them."""
         v = self.v
         L = int(v.n_layers)
-        k = pymath.ceil((txt("0.00", S, mono=True).width + 0.04) / self.bar_layout[0])
+        k = pymath.ceil((txt("0.00", VAL, mono=True).width + 0.1) / self.bar_layout[0])
         if k <= 1:
             return set(range(L))
         named = {0, L - 1, int(v.sink.min.layer), int(v.sink.max.layer)}
@@ -340,7 +342,7 @@ class AttentionDepthScene(StoryboardScene):
         (number and value: an invisible point off the labelled layers)."""
         lay = self.v.layers[l]
         pitch, bar_w = self.bar_layout
-        x = CHART_X + 0.5 + l * pitch
+        x = CHART_X + 0.4 + l * pitch
         parts = VGroup()
         y = CHART_Y
         for i, w in enumerate(lay.on_special):
@@ -350,7 +352,7 @@ class AttentionDepthScene(StoryboardScene):
             parts.add(r)
             y += h
         tick = Num(lay.layer, decimals=0, size=LAB).move_to([x, CHART_Y - 0.27, 0])
-        val = Num(lay.sink, decimals=2, size=S).next_to(parts, UP, buff=0.08)
+        val = Num(lay.sink, decimals=2, size=VAL).next_to(parts, UP, buff=0.08)
         if l not in self.labelled:
             tick, val = VectorizedPoint(tick.get_center()), VectorizedPoint(val.get_bottom())
         g = VGroup(parts, tick, val)
@@ -365,7 +367,7 @@ class AttentionDepthScene(StoryboardScene):
     def chart_frame(self) -> VGroup:
         v = self.v
         L = int(v.n_layers)
-        right = CHART_X + 0.5 + (L - 1) * self.bar_layout[0] + 0.45
+        right = CHART_X + 0.4 + (L - 1) * self.bar_layout[0] + 0.45
         base = Line([CHART_X, CHART_Y, 0], [right, CHART_Y, 0], color=T.MUTED, stroke_width=2)
         names = v.special_tokens.values
         head = txt("share of the row on", LAB)
@@ -613,7 +615,7 @@ class AttentionDepthScene(StoryboardScene):
                   FadeInPlace(sch), run_time=1.4)
         t_soft = self.when_said("softmax", self.time)
         self.hold_until(t_soft - 0.2)
-        self.emphasize(st.note[0], run_time=1.2,
+        self.emphasize(st.note[0], run_time=1.2, buff=0.04,
                        extra=[paths.animate(rate_func=there_and_back).set_stroke(opacity=0.3)])
         # the schematic leaves just before the real rows come
         t_ph = self.when_said("heads' rows", self.mark(2, n)) - 1.0
@@ -649,12 +651,19 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_adds - 0.6)
         self.play(FadeInPlace(VGroup(*st.note[1:])), FadeOutPlace(mean_lab), run_time=0.6)
         st.extra = []
-        self.emphasize(st.note[2], run_time=0.9)
+        self.emphasize(st.note[2], run_time=0.9, buff=0.04)
         # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it
         # flash, their tokens boxed
         ahead = [a for j, a in zip(keys, st.arcs) if j > max(v.focus.values)]
         ahead_labels = [st.label[j] for j in keys if j > max(v.focus.values)]
         t_ahead = self.when_said("both ways", self.mark(3, n))
+        # "MiniLM, a 6-layer encoder whose last layer is layer 5": the layer counter lights
+        # up (layer 0 of the model's layers) while the model is named
+        t_enc = self.when_said("encoder", self.time)
+        if t_ahead - 0.4 - max(t_enc - 0.5, self.time) > 0.8:
+            self.hold_until(t_enc - 0.5)
+            self.play(st.counter.animate(rate_func=there_and_back).set_color(T.POINTER),
+                      run_time=min(2.5, t_ahead - 0.4 - self.time))
         if ahead:
             self.hold_until(t_ahead - 0.3)
             self.emphasize(*ahead_labels, buff=BOX, run_time=2.0,
@@ -875,7 +884,7 @@ class AttentionDepthScene(StoryboardScene):
         # the experiment's own panel replaces the chart: three stacked bars (the chart's
         # shades), one per input
         fade = [st.chart] + list(st.bars.values())
-        base_x, base_y, H = CHART_X - 0.2, CHART_Y, BAR_H * 0.9
+        base_x, base_y, H = 2.5, CHART_Y, BAR_H * 0.9     # the fair test's bars: where they were
         specs = [(tie.layer0_sink, v.layers[0].layer, None, v.layers[0].row),
                  (tie.old_sink, tie.layer, l0, tie.old_row),
                  (tie.new_sink, tie.layer, tl, tie.new_row)]
@@ -1025,8 +1034,8 @@ class AttentionDepthScene(StoryboardScene):
         reading = VGroup(txt("a common reading, not a measurement:", LAB),
                          txt(f"{sink} {verb} a \"sink\", where heads", LAB),
                          txt("park attention they do not need", LAB))
-        reading.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        reading.next_to([DIAG_LEFT, TOP_Y - 0.35, 0], DOWN + RIGHT, buff=0)
+        reading.arrange(DOWN, buff=0.13, aligned_edge=LEFT)   # a box round one line clears the next
+        reading.next_to([DIAG_LEFT, TOP_Y - 0.38, 0], DOWN + RIGHT, buff=0)
         # the block leaves once, in a play of its own, before the reading comes (in one
         # Succession the faded-out block came back over the reading)
         def swap(t):
@@ -1039,7 +1048,7 @@ class AttentionDepthScene(StoryboardScene):
             (2, swap),
             (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
              else self.wait(t)),
-            (1, lambda t: self.emphasize(reading[0], run_time=t)),
+            (1, lambda t: self.emphasize(reading[0], buff=0.04, run_time=t)),
         ])
         # "Layer 5 falls to 0.52, and some goes back to the words": the reading (of the peak)
         # leaves and the block comes back (still the peak's), then the last layer as every
@@ -1174,6 +1183,11 @@ class AttentionDepthScene(StoryboardScene):
         title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
                          T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
+        # the header once the panel shows previous-token scores (over every token, not
+        # bank -> river): it replaces the first header when the scores come in
+        title2 = line(txt("previous-token scores, head by head, at layer", T.TYPE.body),
+                      Num(d.layer, decimals=0, size=T.TYPE.body))
+        title2.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         h1 = txt("attention weight", LAB).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
         h2 = txt("previous-token score", LAB).next_to([sc_x, top + 0.32, 0], RIGHT, buff=0)
         rows = {}
@@ -1225,9 +1239,9 @@ class AttentionDepthScene(StoryboardScene):
             self.add(river_num)
         old = [m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs, st.counter) if m]
         old += list(st.bars.values())
-        def row_box(m):                 # round a number, no taller than its row
-            return Rectangle(width=m.width + 2 * BOX, height=pitch * 0.92, color=T.POINTER,
-                             stroke_width=2.5).move_to(m)
+        def row_box(m):                 # round a number, well inside its row (adjacent boxes apart)
+            return Rectangle(width=m.width + 2 * BOX, height=pitch * 0.74, color=T.POINTER,
+                             stroke_width=2.0).move_to(m)
 
         boxes = VGroup(*[row_box(rows[h].val) for h in top3])
         if river_num is not None:
@@ -1286,9 +1300,11 @@ class AttentionDepthScene(StoryboardScene):
         weights_chart = VGroup(h1, boxes, mean_line, mean_lab,
                                *[VGroup(g.bar, g.val) for g in listed])
         nboxes = VGroup(*[row_box(rows[h][0]) for h in top3])
-        self.play(FadeOutPlace(weights_chart), run_time=0.5)
+        self.play(FadeOutPlace(weights_chart), FadeOutPlace(title), run_time=0.5)
+        title = title2
         if mini is not None:
-            self.play(FadeInPlace(h2), FadeInPlace(mini.head), Create(nboxes), run_time=0.6)
+            self.play(FadeInPlace(h2), FadeInPlace(title), FadeInPlace(mini.head),
+                      Create(nboxes), run_time=0.6)
             self.play(LaggedStart(*[Create(a) for a in mini.arcs], lag_ratio=0.15),
                       LaggedStart(*[FadeInPlace(x) for x in mini.nums], lag_ratio=0.15),
                       run_time=1.6)
@@ -1303,8 +1319,8 @@ class AttentionDepthScene(StoryboardScene):
                       GrowFromEdge(rows[sus].sbar, LEFT), run_time=1.2)
             self.remove(*mini.nums)
         else:
-            self.play(FadeInPlace(h2), FadeInPlace(score), GrowFromEdge(rows[sus].sbar, LEFT),
-                      Create(nboxes), run_time=1.0)
+            self.play(FadeInPlace(h2), FadeInPlace(title), FadeInPlace(score),
+                      GrowFromEdge(rows[sus].sbar, LEFT), Create(nboxes), run_time=1.0)
         # "these heads score 0.13, 0.19 and 0.14": every head's score grows; the three
         # heads' scores boxed as said
         others = [g for g in listed if g is not rows[sus]]
@@ -1342,24 +1358,42 @@ class AttentionDepthScene(StoryboardScene):
         # bank, they do look one token back. Why they pick river, we did not test": the
         # answer written in the free right half, line by line as said
         ans_x = max(-1.2, sc_num_x + 0.9)
+        # "...; the largest part of its score is one pair, I to CLS, 0.69. So by our rule
+        # they are not previous-token heads": the closest head and its largest pair, then
+        # the verdict (no head looks one token back: only what the plan holds)
+        toks = [str(x) for x in v.tokens]
         answer = VGroup(
-            txt("previous-token heads, by our rule: none", LAB),
             line(txt("head", LAB), Num(d.suspect.head, decimals=0, size=LAB),
-                 txt("comes close:", LAB), Num(d.suspect.prev_token, decimals=2, size=LAB),
+                 txt("comes closest:", LAB), Num(d.suspect.prev_token, decimals=2, size=LAB),
                  txt("of", LAB), Num(d.habit, decimals=2, size=LAB)),
-            txt(f"yet from \"{v.word}\", they do look one token back", LAB),
+            line(txt(f"its largest pair: {toks[1]} \u2192 {toks[0]}", LAB),
+                 Num(d.suspect.one_before[0], decimals=2, size=LAB)),
+            txt("previous-token heads, by our rule: none", LAB),
             txt(f"why \"{d.target.token}\": not tested", LAB),
-        ).arrange(DOWN, buff=0.22, aligned_edge=LEFT)
+        ).arrange(DOWN, buff=0.26, aligned_edge=LEFT)
         answer.next_to([ans_x, top + 0.3, 0], DOWN + RIGHT, buff=0)
         answer[1].shift(RIGHT * 0.3)
         answer[2].shift(DOWN * 0.1)
         answer[3].shift(DOWN * 0.2)
-        t_so = self.when_said("so by our rule", self.mark(5 + m, n))
-        self.hold_until(t_so - 0.3)
+        t_pair = self.when_said("largest part", self.time)
+        self.hold_until(t_pair - 0.3)
         self.play(FadeInPlace(VGroup(*answer[:2])), run_time=0.8)
-        t_yet = self.when_said("yet from bank", self.time)
-        self.hold_until(t_yet - 0.3)
+        t_so = self.when_said("so by our rule", self.mark(5 + m, n))
+        # "..., I to CLS, 0.69": the pair's line lights up as its weight is said
+        t_69 = self.when_said(f"{float(d.suspect.one_before[0]):.2f}", self.time)
+        if t_so - 0.4 - max(t_69 - 0.3, self.time) > 0.8:
+            self.hold_until(t_69 - 0.3)
+            self.play(answer[1].animate(rate_func=there_and_back).set_color(T.POINTER),
+                      run_time=min(1.6, t_so - 0.4 - self.time))
+        self.hold_until(t_so - 0.3)
         self.play(FadeInPlace(answer[2]), run_time=0.7)
+        # "they are not previous-token heads": the verdict and the three heads' boxes light up
+        # (only in the time before "we did not test": the voice is not kept waiting)
+        rt = self.when_said("we did not test", self.time) - 0.7 - self.time
+        if rt > 0.6:
+            self.play(answer[2].animate(rate_func=there_and_back).set_color(T.POINTER),
+                      nboxes.animate(rate_func=there_and_back).set_stroke(opacity=0.2),
+                      run_time=min(1.4, rt))
         untested = answer[3]
         t_why = self.when_said("we did not test", self.time)
         self.hold_until(t_why - 0.6)
