@@ -1271,7 +1271,8 @@ class PerHeadScene(StoryboardScene):
             self.gone(*flying)
             self.play(FadeInPlace(cols[2]), FadeInPlace(note), run_time=0.5 * t)
 
-        nxt = txt(f"layer {self.layer + 1}: new queries, keys and values from the updated X",
+        # the FFN (and MiniLM's second LayerNorm) come before the next layer: said, not skipped
+        nxt = txt(f"then the FFN; layer {self.layer + 1}: new Q, K, V from the updated X",
                   S, T.MUTED)
         nxt.next_to(ln, DOWN, buff=0.2).align_to([6.7, 0, 0], RIGHT)
         self.by_cue([
