@@ -121,7 +121,8 @@ def build(c: Context) -> Draft:
         + (" Lengths do not add: X of two is {data.x_norms[2].value:"
            + _spec(norm("blocks.1.hook_resid_post")) + "} long, not their sum."
            if additive and L > 2 else ""), layer=1,
-        moments={"update": "feed-forward network adds", "lengths": 0, "divides": 0,
+        moments={"update": "feed-forward network adds",
+                 "lengths": "Lengths" if additive and L > 2 else 0, "divides": 0,
                  "shrinks": 0, "zoom": 0}))
     legs = _legs(2, L)
     xs = [norm("blocks.0.hook_resid_pre")] + [norm(f"blocks.{l}.hook_resid_post")
