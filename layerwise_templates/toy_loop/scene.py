@@ -369,6 +369,9 @@ class ToyLoopScene(StoryboardScene):
             self.play(*self.tag_anims(), *self.ghost_anims(), run_time=self.quick(0.1, 0.6))
             self.cursor([self.data["lines"]["loop"]])
         else:
+            if "code" in self.beat.get("show", []):
+                # the box lands on `X = ...` at the word "X zero", before X's row and arrow
+                self.cursor([self.data["lines"]["x0"]])
             self.drop("w", "q", "k", "v")
             self.put("x", row)
             self.ghost_previous()
@@ -379,8 +382,6 @@ class ToyLoopScene(StoryboardScene):
             self.stage.x_arrow = VGroup(arrow, label)
             self.play(GrowArrow(arrow), FollowIn(label, arrow), run_time=self.quick(0.2, 0.8))
             self.set_slot("x_arrow", self.stage.x_arrow)
-        if "code" in self.beat.get("show", []):
-            self.cursor([self.data["lines"]["x0"]])
         if self.layer < 2:      # (layer 2 repeats the recipe: no pauses on what was shown)
             self.emphasize(self.shown["x"])
         if "code" in self.beat.get("show", []):
@@ -905,7 +906,7 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeInPlace(new), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
         self.hold_until_cue(1)
         # "computed once and reused": layer 0's Q, K, V slide into the later columns
-        copies = [row[0].copy() for row in cells[1:4] for _ in row[1:]]
+        copies = [row[0].copy().set_opacity(0.4) for row in cells[1:4] for _ in row[1:]]
         # a hypothetical, tagged as one. X is not part of it (with reuse X would still move,
         # by other steps): its later cells grey out, and a second line says so. The measured
         # Q, K, V cells leave their places first, then the copies slide in: no two sets of
@@ -916,8 +917,8 @@ class ToyLoopScene(StoryboardScene):
             wrapped("X: not part of the hypothetical", 60, T.TYPE.label, T.MUTED,
                     max_width=9.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         hypo.next_to(VGroup(*rows), DOWN, buff=0.12).align_to(grid, LEFT)
-        x_later = VGroup(*cells[0][1:], *cells[4][1:])
-        self.play(dim(x_later, 0.3), FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
+        # (the copies are faint from the start, as the legend says; X keeps its full colour)
+        self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
         self.play(*moves, run_time=self.quick(0.1, 0.9))
         self.busy(*copies)
@@ -927,11 +928,10 @@ class ToyLoopScene(StoryboardScene):
         # X's rows come back to full strength (no digit ever turns into another)
         # the copies step down under their cells and turn faint (they stay: the reused value
         # under the real one), then the real values come in, in their own places
-        self.play(*[c.animate.shift(DOWN * GAP).set_opacity(0.4) for c in copies],
+        self.play(*[c.animate.shift(DOWN * GAP) for c in copies],
                   FadeOutPlace(hypo[1]), hypo[0].animate.set_opacity(0.6),
                   run_time=self.quick(0.1, 0.8))
-        self.play(FadeInPlace(VGroup(*dims)), dim(x_later, 1 / 0.3),
-                  run_time=self.quick(0.1, 0.6))
+        self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
         ghosts = VGroup(*copies)
         self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0]))
         for i in range(n):
@@ -946,6 +946,11 @@ class ToyLoopScene(StoryboardScene):
             # "In this toy both change them, the matrices more": every later layer's two bars
             # grow, one layer after the other, before its numbers are read out
             said = self.phrase_time(3, " against ")
+            # the stage cleared down to what the voice speaks of: the hypothetical's copies
+            # and legend leave, X's rows step back (they return at "only X carries over")
+            x_rows = VGroup(rows[0][1:], rows[4][1:])
+            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), dim(x_rows, 0.35),
+                      run_time=self.quick(0.05, 0.5))
             self.play(FadeInPlace(heading), run_time=self.quick(0.05, 0.5))
             for pair in pairs:
                 self.play(*[Create(bar) for bar, _ in pair],
@@ -958,6 +963,9 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(VGroup(*[m for b in pairs[0] for m in b]),
                            run_time=max(0.8, min(2.0, self.cue_at(4) - self.time - 0.2)))
         self.hold_until_cue(4)
+        if split is not None:
+            self.play(dim(x_rows, 1 / 0.35), run_time=self.quick(0.05, 0.4))
+            ghosts, hypo = VGroup(), VGroup(VGroup())
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
         # each arrow, the same numbers, are outlined together
@@ -1003,11 +1011,19 @@ class ToyLoopScene(StoryboardScene):
             return None
         n = len(cells[0])
         size = T.TYPE.label
-        heading = VGroup(txt("change in Q, K, V from the layer before (lengths), due to:", size,
-                              T.MUTED))
-        heading.next_to(under, DOWN, buff=0.12).align_to(grid, LEFT)
-        names = [txt("new W: min of Q, K, V", size, T.TEXT),
-                 txt("new X: max of Q, K, V", size, T.X)]
+        # what each bar measures, as the plan builder computes it (change_split): the change
+        # from layer l-1's Q (K, V) to layer l's, cut into the new matrices' part and the
+        # moved X's part; the smallest of the first over Q, K, V, the largest of the second.
+        # It takes the place of the hypothetical's legend, which leaves as the bars come.
+        X_l = T.X_l
+        heading = VGroup(
+            math(f"\"new W:\" lr(|{X_l('l-1')} ({X_l('l', 'W')} - {X_l('l-1', 'W')})|)"
+                 f"\", smallest of Q, K, V\"", size, T.TEXT),
+            math(f"\"new X:\" lr(|({X_l('l')} - {X_l('l-1')}) {X_l('l', 'W')}|)"
+                 f"\", largest of Q, K, V\"", size, T.X)).arrange(DOWN, buff=0.1,
+                                                                   aligned_edge=LEFT)
+        heading.align_to(under, UP).align_to(grid, LEFT)
+        names = [txt("new W", size, T.TEXT), txt("new X", size, T.X)]
         pitch = cells[0][1].get_x() - cells[0][0].get_x() if n > 1 else 2.0
         top = max(s["by_w"] for s in self.data["fresh"]["split"])
         unit = 0.55 * pitch / (top or 1.0)
