@@ -138,6 +138,12 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].join.bias_norm": (
                 "Length of the output matrix's bias",
                 "Added once to the joined heads."),
+            "data.layers[{l}].join.first": (
+                "First entry of each head's piece, head 0 first",
+                "Added up with the bias's first entry, they give Δ's first entry."),
+            "data.layers[{l}].join.bias_first": (
+                "First entry of the output matrix's bias",
+                "Added once, after the heads' pieces: the last term of Δ's first entry."),
             "data.layers[{l}].join.delta": (
                 "The attention update Δ for '{focus}': first numbers",
                 "The heads' pieces added up, plus the bias: what attention adds to X."),
@@ -177,6 +183,8 @@ SPECS: dict[str, dict] = {
             "join": {"panels": ["data.layers[{l}].join.piece_norms",
                                 "data.layers[{l}].join.piece_sum",
                                 "data.layers[{l}].join.bias_norm",
+                                "data.layers[{l}].join.first",
+                                "data.layers[{l}].join.bias_first",
                                 "data.layers[{l}].join.delta*",
                                 "data.layers[{l}].join.top_on_key_min"]},
             "add": {"panels": ["data.layers[{l}].join.x*", "data.layers[{l}].join.mid",
