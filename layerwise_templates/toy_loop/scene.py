@@ -126,13 +126,6 @@ class Stage:
     away_qkv: dict = field(default_factory=dict)      # table has the stage (its Q, K, V arrows)
 
 
-def dim(m, factor: float) -> DimPlace:
-    """DimPlace from the mobject's present opacity (DimPlace itself starts from 0: a blink)."""
-    a = DimPlace(m, factor)
-    a.start = 1.0
-    return a
-
-
 class _Follow:
     """Mixin for FadeInPlace/FadeOutPlace: while it fades, the mobject keeps its place relative
     to a point of `arrow` (its tip; `at` = 0.5: its middle), so a label stays on its arrow's
@@ -418,7 +411,7 @@ class ToyLoopScene(StoryboardScene):
         for c in "qkv":
             a = self.shown.pop(f"p{c}", None)
             if a is not None:
-                anims += [dim(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
+                anims += [DimPlace(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
                 self.stage.ghosts.append(VGroup(a[0]))
                 if c == "v":
                     self.stage.ghost_v = self.stage.ghosts[-1]
@@ -498,7 +491,7 @@ class ToyLoopScene(StoryboardScene):
         # (the label and its leader ride on the tip as the arrow grows)
         anims = [GrowArrow(arrow[0]), *[FollowIn(m, arrow[0]) for m in arrow[1:]]]
         if old is not None:
-            anims.append(dim(old[0], GHOST))
+            anims.append(DimPlace(old[0], GHOST))
             anims += [FadeOutPlace(m) for m in old[1:]]
             self.stage.ghosts.append(VGroup(old[0]))
             self.shown.pop(f"p{key}")
@@ -949,7 +942,7 @@ class ToyLoopScene(StoryboardScene):
             # the stage cleared down to what the voice speaks of: the hypothetical's copies
             # and legend leave, X's rows step back (they return at "only X carries over")
             x_rows = VGroup(rows[0][1:], rows[4][1:])
-            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), dim(x_rows, 0.35),
+            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), DimPlace(x_rows, 0.35),
                       run_time=self.quick(0.05, 0.5))
             self.play(FadeInPlace(heading), run_time=self.quick(0.05, 0.5))
             for pair in pairs:
@@ -964,7 +957,7 @@ class ToyLoopScene(StoryboardScene):
                            run_time=max(0.8, min(2.0, self.cue_at(4) - self.time - 0.2)))
         self.hold_until_cue(4)
         if split is not None:
-            self.play(dim(x_rows, 1 / 0.35), run_time=self.quick(0.05, 0.4))
+            self.play(DimPlace(x_rows, 1 / 0.35), run_time=self.quick(0.05, 0.4))
             ghosts, hypo = VGroup(), VGroup(VGroup())
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
@@ -1070,12 +1063,12 @@ class ToyLoopScene(StoryboardScene):
         qk = [self.shown[key][1] for key in ("pq", "pk") if key in self.shown]
         qk_arrows = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
         if qk:      # "sit unused": Q and K fade back as they are outlined
-            self.emphasize(*qk, extra=[dim(a, 0.3) for a in qk_arrows])
+            self.emphasize(*qk, extra=[DimPlace(a, 0.3) for a in qk_arrows])
         if "pv" in self.shown:                  # "so only V moves X"
             self.emphasize(self.shown["pv"][1], *self.stage.lengths[1:])
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)
         if qk:                                  # a real model uses them: back to full strength
-            self.play(*[dim(a, 1 / 0.3) for a in qk_arrows], run_time=0.5)
+            self.play(*[DimPlace(a, 1 / 0.3) for a in qk_arrows], run_time=0.5)
             self.emphasize(*qk)
