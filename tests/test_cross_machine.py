@@ -19,7 +19,7 @@ import pytest
 import framecheck as fc
 from layerwise_core.analysis.robust import NoiseBoundError, error_bound
 from layerwise_core.errors import LayerwiseError
-from layerwise_core.plans.shown import fitting_decimals, near_boundary, stable
+from layerwise_core.plans.shown import fitting_decimals, near_boundary, stable, summed_decimals
 
 STORYBOARDS = sorted((fc.ROOT / "layerwise_templates").glob("*/*.yaml"))
 OTHER = {"ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1"}
@@ -118,3 +118,13 @@ def test_entries_shown_together_move_their_decimals_away_from_a_boundary():
     assert fitting_decimals([[0.3, 0.7]], 1, "x") == 1
     with pytest.raises(LayerwiseError, match=r"x\[0\]\[1\].*rounding boundary"):
         fitting_decimals([[0.5, 0.05, 0.005]], 1, "x")      # near at 1, 2 and 0 decimals
+
+
+def test_a_column_sum_takes_the_first_count_of_decimals_at_which_it_adds_up_and_ends():
+    # 0.1234 + 0.1234 = 0.2468: at 3 decimals 0.123 + 0.123 = 0.246 is not 0.247; at 4 it adds
+    assert summed_decimals([0.1234, 0.1234], 0.2468, [0.1234, 0.2468], 3, "s") == (4, True)
+    assert summed_decimals([0.1, 0.2], 0.3, [0.1, 0.2, 0.3], 2, "s") == (2, True)
+    # five 0.0004 shown at 3 decimals are 0.000 each, their sum 0.002: no count up to `most`
+    # adds up, so the first count and False (the scene writes "≈"); it ends (an earlier loop
+    # went 3 -> 4 -> 5 -> 4 ... forever when both 4 and 5 were noisy: CI timed out)
+    assert summed_decimals([0.0004] * 5, 0.002, [0.0004, 0.002], 3, "s", most=3) == (3, False)

@@ -203,6 +203,12 @@ def test_per_head_drafts_a_long_sentence_and_a_word_of_several_tokens(sentence, 
     assert len(d["slots"]) <= 9 and d["focus"]["pos"] in d["window"]
     assert d["windowed"] == (len(d["tokens"]) > 9)
     assert d["focus"]["token"] == d["tokens"][d["focus"]["pos"]] == d["focus"]["parts"][-1]
+    # the column sum of first entries: "=" exactly when the shown terms add up to the shown sum
+    # ("Two espressos, please." drifts at every count: it is written "≈"; it used to hang)
+    j = d["layers"][0]["join"]
+    sd = j["decimals"]["delta"]
+    shown = round(sum(round(x, sd) for x in [*j["first"], j["bias_first"]]), sd)
+    assert j["sum_adds"] == (shown == round(j["delta"][0], sd))
 
 
 def test_default_template_follows_the_model_kind(capsys, cache_dir, tmp_path):

@@ -64,3 +64,21 @@ def shown_decimals(values, decimals: int, where: str, fewer_first: bool = False)
 def fitting_decimals(values, decimals: int, where: str) -> int:
     """`shown_decimals` trying one fewer before one more."""
     return shown_decimals(values, decimals, where, fewer_first=True)
+
+
+
+def summed_decimals(terms, total: float, shown, decimals: int, where: str,
+                    most: int = 5) -> tuple[int, bool]:
+    """Decimals for a column sum written on screen, and whether it adds up as written: the first
+    count from `decimals` up to `most` at which the rounded `terms` add up to the rounded `total`
+    and no number of `shown` (nested lists) sits within float noise of a rounding boundary, and
+    True; if none (thirteen terms rounded can drift several units in the last place), `decimals`
+    (checked stable) and False, and the sum is written "≈". Each count is tried once."""
+    flat = list(_flat(shown, where))
+    for d in range(decimals, most + 1):
+        adds = round(sum(round(float(x), d) for x in terms), d) == round(float(total), d)
+        if adds and not any(near_boundary(v, d) for _, v in flat):
+            return d, True
+    for path, v in flat:
+        stable(v, decimals, path)
+    return decimals, False

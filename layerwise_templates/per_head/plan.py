@@ -50,7 +50,9 @@ that head's whole attention matrix; every head's matrix side by side.
                            prev_token), key_token, top_on_key_min,
                            first [head] and bias_first: each piece's first entry and the
                            bias's, which the column sum adds up to delta[0] (shown at
-                           decimals.delta: the shown terms add up to the shown sum)
+                           decimals.delta, the first count up to 5 at which the shown terms
+                           add up to the shown sum); sum_adds: whether they do (thirteen
+                           rounded terms can drift at every count: the sum is then "≈")
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -64,7 +66,7 @@ from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_scor
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
-from layerwise_core.plans.shown import shown_decimals, stable
+from layerwise_core.plans.shown import shown_decimals, stable, summed_decimals
 
 SHOW = 3                # entries written of each vector (then a ⋮ and its length)
 DECIMALS = 2            # vector entries, scaled scores, weights
@@ -186,8 +188,9 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
     # the column sum written: one more decimal where the rounded terms would not add up to the
     # rounded sum (13 terms rounded can drift a unit in the last place)
     terms = [*out["first"], out["bias_first"]]
-    while round(sum(round(x, sd) for x in terms), sd) != round(out["delta"][0], sd) and sd < 5:
-        sd = shown_decimals([out["x"], out["delta"], out["mid"], terms], sd + 1, f"{where}.mid")
+    sd, out["sum_adds"] = summed_decimals(terms, out["delta"][0],
+                                          [out["x"], out["delta"], out["mid"], terms], sd,
+                                          f"{where}.mid")
     out["decimals"].update(x=sd, delta=sd, mid=sd)
     out["decimals"].update(on_key=kd, delta_norm=nd,
                            piece_sum=shown_decimals([out["piece_sum"]], 1, f"{where}.piece_sum"))

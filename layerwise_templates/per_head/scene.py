@@ -989,7 +989,8 @@ class PerHeadScene(StoryboardScene):
                     stroke_width=2)
         total = Num(jp.delta[0], None, sd, S, T.ATTN).move_to([0, y_bias - 0.42, 0])
         total.align_to([x_cs, 0, 0], RIGHT)
-        eq = txt("=", T.TYPE.body, T.MUTED).next_to(total, LEFT, buff=0.15)
+        eq = txt("=" if jp.sum_adds else "≈", T.TYPE.body, T.MUTED).next_to(total, LEFT,
+                                                                          buff=0.15)
         column_sum = VGroup(cs_head, firsts, plus, bfirst, rule, eq, total)
         boxes = VGroup()                    # drawn when the bars have their lengths (lengths)
         ons = VGroup(*[Num(jp.top[q].on_key, None, j["decimals"]["on_key"], S, WEIGHT)

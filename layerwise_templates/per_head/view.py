@@ -114,6 +114,7 @@ class Join(View):
     top_on_key_min: float
     first: list[float]
     bias_first: float
+    sum_adds: bool          # the shown first entries add up to the shown sum ("=", else "≈")
     decimals: JoinDecimals
 
 
