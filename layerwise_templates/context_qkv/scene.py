@@ -6,22 +6,24 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               and position in each; each sentence's tokens with the start marker's position
               and the focus token's under them; and what that means for layer 0
 - `same`      the cosine introduced: two arrows, one turning (1 = same direction, 0 = at right
-              angles); layer 0: the two X rows "=", the same W_Q, W_K, W_V, the two Q rows "=";
-              the chart's four layer-0 points at one value
+              angles); layer 0: the two X rows "=", the same W for both, the two Q and V rows
+              "="; the four cosines' one value written beside the cosine picture (no chart yet)
 - `entered`   what context entered at layer 0: the two token rows; the same query meeting
               different keys (sentence 1's heaviest word, sentence 2's three heaviest); the
               tokens at the same positions in both greyed, bank too (same X, same values);
               the focus token's head-average attention as arcs (the special tokens' arcs
               grey); beside the rows, each token's weighted values (all heads, through
               W_O) drawn tip to tail into the update Delta^(0), the named words' pieces
-              named, the markers' (too short to see) ringed; the updates (lengths, angle,
-              cosine); X^(0) with each update moved (not turned) to its tip and the two sums
-              (a projection: X drawn short); the cosine of the X^(1)
+              named, the rest counted as one, the markers' (too short to see) ringed; the
+              updates (lengths, angle, cosine); then a new stage: X^(0), the update arrows
+              themselves moved (not turned) to its tip, the two sums (a projection: X drawn
+              short), the true lengths as bars; the rest of the block; the cosine of the X^(1)
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
-              (X thick, under the others); "the same W^(l)" label counts the layer;
+              (X thick, under the others), the X^(1) cosine carried to its layer-1 point;
               then X's dip and end and the values' lowest are pointed at
-- `compare`   the lowest Q/K/V cosine and X's lowest ringed, their values beside; the last layer's
-              lowest and highest; the conclusion, centred and large, the rest dimmed
+- `compare`   the lowest Q/K/V cosine and X's lowest ringed, their values beside; layer 2's Q
+              and X; at X's lowest layer V, X and Q (the three the voice names); the
+              conclusion, centred and large, the rest dimmed
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
 the scene does no model arithmetic.
