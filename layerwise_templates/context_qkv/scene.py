@@ -1050,6 +1050,11 @@ class ContextQKVScene(StoryboardScene):
                                                                   aligned_edge=LEFT)
         why.next_to(note, UP, buff=0.25).align_to(note, LEFT)
         note.add(why)
+        # a tall sketch (a teacher's sentence) would lift the words into the legend: they
+        # go down to under it (as far as the caption allows)
+        if note.get_top()[1] > room_top:
+            note.shift(DOWN * min(note.get_top()[1] - room_top,
+                                  max(0.0, note.get_bottom()[1] - floor)))
         g = VGroup(legend, xa, ups, sums, arc, note)
         g.legend, g.xa, g.ups, g.sums, g.arc, g.note = legend, xa, ups, sums, arc, note
         g.bars = note.bars
@@ -1162,8 +1167,9 @@ class ContextQKVScene(StoryboardScene):
             ms = word(r1, r1.words[0]) if len(r1.words) else []
             if ms:
                 self.box(VGroup(*ms), t=0.3 * t)
-            st0 = int(ss[0].special.values[0])
-            if st0 in r1.by_key:
+            sp = [int(j) for j in ss[0].special.values]   # none for a model without markers
+            st0 = sp[0] if sp else None
+            if st0 is not None and st0 in r1.by_key:
                 self.wait(0.2 * t)
                 self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.3 * t)
 
@@ -1178,8 +1184,9 @@ class ContextQKVScene(StoryboardScene):
                     self.box(VGroup(*ms), t=0.1 * t)
                 self.wait(0.1 * t)
             # "with 0.30 still on the start marker"
-            st0 = int(ss[1].special.values[0])
-            if st0 in r2.by_key:
+            sp = [int(j) for j in ss[1].special.values]   # none for a model without markers
+            st0 = sp[0] if sp else None
+            if st0 is not None and st0 in r2.by_key:
                 self.box(VGroup(r2.by_key[st0][2], r2.by_key[st0][1]), t=0.15 * t)
 
         def pieces_in(t):
