@@ -109,8 +109,9 @@ def test_narration_quotes_the_plan(built):
     # why Q, K, V can differ more or less than X with shared matrices: at the values' lowest
     # layer (not at the last, where the values end above X)
     lo = low["layer"]
-    assert (f"On this pair at layer {lo}, the same W Q, W K and W V for both sentences leave "
-            f"the values further apart than X, the queries closer.") in text
+    assert (f"On this pair at layer {lo}, the same W Q, W K and W V, each with its bias, "
+            f"leave the values further apart than X, the queries closer.") in text
+    assert "But no matrix can make two equal inputs differ" in text
     assert c["v"][lo] < c["x"][lo] < c["q"][lo]
     assert "end further apart" not in text
     # the values below X from layer 1 to 4, just above it at the last layer

@@ -6,22 +6,24 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               and position in each; each sentence's tokens with the start marker's position
               and the focus token's under them; and what that means for layer 0
 - `same`      the cosine introduced: two arrows, one turning (1 = same direction, 0 = at right
-              angles); layer 0: the two X rows "=", the same W_Q, W_K, W_V, the two Q rows "=";
-              the chart's four layer-0 points at one value
+              angles); layer 0: the two X rows "=", the same W for both, the two Q and V rows
+              "="; the four cosines' one value written beside the cosine picture (no chart yet)
 - `entered`   what context entered at layer 0: the two token rows; the same query meeting
               different keys (sentence 1's heaviest word, sentence 2's three heaviest); the
               tokens at the same positions in both greyed, bank too (same X, same values);
               the focus token's head-average attention as arcs (the special tokens' arcs
               grey); beside the rows, each token's weighted values (all heads, through
               W_O) drawn tip to tail into the update Delta^(0), the named words' pieces
-              named, the markers' (too short to see) ringed; the updates (lengths, angle,
-              cosine); X^(0) with each update moved (not turned) to its tip and the two sums
-              (a projection: X drawn short); the cosine of the X^(1)
+              named, the rest counted as one, the markers' (too short to see) ringed; the
+              updates (lengths, angle, cosine); then a new stage: X^(0), the update arrows
+              themselves moved (not turned) to its tip, the two sums (a projection: X drawn
+              short), the true lengths as bars; the rest of the block; the cosine of the X^(1)
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
-              (X thick, under the others); "the same W^(l)" label counts the layer;
+              (X thick, under the others), the X^(1) cosine carried to its layer-1 point;
               then X's dip and end and the values' lowest are pointed at
-- `compare`   the lowest Q/K/V cosine and X's lowest ringed, their values beside; the last layer's
-              lowest and highest; the conclusion, centred and large, the rest dimmed
+- `compare`   the lowest Q/K/V cosine and X's lowest ringed, their values beside; layer 2's Q
+              and X; at X's lowest layer V, X and Q (the three the voice names); the
+              conclusion, centred and large, the rest dimmed
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
 the scene does no model arithmetic.
@@ -95,6 +97,8 @@ class Stage:
     lines: VGroup = field(default_factory=VGroup)
     grown: int = -1                             # last layer drawn in the chart
     wide: bool = False                          # the chart across the frame (layers on)
+    handoff: VGroup | None = None               # "out: the two X^(1), cos ..." (entered)
+    carried: VGroup | None = None               # its cosine, beside X's layer-1 point
 
 
 class ContextQKVScene(StoryboardScene):
@@ -315,7 +319,7 @@ class ContextQKVScene(StoryboardScene):
         y_len = min(PLOT[1], self.content_top() - top.height - 0.2 + 2.45 - 0.6)
         x_len = PLOT[0]
         if wide:
-            y_len = (self.content_top() - top.height - 0.25) - (self.caption_top() + 0.95)
+            y_len = (self.content_top() - top.height - 0.4) - (self.caption_top() + 0.95)
             x_len = 11.4
         ax = TickAxes([0, L - 1, 1], [lo, hi, hi - lo], x_len, y_len,
                       x_ticks=[(l.value, l.path) for l in v.layers
@@ -347,7 +351,8 @@ class ContextQKVScene(StoryboardScene):
                                 + UP * 0.05, color=tick_color, stroke_width=2.5)
                            for d in (DOWN * 0.055, UP * 0.055)])
             ax.add(gap, zig)
-        top.next_to(ax.axes, UP, buff=0.2).align_to(ax, LEFT)
+        # clear of the top tick's label (1.00), which stands above the axis's end
+        top.next_to(VGroup(ax.axes, ax.y_labels), UP, buff=0.2).align_to(ax, LEFT)
         chart = VGroup(top, ax, xname)
         chart.to_edge(LEFT, buff=T.EDGE + 0.1)
         chart.shift(UP * (self.content_top() - chart.get_top()[1]))
@@ -478,8 +483,9 @@ class ContextQKVScene(StoryboardScene):
                       txt(f"· the first {v.first.dims} numbers of \"{v.word}\"", S, T.MUTED))
         head.move_to([0, top - 0.2, 0]).align_to([PANEL_X, 0, 0], LEFT)
         xr = self.rows_at(xk, 0, top - 1.0)
-        w = VGroup(txt("× the same for both:", S, T.MUTED),
-                   math("W_Q^((0)), W_K^((0)), W_V^((0))", T.TYPE.math_label, T.TEXT))
+        # in words, no scripts: the one set of matrices both rows go through
+        w = VGroup(txt("×", T.TYPE.label, T.MUTED),
+                   txt("the same W for both rows", T.TYPE.label, T.TEXT))
         w.arrange(RIGHT, buff=0.2).next_to(xr, DOWN, buff=0.25).align_to(xr.rows, LEFT)
         qr = self.rows_at("q", 0, 0)
         qr.next_to(w, DOWN, buff=0.25).align_to(xr, LEFT)
@@ -594,22 +600,23 @@ class ContextQKVScene(StoryboardScene):
             self.play(Rotate(pic.b, angle, about_point=o), run_time=0.6 * t)
             self.put("cos_status", label, run_time=0.25 * t)
 
-        def chart_in(t):
-            self.drop("cosine", "cos_status", "cos_arrows", run_time=0.25 * t)
-            self.ensure_chart(0, t=0.75 * t)
-
-        def value_label(t):
-            d0 = self.st.dots["v"][0]
+        def four(t):
+            # "All four cosines are 1.00": said beside the rows that show it (no chart yet:
+            # it comes once there is more than one layer to draw)
             if v.summary.layer0_equal.value:
-                lab = inline(txt(", ".join(NAME[k] for k in self.keys) + ":", S, T.MUTED),
-                             Num(self.cos("x")[0], decimals=2, size=S))
+                lab = inline(txt("cosine for " + ", ".join(NAME[k] for k in self.keys) + ":",
+                                 T.TYPE.label, T.TEXT),
+                             Num(self.cos("x")[0], decimals=2, size=T.TYPE.label),
+                             buff=0.18)
             else:
-                lab = VGroup(*[inline(txt(NAME[k], S, COLOR[k]),
-                                      Num(self.cos(k)[0], decimals=2, size=S))
-                               for k in self.keys]).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-            lab.next_to(d0, DOWN + RIGHT, buff=0.1)
-            self.put("zero_label", lab, run_time=0.5 * t)
-            point_at(self, d0, run_time=0.5 * t, direction=DOWN)
+                lab = VGroup(*[inline(txt(NAME[k], T.TYPE.label, COLOR[k]),
+                                      Num(self.cos(k)[0], decimals=2, size=T.TYPE.label))
+                               for k in self.keys]).arrange(RIGHT, buff=0.3)
+            lab.next_to(panel.kv, DOWN, buff=0.3).align_to(panel.kv, LEFT)
+            if lab.get_bottom()[1] < self.caption_top() + 0.1:     # no room under the rows
+                lab.next_to(pic.head, DOWN, buff=0.2).align_to(pic.head, LEFT)
+            self.put("zero_label", lab, run_time=0.4 * t)
+            self.emphasize(lab[-1], run_time=0.6 * t)
 
         def multiply(t):
             # X goes into the matrices, Q comes out of them: Q = X W + b, the same W for both
@@ -641,8 +648,9 @@ class ContextQKVScene(StoryboardScene):
              (1, lambda t: self.play(Write(panel.mk_x), run_time=t))],
             # the chart's layer-0 point drawn as the sentence before ends, its 1.00 said
             # as it is named
-            [(2, multiply), (1, chart_in)],
-            [(1, value_label), (1, lambda t: self.wait(t))],
+            [(2, multiply), (1, lambda t: self.emphasize(panel.mk_q, panel.mk_v,
+                                                         run_time=t))],
+            [(1, four), (1, lambda t: self.wait(t))],
         ])
         self.set_slot("panel", panel)
 
@@ -694,7 +702,7 @@ class ContextQKVScene(StoryboardScene):
         if shown[-1] < len(toks) - 1:
             dots.add(txt("…", T.TYPE.label, T.MUTED).next_to(row[-1], RIGHT, buff=0.12))
         fx = sum(xs[f] for f in focus if f in xs) / max(1, len([f for f in focus if f in xs]))
-        top = row.get_top()[1] + 0.06
+        top = row.get_top()[1] + 0.14             # the arcs' ends clear of the words' tops
         arcs, weights = VGroup(), VGroup()
         by_key = {}
         for j in shown:
@@ -753,21 +761,18 @@ class ContextQKVScene(StoryboardScene):
         unit = self.update_unit()
         base = BASE * DEGREES
         ang = float(e.angle) * DEGREES
+        # short: what the pink pieces are, in two lines, and what the drawing is, in one
         head = VGroup(inline(txt("what attention adds to X:", S),
-                             math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN)),
-                      txt(f"pink: each token's values × its weights, "
-                          f"{self.v.heads.n_heads} heads summed,", S, PIECE),
-                      inline(txt("through the output matrix", S, T.TEXT),
-                             math("W_O^((0))", T.TYPE.math_label, T.TEXT),
-                             txt(", + its bias, tip to tail", S, T.TEXT), buff=0.08))
+                             math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
+                             txt("= the pink pieces + a bias", S, PIECE)),
+                      inline(txt("a piece: one token's weighted values, through", S, PIECE),
+                             math("W_O", T.TYPE.math_label, T.TEXT), buff=0.1))
         # what the drawing is: every arrow a vector of d_model numbers, drawn flat
-        flat = VGroup(txt(f"drawn flat: each arrow is {self.v.heads.d_model} numbers,", S,
-                          T.TEXT),
-                      txt("projected onto the plane of the two updates", S, T.TEXT))
-        flat.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        flat = VGroup(txt(f"each arrow: {self.v.heads.d_model} numbers, drawn flat",
+                          S, T.TEXT))
         head.add(flat)
-        head.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        flat.shift(DOWN * 0.12)
+        head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        flat.shift(DOWN * 0.1)
         head.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         head.flat = flat
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
@@ -824,8 +829,9 @@ class ContextQKVScene(StoryboardScene):
             xy = [np.array([float(c[0]), float(c[1])]) for c in pc.xy]
             named = {int(w) for w in list(s_.words)[:1 if i == 0 else 3]}
             named |= {int(x) for x in s_.special.values}
-            keep = [j for j in range(len(xy))
-                    if j in named or unit * np.linalg.norm(xy[j]) >= 0.22]
+            # every piece drawn alone is named (a word, or a marker's ring): the others are
+            # one piece, "the other N", so the count adds up to the sentence's tokens
+            keep = [j for j in range(len(xy)) if j in named]
             rest = [j for j in range(len(xy)) if j not in keep]
             items = [(j, xy[j]) for j in keep]
             if rest:
@@ -862,6 +868,12 @@ class ContextQKVScene(StoryboardScene):
         g.unit = unit
         return g
 
+    def in_band(self, m) -> bool:
+        """Whether `m` lies between the rows above the pieces (`names_band`'s top) and the
+        caption: a piece's name or a marker's tag has no place over either."""
+        lo, hi = getattr(self, "names_band", (ABOVE_CAPTION, 4.0))
+        return m.get_bottom()[1] >= lo + 0.05 and m.get_top()[1] <= hi
+
     def piece_names(self, chains: VGroup, sides: tuple, avoid: VGroup, lines=()):
         """The named words' pieces labelled with their tokens (the heaviest word of sentence
         1, the three of sentence 2), on the side `sides[i]` of chain i (+1 left of its
@@ -882,7 +894,7 @@ class ContextQKVScene(StoryboardScene):
             # the other tokens' pieces, drawn as one, and the bias: named too
             if "rest" in chain.extra:
                 todo.append((chain.extra["rest"],
-                             txt(f"the other {chain.n_rest}, small", S, PIECE)))
+                             txt(f"the other {chain.n_rest}", S, PIECE)))
             todo.append((chain.extra["bias"], txt("bias", S, PIECE)))
             for (a, b), lab in todo:
                 d = b - a
@@ -892,12 +904,13 @@ class ContextQKVScene(StoryboardScene):
                 # clear of the update's arrow (drawn over the chain later) and of every
                 # label; left out where no place is clear
                 for side, at, far in ((side, at, far) for side in (sides[i], -sides[i])
-                                      for far in (0.0, 0.25, 0.5, 0.8, 1.1)
-                                      for at in (0.5, 0.75, 0.9, 0.3)):
+                                      for far in (0.0, 0.2, 0.4, 0.6, 0.85, 1.1, 1.4)
+                                      for at in (0.5, 0.75, 0.9, 0.3, 0.15)):
                     n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
                     off = 0.24 + far + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
                     lab.move_to(a + at * d + n * off)
                     if not any(overlaps(lab, m, 0.08) for m in (*avoid, *names)) \
+                            and self.in_band(lab) \
                             and not on_lines(lab, lines, 0.12):
                         lab.sent = i
                         names.add(lab)
@@ -914,6 +927,8 @@ class ContextQKVScene(StoryboardScene):
                             else None)
                 rings.add(r)
         tags = VGroup()
+        segs = [ab for chain in chains for ab in (*chain.span.values(), *chain.extra.values())]
+        segs += list(lines)
         for r in rings:
             first = r.get_x() <= min(m.get_x() for m in rings) + 1e-6     # at the updates' start
             t_ = txt(r.token, S, T.TEXT)
@@ -923,11 +938,19 @@ class ContextQKVScene(StoryboardScene):
                             txt("long", S, T.TEXT))
             # below (the start) or right of its ring, else below-left, left, above: clear of
             # the labels and names
-            for side in ((DOWN if first else RIGHT), DOWN + LEFT, LEFT, UP):
-                t_.next_to(r, side, buff=0.08)
-                if not any(overlaps(t_, m, 0.04) for m in (*avoid, *names, *tags)):
+            # clear of the labels, the names, the pieces and the updates' arrows; nearest
+            # first, then further out; a tag with no clear place is left out (its ring stays,
+            # the voice names the markers)
+            for side, buff in ((side, buff) for buff in (0.08, 0.3, 0.55)
+                               for side in ((DOWN if first else RIGHT), DOWN + LEFT, LEFT,
+                                            UP, UP + RIGHT, UP + LEFT, DOWN + RIGHT)):
+                t_.next_to(r, side, buff=buff)
+                self.keep_inside(t_)
+                if not any(overlaps(t_, m, 0.06) for m in (*avoid, *names, *tags)) \
+                        and self.in_band(t_) \
+                        and not on_lines(t_, segs, 0.04):
+                    tags.add(t_)
                     break
-            tags.add(self.keep_inside(t_))
         return names, VGroup(rings, tags)
 
     def sum_picture(self, x: float, y_top: float, scale: float | None = None) -> VGroup:
@@ -1023,12 +1046,15 @@ class ContextQKVScene(StoryboardScene):
         note.next_to(drawn, RIGHT, buff=0.45).align_to(drawn, DOWN)
         # what the sketch is, under the bars: a projection (X short), its scale
         said = ["a projection: X drawn short"]
-        if fit < 0.95 * want:
-            said.append("at a smaller scale than on the right")
         why = VGroup(*[txt(w, S, T.TEXT) for w in said]).arrange(DOWN, buff=0.06,
                                                                   aligned_edge=LEFT)
         why.next_to(note, UP, buff=0.25).align_to(note, LEFT)
         note.add(why)
+        # a tall sketch (a teacher's sentence) would lift the words into the legend: they
+        # go down to under it (as far as the caption allows)
+        if note.get_top()[1] > room_top:
+            note.shift(DOWN * min(note.get_top()[1] - room_top,
+                                  max(0.0, note.get_bottom()[1] - floor)))
         g = VGroup(legend, xa, ups, sums, arc, note)
         g.legend, g.xa, g.ups, g.sums, g.arc, g.note = legend, xa, ups, sums, arc, note
         g.bars = note.bars
@@ -1048,8 +1074,12 @@ class ContextQKVScene(StoryboardScene):
         top = self.content_top()
         r1 = self.arc_row(0, top - 1.15)
         r2 = self.arc_row(1, top - 3.35)
-        legend = txt("arc width = attention weight (head average), layer 0", T.TYPE.label,
-                     T.TEXT)
+        # how a weight is made: the one query scores each token's key, softmax
+        legend = txt(f"arc width = weight: softmax of {self.v.word}'s query · each key "
+                     f"(mean of {self.v.heads.n_heads} heads, layer 0)", T.TYPE.label, T.TEXT)
+        if legend.width > 13.6:
+            legend = txt(f"arc width = weight: softmax of query · each key, "
+                         f"{self.v.heads.n_heads}-head mean", T.TYPE.label, T.TEXT)
         legend.move_to([0, top - 0.05, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         # once the pieces are drawn the arcs go and the rows close up at the top (their
@@ -1058,6 +1088,7 @@ class ContextQKVScene(StoryboardScene):
         compact_bottom = min(r.weights.get_bottom()[1] + d for r, d in zip((r1, r2), dy))
         head_at = (-6.5, compact_bottom - 0.3)
         o_at = (1.2, ABOVE_CAPTION + 0.7)
+        self.names_band = (ABOVE_CAPTION, compact_bottom - 0.1)
         upd = self.update_picture(1.2, top - 0.35, head_at=head_at, o_at=o_at,
                                   ceiling=compact_bottom - 0.45)
         over = ABOVE_CAPTION - min(m.get_bottom()[1] for m in (upd.labels, upd.cos))
@@ -1077,11 +1108,6 @@ class ContextQKVScene(StoryboardScene):
         if e.x_next.value is not None:
             nxt = self.rest_of_block(sums.sums, top - 0.1)
         self.keep_inside(upd)
-        # a piece's name that would lie on the sketch's words (long chains reach the left
-        # half) is left out, as piece_names leaves out one with no clear place
-        for n in [n for n in upd.names
-                  if any(overlaps(n, m, 0.04) for m in (*sums.legend, *sums.note))]:
-            upd.names.remove(n)
         def grow_arcs(t):
             self.play(FadeInPlace(legend), run_time=0.1 * t)
             self.play(*[LaggedStart(*[Create(a) for a in r.arcs], lag_ratio=0.1)
@@ -1115,10 +1141,12 @@ class ContextQKVScene(StoryboardScene):
             same = [*map(int, e.shared), *[int(f) for f in ss[0].focus]]
             ms = [r.tok[j] for r in (r1, r2) for j in same if j in r.tok]
             ns = [r.idx_of[j] for r in (r1, r2) for j in same if j in r.idx_of]
+            # each box round the token, its weight and its position: as wide as the widest
+            ws = [r.weights[r.shown_index[j]] for r in (r1, r2) for j in same if j in r.tok]
             if ms:
                 self.play(*[m.animate.set_color(T.MUTED) for m in ms], run_time=0.25 * t)
-                self.emphasize(*[VGroup(m, n) for m, n in zip(ms, ns)], color=T.MUTED,
-                               run_time=0.4 * t)
+                self.emphasize(*[VGroup(m, w_, n) for m, w_, n in zip(ms, ws, ns)],
+                               color=T.MUTED, run_time=0.4 * t)
 
         def moved(t):
             # a token in both sentences at different positions ("the"): its X differs
@@ -1133,10 +1161,17 @@ class ContextQKVScene(StoryboardScene):
                 self.box(*ms, t=0.5 * t)
 
         def river(t):
-            self.unbox(0.2 * t)
+            # "reads river most, 0.30, just ahead of the start marker's 0.29": river boxed,
+            # then the start marker's weight as it is said
+            self.unbox(0.1 * t)
             ms = word(r1, r1.words[0]) if len(r1.words) else []
             if ms:
-                self.box(VGroup(*ms), t=0.8 * t)
+                self.box(VGroup(*ms), t=0.3 * t)
+            sp = [int(j) for j in ss[0].special.values]   # none for a model without markers
+            st0 = sp[0] if sp else None
+            if st0 is not None and st0 in r1.by_key:
+                self.wait(0.2 * t)
+                self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.3 * t)
 
         def money(t):
             # each word boxed with its weight as it is said: "spreads over the, 0.15, cash, ..."
@@ -1146,8 +1181,13 @@ class ContextQKVScene(StoryboardScene):
             for k in ks:
                 ms = word(r2, k)
                 if ms:
-                    self.box(VGroup(*ms), t=0.12 * t)
-                self.wait(0.14 * t)
+                    self.box(VGroup(*ms), t=0.1 * t)
+                self.wait(0.1 * t)
+            # "with 0.30 still on the start marker"
+            sp = [int(j) for j in ss[1].special.values]   # none for a model without markers
+            st0 = sp[0] if sp else None
+            if st0 is not None and st0 in r2.by_key:
+                self.box(VGroup(r2.by_key[st0][2], r2.by_key[st0][1]), t=0.15 * t)
 
         def pieces_in(t):
             # the arcs give way and the rows close up at the top, their weights kept; then
@@ -1204,22 +1244,26 @@ class ContextQKVScene(StoryboardScene):
             # the rows and the pieces' header leave; tip to tail: X^(0), the same in both;
             # each update moves from the right to X's tip; each sum runs from X's tail to it
             lg = sums.legend
+            # a new stage: the pieces, their names and the update's labels leave with the
+            # rows; only the two update arrows stay, and they themselves move
             self.play(FadeOutPlace(VGroup(r1[0], r1.row, r1[2], r1.weights,
-                                          r2[0], r2.row, r2[2], r2.weights)),
+                                          r2[0], r2.row, r2[2], r2.weights,
+                                          upd.chains, upd.names, upd.labels, upd.arc,
+                                          upd.cos)),
                       run_time=0.08 * t)
             self.drop("right", run_time=0.07 * t)
             self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.15 * t)
-            moving = [a.copy() for a in upd.arrows]
-            self.play(*[Transform(m, u) for m, u in zip(moving, sums.ups)],
+            self.play(*[Transform(a, u) for a, u in zip(upd.arrows, sums.ups)],
                       FadeInPlace(lg[1]), run_time=0.25 * t)
-            self.remove(*moving)
+            self.remove(*upd.arrows)
             self.add(sums.ups)
-            still = VGroup(sums.note[0], *[VGroup(r[0], r[2]) for r in sums.note[1]],
-                           *sums.note[2:])
+            still = VGroup(sums.note[0], *[r[0] for r in sums.note[1]], *sums.note[2:])
             self.play(LaggedStart(*[Create(a) for a in sums.sums], lag_ratio=0.4),
                       FadeInPlace(still), run_time=0.15 * t)
             # the bars grow from the left: X's more than twice either update's
-            self.play(LaggedStart(*[GrowFromEdge(b, LEFT) for b in sums.bars], lag_ratio=0.3),
+            # each number comes with its bar (no number without the bar it measures)
+            self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(r[1], LEFT), FadeInPlace(r[2]))
+                                    for r in sums.note[1]], lag_ratio=0.3),
                       run_time=0.1 * t)
             self.add(sums.ups)                  # each update over its sum
             self.play(Create(sums.arc), FadeInPlace(lg[2]), run_time=0.12 * t)
@@ -1229,9 +1273,7 @@ class ContextQKVScene(StoryboardScene):
             # the pieces' sketch leaves (the sums are what goes on); a small copy of the two
             # sums' arrows (no number: 0.91 stays with the sums) passes through the rest of
             # the block, and only out of it is the cosine of the two X^(1) written
-            self.play(FadeOutPlace(VGroup(upd.chains, upd.names, upd.arrows, upd.labels,
-                                          upd.arc, upd.cos)), run_time=0.1 * t)
-            self.play(FadeInPlace(nxt.blocks), run_time=0.15 * t)
+            self.play(FadeInPlace(nxt.blocks), run_time=0.25 * t)
             tok = nxt.token
             self.add(tok)
             self.play(tok.animate.scale_to_fit_width(nxt.small_w).move_to(nxt.start),
@@ -1267,8 +1309,8 @@ class ContextQKVScene(StoryboardScene):
             groups.append([(1, through)])
         self.by_cue(groups)
         self.unbox()
-        keep = (VGroup(upd.chains, upd.names, upd.arrows, upd.labels, upd.arc, upd.cos, sums)
-                if nxt is None else VGroup(sums, nxt.blocks, nxt.out))
+        keep = sums if nxt is None else VGroup(sums, nxt.blocks, nxt.out)
+        self.st.handoff = None if nxt is None else nxt.out      # its cosine goes on, to the chart
         self.set_slot("right", keep)
 
     def rest_of_block(self, src: VGroup, y_top: float) -> VGroup:
@@ -1318,10 +1360,10 @@ class ContextQKVScene(StoryboardScene):
 
     # --- layers: the chart grows, the table fills --------------------------------------------
     def w_label(self, l: int) -> VGroup:
-        g = VGroup(txt("for both sentences, the same", S, T.TEXT),
-                   inline(math(f"W_Q^(({l})), W_K^(({l})), W_V^(({l}))", T.TYPE.math_label),
-                          txt("at layer", S, T.TEXT), Num(self.v.layers[l], decimals=0,
-                                                             size=S)))
+        # in words (no sub- and superscripts to squint at): layer l's own three matrices
+        g = VGroup(txt("the same W for both sentences:", T.TYPE.label, T.TEXT),
+                   inline(txt("query, key, value matrices of layer", T.TYPE.label, T.TEXT),
+                          Num(self.v.layers[l], decimals=0, size=T.TYPE.label)))
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return self.w_place(g)
 
@@ -1332,9 +1374,8 @@ class ContextQKVScene(StoryboardScene):
 
     def w_label_each(self) -> VGroup:
         """The header once the voice speaks of all layers at once: each layer its own set."""
-        g = VGroup(txt("for both sentences, the same", S, T.TEXT),
-                   inline(math("W_Q^((l)), W_K^((l)), W_V^((l))", T.TYPE.math_label),
-                          txt("at each layer l", S, T.TEXT)))
+        g = VGroup(txt("the same W for both sentences:", T.TYPE.label, T.TEXT),
+                   txt("each layer its own query, key, value matrices", T.TYPE.label, T.TEXT))
         g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         return self.w_place(g)
 
@@ -1342,25 +1383,67 @@ class ContextQKVScene(StoryboardScene):
         self.drop("arcs", "right", "panel", "zero_label", "table", "cosine", "cos_status",
                   "cos_arrows")
 
+    def carry(self, t: float) -> None:
+        """The cosine that came out of layer 0 ("out: the two X^(1), cos 0.90") moves to the
+        chart: its X^(1) onto the axis's X^(1), its number beside X's layer-1 point (drawn
+        as it arrives); the words round them leave."""
+        st, hand = self.st, self.st.handoff
+        ax = st.ax.axes
+        x1 = self.cos("x")[1].value
+        num, name = hand[-1], hand[1]
+        words = VGroup(*[m for m in hand if m is not num and m is not name])
+        # beside the point, right of it, between X's line and the next line below it
+        below = [self.cos(k)[1].value for k in self.keys if self.cos(k)[1].value < x1 - 1e-6]
+        below2 = [self.cos(k)[2].value for k in self.keys
+                  if self.cos(k)[1].value < x1 - 1e-6]
+        x2 = self.cos("x")[2].value
+        y_mid = ((x1 + x2) / 2 + (max(below) + max(below2)) / 2) / 2 if below else x1
+        spot = ax.c2p(1.3, y_mid if below else x1)
+        if not below:
+            spot = spot + DOWN * 0.35
+        self.play(FadeOutPlace(words), name.animate.move_to(st.ax.x_labels[1]),
+                  num.animate.scale(T.TYPE.label / S).move_to(spot),   # the rings' size
+                  run_time=0.6 * t)
+        self.remove(name)
+        num.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
+        self.grow(1, 0.4 * t)
+        st.carried = num
+
     def beat_layers(self, beat) -> None:
         self.ensure_sentences()
+        hand = self.st.handoff
+        right = self.shown.get("right")
+        if hand is not None and right is not None and hand in right.submobjects:
+            right.remove(hand)              # it stays: its cosine goes on to the chart
+            self.add(hand)
+        else:
+            hand = self.st.handoff = None
         self.clear_entered()
         self.ensure_chart(0, wide=True)
         start = self.st.grown + 1
         # the header ("each layer l its own W") stays while the layers draw, one after
         # another, all drawn before the voice says a figure
         steps = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
+        if hand is not None and start == 1 and len(self.v.layers) > 2:
+            steps.append((2, self.carry))
+            start = 2
         for l in range(start, len(self.v.layers)):
             steps.append((2, lambda t, l=l: self.grow(l, t)))
         sm, L = self.v.summary, len(self.v.layers) - 1
 
         def x_range(t):
-            # X's range from layer 1 on, as said: its lowest and its layer-1 value
+            # X's range from layer 1 on, as said: its lowest and its layer-1 value (the
+            # carried cosine moves into its ring's place)
             st = self.st
             xs = [sm.x_lowest.layer.value, 1]
             self.spotlight(["x"], 0.3 * t)
-            self.box(t=0.7 * t, rings=self.rings_for([("x", l, DOWN if l == xs[0] else UP)
-                                                      for l in xs]))
+            rs = self.rings_for([("x", l, DOWN if l == xs[0] else UP) for l in xs])
+            if st.carried is not None:
+                self.play(st.carried.animate.move_to(rs[1][1]), run_time=0.2 * t)
+                self.remove(st.carried)
+                self.add(rs[1][1])
+                st.carried = None
+            self.box(t=0.5 * t, rings=rs)
 
         def values(t):
             # the values dip below X and come back up: their lowest and their last
@@ -1421,66 +1504,6 @@ class ContextQKVScene(StoryboardScene):
         n.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
         return VGroup(c, n)
 
-    def zoomed(self, l: int, rings: VGroup) -> VGroup:
-        """`rings`, and layer l's points that lie too close to read (all but the lowest)
-        drawn apart in an inset: a box round them, lines to the inset, the inset a short
-        scale with each point and its value (3 decimals) above or below it. Without a clear
-        place for the inset, rings round them as before."""
-        ax, st = self.st.ax.axes, self.st
-        lowest = min(self.keys, key=lambda k: self.cos(k)[l].value)
-        ks = [k for k in self.keys if k != lowest and k != "in"]
-        vals = {k: self.cos(k)[l].value for k in ks}
-        lo_, hi_ = min(vals.values()), max(vals.values())
-        pad = max(0.004, 0.15 * (hi_ - lo_))
-        a, b = lo_ - pad, hi_ + pad
-        w_, h_ = 3.0, 1.55
-        y0 = float(self.v.axes.y_range[0])
-        segs = [(ln.get_start(), ln.get_end()) for ln in st.lines]
-        dots = [d for k in self.keys for d in st.dots.get(k, {}).values()]
-        L = len(self.v.layers)
-        frame = None
-        for corner, edge in ((ax.c2p(0.12, y0), LEFT), (ax.c2p(L - 1 - 0.12, y0), RIGHT)):
-            box = SurroundingRectangle(Dot(radius=0.01), buff=0).stretch_to_fit_width(w_) \
-                .stretch_to_fit_height(h_)
-            box.move_to(corner + UP * 0.12, aligned_edge=DOWN + edge)
-            inside = getattr(st.chart, "inside", None)
-            if not on_lines(box, segs, 0.05) and not any(overlaps(box, d, 0.05) for d in dots) \
-                    and not any(overlaps(box, r, 0.05) for r in rings) \
-                    and not (inside is not None and overlaps(box, inside, 0.05)):
-                frame = box
-                break
-        if frame is None:
-            return VGroup(*rings, *self.rings_for([(k, l, UP) for k in ks]))
-        frame.set_stroke(HL, width=2).set_fill(T.BACKGROUND, opacity=0.95)
-        title = inline(txt("layer", S, T.TEXT), Num(self.v.layers[l], decimals=0, size=S),
-                       txt("zoomed in", S, T.TEXT))
-        title.next_to(frame.get_top(), DOWN, buff=0.1)
-        x0, x1 = frame.get_left()[0] + 0.35, frame.get_right()[0] - 0.35
-        y_ = frame.get_bottom()[1] + 0.62
-        scale = Line([x0, y_, 0], [x1, y_, 0], color=T.MUTED, stroke_width=2)
-        pts, labs = VGroup(), VGroup()
-        order = sorted(ks, key=lambda k: vals[k])
-        for i, k in enumerate(order):
-            x = x0 + (vals[k] - a) / (b - a) * (x1 - x0)
-            d = Dot([x, y_, 0], radius=0.08, color=COLOR[k])
-            lab = inline(txt(NAME[k], T.TYPE.label, COLOR[k]),
-                         Num(self.cos(k)[l], decimals=3, size=T.TYPE.label, color=COLOR[k]))
-            # alternately below and above, so neighbours' labels stand apart
-            lab.next_to(d, DOWN if i % 2 == 0 else UP, buff=0.1)
-            pts.add(d)
-            labs.add(lab)
-        # the points' place on the chart boxed, joined to the inset
-        src = VGroup(*[st.dots[k][l] for k in ks])
-        spot = SurroundingRectangle(src, buff=0.08, color=HL, stroke_width=2)
-        joins = VGroup(*[Line(spot.get_corner(DOWN + s_), frame.get_corner(UP + s_),
-                              color=HL, stroke_width=1.5, stroke_opacity=0.6)
-                         for s_ in (LEFT, RIGHT)])
-        inset = VGroup(frame, title, scale, pts, labs)
-        inset.whole = True
-        g = VGroup(*rings, VGroup(spot, joins), inset)
-        g.said = [lab for k, lab in zip(order, labs) if k == "q"]   # "the queries closer"
-        return g
-
     def rings_for(self, pairs: list) -> list:
         """Rings for (key, layer, side) in order, each label clear of the ones before."""
         out = []
@@ -1515,7 +1538,11 @@ class ContextQKVScene(StoryboardScene):
         k_lo = [lo.key.value, "x"]
         q2 = min(2, L - 1)
         r_q = rings([("q", q2), ("x", q2)])
-        r_fix = self.zoomed(xlo.layer.value, rings([("v", xlo.layer.value)]))
+        # at X's lowest layer the three the voice names: the values (further apart than X),
+        # X, and the queries (closer), each in its own colour; the keys left unlabelled
+        lx = xlo.layer.value
+        r_fix = rings([("v", lx), ("x", lx), ("q", lx)])
+        r_fix.said = [r_fix[2][1]]                          # "the queries closer": Q's value
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
         thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
                             T.TEXT),
@@ -1564,9 +1591,14 @@ class ContextQKVScene(StoryboardScene):
             [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],
             # one fixed matrix stretches some differences and shrinks others: at X's lowest
             # layer V below X, Q above it
-            [(1, lambda t: at(xlo.layer.value, list(r_fix), 0.75 * t)),
+            [(1, lambda t: at(xlo.layer.value, list(r_fix), 0.75 * t, ["v", "x", "q"])),
              (0.3, lambda t: self.emphasize(*getattr(r_fix, "said", []), run_time=t)
               if getattr(r_fix, "said", None) else self.wait(t))],
+            # "the part where the two X differ can grow in the values and shrink in the
+            # queries": V's value, then Q's, pointed at as each is said
+            [(4, lambda t: self.wait(t)),
+             (1, lambda t: self.emphasize(r_fix[0][1], color=COLOR["v"], run_time=t)),
+             (1, lambda t: self.emphasize(r_fix[2][1], color=COLOR["q"], run_time=t))],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
         ])
