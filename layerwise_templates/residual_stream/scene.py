@@ -528,9 +528,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         return out
 
     def dip_mark(self, l: int) -> list:
-        """Layer l's number lit under its slot (where the chart's layer numbers are) as the
-        walk draws it: a layer the voice names as one where X got shorter. The marks stay
-        for the rest of the leg."""
+        """Layer l's number lit under its slot (where the chart's layer numbers are): a layer
+        the voice names as one where X got shorter, lit when the dips are named (the walk is
+        at the first of them). The marks stay for the rest of the leg."""
         num = Num(self.v.layers[l].layer, decimals=0, size=S, color=T.POINTER)
         num.move_to(self.bar_x(l, "mid") + DOWN * 0.2)
         num.add_background_rectangle(color=T.BACKGROUND, opacity=1, buff=0.03)

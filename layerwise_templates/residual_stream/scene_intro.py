@@ -189,12 +189,12 @@ class IntroBeats:
         self.advance(0, self.to_moment(M.STATES, 1.0, 0.6))
         x0 = math(T.X_l(0), ML, T.X)
         lines = [
-            inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + ":", L_),
-                   x0, txt("to", L_), math(T.X_l(self.L), ML, T.X)),
-            txt("PCA: their two directions of most spread", L_),
+            inline(Num(self.v.plane.n_points, decimals=0, size=L_), txt("states:", L_),
+                   x0, txt("and X after each addition", L_)),
+            txt("PCA through the origin: two directions", L_),
             inline(txt("the plane keeps", L_),
                    self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
-                   txt("of their spread", L_)),
+                   txt("of their squared length", L_)),
             inline(math(T.X_l(0), ML, T.X), txt("keeps only", L_),
                    self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"),
                    txt("of its length in it", L_)),
@@ -357,7 +357,7 @@ class IntroBeats:
                  run_time=min(1.2, self.to_moment(M.FORMULA, 1.5, 0.7)))
         # "Q is RMSNorm of X times W Q": the formula written while it is said
         self.hold_until_moment(M.FORMULA)
-        self.put("formula", top, anim=appear(top), run_time=self.to_moment(M.RANGE, 1.5, 0.5))
+        self.put("formula", top, anim=appear(top), run_time=1.0)
         self.emphasize(formula[0], buff=0.15, run_time=self.to_moment(M.RANGE, 1.0))
         self.hold_until_moment(M.RANGE)
         self.drop("path", run_time=0.4)           # the strip takes its place
