@@ -422,7 +422,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
     def beat_journey(self, beat, ending: bool = False) -> None:
         """The layers from the last one drawn up to the beat's `layer` (else the last), at
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
-        earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
+        earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them.
+        A leg that names where X shrinks (`dips`) is at the first such layer when it is said,
+        their layer numbers lit under the bars, and past the last by `reach`."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         if start is not None and "tag" in self.shown:
             self.update_footer({"layer": start})     # the layer the tag still names, from frame 1
