@@ -534,10 +534,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         the voice names as one where X got shorter, lit when the dips are named (the walk is
         at the first of them). The marks stay for the rest of the leg."""
         num = Num(self.v.layers[l].layer, decimals=0, size=S, color=T.POINTER)
+        # exactly over the chart's own (muted) number where it has one: that number turns lit
         num.move_to(self.bar_x(l, "mid") + DOWN * 0.2)
-        num.add_background_rectangle(color=T.BACKGROUND, opacity=1, buff=0.03)
         self.shown[f"dip{l}"] = num
-        return [FadeIn(num, shift=0.1 * UP, scale=1.4)]
+        return [FadeIn(num, scale=1.4)]
 
     def medians_after(self, end: float, drop) -> None:
         """"... the median attention update is 0.15 of the length of X ...": the walk's

@@ -454,7 +454,9 @@ class StreamPanels:
         for e, c in zip(self.chart_key, self.key_layouts[big]):
             if e in self.mobjects or any(e in m.get_family() for m in self.mobjects):
                 if not np.allclose(e.get_center(), c):
-                    out.append(e.animate.move_to(c))
+                    # clockwise: an entry going to the row below passes under its neighbour,
+                    # not through it
+                    out.append(e.animate(path_arc=-1.2).move_to(c))
             else:
                 e.move_to(c)
         return out
