@@ -82,7 +82,7 @@ TYPED_STREAM = {
     ("tokens", "space_mark"): (1, "The mark"),
     ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "only"),
     ("embedding", "alone"): (1, "alone"),
-    ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "PCA picks"),
+    ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "through the origin"),
     ("plane", "shadow"): (3, "shadow"), ("plane", "bars"): (4, "bars"),
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"),
@@ -97,10 +97,16 @@ TYPED_STREAM = {
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     ("journey_last", "medians"): (0, ""),
+    # the legs that name their dips ("X shrinks a little inside layers 5 and 6, then ...")
+    ("journey_early", "dips"): (2, "shrinks"), ("journey_early", "reach"): (2, "then"),
+    ("journey_middle", "dips"): (2, "shrinks"), ("journey_middle", "reach"): (2, "reaches"),
+    ("journey_late", "dips"): (0, ""), ("journey_late", "reach"): (0, ""),
+    ("journey0", "dips"): (0, ""), ("journey0", "reach"): (0, ""),
+    ("journey1", "dips"): (0, ""), ("journey1", "reach"): (0, ""),
     # the draft's legs (`layerwise draft`): the largest and then the medians on the last
     ("journey2", "largest"): (1, "The largest"), ("journey2", "x_ends"): (2, "Over these"),
     ("journey2", "medians"): (3, "the median"),
-    ("identity", "updates"): (1, "the {n}"), ("identity", "is_x"): (1, "is X"),
+    ("identity", "updates"): (1, "plus the"), ("identity", "is_x"): (1, "is X"),
     ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),
 }
 
@@ -142,6 +148,8 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
                # layer1 shows both: attention's moments (said at its start) are attn_out's
                ("layer1", "divides"): "attn_out", ("layer1", "shrinks"): "attn_out",
                "journey_last": "journey_last", "journey2": "journey_last",
+               "journey_early": "journey", "journey_middle": "journey",
+               "journey_late": "journey", "journey0": "journey", "journey1": "journey",
                "sizes": "sizes", "sink": "sink", "identity": "identity"}
 
 
@@ -315,7 +323,7 @@ STREAM_FAULTS = {
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
     # "updates#2" is said as written ("the {data.check.n_updates} updates": the placeholder's
     # name says it first) but not once the number is filled in
-    "words gone once filled": (('updates: "the#2"', 'updates: "updates#2"'),
+    "words gone once filled": (('updates: "plus the"', 'updates: "updates#2"'),
                                ('updates: "updates#2"', ""),
                                "beats[14].moments.updates: 'updates#2' no longer fits the "
                                "narration"),

@@ -49,7 +49,8 @@ def build(c: Context) -> Draft:
             "switch", ["switch"], "A pre-norm model: {model.display}",
             "On the left, MiniLM, a post-LN model. On the right, {model.display}, pre-norm. "
             "MiniLM normalises X itself after each addition. {model.display} normalises only a copy for each "
-            "sublayer to read, and adds the update to X itself, which is never normalised.",
+            "sublayer to read, and adds the update to X itself, which inside the layers is never "
+            "normalised.",
             # the last X is the first plus the updates: X itself is only added to
             expect=[f"data.check.max_error_total < {bound:g}"]))
     beats += [
@@ -74,12 +75,13 @@ def build(c: Context) -> Draft:
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
              "To watch X change, we draw it on a flat plane. It is fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ", from X of zero to X of "
-             "{model.n_layers}. PCA picks the two directions along which these states spread "
-             "most; the plane keeps {data.plane.energy_pct.value:.0f} percent of their spread. "
+             "{model.n_layers}. PCA, through the origin, picks the two directions that hold most "
+             "of these states' squared length; the plane keeps "
+             "{data.plane.energy_pct.value:.0f} percent of it. "
              "But it is a shadow: X of zero keeps only "
              "{data.stages[0].captured_pct.value:.0f} percent of its length. "
              "The bars below give the true lengths.",
-             moments={"states": "states", "spread": "PCA picks", "shadow": "shadow",
+             moments={"states": "states", "spread": "through the origin", "shadow": "shadow",
                       "bars": "bars"}),
     ]
     a0, f0 = float(sizes_["norm_attn"][0]), float(sizes_["norm_mlp"][0])
@@ -133,7 +135,7 @@ def build(c: Context) -> Draft:
                 "adds two bars, its attention and feed-forward updates, beside the bar of X. "
                 "As X outgrows the view, the view and the bar axis zoom out."
                 if k == 0 else f"{span}, two additions each.")
-        show, moments, medians = "journey", {}, ""
+        show, moments, medians = "journey", {"dips": 0, "reach": 0}, ""
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
         big_n, big_kind, big_l = max(steps)
@@ -174,10 +176,12 @@ def build(c: Context) -> Draft:
         beats.append(Beat(
             "copies", ["copies"], "What W_Q, W_K, W_V read: a copy of X",
             "At every layer l, X of l reaches that layer's W Q, W K and W V through such a "
-            "copy: Q is RMSNorm of X times W Q, and likewise for K and V. From layer "
+            "copy: Q is, before position enters, RMSNorm of X times W Q, and likewise for K and "
+            "V. From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
-            f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, while X reaches about "
+            f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, a length set by the gain and "
+            "the direction of X, while X reaches about "
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So W Q, W K and W V do not see how long X is: they "
             "multiply the short bar.",
@@ -218,12 +222,13 @@ def build(c: Context) -> Draft:
         beats.append(Beat(
             "identity", ["identity"],
             "X⁽" + _superscript(L) + "⁾ = X⁽⁰⁾ + {data.check.n_updates} updates",
-            "And nothing else ever changes X. The embedding plus the {data.check.n_updates} "
-            "updates is X of {model.n_layers}, within {data.identity.bound.bound} in every "
-            "entry.", expect=[f"model.n_layers == {L}", "data.stages[0].index == 0",
+            "Inside the layers, nothing else changes X. The embedding plus the "
+            "{data.check.n_updates} updates is X of {model.n_layers}, up to float rounding: "
+            "within {data.identity.bound.bound} in every entry, the most that rounding could "
+            "add.", expect=[f"model.n_layers == {L}", "data.stages[0].index == 0",
                               f"data.check.max_error_total < {bound:g}"],
-            # "the#2": "the {data.check.n_updates} updates" ("The embedding" is the first)
-            moments={"updates": "the#2", "is_x": "is X", "within": "within",
+            # "plus the": "plus the {data.check.n_updates} updates"
+            moments={"updates": "plus the", "is_x": "is X", "within": "within",
                      "every_entry": "every entry"}))
     notes = [f"followed token {t.tokens[pos[0]]!r} (position {pos[0]}"
              + (f", the last of the word's {len(c.pos)} tokens" if len(c.pos) > 1 else "")

@@ -12,6 +12,7 @@ UPDATE, LENGTHS, ZOOM = "update", "lengths", "zoom"
 DIVIDES, SHRINKS = "divides", "shrinks"
 LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
+DIPS, REACH = "dips", "reach"
 
 BY_SHOW = {
     "tokens": (SPACE_MARK,),
@@ -19,6 +20,7 @@ BY_SHOW = {
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "attn_out": (DIVIDES, SHRINKS),
     "mlp_out": (UPDATE, LENGTHS, ZOOM),
+    "journey": (DIPS, REACH),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),
     "sizes": (NORM_FIRST, NORM_LAST, GROWTH),

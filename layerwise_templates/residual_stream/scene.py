@@ -24,7 +24,7 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 from __future__ import annotations
 
 from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate,
-                   Rectangle, ReplacementTransform, RoundedRectangle, Transform, VGroup, Write,
+                   Rectangle, ReplacementTransform, RoundedRectangle, Transform, VGroup,
                    config, smooth, squish_rate_func)
 
 from scenes import theme as T
@@ -33,7 +33,7 @@ from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
 from .moments import DIVIDES, SHRINKS
 from .scene_intro import IntroBeats
-from .scene_parts import S, StreamPanels
+from .scene_parts import DIP, ML, S, StreamPanels, appear
 from .scene_summary import SummaryBeats
 from .view import Data
 
@@ -152,7 +152,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put("info", info[0], run_time=self.quick(0.15, 0.8))
         # "... as 7 tokens": each token gets its index, one after another (a count to 7)
         self.hold_until_cue(1)
-        idx = VGroup(*[Num(v.tokens[i].index, decimals=0, size=S, color=T.MUTED)
+        idx = VGroup(*[Num(v.tokens[i].index, decimals=0, size=T.TYPE.label, color=T.MUTED)
                        .next_to(b, DOWN, buff=0.1) for i, b in self.tok.items()])
         self.put("info1", info[1], run_time=0.5)
         self.shown["idx"] = idx
@@ -186,30 +186,30 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
         col.move_to(LEFT * 5.6 + UP * 0.6)
         col[2].set_opacity(0)         # "|.| = 2.18" waits for "|X| = its length" (below)
-        self.put("a", col, anim=Write(col), run_time=self.to_moment(M.NUMBERS, 0.8))
+        self.put("a", col, anim=appear(col), run_time=self.to_moment(M.NUMBERS, 0.8))
         # "... its embedding, X of zero: 576 numbers": the column's dots are the rest of them
         self.hold_until_moment(M.NUMBERS)
         dims = Num(self.v.d_model, decimals=0, size=T.TYPE.label, color=T.X,
                    suffix=" numbers")
         dims.next_to(col[1], RIGHT, buff=0.3).align_to(col[1][1][1], DOWN)
-        self.put("dims", dims, anim=Write(dims), run_time=0.8)
-        self.emphasize(col[1], run_time=self.to_cue(1, 0.8))
+        self.put("dims", dims, anim=appear(dims), run_time=0.8)
+        self.emphasize(col[1], run_time=self.to_moment(M.LENGTH, 0.8))
         # "Bars around a vector mean its length ... only 2.18 long"
         self.hold_until_moment(M.LENGTH)
-        bars = inline(math("|" + T.X_l(l) + "|", T.TYPE.math_label, T.X),
+        bars = inline(math("|" + T.X_l(l) + "|", ML, T.X),
                       txt("= its length", T.TYPE.label))
         bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT)
-        self.play(col[2].animate.set_opacity(1), run_time=0.4)
-        self.put("bars_note", bars, anim=Write(bars), run_time=0.8)
+        self.play(col[2].animate.set_opacity(1), appear(bars), run_time=0.5)
+        self.shown["bars_note"] = bars
         self.emphasize(col[2], bars[0], run_time=self.to_moment(M.ALONE, 1.0))
         # "Here X of zero is the token alone; its position enters later, inside attention."
         self.hold_until_moment(M.ALONE)
-        alone = VGroup(inline(math(T.X_l(l), T.TYPE.math_label, T.X),
+        alone = VGroup(inline(math(T.X_l(l), ML, T.X),
                               txt("= the token alone", T.TYPE.label)),
                        txt("position enters inside attention", T.TYPE.label, T.MUTED)
                        ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         alone.next_to(bars, DOWN, buff=0.5).align_to(bars, LEFT)
-        self.put("alone", alone, anim=Write(alone), run_time=1.2)
+        self.put("alone", alone, anim=appear(alone), run_time=1.2)
         self.ensure_tokens()
         self.emphasize(self.tok[self.data["focus"]["token"]],
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
@@ -227,7 +227,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             return None
         if which == "attn":
             return inline(txt("attention reads", T.TYPE.label),
-                          math(f"\"RMSNorm\"({T.X_l(l)})", T.TYPE.math_label, T.LN),
+                          math(f"\"RMSNorm\"({T.X_l(l)})", ML, T.LN),
                           txt(", a copy of length", T.TYPE.label),
                           self.n(self.v.copies.norm[l], T.LN, T.TYPE.label))
         return inline(txt("the FFN reads", T.TYPE.label),
@@ -283,7 +283,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if which == "ffn" and l == 0 and ratio is not None:
             # "61.4 long: 28 times the embedding": said beside the update's length
             times = inline(txt("=", S, T.FFN), self.n(self.v.summary.ffn0_over_x0, T.FFN),
-                           math(f"\u00d7 |{T.X_l(0)}|", T.TYPE.math_label, T.FFN))
+                           math(f"\u00d7 |{T.X_l(0)}|", ML, T.FFN))
             times.next_to(b[2], RIGHT, buff=0.15)       # clear of the bars' key below
             b.add(times)
             c.next_to(b, RIGHT, buff=0.55)              # the sum moves over to make room
@@ -319,7 +319,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             note.move_to(UP * 2.1)
         self.keep_inside(note)
         self.drop("copy", run_time=0.3)
-        self.put("lengths", note, anim=Write(note), run_time=0.8)
+        self.put("lengths", note, anim=appear(note), run_time=0.8)
         self.emphasize(a[2], b[2], c[2],
                        run_time=max(0.8, 0.75 * (end - self.time - 1.2)))
 
@@ -342,7 +342,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if note is not None:
             # "... does not read X itself. It reads a normalised copy, RMSNorm of X, 1.32 long."
             # left of the plane's heading, clear of the token row
-            note.move_to(UP * 2.1).shift(RIGHT * (self.plane_head.get_left()[0] - 0.3
+            note.move_to(UP * 2.1).shift(RIGHT * (self.plane_head.get_left()[0] - 0.7
                                                   - note.get_right()[0]))
             self.keep_inside(note)
             # the update is drawn when it is named ("... and adds its update"), else by cue 1
@@ -353,7 +353,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             if later:
                 note[-1].set_opacity(0)
             part = VGroup(*note[:-1]) if later else note
-            self.put("copy", note, anim=Write(part), run_time=self.fill(until, 0.8, 0.5))
+            self.put("copy", note, anim=appear(part), run_time=self.fill(until, 0.8, 0.5))
             if later:
                 self.remove(part)
                 self.add(note)
@@ -376,7 +376,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         note[-1].set_opacity(0)                     # the copy's length waits for the shrink
         defn = VGroup(
             math(f"\"RMSNorm\"({T.X_l(l)}) = {T.X_l(l)} / \"rms\"({T.X_l(l)}) dot g",
-                 T.TYPE.math_label, T.TEXT).scale(1.2),
+                 ML, T.TEXT).scale(1.2),
             txt("rms: root mean square;  g: a learned gain", T.TYPE.label, T.TEXT),
         ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         col = self.shown.get("a")             # X's column, when an earlier beat drew it
@@ -387,7 +387,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.keep_inside(defn)
         if DIVIDES in moments:
             self.hold_until_moment(DIVIDES)
-        self.put("rms", defn, anim=Write(defn), run_time=self.to_moment(SHRINKS, 1.2, 0.6))
+        self.put("rms", defn, anim=appear(defn), run_time=self.to_moment(SHRINKS, 1.2, 0.6))
         self.hold_until_moment(SHRINKS)
         unit = 1.6                                   # scene units per unit of length
         x_len = self.data["x_norms"][l]["value"]
@@ -422,10 +422,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
     def beat_journey(self, beat, ending: bool = False) -> None:
         """The layers from the last one drawn up to the beat's `layer` (else the last), at
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
-        earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them."""
+        earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them.
+        A leg that names where X shrinks (`dips`) is at the first such layer when it is said,
+        their layer numbers lit under the bars, and past the last by `reach`."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         if start is not None and "tag" in self.shown:
             self.update_footer({"layer": start})     # the layer the tag still names, from frame 1
+        elif start is not None and start + 1 < self.L:
+            self.update_footer({"layer": start + 1})  # the first layer this beat draws
         self.ensure_tokens()
         self.clear_stage(keep=("tag",))
         self.ensure_plane(big=True)          # centre stage: the columns have left
@@ -454,22 +458,40 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             lit[self.cue_at(0) + 1.0] = lambda: [Indicate(self.chart_key[2], color=T.POINTER,
                                                           scale_factor=1.15)]
         has = ending
+        # "X shrinks a little inside layers 5 and 6": the walk reaches the first dip as
+        # "shrinks" is said, walks through the others while they are named (each marked under
+        # its slot as it is drawn), and the rest by the sentence's end
+        dips = self.dips_in(left[:-1]) if voiced and not ending and self.named(M.DIPS) else []
+        goals = {}
+        if dips:
+            goals[dips[0]] = self.said(M.DIPS) + 0.6
+            if len(dips) > 1 and self.named(M.REACH):
+                goals[dips[-1]] = max(self.said(M.REACH) - 0.2, goals[dips[0]] + 0.5)
         for k, lay in enumerate(left):
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
                              Num(self.v.layers[l].layer, decimals=0, size=T.TYPE.label),
                              txt("reads", T.TYPE.label),
-                             math(f"|{T.X_l(l)}| =", T.TYPE.math_label, T.X),
+                             math(f"|{T.X_l(l)}| =", ML, T.X),
                              self.n(self.v.layers[l].norm_x, T.X, T.TYPE.label))
             new_tag.move_to(TAG_AT)
             self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
             unit = max(LAYER_TIME, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
+            goal = next(((g, t) for g, t in sorted(goals.items()) if g >= l), None)
+            if goal is not None:                # up to the next named dip: there when named
+                n_to = sum(1 for a in left[k:] if a["layer"] <= goal[0])
+                unit = max(0.5, min(LAYER_MAX + 1.0, (goal[1] - self.time) / n_to))
             if has and voiced:                  # the last step is drawn as it is named
                 unit = max(LAYER_TIME, (self.said(M.LARGEST) - self.time) / (len(left) - k))
             extra = []
             for at in [t for t in lit if t <= self.time + unit]:
                 extra += lit.pop(at)()
+            if dips and l == dips[0]:            # the dips named: all their layers lit at once
+                extra = [*extra, *[a for d_ in dips for a in self.dip_mark(d_)]]
+            elif l in dips[1:]:                  # ... and each again as the walk draws it
+                extra = [*extra, Indicate(self.shown[f"dip{l}"], color=T.POINTER,
+                                          scale_factor=1.4)]
             self.advance_together(lay["stage_out"], unit, extra)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
@@ -496,6 +518,27 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.emphasize(self.shown["tag"], after, *lit_bars,
                            run_time=min(2.0, end - self.time))
 
+    def dips_in(self, layers) -> list:
+        """The layers (of `layers`) one of whose sublayers shortens X by more than DIP."""
+        st = self.stages
+        out = []
+        for lay in layers:
+            mid = self.step_rows[lay["step_attn"]]["to"]
+            a, m, b = (st[i]["norm"]["value"] for i in (lay["stage_in"], mid, lay["stage_out"]))
+            if m < a - DIP or b < m - DIP:
+                out.append(lay["layer"])
+        return out
+
+    def dip_mark(self, l: int) -> list:
+        """Layer l's number lit under its slot (where the chart's layer numbers are): a layer
+        the voice names as one where X got shorter, lit when the dips are named (the walk is
+        at the first of them). The marks stay for the rest of the leg."""
+        num = Num(self.v.layers[l].layer, decimals=0, size=S, color=T.POINTER)
+        # exactly over the chart's own (muted) number where it has one: that number turns lit
+        num.move_to(self.bar_x(l, "mid") + DOWN * 0.2)
+        self.shown[f"dip{l}"] = num
+        return [FadeIn(num, scale=1.4)]
+
     def medians_after(self, end: float, drop) -> None:
         """"... the median attention update is 0.15 of the length of X ...": the walk's
         labels leave the left side to the medians, drawn as they are said."""
@@ -510,10 +553,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
 
     def x_after(self, n: int):
         """"|X^(n)| = ..." under the journey's tag: the length the last layer drawn left X at."""
-        after = inline(math(f"|{T.X_l(n)}| =", T.TYPE.math_label, T.X),
+        after = inline(math(f"|{T.X_l(n)}| =", ML, T.X),
                        self.n(self.v.x_norms[n], T.X, T.TYPE.label))
         after.next_to(self.shown["tag"], DOWN, buff=0.25).align_to(self.shown["tag"], LEFT)
-        self.put("after", after, anim=Write(after), run_time=0.5)
+        self.put("after", after, anim=appear(after), run_time=0.5)
         return after
 
     def show_medians(self) -> list:
@@ -521,7 +564,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         stopped (the layer's tag gone): a bar for |X| and, under it, two bars that are the medians' shares of it
         (median |Delta|/|X| over layers 1 to L-1), each share written at its bar's end."""
         v, d = self.v, self.data
-        lab, ml = T.TYPE.label, T.TYPE.math_label
+        lab, ml = T.TYPE.label, ML
         w, h = 2.4, 0.26
         labels = VGroup(math("|X|", ml, T.X),
                         inline(math("|Delta|", ml, T.ATTN), txt("attention", lab, T.ATTN)),
@@ -581,14 +624,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.emphasize(VGroup(bar, lab),
                            run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.6))
         self.hold_until_moment(M.X_ENDS)
-        end_tag = inline(math(f"|{T.X_l(n)}| =", T.TYPE.math_label, T.X),
+        end_tag = inline(math(f"|{T.X_l(n)}| =", ML, T.X),
                          self.n(v.x_norms[n], T.X, T.TYPE.label))
         tag = self.shown.get("tag")
         if tag is not None:
             end_tag.next_to(tag, DOWN, buff=0.45).align_to(tag, LEFT)
         else:
             end_tag.move_to(TAG_AT)
-        self.put("end_tag", end_tag, anim=Write(end_tag), run_time=0.8)
+        self.put("end_tag", end_tag, anim=appear(end_tag), run_time=0.8)
         last = self.bars.get(("x", n))
         until = self.said(M.MEDIANS) if self.named(M.MEDIANS) \
             else self.cue_at(self.n_cues())

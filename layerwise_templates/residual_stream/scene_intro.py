@@ -8,14 +8,14 @@ from __future__ import annotations
 from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
                    GrowFromEdge, Indicate, LaggedStart, Line,
                    MoveAlongPath,
-                   Rectangle, RoundedRectangle, Transform, VGroup, VMobject, Write, linear,
+                   Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
                    squish_rate_func, there_and_back)
 
 from scenes import theme as T
 from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
-from .scene_parts import S
+from .scene_parts import ML, S, appear
 
 L_ = T.TYPE.label
 FORMULA_SCALE = 1.25       # the copies beat's bar labels, read at 480p
@@ -91,7 +91,7 @@ class IntroBeats:
             _plus([x0, ys[3], 0]), _box("LayerNorm", T.LN)
         ln1.move_to([x0, ys[2], 0])
         ln2.move_to([x0, ys[4], 0])
-        x_in = math("X", T.TYPE.math_label, T.X).move_to([x0, ys[0] + 0.15, 0])
+        x_in = math("X", ML, T.X).move_to([x0, ys[0] + 0.15, 0])
         att = _box("attention", T.ATTN).move_to([x0 + 2.0, ys[1], 0])
         ffn = _box("FFN", T.FFN).move_to([x0 + 2.0, ys[3], 0])
         line = VGroup(_arrow(x_in.get_bottom(), p1.get_top(), T.X),
@@ -119,7 +119,7 @@ class IntroBeats:
         """SmolLM2's block: X's own path only adds; each sublayer reads an RMSNorm copy."""
         x0, top = 1.2, 1.75
         title = txt("SmolLM2 (pre-norm)", L_, T.TEXT).move_to([3.2, top + 0.45, 0])
-        x_in = math("X", T.TYPE.math_label, T.X).move_to([x0, top - 0.1, 0])
+        x_in = math("X", ML, T.X).move_to([x0, top - 0.1, 0])
         p1, p2 = _plus([x0, top - 1.45, 0]), _plus([x0, top - 3.05, 0])
         n1 = _box("RMSNorm", T.LN).move_to([x0 + 1.55, top - 0.75, 0])
         a1 = _box("attention", T.ATTN).move_to([x0 + 3.75, top - 0.75, 0])
@@ -187,15 +187,15 @@ class IntroBeats:
         # "To watch X change, we draw it on a flat plane."
         self.ensure_plane()
         self.advance(0, self.to_moment(M.STATES, 1.0, 0.6))
-        x0 = math(T.X_l(0), T.TYPE.math_label, T.X)
+        x0 = math(T.X_l(0), ML, T.X)
         lines = [
-            inline(txt(str(d["plane"]["n_points"]) + " states of " + d["focus"]["token_text"].lstrip(d["space_mark"]) + ":", L_),
-                   x0, txt("to", L_), math(T.X_l(self.L), T.TYPE.math_label, T.X)),
-            txt("PCA: their two directions of most spread", L_),
+            inline(Num(self.v.plane.n_points, decimals=0, size=L_), txt("states:", L_),
+                   x0, txt("and X after each addition", L_)),
+            txt("PCA through the origin: two directions", L_),
             inline(txt("the plane keeps", L_),
                    self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
-                   txt("of their spread", L_)),
-            inline(math(T.X_l(0), T.TYPE.math_label, T.X), txt("keeps only", L_),
+                   txt("of their squared length", L_)),
+            inline(math(T.X_l(0), ML, T.X), txt("keeps only", L_),
                    self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"),
                    txt("of its length in it", L_)),
             inline(txt("true lengths: the bars below", L_)),
@@ -206,13 +206,13 @@ class IntroBeats:
         box.move_to([0, 0.75, 0]).align_to([left_x, 0, 0], LEFT)
         # "fitted once, by PCA, to bank's 61 states: X of zero, then X after each ..."
         self.hold_until_moment(M.STATES)
-        self.put("p0", lines[0], anim=Write(lines[0]), run_time=1.2)
+        self.put("p0", lines[0], anim=appear(lines[0]), run_time=1.2)
         self.emphasize(self.plane_head, run_time=self.to_moment(M.SPREAD, 1.0))
         # "PCA picks the two directions along which these states spread most; the plane
         # keeps 90 percent of their spread"
         self.hold_until_moment(M.SPREAD)
-        self.put("p1", lines[1], anim=Write(lines[1]), run_time=1.0)
-        self.put("p2", lines[2], anim=Write(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6, 0.5))
+        self.put("p1", lines[1], anim=appear(lines[1]), run_time=1.0)
+        self.put("p2", lines[2], anim=appear(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6, 0.5))
         # "but it is a shadow: X of zero keeps only 9 percent ...": the short arrow, the scale
         self.hold_until_moment(M.SHADOW)
         self.put("p3", lines[3], run_time=0.6)
@@ -253,11 +253,11 @@ class IntroBeats:
                         .next_to(line, side, buff=0.1)
                         for k, line, side in zip(("min", "max"), lines, (LEFT, RIGHT))])
         ticks = VGroup(
-            Num(self.v.layers[0].layer, decimals=0, size=T.TYPE.label, color=T.MUTED)
+            Num(self.v.layers[0].layer, decimals=0, size=T.TYPE.label, color=T.TEXT)
             .next_to(bars[0], DOWN, buff=0.08).set_y(y0 - 0.2),
-            Num(cp.last_layer, decimals=0, size=T.TYPE.label, color=T.MUTED)
+            Num(cp.last_layer, decimals=0, size=T.TYPE.label, color=T.TEXT)
             .next_to(bars[-1], DOWN, buff=0.08).set_y(y0 - 0.2))
-        name = txt("layer", T.TYPE.label, T.MUTED).next_to(ticks[0], LEFT, buff=0.12)
+        name = txt("layer", T.TYPE.label, T.TEXT).next_to(ticks[0], LEFT, buff=0.12)
         axis_labels = VGroup(ticks, name)
         g = VGroup(axis, bars, lines, ends, axis_labels)
         g.bars, g.axis, g.lines, g.ends, g.axis_labels = bars, axis, lines, ends, axis_labels
@@ -268,7 +268,7 @@ class IntroBeats:
         """"X of l reaches W Q, W K and W V only through such a copy": X^(l) -> RMSNorm -> the
         copy, fanned out to the three matrices, each making its Q, K or V (parts in the order
         drawn: X, RMSNorm, the copy's arrow, the three rows)."""
-        ml = T.TYPE.math_label
+        ml = ML
         x = math("X^((l))", ml, T.X).scale(FORMULA_SCALE).move_to([-5.0, -0.35, 0])
         norm = _box("RMSNorm", T.LN).move_to([-2.9, -0.35, 0])
         to_norm = _arrow(x.get_right() + RIGHT * 0.12, norm.get_left(), T.X)
@@ -309,9 +309,11 @@ class IntroBeats:
             self.put("q", txt("X itself is normalised after every addition", L_))
             return
         last = c["last_layer"]
-        formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", T.TYPE.math_label)
+        formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", ML)
                          .scale(FORMULA_BIG),
-                         txt("(K, V: the same)", L_, T.TEXT))
+                         VGroup(txt("(K, V: the same;", L_, T.TEXT),
+                                txt("position enters after)", L_, T.TEXT)
+                                ).arrange(DOWN, buff=0.08, aligned_edge=LEFT))
         formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
         top = formula
         top.move_to([-3.0, 1.95, 0]).align_to([-5.9, 0, 0], LEFT)
@@ -329,10 +331,10 @@ class IntroBeats:
         # copy is X's bar normalised: the long bar shrinks down into the sliver
         w, hgt = 8.4, 0.42
         xv, cv = c["x_last_in"]["value"], c["max"]["value"]
-        x_lab = inline(math(f"|X^(({last}))|", T.TYPE.math_label, T.X), txt("\u2248", L_),
+        x_lab = inline(math(f"|X^(({last}))|", ML, T.X), txt("\u2248", L_),
                        self.n(cp.x_last_about, T.X, L_)).scale(FORMULA_SCALE)
         focus_word = self.data["focus"]["token_text"].lstrip(self.data["space_mark"])
-        c_lab = inline(math("|\"RMSNorm\"(X)|", T.TYPE.math_label, T.TEXT), txt("\u2264", L_),
+        c_lab = inline(math("|\"RMSNorm\"(X)|", ML, T.TEXT), txt("\u2264", L_),
                        self.n(cp.max, T.LN, L_),
                        txt(f"({focus_word}, layers", L_, T.TEXT),
                        Num(cp.from_layer, decimals=0, size=L_), txt("to", L_, T.TEXT),
@@ -355,7 +357,7 @@ class IntroBeats:
                  run_time=min(1.2, self.to_moment(M.FORMULA, 1.5, 0.7)))
         # "Q is RMSNorm of X times W Q": the formula written while it is said
         self.hold_until_moment(M.FORMULA)
-        self.put("formula", top, anim=Write(top), run_time=self.to_moment(M.RANGE, 1.5, 0.5))
+        self.put("formula", top, anim=appear(top), run_time=1.0)
         self.emphasize(formula[0], buff=0.15, run_time=self.to_moment(M.RANGE, 1.0))
         self.hold_until_moment(M.RANGE)
         self.drop("path", run_time=0.4)           # the strip takes its place
@@ -363,7 +365,7 @@ class IntroBeats:
         # every layer's copy length as a bar, the two ends of the range dashed across them
         self.hold_until_moment(M.RANGE)
         strip = self.copy_strip(c, rng, labs)
-        self.put("range", rng, anim=Write(rng), run_time=0.6)
+        self.put("range", rng, anim=appear(rng), run_time=0.6)
         self.shown["copy_strip"] = strip
         self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in strip.bars], lag_ratio=0.08),
                   FadeIn(strip.axis), FadeIn(strip.axis_labels),

@@ -36,6 +36,14 @@ BAR_W = {"x": 0.1, "attn": 0.11, "ffn": 0.11}
 BAR_OFF = {k: sum(list(BAR_W.values())[:i]) + BAR_W[k] / 2 - sum(BAR_W.values()) / 2
            for i, k in enumerate(BAR_W)}          # each bar's centre from its layer's centre
 KEY_SCALE = 1.3           # the bars' colour key, read at 480p
+ML = 31                   # math labels with scripts: above the floor's 27 (scripts ~9 px at 480p)
+DIP = 1.0                 # a sublayer that shortens X by more than this is a dip (the journey marks it)
+
+
+def appear(m):
+    """Text and numbers come in whole (a fade with a small rise): a Write shows half-drawn
+    glyphs mid-motion."""
+    return FadeIn(m, shift=0.1 * UP)
 
 
 def clip_segment(p, q, lo, hi):
@@ -94,7 +102,7 @@ class StreamPanels:
         h = body.height + 0.14
         col = VGroup(bracket(h, -1).next_to(body, LEFT, 0.08), body,
                      bracket(h, 1).next_to(body, RIGHT, 0.08))
-        head = math(label, T.TYPE.math_label, color).next_to(col, UP, buff=0.12)
+        head = math(label, ML, color).next_to(col, UP, buff=0.12)
         length = self.n(norm, color, prefix="|\u00b7| = ").next_to(col, DOWN, buff=0.12)
         return VGroup(head, col, length)
 
@@ -423,7 +431,7 @@ class StreamPanels:
             key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
             key.align_to(self.chart_origin + LEFT * 0.1, LEFT)   # inside the frame, over the bars
             self.key_layouts[big] = [e.get_center().copy() for e in key]
-        word = math("l", T.TYPE.math_label, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
+        word = math("l", ML, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
         # |X| is keyed with the chart; each update's entry comes in with its first bar
         self.chart = VGroup(grid, base, layer_labels, word, key[0])
         self.chart_key = key
@@ -446,7 +454,9 @@ class StreamPanels:
         for e, c in zip(self.chart_key, self.key_layouts[big]):
             if e in self.mobjects or any(e in m.get_family() for m in self.mobjects):
                 if not np.allclose(e.get_center(), c):
-                    out.append(e.animate.move_to(c))
+                    # clockwise: an entry going to the row below passes under its neighbour,
+                    # not through it
+                    out.append(e.animate(path_arc=-1.2).move_to(c))
             else:
                 e.move_to(c)
         return out

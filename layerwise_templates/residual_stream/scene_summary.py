@@ -16,7 +16,7 @@ from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
-from .scene_parts import S
+from .scene_parts import ML, S
 
 
 math_log10 = _m.log10
@@ -33,7 +33,7 @@ class SummaryBeats:
         d, v = self.data, self.v
         L_ = T.TYPE.label
         focus_word = d["focus"]["token_text"].lstrip(d["space_mark"])
-        grow = inline(math(f"|X|", T.TYPE.math_label, T.X), txt("of " + focus_word, L_, T.X),
+        grow = inline(math(f"|X|", ML, T.X), txt("of " + focus_word, L_, T.X),
                       txt("goes", L_),
                       self.n(v.summary.norm_first, T.X, L_), txt("\u2192", L_),
                       self.n(v.summary.norm_last, T.X, L_), txt("(about \u00d7", L_),
@@ -57,7 +57,7 @@ class SummaryBeats:
         self.ensure_tokens()
         self.hide_plane()
         self.clear_stage()
-        self.ensure_chart()
+        self.hide_chart()         # the inset has its own scale: one |X| scale on screen at a time
         d, v = self.data, self.v
         o = d.get("outlier")
         if not o:
@@ -85,9 +85,7 @@ class SummaryBeats:
         self.hold_until_moment(M.OTHERS)
         self.put("inset_head", inset.head, run_time=0.5)
         self.put("inset_others", inset.others, anim=self.grow_row(inset.others), run_time=0.8)
-        last = self.bars.get(("x", len(d["x_stages"]) - 1))
-        if last is not None:                  # bank's last: the 870 on the bars
-            self.emphasize(inset.others[2], last, run_time=0.8)
+        self.emphasize(inset.others[2], run_time=0.8)      # bank's last length, 870
         # "... but the first, I: it grows to 24,100 at X of 12": its token, its bar
         self.hold_until_moment(M.FIRST_TOKEN)
         self.point_at(tok, run_time=0.9)
@@ -150,10 +148,10 @@ class SummaryBeats:
             r[2].next_to(r[1], RIGHT, buff=0.12)
         x0 = name_w + 0.2
         base = Line([x0, 0.3, 0], [x0, -1.5, 0], stroke_width=2, color=T.MUTED)
-        head = VGroup(inline(math("|X|", T.TYPE.math_label, T.X),
+        head = VGroup(inline(math("|X|", ML, T.X),
                              txt("on one linear scale", lab, T.MUTED)),
                       inline(txt(o["token"] + ", " + focus_word + ":", lab, T.TEXT),
-                             math(f"\"at\" {T.X_l(j)}", T.TYPE.math_label, T.TEXT),
+                             math(f"\"at\" {T.X_l(j)}", ML, T.TEXT),
                              txt("; others: any layer", lab, T.TEXT))
                       ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         head.next_to(VGroup(rows, base), UP, buff=0.3).align_to(rows, LEFT)
@@ -186,7 +184,7 @@ class SummaryBeats:
             self.chart.remove(self.chart_key[0])
             self.remove(*shown)
         eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
-                  f"Delta_\"FFN\"^((l)))", T.TYPE.math_label).scale(1.2).move_to(LEFT * 0.5 + UP * 1.9)
+                  f"Delta_\"FFN\"^((l)))", ML).scale(1.2).move_to(LEFT * 0.5 + UP * 1.9)
         iv = v.identity
         lhs = self.column(iv.sum_head, dec, T.TEXT, f"{T.X_l(0)} + sum Delta",
                           v.summary.norm_last)
@@ -194,9 +192,15 @@ class SummaryBeats:
         lhs.move_to(LEFT * 2.0 + DOWN * 0.03)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
+        err = d["check"].get("max_error_total")
         bound = VGroup(txt("every entry within", T.TYPE.label, T.TEXT),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=T.TYPE.label,
-                           color=T.TEXT, prefix="< ")
+                           color=T.TEXT),
+                       txt("(float32's rounding)", T.TYPE.label, T.MUTED),
+                       *([inline(txt("largest here:", T.TYPE.label, T.MUTED),
+                                 Num(err, "data.check.max_error_total", decimals=6,
+                                     size=T.TYPE.label, color=T.MUTED))]
+                         if err is not None else [])
                        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         bound.next_to(rhs[1], RIGHT, buff=0.6)        # beside the columns it is about
         # "And nothing else ever changes X": the identity
