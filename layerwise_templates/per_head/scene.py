@@ -136,13 +136,13 @@ class Stage:
 # listed shows its caption from its first sentence.
 CAPTION_CUES = {"model": (1, 2), "heads": (1, 3), "query": (1, 2), "scores": (0, 2),
                 "softmax": (1, 2, 4), "values": (1, 2), "matrix": (1, 2), "grid": (0, 1),
-                "join": (1,), "pieces": (1, 2, 4), "add": (1, 1, 3)}
+                "join": (1,), "pieces": (1, 2, 4), "add": (1, 1, 2)}
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("heads", 3): 0.6, ("scores", 1): 0.6, ("values", 0): 2.2, ("values", 1): 1.6,
-          ("values", 2): 0.8, ("matrix", 2): 0.8, ("pieces", 4): 0.9, ("pieces", 5): 0.6}
+PAUSES = {("scores", 1): 0.6, ("values", 0): 1.6, ("values", 1): 1.6, ("values", 2): 0.3,
+          ("matrix", 2): 0.8, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
-END_HOLD = {"softmax": 1.0, "join": 0.6, "grid": 0.5}
+END_HOLD = {"softmax": 1.0, "join": 0.6}
 
 
 class PerHeadScene(StoryboardScene):
@@ -764,6 +764,8 @@ class PerHeadScene(StoryboardScene):
                      txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_V"), F, T.V),
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("V"))
+        gist = txt(f"'{d['focus']['token']}' takes in context from '{d['tokens'][top]}'", S,
+                   T.V).next_to(out, DOWN, buff=0.3).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         # under W_V, clear of the X columns' way into it and of the values' way out
         how.move_to([0.6, -1.15, 0])
         # the weighted sum written out: the two heaviest weights times their values, + …
@@ -836,7 +838,10 @@ class PerHeadScene(StoryboardScene):
                  (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
             (2, [(0.7, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
                  (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
-                                              color=T.V, run_time=t))])])
+                                              color=T.V, run_time=t))]),
+            # what it does for the focus token: context from the token before, said on screen
+            (3, [(1, lambda t: self.play(FadeInPlace(gist), run_time=t)),
+                 (1, lambda t: self.emphasize(gist, run_time=t))])])
         self.gone(how, *keys_left)
         self.gone(rows, wrest)
         for m in wrest:
@@ -846,7 +851,7 @@ class PerHeadScene(StoryboardScene):
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
             if m in self.st.on:
                 self.st.on.remove(m)
-        self.keep(values, vlabel, out, olabel, formula, tlabel)
+        self.keep(values, vlabel, out, olabel, formula, tlabel, gist)
 
     # --- the whole matrix, every head -------------------------------------------------------
     def window_pattern(self, pattern) -> list:
@@ -1396,9 +1401,9 @@ class PerHeadScene(StoryboardScene):
                  (2, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
                  (1, lambda t: self.emphasize(plus, run_time=t)),
                  (1, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t))]),
-            (3, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
+            (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
                  (1, lambda t: self.emphasize(ln, run_time=t))]),
-            (4, [(1, lambda t: self.play(Create(a5), FadeInPlace(nxt), run_time=t)),
+            (3, [(1, lambda t: self.play(Create(a5), FadeInPlace(nxt), run_time=t)),
                  (1, lambda t: self.emphasize(nxt, run_time=t))])])
         self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
                   ln, a4, a5, nxt)
