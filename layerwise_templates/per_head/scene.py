@@ -14,11 +14,14 @@ Beats (storyboard `show` names, moments.py):
              out, under the token
 - `dots`     a copy of the query lands on each key, their dot product drops out
 - `scale`    every dot product ÷ √d_head: the scores
-- `exp`      e^(score − max score) under each score, and their sum
+- `exp`      e^(score − max score) under each score, and their sum (a row two steps old
+             leaves: at most three rows of numbers on screen)
 - `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
-- `values`   the rows above give way; every token's X into W_V, its value out; every
-             weight copied under its value; each value shrinks to its weight, the copies
-             add up to the head's output
+- `values`   the rows above give way; every token's X into W_V, its value out (the first
+             alone, then the rest one by one); every weight moves under its value; the two
+             heaviest land in the written sum; each value shrinks to its weight, the copies
+             add up to the head's output, which is named only then; what the focus token takes
+             in, one line
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
 - `grid`     every head's matrix, its mean weight on the token just before
 - `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; the
@@ -27,8 +30,12 @@ Beats (storyboard `show` names, moments.py):
              segment; each segment runs along its band and its piece comes out as a bar;
              the first entries of the pieces and the bias added in a column, step by step,
              to Δ_attn's first entry; the bars' lengths, stacked end to end beside Δ_attn's;
-             the longest boxed, with their heads' weight on the key
-- `add`      X goes around attention on the skip path; X + Δ_attn, numbers added
+             the longest boxed; then each of their heads' row for the focus token (a strip
+             of cells, the key token's ringed) and its weight on the key
+- `add`      X goes around attention on the skip path; X + Δ_attn, numbers added; a box for
+             what follows in the model (post-LN: LayerNorm, FFN, LayerNorm), then layer l+1
+The bottom caption is shown part by part (its "; " parts), each from the sentence that says
+it (CAPTION_CUES); PAUSES and END_HOLD give key results a moment of quiet.
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
 Beat state lives in `Stage` (what `needs`/`builds` in spec.py name).
 """
