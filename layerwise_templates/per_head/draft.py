@@ -79,8 +79,9 @@ def build(c: Context) -> Draft:
              "and W_V.",
              "One layer of attention is really {data.shape.n_heads} heads side by side, each "
              "with its own query, key and value matrices, learned separately." + shared
-             + (" Their matrices differ: flattened into lists, every pair's cosine, "
-                "sign aside, is at most {data.layers[0].w_cos_max:.2f}."
+             + (" Flattened into lists, and compared query with query, key with key, value "
+                "with value, every pair's cosine, sign aside, is at most "
+                "{data.layers[0].w_cos_max:.2f}: no head's matrices copy another's."
                 if unlike else "")
              + f" All of them read the same X: the vector of {said}, "
                f"{{data.shape.d_model}} numbers, goes into every head.",
@@ -176,7 +177,9 @@ def build(c: Context) -> Draft:
         f"The update is added to the X of {said}: X goes around attention on the skip path, and "
         f"delta attn joins it at the plus, entry by entry. That is how X changes: each "
         f"sublayer adds its update."
-        + (" In this model a LayerNorm then rescales the sum." if spec.placement.name == "post"
-           else "")))
+        + (" In this model a LayerNorm, the feed-forward network and another LayerNorm "
+           "follow." if spec.placement.name == "post" else " The feed-forward network "
+           "follows.")
+        + " The next layer builds new queries, keys and values from the result."))
     return Draft(f"'{word}', one head worked through", beats, layers=[l], heads="all",
                  notes=notes)

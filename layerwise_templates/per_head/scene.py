@@ -14,11 +14,14 @@ Beats (storyboard `show` names, moments.py):
              out, under the token
 - `dots`     a copy of the query lands on each key, their dot product drops out
 - `scale`    every dot product ÷ √d_head: the scores
-- `exp`      e^(score − max score) under each score, and their sum
+- `exp`      e^(score − max score) under each score, and their sum (a row two steps old
+             leaves: at most three rows of numbers on screen)
 - `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
-- `values`   the rows above give way; every token's X into W_V, its value out; every
-             weight copied under its value; each value shrinks to its weight, the copies
-             add up to the head's output
+- `values`   the rows above give way; every token's X into W_V, its value out (the first
+             alone, then the rest one by one); every weight moves under its value; the two
+             heaviest land in the written sum; each value shrinks to its weight, the copies
+             add up to the head's output, which is named only then; what the focus token takes
+             in, one line
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
 - `grid`     every head's matrix, its mean weight on the token just before
 - `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; the
@@ -27,8 +30,12 @@ Beats (storyboard `show` names, moments.py):
              segment; each segment runs along its band and its piece comes out as a bar;
              the first entries of the pieces and the bias added in a column, step by step,
              to Δ_attn's first entry; the bars' lengths, stacked end to end beside Δ_attn's;
-             the longest boxed, with their heads' weight on the key
-- `add`      X goes around attention on the skip path; X + Δ_attn, numbers added
+             the longest boxed; then each of their heads' row for the focus token (a strip
+             of cells, the key token's ringed) and its weight on the key
+- `add`      X goes around attention on the skip path; X + Δ_attn, numbers added; a box for
+             what follows in the model (post-LN: LayerNorm, FFN, LayerNorm), then layer l+1
+The bottom caption is shown part by part (its "; " parts), each from the sentence that says
+it (CAPTION_CUES); PAUSES and END_HOLD give key results a moment of quiet.
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
 Beat state lives in `Stage` (what `needs`/`builds` in spec.py name).
 """
@@ -47,7 +54,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create,
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
-from scenes.mobjects import Num, RampKey, inline, math, txt
+from scenes.mobjects import Num, RampKey, inline, math, txt, wrapped
 from scenes.mobjects.attention import AttentionMatrix, HeadCard
 from scenes.mobjects.text import on_baseline
 from scenes.motion.attention_steps import weighted_sum
@@ -131,11 +138,77 @@ class Stage:
     on: list = field(default_factory=list)      # everything on stage, for `clear`
 
 
+# The beat's caption in parts (split at "; "), each shown from the start of the sentence that
+# says it: the caption never runs ahead of the voice (review 14: up to 10 s early). A beat not
+# listed shows its caption from its first sentence.
+CAPTION_CUES = {"model": (1, 2), "heads": (1, 3), "query": (1, 2), "scores": (0, 2),
+                "softmax": (1, 2, 4), "values": (1, 2), "matrix": (1, 2), "grid": (0, 1),
+                "join": (1,), "pieces": (1, 2, 4), "add": (1, 1, 2)}
+# Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
+# next sentence, and an operation the voice has announced gets the time it needs on screen.
+PAUSES = {("scores", 1): 0.6, ("values", 0): 1.6, ("values", 1): 1.6, ("values", 2): 0.3,
+          ("matrix", 2): 0.8, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
+# Seconds held after a beat's last sentence (its result stays before the next beat).
+END_HOLD = {"softmax": 1.0, "join": 0.6}
+
+
 class PerHeadScene(StoryboardScene):
 
     def setup(self) -> None:
         super().setup()
         self.st = Stage()
+        self._cap_parts: list = []
+        self._cap_shown = -1
+
+    # --- the caption follows the voice; quiet after key results ------------------------------
+    def update_footer(self, beat: dict) -> None:
+        """Called at every beat's start, after its cue times are set: the beat's pauses go
+        into the cues' delays (sound and subtitles follow them)."""
+        super().update_footer(beat)
+        cues = beat.get("cues") or []
+        for (bid, c), secs in PAUSES.items():
+            if bid == beat["id"]:
+                for i in range(c + 1, len(cues)):
+                    self.cue_shift[i] += secs
+
+    def beat_end(self, beat: dict) -> float:
+        return super().beat_end(beat) + (END_HOLD.get(beat["id"], 0.0)
+                                         if beat.get("cues") else 0.0)
+
+    def set_caption(self, text: str) -> None:
+        """The beat's caption is shown part by part, each from the sentence that says it (a
+        foreground holder's updater changes it on the frame the sentence starts)."""
+        beat = self.beat
+        parts = [x.strip() for x in text.split("; ")] if text else []
+        parts = [x + (";" if i < len(parts) - 1 else "") for i, x in enumerate(parts)]
+        at = list(CAPTION_CUES.get(beat["id"], ())) if beat else []
+        at = (at + [at[-1] if at else 0] * len(parts))[:len(parts)]
+        self._cap_parts = list(zip(at, parts))
+        self._cap_shown = -1
+        if self.caption is None:
+            holder = self.pin(VGroup())
+            holder.add_updater(lambda m, dt: self._caption_tick(m))
+            self.add_foreground_mobject(holder)
+            self.caption = holder
+        self._caption_tick(self.caption)
+
+    def _caption_tick(self, m: VGroup) -> None:
+        cues = (self.beat or {}).get("cues") or []
+        n = 0
+        for c, _ in self._cap_parts:
+            if cues and self.time + 1e-6 < self.cue_at(min(c, len(cues) - 1)):
+                break
+            n += 1
+        if n == self._cap_shown:
+            return
+        self._cap_shown = n
+        m.remove(*m.submobjects)
+        text = " ".join(x for _, x in self._cap_parts[:n])
+        if text:
+            lines = wrapped(text, 90, T.CAPTION_SIZE).to_edge(DOWN, buff=T.EDGE + 0.15)
+            w, c = m._frame_ref
+            lines.scale(w / self.HOME_WIDTH, about_point=np.array([0.0, 0.0, 0.0])).shift(c)
+            m.add(*lines.submobjects)
 
     # --- data -------------------------------------------------------------------------------
     @property
@@ -318,9 +391,10 @@ class PerHeadScene(StoryboardScene):
         legend = VGroup(inline(txt("each head: its own", B, T.TEXT), names,
                                txt(f"({dm} × {dh})", B, T.TEXT), buff=0.15))
         lay, lp = self.lay()
-        legend.add(inline(txt("every pair of heads: |cos| ≤", B, T.TEXT),
-                          Num(lp.w_cos_max, None, 2, B, MARK),
-                          txt("(0 = at right angles)", S, T.TEXT)))
+        # compared kind with kind: W_Q with W_Q, W_K with W_K, W_V with W_V
+        legend.add(inline(txt("two heads' matrices of one kind: |cos| ≤", B, T.TEXT),
+                          Num(lp.w_cos_max, None, 2, B, MARK)))
+        legend.add(txt("cos: 1 = same direction, 0 = at right angles", B, T.TEXT))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         legend.next_to(cards, DOWN, buff=0.15).align_to(cards, LEFT)
         if self.st.tokens is not None:
@@ -332,8 +406,9 @@ class PerHeadScene(StoryboardScene):
                                                            lag_ratio=0.12), run_time=t))]),
                   (1, [(2, lambda t: self.play(FadeInPlace(legend[0]), run_time=t)),
                        (1, lambda t: self.emphasize(legend[0][1], run_time=t))]),
-                  (2, [(2, lambda t: self.play(FadeInPlace(legend[1]), run_time=t)),
-                       (1, lambda t: self.emphasize(legend[1][1], run_time=t))])]
+                  (2, [(2, lambda t: self.play(FadeInPlace(legend[1]), run_time=t))]),
+                  (3, [(1, lambda t: self.play(FadeInPlace(legend[2]), run_time=t)),
+                       (1, lambda t: self.emphasize(legend[1][-1], run_time=t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -344,13 +419,13 @@ class PerHeadScene(StoryboardScene):
             starts = [Dot(src, radius=0.075, color=T.X) for _ in cards]
             xkey = txt("blue dot: the same X", S, T.X)
             xkey.next_to(self.st.x, DOWN, buff=0.3).align_to([EDGE_X, 0, 0], LEFT)
-            groups.append((3, [
+            groups.append((4, [
                 (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
                                         FadeInPlace(xkey), run_time=t)),
                 (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
                                                        zip(starts, dots)], lag_ratio=0.06),
                                          run_time=t))),
-                (1, lambda t: self.play(*[Indicate(c.bars, color=T.X, scale_factor=1.05)
+                (1, lambda t: self.play(*[Indicate(c.bars, color=MARK, scale_factor=1.05)
                                           for c in cards], run_time=t))]))
             self.keep(dots, xkey)
             self.st.xdots = [dots, xkey]
@@ -616,13 +691,17 @@ class PerHeadScene(StoryboardScene):
             (1, lambda t: self.enlarge(self.st.scores[top], run_time=t)),
             (3, lambda t: self.play(FadeInPlace(slabel), descend(self.st.scores, shifted),
                                     run_time=t)),
-            # the scores are used: they grey (the voice is on the shifted row)
+            # the scores are used: they grey (the voice is on the shifted row); the dot
+            # products, used before them, leave (at most three rows of numbers on screen)
             (0.5, lambda t: self.play(ghost(VGroup(self.st.scores, self.st.rows[1]), USED),
+                                      ghost(VGroup(self.st.dots, self.st.rows[0]), 0),
                                       run_time=t)),
             (1, lambda t: self.emphasize(shifted[top], run_time=t))]),
             (2, [(3, lambda t: self.play(FadeInPlace(label), descend(shifted, exps),
                                          run_time=t)),
-                (0.5, lambda t: self.play(ghost(VGroup(shifted, slabel), USED), run_time=t)),
+                (0.5, lambda t: self.play(ghost(VGroup(shifted, slabel), USED),
+                                          ghost(VGroup(self.st.scores, self.st.rows[1]), 0),
+                                          run_time=t)),
                 (1, lambda t: self.emphasize(exps[top], run_time=t))]),
             (3, [(2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1])
                                                        .set_opacity(0) for a in flying],
@@ -656,8 +735,10 @@ class PerHeadScene(StoryboardScene):
                                          run_time=t)),
                  (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                                      lag_ratio=0.05), run_time=t))]
+        shifted_rows = VGroup(self.st.rows[2], self.st.rows[3])     # label, row
         steps.append((0.5, lambda t: self.play(
-            ghost(VGroup(self.st.exps, self.st.rows[-1], total), USED), run_time=t)))
+            ghost(VGroup(self.st.exps, self.st.rows[-1], total), USED),
+            ghost(shifted_rows, 0), run_time=t)))
         if top is not None:
             steps.append((1, lambda t: self.enlarge(weights[top], run_time=t)))
         if second is not None:
@@ -690,6 +771,8 @@ class PerHeadScene(StoryboardScene):
                      txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_V"), F, T.V),
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("V"))
+        gist = txt(f"'{d['focus']['token']}' takes in context from '{d['tokens'][top]}'", S,
+                   T.V).next_to(out, DOWN, buff=0.3).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         # under W_V, clear of the X columns' way into it and of the values' way out
         how.move_to([0.6, -1.15, 0])
         # the weighted sum written out: the two heaviest weights times their values, + …
@@ -719,12 +802,17 @@ class PerHeadScene(StoryboardScene):
         tags, wrest = self.st.weights, self.st.wrest
         tlabel = self.label_at(txt("× weight", S, WEIGHT), y_tag)
 
-        def x_into_wv(t):
+        def x_into_wv(js, t):
             self.play(LaggedStart(*[xs[j].animate.move_to(wv).scale(0.6).set_opacity(0)
-                                    for j in cols], lag_ratio=0.06),
-                      FadeOutPlace(xlabel), Indicate(wv, color=T.V, scale_factor=1.08),
+                                    for j in js], lag_ratio=0.08),
+                      Indicate(wv, color=T.V, scale_factor=1.08), run_time=t)
+            self.gone(*[xs[j] for j in js])
+
+        def out_of_wv(js, t):
+            # one value after another (as the keys came): none overlaps another in flight
+            self.play(LaggedStart(*[FadeIn(values[j], target_position=wv.get_center(),
+                                           scale=0.3) for j in js], lag_ratio=0.3),
                       run_time=t)
-            self.gone(*xs.values(), xlabel)
 
         self.by_cue([(0, [
             (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wrest),
@@ -732,24 +820,35 @@ class PerHeadScene(StoryboardScene):
             (1, lambda t: self.play(FadeInPlace(how), FadeInPlace(VGroup(wv, wvname)),
                                     FadeInPlace(VGroup(*xs.values())), FadeInPlace(xlabel),
                                     run_time=t)),
-            (1.5, x_into_wv),
-            (2, lambda t: self.play(LaggedStart(*[
-                FadeIn(values[j], target_position=wv.get_center(), scale=0.3) for j in cols],
-                lag_ratio=0.1), *[FadeInPlace(g) for g in gaps], FadeInPlace(vlabel),
-                run_time=t)),
-            (0.7, lambda t: (self.play(FadeOutPlace(VGroup(wv, wvname)), run_time=t),
-                             self.gone(wv, wvname)))]),
-            (1, [(0.7, lambda t: self.play(FadeInPlace(olabel), FadeOutPlace(how),
-                                           run_time=t)),
+            (1, lambda t: x_into_wv(cols[:1], t)),
+            (1, lambda t: out_of_wv(cols[:1], t)),
+            (1.5, lambda t: x_into_wv(cols[1:], t)),
+            (2.5, lambda t: self.play(FadeOutPlace(xlabel), run_time=0.2 * t)
+             or self.play(LaggedStart(*[
+                FadeIn(values[j], target_position=wv.get_center(), scale=0.3)
+                for j in cols[1:]], lag_ratio=0.3), *[FadeInPlace(g) for g in gaps],
+                run_time=0.8 * t)),
+            (0.7, lambda t: (self.play(FadeOutPlace(VGroup(wv, wvname)), FadeInPlace(vlabel),
+                                       run_time=t),
+                             self.gone(wv, wvname, xlabel)))]),
+            # the operation first: each weight under its value, the sum written out (the
+            # weights land in it, then its words come), the values shrink to their weights
+            # and meet in the output; only then the output is named
+            (1, [(0.7, lambda t: self.play(FadeOutPlace(how), run_time=t)),
                  (1.3, lambda t: self.play(tags.animate.set_y(y_tag),
                                            FadeInPlace(tlabel), run_time=t)),
-                 (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
-            (2, [(2, lambda t: self.play(descend([tags[j] for j in fly], land, lag=0),
-                                         FadeInPlace(VGroup(*[m for m in formula
+                 (1.5, lambda t: self.play(descend([tags[j] for j in fly], land, lag=0),
+                                           run_time=t)),
+                 (1, lambda t: self.play(FadeInPlace(VGroup(*[m for m in formula
                                                               if m not in land])),
                                          run_time=t)),
+                 (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
+            (2, [(0.7, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
                  (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
-                                              color=T.V, run_time=t))])])
+                                              color=T.V, run_time=t))]),
+            # what it does for the focus token: context from the token before, said on screen
+            (3, [(1, lambda t: self.play(FadeInPlace(gist), run_time=t)),
+                 (1, lambda t: self.emphasize(gist, run_time=t))])])
         self.gone(how, *keys_left)
         self.gone(rows, wrest)
         for m in wrest:
@@ -759,7 +858,7 @@ class PerHeadScene(StoryboardScene):
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
             if m in self.st.on:
                 self.st.on.remove(m)
-        self.keep(values, vlabel, out, olabel, formula, tlabel)
+        self.keep(values, vlabel, out, olabel, formula, tlabel, gist)
 
     # --- the whole matrix, every head -------------------------------------------------------
     def window_pattern(self, pattern) -> list:
@@ -993,12 +1092,27 @@ class PerHeadScene(StoryboardScene):
                                                                           buff=0.15)
         column_sum = VGroup(cs_head, firsts, plus, bfirst, rule, eq, total)
         boxes = VGroup()                    # drawn when the bars have their lengths (lengths)
-        ons = VGroup(*[Num(jp.top[q].on_key, None, j["decimals"]["on_key"], S, WEIGHT)
-                       .move_to([0, ys[r["head"]], 0]).align_to([-2.0, 0, 0], LEFT)
-                       for q, r in enumerate(j["top"])])
+        # each top head's own row for bank (its matrix's row, as in the grid: window columns),
+        # the key token's cell ringed, and its weight there written after it
+        win, fpos = d["window"], d["focus"]["pos"]
+        kpos = lay["heads"][0]["top"]["pos"]
+        strips = VGroup()
+        ons = VGroup()
+        for q, r in enumerate(j["top"]):
+            row = [lay["patterns"][r["head"]][fpos][b] for b in win]
+            m = AttentionMatrix([row], [], 0.2, 0.2, color=WEIGHT, labels=False)
+            m.move_to([0, ys[r["head"]], 0]).align_to([-2.0, 0, 0], LEFT)
+            if kpos in win:
+                m.add(SurroundingRectangle(m.cell(0, win.index(kpos)), color=MARK, buff=0,
+                                           stroke_width=2))
+            num = Num(jp.top[q].on_key, None, j["decimals"]["on_key"], S, WEIGHT)
+            num.next_to(m, RIGHT, buff=0.15)
+            strips.add(m)
+            ons.add(VGroup(m, num))
         # what the numbers right of the boxed bars are: a header over their column
         # bank's own row of each head's matrix (the grid showed means over all rows)
-        onl = txt(f"row of '{d['focus']['token']}': weight on '{j['key_token']}'", S, WEIGHT)
+        onl = txt(f"each head's row of '{d['focus']['token']}' (ringed: '{j['key_token']}')",
+                  S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([-2.0, 0, 0], LEFT)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
@@ -1180,8 +1294,8 @@ class PerHeadScene(StoryboardScene):
                          (5, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
                                              self.gone(cancel))),
                               (2, lambda t: self.play(LaggedStart(*[
-                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
-                              (2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
+                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t))]),
+                         (6, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in ons], lag_ratio=0.3),
                                   run_time=t))])])
             for m in (seg, wo_rect, wo_name):
@@ -1234,10 +1348,14 @@ class PerHeadScene(StoryboardScene):
         note = txt(f"{dm} numbers each, added entry by entry", S, T.TEXT)
         note.next_to(sums, DOWN, buff=0.25)
         # what comes after the sum in MiniLM: its LayerNorm, the next video
-        ln = VGroup(Rectangle(width=3.6, height=0.5, stroke_color=T.MUTED, stroke_width=2),
-                    txt("LayerNorm (next video)", S, T.MUTED))
+        # (MiniLM is post-LN: LayerNorm, the feed-forward network, a second LayerNorm)
+        lnt = txt("LayerNorm, FFN, LayerNorm (next video)", S, T.MUTED)
+        ln = VGroup(Rectangle(width=lnt.width + 0.4, height=0.5, stroke_color=T.MUTED,
+                              stroke_width=2), lnt)
         ln.next_to(out, DOWN, buff=0.45)
         ln[1].move_to(ln[0])
+        if ln.get_right()[0] > 6.6:
+            ln.shift(LEFT * (ln.get_right()[0] - 6.6))
         a4 = Arrow(out.get_bottom(), ln.get_top(), buff=0.08, color=T.MUTED, stroke_width=3)
         def arrive(t):
             # X comes in on the left with the plus; Δ_attn and its name move from the right
@@ -1273,9 +1391,10 @@ class PerHeadScene(StoryboardScene):
             self.play(FadeInPlace(cols[2]), FadeInPlace(note), run_time=0.5 * t)
 
         # the FFN (and MiniLM's second LayerNorm) come before the next layer: said, not skipped
-        nxt = txt(f"then the FFN; layer {self.layer + 1}: new Q, K, V from the updated X",
-                  S, T.MUTED)
-        nxt.next_to(ln, DOWN, buff=0.2).align_to([6.7, 0, 0], RIGHT)
+        nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.MUTED)
+        nxt.next_to(ln, DOWN, buff=0.45).align_to(ln, RIGHT)
+        a5 = Arrow(ln.get_bottom(), [ln.get_x(), nxt.get_top()[1], 0], buff=0.06,
+                   color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.4)
         self.by_cue([
             # said "the update is added to bank's X": Δ_attn stays and moves, X joins it
             (0, [(1.5, lambda t: self.clear_but([held] if held is not None else [], t)),
@@ -1292,10 +1411,10 @@ class PerHeadScene(StoryboardScene):
                  (1, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t))]),
             (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
                  (1, lambda t: self.emphasize(ln, run_time=t))]),
-            (3, [(1, lambda t: self.play(FadeInPlace(nxt), run_time=t)),
+            (3, [(1, lambda t: self.play(Create(a5), FadeInPlace(nxt), run_time=t)),
                  (1, lambda t: self.emphasize(nxt, run_time=t))])])
         self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
-                  ln, a4, nxt)
+                  ln, a4, a5, nxt)
 
 
 __all__ = ["PerHeadScene"]
