@@ -20,6 +20,7 @@ from . import moments as M
 RADIUS = 2.9                    # arrow length in the angle panel
 PROBE_PLOT = (8.4, 2.3)
 DIM = 0.3                       # what the voice is not speaking of, while the sketch is
+PROBE_TITLE = "When does sense become readable?"
 POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here         # probe chart width, height
 
 
@@ -28,6 +29,7 @@ class ProbeBeat:
 
     def beat_probe(self, beat) -> None:
         self.clear(keep_legend=False)
+        self.section_title(PROBE_TITLE)         # a new question, on other nouns than the title's
         d, pr, pv = self.data, self.data["probe"], self.v.probe
         tasks, S = pr["tasks"], len(self.data["states"])
         # part of speech in teal: the theme's probe lavender is too near the third sentence's
@@ -59,12 +61,13 @@ class ProbeBeat:
         top = VGroup(head, sizes, example).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
         chart = VGroup(ax, layer)
         chart.next_to(top, DOWN, buff=T.BUFF)
-        right = self.camera.frame_width / 2 - T.EDGE
-        chart.shift(RIGHT * (right - ax.axes.get_right()[0]))
+        # (the last tick label, not the axis, is what must stay clear of the right edge)
+        right = self.camera.frame_width / 2 - T.EDGE - 0.15
+        chart.shift(RIGHT * (right - max(ax.axes.get_right()[0], ticks.get_right()[0])))
         panel = VGroup(top, chart)
         panel.set_y(3.05 - panel.height / 2)
         top.align_to(ax.axes, LEFT)
-        names_x = -7.11 + T.EDGE                       # the rows' labels start here
+        names_x = -7.11 + T.EDGE                       # the sketch's left edge
         sketch = self.probe_sketch(ax, pr["example"], colors[0])
         sense = example.sense[1]                    # "-> made": said with its label, later
         self.play(FadeInPlace(VGroup(head, sizes, example[0][:-1], example[1], chart)),
@@ -325,7 +328,9 @@ class ProbeBeat:
         note.next_to(chance, DOWN, buff=0.06).align_to(chance, RIGHT)
         y = ax.x_labels.get_bottom()[1] - 0.45 - 0.33 * i
         name = txt(t["title"], T.TINY_SIZE, color)
-        name.move_to([names_x + name.width / 2, y, 0])
+        # right beside its row's first number (not at the frame's edge, far from them)
+        name.move_to([max(names_x + name.width / 2,
+                          a.c2p(0, 0)[0] - 0.45 - name.width / 2), y, 0])
         dots, nums, segs, prev = VGroup(), VGroup(), VGroup(), None
         for s, v in enumerate(tv.accuracy_percent):
             pt = a.c2p(s, v.value)
