@@ -386,9 +386,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                 for s, val in enumerate(values)], chart.stride))
         name = inline(key, txt(label, SIZE, T.MUTED))
         # right beside the row's first number (never left of the frame's margin)
+        # (room for the longer word a row may take later: "raw" becomes "adjusted")
+        room = (max(name.width, inline(key.copy(), txt("adjusted", SIZE, T.MUTED)).width)
+                if label == "raw" else name.width)
         first = nums[0].get_left()[0] if len(nums) else chart.p(0, 0)[0]
-        name.move_to([max(-7.11 + T.EDGE + name.width / 2, first - 0.35 - name.width / 2),
-                      y, 0])
+        left = max(-7.11 + T.EDGE, first - 0.35 - room)
+        name.move_to([left + name.width / 2, y, 0])
         return VGroup(name, nums)
 
     def draw_curve(self, chart: CosineChart, name: str, values, color, key, label: str,
@@ -912,13 +915,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                       txt("of", SIZE, T.MUTED), Num(pr.d_model, decimals=0, size=SIZE))
         view.next_to(ghosts, DOWN, buff=0.35)
         self.keep_inside(view)
+        # that view's two coordinate axes, short, through the states' mean
+        o = np.array(plane.c2p(0, 0))
+        dims = VGroup(Line(o + LEFT * 0.9, o + RIGHT * 0.9, color=T.MUTED, stroke_width=2),
+                      Line(o + DOWN * 0.9, o + UP * 0.9, color=T.MUTED, stroke_width=2))
         self.hold_until_moment(M.CLOUD)
+        left = max(2.0, self.said(M.DIRECTIONS) - self.time)
         self.play(FadeInPlace(head[0][:-1]), LaggedStart(*[FadeInPlace(g) for g in ghosts],
                                                     lag_ratio=0.08),
-                  run_time=self.stretch(M.DIRECTIONS, 1.2, cap=2.2) / 2)
-        self.play(FadeInPlace(view), run_time=0.5)
-        self.emphasize(ghosts, view, run_time=max(0.6, min(2.0, 0.8 * (self.said(M.DIRECTIONS)
-                                                                       - self.time))))
+                  run_time=max(1.0, min(2.5, 0.4 * left)))
+        self.play(Create(dims), FadeInPlace(view), run_time=max(0.6, min(1.2, 0.2 * left)))
+        self.bring_to_front(ghosts)
+        self.emphasize(ghosts, view, run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
+                                                                        - self.time))))
         # the two directions, through the states' mean (the plane's origin: PCA centres)
         o = np.array(plane.c2p(0, 0))
         room = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0],
@@ -934,7 +943,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         name1 = txt("PC1", SIZE, T.POINTER).next_to(o + half * RIGHT, RIGHT, buff=0.08)
         name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, UP, buff=0.06)
         self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
-        self.play(Create(axis1), run_time=0.6)
+        self.play(Create(axis1), FadeOutPlace(dims), run_time=0.6)
+        self.remove(*dims.get_family())
         # it turns until the states spread most along it
         self.play(Rotate(axis1, -np.radians(tilt), about_point=o),
                   run_time=max(1.0, min(2.0, 0.5 * (self.said(M.PLANE) - self.time))))

@@ -164,6 +164,24 @@ class ProbeBeat:
         self.emphasize(syn.point(0), sen.point(0), run_time=1.4)
         self.hold_until_moment(M.AT_ONCE)               # "one layer later"
         self.emphasize(sen.point(1), run_time=1.4)
+        # "earlier than the chapter's illustration, which puts sense late": the illustration's
+        # late span (plan: table.spans, its last row) shaded on the chart, named as a sketch
+        a0, a1 = (int(x) for x in d["table"]["spans"][-1])
+        lo_pt = ax.axes.c2p(max(0, a0 - 0.4), lo)
+        hi_pt = ax.axes.c2p(min(S - 1, a1 + 0.4), hi)
+        hi_pt[0] = min(hi_pt[0], ax.axes.get_right()[0] + 0.15)
+        late = Rectangle(width=hi_pt[0] - lo_pt[0], height=hi_pt[1] - lo_pt[1],
+                         stroke_width=0, fill_color=T.POINTER, fill_opacity=0.14)
+        late.move_to((lo_pt + hi_pt) / 2)
+        late_tag = txt("chapter's illustration: sense late", T.TINY_SIZE, T.TEXT)
+        late_tag.move_to(ax.axes.c2p(a1, 70)).align_to(late, RIGHT).shift(LEFT * 0.1)
+        self.hold_until(self.said(M.AT_ONCE) + 1.6)
+        self.play(FadeInPlace(late), FadeInPlace(late_tag), run_time=0.7)
+        self.emphasize(late_tag, sen.point(1), run_time=1.2)
+        # "bank's cosine gap was widest only at the output": X^(L), boxed
+        self.hold_until_cue(6)
+        self.emphasize(ax.x_labels[-1], run_time=max(0.8, min(2.0, 0.85 * (
+            self.said(M.WHOLE) - self.time))))
         # why this does not contradict bank's late cosine gap: two different measures, drawn
         # left of the chart: two states close in angle (a cosine near 1) that one direction
         # still tells apart (a probe)
@@ -174,9 +192,11 @@ class ProbeBeat:
         dimmed = [chart, sizes, both] + [m for c in curves for m in
                                          (c.chance, c.note, c.name, *c.segs, *c.dots, *c.nums)]
         self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
-        self.play(GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
+        self.play(FadeOutPlace(late), FadeOutPlace(late_tag),
+                  GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
                   FadeInPlace(two.names), FadeInPlace(two.cosine), FadeInPlace(two.tag),
                   *[DimPlace(m, DIM) for m in dimmed], run_time=1.0)
+        self.remove(*late.get_family(), *late_tag.get_family())
         self.emphasize(two.arc, two.cosine, run_time=0.6)
         self.play(Create(two.direction), run_time=0.6)   # "... only one direction"
         self.play(*[Create(m) for m in two.drops], FadeInPlace(two.marks),
