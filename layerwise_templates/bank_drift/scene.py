@@ -15,9 +15,12 @@ Beats (each optional, in storyboard order):
 - `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
   the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels),
   then onto a chart of their own standing on zero, with a row of numbers; then the caveats.
-- `projection`: every state on one PCA plane (axes PC1, PC2, a grid square of one unit), each
-  sentence's dot moving state by state; how far each end lies from the reference's end, the same
-  pairs in the plane and in the full space side by side.
+- `projection`: every state first as seen along two of the model's own coordinates, then moved
+  onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), each sentence's
+  dot moving state by state; how far each end lies from the reference's end, the same pairs in
+  the plane and in the full space side by side, the reference's own move and where position
+  alone puts another sentence's start.
+- `probe` comes under a title of its own (a new question, other nouns).
 - `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
 """
 
