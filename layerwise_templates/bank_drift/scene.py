@@ -1083,6 +1083,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         band.move_to((lo + hi) / 2)
         within = Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±")
         within.next_to(band, UP, buff=0.1).align_to(band, RIGHT)
+        if any(touching(within, m) for m in panel.ax.y_labels):    # a band at X^(0) only:
+            within.next_to(band, RIGHT, buff=0.1).align_to(band, UP)   # beside it, off the ticks
         self.play(FadeIn(band), FadeInPlace(within), run_time=0.6)
         self.bring_to_front(shown)
         per = self.pace(self.said(M.OPENS) - 0.5, tg + 1, 0.4, cap=1.8)
