@@ -144,6 +144,19 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["full_end_distances"] = [float(np.linalg.norm(vecs[c, -1] - vecs[0, -1]))
                                         for c in range(1, C)]
     projection["full_depth_distance"] = float(np.linalg.norm(vecs[0, -1] - vecs[0, 0]))
+    # curve k's start (sentence k + 1's X^(0)) from the reference's: what position alone puts
+    # between them before any layer (0 for the same token at the same position)
+    projection["full_start_distances"] = [float(np.linalg.norm(vecs[c, 0] - vecs[0, 0]))
+                                          for c in range(1, C)]
+    # before PCA: the same states, centred, seen along two of the model's own coordinates
+    # (dimensions 0 and 1), in the plane's units: an arbitrary view, which PCA replaces
+    centred = vecs - vecs.reshape(C * S, d).mean(axis=0)
+    projection["raw_view"] = centred[..., :2].tolist()
+    projection["raw_view_dims"] = [0, 1]
+    # how wide that view's cloud is against the plane's (the wider of each's two axes)
+    rv = centred[..., :2]
+    projection["raw_view_share"] = float(max(np.ptp(rv[..., 0]), np.ptp(rv[..., 1]))
+                                         / max(np.ptp(xy[..., 0]), np.ptp(xy[..., 1])))
     # how much of curve k's end distance the plane shows (its in-plane share)
     projection["end_shown"] = [p / f if f > 0 else 1.0 for p, f in
                                zip(projection["end_distances"],
@@ -194,7 +207,9 @@ def gap(curves: list[dict], base) -> dict:
             "last": values[-1], "widest": widest, "together": together,
             "small": float(max(abs(v) for v in values[:together + 1])),
             "fall_near": float(fall_near[together]), "fall_far": float(fall_far[together]),
-            "y_range": [lo, hi], "y_ticks": [round(lo, 2), 0.0, round(hi, 2)]}
+            # every tick labelled, a tenth apart (0.1 was drawn unlabelled between 0 and 0.2)
+            "y_range": [lo, hi],
+            "y_ticks": [round(lo + 0.1 * i, 2) for i in range(int(round((hi - lo) / 0.1)) + 1)]}
 
 
 def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:

@@ -15,9 +15,12 @@ Beats (each optional, in storyboard order):
 - `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
   the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels),
   then onto a chart of their own standing on zero, with a row of numbers; then the caveats.
-- `projection`: every state on one PCA plane (axes PC1, PC2, a grid square of one unit), each
-  sentence's dot moving state by state; how far each end lies from the reference's end, the same
-  pairs in the plane and in the full space side by side.
+- `projection`: every state first as seen along two of the model's own coordinates, then moved
+  onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), each sentence's
+  dot moving state by state; how far each end lies from the reference's end, the same pairs in
+  the plane and in the full space side by side, the reference's own move and where position
+  alone puts another sentence's start.
+- `probe` comes under a title of its own (a new question, other nouns).
 - `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
 """
 
@@ -190,9 +193,30 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.remove(m, *m.get_family())
         group.add(*ms)
 
+    def section_title(self, text: str | None) -> None:
+        """The title names the question on screen: `text` for a section of its own (the probe,
+        on other nouns), None for the video's own. The old title leaves upwards, then the new
+        one comes in (never two on one spot)."""
+        home = getattr(self, "_home_title", None)
+        if home is None:
+            home = self._home_title = self.title.get_center().copy()
+            self._title_text = self.plan["title"]
+        text = text or self.plan["title"]
+        if text == self._title_text:
+            return
+        new = txt(text, T.TITLE_SIZE, weight="BOLD").move_to(home)
+        self._title_text = text
+        old = self.title
+        self.play(FadeOutPlace(old), run_time=0.3)
+        self.remove(old)
+        self.title = self.pin(new)
+        self.play(FadeInPlace(new), run_time=0.4)
+
     def clear(self, keep_legend: bool = True, keep_chart: bool = False) -> None:
         """Fade out what earlier beats drew (the sentences' key and the chart if asked to keep
-        them)."""
+        them); the video's own title back if a section had its own."""
+        if getattr(self, "_home_title", None) is not None:
+            self.section_title(None)
         st = self.stage
         gone = list(st.other)
         if not keep_chart and st.chart is not None:
@@ -268,6 +292,21 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         n = len("".join(word.split()))
         return row[-1][i:i + n]
 
+    def word_glyphs(self, k: int, word: str):
+        """The glyphs of `word` in sentence k's line of the key (its first whole-word
+        occurrence in the shown window), or None."""
+        lg = self.stage.legend
+        if lg is None or k >= len(self.v.contexts):
+            return None
+        c = self.v.contexts[k]
+        text = window(c.sentence.value, c.focus.value.partition("#")[0])
+        at = next((i for i in range(len(text)) if text.lower().startswith(word.lower(), i)
+                   and (i == 0 or not text[i - 1].isalpha())), -1)
+        if at < 0:
+            return None
+        i = len("".join(text[:at].split()))
+        return lg[k][-1][i:i + len("".join(word.split()))]
+
     def content_top(self) -> float:
         lg = self.stage.legend
         return (lg.get_bottom()[1] if lg is not None else TOP) - 0.3
@@ -312,16 +351,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         v = self.v
         wide = CosineChart(v, chart.top_arg, chart.height_arg)
         old, new = chart.ax, wide.ax
-        span = chart.height_arg
+        # every tick and label moves only inside the axis's own height: one that would sit
+        # off the other axis stops at its edge (never below the axis, over the rows of numbers)
+        lo_y, hi_y = old.axes.get_bottom()[1], old.axes.get_top()[1]
 
         def dy(p_from, p_to, t: float) -> float:
-            return float(np.clip(p_to(0, t)[1] - p_from(0, t)[1], -span, span))
+            here = p_from(0, t)[1]
+            return float(np.clip(p_to(0, t)[1], lo_y, hi_y) - here)
         anims = [Transform(old.axes, new.axes)]
         for lab, line, t in zip(old.y_labels, old.grid, v.gap.cos_ticks):
             d = UP * dy(chart.p, wide.p, float(t))
             anims += [SlideFade(lab, d, 1.0, 0.0), SlideFade(line, d, 1.0, 0.0)]
         for lab, line, t in zip(new.y_labels, new.grid, v.axes.y_ticks):
-            d = UP * dy(wide.p, chart.p, float(t))
+            d = UP * (np.clip(chart.p(0, float(t))[1], lo_y, hi_y) - wide.p(0, float(t))[1])
             lab.shift(d)
             line.shift(d)
             anims += [SlideFade(lab, -d, 0.0, 1.0), SlideFade(line, -d, 0.0, 1.0)]
@@ -346,7 +388,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                 .move_to([chart.p(s, 0)[0], y, 0])
                                 for s, val in enumerate(values)], chart.stride))
         name = inline(key, txt(label, SIZE, T.MUTED))
-        name.move_to([-7.11 + T.EDGE + name.width / 2, y, 0])
+        # right beside the row's first number (never left of the frame's margin)
+        # (room for the longer word a row may take later: "raw" becomes "adjusted")
+        room = (max(name.width, inline(key.copy(), txt("adjusted", SIZE, T.MUTED)).width)
+                if label == "raw" else name.width)
+        first = nums[0].get_left()[0] if len(nums) else chart.p(0, 0)[0]
+        left = max(-7.11 + T.EDGE, first - 0.35 - room)
+        name.move_to([left + name.width / 2, y, 0])
         return VGroup(name, nums)
 
     def draw_curve(self, chart: CosineChart, name: str, values, color, key, label: str,
@@ -496,15 +544,24 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
         self.hold_until_cue(1)                  # "from X zero ... to X six": the axis comes in
         chart = self.cosine_chart(run_time=0.6)
-        self.emphasize(chart.x_math[0], run_time=1.0)           # "From X zero"
-        self.emphasize(chart.x_math[-1], run_time=1.0)          # "to X six"
-        # "where every token sees the whole sentence": the sentences, whole, just before
-        # "sentence one's bank" (the words are not a moment of their own: a teacher's draft
-        # for a decoder does not say them)
-        sees = self.said(M.REFERENCE) - 3.4
-        if sees - self.time > 0.5:
-            self.hold_until(sees)
-            self.emphasize(*legend[:len(self.v.contexts)], run_time=2.0)
+        # "From X zero, the embedding, to X six, the output of the six layers": X^(0) boxed,
+        # then a pointer steps tick by tick to X^(L) (one step per layer) and X^(L) is boxed:
+        # the axis is walked while the voice names its ends and the layers between them
+        ticks = [m for m in chart.x_math if not isinstance(m, VectorizedPoint)]
+        left = max(2.0, self.said(M.REFERENCE) - self.time - 0.4)
+        self.emphasize(ticks[0], run_time=min(1.2, 0.25 * left))
+        step = max(0.25, min(1.0, 0.5 * left / max(1, len(ticks) - 1)))
+        walker = Arrow(ticks[0].get_bottom() + DOWN * 0.42, ticks[0].get_bottom() + DOWN * 0.04,
+                       buff=0, color=T.POINTER, stroke_width=4,
+                       max_tip_length_to_length_ratio=0.35)
+        self.play(GrowArrow(walker), run_time=0.3)
+        for m in ticks[1:]:
+            self.play(walker.animate.move_to(m.get_bottom() + DOWN * 0.23),
+                      Indicate_(m), run_time=step)
+        self.play(FadeOutPlace(walker), run_time=0.3)
+        self.remove(walker)
+        self.emphasize(ticks[-1], run_time=max(0.6, min(1.2, 0.85 * (
+            self.said(M.REFERENCE) - self.time))))
         self.hold_until_moment(M.REFERENCE)
         self.point_at(legend[0], run_time=0.8)
         self.stage.positions = self.position_labels(legend)
@@ -680,12 +737,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
         start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
         ghosts = self.pca_happening(plane, head, pc, xy)
+        pc = self.pc_axes           # the PC1/PC2 axes stay: the plane's frame all beat
         # the paths start from X^(0): each sentence's first state, lit (the others stay faint)
         self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.5)
         trails = VGroup()
         self.add(trails)
         n = len(v.states)
-        every = max(1, math_ceil((n - 1) / 8))          # label every ⌈L/8⌉-th state
         marks = VGroup()            # the reference's states X^(1) .. X^(L-1): dot and label
         per = self.pace(self.said(M.SAME_PATH), n - 1, 1.5, cap=1.6)
         per = max(per, 0.6)
@@ -693,23 +750,18 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             segs = [Line(plane.c2p(*xy[c][s - 1]), plane.c2p(*xy[c][s]), color=col,
                          stroke_width=2.5, stroke_opacity=0.85)
                     for c, col in enumerate(self.colors)]
+            # (the states between are not labelled: a label on one path only would name that
+            # path alone, and on the paths it would sit on the others' lines)
             extra = []
-            if s < n - 1 and s % every == 0:
-                mk = Dot(plane.c2p(*xy[0][s]), radius=0.045, color=T.TEXT)
-                lab = math(v.states[s].math.value, PLANE_MATH, T.TEXT)
-                beside(lab, mk, side_of(plane, xy, s))
-                if not any(touching(lab, m) for m in [start, *pc, *[g[1] for g in marks]]):
-                    marks.add(VGroup(mk, lab))  # a state bunched with labelled ones: unnamed
-                    extra = [FadeInPlace(marks[-1])]
             self.play(*[Create(g) for g in segs],
                       *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
                       *extra, run_time=per)
             trails.add(*segs)
             self.bring_to_front(dots)
-        end = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
+        end_label = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
         out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
-        end.next_to(dots, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
-        self.play(FadeInPlace(end), run_time=0.4)
+        end_label.next_to(dots, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
+        self.play(FadeInPlace(end_label), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
         # the plane's unit, named when the voice says what a unit is
@@ -756,7 +808,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                          VectorizedPoint(),
                          inline(bar(pr.full_depth_distance, self.colors[0]),
                                 Num(pr.full_depth_distance, decimals=1, size=SIZE)))
-            grid = VGroup(title, *rows, own)
+            # sentence k's start from sentence 1's (X^(0) to X^(0), full space): where the
+            # position alone already puts it (rows only for starts apart)
+            starts = [VGroup(inline(self.pair_key(k), txt("starts", SIZE, T.MUTED)),
+                             VectorizedPoint(),
+                             inline(bar(pr.full_start_distances[k], self.curve_color(k)),
+                                    Num(pr.full_start_distances[k], decimals=1, size=SIZE)))
+                      for k in pairs if float(pr.full_start_distances[k]) > 0.05]
+            grid = VGroup(title, *rows, own, *starts)
             cols = [max(r[j].width for r in grid) for j in range(3)]
             for i, r in enumerate(grid):
                 x = 0.0
@@ -771,7 +830,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         both = longest + max(float(max(pr.end_distances.values)), 0.0)
         # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
-        title, rows, own = grid[0], grid[1:-1], grid[-1]
+        title, rows = grid[0], grid[1:1 + len(pairs)]
+        own, starts = grid[1 + len(pairs)], grid[2 + len(pairs):]
         grid.next_to(units, DOWN, buff=0.45).align_to(units, LEFT)
         self.hold_until_moment(M.IN_PLANE)
         self.play(FadeInPlace(title[:2]), *[FadeInPlace(r[0]) for r in rows], run_time=0.6)
@@ -793,44 +853,84 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         lo, hi = order[0], order[-1]
         word = v.contexts[0].focus.value.partition("#")[0]
         answer = VGroup(
-            inline(txt(f"answer: the layers move every {word} far, 1's", SIZE, T.TEXT),
-                   Num(pr.full_depth_distance, decimals=1, size=SIZE)),
-            inline(txt("context moves them apart only", SIZE, T.TEXT),
-                   Num(pr.full_end_distances[lo], decimals=1, size=SIZE), txt("to", SIZE),
-                   Num(pr.full_end_distances[hi], decimals=1, size=SIZE)),
+            txt("answer: in this plane, nearly one path;", SIZE, T.TEXT),
+            inline(txt(f"full space: 1's {word} moves", SIZE, T.TEXT),
+                   Num(pr.full_depth_distance, decimals=1, size=SIZE), txt(",", SIZE)),
+            inline(txt("the others end", SIZE, T.TEXT),
+                   Num(pr.full_end_distances[hi], decimals=1, size=SIZE), txt("and", SIZE),
+                   Num(pr.full_end_distances[lo], decimals=1, size=SIZE),
+                   txt("from it", SIZE, T.TEXT)),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         self.hold_until_moment(M.ANSWER)
+        said = self.said(M.ANSWER)
+        span = max(4.0, self.beat_start + self.beat_end(beat) - said)
         # the units' lines leave; the table moves up into their place, making room for the
-        # answer's own row and its words
+        # answer's own rows and its words
         lift = units.get_top()[1] - grid.get_top()[1]
-        shown = VGroup(title, *rows)            # (the answer's row is not on screen yet)
+        shown = VGroup(title, *rows)            # (the answer's rows are not on screen yet)
         self.play(FadeOutPlace(units), FadeOutPlace(square), shown.animate.shift(UP * lift),
                   run_time=0.6)
         own.shift(UP * lift)
+        starts.shift(UP * lift)
         self.remove(*units.get_family(), *square.get_family())
         answer.next_to(grid, DOWN, buff=0.35).align_to(grid, LEFT)
         self.keep_inside(answer)
-        self.play(FadeInPlace(own[0]), FadeInPlace(own[2]), run_time=0.7)
-        self.play(FadeInPlace(answer), run_time=0.6)
-        self.emphasize(own, answer[0], run_time=self.quick(0.05, 1.2))
-        self.emphasize(*[r[2] for r in rows], answer[1], run_time=self.quick(0.05, 1.2))
-        self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end, pc,
-                                   segs, grid, answer)]
+        # "in this plane the three banks take nearly one path": the paths, lit
+        self.play(FadeInPlace(answer[0]), run_time=0.5)
+        self.emphasize(trails, answer[0], run_time=self.quick(0.05, 1.4))
+        # "in the full space sentence one's bank travels 11.2": its own row
+        self.hold_until(said + 0.3 * span)
+        self.play(FadeInPlace(own[0]), FadeInPlace(own[2]), FadeInPlace(answer[1]),
+                  run_time=0.7)
+        self.emphasize(own, answer[1], run_time=self.quick(0.05, 1.2))
+        # "and the other banks end 6.6 and 4.3 from it": the full-space ends
+        self.hold_until(said + 0.5 * span)
+        self.play(FadeInPlace(answer[2]), run_time=0.5)
+        self.emphasize(*[r[2] for r in rows], answer[2], run_time=self.quick(0.05, 1.2))
+        # "sentence three's bank starts 3.1 away already: its position alone"
+        if len(starts):
+            self.hold_until(said + max(0.68 * span, span - 4.8))
+            self.play(*[FadeInPlace(m) for r in starts for m in (r[0], r[2])], run_time=0.6)
+            end = self.beat_start + self.beat_end(beat)
+            self.emphasize(*starts, run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
+        self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end_label,
+                                   pc, segs, grid, answer)]
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
         lands as a faint dot ("take all 21 states"); a line through their mean turns to the
         direction of most spread (PC1) and a second stands across it (PC2); the grid those two
         span comes in, and one state drops onto each axis (its coordinates: its projection);
-        each axis's share of the spread is written as it is said. The axis lines then leave
-        and their names move to the plane's edges (`pc`). Returns the faint dots."""
+        each axis's share of the spread is written as it is said. The states land first as
+        seen along two of the model's own coordinates (where they hardly spread) and move onto
+        the plane as it is said. The axes stay, quieter (`self.pc_axes`). Returns the dots."""
         v, pr = self.v, self.v.projection
-        ghosts = VGroup(*[Dot(plane.c2p(*xy[c][s]), radius=0.06, color=col, fill_opacity=0.85)
+        # the states land first as seen along two of the model's own coordinates (centred, in
+        # the plane's units): an arbitrary view, where they hardly spread; PCA then moves every
+        # one to its place on the plane of most spread
+        rv = pr.raw_view.values if hasattr(pr.raw_view, "values") else pr.raw_view
+        seen = [[plane.c2p(float(p[0]), float(p[1])) for p in path] for path in rv]
+        ghosts = VGroup(*[Dot(seen[c][s], radius=0.06, color=col, fill_opacity=0.85)
                           for c, col in enumerate(self.colors) for s in range(len(v.states))])
+        d0, d1 = pr.raw_view_dims[0], pr.raw_view_dims[1]
+        view = inline(txt("seen along dims", SIZE, T.MUTED), Num(d0, decimals=0, size=SIZE),
+                      txt("and", SIZE, T.MUTED), Num(d1, decimals=0, size=SIZE),
+                      txt("of", SIZE, T.MUTED), Num(pr.d_model, decimals=0, size=SIZE))
+        view.next_to(ghosts, DOWN, buff=0.35)
+        self.keep_inside(view)
+        # that view's two coordinate axes, short, through the states' mean
+        o = np.array(plane.c2p(0, 0))
+        dims = VGroup(Line(o + LEFT * 0.9, o + RIGHT * 0.9, color=T.MUTED, stroke_width=2),
+                      Line(o + DOWN * 0.9, o + UP * 0.9, color=T.MUTED, stroke_width=2))
         self.hold_until_moment(M.CLOUD)
+        left = max(2.0, self.said(M.DIRECTIONS) - self.time)
         self.play(FadeInPlace(head[0][:-1]), LaggedStart(*[FadeInPlace(g) for g in ghosts],
                                                     lag_ratio=0.08),
-                  run_time=self.stretch(M.DIRECTIONS, 1.2, cap=2.2))
+                  run_time=max(1.0, min(2.5, 0.4 * left)))
+        self.play(Create(dims), FadeInPlace(view), run_time=max(0.6, min(1.2, 0.2 * left)))
+        self.bring_to_front(ghosts)
+        self.emphasize(ghosts, view, run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
+                                                                        - self.time))))
         # the two directions, through the states' mean (the plane's origin: PCA centres)
         o = np.array(plane.c2p(0, 0))
         room = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0],
@@ -846,7 +946,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         name1 = txt("PC1", SIZE, T.POINTER).next_to(o + half * RIGHT, RIGHT, buff=0.08)
         name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, UP, buff=0.06)
         self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
-        self.play(Create(axis1), run_time=0.6)
+        self.play(Create(axis1), FadeOutPlace(dims), run_time=0.6)
+        self.remove(*dims.get_family())
         # it turns until the states spread most along it
         self.play(Rotate(axis1, -np.radians(tilt), about_point=o),
                   run_time=max(1.0, min(2.0, 0.5 * (self.said(M.PLANE) - self.time))))
@@ -854,9 +955,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeInPlace(name2), run_time=0.3)
         # "projects every state onto the flat plane": the grid they span; one state (sentence
         # 1's X^(0)) drops onto each axis, its two coordinates
+        # "projects every state onto the flat plane": the arbitrary view leaves and every
+        # state moves to its coordinates on PC1 and PC2, on the grid those two span
         self.hold_until_moment(M.PLANE)
-        self.play(FadeIn(plane), run_time=0.8)
-        self.bring_to_front(ghosts, axis1, axis2)
+        self.play(FadeIn(plane), FadeOutPlace(view), run_time=0.5)
+        self.remove(*view.get_family())
+        self.bring_to_front(ghosts, axis1, axis2, name1, name2)
+        self.play(*[g.animate.move_to(plane.c2p(*xy[c][s]))
+                    for (c, s), g in zip([(c, s) for c in range(len(self.colors))
+                                          for s in range(len(v.states))], ghosts)],
+                  run_time=1.6)
         x, y = xy[0][0]
         at = np.array(plane.c2p(x, y))
         feet = [np.array(plane.c2p(x, 0)), np.array(plane.c2p(0, y))]
@@ -877,18 +985,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.PC2)
         self.emphasize(name2, share[3], run_time=0.7,
                        extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
-        # the axis lines leave (the paths come next); their names move to the plane's edges
-        self.play(FadeOut(axis1), FadeOut(axis2), Transform(name1, pc[0]),
-                  Transform(name2, pc[1]), ghosts.animate.set_opacity(0.35), run_time=0.6)
-        self.remove(axis1, axis2, name1, name2)
-        self.add(pc)
+        # the axes stay, quieter, with their names: the frame the paths are read in
+        self.play(axis1.animate.set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
+                  ghosts.animate.set_opacity(0.35), run_time=0.6)
+        self.pc_axes = VGroup(axis1, axis2, name1, name2)
         return ghosts
 
     def gap_panel(self, chart: CosineChart) -> CosineChart:
         """The gap's own chart over the states, in the cosine chart's place: its y range the
         plan's (the x axis at zero), room under it for the one row of numbers."""
         g = self.v.gap
-        top = chart.ax.axes.get_top()[1]
+        top = chart.ax.axes.get_top()[1] - 0.2      # its note line clear of the key above
         height = max(1.6, min(3.2, top - (BOTTOM + 0.75 + ROW_STEP)))
         panel = CosineChart(self.v, top, height, y_range=g.y_range.values,
                             y_ticks=list(g.y_ticks))
@@ -929,9 +1036,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.GAP_DEFINED)
         # "sentence three's cosine minus sentence two's": the raw curves, lit and boxed
         box = SurroundingRectangle(pair, color=T.POINTER, buff=0.08, stroke_width=3)
-        note = getattr(chart, "note", None)     # the baseline's line: no longer spoken of
-        if note is not None:
-            self.play(DimPlace(note, 0.0), run_time=0.3)
+        # the stage is cleared for the gap: the baseline's line, its curve and every row of
+        # numbers leave (rows named "adjusted" would disagree with the raw curves lit now);
+        # the bars' own row comes with the gap's chart
+        gone = [getattr(chart, "note", None), chart.curves.get("baseline"),
+                *chart.rows.values()]
+        gone = [m for m in gone if m is not None]
+        if gone:
+            self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
         if adjusted:
             # (each curve on its own: a new group round chart parts would be drawn twice)
             self.play(*[DimPlace(c, 1 / 0.3) for c in pair], *[DimPlace(c, 0.3) for c in adj],
@@ -943,9 +1055,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.remove(box)
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
+            # (the raw curves leave as the bars slide: no ghost under the adjusted ones)
             self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
                                             v.curves[far].adjusted)),
-                      *[DimPlace(c, 0.3) for c in pair], *[DimPlace(c, 1 / 0.3) for c in adj],
+                      *[DimPlace(c, 0.0) for c in pair], *[DimPlace(c, 1 / 0.3) for c in adj],
                       run_time=1.6)
             self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
                                                                      - self.time))))
@@ -970,6 +1083,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         band.move_to((lo + hi) / 2)
         within = Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±")
         within.next_to(band, UP, buff=0.1).align_to(band, RIGHT)
+        if any(touching(within, m) for m in panel.ax.y_labels):    # a band at X^(0) only:
+            within.next_to(band, RIGHT, buff=0.1).align_to(band, UP)   # beside it, off the ticks
         self.play(FadeIn(band), FadeInPlace(within), run_time=0.6)
         self.bring_to_front(shown)
         per = self.pace(self.said(M.OPENS) - 0.5, tg + 1, 0.4, cap=1.8)
@@ -1017,10 +1132,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         shared = [w.value for w in g.shared]
         j = v.curves[near].pair[1].value + 1
         if shared:
-            swap(line(txt(f"sentences 1 and {j} both contain "
-                          + ", ".join(f'"{w}"' for w in shared[:2]), SIZE, T.TEXT)))
-            self.emphasize(*self.stage.legend[:1], self.stage.legend[j - 1],
-                           run_time=self.stretch(M.POSITION, 0.9, cap=2.0))
+            swap(line(txt(f"1 and {j} both contain "
+                          + ", ".join(f'"{w}"' for w in shared[:2])
+                          + ": nearer by the word?", SIZE, T.TEXT)))
+            words = [g for w in shared[:2] for k in (0, j - 1)
+                     for g in [self.word_glyphs(k, w)] if g is not None]
+            self.emphasize(*(words or [self.stage.legend[0], self.stage.legend[j - 1]]),
+                           run_time=self.stretch(M.POSITION, 0.9, cap=3.0))
         self.hold_until_moment(M.POSITION)
         # a position other than the reference's lowers the near curve's start: against the gap
         if float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0]):
@@ -1033,8 +1151,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                        txt("for sentence 1's: it starts lower", SIZE, T.TEXT))
             swap(pos)
             end = self.beat_start + self.beat_end(beat)
-            self.play(Indicate_(shown[0]), Indicate_(row[1][0]),
-                      run_time=max(0.6, min(1.4, 0.5 * (end - self.time))))
+            # the negative X^(0) bar and its number, boxed
+            self.emphasize(shown[0], row[1][0],
+                           run_time=max(0.6, min(1.6, 0.5 * (end - self.time))))
         end = self.beat_start + self.beat_end(beat)
         if end - self.time > 0.6:           # the last bar again, only in the time left
             self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),

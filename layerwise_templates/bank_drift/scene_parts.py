@@ -20,6 +20,7 @@ from . import moments as M
 RADIUS = 2.9                    # arrow length in the angle panel
 PROBE_PLOT = (8.4, 2.3)
 DIM = 0.3                       # what the voice is not speaking of, while the sketch is
+PROBE_TITLE = "When does sense become readable?"
 POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here         # probe chart width, height
 
 
@@ -28,6 +29,7 @@ class ProbeBeat:
 
     def beat_probe(self, beat) -> None:
         self.clear(keep_legend=False)
+        self.section_title(PROBE_TITLE)         # a new question, on other nouns than the title's
         d, pr, pv = self.data, self.data["probe"], self.v.probe
         tasks, S = pr["tasks"], len(self.data["states"])
         # part of speech in teal: the theme's probe lavender is too near the third sentence's
@@ -59,12 +61,13 @@ class ProbeBeat:
         top = VGroup(head, sizes, example).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
         chart = VGroup(ax, layer)
         chart.next_to(top, DOWN, buff=T.BUFF)
-        right = self.camera.frame_width / 2 - T.EDGE
-        chart.shift(RIGHT * (right - ax.axes.get_right()[0]))
+        # (the last tick label, not the axis, is what must stay clear of the right edge)
+        right = self.camera.frame_width / 2 - T.EDGE - 0.15
+        chart.shift(RIGHT * (right - max(ax.axes.get_right()[0], ticks.get_right()[0])))
         panel = VGroup(top, chart)
         panel.set_y(3.05 - panel.height / 2)
         top.align_to(ax.axes, LEFT)
-        names_x = -7.11 + T.EDGE                       # the rows' labels start here
+        names_x = -7.11 + T.EDGE                       # the sketch's left edge
         sketch = self.probe_sketch(ax, pr["example"], colors[0])
         sense = example.sense[1]                    # "-> made": said with its label, later
         self.play(FadeInPlace(VGroup(head, sizes, example[0][:-1], example[1], chart)),
@@ -161,6 +164,24 @@ class ProbeBeat:
         self.emphasize(syn.point(0), sen.point(0), run_time=1.4)
         self.hold_until_moment(M.AT_ONCE)               # "one layer later"
         self.emphasize(sen.point(1), run_time=1.4)
+        # "earlier than the chapter's illustration, which puts sense late": the illustration's
+        # late span (plan: table.spans, its last row) shaded on the chart, named as a sketch
+        a0, a1 = (int(x) for x in d["table"]["spans"][-1])
+        lo_pt = ax.axes.c2p(max(0, a0 - 0.4), lo)
+        hi_pt = ax.axes.c2p(min(S - 1, a1 + 0.4), hi)
+        hi_pt[0] = min(hi_pt[0], ax.axes.get_right()[0] + 0.15)
+        late = Rectangle(width=hi_pt[0] - lo_pt[0], height=hi_pt[1] - lo_pt[1],
+                         stroke_width=0, fill_color=T.POINTER, fill_opacity=0.14)
+        late.move_to((lo_pt + hi_pt) / 2)
+        late_tag = txt("chapter's illustration: sense late", T.TINY_SIZE, T.TEXT)
+        late_tag.move_to(ax.axes.c2p(a1, 70)).align_to(late, RIGHT).shift(LEFT * 0.1)
+        self.hold_until(self.said(M.AT_ONCE) + 1.6)
+        self.play(FadeInPlace(late), FadeInPlace(late_tag), run_time=0.7)
+        self.emphasize(late_tag, sen.point(1), run_time=1.2)
+        # "bank's cosine gap was widest only at the output": X^(L), boxed
+        self.hold_until_cue(6)
+        self.emphasize(ax.x_labels[-1], run_time=max(0.8, min(2.0, 0.85 * (
+            self.said(M.WHOLE) - self.time))))
         # why this does not contradict bank's late cosine gap: two different measures, drawn
         # left of the chart: two states close in angle (a cosine near 1) that one direction
         # still tells apart (a probe)
@@ -171,9 +192,11 @@ class ProbeBeat:
         dimmed = [chart, sizes, both] + [m for c in curves for m in
                                          (c.chance, c.note, c.name, *c.segs, *c.dots, *c.nums)]
         self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
-        self.play(GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
+        self.play(FadeOutPlace(late), FadeOutPlace(late_tag),
+                  GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
                   FadeInPlace(two.names), FadeInPlace(two.cosine), FadeInPlace(two.tag),
                   *[DimPlace(m, DIM) for m in dimmed], run_time=1.0)
+        self.remove(*late.get_family(), *late_tag.get_family())
         self.emphasize(two.arc, two.cosine, run_time=0.6)
         self.play(Create(two.direction), run_time=0.6)   # "... only one direction"
         self.play(*[Create(m) for m in two.drops], FadeInPlace(two.marks),
@@ -325,7 +348,9 @@ class ProbeBeat:
         note.next_to(chance, DOWN, buff=0.06).align_to(chance, RIGHT)
         y = ax.x_labels.get_bottom()[1] - 0.45 - 0.33 * i
         name = txt(t["title"], T.TINY_SIZE, color)
-        name.move_to([names_x + name.width / 2, y, 0])
+        # right beside its row's first number (not at the frame's edge, far from them)
+        name.move_to([max(names_x + name.width / 2,
+                          a.c2p(0, 0)[0] - 0.45 - name.width / 2), y, 0])
         dots, nums, segs, prev = VGroup(), VGroup(), VGroup(), None
         for s, v in enumerate(tv.accuracy_percent):
             pt = a.c2p(s, v.value)

@@ -56,6 +56,11 @@ class Projection(View):
     depth_distances: list[float]
     full_end_distances: list[float]
     full_depth_distance: float
+    full_start_distances: list[float]
+    raw_view: list[list[list[float]]]
+    raw_view_dims: list[int]
+    raw_view_share: float
+    d_model: int
     end_shown: list[float]
 
 
