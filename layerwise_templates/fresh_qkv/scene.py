@@ -390,13 +390,14 @@ class FreshQKVScene(StoryboardScene):
         y = mark.get_center()[1]
         src = VGroup(*nums)
         # at full size (legible), out to the gap right of their column (the columns they pass
-        # dimmed, so the bright travelling copies read on top), up it to the stream keeping
-        # their spacing (not piled on each other), along the stream into the mark
+        # dimmed, so the bright travelling copies read on top), up it to just under the
+        # stream keeping their spacing (clear of the branch wiring above the stream), then
+        # into the mark
         gap = [n.get_right()[0] + 0.45 for n in nums]
-        low = min(c.get_y() for c in copies)
+        high = max(c.get_y() for c in copies)
         self.play(*[c.animate.move_to([g, c.get_y(), 0]) for c, g in zip(copies, gap)],
                   DimPlace(src, SOURCE_DIM), run_time=0.3 * run_time)
-        self.play(*[c.animate.move_to([g, c.get_y() - low + y - 0.1, 0])
+        self.play(*[c.animate.move_to([g, c.get_y() - high + y - 0.3, 0])
                     for c, g in zip(copies, gap)], run_time=0.35 * run_time)
         self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
                   DimPlace(src, 1 / SOURCE_DIM), run_time=0.35 * run_time)
@@ -499,7 +500,10 @@ class FreshQKVScene(StoryboardScene):
             anims = [FadeIn(p, shift=0.1 * UP) for p in grp if p is not line.first]
             if j == 0:           # the sum's first number comes down from its column
                 anims.append(FadeIn(line.first, target_position=src.get_center()))
-            self.play(*anims, run_time=0.5)
+            # arriving part by part, until the next step is named (no still between steps)
+            nxt = times[j + 1] - 0.3 if j + 1 < len(times) else self.time + 0.8
+            self.play(LaggedStart(*anims, lag_ratio=0.35),
+                      run_time=min(2.0, max(0.5, nxt - self.time)))
         self.out_of_mark(d.cols[i], d.marks[i], 0.8)
         d.drawn = i + 1
         # the worked number and its place in the column, one box round each in turn
@@ -764,7 +768,7 @@ class FreshQKVScene(StoryboardScene):
                 st.parts.append(key)
             st.parts.append(block)
             # Q column by column; K and V, "the same", all three columns at once
-            per = (max(0.9, min(2.2, (self.when(cue["q"], "plus a bias") - self.time - 0.6) / 3))
+            per = (max(0.9, min(3.0, (self.when(cue["q"], "plus a bias") - self.time - 0.4) / 3))
                    if i == 0 else max(1.6, self.cue_end(cue[k]) - self.time - 0.1))
             name = math(f"{K}^(({l}))", ML, COLOR[k])
             res = self.product(row, block.W, block.brow if block.has_b else None, block.bl,
@@ -864,13 +868,13 @@ class FreshQKVScene(StoryboardScene):
                 f"{T.X_l(l)} = {T.X_l(l - 1)} + Δ\"attn\"^(({l - 1})) "
                 f"+ Δ\"FFN\"^(({l - 1}))")
         made = math(made, ML, T.X)
-        # where W_K and W_V were: right of W_Q's block, clear of it
+        # between X^(l)'s row and the matrices, the width of the frame; W_Q^(l) and the
+        # query step back (dimmed) while X is the subject
         wq = st.proj_blocks["q"]
-        made.move_to([0, wq.W.get_y() + 0.15, 0]).next_to(wq, RIGHT, buff=0.7,
-                                                         coor_mask=np.array([1, 0, 0]))
+        made.move_to([0, (st.proj_x.get_bottom()[1] + wq.get_top()[1]) / 2 + 0.05, 0])
         self.keep_inside(made)
         # its glyphs: X^(l-1), Δattn^(l-1), ΔFFN^(l-1) and the two LN (post: 34 glyphs)
-        span = {34: {"x": (10, 14), "attn": (16, 24), "ffn": (26, 33), "ln": [(3, 5), (6, 8)]},
+        span = {34: {"x": (11, 15), "attn": (16, 24), "ffn": (26, 33), "ln": [(5, 7), (8, 10)]},
                 26: {"x": (5, 9), "attn": (10, 18), "ffn": (19, 26), "ln": []}}.get(len(made))
         part = (lambda a, b: VGroup(*made[a:b])) if span else (lambda a, b: made)
         if span:
@@ -892,18 +896,19 @@ class FreshQKVScene(StoryboardScene):
         k2 = self.cue_with("added to its X")
         k2 = k2 if k2 is not None else 2
         self.hold_until(self.cue_at(k2) - 0.2)
-        self.play(FadeIn(made, shift=0.15 * UP), run_time=0.5)
+        self.play(FadeIn(made, shift=0.15 * UP), DimPlace(VGroup(wq, rows["q"]), 0.35),
+                  run_time=0.6)
         st.parts.append(made)
         # "Layer l-1 added to its X, 11.50 long, attention's update, 5.50 long, then the
         # feed-forward network's, 5.80 long": each part pointed at with its length
         for kk, p, phrase in (("x", px, "long, attention"), ("attn", pa, "update,"),
                               ("ffn", pf, "network's,")):
-            self.glide(box, VGroup(p, lens[kk]), self.when(k2, phrase), 0.6, buff=0.06)
-            self.play(FadeIn(lens[kk], shift=0.1 * UP), run_time=0.3)
+            self.glide(box, VGroup(p, lens[kk]), self.when(k2, phrase), 0.9, buff=0.06)
+            self.play(FadeIn(lens[kk], shift=0.1 * UP), run_time=0.5)
             st.parts.append(lens[kk])
         if span and span["ln"]:
             self.glide(box, VGroup(*[part(a, b) for a, b in span["ln"]]),
-                       self.when(k2, "each followed") + 0.4, 0.6, buff=0.05)
+                       self.when(k2, "each followed") + 0.5, 0.9, buff=0.05)
         # "So X turned: its cosine with layer l-1's X is 0.79, where one would mean the same
         # direction": layer l-1's X comes in over slot 2, the cosine of the two under the
         # formula
@@ -914,9 +919,9 @@ class FreshQKVScene(StoryboardScene):
                      Num(u.cos_x_next, decimals=2, size=T.TYPE.label, color=T.TEXT)
                      ).arrange(RIGHT, buff=0.2)
         gloss = txt("1 would be the same direction", S, T.MUTED)
-        VGroup(cos, gloss).arrange(RIGHT, buff=0.5).move_to([made.get_x(), 0, 0])
-        VGroup(cos, gloss).next_to(VGroup(*lens.values()), DOWN, buff=0.45,
-                                   coor_mask=np.array([0, 1, 0]))
+        # right of W_Q^(l)'s (dimmed) block, its reading under it, the sketch to the right
+        cos.move_to([0, -0.1, 0]).next_to(wq, RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
+        gloss.next_to(cos, DOWN, buff=0.25).align_to(cos, LEFT)
         self.keep_inside(VGroup(cos, gloss))
         self.hold_until(self.when(k3, "its cosine") - 0.5)
         self.play(FadeIn(gx, shift=0.2 * LEFT), run_time=0.5)
@@ -925,26 +930,60 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(self.when(k3, "is ") - 0.3)
         self.repoint(box, cos, 0.6, anims=[FadeIn(cos, shift=0.1 * UP)])
         st.parts.append(cos)
+        # "where one would mean the same direction": two arrows from one point, X^(l-1)'s
+        # and X^(l)'s, start together (cos 1) and X^(l)'s turns to the angle whose cosine
+        # is the plan's (a sketch of a direction, not of the 384-number vectors)
         self.hold_until(self.when(k3, "where one") - 0.2)
-        self.play(FadeIn(gloss, shift=0.1 * LEFT), run_time=0.4)
-        st.parts.append(gloss)
-        st.why = [made, cos, gloss, *lens.values()]
+        turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.7, -1.3, 0])
+        self.play(FadeIn(gloss, shift=0.1 * LEFT), FadeIn(turn), run_time=0.5)
+        self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
+        st.parts += [gloss, turn]
+        st.why = [made, cos, gloss, turn, *lens.values()]
         self.hold_until(self.cue_at(99) - 0.2)
+
+    def turning(self, cos: float, l: int, at) -> VGroup:
+        """Two arrows from `at`: X^(l-1)'s, dimmed, and X^(l)'s on it; `.angle` (a tracker)
+        turns X^(l)'s up to `.end`, the angle whose cosine is `cos`. Each label rides at its
+        arrow's tip (an updater)."""
+        from manim import ValueTracker
+        base = np.deg2rad(10.0)
+        o = np.array(at, dtype=float)
+        length = 1.5
+        angle = ValueTracker(0.0)
+
+        def tip(a):
+            return o + length * np.array([np.cos(base + a), np.sin(base + a), 0.0])
+        a0 = Arrow(o, tip(0.0), buff=0, color=T.X, stroke_width=3, tip_length=0.16,
+                   max_tip_length_to_length_ratio=0.2).set_opacity(GHOST)
+        a1 = Arrow(o, tip(0.0), buff=0, color=T.X, stroke_width=3, tip_length=0.16,
+                   max_tip_length_to_length_ratio=0.2)
+        a1.add_updater(lambda m: m.put_start_and_end_on(o, tip(angle.get_value())))
+        l0 = math(T.X_l(l - 1), ML, T.X).set_opacity(GHOST).next_to(a0.get_end(), RIGHT,
+                                                                     buff=0.1)
+        l1 = math(T.X_l(l), ML, T.X)
+        l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.05))
+        g = VGroup(a0, l0, a1, l1)
+        g.angle, g.end = angle, float(np.arccos(np.clip(float(cos), -1.0, 1.0)))
+        return g
 
     # --- compare: why fresh (2): the matrices are new too ---------------------------------------
     def beat_compare(self, beat) -> None:
         l = self.layer
         self.ensure_proj(l)
         st = self.stage
-        box = next((m for m in st.parts if type(m) is Rectangle), None)   # fresh's pointer
-        # the last beat's formula and cosine leave: this one compares the two layers side by
-        # side, layer l on the left, layer l-1 on the right, each X over its W_Q over its Q
-        why = list(st.why)
+        old = [m for m in st.parts if type(m) is Rectangle]      # fresh's pointer
+        # the last beat's formula and cosine leave with its pointer: this one compares the
+        # two layers side by side, layer l on the left, layer l-1 on the right, each X over
+        # its W_Q over its Q; W_Q^(l) and the query come back to full
+        why = list(st.why) + old
+        q = st.proj_rows["q"]
         if why:
-            self.vanish(*why, run_time=0.4)
+            self.play(*[FadeOutPlace(m) for m in why],
+                      DimPlace(VGroup(st.proj_blocks["q"], q), 1 / 0.35), run_time=0.5)
+            self.remove(*[f for m in why for f in m.get_family()])
             st.parts = [m for m in st.parts if m not in why]
             st.why = []
-        q = st.proj_rows["q"]
+        box = None
         if l < 1:
             self.hold_until(self.cue_at(99) - 0.2)
             return
@@ -1006,11 +1045,12 @@ class FreshQKVScene(StoryboardScene):
         ks = self.cue_with("does not split")
         if ks is not None:
             self.hold_until(self.cue_at(ks) - 0.1)
+            note_y = q.get_bottom()[1] - 0.45
             note = txt("not measured here: how much comes from the new X, how much from the "
-                       "new matrix", S, T.TEXT).move_to([0, NOTE_Y - 0.35, 0])
+                       "new matrix", S, T.TEXT).move_to([0, note_y, 0])
             if note.width > NOTE_WIDTH:
                 note = txt("not split here: new X vs new matrix", S, T.TEXT).move_to(
-                    [0, NOTE_Y - 0.35, 0])
+                    [0, note_y, 0])
             self.keep_inside(note)
             self.repoint(box, VGroup(st.proj_label, st.proj_x, wq), 0.6,
                          anims=[FadeIn(note, shift=0.1 * UP)])
@@ -1331,10 +1371,13 @@ class FreshQKVScene(StoryboardScene):
             note = gloss
             self.stage.parts.append(gloss)
             gloss_text = "cos = 1: the same direction; lower: the direction turned"
-            self.glide(box, self.glyphs(gloss, gloss_text, "cos = 1: the same direction"),
-                       self.when(k, "one when") + 0.4, 0.6)
-            self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
-                       self.when(k, "lower the") + 0.4, 0.6)
+            said_k = str(self.beat["cues"][k].get("text", ""))
+            if "one when" in said_k:
+                self.glide(box, self.glyphs(gloss, gloss_text, "cos = 1: the same direction"),
+                           self.when(k, "one when") + 0.4, 0.6)
+            if "lower the" in said_k:
+                self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
+                           self.when(k, "lower the") + 0.4, 0.6)
             # "is at most 0.96, and lowest, 0.74, into X 6": highest, then lowest
             self.new_column(box, cos_head, cos_cells, col, 1.0,
                             (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),
