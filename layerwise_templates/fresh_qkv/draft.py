@@ -77,8 +77,8 @@ def build(c: Context) -> Draft:
                       "follows it too, with the value matrix.",
                       layer=m + 1))
     beats.append(Beat("why", ["fresh"],
-                      "Why fresh, first: layer {beat.layer - 1} added two updates to X, so "
-                      "layer {beat.layer} reads a turned X",
+                      "Why fresh: layer {beat.layer - 1} added attention's and the FFN's "
+                      "updates, so layer {beat.layer} reads a turned X",
                       "Why are these fresh? First, X is new. Layer {beat.layer - 1} added to "
                       f"its X, {{data.layers[{m}].x_norm:.2f}} long, attention's update, "
                       f"{{{u}.d_attn:.2f}} long, then the feed-forward network's, "
@@ -88,9 +88,8 @@ def build(c: Context) -> Draft:
                       f"{{data.cos_steps[{m}]:.2f}}, where one would mean the same direction.",
                       layer=m + 1))
     beats.append(Beat("both", ["compare"],
-                      "Second, the matrices are new too: both inputs of the query changed at "
-                      "once",
-                      "Second, the matrices are new too: layer {beat.layer}'s own query "
+                      "And the matrices are new too: both inputs of the query changed at once",
+                      "And the matrices are new too: layer {beat.layer}'s own query "
                       "matrix, not layer {beat.layer - 1}'s. Both changed at once, so head "
                       "{data.show.head}'s query starts "
                       f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "

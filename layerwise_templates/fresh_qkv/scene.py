@@ -9,12 +9,18 @@ Beats (storyboard `show` names):
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on: its own digits move
-            into a row; in a post-LN model "= LayerNorm's output") times layer l's own W_Q
-            column by column (X's numbers stand on each column), then W_K and W_V by the same
-            recipe, one result entry at a time (head 0); then why they are fresh: what X^(l) is
-            made of (a formula, Δattn and ΔFFN pointed at as named), its first number beside
-            layer l-1's X (dimmed, on the right), W_Q^(l) beside layer l-1's, and last the two
-            queries
+            into a row; in a post-LN model "= LayerNorm's output") times layer l's own W_Q,
+            W_K, W_V, side by side (each comes into its own place; none replaces another),
+            each result row under its matrix: W_Q column by column (X's numbers stand on each
+            column), W_K and W_V by the same recipe in one lit pass each (head 0)
+- `fresh`   why they are fresh, first: X is new. K, V and their matrices leave, W_Q and Q
+            dim; X^(l)'s formula (LN after each add) with the lengths of X^(l-1), Δattn and
+            ΔFFN under their parts as the voice reads them; layer l-1's X comes in over the
+            right-hand slot; cos(X^(l-1), X^(l)) with a two-arrow sketch turning to its angle
+- `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
+            X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
+            entries come out of their columns); the pointer on the entries as read; a line
+            saying the video does not split the two causes
 - `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
             the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
             names them, what X^(0) is made of (a footnote), the later X's (each a LayerNorm's
@@ -958,8 +964,9 @@ class FreshQKVScene(StoryboardScene):
         a1 = Arrow(o, tip(0.0), buff=0, color=T.X, stroke_width=3, tip_length=0.16,
                    max_tip_length_to_length_ratio=0.2)
         a1.add_updater(lambda m: m.put_start_and_end_on(o, tip(angle.get_value())))
-        l0 = math(T.X_l(l - 1), ML, T.X).set_opacity(GHOST).next_to(a0.get_end(), RIGHT,
-                                                                     buff=0.1)
+        # X^(l-1)'s name under its tip, X^(l)'s over its own: apart while the arrows coincide
+        l0 = math(T.X_l(l - 1), ML, T.X).set_opacity(GHOST).next_to(a0.get_end(),
+                                                                     DOWN + RIGHT, buff=0.05)
         l1 = math(T.X_l(l), ML, T.X)
         l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.05))
         g = VGroup(a0, l0, a1, l1)
@@ -999,7 +1006,7 @@ class FreshQKVScene(StoryboardScene):
             box = self.frame_of(wq)
             self.play(FadeIn(box), run_time=0.4)
             st.parts.append(box)
-        # "Second, the matrices are new too: layer l's own query matrix": the pointer on it
+        # "And the matrices are new too: layer l's own query matrix": the pointer on it
         self.hold_until(self.phrase_time("own query matrix", self.time + 0.5) - 0.5)
         self.repoint(box, wq, 0.6)
         # "not layer l-1's": layer l-1's comes in under its X, dimmed
