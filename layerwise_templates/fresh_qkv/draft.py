@@ -113,7 +113,7 @@ def build(c: Context) -> Draft:
                       f"The later layers repeat these steps; here is \"{name}\", layer by layer"
                       + (", its tokens averaged" if len(pos) > 1 else "") + f". {first} {length}"
                       "The direction keeps turning: each state's cosine with the one before, "
-                      f"as for X {m + 1}, is at most "
+                      f"as for X {{data.layers[{m + 1}].layer}}, is at most "
                       "{max(data.cos_steps):.2f}, and lowest, {min(data.cos_steps):.2f}. "
                       "So each layer builds fresh Q, K and V from its current X, with its own "
                       "matrices: here, head {data.show.head}'s query, from each layer's query "
