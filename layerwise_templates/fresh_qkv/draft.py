@@ -54,13 +54,14 @@ def build(c: Context) -> Draft:
         end = (f"LayerNorm again gives the X layer {{beat.layer + 1}} reads, {{{u}.ln2:.2f}} "
                "long.")
     else:
-        end = (f"the sum, {{{u}.post:.2f}} long, is the X layer {{beat.layer + 1}} reads.")
+        end = ("that sum is the X layer {beat.layer + 1} reads.")
     beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on its own skip "
                       "path: the next X",
                       "The feed-forward network makes its own update from that"
                       + ("" if post else ", through its own normalised copy")
                       + ", on this token alone. "
-                      f"Another skip path adds it, and {end}", layer=m))
+                      "Another skip path adds it, a sum " f"{{{u}.post:.2f}} long, and {end}",
+                      layer=m))
     p = f"data.layers[{m + 1}]"
     beats.append(Beat(f"layer{m + 1}", ["project"],
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
@@ -68,22 +69,33 @@ def build(c: Context) -> Draft:
                       ("Layer {beat.layer} starts over, from X, which in this model is already "
                        "LayerNorm's output. It multiplies X" if post else
                        "Layer {beat.layer} starts over. It multiplies a normalised copy of X")
-                      + " by its own query matrix: each entry of the query takes every number of it and "
-                      "one column of the matrix" + (", plus a bias" if bias else "")
+                      + " by its own query matrix, whose columns are {data.shape.n_heads} heads "
+                      "of {data.shape.d_head}; for head {data.show.head}, each entry of the "
+                      "query takes every number of it and one column"
+                      + (", plus a bias" if bias else "")
                       + ". The key follows the same recipe, with the key matrix. And the value "
-                      "follows it too, with the value matrix. Why are these fresh? This X "
-                      "carries context now: layer {beat.layer - 1} added attention's update, "
-                      f"a mix of the tokens' values, weighted by where {said} looked, "
-                      "then the feed-forward "
-                      "network's, so " + ("X" if post else "its normalised copy")
-                      + f" starts {{{p}.in_first[0]:.3f}}, where layer {{beat.layer - 1}}'s "
-                      f"started {{data.layers[{m}].in_first[0]:.3f}}. Even the same matrices "
-                      "would multiply new numbers, and the matrices are new too: layer "
-                      "{beat.layer}'s own. Both changed at once, so the query of head "
-                      "{data.show.head} starts "
+                      "follows it too, with the value matrix.",
+                      layer=m + 1))
+    beats.append(Beat("why", ["fresh"],
+                      "Why fresh: layer {beat.layer - 1} added attention's and the FFN's "
+                      "updates, so layer {beat.layer} reads a turned X",
+                      "Why are these fresh? First, X is new. Layer {beat.layer - 1} added to "
+                      f"its X, {{data.layers[{m}].x_norm:.2f}} long, attention's update, "
+                      f"{{{u}.d_attn:.2f}} long, then the feed-forward network's, "
+                      f"{{{u}.d_ffn:.2f}} long"
+                      + (", each followed by LayerNorm" if post else "")
+                      + ". So X turned: its cosine with layer {beat.layer - 1}'s X is "
+                      f"{{data.cos_steps[{m}]:.2f}}, where one would mean the same direction.",
+                      layer=m + 1))
+    beats.append(Beat("both", ["compare"],
+                      "And the matrices are new too: both inputs of the query changed at once",
+                      "And the matrices are new too: layer {beat.layer}'s own query "
+                      "matrix, not layer {beat.layer - 1}'s. Both changed at once, so head "
+                      "{data.show.head}'s query starts "
                       f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
                       "where layer {beat.layer - 1}'s started "
-                      f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}.",
+                      f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}. This video "
+                      "does not split how much of that comes from each.",
                       layer=m + 1))
     name = c.word.partition("#")[0]
     first = ("The first row, X {data.layers[0].layer}, is its embeddings "
@@ -100,8 +112,8 @@ def build(c: Context) -> Draft:
                       "with its own matrices",
                       f"The later layers repeat these steps; here is \"{name}\", layer by layer"
                       + (", its tokens averaged" if len(pos) > 1 else "") + f". {first} {length}"
-                      "The direction turns: each state's cosine with the one before, one when "
-                      "they point the same way and lower the more it turns, is at most "
+                      "The direction keeps turning: each state's cosine with the one before, "
+                      f"as for X {{data.layers[{m + 1}].layer}}, is at most "
                       "{max(data.cos_steps):.2f}, and lowest, {min(data.cos_steps):.2f}. "
                       "So each layer builds fresh Q, K and V from its current X, with its own "
                       "matrices: here, head {data.show.head}'s query, from each layer's query "

@@ -64,7 +64,7 @@ def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
         if layer == 0:
             before = sum(trace[h] for h in ("hook_embed", "hook_pos_embed",
                                             "hook_token_type_embed") if h in trace)
-            site, label = "embed_ln", "token + position embeddings (+ one the same for all)"
+            site, label = "embed_ln", "token, position and segment embeddings"
         else:
             before = trace[f"blocks.{layer - 1}.hook_resid_post"]
             site, label = f"blocks.{layer - 1}.ln2", f"layer {layer - 1}'s sum after its FFN add"

@@ -9,12 +9,18 @@ Beats (storyboard `show` names):
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on: its own digits move
-            into a row; in a post-LN model "= LayerNorm's output") times layer l's own W_Q
-            column by column (X's numbers stand on each column), then W_K and W_V by the same
-            recipe, one result entry at a time (head 0); then why they are fresh: what X^(l) is
-            made of (a formula, Δattn and ΔFFN pointed at as named), its first number beside
-            layer l-1's X (dimmed, on the right), W_Q^(l) beside layer l-1's, and last the two
-            queries
+            into a row; in a post-LN model "= LayerNorm's output") times layer l's own W_Q,
+            W_K, W_V, side by side (each comes into its own place; none replaces another),
+            each result row under its matrix: W_Q column by column (X's numbers stand on each
+            column), W_K and W_V by the same recipe in one lit pass each (head 0)
+- `fresh`   why they are fresh, first: X is new. K, V and their matrices leave, W_Q and Q
+            dim; X^(l)'s formula (LN after each add) with the lengths of X^(l-1), Δattn and
+            ΔFFN under their parts as the voice reads them; layer l-1's X comes in over the
+            right-hand slot; cos(X^(l-1), X^(l)) with a two-arrow sketch turning to its angle
+- `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
+            X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
+            entries come out of their columns); the pointer on the entries as read; a line
+            saying the video does not split the two causes
 - `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
             the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
             names them, what X^(0) is made of (a footnote), the later X's (each a LayerNorm's
@@ -40,9 +46,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
                    SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
 
 from scenes import theme as T
-from manim import Animation
-
-from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace, _Fade
+from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene
 from scenes.mobjects import Num, math, txt
 from scenes.motion import VectorColumn, WeightBlock, matvec
@@ -70,21 +74,10 @@ BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
 PX, PW, PR, PG = -3.6, -3.95, 0.8, 5.15       # x of X row, W, result rows, ghost rows
 PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
+SLOT_Y = 0.35                    # the matrices side by side: their tops at SLOT_Y + 0.55
 XDEC = 3                         # X's numbers: as the diagram's columns wrote them
 SOURCE_DIM = 0.3                 # a column whose copies are travelling, while they do
 MAX_ROWS = 8                     # the sweep's table: at most this many states
-
-
-class UnDim(_Fade):
-    """Back from DimPlace(m, factor) to the opacities m had before it."""
-
-    def __init__(self, mobject, factor: float, **kwargs):
-        self.start, self.end = 1.0, 1.0 / factor
-        super().__init__(mobject, **kwargs)
-
-    def finish(self) -> None:
-        Animation.finish(self)
-        self.interpolate_mobject(1.0)
 
 
 def sum_decimals(a, b, total, choices=(2, 3)) -> int:
@@ -135,6 +128,12 @@ class Stage:
     proj_layer: int | None = None                 # the layer whose Q, K, V rows are shown
     proj_rows: dict = field(default_factory=dict)
     proj_x: object = None                         # the X row the Q, K, V were made from
+    proj_label: object = None                     # its label
+    proj_blocks: dict = field(default_factory=dict)   # W_Q, W_K, W_V blocks on screen
+    proj_lay: dict = field(default_factory=dict)  # proj_layout's places
+    proj_said: object = None                      # "= LayerNorm's output"
+    prev: dict = field(default_factory=dict)      # layer l-1's X row, W_Q block, query row
+    why: list = field(default_factory=list)       # the "why fresh" formula and cosine
 
 
 class FreshQKVScene(StoryboardScene):
@@ -397,16 +396,17 @@ class FreshQKVScene(StoryboardScene):
         y = mark.get_center()[1]
         src = VGroup(*nums)
         # at full size (legible), out to the gap right of their column (the columns they pass
-        # dimmed, so the bright travelling copies read on top), up it to the stream keeping
-        # their spacing (not piled on each other), along the stream into the mark
+        # dimmed, so the bright travelling copies read on top), up it to just under the
+        # stream keeping their spacing (clear of the branch wiring above the stream), then
+        # into the mark
         gap = [n.get_right()[0] + 0.45 for n in nums]
-        low = min(c.get_y() for c in copies)
+        high = max(c.get_y() for c in copies)
         self.play(*[c.animate.move_to([g, c.get_y(), 0]) for c, g in zip(copies, gap)],
                   DimPlace(src, SOURCE_DIM), run_time=0.3 * run_time)
-        self.play(*[c.animate.move_to([g, c.get_y() - low + y - 0.1, 0])
+        self.play(*[c.animate.move_to([g, c.get_y() - high + y - 0.3, 0])
                     for c, g in zip(copies, gap)], run_time=0.35 * run_time)
         self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
-                  UnDim(src, SOURCE_DIM), run_time=0.35 * run_time)
+                  DimPlace(src, 1 / SOURCE_DIM), run_time=0.35 * run_time)
         self.remove(*copies)
 
     def out_of_mark(self, col: VGroup, mark, run_time: float) -> None:
@@ -435,6 +435,85 @@ class FreshQKVScene(StoryboardScene):
         self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.35 * run_time)
         self.wait(0.15 * run_time)
         self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
+
+    def ln_line(self, d: Diagram, i: int):
+        """LayerNorm at node i worked on the first number, as three groups the voice names
+        in turn: (sum − mean), ÷ spread = centred, × gain + bias = out; each operand under
+        its name. None when the plan has no gain and bias for it."""
+        u = self.v.layers[d.layer].update
+        c = next((c for c in u.centred if str(c.key) == d.keys[i]), None)
+        if c is None or not len(c.gain) or not len(c.bias):
+            return None
+        s, o = u.stages[i - 1].first[0], u.stages[i].first[0]
+        m, sp, z, g, b = c.mean, c.spread, c.first[0], c.gain[0], c.bias[0]
+        r = round
+        def works(k):         # whether each step's shown numbers give its shown result
+            zk = (r(float(s), k) - r(float(m), k)) / r(float(sp), k)
+            ok2 = abs(zk - r(float(z), k)) < 0.5 * 10 ** -k
+            ok3 = abs(r(float(z), k) * r(float(g), k) + r(float(b), k)
+                      - r(float(o), k)) < 0.5 * 10 ** -k
+            return ok2, ok3
+        # the fewest decimals at which both steps work out; else 4, and "≈" where one does not
+        dd = next((k for k in (3, 4, 5) if all(works(k))), 4)
+        exact2, exact3 = works(dd)
+        out_color = T.X if i == len(d.kinds) - 1 else T.LN
+
+        def n(val, color, name=None):
+            num = Num(val, decimals=dd, size=S, color=color)
+            if name is None:
+                return num
+            lab = txt(name, S, T.MUTED)
+            return VGroup(num, lab)
+
+        def op(t):
+            return txt(t, S, T.TEXT)
+        bias_sign = [] if T.fmt(float(b), dd).startswith("-") else [op("+")]
+        g1 = VGroup(op("("), n(s, T.TEXT), op("−"), n(m, T.LN, "mean"), op(")"))
+        g2 = VGroup(op("÷"), n(sp, T.LN, "spread"), op("=" if exact2 else "≈"), n(z, T.LN))
+        g3 = VGroup(op("×"), n(g, T.LN, "gain"), *bias_sign, n(b, T.LN, "bias"),
+                    op("=" if exact3 else "≈"),
+                    n(o, out_color))
+        flat = [p for grp in (g1, g2, g3) for p in grp]
+        nums = [p[0] if isinstance(p, VGroup) and not isinstance(p, Num) else p for p in flat]
+        VGroup(*nums).arrange(RIGHT, buff=0.14).move_to([0, NOTE_Y, 0])
+        for p in flat:            # each name right above its number
+            if isinstance(p, VGroup) and not isinstance(p, Num):
+                p[1].next_to(p[0], UP, buff=0.1)
+        line = VGroup(g1, g2, g3)
+        self.keep_inside(line)
+        line.first, line.out = g1[1], g3[-1]
+        return line
+
+    def norm_worked(self, d: Diagram, i: int, times: tuple[float, float, float],
+                    run_time: float = 1.8) -> None:
+        """Node i is LayerNorm, shown working: the sum's numbers go into the box; then, as
+        the voice names each step, the first number worked through it under the diagram
+        (centre, scale, gain and bias); last LN(sum)'s column comes out of the box."""
+        line = self.ln_line(d, i)
+        if line is None:
+            self.norm_at(d, i, run_time)
+            d.drawn = i + 1
+            return
+        self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.3)
+        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.6)
+        old, self.stage.note = self.stage.note, line
+        if old is not None:
+            self.play(FadeOutPlace(old), run_time=0.25)
+            self.remove(*old.get_family())
+        src = d.cols[i - 1].col.nums[0]
+        for j, grp in enumerate(line):
+            self.hold_until(times[j] - 0.3)
+            anims = [FadeIn(p, shift=0.1 * UP) for p in grp if p is not line.first]
+            if j == 0:           # the sum's first number comes down from its column
+                anims.append(FadeIn(line.first, target_position=src.get_center()))
+            # arriving part by part, until the next step is named (no still between steps)
+            nxt = times[j + 1] - 0.3 if j + 1 < len(times) else self.time + 0.8
+            self.play(LaggedStart(*anims, lag_ratio=0.35),
+                      run_time=min(2.0, max(0.5, nxt - self.time)))
+        self.out_of_mark(d.cols[i], d.marks[i], 0.8)
+        d.drawn = i + 1
+        # the worked number and its place in the column, one box round each in turn
+        self.emphasize(line.out, d.cols[i].col.nums[0], run_time=0.8)
 
     def draw_node(self, d: Diagram, i: int, run_time: float) -> None:
         kind = d.kinds[i]
@@ -481,7 +560,7 @@ class FreshQKVScene(StoryboardScene):
         d = self.diagram_for(self.layer, note=False)
         self.show_now(d, 0)
         first_sum = d.kinds.index("sum")
-        self.draw_node(d, 0, 0.8)                 # X^(l) and its column, from the first frame
+        self.draw_node(d, 0, 0.3)                 # X^(l) and its column, from the first frame
         if self.stage.note is None:
             self.set_note(self.word_note(), T.TEXT)
         self.hold_until(self.when(0, "goes straight on") - 0.2)
@@ -508,8 +587,13 @@ class FreshQKVScene(StoryboardScene):
         if nxt < len(d.kinds) and d.kinds[nxt] == "norm":
             # one step: the sum's numbers go into the LN box, the rescaled ones come out into
             # its column; the pointer on the length the voice reads
+            # the sum goes into the box as "LayerNorm" is said; its first number is worked
+            # through each step as the voice names it; the column comes out with the last
             self.hold_until(self.phrase_time("LayerNorm", self.time) - 0.2)
-            self.draw_node(d, nxt, 1.8)
+            t = self.time
+            self.norm_worked(d, nxt, (self.phrase_time("centres", t + 1.0),
+                                      self.phrase_time("scales", t + 2.0),
+                                      self.phrase_time("gain", t + 3.0)))
             self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt].length)
         else:                                   # pre-norm: the norm sits inside each branch
             self.emphasize(d.marks[1], run_time=1.0)
@@ -525,27 +609,27 @@ class FreshQKVScene(StoryboardScene):
         extra = [m for m in self.stage.parts]              # the LN working of the last beat
         self.vanish(*extra, run_time=0.4)
         self.stage.parts = []
-        attn = d.keys.index("d_attn")
-        # "the feed-forward network repeats that pattern": its branch, then the same shape lit
+        # "the feed-forward network makes its own update": its branch, then its box pointed at
         self.hold_until(self.phrase_time("feed-forward", self.time) - 0.3)
         self.draw_node(d, ffn, 1.6)
-        self.hold_until(self.phrase_time("its own update", self.time) - 0.3)
-        self.emphasize(d.marks[attn], d.paths[attn], d.marks[ffn], d.paths[ffn], run_time=1.0)
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
                       "network, applied to this token alone", T.TEXT)
         k = self.cue_with("skip path")
         self.busy_until(self.cue_at(k if k is not None else 1), d.marks[ffn])
         self.run_dot(d.paths[ffn + 1], T.X, 0.8)             # the second skip path
-        box = None
-        for i in range(ffn + 1, len(d.kinds)):
-            self.draw_node(d, i, 1.6)
-            if box is None:                                # the length the voice reads
-                box = self.frame_of(d.cols[i].length)
-                self.play(FadeIn(box), run_time=0.3)
-            else:
-                self.repoint(box, d.cols[i].length, 0.5)
+        i = ffn + 1
+        self.draw_node(d, i, 1.6)                            # the ⊕: the sum it makes
+        box = self.frame_of(d.cols[i].length)                # "a sum 13.84 long"
+        self.play(FadeIn(box), run_time=0.3)
+        if i + 1 < len(d.kinds):                             # post-LN: LayerNorm again
             self.hold_until(self.phrase_time("LayerNorm again", self.time) - 0.3)
+            self.vanish(box, run_time=0.3)
+            box = None
+            t = self.time + 0.3
+            self.norm_worked(d, i + 1, (t, t + 0.6, t + 1.2))
+            for j in range(i + 2, len(d.kinds)):
+                self.draw_node(d, j, 1.6)
         self.hold_until(self.phrase_time("reads", self.time) - 0.4)
         if box is not None:
             self.vanish(box, run_time=0.3)
@@ -554,22 +638,77 @@ class FreshQKVScene(StoryboardScene):
         self.busy_until(self.cue_at(99) - 0.3, VGroup(last.col, last.length))
 
     # --- project: layer l starts over ---------------------------------------------------------------
-    def beat_project(self, beat) -> None:
-        l = self.layer
+    def matrix_block(self, lay, k: str, l: int, decimals: int = 3) -> VGroup:
+        """W_K^(l) of head 0 as numbers (its first rows and columns), "⋮" under each column
+        and the bias row under that, each labelled: one block, built at the origin."""
+        K = NAME[k]
+        w = getattr(lay, f"W_{K}")
+        W = WeightBlock(w.values, w.path, color=COLOR[k], decimals=decimals, size=S)
+        wl = math(f"W_{K}^(({l}))", ML, COLOR[k]).next_to(W, LEFT, buff=0.2).align_to(W, UP)
+        bias = getattr(lay, f"b_{K}")
+        brow = VGroup(*[Num(bias[j], decimals=decimals, size=S, color=COLOR[k])
+                        for j in range(len(bias))])
+        more = VGroup(*[txt("⋮", S, COLOR[k]).next_to(c, DOWN, buff=0.08) for c in W.columns])
+        for j, n in enumerate(brow):
+            n.next_to(more[j], DOWN, buff=0.12).set_x(W.columns[j].get_x())
+        bl = math(f"+ b_{K}^(({l}))", ML, COLOR[k]).next_to(brow, LEFT, buff=0.2)
+        bl.align_to(wl, RIGHT)
+        has_b = bool(lay.bias)
+        g = VGroup(wl, W, more, *([bl, brow] if has_b else []))
+        g.wl, g.W, g.more, g.bl, g.brow, g.has_b = wl, W, more, bl, brow, has_b
+        return g
+
+    def proj_layout(self, l: int) -> dict:
+        """Where layer l's pieces sit: the X row on top; W_Q, W_K, W_V side by side (slots
+        0, 1, 2), each result row under its own matrix; one line naming what the numbers are
+        under the matrices. The later comparison puts layer l-1 in slot 2, under its X."""
         v = self.v.layers[l]
         pre = str(v.norm.placement) == "pre"
-        st = self.stage
-        d = st.diagram
-        # X^(l) as a row: from the column the diagram ended on when that is on screen
         row = row_of(v.in_first.values, v.in_first.path, T.X, S, decimals=XDEC)
-        row.move_to([PX, PY_X, 0])
         row[2].shift(0.4 * RIGHT)                 # room for "…": X has d_model numbers
         row.add(txt("…", S, T.X).next_to(row.nums, RIGHT, buff=0.12))
         label = math(f"\"norm\"({T.X_l(l)})" if pre else T.X_l(l), ML, T.X)
+        room = self.HOME_WIDTH - 2 * T.EDGE
+        for dec in (3, 2):                   # side by side at 3 decimals, else at 2
+            blocks = {k: self.matrix_block(v, k, l, dec) for k in QKV}
+            slots = VGroup(*blocks.values()).arrange(RIGHT, buff=0.45, aligned_edge=UP)
+            side = slots.width <= room       # all three fit side by side
+            if side:
+                break
+        else:                                # one slot, at 3 decimals
+            blocks = {k: self.matrix_block(v, k, l) for k in QKV}
+        self.wdec = dec if side else 3
+        if side:
+            slots.move_to([0, SLOT_Y, 0]).align_to([0, SLOT_Y + 0.55, 0], UP)
+        else:                                 # one slot: each matrix takes W_Q's place
+            for b in blocks.values():
+                b.move_to([PW, SLOT_Y, 0]).align_to([0, SLOT_Y + 0.55, 0], UP)
+                self.keep_inside(b)
+        low = min(b.get_bottom()[1] for b in blocks.values())
+        w = v.W_Q
+        key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
+                  f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
+                  S, T.MUTED).move_to([0, low - 0.3, 0])
+        key.align_to(blocks["q"], LEFT)
+        self.keep_inside(key)
+        res_y = low - 0.95
+        at = {k: [b.W.get_x() if side else PR, res_y if side else ROW_Y[k], 0]
+              for k, b in blocks.items()}
+        # X^(l) over W_Q (its row begins where W_Q's label does)
         label.next_to(row, LEFT, buff=0.2)
-        over = (-7.11 + T.EDGE) - label.get_left()[0]   # "norm(X^(l))" of a pre-norm model
-        if over > 0:
-            VGroup(row, label).shift(RIGHT * over)
+        xg = VGroup(label, row)
+        xg.move_to([0, PY_X, 0]).align_to(blocks["q"], LEFT)
+        self.keep_inside(xg)
+        return {"row": row, "label": label, "blocks": blocks, "key": key, "at": at,
+                "side": side, "pre": pre, "wdec": self.wdec}
+
+    def beat_project(self, beat) -> None:
+        l = self.layer
+        v = self.v.layers[l]
+        st = self.stage
+        d = st.diagram
+        lay = self.proj_layout(l)
+        row, label, pre = lay["row"], lay["label"], lay["pre"]
         carried = (d is not None and d.layer == l - 1 and d.drawn == len(d.kinds)
                    and not pre)
         if carried:
@@ -577,24 +716,23 @@ class FreshQKVScene(StoryboardScene):
             rest = VGroup(*[VGroup(d.paths[i], d.marks[i], d.cols[i])
                             for i in range(len(d.kinds) - 1)], d.paths[-1], d.marks[-1],
                           *[m for m in src if m is not src.col and m is not src.label])
-            self.vanish(rest, st.note, run_time=0.6)
+            self.vanish(rest, st.note, *st.parts, run_time=0.6)
             # the column's own digits and label move into the row (the same glyphs: nothing
             # morphs); its brackets, dots and length go first, the row's brackets come last
             nums = list(src.col.nums)
             same = (len(nums) == len(row.nums)
                     and all(getattr(a, "decimals", None) == b.decimals
                             for a, b in zip(nums, row.nums)))
-            self.vanish(VGroup(src.col[0], src.col[2], *src.col[1][1:],
-                               *[m for m in src if m is not src.col and m is not src.label]),
-                        run_time=0.3)
+            self.vanish(VGroup(src.col[0], src.col[2], *src.col[1][1:]), run_time=0.3)
+            # the label goes first, out of the numbers' way, then the numbers follow it
+            self.play(src.label.animate.move_to(label.get_center()), run_time=0.5)
             if same:
                 self.play(LaggedStart(*[n.animate.move_to(r.get_center())
                                         for n, r in zip(nums, row.nums)], lag_ratio=0.3),
-                          src.label.animate.move_to(label.get_center()), run_time=1.2)
+                          run_time=1.0)
             else:       # another decimals convention: the column leaves, the row comes in
                 self.vanish(VGroup(*nums), run_time=0.3)
-                self.play(FadeIn(row.nums), src.label.animate.move_to(label.get_center()),
-                          run_time=0.6)
+                self.play(FadeIn(row.nums), run_time=0.6)
             self.play(FadeIn(VGroup(row[0], row[2], row[3])), run_time=0.4)
             self.remove(*src.get_family())
             self.add(row, label)
@@ -604,24 +742,9 @@ class FreshQKVScene(StoryboardScene):
             self.play(FadeIn(row), FadeIn(label), run_time=0.6)
         st = self.stage
         st.parts += [row, label]
-        # layer l-1, dimmed, on the right: its X and its Q, K, V
-        ghosts = VGroup()
-        if l >= 1:
-            g = self.v.layers[l - 1]
-            head = txt(f"the same, in layer {l - 1}", S, T.MUTED).move_to([PG, PY_X + 0.55, 0])
-            gx = row_of(g.in_first.values, g.in_first.path, T.X, S, decimals=XDEC)
-            gx.move_to([PG, PY_X, 0])
-            ghosts.add(head, gx)
-            for k in QKV:
-                r = row_of(getattr(g, k).values, getattr(g, k).path, COLOR[k], S)
-                ghosts.add(r.move_to([PG, ROW_Y[k], 0]))
-            # each ghost row named: X^(l-1), Q^(l-1), K^(l-1), V^(l-1) (ghosts[5:9])
-            for r, base, c in ((gx, "X", T.X), (ghosts[2], "Q", T.Q), (ghosts[3], "K", T.K),
-                               (ghosts[4], "V", T.V)):
-                ghosts.add(math(T.X_l(l - 1, base), ML, c).next_to(r, LEFT, buff=0.2))
-            st.parts.append(ghosts)          # they come in when the voice says "where layer l-1's started"
         # "in MiniLM, X is already LayerNorm's output, so the matrices read X directly"
         ka = self.cue_with("already")
+        said = None
         if ka is not None and not pre:
             self.hold_until(self.when(ka, "already") - 0.3)
             said = txt("= LayerNorm's output", S, T.LN).next_to(row, RIGHT, buff=0.3)
@@ -633,154 +756,315 @@ class FreshQKVScene(StoryboardScene):
         cue = {k: self.cue_with(f"{w} matrix") for k, w in (("q", "query"), ("k", "key"),
                                                              ("v", "value"))}
         cue = {k: (c if c is not None else i + 1) for i, (k, c) in enumerate(cue.items())}
+        blocks, key = lay["blocks"], lay["key"]
         for i, k in enumerate(QKV):
             K = NAME[k]
-            w = getattr(v, f"W_{K}")
-            W = WeightBlock(w.values, w.path, color=COLOR[k], decimals=3, size=S)
-            W.move_to([PW, PY_W, 0])
-            wl = math(f"W_{K}^(({l}))", ML, COLOR[k]).next_to(W, LEFT, buff=0.25).align_to(W, UP)
-            bias = getattr(v, f"b_{K}")
-            has_b = bool(v.bias)
-            brow = VGroup(*[Num(bias[j], decimals=3, size=S, color=COLOR[k])
-                            for j in range(len(bias))])
-            more = VGroup(*[txt("⋮", S, COLOR[k]).next_to(c, DOWN, buff=0.08) for c in W.columns])
-            for j, n in enumerate(brow):
-                n.next_to(more[j], DOWN, buff=0.12).set_x(W.columns[j].get_x())
-            bl = math(f"+ b_{K}^(({l}))", ML, COLOR[k]).next_to(brow, LEFT, buff=0.25)
-            bl.align_to(wl, RIGHT)
-            key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
-                      f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
-                      S, T.TEXT).next_to(VGroup(brow, bl), DOWN, buff=0.4).set_x(W.get_x())
-            parts = [wl, W, more, key] + ([bl, brow] if has_b else [])
-            block = VGroup(*parts)
-            self.keep_inside(block)
+            block = blocks[k]
             self.hold_until_cue(cue[k])
-            if i:         # the last matrix slides out, this one in: quick, so V is done
-                old = self.stage_block      # before the voice compares the queries
-                self.play(FadeOut(old, shift=1.2 * LEFT), run_time=0.25)
+            if i and not lay["side"]:      # one slot: the last matrix leaves it first
+                old = blocks[QKV[i - 1]]
+                self.play(FadeOutPlace(old), run_time=0.3)
                 self.remove(*old.get_family())
-                self.play(FadeIn(VGroup(wl, W, more, key), shift=1.2 * LEFT), run_time=0.25)
-            else:
-                self.play(FadeIn(VGroup(wl, W, more, key)), run_time=0.4)
-            self.stage_block = block
-            # Q column by column; K and V, "the same", all three columns at once, in the time
-            # their sentence leaves (V's runs a little into the next: its product is seen)
-            per = (max(0.9, min(2.2, (self.when(cue["q"], "plus a bias") - self.time - 0.6) / 3))
-                   if i == 0 else max(1.6, self.cue_end(cue[k]) - self.time + 0.2))
+                st.parts.remove(old)
+            # the matrix comes into its own place (the ones before stay where they are)
+            shown = VGroup(block.wl, block.W, block.more)
+            self.play(FadeIn(shown, shift=0.2 * DOWN),
+                      *([FadeIn(key)] if i == 0 else []), run_time=0.5)
+            if i == 0:
+                st.parts.append(key)
+            st.parts.append(block)
+            # Q column by column; K and V, "the same", all three columns at once
+            per = (max(0.9, min(3.0, (self.when(cue["q"], "plus a bias") - self.time - 0.4) / 3))
+                   if i == 0 else max(1.6, self.cue_end(cue[k]) - self.time - 0.1))
             name = math(f"{K}^(({l}))", ML, COLOR[k])
-            res = self.product(row, W, brow if has_b else None, bl, getattr(v, k),
-                               [PR, ROW_Y[k], 0], COLOR[k], per, name, together=i > 0)
+            res = self.product(row, block.W, block.brow if block.has_b else None, block.bl,
+                               getattr(v, k), lay["at"][k], COLOR[k], per, name,
+                               together=i > 0)
             rows[k] = VGroup(name, res)
-        st.parts += [self.stage_block, *rows.values()]
-        st.proj_layer, st.proj_rows = l, rows
-        st.proj_x = row
-        # "Why are these fresh?": the pointer on the three new rows
-        kw = self.cue_with("Why")
-        kc = self.cue_with("carries context")
-        km = self.cue_with("same matrices")
-        kn = self.cue_with("So the query")
-        kc = kc if kc is not None else 4
-        km = km if km is not None else kc + 1
-        kn = kn if kn is not None else km + 1
+            st.parts.append(rows[k])
+        st.proj_layer, st.proj_rows, st.proj_x = l, rows, row
+        st.proj_label, st.proj_blocks, st.proj_lay = label, blocks, lay
+        st.proj_said = said
+        self.hold_until(self.cue_at(99) - 0.2)
+
+    def ensure_proj(self, l: int) -> None:
+        """Layer l's X row, W_Q and query on the stage (a beat shown without `project`
+        before it builds them from the plan, at once)."""
+        st = self.stage
+        if st.proj_layer == l and st.proj_x is not None:
+            return
+        self.clear_stage()
+        v = self.v.layers[l]
+        lay = self.proj_layout(l)
+        b = lay["blocks"]["q"]
+        res = row_of(v.q.values, v.q.path, T.Q, S).move_to(lay["at"]["q"])
+        name = math(f"Q^(({l}))", ML, T.Q).next_to(res, LEFT, buff=0.2)
+        rows = {"q": VGroup(name, res)}
+        self.play(FadeIn(VGroup(lay["row"], lay["label"], b, rows["q"])), run_time=0.6)
+        st = self.stage
+        st.parts += [lay["row"], lay["label"], b, rows["q"]]
+        st.proj_layer, st.proj_rows, st.proj_x = l, rows, lay["row"]
+        st.proj_label, st.proj_blocks, st.proj_lay = lay["label"], {"q": b}, lay
+
+    def prev_x(self, l: int):
+        """Layer l-1's X row, dimmed, over slot 2 (where its W_Q comes later), named."""
+        st = self.stage
+        if "x" in st.prev:
+            return st.prev["x"]
+        g = self.v.layers[l - 1]
+        lay = st.proj_lay
+        gx = row_of(g.in_first.values, g.in_first.path, T.X, S, decimals=XDEC)
+        gx[2].shift(0.4 * RIGHT)
+        gx.add(txt("…", S, T.X).next_to(gx.nums, RIGHT, buff=0.12))
+        gl = math(T.X_l(l - 1), ML, T.X).next_to(gx, LEFT, buff=0.2)
+        grp = VGroup(gl, gx)
+        slot = self.prev_slot(l)
+        grp.move_to([0, lay["row"].get_y(), 0]).align_to(slot, LEFT)
+        self.keep_inside(grp)
+        grp.row, grp.label = gx, gl
+        st.prev = {"x": grp}
+        return grp
+
+    def prev_slot(self, l: int) -> VGroup:
+        """Layer l-1's W_Q block, placed in slot 2 (W_V's place) when the three fitted side
+        by side, else on the right."""
+        st = self.stage
+        if "w" in st.prev:
+            return st.prev["w"]
+        lay = st.proj_lay
+        g = self.matrix_block(self.v.layers[l - 1], "q", l - 1, lay["wdec"])
+        ref = lay["blocks"]["v"]
+        if lay["side"]:
+            g.move_to(ref.get_center()).align_to(ref, UP).align_to(ref, RIGHT)
+        else:
+            g.move_to([PG - 0.5, ref.get_y(), 0])
+        self.keep_inside(g)
+        st.prev = {**st.prev, "w": g}
+        return g
+
+    # --- fresh: why the new Q, K, V are fresh (1): X is new ------------------------------------
+    def beat_fresh(self, beat) -> None:
+        l = self.layer
+        self.ensure_proj(l)
+        st = self.stage
+        pre = str(self.v.layers[l].norm.placement) == "pre"
+        rows = st.proj_rows
+        # "Why are these fresh?": the pointer on the new rows, then the stage cleared for the
+        # answer: only X^(l), W_Q^(l) and the query stay (the comparison is about Q)
         box = self.frame_of(VGroup(*rows.values()))
-        self.hold_until(self.cue_at(kw if kw is not None else kc) - 0.1)
-        old = self.stage_block              # W_V is done: it slides out, the rows pointed at
-        st.parts.remove(old)
-        self.play(FadeOut(old, shift=1.2 * LEFT), run_time=0.35)
-        self.remove(*old.get_family())
         self.play(FadeIn(box), run_time=0.4)
-        # "This X carries context now": the pointer on X^(l), what made it written under it
-        self.hold_until(self.when(kc, "carries context") - 0.6)
-        self.repoint(box, VGroup(label, row), 0.6)
-        if l >= 1:
-            made = (f"{T.X_l(l)} = \"LN\"(\"LN\"({T.X_l(l - 1)} + Δ\"attn\"^(({l - 1}))) "
-                    f"+ Δ\"FFN\"^(({l - 1})))" if not pre else
-                    f"{T.X_l(l)} = {T.X_l(l - 1)} + Δ\"attn\"^(({l - 1})) "
-                    f"+ Δ\"FFN\"^(({l - 1}))")
-            made = math(made, ML, T.X).move_to([0, -1.3, 0])     # where W_V was: free now
-            self.keep_inside(made)
-            # its glyphs: Δattn^(l-1) and ΔFFN^(l-1) (post: 34 glyphs, pre: 26); else all of it
-            span = {34: ((16, 24), (26, 33)), 26: ((10, 18), (19, 26))}.get(len(made))
-            parts = ([VGroup(*made[a:b]) for a, b in span] if span else [made, made])
-            if span:          # each update in its own colour, as the diagram drew it
-                parts[0].set_color(T.ATTN)
-                parts[1].set_color(T.FFN)
-            self.hold_until(self.when(kc, "attention's update") - 0.5)
-            self.play(FadeIn(made, shift=0.15 * UP), run_time=0.5)
-            # a tight box: the formula's brackets sit close to each part
-            self.repoint(box, parts[0], 0.6, buff=0.05)
-            # "a mix of the tokens' values, weighted by where bank looked": what the
-            # formula's Δattn is, one line under it (per_head built it)
-            name = str(self.v.focus.word).partition("#")[0]
-            mix = txt(f"Δattn: the sentence's tokens' values, weighted by '{name}'s "
-                      "attention, × W_O", S, T.ATTN).move_to([0, NOTE_Y - 0.3, 0])
-            if mix.width > NOTE_WIDTH:
-                mix = txt("Δattn: the tokens' values, weighted by attention, × W_O", S,
-                          T.ATTN).move_to([0, NOTE_Y - 0.3, 0])
-            self.keep_inside(mix)
-            self.hold_until(self.when(kc, "a mix") - 0.2)
-            self.play(FadeIn(mix, shift=0.1 * UP), run_time=0.4)
-            k_ffn = self.when(kc, "feed-forward")
-            if k_ffn > self.time + 0.8:
-                self.glide(box, parts[1], k_ffn + 0.3, 0.6, buff=0.05)
-            # "so X starts a": the pointer on its first number
-            self.glide(box, row.nums[0], self.when(kc, "X starts") + 0.5, 0.8)
-            # "where layer l-1's X started b": layer l-1's X, dimmed, comes in on the right
-            self.hold_until(self.when(kc, "where layer") - 0.3)
-            self.play(FadeIn(ghosts[0]), FadeIn(VGroup(ghosts[1], ghosts[5]), shift=0.2 * LEFT),
-                      run_time=0.5)
-            self.play(DimPlace(VGroup(ghosts[1], ghosts[5]), GHOST), run_time=0.3)
-            self.glide(box, ghosts[1].nums[0], self.when(kc, "started") + 0.5, 0.8)
-        # "Even the same matrices would multiply new numbers, and the matrices are new too":
-        # W_Q^(l) back, layer l-1's W_Q dimmed beside it, each under its own X
-        self.hold_until(self.cue_at(km) - 0.1)
-        # the comparison is about Q alone: K and V of layer l leave with the formula
-        kv = VGroup(rows["k"], rows["v"])
-        self.play(FadeOut(box), *([FadeOutPlace(made), FadeOutPlace(mix)] if l >= 1 else []),
-                  FadeOutPlace(kv), run_time=0.3)
-        if l >= 1:
-            self.remove(*made.get_family(), *mix.get_family())
-        self.remove(*kv.get_family())
-        st.parts = [m for m in st.parts if m is not rows["k"] and m is not rows["v"]]
-        if l >= 1:
-            g = self.v.layers[l - 1]
-            wq = WeightBlock(v.W_Q.values, v.W_Q.path, color=T.Q, decimals=3, size=S)
-            wq.move_to([PW, PY_W, 0])
-            wql = math(f"W_Q^(({l}))", ML, T.Q).next_to(wq, LEFT, buff=0.25)
-            gw = WeightBlock(g.W_Q.values, g.W_Q.path, color=T.Q, decimals=3, size=S)
-            gw.move_to([PG, -1.55, 0])
-            gwl = math(f"W_Q^(({l - 1}))", ML, T.Q).next_to(gw, LEFT, buff=0.25)
-            self.play(FadeIn(VGroup(wql, wq), shift=1.2 * LEFT), run_time=0.35)  # W_Q^(l) back
-            st.parts.append(VGroup(wql, wq))
-            # "new numbers": both X rows pointed at, X^(l) and layer l-1's
-            self.hold_until(self.when(km, "new numbers") - 0.4)
-            self.emphasize(row.nums, ghosts[1].nums, run_time=1.0)
-            # "the matrices are new too: layer l's own": layer l-1's W_Q comes in beside
-            self.hold_until(self.when(km, "new too") - 0.4)
-            self.play(FadeIn(VGroup(gwl, gw), shift=0.3 * LEFT), run_time=0.6)
-            self.play(DimPlace(VGroup(gwl, gw), GHOST), run_time=0.3)
-            st.parts.append(VGroup(gwl, gw))
-            self.emphasize(wq, gw, run_time=1.0)
-        # the query of head 0 starts ..., where layer l-1's started ...: point at each in turn
-        self.hold_until(self.when(kn, "so the query") - 0.2)
-        q = rows["q"][1]
-        box.become(self.frame_of(rows["q"]))
+        self.hold_until(self.cue_at(1) - 0.5)
+        gone = [m for m in st.parts if m is not st.proj_x and m is not st.proj_label
+                and m is not st.proj_blocks.get("q") and m is not rows["q"]]
+        self.vanish(box, *gone, run_time=0.4)
+        st.parts = [m for m in st.parts if m not in gone]
+        st.proj_rows = {"q": rows["q"]}
+        st.proj_blocks = {"q": st.proj_blocks["q"]}
+        if l < 1:
+            self.hold_until(self.cue_at(99) - 0.2)
+            return
+        # "First, X is new": the pointer on X^(l)
+        box = self.frame_of(VGroup(st.proj_label, st.proj_x))
         self.play(FadeIn(box), run_time=0.4)
-        # "starts a, b": the pointer on each entry as it is read
-        self.glide(box, q.nums[0], self.when(kn, "starts") + 0.3, 0.9)
-        self.glide(box, q.nums[1], self.when(kn, ", where layer") - 0.4, 0.9)
-        if l >= 1:
-            self.hold_until(self.when(kn, "where layer") - 0.2)
-            # only layer l-1's query: its K and V rows never come in (the voice compares Q)
-            gone = [ghosts[3], ghosts[4], ghosts[7], ghosts[8]]
-            self.play(*[FadeIn(r, shift=0.2 * LEFT) for r in (ghosts[2], ghosts[6])],
-                      run_time=0.5)
-            gq, gql = ghosts[2], ghosts[6]
-            ghosts.remove(*gone)
-            self.repoint(box, VGroup(gql, gq), 0.6)
-            self.glide(box, gq.nums[0], self.when(kn, "started") + 0.3, 0.9)
-            self.glide(box, gq.nums[1], self.cue_end(kn) - 0.2, 0.9)
         st.parts.append(box)
+        g = self.v.layers[l - 1]
+        u = g.update
+        made = (f"{T.X_l(l)} = \"LN\"(\"LN\"({T.X_l(l - 1)} + Δ\"attn\"^(({l - 1}))) "
+                f"+ Δ\"FFN\"^(({l - 1})))" if not pre else
+                f"{T.X_l(l)} = {T.X_l(l - 1)} + Δ\"attn\"^(({l - 1})) "
+                f"+ Δ\"FFN\"^(({l - 1}))")
+        made = math(made, ML, T.X)
+        # between X^(l)'s row and the matrices, the width of the frame; W_Q^(l) and the
+        # query step back (dimmed) while X is the subject
+        wq = st.proj_blocks["q"]
+        made.move_to([0, (st.proj_x.get_bottom()[1] + wq.get_top()[1]) / 2 + 0.05, 0])
+        self.keep_inside(made)
+        # its glyphs: X^(l-1), Δattn^(l-1), ΔFFN^(l-1) and the two LN (post: 34 glyphs)
+        span = {34: {"x": (11, 15), "attn": (16, 24), "ffn": (26, 33), "ln": [(5, 7), (8, 10)]},
+                26: {"x": (5, 9), "attn": (10, 18), "ffn": (19, 26), "ln": []}}.get(len(made))
+        part = (lambda a, b: VGroup(*made[a:b])) if span else (lambda a, b: made)
+        if span:
+            part(*span["attn"]).set_color(T.ATTN)
+            part(*span["ffn"]).set_color(T.FFN)
+            for a, b in span["ln"]:
+                part(a, b).set_color(T.LN)
+        px = part(*span["x"]) if span else made
+        pa = part(*span["attn"]) if span else made
+        pf = part(*span["ffn"]) if span else made
+        lens = {"x": Num(g.x_norm, decimals=2, size=S, color=T.X, prefix="|·| "),
+                "attn": Num(u.norms["d_attn"], decimals=2, size=S, color=T.ATTN),
+                "ffn": Num(u.norms["d_ffn"], decimals=2, size=S, color=T.FFN)}
+        for kk, p in (("x", px), ("attn", pa), ("ffn", pf)):
+            lens[kk].next_to(p, DOWN, buff=0.3).set_x(p.get_x())
+        if lens["x"].get_right()[0] > lens["attn"].get_left()[0] - 0.2:
+            lens["x"].shift(LEFT * (lens["x"].get_right()[0] - lens["attn"].get_left()[0]
+                                    + 0.2))
+        k2 = self.cue_with("added to its X")
+        k2 = k2 if k2 is not None else 2
+        self.hold_until(self.cue_at(k2) - 0.2)
+        self.play(FadeIn(made, shift=0.15 * UP), DimPlace(VGroup(wq, rows["q"]), 0.35),
+                  run_time=0.6)
+        st.parts.append(made)
+        # "Layer l-1 added to its X, 11.50 long, attention's update, 5.50 long, then the
+        # feed-forward network's, 5.80 long": each part pointed at with its length
+        for kk, p, phrase in (("x", px, "long, attention"), ("attn", pa, "update,"),
+                              ("ffn", pf, "network's,")):
+            self.glide(box, VGroup(p, lens[kk]), self.when(k2, phrase), 0.9, buff=0.06)
+            self.play(FadeIn(lens[kk], shift=0.1 * UP), run_time=0.5)
+            st.parts.append(lens[kk])
+        if span and span["ln"]:
+            self.glide(box, VGroup(*[part(a, b) for a, b in span["ln"]]),
+                       self.when(k2, "each followed") + 0.5, 0.9, buff=0.05)
+        # "So X turned: its cosine with layer l-1's X is 0.79, where one would mean the same
+        # direction": layer l-1's X comes in over slot 2, the cosine of the two under the
+        # formula
+        k3 = self.cue_with("cosine")
+        k3 = k3 if k3 is not None else k2 + 1
+        gx = self.prev_x(l)
+        cos = VGroup(math(f"\"cos\"({T.X_l(l - 1)}, {T.X_l(l)}) =", ML, T.TEXT),
+                     Num(u.cos_x_next, decimals=2, size=T.TYPE.label, color=T.TEXT)
+                     ).arrange(RIGHT, buff=0.2)
+        gloss = txt("1 would be the same direction", S, T.MUTED)
+        # right of W_Q^(l)'s (dimmed) block, its reading under it, the sketch to the right
+        cos.move_to([0, -0.1, 0]).next_to(wq, RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
+        gloss.next_to(cos, DOWN, buff=0.25).align_to(cos, LEFT)
+        self.keep_inside(VGroup(cos, gloss))
+        self.hold_until(self.when(k3, "its cosine") - 0.5)
+        self.play(FadeIn(gx, shift=0.2 * LEFT), run_time=0.5)
+        self.play(DimPlace(gx, GHOST), run_time=0.3)
+        self.repoint(box, VGroup(st.proj_x, gx), 0.6)
+        self.hold_until(self.when(k3, "is ") - 0.3)
+        self.repoint(box, cos, 0.6, anims=[FadeIn(cos, shift=0.1 * UP)])
+        st.parts.append(cos)
+        # "where one would mean the same direction": two arrows from one point, X^(l-1)'s
+        # and X^(l)'s, start together (cos 1) and X^(l)'s turns to the angle whose cosine
+        # is the plan's (a sketch of a direction, not of the 384-number vectors)
+        self.hold_until(self.when(k3, "where one") - 0.2)
+        turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.7, -1.3, 0])
+        self.play(FadeIn(gloss, shift=0.1 * LEFT), FadeIn(turn), run_time=0.5)
+        self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
+        st.parts += [gloss, turn]
+        st.why = [made, cos, gloss, turn, *lens.values()]
+        self.hold_until(self.cue_at(99) - 0.2)
+
+    def turning(self, cos: float, l: int, at) -> VGroup:
+        """Two arrows from `at`: X^(l-1)'s, dimmed, and X^(l)'s on it; `.angle` (a tracker)
+        turns X^(l)'s up to `.end`, the angle whose cosine is `cos`. Each label rides at its
+        arrow's tip (an updater)."""
+        from manim import ValueTracker
+        base = np.deg2rad(10.0)
+        o = np.array(at, dtype=float)
+        length = 1.5
+        angle = ValueTracker(0.0)
+
+        def tip(a):
+            return o + length * np.array([np.cos(base + a), np.sin(base + a), 0.0])
+        a0 = Arrow(o, tip(0.0), buff=0, color=T.X, stroke_width=3, tip_length=0.16,
+                   max_tip_length_to_length_ratio=0.2).set_opacity(GHOST)
+        a1 = Arrow(o, tip(0.0), buff=0, color=T.X, stroke_width=3, tip_length=0.16,
+                   max_tip_length_to_length_ratio=0.2)
+        a1.add_updater(lambda m: m.put_start_and_end_on(o, tip(angle.get_value())))
+        # X^(l-1)'s name under its tip, X^(l)'s over its own: apart while the arrows coincide
+        l0 = math(T.X_l(l - 1), ML, T.X).set_opacity(GHOST).next_to(a0.get_end(),
+                                                                     DOWN + RIGHT, buff=0.05)
+        l1 = math(T.X_l(l), ML, T.X)
+        l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.05))
+        g = VGroup(a0, l0, a1, l1)
+        g.angle, g.end = angle, float(np.arccos(np.clip(float(cos), -1.0, 1.0)))
+        return g
+
+    # --- compare: why fresh (2): the matrices are new too ---------------------------------------
+    def beat_compare(self, beat) -> None:
+        l = self.layer
+        self.ensure_proj(l)
+        st = self.stage
+        old = [m for m in st.parts if type(m) is Rectangle]      # fresh's pointer
+        # the last beat's formula and cosine leave with its pointer: this one compares the
+        # two layers side by side, layer l on the left, layer l-1 on the right, each X over
+        # its W_Q over its Q; W_Q^(l) and the query come back to full
+        why = list(st.why) + old
+        q = st.proj_rows["q"]
+        if why:
+            self.play(*[FadeOutPlace(m) for m in why],
+                      DimPlace(VGroup(st.proj_blocks["q"], q), 1 / 0.35), run_time=0.5)
+            self.remove(*[f for m in why for f in m.get_family()])
+            st.parts = [m for m in st.parts if m not in why]
+            st.why = []
+        box = None
+        if l < 1:
+            self.hold_until(self.cue_at(99) - 0.2)
+            return
+        gx = self.prev_x(l)
+        if gx not in st.parts:
+            if gx not in self.mobjects:
+                self.play(FadeIn(gx, shift=0.2 * LEFT), run_time=0.5)
+                self.play(DimPlace(gx, GHOST), run_time=0.3)
+            st.parts.append(gx)
+        wq = st.proj_blocks["q"]
+        gw = self.prev_slot(l)
+        if box is None:
+            box = self.frame_of(wq)
+            self.play(FadeIn(box), run_time=0.4)
+            st.parts.append(box)
+        # "And the matrices are new too: layer l's own query matrix": the pointer on it
+        self.hold_until(self.phrase_time("own query matrix", self.time + 0.5) - 0.5)
+        self.repoint(box, wq, 0.6)
+        # "not layer l-1's": layer l-1's comes in under its X, dimmed
+        self.hold_until(self.phrase_time("not layer", self.time) - 0.3)
+        self.play(FadeIn(gw, shift=0.2 * DOWN), run_time=0.5)
+        self.play(DimPlace(gw, GHOST), run_time=0.3)
+        st.parts.append(gw)
+        self.repoint(box, gw, 0.5)
+        # "Both changed at once": layer l-1's query made from its own X and W_Q, by the recipe
+        # (the result entries come out of their columns), under its W_Q like Q^(l) on the left
+        g = self.v.layers[l - 1]
+        kb = self.cue_with("Both changed")
+        kb = kb if kb is not None else 1
+        self.hold_until(self.cue_at(kb) - 0.1)
+        gq = row_of(g.q.values, g.q.path, T.Q, S).move_to([gw.W.get_x(), q[1].get_y(), 0])
+        gql = math(f"Q^(({l - 1}))", ML, T.Q).next_to(gq, LEFT, buff=0.2)
+        tgts = [gw.brow[j] if gw.has_b else gw.W.columns[j] for j in range(len(gq.nums))]
+        xlight = SurroundingRectangle(gx.row.nums, color=HL, buff=0.06, stroke_width=2)
+        wlight = SurroundingRectangle(VGroup(gw.W, *([gw.brow] if gw.has_b else [])),
+                                      color=HL, buff=0.06, stroke_width=2)
+        self.play(FadeOut(box), FadeIn(xlight), FadeIn(wlight), FadeIn(VGroup(gql, gq[0], gq[2])),
+                  run_time=0.5)
+        self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
+                                for n, t in zip(gq.nums, tgts)], lag_ratio=0.3),
+                  run_time=1.0)
+        self.play(FadeOut(xlight), FadeOut(wlight), DimPlace(VGroup(gql, gq), GHOST),
+                  run_time=0.4)
+        gqg = VGroup(gql, gq)
+        st.parts.append(gqg)
+        st.prev = {**st.prev, "q": gq, "ql": gql}
+        # "so head 0's query starts a, b, where layer l-1's started c, d": each entry as read
+        self.hold_until(self.when(kb, "starts") - 0.5)
+        box.become(self.frame_of(q))
+        self.play(FadeIn(box), run_time=0.4)
+        res = q[1]
+        self.glide(box, res.nums[0], self.when(kb, "starts") + 0.3, 0.7)
+        self.glide(box, res.nums[1], self.when(kb, ", where layer") - 0.4, 0.7)
+        self.glide(box, gqg, self.when(kb, "where layer") + 0.2, 0.6)
+        self.glide(box, gq.nums[0], self.when(kb, "started") + 0.3, 0.7)
+        self.glide(box, gq.nums[1], self.cue_end(kb) - 0.2, 0.7)
+        # "This video does not split how much of that comes from each": both inputs of
+        # each query, the new X and the new matrix, and a line saying what is not measured
+        ks = self.cue_with("does not split")
+        if ks is not None:
+            self.hold_until(self.cue_at(ks) - 0.1)
+            note_y = q.get_bottom()[1] - 0.45
+            note = txt("not measured here: how much comes from the new X, how much from the "
+                       "new matrix", S, T.TEXT).move_to([0, note_y, 0])
+            if note.width > NOTE_WIDTH:
+                note = txt("not split here: new X vs new matrix", S, T.TEXT).move_to(
+                    [0, note_y, 0])
+            self.keep_inside(note)
+            self.repoint(box, VGroup(st.proj_label, st.proj_x, wq), 0.6,
+                         anims=[FadeIn(note, shift=0.1 * UP)])
+            st.parts.append(note)
+            self.glide(box, VGroup(gx, gw), self.when(ks, "from each") + 0.2, 0.6)
+        if box not in st.parts:
+            st.parts.append(box)
         self.hold_until(self.cue_at(99) - 0.2)
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
@@ -810,14 +1094,14 @@ class FreshQKVScene(StoryboardScene):
                 parts = [Num(xn[0].value, xn[0].source, decimals=xn[0].decimals, size=S,
                              color=T.X),
                          txt("·", S, T.TEXT),
-                         Num(w0.value, w0.source, decimals=3, size=S, color=color),
+                         Num(w0.value, w0.source, decimals=w0.decimals, size=S, color=color),
                          txt(f"+ … ({n} terms)", S, T.TEXT)]
                 if brow is not None:
                     # "+" unless the bias is written with a minus (-0.00014 is written 0.000)
-                    shown = T.fmt(brow[j].value, 3)
+                    shown = T.fmt(brow[j].value, brow[j].decimals)
                     parts += ([txt("+", S, T.TEXT)] if not shown.startswith("-") else []) + [
-                              Num(brow[j].value, brow[j].source, decimals=3, size=S,
-                                  color=color)]
+                              Num(brow[j].value, brow[j].source, decimals=brow[j].decimals,
+                                  size=S, color=color)]
                 parts += [txt("=", S, T.TEXT),
                           Num(res.nums[j].value, res.nums[j].source, decimals=2, size=S,
                               color=color)]
@@ -853,10 +1137,10 @@ class FreshQKVScene(StoryboardScene):
         return res
 
     def product_together(self, x, W, brow, bl, out, at, color, run_time: float, name=None):
-        """x W (+ b) by the same recipe as the query: the recipe written once under the
-        results ("same recipe: K = X W_K + b_K"), then one column at a time the column and
-        the x row are lit and the result entry comes out of the column's bias (or the column)
-        into its row at `at`. No digits travel: the query showed how."""
+        """x W (+ b) by the same recipe as the query, in one pass: the recipe written once
+        under the result row ("same recipe: K = X W_K + b_K"), the x row and the whole
+        matrix lit together, and the three result entries come out of their columns (the
+        bias row under them) into the row at `at`. No digits travel: the query showed how."""
         res = row_of(out.values, out.path, color, S).move_to(at)
         heads = [res[0], res[2]] + ([name.next_to(res, LEFT, buff=0.2)] if name is not None
                                     else [])
@@ -869,32 +1153,19 @@ class FreshQKVScene(StoryboardScene):
                         ).arrange(RIGHT, buff=0.2)
         recipe.next_to(res, DOWN, buff=0.22).align_to(heads[-1], LEFT)   # under its row
         self.keep_inside(recipe)
+        t0 = self.time
         self.play(FadeIn(VGroup(*heads)), FadeIn(recipe, shift=0.1 * UP),
-                  *([FadeIn(bl), FadeIn(brow)] if brow is not None else []),
-                  run_time=min(0.6, 0.2 * run_time))
+                  *([FadeIn(bl), FadeIn(brow)] if brow is not None else []), run_time=0.5)
         xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
-        self.play(FadeIn(xlight), run_time=0.2)
-        step = max(0.45, (run_time - 0.8 - 0.3) / max(1, len(cols) + 1))
-        for j, c in enumerate(cols):
-            tgt = brow[j] if brow is not None else c
-            if j == 0:          # one quick sweep: X's numbers run down the first column
-                light = SurroundingRectangle(VGroup(c, tgt), color=HL, buff=0.05,
-                                             stroke_width=2)
-                trav = x.nums.copy()          # standing on the column, as for the query
-                stand = trav.copy().arrange(DOWN, buff=0.12).next_to(c, UP, buff=0.2)
-                self.play(FadeIn(light), LaggedStart(*[t.animate.move_to(p.get_center())
-                                                       for t, p in zip(trav, stand)],
-                                                     lag_ratio=0.25), run_time=0.8 * step)
-                self.play(FadeOut(trav, shift=0.15 * DOWN), run_time=0.5 * step)
-                self.remove(*trav.get_family())
-                self.play(FadeIn(res.nums[j], target_position=tgt.get_center()),
-                          FadeOut(light), run_time=0.5 * step)
-                continue
-            light = SurroundingRectangle(VGroup(c, tgt), color=HL, buff=0.05, stroke_width=2)
-            self.play(FadeIn(light), run_time=0.3 * step)
-            self.play(FadeIn(res.nums[j], target_position=tgt.get_center()), run_time=0.45 * step)
-            self.play(FadeOut(light), run_time=0.25 * step)
-        self.play(FadeOut(xlight), FadeOut(recipe), run_time=0.3)
+        wlight = SurroundingRectangle(VGroup(W, *([brow] if brow is not None else [])),
+                                      color=HL, buff=0.06, stroke_width=2)
+        self.play(FadeIn(xlight), FadeIn(wlight), run_time=0.4)
+        tgts = [brow[j] if brow is not None else c for j, c in enumerate(cols)]
+        left = max(0.9, run_time - (self.time - t0) - 0.4)
+        self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
+                                for n, t in zip(res.nums, tgts)], lag_ratio=0.35),
+                  run_time=left)
+        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe), run_time=0.4)
         self.remove(*recipe.get_family(), *heads)
         self.add(res, *heads[2:])
         return res
@@ -917,15 +1188,21 @@ class FreshQKVScene(StoryboardScene):
 
     def beat_sweep(self, beat) -> None:
         st = self.stage
-        carry = {}                                  # X^(l), Q^(l) of the project beat travel in
+        # X^(l), Q^(l) of the project beat (and X^(l-1), Q^(l-1) of the comparison) travel in
+        carry = {}
         if st.proj_layer is not None and st.proj_x is not None and "q" in st.proj_rows:
-            carry = {"layer": st.proj_layer, "x": st.proj_x, "q": st.proj_rows["q"][1]}
-            st.proj_rows["q"].remove(carry["q"])       # its name goes with the stage
-        self.clear_stage(keep=[m for m in (carry.get("x"), carry.get("q")) if m is not None]
-                         + [m for m in st.parts if m is carry.get("x")])
-        if carry:
-            for m in (carry["x"], carry["q"]):
-                self.add(m)
+            carry[st.proj_layer] = {"x": st.proj_x, "q": st.proj_rows["q"][1]}
+            st.proj_rows["q"].remove(carry[st.proj_layer]["q"])   # its name goes with the stage
+            if "q" in st.prev and "x" in st.prev:
+                carry[st.proj_layer - 1] = {"x": st.prev["x"].row, "q": st.prev["q"]}
+                st.prev["x"].remove(st.prev["x"].row)
+                for m in st.parts:
+                    if st.prev["q"] in m.submobjects:
+                        m.remove(st.prev["q"])
+        moving = [m for c in carry.values() for m in (c["x"], c["q"])]
+        self.clear_stage(keep=moving)
+        for m in moving:
+            self.add(m)
         v = self.v
         lays = list(v.layers)
         cos = list(v.cos_steps)
@@ -997,20 +1274,22 @@ class FreshQKVScene(StoryboardScene):
         anims = []
         for r, si in enumerate(shown[:seen]):
             row = rows[r]
-            if carry and si == carry["layer"]:
+            c = carry.get(si)
+            if c is not None:
                 # the same digits move into their cells (both written alike: nothing morphs)
-                anims += [carry["x"].nums[j].animate.move_to(row[1][j].get_center())
+                anims += [c["x"].nums[j].animate.move_to(row[1][j].get_center()).set_opacity(1)
                           for j in range(len(row[1]))]
-                anims += [carry["q"].nums[j].animate.move_to(row[2][j].get_center())
+                anims += [c["q"].nums[j].animate.move_to(row[2][j].get_center()).set_opacity(1)
                           for j in range(len(row[2]))]
-                anims += [FadeOut(VGroup(*[m for m in carry["x"] if m is not carry["x"].nums])),
-                          FadeOut(VGroup(carry["q"][0], carry["q"][2])),
+                anims += [FadeOut(VGroup(*[m for m in c["x"] if m is not c["x"].nums])),
+                          FadeOut(VGroup(c["q"][0], c["q"][2])),
                           FadeIn(row[0])]
             else:
                 anims.append(FadeIn(row, shift=0.1 * UP))
         self.play(*anims, run_time=1.2)
         if carry:
-            self.remove(*carry["x"].get_family(), *carry["q"].get_family())
+            for c in carry.values():
+                self.remove(*c["x"].get_family(), *c["q"].get_family())
             self.add(*rows[:seen])
         self.play(FadeIn(heads, shift=0.1 * DOWN), run_time=0.5)   # after the move: clear of it
         todo = rows[seen:]
@@ -1099,10 +1378,13 @@ class FreshQKVScene(StoryboardScene):
             note = gloss
             self.stage.parts.append(gloss)
             gloss_text = "cos = 1: the same direction; lower: the direction turned"
-            self.glide(box, self.glyphs(gloss, gloss_text, "cos = 1: the same direction"),
-                       self.when(k, "one when") + 0.4, 0.6)
-            self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
-                       self.when(k, "lower the") + 0.4, 0.6)
+            said_k = str(self.beat["cues"][k].get("text", ""))
+            if "one when" in said_k:
+                self.glide(box, self.glyphs(gloss, gloss_text, "cos = 1: the same direction"),
+                           self.when(k, "one when") + 0.4, 0.6)
+            if "lower the" in said_k:
+                self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
+                           self.when(k, "lower the") + 0.4, 0.6)
             # "is at most 0.96, and lowest, 0.74, into X 6": highest, then lowest
             self.new_column(box, cos_head, cos_cells, col, 1.0,
                             (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),

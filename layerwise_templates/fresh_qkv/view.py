@@ -31,6 +31,7 @@ class Update(View):
     placement: str
     stages: list[Stage]
     centred: list[Centred]
+    norms: dict[str, float]   # |.| of each state and update (x, d_attn, mid, ln1, ...)
     x_next_first: list[float]
     x_next_norm: float
     cos_x_next: float
