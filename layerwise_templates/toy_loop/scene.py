@@ -3,23 +3,27 @@ through each pass's three random W's.
 
 Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (the current X as
 numbers and as an arrow; after an update the X it wrote moves up into the X row; the `for`
-line and the three W lines are boxed for the new pass; the last pass's Q, K, V arrows stay as
-dimmed ghosts), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
-appear one by one, the result's arrow grows; once the code has been read only the boxed
-lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
+line and the three W lines are boxed for the new pass; the last pass's V arrow stays as a
+faint ghost), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
+appear one by one; V's arrow grows on the plane (Q and K stay numbers: they are never added
+to X); at layer 0, X = [1, 0] times W_Q is acted as said: X's 1 and the top row boxed, X's 0
+and the bottom row, which fades, then the top row slides into Q; layer 2 runs the recipe
+straight through; once the code has been read only the boxed lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
 in Δ's own pale shade; the new X's row comes between X's and Δ's, and their numbers each move
 one row into it; on the plane a lens grows out of a square round the step, with a round scale
 bar (layers after 0 share one magnification, and say "zoomed out from" layer 0's), and
-draws Δ tip to tail from X, its name riding on it as it grows; "this V is longer" outlines
+draws Δ tip to tail from X, its name riding on it as it grows; the X it leaves stays,
+faint: a trail X^(0) → X^(1) → ... ("faint" means "from an earlier layer" everywhere); "this V is longer" outlines
 V and the last layer's faint V together; the code panel stays on screen; the step's length,
 as a number and a bar on one scale, joins a table under the plane (where the steps
 compare); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
-moving into its column, the "computed once and reused" copies stepping down under the real
-values and staying there, faint; two bars per later layer for `fresh.split` (the smallest
-of Q's, K's, V's change due to the new matrices against the largest due to the new X), and
-arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
-back; Q and K go unused, and dim, while that is said: the toy omits attention).
+moving into its column, the "computed once and reused" copies (grey) stepping down under the
+real values; then they leave, the rows close up, and two bars per later layer show
+`fresh.split` in words (the smallest of Q's, K's, V's change due to the new matrices,
+`by_w_min`, against the largest due to the moved X, `by_x_max`), and arrows carrying each
+column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line
+saying Q and K go unused is outlined: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
 
@@ -795,23 +799,24 @@ class ToyLoopScene(StoryboardScene):
         length[0].add(txt("length", T.TYPE.body, DELTA).next_to(length[0], LEFT, buff=0.15))
         digits = max(0, -int(np.floor(np.log10(z["bar"]))))
         bar_len = z["bar"] * plane.units * k
-        bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=3)
+        bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=6)
         bar_text = Num(float(src.zoom.bar), src.zoom.bar.path, digits, T.TYPE.body, T.TEXT)
-        bar_text = VGroup(txt("bar =", T.TYPE.body, T.TEXT), bar_text) \
+        # the bar, then "= 0.05" beside it (a word over a short bar read as underlined)
+        bar_text = VGroup(txt("=", T.TYPE.body, T.TEXT), bar_text) \
             .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
-        scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08, aligned_edge=LEFT))
+        scale = VGroup(bar, bar_text.next_to(bar, RIGHT, buff=0.15))
         if l > 0:
             # the magnification changed since layer 0's close-up: said plainly, over the bar
             first = self.v.layers[0].zoom.bar
             was = Num(float(first), first.path, max(0, -int(np.floor(np.log10(float(first))))),
                       T.TYPE.body, T.TEXT)
             # (said plainly: this inset magnifies less than layer 0's did)
-            note = VGroup(txt("less magnified than layer 0's inset", T.TYPE.body, T.TEXT),
-                          VGroup(txt("(its bar, as long, was", T.TYPE.body, T.TEXT), was,
-                                 txt(")", T.TYPE.body, T.TEXT))
-                          .arrange(RIGHT, buff=0.1, aligned_edge=DOWN)) \
+            note = VGroup(txt("less zoomed in", T.TYPE.body, T.TEXT),
+                          txt("than layer 0's,", T.TYPE.body, T.TEXT),
+                          VGroup(txt("bar there =", T.TYPE.body, T.TEXT), was)
+                          .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)) \
                 .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-            scale.add(note.next_to(bar_text, UP, buff=0.1, aligned_edge=LEFT))
+            scale.add(note.next_to(VGroup(bar, bar_text), UP, buff=0.15, aligned_edge=LEFT))
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
         # the readout in the lens's top right corner (clear of the scale's lines)
         length.next_to(lens.get_corner(UP + RIGHT), DOWN + LEFT, buff=0.25)
@@ -941,7 +946,7 @@ class ToyLoopScene(StoryboardScene):
         self.hold_until_cue(1)
         # "computed once and reused": layer 0's Q, K, V slide into the later columns
         # (grey, not faint: on this video "faint" means "from an earlier layer", on the plane)
-        copies = [row[0].copy().set_color(T.MUTED) for row in cells[1:4] for _ in row[1:]]
+        copies = [row[0].copy() for row in cells[1:4] for _ in row[1:]]
         # a hypothetical, tagged as one. X is not part of it (with reuse X would still move,
         # by other steps): its later cells grey out, and a second line says so. The measured
         # Q, K, V cells leave their places first, then the copies slide in: no two sets of
@@ -952,7 +957,9 @@ class ToyLoopScene(StoryboardScene):
         hypo.next_to(VGroup(*rows), DOWN, buff=0.12).align_to(grid, LEFT)
         # (the copies are faint from the start, as the legend says; X keeps its full colour)
         self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
-        moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
+        # (each copy leaves layer 0's cell in its colour, the same digits on the same digits,
+        # and turns grey as it slides: no two colours of one number on top of each other)
+        moves = [c.animate.move_to(cell).set_color(T.MUTED) for c, cell in zip(copies, dims)]
         self.play(*moves, run_time=self.quick(0.1, 0.9))
         self.busy(*copies)
         self.hold_until_cue(2)
@@ -994,11 +1001,24 @@ class ToyLoopScene(StoryboardScene):
                           *[FadeInPlace(m) for _, m in pair],
                           run_time=self.pace(said - 0.6, len(pairs), 0.6, 0.9))
             self.set_slot("split", VGroup(heading, *[VGroup(*b) for p in pairs for b in p]))
-            # "0.86 against 0.07 in layer one": layer 1's two bars (only those: the voice reads
-            # layer 1's numbers), outlined while they are read
-            self.hold_until(said - 0.7)
-            self.emphasize(VGroup(*[m for b in pairs[0] for m in b]),
-                           run_time=max(0.8, min(2.0, self.cue_at(5) - self.time - 0.2)))
+            if len(self.beat.get("cues") or []) > 4:
+                # why, in this toy, as said: "each step is only a tenth of V" (the moved X's
+                # bars, both layers), "each layer draws new random matrices" (the new
+                # matrices' bars); then layer 1's two (the voice reads layer 1's numbers), each
+                # as its number is said
+                w_bars = VGroup(*[m for p in pairs for m in p[0]])
+                x_bars = VGroup(*[m for p in pairs for m in p[1]])
+                for k, phrase, ms in ((3, "a tenth of V", x_bars),
+                                      (3, "new random matrices", w_bars),
+                                      (4, "smallest effect", VGroup(*pairs[0][0])),
+                                      (4, "largest", VGroup(*pairs[0][1]))):
+                    self.hold_until(self.phrase_time(k, phrase) - 0.3)
+                    self.emphasize(ms, run_time=1.0)
+            else:
+                # "0.86 against 0.07 in layer one": layer 1's two bars, outlined
+                self.hold_until(said - 0.7)
+                self.emphasize(VGroup(*[m for b in pairs[0] for m in b]),
+                               run_time=max(0.8, min(2.0, self.cue_at(5) - self.time - 0.2)))
         self.hold_until_cue(5)
         if split is not None:
             self.play(DimPlace(x_rows, 1 / 0.35), run_time=self.quick(0.05, 0.4))
@@ -1041,9 +1061,10 @@ class ToyLoopScene(StoryboardScene):
 
     def split_bars(self, cells, grid, under):
         """The plan's `fresh.split` under the table: for each layer l >= 1, in its column, a
-        bar for the change in Q, K, V due to the new matrices (the plan's `by_w`) and one
-        for the change due to the new X (`by_x`), on one scale, each with its
-        number; the row names under layer 0's column. None when the plan has no split."""
+        bar for the change in Q, K, V due to the new matrices (the plan's `by_w_min`) and one
+        for the change due to the moved X (`by_x_max`), on one scale, each with its number;
+        the row names, in words, under layer 0's column, a heading in words over them
+        (`under`: the table's last row). None when the plan has no split."""
         splits = self.v.fresh.split
         if not len(splits):
             return None
@@ -1089,7 +1110,7 @@ class ToyLoopScene(StoryboardScene):
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
         model's attention uses Q and K to choose what it adds to the update. The plane comes
-        back (the table cleared it) with the last layer's Q, K, V."""
+        back (the table cleared it) with X, its trail and the last layer's V."""
         toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 30, T.TYPE.body,
                       T.TEXT, max_width=6.4)
         real = wrapped("Next, a real model: Δ comes from attention (using Q and K) "
