@@ -41,6 +41,11 @@ def test_toy_loop_plan_rederived(cache_dir):
             assert np.allclose(old["X"] @ (new["W" + n.lower()] - old["W" + n.lower()])
                                + (new["X"] - old["X"]) @ new["W" + n.lower()],
                                new[n] - old[n])
-        assert abs(split["by_w"] - min(by_w)) < 1e-3 and abs(split["by_x"] - max(by_x)) < 1e-3
+        assert abs(split["by_w_min"] - min(by_w)) < 1e-3
+        assert abs(split["by_x_max"] - max(by_x)) < 1e-3
+        assert split["w_min_of"] == "QKV"[int(np.argmin(by_w))]
+        assert split["x_max_of"] == "QKV"[int(np.argmax(by_x))]
+        for n, w, x in zip("QKV", by_w, by_x):
+            assert abs(split["w_parts"][n] - w) < 1e-3 and abs(split["x_parts"][n] - x) < 1e-3
         assert abs(split["ratio"] - min(by_w) / max(by_x)) < 0.01
     assert [s["layer"] for s in d["fresh"]["split"]] == [1, 2]

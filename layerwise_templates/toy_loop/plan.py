@@ -57,12 +57,29 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     fresh["carry_gap"] = carry_gap([lay["x_in"] for lay in layers],
                                    [lay["x_out"] for lay in layers])
     # the change in Q, K, V from one layer to the next: the new matrices' part against X's
-    fresh["split"] = change_split([lay["x_in"] for lay in layers],
-                                  {k: [lay[k] for lay in layers] for k in ("W_Q", "W_K", "W_V")})
+    fresh["split"] = [named_split(sp, layers) for sp in change_split(
+        [lay["x_in"] for lay in layers], {k: [lay[k] for lay in layers] for k in ("W_Q", "W_K", "W_V")})]
     fresh["step_ratio"] = round(lengths[1] / lengths[0], 4) if len(lengths) > 1 else 0.0
     seed = t.meta["source"]["seed"]
     return {"fresh": fresh, "code": CODE.format(seed=seed), "lines": LINES, "seed": seed,
             "step": 0.1, "extent": extent, "layers": layers}
+
+
+def named_split(sp: dict, layers: list[dict]) -> dict:
+    """change_split's entry with its two figures named for what they are (`by_w_min`: the
+    smallest of Q's, K's, V's matrices' parts; `by_x_max`: the largest of their X parts), the
+    three parts of each (`w_parts`, `x_parts`) and which of Q, K, V holds the min and the max:
+    a voice that says "smallest" and "largest" reads fields that are those."""
+    l = sp["layer"]
+    x0, x1 = np.asarray(layers[l - 1]["x_in"]), np.asarray(layers[l]["x_in"])
+    w_parts, x_parts = {}, {}
+    for n in "QKV":
+        W0, W1 = np.asarray(layers[l - 1][f"W_{n}"]), np.asarray(layers[l][f"W_{n}"])
+        w_parts[n] = round(float(np.linalg.norm(x0 @ (W1 - W0))), 4)
+        x_parts[n] = round(float(np.linalg.norm((x1 - x0) @ W1)), 4)
+    return {"layer": l, "by_w_min": sp["by_w"], "by_x_max": sp["by_x"], "ratio": sp["ratio"],
+            "w_parts": w_parts, "x_parts": x_parts,
+            "w_min_of": min(w_parts, key=w_parts.get), "x_max_of": max(x_parts, key=x_parts.get)}
 
 
 def close_up(x_in, x_out, step: float) -> dict:

@@ -3,23 +3,27 @@ through each pass's three random W's.
 
 Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (the current X as
 numbers and as an arrow; after an update the X it wrote moves up into the X row; the `for`
-line and the three W lines are boxed for the new pass; the last pass's Q, K, V arrows stay as
-dimmed ghosts), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
-appear one by one, the result's arrow grows; once the code has been read only the boxed
-lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
+line and the three W lines are boxed for the new pass; the last pass's V arrow stays as a
+faint ghost), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
+appear one by one; V's arrow grows on the plane (Q and K stay numbers: they are never added
+to X); at layer 0, X = [1, 0] times W_Q is acted as said: X's 1 and the top row boxed, X's 0
+and the bottom row, which fades, then the top row slides into Q; layer 2 runs the recipe
+straight through; once the code has been read only the boxed lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
 in Δ's own pale shade; the new X's row comes between X's and Δ's, and their numbers each move
 one row into it; on the plane a lens grows out of a square round the step, with a round scale
 bar (layers after 0 share one magnification, and say "zoomed out from" layer 0's), and
-draws Δ tip to tail from X, its name riding on it as it grows; "this V is longer" outlines
+draws Δ tip to tail from X, its name riding on it as it grows; the X it leaves stays,
+faint: a trail X^(0) → X^(1) → ... ("faint" means "from an earlier layer" everywhere); "this V is longer" outlines
 V and the last layer's faint V together; the code panel stays on screen; the step's length,
 as a number and a bar on one scale, joins a table under the plane (where the steps
 compare); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
-moving into its column, the "computed once and reused" copies stepping down under the real
-values and staying there, faint; two bars per later layer for `fresh.split` (the smallest
-of Q's, K's, V's change due to the new matrices against the largest due to the new X), and
-arrows carrying each column's X^(l+1) into the next column's X^(l)), `note` (the plane comes
-back; Q and K go unused, and dim, while that is said: the toy omits attention).
+moving into its column, the "computed once and reused" copies (grey) stepping down under the
+real values; then they leave, the rows close up, and two bars per later layer show
+`fresh.split` in words (the smallest of Q's, K's, V's change due to the new matrices,
+`by_w_min`, against the largest due to the moved X, `by_x_max`), and arrows carrying each
+column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line
+saying Q and K go unused is outlined: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
 
@@ -115,7 +119,8 @@ class Stage:
     """What the beats leave on the plane for later beats: handlers read and fill this, not
     ad-hoc attributes (the `x` show builds `x_arrow`; `update` needs it, spec.py says so)."""
     x_arrow: VGroup | None = None          # X's arrow and label, moved by each update
-    ghosts: list = field(default_factory=list)        # last layer's Q, K, V, dimmed
+    ghosts: list = field(default_factory=list)        # last layer's V, dimmed
+    trail: list = field(default_factory=list)         # earlier layers' X arrows, dimmed
     ghost_v: VGroup | None = None          # last layer's V among them (compared with V)
     legend: VGroup | None = None           # "faint: the layer before's Q, K, V", from the
                                            # first ghosts on (top of the plane)
@@ -289,7 +294,8 @@ class ToyLoopScene(StoryboardScene):
 
     def plane_arrows(self) -> list:
         """Every arrow on the plane (X, this layer's Q, K, V, last layer's ghosts)."""
-        groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"] + self.stage.ghosts
+        groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"] \
+            + self.stage.ghosts + self.stage.trail
         return [g[0] for g in groups if g is not None]
 
     def plane_labels(self, own=None) -> list:
@@ -418,7 +424,7 @@ class ToyLoopScene(StoryboardScene):
         if self.stage.ghosts and self.stage.legend is None:
             # what the faint arrows are, said as they first appear (muted, top of the plane)
             legend = VGroup(txt("faint:", T.TYPE.body, T.TEXT),
-                            txt("last layer's Q, K, V", T.TYPE.body, T.TEXT)) \
+                            txt("earlier layers' X, V", T.TYPE.body, T.TEXT)) \
                 .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
             legend.set_opacity(0.85)
             legend.add_background_rectangle(color=T.BACKGROUND, opacity=1.0, buff=0.06)
@@ -432,9 +438,13 @@ class ToyLoopScene(StoryboardScene):
         l, name, color = self.layer, NAMES[key], T.QUANTITY[key]
         self.layer_tag()
         lines = self.data["lines"]
-        # the voice names this W: its line, and its product in the Q, K, V line
-        self.cursor([lines["weights"]["qkv".index(key)]],
-                    self.code_part(lines["qkv"], f"X @ W{key}"))
+        # the voice names this W: its line, and its product in the Q, K, V line (layer 2,
+        # the recipe run straight through: one box on the three W lines and the Q, K, V line)
+        if l == 2:
+            self.cursor([*lines["weights"], lines["qkv"]])
+        else:
+            self.cursor([lines["weights"]["qkv".index(key)]],
+                        self.code_part(lines["qkv"], f"X @ W{key}"))
         if "x" not in self.shown:
             self.put("x", self.row(f"{T.X_l(l)} =", src.x_in, T.X, 0))
         W = WeightBlock.from_plan(self.plan, getattr(src, f"W_{name}").path, color=color,
@@ -454,25 +464,40 @@ class ToyLoopScene(StoryboardScene):
         x_grid = self.shown["x"][1]
         first = l == 0 and key == "q" and W.as_numbers
         if first:
-            # "X zero, 1 and 0, times W Q": the two, in turn; "That picks out its top row"
-            # (its own sentence; the beat's expect pins X^(0) = [1, 0]): W_Q's top row is
-            # outlined, and only then is the product worked out
-            if len(self.beat.get("cues") or []) > 1:
+            # "X zero times layer zero's own W Q": the two, in turn. Then the product happens
+            # as it is said: "1 times its top row" boxes X's 1 and W_Q's top row; "plus 0 times
+            # its bottom row" moves X's box onto the 0 and the bottom row fades away (it adds
+            # nothing); "So Q zero is the top row": the top row slides into Q^(0)
+            cues = self.beat.get("cues") or []
+            if len(cues) > 1:
                 self.emphasize(x_grid)
                 self.emphasize(W)
-                self.hold_until_cue(1)
-        if first:
-            # X^(0) = [1, 0] picks out W_Q's top ROW: the row is boxed and slides into Q^(0)
-            # (a copy; W stays whole), its own numbers becoming Q's
-            top = VGroup(*W.nums[:len(lay["x_in"])])
+            n = len(lay["x_in"])
+            top, bottom = VGroup(*W.nums[:n]), VGroup(*W.nums[n:])
+            if cues:
+                self.hold_until(self.phrase_time(0, "times its top row") - 0.35)
             box = SurroundingRectangle(top, color=T.POINTER, buff=0.08, stroke_width=3)
-            self.play(FadeInPlace(box), run_time=0.4)
+            xbox = SurroundingRectangle(x_grid.nums[0], color=T.POINTER, buff=0.06,
+                                        stroke_width=3)
+            self.play(FadeInPlace(box), FadeInPlace(xbox), run_time=0.5)
+            if cues:
+                self.hold_until(self.phrase_time(0, "times its bottom row") - 0.35)
+            low = SurroundingRectangle(bottom, color=T.POINTER, buff=0.08, stroke_width=3)
+            self.play(xbox.animate.move_to(SurroundingRectangle(
+                          x_grid.nums[1], buff=0.06)), FadeInPlace(low), run_time=0.5)
+            self.play(DimPlace(bottom, 0.25), FadeOutPlace(low), run_time=0.8)
+            self.play(FadeOutPlace(xbox), run_time=0.3)
+            if len(cues) > 1:
+                self.hold_until_cue(1)
+            # X^(0) = [1, 0] picks out W_Q's top ROW: it slides into Q^(0) (a copy; W stays
+            # whole), its own numbers becoming Q's; the bottom row comes back
             result = row_of(getattr(src, key).values, getattr(src, key).path, color,
                             T.TYPE.label)
             result.next_to(label, RIGHT, buff=T.BUFF)
             self.play(*[TransformFromCopy(a, b) for a, b in zip(top, result.nums)],
                       FadeInPlace(VGroup(result[0], result[2])), FadeInPlace(label),
                       box.animate.surround(result, buff=0.08), run_time=1.0)
+            self.play(DimPlace(bottom, 4.0), run_time=0.4)
             self.play(FadeOutPlace(box), run_time=0.3)
             self.remove(*result.nums)
             self.add(result)
@@ -485,6 +510,12 @@ class ToyLoopScene(StoryboardScene):
             result.next_to(label, RIGHT, buff=T.BUFF)
         self.add(label)
         self.set_slot(key, VGroup(label, result))
+        if key != "v":
+            # Q and K stay numbers: only V (which makes the step) and X are drawn on the
+            # plane (Q's and K's arrows crowded X's tip and are never added to X)
+            if not first and l < 2:
+                self.busy(result)
+            return
         old = self.shown.get(f"p{key}")
         arrow = VGroup(self.plane.arrow(lay[key], color), self.tag(key, color, lay[key]))
         arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
@@ -498,14 +529,16 @@ class ToyLoopScene(StoryboardScene):
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7 if l < 2 else 0.35))
-        if not first and l < 2:   # (Q^(0) appeared as its sentence says "Q zero"; layer 2
-            self.busy(result, arrow)  # says its three in one breath)
+        if not first and l < 2:
+            self.busy(result, arrow)
 
     def later_product(self) -> float:
         """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
         silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
+        if self.layer >= 2:
+            return 0.5              # layer 2: the recipe run straight through
         if self.beat.get("cues"):
-            return 1.2 if self.layer < 2 else 0.45    # layer 2: the recipe, quicker
+            return 1.2
         return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
 
     def leader(self, tip, label, color) -> list:
@@ -651,7 +684,12 @@ class ToyLoopScene(StoryboardScene):
         # the arrow moves; its label turns into the new index (the old label object goes, so
         # nothing on stage still says X^(l))
         old_label = self.stage.x_arrow[1]
-        self.play(Transform(self.stage.x_arrow[0], new_arrow[0]),
+        # the X it leaves stays behind, faint: X^(0) -> X^(1) -> ... a trail of what carries over
+        trail = VGroup(self.stage.x_arrow[0].copy())
+        self.stage.trail.append(trail)
+        self.add(trail)
+        self.bring_to_front(self.stage.x_arrow)
+        self.play(Transform(self.stage.x_arrow[0], new_arrow[0]), DimPlace(trail, GHOST),
                   Succession(FollowOut(old_label, self.stage.x_arrow[0]),
                              FollowIn(new_arrow[1], self.stage.x_arrow[0],
                                       ref=new_arrow[0].get_end())),
@@ -685,7 +723,9 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.play(FadeInPlace(before), run_time=self.quick(0.05, 0.3))
             self.shown["layer"] = before
-            self.emphasize(self.stage.x_arrow)
+            # "X, carried and added to: the residual stream": X's arrow with the faint X it
+            # left, and the sum that added to it
+            self.emphasize(self.stage.x_arrow, *self.stage.trail, self.shown["upd"][1])
         if l == 0 and not self.stage.tag_said:     # (no cues: the header after the step)
             self.stage.tag_said = True
             self.layer_tag()
@@ -754,21 +794,29 @@ class ToyLoopScene(StoryboardScene):
         name = math(T.X_l(l, "Δ"), HEADER, DELTA)
         name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
         length = self.length_label(src, MATH_LABEL)
+        # what |Δ| is, said in words in the lens's readout (beside the table's first value it
+        # sat where the V row slides by)
+        length[0].add(txt("length", T.TYPE.body, DELTA).next_to(length[0], LEFT, buff=0.15))
         digits = max(0, -int(np.floor(np.log10(z["bar"]))))
         bar_len = z["bar"] * plane.units * k
-        bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=3)
+        bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=6)
         bar_text = Num(float(src.zoom.bar), src.zoom.bar.path, digits, T.TYPE.body, T.TEXT)
-        bar_text = VGroup(txt("scale", T.TYPE.body, T.TEXT), bar_text) \
+        # the bar, then "= 0.05" beside it (a word over a short bar read as underlined)
+        bar_text = VGroup(txt("=", T.TYPE.body, T.TEXT), bar_text) \
             .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
-        scale = VGroup(bar, bar_text.next_to(bar, UP, buff=0.08, aligned_edge=LEFT))
+        scale = VGroup(bar, bar_text.next_to(bar, RIGHT, buff=0.15))
         if l > 0:
             # the magnification changed since layer 0's close-up: said plainly, over the bar
             first = self.v.layers[0].zoom.bar
             was = Num(float(first), first.path, max(0, -int(np.floor(np.log10(float(first))))),
                       T.TYPE.body, T.TEXT)
-            note = VGroup(txt("zoomed out from", T.TYPE.body, T.TEXT), was) \
-                .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
-            scale.add(note.next_to(bar_text, UP, buff=0.1, aligned_edge=LEFT))
+            # (said plainly: this inset magnifies less than layer 0's did)
+            note = VGroup(txt("less zoomed in", T.TYPE.body, T.TEXT),
+                          txt("than layer 0's,", T.TYPE.body, T.TEXT),
+                          VGroup(txt("bar there =", T.TYPE.body, T.TEXT), was)
+                          .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)) \
+                .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+            scale.add(note.next_to(VGroup(bar, bar_text), UP, buff=0.15, aligned_edge=LEFT))
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
         # the readout in the lens's top right corner (clear of the scale's lines)
         length.next_to(lens.get_corner(UP + RIGHT), DOWN + LEFT, buff=0.25)
@@ -781,16 +829,13 @@ class ToyLoopScene(StoryboardScene):
         # the length joins the table under the plane; the lens shrinks back into its square
         if l == 0:      # (later layers' lengths joined the table with their Δ)
             entry = self.length_entry(src)
-            # what |Δ| is, said once in words beside the first value (beside its name it
-            # met the V row's end)
-            word = txt("length", T.TYPE.label, DELTA).next_to(entry[1], LEFT, buff=0.2)
             # (its value moves down, the same digits; "|Δ| =" goes and the entry's own name
             # comes: no glyph morphs into another)
             self.play(ReplacementTransform(length[1], entry[1]), FadeOutPlace(length[0]),
                       run_time=f * self.quick(0.05, 0.5))
-            self.play(FadeInPlace(VGroup(entry[0], entry[2])), FadeInPlace(word),
+            self.play(FadeInPlace(VGroup(entry[0], entry[2])),
                       run_time=f * self.quick(0.05, 0.4))
-            self.stage.lengths.add(word, entry)
+            self.stage.lengths.add(entry)
             self.add(self.stage.lengths)
         else:
             # its length, spoken "against" layer 0's: the two outlined with the readout
@@ -822,7 +867,7 @@ class ToyLoopScene(StoryboardScene):
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
-        value.shift(LEFT * 0.45)
+        value.shift(LEFT * 0.55)
         bar.next_to(value, RIGHT, buff=0.1)
         return VGroup(name, value, bar)
 
@@ -858,6 +903,7 @@ class ToyLoopScene(StoryboardScene):
                                if f"p{c}" in self.shown}
         away = [self.plane] + [m for m in [self.stage.x_arrow] if m is not None] \
             + list(self.stage.away_qkv.values()) + list(self.stage.ghosts) \
+            + list(self.stage.trail) \
             + [m for m in [self.stage.legend] if m is not None] \
             + ([self.stage.lengths] if len(self.stage.lengths) else [])
         self.stage.away = away
@@ -899,20 +945,21 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeInPlace(new), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
         self.hold_until_cue(1)
         # "computed once and reused": layer 0's Q, K, V slide into the later columns
-        copies = [row[0].copy().set_opacity(0.4) for row in cells[1:4] for _ in row[1:]]
+        # (grey, not faint: on this video "faint" means "from an earlier layer", on the plane)
+        copies = [row[0].copy() for row in cells[1:4] for _ in row[1:]]
         # a hypothetical, tagged as one. X is not part of it (with reuse X would still move,
         # by other steps): its later cells grey out, and a second line says so. The measured
         # Q, K, V cells leave their places first, then the copies slide in: no two sets of
         # digits ever share a place
         hypo = VGroup(
-            wrapped("faint, if reused (hypothetical): layer 0's Q, K, V copied", 60,
-                    T.TYPE.label, T.MUTED, max_width=9.0),
-            wrapped("X: not part of the hypothetical", 60, T.TYPE.label, T.MUTED,
-                    max_width=9.0)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+            wrapped("grey: if reused (hypothetical), layer 0's Q, K, V copied", 60,
+                    T.TYPE.label, T.MUTED, max_width=9.0))
         hypo.next_to(VGroup(*rows), DOWN, buff=0.12).align_to(grid, LEFT)
         # (the copies are faint from the start, as the legend says; X keeps its full colour)
         self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
-        moves = [c.animate.move_to(cell) for c, cell in zip(copies, dims)]
+        # (each copy leaves layer 0's cell in its colour, the same digits on the same digits,
+        # and turns grey as it slides: no two colours of one number on top of each other)
+        moves = [c.animate.move_to(cell).set_color(T.MUTED) for c, cell in zip(copies, dims)]
         self.play(*moves, run_time=self.quick(0.1, 0.9))
         self.busy(*copies)
         self.hold_until_cue(2)
@@ -922,7 +969,7 @@ class ToyLoopScene(StoryboardScene):
         # the copies step down under their cells and turn faint (they stay: the reused value
         # under the real one), then the real values come in, in their own places
         self.play(*[c.animate.shift(DOWN * GAP) for c in copies],
-                  FadeOutPlace(hypo[1]), hypo[0].animate.set_opacity(0.6),
+                  hypo[0].animate.set_opacity(0.8),
                   run_time=self.quick(0.1, 0.8))
         self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
         ghosts = VGroup(*copies)
@@ -933,29 +980,46 @@ class ToyLoopScene(StoryboardScene):
         self.hold_until_cue(3)
         # "both change Q, K and V, the new matrices more": under each later column, two bars
         # on one scale, the change due to the new matrices and the change due to the new X
-        split = self.split_bars(cells, grid, hypo[0])
+        split = None
+        if len(self.v.fresh.split):
+            # the stage cleared down to what the voice speaks of: the hypothetical's copies
+            # and legend leave, the rows close up (the copies' room is not needed), X's rows
+            # step back (they return at "only X carries over")
+            x_rows = VGroup(rows[0][1:], rows[4][1:])
+            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), DimPlace(x_rows, 0.35),
+                      *[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
+                      run_time=self.quick(0.05, 0.6))
+            split = self.split_bars(cells, grid, rows[-1])
         if split is not None:
             heading, pairs = split
             # "In this toy both change them, the matrices more": every later layer's two bars
             # grow, one layer after the other, before its numbers are read out
-            said = self.phrase_time(3, " against ")
-            # the stage cleared down to what the voice speaks of: the hypothetical's copies
-            # and legend leave, X's rows step back (they return at "only X carries over")
-            x_rows = VGroup(rows[0][1:], rows[4][1:])
-            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), DimPlace(x_rows, 0.35),
-                      run_time=self.quick(0.05, 0.5))
+            said = self.phrase_time(4, " against ")
             self.play(FadeInPlace(heading), run_time=self.quick(0.05, 0.5))
             for pair in pairs:
                 self.play(*[Create(bar) for bar, _ in pair],
                           *[FadeInPlace(m) for _, m in pair],
                           run_time=self.pace(said - 0.6, len(pairs), 0.6, 0.9))
             self.set_slot("split", VGroup(heading, *[VGroup(*b) for p in pairs for b in p]))
-            # "0.86 against 0.07 in layer one": layer 1's two bars (only those: the voice reads
-            # layer 1's numbers), outlined while they are read
-            self.hold_until(said - 0.7)
-            self.emphasize(VGroup(*[m for b in pairs[0] for m in b]),
-                           run_time=max(0.8, min(2.0, self.cue_at(4) - self.time - 0.2)))
-        self.hold_until_cue(4)
+            if len(self.beat.get("cues") or []) > 4:
+                # why, in this toy, as said: "each step is only a tenth of V" (the moved X's
+                # bars, both layers), "each layer draws new random matrices" (the new
+                # matrices' bars); then layer 1's two (the voice reads layer 1's numbers), each
+                # as its number is said
+                w_bars = VGroup(*[m for p in pairs for m in p[0]])
+                x_bars = VGroup(*[m for p in pairs for m in p[1]])
+                for k, phrase, ms in ((3, "a tenth of V", x_bars),
+                                      (3, "new random matrices", w_bars),
+                                      (4, "smallest effect", VGroup(*pairs[0][0])),
+                                      (4, "largest", VGroup(*pairs[0][1]))):
+                    self.hold_until(self.phrase_time(k, phrase) - 0.3)
+                    self.emphasize(ms, run_time=1.0)
+            else:
+                # "0.86 against 0.07 in layer one": layer 1's two bars, outlined
+                self.hold_until(said - 0.7)
+                self.emphasize(VGroup(*[m for b in pairs[0] for m in b]),
+                               run_time=max(0.8, min(2.0, self.cue_at(5) - self.time - 0.2)))
+        self.hold_until_cue(5)
         if split is not None:
             self.play(DimPlace(x_rows, 1 / 0.35), run_time=self.quick(0.05, 0.4))
             ghosts, hypo = VGroup(), VGroup(VGroup())
@@ -964,8 +1028,9 @@ class ToyLoopScene(StoryboardScene):
         # each arrow, the same numbers, are outlined together
         arrows = []
         for i in range(n - 1):
-            right = max(row[i].get_right()[0] for row in cells) + 0.08
-            left = min(row[i + 1].get_left()[0] for row in cells) - 0.08
+            # (ends well inside the gap: the arrow passes the next column's brackets clear)
+            right = max(row[i].get_right()[0] for row in cells) + 0.1
+            left = min(row[i + 1].get_left()[0] for row in cells) - 0.22
             start = np.array([right, cells[4][i].get_center()[1], 0.0])
             end = np.array([left, cells[0][i + 1].get_center()[1], 0.0])
             arrows.append(Arrow(start, end, buff=0, color=T.X, stroke_width=4,
@@ -974,10 +1039,10 @@ class ToyLoopScene(StoryboardScene):
             self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.9))
             self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0], *arrows))
             self.emphasize(*cells[4][:-1], *cells[0][1:])
-        if len(self.beat.get("cues") or []) > 5:
+        if len(self.beat.get("cues") or []) > 6:
             # "a later layer's query can depend on more context, which earlier layers added
             # to X": the later layers' X and Q, together
-            self.hold_until_cue(5)
+            self.hold_until_cue(6)
             self.emphasize(*cells[1][1:], run_time=1.2)         # "a later layer's query"
             self.emphasize(*cells[0][1:], run_time=1.4)   # "what earlier layers added to X"
         else:
@@ -996,9 +1061,10 @@ class ToyLoopScene(StoryboardScene):
 
     def split_bars(self, cells, grid, under):
         """The plan's `fresh.split` under the table: for each layer l >= 1, in its column, a
-        bar for the change in Q, K, V due to the new matrices (the plan's `by_w`) and one
-        for the change due to the new X (`by_x`), on one scale, each with its
-        number; the row names under layer 0's column. None when the plan has no split."""
+        bar for the change in Q, K, V due to the new matrices (the plan's `by_w_min`) and one
+        for the change due to the moved X (`by_x_max`), on one scale, each with its number;
+        the row names, in words, under layer 0's column, a heading in words over them
+        (`under`: the table's last row). None when the plan has no split."""
         splits = self.v.fresh.split
         if not len(splits):
             return None
@@ -1008,19 +1074,20 @@ class ToyLoopScene(StoryboardScene):
         # from layer l-1's Q (K, V) to layer l's, cut into the new matrices' part and the
         # moved X's part; the smallest of the first over Q, K, V, the largest of the second.
         # It takes the place of the hypothetical's legend, which leaves as the bars come.
-        X_l = T.X_l
-        heading = VGroup(
-            math(f"\"new W:\" lr(|{X_l('l-1')} ({X_l('l', 'W')} - {X_l('l-1', 'W')})|)"
-                 f"\", smallest of Q, K, V\"", size, T.TEXT),
-            math(f"\"new X:\" lr(|({X_l('l')} - {X_l('l-1')}) {X_l('l', 'W')}|)"
-                 f"\", largest of Q, K, V\"", size, T.X)).arrange(DOWN, buff=0.1,
-                                                                   aligned_edge=LEFT)
-        heading.align_to(under, UP).align_to(grid, LEFT)
-        names = [txt("new W", size, T.TEXT), txt("new X", size, T.X)]
+        # (in words, in the voice's words, on the text colour: two formulas with small
+        # superscripts were not read)
+        heading = txt("Q, K, V's change from the layer before, in two parts:", size, T.TEXT)
+        heading.next_to(under, DOWN, buff=0.3).align_to(grid, LEFT)
+        names = [VGroup(txt("new matrices' effect", size, T.TEXT),
+                        txt("(least of Q, K, V)", size, T.TEXT)),
+                 VGroup(txt("moved X's effect", size, T.TEXT),
+                        txt("(most of Q, K, V)", size, T.TEXT))]
+        for nm in names:
+            nm.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         pitch = cells[0][1].get_x() - cells[0][0].get_x() if n > 1 else 2.0
-        top = max(s["by_w"] for s in self.data["fresh"]["split"])
+        top = max(s["by_w_min"] for s in self.data["fresh"]["split"])
         unit = 0.55 * pitch / (top or 1.0)
-        ys = [heading.get_bottom()[1] - 0.25 - 0.38 * r for r in range(2)]
+        ys = [heading.get_bottom()[1] - 0.5 - 0.75 * r for r in range(2)]
         for name, y in zip(names, ys):
             name.set_y(y).align_to(grid, LEFT)
         pairs = []
@@ -1028,7 +1095,7 @@ class ToyLoopScene(StoryboardScene):
             l = int(sp.layer)
             left = cells[0][l].get_left()[0]
             pair = []
-            for r, (value, color) in enumerate(((sp.by_w, T.TEXT), (sp.by_x, T.X))):
+            for r, (value, color) in enumerate(((sp.by_w_min, T.TEXT), (sp.by_x_max, T.X))):
                 start = np.array([left, ys[r], 0.0])
                 bar = Line(start, start + RIGHT * max(0.04, float(value) * unit), color=color,
                            stroke_width=14)
@@ -1043,7 +1110,7 @@ class ToyLoopScene(StoryboardScene):
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
         model's attention uses Q and K to choose what it adds to the update. The plane comes
-        back (the table cleared it) with the last layer's Q, K, V."""
+        back (the table cleared it) with X, its trail and the last layer's V."""
         toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 30, T.TYPE.body,
                       T.TEXT, max_width=6.4)
         real = wrapped("Next, a real model: Δ comes from attention (using Q and K) "
@@ -1059,16 +1126,10 @@ class ToyLoopScene(StoryboardScene):
             self.shown.update(self.stage.away_qkv)
             self.stage.away, self.stage.away_qkv = [], {}
         self.put("note", toy)
-        # Q's and K's names outlined, tight (a box round a whole arrow took in X's label too)
-        qk = [self.shown[key][1] for key in ("pq", "pk") if key in self.shown]
-        qk_arrows = [self.shown[key] for key in ("pq", "pk") if key in self.shown]
-        if qk:      # "sit unused": Q and K fade back as they are outlined
-            self.emphasize(*qk, extra=[DimPlace(a, 0.3) for a in qk_arrows])
+        # "so Q and K sit unused": the line that says so (Q and K are not on the plane)
+        self.emphasize(toy)
         if "pv" in self.shown:                  # "so only V moves X"
-            self.emphasize(self.shown["pv"][1], *self.stage.lengths[1:])
+            self.emphasize(self.shown["pv"][1], *self.stage.lengths)
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)
-        if qk:                                  # a real model uses them: back to full strength
-            self.play(*[DimPlace(a, 1 / 0.3) for a in qk_arrows], run_time=0.5)
-            self.emphasize(*qk)

@@ -38,9 +38,13 @@ class Lines(View):
 
 class Split(View):
     layer: int
-    by_w: float                 # the smallest part of Q's, K's, V's change due to new matrices
-    by_x: float                 # the largest part due to the new X
-    ratio: float                # by_w / by_x: how many times the matrices' part outweighs X's
+    by_w_min: float             # the smallest part of Q's, K's, V's change due to new matrices
+    by_x_max: float             # the largest part due to the new X
+    ratio: float                # by_w_min / by_x_max: how many times the matrices' part outweighs X's
+    w_parts: dict[str, float]   # Q, K, V: each one's matrices' part
+    x_parts: dict[str, float]   # Q, K, V: each one's X part
+    w_min_of: str               # which of Q, K, V has the smallest matrices' part
+    x_max_of: str               # which has the largest X part
 
 
 class Fresh(View):
