@@ -399,4 +399,5 @@ class IntroBeats:
         line.next_to(labs, DOWN, buff=0.45).align_to(top, LEFT)
         self.keep_inside(line)
         self.put("point", line, anim=appear(line), run_time=0.8)
-        self.emphasize(line[1], line[2], run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+        self.emphasize(VGroup(line[1], line[2]),      # one box: the two things that change
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))

@@ -97,7 +97,7 @@ class SummaryBeats:
         if len(rows) < 2:
             return
         share_cue = 1
-        if d.get("copies") is not None and self.n_cues() >= 4:
+        if d.get("copies") is not None and self.n_cues() >= 3:
             # "That length never reaches W K: I's keys ... are made from its normalised copy":
             # the key's formula, under where the share will go (length and share kept apart)
             self.hold_until_cue(1)
