@@ -89,7 +89,7 @@ TYPED_STREAM = {
     ("sizes", "norm_first"): (0, "from"), ("sizes", "norm_last"): (0, "to "),
     ("sizes", "growth"): (0, "about"), ("sink", "others"): (0, "No token"),
     ("sink", "first_token"): (0, "ever longer"),
-    ("sink", "outlier_norm"): (0, "grows"), ("sink", "share"): (1, "percent"),
+    ("sink", "outlier_norm"): (0, "grows"), ("sink", "share"): (2, "percent"),
     ("attn0", "divides"): (1, "divided"), ("attn0", "shrinks"): (2, "turns"),
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
     ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""), ("ffn0", "zoom"): (1, "To fit"),

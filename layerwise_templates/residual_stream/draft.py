@@ -77,9 +77,10 @@ def build(c: Context) -> Draft:
              "to the {data.plane.n_points} states of " + tok + ", from X of zero to X of "
              "{model.n_layers}. PCA, through the origin, picks the two directions that hold most "
              "of these states' squared length; the plane keeps "
-             "{data.plane.energy_pct.value:.0f} percent of it. "
-             "But it is a shadow: X of zero keeps only "
-             "{data.stages[0].captured_pct.value:.0f} percent of its length. "
+             "{data.plane.energy_pct.value:.0f} percent of it, over all "
+             "{data.plane.n_points} states together. One arrow alone can lose far more; the "
+             "plane is a shadow: X of zero's shadow is only "
+             "{data.stages[0].captured_pct.value:.0f} percent as long as X of zero itself. "
              "The bars below give the true lengths.",
              moments={"states": "states", "spread": "through the origin", "shadow": "shadow",
                       "bars": "bars"}),
@@ -184,7 +185,8 @@ def build(c: Context) -> Draft:
             "the direction of X, while X reaches about "
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So W Q, W K and W V do not see how long X is: they "
-            "multiply the short bar.",
+            "multiply the short bar. What changes Q, K and V from one layer to the next is the "
+            "direction of X, and each layer's own weights.",
             moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
@@ -208,7 +210,9 @@ def build(c: Context) -> Draft:
                 "{data.outlier.max_norm.value:,.0f}.")
         moments = {"others": "No token", "first_token": "ever longer", "outlier_norm": "grows"}
         if sink:
-            said += (" It is an attention sink: " + tok + " gives it "
+            said += (" That length never reaches W K: its keys, like every token's, are made "
+                     "from its normalised copy."
+                     " A separate fact: it is an attention sink: " + tok + " gives it "
                      "{data.outlier.attention_pct.value:.0f} percent of its attention, "
                      "averaged over all heads in layers {data.outlier.attention_layers[0]} to "
                      "{data.outlier.attention_layers[1]}.")

@@ -331,6 +331,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         stage_rows.append({
             "index": i, "label": label, "hook": hook, "kind": _kind(hook), "layer": layer_of(i),
             "xy": xy[i].tolist(), "norm": _num(norms[i], f"stages[{i}].norm"),
+            # how much this stage's step changed |X| (negative: X got shorter; 0 for X^(0)),
+            # what the journey's "shrinks by more than 2 only in ..." claims are checked on
+            "change": float(norms[i] - norms[i - 1]) if i else 0.0,
             "captured_pct": _num(100 * captured(vectors[i], axes)[0],
                                  f"stages[{i}].captured_pct", 0),
             "head": _head(vectors[i], used(i), f"stages[{i}].head"),

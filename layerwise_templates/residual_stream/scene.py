@@ -434,6 +434,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.clear_stage(keep=("tag",))
         self.ensure_plane(big=True)          # centre stage: the columns have left
         self.ensure_chart()
+        for lab in getattr(self, "dimmed_labels", []):   # a leg before hid them beside its marks
+            lab.set_opacity(1)
+        self.dimmed_labels = []
+        self.dip_lines = []
         d = self.data
         first = 0 if start is None else start + 1
         upto = beat.get("layer")
@@ -488,10 +492,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             for at in [t for t in lit if t <= self.time + unit]:
                 extra += lit.pop(at)()
             if dips and l == dips[0]:            # the dips named: all their layers lit at once
-                extra = [*extra, *[a for d_ in dips for a in self.dip_mark(d_)]]
+                extra = [*extra, *[a for d_ in dips for a in self.dip_mark(d_)],
+                         *self.dip_line(l)]
             elif l in dips[1:]:                  # ... and each again as the walk draws it
                 extra = [*extra, Indicate(self.shown[f"dip{l}"], color=T.POINTER,
-                                          scale_factor=1.4)]
+                                          scale_factor=1.4), *self.dip_line(l)]
             self.advance_together(lay["stage_out"], unit, extra)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
@@ -537,7 +542,38 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # exactly over the chart's own (muted) number where it has one: that number turns lit
         num.move_to(self.bar_x(l, "mid") + DOWN * 0.2)
         self.shown[f"dip{l}"] = num
-        return [FadeIn(num, scale=1.4)]
+        out = [FadeIn(num, scale=1.4)]
+        # a chart number next to a two-digit mark would touch it ("2021"): it steps aside
+        labels = self.chart[2]
+        for nb in (l - 1, l + 1):
+            if l % 5 and nb % 5 == 0 and 0 <= nb < self.L and nb // 5 < len(labels):
+                lab = labels[nb // 5]
+                self.dimmed_labels = [*getattr(self, "dimmed_labels", []), lab]
+                out.append(lab.animate.set_opacity(0))
+        return out
+
+    def dip_line(self, l: int) -> list:
+        """The dip itself, in numbers, under the journey's tag: "layer 5, attention: |X| 106.7
+        -> 103.4", X's length before and after the sublayer that shortened it (the bars show X
+        only at each layer's start, where it has already grown again)."""
+        st = self.stages
+        lay = self.data["layers"][l]
+        mid = self.step_rows[lay["step_attn"]]["to"]
+        i_in, i_out = lay["stage_in"], lay["stage_out"]
+        a, m, b = (st[i]["norm"]["value"] for i in (i_in, mid, i_out))
+        frm, to, which = ((i_in, mid, "attention") if m < a - DIP else (mid, i_out, "FFN"))
+        line = inline(txt("layer", T.TYPE.label), Num(self.v.layers[l].layer, decimals=0,
+                                                    size=T.TYPE.label),
+                      txt(which + ":", T.TYPE.label), math("|X|", ML, T.X),
+                      self.n(self.v.stages[frm].norm, T.X, T.TYPE.label),
+                      txt("→", T.TYPE.label),
+                      self.n(self.v.stages[to].norm, T.POINTER, T.TYPE.label))
+        above = self.dip_lines[-1] if self.dip_lines else self.shown["tag"]
+        line.next_to(above, DOWN, buff=0.2 if self.dip_lines else 0.3)
+        line.align_to(TAG_AT + LEFT * 2.0, LEFT)      # one left edge (the tags are centred)
+        self.dip_lines.append(line)
+        self.shown[f"dipline{l}"] = line
+        return [FadeIn(line, shift=UP * 0.1)]
 
     def medians_after(self, end: float, drop) -> None:
         """"... the median attention update is 0.15 of the length of X ...": the walk's
@@ -555,6 +591,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         """"|X^(n)| = ..." under the journey's tag: the length the last layer drawn left X at."""
         after = inline(math(f"|{T.X_l(n)}| =", ML, T.X),
                        self.n(self.v.x_norms[n], T.X, T.TYPE.label))
+        lines = [k for k in self.shown if k.startswith("dipline")]
+        if lines:                   # the dips were said: the leg's end takes their place
+            self.drop(*lines, run_time=0.3)
+            self.dip_lines = []
         after.next_to(self.shown["tag"], DOWN, buff=0.25).align_to(self.shown["tag"], LEFT)
         self.put("after", after, anim=appear(after), run_time=0.5)
         return after

@@ -311,8 +311,8 @@ class IntroBeats:
         last = c["last_layer"]
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", ML)
                          .scale(FORMULA_BIG),
-                         VGroup(txt("(K, V: the same;", L_, T.TEXT),
-                                txt("position enters after)", L_, T.TEXT)
+                         VGroup(txt("(K: the same, then position;", L_, T.TEXT),
+                                txt("V: the same, no position)", L_, T.TEXT)
                                 ).arrange(DOWN, buff=0.08, aligned_edge=LEFT))
         formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
         top = formula
@@ -386,5 +386,18 @@ class IntroBeats:
         self.add(c_bar)
         # "So each layer makes fresh Q, K and V from the current X, through that copy."
         self.hold_until_cue(2)
+        point = self.n_cues() >= 4           # "What changes Q, K and V from one layer to the next"
         self.emphasize(formula[0], c_bar, c_lab, buff=0.15,
-                       run_time=self.fill(self.cue_at(self.n_cues()), 1.2))
+                       run_time=self.fill(self.cue_at(3 if point else self.n_cues()), 1.2))
+        if not point:
+            return
+        # "... is the direction of X, and each layer's own weights": the chapter's point, under
+        # the two bars (the length is the same short one every layer; these are what change)
+        self.hold_until_cue(3)
+        line = inline(txt("Q, K, V change per layer with", L_),
+                      txt("X's direction", L_, T.X), txt("and that layer's weights", L_))
+        line.next_to(labs, DOWN, buff=0.45).align_to(top, LEFT)
+        self.keep_inside(line)
+        self.put("point", line, anim=appear(line), run_time=0.8)
+        self.emphasize(VGroup(line[1], line[2]),      # one box: the two things that change
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))

@@ -37,7 +37,7 @@ BAR_OFF = {k: sum(list(BAR_W.values())[:i]) + BAR_W[k] / 2 - sum(BAR_W.values())
            for i, k in enumerate(BAR_W)}          # each bar's centre from its layer's centre
 KEY_SCALE = 1.3           # the bars' colour key, read at 480p
 ML = 31                   # math labels with scripts: above the floor's 27 (scripts ~9 px at 480p)
-DIP = 1.0                 # a sublayer that shortens X by more than this is a dip (the journey marks it)
+DIP = 2.0                 # a sublayer that shortens X by more than this is a dip (the journey marks it; the voice says "by more than 2")
 
 
 def appear(m):

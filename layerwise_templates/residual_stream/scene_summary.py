@@ -96,9 +96,22 @@ class SummaryBeats:
                  run_time=self.to_cue(1, 0.8, 0.5))
         if len(rows) < 2:
             return
+        share_cue = 1
+        if d.get("copies") is not None and self.n_cues() >= 3:
+            # "That length never reaches W K: I's keys ... are made from its normalised copy":
+            # the key's formula, under where the share will go (length and share kept apart)
+            self.hold_until_cue(1)
+            note = VGroup(math('K = "RMSNorm"(X) W_K', ML),
+                          inline(txt("the length of X never reaches", L_, T.MUTED),
+                                 math("W_K", ML, T.MUTED)))
+            note.arrange(DOWN, buff=0.15, aligned_edge=LEFT)
+            note.move_to(DOWN * 0.9).align_to(LEFT * 5.9, LEFT)
+            self.keep_inside(note)
+            self.put("sink_key", note, run_time=0.8)
+            share_cue = 2
         # "Bank gives it 67 percent of its attention: an attention sink": an arrow from bank
         # to the sink, the share, the name and the layers it is averaged over
-        self.hold_until_cue(1)
+        self.hold_until_cue(share_cue)
         focus = self.tok[d["focus"]["token"]]
         start = focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04
         end = tok.get_bottom() + DOWN * 0.04

@@ -38,6 +38,7 @@ class Stage(View):
     head: list[float]          # the first entries, shown as a column
     norm: Shown
     captured_pct: Shown
+    change: float              # |X| here minus |X| one stage before (0 for the embedding)
 
 
 class Step(View):
