@@ -188,7 +188,7 @@ class ContextQKVScene(StoryboardScene):
 
     def token_table(self) -> VGroup:
         v, size = self.v, T.TYPE.label
-        cells = [txt(h, S, T.MUTED) for h in ("sentence", "token", "token id", "position")]
+        cells = [txt(h, S, T.TEXT) for h in ("sentence", "token", "token id", "position")]
         for i, c in enumerate(v.contexts):
             cells += [txt(str(i + 1), size, T.MUTED),
                       txt(" ".join(str(t) for t in c.tokens), size, mono=True),
@@ -211,7 +211,7 @@ class ContextQKVScene(StoryboardScene):
             lines = ["different tokens:", "X differs from layer 0 on"]
         note = VGroup(*[txt(t, S, T.TEXT) for t in lines]).arrange(DOWN, buff=0.08)
         if len(v.contexts[0].positions) > 1 or len(v.contexts[1].positions) > 1:
-            note.add(txt(f"\"{v.word}\" is several tokens: their rows are averaged", S, T.MUTED))
+            note.add(txt(f"\"{v.word}\" is several tokens: their rows are averaged", S, T.TEXT))
             note.arrange(DOWN, buff=0.08)
         return VGroup(grid, note).arrange(DOWN, buff=0.4)
 
@@ -533,10 +533,14 @@ class ContextQKVScene(StoryboardScene):
         idx.next_to(s, DOWN, buff=0.35)
         idx.set_x(0)
         table.next_to(idx, DOWN, buff=0.35)
-        if table.get_bottom()[1] < self.caption_top() - 0.15 or idx.width > 13.2:
+        if table.get_bottom()[1] < self.caption_top() + 0.15 or idx.width > 13.2:
             # no room (long sentences, several lines of note): the table alone, as before
             idx = VGroup()
             table.move_to([0, (s.get_bottom()[1] - 2.6) / 2, 0])
+            low = self.caption_top() + 0.15 - table.get_bottom()[1]
+            if low > 0:                     # a long note: lifted clear of the caption
+                table.shift(UP * min(low, max(0.0, s.get_bottom()[1] - 0.25
+                                              - table.get_top()[1])))
         grid, note = table
         starts = [r.start for r in idx if r.start is not None]
         ends = [r.end for r in idx if r.end is not None]
@@ -1535,7 +1539,7 @@ class ContextQKVScene(StoryboardScene):
             # raised or lowered further while it would lie on a line (a value read on a line
             # is read as that line's)
             segs = [(ln.get_start(), ln.get_end()) for ln in self.st.lines]
-            sign = 1.0 if lead >= 0 else -1.0
+            sign = pymath.copysign(1.0, lead)      # -0.0: the lower of two, down
             for extra in np.arange(0.0, 0.65, 0.08):
                 n.next_to(dot, RIGHT, buff=0.5).shift(UP * (lead + sign * extra))
                 self.keep_inside(n)
@@ -1663,6 +1667,7 @@ class ContextQKVScene(StoryboardScene):
         why_back = SurroundingRectangle(why, buff=0.3, color=T.MUTED, stroke_width=2,
                                         fill_color=T.BACKGROUND, fill_opacity=0.94)
         why_card = VGroup(why_back, why).move_to(card)
+        why_card.shift(UP * 0.35)            # clear of the legend at the plot's lower left
 
         def ask(t):
             self.drop("rings", run_time=0.1 * t)
