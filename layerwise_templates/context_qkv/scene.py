@@ -188,7 +188,7 @@ class ContextQKVScene(StoryboardScene):
 
     def token_table(self) -> VGroup:
         v, size = self.v, T.TYPE.label
-        cells = [txt(h, S, T.MUTED) for h in ("sentence", "token", "token id", "position")]
+        cells = [txt(h, S, T.TEXT) for h in ("sentence", "token", "token id", "position")]
         for i, c in enumerate(v.contexts):
             cells += [txt(str(i + 1), size, T.MUTED),
                       txt(" ".join(str(t) for t in c.tokens), size, mono=True),
@@ -211,7 +211,7 @@ class ContextQKVScene(StoryboardScene):
             lines = ["different tokens:", "X differs from layer 0 on"]
         note = VGroup(*[txt(t, S, T.TEXT) for t in lines]).arrange(DOWN, buff=0.08)
         if len(v.contexts[0].positions) > 1 or len(v.contexts[1].positions) > 1:
-            note.add(txt(f"\"{v.word}\" is several tokens: their rows are averaged", S, T.MUTED))
+            note.add(txt(f"\"{v.word}\" is several tokens: their rows are averaged", S, T.TEXT))
             note.arrange(DOWN, buff=0.08)
         return VGroup(grid, note).arrange(DOWN, buff=0.4)
 
@@ -338,11 +338,11 @@ class ContextQKVScene(StoryboardScene):
             m.set_y(xm[0].get_y())
         ax.x_labels = xm
         ax.add(xm)
-        made = ("and makes its Q, K, V from it" if v.reads.same_as_x.value else
-                "and makes its Q, K, V from LN(X)")
-        xname = inline(txt("layer l reads", size, tick_color),
-                       math("X^((l))", T.TYPE.math_label, T.X),
-                       txt(made, size, tick_color)).next_to(xm, DOWN, buff=0.1)
+        # in words (no script to squint at): the X at each tick is what that layer reads
+        made = ("each layer makes its Q, K, V from the X at its tick"
+                if v.reads.same_as_x.value else
+                "each layer makes its Q, K, V from LN of the X at its tick")
+        xname = txt(made, max(size, T.TYPE.small), tick_color).next_to(xm, DOWN, buff=0.1)
         xname.align_to(ax.axes, LEFT)
         if cut:                             # the axis break: two slashes over a gap
             o = ax.axes.c2p(0, lo) + UP * min(0.2, 0.3 * y_len / max(1, len(v.axes.y_ticks)))
@@ -438,6 +438,8 @@ class ContextQKVScene(StoryboardScene):
         st.grown = l
         self.bring_to_front(*[s for k, s in zip(self.keys, segs) if k != "x"])
         self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
+        if st.carried is not None:              # the carried value stays over the new lines
+            self.bring_to_front(st.carried)
 
     # --- the layer-0 panel: X rows, the same W, Q rows -----------------------------------------
     def row(self, key: str, l: int, i: int) -> VGroup:
@@ -474,32 +476,52 @@ class ContextQKVScene(StoryboardScene):
                         for a, b in zip(top, bottom)])
 
     def layer0_panel(self) -> VGroup:
-        """Layer 0's X rows, the same W for both, the Q rows; "=" (or "≠") between rows."""
+        """Layer 0's X rows at the left, the three matrices (one box each, the same for both
+        rows) in the middle, the Q, K and V rows they make at the right; "=" (or "≠")
+        between each pair of rows."""
         v = self.v
         same = bool(v.match.identical.value)
         xk = "x" if v.reads.same_as_x.value else "in"
         top = self.content_top()
-        head = inline(txt("layer", S), Num(v.layers[0], decimals=0, size=S),
-                      txt(f"· the first {v.first.dims} numbers of \"{v.word}\"", S, T.MUTED))
-        head.move_to([0, top - 0.2, 0]).align_to([PANEL_X, 0, 0], LEFT)
-        xr = self.rows_at(xk, 0, top - 1.0)
-        # in words, no scripts: the one set of matrices both rows go through
-        w = VGroup(txt("×", T.TYPE.label, T.MUTED),
-                   txt("the same W for both rows", T.TYPE.label, T.TEXT))
-        w.arrange(RIGHT, buff=0.2).next_to(xr, DOWN, buff=0.25).align_to(xr.rows, LEFT)
-        qr = self.rows_at("q", 0, 0)
-        qr.next_to(w, DOWN, buff=0.25).align_to(xr, LEFT)
-        # the values too, one row per sentence, "=" between (K said in a line beside them)
-        vr = self.rows_at("v", 0, 0)
-        vr.next_to(qr, DOWN, buff=0.22).align_to(xr, LEFT)
-        vr.rows.align_to(qr.rows, LEFT)
-        vr[0].next_to(vr.rows, LEFT, buff=0.2)
-        kv = txt("K: the same way" + (", also equal" if same else ""), T.TYPE.label, T.TEXT)
-        kv.next_to(vr, DOWN, buff=0.12).align_to(vr.rows, LEFT)
-        mk_x, mk_q, mk_v = (self.marks(r, same) for r in (xr, qr, vr))
-        g = VGroup(head, xr, mk_x, w, qr, mk_q, vr, mk_v, kv)
-        g.head, g.xr, g.mk_x, g.w, g.qr, g.mk_q, g.kv = head, xr, mk_x, w, qr, mk_q, kv
-        g.vr, g.mk_v = vr, mk_v
+        head = inline(txt("layer", T.TYPE.label), Num(v.layers[0], decimals=0,
+                                                      size=T.TYPE.label),
+                      txt(f"· the first {v.first.dims} numbers of \"{v.word}\"", T.TYPE.label,
+                          T.TEXT))
+        head.move_to([0, top - 0.2, 0])
+        outs = []
+        y = head.get_bottom()[1] - 0.2
+        for k in QKV:
+            r = self.rows_at(k, 0, 0)
+            r.move_to([0, y, 0], aligned_edge=UP).align_to([PANEL_X + 0.4, 0, 0], LEFT)
+            y = r.get_bottom()[1] - 0.22
+            outs.append(r)
+        qr, kr, vr = outs
+        for r in (kr, vr):                      # one column of rows, names in one column
+            r.rows.align_to(qr.rows, LEFT)
+            r[0].next_to(r.rows, LEFT, buff=0.2)
+        # X's rows at the left, level with the K rows (the middle of the three)
+        xr = self.rows_at(xk, 0, 0)
+        xr.move_to([0, kr.get_y(), 0]).align_to([-6.9 + T.EDGE, 0, 0], LEFT)
+        # one box per matrix, level with the rows it makes; the words over them
+        boxes = VGroup()
+        wx = (xr.get_right()[0] + qr.get_left()[0]) / 2
+        for k, r in zip(QKV, outs):
+            name = math(f"W_{NAME[k]}", T.TYPE.math_label, COLOR[k])
+            b = Rectangle(width=max(0.95, name.width + 0.3), height=r.rows.height + 0.1,
+                          color=COLOR[k], stroke_width=2.5)
+            b.move_to([wx, r.rows.get_y(), 0])
+            name.move_to(b)
+            boxes.add(VGroup(b, name))
+        note = txt("the same for both rows", T.TYPE.label, T.TEXT)
+        note.next_to(boxes, DOWN, buff=0.15)
+        if note.get_bottom()[1] < self.caption_top() + 0.05:
+            note.next_to(xr, DOWN, buff=0.3).align_to(xr, LEFT)
+        w = VGroup(boxes, note)
+        mk_x, mk_q, mk_k, mk_v = (self.marks(r, same) for r in (xr, qr, kr, vr))
+        g = VGroup(head, xr, mk_x, w, qr, mk_q, kr, mk_k, vr, mk_v)
+        g.head, g.xr, g.mk_x, g.w, g.qr, g.mk_q = head, xr, mk_x, w, qr, mk_q
+        g.kr, g.mk_k, g.vr, g.mk_v = kr, mk_k, vr, mk_v
+        g.outs = [(qr, mk_q), (kr, mk_k), (vr, mk_v)]
         return g
 
     # --- beats ----------------------------------------------------------------------------
@@ -511,10 +533,14 @@ class ContextQKVScene(StoryboardScene):
         idx.next_to(s, DOWN, buff=0.35)
         idx.set_x(0)
         table.next_to(idx, DOWN, buff=0.35)
-        if table.get_bottom()[1] < self.caption_top() - 0.15 or idx.width > 13.2:
+        if table.get_bottom()[1] < self.caption_top() + 0.15 or idx.width > 13.2:
             # no room (long sentences, several lines of note): the table alone, as before
             idx = VGroup()
             table.move_to([0, (s.get_bottom()[1] - 2.6) / 2, 0])
+            low = self.caption_top() + 0.15 - table.get_bottom()[1]
+            if low > 0:                     # a long note: lifted clear of the caption
+                table.shift(UP * min(low, max(0.0, s.get_bottom()[1] - 0.25
+                                              - table.get_top()[1])))
         grid, note = table
         starts = [r.start for r in idx if r.start is not None]
         ends = [r.end for r in idx if r.end is not None]
@@ -612,26 +638,33 @@ class ContextQKVScene(StoryboardScene):
                 lab = VGroup(*[inline(txt(NAME[k], T.TYPE.label, COLOR[k]),
                                       Num(self.cos(k)[0], decimals=2, size=T.TYPE.label))
                                for k in self.keys]).arrange(RIGHT, buff=0.3)
-            lab.next_to(panel.kv, DOWN, buff=0.3).align_to(panel.kv, LEFT)
+            lab.next_to(panel.xr, DOWN, buff=0.45).align_to(panel.xr, LEFT)
             if lab.get_bottom()[1] < self.caption_top() + 0.1:     # no room under the rows
-                lab.next_to(pic.head, DOWN, buff=0.2).align_to(pic.head, LEFT)
+                lab.next_to(panel.xr, UP, buff=0.45).align_to(panel.xr, LEFT)
             self.put("zero_label", lab, run_time=0.4 * t)
             self.emphasize(lab[-1], run_time=0.6 * t)
 
+        def clear_cosine(t):
+            # the cosine picture has said its piece: the left goes to X's rows
+            self.drop("cos_status", "cos_arrows", "cosine", run_time=t)
+
         def multiply(t):
-            # X goes into the matrices, Q comes out of them: Q = X W + b, the same W for both
-            w = panel.w[1]
-            feed = panel.xr.rows.copy()
-            self.play(FadeInPlace(panel.w), run_time=0.2 * t)
-            self.play(feed.animate.scale(0.45).move_to(w).set_opacity(0.25), run_time=0.25 * t)
-            self.remove(feed)
-            self.emphasize(w, run_time=0.1 * t)
-            for rows in (VGroup(panel.qr, panel.mk_q), VGroup(panel.vr, panel.mk_v)):
-                rows.save_state()
-                rows.scale(0.3).move_to(w).set_opacity(0)
-                self.add(rows)
-                self.play(Restore(rows), run_time=0.2 * t)
-            self.play(FadeInPlace(panel.kv), run_time=0.15 * t)
+            # X's rows go into each matrix (the same boxes for both rows); out of each box
+            # come that matrix's rows: Q, then K, then V, each pair with its "=" marks
+            boxes, note = panel.w
+            self.play(LaggedStart(*[GrowFromEdge(b, LEFT) for b in boxes], lag_ratio=0.3),
+                      FadeInPlace(note), run_time=0.16 * t)
+            for (rows, mk), box in zip(panel.outs, boxes):
+                feed = panel.xr.rows.copy()
+                self.play(feed.animate.scale(0.4).move_to(box).set_opacity(0.2),
+                          box[0].animate.set_stroke(width=5), run_time=0.12 * t)
+                self.remove(feed)
+                out = VGroup(rows, mk)
+                out.save_state()
+                out.scale(0.4).move_to(box).set_opacity(0)
+                self.add(out)
+                self.play(Restore(out), box[0].animate.set_stroke(width=2.5),
+                          run_time=0.16 * t)
 
         self.drop("table")
         self.by_cue([
@@ -640,7 +673,8 @@ class ContextQKVScene(StoryboardScene):
              (0.01, lambda t: self.set_slot("cos_arrows", VGroup(pic.a, pic.b)))],
             [(2, lambda t: turn(PI / 6, status["zero"], t)),
              (2, lambda t: turn(-PI / 2, status["one"], t))],
-            [(1, lambda t: self.put("panel", panel.head, run_time=t)),
+            [(0.6, clear_cosine),
+             (1, lambda t: self.put("panel", panel.head, run_time=t)),
              (2, lambda t: self.play(
                  *[Transform(self.st.sents[i].box.copy(), SurroundingRectangle(
                      panel.xr.rows[i], color=T.X, buff=0.04), remover=True) for i in (0, 1)],
@@ -648,8 +682,8 @@ class ContextQKVScene(StoryboardScene):
              (1, lambda t: self.play(Write(panel.mk_x), run_time=t))],
             # the chart's layer-0 point drawn as the sentence before ends, its 1.00 said
             # as it is named
-            [(2, multiply), (1, lambda t: self.emphasize(panel.mk_q, panel.mk_v,
-                                                         run_time=t))],
+            [(3, multiply), (1, lambda t: self.emphasize(panel.mk_q, panel.mk_k,
+                                                         panel.mk_v, run_time=t))],
             [(1, four), (1, lambda t: self.wait(t))],
         ])
         self.set_slot("panel", panel)
@@ -891,11 +925,8 @@ class ContextQKVScene(StoryboardScene):
                     lab = inline(lab, Num(s.piece_length[j], decimals=2, size=S, color=PIECE))
                 lab.word = True
                 todo.append((chain.span[j], lab))
-            # the other tokens' pieces, drawn as one, and the bias: named too
-            if "rest" in chain.extra:
-                todo.append((chain.extra["rest"],
-                             txt(f"the other {chain.n_rest}", S, PIECE)))
-            todo.append((chain.extra["bias"], txt("bias", S, PIECE)))
+            # the other tokens' pieces (drawn as one) and the bias go unnamed: only what the
+            # voice names is written (the header says "the pink pieces + a bias")
             for (a, b), lab in todo:
                 d = b - a
                 if np.linalg.norm(d) < 0.12:
@@ -930,6 +961,8 @@ class ContextQKVScene(StoryboardScene):
         segs = [ab for chain in chains for ab in (*chain.span.values(), *chain.extra.values())]
         segs += list(lines)
         for r in rings:
+            if r.length is None:            # only the start marker's tag: the one the voice
+                continue                    # names with its length
             first = r.get_x() <= min(m.get_x() for m in rings) + 1e-6     # at the updates' start
             t_ = txt(r.token, S, T.TEXT)
             if r.length is not None:        # sentence 1's, said: "1 [CLS] 0.40 long"
@@ -1072,7 +1105,7 @@ class ContextQKVScene(StoryboardScene):
                       run_time=self.quick())
             self.st.chart, self.st.dots, self.st.lines, self.st.grown = None, {}, VGroup(), -1
         top = self.content_top()
-        r1 = self.arc_row(0, top - 1.15)
+        r1 = self.arc_row(0, top - 1.35)
         r2 = self.arc_row(1, top - 3.35)
         # how a weight is made: the one query scores each token's key, softmax
         legend = txt(f"arc width = weight: softmax of {self.v.word}'s query · each key "
@@ -1080,7 +1113,7 @@ class ContextQKVScene(StoryboardScene):
         if legend.width > 13.6:
             legend = txt(f"arc width = weight: softmax of query · each key, "
                          f"{self.v.heads.n_heads}-head mean", T.TYPE.label, T.TEXT)
-        legend.move_to([0, top - 0.05, 0]).align_to([-6.9, 0, 0], LEFT)
+        legend.move_to([0, top - 0.2, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         # once the pieces are drawn the arcs go and the rows close up at the top (their
         # weights stay: the voice reads them); the pieces, tip to tail, below them on the right
@@ -1109,11 +1142,35 @@ class ContextQKVScene(StoryboardScene):
             nxt = self.rest_of_block(sums.sums, top - 0.1)
         self.keep_inside(upd)
         def grow_arcs(t):
-            self.play(FadeInPlace(legend), run_time=0.1 * t)
-            self.play(*[LaggedStart(*[Create(a) for a in r.arcs], lag_ratio=0.1)
-                        for r in (r1, r2)],
-                      *[FadeInPlace(r.weights) for r in (r1, r2)], run_time=0.42 * t)
-            differ(0.48 * t)
+            # bank's query (a yellow Q over bank) goes to each token in turn: where it meets
+            # a key, that token's arc and weight appear (both sentences at once)
+            self.play(FadeInPlace(legend), run_time=0.08 * t)
+            qs, orders = [], []
+            for r, i in ((r1, 0), (r2, 1)):
+                f = [int(x) for x in ss[i].focus if int(x) in r.tok]
+                q = txt("Q", T.TYPE.label, T.Q)
+                q.next_to(r.tok[f[0]] if f else r.row, UP, buff=0.12)
+                q.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.03)
+                qs.append(q)
+                # right of the focus first (nearest out), then left of it (nearest out)
+                ks = sorted(r.by_key)
+                fx = f[0] if f else 0
+                orders.append([k for k in ks if k > fx] + [k for k in reversed(ks) if k < fx])
+            self.play(*[FadeInPlace(q) for q in qs],
+                      *[FadeInPlace(VGroup(*[r.weights[r.shown_index[int(x)]]
+                                             for x in ss[i].focus if int(x) in r.tok]))
+                        for r, i in ((r1, 0), (r2, 1))], run_time=0.06 * t)
+            n = max(1, max(len(o) for o in orders))
+            for k in range(n):
+                anims = []
+                for r, q, o in zip((r1, r2), qs, orders):
+                    if k < len(o):
+                        a, num, tok = r.by_key[o[k]]
+                        anims += [q.animate.next_to(tok, UP, buff=0.12),
+                                  Create(a), FadeInPlace(num)]
+                self.play(*anims, run_time=0.36 * t / n)
+            self.play(*[FadeOutPlace(q) for q in qs], run_time=0.05 * t)
+            differ(0.45 * t)
 
         def word(r, k):
             k = int(k)
@@ -1388,26 +1445,23 @@ class ContextQKVScene(StoryboardScene):
         chart: its X^(1) onto the axis's X^(1), its number beside X's layer-1 point (drawn
         as it arrives); the words round them leave."""
         st, hand = self.st, self.st.handoff
-        ax = st.ax.axes
-        x1 = self.cos("x")[1].value
         num, name = hand[-1], hand[1]
         words = VGroup(*[m for m in hand if m is not num and m is not name])
-        # beside the point, right of it, between X's line and the next line below it
-        below = [self.cos(k)[1].value for k in self.keys if self.cos(k)[1].value < x1 - 1e-6]
-        below2 = [self.cos(k)[2].value for k in self.keys
-                  if self.cos(k)[1].value < x1 - 1e-6]
-        x2 = self.cos("x")[2].value
-        y_mid = ((x1 + x2) / 2 + (max(below) + max(below2)) / 2) / 2 if below else x1
-        spot = ax.c2p(1.3, y_mid if below else x1)
-        if not below:
-            spot = spot + DOWN * 0.35
+        # the layer-1 points first, then the value beside X's point, a line from it to the
+        # point (X's point sits close to Q's and K's: a ring would take them in too)
+        self.grow(1, 0.4 * t)
+        r = self.x1_ring()
         self.play(FadeOutPlace(words), name.animate.move_to(st.ax.x_labels[1]),
-                  num.animate.scale(T.TYPE.label / S).move_to(spot),   # the rings' size
-                  run_time=0.6 * t)
+                  num.animate.scale(T.TYPE.label / S).move_to(r[1]),   # the rings' size
+                  run_time=0.45 * t)
         self.remove(name)
         num.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
-        self.grow(1, 0.4 * t)
-        st.carried = num
+        self.play(Create(r[0]), run_time=0.15 * t)
+        st.carried = VGroup(r[0], num)
+
+    def x1_ring(self) -> VGroup:
+        """X's layer-1 value to the right of its point, lowered, with a line to the point."""
+        return self.ring("x", 1, lead=-0.3)
 
     def beat_layers(self, beat) -> None:
         self.ensure_sentences()
@@ -1437,13 +1491,14 @@ class ContextQKVScene(StoryboardScene):
             st = self.st
             xs = [sm.x_lowest.layer.value, 1]
             self.spotlight(["x"], 0.3 * t)
-            rs = self.rings_for([("x", l, DOWN if l == xs[0] else UP) for l in xs])
-            if st.carried is not None:
-                self.play(st.carried.animate.move_to(rs[1][1]), run_time=0.2 * t)
-                self.remove(st.carried)
-                self.add(rs[1][1])
-                st.carried = None
+            rs = self.rings_for([("x", xs[0], DOWN)])
+            kept = st.carried
+            if kept is None:
+                rs.append(self.x1_ring())
+            st.carried = None
             self.box(t=0.5 * t, rings=rs)
+            if kept is not None:                # it goes when the rings go
+                self.set_slot("boxes", VGroup(self.shown["boxes"], kept))
 
         def values(t):
             # the values dip below X and come back up: their lowest and their last
@@ -1481,8 +1536,18 @@ class ContextQKVScene(StoryboardScene):
         if lead is not None:
             # a point too close to another ringed one: its value to the right, raised or
             # lowered by `lead`, a line from the value to the point (no circles that merge)
-            n.next_to(dot, RIGHT, buff=0.5).shift(UP * lead)
-            self.keep_inside(n)
+            # raised or lowered further while it would lie on a line (a value read on a line
+            # is read as that line's)
+            segs = [(ln.get_start(), ln.get_end()) for ln in self.st.lines]
+            sign = pymath.copysign(1.0, lead)      # -0.0: the lower of two, down
+            for extra in np.arange(0.0, 0.65, 0.08):
+                n.next_to(dot, RIGHT, buff=0.5).shift(UP * (lead + sign * extra))
+                self.keep_inside(n)
+                if not on_lines(n, segs, 0.03):
+                    break
+            else:
+                n.next_to(dot, RIGHT, buff=0.5).shift(UP * lead)
+                self.keep_inside(n)
             n.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
             p = dot.get_center()
             q_ = n.get_left() + LEFT * 0.05
@@ -1562,7 +1627,7 @@ class ContextQKVScene(StoryboardScene):
             # what stands behind the card, the header included (put by `at`), dims
             back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
                                         if m is not None])
-            self.drop("rings", run_time=0.1 * t)
+            self.drop("rings", "why", run_time=0.1 * t)
             self.spotlight(None, 0.05 * t)
             # the caption goes: the card says what is said now
             cap = [self.caption] if self.caption is not None else []
@@ -1586,19 +1651,52 @@ class ContextQKVScene(StoryboardScene):
                             [Create(r[0]), FadeInPlace(r[1])]), run_time=0.6 * t / len(rings))
             self.set_slot("rings", VGroup(*rings))
 
+        # "at the last layer the keys are lowest of the four": its point ringed
+        last = sm.last_lowest
+        r_last = rings([(last.key.value, last.layer.value)])
+        # "these cosines do not say why": the two possible causes, as possibilities, on a
+        # card over the chart (no measurement of either is in the plan)
+        why = VGroup(txt("Why? Not measured here. It may be", T.TYPE.label, T.TEXT),
+                     txt("· W stretching or shrinking where the two X differ, or",
+                         T.TYPE.label, T.TEXT),
+                     txt("· the bias, the same for both sentences, pulling them together",
+                         T.TYPE.label, T.TEXT))
+        why.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        if why.width > 12.4:
+            why.scale_to_fit_width(12.4)
+        why_back = SurroundingRectangle(why, buff=0.3, color=T.MUTED, stroke_width=2,
+                                        fill_color=T.BACKGROUND, fill_opacity=0.94)
+        why_card = VGroup(why_back, why).move_to(card)
+        why_card.shift(UP * 0.35)            # clear of the legend at the plot's lower left
+
+        def ask(t):
+            self.drop("rings", run_time=0.1 * t)
+            self.spotlight(None, 0.05 * t)
+            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.25 * t)
+            self.play(FadeInPlace(why[1]), run_time=0.2 * t)
+            self.wait(0.1 * t)
+            self.play(FadeInPlace(why[2]), run_time=0.2 * t)
+            self.set_slot("why", why_card)
+            self.wait(0.1 * t)
+
+        def meaning(t):
+            # "keys and values that differ ... queries that differ": those lines lit in turn
+            self.drop("why", run_time=0.15 * t)
+            self.spotlight(["k", "v"], 0.25 * t)
+            self.wait(0.25 * t)
+            self.spotlight(["q"], 0.25 * t)
+            self.wait(0.1 * t)
+
         self.by_cue([
             [(1, lambda t: at(lo.layer.value, list(r_lo), t, k_lo))],
+            [(1, lambda t: at(last.layer.value, list(r_last), t, [last.key.value]))],
             [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],
-            # one fixed matrix stretches some differences and shrinks others: at X's lowest
-            # layer V below X, Q above it
+            # at X's lowest layer V below X, Q above it
             [(1, lambda t: at(xlo.layer.value, list(r_fix), 0.75 * t, ["v", "x", "q"])),
              (0.3, lambda t: self.emphasize(*getattr(r_fix, "said", []), run_time=t)
               if getattr(r_fix, "said", None) else self.wait(t))],
-            # "the part where the two X differ can grow in the values and shrink in the
-            # queries": V's value, then Q's, pointed at as each is said
-            [(4, lambda t: self.wait(t)),
-             (1, lambda t: self.emphasize(r_fix[0][1], color=COLOR["v"], run_time=t)),
-             (1, lambda t: self.emphasize(r_fix[2][1], color=COLOR["q"], run_time=t))],
+            [(1, ask)],
+            [(1, meaning)],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
         ])
