@@ -31,7 +31,8 @@ TOKEN_ALONE = "token_alone"
 BY_LAYER = "by_layer"
 KEEPS_IT = "keeps_it"
 AT_ONCE = "at_once"
-WHOLE = "whole"
+BAND = "band"                   # the chapter's late span, named as the project's mapping
+NOT_BANK = "not_bank"           # other nouns, not bank: bank's X^(L) boxed
 SET_SMALL = "set_small"
 ONE_NOUN = "one_noun"
 PROBE_SHOWS = "probe_shows"
@@ -39,7 +40,7 @@ NOT_WHAT = "not_what"
 PROBE = (BOTH_SENSES, READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, TOKEN_ONLY,
          POS_MIDDLE, POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT,
          TOKEN_ALONE, BY_LAYER, KEEPS_IT,
-         AT_ONCE, WHOLE, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
+         AT_ONCE, BAND, NOT_BANK, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")

@@ -321,7 +321,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         return self.colors[self.v.curves[k].pair[1].value]
 
     # --- cosine chart pieces ------------------------------------------------------------
-    def cosine_chart(self, run_time: float | None = None, zoom: bool = True) -> CosineChart:
+    def cosine_chart(self, run_time: float | None = None, zoom: bool = False) -> CosineChart:
         """The cosine chart (built now if not on screen): zoomed to the raw curves' range
         (plan: gap.cos_range), or over the plan's full range when `zoom` is off."""
         st = self.stage
@@ -687,6 +687,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         del base
 
     def beat_projection(self, beat) -> None:
+        self.pause_after_cue(5, 1.0)            # 10.2 vs 11.2: the plane holds the move
+        self.pause_after_cue(8, 1.2)            # "mostly off this plane": lands
         self.clear()
         legend = self.legend()
         v, pr = self.v, self.v.projection
@@ -750,9 +752,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             segs = [Line(plane.c2p(*xy[c][s - 1]), plane.c2p(*xy[c][s]), color=col,
                          stroke_width=2.5, stroke_opacity=0.85)
                     for c, col in enumerate(self.colors)]
-            # (the states between are not labelled: a label on one path only would name that
-            # path alone, and on the paths it would sit on the others' lines)
+            # the reference's state X^(s) named as its dot arrives, on the side away from the
+            # other paths (the three run together: one path's labels name the layer for all)
             extra = []
+            if s < n - 1:
+                lab = math(v.states[s].math.value, PLANE_MATH, T.MUTED)
+                beside(lab, Dot(plane.c2p(*xy[0][s]), radius=0.09), side_of(plane, xy, s),
+                       buff=0.12)
+                marks.add(lab)
+                extra.append(FadeInPlace(lab))
             self.play(*[Create(g) for g in segs],
                       *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
                       *extra, run_time=per)
@@ -764,58 +772,37 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeInPlace(end_label), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
-        # the plane's unit, named when the voice says what a unit is
-        o = plane.c2p(x1, y0)       # the bottom-right grid square (the paths run elsewhere)
-        square = Rectangle(width=unit * step, height=unit * step, stroke_color=T.POINTER,
-                           stroke_width=3).move_to(o + np.array([-unit * step / 2,
-                                                                 unit * step / 2, 0]))
-        units = VGroup(
-            inline(Rectangle(width=0.22, height=0.22, stroke_color=T.POINTER, stroke_width=3),
-                   txt("one grid square:", SIZE, T.MUTED), Num(pr.step, decimals=0, size=SIZE)),
-            inline(txt("output state's length:", SIZE, T.MUTED),
-                   Num(pr.output_norm, decimals=0, size=SIZE)),
-        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        units.next_to(head, DOWN, buff=0.35).align_to(head, LEFT)
-        self.hold_until_moment(M.UNITS)
-        self.play(Create(square), FadeInPlace(units[0]), run_time=0.9)
-        self.play(FadeInPlace(units[1]), run_time=0.6)
-        self.emphasize(square, units[0], run_time=self.stretch(M.IN_PLANE, 0.8, cap=3.0) / 2)
-        self.emphasize(units[1], run_time=self.stretch(M.IN_PLANE, 0.8, cap=3.0))
-        # where each other bank ends from sentence 1's: the same pairs in the plane (a segment
-        # on the plane and its length) and in the full space (to one scale, side by side)
+        # where the states end up, in the plane and in the full space, to one scale: sentence
+        # 1's own move (start to end), then where each other bank ends from sentence 1's
         longest = max(float(max(pr.full_end_distances.values)), float(pr.full_depth_distance),
                       1e-6)
         pairs = range(len(v.curves))
         segs = VGroup(*[Line(dots[0].get_center(), dots[k + 1].get_center(),
                              color=self.curve_color(k), stroke_width=4) for k in pairs])
+        # sentence 1's start-to-end, as a straight dashed line on the plane
+        reach = DashedLine(plane.c2p(*xy[0][0]), plane.c2p(*xy[0][-1]), dash_length=0.1,
+                           color=T.TEXT, stroke_width=3)
 
         def table(scale: float) -> VGroup:
-            """The pairs' rows under a header, columns at one x each; bars `scale` per unit."""
+            """Rows under a header, columns at one x each; bars `scale` per unit."""
             def bar(value, color) -> Line:
                 return Line(ORIGIN, RIGHT * max(scale * float(value), 0.02), color=color,
                             stroke_width=8)
             title = VGroup(txt("distance", SIZE, T.TEXT), txt("plane", SIZE, T.MUTED),
                            txt("full space", SIZE, T.MUTED))
+            own = VGroup(inline(txt("1", SIZE, self.colors[0]),
+                                txt("start to end", SIZE, T.MUTED)),
+                         inline(bar(pr.depth_distance, self.colors[0]),
+                                Num(pr.depth_distance, decimals=1, size=SIZE)),
+                         inline(bar(pr.full_depth_distance, self.colors[0]),
+                                Num(pr.full_depth_distance, decimals=1, size=SIZE)))
             rows = [VGroup(inline(self.pair_key(k), txt("ends", SIZE, T.MUTED)),
                            inline(bar(pr.end_distances[k], self.curve_color(k)),
                                   Num(pr.end_distances[k], decimals=1, size=SIZE)),
                            inline(bar(pr.full_end_distances[k], self.curve_color(k)),
                                   Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
                     for k in pairs]
-            # the answer's row: sentence 1's own move, X^(0) to X^(L), in the full space
-            own = VGroup(inline(txt("1", SIZE, self.colors[0]),
-                                txt("start to end", SIZE, T.MUTED)),
-                         VectorizedPoint(),
-                         inline(bar(pr.full_depth_distance, self.colors[0]),
-                                Num(pr.full_depth_distance, decimals=1, size=SIZE)))
-            # sentence k's start from sentence 1's (X^(0) to X^(0), full space): where the
-            # position alone already puts it (rows only for starts apart)
-            starts = [VGroup(inline(self.pair_key(k), txt("starts", SIZE, T.MUTED)),
-                             VectorizedPoint(),
-                             inline(bar(pr.full_start_distances[k], self.curve_color(k)),
-                                    Num(pr.full_start_distances[k], decimals=1, size=SIZE)))
-                      for k in pairs if float(pr.full_start_distances[k]) > 0.05]
-            grid = VGroup(title, *rows, own, *starts)
+            grid = VGroup(title, own, *rows)
             cols = [max(r[j].width for r in grid) for j in range(3)]
             for i, r in enumerate(grid):
                 x = 0.0
@@ -824,77 +811,79 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                     x += cols[j] + 0.25
             return grid
         # the bars take the room the text leaves (the text keeps its size)
-        room = 7.11 - T.EDGE - units.get_left()[0]
+        room = 7.11 - T.EDGE - head.get_left()[0]
         fixed = table(0.0).width
-        # two bar columns side by side: each as wide as its longest bar
-        both = longest + max(float(max(pr.end_distances.values)), 0.0)
+        both = longest + max(float(max(pr.end_distances.values)), float(pr.depth_distance))
         # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
-        title, rows = grid[0], grid[1:1 + len(pairs)]
-        own, starts = grid[1 + len(pairs)], grid[2 + len(pairs):]
-        grid.next_to(units, DOWN, buff=0.45).align_to(units, LEFT)
+        title, own, rows = grid[0], grid[1], grid[2:]
+        grid.next_to(head, DOWN, buff=0.45).align_to(head, LEFT)
+        # "in the states' own units, sentence one's bank ends 10.2 from where it started in
+        # this plane, and 11.2 in the full space": the dashed reach, then its two bars
+        self.hold_until_moment(M.UNITS)
+        self.play(Create(reach), FadeInPlace(title[:2]), FadeInPlace(own[0]), run_time=0.8)
+        self.bring_to_front(dots)
+        self.play(FadeInPlace(own[1]), run_time=0.5)
+        self.emphasize(reach, own[1], run_time=1.0)
+        full_at = self.said(M.UNITS) + 0.55 * max(1.0, self.cue_at(6) - self.said(M.UNITS))
+        self.hold_until(full_at)
+        self.play(FadeInPlace(title[2]), FadeInPlace(own[2]), run_time=0.6)
+        self.emphasize(own[1], own[2], run_time=max(0.6, min(2.0, 0.85 * (
+            self.cue_at(6) - self.time))))
+        self.play(FadeOutPlace(reach), run_time=0.3)
+        self.remove(*reach.get_family())
+        # "in the plane, sentence two's bank ends 1.2 from sentence one's, three's 1.0"
         self.hold_until_moment(M.IN_PLANE)
-        self.play(FadeInPlace(title[:2]), *[FadeInPlace(r[0]) for r in rows], run_time=0.6)
+        self.play(*[FadeInPlace(r[0]) for r in rows], run_time=0.5)
         per = self.stretch(M.SENTENCE_MOVES, 1.0, cap=3.0) / max(1, len(rows))
-        for k, r in enumerate(rows):                    # "sentence two's ..., three's ..."
+        for k, r in enumerate(rows):
             self.play(Create(segs[k]), FadeInPlace(r[1]), run_time=max(0.5, min(1.5, per)))
             self.bring_to_front(dots)
         self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space, ... and ..."
-        self.play(FadeInPlace(title[2]), run_time=0.4)
         per = self.stretch(M.OFF_PLANE, 1.0, cap=4.0) / max(1, len(rows))
         for r in rows:
             self.play(FadeInPlace(r[2]), run_time=max(0.5, min(2.0, per)))
+        # "what tells the banks apart is mostly off this plane": said on the plot, beside the
+        # short in-plane segments at the paths' ends
+        off = txt("apart mostly off this plane", SIZE, T.POINTER)
+        tip = plane.c2p(*xy[0][-1])
+        off.next_to(tip, DOWN if tip[1] > plane.get_center()[1] else UP, buff=0.45)
+        off.shift(RIGHT * (np.clip(off.get_center()[0], plane.get_left()[0] + off.width / 2,
+                                   plane.get_right()[0] - off.width / 2) - off.get_center()[0]))
         self.hold_until_moment(M.OFF_PLANE)
         nearest = int(np.argmin([float(x) for x in pr.full_end_distances.values]))
-        self.emphasize(*[r[2] for r in rows], run_time=0.9)
+        self.play(FadeInPlace(off), run_time=0.5)
+        self.emphasize(segs, off, *[r[2] for r in rows], run_time=1.2)
         self.emphasize(rows[nearest][2], run_time=1.0)
-        # the answer to the title's question: depth moves bank more than the sentence does
-        order = sorted(range(len(rows)), key=lambda k: float(pr.full_end_distances[k]))
-        lo, hi = order[0], order[-1]
-        word = v.contexts[0].focus.value.partition("#")[0]
+        # the answer to the title's question, in words beside the table
         answer = VGroup(
-            txt("answer: in this plane, nearly one path;", SIZE, T.TEXT),
-            inline(txt(f"full space: 1's {word} moves", SIZE, T.TEXT),
-                   Num(pr.full_depth_distance, decimals=1, size=SIZE), txt(",", SIZE)),
-            inline(txt("the others end", SIZE, T.TEXT),
-                   Num(pr.full_end_distances[hi], decimals=1, size=SIZE), txt("and", SIZE),
-                   Num(pr.full_end_distances[lo], decimals=1, size=SIZE),
-                   txt("from it", SIZE, T.TEXT)),
+            txt("answer: far, but shared:", SIZE, T.TEXT),
+            txt("all three banks, one path;", SIZE, T.TEXT),
+            txt("the sentence's part: smaller,", SIZE, T.TEXT),
+            txt("mostly off this plane", SIZE, T.TEXT),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        self.hold_until_moment(M.ANSWER)
-        said = self.said(M.ANSWER)
-        span = max(4.0, self.beat_start + self.beat_end(beat) - said)
-        # the units' lines leave; the table moves up into their place, making room for the
-        # answer's own rows and its words
-        lift = units.get_top()[1] - grid.get_top()[1]
-        shown = VGroup(title, *rows)            # (the answer's rows are not on screen yet)
-        self.play(FadeOutPlace(units), FadeOutPlace(square), shown.animate.shift(UP * lift),
-                  run_time=0.6)
-        own.shift(UP * lift)
-        starts.shift(UP * lift)
-        self.remove(*units.get_family(), *square.get_family())
         answer.next_to(grid, DOWN, buff=0.35).align_to(grid, LEFT)
         self.keep_inside(answer)
-        # "in this plane the three banks take nearly one path": the paths, lit
+        # "so, how far does context move bank?": the question, its row lit
+        self.hold_until_moment(M.ANSWER)
+        self.emphasize(own, run_time=max(0.6, min(1.4, 0.85 * (self.cue_at(10) - self.time))))
+        # "far, but most of that move is shared: all three banks take it, on one path"
+        self.hold_until_cue(10)
         self.play(FadeInPlace(answer[0]), run_time=0.5)
-        self.emphasize(trails, answer[0], run_time=self.quick(0.05, 1.4))
-        # "in the full space sentence one's bank travels 11.2": its own row
-        self.hold_until(said + 0.3 * span)
-        self.play(FadeInPlace(own[0]), FadeInPlace(own[2]), FadeInPlace(answer[1]),
-                  run_time=0.7)
-        self.emphasize(own, answer[1], run_time=self.quick(0.05, 1.2))
-        # "and the other banks end 6.6 and 4.3 from it": the full-space ends
-        self.hold_until(said + 0.5 * span)
+        self.play(FadeInPlace(answer[1]), run_time=0.5)
+        self.emphasize(trails, answer[:2], run_time=max(0.6, min(2.0, 0.85 * (
+            self.cue_at(11) - self.time))))
+        # "the part that depends on the sentence is smaller, lies mostly off that plane, and
+        # for this one pair leaves the same-sense bank nearer"
+        self.hold_until_cue(11)
         self.play(FadeInPlace(answer[2]), run_time=0.5)
-        self.emphasize(*[r[2] for r in rows], answer[2], run_time=self.quick(0.05, 1.2))
-        # "sentence three's bank starts 3.1 away already: its position alone"
-        if len(starts):
-            self.hold_until(said + max(0.68 * span, span - 4.8))
-            self.play(*[FadeInPlace(m) for r in starts for m in (r[0], r[2])], run_time=0.6)
-            end = self.beat_start + self.beat_end(beat)
-            self.emphasize(*starts, run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
+        self.emphasize(*[r[2] for r in rows], answer[2], run_time=1.2)
+        self.play(FadeInPlace(answer[3]), run_time=0.5)
+        end = self.beat_start + self.beat_end(beat)
+        self.emphasize(off, answer[3], rows[nearest][2],
+                       run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end_label,
-                                   pc, segs, grid, answer)]
+                                   pc, segs, grid, answer, off)]
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
@@ -985,9 +974,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.PC2)
         self.emphasize(name2, share[3], run_time=0.7,
                        extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
-        # the axes stay, quieter, with their names: the frame the paths are read in
+        # the axes stay, quieter, with their names: the frame the paths are read in; the
+        # shares have been said and leave (the side column keeps only what is read next)
         self.play(axis1.animate.set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
-                  ghosts.animate.set_opacity(0.35), run_time=0.6)
+                  ghosts.animate.set_opacity(0.35), FadeOutPlace(share), run_time=0.6)
+        self.remove(*share.get_family())
         self.pc_axes = VGroup(axis1, axis2, name1, name2)
         return ghosts
 
@@ -1014,6 +1005,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                 fill_opacity=1))
 
     def beat_gap(self, beat) -> None:
+        self.pause_after_cue(3, 1.2)            # the jump to 0.16 at the output lands
         # on the cosine chart first (the baseline beat's, or built now): the bars between the
         # two curves, moved onto the adjusted ones (the baseline cancels); then the gap alone on
         # a chart of its own, the caveats one line at a time over it

@@ -20,7 +20,7 @@ from . import moments as M
 RADIUS = 2.9                    # arrow length in the angle panel
 PROBE_PLOT = (8.4, 2.3)
 DIM = 0.3                       # what the voice is not speaking of, while the sketch is
-PROBE_TITLE = "When does sense become readable?"
+PROBE_TITLE = "A second question: when is sense readable?"
 POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here         # probe chart width, height
 
 
@@ -31,6 +31,7 @@ class ProbeBeat:
         self.clear(keep_legend=False)
         self.section_title(PROBE_TITLE)         # a new question, on other nouns than the title's
         d, pr, pv = self.data, self.data["probe"], self.v.probe
+        self.pause_after_cue(5, 1.2)            # 58 -> 86: the reveal gets a beat to land
         tasks, S = pr["tasks"], len(self.data["states"])
         # part of speech in teal: the theme's probe lavender is too near the third sentence's
         # blue, and white is the gap bars' colour earlier in this video
@@ -138,19 +139,24 @@ class ProbeBeat:
         self.hold_until_moment(M.TOKEN_ALONE)
         self.play(FadeInPlace(only), run_time=0.4)
         self.emphasize(sen.point(0), run_time=max(0.6, min(1.4, 0.8 * (
-            self.said(M.BY_LAYER) - self.time - 1.5))))
+            self.cue_at(5) - self.time - 0.4))))
         self.play(FadeOutPlace(only), run_time=0.3)
         self.remove(*only.get_family())
-        self.probe_points(sen, 1, t1["best"], self.said("by_layer"))
+        # "after one layer it reads 86": X^(1) drawn as it is said, then a pause to land
+        self.hold_until_cue(5)
+        self.probe_points(sen, 1, 1, self.cue_at(5) + 0.9)
+        self.emphasize(sen.point(0), sen.point(1), run_time=max(0.8, min(2.2, 0.9 * (
+            self.cue_at(6) - self.time))))
+        self.hold_until_cue(6)
+        self.probe_points(sen, 2, t1["best"], self.said(M.BY_LAYER) + 0.8)
         self.emphasize(sen.point(t1["best"]), run_time=self.quick(0.02, 0.6))
         self.hold_until_moment(M.KEEPS_IT)
-        self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(5))
+        self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(7))
         drawn = VGroup(*curves)
-        # "for these nouns, not bank, sense is readable almost at once": after one layer
-        # "so part of speech is readable earlier": the
+        # "so for these nouns, sense scores over 80 one layer after part of speech does": the
         # line that says it for these nouns takes the example's place, both embeddings lit
-        self.hold_until_cue(5)
-        measures = inline(txt("not bank: at", T.TINY_SIZE, T.TEXT),
+        self.hold_until_cue(7)
+        measures = inline(txt("other nouns: at", T.TINY_SIZE, T.TEXT),
                           math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
                           txt(", part of speech", T.TINY_SIZE, T.TEXT),
                           Num(pv.tasks[0].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
@@ -161,11 +167,12 @@ class ProbeBeat:
         measures.align_to(example, UP).align_to(example, LEFT)
         self.keep_inside(measures)            # a teacher's longer numbers stay on the frame
         self.replace_line(example, measures)
-        self.emphasize(syn.point(0), sen.point(0), run_time=1.4)
-        self.hold_until_moment(M.AT_ONCE)               # "one layer later"
-        self.emphasize(sen.point(1), run_time=1.4)
-        # "earlier than the chapter's illustration, which puts sense late": the illustration's
-        # late span (plan: table.spans, its last row) shaded on the chart, named as a sketch
+        self.emphasize(syn.point(0), sen.point(0), run_time=1.2)
+        self.hold_until_moment(M.AT_ONCE)               # "one layer after"
+        self.emphasize(sen.point(1), run_time=1.2)
+        # "the chapter's illustration puts sense later, with considerable overlap; the shaded
+        # band is this project's mapping of it onto six layers": the illustration's late span
+        # (plan: table.spans, its last row) shaded on the chart, named as our mapping
         a0, a1 = (int(x) for x in d["table"]["spans"][-1])
         lo_pt = ax.axes.c2p(max(0, a0 - 0.4), lo)
         hi_pt = ax.axes.c2p(min(S - 1, a1 + 0.4), hi)
@@ -173,40 +180,32 @@ class ProbeBeat:
         late = Rectangle(width=hi_pt[0] - lo_pt[0], height=hi_pt[1] - lo_pt[1],
                          stroke_width=0, fill_color=T.POINTER, fill_opacity=0.14)
         late.move_to((lo_pt + hi_pt) / 2)
-        late_tag = txt("chapter's illustration: sense late", T.TINY_SIZE, T.TEXT)
-        late_tag.move_to(ax.axes.c2p(a1, 70)).align_to(late, RIGHT).shift(LEFT * 0.1)
-        self.hold_until(self.said(M.AT_ONCE) + 1.6)
-        self.play(FadeInPlace(late), FadeInPlace(late_tag), run_time=0.7)
-        self.emphasize(late_tag, sen.point(1), run_time=1.2)
-        # "bank's cosine gap was widest only at the output": X^(L), boxed
-        self.hold_until_cue(6)
-        self.emphasize(ax.x_labels[-1], run_time=max(0.8, min(2.0, 0.85 * (
-            self.said(M.WHOLE) - self.time))))
-        # why this does not contradict bank's late cosine gap: two different measures, drawn
-        # left of the chart: two states close in angle (a cosine near 1) that one direction
-        # still tells apart (a probe)
-        two = self.measure_sketch(names_x, ax.axes.get_left()[0] - 0.9, head.get_top()[1],
-                                  ax.x_labels.get_bottom()[1] + 0.1)
-        # while the sketch is spoken of, it is the one thing lit: the chart and the set's
-        # lines dim (each piece on its own, as it was put on screen)
-        dimmed = [chart, sizes, both] + [m for c in curves for m in
-                                         (c.chance, c.note, c.name, *c.segs, *c.dots, *c.nums)]
-        self.hold_until_moment(M.WHOLE)                 # "a cosine compares whole vectors"
-        self.play(FadeOutPlace(late), FadeOutPlace(late_tag),
-                  GrowArrow(two.states[0]), GrowArrow(two.states[1]), Create(two.arc),
-                  FadeInPlace(two.names), FadeInPlace(two.cosine), FadeInPlace(two.tag),
-                  *[DimPlace(m, DIM) for m in dimmed], run_time=1.0)
+        late_tag = VGroup(txt("chapter: sense later, overlapping", T.TINY_SIZE, T.TEXT),
+                          txt("(this band: our 6-layer mapping)", T.TINY_SIZE, T.TEXT)
+                          ).arrange(DOWN, buff=0.06, aligned_edge=RIGHT)
+        late_tag.move_to(ax.axes.c2p(a1, 62)).align_to(late, RIGHT).shift(LEFT * 0.1)
+        self.hold_until_cue(8)
+        self.play(FadeInPlace(late), FadeInPlace(late_tag[0]), run_time=0.7)
+        self.hold_until_moment(M.BAND)
+        self.play(FadeInPlace(late_tag[1]), run_time=0.5)
+        self.emphasize(late, late_tag[1], run_time=max(0.6, min(1.6, 0.85 * (
+            self.cue_at(9) - self.time))))
+        # "these are other nouns, not bank: bank had one sentence pair, and its gap was
+        # clearest at the output": the band leaves, X^(L) boxed, the line says it
+        self.hold_until_cue(9)
+        notbank = inline(txt("bank: one sentence pair; its gap clearest at", T.TINY_SIZE,
+                             T.TEXT), math(self.v.states[-1].math.value, T.TYPE.math_label,
+                                           T.TEXT))
+        notbank.align_to(measures, UP).align_to(measures, LEFT)
+        self.keep_inside(notbank)
+        self.play(FadeOutPlace(late), FadeOutPlace(late_tag), run_time=0.4)
         self.remove(*late.get_family(), *late_tag.get_family())
-        self.emphasize(two.arc, two.cosine, run_time=0.6)
-        self.play(Create(two.direction), run_time=0.6)   # "... only one direction"
-        self.play(*[Create(m) for m in two.drops], FadeInPlace(two.marks),
-                  FadeInPlace(two.probe), run_time=0.9)
-        self.emphasize(two.marks, two.probe, run_time=0.6)
+        self.replace_line(measures, notbank)
+        self.emphasize(ax.x_labels[-1], notbank, run_time=max(0.8, min(2.0, 0.85 * (
+            self.said(M.SET_SMALL) - self.time))))
         self.hold_until_moment(M.SET_SMALL)
-        # the caveats close the video on the chart alone: the sketch and the nouns' note leave
-        self.play(FadeOutPlace(two), FadeOutPlace(both),
-                  *[DimPlace(m, 1 / DIM) for m in dimmed if m is not both], run_time=0.6)
-        self.remove(*two.get_family(), *both.get_family())
+        self.play(FadeOutPlace(both), run_time=0.4)
+        self.remove(*both.get_family())
         self.emphasize(sizes, run_time=self.stretch(M.ONE_NOUN, 0.8, cap=2.5))
         caveats = VGroup(                               # shown one after the other
             inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE, T.TEXT),
@@ -216,7 +215,7 @@ class ProbeBeat:
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
-        self.replace_line(measures, caveats[0])
+        self.replace_line(notbank, caveats[0])
         self.hold_until_moment(M.PROBE_SHOWS)       # one caveat line at a time
         last = caveats[1].align_to(caveats[0], UP)
         self.replace_line(caveats[0], last)
@@ -224,6 +223,13 @@ class ProbeBeat:
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(top, chart, drawn, last)]
+
+    def pause_after_cue(self, k: int, secs: float) -> None:
+        """A beat of silence after cue k (a reveal lands): every later cue is spoken `secs`
+        later (call at the beat's start, before any wait on a later cue)."""
+        cues = self.beat.get("cues") or []
+        for i in range(k + 1, len(cues)):
+            self.cue_shift[i] += secs
 
     def token_only(self, ax) -> VGroup:
         """The X^(0) column of the probe chart, lit, and a note in the plot's empty lower part:
@@ -246,48 +252,6 @@ class ProbeBeat:
         self.play(FadeOutPlace(old), run_time=self.quick(0.015, 0.3))
         self.remove(*old.get_family())
         self.play(FadeInPlace(new), run_time=self.quick(0.015, 0.35))
-
-    def measure_sketch(self, left: float, right: float, top: float, bottom: float) -> VGroup:
-        """A picture, not data: two states of one noun (its two senses) a small angle apart,
-        so their cosine is near 1, and the probe's one direction (dashed, the sense colour) on
-        which their projections fall apart. Fits the box left..right, bottom..top. Parts:
-        states, arc, names, cosine, direction, drops, marks, probe."""
-        size = T.TINY_SIZE
-        length, a0, a1, d = 2.2, 28.0, 46.0, -53.0          # degrees; d is across both
-        unit = lambda deg: np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg)), 0.0])
-        cosine = txt("cosine: whole vectors, close", size, T.TEXT)
-        probe = txt("probe: one direction, apart", size, T.PROBE_SENSE)
-        o = np.array([left + 0.9, 0.0, 0.0])
-        states = VGroup(*[Arrow(o, o + length * unit(a), buff=0, color=T.MUTED, stroke_width=4,
-                                max_tip_length_to_length_ratio=0.12) for a in (a0, a1)])
-        names = VGroup(txt("made", size, T.MUTED).next_to(states[0].get_end(), RIGHT,
-                                                           buff=0.08),
-                       txt("living", size, T.MUTED).next_to(states[1].get_end(), UP,
-                                                             buff=0.08))
-        arc = Arc(radius=0.8, start_angle=np.radians(a0), angle=np.radians(a1 - a0),
-                  arc_center=o, color=T.TEXT, stroke_width=3)
-        half = 1.3
-        direction = DashedLine(o - half * unit(d), o + half * unit(d), dash_length=0.1,
-                               color=T.PROBE_SENSE, stroke_width=3)
-        feet = [o + float(np.dot(length * unit(a), unit(d))) * unit(d) for a in (a0, a1)]
-        drops = [DashedLine(s.get_end(), f, dash_length=0.06, color=T.MUTED, stroke_width=1.5,
-                            stroke_opacity=0.8) for s, f in zip(states, feet)]
-        marks = VGroup(*[Dot(f, radius=0.07, color=T.PROBE_SENSE) for f in feet])
-        picture = VGroup(states, names, arc, direction, *drops, marks)
-        cosine.next_to(picture, UP, buff=0.15).align_to(picture, LEFT)
-        probe.next_to(direction.get_end(), DOWN, buff=0.12)
-        probe.align_to(picture, LEFT)
-        tag = txt("illustration, not measured", size, T.MUTED)
-        tag.next_to(cosine, UP, buff=0.12).align_to(cosine, LEFT)
-        out = VGroup(picture, cosine, probe, tag)
-        # into the box (scaled down only if it does not fit; the text is not made smaller
-        # than the floor by more than the box asks)
-        if out.width > right - left or out.height > top - bottom:
-            out.scale(min((right - left) / out.width, (top - bottom) / out.height))
-        out.move_to([(left + right) / 2, (top + bottom) / 2, 0])
-        out.states, out.arc, out.names, out.cosine, out.tag = states, arc, names, cosine, tag
-        out.direction, out.drops, out.marks, out.probe = direction, drops, marks, probe
-        return out
 
     def probe_sketch(self, ax, ex: dict, color) -> VGroup:
         """A linear probe as a picture: the state vector of the example's noun (a column of
