@@ -37,7 +37,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArr
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
-from scenes.base import StoryboardScene
+from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
 from scenes.motion import VectorPlane, WeightBlock, matvec
 from scenes.motion.matvec import row_of
@@ -153,22 +153,28 @@ class _Follow:
         self.mobject.move_to(self.home + self._anchor() - self.ref)
 
 
-def converge(m, points) -> UpdateFromAlphaFunc:
+def converge(m, points, size: float = 1.0) -> UpdateFromAlphaFunc:
     """`m` goes along `points` (start, corner, end: the first leg in the first 40 % of the
     time, the second by 75 %), then shrinks to a point and fades out where it ended: two
-    numbers meeting in a sum's place vanish there before the sum appears (a linear play)."""
+    numbers meeting in a sum's place vanish there before the sum appears (a linear play).
+    `size` < 1: it shrinks to that size on the way and arrives faint (a tenth of V going to
+    Δ's slot: V's digits never sit readable in Δ's place, "Δ = 0.1 × V = V")."""
     start = m.copy()
     p0, p1, p2 = (np.asarray(p, dtype=float) for p in points)
 
     def update(mob, alpha):
         mob.become(start)
+        way = smooth(min(alpha / 0.75, 1.0))
+        if size != 1.0:
+            mob.scale(1 + (size - 1) * way).set_opacity(1 - 0.6 * way)
         if alpha < 0.4:
             mob.move_to(p0 + (p1 - p0) * smooth(alpha / 0.4))
         elif alpha < 0.75:
             mob.move_to(p1 + (p2 - p1) * smooth((alpha - 0.4) / 0.35))
         else:
             k = smooth((alpha - 0.75) / 0.25)
-            mob.move_to(p2).scale(1 - 0.7 * k).set_opacity(1 - k)
+            mob.move_to(p2).scale(1 - 0.7 * k).set_opacity((1 - 0.6 * way) * (1 - k)
+                                                           if size != 1.0 else 1 - k)
     return UpdateFromAlphaFunc(m, update, rate_func=linear)
 
 
@@ -623,7 +629,7 @@ class ToyLoopScene(StoryboardScene):
                 c = v.copy()
                 p0, p2 = v.get_center(), d.get_center()
                 copies.append(c)
-                flying.append(converge(c, [p0, (p0 + p2) / 2 + UP * 0.4, p2]))
+                flying.append(converge(c, [p0, (p0 + p2) / 2 + UP * 0.4, p2], size=0.35))
             self.add(*copies)
             self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2], *entry)), *flying,
                       run_time=self.quick(0.1, 0.8 if l == 0 else 0.6))
@@ -766,8 +772,12 @@ class ToyLoopScene(StoryboardScene):
         lens.set_fill(T.BACKGROUND, opacity=1.0)     # nothing of the plane shows through
         self.play(ReplacementTransform(spot.copy(), lens), run_time=f * self.quick(0.1, 0.8))
 
+        # after layer 0 the scale's note fills the lens's lower part: the step is drawn in
+        # the upper part, clear of it
+        lift = UP * (0.45 if l > 0 else 0.0)
+
         def m(xy):                         # a data point, as seen through the lens
-            return lens.get_center() + (plane.p(xy) - c) * k
+            return lens.get_center() + lift + (plane.p(xy) - c) * k
 
         a, b = m(x0), m(x1)
 
@@ -783,14 +793,22 @@ class ToyLoopScene(StoryboardScene):
         # X's arrow coming in. (No faint copy of last layer's Δ: drawn beside this one it was
         # not where the plan's Δ^(l-1) lies, and where it lies, ending at X^(l), it hid under
         # X's arrowheads; the lengths under the plane, one scale, compare the steps.)
-        busy = [u, -(a - tip(a, x0).get_start())]
-        busy = [v / (np.linalg.norm(v) or 1.0) for v in busy]
+        # (and, after layer 0, not into the lens's lower left: the scale and its note are there)
+        note_side = [DOWN + LEFT, DOWN] if l > 0 else []
         sides = [np.array([np.cos(i * np.pi / 4), np.sin(i * np.pi / 4), 0.0]) for i in range(8)]
-        away = max(sides, key=lambda w: min(float(np.arccos(np.clip(w @ v, -1, 1))) for v in busy))
-        here[1].next_to(a, away, buff=0.15)
-        there[1].next_to(b, u, buff=0.15)
+
+        def away(*busy):            # the side furthest, in angle, from every busy direction
+            busy = [v / (np.linalg.norm(v) or 1.0) for v in busy]
+            return max(sides, key=lambda w: min(float(np.arccos(np.clip(w @ v, -1, 1)))
+                                                for v in busy))
+
+        here[1].next_to(a, away(u, -(a - tip(a, x0).get_start()), *note_side), buff=0.15)
+        # X^(l+1)'s name ahead of the step, unless the step points into the note's corner
+        there[1].next_to(b, u, buff=0.15)      # (moved off anything it meets, below)
         step = Arrow(a, b, buff=0, color=DELTA, stroke_width=6, tip_length=0.22)
         normal = np.array([-u[1], u[0], 0.0])
+        if l > 0 and normal[1] < 0:     # Δ's name on the upper side, clear of the scale's note
+            normal = -normal
         name = math(T.X_l(l, "Δ"), HEADER, DELTA)
         name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
         length = self.length_label(src, MATH_LABEL)
@@ -817,9 +835,27 @@ class ToyLoopScene(StoryboardScene):
                           .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)) \
                 .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
             scale.add(note.next_to(VGroup(bar, bar_text), UP, buff=0.15, aligned_edge=LEFT))
-        scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
         # the readout in the lens's top right corner (clear of the scale's lines)
         length.next_to(lens.get_corner(UP + RIGHT), DOWN + LEFT, buff=0.25)
+        scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
+        # Δ's name on the side of the step where it meets neither X's arrow nor the scale
+        for side in (normal, -normal):
+            name.move_to((a + b) / 2 + side * (0.25 + 0.5 * max(name.width, name.height)))
+            if not any(overlaps(name, o, pad=0.05) for o in (here[0], here[1], scale, length)):
+                break
+        else:
+            name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
+        # X^(l+1)'s name clear of Δ's, X^(l)'s and the scale's: the first side of its tip,
+        # from the step's own direction round, where it meets none of them (layer 2's step
+        # points down, and its name sat on Δ^(2)'s)
+        others = (name, here[1], scale, length, here[0], there[0])
+
+        def met(side):              # how many of the others the name meets on that side
+            there[1].next_to(b, side, buff=0.15)
+            return sum(overlaps(there[1], o, pad=0.05) for o in others)
+
+        order = [u, *sorted(sides, key=lambda w: -float(w @ u))]
+        there[1].next_to(b, min(order, key=met), buff=0.15)    # (ties: the first in order)
         self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
         self.play(GrowArrow(step), FollowIn(name, step, at=0.5), run_time=f * self.quick(0.1, 1.0))
         self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
@@ -959,8 +995,19 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         # (each copy leaves layer 0's cell in its colour, the same digits on the same digits,
         # and turns grey as it slides: no two colours of one number on top of each other)
-        moves = [c.animate.move_to(cell).set_color(T.MUTED) for c, cell in zip(copies, dims)]
-        self.play(*moves, run_time=self.quick(0.1, 0.9))
+        # (column by column: layer 1's copies slide off layer 0's cells, then layer 2's slide on
+        # from layer 1's, starting exactly on them: never two copies of one number half over
+        # each other; all turn grey once they are in place)
+        per_row = len(cells[1]) - 1
+        cols = [[(c, cell) for k, (c, cell) in enumerate(zip(copies, dims)) if k % per_row == j]
+                for j in range(per_row)]
+        for j, group in enumerate(cols):
+            for (c, _), (_, before) in zip(group, cols[j - 1] if j else []):
+                c.move_to(before)
+            self.add(*[c for c, _ in group])
+            self.play(*[c.animate.move_to(cell) for c, cell in group],
+                      run_time=self.quick(0.05, 0.6 / per_row))
+        self.play(*[c.animate.set_color(T.MUTED) for c in copies], run_time=self.quick(0.05, 0.3))
         self.busy(*copies)
         self.hold_until_cue(2)
         # "Instead": the copies are taken back (they slide home onto layer 0's own numbers,
