@@ -79,7 +79,7 @@ def build(c: Context) -> Draft:
     beats.append(Beat("why", ["fresh"],
                       "Why fresh: layer {beat.layer - 1} added attention's and the FFN's "
                       "updates, so layer {beat.layer} reads a turned X",
-                      "Why are these fresh? First, X is new. Layer {beat.layer - 1} added to "
+                      "Why are these fresh? X is new. Layer {beat.layer - 1} added to "
                       f"its X, {{data.layers[{m}].x_norm:.2f}} long, attention's update, "
                       f"{{{u}.d_attn:.2f}} long, then the feed-forward network's, "
                       f"{{{u}.d_ffn:.2f}} long"

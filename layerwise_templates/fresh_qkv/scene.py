@@ -863,7 +863,7 @@ class FreshQKVScene(StoryboardScene):
         if l < 1:
             self.hold_until(self.cue_at(99) - 0.2)
             return
-        # "First, X is new": the pointer on X^(l)
+        # "X is new": the pointer on X^(l)
         box = self.frame_of(VGroup(st.proj_label, st.proj_x))
         self.play(FadeIn(box), run_time=0.4)
         st.parts.append(box)
