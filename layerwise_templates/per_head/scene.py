@@ -1216,8 +1216,9 @@ class PerHeadScene(StoryboardScene):
 
         # the lengths added: copies of the bars lie end to end (one bar, 12.4 long) beside
         # a bar as long as Δ_attn, on the same scale, where the column sum was
-        x_st, y_sum, y_d, bh = 1.0, -0.55, -1.25, 0.26
-        ks = min(k, 5.0 / max(j["with_bias"], 1e-9))
+        # left of Δ_attn's column, so no copy passes over it on its way
+        x_st, y_sum, y_d, bh = -2.2, -0.55, -1.25, 0.26
+        ks = min(k, 5.6 / max(j["with_bias"], 1e-9))
         ends = np.concatenate([[0.0], np.cumsum([ks * L for L in j["piece_norms"]])])
         stack = VGroup(*[Rectangle(width=max(0.02, ends[h + 1] - ends[h]), height=bh,
                                    stroke_color=T.BACKGROUND, stroke_width=1.5)
@@ -1304,6 +1305,12 @@ class PerHeadScene(StoryboardScene):
                          (6, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in argmax], lag_ratio=0.1),
                                   run_time=t)),
+                              # the boxes of the longest pieces reach out to their tokens
+                              (1, lambda t: self.play(*[
+                                  b.animate.stretch_to_fit_width(
+                                      argmax[h].get_right()[0] + 0.12 - b.get_left()[0])
+                                  .align_to(b, LEFT)
+                                  for b, h in zip(boxes, j["key_heads"])], run_time=t)),
                               (1, lambda t: self.emphasize(*[argmax[h] for h in j["key_heads"]],
                                                            color=WEIGHT, run_time=t))])])
             for m in (seg, wo_rect, wo_name):
@@ -1392,11 +1399,16 @@ class PerHeadScene(StoryboardScene):
             names[1] = held[0]
 
         def summed(t):
-            flying = [c.copy() for c in cols[:2]]
-            self.play(FadeInPlace(sums[3]), *[c.animate.move_to(cols[2]).set_opacity(0)
-                                              for c in flying], run_time=0.5 * t)
-            self.gone(*flying)
-            self.play(FadeInPlace(cols[2]), FadeInPlace(note), run_time=0.5 * t)
+            # entry by entry, in place: X's entry and Δ_attn's light up together and their
+            # sum appears in the result's row (no copies travelling over the columns)
+            for m in cols[2].nums:
+                m.set_opacity(0)
+            self.play(FadeInPlace(sums[3]), FadeInPlace(cols[2]), run_time=0.25 * t)
+            for i, m in enumerate(cols[2].nums):
+                self.play(Indicate(cols[0].nums[i], color=T.X, scale_factor=1.15),
+                          Indicate(cols[1].nums[i], color=T.ATTN, scale_factor=1.15),
+                          m.animate.set_opacity(1), run_time=0.5 * t / len(cols[2].nums))
+            self.play(FadeInPlace(note), run_time=0.25 * t)
 
         # the FFN (and MiniLM's second LayerNorm) come before the next layer: said, not skipped
         nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.MUTED)
