@@ -94,12 +94,15 @@ def underline(m: Mobject) -> Mobject:
 
 def descend(src, dst, lag: float = 0.1):
     """Each number of the row `src` sends a copy down to where its number of `dst` goes; the
-    copy fades there and then the new number appears: no glyph morphs into another, no two
-    numbers overlap (the copies are taken off by the caller: `flown`)."""
+    copy, shrinking and dimming, fades there and then the new number appears: no glyph morphs
+    into another, no two numbers overlap (the copies are taken off by the caller: `flown`)."""
     anims = []
     for a, b in zip(src, dst):
         c = a.copy()
-        anims.append(Succession(c.animate(run_time=0.6).move_to(b.get_center()),
+        # the copy shrinks and dims on its way: mid-flight it never reads as a second number
+        # over a resting one
+        anims.append(Succession(c.animate(run_time=0.6).move_to(b.get_center()).scale(0.7)
+                                .set_opacity(0.3),
                                 FadeOut(c, run_time=0.15), FadeIn(b, run_time=0.25)))
     return LaggedStart(*anims, lag_ratio=lag)
 
