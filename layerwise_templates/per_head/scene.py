@@ -1112,6 +1112,9 @@ class PerHeadScene(StoryboardScene):
         # beside each head's bar: the token it weighs most for bank (its row's largest
         # weight); the key token's heads in the weight colour, the others dim
         x_tok = -1.9
+        # the heads the voice names: the key token's heads when they are the longest pieces
+        # (key_heads_longest), else the TOP_PIECES longest
+        boxed = (j["key_heads"] if j["key_heads_longest"] else [r["head"] for r in j["top"]])
         argmax = VGroup(*[txt(f"'{tok}'", S, WEIGHT if h in j["key_heads"] else T.MUTED)
                           .move_to([0, ys[h], 0]).align_to([x_tok, 0, 0], LEFT)
                           for h, tok in enumerate(j["argmax"])])
@@ -1249,7 +1252,7 @@ class PerHeadScene(StoryboardScene):
             self.gone(column_sum)
             for b, m in zip(bars, lens):
                 m.next_to(b, RIGHT, buff=0.12)
-            for h in j["key_heads"]:     # as high as the row, clear of the text at its ends
+            for h in boxed:              # as high as the row, clear of the text at its ends
                 g = VGroup(hnames[h], bars[h], lens[h])
                 boxes.add(Rectangle(width=g.width + 0.24, height=P - 0.02, color=MARK,
                                     stroke_width=2).move_to([g.get_x(), ys[h], 0]))
@@ -1313,7 +1316,7 @@ class PerHeadScene(StoryboardScene):
                                   b.animate.stretch_to_fit_width(
                                       argmax[h].get_right()[0] + 0.12 - b.get_left()[0])
                                   .align_to(b, LEFT)
-                                  for b, h in zip(boxes, j["key_heads"])], run_time=t)),
+                                  for b, h in zip(boxes, boxed)], run_time=t)),
                               (1, lambda t: self.emphasize(*[argmax[h] for h in j["key_heads"]],
                                                            color=WEIGHT, run_time=t))])])
             for m in (seg, wo_rect, wo_name):
