@@ -63,7 +63,16 @@ def build(c: Context) -> Draft:
     bias = any(bool(np.any(np.asarray(W[f"blocks.{l}.attn.b_{X}"]) != 0)) for X in "QKV")
     plus_b = ", plus a bias," if bias else ""
     jh = join_heads(t, l, pos[0])
-    cancels = float(jh["piece_norms"].sum()) > float(jh["delta_norm"])
+    # the honest comparison counts the bias: all the lengths against Δ_attn's (the plan's
+    # with_bias)
+    cancels = float(jh["piece_norms"].sum()) + float(jh["bias_norm"]) > float(jh["delta_norm"])
+    # as the plan's key_heads_longest: the heads whose largest weight from the word is on
+    # its top key are exactly as many longest pieces (then said, with the tokens shown)
+    key_heads = sorted(g for g in range(pattern.shape[0])
+                       if int(np.argmax(pattern[g, pos[0]])) == j)
+    longest = sorted(int(g) for g in np.argsort(-np.asarray(jh["piece_norms"]), kind="stable")
+                     [:len(key_heads)])
+    key_longest = bool(key_heads) and key_heads == longest
     shared = ("" if spec.n_kv_heads == spec.n_heads else
               " In this model the keys and values are shared: {data.shape.n_kv_heads} key and "
               "value heads serve the {data.shape.n_heads} query heads.")
@@ -163,14 +172,21 @@ def build(c: Context) -> Draft:
         f"long as the piece. The pieces plus W O's bias add up to delta attn, entry by entry. "
         f"Here are the first entries: each piece's, then the bias's, and under the line their "
         f"sum, delta attn's first entry."
-        + (" Their lengths add up to {data.layers[0].join.piece_sum:.1f}, yet delta attn is "
+        + (" The pieces' lengths and the bias's add up to "
+           "{data.layers[0].join.with_bias:.1f}, yet delta attn is "
            "{data.layers[0].join.delta_norm_text} long: the pieces partly cancel."
-           if cancels else " Their lengths add up to {data.layers[0].join.piece_sum:.1f}; "
-           "delta attn is {data.layers[0].join.delta_norm_text} long.")
-        + " The longest come from heads {data.layers[0].join.top[0].head}, "
-          "{data.layers[0].join.top[1].head} and {data.layers[0].join.top[2].head}.",
-        expect=["data.layers[0].join.piece_sum / data.layers[0].join.delta_norm > 1"]
-        if cancels else []))
+           if cancels else " The pieces' lengths and the bias's add up to "
+           "{data.layers[0].join.with_bias:.1f}; delta attn is "
+           "{data.layers[0].join.delta_norm_text} long.")
+        + (" The {data.layers[0].join.n_key_heads} longest come from heads "
+           "{data.layers[0].join.key_heads_text}. Next to each head, the token it weighs most "
+           f"for {said}: these heads, and only they, weigh "
+           "{data.layers[0].join.key_token} most." if key_longest else
+           " The longest come from heads {data.layers[0].join.top[0].head}, "
+           "{data.layers[0].join.top[1].head} and {data.layers[0].join.top[2].head}."),
+        expect=(["data.layers[0].join.with_bias / data.layers[0].join.delta_norm > 1"]
+                if cancels else [])
+        + (["data.layers[0].join.key_heads_longest == 1"] if key_longest else [])))
     beats.append(Beat(
         "add", ["add"],
         "X goes around attention on the skip path; the attention update is added to it.",

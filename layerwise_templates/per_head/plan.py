@@ -52,7 +52,12 @@ that head's whole attention matrix; every head's matrix side by side.
                            bias's, which the column sum adds up to delta[0] (shown at
                            decimals.delta, the first count up to 5 at which the shown terms
                            add up to the shown sum); sum_adds: whether they do (thirteen
-                           rounded terms can drift at every count: the sum is then "≈")
+                           rounded terms can drift at every count: the sum is then "≈");
+                           with_bias (piece_sum + bias_norm), bias_norm_text;
+                           argmax [head] (the token each head weighs most from the focus),
+                           key_heads (the heads whose largest weight is on heads[0]'s top
+                           key), n_key_heads, key_heads_text, key_heads_longest (they are
+                           exactly the n_key_heads longest pieces: this sentence and layer)
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -173,6 +178,20 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
            "mid": mid[:SHOW].tolist(),
            "top": top, "key_token": first["top"]["token"],
            "top_on_key_min": min(on_key)}
+    # the heads whose largest weight from the focus token is on heads[0]'s top key, and as
+    # many of the longest pieces: key_heads_longest when they are the same heads (this
+    # sentence, this layer); argmax [head]: the token each head weighs most from the focus
+    kp = first["top"]["pos"]
+    key_heads = sorted(int(h) for h in range(P.shape[0]) if int(np.argmax(P[h])) == kp)
+    longest = sorted(int(h) for h in np.argsort(-j["piece_norms"], kind="stable")
+                     [:len(key_heads)])
+    out["argmax"] = [t.tokens[int(np.argmax(P[h]))] for h in range(P.shape[0])]
+    out["key_heads"] = key_heads
+    out["n_key_heads"] = len(key_heads)
+    out["key_heads_text"] = (", ".join(map(str, key_heads[:-1])) + " and " + str(key_heads[-1])
+                             if len(key_heads) > 1 else "".join(map(str, key_heads)))
+    out["key_heads_longest"] = int(bool(key_heads) and key_heads == longest)   # 1 or 0
+    out["with_bias"] = out["piece_sum"] + float(j["bias_norm"])
     # the column sum, for Delta_attn's first entry: each piece's first entry and the bias's,
     # as shown (SUM_DECIMALS), add up to Delta_attn's first entry as shown
     bias = np.asarray(j["delta"]) - j["pieces"].sum(axis=0)
@@ -193,7 +212,11 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
                                           f"{where}.mid")
     out["decimals"].update(x=sd, delta=sd, mid=sd)
     out["decimals"].update(on_key=kd, delta_norm=nd,
-                           piece_sum=shown_decimals([out["piece_sum"]], 1, f"{where}.piece_sum"))
+                           piece_sum=shown_decimals([out["piece_sum"]], 1, f"{where}.piece_sum"),
+                           bias_norm=shown_decimals([out["bias_norm"]], 2, f"{where}.bias_norm"),
+                           with_bias=shown_decimals([out["with_bias"]], 1, f"{where}.with_bias"))
+    bd = out["decimals"]["bias_norm"]
+    out["bias_norm_text"] = f"{out['bias_norm']:.{bd}f}"
     return out
 
 

@@ -94,12 +94,15 @@ def underline(m: Mobject) -> Mobject:
 
 def descend(src, dst, lag: float = 0.1):
     """Each number of the row `src` sends a copy down to where its number of `dst` goes; the
-    copy fades there and then the new number appears: no glyph morphs into another, no two
-    numbers overlap (the copies are taken off by the caller: `flown`)."""
+    copy, shrinking and dimming, fades there and then the new number appears: no glyph morphs
+    into another, no two numbers overlap (the copies are taken off by the caller: `flown`)."""
     anims = []
     for a, b in zip(src, dst):
         c = a.copy()
-        anims.append(Succession(c.animate(run_time=0.6).move_to(b.get_center()),
+        # the copy shrinks and dims on its way: mid-flight it never reads as a second number
+        # over a resting one
+        anims.append(Succession(c.animate(run_time=0.6).move_to(b.get_center()).scale(0.7)
+                                .set_opacity(0.3),
                                 FadeOut(c, run_time=0.15), FadeIn(b, run_time=0.25)))
     return LaggedStart(*anims, lag_ratio=lag)
 
@@ -391,24 +394,38 @@ class PerHeadScene(StoryboardScene):
         legend = VGroup(inline(txt("each head: its own", B, T.TEXT), names,
                                txt(f"({dm} × {dh})", B, T.TEXT), buff=0.15))
         lay, lp = self.lay()
-        # compared kind with kind: W_Q with W_Q, W_K with W_K, W_V with W_V
-        legend.add(inline(txt("two heads' matrices of one kind: |cos| ≤", B, T.TEXT),
-                          Num(lp.w_cos_max, None, 2, B, MARK)))
+        # compared kind with kind: W_Q with W_Q, W_K with W_K, W_V with W_V; what cos means
+        # comes first, then the one number
         legend.add(txt("cos: 1 = same direction, 0 = at right angles", B, T.TEXT))
+        legend.add(inline(txt("every pair of heads, kind with kind: |cos| ≤", B, T.TEXT),
+                          Num(lp.w_cos_max, None, 2, B, MARK)))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         legend.next_to(cards, DOWN, buff=0.15).align_to(cards, LEFT)
+        # one pair shown being compared: heads 0 and 1, their query, key and value matrices
+        # lit in turn as the voice names them
+        pair = VGroup(*[SurroundingRectangle(cards[h], color=MARK, buff=0.05, stroke_width=2.5)
+                        for h in (0, 1)])
         if self.st.tokens is not None:
             self.play(FadeOutPlace(self.st.tokens), run_time=self.quick())
             self.gone(self.st.tokens)
             self.st.on.remove(self.st.tokens)
             self.st.tokens = None
+
+        def kinds(t):
+            self.play(Create(pair), run_time=0.25 * t)
+            for q in range(3):
+                self.play(*[Indicate(cards[h].bars[q], color=MARK, scale_factor=1.15)
+                            for h in (0, 1)], run_time=0.25 * t)
+
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.12), run_time=t))]),
                   (1, [(2, lambda t: self.play(FadeInPlace(legend[0]), run_time=t)),
                        (1, lambda t: self.emphasize(legend[0][1], run_time=t))]),
-                  (2, [(2, lambda t: self.play(FadeInPlace(legend[1]), run_time=t))]),
-                  (3, [(1, lambda t: self.play(FadeInPlace(legend[2]), run_time=t)),
-                       (1, lambda t: self.emphasize(legend[1][-1], run_time=t))])]
+                  (2, [(1, kinds)]),
+                  (3, [(1, lambda t: self.play(FadeInPlace(legend[1]), run_time=t)),
+                       (1, lambda t: (self.play(FadeOutPlace(pair), FadeInPlace(legend[2]),
+                                                run_time=t), self.gone(pair))),
+                       (1, lambda t: self.emphasize(legend[2][-1], run_time=t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -1092,28 +1109,17 @@ class PerHeadScene(StoryboardScene):
                                                                           buff=0.15)
         column_sum = VGroup(cs_head, firsts, plus, bfirst, rule, eq, total)
         boxes = VGroup()                    # drawn when the bars have their lengths (lengths)
-        # each top head's own row for bank (its matrix's row, as in the grid: window columns),
-        # the key token's cell ringed, and its weight there written after it
-        win, fpos = d["window"], d["focus"]["pos"]
-        kpos = lay["heads"][0]["top"]["pos"]
-        strips = VGroup()
-        ons = VGroup()
-        for q, r in enumerate(j["top"]):
-            row = [lay["patterns"][r["head"]][fpos][b] for b in win]
-            m = AttentionMatrix([row], [], 0.2, 0.2, color=WEIGHT, labels=False)
-            m.move_to([0, ys[r["head"]], 0]).align_to([-2.0, 0, 0], LEFT)
-            if kpos in win:
-                m.add(SurroundingRectangle(m.cell(0, win.index(kpos)), color=MARK, buff=0,
-                                           stroke_width=2))
-            num = Num(jp.top[q].on_key, None, j["decimals"]["on_key"], S, WEIGHT)
-            num.next_to(m, RIGHT, buff=0.15)
-            strips.add(m)
-            ons.add(VGroup(m, num))
-        # what the numbers right of the boxed bars are: a header over their column
-        # bank's own row of each head's matrix (the grid showed means over all rows)
-        onl = txt(f"each head's row of '{d['focus']['token']}' (ringed: '{j['key_token']}')",
-                  S, WEIGHT)
-        onl.move_to([0, 2.62, 0]).align_to([-2.0, 0, 0], LEFT)
+        # beside each head's bar: the token it weighs most for bank (its row's largest
+        # weight); the key token's heads in the weight colour, the others dim
+        x_tok = -1.9
+        # the heads the voice names: the key token's heads when they are the longest pieces
+        # (key_heads_longest), else the TOP_PIECES longest
+        boxed = (j["key_heads"] if j["key_heads_longest"] else [r["head"] for r in j["top"]])
+        argmax = VGroup(*[txt(f"'{tok}'", S, WEIGHT if h in j["key_heads"] else T.MUTED)
+                          .move_to([0, ys[h], 0]).align_to([x_tok, 0, 0], LEFT)
+                          for h, tok in enumerate(j["argmax"])])
+        onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
+        onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update", S, T.ATTN),
@@ -1216,24 +1222,28 @@ class PerHeadScene(StoryboardScene):
 
         # the lengths added: copies of the bars lie end to end (one bar, 12.4 long) beside
         # a bar as long as Δ_attn, on the same scale, where the column sum was
-        x_st, y_sum, y_d, bh = 1.0, -0.55, -1.25, 0.26
-        ks = min(k, 5.0 / max(sum(j["piece_norms"]), 1e-9))
+        # left of Δ_attn's column, so no copy passes over it on its way
+        x_st, y_sum, y_d, bh = -2.2, -0.55, -1.25, 0.26
+        ks = min(k, 5.6 / max(j["with_bias"], 1e-9))
         ends = np.concatenate([[0.0], np.cumsum([ks * L for L in j["piece_norms"]])])
         stack = VGroup(*[Rectangle(width=max(0.02, ends[h + 1] - ends[h]), height=bh,
                                    stroke_color=T.BACKGROUND, stroke_width=1.5)
                          .set_fill(T.ATTN, 0.85)
                          .move_to([x_st + (ends[h] + ends[h + 1]) / 2, y_sum, 0])
                          for h in range(n)])
+        sbias = Rectangle(width=max(0.02, ks * j["bias_norm"]), height=bh,
+                          stroke_color=T.BACKGROUND, stroke_width=1.5).set_fill(T.MUTED, 0.85)
+        sbias.move_to([x_st + ends[-1] + ks * j["bias_norm"] / 2, y_sum, 0])
         dbar = Rectangle(width=ks * j["delta_norm"], height=bh, stroke_width=0)
         dbar.set_fill(T.ATTN, 0.85).move_to([x_st + ks * j["delta_norm"] / 2, y_d, 0])
-        slabel = inline(txt(f"the {n} pieces' lengths, added:", S, T.TEXT),
-                        Num(jp.piece_sum, None, j["decimals"]["piece_sum"], S, T.ATTN),
+        slabel = inline(txt(f"the {n} pieces' lengths and the bias's, added:", S, T.TEXT),
+                        Num(jp.with_bias, None, j["decimals"]["with_bias"], S, T.ATTN),
                         buff=0.2)
         slabel.next_to(stack, UP, buff=0.15).align_to([x_st, 0, 0], LEFT)
         dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
                         Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
         dlabel.next_to(dbar, RIGHT, buff=0.25)
-        cancel = VGroup(stack, slabel, dbar, dlabel)
+        cancel = VGroup(stack, sbias, slabel, dbar, dlabel)
 
         def lengths(t):
             # the column sum leaves; each bar's length is written after it; copies of the
@@ -1242,18 +1252,21 @@ class PerHeadScene(StoryboardScene):
             self.gone(column_sum)
             for b, m in zip(bars, lens):
                 m.next_to(b, RIGHT, buff=0.12)
-            for r in j["top"]:           # as high as the row, clear of the text at its ends
-                g = VGroup(hnames[r["head"]], bars[r["head"]], lens[r["head"]])
+            for h in boxed:              # as high as the row, clear of the text at its ends
+                g = VGroup(hnames[h], bars[h], lens[h])
                 boxes.add(Rectangle(width=g.width + 0.24, height=P - 0.02, color=MARK,
-                                    stroke_width=2).move_to([g.get_x(), ys[r["head"]], 0]))
+                                    stroke_width=2).move_to([g.get_x(), ys[h], 0]))
             # copies go right along their own rows (over empty space), then down into one bar
             copies = [bars[h].copy() for h in range(n)]
             self.play(LaggedStart(*[c.animate.stretch_to_fit_width(stack[h].width)
                                     .move_to([stack[h].get_x(), ys[h], 0])
                                     for h, c in enumerate(copies)], lag_ratio=0.06),
                       run_time=0.2 * t)
+            bcopy = bbar.copy()
+            self.play(bcopy.animate.stretch_to_fit_width(sbias.width)
+                      .move_to([sbias.get_x(), y_bias, 0]), run_time=0.1 * t)
             self.play(*[ReplacementTransform(c, stack[h]) for h, c in enumerate(copies)],
-                      run_time=0.15 * t)
+                      ReplacementTransform(bcopy, sbias), run_time=0.15 * t)
             self.play(LaggedStart(*[FadeInPlace(m) for m in lens], lag_ratio=0.08),
                       run_time=0.2 * t)
             self.play(FadeInPlace(slabel), run_time=0.1 * t)
@@ -1296,12 +1309,20 @@ class PerHeadScene(StoryboardScene):
                               (2, lambda t: self.play(LaggedStart(*[
                                   Create(b) for b in boxes], lag_ratio=0.3), run_time=t))]),
                          (6, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
-                                  FadeInPlace(x) for x in ons], lag_ratio=0.3),
-                                  run_time=t))])])
+                                  FadeInPlace(x) for x in argmax], lag_ratio=0.1),
+                                  run_time=t)),
+                              # the boxes of the longest pieces reach out to their tokens
+                              (1, lambda t: self.play(*[
+                                  b.animate.stretch_to_fit_width(
+                                      argmax[h].get_right()[0] + 0.12 - b.get_left()[0])
+                                  .align_to(b, LEFT)
+                                  for b, h in zip(boxes, boxed)], run_time=t)),
+                              (1, lambda t: self.emphasize(*[argmax[h] for h in j["key_heads"]],
+                                                           color=WEIGHT, run_time=t))])])
             for m in (seg, wo_rect, wo_name):
                 if m in self.st.on:
                     self.st.on.remove(m)
-            self.keep(bars, lens, boxes, ons, onl, hnames, bname, bbar)
+            self.keep(bars, lens, boxes, argmax, onl, hnames, bname, bbar)
         self.st.pieces = rest
 
     def beat_pieces(self, beat) -> None:
@@ -1384,11 +1405,16 @@ class PerHeadScene(StoryboardScene):
             names[1] = held[0]
 
         def summed(t):
-            flying = [c.copy() for c in cols[:2]]
-            self.play(FadeInPlace(sums[3]), *[c.animate.move_to(cols[2]).set_opacity(0)
-                                              for c in flying], run_time=0.5 * t)
-            self.gone(*flying)
-            self.play(FadeInPlace(cols[2]), FadeInPlace(note), run_time=0.5 * t)
+            # entry by entry, in place: X's entry and Δ_attn's light up together and their
+            # sum appears in the result's row (no copies travelling over the columns)
+            for m in cols[2].nums:
+                m.set_opacity(0)
+            self.play(FadeInPlace(sums[3]), FadeInPlace(cols[2]), run_time=0.25 * t)
+            for i, m in enumerate(cols[2].nums):
+                self.play(Indicate(cols[0].nums[i], color=T.X, scale_factor=1.15),
+                          Indicate(cols[1].nums[i], color=T.ATTN, scale_factor=1.15),
+                          m.animate.set_opacity(1), run_time=0.5 * t / len(cols[2].nums))
+            self.play(FadeInPlace(note), run_time=0.25 * t)
 
         # the FFN (and MiniLM's second LayerNorm) come before the next layer: said, not skipped
         nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.MUTED)
@@ -1398,16 +1424,16 @@ class PerHeadScene(StoryboardScene):
         self.by_cue([
             # said "the update is added to bank's X": Δ_attn stays and moves, X joins it
             (0, [(1.5, lambda t: self.clear_but([held] if held is not None else [], t)),
-                 (2, arrive),
-                 # copies of X and Δ_attn travel to the sum's place and give way to it (no
-                 # morph of digits through the plus)
-                 (2, lambda t: summed(t)),
-                 (1, lambda t: self.emphasize(cols[2], run_time=t))]),
+                 (2, arrive)]),
+            # the diagram first (where the sum happens), then the sum at its plus
             (1, [(2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
                                          FadeInPlace(bname), run_time=t)),
                  (1.5, lambda t: self.play(Create(a2), FadeInPlace(plus), run_time=t)),
                  (2, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
                  (1, lambda t: self.emphasize(plus, run_time=t)),
+                 # copies of X and Δ_attn travel to the sum's place and give way to it (no
+                 # morph of digits through the plus)
+                 (2, lambda t: summed(t)),
                  (1, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t))]),
             (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
                  (1, lambda t: self.emphasize(ln, run_time=t))]),

@@ -96,6 +96,8 @@ class JoinDecimals(View):
     mid: int
     on_key: int
     delta_norm: int
+    bias_norm: int
+    with_bias: int
 
 
 class Join(View):
@@ -114,6 +116,13 @@ class Join(View):
     top_on_key_min: float
     first: list[float]
     bias_first: float
+    with_bias: float        # piece_sum + bias_norm
+    bias_norm_text: str
+    argmax: list[str]       # the token each head weighs most from the focus
+    key_heads: list[int]    # the heads whose largest weight is on heads[0]'s top key
+    n_key_heads: int
+    key_heads_text: str
+    key_heads_longest: int   # 1: they are exactly the n_key_heads longest pieces
     sum_adds: bool          # the shown first entries add up to the shown sum ("=", else "≈")
     decimals: JoinDecimals
 
