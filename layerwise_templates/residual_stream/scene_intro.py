@@ -311,8 +311,8 @@ class IntroBeats:
         last = c["last_layer"]
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", ML)
                          .scale(FORMULA_BIG),
-                         VGroup(txt("(K: the same, then position;", L_, T.TEXT),
-                                txt("V: the same, no position)", L_, T.TEXT)
+                         VGroup(txt("(Q, K: then rotated by position;", L_, T.TEXT),
+                                txt("K, V: made the same way)", L_, T.TEXT)
                                 ).arrange(DOWN, buff=0.08, aligned_edge=LEFT))
         formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
         top = formula
