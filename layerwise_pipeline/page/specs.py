@@ -163,6 +163,22 @@ SPECS: dict[str, dict] = {
                 "Least weight on '{data.layers[0].join.key_token}' among the longest pieces' "
                 "heads",
                 "The heads whose pieces are longest all put at least this much weight there."),
+            "data.layers[{l}].join.with_bias": (
+                "The pieces' lengths and the bias's, added",
+                "More than Δ's own length: the pieces and the bias partly cancel."),
+            "data.layers[{l}].join.key_heads": (
+                "Heads whose largest weight from '{focus}' is on "
+                "'{data.layers[0].join.key_token}'",
+                "In this sentence and layer; head numbers mean nothing across layers."),
+            "data.layers[{l}].join.n_key_heads": (
+                "How many heads weigh '{data.layers[0].join.key_token}' most",
+                "Compared with as many of the longest pieces."),
+            "data.layers[{l}].join.key_heads_longest": (
+                "Are those heads exactly the longest pieces? (1 yes, 0 no)",
+                "A fact of this sentence and layer, not a cause."),
+            "data.layers[{l}].join.sum_adds": (
+                "Do the shown first entries add up to the shown sum? (written = or ≈)",
+                "Thirteen rounded numbers can drift in the last place."),
         },
         "groups": [
             ("data.layers[{l}].patterns", "Attention: how much 'bank' takes from each token"),
