@@ -38,7 +38,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyl
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
-from scenes.base import StoryboardScene
+from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects.text import baseline as baseline_y
 from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, txt
 from . import moments as M
@@ -759,8 +759,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 lab = math(v.states[s].math.value, PLANE_MATH, T.MUTED)
                 beside(lab, Dot(plane.c2p(*xy[0][s]), radius=0.09), side_of(plane, xy, s),
                        buff=0.12)
-                marks.add(lab)
-                extra.append(FadeInPlace(lab))
+                # (a label that would lie on one already drawn is left out: a deep model's
+                # states crowd near X^(0) in this plane)
+                taken = [m for m in [*marks, *start.get_family()]
+                         if type(m).__name__ in ("Text", "MathTypst", "MarkupText")]
+                if not any(overlaps(lab, m, pad=0.02) for m in taken):
+                    marks.add(lab)
+                    extra.append(FadeInPlace(lab))
             self.play(*[Create(g) for g in segs],
                       *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
                       *extra, run_time=per)
@@ -769,6 +774,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         end_label = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
         out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
         end_label.next_to(dots, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
+        if end_label.get_right()[0] > plane.get_right()[0] or \
+                end_label.get_left()[0] < plane.get_left()[0]:     # (kept inside the plot)
+            end_label.next_to(dots, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
         self.play(FadeInPlace(end_label), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
@@ -818,6 +826,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
         title, own, rows = grid[0], grid[1], grid[2:]
         grid.next_to(head, DOWN, buff=0.45).align_to(head, LEFT)
+        edge = 7.11 - 0.3               # (a deep model's lengths, 589.6, ran to the frame's edge)
+        if grid.get_right()[0] > edge:
+            grid.scale((edge - grid.get_left()[0]) / grid.width, about_edge=LEFT)
         # "in the states' own units, sentence one's bank ends 10.2 from where it started in
         # this plane, and 11.2 in the full space": the dashed reach, then its two bars
         self.hold_until_moment(M.UNITS)
@@ -847,9 +858,18 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # short in-plane segments at the paths' ends
         off = txt("apart mostly off this plane", SIZE, T.POINTER)
         tip = plane.c2p(*xy[0][-1])
-        off.next_to(tip, DOWN if tip[1] > plane.get_center()[1] else UP, buff=0.45)
-        off.shift(RIGHT * (np.clip(off.get_center()[0], plane.get_left()[0] + off.width / 2,
-                                   plane.get_right()[0] - off.width / 2) - off.get_center()[0]))
+        side = DOWN if tip[1] > plane.get_center()[1] else UP
+        # the first of these places where it lies on no text already on screen (a teacher's
+        # sentence put X^(6)'s label under it)
+        words = [m for top in self.mobjects for m in top.get_family()
+                 if type(m).__name__ in ("Text", "MathTypst", "MarkupText")]
+        for d, buff in ((side, 0.45), (-side, 0.45), (side, 0.9), (-side, 0.9), (side, 0.45)):
+            off.next_to(tip, d, buff=buff)
+            off.shift(RIGHT * (np.clip(off.get_center()[0], plane.get_left()[0] + off.width / 2,
+                                       plane.get_right()[0] - off.width / 2)
+                               - off.get_center()[0]))
+            if not any(overlaps(off, w, pad=0.02) for w in words):
+                break
         self.hold_until_moment(M.OFF_PLANE)
         nearest = int(np.argmin([float(x) for x in pr.full_end_distances.values]))
         self.play(FadeInPlace(off), run_time=0.5)

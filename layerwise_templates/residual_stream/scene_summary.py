@@ -205,15 +205,12 @@ class SummaryBeats:
         lhs.move_to(LEFT * 2.0 + DOWN * 0.03)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
-        err = d["check"].get("max_error_total")
+        # (the largest error measured is float noise itself, different on every CPU: only the
+        # fixed bound is written; test_cross_machine caught 0.000024 vs 0.000028)
         bound = VGroup(txt("every entry within", T.TYPE.label, T.TEXT),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=T.TYPE.label,
                            color=T.TEXT),
-                       txt("(float32's rounding)", T.TYPE.label, T.MUTED),
-                       *([inline(txt("largest here:", T.TYPE.label, T.MUTED),
-                                 Num(err, "data.check.max_error_total", decimals=6,
-                                     size=T.TYPE.label, color=T.MUTED))]
-                         if err is not None else [])
+                       txt("(float32's rounding)", T.TYPE.label, T.MUTED)
                        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         bound.next_to(rhs[1], RIGHT, buff=0.6)        # beside the columns it is about
         # "And nothing else ever changes X": the identity
