@@ -127,6 +127,12 @@ def levels(m, font_default: str) -> list[tuple[str, float]]:
     return out or [("", 1.0)]
 
 
+def is_text(m) -> bool:
+    """Whether `m` is a piece of writing: a `Text` or a Typst formula (not a line or a shape)."""
+    from manim import Text
+    return isinstance(m, Text) or hasattr(m, "typst_code")
+
+
 def sizes(m, px_per_unit: float, font_default: str) -> dict:
     """`cap_px` (the main size's cap height in px), `min_px` (the smallest size's) and
     `script` (what is drawn at the smallest size; "" when that is the main size)."""

@@ -39,6 +39,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyl
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
 from scenes.base import StoryboardScene, overlaps
+from scenes.legibility import is_text
 from scenes.mobjects.text import baseline as baseline_y
 from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, txt
 from . import moments as M
@@ -762,7 +763,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 # (a label that would lie on one already drawn is left out: a deep model's
                 # states crowd near X^(0) in this plane)
                 taken = [m for m in [*marks, *start.get_family()]
-                         if type(m).__name__ in ("Text", "MathTypst", "MarkupText")]
+                         if is_text(m)]
                 if not any(overlaps(lab, m, pad=0.02) for m in taken):
                     marks.add(lab)
                     extra.append(FadeInPlace(lab))
@@ -862,7 +863,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the first of these places where it lies on no text already on screen (a teacher's
         # sentence put X^(6)'s label under it)
         words = [m for top in self.mobjects for m in top.get_family()
-                 if type(m).__name__ in ("Text", "MathTypst", "MarkupText")]
+                 if is_text(m)]
         for d, buff in ((side, 0.45), (-side, 0.45), (side, 0.9), (-side, 0.9), (side, 0.45)):
             off.next_to(tip, d, buff=buff)
             off.shift(RIGHT * (np.clip(off.get_center()[0], plane.get_left()[0] + off.width / 2,

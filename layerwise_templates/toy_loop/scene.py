@@ -803,14 +803,11 @@ class ToyLoopScene(StoryboardScene):
                                                 for v in busy))
 
         here[1].next_to(a, away(u, -(a - tip(a, x0).get_start()), *note_side), buff=0.15)
-        # X^(l+1)'s name ahead of the step, unless the step points into the note's corner
-        there[1].next_to(b, u, buff=0.15)      # (moved off anything it meets, below)
         step = Arrow(a, b, buff=0, color=DELTA, stroke_width=6, tip_length=0.22)
         normal = np.array([-u[1], u[0], 0.0])
         if l > 0 and normal[1] < 0:     # Δ's name on the upper side, clear of the scale's note
             normal = -normal
         name = math(T.X_l(l, "Δ"), HEADER, DELTA)
-        name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
         length = self.length_label(src, MATH_LABEL)
         # what |Δ| is, said in words in the lens's readout (beside the table's first value it
         # sat where the V row slides by)
@@ -838,13 +835,15 @@ class ToyLoopScene(StoryboardScene):
         # the readout in the lens's top right corner (clear of the scale's lines)
         length.next_to(lens.get_corner(UP + RIGHT), DOWN + LEFT, buff=0.25)
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
-        # Δ's name on the side of the step where it meets neither X's arrow nor the scale
-        for side in (normal, -normal):
-            name.move_to((a + b) / 2 + side * (0.25 + 0.5 * max(name.width, name.height)))
-            if not any(overlaps(name, o, pad=0.05) for o in (here[0], here[1], scale, length)):
-                break
-        else:
-            name.move_to((a + b) / 2 + normal * (0.25 + 0.5 * max(name.width, name.height)))
+        # Δ's name beside the step's middle, on the first side where it meets neither X's arrow
+        # nor the scale (the upper side if neither is clear)
+        def beside_step(side):
+            return name.move_to((a + b) / 2 + side * (0.25 + 0.5 * max(name.width, name.height)))
+
+        clear = [s for s in (normal, -normal)
+                 if not any(overlaps(beside_step(s), o, pad=0.05)
+                            for o in (here[0], here[1], scale, length))]
+        beside_step((clear or [normal])[0])
         # X^(l+1)'s name clear of Δ's, X^(l)'s and the scale's: the first side of its tip,
         # from the step's own direction round, where it meets none of them (layer 2's step
         # points down, and its name sat on Δ^(2)'s)

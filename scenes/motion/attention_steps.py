@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from manim import (DOWN, AnimationGroup, FadeIn, FadeOut, Indicate, LaggedStart, Mobject, Text,
+from manim import (DOWN, AnimationGroup, FadeIn, FadeOut, Indicate, LaggedStart, Mobject,
                    Transform)
 
 from .. import theme as T
 from ..animations import FadeInPlace
-from ..legibility import FLOOR_PX, sizes
+from ..legibility import FLOOR_PX, is_text, sizes
 from .ghosts import GHOST_OPACITY, ghost
 
 SMALLEST = 0.04         # a part of weight ~0 shrinks to a speck, not to a point (no 0 scale)
@@ -75,10 +75,6 @@ def drop_parts(m: Mobject, indices: Sequence[int]) -> None:
     gone = {id(family[i]) for i in indices}
     for part in family:
         part.remove(*[s for s in part.submobjects if id(s) in gone])
-
-
-def is_text(m: Mobject) -> bool:
-    return isinstance(m, Text) or hasattr(m, "typst_code")
 
 
 __all__ = ["dot_products", "weighted_sum", "shrunk_to", "SMALLEST"]
