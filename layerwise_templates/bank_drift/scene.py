@@ -827,7 +827,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
         title, own, rows = grid[0], grid[1], grid[2:]
         grid.next_to(head, DOWN, buff=0.45).align_to(head, LEFT)
-        edge = 7.11 - 0.3               # (a deep model's lengths, 589.6, ran to the frame's edge)
+        edge = 7.11 - T.EDGE            # (a deep model's lengths, 589.6, ran past `room`)
         if grid.get_right()[0] > edge:
             grid.scale((edge - grid.get_left()[0]) / grid.width, about_edge=LEFT)
         # "in the states' own units, sentence one's bank ends 10.2 from where it started in
