@@ -12,7 +12,8 @@ UPDATE, LENGTHS, ZOOM = "update", "lengths", "zoom"
 DIVIDES, SHRINKS = "divides", "shrinks"
 LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
-DIPS, REACH = "dips", "reach"
+DIPS, REACH, CLOSE = "dips", "reach", "close"
+TURNS, APART = "turns", "apart"
 
 BY_SHOW = {
     "tokens": (SPACE_MARK,),
@@ -20,9 +21,9 @@ BY_SHOW = {
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "attn_out": (DIVIDES, SHRINKS),
     "mlp_out": (UPDATE, LENGTHS, ZOOM),
-    "journey": (DIPS, REACH),
+    "journey": (DIPS, REACH, CLOSE),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
-    "copies": (FORMULA, RANGE, X_GROWS),
+    "copies": (FORMULA, RANGE, X_GROWS, TURNS, APART),
     "sizes": (NORM_FIRST, NORM_LAST, GROWTH),
     "sink": (OTHERS, FIRST_TOKEN, OUTLIER_NORM, SHARE),
     "identity": (UPDATES, IS_X, WITHIN, EVERY_ENTRY),

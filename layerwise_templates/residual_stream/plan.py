@@ -121,6 +121,35 @@ def plane_views(xy: np.ndarray) -> list[dict]:
     return views
 
 
+CLOSE_LAYERS = 2        # a close-up view frames the states of the last this many layers
+CLOSE_FROM_LAYER = 2    # ... from X^(2) on (layers 0 and 1 are shown step by step, whole)
+
+
+def close_views(xy: np.ndarray, per: int) -> list[dict]:
+    """The journey's close-up after each state k from X^(CLOSE_FROM_LAYER) on (before it: None):
+    it frames only the states of the last CLOSE_LAYERS layers (the newest part of the path,
+    not the origin), centred on them, so each layer's two additions are arrows the eye can see
+    while X itself is hundreds long. Its width is a ladder step (a scale bar a fifth of it) and
+    never narrows again (the camera pans with the path and only ever zooms out)."""
+    start = CLOSE_FROM_LAYER * per
+    views, width = [], 0.0
+    for k in range(len(xy)):
+        if k < start:
+            views.append(None)
+            continue
+        pts = xy[max(start - per, k - CLOSE_LAYERS * per):k + 1]
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        need = max(float(hi[0] - lo[0]), ASPECT * float(hi[1] - lo[1]), 1e-6) * VIEW_PAD
+        width = max(width, _ladder_up(need))
+        view = {"center": ((lo + hi) / 2).tolist(), "width": width}
+        if not _fits(view, pts):                         # the margin needs one more rung
+            width = view["width"] = _ladder_up(width * 1.01)
+        view["scale"] = view["width"] / 5
+        view["scale_decimals"] = _decimals_of(view["scale"])
+        views.append(view)
+    return views
+
+
 def bar_axes(maxima: list[float]) -> list[dict]:
     """The bar chart's linear axis after each state: its top is the smallest 1-2-5 x 10^k above
     everything shown so far (a bar is never clipped), ticks at half and full."""
@@ -157,6 +186,13 @@ def _num(value: float, where: str, decimals: int | None = None) -> dict:
     if near_boundary(value, d):
         d += 1
     return {"value": stable(value, d, where), "decimals": d}
+
+
+def _shown_sum(*shown: dict) -> dict:
+    """The sum of numbers as they are shown (61.4 + 32.3 = 93.7, what a viewer adds up), with
+    the most decimals among them: exact in decimal, so no float-noise check applies."""
+    d = max(int(n["decimals"]) for n in shown)
+    return {"value": round(sum(round(n["value"], n["decimals"]) for n in shown), d), "decimals": d}
 
 
 def _about(value: float, where: str) -> dict:
@@ -368,7 +404,15 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "norm_attn": _num(sizes["norm_attn"][l], f"layers[{l}].norm_attn"),
             "norm_mlp": _num(sizes["norm_mlp"][l], f"layers[{l}].norm_mlp"),
             "rel_attn": _num(sizes["rel_attn"][l], f"layers[{l}].rel_attn", 2),
-            "rel_mlp": _num(sizes["rel_mlp"][l], f"layers[{l}].rel_mlp", 2)})
+            "rel_mlp": _num(sizes["rel_mlp"][l], f"layers[{l}].rel_mlp", 2),
+            # |X^(l)| + |Delta_attn^(l)|: what X + Delta would be long if lengths added (they
+            # do not: the stage after attention, stages[stage_attn].norm, is shorter)
+            # (the sum of the two lengths as shown, so the viewer's own sum agrees: 61.4 + 32.3)
+            # |X^(l) + Delta_attn^(l)| + |Delta_FFN^(l)| as shown: what X^(l+1) would be long if
+            # lengths added (they do not: |X^(l+1)|, x_norms[l+1], is shorter)
+            "norm_mid": _num(norms[s_attn], f"layers[{l}].norm_mid"),
+            "sum_ffn": _shown_sum(_num(norms[s_attn], f"layers[{l}].norm_mid"),
+                                  _num(sizes["norm_mlp"][l], f"layers[{l}].norm_mlp"))})
 
     # |X^(l)| for l = 0..L: the stream entering each layer, then leaving the last
     x_stages = [0] + [lay["stage_out"] for lay in layers]
@@ -385,6 +429,41 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     log_lo = 10.0 ** math.floor(math.log10(min(every)))
     log_hi = 10.0 ** math.ceil(math.log10(max(every)))
     log_ticks = [10.0 ** e for e in range(round(math.log10(log_lo)), round(math.log10(log_hi)) + 1)]
+
+    # --- how X's direction turns: cos(X^(l), X^(l+1)) for each layer l ----------------------
+    # (what the `copies` beat sets beside the copy's flat length: W_Q, W_K, W_V see the
+    # direction, and this is how much of it each layer changes)
+    xv = vectors[x_stages]
+    unit_x = xv / np.linalg.norm(xv, axis=-1, keepdims=True)
+    cos_next = np.sum(unit_x[:-1] * unit_x[1:], axis=-1)
+    later_cos = cos_next[1:] if L > 1 else cos_next
+    direction = {
+        "cos_next": [_num(float(c), f"direction.cos_next[{l}]", 2) for l, c in enumerate(cos_next)],
+        "from_layer": 1 if L > 1 else 0,
+        "min_later": _num(float(later_cos.min()), "direction.min_later", 2),
+        "min_later_layer": int(np.argmin(later_cos)) + (1 if L > 1 else 0),
+        "max_later": _num(float(later_cos.max()), "direction.max_later", 2),
+        "first": _num(float(cos_next[0]), "direction.first", 2),
+        # the angle X turns through, first to last (cos(X^(0), X^(L)))
+        "cos_first_last": _num(float(unit_x[0] @ unit_x[-1]), "direction.cos_first_last", 2),
+        "cos_1_last": _num(float(unit_x[1] @ unit_x[-1]), "direction.cos_1_last", 2),
+        # the layer (1 .. L-2: neither the embedding's turn nor the last) that turns X most
+        "sharpest_mid_layer": (int(np.argmin(cos_next[1:L - 1])) + 1) if L > 2 else 0,
+    }
+    direction["sharpest_mid"] = direction["cos_next"][direction["sharpest_mid_layer"]]
+
+    # --- the stream's steps from layer 1 on, said in one sentence: how many grow X, and the
+    # most any step takes off |X| (a share of the length it had)
+    from_l = 1 if L > 1 else 0
+    steps_from = [i for i in range(1 + per * from_l, len(stages))]
+    shrink_pct = [100 * -(norms[i] - norms[i - 1]) / norms[i - 1] for i in steps_from
+                  if norms[i] < norms[i - 1]]
+    worst = max(steps_from, key=lambda i: (norms[i - 1] - norms[i]) / norms[i - 1])
+    walk = {"from_layer": from_l, "n_steps": len(steps_from),
+            "n_grow": sum(1 for i in steps_from if norms[i] > norms[i - 1]),
+            "n_shrink": len(shrink_pct),
+            "max_shrink_pct": _num(max(shrink_pct, default=0.0), "walk.max_shrink_pct", 0),
+            "max_shrink_layer": layer_of(worst)}
 
     # --- the picture at a glance ------------------------------------------------------------
     later = slice(1, None)          # layer 0 turns the embedding into a stream: said apart
@@ -455,11 +534,15 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "energy": energy.tolist(),
                   "energy_pct": _num(100 * float(energy.sum()), "plane.energy_pct", 0),
                   "captured_total_pct": _num(100 * captured_total, "plane.captured_total_pct", 0),
-                  "views": plane_views(xy)},
+                  "views": plane_views(xy),
+                  "close_views": close_views(xy, per),
+                  "close_layers": CLOSE_LAYERS, "close_from_stage": CLOSE_FROM_LAYER * per},
         "bars": {"linear": bars_linear, "log": {"min": log_lo, "max": log_hi,
                                                 "ticks": [{"value": v, "decimals": _decimals_of(v)}
                                                           for v in log_ticks]}},
         "summary": summary,
+        "direction": direction,
+        "walk": walk,
         "copies": copies,
         "outlier": _outlier(t, token, L),
         "identity": identity,

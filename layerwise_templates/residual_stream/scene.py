@@ -311,7 +311,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         """"Lengths do not add: X of one is 61.4 long": the note (and why) takes the place of
         the copy's (said at the beat's start), the three lengths boxed while it is said."""
         self.hold_until_moment(M.LENGTHS)
-        note = txt("lengths do not add", T.TYPE.label)
+        v = self.v.layers[self.layer]
+        # "76.6 plus 18.4 would be 95.0, but X of two is 82.3": the sum, set against X's length
+        note = inline(txt("lengths do not add:", T.TYPE.label),
+                      self.n(v.norm_mid, T.X, T.TYPE.label), txt("+", T.TYPE.label),
+                      self.n(v.norm_mlp, T.FFN, T.TYPE.label), txt("=", T.TYPE.label),
+                      self.n(v.sum_ffn, T.TEXT, T.TYPE.label),
+                      txt("≠", T.TYPE.label, T.POINTER),
+                      self.n(self.v.x_norms[self.layer + 1], T.X, T.TYPE.label))
         old = self.shown.get("copy")
         if old is not None:
             note.move_to(old).align_to(old, RIGHT)
@@ -320,8 +327,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.keep_inside(note)
         self.drop("copy", run_time=0.3)
         self.put("lengths", note, anim=appear(note), run_time=0.8)
-        self.emphasize(a[2], b[2], c[2],
-                       run_time=max(0.8, 0.75 * (end - self.time - 1.2)))
+        share = max(0.8, 0.375 * (end - self.time - 1.2))
+        self.emphasize(a[2], b[2], note[5], run_time=share)     # "... would be 95.0"
+        self.emphasize(c[2], note[7], run_time=share)           # "but X of two is 82.3 long"
 
     def beat_attn_out(self, beat) -> None:
         """Attention's update added to X: the copy it reads (alone in its beat), X + Delta =
@@ -448,14 +456,19 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 self.largest_and_last(len(d["x_stages"]) - 1)
             return
         voiced = bool(self.beat.get("cues"))
+        if ending and getattr(self, "close_up", False):
+            # "Then layer 29, and the view zooms back out to the whole path"
+            self.set_close_up(False, 1.2)
+        elif self.named(M.CLOSE) or (not voiced and first >= 2):
+            # "The plane follows the newest part of the path, close up": X's tip stays in view,
+            # the origin leaves it (X's arrow comes in from the frame's edge)
+            if voiced:
+                self.hold_until_moment(M.CLOSE)
+            self.set_close_up(True, 1.5)
+            self.emphasize(self.scale, run_time=0.8)
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
         sweep_end = end - LAST_HOLD if voiced else end
-        # the first leg's "the view and the bar axis zoom out": lit when said
         lit = {}
-        if voiced and self.n_cues() > 2 and first <= 2 and not ending:
-            # the sentence before the last: "As X outgrows the view, ... zoom out"
-            lit[self.cue_at(self.n_cues() - 2)] = lambda: [Indicate(self.scale, color=T.POINTER),
-                                           Indicate(self.tick_labels, color=T.POINTER)]
         if voiced and self.n_cues() > 1 and first > 2 and not ending and len(left) <= SHORT_LEG:
             # a short leg's first sentence ("watch the orange feed-forward bars below"): the
             # key's FFN entry is lit as its bars start to grow

@@ -20,6 +20,7 @@ from .scene_parts import ML, S, appear
 L_ = T.TYPE.label
 FORMULA_SCALE = 1.25       # the copies beat's bar labels, read at 480p
 FORMULA_BIG = 1.6          # ... its formula, the beat's one idea
+AXIS_SCALE = 1.25          # the copy strip's and the cosine strip's axis numbers, read at 480p
 
 
 def _box(word: str, color, w: float | None = None) -> VGroup:
@@ -249,15 +250,19 @@ class IntroBeats:
         # each dashed line named by its length, right of it; the axis by its first and last layer
         cp = self.v.copies
         # (the low end left of its line, the high end right of its: a narrow range never stacks them)
-        ends = VGroup(*[self.n(getattr(cp, k), T.LN, T.TYPE.label)
+        ends = VGroup(*[self.n(getattr(cp, k), T.LN, T.TYPE.label).scale(AXIS_SCALE)
                         .next_to(line, side, buff=0.1)
                         for k, line, side in zip(("min", "max"), lines, (LEFT, RIGHT))])
         ticks = VGroup(
             Num(self.v.layers[0].layer, decimals=0, size=T.TYPE.label, color=T.TEXT)
-            .next_to(bars[0], DOWN, buff=0.08).set_y(y0 - 0.2),
+            .scale(AXIS_SCALE).next_to(bars[0], DOWN, buff=0.08).set_y(y0 - 0.25),
             Num(cp.last_layer, decimals=0, size=T.TYPE.label, color=T.TEXT)
-            .next_to(bars[-1], DOWN, buff=0.08).set_y(y0 - 0.2))
-        name = txt("layer", T.TYPE.label, T.TEXT).next_to(ticks[0], LEFT, buff=0.12)
+            .scale(AXIS_SCALE).next_to(bars[-1], DOWN, buff=0.08).set_y(y0 - 0.25))
+        name = txt("layer", T.TYPE.label, T.TEXT).scale(AXIS_SCALE).next_to(ticks[0], LEFT,
+                                                                             buff=0.12)
+        # the low end's number sits left of its line, above "layer": never on it
+        ends[0].align_to(name, RIGHT).shift(RIGHT * 0.0)
+        ends[0].set_y(max(ends[0].get_y(), name.get_top()[1] + 0.08 + ends[0].height / 2))
         axis_labels = VGroup(ticks, name)
         g = VGroup(axis, bars, lines, ends, axis_labels)
         g.bars, g.axis, g.lines, g.ends, g.axis_labels = bars, axis, lines, ends, axis_labels
@@ -273,7 +278,8 @@ class IntroBeats:
         norm = _box("RMSNorm", T.LN).move_to([-2.9, -0.35, 0])
         to_norm = _arrow(x.get_right() + RIGHT * 0.12, norm.get_left(), T.X)
         rows = VGroup()
-        for k, (w, out, color) in enumerate((("W_Q^((l))", "Q^((l))", T.Q),
+        # (Q in the text colour: yellow is the followed token's alone in this video)
+        for k, (w, out, color) in enumerate((("W_Q^((l))", "Q^((l))", T.TEXT),
                                              ("W_K^((l))", "K^((l))", T.K),
                                              ("W_V^((l))", "V^((l))", T.V))):
             y = 0.55 - 0.9 * k
@@ -390,6 +396,8 @@ class IntroBeats:
         self.emphasize(formula[0], c_bar, c_lab, buff=0.15,
                        run_time=self.fill(self.cue_at(3 if point else self.n_cues()), 1.2))
         if not point:
+            if M.TURNS in (self.beat.get("moments") or {}) and self.data.get("direction"):
+                self.direction_strip(strip)
             return
         # "... is the direction of X, and each layer's own weights": the chapter's point, under
         # the two bars (the length is the same short one every layer; these are what change)
@@ -399,5 +407,54 @@ class IntroBeats:
         line.next_to(labs, DOWN, buff=0.45).align_to(top, LEFT)
         self.keep_inside(line)
         self.put("point", line, anim=appear(line), run_time=0.8)
+        turns = M.TURNS in (self.beat.get("moments") or {}) and bool(self.data.get("direction"))
         self.emphasize(VGroup(line[1], line[2]),      # one box: the two things that change
-                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+                       run_time=self.fill(self.said(M.TURNS) if turns
+                                          else self.cue_at(self.n_cues()), 1.0))
+        if turns:
+            self.direction_strip(strip)
+
+    def direction_strip(self, strip) -> None:
+        """"And X's direction does change": the long bars leave; under the copy's flat lengths,
+        each layer's cos(X^(l), X^(l+1)) as a bar on the same layer axis (1: the same
+        direction), then "they add up": cos(X^(1), X^(L)), written under them."""
+        d, v = self.data, self.v
+        dr = d["direction"]
+        self.hold_until_moment(M.TURNS)
+        self.drop("x_lab", "x_bar", "c_lab", "c_bar", "point", run_time=0.4)
+        y0, h = -2.2, 1.05
+        bw = strip.bars[0].width
+        bars = VGroup(*[Rectangle(width=bw, height=max(0.01, h * max(c["value"], 0.0)),
+                                  stroke_width=0, fill_opacity=1,
+                                  fill_color=T.X if l >= dr["from_layer"] else T.MUTED)
+                        .move_to([strip.bars[l].get_x(), y0, 0], aligned_edge=DOWN)
+                        for l, c in enumerate(dr["cos_next"])])
+        x0, x1 = strip.axis.get_left()[0], strip.axis.get_right()[0]
+        axis = Line([x0, y0, 0], [x1, y0, 0], stroke_width=2, color=T.MUTED)
+        one = DashedLine([x0, y0 + h, 0], [x1, y0 + h, 0], stroke_width=2, color=T.TEXT,
+                         dash_length=0.08)
+        # the dashed line is cos = 1 (named in words: the chapter's gloss of a cosine)
+        one_lab = txt("same direction", L_, T.TEXT).next_to(one, UP, buff=0.06).align_to(
+            one, RIGHT)
+        dv = v.direction
+        head = inline(math(f"cos({T.X_l('l')}, {T.X_l('l+1')})", ML, T.X),
+                      txt("from layer", L_), Num(dv.from_layer, decimals=0, size=L_),
+                      txt("on:", L_), self.n(dv.min_later, T.X, L_), txt("to", L_),
+                      self.n(dv.max_later, T.X, L_))
+        head.move_to([0, y0 + h + 0.38, 0]).align_to([x0, 0, 0], LEFT)
+        apart = inline(math(f"cos({T.X_l(dr['from_layer'])}, {T.X_l(self.L)})", ML, T.X),
+                       txt("=", L_), self.n(dv.cos_1_last, T.X, L_),
+                       txt(": almost a right angle", L_, T.TEXT))
+        apart.move_to([0, y0 - 0.42, 0]).align_to([x0, 0, 0], LEFT)
+        self.keep_inside(apart)
+        self.put("cos_head", head, anim=appear(head), run_time=0.6)
+        g = VGroup(axis, one, one_lab)
+        self.shown["cos_strip"] = VGroup(g, bars)
+        self.play(FadeIn(g), LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
+                                         lag_ratio=0.08),
+                  run_time=self.to_moment(M.APART, 1.5, 0.6))
+        self.emphasize(head[4], head[6], run_time=0.6)
+        # "... and they add up: X of 30 is almost at right angles to X of 1"
+        self.hold_until_moment(M.APART)
+        self.put("cos_apart", apart, anim=appear(apart), run_time=0.6)
+        self.emphasize(apart, run_time=self.fill(self.cue_at(self.n_cues()), 1.0))

@@ -227,11 +227,12 @@ class StreamPanels:
                   run_time=self.quick(0.2, 0.6))
 
     def scale_bar(self, k: int) -> VGroup:
-        v = self.data["plane"]["views"][k]
+        v = self.view_at(k)
         length = v["scale"] / v["width"] * self.plane.w
         line = VMobject(stroke_color=T.TEXT, stroke_width=3)
         line.set_points_as_corners([LEFT * length / 2, RIGHT * length / 2])
-        pv = self.v.plane.views[k]
+        close = self.data["plane"]["close_views"][k] if getattr(self, "close_up", False) else None
+        pv = self.v.plane.close_views[k] if close is not None else self.v.plane.views[k]
         label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.MUTED,
                     suffix=" units")
         g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
@@ -254,16 +255,16 @@ class StreamPanels:
                 continue
             i = self.progress + 1
             s = self.step_rows[i - 1]
-            zoom = views[i] != views[i - 1]
+            zoom = self.view_at(i) != self.view_at(i - 1)
             if zoom and zoom_at is not None:
                 self.zoom_after_step(i, run_time, zoom_at, zoom_end)
                 continue
             if zoom:             # the view (and its scale bar) first, then the step drawn in it
-                self.play(PlaneStep(self.plane, [], views[i]), run_time=0.4 * run_time)
+                self.play(PlaneStep(self.plane, [], self.view_at(i)), run_time=0.4 * run_time)
                 self.swap_scale_bar(i - 1, i)
             a = self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
                                  KIND_COLOR[s["kind"]], 3.5)
-            anims = [PlaneStep(self.plane, [a], views[i])]
+            anims = [PlaneStep(self.plane, [a], self.view_at(i))]
             new_bar = self.bar_for_step(i - 1)
             if new_bar is not None:
                 anims.append(new_bar)
@@ -342,7 +343,7 @@ class StreamPanels:
                 j = x_stages.index(i)
                 if self.chart is not None:
                     bars.append(self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"]))
-        anims = [PlaneStep(self.plane, grow, views[k], turns=turns), *extra]
+        anims = [PlaneStep(self.plane, grow, self.view_at(k), turns=turns), *extra]
         if bars:
             anims.append(BarsTo(self, bars, self.data["bars"]["linear"][k]["max"], k))
             anims += self.key_reveals([self.step_rows[i - 1]["kind"]
@@ -368,11 +369,33 @@ class StreamPanels:
     def swap_scale_bar(self, before: int, k: int) -> None:
         """After the view glided from stage `before`'s to stage k's: the scale bar of the new
         view (a true Num), if it changed."""
-        views = self.data["plane"]["views"]
-        if views[k] != views[before]:
+        if self.view_at(k) != self.view_at(before):
             self.remove(self.scale)
             self.scale = self.scale_bar(k)
             self.add(self.scale)
+
+    def view_at(self, k: int) -> dict:
+        """The plane's view after stage k: the journey's close-up on the newest part of the
+        path while `close_up` is on (from the plan's close_from_stage), else the whole path."""
+        p = self.data["plane"]
+        if getattr(self, "close_up", False) and p["close_views"][k] is not None:
+            return p["close_views"][k]
+        return p["views"][k]
+
+    def set_close_up(self, on: bool, run_time: float) -> None:
+        """The camera glides to the close-up of the newest states (on) or back out to the whole
+        path (off); the scale bar fades out before and its new length comes in after."""
+        k = max(self.progress, 0)
+        before = self.view_at(k)
+        self.close_up = on
+        after = self.view_at(k)
+        if after == before:
+            return
+        self.play(self.scale.animate.set_opacity(0), run_time=0.25)
+        self.remove(self.scale)
+        self.play(PlaneStep(self.plane, [], after), run_time=max(0.5, run_time - 0.5))
+        self.scale = self.scale_bar(k)
+        self.play(FadeIn(self.scale), run_time=0.25)
 
     # --- the bars -----------------------------------------------------------------------------
     def chart_parts(self) -> list:
@@ -545,8 +568,8 @@ class BarsTo(Animation):
             return
         y0 = self.scene_.chart_origin[1]
         old, old_v, new, new_v = self.ticks
-        big = self.top > 3 * max(self.top0, 1e-9)
-        o_old, o_new = (max(0.0, 1 - 4 * a), max(0.0, 3 * a - 2)) if big else (1 - a, a)
+        # the old labels are gone before the new ones come in (never two numbers on one tick)
+        o_old, o_new = max(0.0, 1 - 3 * a), max(0.0, 3 * a - 2)
         for group, values, op in ((old, old_v, o_old), (new, new_v, o_new)):
             for t, v in zip(group, values):
                 frac = v / top

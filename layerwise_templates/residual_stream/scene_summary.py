@@ -70,7 +70,7 @@ class SummaryBeats:
             rows.append(inline(self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
                                txt("of", L_, T.MUTED), txt(focus_word + "'s", L_, T.HIGHLIGHT),
                                txt("attention goes to", L_, T.MUTED),
-                               txt(o["token"] + ":", L_, T.TEXT)))
+                               txt(o["token"], L_, T.TEXT)))
             rows.append(inline(txt("an attention sink (all heads, layers", L_, T.MUTED),
                                Num(lay[0], decimals=0, size=L_, color=T.MUTED),
                                txt("to", L_, T.MUTED),

@@ -58,6 +58,10 @@ class Layer(View):
     step_ffn: int
     entry_decimals: int
     norm_x: Shown
+    norm_attn: Shown
+    norm_mlp: Shown
+    sum_ffn: Shown
+    norm_mid: Shown
 
 
 class PlaneView(View):
@@ -71,6 +75,8 @@ class Plane(View):
     aspect: float
     energy_pct: Shown
     views: list[PlaneView]
+    close_views: list[PlaneView | None]
+    close_from_stage: int
 
 
 class Tick(View):
@@ -107,6 +113,24 @@ class Copies(View):
     x_last_about: Shown
     from_layer: int
     last_layer: int
+
+
+class Direction(View):
+    cos_next: list[Shown]      # cos(X^(l), X^(l+1)) for each layer l
+    from_layer: int
+    min_later: Shown
+    max_later: Shown
+    cos_1_last: Shown
+    sharpest_mid_layer: int
+    sharpest_mid: Shown
+
+
+class Walk(View):
+    from_layer: int
+    n_steps: int
+    n_grow: int
+    max_shrink_pct: Shown
+    max_shrink_layer: int
 
 
 class Outlier(View):
@@ -155,6 +179,8 @@ class Data(View):
     plane: Plane
     bars: Bars
     summary: Summary
+    direction: Direction
+    walk: Walk
     copies: Copies | None
     outlier: Outlier | None
     identity: Identity | None
