@@ -5,8 +5,9 @@ while X grows)."""
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
-                   GrowFromEdge, Indicate, LaggedStart, Line,
+                   GrowFromEdge, Indicate, LaggedStart, Line, UpdateFromAlphaFunc, smooth,
                    MoveAlongPath,
                    Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
                    squish_rate_func, there_and_back)
@@ -15,6 +16,7 @@ from scenes import theme as T
 from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
+from scenes.motion.tip_to_tail import PlaneStep
 from .scene_parts import ML, S, appear
 
 L_ = T.TYPE.label
@@ -188,44 +190,103 @@ class IntroBeats:
         # "To watch X change, we draw it on a flat plane."
         self.ensure_plane()
         self.advance(0, self.to_moment(M.STATES, 1.0, 0.6))
-        x0 = math(T.X_l(0), ML, T.X)
         lines = [
             inline(Num(self.v.plane.n_points, decimals=0, size=L_), txt("states:", L_),
-                   x0, txt("and X after each addition", L_)),
-            txt("PCA through the origin: two directions", L_),
+                   math(T.X_l(0), ML, T.X), txt("and X after each addition", L_)),
             inline(txt("the plane keeps", L_),
                    self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
                    txt("of their squared length", L_)),
-            inline(math(T.X_l(0), ML, T.X), txt("keeps only", L_),
+            inline(math(T.X_l(0), ML, T.X), txt("itself:", L_),
+                   self.n(self.v.summary.norm_first, T.X, L_), txt("long", L_)),
+            inline(txt("its shadow:", L_),
                    self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"),
-                   txt("of its length in it", L_)),
-            inline(txt("true lengths: the bars below", L_)),
+                   txt("of that", L_)),
         ]
         col = self.shown.get("a")
         left_x = (col.get_right()[0] + 0.4) if col is not None else -5.9
         box = VGroup(*lines).arrange(DOWN, buff=0.28, aligned_edge=LEFT)
         box.move_to([0, 0.75, 0]).align_to([left_x, 0, 0], LEFT)
-        # "fitted once, by PCA, to bank's 61 states: X of zero, then X after each ..."
+        lines[3].shift(UP * 0.05)
+        # "fitted once, by PCA, to bank's 61 states": the view glides out to the whole path
+        # and every state's shadow is a dot on the plane, one after another along the path
         self.hold_until_moment(M.STATES)
-        self.put("p0", lines[0], anim=appear(lines[0]), run_time=1.2)
-        self.emphasize(self.plane_head, run_time=self.to_moment(M.SPREAD, 1.0))
-        # "PCA picks the two directions along which these states spread most; the plane
-        # keeps 90 percent of their spread"
+        self.put("p0", lines[0], anim=appear(lines[0]), run_time=0.6)
+        dots = self.state_dots()
+        views = d["plane"]["views"]
+        self.play(self.scale.animate.set_opacity(0), run_time=0.3)
+        self.remove(self.scale)
+        n = len(dots)
+
+        def show_dots(m, a):
+            # each dot in its turn along the path, at its data point in this frame's view
+            self.place_dots(dots, [min(1.0, max(0.0, (a - 0.2 - 0.7 * k / n) * 20))
+                                   for k in range(n)])
+
+        self.play(PlaneStep(self.plane, [], views[-1]),
+                  UpdateFromAlphaFunc(dots, show_dots, suspend_mobject_updating=False),
+                  run_time=self.to_moment(M.SPREAD, 2.5, 0.8))
+        # "PCA, through the origin, picks the two directions ...; the plane keeps 90 percent"
         self.hold_until_moment(M.SPREAD)
-        self.put("p1", lines[1], anim=appear(lines[1]), run_time=1.0)
-        self.put("p2", lines[2], anim=appear(lines[2]), run_time=self.to_moment(M.SHADOW, 0.6, 0.5))
-        # "but it is a shadow: X of zero keeps only 9 percent ...": the short arrow, the scale
+        self.put("p1", lines[1], anim=appear(lines[1]), run_time=0.8)
+        self.emphasize(lines[1][1], self.plane.frame, run_time=self.to_moment(M.SHADOW, 1.2, 0.7))
+        # "the plane is a shadow: X of zero's shadow is only 9 percent as long as X of zero":
+        # X^(0) drawn at its true length along its shadow, then dropping to the shadow
         self.hold_until_moment(M.SHADOW)
-        self.put("p3", lines[3], run_time=0.6)
-        self.emphasize(lines[3][2], self.x_arrow, self.scale,
-                       run_time=self.to_moment(M.BARS, 1.2))
+        self.play(dots.animate.set_opacity(0), run_time=0.4)
+        self.remove(dots)
+        xy0 = np.asarray(self.stages[0]["xy"], float)
+        n0 = self.data["summary"]["norm_first"]["value"]
+        u = xy0 / max(float(np.linalg.norm(xy0)), 1e-12)
+        true_end = u * n0
+        width = 1.5 * n0 * max(abs(u[0]), self.data["plane"]["aspect"] * abs(u[1]), 0.3)
+        demo = {"center": (true_end / 2).tolist(), "width": width}
+        self.play(PlaneStep(self.plane, [], demo), run_time=1.0)
+        tall = self.plane.arrow((0.0, 0.0), tuple(true_end), T.X, 5, opacity=0.55)
+        self.put("p2", lines[2], anim=appear(lines[2]), run_time=0.4)
+        self.play(PlaneStep(self.plane, [tall], demo), run_time=0.8)
+        self.emphasize(lines[2][2], run_time=0.6)
+        idx = len(self.plane.items) - 1
+
+        def drop(m, a):
+            a = smooth(a)
+            end = true_end + a * (xy0 - true_end)
+            self.plane.items[idx] = (tall, (0.0, 0.0), tuple(end))
+            self.plane.redraw()
+
+        self.put("p3", lines[3], anim=appear(lines[3]), run_time=0.4)
+        self.play(UpdateFromAlphaFunc(self.plane, drop), run_time=1.2)
+        self.plane.forget(tall)
+        self.plane.remove(tall)
+        # back to X^(0)'s own view: its shadow at a readable size, its scale bar
+        self.play(PlaneStep(self.plane, [], views[0]), run_time=0.8)
+        self.scale = self.scale_bar(0)
+        self.play(FadeIn(self.scale), run_time=0.3)
+        self.emphasize(lines[3][1], self.x_arrow, run_time=self.to_moment(M.BARS, 1.0))
         # "The bars below give the true lengths."
         self.hold_until_moment(M.BARS)
-        self.put("p4", lines[4], run_time=0.5)
         self.ensure_chart()
         self.play(self.bar_for_x(0), run_time=0.8)
-        self.emphasize(self.bars[("x", 0)], self.tick_labels,
+        self.emphasize(self.bars[("x", 0)], lines[2][2],
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+
+    def state_dots(self) -> VGroup:
+        """Each state's shadow on the plane as a dot (X^(0) first, along the path), drawn by
+        `place_dots` (none shown yet)."""
+        dots = VGroup(*[Dot(radius=0.04, color=T.X) for _ in self.stages])
+        dots.set_opacity(0)
+        self.add(dots)
+        return dots
+
+    def place_dots(self, dots, shown) -> None:
+        """Each dot at its state's point in the plane's current view, at opacity `shown[k]`,
+        hidden outside the plane's frame."""
+        fr = self.plane.frame
+        lo, hi = fr.get_corner(DOWN + LEFT), fr.get_corner(UP + RIGHT)
+        for dt, st, op in zip(dots, self.stages, shown):
+            p = self.plane.to_screen(st["xy"])
+            dt.move_to(p)
+            inside = lo[0] <= p[0] <= hi[0] and lo[1] <= p[1] <= hi[1]
+            dt.set_opacity(op if inside else 0.0)
 
     def copy_strip(self, c, above, below) -> VGroup:
         """Every layer's copy length |RMSNorm(X^(l))| as a bar (layer 0 muted: the range is

@@ -40,6 +40,9 @@ ML = 31                   # math labels with scripts: above the floor's 27 (scri
 DIP = 2.0                 # a sublayer that shortens X by more than this is a dip (the journey marks it; the voice says "by more than 2")
 
 
+CLIP_INSET = 0.06          # arrows on the plane are cut this far inside its frame
+
+
 def appear(m):
     """Text and numbers come in whole (a fade with a small rise): a Write shows half-drawn
     glyphs mid-motion."""
@@ -72,8 +75,9 @@ class ClippedPlane(TipToTail):
 
     def redraw(self, grow: dict | None = None) -> None:
         super().redraw(grow)
-        fl, fr = self.frame.get_left()[0], self.frame.get_right()[0]
-        fb, ft = self.frame.get_bottom()[1], self.frame.get_top()[1]
+        m = CLIP_INSET           # the arrows' tips and strokes stay inside the frame's line
+        fl, fr = self.frame.get_left()[0] + m, self.frame.get_right()[0] - m
+        fb, ft = self.frame.get_bottom()[1] + m, self.frame.get_top()[1] - m
         lo, hi = np.array([fl, fb, 0.0]), np.array([fr, ft, 0.0])
         grow, c = grow or {}, self.frame.get_center()
         for a, s, e in self.items:
@@ -82,6 +86,8 @@ class ClippedPlane(TipToTail):
             inside = lambda v: fl <= v[0] <= fr and fb <= v[1] <= ft      # noqa: E731
             if not (inside(p) and inside(q)):
                 a.set_ends(*clip_segment(p, q, lo, hi))
+                if not inside(q):        # it goes on beyond the frame: no tip at the cut
+                    a.tip.set_points_as_corners([a.tip.get_start()] * 4)
 
 
 class StreamPanels:
