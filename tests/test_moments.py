@@ -86,7 +86,8 @@ TYPED_STREAM = {
     ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "through the origin"),
     ("plane", "shadow"): (3, "shadow"), ("plane", "bars"): (4, "bars"),
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
-    ("copies", "x_grows"): (1, "while X"),
+    ("copies", "x_grows"): (1, "while X"), ("copies", "turns"): (4, "does change"),
+    ("copies", "apart"): (4, "the turns add up"),
     ("sizes", "norm_first"): (0, "from"), ("sizes", "norm_last"): (0, "to "),
     ("sizes", "growth"): (0, "about"), ("sink", "others"): (0, "No token"),
     ("sink", "first_token"): (0, "ever longer"),
@@ -98,12 +99,15 @@ TYPED_STREAM = {
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     ("journey_last", "medians"): (0, ""),
-    # the legs that name their dips ("X shrinks a little inside layers 5 and 6, then ...")
-    ("journey_early", "dips"): (2, "shrinks"), ("journey_early", "reach"): (2, "then"),
-    ("journey_middle", "dips"): (2, "shrinks"), ("journey_middle", "reach"): (2, "reaches"),
+    # layers 2 to 22 in one leg, said in one sentence; the plane's close-up named in it
+    ("journey_early", "dips"): (0, ""), ("journey_early", "reach"): (0, ""),
+    ("journey_early", "close"): (1, "follows"),
     ("journey_late", "dips"): (0, ""), ("journey_late", "reach"): (0, ""),
+    ("journey_late", "close"): (0, ""),
     ("journey0", "dips"): (0, ""), ("journey0", "reach"): (0, ""),
+    ("journey0", "close"): (2, "follows"),
     ("journey1", "dips"): (0, ""), ("journey1", "reach"): (0, ""),
+    ("journey1", "close"): (0, ""),
     # the draft's legs (`layerwise draft`): the largest and then the medians on the last
     ("journey2", "largest"): (1, "The largest"), ("journey2", "x_ends"): (2, "Over these"),
     ("journey2", "medians"): (3, "the median"),
@@ -318,7 +322,7 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
     "missing moment": (('      share: "percent"\n', ""), ("moments:", "id: sink"),
-                       "beats[13].moments: missing moment share: template 'residual_stream' "
+                       "beats[12].moments: missing moment share: template 'residual_stream' "
                        "waits for it in sink"),
     "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
@@ -326,7 +330,7 @@ STREAM_FAULTS = {
     # name says it first) but not once the number is filled in
     "words gone once filled": (('updates: "plus the"', 'updates: "updates#2"'),
                                ('updates: "updates#2"', ""),
-                               "beats[14].moments.updates: 'updates#2' no longer fits the "
+                               "beats[13].moments.updates: 'updates#2' no longer fits the "
                                "narration"),
 }
 

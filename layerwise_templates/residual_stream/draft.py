@@ -134,9 +134,10 @@ def build(c: Context) -> Draft:
         span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
         said = (f"Now {span[0].lower() + span[1:]}, two additions each. Below, each layer "
                 "adds two bars, its attention and feed-forward updates, beside the bar of X. "
-                "As X outgrows the view, the view and the bar axis zoom out."
+                "The plane follows the newest part of the path, close up."
                 if k == 0 else f"{span}, two additions each.")
-        show, moments, medians = "journey", {"dips": 0, "reach": 0}, ""
+        show, moments, medians = "journey", {"dips": 0, "reach": 0,
+                                             "close": "follows" if k == 0 else 0}, ""
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
         big_n, big_kind, big_l = max(steps)
@@ -186,8 +187,13 @@ def build(c: Context) -> Draft:
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So W Q, W K and W V do not see how long X is: they "
             "multiply the short bar. What changes Q, K and V from one layer to the next is the "
-            "direction of X, and each layer's own weights.",
-            moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
+            "direction of X, and each layer's own weights. And X's direction does change: from "
+            "layer {data.direction.from_layer} on, the cosine between X of l and X of l plus 1 "
+            "is {data.direction.min_later.value:.2f} to {data.direction.max_later.value:.2f}, "
+            "and the turns add up: X of {model.n_layers} has a cosine of "
+            "{data.direction.cos_1_last.value:.2f} with X of {data.direction.from_layer}.",
+            moments={"formula": "Q is", "range": "stays between", "x_grows": "while X",
+                     "turns": "does change", "apart": "the turns add up"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
              f"{{data.summary.norm_last.value:{_spec(x_end)}}}"
