@@ -324,6 +324,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             note.move_to(old).align_to(old, RIGHT)
         else:
             note.move_to(UP * 2.1)
+        head = getattr(self, "plane_head", None)
+        if head is not None and note.get_right()[0] > head.get_left()[0] - 0.3:
+            # clear of the plane's heading (the sum makes it longer than the copy's note)
+            note.shift(LEFT * (note.get_right()[0] - head.get_left()[0] + 0.3))
         self.keep_inside(note)
         self.drop("copy", run_time=0.3)
         self.put("lengths", note, anim=appear(note), run_time=0.8)
@@ -469,11 +473,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
         sweep_end = end - LAST_HOLD if voiced else end
         lit = {}
-        if voiced and self.n_cues() > 1 and first > 2 and not ending and len(left) <= SHORT_LEG:
-            # a short leg's first sentence ("watch the orange feed-forward bars below"): the
-            # key's FFN entry is lit as its bars start to grow
-            lit[self.cue_at(0) + 1.0] = lambda: [Indicate(self.chart_key[2], color=T.POINTER,
-                                                          scale_factor=1.15)]
+        ffn_cue = next((i for i, c in enumerate(self.beat.get("cues") or [])
+                        if "feed-forward update grows" in c.get("text", "")), None)
+        if voiced and ffn_cue is not None and not ending and len(left) <= SHORT_LEG:
+            # a short leg's "the feed-forward update grows at every layer": the key's FFN
+            # entry is lit as that is said
+            lit[self.cue_at(ffn_cue) + 0.5] = lambda: [Indicate(self.chart_key[2],
+                                                                color=T.POINTER,
+                                                                scale_factor=1.15)]
         has = ending
         # "X shrinks a little inside layers 5 and 6": the walk reaches the first dip as
         # "shrinks" is said, walks through the others while they are named (each marked under

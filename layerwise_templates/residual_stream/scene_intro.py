@@ -227,6 +227,8 @@ class IntroBeats:
                   run_time=self.to_moment(M.SPREAD, 2.5, 0.8))
         # "PCA, through the origin, picks the two directions ...; the plane keeps 90 percent"
         self.hold_until_moment(M.SPREAD)
+        # "... picks the two directions": the plane's two axes (the origin on them) lit
+        self.play(Indicate(self.plane.axes, color=T.POINTER, scale_factor=1.0), run_time=1.4)
         self.put("p1", lines[1], anim=appear(lines[1]), run_time=0.8)
         self.emphasize(lines[1][1], self.plane.frame, run_time=self.to_moment(M.SHADOW, 1.2, 0.7))
         # "the plane is a shadow: X of zero's shadow is only 9 percent as long as X of zero":
@@ -465,7 +467,7 @@ class IntroBeats:
         self.hold_until_cue(3)
         line = inline(txt("Q, K, V change per layer with", L_),
                       txt("X's direction", L_, T.X), txt("and that layer's weights", L_))
-        line.next_to(labs, DOWN, buff=0.45).align_to(top, LEFT)
+        line.next_to(labs, DOWN, buff=0.32).align_to(top, LEFT)
         self.keep_inside(line)
         self.put("point", line, anim=appear(line), run_time=0.8)
         turns = M.TURNS in (self.beat.get("moments") or {}) and bool(self.data.get("direction"))

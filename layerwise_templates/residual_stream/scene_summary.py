@@ -109,6 +109,8 @@ class SummaryBeats:
             self.keep_inside(note)
             self.put("sink_key", note, run_time=0.8)
             share_cue = 2
+            # "That length never reaches W K": I's long bar and the key's formula, lit together
+            self.emphasize(inset.big[1], note, run_time=self.to_cue(share_cue, 1.0))
         # "Bank gives it 67 percent of its attention: an attention sink": an arrow from bank
         # to the sink, the share, the name and the layers it is averaged over
         self.hold_until_cue(share_cue)
@@ -121,7 +123,8 @@ class SummaryBeats:
         arc = CurvedArrow(start, end, angle=-min(0.8, 3.6 / max(chord, 1e-6)), color=T.ATTN,
                           stroke_width=3, tip_length=0.16)
         self.put("sink", rows[0], run_time=0.6)
-        self.put("sink_arc", arc, anim=Create(arc), run_time=0.8)
+        # the arc drawn from bank to the sink while "averaged over all heads ..." is said
+        self.put("sink_arc", arc, anim=Create(arc), run_time=self.to_moment(M.SHARE, 0.8, 0.8))
         self.hold_until_moment(M.SHARE)
         self.emphasize(rows[0][0], run_time=0.8)
         self.put("sink_layers", rows[1], run_time=0.6)
