@@ -435,6 +435,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         """The layers from the last one drawn up to the beat's `layer` (else the last), at
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them.
+        A leg that names `close` turns the plane's camera to the close-up of the newest states
+        (plane.close_views) as it is said; the last leg zooms back out to the whole path.
         A leg that names where X shrinks (`dips`) is at the first such layer when it is said,
         their layer numbers lit under the bars, and past the last by `reach`."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None

@@ -183,8 +183,9 @@ class IntroBeats:
 
     # --- plane --------------------------------------------------------------------------------
     def beat_plane(self, beat) -> None:
-        """The PCA plane of the followed token's states: how many, the spread it keeps, how
-        little of X^(0) it shows, and the bars below that give true lengths."""
+        """The PCA plane of the followed token's states: all of them as dots (the view out to
+        the whole path), the share of their squared length it keeps, X^(0) at its true length
+        dropping to its shadow, and the bars below that give true lengths."""
         d = self.data
         self.clear_stage(keep=("a",))
         # "To watch X change, we draw it on a flat plane."
@@ -359,7 +360,9 @@ class IntroBeats:
 
     def beat_copies(self, beat) -> None:
         """What W_Q, W_K, W_V read: RMSNorm(X), a copy between two lengths, on one scale with
-        X's own length (a post-LN model: X itself is normalised)."""
+        X's own length (a post-LN model: X itself is normalised); then (`turns`, `apart`) what
+        does change: each layer's cos(X^(l), X^(l+1)) under the copy's flat lengths, and how far
+        apart the first and last X end up."""
         self.clear_stage()
         # nothing here is on the plane nor on the bars (the copy's own two bars say it): both
         # leave in one short play, so the diagram comes as its sentence starts
