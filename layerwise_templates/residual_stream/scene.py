@@ -470,8 +470,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # the origin leaves it (X's arrow comes in from the frame's edge)
             if voiced:
                 self.hold_until_moment(M.CLOSE)
-            self.set_close_up(True, 1.5)
-            self.emphasize(self.scale, run_time=0.8)
+            self.set_close_up(True, 1.3)
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
         sweep_end = end - LAST_HOLD if voiced else end
         lit = {}
