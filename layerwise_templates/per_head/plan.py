@@ -19,7 +19,7 @@ that head's whole attention matrix; every head's matrix side by side.
                            largest of the three
   layers[i].w_pair         one pair computed on screen: heads 0 and 1's W_Q (flattened), their
                            cosine `cos` (`cos_text` at w_decimals); `w_abs` every pair's |cos|,
-                           kind by kind (Q, K, V: 3 x n_heads(n_heads-1)/2 values, for the spread),
+                           kind by kind (Q, K, V: n(n-1)/2 values each, n its heads; for the spread),
                            `w_pairs` their count
   layers[i].first_heads    how many heads put the focus token's largest weight on the first
                            token (`first_token`, [CLS] in BERT)
@@ -234,10 +234,10 @@ def weight_pairs(W: dict, l: int, where: str) -> dict:
     """Heads 0 and 1's W_Q compared (the pair the video computes), and every pair's |cos|."""
     flat = {X: np.asarray(W[f"blocks.{l}.attn.W_{X}"], np.float64).reshape(
         len(W[f"blocks.{l}.attn.W_{X}"]), -1) for X in "QKV"}
-    n = len(flat["Q"])
-    iu = np.triu_indices(n, k=1)
+    # each kind its own pairs (grouped-query attention has fewer K and V heads than Q heads)
     w_abs = [float(abs(c)) for X in "QKV"
-             for c in cosine(flat[X][:, None], flat[X][None, :])[iu]]
+             for c in cosine(flat[X][:, None], flat[X][None, :])[
+                 np.triu_indices(len(flat[X]), k=1)]]
     c01 = float(cosine(flat["Q"][0], flat["Q"][1]))
     wd = shown_decimals([c01], 3, f"{where}.w_pair.cos")
     return {"w_pair": {"a": 0, "b": 1, "kind": "Q", "cos": c01, "cos_text": f"{c01:.{wd}f}",
