@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn,
+from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn,
                    FadeOut, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
                    ReplacementTransform,
                    Succession, SurroundingRectangle, Transform, VGroup, Write)
@@ -159,7 +159,7 @@ CAPTIONS = False
 PAUSES = {("scores", 1): 0.6, ("values", 0): 1.6, ("values", 1): 1.6, ("values", 2): 0.3,
           ("matrix", 2): 0.8, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
-END_HOLD = {"softmax": 1.0, "join": 0.6}
+END_HOLD = {"softmax": 1.0, "join": 0.6, "add": 1.5}
 
 
 class PerHeadScene(StoryboardScene):
@@ -278,12 +278,12 @@ class PerHeadScene(StoryboardScene):
         col.remove(col[0], col[2])
         return col
 
-    def row(self, values, decimals: int, y: float, color=T.TEXT) -> VGroup:
+    def row(self, values, decimals: int, y: float, color=T.TEXT, size: float = NUM) -> VGroup:
         """One number per column (a list view: each Num brings its plan path), '…' at an
         ellipsis."""
         return VGroup(*[(txt("…", S, T.MUTED) if p is None else
                          txt("–", S, T.MUTED) if values.raw[p] is None else  # masked key
-                         Num(values[p], None, decimals, NUM, color))
+                         Num(values[p], None, decimals, size, color))
                         .move_to([self.xs(j), y, 0]) for j, p in enumerate(self.slots())])
 
     def label_at(self, m, y: float):
@@ -470,20 +470,26 @@ class PerHeadScene(StoryboardScene):
             self.st.tokens = None
 
         def flatten(t):
-            # copies of the two W_Q bars leave their cards and lie down flat, one list each
+            # copies of the two W_Q bars leave their cards, lie down (a quarter turn) at the
+            # left end of their rows, then stretch out flat: one long list each
             copies = [cards[h].bars[0].copy() for h in (a, b)]
-            self.play(Create(pair), run_time=0.2 * t)
+            lying = [c.copy().rotate(-PI / 2).stretch_to_fit_height(f.height)
+                     .move_to(f.get_left(), aligned_edge=LEFT) for c, f in zip(copies, flats)]
+            self.play(Create(pair), run_time=0.15 * t)
+            self.play(*[Transform(c, m, path_arc=-PI / 3) for c, m in zip(copies, lying)],
+                      run_time=0.35 * t)
             self.play(*[ReplacementTransform(c, f) for c, f in zip(copies, flats)],
-                      FadeInPlace(fnames), run_time=0.5 * t)
-            self.play(FadeInPlace(flen), run_time=0.3 * t)
+                      FadeInPlace(fnames), run_time=0.3 * t)
+            self.play(FadeInPlace(flen), run_time=0.2 * t)
 
         def spread(t):
             # the pair's cosine moves onto the axis at its place; every pair's joins it
             self.play(FadeOutPlace(VGroup(flats, fnames, flen, cosnote, pair)),
-                      Create(axis), FadeInPlace(zero), FadeInPlace(mx), FadeInPlace(hname),
+                      run_time=0.12 * t)
+            self.play(Create(axis), FadeInPlace(zero), FadeInPlace(mx), FadeInPlace(hname),
                       cos.animate.scale(0.75).next_to([x_pair, y_ax + hmax + 0.1, 0], UP,
                                                       buff=0.05),
-                      run_time=0.3 * t)
+                      run_time=0.18 * t)
             self.play(Create(tick), LaggedStart(*[GrowFromEdge(r, DOWN) for r in hbars],
                                                 lag_ratio=0.05), run_time=0.5 * t)
             self.emphasize(mx, run_time=0.2 * t)
@@ -714,7 +720,10 @@ class PerHeadScene(StoryboardScene):
 
         def meet(js, t):
             for j in js:
-                c = self.st.q.nums.copy()
+                # a yellow strip standing for the query (no second set of its digits)
+                c = Rectangle(width=0.3, height=self.st.q.nums.height, stroke_color=T.Q,
+                              stroke_width=1.5, fill_color=T.Q, fill_opacity=0.35)
+                c.move_to(self.st.q.nums)
                 low = c.copy().align_to([0, lane, 0], UP)
                 self.play(c.animate.move_to(low.get_center()), run_time=0.3 * t)
                 self.play(c.animate.move_to([self.xs(j), low.get_y(), 0]), run_time=0.3 * t)
@@ -785,7 +794,8 @@ class PerHeadScene(StoryboardScene):
     def beat_exp(self, beat) -> None:
         d, (h, p) = self.data, self.head()
         exps = self.row(p.exp, h["decimals"]["exp"], Y_E)
-        shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP)
+        # six characters (-26.76): a size down, or neighbours run together
+        shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP, size=T.TYPE.label)
         slabel = self.label_at(txt("score − largest", S), Y_EXP)
         label = self.label_at(txt("exp(score − largest)", S), Y_E)
         top = self.slots().index(h["top"]["pos"])
@@ -1078,8 +1088,9 @@ class PerHeadScene(StoryboardScene):
         fmarks = VGroup(*[SurroundingRectangle(VGroup(*[r.cells[0] for r in m[1].rows]),
                                                color=MARK, buff=0.0, stroke_width=1.5)
                           for m in minis]) if d["window"][0] == 0 else VGroup()
-        fnote = txt(f"ringed: the first column, '{w0}'; '{d['focus']['token']}' weighs it most "
-                    f"in {lay['first_heads']} of {d['shape']['n_heads']} heads", S, MARK)
+        fnote = txt((f"ringed: the first column, '{w0}'; " if len(fmarks) else "")
+                    + f"'{d['focus']['token']}' weighs '{lay['first_token']}' most in "
+                    f"{lay['first_heads']} of {d['shape']['n_heads']} heads", S, MARK)
         fnote.next_to(axes, DOWN, buff=0.1).align_to(minis, LEFT)
         box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
@@ -1106,12 +1117,12 @@ class PerHeadScene(StoryboardScene):
                      (2, [(1, lambda t: self.play(Create(box), run_time=t)),
                           (2, lambda t: self.play(Create(box2), run_time=t)),
                           (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])]
-                    + ([(3, [(1, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
-                                                     LaggedStart(*[Create(r) for r in fmarks],
-                                                                 lag_ratio=0.08),
-                                                     run_time=t)),
-                             (1, lambda t: self.play(FadeInPlace(fnote), run_time=t))])]
-                       if len(fmarks) else []))
+                    + [(3, [(1, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
+                                                    *([LaggedStart(*[Create(r) for r in fmarks],
+                                                                   lag_ratio=0.08)]
+                                                      if len(fmarks) else []),
+                                                    run_time=t)),
+                            (1, lambda t: self.play(FadeInPlace(fnote), run_time=t))])])
         self.keep(minis, head, axes, box, box2, fmarks, fnote)
 
     # --- the layer's update -----------------------------------------------------------------
@@ -1594,19 +1605,21 @@ class PerHeadScene(StoryboardScene):
             (3, [(1, lambda t: self.play(Create(a5), FadeInPlace(nxt), run_time=t)),
                  (1, lambda t: self.emphasize(nxt, run_time=t))])]
             if fresh is None else [
-            (3, [(1, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
-                                          run_time=t), self.gone(sums, *names, sname3, note))),
-                 (1.5, lambda t: self.play(Create(a5), FadeInPlace(nxt), FadeInPlace(x1),
+            (3, [(0.8, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
+                                            run_time=t), self.gone(sums, *names, sname3, note))),
+                 (1.2, lambda t: self.play(Create(a5), FadeInPlace(nxt), FadeInPlace(x1),
                                            run_time=t)),
-                 (1, lambda t: self.emphasize(x1name, run_time=t)),
+                 (0.8, lambda t: self.emphasize(x1name, run_time=t)),
                  # a blue strip standing for X^(l+1) travels to where its query comes out
-                 (2, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0how)],
-                                         run_time=t))]),
-            (4, [(2, lambda t: self.play(strip.animate.move_to(q1).set_opacity(0),
-                                         run_time=t)),
-                 (1.5, lambda t: (self.gone(strip),
-                                  self.play(GrowFromEdge(q1, LEFT), FadeInPlace(q1name),
-                                            FadeInPlace(q1how), run_time=t))),
+                 (1.5, lambda t: (self.add(strip),
+                                  self.play(strip.animate.move_to(q1).set_opacity(0.15),
+                                            run_time=t))),
+                 (1.2, lambda t: (self.play(FadeOut(strip), GrowFromEdge(q1, LEFT),
+                                            FadeInPlace(q1name), FadeInPlace(q1how),
+                                            run_time=t), self.gone(strip)))]),
+            # the query this video followed, beside it
+            (4, [(1.5, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0how)],
+                                           run_time=t)),
                  (1, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t))])]))
         kept = [xin, box, bname, plus, out, a1, a2, a3, skip, sname, ln, a4, a5, nxt]
         if fresh is None:
