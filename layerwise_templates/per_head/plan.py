@@ -17,6 +17,15 @@ that head's whole attention matrix; every head's matrix side by side.
   layers[i].w_cos          per matrix, cosines between different heads' flattened matrices
                            (all entries): mean and max |cos| over the pairs; `w_cos_max` the
                            largest of the three
+  layers[i].w_pair         one pair computed on screen: heads 0 and 1's W_Q (flattened), their
+                           cosine `cos` (`cos_text` at w_decimals); `w_abs` every pair's |cos|,
+                           kind by kind (Q, K, V: n(n-1)/2 values each, n its heads; for the spread),
+                           `w_pairs` their count
+  layers[i].first_heads    how many heads put the focus token's largest weight on the first
+                           token (`first_token`, [CLS] in BERT)
+  layers[i].next           the next layer (None at the last): its X for the focus token (`x`,
+                           first `show`), the followed head's query there (`q`) beside this
+                           layer's (`q_here`), `decimals`
   layers[i].qkv_bias       whether the layer adds a bias to X W_Q, X W_K, X W_V
   layers[i].patterns[h]    every head's whole attention matrix [query][key] (rows sum to 1)
   layers[i].prev_token[h]  every head's mean attention from a token to the one just before it
@@ -68,6 +77,7 @@ import numpy as np
 from layerwise_core.analysis.attention_steps import head_vectors, query_steps
 from layerwise_core.analysis.per_head_join import exp_steps, join_heads, token_window
 from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_score
+from layerwise_core.analysis.similarity import cosine
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
@@ -220,6 +230,31 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
     return out
 
 
+def weight_pairs(W: dict, l: int, where: str) -> dict:
+    """Heads 0 and 1's W_Q compared (the pair the video computes), and every pair's |cos|."""
+    flat = {X: np.asarray(W[f"blocks.{l}.attn.W_{X}"], np.float64).reshape(
+        len(W[f"blocks.{l}.attn.W_{X}"]), -1) for X in "QKV"}
+    # each kind its own pairs (grouped-query attention has fewer K and V heads than Q heads)
+    w_abs = [float(abs(c)) for X in "QKV"
+             for c in cosine(flat[X][:, None], flat[X][None, :])[
+                 np.triu_indices(len(flat[X]), k=1)]]
+    c01 = float(cosine(flat["Q"][0], flat["Q"][1]))
+    wd = shown_decimals([c01], 3, f"{where}.w_pair.cos")
+    return {"w_pair": {"a": 0, "b": 1, "kind": "Q", "cos": c01, "cos_text": f"{c01:.{wd}f}",
+                       "size": int(flat["Q"].shape[1])},
+            "w_abs": w_abs, "w_pairs": len(w_abs)}
+
+
+def next_layer(t: Trace, l: int, f: int, h: int, q_here: list, where: str) -> dict | None:
+    """The next layer's X for the focus token and the followed head's query there."""
+    if l + 1 >= t.n_layers:
+        return None
+    x = np.asarray(attn_input(t, l + 1), np.float64)[f, :SHOW].tolist()
+    q = head_vectors(t, l + 1, h)["q"][f, :SHOW].tolist()
+    return {"layer": l + 1, "head": h, "x": x, "q": q, "q_here": list(q_here),
+            "decimals": shown_decimals([x, q, list(q_here)], DECIMALS, f"{where}.next")}
+
+
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     spec = t.spec
@@ -247,7 +282,12 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         for r in jn["top"]:         # each longest piece's head: its mean weight on the token before
             r["prev"] = float(prev[r["head"]])
             r["prev_text"] = f"{prev[r['head']]:.{pd}f}"
+        fp = np.asarray(P[:, f], np.float64)                # [head, key]: the focus row
+        first_heads = int(sum(int(np.argmax(fp[hh])) == 0 for hh in range(P.shape[0])))
         out.append({
+            **weight_pairs(W, l, where),
+            "first_heads": first_heads, "first_token": t.tokens[0],
+            "next": next_layer(t, l, f, heads[0]["head"], heads[0]["q"], where),
             "layer": l, "x": x, "x_decimals": shown_decimals(x, jn["decimals"]["x"], f"{where}.x"),
             "w_cos": w_cos,
             "w_cos_max": max(c["max_abs"] for c in w_cos.values()),

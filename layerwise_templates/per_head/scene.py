@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn,
+from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn,
                    FadeOut, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
                    ReplacementTransform,
                    Succession, SurroundingRectangle, Transform, VGroup, Write)
@@ -67,6 +67,11 @@ from .plan import EXP_SUM_DECIMALS
 from .view import Data, Head, Layer
 
 S = T.TYPE.small                    # 14 px text
+NUM = T.TYPE.body                   # the worked numbers (scores, weights, Q, X): a size up
+                                    # from the labels (review 17: 11-12 px digits)
+KV = T.TYPE.body                    # keys and values side by side, at NUM too: bare columns
+                                    # (no brackets, which touched at this size; their label and
+                                    # ⋮ say they are vectors)
 F = T.TYPE.math                     # formulas with scripts: scripts stay >= 14 px
 PITCH, TOK_X0 = 1.15, -2.95         # the worked example: column spacing, first column's x
 Y_TOK, COL_TOP = 2.6, 2.35          # token labels; top of the key and value columns
@@ -81,7 +86,8 @@ W_DROP = 0.4                        # W_K and W_V sit this much lower than W_Q d
 # chapter's pointer white (T.POINTER), not Q's yellow
 WEIGHT = T.WEIGHTS                  # attention weights (bars, numbers, matrix cells)
 MARK = T.POINTER                    # highlights: rings, boxes, pointers, the followed token
-BIG = 1.4                           # the numbers the voice reads grow this much
+BIG = 1.15                          # the numbers the voice reads grow this much (they start
+                                    # at NUM: larger would touch their neighbours)
 USED = 0.35                         # a row that has been used greys to this opacity
 
 
@@ -147,12 +153,13 @@ class Stage:
 CAPTION_CUES = {"model": (1, 2), "heads": (1, 3), "query": (1, 2), "scores": (0, 2),
                 "softmax": (1, 2, 4), "values": (1, 2), "matrix": (1, 2), "grid": (0, 1),
                 "join": (1,), "pieces": (1, 2, 4), "add": (1, 1, 2)}
+CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
 PAUSES = {("scores", 1): 0.6, ("values", 0): 1.6, ("values", 1): 1.6, ("values", 2): 0.3,
           ("matrix", 2): 0.8, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
-END_HOLD = {"softmax": 1.0, "join": 0.6}
+END_HOLD = {"softmax": 1.0, "join": 0.6, "add": 1.5}
 
 
 class PerHeadScene(StoryboardScene):
@@ -179,8 +186,11 @@ class PerHeadScene(StoryboardScene):
                                          if beat.get("cues") else 0.0)
 
     def set_caption(self, text: str) -> None:
-        """The beat's caption is shown part by part, each from the sentence that says it (a
-        foreground holder's updater changes it on the frame the sentence starts)."""
+        """No beat caption on screen (review 17: a third text layer restating the voice): the
+        title and the subtitles carry the words. The storyboard's captions stay for the page
+        and slides; the holder machinery below shows them when CAPTIONS is True."""
+        if not CAPTIONS:
+            text = ""
         beat = self.beat
         parts = [x.strip() for x in text.split("; ")] if text else []
         parts = [x + (";" if i < len(parts) - 1 else "") for i, x in enumerate(parts)]
@@ -252,17 +262,28 @@ class PerHeadScene(StoryboardScene):
         return TOK_X0 + PITCH * j
 
     def column(self, values, path: str, decimals: int, color, summary=False,
-               length: int | None = None) -> VectorColumn:
+               length: int | None = None, size: float = NUM) -> VectorColumn:
+        """A vector's first numbers at `size`; its "n dims" note stays at the label size."""
         d = self.data
-        return VectorColumn(values, path, show=d["show"], decimals=decimals, color=color,
-                            length=length or d["shape"]["d_head"], summary=summary)
+        col = VectorColumn(values, path, show=d["show"], decimals=decimals, color=color,
+                           length=length or d["shape"]["d_head"], summary=summary, size=size)
+        if len(col.summary) and size != S:
+            col.summary.scale(S / size).next_to(col[2], RIGHT, buff=0.12).align_to(col[2],
+                                                                                     DOWN)
+        return col
 
-    def row(self, values, decimals: int, y: float, color=T.TEXT) -> VGroup:
+    def bare(self, col: VectorColumn) -> VectorColumn:
+        """A column of a row of columns without its brackets (nine side by side at NUM would
+        touch): numbers and ⋮ only."""
+        col.remove(col[0], col[2])
+        return col
+
+    def row(self, values, decimals: int, y: float, color=T.TEXT, size: float = NUM) -> VGroup:
         """One number per column (a list view: each Num brings its plan path), '…' at an
         ellipsis."""
         return VGroup(*[(txt("…", S, T.MUTED) if p is None else
                          txt("–", S, T.MUTED) if values.raw[p] is None else  # masked key
-                         Num(values[p], None, decimals, S, color))
+                         Num(values[p], None, decimals, size, color))
                         .move_to([self.xs(j), y, 0]) for j, p in enumerate(self.slots())])
 
     def label_at(self, m, y: float):
@@ -370,62 +391,120 @@ class PerHeadScene(StoryboardScene):
         group = VGroup(label, col)
         group.col = col
         self.st.x = group
-        steps = []
+        # X comes in on the sentence that names it, as the tokens move up out of its way
+        # (review 17: X came ~3 s after "X is now ..." was said)
         drops = [s for s in ("tokens_note", "switch") if s in self.shown]
+        steps = [(1, lambda t: self.drop(*drops, run_time=t))] if drops else []
         if self.st.tokens is not None and self.st.tokens_small is not None:
             big, small = self.st.tokens, self.st.tokens_small
-            steps.append((2, lambda t: (self.drop(*drops, run_time=0.3 * t),
-                                        self.play(Transform(big, small), run_time=0.7 * t))))
             f = self.slots().index(d["focus"]["pos"])
-            steps.append((1, lambda t: self.emphasize(big[f], run_time=t)))
-        self.by_cue([(2, steps + [
-            (2, lambda t: self.play(FadeInPlace(group), run_time=t)),
-            (1, lambda t: self.emphasize(col.summary, run_time=t))])])
+            steps += [(2, lambda t: self.play(Transform(big, small), FadeInPlace(group),
+                                              run_time=t)),
+                      (1, lambda t: self.emphasize(col.summary, run_time=t)),
+                      (1, lambda t: self.emphasize(big[f], label, run_time=t))]
+        else:
+            steps += [(2, lambda t: self.play(FadeInPlace(group), run_time=t)),
+                      (1, lambda t: self.emphasize(col.summary, run_time=t))]
+        self.by_cue([(2, steps)])
         self.keep(group)
 
     def beat_heads(self, beat) -> None:
         d = self.data
         n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
-        cards = VGroup(*[HeadCard(h) for h in range(n)])
-        cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.3, 0.95, 0])
-        # two lines, body size, no superscripts: what each head has, and the one number
+        cards = VGroup(*[HeadCard(h, height=1.0) for h in range(n)])
+        cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.3, 1.15, 0])
         B = T.TYPE.body
         names = inline(*[math(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"], buff=0.25)
-        legend = VGroup(inline(txt("each head: its own", B, T.TEXT), names,
-                               txt(f"({dm} × {dh})", B, T.TEXT), buff=0.15))
-        lay, lp = self.lay()
-        # compared kind with kind: W_Q with W_Q, W_K with W_K, W_V with W_V; what cos means
-        # comes first, then the one number
-        legend.add(txt("cos: 1 = same direction, 0 = at right angles", B, T.TEXT))
-        legend.add(inline(txt("every pair of heads, kind with kind: |cos| ≤", B, T.TEXT),
-                          Num(lp.w_cos_max, None, 2, B, MARK)))
-        legend.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        legend = inline(txt("each head: its own", B, T.TEXT), names,
+                        txt(f"({dm} × {dh})", B, T.TEXT), buff=0.15)
         legend.next_to(cards, DOWN, buff=0.15).align_to(cards, LEFT)
-        # one pair shown being compared: heads 0 and 1, their query, key and value matrices
-        # lit in turn as the voice names them
-        pair = VGroup(*[SurroundingRectangle(cards[h], color=MARK, buff=0.05, stroke_width=2.5)
-                        for h in (0, 1)])
+        lay, lp = self.lay()
+        pr, pp = lay["w_pair"], lp.w_pair
+        a, b = pr["a"], pr["b"]
+        # one pair computed: heads a and b's W_Q, each laid out flat as one long list, one
+        # over the other; their cosine comes out beside them
+        x_l, x_r = cards.get_left()[0] + 0.9, 1.6
+        ys = [-1.3, -1.62]
+        flats = VGroup(*[Rectangle(width=x_r - x_l, height=0.14, stroke_color=T.Q,
+                                   stroke_width=1.5, fill_color=T.Q, fill_opacity=0.45)
+                         .move_to([(x_l + x_r) / 2, y, 0]) for y in ys])
+        fnames = VGroup(*[txt(f"head {h}", S, T.TEXT).next_to(f, LEFT, buff=0.15)
+                          for h, f in zip((a, b), flats)])
+        flen = txt(f"W_Q laid flat: {pr['size']} numbers each", S, T.TEXT)
+        flen.next_to(flats, DOWN, buff=0.12).align_to(flats, LEFT)
+        cos = inline(txt("cos =", B, T.TEXT), Num(pp.cos, None, len(pr["cos_text"]) - 2, B,
+                                                  MARK), buff=0.15)
+        cos.next_to(flats, RIGHT, buff=0.35)
+        cosnote = txt("1 = same direction, 0 = at right angles", S, T.TEXT)
+        cosnote.next_to(cos, DOWN, buff=0.12).align_to(cos, LEFT)
+        if cosnote.get_right()[0] > 6.7:
+            cosnote.shift(LEFT * (cosnote.get_right()[0] - 6.7))
+        pair = VGroup(*[SurroundingRectangle(cards[h].bars[0], color=MARK, buff=0.06,
+                                             stroke_width=2.5) for h in (a, b)])
+        # every pair's |cos|, kind with kind, as a histogram from 0 to the largest
+        w_abs, top = lay["w_abs"], lay["w_cos_max"]
+        nb, hx0, hw, y_ax, hmax = 16, x_l, x_r - x_l, -2.55, 0.75
+        counts = np.histogram(np.asarray(w_abs), bins=nb, range=(0.0, top))[0]
+        bw = hw / nb
+        hbars = VGroup(*[Rectangle(width=bw * 0.85, height=max(0.01, hmax * c / counts.max()),
+                                   stroke_width=0).set_fill(T.TEXT, 0.6)
+                         .move_to([hx0 + bw * (i + 0.5), y_ax, 0], aligned_edge=DOWN)
+                         for i, c in enumerate(counts)])
+        axis = Line([hx0, y_ax, 0], [hx0 + hw, y_ax, 0], color=T.MUTED, stroke_width=2)
+        zero = txt("0", S, T.TEXT).next_to(axis.get_left(), DOWN, buff=0.1)
+        mx = Num(lp.w_cos_max, None, 2, S, MARK).next_to(axis.get_right(), DOWN, buff=0.1)
+        hname = txt(f"|cos| of all {lay['w_pairs']} pairs, kind with kind", S, T.TEXT)
+        hname.next_to(zero, DOWN, buff=0.08).set_x(axis.get_x())
+        x_pair = hx0 + hw * abs(pr["cos"]) / top
+        tick = Line([x_pair, y_ax - 0.02, 0], [x_pair, y_ax + hmax + 0.1, 0], color=MARK,
+                    stroke_width=2.5)
+        meaning = VGroup(txt("separate parameters;", S, T.TEXT),
+                         txt("what each head does:", S, T.MUTED),
+                         txt("its attention pattern (later)", S, T.MUTED))
+        meaning.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        meaning.next_to(axis, RIGHT, buff=0.5).align_to([0, y_ax + hmax, 0], UP)
         if self.st.tokens is not None:
             self.play(FadeOutPlace(self.st.tokens), run_time=self.quick())
             self.gone(self.st.tokens)
             self.st.on.remove(self.st.tokens)
             self.st.tokens = None
 
-        def kinds(t):
-            self.play(Create(pair), run_time=0.25 * t)
-            for q in range(3):
-                self.play(*[Indicate(cards[h].bars[q], color=MARK, scale_factor=1.15)
-                            for h in (0, 1)], run_time=0.25 * t)
+        def flatten(t):
+            # copies of the two W_Q bars leave their cards, lie down (a quarter turn) at the
+            # left end of their rows, then stretch out flat: one long list each
+            copies = [cards[h].bars[0].copy() for h in (a, b)]
+            lying = [c.copy().rotate(-PI / 2).stretch_to_fit_height(f.height)
+                     .move_to(f.get_left(), aligned_edge=LEFT) for c, f in zip(copies, flats)]
+            self.play(Create(pair), run_time=0.15 * t)
+            self.play(*[Transform(c, m, path_arc=-PI / 3) for c, m in zip(copies, lying)],
+                      run_time=0.35 * t)
+            self.play(*[ReplacementTransform(c, f) for c, f in zip(copies, flats)],
+                      FadeInPlace(fnames), run_time=0.3 * t)
+            self.play(FadeInPlace(flen), run_time=0.2 * t)
+
+        def spread(t):
+            # the pair's cosine moves onto the axis at its place; every pair's joins it
+            self.play(FadeOutPlace(VGroup(flats, fnames, flen, cosnote, pair)),
+                      run_time=0.12 * t)
+            self.play(Create(axis), FadeInPlace(zero), FadeInPlace(mx), FadeInPlace(hname),
+                      cos.animate.scale(0.75).next_to([x_pair, y_ax + hmax + 0.1, 0], UP,
+                                                      buff=0.05),
+                      run_time=0.18 * t)
+            self.play(Create(tick), LaggedStart(*[GrowFromEdge(r, DOWN) for r in hbars],
+                                                lag_ratio=0.05), run_time=0.5 * t)
+            self.emphasize(mx, run_time=0.2 * t)
 
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
-                                                           lag_ratio=0.12), run_time=t))]),
-                  (1, [(2, lambda t: self.play(FadeInPlace(legend[0]), run_time=t)),
-                       (1, lambda t: self.emphasize(legend[0][1], run_time=t))]),
-                  (2, [(1, kinds)]),
-                  (3, [(1, lambda t: self.play(FadeInPlace(legend[1]), run_time=t)),
-                       (1, lambda t: (self.play(FadeOutPlace(pair), FadeInPlace(legend[2]),
-                                                run_time=t), self.gone(pair))),
-                       (1, lambda t: self.emphasize(legend[2][-1], run_time=t))])]
+                                                           lag_ratio=0.1), run_time=t)),
+                       (1, lambda t: self.play(FadeInPlace(legend), run_time=t))]),
+                  (1, [(3, flatten),
+                       (2, lambda t: self.play(FadeIn(cos, shift=0.2 * LEFT),
+                                               Indicate(flats, color=MARK, scale_factor=1.02),
+                                               run_time=t)),
+                       (1, lambda t: self.play(FadeInPlace(cosnote), run_time=t))]),
+                  (2, [(4, spread),
+                       (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in meaning],
+                                                           lag_ratio=0.3), run_time=t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -436,7 +515,7 @@ class PerHeadScene(StoryboardScene):
             starts = [Dot(src, radius=0.075, color=T.X) for _ in cards]
             xkey = txt("blue dot: the same X", S, T.X)
             xkey.next_to(self.st.x, DOWN, buff=0.3).align_to([EDGE_X, 0, 0], LEFT)
-            groups.append((4, [
+            groups.append((3, [
                 (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
                                         FadeInPlace(xkey), run_time=t)),
                 (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
@@ -447,10 +526,11 @@ class PerHeadScene(StoryboardScene):
             self.keep(dots, xkey)
             self.st.xdots = [dots, xkey]
         self.by_cue(groups)
+        self.gone(pair, flats, fnames, flen, cosnote)
         self.drop("switch", run_time=self.quick())
         self.st.cards = cards
-        self.keep(cards, legend)
-        self.st.panel = legend
+        self.st.panel = VGroup(legend, cos, axis, zero, mx, hname, tick, hbars, meaning)
+        self.keep(cards, self.st.panel)
 
     # --- the worked example ---------------------------------------------------------------
     def beat_query(self, beat) -> None:
@@ -513,8 +593,12 @@ class PerHeadScene(StoryboardScene):
                                               FadeInPlace(wname), FadeInPlace(wsize),
                                               FadeInPlace(note), run_time=t))]
         self.by_cue([(0, first), (1, [
-            (2, lambda t: self.play(xcopy.append(x.col.nums.copy()) or xcopy[0].animate
-                                    .move_to(block).scale(0.5).set_opacity(0),
+            # a blue strip standing for X (not a second set of its digits) goes into W_Q
+            (2, lambda t: self.play(xcopy.append(
+                Rectangle(width=0.3, height=x.col.height * 0.8, stroke_color=T.X,
+                          stroke_width=1.5, fill_color=T.X, fill_opacity=0.3)
+                .move_to(x.col[2].get_right() + RIGHT * 0.25)) or xcopy[0].animate
+                                    .move_to(block).scale(0.6).set_opacity(0),
                                     Indicate(block, color=T.Q, scale_factor=1.08),
                                     run_time=t)),
             # the copy of X was absorbed by the block (a transform from it would leave a speck)
@@ -542,7 +626,8 @@ class PerHeadScene(StoryboardScene):
         underline(toks[self.slots().index(f)])
         stagger(toks, PITCH - 0.1)
         keys = VGroup(*[(txt("…", S, T.MUTED) if t is None else
-                         self.column(h["k"][t], p.k[t].path, h["decimals"]["k"], T.K))
+                         self.bare(self.column(h["k"][t], p.k[t].path, h["decimals"]["k"],
+                                               T.K, size=KV)))
                         .move_to([self.xs(j), COL_TOP - 0.6, 0]) for j, t in
                         enumerate(self.slots())])
         for k in keys:
@@ -635,7 +720,10 @@ class PerHeadScene(StoryboardScene):
 
         def meet(js, t):
             for j in js:
-                c = self.st.q.nums.copy()
+                # a yellow strip standing for the query (no second set of its digits)
+                c = Rectangle(width=0.3, height=self.st.q.nums.height, stroke_color=T.Q,
+                              stroke_width=1.5, fill_color=T.Q, fill_opacity=0.35)
+                c.move_to(self.st.q.nums)
                 low = c.copy().align_to([0, lane, 0], UP)
                 self.play(c.animate.move_to(low.get_center()), run_time=0.3 * t)
                 self.play(c.animate.move_to([self.xs(j), low.get_y(), 0]), run_time=0.3 * t)
@@ -673,6 +761,12 @@ class PerHeadScene(StoryboardScene):
         label = self.label_at(inline(txt(f"scores: ÷ √{d['shape']['d_head']} =", S),
                                      Num(self.v.scale, None, 2, S)), Y_SCORE)
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
+        dh = d["shape"]["d_head"]
+        why = VGroup(txt(f"why ÷ √{dh}: the design's reason, not measured here", S, T.TEXT),
+                     txt(f"a sum of {dh} products grows with their number;", S, T.TEXT),
+                     txt("divided, softmax is not pushed to all or nothing by size alone", S,
+                         T.TEXT))
+        why.arrange(DOWN, aligned_edge=LEFT, buff=0.1).move_to([0, -1.45, 0])
         self.by_cue([(2, [
             (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
@@ -683,7 +777,12 @@ class PerHeadScene(StoryboardScene):
             # the keys have done their part: they give way (the values take their place)
             (1, lambda t: self.play(FadeOutPlace(self.st.keys), FadeOutPlace(self.st.klabel),
                                     *[FadeOutPlace(self.shown.pop(k)) for k in ("dot_sum",)
-                                      if k in self.shown], run_time=t))])])
+                                      if k in self.shown], run_time=t))]),
+            # why √d_head (the design's reason, said as such): where the dot products' sum
+            # was written
+            (3, [(1, lambda t: self.play(FadeInPlace(why), run_time=t)),
+                 (1, lambda t: self.emphasize(label, why[0], run_time=t))])])
+        self.set_slot("why", why)
         self.gone(self.st.keys, self.st.klabel)
         for m in (self.st.keys, self.st.klabel):
             if m in self.st.on:
@@ -695,7 +794,8 @@ class PerHeadScene(StoryboardScene):
     def beat_exp(self, beat) -> None:
         d, (h, p) = self.data, self.head()
         exps = self.row(p.exp, h["decimals"]["exp"], Y_E)
-        shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP)
+        # six characters (-26.76): a size down, or neighbours run together
+        shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP, size=T.TYPE.label)
         slabel = self.label_at(txt("score − largest", S), Y_EXP)
         label = self.label_at(txt("exp(score − largest)", S), Y_E)
         top = self.slots().index(h["top"]["pos"])
@@ -704,7 +804,10 @@ class PerHeadScene(StoryboardScene):
         total.move_to([0, Y_E - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
         flying = [a.copy() for a in exps]
         # the shifted row stays: each exp comes down from the number it is e to the power of
-        self.by_cue([(1, [
+        why = self.shown.pop("why", None)
+        self.by_cue([(0, [(1, lambda t: (self.play(FadeOutPlace(why), run_time=t),
+                                         self.gone(why)) if why is not None else self.wait(t))]),
+                     (1, [
             (1, lambda t: self.enlarge(self.st.scores[top], run_time=t)),
             (3, lambda t: self.play(FadeInPlace(slabel), descend(self.st.scores, shifted),
                                     run_time=t)),
@@ -770,7 +873,8 @@ class PerHeadScene(StoryboardScene):
         d, (h, p) = self.data, self.head()
         top = h["top"]["pos"]
         values = VGroup(*[(txt("…", S, T.MUTED) if t is None else
-                           self.column(h["v"][t], p.v[t].path, h["decimals"]["v"], T.V))
+                           self.bare(self.column(h["v"][t], p.v[t].path, h["decimals"]["v"],
+                                                 T.V, size=KV)))
                           .move_to(k) for k, t in zip(self.st.keys, self.slots())])
         vlabel = self.label_at(math(self.sup("V"), F, T.V), self.st.klabel.get_y())
         out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.V, summary=True)
@@ -815,7 +919,7 @@ class PerHeadScene(StoryboardScene):
         gaps = [values[j] for j, t in enumerate(self.slots()) if t is None]
         # the weights row itself moves up, each weight under its value; its bars, their
         # axis and label and the exps' sum leave
-        y_tag = COL_TOP - 1.55
+        y_tag = COL_TOP - 1.7          # under the (larger) value columns
         tags, wrest = self.st.weights, self.st.wrest
         tlabel = self.label_at(txt("× weight", S, WEIGHT), y_tag)
 
@@ -976,9 +1080,18 @@ class PerHeadScene(StoryboardScene):
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
         # the thumbnails' axes, as in the big matrix: which token the first column is
         w0 = d["tokens"][d["window"][0]]
-        axes = txt(f"in each: a row per token asking, a column per token looked at; "
-                   f"the first column is '{w0}'", S, T.TEXT)
+        axes = txt(f"in each: a row per token asking, a column per token looked at", S,
+                   T.TEXT)
         axes.next_to(minis, DOWN, buff=0.15).align_to(minis, LEFT)
+        # the first column ('[CLS]') marked in every tile; bank's row's largest weight there
+        # in first_heads of the heads (said with its count)
+        fmarks = VGroup(*[SurroundingRectangle(VGroup(*[r.cells[0] for r in m[1].rows]),
+                                               color=MARK, buff=0.0, stroke_width=1.5)
+                          for m in minis]) if d["window"][0] == 0 else VGroup()
+        fnote = txt((f"ringed: the first column, '{w0}'; " if len(fmarks) else "")
+                    + f"'{d['focus']['token']}' weighs '{lay['first_token']}' most in "
+                    f"{lay['first_heads']} of {d['shape']['n_heads']} heads", S, MARK)
+        fnote.next_to(axes, DOWN, buff=0.1).align_to(minis, LEFT)
         box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
         big = self.st.matrix
@@ -987,7 +1100,12 @@ class PerHeadScene(StoryboardScene):
 
         def shrink(t):
             if big is not None:
-                self.play(ReplacementTransform(big, minis[best][1]), run_time=0.5 * t)
+                # its token labels leave first: they would squash into the thumbnail
+                labels = VGroup(big.row_labels, big.col_labels)
+                self.play(FadeOutPlace(labels), run_time=0.15 * t)
+                big.remove(big.row_labels, big.col_labels)
+                self.gone(labels)
+                self.play(ReplacementTransform(big, minis[best][1]), run_time=0.35 * t)
             self.play(LaggedStart(*[FadeInPlace(m if h != best or big is None
                                                 else VGroup(m[0], m[2]))
                                     for h, m in enumerate(minis)], lag_ratio=0.1),
@@ -998,8 +1116,14 @@ class PerHeadScene(StoryboardScene):
                                                        run_time=t))]),
                      (2, [(1, lambda t: self.play(Create(box), run_time=t)),
                           (2, lambda t: self.play(Create(box2), run_time=t)),
-                          (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])])
-        self.keep(minis, head, axes, box, box2)
+                          (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])]
+                    + [(3, [(1, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
+                                                    *([LaggedStart(*[Create(r) for r in fmarks],
+                                                                   lag_ratio=0.08)]
+                                                      if len(fmarks) else []),
+                                                    run_time=t)),
+                            (1, lambda t: self.play(FadeInPlace(fnote), run_time=t))])])
+        self.keep(minis, head, axes, box, box2, fmarks, fnote)
 
     # --- the layer's update -----------------------------------------------------------------
     def beat_join(self, beat) -> None:
@@ -1082,6 +1206,8 @@ class PerHeadScene(StoryboardScene):
                         for y, L in zip(ys, j["piece_norms"])])
         lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
                             T.TEXT) for h in range(n)])
+        # the bias's length too, so the added lengths can be checked from the screen
+        lens.add(Num(jp.bias_norm, None, j["decimals"]["bias_norm"], S, T.TEXT))
         plabel = inline(txt("bar: each head's piece of", S, T.TEXT),
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
                         txt("as long as the piece", S, T.TEXT))
@@ -1094,16 +1220,17 @@ class PerHeadScene(StoryboardScene):
         # their sum, which is Δ_attn's first entry
         x_cs = -1.4                         # the numbers' right edge
         sd = j["decimals"]["delta"]
-        firsts = VGroup(*[Num(jp.first[h], None, sd, S, T.ATTN).move_to([0, y, 0])
+        FS = T.TYPE.label               # a size up from the labels, within the rows' pitch
+        firsts = VGroup(*[Num(jp.first[h], None, sd, FS, T.ATTN).move_to([0, y, 0])
                           .align_to([x_cs, 0, 0], RIGHT) for h, y in enumerate(ys)])
-        bfirst = Num(jp.bias_first, None, sd, S, T.TEXT).move_to([0, y_bias, 0])
+        bfirst = Num(jp.bias_first, None, sd, FS, T.TEXT).move_to([0, y_bias, 0])
         bfirst.align_to([x_cs, 0, 0], RIGHT)
         plus = txt("+", T.TYPE.body, T.MUTED).next_to(bfirst, LEFT, buff=0.15)
         cs_head = txt("first entries", S, T.TEXT).move_to([0, 2.62, 0]).align_to(
             [x_cs, 0, 0], RIGHT)
         rule = Line([x_cs - 1.0, y_bias - 0.2, 0], [x_cs, y_bias - 0.2, 0], color=T.TEXT,
                     stroke_width=2)
-        total = Num(jp.delta[0], None, sd, S, T.ATTN).move_to([0, y_bias - 0.42, 0])
+        total = Num(jp.delta[0], None, sd, FS, T.ATTN).move_to([0, y_bias - 0.42, 0])
         total.align_to([x_cs, 0, 0], RIGHT)
         eq = txt("=" if jp.sum_adds else "≈", T.TYPE.body, T.MUTED).next_to(total, LEFT,
                                                                           buff=0.15)
@@ -1111,7 +1238,7 @@ class PerHeadScene(StoryboardScene):
         boxes = VGroup()                    # drawn when the bars have their lengths (lengths)
         # beside each head's bar: the token it weighs most for bank (its row's largest
         # weight); the key token's heads in the weight colour, the others dim
-        x_tok = -1.9
+        x_tok = -1.45                       # clear of the longest bar's box (review 17)
         # the heads the voice names: the key token's heads when they are the longest pieces
         # (key_heads_longest), else the TOP_PIECES longest
         boxed = (j["key_heads"] if j["key_heads_longest"] else [r["head"] for r in j["top"]])
@@ -1139,13 +1266,14 @@ class PerHeadScene(StoryboardScene):
                       if h != mine]
             # the column shrinks and travels into its slot, then becomes the slot's strip
             self.play(FadeOutPlace(olabel), run_time=0.15 * t)
-            self.play(FadeInPlace(top_label), FadeInPlace(legend),
+            self.play(FadeInPlace(top_label),
                       out.animate.scale_to_fit_height(0.5).move_to(strips[mine]),
                       LaggedStart(*[FadeInPlace(m) for m in others], lag_ratio=0.08),
                       run_time=0.45 * t)
-            # there it becomes box 2 (one object turning into the other, no fade between)
+            # there it becomes box 2 (one object turning into the other, no fade between);
+            # the colour key comes only now, where the column no longer passes
             self.play(ReplacementTransform(out, strips[mine]), FadeInPlace(names[mine]),
-                      run_time=0.4 * t)
+                      FadeInPlace(legend), run_time=0.4 * t)
 
         def through_wo(t):
             # the joined row travels into W_O; Δ_attn comes out on the other side
@@ -1250,7 +1378,7 @@ class PerHeadScene(StoryboardScene):
             # bars lie end to end, and Δ_attn's length comes out of its label as a bar
             self.play(FadeOutPlace(column_sum), run_time=0.15 * t)
             self.gone(column_sum)
-            for b, m in zip(bars, lens):
+            for b, m in zip([*bars, bbar], lens):
                 m.next_to(b, RIGHT, buff=0.12)
             for h in boxed:              # as high as the row, clear of the text at its ends
                 g = VGroup(hnames[h], bars[h], lens[h])
@@ -1366,6 +1494,9 @@ class PerHeadScene(StoryboardScene):
                  math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)]
         for nm, c in zip(names, cols[:2]):
             nm.next_to(c, UP, buff=0.12)
+        # the sum says what it is (not yet the next layer's X: LayerNorm and the FFN follow)
+        sname3 = math(f"{T.X_l(self.layer)} + Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
+        sname3.next_to(cols[2], UP, buff=0.12)
         note = txt(f"{dm} numbers each, added entry by entry", S, T.TEXT)
         note.next_to(sums, DOWN, buff=0.25)
         # what comes after the sum in MiniLM: its LayerNorm, the next video
@@ -1409,7 +1540,8 @@ class PerHeadScene(StoryboardScene):
             # sum appears in the result's row (no copies travelling over the columns)
             for m in cols[2].nums:
                 m.set_opacity(0)
-            self.play(FadeInPlace(sums[3]), FadeInPlace(cols[2]), run_time=0.25 * t)
+            self.play(FadeInPlace(sums[3]), FadeInPlace(cols[2]), FadeInPlace(sname3),
+                      run_time=0.25 * t)
             for i, m in enumerate(cols[2].nums):
                 self.play(Indicate(cols[0].nums[i], color=T.X, scale_factor=1.15),
                           Indicate(cols[1].nums[i], color=T.ATTN, scale_factor=1.15),
@@ -1421,6 +1553,39 @@ class PerHeadScene(StoryboardScene):
         nxt.next_to(ln, DOWN, buff=0.45).align_to(ln, RIGHT)
         a5 = Arrow(ln.get_bottom(), [ln.get_x(), nxt.get_top()[1], 0], buff=0.06,
                    color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.4)
+        nl, nv = lay["next"], p.next
+        fresh = None
+        if nl is not None:
+            # what comes out: the next layer's X for the focus token, then the followed head's
+            # query there beside the one this video followed (both from the plan)
+            l1, hh, nd, tok = nl["layer"], nl["head"], nl["decimals"], d["focus"]["token"]
+            x1 = self.column(nl["x"], nv.x.path, nd, T.X, summary=True, length=dm)
+            x1.at(ln.get_x(), -0.45)
+            x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", S, T.MUTED))
+            x1name.next_to(x1, UP, buff=0.12).align_to(x1, LEFT)
+            nxt = x1name
+            a5 = Arrow(ln.get_bottom(), [x1name.get_x(), x1name.get_top()[1], 0], buff=0.06,
+                       color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.4)
+            dh = d["shape"]["d_head"]
+            q0 = self.column(nl["q_here"], nv.q_here.path, nd, T.Q, length=dh)
+            q1 = self.column(nl["q"], nv.q.path, nd, T.Q, length=dh)
+            q0.at(-5.2, -0.75)
+            q1.at(-1.6, -0.75)
+            q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", S,
+                                                                           T.MUTED))
+            q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", S, T.MUTED))
+            for nm, c in ((q0name, q0), (q1name, q1)):
+                nm.next_to(c, UP, buff=0.12).align_to(c, LEFT)
+            q0how = txt(f"layer {self.layer}: the one followed", S, T.TEXT)
+            q1how = inline(txt("=", S, T.MUTED), math(T.X_l(l1), F, T.X),
+                           txt("×", S, T.MUTED), math(f"W_Q^(({l1},{hh}))", F, T.Q),
+                           *([txt("+ bias", S, T.MUTED)] if self.bias() else []), buff=0.1)
+            q0how.next_to(q0, DOWN, buff=0.2).align_to(q0, LEFT)
+            q1how.next_to(q1, DOWN, buff=0.2).align_to(q1, LEFT)
+            fresh = (x1, q0, q1, q0name, q1name, q0how, q1how)
+        strip = (Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
+                           fill_color=T.X, fill_opacity=0.3).move_to(fresh[0][1])
+                 if fresh is not None else None)
         self.by_cue([
             # said "the update is added to bank's X": Δ_attn stays and moves, X joins it
             (0, [(1.5, lambda t: self.clear_but([held] if held is not None else [], t)),
@@ -1436,11 +1601,32 @@ class PerHeadScene(StoryboardScene):
                  (2, lambda t: summed(t)),
                  (1, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t))]),
             (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
-                 (1, lambda t: self.emphasize(ln, run_time=t))]),
+                 (1, lambda t: self.emphasize(ln, run_time=t))])] + ([
             (3, [(1, lambda t: self.play(Create(a5), FadeInPlace(nxt), run_time=t)),
-                 (1, lambda t: self.emphasize(nxt, run_time=t))])])
-        self.keep(xin, box, bname, plus, out, a1, a2, a3, skip, sname, sums, *names, note,
-                  ln, a4, a5, nxt)
+                 (1, lambda t: self.emphasize(nxt, run_time=t))])]
+            if fresh is None else [
+            (3, [(0.8, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
+                                            run_time=t), self.gone(sums, *names, sname3, note))),
+                 (1.2, lambda t: self.play(Create(a5), FadeInPlace(nxt), FadeInPlace(x1),
+                                           run_time=t)),
+                 (0.8, lambda t: self.emphasize(x1name, run_time=t)),
+                 # a blue strip standing for X^(l+1) travels to where its query comes out
+                 (1.5, lambda t: (self.add(strip),
+                                  self.play(strip.animate.move_to(q1).set_opacity(0.15),
+                                            run_time=t))),
+                 (1.2, lambda t: (self.play(FadeOut(strip), GrowFromEdge(q1, LEFT),
+                                            FadeInPlace(q1name), FadeInPlace(q1how),
+                                            run_time=t), self.gone(strip)))]),
+            # the query this video followed, beside it
+            (4, [(1.5, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0how)],
+                                           run_time=t)),
+                 (1, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t))])]))
+        kept = [xin, box, bname, plus, out, a1, a2, a3, skip, sname, ln, a4, a5, nxt]
+        if fresh is None:
+            kept += [sums, *names, note]
+        else:
+            kept += list(fresh)
+        self.keep(*kept)
 
 
 __all__ = ["PerHeadScene"]

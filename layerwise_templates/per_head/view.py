@@ -127,11 +127,35 @@ class Join(View):
     decimals: JoinDecimals
 
 
+class Pair(View):
+    a: int
+    b: int
+    kind: str
+    cos: float
+    cos_text: str
+    size: int
+
+
+class Next(View):
+    layer: int
+    head: int
+    x: list[float]
+    q: list[float]
+    q_here: list[float]
+    decimals: int
+
+
 class Layer(View):
     layer: int
     x: list[float]
     x_decimals: int
     w_cos_max: float
+    w_pair: Pair
+    w_abs: list[float]      # every pair's |cos|, W_Q, W_K, W_V pairs
+    w_pairs: int
+    first_heads: int        # heads whose largest weight from the focus is on the first token
+    first_token: str
+    next: Next | None
     qkv_bias: bool
     patterns: list[list[list[float]]]
     prev_token: list[float]
