@@ -11,18 +11,21 @@ and the bottom row, which fades, then the top row slides into Q; layer 2 runs th
 straight through; once the code has been read only the boxed lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
 in Δ's own pale shade; the new X's row comes between X's and Δ's, and their numbers each move
 one row into it; on the plane a lens grows out of a square round the step, with a round scale
-bar (layers after 0 share one magnification, and say "zoomed out from" layer 0's), and
+bar (layers after 0 share one magnification), and
 draws Δ tip to tail from X, its name riding on it as it grows; the X it leaves stays,
 faint: a trail X^(0) → X^(1) → ... ("faint" means "from an earlier layer" everywhere); "this V is longer" outlines
-V and the last layer's faint V together; the code panel stays on screen; the step's length,
-as a number and a bar on one scale, joins a table under the plane (where the steps
-compare); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
+V and the last layer's faint V together; the code panel leaves when layer 1 begins (the
+rows take its place); the step's length, as a number and a bar on one scale, joins a table
+under the plane (where the steps compare; it steps aside while a later layer's Q, K, V are
+made); layer 1's X^(1) · W_Q^(1) is walked entry by entry (each pair of numbers flies into a
+written sum, its value into Q's slot); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
 moving into its column, the "computed once and reused" copies (grey) stepping down under the
-real values; then they leave, the rows close up, and two bars per later layer show
-`fresh.split` in words (the smallest of Q's, K's, V's change due to the new matrices,
-`by_w_min`, against the largest due to the moved X, `by_x_max`), and arrows carrying each
-column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line
+real values; then they leave, the rows close up, and under each later column Q's change
+from the layer before is drawn as two arrows tip to tail (`fresh.split`: the new matrices'
+part from Q^(l-1) to the old X times the new matrix, `via`, then the moved X's part to
+Q^(l)), with their lengths; they leave, and arrows carry each column's X^(l+1) into the next
+column's X^(l)), `note` (the plane comes back; the line
 saying Q and K go unused is outlined: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
@@ -371,6 +374,13 @@ class ToyLoopScene(StoryboardScene):
             self.cursor(rows)
             if not n:
                 self.wait(0.5)
+            elif i == 1:
+                # "three random matrices": each of the three lines, in turn
+                for r in rows:
+                    self.emphasize(self.code_part(r, "np.random.randn(2, 2)"), run_time=0.9)
+            else:
+                # "three layers, counted from zero": range(3)
+                self.emphasize(self.code_part(rows[0], "range(3)"), run_time=1.2)
 
     def busy(self, *ms) -> None:
         """While the voice reads out what was just drawn, outline it (no still picture)."""
@@ -417,8 +427,7 @@ class ToyLoopScene(StoryboardScene):
             self.stage.x_arrow = VGroup(arrow, label)
             self.play(GrowArrow(arrow), FollowIn(label, arrow), run_time=self.quick(0.2, 0.8))
             self.set_slot("x_arrow", self.stage.x_arrow)
-        if self.layer < 2:      # (layer 2 repeats the recipe: no pauses on what was shown)
-            self.emphasize(self.shown["x"])
+        self.emphasize(self.shown["x"])         # "X two": the row the voice names
         if "code" in self.beat.get("show", []):
             self.walk_code()
         else:       # X, and the step that brought it here (how far it moved), time allowing
@@ -572,7 +581,14 @@ class ToyLoopScene(StoryboardScene):
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7 if l < 2 else 0.35))
-        if not first and l < 2:
+        only = self.cue_with("only V", -1) if l == 0 else -1
+        if only >= 0 and self.code in self.mobjects:
+            # "only V feeds this toy's update": V's arrow, then the update line's 0.1 * V
+            self.emphasize(arrow, run_time=0.8)
+            self.hold_until(self.phrase_time(only, "only V") - 0.1)
+            self.emphasize(self.code_part(self.data["lines"]["update"], "0.1 * V"),
+                           run_time=1.4)
+        elif not first and l < 2:
             self.busy(result, arrow)
 
     def walk_product(self, x_grid, W, src, key, color, label, w_row):
@@ -609,23 +625,23 @@ class ToyLoopScene(StoryboardScene):
         terms.next_to(w_row, DOWN, buff=0.3).align_to(w_row, LEFT)
         cues = self.beat.get("cues") or []
         if cues:
-            self.hold_until_cue(k0 + 1)             # "each entry is X dotted with a column"
+            self.hold_until(self.phrase_time(k0, "each entry") - 0.1)   # "... with a column"
         light = SurroundingRectangle(W.columns[0], color=color, buff=0.05, stroke_width=3)
         xlight = SurroundingRectangle(target, color=T.POINTER, buff=0.05, stroke_width=3)
         self.play(FadeInPlace(light), FadeInPlace(xlight), run_time=0.5)
         if cues:
-            self.hold_until_cue(k0 + 2)             # "0.99 times 0.76, plus ..."
+            self.hold_until_cue(k0 + 1)             # "0.99 times 0.76, plus ..."
         for i in range(n):
             if i and cues:
-                self.hold_until(self.phrase_time(k0 + 2, "plus") - 0.1)
+                self.hold_until(self.phrase_time(k0 + 1, "plus") - 0.1)
             at = 3 * i + (1 if i else 0)
             ops = [parts[at - 1]] if i else []
             self.play(TransformFromCopy(target.nums[i], x_copies[i]),
                       TransformFromCopy(W.nums[i * n], w_copies[i]),
-                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=0.7)
+                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=1.1)
         if cues:
             said = f": {float(vec.values[0]):.2f}"
-            self.hold_until(self.phrase_time(k0 + 2, said) - 0.1)
+            self.hold_until(self.phrase_time(k0 + 1, said) - 0.1)
         self.play(FadeInPlace(VGroup(parts[-2], r0)), run_time=0.4)
         # the sum's value moves into Q's first slot (the same digits)
         self.play(r0.animate.move_to(result.nums[0]), run_time=0.6)
@@ -633,7 +649,7 @@ class ToyLoopScene(StoryboardScene):
         self.add(result.nums[0])
         self.play(FadeOutPlace(VGroup(*parts[:-1])), run_time=0.3)
         if cues:
-            self.hold_until_cue(k0 + 3)             # "the second column gives ..."
+            self.hold_until_cue(k0 + 2)             # "the second column gives ..."
         self.play(light.animate.move_to(SurroundingRectangle(W.columns[1], buff=0.05)),
                   run_time=0.4)
         self.play(FadeIn(result.nums[1], shift=0.15 * RIGHT), run_time=0.5)
@@ -1118,19 +1134,20 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         # (each copy leaves layer 0's cell in its colour, the same digits on the same digits,
         # and turns grey as it slides: no two colours of one number on top of each other)
-        # (column by column: layer 1's copies slide off layer 0's cells, then layer 2's slide on
-        # from layer 1's, starting exactly on them: never two copies of one number half over
-        # each other; all turn grey once they are in place)
+        # (column by column, never over a number: each copy comes in grey in the empty lane
+        # under layer 0's cell, slides along that lane under the later columns, and rises into
+        # its column's empty slot; layer 2's copies pass under layer 1's lane once layer 1's
+        # have risen out of it. No two sets of digits ever overlap, even mid-motion)
         per_row = len(cells[1]) - 1
         cols = [[(c, cell) for k, (c, cell) in enumerate(zip(copies, dims)) if k % per_row == j]
                 for j in range(per_row)]
-        for j, group in enumerate(cols):
-            for (c, _), (_, before) in zip(group, cols[j - 1] if j else []):
-                c.move_to(before)
-            self.add(*[c for c, _ in group])
-            self.play(*[c.animate.move_to(cell) for c, cell in group],
-                      run_time=self.quick(0.05, 0.6 / per_row))
-        self.play(*[c.animate.set_color(T.MUTED) for c in copies], run_time=self.quick(0.05, 0.3))
+        for c in copies:
+            c.set_color(T.MUTED).shift(DOWN * GAP)
+        step = self.pace(self.cue_at(2), 3 * per_row, 0.25, 0.5)
+        for group in cols:
+            self.play(*[FadeInPlace(c) for c, _ in group], run_time=step)
+            self.play(*[c.animate.set_x(cell.get_x()) for c, cell in group], run_time=step)
+            self.play(*[c.animate.move_to(cell) for c, cell in group], run_time=step)
         self.busy(*copies)
         self.hold_until_cue(2)
         # "Instead": the copies are taken back (they slide home onto layer 0's own numbers,
@@ -1162,9 +1179,9 @@ class ToyLoopScene(StoryboardScene):
             self.set_slot("table", VGroup(VGroup(*heads), *rows))
             split = self.split_arrows(cells, grid, rows[-1])
         if split is not None:
-            self.emphasize(rows[1], run_time=0.9)                   # "Both change Q"
+            self.emphasize(rows[1], run_time=0.6)                   # "Both change Q"
             self.show_split(split)
-        carry = 7 if len(self.beat.get("cues") or []) > 7 else 5
+        carry = self.cue_with("carries over", 5)
         self.hold_until_cue(carry)
         if split is not None:
             # the arrows leave before the carry arrows come: one idea at a time
@@ -1190,10 +1207,19 @@ class ToyLoopScene(StoryboardScene):
             # "a later layer's query can depend on more context, which earlier layers added
             # to X": the later layers' X and Q, together
             self.hold_until_cue(carry + 1)
+            self.hold_until(self.phrase_time(carry + 1, "a later layer") - 0.2)
             self.emphasize(*cells[1][1:], run_time=1.2)         # "a later layer's query"
+            self.hold_until(self.phrase_time(carry + 1, "what earlier") - 0.2)
             self.emphasize(*cells[0][1:], run_time=1.4)   # "what earlier layers added to X"
         else:
             self.emphasize(rows[0][1:], rows[4][1:])
+
+    def cue_with(self, phrase: str, default: int) -> int:
+        """The first cue of this beat whose text has `phrase` (`default` when none has)."""
+        for i, cue in enumerate(self.beat.get("cues") or []):
+            if phrase in str(cue.get("text", "")):
+                return i
+        return default
 
     def phrase_time(self, k: int, phrase: str) -> float:
         """Scene time when `phrase` of cue k is spoken (its place in the sentence's text, as a
@@ -1271,40 +1297,43 @@ class ToyLoopScene(StoryboardScene):
         return {"key": key, "diagrams": diagrams, "all": everything}
 
     def show_split(self, split: dict) -> None:
-        """The split drawn as said: (cue 4) "drawn as arrows, Q's change from the layer before"
-        the ends; "the new matrices times the old X" their arrows; "then the moved X" X's;
-        (cue 5) "the numbers are lengths" the lengths, and layer 1's two outlined as read;
-        (cue 6) layer 2's: "X's part is no longer small", then both."""
+        """The split drawn as said: "as arrows, its change" the ends; "the new matrices with the
+        old X" their arrows; "then the moved X" X's; "the numbers are lengths" the lengths,
+        and layer 1's two outlined as read; "in layer two" its drawing, "X's part is no longer
+        small" its X part, then both its numbers."""
         key, ds = split["key"], split["diagrams"]
         cues = self.beat.get("cues") or []
-        voiced = len(cues) > 6
+        k = self.cue_with("as arrows", -1)
+        voiced = k >= 0 and len(cues) > k + 2
         if voiced:
-            self.hold_until_cue(4)
+            self.hold_until(self.phrase_time(k, "as arrows") - 0.1)
         self.play(FadeInPlace(key[0]), *[FadeInPlace(g["ends"]) for g in ds],
-                  run_time=self.quick(0.05, 0.6))
+                  run_time=self.quick(0.05, 0.8))
         self.set_slot("split", split["all"])
         if voiced:
-            self.hold_until(self.phrase_time(4, "the new matrices") - 0.1)
+            self.hold_until(self.phrase_time(k, "the new matrices") - 0.1)
         self.play(FadeInPlace(key[1]), *[GrowArrow(g["w"][0]) for g in ds],
-                  run_time=self.quick(0.05, 0.9))
+                  run_time=self.quick(0.05, 1.0))
         if voiced:
-            self.hold_until(self.phrase_time(4, "then the moved") - 0.1)
+            self.hold_until(self.phrase_time(k, "then the moved") - 0.1)
         self.play(FadeInPlace(key[2]), *[GrowArrow(g["x"][0]) for g in ds],
-                  run_time=self.quick(0.05, 0.7))
+                  run_time=self.quick(0.05, 0.8))
         if voiced:
-            self.hold_until_cue(5)
+            self.hold_until_cue(k + 1)
         self.play(FadeInPlace(key[3]), *[FadeInPlace(VGroup(g["w_num"], g["x_num"])) for g in ds],
-                  run_time=self.quick(0.05, 0.5))
+                  run_time=self.quick(0.05, 0.6))
         if voiced:
-            self.hold_until(self.phrase_time(5, "in layer one") - 0.1)
-        self.emphasize(ds[0]["w_num"], ds[0]["x_num"], run_time=1.2)
+            self.hold_until(self.phrase_time(k + 1, "in layer one") - 0.1)
+        self.emphasize(ds[0]["w_num"], ds[0]["x_num"], run_time=1.4)
         if len(ds) > 1:
             if voiced:
-                self.hold_until(self.phrase_time(6, "no longer small") - 0.3)
-            self.emphasize(ds[1]["x"], ds[1]["x_num"], run_time=1.0)
+                self.hold_until_cue(k + 2)                  # "In layer two"
+                self.emphasize(VGroup(ds[1]["ends"], ds[1]["w"], ds[1]["x"]), run_time=1.2)
+                self.hold_until(self.phrase_time(k + 2, "no longer small") - 0.3)
+            self.emphasize(ds[1]["x"], ds[1]["x_num"], run_time=1.2)
             if voiced:
-                self.hold_until(self.phrase_time(6, "small:") + 0.2)
-            self.emphasize(ds[1]["x_num"], ds[1]["w_num"], run_time=1.2)
+                self.hold_until(self.phrase_time(k + 2, "small:") + 0.2)
+            self.emphasize(ds[1]["x_num"], ds[1]["w_num"], run_time=1.4)
 
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
@@ -1332,3 +1361,5 @@ class ToyLoopScene(StoryboardScene):
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)
+        if self.beat.get("cues"):
+            self.emphasize(real, run_time=1.6)      # while it is read
