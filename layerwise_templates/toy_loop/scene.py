@@ -1172,9 +1172,11 @@ class ToyLoopScene(StoryboardScene):
         if len(self.v.fresh.split):
             # the stage cleared down to what the voice speaks of: the hypothetical's copies
             # and legend leave, the rows close up (the copies' room is not needed)
-            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]),
-                      *[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
-                      run_time=self.quick(0.05, 0.6))
+            # (the copies are gone before the rows move up through their lanes: no row slides
+            # over a fading copy)
+            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
+            self.play(*[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
+                      run_time=self.quick(0.05, 0.5))
             ghosts, hypo = VGroup(), VGroup(VGroup())
             self.set_slot("table", VGroup(VGroup(*heads), *rows))
             split = self.split_arrows(cells, grid, rows[-1])
@@ -1309,7 +1311,6 @@ class ToyLoopScene(StoryboardScene):
             self.hold_until(self.phrase_time(k, "as arrows") - 0.1)
         self.play(FadeInPlace(key[0]), *[FadeInPlace(g["ends"]) for g in ds],
                   run_time=self.quick(0.05, 0.8))
-        self.set_slot("split", split["all"])
         if voiced:
             self.hold_until(self.phrase_time(k, "the new matrices") - 0.1)
         self.play(FadeInPlace(key[1]), *[GrowArrow(g["w"][0]) for g in ds],
@@ -1330,10 +1331,14 @@ class ToyLoopScene(StoryboardScene):
                 self.hold_until_cue(k + 2)                  # "In layer two"
                 self.emphasize(VGroup(ds[1]["ends"], ds[1]["w"], ds[1]["x"]), run_time=1.2)
                 self.hold_until(self.phrase_time(k + 2, "no longer small") - 0.3)
-            self.emphasize(ds[1]["x"], ds[1]["x_num"], run_time=1.2)
+            # (one box round the arrow and its number: a box per piece cut through the number)
+            self.emphasize(VGroup(ds[1]["x"], ds[1]["x_num"]), run_time=1.2)
             if voiced:
                 self.hold_until(self.phrase_time(k + 2, "small:") + 0.2)
             self.emphasize(ds[1]["x_num"], ds[1]["w_num"], run_time=1.4)
+        # (the slot is set once every part is in: setting it adds the whole group to the
+        # scene, which showed the parts before their own animations)
+        self.set_slot("split", split["all"])
 
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
