@@ -47,5 +47,10 @@ def test_toy_loop_plan_rederived(cache_dir):
         assert split["x_max_of"] == "QKV"[int(np.argmax(by_x))]
         for n, w, x in zip("QKV", by_w, by_x):
             assert abs(split["w_parts"][n] - w) < 1e-3 and abs(split["x_parts"][n] - x) < 1e-3
+            # the two parts meet at the old X times the new matrix (the scene draws them so)
+            W = "W" + n.lower()
+            assert np.allclose(split["via"][n], (old["X"] @ new[W])[0], atol=1e-3)
+            assert abs(np.linalg.norm(np.array(split["via"][n]) - old[n][0]) - w) < 1e-3
+            assert abs(np.linalg.norm(new[n][0] - np.array(split["via"][n])) - x) < 1e-3
         assert abs(split["ratio"] - min(by_w) / max(by_x)) < 0.01
     assert [s["layer"] for s in d["fresh"]["split"]] == [1, 2]

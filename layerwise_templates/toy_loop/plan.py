@@ -68,17 +68,21 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
 def named_split(sp: dict, layers: list[dict]) -> dict:
     """change_split's entry with its two figures named for what they are (`by_w_min`: the
     smallest of Q's, K's, V's matrices' parts; `by_x_max`: the largest of their X parts), the
-    three parts of each (`w_parts`, `x_parts`) and which of Q, K, V holds the min and the max:
+    three parts of each (`w_parts`, `x_parts`; `via`: X^(l-1) times layer l's matrix, where
+    the two parts meet) and which of Q, K, V holds the min and the max:
     a voice that says "smallest" and "largest" reads fields that are those."""
     l = sp["layer"]
     x0, x1 = np.asarray(layers[l - 1]["x_in"]), np.asarray(layers[l]["x_in"])
-    w_parts, x_parts = {}, {}
+    w_parts, x_parts, via = {}, {}, {}
     for n in "QKV":
         W0, W1 = np.asarray(layers[l - 1][f"W_{n}"]), np.asarray(layers[l][f"W_{n}"])
         w_parts[n] = round(float(np.linalg.norm(x0 @ (W1 - W0))), 4)
         x_parts[n] = round(float(np.linalg.norm((x1 - x0) @ W1)), 4)
+        # where the two parts meet: the old X times the new matrix (the new matrices' part
+        # runs from layer l-1's Q to it, the moved X's part from it to layer l's Q)
+        via[n] = (x0 @ W1).round(4).tolist()
     return {"layer": l, "by_w_min": sp["by_w"], "by_x_max": sp["by_x"], "ratio": sp["ratio"],
-            "w_parts": w_parts, "x_parts": x_parts,
+            "w_parts": w_parts, "x_parts": x_parts, "via": via,
             "w_min_of": min(w_parts, key=w_parts.get), "x_max_of": max(x_parts, key=x_parts.get)}
 
 

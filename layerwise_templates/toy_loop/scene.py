@@ -11,18 +11,21 @@ and the bottom row, which fades, then the top row slides into Q; layer 2 runs th
 straight through; once the code has been read only the boxed lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
 in Δ's own pale shade; the new X's row comes between X's and Δ's, and their numbers each move
 one row into it; on the plane a lens grows out of a square round the step, with a round scale
-bar (layers after 0 share one magnification, and say "zoomed out from" layer 0's), and
+bar (layers after 0 share one magnification), and
 draws Δ tip to tail from X, its name riding on it as it grows; the X it leaves stays,
 faint: a trail X^(0) → X^(1) → ... ("faint" means "from an earlier layer" everywhere); "this V is longer" outlines
-V and the last layer's faint V together; the code panel stays on screen; the step's length,
-as a number and a bar on one scale, joins a table under the plane (where the steps
-compare); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
+V and the last layer's faint V together; the code panel leaves when layer 1 begins (the
+rows take its place); the step's length, as a number and a bar on one scale, joins a table
+under the plane (where the steps compare; it steps aside while a later layer's Q, K, V are
+made); layer 1's X^(1) · W_Q^(1) is walked entry by entry (each pair of numbers flies into a
+written sum, its value into Q's slot); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
 moving into its column, the "computed once and reused" copies (grey) stepping down under the
-real values; then they leave, the rows close up, and two bars per later layer show
-`fresh.split` in words (the smallest of Q's, K's, V's change due to the new matrices,
-`by_w_min`, against the largest due to the moved X, `by_x_max`), and arrows carrying each
-column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line
+real values; then they leave, the rows close up, and under each later column Q's change
+from the layer before is drawn as two arrows tip to tail (`fresh.split`: the new matrices'
+part from Q^(l-1) to the old X times the new matrix, `via`, then the moved X's part to
+Q^(l)), with their lengths; they leave, and arrows carry each column's X^(l+1) into the next
+column's X^(l)), `note` (the plane comes back; the line
 saying Q and K go unused is outlined: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
 """
@@ -32,8 +35,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, Dot, FadeIn, GrowArrow, Line, ManimColor,
                    Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+
+from manim import config
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -112,6 +117,23 @@ def place_label(m, tip, plane, arrows, labels, reach: float = 0.12) -> None:
     if near[1] < CLEAR:
         near = max([near, *ring(0.75)], key=lambda t: t[0])
     m.move_to(near[2])
+
+
+def free_spot(m, at, arrows, labels, ceiling: float, floor: float) -> None:
+    """Move `m` next to point `at`: of twelve directions at three distances, the place
+    farthest from the `arrows`' shafts and the `labels` (capped: any clear place will do,
+    the nearest first), below `ceiling` and above `floor`."""
+    best = None
+    for r in (0.1, 0.3, 0.55):
+        for i in range(12):
+            u = np.array([np.cos(i * np.pi / 6), np.sin(i * np.pi / 6), 0.0])
+            m.next_to(at, u, buff=r)
+            gap = min(label_gap(m, arrows, labels), 0.12)
+            inside = m.get_top()[1] <= ceiling and m.get_bottom()[1] >= floor
+            score = gap - (0 if inside else 5) - 0.02 * r - 0.001 * float(u[1])
+            if best is None or score > best[0] + 1e-9:
+                best = (score, m.get_center().copy())
+    m.move_to(best[1])
 
 
 @dataclass
@@ -224,7 +246,10 @@ class ToyLoopScene(StoryboardScene):
         return VGroup(*self.code_lines[n - 1][i:i + len(sub)])
 
     def cursor(self, numbers: list[int], *parts) -> None:
-        """Box code lines `numbers` (one box), and each of `parts` (a box each)."""
+        """Box code lines `numbers` (one box), and each of `parts` (a box each); nothing once
+        the code has left (after layer 0)."""
+        if self.code not in self.mobjects:
+            return
         groups = ([VGroup(*[self.code_lines[n - 1] for n in numbers])] if numbers else []) \
             + list(parts)
         box = VGroup(*[self.code_box(g) for g in groups])
@@ -349,6 +374,13 @@ class ToyLoopScene(StoryboardScene):
             self.cursor(rows)
             if not n:
                 self.wait(0.5)
+            elif i == 1:
+                # "three random matrices": each of the three lines, in turn
+                for r in rows:
+                    self.emphasize(self.code_part(r, "np.random.randn(2, 2)"), run_time=0.9)
+            else:
+                # "three layers, counted from zero": range(3)
+                self.emphasize(self.code_part(rows[0], "range(3)"), run_time=1.2)
 
     def busy(self, *ms) -> None:
         """While the voice reads out what was just drawn, outline it (no still picture)."""
@@ -358,14 +390,22 @@ class ToyLoopScene(StoryboardScene):
 
     def beat_x(self, beat) -> None:
         lay, src = self.lay()
-        row = self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0)
         made = self.shown.pop("upd", None)
+        gone = []
+        if made is not None and self.code in self.mobjects:
+            # the recipe has been read once (layer 0): the code leaves, and the rows take its
+            # place at the top of the panel (one idea on screen: this layer's numbers)
+            gone = [self.code, *[self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]]
+            # (under the layer's header over the plane: Q, K, V's column reaches under it)
+            self.panel_top = np.array([self.code.get_left()[0], self.plane.get_top()[1] - 0.05,
+                                       0.0])
+        row = self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0)
         if made is not None:
             # the X the last layer wrote moves up into the X row: the same numbers, now this
             # layer's input (the last pass's rows leave with it, before the header says so)
             step_row, sum_row = made
             old = [self.shown.pop(k) for k in ("x", "w", "q", "k", "v") if k in self.shown]
-            self.play(*[FadeOutPlace(m) for m in (*old, step_row, sum_row[0])],
+            self.play(*[FadeOutPlace(m) for m in (*old, *gone, step_row, sum_row[0])],
                       ReplacementTransform(sum_row[1], row[1]), FadeInPlace(row[0]),
                       run_time=self.quick(0.1, 0.8))
             self.set_slot("x", row)
@@ -387,8 +427,7 @@ class ToyLoopScene(StoryboardScene):
             self.stage.x_arrow = VGroup(arrow, label)
             self.play(GrowArrow(arrow), FollowIn(label, arrow), run_time=self.quick(0.2, 0.8))
             self.set_slot("x_arrow", self.stage.x_arrow)
-        if self.layer < 2:      # (layer 2 repeats the recipe: no pauses on what was shown)
-            self.emphasize(self.shown["x"])
+        self.emphasize(self.shown["x"])         # "X two": the row the voice names
         if "code" in self.beat.get("show", []):
             self.walk_code()
         else:       # X, and the step that brought it here (how far it moved), time allowing
@@ -407,8 +446,11 @@ class ToyLoopScene(StoryboardScene):
             self.hold_until(min(self.beat_start + float(cues[0]["start"])
                                 + share * float(cues[0]["duration"]), self.next_reveal() - 0.6))
         self.cursor(self.data["lines"]["weights"])
-        if self.layer < 2:
+        if self.layer < 2 and self.code in self.mobjects:
             self.busy(*[self.code_lines[n - 1] for n in self.data["lines"]["weights"]])
+        if self.layer > 0 and self.stage.lengths in self.mobjects:
+            # the steps' lengths step aside while Q, K, V are made; they come back with Δ
+            self.play(FadeOutPlace(self.stage.lengths), run_time=self.quick(0.05, 0.4))
 
     def ghost_previous(self) -> None:
         anims = self.ghost_anims()
@@ -427,7 +469,8 @@ class ToyLoopScene(StoryboardScene):
                 self.stage.ghosts.append(VGroup(a[0]))
                 if c == "v":
                     self.stage.ghost_v = self.stage.ghosts[-1]
-        if self.stage.ghosts and self.stage.legend is None:
+        seen = [g for g in self.stage.ghosts if g[0].get_length() > 0.6]
+        if seen and self.stage.legend is None:
             # what the faint arrows are, said as they first appear (muted, top of the plane)
             legend = VGroup(txt("faint:", T.TYPE.body, T.TEXT),
                             txt("earlier layers' X, V", T.TYPE.body, T.TEXT)) \
@@ -507,6 +550,9 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeOutPlace(box), run_time=0.3)
             self.remove(*result.nums)
             self.add(result)
+        elif l == 1 and key == "q" and W.as_numbers:
+            # layer 1's X is not [1, 0]: its first product is walked with real weights
+            result = self.walk_product(x_grid, W, src, key, color, label, w_row)
         else:
             # layer 0 walks each product slowly; later layers repeat the recipe faster
             result = matvec(self, x_grid, W, getattr(src, key).path, color,
@@ -535,14 +581,98 @@ class ToyLoopScene(StoryboardScene):
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7 if l < 2 else 0.35))
-        if not first and l < 2:
+        only = self.cue_with("only V", -1) if l == 0 else -1
+        if only >= 0 and self.code in self.mobjects:
+            # "only V feeds this toy's update": V's arrow, then the update line's 0.1 * V
+            self.emphasize(arrow, run_time=0.8)
+            self.hold_until(self.phrase_time(only, "only V") - 0.1)
+            self.emphasize(self.code_part(self.data["lines"]["update"], "0.1 * V"),
+                           run_time=1.4)
+        elif not first and l < 2:
             self.busy(result, arrow)
+
+    def walk_product(self, x_grid, W, src, key, color, label, w_row):
+        """X^(l) · W, said entry by entry: X's copy over W; "each entry is X dotted with a
+        column": column 0 and X's copy boxed; "x0 times w00, plus x1 times w10": each pair of
+        numbers flies (copies) into a sum written under W, then its value, which moves into
+        the result's first slot; "the second column gives ...": column 1 boxed, its entry.
+        Each step at its sentence (cues k+1, k+2, k+3 after the product's own), or at once
+        when silent."""
+        vec = getattr(src, key)
+        k0 = self.step_cue()
+        target = x_grid.copy().next_to(W, UP, buff=0.12)
+        self.play(TransformFromCopy(x_grid, target), run_time=0.6)
+        result = row_of(vec.values, vec.path, color, T.TYPE.label)
+        result.next_to(label, RIGHT, buff=T.BUFF)
+        # Q^(1)'s name and brackets wait for its entries, from the start
+        self.play(FadeInPlace(VGroup(label, result[0], result[2])), run_time=0.3)
+        n = len(vec.values)
+        size = T.TYPE.label
+
+        def op(sym):
+            return math(sym, MATH_LABEL * 0.8, T.TEXT)
+
+        x_copies = [target.nums[i].copy() for i in range(n)]
+        w_copies = [W.nums[i * n].copy() for i in range(n)]      # column 0, top to bottom
+        r0 = result.nums[0].copy()
+        parts = []
+        for i in range(n):
+            if i:
+                parts.append(op("+"))
+            parts += [x_copies[i], op("×"), w_copies[i]]
+        parts += [op("="), r0]
+        terms = VGroup(*parts).arrange(RIGHT, buff=0.14)
+        terms.next_to(w_row, DOWN, buff=0.3).align_to(w_row, LEFT)
+        cues = self.beat.get("cues") or []
+        if cues:
+            self.hold_until(self.phrase_time(k0, "each entry") - 0.1)   # "... with a column"
+        light = SurroundingRectangle(W.columns[0], color=color, buff=0.05, stroke_width=3)
+        xlight = SurroundingRectangle(target, color=T.POINTER, buff=0.05, stroke_width=3)
+        self.play(FadeInPlace(light), FadeInPlace(xlight), run_time=0.5)
+        if cues:
+            self.hold_until_cue(k0 + 1)             # "0.99 times 0.76, plus ..."
+        for i in range(n):
+            if i and cues:
+                self.hold_until(self.phrase_time(k0 + 1, "plus") - 0.1)
+            at = 3 * i + (1 if i else 0)
+            ops = [parts[at - 1]] if i else []
+            self.play(TransformFromCopy(target.nums[i], x_copies[i]),
+                      TransformFromCopy(W.nums[i * n], w_copies[i]),
+                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=1.1)
+        if cues:
+            said = f": {float(vec.values[0]):.2f}"
+            self.hold_until(self.phrase_time(k0 + 1, said) - 0.1)
+        self.play(FadeInPlace(VGroup(parts[-2], r0)), run_time=0.4)
+        # the sum's value moves into Q's first slot (the same digits)
+        self.play(r0.animate.move_to(result.nums[0]), run_time=0.6)
+        self.remove(r0)
+        self.add(result.nums[0])
+        self.play(FadeOutPlace(VGroup(*parts[:-1])), run_time=0.3)
+        if cues:
+            self.hold_until_cue(k0 + 2)             # "the second column gives ..."
+        self.play(light.animate.move_to(SurroundingRectangle(W.columns[1], buff=0.05)),
+                  run_time=0.4)
+        self.play(FadeIn(result.nums[1], shift=0.15 * RIGHT), run_time=0.5)
+        self.play(FadeOutPlace(VGroup(light, xlight, target)), run_time=0.3)
+        self.remove(result[0], result[2])
+        self.add(result)
+        return result
+
+    def step_cue(self) -> int:
+        """The sentence this step is keyed to (its `at`), 0 when it has none or the plan no
+        cues."""
+        cues = self.beat.get("cues") or []
+        at = self.steps(self.beat)[self.step_index].get("at")
+        if at is None or not cues:
+            return 0
+        return min(range(len(cues)), key=lambda i: abs(float(cues[i]["start"]) - float(at)))
 
     def later_product(self) -> float:
         """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
         silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
         if self.layer >= 2:
-            return 0.5              # layer 2: the recipe run straight through
+            return 0.9              # layer 2: the recipe run straight through (one sentence
+                                    # each: the voice waits for the picture)
         if self.beat.get("cues"):
             return 1.2
         return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
@@ -597,6 +727,9 @@ class ToyLoopScene(StoryboardScene):
         if l == 1 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
             # "this V is longer": this V and last layer's, faint, outlined together
             self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.8)
+        if l > 0 and len(self.stage.lengths) and self.stage.lengths not in self.mobjects:
+            # the earlier steps' lengths come back: this one joins them
+            self.play(FadeInPlace(self.stage.lengths), run_time=self.quick(0.05, 0.4))
         self.drop("w", "q", "k")
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
@@ -631,10 +764,13 @@ class ToyLoopScene(StoryboardScene):
                 copies.append(c)
                 flying.append(converge(c, [p0, (p0 + p2) / 2 + UP * 0.4, p2], size=0.35))
             self.add(*copies)
-            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2], *entry)), *flying,
+            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2])), *flying,
                       run_time=self.quick(0.1, 0.8 if l == 0 else 0.6))
             self.remove(*copies)
+            # (Δ's length and bar only once Δ's own numbers are there)
             self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.25))
+            if entry:
+                self.play(FadeInPlace(entry[0]), run_time=self.quick(0.05, 0.3))
         else:
             self.play(FadeInPlace(VGroup(step_row, *entry)), run_time=self.quick(0.1, 0.6))
         self.add(step_row)
@@ -729,13 +865,27 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.play(FadeInPlace(before), run_time=self.quick(0.05, 0.3))
             self.shown["layer"] = before
-            # "X, carried and added to: the residual stream": X's arrow with the faint X it
-            # left, and the sum that added to it
+            # "X, carried and added to: the residual stream": the term, written under X's
+            # arrow as it is said, with X's arrow, the faint X it left, and the sum that added to it
+            self.name_stream()
             self.emphasize(self.stage.x_arrow, *self.stage.trail, self.shown["upd"][1])
         if l == 0 and not self.stage.tag_said:     # (no cues: the header after the step)
             self.stage.tag_said = True
             self.layer_tag()
+            self.name_stream()
         # the sum stays on screen until the next layer begins
+
+    def name_stream(self) -> None:
+        """"residual stream", on the plane under X's name (what the voice calls X); it leaves
+        with the code when layer 1 begins."""
+        label = self.stage.x_arrow[1]
+        rs = txt("residual stream", T.TYPE.body, T.X)
+        rs.next_to(label, DOWN, buff=0.15)
+        right = self.plane.get_right()[0] - 0.1
+        if rs.get_right()[0] > right:
+            rs.shift(LEFT * (rs.get_right()[0] - right))
+        rs.add_background_rectangle(color=T.BACKGROUND, opacity=1.0, buff=0.04)
+        self.put("rs", rs)
 
     def rule_in_header(self, tag) -> VGroup:
         """"layer l reads X^(l) → writes X^(l+1)" where the layer tag `tag` stands (right
@@ -820,18 +970,8 @@ class ToyLoopScene(StoryboardScene):
         bar_text = VGroup(txt("=", T.TYPE.body, T.TEXT), bar_text) \
             .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
         scale = VGroup(bar, bar_text.next_to(bar, RIGHT, buff=0.15))
-        if l > 0:
-            # the magnification changed since layer 0's close-up: said plainly, over the bar
-            first = self.v.layers[0].zoom.bar
-            was = Num(float(first), first.path, max(0, -int(np.floor(np.log10(float(first))))),
-                      T.TYPE.body, T.TEXT)
-            # (said plainly: this inset magnifies less than layer 0's did)
-            note = VGroup(txt("less zoomed in", T.TYPE.body, T.TEXT),
-                          txt("than layer 0's,", T.TYPE.body, T.TEXT),
-                          VGroup(txt("bar there =", T.TYPE.body, T.TEXT), was)
-                          .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)) \
-                .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-            scale.add(note.next_to(VGroup(bar, bar_text), UP, buff=0.15, aligned_edge=LEFT))
+        # (after layer 0 no note on the changed magnification: the bar says its own length,
+        # and the lengths under the plane, on one scale, compare the steps)
         # the readout in the lens's top right corner (clear of the scale's lines)
         length.next_to(lens.get_corner(UP + RIGHT), DOWN + LEFT, buff=0.25)
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
@@ -994,19 +1134,20 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         # (each copy leaves layer 0's cell in its colour, the same digits on the same digits,
         # and turns grey as it slides: no two colours of one number on top of each other)
-        # (column by column: layer 1's copies slide off layer 0's cells, then layer 2's slide on
-        # from layer 1's, starting exactly on them: never two copies of one number half over
-        # each other; all turn grey once they are in place)
+        # (column by column, never over a number: each copy comes in grey in the empty lane
+        # under layer 0's cell, slides along that lane under the later columns, and rises into
+        # its column's empty slot; layer 2's copies pass under layer 1's lane once layer 1's
+        # have risen out of it. No two sets of digits ever overlap, even mid-motion)
         per_row = len(cells[1]) - 1
         cols = [[(c, cell) for k, (c, cell) in enumerate(zip(copies, dims)) if k % per_row == j]
                 for j in range(per_row)]
-        for j, group in enumerate(cols):
-            for (c, _), (_, before) in zip(group, cols[j - 1] if j else []):
-                c.move_to(before)
-            self.add(*[c for c, _ in group])
-            self.play(*[c.animate.move_to(cell) for c, cell in group],
-                      run_time=self.quick(0.05, 0.6 / per_row))
-        self.play(*[c.animate.set_color(T.MUTED) for c in copies], run_time=self.quick(0.05, 0.3))
+        for c in copies:
+            c.set_color(T.MUTED).shift(DOWN * GAP)
+        step = self.pace(self.cue_at(2), 3 * per_row, 0.25, 0.5)
+        for group in cols:
+            self.play(*[FadeInPlace(c) for c, _ in group], run_time=step)
+            self.play(*[c.animate.set_x(cell.get_x()) for c, cell in group], run_time=step)
+            self.play(*[c.animate.move_to(cell) for c, cell in group], run_time=step)
         self.busy(*copies)
         self.hold_until_cue(2)
         # "Instead": the copies are taken back (they slide home onto layer 0's own numbers,
@@ -1024,51 +1165,30 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(VGroup(*[row[i] for row in cells[1:4]]),
                            run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
         self.hold_until_cue(3)
-        # "both change Q, K and V, the new matrices more": under each later column, two bars
-        # on one scale, the change due to the new matrices and the change due to the new X
+        # "Both change Q": Q's change from one layer to the next, drawn as arrows under each
+        # later column: from Q^(l-1) the new matrices' part (old X times the new matrix) and,
+        # tip to tail, the moved X's part, ending at Q^(l); then their lengths, as said
         split = None
         if len(self.v.fresh.split):
             # the stage cleared down to what the voice speaks of: the hypothetical's copies
-            # and legend leave, the rows close up (the copies' room is not needed), X's rows
-            # step back (they return at "only X carries over")
-            x_rows = VGroup(rows[0][1:], rows[4][1:])
-            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), DimPlace(x_rows, 0.35),
-                      *[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
-                      run_time=self.quick(0.05, 0.6))
-            split = self.split_bars(cells, grid, rows[-1])
-        if split is not None:
-            heading, pairs = split
-            # "In this toy both change them, the matrices more": every later layer's two bars
-            # grow, one layer after the other, before its numbers are read out
-            said = self.phrase_time(4, " against ")
-            self.play(FadeInPlace(heading), run_time=self.quick(0.05, 0.5))
-            for pair in pairs:
-                self.play(*[Create(bar) for bar, _ in pair],
-                          *[FadeInPlace(m) for _, m in pair],
-                          run_time=self.pace(said - 0.6, len(pairs), 0.6, 0.9))
-            self.set_slot("split", VGroup(heading, *[VGroup(*b) for p in pairs for b in p]))
-            if len(self.beat.get("cues") or []) > 4:
-                # why, in this toy, as said: "each step is only a tenth of V" (the moved X's
-                # bars, both layers), "each layer draws new random matrices" (the new
-                # matrices' bars); then layer 1's two (the voice reads layer 1's numbers), each
-                # as its number is said
-                w_bars = VGroup(*[m for p in pairs for m in p[0]])
-                x_bars = VGroup(*[m for p in pairs for m in p[1]])
-                for k, phrase, ms in ((3, "a tenth of V", x_bars),
-                                      (3, "new random matrices", w_bars),
-                                      (4, "smallest effect", VGroup(*pairs[0][0])),
-                                      (4, "largest", VGroup(*pairs[0][1]))):
-                    self.hold_until(self.phrase_time(k, phrase) - 0.3)
-                    self.emphasize(ms, run_time=1.0)
-            else:
-                # "0.86 against 0.07 in layer one": layer 1's two bars, outlined
-                self.hold_until(said - 0.7)
-                self.emphasize(VGroup(*[m for b in pairs[0] for m in b]),
-                               run_time=max(0.8, min(2.0, self.cue_at(5) - self.time - 0.2)))
-        self.hold_until_cue(5)
-        if split is not None:
-            self.play(DimPlace(x_rows, 1 / 0.35), run_time=self.quick(0.05, 0.4))
+            # and legend leave, the rows close up (the copies' room is not needed)
+            # (the copies are gone before the rows move up through their lanes: no row slides
+            # over a fading copy)
+            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
+            self.play(*[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
+                      run_time=self.quick(0.05, 0.5))
             ghosts, hypo = VGroup(), VGroup(VGroup())
+            self.set_slot("table", VGroup(VGroup(*heads), *rows))
+            split = self.split_arrows(cells, grid, rows[-1])
+        if split is not None:
+            self.emphasize(rows[1], run_time=0.6)                   # "Both change Q"
+            self.show_split(split)
+        carry = self.cue_with("carries over", 5)
+        self.hold_until_cue(carry)
+        if split is not None:
+            # the arrows leave before the carry arrows come: one idea at a time
+            self.play(FadeOutPlace(split["all"]), run_time=self.quick(0.05, 0.4))
+            self.shown.pop("split", None)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
         # each arrow, the same numbers, are outlined together
@@ -1085,14 +1205,23 @@ class ToyLoopScene(StoryboardScene):
             self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.9))
             self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0], *arrows))
             self.emphasize(*cells[4][:-1], *cells[0][1:])
-        if len(self.beat.get("cues") or []) > 6:
+        if len(self.beat.get("cues") or []) > carry + 1:
             # "a later layer's query can depend on more context, which earlier layers added
             # to X": the later layers' X and Q, together
-            self.hold_until_cue(6)
+            self.hold_until_cue(carry + 1)
+            self.hold_until(self.phrase_time(carry + 1, "a later layer") - 0.2)
             self.emphasize(*cells[1][1:], run_time=1.2)         # "a later layer's query"
+            self.hold_until(self.phrase_time(carry + 1, "what earlier") - 0.2)
             self.emphasize(*cells[0][1:], run_time=1.4)   # "what earlier layers added to X"
         else:
             self.emphasize(rows[0][1:], rows[4][1:])
+
+    def cue_with(self, phrase: str, default: int) -> int:
+        """The first cue of this beat whose text has `phrase` (`default` when none has)."""
+        for i, cue in enumerate(self.beat.get("cues") or []):
+            if phrase in str(cue.get("text", "")):
+                return i
+        return default
 
     def phrase_time(self, k: int, phrase: str) -> float:
         """Scene time when `phrase` of cue k is spoken (its place in the sentence's text, as a
@@ -1105,53 +1234,111 @@ class ToyLoopScene(StoryboardScene):
         f = text.find(phrase) / max(1, len(text)) if phrase in text else 0.0
         return self.cue_at(k) + f * float(cues[k].get("duration", 0.0))
 
-    def split_bars(self, cells, grid, under):
-        """The plan's `fresh.split` under the table: for each layer l >= 1, in its column, a
-        bar for the change in Q, K, V due to the new matrices (the plan's `by_w_min`) and one
-        for the change due to the moved X (`by_x_max`), on one scale, each with its number;
-        the row names, in words, under layer 0's column, a heading in words over them
-        (`under`: the table's last row). None when the plan has no split."""
+    def split_arrows(self, cells, grid, under) -> dict | None:
+        """The plan's `fresh.split`, for Q, drawn: under each later layer l's column, a dot at
+        Q^(l-1) and one at Q^(l) (Q's colour, named), the new matrices' part as an arrow
+        from Q^(l-1) to the old X times the new matrix (`via`, text colour) and the moved X's
+        part from there to Q^(l) (X's colour), tip to tail, one scale for every layer; each
+        part's length (`w_parts.Q`, `x_parts.Q`) by its arrow's middle. A key in words under
+        layer 0's column (`under`: the table's last row). None when the plan has no split."""
         splits = self.v.fresh.split
         if not len(splits):
             return None
-        n = len(cells[0])
+        d = self.data
         size = T.TYPE.label
-        # what each bar measures, as the plan builder computes it (change_split): the change
-        # from layer l-1's Q (K, V) to layer l's, cut into the new matrices' part and the
-        # moved X's part; the smallest of the first over Q, K, V, the largest of the second.
-        # It takes the place of the hypothetical's legend, which leaves as the bars come.
-        # (in words, in the voice's words, on the text colour: two formulas with small
-        # superscripts were not read)
-        heading = txt("Q, K, V's change from the layer before, in two parts:", size, T.TEXT)
-        heading.next_to(under, DOWN, buff=0.3).align_to(grid, LEFT)
-        names = [VGroup(txt("new matrices' effect", size, T.TEXT),
-                        txt("(least of Q, K, V)", size, T.TEXT)),
-                 VGroup(txt("moved X's effect", size, T.TEXT),
-                        txt("(most of Q, K, V)", size, T.TEXT))]
-        for nm in names:
-            nm.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        pitch = cells[0][1].get_x() - cells[0][0].get_x() if n > 1 else 2.0
-        top = max(s["by_w_min"] for s in self.data["fresh"]["split"])
-        unit = 0.55 * pitch / (top or 1.0)
-        ys = [heading.get_bottom()[1] - 0.5 - 0.75 * r for r in range(2)]
-        for name, y in zip(names, ys):
-            name.set_y(y).align_to(grid, LEFT)
-        pairs = []
-        for sp in splits:
-            l = int(sp.layer)
-            left = cells[0][l].get_left()[0]
-            pair = []
-            for r, (value, color) in enumerate(((sp.by_w_min, T.TEXT), (sp.by_x_max, T.X))):
-                start = np.array([left, ys[r], 0.0])
-                bar = Line(start, start + RIGHT * max(0.04, float(value) * unit), color=color,
-                           stroke_width=14)
-                num = Num(float(value), value.path, 2, size, color)
-                num.next_to(bar, RIGHT, buff=0.12)
-                pair.append((bar, num))
-            pairs.append(pair)
-        pairs[0][0] = (pairs[0][0][0], VGroup(names[0], pairs[0][0][1]))
-        pairs[0][1] = (pairs[0][1][0], VGroup(names[1], pairs[0][1][1]))
-        return heading, pairs
+        top = under.get_bottom()[1] - 0.45
+        room = top - (-config.frame_height / 2 + 1.1)       # (over the caption)
+        pitch = cells[0][1].get_x() - cells[0][0].get_x() if len(cells[0]) > 1 else 2.5
+        # one scale: the tallest and the widest drawing fit the room under the table
+        shapes = []
+        for sp in d["fresh"]["split"]:
+            l = sp["layer"]
+            q0 = np.array(d["layers"][l - 1]["q"])
+            pts = np.array([q0, np.array(sp["via"]["Q"]), np.array(d["layers"][l]["q"])]) - q0
+            shapes.append(pts)
+        h = max(float(p[:, 1].max() - p[:, 1].min()) for p in shapes) or 1.0
+        w = max(float(p[:, 0].max() - p[:, 0].min()) for p in shapes) or 1.0
+        unit = min(room / h, 0.75 * pitch / w, 1.5)
+        diagrams, placed, drawn = [], [], []
+        for sp, pts, view in zip(d["fresh"]["split"], shapes, splits):
+            l = sp["layer"]
+            P = [np.array([p[0], p[1], 0.0]) * unit for p in pts]
+            lo, hi = np.min(P, axis=0), np.max(P, axis=0)
+            shift = np.array([cells[0][l].get_x(), top, 0.0]) - np.array([(lo[0] + hi[0]) / 2,
+                                                                            hi[1], 0.0])
+            P = [p + shift for p in P]
+            start = Dot(P[0], radius=0.08, color=T.Q).set_opacity(0.6)
+            end = Dot(P[2], radius=0.08, color=T.Q)
+            s_lab = math(T.X_l(l - 1, "Q"), MATH_LABEL, T.Q).set_opacity(0.8)
+            e_lab = math(T.X_l(l, "Q"), MATH_LABEL, T.Q)
+            w_arrow = Arrow(P[0], P[1], buff=0, color=T.TEXT, stroke_width=6, tip_length=0.2,
+                            max_tip_length_to_length_ratio=0.5)
+            x_arrow = Arrow(P[1], P[2], buff=0, color=T.X, stroke_width=6, tip_length=0.2,
+                            max_tip_length_to_length_ratio=0.5)
+            w_num = Num(float(view.w_parts["Q"]), view.w_parts["Q"].path, 2, size, T.TEXT)
+            x_num = Num(float(view.x_parts["Q"]), view.x_parts["Q"].path, 2, size, T.X)
+            # each name and number in the free spot round its point (the dots, the parts'
+            # middles), clear of both arrows, of what is placed already and of the table
+            drawn += [w_arrow, x_arrow]
+            for m, at in ((s_lab, P[0]), (e_lab, P[2]), (w_num, (P[0] + P[1]) / 2),
+                          (x_num, (P[1] + P[2]) / 2)):
+                free_spot(m, at, drawn, placed, ceiling=under.get_bottom()[1] - 0.1,
+                          floor=-config.frame_height / 2 + 1.0)
+                placed.append(m)
+            diagrams.append({"layer": l, "ends": VGroup(start, end, s_lab, e_lab),
+                             "w": VGroup(w_arrow), "x": VGroup(x_arrow),
+                             "w_num": w_num, "x_num": x_num})
+        key = [txt("Q's change, as arrows:", size, T.TEXT),
+               txt("new matrices, old X", size, T.TEXT),
+               txt("then the moved X", size, T.X),
+               txt("numbers: lengths", size, T.MUTED)]
+        keys = VGroup(*key).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        keys.next_to(under, DOWN, buff=0.45).align_to(grid, LEFT)
+        everything = VGroup(keys, *[VGroup(g["ends"], g["w"], g["x"], g["w_num"], g["x_num"])
+                                    for g in diagrams])
+        return {"key": key, "diagrams": diagrams, "all": everything}
+
+    def show_split(self, split: dict) -> None:
+        """The split drawn as said: "as arrows, its change" the ends; "the new matrices with the
+        old X" their arrows; "then the moved X" X's; "the numbers are lengths" the lengths,
+        and layer 1's two outlined as read; "in layer two" its drawing, "X's part is no longer
+        small" its X part, then both its numbers."""
+        key, ds = split["key"], split["diagrams"]
+        cues = self.beat.get("cues") or []
+        k = self.cue_with("as arrows", -1)
+        voiced = k >= 0 and len(cues) > k + 2
+        if voiced:
+            self.hold_until(self.phrase_time(k, "as arrows") - 0.1)
+        self.play(FadeInPlace(key[0]), *[FadeInPlace(g["ends"]) for g in ds],
+                  run_time=self.quick(0.05, 0.8))
+        if voiced:
+            self.hold_until(self.phrase_time(k, "the new matrices") - 0.1)
+        self.play(FadeInPlace(key[1]), *[GrowArrow(g["w"][0]) for g in ds],
+                  run_time=self.quick(0.05, 1.0))
+        if voiced:
+            self.hold_until(self.phrase_time(k, "then the moved") - 0.1)
+        self.play(FadeInPlace(key[2]), *[GrowArrow(g["x"][0]) for g in ds],
+                  run_time=self.quick(0.05, 0.8))
+        if voiced:
+            self.hold_until_cue(k + 1)
+        self.play(FadeInPlace(key[3]), *[FadeInPlace(VGroup(g["w_num"], g["x_num"])) for g in ds],
+                  run_time=self.quick(0.05, 0.6))
+        if voiced:
+            self.hold_until(self.phrase_time(k + 1, "in layer one") - 0.1)
+        self.emphasize(ds[0]["w_num"], ds[0]["x_num"], run_time=1.4)
+        if len(ds) > 1:
+            if voiced:
+                self.hold_until_cue(k + 2)                  # "In layer two"
+                self.emphasize(VGroup(ds[1]["ends"], ds[1]["w"], ds[1]["x"]), run_time=1.2)
+                self.hold_until(self.phrase_time(k + 2, "no longer small") - 0.3)
+            # (one box round the arrow and its number: a box per piece cut through the number)
+            self.emphasize(VGroup(ds[1]["x"], ds[1]["x_num"]), run_time=1.2)
+            if voiced:
+                self.hold_until(self.phrase_time(k + 2, "small:") + 0.2)
+            self.emphasize(ds[1]["x_num"], ds[1]["w_num"], run_time=1.4)
+        # (the slot is set once every part is in: setting it adds the whole group to the
+        # scene, which showed the parts before their own animations)
+        self.set_slot("split", split["all"])
 
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
@@ -1166,7 +1353,7 @@ class ToyLoopScene(StoryboardScene):
                 line.align_to(w[0], LEFT)
         lines = VGroup(toy, real).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
-        self.drop("x", "upd", "w", "q", "k", "v", "table", "split")
+        self.drop("x", "upd", "w", "q", "k", "v", "table", "split", "rs")
         if self.stage.away:
             self.play(*[FadeInPlace(m) for m in self.stage.away], run_time=self.quick(0.05, 0.6))
             self.shown.update(self.stage.away_qkv)
@@ -1179,3 +1366,5 @@ class ToyLoopScene(StoryboardScene):
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "attention uses Q and K ... the update"
         self.put("note_real", real)
+        if self.beat.get("cues"):
+            self.emphasize(real, run_time=1.6)      # while it is read

@@ -43,6 +43,7 @@ class Split(View):
     ratio: float                # by_w_min / by_x_max: how many times the matrices' part outweighs X's
     w_parts: dict[str, float]   # Q, K, V: each one's matrices' part
     x_parts: dict[str, float]   # Q, K, V: each one's X part
+    via: dict[str, list[float]]  # Q, K, V: X^(l-1) times layer l's matrix (the parts meet there)
     w_min_of: str               # which of Q, K, V has the smallest matrices' part
     x_max_of: str               # which has the largest X part
 
