@@ -489,7 +489,8 @@ class LogitLensScene(StoryboardScene):
             self.hold_until_cue(max(0, self.n_cues() - 3))
         t0 = self.time
         span = max(4.0, (until if until is not None else t0 + 6.0) - t0)
-        at = [0.0, 0.3, 0.45, 0.6] if paced else [0.0, 0.0, 0.0, 0.0]
+        at = ([0.0, 0.36, 0.47, 0.56] if paced else      # as the sentence names each step
+              [0.0, 0.0, 0.0, 0.0])
 
         def lit(i):
             return boxes[i][0].animate.set_stroke(T.TEXT, 2.5)
