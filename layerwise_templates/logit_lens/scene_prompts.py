@@ -470,5 +470,5 @@ class SpreadPlots:
         bands, names = [], []
         for ax, _, vals, _, _ in self.series:
             bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.15))
-            names.append(window_name(v).next_to(ax.x_labels, DOWN, buff=0.12).match_x(band))
+            names.append(window_name(v).next_to(ax.x_labels, DOWN, buff=0.12).match_x(bands[-1]))
         return level, bands, names
