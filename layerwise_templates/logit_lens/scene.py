@@ -775,6 +775,11 @@ class LogitLensScene(StoryboardScene):
             point = Dot(rp.rp(float(last_state.layer), float(last_state.height)),
                         radius=0.05, color=T.HIGHLIGHT)
             seed = Dot(bar.get_left() + RIGHT * 0.05, radius=0.05, color=T.HIGHLIGHT)
+            # the bar a scene entry of its own: what replaces it (the seed, then the point at
+            # X^(L)) must not end up inside the row taken off below
+            self.remove(race_row)
+            race_row.remove(bar)
+            self.add(bar)
             gone = [m for m in self.slots.values() if m is not None]
             self.play(ReplacementTransform(bar, seed), *[FadeOutPlace(m) for m in gone],
                       run_time=self.quick(0.1, 0.8))

@@ -257,14 +257,12 @@ def beat_prompts(scene, v) -> None:
     ax0 = pair.series[0][0]
     low = pair.low[0]
     ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.7).align_to(ax0.axes, UP)
-    # our prompt's own entropy there, a yellow point on the chart (Paris's colour), tied to
-    # the note by a thin line: the note points at what it says
-    spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.07,
+    # our prompt's own entropy there, a yellow point on the chart (Paris's colour) that the
+    # note names (no line to it: one would cross the median's curve)
+    spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
-    tie = Line(ours.get_left() + LEFT * 0.08, spot.get_center(), stroke_color=T.HIGHLIGHT,
-               stroke_width=1.5, buff=0.1)
-    scene.play(FadeIn(spot, scale=1.5), run_time=0.5)
-    scene.emphasize(ours, run_time=half, extra=[FadeIn(ours, shift=0.1 * UP), Create(tie)])
+    scene.emphasize(spot, run_time=0.8, extra=[FadeIn(spot, scale=1.5)])
+    scene.emphasize(ours, run_time=max(1.0, half - 0.8), extra=[FadeIn(ours, shift=0.1 * UP)])
     last3 = pair.last_points(0, 3)       # "the last three states": each marked (the box
     # round them takes in the peak's number, never cuts through it)
     scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half,
@@ -273,7 +271,7 @@ def beat_prompts(scene, v) -> None:
     # KL, said in plain words as its chart comes: our prompt's note (no longer spoken of)
     # leaves first, then the entropy plot moves to its place and the KL plot comes beside it
     scene.hold_until_cue(cue(kl_say))
-    scene.play(FadeOutPlace(VGroup(ours, tie, spot)), run_time=0.4)
+    scene.play(FadeOutPlace(VGroup(ours, spot)), run_time=0.4)
     scene.play(ent_box.animate.move_to(home), FadeInPlace(kl_box), run_time=0.6)
     scene.adopt(pair.group, kl_box)
     if apart:
@@ -300,8 +298,11 @@ def beat_prompts(scene, v) -> None:
     scene.adopt(pair.group, level, *bands, *names)
     # "the lens sharpens toward the answer, not toward certainty": both lines, drawn
     scene.hold_until_cue(cue(last))
-    scene.emphasize(kl_marks[2], ent_marks[2],
-                    run_time=max(1.0, min(2.0, scene.cue_at(n_cues) - scene.time - 0.2)))
+    # "nears the model's answer only in the last layers": KL's fall in its band; "and it
+    # does not get surer": entropy's last states, each ringed in turn while it is said
+    half = max(1.0, 0.5 * (scene.cue_at(n_cues) - scene.time - 0.3))
+    scene.emphasize(VGroup(kl_marks[2], bands[1]), run_time=half)
+    scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -309,7 +310,7 @@ def our_prompt(v, l: int) -> VGroup:
     ␣ at 0.98"."""
     top = v.layers[l].top[0]
     return VGroup(       # three short lines: clear of the peak's number at the plot's right
-        txt("our prompt alone,", T.LABEL_SIZE, T.HIGHLIGHT),
+        txt("our prompt alone (yellow point),", T.LABEL_SIZE, T.HIGHLIGHT),
         inline(txt("at", T.LABEL_SIZE, T.TEXT), x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT),
                txt(", its top guess", T.LABEL_SIZE, T.TEXT), buff=0.1),
         inline(txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.LABEL_SIZE, T.TEXT,
