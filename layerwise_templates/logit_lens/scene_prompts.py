@@ -20,6 +20,8 @@ from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
 SPREAD = (5.0, 4.2)       # each of the entropy and KL axes (the two fill the frame's width)
 LIST_ROWS = 5             # prompts per column of the list
+LIST_SIZE = T.LABEL_SIZE  # their text: the list fills the frame (at the small size it sat in
+                          # its top third, ~10 px)
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
 LEGEND_WIDTH = 4.0        # the legend's widest entry, beside the median-rank axes
 FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their own
@@ -28,12 +30,12 @@ FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their
 def prompt_list(v) -> VGroup:
     """The prompts, each with its final answer, in two columns."""
     p = v.prompts
-    rows = [inline(txt(str(it.sentence), T.SMALL_SIZE, T.TEXT),
-                   txt("→", T.SMALL_SIZE, T.MUTED),
-                   txt(str(it.answer.display), T.SMALL_SIZE, T.HIGHLIGHT if i == 0 else T.TEXT,
+    rows = [inline(txt(str(it.sentence), LIST_SIZE, T.TEXT),
+                   txt("→", LIST_SIZE, T.MUTED),
+                   txt(str(it.answer.display), LIST_SIZE, T.HIGHLIGHT if i == 0 else T.TEXT,
                        mono=True), buff=0.12)        # yellow: Paris's prompt alone
             for i, it in enumerate(p.items)]
-    cols = VGroup(*[VGroup(*rows[i:i + LIST_ROWS]).arrange(DOWN, aligned_edge=LEFT, buff=0.16)
+    cols = VGroup(*[VGroup(*rows[i:i + LIST_ROWS]).arrange(DOWN, aligned_edge=LEFT, buff=0.34)
                     for i in range(0, len(rows), LIST_ROWS)]).arrange(RIGHT, buff=0.6,
                                                                      aligned_edge=UP)
     if cols.width > 12.6:
@@ -213,11 +215,7 @@ def beat_prompts(scene, v) -> None:
     # "the answer is readable only late": the late window's states are shaded, left to right,
     # and named under the axis ("last 7 layers")
     start = int(v.window.start)
-    a, b = mp.axes.axes.c2p(start - 0.5, 0), mp.axes.axes.c2p(len(ranks) - 0.5,
-                                                              mp.decades + 0.15)
-    band = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
-                     fill_color=T.TEXT, fill_opacity=0.08)
-    band.move_to((a + b) / 2)
+    band = window_band(mp.axes.axes.c2p, v, 0, mp.decades + 0.15)
     band_name = window_name(v).next_to(mp.axes.x_labels, DOWN, buff=0.12).match_x(band)
     scene.play(sweep_in(band), FadeIn(band_name),
                run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1, 1.0, cap=3.0))
@@ -257,9 +255,14 @@ def beat_prompts(scene, v) -> None:
     scene.hold_until_cue(cue(7))
     half = max(1.0, 0.5 * (scene.cue_at(cue(8)) - scene.time) - 0.1)
     ax0 = pair.series[0][0]
-    ours = our_prompt(v, pair.low[0]).next_to(ax0.axes, RIGHT, buff=0.7).align_to(
-        ax0.axes, UP)
-    scene.emphasize(ours, run_time=half, extra=[FadeIn(ours, shift=0.1 * UP)])
+    low = pair.low[0]
+    ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.7).align_to(ax0.axes, UP)
+    # our prompt's own entropy there, a yellow point on the chart (Paris's colour) that the
+    # note names (no line to it: one would cross the median's curve)
+    spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
+               color=T.HIGHLIGHT)
+    scene.emphasize(spot, run_time=0.8, extra=[FadeIn(spot, scale=1.5)])
+    scene.emphasize(ours, run_time=max(1.0, half - 0.8), extra=[FadeIn(ours, shift=0.1 * UP)])
     last3 = pair.last_points(0, 3)       # "the last three states": each marked (the box
     # round them takes in the peak's number, never cuts through it)
     scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half,
@@ -268,7 +271,7 @@ def beat_prompts(scene, v) -> None:
     # KL, said in plain words as its chart comes: our prompt's note (no longer spoken of)
     # leaves first, then the entropy plot moves to its place and the KL plot comes beside it
     scene.hold_until_cue(cue(kl_say))
-    scene.play(FadeOutPlace(ours), run_time=0.4)
+    scene.play(FadeOutPlace(VGroup(ours, spot)), run_time=0.4)
     scene.play(ent_box.animate.move_to(home), FadeInPlace(kl_box), run_time=0.6)
     scene.adopt(pair.group, kl_box)
     if apart:
@@ -295,8 +298,11 @@ def beat_prompts(scene, v) -> None:
     scene.adopt(pair.group, level, *bands, *names)
     # "the lens sharpens toward the answer, not toward certainty": both lines, drawn
     scene.hold_until_cue(cue(last))
-    scene.emphasize(kl_marks[2], ent_marks[2],
-                    run_time=max(1.0, min(2.0, scene.cue_at(n_cues) - scene.time - 0.2)))
+    # "nears the model's answer only in the last layers": KL's fall in its band; "and it
+    # does not get surer": entropy's last states, each ringed in turn while it is said
+    half = max(1.0, 0.5 * (scene.cue_at(n_cues) - scene.time - 0.3))
+    scene.emphasize(VGroup(kl_marks[2], bands[1]), run_time=half)
+    scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -304,7 +310,7 @@ def our_prompt(v, l: int) -> VGroup:
     ␣ at 0.98"."""
     top = v.layers[l].top[0]
     return VGroup(       # three short lines: clear of the peak's number at the plot's right
-        txt("our prompt alone,", T.LABEL_SIZE, T.TEXT),
+        txt("our prompt alone (yellow point),", T.LABEL_SIZE, T.HIGHLIGHT),
         inline(txt("at", T.LABEL_SIZE, T.TEXT), x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT),
                txt(", its top guess", T.LABEL_SIZE, T.TEXT), buff=0.1),
         inline(txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.LABEL_SIZE, T.TEXT,
@@ -319,6 +325,19 @@ def window_name(v) -> VGroup:
     return inline(txt("last", T.SMALL_SIZE, T.MUTED),
                   Num(v.window.size, decimals=0, size=T.SMALL_SIZE, color=T.MUTED),
                   txt("layers", T.SMALL_SIZE, T.MUTED), buff=0.08)
+
+
+def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
+    """The last layers' shade, the same on every chart: from the state the window starts from,
+    X^(start), to the last, X^(L) (the window's layers take one to the other), a little past
+    both points so neither sits on its edge; `c2p(x, y)` maps (state index, value)."""
+    start, last = int(v.window.start), int(v.n_layers) - 1
+    lo, hi = c2p(start - 1 - WINDOW_PAD, y0), c2p(last + WINDOW_PAD, y1)
+    return Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
+                     fill_color=T.TEXT, fill_opacity=0.08).move_to((lo + hi) / 2)
+
+
+WINDOW_PAD = 0.3
 
 
 def sweep_in(band: Rectangle):
@@ -451,9 +470,6 @@ class SpreadPlots:
                            stroke_opacity=0.7)
         bands, names = [], []
         for ax, _, vals, _, _ in self.series:
-            lo, hi = ax.axes.c2p(start - 0.5, 0), ax.axes.c2p(self.L - 0.5, max(vals) * 1.15)
-            band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
-                             fill_color=T.TEXT, fill_opacity=0.08)
-            bands.append(band.move_to((lo + hi) / 2))
-            names.append(window_name(v).next_to(ax.x_labels, DOWN, buff=0.12).match_x(band))
+            bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.15))
+            names.append(window_name(v).next_to(ax.x_labels, DOWN, buff=0.12).match_x(bands[-1]))
         return level, bands, names

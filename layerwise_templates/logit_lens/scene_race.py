@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, ReplacementTransform,
-                   UpdateFromAlphaFunc, VGroup)
+                   Transform, UpdateFromAlphaFunc, VGroup)
 
 from scenes import theme as T
 from scenes.mobjects import Num, inline, layer_ruler, math, txt
@@ -117,52 +117,101 @@ class LensRace(LayerRace):
         return VGroup(row, rank)
 
     def step(self, scene, l: int, run_time: float) -> None:
-        """One step to layer l, every label opaque at every frame. The state label turns to
-        the new state when the bars stop, with the numbers and the rank (never ahead of the
-        data it names); each row as `slide`
-        says (labels move with their bars; no two names drawn on each other). A token that
-        leaves fades out in its place over the first third, one that enters fades in in its
-        place over the last third; the answer, entering from its own row under the rule,
-        climbs into its place in the chart."""
+        """One step to layer l in two moves, every row (name, bar, number, its track) one
+        object throughout:
+
+        1. the data change in place: each bar stretches or shrinks on its own track to its new
+           probability, its number riding at its end (a token that leaves fades out); at the
+           end of this move the numbers, Paris's rank and the state label turn together, in
+           one frame (the label never lags or leads the data it names);
+        2. the rows re-sort: each moves whole, as a card on a plate of the background's
+           colour, straight to its new track (a climber in front of what it passes, never
+           drawn through); a token that enters fades in in its place as the others land, and
+           the answer climbs from its own row into the chart as one card.
+        """
         new = plain(self.chart.rows(self.entries(l)), self.entries(l))
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
-        anims, turn = [], [(counter, extra[1])]   # the state label turns with the numbers
         was = {k: i for i, k in enumerate(self.rows)}
         now = {k: i for i, k in enumerate(new)}
         old_row, new_row = answer, extra[0]
         key = next((k for k, _, _, c in self.entries(l) if k not in self.rows
                     and c == T.HIGHLIGHT and len(old_row) == 2), None)
+        a_time, b_time = SHARE_A * run_time, (1 - SHARE_A) * run_time
+        # --- move 1: the data, in place --------------------------------------------------
+        first, turn, cards = [], [], []      # cards: (old parts, shown number, target row, rise)
         for k, row in new.items():
             if k in self.rows:
-                a, t = slide(self.rows[k], row, rise=was[k] - now[k])
-                anims += a
-                turn += t
-            elif k == key:       # the answer climbs from its own row into the chart
-                a, t = slide(old_row[0], row, rise=len(was) + 1 - now[k])
-                anims += a + [FadeOut(old_row[1], rate_func=_out)]
-                turn += t + [(old_row[1], old_row[1])]
+                old = self.rows[k]
+            elif k == key:
+                old = old_row[0]
             else:
-                anims.append(FadeIn(row, rate_func=_in))
+                continue
+            bar = row.bar.copy().align_to(old.bar, LEFT).match_y(old.bar)
+            num = row.num.copy().next_to(bar, RIGHT, buff=0.12).match_y(old.num)
+            first += [Transform(old.bar, bar),
+                      old.num.animate.next_to(bar, RIGHT, buff=0.12).match_y(old.num)]
+            turn.append((old.num, num))
+            rise = (was[k] if k in was else len(was) + 1) - now[k]
+            cards.append((old, num, row, rise))
         for k, row in self.rows.items():
             if k not in new:
-                anims.append(FadeOut(row, rate_func=_out))
-        if key is not None:
-            anims.append(FadeIn(new_row, rate_func=_in))
-        elif len(old_row) == 2 and len(new_row) == 2:      # outside the chart, before and after
-            a, t = slide(old_row[0], new_row[0])
-            anims += a
-            turn += t + [(old_row[1], new_row[1])]
+                first.append(FadeOut(row))
+        if key is None and len(old_row) == 2 and len(new_row) == 2:   # outside, both states
+            bar = new_row[0].bar.copy()
+            first += [Transform(old_row[0].bar, bar),
+                      old_row[0].num.animate.next_to(bar, RIGHT, buff=0.12)]
+            turn += [(old_row[0].num, new_row[0].num), (old_row[1], new_row[1])]
+            settled = [old_row[0].name, old_row[0].bar]
+        elif key is None and len(old_row) == 1 and len(new_row) == 1:   # inside, both states
+            turn.append((old_row, new_row))
+            settled = []
         else:
-            anims += fade_swap(old_row, new_row)
-        scene.play(*anims, dot.animate.move_to(self.ruler.dots[l]), run_time=run_time)
-        for old, _ in turn:
-            scene.remove(old)
-        scene.remove(old_row)
-        for r in self.rows.values():
-            scene.remove(r)
+            first.append(FadeOut(old_row[1] if key is not None else old_row))
+            settled = None
+        first.append(dot.animate.move_to(self.ruler.dots[l]))
+        scene.play(*first, run_time=a_time)
+        turn.append((counter, extra[1]))     # the state label turns with the numbers
+        for old, fresh in turn:
+            drop(scene, old)
+            scene.add(fresh)
+        # --- move 2: the rows re-sort, each as one card -----------------------------------
+        second, moved = [], []
+        for old, num, row, rise in cards:
+            dy = row.bar.get_center()[1] - old.bar.get_center()[1]
+            parts = VGroup(old.name, old.bar, num)
+            if abs(dy) < 1e-3:
+                moved.append(parts)
+                continue
+            track = self.chart.tracks[0].copy().match_y(old.bar)
+            plate = backing(VGroup(parts, track), buff=0.06)
+            card = VGroup(plate, track, parts).set_z_index(10 + max(0.0, rise))
+            drop(scene, parts)
+            scene.add(card)
+            second.append(card.animate.shift(UP * dy))
+            moved.append(card)
+        for k, row in new.items():
+            if k not in self.rows and k != key:
+                second.append(FadeIn(row, rate_func=_in))
+        if settled is None:
+            second.append(FadeIn(new_row, rate_func=_in))
+        if second:
+            scene.play(*second, run_time=b_time)
+        else:
+            scene.wait(b_time)
+        drop(scene, *moved, *[fresh for _, fresh in turn], old_row, *(settled or []),
+             *self.rows.values())
         scene.add(*new.values(), extra)
         self.rows, self.extra, self.layer = new, extra, l
+
+
+SHARE_A = 0.45          # a step's first move (the data, in place); the rest re-sorts the rows
+
+
+def drop(scene, *mobs) -> None:
+    """Take `mobs` and every part of them off the scene, whether they are scene entries or parts
+    of one (Manim's `remove` leaves the parts of a group that is not itself an entry)."""
+    scene.remove(*[m for mob in mobs for m in mob.get_family()])
 
 
 def plain(rows: dict, entries: list) -> dict:

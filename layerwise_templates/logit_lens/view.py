@@ -31,6 +31,7 @@ class Layer(View):
     mid_x: float          # read after the attention add (between layer - 1 and layer)
     mid_prob: float
     mid_height: float
+    entropy: float        # of the lens's guesses at this state (nats)
 
 
 class Tick(View):
