@@ -1039,7 +1039,7 @@ class AttentionDepthScene(StoryboardScene):
         t_ffn = self.when_said("ffn update", t_att + 1.0)
         if first and t_ffn - self.time > 2.4:
             chip = self.chip(l0, box)
-            adds = [line(txt("+ layer", LAB, T.TEXT), Num(l0, decimals=0, size=LAB),
+            adds = [line(txt("+ layer", LAB, T.TEXT), Num(prev.layer, decimals=0, size=LAB),
                          txt(f"{name} update, normalised", LAB, T.TEXT))
                     for name in ("attention", "FFN")]
             for a in adds:
