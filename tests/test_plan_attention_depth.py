@@ -155,8 +155,8 @@ def test_narration_quotes_the_plan(built):
                                    "scores into weights")
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
-    assert ("Here are the 12 heads' rows, one small picture each; their mean, the "
-            "head-average, is what the arcs show") in said["arcs"]
+    assert ("Here are the 12 heads' rows, one small picture per head, each from its own "
+            "weights; their mean, the head-average, is what the arcs show") in said["arcs"]
     assert all(len(x["heads"]) == d["n_heads"] for x in d["layers"])
     for x in d["layers"]:
         mean = [sum(h[k] for h in x["heads"]) / len(x["heads"]) for k in range(len(x["row"]))]

@@ -10,9 +10,12 @@ the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the tokens are written ([CLS] and [SEP] boxed as named); a schematic q→k
-               (labelled so); each head's real row as thin arcs, which morph into their mean
-               (the arcs); their weights appear; the heaviest word and [CLS] are pointed at;
-               the chart's first bar
+               (labelled so) under the note's one line (a head's row = softmax(...)); each
+               head's real row as a small named arc fan of its own, in a grid above the
+               diagram; the fans fly down onto the tokens and their arcs move into the mean's
+               (the arcs); the note's line rolls to "arc width = weight; a row adds up to 1";
+               their weights appear; the heaviest word and [CLS] are pointed at; the chart's
+               first bar
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last,
                on its own sentence when a few layers have one each: the header and the
                block's index roll to it together (an odometer) while X^(l) rises out of the focus word
@@ -22,26 +25,24 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                labelled as a reading, once, under the header; then the block returns and the
                last layer comes as every layer before it (X^(l) into the block), its bar
                ringed, its heaviest word pointed at
-- `why`        the arcs go back to layer 0's row and dim (a ghost, labelled "faint: layer 0
-               arcs"); layer 1's own W_Q^(1),
-               W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
-               re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
-               chip, the model's row, the tag's X^(l) rolling to X^(1); a three-bar panel
-               compares the shares (layer 0, layer 1 fed X^(0), fed X^(1)); with X^(1)
-               comes what it is, X^(1) = LN(LN(X^(0) + Δ_attn) + Δ_FFN), beside the header
+- `why`        the fair test (`fair_test`) on layer 1: the arcs go back to layer 0's row and
+               dim (a ghost, labelled "faint: layer 0 arcs"); layer 1's own W_Q^(1), W_K^(1)
+               as a block: an X^(0) chip moves into it from the left and the arcs re-form
+               from its output (that row), tagged "arcs: fed X^(0)"; then X^(1) is built
+               where the chip comes in: an X^(0) chip, "+ layer 0 attention update,
+               normalised" and "+ layer 0 FFN update, normalised" each moving into it as
+               said, its index rolling to X^(1); that chip goes in, the model's row, the
+               tag rolling to X^(1); a three-bar panel compares the shares (layer 0 fed
+               X^(0), layer 1 fed X^(0), layer 1 fed X^(1))
+- `why_last`   the same test at the last layer (`tie_last`), after the first's panel has
+               left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5); the
+               bars layer 4 fed X^(4), layer 5 fed X^(4), layer 5 fed X^(5)
 - `deep_heads` the last layer's arcs; the arc to the heaviest word becomes the heads' bars
-               (they grow while the arcs leave), a dashed line (neutral) at the head-average,
-               the three heaviest boxed as said; when the word sits right before the focus
-               word, that motive: the sentence's tokens in the free half, the pair boxed; the
-               suspect head's (`deep.suspect`) weight from each token on the one before, as
-               arcs and numbers that fly into its score (their mean); the weights' chart has
-               left by then (one chart at a time: the head names stay, the three heads boxed);
-               every head's previous-token score as a bar (a scale of its own) against a dashed
-               "even" line (1 / number of tokens) and a "rule: 2 × even" line (`deep.habit`),
-               each named at its foot; the closest head boxed; the answer written beside
-               (none by the rule, the closest, yet the focus word's row looks one back, not
-               tested why); then the panels leave and the wrap-up (with the last layer's
-               point) comes beside the six layers' bars
+               (they grow while the arcs leave), a dashed line (neutral) at the head-average
+               (river's number moving to be its label), the three heaviest boxed as said,
+               "why: not tested" beside; then the panel leaves and the wrap-up (one line per
+               point, as said, each test's layer boxed in the chart) comes beside the six
+               layers' bars
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -659,14 +660,16 @@ class AttentionDepthScene(StoryboardScene):
             name.next_to(tg, DOWN, buff=0.06)
             cell.move_to([x0 + (c + 0.5) * cell_w, y_top - (r + 0.5) * cell_h, 0])
             names.append(name)
+        # one head after another while the voice speaks of them (each seen on its own), the
+        # names leave before the fans fly (no text under a moving arc)
+        t_arcs = self.when_said("their mean", t_rows + 3.0)
         self.hold_until(t_rows - 0.6)
         self.play(LaggedStart(*[AnimationGroup(Create(tg), FadeInPlace(nm))
-                                for tg, nm in zip(thumbs, names)], lag_ratio=0.12),
-                  run_time=2.0)
-        t_arcs = self.when_said("their mean", self.time)
-        self.hold_until(t_arcs - 0.5)
-        self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)],
-                  FadeOutPlace(VGroup(*names)), run_time=1.0)
+                                for tg, nm in zip(thumbs, names)], lag_ratio=0.3),
+                  run_time=max(2.0, min(4.5, t_arcs - 0.9 - self.time)))
+        self.hold_until(t_arcs - 0.9)
+        self.play(FadeOutPlace(VGroup(*names)), run_time=0.4)
+        self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)], run_time=1.0)
         means = []
         for _ in heads:
             m = st.arcs.copy()
@@ -1025,7 +1028,9 @@ class AttentionDepthScene(StoryboardScene):
         # "the matrices alone do not raise it": the two bars ringed together
         t_alone = self.when_said("alone", self.time)
         self.hold_until(t_alone - 0.3)
-        self.emphasize(cols[0][:2], cols[1][:2], buff=0.06, run_time=1.0)
+        t_next = self.when_said("now feed", self.time + 1.0)
+        self.emphasize(cols[0][:2], cols[1][:2], buff=0.06,
+                       run_time=max(1.0, min(2.4, t_next - 0.4 - self.time)))
         # "Now feed them X of layer 1 ... : 0.70": X^(1) into the same block, the arcs
         # re-form, the tag rolls to X^(1); its bar grows as the number is said
         t_now = self.when_said("now feed", self.mark(3, n))
@@ -1039,13 +1044,15 @@ class AttentionDepthScene(StoryboardScene):
         t_ffn = self.when_said("ffn update", t_att + 1.0)
         if first and t_ffn - self.time > 2.4:
             chip = self.chip(l0, box)
+            come = max(0.6, min(2.0, t_att - 0.7 - self.time))
             adds = [line(txt("+ layer", LAB, T.TEXT), Num(prev.layer, decimals=0, size=LAB),
                          txt(f"{name} update, normalised", LAB, T.TEXT))
                     for name in ("attention", "FFN")]
             for a in adds:
                 a.next_to(chip, DOWN, buff=0.18)
                 a.shift(RIGHT * max(0.0, -7.11 + T.EDGE - a.get_left()[0]))
-            self.play(FadeInPlace(chip), run_time=0.6)
+            # "X of layer 0": the chip slides in from the left edge as it is said
+            self.play(FadeIn(chip, shift=RIGHT * 1.0), run_time=come)
             for a, t_a in zip(adds, (t_att, t_ffn)):
                 self.hold_until(t_a - 0.6)
                 self.play(FadeIn(a, shift=UP * 0.2), run_time=0.5)
@@ -1149,57 +1156,6 @@ class AttentionDepthScene(StoryboardScene):
              if word in st.xs else self.wait(t)),
         ])
 
-    def one_back(self, x0: float, x1: float, y: float) -> VGroup | None:
-        """The suspect head's weight from each token on the one before it: the sentence's
-        tokens in a row within [x0, x1] (baseline y), a short arc from each token to its left
-        neighbour (width = weight), the weight under the token that gives it; a label above.
-        None when the sentence does not fit the band (then only the scores are drawn)."""
-        v, d = self.v, self.v.deep
-        sus = d.suspect
-        toks = v.tokens.values
-        labels = []
-        for j, tok in enumerate(toks):
-            color = (T.HIGHLIGHT if j in v.focus.values else
-                     T.MUTED if j in v.special.values else T.TEXT)
-            labels.append(txt(as_written(tok), LAB, color))
-        # the weights at the label size where they fit (columns down to 0.07 apart), else small
-        for size in (LAB, S):
-            num_w = txt("0." + "0" * 2, size, mono=True).width
-            need = sum(max(m.width, num_w) for m in labels)
-            gap = min(0.15, (x1 - x0 - need) / len(labels))
-            if gap >= 0.07:
-                break
-        else:
-            return None
-        widths = [max(m.width, num_w) + gap for m in labels]
-        x = x0 + (x1 - x0 - sum(widths)) / 2
-        for m, w in zip(labels, widths):
-            m.set_x(x + w / 2)
-            x += w
-        row = on_baseline(labels, y)
-        top = max(m.get_top()[1] for m in labels) + 0.06
-        arcs, nums = VGroup(), VGroup()
-        for q in range(1, len(toks)):
-            w = float(sus.one_before[q - 1])
-            a = ArcBetweenPoints([labels[q].get_x(), top, 0], [labels[q - 1].get_x(), top, 0],
-                                 angle=2.2)
-            a.set_stroke(T.WEIGHTS, width=max(0.8, WIDTH * w),
-                         opacity=0.25 + 0.75 * min(1.0, 2 * w))
-            arcs.add(a)
-            nums.add(Num(sus.one_before[q - 1], decimals=2, size=size, color=T.WEIGHTS)
-                     .move_to([labels[q].get_x(), y - 0.42, 0]))
-        for size in (LAB, S):           # the label size, else the smallest, else none
-            head = line(txt("head", size), Num(sus.head, decimals=0, size=size),
-                        txt("— each token's weight on the one before", size))
-            if head.width <= x1 - x0:
-                break
-        else:
-            return None
-        head.next_to([x0 + (x1 - x0) / 2, arcs.get_top()[1] + 0.15, 0], UP, buff=0)
-        g = VGroup(row, arcs, nums, head)
-        g.row, g.arcs, g.nums, g.head, g.labels = row, arcs, nums, head, labels
-        return g
-
     def beat_deep_heads(self, beat) -> None:
         v, st = self.v, self.st
         d = v.deep
@@ -1224,36 +1180,21 @@ class AttentionDepthScene(StoryboardScene):
             self.flash(dict(zip(kept, st.arcs))[tgt], run_time=1.0)
             self.hold_until(t_avg - 0.2)
             self.point_below(self.num_at(st.nums, tgt), run_time=1.4)
-        arc_of = dict(zip(kept, st.arcs))
-        river_arc = arc_of.get(tgt)
         river_num = self.num_at(st.nums, tgt) if tgt in st.xs else None
-        # 2. the heads, heaviest first (the order the voice reads them); one scale for both
-        # panels (a weight of 1 is `unit` long); the river arc's number becomes the dashed
+        # 2. the heads, heaviest first (the order the voice reads them); one scale (a weight
+        # of 1 is `unit` long); the river arc's number becomes the dashed
         # head-average line's
         order = [int(h) for h in d.order.values]
         pitch = min(0.32, 3.6 / H)
         top = 1.85
         name_x, bar_x, bar_w = -6.0, -5.0, 3.6
-        sc_x = bar_x            # the scores take the weights' place (one chart at a time)
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
-        # the scores have the chart to themselves: a scale of their own (twice-even at 3/4)
-        s_unit = 0.75 * bar_w / float(d.habit)
-        ux = sc_x + s_unit * float(d.uniform)                      # spread evenly
-        hx = sc_x + s_unit * float(d.habit)                        # twice that
-        # the scores' column, clear of every bar and line
-        sc_num_x = sc_x + s_unit * max(max(d.prev_token.values), float(d.habit)) + 0.34
         title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
                          T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        # the header once the panel shows previous-token scores (over every token, not
-        # bank -> river): it replaces the first header when the scores come in
-        title2 = line(txt("previous-token scores, head by head, at layer", T.TYPE.body),
-                      Num(d.layer, decimals=0, size=T.TYPE.body))
-        title2.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         h1 = txt("attention weight", LAB).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
-        h2 = txt("previous-token score", LAB).next_to([sc_x, top + 0.32, 0], RIGHT, buff=0)
         rows = {}
         prec = int(v.decimals)
         for i, h in enumerate(order):
@@ -1267,13 +1208,8 @@ class AttentionDepthScene(StoryboardScene):
             val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=BOX + 0.08)
             if val.get_left()[0] < mx + BOX + 0.06:
                 val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.08)
-            sr = Rectangle(width=max(0.01, s_unit * float(d.prev_token[h])), height=pitch * 0.62,
-                           stroke_width=0)
-            sr.set_fill(T.MUTED, 0.9).move_to([sc_x, y, 0], aligned_edge=LEFT)
-            score = Num(d.prev_token[h], decimals=2, size=LAB)
-            score.move_to([sc_num_x, y, 0]).align_to([sc_num_x, 0, 0], LEFT)
-            g = VGroup(name, r, val, sr, score)
-            g.bar, g.val, g.sbar, g.score = r, val, sr, score
+            g = VGroup(name, r, val)
+            g.bar, g.val = r, val
             rows[h] = g
         listed = VGroup(*[rows[h] for h in order])
         bottom = top - (H - 1) * pitch - pitch / 2
@@ -1283,19 +1219,6 @@ class AttentionDepthScene(StoryboardScene):
         mean_num = Num(d.target.weight, decimals=prec, size=LAB, color=REF)
         mean_lab = line(txt("head-average", LAB, REF), mean_num)
         mean_lab.next_to([mx, bottom, 0], DOWN, buff=0.1)
-        even_line = DashedLine([ux, top + pitch / 2, 0], [ux, bottom, 0], color=REF,
-                               stroke_width=2.5, dash_length=0.08)
-        even_lab = line(txt("even: 1 /", LAB), Num(d.n_tokens, decimals=0, size=LAB),
-                        txt("=", LAB), Num(d.uniform, decimals=2, size=LAB))
-        # under its line, ending left of the twice line (which passes it on the way down)
-        even_lab.next_to([ux, bottom, 0], DOWN, buff=0.1)
-        even_lab.align_to([min(even_lab.get_right()[0], hx - 0.12), 0, 0], RIGHT)
-        # twice the even spread: a previous-token habit would reach past it; its label a row
-        # lower (the two lines are close), the line reaching down to it
-        twice_lab = line(txt("rule: 2 × even =", LAB), Num(d.habit, decimals=2, size=LAB))
-        twice_lab.next_to(even_lab, DOWN, buff=0.1).align_to([hx - 0.3, 0, 0], LEFT)
-        twice_line = DashedLine([hx, top + pitch / 2, 0], [hx, twice_lab.get_top()[1] + 0.05, 0],
-                                color=REF, stroke_width=2.5, dash_length=0.16)
         top3 = [int(t.head) for t in d.top3]
         # what leaves: everything of the arc diagram but the river arc's number
         if river_num is not None:
@@ -1340,7 +1263,9 @@ class AttentionDepthScene(StoryboardScene):
         t_hide = self.when_said("over twice", self.time)
         self.hold_until(t_hide - 0.3)
         self.glow(*[rows[h].bar for h in top3], run_time=1.0)
-        self.emphasize(mean_lab, run_time=1.2)      # "the average hides them"
+        t_why = self.when_said("we did not test", self.time + 1.2)
+        self.emphasize(mean_lab,                    # "the average hides them"
+                       run_time=max(1.2, min(2.4, t_why - 1.0 - self.time)))
         # 3. "...; why they pick river, we did not test": said beside the panel, right of
         # the weights' column
         untested = txt(f"why \"{d.target.token}\": not tested", LAB)
@@ -1348,7 +1273,7 @@ class AttentionDepthScene(StoryboardScene):
         untested.next_to([right + 0.8, top - (H // 2) * pitch, 0], RIGHT, buff=0)
         t_why = self.when_said("we did not test", self.time)
         self.hold_until(t_why - 0.8)
-        self.play(FadeInPlace(untested), run_time=0.7)
+        self.play(FadeIn(untested, shift=LEFT * 0.4), run_time=1.0)
         tie, last = v.tie, v.tie_last
         # 4. "In short: bank's row moves with depth; at layer 1 the move came with the changed
         # X, at layer 5 with the layer's own matrices; and at layer 5, the average hides
@@ -1362,10 +1287,18 @@ class AttentionDepthScene(StoryboardScene):
             lines.append(line(txt("at layer", B), Num(tie.layer, decimals=0, size=B),
                               txt("it moved with the changed X", B)))
             points.append((lines[-1], "changed x", int(tie.layer)))
+            # the last layer's test, as its numbers say: the move with its own matrices (fed
+            # the old X they already move it, the new X hardly), or with the changed X
             if not isinstance(last, Value):
-                lines.append(line(txt("at layer", B), Num(last.layer, decimals=0, size=B),
-                                  txt("with the layer's own matrices", B)))
-                points.append((lines[-1], "own matrices", int(last.layer)))
+                old, new = float(last.old_sink), float(last.new_sink)
+                moved = abs(old / float(last.layer0_sink) - 1) >= 0.2
+                by = ("with the layer's own matrices", "own matrices") \
+                    if moved and abs(new / old - 1) < 0.3 else \
+                    ("with the changed X", "changed x") if abs(new / old - 1) >= 0.3 else None
+                if by is not None:
+                    lines.append(line(txt("at layer", B), Num(last.layer, decimals=0, size=B),
+                                      txt(by[0], B)))
+                    points.append((lines[-1], by[1], int(last.layer)))
         lines.append(line(txt("at layer", B), Num(d.layer, decimals=0, size=B),
                           txt(f"the mean hides heads on \"{d.target.token}\"", B)))
         points.append((lines[-1], "the average hides heads", None))
@@ -1380,12 +1313,15 @@ class AttentionDepthScene(StoryboardScene):
         self.set_caption("")            # the head-by-head caption leaves with its panels
         self.play(FadeOutPlace(panels), run_time=0.4)
         self.play(FadeInPlace(wrap[0]), *beside, run_time=0.8)
-        for ln, phrase, layer in points:
+        for k, (ln, phrase, layer) in enumerate(points):
             t_p = self.when_said(phrase, self.time)
             self.hold_until(t_p - 1.0)
-            self.play(FadeInPlace(ln), run_time=0.6)
+            self.play(FadeIn(ln, shift=UP * 0.2), run_time=0.8)
             if beside and layer is not None:    # that test's layer: its bar boxed
-                self.emphasize(chart[1 + layer].parts, buff=0.06, run_time=1.0)
+                t_n = self.when_said(points[k + 1][1], self.time + 1.0) \
+                    if k + 1 < len(points) else self.time + 2.0
+                self.emphasize(chart[1 + layer].parts, buff=0.06,
+                               run_time=max(1.0, min(2.2, t_n - 1.2 - self.time)))
         # the summary ringed while the voice ends (one box round what was said)
         self.fill_to(None, [(1, lambda t: self.emphasize(wrap, buff=0.15, run_time=t))])
         st.extra = [wrap] + ([chart] if beside else [])
