@@ -1,6 +1,6 @@
 """The attention_depth draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
 
-The same five beats as the shipped storyboard (arcs, depth, sink, why, deep_heads), each
+The same six beats as the shipped storyboard (arcs, depth, sink, why, why_last, deep_heads), each
 sentence chosen from what the data say for the teacher's sentence, every comparison backed by an
 `expect:` claim of its beat. A focus word of several tokens: their rows are averaged (said)."""
 
@@ -174,11 +174,45 @@ def build(c: Context) -> Draft:
             "W_K^({data.tie.layer}) fed X^({data.layers[0].layer}), then X^({data.tie.layer}).",
             text, expect=claims))
 
+    # why_last: the same test at the last layer (its own matrices fed the layer before's X)
+    last_d = same_w_old_x(t, t.weights(), L - 1, pos, special) if L > 2 else None
+    if tie_d is not None and last_d is not None:
+        prev_l = L - 2
+        old, new, before = last_d["old_sink"], last_d["new_sink"], rows["sink"][prev_l]
+        text = (f"And layer {{data.tie_last.layer}}? The same test: its own query and key "
+                f"matrices, fed layer {{data.layers[{prev_l}].layer}}'s X. "
+                f"Layer {{data.layers[{prev_l}].layer}} put {{data.tie_last.layer0_sink:.2f}} "
+                f"on {names}; layer {{data.tie_last.layer}}'s matrices, fed that X, put "
+                "{data.tie_last.old_sink:.2f}")
+        claims = [f"data.tie_last.layer == {L - 1}"]
+        if old < before / 1.2:
+            text += ": the matrices alone already lower it."
+            claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink < 0.834")
+        elif old > 1.2 * before:
+            text += ": the matrices alone already raise it."
+            claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink > 1.2")
+        else:
+            text += ", close to it."
+            claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink ~= 1 ± 0.2")
+        text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_sink:.2f}."
+        if new > 1.3 * old:
+            text += " Same matrices, new X: here the changed X raises it."
+            claims.append("data.tie_last.new_sink / data.tie_last.old_sink > 1.3")
+        elif new < old / 1.3:
+            text += " Same matrices, new X: here the changed X lowers it."
+            claims.append("data.tie_last.new_sink / data.tie_last.old_sink < 0.77")
+        else:
+            text += " Same matrices, new X, and the share hardly moves at this layer."
+            claims.append("data.tie_last.new_sink / data.tie_last.old_sink ~= 1 ± 0.3")
+        beats.append(Beat(
+            "why_last", ["why_last"],
+            "The same fair test at layer {data.tie_last.layer}: its own matrices, fed the old "
+            "X, then its own X.", text, expect=claims))
+
     # deep_heads: the last layer's heads on its heaviest word
     last = L - 1
     target = max(words, key=lambda j: mean[last][j])
     dh = deep_heads(rows, last, target)
-    prev = np.asarray(rows["prev_token"][last])
     top = dh["order"][:3]
     n = len(top)
     def listed(items):
@@ -186,7 +220,6 @@ def build(c: Context) -> Draft:
 
     heads_s = listed([f"{{data.deep.top3[{i}].head}}" for i in range(n)])
     weights_s = listed([f"{{data.deep.top3[{i}].weight:.2f}}" for i in range(n)])
-    prev_s = listed([f"{{data.deep.top3[{i}].prev_token:.2f}}" for i in range(n)])
     text = (f"At layer {{data.deep.layer}}, the head-average of {said} gives "
             f"{{data.deep.target.token}} {{data.deep.target.weight:.2f}}. "
             f"Heads {heads_s} give it {weights_s}")
@@ -197,45 +230,27 @@ def build(c: Context) -> Draft:
         claims.append(f"data.deep.top3[{n - 1}].weight / data.deep.target.weight > 2")
         text += ", over twice as much: the average hides them"
     text += "."
-    # a previous-token score against attention spread evenly (1 / number of tokens): when no
-    # head reaches twice that, position does not explain the pull; the chapter's answer does
-    # the motive, when the word sits right before the focus word: a head that looks one token
-    # back would pick it whatever it means (the scene shows the tokens then)
-    if target == pos[0] - 1:
-        text += (f" {quoted(t.tokens[target])} sits right before {said}: do these heads just "
-                 "look one token back?")
-        claims.append(f"data.focus[0] == {pos[0]}")
-    # the score defined, and the three heads' scores, in one sentence (the scene shows one
-    # head's one-before weights going into its mean)
-    text += (" A head's previous-token score is the mean weight each token gives the one "
-             f"before it; these heads score {prev_s}.")
-    # the rule of thumb (twice an even spread) always said: its own sentence (the scene draws
-    # its lines on that cue)
-    text += (" Our rule of thumb for a previous-token head: over twice an even spread over "
-             "{data.deep.n_tokens} tokens, {data.deep.habit:.2f}")
-    if max(prev) * len(t.tokens) < 2:
-        text += "; no head at layer {data.deep.layer} reaches it."
-        claims.append("max(data.deep.prev_token) / data.deep.uniform < 2")
-    else:
-        text += ("; at layer {data.deep.layer}, the highest score reaches it: "
-                 "{max(data.deep.prev_token):.2f}.")
-        claims.append("max(data.deep.prev_token) / data.deep.uniform >= 2")
     text += f" Why these heads pick {quoted(t.tokens[target])}, we did not test."
     # what was and was not tested here, and the wrap-up
     if tie_d is not None:
         text += f" In short: the row of {said} moves with depth"
         if tie_d["new_sink"] > 1.3 * tie_d["old_sink"]:
-            text += "; at layer {data.tie.layer}, with the changed X."
+            text += "; at layer {data.tie.layer}, with the changed X"
             claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
-        else:
-            text += "."
+            # the last layer's test, when its matrices alone moved it and the new X hardly
+            if last_d is not None and abs(last_d["new_sink"] / last_d["old_sink"] - 1) < 0.3 \
+                    and last_d["old_sink"] < rows["sink"][L - 2] / 1.2:
+                text += ", at layer {data.tie_last.layer} with the layer's own matrices"
+                claims.append("data.tie_last.new_sink / data.tie_last.old_sink ~= 1 ± 0.3")
+                claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink < 0.834")
+        text += "."
         claims.append("data.tie.layer == 1")
     else:
         text += f" In short: the row of {said} moves with depth."
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: "
-        f"weight on '{{data.deep.target.token}}' and previous-token score.",
+        f"each head's weight on '{{data.deep.target.token}}'.",
         text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "

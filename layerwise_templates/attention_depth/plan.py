@@ -19,6 +19,9 @@ the changed X; the sink share; and a deep layer head by head.
   tie                          layer 1's own W_Q^(1), W_K^(1) fed X^(0) (old) and X^(1) (new):
                                the head-average rows and their shares on the special tokens
                                (analysis.attention_depth_why.same_w_old_x); None if not redoable
+  tie_last                     the same test at the last layer L-1: W_Q^(L-1), W_K^(L-1) fed
+                               X^(L-2) (old) and X^(L-1) (new); its `layer0_sink` is layer
+                               L-2's own share (the model's, the bar it is compared with)
   deep                         the last layer head by head: its heaviest word token (target),
                                each head's weight on it, the heads ranked, their previous-token
                                scores (mean of A[q, q-1] over the sentence), and their
@@ -86,6 +89,11 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     tie = same_w_old_x(t, t.weights(), 1, pos, special) if L > 1 else None
     if tie is not None:
         tie["layer0_sink"] = share[0]
+    # the same fair test at the last layer (its own matrices fed the layer before's X, then
+    # its own): does the last layer's change also come with the changed X?
+    tie_last = same_w_old_x(t, t.weights(), L - 1, pos, special) if L > 2 else None
+    if tie_last is not None:
+        tie_last["layer0_sink"] = share[L - 2]
 
     last = L - 1
     target = layers[last]["top_word"]["pos"]
@@ -114,6 +122,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     shown.append((dh["weight"], "data.deep.weight"))
     if tie:
         shown += [(tie["old_row"], "data.tie.old_row"), (tie["new_row"], "data.tie.new_row")]
+    if tie_last:
+        shown += [(tie_last["old_row"], "data.tie_last.old_row"),
+                  (tie_last["new_row"], "data.tie_last.new_row")]
     decimals = max(shown_decimals(r, DECIMALS, where) for r, where in shown)
     return {
         "model": spec.display or spec.name,
@@ -129,5 +140,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "layers": layers,
         "sink": sink,
         "tie": tie,
+        "tie_last": tie_last,
         "deep": deep,
     }

@@ -10,9 +10,12 @@ the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the tokens are written ([CLS] and [SEP] boxed as named); a schematic q→k
-               (labelled so); each head's real row as thin arcs, which morph into their mean
-               (the arcs); their weights appear; the heaviest word and [CLS] are pointed at;
-               the chart's first bar
+               (labelled so) under the note's one line (a head's row = softmax(...)); each
+               head's real row as a small named arc fan of its own, in a grid above the
+               diagram; the fans fly down onto the tokens and their arcs move into the mean's
+               (the arcs); the note's line rolls to "arc width = weight; a row adds up to 1";
+               their weights appear; the heaviest word and [CLS] are pointed at; the chart's
+               first bar
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last,
                on its own sentence when a few layers have one each: the header and the
                block's index roll to it together (an odometer) while X^(l) rises out of the focus word
@@ -22,26 +25,24 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                labelled as a reading, once, under the header; then the block returns and the
                last layer comes as every layer before it (X^(l) into the block), its bar
                ringed, its heaviest word pointed at
-- `why`        the arcs go back to layer 0's row and dim (a ghost, labelled "faint: layer 0
-               arcs"); layer 1's own W_Q^(1),
-               W_K^(1) as a block: an X^(0) chip moves into it from the left and the arcs
-               re-form from its output (that row), tagged "arcs: fed X^(0)"; then an X^(1)
-               chip, the model's row, the tag's X^(l) rolling to X^(1); a three-bar panel
-               compares the shares (layer 0, layer 1 fed X^(0), fed X^(1)); with X^(1)
-               comes what it is, X^(1) = LN(LN(X^(0) + Δ_attn) + Δ_FFN), beside the header
+- `why`        the fair test (`fair_test`) on layer 1: the arcs go back to layer 0's row and
+               dim (a ghost, labelled "faint: layer 0 arcs"); layer 1's own W_Q^(1), W_K^(1)
+               as a block: an X^(0) chip moves into it from the left and the arcs re-form
+               from its output (that row), tagged "arcs: fed X^(0)"; then X^(1) is built
+               where the chip comes in: an X^(0) chip, "+ layer 0 attention update,
+               normalised" and "+ layer 0 FFN update, normalised" each moving into it as
+               said, its index rolling to X^(1); that chip goes in, the model's row, the
+               tag rolling to X^(1); a three-bar panel compares the shares (layer 0 fed
+               X^(0), layer 1 fed X^(0), layer 1 fed X^(1))
+- `why_last`   the same test at the last layer (`tie_last`), after the first's panel has
+               left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5); the
+               bars layer 4 fed X^(4), layer 5 fed X^(4), layer 5 fed X^(5)
 - `deep_heads` the last layer's arcs; the arc to the heaviest word becomes the heads' bars
-               (they grow while the arcs leave), a dashed line (neutral) at the head-average,
-               the three heaviest boxed as said; when the word sits right before the focus
-               word, that motive: the sentence's tokens in the free half, the pair boxed; the
-               suspect head's (`deep.suspect`) weight from each token on the one before, as
-               arcs and numbers that fly into its score (their mean); the weights' chart has
-               left by then (one chart at a time: the head names stay, the three heads boxed);
-               every head's previous-token score as a bar (a scale of its own) against a dashed
-               "even" line (1 / number of tokens) and a "rule: 2 × even" line (`deep.habit`),
-               each named at its foot; the closest head boxed; the answer written beside
-               (none by the rule, the closest, yet the focus word's row looks one back, not
-               tested why); then the panels leave and the wrap-up (with the last layer's
-               point) comes beside the six layers' bars
+               (they grow while the arcs leave), a dashed line (neutral) at the head-average
+               (river's number moving to be its label), the three heaviest boxed as said,
+               "why: not tested" beside; then the panel leaves and the wrap-up (one line per
+               point, as said, each test's layer boxed in the chart) comes beside the six
+               layers' bars
 
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
@@ -285,12 +286,11 @@ class AttentionDepthScene(StoryboardScene):
     def note(self) -> VGroup:
         v = self.v
         several = int(v.n_focus) > 1
-        first = line(txt(f"arcs from \"{v.word}\": the mean of its", LAB),
-                     Num(v.n_heads, decimals=0, size=LAB), txt("heads' rows", LAB))
-        # the per-head step (per_head showed it for one head), then what the arcs average
+        # the per-head step (per_head showed it for one head): the first page, alone; then
+        # what the arcs are rolls into its place (one line on screen, not a stack)
         formula = txt(f"a head's row = softmax( \"{v.word}\" query · each key )", LAB)
-        lines = [formula, first, line(txt("arc width = weight; a row adds up to", LAB),
-                             Num(v.layers[0].total, decimals=0, size=LAB))]
+        lines = [formula, line(txt("arc width = weight; a row adds up to", LAB),
+                               Num(v.layers[0].total, decimals=0, size=LAB))]
         if several:
             lines.append(line(txt(f"\"{v.word}\" is", LAB),
                               Num(v.n_focus, decimals=0, size=LAB),
@@ -298,8 +298,10 @@ class AttentionDepthScene(StoryboardScene):
         if None in self.st.cols:
             lines.append(txt(f"{ELLIPSIS} = tokens not drawn", LAB))
         # spaced so that a highlight box round one line clears its neighbours and the header
-        g = VGroup(*lines).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
-        return g.next_to([DIAG_LEFT, TOP_Y - 0.38, 0], DOWN + RIGHT, buff=0)
+        g = VGroup(*lines[1:]).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
+        g.next_to([DIAG_LEFT, TOP_Y - 0.38, 0], DOWN + RIGHT, buff=0)
+        formula.next_to([DIAG_LEFT, TOP_Y - 0.38, 0], DOWN + RIGHT, buff=0)
+        return VGroup(formula, *g)
 
     def clear_of_note(self, block, gap: float = 0.25):
         """Where `block` moves to clear the note: nowhere when it sits below it; a longer note
@@ -395,7 +397,7 @@ class AttentionDepthScene(StoryboardScene):
         st = self.st
         if st.tokens is None:
             st.tokens = self.token_row()
-            st.note = self.note()
+            st.note = VGroup(*self.note()[1:])     # its second page (the first was read)
             self.add(st.tokens, st.note)
         if st.arcs is None:
             lay = self.v.layers[l]
@@ -483,15 +485,17 @@ class AttentionDepthScene(StoryboardScene):
         return VGroup(fr, x).next_to(box, LEFT, buff=1.2)
 
     def feed(self, state: int, box, t: float, then, rise: bool = False, extra=(),
-             split=(0.25, 0.18, 0.12, 0.15, 0.3)) -> None:
+             split=(0.25, 0.18, 0.12, 0.15, 0.3), chip=None) -> None:
         """The chip comes in (with `extra` alongside), moves into the block; a dot leaves the
         block for the focus word, and `then(run_time)` re-forms the arcs as it lands; `split`:
         each step's share of `t`. `rise`: the chip comes out of the focus word (the layer
         before's output, the model's own X) and enters the block from below; else it comes in
         from the left (an input chosen by the test)."""
-        c = self.chip(state, box)
+        c = self.chip(state, box) if chip is None else chip
         come, into, fade, go, land = (max(0.15, f * t) for f in split)
-        if rise:
+        if chip is not None:            # already on screen (built there): it moves in
+            self.play(c.animate.next_to(box, LEFT, buff=0.06), *extra, run_time=come + into)
+        elif rise:
             label = self.st.label[self.v.focus.values[0]]
             c.next_to(label, UP, buff=0.35).set_x(self.focus_x())
             self.play(FadeIn(c, shift=UP * 0.3), *extra, run_time=come)
@@ -621,37 +625,74 @@ class AttentionDepthScene(StoryboardScene):
         t_ph = self.when_said("heads' rows", self.mark(2, n)) - 1.0
         self.hold_until(t_ph)
         self.play(FadeOutPlace(VGroup(q_tag, k_tags, paths, sch)), run_time=0.6)
-        # "Here are the 12 heads' rows; the arcs show their mean, the head-average": each
-        # head's real row as thin arcs, one head after another; then they fall into their
-        # mean (every head's arcs morph into the mean's shape), then the note's other lines
+        # "Here are the 12 heads' rows, one small picture each": each head's real row as a
+        # small arc fan of its own, named, in a grid above the diagram; "their mean, the
+        # head-average, is what the arcs show": the fans fly down onto the tokens and their
+        # arcs move into the mean's (each a share of its opacity: together as bright as it)
         t_rows = self.when_said("heads' rows", self.mark(2, n))
-        heads = []
-        for h in range(int(v.n_heads)):
+        H = int(v.n_heads)
+        heads, thumbs, names = [], [], []
+        for h in range(H):
             g = self.arcs(lay.heads[h])
+            thumbs.append(g.copy())
             for a in g:
                 a.set_stroke(width=max(0.6, 0.3 * a.get_stroke_width()),
                              opacity=0.5 * a.get_stroke_opacity())
             heads.append(g)
-        rows_lab = line(Num(v.n_heads, decimals=0, size=LAB),
-                        txt("heads' rows, one arc per key each", LAB, T.MUTED))
-        rows_lab.move_to([mid_x, sch.get_y(), 0])
+        per_row = min(H, max(6, pymath.ceil(H / 2)))
+        n_rows = pymath.ceil(H / per_row)
+        x0, x1 = -7.11 + T.EDGE, 7.11 - T.EDGE
+        cell_w = (x1 - x0) / per_row
+        y_top = st.note[0].get_bottom()[1] - 0.15
+        y_bot = heads[0].get_top()[1] + 0.12
+        cell_h = (y_top - y_bot) / n_rows
+        hid = v.deep.heads             # the heads' numbers (plan values)
+        named = cell_w >= line(txt("head", LAB), Num(hid[H - 1], decimals=0, size=LAB)).width + 0.15
+        for h, tg in enumerate(thumbs):
+            r, c = divmod(h, per_row)
+            sc = min((cell_w - 0.3) / tg.width, (cell_h - 0.4) / tg.height)
+            tg.scale(sc)
+            for a in tg:
+                a.set_stroke(width=max(0.8, 0.35 * a.get_stroke_width()))
+            name = (line(txt("head", LAB, T.MUTED), Num(hid[h], decimals=0, size=LAB, color=T.MUTED))
+                    if named else Num(hid[h], decimals=0, size=LAB, color=T.MUTED))
+            cell = VGroup(tg, name)
+            name.next_to(tg, DOWN, buff=0.06)
+            cell.move_to([x0 + (c + 0.5) * cell_w, y_top - (r + 0.5) * cell_h, 0])
+            names.append(name)
+        # one head after another while the voice speaks of them (each seen on its own), the
+        # names leave before the fans fly (no text under a moving arc)
+        t_arcs = self.when_said("their mean", t_rows + 3.0)
         self.hold_until(t_rows - 0.6)
-        self.play(LaggedStart(*[Create(g) for g in heads], lag_ratio=0.1), FadeInPlace(rows_lab),
-                  run_time=1.6)
-        t_arcs = self.when_said("their mean", self.time)
-        self.hold_until(t_arcs - 0.2)
-        mean_lab = txt("their mean: the head-average", LAB).move_to(rows_lab)
-        ghosts = [st.arcs.copy().set_stroke(opacity=0) for _ in heads[1:]]
-        self.play(ReplacementTransform(heads[0], st.arcs),
-                  *[ReplacementTransform(g, gh) for g, gh in zip(heads[1:], ghosts)],
-                  *roll(rows_lab, mean_lab), run_time=1.8)
-        self.remove(*ghosts, rows_lab)
+        self.play(LaggedStart(*[AnimationGroup(Create(tg), FadeInPlace(nm))
+                                for tg, nm in zip(thumbs, names)], lag_ratio=0.3),
+                  run_time=max(2.0, min(4.5, t_arcs - 0.9 - self.time)))
+        self.hold_until(t_arcs - 0.9)
+        self.play(FadeOutPlace(VGroup(*names)), run_time=0.4)
+        self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)], run_time=1.0)
+        means = []
+        for _ in heads:
+            m = st.arcs.copy()
+            for a in m:
+                op = a.get_stroke_opacity()
+                a.set_stroke(opacity=1 - (1 - op) ** (1 / H))
+            means.append(m)
+        mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
+        mean_lab = txt("their mean: the head-average", LAB)
+        mean_lab.move_to([mid_x, y_bot + 0.2, 0])
+        self.play(*[ReplacementTransform(g, m) for g, m in zip(heads, means)],
+                  FadeInPlace(mean_lab), run_time=1.4)
+        self.remove(*means)
+        self.add(st.arcs)
         st.extra = [mean_lab]
+        # "... and it adds up to 1": the note's formula rolls out, what the arcs are rolls in
         t_adds = self.when_said("adds up to", self.time)
         self.hold_until(t_adds - 0.6)
-        self.play(FadeInPlace(VGroup(*st.note[1:])), FadeOutPlace(mean_lab), run_time=0.6)
+        self.play(*roll(st.note[0], VGroup(*st.note[1:])), FadeOutPlace(mean_lab), run_time=0.8)
+        self.remove(st.note[0])
+        st.note = VGroup(*st.note[1:])
         st.extra = []
-        self.emphasize(st.note[2], run_time=0.9, buff=0.04)
+        self.emphasize(st.note[0], run_time=0.9, buff=0.04)
         # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it
         # flash, their tokens boxed
         ahead = [a for j, a in zip(keys, st.arcs) if j > max(v.focus.values)]
@@ -870,27 +911,39 @@ class AttentionDepthScene(StoryboardScene):
                   split=(0.3 * f, 0.25 * f, 0.1 * f, 0.15 * f, land / t))
 
     def beat_why(self, beat) -> None:
+        self.fair_test(self.v.tie, first=True)
+
+    def beat_why_last(self, beat) -> None:
+        self.fair_test(self.v.tie_last, first=False)
+
+    def fair_test(self, tie, first: bool) -> None:
+        """Layer l's own W_Q, W_K fed the layer before's X, then its own X: three bars (the
+        layer before as the model ran it, layer l fed the old X, fed its own). `first`: layer
+        1's, after the chart (which it replaces), X^(1) built on screen from X^(0) and layer
+        0's two updates; else the same test again (the last layer), after the first's panel."""
         v, st = self.v, self.st
         self.clear_extra()
-        tie = v.tie
         if isinstance(tie, Value):          # no redoable attention for this model
             self.fill_to(None, [(1, lambda t: self.wait(t))])
             return
         n = 5
         self.ensure_arcs(int(tie.layer))
-        self.ensure_chart(0)
-        tl, l0 = int(tie.layer), int(v.layers[0].layer)
+        if first:
+            self.ensure_chart(0)
+        tl = int(tie.layer)
+        prev = v.layers[tl - 1]
+        l0 = int(prev.layer)
         special = [int(j) for j in v.special.values]
         # the experiment's own panel replaces the chart: three stacked bars (the chart's
         # shades), one per input
-        fade = [st.chart] + list(st.bars.values())
+        fade = ([st.chart] if st.chart is not None else []) + list(st.bars.values())
         base_x, base_y, H = 2.5, CHART_Y, BAR_H * 0.9     # the fair test's bars: where they were
-        specs = [(tie.layer0_sink, v.layers[0].layer, None, v.layers[0].row),
+        specs = [(tie.layer0_sink, prev.layer, l0, prev.row),
                  (tie.old_sink, tie.layer, l0, tie.old_row),
                  (tie.new_sink, tie.layer, tl, tie.new_row)]
         cols = []
         for i, (share, layer, state, row) in enumerate(specs):
-            x = base_x + 0.55 + i * 1.45
+            x = base_x + 0.55 + i * 1.55
             r, y = VGroup(), base_y
             for k, j in enumerate(special):
                 h = max(0.01, H * float(row[j]))
@@ -901,19 +954,16 @@ class AttentionDepthScene(StoryboardScene):
             val = Num(share, decimals=2, size=LAB).next_to(r, UP, buff=0.08)
             name = line(txt("layer", LAB), Num(layer, decimals=0, size=LAB))
             lab = VGroup(name)
-            if state is not None:
-                lab.add(line(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
-            else:
-                lab.add(txt("(model)", T.TYPE.body))
+            lab.add(line(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
             lab.arrange(DOWN, buff=0.06).next_to([x, base_y, 0], DOWN, buff=0.12)
             cols.append(VGroup(r, val, lab))
-        axis = Line([base_x, base_y, 0], [base_x + 4.3, base_y, 0], color=T.MUTED,
+        axis = Line([base_x, base_y, 0], [base_x + 4.5, base_y, 0], color=T.MUTED,
                     stroke_width=2)
         head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), LAB)
         head.next_to([base_x, base_y + H + 0.35, 0], RIGHT, buff=0)
         # the header, and the block: layer 1's own query and key matrices
-        header = line(txt("a fair test on layer", T.TYPE.body),
-                        Num(tie.layer, decimals=0, size=T.TYPE.body))
+        header = line(txt("a fair test on layer" if first else "the same test on layer",
+                          T.TYPE.body), Num(tie.layer, decimals=0, size=T.TYPE.body))
         header.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         # the note has been read: it leaves with the old header (room for the block)
         note_out = [FadeOutPlace(st.note)] if st.note is not None else []
@@ -927,20 +977,20 @@ class AttentionDepthScene(StoryboardScene):
         tags[1].move_to(tags[0], aligned_edge=LEFT)
         tag = tags[0]
 
-        def feed(state, row, t, tag_in, extra=()):
+        def feed(state, row, t, tag_in, extra=(), chip=None):
             self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt, extra=tag_in),
-                      extra=extra)
+                      extra=extra, chip=chip)
 
         # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
         # the old header leaves before the new one comes
         def ghost(t):
-            self.show_row(v.layers[0].row, VGroup(), 0.6 * t,
-                          extra=[FadeOutPlace(VGroup(*fade)), *note_out])
+            self.show_row(prev.row, VGroup(), 0.6 * t,
+                          extra=([FadeOutPlace(VGroup(*fade))] if fade else []) + note_out)
             self.play(st.arcs.animate.set_stroke(opacity=0.12), st.nums.animate.set_opacity(0.2),
                       run_time=0.4 * t)
 
         # the ghost says whose arcs it is, where the arcs' condition will be written
-        was = line(txt("faint: layer", LAB), Num(v.layers[0].layer, decimals=0, size=LAB),
+        was = line(txt("faint: layer", LAB), Num(prev.layer, decimals=0, size=LAB),
                    txt("arcs", LAB)).move_to(tag, aligned_edge=LEFT)
         self.fill_to(self.mark(1, n), [
             (3, ghost),
@@ -978,23 +1028,45 @@ class AttentionDepthScene(StoryboardScene):
         # "the matrices alone do not raise it": the two bars ringed together
         t_alone = self.when_said("alone", self.time)
         self.hold_until(t_alone - 0.3)
-        self.emphasize(cols[0][:2], cols[1][:2], buff=0.06, run_time=1.0)
+        t_next = self.when_said("now feed", self.time + 1.0)
+        self.emphasize(cols[0][:2], cols[1][:2], buff=0.06,
+                       run_time=max(1.0, min(2.4, t_next - 0.4 - self.time)))
         # "Now feed them X of layer 1 ... : 0.70": X^(1) into the same block, the arcs
         # re-form, the tag rolls to X^(1); its bar grows as the number is said
         t_now = self.when_said("now feed", self.mark(3, n))
         t_new = self.when_said(f"{float(tie.new_sink):.2f}", self.mark(4, n) - 0.5)
         self.hold_until(t_now - 0.2)
-        # what X^(1) is, drawn as it comes: layer 0's attention update added to X^(0), then
-        # normalised (LN), then its FFN update added, then normalised
-        built = math(f"{sup('X', tl)} = \"LN\"(\"LN\"({sup('X', l0)} + Δ_\"attn\") + Δ_\"FFN\")",
-                     X_SIZE, T.X)
-        built.next_to(header, RIGHT, buff=0.6)      # the header's row: clear of the block
+        # what X^(1) is, acted (first test only): an X^(0) chip left of the block; "plus
+        # layer 0's attention update", "then its FFN update": each comes in under the chip
+        # and moves into it; its index rolls to X^(1); that chip goes into the block
+        chip = None
+        t_att = self.when_said("attention update", self.time)
+        t_ffn = self.when_said("ffn update", t_att + 1.0)
+        if first and t_ffn - self.time > 2.4:
+            chip = self.chip(l0, box)
+            come = max(0.6, min(2.0, t_att - 0.7 - self.time))
+            adds = [line(txt("+ layer", LAB, T.TEXT), Num(prev.layer, decimals=0, size=LAB),
+                         txt(f"{name} update, normalised", LAB, T.TEXT))
+                    for name in ("attention", "FFN")]
+            for a in adds:
+                a.next_to(chip, DOWN, buff=0.18)
+                a.shift(RIGHT * max(0.0, -7.11 + T.EDGE - a.get_left()[0]))
+            # "X of layer 0": the chip slides in from the left edge as it is said
+            self.play(FadeIn(chip, shift=RIGHT * 1.0), run_time=come)
+            for a, t_a in zip(adds, (t_att, t_ffn)):
+                self.hold_until(t_a - 0.6)
+                self.play(FadeIn(a, shift=UP * 0.2), run_time=0.5)
+                self.play(a.animate.next_to(chip, DOWN, buff=0.0).set_opacity(0),
+                          chip[0].animate(rate_func=there_and_back).set_stroke(T.POINTER),
+                          run_time=0.7)
+                self.remove(a)
+            new_x = math(sup("X", tl), T.TYPE.math, T.X).scale(1.25).move_to(chip[1])
+            self.play(*tick(chip[1], new_x), run_time=0.6)
+            self.remove(chip[1])
+            chip = VGroup(chip[0], new_x)
+            self.add(chip)
         feed(tl, tie.new_row, max(1.5, t_new - 1.0 - self.time), tick(tag[1], tags[1][1]),
-             extra=[FadeInPlace(built)])
-        t_norm = self.when_said("normalised", self.time)
-        if t_norm - self.time < 3.0 and t_new - 1.0 - self.time > 1.0:
-            self.hold_until(t_norm - 0.3)
-            self.emphasize(built, buff=0.08, run_time=min(1.4, t_new - 0.7 - self.time))
+             chip=chip)
         self.remove(tag[1])
         self.add(tags[1][1])
         tag = VGroup(tag[0], tags[1][1])
@@ -1011,7 +1083,7 @@ class AttentionDepthScene(StoryboardScene):
         for b in list(st.bars):
             del st.bars[b]
         st.chart = None
-        st.extra = [header, block, tag, axis, head, built, *cols]
+        st.extra = [header, block, tag, axis, head, *cols]
 
     def beat_sink(self, beat) -> None:
         v, st = self.v, self.st
@@ -1084,65 +1156,13 @@ class AttentionDepthScene(StoryboardScene):
              if word in st.xs else self.wait(t)),
         ])
 
-    def one_back(self, x0: float, x1: float, y: float) -> VGroup | None:
-        """The suspect head's weight from each token on the one before it: the sentence's
-        tokens in a row within [x0, x1] (baseline y), a short arc from each token to its left
-        neighbour (width = weight), the weight under the token that gives it; a label above.
-        None when the sentence does not fit the band (then only the scores are drawn)."""
-        v, d = self.v, self.v.deep
-        sus = d.suspect
-        toks = v.tokens.values
-        labels = []
-        for j, tok in enumerate(toks):
-            color = (T.HIGHLIGHT if j in v.focus.values else
-                     T.MUTED if j in v.special.values else T.TEXT)
-            labels.append(txt(as_written(tok), LAB, color))
-        # the weights at the label size where they fit (columns down to 0.07 apart), else small
-        for size in (LAB, S):
-            num_w = txt("0." + "0" * 2, size, mono=True).width
-            need = sum(max(m.width, num_w) for m in labels)
-            gap = min(0.15, (x1 - x0 - need) / len(labels))
-            if gap >= 0.07:
-                break
-        else:
-            return None
-        widths = [max(m.width, num_w) + gap for m in labels]
-        x = x0 + (x1 - x0 - sum(widths)) / 2
-        for m, w in zip(labels, widths):
-            m.set_x(x + w / 2)
-            x += w
-        row = on_baseline(labels, y)
-        top = max(m.get_top()[1] for m in labels) + 0.06
-        arcs, nums = VGroup(), VGroup()
-        for q in range(1, len(toks)):
-            w = float(sus.one_before[q - 1])
-            a = ArcBetweenPoints([labels[q].get_x(), top, 0], [labels[q - 1].get_x(), top, 0],
-                                 angle=2.2)
-            a.set_stroke(T.WEIGHTS, width=max(0.8, WIDTH * w),
-                         opacity=0.25 + 0.75 * min(1.0, 2 * w))
-            arcs.add(a)
-            nums.add(Num(sus.one_before[q - 1], decimals=2, size=size, color=T.WEIGHTS)
-                     .move_to([labels[q].get_x(), y - 0.42, 0]))
-        for size in (LAB, S):           # the label size, else the smallest, else none
-            head = line(txt("head", size), Num(sus.head, decimals=0, size=size),
-                        txt("— each token's weight on the one before", size))
-            if head.width <= x1 - x0:
-                break
-        else:
-            return None
-        head.next_to([x0 + (x1 - x0) / 2, arcs.get_top()[1] + 0.15, 0], UP, buff=0)
-        g = VGroup(row, arcs, nums, head)
-        g.row, g.arcs, g.nums, g.head, g.labels = row, arcs, nums, head, labels
-        return g
-
     def beat_deep_heads(self, beat) -> None:
         v, st = self.v, self.st
         d = v.deep
         H = len(d.heads)
         # a sentence of its own for the motive when the word is right before the focus word
         # ("river sits right before bank: ..."): the cues after it one later
-        m = 1 if bool(d.before_focus) else 0
-        n = 7 + m
+        n = 3
         # "At layer 5" comes at once: the fair test's panel leaves and the arcs go straight
         # to layer 5 on the beat's first frames (no layer-1 arcs under "At layer 5")
         left = st.extra + ([st.block] if st.block is not None else [])
@@ -1160,36 +1180,21 @@ class AttentionDepthScene(StoryboardScene):
             self.flash(dict(zip(kept, st.arcs))[tgt], run_time=1.0)
             self.hold_until(t_avg - 0.2)
             self.point_below(self.num_at(st.nums, tgt), run_time=1.4)
-        arc_of = dict(zip(kept, st.arcs))
-        river_arc = arc_of.get(tgt)
         river_num = self.num_at(st.nums, tgt) if tgt in st.xs else None
-        # 2. the heads, heaviest first (the order the voice reads them); one scale for both
-        # panels (a weight of 1 is `unit` long); the river arc's number becomes the dashed
+        # 2. the heads, heaviest first (the order the voice reads them); one scale (a weight
+        # of 1 is `unit` long); the river arc's number becomes the dashed
         # head-average line's
         order = [int(h) for h in d.order.values]
         pitch = min(0.32, 3.6 / H)
         top = 1.85
         name_x, bar_x, bar_w = -6.0, -5.0, 3.6
-        sc_x = bar_x            # the scores take the weights' place (one chart at a time)
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
-        # the scores have the chart to themselves: a scale of their own (twice-even at 3/4)
-        s_unit = 0.75 * bar_w / float(d.habit)
-        ux = sc_x + s_unit * float(d.uniform)                      # spread evenly
-        hx = sc_x + s_unit * float(d.habit)                        # twice that
-        # the scores' column, clear of every bar and line
-        sc_num_x = sc_x + s_unit * max(max(d.prev_token.values), float(d.habit)) + 0.34
         title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
                          T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        # the header once the panel shows previous-token scores (over every token, not
-        # bank -> river): it replaces the first header when the scores come in
-        title2 = line(txt("previous-token scores, head by head, at layer", T.TYPE.body),
-                      Num(d.layer, decimals=0, size=T.TYPE.body))
-        title2.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         h1 = txt("attention weight", LAB).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
-        h2 = txt("previous-token score", LAB).next_to([sc_x, top + 0.32, 0], RIGHT, buff=0)
         rows = {}
         prec = int(v.decimals)
         for i, h in enumerate(order):
@@ -1203,13 +1208,8 @@ class AttentionDepthScene(StoryboardScene):
             val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=BOX + 0.08)
             if val.get_left()[0] < mx + BOX + 0.06:
                 val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.08)
-            sr = Rectangle(width=max(0.01, s_unit * float(d.prev_token[h])), height=pitch * 0.62,
-                           stroke_width=0)
-            sr.set_fill(T.MUTED, 0.9).move_to([sc_x, y, 0], aligned_edge=LEFT)
-            score = Num(d.prev_token[h], decimals=2, size=LAB)
-            score.move_to([sc_num_x, y, 0]).align_to([sc_num_x, 0, 0], LEFT)
-            g = VGroup(name, r, val, sr, score)
-            g.bar, g.val, g.sbar, g.score = r, val, sr, score
+            g = VGroup(name, r, val)
+            g.bar, g.val = r, val
             rows[h] = g
         listed = VGroup(*[rows[h] for h in order])
         bottom = top - (H - 1) * pitch - pitch / 2
@@ -1219,19 +1219,6 @@ class AttentionDepthScene(StoryboardScene):
         mean_num = Num(d.target.weight, decimals=prec, size=LAB, color=REF)
         mean_lab = line(txt("head-average", LAB, REF), mean_num)
         mean_lab.next_to([mx, bottom, 0], DOWN, buff=0.1)
-        even_line = DashedLine([ux, top + pitch / 2, 0], [ux, bottom, 0], color=REF,
-                               stroke_width=2.5, dash_length=0.08)
-        even_lab = line(txt("even: 1 /", LAB), Num(d.n_tokens, decimals=0, size=LAB),
-                        txt("=", LAB), Num(d.uniform, decimals=2, size=LAB))
-        # under its line, ending left of the twice line (which passes it on the way down)
-        even_lab.next_to([ux, bottom, 0], DOWN, buff=0.1)
-        even_lab.align_to([min(even_lab.get_right()[0], hx - 0.12), 0, 0], RIGHT)
-        # twice the even spread: a previous-token habit would reach past it; its label a row
-        # lower (the two lines are close), the line reaching down to it
-        twice_lab = line(txt("rule: 2 × even =", LAB), Num(d.habit, decimals=2, size=LAB))
-        twice_lab.next_to(even_lab, DOWN, buff=0.1).align_to([hx - 0.3, 0, 0], LEFT)
-        twice_line = DashedLine([hx, top + pitch / 2, 0], [hx, twice_lab.get_top()[1] + 0.05, 0],
-                                color=REF, stroke_width=2.5, dash_length=0.16)
         top3 = [int(t.head) for t in d.top3]
         # what leaves: everything of the arc diagram but the river arc's number
         if river_num is not None:
@@ -1276,163 +1263,65 @@ class AttentionDepthScene(StoryboardScene):
         t_hide = self.when_said("over twice", self.time)
         self.hold_until(t_hide - 0.3)
         self.glow(*[rows[h].bar for h in top3], run_time=1.0)
-        self.emphasize(mean_lab, run_time=1.2)      # "the average hides them"
-        # 3. "River sits right before bank: do these heads just look one token back?": the
-        # sentence's tokens in the free half, river and bank boxed
-        sus = int(d.suspect.head)
-        mini = self.one_back(-1.6, 7.1 - T.EDGE, -0.35)
-        if m and mini is not None:
-            t_sits = self.when_said("right before", self.mark(2, n))
-            self.hold_until(t_sits - 0.8)
-            pair = [mini.labels[tgt], *[mini.labels[f] for f in v.focus.values]]
-            self.play(FadeInPlace(mini.row), run_time=0.8)
-            self.emphasize(VGroup(*pair), buff=0.08,
-                           run_time=max(1.2, min(2.2, self.cue_at(2 + m) - 0.4 - self.time)))
-        elif mini is not None:
-            self.play(FadeInPlace(mini.row), run_time=0.5)
-        # 4. "A head's previous-token score is the mean weight each token gives the one
-        # before it": the weights' chart leaves (the head names stay, the three heads boxed
-        # till the end), the scores' column comes in its place; one head's one-before arcs
-        # and weights drawn, then they go into its score (their mean), its bar grows
-        score = rows[sus].score
-        t_def = self.when_said("previous-token score", self.mark(2 + m, n))
-        self.hold_until(t_def - 0.3)
-        weights_chart = VGroup(h1, boxes, mean_line, mean_lab,
-                               *[VGroup(g.bar, g.val) for g in listed])
-        nboxes = VGroup(*[row_box(rows[h][0]) for h in top3])
-        self.play(FadeOutPlace(weights_chart), FadeOutPlace(title), run_time=0.5)
-        title = title2
-        if mini is not None:
-            self.play(FadeInPlace(h2), FadeInPlace(title), FadeInPlace(mini.head),
-                      Create(nboxes), run_time=0.6)
-            self.play(LaggedStart(*[Create(a) for a in mini.arcs], lag_ratio=0.15),
-                      LaggedStart(*[FadeInPlace(x) for x in mini.nums], lag_ratio=0.15),
-                      run_time=1.6)
-            t_mean = self.when_said("the one before", self.time)
-            self.hold_until(t_mean - 0.2)
-            # the weights shrink to points in place, then fly into the score while the
-            # example's tokens and arcs leave (no number crosses a word)
-            self.play(*[x.animate.scale(0.15) for x in mini.nums], run_time=0.4)
-            self.play(*[x.animate.move_to(score).set_opacity(0) for x in mini.nums],
-                      FadeOutPlace(VGroup(mini.row, mini.arcs, mini.head)),
-                      FadeIn(score, rate_func=squish_rate_func(smooth, 0.5, 1)),
-                      GrowFromEdge(rows[sus].sbar, LEFT), run_time=1.2)
-            self.remove(*mini.nums)
-        else:
-            self.play(FadeInPlace(h2), FadeInPlace(title), FadeInPlace(score),
-                      GrowFromEdge(rows[sus].sbar, LEFT), Create(nboxes), run_time=1.0)
-        # "these heads score 0.13, 0.19 and 0.14": every head's score grows; the three
-        # heads' scores boxed as said
-        others = [g for g in listed if g is not rows[sus]]
-        t_s = self.when_said(f"{float(d.top3[0].prev_token):.2f}", self.time + 1.0)
-        self.hold_until(t_s - 1.8)
-        self.play(LaggedStart(*[GrowFromEdge(g.sbar, LEFT) for g in others], lag_ratio=0.06),
-                  LaggedStart(*[FadeInPlace(g.score) for g in others], lag_ratio=0.06),
-                  run_time=1.2)
-        sboxes = [row_box(rows[h].score) for h in top3]
-        for i, (b, t) in enumerate(zip(sboxes, d.top3)):
-            t_i = self.when_said(f"{float(t.prev_token):.2f}", self.time)
-            self.hold_until(t_i - 0.15)
-            self.play(Create(b), run_time=0.4)
-        # 5. "Our rule of thumb for a previous-token head: over twice an even spread over 9
-        # tokens, 0.22": the even line, the twice line as its number is said, each named at
-        # its foot
-        self.hold_until(self.cue_at(3 + m) - 0.1)
-        self.play(*[FadeOutPlace(b) for b in sboxes], run_time=0.6)
-        self.emphasize(h2, run_time=1.0)        # "a previous-token head": the scores' column
-        t_even = self.when_said("even spread", self.mark(3 + m, n))
-        self.hold_until(t_even - 0.3)
-        self.play(Create(even_line), FadeInPlace(even_lab), run_time=1.0)
-        t_hab = self.when_said(f"{float(d.habit):.2f}", self.time)
-        self.hold_until(t_hab - 0.6)
-        self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=1.0)
-        # "Head 7 comes close, 0.19, but no head at layer 5 reaches it": its score boxed,
-        # then every score bar glows under the line
-        t_close = self.when_said("comes close", self.mark(4 + m, n))
-        self.hold_until(t_close - 0.6)
-        self.emphasize(score, twice_lab[1], buff=0.08, run_time=1.6)
-        t_none = self.when_said("no head", self.time)
-        self.hold_until(t_none - 0.2)
-        self.glow(*[g.sbar for g in listed], run_time=1.2)
-        # 6. "So, over the sentence, by our rule, these are not previous-token heads; yet for
-        # bank, they do look one token back. Why they pick river, we did not test": the
-        # answer written in the free right half, line by line as said
-        ans_x = max(-1.2, sc_num_x + 0.9)
-        # "...; the largest part of its score is one pair, I to CLS, 0.69. So by our rule
-        # they are not previous-token heads": the closest head and its largest pair, then
-        # the verdict (no head looks one token back: only what the plan holds)
-        toks = [str(x) for x in v.tokens]
-        answer = VGroup(
-            line(txt("head", LAB), Num(d.suspect.head, decimals=0, size=LAB),
-                 txt("comes closest:", LAB), Num(d.suspect.prev_token, decimals=2, size=LAB),
-                 txt("of", LAB), Num(d.habit, decimals=2, size=LAB)),
-            line(txt(f"its largest pair: {toks[1]} \u2192 {toks[0]}", LAB),
-                 Num(d.suspect.one_before[0], decimals=2, size=LAB)),
-            txt("previous-token heads, by our rule: none", LAB),
-            txt(f"why \"{d.target.token}\": not tested", LAB),
-        ).arrange(DOWN, buff=0.26, aligned_edge=LEFT)
-        answer.next_to([ans_x, top + 0.3, 0], DOWN + RIGHT, buff=0)
-        answer[1].shift(RIGHT * 0.3)
-        answer[2].shift(DOWN * 0.1)
-        answer[3].shift(DOWN * 0.2)
-        t_pair = self.when_said("largest part", self.time)
-        self.hold_until(t_pair - 0.3)
-        self.play(FadeInPlace(VGroup(*answer[:2])), run_time=0.8)
-        t_so = self.when_said("so by our rule", self.mark(5 + m, n))
-        # "..., I to CLS, 0.69": the pair's line lights up as its weight is said
-        t_69 = self.when_said(f"{float(d.suspect.one_before[0]):.2f}", self.time)
-        if t_so - 0.4 - max(t_69 - 0.3, self.time) > 0.8:
-            self.hold_until(t_69 - 0.3)
-            self.play(answer[1].animate(rate_func=there_and_back).set_color(T.POINTER),
-                      run_time=min(1.6, t_so - 0.4 - self.time))
-        self.hold_until(t_so - 0.3)
-        self.play(FadeInPlace(answer[2]), run_time=0.7)
-        # "they are not previous-token heads": the verdict and the three heads' boxes light up
-        # (only in the time before "we did not test": the voice is not kept waiting)
-        rt = self.when_said("we did not test", self.time) - 0.7 - self.time
-        if rt > 0.6:
-            self.play(answer[2].animate(rate_func=there_and_back).set_color(T.POINTER),
-                      nboxes.animate(rate_func=there_and_back).set_stroke(opacity=0.2),
-                      run_time=min(1.4, rt))
-        untested = answer[3]
+        t_why = self.when_said("we did not test", self.time + 1.2)
+        self.emphasize(mean_lab,                    # "the average hides them"
+                       run_time=max(1.2, min(2.4, t_why - 1.0 - self.time)))
+        # 3. "...; why they pick river, we did not test": said beside the panel, right of
+        # the weights' column
+        untested = txt(f"why \"{d.target.token}\": not tested", LAB)
+        right = max(g.val.get_right()[0] for g in listed)
+        untested.next_to([right + 0.8, top - (H // 2) * pitch, 0], RIGHT, buff=0)
         t_why = self.when_said("we did not test", self.time)
-        self.hold_until(t_why - 0.6)
-        self.play(FadeInPlace(untested), run_time=0.7)
-        tie = v.tie
-        # 7. "In short: bank's row moves with depth; at layer 1, with the changed X": the
-        # panels leave and the six layers' bars come back beside the wrap-up, as it is said
-        lines = [txt(f"so: {v.word}'s row moves with depth", T.TYPE.body)]
+        self.hold_until(t_why - 0.8)
+        self.play(FadeIn(untested, shift=LEFT * 0.4), run_time=1.0)
+        tie, last = v.tie, v.tie_last
+        # 4. "In short: bank's row moves with depth; at layer 1 the move came with the changed
+        # X, at layer 5 with the layer's own matrices; and at layer 5, the average hides
+        # heads on river": the panel leaves and the six layers' bars come back beside the
+        # wrap-up, each point as it is said, its layer's bar boxed
+        B = T.TYPE.body
+        lines = [txt(f"so: {v.word}'s row moves with depth", B)]
+        points = []                     # (line, the phrase that says it, the layer it is about)
         if not isinstance(tie, Value):
-            lines[0] = txt(f"so: {v.word}'s row moves with depth;", T.TYPE.body)
-            lines.append(line(txt("at layer", T.TYPE.body),
-                              Num(tie.layer, decimals=0, size=T.TYPE.body),
-                              txt("it moved with the changed X", T.TYPE.body)))
-            lines.append(txt("(the fair test)", T.TYPE.body))
-        lines.append(line(txt("at layer", T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body),
-                          txt(f"the mean hides heads on \"{d.target.token}\"", T.TYPE.body)))
+            lines[0] = txt(f"so: {v.word}'s row moves with depth;", B)
+            lines.append(line(txt("at layer", B), Num(tie.layer, decimals=0, size=B),
+                              txt("it moved with the changed X", B)))
+            points.append((lines[-1], "changed x", int(tie.layer)))
+            # the last layer's test, as its numbers say: the move with its own matrices (fed
+            # the old X they already move it, the new X hardly), or with the changed X
+            if not isinstance(last, Value):
+                old, new = float(last.old_sink), float(last.new_sink)
+                moved = abs(old / float(last.layer0_sink) - 1) >= 0.2
+                by = ("with the layer's own matrices", "own matrices") \
+                    if moved and abs(new / old - 1) < 0.3 else \
+                    ("with the changed X", "changed x") if abs(new / old - 1) >= 0.3 else None
+                if by is not None:
+                    lines.append(line(txt("at layer", B), Num(last.layer, decimals=0, size=B),
+                                      txt(by[0], B)))
+                    points.append((lines[-1], by[1], int(last.layer)))
+        lines.append(line(txt("at layer", B), Num(d.layer, decimals=0, size=B),
+                          txt(f"the mean hides heads on \"{d.target.token}\"", B)))
+        points.append((lines[-1], "the average hides heads", None))
         wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        panels = VGroup(title, h2, *[VGroup(g[0], g.sbar, g.score) for g in listed], nboxes,
-                        even_line, even_lab, twice_line, twice_lab, answer)
+        panels = VGroup(title, h1, boxes, mean_line, mean_lab, untested,
+                        *[VGroup(g[0], g.bar, g.val) for g in listed])
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(int(v.n_layers))])
         beside = [FadeInPlace(chart)] if wrap.get_right()[0] < CHART_X - 0.3 else []
-        t_short = self.when_said("in short", self.mark(6 + m, n))
+        t_short = self.when_said("in short", self.mark(2, n))
         self.hold_until(t_short - 0.4)
         self.set_caption("")            # the head-by-head caption leaves with its panels
         self.play(FadeOutPlace(panels), run_time=0.4)
         self.play(FadeInPlace(wrap[0]), *beside, run_time=0.8)
-        t_tie = self.when_said("changed x", self.time)
-        if len(wrap) > 2:
-            self.hold_until(t_tie - 1.2)
-            self.play(FadeInPlace(VGroup(*wrap[1:-1])), run_time=0.7)
-            if beside:              # the fair test's layer: its bar in the chart
-                self.glow(chart[1 + int(tie.layer)].parts, run_time=1.0)
-        # "at layer 5, the average hides heads on river": the last point, the last bar
-        t_hides = self.when_said("the average hides heads", self.time)
-        self.hold_until(t_hides - 0.5)
-        self.play(FadeInPlace(wrap[-1]), run_time=0.7)
-        if beside:
-            self.glow(chart[1 + int(d.layer)].parts, run_time=1.0)
+        for k, (ln, phrase, layer) in enumerate(points):
+            t_p = self.when_said(phrase, self.time)
+            self.hold_until(t_p - 1.0)
+            self.play(FadeIn(ln, shift=UP * 0.2), run_time=0.8)
+            if beside and layer is not None:    # that test's layer: its bar boxed
+                t_n = self.when_said(points[k + 1][1], self.time + 1.0) \
+                    if k + 1 < len(points) else self.time + 2.0
+                self.emphasize(chart[1 + layer].parts, buff=0.06,
+                               run_time=max(1.0, min(2.2, t_n - 1.2 - self.time)))
         # the summary ringed while the voice ends (one box round what was said)
         self.fill_to(None, [(1, lambda t: self.emphasize(wrap, buff=0.15, run_time=t))])
         st.extra = [wrap] + ([chart] if beside else [])

@@ -86,4 +86,5 @@ class Data(View):
     layers: list[Layer]
     sink: Sink
     tie: Tie | None
+    tie_last: Tie | None
     deep: Deep
