@@ -1255,9 +1255,9 @@ class AttentionDepthScene(StoryboardScene):
         self.play(FadeInPlace(title), FadeInPlace(h1), *average, grow, run_time=rt)
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
-        for b, t in zip(boxes, t_w):
-            self.hold_until(t - 0.15)
-            self.play(Create(b), run_time=0.4)
+        for b, t in zip(boxes, t_w):           # each box drawn round its number as it is said
+            self.hold_until(t - 0.35)
+            self.play(Create(b), run_time=0.8)
         # "..., over twice as much: the average hides them": the three bars glow against
         # the dashed line
         t_hide = self.when_said("over twice", self.time)
