@@ -33,6 +33,7 @@ FAR = 1.0           # "far": the reference's full move / its output's own length
 ONE_PATH = 4.0      # "one path" (in the plane): its in-plane move / the farthest end apart
 SHARED = 2.0        # "mostly shared": the shared move / the largest own part above this
 OFF_PLANE = 0.5     # "mostly off this plane": every end distance's in-plane share below this
+IN_PLANE = 0.8      # "mostly in this plane": every one above this (between: "partly")
 
 # What tends to be easiest to read out of the vector at each depth: a general pattern from
 # probing studies of BERT, shown as an illustration (not measured here).
@@ -187,8 +188,8 @@ def answer(pr: dict, n_sentences: int) -> dict:
     statement's data-true alternative when not): `far` (the move is longer than the output
     state itself), `one_path` (in the plane the paths stay together), `shared` (the shared
     part of the move is over twice each sentence's own part) and `off_plane` ("mostly" when
-    the plane shows under half of every end distance, "mostly_in" when at least half of every
-    one, else "partly")."""
+    the plane shows under half of every end distance, "mostly_in" when over 0.8 of every one,
+    else "partly")."""
     shown = list(pr["end_shown"])
     return {"n": n_sentences,
             "move_over_norm": pr["full_depth_distance"] / max(pr["output_norm"], 1e-9),
@@ -197,7 +198,7 @@ def answer(pr: dict, n_sentences: int) -> dict:
                              > ONE_PATH),
             "shared": bool(pr["shared_move"] / max(pr["own_part"], 1e-9) > SHARED),
             "off_plane": ("mostly" if all(x < OFF_PLANE for x in shown) else
-                          "mostly_in" if all(x >= OFF_PLANE for x in shown) else "partly")}
+                          "mostly_in" if all(x > IN_PLANE for x in shown) else "partly")}
 
 
 def build_numbers(traces: list[Trace], focus: list[str]) -> dict:

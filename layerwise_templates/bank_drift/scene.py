@@ -898,7 +898,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                         (-side, 0.9), (side, 0.45)):
             if d is None:
                 off.next_to(sv.box, buff, buff=0.1)
-                if abs(off.get_center()[1]) + off.height / 2 < 4.0 - T.EDGE - 0.5:
+                if (off.get_bottom()[1] >= plane.get_bottom()[1] - 0.05
+                        and off.get_top()[1] <= plane.get_top()[1] + 0.05
+                        and off.get_left()[0] >= -7.11 + T.EDGE):
                     if not any(overlaps(off, w, pad=0.02) for w in words):
                         break
                 continue
@@ -949,24 +951,33 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         pr = self.v.projection
         plane_d = [float(x) for x in pr.end_distances.values]
         off_d = [float(x) for x in pr.off_distances.values]
-        size = 1.6
+        size = 1.3
         unit = size / max(max(off_d), max(plane_d), 1e-9)
         names = VGroup(txt("in plane", SIZE, T.MUTED), txt("off plane", SIZE, T.MUTED))
-        w, h = size + 0.3 + names[0].width * 0 + 0.2, size + 0.25
-        # the corner of the plot with the fewest path points (and no label) under the chart
-        pts = [np.array(plane.c2p(*p)) for path in xy for p in path]
+        w, h = size + 0.5, size + 0.25
+        # the place in the plot that covers the least of the paths (points sampled along every
+        # segment) and no label; of equals, the one nearest a corner
+        pts = []
+        for path in xy:
+            for p0, p1 in zip(path[:-1], path[1:]):
+                a0, a1 = np.array(plane.c2p(*p0)), np.array(plane.c2p(*p1))
+                pts += [a0 + (a1 - a0) * t for t in np.linspace(0, 1, 12)]
         words = [m for top in self.mobjects for m in top.get_family() if is_text(m)]
         best = None
-        for cx, cy in ((1, -1), (1, 1), (-1, -1), (-1, 1)):
-            box = Rectangle(width=w + 0.5, height=h + 0.5)
-            box.move_to(plane.get_center() + RIGHT * cx * (plane.width - w - 0.5) / 2
-                        + UP * cy * (plane.height - h - 0.5) / 2)
-            l, r, b, t = (box.get_left()[0], box.get_right()[0], box.get_bottom()[1],
-                          box.get_top()[1])
-            hits = sum(l - 0.1 < p[0] < r + 0.1 and b - 0.1 < p[1] < t + 0.1 for p in pts)
-            hits += sum(3 for m in words if overlaps(box, m, pad=0.0))
-            if best is None or hits < best[0]:
-                best = (hits, box)
+        bw, bh = w + 0.5, h + 0.5
+        c0 = plane.get_center()
+        for fx in np.linspace(-1, 1, 7):
+            for fy in np.linspace(-1, 1, 6):
+                box = Rectangle(width=bw, height=bh)
+                box.move_to(c0 + RIGHT * fx * (plane.width - bw) / 2
+                            + UP * fy * (plane.height - bh) / 2)
+                l, r, b_, t = (box.get_left()[0], box.get_right()[0], box.get_bottom()[1],
+                               box.get_top()[1])
+                hits = sum(l - 0.1 < p[0] < r + 0.1 and b_ - 0.1 < p[1] < t + 0.1 for p in pts)
+                hits += sum(30 for m in words if overlaps(box, m, pad=0.05))
+                key = (hits, -abs(fx) - abs(fy))
+                if best is None or key < best[0]:
+                    best = (key, box)
         box = best[1].set_style(fill_color=T.BACKGROUND, fill_opacity=0.92,
                                 stroke_color=T.MUTED, stroke_width=1.5, stroke_opacity=0.6)
         o = box.get_corner(DOWN + LEFT) + np.array([0.35, 0.35, 0])
