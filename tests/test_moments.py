@@ -43,6 +43,9 @@ TYPED = {
     ("drift", "sentence_moves"): (7, "In the full space"),
     ("drift", "off_plane"): (8, "off this plane"),
     ("drift", "answer"): (9, "how far does context"),
+    ("drift", "far"): (10, "longer than"),
+    ("drift", "split"): (11, "Split that move"),
+    ("drift", "own"): (13, "own part"),
     ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),
@@ -59,7 +62,7 @@ TYPED = {
     ("probe", "token_alone"): (4, "the token alone"),
     ("probe", "by_layer"): (6, "From X three"),
     ("probe", "keeps_it"): (6, "stays above"),
-    ("probe", "at_once"): (7, "one layer after"),
+    ("probe", "at_once"): (7, "So sense goes"),
     ("probe", "band"): (8, "the shaded band"),
     ("probe", "not_bank"): (9, "not bank"),
     ("probe", "set_small"): (10, "this small"),
@@ -238,7 +241,7 @@ def board(moments: str, narration: str = "Here is the flat plane, its two axes. 
 
 GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2, answer: 5, "
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
-        "cloud: 1, directions: Here is, pc2: two axes}")
+        "cloud: 1, directions: Here is, pc2: two axes, far: 5, split: 5, own: 5}")
 
 
 def test_words_and_sentences_and_nth():
@@ -262,8 +265,8 @@ def test_words_and_sentences_and_nth():
     (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: answer, axes, cloud, directions, in_plane, "
-     "off_plane, pc2, plane, same_path, sentence_moves, units", None),
+     "beat's handlers wait for; they wait for: answer, axes, cloud, directions, far, "
+     "in_plane, off_plane, own, pc2, plane, same_path, sentence_moves, split, units", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:

@@ -220,3 +220,50 @@ def test_linear_probe_is_deterministic_and_learns_a_separable_rule():
     held = np.arange(120) >= 80
     r = P.probe_layers(X[:, None, :], y.astype(str), held)
     assert r["n_train"] == 80 and r["n_test"] == 40 and r["accuracy"][0] > 0.85
+
+
+# --- the drift beat's answer: each statement only when its numbers hold -------------------------
+def test_answer_statements_follow_the_numbers():
+    """`plan.answer` decides each statement the scene draws and the draft says: a sentence
+    set whose money bank takes its own path (2.9 apart in the plane, 7.6 in the full space)
+    gets neither "one path" nor "mostly off this plane"; a short move gets no "far"."""
+    from layerwise_templates.bank_drift.plan import answer
+    shipped = {"full_depth_distance": 11.2, "output_norm": 10.1, "depth_distance": 10.2,
+               "sentence_distance": 1.2, "shared_move": 10.7, "own_part": 4.3,
+               "end_shown": [0.18, 0.23]}
+    a = answer(shipped, 3)
+    assert (a["far"], a["one_path"], a["shared"], a["off_plane"]) == (True, True, True, "mostly")
+    own_path = {**shipped, "sentence_distance": 2.9, "end_shown": [2.9 / 7.6, 0.6],
+                "output_norm": 12.0, "own_part": 6.0}
+    a = answer(own_path, 3)
+    assert (a["far"], a["one_path"], a["shared"], a["off_plane"]) == (False, False, False,
+                                                                      "partly")
+
+
+def test_a_set_where_the_answer_does_not_hold_gets_no_false_line(capsys, cache_dir, tmp_path):
+    """The shipped sentences in SmolLM2 (a decoder): the move is no longer than the output
+    state, the paths part in the plane (in-plane move / ends apart 1.8), the own parts are
+    not under half the shared move, and the plane shows about half of each end distance.
+    Neither the draft's narration nor the scene's answer lines may say otherwise."""
+    from test_draft import drafted
+    from layerwise_templates.bank_drift.scene import BankDriftScene
+    from layerwise_templates.bank_drift.view import Data
+    sentences = ["I sat on the river bank.", "I deposited cash at the bank.",
+                 "The bank of the river flooded."]
+    board, plan = drafted(capsys, cache_dir, tmp_path, "smollm2-135m", sentences, "bank",
+                          "bank_drift")
+    ans = plan["data"]["projection"]["answer"]
+    assert (ans["far"], ans["one_path"], ans["shared"], ans["off_plane"]) == (
+        False, False, False, "partly")
+    said = next(b for b in plan["beats"] if b["id"] == "drift")["narration"]
+    for false in ("same path", "longer than", "smaller", "mostly off"):
+        assert false not in said, false
+
+    class Stub:
+        v = Data.at(plan)
+    lines = BankDriftScene.answer_lines(Stub(), Stub.v.projection)
+    # (a Text keeps its words without the spaces)
+    shown = "".join(m.text for m in lines.get_family() if hasattr(m, "text"))
+    for false in ("far:", "onepath", "(smaller)", "mostlyoff"):
+        assert false not in shown, (false, shown)
+    assert "separatepaths" in shown and "partlyoffthisplane" in shown

@@ -14,7 +14,7 @@ import numpy as np
 from layerwise_core.drafts.base import Beat, Context, Draft
 from layerwise_core.voice.spoken import integer_words
 from . import moments as M
-from .plan import SMALL_GAP, build_numbers
+from .plan import FAR, ONE_PATH, SHARED, SMALL_GAP, build_numbers
 
 
 def build(c: Context) -> Draft:
@@ -70,9 +70,10 @@ def build(c: Context) -> Draft:
         moments={M.UNRELATED: "Unrelated tokens", M.BASELINE_PEAK: "goes from",
                  M.BASE_FALLS: "and ends at",
                  M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output"}))
-    ratio = d["depth_distance"] / max(d["sentence_distance"], 1e-9)
-    same = ratio > 4
-    hidden = all(x < 0.5 for x in d["end_shown"])     # the plane shows under half of each
+    ans = d["answer"]            # which answer statements the numbers hold (plan.answer)
+    same = ans["one_path"]
+    hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
+    far, shared_most = ans["far"], ans["shared"]
     nearest = int(np.argmin(d["full_end_distances"]))
 
     def ends(key: str) -> str:
@@ -98,9 +99,18 @@ def build(c: Context) -> Draft:
         + f"; the {nth[nearest + 1]} sentence's ends "
         + ("nearer." if K == 2 else "nearest.")
         + f" The answer: the layers move the first sentence's {said} "
-        "{data.projection.full_depth_distance:.1f} in the full space.",
+        "{data.projection.full_depth_distance:.1f} in the full space"
+        + (", longer than the output state itself, {data.projection.output_norm:.1f}." if far
+           else "; the output state itself is {data.projection.output_norm:.1f} long.")
+        + " Split that move in two: the part all {len(sentences)} share is "
+        "{data.projection.shared_move:.1f}; each sentence's own part is at most "
+        "{data.projection.own_part:.1f}" + (", smaller." if shared_most else "."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
-                f"{'>' if same else '<='} 4"]
+                f"{'>' if same else '<='} {ONE_PATH:g}",
+                f"data.projection.full_depth_distance / data.projection.output_norm "
+                f"{'>' if far else '<='} {FAR:g}"]
+        + ([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
+           if shared_most else [])
         # (a plane's distance is never more than the full one; equal when two ends coincide,
         # as a decoder's bank after one shared prefix does, so no claim is made of it)
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
@@ -111,7 +121,9 @@ def build(c: Context) -> Draft:
                  M.PC2: "the second, PC2", M.SAME_PATH: "same path" if same else "each path",
                  M.UNITS: "own units", M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
-                 M.OFF_PLANE: "off this plane", M.ANSWER: "The answer"})
+                 M.OFF_PLANE: "off this plane", M.ANSWER: "The answer",
+                 M.FAR: "longer than" if far else "output state itself",
+                 M.SPLIT: "Split that move", M.OWN: "own part"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

@@ -13,6 +13,9 @@ BASE_FALLS = "base_falls"       # the baseline's last step, with the money curve
 PLANE, AXES, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER = (
     "plane", "axes", "same_path", "units", "in_plane", "sentence_moves", "off_plane", "answer")
 CLOUD, DIRECTIONS, PC2 = "cloud", "directions", "pc2"     # PCA happening: states, PC1, PC2
+# the answer, one statement at a time: the move against X^(L)'s own length; the shared part;
+# each sentence's own part
+FAR, SPLIT, OWN = "far", "split", "own"
 # probe
 BOTH_SENSES = "both_senses"
 READ_LABEL = "read_label"
@@ -49,7 +52,7 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER),
+    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, FAR, SPLIT, OWN),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

@@ -27,6 +27,13 @@ from layerwise_core.tracing import get_trace
 
 Y_STEP = 0.25       # cosine axis ticks
 SMALL_GAP = 0.04    # a gap this close to zero counts as "no sense signal yet"
+# The drift beat's answer, one line per statement, each drawn or said only when its number
+# passes (the storyboard's `expect:` claims use the same thresholds):
+FAR = 1.0           # "far": the reference's full move / its output's own length above this
+ONE_PATH = 4.0      # "one path" (in the plane): its in-plane move / the farthest end apart
+SHARED = 2.0        # "mostly shared": the shared move / the largest own part above this
+OFF_PLANE = 0.5     # "mostly off this plane": every end distance's in-plane share below this
+IN_PLANE = 0.8      # "mostly in this plane": every one above this (between: "partly")
 
 # What tends to be easiest to read out of the vector at each depth: a general pattern from
 # probing studies of BERT, shown as an illustration (not measured here).
@@ -161,7 +168,37 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["end_shown"] = [p / f if f > 0 else 1.0 for p, f in
                                zip(projection["end_distances"],
                                    projection["full_end_distances"])]
+    # how far each end lies from the reference's end off the plane (the plane's distance is
+    # the projection of the same difference vector: full^2 = plane^2 + off^2)
+    projection["off_distances"] = [float(np.sqrt(max(0.0, f * f - p * p))) for p, f in
+                                   zip(projection["end_distances"],
+                                       projection["full_end_distances"])]
+    # the full-space move split in two: the part every sentence shares (the mean state's path,
+    # mean X^(0) to mean X^(L)) and each sentence's own part (its X^(L) from the mean X^(L))
+    mean_start, mean_end = vecs[:, 0].mean(axis=0), vecs[:, -1].mean(axis=0)
+    projection["shared_move"] = float(np.linalg.norm(mean_end - mean_start))
+    projection["own_parts"] = [float(np.linalg.norm(vecs[c, -1] - mean_end)) for c in range(C)]
+    projection["own_part"] = float(max(projection["own_parts"]))
+    projection["answer"] = answer(projection, C)
     return projection
+
+
+def answer(pr: dict, n_sentences: int) -> dict:
+    """Which of the drift beat's answer statements the numbers hold (the scene draws a
+    statement's data-true alternative when not): `far` (the move is longer than the output
+    state itself), `one_path` (in the plane the paths stay together), `shared` (the shared
+    part of the move is over twice each sentence's own part) and `off_plane` ("mostly" when
+    the plane shows under half of every end distance, "mostly_in" when over 0.8 of every one,
+    else "partly")."""
+    shown = list(pr["end_shown"])
+    return {"n": n_sentences,
+            "move_over_norm": pr["full_depth_distance"] / max(pr["output_norm"], 1e-9),
+            "far": bool(pr["full_depth_distance"] / max(pr["output_norm"], 1e-9) > FAR),
+            "one_path": bool(pr["depth_distance"] / max(pr["sentence_distance"], 1e-9)
+                             > ONE_PATH),
+            "shared": bool(pr["shared_move"] / max(pr["own_part"], 1e-9) > SHARED),
+            "off_plane": ("mostly" if all(x < OFF_PLANE for x in shown) else
+                          "mostly_in" if all(x > IN_PLANE for x in shown) else "partly")}
 
 
 def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
@@ -175,7 +212,8 @@ def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
             "gap": {**gap(curves, base), "shared": shared_words(contexts, curves)},
             **{k: projection[k] for k in ("depth_distance", "sentence_distance", "end_shown",
                                           "full_depth_distance", "output_norm",
-                                          "full_end_distances")}}
+                                          "full_end_distances", "shared_move", "own_part",
+                                          "answer")}}
 
 
 def gap(curves: list[dict], base) -> dict:

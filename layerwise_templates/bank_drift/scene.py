@@ -34,7 +34,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyl
                    DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle, Rotate,
-                   Transform, VGroup, VectorizedPoint, VMobject)
+                   Transform, VGroup, VectorizedPoint, VMobject, always_redraw)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
@@ -630,12 +630,18 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                  stroke_width=6, stroke_opacity=0.7)
                             for s, (t, b) in enumerate(zip(tops, bottoms))])
         heights = offsets(v.similarity.baseline, [0.0] * len(v.states))
-        self.play(Create(heights), run_time=0.6)
+        # every curve moves at once, paced to end as "at the output ..." is said (one after the
+        # other ran 3 s past it, and the box on the ends came after the voice)
+        avail = self.said(M.ADJUSTED_ENDS) - self.time
+        f = max(0.6, min(1.0, avail / 3.3))
+        self.play(Create(heights), run_time=0.5 * f)
         # each raw curve moves down by the baseline at every state: a copy slides, the raw
         # one dims, and its numbers turn into raw - baseline
+        hangs = [heights.copy() for _ in v.curves]
+        self.play(*[Transform(h, offsets(raw(c), c.adjusted)) for h, c in zip(hangs, v.curves)],
+                  run_time=0.6 * f)
+        moves, swaps, parts = [], [], []
         for k, c in enumerate(v.curves):
-            hang = heights.copy()
-            self.play(Transform(hang, offsets(raw(c), c.adjusted)), run_time=0.7)
             name, color = f"raw{k}", self.curve_color(k)
             segs, dots = chart.curves[name]
             moved = VGroup(segs.copy(), dots.copy())
@@ -659,10 +665,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.add(moved)
             # the raw curve is dimmed in place: it is a part of the chart, so the chart stays
             # one mobject on screen (wrapping its parts in a new group would break it up)
-            self.play(Transform(moved, target), DimPlace(chart.curves[name], 0.3),
-                      *[SlideFade(o, DOWN * drop, 1.0, 0.0) for o in (*row[1], word)],
-                      *[SlideFade(nw, DOWN * drop, 0.0, 1.0) for nw in (*new_nums, new_word)],
-                      run_time=1.6)
+            moves += [Transform(moved, target), DimPlace(chart.curves[name], 0.3)]
+            # (the old word leaves in the first half, the new one arrives in the second: the
+            # two words never lie on each other)
+            swaps += [*[SlideFade(o, DOWN * drop, 1.0, 0.0) for o in row[1]],
+                      SlideFade(word, DOWN * drop, 1.0, 0.0, rate_func=_first_half),
+                      *[SlideFade(nw, DOWN * drop, 0.0, 1.0) for nw in new_nums]]
+            parts.append((k, moved, target, row, new_nums, word, new_word, drop))
+        self.play(*moves, *swaps, *[SlideFade(p[6], DOWN * p[7], 0.0, 1.0,
+                                              rate_func=_second_half) for p in parts],
+                  run_time=1.5 * f)
+        for k, moved, target, row, new_nums, word, new_word, drop in parts:
             # the new ones take the old ones' places in the row (the old ones, parts of the
             # chart only, go with their places)
             self.remove(*new_nums.get_family(), *new_word.get_family())
@@ -674,17 +687,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.remove(moved, *moved.get_family())
             chart.curves[f"adj{k}"] = target
             chart.add(target)
-            self.play(FadeOut(hang), run_time=0.3)
-            self.remove(hang)
-        self.play(FadeOut(heights), run_time=0.3)
-        self.remove(heights)
+        self.play(*[FadeOut(h) for h in hangs], FadeOut(heights), run_time=0.4 * f)
+        self.remove(*hangs, heights)
+        # "at the output the money bank still ends farther away": both ends boxed together,
+        # as it is said
         self.hold_until_moment(M.ADJUSTED_ENDS)
-        for k in range(len(v.curves)):           # "the money bank keeps ..., the river ..."
-            end = chart.curves[f"adj{k}"][1][-1]
-            left = self.beat_start + self.beat_end(beat) - self.time
-            self.emphasize(VGroup(end, chart.rows[f"raw{k}"][1][-1]),
-                           run_time=max(0.9, min(2.5, 0.85 * left / (len(v.curves) - k))),
-                           extra=[end.animate.scale(1.6)])
+        ends = VGroup(*[VGroup(chart.curves[f"adj{k}"][1][-1], chart.rows[f"raw{k}"][1][-1])
+                        for k in range(len(v.curves))])
+        box = SurroundingRectangle(VGroup(*[e[1] for e in ends]), color=T.POINTER,
+                                   buff=0.06, stroke_width=2.5)
+        left = self.beat_start + self.beat_end(beat) - self.time
+        self.play(Create(box), *[e[0].animate.scale(1.6) for e in ends], run_time=0.6)
+        self.emphasize(ends, box, run_time=max(0.6, min(2.5, 0.85 * left - 0.6)))
+        self.adopt(chart, box)
         del base
 
     def beat_projection(self, beat) -> None:
@@ -758,12 +773,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             extra = []
             if s < n - 1:
                 lab = math(v.states[s].math.value, PLANE_MATH, T.MUTED)
-                beside(lab, Dot(plane.c2p(*xy[0][s]), radius=0.09), side_of(plane, xy, s),
-                       buff=0.12)
-                # (a label that would lie on one already drawn is left out: a deep model's
-                # states crowd near X^(0) in this plane)
-                taken = [m for m in [*marks, *start.get_family()]
+                # (a label that would lie on one already drawn, or on an axis name, tries the
+                # other sides, then is left out: a deep model's states crowd near X^(0))
+                taken = [m for m in [*marks, *start.get_family(), *pc[2:].get_family()]
                          if is_text(m)]
+                away = side_of(plane, xy, s)
+                for d in (away, -away, UP, DOWN, LEFT, RIGHT):
+                    beside(lab, Dot(plane.c2p(*xy[0][s]), radius=0.09), d, buff=0.12)
+                    if not any(overlaps(lab, m, pad=0.02) for m in taken):
+                        break
                 if not any(overlaps(lab, m, pad=0.02) for m in taken):
                     marks.add(lab)
                     extra.append(FadeInPlace(lab))
@@ -851,20 +869,41 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for k, r in enumerate(rows):
             self.play(Create(segs[k]), FadeInPlace(r[1]), run_time=max(0.5, min(1.5, per)))
             self.bring_to_front(dots)
+        # "in the full space, 6.6 and 4.3": a side view (in-plane distance across, off-plane
+        # distance up, one scale) where each other end, seen at its in-plane distance, rises
+        # out of the plane to its full distance as that number is said
+        sv = self.side_view(plane, xy, segs)
         self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space, ... and ..."
+        self.play(FadeIn(sv.box), Create(sv.axes), FadeInPlace(sv.names),
+                  *[FadeInPlace(d) for d in sv.dots], run_time=0.6)
+        self.add(*sv.lines)
         per = self.stretch(M.OFF_PLANE, 1.0, cap=4.0) / max(1, len(rows))
-        for r in rows:
-            self.play(FadeInPlace(r[2]), run_time=max(0.5, min(2.0, per)))
+        for k, r in enumerate(rows):
+            self.play(FadeInPlace(r[2]), sv.dots[k + 1].animate.move_to(sv.tops[k]),
+                      run_time=max(0.5, min(2.0, per)))
         # "what tells the banks apart is mostly off this plane": said on the plot, beside the
-        # short in-plane segments at the paths' ends
-        off = txt("apart mostly off this plane", SIZE, T.POINTER)
+        # short in-plane segments at the paths' ends (the words the plan's numbers hold)
+        ans = pr.answer
+        where = {"mostly": "apart mostly off this plane", "partly": "apart partly off this plane",
+                 "mostly_in": "apart mostly in this plane"}[str(ans.off_plane)]
+        off = txt(where, SIZE, T.POINTER)
         tip = plane.c2p(*xy[0][-1])
         side = DOWN if tip[1] > plane.get_center()[1] else UP
         # the first of these places where it lies on no text already on screen (a teacher's
         # sentence put X^(6)'s label under it)
         words = [m for top in self.mobjects for m in top.get_family()
                  if is_text(m)]
-        for d, buff in ((side, 0.45), (-side, 0.45), (side, 0.9), (-side, 0.9), (side, 0.45)):
+        # (first choice: the side view's title, above or below it)
+        for d, buff in ((None, UP), (None, DOWN), (side, 0.45), (-side, 0.45), (side, 0.9),
+                        (-side, 0.9), (side, 0.45)):
+            if d is None:
+                off.next_to(sv.box, buff, buff=0.1)
+                if (off.get_bottom()[1] >= plane.get_bottom()[1] - 0.05
+                        and off.get_top()[1] <= plane.get_top()[1] + 0.05
+                        and off.get_left()[0] >= -7.11 + T.EDGE):
+                    if not any(overlaps(off, w, pad=0.02) for w in words):
+                        break
+                continue
             off.next_to(tip, d, buff=buff)
             off.shift(RIGHT * (np.clip(off.get_center()[0], plane.get_left()[0] + off.width / 2,
                                        plane.get_right()[0] - off.width / 2)
@@ -874,37 +913,128 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.OFF_PLANE)
         nearest = int(np.argmin([float(x) for x in pr.full_end_distances.values]))
         self.play(FadeInPlace(off), run_time=0.5)
-        self.emphasize(segs, off, *[r[2] for r in rows], run_time=1.2)
+        self.emphasize(segs, off, sv.names[1], *sv.lines, *[r[2] for r in rows],
+                       run_time=1.2)
         self.emphasize(rows[nearest][2], run_time=1.0)
-        # the answer to the title's question, in words beside the table
-        answer = VGroup(
-            txt("answer: far, but shared:", SIZE, T.TEXT),
-            txt("all three banks, one path;", SIZE, T.TEXT),
-            txt("the sentence's part: smaller,", SIZE, T.TEXT),
-            txt("mostly off this plane", SIZE, T.TEXT),
-        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        answer = self.answer_lines(pr)
         answer.next_to(grid, DOWN, buff=0.35).align_to(grid, LEFT)
         self.keep_inside(answer)
         # "so, how far does context move bank?": the question, its row lit
         self.hold_until_moment(M.ANSWER)
-        self.emphasize(own, run_time=max(0.6, min(1.4, 0.85 * (self.cue_at(10) - self.time))))
-        # "far, but most of that move is shared: all three banks take it, on one path"
-        self.hold_until_cue(10)
+        self.emphasize(own, run_time=max(0.6, min(1.4, 0.85 * (self.said(M.FAR) - self.time))))
+        # "far: 11.2 is longer than the output state itself, 10.1"
+        self.hold_until_moment(M.FAR)
         self.play(FadeInPlace(answer[0]), run_time=0.5)
-        self.play(FadeInPlace(answer[1]), run_time=0.5)
-        self.emphasize(trails, answer[:2], run_time=max(0.6, min(2.0, 0.85 * (
-            self.cue_at(11) - self.time))))
-        # "the part that depends on the sentence is smaller, lies mostly off that plane, and
-        # for this one pair leaves the same-sense bank nearer"
-        self.hold_until_cue(11)
-        self.play(FadeInPlace(answer[2]), run_time=0.5)
-        self.emphasize(*[r[2] for r in rows], answer[2], run_time=1.2)
+        self.emphasize(own[2], answer[0], run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.SPLIT) - self.time))))
+        # "split that move: the part all three share, 10.7, is the path they take together"
+        self.hold_until_moment(M.SPLIT)
+        self.play(FadeInPlace(answer[1]), FadeInPlace(answer[2]), run_time=0.5)
+        self.emphasize(trails, answer[1], answer[2], run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.OWN) - self.time))))
+        # "each bank's own part is at most 4.3, smaller, and lies mostly off that plane"
+        self.hold_until_moment(M.OWN)
         self.play(FadeInPlace(answer[3]), run_time=0.5)
+        self.emphasize(*[r[2] for r in rows], answer[3], run_time=1.2)
+        self.play(FadeInPlace(answer[4]), run_time=0.5)
         end = self.beat_start + self.beat_end(beat)
-        self.emphasize(off, answer[3], rows[nearest][2],
+        self.emphasize(off, answer[4], rows[nearest][2],
                        run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end_label,
-                                   pc, segs, grid, answer, off)]
+                                   pc, segs, grid, answer, off, sv.all)]
+
+    def side_view(self, plane, xy, segs):
+        """A small chart in a corner of the plot, away from the paths: across, how far each
+        other end lies from sentence 1's in the plane; up, how far off it (plan
+        `off_distances`), both at one scale, so "mostly off this plane" is seen. Its dots
+        start on the across axis (what the plane shows) and are moved up by the caller."""
+        pr = self.v.projection
+        plane_d = [float(x) for x in pr.end_distances.values]
+        off_d = [float(x) for x in pr.off_distances.values]
+        size = 1.3
+        unit = size / max(max(off_d), max(plane_d), 1e-9)
+        names = VGroup(txt("in plane", SIZE, T.MUTED), txt("off plane", SIZE, T.MUTED))
+        w, h = size + 0.5, size + 0.25
+        # the place in the plot that covers the least of the paths (points sampled along every
+        # segment) and no label; of equals, the one nearest a corner
+        pts = []
+        for path in xy:
+            for p0, p1 in zip(path[:-1], path[1:]):
+                a0, a1 = np.array(plane.c2p(*p0)), np.array(plane.c2p(*p1))
+                pts += [a0 + (a1 - a0) * t for t in np.linspace(0, 1, 12)]
+        words = [m for top in self.mobjects for m in top.get_family() if is_text(m)]
+        best = None
+        bw, bh = w + 0.5, h + 0.5
+        c0 = plane.get_center()
+        for fx in np.linspace(-1, 1, 7):
+            for fy in np.linspace(-1, 1, 6):
+                box = Rectangle(width=bw, height=bh)
+                box.move_to(c0 + RIGHT * fx * (plane.width - bw) / 2
+                            + UP * fy * (plane.height - bh) / 2)
+                l, r, b_, t = (box.get_left()[0], box.get_right()[0], box.get_bottom()[1],
+                               box.get_top()[1])
+                hits = sum(l - 0.1 < p[0] < r + 0.1 and b_ - 0.1 < p[1] < t + 0.1 for p in pts)
+                hits += sum(30 for m in words if overlaps(box, m, pad=0.05))
+                key = (hits, -abs(fx) - abs(fy))
+                if best is None or key < best[0]:
+                    best = (key, box)
+        box = best[1].set_style(fill_color=T.BACKGROUND, fill_opacity=0.92,
+                                stroke_color=T.MUTED, stroke_width=1.5, stroke_opacity=0.6)
+        o = box.get_corner(DOWN + LEFT) + np.array([0.35, 0.35, 0])
+        axes = VGroup(Line(o, o + RIGHT * (w + 0.5 - 0.6), color=T.MUTED, stroke_width=2),
+                      Line(o, o + UP * (h + 0.5 - 0.6), color=T.MUTED, stroke_width=2))
+        names[0].next_to(axes[0], DOWN, buff=0.06).align_to(axes[0], RIGHT)
+        names[1].rotate(np.pi / 2).next_to(axes[1], LEFT, buff=0.06).align_to(axes[1], UP)
+        dots = VGroup(Dot(o, radius=0.08, color=self.colors[0]),
+                      *[Dot(o + RIGHT * unit * p, radius=0.07, color=self.curve_color(k))
+                        for k, p in enumerate(plane_d)])
+        tops = [o + RIGHT * unit * p + UP * unit * f for p, f in zip(plane_d, off_d)]
+
+        def link(k):
+            return lambda: Line(o, dots[k + 1].get_center(), color=self.curve_color(k),
+                                stroke_width=3)
+        lines = [always_redraw(link(k)) for k in range(len(plane_d))]
+        names.set_z_index(1)
+        dots.set_z_index(2)
+
+        class Side:
+            pass
+        side = Side()
+        side.box, side.axes, side.names, side.dots, side.tops, side.lines = (
+            box, axes, names, dots, tops, lines)
+        side.all = VGroup(box, axes, names, dots, *lines)
+        return side
+
+    def answer_lines(self, pr) -> VGroup:
+        """The answer to the title's question, one line per statement, each the words its
+        numbers hold (plan `projection.answer`, thresholds in plan.py): the move against the
+        output state's own length; one path or not in the plane; the shared part; each
+        sentence's own part; where that own part lies."""
+        ans = pr.answer
+        n = int(ans.n)
+        count = {2: "two", 3: "three", 4: "four"}.get(n, str(n))
+        far = (inline(txt("far:", SIZE, T.TEXT), Num(pr.full_depth_distance, decimals=1,
+                                                     size=SIZE),
+                      txt("> output's length", SIZE, T.TEXT),
+                      Num(pr.output_norm, decimals=1, size=SIZE))
+               if ans.far else
+               inline(txt("moves", SIZE, T.TEXT), Num(pr.full_depth_distance, decimals=1,
+                                                      size=SIZE),
+                      txt("; output's length", SIZE, T.TEXT),
+                      Num(pr.output_norm, decimals=1, size=SIZE)))
+        path = txt(f"in this plane: {'one path' if ans.one_path else 'separate paths'}",
+                   SIZE, T.TEXT)
+        shared = inline(txt(f"shared by all {count}:", SIZE, T.TEXT),
+                        Num(pr.shared_move, decimals=1, size=SIZE))
+        word = str(self.v.contexts[0].focus).partition("#")[0]
+        own = inline(txt(f"each {word}'s own: up to", SIZE, T.TEXT),
+                     Num(pr.own_part, decimals=1, size=SIZE),
+                     *([txt("(smaller)", SIZE, T.TEXT)] if ans.shared else []))
+        where = {"mostly": "own parts: mostly off this plane",
+                 "partly": "own parts: partly off this plane",
+                 "mostly_in": "own parts: mostly in this plane"}[str(ans.off_plane)]
+        return VGroup(far, path, shared, own, txt(where, SIZE, T.TEXT)).arrange(
+            DOWN, buff=0.1, aligned_edge=LEFT)
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
@@ -997,7 +1127,16 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                        extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
-        self.play(axis1.animate.set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
+        # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
+        # just outside the plot's right edge, off every path; PC2's name beside its lower end
+        # (the state labels drawn later step aside from it)
+        a1 = Line(np.array([plane.get_left()[0], o[1], 0]),
+                  np.array([plane.get_right()[0], o[1], 0]))
+        to1 = name1.copy().next_to(a1.get_end(), RIGHT, buff=0.1)
+        to2 = name2.copy().next_to(axis2.get_start(), RIGHT, buff=0.08).align_to(axis2, DOWN)
+        self.play(axis1.animate.put_start_and_end_on(a1.get_start(), a1.get_end())
+                  .set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
+                  name1.animate.move_to(to1), name2.animate.move_to(to2),
                   ghosts.animate.set_opacity(0.35), FadeOutPlace(share), run_time=0.6)
         self.remove(*share.get_family())
         self.pc_axes = VGroup(axis1, axis2, name1, name2)
@@ -1172,6 +1311,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
                       run_time=min(4.0, 0.85 * (end - self.time)))
         self.stage.other = [VGroup(panel, band, within, shown, *notes), row]
+
+
+def _first_half(t: float) -> float:
+    """All of an animation in its first half (a word leaving before its successor comes)."""
+    return min(1.0, 2.0 * t)
+
+
+def _second_half(t: float) -> float:
+    return max(0.0, 2.0 * t - 1.0)
 
 
 class SlideFade(_Fade):

@@ -65,6 +65,12 @@ class ProbeBeat:
         # (the last tick label, not the axis, is what must stay clear of the right edge)
         right = self.camera.frame_width / 2 - T.EDGE - 0.15
         chart.shift(RIGHT * (right - max(ax.axes.get_right()[0], ticks.get_right()[0])))
+        # then centred in the frame with its row names (they sit left of the first column):
+        # right-aligned, it left the frame's left third empty
+        name_w = max(txt(t["title"], T.TINY_SIZE).width for t in tasks)
+        left_ext = ax.axes.c2p(0, 0)[0] - 0.45 - name_w
+        right_ext = max(ax.axes.get_right()[0], ticks.get_right()[0])
+        chart.shift(LEFT * max(0.0, (left_ext + right_ext) / 2))
         panel = VGroup(top, chart)
         panel.set_y(3.05 - panel.height / 2)
         top.align_to(ax.axes, LEFT)

@@ -38,6 +38,15 @@ class Axes(View):
     y_ticks: list[float]
 
 
+class Answer(View):
+    n: int
+    move_over_norm: float
+    far: bool
+    one_path: bool
+    shared: bool
+    off_plane: str      # "mostly" | "partly" | "mostly_in"
+
+
 class Projection(View):
     xy: list[list[list[float]]]
     explained_percent: list[float]
@@ -62,6 +71,11 @@ class Projection(View):
     raw_view_share: float
     d_model: int
     end_shown: list[float]
+    off_distances: list[float]
+    shared_move: float
+    own_parts: list[float]
+    own_part: float
+    answer: Answer
 
 
 class Table(View):
