@@ -342,6 +342,8 @@ class ContextQKVScene(StoryboardScene):
         for m in xm:
             m.set_y(xm[0].get_y())
         ax.x_labels = xm
+        ax.x_label_of = {int(l.value): m for l, m in zip(
+            [l for l in v.layers if L <= 12 or l.value % 5 == 0 or l.value == L - 1], xm)}
         ax.add(xm)
         # in words (no script to squint at): the X at each tick is what that layer reads
         made = ("each layer makes its Q, K, V from the X at its tick"
@@ -1355,30 +1357,49 @@ class ContextQKVScene(StoryboardScene):
             self.play(Create(sums.a2), FadeInPlace(sums.cs), run_time=0.1 * t)
             self.emphasize(sums.cs, run_time=0.06 * t)
 
-        def through(t):
-            # the two sums (a copy, as a small pair) go into each box in turn; out of each
-            # comes the pair at its new angle and the cosine after that step, written right
-            # of the box; out of the last, the two X^(1) and their cosine
-            cs = [float(st_.cos.value) for st_ in e.stages]
+        cs_ = [float(st_.cos.value) for st_ in e.stages]
+        tok_ = {}
+
+        def through_in(t):
+            # the boxes, and the two sums (a copy, as a small pair) into the first: out of it
+            # the pair at its new angle and the cosine after that step, right of the box
             self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      run_time=0.1 * t)
-            tok = self.pair(cs[0], nxt.slots[0])
-            self.play(TransformFromCopy(sums.sums, tok), run_time=0.12 * t)
-            n = len(nxt.slots)
+                      run_time=0.2 * t)
+            tok = tok_["m"] = self.pair(cs_[0], nxt.slots[0])
+            self.play(TransformFromCopy(sums.sums, tok), run_time=0.25 * t)
+            box_step(0, 0.5 * t)
+
+        def box_step(k, t):
             bs = list(nxt.blocks.boxes)
-            for k in range(n):
-                if k:
-                    self.play(tok.animate.shift(nxt.slots[k] - nxt.slots[k - 1]),
-                              bs[k - 1].animate.set_stroke(T.MUTED), run_time=0.08 * t)
-                new_ = self.pair(cs[k + 1], nxt.slots[k])
-                self.play(Transform(tok, new_), bs[k].animate.set_stroke(HL),
-                          FadeInPlace(nxt.reads[k]), run_time=0.13 * t)
-                self.wait(0.06 * t)
+            tok = tok_["m"]
+            if k:
+                self.play(tok.animate.shift(nxt.slots[k] - nxt.slots[k - 1]),
+                          bs[k - 1].animate.set_stroke(T.MUTED), run_time=0.3 * t)
+            self.play(Transform(tok, self.pair(cs_[k + 1], nxt.slots[k])),
+                      bs[k].animate.set_stroke(HL), run_time=0.4 * t)
+            self.play(FadeInPlace(nxt.reads[k]), run_time=0.3 * t)
+
+        def through_mid(t):
+            # every box but the last, one after another over this sentence
+            n = len(nxt.slots)
+            mids = list(range(1, n - 1)) or []
+            for k in mids:
+                box_step(k, t / len(mids))
+            if not mids:
+                self.wait(t)
+
+        def through_out(t):
+            # the last box; out of it the two X^(1) and their cosine
+            n = len(nxt.slots)
+            tok = tok_["m"]
+            if n > 1:
+                box_step(n - 1, 0.6 * t)
+            bs = list(nxt.blocks.boxes)
             self.play(tok.animate.shift(nxt.end - nxt.slots[-1]),
                       bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
-                      run_time=0.1 * t)
+                      run_time=0.25 * t)
             nxt.blocks.add(tok)             # it leaves with the blocks
-            self.emphasize(nxt.out[-1], run_time=0.08 * t)
+            self.emphasize(nxt.out[-1], run_time=0.15 * t)
 
         def post_note(t):
             # "in this post-LN model, layer 1's W_Q, W_K, W_V read that X directly"
@@ -1396,7 +1417,8 @@ class ContextQKVScene(StoryboardScene):
         ]
         groups += [[(1, pieces_in)], [(1, tiny)], [(1, updates_in)], [(1, add_x)]]
         if nxt is not None:
-            groups += [[(1, through)], [(1, post_note)]]
+            groups += [[(1, through_in)], [(1, through_mid)], [(1, through_out)],
+                       [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
         self.by_cue(groups, pause={5: 0.6, 6: 0.6})
         self.unbox()
@@ -1630,10 +1652,11 @@ class ContextQKVScene(StoryboardScene):
             inside = getattr(self.st.chart, "inside", None)
             items = [inside[0][self.keys.index(k)] for k in ks
                      if inside is not None and k in self.keys]
+            self.spotlight(ks, 0.3 * t)
             if items:
-                self.emphasize(*items, run_time=t)
+                self.emphasize(*items, run_time=0.7 * t)
             else:
-                self.wait(t)
+                self.wait(0.7 * t)
 
         # the layers drawn over the first three sentences (the chart, then what to watch in
         # it: keys and values, then queries), the question asked over the finished chart
@@ -1642,8 +1665,10 @@ class ContextQKVScene(StoryboardScene):
         g0 = steps[:1] + grows[:cut]
         rest = grows[cut:]
         g1 = rest[:max(0, len(rest) // 2)] + [(1, lambda t: legend_lit(["k", "v"], t))]
-        g2 = rest[len(rest) // 2:] + [(1, lambda t: legend_lit(["q"], t))]
-        self.by_cue([g0, g1, g2, [(1, lambda t: self.wait(t))], [(1, x_range)], [(1, values)],
+        g2 = ([(0.3, lambda t: self.spotlight(None, t))] + rest[len(rest) // 2:]
+              + [(1, lambda t: legend_lit(["q"], t))])
+        self.by_cue([g0, g1, g2, [(1, lambda t: self.spotlight(None, t))], [(1, x_range)],
+                     [(1, values)],
                      [(1, none_back)]], pause={5: 0.7, 6: 0.7})
         self.unbox()
 
@@ -1700,7 +1725,15 @@ class ContextQKVScene(StoryboardScene):
             near = [(k2, l2) for k2, l2, _ in pairs if l2 == l and k2 != k
                     and abs(y[(k2, l2)] - y[(k, l)]) < 0.5]
             lead = None
-            if near:
+            if len(near) > 1:
+                # three or more close points: their values stacked 0.36 apart, in the order
+                # of the points, round the points' middle
+                group = sorted([(k, l), *near], key=lambda kl: (-y[kl], kl[0]))
+                mid = sum(y[kl] for kl in group) / len(group)
+                r_ = group.index((k, l))
+                lead = mid + 0.36 * ((len(group) - 1) / 2 - r_) - y[(k, l)]
+                lead = lead if abs(lead) > 1e-6 else -0.0
+            elif near:
                 dy = abs(y[near[0]] - y[(k, l)])
                 lift = max(0.0, (0.42 - dy) / 2)
                 lead = lift if y[(k, l)] >= y[near[0]] else -lift
@@ -1775,8 +1808,14 @@ class ContextQKVScene(StoryboardScene):
             self.spotlight(keys, 0.1 * t)
             if self.shown.get("w_label") is None:
                 self.put("w_label", self.w_label_each(), run_time=0.12 * t)
-            tick = SurroundingRectangle(self.st.ax.x_labels[l], color=HL, buff=0.08,
-                                        stroke_width=2.5)
+            ax = self.st.ax
+            lab = ax.x_label_of.get(int(l))
+            if lab is None:             # a deep model labels every 5th tick: this one's own
+                lab = math(T.X_l(int(l)), T.TYPE.math_label * 1.3, T.TEXT).move_to(
+                    [ax.axes.c2p(l, 0)[0], ax.x_labels[0].get_y(), 0])
+            tick = SurroundingRectangle(lab, color=HL, buff=0.08, stroke_width=2.5)
+            if lab not in ax.x_labels:
+                tick = VGroup(lab, tick)
             self.play(Create(tick), run_time=0.12 * t)
             for r in rings:
                 self.play(*([FadeInPlace(r)] if getattr(r, "whole", False) else
@@ -1802,7 +1841,8 @@ class ContextQKVScene(StoryboardScene):
         why_card.shift(UP * 0.35)            # clear of the legend at the plot's lower left
 
         def ask(t):
-            self.play(*dim(t), FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.25 * t)
+            self.play(*dim(t), run_time=0.12 * t)
+            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.15 * t)
             self.play(FadeInPlace(why[1]), run_time=0.2 * t)
             self.wait(0.1 * t)
             self.play(FadeInPlace(why[2]), run_time=0.2 * t)
