@@ -15,15 +15,20 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               grey); beside the rows, each token's weighted values (all heads, through
               W_O) drawn tip to tail into the update Delta^(0), the named words' pieces
               named, the rest counted as one, the markers' (too short to see) ringed; the
-              updates (lengths, angle, cosine); then a new stage: X^(0), the update arrows
-              themselves moved (not turned) to its tip, the two sums (a projection: X drawn
-              short), the true lengths as bars; the rest of the block; the cosine of the X^(1)
+              updates (lengths, angle, cosine); the start marker's weight and piece length
+              beside river's (bars); then a new stage, large on the left: X^(0) and the
+              update arrows themselves moved (not turned) to its tip, to scale, the two sums
+              dashed, a cos at each vertex, the true lengths as bars; on the right the sums
+              (a small pair at their cosine's angle) go through LayerNorm, FFN + add,
+              LayerNorm, a cos after each; out, the two X^(1) and what reads them
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
               (X thick, under the others), the X^(1) cosine carried to its layer-1 point;
-              then X's dip and end and the values' lowest are pointed at
-- `compare`   the lowest Q/K/V cosine and X's lowest ringed, their values beside; layer 2's Q
-              and X; at X's lowest layer V, X and Q (the three the voice names); the
-              conclusion, centred and large, the rest dimmed
+              K and V, then Q lit as the voice says what each would change; then X's dip and
+              end and the values' lowest are pointed at
+- `compare`   each layer named has its x tick boxed: the lowest Q/K/V cosine and X's lowest
+              ringed, their values beside; the last layer's lowest; layer 2's Q and X; layer
+              3's K, Q and X; "why?" on a card over the chart dimmed to almost nothing; the
+              conclusion, centred and large
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
 the scene does no model arithmetic.
@@ -72,6 +77,7 @@ HL = T.POINTER                      # boxes and rings: the chapter's pointer whi
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
 PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
+RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
 
 
 def on_lines(m, lines, pad: float = 0.0) -> bool:
@@ -1073,7 +1079,7 @@ class ContextQKVScene(StoryboardScene):
             inline(txt("+ its update", S, T.TEXT),
                    math("Delta^((0))", 1.4 * T.TYPE.math_label, T.ATTN),
                    txt("from X's tip (solid)", S, T.TEXT)),
-            inline(txt("= the sum, one per sentence (dashed)", S, T.TEXT)))
+            inline(txt("= the sums, one each (dashed)", S, T.TEXT)))
         legend.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
         legend.move_to([left, y_top, 0], aligned_edge=UP + LEFT)
         # the true lengths as bars on one scale: X more than twice either update
@@ -1095,7 +1101,7 @@ class ContextQKVScene(StoryboardScene):
             r[0].move_to([0, -0.36 * k, 0], aligned_edge=LEFT)
             r[1].move_to([w_name + 0.2, -0.36 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
-        why = VGroup(txt("drawn flat: X and the updates to scale;", S, T.TEXT),
+        why = VGroup(txt("flat: X and the updates to scale;", S, T.TEXT),
                      txt(f"each cos from all {self.v.heads.d_model} numbers", S, T.TEXT)).arrange(
             DOWN, buff=0.06, aligned_edge=LEFT)
         note = VGroup(why, rows)
@@ -1104,8 +1110,9 @@ class ContextQKVScene(StoryboardScene):
         note.bars = bars
         # too wide for the left half (a teacher's sentence): the words shrink to fit
         words = VGroup(legend, note)
-        if words.get_right()[0] > 0.2:
-            words.scale_to_fit_width(max(1.0, 0.2 - left)).align_to([left, 0, 0], LEFT)
+        if words.get_right()[0] > RIGHT_COL - 0.3:
+            words.scale_to_fit_width(max(1.0, RIGHT_COL - 0.3 - left)).align_to(
+                [left, 0, 0], LEFT)
             legend.align_to([0, y_top, 0], UP)
         arc = VGroup(a1, cu, a2, cs)
         g = VGroup(legend, xa, ups, sums, arc, note)
@@ -1495,10 +1502,11 @@ class ContextQKVScene(StoryboardScene):
                          ["FFN, + add", "each token alone"] if n == "+FFN" and placement == "post"
                          else ["LayerNorm, FFN, + add", "each token alone"] if n == "+FFN"
                          else [n])
-        x0, bw, bh, gap = 1.0, 3.5, 0.8, 0.24
-        head = inline(txt("the two sums go on through the rest of layer", S, T.TEXT),
+        x0, bw, bh, gap = RIGHT_COL, 3.5, 0.8, 0.24
+        head = inline(txt("the two sums go on through layer", S, T.TEXT),
                       Num(e.layer, decimals=0, size=S, color=T.TEXT))
         head.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
+        self.keep_inside(head)
         boxes, parts, slots, reads, arrows = VGroup(), VGroup(), [], VGroup(), VGroup()
         y = head.get_bottom()[1] - 0.3 - bh / 2
         for k, (lines, st_) in enumerate(zip(names, stages[1:])):
