@@ -92,38 +92,52 @@ def test_narration_quotes_the_plan(built):
     sm = d["summary"]
     low, x, last = sm["lowest"], sm["x_lowest"], sm["last_lowest"]
     text = next(b["narration"] for b in plan["beats"] if b["id"] == "compare")   # filled
-    assert f"The {NAMES[low['key']]} come apart furthest" in text
+    assert f"On this pair, the {NAMES[low['key']]} come apart furthest" in text
     assert f"down to {fmt(low['value'])} at layer {low['layer']}" in text
     assert f"below X's lowest, {fmt(x['value'])}" in text and low["value"] < x["value"]
     assert x["value"] == min(d["cos"]["x"])
-    # the caption says only what the voice says: the lowest, X's lowest, the queries above X
+    # the caption says only what the voice says: the lowest, X's lowest, Q and K above X
     L = len(d["layers"]) - 1
     assert last["layer"] == L and last["key"] == min("qkv", key=lambda k: d["cos"][k][L])
     cap = next(b["caption"] for b in plan["beats"] if b["id"] == "compare")
-    assert cap.endswith("the queries stay above X.") and "At layer" not in cap
+    assert cap.startswith("This pair:") and cap.endswith("Q and K above X to layer 3.")
+    assert "At layer" not in cap
     # the queries closer than X from layer 1 on, layer 2 as the example
     c = d["cos"]
     assert all(c["q"][l] > c["x"][l] for l in range(1, L + 1))
-    assert (f"From layer 1 on, the queries stay closer than X: at layer 2 they are at "
+    assert (f"The queries stay closer than X from layer 1 on: at layer 2 they are at "
             f"{fmt(c['q'][2])}, X at {fmt(c['x'][2])}") in text
+    # the keys too, up to layer 3, where keys and queries show the same value
+    assert all(c["k"][l] > c["x"][l] for l in range(1, 4)) and c["k"][4] < c["x"][4]
+    assert fmt(c["k"][3]) == fmt(c["q"][3])
+    assert (f"The keys do too, up to layer 3, where keys and queries are both at "
+            f"{fmt(c['k'][3])}, X at {fmt(c['x'][3])}.") in text
     # why Q, K, V can differ more or less than X with shared matrices: at the values' lowest
     # layer (not at the last, where the values end above X)
     lo = low["layer"]
-    assert (f"On this pair at layer {lo}, the same W Q, W K and W V, each with its bias, "
-            f"leave the values further apart than X, the queries closer.") in text
     assert "But no matrix can make two equal inputs differ" in text
     assert c["v"][lo] < c["x"][lo] < c["q"][lo]
     assert "end further apart" not in text
     # the values below X from layer 1 to 4, just above it at the last layer
     said = next(b["narration"] for b in plan["beats"] if b["id"] == "layers")
     assert "From layer 1 to 4 the values stay below X, then end just above it." in said
+    # the purpose before the tour
+    assert said.index("Keys and values that differ") < said.index("From layer 1 on")
     assert all(c["v"][l] < c["x"][l] for l in range(1, L)) and c["v"][L] > c["x"][L]
     assert "Values differ most" not in " ".join(b["caption"] for b in plan["beats"])
     # the markers' weighted values: tiny beside river's, as said
     s0 = d["entered"]["sentences"][0]
     said = next(b["narration"] for b in plan["beats"] if b["id"] == "entered")
-    assert (f"their pieces are small: {fmt(s0['piece_length'][0])} long for the start marker, "
-            f"{fmt(s0['piece_length'][5])} for river.") in said
+    assert (f"nearly the same weight, {fmt(s0['mean'][0])} and {fmt(s0['mean'][5])}, but the "
+            f"marker passes on little: its piece is {fmt(s0['piece_length'][0])} long, river's "
+            f"{fmt(s0['piece_length'][5])}.") in said
+    # the cosine after each step of the rest of layer 0, as said; the last is X^(1)'s
+    st = d["entered"]["stages"]
+    assert [x["name"] for x in st] == ["+attn", "LN", "+FFN", "LN"]
+    assert st[0]["cos"] == pytest.approx(d["entered"]["sum_cos"], abs=1e-9)
+    assert st[-1]["cos"] == pytest.approx(c["x"][1], abs=1e-9)
+    assert f"Then LayerNorm: {fmt(st[1]['cos'])}." in said
+    assert f"adds no new context: {fmt(st[2]['cos'])}." in said
     assert max(s0["piece_length"][j] for j in s0["special"]) < 0.11 * s0["piece_length"][5]
 
 
@@ -161,6 +175,13 @@ def test_entered_is_the_traces(built, cache_dir):
     assert e["sum_cos"] == pytest.approx(cos(xa + ua, xb + ub), abs=1e-9)
     assert [fmt(v) for v in (*e["x_length"], e["sum_cos"])] == ["11.50", "11.50", "0.91"]
     assert e["sum_angle"] == pytest.approx(np.degrees(np.arccos(e["sum_cos"])), abs=1e-9)
+    # the rest of layer 0, step by step (post-LN): the cosine of the two vectors after each
+    for st, hook in zip(e["stages"], ("hook_resid_mid", "ln1.hook_normalized",
+                                      "hook_resid_post", "ln2.hook_normalized")):
+        va = np.asarray(a[f"blocks.0.{hook}"][p], np.float64)
+        vb = np.asarray(b[f"blocks.0.{hook}"][q], np.float64)
+        assert st["cos"] == pytest.approx(cos(va, vb), abs=1e-9), hook
+    assert [fmt(x["cos"]) for x in e["stages"]] == ["0.91", "0.93", "0.89", "0.90"]
     # the tip-to-tail sketch: each X plus its update ends at its sum, the sums keep their
     # lengths and angle, the updates theirs (the angle the right-hand picture shows), X lies
     # along +x, drawn no longer than it is (the rest points out of the page), the second update

@@ -113,8 +113,18 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
     # values; only the other positions can bring a difference
     shared = [j for j in range(min(len(ta), len(tb)))
               if ta[j] == tb[j] and j not in focus] if pos[0] == pos[1] else []
+    # the two focus vectors after each step of the rest of the block (post-LN: + attention,
+    # LayerNorm, + FFN, LayerNorm): their cosine at each, the last the two X^(1)
+    stages = []
+    for label, hook in traces[0].spec.placement.stages:
+        h = hook.format(l=0)
+        va, vb = (focus_row(t[h], p) for t, p in zip(traces, pos))
+        c = float(np.dot(va, vb) / max(np.linalg.norm(va) * np.linalg.norm(vb), 1e-12))
+        stable(c, DECIMALS, f"data.entered.stages: {label.format(l=0)}")
+        stages.append({"name": label.format(l=0).split(" ", 1)[1], "cos": c})
     return {
         "layer": 0,
+        "stages": stages,
         "sentences": sents,
         "shared": shared,
         "heads": [{**h, "a_token": traces[0].tokens[h["a_key"]],

@@ -15,15 +15,20 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               grey); beside the rows, each token's weighted values (all heads, through
               W_O) drawn tip to tail into the update Delta^(0), the named words' pieces
               named, the rest counted as one, the markers' (too short to see) ringed; the
-              updates (lengths, angle, cosine); then a new stage: X^(0), the update arrows
-              themselves moved (not turned) to its tip, the two sums (a projection: X drawn
-              short), the true lengths as bars; the rest of the block; the cosine of the X^(1)
+              updates (lengths, angle, cosine); the start marker's weight and piece length
+              beside river's (bars); then a new stage, large on the left: X^(0) and the
+              update arrows themselves moved (not turned) to its tip, to scale, the two sums
+              dashed, a cos at each vertex, the true lengths as bars; on the right the sums
+              (a small pair at their cosine's angle) go through LayerNorm, FFN + add,
+              LayerNorm, a cos after each; out, the two X^(1) and what reads them
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
               (X thick, under the others), the X^(1) cosine carried to its layer-1 point;
-              then X's dip and end and the values' lowest are pointed at
-- `compare`   the lowest Q/K/V cosine and X's lowest ringed, their values beside; layer 2's Q
-              and X; at X's lowest layer V, X and Q (the three the voice names); the
-              conclusion, centred and large, the rest dimmed
+              K and V, then Q lit as the voice says what each would change; then X's dip and
+              end and the values' lowest are pointed at
+- `compare`   each layer named has its x tick boxed: the lowest Q/K/V cosine and X's lowest
+              ringed, their values beside; the last layer's lowest; layer 2's Q and X; layer
+              3's K, Q and X; "why?" on a card over the chart dimmed to almost nothing; the
+              conclusion, centred and large
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
 the scene does no model arithmetic.
@@ -38,9 +43,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
-                   ArcBetweenPoints, Arrow, GrowFromEdge, Rectangle,
+                   ArcBetweenPoints, Arrow, DashedLine, GrowFromEdge, Indicate, Rectangle,
                    Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
-                   SurroundingRectangle, Text, Transform, VGroup, Write)
+                   SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
+                   Write)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -71,6 +77,7 @@ HL = T.POINTER                      # boxes and rings: the chapter's pointer whi
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
 PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
+RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
 
 
 def on_lines(m, lines, pad: float = 0.0) -> bool:
@@ -126,15 +133,19 @@ class ContextQKVScene(StoryboardScene):
         return getattr(self.v.cos, key)
 
     # --- pacing: one group of steps per narration sentence ---------------------------------
-    def by_cue(self, groups: list[list]) -> None:
+    def by_cue(self, groups: list[list], pause: dict | None = None) -> None:
         """groups[i]: [(weight, fn(run_time))] spread from cue i's start to cue i+1's (the last
         group to the beat's end). With fewer cues than groups, the tail groups share the last
-        cue; silent (no cues): all groups share the beat."""
+        cue; silent (no cues): all groups share the beat. `pause` {i: seconds}: cue i (and
+        every later one) spoken that much later, a breath after a number to look at it."""
         n = len(self.beat.get("cues") or [])
         if len(groups) > max(1, n):
             k = max(1, n)
             groups = groups[:k - 1] + [[s for g in groups[k - 1:] for s in g]]
         for i, g in enumerate(groups):
+            if n and pause and i in pause and 0 < i < n:
+                for j in range(i, n):
+                    self.cue_shift[j] += float(pause[i])
             if n:
                 self.hold_until_cue(i)
             end = (self.cue_at(i + 1) if i + 1 < len(groups)
@@ -337,6 +348,8 @@ class ContextQKVScene(StoryboardScene):
         for m in xm:
             m.set_y(xm[0].get_y())
         ax.x_labels = xm
+        ax.x_label_of = {int(l.value): m for l, m in zip(
+            [l for l in v.layers if L <= 12 or l.value % 5 == 0 or l.value == L - 1], xm)}
         ax.add(xm)
         # in words (no script to squint at): the X at each tick is what that layer reads
         made = ("each layer makes its Q, K, V from the X at its tick"
@@ -803,7 +816,9 @@ class ContextQKVScene(StoryboardScene):
                              math("W_O", T.TYPE.math_label, T.TEXT), buff=0.1))
         # what the drawing is: every arrow a vector of d_model numbers, drawn flat
         flat = VGroup(txt(f"each arrow: {self.v.heads.d_model} numbers, drawn flat",
-                          S, T.TEXT))
+                          S, T.TEXT),
+                      txt("in the plane of the two updates", S, T.TEXT)).arrange(
+            DOWN, buff=0.08, aligned_edge=LEFT)
         head.add(flat)
         head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         flat.shift(DOWN * 0.1)
@@ -949,22 +964,26 @@ class ContextQKVScene(StoryboardScene):
             for j in s.special.values:
                 a, b = chain.span[int(j)]
                 c = (a + b) / 2
-                if any(np.linalg.norm(r.get_center() - c) < 0.2 for r in rings):
+                near = [r for r in rings if np.linalg.norm(r.get_center() - c) < 0.2]
+                if near:                        # one ring for both sentences' marker
+                    if i not in near[0].sents:
+                        near[0].sents.append(i)
                     continue
                 r = Circle(radius=0.14, color=HL, stroke_width=2.5).move_to(c)
+                r.sents = [i]
                 r.token = str(s.tokens[int(j)]).strip() or "␣"
                 # the start marker's length said (sentence 1's), beside its name
-                r.length = (s.piece_length[int(j)] if i == 0 and int(j) == int(s.special.values[0])
-                            else None)
+                r.length = None                 # the lengths stand in the weight table
                 rings.add(r)
         tags = VGroup()
         segs = [ab for chain in chains for ab in (*chain.span.values(), *chain.extra.values())]
         segs += list(lines)
         for r in rings:
-            if r.length is None:            # only the start marker's tag: the one the voice
-                continue                    # names with its length
+            # every ring named: its sentence(s) and its token ("1, 2 [CLS]")
             first = r.get_x() <= min(m.get_x() for m in rings) + 1e-6     # at the updates' start
-            t_ = txt(r.token, S, T.TEXT)
+            t_ = inline(*[txt(f"{k + 1}{',' if n + 1 < len(r.sents) else ''}", S,
+                              T.SENTENCES[k]) for n, k in enumerate(r.sents)],
+                        txt(r.token, S, T.TEXT), buff=0.08)
             if r.length is not None:        # sentence 1's, said: "1 [CLS] 0.40 long"
                 t_ = inline(txt("1", S, T.SENTENCES[0]), t_,
                             Num(r.length, decimals=2, size=S, color=PIECE),
@@ -987,40 +1006,84 @@ class ContextQKVScene(StoryboardScene):
         return names, VGroup(rings, tags)
 
     def sum_picture(self, x: float, y_top: float, scale: float | None = None) -> VGroup:
-        """The addition drawn tip to tail, at the updates' scale: X^(0) from (x, ...), each
-        update from X's tip, each sum X^(0) + Delta^(0) from X's tail to that update's tip.
-        A sketch (the plan's `entered.plane`): the sums keep their lengths and angle, the
-        updates theirs (as on the right); X is its shadow in that plane, drawn shorter than its
-        length (most of it points out of the page), and the note says so. The words (what each arrow is, its length, the cosine of the
-        sums) stand above the drawing, a "sketch" note below it."""
+        """The addition drawn tip to tail, large, in the left half: X^(0) (the same in both)
+        from a point; each update from X's tip (as on the right, moved without turning); each
+        sum X^(0) + Delta^(0) from X's tail to that update's tip, dashed. X and the updates
+        at their true lengths, the updates at their true angle (cos written at X's tip); the
+        figure turned so the drawn sums come as near their measured cosine as a flat drawing
+        allows (written at the tail; the note says the drawing is flat). The words stand
+        right of the drawing, the true lengths as bars under them."""
         e = self.v.entered
-        pl = e.plane
-        unit = self.sum_unit()
+        lx, la, lb = float(e.x_length[0]), float(e.length[0]), float(e.length[1])
+        ang = float(e.angle) * DEGREES
+        target = float(e.sum_cos)
+
+        def drawn(th):
+            ua = np.array([la * pymath.cos(th), la * pymath.sin(th)])
+            ub = np.array([lb * pymath.cos(th + ang), lb * pymath.sin(th + ang)])
+            sa, sb = np.array([lx, 0.0]) + ua, np.array([lx, 0.0]) + ub
+            return float(sa @ sb / max(np.linalg.norm(sa) * np.linalg.norm(sb), 1e-9))
+        # update 1's direction from X's: both updates within 100 degrees of X (forward), the
+        # drawn sums' cosine nearest the measured one
+        ths = [t * DEGREES for t in np.arange(-179.0, 180.0, 0.5)
+               if abs(t) <= 100 and abs(t + float(e.angle)) <= 100]
+        th = min(ths or [0.0], key=lambda t: abs(drawn(t) - target))
+        phi = BASE * DEGREES - th                       # X's direction: update 1 at BASE
+        d_x = np.array([pymath.cos(phi), pymath.sin(phi), 0.0])
+        d_a = np.array([pymath.cos(BASE * DEGREES), pymath.sin(BASE * DEGREES), 0.0])
+        d_b = np.array([pymath.cos(BASE * DEGREES + ang), pymath.sin(BASE * DEGREES + ang),
+                        0.0])
+        rel = {"x": d_x * lx, "a": d_x * lx + d_a * la, "b": d_x * lx + d_b * lb}
+        xs = [0.0] + [v[0] for v in rel.values()]
+        ys = [0.0] + [v[1] for v in rel.values()]
+        floor = self.caption_top() + 0.35
+        room_h = (y_top - 0.2) - floor
+        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 3.6 / max(max(xs) - min(xs), 1e-6))
+        o = np.array([x + 0.1 - unit * min(xs), floor - unit * min(ys), 0.0])
+        P = {k: o + unit * v for k, v in rel.items()}
+        xa = Arrow(o, P["x"], buff=0, color=T.X, stroke_width=7,
+                   max_tip_length_to_length_ratio=0.07)
+        ups = VGroup(*[Arrow(P["x"], P[k], buff=0, color=T.SENTENCES[i], stroke_width=6,
+                             max_tip_length_to_length_ratio=0.15)
+                       for i, k in enumerate("ab")])
+        sums = VGroup()
+        for i, k in enumerate("ab"):
+            dl = DashedLine(o, P[k], color=T.SENTENCES[i], stroke_width=3.5,
+                            dash_length=0.14, dashed_ratio=0.55)
+            dl.add_tip(tip_length=0.2, tip_width=0.16)
+            sums.add(dl)
+        # the updates' angle at X's tip, the sums' at the tail: arcs and their cosines
+        a1 = Arc(radius=0.55, start_angle=BASE * DEGREES, angle=ang, arc_center=P["x"],
+                 color=T.TEXT, stroke_width=3)
+        cu = inline(txt("cos", S, T.TEXT), Num(e.cos, decimals=2, size=S, color=T.TEXT))
+        mid = BASE * DEGREES + ang / 2
+        cu.next_to(P["x"] + 0.6 * np.array([pymath.cos(mid), pymath.sin(mid), 0.0]),
+                   RIGHT, buff=0.12)
+        cu.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
+        g_a, g_b = (pymath.atan2(P[k][1] - o[1], P[k][0] - o[0]) for k in "ab")
+        lo_, hi_ = min(g_a, g_b), max(g_a, g_b)
+        r_s = 0.42 * unit * min(np.linalg.norm(rel["a"]), np.linalg.norm(rel["b"]))
+        a2 = Arc(radius=r_s, start_angle=lo_, angle=hi_ - lo_, arc_center=o, color=T.TEXT,
+                 stroke_width=3)
+        cs = inline(txt("cos", S, T.TEXT), Num(e.sum_cos, decimals=2, size=S, color=T.TEXT))
+        cs.next_to(o + r_s * np.array([pymath.cos(lo_), pymath.sin(lo_), 0.0]), RIGHT,
+                   buff=0.15)
+        cs.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
+        drawn_g = VGroup(xa, sums, ups)
+        # the words right of the drawing: what each arrow is
+        left = max(drawn_g.get_right()[0], cu.get_right()[0]) + 0.45
         legend = VGroup(
             inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
                    txt("the same in both, length", S, T.TEXT),
                    Num(e.x_length[0], decimals=2, size=S, color=T.X)),
             inline(txt("+ its update", S, T.TEXT),
                    math("Delta^((0))", 1.4 * T.TYPE.math_label, T.ATTN),
-                   txt("drawn from X's tip", S, T.TEXT)),
-            inline(txt("= the sum, one per sentence: cos", S, T.TEXT),
-                   Num(e.sum_cos, decimals=2, size=S, color=T.TEXT)))
-        legend.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        legend.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
-        pts = {k: [np.array([float(c[0].value), float(c[1].value), 0.0]) * unit
-                   for c in getattr(pl, k)] for k in ("x", "update", "sum")}
-        # turned (and mirrored if needed) so the updates point as on the right: they move
-        # here without turning, X takes whatever direction that leaves it
-        u0, u1 = pts["update"]
-        flip = np.diag([1.0, -1.0 if u0[0] * u1[1] - u0[1] * u1[0] < 0 else 1.0, 1.0])
-        a0 = pymath.atan2((flip @ u0)[1], (flip @ u0)[0])
-        c_, s_ = pymath.cos(BASE * DEGREES - a0), pymath.sin(BASE * DEGREES - a0)
-        rot = np.array([[c_, -s_, 0.0], [s_, c_, 0.0], [0.0, 0.0, 1.0]]) @ flip
-        pts = {k: [rot @ p for p in v] for k, v in pts.items()}
-        ys = [p[1] for k in pts for p in pts[k]] + [0.0]
-        # the true lengths as bars on one scale (the sketch is a projection: X drawn short):
-        # X more than twice either update, why the sums stay close
-        bu = 2.6 / max(float(e.x_length[0]), float(e.length[0]), float(e.length[1]), 1e-9)
+                   txt("from X's tip (solid)", S, T.TEXT)),
+            inline(txt("= the sums, one each (dashed)", S, T.TEXT)))
+        legend.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        legend.move_to([left, y_top, 0], aligned_edge=UP + LEFT)
+        # the true lengths as bars on one scale: X more than twice either update
+        bu = 2.4 / max(lx, la, lb, 1e-9)
         bars, rows = VGroup(), VGroup()
         for name, val, color in ((math("X^((0))", 1.2 * T.TYPE.math_label, T.X),
                                   e.x_length[0], T.X),
@@ -1035,62 +1098,26 @@ class ContextQKVScene(StoryboardScene):
             rows.add(VGroup(name, bar, num))
         w_name = max(r[0].width for r in rows)
         for k, r in enumerate(rows):
-            r[0].move_to([0, -0.34 * k, 0], aligned_edge=LEFT)
-            r[1].move_to([w_name + 0.2, -0.34 * k, 0], aligned_edge=LEFT)
+            r[0].move_to([0, -0.36 * k, 0], aligned_edge=LEFT)
+            r[1].move_to([w_name + 0.2, -0.36 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
-        note = VGroup(txt("true lengths:", S, T.TEXT), rows)
-        note.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+        why = VGroup(txt("flat: X and the updates to scale;", S, T.TEXT),
+                     txt(f"each cos from all {self.v.heads.d_model} numbers", S, T.TEXT)).arrange(
+            DOWN, buff=0.06, aligned_edge=LEFT)
+        note = VGroup(why, rows)
+        note.arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+        note.next_to(legend, DOWN, buff=0.4).align_to(legend, LEFT)
         note.bars = bars
-        room_top = legend.get_bottom()[1] - 0.35
-        # the sketch fits between the legend and the note over the caption, and in the left
-        # half (a teacher's sentence can turn its arrows upright or leftward): the same
-        # scale for all of it, shrunk only when needed
-        xs = [p[0] for k in pts for p in pts[k]] + [0.0]
-        # the bars beside the sketch (right of it), the sketch as tall as the room allows
-        floor = self.caption_top() + 0.3
-        wlim = max(1.5, 7.3 - note.width - 0.45)
-        # `scale`: the updates' scale on the right (one scale for both drawings of them),
-        # shrunk only where the room is less
-        want = 1.0 if scale is None else scale / unit
-        fit = min(want, max(room_top - floor, 0.5) / max(max(ys) - min(ys), 1e-6),
-                  wlim / max(max(xs) - min(xs), 1e-6))
-        pts = {k: [p * fit for p in v] for k, v in pts.items()}
-        ys = [p[1] for k in pts for p in pts[k]] + [0.0]
-        xs = [p[0] for k in pts for p in pts[k]] + [0.0]
-        o = np.array([x + 0.1 - min(xs), room_top - max(ys), 0.0])
-        xa = Arrow(o, o + pts["x"][0], buff=0, color=T.X, stroke_width=6,
-                   max_tip_length_to_length_ratio=0.08)
-        ups = VGroup(*[Arrow(o + pts["x"][i], o + pts["sum"][i], buff=0,
-                             color=T.SENTENCES[i], stroke_width=5,
-                             max_tip_length_to_length_ratio=0.15) for i in (0, 1)])
-        for a in ups:                       # as drawn on the right, over the thinner sums
-            a.set_stroke(opacity=0.85)
-            a.tip.set_fill(opacity=0.85)
-        sums = VGroup(*[Arrow(o, o + pts["sum"][i], buff=0, color=T.SENTENCES[i],
-                              stroke_width=3, max_tip_length_to_length_ratio=0.08)
-                        for i in (0, 1)])
-        angs = [pymath.atan2(p[1], p[0]) for p in pts["sum"]]
-        lo_, hi_ = min(angs), max(angs)
-        if hi_ - lo_ > PI:                  # the short way round
-            lo_, hi_ = hi_, lo_ + 2 * PI
-        arc = Arc(radius=1.2, start_angle=lo_, angle=hi_ - lo_,
-                  arc_center=o, color=T.TEXT, stroke_width=3)
-        drawn = VGroup(xa, sums, ups)
-        note.next_to(drawn, RIGHT, buff=0.45).align_to(drawn, DOWN)
-        # what the sketch is, under the bars: a projection (X short), its scale
-        said = ["a projection: X drawn short"]
-        why = VGroup(*[txt(w, S, T.TEXT) for w in said]).arrange(DOWN, buff=0.06,
-                                                                  aligned_edge=LEFT)
-        why.next_to(note, UP, buff=0.25).align_to(note, LEFT)
-        note.add(why)
-        # a tall sketch (a teacher's sentence) would lift the words into the legend: they
-        # go down to under it (as far as the caption allows)
-        if note.get_top()[1] > room_top:
-            note.shift(DOWN * min(note.get_top()[1] - room_top,
-                                  max(0.0, note.get_bottom()[1] - floor)))
+        # too wide for the left half (a teacher's sentence): the words shrink to fit
+        words = VGroup(legend, note)
+        if words.get_right()[0] > RIGHT_COL - 0.3:
+            words.scale_to_fit_width(max(1.0, RIGHT_COL - 0.3 - left)).align_to(
+                [left, 0, 0], LEFT)
+            legend.align_to([0, y_top, 0], UP)
+        arc = VGroup(a1, cu, a2, cs)
         g = VGroup(legend, xa, ups, sums, arc, note)
         g.legend, g.xa, g.ups, g.sums, g.arc, g.note = legend, xa, ups, sums, arc, note
-        g.bars = note.bars
+        g.bars, g.cu, g.cs, g.a1, g.a2 = note.bars, cu, cs, a1, a2
         return g
 
     def beat_entered(self, beat) -> None:
@@ -1141,6 +1168,8 @@ class ContextQKVScene(StoryboardScene):
         if e.x_next.value is not None:
             nxt = self.rest_of_block(sums.sums, top - 0.1)
         self.keep_inside(upd)
+        weigh = self.weigh_table(head_at[0], upd.head.get_bottom()[1] - 0.35)
+
         def grow_arcs(t):
             # bank's query (a yellow Q over bank) goes to each token in turn: where it meets
             # a key, that token's arc and weight appear (both sentences at once)
@@ -1260,11 +1289,11 @@ class ContextQKVScene(StoryboardScene):
                 fly, anims = [], []
                 for p_, k in zip(chain, chain.keys):
                     if k is not None and k in r.shown_index:
-                        w = r.weights[r.shown_index[k]].copy()
-                        fly.append(w)
+                        # the token's weight lights where it stands (nothing flies over
+                        # the rows) as its piece is drawn
                         anims.append(AnimationGroup(
-                            Create(p_), w.animate.move_to(p_.get_center()).scale(0.6)
-                            .set_opacity(0)))
+                            Create(p_), Indicate(r.weights[r.shown_index[k]], color=PIECE,
+                                                 scale_factor=1.0)))
                     else:
                         anims.append(Create(p_))
                 self.play(FadeInPlace(tags[i]), LaggedStart(*anims, lag_ratio=0.5),
@@ -1273,84 +1302,116 @@ class ContextQKVScene(StoryboardScene):
             if len(upd.names):
                 self.play(LaggedStart(*[FadeInPlace(n) for n in upd.names], lag_ratio=0.4),
                           run_time=0.15 * t)
+            # "drawn flat in the plane of the two updates"
+            self.emphasize(upd.head.flat, run_time=0.12 * t)
 
         def tiny(t):
-            # "the markers take much weight": their weights boxed in both rows; "but their
-            # pieces are tiny": ringed where they lie
-            ms = [r.weights[r.shown_index[int(j)]] for r, s_ in zip((r1, r2), ss)
-                  for j in s_.special.values if int(j) in r.shown_index]
-            if ms:
-                self.box(*ms, t=0.3 * t)
+            # "the start marker and river take nearly the same weight": both weights boxed in
+            # row 1; "but the marker passes on little": weight and piece length side by side,
+            # as bars; the markers' pieces ringed (and named) where they lie
+            sp = [int(j) for j in ss[0].special.values]
+            wd = list(r1.words[:1])
+            pair_ = [j for j in (sp[:1] + [int(w) for w in wd]) if j in r1.shown_index]
+            if pair_:
+                self.box(*[VGroup(r1.by_key[j][2], r1.by_key[j][1]) for j in pair_
+                           if j in r1.by_key], t=0.2 * t)
+            if weigh is not None:
+                self.play(FadeInPlace(weigh[0]), run_time=0.08 * t)
+                for row_ in weigh[1]:
+                    self.play(FadeInPlace(row_.name_), GrowFromEdge(row_.wbar, LEFT),
+                              FadeInPlace(row_.wnum), run_time=0.1 * t)
+                    self.play(GrowFromEdge(row_.pbar, LEFT), FadeInPlace(row_.pnum),
+                              run_time=0.1 * t)
+                self.set_slot("weigh", weigh)
             rings, rtags = upd.rings
             if len(rings):
-                self.play(Create(rings), FadeInPlace(rtags), run_time=0.35 * t)
+                self.play(Create(rings), FadeInPlace(rtags), run_time=0.2 * t)
                 self.set_slot("marker_rings", upd.rings)
-            said = [n for n in upd.names if n.sent == 0 and getattr(n, "word", False)]     # "river's": its piece, named
-            if said:
-                self.emphasize(*said, run_time=0.35 * t)
 
         def updates_in(t):
             self.unbox(0.1 * t)
-            self.drop("marker_rings", run_time=0.1 * t)
+            self.drop("marker_rings", "weigh", run_time=0.1 * t)
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
                       FadeInPlace(upd.labels), run_time=0.4 * t)
             self.remove(*tags)
             self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.3 * t)
 
         def add_x(t):
-            # the rows and the pieces' header leave; tip to tail: X^(0), the same in both;
-            # each update moves from the right to X's tip; each sum runs from X's tail to it
+            # a new stage: the rows, the pieces, their names and the update's labels leave;
+            # only the two update arrows stay, and they themselves move to X's tip
             lg = sums.legend
-            # a new stage: the pieces, their names and the update's labels leave with the
-            # rows; only the two update arrows stay, and they themselves move
             self.play(FadeOutPlace(VGroup(r1[0], r1.row, r1[2], r1.weights,
                                           r2[0], r2.row, r2[2], r2.weights,
                                           upd.chains, upd.names, upd.labels, upd.arc,
                                           upd.cos)),
-                      run_time=0.08 * t)
-            self.drop("right", run_time=0.07 * t)
-            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.15 * t)
+                      run_time=0.07 * t)
+            self.drop("right", "marker_rings", "weigh", run_time=0.06 * t)
+            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.12 * t)
             self.play(*[Transform(a, u) for a, u in zip(upd.arrows, sums.ups)],
-                      FadeInPlace(lg[1]), run_time=0.25 * t)
+                      FadeInPlace(lg[1]), run_time=0.18 * t)
             self.remove(*upd.arrows)
             self.add(sums.ups)
-            still = VGroup(sums.note[0], *[r[0] for r in sums.note[1]], *sums.note[2:])
-            self.play(LaggedStart(*[Create(a) for a in sums.sums], lag_ratio=0.4),
-                      FadeInPlace(still), run_time=0.15 * t)
-            # the bars grow from the left: X's more than twice either update's
-            # each number comes with its bar (no number without the bar it measures)
+            self.play(Create(sums.a1), FadeInPlace(sums.cu), run_time=0.08 * t)
+            # the true lengths: each number with its bar, X's more than twice either update's
+            rows = sums.note[1]
+            self.play(FadeInPlace(sums.note[0]), FadeInPlace(VGroup(*[r[0] for r in rows])),
+                      run_time=0.06 * t)
             self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(r[1], LEFT), FadeInPlace(r[2]))
-                                    for r in sums.note[1]], lag_ratio=0.3),
-                      run_time=0.1 * t)
+                                    for r in rows], lag_ratio=0.3), run_time=0.13 * t)
+            self.play(LaggedStart(*[Create(a) for a in sums.sums], lag_ratio=0.4),
+                      FadeInPlace(lg[2]), run_time=0.14 * t)
             self.add(sums.ups)                  # each update over its sum
-            self.play(Create(sums.arc), FadeInPlace(lg[2]), run_time=0.12 * t)
-            self.emphasize(lg[2][-1], run_time=0.08 * t)
+            self.play(Create(sums.a2), FadeInPlace(sums.cs), run_time=0.1 * t)
+            self.emphasize(sums.cs, run_time=0.06 * t)
 
-        def through(t):
-            # the pieces' sketch leaves (the sums are what goes on); a small copy of the two
-            # sums' arrows (no number: 0.91 stays with the sums) passes through the rest of
-            # the block, and only out of it is the cosine of the two X^(1) written
-            self.play(FadeInPlace(nxt.blocks), run_time=0.25 * t)
-            tok = nxt.token
-            self.add(tok)
-            self.play(tok.animate.scale_to_fit_width(nxt.small_w).move_to(nxt.start),
-                      run_time=0.15 * t)
-            # the input stays, named "the two sums"; a copy goes through the blocks
-            nxt.blocks.add(tok)
-            tok = tok.copy()
-            self.add(tok)
-            # under each block in turn, the block lit while it passes
+        cs_ = [float(st_.cos.value) for st_ in e.stages]
+        tok_ = {}
+
+        def through_in(t):
+            # the boxes, and the two sums (a copy, as a small pair) into the first: out of it
+            # the pair at its new angle and the cosine after that step, right of the box
+            self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
+                      run_time=0.2 * t)
+            tok = tok_["m"] = self.pair(cs_[0], nxt.slots[0])
+            self.play(TransformFromCopy(sums.sums, tok), run_time=0.25 * t)
+            box_step(0, 0.5 * t)
+
+        def box_step(k, t):
             bs = list(nxt.blocks.boxes)
-            for k, blk in enumerate(bs):
-                self.play(tok.animate.next_to(blk, DOWN, buff=0.12),
-                          blk.animate.set_stroke(HL),
-                          *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
-                          run_time=0.35 * t / len(bs))
-            self.play(tok.animate.move_to(nxt.end), bs[-1].animate.set_stroke(T.MUTED),
-                      run_time=0.1 * t)
-            self.play(FadeInPlace(nxt.out), run_time=0.1 * t)
+            tok = tok_["m"]
+            if k:
+                self.play(tok.animate.shift(nxt.slots[k] - nxt.slots[k - 1]),
+                          bs[k - 1].animate.set_stroke(T.MUTED), run_time=0.3 * t)
+            self.play(Transform(tok, self.pair(cs_[k + 1], nxt.slots[k])),
+                      bs[k].animate.set_stroke(HL), run_time=0.4 * t)
+            self.play(FadeInPlace(nxt.reads[k]), run_time=0.3 * t)
+
+        def through_mid(t):
+            # every box but the last, one after another over this sentence
+            n = len(nxt.slots)
+            mids = list(range(1, n - 1)) or []
+            for k in mids:
+                box_step(k, t / len(mids))
+            if not mids:
+                self.wait(t)
+
+        def through_out(t):
+            # the last box; out of it the two X^(1) and their cosine
+            n = len(nxt.slots)
+            tok = tok_["m"]
+            if n > 1:
+                box_step(n - 1, 0.6 * t)
+            bs = list(nxt.blocks.boxes)
+            self.play(tok.animate.shift(nxt.end - nxt.slots[-1]),
+                      bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
+                      run_time=0.25 * t)
             nxt.blocks.add(tok)             # it leaves with the blocks
-            self.emphasize(nxt.out[-1], run_time=0.1 * t)
+            self.emphasize(nxt.out[-1], run_time=0.15 * t)
+
+        def post_note(t):
+            # "in this post-LN model, layer 1's W_Q, W_K, W_V read that X directly"
+            self.play(FadeInPlace(nxt.note), run_time=0.3 * t)
+            self.emphasize(nxt.note, run_time=0.5 * t)
 
         groups = [
             [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
@@ -1363,56 +1424,127 @@ class ContextQKVScene(StoryboardScene):
         ]
         groups += [[(1, pieces_in)], [(1, tiny)], [(1, updates_in)], [(1, add_x)]]
         if nxt is not None:
-            groups.append([(1, through)])
-        self.by_cue(groups)
+            groups += [[(1, through_in)], [(1, through_mid)], [(1, through_out)],
+                       [(1, post_note)]]
+        # a breath after the weights read aloud, and after the pieces' lengths
+        self.by_cue(groups, pause={5: 0.6, 6: 0.6})
         self.unbox()
-        keep = sums if nxt is None else VGroup(sums, nxt.blocks, nxt.out)
+        keep = sums if nxt is None else VGroup(sums, nxt.blocks, nxt.out, nxt.note)
         self.st.handoff = None if nxt is None else nxt.out      # its cosine goes on, to the chart
         self.set_slot("right", keep)
 
+    def weigh_table(self, x: float, y_top: float):
+        """Sentence 1's start marker beside its heaviest word: the attention weight each
+        takes (a bar) and the length of the piece it passes on (a bar, another scale): much
+        weight, a short piece. None for a sentence without a start marker."""
+        s = self.v.entered.sentences[0]
+        sp = [int(j) for j in s.special.values]
+        if not sp or not len(s.words):
+            return None
+        js = [sp[0], int(s.words[0])]
+        head = VGroup(txt("sentence 1:   weight", S, T.TEXT),
+                      txt("piece's length", S, PIECE))
+        rows = VGroup()
+        wmax = max(float(s.mean[j]) for j in js)
+        pmax = max(float(s.piece_length[j]) for j in js)
+        for j in js:
+            name = txt(str(s.tokens[j]).strip() or "␣", S, T.TEXT)
+            wbar = Rectangle(width=max(0.03, 1.0 * float(s.mean[j]) / wmax), height=0.14,
+                             stroke_width=0, fill_color=WEIGHT, fill_opacity=0.9)
+            wnum = Num(s.mean[j], decimals=2, size=S, color=WEIGHT)
+            pbar = Rectangle(width=max(0.03, 1.6 * float(s.piece_length[j]) / pmax),
+                             height=0.14, stroke_width=0, fill_color=PIECE, fill_opacity=0.9)
+            pnum = Num(s.piece_length[j], decimals=2, size=S, color=PIECE)
+            r = VGroup(name, wbar, wnum, pbar, pnum)
+            r.name_, r.wbar, r.wnum, r.pbar, r.pnum = name, wbar, wnum, pbar, pnum
+            rows.add(r)
+        for k, r in enumerate(rows):
+            yk = -0.4 * k
+            r.name_.move_to([0, yk, 0], aligned_edge=LEFT)
+            r.wbar.move_to([1.1, yk, 0], aligned_edge=LEFT)
+            r.wnum.move_to([2.2, yk, 0], aligned_edge=LEFT)
+            r.pbar.move_to([3.0, yk, 0], aligned_edge=LEFT)
+            r.pnum.next_to(r.pbar, RIGHT, buff=0.1)
+        head[0].move_to([0, 0.42, 0], aligned_edge=LEFT)
+        head[1].move_to([3.0, 0.42, 0], aligned_edge=LEFT)
+        g = VGroup(head, rows)
+        g.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
+        return g
+
+    def pair(self, c: float, o, h: float = 0.72) -> VGroup:
+        """The two sums (or what the block makes of them) as two dashed arrows from `o`, in
+        the sentences' colours, at the angle of cosine `c`: drawn, never written."""
+        a = pymath.acos(max(-1.0, min(1.0, float(c))))
+        mid = 62 * DEGREES
+        o = np.asarray(o, dtype=float)
+        g = VGroup()
+        for i, d in enumerate((-a / 2, a / 2)):
+            end = o + h * np.array([pymath.cos(mid + d), pymath.sin(mid + d), 0.0])
+            dl = DashedLine(o, end, color=T.SENTENCES[i], stroke_width=3.5, dash_length=0.09,
+                            dashed_ratio=0.55)
+            dl.add_tip(tip_length=0.13, tip_width=0.11)
+            g.add(dl)
+        return g
+
     def rest_of_block(self, src: VGroup, y_top: float) -> VGroup:
-        """The rest of layer 0 after attention's add, as small blocks in the model's order
-        (post-LN: LayerNorm, FFN + add, LayerNorm), at the top right; `token` (a small copy of
-        the two sums' arrows `src`, no number on it: the sums' cosine stays with the sums)
-        passes through them and comes out as the two X^(1), whose cosine `out` is written
-        beside it only then."""
+        """The rest of layer 0 after attention's add, in the right half, one box per step in
+        the model's order (post-LN: LayerNorm, FFN + add, LayerNorm), one under the other; the
+        two sums (a small pair of dashed arrows at their cosine's angle) go through each box
+        and out of each comes the cosine after it (`reads`), written right of the box; then
+        `out`, the two X^(1) and their cosine, and what reads them next."""
         e = self.v.entered
-        names = {"post": ["LayerNorm", "FFN, + add", "LayerNorm"],
-                 "pre": ["LayerNorm", "FFN", "+ add"]}.get(self.v.reads.placement.value,
-                                                          ["FFN, + add"])
-        boxes, parts = VGroup(), []
-        for n in names:
-            lab = txt(n, S, T.TEXT)
-            b = SurroundingRectangle(lab, buff=0.14, color=T.MUTED, stroke_width=2.5)
-            boxes.add(b)
-            parts.append(VGroup(b, lab))
-        start = src.copy()
-        start.scale_to_fit_width(0.6)
-        if start.height > 0.45:
-            start.scale_to_fit_height(0.45)
-        arrows = VGroup()
-        row = VGroup(start, *parts).arrange(RIGHT, buff=0.55)
-        for a, b in zip(row[:-1], row[1:]):
-            arrows.add(Arrow(a.get_right(), b.get_left(), buff=0.06, color=T.MUTED,
-                             stroke_width=3, max_tip_length_to_length_ratio=0.3))
-        head = inline(txt("after the add, the rest of layer", S, T.TEXT),
+        stages = list(e.stages)
+        placement = self.v.reads.placement.value
+        names = []
+        for st_ in stages[1:]:
+            n = str(st_.name.value)
+            names.append(["LayerNorm"] if n == "LN" else
+                         ["FFN, + add", "each token alone"] if n == "+FFN" and placement == "post"
+                         else ["LayerNorm, FFN, + add", "each token alone"] if n == "+FFN"
+                         else [n])
+        x0, bw, bh, gap = RIGHT_COL, 3.5, 0.8, 0.24
+        head = inline(txt("the two sums go on through layer", S, T.TEXT),
                       Num(e.layer, decimals=0, size=S, color=T.TEXT))
-        into = txt("the two sums", S, T.TEXT)
-        into.next_to(start, DOWN, buff=0.15)
-        blocks = VGroup(head, VGroup(*parts), arrows, into)
-        head.next_to(row, UP, buff=0.2).align_to(row, LEFT)
+        head.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
+        self.keep_inside(head)
+        boxes, parts, slots, reads, arrows = VGroup(), VGroup(), [], VGroup(), VGroup()
+        y = head.get_bottom()[1] - 0.3 - bh / 2
+        for k, (lines, st_) in enumerate(zip(names, stages[1:])):
+            b = Rectangle(width=bw, height=bh, color=T.MUTED, stroke_width=2.5)
+            b.move_to([x0 + bw / 2, y, 0])
+            lab = VGroup(*[txt(w, S, T.TEXT if j == 0 else T.MUTED)
+                           for j, w in enumerate(lines)]).arrange(DOWN, buff=0.06,
+                                                                 aligned_edge=LEFT)
+            lab.move_to([x0 + 0.2, y, 0], aligned_edge=LEFT)
+            boxes.add(b)
+            parts.add(VGroup(b, lab))
+            slots.append(np.array([x0 + bw - 0.95, y - 0.3, 0.0]))
+            r = inline(txt("cos", T.TYPE.label, T.TEXT),
+                       Num(st_.cos, decimals=2, size=T.TYPE.label, color=T.TEXT))
+            r.next_to(b, RIGHT, buff=0.3)
+            reads.add(r)
+            if k:
+                arrows.add(Arrow(boxes[k - 1].get_bottom(), b.get_top(), buff=0.03,
+                                 color=T.MUTED, stroke_width=3,
+                                 max_tip_length_to_length_ratio=0.35))
+            y -= bh + gap
         out = inline(txt("out: the two", S, T.TEXT),
                      math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                      txt(", cos", S, T.TEXT),
                      Num(e.x_next, decimals=2, size=S, color=T.X))
-        out.next_to(row, DOWN, buff=0.75).align_to(row, RIGHT)
-        end = start.copy().next_to(out, LEFT, buff=0.2)
-        g = VGroup(blocks, out, start, end)
-        g.move_to([6.9 - T.EDGE, y_top, 0], aligned_edge=UP + RIGHT)
+        out.move_to([x0 + 0.95, y + bh / 2 - 0.2, 0], aligned_edge=UP + LEFT)
+        end = np.array([x0 + 0.2, out.get_y() - 0.32, 0.0])
+        reads_x = self.v.reads.same_as_x.value
+        note = VGroup(inline(txt(f"layer {int(e.layer) + 1}'s", S, T.TEXT),
+                             math("W_Q, W_K, W_V", T.TYPE.math_label, T.TEXT)),
+                      txt("read this X directly" if reads_x else "read LN of this X", S,
+                          T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        note.next_to(out, DOWN, buff=0.16).align_to(out, LEFT)
+        blocks = VGroup(head, parts, arrows, reads)
+        g = VGroup(blocks, out, note)
         blocks.boxes = boxes
-        g.blocks, g.out, g.start, g.end = blocks, out, start.get_center(), end.get_center()
-        g.remove(start, end)
-        g.token, g.small_w = src.copy(), start.width
+        g.blocks, g.out, g.note, g.reads, g.slots, g.end = blocks, out, note, reads, slots, end
+        g.head, g.parts, g.arrows = head, parts, arrows
         return g
 
     # --- layers: the chart grows, the table fills --------------------------------------------
@@ -1522,7 +1654,30 @@ class ContextQKVScene(StoryboardScene):
             self.emphasize(VGroup(*[self.st.dots[k][L] for k in self.keys]), one,
                            run_time=0.8 * t)
 
-        self.by_cue([steps, [(1, x_range)], [(1, values)], [(1, none_back)]])
+        def legend_lit(ks, t):
+            # "keys and values that differ ..." / "a query that differs ...": those lines
+            # named in the legend as they are said
+            inside = getattr(self.st.chart, "inside", None)
+            items = [inside[0][self.keys.index(k)] for k in ks
+                     if inside is not None and k in self.keys]
+            self.spotlight(ks, 0.3 * t)
+            if items:
+                self.emphasize(*items, run_time=0.7 * t)
+            else:
+                self.wait(0.7 * t)
+
+        # the layers drawn over the first three sentences (the chart, then what to watch in
+        # it: keys and values, then queries), the question asked over the finished chart
+        grows = steps[1:]
+        cut = max(1, (len(grows) + 1) // 2)
+        g0 = steps[:1] + grows[:cut]
+        rest = grows[cut:]
+        g1 = rest[:max(0, len(rest) // 2)] + [(1, lambda t: legend_lit(["k", "v"], t))]
+        g2 = ([(0.3, lambda t: self.spotlight(None, t))] + rest[len(rest) // 2:]
+              + [(1, lambda t: legend_lit(["q"], t))])
+        self.by_cue([g0, g1, g2, [(1, lambda t: self.spotlight(None, t))], [(1, x_range)],
+                     [(1, values)],
+                     [(1, none_back)]], pause={5: 0.7, 6: 0.7})
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
@@ -1578,7 +1733,15 @@ class ContextQKVScene(StoryboardScene):
             near = [(k2, l2) for k2, l2, _ in pairs if l2 == l and k2 != k
                     and abs(y[(k2, l2)] - y[(k, l)]) < 0.5]
             lead = None
-            if near:
+            if len(near) > 1:
+                # three or more close points: their values stacked 0.36 apart, in the order
+                # of the points, round the points' middle
+                group = sorted([(k, l), *near], key=lambda kl: (-y[kl], kl[0]))
+                mid = sum(y[kl] for kl in group) / len(group)
+                r_ = group.index((k, l))
+                lead = mid + 0.36 * ((len(group) - 1) / 2 - r_) - y[(k, l)]
+                lead = lead if abs(lead) > 1e-6 else -0.0
+            elif near:
                 dy = abs(y[near[0]] - y[(k, l)])
                 lift = max(0.0, (0.42 - dy) / 2)
                 lead = lift if y[(k, l)] >= y[near[0]] else -lift
@@ -1605,9 +1768,10 @@ class ContextQKVScene(StoryboardScene):
         r_q = rings([("q", q2), ("x", q2)])
         # at X's lowest layer the three the voice names: the values (further apart than X),
         # X, and the queries (closer), each in its own colour; the keys left unlabelled
-        lx = xlo.layer.value
-        r_fix = rings([("v", lx), ("x", lx), ("q", lx)])
-        r_fix.said = [r_fix[2][1]]                          # "the queries closer": Q's value
+        # "the keys do too, up to layer 3, where keys and queries are both at 0.86, X at
+        # 0.84": the three at that layer
+        l3 = min(3, L - 1)
+        r_k = rings([("k", l3), ("q", l3), ("x", l3)])
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
         thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
                             T.TEXT),
@@ -1623,33 +1787,48 @@ class ContextQKVScene(StoryboardScene):
         behind = VGroup(self.st.chart, self.st.lines,
                         *[d for k in self.keys for d in self.st.dots.get(k, {}).values()])
 
-        def conclude(t):
-            # what stands behind the card, the header included (put by `at`), dims
+        def dim(t):
+            # what stands behind a card, the header included, dims to almost nothing (no
+            # line runs behind a card's words)
+            if getattr(self, "_dimmed", False):
+                return []
+            self._dimmed = True
+            self.drop("rings", run_time=0.1 * t)
+            self.spotlight(None, 0.05 * t)
             back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
                                         if m is not None])
-            self.drop("rings", "why", run_time=0.1 * t)
-            self.spotlight(None, 0.05 * t)
+            return [back_now.animate.set_opacity(0.1)]
+
+        def conclude(t):
+            self.drop("why", run_time=0.1 * t)
             # the caption goes: the card says what is said now
             cap = [self.caption] if self.caption is not None else []
-            self.play(back_now.animate.set_opacity(0.25), FadeInPlace(back),
+            self.play(*dim(t), FadeInPlace(back),
                       *[c.animate.set_opacity(0) for c in cap], run_time=0.25 * t)
             self.play(Write(thesis[0]), run_time=0.3 * t)
             self.play(Write(thesis[1]), run_time=0.3 * t)
             self.set_slot("thesis", VGroup(back, thesis))
 
         def at(l, rings, t, keys=None):
-            # the header names the layer the voice is at, then its rings, one by one
+            # the layer the voice is at: its tick on the x axis boxed (the header stays),
+            # then its rings, one by one
             self.drop("rings", run_time=0.1 * t)
             self.spotlight(keys, 0.1 * t)
-            if self.shown.get("w_label") is None or l != getattr(self, "_w_at", None):
-                # the old header leaves before the new one comes (no two texts cross-fading)
-                self.drop("w_label", run_time=0.08 * t)
-                self.put("w_label", self.w_label(l), run_time=0.12 * t)
-                self._w_at = l
+            if self.shown.get("w_label") is None:
+                self.put("w_label", self.w_label_each(), run_time=0.12 * t)
+            ax = self.st.ax
+            lab = ax.x_label_of.get(int(l))
+            if lab is None:             # a deep model labels every 5th tick: this one's own
+                lab = math(T.X_l(int(l)), T.TYPE.math_label * 1.3, T.TEXT).move_to(
+                    [ax.axes.c2p(l, 0)[0], ax.x_labels[0].get_y(), 0])
+            tick = SurroundingRectangle(lab, color=HL, buff=0.08, stroke_width=2.5)
+            if lab not in ax.x_labels:
+                tick = VGroup(lab, tick)
+            self.play(Create(tick), run_time=0.12 * t)
             for r in rings:
                 self.play(*([FadeInPlace(r)] if getattr(r, "whole", False) else
                             [Create(r[0]), FadeInPlace(r[1])]), run_time=0.6 * t / len(rings))
-            self.set_slot("rings", VGroup(*rings))
+            self.set_slot("rings", VGroup(tick, *rings))
 
         # "at the last layer the keys are lowest of the four": its point ringed
         last = sm.last_lowest
@@ -1670,36 +1849,23 @@ class ContextQKVScene(StoryboardScene):
         why_card.shift(UP * 0.35)            # clear of the legend at the plot's lower left
 
         def ask(t):
-            self.drop("rings", run_time=0.1 * t)
-            self.spotlight(None, 0.05 * t)
-            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.25 * t)
+            self.play(*dim(t), run_time=0.12 * t)
+            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.15 * t)
             self.play(FadeInPlace(why[1]), run_time=0.2 * t)
             self.wait(0.1 * t)
             self.play(FadeInPlace(why[2]), run_time=0.2 * t)
             self.set_slot("why", why_card)
             self.wait(0.1 * t)
 
-        def meaning(t):
-            # "keys and values that differ ... queries that differ": those lines lit in turn
-            self.drop("why", run_time=0.15 * t)
-            self.spotlight(["k", "v"], 0.25 * t)
-            self.wait(0.25 * t)
-            self.spotlight(["q"], 0.25 * t)
-            self.wait(0.1 * t)
-
         self.by_cue([
             [(1, lambda t: at(lo.layer.value, list(r_lo), t, k_lo))],
             [(1, lambda t: at(last.layer.value, list(r_last), t, [last.key.value]))],
             [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],
-            # at X's lowest layer V below X, Q above it
-            [(1, lambda t: at(xlo.layer.value, list(r_fix), 0.75 * t, ["v", "x", "q"])),
-             (0.3, lambda t: self.emphasize(*getattr(r_fix, "said", []), run_time=t)
-              if getattr(r_fix, "said", None) else self.wait(t))],
+            [(1, lambda t: at(l3, list(r_k), t, ["k", "q", "x"]))],
             [(1, ask)],
-            [(1, meaning)],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
-        ])
+        ], pause={1: 0.7, 2: 0.7, 3: 0.7})
 
 
 __all__ = ["ContextQKVScene"]

@@ -103,8 +103,14 @@ class Plane(View):
     sum: list[list[float]]
 
 
+class Stage(View):
+    name: str
+    cos: float
+
+
 class Entered(View):
     layer: int
+    stages: list[Stage]
     sentences: list[Looks]
     shared: list[int]
     heads: list[Head]
