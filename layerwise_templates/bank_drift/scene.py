@@ -34,7 +34,8 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyl
                    DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle, Rotate,
-                   Transform, VGroup, VectorizedPoint, VMobject, always_redraw)
+                   Transform, Underline, VGroup, VectorizedPoint, VMobject, always_redraw,
+                   smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
@@ -293,6 +294,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         n = len("".join(word.split()))
         return row[-1][i:i + n]
 
+    def later_glyphs(self, k: int):
+        """The glyphs of sentence k's words after its focus word in the key (its final mark
+        left out), or None when nothing follows the word."""
+        row, c = self.stage.legend[k], self.v.contexts[k]
+        word = c.focus.value.partition("#")[0]
+        text = window(c.sentence.value, word)
+        at = text.find(word)
+        rest = "".join(text[at + len(word):].split()).rstrip(".!?,;:")
+        if at < 0 or not rest:
+            return None
+        i = len("".join(text[:at].split())) + len("".join(word.split()))
+        return row[-1][i:i + len(rest)]
+
     def word_glyphs(self, k: int, word: str):
         """The glyphs of `word` in sentence k's line of the key (its first whole-word
         occurrence in the shown window), or None."""
@@ -538,10 +552,24 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         legend = self.legend(big=True)           # large in the middle: the video's subject
         self.hold_until_moment(M.SENTENCES)
         n = len(self.v.contexts)
-        per = max(0.9, 0.85 * (self.cue_at(1) - self.time - 0.8)) / n \
-            if self.beat.get("cues") else 0.9
+        cues = self.beat.get("cues") or []
+        # the sentences stay large and lit one by one for the whole first sentence of the
+        # voice (no empty stage while it still speaks of them), then become the key
+        per = max(0.9, 0.95 * (self.cue_at(1) - self.time - 0.9)) / n if cues else 0.9
+        # "... reads in both directions, so that bank can use the later word": the last
+        # sentence's words after its focus word are underlined as its box is on
+        both = bool(cues) and "both directions" in str(cues[0].get("text", "")).lower()
+        under = VGroup()
         for k in range(n):                               # "a river bank, a money bank, ..."
-            self.emphasize(self.focus_glyphs(k), run_time=min(per, 3.0))
+            later = self.later_glyphs(k) if both and k == n - 1 else None
+            if later is not None:
+                under = Underline(later, buff=0.06, color=self.colors[k], stroke_width=4)
+            extra = [] if later is None else [
+                Create(under, rate_func=squish_rate_func(smooth, 0.3, 1.0))]
+            self.emphasize(self.focus_glyphs(k), run_time=min(per, 6.0), extra=extra)
+        if len(under):
+            self.play(FadeOutPlace(under), run_time=0.3)
+            self.remove(under)
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
         self.hold_until_cue(1)                  # "from X zero ... to X six": the axis comes in
         chart = self.cosine_chart(run_time=0.6)
