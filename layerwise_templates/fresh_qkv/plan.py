@@ -146,6 +146,21 @@ def has_bias(W, layer: int) -> bool:
                for K in "QKV")
 
 
+def context_pick(trace: Trace, pos: list[int], layer: int = 0) -> dict:
+    """Where the focus word's attention went in `layer`, averaged over its heads (and over the
+    focus word's tokens): the plan's pick is the other word it gave the most, skipping its own
+    tokens and the tokens that are not words ([CLS], [SEP], punctuation)."""
+    p = np.asarray(trace[f"blocks.{layer}.attn.hook_pattern"], np.float64)   # [head, q, k]
+    row = p[:, pos, :].mean(axis=(0, 1))
+    words = [i for i, tok in enumerate(trace.tokens) if i not in pos
+             and any(ch.isalpha() for ch in tok) and not tok.startswith("[")
+             and not tok.startswith("<")]
+    best = max(words, key=lambda i: row[i]) if words else int(np.argmax(row))
+    return {"layer": layer, "heads": int(p.shape[0]), "token": trace.tokens[best],
+            "position": int(best), "weight": float(row[best]),
+            "own": float(row[pos].sum()), "weights": row.tolist()}
+
+
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     W = t.weights()
@@ -186,6 +201,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     return {"focus": {"word": sb.focus[0], "positions": pos,
                       "tokens": [t.tokens[p] for p in pos], "averaged": len(pos) > 1},
             "tokens": t.tokens,
+            # layer 0's attention from the focus word, mean over heads: the word it took most from
+            "context": context_pick(t, pos, layers[0]),
             "model": spec.display,
             "norm": {"kind": spec.norm, "placement": spec.norm_placement},
             "shape": {"n_heads": spec.n_heads, "n_kv_heads": spec.n_kv_heads,

@@ -98,9 +98,20 @@ class Check(View):
     largest: Bound       # the largest gap measured, as the power of ten it stays under
 
 
+class Context(View):
+    layer: int
+    heads: int
+    token: str           # the other word the focus word's attention gave the most (mean of heads)
+    position: int
+    weight: float
+    own: float           # what it gave its own tokens
+    weights: list[float]
+
+
 class Data(View):
     focus: Focus
     tokens: list[str]
+    context: Context
     model: str
     shape: Shape
     show: Show
