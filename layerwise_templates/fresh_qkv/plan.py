@@ -176,6 +176,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         row = {"layer": l, "x_first": xs[l][:SHOW].tolist(), "x_norm": float(np.linalg.norm(xs[l])),
                "x": scaled(xs[l], x_limit), "in_first": inp[:SHOW].tolist(),
                "norm": norm_step(t, l, pos),
+               # this layer's attention from the focus word, mean over heads: the word it took
+               # most from (what attention's update brought in)
+               "context": context_pick(t, pos, l),
                "identity": checks[-1]["gap"],
                "update": update_steps(t, l, pos, W) if spec.placement.mlp_in else None}
         row["identity_max"] = max(row["identity"].values())
@@ -201,8 +204,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     return {"focus": {"word": sb.focus[0], "positions": pos,
                       "tokens": [t.tokens[p] for p in pos], "averaged": len(pos) > 1},
             "tokens": t.tokens,
-            # layer 0's attention from the focus word, mean over heads: the word it took most from
-            "context": context_pick(t, pos, layers[0]),
             "model": spec.display,
             "norm": {"kind": spec.norm, "placement": spec.norm_placement},
             "shape": {"n_heads": spec.n_heads, "n_kv_heads": spec.n_kv_heads,

@@ -436,85 +436,6 @@ class FreshQKVScene(StoryboardScene):
         self.wait(0.15 * run_time)
         self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
 
-    def ln_line(self, d: Diagram, i: int):
-        """LayerNorm at node i worked on the first number, as three groups the voice names
-        in turn: (sum − mean), ÷ spread = centred, × gain + bias = out; each operand under
-        its name. None when the plan has no gain and bias for it."""
-        u = self.v.layers[d.layer].update
-        c = next((c for c in u.centred if str(c.key) == d.keys[i]), None)
-        if c is None or not len(c.gain) or not len(c.bias):
-            return None
-        s, o = u.stages[i - 1].first[0], u.stages[i].first[0]
-        m, sp, z, g, b = c.mean, c.spread, c.first[0], c.gain[0], c.bias[0]
-        r = round
-        def works(k):         # whether each step's shown numbers give its shown result
-            zk = (r(float(s), k) - r(float(m), k)) / r(float(sp), k)
-            ok2 = abs(zk - r(float(z), k)) < 0.5 * 10 ** -k
-            ok3 = abs(r(float(z), k) * r(float(g), k) + r(float(b), k)
-                      - r(float(o), k)) < 0.5 * 10 ** -k
-            return ok2, ok3
-        # the fewest decimals at which both steps work out; else 4, and "≈" where one does not
-        dd = next((k for k in (3, 4, 5) if all(works(k))), 4)
-        exact2, exact3 = works(dd)
-        out_color = T.X if i == len(d.kinds) - 1 else T.LN
-
-        def n(val, color, name=None):
-            num = Num(val, decimals=dd, size=S, color=color)
-            if name is None:
-                return num
-            lab = txt(name, S, T.MUTED)
-            return VGroup(num, lab)
-
-        def op(t):
-            return txt(t, S, T.TEXT)
-        bias_sign = [] if T.fmt(float(b), dd).startswith("-") else [op("+")]
-        g1 = VGroup(op("("), n(s, T.TEXT), op("−"), n(m, T.LN, "mean"), op(")"))
-        g2 = VGroup(op("÷"), n(sp, T.LN, "spread"), op("=" if exact2 else "≈"), n(z, T.LN))
-        g3 = VGroup(op("×"), n(g, T.LN, "gain"), *bias_sign, n(b, T.LN, "bias"),
-                    op("=" if exact3 else "≈"),
-                    n(o, out_color))
-        flat = [p for grp in (g1, g2, g3) for p in grp]
-        nums = [p[0] if isinstance(p, VGroup) and not isinstance(p, Num) else p for p in flat]
-        VGroup(*nums).arrange(RIGHT, buff=0.14).move_to([0, NOTE_Y, 0])
-        for p in flat:            # each name right above its number
-            if isinstance(p, VGroup) and not isinstance(p, Num):
-                p[1].next_to(p[0], UP, buff=0.1)
-        line = VGroup(g1, g2, g3)
-        self.keep_inside(line)
-        line.first, line.out = g1[1], g3[-1]
-        return line
-
-    def norm_worked(self, d: Diagram, i: int, times: tuple[float, float, float],
-                    run_time: float = 1.8) -> None:
-        """Node i is LayerNorm, shown working: the sum's numbers go into the box; then, as
-        the voice names each step, the first number worked through it under the diagram
-        (centre, scale, gain and bias); last LN(sum)'s column comes out of the box."""
-        line = self.ln_line(d, i)
-        if line is None:
-            self.norm_at(d, i, run_time)
-            d.drawn = i + 1
-            return
-        self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.3)
-        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.6)
-        old, self.stage.note = self.stage.note, line
-        if old is not None:
-            self.play(FadeOutPlace(old), run_time=0.25)
-            self.remove(*old.get_family())
-        src = d.cols[i - 1].col.nums[0]
-        for j, grp in enumerate(line):
-            self.hold_until(times[j] - 0.3)
-            anims = [FadeIn(p, shift=0.1 * UP) for p in grp if p is not line.first]
-            if j == 0:           # the sum's first number comes down from its column
-                anims.append(FadeIn(line.first, target_position=src.get_center()))
-            # arriving part by part, until the next step is named (no still between steps)
-            nxt = times[j + 1] - 0.3 if j + 1 < len(times) else self.time + 0.8
-            self.play(LaggedStart(*anims, lag_ratio=0.35),
-                      run_time=min(2.0, max(0.5, nxt - self.time)))
-        self.out_of_mark(d.cols[i], d.marks[i], 0.8)
-        d.drawn = i + 1
-        # the worked number and its place in the column, one box round each in turn
-        self.emphasize(line.out, d.cols[i].col.nums[0], run_time=0.8)
-
     def draw_node(self, d: Diagram, i: int, run_time: float) -> None:
         kind = d.kinds[i]
         if kind == "state":
@@ -586,28 +507,6 @@ class FreshQKVScene(StoryboardScene):
         this beat has it: a draft or another arrangement may say less)."""
         k = self.cue_with(phrase)
         return self.when(k, phrase) if k is not None else default
-
-    def beat_norm(self, beat) -> None:
-        d = self.diagram_for(self.layer)
-        first_sum = d.kinds.index("sum")
-        self.show_now(d, first_sum + 1)
-        nxt = first_sum + 1
-        if nxt < len(d.kinds) and d.kinds[nxt] == "norm":
-            # one step: the sum's numbers go into the LN box, the rescaled ones come out into
-            # its column; the pointer on the length the voice reads
-            # the sum goes into the box as "LayerNorm" is said; its first number is worked
-            # through each step as the voice names it; the column comes out with the last
-            self.hold_until(self.phrase_time("LayerNorm", self.time) - 0.2)
-            t = self.time
-            self.norm_worked(d, nxt, (self.phrase_time("centres", t + 1.0),
-                                      self.phrase_time("scales", t + 2.0),
-                                      self.phrase_time("gain", t + 3.0)))
-            self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt].length)
-        else:                                   # pre-norm: the norm sits inside each branch
-            self.emphasize(d.marks[1], run_time=1.0)
-            self.set_note("this model normalises only the copy each branch reads; "
-                          "X itself is never rescaled")
-            self.busy_until(self.cue_at(99) - 0.3, d.marks[1])
 
     # --- ffn: the second half, X^(l+1) -------------------------------------------------------------
     def beat_ffn(self, beat) -> None:
@@ -900,7 +799,7 @@ class FreshQKVScene(StoryboardScene):
         pf = part(*span["ffn"]) if span else made
         # "In layer l-1, attention's update was built from the other words too: ... 'bank' gave
         # 'river' 0.30 of its attention": the pointer on Δattn, the plan's pick under it
-        cx = self.v.context
+        cx = self.v.layers[l - 1].context
         focus = str(self.v.focus.word).partition("#")[0]
         ctx = VGroup(VGroup(txt(f"'{focus}' gave '{cx.token}'", S, T.ATTN),
                             Num(cx.weight, decimals=2, size=S, color=T.ATTN),

@@ -49,12 +49,23 @@ class Norm(View):
     norm_after: float
 
 
+class Context(View):
+    layer: int
+    heads: int
+    token: str           # the other word the focus word's attention gave the most (mean of heads)
+    position: int
+    weight: float
+    own: float           # what it gave its own tokens
+    weights: list[float]
+
+
 class Layer(View):
     layer: int
     x_first: list[float]
     x_norm: float
     in_first: list[float]
     norm: Norm
+    context: Context
     W_Q: list[list[float]]
     W_K: list[list[float]]
     W_V: list[list[float]]
@@ -98,20 +109,9 @@ class Check(View):
     largest: Bound       # the largest gap measured, as the power of ten it stays under
 
 
-class Context(View):
-    layer: int
-    heads: int
-    token: str           # the other word the focus word's attention gave the most (mean of heads)
-    position: int
-    weight: float
-    own: float           # what it gave its own tokens
-    weights: list[float]
-
-
 class Data(View):
     focus: Focus
     tokens: list[str]
-    context: Context
     model: str
     shape: Shape
     show: Show
