@@ -3,9 +3,8 @@
 Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
             attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers;
-            copies of both fly into the sum's column at ⊕; lengths under each column
-- `norm`    the LayerNorm box after the add (post-LN), one step: the sum's numbers go in, the
-            rescaled ones come out into its column, its length pointed at
+            copies of both fly into the sum's column at ⊕; lengths under each column; when
+            the voice says "LayerNorm" (post-LN), the sum goes into the LN box and comes out
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on: its own digits move
@@ -14,21 +13,22 @@ Beats (storyboard `show` names):
             each result row under its matrix: W_Q column by column (X's numbers stand on each
             column), W_K and W_V by the same recipe in one lit pass each (head 0)
 - `fresh`   why they are fresh, first: X is new. K, V and their matrices leave, W_Q and Q
-            dim; X^(l)'s formula (LN after each add) with the lengths of X^(l-1), Δattn and
-            ΔFFN under their parts as the voice reads them; layer l-1's X comes in over the
-            right-hand slot; cos(X^(l-1), X^(l)) with a two-arrow sketch turning to its angle
+            dim; X^(l)'s formula (LN after each add), the pointer on Δattn and, beside it, the
+            other word the focus word's attention gave most (layer l-1, mean of its heads);
+            then on ΔFFN and the LNs; layer l-1's X comes in over the right-hand slot;
+            cos(X^(l-1), X^(l)) with a labelled 2-D sketch turning to its true angle
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
             X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
-            entries come out of their columns); the pointer on the entries as read; a line
-            saying the video does not split the two causes
+            entries come out of their columns); the pointer on the first entry of each as read;
+            a line saying the video does not split the two causes
 - `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
             the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
             names them, what X^(0) is made of (a footnote), the later X's (each a LayerNorm's
             output), cos with the state above as a new column (highest, then lowest pointed at),
             and last the W_Q^(l) each row's query was made with, row by row
-- `check`   the last layer's query recomputed as X W + b beside the model's, the bound the
-            recompute stays under for every token, head, layer and Q/K/V entry, and the largest
-            gap measured (as the power of ten it stays under)
+- `check`   the last layer's query recomputed as X W + b beside the model's, its first entry
+            to 5 decimals both ways, and the bound the recompute stays under for every token,
+            head, layer and Q/K/V entry
 
 Every number is a `Num` read through the plan's typed view (view.py), so it carries its plan
 path; the scene does no model arithmetic. `Stage` is what an earlier beat left on screen: a
