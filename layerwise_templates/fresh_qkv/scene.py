@@ -522,8 +522,11 @@ class FreshQKVScene(StoryboardScene):
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
                       "network, applied to this token alone", T.TEXT)
+        # "adds its own update" (or "Another skip path adds it"): the second skip path and ⊕
         k = self.cue_with("skip path")
-        self.busy_until(self.cue_at(k if k is not None else 1), d.marks[ffn])
+        t_add = (self.cue_at(k) if k is not None
+                 else self.phrase_time("adds its own", self.time))
+        self.busy_until(t_add - 0.2, d.marks[ffn])
         self.run_dot(d.paths[ffn + 1], T.X, 0.8)             # the second skip path
         i = ffn + 1
         self.draw_node(d, i, 1.6)                            # the ⊕: the sum it makes
@@ -816,8 +819,12 @@ class FreshQKVScene(StoryboardScene):
                   run_time=0.6)
         st.parts.append(made)
         self.glide(box, pa, self.when(k2, "attention's update") - 0.2, 0.8, buff=0.06)
+        # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
+        # the first line, and the pointer on both
+        self.hold_until(self.when(k2, "averaged") - 0.3)
+        self.play(FadeIn(ctx[1], target_position=pa.get_center()), run_time=0.8)
         self.hold_until(self.when(k2, "gave") - 0.6)
-        self.repoint(box, ctx, 0.6, anims=[FadeIn(ctx, shift=0.1 * UP)])
+        self.repoint(box, ctx, 0.6, anims=[FadeIn(ctx[0], target_position=pa.get_center())])
         st.parts.append(ctx)
         # "So layer l's query can depend on context": the pointer back on X^(l)
         kc = self.cue_with("depend on context")
