@@ -37,30 +37,20 @@ def build(c: Context) -> Draft:
     branch = ("Attention reads it on a side branch" if post else
               "Attention reads a normalised copy of it on a side branch")
     del branch                                  # the recap is short: the last video drew the branch
-    beats = [Beat("recap", ["x"], "The skip path carries X on; attention's update is added to "
-                  "it, number by number",
+    beats = [Beat("recap", ["x"], "Layer {beat.layer}: attention's update is added to X along "
+                  "the skip path" + (", then LayerNorm" if post else ""),
                   f"Back in layer {{beat.layer}} of {{model.display}}, for {said}: "
                   f"its state X{tokens} goes straight on along the skip path, "
-                  "and attention's update is added to it number by number: "
-                  f"a sum {{{u}.mid:.2f}} long.",
+                  "and attention's update is added to it"
+                  + (", then LayerNorm." if post else "."),
                   layer=m)]
-    if post:
-        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre, scale to a spread of one, "
-                          "then a learned gain and bias",
-                          "LayerNorm centres the sum, scales it to a spread of one, then applies "
-                          "a learned gain and bias per number: "
-                          f"{{{u}.ln1:.2f}} long.",
-                          layer=m))
-        end = (f"LayerNorm again gives the X layer {{beat.layer + 1}} reads, {{{u}.ln2:.2f}} "
-               "long.")
-    else:
-        end = ("that sum is the X layer {beat.layer + 1} reads.")
+    end = ("then LayerNorm again: the X layer {beat.layer + 1} reads." if post else
+           "and that sum is the X layer {beat.layer + 1} reads.")
     beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on its own skip "
-                      "path: the next X",
-                      "The feed-forward network makes its own update from that"
+                      "path" + (", then LayerNorm again" if post else "") + ": the next X",
+                      "The feed-forward network adds its own update"
                       + ("" if post else ", through its own normalised copy")
-                      + ", on this token alone. "
-                      "Another skip path adds it, a sum " f"{{{u}.post:.2f}} long, and {end}",
+                      + f", on this token alone, {end}",
                       layer=m))
     p = f"data.layers[{m + 1}]"
     beats.append(Beat(f"layer{m + 1}", ["project"],
@@ -76,26 +66,28 @@ def build(c: Context) -> Draft:
                       + ". The key follows the same recipe, with the key matrix. And the value "
                       "follows it too, with the value matrix.",
                       layer=m + 1))
+    ctx = f"data.layers[{m}].context"
     beats.append(Beat("why", ["fresh"],
-                      "Why fresh: layer {beat.layer - 1} added attention's and the FFN's "
-                      "updates, so layer {beat.layer} reads a turned X",
-                      "Why are these fresh? X is new. Layer {beat.layer - 1} added to "
-                      f"its X, {{data.layers[{m}].x_norm:.2f}} long, attention's update, "
-                      f"{{{u}.d_attn:.2f}} long, then the feed-forward network's, "
-                      f"{{{u}.d_ffn:.2f}} long"
-                      + (", each followed by LayerNorm" if post else "")
-                      + ". So X turned: its cosine with layer {beat.layer - 1}'s X is "
+                      "Why fresh: layer {beat.layer - 1}'s updates"
+                      + (" and LayerNorms" if post else "") + " turned X; attention's "
+                      "brought in other words",
+                      "Why are these fresh? X is new. In layer {beat.layer - 1}, "
+                      "attention's update was built from the other words too: averaged over "
+                      f"its {{{ctx}.heads}} heads, {said} gave \"{{{ctx}.token}}\" "
+                      f"{{{ctx}.weight:.2f}} of its attention. So layer {{beat.layer}}'s query "
+                      "can depend on context. With the feed-forward update"
+                      + (", and LayerNorm after each" if post else "")
+                      + ", X turned: its cosine with layer {beat.layer - 1}'s X is "
                       f"{{data.cos_steps[{m}]:.2f}}, where one would mean the same direction.",
-                      layer=m + 1))
+                      layer=m + 1, expect=[f"data.cos_steps[{m}] < 0.99"]))
     beats.append(Beat("both", ["compare"],
                       "And the matrices are new too: both inputs of the query changed at once",
                       "And the matrices are new too: layer {beat.layer}'s own query "
-                      "matrix, not layer {beat.layer - 1}'s. Both changed at once, so head "
-                      "{data.show.head}'s query starts "
-                      f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
+                      "matrix, not layer {beat.layer - 1}'s. Both changed at once: head "
+                      f"{{data.show.head}}'s query starts {{{p}.q[0]:.2f}}, "
                       "where layer {beat.layer - 1}'s started "
-                      f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}. This video "
-                      "does not split how much of that comes from each.",
+                      f"{{data.layers[{m}].q[0]:.2f}}. How much comes from each is not "
+                      "measured here.",
                       layer=m + 1))
     name = c.word.partition("#")[0]
     first = ("The first row, X {data.layers[0].layer}, is its embeddings "
@@ -108,16 +100,16 @@ def build(c: Context) -> Draft:
         length = ("X itself is never normalised here, and its length runs from "
                   "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
     expect = ["min(data.cos_steps) < 0.99"]     # "turns": some step does (not every one must)
-    beats.append(Beat("sweep", ["sweep"], "Each layer builds fresh Q, K, V from its current X, "
-                      "with its own matrices",
+    beats.append(Beat("sweep", ["sweep"], "Each layer builds Q, K, V from its current X with "
+                      "its own matrices (shown: head {data.show.head}'s query)",
                       f"The later layers repeat these steps; here is \"{name}\", layer by layer"
                       + (", its tokens averaged" if len(pos) > 1 else "") + f". {first} {length}"
-                      "The direction keeps turning: each state's cosine with the one before, "
+                      "The direction turns: each state's cosine with the one before, "
                       f"as for X {{data.layers[{m + 1}].layer}}, is at most "
                       "{max(data.cos_steps):.2f}, and lowest, {min(data.cos_steps):.2f}. "
-                      "So each layer builds fresh Q, K and V from its current X, with its own "
-                      "matrices: here, head {data.show.head}'s query, from each layer's query "
-                      "matrix.",
+                      "So each layer builds its Q, K and V from its current X and its own "
+                      "matrices; shown here, head {data.show.head}'s query, from each layer's "
+                      "query matrix.",
                       layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",

@@ -49,12 +49,23 @@ class Norm(View):
     norm_after: float
 
 
+class Context(View):
+    layer: int
+    heads: int
+    token: str           # the other word the focus word's attention gave the most (mean of heads)
+    position: int
+    weight: float
+    own: float           # what it gave its own tokens
+    weights: list[float]
+
+
 class Layer(View):
     layer: int
     x_first: list[float]
     x_norm: float
     in_first: list[float]
     norm: Norm
+    context: Context
     W_Q: list[list[float]]
     W_K: list[list[float]]
     W_V: list[list[float]]
