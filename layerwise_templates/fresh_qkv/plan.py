@@ -198,6 +198,19 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             row[k] = full[:OUT].tolist()
             redo = project(attn_input(t, l), W, l, K)
             row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
+        # the split: this layer's input through the layer before's query matrix and bias
+        # (new X, old matrix), beside that layer's own query (old X, old matrix); head HEAD.
+        # Like with like: both live in layer l-1's query space (layer l's is another space)
+        if l - 1 in layers:
+            hq = min(HEAD, np.asarray(W[f"blocks.{l - 1}.attn.W_Q"]).shape[0] - 1)
+            mixed = focus_rows(project(attn_input(t, l), W, l - 1, "Q"), pos)[hq]
+            old = focus_rows(t[f"blocks.{l - 1}.attn.hook_q"], pos)[hq]
+            row["q_mixed"] = {"first": mixed[:OUT].tolist(),
+                              "cos_old": float(np.dot(mixed, old) / (np.linalg.norm(mixed)
+                                                                     * np.linalg.norm(old))),
+                              "entries": int(mixed.shape[-1])}
+        else:
+            row["q_mixed"] = None
         out.append(row)
     post = bool(out[-1]["update"]) and "ln2" in out[-1]["update"]["norms"]
     gap = max(r["identity_max"] for r in out)

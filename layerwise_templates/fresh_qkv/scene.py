@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
-                   LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
+                   GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
 
 from scenes import theme as T
@@ -63,7 +63,8 @@ GHOST = 0.75                     # the earlier layer's opacity (compared: it mus
 HL = T.POINTER                   # the chapter's pointer colour (white: Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
-SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -0.75, -1.75
+SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -1.0, -1.9
+CS = T.TYPE.body                 # the diagram's column digits: 24 (15 px at 480p, >= 14)
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
 X_LEFT, X_RIGHT = -6.1, 5.1      # the first and last node's x (the columns apart)
 UPDATE_COLOR = {"d_attn": T.ATTN, "d_ffn": T.FFN}
@@ -112,9 +113,11 @@ class Diagram:
     paths: list = field(default_factory=list)     # stream segment or branch leading to node i
     cols: list = field(default_factory=list)      # VGroup(label?, column, length)
     drawn: int = 0                                # nodes 0..drawn-1 are on screen
+    retired: set = field(default_factory=set)     # columns used up (faded out) by a later node
 
     def group(self) -> VGroup:
-        return VGroup(*[VGroup(self.marks[i], self.paths[i], self.cols[i])
+        return VGroup(*[VGroup(self.marks[i], self.paths[i],
+                               *([] if i in self.retired else [self.cols[i]]))
                         for i in range(self.drawn)])
 
 
@@ -333,7 +336,7 @@ class FreshQKVScene(StoryboardScene):
         if i == len(d.kinds) - 1:
             color = T.X
         col = VectorColumn(s.first.values, s.first.path, show=len(s.first),
-                           length=int(self.v.shape.d_model), summary=False, color=color, size=S,
+                           length=int(self.v.shape.d_model), summary=False, color=color, size=CS,
                            decimals=decimals)
         col[0].shift(0.05 * LEFT)             # the brackets clear of a minus sign
         col[2].shift(0.05 * RIGHT)
@@ -389,12 +392,29 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(down), FadeIn(d.cols[i], target_position=d.marks[i]),
                   run_time=0.35 * run_time)
 
-    def into_mark(self, nums, mark, run_time: float) -> None:
-        """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there."""
+    def into_mark(self, nums, mark, run_time: float, cols=()) -> None:
+        """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
+        `cols` (the columns they come from) are used up: they fade out as their numbers leave
+        (fewer columns on screen, and no label left for a travelling copy to cross)."""
         copies = [n.copy() for n in nums]
         self.add(*copies)
         y = mark.get_center()[1]
         src = VGroup(*nums)
+        if cols:
+            d = self.stage.diagram
+            self.play(*[c.animate.move_to([n.get_right()[0] + 0.45 + c.width / 2, c.get_y(), 0])
+                        for c, n in zip(copies, nums)],
+                      FadeOutPlace(VGroup(*cols)), run_time=0.3 * run_time)
+            self.remove(*[m for c in cols for m in c.get_family()])
+            for c in cols:
+                d.retired.add(d.cols.index(c))
+            high = max(c.get_y() for c in copies)
+            self.play(*[c.animate.shift((y - 0.3 - high) * UP) for c in copies],
+                      run_time=0.35 * run_time)
+            self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
+                      run_time=0.35 * run_time)
+            self.remove(*copies)
+            return
         # at full size (legible), out to the gap right of their column (the columns they pass
         # dimmed, so the bright travelling copies read on top), up it to just under the
         # stream keeping their spacing (clear of the branch wiring above the stream), then
@@ -424,7 +444,8 @@ class FreshQKVScene(StoryboardScene):
         and the sum comes out of it into its own column."""
         a, b = i - 2, i - 1                   # the stream's state before the branch, the update
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.35 * run_time)
+        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.35 * run_time,
+                       cols=[d.cols[a], d.cols[b]])
         self.wait(0.15 * run_time)
         self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
 
@@ -432,7 +453,8 @@ class FreshQKVScene(StoryboardScene):
         """Node i is LayerNorm: the sum's numbers travel into the box, a pause, LN(sum)'s come
         out of it into its column."""
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.35 * run_time)
+        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.35 * run_time,
+                       cols=[d.cols[i - 1]])
         self.wait(0.15 * run_time)
         self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
 
@@ -622,7 +644,8 @@ class FreshQKVScene(StoryboardScene):
                    and not pre)
         if carried:
             src = d.cols[-1]
-            rest = VGroup(*[VGroup(d.paths[i], d.marks[i], d.cols[i])
+            rest = VGroup(*[VGroup(d.paths[i], d.marks[i],
+                                   *([] if i in d.retired else [d.cols[i]]))
                             for i in range(len(d.kinds) - 1)], d.paths[-1], d.marks[-1],
                           *[m for m in src if m is not src.col and m is not src.label])
             self.vanish(rest, st.note, *st.parts, run_time=0.6)
@@ -636,7 +659,8 @@ class FreshQKVScene(StoryboardScene):
             # the label goes first, out of the numbers' way, then the numbers follow it
             self.play(src.label.animate.move_to(label.get_center()), run_time=0.5)
             if same:
-                self.play(LaggedStart(*[n.animate.move_to(r.get_center())
+                self.play(LaggedStart(*[n.animate.scale(r.height / max(n.height, 1e-6))
+                                        .move_to(r.get_center())
                                         for n, r in zip(nums, row.nums)], lag_ratio=0.3),
                           run_time=1.0)
             else:       # another decimals convention: the column leaves, the row comes in
@@ -666,6 +690,7 @@ class FreshQKVScene(StoryboardScene):
                                                              ("v", "value"))}
         cue = {k: (c if c is not None else i + 1) for i, (k, c) in enumerate(cue.items())}
         blocks, key = lay["blocks"], lay["key"]
+        self.proj_key = key
         for i, k in enumerate(QKV):
             K = NAME[k]
             block = blocks[k]
@@ -803,15 +828,11 @@ class FreshQKVScene(StoryboardScene):
         # "In layer l-1, attention's update was built from the other words too: ... 'bank' gave
         # 'river' 0.30 of its attention": the pointer on Δattn, the plan's pick under it
         cx = self.v.layers[l - 1].context
-        focus = str(self.v.focus.word).partition("#")[0]
-        ctx = VGroup(VGroup(txt(f"'{focus}' gave '{cx.token}'", S, T.ATTN),
-                            Num(cx.weight, decimals=2, size=S, color=T.ATTN),
-                            txt("of its attention", S, T.ATTN)).arrange(RIGHT, buff=0.15),
-                     txt(f"(layer {int(cx.layer)}, mean of its {int(cx.heads)} heads)", S,
-                         T.ATTN)).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        # right of W_Q^(l)'s (dimmed) block, under the formula: clear of the block's numbers
-        ctx.next_to(wq, RIGHT, buff=0.8).align_to(made.get_bottom() + 0.22 * DOWN, UP)
-        self.keep_inside(ctx)
+        # right of W_Q^(l)'s (dimmed) block, under the formula: the sentence's tokens, a bar
+        # over each for the share of the focus word's attention it got (layer l-1, mean of
+        # its heads), the plan's pick lit and its share written over its bar
+        chart = self.context_chart(cx, made, wq)
+        ctx = chart.pick_group
         k2 = self.cue_with("built from")
         k2 = k2 if k2 is not None else 2
         self.hold_until(self.cue_at(k2) - 0.2)
@@ -821,11 +842,17 @@ class FreshQKVScene(StoryboardScene):
         self.glide(box, pa, self.when(k2, "attention's update") - 0.2, 0.8, buff=0.06)
         # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
         # the first line, and the pointer on both
-        self.hold_until(self.when(k2, "averaged") - 0.3)
-        self.play(FadeIn(ctx[1], target_position=pa.get_center()), run_time=0.8)
-        self.hold_until(self.when(k2, "gave") - 0.6)
-        self.repoint(box, ctx, 0.6, anims=[FadeIn(ctx[0], target_position=pa.get_center())])
-        st.parts.append(ctx)
+        self.hold_until(self.when(k2, "averaged") - 0.6)
+        self.play(FadeIn(chart.tokens, shift=0.1 * UP), FadeIn(chart.caption, shift=0.1 * UP),
+                  run_time=0.5)
+        # the bars grow from the tokens, one after another, over "averaged over its heads,
+        # 'bank' gave"
+        grow = max(1.0, self.when(k2, "gave") - self.time - 0.3)
+        self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in chart.bars], lag_ratio=0.15),
+                  run_time=grow)
+        st.parts.append(chart)
+        self.repoint(box, ctx, 0.6, anims=[FadeIn(chart.weight, shift=0.1 * DOWN),
+                                           chart.bars[chart.pick].animate.set_color(T.ATTN)])
         # "So layer l's query can depend on context": the pointer back on X^(l)
         kc = self.cue_with("depend on context")
         if kc is not None:
@@ -833,7 +860,13 @@ class FreshQKVScene(StoryboardScene):
         # "With the feed-forward update, and LayerNorm after each": those parts in turn
         kf = self.cue_with("feed-forward")
         if kf is not None:
-            self.glide(box, pf, self.when(kf, "feed-forward") - 0.1, 0.7, buff=0.06)
+            self.hold_until(self.when(kf, "feed-forward") - 0.8)
+            self.vanish(chart, run_time=0.4)
+            st.parts.remove(chart)
+            self.repoint(box, pf, 0.5, buff=0.06)
+        else:                               # no such sentence: the chart leaves all the same
+            self.vanish(chart, run_time=0.4)
+            st.parts.remove(chart)
         if span and span["ln"]:
             t_ln = (self.when(kf, "LayerNorm") if kf is not None
                     else self.time + 0.5)
@@ -847,7 +880,7 @@ class FreshQKVScene(StoryboardScene):
         k3 = k3 if k3 is not None else k2 + 1
         gx = self.prev_x(l)
         cos = VGroup(math(f"\"cos\"({T.X_l(l - 1)}, {T.X_l(l)}) =", ML, T.TEXT),
-                     Num(u.cos_x_next, decimals=2, size=32, color=T.TEXT)
+                     Num(u.cos_x_next, decimals=2, size=ML, color=T.TEXT)
                      ).arrange(RIGHT, buff=0.2)
         gloss = txt("1 would be the same direction", S, T.TEXT)
         # right of W_Q^(l)'s (dimmed) block, its reading under it, the sketch to the right
@@ -870,8 +903,54 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(gloss, shift=0.1 * LEFT), FadeIn(turn), run_time=0.5)
         self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
         st.parts += [gloss, turn]
-        st.why = [made, ctx, cos, gloss, turn, *lens.values()]
+        st.why = [made, cos, gloss, turn, *lens.values()]
         self.hold_until(self.cue_at(99) - 0.2)
+
+    def context_chart(self, cx, made, wq) -> VGroup:
+        """The sentence's tokens in a row right of `wq` under the formula `made`, a bar over
+        each for the share of the focus word's attention it got (`cx.weights`), a line under
+        them saying whose attention and where; `.pick` the index of the plan's pick, `.weight`
+        its share written over its bar, `.pick_group` its token, bar and share."""
+        toks = [str(t) for t in self.v.tokens]
+        ws = [float(w) for w in cx.weights]
+        focus = {int(p) for p in self.v.focus.positions}
+        pick = int(cx.position)
+        left = wq.get_right()[0] + 0.6
+        right = self.HOME_WIDTH / 2 - T.EDGE
+        base = made.get_bottom()[1] - 1.25           # the tokens' line
+        tall = 0.65                                   # the tallest bar
+        top = max(ws) or 1.0
+        labels = VGroup(*[txt(t, S, T.X if i in focus else (T.ATTN if i == pick else T.TEXT))
+                          for i, t in enumerate(toks)]).arrange(RIGHT, buff=0.22)
+        if labels.width > right - left:                 # a long sentence: show less, not smaller
+            labels = VGroup(*[txt(t[:6], S, T.X if i in focus else (T.ATTN if i == pick
+                                                                      else T.TEXT))
+                              for i, t in enumerate(toks)]).arrange(RIGHT, buff=0.12)
+        labels.move_to([(left + right) / 2, base, 0])
+        if labels.get_left()[0] < left:
+            labels.align_to([left, 0, 0], LEFT)
+        bars = VGroup()
+        for i, (t, w) in enumerate(zip(labels, ws)):
+            b = Rectangle(width=min(0.34, max(0.12, t.width * 0.8)), height=max(0.02, tall * w / top),
+                          stroke_width=0).set_fill(T.MUTED, 1)
+            b.next_to(t, UP, buff=0.08).set_x(t.get_x())
+            b.align_to([0, base + 0.2, 0], DOWN)
+            bars.add(b)
+        weight = Num(cx.weight, decimals=2, size=S, color=T.ATTN).next_to(bars[pick], UP,
+                                                                         buff=0.06)
+        caption = txt(f"how '{str(self.v.focus.word).partition('#')[0]}' spread its attention, "
+                      f"layer {int(cx.layer)}, mean of its {int(cx.heads)} heads", S, T.ATTN)
+        caption.next_to(labels, DOWN, buff=0.18)
+        if caption.width > right - left:
+            caption = txt(f"attention of '{str(self.v.focus.word).partition('#')[0]}', "
+                          f"layer {int(cx.layer)}, {int(cx.heads)} heads' mean", S, T.ATTN)
+            caption.next_to(labels, DOWN, buff=0.18)
+        caption.align_to(labels, LEFT)
+        g = VGroup(bars, labels, weight, caption)
+        self.keep_inside(g)
+        g.bars, g.tokens, g.weight, g.caption, g.pick = bars, labels, weight, caption, pick
+        g.pick_group = VGroup(bars[pick], labels[pick], weight)
+        return g
 
     def turning(self, cos: float, l: int, at, norms=(1.0, 1.0)) -> VGroup:
         """Two arrows from `at`: X^(l-1)'s, dimmed, and X^(l)'s on it; `.angle` (a tracker)
@@ -945,12 +1024,13 @@ class FreshQKVScene(StoryboardScene):
         self.play(DimPlace(gw, GHOST), run_time=0.3)
         st.parts.append(gw)
         self.repoint(box, gw, 0.5)
-        # "Both changed at once": layer l-1's query made from its own X and W_Q, by the recipe
-        # (the result entries come out of their columns), under its W_Q like Q^(l) on the left
+        # layer l-1's query made from its own X and W_Q, by the recipe (the result entries
+        # come out of their columns), under its W_Q like Q^(l) on the left: right after "not
+        # layer l-1's", before its first entry is read
         g = self.v.layers[l - 1]
-        kb = self.cue_with("Both changed")
+        kb = self.cue_with("started")
         kb = kb if kb is not None else 1
-        self.hold_until(self.cue_at(kb) - 0.1)
+        self.hold_until(min(self.time + 0.3, self.cue_at(kb) - 1.9))
         gq = row_of(g.q.values, g.q.path, T.Q, S).move_to([gw.W.get_x(), q[1].get_y(), 0])
         gql = math(f"Q^(({l - 1}))", ML, T.Q).next_to(gq, LEFT, buff=0.2)
         tgts = [gw.brow[j] if gw.has_b else gw.W.columns[j] for j in range(len(gq.nums))]
@@ -967,32 +1047,73 @@ class FreshQKVScene(StoryboardScene):
         gqg = VGroup(gql, gq)
         st.parts.append(gqg)
         st.prev = {**st.prev, "q": gq, "ql": gql}
-        # "so head 0's query starts a, b, where layer l-1's started c, d": each entry as read
-        self.hold_until(self.when(kb, "starts") - 0.5)
+        # "Head 0's query starts a; layer l-1's started c": one entry each, as read
         box.become(self.frame_of(q))
+        self.hold_until(self.when(kb, "starts") - 0.5)
         self.play(FadeIn(box), run_time=0.4)
         res = q[1]
-        # one entry each: the point is made by the first pair
-        self.glide(box, res.nums[0], self.when(kb, "starts") + 0.3, 0.7)
-        self.glide(box, gq.nums[0], self.when(kb, "started") + 0.3, 0.7)
-        # "How much comes from each is not measured here": both inputs of each query, the
-        # new X and the new matrix, and a line saying what is not measured
-        ks = self.cue_with("not measured")
-        if ks is not None:
-            self.hold_until(self.cue_at(ks) - 0.1)
-            note_y = q.get_bottom()[1] - 0.45
-            note = txt("not measured here: how much comes from the new X, how much from the "
-                       "new matrix", S, T.TEXT).move_to([0, note_y, 0])
-            if note.width > NOTE_WIDTH:
-                note = txt("not split here: new X vs new matrix", S, T.TEXT).move_to(
-                    [0, note_y, 0])
-            self.keep_inside(note)
-            self.repoint(box, VGroup(st.proj_label, st.proj_x, wq), 0.6,
-                         anims=[FadeIn(note, shift=0.1 * UP)])
-            st.parts.append(note)
-            self.glide(box, VGroup(gx, gw), self.when(ks, "not measured") + 0.2, 0.6)
+        self.glide(box, res.nums[0], self.when(kb, "starts") + 0.3, 0.6)
+        self.glide(box, gq.nums[0], self.when(kb, "started") + 0.3, 0.6)
         if box not in st.parts:
             st.parts.append(box)
+        mixed = self.v.layers[l].q_mixed
+        km = self.cue_with("keep layer")
+        if mixed is None or km is None:
+            self.hold_until(self.cue_at(99) - 0.2)
+            return
+        # "Now keep layer l-1's matrix and give it the new X on its own": X^(l)'s
+        # row and W_Q^(l-1) lit; X^(l)'s numbers come down as a row and across onto W_Q^(l-1),
+        # sink into it, and the entries come out of its columns into a row between the two
+        # queries, named X^(l) W_Q^(l-1) + b_Q^(l-1) (new X, old matrix)
+        x_mid = (q.get_right()[0] + gql.get_left()[0]) / 2
+        mrow = row_of(mixed.first.values, mixed.first.path, T.Q, S).move_to([x_mid, q.get_y(), 0])
+        bias = f" + b_Q^(({l - 1}))" if gw.has_b else ""
+        mlab = math(f"{T.X_l(l)} W_Q^(({l - 1})){bias}", ML, T.Q)
+        mlab.next_to(mrow, UP, buff=0.2).set_x(mrow.get_x())
+        self.keep_inside(VGroup(mrow, mlab))
+        xlight = SurroundingRectangle(st.proj_x.nums, color=HL, buff=0.06, stroke_width=2)
+        self.hold_until(self.cue_at(km) - 0.1)
+        self.play(FadeOut(box), FadeIn(xlight), FadeIn(wlight), DimPlace(gw, 1 / GHOST),
+                  run_time=0.5)
+        self.hold_until(self.when(km, "give it") - 0.3)
+        trav = st.proj_x.nums.copy()
+        self.add(trav)
+        y_over = gw.W.get_top()[1] + 0.22 + trav.height / 2
+        self.play(trav.animate.set_y(y_over), run_time=0.5)
+        self.play(trav.animate.set_x(gw.W.get_x()), run_time=0.8)
+        self.play(FadeOut(trav, shift=0.15 * DOWN), FadeIn(VGroup(mrow[0], mrow[2], mlab)),
+                  run_time=0.4)
+        self.remove(*trav.get_family())
+        self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
+                                for n, t in zip(mrow.nums, tgts)], lag_ratio=0.3),
+                  run_time=1.0)
+        self.play(FadeOut(xlight), FadeOut(wlight), DimPlace(gw, GHOST), run_time=0.4)
+        st.parts.append(VGroup(mrow, mlab))
+        # "its query starts -1.25": the pointer on that entry, then on layer l-1's beside it
+        box.become(self.frame_of(mrow.nums[0]))
+        self.hold_until(self.when(km, "its query starts") + 0.1)
+        self.play(FadeIn(box), run_time=0.4)
+        # "and over all 32 entries of head 0, its cosine with layer l-1's query is 0.76": a
+        # line under the new row, both rows it compares pointed at
+        cosl = VGroup(txt("cos with", S, T.TEXT), math(f"Q^(({l - 1}))", ML, T.Q),
+                      txt(f"over all {int(mixed.entries)} entries:", S, T.TEXT),
+                      Num(mixed.cos_old, decimals=2, size=ML, color=T.TEXT)
+                      ).arrange(RIGHT, buff=0.15)
+        cosl.next_to(mrow, DOWN, buff=0.35).set_x(mrow.get_x())
+        self.keep_inside(cosl)
+        self.hold_until(self.when(km, "over all") - 0.2)
+        self.repoint(box, VGroup(mrow, gqg), 0.6)
+        self.hold_until(self.when(km, "query is") + 0.1)
+        self.repoint(box, cosl, 0.6, anims=[FadeIn(cosl, shift=0.1 * UP)])
+        st.parts.append(cosl)
+        # "the new X alone turns it": the new row, named
+        kq = self.cue_with("X alone")
+        if kq is not None:
+            self.glide(box, VGroup(mlab, mrow), self.when(kq, "X alone") + 0.3, 0.6)
+        # "Layer l's own query lives in another space": the pointer on W_Q^(l) and Q^(l)
+        ko = self.cue_with("another space")
+        if ko is not None:
+            self.glide(box, VGroup(wq, q), self.when(ko, "own query") + 0.2, 0.6)
         self.hold_until(self.cue_at(99) - 0.2)
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
@@ -1038,14 +1159,13 @@ class FreshQKVScene(StoryboardScene):
                 sum_.next_to(res, DOWN, buff=0.22).align_to(name if name is not None else res,
                                                             LEFT)
                 self.keep_inside(sum_)
-            # X's numbers, at full size, turn into a column standing on W's column j (above
-            # it, never on its digits), then sink into it as the bias entry comes in
+            # X's numbers, at full size, come down as one row (they keep their order and
+            # spacing: nothing crosses) onto W's column j, just above it, then sink into it
+            # as the bias entry comes in
             trav = x.nums.copy()
             xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
-            stand = trav.copy().arrange(DOWN, buff=0.12).next_to(colj, UP, buff=0.2)
-            self.play(FadeIn(light), FadeIn(xlight),
-                      LaggedStart(*[t.animate.move_to(p.get_center())
-                                    for t, p in zip(trav, stand)], lag_ratio=0.25),
+            stand = trav.copy().next_to(colj, UP, buff=0.22).set_x(colj.get_x())
+            self.play(FadeIn(light), FadeIn(xlight), trav.animate.move_to(stand.get_center()),
                       *([FadeIn(sum_, shift=0.1 * UP)] if sum_ is not None else []),
                       run_time=0.45 * per)
             tgt = brow[j] if brow is not None else colj
@@ -1087,13 +1207,18 @@ class FreshQKVScene(StoryboardScene):
         xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
         wlight = SurroundingRectangle(VGroup(W, *([brow] if brow is not None else [])),
                                       color=HL, buff=0.06, stroke_width=2)
-        self.play(FadeIn(xlight), FadeIn(wlight), run_time=0.4)
+        # the entries fly from the bias row down past the key line: it steps back meanwhile
+        key = getattr(self, "proj_key", None)
+        key = key if key is not None and key in self.mobjects else None
+        self.play(FadeIn(xlight), FadeIn(wlight),
+                  *([DimPlace(key, 0.15)] if key is not None else []), run_time=0.4)
         tgts = [brow[j] if brow is not None else c for j, c in enumerate(cols)]
         left = max(0.9, run_time - (self.time - t0) - 0.4)
         self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
                                 for n, t in zip(res.nums, tgts)], lag_ratio=0.35),
                   run_time=left)
-        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe), run_time=0.4)
+        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe),
+                  *([DimPlace(key, 1 / 0.15)] if key is not None else []), run_time=0.4)
         self.remove(*recipe.get_family(), *heads)
         self.add(res, *heads[2:])
         return res
@@ -1174,7 +1299,10 @@ class FreshQKVScene(StoryboardScene):
             if lay is not None:
                 qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
                               for j in range(len(lay.q))]).arrange(RIGHT, buff=0.25)
-                tag = math(f"W_Q \"\"^(({l}))", ML, T.Q)    # scripts side by side: stacked touched
+                # W_Q as everywhere, its layer in words (stacked scripts, 0.68 tall, touched
+                # the next row's; side by side they were set unlike the rest of the video)
+                tag = VGroup(math("W_Q", ML, T.Q), txt(f"of layer {l}", S, T.Q)).arrange(
+                    RIGHT, buff=0.15)
             else:
                 qn = txt("(the output)", S, T.MUTED)
                 tag = txt("–", S, T.MUTED)
@@ -1314,16 +1442,35 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
                            self.when(k, "lower the") + 0.4, 0.6)
             # "is at most 0.96, and lowest, 0.74, into X 6": highest, then lowest
-            self.new_column(box, cos_head, cos_cells, col, 1.0,
-                            (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),
-                            0.5, low_first=False)
+            said_k = str(self.beat["cues"][k].get("text", ""))
+            nums = [c for c in cos_cells if isinstance(c, Num)]
+            if "middle steps" in said_k and len(nums) >= 4:
+                # "at most 0.96: X turns less in the middle steps, and most in the first and
+                # last, lowest 0.74": the highest, the middle run, the first, the lowest
+                self.play(FadeIn(cos_head, shift=0.1 * DOWN),
+                          LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in cos_cells],
+                                      lag_ratio=0.3), FadeOut(box), run_time=1.0)
+                self.stage.parts += [cos_head, *cos_cells]
+                box.become(self.frame_of(col(cos_cells)))
+                self.play(FadeIn(box), run_time=0.3)
+                self.glide(box, max(nums, key=lambda n: n.value), self.when(k, "at most") + 0.6,
+                           0.5)
+                self.glide(box, col(nums[1:-1]), self.when(k, "middle steps") + 0.2, 0.6)
+                self.glide(box, nums[0], self.when(k, "first and last") + 0.1, 0.5)
+                self.glide(box, min(nums, key=lambda n: n.value), self.when(k, "lowest") + 0.5,
+                           0.5)
+            else:
+                self.new_column(box, cos_head, cos_cells, col, 1.0,
+                                (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),
+                                0.5, low_first=False)
             if "into X" in str(self.beat["cues"][k].get("text", "")):
                 # "into X 6": the lowest cosine's row, its state named
                 nums = [c for c in cos_cells if isinstance(c, Num)]
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
                 self.glide(box, VGroup(rows[low][0], rows[low][1], cos_cells[low]),
                            self.when(k, "into X") + 0.5, 0.6)
-        k = self.cue_with("'s query")
+        k = self.cue_with("own matrices")
+        k = k if k is not None else self.cue_with("'s query")
         if k is not None:
             # "each layer builds a fresh query, key and value from its current X, with its own
             # matrices": each row's X and its query, then the W_Q it was made with comes in

@@ -59,6 +59,12 @@ class Context(View):
     weights: list[float]
 
 
+class Mixed(View):
+    first: list[float]   # X^(l) W_Q^(l-1) + b_Q^(l-1), head 0: its first entries
+    cos_old: float       # its cosine with Q^(l-1) over the head's entries (one query space)
+    entries: int
+
+
 class Layer(View):
     layer: int
     x_first: list[float]
@@ -66,6 +72,7 @@ class Layer(View):
     in_first: list[float]
     norm: Norm
     context: Context
+    q_mixed: Mixed | None
     W_Q: list[list[float]]
     W_K: list[list[float]]
     W_V: list[list[float]]
