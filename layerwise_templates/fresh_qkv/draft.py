@@ -57,7 +57,8 @@ def build(c: Context) -> Draft:
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
                       "query, key and value matrices",
                       ("Layer {beat.layer} starts over, from X, which in this model is already "
-                       "LayerNorm's output. It multiplies X" if post else
+                       "LayerNorm's output; a pre-LN model would normalise X here first. "
+                       "It multiplies X" if post else
                        "Layer {beat.layer} starts over. It multiplies a normalised copy of X")
                       + " by its own query matrix, whose columns are {data.shape.n_heads} heads "
                       "of {data.shape.d_head}; for head {data.show.head}, each entry of the "
@@ -80,21 +81,27 @@ def build(c: Context) -> Draft:
                       + ", X turned: its cosine with layer {beat.layer - 1}'s X is "
                       f"{{data.cos_steps[{m}]:.2f}}, where one would mean the same direction.",
                       layer=m + 1, expect=[f"data.cos_steps[{m}] < 0.99"]))
+    mx = f"{p}.q_mixed"
     beats.append(Beat("both", ["compare"],
-                      "And the matrices are new too: both inputs of the query changed at once",
+                      "New matrices too, and the new X alone already turns layer "
+                      "{beat.layer - 1}'s query",
                       "And the matrices are new too: layer {beat.layer}'s own query "
-                      "matrix, not layer {beat.layer - 1}'s. Both changed at once: head "
-                      f"{{data.show.head}}'s query starts {{{p}.q[0]:.2f}}, "
-                      "where layer {beat.layer - 1}'s started "
-                      f"{{data.layers[{m}].q[0]:.2f}}. How much comes from each is not "
-                      "measured here.",
-                      layer=m + 1))
+                      "matrix, not layer {beat.layer - 1}'s. Head "
+                      f"{{data.show.head}}'s query starts {{{p}.q[0]:.2f}}; "
+                      "layer {beat.layer - 1}'s started "
+                      f"{{data.layers[{m}].q[0]:.2f}}. Now keep layer {{beat.layer - 1}}'s "
+                      "matrix and give it the new X on its own: its query starts "
+                      f"{{{mx}.first[0]:.2f}}, and over all {{{mx}.entries}} entries of head "
+                      "{data.show.head}, its cosine with layer {beat.layer - 1}'s query is "
+                      f"{{{mx}.cos_old:.2f}}: the new X alone turns it. Layer {{beat.layer}}'s "
+                      "own query lives in another space, so it is not compared entry by entry.",
+                      layer=m + 1, expect=[f"{mx}.cos_old < 0.99"]))
     name = c.word.partition("#")[0]
     first = ("The first row, X {data.layers[0].layer}, is its embeddings "
              "added up and put through LayerNorm." if post else
              "The first row is X {data.layers[0].layer}.")
     if post:
-        first = first[:-1] + "; every later X is a LayerNorm's output too."
+        first = first[:-1] + "; so is every later X."
         length = ""
     else:
         length = ("X itself is never normalised here, and its length runs from "
@@ -108,8 +115,7 @@ def build(c: Context) -> Draft:
                       f"as for X {{data.layers[{m + 1}].layer}}, is at most "
                       "{max(data.cos_steps):.2f}, and lowest, {min(data.cos_steps):.2f}. "
                       "So each layer builds its Q, K and V from its current X and its own "
-                      "matrices; shown here, head {data.show.head}'s query, from each layer's "
-                      "query matrix.",
+                      "matrices; shown here, head {data.show.head}'s query.",
                       layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",

@@ -683,7 +683,21 @@ class FreshQKVScene(StoryboardScene):
             said = txt("= LayerNorm's output", S, T.LN).next_to(row, RIGHT, buff=0.3)
             self.play(FadeIn(said, shift=0.1 * LEFT), run_time=0.6)
             st.parts.append(said)
-            self.busy_until(self.cue_end(ka) - 0.1, VGroup(label, row, said))
+            if "pre-LN" in str(self.beat["cues"][ka].get("text", "")):
+                # "; a pre-LN model would normalise X here first": one line under it, the
+                # pointer on the row and then on that line; it leaves when W_Q comes in
+                box = self.frame_of(VGroup(label, row, said))
+                self.play(FadeIn(box), run_time=0.4)
+                pre_note = txt("in a pre-LN model: LN(X) would enter here", S, T.TEXT)
+                pre_note.next_to(said, DOWN, buff=0.25).align_to(said, LEFT)
+                self.keep_inside(pre_note)
+                self.hold_until(self.when(ka, "pre-LN") - 0.3)
+                self.repoint(box, pre_note, 0.6, anims=[FadeIn(pre_note, shift=0.1 * UP)])
+                self.hold_until(self.cue_end(ka) - 0.4)
+                self.play(FadeOut(box), run_time=0.3)
+                self.pre_note = pre_note
+            else:
+                self.busy_until(self.cue_end(ka) - 0.1, VGroup(label, row, said))
         rows = {}
         # each matrix on its own sentence (the cue that names it; else the next ones in turn)
         cue = {k: self.cue_with(f"{w} matrix") for k, w in (("q", "query"), ("k", "key"),
@@ -702,8 +716,11 @@ class FreshQKVScene(StoryboardScene):
                 st.parts.remove(old)
             # the matrix comes into its own place (the ones before stay where they are)
             shown = VGroup(block.wl, block.W, block.more)
+            pre_note = getattr(self, "pre_note", None) if i == 0 else None
+            self.pre_note = None
             self.play(FadeIn(shown, shift=0.2 * DOWN),
-                      *([FadeIn(key)] if i == 0 else []), run_time=0.5)
+                      *([FadeIn(key)] if i == 0 else []),
+                      *([FadeOutPlace(pre_note)] if pre_note is not None else []), run_time=0.5)
             if i == 0:
                 st.parts.append(key)
             st.parts.append(block)
@@ -842,9 +859,13 @@ class FreshQKVScene(StoryboardScene):
         self.glide(box, pa, self.when(k2, "attention's update") - 0.2, 0.8, buff=0.06)
         # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
         # the first line, and the pointer on both
-        self.hold_until(self.when(k2, "averaged") - 0.6)
-        self.play(FadeIn(chart.tokens, shift=0.1 * UP), FadeIn(chart.caption, shift=0.1 * UP),
-                  run_time=0.5)
+        # "built from the other words too": the sentence's words come in under the formula,
+        # from Δattn; "averaged over its heads": whose attention it is, then the bars
+        self.hold_until(self.when(k2, "other words") - 0.2)
+        self.play(LaggedStart(*[FadeIn(t, target_position=pa.get_center(), scale=0.6)
+                                for t in chart.tokens], lag_ratio=0.12), run_time=1.2)
+        self.hold_until(self.when(k2, "averaged") - 0.4)
+        self.play(FadeIn(chart.caption, shift=0.1 * UP), run_time=0.5)
         # the bars grow from the tokens, one after another, over "averaged over its heads,
         # 'bank' gave"
         grow = max(1.0, self.when(k2, "gave") - self.time - 0.3)
@@ -856,7 +877,16 @@ class FreshQKVScene(StoryboardScene):
         # "So layer l's query can depend on context": the pointer back on X^(l)
         kc = self.cue_with("depend on context")
         if kc is not None:
-            self.glide(box, VGroup(st.proj_label, st.proj_x), self.cue_at(kc) + 0.2, 0.7)
+            # a copy of the picked word rises from its bar into X^(l)'s row: what attention
+            # brought in is now part of the X layer l reads
+            self.hold_until(self.cue_at(kc) - 0.1)
+            word = chart.tokens[chart.pick].copy()
+            self.add(word)
+            self.play(FadeOut(box), word.animate.move_to(st.proj_x.get_center()), run_time=1.0)
+            self.play(FadeOut(word, scale=0.6), run_time=0.4)
+            self.remove(word)
+            box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
+            self.play(FadeIn(box), run_time=0.4)
         # "With the feed-forward update, and LayerNorm after each": those parts in turn
         kf = self.cue_with("feed-forward")
         if kf is not None:
@@ -1114,6 +1144,20 @@ class FreshQKVScene(StoryboardScene):
         ko = self.cue_with("another space")
         if ko is not None:
             self.glide(box, VGroup(wq, q), self.when(ko, "own query") + 0.2, 0.6)
+            # "lives in another space, so it is not compared entry by entry": one line under
+            # Q^(l), the pointer on it
+            space = txt(f"layer {l}'s own query space", S, T.TEXT)
+            space.next_to(q, DOWN, buff=0.3).align_to(q, LEFT)
+            self.keep_inside(space)
+            if space.get_right()[0] > mrow.get_left()[0] - 0.2:      # no room: under Q^(l)'s name
+                space.align_to(q, LEFT)
+            self.hold_until(self.when(ko, "another space") - 0.2)
+            # the cosine line has made its point: it leaves, the new line comes in its place
+            self.vanish(cosl, run_time=0.3)
+            st.parts.remove(cosl)
+            self.repoint(box, space, 0.6, anims=[FadeIn(space, shift=0.1 * UP)])
+            st.parts.append(space)
+            self.glide(box, VGroup(q, space), self.when(ko, "not compared") + 0.2, 0.6)
         self.hold_until(self.cue_at(99) - 0.2)
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
@@ -1453,6 +1497,8 @@ class FreshQKVScene(StoryboardScene):
                 self.stage.parts += [cos_head, *cos_cells]
                 box.become(self.frame_of(col(cos_cells)))
                 self.play(FadeIn(box), run_time=0.3)
+                if "as for X" in said_k:        # "as for X one": its cell, the one seen before
+                    self.glide(box, nums[0], self.when(k, "as for X") + 0.3, 0.5)
                 self.glide(box, max(nums, key=lambda n: n.value), self.when(k, "at most") + 0.6,
                            0.5)
                 self.glide(box, col(nums[1:-1]), self.when(k, "middle steps") + 0.2, 0.6)
@@ -1546,5 +1592,11 @@ class FreshQKVScene(StoryboardScene):
         self.repoint(box, VGroup(bound, big), 0.8,
                      anims=[FadeIn(VGroup(bound, big), shift=0.1 * UP)])
         self.stage.parts += [scope, gaps, bound, big, box]
-        self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 1.0)
+        # "in every layer": the pointer walks the ticks, layer by layer, to the sentence's end
+        t0 = min(self.when(2, "in every layer") - 0.2, self.cue_end(2) - 2.4)
+        self.hold_until(t0)
+        step = max(0.35, (self.cue_end(2) - self.time) / max(1, len(gaps)))
+        for g in gaps:
+            self.repoint(box, g, 0.8 * step)
+        self.glide(box, gaps, self.time + 0.7, 0.6)
         self.hold_until(self.cue_at(99) - 0.3)
