@@ -2,9 +2,10 @@
 
 Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
-            attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers;
-            copies of both fly into the sum's column at ⊕; lengths under each column; when
-            the voice says "LayerNorm" (post-LN), the sum goes into the LN box and comes out
+            attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers
+            (24-size digits); copies of both fly into the sum's column at ⊕ while the columns
+            they leave fade out (used up); lengths under each column; when the voice says
+            "LayerNorm" (post-LN), the sum goes into the LN box and comes out
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on: its own digits move
@@ -15,12 +16,17 @@ Beats (storyboard `show` names):
 - `fresh`   why they are fresh, first: X is new. K, V and their matrices leave, W_Q and Q
             dim; X^(l)'s formula (LN after each add), the pointer on Δattn and, beside it, the
             other word the focus word's attention gave most (layer l-1, mean of its heads);
-            then on ΔFFN and the LNs; layer l-1's X comes in over the right-hand slot;
+            (the sentence's tokens with a bar each: the focus word's attention, mean of the
+            heads; the pick's word rises into X^(l) at "depend on context"), then on ΔFFN
+            and the LNs; layer l-1's X comes in over the right-hand slot;
             cos(X^(l-1), X^(l)) with a labelled 2-D sketch turning to its true angle
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
             X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
             entries come out of their columns); the pointer on the first entry of each as read;
-            a line saying the video does not split the two causes
+            the split: X^(l)'s row goes onto W_Q^(l-1) and X^(l) W_Q^(l-1) + b_Q^(l-1) comes
+            out between the two queries (new X, old matrix: one query space with Q^(l-1)),
+            its cosine with Q^(l-1) over the head's entries under it; then "layer l's own
+            query space" under Q^(l) (not compared entry by entry)
 - `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
             the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
             names them, what X^(0) is made of (a footnote), the later X's (each a LayerNorm's
