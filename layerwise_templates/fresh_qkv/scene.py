@@ -956,22 +956,32 @@ class FreshQKVScene(StoryboardScene):
         base = made.get_bottom()[1] - 1.25           # the tokens' line
         tall = 0.65                                   # the tallest bar
         top = max(ws) or 1.0
-        labels = VGroup(*[txt(t, S, T.X if i in focus else (T.ATTN if i == pick else T.TEXT))
-                          for i, t in enumerate(toks)]).arrange(RIGHT, buff=0.22)
+        def row(keep, cut=None, buff=0.22):
+            return VGroup(*[txt(toks[i][:cut] if cut else toks[i], S,
+                                T.X if i in focus else (T.ATTN if i == pick else T.TEXT))
+                            for i in keep]).arrange(RIGHT, buff=buff)
+        keep = list(range(len(toks)))
+        labels = row(keep)
         if labels.width > right - left:                 # a long sentence: show less, not smaller
-            labels = VGroup(*[txt(t[:6], S, T.X if i in focus else (T.ATTN if i == pick
-                                                                      else T.TEXT))
-                              for i, t in enumerate(toks)]).arrange(RIGHT, buff=0.12)
+            labels = row(keep, 6, 0.12)
+        subset = False
+        while labels.width > right - left and len(keep) > 3:
+            # still too wide: only the tokens it gave most (and its own), in sentence order
+            subset = True
+            most = sorted(keep, key=lambda i: (i == pick or i in focus, ws[i]))
+            keep = sorted(most[1:])
+            labels = row(keep, 6, 0.12)
         labels.move_to([(left + right) / 2, base, 0])
         if labels.get_left()[0] < left:
             labels.align_to([left, 0, 0], LEFT)
         bars = VGroup()
-        for i, (t, w) in enumerate(zip(labels, ws)):
-            b = Rectangle(width=min(0.34, max(0.12, t.width * 0.8)), height=max(0.02, tall * w / top),
+        for t, i in zip(labels, keep):
+            b = Rectangle(width=min(0.34, max(0.12, t.width * 0.8)),
+                          height=max(0.02, tall * ws[i] / top),
                           stroke_width=0).set_fill(T.MUTED, 1)
-            b.next_to(t, UP, buff=0.08).set_x(t.get_x())
-            b.align_to([0, base + 0.2, 0], DOWN)
+            b.set_x(t.get_x()).align_to([0, base + 0.2, 0], DOWN)
             bars.add(b)
+        pick = keep.index(pick)
         weight = Num(cx.weight, decimals=2, size=S, color=T.ATTN).next_to(bars[pick], UP,
                                                                          buff=0.06)
         caption = txt(f"how '{str(self.v.focus.word).partition('#')[0]}' spread its attention, "
@@ -981,6 +991,10 @@ class FreshQKVScene(StoryboardScene):
             caption = txt(f"attention of '{str(self.v.focus.word).partition('#')[0]}', "
                           f"layer {int(cx.layer)}, {int(cx.heads)} heads' mean", S, T.ATTN)
             caption.next_to(labels, DOWN, buff=0.18)
+        if subset:
+            caption = txt(f"the {len(keep)} tokens '{str(self.v.focus.word).partition('#')[0]}' "
+                          f"gave most, layer {int(cx.layer)}, {int(cx.heads)} heads' mean", S,
+                          T.ATTN).next_to(labels, DOWN, buff=0.18)
         caption.align_to(labels, LEFT)
         g = VGroup(bars, labels, weight, caption)
         self.keep_inside(g)
