@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
-                   GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
+                   DoubleArrow, GrowFromCenter, GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
 
 from scenes import theme as T
@@ -1153,9 +1153,16 @@ class FreshQKVScene(StoryboardScene):
         self.keep_inside(cosl)
         self.hold_until(self.when(km, "over all") - 0.2)
         self.repoint(box, VGroup(mrow, gqg), 0.6)
+        # "its cosine with layer l-1's query": a double arrow joins the two rows compared
+        link = DoubleArrow([mrow.get_right()[0] + 0.08, mrow.get_y(), 0],
+                           [gql.get_left()[0] - 0.08, mrow.get_y(), 0], buff=0, color=HL,
+                           stroke_width=2.5, tip_length=0.14,
+                           max_tip_length_to_length_ratio=0.4)
+        self.hold_until(self.when(km, "its cosine") - 0.2)
+        self.play(GrowFromCenter(link), run_time=0.6)
         self.hold_until(self.when(km, "query is") + 0.1)
         self.repoint(box, cosl, 0.6, anims=[FadeIn(cosl, shift=0.1 * UP)])
-        st.parts.append(cosl)
+        st.parts += [cosl, link]
         # "the new X alone turns it": the new row, named
         kq = self.cue_with("X alone")
         if kq is not None:
@@ -1173,8 +1180,9 @@ class FreshQKVScene(StoryboardScene):
                 space.align_to(q, LEFT)
             self.hold_until(self.when(ko, "another space") - 0.2)
             # the cosine line has made its point: it leaves, the new line comes in its place
-            self.vanish(cosl, run_time=0.3)
+            self.vanish(cosl, link, run_time=0.3)
             st.parts.remove(cosl)
+            st.parts.remove(link)
             self.repoint(box, space, 0.6, anims=[FadeIn(space, shift=0.1 * UP)])
             st.parts.append(space)
             self.glide(box, VGroup(q, space), self.when(ko, "not compared") + 0.2, 0.6)
