@@ -57,7 +57,8 @@ def build(c: Context) -> Draft:
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
                       "query, key and value matrices",
                       ("Layer {beat.layer} starts over, from X, which in this model is already "
-                       "LayerNorm's output; a pre-LN model would normalise X here first. "
+                       "LayerNorm's output; a pre-LN model would normalise X here, before the "
+                       "matrices. "
                        "It multiplies X" if post else
                        "Layer {beat.layer} starts over. It multiplies a normalised copy of X")
                       + " by its own query matrix, whose columns are {data.shape.n_heads} heads "
