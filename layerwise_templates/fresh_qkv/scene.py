@@ -1028,6 +1028,17 @@ class FreshQKVScene(StoryboardScene):
         l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.05))
         sk = txt("2-D sketch, true angle", S, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
             o, LEFT)
+        # X^(l-1)'s name under a short arrow's tip can reach down to this line: then it goes
+        # under the name (another sentence's lengths). Glyph by glyph: the two boxes overlap a
+        # little where no glyphs do (the shipped sentence's)
+        def leaves(m):
+            return [f for f in m.get_family() if len(f.points) and not f.submobjects]
+
+        def hit(p, q):
+            return (p.get_left()[0] < q.get_right()[0] and q.get_left()[0] < p.get_right()[0]
+                    and p.get_bottom()[1] < q.get_top()[1] and q.get_bottom()[1] < p.get_top()[1])
+        if any(hit(p, q) for p in leaves(l0) for q in leaves(sk)):
+            sk.next_to(l0, DOWN, buff=0.1).align_to(o, LEFT)
         g = VGroup(a0, l0, a1, l1, sk)
         g.angle, g.end = angle, float(np.arccos(np.clip(float(cos), -1.0, 1.0)))
         return g
