@@ -57,6 +57,7 @@ from scenes.base import StoryboardScene
 from scenes.mobjects import Num, math, txt
 from scenes.motion import VectorColumn, WeightBlock, matvec
 from scenes.motion.matvec import row_of
+from layerwise_core.plans.shown import shown_decimals
 
 from .view import Data
 
@@ -947,7 +948,8 @@ class FreshQKVScene(StoryboardScene):
         each for the share of the focus word's attention it got (`cx.weights`), a line under
         them saying whose attention and where; `.pick` the index of the plan's pick, `.weight`
         its share written over its bar, `.pick_group` its token, bar and share."""
-        toks = [str(t) for t in self.v.tokens]
+        # a token that is only a space (SmolLM2's " " before digits) has no glyph: drawn "␣"
+        toks = [str(t).strip() or "␣" for t in self.v.tokens]
         ws = [float(w) for w in cx.weights]
         focus = {int(p) for p in self.v.focus.positions}
         pick = int(cx.position)
@@ -1571,38 +1573,9 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------
-    def beat_check(self, beat) -> None:
-        self.clear_stage()
-        l = self.layer
-        v = self.v.layers[l]
-        model = row_of(v.q.values, v.q.path, T.Q, S)
-        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, S)
-        ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
-        rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
-                 "recomputed here from X and W:", S, T.TEXT)
-        VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
-        model.next_to(ml, RIGHT, buff=0.3)
-        redo.next_to(rl, RIGHT, buff=0.3)
-        self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
-        box = self.frame_of(model)
-        self.play(FadeIn(box), run_time=0.4)
-        self.hold_until(self.cue_at(1) - 0.1)
-        # "Redo ... as X times W plus the bias": each entry recomputed in turn, the pointer on
-        # the model's entry and the recomputed one beside it
-        self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
-        for j, n in enumerate(redo.nums):
-            self.repoint(box, VGroup(model.nums[j], n), 0.7,
-                         anims=[FadeIn(n, target_position=model.nums[j].get_center())])
-        # the first entry to 5 decimals, model beside recomputed: the match is seen to the
-        # fourth decimal the bound claims (the fifth may differ by float noise)
-        fine = VGroup(Num(v.q[0], decimals=5, size=T.TYPE.label, color=T.Q,
-                          prefix="first entry: model "),
-                      Num(v.redo_q[0], decimals=5, size=T.TYPE.label, color=T.Q,
-                          prefix="recomputed ")).arrange(RIGHT, buff=0.5)
-        fine.next_to(VGroup(rl, redo), DOWN, buff=0.35)
-        self.keep_inside(fine)
-        self.repoint(box, fine, 0.8, anims=[FadeIn(fine, shift=0.1 * UP)])
-        self.stage.parts.append(fine)
+    def check_lines(self):
+        """What the plan's check covered (a line), each layer's tick (a grid) and the bound (a
+        line), stacked under the rows at DOWN * 1.2."""
         c = self.v["check"]                   # what the plan's check covered (View.check is a method)
         b = c.bound
         scope = txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
@@ -1615,8 +1588,55 @@ class FreshQKVScene(StoryboardScene):
         gaps.arrange_in_grid(cols=self.grid_cols(gaps, 0.6), buff=(0.6, 0.2))
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
                     prefix="every gap, model vs recomputed: < ")
-        big = VGroup()                        # one bound line (the voice says only this one)
         VGroup(scope, gaps, bound).arrange(DOWN, buff=0.3).move_to(DOWN * 1.2)
+        return scope, gaps, bound
+
+    def beat_check(self, beat) -> None:
+        self.clear_stage()
+        l = self.layer
+        v = self.v.layers[l]
+        model = row_of(v.q.values, v.q.path, T.Q, S)
+        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, S)
+        ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
+        rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
+                 "recomputed here from X and W:", S, T.TEXT)
+        VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
+        model.next_to(ml, RIGHT, buff=0.3)
+        redo.next_to(rl, RIGHT, buff=0.3)
+        # the first entry, model beside recomputed, to as many decimals as the bound claims
+        # plus one (5 for a 1e-4 bound) unless one of them sits within float noise of a
+        # rounding boundary there (then one fewer, ...): the line reads the same on any CPU
+        q0, r0 = v.q[0], v.redo_q[0]
+        fd = shown_decimals([float(q0), float(r0)], int(self.v["check"].bound.decimals) + 1,
+                            f"layers[{l}].q[0]", fewer_first=True)
+        fine = VGroup(Num(q0, decimals=fd, size=T.TYPE.label, color=T.Q,
+                          prefix="first entry: model "),
+                      Num(r0, decimals=fd, size=T.TYPE.label, color=T.Q,
+                          prefix="recomputed ")).arrange(RIGHT, buff=0.5)
+        fine.next_to(VGroup(rl, redo), DOWN, buff=0.35)
+        scope, gaps, bound = self.check_lines()
+        # many layers (SmolLM2's 30: five rows of ticks) push the scope line up into the first
+        # entry's line: the rows above go up (room under the title) so the two meet no text
+        top = VGroup(ml, rl, model, redo, fine)
+        over = scope.get_top()[1] - (fine.get_bottom()[1] - 0.3)
+        if over > 0:
+            top.shift(UP * min(over, max(0.0, 2.6 - top.get_top()[1])))
+        self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
+        box = self.frame_of(model)
+        self.play(FadeIn(box), run_time=0.4)
+        self.hold_until(self.cue_at(1) - 0.1)
+        # "Redo ... as X times W plus the bias": each entry recomputed in turn, the pointer on
+        # the model's entry and the recomputed one beside it
+        self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
+        for j, n in enumerate(redo.nums):
+            self.repoint(box, VGroup(model.nums[j], n), 0.7,
+                         anims=[FadeIn(n, target_position=model.nums[j].get_center())])
+        # the first entry to more decimals, model beside recomputed: the match is seen to the
+        # decimal the bound claims
+        self.keep_inside(fine)
+        self.repoint(box, fine, 0.8, anims=[FadeIn(fine, shift=0.1 * UP)])
+        self.stage.parts.append(fine)
+        big = VGroup()                        # one bound line (the voice says only this one)
         self.keep_inside(scope)
         self.stage.parts += [VGroup(ml, rl, model, redo)]
         self.repoint(box, scope, 0.8, anims=[FadeIn(scope, shift=0.1 * UP)])
