@@ -14,7 +14,7 @@ P = Path("sb.yaml")
 
 
 def board(at: str, narration: str = "First we take X. Then the keys appear. Last the values.",
-          show: str = "[x, norm]") -> str:
+          show: str = "[x, ffn]") -> str:
     return textwrap.dedent(f"""\
         template: fresh_qkv
         title: t
@@ -31,13 +31,13 @@ def board(at: str, narration: str = "First we take X. Then the keys appear. Last
 
 
 def test_sentence_and_word_reveals_are_timed_from_the_silent_estimate():
-    sb = validate_text(board("{norm: 1}"), P)
+    sb = validate_text(board("{ffn: 1}"), P)
     b = sb.beats[0]
-    assert b.at == (("norm", 1),)
+    assert b.at == (("ffn", 1),)
     steps = beat_json(b, 150)["steps"]
     # sentence 0 has four words: 4 * 60 / 150 = 1.6 s
-    assert steps == [{"show": "x", "at": None}, {"show": "norm", "at": 1.6}]
-    b = validate_text(board("{norm: keys}"), P).beats[0]
+    assert steps == [{"show": "x", "at": None}, {"show": "ffn", "at": 1.6}]
+    b = validate_text(board("{ffn: keys}"), P).beats[0]
     at = beat_json(b, 150)["steps"][1]["at"]
     # "keys" is 9 characters into the 21-character second sentence (starts 1.6 s, 1.6 s long)
     second = "Then the keys appear."
@@ -46,7 +46,7 @@ def test_sentence_and_word_reveals_are_timed_from_the_silent_estimate():
 
 def test_voiced_cues_give_the_times():
     import dataclasses
-    b = validate_text(board("{norm: values}"), P).beats[0]
+    b = validate_text(board("{ffn: values}"), P).beats[0]
     cues = (Cue("First we take X.", 0.0, 1.2), Cue("Then the keys appear.", 1.45, 1.5),
             Cue("Last the values.", 3.2, 1.1))
     b = dataclasses.replace(b, cues=cues, duration=5.0)
@@ -55,15 +55,15 @@ def test_voiced_cues_give_the_times():
 
 
 def test_a_beat_without_at_has_no_steps():
-    text = board("{norm: 1}").replace("    at: {norm: 1}\n", "")
+    text = board("{ffn: 1}").replace("    at: {ffn: 1}\n", "")
     assert "steps" not in beat_json(validate_text(text, P).beats[0], 150)
 
 
 @pytest.mark.parametrize("at,expected", [
-    ("{norm: 5}", "beats[0].at.norm: sentence 5 is out of range"),
-    ("{norm: banana}", "beats[0].at.norm: 'banana' is not said"),
+    ("{ffn: 5}", "beats[0].at.ffn: sentence 5 is out of range"),
+    ("{ffn: banana}", "beats[0].at.ffn: 'banana' is not said"),
     ("{q: 0}", "beats[0].at.q: 'q' is not in this beat's show list"),
-    ("{norm: [1]}", "beats[0].at.norm: must be a sentence number or a word"),
+    ("{ffn: [1]}", "beats[0].at.ffn: must be a sentence number or a word"),
     ("[1, 2]", "beats[0].at: must be a mapping"),
 ])
 def test_bad_reveals_name_file_line_field(at, expected):

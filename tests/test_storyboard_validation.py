@@ -23,7 +23,7 @@ GOOD = textwrap.dedent("""\
     heads: all
     beats:
       - id: intro
-        show: [x, norm]
+        show: [x, ffn]
         caption: hello
         narration: one two three four five
       - id: next
@@ -58,9 +58,9 @@ def test_good_storyboard():
     ("layers: [0, 1]", "layers: [0, 6]", ["sb.yaml:6: layers: layer 6 is out of range 0..5"]),
     ("heads: all", "heads: [12]", ["sb.yaml:7: heads: head 12 is out of range 0..11"]),
     ("heads: all", "heads: three", ["sb.yaml:7: heads: must be 'all' or a non-empty list"]),
-    ("show: [x, norm]", "show: [x, nrom]", ["sb.yaml:10: beats[0].show[1]: a name 'nrom' that "
-                                          "template 'fresh_qkv' cannot show (did you mean 'norm'?)"]),
-    ("show: [x, norm]", "show: [x, pattern]", ["beats[0].show[1]: a vector 'pattern' that"]),
+    ("show: [x, ffn]", "show: [x, fnn]", ["sb.yaml:10: beats[0].show[1]: a name 'fnn' that "
+                                          "template 'fresh_qkv' cannot show (did you mean 'ffn'?)"]),
+    ("show: [x, ffn]", "show: [x, pattern]", ["beats[0].show[1]: a vector 'pattern' that"]),
     ("    duration: 3", "    duration: -1", ["sb.yaml:16: beats[1].duration: must be seconds"]),
     ("    layer: 1", "    layer: 7", ["sb.yaml:14: beats[1].layer: layer 7 is out of range"]),
     ("  - id: next", "  - id: intro", ["sb.yaml:13: beats[1].id: duplicate beat id 'intro'"]),
@@ -90,7 +90,7 @@ def test_each_error_names_file_line_field(old, new, expected):
 
 
 def test_all_problems_at_once():
-    bad = GOOD.replace("model: minilm-l6", "model: x").replace("show: [x, norm]", "show: [zz]")
+    bad = GOOD.replace("model: minilm-l6", "model: x").replace("show: [x, ffn]", "show: [zz]")
     found = problems(bad.replace("focus: bank", "focus: 42"))
     assert len(found) >= 3
 
@@ -107,7 +107,7 @@ def test_python_tags_are_refused_not_executed():
 
 def test_decoder_only_template():
     text = GOOD.replace("template: fresh_qkv", "template: logit_lens").replace(
-        "show: [x, norm]", "show: [lens]")
+        "show: [x, ffn]", "show: [lens]")
     assert any("needs a decoder model" in p for p in problems(text))
 
 

@@ -37,37 +37,29 @@ def build(c: Context) -> Draft:
     branch = ("Attention reads it on a side branch" if post else
               "Attention reads a normalised copy of it on a side branch")
     del branch                                  # the recap is short: the last video drew the branch
-    beats = [Beat("recap", ["x"], "The skip path carries X on; attention's update is added to "
-                  "it, number by number",
+    beats = [Beat("recap", ["x"], "Layer {beat.layer}: attention's update is added to X along "
+                  "the skip path" + (", then LayerNorm" if post else ""),
                   f"Back in layer {{beat.layer}} of {{model.display}}, for {said}: "
                   f"its state X{tokens} goes straight on along the skip path, "
-                  "and attention's update is added to it number by number: "
-                  f"a sum {{{u}.mid:.2f}} long.",
+                  "and attention's update is added to it"
+                  + (", then LayerNorm." if post else "."),
                   layer=m)]
-    if post:
-        beats.append(Beat("norm", ["norm"], "LayerNorm after the add: centre, scale to a spread of one, "
-                          "then a learned gain and bias",
-                          "LayerNorm centres the sum, scales it to a spread of one, then applies "
-                          "a learned gain and bias per number: "
-                          f"{{{u}.ln1:.2f}} long.",
-                          layer=m))
-        end = (f"LayerNorm again gives the X layer {{beat.layer + 1}} reads, {{{u}.ln2:.2f}} "
-               "long.")
-    else:
-        end = ("that sum is the X layer {beat.layer + 1} reads.")
+    end = ("then LayerNorm again: the X layer {beat.layer + 1} reads." if post else
+           "and that sum is the X layer {beat.layer + 1} reads.")
     beats.append(Beat("ffn", ["ffn"], "The feed-forward network's update on its own skip "
-                      "path: the next X",
-                      "The feed-forward network makes its own update from that"
+                      "path" + (", then LayerNorm again" if post else "") + ": the next X",
+                      "The feed-forward network adds its own update"
                       + ("" if post else ", through its own normalised copy")
-                      + ", on this token alone. "
-                      "Another skip path adds it, a sum " f"{{{u}.post:.2f}} long, and {end}",
+                      + f", on this token alone, {end}",
                       layer=m))
     p = f"data.layers[{m + 1}]"
     beats.append(Beat(f"layer{m + 1}", ["project"],
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
                       "query, key and value matrices",
                       ("Layer {beat.layer} starts over, from X, which in this model is already "
-                       "LayerNorm's output. It multiplies X" if post else
+                       "LayerNorm's output; a pre-LN model would normalise X here, before the "
+                       "matrices. "
+                       "It multiplies X" if post else
                        "Layer {beat.layer} starts over. It multiplies a normalised copy of X")
                       + " by its own query matrix, whose columns are {data.shape.n_heads} heads "
                       "of {data.shape.d_head}; for head {data.show.head}, each entry of the "
@@ -76,48 +68,55 @@ def build(c: Context) -> Draft:
                       + ". The key follows the same recipe, with the key matrix. And the value "
                       "follows it too, with the value matrix.",
                       layer=m + 1))
+    ctx = f"data.layers[{m}].context"
     beats.append(Beat("why", ["fresh"],
-                      "Why fresh: layer {beat.layer - 1} added attention's and the FFN's "
-                      "updates, so layer {beat.layer} reads a turned X",
-                      "Why are these fresh? X is new. Layer {beat.layer - 1} added to "
-                      f"its X, {{data.layers[{m}].x_norm:.2f}} long, attention's update, "
-                      f"{{{u}.d_attn:.2f}} long, then the feed-forward network's, "
-                      f"{{{u}.d_ffn:.2f}} long"
-                      + (", each followed by LayerNorm" if post else "")
-                      + ". So X turned: its cosine with layer {beat.layer - 1}'s X is "
+                      "Why fresh: layer {beat.layer - 1}'s updates"
+                      + (" and LayerNorms" if post else "") + " turned X; attention's "
+                      "brought in other words",
+                      "Why are these fresh? X is new. In layer {beat.layer - 1}, "
+                      "attention's update was built from the other words too: averaged over "
+                      f"its {{{ctx}.heads}} heads, {said} gave \"{{{ctx}.token}}\" "
+                      f"{{{ctx}.weight:.2f}} of its attention. So layer {{beat.layer}}'s query "
+                      "can depend on context. With the feed-forward update"
+                      + (", and LayerNorm after each" if post else "")
+                      + ", X turned: its cosine with layer {beat.layer - 1}'s X is "
                       f"{{data.cos_steps[{m}]:.2f}}, where one would mean the same direction.",
-                      layer=m + 1))
+                      layer=m + 1, expect=[f"data.cos_steps[{m}] < 0.99"]))
+    mx = f"{p}.q_mixed"
     beats.append(Beat("both", ["compare"],
-                      "And the matrices are new too: both inputs of the query changed at once",
+                      "New matrices too, and the new X alone already turns layer "
+                      "{beat.layer - 1}'s query",
                       "And the matrices are new too: layer {beat.layer}'s own query "
-                      "matrix, not layer {beat.layer - 1}'s. Both changed at once, so head "
-                      "{data.show.head}'s query starts "
-                      f"{{{p}.q[0]:.2f}}, {{{p}.q[1]:.2f}}, "
-                      "where layer {beat.layer - 1}'s started "
-                      f"{{data.layers[{m}].q[0]:.2f}}, {{data.layers[{m}].q[1]:.2f}}. This video "
-                      "does not split how much of that comes from each.",
-                      layer=m + 1))
+                      "matrix, not layer {beat.layer - 1}'s. Head "
+                      f"{{data.show.head}}'s query starts {{{p}.q[0]:.2f}}; "
+                      "layer {beat.layer - 1}'s started "
+                      f"{{data.layers[{m}].q[0]:.2f}}. Now keep layer {{beat.layer - 1}}'s "
+                      "matrix and give it the new X on its own: its query starts "
+                      f"{{{mx}.first[0]:.2f}}, and over all {{{mx}.entries}} entries of head "
+                      "{data.show.head}, its cosine with layer {beat.layer - 1}'s query is "
+                      f"{{{mx}.cos_old:.2f}}: the new X alone turns it. Layer {{beat.layer}}'s "
+                      "own query lives in another space, so it is not compared entry by entry.",
+                      layer=m + 1, expect=[f"{mx}.cos_old < 0.99"]))
     name = c.word.partition("#")[0]
     first = ("The first row, X {data.layers[0].layer}, is its embeddings "
              "added up and put through LayerNorm." if post else
              "The first row is X {data.layers[0].layer}.")
     if post:
-        first = first[:-1] + "; every later X is a LayerNorm's output too."
+        first = first[:-1] + "; so is every later X."
         length = ""
     else:
         length = ("X itself is never normalised here, and its length runs from "
                   "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
     expect = ["min(data.cos_steps) < 0.99"]     # "turns": some step does (not every one must)
-    beats.append(Beat("sweep", ["sweep"], "Each layer builds fresh Q, K, V from its current X, "
-                      "with its own matrices",
+    beats.append(Beat("sweep", ["sweep"], "Each layer builds Q, K, V from its current X with "
+                      "its own matrices (shown: head {data.show.head}'s query)",
                       f"The later layers repeat these steps; here is \"{name}\", layer by layer"
                       + (", its tokens averaged" if len(pos) > 1 else "") + f". {first} {length}"
-                      "The direction keeps turning: each state's cosine with the one before, "
+                      "The direction turns: each state's cosine with the one before, "
                       f"as for X {{data.layers[{m + 1}].layer}}, is at most "
                       "{max(data.cos_steps):.2f}, and lowest, {min(data.cos_steps):.2f}. "
-                      "So each layer builds fresh Q, K and V from its current X, with its own "
-                      "matrices: here, head {data.show.head}'s query, from each layer's query "
-                      "matrix.",
+                      "So each layer builds its Q, K and V from its current X and its own "
+                      "matrices; shown here, head {data.show.head}'s query.",
                       layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",

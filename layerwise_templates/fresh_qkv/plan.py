@@ -146,6 +146,21 @@ def has_bias(W, layer: int) -> bool:
                for K in "QKV")
 
 
+def context_pick(trace: Trace, pos: list[int], layer: int = 0) -> dict:
+    """Where the focus word's attention went in `layer`, averaged over its heads (and over the
+    focus word's tokens): the plan's pick is the other word it gave the most, skipping its own
+    tokens and the tokens that are not words ([CLS], [SEP], punctuation)."""
+    p = np.asarray(trace[f"blocks.{layer}.attn.hook_pattern"], np.float64)   # [head, q, k]
+    row = p[:, pos, :].mean(axis=(0, 1))
+    words = [i for i, tok in enumerate(trace.tokens) if i not in pos
+             and any(ch.isalpha() for ch in tok) and not tok.startswith("[")
+             and not tok.startswith("<")]
+    best = max(words, key=lambda i: row[i]) if words else int(np.argmax(row))
+    return {"layer": layer, "heads": int(p.shape[0]), "token": trace.tokens[best],
+            "position": int(best), "weight": float(row[best]),
+            "own": float(row[pos].sum()), "weights": row.tolist()}
+
+
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     W = t.weights()
@@ -161,6 +176,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         row = {"layer": l, "x_first": xs[l][:SHOW].tolist(), "x_norm": float(np.linalg.norm(xs[l])),
                "x": scaled(xs[l], x_limit), "in_first": inp[:SHOW].tolist(),
                "norm": norm_step(t, l, pos),
+               # this layer's attention from the focus word, mean over heads: the word it took
+               # most from (what attention's update brought in)
+               "context": context_pick(t, pos, l),
                "identity": checks[-1]["gap"],
                "update": update_steps(t, l, pos, W) if spec.placement.mlp_in else None}
         row["identity_max"] = max(row["identity"].values())
@@ -180,6 +198,19 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             row[k] = full[:OUT].tolist()
             redo = project(attn_input(t, l), W, l, K)
             row[f"redo_{k}"] = focus_rows(redo, pos)[hk][:OUT].tolist()
+        # the split: this layer's input through the layer before's query matrix and bias
+        # (new X, old matrix), beside that layer's own query (old X, old matrix); head HEAD.
+        # Like with like: both live in layer l-1's query space (layer l's is another space)
+        if l - 1 in layers:
+            hq = min(HEAD, np.asarray(W[f"blocks.{l - 1}.attn.W_Q"]).shape[0] - 1)
+            mixed = focus_rows(project(attn_input(t, l), W, l - 1, "Q"), pos)[hq]
+            old = focus_rows(t[f"blocks.{l - 1}.attn.hook_q"], pos)[hq]
+            row["q_mixed"] = {"first": mixed[:OUT].tolist(),
+                              "cos_old": float(np.dot(mixed, old) / (np.linalg.norm(mixed)
+                                                                     * np.linalg.norm(old))),
+                              "entries": int(mixed.shape[-1])}
+        else:
+            row["q_mixed"] = None
         out.append(row)
     post = bool(out[-1]["update"]) and "ln2" in out[-1]["update"]["norms"]
     gap = max(r["identity_max"] for r in out)

@@ -2,10 +2,10 @@
 
 Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
-            attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers;
-            copies of both fly into the sum's column at ⊕; lengths under each column
-- `norm`    the LayerNorm box after the add (post-LN), one step: the sum's numbers go in, the
-            rescaled ones come out into its column, its length pointed at
+            attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers
+            (24-size digits); copies of both fly into the sum's column at ⊕ while the columns
+            they leave fade out (used up); lengths under each column; when the voice says
+            "LayerNorm" (post-LN), the sum goes into the LN box and comes out
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on: its own digits move
@@ -14,21 +14,27 @@ Beats (storyboard `show` names):
             each result row under its matrix: W_Q column by column (X's numbers stand on each
             column), W_K and W_V by the same recipe in one lit pass each (head 0)
 - `fresh`   why they are fresh, first: X is new. K, V and their matrices leave, W_Q and Q
-            dim; X^(l)'s formula (LN after each add) with the lengths of X^(l-1), Δattn and
-            ΔFFN under their parts as the voice reads them; layer l-1's X comes in over the
-            right-hand slot; cos(X^(l-1), X^(l)) with a two-arrow sketch turning to its angle
+            dim; X^(l)'s formula (LN after each add), the pointer on Δattn and, beside it, the
+            other word the focus word's attention gave most (layer l-1, mean of its heads);
+            (the sentence's tokens with a bar each: the focus word's attention, mean of the
+            heads; the pick's word rises into X^(l) at "depend on context"), then on ΔFFN
+            and the LNs; layer l-1's X comes in over the right-hand slot;
+            cos(X^(l-1), X^(l)) with a labelled 2-D sketch turning to its true angle
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
             X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
-            entries come out of their columns); the pointer on the entries as read; a line
-            saying the video does not split the two causes
+            entries come out of their columns); the pointer on the first entry of each as read;
+            the split: X^(l)'s row goes onto W_Q^(l-1) and X^(l) W_Q^(l-1) + b_Q^(l-1) comes
+            out between the two queries (new X, old matrix: one query space with Q^(l-1)),
+            its cosine with Q^(l-1) over the head's entries under it; then "layer l's own
+            query space" under Q^(l) (not compared entry by entry)
 - `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
             the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
             names them, what X^(0) is made of (a footnote), the later X's (each a LayerNorm's
             output), cos with the state above as a new column (highest, then lowest pointed at),
             and last the W_Q^(l) each row's query was made with, row by row
-- `check`   the last layer's query recomputed as X W + b beside the model's, the bound the
-            recompute stays under for every token, head, layer and Q/K/V entry, and the largest
-            gap measured (as the power of ten it stays under)
+- `check`   the last layer's query recomputed as X W + b beside the model's, its first entry
+            to 5 decimals both ways, and the bound the recompute stays under for every token,
+            head, layer and Q/K/V entry
 
 Every number is a `Num` read through the plan's typed view (view.py), so it carries its plan
 path; the scene does no model arithmetic. `Stage` is what an earlier beat left on screen: a
@@ -42,7 +48,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
-                   LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
+                   DoubleArrow, GrowFromCenter, GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
 
 from scenes import theme as T
@@ -51,6 +57,7 @@ from scenes.base import StoryboardScene
 from scenes.mobjects import Num, math, txt
 from scenes.motion import VectorColumn, WeightBlock, matvec
 from scenes.motion.matvec import row_of
+from layerwise_core.plans.shown import shown_decimals
 
 from .view import Data
 
@@ -63,7 +70,8 @@ GHOST = 0.75                     # the earlier layer's opacity (compared: it mus
 HL = T.POINTER                   # the chapter's pointer colour (white: Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
-SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -0.75, -1.75
+SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -1.0, -1.9
+CS = T.TYPE.body                 # the diagram's column digits: 24 (15 px at 480p, >= 14)
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
 X_LEFT, X_RIGHT = -6.1, 5.1      # the first and last node's x (the columns apart)
 UPDATE_COLOR = {"d_attn": T.ATTN, "d_ffn": T.FFN}
@@ -112,9 +120,11 @@ class Diagram:
     paths: list = field(default_factory=list)     # stream segment or branch leading to node i
     cols: list = field(default_factory=list)      # VGroup(label?, column, length)
     drawn: int = 0                                # nodes 0..drawn-1 are on screen
+    retired: set = field(default_factory=set)     # columns used up (faded out) by a later node
 
     def group(self) -> VGroup:
-        return VGroup(*[VGroup(self.marks[i], self.paths[i], self.cols[i])
+        return VGroup(*[VGroup(self.marks[i], self.paths[i],
+                               *([] if i in self.retired else [self.cols[i]]))
                         for i in range(self.drawn)])
 
 
@@ -333,7 +343,7 @@ class FreshQKVScene(StoryboardScene):
         if i == len(d.kinds) - 1:
             color = T.X
         col = VectorColumn(s.first.values, s.first.path, show=len(s.first),
-                           length=int(self.v.shape.d_model), summary=False, color=color, size=S,
+                           length=int(self.v.shape.d_model), summary=False, color=color, size=CS,
                            decimals=decimals)
         col[0].shift(0.05 * LEFT)             # the brackets clear of a minus sign
         col[2].shift(0.05 * RIGHT)
@@ -389,12 +399,29 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(down), FadeIn(d.cols[i], target_position=d.marks[i]),
                   run_time=0.35 * run_time)
 
-    def into_mark(self, nums, mark, run_time: float) -> None:
-        """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there."""
+    def into_mark(self, nums, mark, run_time: float, cols=()) -> None:
+        """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
+        `cols` (the columns they come from) are used up: they fade out as their numbers leave
+        (fewer columns on screen, and no label left for a travelling copy to cross)."""
         copies = [n.copy() for n in nums]
         self.add(*copies)
         y = mark.get_center()[1]
         src = VGroup(*nums)
+        if cols:
+            d = self.stage.diagram
+            self.play(*[c.animate.move_to([n.get_right()[0] + 0.45 + c.width / 2, c.get_y(), 0])
+                        for c, n in zip(copies, nums)],
+                      FadeOutPlace(VGroup(*cols)), run_time=0.3 * run_time)
+            self.remove(*[m for c in cols for m in c.get_family()])
+            for c in cols:
+                d.retired.add(d.cols.index(c))
+            high = max(c.get_y() for c in copies)
+            self.play(*[c.animate.shift((y - 0.3 - high) * UP) for c in copies],
+                      run_time=0.35 * run_time)
+            self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
+                      run_time=0.35 * run_time)
+            self.remove(*copies)
+            return
         # at full size (legible), out to the gap right of their column (the columns they pass
         # dimmed, so the bright travelling copies read on top), up it to just under the
         # stream keeping their spacing (clear of the branch wiring above the stream), then
@@ -424,7 +451,8 @@ class FreshQKVScene(StoryboardScene):
         and the sum comes out of it into its own column."""
         a, b = i - 2, i - 1                   # the stream's state before the branch, the update
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.35 * run_time)
+        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.35 * run_time,
+                       cols=[d.cols[a], d.cols[b]])
         self.wait(0.15 * run_time)
         self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
 
@@ -432,88 +460,10 @@ class FreshQKVScene(StoryboardScene):
         """Node i is LayerNorm: the sum's numbers travel into the box, a pause, LN(sum)'s come
         out of it into its column."""
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.35 * run_time)
+        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.35 * run_time,
+                       cols=[d.cols[i - 1]])
         self.wait(0.15 * run_time)
         self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
-
-    def ln_line(self, d: Diagram, i: int):
-        """LayerNorm at node i worked on the first number, as three groups the voice names
-        in turn: (sum − mean), ÷ spread = centred, × gain + bias = out; each operand under
-        its name. None when the plan has no gain and bias for it."""
-        u = self.v.layers[d.layer].update
-        c = next((c for c in u.centred if str(c.key) == d.keys[i]), None)
-        if c is None or not len(c.gain) or not len(c.bias):
-            return None
-        s, o = u.stages[i - 1].first[0], u.stages[i].first[0]
-        m, sp, z, g, b = c.mean, c.spread, c.first[0], c.gain[0], c.bias[0]
-        r = round
-        def works(k):         # whether each step's shown numbers give its shown result
-            zk = (r(float(s), k) - r(float(m), k)) / r(float(sp), k)
-            ok2 = abs(zk - r(float(z), k)) < 0.5 * 10 ** -k
-            ok3 = abs(r(float(z), k) * r(float(g), k) + r(float(b), k)
-                      - r(float(o), k)) < 0.5 * 10 ** -k
-            return ok2, ok3
-        # the fewest decimals at which both steps work out; else 4, and "≈" where one does not
-        dd = next((k for k in (3, 4, 5) if all(works(k))), 4)
-        exact2, exact3 = works(dd)
-        out_color = T.X if i == len(d.kinds) - 1 else T.LN
-
-        def n(val, color, name=None):
-            num = Num(val, decimals=dd, size=S, color=color)
-            if name is None:
-                return num
-            lab = txt(name, S, T.MUTED)
-            return VGroup(num, lab)
-
-        def op(t):
-            return txt(t, S, T.TEXT)
-        bias_sign = [] if T.fmt(float(b), dd).startswith("-") else [op("+")]
-        g1 = VGroup(op("("), n(s, T.TEXT), op("−"), n(m, T.LN, "mean"), op(")"))
-        g2 = VGroup(op("÷"), n(sp, T.LN, "spread"), op("=" if exact2 else "≈"), n(z, T.LN))
-        g3 = VGroup(op("×"), n(g, T.LN, "gain"), *bias_sign, n(b, T.LN, "bias"),
-                    op("=" if exact3 else "≈"),
-                    n(o, out_color))
-        flat = [p for grp in (g1, g2, g3) for p in grp]
-        nums = [p[0] if isinstance(p, VGroup) and not isinstance(p, Num) else p for p in flat]
-        VGroup(*nums).arrange(RIGHT, buff=0.14).move_to([0, NOTE_Y, 0])
-        for p in flat:            # each name right above its number
-            if isinstance(p, VGroup) and not isinstance(p, Num):
-                p[1].next_to(p[0], UP, buff=0.1)
-        line = VGroup(g1, g2, g3)
-        self.keep_inside(line)
-        line.first, line.out = g1[1], g3[-1]
-        return line
-
-    def norm_worked(self, d: Diagram, i: int, times: tuple[float, float, float],
-                    run_time: float = 1.8) -> None:
-        """Node i is LayerNorm, shown working: the sum's numbers go into the box; then, as
-        the voice names each step, the first number worked through it under the diagram
-        (centre, scale, gain and bias); last LN(sum)'s column comes out of the box."""
-        line = self.ln_line(d, i)
-        if line is None:
-            self.norm_at(d, i, run_time)
-            d.drawn = i + 1
-            return
-        self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.3)
-        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.6)
-        old, self.stage.note = self.stage.note, line
-        if old is not None:
-            self.play(FadeOutPlace(old), run_time=0.25)
-            self.remove(*old.get_family())
-        src = d.cols[i - 1].col.nums[0]
-        for j, grp in enumerate(line):
-            self.hold_until(times[j] - 0.3)
-            anims = [FadeIn(p, shift=0.1 * UP) for p in grp if p is not line.first]
-            if j == 0:           # the sum's first number comes down from its column
-                anims.append(FadeIn(line.first, target_position=src.get_center()))
-            # arriving part by part, until the next step is named (no still between steps)
-            nxt = times[j + 1] - 0.3 if j + 1 < len(times) else self.time + 0.8
-            self.play(LaggedStart(*anims, lag_ratio=0.35),
-                      run_time=min(2.0, max(0.5, nxt - self.time)))
-        self.out_of_mark(d.cols[i], d.marks[i], 0.8)
-        d.drawn = i + 1
-        # the worked number and its place in the column, one box round each in turn
-        self.emphasize(line.out, d.cols[i].col.nums[0], run_time=0.8)
 
     def draw_node(self, d: Diagram, i: int, run_time: float) -> None:
         kind = d.kinds[i]
@@ -570,6 +520,14 @@ class FreshQKVScene(StoryboardScene):
         self.draw_node(d, 1, 1.6)
         self.hold_until(self.when(0, "added to it") - 0.2)
         self.draw_node(d, first_sum, 2.4)
+        nxt = first_sum + 1
+        if (nxt < len(d.kinds) and d.kinds[nxt] == "norm"
+                and self.cue_with("LayerNorm") is not None):
+            # "then LayerNorm": the sum goes into the LN box and comes out (no arithmetic)
+            self.hold_until(self.phrase_time("LayerNorm", self.time) - 0.3)
+            self.draw_node(d, nxt, 1.6)
+            self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt].length)
+            return
         self.busy_until(self.cue_at(99) - 0.2, d.cols[first_sum].length)
 
     # --- norm: LayerNorm after the add ----------------------------------------------------------
@@ -578,28 +536,6 @@ class FreshQKVScene(StoryboardScene):
         this beat has it: a draft or another arrangement may say less)."""
         k = self.cue_with(phrase)
         return self.when(k, phrase) if k is not None else default
-
-    def beat_norm(self, beat) -> None:
-        d = self.diagram_for(self.layer)
-        first_sum = d.kinds.index("sum")
-        self.show_now(d, first_sum + 1)
-        nxt = first_sum + 1
-        if nxt < len(d.kinds) and d.kinds[nxt] == "norm":
-            # one step: the sum's numbers go into the LN box, the rescaled ones come out into
-            # its column; the pointer on the length the voice reads
-            # the sum goes into the box as "LayerNorm" is said; its first number is worked
-            # through each step as the voice names it; the column comes out with the last
-            self.hold_until(self.phrase_time("LayerNorm", self.time) - 0.2)
-            t = self.time
-            self.norm_worked(d, nxt, (self.phrase_time("centres", t + 1.0),
-                                      self.phrase_time("scales", t + 2.0),
-                                      self.phrase_time("gain", t + 3.0)))
-            self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt].length)
-        else:                                   # pre-norm: the norm sits inside each branch
-            self.emphasize(d.marks[1], run_time=1.0)
-            self.set_note("this model normalises only the copy each branch reads; "
-                          "X itself is never rescaled")
-            self.busy_until(self.cue_at(99) - 0.3, d.marks[1])
 
     # --- ffn: the second half, X^(l+1) -------------------------------------------------------------
     def beat_ffn(self, beat) -> None:
@@ -615,8 +551,11 @@ class FreshQKVScene(StoryboardScene):
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
                       "network, applied to this token alone", T.TEXT)
+        # "adds its own update" (or "Another skip path adds it"): the second skip path and ⊕
         k = self.cue_with("skip path")
-        self.busy_until(self.cue_at(k if k is not None else 1), d.marks[ffn])
+        t_add = (self.cue_at(k) if k is not None
+                 else self.phrase_time("adds its own", self.time))
+        self.busy_until(t_add - 0.2, d.marks[ffn])
         self.run_dot(d.paths[ffn + 1], T.X, 0.8)             # the second skip path
         i = ffn + 1
         self.draw_node(d, i, 1.6)                            # the ⊕: the sum it makes
@@ -626,8 +565,7 @@ class FreshQKVScene(StoryboardScene):
             self.hold_until(self.phrase_time("LayerNorm again", self.time) - 0.3)
             self.vanish(box, run_time=0.3)
             box = None
-            t = self.time + 0.3
-            self.norm_worked(d, i + 1, (t, t + 0.6, t + 1.2))
+            self.draw_node(d, i + 1, 1.6)
             for j in range(i + 2, len(d.kinds)):
                 self.draw_node(d, j, 1.6)
         self.hold_until(self.phrase_time("reads", self.time) - 0.4)
@@ -688,7 +626,7 @@ class FreshQKVScene(StoryboardScene):
         w = v.W_Q
         key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
                   f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
-                  S, T.MUTED).move_to([0, low - 0.3, 0])
+                  S, T.TEXT).move_to([0, low - 0.3, 0])
         key.align_to(blocks["q"], LEFT)
         self.keep_inside(key)
         res_y = low - 0.95
@@ -713,7 +651,8 @@ class FreshQKVScene(StoryboardScene):
                    and not pre)
         if carried:
             src = d.cols[-1]
-            rest = VGroup(*[VGroup(d.paths[i], d.marks[i], d.cols[i])
+            rest = VGroup(*[VGroup(d.paths[i], d.marks[i],
+                                   *([] if i in d.retired else [d.cols[i]]))
                             for i in range(len(d.kinds) - 1)], d.paths[-1], d.marks[-1],
                           *[m for m in src if m is not src.col and m is not src.label])
             self.vanish(rest, st.note, *st.parts, run_time=0.6)
@@ -727,7 +666,8 @@ class FreshQKVScene(StoryboardScene):
             # the label goes first, out of the numbers' way, then the numbers follow it
             self.play(src.label.animate.move_to(label.get_center()), run_time=0.5)
             if same:
-                self.play(LaggedStart(*[n.animate.move_to(r.get_center())
+                self.play(LaggedStart(*[n.animate.scale(r.height / max(n.height, 1e-6))
+                                        .move_to(r.get_center())
                                         for n, r in zip(nums, row.nums)], lag_ratio=0.3),
                           run_time=1.0)
             else:       # another decimals convention: the column leaves, the row comes in
@@ -750,13 +690,28 @@ class FreshQKVScene(StoryboardScene):
             said = txt("= LayerNorm's output", S, T.LN).next_to(row, RIGHT, buff=0.3)
             self.play(FadeIn(said, shift=0.1 * LEFT), run_time=0.6)
             st.parts.append(said)
-            self.busy_until(self.cue_end(ka) - 0.1, VGroup(label, row, said))
+            if "pre-LN" in str(self.beat["cues"][ka].get("text", "")):
+                # "; a pre-LN model would normalise X here first": one line under it, the
+                # pointer on the row and then on that line; it leaves when W_Q comes in
+                box = self.frame_of(VGroup(label, row, said))
+                self.play(FadeIn(box), run_time=0.4)
+                pre_note = txt("in a pre-LN model: LN(X) would enter here", S, T.TEXT)
+                pre_note.next_to(said, DOWN, buff=0.25).align_to(said, LEFT)
+                self.keep_inside(pre_note)
+                self.hold_until(self.when(ka, "pre-LN") - 0.3)
+                self.repoint(box, pre_note, 0.6, anims=[FadeIn(pre_note, shift=0.1 * UP)])
+                self.hold_until(self.cue_end(ka) - 0.4)
+                self.play(FadeOut(box), run_time=0.3)
+                self.pre_note = pre_note
+            else:
+                self.busy_until(self.cue_end(ka) - 0.1, VGroup(label, row, said))
         rows = {}
         # each matrix on its own sentence (the cue that names it; else the next ones in turn)
         cue = {k: self.cue_with(f"{w} matrix") for k, w in (("q", "query"), ("k", "key"),
                                                              ("v", "value"))}
         cue = {k: (c if c is not None else i + 1) for i, (k, c) in enumerate(cue.items())}
         blocks, key = lay["blocks"], lay["key"]
+        self.proj_key = key
         for i, k in enumerate(QKV):
             K = NAME[k]
             block = blocks[k]
@@ -768,8 +723,11 @@ class FreshQKVScene(StoryboardScene):
                 st.parts.remove(old)
             # the matrix comes into its own place (the ones before stay where they are)
             shown = VGroup(block.wl, block.W, block.more)
+            pre_note = getattr(self, "pre_note", None) if i == 0 else None
+            self.pre_note = None
             self.play(FadeIn(shown, shift=0.2 * DOWN),
-                      *([FadeIn(key)] if i == 0 else []), run_time=0.5)
+                      *([FadeIn(key)] if i == 0 else []),
+                      *([FadeOutPlace(pre_note)] if pre_note is not None else []), run_time=0.5)
             if i == 0:
                 st.parts.append(key)
             st.parts.append(block)
@@ -891,30 +849,67 @@ class FreshQKVScene(StoryboardScene):
         px = part(*span["x"]) if span else made
         pa = part(*span["attn"]) if span else made
         pf = part(*span["ffn"]) if span else made
-        lens = {"x": Num(g.x_norm, decimals=2, size=S, color=T.X, prefix="|·| "),
-                "attn": Num(u.norms["d_attn"], decimals=2, size=S, color=T.ATTN),
-                "ffn": Num(u.norms["d_ffn"], decimals=2, size=S, color=T.FFN)}
-        for kk, p in (("x", px), ("attn", pa), ("ffn", pf)):
-            lens[kk].next_to(p, DOWN, buff=0.3).set_x(p.get_x())
-        if lens["x"].get_right()[0] > lens["attn"].get_left()[0] - 0.2:
-            lens["x"].shift(LEFT * (lens["x"].get_right()[0] - lens["attn"].get_left()[0]
-                                    + 0.2))
-        k2 = self.cue_with("added to its X")
+        # "In layer l-1, attention's update was built from the other words too: ... 'bank' gave
+        # 'river' 0.30 of its attention": the pointer on Δattn, the plan's pick under it
+        cx = self.v.layers[l - 1].context
+        # right of W_Q^(l)'s (dimmed) block, under the formula: the sentence's tokens, a bar
+        # over each for the share of the focus word's attention it got (layer l-1, mean of
+        # its heads), the plan's pick lit and its share written over its bar
+        chart = self.context_chart(cx, made, wq)
+        ctx = chart.pick_group
+        k2 = self.cue_with("built from")
         k2 = k2 if k2 is not None else 2
         self.hold_until(self.cue_at(k2) - 0.2)
         self.play(FadeIn(made, shift=0.15 * UP), DimPlace(VGroup(wq, rows["q"]), 0.35),
                   run_time=0.6)
         st.parts.append(made)
-        # "Layer l-1 added to its X, 11.50 long, attention's update, 5.50 long, then the
-        # feed-forward network's, 5.80 long": each part pointed at with its length
-        for kk, p, phrase in (("x", px, "long, attention"), ("attn", pa, "update,"),
-                              ("ffn", pf, "network's,")):
-            self.glide(box, VGroup(p, lens[kk]), self.when(k2, phrase), 0.9, buff=0.06)
-            self.play(FadeIn(lens[kk], shift=0.1 * UP), run_time=0.5)
-            st.parts.append(lens[kk])
+        self.glide(box, pa, self.when(k2, "attention's update") - 0.2, 0.8, buff=0.06)
+        # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
+        # the first line, and the pointer on both
+        # "built from the other words too": the sentence's words come in under the formula,
+        # from Δattn; "averaged over its heads": whose attention it is, then the bars
+        self.hold_until(self.when(k2, "other words") - 0.2)
+        self.play(LaggedStart(*[FadeIn(t, target_position=pa.get_center(), scale=0.6)
+                                for t in chart.tokens], lag_ratio=0.12), run_time=1.2)
+        self.hold_until(self.when(k2, "averaged") - 0.4)
+        self.play(FadeIn(chart.caption, shift=0.1 * UP), run_time=0.5)
+        # the bars grow from the tokens, one after another, over "averaged over its heads,
+        # 'bank' gave"
+        grow = max(1.0, self.when(k2, "gave") - self.time - 0.3)
+        self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in chart.bars], lag_ratio=0.15),
+                  run_time=grow)
+        st.parts.append(chart)
+        self.repoint(box, ctx, 0.6, anims=[FadeIn(chart.weight, shift=0.1 * DOWN),
+                                           chart.bars[chart.pick].animate.set_color(T.ATTN)])
+        # "So layer l's query can depend on context": the pointer back on X^(l)
+        kc = self.cue_with("depend on context")
+        if kc is not None:
+            # a copy of the picked word rises from its bar into X^(l)'s row: what attention
+            # brought in is now part of the X layer l reads
+            self.hold_until(self.cue_at(kc) - 0.1)
+            word = chart.tokens[chart.pick].copy()
+            self.add(word)
+            self.play(FadeOut(box), word.animate.move_to(st.proj_x.get_center()), run_time=1.0)
+            self.play(FadeOut(word, scale=0.6), run_time=0.4)
+            self.remove(word)
+            box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
+            self.play(FadeIn(box), run_time=0.4)
+        # "With the feed-forward update, and LayerNorm after each": those parts in turn
+        kf = self.cue_with("feed-forward")
+        if kf is not None:
+            self.hold_until(self.when(kf, "feed-forward") - 0.8)
+            self.vanish(chart, run_time=0.4)
+            st.parts.remove(chart)
+            self.repoint(box, pf, 0.5, buff=0.06)
+        else:                               # no such sentence: the chart leaves all the same
+            self.vanish(chart, run_time=0.4)
+            st.parts.remove(chart)
         if span and span["ln"]:
-            self.glide(box, VGroup(*[part(a, b) for a, b in span["ln"]]),
-                       self.when(k2, "each followed") + 0.5, 0.9, buff=0.05)
+            t_ln = (self.when(kf, "LayerNorm") if kf is not None
+                    else self.time + 0.5)
+            self.glide(box, VGroup(*[part(a, b) for a, b in span["ln"]]), t_ln - 0.1, 0.7,
+                       buff=0.05)
+        lens = {}
         # "So X turned: its cosine with layer l-1's X is 0.79, where one would mean the same
         # direction": layer l-1's X comes in over slot 2, the cosine of the two under the
         # formula
@@ -922,9 +917,9 @@ class FreshQKVScene(StoryboardScene):
         k3 = k3 if k3 is not None else k2 + 1
         gx = self.prev_x(l)
         cos = VGroup(math(f"\"cos\"({T.X_l(l - 1)}, {T.X_l(l)}) =", ML, T.TEXT),
-                     Num(u.cos_x_next, decimals=2, size=T.TYPE.label, color=T.TEXT)
+                     Num(u.cos_x_next, decimals=2, size=ML, color=T.TEXT)
                      ).arrange(RIGHT, buff=0.2)
-        gloss = txt("1 would be the same direction", S, T.MUTED)
+        gloss = txt("1 would be the same direction", S, T.TEXT)
         # right of W_Q^(l)'s (dimmed) block, its reading under it, the sketch to the right
         cos.move_to([0, -0.1, 0]).next_to(wq, RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
         gloss.next_to(cos, DOWN, buff=0.25).align_to(cos, LEFT)
@@ -940,26 +935,90 @@ class FreshQKVScene(StoryboardScene):
         # and X^(l)'s, start together (cos 1) and X^(l)'s turns to the angle whose cosine
         # is the plan's (a sketch of a direction, not of the 384-number vectors)
         self.hold_until(self.when(k3, "where one") - 0.2)
-        turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.7, -1.3, 0])
+        turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.5, -1.5, 0],
+                            (float(g.x_norm), float(u.x_next_norm)))
         self.play(FadeIn(gloss, shift=0.1 * LEFT), FadeIn(turn), run_time=0.5)
         self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
         st.parts += [gloss, turn]
         st.why = [made, cos, gloss, turn, *lens.values()]
         self.hold_until(self.cue_at(99) - 0.2)
 
-    def turning(self, cos: float, l: int, at) -> VGroup:
+    def context_chart(self, cx, made, wq) -> VGroup:
+        """The sentence's tokens in a row right of `wq` under the formula `made`, a bar over
+        each for the share of the focus word's attention it got (`cx.weights`), a line under
+        them saying whose attention and where; `.pick` the index of the plan's pick, `.weight`
+        its share written over its bar, `.pick_group` its token, bar and share."""
+        # a token that is only a space (SmolLM2's " " before digits) has no glyph: drawn "␣"
+        toks = [str(t).strip() or "␣" for t in self.v.tokens]
+        ws = [float(w) for w in cx.weights]
+        focus = {int(p) for p in self.v.focus.positions}
+        pick = int(cx.position)
+        left = wq.get_right()[0] + 0.6
+        right = self.HOME_WIDTH / 2 - T.EDGE
+        base = made.get_bottom()[1] - 1.25           # the tokens' line
+        tall = 0.65                                   # the tallest bar
+        top = max(ws) or 1.0
+        def row(keep, cut=None, buff=0.22):
+            return VGroup(*[txt(toks[i][:cut] if cut else toks[i], S,
+                                T.X if i in focus else (T.ATTN if i == pick else T.TEXT))
+                            for i in keep]).arrange(RIGHT, buff=buff)
+        keep = list(range(len(toks)))
+        labels = row(keep)
+        if labels.width > right - left:                 # a long sentence: show less, not smaller
+            labels = row(keep, 6, 0.12)
+        subset = False
+        while labels.width > right - left and len(keep) > 3:
+            # still too wide: only the tokens it gave most (and its own), in sentence order
+            subset = True
+            most = sorted(keep, key=lambda i: (i == pick or i in focus, ws[i]))
+            keep = sorted(most[1:])
+            labels = row(keep, 6, 0.12)
+        labels.move_to([(left + right) / 2, base, 0])
+        if labels.get_left()[0] < left:
+            labels.align_to([left, 0, 0], LEFT)
+        bars = VGroup()
+        for t, i in zip(labels, keep):
+            b = Rectangle(width=min(0.34, max(0.12, t.width * 0.8)),
+                          height=max(0.02, tall * ws[i] / top),
+                          stroke_width=0).set_fill(T.MUTED, 1)
+            b.set_x(t.get_x()).align_to([0, base + 0.2, 0], DOWN)
+            bars.add(b)
+        pick = keep.index(pick)
+        weight = Num(cx.weight, decimals=2, size=S, color=T.ATTN).next_to(bars[pick], UP,
+                                                                         buff=0.06)
+        caption = txt(f"how '{str(self.v.focus.word).partition('#')[0]}' spread its attention, "
+                      f"layer {int(cx.layer)}, mean of its {int(cx.heads)} heads", S, T.ATTN)
+        caption.next_to(labels, DOWN, buff=0.18)
+        if caption.width > right - left:
+            caption = txt(f"attention of '{str(self.v.focus.word).partition('#')[0]}', "
+                          f"layer {int(cx.layer)}, {int(cx.heads)} heads' mean", S, T.ATTN)
+            caption.next_to(labels, DOWN, buff=0.18)
+        if subset:
+            caption = txt(f"the {len(keep)} tokens '{str(self.v.focus.word).partition('#')[0]}' "
+                          f"gave most, layer {int(cx.layer)}, {int(cx.heads)} heads' mean", S,
+                          T.ATTN).next_to(labels, DOWN, buff=0.18)
+        caption.align_to(labels, LEFT)
+        g = VGroup(bars, labels, weight, caption)
+        self.keep_inside(g)
+        g.bars, g.tokens, g.weight, g.caption, g.pick = bars, labels, weight, caption, pick
+        g.pick_group = VGroup(bars[pick], labels[pick], weight)
+        return g
+
+    def turning(self, cos: float, l: int, at, norms=(1.0, 1.0)) -> VGroup:
         """Two arrows from `at`: X^(l-1)'s, dimmed, and X^(l)'s on it; `.angle` (a tracker)
         turns X^(l)'s up to `.end`, the angle whose cosine is `cos`. Each label rides at its
         arrow's tip (an updater)."""
         from manim import ValueTracker
         base = np.deg2rad(10.0)
         o = np.array(at, dtype=float)
-        length = 1.5
+        big = max(norms)
+        length0, length = 1.6 * norms[0] / big, 1.6 * norms[1] / big   # lengths in proportion
         angle = ValueTracker(0.0)
 
-        def tip(a):
-            return o + length * np.array([np.cos(base + a), np.sin(base + a), 0.0])
-        a0 = Arrow(o, tip(0.0), buff=0, color=T.X, stroke_width=3, tip_length=0.16,
+        def tip(a, r=None):
+            r = length if r is None else r
+            return o + r * np.array([np.cos(base + a), np.sin(base + a), 0.0])
+        a0 = Arrow(o, tip(0.0, length0), buff=0, color=T.X, stroke_width=3, tip_length=0.16,
                    max_tip_length_to_length_ratio=0.2).set_opacity(GHOST)
         a1 = Arrow(o, tip(0.0), buff=0, color=T.X, stroke_width=3, tip_length=0.16,
                    max_tip_length_to_length_ratio=0.2)
@@ -969,7 +1028,20 @@ class FreshQKVScene(StoryboardScene):
                                                                      DOWN + RIGHT, buff=0.05)
         l1 = math(T.X_l(l), ML, T.X)
         l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.05))
-        g = VGroup(a0, l0, a1, l1)
+        sk = txt("2-D sketch, true angle", S, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
+            o, LEFT)
+        # X^(l-1)'s name under a short arrow's tip can reach down to this line: then it goes
+        # under the name (another sentence's lengths). Glyph by glyph: the two boxes overlap a
+        # little where no glyphs do (the shipped sentence's)
+        def leaves(m):
+            return [f for f in m.get_family() if len(f.points) and not f.submobjects]
+
+        def hit(p, q):
+            return (p.get_left()[0] < q.get_right()[0] and q.get_left()[0] < p.get_right()[0]
+                    and p.get_bottom()[1] < q.get_top()[1] and q.get_bottom()[1] < p.get_top()[1])
+        if any(hit(p, q) for p in leaves(l0) for q in leaves(sk)):
+            sk.next_to(l0, DOWN, buff=0.1).align_to(o, LEFT)
+        g = VGroup(a0, l0, a1, l1, sk)
         g.angle, g.end = angle, float(np.arccos(np.clip(float(cos), -1.0, 1.0)))
         return g
 
@@ -1015,12 +1087,13 @@ class FreshQKVScene(StoryboardScene):
         self.play(DimPlace(gw, GHOST), run_time=0.3)
         st.parts.append(gw)
         self.repoint(box, gw, 0.5)
-        # "Both changed at once": layer l-1's query made from its own X and W_Q, by the recipe
-        # (the result entries come out of their columns), under its W_Q like Q^(l) on the left
+        # layer l-1's query made from its own X and W_Q, by the recipe (the result entries
+        # come out of their columns), under its W_Q like Q^(l) on the left: right after "not
+        # layer l-1's", before its first entry is read
         g = self.v.layers[l - 1]
-        kb = self.cue_with("Both changed")
+        kb = self.cue_with("started")
         kb = kb if kb is not None else 1
-        self.hold_until(self.cue_at(kb) - 0.1)
+        self.hold_until(min(self.time + 0.3, self.cue_at(kb) - 1.9))
         gq = row_of(g.q.values, g.q.path, T.Q, S).move_to([gw.W.get_x(), q[1].get_y(), 0])
         gql = math(f"Q^(({l - 1}))", ML, T.Q).next_to(gq, LEFT, buff=0.2)
         tgts = [gw.brow[j] if gw.has_b else gw.W.columns[j] for j in range(len(gq.nums))]
@@ -1037,34 +1110,95 @@ class FreshQKVScene(StoryboardScene):
         gqg = VGroup(gql, gq)
         st.parts.append(gqg)
         st.prev = {**st.prev, "q": gq, "ql": gql}
-        # "so head 0's query starts a, b, where layer l-1's started c, d": each entry as read
-        self.hold_until(self.when(kb, "starts") - 0.5)
+        # "Head 0's query starts a; layer l-1's started c": one entry each, as read
         box.become(self.frame_of(q))
+        self.hold_until(self.when(kb, "starts") - 0.5)
         self.play(FadeIn(box), run_time=0.4)
         res = q[1]
-        self.glide(box, res.nums[0], self.when(kb, "starts") + 0.3, 0.7)
-        self.glide(box, res.nums[1], self.when(kb, ", where layer") - 0.4, 0.7)
-        self.glide(box, gqg, self.when(kb, "where layer") + 0.2, 0.6)
-        self.glide(box, gq.nums[0], self.when(kb, "started") + 0.3, 0.7)
-        self.glide(box, gq.nums[1], self.cue_end(kb) - 0.2, 0.7)
-        # "This video does not split how much of that comes from each": both inputs of
-        # each query, the new X and the new matrix, and a line saying what is not measured
-        ks = self.cue_with("does not split")
-        if ks is not None:
-            self.hold_until(self.cue_at(ks) - 0.1)
-            note_y = q.get_bottom()[1] - 0.45
-            note = txt("not measured here: how much comes from the new X, how much from the "
-                       "new matrix", S, T.TEXT).move_to([0, note_y, 0])
-            if note.width > NOTE_WIDTH:
-                note = txt("not split here: new X vs new matrix", S, T.TEXT).move_to(
-                    [0, note_y, 0])
-            self.keep_inside(note)
-            self.repoint(box, VGroup(st.proj_label, st.proj_x, wq), 0.6,
-                         anims=[FadeIn(note, shift=0.1 * UP)])
-            st.parts.append(note)
-            self.glide(box, VGroup(gx, gw), self.when(ks, "from each") + 0.2, 0.6)
+        self.glide(box, res.nums[0], self.when(kb, "starts") + 0.3, 0.6)
+        self.glide(box, gq.nums[0], self.when(kb, "started") + 0.3, 0.6)
         if box not in st.parts:
             st.parts.append(box)
+        mixed = self.v.layers[l].q_mixed
+        km = self.cue_with("keep layer")
+        if mixed is None or km is None:
+            self.hold_until(self.cue_at(99) - 0.2)
+            return
+        # "Now keep layer l-1's matrix and give it the new X on its own": X^(l)'s
+        # row and W_Q^(l-1) lit; X^(l)'s numbers come down as a row and across onto W_Q^(l-1),
+        # sink into it, and the entries come out of its columns into a row between the two
+        # queries, named X^(l) W_Q^(l-1) + b_Q^(l-1) (new X, old matrix)
+        x_mid = (q.get_right()[0] + gql.get_left()[0]) / 2
+        mrow = row_of(mixed.first.values, mixed.first.path, T.Q, S).move_to([x_mid, q.get_y(), 0])
+        bias = f" + b_Q^(({l - 1}))" if gw.has_b else ""
+        mlab = math(f"{T.X_l(l)} W_Q^(({l - 1})){bias}", ML, T.Q)
+        mlab.next_to(mrow, UP, buff=0.2).set_x(mrow.get_x())
+        self.keep_inside(VGroup(mrow, mlab))
+        xlight = SurroundingRectangle(st.proj_x.nums, color=HL, buff=0.06, stroke_width=2)
+        self.hold_until(self.cue_at(km) - 0.1)
+        self.play(FadeOut(box), FadeIn(xlight), FadeIn(wlight), DimPlace(gw, 1 / GHOST),
+                  run_time=0.5)
+        self.hold_until(self.when(km, "give it") - 0.3)
+        trav = st.proj_x.nums.copy()
+        self.add(trav)
+        y_over = gw.W.get_top()[1] + 0.22 + trav.height / 2
+        self.play(trav.animate.set_y(y_over), run_time=0.5)
+        self.play(trav.animate.set_x(gw.W.get_x()), run_time=0.8)
+        self.play(FadeOut(trav, shift=0.15 * DOWN), FadeIn(VGroup(mrow[0], mrow[2], mlab)),
+                  run_time=0.4)
+        self.remove(*trav.get_family())
+        self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
+                                for n, t in zip(mrow.nums, tgts)], lag_ratio=0.3),
+                  run_time=1.0)
+        self.play(FadeOut(xlight), FadeOut(wlight), DimPlace(gw, GHOST), run_time=0.4)
+        st.parts.append(VGroup(mrow, mlab))
+        # "its query starts -1.25": the pointer on that entry, then on layer l-1's beside it
+        box.become(self.frame_of(mrow.nums[0]))
+        self.hold_until(self.when(km, "its query starts") + 0.1)
+        self.play(FadeIn(box), run_time=0.4)
+        # "and over all 32 entries of head 0, its cosine with layer l-1's query is 0.76": a
+        # line under the new row, both rows it compares pointed at
+        cosl = VGroup(txt("cos with", S, T.TEXT), math(f"Q^(({l - 1}))", ML, T.Q),
+                      txt(f"over all {int(mixed.entries)} entries:", S, T.TEXT),
+                      Num(mixed.cos_old, decimals=2, size=ML, color=T.TEXT)
+                      ).arrange(RIGHT, buff=0.15)
+        cosl.next_to(mrow, DOWN, buff=0.35).set_x(mrow.get_x())
+        self.keep_inside(cosl)
+        self.hold_until(self.when(km, "over all") - 0.2)
+        self.repoint(box, VGroup(mrow, gqg), 0.6)
+        # "its cosine with layer l-1's query": a double arrow joins the two rows compared
+        link = DoubleArrow([mrow.get_right()[0] + 0.08, mrow.get_y(), 0],
+                           [gql.get_left()[0] - 0.08, mrow.get_y(), 0], buff=0, color=HL,
+                           stroke_width=2.5, tip_length=0.14,
+                           max_tip_length_to_length_ratio=0.4)
+        self.hold_until(self.when(km, "its cosine") - 0.2)
+        self.play(GrowFromCenter(link), run_time=0.6)
+        self.hold_until(self.when(km, "query is") + 0.1)
+        self.repoint(box, cosl, 0.6, anims=[FadeIn(cosl, shift=0.1 * UP)])
+        st.parts += [cosl, link]
+        # "the new X alone turns it": the new row, named
+        kq = self.cue_with("X alone")
+        if kq is not None:
+            self.glide(box, VGroup(mlab, mrow), self.when(kq, "X alone") + 0.3, 0.6)
+        # "Layer l's own query lives in another space": the pointer on W_Q^(l) and Q^(l)
+        ko = self.cue_with("another space")
+        if ko is not None:
+            self.glide(box, VGroup(wq, q), self.when(ko, "own query") + 0.2, 0.6)
+            # "lives in another space, so it is not compared entry by entry": one line under
+            # Q^(l), the pointer on it
+            space = txt(f"layer {l}'s own query space", S, T.TEXT)
+            space.next_to(q, DOWN, buff=0.3).align_to(q, LEFT)
+            self.keep_inside(space)
+            if space.get_right()[0] > mrow.get_left()[0] - 0.2:      # no room: under Q^(l)'s name
+                space.align_to(q, LEFT)
+            self.hold_until(self.when(ko, "another space") - 0.2)
+            # the cosine line has made its point: it leaves, the new line comes in its place
+            self.vanish(cosl, link, run_time=0.3)
+            st.parts.remove(cosl)
+            st.parts.remove(link)
+            self.repoint(box, space, 0.6, anims=[FadeIn(space, shift=0.1 * UP)])
+            st.parts.append(space)
+            self.glide(box, VGroup(q, space), self.when(ko, "not compared") + 0.2, 0.6)
         self.hold_until(self.cue_at(99) - 0.2)
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
@@ -1110,14 +1244,13 @@ class FreshQKVScene(StoryboardScene):
                 sum_.next_to(res, DOWN, buff=0.22).align_to(name if name is not None else res,
                                                             LEFT)
                 self.keep_inside(sum_)
-            # X's numbers, at full size, turn into a column standing on W's column j (above
-            # it, never on its digits), then sink into it as the bias entry comes in
+            # X's numbers, at full size, come down as one row (they keep their order and
+            # spacing: nothing crosses) onto W's column j, just above it, then sink into it
+            # as the bias entry comes in
             trav = x.nums.copy()
             xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
-            stand = trav.copy().arrange(DOWN, buff=0.12).next_to(colj, UP, buff=0.2)
-            self.play(FadeIn(light), FadeIn(xlight),
-                      LaggedStart(*[t.animate.move_to(p.get_center())
-                                    for t, p in zip(trav, stand)], lag_ratio=0.25),
+            stand = trav.copy().next_to(colj, UP, buff=0.22).set_x(colj.get_x())
+            self.play(FadeIn(light), FadeIn(xlight), trav.animate.move_to(stand.get_center()),
                       *([FadeIn(sum_, shift=0.1 * UP)] if sum_ is not None else []),
                       run_time=0.45 * per)
             tgt = brow[j] if brow is not None else colj
@@ -1159,13 +1292,18 @@ class FreshQKVScene(StoryboardScene):
         xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
         wlight = SurroundingRectangle(VGroup(W, *([brow] if brow is not None else [])),
                                       color=HL, buff=0.06, stroke_width=2)
-        self.play(FadeIn(xlight), FadeIn(wlight), run_time=0.4)
+        # the entries fly from the bias row down past the key line: it steps back meanwhile
+        key = getattr(self, "proj_key", None)
+        key = key if key is not None and key in self.mobjects else None
+        self.play(FadeIn(xlight), FadeIn(wlight),
+                  *([DimPlace(key, 0.15)] if key is not None else []), run_time=0.4)
         tgts = [brow[j] if brow is not None else c for j, c in enumerate(cols)]
         left = max(0.9, run_time - (self.time - t0) - 0.4)
         self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
                                 for n, t in zip(res.nums, tgts)], lag_ratio=0.35),
                   run_time=left)
-        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe), run_time=0.4)
+        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe),
+                  *([DimPlace(key, 1 / 0.15)] if key is not None else []), run_time=0.4)
         self.remove(*recipe.get_family(), *heads)
         self.add(res, *heads[2:])
         return res
@@ -1216,7 +1354,7 @@ class FreshQKVScene(StoryboardScene):
                     T.TYPE.label, T.TEXT).move_to([0, top + 0.5, 0])
 
         def head(text):
-            return txt(text, S, T.MUTED)
+            return txt(text, S, T.TEXT)
         heads = VGroup(head("state").move_to([xs["label"], top, 0]),
                        head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]),
                        head(f"head {int(v.show.head)}'s query").move_to([xs["q"], top, 0]))
@@ -1246,7 +1384,10 @@ class FreshQKVScene(StoryboardScene):
             if lay is not None:
                 qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
                               for j in range(len(lay.q))]).arrange(RIGHT, buff=0.25)
-                tag = math(f"W_Q \"\"^(({l}))", ML, T.Q)    # scripts side by side: stacked touched
+                # W_Q as everywhere, its layer in words (stacked scripts, 0.68 tall, touched
+                # the next row's; side by side they were set unlike the rest of the video)
+                tag = VGroup(math("W_Q", ML, T.Q), txt(f"of layer {l}", S, T.Q)).arrange(
+                    RIGHT, buff=0.15)
             else:
                 qn = txt("(the output)", S, T.MUTED)
                 tag = txt("–", S, T.MUTED)
@@ -1386,16 +1527,37 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
                            self.when(k, "lower the") + 0.4, 0.6)
             # "is at most 0.96, and lowest, 0.74, into X 6": highest, then lowest
-            self.new_column(box, cos_head, cos_cells, col, 1.0,
-                            (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),
-                            0.5, low_first=False)
+            said_k = str(self.beat["cues"][k].get("text", ""))
+            nums = [c for c in cos_cells if isinstance(c, Num)]
+            if "middle steps" in said_k and len(nums) >= 4:
+                # "at most 0.96: X turns less in the middle steps, and most in the first and
+                # last, lowest 0.74": the highest, the middle run, the first, the lowest
+                self.play(FadeIn(cos_head, shift=0.1 * DOWN),
+                          LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in cos_cells],
+                                      lag_ratio=0.3), FadeOut(box), run_time=1.0)
+                self.stage.parts += [cos_head, *cos_cells]
+                box.become(self.frame_of(col(cos_cells)))
+                self.play(FadeIn(box), run_time=0.3)
+                if "as for X" in said_k:        # "as for X one": its cell, the one seen before
+                    self.glide(box, nums[0], self.when(k, "as for X") + 0.3, 0.5)
+                self.glide(box, max(nums, key=lambda n: n.value), self.when(k, "at most") + 0.6,
+                           0.5)
+                self.glide(box, col(nums[1:-1]), self.when(k, "middle steps") + 0.2, 0.6)
+                self.glide(box, nums[0], self.when(k, "first and last") + 0.1, 0.5)
+                self.glide(box, min(nums, key=lambda n: n.value), self.when(k, "lowest") + 0.5,
+                           0.5)
+            else:
+                self.new_column(box, cos_head, cos_cells, col, 1.0,
+                                (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),
+                                0.5, low_first=False)
             if "into X" in str(self.beat["cues"][k].get("text", "")):
                 # "into X 6": the lowest cosine's row, its state named
                 nums = [c for c in cos_cells if isinstance(c, Num)]
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
                 self.glide(box, VGroup(rows[low][0], rows[low][1], cos_cells[low]),
                            self.when(k, "into X") + 0.5, 0.6)
-        k = self.cue_with("'s query")
+        k = self.cue_with("own matrices")
+        k = k if k is not None else self.cue_with("'s query")
         if k is not None:
             # "each layer builds a fresh query, key and value from its current X, with its own
             # matrices": each row's X and its query, then the W_Q it was made with comes in
@@ -1411,28 +1573,9 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------
-    def beat_check(self, beat) -> None:
-        self.clear_stage()
-        l = self.layer
-        v = self.v.layers[l]
-        model = row_of(v.q.values, v.q.path, T.Q, S)
-        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, S)
-        ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
-        rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
-                 "recomputed here from X and W:", S, T.TEXT)
-        VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
-        model.next_to(ml, RIGHT, buff=0.3)
-        redo.next_to(rl, RIGHT, buff=0.3)
-        self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
-        box = self.frame_of(model)
-        self.play(FadeIn(box), run_time=0.4)
-        self.hold_until(self.cue_at(1) - 0.1)
-        # "Redo ... as X times W plus the bias": each entry recomputed in turn, the pointer on
-        # the model's entry and the recomputed one beside it
-        self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
-        for j, n in enumerate(redo.nums):
-            self.repoint(box, VGroup(model.nums[j], n), 0.7,
-                         anims=[FadeIn(n, target_position=model.nums[j].get_center())])
+    def check_lines(self):
+        """What the plan's check covered (a line), each layer's tick (a grid) and the bound (a
+        line), stacked under the rows at DOWN * 1.2."""
         c = self.v["check"]                   # what the plan's check covered (View.check is a method)
         b = c.bound
         scope = txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
@@ -1445,10 +1588,55 @@ class FreshQKVScene(StoryboardScene):
         gaps.arrange_in_grid(cols=self.grid_cols(gaps, 0.6), buff=(0.6, 0.2))
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
                     prefix="every gap, model vs recomputed: < ")
-        # the largest gap measured over all of them, as the power of ten it stays under
-        big = Num(c.largest.bound, decimals=int(c.largest.decimals), size=T.TYPE.label,
-                  color=HL, prefix="the largest gap measured: < ")
-        VGroup(scope, gaps, bound, big).arrange(DOWN, buff=0.3).move_to(DOWN * 1.2)
+        VGroup(scope, gaps, bound).arrange(DOWN, buff=0.3).move_to(DOWN * 1.2)
+        return scope, gaps, bound
+
+    def beat_check(self, beat) -> None:
+        self.clear_stage()
+        l = self.layer
+        v = self.v.layers[l]
+        model = row_of(v.q.values, v.q.path, T.Q, S)
+        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, S)
+        ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
+        rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
+                 "recomputed here from X and W:", S, T.TEXT)
+        VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
+        model.next_to(ml, RIGHT, buff=0.3)
+        redo.next_to(rl, RIGHT, buff=0.3)
+        # the first entry, model beside recomputed, to as many decimals as the bound claims
+        # plus one (5 for a 1e-4 bound) unless one of them sits within float noise of a
+        # rounding boundary there (then one fewer, ...): the line reads the same on any CPU
+        q0, r0 = v.q[0], v.redo_q[0]
+        fd = shown_decimals([float(q0), float(r0)], int(self.v["check"].bound.decimals) + 1,
+                            f"layers[{l}].q[0]", fewer_first=True)
+        fine = VGroup(Num(q0, decimals=fd, size=T.TYPE.label, color=T.Q,
+                          prefix="first entry: model "),
+                      Num(r0, decimals=fd, size=T.TYPE.label, color=T.Q,
+                          prefix="recomputed ")).arrange(RIGHT, buff=0.5)
+        fine.next_to(VGroup(rl, redo), DOWN, buff=0.35)
+        scope, gaps, bound = self.check_lines()
+        # many layers (SmolLM2's 30: five rows of ticks) push the scope line up into the first
+        # entry's line: the rows above go up (room under the title) so the two meet no text
+        top = VGroup(ml, rl, model, redo, fine)
+        over = scope.get_top()[1] - (fine.get_bottom()[1] - 0.3)
+        if over > 0:
+            top.shift(UP * min(over, max(0.0, 2.6 - top.get_top()[1])))
+        self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
+        box = self.frame_of(model)
+        self.play(FadeIn(box), run_time=0.4)
+        self.hold_until(self.cue_at(1) - 0.1)
+        # "Redo ... as X times W plus the bias": each entry recomputed in turn, the pointer on
+        # the model's entry and the recomputed one beside it
+        self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
+        for j, n in enumerate(redo.nums):
+            self.repoint(box, VGroup(model.nums[j], n), 0.7,
+                         anims=[FadeIn(n, target_position=model.nums[j].get_center())])
+        # the first entry to more decimals, model beside recomputed: the match is seen to the
+        # decimal the bound claims
+        self.keep_inside(fine)
+        self.repoint(box, fine, 0.8, anims=[FadeIn(fine, shift=0.1 * UP)])
+        self.stage.parts.append(fine)
+        big = VGroup()                        # one bound line (the voice says only this one)
         self.keep_inside(scope)
         self.stage.parts += [VGroup(ml, rl, model, redo)]
         self.repoint(box, scope, 0.8, anims=[FadeIn(scope, shift=0.1 * UP)])
@@ -1463,5 +1651,11 @@ class FreshQKVScene(StoryboardScene):
         self.repoint(box, VGroup(bound, big), 0.8,
                      anims=[FadeIn(VGroup(bound, big), shift=0.1 * UP)])
         self.stage.parts += [scope, gaps, bound, big, box]
-        self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 1.0)
+        # "in every layer": the pointer walks the ticks, layer by layer, to the sentence's end
+        t0 = min(self.when(2, "in every layer") - 0.2, self.cue_end(2) - 2.4)
+        self.hold_until(t0)
+        step = max(0.35, (self.cue_end(2) - self.time) / max(1, len(gaps)))
+        for g in gaps:
+            self.repoint(box, g, 0.8 * step)
+        self.glide(box, gaps, self.time + 0.7, 0.6)
         self.hold_until(self.cue_at(99) - 0.3)

@@ -7,7 +7,7 @@ from .view import Data
 
 TEMPLATE = template(
     __package__,
-    shows={"x", "norm", "ffn", "project", "fresh", "compare", "sweep", "check"},
+    shows={"x", "ffn", "project", "fresh", "compare", "sweep", "check"},
     kinds=ANY_MODEL, min_sentences=1, scene_class_name="FreshQKVScene", view=Data)
 # A whole layer, then the next (docs/chapter.md 4.3): X^(0) + Δattn^(0) along the skip path, the
 # LayerNorm after the add, the FFN's update on a second skip path and LayerNorm again (X^(1)),

@@ -49,12 +49,30 @@ class Norm(View):
     norm_after: float
 
 
+class Context(View):
+    layer: int
+    heads: int
+    token: str           # the other word the focus word's attention gave the most (mean of heads)
+    position: int
+    weight: float
+    own: float           # what it gave its own tokens
+    weights: list[float]
+
+
+class Mixed(View):
+    first: list[float]   # X^(l) W_Q^(l-1) + b_Q^(l-1), head 0: its first entries
+    cos_old: float       # its cosine with Q^(l-1) over the head's entries (one query space)
+    entries: int
+
+
 class Layer(View):
     layer: int
     x_first: list[float]
     x_norm: float
     in_first: list[float]
     norm: Norm
+    context: Context
+    q_mixed: Mixed | None
     W_Q: list[list[float]]
     W_K: list[list[float]]
     W_V: list[list[float]]
