@@ -983,9 +983,8 @@ class ToyLoopScene(StoryboardScene):
             # a copy of the length joins the table under the plane (the same digits); the
             # readout stays in the lens while the sentence that names it is spoken
             entry = self.length_entry(src)
-            self.play(TransformFromCopy(length[1], entry[1]), run_time=f * self.quick(0.05, 0.6))
-            self.play(FadeInPlace(VGroup(entry[0], entry[2])),
-                      run_time=f * self.quick(0.05, 0.4))
+            self.play(TransformFromCopy(length[1], entry[1]),
+                      FadeInPlace(VGroup(entry[0], entry[2])), run_time=f * self.quick(0.05, 0.6))
             self.stage.lengths.add(entry)
             self.add(self.stage.lengths)
             if self.beat.get("cues"):
@@ -1150,11 +1149,12 @@ class ToyLoopScene(StoryboardScene):
         jumps = self.cue_with("Q jumps", -1)
         if jumps >= 0:
             self.hold_until_cue(jumps)
-            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
-            self.play(*[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
-                      run_time=self.quick(0.05, 0.5))
-            ghosts, hypo = VGroup(), VGroup(VGroup())
-            self.set_slot("table", VGroup(VGroup(*heads), *rows))
+        self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
+        self.play(*[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
+                  run_time=self.quick(0.05, 0.5))
+        ghosts, hypo = VGroup(), VGroup(VGroup())
+        self.set_slot("table", VGroup(VGroup(*heads), *rows))
+        if jumps >= 0:
             self.emphasize(*cells[1], run_time=1.4)                 # Q, column to column
             self.hold_until(self.phrase_time(jumps, "random draws") - 0.3)
             self.emphasize(*cells[1][1:], run_time=1.4)
