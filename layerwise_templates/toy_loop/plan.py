@@ -81,8 +81,20 @@ def named_split(sp: dict, layers: list[dict]) -> dict:
         # where the two parts meet: the old X times the new matrix (the new matrices' part
         # runs from layer l-1's Q to it, the moved X's part from it to layer l's Q)
         via[n] = (x0 @ W1).round(4).tolist()
+    # the split depends on which change is counted first: the other order (X moves under
+    # the old matrix first, then the matrix changes under the new X)
+    x_first, w_after = {}, {}
+    for n in "QKV":
+        W0, W1 = np.asarray(layers[l - 1][f"W_{n}"]), np.asarray(layers[l][f"W_{n}"])
+        x_first[n] = round(float(np.linalg.norm((x1 - x0) @ W0)), 4)
+        w_after[n] = round(float(np.linalg.norm(x1 @ (W1 - W0))), 4)
+    # Q's matrices' part over its X part, the smaller of the two orders' ratios: > 1 means
+    # "the new matrices change Q more than the moved X does", whichever is counted first
+    ratio_q_both = round(min(w_parts["Q"] / max(x_parts["Q"], 1e-9),
+                             w_after["Q"] / max(x_first["Q"], 1e-9)), 2)
     return {"layer": l, "by_w_min": sp["by_w"], "by_x_max": sp["by_x"], "ratio": sp["ratio"],
             "w_parts": w_parts, "x_parts": x_parts, "via": via,
+            "x_parts_first": x_first, "w_parts_after": w_after, "ratio_q_both": ratio_q_both,
             "w_min_of": min(w_parts, key=w_parts.get), "x_max_of": max(x_parts, key=x_parts.get)}
 
 

@@ -21,10 +21,9 @@ made); layer 1's X^(1) · W_Q^(1) is walked entry by entry (each pair of numbers
 written sum, its value into Q's slot); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
 cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
 moving into its column, the "computed once and reused" copies (grey) stepping down under the
-real values; then they leave, the rows close up, and under each later column Q's change
-from the layer before is drawn as two arrows tip to tail (`fresh.split`: the new matrices'
-part from Q^(l-1) to the old X times the new matrix, `via`, then the moved X's part to
-Q^(l)), with their lengths; they leave, and arrows carry each column's X^(l+1) into the next
+real values; then they leave, the rows close up, Q's row is outlined as the voice says its
+jumps come from the toy's unrelated random matrices (checked both ways round:
+`fresh.split[*].ratio_q_both`), and arrows carry each column's X^(l+1) into the next
 column's X^(l)), `note` (the plane comes back; the line
 saying Q and K go unused is outlined: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
@@ -35,10 +34,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, Dot, FadeIn, GrowArrow, Line, ManimColor,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
                    Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
-from manim import config
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -49,7 +47,8 @@ from scenes.motion.matvec import row_of
 
 from .view import Data, Layer
 
-PLANE_SIZE = 4.3        # (a row above it for the layer tag, clear of the title)
+PLANE_SIZE = 4.0        # (a row above it for the layer tag, clear of the title; the
+                        # lengths under it clear of the caption)
 CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
 PLANE_LABEL = 40        # labels on the plane, so their layer superscripts stay readable
 MATH_LABEL = 34         # row names like X^(0) =: their superscripts well above the 8 px floor
@@ -117,23 +116,6 @@ def place_label(m, tip, plane, arrows, labels, reach: float = 0.12) -> None:
     if near[1] < CLEAR:
         near = max([near, *ring(0.75)], key=lambda t: t[0])
     m.move_to(near[2])
-
-
-def free_spot(m, at, arrows, labels, ceiling: float, floor: float) -> None:
-    """Move `m` next to point `at`: of twelve directions at three distances, the place
-    farthest from the `arrows`' shafts and the `labels` (capped: any clear place will do,
-    the nearest first), below `ceiling` and above `floor`."""
-    best = None
-    for r in (0.1, 0.3, 0.55):
-        for i in range(12):
-            u = np.array([np.cos(i * np.pi / 6), np.sin(i * np.pi / 6), 0.0])
-            m.next_to(at, u, buff=r)
-            gap = min(label_gap(m, arrows, labels), 0.12)
-            inside = m.get_top()[1] <= ceiling and m.get_bottom()[1] >= floor
-            score = gap - (0 if inside else 5) - 0.02 * r - 0.001 * float(u[1])
-            if best is None or score > best[0] + 1e-9:
-                best = (score, m.get_center().copy())
-    m.move_to(best[1])
 
 
 @dataclass
@@ -448,9 +430,6 @@ class ToyLoopScene(StoryboardScene):
         self.cursor(self.data["lines"]["weights"])
         if self.layer < 2 and self.code in self.mobjects:
             self.busy(*[self.code_lines[n - 1] for n in self.data["lines"]["weights"]])
-        if self.layer > 0 and self.stage.lengths in self.mobjects:
-            # the steps' lengths step aside while Q, K, V are made; they come back with Δ
-            self.play(FadeOutPlace(self.stage.lengths), run_time=self.quick(0.05, 0.4))
 
     def ghost_previous(self) -> None:
         anims = self.ghost_anims()
@@ -469,8 +448,7 @@ class ToyLoopScene(StoryboardScene):
                 self.stage.ghosts.append(VGroup(a[0]))
                 if c == "v":
                     self.stage.ghost_v = self.stage.ghosts[-1]
-        seen = [g for g in self.stage.ghosts if g[0].get_length() > 0.6]
-        if seen and self.stage.legend is None:
+        if (self.stage.ghosts or self.stage.trail) and self.stage.legend is None:
             # what the faint arrows are, said as they first appear (muted, top of the plane)
             legend = VGroup(txt("faint:", T.TYPE.body, T.TEXT),
                             txt("earlier layers' X, V", T.TYPE.body, T.TEXT)) \
@@ -580,7 +558,7 @@ class ToyLoopScene(StoryboardScene):
             self.shown.pop(f"p{key}")
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
-        self.play(*anims, run_time=self.quick(0.15, 0.7 if l < 2 else 0.35))
+        self.play(*anims, run_time=self.quick(0.15, 0.7))
         only = self.cue_with("only V", -1) if l == 0 else -1
         if only >= 0 and self.code in self.mobjects:
             # "only V feeds this toy's update": V's arrow, then the update line's 0.1 * V
@@ -588,7 +566,7 @@ class ToyLoopScene(StoryboardScene):
             self.hold_until(self.phrase_time(only, "only V") - 0.1)
             self.emphasize(self.code_part(self.data["lines"]["update"], "0.1 * V"),
                            run_time=1.4)
-        elif not first and l < 2:
+        elif not first:
             self.busy(result, arrow)
 
     def walk_product(self, x_grid, W, src, key, color, label, w_row):
@@ -671,10 +649,9 @@ class ToyLoopScene(StoryboardScene):
         """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
         silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
         if self.layer >= 2:
-            return 0.9              # layer 2: the recipe run straight through (one sentence
-                                    # each: the voice waits for the picture)
+            return 1.8              # layer 2: only V's product, at a readable pace
         if self.beat.get("cues"):
-            return 1.2
+            return 1.8
         return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
 
     def leader(self, tip, label, color) -> list:
@@ -727,9 +704,6 @@ class ToyLoopScene(StoryboardScene):
         if l == 1 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
             # "this V is longer": this V and last layer's, faint, outlined together
             self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.8)
-        if l > 0 and len(self.stage.lengths) and self.stage.lengths not in self.mobjects:
-            # the earlier steps' lengths come back: this one joins them
-            self.play(FadeInPlace(self.stage.lengths), run_time=self.quick(0.05, 0.4))
         self.drop("w", "q", "k")
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
@@ -746,7 +720,9 @@ class ToyLoopScene(StoryboardScene):
         if v_row is not None:
             # V's own row of numbers slides into the line (the same object: no morph between
             # two layouts of the same digits)
-            self.play(v_row[1].animate.move_to(v_grid), FadeOutPlace(v_row[0]),
+            # (its name goes first: the numbers sliding left passed over it)
+            self.play(FadeOutPlace(v_row[0]), run_time=self.quick(0.05, 0.25))
+            self.play(v_row[1].animate.move_to(v_grid),
                       run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
             v_grid = v_row[1]
         step_row = VGroup(lab, d_grid, v_grid, eq)
@@ -917,10 +893,10 @@ class ToyLoopScene(StoryboardScene):
         side = max(z["width"] * plane.units, 0.22)
         k = PLANE_SIZE / side              # the lens magnifies `side` to the plane's size
         spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
-        self.play(FadeInPlace(spot), run_time=f * self.quick(0.05, 0.4))
+        self.play(FadeInPlace(spot), run_time=f * self.quick(0.05, 0.3))
         lens = Square(PLANE_SIZE, color=T.TEXT, stroke_width=2).move_to(plane)
         lens.set_fill(T.BACKGROUND, opacity=1.0)     # nothing of the plane shows through
-        self.play(ReplacementTransform(spot.copy(), lens), run_time=f * self.quick(0.1, 0.8))
+        self.play(ReplacementTransform(spot.copy(), lens), run_time=f * self.quick(0.1, 0.6))
 
         # after layer 0 the scale's note fills the lens's lower part: the step is drawn in
         # the upper part, clear of it
@@ -995,23 +971,25 @@ class ToyLoopScene(StoryboardScene):
 
         order = [u, *sorted(sides, key=lambda w: -float(w @ u))]
         there[1].next_to(b, min(order, key=met), buff=0.15)    # (ties: the first in order)
-        self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.5))
-        self.play(GrowArrow(step), FollowIn(name, step, at=0.5), run_time=f * self.quick(0.1, 1.0))
-        self.play(FadeInPlace(there), FadeInPlace(length), run_time=f * self.quick(0.05, 0.5))
+        self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.4))
+        # (layer 0: Δ's length comes with Δ, as "delta, 0.04 long" is said)
+        self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
+                  *([FadeInPlace(length)] if l == 0 else []),
+                  run_time=f * self.quick(0.1, 1.0))
+        self.play(FadeInPlace(there), *([] if l == 0 else [FadeInPlace(length)]),
+                  run_time=f * self.quick(0.05, 0.5))
         ghost = VGroup()
-        if l == 0:
-            self.wait(0.3)                 # the first close-up, held still a moment
-        # the length joins the table under the plane; the lens shrinks back into its square
         if l == 0:      # (later layers' lengths joined the table with their Δ)
+            # a copy of the length joins the table under the plane (the same digits); the
+            # readout stays in the lens while the sentence that names it is spoken
             entry = self.length_entry(src)
-            # (its value moves down, the same digits; "|Δ| =" goes and the entry's own name
-            # comes: no glyph morphs into another)
-            self.play(ReplacementTransform(length[1], entry[1]), FadeOutPlace(length[0]),
-                      run_time=f * self.quick(0.05, 0.5))
-            self.play(FadeInPlace(VGroup(entry[0], entry[2])),
-                      run_time=f * self.quick(0.05, 0.4))
+            self.play(TransformFromCopy(length[1], entry[1]),
+                      FadeInPlace(VGroup(entry[0], entry[2])), run_time=f * self.quick(0.05, 0.6))
             self.stage.lengths.add(entry)
             self.add(self.stage.lengths)
+            if self.beat.get("cues"):
+                self.hold_until(min(self.phrase_time(1, "gives") - 0.2, self.cue_at(2) - 2.5))
+            ghost.add(length)
         else:
             # its length, spoken "against" layer 0's: the two outlined with the readout
             self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
@@ -1032,17 +1010,18 @@ class ToyLoopScene(StoryboardScene):
         l = int(src.layer)
         name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, DELTA)
         value = Num(float(src.step_len), src.step_len.path, 2, MATH_LABEL * 0.85, DELTA)
-        # the length as a bar beside it too, on one scale for every layer (the longest: 0.3)
+        # the length as a bar beside it too, on one scale for every layer (the longest: 0.5)
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        bar = Line(ORIGIN, RIGHT * max(0.05, 0.3 * float(src.step_len) / longest), color=DELTA,
+        bar = Line(ORIGIN, RIGHT * max(0.06, 0.5 * float(src.step_len) / longest), color=DELTA,
                    stroke_width=14)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
-        slot = 1.5          # room for a value and its bar (the word "length" then stays clear
+        slot = 1.75         # room for a value and its bar (the word "length" then stays clear
                             # of the code panel's lowest rows)
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
         col.set_x(x)
-        value.shift(LEFT * 0.55)
+        # (the value left of the slot's middle, its bar right of it: clear of the next slot)
+        value.set_x(x - 0.35)
         bar.next_to(value, RIGHT, buff=0.1)
         return VGroup(name, value, bar)
 
@@ -1165,30 +1144,22 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(VGroup(*[row[i] for row in cells[1:4]]),
                            run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
         self.hold_until_cue(3)
-        # "Both change Q": Q's change from one layer to the next, drawn as arrows under each
-        # later column: from Q^(l-1) the new matrices' part (old X times the new matrix) and,
-        # tip to tail, the moved X's part, ending at Q^(l); then their lengths, as said
-        split = None
-        if len(self.v.fresh.split):
-            # the stage cleared down to what the voice speaks of: the hypothetical's copies
-            # and legend leave, the rows close up (the copies' room is not needed)
-            # (the copies are gone before the rows move up through their lanes: no row slides
-            # over a fading copy)
-            self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
-            self.play(*[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
-                      run_time=self.quick(0.05, 0.5))
-            ghosts, hypo = VGroup(), VGroup(VGroup())
-            self.set_slot("table", VGroup(VGroup(*heads), *rows))
-            split = self.split_arrows(cells, grid, rows[-1])
-        if split is not None:
-            self.emphasize(rows[1], run_time=0.6)                   # "Both change Q"
-            self.show_split(split)
+        # "Q jumps from column to column ... unrelated random draws": Q's row, as said (the
+        # hypothetical's copies and legend leave first, the rows close up)
+        jumps = self.cue_with("Q jumps", -1)
+        if jumps >= 0:
+            self.hold_until_cue(jumps)
+        self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
+        self.play(*[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
+                  run_time=self.quick(0.05, 0.5))
+        ghosts, hypo = VGroup(), VGroup(VGroup())
+        self.set_slot("table", VGroup(VGroup(*heads), *rows))
+        if jumps >= 0:
+            self.emphasize(*cells[1], run_time=1.4)                 # Q, column to column
+            self.hold_until(self.phrase_time(jumps, "random draws") - 0.3)
+            self.emphasize(*cells[1][1:], run_time=1.4)
         carry = self.cue_with("carries over", 5)
         self.hold_until_cue(carry)
-        if split is not None:
-            # the arrows leave before the carry arrows come: one idea at a time
-            self.play(FadeOutPlace(split["all"]), run_time=self.quick(0.05, 0.4))
-            self.shown.pop("split", None)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
         # each arrow, the same numbers, are outlined together
@@ -1234,112 +1205,6 @@ class ToyLoopScene(StoryboardScene):
         f = text.find(phrase) / max(1, len(text)) if phrase in text else 0.0
         return self.cue_at(k) + f * float(cues[k].get("duration", 0.0))
 
-    def split_arrows(self, cells, grid, under) -> dict | None:
-        """The plan's `fresh.split`, for Q, drawn: under each later layer l's column, a dot at
-        Q^(l-1) and one at Q^(l) (Q's colour, named), the new matrices' part as an arrow
-        from Q^(l-1) to the old X times the new matrix (`via`, text colour) and the moved X's
-        part from there to Q^(l) (X's colour), tip to tail, one scale for every layer; each
-        part's length (`w_parts.Q`, `x_parts.Q`) by its arrow's middle. A key in words under
-        layer 0's column (`under`: the table's last row). None when the plan has no split."""
-        splits = self.v.fresh.split
-        if not len(splits):
-            return None
-        d = self.data
-        size = T.TYPE.label
-        top = under.get_bottom()[1] - 0.45
-        room = top - (-config.frame_height / 2 + 1.1)       # (over the caption)
-        pitch = cells[0][1].get_x() - cells[0][0].get_x() if len(cells[0]) > 1 else 2.5
-        # one scale: the tallest and the widest drawing fit the room under the table
-        shapes = []
-        for sp in d["fresh"]["split"]:
-            l = sp["layer"]
-            q0 = np.array(d["layers"][l - 1]["q"])
-            pts = np.array([q0, np.array(sp["via"]["Q"]), np.array(d["layers"][l]["q"])]) - q0
-            shapes.append(pts)
-        h = max(float(p[:, 1].max() - p[:, 1].min()) for p in shapes) or 1.0
-        w = max(float(p[:, 0].max() - p[:, 0].min()) for p in shapes) or 1.0
-        unit = min(room / h, 0.75 * pitch / w, 1.5)
-        diagrams, placed, drawn = [], [], []
-        for sp, pts, view in zip(d["fresh"]["split"], shapes, splits):
-            l = sp["layer"]
-            P = [np.array([p[0], p[1], 0.0]) * unit for p in pts]
-            lo, hi = np.min(P, axis=0), np.max(P, axis=0)
-            shift = np.array([cells[0][l].get_x(), top, 0.0]) - np.array([(lo[0] + hi[0]) / 2,
-                                                                            hi[1], 0.0])
-            P = [p + shift for p in P]
-            start = Dot(P[0], radius=0.08, color=T.Q).set_opacity(0.6)
-            end = Dot(P[2], radius=0.08, color=T.Q)
-            s_lab = math(T.X_l(l - 1, "Q"), MATH_LABEL, T.Q).set_opacity(0.8)
-            e_lab = math(T.X_l(l, "Q"), MATH_LABEL, T.Q)
-            w_arrow = Arrow(P[0], P[1], buff=0, color=T.TEXT, stroke_width=6, tip_length=0.2,
-                            max_tip_length_to_length_ratio=0.5)
-            x_arrow = Arrow(P[1], P[2], buff=0, color=T.X, stroke_width=6, tip_length=0.2,
-                            max_tip_length_to_length_ratio=0.5)
-            w_num = Num(float(view.w_parts["Q"]), view.w_parts["Q"].path, 2, size, T.TEXT)
-            x_num = Num(float(view.x_parts["Q"]), view.x_parts["Q"].path, 2, size, T.X)
-            # each name and number in the free spot round its point (the dots, the parts'
-            # middles), clear of both arrows, of what is placed already and of the table
-            drawn += [w_arrow, x_arrow]
-            for m, at in ((s_lab, P[0]), (e_lab, P[2]), (w_num, (P[0] + P[1]) / 2),
-                          (x_num, (P[1] + P[2]) / 2)):
-                free_spot(m, at, drawn, placed, ceiling=under.get_bottom()[1] - 0.1,
-                          floor=-config.frame_height / 2 + 1.0)
-                placed.append(m)
-            diagrams.append({"layer": l, "ends": VGroup(start, end, s_lab, e_lab),
-                             "w": VGroup(w_arrow), "x": VGroup(x_arrow),
-                             "w_num": w_num, "x_num": x_num})
-        key = [txt("Q's change, as arrows:", size, T.TEXT),
-               txt("new matrices, old X", size, T.TEXT),
-               txt("then the moved X", size, T.X),
-               txt("numbers: lengths", size, T.MUTED)]
-        keys = VGroup(*key).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        keys.next_to(under, DOWN, buff=0.45).align_to(grid, LEFT)
-        everything = VGroup(keys, *[VGroup(g["ends"], g["w"], g["x"], g["w_num"], g["x_num"])
-                                    for g in diagrams])
-        return {"key": key, "diagrams": diagrams, "all": everything}
-
-    def show_split(self, split: dict) -> None:
-        """The split drawn as said: "as arrows, its change" the ends; "the new matrices with the
-        old X" their arrows; "then the moved X" X's; "the numbers are lengths" the lengths,
-        and layer 1's two outlined as read; "in layer two" its drawing, "X's part is no longer
-        small" its X part, then both its numbers."""
-        key, ds = split["key"], split["diagrams"]
-        cues = self.beat.get("cues") or []
-        k = self.cue_with("as arrows", -1)
-        voiced = k >= 0 and len(cues) > k + 2
-        if voiced:
-            self.hold_until(self.phrase_time(k, "as arrows") - 0.1)
-        self.play(FadeInPlace(key[0]), *[FadeInPlace(g["ends"]) for g in ds],
-                  run_time=self.quick(0.05, 0.8))
-        if voiced:
-            self.hold_until(self.phrase_time(k, "the new matrices") - 0.1)
-        self.play(FadeInPlace(key[1]), *[GrowArrow(g["w"][0]) for g in ds],
-                  run_time=self.quick(0.05, 1.0))
-        if voiced:
-            self.hold_until(self.phrase_time(k, "then the moved") - 0.1)
-        self.play(FadeInPlace(key[2]), *[GrowArrow(g["x"][0]) for g in ds],
-                  run_time=self.quick(0.05, 0.8))
-        if voiced:
-            self.hold_until_cue(k + 1)
-        self.play(FadeInPlace(key[3]), *[FadeInPlace(VGroup(g["w_num"], g["x_num"])) for g in ds],
-                  run_time=self.quick(0.05, 0.6))
-        if voiced:
-            self.hold_until(self.phrase_time(k + 1, "in layer one") - 0.1)
-        self.emphasize(ds[0]["w_num"], ds[0]["x_num"], run_time=1.4)
-        if len(ds) > 1:
-            if voiced:
-                self.hold_until_cue(k + 2)                  # "In layer two"
-                self.emphasize(VGroup(ds[1]["ends"], ds[1]["w"], ds[1]["x"]), run_time=1.2)
-                self.hold_until(self.phrase_time(k + 2, "no longer small") - 0.3)
-            # (one box round the arrow and its number: a box per piece cut through the number)
-            self.emphasize(VGroup(ds[1]["x"], ds[1]["x_num"]), run_time=1.2)
-            if voiced:
-                self.hold_until(self.phrase_time(k + 2, "small:") + 0.2)
-            self.emphasize(ds[1]["x_num"], ds[1]["w_num"], run_time=1.4)
-        # (the slot is set once every part is in: setting it adds the whole group to the
-        # scene, which showed the parts before their own animations)
-        self.set_slot("split", split["all"])
-
     def beat_note(self, beat) -> None:
         """Two short lines, each shown as it is said: the toy leaves attention out; a real
         model's attention uses Q and K to choose what it adds to the update. The plane comes
@@ -1353,7 +1218,7 @@ class ToyLoopScene(StoryboardScene):
                 line.align_to(w[0], LEFT)
         lines = VGroup(toy, real).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
-        self.drop("x", "upd", "w", "q", "k", "v", "table", "split", "rs")
+        self.drop("x", "upd", "w", "q", "k", "v", "table", "rs")
         if self.stage.away:
             self.play(*[FadeInPlace(m) for m in self.stage.away], run_time=self.quick(0.05, 0.6))
             self.shown.update(self.stage.away_qkv)

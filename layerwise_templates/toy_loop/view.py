@@ -44,6 +44,9 @@ class Split(View):
     w_parts: dict[str, float]   # Q, K, V: each one's matrices' part
     x_parts: dict[str, float]   # Q, K, V: each one's X part
     via: dict[str, list[float]]  # Q, K, V: X^(l-1) times layer l's matrix (the parts meet there)
+    x_parts_first: dict[str, float]  # the other order: X moved under the old matrix first
+    w_parts_after: dict[str, float]  # ... then the matrix changed under the new X
+    ratio_q_both: float         # Q's matrices' part over its X part, the smaller of both orders
     w_min_of: str               # which of Q, K, V has the smallest matrices' part
     x_max_of: str               # which has the largest X part
 
