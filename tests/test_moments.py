@@ -90,7 +90,7 @@ TYPED_STREAM = {
     ("plane", "shadow"): (3, "shadow"), ("plane", "bars"): (4, "bars"),
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"), ("copies", "turns"): (4, "does change"),
-    ("copies", "apart"): (4, "the turns add up"),
+    ("copies", "apart"): (6, "the turns add up"),
     ("sizes", "norm_first"): (0, "from"), ("sizes", "norm_last"): (0, "to "),
     ("sizes", "growth"): (0, "about"), ("sink", "others"): (0, "No token"),
     ("sink", "first_token"): (0, "ever longer"),
@@ -103,7 +103,7 @@ TYPED_STREAM = {
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     ("journey_last", "medians"): (0, ""),
     # layers 2 to 22 in one leg, said in one sentence; the plane's close-up named in it
-    ("journey_early", "dips"): (0, ""), ("journey_early", "reach"): (0, ""),
+    ("journey_early", "dips"): (3, "shortens"), ("journey_early", "reach"): (3, "no step"),
     ("journey_early", "close"): (1, "follows"),
     ("journey_late", "dips"): (0, ""), ("journey_late", "reach"): (0, ""),
     ("journey_late", "close"): (0, ""),
@@ -115,7 +115,7 @@ TYPED_STREAM = {
     ("journey2", "largest"): (1, "The largest"), ("journey2", "x_ends"): (2, "Over these"),
     ("journey2", "medians"): (3, "the median"),
     ("identity", "updates"): (1, "plus the"), ("identity", "is_x"): (1, "is X"),
-    ("identity", "within"): (1, "within"), ("identity", "every_entry"): (1, "every entry"),
+    ("identity", "within"): (2, "at most"), ("identity", "every_entry"): (2, "measured"),
 }
 
 

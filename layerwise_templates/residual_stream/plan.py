@@ -241,6 +241,15 @@ def addition_bound(error: float, n_additions: int, max_abs: float, where: str) -
     return error_bound(error, top)
 
 
+def measured_bound(error: float) -> dict:
+    """The measured error as a power of ten it stays far below ({"bound": 0.0001, ...}): the
+    smallest 10^k at or above twice the error, so float noise (errors of 2.4e-5 and 2.8e-5 on two
+    CPUs for bank) moves the error by less than the factor 2 that separates it from the next
+    step. Never the noise value itself (test_cross_machine)."""
+    top = 10.0 ** math.ceil(math.log10(max(2.0 * float(error), 1e-12)))
+    return error_bound(error, top)
+
+
 def addition_check(t: Trace, pos: list[int]) -> dict:
     """Pre-norm: X changes only by additions. Measured in float64 on the recorded float32 arrays,
     at the followed token: per layer, across the layer boundary, and over the whole stack."""
@@ -510,6 +519,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         identity = {"sum_head": _head(np.array(check["sum_head"]), {dec}, "identity.sum_head"),
                     "x_head": _head(vectors[-1], {dec}, "identity.x_head"), "decimals": dec,
                     "n_updates": 2 * L, "bound": check["bound_total"],
+                    "measured": measured_bound(check["max_error_total"]),
                     "captured_total_pct": _num(100 * captured_total,
                                                "identity.captured_total_pct", 0)}
     energy = plane["explained"]

@@ -23,7 +23,7 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate,
+from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, FadeIn, GrowFromEdge, Indicate,
                    Rectangle, ReplacementTransform, RoundedRectangle, Transform, VGroup,
                    config, smooth, squish_rate_func)
 
@@ -201,7 +201,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT)
         self.play(col[2].animate.set_opacity(1), appear(bars), run_time=0.5)
         self.shown["bars_note"] = bars
-        self.emphasize(col[2], bars[0], run_time=self.to_moment(M.ALONE, 1.0))
+        # the number, then its name: one box at a time (two boxes side by side overlapped)
+        t = self.to_moment(M.ALONE, 1.0)
+        self.emphasize(col[2], run_time=max(0.4, t / 2), buff=0.04)
+        self.emphasize(bars[0], run_time=max(0.4, t / 2))
         # "Here X of zero is the token alone; its position enters later, inside attention."
         self.hold_until_moment(M.ALONE)
         alone = VGroup(inline(math(T.X_l(l), ML, T.X),
@@ -226,10 +229,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if c is None:
             return None
         if which == "attn":
-            return inline(txt("attention reads", T.TYPE.label),
+            note = inline(txt("attention reads", T.TYPE.label),
                           math(f"\"RMSNorm\"({T.X_l(l)})", ML, T.LN),
                           txt(", a copy of length", T.TYPE.label),
                           self.n(self.v.copies.norm[l], T.LN, T.TYPE.label))
+            note[-1].shift(RIGHT * 0.1)          # a space between "length" and its number
+            return note
         return inline(txt("the FFN reads", T.TYPE.label),
                       txt("its own normalised copy", T.TYPE.label, T.LN))
 
@@ -363,8 +368,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # the copy's length is written when the voice says it (rms_defined), not before
             later = which == "attn" and M.SHRINKS in (self.beat.get("moments") or {})
             if later:
+                # ", a copy of length 1.32" is written whole, when the shrink gives it
                 note[-1].set_opacity(0)
-            part = VGroup(*note[:-1]) if later else note
+                note[-2].set_opacity(0)
+            part = VGroup(*note[:-2]) if later else note
             self.put("copy", note, anim=appear(part), run_time=self.fill(until, 0.8, 0.5))
             if later:
                 self.remove(part)
@@ -421,7 +428,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # the copy's length goes up into the note that names it
         fly = c_num.copy()
         self.play(fly.animate.move_to(note[-1]).set_opacity(0), note[-1].animate.set_opacity(1),
-                  run_time=0.6)
+                  note[-2].animate.set_opacity(1), run_time=0.6)
         self.remove(fly)
         self.hold_until_cue(self.n_cues() - 1)
 
@@ -479,9 +486,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if voiced and ffn_cue is not None and not ending and len(left) <= SHORT_LEG:
             # a short leg's "the feed-forward update grows at every layer": the key's FFN
             # entry is lit as that is said
-            lit[self.cue_at(ffn_cue) + 0.5] = lambda: [Indicate(self.chart_key[2],
-                                                                color=T.POINTER,
-                                                                scale_factor=1.15)]
+            # (a ring round it: the orange swatch keeps its colour)
+            lit[self.cue_at(ffn_cue) + 0.5] = lambda: [Circumscribe(self.chart_key[2],
+                                                                    color=T.POINTER,
+                                                                    buff=0.06)]
         has = ending
         # "X shrinks a little inside layers 5 and 6": the walk reaches the first dip as
         # "shrinks" is said, walks through the others while they are named (each marked under

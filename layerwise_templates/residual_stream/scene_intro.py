@@ -6,7 +6,7 @@ while X grows)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn,
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowFromEdge, Indicate, LaggedStart, Line, UpdateFromAlphaFunc, smooth,
                    MoveAlongPath,
                    Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
@@ -226,6 +226,12 @@ class IntroBeats:
         self.play(PlaneStep(self.plane, [], views[-1]),
                   UpdateFromAlphaFunc(dots, show_dots, suspend_mobject_updating=False),
                   run_time=self.to_moment(M.SPREAD, 2.5, 0.8))
+        # the whole path's scale, and where it starts and ends (X^(0) by the origin, X^(L) last)
+        whole = self.scale_bar(len(self.stages) - 1)
+        ends = VGroup(math(T.X_l(0), ML, T.X).next_to(dots[0], DOWN + LEFT, buff=0.05),
+                      math(T.X_l(self.L), ML, T.X).next_to(dots[-1], UP, buff=0.08))
+        self.keep_inside(ends)
+        self.play(FadeIn(whole), FadeIn(ends), run_time=0.4)
         # "PCA, through the origin, picks the two directions ...; the plane keeps 90 percent"
         self.hold_until_moment(M.SPREAD)
         # "... picks the two directions": the plane's two axes (the origin on them) lit
@@ -235,8 +241,8 @@ class IntroBeats:
         # "the plane is a shadow: X of zero's shadow is only 9 percent as long as X of zero":
         # X^(0) drawn at its true length along its shadow, then dropping to the shadow
         self.hold_until_moment(M.SHADOW)
-        self.play(dots.animate.set_opacity(0), run_time=0.4)
-        self.remove(dots)
+        self.play(dots.animate.set_opacity(0), FadeOut(whole), FadeOut(ends), run_time=0.4)
+        self.remove(dots, whole, ends)
         xy0 = np.asarray(self.stages[0]["xy"], float)
         n0 = self.data["summary"]["norm_first"]["value"]
         u = xy0 / max(float(np.linalg.norm(xy0)), 1e-12)
@@ -383,8 +389,8 @@ class IntroBeats:
         last = c["last_layer"]
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", ML)
                          .scale(FORMULA_BIG),
-                         VGroup(txt("(Q, K: then rotated by position;", L_, T.TEXT),
-                                txt("K, V: made the same way)", L_, T.TEXT)
+                         VGroup(txt("(K and V: made the same way;", L_, T.TEXT),
+                                txt("Q and K: then rotated by position)", L_, T.TEXT)
                                 ).arrange(DOWN, buff=0.08, aligned_edge=LEFT))
         formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
         top = formula
@@ -481,44 +487,67 @@ class IntroBeats:
             self.direction_strip(strip)
 
     def direction_strip(self, strip) -> None:
-        """"And X's direction does change": the long bars leave; under the copy's flat lengths,
-        each layer's cos(X^(l), X^(l+1)) as a bar on the same layer axis (1: the same
-        direction), then "they add up": cos(X^(1), X^(L)), written under them."""
+        """"And X's direction does change": a stage of its own (the copy's stage leaves): each
+        layer's cos(X^(l), X^(l+1)) as a bar on a layer axis with a 0-1 cosine axis (1: the
+        same direction, 0: a right angle), layer 0's grey bar named, then "they add up":
+        cos(X^(1), X^(L)), written under them."""
         d, v = self.data, self.v
         dr = d["direction"]
         self.hold_until_moment(M.TURNS)
-        self.drop("x_lab", "x_bar", "c_lab", "c_bar", "point", run_time=0.4)
-        y0, h = -2.2, 1.05
-        bw = strip.bars[0].width
-        bars = VGroup(*[Rectangle(width=bw, height=max(0.01, h * max(c["value"], 0.0)),
+        self.drop("x_lab", "x_bar", "c_lab", "c_bar", "point", "formula", "range", "copy_strip",
+                  run_time=0.5)
+        n = len(dr["cos_next"])
+        x0, x1, y0, h = -4.9, 5.7, -1.55, 2.3
+        bw = (x1 - x0) / n
+        bars = VGroup(*[Rectangle(width=bw * 0.7, height=max(0.01, h * max(c["value"], 0.0)),
                                   stroke_width=0, fill_opacity=1,
                                   fill_color=T.X if l >= dr["from_layer"] else T.MUTED)
-                        .move_to([strip.bars[l].get_x(), y0, 0], aligned_edge=DOWN)
+                        .move_to([x0 + bw * (l + 0.5), y0, 0], aligned_edge=DOWN)
                         for l, c in enumerate(dr["cos_next"])])
-        x0, x1 = strip.axis.get_left()[0], strip.axis.get_right()[0]
         axis = Line([x0, y0, 0], [x1, y0, 0], stroke_width=2, color=T.MUTED)
+        y_axis = Line([x0, y0, 0], [x0, y0 + h, 0], stroke_width=2, color=T.MUTED)
         one = DashedLine([x0, y0 + h, 0], [x1, y0 + h, 0], stroke_width=2, color=T.TEXT,
                          dash_length=0.08)
-        # the dashed line is cos = 1 (named in words: the chapter's gloss of a cosine)
-        one_lab = txt("same direction", L_, T.TEXT).next_to(one, UP, buff=0.06).align_to(
+        y_ticks = VGroup(*[txt(t, L_, T.TEXT).scale(AXIS_SCALE * 0.8)
+                           .next_to([x0, y0 + h * f, 0], LEFT, buff=0.12)
+                           for t, f in (("0", 0.0), ("1", 1.0))])
+        y_name = txt("cos", L_, T.TEXT).scale(AXIS_SCALE * 0.8).next_to(
+            [x0, y0 + h * 0.5, 0], LEFT, buff=0.12)
+        # the layer axis: every tenth layer and the last, under its bar
+        shown_l = sorted({*range(0, n, 10), n - 1})
+        x_ticks = VGroup(*[Num(v.layers[l].layer, decimals=0, size=L_, color=T.TEXT)
+                           .scale(AXIS_SCALE * 0.8).move_to([bars[l].get_x(), y0 - 0.25, 0])
+                           for l in shown_l])
+        x_name = txt("layer l", L_, T.TEXT).scale(AXIS_SCALE * 0.8).next_to(
+            [x0, y0 - 0.25, 0], LEFT, buff=0.12)
+        one_lab = txt("1: same direction", L_, T.TEXT).next_to(one, UP, buff=0.06).align_to(
             one, RIGHT)
         dv = v.direction
+        # layer 0's bar, a sliver: named above it (X turns almost a right angle there)
+        zero_lab = inline(txt("layer", L_, T.MUTED), Num(v.layers[0].layer, decimals=0,
+                                                         size=L_, color=T.MUTED, suffix=":"),
+                          self.n(dv.first, T.MUTED, L_))
+        zero_lab[-1].shift(RIGHT * 0.1)          # "layer 0: 0.03", a space after the colon
+        zero_lab.next_to(one, UP, buff=0.06).align_to(one, LEFT)
         head = inline(math(f"cos({T.X_l('l')}, {T.X_l('l+1')})", ML, T.X),
                       txt("from layer", L_), Num(dv.from_layer, decimals=0, size=L_),
                       txt("on:", L_), self.n(dv.min_later, T.X, L_), txt("to", L_),
                       self.n(dv.max_later, T.X, L_))
-        head.move_to([0, y0 + h + 0.38, 0]).align_to([x0, 0, 0], LEFT)
+        head.move_to([0, y0 + h + 0.95, 0]).align_to([x0, 0, 0], LEFT)
         apart = inline(math(f"cos({T.X_l(dr['from_layer'])}, {T.X_l(self.L)})", ML, T.X),
                        txt("=", L_), self.n(dv.cos_1_last, T.X, L_),
                        txt(": almost a right angle", L_, T.TEXT))
-        apart.move_to([0, y0 - 0.42, 0]).align_to([x0, 0, 0], LEFT)
+        apart.move_to([0, y0 - 0.75, 0]).align_to([x0, 0, 0], LEFT)
         self.keep_inside(apart)
+        self.keep_inside(head)
         self.put("cos_head", head, anim=appear(head), run_time=0.6)
-        g = VGroup(axis, one, one_lab)
+        g = VGroup(axis, y_axis, one, one_lab, y_ticks, y_name, x_ticks, x_name)
         self.shown["cos_strip"] = VGroup(g, bars)
         self.play(FadeIn(g), LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                          lag_ratio=0.08),
                   run_time=self.to_moment(M.APART, 1.5, 0.6))
+        self.put("cos_zero", zero_lab, anim=appear(zero_lab), run_time=0.4)
+        self.emphasize(bars[0], zero_lab, run_time=0.8)
         self.emphasize(head[4], head[6], run_time=0.6)
         # "... and they add up: X of 30 is almost at right angles to X of 1"
         self.hold_until_moment(M.APART)

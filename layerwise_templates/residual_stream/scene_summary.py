@@ -48,6 +48,10 @@ class SummaryBeats:
         self.emphasize(grow[5], *([last] if last is not None else []), run_time=0.8)
         self.hold_until_moment(M.GROWTH)
         self.emphasize(grow[7], run_time=self.to_cue(self.n_cues(), 0.8, 0.6))
+        # a breath after the result, then the stage cleared before the next caption comes
+        self.wait(0.6)
+        self.drop("summary", run_time=0.4)
+        self.hide_chart()
 
     def beat_sink(self, beat) -> None:
         """The outlier first token (against the largest |X| of every other token) and, when it
@@ -71,7 +75,7 @@ class SummaryBeats:
                                txt("of", L_, T.MUTED), txt(focus_word + "'s", L_, T.HIGHLIGHT),
                                txt("attention goes to", L_, T.MUTED),
                                txt(o["token"], L_, T.TEXT)))
-            rows.append(inline(txt("an attention sink (all heads, layers", L_, T.MUTED),
+            rows.append(inline(txt("a sink for " + focus_word + " here (all heads, layers", L_, T.MUTED),
                                Num(lay[0], decimals=0, size=L_, color=T.MUTED),
                                txt("to", L_, T.MUTED),
                                Num(lay[1], decimals=0, size=L_, color=T.MUTED, suffix=")")))
@@ -210,11 +214,16 @@ class SummaryBeats:
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         # (the largest error measured is float noise itself, different on every CPU: only the
         # fixed bound is written; test_cross_machine caught 0.000024 vs 0.000028)
-        bound = VGroup(txt("every entry within", T.TYPE.label, T.TEXT),
+        bound = VGroup(txt("rounding adds at most", T.TYPE.label, T.MUTED),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=T.TYPE.label,
-                           color=T.TEXT),
-                       txt("(float32's rounding)", T.TYPE.label, T.MUTED)
+                           color=T.MUTED),
+                       txt("measured, every entry:", T.TYPE.label, T.TEXT),
+                       inline(txt("below", T.TYPE.label, T.TEXT),
+                              Num(iv.measured.bound, decimals=int(iv.measured.decimals),
+                                  size=T.TYPE.label, color=T.TEXT))
                        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        bound[2].shift(DOWN * 0.15)
+        bound[3].shift(DOWN * 0.15)
         bound.next_to(rhs[1], RIGHT, buff=0.6)        # beside the columns it is about
         # "And nothing else ever changes X": the identity
         self.put("eq", eq)
@@ -231,7 +240,9 @@ class SummaryBeats:
         self.shown["mid"], self.shown["rhs"] = mid, rhs
         # "within 0.0001 in every entry"
         self.hold_until_moment(M.WITHIN)
-        self.put("bound", bound, run_time=0.5)
+        self.put("bound", bound[:2], run_time=0.5)
         self.emphasize(bound[1], run_time=0.9)
         self.hold_until_moment(M.EVERY_ENTRY)
+        self.put("measured", bound[2:], run_time=0.5)
+        self.emphasize(bound[3], run_time=0.8)
         self.emphasize(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)

@@ -118,6 +118,7 @@ class Copies(View):
 class Direction(View):
     cos_next: list[Shown]      # cos(X^(l), X^(l+1)) for each layer l
     from_layer: int
+    first: Shown               # cos(X^(0), X^(1)): layer 0's turn
     min_later: Shown
     max_later: Shown
     cos_1_last: Shown
@@ -154,6 +155,7 @@ class Identity(View):
     x_head: list[float]
     decimals: int
     bound: Bound
+    measured: Bound
 
 
 class Check(View):
