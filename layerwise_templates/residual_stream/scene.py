@@ -29,6 +29,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, FadeIn, GrowFromEdge, In
 
 from scenes import theme as T
 from scenes.base import StoryboardScene
+from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
 from .moments import DIVIDES, SHRINKS
@@ -597,12 +598,20 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       self.n(self.v.stages[frm].norm, T.X, T.TYPE.label),
                       txt("→", T.TYPE.label),
                       self.n(self.v.stages[to].norm, T.POINTER, T.TYPE.label))
-        above = self.dip_lines[-1] if self.dip_lines else self.shown["tag"]
-        line.next_to(above, DOWN, buff=0.2 if self.dip_lines else 0.3)
+        anims = []
+        if len(self.dip_lines) >= 2:    # at most two lines: the oldest leaves, the next moves up
+            old = self.dip_lines.pop(0)
+            self.shown.pop(next(k for k, m in self.shown.items() if m is old), None)
+            up = old.get_top() - self.dip_lines[0].get_top()
+            anims += [FadeOutPlace(old), self.dip_lines[0].animate.shift(up)]
+            line.next_to(self.dip_lines[0].copy().shift(up), DOWN, buff=0.2)
+        else:
+            above = self.dip_lines[-1] if self.dip_lines else self.shown["tag"]
+            line.next_to(above, DOWN, buff=0.2 if self.dip_lines else 0.3)
         line.align_to(TAG_AT + LEFT * 2.0, LEFT)      # one left edge (the tags are centred)
         self.dip_lines.append(line)
         self.shown[f"dipline{l}"] = line
-        return [FadeIn(line, shift=UP * 0.1)]
+        return anims + [FadeIn(line, shift=UP * 0.1)]
 
     def medians_after(self, end: float, drop) -> None:
         """"... the median attention update is 0.15 of the length of X ...": the walk's

@@ -228,8 +228,12 @@ class IntroBeats:
                   run_time=self.to_moment(M.SPREAD, 2.5, 0.8))
         # the whole path's scale, and where it starts and ends (X^(0) by the origin, X^(L) last)
         whole = self.scale_bar(len(self.stages) - 1)
+        # X^(L)'s name beyond the path's end, away from the last states before it (not on them)
+        tail = np.mean([d.get_center() for d in dots[-6:-1]], axis=0)
+        away = dots[-1].get_center() - tail
+        away = away / np.linalg.norm(away) if np.linalg.norm(away) > 1e-6 else UP
         ends = VGroup(math(T.X_l(0), ML, T.X).next_to(dots[0], DOWN + LEFT, buff=0.05),
-                      math(T.X_l(self.L), ML, T.X).next_to(dots[-1], UP, buff=0.08))
+                      math(T.X_l(self.L), ML, T.X).next_to(dots[-1], away, buff=0.12))
         self.keep_inside(ends)
         self.play(FadeIn(whole), FadeIn(ends), run_time=0.4)
         # "PCA, through the origin, picks the two directions ...; the plane keeps 90 percent"
