@@ -278,6 +278,8 @@ def beat_prompts(scene, v) -> None:
     scene.hold_until_cue(cue(kl_say))
     scene.detach(ent_box, last3)
     scene.play(FadeOutPlace(VGroup(ours, spot, last3)), run_time=0.4)
+    last3.shift(home - ent_box.get_center())    # (off the box now: it moves with it here,
+    # so that it comes back on its points at the end)
     scene.play(ent_box.animate.move_to(home), FadeInPlace(kl_box), run_time=0.6)
     scene.adopt(pair.group, kl_box)
     if apart:
@@ -460,9 +462,7 @@ class SpreadPlots:
                 d = Dot(pt(l, vals[l]), radius=0.06, color=T.TEXT)
                 n = Num(series[l], decimals=decimals, size=T.LABEL_SIZE, color=T.TEXT)
                 if l == lo and not out:     # the entropy's low: a median, not our prompt's
-                    n = inline(txt("median of", T.LABEL_SIZE, T.MUTED),
-                               Num(self.n, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
-                               txt("prompts:", T.LABEL_SIZE, T.MUTED), n, buff=0.08)
+                    n = inline(txt("median", T.LABEL_SIZE, T.MUTED), n, buff=0.08)
                     # below the point and left of it: off the shaded late layers (right of
                     # the point) and off the x axis
                     n.next_to(d, DOWN + LEFT, buff=0.04)
