@@ -573,7 +573,7 @@ class LogitLensScene(StoryboardScene):
             # so its numbers can be read
             if len(fast) > RACE_THIN:      # the plan's stride (the voice says it)
                 stride = RACE_STRIDE   # few enough states that each can be read (the
-                # voice says "jumping ahead", no stride number)
+                # voice names no stride; the timeline's dot jumps)
                 fast = list(range(fast[-1], fast[0] - 1, -stride))[::-1]
             # the run ends where the next sentence starts: the window's first (slow) states,
             # else the beat's last sentence

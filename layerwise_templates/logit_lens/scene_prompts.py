@@ -212,9 +212,10 @@ def beat_prompts(scene, v) -> None:
     scene.adopt(plot, cut, cut_name, marks, gate, gate_name, note)
     # "those early three are and, the, and into": each name at its mark as it is said
     scene.hold_until_cue(cue(4))
+    # (spread over the sentence's names and "function words": no still hold while it is said)
     for n in names:
-        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4)) + 2.4,
-                                                                   len(names), 0.5, cap=0.8))
+        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4)) + 3.6,
+                                                                   len(names), 0.5, cap=1.2))
     scene.adopt(plot, names)
     scene.hold_until_cue(cue(5))
     # "the answer is readable only late": the late window's states are shaded, left to right,
