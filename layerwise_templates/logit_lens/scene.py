@@ -63,7 +63,8 @@ RACE_FAST = (1.0, 2.5)     # seconds per shown state before the late window (a q
 RACE_MOVE = 1.0            # ... of which the chart moves this long (two moves: data, re-sort), then holds still (short
                            # slides, long holds: a frame caught mid-slide is rare)
 RACE_THIN = 6              # a run longer than this many states ...
-RACE_STRIDE = 3            # ... shows every 3rd one (ending on the beat's state)
+RACE_STRIDE = 6            # ... shows every 6th one (ending on the beat's state): 4 states
+                           # in the sentence's ~9 s, each long enough to read its top 8
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
 RACE_SLIDE = 1.2           # ... of which the chart moves at most this long (the first slide, said, too)
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
@@ -571,7 +572,8 @@ class LogitLensScene(StoryboardScene):
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
             if len(fast) > RACE_THIN:      # the plan's stride (the voice says it)
-                stride = int(self.data["grid"].get("every") or RACE_STRIDE)
+                stride = RACE_STRIDE   # few enough states that each can be read (the
+                # voice names no stride; the timeline's dot jumps)
                 fast = list(range(fast[-1], fast[0] - 1, -stride))[::-1]
             # the run ends where the next sentence starts: the window's first (slow) states,
             # else the beat's last sentence
@@ -774,19 +776,22 @@ class LogitLensScene(StoryboardScene):
             last_state = self.v.layers[-1]
             point = Dot(rp.rp(float(last_state.layer), float(last_state.height)),
                         radius=0.05, color=T.HIGHLIGHT)
-            seed = Dot(bar.get_left() + RIGHT * 0.05, radius=0.05, color=T.HIGHLIGHT)
-            # the bar a scene entry of its own: what replaces it (the seed, then the point at
-            # X^(L)) must not end up inside the row taken off below
+            # the bar a scene entry of its own: what replaces it (the point at X^(L)) must not
+            # end up inside the row taken off below
             self.remove(race_row)
             race_row.remove(bar)
             self.add(bar)
             gone = [m for m in self.slots.values() if m is not None]
-            self.play(ReplacementTransform(bar, seed), *[FadeOutPlace(m) for m in gone],
-                      run_time=self.quick(0.1, 0.8))
+            # the chart leaves around the bar (it stays where it was), then the new axes come
+            # as the bar shrinks and moves to its point on them: never a lone dot on an
+            # empty stage, never two layouts drawn over each other
+            self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.1, 0.6))
             self.slots.update({k: None for k in self.slots})
-        plots = self.put(side, rp.group, placed=True)
-        if race_row is not None:
-            self.play(ReplacementTransform(seed, point), run_time=self.quick(0.05, 0.6))
+            self.play(FadeInPlace(rp.group), ReplacementTransform(bar, point),
+                      run_time=self.quick(0.1, 0.9))
+            self.slots[side] = plots = rp.group
+        else:
+            plots = self.put(side, rp.group, placed=True)
         if side == "wide":
             self.columns = []
         paris = lambda layers: rp.curve(layers).set_color(T.HIGHLIGHT)   # Paris keeps its colour
@@ -842,8 +847,12 @@ class LogitLensScene(StoryboardScene):
         self.add(self.rank_line)
         self.hold_until_cue(2)
         # "... it climbs to rank 1": the 1 circled
-        self.emphasize(notes[-2], run_time=max(
-            1.0, min(2.5, self.cue_at(self.n_cues()) - self.time - 0.2)))
+        # "... it climbs to rank 1, and its probability, in the lower chart, ends at 0.77":
+        # the 1 circled, then the 0.77
+        left = self.cue_at(self.n_cues()) - self.time - 0.2
+        self.emphasize(notes[-2], run_time=max(1.0, min(2.5, 0.45 * left)))
+        self.emphasize(notes[-1], run_time=max(1.0, min(2.5, self.cue_at(self.n_cues())
+                                                         - self.time - 0.2)))
         if self.n_cues() < 4 or L < 3:
             return
         # "its probability is 0.011 at X^(28), 0.070 at X^(29) and 0.773 at X^(30)": each point

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math as pymath
 
 from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn,
-                   LaggedStart, Line, Rectangle, Restore, VGroup, VMobject, linear)
+                   LaggedStart, Line, Rectangle, ReplacementTransform, Restore, VGroup,
+                   VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -59,9 +60,9 @@ class MedianPlot:
             [-0.5, L - 0.5, 1], [0, self.decades + 0.15, 1], *PLOT,
             x_ticks=[(l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
             y_ticks=[(t.height.value, t.rank.value, t.rank.path) for t in ax.ticks])
-        head = inline(txt("median rank of each prompt's own answer, over", T.SMALL_SIZE),
-                      Num(p.n, decimals=0, size=T.SMALL_SIZE), txt("prompts (1 = top)",
-                                                                   T.SMALL_SIZE), buff=0.1)
+        head = inline(txt("rank of each prompt's own answer, and their median over",
+                          T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
+                      txt("(1 = top)", T.LABEL_SIZE), buff=0.1)
         head.next_to(self.axes, UP, buff=0.25).align_to(self.axes, LEFT)
         name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                       x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
@@ -93,32 +94,36 @@ def beat_prompts(scene, v) -> None:
     caption = scene.beat.get("caption") if scene.burned is None else None
     if caption and scene.beat_index > 0:
         scene.set_caption(scene.plan["beats"][scene.beat_index - 1].get("caption") or "")
-    # the stage is cleared first (the one prompt's plot and its line leave), then the list
-    # comes: never one layout fading in over another
+    # the stage is cleared first (the one prompt's plot leaves; its yellow line stays), then
+    # the list comes and that line moves into the first prompt's row, as the underline of its
+    # answer: never one layout fading in over another, and Paris's line is never redrawn
     gone = [m for m in scene.slots.values() if m is not None]
-    if line is not None:
-        gone.append(line)
-        scene.rank_line = None
     if gone:
         scene.play(*[FadeOutPlace(m) for m in gone], run_time=scene.quick(0.05, 0.6))
         scene.slots.update({k: None for k in scene.slots})
+    scene.rank_line = None
+    answers = [r[2] for r in rows]
+    marks = VGroup(*[Line(a.get_corner(DOWN + LEFT), a.get_corner(DOWN + RIGHT),
+                          stroke_color=a.get_color(), stroke_width=2.5).shift(0.06 * DOWN)
+                     for a in answers])
     frame = scene.put("wide", VGroup(head), placed=True)
     # the prompts arrive in one quick cascade as the voice introduces them, so the whole list
     # is up while the sentence about it is said (read, not watched arriving)
     rest = rows
+    moved = [ReplacementTransform(line, marks[0])] if line is not None else []
     scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
-               run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
+               *moved, run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
     if caption:
         scene.hold_until_cue(cue(1))
         scene.set_caption(caption)
     # "... scored against its own final answer": each answer underlined in turn, down the list
-    answers = [r[2] for r in rows]
-    marks = VGroup(*[Line(a.get_corner(DOWN + LEFT), a.get_corner(DOWN + RIGHT),
-                          stroke_color=a.get_color(), stroke_width=2).shift(0.06 * DOWN)
-                     for a in answers])
-    scene.play(LaggedStart(*[Create(m) for m in marks], lag_ratio=0.6),
+    # (the first already is: Paris's line)
+    todo = marks[1:] if line is not None else marks
+    scene.play(LaggedStart(*[Create(m) for m in todo], lag_ratio=0.6),
                run_time=max(0.6, scene.cue_at(cue(2)) - scene.time - 0.3))
-    scene.adopt(frame, *rows, marks)
+    scene.adopt(frame, *rows)
+    scene.remove(*[m for mob in marks for m in mob.get_family()])
+    scene.add(*marks)
     listing = frame
     scene.hold_until_cue(cue(2))
     mp = MedianPlot(v)
@@ -128,29 +133,29 @@ def beat_prompts(scene, v) -> None:
     key.next_to(mp.axes.axes, RIGHT, buff=0.25).align_to(mp.axes.axes, UP)
     VGroup(plot, key).set_x(0)
     ranks = [float(x) for x in p.median_rank]
-    # each prompt's own line, faint, behind the median (the shown prompt's among them); the
-    # first prompt's row of the list moves into its own line
+    # each prompt's own line, faint, behind the median (the shown prompt's among them): each
+    # answer's underline grows into its prompt's line (Paris's back into its yellow line)
     own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.45) for it in p.items])
     own[0].set_stroke(T.HIGHLIGHT, 2.5, 0.9)   # Paris, the prompt followed so far: its colour
-    first = rows[0]
-    scene.detach(listing, first)
-    # the list leaves (the first prompt's row with it, never drawn stretched over the list),
-    # then the axes come, and the first prompt's line is drawn first, in its yellow
-    scene.play(FadeOutPlace(listing), FadeOutPlace(first), run_time=scene.quick(0.05, 0.8))
-    scene.play(FadeInPlace(plot), run_time=scene.quick(0.03, 0.5))
+    # the list's text leaves (the underlines stay), then the axes come as the underlines
+    # move onto them as the lines
+    scene.play(FadeOutPlace(listing), run_time=scene.quick(0.05, 0.6))
+    t_move = scene.time
+    scene.play(FadeInPlace(plot), *[ReplacementTransform(m, o) for m, o in zip(marks, own)],
+               run_time=scene.quick(0.05, 1.2))
     scene.slots["wide"] = plot
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
                      stroke_color=T.TEXT, stroke_width=1.5, stroke_opacity=0.7)
-    cut_name = inline(txt("rank", T.SMALL_SIZE, T.TEXT),
-                      Num(p.top, decimals=0, size=T.SMALL_SIZE, color=T.TEXT), buff=0.08)
+    cut_name = inline(txt("rank", T.LABEL_SIZE, T.TEXT),
+                      Num(p.top, decimals=0, size=T.LABEL_SIZE, color=T.TEXT), buff=0.08)
     cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
     med = mp.line(ranks, MEDIAN, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=MEDIAN) for l, r in enumerate(ranks)])
-    t2, t3 = scene.time, scene.cue_at(cue(3))
-    scene.play(Create(own, rate_func=linear), Create(med, rate_func=linear),
+    t2, t3 = t_move, scene.cue_at(cue(3))
+    scene.play(Create(med, rate_func=linear),
                LaggedStart(*[FadeIn(k, shift=0.1 * LEFT) for k in key], lag_ratio=0.4),
-               run_time=max(1.0, min(8.0, 0.45 * (t3 - t2))))
+               run_time=max(1.0, min(6.0, 0.45 * (t3 - t2) - (scene.time - t2))))
     scene.play(FadeIn(dots), run_time=0.3)
     scene.adopt(plot, own, med, dots, key)
     # "at X^(21) the median is still 836.5 and Paris is at 3,241": each point circled with
@@ -158,10 +163,10 @@ def beat_prompts(scene, v) -> None:
     said = []
     l = min(20, L - 1)
     if len(p.items[0].ranks) > l:
-        said = [(dots[l], Num(p.median_rank[l], decimals=1, size=T.SMALL_SIZE, color=MEDIAN),
+        said = [(dots[l], Num(p.median_rank[l], decimals=1, size=T.LABEL_SIZE, color=MEDIAN),
                  UP + LEFT, 0.55),
                 (Dot(mp.pt(l, float(p.items[0].ranks[l])), radius=0.05, color=T.HIGHLIGHT),
-                 Num(v.layers[l].rank, decimals=0, size=T.SMALL_SIZE, color=T.HIGHLIGHT),
+                 Num(v.layers[l].rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
                  DOWN, 0.72)]
     for at, num, side, when in said:
         num.next_to(at, side, buff=0.12)
@@ -183,7 +188,7 @@ def beat_prompts(scene, v) -> None:
         m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08, color=FOR_GOOD)
         marks.add(m)
         # above its dot, off the rank-k line (the dot sits just over it)
-        name = txt(str(it.answer.display), T.SMALL_SIZE, FOR_GOOD, mono=True
+        name = txt(str(it.answer.display), T.LABEL_SIZE, FOR_GOOD, mono=True
                        ).next_to(m, UP, buff=0.1)
         # kept right of the y axis (its tick numbers are left of it)
         name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
@@ -207,9 +212,10 @@ def beat_prompts(scene, v) -> None:
     scene.adopt(plot, cut, cut_name, marks, gate, gate_name, note)
     # "those early three are and, the, and into": each name at its mark as it is said
     scene.hold_until_cue(cue(4))
+    # (spread over the sentence's names and "function words": no still hold while it is said)
     for n in names:
-        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4)) + 2.4,
-                                                                   len(names), 0.5, cap=0.8))
+        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4)) + 3.6,
+                                                                   len(names), 0.5, cap=1.2))
     scene.adopt(plot, names)
     scene.hold_until_cue(cue(5))
     # "the answer is readable only late": the late window's states are shaded, left to right,
@@ -231,7 +237,7 @@ def beat_prompts(scene, v) -> None:
     kl_drop, last = kl_nums + 1, kl_nums + 2
     # "entropy measures ...": the rank plot leaves, two plots come over the same states;
     # entropy is drawn as the sentence defining it is said, then the KL divergence
-    scene.hold_until_cue(cue(6))
+    scene.hold_until(scene.cue_at(cue(6)) - 0.5)    # the rank plot gone as the sentence starts
     pair = SpreadPlots(v)
     pair.group.set_y(scene.top - pair.group.height / 2 - 0.05).set_x(-0.3)   # (the KL's
     # last number, right of its point, stays in the frame)
@@ -242,8 +248,8 @@ def beat_prompts(scene, v) -> None:
     ent_box.set_x(-1.6)
     pair.group.remove(kl_box)
     scene.set_caption("How sure the lens is, and how far it is from the model's output.")
-    scene.play(FadeOutPlace(plot), run_time=scene.quick(0.3, 0.6))      # one, then the other
-    scene.play(FadeInPlace(pair.group), run_time=scene.quick(0.3, 0.6))
+    scene.play(FadeOutPlace(plot), run_time=0.45)      # one, then the other
+    scene.play(FadeInPlace(pair.group), run_time=0.5)
     scene.slots["wide"] = pair.group
     (ent, ent_marks), (kl, kl_marks) = pair.curves()
     # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
@@ -271,7 +277,10 @@ def beat_prompts(scene, v) -> None:
     # KL, said in plain words as its chart comes: our prompt's note (no longer spoken of)
     # leaves first, then the entropy plot moves to its place and the KL plot comes beside it
     scene.hold_until_cue(cue(kl_say))
-    scene.play(FadeOutPlace(VGroup(ours, spot)), run_time=0.4)
+    scene.detach(ent_box, last3)
+    scene.play(FadeOutPlace(VGroup(ours, spot, last3)), run_time=0.4)
+    last3.shift(home - ent_box.get_center())    # (off the box now: it moves with it here,
+    # so that it comes back on its points at the end)
     scene.play(ent_box.animate.move_to(home), FadeInPlace(kl_box), run_time=0.6)
     scene.adopt(pair.group, kl_box)
     if apart:
@@ -302,7 +311,8 @@ def beat_prompts(scene, v) -> None:
     # does not get surer": entropy's last states, each ringed in turn while it is said
     half = max(1.0, 0.5 * (scene.cue_at(n_cues) - scene.time - 0.3))
     scene.emphasize(VGroup(kl_marks[2], bands[1]), run_time=half)
-    scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half)
+    scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half, extra=[FadeIn(last3, scale=1.5)])
+    scene.adopt(ent_box, last3)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -312,19 +322,22 @@ def our_prompt(v, l: int) -> VGroup:
     return VGroup(       # three short lines: clear of the peak's number at the plot's right
         txt("our prompt alone (yellow point),", T.LABEL_SIZE, T.HIGHLIGHT),
         inline(txt("at", T.LABEL_SIZE, T.TEXT), x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT),
-               txt(", its top guess", T.LABEL_SIZE, T.TEXT), buff=0.1),
-        inline(txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.LABEL_SIZE, T.TEXT,
-                   mono=True),
-               txt("at", T.LABEL_SIZE, T.TEXT),
-               Num(top.prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.TEXT), buff=0.1)
+               txt(": entropy", T.LABEL_SIZE, T.TEXT),
+               Num(v.layers[l].entropy, decimals=T.DECIMALS, size=T.LABEL_SIZE,
+                   color=T.HIGHLIGHT), buff=0.1),
+        inline(txt("as it put", T.LABEL_SIZE, T.TEXT),
+               Num(top.prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.TEXT),
+               txt("on", T.LABEL_SIZE, T.TEXT),
+               txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.LABEL_SIZE, T.TEXT,
+                   mono=True), buff=0.1)
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
 def window_name(v) -> VGroup:
     """The name of the shaded late window, under an axis: "last 7 layers"."""
-    return inline(txt("last", T.SMALL_SIZE, T.MUTED),
-                  Num(v.window.size, decimals=0, size=T.SMALL_SIZE, color=T.MUTED),
-                  txt("layers", T.SMALL_SIZE, T.MUTED), buff=0.08)
+    return inline(txt("last", T.LABEL_SIZE, T.MUTED),
+                  Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
+                  txt("layers", T.LABEL_SIZE, T.MUTED), buff=0.08)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -450,10 +463,12 @@ class SpreadPlots:
                 d = Dot(pt(l, vals[l]), radius=0.06, color=T.TEXT)
                 n = Num(series[l], decimals=decimals, size=T.LABEL_SIZE, color=T.TEXT)
                 if l == lo and not out:     # the entropy's low: a median, not our prompt's
-                    n = inline(txt("median of", T.LABEL_SIZE, T.MUTED),
-                               Num(self.n, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
-                               txt("prompts:", T.LABEL_SIZE, T.MUTED), n, buff=0.08)
-                n.next_to(d, side, buff=0.08)
+                    n = inline(txt("median", T.LABEL_SIZE, T.MUTED), n, buff=0.08)
+                    # below the point and left of it: off the shaded late layers (right of
+                    # the point) and off the x axis
+                    n.next_to(d, DOWN + LEFT, buff=0.04)
+                else:
+                    n.next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))
             self.low.append(lo)
             out.append((line, marks))

@@ -149,8 +149,7 @@ class LensRace(LayerRace):
                 continue
             bar = row.bar.copy().align_to(old.bar, LEFT).match_y(old.bar)
             num = row.num.copy().next_to(bar, RIGHT, buff=0.12).match_y(old.num)
-            first += [Transform(old.bar, bar),
-                      old.num.animate.next_to(bar, RIGHT, buff=0.12).match_y(old.num)]
+            first += [Transform(old.bar, bar), ride(old.num, old.bar, num, self.chart.size)]
             turn.append((old.num, num))
             rise = (was[k] if k in was else len(was) + 1) - now[k]
             cards.append((old, num, row, rise))
@@ -160,7 +159,7 @@ class LensRace(LayerRace):
         if key is None and len(old_row) == 2 and len(new_row) == 2:   # outside, both states
             bar = new_row[0].bar.copy()
             first += [Transform(old_row[0].bar, bar),
-                      old_row[0].num.animate.next_to(bar, RIGHT, buff=0.12)]
+                      ride(old_row[0].num, old_row[0].bar, new_row[0].num, self.chart.size)]
             turn += [(old_row[0].num, new_row[0].num), (old_row[1], new_row[1])]
             settled = [old_row[0].name, old_row[0].bar]
         elif key is None and len(old_row) == 1 and len(new_row) == 1:   # inside, both states
@@ -206,6 +205,23 @@ class LensRace(LayerRace):
 
 
 SHARE_A = 0.45          # a step's first move (the data, in place); the rest re-sorts the rows
+
+
+def ride(num, bar, target, size: float):
+    """The number at a bar's end counts from its old value to the new one while the bar
+    stretches or shrinks (it rides at the bar's end and always names the length drawn: never
+    a long bar with its old short number). Each frame it is a whole number of the theme's
+    format (no glyph morphs into another), the last frame the target's value."""
+    v0 = float(getattr(num, "value", getattr(target, "value", 0.0)))
+    v1 = float(getattr(target, "value", v0))
+    color, y = num.get_color(), num.get_center()[1]
+    source = getattr(target, "source", None) or getattr(num, "source", None) or "race"
+
+    def update(mob, a):
+        shown = Num(v0 + (v1 - v0) * a, source, decimals=T.DECIMALS, size=size, color=color)
+        shown.next_to(bar, RIGHT, buff=0.12).set_y(y)
+        mob.become(shown)
+    return UpdateFromAlphaFunc(num, update)
 
 
 def drop(scene, *mobs) -> None:
