@@ -157,10 +157,10 @@ CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0,
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("scores", 1): 0.6, ("values", 0): 1.6, ("values", 1): 1.6, ("values", 2): 0.3,
-          ("matrix", 2): 0.8, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
+PAUSES = {("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
+          ("matrix", 2): 0.5, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
-END_HOLD = {"softmax": 1.0, "join": 0.6, "add": 1.5}
+END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 1.5}
 
 
 class PerHeadScene(StoryboardScene):
