@@ -107,8 +107,8 @@ def descend(src, dst, lag: float = 0.1):
         c = a.copy()
         # the copy shrinks and dims on its way: mid-flight it never reads as a second number
         # over a resting one
-        anims.append(Succession(c.animate(run_time=0.6).move_to(b.get_center()).scale(0.7)
-                                .set_opacity(0.3),
+        anims.append(Succession(c.animate(run_time=0.6).move_to(b.get_center()).scale(0.6)
+                                .set_opacity(0.12),
                                 FadeOut(c, run_time=0.15), FadeIn(b, run_time=0.25)))
     return LaggedStart(*anims, lag_ratio=lag)
 
@@ -144,22 +144,23 @@ class Stage:
     xdots: list = field(default_factory=list)   # the heads beat's dots of X and their key
     pieces: object = None               # the join beat's second half (the pieces beat)
     delta: VGroup | None = None         # Δ_attn's name, column and length (join → add)
+    grid_rows: list = field(default_factory=list)   # the focus token's row in every tile
     on: list = field(default_factory=list)      # everything on stage, for `clear`
 
 
 # The beat's caption in parts (split at "; "), each shown from the start of the sentence that
 # says it: the caption never runs ahead of the voice (review 14: up to 10 s early). A beat not
 # listed shows its caption from its first sentence.
-CAPTION_CUES = {"model": (1, 2), "heads": (1, 3), "query": (1, 2), "scores": (0, 2),
+CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0, 2),
                 "softmax": (1, 2, 4), "values": (1, 2), "matrix": (1, 2), "grid": (0, 1),
                 "join": (1,), "pieces": (1, 2, 4), "add": (1, 1, 2)}
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("scores", 1): 0.6, ("values", 0): 1.6, ("values", 1): 1.6, ("values", 2): 0.3,
-          ("matrix", 2): 0.8, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
+PAUSES = {("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
+          ("matrix", 2): 0.5, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
-END_HOLD = {"softmax": 1.0, "join": 0.6, "add": 1.5}
+END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 1.5}
 
 
 class PerHeadScene(StoryboardScene):
@@ -419,50 +420,25 @@ class PerHeadScene(StoryboardScene):
                         txt(f"({dm} × {dh})", B, T.TEXT), buff=0.15)
         legend.next_to(cards, DOWN, buff=0.15).align_to(cards, LEFT)
         lay, lp = self.lay()
-        pr, pp = lay["w_pair"], lp.w_pair
+        pr = lay["w_pair"]
         a, b = pr["a"], pr["b"]
-        # one pair computed: heads a and b's W_Q, each laid out flat as one long list, one
-        # over the other; their cosine comes out beside them
-        x_l, x_r = cards.get_left()[0] + 0.9, 1.6
-        ys = [-1.3, -1.62]
-        flats = VGroup(*[Rectangle(width=x_r - x_l, height=0.14, stroke_color=T.Q,
+        # one sentence, one quick picture (review 19: the histogram detour cost 20 s in small
+        # print): two heads' W_Q laid out flat, one over the other, and the largest |cosine|
+        # over every pair of the same kind, at the body size
+        x_l, x_r = cards.get_left()[0] + 1.2, 1.6
+        ys = [-1.42, -1.82]
+        flats = VGroup(*[Rectangle(width=x_r - x_l, height=0.16, stroke_color=T.Q,
                                    stroke_width=1.5, fill_color=T.Q, fill_opacity=0.45)
                          .move_to([(x_l + x_r) / 2, y, 0]) for y in ys])
-        fnames = VGroup(*[txt(f"head {h}", S, T.TEXT).next_to(f, LEFT, buff=0.15)
+        fnames = VGroup(*[txt(f"head {h}", B, T.TEXT).next_to(f, LEFT, buff=0.15)
                           for h, f in zip((a, b), flats)])
-        flen = txt(f"W_Q laid flat: {pr['size']} numbers each", S, T.TEXT)
-        flen.next_to(flats, DOWN, buff=0.12).align_to(flats, LEFT)
-        cos = inline(txt("cos =", B, T.TEXT), Num(pp.cos, None, len(pr["cos_text"]) - 2, B,
-                                                  MARK), buff=0.15)
-        cos.next_to(flats, RIGHT, buff=0.35)
-        cosnote = txt("1 = same direction, 0 = at right angles", S, T.TEXT)
-        cosnote.next_to(cos, DOWN, buff=0.12).align_to(cos, LEFT)
-        if cosnote.get_right()[0] > 6.7:
-            cosnote.shift(LEFT * (cosnote.get_right()[0] - 6.7))
+        cos = inline(txt(f"largest |cos|, all {lay['w_pairs']} pairs:", B, T.TEXT),
+                     Num(lp.w_cos_max, None, 2, B, MARK), buff=0.15)
+        cos.next_to(flats, DOWN, buff=0.3).align_to(fnames, LEFT)
+        cosnote = txt("(1 = same direction)", B, T.MUTED)
+        cosnote.next_to(cos, RIGHT, buff=0.3)
         pair = VGroup(*[SurroundingRectangle(cards[h].bars[0], color=MARK, buff=0.06,
                                              stroke_width=2.5) for h in (a, b)])
-        # every pair's |cos|, kind with kind, as a histogram from 0 to the largest
-        w_abs, top = lay["w_abs"], lay["w_cos_max"]
-        nb, hx0, hw, y_ax, hmax = 16, x_l, x_r - x_l, -2.55, 0.75
-        counts = np.histogram(np.asarray(w_abs), bins=nb, range=(0.0, top))[0]
-        bw = hw / nb
-        hbars = VGroup(*[Rectangle(width=bw * 0.85, height=max(0.01, hmax * c / counts.max()),
-                                   stroke_width=0).set_fill(T.TEXT, 0.6)
-                         .move_to([hx0 + bw * (i + 0.5), y_ax, 0], aligned_edge=DOWN)
-                         for i, c in enumerate(counts)])
-        axis = Line([hx0, y_ax, 0], [hx0 + hw, y_ax, 0], color=T.MUTED, stroke_width=2)
-        zero = txt("0", S, T.TEXT).next_to(axis.get_left(), DOWN, buff=0.1)
-        mx = Num(lp.w_cos_max, None, 2, S, MARK).next_to(axis.get_right(), DOWN, buff=0.1)
-        hname = txt(f"|cos| of all {lay['w_pairs']} pairs, kind with kind", S, T.TEXT)
-        hname.next_to(zero, DOWN, buff=0.08).set_x(axis.get_x())
-        x_pair = hx0 + hw * abs(pr["cos"]) / top
-        tick = Line([x_pair, y_ax - 0.02, 0], [x_pair, y_ax + hmax + 0.1, 0], color=MARK,
-                    stroke_width=2.5)
-        meaning = VGroup(txt("separate parameters;", S, T.TEXT),
-                         txt("what each head does:", S, T.MUTED),
-                         txt("its attention pattern (later)", S, T.MUTED))
-        meaning.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        meaning.next_to(axis, RIGHT, buff=0.5).align_to([0, y_ax + hmax, 0], UP)
         if self.st.tokens is not None:
             self.play(FadeOutPlace(self.st.tokens), run_time=self.quick())
             self.gone(self.st.tokens)
@@ -475,36 +451,21 @@ class PerHeadScene(StoryboardScene):
             copies = [cards[h].bars[0].copy() for h in (a, b)]
             lying = [c.copy().rotate(-PI / 2).stretch_to_fit_height(f.height)
                      .move_to(f.get_left(), aligned_edge=LEFT) for c, f in zip(copies, flats)]
-            self.play(Create(pair), run_time=0.15 * t)
+            self.play(Create(pair), run_time=0.2 * t)
             self.play(*[Transform(c, m, path_arc=-PI / 3) for c, m in zip(copies, lying)],
-                      run_time=0.35 * t)
+                      run_time=0.4 * t)
             self.play(*[ReplacementTransform(c, f) for c, f in zip(copies, flats)],
-                      FadeInPlace(fnames), run_time=0.3 * t)
-            self.play(FadeInPlace(flen), run_time=0.2 * t)
-
-        def spread(t):
-            # the pair's cosine moves onto the axis at its place; every pair's joins it
-            self.play(FadeOutPlace(VGroup(flats, fnames, flen, cosnote, pair)),
-                      run_time=0.12 * t)
-            self.play(Create(axis), FadeInPlace(zero), FadeInPlace(mx), FadeInPlace(hname),
-                      cos.animate.scale(0.75).next_to([x_pair, y_ax + hmax + 0.1, 0], UP,
-                                                      buff=0.05),
-                      run_time=0.18 * t)
-            self.play(Create(tick), LaggedStart(*[GrowFromEdge(r, DOWN) for r in hbars],
-                                                lag_ratio=0.05), run_time=0.5 * t)
-            self.emphasize(mx, run_time=0.2 * t)
+                      FadeInPlace(fnames), run_time=0.4 * t)
 
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.1), run_time=t)),
                        (1, lambda t: self.play(FadeInPlace(legend), run_time=t))]),
                   (1, [(3, flatten),
-                       (2, lambda t: self.play(FadeIn(cos, shift=0.2 * LEFT),
+                       (2, lambda t: self.play(FadeIn(cos, shift=0.2 * UP),
                                                Indicate(flats, color=MARK, scale_factor=1.02),
                                                run_time=t)),
-                       (1, lambda t: self.play(FadeInPlace(cosnote), run_time=t))]),
-                  (2, [(4, spread),
-                       (2, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in meaning],
-                                                           lag_ratio=0.3), run_time=t))])]
+                       (1, lambda t: self.play(FadeInPlace(cosnote), FadeOutPlace(pair),
+                                               run_time=t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -513,9 +474,10 @@ class PerHeadScene(StoryboardScene):
             dots = VGroup(*[Dot(card.bars[0].get_left() + LEFT * 0.14, radius=0.075,
                                 color=T.X) for card in cards])
             starts = [Dot(src, radius=0.075, color=T.X) for _ in cards]
-            xkey = txt("blue dot: the same X", S, T.X)
+            xkey = VGroup(txt("blue dot:", B, T.X), txt("the same X", B, T.X))
+            xkey.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             xkey.next_to(self.st.x, DOWN, buff=0.3).align_to([EDGE_X, 0, 0], LEFT)
-            groups.append((3, [
+            groups.append((2, [
                 (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
                                         FadeInPlace(xkey), run_time=t)),
                 (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
@@ -526,10 +488,10 @@ class PerHeadScene(StoryboardScene):
             self.keep(dots, xkey)
             self.st.xdots = [dots, xkey]
         self.by_cue(groups)
-        self.gone(pair, flats, fnames, flen, cosnote)
+        self.gone(pair)
         self.drop("switch", run_time=self.quick())
         self.st.cards = cards
-        self.st.panel = VGroup(legend, cos, axis, zero, mx, hname, tick, hbars, meaning)
+        self.st.panel = VGroup(legend, flats, fnames, cos, cosnote)
         self.keep(cards, self.st.panel)
 
     # --- the worked example ---------------------------------------------------------------
@@ -595,9 +557,9 @@ class PerHeadScene(StoryboardScene):
         self.by_cue([(0, first), (1, [
             # a blue strip standing for X (not a second set of its digits) goes into W_Q
             (2, lambda t: self.play(xcopy.append(
-                Rectangle(width=0.3, height=x.col.height * 0.8, stroke_color=T.X,
+                Rectangle(width=0.3, height=x.col.height * 0.55, stroke_color=T.X,
                           stroke_width=1.5, fill_color=T.X, fill_opacity=0.3)
-                .move_to(x.col[2].get_right() + RIGHT * 0.25)) or xcopy[0].animate
+                .move_to(x.col[2].get_right() + RIGHT * 0.25).align_to(x.col[2], UP)) or xcopy[0].animate
                                     .move_to(block).scale(0.6).set_opacity(0),
                                     Indicate(block, color=T.Q, scale_factor=1.08),
                                     run_time=t)),
@@ -780,8 +742,12 @@ class PerHeadScene(StoryboardScene):
                                       if k in self.shown], run_time=t))]),
             # why √d_head (the design's reason, said as such): where the dot products' sum
             # was written
-            (3, [(1, lambda t: self.play(FadeInPlace(why), run_time=t)),
-                 (1, lambda t: self.emphasize(label, why[0], run_time=t))])])
+            # line by line as the voice says it (review 19: a static 13 s block)
+            (3, [(1, lambda t: self.play(FadeInPlace(why[0]), run_time=t)),
+                 (1, lambda t: self.emphasize(label, run_time=t)),
+                 (1, lambda t: self.play(FadeInPlace(why[1]), run_time=t)),
+                 (1.5, lambda t: self.emphasize(why[1], run_time=t)),
+                 (1, lambda t: self.play(FadeInPlace(why[2]), run_time=t))])])
         self.set_slot("why", why)
         self.gone(self.st.keys, self.st.klabel)
         for m in (self.st.keys, self.st.klabel):
@@ -1083,15 +1049,27 @@ class PerHeadScene(StoryboardScene):
         axes = txt(f"in each: a row per token asking, a column per token looked at", S,
                    T.TEXT)
         axes.next_to(minis, DOWN, buff=0.15).align_to(minis, LEFT)
-        # the first column ('[CLS]') marked in every tile; bank's row's largest weight there
-        # in first_heads of the heads (said with its count)
-        fmarks = VGroup(*[SurroundingRectangle(VGroup(*[r.cells[0] for r in m[1].rows]),
-                                               color=MARK, buff=0.0, stroke_width=1.5)
-                          for m in minis]) if d["window"][0] == 0 else VGroup()
-        fnote = txt((f"ringed: the first column, '{w0}'; " if len(fmarks) else "")
-                    + f"'{d['focus']['token']}' weighs '{lay['first_token']}' most in "
-                    f"{lay['first_heads']} of {d['shape']['n_heads']} heads", S, MARK)
+        # review 19: the count is shown, not told. Bank's row outlined in every tile (named
+        # beside the first tile of each grid row); in the heads whose largest weight for bank
+        # is the first token (the plan's join.argmax), that cell ringed: count them
+        win, ftok = d["window"], d["focus"]["token"]
+        fr = win.index(d["focus"]["pos"])
+        first = [h for h, tok in enumerate(lay["join"]["argmax"])
+                 if win[0] == 0 and tok == lay["first_token"]]
+        rows_b = VGroup(*[SurroundingRectangle(m[1].rows[fr], color=T.TEXT, buff=0.0,
+                                               stroke_width=1.2) for m in minis])
+        bticks = VGroup(*[txt(f"'{ftok}'", S, T.TEXT).next_to(minis[h][1].rows[fr], LEFT,
+                                                              buff=0.15)
+                          for h in (0, len(minis) // 2) if h < len(minis)])
+        fmarks = VGroup(*[SurroundingRectangle(minis[h][1].rows[fr].cells[0], color=MARK,
+                                               buff=0.03, stroke_width=3) for h in first])
+        fnote = inline(txt(f"ringed: '{ftok}' weighs '{lay['first_token']}' (first column) "
+                           f"most in", T.TYPE.body, MARK),
+                       Num(p.first_heads, None, 0, T.TYPE.body, MARK),
+                       txt(f"of {d['shape']['n_heads']} heads", T.TYPE.body, MARK), buff=0.2)
         fnote.next_to(axes, DOWN, buff=0.1).align_to(minis, LEFT)
+        if fnote.get_right()[0] > 6.7:
+            fnote.shift(LEFT * (fnote.get_right()[0] - 6.7))
         box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
         big = self.st.matrix
@@ -1118,12 +1096,14 @@ class PerHeadScene(StoryboardScene):
                           (2, lambda t: self.play(Create(box2), run_time=t)),
                           (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])]
                     + [(3, [(1, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
-                                                    *([LaggedStart(*[Create(r) for r in fmarks],
-                                                                   lag_ratio=0.08)]
-                                                      if len(fmarks) else []),
+                                                    Create(rows_b), FadeInPlace(bticks),
                                                     run_time=t)),
+                            (2, lambda t: self.play(LaggedStart(*[Create(r) for r in fmarks],
+                                                                lag_ratio=0.3), run_time=t)
+                             if len(fmarks) else self.wait(t)),
                             (1, lambda t: self.play(FadeInPlace(fnote), run_time=t))])])
-        self.keep(minis, head, axes, box, box2, fmarks, fnote)
+        self.keep(minis, head, axes, box, box2, rows_b, bticks, fmarks, fnote)
+        self.st.grid_rows = [m[1].rows[fr] for m in minis]
 
     # --- the layer's update -----------------------------------------------------------------
     def beat_join(self, beat) -> None:
@@ -1247,6 +1227,10 @@ class PerHeadScene(StoryboardScene):
                           for h, tok in enumerate(j["argmax"])])
         onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
+        cnote = txt("together in this sentence; why was not tested", T.TYPE.body, T.TEXT)
+        cnote.move_to([0, -2.0, 0]).align_to([x_tok, 0, 0], LEFT)
+        if cnote.get_right()[0] > 6.7:
+            cnote.shift(LEFT * (cnote.get_right()[0] - 6.7))
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update", S, T.ATTN),
@@ -1292,12 +1276,14 @@ class PerHeadScene(StoryboardScene):
             # head's segment keeps its identity), W_O's box grows into its true shape, a
             # square, level with the column; the update moves aside
             self.play(FadeOutPlace(VGroup(strips, names, top_label, jl, wo_size, out_arrow,
-                                          legend)), run_time=0.3 * t)
-            self.play(*[ReplacementTransform(joined[h], seg[h]) for h in range(n)],
-                      ReplacementTransform(wo_box, wo_rect),
+                                          legend)), run_time=0.2 * t)
+            self.play(dgroup.animate.align_to([6.75, 0, 0], RIGHT).align_to([0, 2.45, 0], UP),
+                      run_time=0.15 * t)
+            self.play(LaggedStart(*[ReplacementTransform(joined[h], seg[h], path_arc=-PI / 4)
+                                    for h in range(n)], lag_ratio=0.1), run_time=0.4 * t)
+            self.play(ReplacementTransform(wo_box, wo_rect),
                       ReplacementTransform(wo_sym, wo_name[0]), FadeInPlace(wo_name[1]),
-                      dgroup.animate.align_to([6.75, 0, 0], RIGHT).align_to([0, 2.45, 0], UP),
-                      run_time=0.7 * t)
+                      run_time=0.25 * t)
             self.remove(*[x for m in (strips, names, top_label, jl, wo_size, out_arrow, legend)
                           for x in m.get_family()])
 
@@ -1339,8 +1325,8 @@ class PerHeadScene(StoryboardScene):
             self.play(FadeInPlace(cs_head), LaggedStart(*[
                 FadeIn(m, target_position=b.get_right(), scale=0.6)
                 for m, b in [*zip(firsts, bars), (bfirst, bbar)]], lag_ratio=0.12),
-                FadeInPlace(plus), run_time=0.5 * t)
-            self.play(Create(rule), run_time=0.1 * t)
+                run_time=0.45 * t)
+            self.play(FadeInPlace(plus), Create(rule), run_time=0.15 * t)
             self.play(FadeIn(total, target_position=rule.get_center(), scale=0.6),
                       FadeInPlace(eq), run_time=0.15 * t)
             fly = total.copy()
@@ -1401,18 +1387,35 @@ class PerHeadScene(StoryboardScene):
             self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
                       Indicate(dlen, color=T.ATTN), run_time=0.2 * t)
 
-        self.by_cue([(0, [(1, lambda t: self.clear(t)),
-                          (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)),
-                                                  run_time=t)),
-                          (1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
-                          (3, gather)]),
-                     (1, [(3, lambda t: self.play(*[ReplacementTransform(s.copy(), js)
-                                                    for s, js in zip(strips, joined)],
-                                                  FadeInPlace(jl), run_time=t)),
+        rows = list(self.st.grid_rows)
+        self.st.grid_rows = []
+
+        def from_rows(t):
+            # review 19: the grid did not cross-fade into the outputs: each head's row for
+            # the focus token (its weights, which mix the values) moves up into that head's
+            # output box
+            self.play(*[r.animate.stretch_to_fit_width(sw).stretch_to_fit_height(0.32)
+                        .move_to(strips[h]) for h, r in enumerate(rows)],
+                      FadeInPlace(top_label), run_time=0.55 * t)
+            self.play(*[ReplacementTransform(r, strips[h]) for h, r in enumerate(rows)],
+                      FadeInPlace(names), run_time=0.3 * t)
+            self.play(FadeInPlace(legend), run_time=0.15 * t)
+
+        first = ([(1, lambda t: self.clear_but(rows, t)), (4, from_rows)]
+                 if len(rows) == n else
+                 [(1, lambda t: self.clear(t)),
+                  (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)), run_time=t)),
+                  (1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
+                  (3, gather)])
+        self.by_cue([(0, first),
+                     (1, [(3, lambda t: self.play(LaggedStart(*[
+                                  ReplacementTransform(s.copy(), js)
+                                  for s, js in zip(strips, joined)], lag_ratio=0.25),
+                                  FadeInPlace(jl), run_time=t)),
                           (3, through_wo)]),
                      (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
-                          (2, make_room)])])
+                          (3, make_room)])])
         self.gone(olabel)
         self.keep(dgroup, seg, wo_rect, wo_name)
         self.st.delta = dgroup          # stays on stage into the add beat, and moves there
@@ -1446,11 +1449,14 @@ class PerHeadScene(StoryboardScene):
                                   .align_to(b, LEFT)
                                   for b, h in zip(boxes, boxed)], run_time=t)),
                               (1, lambda t: self.emphasize(*[argmax[h] for h in j["key_heads"]],
-                                                           color=WEIGHT, run_time=t))])])
+                                                           color=WEIGHT, run_time=t))]),
+                         # what the pairing is and is not (review 19: read as a cause)
+                         (7, [(1, lambda t: self.play(FadeInPlace(cnote), run_time=t)),
+                              (1, lambda t: self.wait(t))])])
             for m in (seg, wo_rect, wo_name):
                 if m in self.st.on:
                     self.st.on.remove(m)
-            self.keep(bars, lens, boxes, argmax, onl, hnames, bname, bbar)
+            self.keep(bars, lens, boxes, argmax, onl, hnames, bname, bbar, cnote)
         self.st.pieces = rest
 
     def beat_pieces(self, beat) -> None:
@@ -1569,20 +1575,30 @@ class PerHeadScene(StoryboardScene):
             dh = d["shape"]["d_head"]
             q0 = self.column(nl["q_here"], nv.q_here.path, nd, T.Q, length=dh)
             q1 = self.column(nl["q"], nv.q.path, nd, T.Q, length=dh)
-            q0.at(-5.2, -0.75)
-            q1.at(-1.6, -0.75)
+            q0.at(-5.2, -0.35)
+            q1.at(-1.6, -0.35)
             q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", S,
                                                                            T.MUTED))
             q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", S, T.MUTED))
             for nm, c in ((q0name, q0), (q1name, q1)):
                 nm.next_to(c, UP, buff=0.12).align_to(c, LEFT)
-            q0how = txt(f"layer {self.layer}: the one followed", S, T.TEXT)
-            q1how = inline(txt("=", S, T.MUTED), math(T.X_l(l1), F, T.X),
-                           txt("×", S, T.MUTED), math(f"W_Q^(({l1},{hh}))", F, T.Q),
-                           *([txt("+ bias", S, T.MUTED)] if self.bias() else []), buff=0.1)
+            # each query's making, at the body size (review 19: the closing formula was small
+            # grey text): its own X, its own layer's W_Q
+            B = T.TYPE.body
+
+            def how(l):
+                return inline(txt("=", B, T.TEXT), math(T.X_l(l), F, T.X),
+                              txt("×", B, T.TEXT), math(f"W_Q^(({l},{hh}))", F, T.Q),
+                              *([txt("+ bias", B, T.TEXT)] if self.bias() else []), buff=0.1)
+            q0how, q1how = how(self.layer), how(l1)
             q0how.next_to(q0, DOWN, buff=0.2).align_to(q0, LEFT)
             q1how.next_to(q1, DOWN, buff=0.2).align_to(q1, LEFT)
-            fresh = (x1, q0, q1, q0name, q1name, q0how, q1how)
+            # the chapter's point, said and shown (review 19: the video ended without it)
+            close = VGroup(txt(f"new X, layer {l1}'s own W_Q: a fresh query", B, MARK),
+                           txt("K and V: rebuilt the same way", B, MARK))
+            close.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+            close.next_to(VGroup(q0how, q1how), DOWN, buff=0.3).align_to(q0how, LEFT)
+            fresh = (x1, q0, q1, q0name, q1name, q0how, q1how, close)
         strip = (Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
                            fill_color=T.X, fill_opacity=0.3).move_to(fresh[0][1])
                  if fresh is not None else None)
@@ -1620,7 +1636,15 @@ class PerHeadScene(StoryboardScene):
             # the query this video followed, beside it
             (4, [(1.5, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0how)],
                                            run_time=t)),
-                 (1, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t))])]))
+                 (1, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t))]),
+            # what differs: the X and the matrix; then the claim, line by line
+            (5, [(1.2, lambda t: self.play(Indicate(q0how[1], color=T.X),
+                                           Indicate(q1how[1], color=T.X),
+                                           Indicate(q0how[3], color=T.Q),
+                                           Indicate(q1how[3], color=T.Q), run_time=t)),
+                 (1, lambda t: self.play(FadeInPlace(close[0]), run_time=t)),
+                 (0.6, lambda t: self.wait(t)),
+                 (1, lambda t: self.play(FadeInPlace(close[1]), run_time=t))])]))
         kept = [xin, box, bname, plus, out, a1, a2, a3, skip, sname, ln, a4, a5, nxt]
         if fresh is None:
             kept += [sums, *names, note]
