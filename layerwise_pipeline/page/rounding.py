@@ -28,6 +28,8 @@ ROUNDING: tuple[tuple[str, str, int | str], ...] = (
     ("per_head", rf"data\.layers{_I}\.patterns{_N}{_N}{_N}", "data.layers[{0}].heads[0].decimals.weights"),
     ("per_head", rf"data\.layers{_I}\.prev_token{_N}", "data.layers[{0}].prev_decimals"),
     ("per_head", rf"data\.layers{_I}\.x{_N}", "data.layers[{0}].x_decimals"),
+    # per_head/scene.py: the one pair's cosine, as its cos_text writes it
+    ("per_head", rf"data\.layers{_I}\.w_pair\.cos", "data.layers[{0}].w_pair.decimals"),
     ("per_head", rf"data\.layers{_I}\.join\.(\w+)(?:{_N})*", "data.layers[{0}].join.decimals.{1}"),
     # context_qkv/scene.py:253 first numbers (v.first.decimals[key][layer]); :633 cosines (2)
     ("context_qkv", rf"data\.first\.(\w)\[(\d+)\]{_N}{_N}", "data.first.decimals.{0}[{1}]"),

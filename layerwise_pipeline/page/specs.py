@@ -176,6 +176,43 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].join.key_heads_longest": (
                 "Are those heads exactly the longest pieces? (1 yes, 0 no)",
                 "A fact of this sentence and layer, not a cause."),
+            "data.layers[{l}].first_heads": (
+                "How many heads weigh '{data.layers[0].first_token}' most from '{focus}'",
+                "Out of all the heads of the layer: the first token takes the largest weight in "
+                "these."),
+            "data.layers[{l}].next.head": (
+                "The head followed into the next layer",
+                "The same head number in the next layer: its own, new matrices."),
+            "data.layers[{l}].next.layer": (
+                "The next layer",
+                "The layer that reads the X this layer writes."),
+            "data.layers[{l}].next.x": (
+                "X of '{focus}' entering the next layer: first numbers",
+                "This layer's output, after its LayerNorms and FFN: what the next layer reads."),
+            "data.layers[{l}].next.q": (
+                "'{focus}''s query in the next layer: first numbers",
+                "Made fresh from the new X with the next layer's own query matrix."),
+            "data.layers[{l}].next.q_here": (
+                "'{focus}''s query in this layer, same head: first numbers",
+                "Beside the next layer's, to compare."),
+            "data.layers[{l}].w_pair.cos": (
+                "Cosine between two heads' query matrices, laid flat",
+                "Heads 0 and 1; 1 would mean the same direction, 0 at right angles."),
+            "data.layers[{l}].w_pair.a": (
+                "First head of the compared pair",
+                "Its query matrix, laid out as one long list of numbers."),
+            "data.layers[{l}].w_pair.b": (
+                "Second head of the compared pair",
+                "Its query matrix, laid out as one long list of numbers."),
+            "data.layers[{l}].w_pair.size": (
+                "Numbers in one head's query matrix",
+                "The length of the flat list the cosine is taken over."),
+            "data.layers[{l}].w_abs": (
+                "Size of the cosine between two heads' matrices, every pair",
+                "One |cosine| per pair of different heads, queries, keys and values; all small."),
+            "data.layers[{l}].w_pairs": (
+                "Pairs of heads compared",
+                "Every pair of different heads, for queries, keys and values."),
             "data.layers[{l}].join.sum_adds": (
                 "Do the shown first entries add up to the shown sum? (written = or ≈)",
                 "Thirteen rounded numbers can drift in the last place."),

@@ -18,7 +18,7 @@ that head's whole attention matrix; every head's matrix side by side.
                            (all entries): mean and max |cos| over the pairs; `w_cos_max` the
                            largest of the three
   layers[i].w_pair         one pair computed on screen: heads 0 and 1's W_Q (flattened), their
-                           cosine `cos` (`cos_text` at w_decimals); `w_abs` every pair's |cos|,
+                           cosine `cos` (`cos_text` at its `decimals`); `w_abs` every pair's |cos|,
                            kind by kind (Q, K, V: n(n-1)/2 values each, n its heads; for the spread),
                            `w_pairs` their count
   layers[i].first_heads    how many heads put the focus token's largest weight on the first
@@ -241,7 +241,7 @@ def weight_pairs(W: dict, l: int, where: str) -> dict:
     c01 = float(cosine(flat["Q"][0], flat["Q"][1]))
     wd = shown_decimals([c01], 3, f"{where}.w_pair.cos")
     return {"w_pair": {"a": 0, "b": 1, "kind": "Q", "cos": c01, "cos_text": f"{c01:.{wd}f}",
-                       "size": int(flat["Q"].shape[1])},
+                       "decimals": wd, "size": int(flat["Q"].shape[1])},
             "w_abs": w_abs, "w_pairs": len(w_abs)}
 
 
