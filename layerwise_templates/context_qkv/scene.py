@@ -17,7 +17,8 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               named, the rest counted as one, the markers' (too short to see) ringed; the
               updates (lengths, angle, cosine); the start marker's weight and piece length
               beside river's (bars); then a new stage, large on the left: X^(0) and the
-              update arrows themselves moved (not turned) to its tip, to scale, the two sums
+              update arrows themselves moved (turning a little) to its tip, X halving
+              their angle (lengths and that angle to scale, angles to X not), the sums
               dashed, a cos at each vertex, the true lengths as bars; on the right the sums
               (a small pair at their cosine's angle) go through LayerNorm, FFN + add,
               LayerNorm, a cos after each; out, the two X^(1) and what reads them
@@ -1032,7 +1033,8 @@ class ContextQKVScene(StoryboardScene):
         ys = [0.0] + [v[1] for v in rel.values()]
         floor = self.caption_top() + 0.35
         room_h = (y_top - 0.2) - floor
-        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 3.6 / max(max(xs) - min(xs), 1e-6))
+        # no wider than 2.1: the words beside it keep their full size
+        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 2.1 / max(max(xs) - min(xs), 1e-6))
         o = np.array([x + 0.1 - unit * min(xs), floor - unit * min(ys), 0.0])
         P = {k: o + unit * v for k, v in rel.items()}
         xa = Arrow(o, P["x"], buff=0, color=T.X, stroke_width=7,
@@ -1116,8 +1118,8 @@ class ContextQKVScene(StoryboardScene):
             r[0].move_to([0, -0.36 * k, 0], aligned_edge=LEFT)
             r[1].move_to([w_name + 0.2, -0.36 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
-        why = VGroup(txt("flat: lengths and updates' angle to scale;", S, T.TEXT),
-                     txt("angles to X and the sums' angle: not;", S, T.TEXT),
+        why = VGroup(txt("flat; to scale: lengths, updates' angle;", S, T.TEXT),
+                     txt("not to scale: angles to X, sums' angle;", S, T.TEXT),
                      txt(f"each cos from all {self.v.heads.d_model} numbers", S, T.TEXT)).arrange(
             DOWN, buff=0.06, aligned_edge=LEFT)
         note = VGroup(why, rows)
