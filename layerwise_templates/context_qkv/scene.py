@@ -17,7 +17,8 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               named, the rest counted as one, the markers' (too short to see) ringed; the
               updates (lengths, angle, cosine); the start marker's weight and piece length
               beside river's (bars); then a new stage, large on the left: X^(0) and the
-              update arrows themselves moved (not turned) to its tip, to scale, the two sums
+              update arrows themselves moved (turning a little) to its tip, X halving
+              their angle (lengths and that angle to scale, angles to X not), the sums
               dashed, a cos at each vertex, the true lengths as bars; on the right the sums
               (a small pair at their cosine's angle) go through LayerNorm, FFN + add,
               LayerNorm, a cos after each; out, the two X^(1) and what reads them
@@ -66,7 +67,7 @@ PLOT = (5.4, 3.4)                   # chart axes width, height
 PANEL_X = 0.6                       # left edge of the right-hand panel
 ROW_GAP = 0.62
 WINDOW = 11                         # tokens shown per sentence in the arcs (a window round focus)
-BASE = 8.0                          # degrees: update 1's direction in both drawings of it
+BASE = 8.0                          # degrees: update 1's direction in the updates' own drawing
 NARROW = 15.0                       # degrees: two arrows this close share no room for a label
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
@@ -1007,38 +1008,33 @@ class ContextQKVScene(StoryboardScene):
 
     def sum_picture(self, x: float, y_top: float, scale: float | None = None) -> VGroup:
         """The addition drawn tip to tail, large, in the left half: X^(0) (the same in both)
-        from a point; each update from X's tip (as on the right, moved without turning); each
+        from a point; each update from X's tip (as on the right, moved and turned a little); each
         sum X^(0) + Delta^(0) from X's tail to that update's tip, dashed. X and the updates
-        at their true lengths, the updates at their true angle (cos written at X's tip); the
-        figure turned so the drawn sums come as near their measured cosine as a flat drawing
-        allows (written at the tail; the note says the drawing is flat). The words stand
+        at their true lengths, the updates at their true angle (cos written at X's tip); X
+        halves that angle (the angles to X and between the sums are not to scale, and the
+        note says so; the sums' cos is written at the tail). The words stand
         right of the drawing, the true lengths as bars under them."""
         e = self.v.entered
         lx, la, lb = float(e.x_length[0]), float(e.length[0]), float(e.length[1])
         ang = float(e.angle) * DEGREES
-        target = float(e.sum_cos)
-
-        def drawn(th):
-            ua = np.array([la * pymath.cos(th), la * pymath.sin(th)])
-            ub = np.array([lb * pymath.cos(th + ang), lb * pymath.sin(th + ang)])
-            sa, sb = np.array([lx, 0.0]) + ua, np.array([lx, 0.0]) + ub
-            return float(sa @ sb / max(np.linalg.norm(sa) * np.linalg.norm(sb), 1e-9))
-        # update 1's direction from X's: both updates within 100 degrees of X (forward), the
-        # drawn sums' cosine nearest the measured one
-        ths = [t * DEGREES for t in np.arange(-179.0, 180.0, 0.5)
-               if abs(t) <= 100 and abs(t + float(e.angle)) <= 100]
-        th = min(ths or [0.0], key=lambda t: abs(drawn(t) - target))
-        phi = BASE * DEGREES - th                       # X's direction: update 1 at BASE
+        # update 1's direction from X's: X halves the updates' angle, so neither update (nor
+        # its dashed sum) lies along X. In d_model numbers both may be near right angles to
+        # X, which no flat drawing with their true angle to each other can show: the note
+        # says the angles to X (and so the sums' angle) are not to scale
+        # X steep (a tall drawing leaves the words room beside it); the updates turn a little
+        # as they move onto X's tip
+        phi = 70.0 * DEGREES
+        a_dir = phi - ang / 2                           # update 1's direction
         d_x = np.array([pymath.cos(phi), pymath.sin(phi), 0.0])
-        d_a = np.array([pymath.cos(BASE * DEGREES), pymath.sin(BASE * DEGREES), 0.0])
-        d_b = np.array([pymath.cos(BASE * DEGREES + ang), pymath.sin(BASE * DEGREES + ang),
-                        0.0])
+        d_a = np.array([pymath.cos(a_dir), pymath.sin(a_dir), 0.0])
+        d_b = np.array([pymath.cos(a_dir + ang), pymath.sin(a_dir + ang), 0.0])
         rel = {"x": d_x * lx, "a": d_x * lx + d_a * la, "b": d_x * lx + d_b * lb}
         xs = [0.0] + [v[0] for v in rel.values()]
         ys = [0.0] + [v[1] for v in rel.values()]
         floor = self.caption_top() + 0.35
         room_h = (y_top - 0.2) - floor
-        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 3.6 / max(max(xs) - min(xs), 1e-6))
+        # no wider than 2.1: the words beside it keep their full size
+        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 2.1 / max(max(xs) - min(xs), 1e-6))
         o = np.array([x + 0.1 - unit * min(xs), floor - unit * min(ys), 0.0])
         P = {k: o + unit * v for k, v in rel.items()}
         xa = Arrow(o, P["x"], buff=0, color=T.X, stroke_width=7,
@@ -1053,12 +1049,33 @@ class ContextQKVScene(StoryboardScene):
             dl.add_tip(tip_length=0.2, tip_width=0.16)
             sums.add(dl)
         # the updates' angle at X's tip, the sums' at the tail: arcs and their cosines
-        a1 = Arc(radius=0.55, start_angle=BASE * DEGREES, angle=ang, arc_center=P["x"],
-                 color=T.TEXT, stroke_width=3)
         cu = inline(txt("cos", S, T.TEXT), Num(e.cos, decimals=2, size=S, color=T.TEXT))
-        mid = BASE * DEGREES + ang / 2
-        cu.next_to(P["x"] + 0.6 * np.array([pymath.cos(mid), pymath.sin(mid), 0.0]),
-                   RIGHT, buff=0.12)
+        # the updates' cosine inside their angle, on its bisector (X's own direction), clear of
+        # every arrow; when "cos 0.38" does not fit there, the number alone (the arc says what
+        # it is); else beside X's tip as before
+        d_m = np.array([pymath.cos(phi), pymath.sin(phi), 0.0])
+        segs = [(o, P["x"]), (P["x"], P["a"]), (P["x"], P["b"]), (o, P["a"]), (o, P["b"])]
+        placed = None
+        for cand in (cu, Num(e.cos, decimals=2, size=S, color=T.TEXT)):
+            for r in np.arange(0.45, 2.0, 0.05):
+                cand.move_to(P["x"] + r * d_m)
+                if not on_lines(cand, segs, 0.15):          # an arrowhead is wide
+                    placed = cand
+                    break
+            if placed is not None:
+                break
+        if placed is None:
+            cu.next_to(P["x"] + 0.6 * d_m, RIGHT, buff=0.12)
+            placed = cu
+        cu = placed
+        # the arc inside the label's reach: the largest radius whose arc misses the label
+        a1 = None
+        for rad in (0.55, 0.45, 0.38, 0.3, 0.24):
+            a1 = Arc(radius=rad, start_angle=a_dir, angle=ang, arc_center=P["x"],
+                     color=T.TEXT, stroke_width=3)
+            pts = a1.get_points()
+            if not on_lines(cu, list(zip(pts[:-1], pts[1:])), 0.05):
+                break
         cu.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
         g_a, g_b = (pymath.atan2(P[k][1] - o[1], P[k][0] - o[0]) for k in "ab")
         lo_, hi_ = min(g_a, g_b), max(g_a, g_b)
@@ -1101,7 +1118,8 @@ class ContextQKVScene(StoryboardScene):
             r[0].move_to([0, -0.36 * k, 0], aligned_edge=LEFT)
             r[1].move_to([w_name + 0.2, -0.36 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
-        why = VGroup(txt("flat: X and the updates to scale;", S, T.TEXT),
+        why = VGroup(txt("flat; to scale: lengths, updates' angle;", S, T.TEXT),
+                     txt("not to scale: angles to X, sums' angle;", S, T.TEXT),
                      txt(f"each cos from all {self.v.heads.d_model} numbers", S, T.TEXT)).arrange(
             DOWN, buff=0.06, aligned_edge=LEFT)
         note = VGroup(why, rows)
@@ -1135,11 +1153,13 @@ class ContextQKVScene(StoryboardScene):
         r1 = self.arc_row(0, top - 1.35)
         r2 = self.arc_row(1, top - 3.35)
         # how a weight is made: the one query scores each token's key, softmax
-        legend = txt(f"arc width = weight: softmax of {self.v.word}'s query · each key "
-                     f"(mean of {self.v.heads.n_heads} heads, layer 0)", T.TYPE.label, T.TEXT)
+        # (softmax named by what it does: the scores made into shares that sum to 1)
+        legend = txt(f"arc width = weight: {self.v.word}'s query · each key, as shares "
+                     f"summing to 1 ({self.v.heads.n_heads}-head mean, layer 0)",
+                     T.TYPE.label, T.TEXT)
         if legend.width > 13.6:
-            legend = txt(f"arc width = weight: softmax of query · each key, "
-                         f"{self.v.heads.n_heads}-head mean", T.TYPE.label, T.TEXT)
+            legend = txt(f"arc width = weight: query · each key, as shares summing to 1",
+                         T.TYPE.label, T.TEXT)
         legend.move_to([0, top - 0.2, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         # once the pieces are drawn the arcs go and the rows close up at the top (their
@@ -1409,7 +1429,7 @@ class ContextQKVScene(StoryboardScene):
             self.emphasize(nxt.out[-1], run_time=0.15 * t)
 
         def post_note(t):
-            # "in this post-LN model, layer 1's W_Q, W_K, W_V read that X directly"
+            # "here LayerNorm comes after each step, so layer 1's W_Q, W_K, W_V read that X directly"
             self.play(FadeInPlace(nxt.note), run_time=0.3 * t)
             self.emphasize(nxt.note, run_time=0.5 * t)
 
@@ -1666,15 +1686,12 @@ class ContextQKVScene(StoryboardScene):
             else:
                 self.wait(0.7 * t)
 
-        # the layers drawn over the first three sentences (the chart, then what to watch in
-        # it: keys and values, then queries), the question asked over the finished chart
-        grows = steps[1:]
-        cut = max(1, (len(grows) + 1) // 2)
-        g0 = steps[:1] + grows[:cut]
-        rest = grows[cut:]
-        g1 = rest[:max(0, len(rest) // 2)] + [(1, lambda t: legend_lit(["k", "v"], t))]
-        g2 = ([(0.3, lambda t: self.spotlight(None, t))] + rest[len(rest) // 2:]
-              + [(1, lambda t: legend_lit(["q"], t))])
+        # the layers all drawn over the first sentence; then what to watch in the finished
+        # chart, each from the start of the sentence that names it: keys and values, then
+        # the query
+        g0 = steps
+        g1 = [(1, lambda t: legend_lit(["k", "v"], t))]
+        g2 = [(1, lambda t: legend_lit(["q"], t))]
         self.by_cue([g0, g1, g2, [(1, lambda t: self.spotlight(None, t))], [(1, x_range)],
                      [(1, values)],
                      [(1, none_back)]], pause={5: 0.7, 6: 0.7})
