@@ -13,6 +13,19 @@ from layerwise_core.analysis.attention_depth_why import deep_heads, same_w_old_x
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 
 
+
+def new_x_verdict(field: str, new: float, old: float, up: str, down: str) -> tuple[str, str]:
+    """A fair test's last sentence and its claim: the share with the layer's new X against the
+    share with the old X (same matrices): `up` when it rises by 30 %, `down` when it falls by as
+    much, else that it hardly moves."""
+    ratio = f"data.{field}.new_sink / data.{field}.old_sink"
+    if new > 1.3 * old:
+        return up, f"{ratio} > 1.3"
+    if new < old / 1.3:
+        return down, f"{ratio} < 0.77"
+    return (" Same matrices, new X, and the share hardly moves at this layer.",
+            f"{ratio} ~= 1 ± 0.3")
+
 def spoken(tok: str) -> str:
     """A special token as the voice says it: [CLS] -> CLS."""
     return tok.strip("[]<>|") or tok
@@ -158,15 +171,11 @@ def build(c: Context) -> Draft:
                  "{data.layers[0].layer} wrote: its attention and FFN updates added to X of "
                  "layer {data.layers[0].layer}, normalised after each add: "
                  "{data.tie.new_sink:.2f}.")
-        if new > 1.3 * old:
-            text += f" Same matrices, new X: the move to {names} came in with the changed X."
-            claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
-        elif new < old / 1.3:
-            text += " Same matrices, new X: the changed X moved the row away from them."
-            claims.append("data.tie.new_sink / data.tie.old_sink < 0.77")
-        else:
-            text += " Same matrices, new X, and the share hardly moves at this layer."
-            claims.append("data.tie.new_sink / data.tie.old_sink ~= 1 ± 0.3")
+        said, claim = new_x_verdict(
+            "tie", new, old, f" Same matrices, new X: the move to {names} came in with the "
+            "changed X.", " Same matrices, new X: the changed X moved the row away from them.")
+        text += said
+        claims.append(claim)
         text += " This is one layer, measured once: layer {data.tie.layer}."
         beats.append(Beat(
             "why", ["why"],
@@ -195,15 +204,11 @@ def build(c: Context) -> Draft:
             text += ", close to it."
             claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink ~= 1 ± 0.2")
         text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_sink:.2f}."
-        if new > 1.3 * old:
-            text += " Same matrices, new X: here the changed X raises it."
-            claims.append("data.tie_last.new_sink / data.tie_last.old_sink > 1.3")
-        elif new < old / 1.3:
-            text += " Same matrices, new X: here the changed X lowers it."
-            claims.append("data.tie_last.new_sink / data.tie_last.old_sink < 0.77")
-        else:
-            text += " Same matrices, new X, and the share hardly moves at this layer."
-            claims.append("data.tie_last.new_sink / data.tie_last.old_sink ~= 1 ± 0.3")
+        said, claim = new_x_verdict(
+            "tie_last", new, old, " Same matrices, new X: here the changed X raises it.",
+            " Same matrices, new X: here the changed X lowers it.")
+        text += said
+        claims.append(claim)
         beats.append(Beat(
             "why_last", ["why_last"],
             "The same fair test at layer {data.tie_last.layer}: its own matrices, fed the old "
