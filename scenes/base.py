@@ -294,6 +294,14 @@ class StoryboardScene(MovingCameraScene):
             return self.beat_start + float(cues[i]["start"]) + self.cue_shift[i]
         return self.beat_start + self.beat_end(self.beat)
 
+    def cue_with(self, phrase: str, default: int | None = None) -> int | None:
+        """The first cue of this beat whose sentence contains `phrase` (`default` when none
+        does: a draft or another arrangement may say less, and a silent plan has no cues)."""
+        for k, c in enumerate(self.beat.get("cues") or []):
+            if phrase in str(c.get("text", "")):
+                return k
+        return default
+
     def left(self) -> float:
         """Seconds left of this beat's planned duration."""
         return max(0.0, self.beat_start + float(self.beat["duration"]) - self.time)

@@ -42,7 +42,7 @@ from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
 from scenes.base import StoryboardScene, overlaps
 from scenes.legibility import is_text
 from scenes.mobjects.text import baseline as baseline_y
-from scenes.mobjects import Num, TickAxes, highlighted, inline, math, swatch, txt
+from scenes.mobjects import Num, TickAxes, glyph_span, highlighted, inline, math, swatch, txt
 from . import moments as M
 from .scene_parts import DimPlace, ProbeBeat
 from .view import Data
@@ -281,46 +281,44 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                   run_time=run_time)
         st.legend_small = None
 
+    def key_line(self, k: int):
+        """Sentence k's line of the key: its glyphs, the text it shows (the window round the
+        focus word) and the focus word."""
+        c = self.v.contexts[k]
+        word = c.focus.value.partition("#")[0]
+        return self.stage.legend[k][-1], window(c.sentence.value, word), word
+
     def focus_glyphs(self, k: int):
         """The glyphs of sentence k's focus word in the key (the first occurrence), or the
         whole row when the word is not found in its window."""
-        row, c = self.stage.legend[k], self.v.contexts[k]
-        word = c.focus.value.partition("#")[0]
-        text = window(c.sentence.value, word)
+        glyphs, text, word = self.key_line(k)
         at = text.find(word)
         if at < 0:
-            return row
-        i = len("".join(text[:at].split()))
-        n = len("".join(word.split()))
-        return row[-1][i:i + n]
+            return self.stage.legend[k]
+        return glyph_span(glyphs, text, at, at + len(word))
 
     def later_glyphs(self, k: int):
         """The glyphs of sentence k's words after its focus word in the key (its final mark
         left out), or None when nothing follows the word."""
-        row, c = self.stage.legend[k], self.v.contexts[k]
-        word = c.focus.value.partition("#")[0]
-        text = window(c.sentence.value, word)
+        glyphs, text, word = self.key_line(k)
         at = text.find(word)
-        rest = "".join(text[at + len(word):].split()).rstrip(".!?,;:")
-        if at < 0 or not rest:
+        end = at + len(word)
+        rest = text[end:].rstrip(" .!?,;:")
+        if at < 0 or not rest.strip():
             return None
-        i = len("".join(text[:at].split())) + len("".join(word.split()))
-        return row[-1][i:i + len(rest)]
+        return glyph_span(glyphs, text, end, end + len(rest))
 
     def word_glyphs(self, k: int, word: str):
         """The glyphs of `word` in sentence k's line of the key (its first whole-word
         occurrence in the shown window), or None."""
-        lg = self.stage.legend
-        if lg is None or k >= len(self.v.contexts):
+        if self.stage.legend is None or k >= len(self.v.contexts):
             return None
-        c = self.v.contexts[k]
-        text = window(c.sentence.value, c.focus.value.partition("#")[0])
+        glyphs, text, _ = self.key_line(k)
         at = next((i for i in range(len(text)) if text.lower().startswith(word.lower(), i)
                    and (i == 0 or not text[i - 1].isalpha())), -1)
         if at < 0:
             return None
-        i = len("".join(text[:at].split()))
-        return lg[k][-1][i:i + len("".join(word.split()))]
+        return glyph_span(glyphs, text, at, at + len(word))
 
     def content_top(self) -> float:
         lg = self.stage.legend
@@ -558,7 +556,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         per = max(0.9, 0.95 * (self.cue_at(1) - self.time - 0.9)) / n if cues else 0.9
         # "... reads in both directions, so that bank can use the later word": the last
         # sentence's words after its focus word are underlined as its box is on
-        both = bool(cues) and "both directions" in str(cues[0].get("text", "")).lower()
+        both = self.cue_with("both directions") == 0
         under = VGroup()
         for k in range(n):                               # "a river bank, a money bank, ..."
             later = self.later_glyphs(k) if both and k == n - 1 else None

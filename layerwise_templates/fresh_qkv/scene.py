@@ -1309,14 +1309,6 @@ class FreshQKVScene(StoryboardScene):
         return res
 
     # --- sweep: every layer, one row each -------------------------------------------------------------
-    def cue_with(self, phrase: str) -> int | None:
-        """The first cue of this beat whose sentence contains `phrase` (None when none does:
-        a draft or another arrangement may say less)."""
-        for k, c in enumerate(self.beat.get("cues") or []):
-            if phrase in str(c.get("text", "")):
-                return k
-        return None
-
     def cue_end(self, k: int) -> float:
         """Scene time when the voice finishes cue k's sentence (its start plus its audio)."""
         cues = self.beat.get("cues") or []

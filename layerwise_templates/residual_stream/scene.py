@@ -30,7 +30,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, FadeIn, GrowFromEdge, In
 from scenes import theme as T
 from scenes.base import StoryboardScene
 from scenes.animations import FadeOutPlace
-from scenes.mobjects import Num, inline, math, txt
+from scenes.mobjects import Num, glyph_span, inline, math, txt
 from . import moments as M
 from .moments import DIVIDES, SHRINKS
 from .scene_intro import IntroBeats
@@ -740,6 +740,5 @@ def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:
     """The glyphs of `part` inside a `Text` made from `source` (a Text has one glyph per
     character that is not white space)."""
     at = source.rfind(part) if last else source.find(part)
-    start = len("".join(source[:at].split()))
-    return VGroup(*text[start:start + len("".join(part.split()))])
+    return glyph_span(text, source, at, at + len(part))
 

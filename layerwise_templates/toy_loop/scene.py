@@ -1187,13 +1187,6 @@ class ToyLoopScene(StoryboardScene):
         else:
             self.emphasize(rows[0][1:], rows[4][1:])
 
-    def cue_with(self, phrase: str, default: int) -> int:
-        """The first cue of this beat whose text has `phrase` (`default` when none has)."""
-        for i, cue in enumerate(self.beat.get("cues") or []):
-            if phrase in str(cue.get("text", "")):
-                return i
-        return default
-
     def phrase_time(self, k: int, phrase: str) -> float:
         """Scene time when `phrase` of cue k is spoken (its place in the sentence's text, as a
         share of the sentence's audio); the cue's start when the phrase is not in it (now,

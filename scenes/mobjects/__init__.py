@@ -2,7 +2,7 @@
 place (theme.py). Numbers are `Num` mobjects that remember the plan value and plan path they
 show, so a test can check that what is on screen is what the trace says."""
 
-from .text import txt, math, wrapped, code_block, highlighted, baseline, inline, text_table, legend_item, labelled, rule, swatch  # noqa: F401
+from .text import txt, math, wrapped, code_block, highlighted, glyph_span, baseline, inline, text_table, legend_item, labelled, rule, swatch  # noqa: F401
 from .numbers import Num, bracket, NumberGrid  # noqa: F401
 from .strips import RampKey, PatternRow, TokenCells  # noqa: F401
 from .charts import TickAxes, PlacedTickAxes, ProbBars, LayerBus, ScaleBar  # noqa: F401

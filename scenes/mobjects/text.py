@@ -74,6 +74,13 @@ def highlighted(text: str, word: str, color, size: float = T.LABEL_SIZE, base=T.
                       t2w={word: "BOLD"}))
 
 
+def glyph_span(text: Text, source: str, start: int, stop: int) -> VGroup:
+    """The glyphs of `text`, a Text made from `source`, that draw source[start:stop] (a Text
+    has one glyph per character that is not white space)."""
+    i = len("".join(source[:start].split()))
+    return VGroup(*text[i:i + len("".join(source[start:stop].split()))])
+
+
 def baseline(text: Text) -> float:
     """y of a Text's baseline: the median bottom of its glyphs (descenders are the minority)."""
     bottoms = sorted(float(g.get_bottom()[1]) for g in text.submobjects if g.height > 0)
@@ -157,4 +164,4 @@ def swatch(*colors, radius: float = 0.07, buff: float = 0.05) -> VGroup:
     return VGroup(*[Dot(radius=radius, color=c) for c in colors]).arrange(RIGHT, buff=buff)
 
 
-__all__ = ['light', 'txt', 'math', 'wrapped', 'code_block', 'highlighted', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'swatch', 'on_baseline']
+__all__ = ['light', 'txt', 'math', 'wrapped', 'code_block', 'highlighted', 'glyph_span', 'baseline', 'inline', 'text_table', 'legend_item', 'labelled', 'rule', 'swatch', 'on_baseline']
