@@ -37,6 +37,16 @@ def same_w_old_x(trace: Trace, weights: dict, layer: int, pos: list[int],
             "new_sink": float(rows["new"][special].sum())}
 
 
+def moved_by(before: float, old: float, new: float) -> str | None:
+    """What a fair test singles out as moving the share on the special tokens: "changed x" when
+    the layer's matrices fed the new X give 30 % more or less than fed the old X; else "own
+    matrices" when fed the old X they already differ by a fifth from `before` (the layer
+    before's own share); else None (neither)."""
+    if abs(new / old - 1) >= 0.3:
+        return "changed x"
+    return "own matrices" if abs(old / before - 1) >= 0.2 else None
+
+
 def deep_heads(rows: dict, layer: int, target: int) -> dict:
     """Per head at `layer`: the focus word's weight on `target`, and the heads by that weight."""
     w = np.asarray(rows["heads"][layer], np.float64)[:, target]
@@ -44,4 +54,4 @@ def deep_heads(rows: dict, layer: int, target: int) -> dict:
     return {"weight": w.tolist(), "order": order}
 
 
-__all__ = ["same_w_old_x", "deep_heads"]
+__all__ = ["same_w_old_x", "moved_by", "deep_heads"]

@@ -21,7 +21,9 @@ the changed X; the sink share; and a deep layer head by head.
                                (analysis.attention_depth_why.same_w_old_x); None if not redoable
   tie_last                     the same test at the last layer L-1: W_Q^(L-1), W_K^(L-1) fed
                                X^(L-2) (old) and X^(L-1) (new); its `layer0_sink` is layer
-                               L-2's own share (the model's, the bar it is compared with)
+                               L-2's own share (the model's, the bar it is compared with);
+                               `by` (both tests): what the test singles out as moving the share,
+                               "changed x", "own matrices" or None (analysis...moved_by)
   deep                         the last layer head by head: its heaviest word token (target),
                                each head's weight on it, the heads ranked, their previous-token
                                scores (mean of A[q, q-1] over the sentence), and their
@@ -36,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_depth import attention_rows
-from layerwise_core.analysis.attention_depth_why import deep_heads, same_w_old_x
+from layerwise_core.analysis.attention_depth_why import deep_heads, moved_by, same_w_old_x
 from layerwise_core.analysis.vectors import positions
 from layerwise_core.errors import LayerwiseError
 from layerwise_core.storyboard.schema import Storyboard
@@ -89,11 +91,13 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     tie = same_w_old_x(t, t.weights(), 1, pos, special) if L > 1 else None
     if tie is not None:
         tie["layer0_sink"] = share[0]
+        tie["by"] = moved_by(share[0], tie["old_sink"], tie["new_sink"])
     # the same fair test at the last layer (its own matrices fed the layer before's X, then
     # its own): does the last layer's change also come with the changed X?
     tie_last = same_w_old_x(t, t.weights(), L - 1, pos, special) if L > 2 else None
     if tie_last is not None:
         tie_last["layer0_sink"] = share[L - 2]
+        tie_last["by"] = moved_by(share[L - 2], tie_last["old_sink"], tie_last["new_sink"])
 
     last = L - 1
     target = layers[last]["top_word"]["pos"]

@@ -1287,18 +1287,15 @@ class AttentionDepthScene(StoryboardScene):
             lines.append(line(txt("at layer", B), Num(tie.layer, decimals=0, size=B),
                               txt("it moved with the changed X", B)))
             points.append((lines[-1], "changed x", int(tie.layer)))
-            # the last layer's test, as its numbers say: the move with its own matrices (fed
-            # the old X they already move it, the new X hardly), or with the changed X
-            if not isinstance(last, Value):
-                old, new = float(last.old_sink), float(last.new_sink)
-                moved = abs(old / float(last.layer0_sink) - 1) >= 0.2
-                by = ("with the layer's own matrices", "own matrices") \
-                    if moved and abs(new / old - 1) < 0.3 else \
-                    ("with the changed X", "changed x") if abs(new / old - 1) >= 0.3 else None
-                if by is not None:
-                    lines.append(line(txt("at layer", B), Num(last.layer, decimals=0, size=B),
-                                      txt(by[0], B)))
-                    points.append((lines[-1], by[1], int(last.layer)))
+            # the last layer's test, as the plan reads it (`by`): the move with its own
+            # matrices, or with the changed X (said with those words)
+            by = None if isinstance(last, Value) else last.by.value
+            if by is not None:
+                words = {"own matrices": "with the layer's own matrices",
+                         "changed x": "with the changed X"}[by]
+                lines.append(line(txt("at layer", B), Num(last.layer, decimals=0, size=B),
+                                  txt(words, B)))
+                points.append((lines[-1], by, int(last.layer)))
         lines.append(line(txt("at layer", B), Num(d.layer, decimals=0, size=B),
                           txt(f"the mean hides heads on \"{d.target.token}\"", B)))
         points.append((lines[-1], "the average hides heads", None))

@@ -43,6 +43,7 @@ class Tie(View):
     old_sink: float
     new_sink: float
     layer0_sink: float
+    by: str | None
 
 
 class Top(View):
