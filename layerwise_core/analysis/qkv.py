@@ -50,10 +50,20 @@ def previous_token_score(pattern: np.ndarray) -> np.ndarray:
     return one_before_weights(pattern).mean(axis=1)
 
 
-def head_weight_cosines(w: np.ndarray) -> dict:
-    """Cosine between every pair of different heads of w [head, d_model, d_head] (flattened)."""
+def head_weight_pairs(w: np.ndarray) -> np.ndarray:
+    """Cosine between every pair of different heads of w [head, d_model, d_head] (flattened),
+    pair by pair in np.triu_indices order: (0, 1), (0, 2), ..."""
     flat = np.asarray(w, np.float64).reshape(len(w), -1)
-    c = cosine(flat[:, None], flat[None, :])
-    pairs = c[np.triu_indices(len(w), k=1)]
+    return cosine(flat[:, None], flat[None, :])[np.triu_indices(len(w), k=1)]
+
+
+def pair_summary(pairs: np.ndarray) -> dict:
+    """head_weight_pairs' cosines in three numbers: their mean, the largest |cos|, how many."""
     return {"mean": float(pairs.mean()), "max_abs": float(np.abs(pairs).max()),
             "pairs": int(pairs.size)}
+
+
+def head_weight_cosines(w: np.ndarray) -> dict:
+    """Cosine between every pair of different heads of w [head, d_model, d_head] (flattened),
+    summarised (pair_summary)."""
+    return pair_summary(head_weight_pairs(w))

@@ -76,7 +76,7 @@ import numpy as np
 
 from layerwise_core.analysis.attention_steps import head_vectors, query_steps
 from layerwise_core.analysis.per_head_join import exp_steps, join_heads, token_window
-from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_score
+from layerwise_core.analysis.qkv import head_weight_pairs, pair_summary, previous_token_score
 from layerwise_core.analysis.similarity import cosine
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.storyboard.schema import Storyboard
@@ -230,18 +230,17 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
     return out
 
 
-def weight_pairs(W: dict, l: int, where: str) -> dict:
-    """Heads 0 and 1's W_Q compared (the pair the video computes), and every pair's |cos|."""
-    flat = {X: np.asarray(W[f"blocks.{l}.attn.W_{X}"], np.float64).reshape(
-        len(W[f"blocks.{l}.attn.W_{X}"]), -1) for X in "QKV"}
-    # each kind its own pairs (grouped-query attention has fewer K and V heads than Q heads)
-    w_abs = [float(abs(c)) for X in "QKV"
-             for c in cosine(flat[X][:, None], flat[X][None, :])[
-                 np.triu_indices(len(flat[X]), k=1)]]
-    c01 = float(cosine(flat["Q"][0], flat["Q"][1]))
+def weight_pairs(W: dict, l: int, pairs: dict, where: str) -> dict:
+    """Heads 0 and 1's W_Q compared (the pair the video computes), and every pair's |cos|
+    (`pairs`: head_weight_pairs per kind; each kind its own pairs, as grouped-query attention
+    has fewer K and V heads than Q heads)."""
+    flat_q = np.asarray(W[f"blocks.{l}.attn.W_Q"], np.float64)
+    flat_q = flat_q.reshape(len(flat_q), -1)
+    w_abs = [float(abs(c)) for X in "QKV" for c in pairs[X]]
+    c01 = float(cosine(flat_q[0], flat_q[1]))
     wd = shown_decimals([c01], 3, f"{where}.w_pair.cos")
     return {"w_pair": {"a": 0, "b": 1, "kind": "Q", "cos": c01, "cos_text": f"{c01:.{wd}f}",
-                       "decimals": wd, "size": int(flat["Q"].shape[1])},
+                       "decimals": wd, "size": int(flat_q.shape[1])},
             "w_abs": w_abs, "w_pairs": len(w_abs)}
 
 
@@ -269,7 +268,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         prev = previous_token_score(P)
         order = np.argsort(-prev, kind="stable")
         x = np.asarray(attn_input(t, l), np.float64)[f, :SHOW].tolist()
-        w_cos = {X: head_weight_cosines(W[f"blocks.{l}.attn.W_{X}"]) for X in "QKV"}
+        pairs = {X: head_weight_pairs(W[f"blocks.{l}.attn.W_{X}"]) for X in "QKV"}
+        w_cos = {X: pair_summary(p) for X, p in pairs.items()}
         for X, c in w_cos.items():
             stable(c["max_abs"], DECIMALS, f"{where}.w_cos.{X}.max_abs")
         pd = shown_decimals(prev.tolist(), PREV_DECIMALS, f"{where}.prev_token")
@@ -285,7 +285,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         fp = np.asarray(P[:, f], np.float64)                # [head, key]: the focus row
         first_heads = int(sum(int(np.argmax(fp[hh])) == 0 for hh in range(P.shape[0])))
         out.append({
-            **weight_pairs(W, l, where),
+            **weight_pairs(W, l, pairs, where),
             "first_heads": first_heads, "first_token": t.tokens[0],
             "next": next_layer(t, l, f, heads[0]["head"], heads[0]["q"], where),
             "layer": l, "x": x, "x_decimals": shown_decimals(x, jn["decimals"]["x"], f"{where}.x"),
