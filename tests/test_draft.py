@@ -165,6 +165,18 @@ def test_minilm_drafts_plan(template, sentences, capsys, cache_dir, tmp_path):
                   "bank")
 
 
+def test_attention_depth_draft_names_its_word_in_the_last_beat(capsys, cache_dir, tmp_path):
+    """The fair tests' verdicts stay in their own beats; the deep-heads beat speaks of the focus
+    word (a verdict once leaked into it through a reused local name)."""
+    _, plan = drafted(capsys, cache_dir, tmp_path, "minilm-l6", [RIVER], "bank",
+                      "attention_depth")
+    beats = {b["id"]: b["narration"] for b in plan["beats"]}
+    assert "head-average of “bank”" in beats["deep_heads"]
+    assert "Same matrices, new X" not in beats["deep_heads"]
+    for b in ("why", "why_last"):
+        assert beats[b].count("Same matrices, new X") == 1, b
+
+
 SMOLLM2 = [("logit_lens", [CAPITAL], "is"), ("per_head", [CAPITAL], "is"),
            ("fresh_qkv", [CAPITAL], "is"), ("residual_stream", [RIVER], "bank"),
            ("bank_drift", [RIVER, MONEY, RIVER2], "bank"), ("context_qkv", [RIVER, MONEY], "bank")]

@@ -171,10 +171,10 @@ def build(c: Context) -> Draft:
                  "{data.layers[0].layer} wrote: its attention and FFN updates added to X of "
                  "layer {data.layers[0].layer}, normalised after each add: "
                  "{data.tie.new_sink:.2f}.")
-        said, claim = new_x_verdict(
+        verdict, claim = new_x_verdict(
             "tie", new, old, f" Same matrices, new X: the move to {names} came in with the "
             "changed X.", " Same matrices, new X: the changed X moved the row away from them.")
-        text += said
+        text += verdict
         claims.append(claim)
         text += " This is one layer, measured once: layer {data.tie.layer}."
         beats.append(Beat(
@@ -204,10 +204,10 @@ def build(c: Context) -> Draft:
             text += ", close to it."
             claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink ~= 1 ± 0.2")
         text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_sink:.2f}."
-        said, claim = new_x_verdict(
+        verdict, claim = new_x_verdict(
             "tie_last", new, old, " Same matrices, new X: here the changed X raises it.",
             " Same matrices, new X: here the changed X lowers it.")
-        text += said
+        text += verdict
         claims.append(claim)
         beats.append(Beat(
             "why_last", ["why_last"],
