@@ -215,3 +215,20 @@ def test_narration_quotes_the_plan(built):
     assert "previous-token" not in said["deep_heads"]
     assert "we did not test" in said["deep_heads"]
     assert min(x["weight"] for x in dp["top3"]) > 2 * dp["target"]["weight"]
+
+
+@pytest.mark.parametrize("old, new, way", [
+    (0.40, 0.60, "up"), (0.40, 0.52, "up"), (0.40, 0.51, None), (0.40, 0.30, None),
+    (0.40, 0.27, "down"), (0.40, 0.10, "down")])
+def test_a_drafts_fair_test_verdict_is_the_plans(old, new, way):
+    """The draft says what the plan's tie.by (analysis.moved_by) decides, and its claim holds on
+    the same numbers: a drop to 0.75 of the old share once got 'the changed X moved the row away'
+    in the voice while the scene's summary (moved_by: 30 % either way) said it hardly moved."""
+    from layerwise_core.analysis.attention_depth_why import direction, moved_by
+    from layerwise_core.storyboard.claims import parse_claim
+    from layerwise_templates.attention_depth.draft import new_x_verdict
+    said, claim = new_x_verdict("tie", new, old, "UP", "DOWN")
+    assert direction(old, new, 0.3) == way
+    assert said == {"up": "UP", "down": "DOWN"}.get(way, said) and ("hardly" in said) == (way is None)
+    assert (moved_by(old, old, new) == "changed x") == (way is not None)
+    assert parse_claim(claim).holds(new / old), claim

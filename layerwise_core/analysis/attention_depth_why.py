@@ -5,6 +5,8 @@ or the new X (the fair experiment), and a deep layer's heads one by one.
       layer `layer`'s own W_Q^(l), W_K^(l) fed X^(l-1) (every token's old state) versus X^(l)
       (what the model does): the head-average row of the focus positions (averaged when a word
       is several tokens) and its share on the special positions, for both inputs.
+  moved_by(before, old, new), direction(base, value, shift)
+      which of the two the test singles out (NEW_X_SHIFT, OWN_SHIFT: the bounds, written once).
   deep_heads(rows, layer, target)
       at `layer`, each head's weight from the focus word to the token at `target`, and the heads
       ranked by it (heaviest first).
@@ -37,14 +39,25 @@ def same_w_old_x(trace: Trace, weights: dict, layer: int, pos: list[int],
             "new_sink": float(rows["new"][special].sum())}
 
 
+NEW_X_SHIFT = 0.3   # the new X moved the share: new / old at least 30 % off 1
+OWN_SHIFT = 0.2     # the layer's own matrices moved it: old / before at least 20 % off 1
+
+
+def direction(base: float, value: float, shift: float) -> str | None:
+    """The way value moved from base: "up" when value / base >= 1 + shift, "down" when it is
+    <= 1 - shift, else None (a draft's claims for each outcome use the same bounds)."""
+    ratio = value / base
+    return "up" if ratio >= 1 + shift else "down" if ratio <= 1 - shift else None
+
+
 def moved_by(before: float, old: float, new: float) -> str | None:
     """What a fair test singles out as moving the share on the special tokens: "changed x" when
     the layer's matrices fed the new X give 30 % more or less than fed the old X; else "own
     matrices" when fed the old X they already differ by a fifth from `before` (the layer
     before's own share); else None (neither)."""
-    if abs(new / old - 1) >= 0.3:
+    if direction(old, new, NEW_X_SHIFT):
         return "changed x"
-    return "own matrices" if abs(old / before - 1) >= 0.2 else None
+    return "own matrices" if direction(before, old, OWN_SHIFT) else None
 
 
 def deep_heads(rows: dict, layer: int, target: int) -> dict:
@@ -54,4 +67,4 @@ def deep_heads(rows: dict, layer: int, target: int) -> dict:
     return {"weight": w.tolist(), "order": order}
 
 
-__all__ = ["same_w_old_x", "moved_by", "deep_heads"]
+__all__ = ["same_w_old_x", "direction", "moved_by", "deep_heads", "NEW_X_SHIFT", "OWN_SHIFT"]

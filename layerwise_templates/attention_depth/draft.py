@@ -9,22 +9,31 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_depth import attention_rows, special_positions
-from layerwise_core.analysis.attention_depth_why import deep_heads, same_w_old_x
+from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT, deep_heads,
+                                                        direction, moved_by, same_w_old_x)
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 
+
+
+def bounded(ratio: str, base: float, value: float, shift: float) -> tuple[str | None, str]:
+    """Which way value moved from base (analysis.attention_depth_why.direction) and the claim
+    that checks it on the plan's `ratio` (the same bounds: the scene's summary reads the plan's
+    verdict, computed with them)."""
+    way = direction(base, value, shift)
+    claim = {"up": f"{ratio} >= {1 + shift:g}", "down": f"{ratio} <= {1 - shift:g}",
+             None: f"{ratio} ~= 1 ± {shift:g}"}[way]
+    return way, claim
 
 
 def new_x_verdict(field: str, new: float, old: float, up: str, down: str) -> tuple[str, str]:
     """A fair test's last sentence and its claim: the share with the layer's new X against the
     share with the old X (same matrices): `up` when it rises by 30 %, `down` when it falls by as
     much, else that it hardly moves."""
-    ratio = f"data.{field}.new_sink / data.{field}.old_sink"
-    if new > 1.3 * old:
-        return up, f"{ratio} > 1.3"
-    if new < old / 1.3:
-        return down, f"{ratio} < 0.77"
-    return (" Same matrices, new X, and the share hardly moves at this layer.",
-            f"{ratio} ~= 1 ± 0.3")
+    way, claim = bounded(f"data.{field}.new_sink / data.{field}.old_sink", old, new, NEW_X_SHIFT)
+    said = {"up": up, "down": down,
+            None: " Same matrices, new X, and the share hardly moves at this layer."}[way]
+    return said, claim
+
 
 def spoken(tok: str) -> str:
     """A special token as the voice says it: [CLS] -> CLS."""
@@ -161,9 +170,10 @@ def build(c: Context) -> Draft:
         if old <= l0:
             text += ": the matrices alone do not raise it."
             claims.append("data.tie.old_sink / data.tie.layer0_sink <= 1")
-        elif abs(old / l0 - 1) < 0.2:
+        elif direction(l0, old, OWN_SHIFT) is None:
             text += ", close to it."
-            claims.append("data.tie.old_sink / data.tie.layer0_sink ~= 1 ± 0.2")
+            claims.append(bounded("data.tie.old_sink / data.tie.layer0_sink", l0, old,
+                                  OWN_SHIFT)[1])
         else:
             text += "."
         # MiniLM-style encoders normalise after each add (post-LN): said so
@@ -194,15 +204,11 @@ def build(c: Context) -> Draft:
                 f"on {names}; layer {{data.tie_last.layer}}'s matrices, fed that X, put "
                 "{data.tie_last.old_sink:.2f}")
         claims = [f"data.tie_last.layer == {L - 1}"]
-        if old < before / 1.2:
-            text += ": the matrices alone already lower it."
-            claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink < 0.834")
-        elif old > 1.2 * before:
-            text += ": the matrices alone already raise it."
-            claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink > 1.2")
-        else:
-            text += ", close to it."
-            claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink ~= 1 ± 0.2")
+        way, claim = bounded("data.tie_last.old_sink / data.tie_last.layer0_sink", before, old,
+                             OWN_SHIFT)
+        text += {"down": ": the matrices alone already lower it.",
+                 "up": ": the matrices alone already raise it.", None: ", close to it."}[way]
+        claims.append(claim)
         text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_sink:.2f}."
         verdict, claim = new_x_verdict(
             "tie_last", new, old, " Same matrices, new X: here the changed X raises it.",
@@ -239,15 +245,20 @@ def build(c: Context) -> Draft:
     # what was and was not tested here, and the wrap-up
     if tie_d is not None:
         text += f" In short: the row of {said} moves with depth"
-        if tie_d["new_sink"] > 1.3 * tie_d["old_sink"]:
+        way, claim = bounded("data.tie.new_sink / data.tie.old_sink", tie_d["old_sink"],
+                             tie_d["new_sink"], NEW_X_SHIFT)
+        if way == "up":
             text += "; at layer {data.tie.layer}, with the changed X"
-            claims.append("data.tie.new_sink / data.tie.old_sink > 1.3")
+            claims.append(claim)
             # the last layer's test, when its matrices alone moved it and the new X hardly
-            if last_d is not None and abs(last_d["new_sink"] / last_d["old_sink"] - 1) < 0.3 \
-                    and last_d["old_sink"] < rows["sink"][L - 2] / 1.2:
+            # (the plan's tie_last.by == "own matrices", the scene's summary says the same)
+            if last_d is not None and moved_by(rows["sink"][L - 2], last_d["old_sink"],
+                                               last_d["new_sink"]) == "own matrices":
                 text += ", at layer {data.tie_last.layer} with the layer's own matrices"
-                claims.append("data.tie_last.new_sink / data.tie_last.old_sink ~= 1 ± 0.3")
-                claims.append("data.tie_last.old_sink / data.tie_last.layer0_sink < 0.834")
+                claims.append(bounded("data.tie_last.new_sink / data.tie_last.old_sink",
+                                      last_d["old_sink"], last_d["new_sink"], NEW_X_SHIFT)[1])
+                claims.append(bounded("data.tie_last.old_sink / data.tie_last.layer0_sink",
+                                      rows["sink"][L - 2], last_d["old_sink"], OWN_SHIFT)[1])
         text += "."
         claims.append("data.tie.layer == 1")
     else:
