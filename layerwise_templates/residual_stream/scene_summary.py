@@ -75,10 +75,14 @@ class SummaryBeats:
                                txt("of", L_, T.MUTED), txt(focus_word + "'s", L_, T.HIGHLIGHT),
                                txt("attention goes to", L_, T.MUTED),
                                txt(o["token"], L_, T.TEXT)))
-            rows.append(inline(txt("a sink for " + focus_word + " here (all heads, layers", L_, T.MUTED),
-                               Num(lay[0], decimals=0, size=L_, color=T.MUTED),
-                               txt("to", L_, T.MUTED),
-                               Num(lay[1], decimals=0, size=L_, color=T.MUTED, suffix=")")))
+            # two short lines: one long line ran into the inset's row names ("...29) I")
+            rows.append(VGroup(txt("a sink for " + focus_word + " here", L_, T.MUTED),
+                               inline(txt("(all heads, layers", L_, T.MUTED),
+                                      Num(lay[0], decimals=0, size=L_, color=T.MUTED),
+                                      txt("to", L_, T.MUTED),
+                                      Num(lay[1], decimals=0, size=L_, color=T.MUTED,
+                                          suffix=")"))
+                               ).arrange(DOWN, buff=0.12, aligned_edge=LEFT))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
         if rows:
             box.move_to(UP * 0.9).align_to(LEFT * 5.9, LEFT)
