@@ -579,7 +579,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         num = Num(self.v.layers[l].layer, decimals=0, size=S, color=T.POINTER)
         # exactly over the chart's own (muted) number where it has one: that number turns lit;
         # a thick bar under the layer's own three bars, on the axis, says which bars it names
-        num.move_to(self.bar_x(l, "mid") + DOWN * 0.24)
+        num.move_to(self.bar_x(l, "mid") + DOWN * 0.2)
         c = self.bar_x(l, "mid")
         half = 0.5 * sum(BAR_W.values()) + 0.02
         under = Line(c + LEFT * half + DOWN * 0.05, c + RIGHT * half + DOWN * 0.05,

@@ -279,15 +279,21 @@ class IntroBeats:
         self.play(PlaneStep(self.plane, [], views[0]), run_time=0.8)
         self.scale = self.scale_bar(0)
         self.play(FadeIn(self.scale), run_time=0.3)
-        self.emphasize(lines[3][1], self.x_arrow, run_time=self.to_moment(M.BARS, 1.0))
+        # (the glide home below takes about 1.5 s: it starts that long before "bars")
+        self.emphasize(lines[3][1], self.x_arrow,
+                       run_time=max(0.8, self.said(M.BARS) - 1.5 - self.time)
+                       if self.beat.get("cues") else 1.0)
         # "The bars below give the true lengths.": the plane glides home (small, right), the
-        # two said lines move up where the first two were, and the bars come in below
-        self.hold_until_moment(M.BARS)
+        # two said lines move up where the first two were, and the bars come in below as
+        # "bars" is said
         up = lines[0].get_top()[1] - lines[2].get_top()[1]
-        self.drop("p0", "p1", run_time=0.3)
-        self.play(lines[2].animate.shift(UP * up), lines[3].animate.shift(UP * up),
-                  run_time=0.5)
-        self.resize_plane(False, run_time=0.7)
+        self.play(FadeOutPlace(lines[0]), FadeOutPlace(lines[1]),
+                  lines[2].animate.shift(UP * up), lines[3].animate.shift(UP * up),
+                  run_time=0.4)
+        self.shown.pop("p0", None)
+        self.shown.pop("p1", None)
+        self.resize_plane(False, run_time=0.6)
+        self.hold_until_moment(M.BARS)
         self.ensure_chart()
         self.play(self.bar_for_x(0), run_time=0.8)
         self.emphasize(self.bars[("x", 0)], lines[2][2],
@@ -427,14 +433,12 @@ class IntroBeats:
         xv, cv = c["x_last_in"]["value"], c["max"]["value"]
         x_lab = inline(math(f"|X^(({last}))|", ML, T.X), txt("\u2248", L_),
                        self.n(cp.x_last_about, T.X, L_)).scale(FORMULA_SCALE)
-        focus_word = self.data["focus"]["token_text"].lstrip(self.data["space_mark"])
+        # (its scope, "from layer 1 on", is the range line's: a short label, so both bars
+        # start early and are long enough to compare on their one scale)
         c_lab = inline(math("|\"RMSNorm\"(X)|", ML, T.TEXT), txt("\u2264", L_),
-                       self.n(cp.max, T.LN, L_),
-                       txt(f"({focus_word}, layers", L_, T.TEXT),
-                       Num(cp.from_layer, decimals=0, size=L_), txt("to", L_, T.TEXT),
-                       Num(cp.last_layer, decimals=0, size=L_, suffix=")")).scale(FORMULA_SCALE)
-        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.75, aligned_edge=LEFT)
-        labs.move_to([0, -1.25, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
+                       self.n(cp.max, T.LN, L_)).scale(FORMULA_SCALE)
+        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+        labs.move_to([0, -1.5, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
         bar_x = 5.9 - w
         x_bar = Rectangle(width=w, height=hgt, stroke_width=0, fill_color=T.X, fill_opacity=1)
         c_bar = Rectangle(width=max(0.03, w * cv / xv), height=hgt, stroke_width=0,
@@ -575,13 +579,20 @@ class IntroBeats:
         self.put("cos_head", head, anim=appear(head), run_time=0.6)
         g = VGroup(axis, y_axis, one, one_lab, y_ticks, y_name, x_ticks, x_name)
         self.shown["cos_strip"] = VGroup(g, bars)
+        # the bars grow while "a cosine of 1 means ..." is said, done by "Layer 0 turns X
+        # almost a right angle" (its sliver then named), the range lit on "from layer 1 on"
+        zero_cue = self.cue_with("Layer 0")
+        until = self.cue_at(zero_cue) if zero_cue is not None else self.said(M.APART)
         self.play(FadeIn(g), LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                          lag_ratio=0.08),
-                  run_time=self.to_moment(M.APART, 1.5, 0.6))
+                  run_time=self.fill(until, 1.5, 0.9))
+        if zero_cue is not None:
+            self.hold_until_cue(zero_cue)
         self.put("cos_zero", VGroup(zero_lab, zero_ptr), anim=appear(VGroup(zero_lab, zero_ptr)),
                  run_time=0.4)
-        self.emphasize(bars[0], zero_lab, run_time=0.8)
-        self.emphasize(head[4], head[6], run_time=0.6)
+        self.emphasize(bars[0], zero_lab, run_time=1.0)
+        self.emphasize(head[4], head[6], run_time=max(0.6, min(1.5, 0.8 * (
+            self.said(M.APART) - self.time))))
         # "... and the turns add up": the line drawn from X^(1) to X^(L) while it is said,
         # falling from 1 to 0.10 (X^(L) almost at right angles to X^(1)), its end's value last
         self.hold_until_moment(M.APART)

@@ -31,7 +31,7 @@ PLANE_WIDE_H = 4.75        # the `plane` beat: what the plane is, on the right, 
 PLANE_WIDE_AT = RIGHT * 3.6 + DOWN * 0.35
 GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest first
 # (the journey's narration: 'the last few X's')
-CHART_W, CHART_H = 11.6, 1.6     # taller bars (round 20: "bigger bars"): the plane sits higher
+CHART_W, CHART_H = 11.6, 1.5     # taller bars (round 20: "bigger bars"): the plane sits higher
 # a layer's three bars side by side, X's narrow (it is tall), its two updates wide enough at
 # 480p to tell lilac from orange; the three span 0.31 of a layer's 0.355 slot
 BAR_W = {"x": 0.1, "attn": 0.11, "ffn": 0.11}
@@ -205,7 +205,8 @@ class StreamPanels:
             return head.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, UP)
         head = inline(txt("PCA plane of " + word + "'s", S, T.MUTED), n,
                       txt("states", S, T.MUTED))
-        return head.next_to(self.plane.frame, UP, buff=0.08)
+        # (the `plane` beat rings the frame: its heading a little higher, clear of the ring)
+        return head.next_to(self.plane.frame, UP, buff=0.16 if big == "wide" else 0.08)
 
     def resize_plane(self, big: bool, run_time: float = 0.8) -> None:
         """The plane glides to the other layout (its arrows redrawn each frame); its heading

@@ -213,7 +213,7 @@ class SummaryBeats:
         lhs = self.column(iv.sum_head, dec, T.TEXT, f"{T.X_l(0)} + sum Delta",
                           v.summary.norm_last)
         rhs = self.column(iv.x_head, dec, T.X, T.X_l(L), v.summary.norm_last)
-        lhs.move_to(LEFT * 2.0 + DOWN * 0.03)        # centre stage: the plane has left
+        lhs.move_to(LEFT * 2.0 + UP * 0.07)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         # (the largest error measured is float noise itself, different on every CPU: only the
