@@ -106,7 +106,7 @@ TYPED_STREAM = {
     ("journey_early", "dips"): (3, "shortens"), ("journey_early", "reach"): (3, "no step"),
     ("journey_early", "close"): (1, "follows"),
     ("journey_late", "dips"): (0, ""), ("journey_late", "reach"): (0, ""),
-    ("journey_late", "close"): (0, ""),
+    ("journey_late", "close"): (0, "zooms out"),
     ("journey0", "dips"): (0, ""), ("journey0", "reach"): (0, ""),
     ("journey0", "close"): (2, "follows"),
     ("journey1", "dips"): (0, ""), ("journey1", "reach"): (0, ""),

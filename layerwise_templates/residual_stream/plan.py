@@ -121,6 +121,24 @@ def plane_views(xy: np.ndarray) -> list[dict]:
     return views
 
 
+WHOLE_LADDER = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)   # its scale bar a fifth
+
+
+def whole_view(xy: np.ndarray) -> dict:
+    """One view of the whole finished path and the origin, as tight as a finer ladder allows
+    (the journey zooms out to it once, at its late layers, and stays: no rescale after)."""
+    pts = np.vstack([np.zeros(2), xy])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    need = max(float(hi[0] - lo[0]), ASPECT * float(hi[1] - lo[1]), 1e-6) * VIEW_PAD
+    width = _ladder_up(need, WHOLE_LADDER)
+    view = {"center": ((lo + hi) / 2).tolist(), "width": width}
+    while not _fits(view, pts):
+        width = view["width"] = _ladder_up(width * 1.01, WHOLE_LADDER)
+    view["scale"] = width / 5
+    view["scale_decimals"] = _decimals_of(width / 5)
+    return view
+
+
 CLOSE_LAYERS = 2        # a close-up view frames the states of the last this many layers
 CLOSE_FROM_LAYER = 2    # ... from X^(2) on (layers 0 and 1 are shown step by step, whole)
 
@@ -456,6 +474,11 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         # the angle X turns through, first to last (cos(X^(0), X^(L)))
         "cos_first_last": _num(float(unit_x[0] @ unit_x[-1]), "direction.cos_first_last", 2),
         "cos_1_last": _num(float(unit_x[1] @ unit_x[-1]), "direction.cos_1_last", 2),
+        # how the small turns add up: cos(X^(from_layer), X^(l)) for l = from_layer .. L (1 at
+        # the start, cos_1_last at the end), the `copies` beat's falling line over the bars
+        "cos_from_first": [_num(float(unit_x[1 if L > 1 else 0] @ u),
+                                f"direction.cos_from_first[{k}]", 2)
+                           for k, u in enumerate(unit_x[1 if L > 1 else 0:])],
         # the layer (1 .. L-2: neither the embedding's turn nor the last) that turns X most
         "sharpest_mid_layer": (int(np.argmin(cos_next[1:L - 1])) + 1) if L > 2 else 0,
     }
@@ -546,6 +569,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "captured_total_pct": _num(100 * captured_total, "plane.captured_total_pct", 0),
                   "views": plane_views(xy),
                   "close_views": close_views(xy, per),
+                  "whole_view": whole_view(xy),
                   "close_layers": CLOSE_LAYERS, "close_from_stage": CLOSE_FROM_LAYER * per},
         "bars": {"linear": bars_linear, "log": {"min": log_lo, "max": log_hi,
                                                 "ticks": [{"value": v, "decimals": _decimals_of(v)}

@@ -24,7 +24,7 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 from __future__ import annotations
 
 from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, FadeIn, GrowFromEdge, Indicate,
-                   Rectangle, ReplacementTransform, RoundedRectangle, Transform, VGroup,
+                   Line, Rectangle, ReplacementTransform, RoundedRectangle, Transform, VGroup,
                    config, smooth, squish_rate_func)
 
 from scenes import theme as T
@@ -34,7 +34,7 @@ from scenes.mobjects import Num, glyph_span, inline, math, txt
 from . import moments as M
 from .moments import DIVIDES, SHRINKS
 from .scene_intro import IntroBeats
-from .scene_parts import DIP, ML, S, StreamPanels, appear
+from .scene_parts import BAR_W, DIP, ML, S, StreamPanels, appear
 from .scene_summary import SummaryBeats
 from .view import Data
 
@@ -185,7 +185,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.ensure_tokens()
         self.clear_stage()
         col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
-        col.move_to(LEFT * 5.6 + UP * 0.6)
+        col.move_to(LEFT * 5.6 + UP * 0.7)
         col[2].set_opacity(0)         # "|.| = 2.18" waits for "|X| = its length" (below)
         self.put("a", col, anim=appear(col), run_time=self.to_moment(M.NUMBERS, 0.8))
         # "... its embedding, X of zero: 576 numbers": the column's dots are the rest of them
@@ -249,7 +249,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if "a" not in self.shown or getattr(self.shown["a"], "stage", None) != before:
             label = T.X_l(l) if before == lay["stage_in"] else \
                 f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
-            a = self.stage_col(before, dec, label).move_to(LEFT * 5.6 + UP * 0.6)
+            a = self.stage_col(before, dec, label).move_to(LEFT * 5.6 + UP * 0.7)
             a.stage = before
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
@@ -309,7 +309,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             k = self.pace(end, run["drop"] + run["move"], 1.0, cap=2.0)
         # the result becomes the next input (a cross-fade would draw both)
         self.drop("a", "b", "plus", "eq", "lengths", run_time=run["drop"] * k)
-        self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.6),
+        self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.7),
                   run_time=run["move"] * k)
         self.shown["a"] = self.shown.pop("c")
 
@@ -470,15 +470,24 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 self.largest_and_last(len(d["x_stages"]) - 1)
             return
         voiced = bool(self.beat.get("cues"))
-        if ending and getattr(self, "close_up", False):
-            # "Then layer 29, and the view zooms back out to the whole path"
-            self.set_close_up(False, 1.2)
-        elif self.named(M.CLOSE) or (not voiced and first >= 2):
+        said_close = float(((self.beat.get("moments") or {}).get(M.CLOSE) or {}).get("at", 0)) > 0
+        if getattr(self, "close_up", False) and (ending or said_close):
+            # "Layers 23 to 28: the view zooms out to the whole path": once, to the whole
+            # finished path, kept to the end (no rescale after it)
+            if self.named(M.CLOSE):
+                self.hold_until_moment(M.CLOSE)
+            self.set_close_up(False, 1.6, whole=True)
+        elif not getattr(self, "whole_final", False) and (
+                self.named(M.CLOSE) or (not voiced and first >= 2)):
             # "The plane follows the newest part of the path, close up": X's tip stays in view,
             # the origin leaves it (X's arrow comes in from the frame's edge)
             if voiced:
                 self.hold_until_moment(M.CLOSE)
+            self.fix_close_scale(left[-1]["stage_out"])
             self.set_close_up(True, 1.3)
+        elif getattr(self, "close_up", False):
+            # a later close-up leg (a draft's): one scale for this leg too, wide enough for it
+            self.fix_close_scale(left[-1]["stage_out"])
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
         sweep_end = end - LAST_HOLD if voiced else end
         lit = {}
@@ -522,11 +531,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             for at in [t for t in lit if t <= self.time + unit]:
                 extra += lit.pop(at)()
             if dips and l == dips[0]:            # the dips named: all their layers lit at once
-                extra = [*extra, *[a for d_ in dips for a in self.dip_mark(d_)],
-                         *self.dip_line(l)]
+                extra = [*extra, *[a for d_ in dips for a in self.dip_mark(d_)]]
             elif l in dips[1:]:                  # ... and each again as the walk draws it
                 extra = [*extra, Indicate(self.shown[f"dip{l}"], color=T.POINTER,
-                                          scale_factor=1.4), *self.dip_line(l)]
+                                          scale_factor=1.4)]
             self.advance_together(lay["stage_out"], unit, extra)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
@@ -569,10 +577,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         the voice names as one where X got shorter, lit when the dips are named (the walk is
         at the first of them). The marks stay for the rest of the leg."""
         num = Num(self.v.layers[l].layer, decimals=0, size=S, color=T.POINTER)
-        # exactly over the chart's own (muted) number where it has one: that number turns lit
+        # exactly over the chart's own (muted) number where it has one: that number turns lit;
+        # a thick bar under the layer's own three bars, on the axis, says which bars it names
         num.move_to(self.bar_x(l, "mid") + DOWN * 0.2)
-        self.shown[f"dip{l}"] = num
-        out = [FadeIn(num, scale=1.4)]
+        c = self.bar_x(l, "mid")
+        half = 0.5 * sum(BAR_W.values()) + 0.02
+        under = Line(c + LEFT * half + DOWN * 0.05, c + RIGHT * half + DOWN * 0.05,
+                     stroke_width=7, color=T.POINTER)
+        mark = VGroup(under, num)
+        self.shown[f"dip{l}"] = mark
+        out = [FadeIn(under), FadeIn(num, scale=1.4)]
         # a chart number next to a two-digit mark would touch it ("2021"): it steps aside
         labels = self.chart[2]
         for nb in (l - 1, l + 1):
@@ -581,37 +595,6 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 self.dimmed_labels = [*getattr(self, "dimmed_labels", []), lab]
                 out.append(lab.animate.set_opacity(0))
         return out
-
-    def dip_line(self, l: int) -> list:
-        """The dip itself, in numbers, under the journey's tag: "layer 5, attention: |X| 106.7
-        -> 103.4", X's length before and after the sublayer that shortened it (the bars show X
-        only at each layer's start, where it has already grown again)."""
-        st = self.stages
-        lay = self.data["layers"][l]
-        mid = self.step_rows[lay["step_attn"]]["to"]
-        i_in, i_out = lay["stage_in"], lay["stage_out"]
-        a, m, b = (st[i]["norm"]["value"] for i in (i_in, mid, i_out))
-        frm, to, which = ((i_in, mid, "attention") if m < a - DIP else (mid, i_out, "FFN"))
-        line = inline(txt("layer", T.TYPE.label), Num(self.v.layers[l].layer, decimals=0,
-                                                    size=T.TYPE.label),
-                      txt(which + ":", T.TYPE.label), math("|X|", ML, T.X),
-                      self.n(self.v.stages[frm].norm, T.X, T.TYPE.label),
-                      txt("→", T.TYPE.label),
-                      self.n(self.v.stages[to].norm, T.POINTER, T.TYPE.label))
-        anims = []
-        if len(self.dip_lines) >= 2:    # at most two lines: the oldest leaves, the next moves up
-            old = self.dip_lines.pop(0)
-            self.shown.pop(next(k for k, m in self.shown.items() if m is old), None)
-            up = old.get_top() - self.dip_lines[0].get_top()
-            anims += [FadeOutPlace(old), self.dip_lines[0].animate.shift(up)]
-            line.next_to(self.dip_lines[0].copy().shift(up), DOWN, buff=0.2)
-        else:
-            above = self.dip_lines[-1] if self.dip_lines else self.shown["tag"]
-            line.next_to(above, DOWN, buff=0.2 if self.dip_lines else 0.3)
-        line.align_to(TAG_AT + LEFT * 2.0, LEFT)      # one left edge (the tags are centred)
-        self.dip_lines.append(line)
-        self.shown[f"dipline{l}"] = line
-        return anims + [FadeIn(line, shift=UP * 0.1)]
 
     def medians_after(self, end: float, drop) -> None:
         """"... the median attention update is 0.15 of the length of X ...": the walk's

@@ -6,7 +6,7 @@ while X grows)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowFromEdge, Indicate, LaggedStart, Line, UpdateFromAlphaFunc, smooth,
                    MoveAlongPath,
                    Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
@@ -189,14 +189,18 @@ class IntroBeats:
         d = self.data
         self.clear_stage(keep=("a",))
         # "To watch X change, we draw it on a flat plane."
-        self.ensure_plane()
+        # the plane large, right, top to bottom (the bars come only at the beat's end)
+        self.ensure_plane(big="wide")
         self.advance(0, self.to_moment(M.STATES, 1.0, 0.6))
+        # (short lines, left of the plane: each said line in two rows where it is long)
         lines = [
-            inline(Num(self.v.plane.n_points, decimals=0, size=L_), txt("states:", L_),
-                   math(T.X_l(0), ML, T.X), txt("and X after each addition", L_)),
-            inline(txt("the plane keeps", L_),
-                   self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%"),
-                   txt("of their squared length", L_)),
+            VGroup(inline(Num(self.v.plane.n_points, decimals=0, size=L_), txt("states:", L_)),
+                   inline(math(T.X_l(0), ML, T.X), txt("and X after each addition", L_))
+                   ).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
+            VGroup(inline(txt("the plane keeps", L_),
+                          self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%")),
+                   txt("of their squared length", L_)
+                   ).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
             inline(math(T.X_l(0), ML, T.X), txt("itself:", L_),
                    self.n(self.v.summary.norm_first, T.X, L_), txt("long", L_)),
             inline(txt("its shadow:", L_),
@@ -205,8 +209,8 @@ class IntroBeats:
         ]
         col = self.shown.get("a")
         left_x = (col.get_right()[0] + 0.4) if col is not None else -5.9
-        box = VGroup(*lines).arrange(DOWN, buff=0.28, aligned_edge=LEFT)
-        box.move_to([0, 0.75, 0]).align_to([left_x, 0, 0], LEFT)
+        box = VGroup(*lines).arrange(DOWN, buff=0.32, aligned_edge=LEFT)
+        box.move_to([0, 0.55, 0]).align_to([left_x, 0, 0], LEFT)
         lines[3].shift(UP * 0.05)
         # "fitted once, by PCA, to bank's 61 states": the view glides out to the whole path
         # and every state's shadow is a dot on the plane, one after another along the path
@@ -241,7 +245,8 @@ class IntroBeats:
         # "... picks the two directions": the plane's two axes (the origin on them) lit
         self.play(Indicate(self.plane.axes, color=T.POINTER, scale_factor=1.0), run_time=1.4)
         self.put("p1", lines[1], anim=appear(lines[1]), run_time=0.8)
-        self.emphasize(lines[1][1], self.plane.frame, run_time=self.to_moment(M.SHADOW, 1.2, 0.7))
+        self.emphasize(lines[1][0][1], self.plane.frame,
+                       run_time=self.to_moment(M.SHADOW, 1.2, 0.7))
         # "the plane is a shadow: X of zero's shadow is only 9 percent as long as X of zero":
         # X^(0) drawn at its true length along its shadow, then dropping to the shadow
         self.hold_until_moment(M.SHADOW)
@@ -274,8 +279,20 @@ class IntroBeats:
         self.play(PlaneStep(self.plane, [], views[0]), run_time=0.8)
         self.scale = self.scale_bar(0)
         self.play(FadeIn(self.scale), run_time=0.3)
-        self.emphasize(lines[3][1], self.x_arrow, run_time=self.to_moment(M.BARS, 1.0))
-        # "The bars below give the true lengths."
+        # (the glide home below takes about 1.5 s: it starts that long before "bars")
+        self.emphasize(lines[3][1], self.x_arrow,
+                       run_time=max(0.8, self.said(M.BARS) - 1.5 - self.time)
+                       if self.beat.get("cues") else 1.0)
+        # "The bars below give the true lengths.": the plane glides home (small, right), the
+        # two said lines move up where the first two were, and the bars come in below as
+        # "bars" is said
+        up = lines[0].get_top()[1] - lines[2].get_top()[1]
+        self.play(FadeOutPlace(lines[0]), FadeOutPlace(lines[1]),
+                  lines[2].animate.shift(UP * up), lines[3].animate.shift(UP * up),
+                  run_time=0.4)
+        self.shown.pop("p0", None)
+        self.shown.pop("p1", None)
+        self.resize_plane(False, run_time=0.6)
         self.hold_until_moment(M.BARS)
         self.ensure_chart()
         self.play(self.bar_for_x(0), run_time=0.8)
@@ -309,7 +326,7 @@ class IntroBeats:
         top_v = max(norms)
         y0 = below.get_top()[1] + 0.6            # room under the axis for the layer numbers
         h = max(0.4, above.get_bottom()[1] - 0.25 - y0)
-        x0, x1 = -5.9, 5.9
+        x0, x1 = -5.9, 5.0          # the range's two numbers right of the strip, off the bars
         bw = (x1 - x0) / len(norms)
         bars = VGroup(*[Rectangle(width=bw * 0.7, height=h * v / top_v, stroke_width=0,
                                   fill_color=T.LN if l >= c["from_layer"] else T.MUTED,
@@ -323,10 +340,14 @@ class IntroBeats:
                          for k in ("min", "max")])
         # each dashed line named by its length, right of it; the axis by its first and last layer
         cp = self.v.copies
-        # (the low end left of its line, the high end right of its: a narrow range never stacks them)
+        # both right of their lines, past the last bar (never on a bar or the layer axis); a
+        # narrow range moves the low one down so the two never touch
         ends = VGroup(*[self.n(getattr(cp, k), T.LN, T.TYPE.label).scale(AXIS_SCALE)
-                        .next_to(line, side, buff=0.1)
-                        for k, line, side in zip(("min", "max"), lines, (LEFT, RIGHT))])
+                        .next_to(line, RIGHT, buff=0.12)
+                        for k, line in zip(("min", "max"), lines)])
+        clash = ends[1].get_bottom()[1] - 0.05 - ends[0].get_top()[1]
+        if clash < 0:
+            ends[0].shift(DOWN * -clash)
         ticks = VGroup(
             Num(self.v.layers[0].layer, decimals=0, size=T.TYPE.label, color=T.TEXT)
             .scale(AXIS_SCALE).next_to(bars[0], DOWN, buff=0.08).set_y(y0 - 0.25),
@@ -334,9 +355,6 @@ class IntroBeats:
             .scale(AXIS_SCALE).next_to(bars[-1], DOWN, buff=0.08).set_y(y0 - 0.25))
         name = txt("layer", T.TYPE.label, T.TEXT).scale(AXIS_SCALE).next_to(ticks[0], LEFT,
                                                                              buff=0.12)
-        # the low end's number sits left of its line, above "layer": never on it
-        ends[0].align_to(name, RIGHT).shift(RIGHT * 0.0)
-        ends[0].set_y(max(ends[0].get_y(), name.get_top()[1] + 0.08 + ends[0].height / 2))
         axis_labels = VGroup(ticks, name)
         g = VGroup(axis, bars, lines, ends, axis_labels)
         g.bars, g.axis, g.lines, g.ends, g.axis_labels = bars, axis, lines, ends, axis_labels
@@ -415,14 +433,12 @@ class IntroBeats:
         xv, cv = c["x_last_in"]["value"], c["max"]["value"]
         x_lab = inline(math(f"|X^(({last}))|", ML, T.X), txt("\u2248", L_),
                        self.n(cp.x_last_about, T.X, L_)).scale(FORMULA_SCALE)
-        focus_word = self.data["focus"]["token_text"].lstrip(self.data["space_mark"])
+        # (its scope, "from layer 1 on", is the range line's: a short label, so both bars
+        # start early and are long enough to compare on their one scale)
         c_lab = inline(math("|\"RMSNorm\"(X)|", ML, T.TEXT), txt("\u2264", L_),
-                       self.n(cp.max, T.LN, L_),
-                       txt(f"({focus_word}, layers", L_, T.TEXT),
-                       Num(cp.from_layer, decimals=0, size=L_), txt("to", L_, T.TEXT),
-                       Num(cp.last_layer, decimals=0, size=L_, suffix=")")).scale(FORMULA_SCALE)
-        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.75, aligned_edge=LEFT)
-        labs.move_to([0, -1.25, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
+                       self.n(cp.max, T.LN, L_)).scale(FORMULA_SCALE)
+        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+        labs.move_to([0, -1.5, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
         bar_x = 5.9 - w
         x_bar = Rectangle(width=w, height=hgt, stroke_width=0, fill_color=T.X, fill_opacity=1)
         c_bar = Rectangle(width=max(0.03, w * cv / xv), height=hgt, stroke_width=0,
@@ -527,33 +543,64 @@ class IntroBeats:
         one_lab = txt("1: same direction", L_, T.TEXT).next_to(one, UP, buff=0.06).align_to(
             one, RIGHT)
         dv = v.direction
-        # layer 0's bar, a sliver: named above it (X turns almost a right angle there)
+        # layer 0's bar, a sliver: named above the chart, left, clear of the "1" tick, with a
+        # thin pointer down the gap between the y axis and layer 1's bar
         zero_lab = inline(txt("layer", L_, T.MUTED), Num(v.layers[0].layer, decimals=0,
                                                          size=L_, color=T.MUTED, suffix=":"),
                           self.n(dv.first, T.MUTED, L_))
         zero_lab[-1].shift(RIGHT * 0.1)          # "layer 0: 0.03", a space after the colon
-        zero_lab.next_to(one, UP, buff=0.06).align_to(one, LEFT)
+        zero_lab.move_to([0, y0 + h + 0.5, 0]).align_to([x0 + 0.05, 0, 0], LEFT)
+        gap_x = bars[0].get_x()
+        zero_ptr = Line([gap_x, zero_lab.get_bottom()[1] - 0.06, 0],
+                        [gap_x, bars[0].get_top()[1] + 0.08, 0], stroke_width=2,
+                        color=T.MUTED)
         head = inline(math(f"cos({T.X_l('l')}, {T.X_l('l+1')})", ML, T.X),
                       txt("from layer", L_), Num(dv.from_layer, decimals=0, size=L_),
                       txt("on:", L_), self.n(dv.min_later, T.X, L_), txt("to", L_),
                       self.n(dv.max_later, T.X, L_))
-        head.move_to([0, y0 + h + 0.95, 0]).align_to([x0, 0, 0], LEFT)
-        apart = inline(math(f"cos({T.X_l(dr['from_layer'])}, {T.X_l(self.L)})", ML, T.X),
-                       txt("=", L_), self.n(dv.cos_1_last, T.X, L_),
-                       txt(": almost a right angle", L_, T.TEXT))
+        head.move_to([0, y0 + h + 1.05, 0]).align_to([x0, 0, 0], LEFT)
+        # how the turns add up: cos(X^(1), X^(l)) as a white line over the bars, from 1 at
+        # X^(1) (the left edge of layer 1's slot) to cos_1_last at X^(L) (the right end)
+        f0 = dr["from_layer"]
+        pts = [[x0 + bw * (f0 + k), y0 + h * max(c["value"], 0.0), 0]
+               for k, c in enumerate(dr["cos_from_first"])]
+        acc = VMobject(stroke_color=T.TEXT, stroke_width=5)
+        acc.set_points_as_corners(pts)
+        acc_end = self.n(dv.cos_from_first[-1], T.TEXT, L_).next_to(pts[-1], RIGHT, buff=0.1)
+        said = inline(math(f"cos({T.X_l(f0)}, {T.X_l('l')})", ML, T.TEXT),
+                      txt("falls to", L_, T.TEXT), self.n(dv.cos_1_last, T.TEXT, L_),
+                      txt("at", L_, T.TEXT), math(T.X_l(self.L), ML, T.TEXT),
+                      txt(": almost a right angle", L_, T.TEXT))
+        swatch = Line(ORIGIN, RIGHT * 0.55, stroke_width=5, color=T.TEXT)
+        apart = VGroup(swatch, said).arrange(RIGHT, buff=0.2)
         apart.move_to([0, y0 - 0.75, 0]).align_to([x0, 0, 0], LEFT)
         self.keep_inside(apart)
         self.keep_inside(head)
         self.put("cos_head", head, anim=appear(head), run_time=0.6)
         g = VGroup(axis, y_axis, one, one_lab, y_ticks, y_name, x_ticks, x_name)
         self.shown["cos_strip"] = VGroup(g, bars)
+        # the bars grow while "a cosine of 1 means ..." is said, done by "Layer 0 turns X
+        # almost a right angle" (its sliver then named), the range lit on "from layer 1 on"
+        zero_cue = self.cue_with("Layer 0")
+        until = self.cue_at(zero_cue) if zero_cue is not None else self.said(M.APART)
         self.play(FadeIn(g), LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                          lag_ratio=0.08),
-                  run_time=self.to_moment(M.APART, 1.5, 0.6))
-        self.put("cos_zero", zero_lab, anim=appear(zero_lab), run_time=0.4)
-        self.emphasize(bars[0], zero_lab, run_time=0.8)
-        self.emphasize(head[4], head[6], run_time=0.6)
-        # "... and they add up: X of 30 is almost at right angles to X of 1"
+                  run_time=self.fill(until, 1.5, 0.9))
+        if zero_cue is not None:
+            self.hold_until_cue(zero_cue)
+        self.put("cos_zero", VGroup(zero_lab, zero_ptr), anim=appear(VGroup(zero_lab, zero_ptr)),
+                 run_time=0.4)
+        self.emphasize(bars[0], zero_lab, run_time=1.0)
+        self.emphasize(head[4], head[6], run_time=max(0.6, min(1.5, 0.8 * (
+            self.said(M.APART) - self.time))))
+        # "... and the turns add up": the line drawn from X^(1) to X^(L) while it is said,
+        # falling from 1 to 0.10 (X^(L) almost at right angles to X^(1)), its end's value last
         self.hold_until_moment(M.APART)
-        self.put("cos_apart", apart, anim=appear(apart), run_time=0.6)
-        self.emphasize(apart, run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+        self.drop("cos_zero", run_time=0.3)
+        self.put("cos_apart", apart, anim=appear(apart), run_time=0.5)
+        self.shown["cos_line"] = acc
+        self.play(Create(acc, rate_func=linear),
+                  run_time=self.fill(self.cue_at(self.n_cues()), 2.0, 0.55))
+        self.put("cos_end", acc_end, anim=appear(acc_end), run_time=0.4)
+        self.emphasize(acc_end, said[2], run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+

@@ -24,12 +24,14 @@ S = T.TYPE.small
 KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}
 KIND_WORD = {"attn": "attention", "ffn": "FFN", "ln": "LayerNorm"}
 PLANE_H = 2.9
-PLANE_AT = RIGHT * 4.35 + UP * 0.55
-PLANE_BIG_H = 3.7          # the journey: the plane centre stage, between the tokens and the bars
-PLANE_BIG_AT = RIGHT * 1.5 + UP * 0.6
+PLANE_AT = RIGHT * 4.35 + UP * 0.75
+PLANE_BIG_H = 3.45         # the journey: the plane centre stage, between the tokens and the bars
+PLANE_BIG_AT = RIGHT * 1.5 + UP * 0.78
+PLANE_WIDE_H = 4.75        # the `plane` beat: what the plane is, on the right, top to bottom
+PLANE_WIDE_AT = RIGHT * 3.6 + DOWN * 0.35
 GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest first
 # (the journey's narration: 'the last few X's')
-CHART_W, CHART_H = 11.6, 1.35
+CHART_W, CHART_H = 11.6, 1.5     # taller bars (round 20: "bigger bars"): the plane sits higher
 # a layer's three bars side by side, X's narrow (it is tall), its two updates wide enough at
 # 480p to tell lilac from orange; the three span 0.31 of a layer's 0.355 slot
 BAR_W = {"x": 0.1, "attn": 0.11, "ffn": 0.11}
@@ -167,6 +169,8 @@ class StreamPanels:
 
     def plane_box(self, big: bool):
         """The plane's height and centre in a layout."""
+        if big == "wide":
+            return PLANE_WIDE_H, PLANE_WIDE_AT
         return (PLANE_BIG_H, PLANE_BIG_AT) if big else (PLANE_H, PLANE_AT)
 
     def set_plane_frame(self, h: float, at) -> None:
@@ -194,14 +198,15 @@ class StreamPanels:
         d = self.data
         word = d["focus"]["token_text"].lstrip(d["space_mark"])
         n = Num(self.v.plane.n_points, decimals=0, size=S, color=T.MUTED)
-        if big:         # beside the plane's top right (the token row is above it)
+        if big is True:         # beside the plane's top right (the token row is above it)
             head = VGroup(txt("PCA plane of", S, T.MUTED),
                           inline(txt(word + "'s", S, T.MUTED), n, txt("states", S, T.MUTED))
                           ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
             return head.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, UP)
         head = inline(txt("PCA plane of " + word + "'s", S, T.MUTED), n,
                       txt("states", S, T.MUTED))
-        return head.next_to(self.plane.frame, UP, buff=0.08)
+        # (the `plane` beat rings the frame: its heading a little higher, clear of the ring)
+        return head.next_to(self.plane.frame, UP, buff=0.16 if big == "wide" else 0.08)
 
     def resize_plane(self, big: bool, run_time: float = 0.8) -> None:
         """The plane glides to the other layout (its arrows redrawn each frame); its heading
@@ -237,12 +242,19 @@ class StreamPanels:
         length = v["scale"] / v["width"] * self.plane.w
         line = VMobject(stroke_color=T.TEXT, stroke_width=3)
         line.set_points_as_corners([LEFT * length / 2, RIGHT * length / 2])
-        close = self.data["plane"]["close_views"][k] if getattr(self, "close_up", False) else None
-        pv = self.v.plane.close_views[k] if close is not None else self.v.plane.views[k]
+        p = self.data["plane"]
+        close = p["close_views"][k] if getattr(self, "close_up", False) else None
+        if getattr(self, "whole_final", False):
+            pv = self.v.plane.whole_view
+        elif close is not None:
+            fixed = getattr(self, "close_k", None)
+            pv = self.v.plane.close_views[k if fixed is None else fixed]
+        else:
+            pv = self.v.plane.views[k]
         label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.MUTED,
                     suffix=" units")
         g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
-        if getattr(self, "plane_big", False):      # beside the plane's bottom right
+        if getattr(self, "plane_big", False) is True:      # beside the plane's bottom right
             return g.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, DOWN)
         return g.next_to(self.plane.frame, DOWN, buff=0.12).align_to(self.plane.frame, RIGHT)
 
@@ -384,16 +396,32 @@ class StreamPanels:
         """The plane's view after stage k: the journey's close-up on the newest part of the
         path while `close_up` is on (from the plan's close_from_stage), else the whole path."""
         p = self.data["plane"]
+        if getattr(self, "whole_final", False):      # zoomed out once, to the whole path
+            return p["whole_view"]
         if getattr(self, "close_up", False) and p["close_views"][k] is not None:
+            fixed = getattr(self, "close_k", None)
+            if fixed is not None:                    # one scale for the whole close-up: it pans
+                f = p["close_views"][fixed]
+                return dict(p["close_views"][k], width=f["width"], scale=f["scale"],
+                            scale_decimals=f["scale_decimals"])
             return p["close_views"][k]
         return p["views"][k]
 
-    def set_close_up(self, on: bool, run_time: float) -> None:
+    def fix_close_scale(self, last_stage: int) -> None:
+        """The close-up keeps one scale, the widest the plan's close-up takes up to
+        `last_stage` (the leg's end): the camera pans along the path and never rescales."""
+        cv = self.data["plane"]["close_views"]
+        ks = [k for k in range(max(self.progress, 0), last_stage + 1) if cv[k] is not None]
+        self.close_k = max(ks, key=lambda k: cv[k]["width"]) if ks else None
+
+    def set_close_up(self, on: bool, run_time: float, whole: bool = False) -> None:
         """The camera glides to the close-up of the newest states (on) or back out to the whole
-        path (off); the scale bar fades out before and its new length comes in after."""
+        path (off; `whole`: to the whole finished path, kept from then on); the scale bar fades
+        out before and its new length comes in after."""
         k = max(self.progress, 0)
         before = self.view_at(k)
         self.close_up = on
+        self.whole_final = whole
         after = self.view_at(k)
         if after == before:
             return
@@ -472,7 +500,7 @@ class StreamPanels:
 
     def place_key(self, big: bool) -> None:
         """The bars' colour key in the plane's layout, at once (nothing drawn)."""
-        for e, c in zip(self.chart_key, self.key_layouts[big]):
+        for e, c in zip(self.chart_key, self.key_layouts[big is True]):
             e.move_to(c)
 
     def key_moves(self, big: bool) -> list:
@@ -480,7 +508,7 @@ class StreamPanels:
         if self.chart is None:
             return []
         out = []
-        for e, c in zip(self.chart_key, self.key_layouts[big]):
+        for e, c in zip(self.chart_key, self.key_layouts[big is True]):
             if e in self.mobjects or any(e in m.get_family() for m in self.mobjects):
                 if not np.allclose(e.get_center(), c):
                     # clockwise: an entry going to the row below passes under its neighbour,

@@ -75,10 +75,14 @@ class SummaryBeats:
                                txt("of", L_, T.MUTED), txt(focus_word + "'s", L_, T.HIGHLIGHT),
                                txt("attention goes to", L_, T.MUTED),
                                txt(o["token"], L_, T.TEXT)))
-            rows.append(inline(txt("a sink for " + focus_word + " here (all heads, layers", L_, T.MUTED),
-                               Num(lay[0], decimals=0, size=L_, color=T.MUTED),
-                               txt("to", L_, T.MUTED),
-                               Num(lay[1], decimals=0, size=L_, color=T.MUTED, suffix=")")))
+            # two short lines: one long line ran into the inset's row names ("...29) I")
+            rows.append(VGroup(txt("a sink for " + focus_word + " here", L_, T.MUTED),
+                               inline(txt("(all heads, layers", L_, T.MUTED),
+                                      Num(lay[0], decimals=0, size=L_, color=T.MUTED),
+                                      txt("to", L_, T.MUTED),
+                                      Num(lay[1], decimals=0, size=L_, color=T.MUTED,
+                                          suffix=")"))
+                               ).arrange(DOWN, buff=0.12, aligned_edge=LEFT))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
         if rows:
             box.move_to(UP * 0.9).align_to(LEFT * 5.9, LEFT)
@@ -209,7 +213,7 @@ class SummaryBeats:
         lhs = self.column(iv.sum_head, dec, T.TEXT, f"{T.X_l(0)} + sum Delta",
                           v.summary.norm_last)
         rhs = self.column(iv.x_head, dec, T.X, T.X_l(L), v.summary.norm_last)
-        lhs.move_to(LEFT * 2.0 + DOWN * 0.03)        # centre stage: the plane has left
+        lhs.move_to(LEFT * 2.0 + UP * 0.07)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         # (the largest error measured is float noise itself, different on every CPU: only the

@@ -76,6 +76,7 @@ class Plane(View):
     energy_pct: Shown
     views: list[PlaneView]
     close_views: list[PlaneView | None]
+    whole_view: PlaneView
     close_from_stage: int
 
 
@@ -122,6 +123,7 @@ class Direction(View):
     min_later: Shown
     max_later: Shown
     cos_1_last: Shown
+    cos_from_first: list[Shown]   # cos(X^(from_layer), X^(l)), l = from_layer .. L
     sharpest_mid_layer: int
     sharpest_mid: Shown
 
