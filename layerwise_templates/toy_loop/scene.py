@@ -1195,11 +1195,9 @@ class ToyLoopScene(StoryboardScene):
             ghost.add(length)
             # "the close-up keeps layer one's magnification": said while the lens is open,
             # its scale bar outlined as it is said (the lens closes when the sentence ends)
-            # (when the lens opened late, that sentence waits for it: the voice waits for
-            # the picture)
             keeps = self.cue_with("close-up keeps", -1)
             if keeps >= 0:
-                self.wait_for_reveal(float(self.beat["cues"][keeps]["start"]))
+                self.hold_until(self.phrase_time(keeps, "close-up keeps") - 0.2)
                 self.emphasize(scale, run_time=1.4)
                 cue = self.beat["cues"][keeps]
                 self.hold_until(self.cue_at(keeps) + float(cue["duration"]) - 0.3)
@@ -1433,10 +1431,6 @@ class ToyLoopScene(StoryboardScene):
             self.remove(c)
             self.play(FadeInPlace(cell), run_time=0.4)
             made.add(cell)
-            if k >= 0 and "already gives" in str(cues[k].get("text", "")):
-                # "... already gives 0.76 and 0.12": the product, as its numbers are read
-                self.hold_until(self.phrase_time(k, "already gives") - 0.1)
-                self.emphasize(cell, run_time=1.0)
             # "the current X ... makes it": X^(l) and Q^(l), with the old X's product under Q
             if k >= 0:
                 self.hold_until(self.phrase_time(k, said[min(j, 1)]) - 0.2)
@@ -1466,9 +1460,8 @@ class ToyLoopScene(StoryboardScene):
         back (the table cleared it) with X, its trail and the last layer's V."""
         toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 30, T.TYPE.body,
                       T.TEXT, max_width=6.4)
-        real = wrapped("Next, a real model of many tokens: Δ comes from attention (Q and K "
-                       "read the other tokens) and a feed-forward network", 30, T.TYPE.body,
-                       T.TEXT, max_width=6.4)
+        real = wrapped("Next, a real model: Δ comes from attention (using Q and K) "
+                       "and a feed-forward network", 30, T.TYPE.body, T.TEXT, max_width=6.4)
         for w in (toy, real):       # left-aligned lines, read as a paragraph
             for line in w[1:]:
                 line.align_to(w[0], LEFT)
