@@ -467,7 +467,9 @@ class ToyLoopScene(StoryboardScene):
                 anims += self.code_down()
             self.play(*anims, run_time=self.quick(0.1, 0.7))
             # (the mark once its line has arrived: the line never passes under it)
-            self.play(*self.mark_pass(play=False), run_time=self.quick(0.05, 0.3))
+            mark = self.mark_pass(play=False)
+            if mark:
+                self.play(*mark, run_time=self.quick(0.05, 0.3))
             self.remove(row[0], row[1])
             self.set_slot("x", row)
             # the loop goes round: its `for` line again
