@@ -1,32 +1,41 @@
 """The chapter's toy loop, faithfully: the code with a cursor, and on a plane the 2-d X carried
 through each pass's three random W's.
 
-Beats (each optional, in storyboard order): `code` (the loop on screen), `x` (the current X as
-numbers and as an arrow; after an update the X it wrote moves up into the X row; the `for`
-line and the three W lines are boxed for the new pass; the last pass's V arrow stays as a
-faint ghost), `q`/`k`/`v` (a copy of X flies into this pass's W, the product's entries
-appear one by one; V's arrow grows on the plane (Q and K stay numbers: they are never added
-to X); at layer 0, X = [1, 0] times W_Q is acted as said: X's 1 and the top row boxed, X's 0
-and the bottom row, which fades, then the top row slides into Q; layer 2 runs the recipe
-straight through; once the code has been read only the boxed lines stay bright), `update` (V slides along its row and its numbers arc over it into Δ = 0.1 V,
-in Δ's own pale shade; the new X's row comes between X's and Δ's, and their numbers each move
-one row into it; on the plane a lens grows out of a square round the step, with a round scale
-bar (layers after 0 share one magnification), and
-draws Δ tip to tail from X, its name riding on it as it grows; the X it leaves stays,
-faint: a trail X^(0) → X^(1) → ... ("faint" means "from an earlier layer" everywhere); "this V is longer" outlines
-V and the last layer's faint V together; the code panel leaves when layer 1 begins (the
-rows take its place); the step's length, as a number and a bar on one scale, joins a table
-under the plane (where the steps compare; it steps aside while a later layer's Q, K, V are
-made); layer 1's X^(1) · W_Q^(1) is walked entry by entry (each pair of numbers flies into a
-written sum, its value into Q's slot); in layer 0 the header "layer 0 reads X^(0)" comes in when it is said and turns into the rule for every l while that is spoken), `table` (on a
-cleared stage: X^(l), Q, K, V, X^(l+1) of every layer side by side, the last layer's numbers
-moving into its column, the "computed once and reused" copies (grey) stepping down under the
-real values; then they leave, the rows close up, Q's row is outlined as the voice says its
-jumps come from the toy's unrelated random matrices (checked both ways round:
-`fresh.split[*].ratio_q_both`), and arrows carry each column's X^(l+1) into the next
-column's X^(l)), `note` (the plane comes back; the line
-saying Q and K go unused is outlined: the toy omits attention).
-Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `matvec`).
+Beats (each optional, in storyboard order): `code` (the loop on screen; "# layer 0" beside its
+`for` line when "counted from zero" is said), `x` (the current X as numbers and as an arrow;
+when a new layer begins the last pass's rows leave first, then the X it wrote moves up into
+the X row, round whatever is still on screen; after layer 0 the loop's lines move down into
+the panel's lower left and stay there for every layer, the current line lit and "# layer l"
+beside `for`; the rule "layer l reads X^(l) → writes X^(l+1)" stays over the plane once it
+is said, so no header goes stale; the last pass's V arrow stays as a faint ghost, its own
+name dimmed with it when it is long enough to see: no legend), `q`/`k`/`v` (a copy of X
+drops out of its row and goes over this pass's W, the product's entries appear one by one;
+V's arrow grows on the plane (Q and K stay numbers: they are never added to X); at layer 0,
+X = [1, 0] times W_Q is acted as said: X's 1 and the top row boxed, X's 0 and the bottom
+row, which fades, then the top row slides into Q; layer 1's X^(1) · W_Q^(1) is walked entry
+by entry: W's rows, then its columns, outlined as "by rows or by columns" is said, then each
+pair of numbers travels, shrunk, in lanes round W and under the written sum, its value up
+into Q's slot; layer 2 runs the recipe straight through), `update` (V slides along its row
+and its numbers arc over it into Δ = 0.1 V, in Δ's own pale shade; on the plane a lens grows
+out of a square round the step, with a round scale bar (layers after 0 share one
+magnification; "the close-up keeps layer one's magnification" is said while it is open, the
+bar outlined), and draws Δ tip to tail from X; then, at "Added tip to tail", the new X's row
+is written between X's and Δ's: X's numbers drop into its upper lane, Δ's rise into its
+lower lane, stacked in each slot like a written column sum, and shrink away before the sum
+appears; the X it leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
+earlier layer" everywhere); the step's length, as a number and a bar on one scale, joins a
+table under the plane), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
+side by side, the last layer's numbers moving into its column, the "computed once and
+reused" copies (grey) stepping down under the real values; then they leave, the rows close
+up but for a lane under Q, Q's row is outlined as the voice says its jumps come mostly from
+the toy's unrelated random matrices (checked both ways round:
+`fresh.split[*].ratio_q_both`); then Q's jump is split as said: the old X, X^(l-1), travels
+down the gap between the columns into the lane under Q^(l), where X^(l-1) · W_Q^(l) appears
+(`fresh.split[*].via.Q`), outlined with X^(l) and Q^(l) = X^(l) · W_Q^(l) (the matrices'
+share and the current X's share, side by side); arrows carry each column's X^(l+1) into the
+next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
+outlined: the toy omits attention).
+Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `row_of`).
 """
 
 from __future__ import annotations
@@ -35,14 +44,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
-                   Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+                   Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, rush_from, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
-from scenes.motion import VectorPlane, WeightBlock, matvec
+from scenes.motion import VectorPlane, WeightBlock
 from scenes.motion.matvec import row_of
 
 from .view import Data, Layer
@@ -59,6 +68,7 @@ NAMES = {"q": "Q", "k": "K", "v": "V"}
 W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
 CODE_DIM = 0.35        # code lines not boxed, once the code has been read
 GHOST = 0.3             # last layer's Q, K, V: faint, yet V^(0) stays seen beside V^(1)
+GHOST_LABEL = 0.6       # a faint arrow's own name, dimmed with it (still readable)
 DELTA = ManimColor("#FFBABA")   # the update Δ = 0.1 V: a pale shade of V's red, its own colour
 
 
@@ -182,6 +192,41 @@ def converge(m, points, size: float = 1.0) -> UpdateFromAlphaFunc:
     return UpdateFromAlphaFunc(m, update, rate_func=linear)
 
 
+def glide(m, points, t0: float = 0.0, t1: float = 1.0, scale: float = 1.0,
+          vanish: float | None = None, rate=smooth, dip: float | None = None) -> UpdateFromAlphaFunc:
+    """`m` moves along the polyline `points` (each leg its share of the way by length) between
+    shares `t0` and `t1` of the play, `rate` over the whole way, scaling to `scale` as it goes;
+    with `vanish`, from that share on it shrinks to a point and fades out where it ended (two
+    numbers meeting in a sum's place); with `dip`, it shrinks to that size while it travels
+    and is its own size again where it lands (a number moving into a written sum). Paths go
+    round the rows on the way: lanes of empty space, so no digit passes over another (a
+    linear play)."""
+    start = m.copy()
+    pts = [np.asarray(p, dtype=float) for p in points]
+    legs = [float(np.linalg.norm(b - a)) for a, b in zip(pts, pts[1:])]
+    total = sum(legs) or 1.0
+
+    def where(u):
+        d = u * total
+        for i, (a, b, n) in enumerate(zip(pts, pts[1:], legs)):
+            if d <= n or i == len(legs) - 1:
+                return a + (b - a) * (min(d, n) / (n or 1.0))
+            d -= n
+        return pts[-1]
+
+    def update(mob, alpha):
+        mob.become(start)
+        u = rate(min(1.0, max(0.0, (alpha - t0) / max(1e-6, t1 - t0))))
+        mob.scale(1 + (scale - 1) * u)
+        if dip is not None:
+            mob.scale(1 - (1 - dip) * min(1.0, u / 0.12, (1 - u) / 0.12))
+        mob.move_to(where(u))
+        if vanish is not None and alpha > vanish:
+            k = smooth((alpha - vanish) / max(1e-6, 1 - vanish))
+            mob.scale(max(0.02, 1 - 0.9 * k)).set_opacity(1 - k)
+    return UpdateFromAlphaFunc(m, update, rate_func=linear)
+
+
 class FollowIn(_Follow, FadeInPlace):
     """A label fades in riding on its arrow's tip (see _Follow)."""
 
@@ -213,6 +258,8 @@ class ToyLoopScene(StoryboardScene):
         self.panel_top = self.code.get_bottom() + DOWN * 0.22
         self.results_x = self.code.get_left()[0] + 4.6     # the column of Q, K, V rows
         self.stage = Stage()
+        self.code_low = False       # the loop's lines moved down (layers after 0)
+        self.code_top = None        # ... where its first line is then
 
     # --- helpers ------------------------------------------------------------------------
     def lay(self, l: int | None = None) -> tuple[dict, Layer]:
@@ -257,10 +304,9 @@ class ToyLoopScene(StoryboardScene):
         """A box round code glyphs `g` whose top and bottom lie halfway to the code lines above
         and below (a SurroundingRectangle's edge ran along the neighbouring lines)."""
         top, bottom = g.get_top()[1], g.get_bottom()[1]
-        above = [l.get_bottom()[1] for l in self.code_lines
-                 if len(l) and l.get_center()[1] > top]
-        below = [l.get_top()[1] for l in self.code_lines
-                 if len(l) and l.get_center()[1] < bottom]
+        here = [l for l in self.code.submobjects if len(l)]     # (lines still on screen)
+        above = [l.get_bottom()[1] for l in here if l.get_center()[1] > top]
+        below = [l.get_top()[1] for l in here if l.get_center()[1] < bottom]
         hi = (top + min(above)) / 2 if above else top + 0.05
         lo = (bottom + max(below)) / 2 if below else bottom - 0.05
         hi, lo = max(hi, top + 0.005), min(lo, bottom - 0.005)
@@ -275,8 +321,11 @@ class ToyLoopScene(StoryboardScene):
             return []
         anims = []
         source = self.data["code"].split("\n")
+        shown = set(map(id, self.code.submobjects))
         for i, line in enumerate(self.code_lines, start=1):
             want = 1.0 if i in bright else CODE_DIM
+            if id(line) not in shown:       # (a line that has left)
+                continue
             if source[i - 1].strip() and abs(line[0].get_fill_opacity() - want) > 1e-3:
                 anims.append(line.animate.set_opacity(want))
         return anims
@@ -312,7 +361,8 @@ class ToyLoopScene(StoryboardScene):
         return [g[0] for g in groups if g is not None]
 
     def plane_labels(self, own=None) -> list:
-        groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"]
+        groups = [self.stage.x_arrow] + [self.shown.get(f"p{c}") for c in "qkv"] \
+            + [g for g in self.stage.ghosts if len(g) > 1]
         return [g[1] for g in groups if g is not None and g[1] is not own]
 
     def layer_tag(self) -> None:
@@ -324,8 +374,8 @@ class ToyLoopScene(StoryboardScene):
         """"layer l reads X^(l) → writes X^(l+1)" over the plane, for this layer: the
         animations that put it there (none when it already names this layer)."""
         l = self.layer
-        if self.stage.tag_layer == l or (l == 0 and not self.stage.tag_said):
-            return []
+        if self.stage.tag_layer in (l, "rule") or (l == 0 and not self.stage.tag_said):
+            return []       # (once the rule for every l is up, it stays: no stale header)
         tag = math(f"\"layer {l} reads \" {T.X_l(l)} \" → writes \" {T.X_l(l + 1)}",
                    HEADER, T.TEXT)
         tag.next_to(self.plane, UP, buff=0.12).align_to(self.plane, RIGHT)
@@ -361,8 +411,11 @@ class ToyLoopScene(StoryboardScene):
                 for r in rows:
                     self.emphasize(self.code_part(r, "np.random.randn(2, 2)"), run_time=0.9)
             else:
-                # "three layers, counted from zero": range(3)
+                # "three layers, counted from zero": range(3), and the pass this is
                 self.emphasize(self.code_part(rows[0], "range(3)"), run_time=1.2)
+                self.mark_pass()
+        if "pass" not in self.shown:
+            self.mark_pass()
 
     def busy(self, *ms) -> None:
         """While the voice reads out what was just drawn, outline it (no still picture)."""
@@ -373,27 +426,53 @@ class ToyLoopScene(StoryboardScene):
     def beat_x(self, beat) -> None:
         lay, src = self.lay()
         made = self.shown.pop("upd", None)
-        gone = []
-        if made is not None and self.code in self.mobjects:
-            # the recipe has been read once (layer 0): the code leaves, and the rows take its
-            # place at the top of the panel (one idea on screen: this layer's numbers)
-            gone = [self.code, *[self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]]
+        gone, move_code = [], False
+        if made is not None and self.code in self.mobjects and not self.code_low:
+            # the recipe has been read once (layer 0): its first lines leave and the loop
+            # moves down into the panel's empty lower left, where it stays, its current line
+            # lit, for every layer; the rows take the top of the panel
+            move_code = True
+            first = self.detach_loop()
+            gone = [*first, *[self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]]
             # (under the layer's header over the plane: Q, K, V's column reaches under it)
             self.panel_top = np.array([self.code.get_left()[0], self.plane.get_top()[1] - 0.05,
                                        0.0])
+        elif made is not None:
+            gone = [self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]
         row = self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0)
         if made is not None:
-            # the X the last layer wrote moves up into the X row: the same numbers, now this
-            # layer's input (the last pass's rows leave with it, before the header says so)
+            # the last pass's rows leave first (the sum it wrote stays), then the X it wrote
+            # moves up into the X row: the same numbers, now this layer's input. It goes
+            # round what is still on screen (the code, at layer 0's end: right of it, up,
+            # and back), so it never passes over other text
             step_row, sum_row = made
-            old = [self.shown.pop(k) for k in ("x", "w", "q", "k", "v") if k in self.shown]
+            old = [self.shown.pop(k) for k in ("x", "w", "q", "k", "v", "pass")
+                   if k in self.shown]
+            # (the last pass's arrows turn to ghosts as its rows leave)
             self.play(*[FadeOutPlace(m) for m in (*old, *gone, step_row, sum_row[0])],
-                      ReplacementTransform(sum_row[1], row[1]), FadeInPlace(row[0]),
-                      run_time=self.quick(0.1, 0.8))
+                      *self.ghost_anims(), run_time=self.quick(0.1, 0.5))
+            grid = sum_row[1]
+            a, b = grid.get_center(), row[1].get_center()
+            if move_code:
+                side = max(self.code.get_right()[0] + 0.3 + grid.width / 2, a[0])
+                path = [a, [side, a[1], 0.0], [side, b[1], 0.0], b]
+            else:
+                path = [a, [a[0], b[1], 0.0], b]
+            self.play(glide(grid, path), run_time=self.quick(0.1, 0.8 if move_code else 0.5))
+            self.remove(grid)
+            self.add(row[1])
+            # X's name, and (after layer 0) the loop moving down; the new pass's mark
+            anims = [FadeInPlace(row[0])]
+            if move_code:
+                anims += self.code_down()
+            self.play(*anims, run_time=self.quick(0.1, 0.7))
+            # (the mark once its line has arrived: the line never passes under it)
+            mark = self.mark_pass(play=False)
+            if mark:
+                self.play(*mark, run_time=self.quick(0.05, 0.3))
+            self.remove(row[0], row[1])
             self.set_slot("x", row)
-            # then the header names the new layer and the last pass's arrows turn to ghosts;
             # the loop goes round: its `for` line again
-            self.play(*self.tag_anims(), *self.ghost_anims(), run_time=self.quick(0.1, 0.6))
             self.cursor([self.data["lines"]["loop"]])
         else:
             if "code" in self.beat.get("show", []):
@@ -416,6 +495,54 @@ class ToyLoopScene(StoryboardScene):
             if self.layer < 2:
                 self.busy(self.stage.x_arrow, *self.stage.lengths[-1:])
             self.new_matrices()
+
+    def detach_loop(self) -> list:
+        """The code splits: the loop's lines (blank ones dropped) become `self.code`, the lines
+        before the loop stand alone (returned: they leave). `self.code_lines` still numbers
+        every line as the source does."""
+        loop = self.data["lines"]["loop"]
+        source = self.data["code"].split("\n")
+        first = [self.code_lines[i] for i in range(loop - 1) if source[i].strip()]
+        kept = [self.code_lines[i] for i in range(loop - 1, len(source)) if source[i].strip()]
+        self.remove(self.code)
+        self.code = VGroup(*kept)
+        self.add(self.code, *first)
+        return first
+
+    def code_down(self) -> list:
+        """The loop's lines move down into the panel's lower left (blank lines closed up),
+        under the rows and left of the table of step lengths, and stay there (the
+        animations that do it)."""
+        h = 0.335
+        top = self.plane.get_bottom()[1] - 1.1 + h * (len(self.code) - 1)
+        anims = []
+        for i, line in enumerate(self.code):
+            anims.append(line.animate.set_y(top - i * h))
+        self.code_low = True
+        self.code_top = top
+        return anims
+
+    def mark_pass(self, play: bool = True) -> list:
+        """"# layer l" beside the loop's `for` line: which pass of the loop this is (the old
+        mark leaves before the new one comes). `play=False`: the new mark's animation is
+        returned (the old one has gone already), for the caller to play with others."""
+        if self.code not in self.mobjects:
+            return []
+        line = self.code_lines[self.data["lines"]["loop"] - 1]
+        mark = txt(f"# layer {self.layer}", CODE_SIZE, T.MUTED, mono=True)
+        mark.next_to(line, RIGHT, buff=0.45).align_to(line, DOWN)
+        if self.code_low and getattr(self, "code_top", None) is not None:
+            mark.shift(UP * (self.code_top - line.get_y()))   # (where its line is going)
+        old = self.shown.pop("pass", None)
+        if not play:
+            if old is not None:
+                self.remove(old)
+            self.shown["pass"] = mark
+            return [FadeInPlace(mark)]
+        if old is not None:
+            self.play(FadeOutPlace(old), run_time=self.quick(0.05, 0.25))
+        self.put("pass", mark, run_time=self.quick(0.05, 0.4))
+        return []
 
     def new_matrices(self) -> None:
         """"...and new matrices": the three lines that draw them, boxed when the voice says
@@ -444,20 +571,20 @@ class ToyLoopScene(StoryboardScene):
         for c in "qkv":
             a = self.shown.pop(f"p{c}", None)
             if a is not None:
-                anims += [DimPlace(a[0], GHOST), *[FadeOutPlace(m) for m in a[1:]]]
-                self.stage.ghosts.append(VGroup(a[0]))
+                anims += self.to_ghost(a)
                 if c == "v":
                     self.stage.ghost_v = self.stage.ghosts[-1]
-        if (self.stage.ghosts or self.stage.trail) and self.stage.legend is None:
-            # what the faint arrows are, said as they first appear (muted, top of the plane)
-            legend = VGroup(txt("faint:", T.TYPE.body, T.TEXT),
-                            txt("earlier layers' X, V", T.TYPE.body, T.TEXT)) \
-                .arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-            legend.set_opacity(0.85)
-            legend.add_background_rectangle(color=T.BACKGROUND, opacity=1.0, buff=0.06)
-            legend.next_to(self.plane.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.08)
-            self.stage.legend = VGroup(legend)
-            anims.append(FadeInPlace(self.stage.legend))
+        return anims
+
+    def to_ghost(self, a) -> list:
+        """Arrow group `a` (arrow, label, leader) turns into a ghost: the arrow dims; its own
+        label dims with it when the arrow is long enough to be seen (then the faint arrow says
+        which layer's it is, where it is: no legend), else the label goes."""
+        long = float(np.linalg.norm(a[0].get_end() - a[0].get_start())) > 0.6
+        keep = list(a[1:2]) if long else []
+        anims = [DimPlace(a[0], GHOST), *[DimPlace(m, GHOST_LABEL) for m in keep],
+                 *[FadeOutPlace(m) for m in a[1:] if all(m is not k for k in keep)]]
+        self.stage.ghosts.append(VGroup(a[0], *keep))
         return anims
 
     def _projection(self, key: str) -> None:
@@ -487,7 +614,6 @@ class ToyLoopScene(StoryboardScene):
         label = math(f"{T.X_l(l, name)} =", MATH_LABEL, color)
         label.move_to(self.panel_top + DOWN * 0.6 * "qkv".index(key), aligned_edge=UP + LEFT)
         label.set_x(self.results_x, direction=LEFT)
-        result_at = label.get_right() + RIGHT * 1.2
         x_grid = self.shown["x"][1]
         first = l == 0 and key == "q" and W.as_numbers
         if first:
@@ -533,11 +659,8 @@ class ToyLoopScene(StoryboardScene):
             result = self.walk_product(x_grid, W, src, key, color, label, w_row)
         else:
             # layer 0 walks each product slowly; later layers repeat the recipe faster
-            result = matvec(self, x_grid, W, getattr(src, key).path, color,
-                            result_at=result_at,
-                            run_time=2.0 if l == 0 else self.later_product(),
-                            size=T.TYPE.label, x_side=UP)
-            result.next_to(label, RIGHT, buff=T.BUFF)
+            result = self.product(x_grid, W, getattr(src, key).path, color, label,
+                                  2.0 if l == 0 else self.later_product())
         self.add(label)
         self.set_slot(key, VGroup(label, result))
         if key != "v":
@@ -552,9 +675,7 @@ class ToyLoopScene(StoryboardScene):
         # (the label and its leader ride on the tip as the arrow grows)
         anims = [GrowArrow(arrow[0]), *[FollowIn(m, arrow[0]) for m in arrow[1:]]]
         if old is not None:
-            anims.append(DimPlace(old[0], GHOST))
-            anims += [FadeOutPlace(m) for m in old[1:]]
-            self.stage.ghosts.append(VGroup(old[0]))
+            anims += self.to_ghost(old)
             self.shown.pop(f"p{key}")
         self.shown[f"p{key}"] = arrow
         anims += self.relabel(arrow)
@@ -569,6 +690,39 @@ class ToyLoopScene(StoryboardScene):
         elif not first:
             self.busy(result, arrow)
 
+    def x_over_w(self, x_grid, W, run_time: float, *extra):
+        """A copy of X's numbers goes over W: straight down out of X's row first (quickly, so
+        it is soon off the numbers it copies), then across, in the empty lane above W."""
+        target = x_grid.copy().next_to(W, UP, buff=0.12)
+        c = x_grid.copy()
+        a, b = c.get_center(), target.get_center()
+        self.add(c)
+        self.play(glide(c, [a, [a[0], b[1], 0.0], b], rate=rush_from), *extra,
+                  run_time=run_time)
+        self.remove(c)
+        self.add(target)
+        return target
+
+    def product(self, x_grid, W, out_path: str, color, label, run_time: float):
+        """X · W, as matvec draws it (X's copy over W, each entry as its column is lit), with
+        X's copy routed clear of its own row (`x_over_w`) and the entries written straight
+        into their place after the result's `label`. Returns the result's row."""
+        values = self.value(out_path)
+        result = row_of(values, out_path, color, T.TYPE.label)
+        result.next_to(label, RIGHT, buff=T.BUFF)
+        target = self.x_over_w(x_grid, W, 0.3 * run_time,
+                               FadeInPlace(VGroup(label, result[0], result[2])))
+        n = len(values)
+        for j in range(n):
+            light = SurroundingRectangle(W.columns[j], color=color, buff=0.05, stroke_width=2)
+            self.play(FadeInPlace(light), FadeIn(result.nums[j], shift=0.15 * RIGHT),
+                      run_time=0.5 * run_time / n)
+            self.remove(light)
+        self.remove(result[0], result[2])
+        self.add(result)
+        self.play(FadeOutPlace(target), run_time=0.2 * run_time)
+        return result
+
     def walk_product(self, x_grid, W, src, key, color, label, w_row):
         """X^(l) · W, said entry by entry: X's copy over W; "each entry is X dotted with a
         column": column 0 and X's copy boxed; "x0 times w00, plus x1 times w10": each pair of
@@ -577,9 +731,10 @@ class ToyLoopScene(StoryboardScene):
         Each step at its sentence (cues k+1, k+2, k+3 after the product's own), or at once
         when silent."""
         vec = getattr(src, key)
-        k0 = self.step_cue()
-        target = x_grid.copy().next_to(W, UP, buff=0.12)
-        self.play(TransformFromCopy(x_grid, target), run_time=0.6)
+        # the sentences it is keyed to: "... each entry is X dotted with a column" (k0), the
+        # worked sum (k0 + 1), "the second column gives ..." (k0 + 2)
+        k0 = self.cue_with("each entry", self.step_cue())
+        target = self.x_over_w(x_grid, W, 0.6)
         result = row_of(vec.values, vec.path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
         # Q^(1)'s name and brackets wait for its entries, from the start
@@ -602,6 +757,15 @@ class ToyLoopScene(StoryboardScene):
         terms = VGroup(*parts).arrange(RIGHT, buff=0.14)
         terms.next_to(w_row, DOWN, buff=0.3).align_to(w_row, LEFT)
         cues = self.beat.get("cues") or []
+        rows_or_cols = self.cue_with("rows or by columns", -1)
+        if rows_or_cols >= 0 and cues:
+            # "Read by rows or by columns, a product comes out the same": W's rows, then its
+            # columns, outlined as each reading is named
+            self.hold_until(self.phrase_time(rows_or_cols, "by rows") - 0.1)
+            m = len(W.nums) // n
+            self.emphasize(*[VGroup(*W.nums[r * n:(r + 1) * n]) for r in range(m)],
+                           run_time=1.0, buff=0.04)
+            self.emphasize(*W.columns, run_time=1.0, buff=0.04)
         if cues:
             self.hold_until(self.phrase_time(k0, "each entry") - 0.1)   # "... with a column"
         light = SurroundingRectangle(W.columns[0], color=color, buff=0.05, stroke_width=3)
@@ -609,20 +773,43 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(light), FadeInPlace(xlight), run_time=0.5)
         if cues:
             self.hold_until_cue(k0 + 1)             # "0.99 times 0.76, plus ..."
+        # the lanes the numbers travel in, shrunk, clear of every row: between X's row and
+        # its copy over W, down W's right side, and under the written sum; a number of W's
+        # column goes down the gap between W's columns first (the top one clear of the one
+        # under it)
+        x_row = self.shown["x"]
+        lane_top = (x_row.get_bottom()[1] + target.get_top()[1]) / 2
+        lane_low = terms.get_bottom()[1] - 0.16
+        right = max(W.get_right()[0], target.get_right()[0]) + 0.3
+        col_gap = (W.columns[0].get_right()[0] + W.columns[1].get_left()[0]) / 2 \
+            if len(W.columns) > 1 else W.get_right()[0] + 0.2
         for i in range(n):
             if i and cues:
                 self.hold_until(self.phrase_time(k0 + 1, "plus") - 0.1)
             at = 3 * i + (1 if i else 0)
             ops = [parts[at - 1]] if i else []
-            self.play(TransformFromCopy(target.nums[i], x_copies[i]),
-                      TransformFromCopy(W.nums[i * n], w_copies[i]),
-                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=1.1)
+            xs, ws = target.nums[i].copy(), W.nums[i * n].copy()
+            a, b = xs.get_center(), x_copies[i].get_center()
+            x_path = [a, [a[0], lane_top, 0.0], [right, lane_top, 0.0], [right, lane_low, 0.0],
+                      [b[0], lane_low, 0.0], b]
+            c, d = ws.get_center(), w_copies[i].get_center()
+            w_path = [c, [col_gap, c[1], 0.0], [col_gap, lane_low, 0.0], [d[0], lane_low, 0.0], d]
+            self.add(xs, ws)
+            self.play(glide(xs, x_path, dip=0.6, rate=rush_from),
+                      glide(ws, w_path, dip=0.6, rate=rush_from),
+                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=1.3)
+            self.remove(xs, ws)
+            self.add(x_copies[i], w_copies[i])
         if cues:
             said = f": {float(vec.values[0]):.2f}"
             self.hold_until(self.phrase_time(k0 + 1, said) - 0.1)
         self.play(FadeInPlace(VGroup(parts[-2], r0)), run_time=0.4)
-        # the sum's value moves into Q's first slot (the same digits)
-        self.play(r0.animate.move_to(result.nums[0]), run_time=0.6)
+        # the sum's value moves into Q's first slot (the same digits): up W's right side,
+        # along the lane under Q's row, and up into its place
+        a, b = r0.get_center(), result.nums[0].get_center()
+        up = max(a[0], right)
+        self.play(glide(r0, [a, [up, a[1], 0.0], [up, lane_top, 0.0], [b[0], lane_top, 0.0], b]),
+                  run_time=0.8)
         self.remove(r0)
         self.add(result.nums[0])
         self.play(FadeOutPlace(VGroup(*parts[:-1])), run_time=0.3)
@@ -765,22 +952,29 @@ class ToyLoopScene(StoryboardScene):
             self.close_up(lay, src)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
                            src.x_out, T.X, 1)
-        # the sum: X's numbers drop straight down into the new row (still empty: its name comes
-        # with the sum) and slide along it, as Δ's rise into it; the two meet in the sum's place
-        # and shrink away into one point, and only then does the sum appear there, with the
-        # row's name (no digit morphs into another; no number passes over another's)
-        t = self.quick(0.15, 1.2 if l == 0 else 0.8)
+        # "Added tip to tail, it carries X to the next X": the sum, as it is said
+        added = self.cue_with("Added tip to tail", -1) if lens_first else -1
+        if added >= 0:
+            self.hold_until_cue(added)
+        # the sum, written as it happens: X's numbers drop straight down into the new row
+        # (still empty: its name comes with the sum) and slide along it in its upper half; Δ's
+        # rise straight up out of their row and slide along its lower half; stacked in each
+        # slot like a written column sum, they shrink into one point, and only then does the
+        # sum appear there, with the row's name. Each moves in its own lane: no digit passes
+        # over a row or another digit, and none morphs into another
+        t = self.quick(0.15, 1.4 if l == 0 else 1.1)
         flying, merged = [], []
+        lane = 0.15             # the two lanes, above and below the new row's middle
         for j, num in enumerate(new_row[1].nums):
             xc = x_row[1].nums[j].copy()
             dc = step_row[1].nums[j].copy()
-            x0 = xc.get_center()
-            # (each stops short of the slot, X's to its left, Δ's under it, and vanishes there:
-            # the two sets of digits never lie on each other)
-            flying.append(converge(xc, [x0, np.array([x0[0], num.get_y(), 0.0]),
-                                        num.get_center() + LEFT * (0.6 * num.width + 0.15)]))
-            flying.append(converge(dc, [dc.get_center(), dc.get_center(),
-                                        num.get_center() + DOWN * 0.3]))
+            s_ = num.get_center()
+            xa, da = xc.get_center(), dc.get_center()
+            up, down = s_[1] + lane, s_[1] - lane
+            flying.append(glide(xc, [xa, [xa[0], up, 0.0], [s_[0], up, 0.0]], 0.0, 0.5,
+                                scale=0.75, vanish=0.8))
+            flying.append(glide(dc, [da, [da[0], down, 0.0], [s_[0], down, 0.0]], 0.2, 0.72,
+                                scale=0.75, vanish=0.8))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
@@ -837,10 +1031,10 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
             self.shown["layer"] = rule
             self.emphasize(rule, buff=0.02)     # a thin box, clear of the title
+            # (the rule stays over the plane for every layer: the code's `# layer l` says
+            # which pass is running)
+            self.stage.tag_layer = "rule"
             self.hold_until_cue(4)
-            self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
-            self.play(FadeInPlace(before), run_time=self.quick(0.05, 0.3))
-            self.shown["layer"] = before
             # "X, carried and added to: the residual stream": the term, written under X's
             # arrow as it is said, with X's arrow, the faint X it left, and the sum that added to it
             self.name_stream()
@@ -848,6 +1042,12 @@ class ToyLoopScene(StoryboardScene):
         if l == 0 and not self.stage.tag_said:     # (no cues: the header after the step)
             self.stage.tag_said = True
             self.layer_tag()
+            tag = self.shown["layer"]
+            rule = self.rule_in_header(tag)
+            self.play(FadeOutPlace(tag), run_time=self.quick(0.05, 0.3))
+            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
+            self.shown["layer"] = rule
+            self.stage.tag_layer = "rule"
             self.name_stream()
         # the sum stays on screen until the next layer begins
 
@@ -995,6 +1195,14 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
                            run_time=max(0.6, f * 0.8))
             ghost.add(length)
+            # "the close-up keeps layer one's magnification": said while the lens is open,
+            # its scale bar outlined as it is said (the lens closes when the sentence ends)
+            keeps = self.cue_with("close-up keeps", -1)
+            if keeps >= 0:
+                self.hold_until(self.phrase_time(keeps, "close-up keeps") - 0.2)
+                self.emphasize(scale, run_time=1.4)
+                cue = self.beat["cues"][keeps]
+                self.hold_until(self.cue_at(keeps) + float(cue["duration"]) - 0.3)
         # (at home size the step is a few pixels: no trail is left there, so X's tip stays
         # clear; the table of lengths keeps what the lens showed)
         # (the lens's text goes first: none of it is left over the plane as the lens shrinks)
@@ -1051,7 +1259,7 @@ class ToyLoopScene(StoryboardScene):
         if "upd" in self.shown:
             step_row, sum_row = self.shown.pop("upd")
             rest += [step_row[0], step_row[1], step_row[2], step_row[3], sum_row[0]]
-        self.drop("cursor", "w", "q", "k", "v", "note", "layer")
+        self.drop("cursor", "pass", "w", "q", "k", "v", "note", "layer")
         # the plane and all on it leave with the code (the note brings them back)
         self.stage.away_qkv = {f"p{c}": self.shown.pop(f"p{c}") for c in "qkv"
                                if f"p{c}" in self.shown}
@@ -1149,8 +1357,11 @@ class ToyLoopScene(StoryboardScene):
         jumps = self.cue_with("Q jumps", -1)
         if jumps >= 0:
             self.hold_until_cue(jumps)
+        # (the lane under Q's row stays open: Q's split comes into it)
         self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
-        self.play(*[rows[i].animate.shift(UP * GAP * (i - 1)) for i in range(2, len(rows))],
+        # (a little more room for the lane's taller name)
+        self.play(*[rows[i].animate.shift(UP * GAP * (i - 2) + DOWN * 0.1)
+                    for i in range(2, len(rows))],
                   run_time=self.quick(0.05, 0.5))
         ghosts, hypo = VGroup(), VGroup(VGroup())
         self.set_slot("table", VGroup(VGroup(*heads), *rows))
@@ -1158,7 +1369,8 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(*cells[1], run_time=1.4)                 # Q, column to column
             self.hold_until(self.phrase_time(jumps, "random draws") - 0.3)
             self.emphasize(*cells[1][1:], run_time=1.4)
-        carry = self.cue_with("carries over", 5)
+        split = self.q_split(cells, rows, GAP)
+        carry = self.cue_with("carries over", 7)
         self.hold_until_cue(carry)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
@@ -1174,18 +1386,64 @@ class ToyLoopScene(StoryboardScene):
                                 tip_length=0.2))
         if arrows:
             self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.9))
-            self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0], *arrows))
+            self.set_slot("table", VGroup(VGroup(*heads), *rows, split, *arrows))
             self.emphasize(*cells[4][:-1], *cells[0][1:])
-        if len(self.beat.get("cues") or []) > carry + 1:
-            # "a later layer's query can depend on more context, which earlier layers added
-            # to X": the later layers' X and Q, together
-            self.hold_until_cue(carry + 1)
-            self.hold_until(self.phrase_time(carry + 1, "a later layer") - 0.2)
-            self.emphasize(*cells[1][1:], run_time=1.2)         # "a later layer's query"
-            self.hold_until(self.phrase_time(carry + 1, "what earlier") - 0.2)
-            self.emphasize(*cells[0][1:], run_time=1.4)   # "what earlier layers added to X"
-        else:
-            self.emphasize(rows[0][1:], rows[4][1:])
+            # and the next layer's Q comes from the X that arrived: X^(l) and Q^(l) of each
+            # later column, together, while the sentence ends
+            if self.beat.get("cues") and self.next_reveal() - self.time > 2.0:
+                self.emphasize(*[VGroup(cells[0][i], cells[1][i]) for i in range(1, n)],
+                               run_time=1.2)
+
+    def q_split(self, cells, rows, gap: float) -> VGroup:
+        """Q's jump into layer l, in two: the old X, X^(l-1), times layer l's new W_Q (the
+        plan's `fresh.split[*].via.Q`), written in the lane under Q^(l); then Q^(l) itself,
+        the current X times the same matrix. The old X's numbers travel from its cell down
+        the gap between the columns (shrunk, clear of every cell) into the lane, where they
+        vanish before the product appears. Each split at its sentence ("Layer one's W Q with
+        the old X ...", "Layer two's ..."), one after another when silent."""
+        splits = self.v.fresh.split
+        name = math(f"{T.X_l('l-1')} dot {T.X_l('l', 'W_Q')}", MATH_LABEL, T.Q)
+        lane_y = (cells[1][0].get_y() + cells[2][0].get_y()) / 2
+        # (the row's name in the names' column, right-aligned with Q's)
+        name.move_to([0.0, lane_y, 0.0]).align_to(rows[1][0], RIGHT)
+        made = VGroup(name)
+        cues = self.beat.get("cues") or []
+        words = ["layer one's W Q", "Layer two's"]
+        said = ["almost", "the current X"]        # (Q^(l) beside it, as each is said)
+        for j, sp in enumerate(splits):
+            l = int(sp.layer)
+            if l >= len(cells[1]):
+                break
+            cell = grid_of(sp.via["Q"], T.Q)
+            cell.move_to([cells[1][l].get_x(), lane_y, 0.0])
+            k = self.cue_with(words[j], -1) if j < len(words) else -1
+            if k >= 0:
+                self.hold_until(self.phrase_time(k, "old X") - 0.3)
+            # the old X: column l-1's X^(l) cell, a copy down the gap into the lane
+            src = cells[0][l - 1]
+            c = src.copy()
+            gap_x = (src.get_right()[0] + cells[0][l].get_left()[0]) / 2
+            a = c.get_center()
+            pts = [a, [gap_x, a[1], 0.0], [gap_x, lane_y, 0.0], cell.get_center()]
+            self.add(c)
+            anims = [glide(c, pts, scale=0.45, vanish=0.8, rate=rush_from)]
+            if j == 0:
+                anims.append(FadeInPlace(name))
+            self.play(*anims, run_time=1.2)
+            self.remove(c)
+            self.play(FadeInPlace(cell), run_time=0.4)
+            made.add(cell)
+            # "the current X ... makes it": X^(l) and Q^(l), with the old X's product under Q
+            if k >= 0:
+                self.hold_until(self.phrase_time(k, said[min(j, 1)]) - 0.2)
+            self.emphasize(VGroup(cells[0][l], cells[1][l]), cell, run_time=1.4)
+        # "That is the toy, not a sign that X does not matter": the last layer's pair, where
+        # the current X moved Q most visibly
+        toy = self.cue_with("not a sign", -1)
+        if toy >= 0 and len(made) > 1:
+            self.hold_until(self.phrase_time(toy, "not a sign") - 0.2)
+            self.emphasize(VGroup(cells[1][-1], made[-1]), run_time=1.4)
+        return made
 
     def phrase_time(self, k: int, phrase: str) -> float:
         """Scene time when `phrase` of cue k is spoken (its place in the sentence's text, as a
@@ -1211,7 +1469,7 @@ class ToyLoopScene(StoryboardScene):
                 line.align_to(w[0], LEFT)
         lines = VGroup(toy, real).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
         lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
-        self.drop("x", "upd", "w", "q", "k", "v", "table", "rs")
+        self.drop("x", "upd", "w", "q", "k", "v", "table", "rs", "pass")
         if self.stage.away:
             self.play(*[FadeInPlace(m) for m in self.stage.away], run_time=self.quick(0.05, 0.6))
             self.shown.update(self.stage.away_qkv)
