@@ -803,7 +803,10 @@ class LogitLensScene(StoryboardScene):
         b = rp.rp(L - 1 + WINDOW_PAD, rp.rank_top + 0.15)
         split = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
                           fill_color=T.TEXT, fill_opacity=0.08).move_to((a + b) / 2)
-        win = window_name(self.v).next_to(rp.prob_ax.x_labels, DOWN, buff=0.06).match_x(split)
+        # named inside the band, at the foot of the rank axes (Paris is far above it there),
+        # right-aligned: under the axis it sat on the axis's own title and its "30"
+        win = window_name(self.v).align_to(split, RIGHT).shift(LEFT * 0.08)
+        win.set_y(rp.rp(L - 1, 0)[1] + 0.08 + win.height / 2)
         # drawn layer by layer (both plots in step), a dot per layer as the line reaches it:
         # the flat stretch while the voice says it wanders, the climb on its own sentence (cue 2)
         paced = start > 1 and self.n_cues() > 2
