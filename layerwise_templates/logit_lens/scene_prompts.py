@@ -274,7 +274,8 @@ def beat_prompts(scene, v) -> None:
     # its own beside the plot, not a point of the median's line); "the last three are the
     # least sure" (the median's peak)
     scene.hold_until_cue(cue(7))
-    half = max(1.0, 0.5 * (scene.cue_at(cue(8)) - scene.time) - 0.1)
+    t0, t1 = scene.time, scene.cue_at(cue(8))
+    half = max(1.0, 0.48 * (t1 - t0) - 0.1)
     ax0 = pair.series[0][0]
     low = pair.low[0]
     ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.7).align_to(ax0.axes, UP)
@@ -286,9 +287,14 @@ def beat_prompts(scene, v) -> None:
     scene.emphasize(ours, run_time=max(1.0, half - 0.8), extra=[FadeIn(ours, shift=0.1 * UP)])
     last3 = pair.last_points(0, 3)       # "the last three states": each marked (the box
     # round them takes in the peak's number, never cuts through it)
-    scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half,
+    scene.emphasize(VGroup(last3, ent_marks[2]),
+                    run_time=max(1.0, t0 + 0.74 * (t1 - t0) - scene.time),
                     extra=[FadeIn(last3, scale=1.5)])
     scene.adopt(ent_box, last3)
+    # "... and at X^(30) that spread is the model's own, as X^(30) is its output": the last
+    # point alone (from below: the curve comes down to it from the left, the note is right)
+    point_at(scene, last3[-1], run_time=max(1.0, min(3.0, t1 - scene.time - 0.3)),
+             direction=DOWN)
     # KL, said in plain words as its chart comes: our prompt's note (no longer spoken of)
     # leaves first, then the entropy plot moves to its place and the KL plot comes beside it
     scene.hold_until_cue(cue(kl_say))
@@ -326,7 +332,9 @@ def beat_prompts(scene, v) -> None:
     scene.hold_until_cue(cue(last))
     start = int(v.window.start)
     falling = pair.last_points(1, pair.L - start)
-    scene.emphasize(falling, run_time=max(1.0, scene.cue_at(cue(last + 1)) - scene.time - 0.3),
+    # (the box takes in the last point's "0.0" too: its edge never runs through it)
+    scene.emphasize(VGroup(falling, kl_marks[2]),
+                    run_time=max(1.0, scene.cue_at(cue(last + 1)) - scene.time - 0.3),
                     extra=[LaggedStart(*[FadeIn(d, scale=1.5) for d in falling],
                                        lag_ratio=0.3)])
     scene.adopt(pair.group, falling)
@@ -337,7 +345,7 @@ def beat_prompts(scene, v) -> None:
     # median's 0.54 at X^(20), as that is said (not at the late peak)
     scene.hold_until_cue(cue(last + 1))
     t0, t1 = scene.cue_at(cue(last + 1)), scene.cue_at(n_cues)
-    scene.emphasize(falling, run_time=max(1.0, 0.45 * (t1 - t0) - 0.2))
+    scene.emphasize(VGroup(falling, kl_marks[2]), run_time=max(1.0, 0.45 * (t1 - t0) - 0.2))
     scene.hold_until(t0 + 0.55 * (t1 - t0))
     # from the right: below the curve's later points (its label is below-left of it)
     point_at(scene, ent_marks[0][0], run_time=max(1.0, min(2.5, t1 - scene.time - 0.3)),
@@ -521,7 +529,7 @@ class SpreadPlots:
             name = window_name(v).align_to(bands[-1], RIGHT).shift(LEFT * 0.06)
             if i == 0:
                 name.align_to(bands[-1], DOWN).shift(UP * 0.08)
-            else:
-                name.align_to(bands[-1], UP).shift(DOWN * 0.08)
+            else:       # (a little down: the title's second line sits on the axes' top)
+                name.align_to(bands[-1], UP).shift(DOWN * 0.3)
             names.append(name)
         return level, bands, names
