@@ -91,6 +91,24 @@ def carry(old, new):
     return FadeTransform(old, new, stretch=False)
 
 
+def _across_down(start, end, alpha: float):
+    """A path across, then down (or up): the column's head X^(l) goes left along its own line,
+    past the column's box, then down the margin to the counter's place, never over the rows
+    moving into the chart."""
+    # (it waits while the head's words fade, `_gone_soon`, then goes over where they were)
+    a1 = min(1.0, max(0.0, (alpha - 0.15) / 0.4))
+    a2 = min(1.0, max(0.0, (alpha - 0.55) / 0.45))
+    out = start.copy()
+    out[:, 0] = start[:, 0] + (end[:, 0] - start[:, 0]) * a1
+    out[:, 1] = start[:, 1] + (end[:, 1] - start[:, 1]) * a2
+    return out
+
+
+def _gone_soon(t: float) -> float:
+    """A fade over the first 15 % of a move (what moves next goes over where it was)."""
+    return min(1.0, t / 0.15)
+
+
 def _shape(mob) -> list:
     """What a text is drawn with: the point counts of its parts (the same string in the same
     font gives the same list at any size or place)."""
@@ -676,7 +694,9 @@ class LogitLensScene(StoryboardScene):
         # the column alone becomes the chart: never two layouts drawn over each other
         self.play(FadeOutPlace(lens_panel), run_time=self.quick(0.04, 0.5))
         self.play(ReplacementTransform(box, frame), *moved,
-                  FadeOut(head[0]), carry(head[1], counter), *said,
+                  FadeOut(head[0], rate_func=_gone_soon),
+                  ReplacementTransform(head[1], counter, path_func=_across_down)
+                  if _shape(head[1]) == _shape(counter) else carry(head[1], counter), *said,
                   ReplacementTransform(mark, dot), FadeOut(link),
                   ReplacementTransform(old_prompt, prompt), ReplacementTransform(old_ruler, ruler),
                   run_time=self.quick(0.1, 1.6))
@@ -803,7 +823,10 @@ class LogitLensScene(StoryboardScene):
         b = rp.rp(L - 1 + WINDOW_PAD, rp.rank_top + 0.15)
         split = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
                           fill_color=T.TEXT, fill_opacity=0.08).move_to((a + b) / 2)
-        win = window_name(self.v).next_to(rp.prob_ax.x_labels, DOWN, buff=0.06).match_x(split)
+        # named inside the band, at the foot of the rank axes (Paris is far above it there),
+        # right-aligned: under the axis it sat on the axis's own title and its "30"
+        win = window_name(self.v).align_to(split, RIGHT).shift(LEFT * 0.08)
+        win.set_y(rp.rp(L - 1, 0)[1] + 0.08 + win.height / 2)
         # drawn layer by layer (both plots in step), a dot per layer as the line reaches it:
         # the flat stretch while the voice says it wanders, the climb on its own sentence (cue 2)
         paced = start > 1 and self.n_cues() > 2

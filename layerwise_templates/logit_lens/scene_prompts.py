@@ -15,16 +15,20 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn,
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
+from scenes.motion.pointer import point_at
 
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
 PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
 SPREAD = (5.0, 4.2)       # each of the entropy and KL axes (the two fill the frame's width)
-LIST_ROWS = 5             # prompts per column of the list
+LIST_ROWS = 10            # prompts per column of the list: one column, at full size (two
+                          # side by side were scaled down to ~11 px to fit the width)
+LIST_GAP = 0.2            # between its rows
 LIST_SIZE = T.LABEL_SIZE  # their text: the list fills the frame (at the small size it sat in
                           # its top third, ~10 px)
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
-LEGEND_WIDTH = 4.0        # the legend's widest entry, beside the median-rank axes
+LEGEND_WIDTH = 4.4        # the legend's widest entry, beside the median-rank axes
+KEY_SIZE = T.LABEL_SIZE   # the legend's text (at the small size it read ~11 px)
 FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their own
 
 
@@ -36,7 +40,7 @@ def prompt_list(v) -> VGroup:
                    txt(str(it.answer.display), LIST_SIZE, T.HIGHLIGHT if i == 0 else T.TEXT,
                        mono=True), buff=0.12)        # yellow: Paris's prompt alone
             for i, it in enumerate(p.items)]
-    cols = VGroup(*[VGroup(*rows[i:i + LIST_ROWS]).arrange(DOWN, aligned_edge=LEFT, buff=0.34)
+    cols = VGroup(*[VGroup(*rows[i:i + LIST_ROWS]).arrange(DOWN, aligned_edge=LEFT, buff=LIST_GAP)
                     for i in range(0, len(rows), LIST_ROWS)]).arrange(RIGHT, buff=0.6,
                                                                      aligned_edge=UP)
     if cols.width > 12.6:
@@ -206,10 +210,18 @@ def beat_prompts(scene, v) -> None:
     # all above rank 1000 there
     gate_name = x_label(v.layers[k].state, T.MATH_SIZE, T.MUTED)
     gate_name.next_to(gate.get_bottom(), UP + RIGHT, buff=0.08)
+    # the green dots' key joins the legend as they come (not before: no key for what is not
+    # drawn yet)
+    good = VGroup(Dot(radius=0.08, color=FOR_GOOD),
+                  inline(txt("in the top", KEY_SIZE, FOR_GOOD),
+                         Num(p.top, decimals=0, size=KEY_SIZE, color=FOR_GOOD),
+                         txt("for good", KEY_SIZE, FOR_GOOD), buff=0.08)
+                  ).arrange(RIGHT, buff=0.1)
+    good.next_to(key, DOWN, buff=0.15, aligned_edge=LEFT)
     scene.play(LaggedStart(*[FadeIn(m, scale=2) for m in marks], lag_ratio=0.15),
-               Create(gate), FadeIn(gate_name), run_time=scene.quick(0.1, 1.5))
+               Create(gate), FadeIn(gate_name), FadeIn(good), run_time=scene.quick(0.1, 1.5))
     scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
-    scene.adopt(plot, cut, cut_name, marks, gate, gate_name, note)
+    scene.adopt(plot, cut, cut_name, marks, gate, gate_name, note, good)
     # "those early three are and, the, and into": each name at its mark as it is said
     scene.hold_until_cue(cue(4))
     # (spread over the sentence's names and "function words": no still hold while it is said)
@@ -222,7 +234,10 @@ def beat_prompts(scene, v) -> None:
     # and named under the axis ("last 7 layers")
     start = int(v.window.start)
     band = window_band(mp.axes.axes.c2p, v, 0, mp.decades + 0.15)
-    band_name = window_name(v).next_to(mp.axes.x_labels, DOWN, buff=0.12).match_x(band)
+    # named beside it, right of the axes under the legend (under the axis it sat on the
+    # axis's own title and its "30")
+    band_name = window_name(v).next_to(band, RIGHT, buff=0.2).align_to(band, DOWN).shift(
+        UP * 0.35)
     scene.play(sweep_in(band), FadeIn(band_name),
                run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1, 1.0, cap=3.0))
     scene.adopt(plot, band, band_name)
@@ -259,7 +274,8 @@ def beat_prompts(scene, v) -> None:
     # its own beside the plot, not a point of the median's line); "the last three are the
     # least sure" (the median's peak)
     scene.hold_until_cue(cue(7))
-    half = max(1.0, 0.5 * (scene.cue_at(cue(8)) - scene.time) - 0.1)
+    t0, t1 = scene.time, scene.cue_at(cue(8))
+    half = max(1.0, 0.48 * (t1 - t0) - 0.1)
     ax0 = pair.series[0][0]
     low = pair.low[0]
     ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.7).align_to(ax0.axes, UP)
@@ -271,9 +287,14 @@ def beat_prompts(scene, v) -> None:
     scene.emphasize(ours, run_time=max(1.0, half - 0.8), extra=[FadeIn(ours, shift=0.1 * UP)])
     last3 = pair.last_points(0, 3)       # "the last three states": each marked (the box
     # round them takes in the peak's number, never cuts through it)
-    scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half,
+    scene.emphasize(VGroup(last3, ent_marks[2]),
+                    run_time=max(1.0, t0 + 0.74 * (t1 - t0) - scene.time),
                     extra=[FadeIn(last3, scale=1.5)])
     scene.adopt(ent_box, last3)
+    # "... and at X^(30) that spread is the model's own, as X^(30) is its output": the last
+    # point alone (from below: the curve comes down to it from the left, the note is right)
+    point_at(scene, last3[-1], run_time=max(1.0, min(3.0, t1 - scene.time - 0.3)),
+             direction=DOWN)
     # KL, said in plain words as its chart comes: our prompt's note (no longer spoken of)
     # leaves first, then the entropy plot moves to its place and the KL plot comes beside it
     scene.hold_until_cue(cue(kl_say))
@@ -305,14 +326,30 @@ def beat_prompts(scene, v) -> None:
     scene.play(*[sweep_in(b) for b in bands], *[FadeIn(n) for n in names],
                run_time=max(1.0, scene.cue_at(cue(last)) - scene.time - 0.2))
     scene.adopt(pair.group, level, *bands, *names)
-    # "the lens sharpens toward the answer, not toward certainty": both lines, drawn
+    # "the median KL falls toward 0 over the last 7 layers: the lens converges on the
+    # model's output": KL's points in the band, each marked, ringed together (the ring is
+    # round the points only: it stays clear of the titles and the band's name)
     scene.hold_until_cue(cue(last))
-    # "nears the model's answer only in the last layers": KL's fall in its band; "and it
-    # does not get surer": entropy's last states, each ringed in turn while it is said
-    half = max(1.0, 0.5 * (scene.cue_at(n_cues) - scene.time - 0.3))
-    scene.emphasize(VGroup(kl_marks[2], bands[1]), run_time=half)
-    scene.emphasize(VGroup(last3, ent_marks[2]), run_time=half, extra=[FadeIn(last3, scale=1.5)])
-    scene.adopt(ent_box, last3)
+    start = int(v.window.start)
+    falling = pair.last_points(1, pair.L - start)
+    # (the box takes in the last point's "0.0" too: its edge never runs through it)
+    scene.emphasize(VGroup(falling, kl_marks[2]),
+                    run_time=max(1.0, scene.cue_at(cue(last + 1)) - scene.time - 0.3),
+                    extra=[LaggedStart(*[FadeIn(d, scale=1.5) for d in falling],
+                                       lag_ratio=0.3)])
+    scene.adopt(pair.group, falling)
+    if n_cues <= last + 1:
+        return
+    # "if sharpen means converge ... here only late" (KL's late points still marked); "if it
+    # means sure, the lens ... is surest at X^(20)": the pointer at the entropy's low, the
+    # median's 0.54 at X^(20), as that is said (not at the late peak)
+    scene.hold_until_cue(cue(last + 1))
+    t0, t1 = scene.cue_at(cue(last + 1)), scene.cue_at(n_cues)
+    scene.emphasize(VGroup(falling, kl_marks[2]), run_time=max(1.0, 0.45 * (t1 - t0) - 0.2))
+    scene.hold_until(t0 + 0.55 * (t1 - t0))
+    # from the right: below the curve's later points (its label is below-left of it)
+    point_at(scene, ent_marks[0][0], run_time=max(1.0, min(2.5, t1 - scene.time - 0.3)),
+             direction=RIGHT)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -337,7 +374,7 @@ def window_name(v) -> VGroup:
     """The name of the shaded late window, under an axis: "last 7 layers"."""
     return inline(txt("last", T.LABEL_SIZE, T.MUTED),
                   Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
-                  txt("layers", T.LABEL_SIZE, T.MUTED), buff=0.08)
+                  txt("layers", T.LABEL_SIZE, T.MUTED), buff=0.12)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -377,20 +414,20 @@ def legend(p) -> VGroup:
     """What each line of the median plot is: the median, the prompt followed so far (its
     answer, and the prompt under it: two prompts answer the same), the other prompts."""
     first = p.items[0]
-    answer = txt(str(first.answer.display), T.SMALL_SIZE, T.HIGHLIGHT, mono=True)
+    answer = txt(str(first.answer.display), KEY_SIZE, T.HIGHLIGHT, mono=True)
     words = str(first.sentence).split()
     for cut in range(len(words)):      # a long prompt keeps its end (the frame's width)
-        said = txt("(" + ("… " if cut else "") + " ".join(words[cut:]) + ")", T.SMALL_SIZE,
+        said = txt("(" + ("… " if cut else "") + " ".join(words[cut:]) + ")", KEY_SIZE,
                    T.MUTED)
         if answer.width + said.width <= LEGEND_WIDTH:
             break
     return VGroup(
-        legend_item(MEDIAN, "median", T.SMALL_SIZE, line=True),
+        legend_item(MEDIAN, "median", KEY_SIZE, line=True),
         VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.HIGHLIGHT, stroke_width=2.5),
                VGroup(answer, said).arrange(RIGHT, buff=0.08)   # one entry: answer (its prompt)
                ).arrange(RIGHT, buff=0.08),
         VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.MUTED, stroke_width=1.5),
-               txt("each prompt", T.SMALL_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08),
+               txt("each prompt", KEY_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08),
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
 
 
@@ -484,7 +521,15 @@ class SpreadPlots:
                            dash_length=0.08, stroke_color=T.TEXT, stroke_width=1.5,
                            stroke_opacity=0.7)
         bands, names = [], []
-        for ax, _, vals, _, _ in self.series:
+        for i, (ax, _, vals, _, _) in enumerate(self.series):
             bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.15))
-            names.append(window_name(v).next_to(ax.x_labels, DOWN, buff=0.12).match_x(bands[-1]))
+            # inside its band, right-aligned, where the line is not: at the foot of the
+            # entropy's (the late entropies are high), at the top of the KL's (late KL is
+            # low); never under the axis, on its title and numbers
+            name = window_name(v).align_to(bands[-1], RIGHT).shift(LEFT * 0.06)
+            if i == 0:
+                name.align_to(bands[-1], DOWN).shift(UP * 0.08)
+            else:       # (a little down: the title's second line sits on the axes' top)
+                name.align_to(bands[-1], UP).shift(DOWN * 0.3)
+            names.append(name)
         return level, bands, names

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, ReplacementTransform,
-                   Transform, UpdateFromAlphaFunc, VGroup)
+                   Transform, UpdateFromAlphaFunc, VGroup, linear, smooth)
 
 from scenes import theme as T
 from scenes.mobjects import Num, inline, layer_ruler, math, txt
@@ -47,11 +47,14 @@ def state_ruler(layers, width: float):
 # tokens whose display would look like another's, or be a speck at 480p: the no-break space
 # is drawn "␣" like the space (at X^(1) two rows would read "␣"), and the full stop and comma
 # are a dot each; they get their names (the voice says "a full stop", "a comma")
-SAME_LOOKING = {"\xa0": "nbsp", ".": "full stop", ",": "comma"}
+SAME_LOOKING = {"\xa0": "nbsp", ".": "full stop", ",": "comma", " ": "space", "\n": "new line"}
+
+
+HEADER_SIZE = T.CAPTION_SIZE
+COUNTER_GAP = 2.1          # the counter's right end to the tracks (the names' column, 1.7, between)
 
 
 class LensRace(LayerRace):
-    counter_word = "the lens reads"
 
     def entries(self, l: int) -> list:
         return [(k, SAME_LOOKING.get(str(e.text), name), p, c)
@@ -66,25 +69,31 @@ class LensRace(LayerRace):
         return anims
 
     def header(self) -> VGroup:
-        return inline(txt("its top", T.LABEL_SIZE, T.MUTED),
-                      Num(self.k, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
-                      txt("guesses (bar = probability);", T.LABEL_SIZE, T.MUTED),
-                      txt("␣", T.LABEL_SIZE, T.TEXT, mono=True),
-                      txt("= space,", T.LABEL_SIZE, T.MUTED),
-                      txt("↵", T.LABEL_SIZE, T.TEXT, mono=True),
-                      txt("= new line,", T.LABEL_SIZE, T.MUTED),
-                      txt("nbsp", T.LABEL_SIZE, T.TEXT, mono=True),
-                      txt("= no-break space", T.LABEL_SIZE, T.MUTED), buff=0.12)
+        """What the bars are, and what the marks in the tokens' names mean, a size above the
+        labels (grey at the label size it read ~12 px); "its" dropped for the room."""
+        size = HEADER_SIZE
+        return inline(txt("top", size, T.MUTED),
+                      Num(self.k, decimals=0, size=size, color=T.MUTED),
+                      txt("guesses (bar = probability);", size, T.MUTED),
+                      txt("␣", size, T.TEXT, mono=True),
+                      txt("= space,", size, T.MUTED),
+                      txt("↵", size, T.TEXT, mono=True),
+                      txt("= new line,", size, T.MUTED),
+                      txt("nbsp", size, T.TEXT, mono=True),
+                      txt("= no-break space", size, T.MUTED), buff=0.1)
+
+    counter_word = "the lens\nreads"
 
     def place_counter(self, head: VGroup) -> None:
-        # the counter stands to the right of the chart's top, clear of the header
-        self.counter_name.next_to(self.chart.tracks[0], RIGHT, buff=1.3).align_to(
+        # the counter stands left of the names' column, at the chart's top: the right of the
+        # chart is the lanes the re-sorting rows step out into (`lanes`)
+        self.counter_name.next_to(self.chart.tracks[0], LEFT, buff=COUNTER_GAP).align_to(
             self.chart.tracks[0], UP)
 
     def counter(self, l: int):
         """The state read, large and white (its superscript must read at 480p)."""
         return x_label(self.layers[l].state, STATE_INDEX_SIZE, T.TEXT).next_to(
-            self.counter_name, DOWN, buff=0.15)
+            self.counter_name, DOWN, buff=0.15).align_to(self.counter_name, LEFT)
 
     def panel(self, prompt: VGroup) -> VGroup:
         out = self._panel(prompt)
@@ -121,13 +130,14 @@ class LensRace(LayerRace):
         object throughout:
 
         1. the data change in place: each bar stretches or shrinks on its own track to its new
-           probability, its number riding at its end (a token that leaves fades out); at the
-           end of this move the numbers, Paris's rank and the state label turn together, in
-           one frame (the label never lags or leads the data it names);
-        2. the rows re-sort: each moves whole, as a card on a plate of the background's
-           colour, straight to its new track (a climber in front of what it passes, never
-           drawn through); a token that enters fades in in its place as the others land, and
-           the answer climbs from its own row into the chart as one card.
+           probability, its number riding at its end (a token that leaves fades out); half-way
+           through, as the riding numbers pass half-way, the state label and Paris's rank
+           turn, in one frame (neither a whole move behind the data it names nor ahead);
+        2. the rows re-sort: the most rows that keep their order slide straight to their
+           tracks; each other row steps out to the right into a lane clear of what it passes,
+           moves there, and slots back in (`lanes`, `slot_in`): no row is ever drawn through
+           another; a token that enters fades in in its place as the others land, and the
+           answer climbs from its own row into the chart the same way.
         """
         new = plain(self.chart.rows(self.entries(l)), self.entries(l))
         answer, counter, dot = self.extra
@@ -160,35 +170,43 @@ class LensRace(LayerRace):
             bar = new_row[0].bar.copy()
             first += [Transform(old_row[0].bar, bar),
                       ride(old_row[0].num, old_row[0].bar, new_row[0].num, self.chart.size)]
+            first.append(midway(old_row[1], new_row[1]))     # the rank turns with the bars
             turn += [(old_row[0].num, new_row[0].num), (old_row[1], new_row[1])]
             settled = [old_row[0].name, old_row[0].bar]
         elif key is None and len(old_row) == 1 and len(new_row) == 1:   # inside, both states
+            first.append(midway(old_row, new_row))
             turn.append((old_row, new_row))
             settled = []
         else:
             first.append(FadeOut(old_row[1] if key is not None else old_row))
             settled = None
         first.append(dot.animate.move_to(self.ruler.dots[l]))
+        # the state label (and the answer's rank, above) turn half-way through the bars'
+        # move, as the numbers riding on the bars pass half-way: never a whole move behind
+        # the data it names, nor a whole move ahead of it
+        first.append(midway(counter, extra[1]))
         scene.play(*first, run_time=a_time)
-        turn.append((counter, extra[1]))     # the state label turns with the numbers
+        turn.append((counter, extra[1]))
         for old, fresh in turn:
             drop(scene, old)
             scene.add(fresh)
-        # --- move 2: the rows re-sort, each as one card -----------------------------------
-        second, moved = [], []
+        # --- move 2: the rows re-sort, each as one card, never through another -----------
+        # the most rows that keep their order move straight to their tracks (they never
+        # cross); every other row first steps out to the right into a lane clear of the rows
+        # it passes, moves up or down there, and slots back in as the others have closed up
+        second, moved, going, still = [], [], [], []
         for old, num, row, rise in cards:
             dy = row.bar.get_center()[1] - old.bar.get_center()[1]
             parts = VGroup(old.name, old.bar, num)
-            if abs(dy) < 1e-3:
-                moved.append(parts)
-                continue
-            track = self.chart.tracks[0].copy().match_y(old.bar)
-            plate = backing(VGroup(parts, track), buff=0.06)
-            card = VGroup(plate, track, parts).set_z_index(10 + max(0.0, rise))
-            drop(scene, parts)
-            scene.add(card)
-            second.append(card.animate.shift(UP * dy))
-            moved.append(card)
+            moved.append(parts)
+            if abs(dy) >= 1e-3:
+                going.append((parts, old.bar.get_center()[1], row.bar.get_center()[1]))
+            else:
+                still.append(parts)
+        for parts, dx, y0, y1 in lanes(going, still, FRAME_RIGHT):
+            drop(scene, parts)          # one scene entry each (its row's other parts gone)
+            scene.add(parts.set_z_index(10 if dx else 0))
+            second.append(slot_in(parts, dx, y1 - y0))
         for k, row in new.items():
             if k not in self.rows and k != key:
                 second.append(FadeIn(row, rate_func=_in))
@@ -202,6 +220,94 @@ class LensRace(LayerRace):
              *self.rows.values())
         scene.add(*new.values(), extra)
         self.rows, self.extra, self.layer = new, extra, l
+
+
+FRAME_RIGHT = 6.9          # a lane's right end stays inside the frame (its half-width 7.1)
+LANE_GAP = 0.25            # between a lane's cards and what they pass
+OUT, ACROSS = 0.3, 0.4     # shares of the re-sort: stepping out (and back in), moving across
+
+
+def lanes(going: list, still: list, right: float) -> list:
+    """[(parts, dx, y0, y1)] for the rows that change track, (parts, old y, new y) each: dx 0
+    for the most that keep their order (they move straight and never cross), a lane to the
+    right for the others, far enough that nothing they pass shares their place (the rows of
+    the column on their way, `still` ones included, and the cards of an earlier lane), as far
+    as the frame allows. The bars' lengths sum to at most one bar (probabilities), so a lane
+    fits in the frame."""
+    if not going:
+        return []
+    order = sorted(range(len(going)), key=lambda i: -going[i][1])       # top to bottom, before
+    keep = {order[i] for i in _increasing([-going[i][2] for i in order])}
+    out = [(going[i][0], 0.0, going[i][1], going[i][2]) for i in sorted(keep)]
+    column = ([(going[i][0], going[i][1], going[i][2]) for i in keep]
+              + [(m, m.get_center()[1], m.get_center()[1]) for m in still])
+    laned: list[list[int]] = []
+    for i in order:               # lanes in which the cards keep their order (never cross)
+        if i in keep:
+            continue
+        for lane in laned:
+            if going[lane[-1]][2] > going[i][2]:
+                lane.append(i)
+                break
+        else:
+            laned.append([i])
+    earlier = -1e9                # the right end of the lanes so far
+    for lane in laned:
+        dx = 0.0
+        for i in lane:
+            parts, y0, y1 = going[i]
+            lo, hi = min(y0, y1) - parts.height, max(y0, y1) + parts.height
+            passed = [m.get_right()[0] for m, a, b in column
+                      if max(a, b) > lo and min(a, b) < hi]
+            clear = max(passed + [earlier])
+            dx = max(dx, clear + LANE_GAP - parts.get_left()[0])
+        dx = max(0.0, min(dx, right - max(going[i][0].get_right()[0] for i in lane)))
+        out += [(going[i][0], dx, going[i][1], going[i][2]) for i in lane]
+        earlier = max(going[i][0].get_right()[0] + dx for i in lane)
+    return out
+
+
+def _increasing(seq: list) -> list:
+    """Indices of a longest strictly increasing subsequence of `seq`."""
+    best, prev = [1] * len(seq), [-1] * len(seq)
+    for i in range(len(seq)):
+        for j in range(i):
+            if seq[j] < seq[i] and best[j] + 1 > best[i]:
+                best[i], prev[i] = best[j] + 1, j
+    i = max(range(len(seq)), key=lambda i: best[i])
+    out = []
+    while i >= 0:
+        out.append(i)
+        i = prev[i]
+    return out[::-1]
+
+
+def slot_in(mob, dx: float, dy: float):
+    """`mob` out `dx` to the right (its lane), `dy` up or down there, and back in: the three
+    in turn over the move (a row of the column, dx 0, moves only while the lanes move across)."""
+    start = mob.get_center().copy()
+
+    def ease(a: float, lo: float, span: float) -> float:
+        return smooth(min(1.0, max(0.0, (a - lo) / span)))
+
+    def update(m, a):
+        ox = dx * (ease(a, 0.0, OUT) - ease(a, 1.0 - OUT, OUT))
+        oy = dy * ease(a, OUT, ACROSS)
+        m.move_to(start + RIGHT * ox + UP * oy)
+    return UpdateFromAlphaFunc(mob, update, rate_func=linear)
+
+
+def midway(old, new, at: float = 0.5):
+    """`old` turns into `new` in one frame at `at` of the move (a label's value turns, it
+    does not morph or fade), in `old`'s place: `new` is already where `old` stands."""
+    target = new.copy()
+    done = []
+
+    def update(mob, a):
+        if a >= at and not done:
+            mob.become(target)
+            done.append(True)
+    return UpdateFromAlphaFunc(old, update)
 
 
 SHARE_A = 0.45          # a step's first move (the data, in place); the rest re-sorts the rows
