@@ -9,41 +9,51 @@ arrow, flash and box white (T.POINTER), gold only the focus word. Right: the sha
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
-- `arcs`       the tokens are written ([CLS] and [SEP] boxed as named); a schematic q→k
-               (labelled so) under the note's one line (a head's row = softmax(...)); each
-               head's real row as a small named arc fan of its own, in a grid above the
-               diagram; the fans fly down onto the tokens and their arcs move into the mean's
-               (the arcs); the note's line rolls to "arc width = weight; a row adds up to 1";
-               their weights appear; the heaviest word and [CLS] are pointed at; the chart's
-               first bar
-- `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last,
-               on its own sentence when a few layers have one each: the header and the
-               block's index roll to it together (an odometer) while X^(l) rises out of the focus word
-               (the layer below's output) into the block; the arcs morph to that layer and
-               its bar grows as the number is said; the peak's bar is ringed
+- `arcs`       the model's name and layers (top right) as it is named; the tokens fade up
+               ([CLS] and [SEP] boxed as named); a schematic q→k (labelled so; the focus word
+               gets a k too: its own key, the loop) under the note's one line (a head's row =
+               softmax(...)); each head's real row as a named arc fan, a 4-wide grid over the
+               stage, [CLS] and the named word ticked under each fan; the fans fly down onto
+               the tokens and their arcs move into the mean's (the arcs, the focus word's
+               weight on itself a loop on its top); the note's line rolls to "arc width =
+               weight; a row adds up to 1"; their weights appear; the heaviest word and [CLS]
+               are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
+               (under the token row), its parts grow beside them, its total comes on top
+- `depth`      the note leaves; layer 1's W_Q, W_K block comes; X^(1) rises out of the focus
+               word into the block (the header and the block's index rolling to 1), the arcs
+               morph and the bar grows as its number is said; the layers that share one
+               sentence ("Layers 2, 3 and 4 ... put 0.78, 0.74 and 0.82"): the first's X
+               rises, each next one steps (header, block index, arcs, bar) as its number is
+               said; the peak's bar is ringed
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
                labelled as a reading, once, under the header; then the block returns and the
                last layer comes as every layer before it (X^(l) into the block), its bar
                ringed, its heaviest word pointed at
 - `why`        the fair test (`fair_test`) on layer 1: the arcs go back to layer 0's row and
-               dim (a ghost, labelled "faint: layer 0 arcs"); layer 1's own W_Q^(1), W_K^(1)
-               as a block: an X^(0) chip moves into it from the left and the arcs re-form
-               from its output (that row), tagged "arcs: fed X^(0)"; then X^(1) is built
-               where the chip comes in: an X^(0) chip, "+ layer 0 attention update,
-               normalised" and "+ layer 0 FFN update, normalised" each moving into it as
-               said, its index rolling to X^(1); that chip goes in, the model's row, the
-               tag rolling to X^(1); a three-bar panel compares the shares (layer 0 fed
-               X^(0), layer 1 fed X^(0), layer 1 fed X^(1))
+               dim (a ghost, labelled "arcs: layer 0's row"); layer 1's own W_Q^(1), W_K^(1)
+               as a block (right of the depth beats' place): an X^(0) chip moves into it from
+               the left and the arcs re-form from its output (that row), tagged "arcs: fed
+               X^(0)"; then X^(1) is made left of the block as said (`build_x`): the X^(0)
+               chip on a path down through two + (layer 0's attention box, then its FFN box,
+               each sending its update in) each with a norm under it, the path turning to the
+               block's door where the X^(1) chip comes out; it goes in, the model's row, the
+               tag rolling to X^(1); a three-bar panel compares the shares (layer 0 fed X^(0),
+               layer 1 fed X^(0), layer 1 fed X^(1))
 - `why_last`   the same test at the last layer (`tie_last`), after the first's panel has
                left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5); the
                bars layer 4 fed X^(4), layer 5 fed X^(4), layer 5 fed X^(5)
-- `deep_heads` the last layer's arcs; the arc to the heaviest word becomes the heads' bars
-               (they grow while the arcs leave), a dashed line (neutral) at the head-average
-               (river's number moving to be its label), the three heaviest boxed as said,
-               "why: not tested" beside; then the panel leaves and the wrap-up (one line per
-               point, as said, each test's layer boxed in the chart) comes beside the six
-               layers' bars
+- `deep_heads` the test's panel leaves, then the last layer's arcs; the arc to the heaviest
+               word becomes the heads' bars, a dashed line (neutral) at the head-average
+               (river's number moving to be its label), the three heaviest boxed as said;
+               beside each of them that looks most at another token, where ("looks most at
+               [CLS] 0.50"); "why: not tested"; then the summary: the scope ("for this one
+               sentence") in the header's place, the six layers' bars ringed; they leave for
+               the swap's order and each test's three bars and the heads' bars against the
+               average (a dashed line at twice it), each coming as said, its differing bars
+               ringed; the voice ends on all of them ringed
 
+Bar numbers are the plan's `sink_shown` (the [CLS] and [SEP] weights as written, added), so
+a bar's number is always the sum of the two numbers under [CLS] and [SEP].
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -1525,7 +1535,7 @@ class AttentionDepthScene(StoryboardScene):
             cap = VGroup(head_, txt(words[t_.by.value], LAB)).arrange(DOWN, buff=0.08)
             cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 1.5 * pitch_s)
             g = VGroup(cols_s, cap)
-            phrase = {"changed x": "the rise came", "own matrices": "the fall"}[t_.by.value]
+            phrase = t_.by.value            # said as "... with the changed X" / "own matrices"
             ring = [cols_s[1].bars, cols_s[2].bars] if t_.by.value == "changed x" else \
                 [cols_s[0].bars, cols_s[1].bars]
             evidence.append((g, [c.bars for c in cols_s], phrase, ring))
