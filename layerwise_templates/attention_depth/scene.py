@@ -151,10 +151,13 @@ def spoken_len(text: str) -> int:
     return n
 
 
-def tick(old, new) -> list:
-    """An index changes in a header: the old one rolls up and out while the new one rolls up
-    into its place, overlapping (an odometer: the slot is never empty, the digits never morph)."""
-    first, second = squish_rate_func(smooth, 0, 0.6), squish_rate_func(smooth, 0.4, 1)
+def tick(old, new, out: float = 0.6, into: float = 0.4) -> list:
+    """An index changes in a header: the old one rolls up and out (over the first `out` of the
+    time) while the new one rolls up into its place (from `into` on), overlapping (an
+    odometer: the slot is never empty, the digits never morph). The header's X^(l) goes out
+    fast (out 0.35, in from 0.3): a long overlap put the new superscript at the old X's foot,
+    read as a subscript."""
+    first, second = squish_rate_func(smooth, 0, out), squish_rate_func(smooth, into, 1)
     return [old.animate(rate_func=first).shift(UP * ROLL).set_opacity(0),
             FadeIn(new, shift=UP * ROLL, rate_func=second)]
 
@@ -445,7 +448,7 @@ class AttentionDepthScene(StoryboardScene):
         # X^(l) rolls out before X^(l+1) rolls in (overlapping, the new superscript passed
         # the old X's foot and read as a subscript)
         return [Transform(old[0], new[0]), Transform(old[2], new[2]),
-                *tick(old[1], new[1]), *roll(old[3], new[3])]
+                *tick(old[1], new[1], 0.35, 0.3), *tick(old[3], new[3], 0.35, 0.3)]
 
     def header_to(self, l: int, t: float) -> None:
         """The header alone goes to layer l (before what that layer does is drawn)."""
@@ -696,9 +699,24 @@ class AttentionDepthScene(StoryboardScene):
         t_vec = self.when_said("tokens' vectors", self.time, after=self.time)
         t_mark = self.when_said("start mark", self.time, after=self.time)
         if t_mark - t_vec > 1.0 and t_vec < self.cue_at(1):
-            self.hold_until(t_vec - 0.2)
-            self.emphasize(st.counter[-1], st.tokens, buff=0.08,
-                           run_time=max(0.6, min(2.0, t_mark - 0.3 - self.time)))
+            # a vector per token: a small column of cells (X's colour, no values: a shape,
+            # not data) grows up out of each token, the header's X^(0) and the columns
+            # boxed together, then the columns sink back into their tokens
+            cols_v = VGroup()
+            for j, x in st.xs.items():
+                cells = VGroup(*[Rectangle(width=0.16, height=0.13, stroke_width=1.5,
+                                           color=T.X).set_fill(T.X, 0.35) for _ in range(4)])
+                cells.arrange(UP, buff=0)
+                cells.next_to(st.label[j], UP, buff=0.12).set_x(x)
+                cols_v.add(cells)
+            self.hold_until(t_vec - 0.4)
+            self.play(LaggedStart(*[GrowFromEdge(c, DOWN) for c in cols_v], lag_ratio=0.06),
+                      run_time=0.7)
+            self.emphasize(st.counter[-1], cols_v, buff=0.08,
+                           run_time=max(0.6, min(1.6, t_mark - 0.9 - self.time)))
+            self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
+                        for c in cols_v], run_time=0.4)
+            self.remove(cols_v)
         # "... from the start mark CLS to the end mark SEP": each special token boxed as named
         for phrase, j in zip(("start mark", "end mark"), v.special.values):
             t_m = self.when_said(phrase, self.time, after=self.time)
@@ -803,11 +821,12 @@ class AttentionDepthScene(StoryboardScene):
         t_arcs = self.when_said("their mean", t_rows + 3.0)
         self.hold_until(t_rows - 0.6)
         self.play(LaggedStart(*[AnimationGroup(Create(tg), FadeInPlace(nm))
-                                for tg, nm in zip(thumbs, names)], lag_ratio=0.3),
-                  run_time=max(2.0, min(4.5, t_arcs - 0.9 - self.time)))
-        self.hold_until(t_arcs - 0.9)
-        self.play(FadeOutPlace(VGroup(*names)), run_time=0.4)
-        self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)], run_time=1.0)
+                                for tg, nm in zip(thumbs, names)], lag_ratio=0.15),
+                  run_time=max(1.2, min(1.8, t_arcs - 2.5 - self.time)))
+        self.hold_until(t_arcs - 0.6)
+        self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)],
+                  FadeOutPlace(VGroup(*names), rate_func=squish_rate_func(smooth, 0, 0.3)),
+                  run_time=1.0)
         means = []
         for _ in heads:
             m = st.arcs.copy()
@@ -869,7 +888,8 @@ class AttentionDepthScene(StoryboardScene):
             st.chart = self.chart_frame()
             b = st.bars[0] = self.bar(0)
             self.hold_until(t_bar - 0.2)
-            self.play(Create(st.chart), FadeInPlace(b.tick),
+            self.play(FadeInPlace(st.chart[0]), Create(st.chart[1]), FadeInPlace(st.chart[2]),
+                      FadeInPlace(b.tick),
                       run_time=max(0.6, min(1.4, t_parts - 0.6 - self.time)))
             movers = []
             for i, j in enumerate(v.special.values):
@@ -1536,8 +1556,8 @@ class AttentionDepthScene(StoryboardScene):
             cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 1.5 * pitch_s)
             g = VGroup(cols_s, cap)
             phrase = t_.by.value            # said as "... with the changed X" / "own matrices"
-            ring = [cols_s[1].bars, cols_s[2].bars] if t_.by.value == "changed x" else \
-                [cols_s[0].bars, cols_s[1].bars]
+            ring = [VGroup(cols_s[i][0], cols_s[i][1])           # bars with their numbers
+                    for i in ((1, 2) if t_.by.value == "changed x" else (0, 1))]
             evidence.append((g, [c.bars for c in cols_s], phrase, ring))
             x0 += 3 * pitch_s + 0.3
         # the order of the swap, over the tests' bars
@@ -1571,7 +1591,8 @@ class AttentionDepthScene(StoryboardScene):
         cap = VGroup(head_, txt(f"weight on \"{d.target.token}\"", LAB)).arrange(DOWN, buff=0.08)
         cap.next_to(hb, DOWN, buff=0.14).set_x(x0 + 2 * hp)
         evidence.append((VGroup(hb, VGroup(twice, twice_lab), cap), [c.bars for c in hb],
-                         f"and at layer {int(d.layer)}, heads", [c.bars for c in hb[1:]]))
+                         f"and at layer {int(d.layer)}, heads",
+                         [VGroup(c[0], c[1]) for c in hb[1:]]))
         fits = all(g.get_right()[0] < 7.11 - T.EDGE for g, *_ in evidence)
         t_short = self.when_said("in short", self.mark(2, n))
         self.hold_until(t_short - 0.4)
@@ -1586,20 +1607,22 @@ class AttentionDepthScene(StoryboardScene):
         shown = []
         if fits:
             t_sw = self.when_said("swapping", self.time + 0.5)
-            self.hold_until(t_sw - 0.4)
+            self.hold_until(t_sw - 0.5)
             self.play(FadeOutPlace(chart), run_time=0.4)
             chart = VGroup()
-            self.play(FadeInPlace(order), run_time=0.6)
         for k, (g, bars, phrase, ring) in enumerate(evidence):
             if not fits:
                 break
             t_p = self.when_said(phrase, self.time + 1.0)
-            # each panel comes a little before its verdict is said, its bars growing from
-            # the axis, then the bars that differ ringed as the verdict is said
-            self.hold_until(max(self.time, t_p - 1.3))
+            # the first test's bars come with the swap's order ("Swapping the matrices
+            # first, then X"), each next panel a little before its verdict is said, bars
+            # growing from the axis; then the bars that differ ringed as the verdict is said
+            self.hold_until(max(self.time, t_p - 1.3) if k else self.time)
             self.play(*[GrowFromEdge(b, DOWN) for b in bars],
                       FadeInPlace(VGroup(*[VGroup(c[1], c[2]) for c in g[0]])),
-                      FadeInPlace(VGroup(*g[1:])), run_time=0.9)
+                      FadeInPlace(VGroup(*g[1:])),
+                      *([FadeInPlace(order)] if k == 0 and order is not None else []),
+                      run_time=0.9)
             shown.append(g)
             self.hold_until(t_p - 0.1)
             t_n = self.when_said(evidence[k + 1][2], self.time + 2.0) \
@@ -1608,8 +1631,7 @@ class AttentionDepthScene(StoryboardScene):
                            run_time=max(0.9, min(1.8, t_n - 1.5 - self.time)))
         # the voice ends on the evidence: every panel's bars ringed
         if shown:
-            self.fill_to(None, [(1, lambda t: self.emphasize(
-                *[VGroup(*[c[0] for c in g[0]]) for g in shown], buff=0.1, run_time=t))])
+            self.fill_to(None, [(1, lambda t: self.emphasize(*shown, buff=0.12, run_time=t))])
         else:
             self.fill_to(None, [(1, lambda t: self.wait(t))])
         st.extra = [scope, chart, *shown] + ([order] if shown and order is not None else [])
