@@ -1199,11 +1199,22 @@ class AttentionDepthScene(StoryboardScene):
 
         # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
         # the old header leaves before the new one comes
+        # the depth chart's bar of the layer before (its share as the model ran it) stays
+        # and moves to be the test's first bar; the rest of the chart leaves
+        keep = st.bars.get(l0) if st.chart is not None else None
+        if keep is not None:
+            fade = [m for m in fade if m is not keep] + [keep.tick]
+
         def ghost(t):
             self.show_row(prev.row, VGroup(), 0.6 * t,
                           extra=([FadeOutPlace(VGroup(*fade))] if fade else []) + note_out)
+            moves = []
+            if keep is not None:
+                moves = [ReplacementTransform(keep.parts, cols[0][0]),
+                         ReplacementTransform(keep.val, cols[0][1]), FadeInPlace(cols[0][2]),
+                         Create(axis), FadeInPlace(head)]
             self.play(st.arcs.animate.set_stroke(opacity=0.12), st.nums.animate.set_opacity(0.2),
-                      run_time=0.4 * t)
+                      *moves, run_time=0.4 * t)
 
         # the ghost says whose arcs it is, where the arcs' condition will be written
         was = line(txt("arcs: layer", LAB), Num(prev.layer, decimals=0, size=LAB),
@@ -1228,6 +1239,12 @@ class AttentionDepthScene(StoryboardScene):
         # bar grows to its number as it is said
         for i, share in enumerate((prev.sink_shown, tie.old_shown)):
             t_n = self.when_said(f"{float(share):.2f}", self.mark(2, n) + 1.5 + 2.5 * i)
+            if i == 0 and keep is not None:
+                # "Layer 0 put 0.40 on CLS and SEP": its bar (moved there) ringed as said
+                self.hold_until(t_n - 0.4)
+                rt = self.when_said("matrices", self.time + 2.0) - 0.4 - self.time
+                self.emphasize(cols[0][:2], buff=0.06, run_time=max(0.9, min(2.2, rt)))
+                continue
             if i == 0:
                 self.hold_until(t_n - 1.6)
                 self.play(Create(axis), FadeInPlace(head), run_time=0.7)
