@@ -1204,6 +1204,8 @@ class AttentionDepthScene(StoryboardScene):
         keep = st.bars.get(l0) if st.chart is not None else None
         if keep is not None:
             fade = [m for m in fade if m is not keep] + [keep.tick]
+            self.remove(keep)               # its pieces each on their own (each moves or goes)
+            self.add(keep.parts, keep.tick, keep.val)
 
         def ghost(t):
             self.show_row(prev.row, VGroup(), 0.6 * t,
@@ -1215,6 +1217,9 @@ class AttentionDepthScene(StoryboardScene):
                          Create(axis), FadeInPlace(head)]
             self.play(st.arcs.animate.set_stroke(opacity=0.12), st.nums.animate.set_opacity(0.2),
                       *moves, run_time=0.4 * t)
+            if keep is not None:            # the moved bar is the test's first column now
+                self.remove(*cols[0])
+                self.add(cols[0])
 
         # the ghost says whose arcs it is, where the arcs' condition will be written
         was = line(txt("arcs: layer", LAB), Num(prev.layer, decimals=0, size=LAB),
