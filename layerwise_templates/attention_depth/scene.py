@@ -586,7 +586,7 @@ class AttentionDepthScene(StoryboardScene):
         # steps drawn down from it
         self.play(FadeIn(x0, shift=RIGHT * 0.6), run_time=0.6)
         self.play(Create(path), FadeInPlace(adds), FadeInPlace(norms),
-                  run_time=max(0.6, min(1.2, t_att - 0.9 - self.time)))
+                  run_time=max(0.6, min(2.6, t_att - 0.8 - self.time)))
         # "plus layer 0's attention update", "then its FFN update": the box comes, its update
         # rides into the + while the stream's dot comes down to it
         pos = x0.get_bottom()
@@ -822,7 +822,7 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_rows - 0.6)
         self.play(LaggedStart(*[AnimationGroup(Create(tg), FadeInPlace(nm))
                                 for tg, nm in zip(thumbs, names)], lag_ratio=0.15),
-                  run_time=max(1.2, min(1.8, t_arcs - 2.5 - self.time)))
+                  run_time=max(1.2, min(3.0, t_arcs - 1.4 - self.time)))
         self.hold_until(t_arcs - 0.6)
         self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)],
                   FadeOutPlace(VGroup(*names), rate_func=squish_rate_func(smooth, 0, 0.3)),
@@ -1640,11 +1640,14 @@ class AttentionDepthScene(StoryboardScene):
             # first, then X"), each next panel a little before its verdict is said, bars
             # growing from the axis; then the bars that differ ringed as the verdict is said
             self.hold_until(max(self.time, t_p - 1.3) if k else self.time)
-            self.play(*[GrowFromEdge(b, DOWN) for b in bars],
-                      FadeInPlace(VGroup(*[VGroup(c[1], c[2]) for c in g[0]])),
+            # (one bar after another, as long as the voice leaves before the verdict)
+            rt = max(0.9, min(2.2, t_p - 0.3 - self.time))
+            self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(b, DOWN),
+                                                   FadeInPlace(VGroup(c[1], c[2])))
+                                    for b, c in zip(bars, g[0])], lag_ratio=0.35),
                       FadeInPlace(VGroup(*g[1:])),
                       *([FadeInPlace(order)] if k == 0 and order is not None else []),
-                      run_time=0.9)
+                      run_time=rt)
             shown.append(g)
             self.hold_until(t_p - 0.1)
             t_n = self.when_said(evidence[k + 1][2], self.time + 2.0) \
