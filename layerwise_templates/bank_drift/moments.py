@@ -16,6 +16,7 @@ CLOUD, DIRECTIONS, PC2 = "cloud", "directions", "pc2"     # PCA happening: state
 # the answer, one statement at a time: the move against X^(L)'s own length; the shared part;
 # each sentence's own part
 FAR, SPLIT, OWN = "far", "split", "own"
+ACROSS, WAYS = "across", "ways"     # the parts add as arrows; the own arrows point apart
 # probe
 BOTH_SENSES = "both_senses"
 READ_LABEL = "read_label"
@@ -35,6 +36,7 @@ BY_LAYER = "by_layer"
 KEEPS_IT = "keeps_it"
 AT_ONCE = "at_once"
 BAND = "band"                   # the chapter's late span, named as the project's mapping
+EARLIER = "earlier"             # sense readable well before that band (X^(1) lit)
 NOT_BANK = "not_bank"           # other nouns, not bank: bank's X^(L) boxed
 SET_SMALL = "set_small"
 ONE_NOUN = "one_noun"
@@ -43,7 +45,7 @@ NOT_WHAT = "not_what"
 PROBE = (BOTH_SENSES, READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, TOKEN_ONLY,
          POS_MIDDLE, POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT,
          TOKEN_ALONE, BY_LAYER, KEEPS_IT,
-         AT_ONCE, BAND, NOT_BANK, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
+         AT_ONCE, BAND, EARLIER, NOT_BANK, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")
@@ -52,7 +54,7 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, FAR, SPLIT, OWN),
+    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, FAR, SPLIT, OWN, ACROSS, WAYS),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }
