@@ -106,11 +106,13 @@ def build(c: Context) -> Draft:
         "{data.projection.full_depth_distance:.1f} in the full space"
         + (", longer than the output state itself, {data.projection.output_norm:.1f}." if far
            else "; the output state itself is {data.projection.output_norm:.1f} long.")
-        + " Split that move into arrows: the arrow all {len(sentences)} share is "
-        "{data.projection.shared_move:.1f} long; each sentence's own arrow is at most "
+        + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
+        "their mean start to their mean end, {data.projection.shared_move:.1f} long, the path "
+        "they take together; each sentence's own arrow is at most "
         "{data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
         + " The parts add as arrows, not as lengths"
-        + (": each own arrow stands nearly across the shared one." if across else ".")
+        + (": each own arrow stands nearly across the shared one" if across else "")
+        + ", so their lengths do not simply sum."
         + (" The own arrows point different ways: two ends lie farther apart than any own "
            "arrow is long." if apart else " The own arrows are what tells the sentences apart."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
@@ -136,8 +138,12 @@ def build(c: Context) -> Draft:
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane", M.ANSWER: "The answer",
                  M.FAR: "longer than" if far else "output state itself",
-                 M.SPLIT: "Split that move", M.OWN: "own arrow",
-                 M.ACROSS: "add as arrows", M.WAYS: "The own arrows"})
+                 M.MOVE_FAR: "The answer",
+                 M.SPLIT: "Split that move", M.MEAN_START: "mean start",
+                 M.MEAN_END: "mean end", M.PATH_TOGETHER: "take together",
+                 M.OWN: "own arrow", M.ACROSS: "add as arrows",
+                 M.NEARLY_ACROSS: "nearly across" if across else "simply sum",
+                 M.SIMPLY_SUM: "simply sum", M.WAYS: "The own arrows"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

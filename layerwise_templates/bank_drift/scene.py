@@ -34,7 +34,8 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc
                    DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle, Rotate,
-                   Transform, Underline, VGroup, VectorizedPoint, VMobject, always_redraw,
+                   Transform, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
+                   VMobject, always_redraw,
                    smooth, squish_rate_func)
 
 from scenes import theme as T
@@ -261,7 +262,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 word = several[0].focus.value.partition("#")[0]
                 rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
                              SIZE, T.MUTED))
-            rows.arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+            rows.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
             width = 14.22 - 2 * T.EDGE
             if rows.width > width:                   # the floor: 18 -> at most 14 px scale
                 rows.scale_to_fit_width(max(width, rows.width * 0.8))
@@ -331,7 +332,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
 
     def content_top(self) -> float:
         lg = self.stage.legend
-        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.3
+        # (the chart's "cosine" head and the baseline's note sit above its top)
+        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.42
 
     def pair_key(self, k: int) -> VGroup:
         """Sentence i against sentence j, in words and the sentences' colours ("1 vs 2")."""
@@ -944,18 +946,25 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for k, r in enumerate(rows):
             self.play(FadeInPlace(r[2]), sv.dots[k + 1].animate.move_to(sv.tops[k]),
                       run_time=max(0.5, min(2.0, per)))
-        # "what tells the banks apart is mostly off this plane": said over the side view, clear
-        # of its frame (the words the plan's numbers hold)
+        # "what tells the banks apart is mostly off this plane": said over the side view, on
+        # two lines as wide as its frame, clear of it (inside its empty upper right if no
+        # place above or below is free of other words)
         ans = pr.answer
-        where = {"mostly": "apart mostly off this plane", "partly": "apart partly off this plane",
-                 "mostly_in": "apart mostly in this plane"}[str(ans.off_plane)]
-        off = txt(where, SIZE, T.POINTER)
+        where = {"mostly": ("apart: mostly", "off this plane"),
+                 "partly": ("apart: partly", "off this plane"),
+                 "mostly_in": ("apart: mostly", "in this plane")}[str(ans.off_plane)]
+        off = VGroup(*[txt(w, SIZE, T.POINTER) for w in where]).arrange(
+            DOWN, buff=0.06, aligned_edge=RIGHT)
         words = [m for top in self.mobjects for m in top.get_family() if is_text(m)]
-        for d in (UP, DOWN):
+        for d in (UP, DOWN, None):
+            if d is None:           # inside the frame, its upper right corner
+                off.move_to(sv.box.get_corner(UR) + np.array([-0.12, -0.1, 0]),
+                            aligned_edge=UR)
+                break
             off.next_to(sv.box, d, buff=0.16).align_to(sv.box, RIGHT)
-            if off.get_left()[0] < -7.11 + T.EDGE:
-                off.align_to(sv.box, LEFT)
-            if not any(overlaps(off, w, pad=0.04) for w in words):
+            if (not any(overlaps(off, w, pad=0.06) for w in words)
+                    and off.get_bottom()[1] > plane.get_bottom()[1] - 0.05
+                    and off.get_top()[1] < TOP):
                 break
         # (an opaque backing: the words sit on the plot's grid)
         backing = Rectangle(width=off.width + 0.16, height=off.height + 0.12, stroke_width=0,
@@ -966,14 +975,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(segs, off, sv.names[1], *sv.lines, *[r[2] for r in rows],
                        run_time=1.2)
         self.emphasize(rows[nearest][2], run_time=1.0)
-        # "so, how far does context move bank?": the question, its row lit
+        # "so, how far does context move bank?": the question, its row lit; "the layers move
+        # it far": its full-space number
         self.hold_until_moment(M.ANSWER)
-        self.emphasize(own, run_time=max(0.6, min(1.4, 0.85 * (self.said(M.FAR) - self.time))))
-        # "the layers move it far: 11.2 is longer than the output state itself, 10.1": the
-        # output's own length as a bar under the table, to the same scale
+        self.emphasize(own[0], own[1], own[2], run_time=max(0.6, min(1.6, 0.85 * (
+            self.said(M.MOVE_FAR) - self.time))))
+        self.hold_until_moment(M.MOVE_FAR)
+        self.emphasize(own[2], run_time=max(0.6, min(1.6, 0.85 * (self.said(M.FAR)
+                                                                  - self.time))))
+        # "11.2 is longer than the output state itself, 10.1": the output's own length as a
+        # bar under the table, to the same scale, growing as it is said
         self.hold_until_moment(M.FAR)
         self.play(FadeInPlace(norm[0]), Create(norm[2][0]), FadeInPlace(norm[2][1]),
-                  run_time=0.6)
+                  run_time=max(0.6, min(1.5, 0.5 * (self.said(M.SPLIT) - self.time))))
         self.emphasize(own[2], norm[2], run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.SPLIT) - self.time))))
         # "split that move into arrows": the table and the side view have been read and
@@ -982,22 +996,49 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for line in sv.lines:
             line.clear_updaters()
         read = [grid, sv.all, off, backing, segs]
-        self.play(*[FadeOutPlace(m) for m in read], run_time=0.5)
+        self.play(*[FadeOutPlace(m) for m in read], run_time=0.6)
         for m in read:
             self.remove(*m.get_family())
         split = self.split_picture(head.get_left()[0], head.get_bottom()[1] - 0.3)
-        # "one arrow all three banks share ... from their mean start to their mean end": the
-        # shared arrow on the plane (its shadow there), then a copy lifted out to full length
-        a0, a1 = (plane.c2p(*p) for p in pr.shared_xy.values)
+        # "one arrow all three banks share ... from their mean start": the mean of the three
+        # X^(0) on the plane, marked
+        a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
+        mean0 = Dot(a0, radius=0.08, color=T.TEXT)
+        self.hold_until_moment(M.MEAN_START)
+        self.play(FadeInPlace(mean0), run_time=0.5)
+        self.emphasize(mean0, start, run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END)
+                                                                        - self.time))))
+        # "... to their mean end": the shared arrow grows on the plane (its shadow there) to
+        # the mean of the three X^(L)
+        self.hold_until_moment(M.MEAN_END)
         shadow = Arrow(a0, a1, buff=0, color=T.TEXT, stroke_width=5,
                        max_tip_length_to_length_ratio=0.06)
         self.play(GrowArrow(shadow), run_time=1.0)
+        # ": 10.7": a copy lifts off the plane into the full-space picture, turning and
+        # resizing as one piece, and its length is written over it
         lifted = shadow.copy()
-        self.play(Transform(lifted, split.shared), FadeInPlace(split.start), run_time=1.0)
+        o, tip = split.shared.get_start(), split.shared.get_end()
+        ang0 = float(np.arctan2(*(a1 - a0)[1::-1]))
+        ang1 = float(np.arctan2(*(tip - o)[1::-1]))
+        turn = (ang1 - ang0 + np.pi) % (2 * np.pi) - np.pi
+        len0, len1 = float(np.linalg.norm(a1 - a0)), float(np.linalg.norm(tip - o))
+
+        def carry(m, alpha: float) -> None:
+            a = smooth(alpha)
+            st = a0 + (o - a0) * a
+            th = ang0 + turn * a
+            ln = len0 + (len1 - len0) * a
+            m.become(Arrow(st, st + ln * np.array([np.cos(th), np.sin(th), 0.0]), buff=0,
+                           color=T.TEXT, stroke_width=5, max_tip_length_to_length_ratio=(
+                               0.06 + (0.08 - 0.06) * a)))
+        self.play(UpdateFromAlphaFunc(lifted, carry), FadeInPlace(split.start),
+                  run_time=1.2)
         self.remove(lifted)
         self.add(split.shared)
-        self.play(FadeInPlace(split.shared_label), FadeInPlace(split.scale_note), run_time=0.5)
-        self.emphasize(trails, shadow, split.shared_label, run_time=max(0.6, min(2.0, 0.85 * (
+        self.play(FadeInPlace(split.scale_note), FadeInPlace(split.shared_label), run_time=0.5)
+        # "the path they take together": the three paths, under the arrow standing for them
+        self.hold_until_moment(M.PATH_TOGETHER)
+        self.emphasize(trails, shadow, run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.OWN) - self.time))))
         # "then each bank's own arrow, what its sentence adds: the longest, the money bank's,
         # is 4.3": each grows from the shared arrow's tip, its length beside it
@@ -1007,20 +1048,30 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         k = int(pr.own_longest)
         self.emphasize(split.own[k], split.own_labels[k], run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.ACROSS) - self.time))))
-        # "the parts add as arrows, not as lengths: each own arrow stands nearly across the
-        # shared one": the shared arrow's line carried on past its tip, each angle marked
+        # "the parts add as arrows, not as lengths": tip to tail, the shared arrow then each
+        # own arrow flashes in turn
         self.hold_until_moment(M.ACROSS)
+        per = max(0.3, min(0.6, 0.85 * (self.said(M.NEARLY_ACROSS) - self.time)
+                           / (1 + len(split.own))))
+        for a in [split.shared, *split.own]:
+            self.play(Indicate_(a), run_time=per)
+        # "each own arrow stands nearly across the shared one": the shared arrow's line carried
+        # on past its tip, each own arrow's angle to it marked
+        self.hold_until_moment(M.NEARLY_ACROSS)
         self.play(Create(split.guide), *[Create(a) for a in split.arcs], run_time=0.8)
-        self.emphasize(*split.arcs, split.shared, run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(M.WAYS) - self.time))))
+        # "so their lengths do not simply sum": the angles pulse
+        self.hold_until_moment(M.SIMPLY_SUM)
+        half = max(0.3, min(0.8, 0.4 * (self.said(M.WAYS) - self.time)))
+        self.play(*[a.animate.set_stroke(width=6) for a in split.arcs], run_time=half)
+        self.play(*[a.animate.set_stroke(width=2.5) for a in split.arcs], run_time=half)
         # "the own arrows point different ways, mostly off this plane; for this one pair they
         # leave the same-sense bank nearer": the own arrows, then the paths' ends on the plane
         self.hold_until_moment(M.WAYS)
-        self.emphasize(*split.own, run_time=1.0)
+        self.emphasize(*split.own, run_time=1.2)
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(VGroup(*dots), run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end_label,
-                                   pc, shadow, split.all)]
+                                   pc, mean0, shadow, split.all)]
 
     def split_picture(self, left: float, top: float):
         """The reference's move split in two, in the full space and to one scale: from a start

@@ -177,10 +177,17 @@ class ProbeBeat:
                               color=colors[1], suffix="%"))
         measures.align_to(example, UP).align_to(example, LEFT)
         self.keep_inside(measures)            # a teacher's longer numbers stay on the frame
+        self.hold_until_moment(M.AT_ONCE)               # "so sense goes ..."
         self.replace_line(example, measures)
-        self.emphasize(syn.point(0), sen.point(0), run_time=1.2)
-        self.hold_until_moment(M.AT_ONCE)               # "one layer after"
-        self.emphasize(sen.point(1), run_time=1.2)
+        # "from near a coin toss": sense at X^(0); "to 86 after one layer": at X^(1)
+        self.hold_until_moment(M.SENSE_TO)
+        self.emphasize(sen.point(0), measures[5], run_time=0.9)
+        self.emphasize(sen.point(1), run_time=max(0.6, min(1.6, 0.85 * (
+            self.said(M.POS_ALREADY) - self.time))))
+        # "while part of speech, scored over all words, is already 92 at the embedding"
+        self.hold_until_moment(M.POS_ALREADY)
+        self.emphasize(syn.point(0), measures[3], run_time=max(0.6, min(2.5, 0.85 * (
+            self.cue_at(8) - self.time))))
         # "the chapter's illustration puts sense later, with considerable overlap; the shaded
         # band is this project's mapping of it onto six layers": the illustration's late span
         # (plan: table.spans, its last row) shaded on the chart, named as our mapping
@@ -200,6 +207,8 @@ class ProbeBeat:
         late_tag.shift(LEFT * late_tag.width)
         self.hold_until_cue(8)
         self.play(FadeInPlace(late), FadeInPlace(late_tag[0]), run_time=0.7)
+        self.emphasize(late_tag[0], run_time=max(0.6, min(2.5, 0.85 * (
+            self.said(M.BAND) - self.time))))
         self.hold_until_moment(M.BAND)
         self.play(FadeInPlace(late_tag[1]), run_time=0.5)
         self.emphasize(late, late_tag[1], run_time=max(0.6, min(1.6, 0.85 * (
@@ -208,7 +217,13 @@ class ProbeBeat:
         # and the band, lit together
         self.hold_until_moment(M.EARLIER)
         self.emphasize(sen.point(1), late, run_time=max(0.6, min(2.5, 0.85 * (
-            self.cue_at(10) - self.time))))
+            self.said(M.NEIGHBOURS) - self.time))))
+        # "after one layer a noun's state already carries its neighbouring words": the rise
+        # from X^(0) to X^(1) pulses
+        self.hold_until_moment(M.NEIGHBOURS)
+        half = max(0.4, min(1.2, 0.4 * (self.cue_at(10) - self.time)))
+        self.play(sen.segs[0].animate.set_stroke(width=8), run_time=half)
+        self.play(sen.segs[0].animate.set_stroke(width=3), run_time=half)
         # "these are other nouns, not bank: bank had one sentence pair, and its gap was
         # clearest at the output": the band leaves, X^(L) boxed, the line says it
         self.hold_until_cue(10)
