@@ -1320,6 +1320,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         name = txt(f"sentence {jn} minus sentence {jf}", SIZE, T.TEXT).rotate(np.pi / 2)
         name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
         panel.add(zero, name)
+        panel.name = name
         return panel
 
     def gap_key(self) -> VGroup:
@@ -1400,13 +1401,23 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         within = inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
                         txt(": position alone, at", SIZE, T.POINTER),
                         math(v.states[0].math.value, MATH, T.POINTER))
-        within.next_to(band, UP, buff=0.1).align_to(band, LEFT).shift(RIGHT * 0.1)
-        # (clear of the bars to its right: over the band's span, or beside it, at its top)
+        # (clear of the bars to its right, the tick labels and the axis's name: over the
+        # band's span, under it, or right of it; the first such place, else the first one)
         later = [shown[s] for s in range(tg + 1, n)]
-        if any(touching(within, m) for m in [*panel.ax.y_labels, *later]):
-            within.next_to(band, UP, buff=0.1).align_to(band, RIGHT)
-            if any(touching(within, m) for m in [*panel.ax.y_labels, *later]):
-                within.next_to(band, DOWN, buff=0.1).align_to(band, LEFT).shift(RIGHT * 0.1)
+        keep_off = [*panel.ax.y_labels, *later, panel.name]
+        axis_x = panel.ax.axes.get_left()[0]
+        places = []
+        for d, edge in ((UP, LEFT), (DOWN, LEFT), (UP, RIGHT), (DOWN, RIGHT)):
+            within.next_to(band, d, buff=0.1).align_to(band, edge)
+            if edge is LEFT:
+                within.shift(RIGHT * 0.1)
+            if within.get_left()[0] < axis_x:           # never left of the axis
+                within.shift(RIGHT * (axis_x - within.get_left()[0]))
+            places.append(within.get_center().copy())
+            if not any(touching(within, m) for m in keep_off):
+                break
+        else:
+            within.move_to(places[0])
         self.play(FadeIn(band), FadeInPlace(within), run_time=0.6)
         self.bring_to_front(shown)
         per = self.pace(self.said(M.OPENS) - 0.5, tg + 1, 0.4, cap=1.8)
