@@ -1398,9 +1398,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                          fill_color=T.POINTER, fill_opacity=0.18)
         band.move_to((lo + hi) / 2)
         # the band says what it is: X^(0)'s own gap, which position alone makes there
-        within = inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
-                        txt(": position alone, at", SIZE, T.POINTER),
-                        math(v.states[0].math.value, MATH, T.POINTER))
+        # (said only when the band is X^(0)'s gap: a teacher's sentences may have a wider
+        # early gap than X^(0)'s, and then the band is just that width)
+        at_start = abs(float(g.small) - abs(float(g.first))) < 1e-9
+        within = (inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
+                         txt(": position alone, at", SIZE, T.POINTER),
+                         math(v.states[0].math.value, MATH, T.POINTER)) if at_start else
+                  Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"))
         # (clear of the bars to its right, the tick labels and the axis's name: over the
         # band's span, under it, or right of it; the first such place, else the first one)
         later = [shown[s] for s in range(tg + 1, n)]
