@@ -46,6 +46,7 @@ TYPED = {
     ("drift", "move_far"): (10, "move it far"),
     ("drift", "far"): (10, "longer than"),
     ("drift", "split"): (11, "Split that move"),
+    ("drift", "one_arrow"): (12, "One arrow"),
     ("drift", "mean_start"): (12, "mean start"),
     ("drift", "mean_end"): (12, "mean end"),
     ("drift", "path_together"): (12, "take together"),
@@ -254,7 +255,7 @@ def board(moments: str, narration: str = "Here is the flat plane, its two axes. 
 GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2, answer: 5, "
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
         "cloud: 1, directions: Here is, pc2: two axes, far: 5, split: 5, own: 5, "
-        "move_far: 5, mean_start: 5, mean_end: 5, path_together: 5, across: 5, "
+        "move_far: 5, one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, across: 5, "
         "nearly_across: 5, simply_sum: 5, ways: 5}")
 
 
@@ -280,7 +281,7 @@ def test_words_and_sentences_and_nth():
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
      "beat's handlers wait for; they wait for: across, answer, axes, cloud, directions, far, "
-     "in_plane, mean_end, mean_start, move_far, nearly_across, off_plane, own, path_together, "
+     "in_plane, mean_end, mean_start, move_far, nearly_across, off_plane, one_arrow, own, path_together, "
      "pc2, plane, same_path, sentence_moves, simply_sum, split, units, ways", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):

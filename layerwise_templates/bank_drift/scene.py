@@ -1000,39 +1000,52 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for m in read:
             self.remove(*m.get_family())
         split = self.split_picture(head.get_left()[0], head.get_bottom()[1] - 0.3)
-        # "one arrow all three banks share ... from their mean start": the mean of the three
-        # X^(0) on the plane, marked
+        # "one arrow all three banks share": the mean of the three X^(0) on the plane, marked,
+        # and the shared arrow (its shadow on the plane) starts growing from it as it is said
         a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
         mean0 = Dot(a0, radius=0.08, color=T.TEXT)
-        self.hold_until_moment(M.MEAN_START)
-        self.play(FadeInPlace(mean0), run_time=0.5)
-        self.emphasize(mean0, start, run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END)
-                                                                        - self.time))))
-        # "... to their mean end": the shared arrow grows on the plane (its shadow there) to
-        # the mean of the three X^(L)
-        self.hold_until_moment(M.MEAN_END)
+        mean1 = Dot(a1, radius=0.08, color=T.TEXT)
         shadow = Arrow(a0, a1, buff=0, color=T.TEXT, stroke_width=5,
                        max_tip_length_to_length_ratio=0.06)
-        self.play(GrowArrow(shadow), run_time=1.0)
-        # ": 10.7": a copy lifts off the plane into the full-space picture, turning and
-        # resizing as one piece, and its length is written over it
+        self.hold_until_moment(M.ONE_ARROW)
+        self.play(FadeInPlace(mean0), run_time=0.4)
+        self.play(GrowArrow(shadow), run_time=max(0.8, min(3.0, 0.9 * (
+            self.said(M.MEAN_START) - self.time))))
+        # "from their mean start": that dot and the three X^(0) it is the mean of
+        self.hold_until_moment(M.MEAN_START)
+        self.emphasize(mean0, start, run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END)
+                                                                        - self.time))))
+        # "... to their mean end": the mean of the three X^(L), at the shadow's tip
+        self.hold_until_moment(M.MEAN_END)
+        self.emphasize(mean1, dots, run_time=0.6, extra=[FadeInPlace(mean1)])
+        # ": 10.7": a copy lifts off the plane into the full-space picture as one piece: its
+        # midpoint travels, it turns about that midpoint and is shortest half-way (it never
+        # swings about its tail, nor leaves the room above the caption), and its length is
+        # written over it
         lifted = shadow.copy()
         o, tip = split.shared.get_start(), split.shared.get_end()
+        m0, m1 = (a0 + a1) / 2, (o + tip) / 2
         ang0 = float(np.arctan2(*(a1 - a0)[1::-1]))
         ang1 = float(np.arctan2(*(tip - o)[1::-1]))
         turn = (ang1 - ang0 + np.pi) % (2 * np.pi) - np.pi
         len0, len1 = float(np.linalg.norm(a1 - a0)), float(np.linalg.norm(tip - o))
+        xr, ylo, yhi = 7.11 - T.EDGE, BOTTOM + 0.15, head.get_bottom()[1]
 
         def carry(m, alpha: float) -> None:
             a = smooth(alpha)
-            st = a0 + (o - a0) * a
+            mid = m0 + (m1 - m0) * a
             th = ang0 + turn * a
-            ln = len0 + (len1 - len0) * a
-            m.become(Arrow(st, st + ln * np.array([np.cos(th), np.sin(th), 0.0]), buff=0,
-                           color=T.TEXT, stroke_width=5, max_tip_length_to_length_ratio=(
-                               0.06 + (0.08 - 0.06) * a)))
+            u = np.array([np.cos(th), np.sin(th), 0.0])
+            ln = (len0 + (len1 - len0) * a) * (1 - 0.45 * np.sin(np.pi * a))
+            # half its length may reach no further than the room around its midpoint
+            room = [abs(xr - abs(mid[0])) / max(1e-9, abs(u[0])),
+                    (mid[1] - ylo if u[1] != 0 else 1e9) / max(1e-9, abs(u[1])),
+                    (yhi - mid[1] if u[1] != 0 else 1e9) / max(1e-9, abs(u[1]))]
+            half = max(0.1, min(ln / 2, *room))
+            m.become(Arrow(mid - u * half, mid + u * half, buff=0, color=T.TEXT, stroke_width=5,
+                           max_tip_length_to_length_ratio=0.06 + (0.08 - 0.06) * a))
         self.play(UpdateFromAlphaFunc(lifted, carry), FadeInPlace(split.start),
-                  run_time=1.2)
+                  run_time=1.4)
         self.remove(lifted)
         self.add(split.shared)
         self.play(FadeInPlace(split.scale_note), FadeInPlace(split.shared_label), run_time=0.5)
@@ -1071,7 +1084,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(VGroup(*dots), run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end_label,
-                                   pc, mean0, shadow, split.all)]
+                                   pc, mean0, mean1, shadow, split.all)]
 
     def split_picture(self, left: float, top: float):
         """The reference's move split in two, in the full space and to one scale: from a start
