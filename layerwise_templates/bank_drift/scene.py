@@ -36,7 +36,7 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc
                    Rectangle, Rotate,
                    Transform, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, always_redraw,
-                   smooth, squish_rate_func)
+                   linear, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
@@ -1032,7 +1032,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         xr, ylo, yhi = 7.11 - T.EDGE, BOTTOM + 0.15, head.get_bottom()[1]
 
         def carry(m, alpha: float) -> None:
-            a = smooth(alpha)
+            a = alpha * alpha * (3 - 2 * alpha)    # eased, but moving all the way through
             mid = m0 + (m1 - m0) * a
             th = ang0 + turn * a
             u = np.array([np.cos(th), np.sin(th), 0.0])
@@ -1044,8 +1044,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             half = max(0.1, min(ln / 2, *room))
             m.become(Arrow(mid - u * half, mid + u * half, buff=0, color=T.TEXT, stroke_width=5,
                            max_tip_length_to_length_ratio=0.06 + (0.08 - 0.06) * a))
-        self.play(UpdateFromAlphaFunc(lifted, carry), FadeInPlace(split.start),
-                  run_time=1.4)
+        self.play(UpdateFromAlphaFunc(lifted, carry, rate_func=linear),   # (eased once, in carry)
+                  FadeInPlace(split.start), run_time=1.4)
         self.remove(lifted)
         self.add(split.shared)
         self.play(FadeInPlace(split.scale_note), FadeInPlace(split.shared_label), run_time=0.5)
