@@ -446,8 +446,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them.
         A leg that names `close` turns the plane's camera to the close-up of the newest states
         (plane.close_views) as it is said; the last leg zooms back out to the whole path.
-        A leg that names where X shrinks (`dips`) is at the first such layer when it is said,
-        their layer numbers lit under the bars, and past the last by `reach`."""
+        The walk keeps one pace; the bar axis is set once with the camera's move and kept.
+        A leg that names where X shrinks (`dips`) marks each such layer under its bars as it
+        is drawn (those drawn before the words, when they are said)."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         if start is not None and "tag" in self.shown:
             self.update_footer({"layer": start})     # the layer the tag still names, from frame 1
@@ -510,14 +511,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # bars drawn so far light up as that is said (the data, not the key)
             lit[self.cue_at(ffn_cue) + 0.3] = lambda a0: self.light_ffn(left, a0)
         has = ending
-        # "Where a step shortens X by more than 2, its layer is lit below": the walk reaches
-        # the first dip as "shortens" is said, and the last by "no step"; each dip's layer is
-        # marked under its bars as the walk draws it (never before)
-        goals = {}
-        if dips:
-            goals[dips[0]] = self.said(M.DIPS) + 0.6
-            if len(dips) > 1 and self.named(M.REACH):
-                goals[dips[-1]] = max(self.said(M.REACH) - 0.2, goals[dips[0]] + 0.5)
+        # "Where a step shortens X by more than 2, its layer is lit below": the walk keeps one
+        # pace; each dip's layer is marked under its bars as the walk draws it, never before
+        # it is drawn nor before the words (the dips drawn before them are marked then)
+        dips_at = self.said(M.DIPS) + 0.3 if dips else None
+        marked: set = set()
         # a long leg names fewer layers: the tag changes at its first and last layer and at
         # each marked one (the footer still names every layer drawn)
         named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and len(left) > SHORT_LEG
@@ -534,19 +532,24 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
             unit = max(LAYER_TIME, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
-            goal = next(((g, t) for g, t in sorted(goals.items()) if g >= l), None)
-            if goal is not None:                # up to the next named dip: there when named
-                n_to = sum(1 for a in left[k:] if a["layer"] <= goal[0])
-                unit = max(0.5, min(LAYER_MAX + 1.0, (goal[1] - self.time) / n_to))
             if has and voiced:                  # the last step is drawn as it is named
                 unit = max(LAYER_TIME, (self.said(M.LARGEST) - self.time) / (len(left) - k))
             extra = []
-            for at in [t for t in lit if t <= self.time + unit - 0.3]:
+            for at in [t for t in lit if t <= self.time + unit - 1.0]:
                 # at its words, not before: the flash starts that far into this layer's play
-                extra += lit.pop(at)(min(0.7, max(0.0, (at - self.time) / unit)))
-            if l in dips:                        # a dip's layer marked as the walk draws it
-                extra = [*extra, *self.dip_mark(l)]
+                # (at least 1 s of it left, else it waits for the next layer's)
+                extra += lit.pop(at)(max(0.0, (at - self.time) / unit))
+            due = [d for d in dips if d <= l and d not in marked]
+            if due and self.time + unit - 0.6 >= dips_at:
+                a0 = min(0.6, max(0.0, (dips_at - self.time) / unit))
+                for d_ in due:
+                    extra = [*extra, *self.dip_mark(d_, a0)]
+                    marked.add(d_)
             self.advance_together(lay["stage_out"], unit, extra)
+        late = [d_ for d_ in dips if d_ not in marked]
+        if late:
+            self.hold_until(dips_at)
+            self.play(*[a for d_ in late for a in self.dip_mark(d_)], run_time=0.8)
         if lit:
             self.hold_until(min(lit))
             self.play(*[a for at in sorted(lit) for a in lit[at](0.0)], run_time=1.0)
@@ -586,10 +589,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 out.append(lay["layer"])
         return out
 
-    def dip_mark(self, l: int) -> list:
+    def dip_mark(self, l: int, a0: float = 0.0) -> list:
         """Layer l's number lit under its slot (where the chart's layer numbers are): a layer
-        the voice names as one where X got shorter, lit when the dips are named (the walk is
-        at the first of them). The marks stay for the rest of the leg."""
+        the voice names as one where X got shorter, marked as the walk draws it (fading in
+        from share `a0` of the play). The marks stay for the rest of the leg."""
         num = Num(self.v.layers[l].layer, decimals=0, size=S, color=T.POINTER)
         # exactly over the chart's own (muted) number where it has one: that number turns lit;
         # a thick bar under the layer's own three bars, on the axis, says which bars it names
@@ -600,7 +603,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                      stroke_width=7, color=T.POINTER)
         mark = VGroup(under, num)
         self.shown[f"dip{l}"] = mark
-        return [FadeIn(under), FadeIn(num, scale=1.4)]
+        late = squish_rate_func(smooth, a0, 1.0)        # from share a0 of the play on
+        return [FadeIn(under, rate_func=late), FadeIn(num, scale=1.4, rate_func=late)]
 
     def dim_beside(self, dips) -> list:
         """A chart layer number next to a two-digit dip mark would touch it ("1011"): those

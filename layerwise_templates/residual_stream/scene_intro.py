@@ -273,7 +273,7 @@ class IntroBeats:
         tip0 = self.plane.to_screen(xy0, center=c)
         shadow_lab = inline(txt("shadow:", L_, T.TEXT),
                             self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"))
-        shadow_lab.next_to(tip0, LEFT, buff=0.25)
+        shadow_lab.next_to(tip0, LEFT + DOWN, buff=0.2)       # below the plane's axis line
         self.keep_inside(shadow_lab)
         self.shown["shadow_labs"] = VGroup(true_lab, shadow_lab)
         self.play(FadeIn(true_lab), run_time=0.4)
@@ -281,7 +281,7 @@ class IntroBeats:
         self.put("p3", lines[3], anim=appear(lines[3]), run_time=0.4)
         self.play(FadeIn(shadow_lab), run_time=0.4)
         # (the glide home below takes about 2.2 s: it starts that long before "bars")
-        self.emphasize(lines[3][1], shadow_lab[1], self.x_arrow,
+        self.emphasize(lines[3][1], shadow_lab[1],
                        run_time=max(0.8, self.said(M.BARS) - 2.2 - self.time)
                        if self.beat.get("cues") else 1.0)
         # the true-length arrow and the names leave; the view glides back to X^(0)'s own
