@@ -591,7 +591,10 @@ class IntroBeats:
         acc = VMobject(stroke_color=T.TEXT, stroke_width=5)
         acc.set_points_as_corners(pts)
         acc_end = self.n(dv.cos_from_first[-1], T.TEXT, L_).next_to(pts[-1], RIGHT, buff=0.1)
-        said = inline(math(f"cos({T.X_l(f0)}, {T.X_l('l')})", ML, T.TEXT),
+        # the line's point at the right edge of layer l's slot is X^(l+1), what layer l writes
+        # (the bars' own convention, cos(X^(l), X^(l+1))): named so (review 23 read the old
+        # cos(X^(1), X^(l)) on the layer-l axis as off by one)
+        said = inline(math(f"cos({T.X_l(f0)}, {T.X_l('l+1')})", ML, T.TEXT),
                       txt("falls to", L_, T.TEXT), self.n(dv.cos_1_last, T.TEXT, L_),
                       txt("at", L_, T.TEXT), math(T.X_l(self.L), ML, T.TEXT),
                       txt(": almost a right angle", L_, T.TEXT))
