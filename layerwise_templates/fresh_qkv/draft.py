@@ -42,7 +42,8 @@ def build(c: Context) -> Draft:
                   f"Back in layer {{beat.layer}} of {{model.display}}, for {said}: "
                   f"its state X{tokens} goes straight on along the skip path, "
                   "and attention's update is added to it"
-                  + (", then LayerNorm." if post else "."),
+                  + (". Then LayerNorm centres the sum's numbers and scales them to a fixed "
+                     "spread, then applies a learned gain and bias." if post else "."),
                   layer=m)]
     end = ("then LayerNorm again: the X layer {beat.layer + 1} reads." if post else
            "and that sum is the X layer {beat.layer + 1} reads.")
@@ -87,36 +88,40 @@ def build(c: Context) -> Draft:
                       "New matrices too, and the new X alone already turns layer "
                       "{beat.layer - 1}'s query",
                       "And the matrices are new too: layer {beat.layer}'s own query "
-                      "matrix, not layer {beat.layer - 1}'s. Head "
-                      f"{{data.show.head}}'s query starts {{{p}.q[0]:.2f}}; "
-                      "layer {beat.layer - 1}'s started "
-                      f"{{data.layers[{m}].q[0]:.2f}}. Now keep layer {{beat.layer - 1}}'s "
-                      "matrix and give it the new X on its own: its query starts "
-                      f"{{{mx}.first[0]:.2f}}, and over all {{{mx}.entries}} entries of head "
-                      "{data.show.head}, its cosine with layer {beat.layer - 1}'s query is "
-                      f"{{{mx}.cos_old:.2f}}: the new X alone turns it. Layer {{beat.layer}}'s "
-                      "own query lives in another space, so it is not compared entry by entry.",
+                      "matrix, not layer {beat.layer - 1}'s. Each layer's matrix gives its "
+                      "queries coordinates of their own, so layer {beat.layer}'s query and "
+                      "layer {beat.layer - 1}'s are not compared entry by entry. X can be: the "
+                      "skip path keeps it in one space. "
+                      "Now keep layer {beat.layer - 1}'s "
+                      "matrix and give it the new X on its own: over all "
+                      f"{{{mx}.entries}} entries of head "
+                      "{data.show.head}, its query's cosine with layer {beat.layer - 1}'s query "
+                      f"is {{{mx}.cos_old:.2f}}: the new X alone turns it.",
                       layer=m + 1, expect=[f"{mx}.cos_old < 0.99"]))
     name = c.word.partition("#")[0]
     first = ("The first row, X {data.layers[0].layer}, is its embeddings "
              "added up and put through LayerNorm." if post else
              "The first row is X {data.layers[0].layer}.")
     if post:
-        first = first[:-1] + "; so is every later X."
+        first = first[:-1] + "; every later X is also LayerNorm's output."
         length = ""
     else:
         length = ("X itself is never normalised here, and its length runs from "
                   "{min(data.x_lengths):.2f} to {max(data.x_lengths):.2f}. ")
     expect = ["min(data.cos_steps) < 0.99"]     # "turns": some step does (not every one must)
     beats.append(Beat("sweep", ["sweep"], "Each layer builds Q, K, V from its current X with "
-                      "its own matrices (shown: head {data.show.head}'s query)",
+                      "its own matrices",
                       f"The later layers repeat these steps; here is \"{name}\", layer by layer"
                       + (", its tokens averaged" if len(pos) > 1 else "") + f". {first} {length}"
                       "The direction turns: each state's cosine with the one before, "
                       f"as for X {{data.layers[{m + 1}].layer}}, is at most "
                       "{max(data.cos_steps):.2f}, and lowest, {min(data.cos_steps):.2f}. "
+                      "And the same test at every layer, the layer before's query matrix "
+                      "given the new X: its query's cosine with the old one runs from "
+                      "{min(data.layers[1:].q_mixed.cos_old):.2f} to "
+                      "{max(data.layers[1:].q_mixed.cos_old):.2f}. "
                       "So each layer builds its Q, K and V from its current X and its own "
-                      "matrices; shown here, head {data.show.head}'s query.",
+                      "matrices.",
                       layer=L - 1, expect=expect))
     beats.append(Beat("check", ["check"], "Checked: every query, key and value recomputed from "
                       "X and W matches the model",

@@ -27,6 +27,7 @@ import numpy as np
 
 from layerwise_core.analysis.qkv_causes import project
 from layerwise_core.analysis.robust import error_bound, robust_limit, scaled
+from layerwise_core.analysis.similarity import cosine
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
@@ -64,7 +65,10 @@ def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
         if layer == 0:
             before = sum(trace[h] for h in ("hook_embed", "hook_pos_embed",
                                             "hook_token_type_embed") if h in trace)
-            site, label = "embed_ln", "token, position and segment embeddings"
+            seg = "hook_token_type_embed" in trace
+            site, label = "embed_ln", ("token and position embeddings, plus one the same "
+                                       "for every token" if seg else
+                                       "token and position embeddings")
         else:
             before = trace[f"blocks.{layer - 1}.hook_resid_post"]
             site, label = f"blocks.{layer - 1}.ln2", f"layer {layer - 1}'s sum after its FFN add"
@@ -120,8 +124,7 @@ def update_steps(trace: Trace, layer: int, pos: list[int], W=None) -> dict:
     return {"placement": placement.name, "stages": stages, "centred": centred,
             "norms": {k: float(np.linalg.norm(v)) for k, v in vec.items()},
             "x_next_first": nxt[:SHOW].tolist(), "x_next_norm": float(np.linalg.norm(nxt)),
-            "cos_x_next": float(np.dot(nxt, vec["x"]) / np.linalg.norm(nxt)
-                                / np.linalg.norm(vec["x"]))}
+            "cos_x_next": float(cosine(nxt, vec["x"]))}
 
 
 def recompute_check(trace: Trace, W, layer: int) -> dict:
@@ -206,8 +209,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             mixed = focus_rows(project(attn_input(t, l), W, l - 1, "Q"), pos)[hq]
             old = focus_rows(t[f"blocks.{l - 1}.attn.hook_q"], pos)[hq]
             row["q_mixed"] = {"first": mixed[:OUT].tolist(),
-                              "cos_old": float(np.dot(mixed, old) / (np.linalg.norm(mixed)
-                                                                     * np.linalg.norm(old))),
+                              "cos_old": float(cosine(mixed, old)),
                               "entries": int(mixed.shape[-1])}
         else:
             row["q_mixed"] = None

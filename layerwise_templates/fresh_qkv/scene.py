@@ -65,12 +65,13 @@ QKV = ("q", "k", "v")
 NAME = {"q": "Q", "k": "K", "v": "V"}
 COLOR = {"q": T.Q, "k": T.K, "v": T.V}
 S = T.TYPE.small                 # 18 px: the smallest text
+CL = T.TYPE.label                # 22: what the voice reads out of a chart (tokens, shares)
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
 GHOST = 0.75                     # the earlier layer's opacity (compared: it must read clearly)
 HL = T.POINTER                   # the chapter's pointer colour (white: Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
-SY, BY, COL_TOP, LEN_Y, NOTE_Y = 1.55, 2.5, 0.72, -1.0, -1.9
+SY, BY, COL_TOP, NOTE_Y = 1.55, 2.5, 0.72, -1.4
 CS = T.TYPE.body                 # the diagram's column digits: 24 (15 px at 480p, >= 14)
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
 X_LEFT, X_RIGHT = -6.1, 5.1      # the first and last node's x (the columns apart)
@@ -242,15 +243,15 @@ class FreshQKVScene(StoryboardScene):
                  else f"the token {word}")
         sentence = str((self.plan.get("sentences") or [""])[0])
         text = (f"{word} in “{sentence}”: the first {int(self.v.show.dims)} of its "
-                f"{int(self.v.shape.d_model)} numbers; under each, its length")
+                f"{int(self.v.shape.d_model)} numbers")
         if f.averaged or txt(text, S).width > NOTE_WIDTH:     # the sentence does not fit
             text = (f"{which}: the first {int(self.v.show.dims)} of its "
-                    f"{int(self.v.shape.d_model)} numbers; under each, its length")
+                    f"{int(self.v.shape.d_model)} numbers")
         if txt(text, S).width > NOTE_WIDTH:         # show less, not smaller
             which = (f"{word}, {len(f.tokens)} tokens averaged" if f.averaged else word)
-            text = f"{which}: first {int(self.v.show.dims)} numbers of each vector, its length"
+            text = f"{which}: first {int(self.v.show.dims)} numbers of each vector"
         if txt(text, S).width > NOTE_WIDTH:
-            text = f"first {int(self.v.show.dims)} numbers of each vector, its length"
+            text = f"first {int(self.v.show.dims)} numbers of each vector"
         return text
 
     # --- the diagram --------------------------------------------------------------------------
@@ -348,11 +349,7 @@ class FreshQKVScene(StoryboardScene):
         col[0].shift(0.05 * LEFT)             # the brackets clear of a minus sign
         col[2].shift(0.05 * RIGHT)
         col.at(d.xs[i], COL_TOP)
-        # the row of lengths: "|·|" once, on the first (seven "|·| 12.87" nearly touched)
-        length = Num(s.length, decimals=2, size=T.TYPE.label, color=T.TEXT,
-                     prefix="|·| " if i == 0 else "")
-        length.next_to(col, DOWN, buff=0.12)
-        length.set_y(LEN_Y)
+        # no row of lengths: the voice never reads them (review 19: four lengths flashing by)
         label = None
         if kind == "state":
             label = math(T.X_l(l), ML, T.X)
@@ -364,8 +361,8 @@ class FreshQKVScene(StoryboardScene):
             label = txt("sum", S, T.TEXT)
         else:
             label = txt("after LN", S, T.LN)
-        g = VGroup(col, length)
-        g.col, g.length = col, length
+        g = VGroup(col)
+        g.col = col
         if label is not None:
             label.move_to([d.xs[i], (SY - 0.22 + COL_TOP) / 2, 0])
             g.add(label)
@@ -408,19 +405,17 @@ class FreshQKVScene(StoryboardScene):
         y = mark.get_center()[1]
         src = VGroup(*nums)
         if cols:
+            # the used columns themselves (label, brackets, digits) travel into the mark and
+            # shrink away under it (the mark is drawn on top): nothing is copied, no digits
+            # pass over other digits (two columns converge only once they are a few px wide)
             d = self.stage.diagram
-            self.play(*[c.animate.move_to([n.get_right()[0] + 0.45 + c.width / 2, c.get_y(), 0])
-                        for c, n in zip(copies, nums)],
-                      FadeOutPlace(VGroup(*cols)), run_time=0.3 * run_time)
-            self.remove(*[m for c in cols for m in c.get_family()])
-            for c in cols:
-                d.retired.add(d.cols.index(c))
-            high = max(c.get_y() for c in copies)
-            self.play(*[c.animate.shift((y - 0.3 - high) * UP) for c in copies],
-                      run_time=0.35 * run_time)
-            self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
-                      run_time=0.35 * run_time)
             self.remove(*copies)
+            c = mark.get_center()
+            self.play(*[col.animate.scale(0.02).move_to(c).set_opacity(0.25) for col in cols],
+                      run_time=run_time)
+            self.remove(*[m for col in cols for m in col.get_family()])
+            for col in cols:
+                d.retired.add(d.cols.index(col))
             return
         # at full size (legible), out to the gap right of their column (the columns they pass
         # dimmed, so the bright travelling copies read on top), up it to just under the
@@ -437,32 +432,29 @@ class FreshQKVScene(StoryboardScene):
         self.remove(*copies)
 
     def out_of_mark(self, col: VGroup, mark, run_time: float) -> None:
-        """A column's numbers come out of `mark` and drop into their places under it; its
-        brackets, label and length come with them."""
-        self.play(*[FadeIn(n, target_position=mark.get_center(), scale=0.5)
-                    for n in col.col.nums],
-                  FadeIn(VGroup(col.col[0], col.col[2], *col.col[1][1:])),
-                  run_time=0.6 * run_time)
-        self.play(FadeIn(VGroup(*[m for m in col if m is not col.col]), shift=0.1 * UP),
-                  run_time=0.4 * run_time)
+        """A column (label, brackets, digits) grows out of `mark` and drops into its place
+        under it: one piece, moving."""
+        home = col.get_center()
+        col.scale(0.02).move_to(mark.get_center())
+        self.play(col.animate.scale(50).move_to(home), run_time=run_time)
 
     def add_at_sum(self, d: Diagram, i: int, run_time: float) -> None:
         """Node i is a ⊕: the stream's column and the update's travel into the ⊕, a pause,
         and the sum comes out of it into its own column."""
         a, b = i - 2, i - 1                   # the stream's state before the branch, the update
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.35 * run_time,
+        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.4 * run_time,
                        cols=[d.cols[a], d.cols[b]])
-        self.wait(0.15 * run_time)
+        self.wait(0.1 * run_time)
         self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
 
     def norm_at(self, d: Diagram, i: int, run_time: float) -> None:
         """Node i is LayerNorm: the sum's numbers travel into the box, a pause, LN(sum)'s come
         out of it into its column."""
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.35 * run_time,
+        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.4 * run_time,
                        cols=[d.cols[i - 1]])
-        self.wait(0.15 * run_time)
+        self.wait(0.1 * run_time)
         self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
 
     def draw_node(self, d: Diagram, i: int, run_time: float) -> None:
@@ -495,6 +487,11 @@ class FreshQKVScene(StoryboardScene):
         self.glide(box, vals[0], at[0], glide)
         self.glide(box, vals[-1], at[1], glide)
 
+    def cue_text(self, k) -> str:
+        """What cue k says ('' when there is no such cue: a preview has none)."""
+        cues = self.beat.get("cues") or []
+        return str(cues[k].get("text", "")) if k is not None and 0 <= k < len(cues) else ""
+
     def when(self, k: int, phrase: str) -> float:
         """Scene time when `phrase` of cue k is spoken (its place in the sentence's text, as a
         share of the sentence's audio); the cue's start when the phrase is not in it."""
@@ -523,12 +520,27 @@ class FreshQKVScene(StoryboardScene):
         nxt = first_sum + 1
         if (nxt < len(d.kinds) and d.kinds[nxt] == "norm"
                 and self.cue_with("LayerNorm") is not None):
-            # "then LayerNorm": the sum goes into the LN box and comes out (no arithmetic)
+            # "Then LayerNorm": the sum goes into the LN box and comes out (no arithmetic)
             self.hold_until(self.phrase_time("LayerNorm", self.time) - 0.3)
             self.draw_node(d, nxt, 1.6)
-            self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt].length)
+            kl = self.cue_with("centres")
+            if kl is not None:
+                # "centres the sum's numbers and scales them to a fixed spread, then applies a
+                # learned gain and bias": what it did, one line under the picture while the
+                # LN box is pointed at; then the pointer on what came out
+                box = self.frame_of(d.marks[nxt], buff=0.08)
+                self.hold_until(self.when(kl, "centres") - 0.3)
+                self.play(FadeIn(box), run_time=0.4)
+                self.set_note(f"LayerNorm: the {int(self.v.shape.d_model)} numbers centred "
+                              "(mean 0), scaled (spread 1), then a learned gain and bias")
+                self.hold_until(self.when(kl, "applies") - 0.3)
+                self.repoint(box, d.cols[nxt], 0.6)
+                self.hold_until(self.cue_at(99) - 0.4)
+                self.play(FadeOut(box), run_time=0.3)
+                return
+            self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt])
             return
-        self.busy_until(self.cue_at(99) - 0.2, d.cols[first_sum].length)
+        self.busy_until(self.cue_at(99) - 0.2, d.cols[first_sum])
 
     # --- norm: LayerNorm after the add ----------------------------------------------------------
     def phrase_time(self, phrase: str, default: float) -> float:
@@ -559,7 +571,7 @@ class FreshQKVScene(StoryboardScene):
         self.run_dot(d.paths[ffn + 1], T.X, 0.8)             # the second skip path
         i = ffn + 1
         self.draw_node(d, i, 1.6)                            # the ⊕: the sum it makes
-        box = self.frame_of(d.cols[i].length)                # "a sum 13.84 long"
+        box = self.frame_of(d.cols[i].col)                   # the sum it made
         self.play(FadeIn(box), run_time=0.3)
         if i + 1 < len(d.kinds):                             # post-LN: LayerNorm again
             self.hold_until(self.phrase_time("LayerNorm again", self.time) - 0.3)
@@ -572,8 +584,9 @@ class FreshQKVScene(StoryboardScene):
         if box is not None:
             self.vanish(box, run_time=0.3)
         last = d.cols[-1]
-        # "the state layer 1 reads": one box on its numbers and length (clear of the LN box)
-        self.busy_until(self.cue_at(99) - 0.3, VGroup(last.col, last.length))
+        # "the state layer 1 reads": one box on it and its name (clear of the LN box)
+        self.busy_until(self.cue_at(99) - 0.3, VGroup(last.col, *([last.label] if last.label
+                                                                   else [])))
 
     # --- project: layer l starts over ---------------------------------------------------------------
     def matrix_block(self, lay, k: str, l: int, decimals: int = 3) -> VGroup:
@@ -666,10 +679,16 @@ class FreshQKVScene(StoryboardScene):
             # the label goes first, out of the numbers' way, then the numbers follow it
             self.play(src.label.animate.move_to(label.get_center()), run_time=0.5)
             if same:
-                self.play(LaggedStart(*[n.animate.scale(r.height / max(n.height, 1e-6))
-                                        .move_to(r.get_center())
-                                        for n, r in zip(nums, row.nums)], lag_ratio=0.3),
-                          run_time=1.0)
+                # column to row in two legs that never let two numbers meet: first all move
+                # together, each to its own x in the row, keeping their order top to bottom
+                # (a staircase, spacing shrinking with the size); then each goes straight up
+                k = row.nums[0].height / max(nums[0].height, 1e-6)
+                y0 = nums[0].get_y()
+                y1 = row.nums[0].get_y()
+                self.play(*[n.animate.scale(k).move_to([r.get_x(), y1 + (n.get_y() - y0) * k, 0])
+                            for n, r in zip(nums, row.nums)], run_time=1.0)
+                self.play(*[n.animate.move_to(r.get_center()) for n, r in zip(nums, row.nums)],
+                          run_time=0.5)
             else:       # another decimals convention: the column leaves, the row comes in
                 self.vanish(VGroup(*nums), run_time=0.3)
                 self.play(FadeIn(row.nums), run_time=0.6)
@@ -881,6 +900,15 @@ class FreshQKVScene(StoryboardScene):
         st.parts.append(chart)
         self.repoint(box, ctx, 0.6, anims=[FadeIn(chart.weight, shift=0.1 * DOWN),
                                            chart.bars[chart.pick].animate.set_color(T.ATTN)])
+        if "start token" in self.cue_text(k2) and chart.pick != 0:
+            # "and nearly as much, 0.29, to the start token CLS": its share over its bar, the
+            # pointer on it (a near tie, said as one)
+            self.hold_until(self.when(k2, "nearly as much") - 0.2)
+            self.repoint(box, chart.first_group, 0.6,
+                         anims=[FadeIn(chart.first, shift=0.1 * DOWN)])
+            chart.add(chart.first)
+            self.glide(box, VGroup(chart.first_group, ctx), self.when(k2, "start token") + 0.4,
+                       0.6)
         # "So layer l's query can depend on context": the pointer back on X^(l)
         kc = self.cue_with("depend on context")
         if kc is not None:
@@ -927,7 +955,7 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(self.when(k3, "its cosine") - 0.5)
         self.play(FadeIn(gx, shift=0.2 * LEFT), run_time=0.5)
         self.play(DimPlace(gx, GHOST), run_time=0.3)
-        self.repoint(box, VGroup(st.proj_x, gx), 0.6)
+        self.repoint(box, VGroup(st.proj_x, gx), 0.6, buff=0.06)
         self.hold_until(self.when(k3, "is ") - 0.3)
         self.repoint(box, cos, 0.6, anims=[FadeIn(cos, shift=0.1 * UP)])
         st.parts.append(cos)
@@ -959,7 +987,7 @@ class FreshQKVScene(StoryboardScene):
         tall = 0.65                                   # the tallest bar
         top = max(ws) or 1.0
         def row(keep, cut=None, buff=0.22):
-            return VGroup(*[txt(toks[i][:cut] if cut else toks[i], S,
+            return VGroup(*[txt(toks[i][:cut] if cut else toks[i], CL,
                                 T.X if i in focus else (T.ATTN if i == pick else T.TEXT))
                             for i in keep]).arrange(RIGHT, buff=buff)
         keep = list(range(len(toks)))
@@ -984,24 +1012,29 @@ class FreshQKVScene(StoryboardScene):
             b.set_x(t.get_x()).align_to([0, base + 0.2, 0], DOWN)
             bars.add(b)
         pick = keep.index(pick)
-        weight = Num(cx.weight, decimals=2, size=S, color=T.ATTN).next_to(bars[pick], UP,
-                                                                         buff=0.06)
+        weight = Num(cx.weight, decimals=2, size=CL, color=T.ATTN).next_to(bars[pick], UP,
+                                                                          buff=0.06)
+        # the first token's share (MiniLM's [CLS], near river's): written when the voice says it
+        first = Num(cx.weights[keep[0]], decimals=2, size=CL, color=T.TEXT).next_to(
+            bars[0], UP, buff=0.06)
         caption = txt(f"how '{str(self.v.focus.word).partition('#')[0]}' spread its attention, "
-                      f"layer {int(cx.layer)}, mean of its {int(cx.heads)} heads", S, T.ATTN)
+                      f"layer {int(cx.layer)}, mean of its {int(cx.heads)} heads", CL, T.ATTN)
         caption.next_to(labels, DOWN, buff=0.18)
         if caption.width > right - left:
             caption = txt(f"attention of '{str(self.v.focus.word).partition('#')[0]}', "
-                          f"layer {int(cx.layer)}, {int(cx.heads)} heads' mean", S, T.ATTN)
+                          f"layer {int(cx.layer)}, {int(cx.heads)} heads' mean", CL, T.ATTN)
             caption.next_to(labels, DOWN, buff=0.18)
         if subset:
             caption = txt(f"the {len(keep)} tokens '{str(self.v.focus.word).partition('#')[0]}' "
-                          f"gave most, layer {int(cx.layer)}, {int(cx.heads)} heads' mean", S,
+                          f"gave most, layer {int(cx.layer)}, {int(cx.heads)} heads' mean", CL,
                           T.ATTN).next_to(labels, DOWN, buff=0.18)
         caption.align_to(labels, LEFT)
         g = VGroup(bars, labels, weight, caption)
         self.keep_inside(g)
+        first.next_to(bars[0], UP, buff=0.06)
         g.bars, g.tokens, g.weight, g.caption, g.pick = bars, labels, weight, caption, pick
         g.pick_group = VGroup(bars[pick], labels[pick], weight)
+        g.first, g.first_group = first, VGroup(bars[0], labels[0], first)
         return g
 
     def turning(self, cos: float, l: int, at, norms=(1.0, 1.0)) -> VGroup:
@@ -1025,9 +1058,9 @@ class FreshQKVScene(StoryboardScene):
         a1.add_updater(lambda m: m.put_start_and_end_on(o, tip(angle.get_value())))
         # X^(l-1)'s name under its tip, X^(l)'s over its own: apart while the arrows coincide
         l0 = math(T.X_l(l - 1), ML, T.X).set_opacity(GHOST).next_to(a0.get_end(),
-                                                                     DOWN + RIGHT, buff=0.05)
+                                                                     DOWN + RIGHT, buff=0.1)
         l1 = math(T.X_l(l), ML, T.X)
-        l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.05))
+        l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.1))
         sk = txt("2-D sketch, true angle", S, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
             o, LEFT)
         # X^(l-1)'s name under a short arrow's tip can reach down to this line: then it goes
@@ -1041,6 +1074,8 @@ class FreshQKVScene(StoryboardScene):
                     and p.get_bottom()[1] < q.get_top()[1] and q.get_bottom()[1] < p.get_top()[1])
         if any(hit(p, q) for p in leaves(l0) for q in leaves(sk)):
             sk.next_to(l0, DOWN, buff=0.1).align_to(o, LEFT)
+        if sk.get_top()[1] > l0.get_bottom()[1] - 0.12:      # a clear gap, not a touch
+            sk.shift((sk.get_top()[1] - l0.get_bottom()[1] + 0.12) * DOWN)
         g = VGroup(a0, l0, a1, l1, sk)
         g.angle, g.end = angle, float(np.arccos(np.clip(float(cos), -1.0, 1.0)))
         return g
@@ -1089,11 +1124,9 @@ class FreshQKVScene(StoryboardScene):
         self.repoint(box, gw, 0.5)
         # layer l-1's query made from its own X and W_Q, by the recipe (the result entries
         # come out of their columns), under its W_Q like Q^(l) on the left: right after "not
-        # layer l-1's", before its first entry is read
+        # layer l-1's"
         g = self.v.layers[l - 1]
-        kb = self.cue_with("started")
-        kb = kb if kb is not None else 1
-        self.hold_until(min(self.time + 0.3, self.cue_at(kb) - 1.9))
+        self.hold_until(self.time + 0.3)
         gq = row_of(g.q.values, g.q.path, T.Q, S).move_to([gw.W.get_x(), q[1].get_y(), 0])
         gql = math(f"Q^(({l - 1}))", ML, T.Q).next_to(gq, LEFT, buff=0.2)
         tgts = [gw.brow[j] if gw.has_b else gw.W.columns[j] for j in range(len(gq.nums))]
@@ -1110,15 +1143,50 @@ class FreshQKVScene(StoryboardScene):
         gqg = VGroup(gql, gq)
         st.parts.append(gqg)
         st.prev = {**st.prev, "q": gq, "ql": gql}
-        # "Head 0's query starts a; layer l-1's started c": one entry each, as read
+        # "Each layer's query matrix gives its queries coordinates of their own, so layer l's
+        # query is not compared entry by entry with layer l-1's": under each query, whose
+        # space it is in; between them, "not compared". "X can be: the skip path carries it
+        # in one space": between the two X rows, a double arrow and "one space"
         box.become(self.frame_of(q))
-        self.hold_until(self.when(kb, "starts") - 0.5)
-        self.play(FadeIn(box), run_time=0.4)
+        spaces = []
+        ks = self.cue_with("coordinates")
+        if ks is not None:
+            sp1 = txt(f"layer {l}'s query space", S, T.TEXT).next_to(q, DOWN, buff=0.3)
+            sp1.align_to(q, LEFT)
+            sp0 = txt(f"layer {l - 1}'s query space", S, T.TEXT).next_to(gqg, DOWN, buff=0.3)
+            sp0.align_to(gqg, LEFT)
+            self.keep_inside(sp0)
+            mid_q = (q.get_right()[0] + gql.get_left()[0]) / 2
+            noc = VGroup(txt("other spaces:", S, T.TEXT), txt("not compared", S, T.TEXT)
+                         ).arrange(DOWN, buff=0.12).move_to([mid_q, q.get_y(), 0])
+            self.hold_until(self.when(ks, "coordinates") - 0.4)
+            box.become(self.frame_of(VGroup(q, sp1)))
+            self.play(FadeIn(sp1, shift=0.1 * UP), FadeIn(sp0, shift=0.1 * UP), FadeIn(box),
+                      run_time=0.6)
+            self.glide(box, VGroup(gqg, sp0), self.when(ks, "coordinates") + 0.9, 0.6)
+            spaces += [sp1, sp0]
+            if "not compared" in self.cue_text(ks):
+                self.hold_until(self.when(ks, "not compared") - 0.3)
+                self.repoint(box, noc, 0.6, anims=[FadeIn(noc, shift=0.1 * UP)])
+                spaces.append(noc)
+            kx = self.cue_with("one space")
+            if kx is not None:
+                xr, gl0 = st.proj_x.get_right()[0] + 0.2, gx.get_left()[0] - 0.2
+                link_x = DoubleArrow([xr, st.proj_x.get_y(), 0], [gl0, st.proj_x.get_y(), 0],
+                                     buff=0, color=T.X, stroke_width=2.5, tip_length=0.14,
+                                     max_tip_length_to_length_ratio=0.3)
+                one = txt("one space", S, T.X).next_to(link_x, DOWN, buff=0.15)
+                self.hold_until(self.cue_at(kx) - 0.1)
+                self.repoint(box, VGroup(st.proj_x, gx), 0.6, buff=0.08,
+                             anims=[GrowFromCenter(link_x)])
+                self.hold_until(self.when(kx, "one space") - 0.3)
+                self.repoint(box, one, 0.6, anims=[FadeIn(one, shift=0.1 * UP)])
+                spaces += [link_x, one]
+            st.parts += spaces
+        else:
+            self.play(FadeIn(box), run_time=0.4)
         res = q[1]
-        self.glide(box, res.nums[0], self.when(kb, "starts") + 0.3, 0.6)
-        self.glide(box, gq.nums[0], self.when(kb, "started") + 0.3, 0.6)
-        if box not in st.parts:
-            st.parts.append(box)
+        del res
         mixed = self.v.layers[l].q_mixed
         km = self.cue_with("keep layer")
         if mixed is None or km is None:
@@ -1136,6 +1204,9 @@ class FreshQKVScene(StoryboardScene):
         self.keep_inside(VGroup(mrow, mlab))
         xlight = SurroundingRectangle(st.proj_x.nums, color=HL, buff=0.06, stroke_width=2)
         self.hold_until(self.cue_at(km) - 0.1)
+        if spaces:            # what the spaces were: said; the stage is cleared for the test
+            self.vanish(*spaces, run_time=0.4)
+            st.parts = [m for m in st.parts if m not in spaces]
         self.play(FadeOut(box), FadeIn(xlight), FadeIn(wlight), DimPlace(gw, 1 / GHOST),
                   run_time=0.5)
         self.hold_until(self.when(km, "give it") - 0.3)
@@ -1152,8 +1223,9 @@ class FreshQKVScene(StoryboardScene):
                   run_time=1.0)
         self.play(FadeOut(xlight), FadeOut(wlight), DimPlace(gw, GHOST), run_time=0.4)
         st.parts.append(VGroup(mrow, mlab))
-        # "its query starts -1.25": the pointer on that entry, then on layer l-1's beside it
-        box.become(self.frame_of(mrow.nums[0]))
+        # "its query starts -1.25" (when said): the pointer on that entry; else on the new row
+        said = "its query starts" in self.cue_text(km)
+        box.become(self.frame_of(mrow.nums[0] if said else VGroup(mlab, mrow)))
         self.hold_until(self.when(km, "its query starts") + 0.1)
         self.play(FadeIn(box), run_time=0.4)
         # "and over all 32 entries of head 0, its cosine with layer l-1's query is 0.76": a
@@ -1171,7 +1243,7 @@ class FreshQKVScene(StoryboardScene):
                            [gql.get_left()[0] - 0.08, mrow.get_y(), 0], buff=0, color=HL,
                            stroke_width=2.5, tip_length=0.14,
                            max_tip_length_to_length_ratio=0.4)
-        self.hold_until(self.when(km, "its cosine") - 0.2)
+        self.hold_until(self.when(km, "cosine") - 0.2)
         self.play(GrowFromCenter(link), run_time=0.6)
         self.hold_until(self.when(km, "query is") + 0.1)
         self.repoint(box, cosl, 0.6, anims=[FadeIn(cosl, shift=0.1 * UP)])
@@ -1180,25 +1252,7 @@ class FreshQKVScene(StoryboardScene):
         kq = self.cue_with("X alone")
         if kq is not None:
             self.glide(box, VGroup(mlab, mrow), self.when(kq, "X alone") + 0.3, 0.6)
-        # "Layer l's own query lives in another space": the pointer on W_Q^(l) and Q^(l)
-        ko = self.cue_with("another space")
-        if ko is not None:
-            self.glide(box, VGroup(wq, q), self.when(ko, "own query") + 0.2, 0.6)
-            # "lives in another space, so it is not compared entry by entry": one line under
-            # Q^(l), the pointer on it
-            space = txt(f"layer {l}'s own query space", S, T.TEXT)
-            space.next_to(q, DOWN, buff=0.3).align_to(q, LEFT)
-            self.keep_inside(space)
-            if space.get_right()[0] > mrow.get_left()[0] - 0.2:      # no room: under Q^(l)'s name
-                space.align_to(q, LEFT)
-            self.hold_until(self.when(ko, "another space") - 0.2)
-            # the cosine line has made its point: it leaves, the new line comes in its place
-            self.vanish(cosl, link, run_time=0.3)
-            st.parts.remove(cosl)
-            st.parts.remove(link)
-            self.repoint(box, space, 0.6, anims=[FadeIn(space, shift=0.1 * UP)])
-            st.parts.append(space)
-            self.glide(box, VGroup(q, space), self.when(ko, "not compared") + 0.2, 0.6)
+        st.prev = {**st.prev, "cos": cosl[-1], "cosl": cosl, "link": link}
         self.hold_until(self.cue_at(99) - 0.2)
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
@@ -1318,28 +1372,24 @@ class FreshQKVScene(StoryboardScene):
 
     def beat_sweep(self, beat) -> None:
         st = self.stage
-        # X^(l), Q^(l) of the project beat (and X^(l-1), Q^(l-1) of the comparison) travel in
+        # X^(l) of the project beat (and X^(l-1) of the comparison) travel into their rows;
+        # the queries stay behind with the stage (the table does not set queries of two
+        # layers side by side: their coordinates are not the same)
         carry = {}
-        if st.proj_layer is not None and st.proj_x is not None and "q" in st.proj_rows:
-            carry[st.proj_layer] = {"x": st.proj_x, "q": st.proj_rows["q"][1]}
-            st.proj_rows["q"].remove(carry[st.proj_layer]["q"])   # its name goes with the stage
-            if "q" in st.prev and "x" in st.prev:
-                carry[st.proj_layer - 1] = {"x": st.prev["x"].row, "q": st.prev["q"]}
+        if st.proj_layer is not None and st.proj_x is not None:
+            carry[st.proj_layer] = st.proj_x
+            if "x" in st.prev:
+                carry[st.proj_layer - 1] = st.prev["x"].row
                 st.prev["x"].remove(st.prev["x"].row)
-                for m in st.parts:
-                    if st.prev["q"] in m.submobjects:
-                        m.remove(st.prev["q"])
-        moving = [m for c in carry.values() for m in (c["x"], c["q"])]
-        self.clear_stage(keep=moving)
-        for m in moving:
-            self.add(m)
+        moving = list(carry.values())
         v = self.v
         lays = list(v.layers)
         cos = list(v.cos_steps)
         # columns: state | first numbers | cos with the state above (comes in later) | the
-        # query made from it | the layer's own W_Q it was made with (comes in last)
-        xs = {"label": -5.6, "x": -3.4, "cos": -0.9, "q": 1.7, "w": 4.4}
-        top = 2.35
+        # fixed-matrix test, cos of the query the layer before's W_Q makes from this X with
+        # the one it made from the X above (comes in last)
+        xs = {"label": -4.9, "x": -2.7, "cos": 0.0, "turn": 3.6}
+        top = 2.45
         f = v.focus
         name = str(f.word).partition("#")[0]
         title = txt(f"'{name}', layer by layer" + (", its tokens averaged" if f.averaged else ""),
@@ -1348,49 +1398,47 @@ class FreshQKVScene(StoryboardScene):
         def head(text):
             return txt(text, S, T.TEXT)
         heads = VGroup(head("state").move_to([xs["label"], top, 0]),
-                       head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]),
-                       head(f"head {int(v.show.head)}'s query").move_to([xs["q"], top, 0]))
+                       head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]))
         cos_head = head("cos with X above").move_to([xs["cos"], top, 0])
-        w_head = head("made with").move_to([xs["w"], top, 0])
-        rows, cos_cells, tags = [], [], []
+        # two lines: the first level with the other heads, the second under it
+        turn_head = VGroup(
+            VGroup(head("layer before's"), math("W_Q", ML, T.Q), head("on this X:")
+                   ).arrange(RIGHT, buff=0.12),
+            head("cos with its query from X above")).arrange(DOWN, buff=0.1)
+        turn_head.move_to([xs["turn"], 0, 0])
+        turn_head.shift((top - turn_head[0][0].get_y()) * UP)
+        rows, cos_cells, turn_cells = [], [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
-        # rows clear of W_Q^(l)'s scripts; a deep model's table (8 rows, a skip line) closer
-        dy = 0.55 if len(shown) < MAX_ROWS else 0.5
-        y_top = top - 0.55
-        lens = []                                  # each shown state's length (after its LN)
+        dy = 0.55 if len(shown) < MAX_ROWS else 0.47
+        y_top = top - 0.85                     # under the two-line head
         for r, si in enumerate(shown):
             y = y_top - r * dy
             if si < len(lays):
                 lay = lays[si]
                 l = int(lay.layer)
-                first, length = lay.x_first, lay.x_norm
+                first = lay.x_first
             else:
                 lay, l = None, int(lays[-1].layer) + 1
-                first, length = lays[-1].update.x_next_first, lays[-1].update.x_next_norm
-            lens.append(Num(length, decimals=2, size=S, color=T.X))
+                first = lays[-1].update.x_next_first
             lab = math(T.X_l(l), ML, T.X).move_to([xs["label"], y, 0])
             xn = VGroup(*[Num(first[j], decimals=XDEC, size=S, color=T.X)
                           for j in range(len(first))])
             xn.arrange(RIGHT, buff=0.25).move_to([xs["x"], y, 0])
-            if lay is not None:
-                qn = VGroup(*[Num(lay.q[j], decimals=2, size=S, color=T.Q)
-                              for j in range(len(lay.q))]).arrange(RIGHT, buff=0.25)
-                # W_Q as everywhere, its layer in words (stacked scripts, 0.68 tall, touched
-                # the next row's; side by side they were set unlike the rest of the video)
-                tag = VGroup(math("W_Q", ML, T.Q), txt(f"of layer {l}", S, T.Q)).arrange(
-                    RIGHT, buff=0.15)
-            else:
-                qn = txt("(the output)", S, T.MUTED)
-                tag = txt("–", S, T.MUTED)
-            qn.move_to([xs["q"], y, 0])
-            tags.append(tag.move_to([xs["w"], y, 0]))
-            rows.append(VGroup(lab, xn, qn))
+            rows.append(VGroup(lab, xn))
             # cos(X^(l-1), X^(l)): between this row and the one above (X^(first) has none)
             cs = (Num(cos[si - 1], decimals=2, size=S, color=T.TEXT) if 1 <= si <= len(cos)
                   else txt("–", S, T.MUTED))
             cos_cells.append(cs.move_to([xs["cos"], y, 0]))
+            mixed = lay.q_mixed if lay is not None else None
+            if getattr(mixed, "value", 0) is None:      # the plan's null (no layer before)
+                mixed = None
+            tc = (Num(mixed.cos_old, decimals=2, size=S, color=T.Q) if mixed is not None
+                  else txt("(the output)" if lay is None else "–", S, T.MUTED))
+            turn_cells.append(tc.move_to([xs["turn"], y, 0]))
         bottom = y_top - len(shown) * dy
+        self.add(*moving)                      # taken out of their groups: still on screen
+        self.clear_stage(keep=moving)
         if len(shown) < len(states):
             skip = txt(f"{len(shown)} of the {len(states)} states shown: the rest are skipped "
                        f"where the row labels jump", S, T.MUTED)
@@ -1402,29 +1450,29 @@ class FreshQKVScene(StoryboardScene):
         table = VGroup(heads, *rows)
         self.stage.parts += [table, title]
         self.play(FadeIn(title, shift=0.1 * DOWN), run_time=0.5)
-        # X^(0), X^(1): shown in the beats before; the project beat's X, Q rows move into theirs
+        # X^(0), X^(1): shown in the beats before; their rows move into their cells
         seen = min(2, len(rows))
         anims = []
         for r, si in enumerate(shown[:seen]):
             row = rows[r]
             c = carry.get(si)
             if c is not None:
-                # the same digits move into their cells (both written alike: nothing morphs)
-                anims += [c["x"].nums[j].animate.move_to(row[1][j].get_center()).set_opacity(1)
+                # the same digits move into their cells (both written alike: nothing morphs);
+                # the row's name comes in once they are there (two names never cross)
+                anims += [c.nums[j].animate.move_to(row[1][j].get_center()).set_opacity(1)
                           for j in range(len(row[1]))]
-                anims += [c["q"].nums[j].animate.move_to(row[2][j].get_center()).set_opacity(1)
-                          for j in range(len(row[2]))]
-                anims += [FadeOut(VGroup(*[m for m in c["x"] if m is not c["x"].nums])),
-                          FadeOut(VGroup(c["q"][0], c["q"][2])),
-                          FadeIn(row[0])]
+                anims += [FadeOut(VGroup(*[m for m in c if m is not c.nums]))]
             else:
                 anims.append(FadeIn(row, shift=0.1 * UP))
         self.play(*anims, run_time=1.2)
         if carry:
             for c in carry.values():
-                self.remove(*c["x"].get_family(), *c["q"].get_family())
-            self.add(*rows[:seen])
-        self.play(FadeIn(heads, shift=0.1 * DOWN), run_time=0.5)   # after the move: clear of it
+                self.remove(*c.get_family())
+            self.add(*[r[1] for r in rows[:seen]])
+        self.play(FadeIn(heads, shift=0.1 * DOWN),
+                  *[FadeIn(r[0]) for r, si in zip(rows[:seen], shown) if si in carry],
+                  run_time=0.5)
+        self.add(*rows[:seen])
         todo = rows[seen:]
         post = str(lays[0].norm.placement) == "post"
         k1 = self.cue_with("first row")
@@ -1459,8 +1507,6 @@ class FreshQKVScene(StoryboardScene):
             """The one line under the table: `new` replaces the last."""
             nonlocal note
             new.move_to([0, foot_y, 0])
-            if new.width > NOTE_WIDTH:
-                new.scale_to_fit_width(NOTE_WIDTH)
             self.keep_inside(new)
             gone = [FadeOutPlace(note)] if note is not None else []
             self.play(*gone, FadeIn(new, shift=0.1 * UP), run_time=0.6)
@@ -1471,14 +1517,17 @@ class FreshQKVScene(StoryboardScene):
             self.stage.parts.append(new)
 
         if post and k1 is not None:
-            # "the first row, X zero, is its embeddings added up
-            # and put through the embedding LayerNorm": the row, and under the table what
-            # it is made of, up for the whole sentence
+            # "the first row, X zero, is the token's embeddings added up and put through
+            # LayerNorm": the row, and under the table what it is made of
             self.hold_until_cue(k1)
             point(VGroup(rows[0][0], rows[0][1]))
             foot_text = f"= LayerNorm of the {lays[0].norm.label}"
             foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X), txt(foot_text, S, T.TEXT)
                           ).arrange(RIGHT, buff=0.3)    # the box round foot[1] clear of X
+            if foot.width > NOTE_WIDTH:                  # show less, not smaller
+                foot_text = "= LayerNorm of its embeddings"
+                foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
+                              txt(foot_text, S, T.TEXT)).arrange(RIGHT, buff=0.3)
             footnote(foot)
             self.glide(box, foot[1], self.when(k1, "embeddings") + 0.6, 0.8)
             # "put through LayerNorm": the pointer on that word of the footnote
@@ -1486,15 +1535,14 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, self.glyphs(foot[1], foot_text, "LayerNorm"),
                            self.when(k1, "put through") + 0.5, 0.6)
             if "later X" in str(self.beat["cues"][k1].get("text", "")) and len(rows) > 1:
-                # "every later X is a LayerNorm's output too": the pointer on the rows below
+                # "every later X is also LayerNorm's output": the pointer on the rows below
                 self.glide(box, col([r[1] for r in rows[1:]]), self.when(k1, "later X") + 0.3,
                            0.8)
             else:
                 self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
         k = self.cue_with("cosine")
         if k is not None and cos:
-            # "the direction turns": the numbers of each state; then "each state's cosine with
-            # the one before": a new column, cell by cell
+            # "each state's cosine with the one before": a new column, cell by cell
             self.hold_until_cue(k)
             if note is not None:
                 self.play(FadeOutPlace(note), run_time=0.4)
@@ -1502,15 +1550,12 @@ class FreshQKVScene(StoryboardScene):
                 self.stage.parts.remove(note)
                 note = None
             point(col([r[1] for r in rows]), 0.6)
-            # the column comes in as "cosine" is spoken (no walk down the rows first: it made
-            # the column late), its reading under the table
             self.hold_until(self.when(k, "cosine") - 0.8)
-            gloss = txt("cos = 1: the same direction; lower: the direction turned", S,
-                        T.TEXT).move_to([0, foot_y, 0])      # its text: gloss_text below
+            gloss_text = "cos = 1: the same direction; lower: the direction turned"
+            gloss = txt(gloss_text, S, T.TEXT).move_to([0, foot_y, 0])
             self.play(FadeIn(gloss, shift=0.1 * UP), run_time=0.4)
             note = gloss
             self.stage.parts.append(gloss)
-            gloss_text = "cos = 1: the same direction; lower: the direction turned"
             said_k = str(self.beat["cues"][k].get("text", ""))
             if "one when" in said_k:
                 self.glide(box, self.glyphs(gloss, gloss_text, "cos = 1: the same direction"),
@@ -1518,8 +1563,6 @@ class FreshQKVScene(StoryboardScene):
             if "lower the" in said_k:
                 self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
                            self.when(k, "lower the") + 0.4, 0.6)
-            # "is at most 0.96, and lowest, 0.74, into X 6": highest, then lowest
-            said_k = str(self.beat["cues"][k].get("text", ""))
             nums = [c for c in cos_cells if isinstance(c, Num)]
             if "middle steps" in said_k and len(nums) >= 4:
                 # "at most 0.96: X turns less in the middle steps, and most in the first and
@@ -1542,26 +1585,57 @@ class FreshQKVScene(StoryboardScene):
                 self.new_column(box, cos_head, cos_cells, col, 1.0,
                                 (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),
                                 0.5, low_first=False)
-            if "into X" in str(self.beat["cues"][k].get("text", "")):
+            if "into X" in said_k:
                 # "into X 6": the lowest cosine's row, its state named
-                nums = [c for c in cos_cells if isinstance(c, Num)]
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
                 self.glide(box, VGroup(rows[low][0], rows[low][1], cos_cells[low]),
                            self.when(k, "into X") + 0.5, 0.6)
+        kt = self.cue_with("query matrix given")
+        turns = [c for c in turn_cells if isinstance(c, Num)]
+        if kt is not None and turns:
+            # "Now the test of layer 1 at every layer: the layer before's query matrix, given
+            # the new X": the column comes in under its two-line head, pointed at whole
+            # (its head with the sentence, then one cell a layer, down the column, until the
+            # voice reaches the first number)
+            kq = self.cue_with("turns most")
+            self.hold_until(self.cue_at(kt) - 0.1)
+            self.repoint(box, turn_head, 0.7, anims=[FadeIn(turn_head, shift=0.1 * DOWN)])
+            t_end = (self.when(kq, "turns most") - 0.2 if kq is not None
+                     else self.cue_end(kt) - 0.4)
+            per = max(0.35, (t_end - self.time) / max(1, len(turns)))
+            for c in turn_cells:
+                if not isinstance(c, Num):     # no test for this state: its dash, at once
+                    self.play(FadeIn(c, shift=0.15 * DOWN), run_time=0.3)
+                    continue
+                self.repoint(box, c, 0.6 * per, anims=[FadeIn(c, shift=0.15 * DOWN)])
+                self.hold_until(self.time + 0.4 * per)
+            self.stage.parts += [turn_head, *turn_cells]
+            if kq is not None:
+                # "Head 0's query turns most at layer 1, 0.76": that cell, with its row's X
+                low = min(turns, key=lambda n: n.value)
+                i_low = turn_cells.index(low)
+                self.glide(box, low, self.when(kq, "turns most") + 0.4, 0.6)
+                rest = [c for c in turns if c is not low]
+                if rest and "later" in self.cue_text(kq):
+                    # "later, its cosine stays 0.96 to 0.97": the rest of the column
+                    self.glide(box, col(rest), self.when(kq, "later") + 0.3, 0.6)
+                del i_low
         k = self.cue_with("own matrices")
-        k = k if k is not None else self.cue_with("'s query")
         if k is not None:
-            # "each layer builds a fresh query, key and value from its current X, with its own
-            # matrices": each row's X and its query, then the W_Q it was made with comes in
+            # "So each layer builds its Q, K and V from its current X and its own matrices":
+            # under the table, the recipe every row follows; the pointer walks the states
             self.hold_until_cue(k)
-            self.repoint(box, col([r[1] for r in rows]), 0.6,
-                         anims=[FadeIn(w_head, shift=0.1 * DOWN)])
-            self.stage.parts += [w_head, *tags]
-            # the pointer on the row's X and query (its tag's scripts are taller than the
-            # row: a box round them ran through the rows above and below)
-            pairs = [VGroup(r[1], r[2]) for r in rows]
-            walk(pairs, self.cue_end(k) - 0.4,
-                 extra=lambda i: FadeIn(tags[i], shift=0.15 * LEFT))
+            xin = "X^((l))" if post or str(lays[0].norm.placement) != "pre" else \
+                "\"norm\"(X^((l)))"
+            plus = " + b^((l))" if any(bool(x.bias) for x in lays) else ""
+            recipe = VGroup(txt("each layer l:", S, T.TEXT),
+                            math(f"Q^((l)), K^((l)), V^((l)) = {xin} W^((l)){plus}", ML, T.TEXT)
+                            ).arrange(RIGHT, buff=0.25)
+            footnote(recipe)
+            self.repoint(box, recipe, 0.6)
+            # the states a layer reads (the output is read by none)
+            read = [VGroup(r[0], r[1]) for r, si in zip(rows, shown) if si < len(lays)]
+            walk(read, self.cue_end(k) - 0.4)
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------
@@ -1575,7 +1649,8 @@ class FreshQKVScene(StoryboardScene):
                     "layers; each layer checked:", S, T.TEXT)
         # Each layer's largest |model − recomputed| is float noise (its last digits change with
         # the CPU's kernels and thread count), so the frame says only that it is under the bound.
-        gaps = VGroup(*[VGroup(txt(f"layer {int(lay.layer)}", S, T.MUTED), txt("✓", S, HL))
+        gaps = VGroup(*[VGroup(txt(f"layer {int(lay.layer)}", T.TYPE.label, T.TEXT),
+                               txt("✓", T.TYPE.label, HL))
                         .arrange(RIGHT, buff=0.15) for lay in self.v.layers])
         gaps.arrange_in_grid(cols=self.grid_cols(gaps, 0.6), buff=(0.6, 0.2))
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
