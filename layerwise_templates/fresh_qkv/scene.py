@@ -3,13 +3,15 @@
 Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
             attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers
-            (24-size digits); copies of both fly into the sum's column at ⊕ while the columns
-            they leave fade out (used up); lengths under each column; when the voice says
-            "LayerNorm" (post-LN), the sum goes into the LN box and comes out
+            (24-size digits); both columns travel into the ⊕ and shrink away under it, and
+            the sum's column grows out of it (no lengths: the voice reads none); when the
+            voice says "LayerNorm" (post-LN), the sum goes into the LN box the same way and
+            LN(sum) comes out, with one line on what LayerNorm does
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on: its own digits move
-            into a row; in a post-LN model "= LayerNorm's output") times layer l's own W_Q,
+            into a row, each to its own x first, then up; in a post-LN model "= LayerNorm's
+            output") times layer l's own W_Q,
             W_K, W_V, side by side (each comes into its own place; none replaces another),
             each result row under its matrix: W_Q column by column (X's numbers stand on each
             column), W_K and W_V by the same recipe in one lit pass each (head 0)
@@ -17,21 +19,26 @@ Beats (storyboard `show` names):
             dim; X^(l)'s formula (LN after each add), the pointer on Δattn and, beside it, the
             other word the focus word's attention gave most (layer l-1, mean of its heads);
             (the sentence's tokens with a bar each: the focus word's attention, mean of the
-            heads; the pick's word rises into X^(l) at "depend on context"), then on ΔFFN
+            heads; the first token's share pointed at too when the voice says the near-tie;
+            the pick's word rises into X^(l) at "depend on context"), then on ΔFFN
             and the LNs; layer l-1's X comes in over the right-hand slot;
             cos(X^(l-1), X^(l)) with a labelled 2-D sketch turning to its true angle
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
             X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
-            entries come out of their columns); the pointer on the first entry of each as read;
-            the split: X^(l)'s row goes onto W_Q^(l-1) and X^(l) W_Q^(l-1) + b_Q^(l-1) comes
-            out between the two queries (new X, old matrix: one query space with Q^(l-1)),
-            its cosine with Q^(l-1) over the head's entries under it; then "layer l's own
-            query space" under Q^(l) (not compared entry by entry)
-- `sweep`   "'word', layer by layer": a table of X^(l) for every layer, its first numbers and
-            the query Q^(l) made from it; rows arrive one layer at a time; then, as the voice
-            names them, what X^(0) is made of (a footnote), the later X's (each a LayerNorm's
-            output), cos with the state above as a new column (highest, then lowest pointed at),
-            and last the W_Q^(l) each row's query was made with, row by row
+            entries come out of their columns); under each query whose query space it is, and
+            between them "not compared"; a double arrow between the two X rows, "one space"
+            (X is compared); the split: X^(l)'s row goes onto W_Q^(l-1) and
+            X^(l) W_Q^(l-1) + b_Q^(l-1) comes out between the two queries (new X, old matrix:
+            one query space with Q^(l-1)), its cosine with Q^(l-1) over the head's entries
+            under it
+- `sweep`   "'word', layer by layer": a table of X^(l) for every layer and its first numbers
+            (no queries: two layers' queries are not compared entry by entry); rows arrive
+            one layer at a time; then, as the voice names them, what X^(0) is made of (a
+            footnote), the later X's (each a LayerNorm's output), cos with the state above as
+            a new column (highest, middle, first, lowest pointed at), the split of `compare`
+            at every layer as a last column (the layer before's W_Q on this X: cos with the
+            query it made from the X above), cell by cell; and the recipe every row follows
+            under the table while the pointer walks the states
 - `check`   the last layer's query recomputed as X W + b beside the model's, its first entry
             to 5 decimals both ways, and the bound the recompute stays under for every token,
             head, layer and Q/K/V entry
