@@ -726,6 +726,9 @@ class FreshQKVScene(StoryboardScene):
                 self.keep_inside(pre_note)
                 self.hold_until(self.when(ka, "pre-LN") - 0.3)
                 self.repoint(box, pre_note, 0.6, anims=[FadeIn(pre_note, shift=0.1 * UP)])
+                if "here" in self.cue_text(ka):
+                    # "would normalise X here, before the matrices": the pointer back on X
+                    self.glide(box, VGroup(label, row), self.when(ka, "here") + 0.3, 0.6)
                 self.hold_until(self.cue_end(ka) - 0.4)
                 self.play(FadeOut(box), run_time=0.3)
                 self.pre_note = pre_note
@@ -894,9 +897,10 @@ class FreshQKVScene(StoryboardScene):
         # the first line, and the pointer on both
         # "built from the other words too": the sentence's words come in under the formula,
         # from Δattn; "averaged over its heads": whose attention it is, then the bars
-        self.hold_until(self.when(k2, "other words") - 0.2)
+        self.hold_until(self.when(k2, "built from") - 0.1)
+        fly = max(1.2, min(3.0, self.when(k2, "averaged") - 0.5 - self.time))
         self.play(LaggedStart(*[FadeIn(t, target_position=pa.get_center(), scale=0.6)
-                                for t in chart.tokens], lag_ratio=0.12), run_time=1.2)
+                                for t in chart.tokens], lag_ratio=0.3), run_time=fly)
         self.hold_until(self.when(k2, "averaged") - 0.4)
         self.play(FadeIn(chart.caption, shift=0.1 * UP), run_time=0.5)
         # the bars grow from the tokens, one after another, over "averaged over its heads,
@@ -1484,7 +1488,7 @@ class FreshQKVScene(StoryboardScene):
         post = str(lays[0].norm.placement) == "post"
         k1 = self.cue_with("first row")
         first_row = self.cue_at(k1 if k1 is not None else 1)
-        per = max(0.6, 0.92 * (first_row - 0.3 - self.time) / max(1, len(todo)))
+        per = max(0.6, (first_row - 0.3 - self.time) / max(1, len(todo)))
         for r in todo:
             self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
                       run_time=0.8 * per)
@@ -1624,8 +1628,11 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, low, self.when(kq, "turns most") + 0.4, 0.6)
                 rest = [c for c in turns if c is not low]
                 if rest and "later" in self.cue_text(kq):
-                    # "later, its cosine stays 0.96 to 0.97": the rest of the column
-                    self.glide(box, col(rest), self.when(kq, "later") + 0.3, 0.6)
+                    # "later, its cosine stays 0.96 to 0.97": the rest of the column, cell by
+                    # cell down to the sentence's end, then all of them
+                    self.hold_until(self.when(kq, "later") - 0.2)
+                    walk(rest, self.cue_end(kq) - 1.0)
+                    self.repoint(box, col(rest), 0.6)
                 del i_low
         k = self.cue_with("own matrices")
         if k is not None:
