@@ -33,25 +33,33 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                dim (a ghost, labelled "arcs: layer 0's row"); layer 1's own W_Q^(1), W_K^(1)
                as a block (right of the depth beats' place): an X^(0) chip moves into it from
                the left and the arcs re-form from its output (that row), tagged "arcs: fed
-               X^(0)"; then X^(1) is made left of the block as said (`build_x`): the X^(0)
-               chip on a path down through two + (layer 0's attention box, then its FFN box,
-               each sending its update in) each with a norm under it, the path turning to the
-               block's door where the X^(1) chip comes out; it goes in, the model's row, the
-               tag rolling to X^(1); a three-bar panel compares the shares (layer 0 fed X^(0),
-               layer 1 fed X^(0), layer 1 fed X^(1))
+               X^(0)"; then X^(1) is made left of the block as said (`build_x`, at the
+               label size, the arcs dimmed under it): the X^(0) chip at the top of a stream
+               going down through two + (at each the stream branches into layer 0's
+               attention box, then its FFN box, whose update comes back into the +, the stream
+               going straight on: the skip), a norm under each; X^(1) comes out right of the
+               last norm and moves into the block; the model's row, the tag rolling to X^(1).
+               Then the other order: the block's index rolls back to layer 0, a fresh X^(1)
+               goes in, that row; the index rolls to 1 again as its own matrices "take it
+               to" the model's share. A four-bar panel (W^(l) over X^(s) under each):
+               layer 0 fed X^(0) (the depth chart's own bar, moved there), layer 1 fed X^(0),
+               layer 0 fed X^(1), layer 1 fed X^(1); each grows as its number is said, the
+               verdict's bars ringed
 - `why_last`   the same test at the last layer (`tie_last`), after the first's panel has
-               left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5); the
-               bars layer 4 fed X^(4), layer 5 fed X^(4), layer 5 fed X^(5)
+               left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5), then
+               the other order (layer 4's block fed X^(5)); the same four bars
 - `deep_heads` the test's panel leaves, then the last layer's arcs; the arc to the heaviest
                word becomes the heads' bars, a dashed line (neutral) at the head-average
                (river's number moving to be its label), the three heaviest boxed as said;
                beside each of them that looks most at another token, where ("looks most at
                [CLS] 0.50"); "why: not tested"; then the summary: the scope ("for this one
-               sentence") in the header's place, the six layers' bars ringed; they leave for
-               the swap's order and each test's three bars and the heads' bars against the
-               average (a dashed line at twice it), each coming as said, its differing bars
+               sentence") in the header's place, the six layers' bars come back and are
+               ringed; the chart's frame and the untested layers' bars leave and the tested
+               layers' own bars (0, 1, 4, 5) move to the outer places of their test's
+               four-bar panel; each test's two swapped bars grow as its verdict is said
+               ("needs both (the order decides)", "own matrices (either order)"), then the
+               heads' bars against the average (a dashed line at twice it), their bars
                ringed; the voice ends on all of them ringed
-
 
 Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`).
@@ -128,7 +136,7 @@ def share_val(share, adds, size, decimals: int, room: float | None = None) -> VG
         return VGroup(n)
     g = inline(txt("≈", size), n, buff=0.06)
     if room is not None and g.width > room:
-        g = VGroup(txt("≈", size), n).arrange(DOWN, buff=0.02)
+        g = VGroup(txt("≈", size), n).arrange(DOWN, buff=0.1)
     return g
 
 
@@ -559,7 +567,7 @@ class AttentionDepthScene(StoryboardScene):
         self.remove(dot)
         then(land)
 
-    def build_x(self, layer0, tl: int, box, t_att: float, t_ffn: float):
+    def build_x(self, layer0, tl: int, block, t_att: float, t_ffn: float):
         """X^(tl) made from X^(l0), drawn left of the block as it is said, at the label size:
         the X^(l0) chip at the top of a stream going down; at each of two adds the stream
         branches (the branch goes into layer l0's attention box, then into its FFN box, and
@@ -569,10 +577,15 @@ class AttentionDepthScene(StoryboardScene):
         their tops). Returns (the drawing, the X^(tl) chip)."""
         st = self.st
         l0 = int(layer0)
-        sx = box.get_left()[0] - 1.55                  # the stream's x, left of the block
-        xs = sx - 1.55                                 # the two boxes' centre x
-        x0 = self.chip(l0, box).scale(0.85).move_to([sx, 2.05, 0])
-        ys = (1.12, -0.08)                             # the two adds; a norm under each
+        # the stream's x: left of the block and of the words over it, the two boxes left of
+        # it inside the diagram's band
+        box = block.box
+        words = [m for m in block[1:] if m.get_top()[1] > box.get_top()[1]]
+        left = min([box.get_left()[0]] + [m.get_left()[0] for m in words])
+        sx = max(DIAG_LEFT + 1.95, min(box.get_left()[0] - 1.55, left - 0.8))
+        xs = sx - 1.45                                 # the two boxes' centre x
+        x0 = self.chip(l0, box).scale(0.85).move_to([sx, 1.95, 0])
+        ys = (0.98, -0.38)                             # the two adds; a norm under each
         adds, norms, sides = VGroup(), VGroup(), VGroup()
         branch_pts = []
         for k, (y, name, col) in enumerate(zip(ys, ("attention", "FFN"), (T.ATTN, T.FFN))):
@@ -584,7 +597,7 @@ class AttentionDepthScene(StoryboardScene):
             nb = RoundedRectangle(width=nm.width + 0.24, height=nm.height + 0.16,
                                   corner_radius=0.06, color=T.LN, stroke_width=2.5)
             nb.set_fill(T.BACKGROUND, 1.0)
-            norms.add(VGroup(nb, nm.move_to(nb)).move_to([sx, y - 0.42, 0]))
+            norms.add(VGroup(nb, nm.move_to(nb)).move_to([sx, y - 0.45, 0]))
             lab = VGroup(line(txt("layer", LAB), Num(layer0, decimals=0, size=LAB)),
                          txt(name, LAB, col)).arrange(DOWN, buff=0.06)
             fr = RoundedRectangle(width=max(lab.width + 0.24, 1.3), height=lab.height + 0.18,
@@ -745,7 +758,7 @@ class AttentionDepthScene(StoryboardScene):
                 cells = VGroup(*[Rectangle(width=0.16, height=0.13, stroke_width=1.5,
                                            color=T.X).set_fill(T.X, 0.35) for _ in range(4)])
                 cells.arrange(UP, buff=0)
-                cells.next_to(st.label[j], UP, buff=0.12).set_x(x)
+                cells.next_to(st.label[j], UP, buff=0.3).set_x(x)
                 cols_v.add(cells)
             self.hold_until(t_vec - 0.4)
             self.play(LaggedStart(*[GrowFromEdge(c, DOWN) for c in cols_v], lag_ratio=0.06),
@@ -842,12 +855,12 @@ class AttentionDepthScene(StoryboardScene):
             fan.scale(sc)
             for a in tg:
                 a.set_stroke(width=max(0.8, 0.35 * a.get_stroke_width()))
-            marks = VGroup(*[txt(as_written(v.tokens.values[j]), SM, T.MUTED)
+            marks = VGroup(*[txt(as_written(v.tokens.values[j]), SM, T.TEXT)
                              .next_to(p.get_center(), DOWN, buff=0.05)
                              for j, p in zip(ticks, feet)])
             dot = Dot(feet[-1].get_center(), radius=0.05, color=T.HIGHLIGHT)
-            name = line(txt("head", SM, T.MUTED), Num(hid[h], decimals=0, size=SM,
-                                                      color=T.MUTED))
+            name = line(txt("head", SM, T.TEXT), Num(hid[h], decimals=0, size=SM,
+                                                     color=T.TEXT))
             body = VGroup(tg, marks, dot)
             name.next_to(body, LEFT, buff=0.12)
             cell = VGroup(body, name)
@@ -1323,7 +1336,7 @@ class AttentionDepthScene(StoryboardScene):
         t_att = self.when_said("attention update", self.time)
         t_ffn = self.when_said("ffn update", t_att + 1.0)
         if first and t_ffn - self.time > 2.4:
-            diagram, chip = self.build_x(prev.layer, tl, box, t_att, t_ffn)
+            diagram, chip = self.build_x(prev.layer, tl, block, t_att, t_ffn)
             gone = [FadeOutPlace(diagram)]
         feed(tl, tie.new_row, max(1.5, t_new - 1.0 - self.time), tick(tag[1], tags[1][1]),
              extra=gone, chip=chip)
@@ -1529,7 +1542,7 @@ class AttentionDepthScene(StoryboardScene):
             # a box round it (BOX) stays clear of the bar's end and the dashed line
             val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=BOX + 0.08)
             if val.get_left()[0] < mx + BOX + 0.06:
-                val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.08)
+                val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.2)    # clear of the dashed line
             g = VGroup(name, r, val)
             g.bar, g.val = r, val
             rows[h] = g
@@ -1605,8 +1618,8 @@ class AttentionDepthScene(StoryboardScene):
                 if j == tgt:
                     continue
                 tok = as_written(v.tokens.values[j])
-                nt = line(txt("looks most at", LAB, T.MUTED), txt(tok, LAB, T.MUTED),
-                          Num(hr[j], decimals=prec, size=LAB, color=T.MUTED))
+                nt = line(txt("looks most at", LAB), txt(tok, LAB),
+                          Num(hr[j], decimals=prec, size=LAB))
                 nt.move_to([0, rows[h].get_center()[1], 0]).align_to([right_col + 0.5, 0, 0],
                                                                      LEFT)
                 untested_extra.append(nt)
@@ -1673,15 +1686,19 @@ class AttentionDepthScene(StoryboardScene):
                 c.bars = r
                 cols_s.add(c)
             agree = t_.by.value == t_.swap_by.value
-            verdict = words[t_.by.value] if agree else "needs both"
+            # both orders credit the same; they differ; or X first credits neither
+            verdict, sub = ((words[t_.by.value], "(either order)") if agree else
+                            ("needs both", "(the order decides)") if t_.swap_by.value else
+                            (words[t_.by.value], "(matrices first only)"))
             head_ = line(txt("layer", LAB), Num(t_.layer, decimals=0, size=LAB),
                          txt(f": {verdict}", LAB))
             head_[2].shift(LEFT * (SPACE - 0.03))
-            cap = VGroup(head_, txt("(either order)" if agree else "(the order decides)", LAB))
+            cap = VGroup(head_, txt(sub, LAB))
             cap.arrange(DOWN, buff=0.08)
             cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 2 * pitch_s)
             g = VGroup(cols_s, cap)
-            phrase = "either order" if agree else "depends on the order"
+            phrase = "either order" if agree else "depends on the order" \
+                if t_.swap_by.value else f"at layer {tl_},"
             ring = [VGroup(cols_s[i][0], cols_s[i][1])           # bars with their numbers
                     for i in ((1, 3) if agree and t_.by.value == "own matrices" else (1, 2))]
             evidence.append((g, [c.bars for c in cols_s], phrase, ring,
@@ -1690,7 +1707,10 @@ class AttentionDepthScene(StoryboardScene):
         order = None
         # the heads: the average's bar (neutral) and the three heads', a dashed line at
         # twice the average across the heads
-        hp = 1.2
+        # the heads' pitch: the widest name clear of its neighbours, within the frame
+        widest = max(line(txt("head", LAB), Num(t.head, decimals=0, size=LAB)).width
+                     for t in d.top3)
+        hp = max(1.2, min(widest + 0.2, (7.11 - T.EDGE - x0) / 4))
         hb = VGroup()
         items = [(d.target.weight, None)] + [(t.weight, t.head) for t in d.top3]
         for i, (w_, hh) in enumerate(items):
@@ -1733,7 +1753,7 @@ class AttentionDepthScene(StoryboardScene):
             # chart to the outer places of their test's panel (the same bars: they keep
             # their identity); the rest of the chart leaves
             t_first = self.when_said(evidence[0][2], self.time + 2.0) if evidence else self.time
-            self.hold_until(max(self.time, t_first - 3.2))
+            self.hold_until(max(self.time, t_first - 3.4))
             moves, moved = [], set()
             for g, bars, phrase, ring, slots in evidence:
                 for slot, l in slots.items():
@@ -1744,7 +1764,9 @@ class AttentionDepthScene(StoryboardScene):
                               FadeInPlace(c[2])]
                     moved.add(l)
             rest = [chart[0]] + [chart[1 + l] for l in range(L) if l not in moved]
-            self.play(FadeOutPlace(VGroup(*rest)), *moves, run_time=1.2)
+            # the rest leaves first (no moving bar passes through a fading one)
+            self.play(FadeOutPlace(VGroup(*rest)), run_time=0.5)
+            self.play(*moves, run_time=1.2)
             for g, bars, phrase, ring, slots in evidence:
                 for slot in slots:
                     self.add(g[0][slot])
