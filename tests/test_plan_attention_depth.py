@@ -229,7 +229,7 @@ def test_narration_quotes_the_plan(built):
     tl = d["tie_last"]
     assert (f"Layer 4 put {fmt(L[4]['sink'])} on CLS and SEP; layer 5's matrices, fed "
             f"that X, put {fmt(tl['old_sink'])}: the matrices alone already lower it. Now "
-            f"feed them X of layer 5: {fmt(tl['new_sink'])}.") in said["why_last"]
+            f"feed them X of layer 5: {fmt(tl['new_sink'])}, little change.") in said["why_last"]
     assert tl["old_sink"] < 0.65 * tl["layer0_sink"]
     assert abs(tl["new_sink"] / tl["old_sink"] - 1) < 0.15
     assert "not a measurement" in said["sink"]
