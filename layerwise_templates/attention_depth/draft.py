@@ -13,6 +13,8 @@ from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT,
                                                         direction, moved_by, same_w_old_x)
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 
+from .plan import swap_moved_by, swapped_order
+
 
 
 def bounded(ratio: str, base: float, value: float, shift: float) -> tuple[str | None, str]:
@@ -33,6 +35,52 @@ def new_x_verdict(field: str, new: float, old: float, up: str, down: str) -> tup
     said = {"up": up, "down": down,
             None: " Same matrices, new X, and the share hardly moves at this layer."}[way]
     return said, claim
+
+
+def first_claims(field: str, before: float, old: float, new: float) -> list[str]:
+    """The claims behind the first order's verdict (analysis.moved_by: the new X moved the
+    share by 30 %, else the layer's own matrices by a fifth)."""
+    f = f"data.{field}"
+    way, claim = bounded(f"{f}.new_sink / {f}.old_sink", old, new, NEW_X_SHIFT)
+    if way is not None:
+        return [claim]
+    return [claim, bounded(f"{f}.old_sink / {f}.layer0_sink", before, old, OWN_SHIFT)[1]]
+
+
+def other_order(field: str, before: float, new: float, swap: float, by: str | None,
+                prev: str, here: str) -> tuple[str, list[str], str | None]:
+    """The fair test's other order (the layer before's matrices fed the new X, then the
+    layer's own), said with the plan's verdict for it (plan.swap_moved_by, the same bounds),
+    its claims, and the phrase the summary says for the whole test: "in either order, ..."
+    when both orders credit the same, "the credit depends on the order" when they differ,
+    None when the first order credits neither."""
+    f = f"data.{field}"
+    text = (f" The other order, X first: layer {prev}'s matrices fed X of layer {here} put "
+            f"{{{f}.swap_sink:.2f}}")
+    claims = []
+    swap_by = swap_moved_by(before, swap, new)
+    if swap_by == "own matrices":
+        way, claim = bounded(f"{f}.new_sink / {f}.swap_sink", swap, new, NEW_X_SHIFT)
+        text += (f"; layer {here}'s own matrices take it to {{{f}.new_sink:.2f}}.")
+        claims.append(claim)
+    elif swap_by == "changed x":
+        way, claim = bounded(f"{f}.swap_sink / {f}.layer0_sink", before, swap, OWN_SHIFT)
+        text += ": the new X alone already moves it."
+        claims.append(claim)
+    else:
+        claims += [bounded(f"{f}.new_sink / {f}.swap_sink", swap, new, NEW_X_SHIFT)[1],
+                   bounded(f"{f}.swap_sink / {f}.layer0_sink", before, swap, OWN_SHIFT)[1]]
+        text += ", and in that order neither step alone moves it much."
+    words = {"changed x": "the changed X", "own matrices": "the layer's own matrices"}
+    if by is None:
+        summary = None
+    elif swap_by == by:
+        text += " Both orders agree."
+        summary = f"at layer {here}, in either order, the move came with {words[by]}"
+    else:
+        text += f" So at layer {here}, the credit depends on the order."
+        summary = f"at layer {here}, the credit depends on the order of the swap"
+    return text, claims, summary
 
 
 def spoken(tok: str) -> str:
@@ -106,32 +154,32 @@ def build(c: Context) -> Draft:
     if L >= 2:
         if share[1] > 0.5:
             text += (f" Layer {{data.layers[1].layer}} puts most of the row of {said} on "
-                     f"{names}: {{data.layers[1].sink_shown:.2f}}.")
+                     f"{names}: {{data.layers[1].sink:.2f}}.")
             claims.append("data.layers[1].sink > 0.5")
         else:
             text += (f" Layer {{data.layers[1].layer}} puts "
-                     f"{{data.layers[1].sink_shown:.2f}} of the "
+                     f"{{data.layers[1].sink:.2f}} of the "
                      f"row of {said} on {names}.")
     mids = list(range(2, L - 1))
     between = mids[:-1]
     if len(between) <= 3:
         # a few layers: each its own sentence (the scene raises each bar on its own cue)
         for k in between:
-            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink_shown:.2f}}."
+            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
     else:
         k = between[-1]
         text += (f" Layers {{data.layers[2].layer}} to {{data.layers[{k}].layer}}: between "
-                 f"{{min(data.layers[2:{k + 1}].sink_shown):.2f}} and "
-                 f"{{max(data.layers[2:{k + 1}].sink_shown):.2f}}.")
+                 f"{{min(data.layers[2:{k + 1}].sink):.2f}} and "
+                 f"{{max(data.layers[2:{k + 1}].sink):.2f}}.")
     if mids:
         k = mids[-1]
         if hi == k:
             text += (" Layer {data.sink.max.layer} is the peak: "
-                     f"{{data.layers[{hi}].sink_shown:.2f}}.")
+                     f"{{data.layers[{hi}].sink:.2f}}.")
             claims.append(f"data.sink.max.layer == {hi}")
             said_peak = True
         else:
-            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink_shown:.2f}}."
+            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
     if len(special) > 1 and L > 1:
         text += (f" The end token, {spoken(t.tokens[special[-1]])}, the lighter shade, gets "
                  f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
@@ -144,13 +192,13 @@ def build(c: Context) -> Draft:
     # the last layer
     text = ("A common reading" if said_peak else
             f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
-            f"{{data.layers[{hi}].sink_shown:.2f}} of the row of {said}. A common reading")
+            f"{{data.layers[{hi}].sink:.2f}} of the row of {said}. A common reading")
     text += (f", not something we measured, calls {names} a sink: a place heads park "
              f"attention when they have nothing to gather.")
     claims = [f"data.sink.max.layer == {hi}"]
     if L >= 2 and hi != L - 1:
         text += (f" Layer {{data.layers[{L - 1}].layer}} falls to "
-                 f"{{data.layers[{L - 1}].sink_shown:.2f}}.")
+                 f"{{data.layers[{L - 1}].sink:.2f}}.")
         claims.append(f"data.layers[{L - 1}].sink / data.sink.max.value < 1")
     beats.append(Beat(
         "sink", ["sink"],
@@ -166,9 +214,9 @@ def build(c: Context) -> Draft:
                 "and key matrices, but feed them the old X: X of layer {data.layers[0].layer}, "
                 "the one layer {data.layers[0].layer} read. "
                 f"Layer {{data.layers[0].layer}} itself put "
-                f"{{data.layers[0].sink_shown:.2f}} of the "
+                f"{{data.layers[0].sink:.2f}} of the "
                 f"row on {names}; layer {{data.tie.layer}}'s matrices, fed that same old X, put "
-                "{data.tie.old_shown:.2f}")
+                "{data.tie.old_sink:.2f}")
         claims = ["data.tie.layer == 1"]
         if old <= l0:
             text += ": the matrices alone do not raise it."
@@ -183,17 +231,22 @@ def build(c: Context) -> Draft:
         text += (" Now feed them X of layer {data.tie.layer}, what layer "
                  "{data.layers[0].layer} wrote: its attention and FFN updates added to X of "
                  "layer {data.layers[0].layer}, normalised after each add: "
-                 "{data.tie.new_shown:.2f}.")
+                 "{data.tie.new_sink:.2f}.")
         verdict, claim = new_x_verdict(
             "tie", new, old, f" Same matrices, new X: the move to {names} came in with the "
             "changed X.", " Same matrices, new X: the changed X moved the row away from them.")
         text += verdict
         claims.append(claim)
+        tie_d["swap_row"], tie_d["swap_sink"] = swapped_order(t, t.weights(), 1, pos, special)
+        more, more_claims, _ = other_order(
+            "tie", l0, new, tie_d["swap_sink"], moved_by(l0, old, new), "{data.layers[0].layer}",
+            "{data.tie.layer}")
+        text += more
+        claims += more_claims
         text += " This is one layer, measured once: layer {data.tie.layer}."
         beats.append(Beat(
             "why", ["why"],
-            "Same matrices, old or new X: layer {data.tie.layer}'s own W_Q^({data.tie.layer}), "
-            "W_K^({data.tie.layer}) fed X^({data.layers[0].layer}), then X^({data.tie.layer}).",
+            "A fair test on layer {data.tie.layer}: swap one thing at a time, in both orders.",
             text, expect=claims))
 
     # why_last: the same test at the last layer (its own matrices fed the layer before's X)
@@ -204,25 +257,32 @@ def build(c: Context) -> Draft:
         text = (f"And layer {{data.tie_last.layer}}? The same test: its own query and key "
                 f"matrices, fed layer {{data.layers[{prev_l}].layer}}'s X. "
                 f"Layer {{data.layers[{prev_l}].layer}} put "
-                f"{{data.layers[{prev_l}].sink_shown:.2f}} "
+                f"{{data.layers[{prev_l}].sink:.2f}} "
                 f"on {names}; layer {{data.tie_last.layer}}'s matrices, fed that X, put "
-                "{data.tie_last.old_shown:.2f}")
+                "{data.tie_last.old_sink:.2f}")
         claims = [f"data.tie_last.layer == {L - 1}"]
         way, claim = bounded("data.tie_last.old_sink / data.tie_last.layer0_sink", before, old,
                              OWN_SHIFT)
         text += {"down": ": the matrices alone already lower it.",
                  "up": ": the matrices alone already raise it.", None: ", close to it."}[way]
         claims.append(claim)
-        text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_shown:.2f}."
+        text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_sink:.2f}."
         verdict, claim = new_x_verdict(
             "tie_last", new, old, " Same matrices, new X: here the changed X raises it.",
             " Same matrices, new X: here the changed X lowers it.")
         text += verdict
         claims.append(claim)
+        last_d["swap_row"], last_d["swap_sink"] = swapped_order(t, t.weights(), L - 1, pos,
+                                                                special)
+        more, more_claims, _ = other_order(
+            "tie_last", before, new, last_d["swap_sink"], moved_by(before, old, new),
+            f"{{data.layers[{prev_l}].layer}}", "{data.tie_last.layer}")
+        text += more
+        claims += more_claims
         beats.append(Beat(
             "why_last", ["why_last"],
-            "The same fair test at layer {data.tie_last.layer}: its own matrices, fed the old "
-            "X, then its own X.", text, expect=claims))
+            "The same test at layer {data.tie_last.layer}, in both orders.", text,
+            expect=claims))
 
     # deep_heads: the last layer's heads on its heaviest word
     last = L - 1
@@ -249,21 +309,26 @@ def build(c: Context) -> Draft:
     # what was and was not tested here, and the wrap-up
     if tie_d is not None:
         text += f" In short, for this one sentence: the row of {said} moves with depth"
-        way, claim = bounded("data.tie.new_sink / data.tie.old_sink", tie_d["old_sink"],
-                             tie_d["new_sink"], NEW_X_SHIFT)
-        if way == "up":
-            text += ("; swapping the matrices first, then X, at layer {data.tie.layer} the "
-                     "move came with the changed X")
-            claims.append(claim)
-            # the last layer's test, when its matrices alone moved it and the new X hardly
-            # (the plan's tie_last.by == "own matrices", the scene's summary says the same)
-            if last_d is not None and moved_by(rows["sink"][L - 2], last_d["old_sink"],
-                                               last_d["new_sink"]) == "own matrices":
-                text += ", at layer {data.tie_last.layer} with the layer's own matrices"
-                claims.append(bounded("data.tie_last.new_sink / data.tie_last.old_sink",
-                                      last_d["old_sink"], last_d["new_sink"], NEW_X_SHIFT)[1])
-                claims.append(bounded("data.tie_last.old_sink / data.tie_last.layer0_sink",
-                                      rows["sink"][L - 2], last_d["old_sink"], OWN_SHIFT)[1])
+        # each test as its beat said it (both orders; the claims are that beat's)
+        l0 = rows["sink"][0]
+        tie_said = other_order("tie", l0, tie_d["new_sink"], tie_d["swap_sink"],
+                               moved_by(l0, tie_d["old_sink"], tie_d["new_sink"]),
+                               "{data.layers[0].layer}", "{data.tie.layer}")
+        parts = [tie_said]
+        if last_d is not None:
+            b4 = rows["sink"][L - 2]
+            parts.append(other_order("tie_last", b4, last_d["new_sink"], last_d["swap_sink"],
+                                     moved_by(b4, last_d["old_sink"], last_d["new_sink"]),
+                                     f"{{data.layers[{L - 2}].layer}}",
+                                     "{data.tie_last.layer}"))
+        phrases = [p[2] for p in parts if p[2] is not None]
+        if phrases:
+            text += ". " + "; ".join(phrases)[0].upper() + "; ".join(phrases)[1:]
+            tests = [("tie", l0, tie_d)] + ([("tie_last", rows["sink"][L - 2], last_d)]
+                                             if last_d is not None else [])
+            for p, (field, b, d_) in zip(parts, tests):
+                if p[2] is not None:
+                    claims += p[1] + first_claims(field, b, d_["old_sink"], d_["new_sink"])
         text += "."
         claims.append("data.tie.layer == 1")
     else:

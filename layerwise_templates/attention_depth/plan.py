@@ -14,10 +14,10 @@ the changed X; the sink share; and a deep layer head by head.
   layers[l].on_special[i]      the row's weight on special[i]
   layers[l].sink               the row's share on the special positions
   layers[l].total              what the row adds up to (1, said once: a weight is a share)
-  layers[l].sink_shown         the share as the bar writes it (and the voice says it): the
-                               special tokens' weights as written (`decimals`), added, so
-                               the bar's number is the sum of the numbers under [CLS] and
-                               [SEP] (0.71 + 0.03 = 0.74; the unrounded 0.747 reads 0.75)
+  layers[l].sink_adds          whether the special tokens' weights as written (`decimals`)
+                               add up to the share as written (plans.shown.summed_decimals,
+                               held at the video's one precision): where they do not (0.71 +
+                               0.03 beside 0.7474, written 0.75), the bar writes "≈ 0.75"
   sink.max / sink.min / .last  the highest and lowest share (layer, value), the last layer's
   sink.end_after0              the last special token's largest weight after layer 0
   tie                          layer 1's own W_Q^(1), W_K^(1) fed X^(0) (old) and X^(1) (new):
@@ -28,8 +28,13 @@ the changed X; the sink share; and a deep layer head by head.
                                L-2's own share (the model's, the bar it is compared with);
                                `by` (both tests): what the test singles out as moving the share,
                                "changed x", "own matrices" or None (analysis...moved_by);
-                               `old_shown` / `new_shown`: the rows' shares as written (as
-                               layers[l].sink_shown)
+                               `old_adds` / `new_adds`: as layers[l].sink_adds;
+                               `swap_row` / `swap_sink` / `swap_adds`: the other order, the
+                               layer before's W_Q^(l-1), W_K^(l-1) fed the new X^(l) (the X
+                               swapped first); `swap_by`: what that order singles out
+                               ("own matrices" when the step from it to the model's own row
+                               is 30 % off, else "changed x" when the new X alone moved the
+                               share a fifth, else None: moved_by's bounds, the roles swapped)
   deep                         the last layer head by head: its heaviest word token (target),
                                each head's weight on it, the heads ranked, their previous-token
                                scores (mean of A[q, q-1] over the sentence), and their
@@ -44,12 +49,14 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_depth import attention_rows
-from layerwise_core.analysis.attention_depth_why import deep_heads, moved_by, same_w_old_x
-from layerwise_core.analysis.vectors import positions
+from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT, deep_heads,
+                                                         direction, moved_by, same_w_old_x)
+from layerwise_core.analysis.qkv_causes import pattern_row, project
+from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.errors import LayerwiseError
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
-from layerwise_core.plans.shown import shown_decimals, stable
+from layerwise_core.plans.shown import shown_decimals, stable, summed_decimals
 
 DECIMALS = 2
 
@@ -63,12 +70,32 @@ def _tok(t: Trace, j: int, w: float) -> dict:
     return {"pos": j, "token": t.tokens[j], "weight": w}
 
 
-def shown_sum(row, special, decimals: int) -> float:
-    """The share on the special tokens as the video writes it: the sum of their weights as
-    written (`decimals`), so the bar's number is what the numbers under [CLS] and [SEP] add up
-    to (0.71 + 0.03 = 0.74, where the unrounded share 0.747 would be written 0.75)."""
-    unit = 10 ** decimals
-    return sum(round(float(row[s]) * unit) for s in special) / unit
+def adds(row, special, share: float, decimals: int, where: str) -> bool:
+    """Whether the special tokens' weights as written add up to the share as written, at the
+    video's one precision (`most=decimals`: no bar gets more decimals than its neighbours;
+    where they do not add up the bar writes "≈"). Checks the share is off float noise."""
+    terms = [float(row[s]) for s in special]
+    return summed_decimals(terms, share, [terms, share], decimals, where, most=decimals)[1]
+
+
+def swapped_order(t: Trace, weights: dict, layer: int, pos: list[int], special: list[int]):
+    """The other order of the fair test: the layer before's own W_Q^(l-1), W_K^(l-1) fed the
+    new X^(l) (the X swapped first, the matrices still the old layer's): the head-average row
+    of the focus positions and its share on the special positions (as same_w_old_x)."""
+    causal = t.spec.kind == "decoder"
+    inp = attn_input(t, layer)
+    q, k = project(inp, weights, layer - 1, "Q"), project(inp, weights, layer - 1, "K")
+    row = np.mean([pattern_row(q, k, p, causal).mean(axis=0) for p in pos], axis=0)
+    return row.tolist(), float(row[special].sum())
+
+
+def swap_moved_by(before: float, swap: float, new: float) -> str | None:
+    """moved_by with the roles swapped (X first): "own matrices" when the layer's own matrices,
+    taking over from the old ones on the new X, move the share by 30 %; else "changed x" when
+    the new X alone (old matrices) moved it by a fifth; else None."""
+    if direction(swap, new, NEW_X_SHIFT):
+        return "own matrices"
+    return "changed x" if direction(before, swap, OWN_SHIFT) else None
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -102,16 +129,21 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             # the last special token's ([SEP]) largest weight after layer 0
             "end_after0": max((x["on_special"][-1] for x in layers[1:]), default=0.0)}
 
-    tie = same_w_old_x(t, t.weights(), 1, pos, special) if L > 1 else None
-    if tie is not None:
-        tie["layer0_sink"] = share[0]
-        tie["by"] = moved_by(share[0], tie["old_sink"], tie["new_sink"])
+    def fair(layer: int):
+        """The fair test at `layer` in both orders: its own matrices fed the layer before's X
+        (then its own X), and the layer before's matrices fed its X (then its own matrices)."""
+        tt = same_w_old_x(t, t.weights(), layer, pos, special)
+        if tt is not None:
+            tt["layer0_sink"] = share[layer - 1]
+            tt["by"] = moved_by(share[layer - 1], tt["old_sink"], tt["new_sink"])
+            tt["swap_row"], tt["swap_sink"] = swapped_order(t, t.weights(), layer, pos, special)
+            tt["swap_by"] = swap_moved_by(share[layer - 1], tt["swap_sink"], tt["new_sink"])
+        return tt
+
+    tie = fair(1) if L > 1 else None
     # the same fair test at the last layer (its own matrices fed the layer before's X, then
     # its own): does the last layer's change also come with the changed X?
-    tie_last = same_w_old_x(t, t.weights(), L - 1, pos, special) if L > 2 else None
-    if tie_last is not None:
-        tie_last["layer0_sink"] = share[L - 2]
-        tie_last["by"] = moved_by(share[L - 2], tie_last["old_sink"], tie_last["new_sink"])
+    tie_last = fair(L - 1) if L > 2 else None
 
     last = L - 1
     target = layers[last]["top_word"]["pos"]
@@ -139,17 +171,20 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     shown = [(l["row"], f"data.layers[{i}].row") for i, l in enumerate(layers)]
     shown.append((dh["weight"], "data.deep.weight"))
     if tie:
-        shown += [(tie["old_row"], "data.tie.old_row"), (tie["new_row"], "data.tie.new_row")]
+        shown += [(tie[k], f"data.tie.{k}") for k in ("old_row", "new_row", "swap_row")]
     if tie_last:
-        shown += [(tie_last["old_row"], "data.tie_last.old_row"),
-                  (tie_last["new_row"], "data.tie_last.new_row")]
+        shown += [(tie_last[k], f"data.tie_last.{k}") for k in ("old_row", "new_row", "swap_row")]
     decimals = max(shown_decimals(r, DECIMALS, where) for r, where in shown)
-    for lay in layers:
-        lay["sink_shown"] = shown_sum(lay["row"], special, decimals)
-    for t_ in (tie, tie_last):
+    # each bar's number is the share as written; "≈" on it where its parts as written do not
+    # add up to it (summed_decimals at the video's one precision)
+    for i, lay in enumerate(layers):
+        lay["sink_adds"] = adds(lay["row"], special, lay["sink"], decimals,
+                                f"data.layers[{i}].sink")
+    for name, t_ in (("tie", tie), ("tie_last", tie_last)):
         if t_ is not None:
-            t_["old_shown"] = shown_sum(t_["old_row"], special, decimals)
-            t_["new_shown"] = shown_sum(t_["new_row"], special, decimals)
+            for k in ("old", "new", "swap"):
+                t_[f"{k}_adds"] = adds(t_[f"{k}_row"], special, t_[f"{k}_sink"], decimals,
+                                       f"data.{name}.{k}_sink")
     return {
         "model": spec.display or spec.name,
         "word": sb.focus[0].partition("#")[0],

@@ -33,27 +33,36 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                dim (a ghost, labelled "arcs: layer 0's row"); layer 1's own W_Q^(1), W_K^(1)
                as a block (right of the depth beats' place): an X^(0) chip moves into it from
                the left and the arcs re-form from its output (that row), tagged "arcs: fed
-               X^(0)"; then X^(1) is made left of the block as said (`build_x`): the X^(0)
-               chip on a path down through two + (layer 0's attention box, then its FFN box,
-               each sending its update in) each with a norm under it, the path turning to the
-               block's door where the X^(1) chip comes out; it goes in, the model's row, the
-               tag rolling to X^(1); a three-bar panel compares the shares (layer 0 fed X^(0),
-               layer 1 fed X^(0), layer 1 fed X^(1))
+               X^(0)"; then X^(1) is made left of the block as said (`build_x`, at the
+               label size, the arcs dimmed under it): the X^(0) chip at the top of a stream
+               going down through two + (at each the stream branches into layer 0's
+               attention box, then its FFN box, whose update comes back into the +, the stream
+               going straight on: the skip), a norm under each; X^(1) comes out right of the
+               last norm and moves into the block; the model's row, the tag rolling to X^(1).
+               Then the other order: the block's index rolls back to layer 0, a fresh X^(1)
+               goes in, that row; the index rolls to 1 again as its own matrices "take it
+               to" the model's share. A four-bar panel (W^(l) over X^(s) under each):
+               layer 0 fed X^(0) (the depth chart's own bar, moved there), layer 1 fed X^(0),
+               layer 0 fed X^(1), layer 1 fed X^(1); each grows as its number is said, the
+               verdict's bars ringed
 - `why_last`   the same test at the last layer (`tie_last`), after the first's panel has
-               left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5); the
-               bars layer 4 fed X^(4), layer 5 fed X^(4), layer 5 fed X^(5)
+               left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5), then
+               the other order (layer 4's block fed X^(5)); the same four bars
 - `deep_heads` the test's panel leaves, then the last layer's arcs; the arc to the heaviest
                word becomes the heads' bars, a dashed line (neutral) at the head-average
                (river's number moving to be its label), the three heaviest boxed as said;
                beside each of them that looks most at another token, where ("looks most at
                [CLS] 0.50"); "why: not tested"; then the summary: the scope ("for this one
-               sentence") in the header's place, the six layers' bars ringed; they leave for
-               the swap's order and each test's three bars and the heads' bars against the
-               average (a dashed line at twice it), each coming as said, its differing bars
+               sentence") in the header's place, the six layers' bars come back and are
+               ringed; the chart's frame and the untested layers' bars leave and the tested
+               layers' own bars (0, 1, 4, 5) move to the outer places of their test's
+               four-bar panel; each test's two swapped bars grow as its verdict is said
+               ("needs both (the order decides)", "own matrices (either order)"), then the
+               heads' bars against the average (a dashed line at twice it), their bars
                ringed; the voice ends on all of them ringed
 
-Bar numbers are the plan's `sink_shown` (the [CLS] and [SEP] weights as written, added), so
-a bar's number is always the sum of the two numbers under [CLS] and [SEP].
+Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
+before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`).
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -115,6 +124,20 @@ def as_written(token: str) -> str:
 def sup(base: str, l) -> str:
     """Typst math X^(l) with its superscript at full size (legible at 480p)."""
     return f"{base}^(display(({l})))"
+
+
+def share_val(share, adds, size, decimals: int, room: float | None = None) -> VGroup:
+    """A share as written on its bar: its number, with "≈" before it where the parts as
+    written ([CLS], [SEP]) do not add up to it (the plan's `*_adds`: summed_decimals); the
+    "≈" over the number, centred, where the row is `room` wide only (the chart's close bars:
+    beside it, it would touch the next bar's number)."""
+    n = Num(share, decimals=decimals, size=size)
+    if bool(adds):
+        return VGroup(n)
+    g = inline(txt("≈", size), n, buff=0.06)
+    if room is not None and g.width > room:
+        g = VGroup(txt("≈", size), n).arrange(DOWN, buff=0.1)
+    return g
 
 
 def shade(i: int):
@@ -376,7 +399,7 @@ class AttentionDepthScene(StoryboardScene):
             parts.add(r)
             y += h
         tick = Num(lay.layer, decimals=0, size=LAB).move_to([x, CHART_Y - 0.27, 0])
-        val = Num(lay.sink_shown, decimals=int(self.v.decimals), size=VAL)
+        val = share_val(lay.sink, lay.sink_adds, VAL, int(self.v.decimals), pitch - 0.08)
         val.next_to(parts, UP, buff=0.08)
         if l not in self.labelled:
             tick, val = VectorizedPoint(tick.get_center()), VectorizedPoint(val.get_bottom())
@@ -502,6 +525,12 @@ class AttentionDepthScene(StoryboardScene):
             block.remove(own)
         return block
 
+    def wx_label(self, layer, state: int) -> VGroup:
+        """Under a fair-test bar: whose query and key matrices (W^(l), as the block's
+        W_Q^(l), W_K^(l)) were fed which X: W^(l) over X^(state)."""
+        w = math(sup("W", int(layer)), X_SIZE, T.TEXT)
+        return VGroup(w, math(sup("X", state), X_SIZE, T.X)).arrange(DOWN, buff=0.08)
+
     def chip(self, state: int, box) -> VGroup:
         """X^(state) in a solid frame, left of the block: the input under test."""
         x = math(sup("X", state), T.TYPE.math, T.X).scale(1.25)
@@ -538,82 +567,104 @@ class AttentionDepthScene(StoryboardScene):
         self.remove(dot)
         then(land)
 
-    def build_x(self, layer0, tl: int, box, t_att: float, t_ffn: float):
-        """X^(tl) made from X^(l0), drawn left of the block as it is said: the X^(l0) chip on a
-        path going down; layer l0's attention box sends its update into the first +, a norm;
-        its FFN box into the second +, a norm; the path turns to the block's door, where the
-        X^(tl) chip comes out of it. Returns (the drawing, the X^(tl) chip)."""
-        S_ = T.TYPE.small
+    def build_x(self, layer0, tl: int, block, t_att: float, t_ffn: float):
+        """X^(tl) made from X^(l0), drawn left of the block as it is said, at the label size:
+        the X^(l0) chip at the top of a stream going down; at each of two adds the stream
+        branches (the branch goes into layer l0's attention box, then into its FFN box, and
+        the box's update comes back into the +) while the stream itself goes straight on to
+        the + (the skip path), a norm under each +; the stream turns right after the last
+        norm, where the X^(tl) chip comes out. The arcs dim while it is drawn (it sits over
+        their tops). Returns (the drawing, the X^(tl) chip)."""
+        st = self.st
         l0 = int(layer0)
-        bl = box.get_left()[0]
-        x1 = self.chip(tl, box).next_to(box, LEFT, buff=0.06)
-        sx = x1.get_left()[0] - 1.1                     # the path's x, left of the door
-        x0 = self.chip(l0, box).scale(0.85).move_to([sx, 2.02, 0])
-        ys = (1.42, 0.74)                               # the two adds; a norm under each
+        # the stream's x: left of the block and of the words over it, the two boxes left of
+        # it inside the diagram's band
+        box = block.box
+        words = [m for m in block[1:] if m.get_top()[1] > box.get_top()[1]]
+        left = min([box.get_left()[0]] + [m.get_left()[0] for m in words])
+        sx = max(DIAG_LEFT + 1.95, min(box.get_left()[0] - 1.55, left - 0.8))
+        xs = sx - 1.45                                 # the two boxes' centre x
+        x0 = self.chip(l0, box).scale(0.85).move_to([sx, 1.95, 0])
+        ys = (0.98, -0.38)                             # the two adds; a norm under each
         adds, norms, sides = VGroup(), VGroup(), VGroup()
+        branch_pts = []
         for k, (y, name, col) in enumerate(zip(ys, ("attention", "FFN"), (T.ATTN, T.FFN))):
-            c = VGroup(Circle(radius=0.14, color=T.TEXT, stroke_width=2.5),
-                       txt("+", S_)).move_to([sx, y, 0])
+            c = VGroup(Circle(radius=0.17, color=T.TEXT, stroke_width=3),
+                       txt("+", LAB)).move_to([sx, y, 0])
             c[1].move_to(c[0])
             adds.add(c)
-            nm = txt("norm", S_, T.LN)
-            nb = RoundedRectangle(width=nm.width + 0.2, height=0.28, corner_radius=0.06,
-                                  color=T.LN, stroke_width=2)
-            # (a norm box under each +)
+            nm = txt("norm", LAB, T.LN)
+            nb = RoundedRectangle(width=nm.width + 0.24, height=nm.height + 0.16,
+                                  corner_radius=0.06, color=T.LN, stroke_width=2.5)
             nb.set_fill(T.BACKGROUND, 1.0)
-            norms.add(VGroup(nb, nm.move_to(nb)).move_to([sx, y - 0.33, 0]))
-            lab = VGroup(line(txt("layer", S_, T.MUTED), Num(layer0, decimals=0, size=S_,
-                                                            color=T.MUTED)),
-                         txt(name, S_, col)).arrange(DOWN, buff=0.05)
-            fr = RoundedRectangle(width=lab.width + 0.16, height=lab.height + 0.14,
-                                  corner_radius=0.08, color=col, stroke_width=2.5)
-            side = VGroup(fr, lab.move_to(fr))
-            side.next_to(c, LEFT, buff=0.45)
-            arrow = Arrow(side.get_right(), c.get_left(), buff=0.04, color=col,
-                          stroke_width=3, tip_length=0.12, max_tip_length_to_length_ratio=0.5)
-            sides.add(VGroup(side, arrow))
-        door = x1.get_bottom()
+            norms.add(VGroup(nb, nm.move_to(nb)).move_to([sx, y - 0.45, 0]))
+            lab = VGroup(line(txt("layer", LAB), Num(layer0, decimals=0, size=LAB)),
+                         txt(name, LAB, col)).arrange(DOWN, buff=0.06)
+            fr = RoundedRectangle(width=max(lab.width + 0.24, 1.3), height=lab.height + 0.18,
+                                  corner_radius=0.08, color=col, stroke_width=3)
+            fr.set_fill(T.BACKGROUND, 1.0)
+            side = VGroup(fr, lab.move_to(fr)).move_to([xs, y, 0])
+            # the branch: off the stream above the +, left, down into the box; the box's
+            # update back into the +
+            by = side.get_top()[1] + 0.16
+            bp = [sx, by, 0]
+            branch = VGroup(Line(bp, [xs, by, 0], color=T.X, stroke_width=3),
+                            Arrow([xs, by, 0], side.get_top(), buff=0, color=T.X,
+                                  stroke_width=3, tip_length=0.12,
+                                  max_tip_length_to_length_ratio=0.6))
+            out = Arrow(side.get_right(), c.get_left(), buff=0.04, color=col,
+                        stroke_width=3, tip_length=0.14, max_tip_length_to_length_ratio=0.5)
+            sides.add(VGroup(side, branch, out))
+            branch_pts.append(bp)
+        x1 = self.chip(tl, box)
+        x1.move_to([sx + 0.35 + 0.5 + x1.width / 2, norms[1].get_center()[1], 0])
         pts = [x0.get_bottom(), adds[0].get_top(), adds[0].get_bottom(), norms[0].get_top(),
                norms[0].get_bottom(), adds[1].get_top(), adds[1].get_bottom(),
-               norms[1].get_top(), norms[1].get_bottom()]
-        corner = [sx, norms[1].get_bottom()[1] - 0.14, 0]
+               norms[1].get_top()]
         segs = [Line(pts[i], pts[i + 1], color=T.X, stroke_width=3) for i in (0, 2, 4, 6)]
-        segs += [Line(pts[8], corner, color=T.X, stroke_width=3),
-                 Line(corner, [door[0], corner[1], 0], color=T.X, stroke_width=3),
-                 Line([door[0], corner[1], 0], door, color=T.X, stroke_width=3)]
+        segs.append(Line(norms[1].get_right(), x1.get_left(), color=T.X, stroke_width=3))
         path = VGroup(*segs)
-        # "X of layer 0": its chip comes in at the top, the path and the two add-and-norm
-        # steps drawn down from it
-        self.play(FadeIn(x0, shift=RIGHT * 0.6), run_time=0.6)
+        # "X of layer 0": its chip comes in at the top (the arcs dim under the drawing), the
+        # stream and the two add-and-norm steps drawn down from it
+        dim = [st.arcs.animate.set_stroke(opacity=0.12)] if st.arcs is not None else []
+        self.play(FadeIn(x0, shift=RIGHT * 0.6), *dim, run_time=0.6)
         self.play(Create(path), FadeInPlace(adds), FadeInPlace(norms),
                   run_time=max(0.6, min(2.6, t_att - 0.8 - self.time)))
-        # "plus layer 0's attention update", "then its FFN update": the box comes, its update
-        # rides into the + while the stream's dot comes down to it
+        # "plus layer 0's attention update", "then its FFN update": the box and its branch
+        # come; the stream's dot splits at the branch: one goes through the box and comes
+        # back as the update, one goes straight on (the skip); they meet in the +
         pos = x0.get_bottom()
         for k, t_k in enumerate((t_att, t_ffn)):
-            self.hold_until(t_k - 0.7)
+            self.hold_until(t_k - 0.9)
             self.play(FadeInPlace(sides[k]), run_time=0.4)
             col = (T.ATTN, T.FFN)[k]
-            d_up = Dot(sides[k][0].get_right(), radius=0.07, color=col)
-            d_x = Dot(pos, radius=0.07, color=T.X)
-            self.play(d_up.animate.move_to(adds[k]), d_x.animate.move_to(adds[k]), run_time=0.6)
-            self.play(FadeOutPlace(VGroup(d_up, d_x)),
+            side, branch, out = sides[k]
+            d = Dot(pos, radius=0.08, color=T.X)
+            self.play(d.animate.move_to(branch_pts[k]), run_time=0.3)
+            d_up = Dot(branch_pts[k], radius=0.08, color=T.X)
+            self.play(Succession(d_up.animate(run_time=0.25).move_to([xs, branch_pts[k][1], 0]),
+                                 d_up.animate(run_time=0.2).move_to(side.get_center())),
+                      d.animate(rate_func=squish_rate_func(smooth, 0.0, 0.5)).move_to(
+                          adds[k].get_top()),
+                      side[0].animate(rate_func=squish_rate_func(there_and_back, 0.6, 1.0))
+                      .set_stroke(T.POINTER, width=4), run_time=0.55)
+            d_up.set_color(col)
+            self.play(d_up.animate.move_to(adds[k]), d.animate.move_to(adds[k]), run_time=0.4)
+            self.play(FadeOutPlace(VGroup(d_up, d)),
                       adds[k][0].animate(rate_func=there_and_back).set_stroke(T.POINTER,
                                                                               width=4),
                       run_time=0.4)
             pos = norms[k].get_bottom()
-        # "normalised after each add": the two norms light up; then the stream comes out at
-        # the block's door as X^(1)
+        # "normalised after each add": the two norms light up; then the stream comes out
+        # right of the last norm as X^(1)
         t_norm = self.when_said("normalised", self.time)
         self.hold_until(t_norm - 0.2)
-        self.play(*[n[0].animate(rate_func=there_and_back).set_stroke(T.POINTER, width=3.5)
+        self.play(*[n[0].animate(rate_func=there_and_back).set_stroke(T.POINTER, width=4)
                     for n in norms], run_time=0.8)
-        d = Dot(norms[1].get_bottom(), radius=0.07, color=T.X)
-        self.play(Succession(d.animate(run_time=0.2).move_to(corner),
-                             d.animate(run_time=0.35).move_to([door[0], corner[1], 0]),
-                             d.animate(run_time=0.2).move_to(door)), run_time=0.75)
+        d = Dot(norms[1].get_right(), radius=0.08, color=T.X)
+        self.play(d.animate.move_to(x1.get_left()), run_time=0.4)
         self.remove(d)
-        self.play(FadeIn(x1, shift=UP * 0.2, scale=0.6), run_time=0.5)
+        self.play(FadeIn(x1, shift=RIGHT * 0.2, scale=0.6), run_time=0.5)
         return VGroup(x0, path, adds, norms, sides), x1
 
     def swap_input(self, old, new, t: float) -> None:
@@ -707,7 +758,7 @@ class AttentionDepthScene(StoryboardScene):
                 cells = VGroup(*[Rectangle(width=0.16, height=0.13, stroke_width=1.5,
                                            color=T.X).set_fill(T.X, 0.35) for _ in range(4)])
                 cells.arrange(UP, buff=0)
-                cells.next_to(st.label[j], UP, buff=0.12).set_x(x)
+                cells.next_to(st.label[j], UP, buff=0.3).set_x(x)
                 cols_v.add(cells)
             self.hold_until(t_vec - 0.4)
             self.play(LaggedStart(*[GrowFromEdge(c, DOWN) for c in cols_v], lag_ratio=0.06),
@@ -804,12 +855,12 @@ class AttentionDepthScene(StoryboardScene):
             fan.scale(sc)
             for a in tg:
                 a.set_stroke(width=max(0.8, 0.35 * a.get_stroke_width()))
-            marks = VGroup(*[txt(as_written(v.tokens.values[j]), SM, T.MUTED)
+            marks = VGroup(*[txt(as_written(v.tokens.values[j]), SM, T.TEXT)
                              .next_to(p.get_center(), DOWN, buff=0.05)
                              for j, p in zip(ticks, feet)])
             dot = Dot(feet[-1].get_center(), radius=0.05, color=T.HIGHLIGHT)
-            name = line(txt("head", SM, T.MUTED), Num(hid[h], decimals=0, size=SM,
-                                                      color=T.MUTED))
+            name = line(txt("head", SM, T.TEXT), Num(hid[h], decimals=0, size=SM,
+                                                     color=T.TEXT))
             body = VGroup(tg, marks, dot)
             name.next_to(body, LEFT, buff=0.12)
             cell = VGroup(body, name)
@@ -882,7 +933,7 @@ class AttentionDepthScene(StoryboardScene):
         # is said, the two numbers going into the bar
         t_bar = self.when_said("bar on the right", self.mark(5, n))
         t_parts = self.when_said(f"{float(lay.on_special[0]):.2f}", t_bar + 1.2, after=t_bar)
-        t_val = self.when_said(f"{float(lay.sink_shown):.2f}", t_parts + 1.5,
+        t_val = self.when_said(f"{float(lay.sink):.2f}", t_parts + 1.5,
                                after=t_parts + 0.3)
         if st.chart is None:
             st.chart = self.chart_frame()
@@ -1023,7 +1074,7 @@ class AttentionDepthScene(StoryboardScene):
         # block comes, the header goes to layer 1 and X^(1) rises out of layer 0 into layer
         # 1's W_Q, W_K; "Layer 1 puts most of bank's row on CLS and SEP, 0.70": the arcs
         # reshape and its bar grows to the number as it is said
-        t1 = self.when_said(f"{float(v.layers[1].sink_shown):.2f}", self.mark(2, n) + 1.0) \
+        t1 = self.when_said(f"{float(v.layers[1].sink):.2f}", self.mark(2, n) + 1.0) \
             if L > 1 else self.time
         if chips and L > 1:
             if note_out:            # the note leaves before the block comes (never on it)
@@ -1047,7 +1098,7 @@ class AttentionDepthScene(StoryboardScene):
         # one sentence)
         if own:
             for i, l in enumerate(between):
-                t_l = self.when_said(f"{float(v.layers[l].sink_shown):.2f}", self.mark(3 + i, n))
+                t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(3 + i, n))
                 self.hold_until(max(self.cue_at(2 + i) - 0.15, t_l - 1.6))
                 if chips:
                     self.next_layer_at(l, t_l)
@@ -1067,7 +1118,7 @@ class AttentionDepthScene(StoryboardScene):
             after = self.cue_at(2)
             ts = []
             for l in mids:
-                ts.append(self.when_said(f"{float(v.layers[l].sink_shown):.2f}",
+                ts.append(self.when_said(f"{float(v.layers[l].sink):.2f}",
                                          max(after, self.time) + 1.3, after=after))
                 after = ts[-1] + 0.3
             self.hold_until(self.cue_at(2) - 0.15)
@@ -1082,7 +1133,7 @@ class AttentionDepthScene(StoryboardScene):
         # "Layer 4 is the peak: 0.82": the layer before last, the peak's bar ringed
         hi = int(v.sink.max.layer)
         for l in mids[-1:]:
-            t_l = self.when_said(f"{float(v.layers[l].sink_shown):.2f}", self.mark(n - 1, n) + 1.0)
+            t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(n - 1, n) + 1.0)
             self.hold_until(max(self.cue_at(n - 1) - 0.15, t_l - 1.8))
             if chips:
                 self.next_layer_at(l, t_l)
@@ -1149,27 +1200,28 @@ class AttentionDepthScene(StoryboardScene):
         # the experiment's own panel replaces the chart: three stacked bars (the chart's
         # shades), one per input
         fade = ([st.chart] if st.chart is not None else []) + list(st.bars.values())
-        base_x, base_y, H = 2.5, CHART_Y, BAR_H * 0.9     # the fair test's bars: where they were
-        specs = [(prev.sink_shown, prev.layer, l0, prev.row),
-                 (tie.old_shown, tie.layer, l0, tie.old_row),
-                 (tie.new_shown, tie.layer, tl, tie.new_row)]
+        base_x, base_y, H = 2.05, CHART_Y, BAR_H * 0.9     # the fair test's bars: where they were
+        # four inputs, the two orders' paths: the layer before as the model ran it, its
+        # matrices swapped first (layer l fed the old X), its X swapped first (the layer
+        # before's matrices fed the new X), layer l as the model ran it
+        specs = [(prev.sink, prev.sink_adds, prev.layer, l0, prev.row),
+                 (tie.old_sink, tie.old_adds, tie.layer, l0, tie.old_row),
+                 (tie.swap_sink, tie.swap_adds, prev.layer, tl, tie.swap_row),
+                 (tie.new_sink, tie.new_adds, tie.layer, tl, tie.new_row)]
         cols = []
-        for i, (share, layer, state, row) in enumerate(specs):
-            x = base_x + 0.55 + i * 1.55
+        for i, (share, ok, layer, state, row) in enumerate(specs):
+            x = base_x + 0.5 + i * 1.2
             r, y = VGroup(), base_y
             for k, j in enumerate(special):
                 h = max(0.01, H * float(row[j]))
-                part = Rectangle(width=0.6, height=h, stroke_width=0)
+                part = Rectangle(width=0.55, height=h, stroke_width=0)
                 part.set_fill(shade(k), 1.0).move_to([x, y, 0], aligned_edge=DOWN)
                 r.add(part)
                 y += h
-            val = Num(share, decimals=int(v.decimals), size=LAB).next_to(r, UP, buff=0.08)
-            name = line(txt("layer", LAB), Num(layer, decimals=0, size=LAB))
-            lab = VGroup(name)
-            lab.add(line(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
-            lab.arrange(DOWN, buff=0.06).next_to([x, base_y, 0], DOWN, buff=0.12)
+            val = share_val(share, ok, LAB, int(v.decimals)).next_to(r, UP, buff=0.08)
+            lab = self.wx_label(layer, state).next_to([x, base_y, 0], DOWN, buff=0.12)
             cols.append(VGroup(r, val, lab))
-        axis = Line([base_x, base_y, 0], [base_x + 4.5, base_y, 0], color=T.MUTED,
+        axis = Line([base_x, base_y, 0], [base_x + 4.75, base_y, 0], color=T.MUTED,
                     stroke_width=2)
         head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), LAB)
         head.next_to([base_x, base_y + H + 0.35, 0], RIGHT, buff=0)
@@ -1242,7 +1294,7 @@ class AttentionDepthScene(StoryboardScene):
         self.remove(was)
         # "Layer 0 put 0.40 on CLS and SEP; layer 1's matrices, fed that X, put 0.34": each
         # bar grows to its number as it is said
-        for i, share in enumerate((prev.sink_shown, tie.old_shown)):
+        for i, share in enumerate((prev.sink, tie.old_sink)):
             t_n = self.when_said(f"{float(share):.2f}", self.mark(2, n) + 1.5 + 2.5 * i)
             if i == 0 and keep is not None:
                 # "Layer 0 put 0.40 on CLS and SEP": its bar (moved there) ringed as said
@@ -1274,7 +1326,7 @@ class AttentionDepthScene(StoryboardScene):
         # "Now feed them X of layer 1 ... : 0.70": X^(1) into the same block, the arcs
         # re-form, the tag rolls to X^(1); its bar grows as the number is said
         t_now = self.when_said("now feed", self.mark(3, n))
-        t_new = self.when_said(f"{float(tie.new_shown):.2f}", self.mark(4, n) - 0.5)
+        t_new = self.when_said(f"{float(tie.new_sink):.2f}", self.mark(4, n) - 0.5)
         self.hold_until(t_now - 0.2)
         # what X^(1) is, acted (first test only): an X^(0) chip left of the block; "plus
         # layer 0's attention update", "then its FFN update": each comes in under the chip
@@ -1284,7 +1336,7 @@ class AttentionDepthScene(StoryboardScene):
         t_att = self.when_said("attention update", self.time)
         t_ffn = self.when_said("ffn update", t_att + 1.0)
         if first and t_ffn - self.time > 2.4:
-            diagram, chip = self.build_x(prev.layer, tl, box, t_att, t_ffn)
+            diagram, chip = self.build_x(prev.layer, tl, block, t_att, t_ffn)
             gone = [FadeOutPlace(diagram)]
         feed(tl, tie.new_row, max(1.5, t_new - 1.0 - self.time), tick(tag[1], tags[1][1]),
              extra=gone, chip=chip)
@@ -1292,17 +1344,76 @@ class AttentionDepthScene(StoryboardScene):
         self.add(tags[1][1])
         tag = VGroup(tag[0], tags[1][1])
         self.hold_until(t_new - 0.6)
-        self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]), run_time=0.9)
-        # "Same matrices, new X: the move came with the changed X": the block, then the two
-        # layer-1 bars
-        t_same = self.when_said("same matrices", self.mark(4, n))
-        self.hold_until(t_same - 0.2)
-        self.fill_to(None, [
+        self.play(GrowFromEdge(cols[3][0], DOWN), FadeInPlace(cols[3][1:]), run_time=0.9)
+        # "In this order, the rise came with the changed X" / "..., little change": the
+        # block, then the two bars of its own matrices (old X, new X)
+        t_other = self.when_said("other order", self.time + 3.0)
+        t_this = self.when_said("in this order", self.time) if self.says("in this order") \
+            else self.time
+        self.hold_until(t_this - 0.2)
+        self.fill_to(t_other - 0.4, [
             (1, lambda t: self.emphasize(box, run_time=t)),
-            (1, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=0.06, run_time=t)),
+            (1, lambda t: self.emphasize(cols[1][:2], cols[3][:2], buff=0.06, run_time=t)),
         ])
-        for b in list(st.bars):
-            del st.bars[b]
+        # "Now the other order, X first: layer 0's matrices fed X of layer 1 put 0.47": the
+        # block's index rolls back to the layer before (its matrices), a fresh X^(l) chip
+        # goes in, the arcs re-form from that output, its bar grows in the free slot
+        t_swap = self.when_said(f"{float(tie.swap_sink):.2f}", t_other + 2.5, after=t_other)
+        self.hold_until(t_other - 0.3)
+        back = self.qk_block(prev.layer)
+        back.shift(box.get_center() - back.box.get_center())
+        self.play(*tick(VGroup(*block[1:]), VGroup(*back[1:])), run_time=0.8)
+        self.remove(*block[1:])
+        self.add(*back[1:])
+        own_parts = VGroup(*block[1:])
+        for m in own_parts:
+            m.set_opacity(1).shift(DOWN * ROLL)
+        block = VGroup(box, *back[1:])
+        t_in = self.when_said("fed x", self.time, after=self.time)
+        self.hold_until(t_in - 1.2)
+        feed(tl, tie.swap_row, max(1.5, t_swap - 0.8 - self.time), [])
+        self.hold_until(t_swap - 0.6)
+        self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]), run_time=0.9)
+        both = tie.by.value != tie.swap_by.value        # the two orders credit different things
+        t_end = self.when_said("depends on the order" if both else "either order",
+                               self.time + 2.0)
+        if not both:
+            # "hardly below 0.82": the two bars of the layer before's matrices ringed
+            t_hard = self.when_said("hardly", self.time)
+            self.hold_until(t_hard - 0.3)
+            self.emphasize(cols[0][:2], cols[2][:2], buff=0.06,
+                           run_time=max(0.9, min(2.0, t_end - 1.5 - self.time)))
+        # "layer 1's own matrices take it to 0.70" (or, the orders agreeing, the verdict on
+        # the layer's own matrices): the index rolls to layer l again, the arcs go back to
+        # the model's own row
+        t_take = self.when_said("take it to", self.time) if both and self.says("take it to") \
+            else (t_end if not both else self.time)
+        self.hold_until(t_take - 0.6)
+        self.play(*tick(VGroup(*block[1:]), own_parts), run_time=0.7)
+        self.remove(*block[1:])
+        block = VGroup(box, *own_parts)
+        self.show_row(tie.new_row, VGroup(), 0.8)
+        if both:
+            # that bar and the swapped one ringed
+            self.emphasize(cols[2][:2], cols[3][:2], buff=0.06,
+                           run_time=max(0.9, min(2.0, t_end - 0.5 - self.time)))
+        # the verdict: "the rise needs the new X and the new matrices together" (the two
+        # one-swap bars, neither reaching the model's own, then that one) or "in either
+        # order, the fall came with the layer's own matrices" (its matrices' two bars)
+        self.hold_until(t_end - 0.2)
+        if both:
+            t_tog = self.when_said("together", self.time + 1.5)
+            self.fill_to(None, [
+                (2, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=0.06, run_time=t)),
+                (1, lambda t: self.emphasize(cols[3][:2], buff=0.06, run_time=t)),
+            ] if t_tog - self.time > 1.0 else [
+                (1, lambda t: self.emphasize(cols[3][:2], buff=0.06, run_time=t))])
+        else:
+            self.fill_to(None, [
+                (1, lambda t: self.emphasize(cols[1][:2], cols[3][:2], buff=0.06,
+                                             run_time=t))])
+        for b_ in list(st.bars):
+            del st.bars[b_]
         st.chart = None
         st.extra = [header, block, tag, axis, head, *cols]
 
@@ -1353,7 +1464,7 @@ class AttentionDepthScene(StoryboardScene):
             return
         word = int(v.layers[L - 1].top_word.pos)
         chips = block_at is not None and block_at == hi
-        t_num = self.when_said(f"{float(v.layers[L - 1].sink_shown):.2f}", self.mark(1, 2) + 1.5)
+        t_num = self.when_said(f"{float(v.layers[L - 1].sink):.2f}", self.mark(1, 2) + 1.5)
         t_say = self.when_said(f"Layer {int(v.layers[L - 1].layer)}", self.mark(1, 2),
                                after=self.time - 1.0)
         # the reading leaves as the voice turns to the last layer, the block comes back
@@ -1431,7 +1542,7 @@ class AttentionDepthScene(StoryboardScene):
             # a box round it (BOX) stays clear of the bar's end and the dashed line
             val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=BOX + 0.08)
             if val.get_left()[0] < mx + BOX + 0.06:
-                val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.08)
+                val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.2)    # clear of the dashed line
             g = VGroup(name, r, val)
             g.bar, g.val = r, val
             rows[h] = g
@@ -1507,8 +1618,8 @@ class AttentionDepthScene(StoryboardScene):
                 if j == tgt:
                     continue
                 tok = as_written(v.tokens.values[j])
-                nt = line(txt("looks most at", LAB, T.MUTED), txt(tok, LAB, T.MUTED),
-                          Num(hr[j], decimals=prec, size=LAB, color=T.MUTED))
+                nt = line(txt("looks most at", LAB), txt(tok, LAB),
+                          Num(hr[j], decimals=prec, size=LAB))
                 nt.move_to([0, rows[h].get_center()[1], 0]).align_to([right_col + 0.5, 0, 0],
                                                                      LEFT)
                 untested_extra.append(nt)
@@ -1549,48 +1660,57 @@ class AttentionDepthScene(StoryboardScene):
                 y += h_
             return r
 
-        words = {"changed x": "moved with the new X", "own matrices": "with its own matrices"}
+        words = {"changed x": "the new X", "own matrices": "own matrices"}
         special = [int(j) for j in v.special.values]
-        evidence = []           # (group, its bars, phrase, bars to ring)
+        evidence = []           # (group, its bars, phrase, bars to ring, moved in: {slot: layer})
         x0 = DIAG_LEFT
+        pitch_s = 0.95
         for t_ in (tie, last):
             if isinstance(t_, Value) or t_.by.value is None:
                 continue
             tl_ = int(t_.layer)
-            pv = v.layers[tl_ - 1]
-            specs = [(pv.sink_shown, pv.row, pv.layer, int(pv.layer)),
-                     (t_.old_shown, t_.old_row, t_.layer, int(pv.layer)),
-                     (t_.new_shown, t_.new_row, t_.layer, tl_)]
+            pv, own = v.layers[tl_ - 1], v.layers[tl_]
+            # the two orders: the model's own bars (the layer before, the layer) outside,
+            # the two one-swap bars between them
+            specs = [(pv.sink, pv.sink_adds, pv.row, pv.layer, int(pv.layer)),
+                     (t_.old_sink, t_.old_adds, t_.old_row, t_.layer, int(pv.layer)),
+                     (t_.swap_sink, t_.swap_adds, t_.swap_row, pv.layer, tl_),
+                     (own.sink, own.sink_adds, own.row, t_.layer, tl_)]
             cols_s = VGroup()
-            for i, (share, row, lw, lx) in enumerate(specs):
+            for i, (share, ok, row, lw, lx) in enumerate(specs):
                 x = x0 + pitch_s / 2 + i * pitch_s
                 r = stack(x, [row[j] for j in special], [shade(k) for k in range(len(special))])
-                val = Num(share, decimals=int(v.decimals), size=VAL).next_to(r, UP, buff=0.06)
-                lab = VGroup(line(txt("layer", LAB), Num(lw, decimals=0, size=LAB)),
-                             math(sup("X", lx), X_SIZE, T.X))
-                lab.arrange(DOWN, buff=0.06).next_to([x, base, 0], DOWN, buff=0.1)
+                val = share_val(share, ok, VAL, int(v.decimals)).next_to(r, UP, buff=0.06)
+                lab = self.wx_label(lw, lx).next_to([x, base, 0], DOWN, buff=0.1)
                 c = VGroup(r, val, lab)
                 c.bars = r
                 cols_s.add(c)
-            head_ = line(txt("layer", LAB), Num(t_.layer, decimals=0, size=LAB), txt(":", LAB))
+            agree = t_.by.value == t_.swap_by.value
+            # both orders credit the same; they differ; or X first credits neither
+            verdict, sub = ((words[t_.by.value], "(either order)") if agree else
+                            ("needs both", "(the order decides)") if t_.swap_by.value else
+                            (words[t_.by.value], "(matrices first only)"))
+            head_ = line(txt("layer", LAB), Num(t_.layer, decimals=0, size=LAB),
+                         txt(f": {verdict}", LAB))
             head_[2].shift(LEFT * (SPACE - 0.03))
-            cap = VGroup(head_, txt(words[t_.by.value], LAB)).arrange(DOWN, buff=0.08)
-            cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 1.5 * pitch_s)
+            cap = VGroup(head_, txt(sub, LAB))
+            cap.arrange(DOWN, buff=0.08)
+            cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 2 * pitch_s)
             g = VGroup(cols_s, cap)
-            phrase = t_.by.value            # said as "... with the changed X" / "own matrices"
+            phrase = "either order" if agree else "depends on the order" \
+                if t_.swap_by.value else f"at layer {tl_},"
             ring = [VGroup(cols_s[i][0], cols_s[i][1])           # bars with their numbers
-                    for i in ((1, 2) if t_.by.value == "changed x" else (0, 1))]
-            evidence.append((g, [c.bars for c in cols_s], phrase, ring))
-            x0 += 3 * pitch_s + 0.3
-        # the order of the swap, over the tests' bars
+                    for i in ((1, 3) if agree and t_.by.value == "own matrices" else (1, 2))]
+            evidence.append((g, [c.bars for c in cols_s], phrase, ring,
+                             {0: tl_ - 1, 3: tl_}))
+            x0 += 4 * pitch_s + 0.5
         order = None
-        if evidence:
-            order = txt("swapped: the matrices first, then X", LAB)
-            tops = max(c.get_top()[1] for g, *_ in evidence for c in g[0])
-            order.move_to([(DIAG_LEFT + x0 - 0.3) / 2, tops + 0.35, 0])
         # the heads: the average's bar (neutral) and the three heads', a dashed line at
         # twice the average across the heads
-        hp = 1.2
+        # the heads' pitch: the widest name clear of its neighbours, within the frame
+        widest = max(line(txt("head", LAB), Num(t.head, decimals=0, size=LAB)).width
+                     for t in d.top3)
+        hp = max(1.2, min(widest + 0.2, (7.11 - T.EDGE - x0) / 4))
         hb = VGroup()
         items = [(d.target.weight, None)] + [(t.weight, t.head) for t in d.top3]
         for i, (w_, hh) in enumerate(items):
@@ -1614,11 +1734,12 @@ class AttentionDepthScene(StoryboardScene):
         cap.next_to(hb, DOWN, buff=0.14).set_x(x0 + 2 * hp)
         evidence.append((VGroup(hb, VGroup(twice, twice_lab), cap), [c.bars for c in hb],
                          f"and at layer {int(d.layer)}, heads",
-                         [VGroup(c[0], c[1]) for c in hb[1:]]))
+                         [VGroup(c[0], c[1]) for c in hb[1:]], {}))
         fits = all(g.get_right()[0] < 7.11 - T.EDGE for g, *_ in evidence)
         t_short = self.when_said("in short", self.mark(2, n))
         self.hold_until(t_short - 0.4)
-        self.set_caption("")            # the head-by-head caption leaves with its panels
+        # the head-by-head caption gives way to the summary's own
+        self.set_caption("In short, for this one sentence: both tests, both orders, the heads.")
         self.play(FadeOutPlace(panels), run_time=0.4)
         self.play(FadeInPlace(scope), FadeInPlace(chart), run_time=0.8)
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
@@ -1628,38 +1749,53 @@ class AttentionDepthScene(StoryboardScene):
         self.emphasize(VGroup(*[b.parts for b in chart[1:]]), buff=0.1, run_time=1.4)
         shown = []
         if fits:
-            t_sw = self.when_said("swapping", self.time + 0.5)
-            self.hold_until(t_sw - 0.5)
-            self.play(FadeOutPlace(chart), run_time=0.4)
+            # "At layer 1, ...": the model's own bars of the tested layers move from the
+            # chart to the outer places of their test's panel (the same bars: they keep
+            # their identity); the rest of the chart leaves
+            t_first = self.when_said(evidence[0][2], self.time + 2.0) if evidence else self.time
+            self.hold_until(max(self.time, t_first - 3.4))
+            moves, moved = [], set()
+            for g, bars, phrase, ring, slots in evidence:
+                for slot, l in slots.items():
+                    b = chart[1 + l]
+                    c = g[0][slot]
+                    moves += [ReplacementTransform(b.parts, c[0]),
+                              ReplacementTransform(b.val, c[1]), FadeOutPlace(b.tick),
+                              FadeInPlace(c[2])]
+                    moved.add(l)
+            rest = [chart[0]] + [chart[1 + l] for l in range(L) if l not in moved]
+            # the rest leaves first (no moving bar passes through a fading one)
+            self.play(FadeOutPlace(VGroup(*rest)), run_time=0.5)
+            if moves:                   # no test (a model whose attention is not redone)
+                self.play(*moves, run_time=1.2)
+            for g, bars, phrase, ring, slots in evidence:
+                for slot in slots:
+                    self.add(g[0][slot])
             chart = VGroup()
-        for k, (g, bars, phrase, ring) in enumerate(evidence):
+        for k, (g, bars, phrase, ring, slots) in enumerate(evidence):
             if not fits:
                 break
             t_p = self.when_said(phrase, self.time + 1.0)
-            # the first test's bars come with the swap's order ("Swapping the matrices
-            # first, then X"), each next panel a little before its verdict is said, bars
-            # growing from the axis; then the bars that differ ringed as the verdict is said
-            self.hold_until(max(self.time, t_p - 1.3) if k else self.time)
-            # (one bar after another, as long as the voice leaves before the verdict)
-            rt = max(0.9, min(2.2, t_p - 0.3 - self.time))
-            self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(b, DOWN),
-                                                   FadeInPlace(VGroup(c[1], c[2])))
-                                    for b, c in zip(bars, g[0])], lag_ratio=0.35),
-                      FadeInPlace(VGroup(*g[1:])),
-                      *([FadeInPlace(order)] if k == 0 and order is not None else []),
+            # each panel's other bars (the two swaps; the heads) grow a little before its
+            # verdict is said; then the bars that the verdict rests on ringed as it is said
+            self.hold_until(max(self.time, t_p - 1.5))
+            grow = [AnimationGroup(GrowFromEdge(b, DOWN), FadeInPlace(VGroup(c[1], c[2])))
+                    for i, (b, c) in enumerate(zip(bars, g[0])) if i not in slots]
+            rt = max(0.9, min(2.0, t_p - 0.2 - self.time))
+            self.play(LaggedStart(*grow, lag_ratio=0.35), FadeInPlace(VGroup(*g[1:])),
                       run_time=rt)
             shown.append(g)
             self.hold_until(t_p - 0.1)
             t_n = self.when_said(evidence[k + 1][2], self.time + 2.0) \
                 if k + 1 < len(evidence) else self.time + 2.0
             self.emphasize(*ring, buff=0.06,
-                           run_time=max(0.9, min(1.8, t_n - 1.5 - self.time)))
+                           run_time=max(0.9, min(1.8, t_n - 1.7 - self.time)))
         # the voice ends on the evidence: every panel's bars ringed
         if shown:
             self.fill_to(None, [(1, lambda t: self.emphasize(*shown, buff=0.12, run_time=t))])
         else:
             self.fill_to(None, [(1, lambda t: self.wait(t))])
-        st.extra = [scope, chart, *shown] + ([order] if shown and order is not None else [])
+        st.extra = [scope, chart, *shown]
 
 
 __all__ = ["AttentionDepthScene"]

@@ -21,7 +21,7 @@ class Layer(View):
     on_special: list[float]
     sink: float
     total: float
-    sink_shown: float
+    sink_adds: bool
 
 
 class Extreme(View):
@@ -45,8 +45,12 @@ class Tie(View):
     new_sink: float
     layer0_sink: float
     by: str | None
-    old_shown: float
-    new_shown: float
+    old_adds: bool
+    new_adds: bool
+    swap_row: list[float]
+    swap_sink: float
+    swap_adds: bool
+    swap_by: str | None
 
 
 class Top(View):
