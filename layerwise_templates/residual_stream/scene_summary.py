@@ -76,7 +76,7 @@ class SummaryBeats:
                                txt("attention goes to", L_, T.MUTED),
                                txt(o["token"], L_, T.TEXT)))
             # two short lines: one long line ran into the inset's row names ("...29) I")
-            rows.append(VGroup(txt("a sink for " + focus_word + " here", L_, T.MUTED),
+            rows.append(VGroup(txt("one query only: " + focus_word + "'s", L_, T.MUTED),
                                inline(txt("(all heads, layers", L_, T.MUTED),
                                       Num(lay[0], decimals=0, size=L_, color=T.MUTED),
                                       txt("to", L_, T.MUTED),
