@@ -513,6 +513,19 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.fix_close_scale(left[-1]["stage_out"])
             axis = self.axis_to(left[-1]["stage_out"]) + self.dim_beside(dips)
             self.set_close_up(True, 1.3, extra=axis)
+            if first > 1:
+                # "... close up: X's own arrow starts at the origin, off the view": said and
+                # written, left of the plane under the layer's tag (round 23: X's arrow ran in
+                # from the frame's edge unexplained)
+                note = VGroup(txt("close up:", T.TYPE.label),
+                              txt("the origin, where", T.TYPE.label),
+                              txt("X's arrows start,", T.TYPE.label),
+                              txt("is off this view", T.TYPE.label)
+                              ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+                # beside the plane, under its heading (the plane's own caveat)
+                note.next_to(self.plane_head, DOWN, buff=0.35).align_to(self.plane_head, LEFT)
+                self.keep_inside(note)
+                self.put("close_note", note, anim=appear(note), run_time=0.5)
         elif getattr(self, "close_up", False):
             # a later close-up leg (a draft's): one scale for this leg too, wide enough for it
             self.fix_close_scale(left[-1]["stage_out"])
@@ -537,8 +550,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         marked: set = set()
         # a long leg names fewer layers: the tag changes at its first and last layer and at
         # each marked one (the footer still names every layer drawn)
-        named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and len(left) > SHORT_LEG
-                 else {a["layer"] for a in left})
+        # (no dips said: every layer is named, the tag a counter kept in step with the footer;
+        # round 23's tag said "layer 2" while layer 11 was drawn)
+        named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and dips
+                 and len(left) > SHORT_LEG else {a["layer"] for a in left})
         for k, lay in enumerate(left):
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
@@ -547,6 +562,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                              math(f"|{T.X_l(l)}| =", ML, T.X),
                              self.n(self.v.layers[l].norm_x, T.X, T.TYPE.label))
             new_tag.move_to(TAG_AT)
+            if "tag" in self.shown:             # a counter: its left edge kept (no jitter)
+                new_tag.align_to(self.shown["tag"], LEFT)
             if l in named or "tag" not in self.shown:
                 self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
