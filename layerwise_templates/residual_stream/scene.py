@@ -447,13 +447,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         box.next_to(c_num, RIGHT, buff=0.9)
         into = _arrow(c_num.get_right() + RIGHT * 0.1, box.get_left() + LEFT * 0.05, T.LN)
         self.play(appear(VGroup(into, box)), run_time=0.5)
+        self.shown["rms_bar"].add(into)          # the arrow leaves with the copy's bars
         self.shown["op_box"] = box
-        # the copy's bar and its length go in together, the length ahead of the bar (the bar
-        # never slides over its own label)
         self.play(moving.animate.move_to(box).stretch_to_fit_width(0.2).set_opacity(0),
-                  c_num.animate.move_to(box).scale(0.5).set_opacity(0),
-                  FadeOutPlace(into), run_time=0.9)
-        self.play(Indicate(box[0], color=T.ATTN, scale_factor=1.1), run_time=0.5)
+                  Indicate(box[0], color=T.ATTN, scale_factor=1.1), run_time=0.9)
         self.hold_until_cue(self.n_cues() - 1)
 
     def beat_journey_last(self, beat) -> None:

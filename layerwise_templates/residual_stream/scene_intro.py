@@ -461,9 +461,8 @@ class IntroBeats:
         # start early and are long enough to compare on their one scale)
         c_lab = inline(math("|\"RMSNorm\"(X)|", ML, T.TEXT), txt("\u2264", L_),
                        self.n(cp.max, T.LN, L_)).scale(FORMULA_SCALE)
-        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
-        # (high enough that the line under them stays clear of the caption: round 23 had ~15 px)
-        labs.move_to([0, -1.3, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
+        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+        labs.move_to([0, -1.5, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
         bar_x = 5.9 - w
         x_bar = Rectangle(width=w, height=hgt, stroke_width=0, fill_color=T.X, fill_opacity=1)
         c_bar = Rectangle(width=max(0.03, w * cv / xv), height=hgt, stroke_width=0,
