@@ -188,14 +188,18 @@ def build(c: Context) -> Draft:
             "{data.copies.x_last_about.value:.0f} at X of "
             "{data.copies.last_layer}. So W Q, W K and W V never see how long X is. "
             "What changes Q, K and V from one layer to the next is the "
-            "direction of X, and each layer's own weights. And X's direction does change. "
+            "direction of X, and each layer's own weights.",
+            moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
+        # the direction: a beat of its own (one idea on screen at a time)
+        beats.append(Beat(
+            "turns", ["direction"], "X's direction turns",
+            "And X's direction does change. "
             "A cosine of 1 means the same direction; 0, a right angle. From "
             "layer {data.direction.from_layer} on, each layer's cosine "
             "is {data.direction.min_later.value:.2f} to {data.direction.max_later.value:.2f}, "
             "and the turns add up: X of {model.n_layers} has a cosine of "
             "{data.direction.cos_1_last.value:.2f} with X of {data.direction.from_layer}.",
-            moments={"formula": "Q is", "range": "stays between", "x_grows": "while X",
-                     "turns": "does change", "apart": "the turns add up"}))
+            moments={"turns": "does change", "most": 0, "apart": "the turns add up"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
              f"{{data.summary.norm_last.value:{_spec(x_end)}}}"

@@ -13,7 +13,7 @@ DIVIDES, SHRINKS = "divides", "shrinks"
 LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 DIPS, REACH, CLOSE = "dips", "reach", "close"
-TURNS, APART = "turns", "apart"
+TURNS, APART, MOST = "turns", "apart", "most"
 
 BY_SHOW = {
     "tokens": (SPACE_MARK,),
@@ -23,7 +23,8 @@ BY_SHOW = {
     "mlp_out": (UPDATE, LENGTHS, ZOOM),
     "journey": (DIPS, REACH, CLOSE),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
-    "copies": (FORMULA, RANGE, X_GROWS, TURNS, APART),
+    "copies": (FORMULA, RANGE, X_GROWS),
+    "direction": (TURNS, MOST, APART),
     "sizes": (NORM_FIRST, NORM_LAST, GROWTH),
     "sink": (OTHERS, FIRST_TOKEN, OUTLIER_NORM, SHARE),
     "identity": (UPDATES, IS_X, WITHIN, EVERY_ENTRY),

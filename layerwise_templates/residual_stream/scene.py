@@ -34,7 +34,7 @@ from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, glyph_span, inline, math, txt
 from . import moments as M
 from .moments import DIVIDES, SHRINKS
-from .scene_intro import IntroBeats
+from .scene_intro import IntroBeats, _arrow, _box
 from .scene_parts import BAR_W, DIP, ML, S, BarsTo, StreamPanels, appear
 from .scene_summary import SummaryBeats
 from .view import Data
@@ -254,6 +254,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             a.stage = before
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
+        op = self.shown.pop("op_box", None)      # layer 0's attention box: the update leaves it
+        if op is not None:
+            self.add(op)
         self.drop("dims", "bars_note", "alone", "p0", "p1", "p2", "p3", "p4", "rms", "rms_bar")
         # the step's plays keep their proportions; voiced, one scale makes them end by the
         # next keyed step or the beat's end (layer 1: two steps in one beat), never slower than
@@ -281,7 +284,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
         self.put("plus", plus, run_time=run["plus"] * k)
-        self.put("b", b, run_time=run["b"] * k)
+        if op is not None:
+            # "Its output, the update delta attention": out of the attention box into its place
+            self.put("b", b, anim=FadeIn(b, target_position=op.get_center(), scale=0.4),
+                     run_time=max(0.6, run["b"] * k))
+            self.play(FadeOutPlace(op), run_time=0.3)
+        else:
+            self.put("b", b, run_time=run["b"] * k)
         out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else \
             f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
         c = self.stage_col(s["to"], dec, out_label).next_to(b, RIGHT, buff=0.55)
@@ -432,6 +441,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.play(fly.animate.move_to(note[-1]).set_opacity(0), note[-1].animate.set_opacity(1),
                   note[-2].animate.set_opacity(1), run_time=0.6)
         self.remove(fly)
+        # the operation, not only its result: the copy goes into attention (a box right of
+        # it); the update comes out of that box when it is named ("Its output ...")
+        box = _box("attention", T.ATTN)
+        box.next_to(c_num, RIGHT, buff=0.9)
+        into = _arrow(c_num.get_right() + RIGHT * 0.1, box.get_left() + LEFT * 0.05, T.LN)
+        self.play(appear(VGroup(into, box)), run_time=0.5)
+        self.shown["rms_bar"].add(into)          # the arrow leaves with the copy's bars
+        self.shown["op_box"] = box
+        self.play(moving.animate.move_to(box).stretch_to_fit_width(0.2).set_opacity(0),
+                  Indicate(box[0], color=T.ATTN, scale_factor=1.1), run_time=0.9)
         self.hold_until_cue(self.n_cues() - 1)
 
     def beat_journey_last(self, beat) -> None:
@@ -494,6 +513,19 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.fix_close_scale(left[-1]["stage_out"])
             axis = self.axis_to(left[-1]["stage_out"]) + self.dim_beside(dips)
             self.set_close_up(True, 1.3, extra=axis)
+            if first > 1:
+                # "... close up: X's own arrow starts at the origin, off the view": said and
+                # written, left of the plane under the layer's tag (round 23: X's arrow ran in
+                # from the frame's edge unexplained)
+                note = VGroup(txt("close up:", T.TYPE.label),
+                              txt("the origin, where", T.TYPE.label),
+                              txt("X's arrows start,", T.TYPE.label),
+                              txt("is off this view", T.TYPE.label)
+                              ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+                # beside the plane, under its heading (the plane's own caveat)
+                note.next_to(self.plane_head, DOWN, buff=0.35).align_to(self.plane_head, LEFT)
+                self.keep_inside(note)
+                self.put("close_note", note, anim=appear(note), run_time=0.5)
         elif getattr(self, "close_up", False):
             # a later close-up leg (a draft's): one scale for this leg too, wide enough for it
             self.fix_close_scale(left[-1]["stage_out"])
@@ -518,8 +550,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         marked: set = set()
         # a long leg names fewer layers: the tag changes at its first and last layer and at
         # each marked one (the footer still names every layer drawn)
-        named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and len(left) > SHORT_LEG
-                 else {a["layer"] for a in left})
+        # (no dips said: every layer is named, the tag a counter kept in step with the footer;
+        # round 23's tag said "layer 2" while layer 11 was drawn)
+        named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and dips
+                 and len(left) > SHORT_LEG else {a["layer"] for a in left})
         for k, lay in enumerate(left):
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
@@ -528,6 +562,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                              math(f"|{T.X_l(l)}| =", ML, T.X),
                              self.n(self.v.layers[l].norm_x, T.X, T.TYPE.label))
             new_tag.move_to(TAG_AT)
+            if "tag" in self.shown:             # a counter: its left edge kept (no jitter)
+                new_tag.align_to(self.shown["tag"], LEFT)
             if l in named or "tag" not in self.shown:
                 self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn

@@ -415,10 +415,10 @@ class IntroBeats:
         X's own length (a post-LN model: X itself is normalised); then (`turns`, `apart`) what
         does change: each layer's cos(X^(l), X^(l+1)) under the copy's flat lengths, and how far
         apart the first and last X end up."""
-        self.clear_stage()
-        # nothing here is on the plane nor on the bars (the copy's own two bars say it): both
-        # leave in one short play, so the diagram comes as its sentence starts
-        fades = []
+        # nothing here is on the plane nor on the bars (the copy's own two bars say it): they
+        # and the last beat's pieces leave in one short play, so the diagram comes as its
+        # sentence starts (round 23: the stage stood blank ~2 s while the voice began)
+        fades = [FadeOutPlace(self.shown.pop(s_)) for s_ in list(self.shown)]
         if self.plane is not None and not getattr(self, "plane_hidden", False):
             self.plane_hidden = True
             fades += [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
@@ -427,7 +427,7 @@ class IntroBeats:
             self.chart_hidden = True
             fades += [FadeOutPlace(m) for m in self.chart_parts()]
         if fades:
-            self.play(*fades, run_time=0.4)
+            self.play(*fades, run_time=0.3)
         c = self.data.get("copies")
         if c is None:           # a post-LN model: X itself is normalised, there is no copy
             self.put("q", txt("X itself is normalised after every addition", L_))
@@ -475,8 +475,8 @@ class IntroBeats:
             c_bar.move_to([bar_x + shift, c_lab.get_y(), 0], aligned_edge=LEFT)
         # "X of l reaches that layer's W Q, W K and W V only through such a copy": the path
         path = self.copy_path()
-        self.put("path", path, anim=LaggedFade(path, [*path[:4], *path[4]], lag=0.35),
-                 run_time=min(1.2, self.to_moment(M.FORMULA, 1.5, 0.7)))
+        self.put("path", path, anim=LaggedFade(path, [*path[:4], *path[4]], lag=0.15),
+                 run_time=min(0.9, self.to_moment(M.FORMULA, 1.5, 0.7)))
         # "Q is RMSNorm of X times W Q": the formula written while it is said
         self.hold_until_moment(M.FORMULA)
         self.put("formula", top, anim=appear(top), run_time=1.0)
@@ -529,6 +529,23 @@ class IntroBeats:
                                           else self.cue_at(self.n_cues()), 1.0))
         if turns:
             self.direction_strip(strip)
+
+    def beat_direction(self, beat) -> None:
+        """"And X's direction does change": a beat of its own (round 23: one 57 s beat carried
+        the copy's length and the direction), the copy's stage cleared as it starts."""
+        self.ensure_tokens()
+        fades = [FadeOutPlace(self.shown.pop(s_)) for s_ in list(self.shown)]
+        if self.plane is not None and not getattr(self, "plane_hidden", False):
+            self.plane_hidden = True
+            fades += [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
+                      FadeOutPlace(self.scale)]
+        if self.chart is not None and not getattr(self, "chart_hidden", False):
+            self.chart_hidden = True
+            fades += [FadeOutPlace(m) for m in self.chart_parts()]
+        if fades:
+            self.play(*fades, run_time=0.3)
+        if self.data.get("direction"):
+            self.direction_strip(None)
 
     def direction_strip(self, strip) -> None:
         """"And X's direction does change": a stage of its own (the copy's stage leaves): each
@@ -618,8 +635,26 @@ class IntroBeats:
         self.put("cos_zero", VGroup(zero_lab, zero_ptr), anim=appear(VGroup(zero_lab, zero_ptr)),
                  run_time=0.4)
         self.emphasize(bars[0], zero_lab, run_time=1.0)
-        self.emphasize(head[4], head[6], run_time=max(0.6, min(1.5, 0.8 * (
-            self.said(M.APART) - self.time))))
+        most = self.named(M.MOST) and dr.get("sharpest_mid_layer") is not None
+        nxt = self.said(M.MOST) if most else self.said(M.APART)
+        self.emphasize(head[4], head[6], run_time=max(0.6, min(1.5, 0.8 * (nxt - self.time))))
+        if most:
+            # "the layers that turn it most are layer 24 and the last layer, 29": their two
+            # bars (the shortest after layer 0) boxed, each named under the axis
+            self.hold_until_moment(M.MOST)
+            picks = [dr["sharpest_mid_layer"], dr["min_later_layer"]]
+            self.drop("cos_zero", run_time=0.3)
+            names = VGroup(*[Num(v.layers[l].layer, decimals=0, size=L_, color=T.POINTER)
+                             .move_to([bars[l].get_x(), y0 - 0.3, 0]) for l in picks])
+            hide = [t for l_, t in zip(shown_l, x_ticks) if l_ in picks]
+            for t in hide:
+                t.set_opacity(0)
+            self.put("cos_most", names, anim=appear(names), run_time=0.4)
+            self.emphasize(*[VGroup(bars[l], names[k]) for k, l in enumerate(picks)],
+                           run_time=max(0.8, 0.85 * (self.said(M.APART) - self.time)), buff=0.06)
+            self.drop("cos_most", run_time=0.3)
+            for t in hide:
+                t.set_opacity(1)
         # "... and the turns add up": the line drawn from X^(1) to X^(L) while it is said,
         # falling from 1 to 0.10 (X^(L) almost at right angles to X^(1)), its end's value last
         self.hold_until_moment(M.APART)

@@ -23,6 +23,8 @@ from scenes.motion.plane import geometric_view
 from scenes.motion.tip_to_tail import PlaneStep, TipToTail
 
 S = T.TYPE.small
+COL_SIZE = T.TYPE.label    # a vector's entries and its length under it
+COL_ENTRIES = 3            # entries shown per column (the plan holds more)
 KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}
 KIND_WORD = {"attn": "attention", "ffn": "FFN", "ln": "LayerNorm"}
 PLANE_H = 2.9
@@ -105,15 +107,17 @@ class StreamPanels:
     def column(self, head, decimals: int, color, label: str, norm) -> VGroup:
         """A vector as a column: its first entries (`head`, a plan list: Nums), ⋮, and its
         length (`norm`, a shown number of the plan's view)."""
-        nums = VGroup(*[Num(v, decimals=decimals, size=S, color=color) for v in head])
+        # fewer, larger entries (round 23: 10-11 px digits): the label size, COL_ENTRIES of them
+        nums = VGroup(*[Num(v, decimals=decimals, size=COL_SIZE, color=color)
+                        for v in list(head)[:COL_ENTRIES]])
         nums.arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
-        dots = txt("\u22ee", S, color).next_to(nums, DOWN, buff=0.08)
+        dots = txt("\u22ee", COL_SIZE, color).next_to(nums, DOWN, buff=0.08)
         body = VGroup(nums, dots)
         h = body.height + 0.14
         col = VGroup(bracket(h, -1).next_to(body, LEFT, 0.08), body,
                      bracket(h, 1).next_to(body, RIGHT, 0.08))
         head = math(label, ML, color).next_to(col, UP, buff=0.12)
-        length = self.n(norm, color, prefix="|\u00b7| = ").next_to(col, DOWN, buff=0.12)
+        length = self.n(norm, color, COL_SIZE, prefix="|\u00b7| = ").next_to(col, DOWN, buff=0.12)
         return VGroup(head, col, length)
 
     def stage_col(self, i: int, decimals: int, label: str) -> VGroup:

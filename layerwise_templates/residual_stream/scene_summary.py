@@ -72,15 +72,15 @@ class SummaryBeats:
         if o["is_sink"]:
             lay = v.outlier.attention_layers
             rows.append(inline(self.n(v.outlier.attention_pct, T.TEXT, L_, suffix="%"),
-                               txt("of", L_, T.MUTED), txt(focus_word + "'s", L_, T.HIGHLIGHT),
-                               txt("attention goes to", L_, T.MUTED),
+                               txt("of", L_, T.TEXT), txt(focus_word + "'s", L_, T.HIGHLIGHT),
+                               txt("attention goes to", L_, T.TEXT),
                                txt(o["token"], L_, T.TEXT)))
             # two short lines: one long line ran into the inset's row names ("...29) I")
-            rows.append(VGroup(txt("a sink for " + focus_word + " here", L_, T.MUTED),
-                               inline(txt("(all heads, layers", L_, T.MUTED),
-                                      Num(lay[0], decimals=0, size=L_, color=T.MUTED),
-                                      txt("to", L_, T.MUTED),
-                                      Num(lay[1], decimals=0, size=L_, color=T.MUTED,
+            rows.append(VGroup(txt("one query only: " + focus_word + "'s", L_, T.TEXT),
+                               inline(txt("(all heads, layers", L_, T.TEXT),
+                                      Num(lay[0], decimals=0, size=L_, color=T.TEXT),
+                                      txt("to", L_, T.TEXT),
+                                      Num(lay[1], decimals=0, size=L_, color=T.TEXT,
                                           suffix=")"))
                                ).arrange(DOWN, buff=0.12, aligned_edge=LEFT))
         box = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT) if rows else VGroup()
@@ -89,6 +89,17 @@ class SummaryBeats:
             self.keep_inside(box)
         tok = self.tok.get(o["position"], self.token_row)
         inset = self.sink_inset(o["max_layer"])
+        # the lengths first alone, centre stage (round 23: the left half stood empty ~10 s);
+        # they move over to the right when the key's formula and the share come
+        dx = inset.get_center()[0]
+        inset.shift(LEFT * dx)
+        slid = []
+
+        def slide():
+            if not slid:
+                slid.append(True)
+                self.play(*[m.animate.shift(RIGHT * dx) for m in
+                            (inset.head, inset.others, inset.big, inset.focus)], run_time=0.6)
         # "No other token's X ever passes 870": the inset's scale and that row
         self.hold_until_moment(M.OTHERS)
         self.put("inset_head", inset.head, run_time=0.5)
@@ -109,9 +120,10 @@ class SummaryBeats:
             # "That length never reaches W K: I's keys ... are made from its normalised copy":
             # the key's formula, under where the share will go (length and share kept apart)
             self.hold_until_cue(1)
+            slide()
             note = VGroup(math('K = "RMSNorm"(X) W_K', ML),
-                          inline(txt("the length of X never reaches", L_, T.MUTED),
-                                 math("W_K", ML, T.MUTED)))
+                          inline(txt("the length of X never reaches", L_, T.TEXT),
+                                 math("W_K", ML, T.TEXT)))
             note.arrange(DOWN, buff=0.15, aligned_edge=LEFT)
             note.move_to(DOWN * 0.9).align_to(LEFT * 5.9, LEFT)
             self.keep_inside(note)
@@ -122,6 +134,7 @@ class SummaryBeats:
         # "Bank gives it 67 percent of its attention: an attention sink": an arrow from bank
         # to the sink, the share, the name and the layers it is averaged over
         self.hold_until_cue(share_cue)
+        slide()
         focus = self.tok[d["focus"]["token"]]
         start = focus.get_corner(DOWN + LEFT) + RIGHT * 0.15 + DOWN * 0.04
         end = tok.get_bottom() + DOWN * 0.04
