@@ -18,8 +18,8 @@ Beats (each optional, in storyboard order):
 - `projection`: every state first as seen along two of the model's own coordinates, then moved
   onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), each sentence's
   dot moving state by state; how far each end lies from the reference's end, the same pairs in
-  the plane and in the full space side by side, the reference's own move and where position
-  alone puts another sentence's start.
+  the plane and in the full space side by side, the reference's own move against how far every
+  other word moves; then the move split into the arrow the sentences share and each one's own.
 - `probe` comes under a title of its own (a new question, other nouns).
 - `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
 """
@@ -811,6 +811,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
         ghosts = self.pca_happening(plane, head, pc, xy)
         pc = self.pc_axes           # the PC1/PC2 axes stay: the plane's frame all beat
+        # X^(0)'s label clear of the axes' names (PC1's sits at its axis's right end, where a
+        # path may start): the first side of its dot that is
+        at0 = plane.c2p(*xy[0][0])
+        if any(overlaps(start, m, pad=0.04) for m in pc[2:]):
+            for d in (back, UP, DOWN, LEFT, DL, UL, DR, UR, RIGHT):
+                start.next_to(at0, d, buff=0.2)
+                if not any(overlaps(start, m, pad=0.04) for m in pc[2:]) and \
+                        start.get_right()[0] < 7.11 - T.EDGE:
+                    break
         # the paths start from X^(0): each sentence's first state, lit (the others stay faint)
         self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.5)
         trails = VGroup()
@@ -1173,6 +1182,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                           max_tip_length_to_length_ratio=0.2))
             lab = Num(pr.own_parts[c], decimals=1, size=SIZE, color=self.colors[c])
             beside(lab, Dot(end, radius=0.05), d, buff=0.08)
+            # (two own arrows at near angles: the later label steps aside, away from the
+            # other's, until the two are clear)
+            for other in labels:
+                if overlaps(lab, other, pad=0.04):
+                    side = RIGHT if lab.get_center()[0] >= other.get_center()[0] else LEFT
+                    gap = (other.get_right()[0] - lab.get_left()[0] if side is RIGHT
+                           else lab.get_right()[0] - other.get_left()[0])
+                    lab.shift(side * (gap + 0.08))
             labels.add(lab)
             ang = float(np.arctan2(d[1], d[0]))
             arcs.add(Arc(radius=0.3 + 0.1 * c, start_angle=0, angle=ang, arc_center=tip,
@@ -1199,68 +1216,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         sp.own_note = own_note
         sp.all = VGroup(start, shared, label, note, own, labels, guide, arcs, own_note)
         return sp
-
-    def side_view(self, plane, xy, segs):
-        """A small chart in a corner of the plot, away from the paths: across, how far each
-        other end lies from sentence 1's in the plane; up, how far off it (plan
-        `off_distances`), both at one scale, so "mostly off this plane" is seen. Its dots
-        start on the across axis (what the plane shows) and are moved up by the caller."""
-        pr = self.v.projection
-        plane_d = [float(x) for x in pr.end_distances.values]
-        off_d = [float(x) for x in pr.off_distances.values]
-        size = 1.3
-        unit = size / max(max(off_d), max(plane_d), 1e-9)
-        names = VGroup(txt("in plane", SIZE, T.MUTED), txt("off plane", SIZE, T.MUTED))
-        w, h = size + 0.5, size + 0.25
-        # the place in the plot that covers the least of the paths (points sampled along every
-        # segment) and no label; of equals, the one nearest a corner
-        pts = []
-        for path in xy:
-            for p0, p1 in zip(path[:-1], path[1:]):
-                a0, a1 = np.array(plane.c2p(*p0)), np.array(plane.c2p(*p1))
-                pts += [a0 + (a1 - a0) * t for t in np.linspace(0, 1, 12)]
-        words = [m for top in self.mobjects for m in top.get_family() if is_text(m)]
-        best = None
-        bw, bh = w + 0.5, h + 0.5
-        c0 = plane.get_center()
-        for fx in np.linspace(-1, 1, 7):
-            for fy in np.linspace(-1, 1, 6):
-                box = Rectangle(width=bw, height=bh)
-                box.move_to(c0 + RIGHT * fx * (plane.width - bw) / 2
-                            + UP * fy * (plane.height - bh) / 2)
-                l, r, b_, t = (box.get_left()[0], box.get_right()[0], box.get_bottom()[1],
-                               box.get_top()[1])
-                hits = sum(l - 0.1 < p[0] < r + 0.1 and b_ - 0.1 < p[1] < t + 0.1 for p in pts)
-                hits += sum(30 for m in words if overlaps(box, m, pad=0.05))
-                key = (hits, -abs(fx) - abs(fy))
-                if best is None or key < best[0]:
-                    best = (key, box)
-        box = best[1].set_style(fill_color=T.BACKGROUND, fill_opacity=0.92,
-                                stroke_color=T.MUTED, stroke_width=1.5, stroke_opacity=0.6)
-        o = box.get_corner(DOWN + LEFT) + np.array([0.35, 0.35, 0])
-        axes = VGroup(Line(o, o + RIGHT * (w + 0.5 - 0.6), color=T.MUTED, stroke_width=2),
-                      Line(o, o + UP * (h + 0.5 - 0.6), color=T.MUTED, stroke_width=2))
-        names[0].next_to(axes[0], DOWN, buff=0.06).align_to(axes[0], RIGHT)
-        names[1].rotate(np.pi / 2).next_to(axes[1], LEFT, buff=0.06).align_to(axes[1], UP)
-        dots = VGroup(Dot(o, radius=0.08, color=self.colors[0]),
-                      *[Dot(o + RIGHT * unit * p, radius=0.07, color=self.curve_color(k))
-                        for k, p in enumerate(plane_d)])
-        tops = [o + RIGHT * unit * p + UP * unit * f for p, f in zip(plane_d, off_d)]
-
-        def link(k):
-            return lambda: Line(o, dots[k + 1].get_center(), color=self.curve_color(k),
-                                stroke_width=3)
-        lines = [always_redraw(link(k)) for k in range(len(plane_d))]
-        names.set_z_index(1)
-        dots.set_z_index(2)
-
-        class Side:
-            pass
-        side = Side()
-        side.box, side.axes, side.names, side.dots, side.tops, side.lines = (
-            box, axes, names, dots, tops, lines)
-        side.all = VGroup(box, axes, names, dots, *lines)
-        return side
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
