@@ -54,7 +54,7 @@ TYPED = {
     ("drift", "across"): (14, "add as arrows"),
     ("drift", "nearly_across"): (14, "roughly across"),
     ("drift", "simply_sum"): (14, "simply sum"),
-    ("drift", "shared_sum"): (15, "of the move is shared"),
+    ("drift", "shared_sum"): (15, "of the move is a path"),
     ("drift", "adds_most"): (15, "what context adds"),
     ("drift", "ways"): (16, "point different ways"),
     ("probe", "both_senses"): (1, "both senses"),

@@ -117,8 +117,8 @@ def build(c: Context) -> Draft:
         + " The parts add as arrows, not as lengths"
         + (": each own arrow stands roughly across the shared one" if across else "")
         + ", so their lengths do not simply sum."
-        + " So {data.projection.shared_move:.1f} of the move is shared, whatever the sentence; "
-        "what context adds is at most {data.projection.own_part:.1f}."
+        + " So {data.projection.shared_move:.1f} of the move is a path these banks share; "
+        "what context adds to set one sentence apart is at most {data.projection.own_part:.1f}."
         + (" The own arrows point different ways: two ends lie farther apart than any own "
            "arrow is long." if apart else " The own arrows are what tells the sentences apart."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
@@ -152,7 +152,7 @@ def build(c: Context) -> Draft:
                  M.MEAN_END: "mean end", M.PATH_TOGETHER: "take together",
                  M.OWN: "own arrow", M.ACROSS: "add as arrows",
                  M.NEARLY_ACROSS: "roughly across" if across else "simply sum",
-                 M.SIMPLY_SUM: "simply sum", M.SHARED_SUM: "of the move is shared",
+                 M.SIMPLY_SUM: "simply sum", M.SHARED_SUM: "of the move is a path",
                  M.ADDS_MOST: "what context adds", M.WAYS: "The own arrows"})
     g = d["gap"]
     near, far = g["near"], g["far"]

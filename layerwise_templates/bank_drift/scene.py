@@ -1116,8 +1116,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         half = max(0.3, min(0.8, 0.4 * (self.said(M.SHARED_SUM) - self.time)))
         self.play(*[a.animate.set_stroke(width=6) for a in split.arcs], run_time=half)
         self.play(*[a.animate.set_stroke(width=2.5) for a in split.arcs], run_time=half)
-        # "so 10.7 of the move is shared, whatever the sentence; what context adds is at most
-        # 4.3": the shared arrow and its number, then the longest own arrow and its number
+        # "so 10.7 of the move is a path these banks share; what context adds to set one
+        # sentence apart is at most 4.3": the shared arrow and its number, then the longest own arrow and its number
         self.hold_until_moment(M.SHARED_SUM)
         self.emphasize(split.shared, split.shared_label, run_time=max(0.6, min(1.6, 0.85 * (
             self.said(M.ADDS_MOST) - self.time))))
