@@ -22,11 +22,11 @@ STREAM = storyboard_path("residual_stream")
 # them and the words, as the scene would have typed them (`typed` below)
 TYPED = {
     ("extend", "sentences"): (0, "three sentences"),
-    ("extend", "reference"): (1, "sentence one's bank"),
-    ("extend", "each_other"): (1, "each of the others"),
-    ("extend", "money_end"): (3, "It ends at"),
-    ("extend", "river_end"): (4, "and ends at"),
-    ("extend", "turn_away"): (5, "both banks end"),
+    ("extend", "reference"): (4, "sentence one's bank"),
+    ("extend", "each_other"): (4, "each of the others"),
+    ("extend", "money_end"): (6, "It ends at"),
+    ("extend", "river_end"): (7, "and ends at"),
+    ("extend", "turn_away"): (8, "both banks end"),
     ("baseline", "unrelated"): (0, "unrelated tokens"),
     ("baseline", "baseline_peak"): (1, "rises from"),
     ("baseline", "base_falls"): (1, "then falls"),
@@ -43,18 +43,20 @@ TYPED = {
     ("drift", "sentence_moves"): (7, "In the full space"),
     ("drift", "off_plane"): (8, "off this plane"),
     ("drift", "answer"): (9, "how far does context"),
-    ("drift", "move_far"): (10, "move it far"),
-    ("drift", "far"): (10, "longer than"),
-    ("drift", "split"): (11, "Split that move"),
+    ("drift", "move_far"): (10, "Not all of that"),
+    ("drift", "far"): (10, "the other words here"),
+    ("drift", "split"): (11, "Split bank's move"),
     ("drift", "one_arrow"): (12, "One arrow"),
     ("drift", "mean_start"): (12, "mean start"),
     ("drift", "mean_end"): (12, "mean end"),
     ("drift", "path_together"): (12, "take together"),
     ("drift", "own"): (13, "own arrow"),
     ("drift", "across"): (14, "add as arrows"),
-    ("drift", "nearly_across"): (14, "nearly across"),
+    ("drift", "nearly_across"): (14, "roughly across"),
     ("drift", "simply_sum"): (14, "simply sum"),
-    ("drift", "ways"): (15, "point different ways"),
+    ("drift", "shared_sum"): (15, "of the move is a path"),
+    ("drift", "adds_most"): (15, "what context adds"),
+    ("drift", "ways"): (16, "point different ways"),
     ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),
@@ -260,7 +262,7 @@ GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2,
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
         "cloud: 1, directions: Here is, pc2: two axes, far: 5, split: 5, own: 5, "
         "move_far: 5, one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, across: 5, "
-        "nearly_across: 5, simply_sum: 5, ways: 5}")
+        "nearly_across: 5, simply_sum: 5, shared_sum: 5, adds_most: 5, ways: 5}")
 
 
 def test_words_and_sentences_and_nth():
@@ -284,9 +286,10 @@ def test_words_and_sentences_and_nth():
     (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: across, answer, axes, cloud, directions, far, "
-     "in_plane, mean_end, mean_start, move_far, nearly_across, off_plane, one_arrow, own, path_together, "
-     "pc2, plane, same_path, sentence_moves, simply_sum, split, units, ways", None),
+     "beat's handlers wait for; they wait for: across, adds_most, answer, axes, cloud, "
+     "directions, far, in_plane, mean_end, mean_start, move_far, nearly_across, off_plane, "
+     "one_arrow, own, path_together, pc2, plane, same_path, sentence_moves, shared_sum, "
+     "simply_sum, split, units, ways", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:

@@ -14,7 +14,7 @@ import numpy as np
 from layerwise_core.drafts.base import Beat, Context, Draft
 from layerwise_core.voice.spoken import integer_words
 from . import moments as M
-from .plan import FAR, ONE_PATH, SHARED, SMALL_GAP, build_numbers
+from .plan import ONE_PATH, SHARED, SMALL_GAP, build_numbers
 
 
 def build(c: Context) -> Draft:
@@ -58,7 +58,7 @@ def build(c: Context) -> Draft:
                    for k in range(K))
     beats.append(Beat(
         "baseline", ["baseline"],
-        "Baseline: the mean cosine of unrelated tokens. Adjusted = raw − baseline",
+        "Baseline: how alike unrelated tokens point, state by state",
         "Unrelated tokens point somewhat alike too. This baseline, the mean cosine of "
         "{data.similarity.baseline_pairs} pairs of different words, goes from "
         "{data.similarity.baseline[0]:.2f} at X zero, is highest at X "
@@ -73,7 +73,10 @@ def build(c: Context) -> Draft:
     ans = d["answer"]            # which answer statements the numbers hold (plan.answer)
     same = ans["one_path"]
     hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
-    far, shared_most = ans["far"], ans["shared"]
+    shared_most = ans["shared"]
+    # "the layers move every word a long way": the other words' shortest move is over half
+    # the first sentence's focus word's
+    common = d["other_move_range"][0] / max(d["full_depth_distance"], 1e-9) > 0.5
     nearest = int(np.argmin(d["full_end_distances"]))
     # the own arrows nearly across the shared one (60-120 degrees); two ends farther apart
     # than any own arrow is long (so the own arrows cannot all point one way)
@@ -104,21 +107,26 @@ def build(c: Context) -> Draft:
         + ("nearer." if K == 2 else "nearest.")
         + f" The answer: the layers move the first sentence's {said} "
         "{data.projection.full_depth_distance:.1f} in the full space"
-        + (", longer than the output state itself, {data.projection.output_norm:.1f}." if far
-           else "; the output state itself is {data.projection.output_norm:.1f} long.")
+        + (", but they move every word a long way: the other words here move "
+           if common else "; the other words here move ")
+        + "{data.projection.other_move_range[0]:.1f} to {data.projection.other_move_range[1]:.1f}."
         + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
         "their mean start to their mean end, {data.projection.shared_move:.1f} long, the path "
         "they take together; each sentence's own arrow is at most "
         "{data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
         + " The parts add as arrows, not as lengths"
-        + (": each own arrow stands nearly across the shared one" if across else "")
+        + (": each own arrow stands roughly across the shared one" if across else "")
         + ", so their lengths do not simply sum."
+        + " So {data.projection.shared_move:.1f} of the move is a path these banks share; "
+        "what context adds to set one sentence apart is at most {data.projection.own_part:.1f}."
         + (" The own arrows point different ways: two ends lie farther apart than any own "
            "arrow is long." if apart else " The own arrows are what tells the sentences apart."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
                 f"{'>' if same else '<='} {ONE_PATH:g}",
-                f"data.projection.full_depth_distance / data.projection.output_norm "
-                f"{'>' if far else '<='} {FAR:g}"]
+                "data.projection.other_move_range[1] - data.projection.other_move_range[0] "
+                ">= 0"]
+        + (["data.projection.other_move_range[0] / data.projection.full_depth_distance > 0.5"]
+           if common else [])
         + ([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
            if shared_most else [])
         # (a plane's distance is never more than the full one; equal when two ends coincide,
@@ -137,14 +145,15 @@ def build(c: Context) -> Draft:
                  M.UNITS: "own units", M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane", M.ANSWER: "The answer",
-                 M.FAR: "longer than" if far else "output state itself",
+                 M.FAR: "the other words here",
                  M.MOVE_FAR: "The answer",
                  M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
                  M.MEAN_END: "mean end", M.PATH_TOGETHER: "take together",
                  M.OWN: "own arrow", M.ACROSS: "add as arrows",
-                 M.NEARLY_ACROSS: "nearly across" if across else "simply sum",
-                 M.SIMPLY_SUM: "simply sum", M.WAYS: "The own arrows"})
+                 M.NEARLY_ACROSS: "roughly across" if across else "simply sum",
+                 M.SIMPLY_SUM: "simply sum", M.SHARED_SUM: "of the move is a path",
+                 M.ADDS_MOST: "what context adds", M.WAYS: "The own arrows"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

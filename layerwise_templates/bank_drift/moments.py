@@ -21,6 +21,8 @@ MOVE_FAR = "move_far"           # "the layers move it far": the reference's full
 MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together"   # the
 # shared arrow's ends named, then the paths it stands for
 NEARLY_ACROSS, SIMPLY_SUM = "nearly_across", "simply_sum"   # each own arrow's angle marked
+SHARED_SUM, ADDS_MOST = "shared_sum", "adds_most"   # the answer: the shared arrow, then the
+# longest own arrow (what context adds), each lit as its number is said
 ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
 # probe
 BOTH_SENSES = "both_senses"
@@ -62,7 +64,7 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, MOVE_FAR, FAR, SPLIT, ONE_ARROW, MEAN_START, MEAN_END, PATH_TOGETHER, OWN, ACROSS, NEARLY_ACROSS, SIMPLY_SUM, WAYS),
+    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, MOVE_FAR, FAR, SPLIT, ONE_ARROW, MEAN_START, MEAN_END, PATH_TOGETHER, OWN, ACROSS, NEARLY_ACROSS, SIMPLY_SUM, SHARED_SUM, ADDS_MOST, WAYS),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

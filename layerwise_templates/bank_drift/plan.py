@@ -18,7 +18,7 @@ import numpy as np
 
 from layerwise_core.analysis.probe import run_probe
 from layerwise_core.analysis.projection import pca_plane
-from layerwise_core.analysis.similarity import context_similarity
+from layerwise_core.analysis.similarity import _content_positions, context_similarity
 from layerwise_core.analysis.vectors import layer_states, positions, word_vectors
 from layerwise_core.probe_set import load_probe_set
 from layerwise_core.storyboard.schema import Storyboard
@@ -194,6 +194,19 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
                                for c, f in enumerate(projection["own_parts"])]
     # the shared move's start and end on the plane (the sentences' mean X^(0) and X^(L))
     projection["shared_xy"] = [xy[:, 0].mean(axis=0).tolist(), xy_mean_end.tolist()]
+    # the yardstick for "far": how far every other word of these sentences moves from its
+    # X^(0) to its X^(L) in the full space (the words the baseline pairs, without the focus
+    # word): the layers move every word about this far, so the move's size alone is not
+    # context's doing
+    others = []
+    for t, f in zip(traces, focus):
+        hooks = layer_states(t)
+        for p in _content_positions(t, set(positions(t, f))):
+            others.append(float(np.linalg.norm(t[hooks[-1]][p] - t[hooks[0]][p])))
+    projection["other_moves"] = others
+    projection["other_move_range"] = ([float(min(others)), float(max(others))] if others
+                                      else [0.0, 0.0])
+    projection["other_move_n"] = len(others)
     projection["answer"] = answer(projection, C)
     return projection
 
@@ -228,7 +241,7 @@ def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
             **{k: projection[k] for k in ("depth_distance", "sentence_distance", "end_shown",
                                           "full_depth_distance", "output_norm",
                                           "full_end_distances", "shared_move", "own_part",
-                                          "own_angles_deg", "answer")}}
+                                          "own_angles_deg", "other_move_range", "answer")}}
 
 
 def gap(curves: list[dict], base) -> dict:

@@ -18,8 +18,8 @@ Beats (each optional, in storyboard order):
 - `projection`: every state first as seen along two of the model's own coordinates, then moved
   onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), each sentence's
   dot moving state by state; how far each end lies from the reference's end, the same pairs in
-  the plane and in the full space side by side, the reference's own move and where position
-  alone puts another sentence's start.
+  the plane and in the full space side by side, the reference's own move against how far every
+  other word moves; then the move split into the arrow the sentences share and each one's own.
 - `probe` comes under a title of its own (a new question, other nouns).
 - `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
 """
@@ -48,12 +48,12 @@ from . import moments as M
 from .scene_parts import DimPlace, ProbeBeat
 from .view import Data
 
-SIZE = T.SMALL_SIZE             # 18: every label and number (the floor is 14 px)
+SIZE = 20                       # every label and number (18 read as 11-12 px at 854x480)
 KEY_SIZE = T.LABEL_SIZE         # 22: the sentences' key, the only key to the colours
 MATH = T.TYPE.math_label        # X^(l) tick labels: scripts (70 %) at the 8 px floor
 PLANE_MATH = 1.25 * MATH        # the PCA plane's state labels: larger, read off the paths
-PLOT_WIDTH = 9.4
-NAME_WIDTH = 2.3                # the row-label column left of the plot
+PLOT_WIDTH = 9.1
+NAME_WIDTH = 2.6                # the row-label column left of the plot
 ROW_STEP = 0.36
 TOP = 3.05                      # below the title
 BOTTOM = -2.95                  # above the caption
@@ -564,10 +564,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         cues = self.beat.get("cues") or []
         # the sentences stay large and lit one by one for the whole first sentence of the
         # voice (no empty stage while it still speaks of them), then become the key
-        per = max(0.9, 0.95 * (self.cue_at(1) - self.time - 0.9)) / n if cues else 0.9
+        # the axis comes with the cue that says "From X zero" (the storyboard's second cue
+        # when the sentences are introduced in one); each sentence is boxed on the cue that
+        # names it ("Sentence one: a river bank.") when the voice names them one per cue
+        axis_cue = self.cue_with("From X zero", 1)
+        names = ("one", "two", "three", "four")[:n]
+        own = [self.cue_with(f"Sentence {w}:") for w in names]
+        own = own if cues and all(c is not None for c in own) and \
+            own == sorted(own) and own[-1] < axis_cue else None
+        per = max(0.9, 0.95 * (self.cue_at(axis_cue) - self.time - 0.9)) / n if cues else 0.9
         # "... reads in both directions, so that bank can use the later word": the last
         # sentence's words after its focus word are underlined as its box is on
-        both = self.cue_with("both directions") == 0
+        said_both = self.cue_with("both directions")
+        both = said_both is not None and said_both < axis_cue
         under = VGroup()
         for k in range(n):                               # "a river bank, a money bank, ..."
             later = self.later_glyphs(k) if both and k == n - 1 else None
@@ -575,12 +584,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 under = Underline(later, buff=0.06, color=self.colors[k], stroke_width=4)
             extra = [] if later is None else [
                 Create(under, rate_func=squish_rate_func(smooth, 0.3, 1.0))]
+            if own is not None:
+                self.hold_until_cue(own[k])
+                nxt = own[k + 1] if k + 1 < n else axis_cue
+                per = max(0.9, 0.9 * (self.cue_at(nxt) - self.time) - (0.9 if k == n - 1
+                                                                        else 0.0))
             self.emphasize(self.focus_glyphs(k), run_time=min(per, 6.0), extra=extra)
         if len(under):
             self.play(FadeOutPlace(under), run_time=0.3)
             self.remove(under)
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
-        self.hold_until_cue(1)                  # "from X zero ... to X six": the axis comes in
+        self.hold_until_cue(axis_cue)           # "from X zero ... to X six": the axis comes in
         chart = self.cosine_chart(run_time=0.6)
         # "From X zero, the embedding, to X six, the output of the six layers": X^(0) boxed,
         # then a pointer steps tick by tick to X^(L) (one step per layer) and X^(L) is boxed:
@@ -776,7 +790,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             top = TOP - 0.1
         head = VGroup(
             inline(txt("all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
-                   txt("states,", SIZE), txt("projected", SIZE, T.POINTER)),
+                   txt("states", SIZE), txt("projected", SIZE, T.POINTER)),
             inline(txt("keeps", SIZE, T.MUTED),
                    Num(pr.explained_percent[0], decimals=0, size=SIZE, suffix="%"),
                    txt("+", SIZE), Num(pr.explained_percent[1], decimals=0, size=SIZE,
@@ -797,6 +811,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
         ghosts = self.pca_happening(plane, head, pc, xy)
         pc = self.pc_axes           # the PC1/PC2 axes stay: the plane's frame all beat
+        # X^(0)'s label clear of the axes' names (PC1's sits at its axis's right end, where a
+        # path may start): the first side of its dot that is
+        at0 = plane.c2p(*xy[0][0])
+        if any(overlaps(start, m, pad=0.04) for m in pc[2:]):
+            for d in (back, UP, DOWN, LEFT, DL, UL, DR, UR, RIGHT):
+                start.next_to(at0, d, buff=0.2)
+                if not any(overlaps(start, m, pad=0.04) for m in pc[2:]) and \
+                        start.get_right()[0] < 7.11 - T.EDGE:
+                    break
         # the paths start from X^(0): each sentence's first state, lit (the others stay faint)
         self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.5)
         trails = VGroup()
@@ -888,12 +911,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                            inline(bar(pr.full_end_distances[k], self.curve_color(k)),
                                   Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
                     for k in pairs]
-            # the reference's output, its own length: the yardstick "far" is read against
-            norm = VGroup(inline(txt("1", SIZE, self.colors[0]),
-                                 txt("output's length", SIZE, T.MUTED)),
+            # every other word's own move, shortest to longest: the yardstick "far" is read
+            # against (the layers move every word a long way), drawn as a range on the bars'
+            # scale
+            lo, hi = (float(x) for x in pr.other_move_range.values)
+            span = VGroup(Line(ORIGIN, RIGHT * max(scale * lo, 0.01), stroke_opacity=0,
+                               stroke_width=0),
+                          Line(RIGHT * scale * lo, RIGHT * max(scale * hi, scale * lo + 0.02),
+                               color=T.MUTED, stroke_width=8))
+            norm = VGroup(txt("other words", SIZE, T.MUTED),
                           VectorizedPoint(),
-                          inline(bar(pr.output_norm, self.colors[0]).set_stroke(opacity=0.55),
-                                 Num(pr.output_norm, decimals=1, size=SIZE)))
+                          inline(span, Num(pr.other_move_range[0], decimals=1, size=SIZE),
+                                 txt("to", SIZE, T.MUTED),
+                                 Num(pr.other_move_range[1], decimals=1, size=SIZE)))
             grid = VGroup(title, own, *rows, norm)
             cols = [max(r[j].width for r in grid) for j in range(3)]
             for i, r in enumerate(grid):
@@ -913,9 +943,35 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         edge = 7.11 - T.EDGE            # (a deep model's lengths, 589.6, ran past `room`)
         if grid.get_right()[0] > edge:
             grid.scale((edge - grid.get_left()[0]) / grid.width, about_edge=LEFT)
-        # "in the states' own units, sentence one's bank ends 10.2 from where it started in
-        # this plane, and 11.2 in the full space": the dashed reach, then its two bars
+        # "in the states' own units": one grid square's length named, in a corner of the plot
+        # that no path or label crosses (with an opaque backing on the grid)
+        cell = unit * step
+        tick = Line(UP * 0.07, DOWN * 0.07, color=T.TEXT, stroke_width=3)
+        rule = VGroup(Line(ORIGIN, RIGHT * cell, color=T.TEXT, stroke_width=3),
+                      tick.copy(), tick.copy().shift(RIGHT * cell))
+        scale_bar = VGroup(inline(Num(pr.step, decimals=0 if step >= 1 else 1, size=SIZE),
+                                  txt("unit" if step == 1 else "units", SIZE, T.TEXT)),
+                           rule).arrange(DOWN, buff=0.08)
+        texts = [m for m in [*marks, *start.get_family(), *end_label.get_family(),
+                             *pc.get_family()] if is_text(m)]
+        best = None
+        for corner in (DR, DL, UR, UL):
+            scale_bar.move_to(plane.get_corner(corner) - corner * np.array(
+                [0.15 + scale_bar.width / 2, 0.12 + scale_bar.height / 2, 0]))
+            hits = covered(scale_bar, blocked, pad=0.06) + 50 * sum(
+                overlaps(scale_bar, m, pad=0.04) for m in texts) + sum(
+                overlaps(scale_bar, d, pad=0.04) for d in dots)
+            if best is None or hits < best[0]:
+                best = (hits, scale_bar.get_center().copy())
+        scale_bar.move_to(best[1])
+        scale_back = Rectangle(width=scale_bar.width + 0.16, height=scale_bar.height + 0.12,
+                               stroke_width=0, fill_color=T.BACKGROUND,
+                               fill_opacity=0.9).move_to(scale_bar)
+        # "... sentence one's bank ends 10.2 from where it started in this plane, and 11.2 in
+        # the full space": the dashed reach, then its two bars
         self.hold_until_moment(M.UNITS)
+        self.play(FadeIn(scale_back), FadeInPlace(scale_bar), run_time=0.5)
+        self.emphasize(scale_bar, run_time=0.6)
         self.play(Create(reach), FadeInPlace(title[:2]), FadeInPlace(own[0]), run_time=0.8)
         self.bring_to_front(dots)
         self.play(FadeInPlace(own[1]), run_time=0.5)
@@ -934,46 +990,29 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for k, r in enumerate(rows):
             self.play(Create(segs[k]), FadeInPlace(r[1]), run_time=max(0.5, min(1.5, per)))
             self.bring_to_front(dots)
-        # "in the full space, 6.6 and 4.3": a side view (in-plane distance across, off-plane
-        # distance up, one scale) where each other end, seen at its in-plane distance, rises
-        # out of the plane to its full distance as that number is said
-        sv = self.side_view(plane, xy, segs)
-        self.hold_until_moment(M.SENTENCE_MOVES)        # "in the full space, ... and ..."
-        self.play(FadeIn(sv.box), Create(sv.axes), FadeInPlace(sv.names),
-                  *[FadeInPlace(d) for d in sv.dots], run_time=0.6)
-        self.add(*sv.lines)
+        # "in the full space, their ends are 6.6 and 4.3 apart": each full-space number beside
+        # its in-plane one, lit together as it is said (the plane shows a small part of each)
+        self.hold_until_moment(M.SENTENCE_MOVES)
         per = self.stretch(M.OFF_PLANE, 1.0, cap=4.0) / max(1, len(rows))
         for k, r in enumerate(rows):
-            self.play(FadeInPlace(r[2]), sv.dots[k + 1].animate.move_to(sv.tops[k]),
-                      run_time=max(0.5, min(2.0, per)))
-        # "what tells the banks apart is mostly off this plane": said over the side view, on
-        # two lines as wide as its frame, clear of it (inside its empty upper right if no
-        # place above or below is free of other words)
+            self.play(FadeInPlace(r[2]), run_time=0.5)
+            self.emphasize(r[1], r[2], run_time=max(0.5, min(1.5, per - 0.5)))
+        # "what tells the banks apart is mostly off this plane": said under the table whose
+        # numbers show it (the plot keeps only the paths: one reading at a time)
         ans = pr.answer
         where = {"mostly": ("apart: mostly", "off this plane"),
                  "partly": ("apart: partly", "off this plane"),
                  "mostly_in": ("apart: mostly", "in this plane")}[str(ans.off_plane)]
-        off = VGroup(*[txt(w, SIZE, T.POINTER) for w in where]).arrange(
-            DOWN, buff=0.06, aligned_edge=RIGHT)
-        words = [m for top in self.mobjects for m in top.get_family() if is_text(m)]
-        for d in (UP, DOWN, None):
-            if d is None:           # inside the frame, its upper right corner
-                off.move_to(sv.box.get_corner(UR) + np.array([-0.12, -0.1, 0]),
-                            aligned_edge=UR)
-                break
-            off.next_to(sv.box, d, buff=0.16).align_to(sv.box, RIGHT)
-            if (not any(overlaps(off, w, pad=0.06) for w in words)
-                    and off.get_bottom()[1] > plane.get_bottom()[1] - 0.05
-                    and off.get_top()[1] < TOP):
-                break
-        # (an opaque backing: the words sit on the plot's grid)
-        backing = Rectangle(width=off.width + 0.16, height=off.height + 0.12, stroke_width=0,
-                            fill_color=T.BACKGROUND, fill_opacity=0.9).move_to(off)
+        off = inline(*[txt(w, SIZE, T.POINTER) for w in where])
+        off.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
+        if off.get_right()[0] > 7.11 - T.EDGE:
+            off = VGroup(*[txt(w, SIZE, T.POINTER) for w in where]).arrange(
+                DOWN, buff=0.06, aligned_edge=LEFT)
+            off.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
         self.hold_until_moment(M.OFF_PLANE)
         nearest = int(np.argmin([float(x) for x in pr.full_end_distances.values]))
-        self.play(FadeIn(backing), FadeInPlace(off), run_time=0.5)
-        self.emphasize(segs, off, sv.names[1], *sv.lines, *[r[2] for r in rows],
-                       run_time=1.2)
+        self.play(FadeInPlace(off), run_time=0.5)
+        self.emphasize(segs, off, *[r[2] for r in rows], run_time=1.2)
         self.emphasize(rows[nearest][2], run_time=1.0)
         # "so, how far does context move bank?": the question, its row lit; "the layers move
         # it far": its full-space number
@@ -986,16 +1025,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # "11.2 is longer than the output state itself, 10.1": the output's own length as a
         # bar under the table, to the same scale, growing as it is said
         self.hold_until_moment(M.FAR)
-        self.play(FadeInPlace(norm[0]), Create(norm[2][0]), FadeInPlace(norm[2][1]),
+        self.play(FadeInPlace(norm[0]), Create(norm[2][0]), FadeInPlace(norm[2][1:]),
                   run_time=max(0.6, min(1.5, 0.5 * (self.said(M.SPLIT) - self.time))))
         self.emphasize(own[2], norm[2], run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.SPLIT) - self.time))))
         # "split that move into arrows": the table and the side view have been read and
         # leave; the move is drawn as its parts, to scale, where the table was
         self.hold_until_moment(M.SPLIT)
-        for line in sv.lines:
-            line.clear_updaters()
-        read = [grid, sv.all, off, backing, segs]
+        read = [grid, off, segs]
         self.play(*[FadeOutPlace(m) for m in read], run_time=0.6)
         for m in read:
             self.remove(*m.get_family())
@@ -1057,7 +1094,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # is 4.3": each grows from the shared arrow's tip, its length beside it
         self.hold_until_moment(M.OWN)
         self.play(LaggedStart(*[GrowArrow(a) for a in split.own], lag_ratio=0.3),
-                  *[FadeInPlace(m) for m in split.own_labels], run_time=1.2)
+                  *[FadeInPlace(m) for m in split.own_labels],
+                  *([FadeInPlace(split.own_note)] if len(split.own_note) else []),
+                  run_time=1.2)
         k = int(pr.own_longest)
         self.emphasize(split.own[k], split.own_labels[k], run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.ACROSS) - self.time))))
@@ -1074,9 +1113,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(Create(split.guide), *[Create(a) for a in split.arcs], run_time=0.8)
         # "so their lengths do not simply sum": the angles pulse
         self.hold_until_moment(M.SIMPLY_SUM)
-        half = max(0.3, min(0.8, 0.4 * (self.said(M.WAYS) - self.time)))
+        half = max(0.3, min(0.8, 0.4 * (self.said(M.SHARED_SUM) - self.time)))
         self.play(*[a.animate.set_stroke(width=6) for a in split.arcs], run_time=half)
         self.play(*[a.animate.set_stroke(width=2.5) for a in split.arcs], run_time=half)
+        # "so 10.7 of the move is a path these banks share; what context adds to set one
+        # sentence apart is at most 4.3": the shared arrow and its number, then the longest own arrow and its number
+        self.hold_until_moment(M.SHARED_SUM)
+        self.emphasize(split.shared, split.shared_label, run_time=max(0.6, min(1.6, 0.85 * (
+            self.said(M.ADDS_MOST) - self.time))))
+        self.hold_until_moment(M.ADDS_MOST)
+        self.emphasize(split.own[k], split.own_labels[k], *split.own_note[:1],
+                       run_time=max(0.6, min(1.6, 0.85 * (self.said(M.WAYS) - self.time))))
         # "the own arrows point different ways, mostly off this plane; for this one pair they
         # leave the same-sense bank nearer": the own arrows, then the paths' ends on the plane
         self.hold_until_moment(M.WAYS)
@@ -1084,7 +1131,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(VGroup(*dots), run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end_label,
-                                   pc, mean0, mean1, shadow, split.all)]
+                                   pc, mean0, mean1, shadow, split.all, scale_back, scale_bar)]
 
     def split_picture(self, left: float, top: float):
         """The reference's move split in two, in the full space and to one scale: from a start
@@ -1100,7 +1147,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         sides = [1.0] + [-1.0] * (len(lens) - 1)
         dirs = [np.array([np.cos(a), sd * np.sin(a), 0.0]) for a, sd in zip(angs, sides)]
         right, bottom = 7.11 - T.EDGE - 0.55, BOTTOM + 0.2
-        note = txt("full space, to scale", SIZE, T.MUTED)
+        # (the triangles are true: lengths, and each own arrow's angle to the shared one; the
+        # own arrows' directions to one another are not, in 384 dimensions)
+        note = VGroup(txt("full space, to scale:", SIZE, T.MUTED),
+                      txt("lengths, and angles", SIZE, T.MUTED),
+                      txt("to the shared arrow", SIZE, T.MUTED)).arrange(
+            DOWN, buff=0.06, aligned_edge=LEFT)
         word = str(self.v.contexts[0].focus.value).partition("#")[0]
         label = inline(txt("all", SIZE, T.TEXT), Num(pr.answer.n, decimals=0, size=SIZE),
                        txt(f"{word}s share:", SIZE, T.TEXT),
@@ -1130,6 +1182,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                           max_tip_length_to_length_ratio=0.2))
             lab = Num(pr.own_parts[c], decimals=1, size=SIZE, color=self.colors[c])
             beside(lab, Dot(end, radius=0.05), d, buff=0.08)
+            # (two own arrows at near angles: the later label steps aside, away from the
+            # other's, until the two are clear)
+            for other in labels:
+                if overlaps(lab, other, pad=0.04):
+                    side = RIGHT if lab.get_center()[0] >= other.get_center()[0] else LEFT
+                    gap = (other.get_right()[0] - lab.get_left()[0] if side is RIGHT
+                           else lab.get_right()[0] - other.get_left()[0])
+                    lab.shift(side * (gap + 0.08))
             labels.add(lab)
             ang = float(np.arctan2(d[1], d[0]))
             arcs.add(Arc(radius=0.3 + 0.1 * c, start_angle=0, angle=ang, arc_center=tip,
@@ -1137,75 +1197,25 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         guide = DashedLine(tip, tip + RIGHT * max(0.9, fwd * k + 0.4), dash_length=0.08,
                            color=T.MUTED, stroke_width=2.5)
 
+        # under the shared arrow, left of the own arrows: what the own arrows are (their
+        # lengths are what the sentences add; one of them, 4.3, is not the 1-vs-3 end distance)
+        own_note = VGroup(txt("own arrows:", SIZE, T.TEXT),
+                          txt("what each", SIZE, T.MUTED),
+                          txt("sentence adds", SIZE, T.MUTED)).arrange(
+            DOWN, buff=0.06, aligned_edge=LEFT)
+        own_note.next_to(shared, DOWN, buff=0.25).align_to(shared, LEFT)
+        if any(overlaps(own_note, m, pad=0.08) for m in [*own, *labels]) or \
+                own_note.get_bottom()[1] < BOTTOM:
+            own_note = VGroup()         # (no room: the voice names them)
+
         class Split:
             pass
         sp = Split()
         sp.start, sp.shared, sp.shared_label, sp.scale_note = start, shared, label, note
         sp.own, sp.own_labels, sp.guide, sp.arcs = own, labels, guide, arcs
-        sp.all = VGroup(start, shared, label, note, own, labels, guide, arcs)
+        sp.own_note = own_note
+        sp.all = VGroup(start, shared, label, note, own, labels, guide, arcs, own_note)
         return sp
-
-    def side_view(self, plane, xy, segs):
-        """A small chart in a corner of the plot, away from the paths: across, how far each
-        other end lies from sentence 1's in the plane; up, how far off it (plan
-        `off_distances`), both at one scale, so "mostly off this plane" is seen. Its dots
-        start on the across axis (what the plane shows) and are moved up by the caller."""
-        pr = self.v.projection
-        plane_d = [float(x) for x in pr.end_distances.values]
-        off_d = [float(x) for x in pr.off_distances.values]
-        size = 1.3
-        unit = size / max(max(off_d), max(plane_d), 1e-9)
-        names = VGroup(txt("in plane", SIZE, T.MUTED), txt("off plane", SIZE, T.MUTED))
-        w, h = size + 0.5, size + 0.25
-        # the place in the plot that covers the least of the paths (points sampled along every
-        # segment) and no label; of equals, the one nearest a corner
-        pts = []
-        for path in xy:
-            for p0, p1 in zip(path[:-1], path[1:]):
-                a0, a1 = np.array(plane.c2p(*p0)), np.array(plane.c2p(*p1))
-                pts += [a0 + (a1 - a0) * t for t in np.linspace(0, 1, 12)]
-        words = [m for top in self.mobjects for m in top.get_family() if is_text(m)]
-        best = None
-        bw, bh = w + 0.5, h + 0.5
-        c0 = plane.get_center()
-        for fx in np.linspace(-1, 1, 7):
-            for fy in np.linspace(-1, 1, 6):
-                box = Rectangle(width=bw, height=bh)
-                box.move_to(c0 + RIGHT * fx * (plane.width - bw) / 2
-                            + UP * fy * (plane.height - bh) / 2)
-                l, r, b_, t = (box.get_left()[0], box.get_right()[0], box.get_bottom()[1],
-                               box.get_top()[1])
-                hits = sum(l - 0.1 < p[0] < r + 0.1 and b_ - 0.1 < p[1] < t + 0.1 for p in pts)
-                hits += sum(30 for m in words if overlaps(box, m, pad=0.05))
-                key = (hits, -abs(fx) - abs(fy))
-                if best is None or key < best[0]:
-                    best = (key, box)
-        box = best[1].set_style(fill_color=T.BACKGROUND, fill_opacity=0.92,
-                                stroke_color=T.MUTED, stroke_width=1.5, stroke_opacity=0.6)
-        o = box.get_corner(DOWN + LEFT) + np.array([0.35, 0.35, 0])
-        axes = VGroup(Line(o, o + RIGHT * (w + 0.5 - 0.6), color=T.MUTED, stroke_width=2),
-                      Line(o, o + UP * (h + 0.5 - 0.6), color=T.MUTED, stroke_width=2))
-        names[0].next_to(axes[0], DOWN, buff=0.06).align_to(axes[0], RIGHT)
-        names[1].rotate(np.pi / 2).next_to(axes[1], LEFT, buff=0.06).align_to(axes[1], UP)
-        dots = VGroup(Dot(o, radius=0.08, color=self.colors[0]),
-                      *[Dot(o + RIGHT * unit * p, radius=0.07, color=self.curve_color(k))
-                        for k, p in enumerate(plane_d)])
-        tops = [o + RIGHT * unit * p + UP * unit * f for p, f in zip(plane_d, off_d)]
-
-        def link(k):
-            return lambda: Line(o, dots[k + 1].get_center(), color=self.curve_color(k),
-                                stroke_width=3)
-        lines = [always_redraw(link(k)) for k in range(len(plane_d))]
-        names.set_z_index(1)
-        dots.set_z_index(2)
-
-        class Side:
-            pass
-        side = Side()
-        side.box, side.axes, side.names, side.dots, side.tops, side.lines = (
-            box, axes, names, dots, tops, lines)
-        side.all = VGroup(box, axes, names, dots, *lines)
-        return side
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
@@ -1304,12 +1314,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
         # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
-        # just outside the plot's right edge, off every path; PC2's name beside its lower end
-        # (the state labels drawn later step aside from it)
+        # just outside the plot's right edge, off every path; PC2's name beside its upper end,
+        # where it was named (the positive end; the state labels drawn later step aside)
         a1 = Line(np.array([plane.get_left()[0], o[1], 0]),
                   np.array([plane.get_right()[0], o[1], 0]))
         to1 = name1.copy().next_to(a1.get_end(), RIGHT, buff=0.1)
-        to2 = name2.copy().next_to(axis2.get_start(), RIGHT, buff=0.08).align_to(axis2, DOWN)
+        to2 = name2.copy().next_to(axis2.get_end(), RIGHT, buff=0.08).align_to(axis2, UP)
         self.play(axis1.animate.put_start_and_end_on(a1.get_start(), a1.get_end())
                   .set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
                   name1.animate.move_to(to1), name2.animate.move_to(to2),
@@ -1326,11 +1336,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         height = max(1.6, min(3.2, top - (BOTTOM + 0.75 + ROW_STEP)))
         panel = CosineChart(self.v, top, height, y_range=g.y_range.values,
                             y_ticks=list(g.y_ticks))
-        zero = Line(panel.p(0, 0), panel.p(len(self.v.states) - 1, 0), color=T.MUTED,
-                    stroke_width=2)
+        # the y axis (its line, tick labels) steps left of X^(0), so X^(0)'s bar stands clear
+        # of it; the grid lines and the zero line reach back to it
+        pad = 0.3
+        panel.ax.axes.y_axis.shift(LEFT * pad)
+        panel.ax.y_labels.shift(LEFT * pad)
+        x0 = panel.ax.axes.y_axis.get_center()[0]
+        for gl in panel.ax.grid:
+            gl.put_start_and_end_on(np.array([x0, gl.get_start()[1], 0]), gl.get_end())
+        zero = Line(np.array([x0, panel.p(0, 0)[1], 0]), panel.p(len(self.v.states) - 1, 0),
+                    color=T.MUTED, stroke_width=2)
         # the axis says what it measures: the near sentence's cosine minus the far one's
         jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
-        name = txt(f"sentence {jn} minus sentence {jf}", SIZE, T.TEXT).rotate(np.pi / 2)
+        name = txt(f"gap: {jn} minus {jf}", SIZE, T.TEXT).rotate(np.pi / 2)
         name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
         panel.add(zero, name)
         panel.name = name
@@ -1439,14 +1457,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.bring_to_front(shown)
         per = self.pace(self.said(M.OPENS) - 0.5, tg + 1, 0.4, cap=1.8)
         for s in range(tg + 1):
-            self.play(FadeInPlace(row[1][s]), Indicate_(shown[s]), run_time=per)
+            self.play(FadeInPlace(row[1][s]), Indicate_(shown[s], 1.0), run_time=per)
         self.hold_until_moment(M.OPENS)
         rest = range(tg + 1, n)
         per = self.pace(self.said(M.GAP_END), len(rest), 0.5, cap=0.9)
         for s in rest:
-            self.play(FadeInPlace(row[1][s]), Indicate_(shown[s]), run_time=per)
+            self.play(FadeInPlace(row[1][s]), Indicate_(shown[s], 1.0), run_time=per)
         self.hold_until_moment(M.GAP_END)
-        self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]), run_time=1.0)
+        self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]), run_time=1.0)
         # the note line over the panel: the gap's answer, then one caveat at a time
         notes = []
 
@@ -1506,7 +1524,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                            run_time=max(0.6, min(1.6, 0.5 * (end - self.time))))
         end = self.beat_start + self.beat_end(beat)
         if end - self.time > 0.6:           # the last bar again, only in the time left
-            self.play(Indicate_(shown[-1]), Indicate_(row[1][-1]),
+            self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]),
                       run_time=min(4.0, 0.85 * (end - self.time)))
         self.stage.other = [VGroup(panel, band, within, shown, *notes), row]
 
@@ -1583,7 +1601,8 @@ def raw(view):
     return view.__getattr__("raw")
 
 
-def Indicate_(m):
-    """A bar or number flashes to the highlight's width as it is named."""
+def Indicate_(m, scale: float = 1.15):
+    """A bar or number flashes to the highlight's width as it is named (a bar standing on
+    zero flashes its colour only: scaled about its middle it would reach below zero)."""
     from manim import Indicate
-    return Indicate(m, color=T.POINTER, scale_factor=1.15)
+    return Indicate(m, color=T.POINTER, scale_factor=scale)

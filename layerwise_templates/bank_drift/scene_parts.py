@@ -18,11 +18,12 @@ from . import moments as M
 
 
 RADIUS = 2.9                    # arrow length in the angle panel
-PROBE_PLOT = (8.4, 2.3)
+PROBE_PLOT = (8.4, 2.8)
 DIM = 0.3                       # what the voice is not speaking of, while the sketch is
 PROBE_TITLE = "A second question: when is sense readable?"
 POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here
 HEAD = T.LABEL_SIZE             # 22: the header lines, read while the chart is drawn
+PSIZE = 20                      # the chart's names, numbers and notes (18 read as 11-12 px)
 
 
 class ProbeBeat:
@@ -68,7 +69,7 @@ class ProbeBeat:
         chart.shift(RIGHT * (right - max(ax.axes.get_right()[0], ticks.get_right()[0])))
         # then centred in the frame with its row names (they sit left of the first column):
         # right-aligned, it left the frame's left third empty
-        name_w = max(txt(t["title"], T.TINY_SIZE).width for t in tasks)
+        name_w = max(txt(t["title"], PSIZE).width for t in tasks)
         left_ext = ax.axes.c2p(0, 0)[0] - 0.45 - name_w
         right_ext = max(ax.axes.get_right()[0], ticks.get_right()[0])
         chart.shift(LEFT * max(0.0, (left_ext + right_ext) / 2))
@@ -198,8 +199,8 @@ class ProbeBeat:
         late = Rectangle(width=hi_pt[0] - lo_pt[0], height=hi_pt[1] - lo_pt[1],
                          stroke_width=0, fill_color=T.POINTER, fill_opacity=0.14)
         late.move_to((lo_pt + hi_pt) / 2)
-        late_tag = VGroup(txt("chapter: sense later, overlapping", T.TINY_SIZE, T.TEXT),
-                          txt("(this band: our 6-layer mapping)", T.TINY_SIZE, T.TEXT)
+        late_tag = VGroup(txt("chapter: sense later, overlapping", PSIZE, T.TEXT),
+                          txt("(this band: our 6-layer mapping)", PSIZE, T.TEXT)
                           ).arrange(DOWN, buff=0.06, aligned_edge=RIGHT)
         # left of the band, in the plot's empty middle (between the curves and the chance
         # lines, whose notes sit at the band's right end)
@@ -275,7 +276,7 @@ class ProbeBeat:
         band.move_to((lo + hi) / 2 + RIGHT * 0.05)
         span = a.y_range[1] - a.y_range[0]
         note = inline(math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
-                      txt(": only the token and its position", T.TINY_SIZE, T.TEXT))
+                      txt(": only the token and its position", PSIZE, T.TEXT))
         note.next_to(band, RIGHT, buff=0.12).set_y(a.c2p(0, a.y_range[0] + 0.1 * span)[1])
         return VGroup(band, note)
 
@@ -295,10 +296,10 @@ class ProbeBeat:
                          for f in (0.2, 0.8, 0.55, 0.1, 0.9, 0.4, 0.7)]).arrange(DOWN, buff=0)
         word = ex["words"][ex["target"]]
         name = VGroup(math("X^((l))", 26, T.MUTED),
-                      txt(f'of "{word}"', T.TINY_SIZE, T.MUTED)).arrange(DOWN, buff=0.06)
+                      txt(f'of "{word}"', PSIZE, T.MUTED)).arrange(DOWN, buff=0.06)
         state = VGroup(cells, name.next_to(cells, LEFT, buff=0.2))
         box = VGroup(Rectangle(width=1.9, height=0.8, stroke_color=T.MUTED, stroke_width=2),
-                     txt("weights", T.TINY_SIZE, T.TEXT))
+                     txt("weights", PSIZE, T.TEXT))
         label = txt(ex["tags"][ex["target"]], T.SMALL_SIZE, color)
         row = VGroup(state, box, label).arrange(RIGHT, buff=1.1)
         # in the plot's place: the axes come in only when the first score is drawn
@@ -318,9 +319,11 @@ class ProbeBeat:
                                                                         ex["tags"]))
                  if t != "PUNCT"]
         row = inline(txt("e.g.", HEAD, T.MUTED),
-                     *[txt(w, HEAD, colors[1] if hit else T.TEXT) for w, _, hit in words],
+                     *[txt(w + ("." if k == len(words) - 1 and len(ex["words"]) > len(words)
+                                else ""), HEAD, colors[1] if hit else T.TEXT)
+                       for k, (w, _, hit) in enumerate(words)],
                      txt(f"→ {ex['sense']}", HEAD, colors[1]), buff=0.16)
-        tags = VGroup(*[txt(t, T.TINY_SIZE, colors[0]).next_to(row[1 + i], DOWN, buff=0.08)
+        tags = VGroup(*[txt(t, PSIZE, colors[0]).next_to(row[1 + i], DOWN, buff=0.08)
                         for i, (_, t, _) in enumerate(words)])
         for m in tags:
             m.set_y(tags[0].get_y())
@@ -338,12 +341,12 @@ class ProbeBeat:
                             t["chance_percent"]), dash_length=0.08, color=color,
                             stroke_width=2, stroke_opacity=0.7)
         guess = txt("coin toss" if len(t["classes"]) == 2 else f"always {t['majority_word']}",
-                    T.TINY_SIZE, color)
-        note = inline(guess, Num(tv.chance_percent, decimals=0, size=T.TINY_SIZE,
+                    PSIZE, color)
+        note = inline(guess, Num(tv.chance_percent, decimals=0, size=PSIZE,
                                  color=color, suffix="%"))
         note.next_to(chance, DOWN, buff=0.06).align_to(chance, RIGHT)
         y = ax.x_labels.get_bottom()[1] - 0.45 - 0.33 * i
-        name = txt(t["title"], T.TINY_SIZE, color)
+        name = txt(t["title"], PSIZE, color)
         # right beside its row's first number (not at the frame's edge, far from them)
         name.move_to([max(names_x + name.width / 2,
                           a.c2p(0, 0)[0] - 0.45 - name.width / 2), y, 0])
@@ -351,7 +354,7 @@ class ProbeBeat:
         for s, v in enumerate(tv.accuracy_percent):
             pt = a.c2p(s, v.value)
             dots.add(Dot(pt, radius=0.05, color=color))
-            nums.add(Num(v, decimals=0, size=T.TINY_SIZE, color=color)
+            nums.add(Num(v, decimals=0, size=PSIZE, color=color)
                      .move_to([pt[0], y, 0]))
             if prev is not None:
                 segs.add(Line(prev, pt, color=color, stroke_width=3))

@@ -79,6 +79,9 @@ class Projection(View):
     own_angles_deg: list[float]  # each own part's angle with the shared move
     own_shown: list[float]      # each own part's in-plane share of its length
     shared_xy: list[list[float]]     # the shared move's start and end on the plane
+    other_moves: list[float]    # every other word's X^(0) -> X^(L) move, full space
+    other_move_range: list[float]    # their shortest and longest
+    other_move_n: int
     answer: Answer
 
 
