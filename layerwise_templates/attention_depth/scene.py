@@ -57,12 +57,13 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                ringed; the chart's frame and the untested layers' bars leave and the tested
                layers' own bars (0, 1, 4, 5) move to the outer places of their test's
                four-bar panel; each test's two swapped bars grow as its verdict is said
-               ("needs both (the order decides)", "own matrices (either order)"), then the
+               ("needs both (neither alone)", "own matrices (either order)"), then the
                heads' bars against the average (a dashed line at twice it), their bars
                ringed; the voice ends on all of them ringed
 
 Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
-before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`).
+before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
+"≈" on a stage brings its note at the top right (`approx_note`), which leaves with the bars.
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -651,7 +652,8 @@ class AttentionDepthScene(StoryboardScene):
         path = VGroup(*segs)
         # "X of layer 0": its chip comes in at the top (the arcs dim under the drawing), the
         # stream and the two add-and-norm steps drawn down from it
-        dim = [st.arcs.animate.set_stroke(opacity=0.12)] if st.arcs is not None else []
+        dim = [st.arcs.animate.set_stroke(opacity=0.12)] if st.arcs is not None \
+            and max(a.get_stroke_opacity() for a in st.arcs) > 0.12 else []
         self.play(FadeIn(x0, shift=RIGHT * 0.6), *dim, run_time=0.6)
         self.play(Create(path), FadeInPlace(adds), FadeInPlace(norms),
                   run_time=max(0.6, min(2.6, t_att - 0.8 - self.time)))
@@ -903,7 +905,22 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_rows - 0.6)
         self.play(LaggedStart(*[AnimationGroup(Create(tg), FadeInPlace(nm))
                                 for tg, nm in zip(thumbs, names)], lag_ratio=0.15),
-                  run_time=max(1.2, min(3.0, t_arcs - 1.4 - self.time)))
+                  run_time=max(1.2, min(1.8, t_arcs - 1.4 - self.time)))
+        # heads differ: the head giving the named word the most and the head giving [CLS]
+        # the most (the plan's rows), their arcs to that token lit in turn
+        kk = [j for j in st.xs if j not in v.focus.values]
+        pair = []
+        for j in ticks:
+            h_j = max(range(H), key=lambda h: float(lay.heads[h][j]))
+            if h_j not in [p_[0] for p_ in pair]:
+                pair.append((h_j, kk.index(j)))
+        for h_j, a_i in pair:
+            rt = (t_arcs - 0.8 - self.time) / max(1, len(pair) - [p_[0] for p_ in pair].index(h_j))
+            if rt >= 0.8:
+                self.play(thumbs[h_j][a_i].animate(rate_func=there_and_back)
+                          .set_stroke(T.POINTER), Indicate(names[h_j][0], color=T.POINTER,
+                                                          scale_factor=1.1),
+                          run_time=min(1.6, rt))
         self.hold_until(t_arcs - 0.6)
         self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)],
                   FadeOutPlace(VGroup(*names), rate_func=squish_rate_func(smooth, 0, 0.3)),
@@ -1001,7 +1018,8 @@ class AttentionDepthScene(StoryboardScene):
     def says(self, phrase: str) -> bool:
         """Whether this beat's narration says `phrase` (as when_said reads it)."""
         return any(phrase.lower() in str(c.get("text", "")).lower()
-                   for c in self.beat.get("cues") or [])
+                   for c in self.beat.get("cues") or []) \
+            or phrase.lower() in str(self.beat.get("narration") or "").lower()
 
     def when_said(self, phrase: str, default: float | None = None,
                   after: float | None = None) -> float:
@@ -1255,7 +1273,7 @@ class AttentionDepthScene(StoryboardScene):
         axis = Line([base_x, base_y, 0], [base_x + 4.75, base_y, 0], color=T.MUTED,
                     stroke_width=2)
         head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), LAB)
-        head.next_to([base_x, base_y + H + 0.35, 0], RIGHT, buff=0)
+        head.next_to([base_x, base_y + H + 0.6, 0], RIGHT, buff=0)
         # the header, and the block: layer 1's own query and key matrices
         header = line(txt("a fair test on layer" if first else "the same test on layer",
                           T.TYPE.body), Num(tie.layer, decimals=0, size=T.TYPE.body))
@@ -1319,11 +1337,22 @@ class AttentionDepthScene(StoryboardScene):
         ])
         st.counter = VGroup()
         self.add(st.counter)
+        # "A fair test on layer 1: swap one thing at a time": the header ringed as said
+        t_ft = self.when_said("fair test" if first else "same test", self.time)
+        t_u = self.when_said("under each bar", self.time + 3.0) if self.says("under each bar") \
+            else self.when_said("own query", self.time + 3.0)
+        if t_u - 0.4 - max(self.time, t_ft - 0.2) >= 1.0:
+            self.hold_until(t_ft - 0.2)
+            self.emphasize(header, buff=0.08, run_time=min(2.8, t_u - 0.4 - self.time))
         if self.says("under each bar"):
-            t_u = self.when_said("under each bar", self.time)
-            t_o = self.when_said("own query", t_u + 3.0)
-            self.hold_until(t_u - 0.2)
-            self.emphasize(cols[0][2], buff=0.08, run_time=max(1.0, min(3.0, t_o - 0.5 - self.time)))
+            # "Under each bar, W names whose query and key matrices, X which input": W, then
+            # X, under the first bar ringed as each is named
+            t_w = self.when_said("w names", t_u + 0.8)
+            t_x = self.when_said("x which input", t_w + 1.8)
+            t_o = self.when_said("own query", t_x + 2.0)
+            for t_a, t_b, m in ((t_w, t_x, cols[0][2][0]), (t_x, t_o, cols[0][2][1])):
+                self.hold_until(t_a - 0.2)
+                self.emphasize(m, buff=0.08, run_time=max(0.8, min(2.6, t_b - 0.4 - self.time)))
         # "its own query and key matrices, fed layer 0's X": the block, X^(0) fed into it,
         # the arcs re-forming from its output as "layer 0's X" is said
         t_fed = self.when_said("fed", self.mark(2, n) - 0.5)
@@ -1461,6 +1490,9 @@ class AttentionDepthScene(StoryboardScene):
             # together, 0.70": each pair ringed as said (the layer before's bar with the one
             # swap), then the model's own bar
             t_x = self.when_said("the new x alone", self.time)
+            if t_x - 0.4 - self.time >= 0.8:
+                self.emphasize(cols[1][:2], cols[2][:2], buff=0.06,
+                               run_time=min(2.4, t_x - 0.4 - self.time))
             t_m = self.when_said("the new matrices alone", t_x + 2.0)
             t_tog = self.when_said("together", t_m + 2.0)
             for t_a, t_b, pair in ((t_x, t_m, (cols[0][:2], cols[2][:2])),
@@ -1714,6 +1746,7 @@ class AttentionDepthScene(StoryboardScene):
                         *[VGroup(g[0], g.bar, g.val) for g in listed])
         L = int(v.n_layers)
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(L)])
+        chart.shift(LEFT * chart.get_center()[0])
         scope = txt("in short, for this one sentence:", B)
         scope.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         unit = BAR_H * 0.8
@@ -1757,8 +1790,12 @@ class AttentionDepthScene(StoryboardScene):
                 cols_s.add(c)
             agree = t_.by.value == t_.swap_by.value
             # both orders credit the same; they differ; or X first credits neither
+            # "neither alone" where the voice says it (each order credits the swap made
+            # second: the first swap alone did little), else that the order decides
+            neither = self.says("neither change alone")
             verdict, sub = ((words[t_.by.value], "(either order)") if agree else
-                            ("needs both", "(neither alone)") if t_.swap_by.value else
+                            ("needs both", "(neither alone)" if neither else
+                             "(the order decides)") if t_.swap_by.value else
                             (words[t_.by.value], "(matrices first only)"))
             head_ = line(txt("layer", LAB), Num(t_.layer, decimals=0, size=LAB),
                          txt(f": {verdict}", LAB))
