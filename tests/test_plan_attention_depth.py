@@ -150,7 +150,7 @@ def test_narration_quotes_the_plan(built):
     d = plan["data"]
     said = {b["id"]: b["narration"] for b in plan["beats"]}
     l0 = d["layers"][0]
-    assert (f"The arcs to {l0['top_word']['token']} and to CLS nearly tie: "
+    assert (f"the arcs to {l0['top_word']['token']} and to CLS nearly tie: "
             f"{fmt(l0['top_word']['weight'])} and {fmt(l0['on_special'][0])}") in said["arcs"]
     # X said in a phrase, CLS and SEP named as the tokens are written; the earlier video
     # named as the viewer knows it (no file name)
@@ -163,8 +163,8 @@ def test_narration_quotes_the_plan(built):
                                    "softmax turns the scores into weights")
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
-    assert ("Here are the 12 heads' rows, one picture per head; their mean, the head-average, "
-            "is what the arcs show") in said["arcs"]
+    assert ("Here are the 12 heads' rows, one picture per head, each its own row of weights "
+            "from bank; their mean, the head-average, is what the arcs show") in said["arcs"]
     assert all(len(x["heads"]) == d["n_heads"] for x in d["layers"])
     for x in d["layers"]:
         mean = [sum(h[k] for h in x["heads"]) / len(x["heads"]) for k in range(len(x["row"]))]
@@ -247,12 +247,21 @@ def test_narration_quotes_the_plan(built):
     assert max(range(len(h5)), key=lambda k: h5[k]) != dp["target"]["pos"]
     # the summary scoped to this sentence; both orders of the swap (round 22: one order only)
     assert "In short, for this one sentence:" in said["deep_heads"]
-    assert "the credit depends on the order of the swap" in said["deep_heads"]
+    assert "At layer 1, neither change alone gave the rise" in said["deep_heads"]
     assert "in either order, the fall came with its own matrices" in said["deep_heads"]
     # the fair tests in both orders: the other order said with its number
     assert (f"The other order, X first: layer 0's matrices fed X of layer 1 put only "
             f"{fmt(t['swap_sink'])}") in said["why"]
     assert t["by"] == "changed x" and t["swap_by"] == "own matrices"
+    # the interaction said once, from the plan's numbers (round 25: "the rise came with the
+    # changed X" said first, then "needs both", read as a contradiction)
+    assert "In this order" not in said["why"]
+    assert (f"So neither change alone gives the rise: the new X alone takes "
+            f"{fmt(L[0]['sink'])} to {fmt(t['swap_sink'])}, the new matrices alone to "
+            f"{fmt(t['old_sink'])}; both together, {fmt(t['new_sink'])}.") in said["why"]
+    assert t["old_sink"] <= L[0]["sink"] and t["swap_sink"] < 0.7 * t["new_sink"]
+    # the scope at the first measurement, not only at the end
+    assert "In this one sentence, the arcs to river and to CLS nearly tie" in said["arcs"]
     assert (f"The other order agrees: layer 4's matrices fed X of layer 5 put "
             f"{fmt(tl['swap_sink'])}") in said["why_last"]
     assert tl["by"] == tl["swap_by"] == "own matrices"

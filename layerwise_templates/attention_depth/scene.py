@@ -57,12 +57,13 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                ringed; the chart's frame and the untested layers' bars leave and the tested
                layers' own bars (0, 1, 4, 5) move to the outer places of their test's
                four-bar panel; each test's two swapped bars grow as its verdict is said
-               ("needs both (the order decides)", "own matrices (either order)"), then the
+               ("needs both (neither alone)", "own matrices (either order)"), then the
                heads' bars against the average (a dashed line at twice it), their bars
                ringed; the voice ends on all of them ringed
 
 Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
-before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`).
+before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
+"≈" on a stage brings its note at the top right (`approx_note`), which leaves with the bars.
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -137,7 +138,16 @@ def share_val(share, adds, size, decimals: int, room: float | None = None) -> VG
     g = inline(txt("≈", size), n, buff=0.06)
     if room is not None and g.width > room:
         g = VGroup(txt("≈", size), n).arrange(DOWN, buff=0.1)
+    g.approx = True
     return g
+
+
+def approx_note() -> VGroup:
+    """What "≈" on a bar means, said once where it first appears (top right, the header's
+    row): the parts written to two decimals do not add up to the total written so."""
+    g = line(txt("≈", LAB), txt(": rounded parts do not add up exactly", LAB))
+    g[1].shift(LEFT * (SPACE - 0.03))
+    return g.move_to([0, TOP_Y, 0]).align_to([7.11 - T.EDGE, 0, 0], RIGHT)
 
 
 def shade(i: int):
@@ -212,6 +222,7 @@ class Stage:
     block: VGroup | None = None                  # a layer's W_Q, W_K block (depth, sink)
     layer: int | None = None                     # the layer whose row the arcs show
     model: VGroup | None = None                  # the model's name and layers (arcs only)
+    approx: VGroup | None = None                 # what "≈" on a bar means (top right)
 
 
 class AttentionDepthScene(StoryboardScene):
@@ -408,9 +419,22 @@ class AttentionDepthScene(StoryboardScene):
         return g
 
     def grow_bar(self, b):
-        """The bar grows from the axis, its value riding on its top (never above it early)."""
+        """The bar grows from the axis, its value riding on its top (never above it early);
+        the first "≈" brings its note."""
         return [GrowFromEdge(b.parts, DOWN), FadeInPlace(b.tick),
-                FadeIn(b.val, shift=UP * b.parts.height)]
+                FadeIn(b.val, shift=UP * b.parts.height), *self.approx_in(b.val)]
+
+    def approx_in(self, *vals) -> list:
+        """The "≈" note's entrance, the first time one of `vals` carries "≈" on this stage."""
+        if self.st.approx is not None or not any(getattr(v_, "approx", False) for v_ in vals):
+            return []
+        self.st.approx = approx_note()
+        return [FadeIn(self.st.approx, shift=LEFT * 0.3)]
+
+    def approx_out(self) -> list:
+        """The note leaves with the bars it explains."""
+        a, self.st.approx = self.st.approx, None
+        return [] if a is None else [a]
 
     def chart_frame(self) -> VGroup:
         v = self.v
@@ -461,6 +485,8 @@ class AttentionDepthScene(StoryboardScene):
             if l not in st.bars:
                 st.bars[l] = self.bar(l)
                 self.add(st.bars[l])
+                for a in self.approx_in(st.bars[l].val):
+                    self.add(a.mobject)
 
     def counter_to(self, new: VGroup) -> list:
         """The header changes layer: its words stay, its layer digit and X^(l) roll in place
@@ -626,7 +652,8 @@ class AttentionDepthScene(StoryboardScene):
         path = VGroup(*segs)
         # "X of layer 0": its chip comes in at the top (the arcs dim under the drawing), the
         # stream and the two add-and-norm steps drawn down from it
-        dim = [st.arcs.animate.set_stroke(opacity=0.12)] if st.arcs is not None else []
+        dim = [st.arcs.animate.set_stroke(opacity=0.12)] if st.arcs is not None \
+            and max(a.get_stroke_opacity() for a in st.arcs) > 0.12 else []
         self.play(FadeIn(x0, shift=RIGHT * 0.6), *dim, run_time=0.6)
         self.play(Create(path), FadeInPlace(adds), FadeInPlace(norms),
                   run_time=max(0.6, min(2.6, t_att - 0.8 - self.time)))
@@ -643,12 +670,12 @@ class AttentionDepthScene(StoryboardScene):
             self.play(d.animate.move_to(branch_pts[k]), run_time=0.3)
             d_up = Dot(branch_pts[k], radius=0.08, color=T.X)
             self.play(Succession(d_up.animate(run_time=0.25).move_to([xs, branch_pts[k][1], 0]),
-                                 d_up.animate(run_time=0.2).move_to(side.get_center())),
+                                 d_up.animate(run_time=0.2).move_to(side.get_top())),
                       d.animate(rate_func=squish_rate_func(smooth, 0.0, 0.5)).move_to(
                           adds[k].get_top()),
                       side[0].animate(rate_func=squish_rate_func(there_and_back, 0.6, 1.0))
                       .set_stroke(T.POINTER, width=4), run_time=0.55)
-            d_up.set_color(col)
+            d_up.set_color(col).move_to(side.get_right())     # the update leaves the box
             self.play(d_up.animate.move_to(adds[k]), d.animate.move_to(adds[k]), run_time=0.4)
             self.play(FadeOutPlace(VGroup(d_up, d)),
                       adds[k][0].animate(rate_func=there_and_back).set_stroke(T.POINTER,
@@ -658,13 +685,13 @@ class AttentionDepthScene(StoryboardScene):
         # "normalised after each add": the two norms light up; then the stream comes out
         # right of the last norm as X^(1)
         t_norm = self.when_said("normalised", self.time)
-        self.hold_until(t_norm - 0.2)
+        self.hold_until(t_norm - 0.3)
         self.play(*[n[0].animate(rate_func=there_and_back).set_stroke(T.POINTER, width=4)
-                    for n in norms], run_time=0.8)
+                    for n in norms], run_time=0.6)
         d = Dot(norms[1].get_right(), radius=0.08, color=T.X)
-        self.play(d.animate.move_to(x1.get_left()), run_time=0.4)
+        self.play(d.animate.move_to(x1.get_left()), run_time=0.3)
         self.remove(d)
-        self.play(FadeIn(x1, shift=RIGHT * 0.2, scale=0.6), run_time=0.5)
+        self.play(FadeIn(x1, shift=RIGHT * 0.2, scale=0.6), run_time=0.4)
         return VGroup(x0, path, adds, norms, sides), x1
 
     def swap_input(self, old, new, t: float) -> None:
@@ -755,8 +782,8 @@ class AttentionDepthScene(StoryboardScene):
             # boxed together, then the columns sink back into their tokens
             cols_v = VGroup()
             for j, x in st.xs.items():
-                cells = VGroup(*[Rectangle(width=0.16, height=0.13, stroke_width=1.5,
-                                           color=T.X).set_fill(T.X, 0.35) for _ in range(4)])
+                cells = VGroup(*[Rectangle(width=0.22, height=0.16, stroke_width=1.5,
+                                           color=T.X).set_fill(T.X, 0.35) for _ in range(5)])
                 cells.arrange(UP, buff=0)
                 cells.next_to(st.label[j], UP, buff=0.3).set_x(x)
                 cols_v.add(cells)
@@ -765,9 +792,8 @@ class AttentionDepthScene(StoryboardScene):
                       run_time=0.7)
             self.emphasize(st.counter[-1], cols_v, buff=0.08,
                            run_time=max(0.6, min(1.6, t_mark - 0.9 - self.time)))
-            self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
-                        for c in cols_v], run_time=0.4)
-            self.remove(cols_v)
+        else:
+            cols_v = None
         # "... from the start mark CLS to the end mark SEP": each special token boxed as named
         for phrase, j in zip(("start mark", "end mark"), v.special.values):
             t_m = self.when_said(phrase, self.time, after=self.time)
@@ -787,6 +813,13 @@ class AttentionDepthScene(StoryboardScene):
         k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
         # its own key (the loop's end, last like the loop among the arcs)
         k_tags.add(txt("k", LAB, T.K).move_to([self.focus_x() + 0.13, y_tag, 0]))
+        # the vectors (on screen while the start and end marks are named) sink back into
+        # their tokens as the next sentence starts
+        if cols_v is not None:
+            self.hold_until(self.cue_at(1) - 0.5)
+            self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
+                        for c in cols_v], run_time=0.5)
+            self.remove(cols_v)
         self.hold_until(self.cue_at(1) - 0.1)
         self.play(FadeInPlace(st.note[0]), run_time=max(1.0, min(2.5, t_q - 0.4 - self.time)))
         self.hold_until(t_q - 0.3)
@@ -842,7 +875,7 @@ class AttentionDepthScene(StoryboardScene):
         cell_h = (y_top - y_bot) / n_rows
         hid = v.deep.heads             # the heads' numbers (plan values)
         SM = T.TYPE.small
-        name_w = line(txt("head", SM), Num(hid[H - 1], decimals=0, size=SM)).width
+        name_h = line(txt("head", SM), Num(hid[H - 1], decimals=0, size=SM)).height + 0.06
         y_feet = max(m.get_top()[1] for m in st.label.values()) + 0.08
         ticks = [j for j in (int(v.special[0]), int(lay.top_word.pos)) if j in st.xs]
         fx_ = self.focus_x()
@@ -851,7 +884,7 @@ class AttentionDepthScene(StoryboardScene):
             feet = VGroup(*[VectorizedPoint([st.xs[j], y_feet, 0]) for j in ticks],
                           VectorizedPoint([fx_, y_feet, 0]))
             fan = VGroup(tg, feet)
-            sc = min((cell_w - name_w - 0.6) / tg.width, (cell_h - 0.42) / tg.height)
+            sc = min((cell_w - 0.45) / tg.width, (cell_h - 0.42 - name_h) / tg.height)
             fan.scale(sc)
             for a in tg:
                 a.set_stroke(width=max(0.8, 0.35 * a.get_stroke_width()))
@@ -862,10 +895,9 @@ class AttentionDepthScene(StoryboardScene):
             name = line(txt("head", SM, T.TEXT), Num(hid[h], decimals=0, size=SM,
                                                      color=T.TEXT))
             body = VGroup(tg, marks, dot)
-            name.next_to(body, LEFT, buff=0.12)
+            name.next_to(body, UP, buff=0.06).align_to(body, LEFT)
             cell = VGroup(body, name)
             cell.move_to([x0 + (c + 0.5) * cell_w, y_top - (r + 0.5) * cell_h, 0])
-            cell.shift(RIGHT * 0.12)
             names.append(VGroup(name, marks, dot))
         # one head after another while the voice speaks of them (each seen on its own), the
         # names leave before the fans fly (no text under a moving arc)
@@ -873,7 +905,22 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_rows - 0.6)
         self.play(LaggedStart(*[AnimationGroup(Create(tg), FadeInPlace(nm))
                                 for tg, nm in zip(thumbs, names)], lag_ratio=0.15),
-                  run_time=max(1.2, min(3.0, t_arcs - 1.4 - self.time)))
+                  run_time=max(1.2, min(1.8, t_arcs - 1.4 - self.time)))
+        # heads differ: the head giving the named word the most and the head giving [CLS]
+        # the most (the plan's rows), their arcs to that token lit in turn
+        kk = [j for j in st.xs if j not in v.focus.values]
+        pair = []
+        for j in ticks:
+            h_j = max(range(H), key=lambda h: float(lay.heads[h][j]))
+            if h_j not in [p_[0] for p_ in pair]:
+                pair.append((h_j, kk.index(j)))
+        for h_j, a_i in pair:
+            rt = (t_arcs - 0.8 - self.time) / max(1, len(pair) - [p_[0] for p_ in pair].index(h_j))
+            if rt >= 0.8:
+                self.play(thumbs[h_j][a_i].animate(rate_func=there_and_back)
+                          .set_stroke(T.POINTER), Indicate(names[h_j][0], color=T.POINTER,
+                                                          scale_factor=1.1),
+                          run_time=min(1.6, rt))
         self.hold_until(t_arcs - 0.6)
         self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)],
                   FadeOutPlace(VGroup(*names), rate_func=squish_rate_func(smooth, 0, 0.3)),
@@ -959,7 +1006,7 @@ class AttentionDepthScene(StoryboardScene):
                 self.play(LaggedStart(*movers, lag_ratio=0.35), run_time=1.2 + 0.35 * 1.2)
             self.play(GrowFromEdge(b.parts, DOWN), run_time=0.6)
             self.hold_until(t_val - 0.5)
-            self.play(FadeIn(b.val, shift=UP * 0.2),
+            self.play(FadeIn(b.val, shift=UP * 0.2), *self.approx_in(b.val),
                       *[c.animate.move_to(b.parts).scale(0.3).set_opacity(0) for c in copies],
                       run_time=0.7)
             self.remove(*copies)
@@ -971,7 +1018,8 @@ class AttentionDepthScene(StoryboardScene):
     def says(self, phrase: str) -> bool:
         """Whether this beat's narration says `phrase` (as when_said reads it)."""
         return any(phrase.lower() in str(c.get("text", "")).lower()
-                   for c in self.beat.get("cues") or [])
+                   for c in self.beat.get("cues") or []) \
+            or phrase.lower() in str(self.beat.get("narration") or "").lower()
 
     def when_said(self, phrase: str, default: float | None = None,
                   after: float | None = None) -> float:
@@ -1199,7 +1247,8 @@ class AttentionDepthScene(StoryboardScene):
         special = [int(j) for j in v.special.values]
         # the experiment's own panel replaces the chart: three stacked bars (the chart's
         # shades), one per input
-        fade = ([st.chart] if st.chart is not None else []) + list(st.bars.values())
+        fade = ([st.chart] if st.chart is not None else []) + list(st.bars.values()) \
+            + self.approx_out()
         base_x, base_y, H = 2.05, CHART_Y, BAR_H * 0.9     # the fair test's bars: where they were
         # four inputs, the two orders' paths: the layer before as the model ran it, its
         # matrices swapped first (layer l fed the old X), its X swapped first (the layer
@@ -1224,7 +1273,7 @@ class AttentionDepthScene(StoryboardScene):
         axis = Line([base_x, base_y, 0], [base_x + 4.75, base_y, 0], color=T.MUTED,
                     stroke_width=2)
         head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), LAB)
-        head.next_to([base_x, base_y + H + 0.35, 0], RIGHT, buff=0)
+        head.next_to([base_x, base_y + H + 0.6, 0], RIGHT, buff=0)
         # the header, and the block: layer 1's own query and key matrices
         header = line(txt("a fair test on layer" if first else "the same test on layer",
                           T.TYPE.body), Num(tie.layer, decimals=0, size=T.TYPE.body))
@@ -1245,9 +1294,9 @@ class AttentionDepthScene(StoryboardScene):
         tags[1].move_to(tags[0], aligned_edge=LEFT)
         tag = tags[0]
 
-        def feed(state, row, t, tag_in, extra=(), chip=None):
+        def feed(state, row, t, tag_in, extra=(), chip=None, split=None):
             self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt, extra=tag_in),
-                      extra=extra, chip=chip)
+                      extra=extra, chip=chip, **({} if split is None else {"split": split}))
 
         # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
         # the old header leaves before the new one comes
@@ -1267,11 +1316,15 @@ class AttentionDepthScene(StoryboardScene):
                 moves = [ReplacementTransform(keep.parts, cols[0][0]),
                          ReplacementTransform(keep.val, cols[0][1]), FadeInPlace(cols[0][2]),
                          Create(axis), FadeInPlace(head)]
+            else:
+                # no chart to move it from (the later test): the layer before's bar, whose
+                # row the ghost is, grows on the new axis (the stage not bare till its number)
+                moves = [Create(axis), FadeInPlace(head), GrowFromEdge(cols[0][0], DOWN),
+                         FadeInPlace(cols[0][1:]), *self.approx_in(cols[0][1])]
             self.play(st.arcs.animate.set_stroke(opacity=0.12), st.nums.animate.set_opacity(0.2),
                       *moves, run_time=0.4 * t)
-            if keep is not None:            # the moved bar is the test's first column now
-                self.remove(*cols[0])
-                self.add(cols[0])
+            self.remove(*cols[0])           # the first column is on screen now
+            self.add(cols[0])
 
         # the ghost says whose arcs it is, where the arcs' condition will be written
         was = line(txt("arcs: layer", LAB), Num(prev.layer, decimals=0, size=LAB),
@@ -1284,6 +1337,22 @@ class AttentionDepthScene(StoryboardScene):
         ])
         st.counter = VGroup()
         self.add(st.counter)
+        # "A fair test on layer 1: swap one thing at a time": the header ringed as said
+        t_ft = self.when_said("fair test" if first else "same test", self.time)
+        t_u = self.when_said("under each bar", self.time + 3.0) if self.says("under each bar") \
+            else self.when_said("own query", self.time + 3.0)
+        if t_u - 0.4 - max(self.time, t_ft - 0.2) >= 1.0:
+            self.hold_until(t_ft - 0.2)
+            self.emphasize(header, buff=0.08, run_time=min(2.8, t_u - 0.4 - self.time))
+        if self.says("under each bar"):
+            # "Under each bar, W names whose query and key matrices, X which input": W, then
+            # X, under the first bar ringed as each is named
+            t_w = self.when_said("w names", t_u + 0.8)
+            t_x = self.when_said("x which input", t_w + 1.8)
+            t_o = self.when_said("own query", t_x + 2.0)
+            for t_a, t_b, m in ((t_w, t_x, cols[0][2][0]), (t_x, t_o, cols[0][2][1])):
+                self.hold_until(t_a - 0.2)
+                self.emphasize(m, buff=0.08, run_time=max(0.8, min(2.6, t_b - 0.4 - self.time)))
         # "its own query and key matrices, fed layer 0's X": the block, X^(0) fed into it,
         # the arcs re-forming from its output as "layer 0's X" is said
         t_fed = self.when_said("fed", self.mark(2, n) - 0.5)
@@ -1296,7 +1365,7 @@ class AttentionDepthScene(StoryboardScene):
         # bar grows to its number as it is said
         for i, share in enumerate((prev.sink, tie.old_sink)):
             t_n = self.when_said(f"{float(share):.2f}", self.mark(2, n) + 1.5 + 2.5 * i)
-            if i == 0 and keep is not None:
+            if i == 0:
                 # "Layer 0 put 0.40 on CLS and SEP": its bar (moved there) ringed as said
                 self.hold_until(t_n - 0.4)
                 rt = self.when_said("matrices", self.time + 2.0) - 0.4 - self.time
@@ -1312,11 +1381,14 @@ class AttentionDepthScene(StoryboardScene):
                 if rt >= 0.5:
                     self.emphasize(box, tag, run_time=min(2.0, rt))
             self.hold_until(t_n - 0.6)
-            self.play(GrowFromEdge(cols[i][0], DOWN), FadeInPlace(cols[i][1:]), run_time=0.9)
-            if i == 0:          # "... on CLS and SEP": layer 0's bar ringed while it is said
-                rt = self.when_said("matrices", self.time + 2.0) - 0.4 - self.time
-                if rt >= 0.6:
-                    self.emphasize(cols[0][:2], buff=0.06, run_time=min(2.0, rt))
+            # W^(l) under it comes out of the block (shorthand for its W_Q^(l), W_K^(l)): a
+            # copy of the block's matrices travels down to the label's place, shrinking
+            w_src = block[1].copy()
+            self.play(GrowFromEdge(cols[i][0], DOWN), FadeInPlace(cols[i][1]),
+                      *self.approx_in(cols[i][1]),
+                      w_src.animate.scale_to_fit_height(cols[i][2][0].height * 1.1)
+                      .move_to(cols[i][2][0]), run_time=0.7)
+            self.play(FadeOutPlace(w_src), FadeInPlace(cols[i][2]), run_time=0.3)
         # "the matrices alone do not raise it": the two bars ringed together
         t_alone = self.when_said("alone", self.time)
         self.hold_until(t_alone - 0.3)
@@ -1336,25 +1408,35 @@ class AttentionDepthScene(StoryboardScene):
         t_att = self.when_said("attention update", self.time)
         t_ffn = self.when_said("ffn update", t_att + 1.0)
         if first and t_ffn - self.time > 2.4:
+            # the diagram gets the stage to itself: the arcs and their numbers go, the tag and
+            # the test's panel step out; they come back as X^(1) goes into the block
+            aside = VGroup(tag, axis, head, cols[0], cols[1],
+                           *([st.approx] if st.approx is not None else []))
+            self.play(FadeOutPlace(aside), st.arcs.animate.set_stroke(opacity=0),
+                      st.nums.animate.set_opacity(0), run_time=0.5)
             diagram, chip = self.build_x(prev.layer, tl, block, t_att, t_ffn)
-            gone = [FadeOutPlace(diagram)]
-        feed(tl, tie.new_row, max(1.5, t_new - 1.0 - self.time), tick(tag[1], tags[1][1]),
-             extra=gone, chip=chip)
+            gone = [FadeOutPlace(diagram), FadeInPlace(aside)]
+        # "...: 0.70": the arcs re-form and layer l's own bar grows as the number is said
+        # (the two land together)
+        grow_new = [GrowFromEdge(cols[3][0], DOWN), FadeInPlace(cols[3][1:]),
+                    *self.approx_in(cols[3][1])]
+        feed(tl, tie.new_row, max(1.2, t_new + 0.3 - self.time),
+             tick(tag[1], tags[1][1]) + grow_new, extra=gone, chip=chip,
+             split=(0.2, 0.2, 0.1, 0.12, 0.38))
         self.remove(tag[1])
         self.add(tags[1][1])
         tag = VGroup(tag[0], tags[1][1])
-        self.hold_until(t_new - 0.6)
-        self.play(GrowFromEdge(cols[3][0], DOWN), FadeInPlace(cols[3][1:]), run_time=0.9)
         # "In this order, the rise came with the changed X" / "..., little change": the
         # block, then the two bars of its own matrices (old X, new X)
         t_other = self.when_said("other order", self.time + 3.0)
-        t_this = self.when_said("in this order", self.time) if self.says("in this order") \
-            else self.time
-        self.hold_until(t_this - 0.2)
-        self.fill_to(t_other - 0.4, [
-            (1, lambda t: self.emphasize(box, run_time=t)),
-            (1, lambda t: self.emphasize(cols[1][:2], cols[3][:2], buff=0.06, run_time=t)),
-        ])
+        if self.says("in this order"):
+            t_this = self.when_said("in this order", self.time)
+            self.hold_until(t_this - 0.2)
+            self.fill_to(t_other - 0.4, [
+                (1, lambda t: self.emphasize(box, run_time=t)),
+                (1, lambda t: self.emphasize(cols[1][:2], cols[3][:2], buff=0.06,
+                                             run_time=t)),
+            ])
         # "Now the other order, X first: layer 0's matrices fed X of layer 1 put 0.47": the
         # block's index rolls back to the layer before (its matrices), a fresh X^(l) chip
         # goes in, the arcs re-form from that output, its bar grows in the free slot
@@ -1373,9 +1455,11 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_in - 1.2)
         feed(tl, tie.swap_row, max(1.5, t_swap - 0.8 - self.time), [])
         self.hold_until(t_swap - 0.6)
-        self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]), run_time=0.9)
+        self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
+                  *self.approx_in(cols[2][1]), run_time=0.9)
         both = tie.by.value != tie.swap_by.value        # the two orders credit different things
-        t_end = self.when_said("depends on the order" if both else "either order",
+        t_end = self.when_said(("neither change alone" if self.says("neither change alone")
+                                else "depends on the order") if both else "either order",
                                self.time + 2.0)
         if not both:
             # "hardly below 0.82": the two bars of the layer before's matrices ringed
@@ -1401,7 +1485,24 @@ class AttentionDepthScene(StoryboardScene):
         # one-swap bars, neither reaching the model's own, then that one) or "in either
         # order, the fall came with the layer's own matrices" (its matrices' two bars)
         self.hold_until(t_end - 0.2)
-        if both:
+        if both and self.says("the new x alone"):
+            # "the new X alone takes 0.40 to 0.47, the new matrices alone to 0.34; both
+            # together, 0.70": each pair ringed as said (the layer before's bar with the one
+            # swap), then the model's own bar
+            t_x = self.when_said("the new x alone", self.time)
+            if t_x - 0.4 - self.time >= 0.8:
+                self.emphasize(cols[1][:2], cols[2][:2], buff=0.06,
+                               run_time=min(2.4, t_x - 0.4 - self.time))
+            t_m = self.when_said("the new matrices alone", t_x + 2.0)
+            t_tog = self.when_said("together", t_m + 2.0)
+            for t_a, t_b, pair in ((t_x, t_m, (cols[0][:2], cols[2][:2])),
+                                   (t_m, t_tog, (cols[0][:2], cols[1][:2]))):
+                self.hold_until(t_a - 0.2)
+                self.emphasize(*pair, buff=0.06, run_time=max(0.8, t_b - 0.4 - self.time))
+            self.hold_until(t_tog - 0.2)
+            self.fill_to(None, [(1, lambda t: self.emphasize(cols[3][:2], buff=0.06,
+                                                             run_time=t))])
+        elif both:
             t_tog = self.when_said("together", self.time + 1.5)
             self.fill_to(None, [
                 (2, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=0.06, run_time=t)),
@@ -1415,7 +1516,7 @@ class AttentionDepthScene(StoryboardScene):
         for b_ in list(st.bars):
             del st.bars[b_]
         st.chart = None
-        st.extra = [header, block, tag, axis, head, *cols]
+        st.extra = [header, block, tag, axis, head, *cols, *self.approx_out()]
 
     def beat_sink(self, beat) -> None:
         v, st = self.v, self.st
@@ -1560,10 +1661,11 @@ class AttentionDepthScene(StoryboardScene):
             st.nums.remove(river_num)
             self.add(river_num)
         old = [m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs, st.counter) if m]
-        old += list(st.bars.values())
+        old += list(st.bars.values()) + self.approx_out()
         def row_box(m):                 # round a number, well inside its row (adjacent boxes apart)
-            return Rectangle(width=m.width + 2 * BOX, height=pitch * 0.74, color=T.POINTER,
-                             stroke_width=2.0).move_to(m)
+            ink = VGroup(*m.family_members_with_points())      # the digits' own outline
+            return Rectangle(width=ink.width + 2 * BOX + 0.08, height=pitch * 0.74,
+                             color=T.POINTER, stroke_width=2.0).move_to(ink)
 
         boxes = VGroup(*[row_box(rows[h].val) for h in top3])
         if river_num is not None:
@@ -1592,7 +1694,7 @@ class AttentionDepthScene(StoryboardScene):
         st.bars = {}
         for b, t in zip(boxes, t_w):           # each box drawn round its number as it is said
             self.hold_until(t - 0.35)
-            self.play(FadeIn(b, scale=1.15), run_time=0.6)
+            self.play(FadeInPlace(b), run_time=0.6)
         # "..., over twice as much: the average hides them": the three bars glow against
         # the dashed line
         t_hide = self.when_said("over twice", self.time)
@@ -1644,6 +1746,7 @@ class AttentionDepthScene(StoryboardScene):
                         *[VGroup(g[0], g.bar, g.val) for g in listed])
         L = int(v.n_layers)
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(L)])
+        chart.shift(LEFT * chart.get_center()[0])
         scope = txt("in short, for this one sentence:", B)
         scope.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         unit = BAR_H * 0.8
@@ -1687,8 +1790,12 @@ class AttentionDepthScene(StoryboardScene):
                 cols_s.add(c)
             agree = t_.by.value == t_.swap_by.value
             # both orders credit the same; they differ; or X first credits neither
+            # "neither alone" where the voice says it (each order credits the swap made
+            # second: the first swap alone did little), else that the order decides
+            neither = self.says("neither change alone")
             verdict, sub = ((words[t_.by.value], "(either order)") if agree else
-                            ("needs both", "(the order decides)") if t_.swap_by.value else
+                            ("needs both", "(neither alone)" if neither else
+                             "(the order decides)") if t_.swap_by.value else
                             (words[t_.by.value], "(matrices first only)"))
             head_ = line(txt("layer", LAB), Num(t_.layer, decimals=0, size=LAB),
                          txt(f": {verdict}", LAB))
@@ -1697,8 +1804,9 @@ class AttentionDepthScene(StoryboardScene):
             cap.arrange(DOWN, buff=0.08)
             cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 2 * pitch_s)
             g = VGroup(cols_s, cap)
-            phrase = "either order" if agree else "depends on the order" \
-                if t_.swap_by.value else f"at layer {tl_},"
+            phrase = "either order" if agree else (
+                "neither change alone" if self.says("neither change alone")
+                else "depends on the order") if t_.swap_by.value else f"at layer {tl_},"
             ring = [VGroup(cols_s[i][0], cols_s[i][1])           # bars with their numbers
                     for i in ((1, 3) if agree and t_.by.value == "own matrices" else (1, 2))]
             evidence.append((g, [c.bars for c in cols_s], phrase, ring,
@@ -1741,12 +1849,14 @@ class AttentionDepthScene(StoryboardScene):
         # the head-by-head caption gives way to the summary's own
         self.set_caption("In short, for this one sentence: both tests, both orders, the heads.")
         self.play(FadeOutPlace(panels), run_time=0.4)
-        self.play(FadeInPlace(scope), FadeInPlace(chart), run_time=0.8)
+        self.play(FadeInPlace(scope), FadeInPlace(chart),
+                  *self.approx_in(*[b.val for b in chart[1:]]), run_time=0.8)
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
         # tests' and heads' bars
         t_dep = self.when_said("moves with depth", self.time)
         self.hold_until(t_dep - 0.2)
-        self.emphasize(VGroup(*[b.parts for b in chart[1:]]), buff=0.1, run_time=1.4)
+        self.emphasize(VGroup(*[VGroup(b.parts, b.val) for b in chart[1:]]), buff=0.1,
+                       run_time=1.4)
         shown = []
         if fits:
             # "At layer 1, ...": the model's own bars of the tested layers move from the
@@ -1754,20 +1864,23 @@ class AttentionDepthScene(StoryboardScene):
             # their identity); the rest of the chart leaves
             t_first = self.when_said(evidence[0][2], self.time + 2.0) if evidence else self.time
             self.hold_until(max(self.time, t_first - 3.4))
-            moves, moved = [], set()
+            moves, moved, labels_in = [], set(), []
             for g, bars, phrase, ring, slots in evidence:
                 for slot, l in slots.items():
                     b = chart[1 + l]
                     c = g[0][slot]
                     moves += [ReplacementTransform(b.parts, c[0]),
-                              ReplacementTransform(b.val, c[1]), FadeOutPlace(b.tick),
-                              FadeInPlace(c[2])]
+                              ReplacementTransform(b.val, c[1]),
+                              FadeOutPlace(b.tick, rate_func=squish_rate_func(smooth, 0, 0.25))]
+                    labels_in.append(c[2])
                     moved.add(l)
             rest = [chart[0]] + [chart[1 + l] for l in range(L) if l not in moved]
             # the rest leaves first (no moving bar passes through a fading one)
             self.play(FadeOutPlace(VGroup(*rest)), run_time=0.5)
             if moves:                   # no test (a model whose attention is not redone)
                 self.play(*moves, run_time=1.2)
+                # their new labels once they have landed (no label waiting for its bar)
+                self.play(FadeInPlace(VGroup(*labels_in)), run_time=0.4)
             for g, bars, phrase, ring, slots in evidence:
                 for slot in slots:
                     self.add(g[0][slot])
@@ -1783,7 +1896,7 @@ class AttentionDepthScene(StoryboardScene):
                     for i, (b, c) in enumerate(zip(bars, g[0])) if i not in slots]
             rt = max(0.9, min(2.0, t_p - 0.2 - self.time))
             self.play(LaggedStart(*grow, lag_ratio=0.35), FadeInPlace(VGroup(*g[1:])),
-                      run_time=rt)
+                      *self.approx_in(*[c[1] for c in g[0]]), run_time=rt)
             shown.append(g)
             self.hold_until(t_p - 0.1)
             t_n = self.when_said(evidence[k + 1][2], self.time + 2.0) \
@@ -1795,7 +1908,7 @@ class AttentionDepthScene(StoryboardScene):
             self.fill_to(None, [(1, lambda t: self.emphasize(*shown, buff=0.12, run_time=t))])
         else:
             self.fill_to(None, [(1, lambda t: self.wait(t))])
-        st.extra = [scope, chart, *shown]
+        st.extra = [scope, chart, *shown, *self.approx_out()]
 
 
 __all__ = ["AttentionDepthScene"]
