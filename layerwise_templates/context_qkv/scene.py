@@ -77,7 +77,8 @@ ARC_RISE = 0.6                      # the highest an arc rises over its row (cle
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
-PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
+PIECE = T.ATTN                      # each token's piece of the update: the colour of
+                                    # Delta_attn itself (pink was read as V's red)
 RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
 
 
@@ -128,6 +129,18 @@ class ContextQKVScene(StoryboardScene):
 
     def unbox(self, t: float | None = None, slot: str = "boxes") -> None:
         self.drop(slot, run_time=t)
+
+    def sub_caption(self, part: str) -> None:
+        """`entered` runs four analyses under one beat: each its own caption, from the word
+        that starts it (a cut, as between beats; none when the captions are burned)."""
+        if self.burned is not None or self.caption is None:
+            return
+        l = int(self.v.entered.layer.value)
+        text = {"keys": f"Layer {l}: the same query meets different keys",
+                "pieces": f"Layer {l}: what each token passes on",
+                "sums": f"Layer {l}: each update added to the same X",
+                "block": f"Layer {l}: LayerNorm and the FFN, each token alone"}[part]
+        self.set_caption(text)
 
     def cos(self, key: str):
         """The cosines of `key` (x, in, q, k, v) per layer, as plan values."""
@@ -209,9 +222,11 @@ class ContextQKVScene(StoryboardScene):
         grid = VGroup(*cells).arrange_in_grid(rows=3, cols=4, buff=(0.6, 0.25))
         m = v.match
         if m.identical.value:
+            # what the voice says, in its words: made from the token, its position and parts
+            # the same for every token
             lines = (["same token, same position:",
-                      "MiniLM builds the first X from the token and its position,",
-                      "not from the other words,",
+                      "MiniLM's first X: the token, its position, "
+                      "parts the same for every token,",
                       "so at layer 0 both start from one X"]
                      if m.absolute_positions.value else
                      ["same token, same position:", "the first X is the token's vector,",
@@ -603,7 +618,12 @@ class ContextQKVScene(StoryboardScene):
                                           grid[7], grid[11], run_time=t)),
              (1, lambda t: marker(starts, 0, t)),
              (1, lambda t: marker(ends, len(keys) - 1 if len(keys) > 1 else None, t))],
-            [(2, lambda t: self.play(Write(note), run_time=t)),
+            # the note line by line as it is said (no write-on: half-written glyphs), its
+            # first line on "Call X ...", the rest on "MiniLM's first X ..."
+            [(1, lambda t: self.play(FadeInPlace(note[0]), run_time=0.4 * t)),
+             (1, lambda t: self.wait(t))],
+            [(1, lambda t: self.play(FadeInPlace(note[1]), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(VGroup(*note[2:])), run_time=t)),
              (1, lambda t: self.emphasize(note[-1], run_time=t))],
         ])
         self.shown["table"] = VGroup(table, idx, key)
@@ -809,20 +829,19 @@ class ContextQKVScene(StoryboardScene):
         unit = self.update_unit()
         base = BASE * DEGREES
         ang = float(e.angle) * DEGREES
-        # short: what the pink pieces are, in two lines, and what the drawing is, in one
-        head = VGroup(inline(txt("what attention adds to X:", S),
-                             math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
-                             txt("= the pink pieces + a bias", S, PIECE)),
-                      inline(txt("a piece: one token's weighted values, through", S, PIECE),
+        # short, at label size: what the pieces are, in two lines (shown first), and what
+        # the drawing is, in one (shown when the voice says "drawn flat")
+        head = VGroup(inline(math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
+                             txt("= the pieces + a bias", T.TYPE.label, PIECE)),
+                      inline(txt("a piece: one token's weighted values through", T.TYPE.label,
+                                 PIECE),
                              math("W_O", T.TYPE.math_label, T.TEXT), buff=0.1))
         # what the drawing is: every arrow a vector of d_model numbers, drawn flat
-        flat = VGroup(txt(f"each arrow: {self.v.heads.d_model} numbers, drawn flat",
-                          S, T.TEXT),
-                      txt("in the plane of the two updates", S, T.TEXT)).arrange(
-            DOWN, buff=0.08, aligned_edge=LEFT)
+        flat = txt(f"drawn flat: each arrow is {self.v.heads.d_model} numbers",
+                   T.TYPE.label, T.TEXT)
         head.add(flat)
-        head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        flat.shift(DOWN * 0.1)
+        head.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        flat.shift(DOWN * 0.08)
         head.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         head.flat = flat
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
@@ -942,7 +961,7 @@ class ContextQKVScene(StoryboardScene):
                 lab.word = True
                 todo.append((chain.span[j], lab))
             # the other tokens' pieces (drawn as one) and the bias go unnamed: only what the
-            # voice names is written (the header says "the pink pieces + a bias")
+            # voice names is written (the header says "the pieces + a bias")
             for (a, b), lab in todo:
                 d = b - a
                 if np.linalg.norm(d) < 0.12:
@@ -1033,8 +1052,9 @@ class ContextQKVScene(StoryboardScene):
         ys = [0.0] + [v[1] for v in rel.values()]
         floor = self.caption_top() + 0.35
         room_h = (y_top - 0.2) - floor
-        # no wider than 2.1: the words beside it keep their full size
-        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 2.1 / max(max(xs) - min(xs), 1e-6))
+        # alone on the stage (the rest of the block comes after it, on its own): no wider
+        # than 3.0, the words beside it at label size
+        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 3.0 / max(max(xs) - min(xs), 1e-6))
         o = np.array([x + 0.1 - unit * min(xs), floor - unit * min(ys), 0.0])
         P = {k: o + unit * v for k, v in rel.items()}
         xa = Arrow(o, P["x"], buff=0, color=T.X, stroke_width=7,
@@ -1089,47 +1109,48 @@ class ContextQKVScene(StoryboardScene):
         drawn_g = VGroup(xa, sums, ups)
         # the words right of the drawing: what each arrow is
         left = max(drawn_g.get_right()[0], cu.get_right()[0]) + 0.45
+        L_ = T.TYPE.label
         legend = VGroup(
             inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
-                   txt("the same in both, length", S, T.TEXT),
-                   Num(e.x_length[0], decimals=2, size=S, color=T.X)),
-            inline(txt("+ its update", S, T.TEXT),
+                   txt("the same in both, length", L_, T.TEXT),
+                   Num(e.x_length[0], decimals=2, size=L_, color=T.X)),
+            inline(txt("+ its update", L_, T.TEXT),
                    math("Delta^((0))", 1.4 * T.TYPE.math_label, T.ATTN),
-                   txt("from X's tip (solid)", S, T.TEXT)),
-            inline(txt("= the sums, one each (dashed)", S, T.TEXT)))
-        legend.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+                   txt("from X's tip (solid)", L_, T.TEXT)),
+            inline(txt("= the sums, one each (dashed)", L_, T.TEXT)))
+        legend.arrange(DOWN, buff=0.16, aligned_edge=LEFT)
         legend.move_to([left, y_top, 0], aligned_edge=UP + LEFT)
         # the true lengths as bars on one scale: X more than twice either update
-        bu = 2.4 / max(lx, la, lb, 1e-9)
+        bu = 3.0 / max(lx, la, lb, 1e-9)
         bars, rows = VGroup(), VGroup()
-        for name, val, color in ((math("X^((0))", 1.2 * T.TYPE.math_label, T.X),
+        for name, val, color in ((math("X^((0))", 1.3 * T.TYPE.math_label, T.X),
                                   e.x_length[0], T.X),
-                                 (txt("update 1", S, T.SENTENCES[0]), e.length[0],
+                                 (txt("update 1", L_, T.SENTENCES[0]), e.length[0],
                                   T.SENTENCES[0]),
-                                 (txt("update 2", S, T.SENTENCES[1]), e.length[1],
+                                 (txt("update 2", L_, T.SENTENCES[1]), e.length[1],
                                   T.SENTENCES[1])):
-            bar = Rectangle(width=max(0.02, float(val) * bu), height=0.16, stroke_width=0,
+            bar = Rectangle(width=max(0.02, float(val) * bu), height=0.2, stroke_width=0,
                             fill_color=color, fill_opacity=0.9)
-            num = Num(val, decimals=2, size=S, color=color)
+            num = Num(val, decimals=2, size=L_, color=color)
             bars.add(bar)
             rows.add(VGroup(name, bar, num))
         w_name = max(r[0].width for r in rows)
         for k, r in enumerate(rows):
-            r[0].move_to([0, -0.36 * k, 0], aligned_edge=LEFT)
-            r[1].move_to([w_name + 0.2, -0.36 * k, 0], aligned_edge=LEFT)
+            r[0].move_to([0, -0.44 * k, 0], aligned_edge=LEFT)
+            r[1].move_to([w_name + 0.2, -0.44 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
-        why = VGroup(txt("flat; to scale: lengths, updates' angle;", S, T.TEXT),
-                     txt("not to scale: angles to X, sums' angle;", S, T.TEXT),
-                     txt(f"each cos from all {self.v.heads.d_model} numbers", S, T.TEXT)).arrange(
-            DOWN, buff=0.06, aligned_edge=LEFT)
+        # what the flat drawing keeps and what it cannot (two lines, under the bars)
+        why = VGroup(txt("drawn flat: lengths and the updates' angle to scale;", S, T.TEXT),
+                     txt(f"the other angles not (each cos: all {self.v.heads.d_model} numbers)",
+                         S, T.TEXT)).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         note = VGroup(why, rows)
-        note.arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-        note.next_to(legend, DOWN, buff=0.4).align_to(legend, LEFT)
+        rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
+        why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
         note.bars = bars
-        # too wide for the left half (a teacher's sentence): the words shrink to fit
+        # too wide for the frame (a teacher's sentence): the words shrink to fit
         words = VGroup(legend, note)
-        if words.get_right()[0] > RIGHT_COL - 0.3:
-            words.scale_to_fit_width(max(1.0, RIGHT_COL - 0.3 - left)).align_to(
+        if words.get_right()[0] > 7.1 - T.EDGE:
+            words.scale_to_fit_width(max(1.0, 7.1 - T.EDGE - left)).align_to(
                 [left, 0, 0], LEFT)
             legend.align_to([0, y_top, 0], UP)
         arc = VGroup(a1, cu, a2, cs)
@@ -1154,12 +1175,17 @@ class ContextQKVScene(StoryboardScene):
         r2 = self.arc_row(1, top - 3.35)
         # how a weight is made: the one query scores each token's key, softmax
         # (softmax named by what it does: the scores made into shares that sum to 1)
-        legend = txt(f"arc width = weight: {self.v.word}'s query · each key, as shares "
-                     f"summing to 1 ({self.v.heads.n_heads}-head mean, layer 0)",
-                     T.TYPE.label, T.TEXT)
-        if legend.width > 13.6:
-            legend = txt(f"arc width = weight: query · each key, as shares summing to 1",
-                         T.TYPE.label, T.TEXT)
+        # the weights are a mean over the heads: said on the legend from the first arc
+        n_h = self.v.heads.n_heads
+        legend = None
+        for words in (f"arc width = weight, the mean of {n_h} heads: query · each key, "
+                      f"as shares summing to 1",
+                      f"arc width = weight, mean of {n_h} heads: query · key, shares summing "
+                      f"to 1",
+                      "arc width = weight: query · each key, as shares summing to 1"):
+            legend = txt(words, T.TYPE.label, T.TEXT)
+            if legend.width <= 13.6:
+                break
         legend.move_to([0, top - 0.2, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         # once the pieces are drawn the arcs go and the rows close up at the top (their
@@ -1193,6 +1219,7 @@ class ContextQKVScene(StoryboardScene):
         def grow_arcs(t):
             # bank's query (a yellow Q over bank) goes to each token in turn: where it meets
             # a key, that token's arc and weight appear (both sentences at once)
+            self.sub_caption("keys")
             self.play(FadeInPlace(legend), run_time=0.08 * t)
             qs, orders = [], []
             for r, i in ((r1, 0), (r2, 1)):
@@ -1304,7 +1331,8 @@ class ContextQKVScene(StoryboardScene):
                       run_time=0.08 * t)
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
                         for r, d in zip((r1, r2), dy)], run_time=0.1 * t)
-            self.put("right", upd.head, run_time=0.1 * t)
+            self.sub_caption("pieces")
+            self.put("right", VGroup(*upd.head[:-1]), run_time=0.1 * t)
             for i, (r, chain) in enumerate(zip((r1, r2), upd.chains)):
                 fly, anims = [], []
                 for p_, k in zip(chain, chain.keys):
@@ -1322,8 +1350,10 @@ class ContextQKVScene(StoryboardScene):
             if len(upd.names):
                 self.play(LaggedStart(*[FadeInPlace(n) for n in upd.names], lag_ratio=0.4),
                           run_time=0.15 * t)
-            # "drawn flat in the plane of the two updates"
-            self.emphasize(upd.head.flat, run_time=0.12 * t)
+            # "drawn flat in the plane of the two updates": said last, written last
+            self.play(FadeInPlace(upd.head.flat), run_time=0.05 * t)
+            self.set_slot("right", upd.head)
+            self.emphasize(upd.head.flat, run_time=0.1 * t)
 
         def tiny(t):
             # "the start marker and river take nearly the same weight": both weights boxed in
@@ -1360,40 +1390,48 @@ class ContextQKVScene(StoryboardScene):
             # a new stage: the rows, the pieces, their names and the update's labels leave;
             # only the two update arrows stay, and they themselves move to X's tip
             lg = sums.legend
+            self.sub_caption("sums")
             self.play(FadeOutPlace(VGroup(r1[0], r1.row, r1[2], r1.weights,
                                           r2[0], r2.row, r2[2], r2.weights,
                                           upd.chains, upd.names, upd.labels, upd.arc,
                                           upd.cos)),
                       run_time=0.07 * t)
             self.drop("right", "marker_rings", "weigh", run_time=0.06 * t)
-            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.12 * t)
+            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.1 * t)
             self.play(*[Transform(a, u) for a, u in zip(upd.arrows, sums.ups)],
-                      FadeInPlace(lg[1]), run_time=0.18 * t)
+                      FadeInPlace(lg[1]), run_time=0.15 * t)
             self.remove(*upd.arrows)
             self.add(sums.ups)
-            self.play(Create(sums.a1), FadeInPlace(sums.cu), run_time=0.08 * t)
+            self.play(Create(sums.a1), FadeInPlace(sums.cu), run_time=0.07 * t)
             # the true lengths: each number with its bar, X's more than twice either update's
             rows = sums.note[1]
-            self.play(FadeInPlace(sums.note[0]), FadeInPlace(VGroup(*[r[0] for r in rows])),
-                      run_time=0.06 * t)
+            self.play(FadeInPlace(VGroup(*[r[0] for r in rows])), run_time=0.05 * t)
             self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(r[1], LEFT), FadeInPlace(r[2]))
-                                    for r in rows], lag_ratio=0.3), run_time=0.13 * t)
+                                    for r in rows], lag_ratio=0.3), run_time=0.1 * t)
+            # what the flat drawing keeps (the lengths just shown) and what it cannot
+            self.play(FadeInPlace(sums.note[0]), run_time=0.05 * t)
             self.play(LaggedStart(*[Create(a) for a in sums.sums], lag_ratio=0.4),
-                      FadeInPlace(lg[2]), run_time=0.14 * t)
+                      FadeInPlace(lg[2]), run_time=0.11 * t)
             self.add(sums.ups)                  # each update over its sum
-            self.play(Create(sums.a2), FadeInPlace(sums.cs), run_time=0.1 * t)
+            self.play(Create(sums.a2), FadeInPlace(sums.cs), run_time=0.08 * t)
             self.emphasize(sums.cs, run_time=0.06 * t)
+            self.wait(0.08 * t)                 # the finished sums, before the block
 
         cs_ = [float(st_.cos.value) for st_ in e.stages]
         tok_ = {}
 
         def through_in(t):
-            # the boxes, and the two sums (a copy, as a small pair) into the first: out of it
-            # the pair at its new angle and the cosine after that step, right of the box
+            # a stage of its own: the sums' drawing leaves but for the two dashed sums, which
+            # themselves move into the first box (a small pair at their cosine's angle); out
+            # of it the pair at its new angle and the cosine after that step, right of the box
+            self.sub_caption("block")
+            self.play(FadeOutPlace(VGroup(sums.legend, sums.note, sums.xa, sums.ups,
+                                          sums.arc)), run_time=0.12 * t)
+            # the sums move first (nothing yet where they pass), the boxes come round them
+            self.play(Transform(sums.sums, self.pair(cs_[0], nxt.slots[0])), run_time=0.23 * t)
             self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      run_time=0.2 * t)
-            tok = tok_["m"] = self.pair(cs_[0], nxt.slots[0])
-            self.play(TransformFromCopy(sums.sums, tok), run_time=0.25 * t)
+                      run_time=0.15 * t)
+            tok_["m"] = sums.sums
             box_step(0, 0.5 * t)
 
         def box_step(k, t):
@@ -1404,7 +1442,10 @@ class ContextQKVScene(StoryboardScene):
                           bs[k - 1].animate.set_stroke(T.MUTED), run_time=0.3 * t)
             self.play(Transform(tok, self.pair(cs_[k + 1], nxt.slots[k])),
                       bs[k].animate.set_stroke(HL), run_time=0.4 * t)
-            self.play(FadeInPlace(nxt.reads[k]), run_time=0.3 * t)
+            if len(nxt.reads[k]):
+                self.play(FadeInPlace(nxt.reads[k]), run_time=0.3 * t)
+            else:
+                self.wait(0.3 * t)
 
         def through_mid(t):
             # every box but the last, one after another over this sentence
@@ -1447,9 +1488,11 @@ class ContextQKVScene(StoryboardScene):
             groups += [[(1, through_in)], [(1, through_mid)], [(1, through_out)],
                        [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
-        self.by_cue(groups, pause={5: 0.6, 6: 0.6})
+        # a look at the finished sums (and what the flat drawing cannot keep) before the block
+        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 10: 1.4})
         self.unbox()
-        keep = sums if nxt is None else VGroup(sums, nxt.blocks, nxt.out, nxt.note)
+        # the sums' drawing has left (its sums went on into the blocks) when there is a block
+        keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
         self.st.handoff = None if nxt is None else nxt.out      # its cosine goes on, to the chart
         self.set_slot("right", keep)
 
@@ -1491,7 +1534,7 @@ class ContextQKVScene(StoryboardScene):
         g.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         return g
 
-    def pair(self, c: float, o, h: float = 0.72) -> VGroup:
+    def pair(self, c: float, o, h: float = 0.9) -> VGroup:
         """The two sums (or what the block makes of them) as two dashed arrows from `o`, in
         the sentences' colours, at the angle of cosine `c`: drawn, never written."""
         a = pymath.acos(max(-1.0, min(1.0, float(c))))
@@ -1500,18 +1543,19 @@ class ContextQKVScene(StoryboardScene):
         g = VGroup()
         for i, d in enumerate((-a / 2, a / 2)):
             end = o + h * np.array([pymath.cos(mid + d), pymath.sin(mid + d), 0.0])
-            dl = DashedLine(o, end, color=T.SENTENCES[i], stroke_width=3.5, dash_length=0.09,
+            dl = DashedLine(o, end, color=T.SENTENCES[i], stroke_width=4, dash_length=0.1,
                             dashed_ratio=0.55)
-            dl.add_tip(tip_length=0.13, tip_width=0.11)
+            dl.add_tip(tip_length=0.16, tip_width=0.13)
             g.add(dl)
         return g
 
     def rest_of_block(self, src: VGroup, y_top: float) -> VGroup:
-        """The rest of layer 0 after attention's add, in the right half, one box per step in
-        the model's order (post-LN: LayerNorm, FFN + add, LayerNorm), one under the other; the
-        two sums (a small pair of dashed arrows at their cosine's angle) go through each box
-        and out of each comes the cosine after it (`reads`), written right of the box; then
-        `out`, the two X^(1) and their cosine, and what reads them next."""
+        """The rest of layer 0 after attention's add, on a stage of its own (the sums'
+        drawing has left but for the two sums themselves), one box per step in the model's
+        order (post-LN: LayerNorm, FFN + add, LayerNorm), one under the other; the two sums
+        (a pair of dashed arrows at their cosine's angle) go through each box and out of each
+        comes the cosine after it (`reads`), written right of the box; then, right of the last
+        box, `out`, the two X^(1) and their cosine, and what reads them next."""
         e = self.v.entered
         stages = list(e.stages)
         placement = self.v.reads.placement.value
@@ -1522,46 +1566,66 @@ class ContextQKVScene(StoryboardScene):
                          ["FFN, + add", "each token alone"] if n == "+FFN" and placement == "post"
                          else ["LayerNorm, FFN, + add", "each token alone"] if n == "+FFN"
                          else [n])
-        x0, bw, bh, gap = RIGHT_COL, 3.5, 0.8, 0.24
-        head = inline(txt("the two sums go on through layer", S, T.TEXT),
-                      Num(e.layer, decimals=0, size=S, color=T.TEXT))
+        L_ = T.TYPE.label
+        x0, bw, bh, gap = -5.9, 4.4, 1.0, 0.28
+        head = inline(txt("the two sums go on through layer", L_, T.TEXT),
+                      Num(e.layer, decimals=0, size=L_, color=T.TEXT))
         head.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
         self.keep_inside(head)
         boxes, parts, slots, reads, arrows = VGroup(), VGroup(), [], VGroup(), VGroup()
-        y = head.get_bottom()[1] - 0.3 - bh / 2
+        y = head.get_bottom()[1] - 0.35 - bh / 2
         for k, (lines, st_) in enumerate(zip(names, stages[1:])):
             b = Rectangle(width=bw, height=bh, color=T.MUTED, stroke_width=2.5)
             b.move_to([x0 + bw / 2, y, 0])
-            lab = VGroup(*[txt(w, S, T.TEXT if j == 0 else T.MUTED)
-                           for j, w in enumerate(lines)]).arrange(DOWN, buff=0.06,
-                                                                 aligned_edge=LEFT)
-            lab.move_to([x0 + 0.2, y, 0], aligned_edge=LEFT)
+            lab = VGroup(*[txt(w, L_, T.TEXT) for w in lines]).arrange(
+                DOWN, buff=0.08, aligned_edge=LEFT)
+            lab.move_to([x0 + 0.25, y, 0], aligned_edge=LEFT)
             boxes.add(b)
             parts.add(VGroup(b, lab))
-            slots.append(np.array([x0 + bw - 0.95, y - 0.3, 0.0]))
-            r = inline(txt("cos", T.TYPE.label, T.TEXT),
-                       Num(st_.cos, decimals=2, size=T.TYPE.label, color=T.TEXT))
-            r.next_to(b, RIGHT, buff=0.3)
+            slots.append(np.array([x0 + bw - 1.05, y - 0.4, 0.0]))
+            r = inline(txt("cos", L_, T.TEXT), Num(st_.cos, decimals=2, size=L_, color=T.TEXT))
+            r.next_to(b, RIGHT, buff=0.35)
+            if k == len(names) - 1 and e.x_next.value is not None and round(
+                    float(st_.cos.value), 2) == round(float(e.x_next.value), 2):
+                r = VGroup()            # the last step's cosine is the out's: said once, there
             reads.add(r)
             if k:
                 arrows.add(Arrow(boxes[k - 1].get_bottom(), b.get_top(), buff=0.03,
                                  color=T.MUTED, stroke_width=3,
                                  max_tip_length_to_length_ratio=0.35))
             y -= bh + gap
-        out = inline(txt("out: the two", S, T.TEXT),
+        # out, right of the last box (its cosine is the out's): the pair comes out of the
+        # box to the right, into the place left of the words; else under the last cosine
+        last = boxes[-1] if len(boxes) else head
+        out = inline(txt("out: the two", L_, T.TEXT),
                      math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
-                     txt(", cos", S, T.TEXT),
-                     Num(e.x_next, decimals=2, size=S, color=T.X))
-        out.move_to([x0 + 0.95, y + bh / 2 - 0.2, 0], aligned_edge=UP + LEFT)
-        end = np.array([x0 + 0.2, out.get_y() - 0.32, 0.0])
+                     txt(", cos", L_, T.TEXT),
+                     Num(e.x_next, decimals=2, size=L_, color=T.X))
+        if len(reads) and not len(reads[-1]):
+            xo = last.get_right()[0] + 0.45
+            out.move_to([xo + 0.8, last.get_y(), 0], aligned_edge=LEFT)
+        else:
+            xo = reads[-1].get_left()[0] if len(reads) else last.get_right()[0] + 0.35
+            out.move_to([xo + 0.8, last.get_bottom()[1] - 0.5, 0], aligned_edge=LEFT)
+        end = np.array([xo, out.get_y() - 0.4, 0.0])
         reads_x = self.v.reads.same_as_x.value
-        note = VGroup(inline(txt(f"layer {int(e.layer) + 1}'s", S, T.TEXT),
+        note = VGroup(inline(txt(f"layer {int(e.layer) + 1}'s", L_, T.TEXT),
                              math("W_Q, W_K, W_V", T.TYPE.math_label, T.TEXT)),
-                      txt("read this X directly" if reads_x else "read LN of this X", S,
+                      txt("read this X directly" if reads_x else "read LN of this X", L_,
                           T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        note.next_to(out, DOWN, buff=0.16).align_to(out, LEFT)
+        note.next_to(out, DOWN, buff=0.2).align_to(out, LEFT)
+        if note.get_bottom()[1] < self.caption_top() + 0.1:     # no room under it: beside
+            note.next_to(out, RIGHT, buff=0.5).align_to(out, UP)
+        # the boxes' column (and the out beside it) in the middle of the frame
         blocks = VGroup(head, parts, arrows, reads)
         g = VGroup(blocks, out, note)
+        # the whole in the middle of the frame (its own stage), the pair's places with it
+        dx = np.array([-g.get_center()[0], 0.0, 0.0])
+        g.shift(dx)
+        slots = [p + dx for p in slots]
+        end = end + dx
+        for m in (out, note):
+            self.keep_inside(m)
         blocks.boxes = boxes
         g.blocks, g.out, g.note, g.reads, g.slots, g.end = blocks, out, note, reads, slots, end
         g.head, g.parts, g.arrows = head, parts, arrows
@@ -1599,16 +1663,21 @@ class ContextQKVScene(StoryboardScene):
         st, hand = self.st, self.st.handoff
         num, name = hand[-1], hand[1]
         words = VGroup(*[m for m in hand if m is not num and m is not name])
-        # the layer-1 points first, then the value beside X's point, a line from it to the
-        # point (X's point sits close to Q's and K's: a ring would take them in too)
-        self.grow(1, 0.4 * t)
-        r = self.x1_ring()
-        self.play(FadeOutPlace(words), name.animate.move_to(st.ax.x_labels[1]),
-                  num.animate.scale(T.TYPE.label / S).move_to(r[1]),   # the rings' size
-                  run_time=0.45 * t)
+        # as soon as the chart is in: the X^(1) onto the axis's X^(1), the value to where X's
+        # layer-1 point will stand (nothing floats over the chart while it draws); then the
+        # layer-1 points, and the value beside X's point with a line from it to the point
+        # (X's point sits close to Q's and K's: a ring would take them in too)
+        xl = st.ax.x_labels[1]
+        p1 = st.ax.axes.c2p(1, self.cos("x")[1].value)
+        gone = [] if getattr(hand, "words_gone", False) else [FadeOutPlace(words)]
+        self.play(*gone, name.animate.match_height(xl).move_to(xl),
+                  num.animate.move_to(p1 + RIGHT * 0.95 + DOWN * 0.3), run_time=0.3 * t)
         self.remove(name)
         num.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
-        self.play(Create(r[0]), run_time=0.15 * t)
+        self.grow(1, 0.4 * t)
+        r = self.x1_ring()
+        self.bring_to_front(num)
+        self.play(num.animate.move_to(r[1]), Create(r[0]), run_time=0.3 * t)
         st.carried = VGroup(r[0], num)
 
     def x1_ring(self) -> VGroup:
@@ -1622,6 +1691,13 @@ class ContextQKVScene(StoryboardScene):
         if hand is not None and right is not None and hand in right.submobjects:
             right.remove(hand)              # it stays: its cosine goes on to the chart
             self.add(hand)
+            # its words leave with the layer-0 stage, before the chart comes in (only the
+            # X^(1) and its cosine, which move into the chart, stay)
+            self.play(FadeOutPlace(VGroup(*[m for m in hand
+                                            if m is not hand[-1] and m is not hand[1]])),
+                      *[FadeOutPlace(m) for m in (right,)], run_time=self.quick(0.05, 0.4))
+            self.shown.pop("right", None)
+            hand.words_gone = True
         else:
             hand = self.st.handoff = None
         self.clear_entered()
@@ -1712,10 +1788,13 @@ class ContextQKVScene(StoryboardScene):
             # is read as that line's)
             segs = [(ln.get_start(), ln.get_end()) for ln in self.st.lines]
             sign = pymath.copysign(1.0, lead)      # -0.0: the lower of two, down
-            for extra in np.arange(0.0, 0.65, 0.08):
+            # and clear of the values placed before it (three close points: no two values
+            # in one slot)
+            for extra in np.arange(0.0, 1.05, 0.08):
                 n.next_to(dot, RIGHT, buff=0.5).shift(UP * (lead + sign * extra))
                 self.keep_inside(n)
-                if not on_lines(n, segs, 0.03):
+                if not on_lines(n, segs, 0.03) \
+                        and not any(overlaps(n, m, 0.04) for m in avoid):
                     break
             else:
                 n.next_to(dot, RIGHT, buff=0.5).shift(UP * lead)
