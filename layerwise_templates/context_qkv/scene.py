@@ -45,7 +45,7 @@ import numpy as np
 
 from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
                    ArcBetweenPoints, Arrow, DashedLine, GrowFromEdge, Indicate, Rectangle,
-                   Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
+                   ReplacementTransform, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
                    Write)
 
@@ -72,6 +72,7 @@ NARROW = 15.0                       # degrees: two arrows this close share no ro
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
+PAIR_H = 2.4                        # the pair of sums in the block: large, its turn seen
 WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
 ARC_RISE = 0.6                      # the highest an arc rises over its row (clear of the legend)
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
@@ -776,7 +777,7 @@ class ContextQKVScene(StoryboardScene):
         for j in shown:
             w = s.mean[j]
             num = Num(w, decimals=self.v.entered.decimals.value, size=WEIGHT_SIZE,
-                      color=T.MUTED if j in s.special.values else WEIGHT)
+                      color=WEIGHT)
             num.move_to([xs[j], row.get_bottom()[1] - 0.25, 0])
             weights.add(num)
             if j in focus:
@@ -787,7 +788,7 @@ class ContextQKVScene(StoryboardScene):
                                  angle=ang if xs[j] < fx else -ang)
             # [CLS] and [SEP] (left out of the word ranking) grey: a share of the weight
             # that is about the same in both sentences
-            a.set_stroke(T.MUTED if j in s.special.values else WEIGHT,
+            a.set_stroke(WEIGHT,
                          width=max(0.8, ARC_W * w.value),
                          opacity=0.35 + 0.65 * min(1.0, 2 * w.value))
             arcs.add(a)
@@ -897,16 +898,17 @@ class ContextQKVScene(StoryboardScene):
             s_ = e.sentences[i]
             xy = [np.array([float(c[0]), float(c[1])]) for c in pc.xy]
             named = {int(w) for w in list(s_.words)[:1 if i == 0 else 3]}
-            named |= {int(x) for x in s_.special.values}
-            # every piece drawn alone is named (a word, or a marker's ring): the others are
-            # one piece, "the other N", so the count adds up to the sentence's tokens
-            keep = [j for j in range(len(xy)) if j in named]
+            # every piece drawn alone is named and long enough to see: the others (the
+            # markers' among them) are one piece, so the count adds up to the sentence's tokens
+            keep = [j for j in range(len(xy)) if j in named
+                    and unit * float(np.linalg.norm(xy[j])) >= 0.3]
             rest = [j for j in range(len(xy)) if j not in keep]
             items = [(j, xy[j]) for j in keep]
             if rest:
                 items.append(("rest", sum((xy[j] for j in rest), np.zeros(2))))
             items.append(("bias", np.array([float(pc.bias[0]), float(pc.bias[1])])))
             chain.n_rest = len(rest)
+            chain.rest = rest
             for j, c in items:
                 d = unit * (turn @ c)
                 end = at + np.array([d[0], d[1], 0.0])
@@ -914,11 +916,11 @@ class ContextQKVScene(StoryboardScene):
                     chain.span[j] = (at, end)
                 else:
                     chain.extra[j] = (at, end)
-                if np.linalg.norm(d) > 0.05:
-                    chain.add(Arrow(at, end, buff=0, color=PIECE, stroke_width=3,
-                                    tip_length=0.12,
+                if np.linalg.norm(d) > 0.02:
+                    chain.add(Arrow(at, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
+                                    tip_length=0.16,
                                     max_tip_length_to_length_ratio=0.4))
-                    chain.keys.append(j if isinstance(j, int) else None)
+                    chain.keys.append(j)
                 at = end
             chains.add(chain)
         for lab, end in zip(labels, ends):
@@ -955,10 +957,15 @@ class ContextQKVScene(StoryboardScene):
             todo = []
             for j in list(s.words[:1 if i == 0 else 3]):
                 j = int(j)
-                lab = txt(str(s.tokens[j]).strip() or "␣", S, PIECE)
+                if j not in chain.span:
+                    continue
+                L_ = T.TYPE.label
+                lab = txt(str(s.tokens[j]).strip() or "␣", L_, T.SENTENCES[i])
                 if i == 0:                      # the length said of it, beside its name
-                    lab = inline(lab, Num(s.piece_length[j], decimals=2, size=S, color=PIECE))
+                    lab = inline(lab, Num(s.piece_length[j], decimals=2, size=L_,
+                                          color=T.SENTENCES[i]))
                 lab.word = True
+                lab.key = j
                 todo.append((chain.span[j], lab))
             # the other tokens' pieces (drawn as one) and the bias go unnamed: only what the
             # voice names is written (the header says "the pieces + a bias")
@@ -981,7 +988,7 @@ class ContextQKVScene(StoryboardScene):
                         lab.sent = i
                         names.add(lab)
                         break
-            for j in s.special.values:
+            for j in ():                        # no rings: the markers' pieces are in the rest
                 a, b = chain.span[int(j)]
                 c = (a + b) / 2
                 near = [r for r in rings if np.linalg.norm(r.get_center() - c) < 0.2]
@@ -1110,10 +1117,19 @@ class ContextQKVScene(StoryboardScene):
         # the words right of the drawing: what each arrow is
         left = max(drawn_g.get_right()[0], cu.get_right()[0]) + 0.45
         L_ = T.TYPE.label
+        # one X only when the plan says the two X^(0) are equal (same token, same position);
+        # else the one arrow stands for two, and the words say so
+        same_x = abs(float(self.cos("x")[0].value) - 1.0) < 1e-6
+        x_line = (inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
+                         txt("the same in both, length", L_, T.TEXT),
+                         Num(e.x_length[0], decimals=2, size=L_, color=T.X)) if same_x else
+                  inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
+                         txt(f"drawn as one (cos {float(self.cos('x')[0].value):.2f}),"
+                             " lengths", L_, T.TEXT),
+                         Num(e.x_length[0], decimals=2, size=L_, color=T.SENTENCES[0]),
+                         Num(e.x_length[1], decimals=2, size=L_, color=T.SENTENCES[1])))
         legend = VGroup(
-            inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
-                   txt("the same in both, length", L_, T.TEXT),
-                   Num(e.x_length[0], decimals=2, size=L_, color=T.X)),
+            x_line,
             inline(txt("+ its update", L_, T.TEXT),
                    math("Delta^((0))", 1.4 * T.TYPE.math_label, T.ATTN),
                    txt("from X's tip (solid)", L_, T.TEXT)),
@@ -1123,8 +1139,12 @@ class ContextQKVScene(StoryboardScene):
         # the true lengths as bars on one scale: X more than twice either update
         bu = 3.0 / max(lx, la, lb, 1e-9)
         bars, rows = VGroup(), VGroup()
-        for name, val, color in ((math("X^((0))", 1.3 * T.TYPE.math_label, T.X),
-                                  e.x_length[0], T.X),
+        xs_ = ([(math("X^((0))", 1.3 * T.TYPE.math_label, T.X), e.x_length[0], T.X)]
+               if same_x else
+               [(inline(math("X^((0))", 1.3 * T.TYPE.math_label, T.X),
+                        txt(str(i + 1), L_, T.SENTENCES[i])), e.x_length[i], T.X)
+                for i in (0, 1)])
+        for name, val, color in (*xs_,
                                  (txt("update 1", L_, T.SENTENCES[0]), e.length[0],
                                   T.SENTENCES[0]),
                                  (txt("update 2", L_, T.SENTENCES[1]), e.length[1],
@@ -1140,9 +1160,9 @@ class ContextQKVScene(StoryboardScene):
             r[1].move_to([w_name + 0.2, -0.44 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
         # what the flat drawing keeps and what it cannot (two lines, under the bars)
-        why = VGroup(txt("drawn flat: lengths and the updates' angle to scale;", S, T.TEXT),
-                     txt(f"the other angles not (each cos: all {self.v.heads.d_model} numbers)",
-                         S, T.TEXT)).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        why = VGroup(txt("drawn flat: lengths and the updates' angle to scale,", L_, T.TEXT),
+                     txt("the other angles not", L_, T.TEXT)).arrange(
+            DOWN, buff=0.08, aligned_edge=LEFT)
         note = VGroup(why, rows)
         rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
         why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
@@ -1242,8 +1262,7 @@ class ContextQKVScene(StoryboardScene):
                 for r, q, o in zip((r1, r2), qs, orders):
                     if k < len(o):
                         a, num, tok = r.by_key[o[k]]
-                        anims += [q.animate.next_to(tok, UP, buff=0.12),
-                                  Create(a), FadeInPlace(num)]
+                        anims += [q.animate.next_to(tok, UP, buff=0.12), Create(a)]
                 self.play(*anims, run_time=0.36 * t / n)
             self.play(*[FadeOutPlace(q) for q in qs], run_time=0.05 * t)
             differ(0.45 * t)
@@ -1251,6 +1270,26 @@ class ContextQKVScene(StoryboardScene):
         def word(r, k):
             k = int(k)
             return [r.by_key[k][2], r.by_key[k][1]] if k in r.by_key else []
+
+        shown_w = set()
+
+        def read(r, ks, t):
+            # the weights of tokens `ks` of row r appear as the voice reads them
+            ns = [r.by_key[int(k)][1] for k in ks
+                  if int(k) in r.by_key and id(r.by_key[int(k)][1]) not in shown_w]
+            shown_w.update(id(n) for n in ns)
+            if ns:
+                self.play(*[FadeInPlace(n) for n in ns], run_time=t)
+            else:
+                self.wait(t)
+
+        def rest_w(t):
+            # the weights not read aloud, once the voice has read its own
+            ns = [n for r in (r1, r2) for (_, n, _) in r.by_key.values()
+                  if id(n) not in shown_w]
+            shown_w.update(id(n) for n in ns)
+            if ns:
+                self.play(*[FadeInPlace(n) for n in ns], run_time=t)
 
         def differ(t):
             # the same query meets different keys: sentence 1's heaviest word, sentence 2's
@@ -1299,12 +1338,14 @@ class ContextQKVScene(StoryboardScene):
             self.unbox(0.1 * t)
             ms = word(r1, r1.words[0]) if len(r1.words) else []
             if ms:
-                self.box(VGroup(*ms), t=0.3 * t)
+                read(r1, r1.words[:1], 0.12 * t)
+                self.box(VGroup(*ms), t=0.2 * t)
             sp = [int(j) for j in ss[0].special.values]   # none for a model without markers
             st0 = sp[0] if sp else None
             if st0 is not None and st0 in r1.by_key:
-                self.wait(0.2 * t)
-                self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.3 * t)
+                self.wait(0.15 * t)
+                read(r1, [st0], 0.12 * t)
+                self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.2 * t)
 
         def money(t):
             # each word boxed with its weight as it is said: "spreads over the, 0.15, cash, ..."
@@ -1314,51 +1355,76 @@ class ContextQKVScene(StoryboardScene):
             for k in ks:
                 ms = word(r2, k)
                 if ms:
-                    self.box(VGroup(*ms), t=0.1 * t)
-                self.wait(0.1 * t)
+                    read(r2, [k], 0.06 * t)
+                    self.box(VGroup(*ms), t=0.08 * t)
+                self.wait(0.08 * t)
             # "with 0.30 still on the start marker"
             sp = [int(j) for j in ss[1].special.values]   # none for a model without markers
             st0 = sp[0] if sp else None
             if st0 is not None and st0 in r2.by_key:
-                self.box(VGroup(r2.by_key[st0][2], r2.by_key[st0][1]), t=0.15 * t)
+                read(r2, [st0], 0.06 * t)
+                self.box(VGroup(r2.by_key[st0][2], r2.by_key[st0][1]), t=0.1 * t)
+            self.wait(0.05 * t)
+            rest_w(0.1 * t)
+
+        def chain_in(i, t):
+            # sentence i's pieces fly out of its tokens: each token's name (a copy) moves to
+            # its piece as the piece is drawn, tip to tail, in the sentence's colour; the named
+            # words' copies become their pieces' names, the others' fade where their one
+            # piece lies
+            r, chain = (r1, r2)[i], upd.chains[i]
+            names = {getattr(n, "key", None): n for n in upd.names
+                     if getattr(n, "sent", None) == i}
+            anims, fly = [], []
+            for p_, k in zip(chain, chain.keys):
+                if isinstance(k, int) and k in r.tok:
+                    src = r.tok[k].copy()
+                    if k in names:
+                        anims.append(AnimationGroup(Create(p_),
+                                                    ReplacementTransform(src, names[k])))
+                    else:
+                        fly.append(src)
+                        anims.append(AnimationGroup(Create(p_), src.animate.move_to(
+                            p_.get_center()).set_opacity(0)))
+                elif k == "rest":
+                    srcs = [r.tok[j].copy() for j in chain.rest if j in r.tok]
+                    fly += srcs
+                    anims.append(AnimationGroup(Create(p_), *[
+                        m.animate.move_to(p_.get_center()).set_opacity(0) for m in srcs]))
+                else:
+                    anims.append(Create(p_))
+            self.play(LaggedStart(*anims, lag_ratio=0.6), run_time=0.85 * t)
+            self.remove(*fly)
+            self.wait(0.15 * t)
 
         def pieces_in(t):
-            # the arcs give way and the rows close up at the top, their weights kept; then
-            # sentence 1's chain, sentence 2's: each token's weight flies into its piece as
-            # the piece is drawn, tip to tail into the update; the named words' pieces named
+            # "each token hands bank a piece": the arcs give way and the rows close up at the
+            # top, their weights kept; what a piece is (the header), then sentence 1's pieces
             self.unbox(0.05 * t)
             self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, r1.idx, r2.idx, legend)),
                       run_time=0.08 * t)
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
                         for r, d in zip((r1, r2), dy)], run_time=0.1 * t)
             self.sub_caption("pieces")
-            self.put("right", VGroup(*upd.head[:-1]), run_time=0.1 * t)
-            for i, (r, chain) in enumerate(zip((r1, r2), upd.chains)):
-                fly, anims = [], []
-                for p_, k in zip(chain, chain.keys):
-                    if k is not None and k in r.shown_index:
-                        # the token's weight lights where it stands (nothing flies over
-                        # the rows) as its piece is drawn
-                        anims.append(AnimationGroup(
-                            Create(p_), Indicate(r.weights[r.shown_index[k]], color=PIECE,
-                                                 scale_factor=1.0)))
-                    else:
-                        anims.append(Create(p_))
-                self.play(FadeInPlace(tags[i]), LaggedStart(*anims, lag_ratio=0.5),
-                          run_time=0.26 * t)
-                self.remove(*fly)
-            if len(upd.names):
-                self.play(LaggedStart(*[FadeInPlace(n) for n in upd.names], lag_ratio=0.4),
-                          run_time=0.15 * t)
-            # "drawn flat in the plane of the two updates": said last, written last
-            self.play(FadeInPlace(upd.head.flat), run_time=0.05 * t)
+            self.put("right", VGroup(*upd.head[:-1]), run_time=0.12 * t)
+            chain_in(0, 0.65 * t)
+
+        def pieces_two(t):
+            # "the money bank takes its pieces from its own neighbours"
+            chain_in(1, t)
+
+        def updates_in(t):
+            # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
+            self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
+                      FadeInPlace(upd.labels), run_time=0.55 * t)
+            self.play(FadeInPlace(upd.head.flat), run_time=0.15 * t)
             self.set_slot("right", upd.head)
-            self.emphasize(upd.head.flat, run_time=0.1 * t)
+            self.emphasize(upd.head.flat, run_time=0.25 * t)
 
         def tiny(t):
             # "the start marker and river take nearly the same weight": both weights boxed in
             # row 1; "but the marker passes on little": weight and piece length side by side,
-            # as bars; the markers' pieces ringed (and named) where they lie
+            # as bars
             sp = [int(j) for j in ss[0].special.values]
             wd = list(r1.words[:1])
             pair_ = [j for j in (sp[:1] + [int(w) for w in wd]) if j in r1.shown_index]
@@ -1369,24 +1435,26 @@ class ContextQKVScene(StoryboardScene):
                 self.play(FadeInPlace(weigh[0]), run_time=0.08 * t)
                 for row_ in weigh[1]:
                     self.play(FadeInPlace(row_.name_), GrowFromEdge(row_.wbar, LEFT),
-                              FadeInPlace(row_.wnum), run_time=0.1 * t)
+                              FadeInPlace(row_.wnum), run_time=0.12 * t)
                     self.play(GrowFromEdge(row_.pbar, LEFT), FadeInPlace(row_.pnum),
-                              run_time=0.1 * t)
+                              run_time=0.12 * t)
                 self.set_slot("weigh", weigh)
-            rings, rtags = upd.rings
-            if len(rings):
-                self.play(Create(rings), FadeInPlace(rtags), run_time=0.2 * t)
-                self.set_slot("marker_rings", upd.rings)
 
-        def updates_in(t):
+        def cos_in(t):
+            # "so attention gives the two banks updates with a cosine of only 0.38"
             self.unbox(0.1 * t)
-            self.drop("marker_rings", "weigh", run_time=0.1 * t)
-            self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.4 * t)
-            self.remove(*tags)
-            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.3 * t)
+            self.drop("weigh", run_time=0.15 * t)
+            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.35 * t)
+            self.emphasize(upd.cos, run_time=0.3 * t)
 
         def add_x(t):
+            if nxt is not None:                 # the block's stage set before "Then LayerNorm"
+                sums_in(0.8 * t)
+                block_setup(0.2 * t)
+            else:
+                sums_in(t)
+
+        def sums_in(t):
             # a new stage: the rows, the pieces, their names and the update's labels leave;
             # only the two update arrows stay, and they themselves move to X's tip
             lg = sums.legend
@@ -1420,32 +1488,50 @@ class ContextQKVScene(StoryboardScene):
         cs_ = [float(st_.cos.value) for st_ in e.stages]
         tok_ = {}
 
-        def through_in(t):
-            # a stage of its own: the sums' drawing leaves but for the two dashed sums, which
-            # themselves move into the first box (a small pair at their cosine's angle); out
-            # of it the pair at its new angle and the cosine after that step, right of the box
+        def block_setup(t):
+            # a stage of its own, set in the breath before "Then LayerNorm": the sums'
+            # drawing leaves but for the two dashed sums, which themselves move to the
+            # block's side (a large pair at their cosine's angle), the boxes come in
             self.sub_caption("block")
             self.play(FadeOutPlace(VGroup(sums.legend, sums.note, sums.xa, sums.ups,
-                                          sums.arc)), run_time=0.12 * t)
+                                          sums.arc)), run_time=0.25 * t)
             # the sums move first (nothing yet where they pass), the boxes come round them
-            self.play(Transform(sums.sums, self.pair(cs_[0], nxt.slots[0])), run_time=0.23 * t)
+            self.play(Transform(sums.sums, self.pair(cs_[0], nxt.slots[0], h=PAIR_H)),
+                      run_time=0.4 * t)
             self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      run_time=0.15 * t)
+                      run_time=0.35 * t)
             tok_["m"] = sums.sums
-            box_step(0, 0.5 * t)
+
+        def through_in(t):
+            # "Then LayerNorm: 0.93": the box lit and its cosine on the word
+            box_step(0, t)
 
         def box_step(k, t):
+            # on the word: the box lit, its cosine written, the pair turned to it; the pair's
+            # last angle stays behind, faint, so the turn is seen
             bs = list(nxt.blocks.boxes)
             tok = tok_["m"]
+            old = tok_.get("ghost")
+            ghost = tok.copy().set_opacity(0.3)
+            self.add(ghost)
+            self.bring_to_front(tok)
+            tok_["ghost"] = ghost
+            anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k], h=PAIR_H)),
+                     bs[k].animate.set_stroke(HL)]
             if k:
-                self.play(tok.animate.shift(nxt.slots[k] - nxt.slots[k - 1]),
-                          bs[k - 1].animate.set_stroke(T.MUTED), run_time=0.3 * t)
-            self.play(Transform(tok, self.pair(cs_[k + 1], nxt.slots[k])),
-                      bs[k].animate.set_stroke(HL), run_time=0.4 * t)
+                anims.append(bs[k - 1].animate.set_stroke(T.MUTED))
+            if old is not None:
+                anims.append(FadeOutPlace(old))
             if len(nxt.reads[k]):
-                self.play(FadeInPlace(nxt.reads[k]), run_time=0.3 * t)
-            else:
+                anims.append(FadeInPlace(nxt.reads[k]))
+            self.play(*anims, run_time=0.35 * t)
+            if old is not None:
+                self.remove(old)
+            if nxt.skip.at == k and len(nxt.skip):
+                self.play(Create(nxt.skip[0]), FadeInPlace(nxt.skip[1:]), run_time=0.35 * t)
                 self.wait(0.3 * t)
+            else:
+                self.wait(0.65 * t)
 
         def through_mid(t):
             # every box but the last, one after another over this sentence
@@ -1463,9 +1549,12 @@ class ContextQKVScene(StoryboardScene):
             if n > 1:
                 box_step(n - 1, 0.6 * t)
             bs = list(nxt.blocks.boxes)
-            self.play(tok.animate.shift(nxt.end - nxt.slots[-1]),
-                      bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
+            ghost = tok_.pop("ghost", None)
+            self.play(bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
+                      *([FadeOutPlace(ghost)] if ghost is not None else []),
                       run_time=0.25 * t)
+            if ghost is not None:
+                self.remove(ghost)
             nxt.blocks.add(tok)             # it leaves with the blocks
             self.emphasize(nxt.out[-1], run_time=0.15 * t)
 
@@ -1483,13 +1572,14 @@ class ContextQKVScene(StoryboardScene):
             [(1, river)],
             [(1, money)],
         ]
-        groups += [[(1, pieces_in)], [(1, tiny)], [(1, updates_in)], [(1, add_x)]]
+        groups += [[(1, pieces_in)], [(1, pieces_two)], [(1, updates_in)], [(1, tiny)],
+                   [(1, cos_in)], [(1, add_x)]]
         if nxt is not None:
             groups += [[(1, through_in)], [(1, through_mid)], [(1, through_out)],
                        [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
         # a look at the finished sums (and what the flat drawing cannot keep) before the block
-        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 10: 1.4})
+        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 12: 2.0})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
@@ -1563,11 +1653,11 @@ class ContextQKVScene(StoryboardScene):
         for st_ in stages[1:]:
             n = str(st_.name.value)
             names.append(["LayerNorm"] if n == "LN" else
-                         ["FFN, + add", "each token alone"] if n == "+FFN" and placement == "post"
-                         else ["LayerNorm, FFN, + add", "each token alone"] if n == "+FFN"
+                         ["FFN", "each token alone"] if n == "+FFN" and placement == "post"
+                         else ["LayerNorm, FFN", "each token alone"] if n == "+FFN"
                          else [n])
         L_ = T.TYPE.label
-        x0, bw, bh, gap = -5.9, 4.4, 1.0, 0.28
+        x0, bw, bh, gap = -5.6, 4.0, 1.0, 0.5
         head = inline(txt("the two sums go on through layer", L_, T.TEXT),
                       Num(e.layer, decimals=0, size=L_, color=T.TEXT))
         head.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
@@ -1582,7 +1672,7 @@ class ContextQKVScene(StoryboardScene):
             lab.move_to([x0 + 0.25, y, 0], aligned_edge=LEFT)
             boxes.add(b)
             parts.add(VGroup(b, lab))
-            slots.append(np.array([x0 + bw - 1.05, y - 0.4, 0.0]))
+            slots.append(None)
             r = inline(txt("cos", L_, T.TEXT), Num(st_.cos, decimals=2, size=L_, color=T.TEXT))
             r.next_to(b, RIGHT, buff=0.35)
             if k == len(names) - 1 and e.x_next.value is not None and round(
@@ -1594,6 +1684,35 @@ class ContextQKVScene(StoryboardScene):
                                  color=T.MUTED, stroke_width=3,
                                  max_tip_length_to_length_ratio=0.35))
             y -= bh + gap
+        # the pair stands in one place right of the cosines, large (its angle is the
+        # cosine's): each step turns it there while its box is lit
+        right_r = max(b.get_right()[0] for b in boxes) + 0.35 + max(
+            [r.width for r in reads if len(r)] + [1.0])
+        P = np.array([right_r + 0.5, boxes[-1].get_bottom()[1] + 0.1, 0.0]) if len(boxes) \
+            else np.array([x0 + 1.0, y, 0.0])
+        slots = [P for _ in slots]
+        # the FFN's add: its input goes round the FFN and is added to its output (a skip
+        # path from the arrow above its box to a plus on the arrow below it)
+        skip = VGroup()
+        skip.at = None
+        for k, st_ in enumerate(stages[1:]):
+            if str(st_.name.value) != "+FFN" or k == 0:
+                continue
+            b = boxes[k]
+            ya = (boxes[k - 1].get_bottom()[1] + b.get_top()[1]) / 2
+            yb = b.get_bottom()[1] - gap / 2
+            xl = b.get_left()[0] - 0.3
+            xc = b.get_x()
+            plus = VGroup(Circle(radius=0.15, color=T.TEXT, stroke_width=2.5).move_to(
+                [xc, yb, 0]), txt("+", L_, T.TEXT).move_to([xc, yb, 0]))
+            plus[0].set_fill(T.BACKGROUND, opacity=1)
+            path = VGroup(Line([xc, ya, 0], [xl, ya, 0]), Line([xl, ya, 0], [xl, yb, 0]),
+                          Arrow([xl, yb, 0], [xc - 0.15, yb, 0], buff=0, stroke_width=2.5,
+                                tip_length=0.14, max_tip_length_to_length_ratio=0.3))
+            path.set_color(T.TEXT).set_stroke(width=2.5)
+            lab = txt("add", L_, T.TEXT).next_to(plus, RIGHT, buff=0.12)
+            skip.add(path, plus, lab)
+            skip.at = k
         # out, right of the last box (its cosine is the out's): the pair comes out of the
         # box to the right, into the place left of the words; else under the last cosine
         last = boxes[-1] if len(boxes) else head
@@ -1601,13 +1720,8 @@ class ContextQKVScene(StoryboardScene):
                      math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                      txt(", cos", L_, T.TEXT),
                      Num(e.x_next, decimals=2, size=L_, color=T.X))
-        if len(reads) and not len(reads[-1]):
-            xo = last.get_right()[0] + 0.45
-            out.move_to([xo + 0.8, last.get_y(), 0], aligned_edge=LEFT)
-        else:
-            xo = reads[-1].get_left()[0] if len(reads) else last.get_right()[0] + 0.35
-            out.move_to([xo + 0.8, last.get_bottom()[1] - 0.5, 0], aligned_edge=LEFT)
-        end = np.array([xo, out.get_y() - 0.4, 0.0])
+        out.move_to([P[0] + 2.0, last.get_y(), 0], aligned_edge=LEFT)
+        end = P
         reads_x = self.v.reads.same_as_x.value
         note = VGroup(inline(txt(f"layer {int(e.layer) + 1}'s", L_, T.TEXT),
                              math("W_Q, W_K, W_V", T.TYPE.math_label, T.TEXT)),
@@ -1617,7 +1731,7 @@ class ContextQKVScene(StoryboardScene):
         if note.get_bottom()[1] < self.caption_top() + 0.1:     # no room under it: beside
             note.next_to(out, RIGHT, buff=0.5).align_to(out, UP)
         # the boxes' column (and the out beside it) in the middle of the frame
-        blocks = VGroup(head, parts, arrows, reads)
+        blocks = VGroup(head, parts, arrows, reads, skip)
         g = VGroup(blocks, out, note)
         # the whole in the middle of the frame (its own stage), the pair's places with it
         dx = np.array([-g.get_center()[0], 0.0, 0.0])
@@ -1628,7 +1742,7 @@ class ContextQKVScene(StoryboardScene):
             self.keep_inside(m)
         blocks.boxes = boxes
         g.blocks, g.out, g.note, g.reads, g.slots, g.end = blocks, out, note, reads, slots, end
-        g.head, g.parts, g.arrows = head, parts, arrows
+        g.head, g.parts, g.arrows, g.skip = head, parts, arrows, skip
         return g
 
     # --- layers: the chart grows, the table fills --------------------------------------------
@@ -1656,29 +1770,49 @@ class ContextQKVScene(StoryboardScene):
         self.drop("arcs", "right", "panel", "zero_label", "table", "cosine", "cos_status",
                   "cos_arrows")
 
-    def carry(self, t: float) -> None:
-        """The cosine that came out of layer 0 ("out: the two X^(1), cos 0.90") moves to the
-        chart: its X^(1) onto the axis's X^(1), its number beside X's layer-1 point (drawn
-        as it arrives); the words round them leave."""
+    def carry_to(self, t: float) -> list:
+        """The animations that move the cosine out of layer 0 ("out: the two X^(1), cos
+        0.90") into the chart as it comes in: its X^(1) onto the axis's X^(1), its number to
+        where X's layer-1 point will stand (played with the chart's own fade-in: nothing
+        floats over an empty stage)."""
         st, hand = self.st, self.st.handoff
         num, name = hand[-1], hand[1]
-        words = VGroup(*[m for m in hand if m is not num and m is not name])
-        # as soon as the chart is in: the X^(1) onto the axis's X^(1), the value to where X's
-        # layer-1 point will stand (nothing floats over the chart while it draws); then the
-        # layer-1 points, and the value beside X's point with a line from it to the point
-        # (X's point sits close to Q's and K's: a ring would take them in too)
         xl = st.ax.x_labels[1]
         p1 = st.ax.axes.c2p(1, self.cos("x")[1].value)
-        gone = [] if getattr(hand, "words_gone", False) else [FadeOutPlace(words)]
-        self.play(*gone, name.animate.match_height(xl).move_to(xl),
-                  num.animate.move_to(p1 + RIGHT * 0.95 + DOWN * 0.3), run_time=0.3 * t)
+        return [name.animate.match_height(xl).move_to(xl),
+                num.animate.move_to(p1 + RIGHT * 0.95 + DOWN * 0.3)]
+
+    def carry(self, t: float) -> None:
+        """X's layer-1 segment and point drawn up to the carried cosine, which moves beside
+        the point with a line to it."""
+        st, hand = self.st, self.st.handoff
+        num, name = hand[-1], hand[1]
         self.remove(name)
         num.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
-        self.grow(1, 0.4 * t)
+        self.grow_key("x", 1, 1, 0.6 * t)
         r = self.x1_ring()
         self.bring_to_front(num)
-        self.play(num.animate.move_to(r[1]), Create(r[0]), run_time=0.3 * t)
+        self.play(num.animate.move_to(r[1]), Create(r[0]), run_time=0.4 * t)
         st.carried = VGroup(r[0], num)
+
+    def grow_key(self, k: str, l0: int, l1: int, t: float) -> None:
+        """Quantity k's line from layer l0-1 to layer l1, drawn along, each point once its
+        segment has reached it: one curve at a time, as the voice names it."""
+        st = self.st
+        n = max(1, l1 - l0 + 1)
+        for l in range(l0, l1 + 1):
+            seg, d = self.segment(k, l), self.point(k, l)
+            self.play(Create(seg), run_time=0.8 * t / n)
+            self.play(FadeInPlace(d), run_time=0.2 * t / n)
+            st.dots.setdefault(k, {})[l] = d
+            st.lines.add(seg)
+            if k != "x":
+                self.bring_to_front(seg)
+        st.grown = max(st.grown, l1) if k == self.keys[-1] else st.grown
+        self.bring_to_front(*[s_ for s_ in st.lines if getattr(s_, "key", None) != "x"])
+        self.bring_to_front(*[d for kk in reversed(self.keys) for d in st.dots.get(kk, {}).values()])
+        if st.carried is not None:              # the carried value stays over the new lines
+            self.bring_to_front(st.carried)
 
     def x1_ring(self) -> VGroup:
         """X's layer-1 value to the right of its point, lowered, with a line to the point."""
@@ -1693,24 +1827,45 @@ class ContextQKVScene(StoryboardScene):
             self.add(hand)
             # its words leave with the layer-0 stage, before the chart comes in (only the
             # X^(1) and its cosine, which move into the chart, stay)
-            self.play(FadeOutPlace(VGroup(*[m for m in hand
-                                            if m is not hand[-1] and m is not hand[1]])),
-                      *[FadeOutPlace(m) for m in (right,)], run_time=self.quick(0.05, 0.4))
+            leave = [FadeOutPlace(VGroup(*[m for m in hand
+                                           if m is not hand[-1] and m is not hand[1]])),
+                     FadeOutPlace(right)]
             self.shown.pop("right", None)
             hand.words_gone = True
         else:
             hand = self.st.handoff = None
+            leave = []
         self.clear_entered()
-        self.ensure_chart(0, wide=True)
+        if hand is not None and self.st.chart is not None:
+            self.play(*leave, run_time=self.quick(0.05, 0.4))
+            leave = []
+        if hand is not None and self.st.chart is None:
+            # the chart comes in with the carried X^(1) and its cosine moving into it
+            st = self.st
+            st.chart, st.wide = self.make_chart(True), True
+            new = VGroup()
+            for k in self.keys:
+                d = self.point(k, 0)
+                st.dots.setdefault(k, {})[0] = d
+                new.add(d)
+            st.grown = 0
+            # the layer-0 stage leaves as the chart comes in and the carried labels move
+            self.play(*leave, FadeInPlace(st.chart), FadeInPlace(new), *self.carry_to(1.0),
+                      run_time=max(0.8, self.quick()))
+            self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
+        else:
+            self.ensure_chart(0, wide=True)
         start = self.st.grown + 1
-        # the header ("each layer l its own W") stays while the layers draw, one after
-        # another, all drawn before the voice says a figure
-        steps = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
+        L_ = len(self.v.layers) - 1
+        # the header ("each layer l its own W") and the carried cosine over the first
+        # sentence; then each curve over the sentence that names it: X, Q, K, V
+        g_head = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
+        x0 = start
         if hand is not None and start == 1 and len(self.v.layers) > 2:
-            steps.append((2, self.carry))
-            start = 2
-        for l in range(start, len(self.v.layers)):
-            steps.append((2, lambda t, l=l: self.grow(l, t)))
+            g_head.append((2, self.carry))
+            x0 = 2
+        curves = [[(1, lambda t, k=k: self.grow_key(k, x0 if k == "x" else start, L_, t))]
+                  for k in self.keys]
         sm, L = self.v.summary, len(self.v.layers) - 1
 
         def x_range(t):
@@ -1765,12 +1920,15 @@ class ContextQKVScene(StoryboardScene):
         # the layers all drawn over the first sentence; then what to watch in the finished
         # chart, each from the start of the sentence that names it: keys and values, then
         # the query
-        g0 = steps
         g1 = [(1, lambda t: legend_lit(["k", "v"], t))]
         g2 = [(1, lambda t: legend_lit(["q"], t))]
-        self.by_cue([g0, g1, g2, [(1, lambda t: self.spotlight(None, t))], [(1, x_range)],
-                     [(1, values)],
-                     [(1, none_back)]], pause={5: 0.7, 6: 0.7})
+        # with an extra "in" curve (a model whose W reads LN of X) it shares X's sentence
+        if len(curves) > 4:
+            curves = [curves[0] + curves[1]] + curves[2:]
+        n_c = len(curves)
+        self.by_cue([g_head, *curves, g1, g2, [(1, lambda t: self.spotlight(None, t))],
+                     [(1, x_range)], [(1, values)],
+                     [(1, none_back)]], pause={n_c + 4: 0.7, n_c + 5: 0.7})
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
