@@ -45,7 +45,7 @@ import numpy as np
 
 from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
                    ArcBetweenPoints, Arrow, DashedLine, GrowFromEdge, Indicate, Rectangle,
-                   ReplacementTransform, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
+                   ReplacementTransform, Succession, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
                    Write)
 
@@ -72,7 +72,7 @@ NARROW = 15.0                       # degrees: two arrows this close share no ro
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
-PAIR_H = 2.4                        # the pair of sums in the block: large, its turn seen
+PAIR_H = 3.4                        # the pair of sums in the block: large, its turn seen
 WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
 ARC_RISE = 0.6                      # the highest an arc rises over its row (clear of the legend)
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
@@ -1368,33 +1368,25 @@ class ContextQKVScene(StoryboardScene):
             rest_w(0.1 * t)
 
         def chain_in(i, t):
-            # sentence i's pieces fly out of its tokens: each token's name (a copy) moves to
-            # its piece as the piece is drawn, tip to tail, in the sentence's colour; the named
-            # words' copies become their pieces' names, the others' fade where their one
-            # piece lies
+            # sentence i's pieces fly out of its tokens: each named word's piece leaves from
+            # under its token, small, and grows into its place in the chain, tip to tail, in
+            # the sentence's colour (its name written once it lands); the rest (the other
+            # tokens' pieces as one) and the bias drawn in place
             r, chain = (r1, r2)[i], upd.chains[i]
-            names = {getattr(n, "key", None): n for n in upd.names
-                     if getattr(n, "sent", None) == i}
-            anims, fly = [], []
+            names = [n for n in upd.names if getattr(n, "sent", None) == i]
+            anims = []
             for p_, k in zip(chain, chain.keys):
                 if isinstance(k, int) and k in r.tok:
-                    src = r.tok[k].copy()
-                    if k in names:
-                        anims.append(AnimationGroup(Create(p_),
-                                                    ReplacementTransform(src, names[k])))
-                    else:
-                        fly.append(src)
-                        anims.append(AnimationGroup(Create(p_), src.animate.move_to(
-                            p_.get_center()).set_opacity(0)))
-                elif k == "rest":
-                    srcs = [r.tok[j].copy() for j in chain.rest if j in r.tok]
-                    fly += srcs
-                    anims.append(AnimationGroup(Create(p_), *[
-                        m.animate.move_to(p_.get_center()).set_opacity(0) for m in srcs]))
+                    under = r.weights[r.shown_index[k]]
+                    src = p_.copy().scale(0.5 / max(p_.get_length(), 0.5))
+                    src.next_to(under, DOWN, buff=0.08)
+                    anims.append(Succession(FadeInPlace(src, run_time=0.3),
+                                            ReplacementTransform(src, p_, run_time=1.0)))
                 else:
                     anims.append(Create(p_))
-            self.play(LaggedStart(*anims, lag_ratio=0.6), run_time=0.85 * t)
-            self.remove(*fly)
+            self.play(LaggedStart(*anims, lag_ratio=0.55), run_time=0.7 * t)
+            if names:
+                self.play(*[FadeInPlace(n) for n in names], run_time=0.15 * t)
             self.wait(0.15 * t)
 
         def pieces_in(t):
@@ -1595,31 +1587,32 @@ class ContextQKVScene(StoryboardScene):
         if not sp or not len(s.words):
             return None
         js = [sp[0], int(s.words[0])]
-        head = VGroup(txt("sentence 1:   weight", S, T.TEXT),
-                      txt("piece's length", S, PIECE))
+        L_ = T.TYPE.label
+        head = VGroup(txt("sentence 1:   weight", L_, T.TEXT),
+                      txt("piece's length", L_, T.SENTENCES[0]))
         rows = VGroup()
         wmax = max(float(s.mean[j]) for j in js)
         pmax = max(float(s.piece_length[j]) for j in js)
         for j in js:
-            name = txt(str(s.tokens[j]).strip() or "␣", S, T.TEXT)
+            name = txt(str(s.tokens[j]).strip() or "␣", L_, T.TEXT)
             wbar = Rectangle(width=max(0.03, 1.0 * float(s.mean[j]) / wmax), height=0.14,
                              stroke_width=0, fill_color=WEIGHT, fill_opacity=0.9)
-            wnum = Num(s.mean[j], decimals=2, size=S, color=WEIGHT)
+            wnum = Num(s.mean[j], decimals=2, size=L_, color=WEIGHT)
             pbar = Rectangle(width=max(0.03, 1.6 * float(s.piece_length[j]) / pmax),
-                             height=0.14, stroke_width=0, fill_color=PIECE, fill_opacity=0.9)
-            pnum = Num(s.piece_length[j], decimals=2, size=S, color=PIECE)
+                             height=0.14, stroke_width=0, fill_color=T.SENTENCES[0], fill_opacity=0.9)
+            pnum = Num(s.piece_length[j], decimals=2, size=L_, color=T.SENTENCES[0])
             r = VGroup(name, wbar, wnum, pbar, pnum)
             r.name_, r.wbar, r.wnum, r.pbar, r.pnum = name, wbar, wnum, pbar, pnum
             rows.add(r)
         for k, r in enumerate(rows):
-            yk = -0.4 * k
+            yk = -0.45 * k
             r.name_.move_to([0, yk, 0], aligned_edge=LEFT)
-            r.wbar.move_to([1.1, yk, 0], aligned_edge=LEFT)
-            r.wnum.move_to([2.2, yk, 0], aligned_edge=LEFT)
-            r.pbar.move_to([3.0, yk, 0], aligned_edge=LEFT)
+            r.wbar.move_to([1.3, yk, 0], aligned_edge=LEFT)
+            r.wnum.move_to([2.45, yk, 0], aligned_edge=LEFT)
+            r.pbar.move_to([3.35, yk, 0], aligned_edge=LEFT)
             r.pnum.next_to(r.pbar, RIGHT, buff=0.1)
-        head[0].move_to([0, 0.42, 0], aligned_edge=LEFT)
-        head[1].move_to([3.0, 0.42, 0], aligned_edge=LEFT)
+        head[0].move_to([0, 0.45, 0], aligned_edge=LEFT)
+        head[1].move_to([3.35, 0.45, 0], aligned_edge=LEFT)
         g = VGroup(head, rows)
         g.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         return g
@@ -1720,7 +1713,7 @@ class ContextQKVScene(StoryboardScene):
                      math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                      txt(", cos", L_, T.TEXT),
                      Num(e.x_next, decimals=2, size=L_, color=T.X))
-        out.move_to([P[0] + 2.0, last.get_y(), 0], aligned_edge=LEFT)
+        out.move_to([P[0] + 2.6, last.get_y(), 0], aligned_edge=LEFT)
         end = P
         reads_x = self.v.reads.same_as_x.value
         note = VGroup(inline(txt(f"layer {int(e.layer) + 1}'s", L_, T.TEXT),
@@ -1850,8 +1843,10 @@ class ContextQKVScene(StoryboardScene):
                 new.add(d)
             st.grown = 0
             # the layer-0 stage leaves as the chart comes in and the carried labels move
-            self.play(*leave, FadeInPlace(st.chart), FadeInPlace(new), *self.carry_to(1.0),
-                      run_time=max(0.8, self.quick()))
+            # (the stage gone before the chart comes: no two layouts over each other)
+            self.play(LaggedStart(AnimationGroup(*leave),
+                                  AnimationGroup(FadeInPlace(st.chart), FadeInPlace(new)),
+                                  lag_ratio=1.0), *self.carry_to(1.0), run_time=1.0)
             self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
         else:
             self.ensure_chart(0, wide=True)
