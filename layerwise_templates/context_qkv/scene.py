@@ -139,7 +139,9 @@ class ContextQKVScene(StoryboardScene):
         l = int(self.v.entered.layer.value)
         text = {"keys": f"Layer {l}: the same query meets different keys",
                 "pieces": f"Layer {l}: what each token passes on",
-                "sums": f"Layer {l}: each update added to the same X",
+                "sums": (f"Layer {l}: each update added to the same X"
+                         if abs(float(self.cos("x")[0].value) - 1.0) < 1e-6
+                         else f"Layer {l}: each update added to its X"),
                 "block": f"Layer {l}: LayerNorm and the FFN, each token alone"}[part]
         self.set_caption(text)
 
@@ -1127,6 +1129,7 @@ class ContextQKVScene(StoryboardScene):
                          txt(f"drawn as one (cos {float(self.cos('x')[0].value):.2f}),"
                              " lengths", L_, T.TEXT),
                          Num(e.x_length[0], decimals=2, size=L_, color=T.SENTENCES[0]),
+                         txt("and", L_, T.TEXT),
                          Num(e.x_length[1], decimals=2, size=L_, color=T.SENTENCES[1])))
         legend = VGroup(
             x_line,
@@ -1198,11 +1201,9 @@ class ContextQKVScene(StoryboardScene):
         # the weights are a mean over the heads: said on the legend from the first arc
         n_h = self.v.heads.n_heads
         legend = None
-        for words in (f"arc width = weight, the mean of {n_h} heads: query · each key, "
-                      f"as shares summing to 1",
-                      f"arc width = weight, mean of {n_h} heads: query · key, shares summing "
-                      f"to 1",
-                      "arc width = weight: query · each key, as shares summing to 1"):
+        # short: what the width is and whose weights (query meets key, said by the voice)
+        for words in (f"arc width = attention weight (the mean of {n_h} heads)",
+                      "arc width = attention weight"):
             legend = txt(words, T.TYPE.label, T.TEXT)
             if legend.width <= 13.6:
                 break
@@ -1721,13 +1722,16 @@ class ContextQKVScene(StoryboardScene):
                       txt("read this X directly" if reads_x else "read LN of this X", L_,
                           T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         note.next_to(out, DOWN, buff=0.2).align_to(out, LEFT)
-        if note.get_bottom()[1] < self.caption_top() + 0.1:     # no room under it: beside
-            note.next_to(out, RIGHT, buff=0.5).align_to(out, UP)
+        low = self.caption_top() + 0.2 - note.get_bottom()[1]
+        if low > 0:                         # no room under it: both up, beside the pair
+            VGroup(out, note).shift(UP * low)
         # the boxes' column (and the out beside it) in the middle of the frame
         blocks = VGroup(head, parts, arrows, reads, skip)
         g = VGroup(blocks, out, note)
         # the whole in the middle of the frame (its own stage), the pair's places with it
         dx = np.array([-g.get_center()[0], 0.0, 0.0])
+        # never past the frame's left edge (the skip path is the leftmost)
+        dx[0] = max(dx[0], -7.1 + T.EDGE - g.get_left()[0])
         g.shift(dx)
         slots = [p + dx for p in slots]
         end = end + dx
