@@ -100,7 +100,10 @@ def test_narration_quotes_the_plan(built):
     L = len(d["layers"]) - 1
     assert last["layer"] == L and last["key"] == min("qkv", key=lambda k: d["cos"][k][L])
     cap = next(b["caption"] for b in plan["beats"] if b["id"] == "compare")
-    assert cap.startswith("This pair:") and cap.endswith("Q and K above X to layer 3.")
+    # Q above X at every layer from 1 on, K only up to layer 3 (review 24: "Q and K above X
+    # to layer 3" read as Q, too, dropping below X after layer 3)
+    assert cap.startswith("This pair:") and cap.endswith("Q above X from layer 1 on, K up to "
+                                                         "layer 3.")
     assert "At layer" not in cap
     # the queries closer than X from layer 1 on, layer 2 as the example
     c = d["cos"]

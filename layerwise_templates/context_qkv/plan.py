@@ -24,6 +24,7 @@ import numpy as np
 from layerwise_core.analysis.context_qkv import QKV, context_qkv, focus_row, layer_zero_match
 from layerwise_core.analysis.context_qkv_entered import (contrast_heads, entered, update,
                                                          update_plane, value_pieces)
+from layerwise_core.analysis.similarity import cosine
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
@@ -119,7 +120,7 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
     for label, hook in traces[0].spec.placement.stages:
         h = hook.format(l=0)
         va, vb = (focus_row(t[h], p) for t, p in zip(traces, pos))
-        c = float(np.dot(va, vb) / max(np.linalg.norm(va) * np.linalg.norm(vb), 1e-12))
+        c = float(cosine(va, vb))
         stable(c, DECIMALS, f"data.entered.stages: {label.format(l=0)}")
         stages.append({"name": label.format(l=0).split(" ", 1)[1], "cos": c})
     return {

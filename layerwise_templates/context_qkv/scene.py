@@ -45,7 +45,7 @@ import numpy as np
 
 from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
                    ArcBetweenPoints, Arrow, DashedLine, GrowFromEdge, Indicate, Rectangle,
-                   Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
+                   ReplacementTransform, Succession, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
                    Write)
 
@@ -72,12 +72,14 @@ NARROW = 15.0                       # degrees: two arrows this close share no ro
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 22.0                        # stroke width of an arc of weight 1
 ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
+PAIR_H = 3.4                        # the pair of sums in the block: large, its turn seen
 WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
 ARC_RISE = 0.6                      # the highest an arc rises over its row (clear of the legend)
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
-PIECE = ManimColor("#FF8FC8")       # each token's piece of the update (not V's red)
+PIECE = T.ATTN                      # each token's piece of the update: the colour of
+                                    # Delta_attn itself (pink was read as V's red)
 RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
 
 
@@ -128,6 +130,20 @@ class ContextQKVScene(StoryboardScene):
 
     def unbox(self, t: float | None = None, slot: str = "boxes") -> None:
         self.drop(slot, run_time=t)
+
+    def sub_caption(self, part: str) -> None:
+        """`entered` runs four analyses under one beat: each its own caption, from the word
+        that starts it (a cut, as between beats; none when the captions are burned)."""
+        if self.burned is not None or self.caption is None:
+            return
+        l = int(self.v.entered.layer.value)
+        text = {"keys": f"Layer {l}: the same query meets different keys",
+                "pieces": f"Layer {l}: what each token passes on",
+                "sums": (f"Layer {l}: each update added to the same X"
+                         if abs(float(self.cos("x")[0].value) - 1.0) < 1e-6
+                         else f"Layer {l}: each update added to its X"),
+                "block": f"Layer {l}: LayerNorm and the FFN, each token alone"}[part]
+        self.set_caption(text)
 
     def cos(self, key: str):
         """The cosines of `key` (x, in, q, k, v) per layer, as plan values."""
@@ -209,9 +225,11 @@ class ContextQKVScene(StoryboardScene):
         grid = VGroup(*cells).arrange_in_grid(rows=3, cols=4, buff=(0.6, 0.25))
         m = v.match
         if m.identical.value:
+            # what the voice says, in its words: made from the token, its position and parts
+            # the same for every token
             lines = (["same token, same position:",
-                      "MiniLM builds the first X from the token and its position,",
-                      "not from the other words,",
+                      "MiniLM's first X: the token, its position, "
+                      "parts the same for every token,",
                       "so at layer 0 both start from one X"]
                      if m.absolute_positions.value else
                      ["same token, same position:", "the first X is the token's vector,",
@@ -603,7 +621,12 @@ class ContextQKVScene(StoryboardScene):
                                           grid[7], grid[11], run_time=t)),
              (1, lambda t: marker(starts, 0, t)),
              (1, lambda t: marker(ends, len(keys) - 1 if len(keys) > 1 else None, t))],
-            [(2, lambda t: self.play(Write(note), run_time=t)),
+            # the note line by line as it is said (no write-on: half-written glyphs), its
+            # first line on "Call X ...", the rest on "MiniLM's first X ..."
+            [(1, lambda t: self.play(FadeInPlace(note[0]), run_time=0.4 * t)),
+             (1, lambda t: self.wait(t))],
+            [(1, lambda t: self.play(FadeInPlace(note[1]), run_time=t)),
+             (1, lambda t: self.play(FadeInPlace(VGroup(*note[2:])), run_time=t)),
              (1, lambda t: self.emphasize(note[-1], run_time=t))],
         ])
         self.shown["table"] = VGroup(table, idx, key)
@@ -756,7 +779,7 @@ class ContextQKVScene(StoryboardScene):
         for j in shown:
             w = s.mean[j]
             num = Num(w, decimals=self.v.entered.decimals.value, size=WEIGHT_SIZE,
-                      color=T.MUTED if j in s.special.values else WEIGHT)
+                      color=WEIGHT)
             num.move_to([xs[j], row.get_bottom()[1] - 0.25, 0])
             weights.add(num)
             if j in focus:
@@ -767,7 +790,7 @@ class ContextQKVScene(StoryboardScene):
                                  angle=ang if xs[j] < fx else -ang)
             # [CLS] and [SEP] (left out of the word ranking) grey: a share of the weight
             # that is about the same in both sentences
-            a.set_stroke(T.MUTED if j in s.special.values else WEIGHT,
+            a.set_stroke(WEIGHT,
                          width=max(0.8, ARC_W * w.value),
                          opacity=0.35 + 0.65 * min(1.0, 2 * w.value))
             arcs.add(a)
@@ -809,20 +832,19 @@ class ContextQKVScene(StoryboardScene):
         unit = self.update_unit()
         base = BASE * DEGREES
         ang = float(e.angle) * DEGREES
-        # short: what the pink pieces are, in two lines, and what the drawing is, in one
-        head = VGroup(inline(txt("what attention adds to X:", S),
-                             math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
-                             txt("= the pink pieces + a bias", S, PIECE)),
-                      inline(txt("a piece: one token's weighted values, through", S, PIECE),
+        # short, at label size: what the pieces are, in two lines (shown first), and what
+        # the drawing is, in one (shown when the voice says "drawn flat")
+        head = VGroup(inline(math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
+                             txt("= the pieces + a bias", T.TYPE.label, PIECE)),
+                      inline(txt("a piece: one token's weighted values through", T.TYPE.label,
+                                 PIECE),
                              math("W_O", T.TYPE.math_label, T.TEXT), buff=0.1))
         # what the drawing is: every arrow a vector of d_model numbers, drawn flat
-        flat = VGroup(txt(f"each arrow: {self.v.heads.d_model} numbers, drawn flat",
-                          S, T.TEXT),
-                      txt("in the plane of the two updates", S, T.TEXT)).arrange(
-            DOWN, buff=0.08, aligned_edge=LEFT)
+        flat = txt(f"drawn flat: each arrow is {self.v.heads.d_model} numbers",
+                   T.TYPE.label, T.TEXT)
         head.add(flat)
-        head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        flat.shift(DOWN * 0.1)
+        head.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        flat.shift(DOWN * 0.08)
         head.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         head.flat = flat
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
@@ -878,16 +900,17 @@ class ContextQKVScene(StoryboardScene):
             s_ = e.sentences[i]
             xy = [np.array([float(c[0]), float(c[1])]) for c in pc.xy]
             named = {int(w) for w in list(s_.words)[:1 if i == 0 else 3]}
-            named |= {int(x) for x in s_.special.values}
-            # every piece drawn alone is named (a word, or a marker's ring): the others are
-            # one piece, "the other N", so the count adds up to the sentence's tokens
-            keep = [j for j in range(len(xy)) if j in named]
+            # every piece drawn alone is named and long enough to see: the others (the
+            # markers' among them) are one piece, so the count adds up to the sentence's tokens
+            keep = [j for j in range(len(xy)) if j in named
+                    and unit * float(np.linalg.norm(xy[j])) >= 0.3]
             rest = [j for j in range(len(xy)) if j not in keep]
             items = [(j, xy[j]) for j in keep]
             if rest:
                 items.append(("rest", sum((xy[j] for j in rest), np.zeros(2))))
             items.append(("bias", np.array([float(pc.bias[0]), float(pc.bias[1])])))
             chain.n_rest = len(rest)
+            chain.rest = rest
             for j, c in items:
                 d = unit * (turn @ c)
                 end = at + np.array([d[0], d[1], 0.0])
@@ -895,11 +918,11 @@ class ContextQKVScene(StoryboardScene):
                     chain.span[j] = (at, end)
                 else:
                     chain.extra[j] = (at, end)
-                if np.linalg.norm(d) > 0.05:
-                    chain.add(Arrow(at, end, buff=0, color=PIECE, stroke_width=3,
-                                    tip_length=0.12,
+                if np.linalg.norm(d) > 0.02:
+                    chain.add(Arrow(at, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
+                                    tip_length=0.16,
                                     max_tip_length_to_length_ratio=0.4))
-                    chain.keys.append(j if isinstance(j, int) else None)
+                    chain.keys.append(j)
                 at = end
             chains.add(chain)
         for lab, end in zip(labels, ends):
@@ -936,13 +959,18 @@ class ContextQKVScene(StoryboardScene):
             todo = []
             for j in list(s.words[:1 if i == 0 else 3]):
                 j = int(j)
-                lab = txt(str(s.tokens[j]).strip() or "␣", S, PIECE)
+                if j not in chain.span:
+                    continue
+                L_ = T.TYPE.label
+                lab = txt(str(s.tokens[j]).strip() or "␣", L_, T.SENTENCES[i])
                 if i == 0:                      # the length said of it, beside its name
-                    lab = inline(lab, Num(s.piece_length[j], decimals=2, size=S, color=PIECE))
+                    lab = inline(lab, Num(s.piece_length[j], decimals=2, size=L_,
+                                          color=T.SENTENCES[i]))
                 lab.word = True
+                lab.key = j
                 todo.append((chain.span[j], lab))
             # the other tokens' pieces (drawn as one) and the bias go unnamed: only what the
-            # voice names is written (the header says "the pink pieces + a bias")
+            # voice names is written (the header says "the pieces + a bias")
             for (a, b), lab in todo:
                 d = b - a
                 if np.linalg.norm(d) < 0.12:
@@ -962,7 +990,7 @@ class ContextQKVScene(StoryboardScene):
                         lab.sent = i
                         names.add(lab)
                         break
-            for j in s.special.values:
+            for j in ():                        # no rings: the markers' pieces are in the rest
                 a, b = chain.span[int(j)]
                 c = (a + b) / 2
                 near = [r for r in rings if np.linalg.norm(r.get_center() - c) < 0.2]
@@ -1033,8 +1061,9 @@ class ContextQKVScene(StoryboardScene):
         ys = [0.0] + [v[1] for v in rel.values()]
         floor = self.caption_top() + 0.35
         room_h = (y_top - 0.2) - floor
-        # no wider than 2.1: the words beside it keep their full size
-        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 2.1 / max(max(xs) - min(xs), 1e-6))
+        # alone on the stage (the rest of the block comes after it, on its own): no wider
+        # than 3.0, the words beside it at label size
+        unit = min(room_h / max(max(ys) - min(ys), 1e-6), 3.0 / max(max(xs) - min(xs), 1e-6))
         o = np.array([x + 0.1 - unit * min(xs), floor - unit * min(ys), 0.0])
         P = {k: o + unit * v for k, v in rel.items()}
         xa = Arrow(o, P["x"], buff=0, color=T.X, stroke_width=7,
@@ -1089,47 +1118,62 @@ class ContextQKVScene(StoryboardScene):
         drawn_g = VGroup(xa, sums, ups)
         # the words right of the drawing: what each arrow is
         left = max(drawn_g.get_right()[0], cu.get_right()[0]) + 0.45
+        L_ = T.TYPE.label
+        # one X only when the plan says the two X^(0) are equal (same token, same position);
+        # else the one arrow stands for two, and the words say so
+        same_x = abs(float(self.cos("x")[0].value) - 1.0) < 1e-6
+        x_line = (inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
+                         txt("the same in both, length", L_, T.TEXT),
+                         Num(e.x_length[0], decimals=2, size=L_, color=T.X)) if same_x else
+                  inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
+                         txt(f"drawn as one (cos {float(self.cos('x')[0].value):.2f}),"
+                             " lengths", L_, T.TEXT),
+                         Num(e.x_length[0], decimals=2, size=L_, color=T.SENTENCES[0]),
+                         txt("and", L_, T.TEXT),
+                         Num(e.x_length[1], decimals=2, size=L_, color=T.SENTENCES[1])))
         legend = VGroup(
-            inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
-                   txt("the same in both, length", S, T.TEXT),
-                   Num(e.x_length[0], decimals=2, size=S, color=T.X)),
-            inline(txt("+ its update", S, T.TEXT),
+            x_line,
+            inline(txt("+ its update", L_, T.TEXT),
                    math("Delta^((0))", 1.4 * T.TYPE.math_label, T.ATTN),
-                   txt("from X's tip (solid)", S, T.TEXT)),
-            inline(txt("= the sums, one each (dashed)", S, T.TEXT)))
-        legend.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
+                   txt("from X's tip (solid)", L_, T.TEXT)),
+            inline(txt("= the sums, one each (dashed)", L_, T.TEXT)))
+        legend.arrange(DOWN, buff=0.16, aligned_edge=LEFT)
         legend.move_to([left, y_top, 0], aligned_edge=UP + LEFT)
         # the true lengths as bars on one scale: X more than twice either update
-        bu = 2.4 / max(lx, la, lb, 1e-9)
+        bu = 3.0 / max(lx, la, lb, 1e-9)
         bars, rows = VGroup(), VGroup()
-        for name, val, color in ((math("X^((0))", 1.2 * T.TYPE.math_label, T.X),
-                                  e.x_length[0], T.X),
-                                 (txt("update 1", S, T.SENTENCES[0]), e.length[0],
+        xs_ = ([(math("X^((0))", 1.3 * T.TYPE.math_label, T.X), e.x_length[0], T.X)]
+               if same_x else
+               [(inline(math("X^((0))", 1.3 * T.TYPE.math_label, T.X),
+                        txt(str(i + 1), L_, T.SENTENCES[i])), e.x_length[i], T.X)
+                for i in (0, 1)])
+        for name, val, color in (*xs_,
+                                 (txt("update 1", L_, T.SENTENCES[0]), e.length[0],
                                   T.SENTENCES[0]),
-                                 (txt("update 2", S, T.SENTENCES[1]), e.length[1],
+                                 (txt("update 2", L_, T.SENTENCES[1]), e.length[1],
                                   T.SENTENCES[1])):
-            bar = Rectangle(width=max(0.02, float(val) * bu), height=0.16, stroke_width=0,
+            bar = Rectangle(width=max(0.02, float(val) * bu), height=0.2, stroke_width=0,
                             fill_color=color, fill_opacity=0.9)
-            num = Num(val, decimals=2, size=S, color=color)
+            num = Num(val, decimals=2, size=L_, color=color)
             bars.add(bar)
             rows.add(VGroup(name, bar, num))
         w_name = max(r[0].width for r in rows)
         for k, r in enumerate(rows):
-            r[0].move_to([0, -0.36 * k, 0], aligned_edge=LEFT)
-            r[1].move_to([w_name + 0.2, -0.36 * k, 0], aligned_edge=LEFT)
+            r[0].move_to([0, -0.44 * k, 0], aligned_edge=LEFT)
+            r[1].move_to([w_name + 0.2, -0.44 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
-        why = VGroup(txt("flat; to scale: lengths, updates' angle;", S, T.TEXT),
-                     txt("not to scale: angles to X, sums' angle;", S, T.TEXT),
-                     txt(f"each cos from all {self.v.heads.d_model} numbers", S, T.TEXT)).arrange(
-            DOWN, buff=0.06, aligned_edge=LEFT)
+        # what the flat drawing keeps and what it cannot (two lines, under the bars)
+        why = VGroup(txt("drawn flat: lengths and the updates' angle to scale,", L_, T.TEXT),
+                     txt("the other angles not", L_, T.TEXT)).arrange(
+            DOWN, buff=0.08, aligned_edge=LEFT)
         note = VGroup(why, rows)
-        note.arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-        note.next_to(legend, DOWN, buff=0.4).align_to(legend, LEFT)
+        rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
+        why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
         note.bars = bars
-        # too wide for the left half (a teacher's sentence): the words shrink to fit
+        # too wide for the frame (a teacher's sentence): the words shrink to fit
         words = VGroup(legend, note)
-        if words.get_right()[0] > RIGHT_COL - 0.3:
-            words.scale_to_fit_width(max(1.0, RIGHT_COL - 0.3 - left)).align_to(
+        if words.get_right()[0] > 7.1 - T.EDGE:
+            words.scale_to_fit_width(max(1.0, 7.1 - T.EDGE - left)).align_to(
                 [left, 0, 0], LEFT)
             legend.align_to([0, y_top, 0], UP)
         arc = VGroup(a1, cu, a2, cs)
@@ -1154,12 +1198,15 @@ class ContextQKVScene(StoryboardScene):
         r2 = self.arc_row(1, top - 3.35)
         # how a weight is made: the one query scores each token's key, softmax
         # (softmax named by what it does: the scores made into shares that sum to 1)
-        legend = txt(f"arc width = weight: {self.v.word}'s query · each key, as shares "
-                     f"summing to 1 ({self.v.heads.n_heads}-head mean, layer 0)",
-                     T.TYPE.label, T.TEXT)
-        if legend.width > 13.6:
-            legend = txt(f"arc width = weight: query · each key, as shares summing to 1",
-                         T.TYPE.label, T.TEXT)
+        # the weights are a mean over the heads: said on the legend from the first arc
+        n_h = self.v.heads.n_heads
+        legend = None
+        # short: what the width is and whose weights (query meets key, said by the voice)
+        for words in (f"arc width = attention weight (the mean of {n_h} heads)",
+                      "arc width = attention weight"):
+            legend = txt(words, T.TYPE.label, T.TEXT)
+            if legend.width <= 13.6:
+                break
         legend.move_to([0, top - 0.2, 0]).align_to([-6.9, 0, 0], LEFT)
         ss = e.sentences
         # once the pieces are drawn the arcs go and the rows close up at the top (their
@@ -1193,6 +1240,7 @@ class ContextQKVScene(StoryboardScene):
         def grow_arcs(t):
             # bank's query (a yellow Q over bank) goes to each token in turn: where it meets
             # a key, that token's arc and weight appear (both sentences at once)
+            self.sub_caption("keys")
             self.play(FadeInPlace(legend), run_time=0.08 * t)
             qs, orders = [], []
             for r, i in ((r1, 0), (r2, 1)):
@@ -1215,8 +1263,7 @@ class ContextQKVScene(StoryboardScene):
                 for r, q, o in zip((r1, r2), qs, orders):
                     if k < len(o):
                         a, num, tok = r.by_key[o[k]]
-                        anims += [q.animate.next_to(tok, UP, buff=0.12),
-                                  Create(a), FadeInPlace(num)]
+                        anims += [q.animate.next_to(tok, UP, buff=0.12), Create(a)]
                 self.play(*anims, run_time=0.36 * t / n)
             self.play(*[FadeOutPlace(q) for q in qs], run_time=0.05 * t)
             differ(0.45 * t)
@@ -1224,6 +1271,26 @@ class ContextQKVScene(StoryboardScene):
         def word(r, k):
             k = int(k)
             return [r.by_key[k][2], r.by_key[k][1]] if k in r.by_key else []
+
+        shown_w = set()
+
+        def read(r, ks, t):
+            # the weights of tokens `ks` of row r appear as the voice reads them
+            ns = [r.by_key[int(k)][1] for k in ks
+                  if int(k) in r.by_key and id(r.by_key[int(k)][1]) not in shown_w]
+            shown_w.update(id(n) for n in ns)
+            if ns:
+                self.play(*[FadeInPlace(n) for n in ns], run_time=t)
+            else:
+                self.wait(t)
+
+        def rest_w(t):
+            # the weights not read aloud, once the voice has read its own
+            ns = [n for r in (r1, r2) for (_, n, _) in r.by_key.values()
+                  if id(n) not in shown_w]
+            shown_w.update(id(n) for n in ns)
+            if ns:
+                self.play(*[FadeInPlace(n) for n in ns], run_time=t)
 
         def differ(t):
             # the same query meets different keys: sentence 1's heaviest word, sentence 2's
@@ -1272,12 +1339,14 @@ class ContextQKVScene(StoryboardScene):
             self.unbox(0.1 * t)
             ms = word(r1, r1.words[0]) if len(r1.words) else []
             if ms:
-                self.box(VGroup(*ms), t=0.3 * t)
+                read(r1, r1.words[:1], 0.12 * t)
+                self.box(VGroup(*ms), t=0.2 * t)
             sp = [int(j) for j in ss[0].special.values]   # none for a model without markers
             st0 = sp[0] if sp else None
             if st0 is not None and st0 in r1.by_key:
-                self.wait(0.2 * t)
-                self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.3 * t)
+                self.wait(0.15 * t)
+                read(r1, [st0], 0.12 * t)
+                self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.2 * t)
 
         def money(t):
             # each word boxed with its weight as it is said: "spreads over the, 0.15, cash, ..."
@@ -1287,48 +1356,68 @@ class ContextQKVScene(StoryboardScene):
             for k in ks:
                 ms = word(r2, k)
                 if ms:
-                    self.box(VGroup(*ms), t=0.1 * t)
-                self.wait(0.1 * t)
+                    read(r2, [k], 0.06 * t)
+                    self.box(VGroup(*ms), t=0.08 * t)
+                self.wait(0.08 * t)
             # "with 0.30 still on the start marker"
             sp = [int(j) for j in ss[1].special.values]   # none for a model without markers
             st0 = sp[0] if sp else None
             if st0 is not None and st0 in r2.by_key:
-                self.box(VGroup(r2.by_key[st0][2], r2.by_key[st0][1]), t=0.15 * t)
+                read(r2, [st0], 0.06 * t)
+                self.box(VGroup(r2.by_key[st0][2], r2.by_key[st0][1]), t=0.1 * t)
+            self.wait(0.05 * t)
+            rest_w(0.1 * t)
+
+        def chain_in(i, t):
+            # sentence i's pieces fly out of its tokens: each named word's piece leaves from
+            # under its token, small, and grows into its place in the chain, tip to tail, in
+            # the sentence's colour (its name written once it lands); the rest (the other
+            # tokens' pieces as one) and the bias drawn in place
+            r, chain = (r1, r2)[i], upd.chains[i]
+            names = [n for n in upd.names if getattr(n, "sent", None) == i]
+            anims = []
+            for p_, k in zip(chain, chain.keys):
+                if isinstance(k, int) and k in r.tok:
+                    under = r.weights[r.shown_index[k]]
+                    src = p_.copy().scale(0.5 / max(p_.get_length(), 0.5))
+                    src.next_to(under, DOWN, buff=0.08)
+                    anims.append(Succession(FadeInPlace(src, run_time=0.3),
+                                            ReplacementTransform(src, p_, run_time=1.0)))
+                else:
+                    anims.append(Create(p_))
+            self.play(LaggedStart(*anims, lag_ratio=0.55), run_time=0.7 * t)
+            if names:
+                self.play(*[FadeInPlace(n) for n in names], run_time=0.15 * t)
+            self.wait(0.15 * t)
 
         def pieces_in(t):
-            # the arcs give way and the rows close up at the top, their weights kept; then
-            # sentence 1's chain, sentence 2's: each token's weight flies into its piece as
-            # the piece is drawn, tip to tail into the update; the named words' pieces named
+            # "each token hands bank a piece": the arcs give way and the rows close up at the
+            # top, their weights kept; what a piece is (the header), then sentence 1's pieces
             self.unbox(0.05 * t)
             self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, r1.idx, r2.idx, legend)),
                       run_time=0.08 * t)
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
                         for r, d in zip((r1, r2), dy)], run_time=0.1 * t)
-            self.put("right", upd.head, run_time=0.1 * t)
-            for i, (r, chain) in enumerate(zip((r1, r2), upd.chains)):
-                fly, anims = [], []
-                for p_, k in zip(chain, chain.keys):
-                    if k is not None and k in r.shown_index:
-                        # the token's weight lights where it stands (nothing flies over
-                        # the rows) as its piece is drawn
-                        anims.append(AnimationGroup(
-                            Create(p_), Indicate(r.weights[r.shown_index[k]], color=PIECE,
-                                                 scale_factor=1.0)))
-                    else:
-                        anims.append(Create(p_))
-                self.play(FadeInPlace(tags[i]), LaggedStart(*anims, lag_ratio=0.5),
-                          run_time=0.26 * t)
-                self.remove(*fly)
-            if len(upd.names):
-                self.play(LaggedStart(*[FadeInPlace(n) for n in upd.names], lag_ratio=0.4),
-                          run_time=0.15 * t)
-            # "drawn flat in the plane of the two updates"
-            self.emphasize(upd.head.flat, run_time=0.12 * t)
+            self.sub_caption("pieces")
+            self.put("right", VGroup(*upd.head[:-1]), run_time=0.12 * t)
+            chain_in(0, 0.65 * t)
+
+        def pieces_two(t):
+            # "the money bank takes its pieces from its own neighbours"
+            chain_in(1, t)
+
+        def updates_in(t):
+            # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
+            self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
+                      FadeInPlace(upd.labels), run_time=0.55 * t)
+            self.play(FadeInPlace(upd.head.flat), run_time=0.15 * t)
+            self.set_slot("right", upd.head)
+            self.emphasize(upd.head.flat, run_time=0.25 * t)
 
         def tiny(t):
             # "the start marker and river take nearly the same weight": both weights boxed in
             # row 1; "but the marker passes on little": weight and piece length side by side,
-            # as bars; the markers' pieces ringed (and named) where they lie
+            # as bars
             sp = [int(j) for j in ss[0].special.values]
             wd = list(r1.words[:1])
             pair_ = [j for j in (sp[:1] + [int(w) for w in wd]) if j in r1.shown_index]
@@ -1339,72 +1428,103 @@ class ContextQKVScene(StoryboardScene):
                 self.play(FadeInPlace(weigh[0]), run_time=0.08 * t)
                 for row_ in weigh[1]:
                     self.play(FadeInPlace(row_.name_), GrowFromEdge(row_.wbar, LEFT),
-                              FadeInPlace(row_.wnum), run_time=0.1 * t)
+                              FadeInPlace(row_.wnum), run_time=0.12 * t)
                     self.play(GrowFromEdge(row_.pbar, LEFT), FadeInPlace(row_.pnum),
-                              run_time=0.1 * t)
+                              run_time=0.12 * t)
                 self.set_slot("weigh", weigh)
-            rings, rtags = upd.rings
-            if len(rings):
-                self.play(Create(rings), FadeInPlace(rtags), run_time=0.2 * t)
-                self.set_slot("marker_rings", upd.rings)
 
-        def updates_in(t):
+        def cos_in(t):
+            # "so attention gives the two banks updates with a cosine of only 0.38"
             self.unbox(0.1 * t)
-            self.drop("marker_rings", "weigh", run_time=0.1 * t)
-            self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.4 * t)
-            self.remove(*tags)
-            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.3 * t)
+            self.drop("weigh", run_time=0.15 * t)
+            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.35 * t)
+            self.emphasize(upd.cos, run_time=0.3 * t)
 
         def add_x(t):
+            if nxt is not None:                 # the block's stage set before "Then LayerNorm"
+                sums_in(0.8 * t)
+                block_setup(0.2 * t)
+            else:
+                sums_in(t)
+
+        def sums_in(t):
             # a new stage: the rows, the pieces, their names and the update's labels leave;
             # only the two update arrows stay, and they themselves move to X's tip
             lg = sums.legend
+            self.sub_caption("sums")
             self.play(FadeOutPlace(VGroup(r1[0], r1.row, r1[2], r1.weights,
                                           r2[0], r2.row, r2[2], r2.weights,
                                           upd.chains, upd.names, upd.labels, upd.arc,
                                           upd.cos)),
                       run_time=0.07 * t)
             self.drop("right", "marker_rings", "weigh", run_time=0.06 * t)
-            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.12 * t)
+            self.play(Create(sums.xa), FadeInPlace(lg[0]), run_time=0.1 * t)
             self.play(*[Transform(a, u) for a, u in zip(upd.arrows, sums.ups)],
-                      FadeInPlace(lg[1]), run_time=0.18 * t)
+                      FadeInPlace(lg[1]), run_time=0.15 * t)
             self.remove(*upd.arrows)
             self.add(sums.ups)
-            self.play(Create(sums.a1), FadeInPlace(sums.cu), run_time=0.08 * t)
+            self.play(Create(sums.a1), FadeInPlace(sums.cu), run_time=0.07 * t)
             # the true lengths: each number with its bar, X's more than twice either update's
             rows = sums.note[1]
-            self.play(FadeInPlace(sums.note[0]), FadeInPlace(VGroup(*[r[0] for r in rows])),
-                      run_time=0.06 * t)
+            self.play(FadeInPlace(VGroup(*[r[0] for r in rows])), run_time=0.05 * t)
             self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(r[1], LEFT), FadeInPlace(r[2]))
-                                    for r in rows], lag_ratio=0.3), run_time=0.13 * t)
+                                    for r in rows], lag_ratio=0.3), run_time=0.1 * t)
+            # what the flat drawing keeps (the lengths just shown) and what it cannot
+            self.play(FadeInPlace(sums.note[0]), run_time=0.05 * t)
             self.play(LaggedStart(*[Create(a) for a in sums.sums], lag_ratio=0.4),
-                      FadeInPlace(lg[2]), run_time=0.14 * t)
+                      FadeInPlace(lg[2]), run_time=0.11 * t)
             self.add(sums.ups)                  # each update over its sum
-            self.play(Create(sums.a2), FadeInPlace(sums.cs), run_time=0.1 * t)
+            self.play(Create(sums.a2), FadeInPlace(sums.cs), run_time=0.08 * t)
             self.emphasize(sums.cs, run_time=0.06 * t)
+            self.wait(0.08 * t)                 # the finished sums, before the block
 
         cs_ = [float(st_.cos.value) for st_ in e.stages]
         tok_ = {}
 
-        def through_in(t):
-            # the boxes, and the two sums (a copy, as a small pair) into the first: out of it
-            # the pair at its new angle and the cosine after that step, right of the box
+        def block_setup(t):
+            # a stage of its own, set in the breath before "Then LayerNorm": the sums'
+            # drawing leaves but for the two dashed sums, which themselves move to the
+            # block's side (a large pair at their cosine's angle), the boxes come in
+            self.sub_caption("block")
+            self.play(FadeOutPlace(VGroup(sums.legend, sums.note, sums.xa, sums.ups,
+                                          sums.arc)), run_time=0.25 * t)
+            # the sums move first (nothing yet where they pass), the boxes come round them
+            self.play(Transform(sums.sums, self.pair(cs_[0], nxt.slots[0], h=PAIR_H)),
+                      run_time=0.4 * t)
             self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      run_time=0.2 * t)
-            tok = tok_["m"] = self.pair(cs_[0], nxt.slots[0])
-            self.play(TransformFromCopy(sums.sums, tok), run_time=0.25 * t)
-            box_step(0, 0.5 * t)
+                      run_time=0.35 * t)
+            tok_["m"] = sums.sums
+
+        def through_in(t):
+            # "Then LayerNorm: 0.93": the box lit and its cosine on the word
+            box_step(0, t)
 
         def box_step(k, t):
+            # on the word: the box lit, its cosine written, the pair turned to it; the pair's
+            # last angle stays behind, faint, so the turn is seen
             bs = list(nxt.blocks.boxes)
             tok = tok_["m"]
+            old = tok_.get("ghost")
+            ghost = tok.copy().set_opacity(0.3)
+            self.add(ghost)
+            self.bring_to_front(tok)
+            tok_["ghost"] = ghost
+            anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k], h=PAIR_H)),
+                     bs[k].animate.set_stroke(HL)]
             if k:
-                self.play(tok.animate.shift(nxt.slots[k] - nxt.slots[k - 1]),
-                          bs[k - 1].animate.set_stroke(T.MUTED), run_time=0.3 * t)
-            self.play(Transform(tok, self.pair(cs_[k + 1], nxt.slots[k])),
-                      bs[k].animate.set_stroke(HL), run_time=0.4 * t)
-            self.play(FadeInPlace(nxt.reads[k]), run_time=0.3 * t)
+                anims.append(bs[k - 1].animate.set_stroke(T.MUTED))
+            if old is not None:
+                anims.append(FadeOutPlace(old))
+            if len(nxt.reads[k]):
+                anims.append(FadeInPlace(nxt.reads[k]))
+            self.play(*anims, run_time=0.35 * t)
+            if old is not None:
+                self.remove(old)
+            if nxt.skip.at == k and len(nxt.skip):
+                self.play(Create(nxt.skip[0]), FadeInPlace(nxt.skip[1:]), run_time=0.35 * t)
+                self.wait(0.3 * t)
+            else:
+                self.wait(0.65 * t)
 
         def through_mid(t):
             # every box but the last, one after another over this sentence
@@ -1422,9 +1542,12 @@ class ContextQKVScene(StoryboardScene):
             if n > 1:
                 box_step(n - 1, 0.6 * t)
             bs = list(nxt.blocks.boxes)
-            self.play(tok.animate.shift(nxt.end - nxt.slots[-1]),
-                      bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
+            ghost = tok_.pop("ghost", None)
+            self.play(bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
+                      *([FadeOutPlace(ghost)] if ghost is not None else []),
                       run_time=0.25 * t)
+            if ghost is not None:
+                self.remove(ghost)
             nxt.blocks.add(tok)             # it leaves with the blocks
             self.emphasize(nxt.out[-1], run_time=0.15 * t)
 
@@ -1442,14 +1565,17 @@ class ContextQKVScene(StoryboardScene):
             [(1, river)],
             [(1, money)],
         ]
-        groups += [[(1, pieces_in)], [(1, tiny)], [(1, updates_in)], [(1, add_x)]]
+        groups += [[(1, pieces_in)], [(1, pieces_two)], [(1, updates_in)], [(1, tiny)],
+                   [(1, cos_in)], [(1, add_x)]]
         if nxt is not None:
             groups += [[(1, through_in)], [(1, through_mid)], [(1, through_out)],
                        [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
-        self.by_cue(groups, pause={5: 0.6, 6: 0.6})
+        # a look at the finished sums (and what the flat drawing cannot keep) before the block
+        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 12: 2.0})
         self.unbox()
-        keep = sums if nxt is None else VGroup(sums, nxt.blocks, nxt.out, nxt.note)
+        # the sums' drawing has left (its sums went on into the blocks) when there is a block
+        keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
         self.st.handoff = None if nxt is None else nxt.out      # its cosine goes on, to the chart
         self.set_slot("right", keep)
 
@@ -1462,36 +1588,37 @@ class ContextQKVScene(StoryboardScene):
         if not sp or not len(s.words):
             return None
         js = [sp[0], int(s.words[0])]
-        head = VGroup(txt("sentence 1:   weight", S, T.TEXT),
-                      txt("piece's length", S, PIECE))
+        L_ = T.TYPE.label
+        head = VGroup(txt("sentence 1:   weight", L_, T.TEXT),
+                      txt("piece's length", L_, T.SENTENCES[0]))
         rows = VGroup()
         wmax = max(float(s.mean[j]) for j in js)
         pmax = max(float(s.piece_length[j]) for j in js)
         for j in js:
-            name = txt(str(s.tokens[j]).strip() or "␣", S, T.TEXT)
+            name = txt(str(s.tokens[j]).strip() or "␣", L_, T.TEXT)
             wbar = Rectangle(width=max(0.03, 1.0 * float(s.mean[j]) / wmax), height=0.14,
                              stroke_width=0, fill_color=WEIGHT, fill_opacity=0.9)
-            wnum = Num(s.mean[j], decimals=2, size=S, color=WEIGHT)
+            wnum = Num(s.mean[j], decimals=2, size=L_, color=WEIGHT)
             pbar = Rectangle(width=max(0.03, 1.6 * float(s.piece_length[j]) / pmax),
-                             height=0.14, stroke_width=0, fill_color=PIECE, fill_opacity=0.9)
-            pnum = Num(s.piece_length[j], decimals=2, size=S, color=PIECE)
+                             height=0.14, stroke_width=0, fill_color=T.SENTENCES[0], fill_opacity=0.9)
+            pnum = Num(s.piece_length[j], decimals=2, size=L_, color=T.SENTENCES[0])
             r = VGroup(name, wbar, wnum, pbar, pnum)
             r.name_, r.wbar, r.wnum, r.pbar, r.pnum = name, wbar, wnum, pbar, pnum
             rows.add(r)
         for k, r in enumerate(rows):
-            yk = -0.4 * k
+            yk = -0.45 * k
             r.name_.move_to([0, yk, 0], aligned_edge=LEFT)
-            r.wbar.move_to([1.1, yk, 0], aligned_edge=LEFT)
-            r.wnum.move_to([2.2, yk, 0], aligned_edge=LEFT)
-            r.pbar.move_to([3.0, yk, 0], aligned_edge=LEFT)
+            r.wbar.move_to([1.3, yk, 0], aligned_edge=LEFT)
+            r.wnum.move_to([2.45, yk, 0], aligned_edge=LEFT)
+            r.pbar.move_to([3.35, yk, 0], aligned_edge=LEFT)
             r.pnum.next_to(r.pbar, RIGHT, buff=0.1)
-        head[0].move_to([0, 0.42, 0], aligned_edge=LEFT)
-        head[1].move_to([3.0, 0.42, 0], aligned_edge=LEFT)
+        head[0].move_to([0, 0.45, 0], aligned_edge=LEFT)
+        head[1].move_to([3.35, 0.45, 0], aligned_edge=LEFT)
         g = VGroup(head, rows)
         g.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         return g
 
-    def pair(self, c: float, o, h: float = 0.72) -> VGroup:
+    def pair(self, c: float, o, h: float = 0.9) -> VGroup:
         """The two sums (or what the block makes of them) as two dashed arrows from `o`, in
         the sentences' colours, at the angle of cosine `c`: drawn, never written."""
         a = pymath.acos(max(-1.0, min(1.0, float(c))))
@@ -1500,18 +1627,19 @@ class ContextQKVScene(StoryboardScene):
         g = VGroup()
         for i, d in enumerate((-a / 2, a / 2)):
             end = o + h * np.array([pymath.cos(mid + d), pymath.sin(mid + d), 0.0])
-            dl = DashedLine(o, end, color=T.SENTENCES[i], stroke_width=3.5, dash_length=0.09,
+            dl = DashedLine(o, end, color=T.SENTENCES[i], stroke_width=4, dash_length=0.1,
                             dashed_ratio=0.55)
-            dl.add_tip(tip_length=0.13, tip_width=0.11)
+            dl.add_tip(tip_length=0.16, tip_width=0.13)
             g.add(dl)
         return g
 
     def rest_of_block(self, src: VGroup, y_top: float) -> VGroup:
-        """The rest of layer 0 after attention's add, in the right half, one box per step in
-        the model's order (post-LN: LayerNorm, FFN + add, LayerNorm), one under the other; the
-        two sums (a small pair of dashed arrows at their cosine's angle) go through each box
-        and out of each comes the cosine after it (`reads`), written right of the box; then
-        `out`, the two X^(1) and their cosine, and what reads them next."""
+        """The rest of layer 0 after attention's add, on a stage of its own (the sums'
+        drawing has left but for the two sums themselves), one box per step in the model's
+        order (post-LN: LayerNorm, FFN + add, LayerNorm), one under the other; the two sums
+        (a pair of dashed arrows at their cosine's angle) go through each box and out of each
+        comes the cosine after it (`reads`), written right of the box; then, right of the last
+        box, `out`, the two X^(1) and their cosine, and what reads them next."""
         e = self.v.entered
         stages = list(e.stages)
         placement = self.v.reads.placement.value
@@ -1519,52 +1647,99 @@ class ContextQKVScene(StoryboardScene):
         for st_ in stages[1:]:
             n = str(st_.name.value)
             names.append(["LayerNorm"] if n == "LN" else
-                         ["FFN, + add", "each token alone"] if n == "+FFN" and placement == "post"
-                         else ["LayerNorm, FFN, + add", "each token alone"] if n == "+FFN"
+                         ["FFN", "each token alone"] if n == "+FFN" and placement == "post"
+                         else ["LayerNorm, FFN", "each token alone"] if n == "+FFN"
                          else [n])
-        x0, bw, bh, gap = RIGHT_COL, 3.5, 0.8, 0.24
-        head = inline(txt("the two sums go on through layer", S, T.TEXT),
-                      Num(e.layer, decimals=0, size=S, color=T.TEXT))
+        L_ = T.TYPE.label
+        x0, bw, bh, gap = -5.6, 4.0, 1.0, 0.5
+        head = inline(txt("the two sums go on through layer", L_, T.TEXT),
+                      Num(e.layer, decimals=0, size=L_, color=T.TEXT))
         head.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
         self.keep_inside(head)
         boxes, parts, slots, reads, arrows = VGroup(), VGroup(), [], VGroup(), VGroup()
-        y = head.get_bottom()[1] - 0.3 - bh / 2
+        y = head.get_bottom()[1] - 0.35 - bh / 2
         for k, (lines, st_) in enumerate(zip(names, stages[1:])):
             b = Rectangle(width=bw, height=bh, color=T.MUTED, stroke_width=2.5)
             b.move_to([x0 + bw / 2, y, 0])
-            lab = VGroup(*[txt(w, S, T.TEXT if j == 0 else T.MUTED)
-                           for j, w in enumerate(lines)]).arrange(DOWN, buff=0.06,
-                                                                 aligned_edge=LEFT)
-            lab.move_to([x0 + 0.2, y, 0], aligned_edge=LEFT)
+            lab = VGroup(*[txt(w, L_, T.TEXT) for w in lines]).arrange(
+                DOWN, buff=0.08, aligned_edge=LEFT)
+            lab.move_to([x0 + 0.25, y, 0], aligned_edge=LEFT)
             boxes.add(b)
             parts.add(VGroup(b, lab))
-            slots.append(np.array([x0 + bw - 0.95, y - 0.3, 0.0]))
-            r = inline(txt("cos", T.TYPE.label, T.TEXT),
-                       Num(st_.cos, decimals=2, size=T.TYPE.label, color=T.TEXT))
-            r.next_to(b, RIGHT, buff=0.3)
+            slots.append(None)
+            r = inline(txt("cos", L_, T.TEXT), Num(st_.cos, decimals=2, size=L_, color=T.TEXT))
+            r.next_to(b, RIGHT, buff=0.35)
+            if k == len(names) - 1 and e.x_next.value is not None and round(
+                    float(st_.cos.value), 2) == round(float(e.x_next.value), 2):
+                r = VGroup()            # the last step's cosine is the out's: said once, there
             reads.add(r)
             if k:
                 arrows.add(Arrow(boxes[k - 1].get_bottom(), b.get_top(), buff=0.03,
                                  color=T.MUTED, stroke_width=3,
                                  max_tip_length_to_length_ratio=0.35))
             y -= bh + gap
-        out = inline(txt("out: the two", S, T.TEXT),
+        # the pair stands in one place right of the cosines, large (its angle is the
+        # cosine's): each step turns it there while its box is lit
+        right_r = max(b.get_right()[0] for b in boxes) + 0.35 + max(
+            [r.width for r in reads if len(r)] + [1.0])
+        P = np.array([right_r + 0.5, boxes[-1].get_bottom()[1] + 0.1, 0.0]) if len(boxes) \
+            else np.array([x0 + 1.0, y, 0.0])
+        slots = [P for _ in slots]
+        # the FFN's add: its input goes round the FFN and is added to its output (a skip
+        # path from the arrow above its box to a plus on the arrow below it)
+        skip = VGroup()
+        skip.at = None
+        for k, st_ in enumerate(stages[1:]):
+            if str(st_.name.value) != "+FFN" or k == 0:
+                continue
+            b = boxes[k]
+            ya = (boxes[k - 1].get_bottom()[1] + b.get_top()[1]) / 2
+            yb = b.get_bottom()[1] - gap / 2
+            xl = b.get_left()[0] - 0.3
+            xc = b.get_x()
+            plus = VGroup(Circle(radius=0.15, color=T.TEXT, stroke_width=2.5).move_to(
+                [xc, yb, 0]), txt("+", L_, T.TEXT).move_to([xc, yb, 0]))
+            plus[0].set_fill(T.BACKGROUND, opacity=1)
+            path = VGroup(Line([xc, ya, 0], [xl, ya, 0]), Line([xl, ya, 0], [xl, yb, 0]),
+                          Arrow([xl, yb, 0], [xc - 0.15, yb, 0], buff=0, stroke_width=2.5,
+                                tip_length=0.14, max_tip_length_to_length_ratio=0.3))
+            path.set_color(T.TEXT).set_stroke(width=2.5)
+            lab = txt("add", L_, T.TEXT).next_to(plus, RIGHT, buff=0.12)
+            skip.add(path, plus, lab)
+            skip.at = k
+        # out, right of the last box (its cosine is the out's): the pair comes out of the
+        # box to the right, into the place left of the words; else under the last cosine
+        last = boxes[-1] if len(boxes) else head
+        out = inline(txt("out: the two", L_, T.TEXT),
                      math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
-                     txt(", cos", S, T.TEXT),
-                     Num(e.x_next, decimals=2, size=S, color=T.X))
-        out.move_to([x0 + 0.95, y + bh / 2 - 0.2, 0], aligned_edge=UP + LEFT)
-        end = np.array([x0 + 0.2, out.get_y() - 0.32, 0.0])
+                     txt(", cos", L_, T.TEXT),
+                     Num(e.x_next, decimals=2, size=L_, color=T.X))
+        out.move_to([P[0] + 2.6, last.get_y(), 0], aligned_edge=LEFT)
+        end = P
         reads_x = self.v.reads.same_as_x.value
-        note = VGroup(inline(txt(f"layer {int(e.layer) + 1}'s", S, T.TEXT),
+        note = VGroup(inline(txt(f"layer {int(e.layer) + 1}'s", L_, T.TEXT),
                              math("W_Q, W_K, W_V", T.TYPE.math_label, T.TEXT)),
-                      txt("read this X directly" if reads_x else "read LN of this X", S,
+                      txt("read this X directly" if reads_x else "read LN of this X", L_,
                           T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        note.next_to(out, DOWN, buff=0.16).align_to(out, LEFT)
-        blocks = VGroup(head, parts, arrows, reads)
+        note.next_to(out, DOWN, buff=0.2).align_to(out, LEFT)
+        low = self.caption_top() + 0.2 - note.get_bottom()[1]
+        if low > 0:                         # no room under it: both up, beside the pair
+            VGroup(out, note).shift(UP * low)
+        # the boxes' column (and the out beside it) in the middle of the frame
+        blocks = VGroup(head, parts, arrows, reads, skip)
         g = VGroup(blocks, out, note)
+        # the whole in the middle of the frame (its own stage), the pair's places with it
+        dx = np.array([-g.get_center()[0], 0.0, 0.0])
+        # never past the frame's left edge (the skip path is the leftmost)
+        dx[0] = max(dx[0], -7.1 + T.EDGE - g.get_left()[0])
+        g.shift(dx)
+        slots = [p + dx for p in slots]
+        end = end + dx
+        for m in (out, note):
+            self.keep_inside(m)
         blocks.boxes = boxes
         g.blocks, g.out, g.note, g.reads, g.slots, g.end = blocks, out, note, reads, slots, end
-        g.head, g.parts, g.arrows = head, parts, arrows
+        g.head, g.parts, g.arrows, g.skip = head, parts, arrows, skip
         return g
 
     # --- layers: the chart grows, the table fills --------------------------------------------
@@ -1592,24 +1767,49 @@ class ContextQKVScene(StoryboardScene):
         self.drop("arcs", "right", "panel", "zero_label", "table", "cosine", "cos_status",
                   "cos_arrows")
 
-    def carry(self, t: float) -> None:
-        """The cosine that came out of layer 0 ("out: the two X^(1), cos 0.90") moves to the
-        chart: its X^(1) onto the axis's X^(1), its number beside X's layer-1 point (drawn
-        as it arrives); the words round them leave."""
+    def carry_to(self, t: float) -> list:
+        """The animations that move the cosine out of layer 0 ("out: the two X^(1), cos
+        0.90") into the chart as it comes in: its X^(1) onto the axis's X^(1), its number to
+        where X's layer-1 point will stand (played with the chart's own fade-in: nothing
+        floats over an empty stage)."""
         st, hand = self.st, self.st.handoff
         num, name = hand[-1], hand[1]
-        words = VGroup(*[m for m in hand if m is not num and m is not name])
-        # the layer-1 points first, then the value beside X's point, a line from it to the
-        # point (X's point sits close to Q's and K's: a ring would take them in too)
-        self.grow(1, 0.4 * t)
-        r = self.x1_ring()
-        self.play(FadeOutPlace(words), name.animate.move_to(st.ax.x_labels[1]),
-                  num.animate.scale(T.TYPE.label / S).move_to(r[1]),   # the rings' size
-                  run_time=0.45 * t)
+        xl = st.ax.x_labels[1]
+        p1 = st.ax.axes.c2p(1, self.cos("x")[1].value)
+        return [name.animate.match_height(xl).move_to(xl),
+                num.animate.move_to(p1 + RIGHT * 0.95 + DOWN * 0.3)]
+
+    def carry(self, t: float) -> None:
+        """X's layer-1 segment and point drawn up to the carried cosine, which moves beside
+        the point with a line to it."""
+        st, hand = self.st, self.st.handoff
+        num, name = hand[-1], hand[1]
         self.remove(name)
         num.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
-        self.play(Create(r[0]), run_time=0.15 * t)
+        self.grow_key("x", 1, 1, 0.6 * t)
+        r = self.x1_ring()
+        self.bring_to_front(num)
+        self.play(num.animate.move_to(r[1]), Create(r[0]), run_time=0.4 * t)
         st.carried = VGroup(r[0], num)
+
+    def grow_key(self, k: str, l0: int, l1: int, t: float) -> None:
+        """Quantity k's line from layer l0-1 to layer l1, drawn along, each point once its
+        segment has reached it: one curve at a time, as the voice names it."""
+        st = self.st
+        n = max(1, l1 - l0 + 1)
+        for l in range(l0, l1 + 1):
+            seg, d = self.segment(k, l), self.point(k, l)
+            self.play(Create(seg), run_time=0.8 * t / n)
+            self.play(FadeInPlace(d), run_time=0.2 * t / n)
+            st.dots.setdefault(k, {})[l] = d
+            st.lines.add(seg)
+            if k != "x":
+                self.bring_to_front(seg)
+        st.grown = max(st.grown, l1) if k == self.keys[-1] else st.grown
+        self.bring_to_front(*[s_ for s_ in st.lines if getattr(s_, "key", None) != "x"])
+        self.bring_to_front(*[d for kk in reversed(self.keys) for d in st.dots.get(kk, {}).values()])
+        if st.carried is not None:              # the carried value stays over the new lines
+            self.bring_to_front(st.carried)
 
     def x1_ring(self) -> VGroup:
         """X's layer-1 value to the right of its point, lowered, with a line to the point."""
@@ -1622,19 +1822,49 @@ class ContextQKVScene(StoryboardScene):
         if hand is not None and right is not None and hand in right.submobjects:
             right.remove(hand)              # it stays: its cosine goes on to the chart
             self.add(hand)
+            # its words leave with the layer-0 stage, before the chart comes in (only the
+            # X^(1) and its cosine, which move into the chart, stay)
+            leave = [FadeOutPlace(VGroup(*[m for m in hand
+                                           if m is not hand[-1] and m is not hand[1]])),
+                     FadeOutPlace(right)]
+            self.shown.pop("right", None)
+            hand.words_gone = True
         else:
             hand = self.st.handoff = None
+            leave = []
         self.clear_entered()
-        self.ensure_chart(0, wide=True)
+        if hand is not None and self.st.chart is not None:
+            self.play(*leave, run_time=self.quick(0.05, 0.4))
+            leave = []
+        if hand is not None and self.st.chart is None:
+            # the chart comes in with the carried X^(1) and its cosine moving into it
+            st = self.st
+            st.chart, st.wide = self.make_chart(True), True
+            new = VGroup()
+            for k in self.keys:
+                d = self.point(k, 0)
+                st.dots.setdefault(k, {})[0] = d
+                new.add(d)
+            st.grown = 0
+            # the layer-0 stage leaves as the chart comes in and the carried labels move
+            # (the stage gone before the chart comes: no two layouts over each other)
+            self.play(LaggedStart(AnimationGroup(*leave),
+                                  AnimationGroup(FadeInPlace(st.chart), FadeInPlace(new)),
+                                  lag_ratio=1.0), *self.carry_to(1.0), run_time=1.0)
+            self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
+        else:
+            self.ensure_chart(0, wide=True)
         start = self.st.grown + 1
-        # the header ("each layer l its own W") stays while the layers draw, one after
-        # another, all drawn before the voice says a figure
-        steps = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
+        L_ = len(self.v.layers) - 1
+        # the header ("each layer l its own W") and the carried cosine over the first
+        # sentence; then each curve over the sentence that names it: X, Q, K, V
+        g_head = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
+        x0 = start
         if hand is not None and start == 1 and len(self.v.layers) > 2:
-            steps.append((2, self.carry))
-            start = 2
-        for l in range(start, len(self.v.layers)):
-            steps.append((2, lambda t, l=l: self.grow(l, t)))
+            g_head.append((2, self.carry))
+            x0 = 2
+        curves = [[(1, lambda t, k=k: self.grow_key(k, x0 if k == "x" else start, L_, t))]
+                  for k in self.keys]
         sm, L = self.v.summary, len(self.v.layers) - 1
 
         def x_range(t):
@@ -1689,12 +1919,15 @@ class ContextQKVScene(StoryboardScene):
         # the layers all drawn over the first sentence; then what to watch in the finished
         # chart, each from the start of the sentence that names it: keys and values, then
         # the query
-        g0 = steps
         g1 = [(1, lambda t: legend_lit(["k", "v"], t))]
         g2 = [(1, lambda t: legend_lit(["q"], t))]
-        self.by_cue([g0, g1, g2, [(1, lambda t: self.spotlight(None, t))], [(1, x_range)],
-                     [(1, values)],
-                     [(1, none_back)]], pause={5: 0.7, 6: 0.7})
+        # with an extra "in" curve (a model whose W reads LN of X) it shares X's sentence
+        if len(curves) > 4:
+            curves = [curves[0] + curves[1]] + curves[2:]
+        n_c = len(curves)
+        self.by_cue([g_head, *curves, g1, g2, [(1, lambda t: self.spotlight(None, t))],
+                     [(1, x_range)], [(1, values)],
+                     [(1, none_back)]], pause={n_c + 4: 0.7, n_c + 5: 0.7})
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
@@ -1712,10 +1945,13 @@ class ContextQKVScene(StoryboardScene):
             # is read as that line's)
             segs = [(ln.get_start(), ln.get_end()) for ln in self.st.lines]
             sign = pymath.copysign(1.0, lead)      # -0.0: the lower of two, down
-            for extra in np.arange(0.0, 0.65, 0.08):
+            # and clear of the values placed before it (three close points: no two values
+            # in one slot)
+            for extra in np.arange(0.0, 1.05, 0.08):
                 n.next_to(dot, RIGHT, buff=0.5).shift(UP * (lead + sign * extra))
                 self.keep_inside(n)
-                if not on_lines(n, segs, 0.03):
+                if not on_lines(n, segs, 0.03) \
+                        and not any(overlaps(n, m, 0.04) for m in avoid):
                     break
             else:
                 n.next_to(dot, RIGHT, buff=0.5).shift(UP * lead)
