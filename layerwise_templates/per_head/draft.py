@@ -174,7 +174,7 @@ def build(c: Context) -> Draft:
         f"sum, delta attn's first entry."
         + (" The pieces' lengths and the bias's add up to "
            "{data.layers[0].join.with_bias:.1f}, yet delta attn is "
-           "{data.layers[0].join.delta_norm_text} long: the pieces partly cancel."
+           "{data.layers[0].join.delta_norm_text} long: the pieces point different ways."
            if cancels else " The pieces' lengths and the bias's add up to "
            "{data.layers[0].join.with_bias:.1f}; delta attn is "
            "{data.layers[0].join.delta_norm_text} long.")
