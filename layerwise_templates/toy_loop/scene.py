@@ -1240,8 +1240,10 @@ class ToyLoopScene(StoryboardScene):
             length = z["length"]
             keep = [length[1]]
             length.remove(length[1])
-            self.add(keep[0])
             inside.add(length)
+            # (the lens in the scene first, then the number over it: the opaque lens, added
+            # by the play, hid it while it shrank)
+            self.add(inside, keep[0])
         self.play(inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
                   .shift(z["c"] - lens.get_center()), run_time=f * self.quick(0.1, 0.7))
         self.remove(inside)
