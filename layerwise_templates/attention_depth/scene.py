@@ -19,9 +19,11 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                weight; a row adds up to 1"; their weights appear; the heaviest word and [CLS]
                are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
                (under the token row), its parts grow beside them, its total comes on top
-- `depth`      the note leaves; layer 1's W_Q, W_K block comes; X^(1) rises out of the focus
-               word into the block (the header and the block's index rolling to 1), the arcs
-               morph and the bar grows as its number is said; the layers that share one
+- `depth`      the note leaves; layer 1's W_Q, W_K block comes; a vector column rises out of
+               every token and they gather under the block as X^(1) (every token's X is new),
+               which goes in (the header and the block's index rolling to 1); a query dot
+               leaves it for the focus word, a key dot for every token; the arcs morph and the
+               bar grows as its number is said; the layers that share one
                sentence ("Layers 2, 3 and 4 ... put 0.78, 0.74 and 0.82"): the first's X
                rises, each next one steps (header, block index, arcs, bar) as its number is
                said; the peak's bar is ringed
@@ -54,12 +56,13 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                beside each of them that looks most at another token, where ("looks most at
                [CLS] 0.50"); "why: not tested"; then the summary: the scope ("for this one
                sentence") in the header's place, the six layers' bars come back and are
-               ringed; the chart's frame and the untested layers' bars leave and the tested
-               layers' own bars (0, 1, 4, 5) move to the outer places of their test's
-               four-bar panel; each test's two swapped bars grow as its verdict is said
-               ("needs both (neither alone)", "own matrices (either order)"), then the
-               heads' bars against the average (a dashed line at twice it), their bars
-               ringed; the voice ends on all of them ringed
+               ringed; the chart's frame and the other bars leave and layers 0 and 1's own
+               bars move to the outer places of the first test's four-bar panel, alone in the
+               stage's middle; its two swapped bars grow as its verdict is said ("needs both
+               (neither alone gives the full rise)"); then one panel at a time, the one before
+               sliding out left as the next grows: the last layer's test ("own matrices
+               (either order)"), the heads' bars against the average (a dashed line at twice
+               it); the bars each verdict rests on light up as it is said
 
 Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
