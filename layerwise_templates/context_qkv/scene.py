@@ -1400,15 +1400,20 @@ class ContextQKVScene(StoryboardScene):
 
         def pieces_in(t):
             # "each token hands bank a piece": the arcs give way and the rows close up at the
-            # top, their weights kept; what a piece is (the header), then sentence 1's pieces
+            # top, their weights kept; sentence 1's pieces fly out of its tokens
             self.unbox(0.05 * t)
             self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, r1.idx, r2.idx, legend)),
-                      run_time=0.08 * t)
+                      run_time=0.1 * t)
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
-                        for r, d in zip((r1, r2), dy)], run_time=0.1 * t)
+                        for r, d in zip((r1, r2), dy)], run_time=0.12 * t)
             self.sub_caption("pieces")
-            self.put("right", VGroup(*upd.head[:-1]), run_time=0.12 * t)
-            chain_in(0, 0.65 * t)
+            chain_in(0, 0.73 * t)
+
+        def piece_is(t):
+            # "a piece is that token's values, weighted by each head, through W_O": what a
+            # piece is, in words (the sum's line comes with "plus a bias")
+            self.put("right", upd.head[1], run_time=0.3 * t)
+            self.emphasize(upd.head[1], run_time=0.4 * t)
 
         def pieces_two(t):
             # "the money bank takes its pieces from its own neighbours"
@@ -1418,7 +1423,8 @@ class ContextQKVScene(StoryboardScene):
             # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
                       FadeInPlace(upd.labels), run_time=0.55 * t)
-            self.play(FadeInPlace(upd.head.flat), run_time=0.15 * t)
+            self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
+            self.play(FadeInPlace(upd.head.flat), run_time=0.1 * t)
             self.set_slot("right", upd.head)
             self.emphasize(upd.head.flat, run_time=0.25 * t)
 
@@ -1529,7 +1535,7 @@ class ContextQKVScene(StoryboardScene):
                             stroke_width=3)
                 new = [tick]
                 if k < len(sc.names):
-                    lab = txt(sc.names[k], T.TYPE.label, T.MUTED)
+                    lab = txt(sc.names[k], T.TYPE.label, T.TEXT)
                     lab.next_to(tick, RIGHT, buff=0.12)
                     if not any(overlaps(lab, m, 0.02) for m in sc.labels):
                         sc.labels.append(lab)
@@ -1601,14 +1607,15 @@ class ContextQKVScene(StoryboardScene):
             [(1, river)],
             [(1, money)],
         ]
-        groups += [[(1, pieces_in)], [(1, pieces_two)], [(1, updates_in)], [(1, tiny)],
+        groups += [[(1, pieces_in)], [(1, piece_is)], [(1, pieces_two)], [(1, updates_in)],
+                   [(1, tiny)],
                    [(1, cos_in)], [(1, add_x)]]
         if nxt is not None:
             groups += [[(1, through_in)], [(1, through_mid)], [(1, through_out)],
                        [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
         # a look at the finished sums (and what the flat drawing cannot keep) before the block
-        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 12: 2.0})
+        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 13: 2.0})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
@@ -1778,7 +1785,7 @@ class ContextQKVScene(StoryboardScene):
 
             bar = Line([sx, y_lo, 0], [sx, y_hi, 0], color=T.MUTED, stroke_width=3)
             title = VGroup(txt("cos, zoomed in", L_, T.TEXT),
-                           txt("(up: more alike)", L_, T.MUTED)).arrange(DOWN, buff=0.06)
+                           txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
             title.next_to(bar, UP, buff=0.12)
             dot = Dot([sx, y_of(cs_all[0]), 0], radius=0.1, color=T.TEXT)
             scale.add(bar, title, dot)
