@@ -21,7 +21,9 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               their angle (lengths and that angle to scale, angles to X not), the sums
               dashed, a cos at each vertex, the true lengths as bars; on the right the sums
               (a small pair at their cosine's angle) go through LayerNorm, FFN + add,
-              LayerNorm, a cos after each; out, the two X^(1) and what reads them
+              LayerNorm, a cos after each, a dot on a zoomed cosine scale moving at
+              each box (ticks named where it was); out, the two X^(1) and what reads them.
+              The focus token's weight on itself is never drawn (never said)
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
               (X thick, under the others), the X^(1) cosine carried to its layer-1 point;
               K and V, then Q lit as the voice says what each would change; then X's dip and
