@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn,
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore, VGroup,
                    VMobject, linear)
 
@@ -89,6 +89,10 @@ def beat_prompts(scene, v) -> None:
     p = v.prompts
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
+    # "at X^(21) the median is 836.5 ...": in the lines' sentence (cue 2) or one of its own;
+    # the later sentences move on by as many
+    nums = scene.cue_with("the median is", 2)
+    o = nums - 2
     listing = prompt_list(v)
     head, cols = listing
     rows = [r for c in cols for r in c]
@@ -114,9 +118,13 @@ def beat_prompts(scene, v) -> None:
     # the prompts arrive in one quick cascade as the voice introduces them, so the whole list
     # is up while the sentence about it is said (read, not watched arriving)
     rest = rows
-    moved = [ReplacementTransform(line, marks[0])] if line is not None else []
+    if line is not None:    # Paris's line first, on the empty stage, to its row's answer;
+        # then the rows come round it (it never crosses the list)
+        scene.play(ReplacementTransform(line, marks[0]), FadeIn(rows[0], shift=0.1 * UP),
+                   run_time=0.8)
+        rest = rows[1:]
     scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
-               *moved, run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
+               run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
     if caption:
         scene.hold_until_cue(cue(1))
         scene.set_caption(caption)
@@ -145,8 +153,12 @@ def beat_prompts(scene, v) -> None:
     # move onto them as the lines
     scene.play(FadeOutPlace(listing), run_time=scene.quick(0.05, 0.6))
     t_move = scene.time
-    scene.play(FadeInPlace(plot), *[ReplacementTransform(m, o) for m, o in zip(marks, own)],
-               run_time=scene.quick(0.05, 1.2))
+    # the axes first, then the underlines move onto them one by one, in the list's order
+    # (Paris's first): each answer becomes its line, never all in one swarm
+    scene.play(FadeInPlace(plot), run_time=0.5)
+    scene.play(LaggedStart(*[ReplacementTransform(m, line_) for m, line_ in zip(marks, own)],
+                           lag_ratio=0.45),
+               run_time=max(1.5, min(3.2, scene.cue_at(cue(nums)) - scene.time - 2.2)))
     scene.slots["wide"] = plot
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
@@ -156,11 +168,15 @@ def beat_prompts(scene, v) -> None:
     cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
     med = mp.line(ranks, MEDIAN, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=MEDIAN) for l, r in enumerate(ranks)])
-    t2, t3 = t_move, scene.cue_at(cue(3))
+    t2, t3 = t_move, scene.cue_at(cue(3 + o))
     scene.play(Create(med, rate_func=linear),
                LaggedStart(*[FadeIn(k, shift=0.1 * LEFT) for k in key], lag_ratio=0.4),
-               run_time=max(1.0, min(6.0, 0.45 * (t3 - t2) - (scene.time - t2))))
-    scene.play(FadeIn(dots), run_time=0.3)
+               run_time=max(1.0, min(6.0, 0.45 * (t3 - t2) - (scene.time - t2)) if not o else
+                            min(6.0, scene.cue_at(cue(nums)) - scene.time - 0.6)))
+    # the median drawn, the prompts' own lines step back (still there, fainter): the eye
+    # keeps to the median and Paris
+    scene.play(FadeIn(dots), *[m.animate.set_stroke(opacity=0.2) for m in own[1:]],
+               run_time=0.5)
     scene.adopt(plot, own, med, dots, key)
     # "at X^(21) the median is still 836.5 and Paris is at 3,241": each point circled with
     # its number as it is said (the median above its line, Paris under its own)
@@ -172,14 +188,20 @@ def beat_prompts(scene, v) -> None:
                 (Dot(mp.pt(l, float(p.items[0].ranks[l])), radius=0.05, color=T.HIGHLIGHT),
                  Num(v.layers[l].rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
                  DOWN, 0.72)]
+    if nums != 2:       # said in a sentence of their own: spread over it
+        t2, t3 = scene.cue_at(cue(nums)), scene.cue_at(cue(nums + 1))
+        said = [(at, num, side, w) for (at, num, side, _), w in zip(said, (0.3, 0.65))]
     for at, num, side, when in said:
-        num.next_to(at, side, buff=0.12)
+        # a ring on the very point the number names, the number straight above/below it
+        ring = Circle(radius=0.1, stroke_color=at.get_color(), stroke_width=2.5
+                      ).move_to(at.get_center())
+        num.next_to(ring, UP if side[1] > 0 else DOWN, buff=0.08)
         scene.hold_until(t2 + when * (t3 - t2))
-        scene.emphasize(at, extra=[FadeIn(num)], run_time=0.8)
-        scene.adopt(plot, num)
+        scene.play(Create(ring), FadeIn(num), run_time=0.6)
+        scene.adopt(plot, ring, num)
     # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
     # line, and each prompt that crosses it for good by X^(26) marked there and named
-    scene.hold_until_cue(cue(3))
+    scene.hold_until_cue(cue(3 + o))
     k = 25
     scene.play(Create(cut), FadeIn(cut_name), run_time=scene.quick(0.04, 0.6))
     marks, names = VGroup(), VGroup()
@@ -194,6 +216,12 @@ def beat_prompts(scene, v) -> None:
         # above its dot, off the rank-k line (the dot sits just over it)
         name = txt(str(it.answer.display), T.LABEL_SIZE, FOR_GOOD, mono=True
                        ).next_to(m, UP, buff=0.1)
+        top = mp.pt(0, 1.0)[1]                  # the rank-1 gridline
+        if (name.get_top()[1] > top - 0.15     # it would touch that line: beside its dot
+                and m.get_x() < mp.pt(len(it.ranks) / 2, 1.0)[0]):   # instead, under it
+            # (in the early half only: in the late half the median climbs right of the dot
+            # and the other names are left of it)
+            name.next_to(m, RIGHT, buff=0.08).align_to(m, DOWN).shift(UP * 0.02)
         # kept right of the y axis (its tick numbers are left of it)
         name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
         names.add(name)
@@ -223,13 +251,13 @@ def beat_prompts(scene, v) -> None:
     scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
     scene.adopt(plot, cut, cut_name, marks, gate, gate_name, note, good)
     # "those early three are and, the, and into": each name at its mark as it is said
-    scene.hold_until_cue(cue(4))
+    scene.hold_until_cue(cue(4 + o))
     # (spread over the sentence's names and "function words": no still hold while it is said)
     for n in names:
-        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4)) + 3.6,
+        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4 + o)) + 3.6,
                                                                    len(names), 0.5, cap=1.2))
     scene.adopt(plot, names)
-    scene.hold_until_cue(cue(5))
+    scene.hold_until_cue(cue(5 + o))
     # "the answer is readable only late": the late window's states are shaded, left to right,
     # and named under the axis ("last 7 layers")
     start = int(v.window.start)
@@ -239,20 +267,46 @@ def beat_prompts(scene, v) -> None:
     band_name = window_name(v).next_to(band, RIGHT, buff=0.2).align_to(band, DOWN).shift(
         UP * 0.35)
     scene.play(sweep_in(band), FadeIn(band_name),
-               run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1, 1.0, cap=3.0))
+               run_time=scene.pace(scene.cue_at(cue(5 + o)) + 3.0, 1, 1.0, cap=3.0))
     scene.adopt(plot, band, band_name)
     scene.emphasize(VGroup(*dots[start:]))
-    if n_cues < 11:
+    scene.spread_from = plot        # what the spread plots replace (a beat of their own)
+    if n_cues < 11 + o:
         return
-    # the spread part's sentences: entropy (6), our prompt (7), then KL: said in plain words
-    # as its chart comes (8), its numbers (9: with 8 in one sentence in an older wording),
-    # its drop over the last layers, the conclusion
-    apart = n_cues >= 12
-    kl_say, kl_nums = 8, 9 if apart else 8
-    kl_drop, last = kl_nums + 1, kl_nums + 2
+    spread_part(scene, v, plot, 6 + o, caption=True)
+
+
+def beat_spread(scene, v) -> None:
+    """The `spread` beat: entropy and KL of the lens over the prompts, in a beat of its own
+    (the prompts' rank plot, if shown, leaves as it starts)."""
+    plot = getattr(scene, "spread_from", None)
+    gone = [m for m in scene.slots.values() if m is not None and m is not plot]
+    if gone:
+        scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.4)
+        scene.slots.update({k: None for k in scene.slots if scene.slots[k] is not plot})
+    spread_part(scene, v, plot, 0)
+
+
+def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
+    """Entropy, then KL, of the lens over the prompts; `base` is the cue of the entropy's
+    first sentence (the later ones are found by their words, else by their old places)."""
+    n_cues = scene.n_cues()
+    cue = lambda i: min(i, max(0, n_cues - 1))
+    find = lambda phrase, default: scene.cue_with(phrase, default)
+    ours_at = find("Our prompt alone", base + 1)
+    kl_say = find("KL divergence", base + 2)
+    zero = find("0 means", None)
+    kl_nums = find("Its median rises", kl_say + 1 if zero is None else zero + 1)
+    if kl_nums == kl_say:       # an older wording: meaning and numbers in one sentence
+        apart = False
+    else:
+        apart = True
+    kl_drop = find("drops below", kl_nums + 1)
+    last = find("converges on", kl_drop + 1)
+    close = find("surest", last + 1)
     # "entropy measures ...": the rank plot leaves, two plots come over the same states;
     # entropy is drawn as the sentence defining it is said, then the KL divergence
-    scene.hold_until(scene.cue_at(cue(6)) - 0.5)    # the rank plot gone as the sentence starts
+    scene.hold_until(scene.cue_at(cue(base)) - 0.5)    # the rank plot gone as it starts
     pair = SpreadPlots(v)
     pair.group.set_y(scene.top - pair.group.height / 2 - 0.05).set_x(-0.3)   # (the KL's
     # last number, right of its point, stays in the frame)
@@ -262,20 +316,24 @@ def beat_prompts(scene, v) -> None:
     home = ent_box.get_center().copy()
     ent_box.set_x(-1.6)
     pair.group.remove(kl_box)
-    scene.set_caption("How sure the lens is, and how far it is from the model's output.")
-    scene.play(FadeOutPlace(plot), run_time=0.45)      # one, then the other
+    if caption:
+        scene.set_caption("How sure the lens is, and how far it is from the model's output.")
+    if plot is not None:
+        scene.play(FadeOutPlace(plot), run_time=0.45)      # one, then the other
     scene.play(FadeInPlace(pair.group), run_time=0.5)
     scene.slots["wide"] = pair.group
     (ent, ent_marks), (kl, kl_marks) = pair.curves()
     # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
-    draw_series(scene, ent, ent_marks, cue(6), scene.cue_at(cue(7)))
+    draw_series(scene, ent, ent_marks, cue(base), scene.cue_at(cue(ours_at)))
     scene.adopt(ent_box, ent, ent_marks)
     # "our own prompt, a separate case: at X^(20) its lens put 0.98 on a space" (a note of
     # its own beside the plot, not a point of the median's line); "the last three are the
     # least sure" (the median's peak)
-    scene.hold_until_cue(cue(7))
-    t0, t1 = scene.time, scene.cue_at(cue(8))
-    half = max(1.0, 0.48 * (t1 - t0) - 0.1)
+    scene.hold_until_cue(cue(ours_at))
+    t0, t1 = scene.time, scene.cue_at(cue(kl_say))
+    least = find("least sure", None)
+    own = least is not None and least > ours_at       # "the last three ..." apart
+    t_least = scene.cue_at(cue(least)) if own else t0 + 0.5 * (t1 - t0)
     ax0 = pair.series[0][0]
     low = pair.low[0]
     ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.7).align_to(ax0.axes, UP)
@@ -284,17 +342,21 @@ def beat_prompts(scene, v) -> None:
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
     scene.emphasize(spot, run_time=0.8, extra=[FadeIn(spot, scale=1.5)])
-    scene.emphasize(ours, run_time=max(1.0, half - 0.8), extra=[FadeIn(ours, shift=0.1 * UP)])
+    scene.emphasize(ours, run_time=max(1.0, t_least - scene.time - 0.3),
+                    extra=[FadeIn(ours, shift=0.1 * UP)])
+    scene.hold_until(t_least)
     last3 = pair.last_points(0, 3)       # "the last three states": each marked (the box
     # round them takes in the peak's number, never cuts through it)
     scene.emphasize(VGroup(last3, ent_marks[2]),
-                    run_time=max(1.0, t0 + 0.74 * (t1 - t0) - scene.time),
+                    run_time=max(1.0, (t1 - scene.time - 0.3) if own else
+                                 t0 + 0.74 * (t1 - t0) - scene.time),
                     extra=[FadeIn(last3, scale=1.5)])
     scene.adopt(ent_box, last3)
-    # "... and at X^(30) that spread is the model's own, as X^(30) is its output": the last
-    # point alone (from below: the curve comes down to it from the left, the note is right)
-    point_at(scene, last3[-1], run_time=max(1.0, min(3.0, t1 - scene.time - 0.3)),
-             direction=DOWN)
+    if not own:
+        # "... and at X^(30) that spread is the model's own, as X^(30) is its output": the
+        # last point alone (from below: the curve comes down to it from the left)
+        point_at(scene, last3[-1], run_time=max(1.0, min(3.0, t1 - scene.time - 0.3)),
+                 direction=DOWN)
     # KL, said in plain words as its chart comes: our prompt's note (no longer spoken of)
     # leaves first, then the entropy plot moves to its place and the KL plot comes beside it
     scene.hold_until_cue(cue(kl_say))
@@ -345,8 +407,12 @@ def beat_prompts(scene, v) -> None:
     # median's 0.54 at X^(20), as that is said (not at the late peak)
     scene.hold_until_cue(cue(last + 1))
     t0, t1 = scene.cue_at(cue(last + 1)), scene.cue_at(n_cues)
-    scene.emphasize(VGroup(falling, kl_marks[2]), run_time=max(1.0, 0.45 * (t1 - t0) - 0.2))
-    scene.hold_until(t0 + 0.55 * (t1 - t0))
+    if close > last + 1:       # "... lowest at X^(20), a single dip": its own sentence
+        t_mid = scene.cue_at(cue(close))
+    else:
+        t_mid = t0 + 0.55 * (t1 - t0)
+    scene.emphasize(VGroup(falling, kl_marks[2]), run_time=max(1.0, t_mid - t0 - 0.3))
+    scene.hold_until(t_mid)
     # from the right: below the curve's later points (its label is below-left of it)
     point_at(scene, ent_marks[0][0], run_time=max(1.0, min(2.5, t1 - scene.time - 0.3)),
              direction=RIGHT)
@@ -523,13 +589,9 @@ class SpreadPlots:
         bands, names = [], []
         for i, (ax, _, vals, _, _) in enumerate(self.series):
             bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.15))
-            # inside its band, right-aligned, where the line is not: at the foot of the
-            # entropy's (the late entropies are high), at the top of the KL's (late KL is
-            # low); never under the axis, on its title and numbers
-            name = window_name(v).align_to(bands[-1], RIGHT).shift(LEFT * 0.06)
-            if i == 0:
-                name.align_to(bands[-1], DOWN).shift(UP * 0.08)
-            else:       # (a little down: the title's second line sits on the axes' top)
-                name.align_to(bands[-1], UP).shift(DOWN * 0.3)
+            # under the axis's tick numbers, right-aligned with the band (the axis's name is
+            # left of it on that line): inside the band it sat on the line or beside "29.4"
+            name = window_name(v).next_to(ax.x_labels, DOWN, buff=0.12).align_to(
+                bands[-1], RIGHT)
             names.append(name)
         return level, bands, names

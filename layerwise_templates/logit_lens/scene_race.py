@@ -203,7 +203,10 @@ class LensRace(LayerRace):
                 going.append((parts, old.bar.get_center()[1], row.bar.get_center()[1]))
             else:
                 still.append(parts)
-        for parts, dx, y0, y1 in lanes(going, still, FRAME_RIGHT):
+        # a lane clears the tracks too (not only the bars and numbers on them), where the
+        # frame allows: a name stepping out never sits on another row's track and its 0.00
+        tracks = max(t.get_right()[0] for t in self.chart.tracks)
+        for parts, dx, y0, y1 in lanes(going, still, FRAME_RIGHT, floor=tracks):
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
             scene.add(parts.set_z_index(10 if dx else 0))
             second.append(slot_in(parts, dx, y1 - y0))
@@ -227,13 +230,13 @@ LANE_GAP = 0.25            # between a lane's cards and what they pass
 OUT, ACROSS = 0.3, 0.4     # shares of the re-sort: stepping out (and back in), moving across
 
 
-def lanes(going: list, still: list, right: float) -> list:
+def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
     """[(parts, dx, y0, y1)] for the rows that change track, (parts, old y, new y) each: dx 0
     for the most that keep their order (they move straight and never cross), a lane to the
     right for the others, far enough that nothing they pass shares their place (the rows of
     the column on their way, `still` ones included, and the cards of an earlier lane), as far
-    as the frame allows. The bars' lengths sum to at most one bar (probabilities), so a lane
-    fits in the frame."""
+    as the frame allows, and right of `floor` (the tracks' right end) when given. The bars'
+    lengths sum to at most one bar (probabilities), so a lane fits in the frame."""
     if not going:
         return []
     order = sorted(range(len(going)), key=lambda i: -going[i][1])       # top to bottom, before
@@ -259,7 +262,7 @@ def lanes(going: list, still: list, right: float) -> list:
             lo, hi = min(y0, y1) - parts.height, max(y0, y1) + parts.height
             passed = [m.get_right()[0] for m, a, b in column
                       if max(a, b) > lo and min(a, b) < hi]
-            clear = max(passed + [earlier])
+            clear = max(passed + [earlier, floor])
             dx = max(dx, clear + LANE_GAP - parts.get_left()[0])
         dx = max(0.0, min(dx, right - max(going[i][0].get_right()[0] for i in lane)))
         out += [(going[i][0], dx, going[i][1], going[i][2]) for i in lane]
