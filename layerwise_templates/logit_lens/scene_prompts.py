@@ -149,15 +149,15 @@ def beat_prompts(scene, v) -> None:
     # answer's underline grows into its prompt's line (Paris's back into its yellow line)
     own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.45) for it in p.items])
     own[0].set_stroke(T.HIGHLIGHT, 2.5, 0.9)   # Paris, the prompt followed so far: its colour
-    # the list's text leaves (the underlines stay), then the axes come as the underlines
-    # move onto them as the lines
-    scene.play(FadeOutPlace(listing), run_time=scene.quick(0.05, 0.6))
+    # the list leaves with the other answers' underlines (Paris's stays: the line followed
+    # so far); the axes come, Paris's underline moves back into its line, then the other
+    # prompts' lines are drawn one after another, in the list's order, left to right (no
+    # underline floats over the axes on its way)
+    scene.play(FadeOutPlace(VGroup(listing, *marks[1:])), run_time=scene.quick(0.05, 0.6))
     t_move = scene.time
-    # the axes first, then the underlines move onto them one by one, in the list's order
-    # (Paris's first): each answer becomes its line, never all in one swarm
     scene.play(FadeInPlace(plot), run_time=0.5)
-    scene.play(LaggedStart(*[ReplacementTransform(m, line_) for m, line_ in zip(marks, own)],
-                           lag_ratio=0.45),
+    scene.play(ReplacementTransform(marks[0], own[0]), run_time=0.8)
+    scene.play(LaggedStart(*[Create(o, rate_func=linear) for o in own[1:]], lag_ratio=0.35),
                run_time=max(1.5, min(3.2, scene.cue_at(cue(nums)) - scene.time - 2.2)))
     scene.slots["wide"] = plot
     L = len(ranks)
@@ -196,6 +196,8 @@ def beat_prompts(scene, v) -> None:
         ring = Circle(radius=0.1, stroke_color=at.get_color(), stroke_width=2.5
                       ).move_to(at.get_center())
         num.next_to(ring, UP if side[1] > 0 else DOWN, buff=0.08)
+        if side[1] > 0:       # (a little left: the median climbs steeply right of it)
+            num.shift(LEFT * 0.12)
         scene.hold_until(t2 + when * (t3 - t2))
         scene.play(Create(ring), FadeIn(num), run_time=0.6)
         scene.adopt(plot, ring, num)
@@ -414,8 +416,11 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     scene.emphasize(VGroup(falling, kl_marks[2]), run_time=max(1.0, t_mid - t0 - 0.3))
     scene.hold_until(t_mid)
     # from the right: below the curve's later points (its label is below-left of it)
-    point_at(scene, ent_marks[0][0], run_time=max(1.0, min(2.5, t1 - scene.time - 0.3)),
+    point_at(scene, ent_marks[0][0], run_time=max(1.0, min(3.0, t1 - scene.time - 0.3)),
              direction=RIGHT)
+    if t1 - scene.time > 1.3:     # "... a single dip, before the answer shows": the low and
+        # its neighbours boxed as the sentence ends (no still tail)
+        scene.emphasize(VGroup(ent_marks[0]), run_time=t1 - scene.time - 0.3)
 
 
 def our_prompt(v, l: int) -> VGroup:
