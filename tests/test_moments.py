@@ -43,9 +43,18 @@ TYPED = {
     ("drift", "sentence_moves"): (7, "In the full space"),
     ("drift", "off_plane"): (8, "off this plane"),
     ("drift", "answer"): (9, "how far does context"),
+    ("drift", "move_far"): (10, "move it far"),
     ("drift", "far"): (10, "longer than"),
     ("drift", "split"): (11, "Split that move"),
-    ("drift", "own"): (13, "own part"),
+    ("drift", "one_arrow"): (12, "One arrow"),
+    ("drift", "mean_start"): (12, "mean start"),
+    ("drift", "mean_end"): (12, "mean end"),
+    ("drift", "path_together"): (12, "take together"),
+    ("drift", "own"): (13, "own arrow"),
+    ("drift", "across"): (14, "add as arrows"),
+    ("drift", "nearly_across"): (14, "nearly across"),
+    ("drift", "simply_sum"): (14, "simply sum"),
+    ("drift", "ways"): (15, "point different ways"),
     ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),
@@ -63,12 +72,16 @@ TYPED = {
     ("probe", "by_layer"): (6, "From X three"),
     ("probe", "keeps_it"): (6, "stays above"),
     ("probe", "at_once"): (7, "So sense goes"),
+    ("probe", "sense_to"): (7, "coin toss"),
+    ("probe", "pos_already"): (7, "while part of speech"),
     ("probe", "band"): (8, "the shaded band"),
-    ("probe", "not_bank"): (9, "not bank"),
-    ("probe", "set_small"): (10, "this small"),
-    ("probe", "one_noun"): (10, "one test sentence"),
-    ("probe", "probe_shows"): (10, "a probe shows"),
-    ("probe", "not_what"): (10, "not what"),
+    ("probe", "earlier"): (9, "well before"),
+    ("probe", "neighbours"): (9, "neighbouring words"),
+    ("probe", "not_bank"): (10, "not bank"),
+    ("probe", "set_small"): (11, "this small"),
+    ("probe", "one_noun"): (11, "one test sentence"),
+    ("probe", "probe_shows"): (11, "a probe shows"),
+    ("probe", "not_what"): (11, "not what"),
     ("gap", "gap_defined"): (0, "Take the gap"),
     ("gap", "cancels"): (1, "baseline cancels"),
     ("gap", "together"): (2, "Up to X"),
@@ -241,7 +254,9 @@ def board(moments: str, narration: str = "Here is the flat plane, its two axes. 
 
 GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2, answer: 5, "
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
-        "cloud: 1, directions: Here is, pc2: two axes, far: 5, split: 5, own: 5}")
+        "cloud: 1, directions: Here is, pc2: two axes, far: 5, split: 5, own: 5, "
+        "move_far: 5, one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, across: 5, "
+        "nearly_across: 5, simply_sum: 5, ways: 5}")
 
 
 def test_words_and_sentences_and_nth():
@@ -265,8 +280,9 @@ def test_words_and_sentences_and_nth():
     (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: answer, axes, cloud, directions, far, "
-     "in_plane, off_plane, own, pc2, plane, same_path, sentence_moves, split, units", None),
+     "beat's handlers wait for; they wait for: across, answer, axes, cloud, directions, far, "
+     "in_plane, mean_end, mean_start, move_far, nearly_across, off_plane, one_arrow, own, path_together, "
+     "pc2, plane, same_path, sentence_moves, simply_sum, split, units, ways", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:

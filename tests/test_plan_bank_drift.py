@@ -244,7 +244,8 @@ def test_a_set_where_the_answer_does_not_hold_gets_no_false_line(capsys, cache_d
     """The shipped sentences in SmolLM2 (a decoder): the move is no longer than the output
     state, the paths part in the plane (in-plane move / ends apart 1.8), the own parts are
     not under half the shared move, and the plane shows about half of each end distance.
-    Neither the draft's narration nor the scene's answer lines may say otherwise."""
+    Neither the draft's narration nor the scene's split picture may say otherwise (the
+    picture states no verdict: only the parts' lengths, to scale)."""
     from test_draft import drafted
     from layerwise_templates.bank_drift.scene import BankDriftScene
     from layerwise_templates.bank_drift.view import Data
@@ -259,11 +260,18 @@ def test_a_set_where_the_answer_does_not_hold_gets_no_false_line(capsys, cache_d
     for false in ("same path", "longer than", "smaller", "mostly off"):
         assert false not in said, false
 
+    from scenes import theme as T
+
     class Stub:
         v = Data.at(plan)
-    lines = BankDriftScene.answer_lines(Stub(), Stub.v.projection)
+        colors = list(T.SENTENCES[:3])
+    split = BankDriftScene.split_picture(Stub(), 1.0, 1.0)
     # (a Text keeps its words without the spaces)
-    shown = "".join(m.text for m in lines.get_family() if hasattr(m, "text"))
-    for false in ("far:", "onepath", "(smaller)", "mostlyoff"):
+    shown = "".join(m.text for m in split.all.get_family() if hasattr(m, "text"))
+    for false in ("far", "onepath", "smaller", "mostly", "across"):
         assert false not in shown, (false, shown)
-    assert "separatepaths" in shown and "partlyoffthisplane" in shown
+    assert "fullspace,toscale" in shown and "share:" in shown
+    # every own arrow drawn at its length, from the shared arrow's tip
+    k = split.shared.get_length() / float(plan["data"]["projection"]["shared_move"])
+    for a, own in zip(split.own, plan["data"]["projection"]["own_parts"]):
+        assert abs(a.get_length() - k * own) < 0.02

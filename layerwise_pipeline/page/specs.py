@@ -258,6 +258,10 @@ SPECS: dict[str, dict] = {
                 "Share on [CLS] and [SEP]",
                 "The weight '{focus}' puts on the start and end tokens the model adds: the bar "
                 "in the video."),
+            "data.layers[{l}].sink_shown": (
+                "Share on [CLS] and [SEP], as the bar writes it",
+                "The two parts as the video writes them, each rounded, added: the number on the "
+                "bar and in the voice."),
             "data.sink.share[{l}]": (
                 "Share on [CLS] and [SEP]",
                 "The weight '{focus}' puts on the start and end tokens the model adds: the bar "

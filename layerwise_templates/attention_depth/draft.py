@@ -106,30 +106,32 @@ def build(c: Context) -> Draft:
     if L >= 2:
         if share[1] > 0.5:
             text += (f" Layer {{data.layers[1].layer}} puts most of the row of {said} on "
-                     f"{names}: {{data.layers[1].sink:.2f}}.")
+                     f"{names}: {{data.layers[1].sink_shown:.2f}}.")
             claims.append("data.layers[1].sink > 0.5")
         else:
-            text += (f" Layer {{data.layers[1].layer}} puts {{data.layers[1].sink:.2f}} of the "
+            text += (f" Layer {{data.layers[1].layer}} puts "
+                     f"{{data.layers[1].sink_shown:.2f}} of the "
                      f"row of {said} on {names}.")
     mids = list(range(2, L - 1))
     between = mids[:-1]
     if len(between) <= 3:
         # a few layers: each its own sentence (the scene raises each bar on its own cue)
         for k in between:
-            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
+            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink_shown:.2f}}."
     else:
         k = between[-1]
         text += (f" Layers {{data.layers[2].layer}} to {{data.layers[{k}].layer}}: between "
-                 f"{{min(data.layers[2:{k + 1}].sink):.2f}} and "
-                 f"{{max(data.layers[2:{k + 1}].sink):.2f}}.")
+                 f"{{min(data.layers[2:{k + 1}].sink_shown):.2f}} and "
+                 f"{{max(data.layers[2:{k + 1}].sink_shown):.2f}}.")
     if mids:
         k = mids[-1]
         if hi == k:
-            text += " Layer {data.sink.max.layer} is the peak: {data.sink.max.value:.2f}."
+            text += (" Layer {data.sink.max.layer} is the peak: "
+                     f"{{data.layers[{hi}].sink_shown:.2f}}.")
             claims.append(f"data.sink.max.layer == {hi}")
             said_peak = True
         else:
-            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
+            text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink_shown:.2f}}."
     if len(special) > 1 and L > 1:
         text += (f" The end token, {spoken(t.tokens[special[-1]])}, the lighter shade, gets "
                  f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
@@ -142,13 +144,13 @@ def build(c: Context) -> Draft:
     # the last layer
     text = ("A common reading" if said_peak else
             f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
-            f"{{data.sink.max.value:.2f}} of the row of {said}. A common reading")
+            f"{{data.layers[{hi}].sink_shown:.2f}} of the row of {said}. A common reading")
     text += (f", not something we measured, calls {names} a sink: a place heads park "
              f"attention when they have nothing to gather.")
     claims = [f"data.sink.max.layer == {hi}"]
     if L >= 2 and hi != L - 1:
         text += (f" Layer {{data.layers[{L - 1}].layer}} falls to "
-                 f"{{data.layers[{L - 1}].sink:.2f}}.")
+                 f"{{data.layers[{L - 1}].sink_shown:.2f}}.")
         claims.append(f"data.layers[{L - 1}].sink / data.sink.max.value < 1")
     beats.append(Beat(
         "sink", ["sink"],
@@ -163,9 +165,10 @@ def build(c: Context) -> Draft:
         text = ("Why does the row move? A fair test, on layer {data.tie.layer}. Keep its own query "
                 "and key matrices, but feed them the old X: X of layer {data.layers[0].layer}, "
                 "the one layer {data.layers[0].layer} read. "
-                f"Layer {{data.layers[0].layer}} itself put {{data.tie.layer0_sink:.2f}} of the "
+                f"Layer {{data.layers[0].layer}} itself put "
+                f"{{data.layers[0].sink_shown:.2f}} of the "
                 f"row on {names}; layer {{data.tie.layer}}'s matrices, fed that same old X, put "
-                "{data.tie.old_sink:.2f}")
+                "{data.tie.old_shown:.2f}")
         claims = ["data.tie.layer == 1"]
         if old <= l0:
             text += ": the matrices alone do not raise it."
@@ -180,7 +183,7 @@ def build(c: Context) -> Draft:
         text += (" Now feed them X of layer {data.tie.layer}, what layer "
                  "{data.layers[0].layer} wrote: its attention and FFN updates added to X of "
                  "layer {data.layers[0].layer}, normalised after each add: "
-                 "{data.tie.new_sink:.2f}.")
+                 "{data.tie.new_shown:.2f}.")
         verdict, claim = new_x_verdict(
             "tie", new, old, f" Same matrices, new X: the move to {names} came in with the "
             "changed X.", " Same matrices, new X: the changed X moved the row away from them.")
@@ -200,16 +203,17 @@ def build(c: Context) -> Draft:
         old, new, before = last_d["old_sink"], last_d["new_sink"], rows["sink"][prev_l]
         text = (f"And layer {{data.tie_last.layer}}? The same test: its own query and key "
                 f"matrices, fed layer {{data.layers[{prev_l}].layer}}'s X. "
-                f"Layer {{data.layers[{prev_l}].layer}} put {{data.tie_last.layer0_sink:.2f}} "
+                f"Layer {{data.layers[{prev_l}].layer}} put "
+                f"{{data.layers[{prev_l}].sink_shown:.2f}} "
                 f"on {names}; layer {{data.tie_last.layer}}'s matrices, fed that X, put "
-                "{data.tie_last.old_sink:.2f}")
+                "{data.tie_last.old_shown:.2f}")
         claims = [f"data.tie_last.layer == {L - 1}"]
         way, claim = bounded("data.tie_last.old_sink / data.tie_last.layer0_sink", before, old,
                              OWN_SHIFT)
         text += {"down": ": the matrices alone already lower it.",
                  "up": ": the matrices alone already raise it.", None: ", close to it."}[way]
         claims.append(claim)
-        text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_sink:.2f}."
+        text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_shown:.2f}."
         verdict, claim = new_x_verdict(
             "tie_last", new, old, " Same matrices, new X: here the changed X raises it.",
             " Same matrices, new X: here the changed X lowers it.")
@@ -239,16 +243,17 @@ def build(c: Context) -> Draft:
     # word over twice as much
     if dh["weight"][top[-1]] > 2 * mean[last][target]:
         claims.append(f"data.deep.top3[{n - 1}].weight / data.deep.target.weight > 2")
-        text += ", over twice as much: the average hides them"
+        text += ", over twice the average"
     text += "."
     text += f" Why these heads pick {quoted(t.tokens[target])}, we did not test."
     # what was and was not tested here, and the wrap-up
     if tie_d is not None:
-        text += f" In short: the row of {said} moves with depth"
+        text += f" In short, for this one sentence: the row of {said} moves with depth"
         way, claim = bounded("data.tie.new_sink / data.tie.old_sink", tie_d["old_sink"],
                              tie_d["new_sink"], NEW_X_SHIFT)
         if way == "up":
-            text += "; at layer {data.tie.layer}, with the changed X"
+            text += ("; swapping the matrices first, then X, at layer {data.tie.layer} the "
+                     "move came with the changed X")
             claims.append(claim)
             # the last layer's test, when its matrices alone moved it and the new X hardly
             # (the plan's tie_last.by == "own matrices", the scene's summary says the same)
@@ -262,7 +267,7 @@ def build(c: Context) -> Draft:
         text += "."
         claims.append("data.tie.layer == 1")
     else:
-        text += f" In short: the row of {said} moves with depth."
+        text += f" In short, for this one sentence: the row of {said} moves with depth."
     beats.append(Beat(
         "deep_heads", ["deep_heads"],
         f"Layer {{data.deep.layer}}, head by head: "

@@ -14,6 +14,10 @@ the changed X; the sink share; and a deep layer head by head.
   layers[l].on_special[i]      the row's weight on special[i]
   layers[l].sink               the row's share on the special positions
   layers[l].total              what the row adds up to (1, said once: a weight is a share)
+  layers[l].sink_shown         the share as the bar writes it (and the voice says it): the
+                               special tokens' weights as written (`decimals`), added, so
+                               the bar's number is the sum of the numbers under [CLS] and
+                               [SEP] (0.71 + 0.03 = 0.74; the unrounded 0.747 reads 0.75)
   sink.max / sink.min / .last  the highest and lowest share (layer, value), the last layer's
   sink.end_after0              the last special token's largest weight after layer 0
   tie                          layer 1's own W_Q^(1), W_K^(1) fed X^(0) (old) and X^(1) (new):
@@ -23,7 +27,9 @@ the changed X; the sink share; and a deep layer head by head.
                                X^(L-2) (old) and X^(L-1) (new); its `layer0_sink` is layer
                                L-2's own share (the model's, the bar it is compared with);
                                `by` (both tests): what the test singles out as moving the share,
-                               "changed x", "own matrices" or None (analysis...moved_by)
+                               "changed x", "own matrices" or None (analysis...moved_by);
+                               `old_shown` / `new_shown`: the rows' shares as written (as
+                               layers[l].sink_shown)
   deep                         the last layer head by head: its heaviest word token (target),
                                each head's weight on it, the heads ranked, their previous-token
                                scores (mean of A[q, q-1] over the sentence), and their
@@ -55,6 +61,14 @@ def _extreme(values: list[float], fn) -> dict:
 
 def _tok(t: Trace, j: int, w: float) -> dict:
     return {"pos": j, "token": t.tokens[j], "weight": w}
+
+
+def shown_sum(row, special, decimals: int) -> float:
+    """The share on the special tokens as the video writes it: the sum of their weights as
+    written (`decimals`), so the bar's number is what the numbers under [CLS] and [SEP] add up
+    to (0.71 + 0.03 = 0.74, where the unrounded share 0.747 would be written 0.75)."""
+    unit = 10 ** decimals
+    return sum(round(float(row[s]) * unit) for s in special) / unit
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -130,6 +144,12 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         shown += [(tie_last["old_row"], "data.tie_last.old_row"),
                   (tie_last["new_row"], "data.tie_last.new_row")]
     decimals = max(shown_decimals(r, DECIMALS, where) for r, where in shown)
+    for lay in layers:
+        lay["sink_shown"] = shown_sum(lay["row"], special, decimals)
+    for t_ in (tie, tie_last):
+        if t_ is not None:
+            t_["old_shown"] = shown_sum(t_["old_row"], special, decimals)
+            t_["new_shown"] = shown_sum(t_["new_row"], special, decimals)
     return {
         "model": spec.display or spec.name,
         "word": sb.focus[0].partition("#")[0],

@@ -9,41 +9,51 @@ arrow, flash and box white (T.POINTER), gold only the focus word. Right: the sha
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
-- `arcs`       the tokens are written ([CLS] and [SEP] boxed as named); a schematic q→k
-               (labelled so) under the note's one line (a head's row = softmax(...)); each
-               head's real row as a small named arc fan of its own, in a grid above the
-               diagram; the fans fly down onto the tokens and their arcs move into the mean's
-               (the arcs); the note's line rolls to "arc width = weight; a row adds up to 1";
-               their weights appear; the heaviest word and [CLS] are pointed at; the chart's
-               first bar
-- `depth`      the note leaves; layer 1's W_Q, W_K block comes; for each layer before the last,
-               on its own sentence when a few layers have one each: the header and the
-               block's index roll to it together (an odometer) while X^(l) rises out of the focus word
-               (the layer below's output) into the block; the arcs morph to that layer and
-               its bar grows as the number is said; the peak's bar is ringed
+- `arcs`       the model's name and layers (top right) as it is named; the tokens fade up
+               ([CLS] and [SEP] boxed as named); a schematic q→k (labelled so; the focus word
+               gets a k too: its own key, the loop) under the note's one line (a head's row =
+               softmax(...)); each head's real row as a named arc fan, a 4-wide grid over the
+               stage, [CLS] and the named word ticked under each fan; the fans fly down onto
+               the tokens and their arcs move into the mean's (the arcs, the focus word's
+               weight on itself a loop on its top); the note's line rolls to "arc width =
+               weight; a row adds up to 1"; their weights appear; the heaviest word and [CLS]
+               are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
+               (under the token row), its parts grow beside them, its total comes on top
+- `depth`      the note leaves; layer 1's W_Q, W_K block comes; X^(1) rises out of the focus
+               word into the block (the header and the block's index rolling to 1), the arcs
+               morph and the bar grows as its number is said; the layers that share one
+               sentence ("Layers 2, 3 and 4 ... put 0.78, 0.74 and 0.82"): the first's X
+               rises, each next one steps (header, block index, arcs, bar) as its number is
+               said; the peak's bar is ringed
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
                labelled as a reading, once, under the header; then the block returns and the
                last layer comes as every layer before it (X^(l) into the block), its bar
                ringed, its heaviest word pointed at
 - `why`        the fair test (`fair_test`) on layer 1: the arcs go back to layer 0's row and
-               dim (a ghost, labelled "faint: layer 0 arcs"); layer 1's own W_Q^(1), W_K^(1)
-               as a block: an X^(0) chip moves into it from the left and the arcs re-form
-               from its output (that row), tagged "arcs: fed X^(0)"; then X^(1) is built
-               where the chip comes in: an X^(0) chip, "+ layer 0 attention update,
-               normalised" and "+ layer 0 FFN update, normalised" each moving into it as
-               said, its index rolling to X^(1); that chip goes in, the model's row, the
-               tag rolling to X^(1); a three-bar panel compares the shares (layer 0 fed
-               X^(0), layer 1 fed X^(0), layer 1 fed X^(1))
+               dim (a ghost, labelled "arcs: layer 0's row"); layer 1's own W_Q^(1), W_K^(1)
+               as a block (right of the depth beats' place): an X^(0) chip moves into it from
+               the left and the arcs re-form from its output (that row), tagged "arcs: fed
+               X^(0)"; then X^(1) is made left of the block as said (`build_x`): the X^(0)
+               chip on a path down through two + (layer 0's attention box, then its FFN box,
+               each sending its update in) each with a norm under it, the path turning to the
+               block's door where the X^(1) chip comes out; it goes in, the model's row, the
+               tag rolling to X^(1); a three-bar panel compares the shares (layer 0 fed X^(0),
+               layer 1 fed X^(0), layer 1 fed X^(1))
 - `why_last`   the same test at the last layer (`tie_last`), after the first's panel has
                left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5); the
                bars layer 4 fed X^(4), layer 5 fed X^(4), layer 5 fed X^(5)
-- `deep_heads` the last layer's arcs; the arc to the heaviest word becomes the heads' bars
-               (they grow while the arcs leave), a dashed line (neutral) at the head-average
-               (river's number moving to be its label), the three heaviest boxed as said,
-               "why: not tested" beside; then the panel leaves and the wrap-up (one line per
-               point, as said, each test's layer boxed in the chart) comes beside the six
-               layers' bars
+- `deep_heads` the test's panel leaves, then the last layer's arcs; the arc to the heaviest
+               word becomes the heads' bars, a dashed line (neutral) at the head-average
+               (river's number moving to be its label), the three heaviest boxed as said;
+               beside each of them that looks most at another token, where ("looks most at
+               [CLS] 0.50"); "why: not tested"; then the summary: the scope ("for this one
+               sentence") in the header's place, the six layers' bars ringed; they leave for
+               the swap's order and each test's three bars and the heads' bars against the
+               average (a dashed line at twice it), each coming as said, its differing bars
+               ringed; the voice ends on all of them ringed
 
+Bar numbers are the plan's `sink_shown` (the [CLS] and [SEP] weights as written, added), so
+a bar's number is always the sum of the two numbers under [CLS] and [SEP].
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -53,7 +63,7 @@ import math as pymath
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Arrow, ArcBetweenPoints,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Arrow, ArcBetweenPoints, Circle,
                    Create, DashedLine, Dot, FadeIn, GrowFromEdge, Indicate, LaggedStart, Line,
                    MathTypst, MoveAlongPath,
                    Rectangle, ReplacementTransform, RoundedRectangle, Succession, Text, Transform,
@@ -141,10 +151,13 @@ def spoken_len(text: str) -> int:
     return n
 
 
-def tick(old, new) -> list:
-    """An index changes in a header: the old one rolls up and out while the new one rolls up
-    into its place, overlapping (an odometer: the slot is never empty, the digits never morph)."""
-    first, second = squish_rate_func(smooth, 0, 0.6), squish_rate_func(smooth, 0.4, 1)
+def tick(old, new, out: float = 0.6, into: float = 0.4) -> list:
+    """An index changes in a header: the old one rolls up and out (over the first `out` of the
+    time) while the new one rolls up into its place (from `into` on), overlapping (an
+    odometer: the slot is never empty, the digits never morph). The header's X^(l) goes out
+    fast (out 0.35, in from 0.3): a long overlap put the new superscript at the old X's foot,
+    read as a subscript."""
+    first, second = squish_rate_func(smooth, 0, out), squish_rate_func(smooth, into, 1)
     return [old.animate(rate_func=first).shift(UP * ROLL).set_opacity(0),
             FadeIn(new, shift=UP * ROLL, rate_func=second)]
 
@@ -175,6 +188,7 @@ class Stage:
     extra: list = field(default_factory=list)    # beat-local pieces to clear
     block: VGroup | None = None                  # a layer's W_Q, W_K block (depth, sink)
     layer: int | None = None                     # the layer whose row the arcs show
+    model: VGroup | None = None                  # the model's name and layers (arcs only)
 
 
 class AttentionDepthScene(StoryboardScene):
@@ -266,6 +280,14 @@ class AttentionDepthScene(StoryboardScene):
             a.set_stroke(T.WEIGHTS, width=max(0.8, WIDTH * w),
                          opacity=0.25 + 0.75 * min(1.0, 2 * w))
             g.add(a)
+        # the focus word's weight on itself: a small loop on its own top (last: the arcs
+        # before it go one per other token, in order)
+        w = sum(float(row[f]) for f in v.focus.values)
+        loop = ArcBetweenPoints([fx - 0.15, y0, 0], [fx + 0.15, y0, 0],
+                                angle=-(2 * pymath.pi - 1.4))
+        loop.set_stroke(T.WEIGHTS, width=max(0.8, WIDTH * w),
+                        opacity=0.25 + 0.75 * min(1.0, 2 * w))
+        g.add(loop)
         return g
 
     def weights(self, row) -> VGroup:
@@ -354,7 +376,8 @@ class AttentionDepthScene(StoryboardScene):
             parts.add(r)
             y += h
         tick = Num(lay.layer, decimals=0, size=LAB).move_to([x, CHART_Y - 0.27, 0])
-        val = Num(lay.sink, decimals=2, size=VAL).next_to(parts, UP, buff=0.08)
+        val = Num(lay.sink_shown, decimals=int(self.v.decimals), size=VAL)
+        val.next_to(parts, UP, buff=0.08)
         if l not in self.labelled:
             tick, val = VectorizedPoint(tick.get_center()), VectorizedPoint(val.get_bottom())
         g = VGroup(parts, tick, val)
@@ -422,8 +445,10 @@ class AttentionDepthScene(StoryboardScene):
         old = self.st.counter
         if old is None or len(old) != 4 or len(new) != 4:
             return roll(VGroup() if old is None else old, new)
+        # X^(l) rolls out before X^(l+1) rolls in (overlapping, the new superscript passed
+        # the old X's foot and read as a subscript)
         return [Transform(old[0], new[0]), Transform(old[2], new[2]),
-                *tick(old[1], new[1]), *tick(old[3], new[3])]
+                *tick(old[1], new[1], 0.35, 0.3), *tick(old[3], new[3], 0.35, 0.3)]
 
     def header_to(self, l: int, t: float) -> None:
         """The header alone goes to layer l (before what that layer does is drawn)."""
@@ -513,6 +538,84 @@ class AttentionDepthScene(StoryboardScene):
         self.remove(dot)
         then(land)
 
+    def build_x(self, layer0, tl: int, box, t_att: float, t_ffn: float):
+        """X^(tl) made from X^(l0), drawn left of the block as it is said: the X^(l0) chip on a
+        path going down; layer l0's attention box sends its update into the first +, a norm;
+        its FFN box into the second +, a norm; the path turns to the block's door, where the
+        X^(tl) chip comes out of it. Returns (the drawing, the X^(tl) chip)."""
+        S_ = T.TYPE.small
+        l0 = int(layer0)
+        bl = box.get_left()[0]
+        x1 = self.chip(tl, box).next_to(box, LEFT, buff=0.06)
+        sx = x1.get_left()[0] - 1.1                     # the path's x, left of the door
+        x0 = self.chip(l0, box).scale(0.85).move_to([sx, 2.02, 0])
+        ys = (1.42, 0.74)                               # the two adds; a norm under each
+        adds, norms, sides = VGroup(), VGroup(), VGroup()
+        for k, (y, name, col) in enumerate(zip(ys, ("attention", "FFN"), (T.ATTN, T.FFN))):
+            c = VGroup(Circle(radius=0.14, color=T.TEXT, stroke_width=2.5),
+                       txt("+", S_)).move_to([sx, y, 0])
+            c[1].move_to(c[0])
+            adds.add(c)
+            nm = txt("norm", S_, T.LN)
+            nb = RoundedRectangle(width=nm.width + 0.2, height=0.28, corner_radius=0.06,
+                                  color=T.LN, stroke_width=2)
+            # (a norm box under each +)
+            nb.set_fill(T.BACKGROUND, 1.0)
+            norms.add(VGroup(nb, nm.move_to(nb)).move_to([sx, y - 0.33, 0]))
+            lab = VGroup(line(txt("layer", S_, T.MUTED), Num(layer0, decimals=0, size=S_,
+                                                            color=T.MUTED)),
+                         txt(name, S_, col)).arrange(DOWN, buff=0.05)
+            fr = RoundedRectangle(width=lab.width + 0.16, height=lab.height + 0.14,
+                                  corner_radius=0.08, color=col, stroke_width=2.5)
+            side = VGroup(fr, lab.move_to(fr))
+            side.next_to(c, LEFT, buff=0.45)
+            arrow = Arrow(side.get_right(), c.get_left(), buff=0.04, color=col,
+                          stroke_width=3, tip_length=0.12, max_tip_length_to_length_ratio=0.5)
+            sides.add(VGroup(side, arrow))
+        door = x1.get_bottom()
+        pts = [x0.get_bottom(), adds[0].get_top(), adds[0].get_bottom(), norms[0].get_top(),
+               norms[0].get_bottom(), adds[1].get_top(), adds[1].get_bottom(),
+               norms[1].get_top(), norms[1].get_bottom()]
+        corner = [sx, norms[1].get_bottom()[1] - 0.14, 0]
+        segs = [Line(pts[i], pts[i + 1], color=T.X, stroke_width=3) for i in (0, 2, 4, 6)]
+        segs += [Line(pts[8], corner, color=T.X, stroke_width=3),
+                 Line(corner, [door[0], corner[1], 0], color=T.X, stroke_width=3),
+                 Line([door[0], corner[1], 0], door, color=T.X, stroke_width=3)]
+        path = VGroup(*segs)
+        # "X of layer 0": its chip comes in at the top, the path and the two add-and-norm
+        # steps drawn down from it
+        self.play(FadeIn(x0, shift=RIGHT * 0.6), run_time=0.6)
+        self.play(Create(path), FadeInPlace(adds), FadeInPlace(norms),
+                  run_time=max(0.6, min(2.6, t_att - 0.8 - self.time)))
+        # "plus layer 0's attention update", "then its FFN update": the box comes, its update
+        # rides into the + while the stream's dot comes down to it
+        pos = x0.get_bottom()
+        for k, t_k in enumerate((t_att, t_ffn)):
+            self.hold_until(t_k - 0.7)
+            self.play(FadeInPlace(sides[k]), run_time=0.4)
+            col = (T.ATTN, T.FFN)[k]
+            d_up = Dot(sides[k][0].get_right(), radius=0.07, color=col)
+            d_x = Dot(pos, radius=0.07, color=T.X)
+            self.play(d_up.animate.move_to(adds[k]), d_x.animate.move_to(adds[k]), run_time=0.6)
+            self.play(FadeOutPlace(VGroup(d_up, d_x)),
+                      adds[k][0].animate(rate_func=there_and_back).set_stroke(T.POINTER,
+                                                                              width=4),
+                      run_time=0.4)
+            pos = norms[k].get_bottom()
+        # "normalised after each add": the two norms light up; then the stream comes out at
+        # the block's door as X^(1)
+        t_norm = self.when_said("normalised", self.time)
+        self.hold_until(t_norm - 0.2)
+        self.play(*[n[0].animate(rate_func=there_and_back).set_stroke(T.POINTER, width=3.5)
+                    for n in norms], run_time=0.8)
+        d = Dot(norms[1].get_bottom(), radius=0.07, color=T.X)
+        self.play(Succession(d.animate(run_time=0.2).move_to(corner),
+                             d.animate(run_time=0.35).move_to([door[0], corner[1], 0]),
+                             d.animate(run_time=0.2).move_to(door)), run_time=0.75)
+        self.remove(d)
+        self.play(FadeIn(x1, shift=UP * 0.2, scale=0.6), run_time=0.5)
+        return VGroup(x0, path, adds, norms, sides), x1
+
     def swap_input(self, old, new, t: float) -> None:
         """The input slot: the old X drops out below, the new one drops in from above."""
         new.shift(UP * 0.45)
@@ -569,17 +672,51 @@ class AttentionDepthScene(StoryboardScene):
         st.arcs, st.nums, st.counter = self.arcs(lay.row), self.weights(lay.row), \
             self.counter(lay.layer)
         if fresh:
+            # "In MiniLM, a 6-layer encoder whose last layer is layer 5": the tokens come in
+            # with the model's name and layers at the top right, which lights up at "encoder";
+            # then the header "layer 0 reads X^(0)" as it is said
+            named = self.when_said("encoder", -1.0, after=self.time) < self.cue_at(1)
+            model = line(txt(f"{str(v.model).split('-')[0]}: layers", LAB, T.MUTED),
+                         Num(v.layers[0].layer, decimals=0, size=LAB, color=T.MUTED),
+                         txt("to", LAB, T.MUTED),
+                         Num(v.deep.layer, decimals=0, size=LAB, color=T.MUTED))
+            model.move_to([0, TOP_Y, 0]).align_to([7.11 - T.EDGE, 0, 0], RIGHT)
+            self.play(LaggedStart(*[FadeIn(m, shift=UP * 0.15) for m in st.tokens],
+                                  lag_ratio=0.12),
+                      *([FadeInPlace(model)] if named else []), run_time=1.6)
+            if named:
+                st.model = model
+                t_enc = self.when_said("encoder", self.time)
+                t_l0 = self.when_said(f"layer {int(lay.layer)} reads", t_enc + 2.0)
+                self.hold_until(t_enc - 0.3)
+                self.play(Indicate(model, color=T.POINTER, scale_factor=1.08),
+                          run_time=max(0.8, min(1.6, t_l0 - 0.5 - self.time)))
+                self.hold_until(t_l0 - 0.3)
             self.play(FadeInPlace(st.counter), run_time=0.6)
-            self.play(Write(st.tokens), run_time=1.6)
         else:
             self.play(FadeInPlace(st.counter), run_time=0.5)
         # "X of layer 0, the tokens' vectors": X^(0) in the header and the token row boxed
         t_vec = self.when_said("tokens' vectors", self.time, after=self.time)
         t_mark = self.when_said("start mark", self.time, after=self.time)
         if t_mark - t_vec > 1.0 and t_vec < self.cue_at(1):
-            self.hold_until(t_vec - 0.2)
-            self.emphasize(st.counter[-1], st.tokens, buff=0.08,
-                           run_time=max(0.6, min(2.0, t_mark - 0.3 - self.time)))
+            # a vector per token: a small column of cells (X's colour, no values: a shape,
+            # not data) grows up out of each token, the header's X^(0) and the columns
+            # boxed together, then the columns sink back into their tokens
+            cols_v = VGroup()
+            for j, x in st.xs.items():
+                cells = VGroup(*[Rectangle(width=0.16, height=0.13, stroke_width=1.5,
+                                           color=T.X).set_fill(T.X, 0.35) for _ in range(4)])
+                cells.arrange(UP, buff=0)
+                cells.next_to(st.label[j], UP, buff=0.12).set_x(x)
+                cols_v.add(cells)
+            self.hold_until(t_vec - 0.4)
+            self.play(LaggedStart(*[GrowFromEdge(c, DOWN) for c in cols_v], lag_ratio=0.06),
+                      run_time=0.7)
+            self.emphasize(st.counter[-1], cols_v, buff=0.08,
+                           run_time=max(0.6, min(1.6, t_mark - 0.9 - self.time)))
+            self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
+                        for c in cols_v], run_time=0.4)
+            self.remove(cols_v)
         # "... from the start mark CLS to the end mark SEP": each special token boxed as named
         for phrase, j in zip(("start mark", "end mark"), v.special.values):
             t_m = self.when_said(phrase, self.time, after=self.time)
@@ -595,8 +732,10 @@ class AttentionDepthScene(StoryboardScene):
         t_q = self.when_said("query", self.mark(1, n))
         keys = [j for j in st.xs if j not in v.focus.values]
         y_tag = ROW_Y - 0.45
-        q_tag = txt("q", LAB, T.Q).move_to([self.focus_x(), y_tag, 0])
+        q_tag = txt("q", LAB, T.Q).move_to([self.focus_x() - 0.13, y_tag, 0])
         k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
+        # its own key (the loop's end, last like the loop among the arcs)
+        k_tags.add(txt("k", LAB, T.K).move_to([self.focus_x() + 0.13, y_tag, 0]))
         self.hold_until(self.cue_at(1) - 0.1)
         self.play(FadeInPlace(st.note[0]), run_time=max(1.0, min(2.5, t_q - 0.4 - self.time)))
         self.hold_until(t_q - 0.3)
@@ -639,37 +778,55 @@ class AttentionDepthScene(StoryboardScene):
                 a.set_stroke(width=max(0.6, 0.3 * a.get_stroke_width()),
                              opacity=0.5 * a.get_stroke_opacity())
             heads.append(g)
-        per_row = min(H, max(6, pymath.ceil(H / 2)))
+        # a grid over the whole stage (nothing else is there yet): 4 a row for 12 heads,
+        # each fan with its head's name left of it and, under its feet, the first special
+        # token and the word the voice names next (where the thick arcs go), the focus word's
+        # foot a gold dot
+        per_row = min(H, max(4, pymath.ceil(H / 3)))
         n_rows = pymath.ceil(H / per_row)
         x0, x1 = -7.11 + T.EDGE, 7.11 - T.EDGE
         cell_w = (x1 - x0) / per_row
-        y_top = st.note[0].get_bottom()[1] - 0.15
-        y_bot = heads[0].get_top()[1] + 0.12
+        y_top = st.note[0].get_bottom()[1] - 0.12
+        y_bot = max(m.get_top()[1] for m in st.label.values()) + 0.12
         cell_h = (y_top - y_bot) / n_rows
         hid = v.deep.heads             # the heads' numbers (plan values)
-        named = cell_w >= line(txt("head", LAB), Num(hid[H - 1], decimals=0, size=LAB)).width + 0.15
+        SM = T.TYPE.small
+        name_w = line(txt("head", SM), Num(hid[H - 1], decimals=0, size=SM)).width
+        y_feet = max(m.get_top()[1] for m in st.label.values()) + 0.08
+        ticks = [j for j in (int(v.special[0]), int(lay.top_word.pos)) if j in st.xs]
+        fx_ = self.focus_x()
         for h, tg in enumerate(thumbs):
             r, c = divmod(h, per_row)
-            sc = min((cell_w - 0.3) / tg.width, (cell_h - 0.4) / tg.height)
-            tg.scale(sc)
+            feet = VGroup(*[VectorizedPoint([st.xs[j], y_feet, 0]) for j in ticks],
+                          VectorizedPoint([fx_, y_feet, 0]))
+            fan = VGroup(tg, feet)
+            sc = min((cell_w - name_w - 0.6) / tg.width, (cell_h - 0.42) / tg.height)
+            fan.scale(sc)
             for a in tg:
                 a.set_stroke(width=max(0.8, 0.35 * a.get_stroke_width()))
-            name = (line(txt("head", LAB, T.MUTED), Num(hid[h], decimals=0, size=LAB, color=T.MUTED))
-                    if named else Num(hid[h], decimals=0, size=LAB, color=T.MUTED))
-            cell = VGroup(tg, name)
-            name.next_to(tg, DOWN, buff=0.06)
+            marks = VGroup(*[txt(as_written(v.tokens.values[j]), SM, T.MUTED)
+                             .next_to(p.get_center(), DOWN, buff=0.05)
+                             for j, p in zip(ticks, feet)])
+            dot = Dot(feet[-1].get_center(), radius=0.05, color=T.HIGHLIGHT)
+            name = line(txt("head", SM, T.MUTED), Num(hid[h], decimals=0, size=SM,
+                                                      color=T.MUTED))
+            body = VGroup(tg, marks, dot)
+            name.next_to(body, LEFT, buff=0.12)
+            cell = VGroup(body, name)
             cell.move_to([x0 + (c + 0.5) * cell_w, y_top - (r + 0.5) * cell_h, 0])
-            names.append(name)
+            cell.shift(RIGHT * 0.12)
+            names.append(VGroup(name, marks, dot))
         # one head after another while the voice speaks of them (each seen on its own), the
         # names leave before the fans fly (no text under a moving arc)
         t_arcs = self.when_said("their mean", t_rows + 3.0)
         self.hold_until(t_rows - 0.6)
         self.play(LaggedStart(*[AnimationGroup(Create(tg), FadeInPlace(nm))
-                                for tg, nm in zip(thumbs, names)], lag_ratio=0.3),
-                  run_time=max(2.0, min(4.5, t_arcs - 0.9 - self.time)))
-        self.hold_until(t_arcs - 0.9)
-        self.play(FadeOutPlace(VGroup(*names)), run_time=0.4)
-        self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)], run_time=1.0)
+                                for tg, nm in zip(thumbs, names)], lag_ratio=0.15),
+                  run_time=max(1.2, min(3.0, t_arcs - 1.4 - self.time)))
+        self.hold_until(t_arcs - 0.6)
+        self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)],
+                  FadeOutPlace(VGroup(*names), rate_func=squish_rate_func(smooth, 0, 0.3)),
+                  run_time=1.0)
         means = []
         for _ in heads:
             m = st.arcs.copy()
@@ -679,7 +836,7 @@ class AttentionDepthScene(StoryboardScene):
             means.append(m)
         mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
         mean_lab = txt("their mean: the head-average", LAB)
-        mean_lab.move_to([mid_x, y_bot + 0.2, 0])
+        mean_lab.move_to([mid_x, heads[0].get_top()[1] + 0.32, 0])
         self.play(*[ReplacementTransform(g, m) for g, m in zip(heads, means)],
                   FadeInPlace(mean_lab), run_time=1.4)
         self.remove(*means)
@@ -698,13 +855,6 @@ class AttentionDepthScene(StoryboardScene):
         ahead = [a for j, a in zip(keys, st.arcs) if j > max(v.focus.values)]
         ahead_labels = [st.label[j] for j in keys if j > max(v.focus.values)]
         t_ahead = self.when_said("both ways", self.mark(3, n))
-        # "MiniLM, a 6-layer encoder whose last layer is layer 5": the layer counter lights
-        # up (layer 0 of the model's layers) while the model is named
-        t_enc = self.when_said("encoder", self.time)
-        if t_ahead - 0.4 - max(t_enc - 0.5, self.time) > 0.8:
-            self.hold_until(t_enc - 0.5)
-            self.play(st.counter.animate(rate_func=there_and_back).set_color(T.POINTER),
-                      run_time=min(2.5, t_ahead - 0.4 - self.time))
         if ahead:
             self.hold_until(t_ahead - 0.3)
             self.emphasize(*ahead_labels, buff=BOX, run_time=2.0,
@@ -726,18 +876,51 @@ class AttentionDepthScene(StoryboardScene):
             t_cls = self.when_said(f"{float(lay.on_special[0]):.2f}", self.time)
             self.hold_until(t_cls - 0.2)
             self.point_below(self.num_at(st.nums, cls), run_time=0.9)
-        # "The bar on the right adds up CLS and SEP ...: 0.40 of the row": the chart, its
-        # first bar growing to the number as it is said
+        # "The bar on the right adds up CLS and SEP: 0.29 and 0.11 make 0.40 of the row": the
+        # chart; the two weights leave the number row (under it, not across the tokens) and
+        # travel to the bar, its two parts growing beside them; the total comes on top as it
+        # is said, the two numbers going into the bar
         t_bar = self.when_said("bar on the right", self.mark(5, n))
-        t_val = self.when_said(f"{float(lay.sink):.2f}", t_bar + 1.5)
+        t_parts = self.when_said(f"{float(lay.on_special[0]):.2f}", t_bar + 1.2, after=t_bar)
+        t_val = self.when_said(f"{float(lay.sink_shown):.2f}", t_parts + 1.5,
+                               after=t_parts + 0.3)
         if st.chart is None:
             st.chart = self.chart_frame()
-            st.bars[0] = self.bar(0)
+            b = st.bars[0] = self.bar(0)
             self.hold_until(t_bar - 0.2)
-            self.play(Create(st.chart), run_time=1.6)
-            self.hold_until(t_val - 0.7)
-            self.play(*self.grow_bar(st.bars[0]), run_time=0.9)
+            self.play(FadeInPlace(st.chart[0]), Create(st.chart[1]), FadeInPlace(st.chart[2]),
+                      FadeInPlace(b.tick),
+                      run_time=max(0.6, min(1.4, t_parts - 0.6 - self.time)))
+            movers = []
+            for i, j in enumerate(v.special.values):
+                if int(j) in st.xs and i < len(b.parts):
+                    c = self.num_at(st.nums, int(j)).copy()
+                    part = b.parts[i]
+                    to = [part.get_left()[0] - 0.1 - c.width / 2, part.get_center()[1], 0]
+                    low = c.get_center()[1] - 0.42
+                    movers.append(Succession(
+                        c.animate(run_time=0.25).shift(DOWN * 0.42),
+                        c.animate(run_time=0.6).move_to([to[0], low, 0]),
+                        c.animate(run_time=0.35).move_to(to)))
+            copies = [m.animations[0].mobject for m in movers]
+            self.hold_until(t_parts - 0.3)
+            if movers:
+                self.play(LaggedStart(*movers, lag_ratio=0.35), run_time=1.2 + 0.35 * 1.2)
+            self.play(GrowFromEdge(b.parts, DOWN), run_time=0.6)
+            self.hold_until(t_val - 0.5)
+            self.play(FadeIn(b.val, shift=UP * 0.2),
+                      *[c.animate.move_to(b.parts).scale(0.3).set_opacity(0) for c in copies],
+                      run_time=0.7)
+            self.remove(*copies)
         self.fill_to(None, [(1, lambda t: self.point_at(st.bars[0].val, run_time=t))])
+        if st.model is not None:
+            st.extra = [st.model]
+            st.model = None
+
+    def says(self, phrase: str) -> bool:
+        """Whether this beat's narration says `phrase` (as when_said reads it)."""
+        return any(phrase.lower() in str(c.get("text", "")).lower()
+                   for c in self.beat.get("cues") or [])
 
     def when_said(self, phrase: str, default: float | None = None,
                   after: float | None = None) -> float:
@@ -797,6 +980,18 @@ class AttentionDepthScene(StoryboardScene):
         st.block = VGroup(box, *nb[1:])
         st.block.box = box
 
+    def quick_layer(self, l: int, t: float) -> None:
+        """Layer l right after the one before, in one step (a sentence names several layers):
+        the header and the block's index roll to l, the arcs reshape, the bar grows."""
+        v, st = self.v, self.st
+        block = st.block
+        nb = self.qk_block(v.layers[l].layer)
+        self.show_layer(l, t, bar=True, extra=tick(VGroup(*block[1:]), VGroup(*nb[1:])))
+        self.remove(*block[1:])
+        self.add(*nb[1:])
+        st.block = VGroup(block.box, *nb[1:])
+        st.block.box = block.box
+
     def own_cues(self, between: list) -> bool:
         """Each layer between layer 1 and the one before last has a sentence of its own (a
         few of them; many share one): the narration has a cue for each."""
@@ -828,7 +1023,7 @@ class AttentionDepthScene(StoryboardScene):
         # block comes, the header goes to layer 1 and X^(1) rises out of layer 0 into layer
         # 1's W_Q, W_K; "Layer 1 puts most of bank's row on CLS and SEP, 0.70": the arcs
         # reshape and its bar grows to the number as it is said
-        t1 = self.when_said(f"{float(v.layers[1].sink):.2f}", self.mark(2, n) + 1.0) \
+        t1 = self.when_said(f"{float(v.layers[1].sink_shown):.2f}", self.mark(2, n) + 1.0) \
             if L > 1 else self.time
         if chips and L > 1:
             if note_out:            # the note leaves before the block comes (never on it)
@@ -852,7 +1047,7 @@ class AttentionDepthScene(StoryboardScene):
         # one sentence)
         if own:
             for i, l in enumerate(between):
-                t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(3 + i, n))
+                t_l = self.when_said(f"{float(v.layers[l].sink_shown):.2f}", self.mark(3 + i, n))
                 self.hold_until(max(self.cue_at(2 + i) - 0.15, t_l - 1.6))
                 if chips:
                     self.next_layer_at(l, t_l)
@@ -864,13 +1059,30 @@ class AttentionDepthScene(StoryboardScene):
                 if rt >= 0.8:
                     self.emphasize(VGroup(st.bars[l].parts, st.bars[l].val), buff=0.06,
                                    run_time=min(2.0, rt))
+        elif chips and 0 < len(mids) <= 4 and self.n_cues() == 3:
+            # "Layers 2, 3 and 4, each reading its own X, put 0.78, 0.75 and 0.82 on them":
+            # one sentence: X^(2) rises into the block as it starts, the arcs and bar land
+            # on its number; then each next layer steps (header and block index roll, arcs
+            # reshape, bar grows) as its number is said
+            after = self.cue_at(2)
+            ts = []
+            for l in mids:
+                ts.append(self.when_said(f"{float(v.layers[l].sink_shown):.2f}",
+                                         max(after, self.time) + 1.3, after=after))
+                after = ts[-1] + 0.3
+            self.hold_until(self.cue_at(2) - 0.15)
+            self.next_layer_at(mids[0], ts[0])
+            for l, t_l in zip(mids[1:], ts[1:]):
+                self.hold_until(t_l - 0.75)
+                self.quick_layer(l, 0.8)
+            mids = []
         else:
             self.fill_to(self.mark(3, n), [(1, lambda t, l=l: step(l, t)) for l in between]
                          or [(1, lambda t: self.wait(t))])
         # "Layer 4 is the peak: 0.82": the layer before last, the peak's bar ringed
         hi = int(v.sink.max.layer)
         for l in mids[-1:]:
-            t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(n - 1, n) + 1.0)
+            t_l = self.when_said(f"{float(v.layers[l].sink_shown):.2f}", self.mark(n - 1, n) + 1.0)
             self.hold_until(max(self.cue_at(n - 1) - 0.15, t_l - 1.8))
             if chips:
                 self.next_layer_at(l, t_l)
@@ -938,9 +1150,9 @@ class AttentionDepthScene(StoryboardScene):
         # shades), one per input
         fade = ([st.chart] if st.chart is not None else []) + list(st.bars.values())
         base_x, base_y, H = 2.5, CHART_Y, BAR_H * 0.9     # the fair test's bars: where they were
-        specs = [(tie.layer0_sink, prev.layer, l0, prev.row),
-                 (tie.old_sink, tie.layer, l0, tie.old_row),
-                 (tie.new_sink, tie.layer, tl, tie.new_row)]
+        specs = [(prev.sink_shown, prev.layer, l0, prev.row),
+                 (tie.old_shown, tie.layer, l0, tie.old_row),
+                 (tie.new_shown, tie.layer, tl, tie.new_row)]
         cols = []
         for i, (share, layer, state, row) in enumerate(specs):
             x = base_x + 0.55 + i * 1.55
@@ -951,7 +1163,7 @@ class AttentionDepthScene(StoryboardScene):
                 part.set_fill(shade(k), 1.0).move_to([x, y, 0], aligned_edge=DOWN)
                 r.add(part)
                 y += h
-            val = Num(share, decimals=2, size=LAB).next_to(r, UP, buff=0.08)
+            val = Num(share, decimals=int(v.decimals), size=LAB).next_to(r, UP, buff=0.08)
             name = line(txt("layer", LAB), Num(layer, decimals=0, size=LAB))
             lab = VGroup(name)
             lab.add(line(txt("fed", LAB), math(sup("X", state), X_SIZE, T.X)))
@@ -970,6 +1182,10 @@ class AttentionDepthScene(StoryboardScene):
         st.note = None
         block = self.qk_block(tie.layer)
         box = block.box
+        # right of the depth beats' place: room on its left for the chip, and for X^(1)
+        # being made (first test), its tag still clear of the bars
+        tag_w = line(txt("arcs: fed", LAB), math(sup("X", tl), X_SIZE, T.X)).width
+        block.shift(RIGHT * max(0.0, min(1.0, base_x - 0.3 - box.get_right()[0] - 0.3 - tag_w)))
         # the arcs' condition, beside the block: what these matrices were fed
         tags = [line(txt("arcs: fed", LAB), math(sup("X", state), X_SIZE, T.X))
                 for state in (l0, tl)]
@@ -983,15 +1199,33 @@ class AttentionDepthScene(StoryboardScene):
 
         # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
         # the old header leaves before the new one comes
+        # the depth chart's bar of the layer before (its share as the model ran it) stays
+        # and moves to be the test's first bar; the rest of the chart leaves
+        keep = st.bars.get(l0) if st.chart is not None else None
+        if keep is not None:
+            fade = [m for m in fade if m is not keep] + [keep.tick]
+            self.remove(keep)               # its pieces each on their own (each moves or goes)
+            self.add(keep.parts, keep.tick, keep.val)
+
         def ghost(t):
             self.show_row(prev.row, VGroup(), 0.6 * t,
                           extra=([FadeOutPlace(VGroup(*fade))] if fade else []) + note_out)
+            moves = []
+            if keep is not None:
+                moves = [ReplacementTransform(keep.parts, cols[0][0]),
+                         ReplacementTransform(keep.val, cols[0][1]), FadeInPlace(cols[0][2]),
+                         Create(axis), FadeInPlace(head)]
             self.play(st.arcs.animate.set_stroke(opacity=0.12), st.nums.animate.set_opacity(0.2),
-                      run_time=0.4 * t)
+                      *moves, run_time=0.4 * t)
+            if keep is not None:            # the moved bar is the test's first column now
+                self.remove(*cols[0])
+                self.add(cols[0])
 
         # the ghost says whose arcs it is, where the arcs' condition will be written
-        was = line(txt("faint: layer", LAB), Num(prev.layer, decimals=0, size=LAB),
-                   txt("arcs", LAB)).move_to(tag, aligned_edge=LEFT)
+        was = line(txt("arcs: layer", LAB), Num(prev.layer, decimals=0, size=LAB),
+                   txt("'s row", LAB))
+        was[-1].shift(LEFT * (SPACE - 0.02))
+        was.move_to(tag, aligned_edge=LEFT)
         self.fill_to(self.mark(1, n), [
             (3, ghost),
             (1, lambda t: self.play(FadeInPlace(header), FadeInPlace(was), run_time=t)),
@@ -1008,8 +1242,14 @@ class AttentionDepthScene(StoryboardScene):
         self.remove(was)
         # "Layer 0 put 0.40 on CLS and SEP; layer 1's matrices, fed that X, put 0.34": each
         # bar grows to its number as it is said
-        for i, share in enumerate((tie.layer0_sink, tie.old_sink)):
+        for i, share in enumerate((prev.sink_shown, tie.old_shown)):
             t_n = self.when_said(f"{float(share):.2f}", self.mark(2, n) + 1.5 + 2.5 * i)
+            if i == 0 and keep is not None:
+                # "Layer 0 put 0.40 on CLS and SEP": its bar (moved there) ringed as said
+                self.hold_until(t_n - 0.4)
+                rt = self.when_said("matrices", self.time + 2.0) - 0.4 - self.time
+                self.emphasize(cols[0][:2], buff=0.06, run_time=max(0.9, min(2.2, rt)))
+                continue
             if i == 0:
                 self.hold_until(t_n - 1.6)
                 self.play(Create(axis), FadeInPlace(head), run_time=0.7)
@@ -1034,39 +1274,20 @@ class AttentionDepthScene(StoryboardScene):
         # "Now feed them X of layer 1 ... : 0.70": X^(1) into the same block, the arcs
         # re-form, the tag rolls to X^(1); its bar grows as the number is said
         t_now = self.when_said("now feed", self.mark(3, n))
-        t_new = self.when_said(f"{float(tie.new_sink):.2f}", self.mark(4, n) - 0.5)
+        t_new = self.when_said(f"{float(tie.new_shown):.2f}", self.mark(4, n) - 0.5)
         self.hold_until(t_now - 0.2)
         # what X^(1) is, acted (first test only): an X^(0) chip left of the block; "plus
         # layer 0's attention update", "then its FFN update": each comes in under the chip
         # and moves into it; its index rolls to X^(1); that chip goes into the block
         chip = None
+        gone = []
         t_att = self.when_said("attention update", self.time)
         t_ffn = self.when_said("ffn update", t_att + 1.0)
         if first and t_ffn - self.time > 2.4:
-            chip = self.chip(l0, box)
-            come = max(0.6, min(2.0, t_att - 0.7 - self.time))
-            adds = [line(txt("+ layer", LAB, T.TEXT), Num(prev.layer, decimals=0, size=LAB),
-                         txt(f"{name} update, normalised", LAB, T.TEXT))
-                    for name in ("attention", "FFN")]
-            for a in adds:
-                a.next_to(chip, DOWN, buff=0.18)
-                a.shift(RIGHT * max(0.0, -7.11 + T.EDGE - a.get_left()[0]))
-            # "X of layer 0": the chip slides in from the left edge as it is said
-            self.play(FadeIn(chip, shift=RIGHT * 1.0), run_time=come)
-            for a, t_a in zip(adds, (t_att, t_ffn)):
-                self.hold_until(t_a - 0.6)
-                self.play(FadeIn(a, shift=UP * 0.2), run_time=0.5)
-                self.play(a.animate.next_to(chip, DOWN, buff=0.0).set_opacity(0),
-                          chip[0].animate(rate_func=there_and_back).set_stroke(T.POINTER),
-                          run_time=0.7)
-                self.remove(a)
-            new_x = math(sup("X", tl), T.TYPE.math, T.X).scale(1.25).move_to(chip[1])
-            self.play(*tick(chip[1], new_x), run_time=0.6)
-            self.remove(chip[1])
-            chip = VGroup(chip[0], new_x)
-            self.add(chip)
+            diagram, chip = self.build_x(prev.layer, tl, box, t_att, t_ffn)
+            gone = [FadeOutPlace(diagram)]
         feed(tl, tie.new_row, max(1.5, t_new - 1.0 - self.time), tick(tag[1], tags[1][1]),
-             chip=chip)
+             extra=gone, chip=chip)
         self.remove(tag[1])
         self.add(tags[1][1])
         tag = VGroup(tag[0], tags[1][1])
@@ -1132,7 +1353,7 @@ class AttentionDepthScene(StoryboardScene):
             return
         word = int(v.layers[L - 1].top_word.pos)
         chips = block_at is not None and block_at == hi
-        t_num = self.when_said(f"{float(v.layers[L - 1].sink):.2f}", self.mark(1, 2) + 1.5)
+        t_num = self.when_said(f"{float(v.layers[L - 1].sink_shown):.2f}", self.mark(1, 2) + 1.5)
         t_say = self.when_said(f"Layer {int(v.layers[L - 1].layer)}", self.mark(1, 2),
                                after=self.time - 1.0)
         # the reading leaves as the voice turns to the last layer, the block comes back
@@ -1166,10 +1387,13 @@ class AttentionDepthScene(StoryboardScene):
         # "At layer 5" comes at once: the fair test's panel leaves and the arcs go straight
         # to layer 5 on the beat's first frames (no layer-1 arcs under "At layer 5")
         left = st.extra + ([st.block] if st.block is not None else [])
-        gone = [FadeOutPlace(VGroup(*left))] if left else []
         st.extra, st.block = [], None
+        # the test's panel leaves before the header and arcs go to the last layer (no text
+        # of the two on top of each other)
+        if left:
+            self.play(FadeOutPlace(VGroup(*left)), run_time=0.4)
         self.ensure_arcs(int(d.layer))
-        self.show_layer(int(d.layer), 0.4, extra=gone)
+        self.show_layer(int(d.layer), 0.5)
         tgt = int(d.target.pos)
         kept = [j for j in st.xs if j not in v.focus.values]
         # 1. "At layer 5, bank's head-average gives river 0.14": the arc, then its number
@@ -1257,71 +1481,185 @@ class AttentionDepthScene(StoryboardScene):
         st.bars = {}
         for b, t in zip(boxes, t_w):           # each box drawn round its number as it is said
             self.hold_until(t - 0.35)
-            self.play(Create(b), run_time=0.8)
+            self.play(FadeIn(b, scale=1.15), run_time=0.6)
         # "..., over twice as much: the average hides them": the three bars glow against
         # the dashed line
         t_hide = self.when_said("over twice", self.time)
         self.hold_until(t_hide - 0.3)
         self.glow(*[rows[h].bar for h in top3], run_time=1.0)
+        # "over twice the average": the head-average's label ringed (until the next words)
+        t_most = self.when_said("not all of them", self.time + 1.2) \
+            if self.says("not all of them") else None
         t_why = self.when_said("we did not test", self.time + 1.2)
-        self.emphasize(mean_lab,                    # "the average hides them"
-                       run_time=max(1.2, min(2.4, t_why - 1.0 - self.time)))
-        # 3. "...; why they pick river, we did not test": said beside the panel, right of
-        # the weights' column
+        t_next = t_most if t_most is not None else t_why
+        self.emphasize(mean_lab, run_time=max(1.0, min(2.4, t_next - 0.6 - self.time)))
         untested = txt(f"why \"{d.target.token}\": not tested", LAB)
-        right = max(g.val.get_right()[0] for g in listed)
-        untested.next_to([right + 0.8, top - (H // 2) * pitch, 0], RIGHT, buff=0)
+        right_col = max(g.val.get_right()[0] for g in listed)
+        untested.next_to([right_col + 0.5, top - (H // 2) * pitch, 0], RIGHT, buff=0)
+        # "though not all of them look at river most": beside each of the three heads that
+        # looks most at another token, where (its row's largest weight, from the plan)
+        untested_extra = []
+        if t_most is not None:
+            lay_d = v.layers[int(d.layer)]
+            for h in top3:
+                hr = lay_d.heads[h]
+                j = max(range(len(hr.values)), key=lambda k: float(hr[k]))
+                if j == tgt:
+                    continue
+                tok = as_written(v.tokens.values[j])
+                nt = line(txt("looks most at", LAB, T.MUTED), txt(tok, LAB, T.MUTED),
+                          Num(hr[j], decimals=prec, size=LAB, color=T.MUTED))
+                nt.move_to([0, rows[h].get_center()[1], 0]).align_to([right_col + 0.5, 0, 0],
+                                                                     LEFT)
+                untested_extra.append(nt)
+            if untested_extra:
+                self.hold_until(t_most - 0.3)
+                self.play(LaggedStart(*[FadeIn(nt, shift=LEFT * 0.3) for nt in untested_extra],
+                                      lag_ratio=0.3), run_time=1.0)
+        # 3. "...; why, we did not test": said beside the panel, right of the weights' column
         t_why = self.when_said("we did not test", self.time)
         self.hold_until(t_why - 0.8)
         self.play(FadeIn(untested, shift=LEFT * 0.4), run_time=1.0)
         tie, last = v.tie, v.tie_last
-        # 4. "In short: bank's row moves with depth; at layer 1 the move came with the changed
-        # X, at layer 5 with the layer's own matrices; and at layer 5, the average hides
-        # heads on river": the panel leaves and the six layers' bars come back beside the
-        # wrap-up, each point as it is said, its layer's bar boxed
+        # 4. "In short, for this one sentence: bank's row moves with depth. Swapping the
+        # matrices first, then X, at layer 1 the rise came with the changed X, at layer 5 the
+        # fall with the layer's own matrices. And at layer 5, three heads give river over
+        # twice the average": the head panel leaves; the scope comes in the header's place;
+        # the six layers' bars come back on the right; each test's three bars, then the
+        # heads' bars against the average, come on the left as said, each with two short
+        # lines under it; the evidence (the bars) ringed as the voice ends
         B = T.TYPE.body
-        lines = [txt(f"so: {v.word}'s row moves with depth", B)]
-        points = []                     # (line, the phrase that says it, the layer it is about)
-        if not isinstance(tie, Value):
-            lines[0] = txt(f"so: {v.word}'s row moves with depth;", B)
-            lines.append(line(txt("at layer", B), Num(tie.layer, decimals=0, size=B),
-                              txt("it moved with the changed X", B)))
-            points.append((lines[-1], "changed x", int(tie.layer)))
-            # the last layer's test, as the plan reads it (`by`): the move with its own
-            # matrices, or with the changed X (said with those words)
-            by = None if isinstance(last, Value) else last.by.value
-            if by is not None:
-                words = {"own matrices": "with the layer's own matrices",
-                         "changed x": "with the changed X"}[by]
-                lines.append(line(txt("at layer", B), Num(last.layer, decimals=0, size=B),
-                                  txt(words, B)))
-                points.append((lines[-1], by, int(last.layer)))
-        lines.append(line(txt("at layer", B), Num(d.layer, decimals=0, size=B),
-                          txt(f"the mean hides heads on \"{d.target.token}\"", B)))
-        points.append((lines[-1], "the average hides heads", None))
-        wrap = VGroup(*lines).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-        wrap.move_to([0, 0.4, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        panels = VGroup(title, h1, boxes, mean_line, mean_lab, untested,
+        panels = VGroup(title, h1, boxes, mean_line, mean_lab, untested, *untested_extra,
                         *[VGroup(g[0], g.bar, g.val) for g in listed])
-        chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(int(v.n_layers))])
-        beside = [FadeInPlace(chart)] if wrap.get_right()[0] < CHART_X - 0.3 else []
+        L = int(v.n_layers)
+        chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(L)])
+        scope = txt("in short, for this one sentence:", B)
+        scope.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
+        unit = BAR_H * 0.8
+        pitch_s, w_s = 1.2, 0.5
+        base = CHART_Y + 0.45
+
+        def stack(x, parts_w, colors):
+            r, y = VGroup(), base
+            for w_, c in zip(parts_w, colors):
+                h_ = max(0.01, unit * float(w_))
+                part = Rectangle(width=w_s, height=h_, stroke_width=0)
+                part.set_fill(c, 1.0).move_to([x, y, 0], aligned_edge=DOWN)
+                r.add(part)
+                y += h_
+            return r
+
+        words = {"changed x": "moved with the new X", "own matrices": "with its own matrices"}
+        special = [int(j) for j in v.special.values]
+        evidence = []           # (group, its bars, phrase, bars to ring)
+        x0 = DIAG_LEFT
+        for t_ in (tie, last):
+            if isinstance(t_, Value) or t_.by.value is None:
+                continue
+            tl_ = int(t_.layer)
+            pv = v.layers[tl_ - 1]
+            specs = [(pv.sink_shown, pv.row, pv.layer, int(pv.layer)),
+                     (t_.old_shown, t_.old_row, t_.layer, int(pv.layer)),
+                     (t_.new_shown, t_.new_row, t_.layer, tl_)]
+            cols_s = VGroup()
+            for i, (share, row, lw, lx) in enumerate(specs):
+                x = x0 + pitch_s / 2 + i * pitch_s
+                r = stack(x, [row[j] for j in special], [shade(k) for k in range(len(special))])
+                val = Num(share, decimals=int(v.decimals), size=VAL).next_to(r, UP, buff=0.06)
+                lab = VGroup(line(txt("layer", LAB), Num(lw, decimals=0, size=LAB)),
+                             math(sup("X", lx), X_SIZE, T.X))
+                lab.arrange(DOWN, buff=0.06).next_to([x, base, 0], DOWN, buff=0.1)
+                c = VGroup(r, val, lab)
+                c.bars = r
+                cols_s.add(c)
+            head_ = line(txt("layer", LAB), Num(t_.layer, decimals=0, size=LAB), txt(":", LAB))
+            head_[2].shift(LEFT * (SPACE - 0.03))
+            cap = VGroup(head_, txt(words[t_.by.value], LAB)).arrange(DOWN, buff=0.08)
+            cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 1.5 * pitch_s)
+            g = VGroup(cols_s, cap)
+            phrase = t_.by.value            # said as "... with the changed X" / "own matrices"
+            ring = [VGroup(cols_s[i][0], cols_s[i][1])           # bars with their numbers
+                    for i in ((1, 2) if t_.by.value == "changed x" else (0, 1))]
+            evidence.append((g, [c.bars for c in cols_s], phrase, ring))
+            x0 += 3 * pitch_s + 0.3
+        # the order of the swap, over the tests' bars
+        order = None
+        if evidence:
+            order = txt("swapped: the matrices first, then X", LAB)
+            tops = max(c.get_top()[1] for g, *_ in evidence for c in g[0])
+            order.move_to([(DIAG_LEFT + x0 - 0.3) / 2, tops + 0.35, 0])
+        # the heads: the average's bar (neutral) and the three heads', a dashed line at
+        # twice the average across the heads
+        hp = 1.2
+        hb = VGroup()
+        items = [(d.target.weight, None)] + [(t.weight, t.head) for t in d.top3]
+        for i, (w_, hh) in enumerate(items):
+            x = x0 + hp / 2 + i * hp
+            r = stack(x, [w_], [REF if hh is None else T.WEIGHTS])
+            val = Num(w_, decimals=prec, size=VAL).next_to(r, UP, buff=0.06)
+            lab = (txt("mean", LAB, REF) if hh is None else
+                   line(txt("head", LAB), Num(d.heads[int(hh)], decimals=0, size=LAB)))
+            lab.next_to([x, base, 0], DOWN, buff=0.1)
+            c = VGroup(r, val, lab)
+            c.bars = r
+            hb.add(c)
+        y2 = base + 2 * unit * float(d.target.weight)
+        twice = DashedLine([x0 + 1.5 * hp - 0.4, y2, 0], [x0 + 3.5 * hp + 0.4, y2, 0],
+                           color=REF, stroke_width=2, dash_length=0.07)
+        twice_lab = txt("2 × mean", LAB, REF)
+        twice_lab.next_to([x0 + 1.5 * hp - 0.45, y2 + 0.22, 0], LEFT, buff=0)
+        head_ = line(txt("layer", LAB), Num(d.layer, decimals=0, size=LAB), txt(":", LAB))
+        head_[2].shift(LEFT * (SPACE - 0.03))
+        cap = VGroup(head_, txt(f"weight on \"{d.target.token}\"", LAB)).arrange(DOWN, buff=0.08)
+        cap.next_to(hb, DOWN, buff=0.14).set_x(x0 + 2 * hp)
+        evidence.append((VGroup(hb, VGroup(twice, twice_lab), cap), [c.bars for c in hb],
+                         f"and at layer {int(d.layer)}, heads",
+                         [VGroup(c[0], c[1]) for c in hb[1:]]))
+        fits = all(g.get_right()[0] < 7.11 - T.EDGE for g, *_ in evidence)
         t_short = self.when_said("in short", self.mark(2, n))
         self.hold_until(t_short - 0.4)
         self.set_caption("")            # the head-by-head caption leaves with its panels
         self.play(FadeOutPlace(panels), run_time=0.4)
-        self.play(FadeInPlace(wrap[0]), *beside, run_time=0.8)
-        for k, (ln, phrase, layer) in enumerate(points):
-            t_p = self.when_said(phrase, self.time)
-            self.hold_until(t_p - 1.0)
-            self.play(FadeIn(ln, shift=UP * 0.2), run_time=0.8)
-            if beside and layer is not None:    # that test's layer: its bar boxed
-                t_n = self.when_said(points[k + 1][1], self.time + 1.0) \
-                    if k + 1 < len(points) else self.time + 2.0
-                self.emphasize(chart[1 + layer].parts, buff=0.06,
-                               run_time=max(1.0, min(2.2, t_n - 1.2 - self.time)))
-        # the summary ringed while the voice ends (one box round what was said)
-        self.fill_to(None, [(1, lambda t: self.emphasize(wrap, buff=0.15, run_time=t))])
-        st.extra = [wrap] + ([chart] if beside else [])
+        self.play(FadeInPlace(scope), FadeInPlace(chart), run_time=0.8)
+        # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
+        # tests' and heads' bars
+        t_dep = self.when_said("moves with depth", self.time)
+        self.hold_until(t_dep - 0.2)
+        self.emphasize(VGroup(*[b.parts for b in chart[1:]]), buff=0.1, run_time=1.4)
+        shown = []
+        if fits:
+            t_sw = self.when_said("swapping", self.time + 0.5)
+            self.hold_until(t_sw - 0.5)
+            self.play(FadeOutPlace(chart), run_time=0.4)
+            chart = VGroup()
+        for k, (g, bars, phrase, ring) in enumerate(evidence):
+            if not fits:
+                break
+            t_p = self.when_said(phrase, self.time + 1.0)
+            # the first test's bars come with the swap's order ("Swapping the matrices
+            # first, then X"), each next panel a little before its verdict is said, bars
+            # growing from the axis; then the bars that differ ringed as the verdict is said
+            self.hold_until(max(self.time, t_p - 1.3) if k else self.time)
+            # (one bar after another, as long as the voice leaves before the verdict)
+            rt = max(0.9, min(2.2, t_p - 0.3 - self.time))
+            self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(b, DOWN),
+                                                   FadeInPlace(VGroup(c[1], c[2])))
+                                    for b, c in zip(bars, g[0])], lag_ratio=0.35),
+                      FadeInPlace(VGroup(*g[1:])),
+                      *([FadeInPlace(order)] if k == 0 and order is not None else []),
+                      run_time=rt)
+            shown.append(g)
+            self.hold_until(t_p - 0.1)
+            t_n = self.when_said(evidence[k + 1][2], self.time + 2.0) \
+                if k + 1 < len(evidence) else self.time + 2.0
+            self.emphasize(*ring, buff=0.06,
+                           run_time=max(0.9, min(1.8, t_n - 1.5 - self.time)))
+        # the voice ends on the evidence: every panel's bars ringed
+        if shown:
+            self.fill_to(None, [(1, lambda t: self.emphasize(*shown, buff=0.12, run_time=t))])
+        else:
+            self.fill_to(None, [(1, lambda t: self.wait(t))])
+        st.extra = [scope, chart, *shown] + ([order] if shown and order is not None else [])
 
 
 __all__ = ["AttentionDepthScene"]

@@ -21,6 +21,7 @@ class Layer(View):
     on_special: list[float]
     sink: float
     total: float
+    sink_shown: float
 
 
 class Extreme(View):
@@ -44,6 +45,8 @@ class Tie(View):
     new_sink: float
     layer0_sink: float
     by: str | None
+    old_shown: float
+    new_shown: float
 
 
 class Top(View):

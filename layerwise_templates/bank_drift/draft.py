@@ -75,6 +75,10 @@ def build(c: Context) -> Draft:
     hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
     far, shared_most = ans["far"], ans["shared"]
     nearest = int(np.argmin(d["full_end_distances"]))
+    # the own arrows nearly across the shared one (60-120 degrees); two ends farther apart
+    # than any own arrow is long (so the own arrows cannot all point one way)
+    across = all(60 < a < 120 for a in d["own_angles_deg"])
+    apart = max(d["full_end_distances"]) > d["own_part"]
 
     def ends(key: str) -> str:
         return ", ".join(f"the {nth[k + 1]} sentence's {{data.projection.{key}[{k}]:.1f}}"
@@ -102,9 +106,15 @@ def build(c: Context) -> Draft:
         "{data.projection.full_depth_distance:.1f} in the full space"
         + (", longer than the output state itself, {data.projection.output_norm:.1f}." if far
            else "; the output state itself is {data.projection.output_norm:.1f} long.")
-        + " Split that move in two: the part all {len(sentences)} share is "
-        "{data.projection.shared_move:.1f}; each sentence's own part is at most "
-        "{data.projection.own_part:.1f}" + (", smaller." if shared_most else "."),
+        + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
+        "their mean start to their mean end, {data.projection.shared_move:.1f} long, the path "
+        "they take together; each sentence's own arrow is at most "
+        "{data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
+        + " The parts add as arrows, not as lengths"
+        + (": each own arrow stands nearly across the shared one" if across else "")
+        + ", so their lengths do not simply sum."
+        + (" The own arrows point different ways: two ends lie farther apart than any own "
+           "arrow is long." if apart else " The own arrows are what tells the sentences apart."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
                 f"{'>' if same else '<='} {ONE_PATH:g}",
                 f"data.projection.full_depth_distance / data.projection.output_norm "
@@ -115,7 +125,12 @@ def build(c: Context) -> Draft:
         # as a decoder's bank after one shared prefix does, so no claim is made of it)
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
         + [f"data.projection.full_end_distances[{nearest}] - "
-           f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest],
+           f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest]
+        + ([c for k in range(n) for c in (f"data.projection.own_angles_deg[{k}] > 60",
+                                          f"data.projection.own_angles_deg[{k}] < 120")]
+           if across else [])
+        + ([f"max(data.projection.full_end_distances) - data.projection.own_part > 0"]
+           if apart else []),
         moments={M.CLOUD: "Take all", M.DIRECTIONS: "two directions",
                  M.PLANE: "projects every state", M.AXES: "The first, PC1",
                  M.PC2: "the second, PC2", M.SAME_PATH: "same path" if same else "each path",
@@ -123,7 +138,13 @@ def build(c: Context) -> Draft:
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane", M.ANSWER: "The answer",
                  M.FAR: "longer than" if far else "output state itself",
-                 M.SPLIT: "Split that move", M.OWN: "own part"})
+                 M.MOVE_FAR: "The answer",
+                 M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
+                 M.MEAN_START: "mean start",
+                 M.MEAN_END: "mean end", M.PATH_TOGETHER: "take together",
+                 M.OWN: "own arrow", M.ACROSS: "add as arrows",
+                 M.NEARLY_ACROSS: "nearly across" if across else "simply sum",
+                 M.SIMPLY_SUM: "simply sum", M.WAYS: "The own arrows"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

@@ -16,6 +16,12 @@ CLOUD, DIRECTIONS, PC2 = "cloud", "directions", "pc2"     # PCA happening: state
 # the answer, one statement at a time: the move against X^(L)'s own length; the shared part;
 # each sentence's own part
 FAR, SPLIT, OWN = "far", "split", "own"
+ACROSS, WAYS = "across", "ways"     # the parts add as arrows; the own arrows point apart
+MOVE_FAR = "move_far"           # "the layers move it far": the reference's full move lit
+MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together"   # the
+# shared arrow's ends named, then the paths it stands for
+NEARLY_ACROSS, SIMPLY_SUM = "nearly_across", "simply_sum"   # each own arrow's angle marked
+ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
 # probe
 BOTH_SENSES = "both_senses"
 READ_LABEL = "read_label"
@@ -34,7 +40,11 @@ TOKEN_ALONE = "token_alone"
 BY_LAYER = "by_layer"
 KEEPS_IT = "keeps_it"
 AT_ONCE = "at_once"
+SENSE_TO = "sense_to"           # "from near a coin toss to 86": X^(0), then X^(1) lit
+POS_ALREADY = "pos_already"     # "while part of speech ... is already 92": its X^(0) lit
+NEIGHBOURS = "neighbours"       # "a noun's state already carries its neighbouring words"
 BAND = "band"                   # the chapter's late span, named as the project's mapping
+EARLIER = "earlier"             # sense readable well before that band (X^(1) lit)
 NOT_BANK = "not_bank"           # other nouns, not bank: bank's X^(L) boxed
 SET_SMALL = "set_small"
 ONE_NOUN = "one_noun"
@@ -43,7 +53,7 @@ NOT_WHAT = "not_what"
 PROBE = (BOTH_SENSES, READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, TOKEN_ONLY,
          POS_MIDDLE, POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT,
          TOKEN_ALONE, BY_LAYER, KEEPS_IT,
-         AT_ONCE, BAND, NOT_BANK, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
+         AT_ONCE, SENSE_TO, POS_ALREADY, BAND, EARLIER, NEIGHBOURS, NOT_BANK, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")
@@ -52,7 +62,7 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, FAR, SPLIT, OWN),
+    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, MOVE_FAR, FAR, SPLIT, ONE_ARROW, MEAN_START, MEAN_END, PATH_TOGETHER, OWN, ACROSS, NEARLY_ACROSS, SIMPLY_SUM, WAYS),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

@@ -179,6 +179,21 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["shared_move"] = float(np.linalg.norm(mean_end - mean_start))
     projection["own_parts"] = [float(np.linalg.norm(vecs[c, -1] - mean_end)) for c in range(C)]
     projection["own_part"] = float(max(projection["own_parts"]))
+    # which sentence's own part that is, the angle (degrees) each own part makes with the
+    # shared move (90: straight across it, so the lengths do not simply add), and how much of
+    # each own part's length the plane shows (its shadow on the plane over its full length)
+    projection["own_longest"] = int(np.argmax(projection["own_parts"]))
+    shared = mean_end - mean_start
+    projection["own_angles_deg"] = [
+        float(np.degrees(np.arccos(np.clip(
+            float(shared @ (vecs[c, -1] - mean_end))
+            / max(1e-12, float(np.linalg.norm(shared) * np.linalg.norm(vecs[c, -1] - mean_end))),
+            -1, 1)))) for c in range(C)]
+    xy_mean_end = xy[:, -1].mean(axis=0)
+    projection["own_shown"] = [float(np.hypot(*(xy[c, -1] - xy_mean_end))) / f if f > 0 else 1.0
+                               for c, f in enumerate(projection["own_parts"])]
+    # the shared move's start and end on the plane (the sentences' mean X^(0) and X^(L))
+    projection["shared_xy"] = [xy[:, 0].mean(axis=0).tolist(), xy_mean_end.tolist()]
     projection["answer"] = answer(projection, C)
     return projection
 
@@ -213,7 +228,7 @@ def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
             **{k: projection[k] for k in ("depth_distance", "sentence_distance", "end_shown",
                                           "full_depth_distance", "output_norm",
                                           "full_end_distances", "shared_move", "own_part",
-                                          "answer")}}
+                                          "own_angles_deg", "answer")}}
 
 
 def gap(curves: list[dict], base) -> dict:

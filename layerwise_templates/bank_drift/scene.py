@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arc, Arrow, CapStyleType, Create,
+from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc, Arrow, CapStyleType, Create,
                    DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle, Rotate,
-                   Transform, Underline, VGroup, VectorizedPoint, VMobject, always_redraw,
-                   smooth, squish_rate_func)
+                   Transform, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
+                   VMobject, always_redraw,
+                   linear, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
@@ -48,6 +49,7 @@ from .scene_parts import DimPlace, ProbeBeat
 from .view import Data
 
 SIZE = T.SMALL_SIZE             # 18: every label and number (the floor is 14 px)
+KEY_SIZE = T.LABEL_SIZE         # 22: the sentences' key, the only key to the colours
 MATH = T.TYPE.math_label        # X^(l) tick labels: scripts (70 %) at the 8 px floor
 PLANE_MATH = 1.25 * MATH        # the PCA plane's state labels: larger, read off the paths
 PLOT_WIDTH = 9.4
@@ -138,6 +140,12 @@ class CosineChart(VGroup):
         self.stride = label_stride(n, width / max(n, 1), widest)
         self.x_math = VGroup(*thinned(labels, self.stride))
         self.add(self.ax)
+        # the lowest y tick's label ("-0.10") sits left of the axis's foot, where X^(0)'s label
+        # reaches: the state labels step down until the two are clear
+        low = self.ax.y_labels[0] if len(self.ax.y_labels) else None
+        first = next((m for m in self.x_math if not isinstance(m, VectorizedPoint)), None)
+        if low is not None and first is not None and touching(low, first, 0.08):
+            self.x_math.shift(DOWN * (first.get_top()[1] - low.get_bottom()[1] + 0.08))
         if ticks:
             self.add(self.x_math)
         x_left = -7.11 + T.EDGE + NAME_WIDTH if left is None else left
@@ -214,9 +222,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.title = self.pin(new)
         self.play(FadeInPlace(new), run_time=0.4)
 
-    def clear(self, keep_legend: bool = True, keep_chart: bool = False) -> None:
+    def clear(self, keep_legend: bool = True, keep_chart: bool = False, extra=()) -> None:
         """Fade out what earlier beats drew (the sentences' key and the chart if asked to keep
-        them); the video's own title back if a section had its own."""
+        them); the video's own title back if a section had its own. `extra` animations play
+        with the fades (the key moving to its place for the next analysis)."""
         if getattr(self, "_home_title", None) is not None:
             self.section_title(None)
         st = self.stage
@@ -229,8 +238,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             st.legend = None
             st.legend_home = None
         st.other = []
-        if gone:
-            self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.05, 0.5))
+        if gone or extra:
+            self.play(*[FadeOutPlace(m) for m in gone], *extra,
+                      run_time=max(self.quick(0.05, 0.5), 0.8 if extra else 0.0))
             for m in gone:
                 self.remove(*m.get_family())
 
@@ -244,15 +254,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             for i, c in enumerate(self.v.contexts):
                 word = c.focus.value.partition("#")[0]
                 text = window(c.sentence.value, word)
-                rows.add(inline(Dot(radius=0.08, color=self.colors[i]),
-                                txt(f"{i + 1}", SIZE, self.colors[i]),
-                                highlighted(text, word, self.colors[i], SIZE)))
+                rows.add(inline(Dot(radius=0.09, color=self.colors[i]),
+                                txt(f"{i + 1}", KEY_SIZE, self.colors[i]),
+                                highlighted(text, word, self.colors[i], KEY_SIZE)))
             several = [c for c in self.v.contexts if len(c.positions) > 1]
             if several:                 # one definition of the word: the mean of its tokens
                 word = several[0].focus.value.partition("#")[0]
                 rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
                              SIZE, T.MUTED))
-            rows.arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+            rows.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
             width = 14.22 - 2 * T.EDGE
             if rows.width > width:                   # the floor: 18 -> at most 14 px scale
                 rows.scale_to_fit_width(max(width, rows.width * 0.8))
@@ -322,7 +332,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
 
     def content_top(self) -> float:
         lg = self.stage.legend
-        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.3
+        # (the chart's "cosine" head and the baseline's note sit above its top)
+        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.42
 
     def pair_key(self, k: int) -> VGroup:
         """Sentence i against sentence j, in words and the sentences' colours ("1 vs 2")."""
@@ -726,12 +737,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(Create(box), *[e[0].animate.scale(1.6) for e in ends], run_time=0.6)
         self.emphasize(ends, box, run_time=max(0.6, min(2.5, 0.85 * left - 0.6)))
         self.adopt(chart, box)
+        chart.box = box             # it boxes the rows' ends: it leaves with the rows
         del base
 
     def beat_projection(self, beat) -> None:
         self.pause_after_cue(5, 1.0)            # 10.2 vs 11.2: the plane holds the move
         self.pause_after_cue(8, 1.2)            # "mostly off this plane": lands
-        self.clear()
+        if self.stage.legend is None:
+            self.clear()
         legend = self.legend()
         v, pr = self.v, self.v.projection
         (x0, x1), (y0, y1) = pr.x_range.values, pr.y_range.values
@@ -751,10 +764,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the key, moved (not faded) to the top of the side column
         self.stage.legend_home = legend.get_center().copy()
         if legend.width <= 7.11 - T.EDGE - side_x:
-            self.play(legend.animate.move_to([side_x + legend.width / 2,
-                                              TOP - legend.height / 2, 0]), run_time=0.8)
+            # (with the last beat's pictures leaving: no stage left empty meanwhile)
+            self.clear(extra=[legend.animate.move_to([side_x + legend.width / 2,
+                                                      TOP - legend.height / 2, 0])])
             top = legend.get_bottom()[1] - 0.35
         else:       # a long sentence's key does not fit the side column: it leaves this beat
+            self.clear()
             self.play(FadeOutPlace(legend), run_time=0.6)
             self.remove(*legend.get_family())
             self.stage.legend = self.stage.legend_home = None
@@ -788,6 +803,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.add(trails)
         n = len(v.states)
         marks = VGroup()            # the reference's states X^(1) .. X^(L-1): dot and label
+        # what a state's label must not lie on: every path (all of it, drawn or still to come)
+        # and the PC axes, as points sampled along them
+        lines = [(plane.c2p(*p0), plane.c2p(*p1)) for path in xy
+                 for p0, p1 in zip(path[:-1], path[1:])]
+        lines += [(ax.get_start(), ax.get_end()) for ax in pc[:2]]
+        blocked = np.array([np.array(a0) + (np.array(a1) - np.array(a0)) * t
+                            for a0, a1 in lines for t in np.linspace(0, 1, 40)])
         per = self.pace(self.said(M.SAME_PATH), n - 1, 1.5, cap=1.6)
         per = max(per, 0.6)
         for s in range(1, n):
@@ -804,11 +826,22 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 taken = [m for m in [*marks, *start.get_family(), *pc[2:].get_family()]
                          if is_text(m)]
                 away = side_of(plane, xy, s)
-                for d in (away, -away, UP, DOWN, LEFT, RIGHT):
-                    beside(lab, Dot(plane.c2p(*xy[0][s]), radius=0.09), d, buff=0.12)
-                    if not any(overlaps(lab, m, pad=0.02) for m in taken):
+                best = None
+                for buff in (0.12, 0.3):
+                    for d in (away, -away, UP, DOWN, LEFT, RIGHT, UL, UR, DL, DR):
+                        beside(lab, Dot(plane.c2p(*xy[0][s]), radius=0.09), d, buff=buff)
+                        if any(overlaps(lab, m, pad=0.02) for m in taken) or \
+                                lab.get_left()[0] < -7.11 + T.EDGE:
+                            continue
+                        hits = covered(lab, blocked, pad=0.04)
+                        if best is None or hits < best[0]:
+                            best = (hits, lab.get_center().copy())
+                        if hits == 0:
+                            break
+                    if best is not None and best[0] == 0:
                         break
-                if not any(overlaps(lab, m, pad=0.02) for m in taken):
+                if best is not None:
+                    lab.move_to(best[1])
                     marks.add(lab)
                     extra.append(FadeInPlace(lab))
             self.play(*[Create(g) for g in segs],
@@ -855,7 +888,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                            inline(bar(pr.full_end_distances[k], self.curve_color(k)),
                                   Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
                     for k in pairs]
-            grid = VGroup(title, own, *rows)
+            # the reference's output, its own length: the yardstick "far" is read against
+            norm = VGroup(inline(txt("1", SIZE, self.colors[0]),
+                                 txt("output's length", SIZE, T.MUTED)),
+                          VectorizedPoint(),
+                          inline(bar(pr.output_norm, self.colors[0]).set_stroke(opacity=0.55),
+                                 Num(pr.output_norm, decimals=1, size=SIZE)))
+            grid = VGroup(title, own, *rows, norm)
             cols = [max(r[j].width for r in grid) for j in range(3)]
             for i, r in enumerate(grid):
                 x = 0.0
@@ -869,7 +908,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         both = longest + max(float(max(pr.end_distances.values)), float(pr.depth_distance))
         # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
-        title, own, rows = grid[0], grid[1], grid[2:]
+        title, own, rows, norm = grid[0], grid[1], grid[2:-1], grid[-1]
         grid.next_to(head, DOWN, buff=0.45).align_to(head, LEFT)
         edge = 7.11 - T.EDGE            # (a deep model's lengths, 589.6, ran past `room`)
         if grid.get_right()[0] > edge:
@@ -907,67 +946,204 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for k, r in enumerate(rows):
             self.play(FadeInPlace(r[2]), sv.dots[k + 1].animate.move_to(sv.tops[k]),
                       run_time=max(0.5, min(2.0, per)))
-        # "what tells the banks apart is mostly off this plane": said on the plot, beside the
-        # short in-plane segments at the paths' ends (the words the plan's numbers hold)
+        # "what tells the banks apart is mostly off this plane": said over the side view, on
+        # two lines as wide as its frame, clear of it (inside its empty upper right if no
+        # place above or below is free of other words)
         ans = pr.answer
-        where = {"mostly": "apart mostly off this plane", "partly": "apart partly off this plane",
-                 "mostly_in": "apart mostly in this plane"}[str(ans.off_plane)]
-        off = txt(where, SIZE, T.POINTER)
-        tip = plane.c2p(*xy[0][-1])
-        side = DOWN if tip[1] > plane.get_center()[1] else UP
-        # the first of these places where it lies on no text already on screen (a teacher's
-        # sentence put X^(6)'s label under it)
-        words = [m for top in self.mobjects for m in top.get_family()
-                 if is_text(m)]
-        # (first choice: the side view's title, above or below it)
-        for d, buff in ((None, UP), (None, DOWN), (side, 0.45), (-side, 0.45), (side, 0.9),
-                        (-side, 0.9), (side, 0.45)):
-            if d is None:
-                off.next_to(sv.box, buff, buff=0.1)
-                if (off.get_bottom()[1] >= plane.get_bottom()[1] - 0.05
-                        and off.get_top()[1] <= plane.get_top()[1] + 0.05
-                        and off.get_left()[0] >= -7.11 + T.EDGE):
-                    if not any(overlaps(off, w, pad=0.02) for w in words):
-                        break
-                continue
-            off.next_to(tip, d, buff=buff)
-            off.shift(RIGHT * (np.clip(off.get_center()[0], plane.get_left()[0] + off.width / 2,
-                                       plane.get_right()[0] - off.width / 2)
-                               - off.get_center()[0]))
-            if not any(overlaps(off, w, pad=0.02) for w in words):
+        where = {"mostly": ("apart: mostly", "off this plane"),
+                 "partly": ("apart: partly", "off this plane"),
+                 "mostly_in": ("apart: mostly", "in this plane")}[str(ans.off_plane)]
+        off = VGroup(*[txt(w, SIZE, T.POINTER) for w in where]).arrange(
+            DOWN, buff=0.06, aligned_edge=RIGHT)
+        words = [m for top in self.mobjects for m in top.get_family() if is_text(m)]
+        for d in (UP, DOWN, None):
+            if d is None:           # inside the frame, its upper right corner
+                off.move_to(sv.box.get_corner(UR) + np.array([-0.12, -0.1, 0]),
+                            aligned_edge=UR)
                 break
+            off.next_to(sv.box, d, buff=0.16).align_to(sv.box, RIGHT)
+            if (not any(overlaps(off, w, pad=0.06) for w in words)
+                    and off.get_bottom()[1] > plane.get_bottom()[1] - 0.05
+                    and off.get_top()[1] < TOP):
+                break
+        # (an opaque backing: the words sit on the plot's grid)
+        backing = Rectangle(width=off.width + 0.16, height=off.height + 0.12, stroke_width=0,
+                            fill_color=T.BACKGROUND, fill_opacity=0.9).move_to(off)
         self.hold_until_moment(M.OFF_PLANE)
         nearest = int(np.argmin([float(x) for x in pr.full_end_distances.values]))
-        self.play(FadeInPlace(off), run_time=0.5)
+        self.play(FadeIn(backing), FadeInPlace(off), run_time=0.5)
         self.emphasize(segs, off, sv.names[1], *sv.lines, *[r[2] for r in rows],
                        run_time=1.2)
         self.emphasize(rows[nearest][2], run_time=1.0)
-        answer = self.answer_lines(pr)
-        answer.next_to(grid, DOWN, buff=0.35).align_to(grid, LEFT)
-        self.keep_inside(answer)
-        # "so, how far does context move bank?": the question, its row lit
+        # "so, how far does context move bank?": the question, its row lit; "the layers move
+        # it far": its full-space number
         self.hold_until_moment(M.ANSWER)
-        self.emphasize(own, run_time=max(0.6, min(1.4, 0.85 * (self.said(M.FAR) - self.time))))
-        # "far: 11.2 is longer than the output state itself, 10.1"
+        self.emphasize(own[0], own[1], own[2], run_time=max(0.6, min(1.6, 0.85 * (
+            self.said(M.MOVE_FAR) - self.time))))
+        self.hold_until_moment(M.MOVE_FAR)
+        self.emphasize(own[2], run_time=max(0.6, min(1.6, 0.85 * (self.said(M.FAR)
+                                                                  - self.time))))
+        # "11.2 is longer than the output state itself, 10.1": the output's own length as a
+        # bar under the table, to the same scale, growing as it is said
         self.hold_until_moment(M.FAR)
-        self.play(FadeInPlace(answer[0]), run_time=0.5)
-        self.emphasize(own[2], answer[0], run_time=max(0.6, min(2.0, 0.85 * (
+        self.play(FadeInPlace(norm[0]), Create(norm[2][0]), FadeInPlace(norm[2][1]),
+                  run_time=max(0.6, min(1.5, 0.5 * (self.said(M.SPLIT) - self.time))))
+        self.emphasize(own[2], norm[2], run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.SPLIT) - self.time))))
-        # "split that move: the part all three share, 10.7, is the path they take together"
+        # "split that move into arrows": the table and the side view have been read and
+        # leave; the move is drawn as its parts, to scale, where the table was
         self.hold_until_moment(M.SPLIT)
-        self.play(FadeInPlace(answer[1]), FadeInPlace(answer[2]), run_time=0.5)
-        self.emphasize(trails, answer[1], answer[2], run_time=max(0.6, min(2.0, 0.85 * (
+        for line in sv.lines:
+            line.clear_updaters()
+        read = [grid, sv.all, off, backing, segs]
+        self.play(*[FadeOutPlace(m) for m in read], run_time=0.6)
+        for m in read:
+            self.remove(*m.get_family())
+        split = self.split_picture(head.get_left()[0], head.get_bottom()[1] - 0.3)
+        # "one arrow all three banks share": the mean of the three X^(0) on the plane, marked,
+        # and the shared arrow (its shadow on the plane) starts growing from it as it is said
+        a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
+        mean0 = Dot(a0, radius=0.08, color=T.TEXT)
+        mean1 = Dot(a1, radius=0.08, color=T.TEXT)
+        shadow = Arrow(a0, a1, buff=0, color=T.TEXT, stroke_width=5,
+                       max_tip_length_to_length_ratio=0.06)
+        self.hold_until_moment(M.ONE_ARROW)
+        self.play(FadeInPlace(mean0), run_time=0.4)
+        self.play(GrowArrow(shadow), run_time=max(0.8, min(3.0, 0.9 * (
+            self.said(M.MEAN_START) - self.time))))
+        # "from their mean start": that dot and the three X^(0) it is the mean of
+        self.hold_until_moment(M.MEAN_START)
+        self.emphasize(mean0, start, run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END)
+                                                                        - self.time))))
+        # "... to their mean end": the mean of the three X^(L), at the shadow's tip
+        self.hold_until_moment(M.MEAN_END)
+        self.emphasize(mean1, dots, run_time=0.6, extra=[FadeInPlace(mean1)])
+        # ": 10.7": a copy lifts off the plane into the full-space picture as one piece: its
+        # midpoint travels, it turns about that midpoint and is shortest half-way (it never
+        # swings about its tail, nor leaves the room above the caption), and its length is
+        # written over it
+        lifted = shadow.copy()
+        o, tip = split.shared.get_start(), split.shared.get_end()
+        m0, m1 = (a0 + a1) / 2, (o + tip) / 2
+        ang0 = float(np.arctan2(*(a1 - a0)[1::-1]))
+        ang1 = float(np.arctan2(*(tip - o)[1::-1]))
+        turn = (ang1 - ang0 + np.pi) % (2 * np.pi) - np.pi
+        len0, len1 = float(np.linalg.norm(a1 - a0)), float(np.linalg.norm(tip - o))
+        xr, ylo, yhi = 7.11 - T.EDGE, BOTTOM + 0.15, head.get_bottom()[1]
+
+        def carry(m, alpha: float) -> None:
+            a = alpha * alpha * (3 - 2 * alpha)    # eased, but moving all the way through
+            mid = m0 + (m1 - m0) * a
+            th = ang0 + turn * a
+            u = np.array([np.cos(th), np.sin(th), 0.0])
+            ln = (len0 + (len1 - len0) * a) * (1 - 0.45 * np.sin(np.pi * a))
+            # half its length may reach no further than the room around its midpoint
+            room = [abs(xr - abs(mid[0])) / max(1e-9, abs(u[0])),
+                    (mid[1] - ylo if u[1] != 0 else 1e9) / max(1e-9, abs(u[1])),
+                    (yhi - mid[1] if u[1] != 0 else 1e9) / max(1e-9, abs(u[1]))]
+            half = max(0.1, min(ln / 2, *room))
+            m.become(Arrow(mid - u * half, mid + u * half, buff=0, color=T.TEXT, stroke_width=5,
+                           max_tip_length_to_length_ratio=0.06 + (0.08 - 0.06) * a))
+        self.play(UpdateFromAlphaFunc(lifted, carry, rate_func=linear),   # (eased once, in carry)
+                  FadeInPlace(split.start), run_time=1.4)
+        self.remove(lifted)
+        self.add(split.shared)
+        self.play(FadeInPlace(split.scale_note), FadeInPlace(split.shared_label), run_time=0.5)
+        # "the path they take together": the three paths, under the arrow standing for them
+        self.hold_until_moment(M.PATH_TOGETHER)
+        self.emphasize(trails, shadow, run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.OWN) - self.time))))
-        # "each bank's own part is at most 4.3, smaller, and lies mostly off that plane"
+        # "then each bank's own arrow, what its sentence adds: the longest, the money bank's,
+        # is 4.3": each grows from the shared arrow's tip, its length beside it
         self.hold_until_moment(M.OWN)
-        self.play(FadeInPlace(answer[3]), run_time=0.5)
-        self.emphasize(*[r[2] for r in rows], answer[3], run_time=1.2)
-        self.play(FadeInPlace(answer[4]), run_time=0.5)
+        self.play(LaggedStart(*[GrowArrow(a) for a in split.own], lag_ratio=0.3),
+                  *[FadeInPlace(m) for m in split.own_labels], run_time=1.2)
+        k = int(pr.own_longest)
+        self.emphasize(split.own[k], split.own_labels[k], run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.ACROSS) - self.time))))
+        # "the parts add as arrows, not as lengths": tip to tail, the shared arrow then each
+        # own arrow flashes in turn
+        self.hold_until_moment(M.ACROSS)
+        per = max(0.3, min(0.6, 0.85 * (self.said(M.NEARLY_ACROSS) - self.time)
+                           / (1 + len(split.own))))
+        for a in [split.shared, *split.own]:
+            self.play(Indicate_(a), run_time=per)
+        # "each own arrow stands nearly across the shared one": the shared arrow's line carried
+        # on past its tip, each own arrow's angle to it marked
+        self.hold_until_moment(M.NEARLY_ACROSS)
+        self.play(Create(split.guide), *[Create(a) for a in split.arcs], run_time=0.8)
+        # "so their lengths do not simply sum": the angles pulse
+        self.hold_until_moment(M.SIMPLY_SUM)
+        half = max(0.3, min(0.8, 0.4 * (self.said(M.WAYS) - self.time)))
+        self.play(*[a.animate.set_stroke(width=6) for a in split.arcs], run_time=half)
+        self.play(*[a.animate.set_stroke(width=2.5) for a in split.arcs], run_time=half)
+        # "the own arrows point different ways, mostly off this plane; for this one pair they
+        # leave the same-sense bank nearer": the own arrows, then the paths' ends on the plane
+        self.hold_until_moment(M.WAYS)
+        self.emphasize(*split.own, run_time=1.2)
         end = self.beat_start + self.beat_end(beat)
-        self.emphasize(off, answer[4], rows[nearest][2],
-                       run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
+        self.emphasize(VGroup(*dots), run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end_label,
-                                   pc, segs, grid, answer, off, sv.all)]
+                                   pc, mean0, mean1, shadow, split.all)]
+
+    def split_picture(self, left: float, top: float):
+        """The reference's move split in two, in the full space and to one scale: from a start
+        dot, the arrow all sentences share (plan `shared_move`), and from its tip each
+        sentence's own arrow (`own_parts`) at its angle to the shared one (`own_angles_deg`;
+        the reference's drawn above the line, the others below it: each triangle is true,
+        the angles between own arrows are not drawn). Parts (not yet shown): start, shared,
+        shared_label, scale_note, own, own_labels, guide, arcs."""
+        pr = self.v.projection
+        L = float(pr.shared_move)
+        lens = [float(x) for x in pr.own_parts.values]
+        angs = [np.radians(float(x)) for x in pr.own_angles_deg.values]
+        sides = [1.0] + [-1.0] * (len(lens) - 1)
+        dirs = [np.array([np.cos(a), sd * np.sin(a), 0.0]) for a, sd in zip(angs, sides)]
+        right, bottom = 7.11 - T.EDGE - 0.55, BOTTOM + 0.2
+        note = txt("full space, to scale", SIZE, T.MUTED)
+        word = str(self.v.contexts[0].focus.value).partition("#")[0]
+        label = inline(txt("all", SIZE, T.TEXT), Num(pr.answer.n, decimals=0, size=SIZE),
+                       txt(f"{word}s share:", SIZE, T.TEXT),
+                       Num(pr.shared_move, decimals=1, size=SIZE))
+        # the scale: the shared arrow and the own arrows' reach fit the room under `top`
+        up = max([0.0] + [ln * d[1] for ln, d in zip(lens, dirs) if d[1] > 0])
+        down = max([0.0] + [-ln * d[1] for ln, d in zip(lens, dirs) if d[1] < 0])
+        fwd = max([0.0] + [ln * d[0] for ln, d in zip(lens, dirs)])
+        # (the words above the shared arrow sit left of the own arrow rising from its tip:
+        # they share the height above the line)
+        words = note.height + 0.18 + label.height + 0.14
+        width = right - (left + 0.15)
+        height = top - bottom - 0.35 - 0.35
+        k = min(width / max(1e-9, L + fwd), height / max(1e-9, up + down), 0.42)
+        k = min(k, (top - bottom - words - 0.35) / max(1e-9, down))
+        o = np.array([left + 0.15, top - max(words, up * k + 0.35), 0.0])
+        tip = o + RIGHT * L * k
+        start = Dot(o, radius=0.07, color=T.TEXT)
+        shared = Arrow(o, tip, buff=0, color=T.TEXT, stroke_width=5,
+                       max_tip_length_to_length_ratio=0.08)
+        label.next_to(shared, UP, buff=0.14).align_to(shared, LEFT)
+        note.next_to(label, UP, buff=0.18).align_to(shared, LEFT)
+        own, labels, arcs = VGroup(), VGroup(), VGroup()
+        for c, (ln, d) in enumerate(zip(lens, dirs)):
+            end = tip + d * ln * k
+            own.add(Arrow(tip, end, buff=0, color=self.colors[c], stroke_width=4,
+                          max_tip_length_to_length_ratio=0.2))
+            lab = Num(pr.own_parts[c], decimals=1, size=SIZE, color=self.colors[c])
+            beside(lab, Dot(end, radius=0.05), d, buff=0.08)
+            labels.add(lab)
+            ang = float(np.arctan2(d[1], d[0]))
+            arcs.add(Arc(radius=0.3 + 0.1 * c, start_angle=0, angle=ang, arc_center=tip,
+                         color=self.colors[c], stroke_width=2.5))
+        guide = DashedLine(tip, tip + RIGHT * max(0.9, fwd * k + 0.4), dash_length=0.08,
+                           color=T.MUTED, stroke_width=2.5)
+
+        class Split:
+            pass
+        sp = Split()
+        sp.start, sp.shared, sp.shared_label, sp.scale_note = start, shared, label, note
+        sp.own, sp.own_labels, sp.guide, sp.arcs = own, labels, guide, arcs
+        sp.all = VGroup(start, shared, label, note, own, labels, guide, arcs)
+        return sp
 
     def side_view(self, plane, xy, segs):
         """A small chart in a corner of the plot, away from the paths: across, how far each
@@ -1031,37 +1207,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         side.all = VGroup(box, axes, names, dots, *lines)
         return side
 
-    def answer_lines(self, pr) -> VGroup:
-        """The answer to the title's question, one line per statement, each the words its
-        numbers hold (plan `projection.answer`, thresholds in plan.py): the move against the
-        output state's own length; one path or not in the plane; the shared part; each
-        sentence's own part; where that own part lies."""
-        ans = pr.answer
-        n = int(ans.n)
-        count = {2: "two", 3: "three", 4: "four"}.get(n, str(n))
-        far = (inline(txt("far:", SIZE, T.TEXT), Num(pr.full_depth_distance, decimals=1,
-                                                     size=SIZE),
-                      txt("> output's length", SIZE, T.TEXT),
-                      Num(pr.output_norm, decimals=1, size=SIZE))
-               if ans.far else
-               inline(txt("moves", SIZE, T.TEXT), Num(pr.full_depth_distance, decimals=1,
-                                                      size=SIZE),
-                      txt("; output's length", SIZE, T.TEXT),
-                      Num(pr.output_norm, decimals=1, size=SIZE)))
-        path = txt(f"in this plane: {'one path' if ans.one_path else 'separate paths'}",
-                   SIZE, T.TEXT)
-        shared = inline(txt(f"shared by all {count}:", SIZE, T.TEXT),
-                        Num(pr.shared_move, decimals=1, size=SIZE))
-        word = str(self.v.contexts[0].focus).partition("#")[0]
-        own = inline(txt(f"each {word}'s own: up to", SIZE, T.TEXT),
-                     Num(pr.own_part, decimals=1, size=SIZE),
-                     *([txt("(smaller)", SIZE, T.TEXT)] if ans.shared else []))
-        where = {"mostly": "own parts: mostly off this plane",
-                 "partly": "own parts: partly off this plane",
-                 "mostly_in": "own parts: mostly in this plane"}[str(ans.off_plane)]
-        return VGroup(far, path, shared, own, txt(where, SIZE, T.TEXT)).arrange(
-            DOWN, buff=0.1, aligned_edge=LEFT)
-
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
         lands as a faint dot ("take all 21 states"); a line through their mean turns to the
@@ -1091,8 +1236,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.CLOUD)
         left = max(2.0, self.said(M.DIRECTIONS) - self.time)
         self.play(FadeInPlace(head[0][:-1]), LaggedStart(*[FadeInPlace(g) for g in ghosts],
-                                                    lag_ratio=0.08),
-                  run_time=max(1.0, min(2.5, 0.4 * left)))
+                                                    lag_ratio=0.04),
+                  run_time=max(0.8, min(1.2, 0.3 * left)))
         self.play(Create(dims), FadeInPlace(view), run_time=max(0.6, min(1.2, 0.2 * left)))
         self.bring_to_front(ghosts)
         self.emphasize(ghosts, view, run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
@@ -1143,12 +1288,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.remove(*drops.get_family(), *marks.get_family())
         # each axis's share of the spread, as it is said
         share = head[1]
+        # "keeps 33% of the spread" first, its words right after the number (no hole where
+        # PC2's share will go); they step right to make room as PC2's share is said
+        home = share[-1].get_center().copy()
+        share[-1].align_to(share[2], LEFT)
         self.hold_until_moment(M.AXES)
         self.play(FadeInPlace(share[0]), FadeInPlace(share[1]), FadeInPlace(share[-1]),
                   run_time=0.5)
         self.emphasize(name1, share[1], run_time=max(0.6, min(1.2, 0.8 * (self.said(M.PC2)
                                                                           - self.time))))
         self.hold_until_moment(M.PC2)
+        self.play(share[-1].animate.move_to(home), run_time=0.35)
         self.emphasize(name2, share[3], run_time=0.7,
                        extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
         # the axes stay, quieter, with their names: the frame the paths are read in; the
@@ -1183,6 +1333,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         name = txt(f"sentence {jn} minus sentence {jf}", SIZE, T.TEXT).rotate(np.pi / 2)
         name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
         panel.add(zero, name)
+        panel.name = name
         return panel
 
     def gap_key(self) -> VGroup:
@@ -1218,7 +1369,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # numbers leave (rows named "adjusted" would disagree with the raw curves lit now);
         # the bars' own row comes with the gap's chart
         gone = [getattr(chart, "note", None), chart.curves.get("baseline"),
-                *chart.rows.values()]
+                getattr(chart, "box", None), *chart.rows.values()]
         gone = [m for m in gone if m is not None]
         if gone:
             self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
@@ -1259,10 +1410,31 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
                          fill_color=T.POINTER, fill_opacity=0.18)
         band.move_to((lo + hi) / 2)
-        within = Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±")
-        within.next_to(band, UP, buff=0.1).align_to(band, RIGHT)
-        if any(touching(within, m) for m in panel.ax.y_labels):    # a band at X^(0) only:
-            within.next_to(band, RIGHT, buff=0.1).align_to(band, UP)   # beside it, off the ticks
+        # the band says what it is: X^(0)'s own gap, which position alone makes there
+        # (said only when the band is X^(0)'s gap: a teacher's sentences may have a wider
+        # early gap than X^(0)'s, and then the band is just that width)
+        at_start = abs(float(g.small) - abs(float(g.first))) < 1e-9
+        within = (inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
+                         txt(": position alone, at", SIZE, T.POINTER),
+                         math(v.states[0].math.value, MATH, T.POINTER)) if at_start else
+                  Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"))
+        # (clear of the bars to its right, the tick labels and the axis's name: over the
+        # band's span, under it, or right of it; the first such place, else the first one)
+        later = [shown[s] for s in range(tg + 1, n)]
+        keep_off = [*panel.ax.y_labels, *later, panel.name]
+        axis_x = panel.ax.axes.get_left()[0]
+        places = []
+        for d, edge in ((UP, LEFT), (DOWN, LEFT), (UP, RIGHT), (DOWN, RIGHT)):
+            within.next_to(band, d, buff=0.1).align_to(band, edge)
+            if edge is LEFT:
+                within.shift(RIGHT * 0.1)
+            if within.get_left()[0] < axis_x:           # never left of the axis
+                within.shift(RIGHT * (axis_x - within.get_left()[0]))
+            places.append(within.get_center().copy())
+            if not any(touching(within, m) for m in keep_off):
+                break
+        else:
+            within.move_to(places[0])
         self.play(FadeIn(band), FadeInPlace(within), run_time=0.6)
         self.bring_to_front(shown)
         per = self.pace(self.said(M.OPENS) - 0.5, tg + 1, 0.4, cap=1.8)
@@ -1382,6 +1554,16 @@ def beside(label, dot, direction, buff: float = 0.1):
     d = d / max(1e-6, float(np.linalg.norm(d)))
     r = buff + dot.width / 2 + 0.5 * (abs(d[0]) * label.width + abs(d[1]) * label.height)
     return label.move_to(dot.get_center() + r * d)
+
+
+def covered(m, points, pad: float = 0.0) -> int:
+    """How many of `points` (an [n, 3] array) lie inside `m`'s box grown by `pad`."""
+    if len(points) == 0:
+        return 0
+    l, r = m.get_left()[0] - pad, m.get_right()[0] + pad
+    b, t = m.get_bottom()[1] - pad, m.get_top()[1] + pad
+    x, y = points[:, 0], points[:, 1]
+    return int(np.sum((x > l) & (x < r) & (y > b) & (y < t)))
 
 
 def side_of(plane, xy, s: int):

@@ -21,7 +21,8 @@ RADIUS = 2.9                    # arrow length in the angle panel
 PROBE_PLOT = (8.4, 2.3)
 DIM = 0.3                       # what the voice is not speaking of, while the sketch is
 PROBE_TITLE = "A second question: when is sense readable?"
-POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here         # probe chart width, height
+POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here
+HEAD = T.LABEL_SIZE             # 22: the header lines, read while the chart is drawn
 
 
 class ProbeBeat:
@@ -50,18 +51,18 @@ class ProbeBeat:
         ax.x_labels = ticks
         ax.add(ticks)
         layer = VGroup()
-        head = txt("linear probe: held-out accuracy, %", size)
+        head = txt("linear probe: held-out accuracy, %", HEAD)
         st = pv.set
-        sizes = inline(Num(st.sentences, decimals=0, size=T.TINY_SIZE),
-                       txt("sentences the project wrote:", T.TINY_SIZE, T.TEXT),
-                       Num(st.train_sentences, decimals=0, size=T.TINY_SIZE),
-                       txt("train it,", T.TINY_SIZE, T.TEXT),
-                       Num(st.test_sentences, decimals=0, size=T.TINY_SIZE),
-                       txt("score it", T.TINY_SIZE, T.TEXT))
+        sizes = inline(Num(st.sentences, decimals=0, size=HEAD),
+                       txt("sentences the project wrote:", HEAD, T.TEXT),
+                       Num(st.train_sentences, decimals=0, size=HEAD),
+                       txt("train it,", HEAD, T.TEXT),
+                       Num(st.test_sentences, decimals=0, size=HEAD),
+                       txt("score it", HEAD, T.TEXT))
         example = self.probe_example(pr["example"], colors)
         top = VGroup(head, sizes, example).arrange(DOWN, buff=T.TIGHT, aligned_edge=LEFT)
         chart = VGroup(ax, layer)
-        chart.next_to(top, DOWN, buff=T.BUFF)
+        chart.next_to(top, DOWN, buff=T.BUFF + 0.2)     # (room for two caveat lines)
         # (the last tick label, not the axis, is what must stay clear of the right edge)
         right = self.camera.frame_width / 2 - T.EDGE - 0.15
         chart.shift(RIGHT * (right - max(ax.axes.get_right()[0], ticks.get_right()[0])))
@@ -77,7 +78,9 @@ class ProbeBeat:
         names_x = -7.11 + T.EDGE                       # the sketch's left edge
         sketch = self.probe_sketch(ax, pr["example"], colors[0])
         sense = example.sense[1]                    # "-> made": said with its label, later
-        self.play(FadeInPlace(VGroup(head, sizes, example[0][:-1], example[1], chart)),
+        # the header and the example first; the axes come when the first score is read (the
+        # probe's picture has the plot's place until then: no empty chart)
+        self.play(FadeInPlace(VGroup(head, sizes, example[0][:-1], example[1])),
                   run_time=self.quick(0.08, 0.8))
         # "the project wrote 90 ... other nouns": the set and its example noun
         self.hold_until_cue(1)
@@ -85,9 +88,10 @@ class ProbeBeat:
                        run_time=self.stretch(M.BOTH_SENSES, 1.0, cap=4.0) / 2)
         self.play(FadeInPlace(sketch.state), run_time=self.stretch(M.BOTH_SENSES, 0.6, cap=2.5))
         # "each used in both senses": the set's nouns, every one living and made
-        both = inline(Num(st.nouns_in_both, decimals=0, size=T.TINY_SIZE),
-                      txt("nouns, each in both senses", T.TINY_SIZE, T.TEXT))
+        both = inline(Num(st.nouns_in_both, decimals=0, size=HEAD),
+                      txt("nouns, each in both senses", HEAD, T.TEXT))
         both.next_to(head, RIGHT, buff=0.5).align_to(head, DOWN)
+        self.keep_inside(both)
         self.hold_until_moment(M.BOTH_SENSES)
         self.play(FadeInPlace(both), run_time=self.quick(0.03, 0.6))
         self.emphasize(both, example.sense, run_time=self.stretch(M.READ_LABEL, 1.2, cap=3.0))
@@ -110,8 +114,9 @@ class ProbeBeat:
         # part of speech (sentence 2): each number is drawn as it is said, chance at the end
         syn, t0 = curves[0], tasks[0]
         self.hold_until_cue(3)
-        self.play(FadeInPlace(syn.name), FadeOutPlace(sketch), run_time=self.quick(0.02, 0.4))
+        self.play(FadeOutPlace(sketch), run_time=0.3)        # (never both on one spot)
         self.remove(*sketch.get_family())
+        self.play(FadeInPlace(chart), FadeInPlace(syn.name), run_time=0.5)
         self.emphasize(example[1], run_time=self.quick(0.03, 0.8))
         self.hold_until_moment(M.ITSELF)
         self.probe_points(syn, 0, 0, self.said("pos_embedding"))
@@ -162,20 +167,27 @@ class ProbeBeat:
         # "so for these nouns, sense scores over 80 one layer after part of speech does": the
         # line that says it for these nouns takes the example's place, both embeddings lit
         self.hold_until_cue(7)
-        measures = inline(txt("other nouns: at", T.TINY_SIZE, T.TEXT),
+        measures = inline(txt("other nouns: at", HEAD, T.TEXT),
                           math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
-                          txt(", part of speech", T.TINY_SIZE, T.TEXT),
-                          Num(pv.tasks[0].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
+                          txt(", part of speech", HEAD, T.TEXT),
+                          Num(pv.tasks[0].accuracy_percent[0], decimals=0, size=HEAD,
                               color=colors[0], suffix="%"),
-                          txt("vs sense", T.TINY_SIZE, T.TEXT),
-                          Num(pv.tasks[1].accuracy_percent[0], decimals=0, size=T.TINY_SIZE,
+                          txt("vs sense", HEAD, T.TEXT),
+                          Num(pv.tasks[1].accuracy_percent[0], decimals=0, size=HEAD,
                               color=colors[1], suffix="%"))
         measures.align_to(example, UP).align_to(example, LEFT)
         self.keep_inside(measures)            # a teacher's longer numbers stay on the frame
+        self.hold_until_moment(M.AT_ONCE)               # "so sense goes ..."
         self.replace_line(example, measures)
-        self.emphasize(syn.point(0), sen.point(0), run_time=1.2)
-        self.hold_until_moment(M.AT_ONCE)               # "one layer after"
-        self.emphasize(sen.point(1), run_time=1.2)
+        # "from near a coin toss": sense at X^(0); "to 86 after one layer": at X^(1)
+        self.hold_until_moment(M.SENSE_TO)
+        self.emphasize(sen.point(0), measures[5], run_time=0.9)
+        self.emphasize(sen.point(1), run_time=max(0.6, min(1.6, 0.85 * (
+            self.said(M.POS_ALREADY) - self.time))))
+        # "while part of speech, scored over all words, is already 92 at the embedding"
+        self.hold_until_moment(M.POS_ALREADY)
+        self.emphasize(syn.point(0), measures[3], run_time=max(0.6, min(2.5, 0.85 * (
+            self.cue_at(8) - self.time))))
         # "the chapter's illustration puts sense later, with considerable overlap; the shaded
         # band is this project's mapping of it onto six layers": the illustration's late span
         # (plan: table.spans, its last row) shaded on the chart, named as our mapping
@@ -189,17 +201,33 @@ class ProbeBeat:
         late_tag = VGroup(txt("chapter: sense later, overlapping", T.TINY_SIZE, T.TEXT),
                           txt("(this band: our 6-layer mapping)", T.TINY_SIZE, T.TEXT)
                           ).arrange(DOWN, buff=0.06, aligned_edge=RIGHT)
-        late_tag.move_to(ax.axes.c2p(a1, 62)).align_to(late, RIGHT).shift(LEFT * 0.1)
+        # left of the band, in the plot's empty middle (between the curves and the chance
+        # lines, whose notes sit at the band's right end)
+        late_tag.move_to(ax.axes.c2p(a0, 68)).align_to(late, LEFT).shift(LEFT * 0.15)
+        late_tag.shift(LEFT * late_tag.width)
         self.hold_until_cue(8)
         self.play(FadeInPlace(late), FadeInPlace(late_tag[0]), run_time=0.7)
+        self.emphasize(late_tag[0], run_time=max(0.6, min(2.5, 0.85 * (
+            self.said(M.BAND) - self.time))))
         self.hold_until_moment(M.BAND)
         self.play(FadeInPlace(late_tag[1]), run_time=0.5)
         self.emphasize(late, late_tag[1], run_time=max(0.6, min(1.6, 0.85 * (
             self.cue_at(9) - self.time))))
+        # "here sense is readable well before that band": the sense score after one layer
+        # and the band, lit together
+        self.hold_until_moment(M.EARLIER)
+        self.emphasize(sen.point(1), late, run_time=max(0.6, min(2.5, 0.85 * (
+            self.said(M.NEIGHBOURS) - self.time))))
+        # "after one layer a noun's state already carries its neighbouring words": the rise
+        # from X^(0) to X^(1) pulses
+        self.hold_until_moment(M.NEIGHBOURS)
+        half = max(0.4, min(1.2, 0.4 * (self.cue_at(10) - self.time)))
+        self.play(sen.segs[0].animate.set_stroke(width=8), run_time=half)
+        self.play(sen.segs[0].animate.set_stroke(width=3), run_time=half)
         # "these are other nouns, not bank: bank had one sentence pair, and its gap was
         # clearest at the output": the band leaves, X^(L) boxed, the line says it
-        self.hold_until_cue(9)
-        notbank = inline(txt("bank: one sentence pair; its gap clearest at", T.TINY_SIZE,
+        self.hold_until_cue(10)
+        notbank = inline(txt("bank: one sentence pair; its gap clearest at", HEAD,
                              T.TEXT), math(self.v.states[-1].math.value, T.TYPE.math_label,
                                            T.TEXT))
         notbank.align_to(measures, UP).align_to(measures, LEFT)
@@ -213,22 +241,21 @@ class ProbeBeat:
         self.play(FadeOutPlace(both), run_time=0.4)
         self.remove(*both.get_family())
         self.emphasize(sizes, run_time=self.stretch(M.ONE_NOUN, 0.8, cap=2.5))
-        caveats = VGroup(                               # shown one after the other
-            inline(txt("small set: one test sentence moves sense by", T.TINY_SIZE, T.TEXT),
-                   Num(pv.tasks[1].one_example_percent, decimals=0, size=T.TINY_SIZE),
-                   txt("points", T.TINY_SIZE, T.TEXT)),
-            txt("one model, a linear probe: readable; use not shown", T.TINY_SIZE, T.TEXT),
+        caveats = VGroup(                               # the second comes under the first
+            inline(txt("small set: one test sentence moves sense by", HEAD, T.TEXT),
+                   Num(pv.tasks[1].one_example_percent, decimals=0, size=HEAD),
+                   txt("points", HEAD, T.TEXT)),
+            txt("a linear probe: readable, not shown to be used", HEAD, T.TEXT),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
         self.replace_line(notbank, caveats[0])
-        self.hold_until_moment(M.PROBE_SHOWS)       # one caveat line at a time
-        last = caveats[1].align_to(caveats[0], UP)
-        self.replace_line(caveats[0], last)
+        self.hold_until_moment(M.PROBE_SHOWS)
+        self.play(FadeInPlace(caveats[1]), run_time=0.4)
         self.hold_until_moment(M.NOT_WHAT)
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(top, chart, drawn, last)]
+        self.stage.other = [VGroup(top, chart, drawn, caveats)]
 
     def pause_after_cue(self, k: int, secs: float) -> None:
         """A beat of silence after cue k (a reveal lands): every later cue is spoken `secs`
@@ -274,9 +301,8 @@ class ProbeBeat:
                      txt("weights", T.TINY_SIZE, T.TEXT))
         label = txt(ex["tags"][ex["target"]], T.SMALL_SIZE, color)
         row = VGroup(state, box, label).arrange(RIGHT, buff=1.1)
-        # under the chart (over the rows' place, still empty): not on the data's grid
-        room_top = ax.x_labels.get_bottom()[1] - 0.15
-        row.move_to([ax.axes.get_center()[0], room_top - row.height / 2, 0])
+        # in the plot's place: the axes come in only when the first score is drawn
+        row.move_to(ax.axes.get_center())
         into = Arrow(cells.get_right(), box.get_left(), buff=0.1, color=T.MUTED,
                      stroke_width=3)
         out = Arrow(box.get_right(), label.get_left(), buff=0.1, color=T.MUTED, stroke_width=3)
@@ -291,9 +317,9 @@ class ProbeBeat:
         words = [(w, t, i == ex["target"]) for i, (w, t) in enumerate(zip(ex["words"],
                                                                         ex["tags"]))
                  if t != "PUNCT"]
-        row = inline(txt("e.g.", T.TINY_SIZE, T.MUTED),
-                     *[txt(w, T.TINY_SIZE, colors[1] if hit else T.TEXT) for w, _, hit in words],
-                     txt(f"→ {ex['sense']}", T.TINY_SIZE, colors[1]), buff=0.16)
+        row = inline(txt("e.g.", HEAD, T.MUTED),
+                     *[txt(w, HEAD, colors[1] if hit else T.TEXT) for w, _, hit in words],
+                     txt(f"→ {ex['sense']}", HEAD, colors[1]), buff=0.16)
         tags = VGroup(*[txt(t, T.TINY_SIZE, colors[0]).next_to(row[1 + i], DOWN, buff=0.08)
                         for i, (_, t, _) in enumerate(words)])
         for m in tags:

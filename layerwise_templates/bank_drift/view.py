@@ -75,6 +75,10 @@ class Projection(View):
     shared_move: float
     own_parts: list[float]
     own_part: float
+    own_longest: int            # which sentence's own part is own_part
+    own_angles_deg: list[float]  # each own part's angle with the shared move
+    own_shown: list[float]      # each own part's in-plane share of its length
+    shared_xy: list[list[float]]     # the shared move's start and end on the plane
     answer: Answer
 
 

@@ -139,6 +139,23 @@ def whole_view(xy: np.ndarray) -> dict:
     return view
 
 
+def shadow_view(xy0: np.ndarray, norm0: float) -> dict:
+    """The view of the plane beat's shadow: X^(0)'s shadow (on the plane) and, beside it along
+    the same direction, an arrow of X^(0)'s true length (the shadow's length over the share the
+    plane captures): the origin and both tips framed, its scale bar a fifth of its width."""
+    xy0 = np.asarray(xy0, np.float64)
+    u = xy0 / max(float(np.linalg.norm(xy0)), 1e-12)
+    pts = np.vstack([np.zeros(2), xy0, u * norm0])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    need = max(float(hi[0] - lo[0]), ASPECT * float(hi[1] - lo[1]), 1e-6) * VIEW_PAD
+    view = {"center": ((lo + hi) / 2).tolist(), "width": _ladder_up(need)}
+    while not _fits(view, pts):
+        view["width"] = _ladder_up(view["width"] * 1.01)
+    view["scale"] = view["width"] / 5
+    view["scale_decimals"] = _decimals_of(view["scale"])
+    return view
+
+
 CLOSE_LAYERS = 2        # a close-up view frames the states of the last this many layers
 CLOSE_FROM_LAYER = 2    # ... from X^(2) on (layers 0 and 1 are shown step by step, whole)
 
@@ -570,6 +587,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "views": plane_views(xy),
                   "close_views": close_views(xy, per),
                   "whole_view": whole_view(xy),
+                  "shadow_view": shadow_view(xy[0], float(norms[0])),
                   "close_layers": CLOSE_LAYERS, "close_from_stage": CLOSE_FROM_LAYER * per},
         "bars": {"linear": bars_linear, "log": {"min": log_lo, "max": log_hi,
                                                 "ticks": [{"value": v, "decimals": _decimals_of(v)}

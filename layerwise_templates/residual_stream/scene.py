@@ -23,9 +23,10 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, FadeIn, GrowFromEdge, Indicate,
-                   Line, Rectangle, ReplacementTransform, RoundedRectangle, Transform, VGroup,
-                   config, smooth, squish_rate_func)
+from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate,
+                   Line, ManimColor, Rectangle, ReplacementTransform, RoundedRectangle, Transform,
+                   UpdateFromAlphaFunc, VGroup, config, interpolate_color, smooth,
+                   squish_rate_func, there_and_back)
 
 from scenes import theme as T
 from scenes.base import StoryboardScene
@@ -34,7 +35,7 @@ from scenes.mobjects import Num, glyph_span, inline, math, txt
 from . import moments as M
 from .moments import DIVIDES, SHRINKS
 from .scene_intro import IntroBeats
-from .scene_parts import BAR_W, DIP, ML, S, StreamPanels, appear
+from .scene_parts import BAR_W, DIP, ML, S, BarsTo, StreamPanels, appear
 from .scene_summary import SummaryBeats
 from .view import Data
 
@@ -445,8 +446,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them.
         A leg that names `close` turns the plane's camera to the close-up of the newest states
         (plane.close_views) as it is said; the last leg zooms back out to the whole path.
-        A leg that names where X shrinks (`dips`) is at the first such layer when it is said,
-        their layer numbers lit under the bars, and past the last by `reach`."""
+        The walk keeps one pace; the bar axis is set once with the camera's move and kept.
+        A leg that names where X shrinks (`dips`) marks each such layer under its bars as it
+        is drawn (those drawn before the words, when they are said)."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         if start is not None and "tag" in self.shown:
             self.update_footer({"layer": start})     # the layer the tag still names, from frame 1
@@ -471,12 +473,18 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             return
         voiced = bool(self.beat.get("cues"))
         said_close = float(((self.beat.get("moments") or {}).get(M.CLOSE) or {}).get("at", 0)) > 0
+        # the bar axis is set once per camera move and kept through the leg (the walk's bars
+        # never rescale while layers go by): at the close-up, to the leg's top; at the zoom
+        # out, to the whole walk's; a leg that still outgrows it rescales once, before it starts
+        dips = self.dips_in(left[:-1]) if voiced and not ending and self.named(M.DIPS) else []
+        axis = []
         if getattr(self, "close_up", False) and (ending or said_close):
             # "Layers 23 to 28: the view zooms out to the whole path": once, to the whole
             # finished path, kept to the end (no rescale after it)
             if self.named(M.CLOSE):
                 self.hold_until_moment(M.CLOSE)
-            self.set_close_up(False, 1.6, whole=True)
+            axis = self.axis_to(len(self.stages) - 1)
+            self.set_close_up(False, 1.6, whole=True, extra=axis)
         elif not getattr(self, "whole_final", False) and (
                 self.named(M.CLOSE) or (not voiced and first >= 2)):
             # "The plane follows the newest part of the path, close up": X's tip stays in view,
@@ -484,32 +492,34 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             if voiced:
                 self.hold_until_moment(M.CLOSE)
             self.fix_close_scale(left[-1]["stage_out"])
-            self.set_close_up(True, 1.3)
+            axis = self.axis_to(left[-1]["stage_out"]) + self.dim_beside(dips)
+            self.set_close_up(True, 1.3, extra=axis)
         elif getattr(self, "close_up", False):
             # a later close-up leg (a draft's): one scale for this leg too, wide enough for it
             self.fix_close_scale(left[-1]["stage_out"])
+        if not axis and self.chart is not None:
+            late = self.axis_to(left[-1]["stage_out"])
+            if late:
+                self.play(*late, run_time=0.8)
         end = self.cue_at(self.n_cues()) - 0.25 if voiced else self.time + LAYER_TIME * len(left)
         sweep_end = end - LAST_HOLD if voiced else end
         lit = {}
         ffn_cue = next((i for i, c in enumerate(self.beat.get("cues") or [])
                         if "feed-forward update grows" in c.get("text", "")), None)
         if voiced and ffn_cue is not None and not ending and len(left) <= SHORT_LEG:
-            # a short leg's "the feed-forward update grows at every layer": the key's FFN
-            # entry is lit as that is said
-            # (a ring round it: the orange swatch keeps its colour)
-            lit[self.cue_at(ffn_cue) + 0.5] = lambda: [Circumscribe(self.chart_key[2],
-                                                                    color=T.POINTER,
-                                                                    buff=0.06)]
+            # a short leg's "the feed-forward update grows at every layer": the leg's FFN
+            # bars drawn so far light up as that is said (the data, not the key)
+            lit[self.cue_at(ffn_cue) + 0.3] = lambda a0: self.light_ffn(left, a0)
         has = ending
-        # "X shrinks a little inside layers 5 and 6": the walk reaches the first dip as
-        # "shrinks" is said, walks through the others while they are named (each marked under
-        # its slot as it is drawn), and the rest by the sentence's end
-        dips = self.dips_in(left[:-1]) if voiced and not ending and self.named(M.DIPS) else []
-        goals = {}
-        if dips:
-            goals[dips[0]] = self.said(M.DIPS) + 0.6
-            if len(dips) > 1 and self.named(M.REACH):
-                goals[dips[-1]] = max(self.said(M.REACH) - 0.2, goals[dips[0]] + 0.5)
+        # "Where a step shortens X by more than 2, its layer is lit below": the walk keeps one
+        # pace; each dip's layer is marked under its bars as the walk draws it, never before
+        # it is drawn nor before the words (the dips drawn before them are marked then)
+        dips_at = self.said(M.DIPS) + 0.3 if dips else None
+        marked: set = set()
+        # a long leg names fewer layers: the tag changes at its first and last layer and at
+        # each marked one (the footer still names every layer drawn)
+        named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and len(left) > SHORT_LEG
+                 else {a["layer"] for a in left})
         for k, lay in enumerate(left):
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
@@ -518,24 +528,31 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                              math(f"|{T.X_l(l)}| =", ML, T.X),
                              self.n(self.v.layers[l].norm_x, T.X, T.TYPE.label))
             new_tag.move_to(TAG_AT)
-            self.set_slot("tag", new_tag)
+            if l in named or "tag" not in self.shown:
+                self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
             unit = max(LAYER_TIME, min(LAYER_MAX, (sweep_end - self.time) / (len(left) - k)))
-            goal = next(((g, t) for g, t in sorted(goals.items()) if g >= l), None)
-            if goal is not None:                # up to the next named dip: there when named
-                n_to = sum(1 for a in left[k:] if a["layer"] <= goal[0])
-                unit = max(0.5, min(LAYER_MAX + 1.0, (goal[1] - self.time) / n_to))
             if has and voiced:                  # the last step is drawn as it is named
                 unit = max(LAYER_TIME, (self.said(M.LARGEST) - self.time) / (len(left) - k))
             extra = []
-            for at in [t for t in lit if t <= self.time + unit]:
-                extra += lit.pop(at)()
-            if dips and l == dips[0]:            # the dips named: all their layers lit at once
-                extra = [*extra, *[a for d_ in dips for a in self.dip_mark(d_)]]
-            elif l in dips[1:]:                  # ... and each again as the walk draws it
-                extra = [*extra, Indicate(self.shown[f"dip{l}"], color=T.POINTER,
-                                          scale_factor=1.4)]
+            for at in [t for t in lit if t <= self.time + unit - 1.0]:
+                # at its words, not before: the flash starts that far into this layer's play
+                # (at least 1 s of it left, else it waits for the next layer's)
+                extra += lit.pop(at)(max(0.0, (at - self.time) / unit))
+            due = [d for d in dips if d <= l and d not in marked]
+            if due and self.time + unit - 0.6 >= dips_at:
+                a0 = min(0.6, max(0.0, (dips_at - self.time) / unit))
+                for d_ in due:
+                    extra = [*extra, *self.dip_mark(d_, a0)]
+                    marked.add(d_)
             self.advance_together(lay["stage_out"], unit, extra)
+        late = [d_ for d_ in dips if d_ not in marked]
+        if late:
+            self.hold_until(dips_at)
+            self.play(*[a for d_ in late for a in self.dip_mark(d_)], run_time=0.8)
+        if lit:
+            self.hold_until(min(lit))
+            self.play(*[a for at in sorted(lit) for a in lit[at](0.0)], run_time=1.0)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
             if self.named(M.MEDIANS):
@@ -572,10 +589,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 out.append(lay["layer"])
         return out
 
-    def dip_mark(self, l: int) -> list:
+    def dip_mark(self, l: int, a0: float = 0.0) -> list:
         """Layer l's number lit under its slot (where the chart's layer numbers are): a layer
-        the voice names as one where X got shorter, lit when the dips are named (the walk is
-        at the first of them). The marks stay for the rest of the leg."""
+        the voice names as one where X got shorter, marked as the walk draws it (fading in
+        from share `a0` of the play). The marks stay for the rest of the leg."""
         num = Num(self.v.layers[l].layer, decimals=0, size=S, color=T.POINTER)
         # exactly over the chart's own (muted) number where it has one: that number turns lit;
         # a thick bar under the layer's own three bars, on the axis, says which bars it names
@@ -586,14 +603,45 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                      stroke_width=7, color=T.POINTER)
         mark = VGroup(under, num)
         self.shown[f"dip{l}"] = mark
-        out = [FadeIn(under), FadeIn(num, scale=1.4)]
-        # a chart number next to a two-digit mark would touch it ("2021"): it steps aside
+        late = squish_rate_func(smooth, a0, 1.0)        # from share a0 of the play on
+        return [FadeIn(under, rate_func=late), FadeIn(num, scale=1.4, rate_func=late)]
+
+    def dim_beside(self, dips) -> list:
+        """A chart layer number next to a two-digit dip mark would touch it ("1011"): those
+        numbers fade as the leg starts (with the camera's move), before any mark is drawn."""
+        out = []
         labels = self.chart[2]
-        for nb in (l - 1, l + 1):
-            if l % 5 and nb % 5 == 0 and 0 <= nb < self.L and nb // 5 < len(labels):
-                lab = labels[nb // 5]
-                self.dimmed_labels = [*getattr(self, "dimmed_labels", []), lab]
-                out.append(lab.animate.set_opacity(0))
+        for l in dips:
+            for nb in (l - 1, l + 1):
+                if l % 5 and nb % 5 == 0 and 0 <= nb < self.L and nb // 5 < len(labels):
+                    lab = labels[nb // 5]
+                    self.dimmed_labels = [*getattr(self, "dimmed_labels", []), lab]
+                    out.append(lab.animate.set_opacity(0))
+        return out
+
+    def axis_to(self, stage: int) -> list:
+        """The bar axis set to the plan's axis after `stage` and kept there (`axis_k`: the walk
+        draws its bars on it, no rescale per layer); [] when it is already that tall."""
+        if self.chart is None:
+            return []
+        axes = self.data["bars"]["linear"]
+        if axes[stage]["max"] <= getattr(self, "bar_max", 0.0) + 1e-9:
+            return []
+        self.axis_k = stage
+        return [BarsTo(self, [], axes[stage]["max"], stage)]
+
+    def light_ffn(self, left, a0: float = 0.0) -> list:
+        """"the feed-forward update grows at every layer": the leg's FFN bars drawn so far
+        flash the pointer colour (a colour change: heights untouched), from share `a0` of the
+        play on (the play started before the words)."""
+        out = []
+        ramp = lambda t: there_and_back(min(1.0, max(0.0, (t - a0) / (1 - a0))))     # noqa
+        for a in left:
+            bar = self.bars.get(("step", a["step_ffn"]))
+            if bar is not None:
+                out.append(UpdateFromAlphaFunc(
+                    bar, lambda m, t: m.set_fill(interpolate_color(
+                        ManimColor(T.FFN), ManimColor(T.POINTER), ramp(t)))))
         return out
 
     def medians_after(self, end: float, drop) -> None:

@@ -248,41 +248,51 @@ class IntroBeats:
         self.emphasize(lines[1][0][1], self.plane.frame,
                        run_time=self.to_moment(M.SHADOW, 1.2, 0.7))
         # "the plane is a shadow: X of zero's shadow is only 9 percent as long as X of zero":
-        # X^(0) drawn at its true length along its shadow, then dropping to the shadow
+        # the view glides (smoothly, its scale bar kept) to one that frames X^(0)'s shadow and,
+        # beside it along the same direction, an arrow of X^(0)'s true length 2.18: both stay
+        # drawn side by side, each named (the X^(0) arrow itself is never redrawn)
         self.hold_until_moment(M.SHADOW)
         self.play(dots.animate.set_opacity(0), FadeOut(whole), FadeOut(ends), run_time=0.4)
         self.remove(dots, whole, ends)
+        sv = d["plane"]["shadow_view"]
+        self.play(PlaneStep(self.plane, [], sv), run_time=1.2)
+        self.scale = self.shadow_scale_bar()
+        self.play(FadeIn(self.scale), run_time=0.3)
         xy0 = np.asarray(self.stages[0]["xy"], float)
         n0 = self.data["summary"]["norm_first"]["value"]
         u = xy0 / max(float(np.linalg.norm(xy0)), 1e-12)
-        true_end = u * n0
-        width = 1.5 * n0 * max(abs(u[0]), self.data["plane"]["aspect"] * abs(u[1]), 0.3)
-        demo = {"center": (true_end / 2).tolist(), "width": width}
-        self.play(PlaneStep(self.plane, [], demo), run_time=1.0)
-        tall = self.plane.arrow((0.0, 0.0), tuple(true_end), T.X, 5, opacity=0.55)
+        side = np.array([-u[1], u[0]]) * 0.045 * sv["width"]       # beside it, not on it
+        if side[0] < 0:
+            side = -side                        # to the right of the shadow
+        tall = self.plane.arrow(tuple(side), tuple(side + u * n0), T.X, 5, opacity=0.55)
         self.put("p2", lines[2], anim=appear(lines[2]), run_time=0.4)
-        self.play(PlaneStep(self.plane, [tall], demo), run_time=0.8)
-        self.emphasize(lines[2][2], run_time=0.6)
-        idx = len(self.plane.items) - 1
-
-        def drop(m, a):
-            a = smooth(a)
-            end = true_end + a * (xy0 - true_end)
-            self.plane.items[idx] = (tall, (0.0, 0.0), tuple(end))
-            self.plane.redraw()
-
+        self.play(PlaneStep(self.plane, [tall], sv), run_time=1.0)
+        c = self.plane.frame.get_center()
+        mid = self.plane.to_screen(side + u * n0 * 0.5, center=c)
+        true_lab = self.n(self.v.summary.norm_first, T.X, L_).next_to(mid, RIGHT, buff=0.2)
+        tip0 = self.plane.to_screen(xy0, center=c)
+        shadow_lab = inline(txt("shadow:", L_, T.TEXT),
+                            self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"))
+        shadow_lab.next_to(tip0, LEFT + DOWN, buff=0.2)       # below the plane's axis line
+        self.keep_inside(shadow_lab)
+        self.shown["shadow_labs"] = VGroup(true_lab, shadow_lab)
+        self.play(FadeIn(true_lab), run_time=0.4)
+        self.emphasize(lines[2][2], true_lab, run_time=0.8)
         self.put("p3", lines[3], anim=appear(lines[3]), run_time=0.4)
-        self.play(UpdateFromAlphaFunc(self.plane, drop), run_time=1.2)
+        self.play(FadeIn(shadow_lab), run_time=0.4)
+        # (the glide home below takes about 2.2 s: it starts that long before "bars")
+        self.emphasize(lines[3][1], shadow_lab[1],
+                       run_time=max(0.8, self.said(M.BARS) - 2.2 - self.time)
+                       if self.beat.get("cues") else 1.0)
+        # the true-length arrow and the names leave; the view glides back to X^(0)'s own
+        self.play(tall.animate.set_opacity(0), FadeOut(self.shown.pop("shadow_labs")),
+                  self.scale.animate.set_opacity(0), run_time=0.4)
         self.plane.forget(tall)
         self.plane.remove(tall)
-        # back to X^(0)'s own view: its shadow at a readable size, its scale bar
-        self.play(PlaneStep(self.plane, [], views[0]), run_time=0.8)
+        self.remove(self.scale)
+        self.play(PlaneStep(self.plane, [], views[0]), run_time=0.6)
         self.scale = self.scale_bar(0)
         self.play(FadeIn(self.scale), run_time=0.3)
-        # (the glide home below takes about 1.5 s: it starts that long before "bars")
-        self.emphasize(lines[3][1], self.x_arrow,
-                       run_time=max(0.8, self.said(M.BARS) - 1.5 - self.time)
-                       if self.beat.get("cues") else 1.0)
         # "The bars below give the true lengths.": the plane glides home (small, right), the
         # two said lines move up where the first two were, and the bars come in below as
         # "bars" is said
@@ -298,6 +308,20 @@ class IntroBeats:
         self.play(self.bar_for_x(0), run_time=0.8)
         self.emphasize(self.bars[("x", 0)], lines[2][2],
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+
+    def shadow_scale_bar(self) -> VGroup:
+        """The scale bar of the shadow's view (plane.shadow_view), where `scale_bar` puts its own."""
+        sv = self.data["plane"]["shadow_view"]
+        length = sv["scale"] / sv["width"] * self.plane.w
+        line = VMobject(stroke_color=T.TEXT, stroke_width=3)
+        line.set_points_as_corners([LEFT * length / 2, RIGHT * length / 2])
+        pv = self.v.plane.shadow_view
+        label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.TEXT,
+                    suffix=" unit" if sv["scale"] == 1 else " units")
+        g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
+        if getattr(self, "plane_big", False) is True:
+            return g.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, DOWN)
+        return g.next_to(self.plane.frame, DOWN, buff=0.12).align_to(self.plane.frame, RIGHT)
 
     def state_dots(self) -> VGroup:
         """Each state's shadow on the plane as a dot (X^(0) first, along the path), drawn by
@@ -422,10 +446,10 @@ class IntroBeats:
                      txt("on, the copy is", L_), self.n(cp.min, T.LN, L_),
                      txt("to", L_), self.n(cp.max, T.LN, L_), txt("long", L_),
                      # the strip's first, shorter bar (muted like it): layer 0's copy
-                     txt("(layer", L_, T.MUTED),
-                     Num(self.v.layers[0].layer, decimals=0, size=L_, color=T.MUTED,
+                     txt("(layer", L_, T.TEXT),
+                     Num(self.v.layers[0].layer, decimals=0, size=L_, color=T.TEXT,
                          suffix=":"),
-                     self.n(cp.norm[0], T.MUTED, L_, suffix=")"))
+                     self.n(cp.norm[0], T.TEXT, L_, suffix=")"))
         rng.next_to(top, DOWN, buff=0.4).align_to(top, LEFT)
         # two wide bars on one scale: |X^(29)| and the longest copy (a sliver under it); the
         # copy is X's bar normalised: the long bar shrinks down into the sliver
@@ -567,7 +591,10 @@ class IntroBeats:
         acc = VMobject(stroke_color=T.TEXT, stroke_width=5)
         acc.set_points_as_corners(pts)
         acc_end = self.n(dv.cos_from_first[-1], T.TEXT, L_).next_to(pts[-1], RIGHT, buff=0.1)
-        said = inline(math(f"cos({T.X_l(f0)}, {T.X_l('l')})", ML, T.TEXT),
+        # the line's point at the right edge of layer l's slot is X^(l+1), what layer l writes
+        # (the bars' own convention, cos(X^(l), X^(l+1))): named so (review 23 read the old
+        # cos(X^(1), X^(l)) on the layer-l axis as off by one)
+        said = inline(math(f"cos({T.X_l(f0)}, {T.X_l('l+1')})", ML, T.TEXT),
                       txt("falls to", L_, T.TEXT), self.n(dv.cos_1_last, T.TEXT, L_),
                       txt("at", L_, T.TEXT), math(T.X_l(self.L), ML, T.TEXT),
                       txt(": almost a right angle", L_, T.TEXT))

@@ -11,13 +11,15 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, FadeIn, Indicate, Rectangle, VGroup, VMobject,
-                   squish_rate_func, there_and_back)
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, FadeIn, Indicate, Rectangle,
+                   UpdateFromAlphaFunc, VGroup, VMobject, smooth, squish_rate_func,
+                   there_and_back)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from scenes.mobjects.numbers import bracket
+from scenes.motion.plane import geometric_view
 from scenes.motion.tip_to_tail import PlaneStep, TipToTail
 
 S = T.TYPE.small
@@ -197,14 +199,14 @@ class StreamPanels:
     def make_plane_head(self, big: bool) -> VGroup:
         d = self.data
         word = d["focus"]["token_text"].lstrip(d["space_mark"])
-        n = Num(self.v.plane.n_points, decimals=0, size=S, color=T.MUTED)
+        n = Num(self.v.plane.n_points, decimals=0, size=S, color=T.TEXT)
         if big is True:         # beside the plane's top right (the token row is above it)
-            head = VGroup(txt("PCA plane of", S, T.MUTED),
-                          inline(txt(word + "'s", S, T.MUTED), n, txt("states", S, T.MUTED))
+            head = VGroup(txt("PCA plane of", S, T.TEXT),
+                          inline(txt(word + "'s", S, T.TEXT), n, txt("states", S, T.TEXT))
                           ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
             return head.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, UP)
-        head = inline(txt("PCA plane of " + word + "'s", S, T.MUTED), n,
-                      txt("states", S, T.MUTED))
+        head = inline(txt("PCA plane of " + word + "'s", S, T.TEXT), n,
+                      txt("states", S, T.TEXT))
         # (the `plane` beat rings the frame: its heading a little higher, clear of the ring)
         return head.next_to(self.plane.frame, UP, buff=0.16 if big == "wide" else 0.08)
 
@@ -251,7 +253,7 @@ class StreamPanels:
             pv = self.v.plane.close_views[k if fixed is None else fixed]
         else:
             pv = self.v.plane.views[k]
-        label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.MUTED,
+        label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.TEXT,
                     suffix=" units")
         g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
         if getattr(self, "plane_big", False) is True:      # beside the plane's bottom right
@@ -299,24 +301,41 @@ class StreamPanels:
             self.play(*anims, run_time=0.6 * run_time if zoom else run_time)
 
     def zoom_after_step(self, i: int, run_time: float, zoom_at: float, zoom_end) -> None:
-        """Step i drawn tip to tail in the old view (cut at the plane's frame), its bar grown
-        to the old axis's top; then, from `zoom_at`, the view and the bar axis glide out
-        together (at least 1.5 s); then the new X grows from the origin, its bar beside."""
+        """Step i too long for the old view (layer 0's FFN): from `zoom_at` (the voice says the
+        view zooms out to fit it) the step grows while the view and the bar axis glide out
+        together (at least 1.5 s), its tip always inside the frame (it pushes the view out:
+        never cut), its bar growing on the gliding axis; then the new X grows from the origin,
+        its bar beside."""
         views = self.data["plane"]["views"]
         s = self.step_rows[i - 1]
-        a = self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
-                             KIND_COLOR[s["kind"]], 3.5)
-        anims = [PlaneStep(self.plane, [a], views[i - 1])]
-        if s["kind"] in ("attn", "ffn") and self.chart is not None:
-            self.new_bar(("step", i - 1), s["layer"], s["kind"], s["norm"]["value"])
-            anims.append(BarsTo(self, [self.bars[("step", i - 1)]], self.bar_max, i - 1))
-            anims += self.key_reveals([s["kind"]])
-        self.play(*anims, run_time=run_time)
         self.hold_until(zoom_at)
         glide = max(1.5, (zoom_end if zoom_end is not None else 0) - self.time)
+        p0, p1 = (np.asarray(self.stages[j]["xy"], float) for j in (i - 1, i))
+        a = self.plane.arrow(tuple(p0), tuple(p0), KIND_COLOR[s["kind"]], 3.5)
+        self.plane.forget(a)
+        self.plane.items.append((a, tuple(p0), tuple(p1)))
+        v0, v1, plane = dict(self.plane.view), views[i], self.plane
+
+        def push(m, t):
+            e = smooth(t)
+            w, c = geometric_view(v0["width"], v1["width"], v0["center"], v1["center"], e)
+            plane.view = {"center": c.tolist(), "width": w}
+            half = np.array([w / 2, w / 2 / self.data["plane"]["aspect"]]) * 0.9
+            g, dd = 1.0, p1 - p0
+            for k in (0, 1):
+                if abs(dd[k]) > 1e-12:
+                    edge = c[k] + (half[k] if dd[k] > 0 else -half[k])
+                    g = min(g, (edge - p0[k]) / dd[k])
+            plane.redraw({id(a): float(min(1.0, max(0.0, g if t < 1 else 1.0)))})
+
         # the old scale bar's label would be wrong mid-glide: it fades, the new one fades in
-        anims = [PlaneStep(self.plane, [], views[i]), self.scale.animate.set_opacity(0)]
-        if self.chart is not None:
+        anims = [UpdateFromAlphaFunc(plane, push), self.scale.animate.set_opacity(0)]
+        if s["kind"] in ("attn", "ffn") and self.chart is not None:
+            self.new_bar(("step", i - 1), s["layer"], s["kind"], s["norm"]["value"])
+            anims.append(BarsTo(self, [self.bars[("step", i - 1)]],
+                                self.data["bars"]["linear"][i]["max"], i))
+            anims += self.key_reveals([s["kind"]])
+        elif self.chart is not None:
             anims.append(BarsTo(self, [], self.data["bars"]["linear"][i]["max"], i))
         self.play(*anims, run_time=glide)
         self.remove(self.scale)
@@ -363,7 +382,10 @@ class StreamPanels:
                     bars.append(self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"]))
         anims = [PlaneStep(self.plane, grow, self.view_at(k), turns=turns), *extra]
         if bars:
-            anims.append(BarsTo(self, bars, self.data["bars"]["linear"][k]["max"], k))
+            ak = getattr(self, "axis_k", None)        # the journey's axis, kept through a leg
+            ak = k if ak is None or self.data["bars"]["linear"][ak]["max"] < \
+                self.data["bars"]["linear"][k]["max"] else ak
+            anims.append(BarsTo(self, bars, self.data["bars"]["linear"][ak]["max"], ak))
             anims += self.key_reveals([self.step_rows[i - 1]["kind"]
                                        for i in range(first, k + 1)])
         self.progress = k
@@ -414,20 +436,23 @@ class StreamPanels:
         ks = [k for k in range(max(self.progress, 0), last_stage + 1) if cv[k] is not None]
         self.close_k = max(ks, key=lambda k: cv[k]["width"]) if ks else None
 
-    def set_close_up(self, on: bool, run_time: float, whole: bool = False) -> None:
+    def set_close_up(self, on: bool, run_time: float, whole: bool = False, extra=()) -> None:
         """The camera glides to the close-up of the newest states (on) or back out to the whole
         path (off; `whole`: to the whole finished path, kept from then on); the scale bar fades
-        out before and its new length comes in after."""
+        out before and its new length comes in after. `extra` (the bar axis's one rescale)
+        plays with the glide."""
         k = max(self.progress, 0)
         before = self.view_at(k)
         self.close_up = on
         self.whole_final = whole
         after = self.view_at(k)
         if after == before:
+            if extra:
+                self.play(*extra, run_time=max(0.5, run_time - 0.5))
             return
         self.play(self.scale.animate.set_opacity(0), run_time=0.25)
         self.remove(self.scale)
-        self.play(PlaneStep(self.plane, [], after), run_time=max(0.5, run_time - 0.5))
+        self.play(PlaneStep(self.plane, [], after), *extra, run_time=max(0.5, run_time - 0.5))
         self.scale = self.scale_bar(k)
         self.play(FadeIn(self.scale), run_time=0.25)
 
@@ -530,7 +555,7 @@ class StreamPanels:
     def ticks(self, k: int) -> VGroup:
         out = VGroup()
         for frac, t in zip((0.5, 1.0), self.v.bars.linear[k].ticks):
-            out.add(Num(t.value, decimals=int(t.decimals), size=S, color=T.MUTED)
+            out.add(Num(t.value, decimals=int(t.decimals), size=S, color=T.TEXT)
                     .next_to(self.chart_origin + UP * frac * CHART_H, LEFT, 0.12))
         return out
 

@@ -218,9 +218,9 @@ class SummaryBeats:
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         # (the largest error measured is float noise itself, different on every CPU: only the
         # fixed bound is written; test_cross_machine caught 0.000024 vs 0.000028)
-        bound = VGroup(txt("rounding adds at most", T.TYPE.label, T.MUTED),
+        bound = VGroup(txt("rounding adds at most", T.TYPE.label, T.TEXT),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=T.TYPE.label,
-                           color=T.MUTED),
+                           color=T.TEXT),
                        txt("measured, every entry:", T.TYPE.label, T.TEXT),
                        inline(txt("below", T.TYPE.label, T.TEXT),
                               Num(iv.measured.bound, decimals=int(iv.measured.decimals),

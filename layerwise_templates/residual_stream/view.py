@@ -77,6 +77,7 @@ class Plane(View):
     views: list[PlaneView]
     close_views: list[PlaneView | None]
     whole_view: PlaneView
+    shadow_view: PlaneView
     close_from_stage: int
 
 

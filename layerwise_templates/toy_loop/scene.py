@@ -52,7 +52,7 @@ from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
 from scenes.motion import VectorPlane, WeightBlock
-from scenes.motion.matvec import row_of
+from scenes.motion.matvec import row_of, write_by_columns
 
 from .view import Data, Layer
 
@@ -712,14 +712,7 @@ class ToyLoopScene(StoryboardScene):
         result.next_to(label, RIGHT, buff=T.BUFF)
         target = self.x_over_w(x_grid, W, 0.3 * run_time,
                                FadeInPlace(VGroup(label, result[0], result[2])))
-        n = len(values)
-        for j in range(n):
-            light = SurroundingRectangle(W.columns[j], color=color, buff=0.05, stroke_width=2)
-            self.play(FadeInPlace(light), FadeIn(result.nums[j], shift=0.15 * RIGHT),
-                      run_time=0.5 * run_time / n)
-            self.remove(light)
-        self.remove(result[0], result[2])
-        self.add(result)
+        write_by_columns(self, W, result, color, 0.5 * run_time)
         self.play(FadeOutPlace(target), run_time=0.2 * run_time)
         return result
 

@@ -69,6 +69,19 @@ def row_of(values: Sequence[float], source: str, color, size=T.TYPE.small,
     return NumberGrid([list(values)], source, color, size, decimals)
 
 
+def write_by_columns(scene, W: WeightBlock, result, color, run_time: float):
+    """Each entry j of `result` (a row_of) fades in as W's column j is lit, `run_time` over all
+    of them; then the row stands whole (its brackets already on screen)."""
+    n = len(result.nums)
+    for j in range(n):
+        light = SurroundingRectangle(W.columns[j], color=color, buff=0.05, stroke_width=2)
+        scene.play(FadeInPlace(light), FadeIn(result.nums[j], shift=0.15 * RIGHT),
+                   run_time=run_time / n)
+        scene.remove(light)
+    scene.remove(result[0], result[2])
+    scene.add(result)
+
+
 def matvec(scene, x, W: WeightBlock, out_path: str, color=T.TEXT, result_at=None,
            run_time: float | None = None, keep_x: bool = False, size=T.TYPE.small,
            x_side=LEFT):
@@ -85,17 +98,10 @@ def matvec(scene, x, W: WeightBlock, out_path: str, color=T.TEXT, result_at=None
     else:
         result.move_to(result_at)
     scene.add(result[0], result[2])            # brackets
-    n = len(values)
-    for j in range(n):
-        light = SurroundingRectangle(W.columns[j], color=color, buff=0.05, stroke_width=2)
-        scene.play(FadeInPlace(light), FadeIn(result.nums[j], shift=0.15 * RIGHT),
-                   run_time=0.5 * total / n)
-        scene.remove(light)
-    scene.remove(result[0], result[2])
-    scene.add(result)
+    write_by_columns(scene, W, result, color, 0.5 * total)
     if not keep_x:
         scene.play(FadeOutPlace(target), run_time=0.2 * total)
     return result
 
 
-__all__ = ["WeightBlock", "MatVec", "matvec", "row_of"]
+__all__ = ["WeightBlock", "MatVec", "matvec", "row_of", "write_by_columns"]
