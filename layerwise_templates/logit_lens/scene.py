@@ -512,8 +512,8 @@ class LogitLensScene(StoryboardScene):
         times = ([0.8, 1.2, 1.4, 1.4] if paced else [0.4, 0.5, 0.5, 0.5])
         self.play(LaggedStart(*[FadeInPlace(x) for x in boxes], lag_ratio=0.3),
                   FadeInPlace(arrows), run_time=self.quick(0.08, 1.0))
-        if paced:
-            self.hold_until_cue(max(0, self.n_cues() - 3))
+        if paced:       # "take X^(7) there ...": the pipeline's sentence (or sentences)
+            self.hold_until_cue(self.cue_with("Take X", max(0, self.n_cues() - 3)))
         t0 = self.time
         span = max(4.0, (until if until is not None else t0 + 6.0) - t0)
         at = ([0.0, 0.36, 0.47, 0.56] if paced else      # as the sentence names each step

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math as pymath
 
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn,
-                   LaggedStart, Line, Rectangle, ReplacementTransform, Restore, VGroup,
-                   VMobject, linear)
+                   LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
+                   UpdateFromAlphaFunc, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -149,14 +149,14 @@ def beat_prompts(scene, v) -> None:
     # answer's underline grows into its prompt's line (Paris's back into its yellow line)
     own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.45) for it in p.items])
     own[0].set_stroke(T.HIGHLIGHT, 2.5, 0.9)   # Paris, the prompt followed so far: its colour
-    # the list leaves with the other answers' underlines (Paris's stays: the line followed
-    # so far); the axes come, Paris's underline moves back into its line, then the other
-    # prompts' lines are drawn one after another, in the list's order, left to right (no
-    # underline floats over the axes on its way)
-    scene.play(FadeOutPlace(VGroup(listing, *marks[1:])), run_time=scene.quick(0.05, 0.6))
+    # the list leaves with its answers' underlines (Paris's too: one carried over to the
+    # axes floated there as a dash before it became a line); the axes come, then the
+    # prompts' lines are drawn one after another, in the list's order, left to right,
+    # Paris's (yellow, as its underline was) first
+    scene.play(FadeOutPlace(VGroup(listing, *marks)), run_time=scene.quick(0.05, 0.6))
     t_move = scene.time
     scene.play(FadeInPlace(plot), run_time=0.5)
-    scene.play(ReplacementTransform(marks[0], own[0]), run_time=0.8)
+    scene.play(Create(own[0], rate_func=linear), run_time=0.8)
     scene.play(LaggedStart(*[Create(o, rate_func=linear) for o in own[1:]], lag_ratio=0.35),
                run_time=max(1.5, min(3.2, scene.cue_at(cue(nums)) - scene.time - 2.2)))
     scene.slots["wide"] = plot
@@ -375,20 +375,41 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
                    run_time=max(1.0, 0.7 * (scene.cue_at(cue(kl_nums)) - scene.time)))
         scene.emphasize(pair.subs[1], run_time=max(
             1.0, min(2.5, scene.cue_at(cue(kl_nums)) - scene.time - 0.2)))
-        scene.hold_until_cue(cue(kl_nums))
-        scene.play(LaggedStart(*[FadeIn(m) for m in kl_marks], lag_ratio=0.5),
-                   run_time=max(0.6, scene.cue_at(cue(kl_drop)) - scene.time - 0.2))
+        # "its median rises from 19.4 at X^(1) to 29.4 at X^(17)": a cursor on the KL plot
+        # at X^(1) with its number, then along the line to X^(17), its number as it lands
+        t_a, t_b = scene.cue_at(cue(kl_nums)), scene.cue_at(cue(kl_drop))
+        scene.hold_until(t_a + 0.12 * (t_b - t_a))
+        hi = max(range(pair.series[1][3]), key=lambda l: pair.series[1][2][l])   # its mark's
+        ride = Riders(pair, 0, which=(1,))
+        scene.play(FadeIn(ride.group), FadeIn(kl_marks[0]), run_time=0.4)
+        scene.play(ride.run(0, hi), run_time=max(1.0, t_a + 0.78 * (t_b - t_a) - scene.time))
+        scene.play(FadeIn(kl_marks[1]), run_time=0.4)
     else:
         draw_series(scene, kl, kl_marks, cue(kl_nums), scene.cue_at(cue(kl_drop)))
-    # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
-    # runs across the plot, and the last layers are shaded and named on both plots, as on
-    # Paris's plot
+    # "it drops below 19.4 only at X^(24), and is 0 at X^(30)": the level of its start
+    # runs across the plot, the cursor goes on down the line to X^(24), under the level,
+    # then to X^(30), whose 0.0 comes as it is said; the last layers are then shaded and
+    # named on both plots, as on Paris's plot
     scene.hold_until_cue(cue(kl_drop))
     level, bands, names = pair.closing(v)
-    left = scene.cue_at(cue(last)) - scene.time
-    scene.play(Create(level), run_time=max(1.0, 0.35 * left))
-    scene.play(*[sweep_in(b) for b in bands], *[FadeIn(n) for n in names],
-               run_time=max(1.0, scene.cue_at(cue(last)) - scene.time - 0.2))
+    if apart:
+        t_b, t_c = scene.cue_at(cue(kl_drop)), scene.cue_at(cue(last))
+        below = next((l for l in range(hi, pair.L) if pair.series[1][2][l] < pair.series[1][2][0]),
+                     pair.L - 1)
+        scene.play(Create(level), run_time=0.8)
+        scene.play(ride.run(hi, below), run_time=max(0.8, t_b + 0.42 * (t_c - t_b) - scene.time))
+        scene.play(ride.run(below, pair.L - 1),
+                   run_time=max(0.8, t_b + 0.68 * (t_c - t_b) - scene.time))
+        scene.play(FadeIn(kl_marks[2]), run_time=0.4)
+        scene.play(FadeOutPlace(ride.group), run_time=0.3)
+        # "so the median KL falls toward 0 over the last 7 layers": the band as it is said
+        scene.hold_until_cue(cue(last))
+        scene.play(*[sweep_in(b) for b in bands], *[FadeIn(n) for n in names], run_time=0.8)
+    else:
+        left = scene.cue_at(cue(last)) - scene.time
+        scene.play(Create(level), run_time=max(1.0, 0.35 * left))
+        scene.play(*[sweep_in(b) for b in bands], *[FadeIn(n) for n in names],
+                   run_time=max(1.0, scene.cue_at(cue(last)) - scene.time - 0.2))
     scene.adopt(pair.group, level, *bands, *names)
     # "the median KL falls toward 0 over the last 7 layers: the lens converges on the
     # model's output": KL's points in the band, each marked, ringed together (the ring is
@@ -404,16 +425,51 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     scene.adopt(pair.group, falling)
     if n_cues <= last + 1:
         return
-    # "if sharpen means converge ... here only late" (KL's late points still marked); "if it
-    # means sure, the lens ... is surest at X^(20)": the pointer at the entropy's low, the
-    # median's 0.54 at X^(20), as that is said (not at the late peak)
     scene.hold_until_cue(cue(last + 1))
     t0, t1 = scene.cue_at(cue(last + 1)), scene.cue_at(n_cues)
     if close > last + 1:       # "... lowest at X^(20), a single dip": its own sentence
         t_mid = scene.cue_at(cue(close))
     else:
         t_mid = t0 + 0.55 * (t1 - t0)
-    scene.emphasize(VGroup(falling, kl_marks[2]), run_time=max(1.0, t_mid - t0 - 0.3))
+    here = find("Here, for", None)
+    if here is not None and last + 1 < here < close:
+        # "the chapter says predictions usually sharpen with depth": a cursor runs through
+        # the states, X^(1) to X^(L), on both plots, a dot riding each median as it goes
+        # (what each does with depth); it leaves at the end of the sentence
+        t_here = scene.cue_at(cue(here))
+        ride = Riders(pair, 0)
+        scene.play(FadeIn(ride.group), run_time=0.3)
+        scene.play(ride.run(0, pair.L - 1), run_time=max(1.0, t_here - scene.time - 0.7))
+        scene.play(FadeOutPlace(ride.group), run_time=0.3)
+        # "here, for these 10 prompts in this quantised copy of SmolLM2": the footer that
+        # names the copy (its file, 4-bit) boxed as it is said
+        span = t_mid - t_here
+        scene.hold_until(t_here)
+        if getattr(scene, "footer", None) is not None:
+            scene.emphasize(scene.footer, run_time=max(1.0, min(2.4, 0.42 * span)),
+                            buff=0.04)       # (it sits in the frame's corner)
+        # "... they converge only in the last 7 layers": the cursor again, over the shaded
+        # states alone, the bands brightening behind it and KL's points in them ringed
+        # one by one as it reaches them
+        scene.hold_until(t_here + 0.45 * span)
+        start = int(v.window.start)
+        ride = Riders(pair, start - 1, which=(1,))
+        scene.play(FadeIn(ride.group), *[b.animate.set_fill(opacity=0.16) for b in bands],
+                   run_time=0.3)
+        # KL's points in the band turn the cursor's colour one by one as it reaches them
+        run = max(1.0, t_mid - scene.time - 0.7)
+        scene.play(ride.run(start - 1, pair.L - 1),
+                   LaggedStart(*[d.animate.set_color(T.X).scale(1.4) for d in falling],
+                               lag_ratio=1.0),
+                   run_time=run)
+        scene.play(FadeOutPlace(ride.group), *[b.animate.set_fill(opacity=0.08) for b in bands],
+                   *[d.animate.set_color(T.TEXT).scale(1 / 1.4) for d in falling],
+                   run_time=0.3)
+    else:
+        # "if sharpen means converge ... here only late" (KL's late points still marked)
+        scene.emphasize(VGroup(falling, kl_marks[2]), run_time=max(1.0, t_mid - t0 - 0.3))
+    # "... is lowest at X^(20), a single dip": the pointer at the entropy's low, the
+    # median's 0.54 at X^(20), as that is said (not at the late peak)
     scene.hold_until(t_mid)
     # from the right: below the curve's later points (its label is below-left of it)
     point_at(scene, ent_marks[0][0], run_time=max(1.0, min(3.0, t1 - scene.time - 0.3)),
@@ -421,6 +477,30 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     if t1 - scene.time > 1.3:     # "... a single dip, before the answer shows": the low and
         # its neighbours boxed as the sentence ends (no still tail)
         scene.emphasize(VGroup(ent_marks[0]), run_time=t1 - scene.time - 0.3)
+
+
+class Riders:
+    """A cursor over the states on the spread plots: a dot on each plot's median line at a
+    (fractional) state index, in the stream's colour (the states are the stream's, read
+    deeper and deeper). No line across the plot: it would cut through the points' numbers."""
+
+    def __init__(self, pair, l0: float, which=(0, 1)):
+        self.parts = []
+        for ax, _, vals, _, _ in (pair.series[i] for i in which):
+            self.parts.append((ax.axes, vals, Dot(radius=0.09, color=T.X)))
+        self.group = VGroup(*[dot for _, _, dot in self.parts])
+        self.put(l0)
+
+    def put(self, x: float) -> None:
+        for axes, vals, dot in self.parts:
+            i = max(0, min(len(vals) - 2, int(pymath.floor(x))))
+            f = min(1.0, max(0.0, x - i))
+            dot.move_to(axes.c2p(x, vals[i] + (vals[i + 1] - vals[i]) * f))
+
+    def run(self, l0: float, l1: float):
+        """The cursor from state index l0 to l1, at an even pace."""
+        return UpdateFromAlphaFunc(self.group, lambda m, a: self.put(l0 + (l1 - l0) * a),
+                                   rate_func=linear)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -593,7 +673,8 @@ class SpreadPlots:
                            stroke_opacity=0.7)
         bands, names = [], []
         for i, (ax, _, vals, _, _) in enumerate(self.series):
-            bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.15))
+            # (a little under the axis's top: at its top it touched the line under the title)
+            bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.08))
             # under the axis's tick numbers, right-aligned with the band (the axis's name is
             # left of it on that line): inside the band it sat on the line or beside "29.4"
             name = window_name(v).next_to(ax.x_labels, DOWN, buff=0.12).align_to(

@@ -47,7 +47,8 @@ def state_ruler(layers, width: float):
 # tokens whose display would look like another's, or be a speck at 480p: the no-break space
 # is drawn "␣" like the space (at X^(1) two rows would read "␣"), and the full stop and comma
 # are a dot each; they get their names (the voice says "a full stop", "a comma")
-SAME_LOOKING = {"\xa0": "nbsp", ".": "full stop", ",": "comma", " ": "space", "\n": "new line"}
+SAME_LOOKING = {"\xa0": "nbsp", ".": "full stop", ",": "comma", " ": "space", "\n": "new line",
+                "\n\n": "2 new lines"}    # (drawn "↵↵" it was a speck at 480p)
 
 
 HEADER_SIZE = T.CAPTION_SIZE
@@ -206,10 +207,17 @@ class LensRace(LayerRace):
         # a lane clears the tracks too (not only the bars and numbers on them), where the
         # frame allows: a name stepping out never sits on another row's track and its 0.00
         tracks = max(t.get_right()[0] for t in self.chart.tracks)
+        opened = set()
         for parts, dx, y0, y1 in lanes(going, still, FRAME_RIGHT, floor=tracks):
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
             scene.add(parts.set_z_index(10 if dx else 0))
             second.append(slot_in(parts, dx, y1 - y0))
+            if dx:          # the tracks it leaves and lands on open while it is out: its
+                # name never slides through a track (nor along another row's bar line)
+                opened |= {i for i, t in enumerate(self.chart.tracks)
+                           if min(abs(t.get_center()[1] - y0), abs(t.get_center()[1] - y1))
+                           < 0.5 * t.height}
+        second += [open_track(self.chart.tracks[i]) for i in sorted(opened)]
         for k, row in new.items():
             if k not in self.rows and k != key:
                 second.append(FadeIn(row, rate_func=_in))
@@ -268,6 +276,17 @@ def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
         out += [(going[i][0], dx, going[i][1], going[i][2]) for i in lane]
         earlier = max(going[i][0].get_right()[0] + dx for i in lane)
     return out
+
+
+def open_track(track, edge: float = 0.05):
+    """A chart track gone while a card passes along it (back at its fill as the card lands):
+    out in the move's first `edge`, in again over its last."""
+    base = track.get_fill_opacity()
+
+    def update(m, a):
+        k = min(1.0, a / edge, (1.0 - a) / edge)
+        m.set_fill(opacity=base * (1.0 - smooth(max(0.0, k))))
+    return UpdateFromAlphaFunc(track, update, rate_func=linear)
 
 
 def _increasing(seq: list) -> list:
