@@ -785,11 +785,14 @@ class LogitLensScene(StoryboardScene):
             # Paris's row of the chart is the line's start: it moves there, it is not faded
             race_row = self.race.rows.get(self.data["answer"]["id"])
             if race_row is not None:
-                # the bar alone stays; its name and number leave with the chart (a text
-                # squashed into a dot would not read, and left behind it sat on the new axes)
+                # the bar stays (it shrinks to the line's dot); its number leaves with the
+                # chart (a text squashed into a dot would not read)
                 bar = race_row.bar if hasattr(race_row, "bar") else race_row
+                # its name stays too: it moves over the dot as the dot's tag (a second
+                # "Paris" fading in over the leaving one read as two labels)
+                name = getattr(race_row, "name", None)
                 self.detach(self.race_panel, race_row)
-                rest = [m for m in race_row.submobjects if m is not bar]
+                rest = [m for m in race_row.submobjects if m is not bar and m is not name]
                 race_row.remove(*rest)
                 self.race_panel.add(*rest)
         self.place(rp.group, side)       # placed first: the bar's point is known before it
@@ -809,6 +812,9 @@ class LogitLensScene(StoryboardScene):
             self.remove(race_row)
             race_row.remove(bar)
             self.add(bar)
+            if name is not None:
+                race_row.remove(name)
+                self.add(name)
             gone = [m for m in self.slots.values() if m is not None]
             # the chart leaves around the bar (it stays where it was), then the new axes come
             # as the bar shrinks and moves to its point on them: never a lone dot on an
@@ -821,7 +827,8 @@ class LogitLensScene(StoryboardScene):
             stick = lambda m: m.next_to(dot0, UP, buff=0.08)
             stick(tag)
             self.play(*[FadeOutPlace(m) for m in gone], ReplacementTransform(bar, dot0),
-                      FadeIn(tag), run_time=self.quick(0.1, 0.7))
+                      ReplacementTransform(name, tag) if name is not None else FadeIn(tag),
+                      run_time=self.quick(0.1, 0.7))
             self.slots.update({k: None for k in self.slots})
             self.play(FadeInPlace(rp.group), run_time=self.quick(0.05, 0.5))
             tag.add_updater(stick)
