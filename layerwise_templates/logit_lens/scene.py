@@ -689,7 +689,7 @@ class LogitLensScene(StoryboardScene):
         # probability move whole to the answer's row, whose bar grows from its start
         if len(answer) == 2:
             said = [carry(rank[0], answer[0].name), carry(VGroup(*rank[1:]), answer[1]),
-                    carry(prob[1], answer[0].num), FadeOut(prob[0]),
+                    carry(prob[1], answer[0].num), FadeOut(prob[0], rate_func=_gone_soon),
                     GrowFromEdge(answer[0].bar, LEFT)]
         else:
             said = fade_swap(VGroup(rank, prob), answer)
@@ -701,7 +701,10 @@ class LogitLensScene(StoryboardScene):
         # first the stage is cleared (the lens's steps, the guide, the other columns), then
         # the column alone becomes the chart: never two layouts drawn over each other
         self.play(FadeOutPlace(lens_panel), run_time=self.quick(0.04, 0.5))
-        self.play(ReplacementTransform(box, frame), *moved,
+        # the box stretches to the frame (its own outline, never re-drawn point by point:
+        # a rectangle morphing into another went wavy mid-move)
+        self.play(box.animate.stretch_to_fit_width(frame.width).stretch_to_fit_height(
+                      frame.height).move_to(frame), *moved,
                   FadeOut(head[0], rate_func=_gone_soon),
                   ReplacementTransform(head[1], counter, path_func=_across_down)
                   if _shape(head[1]) == _shape(counter) else carry(head[1], counter), *said,
@@ -709,7 +712,7 @@ class LogitLensScene(StoryboardScene):
                   ReplacementTransform(old_prompt, prompt), ReplacementTransform(old_ruler, ruler),
                   run_time=self.quick(0.1, 1.6))
         still = VGroup(head_line, body, name).set_z_index(-1)     # under the bars as it fades in
-        self.play(*grown, FadeOut(frame), FadeInPlace(still), run_time=self.quick(0.05, 0.8))
+        self.play(*grown, FadeOut(box), FadeInPlace(still), run_time=self.quick(0.05, 0.8))
         still.set_z_index(0)
         self.remove(*[m for part in (prompt, ruler, head_line, body, name, *rows, answer,
                                      counter) for m in part.get_family()])
@@ -775,11 +778,17 @@ class LogitLensScene(StoryboardScene):
                                     "1 = top)", self.answer, **sizes)
         labels = rp.prob_ax.x_labels     # the states X^(l+1), not the layers, under the axis
         for i, l in enumerate(sorted({0, *range(4, L, 5)})):
-            labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.TINY_SIZE,
+            labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.LABEL_SIZE,
                                         color=T.MUTED).move_to(labels[i])
+        # the rank and probability axes' numbers at the label size (the shared plot draws
+        # them at the tiny size, ~10 px at 854x480), each kept at the axis's side
+        for ys in (rp.rank_ax.y_labels, rp.prob_ax.y_labels):
+            for lab in ys:
+                right = lab.get_right()
+                lab.scale(T.LABEL_SIZE / T.TINY_SIZE).move_to(right, aligned_edge=RIGHT)
         rp.group.submobjects[4] = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                                          x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12
-                                         ).move_to(rp.group[4])
+                                         ).move_to(rp.group[4]).shift(DOWN * 0.08)
         race_row = None
         if self.race is not None and self.slots["wide"] is self.race_panel:
             # Paris's row of the chart is the line's start: it moves there, it is not faded

@@ -204,20 +204,23 @@ class LensRace(LayerRace):
                 going.append((parts, old.bar.get_center()[1], row.bar.get_center()[1]))
             else:
                 still.append(parts)
-        # a lane clears the tracks too (not only the bars and numbers on them), where the
-        # frame allows: a name stepping out never sits on another row's track and its 0.00
-        tracks = max(t.get_right()[0] for t in self.chart.tracks)
-        opened = set()
-        for parts, dx, y0, y1 in lanes(going, still, FRAME_RIGHT, floor=tracks):
+        # a straight vertical slide: each row moves up or down its own column to its new
+        # track (rows swap places; nothing swings out sideways). A row that climbs passes in
+        # front of the rows it overtakes, on a plate of the background's colour, so their
+        # names are covered, never drawn through; the names stay in their column, off the
+        # bar tracks
+        plates = []
+        for parts, y0, y1 in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
-            scene.add(parts.set_z_index(10 if dx else 0))
-            second.append(slot_in(parts, dx, y1 - y0))
-            if dx:          # the tracks it leaves and lands on open while it is out: its
-                # name never slides through a track (nor along another row's bar line)
-                opened |= {i for i, t in enumerate(self.chart.tracks)
-                           if min(abs(t.get_center()[1] - y0), abs(t.get_center()[1] - y1))
-                           < 0.5 * t.height}
-        second += [open_track(self.chart.tracks[i]) for i in sorted(opened)]
+            climb = y1 > y0
+            if climb:
+                plate = backing(parts, buff=0.04)
+                card = VGroup(plate, parts).set_z_index(10 + (y1 - y0))
+                plates.append(plate)
+            else:
+                card = parts.set_z_index(1)
+            scene.add(card)
+            second.append(card.animate(rate_func=smooth).shift(UP * (y1 - y0)))
         for k, row in new.items():
             if k not in self.rows and k != key:
                 second.append(FadeIn(row, rate_func=_in))
@@ -227,7 +230,7 @@ class LensRace(LayerRace):
             scene.play(*second, run_time=b_time)
         else:
             scene.wait(b_time)
-        drop(scene, *moved, *[fresh for _, fresh in turn], old_row, *(settled or []),
+        drop(scene, *moved, *plates, *[fresh for _, fresh in turn], old_row, *(settled or []),
              *self.rows.values())
         scene.add(*new.values(), extra)
         self.rows, self.extra, self.layer = new, extra, l
