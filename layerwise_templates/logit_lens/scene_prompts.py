@@ -310,7 +310,7 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     ent_box, kl_box = pair.group
     for box in pair.group:
         box.set_y(scene.top - box.height / 2 - 0.05)
-    ent_box.set_x(-1.9)        # our prompt's note comes right of it
+    ent_box.set_x(-2.6)        # our prompt's note (then X^(30)'s) comes right of it
     kl_box.set_x(-0.3)
     if caption:
         scene.set_caption("How sure the lens is, and how far it is from the model's output.")
@@ -327,7 +327,7 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     scene.hold_until_cue(cue(ours_at))
     ax0 = pair.series[0][0]
     low = pair.low[0]
-    ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.8).align_to(ax0.axes, UP)
+    ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.5).align_to(ax0.axes, UP)
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
     scene.emphasize(spot, run_time=1.0, extra=[FadeIn(spot, scale=1.5)])
@@ -402,7 +402,7 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     scene.emphasize(name, run_time=max(1.0, min(3.0, 0.4 * (at(chap_at) - scene.time))))
     scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in falling[1:]], lag_ratio=0.4),
                run_time=max(1.0, at(chap_at) - scene.time - 0.3))
-    scene.adopt(kl_box, band, name, falling)
+    scene.adopt(kl_box, band, name, *falling[1:])     # (falling[0] is already in it)
     # "the chapter says predictions usually sharpen with depth": the KL line, start to end
     scene.hold_until_cue(cue(chap_at))
     scene.emphasize(kl, run_time=max(1.0, at(here_at) - scene.time - 0.3))
@@ -566,6 +566,8 @@ class SpreadPlots:
                     # below the point and left of it: off the shaded late layers (right of
                     # the point) and off the x axis
                     n.next_to(d, DOWN + LEFT, buff=0.04)
+                elif l == lo:      # KL's first point: its number right of the y axis
+                    n.next_to(d, DOWN + RIGHT, buff=0.04)
                 else:
                     n.next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))

@@ -213,10 +213,11 @@ class LensRace(LayerRace):
         for parts, y0, y1 in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
             climb = y1 > y0
-            if climb:
-                plate = backing(parts, buff=0.04)
-                card = VGroup(plate, parts).set_z_index(10 + (y1 - y0))
-                plates.append(plate)
+            if climb:       # plates behind its name and its number only (the tracks it
+                # passes stay drawn; its bar is opaque)
+                cover = [backing(parts[0], buff=0.04), backing(parts[2], buff=0.04)]
+                card = VGroup(*cover, parts).set_z_index(10 + (y1 - y0))
+                plates += cover
             else:
                 card = parts.set_z_index(1)
             scene.add(card)
