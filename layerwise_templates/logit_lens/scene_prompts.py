@@ -523,6 +523,11 @@ class SpreadPlots:
                 (l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
                 y_ticks=[(float(t), t, "axis") for t in range(0, int(top) + 1, step)],
                 y_decimals=0, size=T.LABEL_SIZE)
+            # (round marks of the scale, not plan values: plain text, each where its Num was)
+            for i, t in enumerate(range(0, int(top) + 1, step)):
+                lab = ax.y_labels[i]
+                ax.y_labels.submobjects[i] = txt(str(t), T.LABEL_SIZE, T.MUTED, mono=True
+                                                 ).move_to(lab, aligned_edge=RIGHT)
             head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.35).align_to(ax, LEFT)
             sub = txt(what, T.LABEL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
                                                            ).align_to(head, LEFT)
