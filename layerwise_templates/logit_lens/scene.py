@@ -25,9 +25,10 @@ Beats (each optional, in storyboard order):
 - `prompts`: every prompt of the storyboard read at its last token: the list with each final
   answer, then the median rank of each prompt's own answer over the states
   (`scene_prompts`).
-- `spread`: the same prompts' median entropy of the lens, then its median KL from the final
-  output, two plots side by side with the late layers shaded (`scene_prompts.beat_spread`; a
-  `prompts` beat with the older, longer narration draws them itself).
+- `spread`: the same prompts' median entropy of the lens, one chart alone
+  (`scene_prompts.beat_spread`).
+- `kl`: their median KL from the final output, one chart alone, the late layers shaded
+  (`scene_prompts.beat_kl`).
 
 The pieces come from the kit (this file only composes them, beat by beat):
 `mobjects.lens` (prompt, lens column, column places, depth ruler, the lens's steps),
@@ -46,7 +47,7 @@ from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from .scene_prompts import WINDOW_PAD, beat_prompts, beat_spread, sweep_in, window_name
+from .scene_prompts import WINDOW_PAD, beat_kl, beat_prompts, beat_spread, sweep_in, window_name
 from .scene_race import (STATE_INDEX_SIZE, SAME_LOOKING, LensRace, fade_swap, paint, state_ruler,
                          x_label)
 from .view import Data, Model
@@ -170,6 +171,11 @@ class LogitLensScene(StoryboardScene):
         """The median entropy of the lens and its median KL from the final output, over the
         same prompts (`scene_prompts.beat_spread`)."""
         beat_spread(self, self.v)
+
+    def beat_kl(self, beat) -> None:
+        """The median KL of the lens from the final output over the same prompts, the late
+        layers shaded (`scene_prompts.beat_kl`)."""
+        beat_kl(self, self.v)
 
     def layout(self) -> None:
         d = self.data
@@ -594,7 +600,7 @@ class LogitLensScene(StoryboardScene):
                 race.step(self, fast.pop(0), RACE_SAID)
                 self.hold_until(self.cue_at(1) + 0.62 * (self.cue_at(2) - self.cue_at(1)))
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
-                self.hold_until_cue(len(cues) - 2)
+                self.hold_until_cue(self.cue_with("skips ahead", len(cues) - 2))
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
             if len(fast) > RACE_THIN:      # the plan's stride (the voice says it)
@@ -839,10 +845,12 @@ class LogitLensScene(StoryboardScene):
                       ReplacementTransform(name, tag) if name is not None else FadeIn(tag),
                       run_time=self.quick(0.1, 0.7))
             self.slots.update({k: None for k in self.slots})
-            self.play(FadeInPlace(rp.group), run_time=self.quick(0.05, 0.5))
+            # the axes come as the dot flies to its point: it is never shown still at a
+            # place of the new axes that is not its value
             tag.add_updater(stick)
-            self.play(dot0.animate.move_to(point.get_center()).set(width=point.width),
-                      run_time=self.quick(0.08, 0.9))
+            self.play(FadeInPlace(rp.group),
+                      dot0.animate.move_to(point.get_center()).set(width=point.width),
+                      run_time=self.quick(0.08, 1.0))
             tag.clear_updaters()
             self.remove(dot0)
             self.add(point)

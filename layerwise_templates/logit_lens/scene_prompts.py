@@ -20,7 +20,8 @@ from scenes.motion.pointer import point_at
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
 PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
-SPREAD = (7.4, 3.8)       # the entropy and the KL axes (one at a time on the stage)
+SPREAD = (9.4, 4.0)       # the entropy and the KL axes (one at a time, near centre:
+                          # the last point's number and note right of it)
 LIST_ROWS = 10            # prompts per column of the list: one column, at full size (two
                           # side by side were scaled down to ~11 px to fit the width)
 LIST_GAP = 0.2            # between its rows
@@ -152,12 +153,13 @@ def beat_prompts(scene, v) -> None:
     # answers' underlines stay and each moves onto the axes as its prompt's line (all grey:
     # Paris's turns yellow when the voice names it)
     own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.6) for it in p.items])
-    scene.play(FadeOutPlace(listing), run_time=0.5)
+    # the list leaves with its underlines (none is left on the stage under the axes, none
+    # flies over the list); the axes come, then each prompt's line is drawn on them in turn
+    scene.play(FadeOutPlace(VGroup(listing, marks)), run_time=0.5)
     scene.play(FadeInPlace(plot), run_time=0.5)
     t_move = scene.time
     t_named = scene.cue_at(cue(named))
-    scene.play(LaggedStart(*[ReplacementTransform(m, o) for m, o in zip(marks, own)],
-                           lag_ratio=0.25),
+    scene.play(LaggedStart(*[Create(o, rate_func=linear) for o in own], lag_ratio=0.25),
                run_time=max(1.5, min(4.0, t_named - scene.time - 0.2)))
     scene.slots["wide"] = plot
     L = len(ranks)
@@ -187,10 +189,15 @@ def beat_prompts(scene, v) -> None:
     said = []
     l = min(20, L - 1)
     if len(p.items[0].ranks) > l:
-        said = [(dots[l], Num(p.median_rank[l], decimals=1, size=T.LABEL_SIZE, color=MEDIAN),
+        # each number says what it is: "median 836.5", "Paris rank 3,241"
+        said = [(dots[l], inline(txt("median", T.LABEL_SIZE, MEDIAN),
+                                 Num(p.median_rank[l], decimals=1, size=T.LABEL_SIZE,
+                                     color=MEDIAN), buff=0.08),
                  UP + LEFT, 0.55),
                 (Dot(mp.pt(l, float(p.items[0].ranks[l])), radius=0.05, color=T.HIGHLIGHT),
-                 Num(v.layers[l].rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
+                 inline(txt("Paris", T.LABEL_SIZE, T.HIGHLIGHT),
+                        Num(v.layers[l].rank, decimals=0, size=T.LABEL_SIZE,
+                            color=T.HIGHLIGHT), buff=0.08),
                  DOWN, 0.72)]
     if nums != 2:       # said in a sentence of their own: spread over it
         t2, t3 = scene.cue_at(cue(nums)), scene.cue_at(cue(nums + 1))
@@ -200,8 +207,8 @@ def beat_prompts(scene, v) -> None:
         ring = Circle(radius=0.1, stroke_color=at.get_color(), stroke_width=2.5
                       ).move_to(at.get_center())
         num.next_to(ring, UP if side[1] > 0 else DOWN, buff=0.08)
-        if side[1] > 0:       # (a little left: the median climbs steeply right of it)
-            num.shift(LEFT * 0.12)
+        if side[1] > 0:       # its right end over the ring: the median climbs steeply right
+            num.align_to(ring, RIGHT)      # of it (a number there sat on the line)
         scene.hold_until(t2 + when * (t3 - t2))
         scene.play(Create(ring), FadeIn(num), run_time=0.6)
         scene.adopt(plot, ring, num)
@@ -270,55 +277,60 @@ def beat_prompts(scene, v) -> None:
     scene.emphasize(VGroup(*dots[start:]),
                     run_time=max(1.0, scene.cue_at(cue(6 + o)) - scene.time - 0.3))
     scene.spread_from = plot        # what the spread plots replace (a beat of their own)
-    if n_cues < 11 + o:
-        return
-    spread_part(scene, v, plot, 6 + o, caption=True)
 
 
 def beat_spread(scene, v) -> None:
-    """The `spread` beat: entropy and KL of the lens over the prompts, in a beat of its own
-    (the prompts' rank plot, if shown, leaves as it starts)."""
+    """The `spread` beat: the median entropy of the lens over the prompts, alone on the stage
+    (the prompts' rank plot, if shown, leaves as it starts); the `kl` beat follows with the
+    KL chart in its place."""
     plot = getattr(scene, "spread_from", None)
     gone = [m for m in scene.slots.values() if m is not None and m is not plot]
     if gone:
         scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.4)
         scene.slots.update({k: None for k in scene.slots if scene.slots[k] is not plot})
-    spread_part(scene, v, plot, 0)
+    entropy_part(scene, v, plot)
 
 
-def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
-    """Entropy alone, then KL alone (one chart on the stage at a time), each drawn as its
-    sentence defines it and its points marked as they are said; `base` is the cue of the
-    entropy's first sentence (the later ones are found by their words)."""
+def beat_kl(scene, v) -> None:
+    """The `kl` beat: the median KL from the output, alone on the stage (the entropy chart,
+    or whatever is up, leaves as it starts)."""
+    gone = [m for m in scene.slots.values() if m is not None]
+    gone += [m for m in (getattr(scene, "spread_from", None),) if m is not None
+             and m not in gone and m in scene.mobjects]
+    kl_part(scene, v, gone)
+
+
+def spread_pair(scene, v) -> "SpreadPlots":
+    """The two charts, each centred on the stage (one at a time), made once."""
+    pair = getattr(scene, "spread_pair", None)
+    if pair is None:
+        pair = scene.spread_pair = SpreadPlots(v)
+        for box in pair.group:
+            box.set_y(scene.top - box.height / 2 - 0.05)
+            box.shift(RIGHT * (SPREAD_X - pair.axes_x(box)))   # by its axes
+        pair.lines = pair.curves()
+    return pair
+
+
+def entropy_part(scene, v, plot) -> None:
+    """Entropy alone, drawn as its sentence defines it, its points marked as they are said."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
     find = lambda phrase, default: scene.cue_with(phrase, default)
-    ours_at = find("Our prompt alone", base + 1)
-    med_at = find("single dip", ours_at + 1)
-    high_at = find("highest", med_at + 1)
-    own_at = find("own output", high_at + 1)
-    kl_say = find("KL divergence", own_at + 1)
-    kl_nums = find("Its median rises", kl_say + 1)
-    kl_drop = find("drops below", kl_nums + 1)
-    shade_at = find("Shaded", kl_drop + 1)
-    chap_at = find("chapter says", shade_at + 1)
-    here_at = find("Here they do", chap_at + 1)
+    ours_at = find("Our prompt alone", 1)
+    med_at = find("The median over", ours_at + 1)
+    high_at = find("on it is higher", med_at + 1)
+    surer_at = find("surer", high_at + 1)
+    own_at = find("own output", surer_at + 1)
     end = scene.cue_at(n_cues)
     at = lambda i: scene.cue_at(cue(i))
-    scene.hold_until(at(base) - 0.5)       # the rank plot gone as the sentence starts
-    pair = SpreadPlots(v)
-    ent_box, kl_box = pair.group
-    for box in pair.group:
-        box.set_y(scene.top - box.height / 2 - 0.05)
-    ent_box.set_x(-2.6)        # our prompt's note (then X^(30)'s) comes right of it
-    kl_box.set_x(-0.3)
-    if caption:
-        scene.set_caption("How sure the lens is, and how far it is from the model's output.")
-    if plot is not None:
+    pair = spread_pair(scene, v)
+    ent_box = pair.group[0]
+    ent, ent_marks = pair.lines[0]
+    if plot is not None and plot in scene.mobjects:
         scene.play(FadeOutPlace(plot), run_time=0.45)      # one, then the other
     scene.play(FadeInPlace(ent_box), run_time=0.5)
     scene.slots["wide"] = ent_box
-    (ent, ent_marks), (kl, kl_marks) = pair.curves()
     # "entropy ... measures how spread the lens's guesses are": its line as that is said
     scene.play(Create(ent, rate_func=linear),
                run_time=max(1.0, at(ours_at) - scene.time - 0.6))
@@ -327,13 +339,14 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     scene.hold_until_cue(cue(ours_at))
     ax0 = pair.series[0][0]
     low = pair.low[0]
-    ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.5).align_to(ax0.axes, UP)
+    ours = our_prompt(v, low)
+    ours.move_to(ax0.axes.c2p(2, 0), aligned_edge=LEFT).align_to(ax0.axes, UP).shift(DOWN * 0.1)
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
     scene.emphasize(spot, run_time=1.0, extra=[FadeIn(spot, scale=1.5)])
     scene.emphasize(ours, run_time=max(1.0, at(med_at) - scene.time - 0.3),
                     extra=[FadeIn(ours, shift=0.1 * UP)])
-    # "the median has a single dip there, 0.54, and stays at most 1.58 up to X^(27)"
+    # "the median over the 10 prompts is 0.54 at that state, and at most 1.58 up to X^(27)"
     scene.hold_until_cue(cue(med_at))
     t0, t1 = at(med_at), at(high_at)
     scene.play(FadeIn(ent_marks[0]), run_time=0.6)
@@ -341,43 +354,66 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     scene.play(FadeIn(ent_marks[1]), run_time=0.6)
     scene.emphasize(ent_marks[1], run_time=max(1.0, t1 - scene.time - 0.3))
     scene.adopt(ent_box, ent_marks[0], ent_marks[1])
-    # "from X^(28) on it is highest, up to 2.59": the note (no longer spoken of) leaves; the
-    # last three points and the peak's number
+    # "from X^(28) on it is higher: 2.06, 2.59 and 2.30 at the last three states": our
+    # prompt's note and the 1.58 (no longer spoken of) leave; each last point with its number
     scene.hold_until_cue(cue(high_at))
-    last3 = pair.last_points(0, 3)
-    scene.play(FadeOutPlace(VGroup(ours, spot)), FadeIn(last3, scale=1.5),
-               FadeIn(ent_marks[2]), run_time=0.6)
-    scene.emphasize(VGroup(last3[:2], ent_marks[2]),
-                    run_time=max(1.0, at(own_at) - scene.time - 0.3))
-    scene.adopt(ent_box, last3, ent_marks[2])
-    # "but X^(30) is the model's own output: its 2.30 there is the model's own uncertainty"
+    last3 = pair.last_values(0, 3)
+    scene.play(FadeOutPlace(VGroup(ours, spot, ent_marks[1][1])), run_time=0.5)
+    t0, t1 = scene.time, at(surer_at)
+    for j, m in enumerate(last3):
+        scene.hold_until(t0 + (0.15 + 0.25 * j) * (t1 - t0))
+        scene.play(FadeIn(m, scale=1.4), run_time=0.5)
+    scene.adopt(ent_box, last3)
+    # "so in the median the guesses do not get surer at the end": the three, boxed
+    scene.hold_until_cue(cue(surer_at))
+    scene.emphasize(last3, run_time=max(1.0, at(own_at) - scene.time - 0.3))
+    # "and X^(30) is the model's own output: 2.30 there is the model's own uncertainty"
     scene.hold_until_cue(cue(own_at))
     ax, series, vals, _, _ = pair.series[0]
     L = pair.L
-    own_num = Num(series[L - 1], decimals=2, size=T.LABEL_SIZE, color=T.TEXT)
-    own_name = txt("the model's own output", T.LABEL_SIZE, T.TEXT)
-    own_note = VGroup(x_label(v.layers[L - 1].state, T.MATH_SIZE, T.TEXT), own_name,
-                      own_num).arrange(RIGHT, buff=0.12)
-    own_note.next_to(ax.axes.c2p(L - 1, vals[L - 1]), RIGHT, buff=0.25)
-    point_at(scene, last3[-1], run_time=1.6, direction=DOWN)
-    scene.play(FadeIn(own_note, shift=0.1 * LEFT), run_time=0.6)
-    scene.emphasize(VGroup(last3[-1], own_note),
-                    run_time=max(1.0, at(kl_say) - scene.time - 0.4))
+    own_note = VGroup(inline(x_label(v.layers[L - 1].state, T.MATH_SIZE, T.TEXT),
+                             txt("is the model's", T.LABEL_SIZE, T.TEXT), buff=0.1),
+                      txt("own output", T.LABEL_SIZE, T.TEXT)
+                      ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+    own_note.next_to(last3[-1][1], DOWN, buff=0.2, aligned_edge=LEFT)
+    scene.play(FadeIn(own_note, shift=0.1 * UP), run_time=0.6)
+    scene.emphasize(VGroup(last3[-1], own_note), run_time=max(1.0, end - scene.time - 0.4))
     scene.adopt(ent_box, own_note)
-    # KL: the entropy chart leaves, the KL chart comes alone
-    scene.hold_until(at(kl_say) - 0.2)
-    scene.play(FadeOutPlace(ent_box), run_time=0.45)
+
+
+def kl_part(scene, v, gone: list) -> None:
+    """KL alone, drawn as its sentence defines it, its points marked as they are said, then
+    the late layers shaded as the voice closes."""
+    n_cues = scene.n_cues()
+    cue = lambda i: min(i, max(0, n_cues - 1))
+    find = lambda phrase, default: scene.cue_with(phrase, default)
+    kl_nums = find("Its median is", 1)
+    kl_drop = find("drops below", kl_nums + 1)
+    shade_at = find("Shaded", kl_drop + 1)
+    chap_at = find("chapter says", shade_at + 1)
+    here_at = find("what sharpens", chap_at + 1)
+    all_at = find("median of", here_at + 1)
+    end = scene.cue_at(n_cues)
+    at = lambda i: scene.cue_at(cue(i))
+    pair = spread_pair(scene, v)
+    kl_box = pair.group[1]
+    kl, kl_marks = pair.lines[1]
+    L = pair.L
+    if gone:
+        scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.45)
+        scene.slots.update({k: None for k in scene.slots})
     scene.play(FadeInPlace(kl_box), run_time=0.45)
     scene.slots["wide"] = kl_box
+    # "KL divergence ... measures how far the lens's guesses are from the model's output"
     scene.play(Create(kl, rate_func=linear),
                run_time=max(1.0, 0.55 * (at(kl_nums) - scene.time)))
     scene.emphasize(pair.subs[1], run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
     scene.adopt(kl_box, kl)
-    # "its median rises from 19.4 at X^(1) to 29.4 at X^(17)": each point as it is said
+    # "its median is 19.4 at X^(1) and 29.4 at X^(17)": each point as it is said
     t_a, t_b = at(kl_nums), at(kl_drop)
     scene.hold_until(t_a + 0.1 * (t_b - t_a))
     scene.play(FadeIn(kl_marks[0], scale=1.5), run_time=0.6)
-    scene.emphasize(kl_marks[0], run_time=max(1.0, t_a + 0.6 * (t_b - t_a) - scene.time))
+    scene.emphasize(kl_marks[0], run_time=max(1.0, t_a + 0.4 * (t_b - t_a) - scene.time))
     scene.play(FadeIn(kl_marks[1], scale=1.5), run_time=0.6)
     scene.emphasize(kl_marks[1], run_time=max(1.0, t_b - scene.time - 0.3))
     scene.adopt(kl_box, kl_marks[0], kl_marks[1])
@@ -394,8 +430,8 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.6)
     scene.emphasize(kl_marks[2], run_time=max(1.0, t_c - scene.time - 0.3))
     scene.adopt(kl_box, level, falling[0], kl_marks[2])
-    # "shaded are the last 7 layers, the ones over which Paris climbed ...: the median KL
-    # falls toward 0 over them": the band and its name as said, then its points in turn
+    # "shaded are the last 7 layers, where Paris climbed ...: over them the median KL falls
+    # toward 0": the band and its name as said, then its points in turn
     scene.hold_until_cue(cue(shade_at))
     band, name = bands[1], names[1]
     scene.play(sweep_in(band), FadeIn(name), run_time=1.2)
@@ -406,15 +442,18 @@ def spread_part(scene, v, plot, base: int, caption: bool = False) -> None:
     # "the chapter says predictions usually sharpen with depth": the KL line, start to end
     scene.hold_until_cue(cue(chap_at))
     scene.emphasize(kl, run_time=max(1.0, at(here_at) - scene.time - 0.3))
-    # "here they do, but late: in the median, for these 10 prompts in this quantised copy":
-    # the footer that names the copy boxed; "only in the last 7 layers": the band's points
+    # "here, what sharpens is the lens's match with the output ... in the last 7 layers":
+    # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
+    # the title's "median", then the footer that names the copy
     scene.hold_until_cue(cue(here_at))
-    span = end - scene.time
-    if getattr(scene, "footer", None) is not None:
-        scene.emphasize(scene.footer, run_time=max(1.0, min(2.4, 0.35 * span)), buff=0.04)
     scene.emphasize(VGroup(falling, kl_marks[2]),
-                    run_time=max(1.0, end - scene.time - 0.3),
+                    run_time=max(1.0, at(all_at) - scene.time - 0.3),
                     extra=[band.animate.set_fill(opacity=0.16)])
+    scene.hold_until_cue(cue(all_at))
+    span = end - scene.time
+    scene.emphasize(pair.heads[1], run_time=max(1.0, min(2.4, 0.5 * span)))
+    if getattr(scene, "footer", None) is not None:
+        scene.emphasize(scene.footer, run_time=max(1.0, end - scene.time - 0.3), buff=0.04)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -454,6 +493,7 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 
 WINDOW_PAD = 0.3
+SPREAD_X = -0.5           # the spread axes' centre (the notes right of them fit the frame)
 
 
 def sweep_in(band: Rectangle):
@@ -508,7 +548,7 @@ class SpreadPlots:
         self.L, self.n = L, p.n
         ticks = sorted(set(range(4, L, 5)) | {0})
         self.series = []
-        boxes, self.subs = VGroup(), []
+        boxes, self.subs, self.heads = VGroup(), [], []
         for series, title, what, early, decimals in (
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "its guesses' spread: 0 = one token sure", L - 3, 2),
@@ -536,8 +576,27 @@ class SpreadPlots:
             name.next_to(ax.x_labels, DOWN, buff=0.12).align_to(ax.axes, LEFT)
             self.series.append((ax, series, vals, early, decimals))
             self.subs.append(sub)
+            self.heads.append(head)
             boxes.add(VGroup(head, sub, ax, name))
         self.group = boxes
+
+    def axes_x(self, box) -> float:
+        """The x of the centre of `box`'s axes (the box is centred by its axes)."""
+        return box[2].axes.get_center()[0]
+
+    def last_values(self, i: int, n: int) -> VGroup:
+        """Plot i's last n states, a dot on its line at each with its value beside it (left
+        of the dot where the line climbs into it, above at the peak, right at the end)."""
+        ax, series, vals, _, decimals = self.series[i]
+        out = VGroup()
+        for l in range(self.L - n, self.L):
+            d = Dot(ax.axes.c2p(l, vals[l]), radius=0.085, color=T.TEXT)
+            num = Num(series[l], decimals=decimals, size=T.LABEL_SIZE, color=T.TEXT)
+            side = (RIGHT if l == self.L - 1 else
+                    UP if vals[l] >= max(vals[l - 1], vals[l + 1]) else LEFT)
+            num.next_to(d, side, buff=0.1)
+            out.add(VGroup(d, num))
+        return out
 
     def top(self, i: int) -> float:
         """Plot i's y axis top (its axes' coordinate)."""
@@ -563,7 +622,7 @@ class SpreadPlots:
             peak = max(range(self.L), key=lambda l: vals[l])
             marks = VGroup()
             for l, side in ((lo, DOWN), (hi, UP),
-                            (peak, UP) if peak != hi else (self.L - 1, RIGHT)):
+                            (peak, UP) if peak != hi else (self.L - 1, UP + RIGHT)):
                 d = Dot(pt(l, vals[l]), radius=0.06, color=T.TEXT)
                 n = Num(series[l], decimals=decimals, size=T.LABEL_SIZE, color=T.TEXT)
                 if l == lo and not out:     # the entropy's low: a median, not our prompt's

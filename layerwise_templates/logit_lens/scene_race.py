@@ -111,6 +111,17 @@ class LensRace(LayerRace):
         self.ruler = ruler
         return out
 
+    def card_plate(self, bar) -> Rectangle:
+        """A moving row's plate: the background's colour over the row's whole width (the
+        names' column, the track, the room of its number) and one pitch high less a hair,
+        at `bar`'s height."""
+        track = self.chart.tracks[0]
+        left = track.get_left()[0] - self.chart.label_width - 0.1
+        right = track.get_right()[0] + CARD_NUMBER
+        return Rectangle(width=right - left, height=self.pitch - 0.02, stroke_width=0,
+                         fill_color=T.BACKGROUND, fill_opacity=1.0
+                         ).move_to([(left + right) / 2, bar.get_center()[1], 0])
+
     def answer_row(self, l: int) -> VGroup:
         lay = self.layers[l]
         inside = int(lay.rank) <= int(self.k)
@@ -205,21 +216,19 @@ class LensRace(LayerRace):
             else:
                 still.append(parts)
         # a straight vertical slide: each row moves up or down its own column to its new
-        # track (rows swap places; nothing swings out sideways). A row that climbs passes in
-        # front of the rows it overtakes, on a plate of the background's colour, so their
-        # names are covered, never drawn through; the names stay in their column, off the
-        # bar tracks
+        # track (rows swap places; nothing swings out sideways), as one card: an opaque
+        # plate the width of a whole row (name column, track, number), its own track on it,
+        # its name, bar and number. A row that climbs is in front of the rows it overtakes
+        # (the further it climbs, the more in front), so what it passes is hidden under the
+        # card, never drawn through it: no name over another name or over a track
         plates = []
         for parts, y0, y1 in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
-            climb = y1 > y0
-            if climb:       # plates behind its name and its number only (the tracks it
-                # passes stay drawn; its bar is opaque)
-                cover = [backing(parts[0], buff=0.04), backing(parts[2], buff=0.04)]
-                card = VGroup(*cover, parts).set_z_index(10 + (y1 - y0))
-                plates += cover
-            else:
-                card = parts.set_z_index(1)
+            plate = self.card_plate(parts[1])
+            track = self.chart.tracks[0].copy().match_y(parts[1])
+            plates += [plate, track]
+            card = VGroup(plate, track, parts)
+            card.set_z_index(10 + (y1 - y0) if y1 > y0 else 1 + 0.01 * (y0 - y1))
             scene.add(card)
             second.append(card.animate(rate_func=smooth).shift(UP * (y1 - y0)))
         for k, row in new.items():
@@ -237,6 +246,7 @@ class LensRace(LayerRace):
         self.rows, self.extra, self.layer = new, extra, l
 
 
+CARD_NUMBER = 0.8          # a moving card's plate past the track's end: its number's room
 FRAME_RIGHT = 6.9          # a lane's right end stays inside the frame (its half-width 7.1)
 LANE_GAP = 0.25            # between a lane's cards and what they pass
 OUT, ACROSS = 0.3, 0.4     # shares of the re-sort: stepping out (and back in), moving across
