@@ -340,7 +340,7 @@ def entropy_part(scene, v, plot) -> None:
     ax0 = pair.series[0][0]
     low = pair.low[0]
     ours = our_prompt(v, low)
-    ours.move_to(ax0.axes.c2p(2, 0), aligned_edge=LEFT).align_to(ax0.axes, UP).shift(DOWN * 0.1)
+    ours.move_to(ax0.axes.c2p(2, 0), aligned_edge=LEFT).align_to(ax0.axes, UP).shift(DOWN * 0.35)
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
     scene.emphasize(spot, run_time=1.0, extra=[FadeIn(spot, scale=1.5)])
@@ -358,7 +358,10 @@ def entropy_part(scene, v, plot) -> None:
     # prompt's note and the 1.58 (no longer spoken of) leave; each last point with its number
     scene.hold_until_cue(cue(high_at))
     last3 = pair.last_values(0, 3)
-    scene.play(FadeOutPlace(VGroup(ours, spot, ent_marks[1][1])), run_time=0.5)
+    gone = ent_marks[1][1]
+    scene.detach(ent_marks[1], gone)    # (a scene entry of its own: removing a part of the
+    # chart would dissolve the chart's group, and what is added to it later would not show)
+    scene.play(FadeOutPlace(VGroup(ours, spot, gone)), run_time=0.5)
     t0, t1 = scene.time, at(surer_at)
     for j, m in enumerate(last3):
         scene.hold_until(t0 + (0.15 + 0.25 * j) * (t1 - t0))
@@ -372,7 +375,8 @@ def entropy_part(scene, v, plot) -> None:
     ax, series, vals, _, _ = pair.series[0]
     L = pair.L
     own_note = VGroup(inline(x_label(v.layers[L - 1].state, T.MATH_SIZE, T.TEXT),
-                             txt("is the model's", T.LABEL_SIZE, T.TEXT), buff=0.1),
+                             txt("is", T.LABEL_SIZE, T.TEXT), buff=0.1),
+                      txt("the model's", T.LABEL_SIZE, T.TEXT),
                       txt("own output", T.LABEL_SIZE, T.TEXT)
                       ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
     own_note.next_to(last3[-1][1], DOWN, buff=0.2, aligned_edge=LEFT)
@@ -493,7 +497,7 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 
 WINDOW_PAD = 0.3
-SPREAD_X = -0.5           # the spread axes' centre (the notes right of them fit the frame)
+SPREAD_X = -0.4           # the spread axes' centre (the notes right of them fit the frame)
 
 
 def sweep_in(band: Rectangle):

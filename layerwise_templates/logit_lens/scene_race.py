@@ -225,6 +225,8 @@ class LensRace(LayerRace):
         for parts, y0, y1 in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
             plate = self.card_plate(parts[1])
+            if y1 > y0:     # a climber's card edged: it reads as a card passing in front
+                plate.set_stroke(T.MUTED, 1.2, opacity=0.8)
             track = self.chart.tracks[0].copy().match_y(parts[1])
             plates += [plate, track]
             card = VGroup(plate, track, parts)
