@@ -26,19 +26,18 @@ Beats (storyboard `show` names):
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
             X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
             entries come out of their columns); under each query whose query space it is, and
-            between them "not compared"; a double arrow between the two X rows, "one space"
-            (X is compared); the split: X^(l)'s row goes onto W_Q^(l-1) and
+            between them "not compared"; the split: X^(l)'s row goes onto W_Q^(l-1) and
             X^(l) W_Q^(l-1) + b_Q^(l-1) comes out between the two queries (new X, old matrix:
             one query space with Q^(l-1)), its cosine with Q^(l-1) over the head's entries
-            under it
-- `sweep`   "'word', layer by layer": a table of X^(l) for every layer and its first numbers
-            (no queries: two layers' queries are not compared entry by entry); rows arrive
-            one layer at a time; then, as the voice names them, what X^(0) is made of (a
-            footnote), the later X's (each a LayerNorm's output), cos with the state above as
-            a new column (highest, middle, first, lowest pointed at), the split of `compare`
-            at every layer as a last column (the layer before's W_Q on this X: cos with the
-            query it made from the X above), cell by cell; and the recipe every row follows
-            under the table while the pointer walks the states
+            under it; then, where W_Q^(l) and Q^(l) were, the same test's key and value
+            cosines (plan `kv_mixed`), each as the voice says it
+- `sweep`   "'word', layer by layer": a table of X^(l) for every layer, one column of values
+            at a time: first its first numbers (rows arrive one layer at a time; what X^(0)
+            is made of as a footnote, the later X's each a LayerNorm's output), then in their
+            place cos with the state above (highest, middle, first, lowest pointed at), then
+            in its place the split of `compare` at every layer under a one-line head
+            "head 0: cos(X^(l) W_Q^(l-1) + b, Q^(l-1))", cell by cell; and the recipe every
+            row follows under the table while the pointer walks the states
 - `check`   the last layer's query recomputed as X W + b beside the model's, its first entry
             to 5 decimals both ways, and the bound the recompute stays under for every token,
             head, layer and Q/K/V entry
