@@ -217,8 +217,20 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             row["q_mixed"] = {"first": mixed[:OUT].tolist(),
                               "cos_old": float(cosine(mixed, old)),
                               "entries": int(mixed.shape[-1])}
+            # the same test on the key and the value (head HEAD, or the KV head it reads):
+            # the layer before's W_K, W_V and biases given this layer's input, against the key
+            # and value that layer made from its own input
+            kv = {}
+            for k in ("k", "v"):
+                K = k.upper()
+                hk = min(HEAD, np.asarray(W[f"blocks.{l - 1}.attn.W_{K}"]).shape[0] - 1)
+                m = focus_rows(project(attn_input(t, l), W, l - 1, K), pos)[hk]
+                o = focus_rows(t[f"blocks.{l - 1}.attn.hook_{k}"], pos)[hk]
+                kv[k] = float(cosine(m, o))
+            row["kv_mixed"] = kv
         else:
             row["q_mixed"] = None
+            row["kv_mixed"] = None
         out.append(row)
     post = bool(out[-1]["update"]) and "ln2" in out[-1]["update"]["norms"]
     gap = max(r["identity_max"] for r in out)

@@ -66,6 +66,11 @@ class Mixed(View):
     entries: int
 
 
+class MixedKV(View):
+    k: float             # the same test on the key: cos(X^(l) W_K^(l-1) + b, K^(l-1)), head 0
+    v: float             # and on the value
+
+
 class Layer(View):
     layer: int
     x_first: list[float]
@@ -74,6 +79,7 @@ class Layer(View):
     norm: Norm
     context: Context
     q_mixed: Mixed | None
+    kv_mixed: MixedKV | None
     W_Q: list[list[float]]
     W_K: list[list[float]]
     W_V: list[list[float]]
