@@ -86,6 +86,7 @@ from layerwise_core.plans.shown import shown_decimals, stable, summed_decimals
 
 SHOW = 3                # entries written of each vector (then a ⋮ and its length)
 DECIMALS = 2            # vector entries, scaled scores, weights
+ROW_DECIMALS = 1        # keys and score − largest, nine in a row: at 2, negatives ran together
 DOT_DECIMALS = 1        # dot products (tens to over a hundred before the scaling)
 W_DECIMALS = 3          # attention weights (0.999 is not 1.00)
 SUM_DECIMALS = 3        # X, Δ_attn and X + Δ_attn: the shown sum adds up from the shown terms
@@ -115,9 +116,9 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
              "weights_sum": float(sum(steps["weights"])),
              "shifted": ex["shifted"], "exp": ex["exp"], "exp_sum": ex["exp_sum"],
              "below": [None] + [float(pattern[q, q - 1]) for q in range(1, n)]}
-    groups = {"q": DECIMALS, "k": DECIMALS, "v": DECIMALS, "out": DECIMALS,
+    groups = {"q": DECIMALS, "k": ROW_DECIMALS, "v": DECIMALS, "out": DECIMALS,
               "dots": DOT_DECIMALS, "scores": DECIMALS, "weights": W_DECIMALS,
-              "below": DECIMALS, "shifted": DECIMALS, "exp": EXP_DECIMALS}
+              "below": DECIMALS, "shifted": ROW_DECIMALS, "exp": EXP_DECIMALS}
     entry["decimals"] = {g: shown_decimals(entry[g], d, f"{where}.{g}")
                          for g, d in groups.items()}
     stable(entry["weights_sum"], W_DECIMALS, f"{where}.weights_sum")

@@ -166,7 +166,7 @@ CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0,
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
+PAUSES = {("scores", 0): 0.8, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
           ("matrix", 2): 0.5, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
 END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 1.5}
@@ -789,14 +789,14 @@ class PerHeadScene(StoryboardScene):
         def meet(js, t):
             for j in js:
                 # a yellow strip standing for the query (no second set of its digits)
+                # it starts under Q's column (review 24: it began on Q's digits), in the lane
                 c = Rectangle(width=0.3, height=self.st.q.nums.height, stroke_color=T.Q,
                               stroke_width=1.5, fill_color=T.Q, fill_opacity=0.35)
-                c.move_to(self.st.q.nums)
-                low = c.copy().align_to([0, lane, 0], UP)
-                self.play(c.animate.move_to(low.get_center()), run_time=0.3 * t)
-                self.play(c.animate.move_to([self.xs(j), low.get_y(), 0]), run_time=0.3 * t)
+                c.move_to([self.st.q.nums.get_x(), 0, 0]).align_to([0, lane, 0], UP)
+                self.play(FadeIn(c, shift=0.15 * DOWN), run_time=0.2 * t)
+                self.play(c.animate.move_to([self.xs(j), c.get_y(), 0]), run_time=0.35 * t)
                 self.play(Indicate(keys[j], color=T.Q, scale_factor=1.06),
-                          FadeIn(dots[j], shift=0.2 * DOWN), run_time=0.25 * t)
+                          FadeIn(dots[j], shift=0.2 * DOWN), run_time=0.3 * t)
                 self.play(FadeOut(c), run_time=0.15 * t)
         top = self.slots().index(h["top"]["pos"]) if h["top"]["pos"] in self.slots() else None
         how = self.shown.pop("key_how", None)
@@ -817,6 +817,9 @@ class PerHeadScene(StoryboardScene):
                  (2, lambda t: meet(cols[:1], t))]
         # one key after another: each copy of the query fades before the next one flies
         steps += [(1, lambda t, j=j: meet([j], t)) for j in cols[1:]]
+        # slack at the end: the row is complete before the voice says "the largest" (review
+        # 24: it was said with six of nine on screen)
+        steps.append((3, lambda t: None))
         groups = [(0, steps)]
         if top is not None:
             groups.append((1, [(1, lambda t: self.point_below(dots[top], run_time=t))]))
@@ -967,10 +970,26 @@ class PerHeadScene(StoryboardScene):
             steps.append((1, lambda t: self.enlarge(weights[top], run_time=t)))
         if second is not None:
             steps.append((1, lambda t: self.point_below(weights[second], run_time=t)))
-        self.by_cue([(4, steps)])
+        # review 24: the √32 reason (1:07) against 0.999 / 0.001 here: even scaled, the two
+        # largest scores are far apart; the gap written where the scores were
+        sd = h["decimals"]["scores"]
+        gapline = inline(txt(f"even after ÷ √{d['shape']['d_head']}: score of "
+                             f"'{h['top']['token']}'", S, T.TEXT),
+                         Num(p.top.score, None, sd, S),
+                         txt(f"− score of '{h['second']['token']}'", S, T.TEXT),
+                         Num(p.second.score, None, sd, S), txt("=", S, T.TEXT),
+                         Num(p.gap, None, sd, S, MARK), buff=0.15)
+        gapline.move_to([0, Y_SCORE, 0])
+        groups = [(4, steps)]
+        if top is not None and second is not None:
+            groups.append((5, [(1, lambda t: self.play(FadeInPlace(gapline), run_time=t)),
+                               (1, lambda t: self.emphasize(gapline[-1], weights[top],
+                                                            weights[second], run_time=t))]))
+        self.by_cue(groups)
         self.st.bars, self.st.weights = bars, weights
-        self.st.wrest = VGroup(bars, axis, label, total)   # what leaves when the weights move up
-        self.keep(bars, weights, axis, label, total)
+        # what leaves when the weights move up
+        self.st.wrest = VGroup(bars, axis, label, total, gapline)
+        self.keep(bars, weights, axis, label, total, gapline)
         self.st.rows += [total]
 
     def beat_values(self, beat) -> None:
@@ -1381,7 +1400,8 @@ class PerHeadScene(StoryboardScene):
         mine = h0["head"]
         out = self.column(h0["out"], hp0.out.path, h0["decimals"]["out"], T.V, summary=True)
         out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
-        olabel = txt(f"head {mine}'s output for '{d['focus']['token']}'", S, T.V)
+        olabel = txt(f"head {mine}'s output for '{d['focus']['token']}': its weights × its "
+                     "values, added up", S, T.V)
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
 
         def gather(t):
@@ -1526,23 +1546,12 @@ class PerHeadScene(StoryboardScene):
             self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
                       Indicate(dlen, color=T.ATTN), run_time=0.2 * t)
 
-        rows = list(self.st.grid_rows)
         self.st.grid_rows = []
 
-        def from_rows(t):
-            # review 19: the grid did not cross-fade into the outputs: each head's row for
-            # the focus token (its weights, which mix the values) moves up into that head's
-            # output box
-            self.play(*[r.animate.stretch_to_fit_width(sw).stretch_to_fit_height(0.32)
-                        .move_to(strips[h]) for h, r in enumerate(rows)],
-                      FadeInPlace(top_label), run_time=0.55 * t)
-            self.play(*[ReplacementTransform(r, strips[h]) for h, r in enumerate(rows)],
-                      FadeInPlace(names), run_time=0.3 * t)
-            self.play(FadeInPlace(legend), run_time=0.15 * t)
-
-        first = ([(1, lambda t: self.clear_but(rows, t)), (4, from_rows)]
-                 if len(rows) == n else
-                 [(1, lambda t: self.clear(t)),
+        # review 24: the weight rows morphing into the output boxes read as if the weights
+        # were the outputs; the rows leave with the grid, and head 2's output (its weighted
+        # sum of values, from the values beat) comes back and moves into its box
+        first = ([(1, lambda t: self.clear(t)),
                   (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)), run_time=t)),
                   (1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
                   (3, gather)])
