@@ -982,7 +982,11 @@ class PerHeadScene(StoryboardScene):
         gapline.move_to([0, Y_SCORE, 0])
         groups = [(4, steps)]
         if top is not None and second is not None:
-            groups.append((5, [(1, lambda t: self.play(FadeInPlace(gapline), run_time=t)),
+            # the scores row, faded to nothing in the exp beat, leaves the scene first: the
+            # gap line takes its place (no hidden text under it, layoutcheck)
+            hidden = VGroup(self.st.scores, self.st.rows[1])
+            groups.append((5, [(1, lambda t: (self.gone(hidden),
+                                              self.play(FadeInPlace(gapline), run_time=t))),
                                (1, lambda t: self.emphasize(gapline[-1], weights[top],
                                                             weights[second], run_time=t))]))
         self.by_cue(groups)
