@@ -981,7 +981,9 @@ class PerHeadScene(StoryboardScene):
                          Num(p.gap, None, sd, S, MARK), buff=0.15)
         gapline.move_to([0, Y_SCORE, 0])
         groups = [(4, steps)]
-        if top is not None and second is not None:
+        # only when the voice says it (a sentence after the weights; a draft has none)
+        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 5
+        if said:
             # the scores row, faded to nothing in the exp beat, leaves the scene first: the
             # gap line takes its place (no hidden text under it, layoutcheck)
             hidden = VGroup(self.st.scores, self.st.rows[1])
@@ -992,8 +994,8 @@ class PerHeadScene(StoryboardScene):
         self.by_cue(groups)
         self.st.bars, self.st.weights = bars, weights
         # what leaves when the weights move up
-        self.st.wrest = VGroup(bars, axis, label, total, gapline)
-        self.keep(bars, weights, axis, label, total, gapline)
+        self.st.wrest = VGroup(bars, axis, label, total, *([gapline] if said else []))
+        self.keep(bars, weights, axis, label, total, *([gapline] if said else []))
         self.st.rows += [total]
 
     def beat_values(self, beat) -> None:
