@@ -173,14 +173,15 @@ def build(c: Context) -> Draft:
         f"Here are the first entries: each piece's, then the bias's, and under the line their "
         f"sum, delta attn's first entry."
         + (" The pieces' lengths and the bias's add up to "
-           "{data.layers[0].join.with_bias:.1f}, yet delta attn is "
-           "{data.layers[0].join.delta_norm_text} long: the pieces point different ways."
+           "{data.layers[0].join.with_bias:.1f}, but they point different ways, so their sum, "
+           "delta attn, is {data.layers[0].join.delta_norm_text} long, not "
+           "{data.layers[0].join.with_bias:.1f}."
            if cancels else " The pieces' lengths and the bias's add up to "
            "{data.layers[0].join.with_bias:.1f}; delta attn is "
            "{data.layers[0].join.delta_norm_text} long.")
         + (" The {data.layers[0].join.n_key_heads} longest come from heads "
            "{data.layers[0].join.key_heads_text}. Next to each head, the token it weighs most "
-           f"for {said}: these heads, and only they, weigh "
+           f"for {said}: each of these heads weighs "
            "{data.layers[0].join.key_token} most." if key_longest else
            " The longest come from heads {data.layers[0].join.top[0].head}, "
            "{data.layers[0].join.top[1].head} and {data.layers[0].join.top[2].head}."),

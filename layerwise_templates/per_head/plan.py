@@ -20,7 +20,8 @@ that head's whole attention matrix; every head's matrix side by side.
   layers[i].w_pair         one pair computed on screen: heads 0 and 1's W_Q (flattened), their
                            cosine `cos` (`cos_text` at its `decimals`); `w_abs` every pair's |cos|,
                            kind by kind (Q, K, V: n(n-1)/2 values each, n its heads; for the spread),
-                           `w_pairs` their count
+                           `w_pairs` their count; `first_a`, `first_b` the two flat lists'
+                           first PAIR_FIRST entries (drawn as cells in the value colours)
   layers[i].first_heads    how many heads put the focus token's largest weight on the first
                            token (`first_token`, [CLS] in BERT)
   layers[i].next           the next layer (None at the last): its X for the focus token (`x`,
@@ -85,6 +86,7 @@ from layerwise_core.plans.shown import shown_decimals, stable, summed_decimals
 
 SHOW = 3                # entries written of each vector (then a ⋮ and its length)
 DECIMALS = 2            # vector entries, scaled scores, weights
+ROW_DECIMALS = 1        # keys and score − largest, nine in a row: at 2, negatives ran together
 DOT_DECIMALS = 1        # dot products (tens to over a hundred before the scaling)
 W_DECIMALS = 3          # attention weights (0.999 is not 1.00)
 SUM_DECIMALS = 3        # X, Δ_attn and X + Δ_attn: the shown sum adds up from the shown terms
@@ -93,6 +95,7 @@ EXP_SUM_DECIMALS = 3    # their sum, as the voice says it: 1.001
 WIDTH = 9               # tokens written side by side (a window around the focus beyond that)
 PREV_DECIMALS = 4       # previous-token scores (0.9997 is not 1.00), the same in every cell
 TOP_PIECES = 3          # the longest pieces of the attention update named
+PAIR_FIRST = 40         # entries of the two compared heads' flat W_Q drawn as cells
 
 
 def followed_heads(sb: Storyboard, strongest: int) -> list[int]:
@@ -113,9 +116,9 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
              "weights_sum": float(sum(steps["weights"])),
              "shifted": ex["shifted"], "exp": ex["exp"], "exp_sum": ex["exp_sum"],
              "below": [None] + [float(pattern[q, q - 1]) for q in range(1, n)]}
-    groups = {"q": DECIMALS, "k": DECIMALS, "v": DECIMALS, "out": DECIMALS,
+    groups = {"q": DECIMALS, "k": ROW_DECIMALS, "v": DECIMALS, "out": DECIMALS,
               "dots": DOT_DECIMALS, "scores": DECIMALS, "weights": W_DECIMALS,
-              "below": DECIMALS, "shifted": DECIMALS, "exp": EXP_DECIMALS}
+              "below": DECIMALS, "shifted": ROW_DECIMALS, "exp": EXP_DECIMALS}
     entry["decimals"] = {g: shown_decimals(entry[g], d, f"{where}.{g}")
                          for g, d in groups.items()}
     stable(entry["weights_sum"], W_DECIMALS, f"{where}.weights_sum")
@@ -240,7 +243,9 @@ def weight_pairs(W: dict, l: int, pairs: dict, where: str) -> dict:
     c01 = float(cosine(flat_q[0], flat_q[1]))
     wd = shown_decimals([c01], 3, f"{where}.w_pair.cos")
     return {"w_pair": {"a": 0, "b": 1, "kind": "Q", "cos": c01, "cos_text": f"{c01:.{wd}f}",
-                       "decimals": wd, "size": int(flat_q.shape[1])},
+                       "decimals": wd, "size": int(flat_q.shape[1]),
+                       "first_a": [float(v) for v in flat_q[0][:PAIR_FIRST]],
+                       "first_b": [float(v) for v in flat_q[1][:PAIR_FIRST]]},
             "w_abs": w_abs, "w_pairs": len(w_abs)}
 
 

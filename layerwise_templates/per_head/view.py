@@ -134,6 +134,8 @@ class Pair(View):
     cos: float
     cos_text: str
     size: int
+    first_a: list[float]    # head a's flat W_Q, its first entries (drawn as cells)
+    first_b: list[float]
 
 
 class Next(View):
