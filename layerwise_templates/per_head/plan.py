@@ -67,7 +67,9 @@ that head's whole attention matrix; every head's matrix side by side.
                            argmax [head] (the token each head weighs most from the focus),
                            key_heads (the heads whose largest weight is on heads[0]'s top
                            key), n_key_heads, key_heads_text, key_heads_longest (they are
-                           exactly the n_key_heads longest pieces: this sentence and layer)
+                           exactly the n_key_heads longest pieces: this sentence and layer);
+                           key_len_min (the key heads' shortest piece) and other_len_max
+                           (every other head's longest): the gap behind "the longest"
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -204,6 +206,12 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
     out["key_heads_text"] = (", ".join(map(str, key_heads[:-1])) + " and " + str(key_heads[-1])
                              if len(key_heads) > 1 else "".join(map(str, key_heads)))
     out["key_heads_longest"] = int(bool(key_heads) and key_heads == longest)   # 1 or 0
+    # the gap that makes "the longest" a fact, not a cut-off: the key heads' shortest piece
+    # against every other head's longest (review 25: 1.12 vs 0.99, said with its numbers)
+    norms = j["piece_norms"]
+    others = [float(norms[h]) for h in range(len(norms)) if h not in key_heads]
+    out["key_len_min"] = float(min(norms[h] for h in key_heads)) if key_heads else 0.0
+    out["other_len_max"] = max(others) if others else 0.0
     out["with_bias"] = out["piece_sum"] + float(j["bias_norm"])
     # the column sum, for Delta_attn's first entry: each piece's first entry and the bias's,
     # as shown (SUM_DECIMALS), add up to Delta_attn's first entry as shown

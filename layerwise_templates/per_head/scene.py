@@ -444,12 +444,25 @@ class PerHeadScene(StoryboardScene):
                          for l in range(d["n_layers"] if d["n_layers"] <= 8 else 0)])
         for b in stack:                 # more than 8 layers would not fit: no boxes
             b[1].move_to(b[0])
+        # the chapter's claim, said from the first sentence (review 25: only in the last
+        # 15 s): every layer makes fresh Q, K, V with its own matrices from the X it reads
+        B = T.TYPE.body
+        each = inline(txt("each layer: its own", B, T.TEXT),
+                      *[math(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"],
+                      txt("times the X it reads:", B, T.TEXT), txt("fresh", B, MARK),
+                      math("Q, K, V", F, T.TEXT), buff=0.15)
         if len(stack):
             stack.arrange(RIGHT, buff=0.3).next_to(switch, DOWN, buff=0.5)
+            each.next_to(stack, DOWN, buff=0.4).set_x(0)
+            stack.add(each)
         self.by_cue([
-            (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5))),
-                 *([(2, lambda t: self.play(LaggedStart(*[FadeInPlace(b) for b in stack],
-                                                       lag_ratio=0.2), run_time=t))]
+            # the switch line at once: no empty stage while the voice starts (review 25)
+            (0, [(0.5, lambda t: self.put("switch", switch, run_time=min(t, 0.5))),
+                 *([(2, lambda t: self.play(LaggedStart(*[FadeInPlace(b) for b in stack[:-1]],
+                                                       lag_ratio=0.2), run_time=t)),
+                    (2, lambda t: self.play(FadeInPlace(each), run_time=t)),
+                    (1, lambda t: self.play(*[Indicate(b[0], color=MARK, scale_factor=1.05)
+                                              for b in stack[:-1]], run_time=t))]
                    if len(stack) else [])]),
             (1, [*([(1, lambda t: (self.play(FadeOutPlace(stack), run_time=t),
                                    self.gone(stack)))] if len(stack) else []),
@@ -532,11 +545,14 @@ class PerHeadScene(StoryboardScene):
             fnote.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             fnote.next_to(flats, RIGHT, buff=0.3)
             fnames.add(fnote)
-        cos = inline(txt(f"largest |cos|, all {lay['w_pairs']} pairs:", B, T.TEXT),
-                     Num(lp.w_cos_max, None, 2, B, MARK), buff=0.15)
-        cos.next_to(flats, DOWN, buff=0.3).align_to(fnames, LEFT)
-        cosnote = txt("(1 = same direction)", B, T.MUTED)
-        cosnote.next_to(cos, RIGHT, buff=0.3)
+        # what a cosine is and what the 198 pairs are, in a few words (review 25: both
+        # unexplained); the plan's largest |cos| said as a band around 0
+        cosnote = txt("compared by their cosine: 1 = same direction, 0 = unrelated", B, T.TEXT)
+        cosnote.next_to(flats, DOWN, buff=0.3).align_to(fnames, LEFT)
+        cos = inline(txt(f"all {lay['w_pairs']} pairs (every two heads, each kind):", B,
+                         T.TEXT), txt("within", B, T.TEXT),
+                     Num(lp.w_cos_max, None, 2, B, MARK), txt("of 0", B, T.TEXT), buff=0.15)
+        cos.next_to(cosnote, DOWN, buff=0.15).align_to(cosnote, LEFT)
         pair = VGroup(*[SurroundingRectangle(cards[h].bars[0], color=MARK, buff=0.06,
                                              stroke_width=2.5) for h in (a, b)])
         if self.st.tokens is not None:
@@ -566,11 +582,11 @@ class PerHeadScene(StoryboardScene):
                                                            lag_ratio=0.1), run_time=t)),
                        (1, lambda t: self.play(FadeInPlace(legend), run_time=t))]),
                   (1, [(3, flatten),
+                       (1.5, lambda t: self.play(FadeInPlace(cosnote), run_time=t)),
                        (2, lambda t: self.play(FadeIn(cos, shift=0.2 * UP),
                                                Indicate(flats, color=MARK, scale_factor=1.02),
                                                run_time=t)),
-                       (1, lambda t: self.play(FadeInPlace(cosnote), FadeOutPlace(pair),
-                                               run_time=t))])]
+                       (0.5, lambda t: self.play(FadeOutPlace(pair), run_time=t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -881,8 +897,8 @@ class PerHeadScene(StoryboardScene):
             (3, [(1, lambda t: self.play(FadeInPlace(why[0]), run_time=t)),
                  (1, lambda t: self.play(FadeInPlace(why[1]), FadeInPlace(line),
                                          run_time=t)),
-                 (1, lambda t: self.play(Indicate(pts, color=T.TEXT,
-                                                  scale_factor=1.3), run_time=t)),
+                 (1, lambda t: self.play(*[Indicate(m, color=T.TEXT, scale_factor=1.3)
+                                           for m in pts], run_time=t)),
                  (2, lambda t: (self.play(*[m.animate.move_to(x) for m, x in zip(pts, moved)],
                                           FadeOutPlace(lname), FadeInPlace(sname),
                                           run_time=t),
@@ -980,22 +996,40 @@ class PerHeadScene(StoryboardScene):
                          Num(p.second.score, None, sd, S), txt("=", S, T.TEXT),
                          Num(p.gap, None, sd, S, MARK), buff=0.15)
         gapline.move_to([0, Y_SCORE, 0])
+        # and what that gap does, where the shifted scores were: e to minus the gap, bank's
+        # exp (review 25: ~12 s on one static line)
+        ed = h["decimals"]["exp"]
+        sec = self.slots().index(h["second"]["pos"]) if second is not None else None
+        eline = inline(math(f"e^(-{h['gap']:.{sd}f}) =", F, T.TEXT),
+                       Num(p.second.exp, None, ed, S, MARK),
+                       txt(f": the exp of '{h['second']['token']}', below", S, T.TEXT),
+                       buff=0.15)
+        eline.move_to([0, Y_EXP, 0])
         groups = [(4, steps)]
         # only when the voice says it (a sentence after the weights; a draft has none)
         said = top is not None and second is not None and len(self.beat.get("cues") or []) > 5
         if said:
             # the scores row, faded to nothing in the exp beat, leaves the scene first: the
             # gap line takes its place (no hidden text under it, layoutcheck)
-            hidden = VGroup(self.st.scores, self.st.rows[1])
+            hidden = VGroup(self.st.scores, self.st.rows[1], shifted_rows)
             groups.append((5, [(1, lambda t: (self.gone(hidden),
-                                              self.play(FadeInPlace(gapline), run_time=t))),
-                               (1, lambda t: self.emphasize(gapline[-1], weights[top],
-                                                            weights[second], run_time=t))]))
+                                              self.play(FadeInPlace(gapline[:2]),
+                                                        run_time=t))),
+                               (1, lambda t: self.play(FadeInPlace(gapline[2:4]),
+                                                       run_time=t)),
+                               (1, lambda t: self.play(FadeInPlace(gapline[4:]), run_time=t)),
+                               (1, lambda t: self.emphasize(gapline[-1], run_time=t)),
+                               (1.5, lambda t: self.play(FadeInPlace(eline), run_time=t)),
+                               (1, lambda t: self.play(
+                                   Indicate(self.st.exps[sec], color=MARK),
+                                   Indicate(eline[1], color=MARK), run_time=t)),
+                               (1, lambda t: self.emphasize(weights[top], weights[second],
+                                                            run_time=t))]))
         self.by_cue(groups)
         self.st.bars, self.st.weights = bars, weights
         # what leaves when the weights move up
-        self.st.wrest = VGroup(bars, axis, label, total, *([gapline] if said else []))
-        self.keep(bars, weights, axis, label, total, *([gapline] if said else []))
+        self.st.wrest = VGroup(bars, axis, label, total, *([gapline, eline] if said else []))
+        self.keep(bars, weights, axis, label, total, *([gapline, eline] if said else []))
         self.st.rows += [total]
 
     def beat_values(self, beat) -> None:
@@ -1198,7 +1232,8 @@ class PerHeadScene(StoryboardScene):
         for h, pattern in enumerate(lay["patterns"]):
             m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, color=WEIGHT,
                                 labels=False)
-            name = txt(f"head {h}", S, MARK if h == best else T.MUTED)
+            # names in the text colour (review 25: the grid crowded with grey captions)
+            name = txt(f"head {h}", S, MARK if h == best else T.TEXT)
             score = Num(p.prev_token[h], None, lay["prev_decimals"], S,
                         MARK if h == best else T.TEXT)
             minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.08))
@@ -1391,7 +1426,8 @@ class PerHeadScene(StoryboardScene):
                           for h, tok in enumerate(j["argmax"])])
         onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
-        cnote = txt("together in this sentence; why was not tested", T.TYPE.body, T.TEXT)
+        cnote = txt(f"In this sentence, long pieces and a look at '{j['key_token']}' go "
+                    f"together; why was not tested.", T.TYPE.body, T.TEXT)
         cnote.move_to([0, -2.0, 0]).align_to([x_tok, 0, 0], LEFT)
         if cnote.get_right()[0] > 6.7:
             cnote.shift(LEFT * (cnote.get_right()[0] - 6.7))
@@ -1515,12 +1551,18 @@ class PerHeadScene(StoryboardScene):
         sbias.move_to([x_st + ends[-1] + ks * j["bias_norm"] / 2, y_sum, 0])
         dbar = Rectangle(width=ks * j["delta_norm"], height=bh, stroke_width=0)
         dbar.set_fill(T.ATTN, 0.85).move_to([x_st + ks * j["delta_norm"] / 2, y_d, 0])
-        slabel = inline(txt(f"the {n} pieces' lengths and the bias's, added:", S, T.TEXT),
-                        Num(jp.with_bias, None, j["decimals"]["with_bias"], S, T.ATTN),
-                        buff=0.2)
+        # what the end-to-end bar is, truthfully (review 25: "they point different ways"
+        # said, not shown): the length the sum would have if every piece pointed one way
+        slabel = VGroup(inline(txt(f"the {n} pieces' lengths and the bias's, end to end:", S,
+                                   T.TEXT),
+                               Num(jp.with_bias, None, j["decimals"]["with_bias"], S, T.ATTN),
+                               buff=0.2),
+                        txt("the sum's length if all pointed one way", S, T.TEXT))
+        slabel.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         slabel.next_to(stack, UP, buff=0.15).align_to([x_st, 0, 0], LEFT)
         dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
+                        txt(": the sum as it is", S, T.TEXT))
         dlabel.next_to(dbar, RIGHT, buff=0.25)
         cancel = VGroup(stack, sbias, slabel, dbar, dlabel)
 
@@ -1548,11 +1590,15 @@ class PerHeadScene(StoryboardScene):
                       ReplacementTransform(bcopy, sbias), run_time=0.15 * t)
             self.play(LaggedStart(*[FadeInPlace(m) for m in lens], lag_ratio=0.08),
                       run_time=0.2 * t)
-            self.play(FadeInPlace(slabel), run_time=0.1 * t)
+            self.play(FadeInPlace(slabel[0]), run_time=0.1 * t)
+            self.play(FadeInPlace(slabel[1]), run_time=0.1 * t)
             self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
-                      Indicate(dlen, color=T.ATTN), run_time=0.2 * t)
+                      Indicate(dlen, color=T.ATTN), run_time=0.1 * t)
 
         self.st.grid_rows = []
+        edge = ([lens[h] for h in range(n)
+                 if j["piece_norms"][h] in (j.get("key_len_min"), j.get("other_len_max"))]
+                if j["key_heads_longest"] else [])
 
         # review 24: the weight rows morphing into the output boxes read as if the weights
         # were the outputs; the rows leave with the grid, and head 2's output (its weighted
@@ -1592,7 +1638,11 @@ class PerHeadScene(StoryboardScene):
                          (5, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
                                              self.gone(cancel))),
                               (2, lambda t: self.play(LaggedStart(*[
-                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t))]),
+                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
+                              # the gap that makes them the longest, with its numbers: the
+                              # boxed heads' shortest piece, every other head's longest
+                              *([(1, lambda t: self.emphasize(*edge, run_time=t))]
+                                if edge else [])]),
                          (6, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in argmax], lag_ratio=0.1),
                                   run_time=t)),
@@ -1740,19 +1790,41 @@ class PerHeadScene(StoryboardScene):
             # grey text): its own X, its own layer's W_Q
             B = T.TYPE.body
 
-            def how(l):
-                return inline(txt("=", B, T.TEXT), math(T.X_l(l), F, T.X),
-                              txt("×", B, T.TEXT), math(f"W_Q^(({l},{hh}))", F, T.Q),
-                              *([txt("+ bias", B, T.TEXT)] if self.bias() else []), buff=0.1)
+            def how(l, X="Q", lead="="):
+                # one notation with the worked example: X^(l) × W_Q^(l,h) + b_Q^(l,h)
+                # (review 25: "+ bias" and a plain "W_Q" at the end)
+                c = T.QUANTITY[X.lower()]
+                return inline(*([math(lead, F, c)] if lead != "=" else
+                                [txt("=", B, T.TEXT)]),
+                              *([txt("=", B, T.TEXT)] if lead != "=" else []),
+                              math(T.X_l(l), F, T.X), txt("×", B, T.TEXT),
+                              math(f"W_{X}^(({l},{hh}))", F, c),
+                              *([txt("+", B, T.TEXT), math(f"b_{X}^(({l},{hh}))", F, c)]
+                                if self.bias() else []), buff=0.1)
             q0how, q1how = how(self.layer), how(l1)
             q0how.next_to(q0, DOWN, buff=0.2).align_to(q0, LEFT)
             q1how.next_to(q1, DOWN, buff=0.2).align_to(q1, LEFT)
-            # the chapter's point, said and shown (review 19: the video ended without it)
-            close = VGroup(txt(f"new X, layer {l1}'s own W_Q: a fresh query", B, MARK),
-                           txt("K and V: rebuilt the same way", B, MARK))
-            close.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+            # the chapter's point, said and shown (review 19: the video ended without it);
+            # layer l+1's keys and values from the same new X (review 25: shown, not only
+            # said; their recipe, no numbers: the plan has none)
+            kv = VGroup(how(l1, "K", f"K^(({l1},{hh}))"), how(l1, "V", f"V^(({l1},{hh}))"))
+            kv.arrange(RIGHT, buff=0.8)
+            close = VGroup(txt(f"fresh keys and values too: the new X, layer {l1}'s own "
+                               f"matrices", B, MARK), kv)
+            close.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             close.next_to(VGroup(q0how, q1how), DOWN, buff=0.3).align_to(q0how, LEFT)
             fresh = (x1, q0, q1, q0name, q1name, q0how, q1how, close)
+        def kv_from_x(t):
+            src = fresh[0]
+            bits = [Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
+                              fill_color=T.X, fill_opacity=0.3).move_to(src[1])
+                    for _ in kv]
+            self.add(*bits)
+            self.play(*[b.animate.move_to(f[2]).scale(0.4).set_opacity(0.1)
+                        for b, f in zip(bits, kv)], run_time=0.7 * t)
+            self.remove(*bits)
+            self.play(*[FadeInPlace(f[2]) for f in kv], run_time=0.3 * t)
+
         strip = (Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
                            fill_color=T.X, fill_opacity=0.3).move_to(fresh[0][1])
                  if fresh is not None else None)
@@ -1797,8 +1869,12 @@ class PerHeadScene(StoryboardScene):
                                            Indicate(q0how[3], color=T.Q),
                                            Indicate(q1how[3], color=T.Q), run_time=t)),
                  (1, lambda t: self.play(FadeInPlace(close[0]), run_time=t)),
-                 (0.6, lambda t: self.wait(t)),
-                 (1, lambda t: self.play(FadeInPlace(close[1]), run_time=t))])]))
+                 # X^(l+1) (a blue strip from its column) goes into the key's and the value's
+                 # recipe, which are written around it
+                 (1.2, lambda t: kv_from_x(t)),
+                 (1, lambda t: self.play(FadeInPlace(VGroup(*[m for f in kv for i, m in
+                                                              enumerate(f) if i != 2])),
+                                         run_time=t))])]))
         kept = [xin, box, bname, plus, out, a1, a2, a3, skip, sname, ln, a4, a5, nxt]
         if fresh is None:
             kept += [sums, *names, note]
