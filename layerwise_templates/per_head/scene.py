@@ -169,7 +169,7 @@ CAPTIONS = False
 PAUSES = {("scores", 0): 0.8, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
           ("matrix", 2): 0.5, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
-END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 1.5}
+END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 2.5}
 
 
 class PerHeadScene(StoryboardScene):
@@ -549,10 +549,16 @@ class PerHeadScene(StoryboardScene):
         # unexplained); the plan's largest |cos| said as a band around 0
         cosnote = txt("compared by their cosine: 1 = same direction, 0 = unrelated", B, T.TEXT)
         cosnote.next_to(flats, DOWN, buff=0.3).align_to(fnames, LEFT)
-        cos = inline(txt(f"all {lay['w_pairs']} pairs (every two heads, each kind):", B,
+        cos = inline(txt(f"all {lay['w_pairs']} pairs (each pair of heads, each kind):", B,
                          T.TEXT), txt("within", B, T.TEXT),
                      Num(lp.w_cos_max, None, 2, B, MARK), txt("of 0", B, T.TEXT), buff=0.15)
         cos.next_to(cosnote, DOWN, buff=0.15).align_to(cosnote, LEFT)
+        over = max(cos.get_right()[0], cosnote.get_right()[0]) - 6.6
+        if over > 0:
+            # a narrower card grid (another model's head count) sits further right: the two
+            # lines move left, under the X column's key
+            for m in (cosnote, cos):
+                m.shift(LEFT * over)
         pair = VGroup(*[SurroundingRectangle(cards[h].bars[0], color=MARK, buff=0.06,
                                              stroke_width=2.5) for h in (a, b)])
         if self.st.tokens is not None:
@@ -1553,11 +1559,10 @@ class PerHeadScene(StoryboardScene):
         dbar.set_fill(T.ATTN, 0.85).move_to([x_st + ks * j["delta_norm"] / 2, y_d, 0])
         # what the end-to-end bar is, truthfully (review 25: "they point different ways"
         # said, not shown): the length the sum would have if every piece pointed one way
-        slabel = VGroup(inline(txt(f"the {n} pieces' lengths and the bias's, end to end:", S,
-                                   T.TEXT),
+        slabel = VGroup(inline(txt(f"{n} pieces + bias, lengths end to end:", S, T.TEXT),
                                Num(jp.with_bias, None, j["decimals"]["with_bias"], S, T.ATTN),
                                buff=0.2),
-                        txt("the sum's length if all pointed one way", S, T.TEXT))
+                        txt("= the sum's length if all pointed one way", S, T.TEXT))
         slabel.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         slabel.next_to(stack, UP, buff=0.15).align_to([x_st, 0, 0], LEFT)
         dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
