@@ -164,7 +164,11 @@ def test_narration_quotes_the_plan(built):
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
     assert ("Here are the 12 heads' rows, one picture per head, each its own row of weights "
-            "from bank; their mean, the head-average, is what the arcs show") in said["arcs"]
+            "from bank. Head 2 gives river the most, head 11 gives CLS the most. Their mean, "
+            "the head-average, is what the arcs show") in said["arcs"]
+    hs = l0["heads"]
+    assert max(range(12), key=lambda h: hs[h][l0["top_word"]["pos"]]) == l0["head_on_word"] == 2
+    assert max(range(12), key=lambda h: hs[h][d["special"][0]]) == l0["head_on_cls"] == 11
     assert all(len(x["heads"]) == d["n_heads"] for x in d["layers"])
     for x in d["layers"]:
         mean = [sum(h[k] for h in x["heads"]) / len(x["heads"]) for k in range(len(x["row"]))]
@@ -176,6 +180,13 @@ def test_narration_quotes_the_plan(built):
     assert (f"CLS and SEP: {fmt(l0['on_special'][0])} and {fmt(l0['on_special'][1])} make "
             f"{fmt(l0['sink'])} of the row") in said["arcs"]
     assert l0["sink_adds"] is True
+    # the bars are head-averages, said at the first bar (round 25: only at the end)
+    assert said["arcs"].endswith("of the row. Every green bar here is a head-average like it, "
+                                 "a mean over the 12 heads.")
+    # every token's X is new, keys included (round 25: X^(l) rose into bank only)
+    assert said["depth"].startswith("Each layer makes fresh queries and keys from its own X, "
+                                    "and every token's X is new")
+    assert "A fair test on layer 1, in this sentence:" in said["why"]
     # sink_adds: the parts as written add up to the share as written (else the bar writes
     # "≈"); layer 3's 0.71 + 0.03 beside 0.7474 (written 0.75) do not (round 22's 0.74)
     for x in d["layers"]:
@@ -247,7 +258,7 @@ def test_narration_quotes_the_plan(built):
     assert max(range(len(h5)), key=lambda k: h5[k]) != dp["target"]["pos"]
     # the summary scoped to this sentence; both orders of the swap (round 22: one order only)
     assert "In short, for this one sentence:" in said["deep_heads"]
-    assert "At layer 1, neither change alone gave the rise" in said["deep_heads"]
+    assert "At layer 1, neither alone gave the full rise" in said["deep_heads"]
     assert "in either order, the fall came with its own matrices" in said["deep_heads"]
     # the fair tests in both orders: the other order said with its number
     assert (f"The other order, X first: layer 0's matrices fed X of layer 1 put only "
@@ -256,7 +267,7 @@ def test_narration_quotes_the_plan(built):
     # the interaction said once, from the plan's numbers (round 25: "the rise came with the
     # changed X" said first, then "needs both", read as a contradiction)
     assert "In this order" not in said["why"]
-    assert (f"So neither change alone gives the rise: the new X alone takes "
+    assert (f"So neither alone gives the full rise: the new X alone takes "
             f"{fmt(L[0]['sink'])} to {fmt(t['swap_sink'])}, the new matrices alone to "
             f"{fmt(t['old_sink'])}; both together, {fmt(t['new_sink'])}.") in said["why"]
     assert t["old_sink"] <= L[0]["sink"] and t["swap_sink"] < 0.7 * t["new_sink"]

@@ -53,8 +53,9 @@ class Context(View):
     layer: int
     heads: int
     token: str           # the other word the focus word's attention gave the most (mean of heads)
-    position: int
-    weight: float
+    position: int        # its first token
+    positions: list[int]  # all its tokens (a word the tokenizer splits is still one word)
+    weight: float        # summed over its tokens
     own: float           # what it gave its own tokens
     weights: list[float]
 
