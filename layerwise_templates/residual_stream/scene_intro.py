@@ -554,14 +554,13 @@ class IntroBeats:
         if self.data.get("direction"):
             self.direction_strip(None)
 
-    def demo_angle(self, def_cue: int, zero_cue: int) -> None:
+    def demo_angle(self, def_cue: int, zero_cue: int | None) -> None:
         """"the cosine of the angle between X before and after a layer: 1 means the same
         direction; 0, a right angle": drawn, then layer 0's own turn; the demo leaves before
         the per-layer bars grow where it stood."""
         from manim import Arc, Arrow, PI, UpdateFromAlphaFunc, smooth
         dv = self.v.direction
         L_ = T.TYPE.label
-        self.hold_until_cue(def_cue)
         o = np.array([-2.6, -1.45, 0.0])
         r = 2.2
         theta = [0.0]
@@ -570,7 +569,7 @@ class IntroBeats:
             return o + r * np.array([np.cos(a), np.sin(a), 0.0])
         a_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5)
         b_arr = Arrow(o, vec(0.0), buff=0, color=T.POINTER, stroke_width=5)
-        a_lab = math(T.X_l("l"), ML, T.X).next_to(vec(0.0), RIGHT, buff=0.15)
+        a_lab = math(T.X_l("l"), ML, T.X).next_to(vec(0.0), DOWN, buff=0.15)
         b_lab = math(T.X_l("l+1"), ML, T.POINTER)
         arc = Arc(radius=0.6, start_angle=0, angle=0.001, arc_center=o, color=T.TEXT)
 
@@ -589,15 +588,23 @@ class IntroBeats:
                       ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
         read.move_to([1.6, -0.4, 0]).align_to(tag, LEFT)
         demo = VGroup(a_arr, b_arr, arc, a_lab, b_lab, tag)
+        # "And X's direction does change": the two directions drawn as it is said (the stage
+        # was blank until the definition before)
         self.put("cos_demo", demo, anim=appear(demo), run_time=0.6)
+        self.hold_until_cue(def_cue)
         self.put("cos_read1", read[0], anim=appear(read[0]), run_time=0.4)
         said0 = self.cue_at(def_cue + 1) if def_cue + 1 < self.n_cues() else self.time + 4
         self.emphasize(read[0], run_time=max(0.6, 0.3 * (said0 - self.time)))
         turn.to = PI / 2
+        nxt = self.cue_at(zero_cue if zero_cue is not None else min(def_cue + 1, self.n_cues()))
         self.play(UpdateFromAlphaFunc(b_arr, turn), FadeIn(read[1]),
-                  run_time=max(1.0, 0.6 * (self.cue_at(zero_cue) - self.time)))
+                  run_time=max(1.0, 0.6 * (nxt - self.time)))
         self.shown["cos_read2"] = read[1]
         theta[0] = PI / 2
+        if zero_cue is None:          # a draft that does not name layer 0: the demo leaves
+            self.hold_until(nxt - 0.4)
+            self.drop("cos_demo", "cos_read1", "cos_read2", run_time=0.4)
+            return
         self.hold_until_cue(zero_cue)
         # "Layer 0 turns X almost a right angle": the second arrow to layer 0's own angle
         zero = inline(txt("layer", L_, T.POINTER),
@@ -687,17 +694,17 @@ class IntroBeats:
         apart.move_to([0, y0 - 0.75, 0]).align_to([x0, 0, 0], LEFT)
         self.keep_inside(apart)
         self.keep_inside(head)
-        self.put("cos_head", head, anim=appear(head), run_time=0.6)
         g = VGroup(axis, y_axis, one, one_lab, y_ticks, y_name, x_ticks, x_name)
         self.shown["cos_strip"] = VGroup(g, bars)
         zero_cue = self.cue_with("Layer 0")
         def_cue = self.cue_with("cosine of the angle")
-        if def_cue is not None and zero_cue is not None:
+        if def_cue is not None:
             # the cosine drawn before it is used (review 24: "cosine and angles only said"):
             # two arrows from one point, X before and after a layer, the second turning from
             # the first (cos 1) to a right angle (cos 0); at "Layer 0 ..." it turns to layer
             # 0's own angle (arccos of the plan's cosine); lengths drawn equal: an illustration
             self.demo_angle(def_cue, zero_cue)
+        self.put("cos_head", head, anim=appear(head), run_time=0.6)
         # the bars grow as the voice goes from layer 0 to "from layer 1 on ..."
         nxt0 = self.said(M.MOST) if self.named(M.MOST) else self.said(M.APART)
         self.play(FadeIn(g), LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
