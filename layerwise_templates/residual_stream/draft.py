@@ -225,8 +225,8 @@ def build(c: Context) -> Draft:
         if sink:
             said += (" Keys are made from the normalised copy, so this length does not enter "
                      "them directly; whether it is linked to the attention it draws is not "
-                     "measured here. " + tok[0].upper() + tok[1:] + " gives "
-                     "it {data.outlier.attention_pct.value:.0f} percent of its attention, "
+                     "measured here. It draws {data.outlier.attention_pct.value:.0f} percent of "
+                     + tok + "'s attention, "
                      "averaged over all heads in layers {data.outlier.attention_layers[0]} to "
                      "{data.outlier.attention_layers[1]}: one query, " + tok + "'s; the other "
                      "tokens' queries are not measured here.")
