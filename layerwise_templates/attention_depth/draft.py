@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from layerwise_core.analysis.attention_depth import attention_rows, special_positions
+from layerwise_core.analysis.attention_depth import attention_rows
+from layerwise_core.analysis.vectors import special_positions
 from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT, deep_heads,
                                                         direction, moved_by, same_w_old_x)
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
