@@ -165,7 +165,15 @@ SPECS: dict[str, dict] = {
                 "The heads whose pieces are longest all put at least this much weight there."),
             "data.layers[{l}].join.with_bias": (
                 "The pieces' lengths and the bias's, added",
-                "More than Δ's own length: the pieces and the bias partly cancel."),
+                "More than Δ's own length: the pieces and the bias point different ways."),
+            "data.layers[{l}].join.key_len_min": (
+                "Shortest of the longest pieces",
+                "The pieces of the heads that weigh '{data.layers[0].join.key_token}' most are "
+                "each at least this long."),
+            "data.layers[{l}].join.other_len_max": (
+                "Longest of the other pieces",
+                "Every other head's piece is at most this long: the cut-off between the two "
+                "groups."),
             "data.layers[{l}].join.key_heads": (
                 "Heads whose largest weight from '{focus}' is on "
                 "'{data.layers[0].join.key_token}'",
@@ -281,6 +289,14 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].top_word.weight": (
                 "The largest weight on a word",
                 "[CLS] and [SEP] left out."),
+            "data.layers[{l}].head_on_word": (
+                "The head that weighs that word most",
+                "Of this layer's {data.n_heads} heads, the one whose row gives the word above "
+                "its largest weight."),
+            "data.layers[{l}].head_on_cls": (
+                "The head that weighs [CLS] most",
+                "Of this layer's {data.n_heads} heads, the one whose row gives the start token "
+                "its largest weight."),
         },
         "groups": [
             ("data.layers[{l}].row", "Where 'bank' looks at this layer"),
