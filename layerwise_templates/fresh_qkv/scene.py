@@ -1261,6 +1261,11 @@ class FreshQKVScene(StoryboardScene):
         # sink into it, and the entries come out of its columns into a row between the two
         # queries, named X^(l) W_Q^(l-1) + b_Q^(l-1) (new X, old matrix)
         x_mid = (q.get_right()[0] + gql.get_left()[0]) / 2
+        one_slot = not st.proj_lay.get("side", True)
+        if one_slot:
+            # (review 26: the new row was squeezed between the two queries) layer l's own
+            # W_Q and query are done: the new X with the old matrix takes their place
+            x_mid = q[1].get_x()
         mrow = row_of(mixed.first.values, mixed.first.path, T.Q, PS).move_to([x_mid, q.get_y(), 0])
         bias = f" + b_Q^(({l - 1}))" if gw.has_b else ""
         mlab = math(f"{T.X_l(l)} W_Q^(({l - 1})){bias}", ML, T.Q)
@@ -1277,6 +1282,11 @@ class FreshQKVScene(StoryboardScene):
         else:
             self.play(FadeOut(box), run_time=0.3)
             self.remove(box)
+        mine = [wq, q]
+        if one_slot:
+            self.vanish(*mine, run_time=0.4)
+            st.parts = [m for m in st.parts if m not in mine]
+            mine = []
         self.play(FadeIn(xlight), FadeIn(wlight), DimPlace(gw, 1 / GHOST), run_time=0.5)
         self.hold_until(self.when(km, "give it") - 0.3)
         trav = st.proj_x.nums.copy()
@@ -1329,7 +1339,7 @@ class FreshQKVScene(StoryboardScene):
         if kk is not None and kv is not None and getattr(kv, "value", 0) is not None:
             # layer l's own W_Q and query are said and done: they leave, and in their place
             # the same test's two other results stand under a line naming the test
-            mine = [wq, q]          # (on screen as pieces: their families are taken off)
+            # (on screen as pieces: their families are taken off; one slot: gone already)
             # (review 26: "K^(0) 0.84" read as K^(0) = 0.84) each line names the cosine
             bk = " + b" if gw.has_b else ""
             kvl = VGroup(txt(f"same test, head {int(self.v.show.head)}:", CL, T.TEXT),
@@ -1343,6 +1353,8 @@ class FreshQKVScene(StoryboardScene):
                                 ).arrange(RIGHT, buff=0.2)
                          ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
             kvl.align_to(wq, LEFT).align_to(wq, UP)
+            if one_slot:            # under X^(l), clear of the new row's name
+                kvl.align_to([0, st.proj_x.get_bottom()[1] - 0.45, 0], UP)
             self.keep_inside(kvl)
             kvl = VGroup(kvl[0], kvl[1][0], kvl[1][1], kvl[2][0], kvl[2][1])
             self.hold_until(self.when(kk, "key and value") - 0.9)
