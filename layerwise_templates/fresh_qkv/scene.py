@@ -1353,8 +1353,12 @@ class FreshQKVScene(StoryboardScene):
                                 ).arrange(RIGHT, buff=0.2)
                          ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
             kvl.align_to(wq, LEFT).align_to(wq, UP)
-            if one_slot:            # under X^(l), clear of the new row's name
-                kvl.align_to([0, st.proj_x.get_bottom()[1] - 0.45, 0], UP)
+            if one_slot:            # under X^(l), clear of the new row's name (38: ~12 px scripts)
+                kvl.scale(38 / ML, about_edge=UP + LEFT).arrange(DOWN, buff=0.2,
+                                                                 aligned_edge=LEFT)
+                kvl[0].scale(ML / 38)          # the heading at its own size
+                kvl.arrange(DOWN, buff=0.2, aligned_edge=LEFT).align_to(wq, LEFT)
+                kvl.align_to([0, st.proj_x.get_bottom()[1] - 0.3, 0], UP)
             self.keep_inside(kvl)
             kvl = VGroup(kvl[0], kvl[1][0], kvl[1][1], kvl[2][0], kvl[2][1])
             self.hold_until(self.when(kk, "key and value") - 0.9)
