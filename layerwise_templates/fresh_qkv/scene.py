@@ -53,7 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Dot, FadeIn, FadeOut,
                    DoubleArrow, GrowFromCenter, GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Transform, VGroup, VMobject)
 
@@ -72,6 +72,7 @@ NAME = {"q": "Q", "k": "K", "v": "V"}
 COLOR = {"q": T.Q, "k": T.K, "v": T.V}
 S = T.TYPE.small                 # 18 px: the smallest text
 CL = T.TYPE.label                # 22: what the voice reads out of a chart (tokens, shares)
+PS = 24                          # the projection and comparison beats: numbers ~14 px (review 26)
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
 GHOST = 0.75                     # the earlier layer's opacity (compared: it must read clearly)
 HL = T.POINTER                   # the chapter's pointer colour (white: Q is yellow)
@@ -87,9 +88,9 @@ UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
 
 # project: X row on top, W below it, the layer's Q, K, V in the middle, layer l-1's on the right
-PX, PW, PR, PG = -3.6, -3.95, 0.8, 5.15       # x of X row, W, result rows, ghost rows
+PX, PW, PR, PG = -3.6, -3.4, 2.5, 5.15       # x of X row, W, result rows, ghost rows
 PY_X, PY_W = 2.3, 0.05
-ROW_Y = {"q": 1.15, "k": 0.35, "v": -0.45}
+ROW_Y = {"q": 1.05, "k": 0.05, "v": -0.95}
 SLOT_Y = 0.35                    # the matrices side by side: their tops at SLOT_Y + 0.55
 XDEC = 3                         # X's numbers: as the diagram's columns wrote them
 SOURCE_DIM = 0.3                 # a column whose copies are travelling, while they do
@@ -175,6 +176,11 @@ class FreshQKVScene(StoryboardScene):
         if ms:
             self.play(*[FadeOutPlace(m) for m in ms], run_time=run_time)
             self.remove(*[f for m in ms for f in m.get_family()])
+
+    def on_screen(self, m) -> bool:
+        """Whether `m`'s pieces are drawn (they may sit in the scene inside another group)."""
+        fam = {id(f) for top in self.mobjects for f in top.get_family()}
+        return any(id(f) in fam for f in m.get_family() if len(f.points))
 
     def set_note(self, text: str, color=T.TEXT) -> None:
         """The one line of explanation under the picture (replaces the last)."""
@@ -400,10 +406,12 @@ class FreshQKVScene(StoryboardScene):
         up, down = d.paths[i]
         self.play(FadeIn(up), FadeIn(d.marks[i], shift=0.1 * DOWN), run_time=0.4 * run_time)
         self.run_dot(up, UPDATE_COLOR[d.keys[i]], 0.25 * run_time)
-        self.play(FadeIn(down), FadeIn(d.cols[i], target_position=d.marks[i]),
+        # (review 26: the column grew out of the box, its label over the box's name) it comes
+        # down into its place under the branch
+        self.play(FadeIn(down), FadeIn(d.cols[i], shift=0.3 * DOWN),
                   run_time=0.35 * run_time)
 
-    def into_mark(self, nums, mark, run_time: float, cols=()) -> None:
+    def into_mark(self, nums, mark, run_time: float, cols=(), out=None) -> None:
         """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
         `cols` (the columns they come from) are used up: they fade out as their numbers leave
         (fewer columns on screen, and no label left for a travelling copy to cross)."""
@@ -418,8 +426,17 @@ class FreshQKVScene(StoryboardScene):
             d = self.stage.diagram
             self.remove(*copies)
             c = mark.get_center()
-            self.play(*[col.animate.scale(0.02).move_to(c).set_opacity(0.25) for col in cols],
-                      run_time=run_time)
+            shrink = AnimationGroup(*[col.animate.scale(0.02).move_to(c).set_opacity(0.25)
+                                      for col in cols])
+            if out is None:
+                self.play(shrink, run_time=run_time)
+            else:
+                # (review 26: the stage stood empty before the result came out) the result
+                # `out` grows out of the mark while the inputs are still going in
+                home = out.get_center()
+                out.scale(0.02).move_to(c)
+                self.play(AnimationGroup(shrink, out.animate.scale(50).move_to(home),
+                                         lag_ratio=0.5), run_time=run_time)
             self.remove(*[m for col in cols for m in col.get_family()])
             for col in cols:
                 d.retired.add(d.cols.index(col))
@@ -450,19 +467,15 @@ class FreshQKVScene(StoryboardScene):
         and the sum comes out of it into its own column."""
         a, b = i - 2, i - 1                   # the stream's state before the branch, the update
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.4 * run_time,
-                       cols=[d.cols[a], d.cols[b]])
-        self.wait(0.1 * run_time)
-        self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
+        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.8 * run_time,
+                       cols=[d.cols[a], d.cols[b]], out=d.cols[i])
 
     def norm_at(self, d: Diagram, i: int, run_time: float) -> None:
         """Node i is LayerNorm: the sum's numbers travel into the box, a pause, LN(sum)'s come
         out of it into its column."""
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.4 * run_time,
-                       cols=[d.cols[i - 1]])
-        self.wait(0.1 * run_time)
-        self.out_of_mark(d.cols[i], d.marks[i], 0.3 * run_time)
+        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.8 * run_time,
+                       cols=[d.cols[i - 1]], out=d.cols[i])
 
     def draw_node(self, d: Diagram, i: int, run_time: float) -> None:
         kind = d.kinds[i]
@@ -601,12 +614,12 @@ class FreshQKVScene(StoryboardScene):
         and the bias row under that, each labelled: one block, built at the origin."""
         K = NAME[k]
         w = getattr(lay, f"W_{K}")
-        W = WeightBlock(w.values, w.path, color=COLOR[k], decimals=decimals, size=S)
+        W = WeightBlock(w.values, w.path, color=COLOR[k], decimals=decimals, size=PS)
         wl = math(f"W_{K}^(({l}))", ML, COLOR[k]).next_to(W, LEFT, buff=0.2).align_to(W, UP)
         bias = getattr(lay, f"b_{K}")
-        brow = VGroup(*[Num(bias[j], decimals=decimals, size=S, color=COLOR[k])
+        brow = VGroup(*[Num(bias[j], decimals=decimals, size=PS, color=COLOR[k])
                         for j in range(len(bias))])
-        more = VGroup(*[txt("⋮", S, COLOR[k]).next_to(c, DOWN, buff=0.08) for c in W.columns])
+        more = VGroup(*[txt("⋮", PS, COLOR[k]).next_to(c, DOWN, buff=0.08) for c in W.columns])
         for j, n in enumerate(brow):
             n.next_to(more[j], DOWN, buff=0.12).set_x(W.columns[j].get_x())
         bl = math(f"+ b_{K}^(({l}))", ML, COLOR[k]).next_to(brow, LEFT, buff=0.2)
@@ -622,9 +635,9 @@ class FreshQKVScene(StoryboardScene):
         under the matrices. The later comparison puts layer l-1 in slot 2, under its X."""
         v = self.v.layers[l]
         pre = str(v.norm.placement) == "pre"
-        row = row_of(v.in_first.values, v.in_first.path, T.X, S, decimals=XDEC)
+        row = row_of(v.in_first.values, v.in_first.path, T.X, PS, decimals=XDEC)
         row[2].shift(0.4 * RIGHT)                 # room for "…": X has d_model numbers
-        row.add(txt("…", S, T.X).next_to(row.nums, RIGHT, buff=0.12))
+        row.add(txt("…", PS, T.X).next_to(row.nums, RIGHT, buff=0.12))
         label = math(f"\"norm\"({T.X_l(l)})" if pre else T.X_l(l), ML, T.X)
         room = self.HOME_WIDTH - 2 * T.EDGE
         for dec in (3, 2):                   # side by side at 3 decimals, else at 2
@@ -633,9 +646,8 @@ class FreshQKVScene(StoryboardScene):
             side = slots.width <= room       # all three fit side by side
             if side:
                 break
-        else:                                # one slot, at 3 decimals
-            blocks = {k: self.matrix_block(v, k, l) for k in QKV}
-        self.wdec = dec if side else 3
+        # else one slot (each matrix in turn), at 2 decimals: the numbers large (review 26)
+        self.wdec = dec
         if side:
             slots.move_to([0, SLOT_Y, 0]).align_to([0, SLOT_Y + 0.55, 0], UP)
         else:                                 # one slot: each matrix takes W_Q's place
@@ -646,7 +658,7 @@ class FreshQKVScene(StoryboardScene):
         w = v.W_Q
         key = txt(f"rows 1–{len(w)} of {int(self.v.shape.d_model)}, columns 1–{len(w[0])} "
                   f"of {int(self.v.shape.d_head)} (head {int(self.v.show.head)})",
-                  S, T.TEXT).move_to([0, low - 0.3, 0])
+                  PS, T.TEXT).move_to([0, low - 0.3, 0])
         key.align_to(blocks["q"], LEFT)
         self.keep_inside(key)
         res_y = low - 0.95
@@ -720,7 +732,7 @@ class FreshQKVScene(StoryboardScene):
         said = None
         if ka is not None and not pre:
             self.hold_until(self.when(ka, "already") - 0.3)
-            said = txt("= LayerNorm's output", S, T.LN).next_to(row, RIGHT, buff=0.3)
+            said = txt("= LayerNorm's output", PS, T.LN).next_to(row, RIGHT, buff=0.3)
             self.play(FadeIn(said, shift=0.1 * LEFT), run_time=0.6)
             st.parts.append(said)
             if "pre-LN" in str(self.beat["cues"][ka].get("text", "")):
@@ -728,7 +740,7 @@ class FreshQKVScene(StoryboardScene):
                 # pointer on the row and then on that line; it leaves when W_Q comes in
                 box = self.frame_of(VGroup(label, row, said))
                 self.play(FadeIn(box), run_time=0.4)
-                pre_note = txt("in a pre-LN model: LN(X) would enter here", S, T.TEXT)
+                pre_note = txt("in a pre-LN model: LN(X) would enter here", PS, T.TEXT)
                 pre_note.next_to(said, DOWN, buff=0.25).align_to(said, LEFT)
                 self.keep_inside(pre_note)
                 self.hold_until(self.when(ka, "pre-LN") - 0.3)
@@ -791,7 +803,7 @@ class FreshQKVScene(StoryboardScene):
         v = self.v.layers[l]
         lay = self.proj_layout(l)
         b = lay["blocks"]["q"]
-        res = row_of(v.q.values, v.q.path, T.Q, S).move_to(lay["at"]["q"])
+        res = row_of(v.q.values, v.q.path, T.Q, PS).move_to(lay["at"]["q"])
         name = math(f"Q^(({l}))", ML, T.Q).next_to(res, LEFT, buff=0.2)
         rows = {"q": VGroup(name, res)}
         self.play(FadeIn(VGroup(lay["row"], lay["label"], b, rows["q"])), run_time=0.6)
@@ -807,9 +819,9 @@ class FreshQKVScene(StoryboardScene):
             return st.prev["x"]
         g = self.v.layers[l - 1]
         lay = st.proj_lay
-        gx = row_of(g.in_first.values, g.in_first.path, T.X, S, decimals=XDEC)
+        gx = row_of(g.in_first.values, g.in_first.path, T.X, PS, decimals=XDEC)
         gx[2].shift(0.4 * RIGHT)
-        gx.add(txt("…", S, T.X).next_to(gx.nums, RIGHT, buff=0.12))
+        gx.add(txt("…", PS, T.X).next_to(gx.nums, RIGHT, buff=0.12))
         gl = math(T.X_l(l - 1), ML, T.X).next_to(gx, LEFT, buff=0.2)
         grp = VGroup(gl, gx)
         slot = self.prev_slot(l)
@@ -830,8 +842,8 @@ class FreshQKVScene(StoryboardScene):
         ref = lay["blocks"]["v"]
         if lay["side"]:
             g.move_to(ref.get_center()).align_to(ref, UP).align_to(ref, RIGHT)
-        else:
-            g.move_to([PG - 0.5, ref.get_y(), 0])
+        else:                     # on the right, level with layer l's W_Q
+            g.align_to(ref, UP).shift((self.HOME_WIDTH / 2 - T.EDGE - g.get_right()[0]) * RIGHT)
         self.keep_inside(g)
         st.prev = {**st.prev, "w": g}
         return g
@@ -896,8 +908,13 @@ class FreshQKVScene(StoryboardScene):
         k2 = self.cue_with("built from")
         k2 = k2 if k2 is not None else 2
         self.hold_until(self.cue_at(k2) - 0.2)
-        self.play(FadeIn(made, shift=0.15 * UP), DimPlace(VGroup(wq, rows["q"]), 0.35),
+        # (review 26: dim ghosts of W_Q and Q stayed through the "why"): they leave; the
+        # comparison brings them back
+        here = [m for m in (wq, rows["q"]) if self.on_screen(m)]
+        self.play(FadeIn(made, shift=0.15 * UP), *[FadeOutPlace(m) for m in here],
                   run_time=0.6)
+        self.remove(*[f for m in here for f in m.get_family()])
+        st.parts = [m for m in st.parts if m is not wq and m is not rows["q"]]
         st.parts.append(made)
         self.glide(box, pa, self.when(k2, "attention's update") - 0.2, 0.8, buff=0.06)
         # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
@@ -935,8 +952,21 @@ class FreshQKVScene(StoryboardScene):
             self.hold_until(self.cue_at(kc) - 0.1)
             word = chart.tokens[chart.pick].copy()
             self.add(word)
-            self.play(FadeOut(box), word.animate.move_to(st.proj_x.get_center()), run_time=1.0)
-            self.play(FadeOut(word, scale=0.6), run_time=0.4)
+            # (review 26: the word flew through the formula and X's numbers) round the
+            # formula's right end, then along X's line into its row from the right
+            x_out = made.get_right()[0] + 0.25 + word.width / 2
+            end = st.proj_x.get_right() + (0.15 + word.width / 2) * RIGHT
+            if x_out + word.width / 2 < self.HOME_WIDTH / 2 - 0.1:
+                route = VMobject().set_points_as_corners(
+                    [word.get_center(), [x_out, word.get_y(), 0],
+                     [x_out, st.proj_x.get_y(), 0], end])
+                self.play(FadeOut(box), MoveAlongPath(word, route), run_time=1.2)
+                self.play(FadeOut(word, scale=0.6, target_position=st.proj_x.get_right()),
+                          run_time=0.4)
+            else:
+                self.play(FadeOut(box), word.animate.move_to(st.proj_x.get_center()),
+                          run_time=1.0)
+                self.play(FadeOut(word, scale=0.6), run_time=0.4)
             self.remove(word)
             box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
             self.play(FadeIn(box), run_time=0.4)
@@ -965,9 +995,13 @@ class FreshQKVScene(StoryboardScene):
         cos = VGroup(math(f"\"cos\"({T.X_l(l - 1)}, {T.X_l(l)}) =", ML, T.TEXT),
                      Num(u.cos_x_next, decimals=2, size=ML, color=T.TEXT)
                      ).arrange(RIGHT, buff=0.2)
-        gloss = txt("1 would be the same direction", S, T.TEXT)
+        gloss = txt("1 would be the same direction", PS, T.TEXT)
         # right of W_Q^(l)'s (dimmed) block, its reading under it, the sketch to the right
-        cos.move_to([0, -0.1, 0]).next_to(wq, RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
+        cos.move_to([0, -0.1, 0])
+        if self.on_screen(wq):
+            cos.next_to(wq, RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
+        else:                      # W_Q^(l) has left: the cosine where it was
+            cos.align_to(wq, LEFT)
         gloss.next_to(cos, DOWN, buff=0.25).align_to(cos, LEFT)
         self.keep_inside(VGroup(cos, gloss))
         self.hold_until(self.when(k3, "its cosine") - 0.5)
@@ -999,7 +1033,8 @@ class FreshQKVScene(StoryboardScene):
         ws = [float(w) for w in cx.weights]
         focus = {int(p) for p in self.v.focus.positions}
         pick = int(cx.position)
-        left = wq.get_right()[0] + 0.6
+        # W_Q^(l) has left the stage (review 26): the chart takes its place too
+        left = (wq.get_right()[0] + 0.6 if self.on_screen(wq) else wq.get_left()[0])
         right = self.HOME_WIDTH / 2 - T.EDGE
         base = made.get_bottom()[1] - 1.25           # the tokens' line
         tall = 0.65                                   # the tallest bar
@@ -1079,7 +1114,7 @@ class FreshQKVScene(StoryboardScene):
                                                                      DOWN + RIGHT, buff=0.1)
         l1 = math(T.X_l(l), ML, T.X)
         l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.1))
-        sk = txt("2-D sketch, true angle", S, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
+        sk = txt("2-D sketch, true angle", PS, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
             o, LEFT)
         # X^(l-1)'s name under a short arrow's tip can reach down to this line: then it goes
         # under the name (another sentence's lengths). Glyph by glyph: the two boxes overlap a
@@ -1109,11 +1144,22 @@ class FreshQKVScene(StoryboardScene):
         # its W_Q over its Q; W_Q^(l) and the query come back to full
         why = list(st.why) + old
         q = st.proj_rows["q"]
-        if why:
+        back = [m for m in (st.proj_blocks["q"], q) if not self.on_screen(m)]
+        moves = []
+        if not st.proj_lay.get("side", True):
+            # one slot: the query goes under its own W_Q (the right half is layer l-1's)
+            wq0 = st.proj_blocks["q"]
+            go = [wq0.W.get_x() - q[1].get_x(), wq0.get_bottom()[1] - 0.55 - q[1].get_y(), 0]
+            if q in back:
+                q.shift(go)
+            else:
+                moves.append(q.animate.shift(go))
+        if why or back or moves:
+            # W_Q^(l) and its query come back where they were (the "why" took them off)
             self.play(*[FadeOutPlace(m) for m in why],
-                      DimPlace(VGroup(st.proj_blocks["q"], q), 1 / 0.35), run_time=0.5)
+                      *[FadeIn(m, shift=0.1 * UP) for m in back], *moves, run_time=0.5)
             self.remove(*[f for m in why for f in m.get_family()])
-            st.parts = [m for m in st.parts if m not in why]
+            st.parts = [m for m in st.parts if m not in why] + back
             st.why = []
         box = None
         if l < 1:
@@ -1145,7 +1191,7 @@ class FreshQKVScene(StoryboardScene):
         # layer l-1's"
         g = self.v.layers[l - 1]
         self.hold_until(self.time + 0.3)
-        gq = row_of(g.q.values, g.q.path, T.Q, S).move_to([gw.W.get_x(), q[1].get_y(), 0])
+        gq = row_of(g.q.values, g.q.path, T.Q, PS).move_to([gw.W.get_x(), q[1].get_y(), 0])
         gql = math(f"Q^(({l - 1}))", ML, T.Q).next_to(gq, LEFT, buff=0.2)
         tgts = [gw.brow[j] if gw.has_b else gw.W.columns[j] for j in range(len(gq.nums))]
         xlight = SurroundingRectangle(gx.row.nums, color=HL, buff=0.06, stroke_width=2)
@@ -1169,13 +1215,13 @@ class FreshQKVScene(StoryboardScene):
         spaces = []
         ks = self.cue_with("coordinates")
         if ks is not None:
-            sp1 = txt(f"layer {l}'s query space", S, T.TEXT).next_to(q, DOWN, buff=0.3)
+            sp1 = txt(f"layer {l}'s query space", PS, T.TEXT).next_to(q, DOWN, buff=0.3)
             sp1.align_to(q, LEFT)
-            sp0 = txt(f"layer {l - 1}'s query space", S, T.TEXT).next_to(gqg, DOWN, buff=0.3)
+            sp0 = txt(f"layer {l - 1}'s query space", PS, T.TEXT).next_to(gqg, DOWN, buff=0.3)
             sp0.align_to(gqg, LEFT)
             self.keep_inside(sp0)
             mid_q = (q.get_right()[0] + gql.get_left()[0]) / 2
-            noc = VGroup(txt("other spaces:", S, T.TEXT), txt("not compared", S, T.TEXT)
+            noc = VGroup(txt("other spaces:", PS, T.TEXT), txt("not compared", PS, T.TEXT)
                          ).arrange(DOWN, buff=0.12).move_to([mid_q, q.get_y(), 0])
             self.hold_until(self.when(ks, "coordinates") - 0.4)
             box.become(self.frame_of(VGroup(q, sp1)))
@@ -1193,7 +1239,7 @@ class FreshQKVScene(StoryboardScene):
                 link_x = DoubleArrow([xr, st.proj_x.get_y(), 0], [gl0, st.proj_x.get_y(), 0],
                                      buff=0, color=T.X, stroke_width=2.5, tip_length=0.14,
                                      max_tip_length_to_length_ratio=0.3)
-                one = txt("one space", S, T.X).next_to(link_x, DOWN, buff=0.15)
+                one = txt("one space", PS, T.X).next_to(link_x, DOWN, buff=0.15)
                 self.hold_until(self.cue_at(kx) - 0.1)
                 self.repoint(box, VGroup(st.proj_x, gx), 0.6, buff=0.08,
                              anims=[GrowFromCenter(link_x)])
@@ -1215,7 +1261,12 @@ class FreshQKVScene(StoryboardScene):
         # sink into it, and the entries come out of its columns into a row between the two
         # queries, named X^(l) W_Q^(l-1) + b_Q^(l-1) (new X, old matrix)
         x_mid = (q.get_right()[0] + gql.get_left()[0]) / 2
-        mrow = row_of(mixed.first.values, mixed.first.path, T.Q, S).move_to([x_mid, q.get_y(), 0])
+        one_slot = not st.proj_lay.get("side", True)
+        if one_slot:
+            # (review 26: the new row was squeezed between the two queries) layer l's own
+            # W_Q and query are done: the new X with the old matrix takes their place
+            x_mid = q[1].get_x()
+        mrow = row_of(mixed.first.values, mixed.first.path, T.Q, PS).move_to([x_mid, q.get_y(), 0])
         bias = f" + b_Q^(({l - 1}))" if gw.has_b else ""
         mlab = math(f"{T.X_l(l)} W_Q^(({l - 1})){bias}", ML, T.Q)
         mlab.next_to(mrow, UP, buff=0.2).set_x(mrow.get_x())
@@ -1231,6 +1282,11 @@ class FreshQKVScene(StoryboardScene):
         else:
             self.play(FadeOut(box), run_time=0.3)
             self.remove(box)
+        mine = [wq, q]
+        if one_slot:
+            self.vanish(*mine, run_time=0.4)
+            st.parts = [m for m in st.parts if m not in mine]
+            mine = []
         self.play(FadeIn(xlight), FadeIn(wlight), DimPlace(gw, 1 / GHOST), run_time=0.5)
         self.hold_until(self.when(km, "give it") - 0.3)
         trav = st.proj_x.nums.copy()
@@ -1253,8 +1309,8 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(box), run_time=0.4)
         # "and over all 32 entries of head 0, its cosine with layer l-1's query is 0.76": a
         # line under the new row, both rows it compares pointed at
-        cosl = VGroup(txt("cos with", S, T.TEXT), math(f"Q^(({l - 1}))", ML, T.Q),
-                      txt(f"over all {int(mixed.entries)} entries:", S, T.TEXT),
+        cosl = VGroup(txt("cos with", PS, T.TEXT), math(f"Q^(({l - 1}))", ML, T.Q),
+                      txt(f"over all {int(mixed.entries)} entries:", PS, T.TEXT),
                       Num(mixed.cos_old, decimals=2, size=ML, color=T.TEXT)
                       ).arrange(RIGHT, buff=0.15)
         cosl.next_to(mrow, DOWN, buff=0.35).set_x(mrow.get_x())
@@ -1283,16 +1339,26 @@ class FreshQKVScene(StoryboardScene):
         if kk is not None and kv is not None and getattr(kv, "value", 0) is not None:
             # layer l's own W_Q and query are said and done: they leave, and in their place
             # the same test's two other results stand under a line naming the test
-            mine = [wq, q]          # (on screen as pieces: their families are taken off)
+            # (on screen as pieces: their families are taken off; one slot: gone already)
+            # (review 26: "K^(0) 0.84" read as K^(0) = 0.84) each line names the cosine
+            bk = " + b" if gw.has_b else ""
             kvl = VGroup(txt(f"same test, head {int(self.v.show.head)}:", CL, T.TEXT),
-                         VGroup(math(f"K^(({l - 1}))", ML, T.K),
+                         VGroup(math(f"\"cos\"({T.X_l(l)} W_K^(({l - 1})){bk}, K^(({l - 1}))) =",
+                                     ML, T.K),
                                 Num(kv.k, decimals=2, size=ML, color=T.K)
-                                ).arrange(RIGHT, buff=0.3),
-                         VGroup(math(f"V^(({l - 1}))", ML, T.V),
+                                ).arrange(RIGHT, buff=0.2),
+                         VGroup(math(f"\"cos\"({T.X_l(l)} W_V^(({l - 1})){bk}, V^(({l - 1}))) =",
+                                     ML, T.V),
                                 Num(kv.v, decimals=2, size=ML, color=T.V)
-                                ).arrange(RIGHT, buff=0.3)
+                                ).arrange(RIGHT, buff=0.2)
                          ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
             kvl.align_to(wq, LEFT).align_to(wq, UP)
+            if one_slot:            # under X^(l), clear of the new row's name (38: ~12 px scripts)
+                kvl.scale(38 / ML, about_edge=UP + LEFT).arrange(DOWN, buff=0.2,
+                                                                 aligned_edge=LEFT)
+                kvl[0].scale(ML / 38)          # the heading at its own size
+                kvl.arrange(DOWN, buff=0.2, aligned_edge=LEFT).align_to(wq, LEFT)
+                kvl.align_to([0, st.proj_x.get_bottom()[1] - 0.3, 0], UP)
             self.keep_inside(kvl)
             kvl = VGroup(kvl[0], kvl[1][0], kvl[1][1], kvl[2][0], kvl[2][1])
             self.hold_until(self.when(kk, "key and value") - 0.9)
@@ -1332,7 +1398,7 @@ class FreshQKVScene(StoryboardScene):
         seconds, the first column's sum written out. Returns the result row."""
         if together:
             return self.product_together(x, W, brow, bl, out, at, color, per, name)
-        res = row_of(out.values, out.path, color, S).move_to(at)
+        res = row_of(out.values, out.path, color, PS).move_to(at)
         heads = [res[0], res[2]]
         if name is not None:
             name.next_to(res, LEFT, buff=0.2)
@@ -1347,19 +1413,19 @@ class FreshQKVScene(StoryboardScene):
             w0 = colj[0] if len(colj) and isinstance(colj[0], Num) else None
             sum_ = None
             if w0 is not None:
-                parts = [Num(xn[0].value, xn[0].source, decimals=xn[0].decimals, size=S,
+                parts = [Num(xn[0].value, xn[0].source, decimals=xn[0].decimals, size=PS,
                              color=T.X),
-                         txt("·", S, T.TEXT),
-                         Num(w0.value, w0.source, decimals=w0.decimals, size=S, color=color),
-                         txt(f"+ … ({n} terms)", S, T.TEXT)]
+                         txt("·", PS, T.TEXT),
+                         Num(w0.value, w0.source, decimals=w0.decimals, size=PS, color=color),
+                         txt(f"+ … ({n} terms)", PS, T.TEXT)]
                 if brow is not None:
                     # "+" unless the bias is written with a minus (-0.00014 is written 0.000)
                     shown = T.fmt(brow[j].value, brow[j].decimals)
-                    parts += ([txt("+", S, T.TEXT)] if not shown.startswith("-") else []) + [
+                    parts += ([txt("+", PS, T.TEXT)] if not shown.startswith("-") else []) + [
                               Num(brow[j].value, brow[j].source, decimals=brow[j].decimals,
-                                  size=S, color=color)]
-                parts += [txt("=", S, T.TEXT),
-                          Num(res.nums[j].value, res.nums[j].source, decimals=2, size=S,
+                                  size=PS, color=color)]
+                parts += [txt("=", PS, T.TEXT),
+                          Num(res.nums[j].value, res.nums[j].source, decimals=2, size=PS,
                               color=color)]
                 sum_ = VGroup(*parts).arrange(RIGHT, buff=0.12)
                 # right under the row it fills (the rows below come later): the eye stays there
@@ -1402,12 +1468,12 @@ class FreshQKVScene(StoryboardScene):
         under the result row ("same recipe: K = X W_K + b_K"), the x row and the whole
         matrix lit together, and the three result entries come out of their columns (the
         bias row under them) into the row at `at`. No digits travel: the query showed how."""
-        res = row_of(out.values, out.path, color, S).move_to(at)
+        res = row_of(out.values, out.path, color, PS).move_to(at)
         heads = [res[0], res[2]] + ([name.next_to(res, LEFT, buff=0.2)] if name is not None
                                     else [])
         K = "K" if color == T.K else "V"
         l = self.layer
-        recipe = VGroup(txt("same recipe:", S, T.TEXT),
+        recipe = VGroup(txt("same recipe:", PS, T.TEXT),
                         math(f"{K}^(({l})) = X^(({l})) W_{K}^(({l}))"
                              + (f" + b_{K}^(({l}))" if brow is not None else ""), ML, color)
                         ).arrange(RIGHT, buff=0.2)
@@ -1471,7 +1537,7 @@ class FreshQKVScene(StoryboardScene):
         f = v.focus
         name = str(f.word).partition("#")[0]
         title = txt(f"'{name}', layer by layer" + (", its tokens averaged" if f.averaged else ""),
-                    T.TYPE.label, T.TEXT).move_to([0, top + 0.7, 0])
+                    T.TYPE.label, T.TEXT).move_to([0, top + 0.55, 0])   # clear of the title
 
         def head(text):
             return txt(text, CL, T.TEXT)
