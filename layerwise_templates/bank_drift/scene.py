@@ -646,7 +646,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the curves' answer: every bank ends lower than it starts, one far more
         self.hold_until_moment(M.TURN_AWAY)
         k_most = int(np.argmax([float(raw(c)[0]) - float(raw(c)[-1]) for c in self.v.curves]))
-        ends = [VGroup(chart.curves[f"raw{k}"][1][-1], chart.rows[f"raw{k}"][1][-1])
+        # (a row of numbers an earlier beat took away, in another arrangement: the dot alone)
+        ends = [VGroup(chart.curves[f"raw{k}"][1][-1],
+                       *([chart.rows[f"raw{k}"][1][-1]] if f"raw{k}" in chart.rows else []))
                 for k in range(len(self.v.curves))]
         self.emphasize(*ends, run_time=1.0)
         left = self.beat_start + self.beat_end(beat) - self.time
@@ -922,6 +924,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         if end_label.get_right()[0] > plane.get_right()[0] or \
                 end_label.get_left()[0] < plane.get_left()[0]:     # (kept inside the plot)
             end_label.next_to(dots, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
+        if overlaps(end_label, scale_bar, pad=0.04):   # (clear of the grid's scale, there
+            for d in (UP, DOWN, LEFT, RIGHT):          # from the grid's first frame)
+                end_label.next_to(dots, d, buff=0.25)
+                if not overlaps(end_label, scale_bar, pad=0.04) and \
+                        plane.get_left()[0] <= end_label.get_left()[0] and \
+                        end_label.get_right()[0] <= plane.get_right()[0]:
+                    break
         self.play(FadeInPlace(end_label), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
