@@ -14,6 +14,17 @@ on screen: every mobject's kind, centre, size, text). Two checks:
     python -m layerwise_pipeline.layoutcheck media/frames/<storyboard> [...]
 
 prints one line per problem (`<png>: ...`) and exits 1 when there is any.
+
+    python -m layerwise_pipeline.layoutcheck --midplay media/frames/<storyboard> [...]
+
+also checks the middle of every play, from a preview made with `--midplay` (its text records,
+`text/NN_<beat>.json`): two texts that both stand still there (neither `travels` to another
+place nor changes size, scenes/base.py `midplay_texts`) and can both be seen (glyph opacity at
+least `MIDPLAY_OPACITY`: a text half faded in or out counts) must not overlap either: a caption
+laid over an axis note for the length of a play, or one label cross-fading into another in the
+same place, is found (a copy lying exactly on its original, the same text in the same box, is
+one text to the eye and is not), unless a backdrop drawn between them covers the overlap
+(the sample's `covers`, as on the last frames).
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ EDGE_TOLERANCE = 24
 OVERLAP_UNITS = 0.02
 TEXT_KINDS = {"Text", "Num", "MarkupText", "Paragraph"}
 COVER_OPACITY = 0.9
+MIDPLAY_OPACITY = 0.35
 COVER_KINDS = {"Rectangle", "SurroundingRectangle", "BackgroundRectangle", "RoundedRectangle"}
 BACKGROUND_HEX = "#%02x%02x%02x" % BACKGROUND
 
@@ -112,6 +124,29 @@ def overlap_problems(state: dict) -> list[str]:
     return out
 
 
+def midplay_problems(record: dict) -> list[str]:
+    """Every pair of texts that overlap (beyond `OVERLAP_UNITS` each way) in the middle of a
+    play of one beat's text record, both standing still and both visible: `at <time> s: ...`."""
+    out = []
+    for sample in record.get("midplay", []):
+        still = [t for t in sample["texts"] if "box" in t and not t.get("travels")
+                 and not t.get("moving") and t.get("opacity", 1.0) >= MIDPLAY_OPACITY]
+        backdrops = [(c["order"], *c["box"]) for c in sample.get("covers", [])]
+        for a, b in combinations(still, 2):
+            if a["text"] == b["text"] and max(abs(u - v) for u, v in zip(a["box"], b["box"])) \
+                    <= OVERLAP_UNITS:
+                continue            # a copy lying exactly on its original: one text to the eye
+            dx = min(a["box"][2], b["box"][2]) - max(a["box"][0], b["box"][0])
+            dy = min(a["box"][3], b["box"][3]) - max(a["box"][1], b["box"][1])
+            area = (max(a["box"][0], b["box"][0]), max(a["box"][1], b["box"][1]),
+                    min(a["box"][2], b["box"][2]), min(a["box"][3], b["box"][3]))
+            first = min(a.get("order", 0), b.get("order", 0))
+            if dx > OVERLAP_UNITS and dy > OVERLAP_UNITS and not hidden(first, area, backdrops):
+                out.append(f"at {sample['time']:.2f} s (mid-play): text {a['text'][:30]!r} lies on "
+                           f"{b['text'][:30]!r} ({dx:.2f} x {dy:.2f} units)")
+    return out
+
+
 def frame_problems(png: Path) -> list[str]:
     from PIL import Image
     problems = edge_problems(np.asarray(Image.open(png).convert("RGB")))
@@ -121,18 +156,28 @@ def frame_problems(png: Path) -> list[str]:
     return problems
 
 
-def folder_problems(folder: Path) -> list[str]:
-    """`<png>: problem` for every beat frame of a preview folder."""
-    return [f"{png}: {p}" for png in sorted(Path(folder).glob("[0-9][0-9]_*.png"))
-            for p in frame_problems(png)]
+def folder_problems(folder: Path, midplay: bool = False) -> list[str]:
+    """`<png>: problem` for every beat frame of a preview folder; with `midplay`, also
+    `<text record>: problem` for the middle of every play."""
+    out = [f"{png}: {p}" for png in sorted(Path(folder).glob("[0-9][0-9]_*.png"))
+           for p in frame_problems(png)]
+    if midplay:
+        records = sorted((Path(folder) / "text").glob("[0-9][0-9]_*.json"))
+        if not records:
+            out.append(f"{folder}/text: no text records (preview with --midplay)")
+        out += [f"{r}: {p}" for r in records for p in midplay_problems(json.loads(r.read_text()))]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    folders = [Path(a) for a in (sys.argv[1:] if argv is None else argv)]
+    args = list(sys.argv[1:] if argv is None else argv)
+    midplay = "--midplay" in args
+    folders = [Path(a) for a in args if a != "--midplay"]
     if not folders:
-        print("usage: python -m layerwise_pipeline.layoutcheck FRAMES_DIR [...]", file=sys.stderr)
+        print("usage: python -m layerwise_pipeline.layoutcheck [--midplay] FRAMES_DIR [...]",
+              file=sys.stderr)
         return 2
-    problems = [p for f in folders for p in folder_problems(f)]
+    problems = [p for f in folders for p in folder_problems(f, midplay)]
     for p in problems:
         print(p)
     return 1 if problems else 0

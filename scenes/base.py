@@ -574,6 +574,9 @@ class StoryboardScene(MovingCameraScene):
 
 
 _REF_HEIGHT: dict = {}
+# a text whose box in the middle of a play is further than this (scene units) from its box at
+# the end is travelling (`midplay_texts`): not yet where it is meant to be read
+TRAVEL_UNITS = 0.02
 
 
 def overlaps(a: Mobject, b: Mobject, pad: float = 0.0) -> bool:
@@ -605,17 +608,41 @@ def text_sizes(scene) -> list[dict]:
     return [d for _, d in _measured(scene)]
 
 
-def _measured(scene) -> list[tuple]:
-    """(mobject, its `text_sizes` record) for every visible text and formula."""
+COVER_OPACITY = 0.9        # as layerwise_pipeline.layoutcheck: a backdrop hides what is under it
+
+
+def _box(m) -> list[float]:
+    return [round(float(v), 4) for v in (m.get_left()[0], m.get_bottom()[1],
+                                         m.get_right()[0], m.get_top()[1])]
+
+
+def _is_cover(m) -> bool:
+    """A rectangle filled with the background colour, opaque enough to hide what was drawn
+    before it (a card over a dimmed chart, a close-up's lens)."""
+    from manim import Rectangle
+    return isinstance(m, Rectangle) and len(m.points) > 0 \
+        and m.get_fill_opacity() >= COVER_OPACITY \
+        and m.get_fill_color().to_hex().lower() == T.BACKGROUND.to_hex().lower()
+
+
+def _measured(scene, covers: list | None = None) -> list[tuple]:
+    """(mobject, its `text_sizes` record) for every visible text and formula. With `covers`
+    (a list), each record also gets its drawing `order`, and every backdrop (`_is_cover`) is
+    appended to `covers` as {order, box}."""
     px_per_unit = 480 / float(scene.camera.frame.height)
     out = []
+    order = -1
     for top in scene.mobjects:
         for m in top.get_family():
+            order += 1
+            if covers is not None and _is_cover(m):
+                covers.append({"order": order, "box": _box(m)})
             if not (isinstance(m, Text) or hasattr(m, "typst_code")):
                 continue
             # visible: by its glyphs (a Text keeps its own opacity when .animate fades them)
-            if max((s.get_fill_opacity() for s in m.get_family()
-                    if isinstance(s, VMobject) and len(s.points)), default=0) < 0.05:
+            opacity = max((s.get_fill_opacity() for s in m.get_family()
+                           if isinstance(s, VMobject) and len(s.points)), default=0)
+            if opacity < 0.05:
                 continue
             try:
                 fs = float(m.font_size)
@@ -625,8 +652,16 @@ def _measured(scene) -> list[tuple]:
             out.append((m, {"text": getattr(m, "text", None) or getattr(m, "typst_code", ""),
                             "px": round(px, 2), "font_size": round(fs, 2),
                             "source": getattr(m, "source", None),
+                            "box": _box(m), "opacity": round(float(opacity), 3),
+                            **({"order": order} if covers is not None else {}),
                             **legibility.sizes(m, px_per_unit, T.FONT)}))
     return out
+
+
+def travels(box: list[float], end: list[float], tol: float = TRAVEL_UNITS) -> bool:
+    """Whether a text's box (left, bottom, right, top) in the middle of a play lies more than
+    `tol` scene units from where it ends: it is on its way somewhere (or changes size)."""
+    return max(abs(a - b) for a, b in zip(box, end)) > tol
 
 
 def midplay_texts(scene) -> dict | None:
@@ -635,22 +670,30 @@ def midplay_texts(scene) -> dict | None:
     its size there differs (by over 1 %) from its size at the play's end (alpha 1), which is
     measured next: one growing into place, or zoomed past, is not yet meant to be read. Only
     for a skipped play (a preview), which then sets alpha 1 itself, so alpha only goes
-    0 -> 0.5 -> 1, as in a render. None for a wait."""
+    0 -> 0.5 -> 1, as in a render. None for a wait. A text `travels` when its box there is
+    not where it ends (`travels`): on its way, not yet placed; it `leaves` when it is gone
+    (or invisible) at the end; each text's `box` (left,
+    bottom, right, top, scene units), glyph `opacity` and drawing `order` are kept, with the
+    backdrops drawn then (`covers`: {order, box}), for the layout check of the middle of the play (layerwise_pipeline.layoutcheck `midplay_problems`)."""
     from manim import Wait
     anims = scene.animations or []
     if all(isinstance(a, Wait) for a in anims):
         return None
-    sample = []
+    sample, covers = [], []
     for alpha in (0.5, 1.0):
         for a in anims:
             a.interpolate(alpha)
         scene.update_mobjects(0)
-        sample.append(_measured(scene))
-    end = {id(m): d["min_px"] for m, d in sample[1]}
-    texts = [{**d, "moving": bool(abs(end.get(id(m), 0.0) - d["min_px"]) > 0.01 * d["min_px"])}
+        sample.append(_measured(scene, covers if alpha == 0.5 else None))
+    end = {id(m): d for m, d in sample[1]}
+    texts = [{**d, "moving": bool(abs(end.get(id(m), {}).get("min_px", 0.0) - d["min_px"])
+                                  > 0.01 * d["min_px"]),
+              "travels": id(m) in end and travels(d["box"], end[id(m)]["box"]),
+              "leaves": id(m) not in end}
              for m, d in sample[0]]
     middle = scene.time - scene.get_run_time(anims) / 2     # a skipped play's time is its end
-    return {"play": scene.renderer.num_plays, "time": round(middle, 4), "texts": texts}
+    return {"play": scene.renderer.num_plays, "time": round(middle, 4), "texts": texts,
+            "covers": covers}
 
 
 def _hex(color) -> str | None:

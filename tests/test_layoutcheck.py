@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from layerwise_pipeline.layoutcheck import BACKGROUND, edge_problems, overlap_problems
+from layerwise_pipeline.layoutcheck import BACKGROUND, edge_problems, midplay_problems, overlap_problems
 
 
 def frame():
@@ -58,3 +58,46 @@ def test_text_hidden_by_a_backdrop_drawn_after_it_is_not_an_overlap():
     # a card that covers only part of where they meet hides nothing
     small = {**card, "size": [1.0, 0.2], "center": [1, 0.3]}
     assert overlap_problems({"mobjects": [chart_number, small, thesis]}) != []
+
+
+def test_mid_play_overlap_of_still_visible_texts_is_found():
+    """In the middle of a play: a caption standing on an axis note is found; a label on its
+    way through (travels), one growing into place (moving) or one nearly faded (opacity under
+    MIDPLAY_OPACITY) passing over the note is not; a cross-fade in place (one text leaving,
+    one arriving, both half visible, neither travelling) is; so is a label doubled a little
+apart, but not a copy lying exactly on its original."""
+    note = {"text": "axis note", "box": [0, 0, 2, 0.4], "opacity": 1.0}
+    record = {"midplay": [
+        {"time": 3.5, "texts": [note, {"text": "caption", "box": [1, 0.2, 4, 0.6],
+                                       "opacity": 1.0}]},
+        {"time": 5.0, "texts": [note,
+                                {"text": "flying", "box": [0.5, 0, 1, 0.4], "travels": True},
+                                {"text": "growing", "box": [0.5, 0, 1, 0.4], "moving": True},
+                                {"text": "ghost", "box": [0.5, 0, 1, 0.4], "opacity": 0.2}]},
+        {"time": 7.25, "texts": [{"text": "old", "box": [5, 5, 6, 5.4], "opacity": 0.5,
+                                  "leaves": True},
+                                 {"text": "new", "box": [5, 5, 6, 5.4], "opacity": 0.5},
+                                 {"text": "0.49", "box": [-5, 1, -4, 1.3]},
+                                 {"text": "0.49", "box": [-5, 1, -4, 1.3]},
+                                 {"text": "X", "box": [-5, -1, -4, -0.7]},
+                                 {"text": "X", "box": [-4.6, -1, -3.6, -0.7]}]}]}
+    assert midplay_problems(record) == [
+        "at 3.50 s (mid-play): text 'axis note' lies on 'caption' (1.00 x 0.20 units)",
+        "at 7.25 s (mid-play): text 'old' lies on 'new' (1.00 x 0.40 units)",
+        "at 7.25 s (mid-play): text 'X' lies on 'X' (0.60 x 0.30 units)"]
+    assert midplay_problems({"texts": []}) == []
+
+
+def test_mid_play_overlap_under_a_backdrop_drawn_between_is_not_seen():
+    """A label drawn (order 1) under a close-up's opaque lens (order 2) that covers where a
+    text drawn on the lens (order 3) meets it: hidden. The same pair with the lens drawn
+    after both texts but covering only part of the overlap: found."""
+    under = {"text": "under", "box": [0, 0, 2, 0.4], "order": 1}
+    on = {"text": "on lens", "box": [1, 0.2, 3, 0.6], "order": 3}
+    hidden = {"time": 1.0, "texts": [under, on],
+              "covers": [{"order": 2, "box": [0.5, -1, 4, 1]}]}
+    partial = {"time": 2.0, "texts": [under, on],
+               "covers": [{"order": 4, "box": [1.5, -1, 4, 1]}]}
+    assert midplay_problems({"midplay": [hidden]}) == []
+    assert midplay_problems({"midplay": [partial]}) == [
+        "at 2.00 s (mid-play): text 'under' lies on 'on lens' (1.00 x 0.20 units)"]

@@ -33,7 +33,7 @@ def test_storyboard_validates_and_is_registered():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "attention_depth" and "attention_depth" in TEMPLATES
     assert [b.id for b in sb.beats] == ["arcs", "depth", "sink", "why", "why_last",
-                                        "deep_heads"]
+                                        "deep_heads", "summary"]
     assert {s for b in sb.beats for s in b.show} == TEMPLATES["attention_depth"].shows
     scene = TEMPLATES["attention_depth"].scene_class()
     for show in TEMPLATES["attention_depth"].shows:
@@ -164,7 +164,12 @@ def test_narration_quotes_the_plan(built):
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
     assert ("Here are the 12 heads' rows, one picture per head, each its own row of weights "
-            "from bank; their mean, the head-average, is what the arcs show") in said["arcs"]
+            "from bank. Of the 12 heads, head 2 gives river the most weight, and head 11 gives "
+            "CLS the most. Their mean, "
+            "the head-average, is what the arcs show") in said["arcs"]
+    hs = l0["heads"]
+    assert max(range(12), key=lambda h: hs[h][l0["top_word"]["pos"]]) == l0["head_on_word"] == 2
+    assert max(range(12), key=lambda h: hs[h][d["special"][0]]) == l0["head_on_cls"] == 11
     assert all(len(x["heads"]) == d["n_heads"] for x in d["layers"])
     for x in d["layers"]:
         mean = [sum(h[k] for h in x["heads"]) / len(x["heads"]) for k in range(len(x["row"]))]
@@ -176,6 +181,13 @@ def test_narration_quotes_the_plan(built):
     assert (f"CLS and SEP: {fmt(l0['on_special'][0])} and {fmt(l0['on_special'][1])} make "
             f"{fmt(l0['sink'])} of the row") in said["arcs"]
     assert l0["sink_adds"] is True
+    # the bars are head-averages, said at the first bar (round 25: only at the end)
+    assert said["arcs"].endswith("of the row. Every green bar here is a head-average like it, "
+                                 "a mean over the 12 heads.")
+    # every token's X is new, keys included (round 25: X^(l) rose into bank only)
+    assert said["depth"].startswith("Each layer makes fresh queries and keys from its own X, "
+                                    "and every token's X is new")
+    assert "A fair test on layer 1, in this sentence:" in said["why"]
     # sink_adds: the parts as written add up to the share as written (else the bar writes
     # "≈"); layer 3's 0.71 + 0.03 beside 0.7474 (written 0.75) do not (round 22's 0.74)
     for x in d["layers"]:
@@ -198,13 +210,14 @@ def test_narration_quotes_the_plan(built):
     # peak (the next beat, before the fair test), then the last layer
     mx = d["sink"]["max"]
     L = d["layers"]
-    # layers 2, 3 and 4 in one sentence (round 22: three near-identical passes before), each
-    # number said with what it measures (the share on CLS and SEP), as its bar writes it
+    # layers 2, 3 and 4 a short sentence each (round 26: one sentence rushed them, 10 s for
+    # three bars; round 22's three near-identical passes kept short), each number said with
+    # what it measures (the share on CLS and SEP), as its bar writes it
     # "nearly all of it on CLS": [SEP]'s share at layers 1-4 is small (its part barely shows)
     assert (f"Layer 1 puts most of bank's row on CLS and SEP, {fmt(L[1]['sink'])}, "
-            f"nearly all of it on CLS. Layers 2, 3 and 4, each reading its own X, put "
-            f"{fmt(L[2]['sink'])}, {fmt(L[3]['sink'])} and "
-            f"{fmt(L[4]['sink'])} on them: layer {mx['layer']} is the peak.") \
+            f"nearly all of it on CLS. Layer 2, reading its own X, puts {fmt(L[2]['sink'])} on "
+            f"them. Layer 3 puts {fmt(L[3]['sink'])}. Layer 4 puts {fmt(L[4]['sink'])}: layer "
+            f"{mx['layer']} is the peak.") \
         in said["depth"]
     assert mx["layer"] == 4
     assert min(x["sink"] for x in d["layers"][1:5]) > 0.5
@@ -246,9 +259,9 @@ def test_narration_quotes_the_plan(built):
     h5 = d["layers"][5]["heads"][dp["top3"][2]["head"]]
     assert max(range(len(h5)), key=lambda k: h5[k]) != dp["target"]["pos"]
     # the summary scoped to this sentence; both orders of the swap (round 22: one order only)
-    assert "In short, for this one sentence:" in said["deep_heads"]
-    assert "At layer 1, neither change alone gave the rise" in said["deep_heads"]
-    assert "in either order, the fall came with its own matrices" in said["deep_heads"]
+    assert "In short, for this one sentence:" in said["summary"]
+    assert "At layer 1, neither alone gave the full rise" in said["summary"]
+    assert "in either order, the fall came with its own matrices" in said["summary"]
     # the fair tests in both orders: the other order said with its number
     assert (f"The other order, X first: layer 0's matrices fed X of layer 1 put only "
             f"{fmt(t['swap_sink'])}") in said["why"]
@@ -256,7 +269,7 @@ def test_narration_quotes_the_plan(built):
     # the interaction said once, from the plan's numbers (round 25: "the rise came with the
     # changed X" said first, then "needs both", read as a contradiction)
     assert "In this order" not in said["why"]
-    assert (f"So neither change alone gives the rise: the new X alone takes "
+    assert (f"So neither alone gives the full rise: the new X alone takes "
             f"{fmt(L[0]['sink'])} to {fmt(t['swap_sink'])}, the new matrices alone to "
             f"{fmt(t['old_sink'])}; both together, {fmt(t['new_sink'])}.") in said["why"]
     assert t["old_sink"] <= L[0]["sink"] and t["swap_sink"] < 0.7 * t["new_sink"]

@@ -347,8 +347,9 @@ def test_per_head_worked_head_is_the_models_attention(heads):
             # what the narration says of MiniLM's head 2: river, the token before, takes it all
             assert (h["top"]["token"], h["top"]["offset"]) == ("river", -1)
             assert h["top"]["weight"] > 0.99 and h["rest_max"] < 0.001
-            assert h["decimals"] == {"q": 2, "k": 2, "v": 2, "out": 2, "dots": 1,
-                                     "scores": 2, "weights": 3, "below": 2, "shifted": 2,
+            # keys and score − largest at 1: nine negatives in a row ran together (review 24)
+            assert h["decimals"] == {"q": 2, "k": 1, "v": 2, "out": 2, "dots": 1,
+                                     "scores": 2, "weights": 3, "below": 2, "shifted": 1,
                                      "exp": 3}   # 3: the exp row reads 0.000 … 1.000 0.001 (per_head, review 11)
 
 

@@ -59,7 +59,7 @@ def test_close_up_holds_the_step_with_a_round_scale_bar():
                         ([0.74, 0.10], [0.67, -0.05])]:
         step = float(np.linalg.norm(np.subtract(x_out, x_in)))
         z = close_up(x_in, x_out, step)
-        assert z["width"] == pytest.approx(5 * step, rel=1e-3)      # the step fills a fifth
+        assert z["width"] == pytest.approx(3.5 * step, rel=1e-3)    # the step fills 1/3.5
         for p in (x_in, x_out):                                     # both ends in view
             assert all(abs(p[i] - z["center"][i]) < z["width"] / 2 for i in range(2))
         mantissa = z["bar"] / 10 ** np.floor(np.log10(z["bar"]))
@@ -67,5 +67,5 @@ def test_close_up_holds_the_step_with_a_round_scale_bar():
         assert z["width"] / 8 <= z["bar"] <= z["width"] / 2
     # several steps at one magnification: the longest's; a shorter step sits inside it
     z = close_up([0.74, 0.10], [0.67, -0.05], 0.26)
-    assert z["width"] == pytest.approx(1.3, rel=1e-3)
-    assert abs(0.67 - z["center"][0]) < 0.65 and abs(-0.05 - z["center"][1]) < 0.65
+    assert z["width"] == pytest.approx(0.91, rel=1e-3)
+    assert abs(0.67 - z["center"][0]) < 0.455 and abs(-0.05 - z["center"][1]) < 0.455

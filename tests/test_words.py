@@ -35,3 +35,38 @@ def test_real_tokenizer_positions(minilm_bank):
     from layerwise_core.analysis.vectors import positions
     assert minilm_bank.tokens[positions(minilm_bank, "bank")[0]] == "bank"
     assert minilm_bank.tokens[positions(minilm_bank, "river")[0]] == "river"
+
+
+class _Trace:
+    """Just what the word helpers and `context_pick` read: tokens, the word table, one
+    attention pattern."""
+    def __init__(self, sentence, t, pattern):
+        self.sentence, self.tokens = sentence, list(t.tokens)
+        self.meta = {"words": word_table(sentence, t)}
+        self._p = pattern
+
+    def __getitem__(self, key):
+        assert key == "blocks.0.attn.hook_pattern"
+        return self._p
+
+
+def test_a_split_word_is_one_word_in_every_plan_helper():
+    """'riverbank' tokenized as 'river' + '##bank' is one word with two positions for the
+    special and content positions and for fresh_qkv's pick, whose weight is the word's sum:
+    0.2 + 0.2 = 0.4 beats 'money''s 0.3, though each piece alone would lose to it."""
+    import numpy as np
+    from layerwise_core.analysis.vectors import content_positions, content_words, \
+        special_positions
+    from layerwise_templates.fresh_qkv.plan import context_pick
+    s = "bank riverbank money ."
+    t = tok(("[CLS]", 0, 0), ("bank", 0, 4), ("river", 5, 10), ("##bank", 10, 14),
+            ("money", 15, 20), (".", 21, 22), ("[SEP]", 0, 0))
+    row = np.array([0.05, 0.0, 0.2, 0.2, 0.3, 0.2, 0.05])
+    trace = _Trace(s, t, np.tile(row, (2, 7, 1)))
+    assert special_positions(trace) == [0, 6]
+    assert [(w["word"], w["positions"]) for w in content_words(trace, {1})] == \
+        [("riverbank", [2, 3]), ("money", [4])]
+    assert content_positions(trace, {1}) == [2, 3, 4]
+    pick = context_pick(trace, [1])
+    assert (pick["token"], pick["positions"], pick["position"]) == ("riverbank", [2, 3], 2)
+    assert abs(pick["weight"] - 0.4) < 1e-12 and abs(pick["own"]) < 1e-12

@@ -15,12 +15,7 @@ import numpy as np
 
 from ..trace import Trace
 from .qkv import one_before_weights
-
-
-def special_positions(trace: Trace) -> list[int]:
-    """Token positions that belong to no word of the sentence ([CLS], [SEP], BOS)."""
-    inside = {p for w in trace.meta["words"] for p in w["positions"]}
-    return [i for i in range(len(trace.tokens)) if i not in inside]
+from .vectors import special_positions
 
 
 def attention_rows(trace: Trace, pos: list[int]) -> dict:

@@ -19,10 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..trace import Trace
-from .attention_depth import special_positions
 from .lens_view import sharpening_start
 from .updates import outlier_token
-from .vectors import layer_states
+from .vectors import layer_states, special_positions
 
 CROSSING_TOP = 10       # "crosses into the top 10"
 

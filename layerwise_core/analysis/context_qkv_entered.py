@@ -13,9 +13,9 @@ import math
 import numpy as np
 
 from ..trace import Trace
-from .attention_depth import special_positions
 from .context_qkv import focus_row
 from .similarity import cosine
+from .vectors import special_positions
 
 
 def looks(trace: Trace, pos: list[int], layer: int) -> dict:

@@ -15,22 +15,13 @@ from itertools import combinations
 import numpy as np
 
 from ..trace import Trace
-from .vectors import layer_states, positions, word_vectors
+from .vectors import content_positions, layer_states, positions, word_vectors
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cosine along the last axis (broadcasting)."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     return (a * b).sum(-1) / (np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1))
-
-
-def _content_positions(trace: Trace, exclude: set[int]) -> list[int]:
-    """Token positions of real words (no specials, no punctuation), minus `exclude`."""
-    keep = set()
-    for w in trace.meta["words"]:
-        if w["word"][0].isalnum():
-            keep.update(w["positions"])
-    return sorted(keep - exclude)
 
 
 BASELINE_DEFINITION = ("mean cosine between two different words in different sentences "
@@ -42,7 +33,7 @@ def baseline_pairs(traces: list[Trace], focus: list[str]) -> tuple[list, list]:
     """The baseline's token pairs: ([(i, p, j, q), ...] used, [...] left out as the same word).
     Pairs are taken across different contexts (within one if only one is given), excluding
     the focus word's tokens; two tokens of the same text (case-insensitive) are the same word."""
-    pos = [_content_positions(t, set(positions(t, w))) for t, w in zip(traces, focus)]
+    pos = [content_positions(t, set(positions(t, w))) for t, w in zip(traces, focus)]
     used, same = [], []
     groups = range(len(traces))
     for i, j in (combinations(groups, 2) if len(traces) > 1 else [(0, 0)]):

@@ -22,6 +22,33 @@ def positions(trace: Trace, word: str) -> list[int]:
     return pos
 
 
+# What a word is, once for every plan: an entry of the trace's word table (`trace.meta["words"]`,
+# layerwise_core.tokens.word_table: the sentence's words and punctuation marks by the same
+# pattern `words` splits on, each with all its token positions). A word the tokenizer splits
+# ("riverbank" -> "river", "##bank") is one word with two positions everywhere: attention to it
+# is the sum over its tokens, its vector the mean of its tokens' (`focus_row`).
+
+def special_positions(trace: Trace) -> list[int]:
+    """Token positions that belong to no word of the sentence ([CLS], [SEP], BOS)."""
+    inside = {p for w in trace.meta["words"] for p in w["positions"]}
+    return [i for i in range(len(trace.tokens)) if i not in inside]
+
+
+def content_words(trace: Trace, exclude: set[int] = frozenset()) -> list[dict]:
+    """The sentence's words proper (not punctuation, not special tokens) in order, each
+    {word, ref, positions}, leaving out every word with a token in `exclude` (the focus
+    word's own positions) and words the tokenizer gave no token."""
+    return [{"word": w["word"], "ref": w["ref"], "positions": list(w["positions"])}
+            for w in trace.meta["words"]
+            if w["word"][0].isalnum() and w["positions"]
+            and not set(w["positions"]) & set(exclude)]
+
+
+def content_positions(trace: Trace, exclude: set[int] = frozenset()) -> list[int]:
+    """Token positions of `content_words` (every token of each), in order."""
+    return sorted(p for w in content_words(trace, exclude) for p in w["positions"])
+
+
 def stream_stages(trace: Trace) -> list[tuple[str, str]]:
     """(label, hook) of every state of the residual stream in order: embedding, then after each
     sublayer's add (and, for post-LN models, after each re-normalisation)."""

@@ -204,6 +204,12 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].w_pair.b": (
                 "Second head of the compared pair",
                 "Its query matrix, laid out as one long list of numbers."),
+            "data.layers[{l}].w_pair.first_a": (
+                "First head's query matrix laid flat: its first numbers",
+                "Drawn as coloured cells (green above zero, magenta below) beside the second's."),
+            "data.layers[{l}].w_pair.first_b": (
+                "Second head's query matrix laid flat: its first numbers",
+                "Drawn as coloured cells under the first head's: a different pattern."),
             "data.layers[{l}].w_pair.size": (
                 "Numbers in one head's query matrix",
                 "The length of the flat list the cosine is taken over."),

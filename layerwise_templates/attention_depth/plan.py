@@ -11,6 +11,8 @@ the changed X; the sink share; and a deep layer head by head.
   layers[l].heads              each head's row of the focus word ([head][key]): the rows
                                `row` is the mean of (drawn collapsing into it at layer 0)
   layers[l].top / .top_word    the heaviest other token, and the heaviest other *word* token
+  layers[l].head_on_word       the head whose row gives top_word the most weight
+  layers[l].head_on_cls        the head whose row gives special[0] ([CLS]) the most weight
   layers[l].on_special[i]      the row's weight on special[i]
   layers[l].sink               the row's share on the special positions
   layers[l].total              what the row adds up to (1, said once: a weight is a share)
@@ -118,6 +120,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         layers.append({"layer": l, "row": row, "heads": rows["heads"][l],
                        "top": _tok(t, j, row[j]),
                        "top_word": _tok(t, w, row[w]),
+                       # the head giving the heaviest word the most, and the first special
+                       # token (two heads of the row's 12, named at layer 0)
+                       "head_on_word": int(np.argmax([h[w] for h in rows["heads"][l]])),
+                       "head_on_cls": int(np.argmax([h[special[0]] for h in rows["heads"][l]])),
                        "on_special": [row[s] for s in special],
                        "sink": stable(rows["sink"][l], DECIMALS, f"data.layers[{l}].sink"),
                        # what the row adds up to (1: attention is a split of the whole)

@@ -19,9 +19,11 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                weight; a row adds up to 1"; their weights appear; the heaviest word and [CLS]
                are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
                (under the token row), its parts grow beside them, its total comes on top
-- `depth`      the note leaves; layer 1's W_Q, W_K block comes; X^(1) rises out of the focus
-               word into the block (the header and the block's index rolling to 1), the arcs
-               morph and the bar grows as its number is said; the layers that share one
+- `depth`      the note leaves; layer 1's W_Q, W_K block comes; a vector column rises out of
+               every token and they gather under the block as X^(1) (every token's X is new),
+               which goes in (the header and the block's index rolling to 1); a query dot
+               leaves it for the focus word, a key dot for every token; the arcs morph and the
+               bar grows as its number is said; the layers that share one
                sentence ("Layers 2, 3 and 4 ... put 0.78, 0.74 and 0.82"): the first's X
                rises, each next one steps (header, block index, arcs, bar) as its number is
                said; the peak's bar is ringed
@@ -52,18 +54,24 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                word becomes the heads' bars, a dashed line (neutral) at the head-average
                (river's number moving to be its label), the three heaviest boxed as said;
                beside each of them that looks most at another token, where ("looks most at
-               [CLS] 0.50"); "why: not tested"; then the summary: the scope ("for this one
+               [CLS] 0.50"); the rows at the body size, the panel centred; the three
+               heaviest outlined as said, a second dashed line at twice the average drawn
+               over the bars that pass it at "over twice"; "why: not tested"
+- `summary`    its own chapter marker: the scope ("for this one
                sentence") in the header's place, the six layers' bars come back and are
-               ringed; the chart's frame and the untested layers' bars leave and the tested
-               layers' own bars (0, 1, 4, 5) move to the outer places of their test's
-               four-bar panel; each test's two swapped bars grow as its verdict is said
-               ("needs both (neither alone)", "own matrices (either order)"), then the
-               heads' bars against the average (a dashed line at twice it), their bars
-               ringed; the voice ends on all of them ringed
+               ringed; the chart's frame and the other bars leave and layers 0 and 1's own
+               bars move to the outer places of the first test's four-bar panel, alone in the
+               stage's middle; its two swapped bars grow as its verdict is said ("needs both
+               (neither alone gives the full rise)"); then one panel at a time, the one before
+               sliding out left as the next grows: the last layer's test ("own matrices
+               (either order)"), the heads' bars against the average (a dashed line at twice
+               it); the bars each verdict rests on light up as it is said
 
-Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
+Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
+kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
-"≈" on a stage brings its note at the top right (`approx_note`), which leaves with the bars.
+"≈" on a stage brings its note at the top right (`approx_note`), which leaves with the first
+move after APPROX_HOLD seconds (or with the bars), and comes again with the next "≈" number.
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -429,7 +437,21 @@ class AttentionDepthScene(StoryboardScene):
         if self.st.approx is not None or not any(getattr(v_, "approx", False) for v_ in vals):
             return []
         self.st.approx = approx_note()
+        self._approx_t = self.time
         return [FadeIn(self.st.approx, shift=LEFT * 0.3)]
+
+    APPROX_HOLD = 4.5           # seconds the "≈" note stays once it came
+
+    def play(self, *anims, **kwargs) -> None:
+        """As Manim's, and the "≈" note leaves with the first move after it has been up
+        APPROX_HOLD seconds (round 26: it stayed in the header for minutes for a 0.01
+        rounding detail): it comes again with the next "≈" number."""
+        st = getattr(self, "st", None)
+        if st is not None and st.approx is not None and anims \
+                and self.time >= getattr(self, "_approx_t", 0.0) + self.APPROX_HOLD:
+            a, st.approx = st.approx, None
+            anims = (*anims, FadeOutPlace(a))
+        super().play(*anims, **kwargs)
 
     def approx_out(self) -> list:
         """The note leaves with the bars it explains."""
@@ -576,22 +598,48 @@ class AttentionDepthScene(StoryboardScene):
         if chip is not None:            # already on screen (built there): it moves in
             self.play(c.animate.next_to(box, LEFT, buff=0.06), *extra, run_time=come + into)
         elif rise:
-            label = self.st.label[self.v.focus.values[0]]
-            c.next_to(label, UP, buff=0.35).set_x(self.focus_x())
-            self.play(FadeIn(c, shift=UP * 0.3), *extra, run_time=come)
-            self.play(c.animate.next_to(box, DOWN, buff=0.06), run_time=into)
+            # every token's X is new (not bank's alone): a vector rises out of each token
+            # (the opening's columns) and they gather under the block as X^(l)
+            c.next_to(box, DOWN, buff=0.06)
+            cols = self.x_columns(cells=3)
+            self.play(LaggedStart(*[GrowFromEdge(k, DOWN) for k in cols], lag_ratio=0.05),
+                      *extra, run_time=come)
+            self.play(*[k.animate.move_to(c).scale(0.4).set_opacity(0) for k in cols],
+                      FadeIn(c, scale=0.6, rate_func=squish_rate_func(smooth, 0.5, 1)),
+                      run_time=into)
+            self.remove(cols)
         else:
             self.play(FadeInPlace(c), *extra, run_time=come)
             self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=into)
         self.play(c.animate.set_opacity(0), box.animate.set_stroke(T.X), run_time=fade)
         self.remove(c)
-        fx = self.focus_x()
-        arc_top = max(m.get_top()[1] for m in self.st.label.values()) + 0.08
-        dot = Dot(box.get_bottom(), radius=0.09, color=T.WEIGHTS)
-        self.play(dot.animate.move_to([fx, arc_top, 0]), box.animate.set_stroke(T.TEXT),
-                  run_time=go)
-        self.remove(dot)
+        # out of the block: bank's query (Q's yellow) to bank, a key (K's teal) to every
+        # token: the keys are made from the new X too
+        st = self.st
+        arc_top = max(m.get_top()[1] for m in st.label.values()) + 0.08
+        dots = [Dot(box.get_bottom(), radius=0.09, color=T.Q).set_z_index(3)]
+        ends = [[self.focus_x(), arc_top, 0]]
+        for j, x in st.xs.items():
+            if j not in self.v.focus.values:
+                dots.append(Dot(box.get_bottom(), radius=0.07, color=T.K).set_z_index(3))
+                ends.append([x, arc_top, 0])
+        self.play(*[d.animate.move_to(e) for d, e in zip(dots, ends)],
+                  box.animate.set_stroke(T.TEXT), run_time=go)
+        self.remove(*dots)
         then(land)
+
+    def x_columns(self, cells: int = 5, height: float = 0.16) -> VGroup:
+        """A vector per token: a small column of cells (X's colour, no values: a shape, not
+        data) standing on each drawn token."""
+        cols = VGroup()
+        foot = max(m.get_top()[1] for m in self.st.label.values()) + 0.3
+        for j, x in self.st.xs.items():
+            k = VGroup(*[Rectangle(width=0.22, height=height, stroke_width=1.5,
+                                   color=T.X).set_fill(T.X, 0.35) for _ in range(cells)])
+            k.arrange(UP, buff=0)
+            k.move_to([x, foot, 0], aligned_edge=DOWN)      # on one line, not on each label
+            cols.add(k)
+        return cols
 
     def build_x(self, layer0, tl: int, block, t_att: float, t_ffn: float):
         """X^(tl) made from X^(l0), drawn left of the block as it is said, at the label size:
@@ -728,11 +776,37 @@ class AttentionDepthScene(StoryboardScene):
         self.play(*[a.animate(rate_func=there_and_back).set_stroke(T.POINTER) for a in arcs],
                   run_time=run_time)
 
-    def glow(self, *bars, run_time: float) -> None:
-        """Bars light up and settle back (a box round a column of bars would cut its header
-        and the numbers beside it)."""
-        self.play(*[b.animate(rate_func=there_and_back).set_fill(T.POINTER) for b in bars],
-                  run_time=run_time)
+    def centre_panel(self, g, grow: float = 1.2, room: float = 4.5) -> None:
+        """A summary panel alone on the stage: larger (at most `room` tall), in its middle,
+        between the header and the caption."""
+        g.scale(min(grow, room / g.height))
+        g.move_to([0, -0.15, 0])
+
+    def light(self, *groups, run_time: float) -> None:
+        """Bars with their numbers (VGroup(bars, number)) light up and settle back: a white
+        outline is drawn tight round each bar (its [CLS] and [SEP] colours kept: round 26, a
+        white fill erased them and nearly matched the pale [SEP]) and fades, the number
+        pulses (a box round a bar and its number cut through the number and the label under
+        the bar)."""
+        anims, rings = [], []
+        for g in groups:
+            parts = [r for r in g[0].family_members_with_points() if r.get_height() > 0.02]
+            if not parts:
+                continue
+            ring = SurroundingRectangle(VGroup(*parts), buff=0.025, color=T.POINTER,
+                                        stroke_width=3.5)
+            ring.set_z_index(4)
+            rings.append(ring)
+            anims.append(Succession(Create(ring, run_time=0.3 * run_time),
+                                    Wait(0.45 * run_time),
+                                    ring.animate(run_time=0.25 * run_time).set_stroke(
+                                        opacity=0)))
+            # the number rises a little off the outline as it pulses (round 26: the pulse
+            # grew it onto the outline's top)
+            anims += [m.animate(rate_func=there_and_back).scale(1.12, about_edge=DOWN)
+                      .shift(UP * 0.08) for m in g[1:]]
+        self.play(*anims, run_time=run_time)
+        self.remove(*rings)
 
     # --- beats -----------------------------------------------------------------------------
     def beat_arcs(self, beat) -> None:
@@ -780,16 +854,16 @@ class AttentionDepthScene(StoryboardScene):
             # a vector per token: a small column of cells (X's colour, no values: a shape,
             # not data) grows up out of each token, the header's X^(0) and the columns
             # boxed together, then the columns sink back into their tokens
-            cols_v = VGroup()
-            for j, x in st.xs.items():
-                cells = VGroup(*[Rectangle(width=0.22, height=0.16, stroke_width=1.5,
-                                           color=T.X).set_fill(T.X, 0.35) for _ in range(5)])
-                cells.arrange(UP, buff=0)
-                cells.next_to(st.label[j], UP, buff=0.3).set_x(x)
-                cols_v.add(cells)
+            # (tall, with what they are written over them: the stage's middle is theirs
+            # until the keys are made from them; round 25: the top empty, the vectors unused)
+            cols_v = self.x_columns(cells=8, height=0.2)
+            v_lab = line(math(sup("X", int(lay.layer)), X_SIZE, T.X),
+                         txt(": one vector per token (drawn, not its values)", LAB, T.MUTED))
+            v_lab[1].shift(LEFT * (SPACE - 0.03))
+            v_lab.move_to([(DIAG_LEFT + DIAG_RIGHT) / 2, cols_v.get_top()[1] + 0.4, 0])
             self.hold_until(t_vec - 0.4)
             self.play(LaggedStart(*[GrowFromEdge(c, DOWN) for c in cols_v], lag_ratio=0.06),
-                      run_time=0.7)
+                      FadeInPlace(v_lab), run_time=0.9)
             self.emphasize(st.counter[-1], cols_v, buff=0.08,
                            run_time=max(0.6, min(1.6, t_mark - 0.9 - self.time)))
         else:
@@ -813,21 +887,29 @@ class AttentionDepthScene(StoryboardScene):
         k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
         # its own key (the loop's end, last like the loop among the arcs)
         k_tags.add(txt("k", LAB, T.K).move_to([self.focus_x() + 0.13, y_tag, 0]))
-        # the vectors (on screen while the start and end marks are named) sink back into
-        # their tokens as the next sentence starts
-        if cols_v is not None:
-            self.hold_until(self.cue_at(1) - 0.5)
-            self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
-                        for c in cols_v], run_time=0.5)
-            self.remove(cols_v)
+        # the vectors stay while the query and keys are made from them: bank's column
+        # lights in Q's yellow as its q comes, every column in K's teal as the k's come; then
+        # they sink back into their tokens (before the score lines go over them)
+        order = list(st.xs)
+        q_col = [cols_v[order.index(f)] for f in v.focus.values] if cols_v is not None else []
+        k_cols = [cols_v[order.index(j)] for j in keys] + q_col[:1] if cols_v is not None \
+            else []
         self.hold_until(self.cue_at(1) - 0.1)
         self.play(FadeInPlace(st.note[0]), run_time=max(1.0, min(2.5, t_q - 0.4 - self.time)))
         self.hold_until(t_q - 0.3)
-        self.play(FadeIn(q_tag, shift=DOWN * 0.2), run_time=0.7)
+        self.play(FadeIn(q_tag, shift=DOWN * 0.2),
+                  *[c.animate(rate_func=there_and_back).set_fill(T.Q, 0.9) for c in q_col],
+                  run_time=0.7)
         t_k = self.when_said("key", t_q + 1.0, after=t_q)
         self.hold_until(t_k - 0.8)
         self.play(LaggedStart(*[FadeIn(k, shift=DOWN * 0.2) for k in k_tags], lag_ratio=0.12),
+                  *([LaggedStart(*[c.animate(rate_func=there_and_back).set_fill(T.K, 0.9)
+                                   for c in k_cols], lag_ratio=0.12)] if k_cols else []),
                   run_time=0.8)
+        if cols_v is not None:
+            self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
+                        for c in cols_v], FadeOutPlace(v_lab), run_time=0.5)
+            self.remove(cols_v)
         # one thin line from bank to every token (a score each), all the same width: the
         # scores are not drawn, only that there is one per key
         paths = VGroup(*[a.set_stroke(T.Q, width=2, opacity=0.8) for a in self.arcs(lay.row)])
@@ -874,11 +956,12 @@ class AttentionDepthScene(StoryboardScene):
         y_bot = max(m.get_top()[1] for m in st.label.values()) + 0.12
         cell_h = (y_top - y_bot) / n_rows
         hid = v.deep.heads             # the heads' numbers (plan values)
-        SM = T.TYPE.small
+        SM = T.TYPE.label       # the names and the two ticks at the label size (round 25)
         name_h = line(txt("head", SM), Num(hid[H - 1], decimals=0, size=SM)).height + 0.06
         y_feet = max(m.get_top()[1] for m in st.label.values()) + 0.08
         ticks = [j for j in (int(v.special[0]), int(lay.top_word.pos)) if j in st.xs]
         fx_ = self.focus_x()
+        named_h = {max(range(H), key=lambda h_: float(lay.heads[h_][j])) for j in ticks}
         for h, tg in enumerate(thumbs):
             r, c = divmod(h, per_row)
             feet = VGroup(*[VectorizedPoint([st.xs[j], y_feet, 0]) for j in ticks],
@@ -888,9 +971,11 @@ class AttentionDepthScene(StoryboardScene):
             fan.scale(sc)
             for a in tg:
                 a.set_stroke(width=max(0.8, 0.35 * a.get_stroke_width()))
+            # the two tokens ticked under the fans of the two heads the voice names only
+            # (round 25: a tick under all 12 crowded the grid)
             marks = VGroup(*[txt(as_written(v.tokens.values[j]), SM, T.TEXT)
                              .next_to(p.get_center(), DOWN, buff=0.05)
-                             for j, p in zip(ticks, feet)])
+                             for j, p in zip(ticks, feet)]) if h in named_h else VGroup()
             dot = Dot(feet[-1].get_center(), radius=0.05, color=T.HIGHLIGHT)
             name = line(txt("head", SM, T.TEXT), Num(hid[h], decimals=0, size=SM,
                                                      color=T.TEXT))
@@ -910,17 +995,22 @@ class AttentionDepthScene(StoryboardScene):
         # the most (the plan's rows), their arcs to that token lit in turn
         kk = [j for j in st.xs if j not in v.focus.values]
         pair = []
-        for j in ticks:
+        for j in ticks[::-1]:           # the word's head first, then [CLS]'s (as said)
             h_j = max(range(H), key=lambda h: float(lay.heads[h][j]))
             if h_j not in [p_[0] for p_ in pair]:
                 pair.append((h_j, kk.index(j)))
-        for h_j, a_i in pair:
-            rt = (t_arcs - 0.8 - self.time) / max(1, len(pair) - [p_[0] for p_ in pair].index(h_j))
+        for k, (h_j, a_i) in enumerate(pair):
+            # "Head 2 gives river the most, head 11 gives CLS the most": each lit as named
+            t_h = self.when_said(f"head {int(hid[h_j])} ", self.time, after=self.time - 0.5)
+            self.hold_until(t_h - 0.2)
+            t_after = self.when_said(f"head {int(hid[pair[k + 1][0]])} ", t_arcs,
+                                     after=t_h + 0.3) if k + 1 < len(pair) else t_arcs
+            rt = min(1.8, t_after - 0.4 - self.time)
             if rt >= 0.8:
                 self.play(thumbs[h_j][a_i].animate(rate_func=there_and_back)
                           .set_stroke(T.POINTER), Indicate(names[h_j][0], color=T.POINTER,
                                                           scale_factor=1.1),
-                          run_time=min(1.6, rt))
+                          run_time=rt)
         self.hold_until(t_arcs - 0.6)
         self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)],
                   FadeOutPlace(VGroup(*names), rate_func=squish_rate_func(smooth, 0, 0.3)),
@@ -1156,7 +1246,7 @@ class AttentionDepthScene(StoryboardScene):
                 # its number said: the new bar ringed until the next layer's sentence
                 rt = self.cue_at(3 + i) - 0.3 - self.time
                 if rt >= 0.8:
-                    self.emphasize(VGroup(st.bars[l].parts, st.bars[l].val), buff=0.06,
+                    self.light(VGroup(st.bars[l].parts, st.bars[l].val),
                                    run_time=min(2.0, rt))
         elif chips and 0 < len(mids) <= 4 and self.n_cues() == 3:
             # "Layers 2, 3 and 4, each reading its own X, put 0.78, 0.75 and 0.82 on them":
@@ -1369,7 +1459,7 @@ class AttentionDepthScene(StoryboardScene):
                 # "Layer 0 put 0.40 on CLS and SEP": its bar (moved there) ringed as said
                 self.hold_until(t_n - 0.4)
                 rt = self.when_said("matrices", self.time + 2.0) - 0.4 - self.time
-                self.emphasize(cols[0][:2], buff=0.06, run_time=max(0.9, min(2.2, rt)))
+                self.light(cols[0][:2], run_time=max(0.9, min(2.2, rt)))
                 continue
             if i == 0:
                 self.hold_until(t_n - 1.6)
@@ -1393,7 +1483,7 @@ class AttentionDepthScene(StoryboardScene):
         t_alone = self.when_said("alone", self.time)
         self.hold_until(t_alone - 0.3)
         t_next = self.when_said("now feed", self.time + 1.0)
-        self.emphasize(cols[0][:2], cols[1][:2], buff=0.06,
+        self.light(cols[0][:2], cols[1][:2],
                        run_time=max(1.0, min(2.4, t_next - 0.4 - self.time)))
         # "Now feed them X of layer 1 ... : 0.70": X^(1) into the same block, the arcs
         # re-form, the tag rolls to X^(1); its bar grows as the number is said
@@ -1408,10 +1498,10 @@ class AttentionDepthScene(StoryboardScene):
         t_att = self.when_said("attention update", self.time)
         t_ffn = self.when_said("ffn update", t_att + 1.0)
         if first and t_ffn - self.time > 2.4:
-            # the diagram gets the stage to itself: the arcs and their numbers go, the tag and
-            # the test's panel step out; they come back as X^(1) goes into the block
-            aside = VGroup(tag, axis, head, cols[0], cols[1],
-                           *([st.approx] if st.approx is not None else []))
+            # the diagram gets the arcs' place: the arcs, their numbers and their tag go (they
+            # come back as X^(1) goes into the block); the test's panel stays on the right
+            # (round 25: its bars gone 9 s while the diagram was built)
+            aside = VGroup(tag)
             self.play(FadeOutPlace(aside), st.arcs.animate.set_stroke(opacity=0),
                       st.nums.animate.set_opacity(0), run_time=0.5)
             diagram, chip = self.build_x(prev.layer, tl, block, t_att, t_ffn)
@@ -1434,7 +1524,7 @@ class AttentionDepthScene(StoryboardScene):
             self.hold_until(t_this - 0.2)
             self.fill_to(t_other - 0.4, [
                 (1, lambda t: self.emphasize(box, run_time=t)),
-                (1, lambda t: self.emphasize(cols[1][:2], cols[3][:2], buff=0.06,
+                (1, lambda t: self.light(cols[1][:2], cols[3][:2],
                                              run_time=t)),
             ])
         # "Now the other order, X first: layer 0's matrices fed X of layer 1 put 0.47": the
@@ -1458,14 +1548,14 @@ class AttentionDepthScene(StoryboardScene):
         self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
                   *self.approx_in(cols[2][1]), run_time=0.9)
         both = tie.by.value != tie.swap_by.value        # the two orders credit different things
-        t_end = self.when_said(("neither change alone" if self.says("neither change alone")
+        t_end = self.when_said(("neither alone" if self.says("neither alone")
                                 else "depends on the order") if both else "either order",
                                self.time + 2.0)
         if not both:
             # "hardly below 0.82": the two bars of the layer before's matrices ringed
             t_hard = self.when_said("hardly", self.time)
             self.hold_until(t_hard - 0.3)
-            self.emphasize(cols[0][:2], cols[2][:2], buff=0.06,
+            self.light(cols[0][:2], cols[2][:2],
                            run_time=max(0.9, min(2.0, t_end - 1.5 - self.time)))
         # "layer 1's own matrices take it to 0.70" (or, the orders agreeing, the verdict on
         # the layer's own matrices): the index rolls to layer l again, the arcs go back to
@@ -1479,7 +1569,7 @@ class AttentionDepthScene(StoryboardScene):
         self.show_row(tie.new_row, VGroup(), 0.8)
         if both:
             # that bar and the swapped one ringed
-            self.emphasize(cols[2][:2], cols[3][:2], buff=0.06,
+            self.light(cols[2][:2], cols[3][:2],
                            run_time=max(0.9, min(2.0, t_end - 0.5 - self.time)))
         # the verdict: "the rise needs the new X and the new matrices together" (the two
         # one-swap bars, neither reaching the model's own, then that one) or "in either
@@ -1491,27 +1581,27 @@ class AttentionDepthScene(StoryboardScene):
             # swap), then the model's own bar
             t_x = self.when_said("the new x alone", self.time)
             if t_x - 0.4 - self.time >= 0.8:
-                self.emphasize(cols[1][:2], cols[2][:2], buff=0.06,
+                self.light(cols[1][:2], cols[2][:2],
                                run_time=min(2.4, t_x - 0.4 - self.time))
             t_m = self.when_said("the new matrices alone", t_x + 2.0)
             t_tog = self.when_said("together", t_m + 2.0)
             for t_a, t_b, pair in ((t_x, t_m, (cols[0][:2], cols[2][:2])),
                                    (t_m, t_tog, (cols[0][:2], cols[1][:2]))):
                 self.hold_until(t_a - 0.2)
-                self.emphasize(*pair, buff=0.06, run_time=max(0.8, t_b - 0.4 - self.time))
+                self.light(*pair, run_time=max(0.8, t_b - 0.4 - self.time))
             self.hold_until(t_tog - 0.2)
-            self.fill_to(None, [(1, lambda t: self.emphasize(cols[3][:2], buff=0.06,
+            self.fill_to(None, [(1, lambda t: self.light(cols[3][:2],
                                                              run_time=t))])
         elif both:
             t_tog = self.when_said("together", self.time + 1.5)
             self.fill_to(None, [
-                (2, lambda t: self.emphasize(cols[1][:2], cols[2][:2], buff=0.06, run_time=t)),
-                (1, lambda t: self.emphasize(cols[3][:2], buff=0.06, run_time=t)),
+                (2, lambda t: self.light(cols[1][:2], cols[2][:2], run_time=t)),
+                (1, lambda t: self.light(cols[3][:2], run_time=t)),
             ] if t_tog - self.time > 1.0 else [
-                (1, lambda t: self.emphasize(cols[3][:2], buff=0.06, run_time=t))])
+                (1, lambda t: self.light(cols[3][:2], run_time=t))])
         else:
             self.fill_to(None, [
-                (1, lambda t: self.emphasize(cols[1][:2], cols[3][:2], buff=0.06,
+                (1, lambda t: self.light(cols[1][:2], cols[3][:2],
                                              run_time=t))])
         for b_ in list(st.bars):
             del st.bars[b_]
@@ -1583,8 +1673,8 @@ class AttentionDepthScene(StoryboardScene):
         t_words = self.when_said("back to the words", self.time)
         self.hold_until(t_words - 0.3)
         self.fill_to(None, [
-            (1, lambda t: self.emphasize(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
-                                         buff=0.06, run_time=t)),
+            (1, lambda t: self.light(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
+                                         run_time=t)),
             (1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)
              if word in st.xs else self.wait(t)),
         ])
@@ -1621,9 +1711,12 @@ class AttentionDepthScene(StoryboardScene):
         # of 1 is `unit` long); the river arc's number becomes the dashed
         # head-average line's
         order = [int(h) for h in d.order.values]
-        pitch = min(0.32, 3.6 / H)
+        # the panel centred and large (round 26: the left third at the label size, the right
+        # half empty): the rows at the body size, as tall as the stage allows
+        RS = T.TYPE.body
+        pitch = min(0.37, 4.1 / H)
         top = 1.85
-        name_x, bar_x, bar_w = -6.0, -5.0, 3.6
+        name_x, bar_x, bar_w = -4.75, -3.95, 4.6
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
@@ -1635,13 +1728,13 @@ class AttentionDepthScene(StoryboardScene):
         prec = int(v.decimals)
         for i, h in enumerate(order):
             y = top - i * pitch
-            name = line(txt("head", LAB), Num(d.heads[h], decimals=0, size=LAB))
+            name = line(txt("head", RS), Num(d.heads[h], decimals=0, size=RS))
             name.move_to([0, y, 0]).align_to([name_x + 0.6, 0, 0], RIGHT)
             r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
                           height=pitch * 0.62, stroke_width=0)
             r.set_fill(T.WEIGHTS, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
             # a box round it (BOX) stays clear of the bar's end and the dashed line
-            val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=BOX + 0.08)
+            val = Num(d.weight[h], decimals=prec, size=RS).next_to(r, RIGHT, buff=BOX + 0.08)
             if val.get_left()[0] < mx + BOX + 0.06:
                 val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.2)    # clear of the dashed line
             g = VGroup(name, r, val)
@@ -1652,22 +1745,32 @@ class AttentionDepthScene(StoryboardScene):
         mean_line = DashedLine([mx, top + pitch / 2, 0], [mx, bottom, 0], color=REF,
                                stroke_width=2.5, dash_length=0.08)
         # each dashed line named at its own foot, at the label size
-        mean_num = Num(d.target.weight, decimals=prec, size=LAB, color=REF)
-        mean_lab = line(txt("head-average", LAB, REF), mean_num)
+        mean_num = Num(d.target.weight, decimals=prec, size=RS, color=REF)
+        mean_lab = line(txt("head-average", RS, REF), mean_num)
         mean_lab.next_to([mx, bottom, 0], DOWN, buff=0.1)
         top3 = [int(t.head) for t in d.top3]
+        # "over twice the average": a second dashed line at twice the head-average, over the
+        # rows whose bars reach past it only (the heaviest first: no number under it), named
+        # at its top, right of it (clear of the axis title)
+        mx2 = bar_x + unit * 2 * float(d.target.weight)
+        past = [h for h in order if float(d.weight[h]) > 2 * float(d.target.weight)]
+        y_low = top - (len(past) - 0.5) * pitch if past else top - pitch / 2
+        twice_line = DashedLine([mx2, top + pitch / 2, 0], [mx2, y_low, 0], color=REF,
+                                stroke_width=2.5, dash_length=0.08)
+        twice_lab = txt("2 × head-average", LAB, REF)
+        twice_lab.next_to([mx2 + 0.25, top + 0.32, 0], RIGHT, buff=0)
+        if h1.get_right()[0] > mx2 - 0.3:       # the axis title ends short of the line
+            h1.shift(LEFT * (h1.get_right()[0] - (mx2 - 0.3)))
+        twice_g = VGroup(twice_line, twice_lab)
+        rings = {h: SurroundingRectangle(rows[h].bar, buff=0.04, color=T.POINTER,
+                                         stroke_width=3.5) for h in top3}
         # what leaves: everything of the arc diagram but the river arc's number
         if river_num is not None:
             st.nums.remove(river_num)
             self.add(river_num)
         old = [m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs, st.counter) if m]
         old += list(st.bars.values()) + self.approx_out()
-        def row_box(m):                 # round a number, well inside its row (adjacent boxes apart)
-            ink = VGroup(*m.family_members_with_points())      # the digits' own outline
-            return Rectangle(width=ink.width + 2 * BOX + 0.08, height=pitch * 0.74,
-                             color=T.POINTER, stroke_width=2.0).move_to(ink)
-
-        boxes = VGroup(*[row_box(rows[h].val) for h in top3])
+        boxes = VGroup()
         if river_num is not None:
             average = [ReplacementTransform(river_num, mean_num), FadeInPlace(mean_lab[0]),
                        Create(mean_line)]
@@ -1692,14 +1795,19 @@ class AttentionDepthScene(StoryboardScene):
         self.play(FadeInPlace(title), FadeInPlace(h1), *average, grow, run_time=rt)
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
-        for b, t in zip(boxes, t_w):           # each box drawn round its number as it is said
+        # each of the three outlined as its number is said (its bar keeps its colour; round
+        # 26: a white fill), its number pulses (round 25: a box round the number cut it)
+        for h, t in zip(top3, t_w):
             self.hold_until(t - 0.35)
-            self.play(FadeInPlace(b), run_time=0.6)
-        # "..., over twice as much: the average hides them": the three bars glow against
-        # the dashed line
+            self.play(Create(rings[h]),
+                      Indicate(rows[h].val, color=T.POINTER, scale_factor=1.2), run_time=0.6)
+        # "..., over twice the average": the line at twice the average is drawn down over the
+        # bars that pass it, the three numbers pulse
         t_hide = self.when_said("over twice", self.time)
         self.hold_until(t_hide - 0.3)
-        self.glow(*[rows[h].bar for h in top3], run_time=1.0)
+        self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=0.7)
+        self.play(*[Indicate(rows[h].val, color=T.POINTER, scale_factor=1.2) for h in top3],
+                  run_time=0.8)
         # "over twice the average": the head-average's label ringed (until the next words)
         t_most = self.when_said("not all of them", self.time + 1.2) \
             if self.says("not all of them") else None
@@ -1733,6 +1841,17 @@ class AttentionDepthScene(StoryboardScene):
         t_why = self.when_said("we did not test", self.time)
         self.hold_until(t_why - 0.8)
         self.play(FadeIn(untested, shift=LEFT * 0.4), run_time=1.0)
+        self.fill_to(None, [(1, lambda t: self.wait(t))])
+        st.extra = [title, h1, mean_line, mean_lab, twice_g, untested, *untested_extra,
+                    *rings.values(), *[VGroup(g[0], g.bar, g.val) for g in listed]]
+
+    def beat_summary(self, beat) -> None:
+        """The summary, its own chapter marker (round 26: it shared the heads' one): the scope
+        in the header's place; the six layers' bars; then one panel at a time."""
+        v, st = self.v, self.st
+        d = v.deep
+        prec = int(v.decimals)
+        n = 3
         tie, last = v.tie, v.tie_last
         # 4. "In short, for this one sentence: bank's row moves with depth. Swapping the
         # matrices first, then X, at layer 1 the rise came with the changed X, at layer 5 the
@@ -1742,8 +1861,12 @@ class AttentionDepthScene(StoryboardScene):
         # heads' bars against the average, come on the left as said, each with two short
         # lines under it; the evidence (the bars) ringed as the voice ends
         B = T.TYPE.body
-        panels = VGroup(title, h1, boxes, mean_line, mean_lab, untested, *untested_extra,
-                        *[VGroup(g[0], g.bar, g.val) for g in listed])
+        panels = VGroup(*st.extra, *([st.block] if st.block is not None else []),
+                        *[m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs,
+                                      st.counter) if m], *st.bars.values(), *self.approx_out())
+        st.extra, st.block = [], None
+        st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
+        st.bars = {}
         L = int(v.n_layers)
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(L)])
         chart.shift(LEFT * chart.get_center()[0])
@@ -1792,9 +1915,9 @@ class AttentionDepthScene(StoryboardScene):
             # both orders credit the same; they differ; or X first credits neither
             # "neither alone" where the voice says it (each order credits the swap made
             # second: the first swap alone did little), else that the order decides
-            neither = self.says("neither change alone")
+            neither = self.says("neither alone")
             verdict, sub = ((words[t_.by.value], "(either order)") if agree else
-                            ("needs both", "(neither alone)" if neither else
+                            ("needs both", "(neither alone gives the full rise)" if neither else
                              "(the order decides)") if t_.swap_by.value else
                             (words[t_.by.value], "(matrices first only)"))
             head_ = line(txt("layer", LAB), Num(t_.layer, decimals=0, size=LAB),
@@ -1805,20 +1928,20 @@ class AttentionDepthScene(StoryboardScene):
             cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 2 * pitch_s)
             g = VGroup(cols_s, cap)
             phrase = "either order" if agree else (
-                "neither change alone" if self.says("neither change alone")
+                "neither alone" if self.says("neither alone")
                 else "depends on the order") if t_.swap_by.value else f"at layer {tl_},"
             ring = [VGroup(cols_s[i][0], cols_s[i][1])           # bars with their numbers
                     for i in ((1, 3) if agree and t_.by.value == "own matrices" else (1, 2))]
+            self.centre_panel(g)                             # alone, in the stage's middle
             evidence.append((g, [c.bars for c in cols_s], phrase, ring,
-                             {0: tl_ - 1, 3: tl_}))
-            x0 += 4 * pitch_s + 0.5
+                             {0: tl_ - 1, 3: tl_} if not evidence else {}))
         order = None
         # the heads: the average's bar (neutral) and the three heads', a dashed line at
         # twice the average across the heads
         # the heads' pitch: the widest name clear of its neighbours, within the frame
         widest = max(line(txt("head", LAB), Num(t.head, decimals=0, size=LAB)).width
                      for t in d.top3)
-        hp = max(1.2, min(widest + 0.2, (7.11 - T.EDGE - x0) / 4))
+        hp = max(1.4, widest + 0.45)
         hb = VGroup()
         items = [(d.target.weight, None)] + [(t.weight, t.head) for t in d.top3]
         for i, (w_, hh) in enumerate(items):
@@ -1835,20 +1958,18 @@ class AttentionDepthScene(StoryboardScene):
         twice = DashedLine([x0 + 1.5 * hp - 0.4, y2, 0], [x0 + 3.5 * hp + 0.4, y2, 0],
                            color=REF, stroke_width=2, dash_length=0.07)
         twice_lab = txt("2 × mean", LAB, REF)
-        twice_lab.next_to([x0 + 1.5 * hp - 0.45, y2 + 0.22, 0], LEFT, buff=0)
+        twice_lab.next_to([x0 + 3.5 * hp + 0.5, y2, 0], RIGHT, buff=0)   # clear of the bars
         head_ = line(txt("layer", LAB), Num(d.layer, decimals=0, size=LAB), txt(":", LAB))
         head_[2].shift(LEFT * (SPACE - 0.03))
         cap = VGroup(head_, txt(f"weight on \"{d.target.token}\"", LAB)).arrange(DOWN, buff=0.08)
         cap.next_to(hb, DOWN, buff=0.14).set_x(x0 + 2 * hp)
-        evidence.append((VGroup(hb, VGroup(twice, twice_lab), cap), [c.bars for c in hb],
-                         f"and at layer {int(d.layer)}, heads",
+        hg = VGroup(hb, VGroup(twice, twice_lab), cap)
+        self.centre_panel(hg)
+        evidence.append((hg, [c.bars for c in hb], f"and at layer {int(d.layer)}, heads",
                          [VGroup(c[0], c[1]) for c in hb[1:]], {}))
-        fits = all(g.get_right()[0] < 7.11 - T.EDGE for g, *_ in evidence)
-        t_short = self.when_said("in short", self.mark(2, n))
-        self.hold_until(t_short - 0.4)
-        # the head-by-head caption gives way to the summary's own
-        self.set_caption("In short, for this one sentence: both tests, both orders, the heads.")
-        self.play(FadeOutPlace(panels), run_time=0.4)
+        fits = all(g.width < 2 * (7.11 - T.EDGE) for g, *_ in evidence)
+        if len(panels):
+            self.play(FadeOutPlace(panels), run_time=0.4)
         self.play(FadeInPlace(scope), FadeInPlace(chart),
                   *self.approx_in(*[b.val for b in chart[1:]]), run_time=0.8)
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
@@ -1889,26 +2010,43 @@ class AttentionDepthScene(StoryboardScene):
             if not fits:
                 break
             t_p = self.when_said(phrase, self.time + 1.0)
-            # each panel's other bars (the two swaps; the heads) grow a little before its
-            # verdict is said; then the bars that the verdict rests on ringed as it is said
+            # one panel at a time (round 25: three side by side, crowded): the one before
+            # slides out left as this one's bars grow in the middle; its other bars (the two
+            # swaps; the heads) grow a little before its verdict is said; then the bars that
+            # the verdict rests on light up as it is said
             self.hold_until(max(self.time, t_p - 1.5))
+            if shown:
+                # the "≈" note leaves with the last panel whose numbers carry one
+                note = self.approx_out() if not any(getattr(c[1], "approx", False)
+                                                     for c in g[0]) else []
+                out = [shown[-1].animate(rate_func=squish_rate_func(smooth, 0, 0.4))
+                       .shift(LEFT * 3).set_opacity(0),
+                       *[FadeOutPlace(a, rate_func=squish_rate_func(smooth, 0, 0.4))
+                         for a in note]]
+                gone = shown[-1]
+            else:
+                out, gone = [], None
             grow = [AnimationGroup(GrowFromEdge(b, DOWN), FadeInPlace(VGroup(c[1], c[2])))
                     for i, (b, c) in enumerate(zip(bars, g[0])) if i not in slots]
             rt = max(0.9, min(2.0, t_p - 0.2 - self.time))
-            self.play(LaggedStart(*grow, lag_ratio=0.35), FadeInPlace(VGroup(*g[1:])),
+            late = squish_rate_func(smooth, 0.3 if out else 0, 1)
+            self.play(*out, LaggedStart(*grow, lag_ratio=0.35, rate_func=late),
+                      FadeInPlace(VGroup(*g[1:]), rate_func=late),
                       *self.approx_in(*[c[1] for c in g[0]]), run_time=rt)
+            if gone is not None:
+                self.remove(gone)
             shown.append(g)
             self.hold_until(t_p - 0.1)
             t_n = self.when_said(evidence[k + 1][2], self.time + 2.0) \
                 if k + 1 < len(evidence) else self.time + 2.0
-            self.emphasize(*ring, buff=0.06,
-                           run_time=max(0.9, min(1.8, t_n - 1.7 - self.time)))
-        # the voice ends on the evidence: every panel's bars ringed
+            self.light(*ring, run_time=max(0.9, min(1.8, t_n - 1.7 - self.time)))
+        # the voice ends on the evidence: the last panel's bars lit
         if shown:
-            self.fill_to(None, [(1, lambda t: self.emphasize(*shown, buff=0.12, run_time=t))])
+            self.fill_to(None, [(1, lambda t: self.light(*evidence[len(shown) - 1][3],
+                                                         run_time=t))])
         else:
             self.fill_to(None, [(1, lambda t: self.wait(t))])
-        st.extra = [scope, chart, *shown, *self.approx_out()]
+        st.extra = [scope, chart, *shown[-1:], *self.approx_out()]
 
 
 __all__ = ["AttentionDepthScene"]

@@ -18,6 +18,8 @@ class Layer(View):
     heads: list[list[float]]
     top: Tok
     top_word: Tok
+    head_on_word: int
+    head_on_cls: int
     on_special: list[float]
     sink: float
     total: float

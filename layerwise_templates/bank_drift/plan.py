@@ -18,9 +18,10 @@ import numpy as np
 
 from layerwise_core.analysis.probe import run_probe
 from layerwise_core.analysis.projection import pca_plane
-from layerwise_core.analysis.similarity import _content_positions, context_similarity
-from layerwise_core.analysis.vectors import layer_states, positions, word_vectors
+from layerwise_core.analysis.similarity import context_similarity
+from layerwise_core.analysis.vectors import content_positions, layer_states, positions, word_vectors
 from layerwise_core.probe_set import load_probe_set
+from layerwise_core.tokens import words as sentence_words
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 from layerwise_core.tracing import get_trace
@@ -204,7 +205,7 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     others = []
     for t, f in zip(traces, focus):
         hooks = layer_states(t)
-        for p in _content_positions(t, set(positions(t, f))):
+        for p in content_positions(t, set(positions(t, f))):
             others.append(float(np.linalg.norm(t[hooks[-1]][p] - t[hooks[0]][p])))
     projection["other_moves"] = others
     projection["other_move_range"] = ([float(min(others)), float(max(others))] if others
@@ -288,8 +289,8 @@ def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:
     near = curves[int(np.argmax([c["raw"][-1] for c in curves]))]["pair"][1]
     focus = contexts[0]["focus"].partition("#")[0].lower()
 
-    def words(i: int) -> set[str]:
-        return {w.strip(".,;:!?\"'()").lower() for w in contexts[i]["sentence"].split()}
+    def words(i: int) -> set[str]:        # the one word pattern (layerwise_core.tokens)
+        return {w.lower() for w, _, _ in sentence_words(contexts[i]["sentence"])}
     return sorted(w for w in words(0) & words(near) if len(w) >= 4 and w.isalpha()
                   and w != focus)
 

@@ -21,7 +21,9 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               their angle (lengths and that angle to scale, angles to X not), the sums
               dashed, a cos at each vertex, the true lengths as bars; on the right the sums
               (a small pair at their cosine's angle) go through LayerNorm, FFN + add,
-              LayerNorm, a cos after each; out, the two X^(1) and what reads them
+              LayerNorm, a cos after each, a dot on a zoomed cosine scale moving at
+              each box (ticks named where it was); out, the two X^(1) and what reads them.
+              The focus token's weight on itself is never drawn (never said)
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
               (X thick, under the others), the X^(1) cosine carried to its layer-1 point;
               K and V, then Q lit as the voice says what each would change; then X's dip and
@@ -783,6 +785,9 @@ class ContextQKVScene(StoryboardScene):
             num.move_to([xs[j], row.get_bottom()[1] - 0.25, 0])
             weights.add(num)
             if j in focus:
+                # the focus token's weight on itself is never said (review 25: "0.07 under
+                # bank, unnamed"): its place kept in the row, the number never seen
+                num.set_opacity(0)
                 continue
             # a long chord rises no more than ARC_RISE (h = c/2 tan(angle/4))
             ang = min(PI / 3, 4 * pymath.atan(2 * ARC_RISE / max(abs(xs[j] - fx), 1e-6)))
@@ -1114,6 +1119,12 @@ class ContextQKVScene(StoryboardScene):
         cs = inline(txt("cos", S, T.TEXT), Num(e.sum_cos, decimals=2, size=S, color=T.TEXT))
         cs.next_to(o + r_s * np.array([pymath.cos(lo_), pymath.sin(lo_), 0.0]), RIGHT,
                    buff=0.15)
+        # clear of every arrow and sum (review 25: "cos 0.91" lay on a sum near X's arrow):
+        # further right, beside the arc's end, until no line passes through it
+        for _ in range(30):
+            if not on_lines(cs, segs, 0.12):
+                break
+            cs.shift(RIGHT * 0.06)
         cs.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
         drawn_g = VGroup(xa, sums, ups)
         # the words right of the drawing: what each arrow is
@@ -1235,7 +1246,9 @@ class ContextQKVScene(StoryboardScene):
         if e.x_next.value is not None:
             nxt = self.rest_of_block(sums.sums, top - 0.1)
         self.keep_inside(upd)
-        weigh = self.weigh_table(head_at[0], upd.head.get_bottom()[1] - 0.35)
+        # in the header's place (the header leaves as it comes: one table beside the pieces,
+        # not two blocks of words; review 25 found 1:42-1:51 crowded)
+        weigh = self.weigh_table(head_at[0], upd.head.get_top()[1])
 
         def grow_arcs(t):
             # bank's query (a yellow Q over bank) goes to each token in turn: where it meets
@@ -1253,10 +1266,7 @@ class ContextQKVScene(StoryboardScene):
                 ks = sorted(r.by_key)
                 fx = f[0] if f else 0
                 orders.append([k for k in ks if k > fx] + [k for k in reversed(ks) if k < fx])
-            self.play(*[FadeInPlace(q) for q in qs],
-                      *[FadeInPlace(VGroup(*[r.weights[r.shown_index[int(x)]]
-                                             for x in ss[i].focus if int(x) in r.tok]))
-                        for r, i in ((r1, 0), (r2, 1))], run_time=0.06 * t)
+            self.play(*[FadeInPlace(q) for q in qs], run_time=0.06 * t)
             n = max(1, max(len(o) for o in orders))
             for k in range(n):
                 anims = []
@@ -1392,15 +1402,20 @@ class ContextQKVScene(StoryboardScene):
 
         def pieces_in(t):
             # "each token hands bank a piece": the arcs give way and the rows close up at the
-            # top, their weights kept; what a piece is (the header), then sentence 1's pieces
+            # top, their weights kept; sentence 1's pieces fly out of its tokens
             self.unbox(0.05 * t)
             self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, r1.idx, r2.idx, legend)),
-                      run_time=0.08 * t)
+                      run_time=0.1 * t)
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
-                        for r, d in zip((r1, r2), dy)], run_time=0.1 * t)
+                        for r, d in zip((r1, r2), dy)], run_time=0.12 * t)
             self.sub_caption("pieces")
-            self.put("right", VGroup(*upd.head[:-1]), run_time=0.12 * t)
-            chain_in(0, 0.65 * t)
+            chain_in(0, 0.73 * t)
+
+        def piece_is(t):
+            # "a piece is that token's values, weighted by each head, through W_O": what a
+            # piece is, in words (the sum's line comes with "plus a bias")
+            self.put("right", upd.head[1], run_time=0.3 * t)
+            self.emphasize(upd.head[1], run_time=0.4 * t)
 
         def pieces_two(t):
             # "the money bank takes its pieces from its own neighbours"
@@ -1410,7 +1425,8 @@ class ContextQKVScene(StoryboardScene):
             # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
                       FadeInPlace(upd.labels), run_time=0.55 * t)
-            self.play(FadeInPlace(upd.head.flat), run_time=0.15 * t)
+            self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
+            self.play(FadeInPlace(upd.head.flat), run_time=0.1 * t)
             self.set_slot("right", upd.head)
             self.emphasize(upd.head.flat, run_time=0.25 * t)
 
@@ -1425,6 +1441,7 @@ class ContextQKVScene(StoryboardScene):
                 self.box(*[VGroup(r1.by_key[j][2], r1.by_key[j][1]) for j in pair_
                            if j in r1.by_key], t=0.2 * t)
             if weigh is not None:
+                self.drop("right", run_time=0.08 * t)
                 self.play(FadeInPlace(weigh[0]), run_time=0.08 * t)
                 for row_ in weigh[1]:
                     self.play(FadeInPlace(row_.name_), GrowFromEdge(row_.wbar, LEFT),
@@ -1475,6 +1492,7 @@ class ContextQKVScene(StoryboardScene):
                       FadeInPlace(lg[2]), run_time=0.11 * t)
             self.add(sums.ups)                  # each update over its sum
             self.play(Create(sums.a2), FadeInPlace(sums.cs), run_time=0.08 * t)
+            self.bring_to_front(sums.xa, sums.ups)  # the sums' arc passes under X's arrow
             self.emphasize(sums.cs, run_time=0.06 * t)
             self.wait(0.08 * t)                 # the finished sums, before the block
 
@@ -1492,7 +1510,7 @@ class ContextQKVScene(StoryboardScene):
             self.play(Transform(sums.sums, self.pair(cs_[0], nxt.slots[0], h=PAIR_H)),
                       run_time=0.4 * t)
             self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      run_time=0.35 * t)
+                      FadeInPlace(nxt.scale), run_time=0.35 * t)
             tok_["m"] = sums.sums
 
         def through_in(t):
@@ -1511,6 +1529,23 @@ class ContextQKVScene(StoryboardScene):
             tok_["ghost"] = ghost
             anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k], h=PAIR_H)),
                      bs[k].animate.set_stroke(HL)]
+            sc = nxt.scale
+            if len(sc):
+                # the zoomed scale: a tick where the dot was, the dot to the new cosine
+                y0, x_ = sc.dot.get_y(), sc.bar.get_x()
+                tick = Line([x_ - 0.16, y0, 0], [x_ + 0.16, y0, 0], color=T.MUTED,
+                            stroke_width=3)
+                new = [tick]
+                if k < len(sc.names):
+                    lab = txt(sc.names[k], T.TYPE.label, T.TEXT)
+                    lab.next_to(tick, RIGHT, buff=0.12)
+                    if not any(overlaps(lab, m, 0.02) for m in sc.labels):
+                        sc.labels.append(lab)
+                        new.append(lab)
+                sc.add(*new)
+                anims += [FadeInPlace(m) for m in new]
+                self.bring_to_front(sc.dot)
+                anims.append(sc.dot.animate.move_to([x_, sc.y_of(cs_[k + 1]), 0]))
             if k:
                 anims.append(bs[k - 1].animate.set_stroke(T.MUTED))
             if old is not None:
@@ -1543,7 +1578,16 @@ class ContextQKVScene(StoryboardScene):
                 box_step(n - 1, 0.6 * t)
             bs = list(nxt.blocks.boxes)
             ghost = tok_.pop("ghost", None)
+            sc, end_ = nxt.scale, []
+            if len(sc):                     # where the dot ends: the two X^(1)
+                end_ = [inline(txt("out:", T.TYPE.label, T.X),
+                               math("X^((1))", 1.2 * T.TYPE.math_label, T.X)).next_to(
+                    sc.dot, RIGHT, buff=0.2)]
+                if any(overlaps(end_[0], m, 0.02) for m in sc.labels):
+                    end_ = []
+                sc.add(*end_)
             self.play(bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
+                      *[FadeInPlace(m) for m in end_],
                       *([FadeOutPlace(ghost)] if ghost is not None else []),
                       run_time=0.25 * t)
             if ghost is not None:
@@ -1565,14 +1609,15 @@ class ContextQKVScene(StoryboardScene):
             [(1, river)],
             [(1, money)],
         ]
-        groups += [[(1, pieces_in)], [(1, pieces_two)], [(1, updates_in)], [(1, tiny)],
+        groups += [[(1, pieces_in)], [(1, piece_is)], [(1, pieces_two)], [(1, updates_in)],
+                   [(1, tiny)],
                    [(1, cos_in)], [(1, add_x)]]
         if nxt is not None:
             groups += [[(1, through_in)], [(1, through_mid)], [(1, through_out)],
                        [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
         # a look at the finished sums (and what the flat drawing cannot keep) before the block
-        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 12: 2.0})
+        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 13: 2.0})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
@@ -1725,8 +1770,36 @@ class ContextQKVScene(StoryboardScene):
         low = self.caption_top() + 0.2 - note.get_bottom()[1]
         if low > 0:                         # no room under it: both up, beside the pair
             VGroup(out, note).shift(UP * low)
+        # the turn is a few degrees (review 25: "too small to see"): a zoomed cosine scale
+        # right of the pair, a dot at the sums' cosine that moves up or down as each box is
+        # lit, a tick left where it was (the numbers are beside the boxes)
+        scale = VGroup()
+        if len(boxes) and len(stages) > 1:
+            cs_all = [float(st_.cos.value) for st_ in stages]
+            lo_v, hi_v = min(cs_all), max(cs_all)
+            mid_v, half = (lo_v + hi_v) / 2, max(hi_v - lo_v, 0.03) * 0.65
+            y_hi = boxes[0].get_top()[1] - 0.1
+            y_lo = boxes[-1].get_top()[1] - 0.1
+            sx = P[0] + 3.0
+
+            def y_of(c: float) -> float:
+                return y_lo + (float(c) - (mid_v - half)) / (2 * half) * (y_hi - y_lo)
+
+            bar = Line([sx, y_lo, 0], [sx, y_hi, 0], color=T.MUTED, stroke_width=3)
+            title = VGroup(txt("cos, zoomed in", L_, T.TEXT),
+                           txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
+            title.next_to(bar, UP, buff=0.12)
+            dot = Dot([sx, y_of(cs_all[0]), 0], radius=0.1, color=T.TEXT)
+            scale.add(bar, title, dot)
+            scale.bar, scale.dot, scale.y_of = bar, dot, y_of
+            scale.labels = []
+            # each tick named by the step whose cosine it marks (the sums, then each box but
+            # the last: the dot itself ends at the last)
+            scale.names = ["the sums"] + [" ".join(n) if len(n) == 1 else
+                                          ("FFN + add" if "FFN" in n[0] else n[0])
+                                          for n in names[:-1]]
         # the boxes' column (and the out beside it) in the middle of the frame
-        blocks = VGroup(head, parts, arrows, reads, skip)
+        blocks = VGroup(head, parts, arrows, reads, skip, scale)
         g = VGroup(blocks, out, note)
         # the whole in the middle of the frame (its own stage), the pair's places with it
         dx = np.array([-g.get_center()[0], 0.0, 0.0])
@@ -1739,7 +1812,7 @@ class ContextQKVScene(StoryboardScene):
             self.keep_inside(m)
         blocks.boxes = boxes
         g.blocks, g.out, g.note, g.reads, g.slots, g.end = blocks, out, note, reads, slots, end
-        g.head, g.parts, g.arrows, g.skip = head, parts, arrows, skip
+        g.head, g.parts, g.arrows, g.skip, g.scale = head, parts, arrows, skip, scale
         return g
 
     # --- layers: the chart grows, the table fills --------------------------------------------
@@ -1931,13 +2004,14 @@ class ContextQKVScene(StoryboardScene):
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
-    def ring(self, key: str, l: int, side=UP, color=HL, avoid=(), lead=None) -> VGroup:
+    def ring(self, key: str, l: int, side=UP, color=HL, avoid=(), lead=None,
+             decimals: int = 2) -> VGroup:
         """A ring round quantity `key`'s point at layer l and its value beside it (`side`:
         above or below the point; else right, left or the other side where that label would
         cover another point or a label in `avoid`), on a patch of background over the lines."""
         dot = self.st.dots[key][l]
         c = Circle(radius=0.18, color=color, stroke_width=2.5).move_to(dot)
-        n = Num(self.cos(key)[l], decimals=2, size=T.TYPE.label, color=COLOR[key])
+        n = Num(self.cos(key)[l], decimals=decimals, size=T.TYPE.label, color=COLOR[key])
         if lead is not None:
             # a point too close to another ringed one: its value to the right, raised or
             # lowered by `lead`, a line from the value to the point (no circles that merge)
@@ -1977,8 +2051,9 @@ class ContextQKVScene(StoryboardScene):
         n.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
         return VGroup(c, n)
 
-    def rings_for(self, pairs: list) -> list:
-        """Rings for (key, layer, side) in order, each label clear of the ones before."""
+    def rings_for(self, pairs: list, decimals: int = 2) -> list:
+        """Rings for (key, layer, side) in order, each label clear of the ones before
+        (`decimals`: as many as the voice says)."""
         out = []
         ax = self.st.ax.axes
         y = {(k, l): ax.c2p(l, self.cos(k)[l].value)[1] for k, l, _ in pairs}
@@ -1998,7 +2073,8 @@ class ContextQKVScene(StoryboardScene):
                 dy = abs(y[near[0]] - y[(k, l)])
                 lift = max(0.0, (0.42 - dy) / 2)
                 lead = lift if y[(k, l)] >= y[near[0]] else -lift
-            out.append(self.ring(k, l, side, avoid=[r[1] for r in out], lead=lead))
+            out.append(self.ring(k, l, side, avoid=[r[1] for r in out], lead=lead,
+                                 decimals=decimals))
         return out
 
     def beat_compare(self, beat) -> None:
@@ -2009,11 +2085,11 @@ class ContextQKVScene(StoryboardScene):
         self.ensure_chart(L - 1, wide=True)
         lo, xlo = sm.lowest, sm.x_lowest
 
-        def rings(pairs):
+        def rings(pairs, decimals=2):
             # the highest value's label above its point, the others' below theirs
             top = max(pairs, key=lambda kl: self.cos(kl[0])[kl[1]].value)
             return VGroup(*self.rings_for([(k, l, UP if (k, l) == top else DOWN)
-                                           for k, l in pairs]))
+                                           for k, l in pairs], decimals=decimals))
 
         r_lo = rings([(lo.key.value, lo.layer.value), ("x", xlo.layer.value)])
         k_lo = [lo.key.value, "x"]
@@ -2021,10 +2097,11 @@ class ContextQKVScene(StoryboardScene):
         r_q = rings([("q", q2), ("x", q2)])
         # at X's lowest layer the three the voice names: the values (further apart than X),
         # X, and the queries (closer), each in its own colour; the keys left unlabelled
-        # "the keys do too, up to layer 3, where keys and queries are both at 0.86, X at
-        # 0.84": the three at that layer
+        # "the keys do too, up to layer 3, where they are at 0.861, just above the queries at
+        # 0.855, and X at 0.840": the three at that layer, with the three decimals said (at
+        # two, keys and queries would read as equal)
         l3 = min(3, L - 1)
-        r_k = rings([("k", l3), ("q", l3), ("x", l3)])
+        r_k = rings([("k", l3), ("q", l3), ("x", l3)], decimals=3)
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
         thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
                             T.TEXT),

@@ -58,8 +58,7 @@ def build(c: Context) -> Draft:
                       "Layer {beat.layer} starts over: the new X times layer {beat.layer}'s own "
                       "query, key and value matrices",
                       ("Layer {beat.layer} starts over, from X, which in this model is already "
-                       "LayerNorm's output; a pre-LN model would normalise X here, before the "
-                       "matrices. "
+                       "LayerNorm's output. "
                        "It multiplies X" if post else
                        "Layer {beat.layer} starts over. It multiplies a normalised copy of X")
                       + " by its own query matrix, whose columns are {data.shape.n_heads} heads "
@@ -85,18 +84,19 @@ def build(c: Context) -> Draft:
                       layer=m + 1, expect=[f"data.cos_steps[{m}] < 0.99"]))
     mx = f"{p}.q_mixed"
     beats.append(Beat("both", ["compare"],
-                      "New matrices too, and the new X alone already turns layer "
-                      "{beat.layer - 1}'s query",
+                      "New matrices too; the new X alone, through layer {beat.layer - 1}'s "
+                      "matrices (head {data.show.head})",
                       "And the matrices are new too: layer {beat.layer}'s own query "
                       "matrix, not layer {beat.layer - 1}'s. Each layer's matrix gives its "
                       "queries coordinates of their own, so layer {beat.layer}'s query and "
-                      "layer {beat.layer - 1}'s are not compared entry by entry. X can be: the "
-                      "skip path keeps it in one space. "
+                      "layer {beat.layer - 1}'s are not compared entry by entry. "
                       "Now keep layer {beat.layer - 1}'s "
                       "matrix and give it the new X on its own: over all "
                       f"{{{mx}.entries}} entries of head "
                       "{data.show.head}, its query's cosine with layer {beat.layer - 1}'s query "
-                      f"is {{{mx}.cos_old:.2f}}: the new X alone turns it.",
+                      f"is {{{mx}.cos_old:.2f}}: the new X alone turns it. The same test on "
+                      "head {data.show.head}'s key and value gives "
+                      f"{{{p}.kv_mixed.k:.2f}} and {{{p}.kv_mixed.v:.2f}}.",
                       layer=m + 1, expect=[f"{mx}.cos_old < 0.99"]))
     name = c.word.partition("#")[0]
     first = ("The first row, X {data.layers[0].layer}, is its embeddings "
@@ -116,7 +116,8 @@ def build(c: Context) -> Draft:
                       "The direction turns: each state's cosine with the one before, "
                       f"as for X {{data.layers[{m + 1}].layer}}, is at most "
                       "{max(data.cos_steps):.2f}, and lowest, {min(data.cos_steps):.2f}. "
-                      "And the same test at every layer, the layer before's query matrix "
+                      "And the query test at every layer, for head {data.show.head} and "
+                      f"\"{name}\": the layer before's query matrix "
                       "given the new X: its query's cosine with the old one runs from "
                       "{min(data.layers[1:].q_mixed.cos_old):.2f} to "
                       "{max(data.layers[1:].q_mixed.cos_old):.2f}. "

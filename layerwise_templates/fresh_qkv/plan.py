@@ -28,7 +28,7 @@ import numpy as np
 from layerwise_core.analysis.qkv_causes import project
 from layerwise_core.analysis.robust import error_bound, robust_limit, scaled
 from layerwise_core.analysis.similarity import cosine
-from layerwise_core.analysis.vectors import attn_input, positions
+from layerwise_core.analysis.vectors import attn_input, content_words, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 
@@ -151,17 +151,23 @@ def has_bias(W, layer: int) -> bool:
 
 def context_pick(trace: Trace, pos: list[int], layer: int = 0) -> dict:
     """Where the focus word's attention went in `layer`, averaged over its heads (and over the
-    focus word's tokens): the plan's pick is the other word it gave the most, skipping its own
-    tokens and the tokens that are not words ([CLS], [SEP], punctuation)."""
+    focus word's tokens): the plan's pick is the other word it gave the most (a word's weight
+    the sum over its tokens: one word however the tokenizer splits it), among the sentence's
+    words proper (`content_words`: not the focus word, not punctuation, not [CLS]/[SEP]).
+    `token` is that word as written, `position` its first token, `positions` all of them;
+    `weights` stays per token (key position)."""
     p = np.asarray(trace[f"blocks.{layer}.attn.hook_pattern"], np.float64)   # [head, q, k]
     row = p[:, pos, :].mean(axis=(0, 1))
-    words = [i for i, tok in enumerate(trace.tokens) if i not in pos
-             and any(ch.isalpha() for ch in tok) and not tok.startswith("[")
-             and not tok.startswith("<")]
-    best = max(words, key=lambda i: row[i]) if words else int(np.argmax(row))
-    return {"layer": layer, "heads": int(p.shape[0]), "token": trace.tokens[best],
-            "position": int(best), "weight": float(row[best]),
-            "own": float(row[pos].sum()), "weights": row.tolist()}
+    words = content_words(trace, set(pos))
+    if words:
+        best = max(words, key=lambda w: float(row[w["positions"]].sum()))
+        word, at = best["word"], best["positions"]
+    else:
+        j = int(np.argmax(row))
+        word, at = trace.tokens[j], [j]
+    return {"layer": layer, "heads": int(p.shape[0]), "token": word,
+            "position": int(at[0]), "positions": [int(i) for i in at],
+            "weight": float(row[at].sum()), "own": float(row[pos].sum()), "weights": row.tolist()}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -211,8 +217,20 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             row["q_mixed"] = {"first": mixed[:OUT].tolist(),
                               "cos_old": float(cosine(mixed, old)),
                               "entries": int(mixed.shape[-1])}
+            # the same test on the key and the value (head HEAD, or the KV head it reads):
+            # the layer before's W_K, W_V and biases given this layer's input, against the key
+            # and value that layer made from its own input
+            kv = {}
+            for k in ("k", "v"):
+                K = k.upper()
+                hk = min(HEAD, np.asarray(W[f"blocks.{l - 1}.attn.W_{K}"]).shape[0] - 1)
+                m = focus_rows(project(attn_input(t, l), W, l - 1, K), pos)[hk]
+                o = focus_rows(t[f"blocks.{l - 1}.attn.hook_{k}"], pos)[hk]
+                kv[k] = float(cosine(m, o))
+            row["kv_mixed"] = kv
         else:
             row["q_mixed"] = None
+            row["kv_mixed"] = None
         out.append(row)
     post = bool(out[-1]["update"]) and "ln2" in out[-1]["update"]["norms"]
     gap = max(r["identity_max"] for r in out)

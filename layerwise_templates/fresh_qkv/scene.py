@@ -26,19 +26,18 @@ Beats (storyboard `show` names):
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
             X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
             entries come out of their columns); under each query whose query space it is, and
-            between them "not compared"; a double arrow between the two X rows, "one space"
-            (X is compared); the split: X^(l)'s row goes onto W_Q^(l-1) and
+            between them "not compared"; the split: X^(l)'s row goes onto W_Q^(l-1) and
             X^(l) W_Q^(l-1) + b_Q^(l-1) comes out between the two queries (new X, old matrix:
             one query space with Q^(l-1)), its cosine with Q^(l-1) over the head's entries
-            under it
-- `sweep`   "'word', layer by layer": a table of X^(l) for every layer and its first numbers
-            (no queries: two layers' queries are not compared entry by entry); rows arrive
-            one layer at a time; then, as the voice names them, what X^(0) is made of (a
-            footnote), the later X's (each a LayerNorm's output), cos with the state above as
-            a new column (highest, middle, first, lowest pointed at), the split of `compare`
-            at every layer as a last column (the layer before's W_Q on this X: cos with the
-            query it made from the X above), cell by cell; and the recipe every row follows
-            under the table while the pointer walks the states
+            under it; then, where W_Q^(l) and Q^(l) were, the same test's key and value
+            cosines (plan `kv_mixed`), each as the voice says it
+- `sweep`   "'word', layer by layer": a table of X^(l) for every layer, one column of values
+            at a time: first its first numbers (rows arrive one layer at a time; what X^(0)
+            is made of as a footnote, the later X's each a LayerNorm's output), then in their
+            place cos with the state above (highest, middle, first, lowest pointed at), then
+            in its place the split of `compare` at every layer under a one-line head
+            "head 0: cos(X^(l) W_Q^(l-1) + b, Q^(l-1))", cell by cell; and the recipe every
+            row follows under the table while the pointer walks the states
 - `check`   the last layer's query recomputed as X W + b beside the model's, its first entry
             to 5 decimals both ways, and the bound the recompute stays under for every token,
             head, layer and Q/K/V entry
@@ -56,7 +55,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Dot, FadeIn, FadeOut,
                    DoubleArrow, GrowFromCenter, GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
-                   SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject)
+                   SurroundingRectangle, Transform, VGroup, VMobject)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -78,10 +77,11 @@ GHOST = 0.75                     # the earlier layer's opacity (compared: it mus
 HL = T.POINTER                   # the chapter's pointer colour (white: Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
-SY, BY, COL_TOP, NOTE_Y = 1.55, 2.5, 0.72, -1.4
-CS = T.TYPE.body                 # the diagram's column digits: 24 (15 px at 480p, >= 14)
+# (review 24: the diagram sat small in the top third: it is lower, larger, its marks 22 px)
+SY, BY, COL_TOP, NOTE_Y = 1.2, 2.3, 0.3, -2.05
+CS = 26                          # the diagram's column digits (16 px at 480p)
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
-X_LEFT, X_RIGHT = -6.1, 5.1      # the first and last node's x (the columns apart)
+X_LEFT, X_RIGHT = -6.3, 5.3      # the first and last node's x (the columns apart)
 UPDATE_COLOR = {"d_attn": T.ATTN, "d_ffn": T.FFN}
 UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
@@ -299,21 +299,21 @@ class FreshQKVScene(StoryboardScene):
     def _mark(self, d: Diagram, i: int):
         kind, x = d.kinds[i], d.xs[i]
         if kind == "state":
-            return Dot([x, SY, 0], radius=0.07, color=T.X)
+            return Dot([x, SY, 0], radius=0.09, color=T.X)
         if kind == "sum":
-            c = Circle(radius=0.2, color=T.TEXT, stroke_width=2).set_fill(T.BACKGROUND, 1)
-            return VGroup(c, txt("+", S, T.TEXT).move_to(c)).move_to([x, SY, 0])
+            c = Circle(radius=0.26, color=T.TEXT, stroke_width=2.5).set_fill(T.BACKGROUND, 1)
+            return VGroup(c, txt("+", CL, T.TEXT).move_to(c)).move_to([x, SY, 0])
         if kind == "norm":
-            t = txt("LN", S, T.LN)
-            box = RoundedRectangle(width=0.75, height=0.45, corner_radius=0.08, color=T.LN,
-                                   stroke_width=2).set_fill(T.BACKGROUND, 1)
+            t = txt("LN", CL, T.LN)
+            box = RoundedRectangle(width=0.9, height=0.55, corner_radius=0.08, color=T.LN,
+                                   stroke_width=2.5).set_fill(T.BACKGROUND, 1)
             return VGroup(box, t.move_to(box)).move_to([x, SY, 0])
         key = d.keys[i]                       # an update: the side branch's box
         name = BRANCH[key] if str(self.v.layers[d.layer].norm.placement) != "pre" \
             else f"norm, {BRANCH[key]}"
-        t = txt(name, S, UPDATE_COLOR[key])
-        box = RoundedRectangle(width=t.width + 0.3, height=0.5, corner_radius=0.1,
-                               color=UPDATE_COLOR[key], stroke_width=2)
+        t = txt(name, CL, UPDATE_COLOR[key])
+        box = RoundedRectangle(width=t.width + 0.35, height=0.6, corner_radius=0.1,
+                               color=UPDATE_COLOR[key], stroke_width=2.5)
         return VGroup(box, t.move_to(box)).move_to([x, BY, 0])
 
     def path_to(self, d: Diagram, i: int) -> VMobject:
@@ -321,24 +321,24 @@ class FreshQKVScene(StoryboardScene):
         just after node i-1, into the box, out and down into the ⊕ after it (node i+1)."""
         x = d.xs[i]
         if d.kinds[i] == "state":
-            return Line([x - 0.45, SY, 0], [x, SY, 0], color=T.X, stroke_width=3)
+            return Line([x - 0.45, SY, 0], [x, SY, 0], color=T.X, stroke_width=4)
         if d.kinds[i] == "update":
             x0 = d.xs[i - 1] + 0.45
             box = d.marks[i]
             x1 = d.xs[i + 1]
-            p = VMobject(color=UPDATE_COLOR[d.keys[i]], stroke_width=3)
+            p = VMobject(color=UPDATE_COLOR[d.keys[i]], stroke_width=4)
             p.set_points_as_corners([[x0, SY, 0], [x0, BY, 0], [box.get_left()[0], BY, 0]])
-            q = VMobject(color=UPDATE_COLOR[d.keys[i]], stroke_width=3)
+            q = VMobject(color=UPDATE_COLOR[d.keys[i]], stroke_width=4)
             q.set_points_as_corners([[box.get_right()[0], BY, 0], [x1, BY, 0],
-                                     [x1, SY + 0.21, 0]])
+                                     [x1, SY + 0.27, 0]])
             return VGroup(p, q)
         prev = i - 1 if d.kinds[i - 1] != "update" else i - 2     # the stream skips the branch
         end = [x + (0.35 if i == len(d.xs) - 1 else 0), SY, 0]
         # the stream leaves a box from its right edge (never drawn through it)
-        x0 = d.xs[prev] + (0.38 if d.kinds[prev] == "norm" else 0.0)
-        seg = Line([x0, SY, 0], [x, SY, 0], color=T.X, stroke_width=3)
+        x0 = d.xs[prev] + (0.45 if d.kinds[prev] == "norm" else 0.0)
+        seg = Line([x0, SY, 0], [x, SY, 0], color=T.X, stroke_width=4)
         if i == len(d.xs) - 1:                # the stream leaves the layer: an arrow onward
-            tail = Arrow([x, SY, 0], [x + 1.25, SY, 0], buff=0, color=T.X, stroke_width=3,
+            tail = Arrow([x, SY, 0], [x + 1.25, SY, 0], buff=0, color=T.X, stroke_width=4,
                          tip_length=0.18, max_tip_length_to_length_ratio=0.3)
             return VGroup(seg, tail)
         del end
@@ -365,9 +365,9 @@ class FreshQKVScene(StoryboardScene):
         elif i == len(d.kinds) - 1:
             label = math(T.X_l(l + 1), ML, T.X)
         elif kind == "sum":
-            label = txt("sum", S, T.TEXT)
+            label = txt("sum", CL, T.TEXT)
         else:
-            label = txt("after LN", S, T.LN)
+            label = txt("after LN", CL, T.LN)
         g = VGroup(col)
         g.col = col
         if label is not None:
@@ -683,21 +683,28 @@ class FreshQKVScene(StoryboardScene):
                     and all(getattr(a, "decimals", None) == b.decimals
                             for a, b in zip(nums, row.nums)))
             self.vanish(VGroup(src.col[0], src.col[2], *src.col[1][1:]), run_time=0.3)
-            # the label goes first, out of the numbers' way, then the numbers follow it
-            self.play(src.label.animate.move_to(label.get_center()), run_time=0.5)
             if same:
-                # column to row in two legs that never let two numbers meet: first all move
-                # together, each to its own x in the row, keeping their order top to bottom
-                # (a staircase, spacing shrinking with the size); then each goes straight up
+                # the label and its numbers travel as one piece (review 24: they flew apart),
+                # the column keeping its shape, until its top number sits on the row's first
+                # place; then each number slides across on its own line to its x (the label
+                # to the row's left, above the numbers) and up into the row (the label down):
+                # nothing ever passes over anything else
                 k = row.nums[0].height / max(nums[0].height, 1e-6)
-                y0 = nums[0].get_y()
-                y1 = row.nums[0].get_y()
-                self.play(*[n.animate.scale(k).move_to([r.get_x(), y1 + (n.get_y() - y0) * k, 0])
-                            for n, r in zip(nums, row.nums)], run_time=1.0)
-                self.play(*[n.animate.move_to(r.get_center()) for n, r in zip(nums, row.nums)],
+                here = nums[0].get_center()
+                go = row.nums[0].get_center() - here
+                lab_to = here + k * (src.label.get_center() - here) + go   # the label: its size
+                self.play(VGroup(*nums).animate.scale(k, about_point=here).shift(go),
+                          src.label.animate.move_to(lab_to), run_time=1.2)
+                self.play(src.label.animate.set_x(label.get_x()),
+                          *[n.animate.set_x(r.get_x()) for n, r in zip(nums, row.nums)],
+                          run_time=0.5)
+                self.play(src.label.animate.move_to(label.get_center()),
+                          *[n.animate.move_to(r.get_center()) for n, r in zip(nums, row.nums)],
                           run_time=0.5)
             else:       # another decimals convention: the column leaves, the row comes in
-                self.vanish(VGroup(*nums), run_time=0.3)
+                self.play(src.label.animate.move_to(label.get_center()),
+                          FadeOut(VGroup(*nums)), run_time=0.5)
+                self.remove(*VGroup(*nums).get_family())
                 self.play(FadeIn(row.nums), run_time=0.6)
             self.play(FadeIn(VGroup(row[0], row[2], row[3])), run_time=0.4)
             self.remove(*src.get_family())
@@ -1216,10 +1223,15 @@ class FreshQKVScene(StoryboardScene):
         xlight = SurroundingRectangle(st.proj_x.nums, color=HL, buff=0.06, stroke_width=2)
         self.hold_until(self.cue_at(km) - 0.1)
         if spaces:            # what the spaces were: said; the stage is cleared for the test
-            self.vanish(*spaces, run_time=0.4)
-            st.parts = [m for m in st.parts if m not in spaces]
-        self.play(FadeOut(box), FadeIn(xlight), FadeIn(wlight), DimPlace(gw, 1 / GHOST),
-                  run_time=0.5)
+            # (the pointer leaves with them: no empty box left where a note was)
+            self.vanish(*spaces, box, run_time=0.4)
+            st.parts = [m for m in st.parts if m not in spaces and m is not box]
+            box = self.frame_of(q)
+            st.parts.append(box)          # (the next beat clears it with the stage)
+        else:
+            self.play(FadeOut(box), run_time=0.3)
+            self.remove(box)
+        self.play(FadeIn(xlight), FadeIn(wlight), DimPlace(gw, 1 / GHOST), run_time=0.5)
         self.hold_until(self.when(km, "give it") - 0.3)
         trav = st.proj_x.nums.copy()
         self.add(trav)
@@ -1264,6 +1276,51 @@ class FreshQKVScene(StoryboardScene):
         if kq is not None:
             self.glide(box, VGroup(mlab, mrow), self.when(kq, "X alone") + 0.3, 0.6)
         st.prev = {**st.prev, "cos": cosl[-1], "cosl": cosl, "link": link}
+        # "The same test on head 0's key and value gives 0.84 and 0.79": where layer l's own
+        # W_Q and query were, K and V in their colours, each number as it is said
+        kv = self.v.layers[l].kv_mixed
+        kk = self.cue_with("key and value")
+        if kk is not None and kv is not None and getattr(kv, "value", 0) is not None:
+            # layer l's own W_Q and query are said and done: they leave, and in their place
+            # the same test's two other results stand under a line naming the test
+            mine = [wq, q]          # (on screen as pieces: their families are taken off)
+            kvl = VGroup(txt(f"same test, head {int(self.v.show.head)}:", CL, T.TEXT),
+                         VGroup(math(f"K^(({l - 1}))", ML, T.K),
+                                Num(kv.k, decimals=2, size=ML, color=T.K)
+                                ).arrange(RIGHT, buff=0.3),
+                         VGroup(math(f"V^(({l - 1}))", ML, T.V),
+                                Num(kv.v, decimals=2, size=ML, color=T.V)
+                                ).arrange(RIGHT, buff=0.3)
+                         ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+            kvl.align_to(wq, LEFT).align_to(wq, UP)
+            self.keep_inside(kvl)
+            kvl = VGroup(kvl[0], kvl[1][0], kvl[1][1], kvl[2][0], kvl[2][1])
+            self.hold_until(self.when(kk, "key and value") - 0.9)
+            if mine:
+                self.vanish(*mine, box, run_time=0.4)
+                st.parts = [m for m in st.parts if m not in mine and m is not box]
+                box = self.frame_of(kvl[0])
+                st.parts.append(box)
+                self.play(FadeIn(box), FadeIn(VGroup(kvl[0], kvl[1], kvl[3]), shift=0.1 * UP),
+                          run_time=0.5)
+            else:
+                self.repoint(box, kvl[0], 0.5,
+                             anims=[FadeIn(VGroup(kvl[0], kvl[1], kvl[3]), shift=0.1 * UP)])
+            names = self.cue_text(kk)
+            self.hold_until(self.when(kk, "gives") + 0.1)
+            self.repoint(box, VGroup(kvl[1], kvl[2]), 0.5, anims=[FadeIn(kvl[2], shift=0.1 * UP)])
+            # the second number: where " and " follows "gives" in the sentence
+            g = names.find("gives")
+            j = names.find(" and ", g) if g >= 0 else -1
+            dur = float((self.beat.get("cues") or [{}])[kk].get("duration", 0.0)) \
+                if kk < len(self.beat.get("cues") or []) else 0.0
+            t_v = (self.cue_at(kk) + j / max(1, len(names)) * dur if j >= 0
+                   else self.time + 0.6)
+            self.hold_until(t_v - 0.1)
+            self.repoint(box, VGroup(kvl[3], kvl[4]), 0.5, anims=[FadeIn(kvl[4], shift=0.1 * UP)])
+            st.parts.append(kvl)
+            if "turn too" in names:
+                self.glide(box, VGroup(*kvl[1:]), self.when(kk, "turn too") + 0.2, 0.6)
         self.hold_until(self.cue_at(99) - 0.2)
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
@@ -1324,12 +1381,18 @@ class FreshQKVScene(StoryboardScene):
                 anims.append(FadeIn(brow[j]))
             self.play(*anims, run_time=0.3 * per)
             self.remove(*trav.get_family())
-            src = sum_[-1] if sum_ is not None else tgt
-            self.play(TransformFromCopy(src, res.nums[j]) if sum_ is not None
-                      else FadeIn(res.nums[j], target_position=tgt.get_center()),
-                      FadeOut(light), FadeOut(xlight), run_time=0.25 * per)
             if sum_ is not None:
+                # the written-out sum leaves first, then its result moves up into the row
+                # (review 24: the result crossed the sum's own digits on its way)
+                self.play(FadeOut(VGroup(*sum_[:-1])), FadeOut(light), FadeOut(xlight),
+                          run_time=0.1 * per)
+                self.play(sum_[-1].animate.move_to(res.nums[j].get_center()),
+                          run_time=0.15 * per)
                 self.remove(*sum_.get_family())
+                self.add(res.nums[j])
+            else:
+                self.play(FadeIn(res.nums[j], target_position=tgt.get_center()),
+                          FadeOut(light), FadeOut(xlight), run_time=0.25 * per)
         self.remove(*heads)
         self.add(res, *heads[2:])
         return res
@@ -1342,7 +1405,6 @@ class FreshQKVScene(StoryboardScene):
         res = row_of(out.values, out.path, color, S).move_to(at)
         heads = [res[0], res[2]] + ([name.next_to(res, LEFT, buff=0.2)] if name is not None
                                     else [])
-        cols = list(W.columns)
         K = "K" if color == T.K else "V"
         l = self.layer
         recipe = VGroup(txt("same recipe:", S, T.TEXT),
@@ -1360,15 +1422,19 @@ class FreshQKVScene(StoryboardScene):
         # the entries fly from the bias row down past the key line: it steps back meanwhile
         key = getattr(self, "proj_key", None)
         key = key if key is not None and key in self.mobjects else None
+        # (review 24: a dimmed key left a ghost under W_K) the key, read with the query,
+        # leaves for good; each entry comes down out of its own column
         self.play(FadeIn(xlight), FadeIn(wlight),
-                  *([DimPlace(key, 0.15)] if key is not None else []), run_time=0.4)
-        tgts = [brow[j] if brow is not None else c for j, c in enumerate(cols)]
+                  *([FadeOut(key)] if key is not None else []), run_time=0.4)
+        if key is not None:
+            self.remove(*key.get_family())
+            if key in self.stage.parts:
+                self.stage.parts.remove(key)
+            self.proj_key = None
         left = max(0.9, run_time - (self.time - t0) - 0.4)
-        self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
-                                for n, t in zip(res.nums, tgts)], lag_ratio=0.35),
-                  run_time=left)
-        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe),
-                  *([DimPlace(key, 1 / 0.15)] if key is not None else []), run_time=0.4)
+        self.play(LaggedStart(*[FadeIn(n, shift=0.3 * DOWN) for n in res.nums],
+                              lag_ratio=0.35), run_time=left)
+        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe), run_time=0.4)
         self.remove(*recipe.get_family(), *heads)
         self.add(res, *heads[2:])
         return res
@@ -1396,33 +1462,41 @@ class FreshQKVScene(StoryboardScene):
         v = self.v
         lays = list(v.layers)
         cos = list(v.cos_steps)
-        # columns: state | first numbers | cos with the state above (comes in later) | the
-        # fixed-matrix test, cos of the query the layer before's W_Q makes from this X with
-        # the one it made from the X above (comes in last)
-        xs = {"label": -4.9, "x": -2.7, "cos": 0.0, "turn": 3.6}
-        top = 2.45
+        # columns: state | one column of values at a time (review 24: four columns under a
+        # two-line head were too much at once): first X's numbers, then in their place the
+        # cos with the state above, then in its place the fixed-matrix test (cos of the query
+        # the layer before's W_Q makes from this X with the one it made from the X above)
+        xs = {"label": -2.4, "x": 0.9}
+        top = 2.3
         f = v.focus
         name = str(f.word).partition("#")[0]
         title = txt(f"'{name}', layer by layer" + (", its tokens averaged" if f.averaged else ""),
-                    T.TYPE.label, T.TEXT).move_to([0, top + 0.5, 0])
+                    T.TYPE.label, T.TEXT).move_to([0, top + 0.7, 0])
 
         def head(text):
-            return txt(text, S, T.TEXT)
+            return txt(text, CL, T.TEXT)
         heads = VGroup(head("state").move_to([xs["label"], top, 0]),
                        head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]))
-        cos_head = head("cos with X above").move_to([xs["cos"], top, 0])
-        # two lines: the first level with the other heads, the second under it
-        turn_head = VGroup(
-            VGroup(head("layer before's"), math("W_Q", ML, T.Q), head("on this X:")
-                   ).arrange(RIGHT, buff=0.12),
-            head("cos with its query from X above")).arrange(DOWN, buff=0.1)
-        turn_head.move_to([xs["turn"], 0, 0])
-        turn_head.shift((top - turn_head[0][0].get_y()) * UP)
+        cos_head = head("cos with X above").move_to([xs["x"], top, 0])
+        # one line: head 0's query test, written as the comparison beat wrote it
+        plus = " + b_Q^((l-1))" if any(bool(x.bias) for x in lays) else ""
+        turn_head = VGroup(head(f"head {int(v.show.head)}:"),
+                           math(f"cos({T.X_l('l')} W_Q^((l-1)){plus}, Q^((l-1)))", ML, T.Q)
+                           ).arrange(RIGHT, buff=0.2)
+        turn_head.move_to([0, top, 0]).shift((top - turn_head[0].get_y()) * UP)
+        turn_head.set_x(heads[0].get_right()[0] + 0.7 + turn_head.width / 2)
+        self.keep_inside(turn_head)
+        tx = turn_head[1].get_x()
         rows, cos_cells, turn_cells = [], [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
-        dy = 0.55 if len(shown) < MAX_ROWS else 0.47
-        y_top = top - 0.85                     # under the two-line head
+        dy = 0.56 if len(shown) < MAX_ROWS else 0.48
+        y_top = top - 0.7                      # under the one-line head
+        VS = T.TYPE.math_label                  # the values: 27
+        firsts = [lays[si].x_first if si < len(lays) else lays[-1].update.x_next_first
+                  for si in shown]
+        cw = 0.4 + max(Num(fr[j], decimals=XDEC, size=CL).width
+                       for fr in firsts for j in range(len(fr)))
         for r, si in enumerate(shown):
             y = y_top - r * dy
             if si < len(lays):
@@ -1433,20 +1507,24 @@ class FreshQKVScene(StoryboardScene):
                 lay, l = None, int(lays[-1].layer) + 1
                 first = lays[-1].update.x_next_first
             lab = math(T.X_l(l), ML, T.X).move_to([xs["label"], y, 0])
-            xn = VGroup(*[Num(first[j], decimals=XDEC, size=S, color=T.X)
+            xn = VGroup(*[Num(first[j], decimals=XDEC, size=CL, color=T.X)
                           for j in range(len(first))])
-            xn.arrange(RIGHT, buff=0.25).move_to([xs["x"], y, 0])
+            # right-aligned in fixed places: the digits line up down the table, the places
+            # as wide as the widest number of the table and a gap
+            for j, n in enumerate(xn):
+                n.move_to([0, y, 0]).align_to(
+                    [xs["x"] + (j + 1 - len(xn) / 2) * cw, y, 0], RIGHT)
             rows.append(VGroup(lab, xn))
             # cos(X^(l-1), X^(l)): between this row and the one above (X^(first) has none)
-            cs = (Num(cos[si - 1], decimals=2, size=S, color=T.TEXT) if 1 <= si <= len(cos)
-                  else txt("–", S, T.MUTED))
-            cos_cells.append(cs.move_to([xs["cos"], y, 0]))
+            cs = (Num(cos[si - 1], decimals=2, size=VS, color=T.TEXT) if 1 <= si <= len(cos)
+                  else txt("–", CL, T.MUTED))
+            cos_cells.append(cs.move_to([xs["x"], y, 0]))
             mixed = lay.q_mixed if lay is not None else None
             if getattr(mixed, "value", 0) is None:      # the plan's null (no layer before)
                 mixed = None
-            tc = (Num(mixed.cos_old, decimals=2, size=S, color=T.Q) if mixed is not None
-                  else txt("(the output)" if lay is None else "–", S, T.MUTED))
-            turn_cells.append(tc.move_to([xs["turn"], y, 0]))
+            tc = (Num(mixed.cos_old, decimals=2, size=VS, color=T.Q) if mixed is not None
+                  else txt("(the output)" if lay is None else "–", CL, T.MUTED))
+            turn_cells.append(tc.move_to([tx, y, 0]))
         bottom = y_top - len(shown) * dy
         self.add(*moving)                      # taken out of their groups: still on screen
         self.clear_stage(keep=moving)
@@ -1463,6 +1541,11 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(title, shift=0.1 * DOWN), run_time=0.5)
         # X^(0), X^(1): shown in the beats before; their rows move into their cells
         seen = min(2, len(rows))
+        # the carried rows' brackets and dots leave first: no digit passes through them
+        frames = [VGroup(*[m for m in c if m is not c.nums]) for c in carry.values()]
+        if frames:
+            self.play(*[FadeOut(f) for f in frames], run_time=0.3)
+            self.remove(*[x for f in frames for x in f.get_family()])
         anims = []
         for r, si in enumerate(shown[:seen]):
             row = rows[r]
@@ -1472,7 +1555,6 @@ class FreshQKVScene(StoryboardScene):
                 # the row's name comes in once they are there (two names never cross)
                 anims += [c.nums[j].animate.move_to(row[1][j].get_center()).set_opacity(1)
                           for j in range(len(row[1]))]
-                anims += [FadeOut(VGroup(*[m for m in c if m is not c.nums]))]
             else:
                 anims.append(FadeIn(row, shift=0.1 * UP))
         self.play(*anims, run_time=1.2)
@@ -1560,8 +1642,27 @@ class FreshQKVScene(StoryboardScene):
                 self.remove(*note.get_family())
                 self.stage.parts.remove(note)
                 note = None
-            point(col([r[1] for r in rows]), 0.6)
-            self.hold_until(self.when(k, "cosine") - 0.8)
+            # one column at a time: X's numbers leave to the left, and the cosines come in
+            # in their place, from the right, under their own head
+            xcol = VGroup(heads[1], *[r[1] for r in rows])
+            if box is not None:
+                self.vanish(box, run_time=0.3)
+                self.stage.parts.remove(box)
+                box = None
+            self.hold_until(self.when(k, "cosine") - 0.6)
+            self.play(FadeOut(xcol, shift=0.4 * LEFT), run_time=0.5)
+            self.remove(*xcol.get_family())
+            self.stage.parts = [m for m in self.stage.parts if m is not table]
+            for r in rows:
+                r.remove(r[1])
+            heads.remove(heads[1])
+            table = VGroup(heads, *rows)
+            self.stage.parts.append(table)
+            self.play(FadeIn(cos_head, shift=0.4 * LEFT),
+                      LaggedStart(*[FadeIn(c, shift=0.4 * LEFT) for c in cos_cells],
+                                  lag_ratio=0.15), run_time=0.8)
+            self.stage.parts += [cos_head, *cos_cells]
+            point(VGroup(cos_head, *cos_cells), 0.5)
             gloss_text = "cos = 1: the same direction; lower: the direction turned"
             gloss = txt(gloss_text, S, T.TEXT).move_to([0, foot_y, 0])
             self.play(FadeIn(gloss, shift=0.1 * UP), run_time=0.4)
@@ -1578,12 +1679,6 @@ class FreshQKVScene(StoryboardScene):
             if "middle steps" in said_k and len(nums) >= 4:
                 # "at most 0.96: X turns less in the middle steps, and most in the first and
                 # last, lowest 0.74": the highest, the middle run, the first, the lowest
-                self.play(FadeIn(cos_head, shift=0.1 * DOWN),
-                          LaggedStart(*[FadeIn(c, shift=0.15 * DOWN) for c in cos_cells],
-                                      lag_ratio=0.3), FadeOut(box), run_time=1.0)
-                self.stage.parts += [cos_head, *cos_cells]
-                box.become(self.frame_of(col(cos_cells)))
-                self.play(FadeIn(box), run_time=0.3)
                 if "as for X" in said_k:        # "as for X one": its cell, the one seen before
                     self.glide(box, nums[0], self.when(k, "as for X") + 0.3, 0.5)
                 self.glide(box, max(nums, key=lambda n: n.value), self.when(k, "at most") + 0.6,
@@ -1593,13 +1688,14 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, min(nums, key=lambda n: n.value), self.when(k, "lowest") + 0.5,
                            0.5)
             else:
-                self.new_column(box, cos_head, cos_cells, col, 1.0,
-                                (self.when(k, "at most") + 0.6, self.when(k, "lowest") + 0.7),
-                                0.5, low_first=False)
+                vals = sorted([c for c in cos_cells if isinstance(c, Num)], key=lambda n: n.value)
+                if vals:
+                    self.glide(box, vals[-1], self.when(k, "at most") + 0.6, 0.5)
+                    self.glide(box, vals[0], self.when(k, "lowest") + 0.7, 0.5)
             if "into X" in said_k:
                 # "into X 6": the lowest cosine's row, its state named
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
-                self.glide(box, VGroup(rows[low][0], rows[low][1], cos_cells[low]),
+                self.glide(box, VGroup(rows[low][0], cos_cells[low]),
                            self.when(k, "into X") + 0.5, 0.6)
         kt = self.cue_with("query matrix given")
         turns = [c for c in turn_cells if isinstance(c, Num)]
@@ -1610,7 +1706,21 @@ class FreshQKVScene(StoryboardScene):
             # voice reaches the first number)
             kq = self.cue_with("turns most")
             self.hold_until(self.cue_at(kt) - 0.1)
-            self.repoint(box, turn_head, 0.7, anims=[FadeIn(turn_head, shift=0.1 * DOWN)])
+            # the cosines of X leave (said; one analysis at a time), their gloss stays: the
+            # query test comes in in their place
+            gone = [m for m in [cos_head, *cos_cells] if m in self.mobjects]
+            if box is not None and box in self.mobjects:
+                gone.append(box)
+            if gone:
+                self.play(*[FadeOut(m, shift=0.4 * LEFT) for m in gone], run_time=0.5)
+                self.remove(*[f for m in gone for f in m.get_family()])
+                self.stage.parts = [m for m in self.stage.parts if m not in gone]
+            if box is None:
+                box = self.frame_of(turn_head, buff=0.06)
+            else:
+                box.become(self.frame_of(turn_head, buff=0.06))
+            self.stage.parts.append(box)          # (taken out with the cosines above)
+            self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), run_time=0.7)
             t_end = (self.when(kq, "turns most") - 0.2 if kq is not None
                      else self.cue_end(kt) - 0.4)
             per = max(0.35, (t_end - self.time) / max(1, len(turns)))
@@ -1648,7 +1758,7 @@ class FreshQKVScene(StoryboardScene):
             footnote(recipe)
             self.repoint(box, recipe, 0.6)
             # the states a layer reads (the output is read by none)
-            read = [VGroup(r[0], r[1]) for r, si in zip(rows, shown) if si < len(lays)]
+            read = [r[0] for r, si in zip(rows, shown) if si < len(lays)]
             walk(read, self.cue_end(k) - 0.4)
         self.hold_until(self.cue_at(99) - 0.2)
 

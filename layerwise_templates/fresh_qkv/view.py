@@ -53,8 +53,9 @@ class Context(View):
     layer: int
     heads: int
     token: str           # the other word the focus word's attention gave the most (mean of heads)
-    position: int
-    weight: float
+    position: int        # its first token
+    positions: list[int]  # all its tokens (a word the tokenizer splits is still one word)
+    weight: float        # summed over its tokens
     own: float           # what it gave its own tokens
     weights: list[float]
 
@@ -65,6 +66,11 @@ class Mixed(View):
     entries: int
 
 
+class MixedKV(View):
+    k: float             # the same test on the key: cos(X^(l) W_K^(l-1) + b, K^(l-1)), head 0
+    v: float             # and on the value
+
+
 class Layer(View):
     layer: int
     x_first: list[float]
@@ -73,6 +79,7 @@ class Layer(View):
     norm: Norm
     context: Context
     q_mixed: Mixed | None
+    kv_mixed: MixedKV | None
     W_Q: list[list[float]]
     W_K: list[list[float]]
     W_V: list[list[float]]

@@ -25,6 +25,10 @@ Beats (each optional, in storyboard order):
 - `prompts`: every prompt of the storyboard read at its last token: the list with each final
   answer, then the median rank of each prompt's own answer over the states
   (`scene_prompts`).
+- `spread`: the same prompts' median entropy of the lens, one chart alone
+  (`scene_prompts.beat_spread`).
+- `kl`: their median KL from the final output, one chart alone, the late layers shaded
+  (`scene_prompts.beat_kl`).
 
 The pieces come from the kit (this file only composes them, beat by beat):
 `mobjects.lens` (prompt, lens column, column places, depth ruler, the lens's steps),
@@ -43,7 +47,7 @@ from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from .scene_prompts import WINDOW_PAD, beat_prompts, sweep_in, window_name
+from .scene_prompts import WINDOW_PAD, beat_kl, beat_prompts, beat_spread, sweep_in, window_name
 from .scene_race import (STATE_INDEX_SIZE, SAME_LOOKING, LensRace, fade_swap, paint, state_ruler,
                          x_label)
 from .view import Data, Model
@@ -162,6 +166,16 @@ class LogitLensScene(StoryboardScene):
         """The prompts with their final answers, then the median rank of each one's own answer
         state by state on a log scale (`scene_prompts.beat_prompts`)."""
         beat_prompts(self, self.v)
+
+    def beat_spread(self, beat) -> None:
+        """The median entropy of the lens and its median KL from the final output, over the
+        same prompts (`scene_prompts.beat_spread`)."""
+        beat_spread(self, self.v)
+
+    def beat_kl(self, beat) -> None:
+        """The median KL of the lens from the final output over the same prompts, the late
+        layers shaded (`scene_prompts.beat_kl`)."""
+        beat_kl(self, self.v)
 
     def layout(self) -> None:
         d = self.data
@@ -504,8 +518,8 @@ class LogitLensScene(StoryboardScene):
         times = ([0.8, 1.2, 1.4, 1.4] if paced else [0.4, 0.5, 0.5, 0.5])
         self.play(LaggedStart(*[FadeInPlace(x) for x in boxes], lag_ratio=0.3),
                   FadeInPlace(arrows), run_time=self.quick(0.08, 1.0))
-        if paced:
-            self.hold_until_cue(max(0, self.n_cues() - 3))
+        if paced:       # "take X^(7) there ...": the pipeline's sentence (or sentences)
+            self.hold_until_cue(self.cue_with("Take X", max(0, self.n_cues() - 3)))
         t0 = self.time
         span = max(4.0, (until if until is not None else t0 + 6.0) - t0)
         at = ([0.0, 0.36, 0.47, 0.56] if paced else      # as the sentence names each step
@@ -586,7 +600,7 @@ class LogitLensScene(StoryboardScene):
                 race.step(self, fast.pop(0), RACE_SAID)
                 self.hold_until(self.cue_at(1) + 0.62 * (self.cue_at(2) - self.cue_at(1)))
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
-                self.hold_until_cue(len(cues) - 2)
+                self.hold_until_cue(self.cue_with("skips ahead", len(cues) - 2))
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
             if len(fast) > RACE_THIN:      # the plan's stride (the voice says it)
@@ -681,7 +695,7 @@ class LogitLensScene(StoryboardScene):
         # probability move whole to the answer's row, whose bar grows from its start
         if len(answer) == 2:
             said = [carry(rank[0], answer[0].name), carry(VGroup(*rank[1:]), answer[1]),
-                    carry(prob[1], answer[0].num), FadeOut(prob[0]),
+                    carry(prob[1], answer[0].num), FadeOut(prob[0], rate_func=_gone_soon),
                     GrowFromEdge(answer[0].bar, LEFT)]
         else:
             said = fade_swap(VGroup(rank, prob), answer)
@@ -693,7 +707,10 @@ class LogitLensScene(StoryboardScene):
         # first the stage is cleared (the lens's steps, the guide, the other columns), then
         # the column alone becomes the chart: never two layouts drawn over each other
         self.play(FadeOutPlace(lens_panel), run_time=self.quick(0.04, 0.5))
-        self.play(ReplacementTransform(box, frame), *moved,
+        # the box stretches to the frame (its own outline, never re-drawn point by point:
+        # a rectangle morphing into another went wavy mid-move)
+        self.play(box.animate.stretch_to_fit_width(frame.width).stretch_to_fit_height(
+                      frame.height).move_to(frame), *moved,
                   FadeOut(head[0], rate_func=_gone_soon),
                   ReplacementTransform(head[1], counter, path_func=_across_down)
                   if _shape(head[1]) == _shape(counter) else carry(head[1], counter), *said,
@@ -701,7 +718,7 @@ class LogitLensScene(StoryboardScene):
                   ReplacementTransform(old_prompt, prompt), ReplacementTransform(old_ruler, ruler),
                   run_time=self.quick(0.1, 1.6))
         still = VGroup(head_line, body, name).set_z_index(-1)     # under the bars as it fades in
-        self.play(*grown, FadeOut(frame), FadeInPlace(still), run_time=self.quick(0.05, 0.8))
+        self.play(*grown, FadeOut(box), FadeInPlace(still), run_time=self.quick(0.05, 0.8))
         still.set_z_index(0)
         self.remove(*[m for part in (prompt, ruler, head_line, body, name, *rows, answer,
                                      counter) for m in part.get_family()])
@@ -767,21 +784,30 @@ class LogitLensScene(StoryboardScene):
                                     "1 = top)", self.answer, **sizes)
         labels = rp.prob_ax.x_labels     # the states X^(l+1), not the layers, under the axis
         for i, l in enumerate(sorted({0, *range(4, L, 5)})):
-            labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.TINY_SIZE,
+            labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.LABEL_SIZE,
                                         color=T.MUTED).move_to(labels[i])
+        # the rank and probability axes' numbers at the label size (the shared plot draws
+        # them at the tiny size, ~10 px at 854x480), each kept at the axis's side
+        for ys in (rp.rank_ax.y_labels, rp.prob_ax.y_labels):
+            for lab in ys:
+                right = lab.get_right()
+                lab.scale(T.LABEL_SIZE / T.TINY_SIZE).move_to(right, aligned_edge=RIGHT)
         rp.group.submobjects[4] = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                                          x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12
-                                         ).move_to(rp.group[4])
+                                         ).move_to(rp.group[4]).shift(DOWN * 0.08)
         race_row = None
         if self.race is not None and self.slots["wide"] is self.race_panel:
             # Paris's row of the chart is the line's start: it moves there, it is not faded
             race_row = self.race.rows.get(self.data["answer"]["id"])
             if race_row is not None:
-                # the bar alone stays; its name and number leave with the chart (a text
-                # squashed into a dot would not read, and left behind it sat on the new axes)
+                # the bar stays (it shrinks to the line's dot); its number leaves with the
+                # chart (a text squashed into a dot would not read)
                 bar = race_row.bar if hasattr(race_row, "bar") else race_row
+                # its name stays too: it moves over the dot as the dot's tag (a second
+                # "Paris" fading in over the leaving one read as two labels)
+                name = getattr(race_row, "name", None)
                 self.detach(self.race_panel, race_row)
-                rest = [m for m in race_row.submobjects if m is not bar]
+                rest = [m for m in race_row.submobjects if m is not bar and m is not name]
                 race_row.remove(*rest)
                 self.race_panel.add(*rest)
         self.place(rp.group, side)       # placed first: the bar's point is known before it
@@ -801,14 +827,33 @@ class LogitLensScene(StoryboardScene):
             self.remove(race_row)
             race_row.remove(bar)
             self.add(bar)
+            if name is not None:
+                race_row.remove(name)
+                self.add(name)
             gone = [m for m in self.slots.values() if m is not None]
             # the chart leaves around the bar (it stays where it was), then the new axes come
             # as the bar shrinks and moves to its point on them: never a lone dot on an
             # empty stage, never two layouts drawn over each other
-            self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.1, 0.6))
+            # the bar shrinks in place to a dot with its name (a marker, never a dash in
+            # flight), the chart leaving round it; the axes come, then the named dot moves
+            # to its point at X^(L)
+            dot0 = Dot(bar.get_left() + RIGHT * 0.08, radius=0.07, color=T.HIGHLIGHT)
+            tag = txt(str(self.answer), T.LABEL_SIZE, T.HIGHLIGHT, mono=True)
+            stick = lambda m: m.next_to(dot0, UP, buff=0.08)
+            stick(tag)
+            self.play(*[FadeOutPlace(m) for m in gone], ReplacementTransform(bar, dot0),
+                      ReplacementTransform(name, tag) if name is not None else FadeIn(tag),
+                      run_time=self.quick(0.1, 0.7))
             self.slots.update({k: None for k in self.slots})
-            self.play(FadeInPlace(rp.group), ReplacementTransform(bar, point),
-                      run_time=self.quick(0.1, 0.9))
+            # the axes come as the dot flies to its point: it is never shown still at a
+            # place of the new axes that is not its value
+            tag.add_updater(stick)
+            self.play(FadeInPlace(rp.group),
+                      dot0.animate.move_to(point.get_center()).set(width=point.width),
+                      run_time=self.quick(0.08, 1.0))
+            tag.clear_updaters()
+            self.remove(dot0)
+            self.add(point)
             self.slots[side] = plots = rp.group
         else:
             plots = self.put(side, rp.group, placed=True)
@@ -829,20 +874,23 @@ class LogitLensScene(StoryboardScene):
         win.set_y(rp.rp(L - 1, 0)[1] + 0.08 + win.height / 2)
         # drawn layer by layer (both plots in step), a dot per layer as the line reaches it:
         # the flat stretch while the voice says it wanders, the climb on its own sentence (cue 2)
-        paced = start > 1 and self.n_cues() > 2
+        # the climb's sentence ("over the last 7 layers"): cue 2, or later when the caveat
+        # about the early ranks has a sentence of its own
+        climb = self.cue_with("Over the last", 2)
+        paced = start > 1 and self.n_cues() > climb
         parts = ([paris(self.v.layers[:start]), paris(self.v.layers[start - 1:])]
                  if paced else [paris(self.v.layers)])
         if race_row is not None:
             self.remove(race_row)
         for k, part in enumerate(parts):
             if paced and k == 1:       # "over the last 7 layers": shaded, then the climb
-                self.hold_until_cue(2)
+                self.hold_until_cue(climb)
                 self.play(sweep_in(split), FadeIn(win), run_time=0.6)
             n_pts = len(part[1]) // 2
             dots = list(part[1])
             shown = range(1 if k else 0, n_pts)        # the climb's first point is already drawn
-            run = (max(1.0, self.cue_at(2) - self.time - 0.3) if paced and k == 0 else
-                   max(1.0, min(4.0, 0.8 * (self.cue_at(3) - self.time))) if paced else
+            run = (max(1.0, self.cue_at(climb) - self.time - 0.3) if paced and k == 0 else
+                   max(1.0, min(4.0, 0.8 * (self.cue_at(climb + 1) - self.time))) if paced else
                    self.quick(0.4, 9.0))
             self.play(Create(part[0], rate_func=linear),
                       LaggedStart(*[FadeIn(VGroup(dots[i], dots[n_pts + i])) for i in shown],
@@ -865,10 +913,11 @@ class LogitLensScene(StoryboardScene):
             notes.remove(notes[0])
             split, win = VGroup(), VGroup()
         late = [] if paced or start == 0 else [sweep_in(split), FadeIn(win)]
-        self.play(FadeInPlace(notes), *late, run_time=self.quick())
+        named = [FadeOut(tag)] if race_row is not None else []    # the "1" names it now
+        self.play(FadeInPlace(notes), *late, *named, run_time=self.quick())
         self.adopt(plots, split, win, curve, notes)
         self.add(self.rank_line)
-        self.hold_until_cue(2)
+        self.hold_until_cue(climb)
         # "... it climbs to rank 1": the 1 circled
         # "... it climbs to rank 1, and its probability, in the lower chart, ends at 0.77":
         # the 1 circled, then the 0.77
@@ -876,11 +925,11 @@ class LogitLensScene(StoryboardScene):
         self.emphasize(notes[-2], run_time=max(1.0, min(2.5, 0.45 * left)))
         self.emphasize(notes[-1], run_time=max(1.0, min(2.5, self.cue_at(self.n_cues())
                                                          - self.time - 0.2)))
-        if self.n_cues() < 4 or L < 3:
+        if self.n_cues() < climb + 2 or L < 3:
             return
         # "its probability is 0.011 at X^(28), 0.070 at X^(29) and 0.773 at X^(30)": each point
         # circled with its number, as it is said
-        self.hold_until_cue(3)
+        self.hold_until_cue(climb + 1)
         parts = []
         for lay in self.v.layers[-3:]:
             parts.append(inline(x_label(lay.state, T.MATH_SIZE, T.MUTED),
@@ -888,7 +937,7 @@ class LogitLensScene(StoryboardScene):
                                 buff=0.1))
         said = VGroup(*parts).arrange(RIGHT, buff=0.45)
         said.next_to(rp.pp(5, 1.0), DOWN + RIGHT, buff=0.05)
-        per = self.pace(self.cue_at(4), 3, 0.8, cap=1.2)
+        per = self.pace(self.cue_at(climb + 2), 3, 0.8, cap=1.2)
         for part, lay in zip(said, self.v.layers[-3:]):
             self.emphasize(Dot(rp.pp(int(lay.layer), float(lay.prob)), radius=0.06),
                            extra=[FadeInPlace(part)], run_time=per)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn,
-                   LaggedStart, Line, Rectangle, ReplacementTransform, Restore, VGroup,
-                   VMobject, linear)
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn,
+                   LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
+                   UpdateFromAlphaFunc, VGroup, VMobject, linear)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -20,7 +20,8 @@ from scenes.motion.pointer import point_at
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
 PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
-SPREAD = (5.0, 4.2)       # each of the entropy and KL axes (the two fill the frame's width)
+SPREAD = (9.4, 4.0)       # the entropy and the KL axes (one at a time, near centre:
+                          # the last point's number and note right of it)
 LIST_ROWS = 10            # prompts per column of the list: one column, at full size (two
                           # side by side were scaled down to ~11 px to fit the width)
 LIST_GAP = 0.2            # between its rows
@@ -63,7 +64,8 @@ class MedianPlot:
         self.axes = PlacedTickAxes(
             [-0.5, L - 0.5, 1], [0, self.decades + 0.15, 1], *PLOT,
             x_ticks=[(l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
-            y_ticks=[(t.height.value, t.rank.value, t.rank.path) for t in ax.ticks])
+            y_ticks=[(t.height.value, t.rank.value, t.rank.path) for t in ax.ticks],
+            size=T.LABEL_SIZE)
         head = inline(txt("rank of each prompt's own answer, and their median over",
                           T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
                       txt("(1 = top)", T.LABEL_SIZE), buff=0.1)
@@ -89,15 +91,15 @@ def beat_prompts(scene, v) -> None:
     p = v.prompts
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
+    # "at X^(21) the median is 836.5 ...": in the lines' sentence (cue 2) or one of its own;
+    # the later sentences move on by as many
+    nums = scene.cue_with("the median is", 2)
+    o = nums - 2
     listing = prompt_list(v)
     head, cols = listing
     rows = [r for c in cols for r in c]
     listing.set_y(scene.top - listing.height / 2).set_x(0)
     line = getattr(scene, "rank_line", None)       # the one prompt's rank line, if drawn
-    # "that is one prompt": the last beat's caption stays until the list of them is up
-    caption = scene.beat.get("caption") if scene.burned is None else None
-    if caption and scene.beat_index > 0:
-        scene.set_caption(scene.plan["beats"][scene.beat_index - 1].get("caption") or "")
     # the stage is cleared first (the one prompt's plot leaves; its yellow line stays), then
     # the list comes and that line moves into the first prompt's row, as the underline of its
     # answer: never one layout fading in over another, and Paris's line is never redrawn
@@ -114,22 +116,32 @@ def beat_prompts(scene, v) -> None:
     # the prompts arrive in one quick cascade as the voice introduces them, so the whole list
     # is up while the sentence about it is said (read, not watched arriving)
     rest = rows
-    moved = [ReplacementTransform(line, marks[0])] if line is not None else []
+    if line is not None:    # Paris's line first, on the empty stage, to its row's answer;
+        # then the rows come round it (it never crosses the list)
+        scene.play(ReplacementTransform(line, marks[0]), FadeIn(rows[0], shift=0.1 * UP),
+                   run_time=0.8)
+        rest = rows[1:]
     scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
-               *moved, run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
-    if caption:
-        scene.hold_until_cue(cue(1))
-        scene.set_caption(caption)
+               run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
     # "... scored against its own final answer": each answer underlined in turn, down the list
     # (the first already is: Paris's line)
+    romeo = scene.cue_with("Romeo", None)
+    lines_at = scene.cue_with("becomes one line", None)
+    named = scene.cue_with("white line", nums - 1)
     todo = marks[1:] if line is not None else marks
+    until = scene.cue_at(cue(romeo if romeo is not None else named))
     scene.play(LaggedStart(*[Create(m) for m in todo], lag_ratio=0.6),
-               run_time=max(0.6, scene.cue_at(cue(2)) - scene.time - 0.3))
+               run_time=max(0.6, until - scene.time - 0.3))
     scene.adopt(frame, *rows)
     scene.remove(*[m for mob in marks for m in mob.get_family()])
     scene.add(*marks)
     listing = frame
-    scene.hold_until_cue(cue(2))
+    if romeo is not None:
+        # "for Romeo and, that answer is the model's own next token": its row boxed
+        scene.hold_until_cue(cue(romeo))
+        scene.emphasize(VGroup(rows[-1], marks[-1]),
+                        run_time=max(1.0, scene.cue_at(cue(romeo + 1)) - scene.time - 0.3))
+    scene.hold_until_cue(cue(lines_at if lines_at is not None else named))
     mp = MedianPlot(v)
     plot = mp.group
     plot.set_y(scene.top - plot.height / 2).set_x(0)
@@ -137,16 +149,18 @@ def beat_prompts(scene, v) -> None:
     key.next_to(mp.axes.axes, RIGHT, buff=0.25).align_to(mp.axes.axes, UP)
     VGroup(plot, key).set_x(0)
     ranks = [float(x) for x in p.median_rank]
-    # each prompt's own line, faint, behind the median (the shown prompt's among them): each
-    # answer's underline grows into its prompt's line (Paris's back into its yellow line)
-    own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.45) for it in p.items])
-    own[0].set_stroke(T.HIGHLIGHT, 2.5, 0.9)   # Paris, the prompt followed so far: its colour
-    # the list's text leaves (the underlines stay), then the axes come as the underlines
-    # move onto them as the lines
-    scene.play(FadeOutPlace(listing), run_time=scene.quick(0.05, 0.6))
+    # "each answer's rank, state by state, becomes one line": the prompts' words leave, their
+    # answers' underlines stay and each moves onto the axes as its prompt's line (all grey:
+    # Paris's turns yellow when the voice names it)
+    own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.6) for it in p.items])
+    # the list leaves with its underlines (none is left on the stage under the axes, none
+    # flies over the list); the axes come, then each prompt's line is drawn on them in turn
+    scene.play(FadeOutPlace(VGroup(listing, marks)), run_time=0.5)
+    scene.play(FadeInPlace(plot), run_time=0.5)
     t_move = scene.time
-    scene.play(FadeInPlace(plot), *[ReplacementTransform(m, o) for m, o in zip(marks, own)],
-               run_time=scene.quick(0.05, 1.2))
+    t_named = scene.cue_at(cue(named))
+    scene.play(LaggedStart(*[Create(o, rate_func=linear) for o in own], lag_ratio=0.25),
+               run_time=max(1.5, min(4.0, t_named - scene.time - 0.2)))
     scene.slots["wide"] = plot
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
@@ -156,30 +170,51 @@ def beat_prompts(scene, v) -> None:
     cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
     med = mp.line(ranks, MEDIAN, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=MEDIAN) for l, r in enumerate(ranks)])
-    t2, t3 = t_move, scene.cue_at(cue(3))
-    scene.play(Create(med, rate_func=linear),
-               LaggedStart(*[FadeIn(k, shift=0.1 * LEFT) for k in key], lag_ratio=0.4),
-               run_time=max(1.0, min(6.0, 0.45 * (t3 - t2) - (scene.time - t2))))
-    scene.play(FadeIn(dots), run_time=0.3)
+    # "the white line is their median rank": drawn, with its key, as that is said; "the
+    # yellow one Paris": Paris's line turns yellow, with its key, as that is said
+    scene.hold_until(t_named)
+    t_end = scene.cue_at(cue(named + 1))
+    scene.play(Create(med, rate_func=linear), FadeIn(key[0], shift=0.1 * LEFT),
+               run_time=max(1.0, 0.5 * (t_end - t_named)))
+    scene.play(own[0].animate.set_stroke(T.HIGHLIGHT, 2.5, 0.95), FadeIn(key[1], shift=0.1 * LEFT),
+               run_time=max(0.8, min(1.2, t_end - scene.time - 0.9)))
+    # the prompts' own lines step back (still there, fainter): the eye keeps to the median
+    # and Paris
+    scene.play(FadeIn(dots), FadeIn(key[2], shift=0.1 * LEFT),
+               *[m.animate.set_stroke(opacity=0.2) for m in own[1:]], run_time=0.6)
     scene.adopt(plot, own, med, dots, key)
     # "at X^(21) the median is still 836.5 and Paris is at 3,241": each point circled with
     # its number as it is said (the median above its line, Paris under its own)
+    t2, t3 = t_move, scene.cue_at(cue(3 + o))
     said = []
     l = min(20, L - 1)
     if len(p.items[0].ranks) > l:
-        said = [(dots[l], Num(p.median_rank[l], decimals=1, size=T.LABEL_SIZE, color=MEDIAN),
+        # each number says what it is: "median 836.5", "Paris rank 3,241"
+        said = [(dots[l], inline(txt("median", T.LABEL_SIZE, MEDIAN),
+                                 Num(p.median_rank[l], decimals=1, size=T.LABEL_SIZE,
+                                     color=MEDIAN), buff=0.08),
                  UP + LEFT, 0.55),
                 (Dot(mp.pt(l, float(p.items[0].ranks[l])), radius=0.05, color=T.HIGHLIGHT),
-                 Num(v.layers[l].rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
+                 inline(txt("Paris", T.LABEL_SIZE, T.HIGHLIGHT),
+                        Num(v.layers[l].rank, decimals=0, size=T.LABEL_SIZE,
+                            color=T.HIGHLIGHT), buff=0.08),
                  DOWN, 0.72)]
+    if nums != 2:       # said in a sentence of their own: spread over it
+        t2, t3 = scene.cue_at(cue(nums)), scene.cue_at(cue(nums + 1))
+        said = [(at, num, side, w) for (at, num, side, _), w in zip(said, (0.3, 0.65))]
     for at, num, side, when in said:
-        num.next_to(at, side, buff=0.12)
+        # a ring on the very point the number names, the number straight above/below it
+        ring = Circle(radius=0.1, stroke_color=at.get_color(), stroke_width=2.5
+                      ).move_to(at.get_center())
+        num.next_to(ring, UP if side[1] > 0 else DOWN, buff=0.08)
+        if side[1] > 0:       # its right end over the ring: the median climbs steeply right
+            num.align_to(ring, RIGHT)      # of it (a number there sat on the line)
         scene.hold_until(t2 + when * (t3 - t2))
-        scene.emphasize(at, extra=[FadeIn(num)], run_time=0.8)
-        scene.adopt(plot, num)
+        scene.play(Create(ring), FadeIn(num), run_time=0.6)
+        scene.adopt(plot, ring, num)
     # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
     # line, and each prompt that crosses it for good by X^(26) marked there and named
-    scene.hold_until_cue(cue(3))
+    scene.hold_until_cue(cue(3 + o))
     k = 25
     scene.play(Create(cut), FadeIn(cut_name), run_time=scene.quick(0.04, 0.6))
     marks, names = VGroup(), VGroup()
@@ -194,6 +229,12 @@ def beat_prompts(scene, v) -> None:
         # above its dot, off the rank-k line (the dot sits just over it)
         name = txt(str(it.answer.display), T.LABEL_SIZE, FOR_GOOD, mono=True
                        ).next_to(m, UP, buff=0.1)
+        top = mp.pt(0, 1.0)[1]                  # the rank-1 gridline
+        if (name.get_top()[1] > top - 0.15     # it would touch that line: beside its dot
+                and m.get_x() < mp.pt(len(it.ranks) / 2, 1.0)[0]):   # instead, under it
+            # (in the early half only: in the late half the median climbs right of the dot
+            # and the other names are left of it)
+            name.next_to(m, RIGHT, buff=0.08).align_to(m, DOWN).shift(UP * 0.02)
         # kept right of the y axis (its tick numbers are left of it)
         name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
         names.add(name)
@@ -223,133 +264,200 @@ def beat_prompts(scene, v) -> None:
     scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
     scene.adopt(plot, cut, cut_name, marks, gate, gate_name, note, good)
     # "those early three are and, the, and into": each name at its mark as it is said
-    scene.hold_until_cue(cue(4))
+    scene.hold_until_cue(cue(4 + o))
     # (spread over the sentence's names and "function words": no still hold while it is said)
     for n in names:
-        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4)) + 3.6,
+        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4 + o)) + 3.6,
                                                                    len(names), 0.5, cap=1.2))
     scene.adopt(plot, names)
-    scene.hold_until_cue(cue(5))
-    # "the answer is readable only late": the late window's states are shaded, left to right,
-    # and named under the axis ("last 7 layers")
+    scene.hold_until_cue(cue(5 + o))
+    # "so in the median, the answer the lens can read comes late": the median's late points,
+    # boxed (no shaded window here: that window is Paris's climb, shown on its own chart)
     start = int(v.window.start)
-    band = window_band(mp.axes.axes.c2p, v, 0, mp.decades + 0.15)
-    # named beside it, right of the axes under the legend (under the axis it sat on the
-    # axis's own title and its "30")
-    band_name = window_name(v).next_to(band, RIGHT, buff=0.2).align_to(band, DOWN).shift(
-        UP * 0.35)
-    scene.play(sweep_in(band), FadeIn(band_name),
-               run_time=scene.pace(scene.cue_at(cue(5)) + 3.0, 1, 1.0, cap=3.0))
-    scene.adopt(plot, band, band_name)
-    scene.emphasize(VGroup(*dots[start:]))
-    if n_cues < 11:
-        return
-    # the spread part's sentences: entropy (6), our prompt (7), then KL: said in plain words
-    # as its chart comes (8), its numbers (9: with 8 in one sentence in an older wording),
-    # its drop over the last layers, the conclusion
-    apart = n_cues >= 12
-    kl_say, kl_nums = 8, 9 if apart else 8
-    kl_drop, last = kl_nums + 1, kl_nums + 2
-    # "entropy measures ...": the rank plot leaves, two plots come over the same states;
-    # entropy is drawn as the sentence defining it is said, then the KL divergence
-    scene.hold_until(scene.cue_at(cue(6)) - 0.5)    # the rank plot gone as the sentence starts
-    pair = SpreadPlots(v)
-    pair.group.set_y(scene.top - pair.group.height / 2 - 0.05).set_x(-0.3)   # (the KL's
-    # last number, right of its point, stays in the frame)
-    ent_box, kl_box = pair.group
-    # entropy alone while only it is spoken of, left of the middle (our prompt's note comes
-    # beside it, off its axes); it moves to its place as KL comes
-    home = ent_box.get_center().copy()
-    ent_box.set_x(-1.6)
-    pair.group.remove(kl_box)
-    scene.set_caption("How sure the lens is, and how far it is from the model's output.")
-    scene.play(FadeOutPlace(plot), run_time=0.45)      # one, then the other
-    scene.play(FadeInPlace(pair.group), run_time=0.5)
-    scene.slots["wide"] = pair.group
-    (ent, ent_marks), (kl, kl_marks) = pair.curves()
-    # "entropy ... stays under 1.58, lowest at X^(20)": its line, then its marks
-    draw_series(scene, ent, ent_marks, cue(6), scene.cue_at(cue(7)))
-    scene.adopt(ent_box, ent, ent_marks)
-    # "our own prompt, a separate case: at X^(20) its lens put 0.98 on a space" (a note of
-    # its own beside the plot, not a point of the median's line); "the last three are the
-    # least sure" (the median's peak)
-    scene.hold_until_cue(cue(7))
-    t0, t1 = scene.time, scene.cue_at(cue(8))
-    half = max(1.0, 0.48 * (t1 - t0) - 0.1)
+    scene.emphasize(VGroup(*dots[start:]),
+                    run_time=max(1.0, scene.cue_at(cue(6 + o)) - scene.time - 0.3))
+    scene.spread_from = plot        # what the spread plots replace (a beat of their own)
+
+
+def beat_spread(scene, v) -> None:
+    """The `spread` beat: the median entropy of the lens over the prompts, alone on the stage
+    (the prompts' rank plot, if shown, leaves as it starts); the `kl` beat follows with the
+    KL chart in its place."""
+    plot = getattr(scene, "spread_from", None)
+    gone = [m for m in scene.slots.values() if m is not None and m is not plot]
+    if gone:
+        scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.4)
+        scene.slots.update({k: None for k in scene.slots if scene.slots[k] is not plot})
+    entropy_part(scene, v, plot)
+
+
+def beat_kl(scene, v) -> None:
+    """The `kl` beat: the median KL from the output, alone on the stage (the entropy chart,
+    or whatever is up, leaves as it starts)."""
+    gone = [m for m in scene.slots.values() if m is not None]
+    gone += [m for m in (getattr(scene, "spread_from", None),) if m is not None
+             and m not in gone and m in scene.mobjects]
+    kl_part(scene, v, gone)
+
+
+def spread_pair(scene, v) -> "SpreadPlots":
+    """The two charts, each centred on the stage (one at a time), made once."""
+    pair = getattr(scene, "spread_pair", None)
+    if pair is None:
+        pair = scene.spread_pair = SpreadPlots(v)
+        for box in pair.group:
+            box.set_y(scene.top - box.height / 2 - 0.05)
+            box.shift(RIGHT * (SPREAD_X - pair.axes_x(box)))   # by its axes
+        pair.lines = pair.curves()
+    return pair
+
+
+def entropy_part(scene, v, plot) -> None:
+    """Entropy alone, drawn as its sentence defines it, its points marked as they are said."""
+    n_cues = scene.n_cues()
+    cue = lambda i: min(i, max(0, n_cues - 1))
+    find = lambda phrase, default: scene.cue_with(phrase, default)
+    ours_at = find("Our prompt alone", 1)
+    med_at = find("The median over", ours_at + 1)
+    high_at = find("on it is higher", med_at + 1)
+    surer_at = find("surer", high_at + 1)
+    own_at = find("own output", surer_at + 1)
+    end = scene.cue_at(n_cues)
+    at = lambda i: scene.cue_at(cue(i))
+    pair = spread_pair(scene, v)
+    ent_box = pair.group[0]
+    ent, ent_marks = pair.lines[0]
+    if plot is not None and plot in scene.mobjects:
+        scene.play(FadeOutPlace(plot), run_time=0.45)      # one, then the other
+    scene.play(FadeInPlace(ent_box), run_time=0.5)
+    scene.slots["wide"] = ent_box
+    # "entropy ... measures how spread the lens's guesses are": its line as that is said
+    scene.play(Create(ent, rate_func=linear),
+               run_time=max(1.0, at(ours_at) - scene.time - 0.6))
+    scene.adopt(ent_box, ent)
+    # "our prompt alone, the yellow point, put 0.98 on a space at X^(20): entropy 0.13"
+    scene.hold_until_cue(cue(ours_at))
     ax0 = pair.series[0][0]
     low = pair.low[0]
-    ours = our_prompt(v, low).next_to(ax0.axes, RIGHT, buff=0.7).align_to(ax0.axes, UP)
-    # our prompt's own entropy there, a yellow point on the chart (Paris's colour) that the
-    # note names (no line to it: one would cross the median's curve)
+    ours = our_prompt(v, low)
+    ours.move_to(ax0.axes.c2p(2, 0), aligned_edge=LEFT).align_to(ax0.axes, UP).shift(DOWN * 0.35)
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
-    scene.emphasize(spot, run_time=0.8, extra=[FadeIn(spot, scale=1.5)])
-    scene.emphasize(ours, run_time=max(1.0, half - 0.8), extra=[FadeIn(ours, shift=0.1 * UP)])
-    last3 = pair.last_points(0, 3)       # "the last three states": each marked (the box
-    # round them takes in the peak's number, never cuts through it)
-    scene.emphasize(VGroup(last3, ent_marks[2]),
-                    run_time=max(1.0, t0 + 0.74 * (t1 - t0) - scene.time),
-                    extra=[FadeIn(last3, scale=1.5)])
+    scene.emphasize(spot, run_time=1.0, extra=[FadeIn(spot, scale=1.5)])
+    scene.emphasize(ours, run_time=max(1.0, at(med_at) - scene.time - 0.3),
+                    extra=[FadeIn(ours, shift=0.1 * UP)])
+    # "the median over the 10 prompts is 0.54 at that state, and at most 1.58 up to X^(27)"
+    scene.hold_until_cue(cue(med_at))
+    t0, t1 = at(med_at), at(high_at)
+    scene.play(FadeIn(ent_marks[0]), run_time=0.6)
+    scene.emphasize(ent_marks[0], run_time=max(1.0, t0 + 0.5 * (t1 - t0) - scene.time))
+    scene.play(FadeIn(ent_marks[1]), run_time=0.6)
+    scene.emphasize(ent_marks[1], run_time=max(1.0, t1 - scene.time - 0.3))
+    scene.adopt(ent_box, ent_marks[0], ent_marks[1])
+    # "from X^(28) on it is higher: 2.06, 2.59 and 2.30 at the last three states": our
+    # prompt's note and the 1.58 (no longer spoken of) leave; each last point with its number
+    scene.hold_until_cue(cue(high_at))
+    last3 = pair.last_values(0, 3)
+    gone = ent_marks[1][1]
+    scene.detach(ent_marks[1], gone)    # (a scene entry of its own: removing a part of the
+    # chart would dissolve the chart's group, and what is added to it later would not show)
+    scene.play(FadeOutPlace(VGroup(ours, spot, gone)), run_time=0.5)
+    t0, t1 = scene.time, at(surer_at)
+    for j, m in enumerate(last3):
+        scene.hold_until(t0 + (0.15 + 0.25 * j) * (t1 - t0))
+        scene.play(FadeIn(m, scale=1.4), run_time=0.5)
     scene.adopt(ent_box, last3)
-    # "... and at X^(30) that spread is the model's own, as X^(30) is its output": the last
-    # point alone (from below: the curve comes down to it from the left, the note is right)
-    point_at(scene, last3[-1], run_time=max(1.0, min(3.0, t1 - scene.time - 0.3)),
-             direction=DOWN)
-    # KL, said in plain words as its chart comes: our prompt's note (no longer spoken of)
-    # leaves first, then the entropy plot moves to its place and the KL plot comes beside it
-    scene.hold_until_cue(cue(kl_say))
-    scene.detach(ent_box, last3)
-    scene.play(FadeOutPlace(VGroup(ours, spot, last3)), run_time=0.4)
-    last3.shift(home - ent_box.get_center())    # (off the box now: it moves with it here,
-    # so that it comes back on its points at the end)
-    scene.play(ent_box.animate.move_to(home), FadeInPlace(kl_box), run_time=0.6)
-    scene.adopt(pair.group, kl_box)
-    if apart:
-        # "how far the lens's guesses are from the final output ... lower = closer": its
-        # line is drawn as that is said, then its marks with the numbers (cue 9)
-        scene.play(Create(kl, rate_func=linear),
-                   run_time=max(1.0, 0.7 * (scene.cue_at(cue(kl_nums)) - scene.time)))
-        scene.emphasize(pair.subs[1], run_time=max(
-            1.0, min(2.5, scene.cue_at(cue(kl_nums)) - scene.time - 0.2)))
-        scene.hold_until_cue(cue(kl_nums))
-        scene.play(LaggedStart(*[FadeIn(m) for m in kl_marks], lag_ratio=0.5),
-                   run_time=max(0.6, scene.cue_at(cue(kl_drop)) - scene.time - 0.2))
-    else:
-        draw_series(scene, kl, kl_marks, cue(kl_nums), scene.cue_at(cue(kl_drop)))
-    # "it drops below 19.4 only at X^(24) ... the same last 7 layers": the level of its start
-    # runs across the plot, and the last layers are shaded and named on both plots, as on
-    # Paris's plot
+    # "so in the median the guesses do not get surer at the end": the three, boxed
+    scene.hold_until_cue(cue(surer_at))
+    scene.emphasize(last3, run_time=max(1.0, at(own_at) - scene.time - 0.3))
+    # "and X^(30) is the model's own output: 2.30 there is the model's own uncertainty"
+    scene.hold_until_cue(cue(own_at))
+    ax, series, vals, _, _ = pair.series[0]
+    L = pair.L
+    own_note = VGroup(inline(x_label(v.layers[L - 1].state, T.MATH_SIZE, T.TEXT),
+                             txt("is", T.LABEL_SIZE, T.TEXT), buff=0.1),
+                      txt("the model's", T.LABEL_SIZE, T.TEXT),
+                      txt("own output", T.LABEL_SIZE, T.TEXT)
+                      ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+    own_note.next_to(last3[-1][1], DOWN, buff=0.2, aligned_edge=LEFT)
+    scene.play(FadeIn(own_note, shift=0.1 * UP), run_time=0.6)
+    scene.emphasize(VGroup(last3[-1], own_note), run_time=max(1.0, end - scene.time - 0.4))
+    scene.adopt(ent_box, own_note)
+
+
+def kl_part(scene, v, gone: list) -> None:
+    """KL alone, drawn as its sentence defines it, its points marked as they are said, then
+    the late layers shaded as the voice closes."""
+    n_cues = scene.n_cues()
+    cue = lambda i: min(i, max(0, n_cues - 1))
+    find = lambda phrase, default: scene.cue_with(phrase, default)
+    kl_nums = find("Its median is", 1)
+    kl_drop = find("drops below", kl_nums + 1)
+    shade_at = find("Shaded", kl_drop + 1)
+    chap_at = find("chapter says", shade_at + 1)
+    here_at = find("what sharpens", chap_at + 1)
+    all_at = find("median of", here_at + 1)
+    end = scene.cue_at(n_cues)
+    at = lambda i: scene.cue_at(cue(i))
+    pair = spread_pair(scene, v)
+    kl_box = pair.group[1]
+    kl, kl_marks = pair.lines[1]
+    L = pair.L
+    if gone:
+        scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.45)
+        scene.slots.update({k: None for k in scene.slots})
+    scene.play(FadeInPlace(kl_box), run_time=0.45)
+    scene.slots["wide"] = kl_box
+    # "KL divergence ... measures how far the lens's guesses are from the model's output"
+    scene.play(Create(kl, rate_func=linear),
+               run_time=max(1.0, 0.55 * (at(kl_nums) - scene.time)))
+    scene.emphasize(pair.subs[1], run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
+    scene.adopt(kl_box, kl)
+    # "its median is 19.4 at X^(1) and 29.4 at X^(17)": each point as it is said
+    t_a, t_b = at(kl_nums), at(kl_drop)
+    scene.hold_until(t_a + 0.1 * (t_b - t_a))
+    scene.play(FadeIn(kl_marks[0], scale=1.5), run_time=0.6)
+    scene.emphasize(kl_marks[0], run_time=max(1.0, t_a + 0.4 * (t_b - t_a) - scene.time))
+    scene.play(FadeIn(kl_marks[1], scale=1.5), run_time=0.6)
+    scene.emphasize(kl_marks[1], run_time=max(1.0, t_b - scene.time - 0.3))
+    scene.adopt(kl_box, kl_marks[0], kl_marks[1])
+    # "it drops below 19.4 only at X^(24), and is 0 at X^(30)": the level of its start
+    # across the chart, the first point under it, then the last point's 0
     scene.hold_until_cue(cue(kl_drop))
     level, bands, names = pair.closing(v)
-    left = scene.cue_at(cue(last)) - scene.time
-    scene.play(Create(level), run_time=max(1.0, 0.35 * left))
-    scene.play(*[sweep_in(b) for b in bands], *[FadeIn(n) for n in names],
-               run_time=max(1.0, scene.cue_at(cue(last)) - scene.time - 0.2))
-    scene.adopt(pair.group, level, *bands, *names)
-    # "the median KL falls toward 0 over the last 7 layers: the lens converges on the
-    # model's output": KL's points in the band, each marked, ringed together (the ring is
-    # round the points only: it stays clear of the titles and the band's name)
-    scene.hold_until_cue(cue(last))
+    t_c = at(shade_at)
     start = int(v.window.start)
-    falling = pair.last_points(1, pair.L - start)
-    # (the box takes in the last point's "0.0" too: its edge never runs through it)
+    falling = pair.last_points(1, L - start)
+    scene.play(Create(level), run_time=0.8)
+    scene.emphasize(falling[0], run_time=max(1.0, t_b + 0.55 * (t_c - t_b) - scene.time),
+                    extra=[FadeIn(falling[0], scale=1.5)])
+    scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.6)
+    scene.emphasize(kl_marks[2], run_time=max(1.0, t_c - scene.time - 0.3))
+    scene.adopt(kl_box, level, falling[0], kl_marks[2])
+    # "shaded are the last 7 layers, where Paris climbed ...: over them the median KL falls
+    # toward 0": the band and its name as said, then its points in turn
+    scene.hold_until_cue(cue(shade_at))
+    band, name = bands[1], names[1]
+    scene.play(sweep_in(band), FadeIn(name), run_time=1.2)
+    scene.emphasize(name, run_time=max(1.0, min(3.0, 0.4 * (at(chap_at) - scene.time))))
+    scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in falling[1:]], lag_ratio=0.4),
+               run_time=max(1.0, at(chap_at) - scene.time - 0.3))
+    scene.adopt(kl_box, band, name, *falling[1:])     # (falling[0] is already in it)
+    # "the chapter says predictions usually sharpen with depth": the KL line, start to end
+    scene.hold_until_cue(cue(chap_at))
+    scene.emphasize(kl, run_time=max(1.0, at(here_at) - scene.time - 0.3))
+    # "here, what sharpens is the lens's match with the output ... in the last 7 layers":
+    # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
+    # the title's "median", then the footer that names the copy
+    scene.hold_until_cue(cue(here_at))
     scene.emphasize(VGroup(falling, kl_marks[2]),
-                    run_time=max(1.0, scene.cue_at(cue(last + 1)) - scene.time - 0.3),
-                    extra=[LaggedStart(*[FadeIn(d, scale=1.5) for d in falling],
-                                       lag_ratio=0.3)])
-    scene.adopt(pair.group, falling)
-    if n_cues <= last + 1:
-        return
-    # "if sharpen means converge ... here only late" (KL's late points still marked); "if it
-    # means sure, the lens ... is surest at X^(20)": the pointer at the entropy's low, the
-    # median's 0.54 at X^(20), as that is said (not at the late peak)
-    scene.hold_until_cue(cue(last + 1))
-    t0, t1 = scene.cue_at(cue(last + 1)), scene.cue_at(n_cues)
-    scene.emphasize(VGroup(falling, kl_marks[2]), run_time=max(1.0, 0.45 * (t1 - t0) - 0.2))
-    scene.hold_until(t0 + 0.55 * (t1 - t0))
-    # from the right: below the curve's later points (its label is below-left of it)
-    point_at(scene, ent_marks[0][0], run_time=max(1.0, min(2.5, t1 - scene.time - 0.3)),
-             direction=RIGHT)
+                    run_time=max(1.0, at(all_at) - scene.time - 0.3),
+                    extra=[band.animate.set_fill(opacity=0.16)])
+    scene.hold_until_cue(cue(all_at))
+    span = end - scene.time
+    scene.emphasize(pair.heads[1], run_time=max(1.0, min(2.4, 0.5 * span)))
+    if getattr(scene, "footer", None) is not None:
+        scene.emphasize(scene.footer, run_time=max(1.0, end - scene.time - 0.3), buff=0.04)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -370,11 +478,12 @@ def our_prompt(v, l: int) -> VGroup:
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
-def window_name(v) -> VGroup:
+def window_name(v, why: bool = False) -> VGroup:
     """The name of the shaded late window, under an axis: "last 7 layers"."""
-    return inline(txt("last", T.LABEL_SIZE, T.MUTED),
-                  Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
-                  txt("layers", T.LABEL_SIZE, T.MUTED), buff=0.12)
+    return inline(txt("last", T.LABEL_SIZE, T.TEXT),
+                  Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
+                  txt("layers" + (": Paris's climb" if why else ""), T.LABEL_SIZE, T.TEXT),
+                  buff=0.12)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -388,6 +497,7 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 
 WINDOW_PAD = 0.3
+SPREAD_X = -0.4           # the spread axes' centre (the notes right of them fit the frame)
 
 
 def sweep_in(band: Rectangle):
@@ -442,21 +552,26 @@ class SpreadPlots:
         self.L, self.n = L, p.n
         ticks = sorted(set(range(4, L, 5)) | {0})
         self.series = []
-        boxes, self.subs = VGroup(), []
+        boxes, self.subs, self.heads = VGroup(), [], []
         for series, title, what, early, decimals in (
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "its guesses' spread: 0 = one token sure", L - 3, 2),
                 (p.median_kl, "median KL from the final output (nats)",
-                 "0 = the same guesses, lower = closer", L - 7, 1)):
+                 "KL(output ‖ lens): 0 = the same guesses", L - 7, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
-            # the y axis is numbered at its lowest and highest medians (plan values)
-            ends = sorted({min(range(L), key=lambda l: vals[l]),
-                           max(range(L), key=lambda l: vals[l])}, key=lambda l: vals[l])
+            # round ticks (0, 1, 2 ...; 0, 10, 20 ...): no plan value is printed before the
+            # voice says it (the points' numbers come as they are said)
+            step = 1 if top < 6 else 10
             ax = PlacedTickAxes([-0.5, L - 0.5, 1], [0, top, top], *SPREAD, x_ticks=[
                 (l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
-                y_ticks=[(vals[l], series[l].value, series[l].path) for l in ends],
-                y_decimals=decimals, size=T.LABEL_SIZE)
+                y_ticks=[(float(t), t, "axis") for t in range(0, int(top) + 1, step)],
+                y_decimals=0, size=T.LABEL_SIZE)
+            # (round marks of the scale, not plan values: plain text, each where its Num was)
+            for i, t in enumerate(range(0, int(top) + 1, step)):
+                lab = ax.y_labels[i]
+                ax.y_labels.submobjects[i] = txt(str(t), T.LABEL_SIZE, T.MUTED, mono=True
+                                                 ).move_to(lab, aligned_edge=RIGHT)
             head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.35).align_to(ax, LEFT)
             sub = txt(what, T.LABEL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
                                                            ).align_to(head, LEFT)
@@ -465,12 +580,27 @@ class SpreadPlots:
             name.next_to(ax.x_labels, DOWN, buff=0.12).align_to(ax.axes, LEFT)
             self.series.append((ax, series, vals, early, decimals))
             self.subs.append(sub)
-            # the axis's origin named where no plan value is numbered near it (the floor "0 ="
-            # in the line under the title refers to)
-            zero = VGroup() if min(vals) < 0.15 * top else txt(
-                "0", T.LABEL_SIZE, T.MUTED).next_to(ax.axes.c2p(-0.5, 0), LEFT, buff=0.1)
-            boxes.add(VGroup(head, sub, ax, zero, name))
-        self.group = boxes.arrange(RIGHT, buff=0.7, aligned_edge=UP)
+            self.heads.append(head)
+            boxes.add(VGroup(head, sub, ax, name))
+        self.group = boxes
+
+    def axes_x(self, box) -> float:
+        """The x of the centre of `box`'s axes (the box is centred by its axes)."""
+        return box[2].axes.get_center()[0]
+
+    def last_values(self, i: int, n: int) -> VGroup:
+        """Plot i's last n states, a dot on its line at each with its value beside it (left
+        of the dot where the line climbs into it, above at the peak, right at the end)."""
+        ax, series, vals, _, decimals = self.series[i]
+        out = VGroup()
+        for l in range(self.L - n, self.L):
+            d = Dot(ax.axes.c2p(l, vals[l]), radius=0.085, color=T.TEXT)
+            num = Num(series[l], decimals=decimals, size=T.LABEL_SIZE, color=T.TEXT)
+            side = (RIGHT if l == self.L - 1 else
+                    UP if vals[l] >= max(vals[l - 1], vals[l + 1]) else LEFT)
+            num.next_to(d, side, buff=0.1)
+            out.add(VGroup(d, num))
+        return out
 
     def top(self, i: int) -> float:
         """Plot i's y axis top (its axes' coordinate)."""
@@ -479,7 +609,7 @@ class SpreadPlots:
     def last_points(self, i: int, n: int) -> VGroup:
         """Plot i's last n states, a dot on its line at each."""
         ax, _, vals, _, _ = self.series[i]
-        return VGroup(*[Dot(ax.axes.c2p(l, vals[l]), radius=0.06, color=T.TEXT)
+        return VGroup(*[Dot(ax.axes.c2p(l, vals[l]), radius=0.085, color=T.TEXT)
                         for l in range(self.L - n, self.L)])
 
     def curves(self) -> list:
@@ -496,7 +626,7 @@ class SpreadPlots:
             peak = max(range(self.L), key=lambda l: vals[l])
             marks = VGroup()
             for l, side in ((lo, DOWN), (hi, UP),
-                            (peak, UP) if peak != hi else (self.L - 1, RIGHT)):
+                            (peak, UP) if peak != hi else (self.L - 1, UP + RIGHT)):
                 d = Dot(pt(l, vals[l]), radius=0.06, color=T.TEXT)
                 n = Num(series[l], decimals=decimals, size=T.LABEL_SIZE, color=T.TEXT)
                 if l == lo and not out:     # the entropy's low: a median, not our prompt's
@@ -504,6 +634,8 @@ class SpreadPlots:
                     # below the point and left of it: off the shaded late layers (right of
                     # the point) and off the x axis
                     n.next_to(d, DOWN + LEFT, buff=0.04)
+                elif l == lo:      # KL's first point: its number right of the y axis
+                    n.next_to(d, DOWN + RIGHT, buff=0.04)
                 else:
                     n.next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))
@@ -522,14 +654,11 @@ class SpreadPlots:
                            stroke_opacity=0.7)
         bands, names = [], []
         for i, (ax, _, vals, _, _) in enumerate(self.series):
-            bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.15))
-            # inside its band, right-aligned, where the line is not: at the foot of the
-            # entropy's (the late entropies are high), at the top of the KL's (late KL is
-            # low); never under the axis, on its title and numbers
-            name = window_name(v).align_to(bands[-1], RIGHT).shift(LEFT * 0.06)
-            if i == 0:
-                name.align_to(bands[-1], DOWN).shift(UP * 0.08)
-            else:       # (a little down: the title's second line sits on the axes' top)
-                name.align_to(bands[-1], UP).shift(DOWN * 0.3)
+            # (a little under the axis's top: at its top it touched the line under the title)
+            bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.08))
+            # under the axis's tick numbers, right-aligned with the band (the axis's name is
+            # left of it on that line): inside the band it sat on the line or beside "29.4"
+            name = window_name(v, why=True).next_to(ax.x_labels, DOWN, buff=0.12).align_to(
+                bands[-1], RIGHT)
             names.append(name)
         return level, bands, names

@@ -47,7 +47,8 @@ def state_ruler(layers, width: float):
 # tokens whose display would look like another's, or be a speck at 480p: the no-break space
 # is drawn "␣" like the space (at X^(1) two rows would read "␣"), and the full stop and comma
 # are a dot each; they get their names (the voice says "a full stop", "a comma")
-SAME_LOOKING = {"\xa0": "nbsp", ".": "full stop", ",": "comma", " ": "space", "\n": "new line"}
+SAME_LOOKING = {"\xa0": "nbsp", ".": "full stop", ",": "comma", " ": "space", "\n": "new line",
+                "\n\n": "2 new lines"}    # (drawn "↵↵" it was a speck at 480p)
 
 
 HEADER_SIZE = T.CAPTION_SIZE
@@ -109,6 +110,17 @@ class LensRace(LayerRace):
         group.submobjects[group.submobjects.index(self.ruler)] = ruler
         self.ruler = ruler
         return out
+
+    def card_plate(self, bar) -> Rectangle:
+        """A moving row's plate: the background's colour over the row's whole width (the
+        names' column, the track, the room of its number) and one pitch high less a hair,
+        at `bar`'s height."""
+        track = self.chart.tracks[0]
+        left = track.get_left()[0] - self.chart.label_width - 0.1
+        right = track.get_right()[0] + CARD_NUMBER
+        return Rectangle(width=right - left, height=self.pitch - 0.02, stroke_width=0,
+                         fill_color=T.BACKGROUND, fill_opacity=1.0
+                         ).move_to([(left + right) / 2, bar.get_center()[1], 0])
 
     def answer_row(self, l: int) -> VGroup:
         lay = self.layers[l]
@@ -203,10 +215,24 @@ class LensRace(LayerRace):
                 going.append((parts, old.bar.get_center()[1], row.bar.get_center()[1]))
             else:
                 still.append(parts)
-        for parts, dx, y0, y1 in lanes(going, still, FRAME_RIGHT):
+        # a straight vertical slide: each row moves up or down its own column to its new
+        # track (rows swap places; nothing swings out sideways), as one card: an opaque
+        # plate the width of a whole row (name column, track, number), its own track on it,
+        # its name, bar and number. A row that climbs is in front of the rows it overtakes
+        # (the further it climbs, the more in front), so what it passes is hidden under the
+        # card, never drawn through it: no name over another name or over a track
+        plates = []
+        for parts, y0, y1 in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
-            scene.add(parts.set_z_index(10 if dx else 0))
-            second.append(slot_in(parts, dx, y1 - y0))
+            plate = self.card_plate(parts[1])
+            if y1 > y0:     # a climber's card edged: it reads as a card passing in front
+                plate.set_stroke(T.MUTED, 1.2, opacity=0.8)
+            track = self.chart.tracks[0].copy().match_y(parts[1])
+            plates += [plate, track]
+            card = VGroup(plate, track, parts)
+            card.set_z_index(10 + (y1 - y0) if y1 > y0 else 1 + 0.01 * (y0 - y1))
+            scene.add(card)
+            second.append(card.animate(rate_func=smooth).shift(UP * (y1 - y0)))
         for k, row in new.items():
             if k not in self.rows and k != key:
                 second.append(FadeIn(row, rate_func=_in))
@@ -216,24 +242,25 @@ class LensRace(LayerRace):
             scene.play(*second, run_time=b_time)
         else:
             scene.wait(b_time)
-        drop(scene, *moved, *[fresh for _, fresh in turn], old_row, *(settled or []),
+        drop(scene, *moved, *plates, *[fresh for _, fresh in turn], old_row, *(settled or []),
              *self.rows.values())
         scene.add(*new.values(), extra)
         self.rows, self.extra, self.layer = new, extra, l
 
 
+CARD_NUMBER = 0.8          # a moving card's plate past the track's end: its number's room
 FRAME_RIGHT = 6.9          # a lane's right end stays inside the frame (its half-width 7.1)
 LANE_GAP = 0.25            # between a lane's cards and what they pass
 OUT, ACROSS = 0.3, 0.4     # shares of the re-sort: stepping out (and back in), moving across
 
 
-def lanes(going: list, still: list, right: float) -> list:
+def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
     """[(parts, dx, y0, y1)] for the rows that change track, (parts, old y, new y) each: dx 0
     for the most that keep their order (they move straight and never cross), a lane to the
     right for the others, far enough that nothing they pass shares their place (the rows of
     the column on their way, `still` ones included, and the cards of an earlier lane), as far
-    as the frame allows. The bars' lengths sum to at most one bar (probabilities), so a lane
-    fits in the frame."""
+    as the frame allows, and right of `floor` (the tracks' right end) when given. The bars'
+    lengths sum to at most one bar (probabilities), so a lane fits in the frame."""
     if not going:
         return []
     order = sorted(range(len(going)), key=lambda i: -going[i][1])       # top to bottom, before
@@ -259,12 +286,23 @@ def lanes(going: list, still: list, right: float) -> list:
             lo, hi = min(y0, y1) - parts.height, max(y0, y1) + parts.height
             passed = [m.get_right()[0] for m, a, b in column
                       if max(a, b) > lo and min(a, b) < hi]
-            clear = max(passed + [earlier])
+            clear = max(passed + [earlier, floor])
             dx = max(dx, clear + LANE_GAP - parts.get_left()[0])
         dx = max(0.0, min(dx, right - max(going[i][0].get_right()[0] for i in lane)))
         out += [(going[i][0], dx, going[i][1], going[i][2]) for i in lane]
         earlier = max(going[i][0].get_right()[0] + dx for i in lane)
     return out
+
+
+def open_track(track, edge: float = 0.05):
+    """A chart track gone while a card passes along it (back at its fill as the card lands):
+    out in the move's first `edge`, in again over its last."""
+    base = track.get_fill_opacity()
+
+    def update(m, a):
+        k = min(1.0, a / edge, (1.0 - a) / edge)
+        m.set_fill(opacity=base * (1.0 - smooth(max(0.0, k))))
+    return UpdateFromAlphaFunc(track, update, rate_func=linear)
 
 
 def _increasing(seq: list) -> list:

@@ -4,7 +4,7 @@ takes, the scene class, the beat state each handler needs and builds, and the pl
 
 from layerwise_core.templates import template
 
-from .moments import GRID, LENS, PROMPTS, RACE, RANK, SHOWS
+from .moments import GRID, KL, LENS, PROMPTS, RACE, RANK, SHOWS, SPREAD
 from .view import Data
 
 TEMPLATE = template(
@@ -15,5 +15,6 @@ TEMPLATE = template(
     # the rank plot and the prompts plot their own axes): nothing is needed from earlier beats
     needs={},
     builds={LENS: "lens_panel", RACE: "race", GRID: "grid", RANK: "rank_plot",
-            PROMPTS: "prompts_plot"},
+            PROMPTS: "prompts_plot", SPREAD: "entropy_plot",
+            KL: "kl_plot"},
     view=Data)

@@ -172,21 +172,26 @@ def build(c: Context) -> Draft:
         f"long as the piece. The pieces plus W O's bias add up to delta attn, entry by entry. "
         f"Here are the first entries: each piece's, then the bias's, and under the line their "
         f"sum, delta attn's first entry."
-        + (" The pieces' lengths and the bias's add up to "
-           "{data.layers[0].join.with_bias:.1f}, yet delta attn is "
-           "{data.layers[0].join.delta_norm_text} long: the pieces point different ways."
+        + (" Laid end to end, the pieces' lengths and the bias's make "
+           "{data.layers[0].join.with_bias:.1f}, the length their sum would have if all "
+           "pointed one way; delta attn is only {data.layers[0].join.delta_norm_text} long: "
+           "they point different ways."
            if cancels else " The pieces' lengths and the bias's add up to "
            "{data.layers[0].join.with_bias:.1f}; delta attn is "
            "{data.layers[0].join.delta_norm_text} long.")
-        + (" The {data.layers[0].join.n_key_heads} longest come from heads "
-           "{data.layers[0].join.key_heads_text}. Next to each head, the token it weighs most "
-           f"for {said}: these heads, and only they, weigh "
+        + (" The {data.layers[0].join.n_key_heads} longest, each at least "
+           "{data.layers[0].join.key_len_min:.2f} long, come from heads "
+           "{data.layers[0].join.key_heads_text}; every other piece is at most "
+           "{data.layers[0].join.other_len_max:.2f}. Next to each head, the token it weighs most "
+           f"for {said}: each of these heads weighs "
            "{data.layers[0].join.key_token} most." if key_longest else
            " The longest come from heads {data.layers[0].join.top[0].head}, "
            "{data.layers[0].join.top[1].head} and {data.layers[0].join.top[2].head}."),
         expect=(["data.layers[0].join.with_bias / data.layers[0].join.delta_norm > 1"]
                 if cancels else [])
-        + (["data.layers[0].join.key_heads_longest == 1"] if key_longest else [])))
+        + (["data.layers[0].join.key_heads_longest == 1",
+            "data.layers[0].join.key_len_min - data.layers[0].join.other_len_max > 0"]
+           if key_longest else [])))
     beats.append(Beat(
         "add", ["add"],
         "X goes around attention on the skip path; the attention update is added to it.",

@@ -20,7 +20,8 @@ that head's whole attention matrix; every head's matrix side by side.
   layers[i].w_pair         one pair computed on screen: heads 0 and 1's W_Q (flattened), their
                            cosine `cos` (`cos_text` at its `decimals`); `w_abs` every pair's |cos|,
                            kind by kind (Q, K, V: n(n-1)/2 values each, n its heads; for the spread),
-                           `w_pairs` their count
+                           `w_pairs` their count; `first_a`, `first_b` the two flat lists'
+                           first PAIR_FIRST entries (drawn as cells in the value colours)
   layers[i].first_heads    how many heads put the focus token's largest weight on the first
                            token (`first_token`, [CLS] in BERT)
   layers[i].next           the next layer (None at the last): its X for the focus token (`x`,
@@ -66,7 +67,9 @@ that head's whole attention matrix; every head's matrix side by side.
                            argmax [head] (the token each head weighs most from the focus),
                            key_heads (the heads whose largest weight is on heads[0]'s top
                            key), n_key_heads, key_heads_text, key_heads_longest (they are
-                           exactly the n_key_heads longest pieces: this sentence and layer)
+                           exactly the n_key_heads longest pieces: this sentence and layer);
+                           key_len_min (the key heads' shortest piece) and other_len_max
+                           (every other head's longest): the gap behind "the longest"
 Every number a scene writes is checked at plan time against float noise (plans.shown).
 """
 
@@ -85,6 +88,7 @@ from layerwise_core.plans.shown import shown_decimals, stable, summed_decimals
 
 SHOW = 3                # entries written of each vector (then a ⋮ and its length)
 DECIMALS = 2            # vector entries, scaled scores, weights
+ROW_DECIMALS = 1        # keys and score − largest, nine in a row: at 2, negatives ran together
 DOT_DECIMALS = 1        # dot products (tens to over a hundred before the scaling)
 W_DECIMALS = 3          # attention weights (0.999 is not 1.00)
 SUM_DECIMALS = 3        # X, Δ_attn and X + Δ_attn: the shown sum adds up from the shown terms
@@ -93,6 +97,7 @@ EXP_SUM_DECIMALS = 3    # their sum, as the voice says it: 1.001
 WIDTH = 9               # tokens written side by side (a window around the focus beyond that)
 PREV_DECIMALS = 4       # previous-token scores (0.9997 is not 1.00), the same in every cell
 TOP_PIECES = 3          # the longest pieces of the attention update named
+PAIR_FIRST = 40         # entries of the two compared heads' flat W_Q drawn as cells
 
 
 def followed_heads(sb: Storyboard, strongest: int) -> list[int]:
@@ -113,9 +118,9 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
              "weights_sum": float(sum(steps["weights"])),
              "shifted": ex["shifted"], "exp": ex["exp"], "exp_sum": ex["exp_sum"],
              "below": [None] + [float(pattern[q, q - 1]) for q in range(1, n)]}
-    groups = {"q": DECIMALS, "k": DECIMALS, "v": DECIMALS, "out": DECIMALS,
+    groups = {"q": DECIMALS, "k": ROW_DECIMALS, "v": DECIMALS, "out": DECIMALS,
               "dots": DOT_DECIMALS, "scores": DECIMALS, "weights": W_DECIMALS,
-              "below": DECIMALS, "shifted": DECIMALS, "exp": EXP_DECIMALS}
+              "below": DECIMALS, "shifted": ROW_DECIMALS, "exp": EXP_DECIMALS}
     entry["decimals"] = {g: shown_decimals(entry[g], d, f"{where}.{g}")
                          for g, d in groups.items()}
     stable(entry["weights_sum"], W_DECIMALS, f"{where}.weights_sum")
@@ -201,6 +206,12 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
     out["key_heads_text"] = (", ".join(map(str, key_heads[:-1])) + " and " + str(key_heads[-1])
                              if len(key_heads) > 1 else "".join(map(str, key_heads)))
     out["key_heads_longest"] = int(bool(key_heads) and key_heads == longest)   # 1 or 0
+    # the gap that makes "the longest" a fact, not a cut-off: the key heads' shortest piece
+    # against every other head's longest (review 25: 1.12 vs 0.99, said with its numbers)
+    norms = j["piece_norms"]
+    others = [float(norms[h]) for h in range(len(norms)) if h not in key_heads]
+    out["key_len_min"] = float(min(norms[h] for h in key_heads)) if key_heads else 0.0
+    out["other_len_max"] = max(others) if others else 0.0
     out["with_bias"] = out["piece_sum"] + float(j["bias_norm"])
     # the column sum, for Delta_attn's first entry: each piece's first entry and the bias's,
     # as shown (SUM_DECIMALS), add up to Delta_attn's first entry as shown
@@ -240,7 +251,9 @@ def weight_pairs(W: dict, l: int, pairs: dict, where: str) -> dict:
     c01 = float(cosine(flat_q[0], flat_q[1]))
     wd = shown_decimals([c01], 3, f"{where}.w_pair.cos")
     return {"w_pair": {"a": 0, "b": 1, "kind": "Q", "cos": c01, "cos_text": f"{c01:.{wd}f}",
-                       "decimals": wd, "size": int(flat_q.shape[1])},
+                       "decimals": wd, "size": int(flat_q.shape[1]),
+                       "first_a": [float(v) for v in flat_q[0][:PAIR_FIRST]],
+                       "first_b": [float(v) for v in flat_q[1][:PAIR_FIRST]]},
             "w_abs": w_abs, "w_pairs": len(w_abs)}
 
 

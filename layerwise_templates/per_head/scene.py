@@ -8,20 +8,23 @@ Beats (storyboard `show` names, moments.py):
 - `tokens`   the model switch line; the sentence as tokens ([CLS]/[SEP] named); a window with
              a marked ellipsis when the sentence is longer than the columns
 - `x`        the focus token's X (its first numbers, its length)
-- `heads`    a card per head, its W_Q, W_K, W_V; a dot of X flies into every card
+- `heads`    a card per head, its W_Q, W_K, W_V; two heads' W_Q laid flat, their first
+             numbers as cells in the value colours; a dot of X flies into every card
 - `query`    X × W_Q^(l,h) (a block the copy of X enters) = the head's query
 - `keys`     the query moves up; every token's X (a blue column) into W_K, its key
-             out, under the token
+             out as a teal strip along a lane under the columns and up into its place
 - `dots`     a copy of the query lands on each key, their dot product drops out
-- `scale`    every dot product ÷ √d_head: the scores
+- `scale`    every dot product ÷ √d_head: the scores (a short arrow per column, the new
+             number at its tip; no copies slide through a row); why, beside the dot
+             products on a line, moving in to where the scores are
 - `exp`      e^(score − max score) under each score, and their sum (a row two steps old
              leaves: at most three rows of numbers on screen)
 - `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
-- `values`   the rows above give way; every token's X into W_V, its value out (the first
-             alone, then the rest one by one); every weight moves under its value; the two
-             heaviest land in the written sum; each value shrinks to its weight, the copies
-             add up to the head's output, which is named only then; what the focus token takes
-             in, one line
+- `values`   the rows above give way; every token's X into W_V, its value out as a red
+             strip (the first alone, then the rest one by one); every weight moves under its
+             value; the two heaviest light up and appear in the written sum; under each value
+             a red strip shrinks to its weight, the strips slide together into the head's
+             output, which is named only then; what the focus token takes in, one line
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
 - `grid`     every head's matrix, its mean weight on the token just before
 - `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; the
@@ -47,9 +50,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn,
-                   FadeOut, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
+                   FadeOut, GrowArrow, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
                    ReplacementTransform,
-                   Succession, SurroundingRectangle, Transform, VGroup, Write)
+                   Succession, SurroundingRectangle, Transform, UpdateFromAlphaFunc, VGroup,
+                   Write)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -57,10 +61,9 @@ from scenes.base import StoryboardScene
 from scenes.mobjects import Num, RampKey, inline, math, txt, wrapped
 from scenes.mobjects.attention import AttentionMatrix, HeadCard
 from scenes.mobjects.text import on_baseline
-from scenes.motion.attention_steps import weighted_sum
 from scenes.motion.ghosts import ghost
 from scenes.motion.pointer import point_at
-from scenes.motion.vector import VectorColumn
+from scenes.motion.vector import VectorColumn, signed_color, strip_scale
 
 from . import moments as M
 from .plan import EXP_SUM_DECIMALS
@@ -86,8 +89,9 @@ W_DROP = 0.4                        # W_K and W_V sit this much lower than W_Q d
 # chapter's pointer white (T.POINTER), not Q's yellow
 WEIGHT = T.WEIGHTS                  # attention weights (bars, numbers, matrix cells)
 MARK = T.POINTER                    # highlights: rings, boxes, pointers, the followed token
-BIG = 1.15                          # the numbers the voice reads grow this much (they start
-                                    # at NUM: larger would touch their neighbours)
+BIG = 1.0                           # the numbers the voice reads are boxed, not grown
+                                    # (review 20: a grown 0.999 touched its neighbours and the
+                                    # box of 0.001; nine numbers in a row leave no room)
 USED = 0.35                         # a row that has been used greys to this opacity
 
 
@@ -98,18 +102,23 @@ def underline(m: Mobject) -> Mobject:
     return m
 
 
-def descend(src, dst, lag: float = 0.1):
-    """Each number of the row `src` sends a copy down to where its number of `dst` goes; the
-    copy, shrinking and dimming, fades there and then the new number appears: no glyph morphs
-    into another, no two numbers overlap (the copies are taken off by the caller: `flown`)."""
+def step_down(src, dst, lag: float = 0.1):
+    """Each number of the row `src` gives its number of `dst`, the row under it: a short arrow
+    grows in the gap between the two, the new number comes out of its tip, the arrow goes.
+    Nothing travels through a row of numbers (review 20: copies sliding down overlapped the
+    rows at 1:03, 1:24 and 1:37)."""
     anims = []
     for a, b in zip(src, dst):
-        c = a.copy()
-        # the copy shrinks and dims on its way: mid-flight it never reads as a second number
-        # over a resting one
-        anims.append(Succession(c.animate(run_time=0.6).move_to(b.get_center()).scale(0.6)
-                                .set_opacity(0.12),
-                                FadeOut(c, run_time=0.15), FadeIn(b, run_time=0.25)))
+        top, bottom = a.get_bottom()[1] - 0.05, b.get_top()[1] + 0.05
+        if top - bottom < 0.12:             # rows too close for an arrow: the number only
+            anims.append(FadeIn(b, shift=0.1 * DOWN, run_time=0.5))
+            continue
+        arrow = Arrow([a.get_x(), top, 0], [a.get_x(), bottom, 0], buff=0, color=T.MUTED,
+                      stroke_width=2.5, tip_length=0.1, max_tip_length_to_length_ratio=0.6,
+                      max_stroke_width_to_length_ratio=20)
+        anims.append(Succession(GrowArrow(arrow, run_time=0.3),
+                                FadeIn(b, shift=0.1 * DOWN, run_time=0.3),
+                                FadeOut(arrow, run_time=0.2)))
     return LaggedStart(*anims, lag_ratio=lag)
 
 
@@ -157,10 +166,10 @@ CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0,
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
+PAUSES = {("scores", 0): 0.8, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
           ("matrix", 2): 0.5, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
-END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 1.5}
+END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 2.5}
 
 
 class PerHeadScene(StoryboardScene):
@@ -309,8 +318,79 @@ class PerHeadScene(StoryboardScene):
 
     def enlarge(self, m, run_time: float) -> None:
         """A number the voice reads grows (and stays larger), then a box says "this one"."""
-        self.play(m.animate.scale(BIG), run_time=0.4 * run_time)
-        self.emphasize(m, run_time=0.6 * run_time)
+        if BIG != 1.0:
+            self.play(m.animate.scale(BIG), run_time=0.4 * run_time)
+            self.emphasize(m, run_time=0.6 * run_time)
+        else:
+            self.point_below(m, run_time)
+
+    def point_below(self, m, run_time: float) -> None:
+        """A number of a row of nine the voice reads: it turns the pointer's colour (and stays
+        so) as an arrow from below, where the row has room, points at it (review 20: a box
+        round one of nine numbers touched its neighbours)."""
+        self.play(m.animate.set_color(MARK), run_time=0.25 * run_time)
+        point_at(self, m, MARK, run_time=0.75 * run_time, direction=DOWN)
+
+    def emerge(self, box, cols: list, color, lane: float, t: float,
+               lag: float = 0.35) -> None:
+        """Vectors coming out of a matrix `box` into their columns `cols` (one per token): each
+        as a strip of its colour (not a second set of its digits), out of the box's right
+        side, along a lane under the columns to under its own, then up into its place, growing
+        to its size; the numbers appear in the strips as they go (review 20: the key and value
+        columns flew straight from the box and piled up on each other mid-flight)."""
+        x0 = box.get_right()[0] + 0.25
+        strips, anims = [], []
+        for m in cols:
+            full = Rectangle(width=0.34, height=m.height + 0.1, stroke_color=color,
+                             stroke_width=1.5, fill_color=color, fill_opacity=0.3).move_to(m)
+            start, mid, end = (np.array([x0, lane, 0.0]), np.array([m.get_x(), lane, 0.0]),
+                               m.get_center())
+            strip = full.copy()
+
+            def at(mob, a, full=full, start=start, mid=mid, end=end):
+                a = min(max(a, 0.0), 1.0)
+                if a < 0.65:
+                    pos, k = start + (mid - start) * (a / 0.65), 0.5
+                else:
+                    u = (a - 0.65) / 0.35
+                    pos, k = mid + (end - mid) * u, 0.5 + 0.5 * u
+                mob.become(full).scale(k).move_to(pos)
+                f = min(1.0, a / 0.1)
+                mob.set_fill(opacity=0.3 * f).set_stroke(opacity=f)
+
+            at(strip, 0.0)
+            strips.append(strip)
+            anims.append(UpdateFromAlphaFunc(strip, at))
+        self.add(*strips)
+        self.play(LaggedStart(*anims, lag_ratio=lag), run_time=0.75 * t)
+        self.play(*[FadeIn(m) for m in cols], *[FadeOut(x) for x in strips], run_time=0.25 * t)
+        self.gone(*strips)
+
+    def weigh_and_add(self, parts: list, ws: list, out, lane: float, t: float) -> None:
+        """The weighted sum, each step seen (review 20: the values only dimmed and one copy
+        flew): under each value a strip of its colour standing for it; every strip shrinks
+        to its attention weight (the light ones to slivers), its value dimming with it; the
+        strips slide along the lane, one on top of another, to the output's place, where they
+        become the output. No digits travel."""
+        H = 0.4
+        strips = VGroup(*[Rectangle(width=0.34, height=H, stroke_color=T.V, stroke_width=1.5,
+                                    fill_color=T.V, fill_opacity=0.35)
+                          .move_to([m.get_x(), lane, 0]) for m in parts])
+        self.play(LaggedStart(*[FadeIn(x, shift=0.15 * DOWN) for x in strips],
+                              lag_ratio=0.06), run_time=0.2 * t)
+        self.play(*[x.animate.stretch_to_fit_height(max(0.03, H * float(w)))
+                    for x, w in zip(strips, ws)],
+                  *[ghost(m, max(USED, float(w))) for m, w in zip(parts, ws)],
+                  run_time=0.3 * t)
+        dest = out.nums if hasattr(out, "nums") else out
+        x_out = dest.get_x()
+        self.play(LaggedStart(*[x.animate.set_x(x_out) for x in strips], lag_ratio=0.04),
+                  run_time=0.25 * t)
+        self.play(*[x.animate.stretch_to_fit_height(max(x.height, 0.03) * (dest.height + 0.1)
+                                                    / H).move_to(dest) for x in strips],
+                  run_time=0.12 * t)
+        self.play(FadeInPlace(out), FadeOut(strips), run_time=0.13 * t)
+        self.gone(strips)
 
     def keep(self, *ms) -> None:
         self.st.on.extend(ms)
@@ -364,12 +444,25 @@ class PerHeadScene(StoryboardScene):
                          for l in range(d["n_layers"] if d["n_layers"] <= 8 else 0)])
         for b in stack:                 # more than 8 layers would not fit: no boxes
             b[1].move_to(b[0])
+        # the chapter's claim, said from the first sentence (review 25: only in the last
+        # 15 s): every layer makes fresh Q, K, V with its own matrices from the X it reads
+        B = T.TYPE.body
+        each = inline(txt("each layer: its own", B, T.TEXT),
+                      *[math(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"],
+                      txt("times the X it reads:", B, T.TEXT), txt("fresh", B, MARK),
+                      math("Q, K, V", F, T.TEXT), buff=0.15)
         if len(stack):
             stack.arrange(RIGHT, buff=0.3).next_to(switch, DOWN, buff=0.5)
+            each.next_to(stack, DOWN, buff=0.4).set_x(0)
+            stack.add(each)
         self.by_cue([
-            (0, [(1, lambda t: self.put("switch", switch, run_time=min(t, 1.5))),
-                 *([(2, lambda t: self.play(LaggedStart(*[FadeInPlace(b) for b in stack],
-                                                       lag_ratio=0.2), run_time=t))]
+            # the switch line at once: no empty stage while the voice starts (review 25)
+            (0, [(0.5, lambda t: self.put("switch", switch, run_time=min(t, 0.5))),
+                 *([(2, lambda t: self.play(LaggedStart(*[FadeInPlace(b) for b in stack[:-1]],
+                                                       lag_ratio=0.2), run_time=t)),
+                    (2, lambda t: self.play(FadeInPlace(each), run_time=t)),
+                    (1, lambda t: self.play(*[Indicate(b[0], color=MARK, scale_factor=1.05)
+                                              for b in stack[:-1]], run_time=t))]
                    if len(stack) else [])]),
             (1, [*([(1, lambda t: (self.play(FadeOutPlace(stack), run_time=t),
                                    self.gone(stack)))] if len(stack) else []),
@@ -427,16 +520,45 @@ class PerHeadScene(StoryboardScene):
         # over every pair of the same kind, at the body size
         x_l, x_r = cards.get_left()[0] + 1.2, 1.6
         ys = [-1.42, -1.82]
-        flats = VGroup(*[Rectangle(width=x_r - x_l, height=0.16, stroke_color=T.Q,
+        flats = VGroup(*[Rectangle(width=x_r - x_l, height=0.22, stroke_color=T.Q,
                                    stroke_width=1.5, fill_color=T.Q, fill_opacity=0.45)
                          .move_to([(x_l + x_r) / 2, y, 0]) for y in ys])
         fnames = VGroup(*[txt(f"head {h}", B, T.TEXT).next_to(f, LEFT, buff=0.15)
                           for h, f in zip((a, b), flats)])
-        cos = inline(txt(f"largest |cos|, all {lay['w_pairs']} pairs:", B, T.TEXT),
-                     Num(lp.w_cos_max, None, 2, B, MARK), buff=0.15)
-        cos.next_to(flats, DOWN, buff=0.3).align_to(fnames, LEFT)
-        cosnote = txt("(1 = same direction)", B, T.MUTED)
-        cosnote.next_to(cos, RIGHT, buff=0.3)
+        # each flat list's first numbers as cells in the value colours, one scale for both
+        # (review 20: two identical plain bars while the voice said "unrelated directions")
+        firsts = [pr.get("first_a") or [], pr.get("first_b") or []]
+        cells = VGroup()
+        if firsts[0] and firsts[1]:
+            scaled, _ = strip_scale(firsts[0] + firsts[1])
+            k = len(firsts[0])
+            cw = (x_r - x_l) / k
+            for r, (f, sc) in enumerate(zip(flats, (scaled[:k], scaled[k:]))):
+                f.set_fill(opacity=0)
+                cells.add(VGroup(*[Rectangle(width=cw, height=f.height, stroke_width=0)
+                                   .set_fill(signed_color(v), 1)
+                                   .move_to([x_l + cw * (i + 0.5), f.get_y(), 0])
+                                   for i, v in enumerate(sc)]))
+            fnote = VGroup(txt(f"first {k} of {pr['size']} numbers", B, T.TEXT),
+                           inline(txt("green > 0,", B, T.VALUE_POS),
+                                  txt("magenta < 0", B, T.VALUE_NEG), buff=0.15))
+            fnote.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+            fnote.next_to(flats, RIGHT, buff=0.3)
+            fnames.add(fnote)
+        # what a cosine is and what the 198 pairs are, in a few words (review 25: both
+        # unexplained); the plan's largest |cos| said as a band around 0
+        cosnote = txt("compared by their cosine: 1 = same direction, 0 = unrelated", B, T.TEXT)
+        cosnote.next_to(flats, DOWN, buff=0.3).align_to(fnames, LEFT)
+        cos = inline(txt(f"all {lay['w_pairs']} pairs (each pair of heads, each kind):", B,
+                         T.TEXT), txt("within", B, T.TEXT),
+                     Num(lp.w_cos_max, None, 2, B, MARK), txt("of 0", B, T.TEXT), buff=0.15)
+        cos.next_to(cosnote, DOWN, buff=0.15).align_to(cosnote, LEFT)
+        over = max(cos.get_right()[0], cosnote.get_right()[0]) - 6.6
+        if over > 0:
+            # a narrower card grid (another model's head count) sits further right: the two
+            # lines move left, under the X column's key
+            for m in (cosnote, cos):
+                m.shift(LEFT * over)
         pair = VGroup(*[SurroundingRectangle(cards[h].bars[0], color=MARK, buff=0.06,
                                              stroke_width=2.5) for h in (a, b)])
         if self.st.tokens is not None:
@@ -455,17 +577,22 @@ class PerHeadScene(StoryboardScene):
             self.play(*[Transform(c, m, path_arc=-PI / 3) for c, m in zip(copies, lying)],
                       run_time=0.4 * t)
             self.play(*[ReplacementTransform(c, f) for c, f in zip(copies, flats)],
-                      FadeInPlace(fnames), run_time=0.4 * t)
+                      FadeInPlace(fnames), run_time=(0.2 if len(cells) else 0.4) * t)
+            if len(cells):
+                # the numbers fill in, left to right: two different patterns
+                self.play(*[LaggedStart(*[FadeIn(c) for c in row], lag_ratio=0.05)
+                            for row in cells], run_time=0.2 * t)
+                self.add(flats)         # their outlines over the cells
 
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.1), run_time=t)),
                        (1, lambda t: self.play(FadeInPlace(legend), run_time=t))]),
                   (1, [(3, flatten),
+                       (1.5, lambda t: self.play(FadeInPlace(cosnote), run_time=t)),
                        (2, lambda t: self.play(FadeIn(cos, shift=0.2 * UP),
                                                Indicate(flats, color=MARK, scale_factor=1.02),
                                                run_time=t)),
-                       (1, lambda t: self.play(FadeInPlace(cosnote), FadeOutPlace(pair),
-                                               run_time=t))])]
+                       (0.5, lambda t: self.play(FadeOutPlace(pair), run_time=t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -491,7 +618,7 @@ class PerHeadScene(StoryboardScene):
         self.gone(pair)
         self.drop("switch", run_time=self.quick())
         self.st.cards = cards
-        self.st.panel = VGroup(legend, flats, fnames, cos, cosnote)
+        self.st.panel = VGroup(legend, cells, flats, fnames, cos, cosnote)
         self.keep(cards, self.st.panel)
 
     # --- the worked example ---------------------------------------------------------------
@@ -623,10 +750,11 @@ class PerHeadScene(StoryboardScene):
             self.gone(*[xs[j] for j in js])
 
         def out_of(js, t):
-            self.play(LaggedStart(*[FadeIn(keys[j], target_position=wk.get_center(), scale=0.3)
-                                    if isinstance(keys[j], VectorColumn)
-                                    else FadeInPlace(keys[j]) for j in js], lag_ratio=0.12),
-                      run_time=t)
+            cols = [keys[j] for j in js if isinstance(keys[j], VectorColumn)]
+            dots = [keys[j] for j in js if not isinstance(keys[j], VectorColumn)]
+            if dots:
+                self.play(*[FadeInPlace(m) for m in dots], run_time=0.1 * t)
+            self.emerge(wk, cols, T.K, Y_DOT - 0.05, (0.9 if dots else 1) * t)
 
         self.by_cue([(2, [
             (1.5, lambda t: self.play(*[FadeOutPlace(m) for m in old],
@@ -683,14 +811,14 @@ class PerHeadScene(StoryboardScene):
         def meet(js, t):
             for j in js:
                 # a yellow strip standing for the query (no second set of its digits)
+                # it starts under Q's column (review 24: it began on Q's digits), in the lane
                 c = Rectangle(width=0.3, height=self.st.q.nums.height, stroke_color=T.Q,
                               stroke_width=1.5, fill_color=T.Q, fill_opacity=0.35)
-                c.move_to(self.st.q.nums)
-                low = c.copy().align_to([0, lane, 0], UP)
-                self.play(c.animate.move_to(low.get_center()), run_time=0.3 * t)
-                self.play(c.animate.move_to([self.xs(j), low.get_y(), 0]), run_time=0.3 * t)
+                c.move_to([self.st.q.nums.get_x(), 0, 0]).align_to([0, lane, 0], UP)
+                self.play(FadeIn(c, shift=0.15 * DOWN), run_time=0.2 * t)
+                self.play(c.animate.move_to([self.xs(j), c.get_y(), 0]), run_time=0.35 * t)
                 self.play(Indicate(keys[j], color=T.Q, scale_factor=1.06),
-                          FadeIn(dots[j], shift=0.2 * DOWN), run_time=0.25 * t)
+                          FadeIn(dots[j], shift=0.2 * DOWN), run_time=0.3 * t)
                 self.play(FadeOut(c), run_time=0.15 * t)
         top = self.slots().index(h["top"]["pos"]) if h["top"]["pos"] in self.slots() else None
         how = self.shown.pop("key_how", None)
@@ -700,17 +828,23 @@ class PerHeadScene(StoryboardScene):
         sums = inline(math(f"{self.sup('Q')} dot K = {terms} +", F),
                       txt(f"{dh - n_show} more products", S, T.TEXT))
         sums.move_to([0, -1.3, 0])
-        steps = [(1, lambda t: self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
-                                         *([FadeOutPlace(how)] if how is not None else []),
-                                         FadeInPlace(sums), run_time=t)),
+        # the key's formula leaves before the dot product's takes its place (review 20: the
+        # two cross-faded in place at 0:51, neither readable)
+        steps = [(1, lambda t: (self.play(FadeOutPlace(how), run_time=0.4 * t)
+                                if how is not None else None,
+                                self.gone(how) if how is not None else None,
+                                self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
+                                          FadeInPlace(sums),
+                                          run_time=(0.6 if how is not None else 1) * t))),
                  (2, lambda t: meet(cols[:1], t))]
         # one key after another: each copy of the query fades before the next one flies
         steps += [(1, lambda t, j=j: meet([j], t)) for j in cols[1:]]
+        # slack at the end: the row is complete before the voice says "the largest" (review
+        # 24: it was said with six of nine on screen)
+        steps.append((3, lambda t: None))
         groups = [(0, steps)]
         if top is not None:
-            groups.append((1, [(1, lambda t: point_at(self, dots[top], MARK, run_time=t,
-                                                      direction=DOWN)),
-                               (1, lambda t: self.enlarge(dots[top], run_time=t))]))
+            groups.append((1, [(1, lambda t: self.point_below(dots[top], run_time=t))]))
         self.by_cue(groups)
         self.st.dots = dots
         self.st.rows.append(label)
@@ -728,11 +862,34 @@ class PerHeadScene(StoryboardScene):
                      txt(f"a sum of {dh} products grows with their number;", S, T.TEXT),
                      txt("divided, softmax is not pushed to all or nothing by size alone", S,
                          T.TEXT))
-        why.arrange(DOWN, aligned_edge=LEFT, buff=0.1).move_to([0, -1.45, 0])
+        why[0].move_to([0, -0.75, 0])
+        why[1].next_to(why[0], DOWN, buff=0.1).align_to(why[0], LEFT)
+        # the sizes on a line (review 20: 10 s of text with nothing moving): a dot per dot
+        # product; divided by √d_head they all move towards 0 and sit where the scores are
+        vals = [(h["scores"][t], h["dots"][t]) for t in self.slots()
+                if t is not None and h["dots"][t] is not None]
+        lo, hi = min(0.0, *[v for _, v in vals]), max(0.0, *[v for _, v in vals])
+        u, left, y_line = 7.5 / max(hi - lo, 1e-9), -3.0, -1.95
+        at = lambda v: left + (v - lo) * u             # noqa: E731
+        axis = Line([left - 0.2, y_line, 0], [left + 7.7, y_line, 0], color=T.MUTED,
+                    stroke_width=2)
+        zero = VGroup(Line([at(0), y_line - 0.1, 0], [at(0), y_line + 0.1, 0], color=T.TEXT,
+                           stroke_width=2))
+        zero.add(txt("0", S, T.TEXT).next_to(zero[0], DOWN, buff=0.08))
+        pts = VGroup(*[Dot([at(v), y_line, 0], radius=0.07, color=T.TEXT) for _, v in vals])
+        moved = [[at(sc), y_line, 0] for sc, _ in vals]     # the plan's scores
+        lname = txt("dot products", S, T.TEXT).next_to(axis, LEFT, buff=0.15)
+        sname = inline(txt("÷", S, T.TEXT), Num(self.v.scale, None, 2, S),
+                       txt(": the scores, closer together", S, T.TEXT))
+        sname.next_to([at(max(sc for sc, _ in vals)), y_line, 0], UP, buff=0.25)
+        sname.align_to([at(0) - 0.3, 0, 0], LEFT)
+        why[2].next_to(zero, DOWN, buff=0.2).align_to(why[0], LEFT)
+        line = VGroup(axis, zero, pts, lname)
+        why.add(line, sname)
         self.by_cue([(2, [
             (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
-            (4, lambda t: self.play(descend(self.st.dots, scores), run_time=t)),
+            (4, lambda t: self.play(step_down(self.st.dots, scores), run_time=t)),
             (1, lambda t: self.emphasize(scores, run_time=t)),
             # the scores replace the dot products: those dim (the voice is on the scores)
             (1, lambda t: self.play(ghost(dots, USED), run_time=t)),
@@ -744,9 +901,15 @@ class PerHeadScene(StoryboardScene):
             # was written
             # line by line as the voice says it (review 19: a static 13 s block)
             (3, [(1, lambda t: self.play(FadeInPlace(why[0]), run_time=t)),
-                 (1, lambda t: self.emphasize(label, run_time=t)),
-                 (1, lambda t: self.play(FadeInPlace(why[1]), run_time=t)),
-                 (1.5, lambda t: self.emphasize(why[1], run_time=t)),
+                 (1, lambda t: self.play(FadeInPlace(why[1]), FadeInPlace(line),
+                                         run_time=t)),
+                 (1, lambda t: self.play(*[Indicate(m, color=T.TEXT, scale_factor=1.3)
+                                           for m in pts], run_time=t)),
+                 (2, lambda t: (self.play(*[m.animate.move_to(x) for m, x in zip(pts, moved)],
+                                          FadeOutPlace(lname), FadeInPlace(sname),
+                                          run_time=t),
+                                # gone for good (a later fade of the group would bring it back)
+                                line.remove(lname), self.gone(lname))),
                  (1, lambda t: self.play(FadeInPlace(why[2]), run_time=t))])])
         self.set_slot("why", why)
         self.gone(self.st.keys, self.st.klabel)
@@ -775,20 +938,20 @@ class PerHeadScene(StoryboardScene):
                                          self.gone(why)) if why is not None else self.wait(t))]),
                      (1, [
             (1, lambda t: self.enlarge(self.st.scores[top], run_time=t)),
-            (3, lambda t: self.play(FadeInPlace(slabel), descend(self.st.scores, shifted),
+            (3, lambda t: self.play(FadeInPlace(slabel), step_down(self.st.scores, shifted),
                                     run_time=t)),
             # the scores are used: they grey (the voice is on the shifted row); the dot
             # products, used before them, leave (at most three rows of numbers on screen)
             (0.5, lambda t: self.play(ghost(VGroup(self.st.scores, self.st.rows[1]), USED),
                                       ghost(VGroup(self.st.dots, self.st.rows[0]), 0),
                                       run_time=t)),
-            (1, lambda t: self.emphasize(shifted[top], run_time=t))]),
-            (2, [(3, lambda t: self.play(FadeInPlace(label), descend(shifted, exps),
+            (1, lambda t: self.point_below(shifted[top], run_time=t))]),
+            (2, [(3, lambda t: self.play(FadeInPlace(label), step_down(shifted, exps),
                                          run_time=t)),
                 (0.5, lambda t: self.play(ghost(VGroup(shifted, slabel), USED),
                                           ghost(VGroup(self.st.scores, self.st.rows[1]), 0),
                                           run_time=t)),
-                (1, lambda t: self.emphasize(exps[top], run_time=t))]),
+                (1, lambda t: self.point_below(exps[top], run_time=t))]),
             (3, [(2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1])
                                                        .set_opacity(0) for a in flying],
                                                      lag_ratio=0.05), FadeInPlace(total),
@@ -817,7 +980,7 @@ class PerHeadScene(StoryboardScene):
         total = self.shown.pop("exp_sum")
         steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.42, 0]),
                                          Create(axis), run_time=t)),
-                 (4, lambda t: self.play(descend(self.st.exps, weights), FadeInPlace(label),
+                 (4, lambda t: self.play(step_down(self.st.exps, weights), FadeInPlace(label),
                                          run_time=t)),
                  (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                                      lag_ratio=0.05), run_time=t))]
@@ -828,11 +991,51 @@ class PerHeadScene(StoryboardScene):
         if top is not None:
             steps.append((1, lambda t: self.enlarge(weights[top], run_time=t)))
         if second is not None:
-            steps.append((1, lambda t: self.emphasize(weights[second], run_time=t)))
-        self.by_cue([(4, steps)])
+            steps.append((1, lambda t: self.point_below(weights[second], run_time=t)))
+        # review 24: the √32 reason (1:07) against 0.999 / 0.001 here: even scaled, the two
+        # largest scores are far apart; the gap written where the scores were
+        sd = h["decimals"]["scores"]
+        gapline = inline(txt(f"even after ÷ √{d['shape']['d_head']}: score of "
+                             f"'{h['top']['token']}'", S, T.TEXT),
+                         Num(p.top.score, None, sd, S),
+                         txt(f"− score of '{h['second']['token']}'", S, T.TEXT),
+                         Num(p.second.score, None, sd, S), txt("=", S, T.TEXT),
+                         Num(p.gap, None, sd, S, MARK), buff=0.15)
+        gapline.move_to([0, Y_SCORE, 0])
+        # and what that gap does, where the shifted scores were: e to minus the gap, bank's
+        # exp (review 25: ~12 s on one static line)
+        ed = h["decimals"]["exp"]
+        sec = self.slots().index(h["second"]["pos"]) if second is not None else None
+        eline = inline(math(f"e^(-{h['gap']:.{sd}f}) =", F, T.TEXT),
+                       Num(p.second.exp, None, ed, S, MARK),
+                       txt(f": the exp of '{h['second']['token']}', below", S, T.TEXT),
+                       buff=0.15)
+        eline.move_to([0, Y_EXP, 0])
+        groups = [(4, steps)]
+        # only when the voice says it (a sentence after the weights; a draft has none)
+        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 5
+        if said:
+            # the scores row, faded to nothing in the exp beat, leaves the scene first: the
+            # gap line takes its place (no hidden text under it, layoutcheck)
+            hidden = VGroup(self.st.scores, self.st.rows[1], shifted_rows)
+            groups.append((5, [(1, lambda t: (self.gone(hidden),
+                                              self.play(FadeInPlace(gapline[:2]),
+                                                        run_time=t))),
+                               (1, lambda t: self.play(FadeInPlace(gapline[2:4]),
+                                                       run_time=t)),
+                               (1, lambda t: self.play(FadeInPlace(gapline[4:]), run_time=t)),
+                               (1, lambda t: self.emphasize(gapline[-1], run_time=t)),
+                               (1.5, lambda t: self.play(FadeInPlace(eline), run_time=t)),
+                               (1, lambda t: self.play(
+                                   Indicate(self.st.exps[sec], color=MARK),
+                                   Indicate(eline[1], color=MARK), run_time=t)),
+                               (1, lambda t: self.emphasize(weights[top], weights[second],
+                                                            run_time=t))]))
+        self.by_cue(groups)
         self.st.bars, self.st.weights = bars, weights
-        self.st.wrest = VGroup(bars, axis, label, total)   # what leaves when the weights move up
-        self.keep(bars, weights, axis, label, total)
+        # what leaves when the weights move up
+        self.st.wrest = VGroup(bars, axis, label, total, *([gapline, eline] if said else []))
+        self.keep(bars, weights, axis, label, total, *([gapline, eline] if said else []))
         self.st.rows += [total]
 
     def beat_values(self, beat) -> None:
@@ -897,9 +1100,7 @@ class PerHeadScene(StoryboardScene):
 
         def out_of_wv(js, t):
             # one value after another (as the keys came): none overlaps another in flight
-            self.play(LaggedStart(*[FadeIn(values[j], target_position=wv.get_center(),
-                                           scale=0.3) for j in js], lag_ratio=0.3),
-                      run_time=t)
+            self.emerge(wv, [values[j] for j in js], T.V, Y_DOT - 0.05, t)
 
         self.by_cue([(0, [
             (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wrest),
@@ -910,11 +1111,9 @@ class PerHeadScene(StoryboardScene):
             (1, lambda t: x_into_wv(cols[:1], t)),
             (1, lambda t: out_of_wv(cols[:1], t)),
             (1.5, lambda t: x_into_wv(cols[1:], t)),
-            (2.5, lambda t: self.play(FadeOutPlace(xlabel), run_time=0.2 * t)
-             or self.play(LaggedStart(*[
-                FadeIn(values[j], target_position=wv.get_center(), scale=0.3)
-                for j in cols[1:]], lag_ratio=0.3), *[FadeInPlace(g) for g in gaps],
-                run_time=0.8 * t)),
+            (2.5, lambda t: self.play(FadeOutPlace(xlabel), *[FadeInPlace(g) for g in gaps],
+                                      run_time=0.2 * t)
+             or out_of_wv(cols[1:], 0.8 * t)),
             (0.7, lambda t: (self.play(FadeOutPlace(VGroup(wv, wvname)), FadeInPlace(vlabel),
                                        run_time=t),
                              self.gone(wv, wvname, xlabel)))]),
@@ -924,12 +1123,15 @@ class PerHeadScene(StoryboardScene):
             (1, [(0.7, lambda t: self.play(FadeOutPlace(how), run_time=t)),
                  (1.3, lambda t: self.play(tags.animate.set_y(y_tag),
                                            FadeInPlace(tlabel), run_time=t)),
-                 (1.5, lambda t: self.play(descend([tags[j] for j in fly], land, lag=0),
+                 # the two heaviest weights light up where they are and appear in the sum
+                 # written under them (no copies fly across the row: review 20's overlaps)
+                 (1.5, lambda t: self.play(*[Indicate(tags[j], color=MARK) for j in fly],
+                                           *[FadeIn(m, shift=0.15 * DOWN) for m in land],
                                            run_time=t)),
                  (1, lambda t: self.play(FadeInPlace(VGroup(*[m for m in formula
                                                               if m not in land])),
                                          run_time=t)),
-                 (5, lambda t: weighted_sum(self, parts, ws, out, run_time=t))]),
+                 (5, lambda t: self.weigh_and_add(parts, ws, out, y_tag - 0.5, t))]),
             (2, [(0.7, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
                  (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
                                               color=T.V, run_time=t))]),
@@ -1036,7 +1238,8 @@ class PerHeadScene(StoryboardScene):
         for h, pattern in enumerate(lay["patterns"]):
             m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, color=WEIGHT,
                                 labels=False)
-            name = txt(f"head {h}", S, MARK if h == best else T.MUTED)
+            # names in the text colour (review 25: the grid crowded with grey captions)
+            name = txt(f"head {h}", S, MARK if h == best else T.TEXT)
             score = Num(p.prev_token[h], None, lay["prev_decimals"], S,
                         MARK if h == best else T.TEXT)
             minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.08))
@@ -1164,8 +1367,10 @@ class PerHeadScene(StoryboardScene):
         wo_rect = Rectangle(width=side, height=side, stroke_color=T.TEXT, stroke_width=2,
                             fill_color=T.MUTED, fill_opacity=0.25)
         wo_rect.move_to([x_sq + side / 2, y0 + P / 2 - side / 2, 0])
+        # a clear gap after the superscript (review 20: "W_O^(0)" ran into "384 rows")
         wo_name = inline(math(f"W_O^(({self.layer}))", F),
-                         txt(f"{d['shape']['d_joined']} rows × {dm} columns", S, T.TEXT))
+                         txt(f"{d['shape']['d_joined']} rows × {dm} columns", S, T.TEXT),
+                         buff=0.3)
         wo_name.next_to(wo_rect, DOWN, buff=0.15).align_to([x0, 0, 0], LEFT)
         cuts = VGroup(*[Line([x_sq, y + P / 2, 0], [x_sq + side, y + P / 2, 0], color=T.TEXT,
                              stroke_width=2) for y in ys[1:]])
@@ -1227,7 +1432,8 @@ class PerHeadScene(StoryboardScene):
                           for h, tok in enumerate(j["argmax"])])
         onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
-        cnote = txt("together in this sentence; why was not tested", T.TYPE.body, T.TEXT)
+        cnote = txt(f"In this sentence, long pieces and a look at '{j['key_token']}' go "
+                    f"together; why was not tested.", T.TYPE.body, T.TEXT)
         cnote.move_to([0, -2.0, 0]).align_to([x_tok, 0, 0], LEFT)
         if cnote.get_right()[0] > 6.7:
             cnote.shift(LEFT * (cnote.get_right()[0] - 6.7))
@@ -1242,7 +1448,8 @@ class PerHeadScene(StoryboardScene):
         mine = h0["head"]
         out = self.column(h0["out"], hp0.out.path, h0["decimals"]["out"], T.V, summary=True)
         out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
-        olabel = txt(f"head {mine}'s output for '{d['focus']['token']}'", S, T.V)
+        olabel = txt(f"head {mine}'s output for '{d['focus']['token']}': its weights × its "
+                     "values, added up", S, T.V)
         olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
 
         def gather(t):
@@ -1350,12 +1557,17 @@ class PerHeadScene(StoryboardScene):
         sbias.move_to([x_st + ends[-1] + ks * j["bias_norm"] / 2, y_sum, 0])
         dbar = Rectangle(width=ks * j["delta_norm"], height=bh, stroke_width=0)
         dbar.set_fill(T.ATTN, 0.85).move_to([x_st + ks * j["delta_norm"] / 2, y_d, 0])
-        slabel = inline(txt(f"the {n} pieces' lengths and the bias's, added:", S, T.TEXT),
-                        Num(jp.with_bias, None, j["decimals"]["with_bias"], S, T.ATTN),
-                        buff=0.2)
+        # what the end-to-end bar is, truthfully (review 25: "they point different ways"
+        # said, not shown): the length the sum would have if every piece pointed one way
+        slabel = VGroup(inline(txt(f"{n} pieces + bias, lengths end to end:", S, T.TEXT),
+                               Num(jp.with_bias, None, j["decimals"]["with_bias"], S, T.ATTN),
+                               buff=0.2),
+                        txt("= the sum's length if all pointed one way", S, T.TEXT))
+        slabel.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         slabel.next_to(stack, UP, buff=0.15).align_to([x_st, 0, 0], LEFT)
         dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
+                        txt(": the sum as it is", S, T.TEXT))
         dlabel.next_to(dbar, RIGHT, buff=0.25)
         cancel = VGroup(stack, sbias, slabel, dbar, dlabel)
 
@@ -1383,27 +1595,20 @@ class PerHeadScene(StoryboardScene):
                       ReplacementTransform(bcopy, sbias), run_time=0.15 * t)
             self.play(LaggedStart(*[FadeInPlace(m) for m in lens], lag_ratio=0.08),
                       run_time=0.2 * t)
-            self.play(FadeInPlace(slabel), run_time=0.1 * t)
+            self.play(FadeInPlace(slabel[0]), run_time=0.1 * t)
+            self.play(FadeInPlace(slabel[1]), run_time=0.1 * t)
             self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
-                      Indicate(dlen, color=T.ATTN), run_time=0.2 * t)
+                      Indicate(dlen, color=T.ATTN), run_time=0.1 * t)
 
-        rows = list(self.st.grid_rows)
         self.st.grid_rows = []
+        edge = ([lens[h] for h in range(n)
+                 if j["piece_norms"][h] in (j.get("key_len_min"), j.get("other_len_max"))]
+                if j["key_heads_longest"] else [])
 
-        def from_rows(t):
-            # review 19: the grid did not cross-fade into the outputs: each head's row for
-            # the focus token (its weights, which mix the values) moves up into that head's
-            # output box
-            self.play(*[r.animate.stretch_to_fit_width(sw).stretch_to_fit_height(0.32)
-                        .move_to(strips[h]) for h, r in enumerate(rows)],
-                      FadeInPlace(top_label), run_time=0.55 * t)
-            self.play(*[ReplacementTransform(r, strips[h]) for h, r in enumerate(rows)],
-                      FadeInPlace(names), run_time=0.3 * t)
-            self.play(FadeInPlace(legend), run_time=0.15 * t)
-
-        first = ([(1, lambda t: self.clear_but(rows, t)), (4, from_rows)]
-                 if len(rows) == n else
-                 [(1, lambda t: self.clear(t)),
+        # review 24: the weight rows morphing into the output boxes read as if the weights
+        # were the outputs; the rows leave with the grid, and head 2's output (its weighted
+        # sum of values, from the values beat) comes back and moves into its box
+        first = ([(1, lambda t: self.clear(t)),
                   (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)), run_time=t)),
                   (1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
                   (3, gather)])
@@ -1438,7 +1643,11 @@ class PerHeadScene(StoryboardScene):
                          (5, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
                                              self.gone(cancel))),
                               (2, lambda t: self.play(LaggedStart(*[
-                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t))]),
+                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
+                              # the gap that makes them the longest, with its numbers: the
+                              # boxed heads' shortest piece, every other head's longest
+                              *([(1, lambda t: self.emphasize(*edge, run_time=t))]
+                                if edge else [])]),
                          (6, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in argmax], lag_ratio=0.1),
                                   run_time=t)),
@@ -1586,19 +1795,41 @@ class PerHeadScene(StoryboardScene):
             # grey text): its own X, its own layer's W_Q
             B = T.TYPE.body
 
-            def how(l):
-                return inline(txt("=", B, T.TEXT), math(T.X_l(l), F, T.X),
-                              txt("×", B, T.TEXT), math(f"W_Q^(({l},{hh}))", F, T.Q),
-                              *([txt("+ bias", B, T.TEXT)] if self.bias() else []), buff=0.1)
+            def how(l, X="Q", lead="="):
+                # one notation with the worked example: X^(l) × W_Q^(l,h) + b_Q^(l,h)
+                # (review 25: "+ bias" and a plain "W_Q" at the end)
+                c = T.QUANTITY[X.lower()]
+                return inline(*([math(lead, F, c)] if lead != "=" else
+                                [txt("=", B, T.TEXT)]),
+                              *([txt("=", B, T.TEXT)] if lead != "=" else []),
+                              math(T.X_l(l), F, T.X), txt("×", B, T.TEXT),
+                              math(f"W_{X}^(({l},{hh}))", F, c),
+                              *([txt("+", B, T.TEXT), math(f"b_{X}^(({l},{hh}))", F, c)]
+                                if self.bias() else []), buff=0.1)
             q0how, q1how = how(self.layer), how(l1)
             q0how.next_to(q0, DOWN, buff=0.2).align_to(q0, LEFT)
             q1how.next_to(q1, DOWN, buff=0.2).align_to(q1, LEFT)
-            # the chapter's point, said and shown (review 19: the video ended without it)
-            close = VGroup(txt(f"new X, layer {l1}'s own W_Q: a fresh query", B, MARK),
-                           txt("K and V: rebuilt the same way", B, MARK))
-            close.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+            # the chapter's point, said and shown (review 19: the video ended without it);
+            # layer l+1's keys and values from the same new X (review 25: shown, not only
+            # said; their recipe, no numbers: the plan has none)
+            kv = VGroup(how(l1, "K", f"K^(({l1},{hh}))"), how(l1, "V", f"V^(({l1},{hh}))"))
+            kv.arrange(RIGHT, buff=0.8)
+            close = VGroup(txt(f"fresh keys and values too: the new X, layer {l1}'s own "
+                               f"matrices", B, MARK), kv)
+            close.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             close.next_to(VGroup(q0how, q1how), DOWN, buff=0.3).align_to(q0how, LEFT)
             fresh = (x1, q0, q1, q0name, q1name, q0how, q1how, close)
+        def kv_from_x(t):
+            src = fresh[0]
+            bits = [Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
+                              fill_color=T.X, fill_opacity=0.3).move_to(src[1])
+                    for _ in kv]
+            self.add(*bits)
+            self.play(*[b.animate.move_to(f[2]).scale(0.4).set_opacity(0.1)
+                        for b, f in zip(bits, kv)], run_time=0.7 * t)
+            self.remove(*bits)
+            self.play(*[FadeInPlace(f[2]) for f in kv], run_time=0.3 * t)
+
         strip = (Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
                            fill_color=T.X, fill_opacity=0.3).move_to(fresh[0][1])
                  if fresh is not None else None)
@@ -1643,8 +1874,12 @@ class PerHeadScene(StoryboardScene):
                                            Indicate(q0how[3], color=T.Q),
                                            Indicate(q1how[3], color=T.Q), run_time=t)),
                  (1, lambda t: self.play(FadeInPlace(close[0]), run_time=t)),
-                 (0.6, lambda t: self.wait(t)),
-                 (1, lambda t: self.play(FadeInPlace(close[1]), run_time=t))])]))
+                 # X^(l+1) (a blue strip from its column) goes into the key's and the value's
+                 # recipe, which are written around it
+                 (1.2, lambda t: kv_from_x(t)),
+                 (1, lambda t: self.play(FadeInPlace(VGroup(*[m for f in kv for i, m in
+                                                              enumerate(f) if i != 2])),
+                                         run_time=t))])]))
         kept = [xin, box, bname, plus, out, a1, a2, a3, skip, sname, ln, a4, a5, nxt]
         if fresh is None:
             kept += [sums, *names, note]

@@ -123,6 +123,8 @@ class Join(View):
     n_key_heads: int
     key_heads_text: str
     key_heads_longest: int   # 1: they are exactly the n_key_heads longest pieces
+    key_len_min: float      # the key heads' shortest piece
+    other_len_max: float    # every other head's longest piece
     sum_adds: bool          # the shown first entries add up to the shown sum ("=", else "≈")
     decimals: JoinDecimals
 
@@ -134,6 +136,8 @@ class Pair(View):
     cos: float
     cos_text: str
     size: int
+    first_a: list[float]    # head a's flat W_Q, its first entries (drawn as cells)
+    first_b: list[float]
 
 
 class Next(View):

@@ -43,9 +43,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "update": t[f"{b}.hook_attn_out"][0].tolist(),
             "x_out": t[f"{b}.hook_resid_post"][0].tolist(),
         })
-    everything = np.array([layers[l][k] for l in range(len(layers))
-                           for k in ("x_in", "q", "k", "v", "x_out")])
-    extent = float(max(1.0, math.ceil(np.abs(everything).max())))
+    extent, center = view_of(layers)
     lengths = step_lengths([lay["x_in"] for lay in layers], [lay["x_out"] for lay in layers])
     # layer 0's step gets its own close-up; the later ones share one magnification (the
     # longest's), so their lengths compare by eye
@@ -53,6 +51,11 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     for l, (lay, n) in enumerate(zip(layers, lengths)):
         lay["zoom"] = close_up(lay["x_in"], lay["x_out"], n if l == 0 else later)
         lay["step_len"] = n          # |X^(l+1) - X^(l)| = |0.1 V^(l)|
+        # X^(l+1) = X^(l) + Δ^(l) as written (two decimals): how far the written sum is off,
+        # entry by entry, at most (0: it adds up; else it is written "≈": 0.10 + (-0.15)
+        # shown as -0.04 would not add up to the eye)
+        lay["sum_gap"] = round(max(abs(round(a, 2) + round(d, 2) - round(o, 2))
+                                   for a, d, o in zip(lay["x_in"], lay["update"], lay["x_out"])), 4)
     fresh = {key: round(smallest_gap([lay[key] for lay in layers]), 4) for key in "qkv"}
     fresh["carry_gap"] = carry_gap([lay["x_in"] for lay in layers],
                                    [lay["x_out"] for lay in layers])
@@ -62,7 +65,21 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     fresh["step_ratio"] = round(lengths[1] / lengths[0], 4) if len(lengths) > 1 else 0.0
     seed = t.meta["source"]["seed"]
     return {"fresh": fresh, "code": CODE.format(seed=seed), "lines": LINES, "seed": seed,
-            "step": 0.1, "extent": extent, "layers": layers}
+            "step": 0.1, "extent": extent, "center": center, "layers": layers}
+
+
+def view_of(layers: list[dict]) -> tuple[float, list[float]]:
+    """The plane's square view (half-width `extent`, `center`, data units): the origin and
+    every point drawn on it (X before and after each layer, each V's tip: Q and K stay
+    numbers) with 0.3 to spare round them, and 0.8 right of X's rightmost tip (X's name
+    stands there when X lies along the x-axis). Not centred on the origin: the points lie
+    mostly left of it, so a centred view drew each unit a third smaller."""
+    pts = np.array([[0.0, 0.0]] + [lay[k] for lay in layers for k in ("x_in", "x_out", "v")])
+    xs = np.array([lay[k] for lay in layers for k in ("x_in", "x_out")])
+    lo, hi = pts.min(axis=0) - 0.3, pts.max(axis=0) + 0.3
+    hi[0] = max(hi[0], xs[:, 0].max() + 0.8)
+    extent = math.ceil(float((hi - lo).max()) / 2 / 0.05) * 0.05
+    return round(extent, 2), ((lo + hi) / 2).round(3).tolist()
 
 
 def named_split(sp: dict, layers: list[dict]) -> dict:
@@ -99,13 +116,13 @@ def named_split(sp: dict, layers: list[dict]) -> dict:
 
 
 def close_up(x_in, x_out, step: float) -> dict:
-    """A view of one 0.1 V step where it is readable: centred on the step, five times `step`
+    """A view of one 0.1 V step where it is readable: centred on the step, 3.5 times `step`
     wide (the step's own length, or the longest of several shown at one magnification), with
     a scale bar of a round length (1, 2 or 5 times a power of ten) near a quarter of the
     view."""
     a, b = np.asarray(x_in, dtype=float), np.asarray(x_out, dtype=float)
     step = float(step) or 1e-3
-    width = 5 * step
+    width = 3.5 * step
     exp = math.floor(math.log10(width / 4))
     bar = min((m * 10.0 ** exp for m in (1, 2, 5, 10)), key=lambda v: abs(v - width / 4))
     return {"center": ((a + b) / 2).round(4).tolist(), "width": round(width, 4),

@@ -19,21 +19,19 @@ into Q's slot; layer 2 runs the recipe straight through), `update` (V slides alo
 and its numbers arc over it into Δ = 0.1 V, in Δ's own pale shade; on the plane a lens grows
 out of a square round the step, with a round scale bar (layers after 0 share one
 magnification; "the close-up keeps layer one's magnification" is said while it is open, the
-bar outlined), and draws Δ tip to tail from X; then, at "Added tip to tail", the new X's row
+bar outlined), and draws Δ tip to tail from X, X's arrow sliding along it from X^(l)'s tip to
+X^(l+1)'s (the plane's view is the plan's: not centred on the origin, every X and V with
+room for their names); then, at "Added tip to tail", the new X's row
 is written between X's and Δ's: X's numbers drop into its upper lane, Δ's rise into its
 lower lane, stacked in each slot like a written column sum, and shrink away before the sum
-appears; the X it leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
+appears ("≈" where the sum as written does not add up: `layers[l].sum_gap`); the X it
+leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
 earlier layer" everywhere); the step's length, as a number and a bar on one scale, joins a
 table under the plane), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
 side by side, the last layer's numbers moving into its column, the "computed once and
 reused" copies (grey) stepping down under the real values; then they leave, the rows close
-up but for a lane under Q, Q's row is outlined as the voice says its jumps come mostly from
-the toy's unrelated random matrices (checked both ways round:
-`fresh.split[*].ratio_q_both`); then Q's jump is split as said: the old X, X^(l-1), travels
-down the gap between the columns into the lane under Q^(l), where X^(l-1) · W_Q^(l) appears
-(`fresh.split[*].via.Q`), outlined with X^(l) and Q^(l) = X^(l) · W_Q^(l) (the matrices'
-share and the current X's share, side by side); arrows carry each column's X^(l+1) into the
-next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
+up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
+column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
 outlined: the toy omits attention).
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `row_of`).
 """
@@ -43,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from manim import config
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
                    Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, rush_from, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
@@ -251,8 +250,9 @@ class ToyLoopScene(StoryboardScene):
         self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.335)
         self.code = self.code_lines.next_to(self.title, DOWN, buff=T.GAP)
         self.code.to_edge(LEFT, buff=T.EDGE + 0.2)
-        e = d["extent"]
-        self.plane = VectorPlane(e, 0.5, PLANE_SIZE)
+        # (the view the plan chose: every X and V with room for their names, not centred on
+        # the origin, so a unit is drawn as large as the panel allows)
+        self.plane = VectorPlane(d["extent"], 0.5, PLANE_SIZE, center=tuple(d["center"]))
         self.plane.next_to(self.title, DOWN, buff=T.GAP + 0.35).to_edge(RIGHT, buff=T.EDGE)
         self.add(self.plane)
         self.panel_top = self.code.get_bottom() + DOWN * 0.22
@@ -942,13 +942,22 @@ class ToyLoopScene(StoryboardScene):
             # the new X's row comes after the arrows meet
             if l == 0:
                 self.hold_until_cue(1)
-            self.close_up(lay, src)
-        new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} =",
-                           src.x_out, T.X, 1)
+            self.lens_open(lay, src)
+        # ("≈" where the sum as written, to two decimals, does not add up: the plan's check)
+        new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} "
+                           + ("=" if lay["sum_gap"] < 0.005 else "≈"), src.x_out, T.X, 1)
         # "Added tip to tail, it carries X to the next X": the sum, as it is said
-        added = self.cue_with("Added tip to tail", -1) if lens_first else -1
+        # (layer 0 says it mid-sentence: "Magnified: delta, ..., added tip to tail, gives X
+        # one"). In the open lens X slides along Δ as it is said, the sum is written beside it
+        phrase = "Added tip to tail"
+        added = self.cue_with(phrase, -1) if lens_first else -1
+        if added < 0 and lens_first:
+            phrase = "added tip to tail"
+            added = self.cue_with(phrase, -1)
         if added >= 0:
-            self.hold_until_cue(added)
+            self.hold_until(self.phrase_time(added, phrase) - 0.1)
+        if lens_first:
+            self.lens_slide()
         # the sum, written as it happens: X's numbers drop straight down into the new row
         # (still empty: its name comes with the sum) and slide along it in its upper half; Δ's
         # rise straight up out of their row and slide along its lower half; stacked in each
@@ -982,7 +991,13 @@ class ToyLoopScene(StoryboardScene):
         # aside, the camera glides in and back), and its length joins the row under the plane.
         x0, x1 = lay["x_in"], lay["x_out"]
         if not lens_first:      # (silent: the lens after the sum)
-            self.close_up(lay, src)
+            self.lens_open(lay, src)
+            self.lens_slide()
+        elif added >= 0:
+            # the lens stays open until the sentence that says the step has ended
+            cue = self.beat["cues"][added]
+            self.hold_until(self.cue_at(added) + float(cue["duration"]) + 0.2)
+        self.lens_close()
         own = self.stage.x_arrow[1]
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1, own))
         new_arrow[1].become(math(T.X_l(l + 1), PLANE_LABEL, T.X).move_to(new_arrow[1]))
@@ -1070,7 +1085,7 @@ class ToyLoopScene(StoryboardScene):
                 break
         return rule
 
-    def close_up(self, lay: dict, src: Layer) -> None:
+    def lens_open(self, lay: dict, src: Layer) -> None:
         """The step 0.1 V is a few pixels long at home size, so it is shown magnified in place:
         a small square marks it on the plane, a lens the plane's size grows out of that square
         (the code and the numbers stay where they are), draws X, Δ tip to tail and the new X
@@ -1085,15 +1100,20 @@ class ToyLoopScene(StoryboardScene):
         c = plane.p(z["center"])
         side = max(z["width"] * plane.units, 0.22)
         k = PLANE_SIZE / side              # the lens magnifies `side` to the plane's size
-        spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
+        # (the lens covers the plane and any name standing past its right edge: X's name sits
+        # right of its tip when X lies along the x-axis; nothing of the plane peeks out)
+        right = max([m.get_right()[0] for m in self.plane_labels()] + [plane.get_right()[0]])
+        extra = right - plane.get_right()[0] + (0.06 if right > plane.get_right()[0] else 0.0)
+        wide = (PLANE_SIZE + extra) / PLANE_SIZE
+        spot = Rectangle(width=side * wide, height=side, color=T.TEXT, stroke_width=2).move_to(c)
         self.play(FadeInPlace(spot), run_time=f * self.quick(0.05, 0.3))
-        lens = Square(PLANE_SIZE, color=T.TEXT, stroke_width=2).move_to(plane)
+        lens = Rectangle(width=PLANE_SIZE + extra, height=PLANE_SIZE, color=T.TEXT,
+                         stroke_width=2).move_to(plane).shift(RIGHT * extra / 2)
         lens.set_fill(T.BACKGROUND, opacity=1.0)     # nothing of the plane shows through
-        self.play(ReplacementTransform(spot.copy(), lens), run_time=f * self.quick(0.1, 0.6))
 
         # after layer 0 the scale's note fills the lens's lower part: the step is drawn in
         # the upper part, clear of it
-        lift = UP * (0.45 if l > 0 else 0.0)
+        lift = UP * 0.0               # (no note under the step any more: centred)
 
         def m(xy):                         # a data point, as seen through the lens
             return lens.get_center() + lift + (plane.p(xy) - c) * k
@@ -1164,45 +1184,87 @@ class ToyLoopScene(StoryboardScene):
 
         order = [u, *sorted(sides, key=lambda w: -float(w @ u))]
         there[1].next_to(b, min(order, key=met), buff=0.15)    # (ties: the first in order)
-        self.play(FadeInPlace(here), FadeInPlace(scale), run_time=f * self.quick(0.05, 0.4))
+        # the lens grows out of the square with X's tip and the scale already in it (a zoom:
+        # never an empty box), the square's contents seen larger
+        full = VGroup(lens, here, scale)
+        small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
+            .shift(c - lens.get_center())
+        self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
         # (layer 0: Δ's length comes with Δ, as "delta, 0.04 long" is said)
         self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
                   *([FadeInPlace(length)] if l == 0 else []),
                   run_time=f * self.quick(0.1, 1.0))
-        self.play(FadeInPlace(there), *([] if l == 0 else [FadeInPlace(length)]),
-                  run_time=f * self.quick(0.05, 0.5))
+        if l > 0:
+            self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
         ghost = VGroup()
-        if l == 0:      # (later layers' lengths joined the table with their Δ)
-            # a copy of the length joins the table under the plane (the same digits); the
-            # readout stays in the lens while the sentence that names it is spoken
-            entry = self.length_entry(src)
-            self.play(TransformFromCopy(length[1], entry[1]),
-                      FadeInPlace(VGroup(entry[0], entry[2])), run_time=f * self.quick(0.05, 0.6))
-            self.stage.lengths.add(entry)
-            self.add(self.stage.lengths)
-            if self.beat.get("cues"):
-                self.hold_until(min(self.phrase_time(1, "gives") - 0.2, self.cue_at(2) - 2.5))
-            ghost.add(length)
+        if l == 0:
+            # (its length joins the table under the plane as the lens closes: lens_close)
+            pass
         else:
             # its length, spoken "against" layer 0's: the two outlined with the readout
             self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
                            run_time=max(0.6, f * 0.8))
             ghost.add(length)
             # "the close-up keeps layer one's magnification": said while the lens is open,
-            # its scale bar outlined as it is said (the lens closes when the sentence ends)
+            # its scale bar outlined as it is said
             keeps = self.cue_with("close-up keeps", -1)
             if keeps >= 0:
                 self.hold_until(self.phrase_time(keeps, "close-up keeps") - 0.2)
                 self.emphasize(scale, run_time=1.4)
-                cue = self.beat["cues"][keeps]
-                self.hold_until(self.cue_at(keeps) + float(cue["duration"]) - 0.3)
-        # (at home size the step is a few pixels: no trail is left there, so X's tip stays
-        # clear; the table of lengths keeps what the lens showed)
-        # (the lens's text goes first: none of it is left over the plane as the lens shrinks)
-        self.play(FadeOutPlace(VGroup(here, there, step, name, scale, ghost)),
-                  run_time=f * self.quick(0.05, 0.3))
-        self.play(ReplacementTransform(lens, spot), run_time=f * self.quick(0.1, 0.6))
-        self.play(FadeOutPlace(spot), run_time=f * self.quick(0.05, 0.3))
+        self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
+                          name=name, scale=scale, ghost=ghost, c=c, side=side, length=length)
+
+    def lens_slide(self) -> None:
+        """"Added tip to tail": in the open lens X's arrow (its last stretch) slides along Δ
+        from X^(l)'s tip to X^(l+1)'s: the same arrow moving, not a second one fading in;
+        where it was stays, faint."""
+        z = self._lens
+        here, there, f = z["here"], z["there"], z["f"]
+        moving = here[0].copy()
+        self.add(moving)
+        self.play(ReplacementTransform(moving, there[0]), DimPlace(here, GHOST + 0.1),
+                  run_time=max(0.6, f * self.quick(0.1, 1.0)))
+        self.play(FadeInPlace(there[1]), run_time=f * self.quick(0.05, 0.4))
+
+    def lens_close(self) -> None:
+        """The lens shrinks back into its square with all it shows (a zoom out), and the
+        square goes."""
+        z = self._lens
+        f, spot, lens = z["f"], z["spot"], z["lens"]
+        inside = VGroup(lens, z["here"], z["there"], z["step"], z["name"], z["scale"],
+                        z["ghost"])
+        keep = []
+        if self.layer == 0:
+            # layer 0's length leaves the lens's readout for the table under the plane (the
+            # same digits, moved), once the lens is shut: it never crosses the lens's drawing
+            length = z["length"]
+            keep = [length[1]]
+            length.remove(length[1])
+            inside.add(length)
+            # (the lens in the scene first, then the number over it: the opaque lens, added
+            # by the play, hid it while it shrank)
+            self.add(inside, keep[0])
+        self.play(inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
+                  .shift(z["c"] - lens.get_center()), run_time=f * self.quick(0.1, 0.7))
+        self.remove(inside)
+        if keep:
+            _, src = self.lay()
+            entry = self.length_entry(src)
+            # (over the plane's top and down its left side: it crosses no arrow or name)
+            c0 = keep[0]
+            a0, b0 = c0.get_center(), entry[1].get_center()
+            top = self.plane.get_top()[1] + 0.3
+            side_x = self.plane.get_left()[0] - 0.45
+            self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
+            self.play(glide(c0, [a0, [a0[0], top, 0.0], [side_x, top, 0.0], [side_x, b0[1], 0.0],
+                                 b0], scale=entry[1].height / c0.height),
+                      FadeInPlace(VGroup(entry[0], entry[2])), run_time=self.quick(0.1, 1.3))
+            self.remove(keep[0])
+            self.stage.lengths.add(entry)
+            self.add(self.stage.lengths)
+        else:
+            self.play(FadeOutPlace(spot), run_time=f * self.quick(0.05, 0.3))
+        self._lens = None
 
     def length_entry(self, src: Layer) -> VGroup:
         """Layer l's column of the table of step lengths under the plane: |Δ^(l)| over its
@@ -1276,13 +1338,14 @@ class ToyLoopScene(StoryboardScene):
         # wide gaps between the columns: the carry arrows run through them
         grid.arrange_in_grid(rows=len(keys) + 1, cols=n + 1, buff=(0.9, 0.1))
         room = self.HOME_WIDTH - 2 * T.EDGE
-        if grid.width > room:
-            grid.scale_to_fit_width(room)
+        # (larger than the rows' own size where the frame has room: the table is the stage)
+        big = min(1.3, room / grid.width)
+        grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
         # room under each Q, K, V row for the hypothetical's copies, kept faint beside the
         # real values (so the difference is seen, not remembered)
-        GAP = 0.44
+        GAP = 0.44 * big
         for i in range(2, len(rows)):
             rows[i].shift(DOWN * GAP * (i - 1))
         # the heads come in as the last layer's numbers move into their column (same numbers)
@@ -1341,28 +1404,26 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
         ghosts = VGroup(*copies)
         self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0]))
-        for i in range(n):
-            self.emphasize(VGroup(*[row[i] for row in cells[1:4]]),
-                           run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
-        self.hold_until_cue(3)
-        # "Q jumps from column to column ... unrelated random draws": Q's row, as said (the
-        # hypothetical's copies and legend leave first, the rows close up)
-        jumps = self.cue_with("Q jumps", -1)
-        if jumps >= 0:
-            self.hold_until_cue(jumps)
-        # (the lane under Q's row stays open: Q's split comes into it)
+        # (the reused copies under the real values a moment, long enough to compare; then
+        # they and their legend leave and the rows close up: one idea at a time)
+        self.emphasize(*dims, run_time=1.0)
         self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
-        # (a little more room for the lane's taller name)
-        self.play(*[rows[i].animate.shift(UP * GAP * (i - 2) + DOWN * 0.1)
+        # (and the closed-up table moves down to the stage's middle: no empty lower half)
+        table = VGroup(VGroup(*heads), *rows)
+        top = table.get_top()[1]
+        bottom = min(rows[i].get_bottom()[1] + GAP * (i - 1) for i in range(2, len(rows)))
+        low = -config.frame_height / 2 + 1.2      # (over the caption)
+        down = max(0.0, (top + bottom) / 2 - (self.title.get_bottom()[1] + low) / 2)
+        self.play(*[rows[i].animate.shift(UP * GAP * (i - 1) + DOWN * down)
                     for i in range(2, len(rows))],
-                  run_time=self.quick(0.05, 0.5))
-        ghosts, hypo = VGroup(), VGroup(VGroup())
-        self.set_slot("table", VGroup(VGroup(*heads), *rows))
-        if jumps >= 0:
-            self.emphasize(*cells[1], run_time=1.4)                 # Q, column to column
-            self.hold_until(self.phrase_time(jumps, "random draws") - 0.3)
-            self.emphasize(*cells[1][1:], run_time=1.4)
-        split = self.q_split(cells, rows, GAP)
+                  *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0], rows[1])],
+                  run_time=self.quick(0.05, 0.6))
+        self.set_slot("table", table)
+        # "each layer multiplies the current X by its own matrices": each column's X^(l)
+        # with the Q, K, V made from it, column by column, as it is said
+        for i in range(n):
+            self.emphasize(VGroup(*[row[i] for row in cells[0:4]]),
+                           run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
         carry = self.cue_with("carries over", 7)
         self.hold_until_cue(carry)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
@@ -1379,64 +1440,13 @@ class ToyLoopScene(StoryboardScene):
                                 tip_length=0.2))
         if arrows:
             self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.9))
-            self.set_slot("table", VGroup(VGroup(*heads), *rows, split, *arrows))
+            self.set_slot("table", VGroup(VGroup(*heads), *rows, *arrows))
             self.emphasize(*cells[4][:-1], *cells[0][1:])
             # and the next layer's Q comes from the X that arrived: X^(l) and Q^(l) of each
             # later column, together, while the sentence ends
             if self.beat.get("cues") and self.next_reveal() - self.time > 2.0:
                 self.emphasize(*[VGroup(cells[0][i], cells[1][i]) for i in range(1, n)],
                                run_time=1.2)
-
-    def q_split(self, cells, rows, gap: float) -> VGroup:
-        """Q's jump into layer l, in two: the old X, X^(l-1), times layer l's new W_Q (the
-        plan's `fresh.split[*].via.Q`), written in the lane under Q^(l); then Q^(l) itself,
-        the current X times the same matrix. The old X's numbers travel from its cell down
-        the gap between the columns (shrunk, clear of every cell) into the lane, where they
-        vanish before the product appears. Each split at its sentence ("Layer one's W Q with
-        the old X ...", "Layer two's ..."), one after another when silent."""
-        splits = self.v.fresh.split
-        name = math(f"{T.X_l('l-1')} dot {T.X_l('l', 'W_Q')}", MATH_LABEL, T.Q)
-        lane_y = (cells[1][0].get_y() + cells[2][0].get_y()) / 2
-        # (the row's name in the names' column, right-aligned with Q's)
-        name.move_to([0.0, lane_y, 0.0]).align_to(rows[1][0], RIGHT)
-        made = VGroup(name)
-        cues = self.beat.get("cues") or []
-        words = ["layer one's W Q", "Layer two's"]
-        said = ["almost", "the current X"]        # (Q^(l) beside it, as each is said)
-        for j, sp in enumerate(splits):
-            l = int(sp.layer)
-            if l >= len(cells[1]):
-                break
-            cell = grid_of(sp.via["Q"], T.Q)
-            cell.move_to([cells[1][l].get_x(), lane_y, 0.0])
-            k = self.cue_with(words[j], -1) if j < len(words) else -1
-            if k >= 0:
-                self.hold_until(self.phrase_time(k, "old X") - 0.3)
-            # the old X: column l-1's X^(l) cell, a copy down the gap into the lane
-            src = cells[0][l - 1]
-            c = src.copy()
-            gap_x = (src.get_right()[0] + cells[0][l].get_left()[0]) / 2
-            a = c.get_center()
-            pts = [a, [gap_x, a[1], 0.0], [gap_x, lane_y, 0.0], cell.get_center()]
-            self.add(c)
-            anims = [glide(c, pts, scale=0.45, vanish=0.8, rate=rush_from)]
-            if j == 0:
-                anims.append(FadeInPlace(name))
-            self.play(*anims, run_time=1.2)
-            self.remove(c)
-            self.play(FadeInPlace(cell), run_time=0.4)
-            made.add(cell)
-            # "the current X ... makes it": X^(l) and Q^(l), with the old X's product under Q
-            if k >= 0:
-                self.hold_until(self.phrase_time(k, said[min(j, 1)]) - 0.2)
-            self.emphasize(VGroup(cells[0][l], cells[1][l]), cell, run_time=1.4)
-        # "That is the toy, not a sign that X does not matter": the last layer's pair, where
-        # the current X moved Q most visibly
-        toy = self.cue_with("not a sign", -1)
-        if toy >= 0 and len(made) > 1:
-            self.hold_until(self.phrase_time(toy, "not a sign") - 0.2)
-            self.emphasize(VGroup(cells[1][-1], made[-1]), run_time=1.4)
-        return made
 
     def phrase_time(self, k: int, phrase: str) -> float:
         """Scene time when `phrase` of cue k is spoken (its place in the sentence's text, as a

@@ -24,6 +24,7 @@ class Layer(View):
     update: list[float]         # 0.1 V: the layer's update, Δ^(l)
     x_out: list[float]
     step_len: float             # |Δ^(l)|
+    sum_gap: float              # how far X^(l) + Δ^(l), as written, is off X^(l+1) (> 0: "≈")
     zoom: Zoom
 
 
@@ -65,6 +66,7 @@ class Data(View):
     lines: Lines
     seed: int
     step: float
-    extent: float
+    extent: float               # the plane's half-width, data units
+    center: list[float]         # ... and its centre
     layers: list[Layer]
     fresh: Fresh
