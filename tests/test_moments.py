@@ -56,7 +56,7 @@ TYPED = {
     ("drift", "simply_sum"): (14, "simply sum"),
     ("drift", "shared_sum"): (15, "of the move is a path"),
     ("drift", "adds_most"): (15, "what context adds"),
-    ("drift", "ways"): (16, "point different ways"),
+    ("drift", "ways"): (16, "lie mostly off"),
     ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),

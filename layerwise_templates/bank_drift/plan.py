@@ -190,6 +190,9 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
             float(shared @ (vecs[c, -1] - mean_end))
             / max(1e-12, float(np.linalg.norm(shared) * np.linalg.norm(vecs[c, -1] - mean_end))),
             -1, 1)))) for c in range(C)]
+    # the narrowest and widest of those angles ("roughly across it, at 75 to 102 degrees")
+    projection["own_angle_range"] = [float(min(projection["own_angles_deg"])),
+                                     float(max(projection["own_angles_deg"]))]
     xy_mean_end = xy[:, -1].mean(axis=0)
     projection["own_shown"] = [float(np.hypot(*(xy[c, -1] - xy_mean_end))) / f if f > 0 else 1.0
                                for c, f in enumerate(projection["own_parts"])]

@@ -34,7 +34,7 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc
                    DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle, Rotate,
-                   Transform, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
+                   Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, always_redraw,
                    linear, smooth, squish_rate_func)
 
@@ -48,9 +48,9 @@ from . import moments as M
 from .scene_parts import DimPlace, ProbeBeat
 from .view import Data
 
-SIZE = 20                       # every label and number (18 read as 11-12 px at 854x480)
+SIZE = 22                       # every label and number, tick labels too (20 read as 12 px)
 KEY_SIZE = T.LABEL_SIZE         # 22: the sentences' key, the only key to the colours
-MATH = T.TYPE.math_label        # X^(l) tick labels: scripts (70 %) at the 8 px floor
+MATH = 1.2 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) above the 8 px floor
 PLANE_MATH = 1.25 * MATH        # the PCA plane's state labels: larger, read off the paths
 PLOT_WIDTH = 9.1
 NAME_WIDTH = 2.6                # the row-label column left of the plot
@@ -129,7 +129,7 @@ class CosineChart(VGroup):
         self.ax = TickAxes([0, n, 1], [lo, hi, step], width, height,
                            x_ticks=[(s.layer.value, s.layer.path) for s in v.states],
                            y_ticks=[(float(t), t.path) if hasattr(t, "path") else t
-                                    for t in ticks_y])
+                                    for t in ticks_y], size=SIZE)
         a = self.ax.axes
         self.ax.remove(self.ax.x_labels)            # the ticks are X^(l), not bare numbers
         labels = [math(s.math.value, MATH, T.MUTED).next_to(a.c2p(s.layer.value, lo), DOWN,
@@ -221,6 +221,28 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.remove(old)
         self.title = self.pin(new)
         self.play(FadeInPlace(new), run_time=0.4)
+
+    LEAD_IN = 1.2       # seconds of quiet before each analysis after the first
+
+    def lead_in(self) -> None:
+        """A pause between analyses: this beat's voice starts LEAD_IN later than planned (the
+        stage is cleared in that quiet), and its caption comes with its first words, not
+        ahead of them (call first in a handler, then `voice_on` once the stage is clear)."""
+        self._caption_waits = False
+        if self.beat_index == 0 or not self.beat.get("cues"):
+            return
+        self.pause_after_cue(-1, self.LEAD_IN)
+        if self.burned is None:
+            self.set_caption("")
+            self._caption_waits = True
+
+    def voice_on(self) -> None:
+        """The cleared stage holds until the voice starts; the beat's caption comes with it."""
+        if not getattr(self, "_caption_waits", False):
+            return
+        self.hold_until_cue(0)
+        self.set_caption(self.beat.get("caption") or "")
+        self._caption_waits = False
 
     def clear(self, keep_legend: bool = True, keep_chart: bool = False, extra=()) -> None:
         """Fade out what earlier beats drew (the sentences' key and the chart if asked to keep
@@ -624,7 +646,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the curves' answer: every bank ends lower than it starts, one far more
         self.hold_until_moment(M.TURN_AWAY)
         k_most = int(np.argmax([float(raw(c)[0]) - float(raw(c)[-1]) for c in self.v.curves]))
-        ends = [VGroup(chart.curves[f"raw{k}"][1][-1], chart.rows[f"raw{k}"][1][-1])
+        # (a row of numbers an earlier beat took away, in another arrangement: the dot alone)
+        ends = [VGroup(chart.curves[f"raw{k}"][1][-1],
+                       *([chart.rows[f"raw{k}"][1][-1]] if f"raw{k}" in chart.rows else []))
                 for k in range(len(self.v.curves))]
         self.emphasize(*ends, run_time=1.0)
         left = self.beat_start + self.beat_end(beat) - self.time
@@ -634,7 +658,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(segs.animate.set_stroke(width=3), run_time=half)
 
     def beat_baseline(self, beat) -> None:
+        self.lead_in()
         self.clear(keep_chart=True)
+        self.voice_on()
         self.legend()
         if self.stage.chart is None:        # no zoomed chart before: the full range at once
             self.cosine_chart(zoom=False)
@@ -674,6 +700,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.emphasize(VGroup(segs[-1], dots[-2], dots[-1]), row[1][-1], row[1][-2],
                            run_time=max(0.8, per))
         self.hold_until_moment(M.SUBTRACT)
+        # the rows of numbers have been read and leave (no number turns into another in
+        # place); the adjusted curves' ends get their numbers once, beside them, at the end
+        rows = [chart.rows.pop(name) for name in list(chart.rows)]
+        if rows:
+            # (dimmed out, not faded out: a fade's removal of a part of the chart would break
+            # the chart up into loose pieces; then taken out of the chart)
+            self.play(*[DimPlace(r, 0.0) for r in rows], run_time=0.4)
+            for r in rows:
+                chart.remove(r)
         # the baseline's height at every state, as a bar up from zero: a copy of those bars
         # hangs under each raw curve, and the curve moves down by them
         def offsets(tops, bottoms) -> VGroup:
@@ -681,17 +716,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                  stroke_width=6, stroke_opacity=0.7)
                             for s, (t, b) in enumerate(zip(tops, bottoms))])
         heights = offsets(v.similarity.baseline, [0.0] * len(v.states))
-        # every curve moves at once, paced to end as "at the output ..." is said (one after the
-        # other ran 3 s past it, and the box on the ends came after the voice)
+        # every curve moves at once, paced to end as "at the output ..." is said
         avail = self.said(M.ADJUSTED_ENDS) - self.time
         f = max(0.6, min(1.0, avail / 3.3))
         self.play(Create(heights), run_time=0.5 * f)
-        # each raw curve moves down by the baseline at every state: a copy slides, the raw
-        # one dims, and its numbers turn into raw - baseline
         hangs = [heights.copy() for _ in v.curves]
         self.play(*[Transform(h, offsets(raw(c), c.adjusted)) for h, c in zip(hangs, v.curves)],
                   run_time=0.6 * f)
-        moves, swaps, parts = [], [], []
+        moves, parts = [], []
         for k, c in enumerate(v.curves):
             name, color = f"raw{k}", self.curve_color(k)
             segs, dots = chart.curves[name]
@@ -702,61 +734,49 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                               stroke_width=3) for s in range(len(dots) - 1)]),
                 VGroup(*[Dot(chart.p(s, float(a)), radius=0.06, color=color)
                          for s, a in enumerate(c.adjusted)]))
-            row = chart.rows[name]
-            # the numbers and the row's word are swapped (the old ones leave downwards, the new
-            # ones arrive from above), never morphed glyph into glyph
-            new_nums = VGroup(*thinned([Num(a, decimals=2, size=SIZE, color=color).move_to(m)
-                                        for a, m in zip(c.adjusted, row[1])], chart.stride))
-            word = row[0][-1]
-            new_word = txt("adjusted", SIZE, T.MUTED).move_to(word, aligned_edge=LEFT)
-            new_word.shift(UP * (baseline_y(word) - baseline_y(new_word)))
-            drop = 0.18
-            new_nums.shift(UP * drop)
-            new_word.shift(UP * drop)
             self.add(moved)
             # the raw curve is dimmed in place: it is a part of the chart, so the chart stays
             # one mobject on screen (wrapping its parts in a new group would break it up)
             moves += [Transform(moved, target), DimPlace(chart.curves[name], 0.3)]
-            # (the old word leaves in the first half, the new one arrives in the second: the
-            # two words never lie on each other)
-            swaps += [*[SlideFade(o, DOWN * drop, 1.0, 0.0) for o in row[1]],
-                      SlideFade(word, DOWN * drop, 1.0, 0.0, rate_func=_first_half),
-                      *[SlideFade(nw, DOWN * drop, 0.0, 1.0) for nw in new_nums]]
-            parts.append((k, moved, target, row, new_nums, word, new_word, drop))
-        self.play(*moves, *swaps, *[SlideFade(p[6], DOWN * p[7], 0.0, 1.0,
-                                              rate_func=_second_half) for p in parts],
-                  run_time=1.5 * f)
-        for k, moved, target, row, new_nums, word, new_word, drop in parts:
-            # the new ones take the old ones' places in the row (the old ones, parts of the
-            # chart only, go with their places)
-            self.remove(*new_nums.get_family(), *new_word.get_family())
-            for i, nw in enumerate(new_nums):
-                row[1].submobjects[i] = nw
-            row[0].submobjects[-1] = new_word
-            # the slid copy is replaced by the curve it became, which stays to the end of the
-            # beat (drawn on top of the ghosts)
+            parts.append((k, moved, target))
+        self.play(*moves, run_time=1.5 * f)
+        for k, moved, target in parts:
+            # the slid copy is replaced by the curve it became
             self.remove(moved, *moved.get_family())
             chart.curves[f"adj{k}"] = target
             chart.add(target)
         self.play(*[FadeOut(h) for h in hangs], FadeOut(heights), run_time=0.4 * f)
         self.remove(*hangs, heights)
-        # "at the output the money bank still ends farther away": both ends boxed together,
-        # as it is said
+        # "at the output the money bank still ends farther away": each adjusted curve's end
+        # gets its number once, right of its last dot, and the two are boxed as it is said
         self.hold_until_moment(M.ADJUSTED_ENDS)
-        ends = VGroup(*[VGroup(chart.curves[f"adj{k}"][1][-1], chart.rows[f"raw{k}"][1][-1])
-                        for k in range(len(v.curves))])
-        box = SurroundingRectangle(VGroup(*[e[1] for e in ends]), color=T.POINTER,
-                                   buff=0.06, stroke_width=2.5)
+        labels = VGroup()
+        for k, c in enumerate(v.curves):
+            lab = Num(c.adjusted[-1], decimals=2, size=SIZE, color=self.curve_color(k))
+            lab.next_to(chart.curves[f"adj{k}"][1][-1], RIGHT, buff=0.15)
+            for other in labels:                # (two ends close together: one steps aside)
+                if overlaps(lab, other, pad=0.04):
+                    lab.next_to(other, DOWN if lab.get_y() < other.get_y() else UP, buff=0.06)
+            labels.add(lab)
+        head = txt("adjusted", SIZE, T.MUTED).next_to(labels, UP, buff=0.1).align_to(labels,
+                                                                                     LEFT)
+        box = SurroundingRectangle(labels, color=T.POINTER, buff=0.06, stroke_width=2.5)
         left = self.beat_start + self.beat_end(beat) - self.time
-        self.play(Create(box), *[e[0].animate.scale(1.6) for e in ends], run_time=0.6)
-        self.emphasize(ends, box, run_time=max(0.6, min(2.5, 0.85 * left - 0.6)))
-        self.adopt(chart, box)
-        chart.box = box             # it boxes the rows' ends: it leaves with the rows
+        self.play(FadeInPlace(labels), FadeInPlace(head), run_time=0.5)
+        self.play(Create(box), run_time=0.5)
+        self.emphasize(*[chart.curves[f"adj{k}"][1][-1] for k in range(len(v.curves))],
+                       run_time=max(0.6, min(2.5, 0.85 * left - 1.0)))
+        self.adopt(chart, labels, head, box)
+        chart.box = VGroup(labels, head, box)     # they leave with the baseline's pieces
         del base
 
     def beat_projection(self, beat) -> None:
+        self.lead_in()
         self.pause_after_cue(5, 1.0)            # 10.2 vs 11.2: the plane holds the move
         self.pause_after_cue(8, 1.2)            # "mostly off this plane": lands
+        split_cue = self.cue_with("Split")      # a new picture: the table leaves in a pause
+        if split_cue:
+            self.pause_after_cue(split_cue - 1, 1.2)
         if self.stage.legend is None:
             self.clear()
         legend = self.legend()
@@ -788,6 +808,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.remove(*legend.get_family())
             self.stage.legend = self.stage.legend_home = None
             top = TOP - 0.1
+        self.voice_on()
         head = VGroup(
             inline(txt("all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
                    txt("states", SIZE), txt("projected", SIZE, T.POINTER)),
@@ -809,6 +830,31 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         back = plane.c2p(*xy[0][0]) - plane.c2p(*xy[0][-1])      # away from the path's end
         back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
         start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
+        # the grid's scale: one square's length, named, in a corner of the plot no path, dot
+        # or axis crosses (with an opaque backing on the grid); it comes in with the grid
+        scale_bar = VGroup(inline(txt("grid square:", SIZE, T.TEXT),
+                                  Num(pr.step, decimals=0 if step >= 1 else 1, size=SIZE),
+                                  txt("unit" if step == 1 else "units", SIZE, T.TEXT)))
+        o_pt = np.array(plane.c2p(0, 0))
+        near_pts = np.array([plane.c2p(*p0) + (np.array(plane.c2p(*p1)) - plane.c2p(*p0)) * t
+                             for path in xy for p0, p1 in zip(path[:-1], path[1:])
+                             for t in np.linspace(0, 1, 40)]
+                            + [[x, o_pt[1], 0] for x in np.linspace(plane.get_left()[0],
+                                                                    plane.get_right()[0], 80)]
+                            + [[o_pt[0], y, 0] for y in np.linspace(plane.get_bottom()[1],
+                                                                    plane.get_top()[1], 80)])
+        best = None
+        for corner in (DR, DL, UR, UL):
+            scale_bar.move_to(plane.get_corner(corner) - corner * np.array(
+                [0.15 + scale_bar.width / 2, 0.12 + scale_bar.height / 2, 0]))
+            hits = covered(scale_bar, near_pts, pad=0.3)
+            if best is None or hits < best[0]:
+                best = (hits, scale_bar.get_center().copy())
+        scale_bar.move_to(best[1])
+        scale_back = Rectangle(width=scale_bar.width + 0.16, height=scale_bar.height + 0.12,
+                               stroke_width=0, fill_color=T.BACKGROUND,
+                               fill_opacity=0.9).move_to(scale_bar)
+        self._grid_scale = VGroup(scale_back, scale_bar)
         ghosts = self.pca_happening(plane, head, pc, xy)
         pc = self.pc_axes           # the PC1/PC2 axes stay: the plane's frame all beat
         # X^(0)'s label clear of the axes' names (PC1's sits at its axis's right end, where a
@@ -846,8 +892,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 lab = math(v.states[s].math.value, PLANE_MATH, T.MUTED)
                 # (a label that would lie on one already drawn, or on an axis name, tries the
                 # other sides, then is left out: a deep model's states crowd near X^(0))
-                taken = [m for m in [*marks, *start.get_family(), *pc[2:].get_family()]
-                         if is_text(m)]
+                taken = [m for m in [*marks, *start.get_family(), *pc[2:].get_family(),
+                                     *scale_bar[0].get_family()] if is_text(m)]
                 away = side_of(plane, xy, s)
                 best = None
                 for buff in (0.12, 0.3):
@@ -878,6 +924,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         if end_label.get_right()[0] > plane.get_right()[0] or \
                 end_label.get_left()[0] < plane.get_left()[0]:     # (kept inside the plot)
             end_label.next_to(dots, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
+        if overlaps(end_label, scale_bar, pad=0.04):   # (clear of the grid's scale, there
+            for d in (UP, DOWN, LEFT, RIGHT):          # from the grid's first frame)
+                end_label.next_to(dots, d, buff=0.25)
+                if not overlaps(end_label, scale_bar, pad=0.04) and \
+                        plane.get_left()[0] <= end_label.get_left()[0] and \
+                        end_label.get_right()[0] <= plane.get_right()[0]:
+                    break
         self.play(FadeInPlace(end_label), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
@@ -939,39 +992,18 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
         title, own, rows, norm = grid[0], grid[1], grid[2:-1], grid[-1]
-        grid.next_to(head, DOWN, buff=0.45).align_to(head, LEFT)
+        # (in the header's place: the header leaves as the table comes)
+        grid.move_to(head.get_corner(UL) + grid.get_center() - grid.get_corner(UL))
         edge = 7.11 - T.EDGE            # (a deep model's lengths, 589.6, ran past `room`)
         if grid.get_right()[0] > edge:
             grid.scale((edge - grid.get_left()[0]) / grid.width, about_edge=LEFT)
-        # "in the states' own units": one grid square's length named, in a corner of the plot
-        # that no path or label crosses (with an opaque backing on the grid)
-        cell = unit * step
-        tick = Line(UP * 0.07, DOWN * 0.07, color=T.TEXT, stroke_width=3)
-        rule = VGroup(Line(ORIGIN, RIGHT * cell, color=T.TEXT, stroke_width=3),
-                      tick.copy(), tick.copy().shift(RIGHT * cell))
-        scale_bar = VGroup(inline(Num(pr.step, decimals=0 if step >= 1 else 1, size=SIZE),
-                                  txt("unit" if step == 1 else "units", SIZE, T.TEXT)),
-                           rule).arrange(DOWN, buff=0.08)
-        texts = [m for m in [*marks, *start.get_family(), *end_label.get_family(),
-                             *pc.get_family()] if is_text(m)]
-        best = None
-        for corner in (DR, DL, UR, UL):
-            scale_bar.move_to(plane.get_corner(corner) - corner * np.array(
-                [0.15 + scale_bar.width / 2, 0.12 + scale_bar.height / 2, 0]))
-            hits = covered(scale_bar, blocked, pad=0.06) + 50 * sum(
-                overlaps(scale_bar, m, pad=0.04) for m in texts) + sum(
-                overlaps(scale_bar, d, pad=0.04) for d in dots)
-            if best is None or hits < best[0]:
-                best = (hits, scale_bar.get_center().copy())
-        scale_bar.move_to(best[1])
-        scale_back = Rectangle(width=scale_bar.width + 0.16, height=scale_bar.height + 0.12,
-                               stroke_width=0, fill_color=T.BACKGROUND,
-                               fill_opacity=0.9).move_to(scale_bar)
         # "... sentence one's bank ends 10.2 from where it started in this plane, and 11.2 in
-        # the full space": the dashed reach, then its two bars
+        # the full space": the grid's scale lit, the dashed reach, then its two bars; the
+        # header line has been said and leaves (the side column keeps what is read next)
         self.hold_until_moment(M.UNITS)
-        self.play(FadeIn(scale_back), FadeInPlace(scale_bar), run_time=0.5)
-        self.emphasize(scale_bar, run_time=0.6)
+        self.play(FadeOutPlace(head[0]), run_time=0.4)
+        self.remove(*head[0].get_family())
+        self.emphasize(scale_bar, run_time=0.8)
         self.play(Create(reach), FadeInPlace(title[:2]), FadeInPlace(own[0]), run_time=0.8)
         self.bring_to_front(dots)
         self.play(FadeInPlace(own[1]), run_time=0.5)
@@ -1031,12 +1063,18 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.said(M.SPLIT) - self.time))))
         # "split that move into arrows": the table and the side view have been read and
         # leave; the move is drawn as its parts, to scale, where the table was
-        self.hold_until_moment(M.SPLIT)
+        split_cue = self.cue_with("Split")
+        if split_cue:
+            self.hold_until(self.cue_at(split_cue) - 1.1)
         read = [grid, off, segs]
         self.play(*[FadeOutPlace(m) for m in read], run_time=0.6)
         for m in read:
             self.remove(*m.get_family())
-        split = self.split_picture(head.get_left()[0], head.get_bottom()[1] - 0.3)
+        self.hold_until_moment(M.SPLIT)
+        if self.burned is None and self.beat.get("cues"):     # a new picture, a new caption
+            word = str(v.contexts[0].focus.value).partition("#")[0]
+            self.set_caption(f"{word}'s move split: the arrow all share, and each one's own")
+        split = self.split_picture(head.get_left()[0], head.get_top()[1])
         # "one arrow all three banks share": the mean of the three X^(0) on the plane, marked,
         # and the shared arrow (its shadow on the plane) starts growing from it as it is said
         a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
@@ -1066,7 +1104,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         ang1 = float(np.arctan2(*(tip - o)[1::-1]))
         turn = (ang1 - ang0 + np.pi) % (2 * np.pi) - np.pi
         len0, len1 = float(np.linalg.norm(a1 - a0)), float(np.linalg.norm(tip - o))
-        xr, ylo, yhi = 7.11 - T.EDGE, BOTTOM + 0.15, head.get_bottom()[1]
+        xr, ylo, yhi = 7.11 - T.EDGE, BOTTOM + 0.15, head.get_top()[1]
 
         def carry(m, alpha: float) -> None:
             a = alpha * alpha * (3 - 2 * alpha)    # eased, but moving all the way through
@@ -1085,13 +1123,17 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                   FadeInPlace(split.start), run_time=1.4)
         self.remove(lifted)
         self.add(split.shared)
-        self.play(FadeInPlace(split.scale_note), FadeInPlace(split.shared_label), run_time=0.5)
+        # the same arrow for every bank: copies of it slide into the other columns
+        first = VGroup(split.start, split.shared)
+        self.play(*[TransformFromCopy(first, cp) for cp in split.copies],
+                  FadeInPlace(split.scale_note), FadeInPlace(split.shared_label), run_time=0.8)
         # "the path they take together": the three paths, under the arrow standing for them
         self.hold_until_moment(M.PATH_TOGETHER)
         self.emphasize(trails, shadow, run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.OWN) - self.time))))
-        # "then each bank's own arrow, what its sentence adds: the longest, the money bank's,
-        # is 4.3": each grows from the shared arrow's tip, its length beside it
+        # "then each bank's own arrow, what its sentence adds, drawn from the shared arrow's
+        # tip: the longest, the money bank's, is under half as long": each grows from the tip
+        # of its column's shared arrow, its sentence's number at its end
         self.hold_until_moment(M.OWN)
         self.play(LaggedStart(*[GrowArrow(a) for a in split.own], lag_ratio=0.3),
                   *[FadeInPlace(m) for m in split.own_labels],
@@ -1105,116 +1147,116 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.hold_until_moment(M.ACROSS)
         per = max(0.3, min(0.6, 0.85 * (self.said(M.NEARLY_ACROSS) - self.time)
                            / (1 + len(split.own))))
-        for a in [split.shared, *split.own]:
+        for c, a in enumerate(split.own):
+            self.play(Indicate_(split.shared if c == 0 else split.copies[c - 1][1]),
+                      run_time=per)
             self.play(Indicate_(a), run_time=per)
         # "each own arrow stands nearly across the shared one": the shared arrow's line carried
         # on past its tip, each own arrow's angle to it marked
         self.hold_until_moment(M.NEARLY_ACROSS)
-        self.play(Create(split.guide), *[Create(a) for a in split.arcs], run_time=0.8)
+        self.play(Create(split.guide), *[Create(a) for a in split.arcs],
+                  *[FadeInPlace(m) for m in split.degrees], run_time=0.8)
         # "so their lengths do not simply sum": the angles pulse
         self.hold_until_moment(M.SIMPLY_SUM)
         half = max(0.3, min(0.8, 0.4 * (self.said(M.SHARED_SUM) - self.time)))
         self.play(*[a.animate.set_stroke(width=6) for a in split.arcs], run_time=half)
-        self.play(*[a.animate.set_stroke(width=2.5) for a in split.arcs], run_time=half)
+        self.play(*[a.animate.set_stroke(width=3) for a in split.arcs], run_time=half)
         # "so 10.7 of the move is a path these banks share; what context adds to set one
-        # sentence apart is at most 4.3": the shared arrow and its number, then the longest own arrow and its number
+        # sentence apart is under half of that": the shared arrow and its number, then the
+        # longest own arrow
         self.hold_until_moment(M.SHARED_SUM)
         self.emphasize(split.shared, split.shared_label, run_time=max(0.6, min(1.6, 0.85 * (
             self.said(M.ADDS_MOST) - self.time))))
         self.hold_until_moment(M.ADDS_MOST)
         self.emphasize(split.own[k], split.own_labels[k], *split.own_note[:1],
                        run_time=max(0.6, min(1.6, 0.85 * (self.said(M.WAYS) - self.time))))
-        # "the own arrows point different ways, mostly off this plane; for this one pair they
-        # leave the same-sense bank nearer": the own arrows, then the paths' ends on the plane
+        # "the own arrows lie mostly off this plane; for this one pair they leave the
+        # same-sense bank nearer": the own arrows, then the paths' ends on the plane
         self.hold_until_moment(M.WAYS)
         self.emphasize(*split.own, run_time=1.2)
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(VGroup(*dots), run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(plane, ghosts, head, trails, marks, dots, start, end_label,
+        self.stage.other = [VGroup(plane, ghosts, trails, marks, dots, start, end_label,
                                    pc, mean0, mean1, shadow, split.all, scale_back, scale_bar)]
 
     def split_picture(self, left: float, top: float):
-        """The reference's move split in two, in the full space and to one scale: from a start
-        dot, the arrow all sentences share (plan `shared_move`), and from its tip each
-        sentence's own arrow (`own_parts`) at its angle to the shared one (`own_angles_deg`;
-        the reference's drawn above the line, the others below it: each triangle is true,
-        the angles between own arrows are not drawn). Parts (not yet shown): start, shared,
-        shared_label, scale_note, own, own_labels, guide, arcs."""
+        """The reference's move split in two, in the full space and to one scale, one column
+        per sentence: from a start dot, the arrow all sentences share (plan `shared_move`,
+        drawn downwards), and from its tip that sentence's own arrow (`own_parts`) at its true
+        angle to the shared one (`own_angles_deg`). Two arrows span a plane, so each column is
+        true; the own arrows are never drawn together (their angles to one another are not
+        shown). Parts (not yet shown): start, shared (column 0's), copies (the other columns'
+        start dot and shared arrow), shared_label, scale_note, own, own_labels, guide, arcs,
+        degrees, own_note."""
         pr = self.v.projection
         L = float(pr.shared_move)
         lens = [float(x) for x in pr.own_parts.values]
         angs = [np.radians(float(x)) for x in pr.own_angles_deg.values]
-        sides = [1.0] + [-1.0] * (len(lens) - 1)
-        dirs = [np.array([np.cos(a), sd * np.sin(a), 0.0]) for a, sd in zip(angs, sides)]
-        right, bottom = 7.11 - T.EDGE - 0.55, BOTTOM + 0.2
-        # (the triangles are true: lengths, and each own arrow's angle to the shared one; the
-        # own arrows' directions to one another are not, in 384 dimensions)
-        note = VGroup(txt("full space, to scale:", SIZE, T.MUTED),
-                      txt("lengths, and angles", SIZE, T.MUTED),
-                      txt("to the shared arrow", SIZE, T.MUTED)).arrange(
-            DOWN, buff=0.06, aligned_edge=LEFT)
+        C = len(lens)
+        down = np.array([0.0, -1.0, 0.0])
+        # the own arrow turned from the shared direction (down) by its angle, to the right
+        dirs = [np.array([np.sin(a), -np.cos(a), 0.0]) for a in angs]
+        right, bottom = 7.11 - T.EDGE - 0.1, BOTTOM + 0.15
+        note = txt("full space, to scale", SIZE, T.MUTED)
         word = str(self.v.contexts[0].focus.value).partition("#")[0]
         label = inline(txt("all", SIZE, T.TEXT), Num(pr.answer.n, decimals=0, size=SIZE),
                        txt(f"{word}s share:", SIZE, T.TEXT),
                        Num(pr.shared_move, decimals=1, size=SIZE))
-        # the scale: the shared arrow and the own arrows' reach fit the room under `top`
-        up = max([0.0] + [ln * d[1] for ln, d in zip(lens, dirs) if d[1] > 0])
-        down = max([0.0] + [-ln * d[1] for ln, d in zip(lens, dirs) if d[1] < 0])
-        fwd = max([0.0] + [ln * d[0] for ln, d in zip(lens, dirs)])
-        # (the words above the shared arrow sit left of the own arrow rising from its tip:
-        # they share the height above the line)
-        words = note.height + 0.18 + label.height + 0.14
-        width = right - (left + 0.15)
-        height = top - bottom - 0.35 - 0.35
-        k = min(width / max(1e-9, L + fwd), height / max(1e-9, up + down), 0.42)
-        k = min(k, (top - bottom - words - 0.35) / max(1e-9, down))
-        o = np.array([left + 0.15, top - max(words, up * k + 0.35), 0.0])
-        tip = o + RIGHT * L * k
-        start = Dot(o, radius=0.07, color=T.TEXT)
-        shared = Arrow(o, tip, buff=0, color=T.TEXT, stroke_width=5,
-                       max_tip_length_to_length_ratio=0.08)
-        label.next_to(shared, UP, buff=0.14).align_to(shared, LEFT)
-        note.next_to(label, UP, buff=0.18).align_to(shared, LEFT)
-        own, labels, arcs = VGroup(), VGroup(), VGroup()
+        note.move_to([left + note.width / 2, top - note.height / 2, 0])
+        label.next_to(note, DOWN, buff=0.14).align_to(note, LEFT)
+        if note.get_right()[0] > right:                 # (a long word: one line smaller)
+            note.scale((right - left) / note.width, about_edge=LEFT)
+        # the scale: the shared arrow, the own arrows below its tip and the angle labels under
+        # them fit the height under the words; the columns fit the width
+        y0 = label.get_bottom()[1] - 0.3
+        below = max([0.0] + [-ln * d[1] for ln, d in zip(lens, dirs)])
+        above = max([0.0] + [ln * d[1] for ln, d in zip(lens, dirs)])
+        wide = max([0.3] + [ln * d[0] for ln, d in zip(lens, dirs)])
+        k = min(0.42, (y0 - bottom - 0.75) / max(1e-9, L + below))
+        pitch = (right - left - 0.2) / C
+        k = min(k, (pitch - 0.45) / max(1e-9, wide))
+        del above
+        start, shared, copies = None, None, VGroup()
+        own, labels, arcs, degrees, guide = VGroup(), VGroup(), VGroup(), VGroup(), VGroup()
         for c, (ln, d) in enumerate(zip(lens, dirs)):
+            o = np.array([left + 0.2 + c * pitch, y0, 0.0])
+            tip = o + down * L * k
+            dot = Dot(o, radius=0.07, color=T.TEXT)
+            arrow = Arrow(o, tip, buff=0, color=T.TEXT, stroke_width=5,
+                          max_tip_length_to_length_ratio=0.08)
+            if c == 0:
+                start, shared = dot, arrow
+            else:
+                copies.add(VGroup(dot, arrow))
             end = tip + d * ln * k
-            own.add(Arrow(tip, end, buff=0, color=self.colors[c], stroke_width=4,
-                          max_tip_length_to_length_ratio=0.2))
-            lab = Num(pr.own_parts[c], decimals=1, size=SIZE, color=self.colors[c])
+            own.add(Arrow(tip, end, buff=0, color=self.colors[c], stroke_width=5,
+                          max_tip_length_to_length_ratio=0.25))
+            lab = txt(f"{c + 1}", SIZE, self.colors[c])
             beside(lab, Dot(end, radius=0.05), d, buff=0.08)
-            # (two own arrows at near angles: the later label steps aside, away from the
-            # other's, until the two are clear)
-            for other in labels:
-                if overlaps(lab, other, pad=0.04):
-                    side = RIGHT if lab.get_center()[0] >= other.get_center()[0] else LEFT
-                    gap = (other.get_right()[0] - lab.get_left()[0] if side is RIGHT
-                           else lab.get_right()[0] - other.get_left()[0])
-                    lab.shift(side * (gap + 0.08))
             labels.add(lab)
             ang = float(np.arctan2(d[1], d[0]))
-            arcs.add(Arc(radius=0.3 + 0.1 * c, start_angle=0, angle=ang, arc_center=tip,
-                         color=self.colors[c], stroke_width=2.5))
-        guide = DashedLine(tip, tip + RIGHT * max(0.9, fwd * k + 0.4), dash_length=0.08,
-                           color=T.MUTED, stroke_width=2.5)
-
-        # under the shared arrow, left of the own arrows: what the own arrows are (their
-        # lengths are what the sentences add; one of them, 4.3, is not the 1-vs-3 end distance)
-        own_note = VGroup(txt("own arrows:", SIZE, T.TEXT),
-                          txt("what each", SIZE, T.MUTED),
-                          txt("sentence adds", SIZE, T.MUTED)).arrange(
-            DOWN, buff=0.06, aligned_edge=LEFT)
-        own_note.next_to(shared, DOWN, buff=0.25).align_to(shared, LEFT)
-        if any(overlaps(own_note, m, pad=0.08) for m in [*own, *labels]) or \
-                own_note.get_bottom()[1] < BOTTOM:
-            own_note = VGroup()         # (no room: the voice names them)
+            arcs.add(Arc(radius=0.32, start_angle=-np.pi / 2, angle=ang + np.pi / 2,
+                         arc_center=tip, color=self.colors[c], stroke_width=3))
+            mid = -np.pi / 2 + (ang + np.pi / 2) / 2
+            deg = Num(pr.own_angles_deg[c], decimals=0, size=SIZE, color=self.colors[c],
+                      suffix="°")
+            deg.move_to(tip + 0.62 * np.array([np.cos(mid), np.sin(mid), 0.0]))
+            if deg.get_top()[1] > tip[1] - 0.12:        # (under the tip, clear of the arrow)
+                deg.shift(DOWN * (deg.get_top()[1] - tip[1] + 0.12))
+            degrees.add(deg)
+            guide.add(DashedLine(tip, tip + down * 0.75, dash_length=0.07, color=T.MUTED,
+                                 stroke_width=2.5))
+        own_note = VGroup()             # (the voice names them; the columns say the rest)
 
         class Split:
             pass
         sp = Split()
         sp.start, sp.shared, sp.shared_label, sp.scale_note = start, shared, label, note
+        sp.copies = copies
         sp.own, sp.own_labels, sp.guide, sp.arcs = own, labels, guide, arcs
+        sp.degrees = degrees
         sp.own_note = own_note
-        sp.all = VGroup(start, shared, label, note, own, labels, guide, arcs, own_note)
+        sp.all = VGroup(start, shared, copies, label, note, own, labels, guide, arcs, degrees)
         return sp
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
@@ -1265,7 +1307,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         half2 = max(0.8, 0.9 * up)
         axis2 = Line(o - half2 * UP, o + half2 * UP, color=T.POINTER, stroke_width=3)
         name1 = txt("PC1", SIZE, T.POINTER).next_to(o + half * RIGHT, RIGHT, buff=0.08)
-        name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, UP, buff=0.06)
+        # (beside its upper end, where it stays: it does not jump ends later)
+        name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, RIGHT, buff=0.08)
+        name2.align_to(o + half2 * UP, UP)
         self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
         self.play(Create(axis1), FadeOutPlace(dims), run_time=0.6)
         self.remove(*dims.get_family())
@@ -1279,7 +1323,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # "projects every state onto the flat plane": the arbitrary view leaves and every
         # state moves to its coordinates on PC1 and PC2, on the grid those two span
         self.hold_until_moment(M.PLANE)
-        self.play(FadeIn(plane), FadeOutPlace(view), run_time=0.5)
+        scale = getattr(self, "_grid_scale", None)
+        self.play(FadeIn(plane), FadeOutPlace(view),
+                  *([FadeIn(scale[0]), FadeInPlace(scale[1])] if scale is not None else []),
+                  run_time=0.5)
         self.remove(*view.get_family())
         self.bring_to_front(ghosts, axis1, axis2, name1, name2)
         self.play(*[g.animate.move_to(plane.c2p(*xy[c][s]))
@@ -1314,12 +1361,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
         # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
-        # just outside the plot's right edge, off every path; PC2's name beside its upper end,
+        # inside the plot over its right end; PC2's name beside its upper end,
         # where it was named (the positive end; the state labels drawn later step aside)
         a1 = Line(np.array([plane.get_left()[0], o[1], 0]),
                   np.array([plane.get_right()[0], o[1], 0]))
-        to1 = name1.copy().next_to(a1.get_end(), RIGHT, buff=0.1)
-        to2 = name2.copy().next_to(axis2.get_end(), RIGHT, buff=0.08).align_to(axis2, UP)
+        # (PC1's name inside the plot, over its right end: right of the plot it met the side
+        # column's table)
+        to1 = name1.copy().next_to(a1.get_end(), UP, buff=0.08).align_to(a1.get_end(), RIGHT)
+        to1.shift(LEFT * 0.08)
+        to2 = name2.copy()
         self.play(axis1.animate.put_start_and_end_on(a1.get_start(), a1.get_end())
                   .set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
                   name1.animate.move_to(to1), name2.animate.move_to(to2),
@@ -1360,11 +1410,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                 fill_opacity=1))
 
     def beat_gap(self, beat) -> None:
+        self.lead_in()
         self.pause_after_cue(3, 1.2)            # the jump to 0.16 at the output lands
         # on the cosine chart first (the baseline beat's, or built now): the bars between the
         # two curves, moved onto the adjusted ones (the baseline cancels); then the gap alone on
         # a chart of its own, the caveats one line at a time over it
         self.clear(keep_chart=True)
+        self.voice_on()
         self.legend()
         chart = self.raw_curves(paced=False)
         v, g = self.v, self.v.gap
@@ -1412,11 +1464,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
         panel = self.gap_panel(chart)
         zeros = [0.0] * n
-        # (the cosine chart leaves first, then the gap's own comes in: never both at once)
-        self.play(FadeOutPlace(chart), run_time=0.5)
-        self.remove(*chart.get_family())
-        self.play(FadeInPlace(panel), Transform(shown, bars(panel.p, g.values, zeros)),
-                  run_time=self.stretch(M.TOGETHER, 1.0, cap=1.6))
+        # (the cosine chart leaves with its bars first, then the gap's own chart comes in and
+        # each bar grows from zero to its value: none crosses zero on the way)
+        self.play(FadeOutPlace(chart), FadeOutPlace(shown), run_time=0.5)
+        self.remove(*chart.get_family(), *shown.get_family())
+        self.play(FadeInPlace(panel), run_time=0.5)
+        shown = bars(panel.p, g.values, zeros)
+        self.play(Create(shown), run_time=max(0.6, self.stretch(M.TOGETHER, 1.0, cap=1.6) - 0.5))
         self.stage.chart = None
         self.bring_to_front(shown)
         row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP)
@@ -1432,9 +1486,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # (said only when the band is X^(0)'s gap: a teacher's sentences may have a wider
         # early gap than X^(0)'s, and then the band is just that width)
         at_start = abs(float(g.small) - abs(float(g.first))) < 1e-9
+        # (short: at 22 px a longer line reached the first bar after the band)
         within = (inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
-                         txt(": position alone, at", SIZE, T.POINTER),
-                         math(v.states[0].math.value, MATH, T.POINTER)) if at_start else
+                         txt(": position alone", SIZE, T.POINTER)) if at_start else
                   Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"))
         # (clear of the bars to its right, the tick labels and the axis's name: over the
         # band's span, under it, or right of it; the first such place, else the first one)

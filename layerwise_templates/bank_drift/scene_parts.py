@@ -23,15 +23,17 @@ DIM = 0.3                       # what the voice is not speaking of, while the s
 PROBE_TITLE = "A second question: when is sense readable?"
 POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here
 HEAD = T.LABEL_SIZE             # 22: the header lines, read while the chart is drawn
-PSIZE = 20                      # the chart's names, numbers and notes (18 read as 11-12 px)
+PSIZE = 22                      # the chart's names, numbers, notes and ticks (20: 12 px)
 
 
 class ProbeBeat:
     """The `probe` beat, mixed into the bank_drift scene (uses its `swap`, `right`, cues)."""
 
     def beat_probe(self, beat) -> None:
+        self.lead_in()
         self.clear(keep_legend=False)
         self.section_title(PROBE_TITLE)         # a new question, on other nouns than the title's
+        self.voice_on()
         d, pr, pv = self.data, self.data["probe"], self.v.probe
         self.pause_after_cue(5, 1.2)            # 58 -> 86: the reveal gets a beat to land
         tasks, S = pr["tasks"], len(self.data["states"])
@@ -42,8 +44,9 @@ class ProbeBeat:
         lo, hi = pr["axes"]["y_range"]
         ax = TickAxes([0, S - 1, 1], [lo, hi, 25], *PROBE_PLOT,
                       x_ticks=[(st.layer.value, st.layer.path) for st in self.v.states],
-                      y_ticks=[(v.value, v.path) for v in pv.axes.y_ticks], y_decimals=0)
-        ticks = VGroup(*[math(st["math"], T.TYPE.math_label, T.MUTED).next_to(ax.axes.c2p(i, lo), DOWN,
+                      y_ticks=[(v.value, v.path) for v in pv.axes.y_ticks], y_decimals=0,
+                      size=PSIZE)
+        ticks = VGroup(*[math(st["math"], 1.2 * T.TYPE.math_label, T.MUTED).next_to(ax.axes.c2p(i, lo), DOWN,
                                                                buff=0.14)
                          for i, st in enumerate(d["states"])])
         for m in ticks:
@@ -169,7 +172,7 @@ class ProbeBeat:
         # line that says it for these nouns takes the example's place, both embeddings lit
         self.hold_until_cue(7)
         measures = inline(txt("other nouns: at", HEAD, T.TEXT),
-                          math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
+                          math(self.v.states[0].math.value, 1.2 * T.TYPE.math_label, T.TEXT),
                           txt(", part of speech", HEAD, T.TEXT),
                           Num(pv.tasks[0].accuracy_percent[0], decimals=0, size=HEAD,
                               color=colors[0], suffix="%"),
@@ -228,9 +231,11 @@ class ProbeBeat:
         # "these are other nouns, not bank: bank had one sentence pair, and its gap was
         # clearest at the output": the band leaves, X^(L) boxed, the line says it
         self.hold_until_cue(10)
-        notbank = inline(txt("bank: one sentence pair; its gap clearest at", HEAD,
-                             T.TEXT), math(self.v.states[-1].math.value, T.TYPE.math_label,
-                                           T.TEXT))
+        # (the two halves side by side: what each measures, and where it was seen)
+        notbank = inline(txt("probe, other nouns: sense readable at", HEAD, T.TEXT),
+                         math(self.v.states[1].math.value, 1.2 * T.TYPE.math_label, T.TEXT),
+                         txt("; bank's cosine gap: clearest at", HEAD, T.TEXT),
+                         math(self.v.states[-1].math.value, 1.2 * T.TYPE.math_label, T.TEXT))
         notbank.align_to(measures, UP).align_to(measures, LEFT)
         self.keep_inside(notbank)
         self.play(FadeOutPlace(late), FadeOutPlace(late_tag), run_time=0.4)
@@ -275,7 +280,7 @@ class ProbeBeat:
                          fill_color=T.POINTER, fill_opacity=0.16)
         band.move_to((lo + hi) / 2 + RIGHT * 0.05)
         span = a.y_range[1] - a.y_range[0]
-        note = inline(math(self.v.states[0].math.value, T.TYPE.math_label, T.TEXT),
+        note = inline(math(self.v.states[0].math.value, 1.2 * T.TYPE.math_label, T.TEXT),
                       txt(": only the token and its position", PSIZE, T.TEXT))
         note.next_to(band, RIGHT, buff=0.12).set_y(a.c2p(0, a.y_range[0] + 0.1 * span)[1])
         return VGroup(band, note)

@@ -77,6 +77,7 @@ class Projection(View):
     own_part: float
     own_longest: int            # which sentence's own part is own_part
     own_angles_deg: list[float]  # each own part's angle with the shared move
+    own_angle_range: list[float]     # the narrowest and widest of them
     own_shown: list[float]      # each own part's in-plane share of its length
     shared_xy: list[list[float]]     # the shared move's start and end on the plane
     other_moves: list[float]    # every other word's X^(0) -> X^(L) move, full space
