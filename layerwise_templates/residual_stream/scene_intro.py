@@ -120,14 +120,15 @@ class IntroBeats:
 
     def pre_norm_diagram(self) -> VGroup:
         """SmolLM2's block: X's own path only adds; each sublayer reads an RMSNorm copy."""
-        x0, top = 1.2, 1.75
-        title = txt("SmolLM2 (pre-norm)", L_, T.TEXT).move_to([3.2, top + 0.45, 0])
+        x0, top = 0.8, 1.75          # (left a little: its "feed-forward (FFN)" box is wide)
+        title = txt("SmolLM2 (pre-norm)", L_, T.TEXT).move_to([2.8, top + 0.45, 0])
         x_in = math("X", ML, T.X).move_to([x0, top - 0.1, 0])
         p1, p2 = _plus([x0, top - 1.45, 0]), _plus([x0, top - 3.05, 0])
         n1 = _box("RMSNorm", T.LN).move_to([x0 + 1.55, top - 0.75, 0])
         a1 = _box("attention", T.ATTN).move_to([x0 + 3.75, top - 0.75, 0])
         n2 = _box("RMSNorm", T.LN).move_to([x0 + 1.55, top - 2.35, 0])
-        f2 = _box("feed-forward (FFN)", T.FFN).next_to(n2, RIGHT, buff=0.45)   # clear of it
+        f2 = _box("feed-forward (FFN)", T.FFN).next_to(n2, RIGHT, buff=0.4)   # clear of it
+        a1.set_x(f2.get_x())                 # the two sublayers in one column
         end = [x0, top - 3.9, 0]
         line = VGroup(_arrow(x_in.get_bottom(), p1.get_top(), T.X),
                       _arrow(p1.get_bottom(), p2.get_top(), T.X),
