@@ -347,16 +347,16 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
-    "missing moment": (('      share: "percent"\n', ""), ("moments:", "id: sink"),
-                       "beats[13].moments: missing moment share: template 'residual_stream' "
-                       "waits for it in sink"),
+    "missing moment": (('      growth: "about"\n', ""), ("moments:", "id: sizes"),
+                       "beats[12].moments: missing moment growth: template 'residual_stream' "
+                       "waits for it in sizes"),
     "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
     # "updates#2" is said as written ("the {data.check.n_updates} updates": the placeholder's
     # name says it first) but not once the number is filled in
     "words gone once filled": (('updates: "plus the"', 'updates: "updates#2"'),
                                ('updates: "updates#2"', ""),
-                               "beats[14].moments.updates: 'updates#2' no longer fits the "
+                               "beats[13].moments.updates: 'updates#2' no longer fits the "
                                "narration"),
 }
 

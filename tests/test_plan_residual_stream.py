@@ -49,7 +49,9 @@ def test_storyboard_validates():
     assert sb.template == "residual_stream" and sb.model == "smollm2-135m"
     assert sb.focus == ("bank",) and 5 <= len(sb.beats) <= 15
     shown = {s for b in sb.beats for s in b.show}
-    assert shown == TEMPLATES["residual_stream"].shows          # every view is used
+    # every view is used but `sink`: the outlier token's beat is the draft's only (round 27
+    # dropped it from the shipped storyboard: a side topic off the chapter's claim)
+    assert shown == TEMPLATES["residual_stream"].shows - {"sink"}
 
 
 def test_scene_has_a_handler_for_every_show_name():

@@ -553,6 +553,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # bars drawn so far light up as that is said (the data, not the key)
             lit[self.cue_at(ffn_cue) + 0.3] = lambda a0: self.light_ffn(left, a0)
         has = ending
+        att_cue = next((i for i, c in enumerate(self.beat.get("cues") or [])
+                        if "attention adds a step longer" in c.get("text", "")), None)
+        att_pick = next((a["layer"] for a in left[:-1]
+                         if f"layer {a['layer']}," in ((self.beat.get("cues") or [{}])
+                                                      [att_cue].get("text", "")
+                                                      if att_cue is not None else "")), None)
+        if att_pick is None:
+            att_cue = None
         # "Where a step shortens X by more than 2, its layer is lit below": the walk keeps one
         # pace; each dip's layer is marked under its bars as the walk draws it, never before
         # it is drawn nor before the words (the dips drawn before them are marked then)
@@ -581,6 +589,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             if has and voiced:                  # the last step is drawn as it is named
                 unit = max(LAYER_TIME, (self.said(M.LARGEST) - self.time) / (len(left) - k))
             extra = []
+            if voiced and att_cue is not None and l == att_pick + 1:
+                # "In layer 24, attention adds a step longer than that layer's feed-forward
+                # update": its two bars (drawn in the play before) lit as it is said
+                a0 = min(0.6, max(0.0, (self.cue_at(att_cue) - self.time) / unit))
+                extra += self.light_bars([("step", d["layers"][att_pick]["step_attn"], T.ATTN),
+                                          ("step", d["layers"][att_pick]["step_ffn"], T.FFN)],
+                                         a0)
             for at in [t for t in lit if t <= self.time + unit - 1.0]:
                 # at its words, not before: the flash starts that far into this layer's play
                 # (at least 1 s of it left, else it waits for the next layer's)
@@ -675,6 +690,18 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             return []
         self.axis_k = stage
         return [BarsTo(self, [], axes[stage]["max"], stage)]
+
+    def light_bars(self, keyed, a0: float = 0.0) -> list:
+        """Bars (key, colour) flash the pointer colour from share `a0` of the play on."""
+        out = []
+        ramp = lambda t: there_and_back(min(1.0, max(0.0, (t - a0) / (1 - a0))))     # noqa
+        for kind, j, color in keyed:
+            bar = self.bars.get((kind, j))
+            if bar is not None:
+                out.append(UpdateFromAlphaFunc(
+                    bar, lambda m, t, c=color: m.set_fill(interpolate_color(
+                        ManimColor(c), ManimColor(T.POINTER), ramp(t)))))
+        return out
 
     def light_ffn(self, left, a0: float = 0.0) -> list:
         """"the feed-forward update grows at every layer": the leg's FFN bars drawn so far

@@ -96,7 +96,7 @@ class IntroBeats:
         ln2.move_to([x0, ys[4], 0])
         x_in = math("X", ML, T.X).move_to([x0, ys[0] + 0.15, 0])
         att = _box("attention", T.ATTN).move_to([x0 + 2.0, ys[1], 0])
-        ffn = _box("FFN", T.FFN).move_to([x0 + 2.0, ys[3], 0])
+        ffn = _box("feed-forward (FFN)", T.FFN).move_to([x0 + 2.0, ys[3], 0])
         line = VGroup(_arrow(x_in.get_bottom(), p1.get_top(), T.X),
                       _arrow(p1.get_bottom(), ln1.get_top(), T.X),
                       _arrow(ln1.get_bottom(), p2.get_top(), T.X),
@@ -120,14 +120,15 @@ class IntroBeats:
 
     def pre_norm_diagram(self) -> VGroup:
         """SmolLM2's block: X's own path only adds; each sublayer reads an RMSNorm copy."""
-        x0, top = 1.2, 1.75
-        title = txt("SmolLM2 (pre-norm)", L_, T.TEXT).move_to([3.2, top + 0.45, 0])
+        x0, top = 0.8, 1.75          # (left a little: its "feed-forward (FFN)" box is wide)
+        title = txt("SmolLM2 (pre-norm)", L_, T.TEXT).move_to([2.8, top + 0.45, 0])
         x_in = math("X", ML, T.X).move_to([x0, top - 0.1, 0])
         p1, p2 = _plus([x0, top - 1.45, 0]), _plus([x0, top - 3.05, 0])
         n1 = _box("RMSNorm", T.LN).move_to([x0 + 1.55, top - 0.75, 0])
         a1 = _box("attention", T.ATTN).move_to([x0 + 3.75, top - 0.75, 0])
         n2 = _box("RMSNorm", T.LN).move_to([x0 + 1.55, top - 2.35, 0])
-        f2 = _box("FFN", T.FFN).move_to([x0 + 3.75, top - 2.35, 0])
+        f2 = _box("feed-forward (FFN)", T.FFN).next_to(n2, RIGHT, buff=0.4)   # clear of it
+        a1.set_x(f2.get_x())                 # the two sublayers in one column
         end = [x0, top - 3.9, 0]
         line = VGroup(_arrow(x_in.get_bottom(), p1.get_top(), T.X),
                       _arrow(p1.get_bottom(), p2.get_top(), T.X),
@@ -252,7 +253,15 @@ class IntroBeats:
         # beside it along the same direction, an arrow of X^(0)'s true length 2.18: both stay
         # drawn side by side, each named (the X^(0) arrow itself is never redrawn)
         self.hold_until_moment(M.SHADOW)
-        self.play(dots.animate.set_opacity(0), FadeOut(whole), FadeOut(ends), run_time=0.4)
+        # the first two lines, said, leave; the shadow's two lines take their place (review
+        # 26: four statements piled up in the left column)
+        up = lines[0].get_top()[1] - lines[2].get_top()[1]
+        lines[2].shift(UP * up)
+        lines[3].shift(UP * up)
+        self.play(dots.animate.set_opacity(0), FadeOut(whole), FadeOut(ends),
+                  FadeOutPlace(lines[0]), FadeOutPlace(lines[1]), run_time=0.4)
+        self.shown.pop("p0", None)
+        self.shown.pop("p1", None)
         self.remove(dots, whole, ends)
         sv = d["plane"]["shadow_view"]
         self.play(PlaneStep(self.plane, [], sv), run_time=1.2)
@@ -303,12 +312,6 @@ class IntroBeats:
         # "The bars below give the true lengths.": the plane glides home (small, right), the
         # two said lines move up where the first two were, and the bars come in below as
         # "bars" is said
-        up = lines[0].get_top()[1] - lines[2].get_top()[1]
-        self.play(FadeOutPlace(lines[0]), FadeOutPlace(lines[1]),
-                  lines[2].animate.shift(UP * up), lines[3].animate.shift(UP * up),
-                  run_time=0.4)
-        self.shown.pop("p0", None)
-        self.shown.pop("p1", None)
         self.resize_plane(False, run_time=0.6)
         self.hold_until_moment(M.BARS)
         self.ensure_chart()
@@ -650,7 +653,7 @@ class IntroBeats:
         x_ticks = VGroup(*[Num(v.layers[l].layer, decimals=0, size=L_, color=T.TEXT)
                            .scale(AXIS_SCALE * 0.8).move_to([bars[l].get_x(), y0 - 0.25, 0])
                            for l in shown_l])
-        x_name = txt("layer l", L_, T.TEXT).scale(AXIS_SCALE * 0.8).next_to(
+        x_name = txt("layer", L_, T.TEXT).scale(AXIS_SCALE * 0.8).next_to(
             [x0, y0 - 0.25, 0], LEFT, buff=0.12)
         one_lab = txt("1: same direction", L_, T.TEXT).next_to(one, UP, buff=0.06).align_to(
             one, RIGHT)
@@ -681,12 +684,15 @@ class IntroBeats:
                for k, c in enumerate(dr["cos_from_first"])]
         acc = VMobject(stroke_color=T.TEXT, stroke_width=5)
         acc.set_points_as_corners(pts)
-        acc_end = self.n(dv.cos_from_first[-1], T.TEXT, L_).next_to(pts[-1], RIGHT, buff=0.1)
+        # its end's value right of the chart, clear of the last bar (review 26: it overlapped)
+        acc_end = self.n(dv.cos_from_first[-1], T.TEXT, L_).next_to([x1, pts[-1][1], 0], RIGHT,
+                                                                     buff=0.12)
         # the line's point at the right edge of layer l's slot is X^(l+1), what layer l writes
         # (the bars' own convention, cos(X^(l), X^(l+1))): named so (review 23 read the old
         # cos(X^(1), X^(l)) on the layer-l axis as off by one)
-        said = inline(math(f"cos({T.X_l(f0)}, {T.X_l('l+1')})", ML, T.TEXT),
-                      txt("falls to", L_, T.TEXT), self.n(dv.cos_1_last, T.TEXT, L_),
+        # in words (review 26: at 480p "cos(X^(1), X^(l+1))" read as the bars' own label)
+        said = inline(txt("cosine with", L_, T.TEXT), math(T.X_l(f0), ML, T.TEXT),
+                      txt("ends at", L_, T.TEXT), self.n(dv.cos_1_last, T.TEXT, L_),
                       txt("at", L_, T.TEXT), math(T.X_l(self.L), ML, T.TEXT),
                       txt(": almost a right angle", L_, T.TEXT))
         swatch = Line(ORIGIN, RIGHT * 0.55, stroke_width=5, color=T.TEXT)
@@ -746,5 +752,5 @@ class IntroBeats:
         self.play(Create(acc, rate_func=linear),
                   run_time=self.fill(self.cue_at(self.n_cues()), 2.0, 0.55))
         self.put("cos_end", acc_end, anim=appear(acc_end), run_time=0.4)
-        self.emphasize(acc_end, said[2], run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+        self.emphasize(acc_end, said[3], run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
 

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, FadeIn, Indicate, Rectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, FadeIn, Indicate, Line, Rectangle,
                    UpdateFromAlphaFunc, VGroup, VMobject, smooth, squish_rate_func,
                    there_and_back)
 
@@ -30,7 +30,7 @@ KIND_WORD = {"attn": "attention", "ffn": "FFN", "ln": "LayerNorm"}
 PLANE_H = 2.9
 PLANE_AT = RIGHT * 4.35 + UP * 0.75
 PLANE_BIG_H = 3.45         # the journey: the plane centre stage, between the tokens and the bars
-PLANE_BIG_AT = RIGHT * 1.5 + UP * 0.78
+PLANE_BIG_AT = RIGHT * 1.75 + UP * 0.78
 PLANE_WIDE_H = 4.75        # the `plane` beat: what the plane is, on the right, top to bottom
 PLANE_WIDE_AT = RIGHT * 3.6 + DOWN * 0.35
 GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest first
@@ -38,7 +38,7 @@ GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest 
 CHART_W, CHART_H = 11.6, 1.5     # taller bars (round 20: "bigger bars"): the plane sits higher
 # a layer's three bars side by side, X's narrow (it is tall), its two updates wide enough at
 # 480p to tell lilac from orange; the three span 0.31 of a layer's 0.355 slot
-BAR_W = {"x": 0.1, "attn": 0.11, "ffn": 0.11}
+BAR_W = {"x": 0.09, "attn": 0.09, "ffn": 0.09}   # a gap between layers: each trio over its mark
 BAR_OFF = {k: sum(list(BAR_W.values())[:i]) + BAR_W[k] / 2 - sum(BAR_W.values()) / 2
            for i, k in enumerate(BAR_W)}          # each bar's centre from its layer's centre
 KEY_SCALE = 1.3           # the bars' colour key, read at 480p
@@ -495,31 +495,35 @@ class StreamPanels:
                                      [x0 + CHART_W - 0.4, y0 + frac * CHART_H, 0]])
             grid.add(g)
         self.tick_labels = self.ticks(0)
-        layer_labels = VGroup(*[Num(self.v.layers[l].layer, decimals=0, size=S,
-                                    color=T.MUTED).move_to(
-            self.bar_x(l, "mid") + DOWN * 0.2) for l in range(0, self.L, 5)])
+        # (the last slot is X^(L)'s bar: L, the plan's layer count, marks it)
+        layer_labels = VGroup(*[(Num(self.v.layers[l].layer, decimals=0, size=S,
+                                     color=T.MUTED) if l < self.L else
+                                 Num(self.L, "data.n_layers", decimals=0, size=S,
+                                     color=T.MUTED)).move_to(
+            self.bar_x(l, "mid") + DOWN * 0.2) for l in range(0, self.L + 1, 5)])
+        # a tick under each labelled layer's trio of bars (review 26: bars read as between marks)
+        marks = VGroup(*[Line(self.bar_x(l, "mid"), self.bar_x(l, "mid") + DOWN * 0.07,
+                              stroke_width=2, color=T.MUTED) for l in range(0, self.L + 1, 5)])
         key = VGroup(*[VGroup(Rectangle(width=0.16, height=0.16, stroke_width=0,
                                         fill_color=c, fill_opacity=1),
                               lab).arrange(RIGHT, buff=0.08)
                        for c, lab in ((T.X, math("|X|", T.TYPE.math_label, T.X)),
-                                      (T.ATTN, txt("attention update", S, T.ATTN)),
-                                      (T.FFN, txt("FFN update", S, T.FFN)))])
+                                      (T.ATTN, txt("attention", S, T.ATTN)),
+                                      (T.FFN, txt("FFN", S, T.FFN)))])
         key.scale(KEY_SCALE)
         # one row over the bars' left; beside the journey's big plane (which comes down to
         # the bars) two rows, |X| and attention, then FFN, left of it: `key_layouts`
         self.key_layouts = {}
         for big in (False, True):
             key[1].next_to(key[0], RIGHT, buff=(0.3 if big else 0.45) * KEY_SCALE)
-            if big:
-                key[2].next_to(key[0], DOWN, buff=0.1, aligned_edge=LEFT)
-            else:
-                key[2].next_to(key[1], RIGHT, buff=0.45 * KEY_SCALE)
+            # one line in both layouts (review 26: two rows touched the plane's frame)
+            key[2].next_to(key[1], RIGHT, buff=(0.3 if big else 0.45) * KEY_SCALE)
             key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
             key.align_to(self.chart_origin + LEFT * 0.1, LEFT)   # inside the frame, over the bars
             self.key_layouts[big] = [e.get_center().copy() for e in key]
-        word = math("l", ML, T.MUTED).next_to(layer_labels, LEFT, buff=0.15)
+        word = txt("layer", S, T.MUTED).next_to(layer_labels[0], LEFT, buff=0.3)
         # |X| is keyed with the chart; each update's entry comes in with its first bar
-        self.chart = VGroup(grid, base, layer_labels, word, key[0])
+        self.chart = VGroup(grid, base, marks, layer_labels, word, key[0])
         self.chart_key = key
         self.place_key(getattr(self, "plane_big", False))
         self.key_for = {"attn": key[1], "ffn": key[2]}
@@ -632,12 +636,15 @@ class BarsTo(Animation):
         y0 = self.scene_.chart_origin[1]
         old, old_v, new, new_v = self.ticks
         # the old labels are gone before the new ones come in (never two numbers on one tick)
-        o_old, o_new = max(0.0, 1 - 3 * a), max(0.0, 3 * a - 2)
-        for group, values, op in ((old, old_v, o_old), (new, new_v, o_new)):
-            for t, v in zip(group, values):
-                frac = v / top
-                t.set_y(y0 + min(frac, 1.0) * CHART_H)
-                t.set_opacity(op if frac <= 1.001 else 0)
+        # the old labels fade where they stand (review 26: sliding down, "5" ran into "2.5"),
+        # the new ones ride down with the axis only once the old are gone
+        o_old, o_new = max(0.0, 1 - 5 * a), max(0.0, 3 * a - 2)
+        for t in old:
+            t.set_opacity(o_old)
+        for t, v in zip(new, new_v):
+            frac = v / top
+            t.set_y(y0 + min(frac, 1.0) * CHART_H)
+            t.set_opacity(o_new if frac <= 1.001 else 0)
 
     def interpolate_mobject(self, alpha: float) -> None:
         a = self.rate_func(alpha)

@@ -248,8 +248,20 @@ class SummaryBeats:
         self.put("lhs", lhs, run_time=0.5)
         steps = [r for k, r in self.bars.items() if k[0] == "step"]
         if steps:
+            # "plus the 60 updates": a copy of every update's bar, in order, travels up into
+            # the sum's column (review 26: the sum was a still equation)
             self.hold_until_moment(M.UPDATES)
-            self.flash(steps, 1.0, 0.05, 1.5)
+            flying = [r.copy() for r in steps]
+            self.add(*flying)
+            target = lhs[1].get_center()
+            run = max(1.5, min(3.0, self.said(M.IS_X) - self.time))
+
+            def fly(m, a, b):
+                from manim import rate_functions
+                return m.animate(rate_func=rate_functions.squish_rate_func(
+                    rate_functions.smooth, a, b)).move_to(target).scale(0.3).set_opacity(0)
+            self.one_by_one(fly, flying, 0.08, run)
+            self.remove(*flying)
         # "is X of 30": the same column
         self.hold_until_moment(M.IS_X)
         self.play(FadeInPlace(mid), FadeInPlace(rhs), run_time=self.quick(0.12, 1.2))
