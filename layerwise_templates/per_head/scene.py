@@ -1408,7 +1408,9 @@ class PerHeadScene(StoryboardScene):
         # (d_joined rows × d_model columns); its rows come in n blocks of d_head, each a flat
         # band (d_head × d_model) level with its head's d_head outputs; a head's piece comes
         # out of its band's right edge, a bar as long as the piece
-        P, y0 = 0.3, 2.2                    # one head's rows (pitch); head 0's row
+        P, y0 = 0.35, 2.2                   # one head's rows (pitch); head 0's row (review
+        PS = T.TYPE.label                   # 26: the bottom 40 % empty): rows and their text
+                                            # a size up
         ys = [y0 - P * h for h in range(n)]
         y_bias = ys[-1] - P
         side = P * n
@@ -1433,7 +1435,7 @@ class PerHeadScene(StoryboardScene):
                             T.TEXT), math(f"W_O^(({self.layer}))", F),
                         txt(f"({dh} × {dm})", S, T.TEXT))
         blabel.move_to(wo_name).align_to([x0, 0, 0], LEFT)
-        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([0, y, 0]).align_to([-5.98, 0, 0],
+        hnames = VGroup(*[txt(str(h), PS, T.TEXT).move_to([0, y, 0]).align_to([-5.98, 0, 0],
                                                                                 RIGHT)
                           for h, y in enumerate(ys)])
         k = min(1.0, 2.6 / max(j["piece_norms"]))       # the longest piece at most 2.6 long
@@ -1441,10 +1443,10 @@ class PerHeadScene(StoryboardScene):
         bars = VGroup(*[Rectangle(width=max(0.02, k * L), height=P - 0.1, stroke_width=0)
                         .set_fill(T.ATTN, 0.85).move_to([x_out, y, 0], aligned_edge=LEFT)
                         for y, L in zip(ys, j["piece_norms"])])
-        lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
+        lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], PS,
                             T.TEXT) for h in range(n)])
         # the bias's length too, so the added lengths can be checked from the screen
-        lens.add(Num(jp.bias_norm, None, j["decimals"]["bias_norm"], S, T.TEXT))
+        lens.add(Num(jp.bias_norm, None, j["decimals"]["bias_norm"], PS, T.TEXT))
         plabel = inline(txt("bar: each head's piece of", S, T.TEXT),
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
                         txt("as long as the piece", S, T.TEXT))
@@ -1452,7 +1454,7 @@ class PerHeadScene(StoryboardScene):
         # the bias: a grey bar in its own row under the heads'
         bbar = Rectangle(width=max(0.02, k * j["bias_norm"]), height=P - 0.1, stroke_width=0)
         bbar.set_fill(T.MUTED, 0.85).move_to([x_bar, y_bias, 0], aligned_edge=LEFT)
-        bname = txt("bias", S, T.TEXT).move_to([0, y_bias, 0]).align_to([-5.98, 0, 0], RIGHT)
+        bname = txt("bias", PS, T.TEXT).move_to([0, y_bias, 0]).align_to([-5.98, 0, 0], RIGHT)
         # the column sum of the first entries: each piece's and the bias's, under a line,
         # their sum, which is Δ_attn's first entry
         x_cs = -1.4                         # the numbers' right edge
@@ -1479,14 +1481,14 @@ class PerHeadScene(StoryboardScene):
         # the heads the voice names: the key token's heads when they are the longest pieces
         # (key_heads_longest), else the TOP_PIECES longest
         boxed = (j["key_heads"] if j["key_heads_longest"] else [r["head"] for r in j["top"]])
-        argmax = VGroup(*[txt(f"'{tok}'", S, WEIGHT if h in j["key_heads"] else T.MUTED)
+        argmax = VGroup(*[txt(f"'{tok}'", PS, WEIGHT if h in j["key_heads"] else T.MUTED)
                           .move_to([0, ys[h], 0]).align_to([x_tok, 0, 0], LEFT)
                           for h, tok in enumerate(j["argmax"])])
         onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
         cnote = txt(f"In this sentence, long pieces and a look at '{j['key_token']}' go "
                     f"together; why was not tested.", T.TYPE.body, T.TEXT)
-        cnote.move_to([0, -2.0, 0]).align_to([x_tok, 0, 0], LEFT)
+        cnote.move_to([0, y_bias - 0.95, 0]).align_to([x_tok, 0, 0], LEFT)
         if cnote.get_right()[0] > 6.7:
             cnote.shift(LEFT * (cnote.get_right()[0] - 6.7))
         # the colour key on a line of its own, under the joined row's label
