@@ -23,8 +23,8 @@ place nor changes size, scenes/base.py `midplay_texts`) and can both be seen (gl
 least `MIDPLAY_OPACITY`: a text half faded in or out counts) must not overlap either: a caption
 laid over an axis note for the length of a play, or one label cross-fading into another in the
 same place, is found (a copy lying exactly on its original, the same text in the same box, is
-one text to the eye and is not). Those records hold texts only, so a backdrop between two texts is not
-seen there (the last frames' check sees it).
+one text to the eye and is not), unless a backdrop drawn between them covers the overlap
+(the sample's `covers`, as on the last frames).
 """
 
 from __future__ import annotations
@@ -131,13 +131,17 @@ def midplay_problems(record: dict) -> list[str]:
     for sample in record.get("midplay", []):
         still = [t for t in sample["texts"] if "box" in t and not t.get("travels")
                  and not t.get("moving") and t.get("opacity", 1.0) >= MIDPLAY_OPACITY]
+        backdrops = [(c["order"], *c["box"]) for c in sample.get("covers", [])]
         for a, b in combinations(still, 2):
             if a["text"] == b["text"] and max(abs(u - v) for u, v in zip(a["box"], b["box"])) \
                     <= OVERLAP_UNITS:
                 continue            # a copy lying exactly on its original: one text to the eye
             dx = min(a["box"][2], b["box"][2]) - max(a["box"][0], b["box"][0])
             dy = min(a["box"][3], b["box"][3]) - max(a["box"][1], b["box"][1])
-            if dx > OVERLAP_UNITS and dy > OVERLAP_UNITS:
+            area = (max(a["box"][0], b["box"][0]), max(a["box"][1], b["box"][1]),
+                    min(a["box"][2], b["box"][2]), min(a["box"][3], b["box"][3]))
+            first = min(a.get("order", 0), b.get("order", 0))
+            if dx > OVERLAP_UNITS and dy > OVERLAP_UNITS and not hidden(first, area, backdrops):
                 out.append(f"at {sample['time']:.2f} s (mid-play): text {a['text'][:30]!r} lies on "
                            f"{b['text'][:30]!r} ({dx:.2f} x {dy:.2f} units)")
     return out

@@ -608,12 +608,35 @@ def text_sizes(scene) -> list[dict]:
     return [d for _, d in _measured(scene)]
 
 
-def _measured(scene) -> list[tuple]:
-    """(mobject, its `text_sizes` record) for every visible text and formula."""
+COVER_OPACITY = 0.9        # as layerwise_pipeline.layoutcheck: a backdrop hides what is under it
+
+
+def _box(m) -> list[float]:
+    return [round(float(v), 4) for v in (m.get_left()[0], m.get_bottom()[1],
+                                         m.get_right()[0], m.get_top()[1])]
+
+
+def _is_cover(m) -> bool:
+    """A rectangle filled with the background colour, opaque enough to hide what was drawn
+    before it (a card over a dimmed chart, a close-up's lens)."""
+    from manim import Rectangle
+    return isinstance(m, Rectangle) and len(m.points) > 0 \
+        and m.get_fill_opacity() >= COVER_OPACITY \
+        and m.get_fill_color().to_hex().lower() == T.BACKGROUND.to_hex().lower()
+
+
+def _measured(scene, covers: list | None = None) -> list[tuple]:
+    """(mobject, its `text_sizes` record) for every visible text and formula. With `covers`
+    (a list), each record also gets its drawing `order`, and every backdrop (`_is_cover`) is
+    appended to `covers` as {order, box}."""
     px_per_unit = 480 / float(scene.camera.frame.height)
     out = []
+    order = -1
     for top in scene.mobjects:
         for m in top.get_family():
+            order += 1
+            if covers is not None and _is_cover(m):
+                covers.append({"order": order, "box": _box(m)})
             if not (isinstance(m, Text) or hasattr(m, "typst_code")):
                 continue
             # visible: by its glyphs (a Text keeps its own opacity when .animate fades them)
@@ -629,9 +652,8 @@ def _measured(scene) -> list[tuple]:
             out.append((m, {"text": getattr(m, "text", None) or getattr(m, "typst_code", ""),
                             "px": round(px, 2), "font_size": round(fs, 2),
                             "source": getattr(m, "source", None),
-                            "box": [round(float(v), 4) for v in (m.get_left()[0], m.get_bottom()[1],
-                                                                 m.get_right()[0], m.get_top()[1])],
-                            "opacity": round(float(opacity), 3),
+                            "box": _box(m), "opacity": round(float(opacity), 3),
+                            **({"order": order} if covers is not None else {}),
                             **legibility.sizes(m, px_per_unit, T.FONT)}))
     return out
 
@@ -651,18 +673,18 @@ def midplay_texts(scene) -> dict | None:
     0 -> 0.5 -> 1, as in a render. None for a wait. A text `travels` when its box there is
     not where it ends (`travels`): on its way, not yet placed; it `leaves` when it is gone
     (or invisible) at the end; each text's `box` (left,
-    bottom, right, top, scene units) and glyph `opacity` are kept for the layout check of the
-    middle of the play (layerwise_pipeline.layoutcheck `midplay_problems`)."""
+    bottom, right, top, scene units), glyph `opacity` and drawing `order` are kept, with the
+    backdrops drawn then (`covers`: {order, box}), for the layout check of the middle of the play (layerwise_pipeline.layoutcheck `midplay_problems`)."""
     from manim import Wait
     anims = scene.animations or []
     if all(isinstance(a, Wait) for a in anims):
         return None
-    sample = []
+    sample, covers = [], []
     for alpha in (0.5, 1.0):
         for a in anims:
             a.interpolate(alpha)
         scene.update_mobjects(0)
-        sample.append(_measured(scene))
+        sample.append(_measured(scene, covers if alpha == 0.5 else None))
     end = {id(m): d for m, d in sample[1]}
     texts = [{**d, "moving": bool(abs(end.get(id(m), {}).get("min_px", 0.0) - d["min_px"])
                                   > 0.01 * d["min_px"]),
@@ -670,7 +692,8 @@ def midplay_texts(scene) -> dict | None:
               "leaves": id(m) not in end}
              for m, d in sample[0]]
     middle = scene.time - scene.get_run_time(anims) / 2     # a skipped play's time is its end
-    return {"play": scene.renderer.num_plays, "time": round(middle, 4), "texts": texts}
+    return {"play": scene.renderer.num_plays, "time": round(middle, 4), "texts": texts,
+            "covers": covers}
 
 
 def _hex(color) -> str | None:

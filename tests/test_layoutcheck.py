@@ -86,3 +86,18 @@ apart, but not a copy lying exactly on its original."""
         "at 7.25 s (mid-play): text 'old' lies on 'new' (1.00 x 0.40 units)",
         "at 7.25 s (mid-play): text 'X' lies on 'X' (0.60 x 0.30 units)"]
     assert midplay_problems({"texts": []}) == []
+
+
+def test_mid_play_overlap_under_a_backdrop_drawn_between_is_not_seen():
+    """A label drawn (order 1) under a close-up's opaque lens (order 2) that covers where a
+    text drawn on the lens (order 3) meets it: hidden. The same pair with the lens drawn
+    after both texts but covering only part of the overlap: found."""
+    under = {"text": "under", "box": [0, 0, 2, 0.4], "order": 1}
+    on = {"text": "on lens", "box": [1, 0.2, 3, 0.6], "order": 3}
+    hidden = {"time": 1.0, "texts": [under, on],
+              "covers": [{"order": 2, "box": [0.5, -1, 4, 1]}]}
+    partial = {"time": 2.0, "texts": [under, on],
+               "covers": [{"order": 4, "box": [1.5, -1, 4, 1]}]}
+    assert midplay_problems({"midplay": [hidden]}) == []
+    assert midplay_problems({"midplay": [partial]}) == [
+        "at 2.00 s (mid-play): text 'under' lies on 'on lens' (1.00 x 0.20 units)"]

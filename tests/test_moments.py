@@ -101,8 +101,8 @@ TYPED_STREAM = {
     ("tokens", "space_mark"): (1, "The mark"),
     ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "only"),
     ("embedding", "alone"): (1, "alone"),
-    ("plane", "states"): (1, "states"), ("plane", "spread"): (2, "through the origin"),
-    ("plane", "shadow"): (3, "shadow"), ("plane", "bars"): (4, "bars"),
+    ("plane", "states"): (0, "states"), ("plane", "spread"): (1, "through the origin"),
+    ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (4, "bars"),
     ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"), ("direction", "turns"): (0, "does change"),
     ("direction", "most"): (2, "turn it most"), ("direction", "apart"): (3, "the turns add up"),
@@ -120,13 +120,13 @@ TYPED_STREAM = {
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     ("journey_last", "medians"): (0, ""),
-    # layers 2 to 22 in one leg, said in one sentence; the plane's close-up named in it
+    # layers 2 to 22 in one leg; no close-up (review 24: the origin off the view), none named
     ("journey_early", "dips"): (0, ""), ("journey_early", "reach"): (0, ""),
-    ("journey_early", "close"): (1, "follows"),
+    ("journey_early", "close"): (0, ""),
     ("journey_late", "dips"): (0, ""), ("journey_late", "reach"): (0, ""),
-    ("journey_late", "close"): (0, "zooms out"),
+    ("journey_late", "close"): (0, ""),
     ("journey0", "dips"): (0, ""), ("journey0", "reach"): (0, ""),
-    ("journey0", "close"): (2, "follows"),
+    ("journey0", "close"): (0, ""),
     ("journey1", "dips"): (0, ""), ("journey1", "reach"): (0, ""),
     ("journey1", "close"): (0, ""),
     # the draft's legs (`layerwise draft`): the largest and then the medians on the last

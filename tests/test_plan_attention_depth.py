@@ -33,7 +33,7 @@ def test_storyboard_validates_and_is_registered():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "attention_depth" and "attention_depth" in TEMPLATES
     assert [b.id for b in sb.beats] == ["arcs", "depth", "sink", "why", "why_last",
-                                        "deep_heads"]
+                                        "deep_heads", "summary"]
     assert {s for b in sb.beats for s in b.show} == TEMPLATES["attention_depth"].shows
     scene = TEMPLATES["attention_depth"].scene_class()
     for show in TEMPLATES["attention_depth"].shows:
@@ -164,7 +164,8 @@ def test_narration_quotes_the_plan(built):
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
     assert ("Here are the 12 heads' rows, one picture per head, each its own row of weights "
-            "from bank. Head 2 gives river the most, head 11 gives CLS the most. Their mean, "
+            "from bank. Of the 12 heads, head 2 gives river the most weight, and head 11 gives "
+            "CLS the most. Their mean, "
             "the head-average, is what the arcs show") in said["arcs"]
     hs = l0["heads"]
     assert max(range(12), key=lambda h: hs[h][l0["top_word"]["pos"]]) == l0["head_on_word"] == 2
@@ -209,13 +210,14 @@ def test_narration_quotes_the_plan(built):
     # peak (the next beat, before the fair test), then the last layer
     mx = d["sink"]["max"]
     L = d["layers"]
-    # layers 2, 3 and 4 in one sentence (round 22: three near-identical passes before), each
-    # number said with what it measures (the share on CLS and SEP), as its bar writes it
+    # layers 2, 3 and 4 a short sentence each (round 26: one sentence rushed them, 10 s for
+    # three bars; round 22's three near-identical passes kept short), each number said with
+    # what it measures (the share on CLS and SEP), as its bar writes it
     # "nearly all of it on CLS": [SEP]'s share at layers 1-4 is small (its part barely shows)
     assert (f"Layer 1 puts most of bank's row on CLS and SEP, {fmt(L[1]['sink'])}, "
-            f"nearly all of it on CLS. Layers 2, 3 and 4, each reading its own X, put "
-            f"{fmt(L[2]['sink'])}, {fmt(L[3]['sink'])} and "
-            f"{fmt(L[4]['sink'])} on them: layer {mx['layer']} is the peak.") \
+            f"nearly all of it on CLS. Layer 2, reading its own X, puts {fmt(L[2]['sink'])} on "
+            f"them. Layer 3 puts {fmt(L[3]['sink'])}. Layer 4 puts {fmt(L[4]['sink'])}: layer "
+            f"{mx['layer']} is the peak.") \
         in said["depth"]
     assert mx["layer"] == 4
     assert min(x["sink"] for x in d["layers"][1:5]) > 0.5
@@ -257,9 +259,9 @@ def test_narration_quotes_the_plan(built):
     h5 = d["layers"][5]["heads"][dp["top3"][2]["head"]]
     assert max(range(len(h5)), key=lambda k: h5[k]) != dp["target"]["pos"]
     # the summary scoped to this sentence; both orders of the swap (round 22: one order only)
-    assert "In short, for this one sentence:" in said["deep_heads"]
-    assert "At layer 1, neither alone gave the full rise" in said["deep_heads"]
-    assert "in either order, the fall came with its own matrices" in said["deep_heads"]
+    assert "In short, for this one sentence:" in said["summary"]
+    assert "At layer 1, neither alone gave the full rise" in said["summary"]
+    assert "in either order, the fall came with its own matrices" in said["summary"]
     # the fair tests in both orders: the other order said with its number
     assert (f"The other order, X first: layer 0's matrices fed X of layer 1 put only "
             f"{fmt(t['swap_sink'])}") in said["why"]

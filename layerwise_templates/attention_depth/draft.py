@@ -1,8 +1,8 @@
 """The attention_depth draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
 
-The same six beats as the shipped storyboard (arcs, depth, sink, why, why_last, deep_heads), each
-sentence chosen from what the data say for the teacher's sentence, every comparison backed by an
-`expect:` claim of its beat. A focus word of several tokens: their rows are averaged (said)."""
+The same seven beats as the shipped storyboard (arcs, depth, sink, why, why_last, deep_heads,
+summary), each sentence chosen from what the data say for the teacher's sentence, every
+comparison backed by an `expect:` claim of its beat. A focus word of several tokens: their rows are averaged (said)."""
 
 from __future__ import annotations
 
@@ -307,9 +307,15 @@ def build(c: Context) -> Draft:
         text += ", over twice the average"
     text += "."
     text += f" Why these heads pick {quoted(t.tokens[target])}, we did not test."
-    # what was and was not tested here, and the wrap-up
+    beats.append(Beat(
+        "deep_heads", ["deep_heads"],
+        f"Layer {{data.deep.layer}}, head by head: "
+        f"each head's weight on '{{data.deep.target.token}}'.",
+        text, expect=claims))
+    # the wrap-up, its own beat (its own chapter marker): what was and was not tested here
+    text, claims = "", []
     if tie_d is not None:
-        text += f" In short, for this one sentence: the row of {said} moves with depth"
+        text += f"In short, for this one sentence: the row of {said} moves with depth"
         # each test as its beat said it (both orders; the claims are that beat's)
         l0 = rows["sink"][0]
         tie_said = other_order("tie", l0, tie_d["new_sink"], tie_d["swap_sink"],
@@ -333,12 +339,10 @@ def build(c: Context) -> Draft:
         text += "."
         claims.append("data.tie.layer == 1")
     else:
-        text += f" In short, for this one sentence: the row of {said} moves with depth."
+        text += f"In short, for this one sentence: the row of {said} moves with depth."
     beats.append(Beat(
-        "deep_heads", ["deep_heads"],
-        f"Layer {{data.deep.layer}}, head by head: "
-        f"each head's weight on '{{data.deep.target.token}}'.",
-        text, expect=claims))
+        "summary", ["summary"],
+        "In short, for this one sentence: the tests and the heads.", text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "
              f"{[t.tokens[j] for j in special]}; the deep layer's word: {t.tokens[target]!r}"]

@@ -54,7 +54,10 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                word becomes the heads' bars, a dashed line (neutral) at the head-average
                (river's number moving to be its label), the three heaviest boxed as said;
                beside each of them that looks most at another token, where ("looks most at
-               [CLS] 0.50"); "why: not tested"; then the summary: the scope ("for this one
+               [CLS] 0.50"); the rows at the body size, the panel centred; the three
+               heaviest outlined as said, a second dashed line at twice the average drawn
+               over the bars that pass it at "over twice"; "why: not tested"
+- `summary`    its own chapter marker: the scope ("for this one
                sentence") in the header's place, the six layers' bars come back and are
                ringed; the chart's frame and the other bars leave and layers 0 and 1's own
                bars move to the outer places of the first test's four-bar panel, alone in the
@@ -64,9 +67,11 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                (either order)"), the heads' bars against the average (a dashed line at twice
                it); the bars each verdict rests on light up as it is said
 
-Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
+Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
+kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
-"≈" on a stage brings its note at the top right (`approx_note`), which leaves with the bars.
+"≈" on a stage brings its note at the top right (`approx_note`), which leaves with the first
+move after APPROX_HOLD seconds (or with the bars), and comes again with the next "≈" number.
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -432,7 +437,21 @@ class AttentionDepthScene(StoryboardScene):
         if self.st.approx is not None or not any(getattr(v_, "approx", False) for v_ in vals):
             return []
         self.st.approx = approx_note()
+        self._approx_t = self.time
         return [FadeIn(self.st.approx, shift=LEFT * 0.3)]
+
+    APPROX_HOLD = 4.5           # seconds the "≈" note stays once it came
+
+    def play(self, *anims, **kwargs) -> None:
+        """As Manim's, and the "≈" note leaves with the first move after it has been up
+        APPROX_HOLD seconds (round 26: it stayed in the header for minutes for a 0.01
+        rounding detail): it comes again with the next "≈" number."""
+        st = getattr(self, "st", None)
+        if st is not None and st.approx is not None and anims \
+                and self.time >= getattr(self, "_approx_t", 0.0) + self.APPROX_HOLD:
+            a, st.approx = st.approx, None
+            anims = (*anims, FadeOutPlace(a))
+        super().play(*anims, **kwargs)
 
     def approx_out(self) -> list:
         """The note leaves with the bars it explains."""
@@ -764,21 +783,30 @@ class AttentionDepthScene(StoryboardScene):
         g.move_to([0, -0.15, 0])
 
     def light(self, *groups, run_time: float) -> None:
-        """Bars with their numbers (VGroup(bars, number)) light up and settle back: the bars'
-        fill goes white and back, the number pulses (a box round a bar and its number cut
-        through the number and the label under the bar)."""
-        anims = []
+        """Bars with their numbers (VGroup(bars, number)) light up and settle back: a white
+        outline is drawn tight round each bar (its [CLS] and [SEP] colours kept: round 26, a
+        white fill erased them and nearly matched the pale [SEP]) and fades, the number
+        pulses (a box round a bar and its number cut through the number and the label under
+        the bar)."""
+        anims, rings = [], []
         for g in groups:
-            anims += [r.animate(rate_func=there_and_back).set_fill(T.POINTER)
-                      for r in g[0].family_members_with_points()]
-            anims += [Indicate(m, color=T.POINTER, scale_factor=1.15) for m in g[1:]]
+            parts = [r for r in g[0].family_members_with_points() if r.get_height() > 0.02]
+            if not parts:
+                continue
+            ring = SurroundingRectangle(VGroup(*parts), buff=0.025, color=T.POINTER,
+                                        stroke_width=3.5)
+            ring.set_z_index(4)
+            rings.append(ring)
+            anims.append(Succession(Create(ring, run_time=0.3 * run_time),
+                                    Wait(0.45 * run_time),
+                                    ring.animate(run_time=0.25 * run_time).set_stroke(
+                                        opacity=0)))
+            # the number rises a little off the outline as it pulses (round 26: the pulse
+            # grew it onto the outline's top)
+            anims += [m.animate(rate_func=there_and_back).scale(1.12, about_edge=DOWN)
+                      .shift(UP * 0.08) for m in g[1:]]
         self.play(*anims, run_time=run_time)
-
-    def glow(self, *bars, run_time: float) -> None:
-        """Bars light up and settle back (a box round a column of bars would cut its header
-        and the numbers beside it)."""
-        self.play(*[b.animate(rate_func=there_and_back).set_fill(T.POINTER) for b in bars],
-                  run_time=run_time)
+        self.remove(*rings)
 
     # --- beats -----------------------------------------------------------------------------
     def beat_arcs(self, beat) -> None:
@@ -1683,9 +1711,12 @@ class AttentionDepthScene(StoryboardScene):
         # of 1 is `unit` long); the river arc's number becomes the dashed
         # head-average line's
         order = [int(h) for h in d.order.values]
-        pitch = min(0.32, 3.6 / H)
+        # the panel centred and large (round 26: the left third at the label size, the right
+        # half empty): the rows at the body size, as tall as the stage allows
+        RS = T.TYPE.body
+        pitch = min(0.37, 4.1 / H)
         top = 1.85
-        name_x, bar_x, bar_w = -6.0, -5.0, 3.6
+        name_x, bar_x, bar_w = -4.75, -3.95, 4.6
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
@@ -1697,13 +1728,13 @@ class AttentionDepthScene(StoryboardScene):
         prec = int(v.decimals)
         for i, h in enumerate(order):
             y = top - i * pitch
-            name = line(txt("head", LAB), Num(d.heads[h], decimals=0, size=LAB))
+            name = line(txt("head", RS), Num(d.heads[h], decimals=0, size=RS))
             name.move_to([0, y, 0]).align_to([name_x + 0.6, 0, 0], RIGHT)
             r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
                           height=pitch * 0.62, stroke_width=0)
             r.set_fill(T.WEIGHTS, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
             # a box round it (BOX) stays clear of the bar's end and the dashed line
-            val = Num(d.weight[h], decimals=prec, size=LAB).next_to(r, RIGHT, buff=BOX + 0.08)
+            val = Num(d.weight[h], decimals=prec, size=RS).next_to(r, RIGHT, buff=BOX + 0.08)
             if val.get_left()[0] < mx + BOX + 0.06:
                 val.next_to([mx, y, 0], RIGHT, buff=BOX + 0.2)    # clear of the dashed line
             g = VGroup(name, r, val)
@@ -1714,10 +1745,25 @@ class AttentionDepthScene(StoryboardScene):
         mean_line = DashedLine([mx, top + pitch / 2, 0], [mx, bottom, 0], color=REF,
                                stroke_width=2.5, dash_length=0.08)
         # each dashed line named at its own foot, at the label size
-        mean_num = Num(d.target.weight, decimals=prec, size=LAB, color=REF)
-        mean_lab = line(txt("head-average", LAB, REF), mean_num)
+        mean_num = Num(d.target.weight, decimals=prec, size=RS, color=REF)
+        mean_lab = line(txt("head-average", RS, REF), mean_num)
         mean_lab.next_to([mx, bottom, 0], DOWN, buff=0.1)
         top3 = [int(t.head) for t in d.top3]
+        # "over twice the average": a second dashed line at twice the head-average, over the
+        # rows whose bars reach past it only (the heaviest first: no number under it), named
+        # at its top, right of it (clear of the axis title)
+        mx2 = bar_x + unit * 2 * float(d.target.weight)
+        past = [h for h in order if float(d.weight[h]) > 2 * float(d.target.weight)]
+        y_low = top - (len(past) - 0.5) * pitch if past else top - pitch / 2
+        twice_line = DashedLine([mx2, top + pitch / 2, 0], [mx2, y_low, 0], color=REF,
+                                stroke_width=2.5, dash_length=0.08)
+        twice_lab = txt("2 × head-average", LAB, REF)
+        twice_lab.next_to([mx2 + 0.25, top + 0.32, 0], RIGHT, buff=0)
+        if h1.get_right()[0] > mx2 - 0.3:       # the axis title ends short of the line
+            h1.shift(LEFT * (h1.get_right()[0] - (mx2 - 0.3)))
+        twice_g = VGroup(twice_line, twice_lab)
+        rings = {h: SurroundingRectangle(rows[h].bar, buff=0.04, color=T.POINTER,
+                                         stroke_width=3.5) for h in top3}
         # what leaves: everything of the arc diagram but the river arc's number
         if river_num is not None:
             st.nums.remove(river_num)
@@ -1749,17 +1795,19 @@ class AttentionDepthScene(StoryboardScene):
         self.play(FadeInPlace(title), FadeInPlace(h1), *average, grow, run_time=rt)
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
-        # each of the three lit as its number is said: its bar turns white and stays so, its
-        # number pulses (round 25: a box round the number cut through it)
+        # each of the three outlined as its number is said (its bar keeps its colour; round
+        # 26: a white fill), its number pulses (round 25: a box round the number cut it)
         for h, t in zip(top3, t_w):
             self.hold_until(t - 0.35)
-            self.play(rows[h].bar.animate.set_fill(T.POINTER, 1.0),
+            self.play(Create(rings[h]),
                       Indicate(rows[h].val, color=T.POINTER, scale_factor=1.2), run_time=0.6)
-        # "..., over twice the average": the three numbers pulse against the dashed line
+        # "..., over twice the average": the line at twice the average is drawn down over the
+        # bars that pass it, the three numbers pulse
         t_hide = self.when_said("over twice", self.time)
         self.hold_until(t_hide - 0.3)
+        self.play(Create(twice_line), FadeInPlace(twice_lab), run_time=0.7)
         self.play(*[Indicate(rows[h].val, color=T.POINTER, scale_factor=1.2) for h in top3],
-                  run_time=1.0)
+                  run_time=0.8)
         # "over twice the average": the head-average's label ringed (until the next words)
         t_most = self.when_said("not all of them", self.time + 1.2) \
             if self.says("not all of them") else None
@@ -1793,6 +1841,17 @@ class AttentionDepthScene(StoryboardScene):
         t_why = self.when_said("we did not test", self.time)
         self.hold_until(t_why - 0.8)
         self.play(FadeIn(untested, shift=LEFT * 0.4), run_time=1.0)
+        self.fill_to(None, [(1, lambda t: self.wait(t))])
+        st.extra = [title, h1, mean_line, mean_lab, twice_g, untested, *untested_extra,
+                    *rings.values(), *[VGroup(g[0], g.bar, g.val) for g in listed]]
+
+    def beat_summary(self, beat) -> None:
+        """The summary, its own chapter marker (round 26: it shared the heads' one): the scope
+        in the header's place; the six layers' bars; then one panel at a time."""
+        v, st = self.v, self.st
+        d = v.deep
+        prec = int(v.decimals)
+        n = 3
         tie, last = v.tie, v.tie_last
         # 4. "In short, for this one sentence: bank's row moves with depth. Swapping the
         # matrices first, then X, at layer 1 the rise came with the changed X, at layer 5 the
@@ -1802,8 +1861,12 @@ class AttentionDepthScene(StoryboardScene):
         # heads' bars against the average, come on the left as said, each with two short
         # lines under it; the evidence (the bars) ringed as the voice ends
         B = T.TYPE.body
-        panels = VGroup(title, h1, boxes, mean_line, mean_lab, untested, *untested_extra,
-                        *[VGroup(g[0], g.bar, g.val) for g in listed])
+        panels = VGroup(*st.extra, *([st.block] if st.block is not None else []),
+                        *[m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs,
+                                      st.counter) if m], *st.bars.values(), *self.approx_out())
+        st.extra, st.block = [], None
+        st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
+        st.bars = {}
         L = int(v.n_layers)
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(L)])
         chart.shift(LEFT * chart.get_center()[0])
@@ -1905,11 +1968,8 @@ class AttentionDepthScene(StoryboardScene):
         evidence.append((hg, [c.bars for c in hb], f"and at layer {int(d.layer)}, heads",
                          [VGroup(c[0], c[1]) for c in hb[1:]], {}))
         fits = all(g.width < 2 * (7.11 - T.EDGE) for g, *_ in evidence)
-        t_short = self.when_said("in short", self.mark(2, n))
-        self.hold_until(t_short - 0.4)
-        # the head-by-head caption gives way to the summary's own
-        self.set_caption("In short, for this one sentence: both tests, both orders, the heads.")
-        self.play(FadeOutPlace(panels), run_time=0.4)
+        if len(panels):
+            self.play(FadeOutPlace(panels), run_time=0.4)
         self.play(FadeInPlace(scope), FadeInPlace(chart),
                   *self.approx_in(*[b.val for b in chart[1:]]), run_time=0.8)
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the

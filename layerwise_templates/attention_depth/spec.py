@@ -6,7 +6,7 @@ from layerwise_core.templates import ANY_MODEL, template
 
 from .view import Data
 
-SHOWS = ("arcs", "depth", "why", "why_last", "sink", "deep_heads")
+SHOWS = ("arcs", "depth", "why", "why_last", "sink", "deep_heads", "summary")
 
 TEMPLATE = template(
     __package__,

@@ -75,14 +75,14 @@ def build(c: Context) -> Draft:
              layer=0, expect=["data.stages[0].index == 0"],
              moments={"numbers": "numbers", "length": "only", "alone": "alone"}),
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
-             "To watch X change, we draw it on a flat plane. It is fitted once, by PCA, "
+             "To watch X change, we draw it on a flat plane, fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ", from X of zero to X of "
              "{model.n_layers}. PCA, through the origin, picks the two directions that hold most "
-             "of these states' squared length; the plane keeps "
-             "{data.plane.energy_pct.value:.0f} percent of it, over all "
-             "{data.plane.n_points} states together. One arrow alone can lose far more; the "
-             "plane is a shadow: X of zero's shadow is only "
-             "{data.stages[0].captured_pct.value:.0f} percent as long as X of zero itself. "
+             "of these states' squared length: {data.plane.energy_pct.value:.0f} percent of "
+             "it, over all of them together. But one arrow alone can lose far more: the plane "
+             "is a shadow. X of zero's shadow is only "
+             "{data.stages[0].captured_pct.value:.0f} percent as long as X of zero, drawn "
+             "beside it, as an illustration, at its true length. "
              "The bars below give the true lengths.",
              moments={"states": "states", "spread": "through the origin", "shadow": "shadow",
                       "bars": "bars"}),
@@ -136,10 +136,10 @@ def build(c: Context) -> Draft:
         span = f"Layer {a}" if a == b else f"Layers {a} to {b}"
         said = (f"Now {span[0].lower() + span[1:]}, two additions each. Below, each layer "
                 "adds two bars, its attention and feed-forward updates, beside the bar of X. "
-                "The plane follows the newest part of the path, close up."
+                "The view widens to keep X's whole arrow, from the origin, in sight."
                 if k == 0 else f"{span}, two additions each.")
         show, moments, medians = "journey", {"dips": 0, "reach": 0,
-                                             "close": "follows" if k == 0 else 0}, ""
+                                             "close": 0}, ""
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
         big_n, big_kind, big_l = max(steps)
@@ -194,7 +194,8 @@ def build(c: Context) -> Draft:
         beats.append(Beat(
             "turns", ["direction"], "X's direction turns",
             "And X's direction does change. "
-            "A cosine of 1 means the same direction; 0, a right angle. From "
+            "We measure a turn by the cosine of the angle between X before and after a "
+            "layer: 1 means the same direction; 0, a right angle. From "
             "layer {data.direction.from_layer} on, each layer's cosine "
             "is {data.direction.min_later.value:.2f} to {data.direction.max_later.value:.2f}, "
             "and the turns add up: X of {model.n_layers} has a cosine of "
@@ -222,17 +223,18 @@ def build(c: Context) -> Draft:
                 "{data.outlier.max_norm.value:,.0f}.")
         moments = {"others": "No token", "first_token": "ever longer", "outlier_norm": "grows"}
         if sink:
-            said += (" That length never reaches W K: its keys, like every token's, are made "
-                     "from its normalised copy."
-                     " A separate fact: it is an attention sink for " + tok + ", which gives "
-                     "it {data.outlier.attention_pct.value:.0f} percent of its attention, "
+            said += (" Keys are made from the normalised copy, so this length does not enter "
+                     "them directly; whether it is linked to the attention it draws is not "
+                     "measured here. It draws {data.outlier.attention_pct.value:.0f} percent of "
+                     + tok + "'s attention, "
                      "averaged over all heads in layers {data.outlier.attention_layers[0]} to "
-                     "{data.outlier.attention_layers[1]}; we measured it for this one query.")
+                     "{data.outlier.attention_layers[1]}: one query, " + tok + "'s; the other "
+                     "tokens' queries are not measured here.")
             moments |= {"share": "percent"}
         else:
             moments |= {"share": "except"}
         beats.append(Beat("sink", ["sink"],
-                          "The outlier token" if not sink else "An attention sink",
+                          "The outlier token" if not sink else "Much of " + tok + "'s attention",
                           said, expect=[f"data.outlier.position == {big}"], moments=moments))
     if additive:
         beats.append(Beat(

@@ -305,7 +305,17 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             c.next_to(b, RIGHT, buff=0.55)              # the sum moves over to make room
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
         self.put("eq", eq, run_time=run["eq"] * k)
-        self.put("c", c, run_time=run["c"] * k)
+        # the sum as an operation (review 24: layer 0's addition was shown as its result only):
+        # copies of X's and the update's columns travel over the "=" into the new column and
+        # become it; its name and its length come with it
+        ca, cb = a[1].copy(), b[1].copy()
+        self.add(ca, cb)
+        self.play(Transform(ca, c[1].copy()), Transform(cb, c[1].copy()),
+                  FadeIn(c[0]), run_time=max(0.6, run["c"] * k))
+        self.remove(ca, cb)
+        self.add(c[0], c[1])
+        self.shown["c"] = c
+        self.play(FadeIn(c[2]), run_time=0.3)
         if zoom:
             tail = run["ring"] + run["drop"] + run["move"]
             self.advance(s["to"], run["grow"] * k, zoom_at=self.said(M.ZOOM),

@@ -269,7 +269,14 @@ class IntroBeats:
         self.play(PlaneStep(self.plane, [tall], sv), run_time=1.0)
         c = self.plane.frame.get_center()
         mid = self.plane.to_screen(side + u * n0 * 0.5, center=c)
-        true_lab = self.n(self.v.summary.norm_first, T.X, L_).next_to(mid, RIGHT, buff=0.2)
+        # the true-length arrow is not in the plane: drawn along its shadow, named an
+        # illustration (review 24: the 2.18 arrow read as measured on the plane)
+        true_lab = VGroup(inline(self.n(self.v.summary.norm_first, T.X, L_),
+                                 txt("true length,", L_, T.X)),
+                          txt("an illustration", L_, T.TEXT)
+                          ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        true_lab.next_to(mid, RIGHT, buff=0.2)
+        self.keep_inside(true_lab)
         tip0 = self.plane.to_screen(xy0, center=c)
         shadow_lab = inline(txt("shadow:", L_, T.TEXT),
                             self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"))
@@ -277,7 +284,7 @@ class IntroBeats:
         self.keep_inside(shadow_lab)
         self.shown["shadow_labs"] = VGroup(true_lab, shadow_lab)
         self.play(FadeIn(true_lab), run_time=0.4)
-        self.emphasize(lines[2][2], true_lab, run_time=0.8)
+        self.emphasize(lines[2][2], true_lab[0][0], run_time=0.8)
         self.put("p3", lines[3], anim=appear(lines[3]), run_time=0.4)
         self.play(FadeIn(shadow_lab), run_time=0.4)
         # (the glide home below takes about 2.2 s: it starts that long before "bars")
@@ -547,6 +554,70 @@ class IntroBeats:
         if self.data.get("direction"):
             self.direction_strip(None)
 
+    def demo_angle(self, def_cue: int, zero_cue: int | None) -> None:
+        """"the cosine of the angle between X before and after a layer: 1 means the same
+        direction; 0, a right angle": drawn, then layer 0's own turn; the demo leaves before
+        the per-layer bars grow where it stood."""
+        from manim import Arc, Arrow, PI, UpdateFromAlphaFunc, smooth
+        dv = self.v.direction
+        L_ = T.TYPE.label
+        o = np.array([-2.6, -1.45, 0.0])
+        r = 2.2
+        theta = [0.0]
+
+        def vec(a):
+            return o + r * np.array([np.cos(a), np.sin(a), 0.0])
+        a_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5)
+        b_arr = Arrow(o, vec(0.0), buff=0, color=T.POINTER, stroke_width=5)
+        a_lab = math(T.X_l("l"), ML, T.X).next_to(vec(0.0), DOWN, buff=0.15)
+        b_lab = math(T.X_l("l+1"), ML, T.POINTER)
+        arc = Arc(radius=0.6, start_angle=0, angle=0.001, arc_center=o, color=T.TEXT)
+
+        def turn(m, a):
+            t = theta[0] + smooth(a) * (turn.to - theta[0])
+            b_arr.put_start_and_end_on(o, vec(t))
+            arc.become(Arc(radius=0.6, start_angle=0, angle=max(t, 0.001), arc_center=o,
+                           color=T.TEXT))
+            b_lab.next_to(vec(t), UP if t > 0.6 else UP + RIGHT, buff=0.12)
+        turn.to = 0.0
+        b_lab.next_to(vec(0.0), UP + RIGHT, buff=0.12)
+        tag = txt("an illustration: the lengths drawn equal", L_, T.MUTED)
+        tag.move_to([1.6, 1.0, 0]).align_to([0.2, 0, 0], LEFT)
+        read = VGroup(txt("cos = 1: the same direction", L_, T.TEXT),
+                      txt("cos = 0: a right angle", L_, T.TEXT)
+                      ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        read.move_to([1.6, -0.4, 0]).align_to(tag, LEFT)
+        demo = VGroup(a_arr, b_arr, arc, a_lab, b_lab, tag)
+        # "And X's direction does change": the two directions drawn as it is said (the stage
+        # was blank until the definition before)
+        self.put("cos_demo", demo, anim=appear(demo), run_time=0.6)
+        self.hold_until_cue(def_cue)
+        self.put("cos_read1", read[0], anim=appear(read[0]), run_time=0.4)
+        said0 = self.cue_at(def_cue + 1) if def_cue + 1 < self.n_cues() else self.time + 4
+        self.emphasize(read[0], run_time=max(0.6, 0.3 * (said0 - self.time)))
+        turn.to = PI / 2
+        nxt = self.cue_at(zero_cue if zero_cue is not None else min(def_cue + 1, self.n_cues()))
+        self.play(UpdateFromAlphaFunc(b_arr, turn), FadeIn(read[1]),
+                  run_time=max(1.0, 0.6 * (nxt - self.time)))
+        self.shown["cos_read2"] = read[1]
+        theta[0] = PI / 2
+        if zero_cue is None:          # a draft that does not name layer 0: the demo leaves
+            self.hold_until(nxt - 0.4)
+            self.drop("cos_demo", "cos_read1", "cos_read2", run_time=0.4)
+            return
+        self.hold_until_cue(zero_cue)
+        # "Layer 0 turns X almost a right angle": the second arrow to layer 0's own angle
+        zero = inline(txt("layer", L_, T.POINTER),
+                      Num(self.v.layers[0].layer, decimals=0, size=L_, color=T.POINTER,
+                          suffix=":"),
+                      txt("cos =", L_, T.POINTER), self.n(dv.first, T.POINTER, L_))
+        zero.next_to(read, DOWN, buff=0.3).align_to(read, LEFT)
+        turn.to = float(np.arccos(np.clip(self.data["direction"]["first"]["value"], -1, 1)))
+        self.play(UpdateFromAlphaFunc(b_arr, turn), appear(zero), run_time=1.0)
+        self.shown["cos_read3"] = zero
+        self.emphasize(zero, arc, run_time=0.8)
+        self.drop("cos_demo", "cos_read1", "cos_read2", "cos_read3", run_time=0.4)
+
     def direction_strip(self, strip) -> None:
         """"And X's direction does change": a stage of its own (the copy's stage leaves): each
         layer's cos(X^(l), X^(l+1)) as a bar on a layer axis with a 0-1 cosine axis (1: the
@@ -603,7 +674,10 @@ class IntroBeats:
         # how the turns add up: cos(X^(1), X^(l)) as a white line over the bars, from 1 at
         # X^(1) (the left edge of layer 1's slot) to cos_1_last at X^(L) (the right end)
         f0 = dr["from_layer"]
-        pts = [[x0 + bw * (f0 + k), y0 + h * max(c["value"], 0.0), 0]
+        # each point over its layer's bar: at layer l, cos(X^(1), X^(l+1)) (X^(l+1) is what
+        # layer l writes, the bars' own convention), so legend, axis and points agree
+        # (review 24 read points at the slots' edges as off by one)
+        pts = [[x0 + bw * (f0 - 1 + k + 0.5), y0 + h * max(c["value"], 0.0), 0]
                for k, c in enumerate(dr["cos_from_first"])]
         acc = VMobject(stroke_color=T.TEXT, stroke_width=5)
         acc.set_points_as_corners(pts)
@@ -620,16 +694,24 @@ class IntroBeats:
         apart.move_to([0, y0 - 0.75, 0]).align_to([x0, 0, 0], LEFT)
         self.keep_inside(apart)
         self.keep_inside(head)
-        self.put("cos_head", head, anim=appear(head), run_time=0.6)
         g = VGroup(axis, y_axis, one, one_lab, y_ticks, y_name, x_ticks, x_name)
         self.shown["cos_strip"] = VGroup(g, bars)
-        # the bars grow while "a cosine of 1 means ..." is said, done by "Layer 0 turns X
-        # almost a right angle" (its sliver then named), the range lit on "from layer 1 on"
         zero_cue = self.cue_with("Layer 0")
-        until = self.cue_at(zero_cue) if zero_cue is not None else self.said(M.APART)
+        def_cue = self.cue_with("cosine of the angle")
+        if def_cue is not None:
+            # the cosine drawn before it is used (review 24: "cosine and angles only said"):
+            # two arrows from one point, X before and after a layer, the second turning from
+            # the first (cos 1) to a right angle (cos 0); at "Layer 0 ..." it turns to layer
+            # 0's own angle (arccos of the plan's cosine); lengths drawn equal: an illustration
+            self.demo_angle(def_cue, zero_cue)
+        self.put("cos_head", head, anim=appear(head), run_time=0.6)
+        # the bars grow as the voice goes from layer 0 to "from layer 1 on ..."
+        nxt0 = self.said(M.MOST) if self.named(M.MOST) else self.said(M.APART)
         self.play(FadeIn(g), LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                          lag_ratio=0.08),
-                  run_time=self.fill(until, 1.5, 0.9))
+                  run_time=self.fill(nxt0, 1.5, 0.35) if def_cue is not None
+                  else self.fill(self.cue_at(zero_cue) if zero_cue is not None
+                                 else self.said(M.APART), 1.5, 0.9))
         if zero_cue is not None:
             self.hold_until_cue(zero_cue)
         self.put("cos_zero", VGroup(zero_lab, zero_ptr), anim=appear(VGroup(zero_lab, zero_ptr)),

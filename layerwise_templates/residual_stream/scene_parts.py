@@ -22,7 +22,7 @@ from scenes.mobjects.numbers import bracket
 from scenes.motion.plane import geometric_view
 from scenes.motion.tip_to_tail import PlaneStep, TipToTail
 
-S = T.TYPE.small
+S = 21                    # axis numbers, the plane's heading and scale: 12.8 px at 480p (review 24: 11 px)
 COL_SIZE = T.TYPE.label    # a vector's entries and its length under it
 COL_ENTRIES = 3            # entries shown per column (the plan holds more)
 KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}

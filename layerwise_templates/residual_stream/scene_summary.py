@@ -122,8 +122,7 @@ class SummaryBeats:
             self.hold_until_cue(1)
             slide()
             note = VGroup(math('K = "RMSNorm"(X) W_K', ML),
-                          inline(txt("the length of X never reaches", L_, T.TEXT),
-                                 math("W_K", ML, T.TEXT)))
+                          txt("length and attention: link not measured", L_, T.TEXT))
             note.arrange(DOWN, buff=0.15, aligned_edge=LEFT)
             note.move_to(DOWN * 0.9).align_to(LEFT * 5.9, LEFT)
             self.keep_inside(note)
