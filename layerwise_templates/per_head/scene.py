@@ -628,8 +628,11 @@ class PerHeadScene(StoryboardScene):
             # from the axis into its stack, left to right
             self.play(FadeOutPlace(strips), FadeOutPlace(pmark), run_time=0.2 * t)
             self.gone(strips)
-            self.play(LaggedStart(*[FadeIn(m, shift=0.15 * UP) for m in pile],
-                                  lag_ratio=0.01), run_time=0.55 * t)
+            if len(pile):
+                self.play(LaggedStart(*[FadeIn(m, shift=0.15 * UP) for m in pile],
+                                      lag_ratio=0.01), run_time=0.55 * t)
+            else:
+                self.wait(0.55 * t)
             self.play(FadeIn(cos, shift=0.15 * UP), run_time=0.25 * t)
 
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
@@ -1352,8 +1355,9 @@ class PerHeadScene(StoryboardScene):
                     # sentence): rows and rings together, then the count, then quiet
                     + [(3, [(1, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
                                                     Create(rows_b), FadeInPlace(bticks),
-                                                    LaggedStart(*[Create(r) for r in fmarks],
-                                                                lag_ratio=0.2),
+                                                    *([LaggedStart(*[Create(r) for r in fmarks],
+                                                                   lag_ratio=0.2)]
+                                                      if len(fmarks) else []),
                                                     run_time=t)),
                             (0.8, lambda t: self.play(FadeInPlace(fnote), run_time=t)),
                             (1.5, lambda t: self.wait(t))])])
