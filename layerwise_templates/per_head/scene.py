@@ -643,7 +643,9 @@ class PerHeadScene(StoryboardScene):
                        (1.2, lambda t: self.play(GrowFromCenter(pdot), FadeInPlace(pmark),
                                                  run_time=t)),
                        (0.6, lambda t: self.play(FadeOutPlace(pair), run_time=t))]),
-                  (2, [(3, pile_up), (1, lambda t: self.emphasize(cos[2][1], run_time=t))])]
+                  # the count on the words "within ... of zero" (a render: 3 s late)
+                  (2, [(2, pile_up), (1, lambda t: self.emphasize(cos[2][1], run_time=t)),
+                       (1.5, lambda t: self.wait(t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
