@@ -17,6 +17,7 @@ that head's whole attention matrix; every head's matrix side by side.
   layers[i].w_cos          per matrix, cosines between different heads' flattened matrices
                            (all entries): mean and max |cos| over the pairs; `w_cos_max` the
                            largest of the three
+  layers[i].w_all          every pair's signed cosine (W_Q, W_K, W_V pairs; drawn on an axis)
   layers[i].w_pair         one pair computed on screen: heads 0 and 1's W_Q (flattened), their
                            cosine `cos` (`cos_text` at its `decimals`); `w_abs` every pair's |cos|,
                            kind by kind (Q, K, V: n(n-1)/2 values each, n its heads; for the spread),
@@ -254,7 +255,8 @@ def weight_pairs(W: dict, l: int, pairs: dict, where: str) -> dict:
                        "decimals": wd, "size": int(flat_q.shape[1]),
                        "first_a": [float(v) for v in flat_q[0][:PAIR_FIRST]],
                        "first_b": [float(v) for v in flat_q[1][:PAIR_FIRST]]},
-            "w_abs": w_abs, "w_pairs": len(w_abs)}
+            "w_abs": w_abs, "w_all": [float(c) for X in "QKV" for c in pairs[X]],
+            "w_pairs": len(w_abs)}
 
 
 def next_layer(t: Trace, l: int, f: int, h: int, q_here: list, where: str) -> dict | None:
@@ -264,7 +266,9 @@ def next_layer(t: Trace, l: int, f: int, h: int, q_here: list, where: str) -> di
     x = np.asarray(attn_input(t, l + 1), np.float64)[f, :SHOW].tolist()
     q = head_vectors(t, l + 1, h)["q"][f, :SHOW].tolist()
     return {"layer": l + 1, "head": h, "x": x, "q": q, "q_here": list(q_here),
-            "decimals": shown_decimals([x, q, list(q_here)], DECIMALS, f"{where}.next")}
+            "decimals": shown_decimals([x, q, list(q_here)], DECIMALS, f"{where}.next"),
+            # X^(l+1) at X^(l)'s precision (review 26: 3 decimals beside 2)
+            "x_decimals": shown_decimals([x], SUM_DECIMALS, f"{where}.next.x")}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn,
-                   FadeOut, GrowArrow, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
+                   FadeOut, GrowArrow, GrowFromCenter, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
                    ReplacementTransform,
                    Succession, SurroundingRectangle, Transform, UpdateFromAlphaFunc, VGroup,
                    Write)
@@ -75,12 +75,14 @@ NUM = T.TYPE.body                   # the worked numbers (scores, weights, Q, X)
 KV = T.TYPE.body                    # keys and values side by side, at NUM too: bare columns
                                     # (no brackets, which touched at this size; their label and
                                     # ⋮ say they are vectors)
-F = T.TYPE.math                     # formulas with scripts: scripts stay >= 14 px
+F = 36                              # formulas with scripts: a size over T.TYPE.math (review
+                                    # 26: superscripts such as (0,2) ~7 px at 30)
 PITCH, TOK_X0 = 1.15, -2.95         # the worked example: column spacing, first column's x
 Y_TOK, COL_TOP = 2.6, 2.35          # token labels; top of the key and value columns
-Y_DOT, Y_SCORE, Y_EXP = 0.6, 0.05, -0.5     # rows of dot products, scores, shifted scores
-Y_E = -1.05                                 # the exps, under the shifted scores they come from
-BASE, BAR_H, BAR_W = -2.0, 0.75, 0.6         # weight bars: baseline, height of weight 1, width
+Y_DOT, Y_SCORE, Y_EXP = 0.5, -0.2, -0.9     # rows of dot products, scores, shifted scores
+                                            # (review 26: spread into the empty bottom)
+Y_E = -1.6                                  # the exps, under the shifted scores they come from
+BASE, BAR_H, BAR_W = -2.6, 0.75, 0.6         # weight bars: baseline, height of weight 1, width
 LEFT_X, LABEL_X = -6.0, -3.65       # query / output columns; right edge of the row labels
 EDGE_X = -6.75                      # the frame's left margin
 W_DROP = 0.4                        # W_K and W_V sit this much lower than W_Q did
@@ -278,8 +280,11 @@ class PerHeadScene(StoryboardScene):
         col = VectorColumn(values, path, show=d["show"], decimals=decimals, color=color,
                            length=length or d["shape"]["d_head"], summary=summary, size=size)
         if len(col.summary) and size != S:
-            col.summary.scale(S / size).next_to(col[2], RIGHT, buff=0.12).align_to(col[2],
-                                                                                     DOWN)
+            # "384 dims" at the label size (review 26: ~10 px grey at the small size); a
+            # head's "32 dims" stays small (W_K's name passes beside the query's column)
+            k = T.TYPE.label if (length or d["shape"]["d_head"]) != d["shape"]["d_head"] else S
+            col.summary.scale(k / size).next_to(col[2], RIGHT, buff=0.12).align_to(
+                col[2], DOWN)
         return col
 
     def bare(self, col: VectorColumn) -> VectorColumn:
@@ -506,7 +511,7 @@ class PerHeadScene(StoryboardScene):
         d = self.data
         n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
         cards = VGroup(*[HeadCard(h, height=1.0) for h in range(n)])
-        cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.3, 1.15, 0])
+        cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.5, 1.15, 0])
         B = T.TYPE.body
         names = inline(*[math(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"], buff=0.25)
         legend = inline(txt("each head: its own", B, T.TEXT), names,
@@ -545,20 +550,52 @@ class PerHeadScene(StoryboardScene):
             fnote.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             fnote.next_to(flats, RIGHT, buff=0.3)
             fnames.add(fnote)
-        # what a cosine is and what the 198 pairs are, in a few words (review 25: both
-        # unexplained); the plan's largest |cos| said as a band around 0
-        cosnote = txt("compared by their cosine: 1 = same direction, 0 = unrelated", B, T.TEXT)
-        cosnote.next_to(flats, DOWN, buff=0.3).align_to(fnames, LEFT)
-        cos = inline(txt(f"all {lay['w_pairs']} pairs (each pair of heads, each kind):", B,
-                         T.TEXT), txt("within", B, T.TEXT),
-                     Num(lp.w_cos_max, None, 2, B, MARK), txt("of 0", B, T.TEXT), buff=0.15)
-        cos.next_to(cosnote, DOWN, buff=0.15).align_to(cosnote, LEFT)
-        over = max(cos.get_right()[0], cosnote.get_right()[0]) - 6.6
-        if over > 0:
-            # a narrower card grid (another model's head count) sits further right: the two
-            # lines move left, under the X column's key
-            for m in (cosnote, cos):
-                m.shift(LEFT * over)
+        # review 26: in two steps, each number where it belongs. First the pair's cosine, a
+        # dot on a -1…1 axis (ends named: same direction, opposite); then every pair's cosine
+        # (the plan's signed list), dots piling up around 0, and the plan's largest size
+        ax_l, ax_r, ax_y = -3.6, 5.6, -2.75
+        ax_c, ax_k = (ax_l + ax_r) / 2, (ax_r - ax_l) / 2
+        axis = Line([ax_l, ax_y, 0], [ax_r, ax_y, 0], color=T.MUTED, stroke_width=2)
+        ticks = VGroup(*[Line([ax_c + ax_k * u, ax_y - 0.08, 0], [ax_c + ax_k * u, ax_y + 0.08, 0],
+                              color=T.MUTED, stroke_width=2) for u in (-1, 0, 1)])
+        tlabels = VGroup(txt("−1: opposite", S, T.TEXT), txt("0: unrelated", S, T.TEXT),
+                         txt("1: same direction", S, T.TEXT))
+        for u, m in zip((-1, 0, 1), tlabels):
+            m.next_to([ax_c + ax_k * u, ax_y - 0.1, 0], DOWN, buff=0.08)
+        tlabels[0].align_to([ax_l - 0.3, 0, 0], LEFT)
+        tlabels[2].align_to([ax_r + 0.3, 0, 0], RIGHT)
+        aname = txt("cosine", B, T.TEXT).next_to(axis, LEFT, buff=0.2)
+        cosnote = VGroup(axis, ticks, tlabels, aname)
+        pdot = Dot([ax_c + ax_k * float(pr["cos"]), ax_y, 0], radius=0.07, color=MARK)
+        plab = inline(txt(f"heads {a}, {b}:", B, MARK), Num(lp.w_pair.cos, None,
+                                                             pr["decimals"], B, MARK), buff=0.15)
+        plab.next_to(pdot, UP, buff=0.25).shift(RIGHT * 1.2)
+        pline = Line(plab.get_bottom() + DOWN * 0.03, pdot.get_center(), color=MARK,
+                     stroke_width=1.5, buff=0.08)
+        pmark = VGroup(pline, plab)
+        # every pair: a brick in its cosine's bin, stacked upwards (the bins a brick wide; a
+        # bin's stack at most 1.2 units tall: bricks thin as the tallest stack needs)
+        bw = 0.07
+        bins = [int(round(ax_k * float(c) / bw)) for c in lay.get("w_all") or []]
+        tallest = max((bins.count(k) for k in set(bins)), default=1)
+        bh = min(0.08, 1.2 / tallest)
+        counts: dict = {}
+        pile = VGroup()
+        for k in bins:
+            n_k = counts.get(k, 0)
+            counts[k] = n_k + 1
+            pile.add(Rectangle(width=bw * 0.85, height=bh * 0.8, stroke_width=0)
+                     .set_fill(T.TEXT, 0.9)
+                     .move_to([ax_c + bw * k, ax_y + 0.03 + bh * (n_k + 0.5), 0]))
+        # beside the pile, left-aligned lines (above it, it ran into the legend)
+        cos = VGroup(txt(f"all {lay['w_pairs']} pairs", B, T.TEXT),
+                     txt("(each pair of heads, each kind)", B, T.TEXT),
+                     inline(txt("within", B, T.TEXT), Num(lp.w_cos_max, None, 2, B, MARK),
+                            txt("of 0", B, T.TEXT), buff=0.15))
+        cos.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        cos.next_to([ax_c + bw * (max(bins, default=0) + 1), ax_y + 0.75, 0], RIGHT, buff=0.45)
+        if cos.get_right()[0] > 6.6:
+            cos.shift(LEFT * (cos.get_right()[0] - 6.6))
         pair = VGroup(*[SurroundingRectangle(cards[h].bars[0], color=MARK, buff=0.06,
                                              stroke_width=2.5) for h in (a, b)])
         if self.st.tokens is not None:
@@ -584,15 +621,31 @@ class PerHeadScene(StoryboardScene):
                             for row in cells], run_time=0.2 * t)
                 self.add(flats)         # their outlines over the cells
 
+        strips = VGroup(cells, flats, fnames)
+
+        def pile_up(t):
+            # the two strips leave (the pair is on the axis now); every pair's dot rises
+            # from the axis into its stack, left to right
+            self.play(FadeOutPlace(strips), FadeOutPlace(pmark), run_time=0.2 * t)
+            self.gone(strips)
+            if len(pile):
+                self.play(LaggedStart(*[FadeIn(m, shift=0.15 * UP) for m in pile],
+                                      lag_ratio=0.01), run_time=0.55 * t)
+            else:
+                self.wait(0.55 * t)
+            self.play(FadeIn(cos, shift=0.15 * UP), run_time=0.25 * t)
+
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.1), run_time=t)),
                        (1, lambda t: self.play(FadeInPlace(legend), run_time=t))]),
                   (1, [(3, flatten),
-                       (1.5, lambda t: self.play(FadeInPlace(cosnote), run_time=t)),
-                       (2, lambda t: self.play(FadeIn(cos, shift=0.2 * UP),
-                                               Indicate(flats, color=MARK, scale_factor=1.02),
-                                               run_time=t)),
-                       (0.5, lambda t: self.play(FadeOutPlace(pair), run_time=t))])]
+                       (1.2, lambda t: self.play(FadeInPlace(cosnote), run_time=t)),
+                       (1.2, lambda t: self.play(GrowFromCenter(pdot), FadeInPlace(pmark),
+                                                 run_time=t)),
+                       (0.6, lambda t: self.play(FadeOutPlace(pair), run_time=t))]),
+                  # the count on the words "within ... of zero" (a render: 3 s late)
+                  (2, [(2, pile_up), (1, lambda t: self.emphasize(cos[2][1], run_time=t)),
+                       (1.5, lambda t: self.wait(t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -604,7 +657,7 @@ class PerHeadScene(StoryboardScene):
             xkey = VGroup(txt("blue dot:", B, T.X), txt("the same X", B, T.X))
             xkey.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             xkey.next_to(self.st.x, DOWN, buff=0.3).align_to([EDGE_X, 0, 0], LEFT)
-            groups.append((2, [
+            groups.append((4, [
                 (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
                                         FadeInPlace(xkey), run_time=t)),
                 (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
@@ -618,7 +671,7 @@ class PerHeadScene(StoryboardScene):
         self.gone(pair)
         self.drop("switch", run_time=self.quick())
         self.st.cards = cards
-        self.st.panel = VGroup(legend, cells, flats, fnames, cos, cosnote)
+        self.st.panel = VGroup(legend, cos, cosnote, pdot, pile)
         self.keep(cards, self.st.panel)
 
     # --- the worked example ---------------------------------------------------------------
@@ -740,7 +793,7 @@ class PerHeadScene(StoryboardScene):
         # W_K sits a little left of and under where W_Q was: clear of the first key's column
         # and of the row label of the tokens' X
         wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).shift(LEFT * 0.35 + DOWN * W_DROP)
-        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.35
+        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.22
                                                                         + DOWN * W_DROP)
 
         def into(js, t):
@@ -844,7 +897,9 @@ class PerHeadScene(StoryboardScene):
         steps.append((3, lambda t: None))
         groups = [(0, steps)]
         if top is not None:
-            groups.append((1, [(1, lambda t: self.point_below(dots[top], run_time=t))]))
+            # on the word (review 26: 2.4 s late, spread over the whole sentence)
+            groups.append((1, [(1, lambda t: self.point_below(dots[top], run_time=t)),
+                               (2.5, lambda t: self.wait(t))]))
         self.by_cue(groups)
         self.st.dots = dots
         self.st.rows.append(label)
@@ -859,7 +914,7 @@ class PerHeadScene(StoryboardScene):
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
         dh = d["shape"]["d_head"]
         why = VGroup(txt(f"why ÷ √{dh}: the design's reason, not measured here", S, T.TEXT),
-                     txt(f"a sum of {dh} products grows with their number;", S, T.TEXT),
+                     txt(f"random entries: a sum of {dh} products spreads like √{dh};", S, T.TEXT),
                      txt("divided, softmax is not pushed to all or nothing by size alone", S,
                          T.TEXT))
         why[0].move_to([0, -0.75, 0])
@@ -1233,24 +1288,24 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         best, runner = lay["prev"]["head"], lay["prev"]["next_head"]
         n = len(d["window"])
-        cell = 1.5 / n
+        cell = 1.6 / n             # review 26: ~50 px tiles; bigger
         minis = VGroup()
         for h, pattern in enumerate(lay["patterns"]):
             m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, color=WEIGHT,
                                 labels=False)
             # names in the text colour (review 25: the grid crowded with grey captions)
             name = txt(f"head {h}", S, MARK if h == best else T.TEXT)
-            score = Num(p.prev_token[h], None, lay["prev_decimals"], S,
-                        MARK if h == best else T.TEXT)
+            # 2 decimals (review 26: four, unreadable as a comparison)
+            score = Num(p.prev_token[h], None, 2, S, MARK if h == best else T.TEXT)
             minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.08))
-        minis.arrange_in_grid(rows=2, buff=(0.55, 0.25)).move_to([0, 0.1, 0])
+        minis.arrange_in_grid(rows=2, buff=(0.4, 0.2)).move_to([0.5, 0.15, 0])
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
                    f"on the token just before", S, T.TEXT)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
         # the thumbnails' axes, as in the big matrix: which token the first column is
         w0 = d["tokens"][d["window"][0]]
-        axes = txt(f"in each: a row per token asking, a column per token looked at", S,
-                   T.TEXT)
+        axes = txt(f"in each tile: a row per query token (asking), a column per key token "
+                   f"(looked at)", S, T.TEXT)
         axes.next_to(minis, DOWN, buff=0.15).align_to(minis, LEFT)
         # review 19: the count is shown, not told. Bank's row outlined in every tile (named
         # beside the first tile of each grid row); in the heads whose largest weight for bank
@@ -1298,13 +1353,16 @@ class PerHeadScene(StoryboardScene):
                      (2, [(1, lambda t: self.play(Create(box), run_time=t)),
                           (2, lambda t: self.play(Create(box2), run_time=t)),
                           (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])]
+                    # on the words (review 26: the rings ~3 s late, the line after the
+                    # sentence): rows and rings together, then the count, then quiet
                     + [(3, [(1, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
                                                     Create(rows_b), FadeInPlace(bticks),
+                                                    *([LaggedStart(*[Create(r) for r in fmarks],
+                                                                   lag_ratio=0.2)]
+                                                      if len(fmarks) else []),
                                                     run_time=t)),
-                            (2, lambda t: self.play(LaggedStart(*[Create(r) for r in fmarks],
-                                                                lag_ratio=0.3), run_time=t)
-                             if len(fmarks) else self.wait(t)),
-                            (1, lambda t: self.play(FadeInPlace(fnote), run_time=t))])])
+                            (0.8, lambda t: self.play(FadeInPlace(fnote), run_time=t)),
+                            (1.5, lambda t: self.wait(t))])])
         self.keep(minis, head, axes, box, box2, rows_b, bticks, fmarks, fnote)
         self.st.grid_rows = [m[1].rows[fr] for m in minis]
 
@@ -1356,7 +1414,9 @@ class PerHeadScene(StoryboardScene):
         # (d_joined rows × d_model columns); its rows come in n blocks of d_head, each a flat
         # band (d_head × d_model) level with its head's d_head outputs; a head's piece comes
         # out of its band's right edge, a bar as long as the piece
-        P, y0 = 0.3, 2.2                    # one head's rows (pitch); head 0's row
+        P, y0 = 0.35, 2.2                   # one head's rows (pitch); head 0's row (review
+        PS = T.TYPE.label                   # 26: the bottom 40 % empty): rows and their text
+                                            # a size up
         ys = [y0 - P * h for h in range(n)]
         y_bias = ys[-1] - P
         side = P * n
@@ -1381,7 +1441,7 @@ class PerHeadScene(StoryboardScene):
                             T.TEXT), math(f"W_O^(({self.layer}))", F),
                         txt(f"({dh} × {dm})", S, T.TEXT))
         blabel.move_to(wo_name).align_to([x0, 0, 0], LEFT)
-        hnames = VGroup(*[txt(str(h), S, T.TEXT).move_to([0, y, 0]).align_to([-5.98, 0, 0],
+        hnames = VGroup(*[txt(str(h), PS, T.TEXT).move_to([0, y, 0]).align_to([-5.98, 0, 0],
                                                                                 RIGHT)
                           for h, y in enumerate(ys)])
         k = min(1.0, 2.6 / max(j["piece_norms"]))       # the longest piece at most 2.6 long
@@ -1389,10 +1449,10 @@ class PerHeadScene(StoryboardScene):
         bars = VGroup(*[Rectangle(width=max(0.02, k * L), height=P - 0.1, stroke_width=0)
                         .set_fill(T.ATTN, 0.85).move_to([x_out, y, 0], aligned_edge=LEFT)
                         for y, L in zip(ys, j["piece_norms"])])
-        lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], S,
+        lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], PS,
                             T.TEXT) for h in range(n)])
         # the bias's length too, so the added lengths can be checked from the screen
-        lens.add(Num(jp.bias_norm, None, j["decimals"]["bias_norm"], S, T.TEXT))
+        lens.add(Num(jp.bias_norm, None, j["decimals"]["bias_norm"], PS, T.TEXT))
         plabel = inline(txt("bar: each head's piece of", S, T.TEXT),
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
                         txt("as long as the piece", S, T.TEXT))
@@ -1400,7 +1460,7 @@ class PerHeadScene(StoryboardScene):
         # the bias: a grey bar in its own row under the heads'
         bbar = Rectangle(width=max(0.02, k * j["bias_norm"]), height=P - 0.1, stroke_width=0)
         bbar.set_fill(T.MUTED, 0.85).move_to([x_bar, y_bias, 0], aligned_edge=LEFT)
-        bname = txt("bias", S, T.TEXT).move_to([0, y_bias, 0]).align_to([-5.98, 0, 0], RIGHT)
+        bname = txt("bias", PS, T.TEXT).move_to([0, y_bias, 0]).align_to([-5.98, 0, 0], RIGHT)
         # the column sum of the first entries: each piece's and the bias's, under a line,
         # their sum, which is Δ_attn's first entry
         x_cs = -1.4                         # the numbers' right edge
@@ -1427,14 +1487,14 @@ class PerHeadScene(StoryboardScene):
         # the heads the voice names: the key token's heads when they are the longest pieces
         # (key_heads_longest), else the TOP_PIECES longest
         boxed = (j["key_heads"] if j["key_heads_longest"] else [r["head"] for r in j["top"]])
-        argmax = VGroup(*[txt(f"'{tok}'", S, WEIGHT if h in j["key_heads"] else T.MUTED)
+        argmax = VGroup(*[txt(f"'{tok}'", PS, WEIGHT if h in j["key_heads"] else T.MUTED)
                           .move_to([0, ys[h], 0]).align_to([x_tok, 0, 0], LEFT)
                           for h, tok in enumerate(j["argmax"])])
         onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
         cnote = txt(f"In this sentence, long pieces and a look at '{j['key_token']}' go "
                     f"together; why was not tested.", T.TYPE.body, T.TEXT)
-        cnote.move_to([0, -2.0, 0]).align_to([x_tok, 0, 0], LEFT)
+        cnote.move_to([0, y_bias - 0.95, 0]).align_to([x_tok, 0, 0], LEFT)
         if cnote.get_right()[0] > 6.7:
             cnote.shift(LEFT * (cnote.get_right()[0] - 6.7))
         # the colour key on a line of its own, under the joined row's label
@@ -1774,18 +1834,23 @@ class PerHeadScene(StoryboardScene):
             # what comes out: the next layer's X for the focus token, then the followed head's
             # query there beside the one this video followed (both from the plan)
             l1, hh, nd, tok = nl["layer"], nl["head"], nl["decimals"], d["focus"]["token"]
-            x1 = self.column(nl["x"], nv.x.path, nd, T.X, summary=True, length=dm)
+            x1 = self.column(nl["x"], nv.x.path, nl.get("x_decimals", nd), T.X,
+                             summary=True, length=dm)
             x1.at(ln.get_x(), -0.45)
             x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", S, T.MUTED))
             x1name.next_to(x1, UP, buff=0.12).align_to(x1, LEFT)
             nxt = x1name
+            # review 26: 0.422 became 0.28 with no cue that LayerNorm rescales
+            lnote = txt("after LayerNorm: rescaled", S, T.MUTED)
+            lnote.next_to(x1, DOWN, buff=0.15).align_to(x1, LEFT)
+            x1.add(lnote)
             a5 = Arrow(ln.get_bottom(), [x1name.get_x(), x1name.get_top()[1], 0], buff=0.06,
                        color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.4)
             dh = d["shape"]["d_head"]
             q0 = self.column(nl["q_here"], nv.q_here.path, nd, T.Q, length=dh)
             q1 = self.column(nl["q"], nv.q.path, nd, T.Q, length=dh)
-            q0.at(-5.2, -0.35)
-            q1.at(-1.6, -0.35)
+            q0.at(-5.2, 0.2)
+            q1.at(-1.25, 0.2)
             q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", S,
                                                                            T.MUTED))
             q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", S, T.MUTED))
@@ -1814,10 +1879,10 @@ class PerHeadScene(StoryboardScene):
             # said; their recipe, no numbers: the plan has none)
             kv = VGroup(how(l1, "K", f"K^(({l1},{hh}))"), how(l1, "V", f"V^(({l1},{hh}))"))
             kv.arrange(RIGHT, buff=0.8)
-            close = VGroup(txt(f"fresh keys and values too: the new X, layer {l1}'s own "
-                               f"matrices", B, MARK), kv)
-            close.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-            close.next_to(VGroup(q0how, q1how), DOWN, buff=0.3).align_to(q0how, LEFT)
+            # review 26: the formulas sat at the bottom edge by the footer: no heading line
+            # (the voice says it; their W^(l+1,h) say whose matrices), right under the queries
+            close = VGroup(VGroup(), kv)
+            kv.next_to(VGroup(q0how, q1how), DOWN, buff=0.4).align_to(q0how, LEFT)
             fresh = (x1, q0, q1, q0name, q1name, q0how, q1how, close)
         def kv_from_x(t):
             src = fresh[0]
@@ -1872,14 +1937,16 @@ class PerHeadScene(StoryboardScene):
             (5, [(1.2, lambda t: self.play(Indicate(q0how[1], color=T.X),
                                            Indicate(q1how[1], color=T.X),
                                            Indicate(q0how[3], color=T.Q),
-                                           Indicate(q1how[3], color=T.Q), run_time=t)),
-                 (1, lambda t: self.play(FadeInPlace(close[0]), run_time=t)),
+                                           Indicate(q1how[3], color=T.Q), run_time=t))]),
+            # keys and values on their own sentence (review 26: after the voice ended)
+            (6, [
                  # X^(l+1) (a blue strip from its column) goes into the key's and the value's
                  # recipe, which are written around it
                  (1.2, lambda t: kv_from_x(t)),
                  (1, lambda t: self.play(FadeInPlace(VGroup(*[m for f in kv for i, m in
                                                               enumerate(f) if i != 2])),
-                                         run_time=t))])]))
+                                         run_time=t)),
+                 (1.5, lambda t: self.wait(t))])]))
         kept = [xin, box, bname, plus, out, a1, a2, a3, skip, sname, ln, a4, a5, nxt]
         if fresh is None:
             kept += [sums, *names, note]

@@ -147,6 +147,7 @@ class Next(View):
     q: list[float]
     q_here: list[float]
     decimals: int
+    x_decimals: int
 
 
 class Layer(View):
@@ -156,6 +157,7 @@ class Layer(View):
     w_cos_max: float
     w_pair: Pair
     w_abs: list[float]      # every pair's |cos|, W_Q, W_K, W_V pairs
+    w_all: list[float]      # the same pairs' signed cosines
     w_pairs: int
     first_heads: int        # heads whose largest weight from the focus is on the first token
     first_token: str
