@@ -227,6 +227,10 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].w_pairs": (
                 "Pairs of heads compared",
                 "Every pair of different heads, for queries, keys and values."),
+            "data.layers[{l}].w_all": (
+                "Cosine between two heads' matrices, every pair, with its sign",
+                "One cosine per pair of different heads, queries, keys and values: the values "
+                "piled on the video's axis from -1 to 1."),
             "data.layers[{l}].join.sum_adds": (
                 "Do the shown first entries add up to the shown sum? (written = or ≈)",
                 "Thirteen rounded numbers can drift in the last place."),
