@@ -498,7 +498,7 @@ class StreamPanels:
         # (the last slot is X^(L)'s bar: L, the plan's layer count, marks it)
         layer_labels = VGroup(*[(Num(self.v.layers[l].layer, decimals=0, size=S,
                                      color=T.MUTED) if l < self.L else
-                                 Num(self.L, "data.n_layers", decimals=0, size=S,
+                                 Num(self.v.n_layers, decimals=0, size=S,
                                      color=T.MUTED)).move_to(
             self.bar_x(l, "mid") + DOWN * 0.2) for l in range(0, self.L + 1, 5)])
         # a tick under each labelled layer's trio of bars (review 26: bars read as between marks)
