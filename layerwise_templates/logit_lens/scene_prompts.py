@@ -312,16 +312,22 @@ def spread_pair(scene, v) -> "SpreadPlots":
     return pair
 
 
+def cue_chain(scene, *phrases: str) -> list[int]:
+    """The cue of each phrase in turn (`scene.cue_with`), each defaulting to the cue after the
+    one before (the first to cue 1): the sentences of a beat, in their spoken order."""
+    out, default = [], 1
+    for phrase in phrases:
+        out.append(scene.cue_with(phrase, default))
+        default = out[-1] + 1
+    return out
+
+
 def entropy_part(scene, v, plot) -> None:
     """Entropy alone, drawn as its sentence defines it, its points marked as they are said."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    find = lambda phrase, default: scene.cue_with(phrase, default)
-    ours_at = find("Our prompt alone", 1)
-    med_at = find("The median over", ours_at + 1)
-    high_at = find("on it is higher", med_at + 1)
-    surer_at = find("surer", high_at + 1)
-    own_at = find("own output", surer_at + 1)
+    ours_at, med_at, high_at, surer_at, own_at = cue_chain(
+        scene, "Our prompt alone", "The median over", "on it is higher", "surer", "own output")
     end = scene.cue_at(n_cues)
     at = lambda i: scene.cue_at(cue(i))
     pair = spread_pair(scene, v)
@@ -390,13 +396,9 @@ def kl_part(scene, v, gone: list) -> None:
     the late layers shaded as the voice closes."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    find = lambda phrase, default: scene.cue_with(phrase, default)
-    kl_nums = find("Its median is", 1)
-    kl_drop = find("drops below", kl_nums + 1)
-    shade_at = find("Shaded", kl_drop + 1)
-    chap_at = find("chapter says", shade_at + 1)
-    here_at = find("what sharpens", chap_at + 1)
-    all_at = find("median of", here_at + 1)
+    kl_nums, kl_drop, shade_at, chap_at, here_at, all_at = cue_chain(
+        scene, "Its median is", "drops below", "Shaded", "chapter says", "what sharpens",
+        "median of")
     end = scene.cue_at(n_cues)
     at = lambda i: scene.cue_at(cue(i))
     pair = spread_pair(scene, v)
