@@ -109,6 +109,11 @@ def hidden(first: int, area: tuple[float, float, float, float], backdrops: list[
                and c[4] >= area[3] for c in backdrops)
 
 
+def meeting(a, b) -> tuple[float, float, float, float]:
+    """Where two boxes (left, bottom, right, top) meet; negative width or height if apart."""
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
 def overlap_problems(state: dict) -> list[str]:
     """Every pair of texts whose boxes overlap (beyond `OVERLAP_UNITS` each way) where both
     can be seen (no backdrop drawn between them covers the overlap)."""
@@ -116,7 +121,7 @@ def overlap_problems(state: dict) -> list[str]:
     backdrops = covers(flat)
     out = []
     for a, b in combinations(ordered_texts(flat), 2):
-        area = (max(a[2], b[2]), max(a[3], b[3]), min(a[4], b[4]), min(a[5], b[5]))
+        area = meeting(a[2:6], b[2:6])
         dx, dy = area[2] - area[0], area[3] - area[1]
         if dx > OVERLAP_UNITS and dy > OVERLAP_UNITS and not hidden(min(a[0], b[0]), area,
                                                                    backdrops):
@@ -136,10 +141,8 @@ def midplay_problems(record: dict) -> list[str]:
             if a["text"] == b["text"] and max(abs(u - v) for u, v in zip(a["box"], b["box"])) \
                     <= OVERLAP_UNITS:
                 continue            # a copy lying exactly on its original: one text to the eye
-            dx = min(a["box"][2], b["box"][2]) - max(a["box"][0], b["box"][0])
-            dy = min(a["box"][3], b["box"][3]) - max(a["box"][1], b["box"][1])
-            area = (max(a["box"][0], b["box"][0]), max(a["box"][1], b["box"][1]),
-                    min(a["box"][2], b["box"][2]), min(a["box"][3], b["box"][3]))
+            area = meeting(a["box"], b["box"])
+            dx, dy = area[2] - area[0], area[3] - area[1]
             first = min(a.get("order", 0), b.get("order", 0))
             if dx > OVERLAP_UNITS and dy > OVERLAP_UNITS and not hidden(first, area, backdrops):
                 out.append(f"at {sample['time']:.2f} s (mid-play): text {a['text'][:30]!r} lies on "
