@@ -1465,13 +1465,13 @@ class ToyLoopScene(StoryboardScene):
         # V and X^(l+1) rows, and the legend under them, stay over the caption)
         low = -config.frame_height / 2 + 1.2
         tall = self.title.get_bottom()[1] - T.GAP - low - 0.55
-        big = min(1.3, room / grid.width, tall / (grid.height + 4 * 0.44))
+        big = min(1.3, room / grid.width, tall / (grid.height + 4 * 0.5))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
         # room under each Q, K, V row for the hypothetical's copies, kept faint beside the
         # real values (so the difference is seen, not remembered)
-        GAP = 0.44 * big
+        GAP = 0.5 * big           # (a grey copy's brackets clear of the real row's)
         for i in range(2, len(rows)):
             rows[i].shift(DOWN * GAP * (i - 1))
         # the heads come in as the last layer's numbers move into their column (same numbers)
@@ -1627,8 +1627,10 @@ class ToyLoopScene(StoryboardScene):
         # (the table steps left, smaller, for a column of notes on its right)
         table = self.shown["table"]
         room = self.HOME_WIDTH - 2 * T.EDGE - NOTES_W - 0.3
-        self.play(table.animate.scale(min(1.0, room / table.width)).to_edge(LEFT, buff=T.EDGE),
-                  run_time=self.quick(0.05, 0.6))
+        # (and down to the stage's middle, the note under it: no empty lower half)
+        mid = (self.title.get_bottom()[1] + (-config.frame_height / 2 + 1.2)) / 2
+        self.play(table.animate.scale(min(1.0, room / table.width)).to_edge(LEFT, buff=T.EDGE)
+                  .set_y(mid), run_time=self.quick(0.05, 0.6))
         x = self.notes_x = table.get_right()[0] + 0.45
         tags = []
         for r, text in ((rows[1], "unused"), (rows[2], "unused")):
