@@ -680,6 +680,19 @@ class ToyLoopScene(StoryboardScene):
             if not first and l < 2:
                 self.busy(result)
             return
+        if l == 0:
+            # (V^(0) is a few pixels on the plane, drawn to fit V^(1): mostly arrowhead. It
+            # stays a row of numbers; "only V feeds this toy's update": V's row, then the
+            # update line's 0.1 * V)
+            only = self.cue_with("only V", -1)
+            if only >= 0 and self.code in self.mobjects:
+                self.hold_until(self.phrase_time(only, "only V") - 0.1)
+                self.emphasize(self.shown["v"], run_time=0.8)
+                self.emphasize(self.code_part(self.data["lines"]["update"], "0.1 * V"),
+                               run_time=1.4)
+            elif not self.beat.get("cues"):
+                self.busy(result)
+            return
         old = self.shown.get(f"p{key}")
         arrow = VGroup(self.plane.arrow(lay[key], color), self.tag(key, color, lay[key]))
         arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
@@ -737,7 +750,11 @@ class ToyLoopScene(StoryboardScene):
         vec = getattr(src, key)
         # the sentences it is keyed to: "... each entry is X dotted with a column" (k0), the
         # worked sum (k0 + 1), "the second column gives ..." (k0 + 2)
-        k0 = self.cue_with("each entry", self.step_cue())
+        # (the sentence says "Each entry ...": matched in either case, or every step below
+        # ran one sentence early)
+        k0 = self.cue_with("Each entry", None)
+        if k0 is None:
+            k0 = self.cue_with("each entry", self.step_cue())
         target = self.x_over_w(x_grid, W, 0.6)
         result = row_of(vec.values, vec.path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
@@ -771,7 +788,7 @@ class ToyLoopScene(StoryboardScene):
                            run_time=1.0, buff=0.04)
             self.emphasize(*W.columns, run_time=1.0, buff=0.04)
         if cues:
-            self.hold_until(self.phrase_time(k0, "each entry") - 0.1)   # "... with a column"
+            self.hold_until(self.phrase_time(k0, "a column") - 0.1)   # "... with a column"
         light = SurroundingRectangle(W.columns[0], color=color, buff=0.05, stroke_width=3)
         xlight = SurroundingRectangle(target, color=T.POINTER, buff=0.05, stroke_width=3)
         self.play(FadeInPlace(light), FadeInPlace(xlight), run_time=0.5)
@@ -818,9 +835,11 @@ class ToyLoopScene(StoryboardScene):
         self.add(result.nums[0])
         self.play(FadeOutPlace(VGroup(*parts[:-1])), run_time=0.3)
         if cues:
-            self.hold_until_cue(k0 + 2)             # "the second column gives ..."
+            self.hold_until(self.phrase_time(k0 + 2, "second column") - 0.1)
         self.play(light.animate.move_to(SurroundingRectangle(W.columns[1], buff=0.05)),
                   run_time=0.4)
+        if cues:
+            self.hold_until(self.phrase_time(k0 + 2, "gives") - 0.1)
         self.play(FadeIn(result.nums[1], shift=0.15 * RIGHT), run_time=0.5)
         self.play(FadeOutPlace(VGroup(light, xlight, target)), run_time=0.3)
         self.remove(result[0], result[2])
@@ -1045,12 +1064,12 @@ class ToyLoopScene(StoryboardScene):
             self.busy(self.shown["upd"][1][1], self.stage.x_arrow)
         if l == 0 and len(self.beat.get("cues") or []) > 3:
             # "layer zero read X zero and wrote X one": the two rows, in turn
-            self.hold_until_cue(2)
+            self.hold_until_cue(self.cue_with("read X", 2))
             self.stage.tag_said = True          # said now: the header comes in
             self.layer_tag()
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
-            self.hold_until_cue(3)
+            self.hold_until_cue(self.cue_with("All chapter", 3))
             # the convention, in the header's own place above the plane: layer 0's instance
             # there turns into the rule for every l (larger while it is spoken), then back
             tag = self.shown["layer"]
@@ -1065,7 +1084,7 @@ class ToyLoopScene(StoryboardScene):
             # (the rule stays over the plane for every layer: the code's `# layer l` says
             # which pass is running)
             self.stage.tag_layer = "rule"
-            self.hold_until_cue(4)
+            self.hold_until_cue(self.cue_with("residual stream", 4))
             # "X, carried and added to: the residual stream": the term, written under X's
             # arrow as it is said, with X's arrow, the faint X it left, and the sum that added to it
             self.name_stream()
@@ -1243,7 +1262,8 @@ class ToyLoopScene(StoryboardScene):
         if l == 1 and zoom_out > 1:
             prev = self.v.layers[0].zoom.bar
             p_digits = max(0, -int(np.floor(np.log10(float(prev)))))
-            old_bar = Line(ORIGIN, RIGHT * bar_len / zoom_out, color=T.TEXT, stroke_width=6)
+            # (it opens at layer 0's magnification: layer 0's bar, its full length, "= 0.05")
+            old_bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=6)
             old_text = VGroup(txt("=", T.TYPE.body, T.TEXT),
                               Num(float(prev), prev.path, p_digits, T.TYPE.body, T.TEXT)) \
                 .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
@@ -1278,16 +1298,30 @@ class ToyLoopScene(StoryboardScene):
         there[1].next_to(b, min(order, key=met), buff=0.15)    # (ties: the first in order)
         # the lens grows out of the square with X's tip and the scale already in it (a zoom:
         # never an empty box), the square's contents seen larger
-        full = VGroup(lens, trail, here, shown_scale)
+        zoom_in = shown_scale is not scale
+        # (zoomed in at first, layer 0's magnification: the earlier steps come after the zoom)
+        full = VGroup(lens, here, shown_scale) if zoom_in else VGroup(lens, trail, here, shown_scale)
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
-        # (layer 0: Δ's length comes with Δ, as "delta, 0.04 long" is said)
-        self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
-                  *([FadeInPlace(length)] if l == 0 else []),
-                  run_time=f * self.quick(0.1, 1.0))
-        if l > 0:
-            self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
+        run = None
+        if zoom_in:
+            # at layer 0's magnification this Δ runs off the lens: drawn from X's tip to the
+            # lens's edge (no tip: its end is not in view)
+            lo = lens.get_corner(DOWN + LEFT) + 0.12
+            hi = lens.get_corner(UP + RIGHT) - 0.12
+            reach = min(((hi[i] if u[i] > 0 else lo[i]) - a[i]) / u[i]
+                        for i in range(2) if abs(u[i]) > 1e-6)
+            full_len = float(np.linalg.norm(b - a))
+            run = Line(a, a + u * min(zoom_out * full_len, reach), color=DELTA, stroke_width=6)
+            self.play(Create(run), FadeInPlace(length), run_time=self.quick(0.1, 1.0))
+        else:
+            # (layer 0: Δ's length comes with Δ, as "delta, 0.04 long" is said)
+            self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
+                      *([FadeInPlace(length)] if l == 0 else []),
+                      run_time=f * self.quick(0.1, 1.0))
+            if l > 0:
+                self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
         ghost = VGroup()
         if l == 0:
             # (its length joins the table under the plane as the lens closes: lens_close)
@@ -1298,12 +1332,26 @@ class ToyLoopScene(StoryboardScene):
                            run_time=max(0.6, f * 0.8))
             ghost.add(length)
             zoomed = self.cue_with("zoomed out", -1) if shown_scale is not scale else -1
-            if shown_scale is not scale:
-                # "zoomed out 4 times: the same bar now means 0.2": layer 0's bar, short at
-                # this zoom, grows back to its old length on screen; its number changes
+            if zoom_in:
+                # "zoomed out 4 times": as it is said, the view zooms out: Δ shrinks back into
+                # the lens and ends at X^(l+1), layer 0's bar shrinks with it (still "= 0.05");
+                # then "the same bar now means 0.2": the bar grows back, its number changes
                 if zoomed >= 0:
                     self.hold_until(self.phrase_time(zoomed, "zoomed out") - 0.1)
                 old_bar, old_text = shown_scale
+                b0 = old_bar.get_start()
+
+                def zoom(mob, alpha):
+                    sc = zoom_out ** (1.0 - alpha)          # a steady zoom: zoom_out -> 1
+                    run.put_start_and_end_on(a, a + u * min(sc * full_len, reach))
+                    old_bar.put_start_and_end_on(b0, b0 + RIGHT * bar_len * sc / zoom_out)
+                    old_text.set_x(old_bar.get_right()[0] + 0.15 + old_text.width / 2)
+                self.play(UpdateFromAlphaFunc(VGroup(run, old_bar, old_text), zoom),
+                          run_time=2.0, rate_func=smooth)
+                self.play(ReplacementTransform(run, step), FadeInPlace(name),
+                          *([FadeInPlace(trail)] if len(trail) else []), run_time=0.6)
+                if zoomed >= 0:
+                    self.hold_until(self.phrase_time(zoomed, "same bar") - 0.1)
                 # (its old number goes first: a long bar never reads "= 0.05")
                 self.play(FadeOutPlace(old_text), run_time=0.3)
                 self.play(old_bar.animate.put_start_and_end_on(bar.get_start(), bar.get_end()),
@@ -1465,15 +1513,19 @@ class ToyLoopScene(StoryboardScene):
         # V and X^(l+1) rows, and the legend under them, stay over the caption)
         low = -config.frame_height / 2 + 1.2
         tall = self.title.get_bottom()[1] - T.GAP - low - 0.55
-        big = min(1.3, room / grid.width, tall / (grid.height + 4 * 0.5))
+        # (a lane under every row, for the hypothetical's grey copies: a cell's height and
+        # 0.2 more, so a copy's brackets stand well clear of the real row's)
+        cell_h = max(c.height for row in cells for c in row)
+        lane = cell_h + 0.2
+        big = min(1.3, room / grid.width, tall / (grid.height + len(keys) * lane))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
         # room under each Q, K, V row for the hypothetical's copies, kept faint beside the
         # real values (so the difference is seen, not remembered)
-        GAP = 0.5 * big           # (a grey copy's brackets clear of the real row's)
-        for i in range(2, len(rows)):
-            rows[i].shift(DOWN * GAP * (i - 1))
+        GAP = lane * big
+        for i in range(1, len(rows)):
+            rows[i].shift(DOWN * GAP * i)
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
@@ -1500,12 +1552,14 @@ class ToyLoopScene(StoryboardScene):
         reuse = self.data["fresh"].get("reuse") or {}
         x_off = [c for c, f in zip(cells[0], reuse.get("x_in_differs", [])) if f] \
             + [c for c, f in zip(cells[4], reuse.get("x_out_differs", [])) if f]
+        # (X^(l) too: the X a layer would read under reuse, grey under the real one)
         x_hyp = []
-        for j, f in enumerate(reuse.get("x_out_differs", [])):
-            if f and j < n:
-                g = grid_of(self.v.fresh.reuse.x_out[j], T.MUTED)
-                g.scale(big).move_to(cells[4][j]).shift(DOWN * GAP)
-                x_hyp.append(g)
+        for key, row in (("x_in", 0), ("x_out", 4)):
+            for j, f in enumerate(reuse.get(f"{key}_differs", [])):
+                if f and j < n:
+                    g = grid_of(getattr(self.v.fresh.reuse, key)[j], T.MUTED)
+                    g.scale(big).move_to(cells[row][j]).shift(DOWN * GAP)
+                    x_hyp.append(g)
         hypo = VGroup(wrapped("grey: if layer 0's Q, K, V were reused (hypothetical)", 60,
                               T.TYPE.body, T.MUTED, max_width=9.0))
         low_row = VGroup(rows[4], *x_hyp)
@@ -1554,12 +1608,12 @@ class ToyLoopScene(StoryboardScene):
         # (and the closed-up table moves down to the stage's middle: no empty lower half)
         table = VGroup(VGroup(*heads), *rows)
         top = table.get_top()[1]
-        bottom = min(rows[i].get_bottom()[1] + GAP * (i - 1) for i in range(2, len(rows)))
+        bottom = min(rows[i].get_bottom()[1] + GAP * i for i in range(1, len(rows)))
         low = -config.frame_height / 2 + 1.2      # (over the caption)
         down = max(0.0, (top + bottom) / 2 - (self.title.get_bottom()[1] + low) / 2)
-        self.play(*[rows[i].animate.shift(UP * GAP * (i - 1) + DOWN * down)
-                    for i in range(2, len(rows))],
-                  *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0], rows[1])],
+        self.play(*[rows[i].animate.shift(UP * GAP * i + DOWN * down)
+                    for i in range(1, len(rows))],
+                  *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0])],
                   run_time=self.quick(0.05, 0.6))
         # (the closed-up table, alone on the stage now, grows to the frame's width)
         wide = min(1.3, (self.HOME_WIDTH - 2 * T.EDGE) / table.width)
@@ -1624,31 +1678,37 @@ class ToyLoopScene(StoryboardScene):
             toy.next_to(self.title, DOWN, buff=T.GAP + 0.3).to_edge(LEFT, buff=T.EDGE)
             self.put("note", toy)
             return
-        # (the table steps left, smaller, for a column of notes on its right)
+        # (the table keeps its size: it moves up under the title, and the notes go in the
+        # room under it, left-aligned with it: no small digits, no empty lower third)
         table = self.shown["table"]
-        room = self.HOME_WIDTH - 2 * T.EDGE - NOTES_W - 0.3
-        # (and down to the stage's middle, the note under it: no empty lower half)
-        mid = (self.title.get_bottom()[1] + (-config.frame_height / 2 + 1.2)) / 2
-        self.play(table.animate.scale(min(1.0, room / table.width)).to_edge(LEFT, buff=T.EDGE)
-                  .set_y(mid), run_time=self.quick(0.05, 0.6))
-        x = self.notes_x = table.get_right()[0] + 0.45
-        tags = []
-        for r, text in ((rows[1], "unused"), (rows[2], "unused")):
-            t = txt(text, T.TYPE.body, T.MUTED)
-            t.move_to([x, r.get_y(), 0], aligned_edge=LEFT)
-            tags.append(t)
-        used = math(f"→ {T.X_l('l', 'Δ')} = 0.1 × {T.X_l('l', 'V')}", MATH_LABEL, DELTA)
-        used.move_to([x, rows[3].get_y(), 0], aligned_edge=LEFT)
-        # "so Q and K sit unused": their rows dim as it is said, each tagged
-        self.play(DimPlace(rows[1], 0.35), DimPlace(rows[2], 0.35),
-                  *[FadeInPlace(t) for t in tags], run_time=self.quick(0.1, 0.8))
+        top = self.title.get_bottom()[1] - T.GAP
+        self.play(table.animate.shift(UP * (top - table.get_top()[1])),
+                  run_time=self.quick(0.05, 0.6))
+        unused = txt("Q, K: unused here", T.TYPE.body, T.MUTED)
+        used = math(f"{T.X_l('l', 'V')} → {T.X_l('l', 'Δ')} = 0.1 × {T.X_l('l', 'V')}",
+                    MATH_LABEL, DELTA)
+        first = VGroup(unused, used).arrange(RIGHT, buff=0.9, aligned_edge=DOWN)
+        first.next_to(table, DOWN, buff=0.35).align_to(table, LEFT)
+        # "so Q and K sit unused": their rows dim as it is said, the note under the table
+        self.play(DimPlace(rows[1], 0.35), DimPlace(rows[2], 0.35), FadeInPlace(unused),
+                  run_time=self.quick(0.1, 0.8))
+        only = self.cue_with("only V", -1)
+        if only >= 0:
+            self.hold_until(self.phrase_time(only, "only V") - 0.1)
         self.play(FadeInPlace(used), run_time=self.quick(0.05, 0.5))
         self.emphasize(rows[3], used)
-        self.set_slot("note", VGroup(*tags, used))
+        self.set_slot("note", first)
         if len(self.beat.get("cues") or []) > 1:
-            self.hold_until_cue(1)              # "Next, a real model ... attention ... Q and K"
-        nxt = txt("In a real model, attention uses Q and K", T.TYPE.body, T.TEXT)
-        nxt.next_to(table, DOWN, buff=0.45).align_to(table, LEFT)
+            self.hold_until_cue(1)              # "That step is a stand-in: in a real model ..."
+        low = -config.frame_height / 2 + 1.2    # (over the caption)
+        nxt = wrapped("In a real model, each attention and feed-forward sublayer adds its "
+                      "output to X (not 0.1 × V); Q and K steer that attention", 64,
+                      T.TYPE.body, T.TEXT, max_width=max(table.width, 9.0))
+        for line in nxt[1:]:
+            line.align_to(nxt[0], LEFT)
+        nxt.next_to(first, DOWN, buff=0.3).align_to(table, LEFT)
+        if nxt.get_bottom()[1] < low:
+            nxt.scale((first.get_bottom()[1] - 0.3 - low) / nxt.height, about_edge=UP + LEFT)
         self.put("note_real", nxt)
         if self.beat.get("cues"):
             self.emphasize(nxt, run_time=1.6)      # while it is read
