@@ -10,7 +10,8 @@ beside `for`; the rule "layer l reads X^(l) → writes X^(l+1)" stays over the p
 is said, so no header goes stale; the last pass's V arrow stays as a faint ghost, its own
 name dimmed with it when it is long enough to see: no legend), `q`/`k`/`v` (a copy of X
 drops out of its row and goes over this pass's W, the product's entries appear one by one;
-V's arrow grows on the plane (Q and K stay numbers: they are never added to X); at layer 0,
+after layer 0 V's arrow grows on the plane (V^(0), drawn to fit V^(1), was a few pixels: it
+stays a row; Q and K stay numbers: they are never added to X); at layer 0,
 X = [1, 0] times W_Q is acted as said: X's 1 and the top row boxed, X's 0 and the bottom
 row, which fades, then the top row slides into Q; layer 1's X^(1) · W_Q^(1) is walked entry
 by entry: W's rows, then its columns, outlined as "by rows or by columns" is said, then each
@@ -32,7 +33,10 @@ side by side, the last layer's numbers moving into its column, the "computed onc
 reused" copies (grey) stepping down under the real values; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
 column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
-outlined: the toy omits attention).
+outlined: the toy omits attention). Layer 1's close-up opens at layer 0's magnification, Δ
+running off the lens, and zooms out as "zoomed out" is said (layer 0's bar shrinking with
+it, then growing back, relabelled). The table has a lane under every row for the grey copies
+(the would-be X^(l) too); the note beat keeps it full size, the notes under it.
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `row_of`).
 """
 
@@ -1511,12 +1515,12 @@ class ToyLoopScene(StoryboardScene):
         # the legend goes under it)
         # (and low enough that the lanes for the hypothetical's grey copies under the Q, K,
         # V and X^(l+1) rows, and the legend under them, stay over the caption)
-        low = -config.frame_height / 2 + 1.2
+        low = -config.frame_height / 2 + 1.05
         tall = self.title.get_bottom()[1] - T.GAP - low - 0.55
         # (a lane under every row, for the hypothetical's grey copies: a cell's height and
-        # 0.2 more, so a copy's brackets stand well clear of the real row's)
+        # 0.1 more, so a copy's brackets stand clear of the real row's)
         cell_h = max(c.height for row in cells for c in row)
-        lane = cell_h + 0.2
+        lane = cell_h + 0.1
         big = min(1.3, room / grid.width, tall / (grid.height + len(keys) * lane))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
@@ -1668,9 +1672,11 @@ class ToyLoopScene(StoryboardScene):
         return w
 
     def beat_note(self, beat) -> None:
-        """The table stays: Q's and K's rows dim and are tagged "unused" (the toy leaves
-        attention out), V's row is tagged with the update it makes; then the next video's
-        model, in a note under them: attention uses Q and K."""
+        """The table stays, at its size (it moves up under the title): Q's and K's rows dim,
+        "Q, K: unused here" under the table (the toy leaves attention out), then V → Δ = 0.1 V
+        beside it; then what a real model does instead, in a note under them (attention and
+        feed-forward sublayers add their outputs; Q and K steer attention), V's row and Q's
+        and K's outlined as it is said."""
         self.drop("x", "upd", "w", "q", "k", "v", "rs", "pass", "cursor")
         rows = getattr(self, "table_rows", None)
         if rows is None or "table" not in self.shown:
@@ -1712,3 +1718,10 @@ class ToyLoopScene(StoryboardScene):
         self.put("note_real", nxt)
         if self.beat.get("cues"):
             self.emphasize(nxt, run_time=1.6)      # while it is read
+            # "not a tenth of V": V's row; "Q and K steer that attention": their rows
+            real = self.cue_with("not a tenth", -1)
+            if real >= 0:
+                self.hold_until(self.phrase_time(real, "not a tenth") - 0.1)
+                self.emphasize(rows[3], run_time=1.2)
+                self.hold_until(self.phrase_time(real, "Q and K steer") - 0.1)
+                self.emphasize(rows[1], rows[2], run_time=1.6)
