@@ -1515,7 +1515,7 @@ class ToyLoopScene(StoryboardScene):
         # the legend goes under it)
         # (and low enough that the lanes for the hypothetical's grey copies under the Q, K,
         # V and X^(l+1) rows, and the legend under them, stay over the caption)
-        low = -config.frame_height / 2 + 1.05
+        low = -config.frame_height / 2 + 1.2
         tall = self.title.get_bottom()[1] - T.GAP - low - 0.55
         # (a lane under every row, for the hypothetical's grey copies: a cell's height and
         # 0.1 more, so a copy's brackets stand clear of the real row's)
