@@ -159,7 +159,12 @@ def beat_prompts(scene, v) -> None:
     scene.play(FadeInPlace(plot), run_time=0.5)
     t_move = scene.time
     t_named = scene.cue_at(cue(named))
+    # "each answer's rank, state by state, becomes one line": the ten lines drawn together
+    # in grey, named as a class by their key entry as they come ("each prompt's answer"):
+    # none of them is told apart here; the median and Paris are, next, and the three that
+    # cross early get their names when they are said
     scene.play(LaggedStart(*[Create(o, rate_func=linear) for o in own], lag_ratio=0.25),
+               FadeIn(key[2], shift=0.1 * LEFT),
                run_time=max(1.5, min(4.0, t_named - scene.time - 0.2)))
     scene.slots["wide"] = plot
     L = len(ranks)
@@ -180,7 +185,7 @@ def beat_prompts(scene, v) -> None:
                run_time=max(0.8, min(1.2, t_end - scene.time - 0.9)))
     # the prompts' own lines step back (still there, fainter): the eye keeps to the median
     # and Paris
-    scene.play(FadeIn(dots), FadeIn(key[2], shift=0.1 * LEFT),
+    scene.play(FadeIn(dots),
                *[m.animate.set_stroke(opacity=0.2) for m in own[1:]], run_time=0.6)
     scene.adopt(plot, own, med, dots, key)
     # "at X^(21) the median is still 836.5 and Paris is at 3,241": each point circled with
@@ -361,13 +366,11 @@ def entropy_part(scene, v, plot) -> None:
     scene.emphasize(ent_marks[1], run_time=max(1.0, t1 - scene.time - 0.3))
     scene.adopt(ent_box, ent_marks[0], ent_marks[1])
     # "from X^(28) on it is higher: 2.06, 2.59 and 2.30 at the last three states": our
-    # prompt's note and the 1.58 (no longer spoken of) leave; each last point with its number
+    # prompt's note leaves; each last point with its number
     scene.hold_until_cue(cue(high_at))
     last3 = pair.last_values(0, 3)
-    gone = ent_marks[1][1]
-    scene.detach(ent_marks[1], gone)    # (a scene entry of its own: removing a part of the
-    # chart would dissolve the chart's group, and what is added to it later would not show)
-    scene.play(FadeOutPlace(VGroup(ours, spot, gone)), run_time=0.5)
+    # (the 1.58 stays with its point: a dot never loses its number)
+    scene.play(FadeOutPlace(VGroup(ours, spot)), run_time=0.5)
     t0, t1 = scene.time, at(surer_at)
     for j, m in enumerate(last3):
         scene.hold_until(t0 + (0.15 + 0.25 * j) * (t1 - t0))
@@ -445,21 +448,31 @@ def kl_part(scene, v, gone: list) -> None:
     scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in falling[1:]], lag_ratio=0.4),
                run_time=max(1.0, at(chap_at) - scene.time - 0.3))
     scene.adopt(kl_box, band, name, *falling[1:])     # (falling[0] is already in it)
-    # "the chapter says predictions usually sharpen with depth": the KL line, start to end
+    # "the chapter says predictions usually sharpen with depth in GPT-2-style models": the
+    # chapter's claim written, as said, right of the chart's title (its source on screen;
+    # nothing on the chart is pointed at until the voice says what sharpens here)
     scene.hold_until_cue(cue(chap_at))
-    scene.emphasize(kl, run_time=max(1.0, at(here_at) - scene.time - 0.3))
+    said = chapter_note().align_to(kl_box[2].axes, RIGHT).align_to(pair.heads[1], UP)
+    scene.play(FadeIn(said, shift=0.1 * DOWN), run_time=0.6)
+    scene.adopt(kl_box, said)
     # "here, what sharpens is the lens's match with the output ... in the last 7 layers":
     # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
     # the title's "median", then the footer that names the copy
     scene.hold_until_cue(cue(here_at))
-    scene.emphasize(VGroup(falling, kl_marks[2]),
+    # (the box round the band's points above the last, which sits on the axis: the box
+    # stays inside the axes, off the tick numbers)
+    scene.emphasize(VGroup(*falling[:-1]) if len(falling) > 1 else falling, buff=0.05,
                     run_time=max(1.0, at(all_at) - scene.time - 0.3),
                     extra=[band.animate.set_fill(opacity=0.16)])
     scene.hold_until_cue(cue(all_at))
-    span = end - scene.time
-    scene.emphasize(pair.heads[1], run_time=max(1.0, min(2.4, 0.5 * span)))
-    if getattr(scene, "footer", None) is not None:
-        scene.emphasize(scene.footer, run_time=max(1.0, end - scene.time - 0.3), buff=0.04)
+    scene.emphasize(pair.heads[1], run_time=max(1.0, min(3.0, end - scene.time - 0.3)))
+
+
+def chapter_note() -> VGroup:
+    """The chapter's claim the KL curve is held against, in two short lines."""
+    return VGroup(txt("the chapter: predictions", T.LABEL_SIZE, T.TEXT),
+                  txt("sharpen with depth (GPT-2)", T.LABEL_SIZE, T.TEXT)
+                  ).arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -481,11 +494,12 @@ def our_prompt(v, l: int) -> VGroup:
 
 
 def window_name(v, why: bool = False) -> VGroup:
-    """The name of the shaded late window, under an axis: "last 7 layers"."""
+    """The name of the shaded late window, under an axis: "last 7 layers"; on a median chart
+    (`why`) it says whose window it is: Paris's climb, one prompt's."""
     return inline(txt("last", T.LABEL_SIZE, T.TEXT),
                   Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
-                  txt("layers" + (": Paris's climb" if why else ""), T.LABEL_SIZE, T.TEXT),
-                  buff=0.12)
+                  txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12) if not why else \
+        txt("shaded: Paris's climb (our prompt only)", T.LABEL_SIZE, T.HIGHLIGHT)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -559,7 +573,7 @@ class SpreadPlots:
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "its guesses' spread: 0 = one token sure", L - 3, 2),
                 (p.median_kl, "median KL from the final output (nats)",
-                 "KL(output ‖ lens): 0 = the same guesses", L - 7, 1)):
+                 "0 = the lens agrees with the output", L - 7, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
             # round ticks (0, 1, 2 ...; 0, 10, 20 ...): no plan value is printed before the
@@ -574,7 +588,7 @@ class SpreadPlots:
                 lab = ax.y_labels[i]
                 ax.y_labels.submobjects[i] = txt(str(t), T.LABEL_SIZE, T.MUTED, mono=True
                                                  ).move_to(lab, aligned_edge=RIGHT)
-            head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.35).align_to(ax, LEFT)
+            head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
             sub = txt(what, T.LABEL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
                                                            ).align_to(head, LEFT)
             name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),

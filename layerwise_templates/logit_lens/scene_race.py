@@ -141,10 +141,10 @@ class LensRace(LayerRace):
         """One step to layer l in two moves, every row (name, bar, number, its track) one
         object throughout:
 
-        1. the data change in place: each bar stretches or shrinks on its own track to its new
-           probability, its number riding at its end (a token that leaves fades out); half-way
-           through, as the riding numbers pass half-way, the state label and Paris's rank
-           turn, in one frame (neither a whole move behind the data it names nor ahead);
+        1. the data change in place: the numbers fade out, the state label and Paris's rank
+           turn in one frame, each bar stretches or shrinks on its own track to its new
+           probability, and its new number fades in at its end as it settles (`ride`: no
+           number ever counts through values of no state; a token that leaves fades out);
         2. the rows re-sort: the most rows that keep their order slide straight to their
            tracks; each other row steps out to the right into a lane clear of what it passes,
            moves there, and slots back in (`lanes`, `slot_in`): no row is ever drawn through
@@ -182,21 +182,21 @@ class LensRace(LayerRace):
             bar = new_row[0].bar.copy()
             first += [Transform(old_row[0].bar, bar),
                       ride(old_row[0].num, old_row[0].bar, new_row[0].num, self.chart.size)]
-            first.append(midway(old_row[1], new_row[1]))     # the rank turns with the bars
+            first.append(midway(old_row[1], new_row[1], GONE))   # with the state label
             turn += [(old_row[0].num, new_row[0].num), (old_row[1], new_row[1])]
             settled = [old_row[0].name, old_row[0].bar]
         elif key is None and len(old_row) == 1 and len(new_row) == 1:   # inside, both states
-            first.append(midway(old_row, new_row))
+            first.append(midway(old_row, new_row, GONE))
             turn.append((old_row, new_row))
             settled = []
         else:
             first.append(FadeOut(old_row[1] if key is not None else old_row))
             settled = None
         first.append(dot.animate.move_to(self.ruler.dots[l]))
-        # the state label (and the answer's rank, above) turn half-way through the bars'
-        # move, as the numbers riding on the bars pass half-way: never a whole move behind
-        # the data it names, nor a whole move ahead of it
-        first.append(midway(counter, extra[1]))
+        # the state label (and the answer's rank, above) turn as the old numbers have gone:
+        # the bars then move, bare, to the state named, and its numbers come as they settle
+        # (no number on screen ever belongs to another state than the one named)
+        first.append(midway(counter, extra[1], GONE))
         scene.play(*first, run_time=a_time)
         turn.append((counter, extra[1]))
         for old, fresh in turn:
@@ -352,20 +352,29 @@ SHARE_A = 0.45          # a step's first move (the data, in place); the rest re-
 
 
 def ride(num, bar, target, size: float):
-    """The number at a bar's end counts from its old value to the new one while the bar
-    stretches or shrinks (it rides at the bar's end and always names the length drawn: never
-    a long bar with its old short number). Each frame it is a whole number of the theme's
-    format (no glyph morphs into another), the last frame the target's value."""
+    """The number at a bar's end while the bar stretches or shrinks: it never counts through
+    values of no state, nor names a length the bar does not have. The old value fades out
+    as the move starts (`GONE`), the bar moves bare, and the new value fades in at its end
+    once the bar has (nearly) settled (`BACK`): settle, then change. It rides at the bar's
+    end throughout."""
     v0 = float(getattr(num, "value", getattr(target, "value", 0.0)))
     v1 = float(getattr(target, "value", v0))
     color, y = num.get_color(), num.get_center()[1]
     source = getattr(target, "source", None) or getattr(num, "source", None) or "race"
 
     def update(mob, a):
-        shown = Num(v0 + (v1 - v0) * a, source, decimals=T.DECIMALS, size=size, color=color)
+        if a < BACK:
+            shown = Num(v0, source, decimals=T.DECIMALS, size=size, color=color)
+            shown.set_opacity(max(0.0, 1.0 - a / GONE))
+        else:
+            shown = Num(v1, source, decimals=T.DECIMALS, size=size, color=color)
+            shown.set_opacity(1.0 if a >= 1.0 else (a - BACK) / (1.0 - BACK))
         shown.next_to(bar, RIGHT, buff=0.12).set_y(y)
         mob.become(shown)
     return UpdateFromAlphaFunc(num, update)
+
+
+GONE, BACK = 0.2, 0.8     # shares of a data move: the old numbers gone by, the new from
 
 
 def drop(scene, *mobs) -> None:
