@@ -61,7 +61,7 @@ MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
 COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
 COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
-RACE_BAR = 5.0             # the bar chart's bar at probability 1
+RACE_BAR = 6.2             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
 RACE_FAST = (1.0, 3.0)     # seconds per shown state before the late window (a quick run)
 RACE_MOVE = 1.0            # ... of which the chart moves this long (two moves: data, re-sort), then holds still (short
@@ -359,6 +359,9 @@ class LogitLensScene(StoryboardScene):
             tag.to_edge(RIGHT, buff=T.EDGE).match_y(panel[1])
             self.play(FadeIn(tag, shift=0.1 * UP), run_time=0.6)
             self.adopt(panel, tag)
+        if fresh and why:   # the column is drawn as its contents are said (an empty box
+            # held on the stage read as a blank): it grows just before "its top guesses"
+            self.hold_until(self.cue_at(n - 2) - self.quick(0.08, 0.7) - self.quick(0.06, 0.6))
         if fresh:       # the column grows out of softmax, where the stream dot stopped, and
                         # is then tied to its state on the ruler
             # the box grows first, then its title comes inside it (never on its moving edge)
@@ -635,7 +638,7 @@ class LogitLensScene(StoryboardScene):
                 race.step(self, fast.pop(0), RACE_SAID)
                 self.hold_until(self.cue_at(1) + 0.62 * (self.cue_at(2) - self.cue_at(1)))
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
-                self.hold_until_cue(self.cue_with("skips ahead", len(cues) - 2))
+                self.hold_until_cue(self.cue_with("jumps ahead", len(cues) - 2))
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
             if len(fast) > RACE_THIN:      # the plan's stride (the voice says it)
@@ -647,11 +650,31 @@ class LogitLensScene(StoryboardScene):
             until = (self.cue_at(1) if slow and len(cues) >= 2 else
                      self.beat_start + float(cues[-1]["start"]) if cues else
                      self.beat_start + self.beat_end(beat) - RACE_TAIL - 1.0)
+            # each stop on a sentence of its own ("At X 8 the top guess is a space, at
+            # 0.43"): the chart lands as the voice names the state, then holds while the
+            # sentence reads it (no stop named after it has gone)
+            jump = self.cue_with("jumps ahead", None)
+            synced = (not slow and jump is not None
+                      and len(cues) >= jump + 1 + len(fast) + 1)
             per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / max(1, len(fast))))
-            for l in fast:
+            for i, l in enumerate(fast):
+                if synced:
+                    self.hold_until(self.cue_at(jump + 1 + i) - 0.3)
+                    race.step(self, l, RACE_MOVE)
+                    continue
                 move = min(RACE_MOVE, 0.75 * per)     # each state held a moment, read
                 race.step(self, l, move)
                 self.hold_until(self.time + per - move)
+            if synced:      # the last stop's leader boxed while its sentence names it, then
+                # Paris's row as the closing sentence says where it stayed
+                stop_end = self.cue_at(jump + len(fast) + 1)
+                self.emphasize(race.rows[self.layers[race.layer]["top"][0]["id"]],
+                               run_time=max(1.0, stop_end - self.time - 0.3))
+                self.hold_until(stop_end)
+                self.adopt(panel, *race.parts())
+                end = self.beat_start + self.beat_end(beat)
+                self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, end - self.time - 0.3)))
+                return
         if slow and cues:
             # the window's states, each as the voice names it: shared out over the sentences
             # left (after the one the fast run took), in order, each sentence's states spread

@@ -174,7 +174,7 @@ class LensRace(LayerRace):
             first += [Transform(old.bar, bar), ride(old.num, old.bar, num, self.chart.size)]
             turn.append((old.num, num))
             rise = (was[k] if k in was else len(was) + 1) - now[k]
-            cards.append((old, num, row, rise))
+            cards.append((old, num, row, rise, k == key))
         for k, row in self.rows.items():
             if k not in new:
                 first.append(FadeOut(row))
@@ -207,26 +207,44 @@ class LensRace(LayerRace):
         # cross); every other row first steps out to the right into a lane clear of the rows
         # it passes, moves up or down there, and slots back in as the others have closed up
         second, moved, going, still = [], [], [], []
-        for old, num, row, rise in cards:
+        for old, num, row, rise, is_key in cards:
             dy = row.bar.get_center()[1] - old.bar.get_center()[1]
             parts = VGroup(old.name, old.bar, num)
             moved.append(parts)
             if abs(dy) >= 1e-3:
-                going.append((parts, old.bar.get_center()[1], row.bar.get_center()[1]))
+                going.append((parts, old.bar.get_center()[1], row.bar.get_center()[1],
+                              is_key))
             else:
                 still.append(parts)
+        for parts in still:         # the rows that stay: their words above any passing bar
+            parts[0].set_z_index(5)
+            parts[2].set_z_index(5)
         # a straight vertical slide: each row moves up or down its own column to its new
         # track (rows swap places; nothing swings out sideways), as one card: an opaque
         # plate the width of a whole row (name column, track, number), its own track on it,
         # its name, bar and number. A row that climbs is in front of the rows it overtakes
         # (the further it climbs, the more in front), so what it passes is hidden under the
         # card, never drawn through it: no name over another name or over a track
+        # The chart's own rows re-sort in two phases, words apart from bars: a moving row's
+        # name and number step off (fade) as it sets off, its bar slides to its new track
+        # (under the words of the rows it passes), and the name and number step back on at
+        # the new place as it lands: no name is ever drawn over another mid-swap. Only the
+        # answer climbing in from its own row moves as one card (its name in view all the
+        # way, in front of what it passes), and no card is edged: nothing is boxed but
+        # what the voice names
         plates = []
-        for parts, y0, y1 in going:
+        for parts, y0, y1, is_key in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
+            if not is_key:
+                name, bar, num = parts
+                bar.set_z_index(1)
+                name.set_z_index(5)
+                num.set_z_index(5)
+                scene.add(bar, name, num)
+                second += [bar.animate(rate_func=smooth).shift(UP * (y1 - y0)),
+                           hop(name, y1 - y0), hop(num, y1 - y0)]
+                continue
             plate = self.card_plate(parts[1])
-            if y1 > y0:     # a climber's card edged: it reads as a card passing in front
-                plate.set_stroke(T.MUTED, 1.2, opacity=0.8)
             track = self.chart.tracks[0].copy().match_y(parts[1])
             plates += [plate, track]
             card = VGroup(plate, track, parts)
@@ -292,6 +310,24 @@ def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
         out += [(going[i][0], dx, going[i][1], going[i][2]) for i in lane]
         earlier = max(going[i][0].get_right()[0] + dx for i in lane)
     return out
+
+
+HOP = 0.3        # a moving row's words: gone over the slide's first 30 %, back over its last
+
+
+def hop(mob, dy: float):
+    """A moving row's name or number: it fades off where it was, is carried `dy` while
+    unseen, and fades back on at its new place (it never passes over another row's words)."""
+    start = mob.get_center().copy()
+    base = [m.get_fill_opacity() for m in mob.family_members_with_points()]
+
+    def update(m, a):
+        k = 1.0 - smooth(min(1.0, a / HOP)) if a < 0.5 else smooth(
+            max(0.0, (a - (1.0 - HOP)) / HOP))
+        m.move_to(start + (UP * dy if a >= 0.5 else 0 * UP))
+        for part, o in zip(m.family_members_with_points(), base):
+            part.set_fill(opacity=o * k)
+    return UpdateFromAlphaFunc(mob, update, rate_func=linear)
 
 
 def open_track(track, edge: float = 0.05):
