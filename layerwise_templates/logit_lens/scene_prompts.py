@@ -371,7 +371,8 @@ def entropy_part(scene, v, plot) -> None:
     scene.hold_until_cue(cue(med_at))
     early = pair.series[0][3]
     ax, series, vals, _, _ = pair.series[0]
-    flat = VMobject(stroke_color=T.HIGHLIGHT, stroke_width=5).set_points_as_corners(
+    # (white, the pointer's colour: yellow is Paris's)
+    flat = VMobject(stroke_color=T.POINTER, stroke_width=5).set_points_as_corners(
         [ax.axes.c2p(l, vals[l]) for l in range(early)])
     scene.play(FadeOutPlace(VGroup(ours, spot)), run_time=0.5)
     t0, t1 = at(med_at), at(high_at)
@@ -426,10 +427,10 @@ def kl_part(scene, v, gone: list) -> None:
         base, extra = list(ent_box.submobjects[:4]), list(ent_box.submobjects[4:])
         scene.remove(ent_box)
         scene.add(*base, *extra)
-        scene.play(*[FadeOutPlace(m) for m in gone + extra], run_time=0.45)
+        # (the old title gone before the new one comes: never one drawn over the other)
+        scene.play(*[FadeOutPlace(m) for m in gone + extra + base[:2]], run_time=0.45)
         scene.play(ReplacementTransform(base[2], kl_box[2]),
                    ReplacementTransform(base[3], kl_box[3]),
-                   FadeOut(base[0], shift=0.2 * UP), FadeOut(base[1], shift=0.2 * UP),
                    FadeIn(kl_box[0], shift=0.2 * UP), FadeIn(kl_box[1], shift=0.2 * UP),
                    run_time=0.9)
         scene.remove(*kl_box.submobjects)
