@@ -824,8 +824,11 @@ class FreshQKVScene(StoryboardScene):
             per = (max(0.9, min(3.0, (self.when(cue["q"], "plus a bias") - self.time - 0.4) / 3))
                    if i == 0 else max(1.6, self.cue_end(cue[k]) - self.time - 0.1))
             name = math(f"{K}^(({l}))", ML, COLOR[k])
+            # K's and V's rows start where Q's does (it may have moved right, clear of X)
+            at = (np.array(lay["at"][k], dtype=float)
+                  + (getattr(self, "res_dx", 0.0) if i and not lay["side"] else 0.0) * RIGHT)
             res = self.product(row, block.W, block.brow if block.has_b else None, block.bl,
-                               getattr(v, k), lay["at"][k], COLOR[k], per, name,
+                               getattr(v, k), at, COLOR[k], per, name,
                                together=i > 0)
             rows[k] = VGroup(name, res)
             st.parts.append(rows[k])
@@ -1489,11 +1492,13 @@ class FreshQKVScene(StoryboardScene):
         lo_x, hi_x, lo_y, hi_y = min(sx) - hw, max(sx) + hw, min(sy) - hh, max(sy) + hh
         rg = VGroup(res, *heads[2:])
         pad = 0.25
+        self.res_dx = 0.0                 # how far right the row went (the later rows follow)
         if (rg.get_left()[0] < hi_x + pad and lo_x - pad < rg.get_right()[0]
                 and rg.get_bottom()[1] < hi_y + pad and lo_y - pad < rg.get_top()[1]):
             dx = hi_x + pad - rg.get_left()[0]
             if rg.get_right()[0] + dx <= self.HOME_WIDTH / 2 - T.EDGE:
                 rg.shift(dx * RIGHT)
+                self.res_dx = dx
             else:
                 rg.shift((rg.get_top()[1] - (lo_y - pad)) * DOWN)
         self.play(FadeIn(VGroup(*heads)), *([FadeIn(bl)] if brow is not None else []),
