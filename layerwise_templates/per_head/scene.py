@@ -798,9 +798,12 @@ class PerHeadScene(StoryboardScene):
         # W_K sits a little left of and under where W_Q was: clear of the first key's column
         # and of the row label of the tokens' X
         # (at a fixed place: W_Q may have moved right to keep X in the frame)
-        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).move_to([-3.95, 0.35 - W_DROP, 0])
-        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(
-            (wk.get_x() - wq.get_x() + 0.13) * RIGHT + DOWN * W_DROP)
+        # (at a fixed place: W_Q may have moved right to keep X in the frame), low, its name
+        # on its left, in the empty space under the query (review 27: crammed against the X
+        # row's label and Q's "32 dims" at 1:09)
+        drop = W_DROP + 0.35
+        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).move_to([-3.95, 0.35 - drop, 0])
+        wkname = math(self.sup("W_K"), F, T.K).next_to(wk, LEFT, buff=0.12)
 
         def into(js, t):
             self.play(LaggedStart(*[xs[j].animate.move_to(wk).scale(0.6).set_opacity(0)
