@@ -219,7 +219,7 @@ def test_narration_quotes_the_plan(built):
     assert (f"Layer 1 puts most of bank's row on CLS and SEP, {fmt(L[1]['sink'])}, "
             f"nearly all of it on CLS. Layer 2 reads X of layer 2, fresh again, and puts "
             f"{fmt(L[2]['sink'])} on them. Layer 3 reads X of layer 3 and puts about "
-            f"{fmt(L[3]['sink'])}: its two parts, rounded, do not add up exactly. Layer 4 reads "
+            f"{fmt(L[3]['sink'])}: its parts, rounded, do not add up exactly. Layer 4 reads "
             f"X of layer 4 and puts {fmt(L[4]['sink'])}: layer {mx['layer']} is the peak.") \
         in said["depth"]
     # "about" where the bar writes "≈" (round 27: the "≈" was never said)

@@ -28,7 +28,7 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                bar grows as its number is said; layers 2, 3 and 4 a
                sentence each ("Layer 2 reads X of layer 2 ... and puts 0.78"), X^(l) rising
                as it starts, the bar growing and ringed as its number is said; a "≈" bar
-               ("about 0.75: its two parts, rounded, ...") has its two parts under [CLS] and
+               ("about 0.75: its parts, rounded, ...") has its two parts under [CLS] and
                [SEP] boxed with it; the peak's bar is ringed
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
                labelled as a reading, once, under the header; then the block returns and the
@@ -656,8 +656,8 @@ class AttentionDepthScene(StoryboardScene):
         Returns (the drawing, the X^(tl) chip)."""
         st = self.st
         box = block.box
-        S = -0.95                                      # the stream's y
-        yb = min(S + 0.95, box.get_bottom()[1] - 0.6)  # the two boxes' centre y
+        S = -0.8                                       # the stream's y (clear of the tokens)
+        yb = min(S + 0.85, box.get_bottom()[1] - 0.5)  # the two boxes' centre y
         x0 = self.chip(int(layer0), box).scale(0.85)
         x0.move_to([DIAG_LEFT + x0.width / 2, S, 0])
         adds, norms, sides = VGroup(), VGroup(), VGroup()
@@ -1013,25 +1013,22 @@ class AttentionDepthScene(StoryboardScene):
         mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
                         txt("heads: the head-average", LAB))
         mean_lab.move_to([mid_x, y_lab, 0])
-        # the heads' numbers gather in their row, then go down into the label's count (the
-        # name has left by then: nothing passes over a word)
-        x12 = mean_lab[1].get_x()
-        into = [Succession(Wait(0.2), c.animate(run_time=0.35).move_to([x12, chips.get_y(), 0]),
-                           c.animate(run_time=0.25).move_to(mean_lab[1]).scale(0.7)
-                           .set_opacity(0), Wait(0.2))
-                for c in chips]
-        early, late = squish_rate_func(smooth, 0, 0.3), squish_rate_func(smooth, 0.25, 1)
-        moves = [ReplacementTransform(cur, st.arcs, rate_func=late)] if cur is not None \
-            else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08)]
-        gone = [FadeOutPlace(VGroup(lit[1]))] if lit is not None else []
+        # "their mean over the 12 heads": all twelve numbers light at once (the ring and the
+        # one head's name leave); then they leave in place as the arcs morph into the mean's
+        # and its label comes where the name was (round 28's first try moved the numbers
+        # into the label's count: they slid over each other)
+        early = squish_rate_func(smooth, 0, 0.4)
+        gone = [FadeOutPlace(VGroup(lit[1]), rate_func=early)] if lit is not None else []
         if name is not None:
             gone.append(name.animate(rate_func=early).shift(UP * ROLL).set_opacity(0))
-        self.play(*into, *moves, *gone,
-                  FadeOutPlace(heads_lab, rate_func=early),
-                  FadeIn(mean_lab[1], rate_func=squish_rate_func(smooth, 0.7, 0.9)),
-                  FadeIn(VGroup(mean_lab[0], mean_lab[2]),
-                         rate_func=squish_rate_func(smooth, 0.75, 1)),
-                  run_time=1.8)
+        self.play(*[c.animate(rate_func=there_and_back).set_color(T.POINTER).scale(1.15)
+                    for c in chips], *gone, run_time=0.8)
+        moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
+            else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08)]
+        self.play(*moves, FadeOutPlace(VGroup(heads_lab, chips),
+                                       rate_func=squish_rate_func(smooth, 0, 0.5)),
+                  FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
+                  run_time=1.3)
         self.remove(*chips, *([name] if name is not None else []))
         self.add(st.arcs)
         st.extra = [mean_lab]
@@ -1248,10 +1245,10 @@ class AttentionDepthScene(StoryboardScene):
                 else:
                     self.hold_until(t_l - 0.6)
                     self.show_layer(l, 0.9, bar=True)
-                # "about 0.75: its two parts, rounded, do not add up exactly": the two parts
+                # "about 0.75: its parts, rounded, do not add up exactly": the two parts
                 # under [CLS] and [SEP] boxed with the bar's "≈" number as said
-                if getattr(st.bars[l].val, "approx", False) and self.says("two parts"):
-                    t_p = self.when_said("two parts", self.time)
+                if getattr(st.bars[l].val, "approx", False) and self.says("its parts"):
+                    t_p = self.when_said("its parts", self.time)
                     parts = [self.num_at(st.nums, int(j)) for j in v.special.values
                              if int(j) in st.xs]
                     rt = self.cue_at(3 + i) - 0.4 - max(self.time, t_p - 0.2)
@@ -1852,8 +1849,9 @@ class AttentionDepthScene(StoryboardScene):
                 tok = as_written(v.tokens.values[j])
                 nt = line(txt("looks most at", LAB), txt(tok, LAB),
                           Num(hr[j], decimals=prec, size=LAB))
-                nt.move_to([0, rows[h].get_center()[1], 0]).align_to([right_col + 0.5, 0, 0],
-                                                                     LEFT)
+                # right after its own row's number (round 27: in a column 170 px off, it named
+                # no head)
+                nt.next_to(rows[h].val, RIGHT, buff=0.4)
                 untested_extra.append(nt)
             if untested_extra:
                 self.hold_until(t_most - 0.3)
