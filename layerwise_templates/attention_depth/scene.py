@@ -157,7 +157,7 @@ def share_val(share, adds, size, decimals: int, room: float | None = None) -> VG
 def approx_note() -> VGroup:
     """What "≈" on a bar means, said once where it first appears (top right, the header's
     row): the parts written to two decimals do not add up to the total written so."""
-    g = line(txt("≈", LAB), txt(": about (rounded parts do not add up exactly)", LAB))
+    g = line(txt("≈", LAB), txt(": about (rounded parts do not add up)", LAB))
     g[1].shift(LEFT * (SPACE - 0.03))
     return g.move_to([0, TOP_Y, 0]).align_to([7.11 - T.EDGE, 0, 0], RIGHT)
 
