@@ -1233,7 +1233,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         wide = max([0.3] + [ln * d[0] for ln, d in zip(lens, dirs)])
         k = min(0.42, (y0 - bottom - 0.75) / max(1e-9, L + below))
         pitch = (right - left - 0.2) / C
-        k = min(k, (pitch - 0.45) / max(1e-9, wide))
+        # (room in each column for the own arrow's length at its end, and the next column's
+        # angle under its tip)
+        lw = max(Num(x, decimals=1, size=SIZE).width for x in pr.own_parts)
+        k = min(k, (pitch - 0.45 - max(0.0, lw - 0.25)) / max(1e-9, wide))
         del above
         start, shared, copies = None, None, VGroup()
         own, labels, arcs, degrees, guide = VGroup(), VGroup(), VGroup(), VGroup(), VGroup()
@@ -1275,6 +1278,22 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             degrees.add(deg)
             guide.add(DashedLine(tip, tip + down * 0.75, dash_length=0.07, color=T.MUTED,
                                  stroke_width=2.5))
+        # a sum's length clear of every label of the columns (a teacher's sentences may give
+        # long own arrows): beside its line's middle, else its other side, else higher up
+        for c, (sl, line) in enumerate(zip(sum_labels, sums)):
+            o_, e_ = line.get_start(), line.get_end()
+            others = [*labels, *degrees, *names, *sum_labels[:c]]
+            best = None
+            for f in (0.5, 0.3, 0.7, 0.15, 0.85):
+                for d in (RIGHT, LEFT):
+                    sl.next_to(o_ + (e_ - o_) * f, d, buff=0.12)
+                    hits = sum(overlaps(sl, m, pad=0.04) for m in others) + 9 * int(
+                        sl.get_right()[0] > 7.11 - T.EDGE or sl.get_left()[0] < left - 0.1)
+                    if best is None or hits < best[0]:
+                        best = (hits, sl.get_center().copy())
+                if best[0] == 0:
+                    break
+            sl.move_to(best[1])
         own_note = VGroup()             # (the voice names them; the columns say the rest)
 
         class Split:
