@@ -80,6 +80,8 @@ TYPED = {
     ("probe", "earlier"): (9, "well before"),
     ("probe", "neighbours"): (9, "neighbouring words"),
     ("probe", "not_bank"): (10, "not bank"),
+    ("probe", "probe_asks"): (10, "a probe asks"),
+    ("probe", "gap_asks"): (10, "the cosine gap asks"),
     ("probe", "set_small"): (11, "this small"),
     ("probe", "one_noun"): (11, "one test sentence"),
     ("probe", "probe_shows"): (11, "a probe shows"),
