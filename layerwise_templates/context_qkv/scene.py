@@ -910,8 +910,8 @@ class ContextQKVScene(StoryboardScene):
         # (review 26: river's piece drawn shorter than its 4.75: the drawing is a projection,
         # the numbers are the true lengths)
         # one line (review 28: three lines of notes beside the pieces)
-        flat = txt(f"drawn flat: each arrow has {self.v.heads.d_model} numbers;"
-                   " lengths as written", T.TYPE.label, T.TEXT)
+        flat = txt(f"drawn flat ({self.v.heads.d_model} numbers each): lengths as written",
+                   T.TYPE.label, T.TEXT)
         head.add(flat)
         head.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         head.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
