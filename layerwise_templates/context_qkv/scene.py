@@ -2060,10 +2060,14 @@ class ContextQKVScene(StoryboardScene):
             v_ = np.ceil((mid_v - half) * 50 - 1e-9) / 50
             while v_ <= mid_v + half + 1e-9:
                 yv = y_of(v_)
-                nums.add(VGroup(Line([sx - 0.1, yv, 0], [sx, yv, 0], color=T.MUTED,
-                                     stroke_width=2),
-                                txt(f"{v_:.2f}", S, T.MUTED, mono=True).next_to(
-                                    [sx - 0.1, yv, 0], LEFT, buff=0.08)))
+                lab = txt(f"{v_:.2f}", S, T.MUTED, mono=True).next_to(
+                    [sx - 0.1, yv, 0], LEFT, buff=0.08)
+                tick = VGroup(Line([sx - 0.1, yv, 0], [sx, yv, 0], color=T.MUTED,
+                                   stroke_width=2))
+                # a value only where it has room (a short scale: every other one)
+                if not any(overlaps(lab, m[1], 0.06) for m in nums if len(m) > 1):
+                    tick.add(lab)
+                nums.add(tick)
                 v_ = round(v_ + 0.02, 2)
             scale.add(bar, title, nums, dot)
             scale.bar, scale.dot, scale.y_of = bar, dot, y_of
