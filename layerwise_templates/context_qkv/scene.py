@@ -86,7 +86,8 @@ PIECE = T.TEXT                      # the notes on the pieces: plain text (the p
 # K's teal, its tan as Q's yellow; review 27: pink read as V's red, violet as the pieces'
 # purple): a pure green and a magenta, the two hue gaps left by X blue, Q yellow, K teal,
 # V red, the slate weights and the pointer white (CIEDE2000 >= 24 from each of them)
-SENT = [ManimColor("#3BE84A"), ManimColor("#EE44E0")]
+# review 28: the green still read close to K's teal: a yellower green, away from teal
+SENT = [ManimColor("#96E632"), ManimColor("#EE44E0")]
 RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
 
 
@@ -860,7 +861,7 @@ class ContextQKVScene(StoryboardScene):
                          opacity=0.35 + 0.65 * min(1.0, 2 * w.value))
             arcs.add(a)
             by_key[j] = (a, num, row[shown.index(j)])
-        tag = txt(str(i + 1), T.TYPE.label, SENT[i]).move_to([-6.75, y, 0])
+        tag = txt(str(i + 1), T.TYPE.heading, SENT[i]).move_to([-6.75, y, 0])
         g = VGroup(tag, row, dots, arcs, weights)
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
         g.selfs = selfs
@@ -900,23 +901,23 @@ class ContextQKVScene(StoryboardScene):
         ang = float(e.angle) * DEGREES
         # short, at label size: what the pieces are, in two lines (shown first), and what
         # the drawing is, in one (shown when the voice says "drawn flat")
+        piece = inline(txt("a piece: one token's weighted values through", T.TYPE.label,
+                           PIECE),
+                       math("W_O", T.TYPE.math_label, T.TEXT), buff=0.1)
         head = VGroup(inline(math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
-                             txt("= the pieces + a bias", T.TYPE.label, PIECE)),
-                      inline(txt("a piece: one token's weighted values through", T.TYPE.label,
-                                 PIECE),
-                             math("W_O", T.TYPE.math_label, T.TEXT), buff=0.1))
+                             txt("= the pieces + a bias", T.TYPE.label, PIECE)))
         # what the drawing is: every arrow a vector of d_model numbers, drawn flat
         # (review 26: river's piece drawn shorter than its 4.75: the drawing is a projection,
         # the numbers are the true lengths)
-        flat = VGroup(txt(f"drawn flat: each arrow is {self.v.heads.d_model} numbers;",
-                          T.TYPE.label, T.TEXT),
-                      txt("the true lengths are the numbers", T.TYPE.label, T.TEXT)
-                      ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        # one line (review 28: three lines of notes beside the pieces)
+        flat = txt(f"drawn flat ({self.v.heads.d_model} numbers each): lengths as written",
+                   T.TYPE.label, T.TEXT)
         head.add(flat)
         head.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        flat.shift(DOWN * 0.08)
         head.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         head.flat = flat
+        # what a piece is, in words: only when no piece is built on screen (`piece_build`)
+        head.piece = piece.next_to(head, DOWN, buff=0.12).align_to(head, LEFT)
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
         if o_at is not None and ceiling is not None:
             shorter = max(shorter, o_at[1] + rise - ceiling)
@@ -929,6 +930,7 @@ class ContextQKVScene(StoryboardScene):
             o = [o_at[0] + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))), o_at[1], 0]
         if head_at is not None:
             head.move_to([head_at[0], head_at[1], 0], aligned_edge=UP + LEFT)
+            head.piece.next_to(head, DOWN, buff=0.12).align_to(head, LEFT)
         ends = [[o[0] + unit * L * pymath.cos(a), o[1] + unit * L * pymath.sin(a), 0]
                 for L, a in ((la, base), (lb, base + ang))]
         arrows = VGroup(*[Arrow(o, end, buff=0, color=SENT[i], stroke_width=5,
@@ -1010,6 +1012,60 @@ class ContextQKVScene(StoryboardScene):
         g.chains, g.names, g.rings = chains, names, rings
         g.unit = unit
         return g
+
+    def piece_build(self, r1: VGroup, upd: VGroup, top: float, rows_bottom: float):
+        """Sentence 1's heaviest word's piece, built once under the rows (left): its values
+        as one strip of head slices (one per head), each slice's height then scaled by that
+        head's weight on the word (drawn, never written: the mean is the number shown), the
+        strip into W_O, and out the piece itself, which then moves to its place in the chain.
+        None when that word's piece is not drawn alone."""
+        e = self.v.entered
+        s = e.sentences[0]
+        if not len(s.words):
+            return None
+        j = int(s.words[0])
+        chain = upd.chains[0]
+        if j not in chain.keys or j not in r1.tok:
+            return None
+        p_ = chain[chain.keys.index(j)]
+        n_h = int(self.v.heads.n_heads)
+        hw = [float(row[j]) for row in s.head_w]
+        if len(hw) != n_h or max(hw) <= 0:
+            return None
+        L_ = T.TYPE.label
+        tok = str(s.tokens[j]).strip() or "␣"
+        x0 = -6.4
+        y_top = rows_bottom - 0.3
+        v_lab = inline(txt(f"{tok}'s values", L_, T.TEXT), math("V", T.TYPE.math_label, T.V),
+                       txt(f": one slice per head ({n_h})", L_, T.TEXT))
+        v_lab.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
+        cw = min(0.24, 3.2 / n_h)
+        base = v_lab.get_bottom()[1] - 0.35 - 1.3
+        cells = VGroup(*[Rectangle(width=cw, height=0.5, stroke_width=1,
+                                   stroke_color=T.BACKGROUND, fill_color=T.V,
+                                   fill_opacity=0.85) for _ in range(n_h)])
+        cells.arrange(RIGHT, buff=0.03)
+        cells.move_to([x0, base, 0], aligned_edge=DOWN + LEFT)
+        scaled = cells.copy()
+        mw = max(hw)
+        for c, w in zip(scaled, hw):
+            c.stretch_to_fit_height(max(0.04, 1.3 * w / mw))
+            c.move_to([c.get_x(), base, 0], aligned_edge=DOWN)
+        w_lab = txt(f"× each head's weight on {tok} (height)", L_, WEIGHT)
+        w_lab.next_to(cells, DOWN, buff=0.15).align_to(cells, LEFT)
+        wo = VGroup(Rectangle(width=1.0, height=1.0, color=T.TEXT, stroke_width=2.5))
+        wo.move_to([cells.get_right()[0] + 1.1, base + 0.65, 0])
+        wo.add(math("W_O", 1.3 * T.TYPE.math_label, T.TEXT).move_to(wo[0]))
+        L = max(0.6, float(p_.get_length()))
+        a0 = wo[0].get_right() + RIGHT * 0.1
+        arrow = Arrow(a0, a0 + RIGHT * L, buff=0, color=SENT[0], stroke_width=5,
+                      tip_length=0.16, max_tip_length_to_length_ratio=0.4)
+        p_lab = txt(f"{tok}'s piece", L_, SENT[0]).next_to(arrow, UP, buff=0.12)
+        b = VGroup(v_lab, w_lab, wo, arrow, p_lab)
+        b.strip, b.scaled, b.v_lab, b.w_lab, b.wo, b.arrow, b.p_lab = (
+            cells, scaled, v_lab, w_lab, wo, arrow, p_lab)
+        b.key = j
+        return b
 
     def in_band(self, m) -> bool:
         """Whether `m` lies between the rows above the pieces (`names_band`'s top) and the
@@ -1169,15 +1225,15 @@ class ContextQKVScene(StoryboardScene):
             dl.add_tip(tip_length=0.2, tip_width=0.16)
             sums.add(dl)
         # the updates' angle at X's tip, the sums' at the tail: arcs and their cosines
-        cu = inline(txt("cos", T.TYPE.label, T.TEXT),
-                    Num(e.cos, decimals=2, size=T.TYPE.body, color=T.TEXT))
+        cu = inline(txt("cos", T.TYPE.body, T.TEXT),
+                    Num(e.cos, decimals=2, size=T.TYPE.heading, color=T.TEXT))
         # the updates' cosine inside their angle, on its bisector (X's own direction), clear of
         # every arrow; when "cos 0.38" does not fit there, the number alone (the arc says what
         # it is); else beside X's tip as before
         d_m = np.array([pymath.cos(phi), pymath.sin(phi), 0.0])
         segs = [(o, P["x"]), (P["x"], P["a"]), (P["x"], P["b"]), (o, P["a"]), (o, P["b"])]
         placed = None
-        for cand in (cu, Num(e.cos, decimals=2, size=T.TYPE.body, color=T.TEXT)):
+        for cand in (cu, Num(e.cos, decimals=2, size=T.TYPE.heading, color=T.TEXT)):
             for r in np.arange(0.45, 2.0, 0.05):
                 cand.move_to(P["x"] + r * d_m)
                 if not on_lines(cand, segs, 0.15):          # an arrowhead is wide
@@ -1263,9 +1319,8 @@ class ContextQKVScene(StoryboardScene):
             r[1].move_to([w_name + 0.2, -0.44 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
         # what the flat drawing keeps and what it cannot (two lines, under the bars)
-        why = VGroup(txt("drawn flat: lengths and the updates' angle to scale,", L_, T.TEXT),
-                     txt("the other angles not", L_, T.TEXT)).arrange(
-            DOWN, buff=0.08, aligned_edge=LEFT)
+        # one short line (review 28: a two-line disclaimer)
+        why = VGroup(txt("drawn flat: the sums' angle not to scale", L_, T.TEXT))
         note = VGroup(why, rows)
         rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
         why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
@@ -1322,6 +1377,7 @@ class ContextQKVScene(StoryboardScene):
         if over > 0:                        # the picture would reach the caption: less rise
             upd = self.update_picture(1.2, top - 0.35, shorter=over, head_at=head_at,
                                       o_at=o_at, ceiling=compact_bottom - 0.45)
+        build = self.piece_build(r1, upd, top, dy[1] + r2.weights.get_bottom()[1])
         # each chain's sentence, written where its update's label will stand
         tags = VGroup(*[lab[0][0].copy() for lab in upd.labels])
         for tg in tags:                     # clear of the markers' rings drawn with them
@@ -1483,31 +1539,54 @@ class ContextQKVScene(StoryboardScene):
             self.emphasize(*ns, run_time=0.5 * t)
             self.wait(0.2 * t)
 
-        def chain_in(i, t):
+        def chain_in(i, t, built=None):
             # sentence i's pieces fly out of its tokens: each named word's piece leaves from
             # under its token, small, and grows into its place in the chain, tip to tail, in
             # the sentence's colour (its name written once it lands); the rest (the other
-            # tokens' pieces as one) and the bias drawn in place
+            # tokens' pieces as one) and the bias drawn in place. `built` {key: arrow}: a
+            # piece already built on screen, which itself moves to its place
             r, chain = (r1, r2)[i], upd.chains[i]
             names = [n for n in upd.names if getattr(n, "sent", None) == i]
             anims = []
+            built = built or {}
             for p_, k in zip(chain, chain.keys):
-                if isinstance(k, int) and k in r.tok:
+                if k in built:
+                    anims.append(ReplacementTransform(built[k], p_, run_time=1.3))
+                elif isinstance(k, int) and k in r.tok:
                     under = r.weights[r.shown_index[k]]
                     src = p_.copy().scale(0.5 / max(p_.get_length(), 0.5))
                     src.next_to(under, DOWN, buff=0.08)
                     anims.append(Succession(FadeInPlace(src, run_time=0.3),
-                                            ReplacementTransform(src, p_, run_time=1.0)))
+                                            ReplacementTransform(src, p_, run_time=1.3)))
                 else:
                     anims.append(Create(p_))
-            self.play(LaggedStart(*anims, lag_ratio=0.55), run_time=0.7 * t)
+            # slow enough to follow (review 28: each flight about 1 s)
+            self.play(LaggedStart(*anims, lag_ratio=0.3), run_time=0.7 * t)
             if names:
                 self.play(*[FadeInPlace(n) for n in names], run_time=0.15 * t)
             self.wait(0.15 * t)
 
+        row_quiet = {}                      # a sentence's row dimmed while the other's fly
+
+        def quiet(i, t):
+            ms = VGroup(*[m for m in (*(r1, r2)[i].row, *(r1, r2)[i].weights)
+                          if m.get_fill_opacity() > 0.01])
+            for m in ms:
+                m.save_state()
+            row_quiet[i] = ms
+            self.play(ms.animate.set_opacity(0.3), run_time=t)
+
+        def loud(i, t):
+            ms = row_quiet.pop(i, None)
+            if ms is not None:
+                self.play(*[Restore(m) for m in ms], run_time=t)
+
+        built = {}
+
         def pieces_in(t):
             # "each token hands bank a piece": the arcs give way and the rows close up at the
-            # top, their weights kept; sentence 1's pieces fly out of its tokens
+            # top, their weights kept; sentence 2's row dimmed (sentence 1's piece is built
+            # under it); river's values come down out of its column
             self.unbox(0.05 * t)
             self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend,
                                           *([r1.idx, r2.idx] if idx_up else []))),
@@ -1516,28 +1595,62 @@ class ContextQKVScene(StoryboardScene):
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
                         for r, d in zip((r1, r2), dy)], run_time=0.12 * t)
             self.sub_caption("pieces")
-            chain_in(0, 0.73 * t)
+            quiet(1, 0.1 * t)
+            if build is None:
+                chain_in(0, 0.6 * t)
+                return
+            j = build.key
+            src = VGroup(r1.tok[j], r1.weights[r1.shown_index[j]])
+            strip = build.strip
+            start = strip.copy().stretch_to_fit_width(src.width).stretch_to_fit_height(0.05)
+            start.next_to(src, DOWN, buff=0.05)
+            self.play(ReplacementTransform(start, strip), FadeInPlace(build.v_lab),
+                      Indicate(src, color=SENT[0], scale_factor=1.1), run_time=0.5 * t)
+            self.wait(0.1 * t)
 
         def piece_is(t):
-            # "a piece is that token's values, weighted by each head, through W_O": what a
-            # piece is, in words (the sum's line comes with "plus a bias")
-            self.put("right", upd.head[1], run_time=0.3 * t)
-            self.emphasize(upd.head[1], run_time=0.4 * t)
+            # "a piece is that token's values, weighted by each head, through W_O": river's
+            # piece built once: its values' 12 head slices, each scaled by that head's weight
+            # (bar heights), go into W_O; out comes the piece, which moves to its place in
+            # the chain, then the rest of sentence 1's chain is drawn
+            if build is None:
+                self.put("piece_note", upd.head.piece, run_time=0.3 * t)
+                self.emphasize(upd.head.piece, run_time=0.4 * t)
+                return
+            self.play(Transform(build.strip, build.scaled),
+                      FadeInPlace(build.w_lab), run_time=0.22 * t)
+            self.wait(0.06 * t)
+            self.play(FadeInPlace(build.wo), run_time=0.08 * t)
+            self.play(build.strip.animate.scale(0.05).move_to(build.wo[0]),
+                      run_time=0.14 * t)
+            self.remove(build.strip)
+            self.play(GrowArrow(build.arrow), FadeInPlace(build.p_lab), run_time=0.14 * t)
+            self.wait(0.06 * t)
+            built[build.key] = build.arrow
+            self.play(FadeOutPlace(VGroup(build.v_lab, build.w_lab, build.wo, build.p_lab)),
+                      run_time=0.06 * t)
+            chain_in(0, 0.24 * t, built=built)
 
         def pieces_two(t):
-            # "the money bank takes its pieces from its own neighbours"
-            chain_in(1, t)
+            # "the money bank takes its pieces from its own neighbours": sentence 1's row
+            # dimmed now, sentence 2's back
+            loud(1, 0.06 * t)
+            quiet(0, 0.06 * t)
+            chain_in(1, 0.88 * t)
 
         def updates_in(t):
             # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
+            loud(0, 0.05 * t)
+            self.drop("piece_note", run_time=0.05 * t)
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.55 * t)
+                      FadeInPlace(upd.labels), run_time=0.5 * t)
             self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
             self.play(FadeInPlace(upd.head.flat), run_time=0.1 * t)
             self.set_slot("right", upd.head)
             self.emphasize(upd.head.flat, run_time=0.25 * t)
 
         dimmed = []                          # sentence 2's row while the bars stand
+        rows_gone = []                       # the rows have left (before the bars)
 
         def tiny(t):
             # "the start marker and river take nearly the same weight": both weights boxed in
@@ -1550,19 +1663,25 @@ class ContextQKVScene(StoryboardScene):
                 self.box(*[VGroup(r1.by_key[j][2], r1.by_key[j][1]) for j in pair_
                            if j in r1.by_key], t=0.2 * t)
             if weigh is not None:
-                # the voice is on sentence 1 alone: sentence 2's row dimmed while the bars
-                # stand (review 27: the whole table, the fans and the bars at once)
-                quiet = VGroup(*[m for m in (*r2.row, *r2.weights)
-                                 if m.get_fill_opacity() > 0.01])
-                for m in quiet:
-                    m.save_state()
-                dimmed.append(quiet)
-                self.drop("right", run_time=0.08 * t)
-                self.play(FadeInPlace(weigh[0]), quiet.animate.set_opacity(0.3),
-                          run_time=0.08 * t)
+                # the voice is on sentence 1 alone: both rows of weights and the notes leave
+                # before the bars come (review 28: 18 weights, three lines of notes, the
+                # pieces and the bars at once); the two weights boxed travel into the bars
+                self.wait(0.1 * t)
+                self.unbox(0.05 * t)
+                self.drop("right", run_time=0.05 * t)
+                keep = {id(r1.by_key[j][1]): row_.wnum
+                        for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key}
+                go = VGroup(*[m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights)
+                              if id(m) not in keep])
+                moves = [ReplacementTransform(r1.by_key[j][1], row_.wnum)
+                         for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key]
+                self.play(FadeOutPlace(go), FadeInPlace(weigh[0]), *moves,
+                          run_time=0.14 * t)
+                rows_gone.append(True)
                 for row_ in weigh[1]:
                     self.play(FadeInPlace(row_.name_), GrowFromEdge(row_.wbar, LEFT),
-                              FadeInPlace(row_.wnum), run_time=0.12 * t)
+                              *([] if id(row_.wnum) in map(id, keep.values())
+                                else [FadeInPlace(row_.wnum)]), run_time=0.1 * t)
                     self.play(GrowFromEdge(row_.pbar, LEFT), FadeInPlace(row_.pnum),
                               run_time=0.12 * t)
                 self.set_slot("weigh", weigh)
@@ -1588,8 +1707,9 @@ class ContextQKVScene(StoryboardScene):
             # only the two update arrows stay, and they themselves move to X's tip
             lg = sums.legend
             self.sub_caption("sums")
-            self.play(FadeOutPlace(VGroup(r1[0], r1.row, r1[2], r1.weights,
-                                          r2[0], r2.row, r2[2], r2.weights,
+            self.play(FadeOutPlace(VGroup(*([] if rows_gone else
+                                            [r1[0], r1.row, r1[2], r1.weights,
+                                             r2[0], r2.row, r2[2], r2.weights]),
                                           upd.chains, upd.names, upd.labels, upd.arc,
                                           upd.cos)),
                       run_time=0.07 * t)
@@ -1631,6 +1751,15 @@ class ContextQKVScene(StoryboardScene):
             self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
                       FadeInPlace(nxt.scale), run_time=0.35 * t)
             tok_["m"] = sums.sums
+            # a small copy of the pair goes down the column, through each box in turn
+            # (review 28: nothing flowed through the boxes)
+            mini = self.pair(cs_[0], nxt.slots[0], h=0.75)
+            self.play(FadeInPlace(mini), run_time=0.1 * t)
+            tok_["mini"] = mini
+
+        def mini_at(k):
+            b = list(nxt.blocks.boxes)[k]
+            return np.array([b.get_right()[0] - 1.0, b.get_bottom()[1] + 0.12, 0.0])
 
         def through_in(t):
             # "Then LayerNorm: 0.93": the box lit and its cosine on the word
@@ -1646,8 +1775,17 @@ class ContextQKVScene(StoryboardScene):
             self.add(ghost)
             self.bring_to_front(tok)
             tok_["ghost"] = ghost
+            mini = tok_.get("mini")
+            if mini is not None:            # the small pair into box k (from above)
+                self.play(Transform(mini, self.pair(cs_[k], mini_at(k), h=0.75)),
+                          bs[k].animate.set_stroke(HL),
+                          *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
+                          run_time=0.25 * t)
+                t = 0.75 * t
             anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k], h=PAIR_H)),
                      bs[k].animate.set_stroke(HL)]
+            if mini is not None:            # it turns there as the large one does
+                anims.append(Transform(mini, self.pair(cs_[k + 1], mini_at(k), h=0.75)))
             sc = nxt.scale
             if len(sc):
                 # the zoomed scale: a tick where the dot was, the dot to the new cosine
@@ -1705,6 +1843,12 @@ class ContextQKVScene(StoryboardScene):
                 if any(overlaps(end_[0], m, 0.02) for m in sc.labels):
                     end_ = []
                 sc.add(*end_)
+            mini = tok_.pop("mini", None)
+            if mini is not None:            # out of the last box, into the large pair
+                self.play(mini.animate.move_to(nxt.slots[-1] + UP * 0.3).set_opacity(0),
+                          run_time=0.15 * t)
+                self.remove(mini)
+                t = 0.85 * t
             self.play(bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
                       *[FadeInPlace(m) for m in end_],
                       *([FadeOutPlace(ghost)] if ghost is not None else []),
@@ -1781,6 +1925,7 @@ class ContextQKVScene(StoryboardScene):
         head[1].move_to([3.35, 0.45, 0], aligned_edge=LEFT)
         g = VGroup(head, rows)
         g.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
+        g.keys = js
         return g
 
     def pair(self, c: float, o, h: float = 0.9) -> VGroup:
@@ -1910,7 +2055,21 @@ class ContextQKVScene(StoryboardScene):
                            txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
             title.next_to(bar, UP, buff=0.12)
             dot = Dot([sx, y_of(cs_all[0]), 0], radius=0.1, color=T.TEXT)
-            scale.add(bar, title, dot)
+            # its values, every 0.02 within the range drawn (review 28: no tick values)
+            nums = VGroup()
+            v_ = np.ceil((mid_v - half) * 50 - 1e-9) / 50
+            while v_ <= mid_v + half + 1e-9:
+                yv = y_of(v_)
+                lab = txt(f"{v_:.2f}", S, T.MUTED, mono=True).next_to(
+                    [sx - 0.1, yv, 0], LEFT, buff=0.08)
+                tick = VGroup(Line([sx - 0.1, yv, 0], [sx, yv, 0], color=T.MUTED,
+                                   stroke_width=2))
+                # a value only where it has room (a short scale: every other one)
+                if not any(overlaps(lab, m[1], 0.06) for m in nums if len(m) > 1):
+                    tick.add(lab)
+                nums.add(tick)
+                v_ = round(v_ + 0.02, 2)
+            scale.add(bar, title, nums, dot)
             scale.bar, scale.dot, scale.y_of = bar, dot, y_of
             scale.labels = []
             # each tick named by the step whose cosine it marks (the sums, then each box but
@@ -1968,9 +2127,10 @@ class ContextQKVScene(StoryboardScene):
         st, hand = self.st, self.st.handoff
         num, name = hand[-1], hand[1]
         xl = st.ax.x_labels[1]
-        p1 = st.ax.axes.c2p(1, self.cos("x")[1].value)
+        # the number waits just over the axis's X^(1) (its layer), and rises with X's line
+        # to its point (review 28: "0.90" alone in the chart before the line reached it)
         return [name.animate.match_height(xl).move_to(xl),
-                num.animate.move_to(p1 + RIGHT * 0.95 + DOWN * 0.3)]
+                num.animate.next_to(xl, UP, buff=0.2)]
 
     def carry(self, t: float) -> None:
         """X's layer-1 segment and point drawn up to the carried cosine, which moves beside
@@ -1979,10 +2139,17 @@ class ContextQKVScene(StoryboardScene):
         num, name = hand[-1], hand[1]
         self.remove(name)
         num.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
-        self.grow_key("x", 1, 1, 0.6 * t)
+        seg, d = self.segment("x", 1), self.point("x", 1)
+        st.dots.setdefault("x", {})[1] = d
         r = self.x1_ring()
         self.bring_to_front(num)
-        self.play(num.animate.move_to(r[1]), Create(r[0]), run_time=0.4 * t)
+        self.play(Create(seg), num.animate.move_to(r[1]), run_time=0.6 * t)
+        self.play(FadeInPlace(d), Create(r[0]), run_time=0.3 * t)
+        st.lines.add(seg)
+        self.bring_to_front(*[d_ for kk in reversed(self.keys)
+                              for d_ in st.dots.get(kk, {}).values()])
+        self.bring_to_front(num)
+        self.wait(0.1 * t)
         st.carried = VGroup(r[0], num)
 
     def grow_key(self, k: str, l0: int, l1: int, t: float) -> None:
