@@ -137,7 +137,9 @@ class LensRace(LayerRace):
         # r30: a small trail of the ranks Paris had at the states already shown (the last
         # TRAIL of them, oldest first, while it is outside the chart), so "it stays in the
         # thousands" is seen, not remembered
-        passed = [m for m in getattr(self, "shown", []) if m != l][-TRAIL:]
+        # (in depth order, only the states before l: the chart may have read a later one
+        # first, the lens column's, before it went back to X^(1))
+        passed = sorted({m for m in getattr(self, "shown", []) if m < l})[-TRAIL:]
         if passed:      # stacked above its rank, oldest at the top (the frame's right is free)
             trail = VGroup(*[inline(x_label(self.layers[m].state, STATE_INDEX_SIZE, T.MUTED),
                                     Num(self.layers[m].rank, decimals=0, size=T.LABEL_SIZE,
