@@ -155,6 +155,15 @@ def updates(row: VGroup, layers, gap: bool = False) -> list:
 CAPTION_CUES = {"climb": "Then it climbs", "prompts": "Here are"}
 
 
+def answer_focus(race) -> VGroup:
+    """Paris's row and its rank, without the trail of its earlier ranks (a box round those
+    spanned the chart's lower rows)."""
+    row = race.extra[0]
+    if len(row) == 2 and getattr(row[1], "trailed", False):
+        return VGroup(row[0], row[1][0])
+    return row
+
+
 class LogitLensScene(StoryboardScene):
     def update_footer(self, beat: dict) -> None:
         """The footer names the weights exactly as traced, from one source: the file of the
@@ -182,7 +191,11 @@ class LogitLensScene(StoryboardScene):
         """A beat whose first sentence still speaks of the one before (`CAPTION_CUES`: the
         phrase that starts what its caption says) keeps the last caption until that cue
         starts; its own caption turns then, in one frame (r30: captions were ahead of the
-        voice). Without that cue (a draft, a silent plan), at the beat's start as usual."""
+        voice). Without that cue (a draft, a silent plan), at the beat's start as usual.
+        Both captions carry an updater while they wait, so both are drawn frame by frame
+        (a static one would stay baked into a play's still background); the old one leaves
+        the scene at the next play."""
+        self.drop_stale_caption()
         phrase = CAPTION_CUES.get(self.beat.get("id"))
         k = self.cue_with(phrase, None) if phrase and text else None
         if not k or self.caption is None:
@@ -192,19 +205,34 @@ class LogitLensScene(StoryboardScene):
         old = self.caption
         super().set_caption(text)
         new = self.caption
-        self.remove(new)
-        self.caption = old
         self.add(old)
+        new.set_opacity(0)
         clock = [0.0]
 
         def turn(m, dt):
             clock[0] += dt
-            if clock[0] >= at - 1e-6 and self.caption is old:
-                self.remove(old)
-                self.caption = new
-                self.add(new)
-                m.clear_updaters()
+            if clock[0] >= at - 1e-6 and self._stale_caption is None:
+                old.set_opacity(0)
+                new.set_opacity(1)
+                self._stale_caption = old
+        self._stale_caption = None
         old.add_updater(turn)
+        new.add_updater(lambda m, dt: None)
+
+    _stale_caption = None
+
+    def drop_stale_caption(self) -> None:
+        if self._stale_caption is not None:
+            self.remove(self._stale_caption)
+            self._stale_caption = None
+
+    def play(self, *args, **kwargs):
+        self.drop_stale_caption()
+        return super().play(*args, **kwargs)
+
+    def capture(self, beat) -> None:
+        self.drop_stale_caption()
+        return super().capture(beat)
 
     def beat_prompts(self, beat) -> None:
         """The prompts with their final answers, then the median rank of each one's own answer
@@ -718,7 +746,7 @@ class LogitLensScene(StoryboardScene):
                 self.hold_until(stop_end)
                 self.adopt(panel, *race.parts())
                 end = self.beat_start + self.beat_end(beat)
-                self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, end - self.time - 0.3)))
+                self.emphasize(answer_focus(race), run_time=max(1.0, min(4.0, end - self.time - 0.3)))
                 return
         if slow and cues:
             # the window's states, each as the voice names it: shared out over the sentences
@@ -760,7 +788,7 @@ class LogitLensScene(StoryboardScene):
             self.emphasize(race.rows[top[0]["id"]],   # "almost sure of a bare space"
                            run_time=max(1.0, min(4.0, 0.85 * (end - self.time))))
             return
-        self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
+        self.emphasize(answer_focus(race), run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
 
     def last_column(self) -> VGroup | None:
         """The lens column drawn last, while the lens panel is on screen (else None)."""

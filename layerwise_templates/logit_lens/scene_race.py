@@ -147,6 +147,7 @@ class LensRace(LayerRace):
             trail.arrange(DOWN, aligned_edge=RIGHT, buff=0.1)
             trail.next_to(rank, UP, buff=0.3).align_to(rank, RIGHT)   # clear of the rule
             rank = VGroup(rank, trail)
+            rank.trailed = True
         row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
                              self.answer_track)
         return VGroup(row, rank)
