@@ -43,7 +43,7 @@ from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot
                    RoundedRectangle, Transform,
                    FadeTransform, GrowFromEdge, ReplacementTransform, GrowFromPoint, LaggedStart, Line, Rectangle,
                    ShowPassingFlash, VGroup,
-                   linear)
+                   linear, smooth)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -78,12 +78,19 @@ RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the la
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
 PIPE_BOX = (3.1, 1.45)     # a step of the lens: its words on top, what it does to the row under
 PIPE_GAP = 0.45            # between the steps (their arrows)
+LABEL_MARGIN = 0.6         # a text's least distance from the frame's side (~36 px at 854x480)
 PIPE_TEXT = T.LABEL_SIZE   # the steps' words (at the small size they were ~10 px)
 
 
 def _at_once(t: float) -> float:
     """A swap in one frame (a label's value turns, it does not morph or fade)."""
     return 1.0
+
+
+def _on_arrival(t: float) -> float:
+    """A swap in one frame as the move ends (r30: the ruler's dot gets there first, then the
+    label turns; it had turned while the dot trailed it)."""
+    return 1.0 if t >= 0.85 else 0.0
 
 
 def carry(old, new):
@@ -135,8 +142,26 @@ def updates(row: VGroup, layers, gap: bool = False) -> list:
                  Num(layer, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
                  txt("update", T.LABEL_SIZE, T.MUTED)]
         label = inline(*words, buff=0.12).next_to(strip, LEFT, buff=0.3)
+        if label.get_left()[0] < -config.frame_width / 2 + LABEL_MARGIN:
+            # r30: too near the frame's edge on one line ("+ … + layer 29 update" sat 15 px
+            # from it): "update" goes under the rest, both right-aligned by the strip
+            label = VGroup(inline(*words[:2], buff=0.12), words[2]).arrange(
+                DOWN, aligned_edge=RIGHT, buff=0.08).next_to(strip, LEFT, buff=0.3)
         out.append((strip, label))
     return out
+
+
+# the beats whose caption turns on a later cue: the phrase that starts what it says
+CAPTION_CUES = {"climb": "Then it climbs", "prompts": "Here are"}
+
+
+def answer_focus(race) -> VGroup:
+    """Paris's row and its rank, without the trail of its earlier ranks (a box round those
+    spanned the chart's lower rows)."""
+    row = race.extra[0]
+    if len(row) == 2 and getattr(row[1], "trailed", False):
+        return VGroup(row[0], row[1][0])
+    return row
 
 
 class LogitLensScene(StoryboardScene):
@@ -161,6 +186,53 @@ class LogitLensScene(StoryboardScene):
         self.footer = self.pin(txt(text, T.TYPE.small, T.MUTED).to_corner(DOWN + RIGHT,
                                                                           buff=T.TIGHT))
         self.add(self.footer)
+
+    def set_caption(self, text: str) -> None:
+        """A beat whose first sentence still speaks of the one before (`CAPTION_CUES`: the
+        phrase that starts what its caption says) keeps the last caption until that cue
+        starts; its own caption turns then, in one frame (r30: captions were ahead of the
+        voice). Without that cue (a draft, a silent plan), at the beat's start as usual.
+        Both captions carry an updater while they wait, so both are drawn frame by frame
+        (a static one would stay baked into a play's still background); the old one leaves
+        the scene at the next play."""
+        self.drop_stale_caption()
+        phrase = CAPTION_CUES.get(self.beat.get("id"))
+        k = self.cue_with(phrase, None) if phrase and text else None
+        if not k or self.caption is None:
+            super().set_caption(text)
+            return
+        at = self.cue_at(k) - self.time
+        old = self.caption
+        super().set_caption(text)
+        new = self.caption
+        self.add(old)
+        new.set_opacity(0)
+        clock = [0.0]
+
+        def turn(m, dt):
+            clock[0] += dt
+            if clock[0] >= at - 1e-6 and self._stale_caption is None:
+                old.set_opacity(0)
+                new.set_opacity(1)
+                self._stale_caption = old
+        self._stale_caption = None
+        old.add_updater(turn)
+        new.add_updater(lambda m, dt: None)
+
+    _stale_caption = None
+
+    def drop_stale_caption(self) -> None:
+        if self._stale_caption is not None:
+            self.remove(self._stale_caption)
+            self._stale_caption = None
+
+    def play(self, *args, **kwargs):
+        self.drop_stale_caption()
+        return super().play(*args, **kwargs)
+
+    def capture(self, beat) -> None:
+        self.drop_stale_caption()
+        return super().capture(beat)
 
     def beat_prompts(self, beat) -> None:
         """The prompts with their final answers, then the median rank of each one's own answer
@@ -463,8 +535,9 @@ class LogitLensScene(StoryboardScene):
                                                T.X).move_to(tag, aligned_edge=RIGHT)
             state = len(v) - 1 if last else shown[i]
             self.play(FadeOut(strip), ShowPassingFlash(under.copy(), time_width=0.5),
-                      FadeOut(tag, rate_func=_at_once), FadeIn(nxt, rate_func=_at_once),
-                      here.animate.move_to(ruler.dots[state]),
+                      FadeOut(tag, rate_func=_on_arrival), FadeIn(nxt, rate_func=_on_arrival),
+                      here.animate(rate_func=lambda t: smooth(min(1.0, t / 0.85))).move_to(
+                          ruler.dots[state]),
                       run_time=(0.6 if last and gap else 0.3) * per)
             tag = nxt
         self.play(FadeIn(lines[0], shift=0.15 * UP),
@@ -494,7 +567,7 @@ class LogitLensScene(StoryboardScene):
         # the stream's box names the state read, X^(l+1) (not a bare X)
         steps[0].submobjects[0] = inline(
             txt("the stream", PIPE_TEXT, T.X),
-            x_label(self.v.layers[self.last_lens].state, T.TYPE.math_label, T.X), buff=0.1)
+            x_label(self.v.layers[self.last_lens].state, STATE_INDEX_SIZE, T.X), buff=0.1)
         steps[1].submobjects[1] = txt("÷ own RMS, × weights", PIPE_TEXT, T.MUTED)
         boxes = VGroup()
         for i, body in enumerate(steps):
@@ -673,7 +746,7 @@ class LogitLensScene(StoryboardScene):
                 self.hold_until(stop_end)
                 self.adopt(panel, *race.parts())
                 end = self.beat_start + self.beat_end(beat)
-                self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, end - self.time - 0.3)))
+                self.emphasize(answer_focus(race), run_time=max(1.0, min(4.0, end - self.time - 0.3)))
                 return
         if slow and cues:
             # the window's states, each as the voice names it: shared out over the sentences
@@ -715,7 +788,7 @@ class LogitLensScene(StoryboardScene):
             self.emphasize(race.rows[top[0]["id"]],   # "almost sure of a bare space"
                            run_time=max(1.0, min(4.0, 0.85 * (end - self.time))))
             return
-        self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
+        self.emphasize(answer_focus(race), run_time=max(1.0, min(4.0, 0.8 * (end - self.time))))
 
     def last_column(self) -> VGroup | None:
         """The lens column drawn last, while the lens panel is on screen (else None)."""
@@ -956,7 +1029,9 @@ class LogitLensScene(StoryboardScene):
             run = (max(1.0, self.cue_at(climb) - self.time - 0.3) if paced and k == 0 else
                    max(1.0, min(4.0, 0.8 * (self.cue_at(climb + 1) - self.time))) if paced else
                    self.quick(0.4, 9.0))
-            self.play(Create(part[0], rate_func=linear),
+            # both lines in lockstep, state by state (Create's default lag drew the rank
+            # line first and the probability line after it)
+            self.play(Create(part[0], rate_func=linear, lag_ratio=0.0),
                       LaggedStart(*[FadeIn(VGroup(dots[i], dots[n_pts + i])) for i in shown],
                                   lag_ratio=1.0, rate_func=linear),
                       run_time=run)

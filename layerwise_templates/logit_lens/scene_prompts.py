@@ -465,7 +465,8 @@ def kl_part(scene, v, gone: list) -> None:
     scene.emphasize(falling[0], run_time=max(1.0, t_b + 0.55 * (t_c - t_b) - scene.time),
                     extra=[FadeIn(falling[0], scale=1.5)])
     scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.6)
-    scene.emphasize(kl_marks[2], run_time=max(1.0, t_c - scene.time - 0.3))
+    # (its number boxed, not the point: the point sits on the axis over the tick "30")
+    scene.emphasize(kl_marks[2][1], run_time=max(1.0, t_c - scene.time - 0.3))
     scene.adopt(kl_box, level, falling[0], kl_marks[2])
     # "shaded are the last 7 layers, where Paris climbed ...: over them the median KL falls
     # toward 0": the band and its name as said, then its points in turn
@@ -480,12 +481,12 @@ def kl_part(scene, v, gone: list) -> None:
     # chapter's claim written, as said, right of the chart's title (its source on screen;
     # nothing on the chart is pointed at until the voice says what sharpens here)
     scene.hold_until_cue(cue(chap_at))
-    # the chart's title and subtitle step out, and the chapter's claim takes their place
-    # alone (nothing beside it), over the chart it is held against
-    title = VGroup(pair.heads[1], pair.subs[1])
-    said = chapter_note().align_to(pair.heads[1], LEFT).align_to(pair.heads[1], UP)
-    scene.play(title.animate.shift(0.2 * UP).set_opacity(0), FadeIn(said, shift=0.2 * UP),
-               run_time=0.8)
+    # r30: the chart keeps its title (the y axis is never unnamed); the chapter's claim is
+    # the caption line while it is said, and the beat's caption comes back with the closing
+    # sentence (a burned-caption plan already shows the spoken words there)
+    quoted = scene.burned is None and bool(scene.beat.get("caption"))
+    if quoted:
+        scene.set_caption(CHAPTER_CLAIM)
     # "here, what sharpens is the lens's match with the output ... in the last 7 layers":
     # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
     # the title's "median", then the footer that names the copy
@@ -496,19 +497,13 @@ def kl_part(scene, v, gone: list) -> None:
                     run_time=max(1.0, at(all_at) - scene.time - 0.3),
                     extra=[band.animate.set_fill(opacity=0.16)])
     scene.hold_until_cue(cue(all_at))
-    # the chart's own title back in the claim's place: its "median" is what is said
-    scene.play(FadeOut(said, shift=0.2 * UP), title.animate.shift(0.2 * DOWN).set_opacity(1),
-               run_time=0.8)
+    # the beat's caption back; the chart's title boxed: its "median" is what is said
+    if quoted:
+        scene.set_caption(scene.beat["caption"])
     scene.emphasize(pair.heads[1], run_time=max(1.0, min(3.0, end - scene.time - 0.3)))
 
 
-def chapter_note() -> VGroup:
-    """The chapter's claim the KL curve is held against, in the title's place: the claim,
-    and under it where it is made (two lines, as the title and its subtitle)."""
-    return VGroup(txt("the chapter: predictions usually sharpen with depth", T.LABEL_SIZE,
-                      T.TEXT),
-                  txt("(in GPT-2-style models)", T.LABEL_SIZE, T.MUTED)
-                  ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth (in GPT-2-style models)."
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -688,6 +683,10 @@ class SpreadPlots:
                     n.next_to(d, DOWN + LEFT, buff=0.04)
                 elif l == lo:      # KL's first point: its number right of the y axis
                     n.next_to(d, DOWN + RIGHT, buff=0.04)
+                elif l == self.L - 1 and l != peak:
+                    # the last point, on the x axis: its number well above it (r30: beside
+                    # it, its box covered the tick "30" under the point)
+                    n.next_to(d, UP, buff=0.3)
                 else:
                     n.next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))

@@ -64,6 +64,7 @@ class LensRace(LayerRace):
     def enter(self, l: int = 0) -> list:
         """The kit's first state, its ruler cursor white (yellow is Paris's alone), the other
         tokens' rows plain (`plain`)."""
+        self.shown = [l]
         anims = super().enter(l)
         plain(self.rows, self.entries(l))
         self.extra[2].set_color(T.TEXT)
@@ -133,6 +134,20 @@ class LensRace(LayerRace):
             rank.move_to(self.answer_track, aligned_edge=LEFT).shift(RIGHT * 0.1)
             return VGroup(rank)
         rank.next_to(self.answer_track, RIGHT, buff=0.9)
+        # r30: a small trail of the ranks Paris had at the states already shown (the last
+        # TRAIL of them, oldest first, while it is outside the chart), so "it stays in the
+        # thousands" is seen, not remembered
+        # (in depth order, only the states before l: the chart may have read a later one
+        # first, the lens column's, before it went back to X^(1))
+        passed = sorted({m for m in getattr(self, "shown", []) if m < l})[-TRAIL:]
+        if passed:      # stacked above its rank, oldest at the top (the frame's right is free)
+            trail = VGroup(*[inline(x_label(self.layers[m].state, STATE_INDEX_SIZE, T.MUTED),
+                                    Num(self.layers[m].rank, decimals=0, size=T.LABEL_SIZE,
+                                        color=T.MUTED), buff=0.15) for m in passed])
+            trail.arrange(DOWN, aligned_edge=RIGHT, buff=0.1)
+            trail.next_to(rank, UP, buff=0.3).align_to(rank, RIGHT)   # clear of the rule
+            rank = VGroup(rank, trail)
+            rank.trailed = True
         row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
                              self.answer_track)
         return VGroup(row, rank)
@@ -232,17 +247,31 @@ class LensRace(LayerRace):
         # answer climbing in from its own row moves as one card (its name in view all the
         # way, in front of what it passes), and no card is edged: nothing is boxed but
         # what the voice names
+        # r30: every moving row's name rides with its bar all the way (a row never loses its
+        # label mid-motion); where names cross, a climber's name passes in front on a plate
+        # of the background's colour and the names it overtakes dim a little as they pass
+        # under it (never all blanked at once); the numbers still step off and back on
         plates = []
+        crossing = any(y1 > y0 + 1e-3 for _, y0, y1, _ in going)
         for parts, y0, y1, is_key in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
             if not is_key:
                 name, bar, num = parts
                 bar.set_z_index(1)
-                name.set_z_index(5)
                 num.set_z_index(5)
-                scene.add(bar, name, num)
-                second += [bar.animate(rate_func=smooth).shift(UP * (y1 - y0)),
-                           hop(name, y1 - y0), hop(num, y1 - y0)]
+                dy = y1 - y0
+                if dy > 0:          # a climber: its name in front, on its plate
+                    plate = backing(name)
+                    rider = VGroup(plate, name).set_z_index(20 + dy)
+                    plates.append(plate)
+                    scene.add(bar, rider, num)
+                    second += [bar.animate(rate_func=smooth).shift(UP * dy),
+                               rider.animate(rate_func=smooth).shift(UP * dy), hop(num, dy)]
+                else:
+                    name.set_z_index(5)
+                    scene.add(bar, name, num)
+                    second += [bar.animate(rate_func=smooth).shift(UP * dy),
+                               ride_dim(name, dy, DIM if crossing else 1.0), hop(num, dy)]
                 continue
             plate = self.card_plate(parts[1])
             track = self.chart.tracks[0].copy().match_y(parts[1])
@@ -264,6 +293,7 @@ class LensRace(LayerRace):
              *self.rows.values())
         scene.add(*new.values(), extra)
         self.rows, self.extra, self.layer = new, extra, l
+        self.shown = [*getattr(self, "shown", []), l]
 
 
 CARD_NUMBER = 0.8          # a moving card's plate past the track's end: its number's room
@@ -325,6 +355,24 @@ def hop(mob, dy: float):
         k = 1.0 - smooth(min(1.0, a / HOP)) if a < 0.5 else smooth(
             max(0.0, (a - (1.0 - HOP)) / HOP))
         m.move_to(start + (UP * dy if a >= 0.5 else 0 * UP))
+        for part, o in zip(m.family_members_with_points(), base):
+            part.set_fill(opacity=o * k)
+    return UpdateFromAlphaFunc(mob, update, rate_func=linear)
+
+
+TRAIL = 3       # Paris's earlier ranks kept beside its row (r30)
+DIM = 0.5       # a passed row's name at mid-move (it rides, dimmed, under the climber's)
+
+
+def ride_dim(mob, dy: float, low: float = DIM):
+    """A moving row's name: carried `dy` with its bar (the same easing), dimmed to `low` of
+    its opacity at mid-move and back at full as it lands (never blanked)."""
+    start = mob.get_center().copy()
+    base = [m.get_fill_opacity() for m in mob.family_members_with_points()]
+
+    def update(m, a):
+        m.move_to(start + UP * dy * smooth(a))
+        k = 1.0 - (1.0 - low) * np.sin(np.pi * a)
         for part, o in zip(m.family_members_with_points(), base):
             part.set_fill(opacity=o * k)
     return UpdateFromAlphaFunc(mob, update, rate_func=linear)
