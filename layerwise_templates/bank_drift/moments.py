@@ -18,6 +18,9 @@ CLOUD, DIRECTIONS, PC2 = "cloud", "directions", "pc2"     # PCA happening: state
 FAR, SPLIT, OWN = "far", "split", "own"
 ACROSS, WAYS = "across", "ways"     # the parts add as arrows; the own arrows point apart
 MOVE_FAR = "move_far"           # "the layers move it far": the reference's full move lit
+OWN_LENGTH = "own_length"       # "a state's own length is about 10": its bar, to scale
+HALF = "half"                   # "under half as long": the own arrow laid beside the shared one
+OWN_START = "own_start"         # "drawn from each bank's own start": the columns' start dots
 MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together"   # the
 # shared arrow's ends named, then the paths it stands for
 NEARLY_ACROSS, SIMPLY_SUM = "nearly_across", "simply_sum"   # each own arrow's angle marked
@@ -66,7 +69,7 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
-    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, MOVE_FAR, FAR, SPLIT, ONE_ARROW, MEAN_START, MEAN_END, PATH_TOGETHER, OWN, ACROSS, NEARLY_ACROSS, SIMPLY_SUM, SHARED_SUM, ADDS_MOST, WAYS),
+    "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, UNITS, IN_PLANE, SENTENCE_MOVES, OFF_PLANE, ANSWER, MOVE_FAR, OWN_LENGTH, FAR, SPLIT, ONE_ARROW, MEAN_START, MEAN_END, PATH_TOGETHER, OWN_START, OWN, HALF, ACROSS, NEARLY_ACROSS, SIMPLY_SUM, SHARED_SUM, ADDS_MOST, WAYS),
     "probe": PROBE,
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

@@ -174,33 +174,37 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["off_distances"] = [float(np.sqrt(max(0.0, f * f - p * p))) for p, f in
                                    zip(projection["end_distances"],
                                        projection["full_end_distances"])]
-    # the full-space move split in two: the part every sentence shares (the mean state's path,
-    # mean X^(0) to mean X^(L)) and each sentence's own part (its X^(L) from the mean X^(L))
+    # the full-space move split in two: the part every sentence shares (the mean of the
+    # sentences' moves, mean X^(0) to mean X^(L)) and each sentence's own part (its own move,
+    # X^(0) to X^(L), less the shared one). Drawn from that sentence's own X^(0), the shared
+    # arrow and then its own arrow, tip to tail, rebuild its own move exactly
     mean_start, mean_end = vecs[:, 0].mean(axis=0), vecs[:, -1].mean(axis=0)
-    projection["shared_move"] = float(np.linalg.norm(mean_end - mean_start))
-    projection["own_parts"] = [float(np.linalg.norm(vecs[c, -1] - mean_end)) for c in range(C)]
+    shared = mean_end - mean_start
+    own_vecs = [(vecs[c, -1] - vecs[c, 0]) - shared for c in range(C)]
+    projection["shared_move"] = float(np.linalg.norm(shared))
+    projection["own_parts"] = [float(np.linalg.norm(o)) for o in own_vecs]
     projection["own_part"] = float(max(projection["own_parts"]))
-    # the two arrows added tip to tail, per sentence: the mean X^(0) to its X^(L) (shorter
-    # than the two lengths summed, the own arrow standing across the shared one)
-    projection["sum_parts"] = [float(np.linalg.norm(vecs[c, -1] - mean_start)) for c in range(C)]
+    # the two arrows added tip to tail, per sentence: its X^(0) to its X^(L), its whole move
+    # (shorter than the two lengths summed, the own arrow standing across the shared one);
+    # sentence 0's is full_depth_distance
+    projection["sum_parts"] = [float(np.linalg.norm(shared + o)) for o in own_vecs]
     # which sentence's own part that is, the angle (degrees) each own part makes with the
     # shared move (90: straight across it, so the lengths do not simply add), and how much of
     # each own part's length the plane shows (its shadow on the plane over its full length)
     projection["own_longest"] = int(np.argmax(projection["own_parts"]))
-    shared = mean_end - mean_start
     projection["own_angles_deg"] = [
         float(np.degrees(np.arccos(np.clip(
-            float(shared @ (vecs[c, -1] - mean_end))
-            / max(1e-12, float(np.linalg.norm(shared) * np.linalg.norm(vecs[c, -1] - mean_end))),
-            -1, 1)))) for c in range(C)]
+            float(shared @ o) / max(1e-12, float(np.linalg.norm(shared) * np.linalg.norm(o))),
+            -1, 1)))) for o in own_vecs]
     # the narrowest and widest of those angles ("roughly across it, at 75 to 102 degrees")
     projection["own_angle_range"] = [float(min(projection["own_angles_deg"])),
                                      float(max(projection["own_angles_deg"]))]
-    xy_mean_end = xy[:, -1].mean(axis=0)
-    projection["own_shown"] = [float(np.hypot(*(xy[c, -1] - xy_mean_end))) / f if f > 0 else 1.0
-                               for c, f in enumerate(projection["own_parts"])]
+    xy_mean_start, xy_mean_end = xy[:, 0].mean(axis=0), xy[:, -1].mean(axis=0)
+    projection["own_shown"] = [
+        float(np.hypot(*((xy[c, -1] - xy[c, 0]) - (xy_mean_end - xy_mean_start)))) / f
+        if f > 0 else 1.0 for c, f in enumerate(projection["own_parts"])]
     # the shared move's start and end on the plane (the sentences' mean X^(0) and X^(L))
-    projection["shared_xy"] = [xy[:, 0].mean(axis=0).tolist(), xy_mean_end.tolist()]
+    projection["shared_xy"] = [xy_mean_start.tolist(), xy_mean_end.tolist()]
     # the yardstick for "far": how far every other word of these sentences moves from its
     # X^(0) to its X^(L) in the full space (the words the baseline pairs, without the focus
     # word): the layers move every word about this far, so the move's size alone is not

@@ -985,7 +985,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                           inline(span, Num(pr.other_move_range[0], decimals=1, size=SIZE),
                                  txt("to", SIZE, T.MUTED),
                                  Num(pr.other_move_range[1], decimals=1, size=SIZE)))
-            grid = VGroup(title, own, *rows, norm)
+            # a state's own length (the reference's X^(L)), the scale "a long way" is read on
+            size = VGroup(txt("a state's length", SIZE, T.MUTED), VectorizedPoint(),
+                          inline(bar(pr.output_norm, T.TEXT),
+                                 Num(pr.output_norm, decimals=1, size=SIZE)))
+            grid = VGroup(title, own, *rows, size, norm)
             cols = [max(r[j].width for r in grid) for j in range(3)]
             for i, r in enumerate(grid):
                 x = 0.0
@@ -999,7 +1003,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         both = longest + max(float(max(pr.end_distances.values)), float(pr.depth_distance))
         # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
-        title, own, rows, norm = grid[0], grid[1], grid[2:-1], grid[-1]
+        title, own, rows, size, norm = grid[0], grid[1], grid[2:-2], grid[-2], grid[-1]
         # (in the header's place: the header leaves as the table comes)
         grid.move_to(head.get_corner(UL) + grid.get_center() - grid.get_corner(UL))
         edge = 7.11 - T.EDGE            # (a deep model's lengths, 589.6, ran past `room`)
@@ -1060,8 +1064,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.emphasize(own[0], own[1], own[2], run_time=max(0.6, min(1.6, 0.85 * (
             self.said(M.MOVE_FAR) - self.time))))
         self.hold_until_moment(M.MOVE_FAR)
-        self.emphasize(own[2], run_time=max(0.6, min(1.6, 0.85 * (self.said(M.FAR)
-                                                                  - self.time))))
+        said_len = M.OWN_LENGTH in (self.beat.get("moments") or {})
+        self.emphasize(own[2], run_time=max(0.6, min(1.6, 0.85 * (self.said(
+            M.OWN_LENGTH if said_len else M.FAR) - self.time))))
+        # "a state's own length is about 10": its bar, to the same scale, under the move's
+        self.hold_until_moment(M.OWN_LENGTH if said_len else M.FAR)
+        self.play(FadeInPlace(size[0]), Create(size[2][0]), FadeInPlace(size[2][1:]),
+                  run_time=0.6)
+        self.emphasize(own[2], size[2], run_time=max(0.6, min(1.6, 0.85 * (
+            self.said(M.FAR) - self.time))))
         # "11.2 is longer than the output state itself, 10.1": the output's own length as a
         # bar under the table, to the same scale, growing as it is said
         self.hold_until_moment(M.FAR)
@@ -1131,15 +1142,22 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                   FadeInPlace(split.start), run_time=1.4)
         self.remove(lifted)
         self.add(split.shared)
-        # the same arrow for every bank: copies of it slide into the other columns
-        first = VGroup(split.start, split.shared)
-        self.play(*[TransformFromCopy(first, cp) for cp in split.copies],
-                  FadeInPlace(split.scale_note), FadeInPlace(split.shared_label),
-                  *[FadeInPlace(m) for m in split.names], run_time=0.8)
+        self.play(FadeInPlace(split.scale_note), FadeInPlace(split.shared_label),
+                  FadeInPlace(split.names[0]), run_time=0.5)
         # "the path they take together": the three paths, under the arrow standing for them
+        moments = self.beat.get("moments") or {}
+        own_start = M.OWN_START if M.OWN_START in moments else M.PATH_TOGETHER
         self.hold_until_moment(M.PATH_TOGETHER)
         self.emphasize(trails, shadow, run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(M.OWN) - self.time))))
+            self.said(own_start) - self.time) if own_start != M.PATH_TOGETHER else 1.0)))
+        # "here it is drawn from each bank's own start": the same arrow for every bank,
+        # copies of it slide into the other columns, each from its own start dot
+        self.hold_until_moment(own_start)
+        first = VGroup(split.start, split.shared)
+        self.play(*[TransformFromCopy(first, cp) for cp in split.copies],
+                  *[FadeInPlace(m) for m in split.names[1:]], run_time=0.8)
+        self.emphasize(split.start, *[cp[0] for cp in split.copies], *split.names,
+                       run_time=max(0.6, min(1.5, 0.85 * (self.said(M.OWN) - self.time))))
         # "then each bank's own arrow, what its sentence adds, drawn from the shared arrow's
         # tip: the longest, the money bank's, is under half as long": each grows from the tip
         # of its column's shared arrow, its sentence's number at its end
@@ -1149,8 +1167,32 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                   *([FadeInPlace(split.own_note)] if len(split.own_note) else []),
                   run_time=1.2)
         k = int(pr.own_longest)
+        half = M.HALF if M.HALF in moments else M.OWN
         self.emphasize(split.own[k], split.own_labels[k], run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(M.ACROSS) - self.time))))
+            (self.said(half) if half != M.OWN else self.time + 2.0) - self.time) - 0.8)))
+        # "the longest ... is under half as long as the shared one": that own arrow swings
+        # to lie beside its column's shared arrow, from the start dot down, and the shared
+        # arrow's half point is ticked
+        col = split.start if k == 0 else split.copies[k - 1][0]
+        sh = split.shared if k == 0 else split.copies[k - 1][1]
+        o, tip = sh.get_start(), sh.get_end()
+        ln = float(split.own[k].get_length())
+        side = RIGHT * 0.22
+        laid = Arrow(o + side, o + side + (tip - o) / np.linalg.norm(tip - o) * ln, buff=0,
+                     color=self.colors[k], stroke_width=5,
+                     max_tip_length_to_length_ratio=0.25)
+        mid = (o + tip) / 2
+        tick = Line(mid + LEFT * 0.14, mid + side + RIGHT * 0.14, color=T.POINTER,
+                    stroke_width=4)
+        half_lab = txt("half", SIZE, T.POINTER).next_to(tick, RIGHT, buff=0.08)
+        self.hold_until(self.said(half) - 0.9)
+        self.play(TransformFromCopy(split.own[k], laid), run_time=0.9)
+        self.play(Create(tick), FadeInPlace(half_lab), run_time=0.5)
+        self.emphasize(laid, tick, half_lab, run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.ACROSS) - self.time) - 0.4)))
+        self.play(FadeOutPlace(laid), FadeOutPlace(tick), FadeOutPlace(half_lab),
+                  run_time=0.35)
+        self.remove(laid, tick, *half_lab.get_family())
         # "the parts add as arrows, not as lengths": tip to tail, the shared arrow then each
         # own arrow flashes in turn
         self.hold_until_moment(M.ACROSS)

@@ -251,7 +251,8 @@ class ProbeBeat:
                   run_time=0.4)
         self.remove(*late.get_family(), *late_tag.get_family(), *chance.get_family())
         gap = self.gap_recall(ax)
-        self.play(Create(gap.zero), FadeInPlace(gap.name), run_time=0.5)
+        self.play(Create(gap.zero), FadeInPlace(gap.name), FadeInPlace(gap.scale),
+                  run_time=0.5)
         self.play(LaggedStart(*[Create(b) for b in gap.bars], lag_ratio=0.15), run_time=1.0)
         self.replace_line(measures, notbank)
         self.emphasize(gap.bars, gap.name, run_time=max(0.6, min(2.0, 0.85 * (
@@ -297,17 +298,30 @@ class ProbeBeat:
         vals = [float(x) for x in self.v.gap.values]
         pos, neg = max(0.0, max(vals)), max(0.0, -min(vals))
         k = GAP_UNITS / max(1e-9, pos + neg)
-        zero = a.y_range[0] + 4 + neg * k
+        zero = a.y_range[0] + 10 + neg * k      # (clear of the percent axis's '0')
         n = len(vals)
         line = Line(a.c2p(-0.3, zero), a.c2p(n - 1 + 0.3, zero), color=T.MUTED,
                     stroke_width=2)
         bars = VGroup(*[Line(a.c2p(s, zero), a.c2p(s, zero + v * k), color=GAP,
                              stroke_width=0.75 * GAP_BAR, cap_style=CapStyleType.BUTT)
                         for s, v in enumerate(vals)])
-        name = txt("bars: bank's cosine gap, from before", PSIZE, GAP)
+        # the bars' own scale, a right-hand axis in cosine units (not the chart's percent):
+        # ticked at zero and at the highest gap (and a deep lowest) (plan values)
+        x = n - 1 + 0.45
+        scale = VGroup(Line(a.c2p(x, zero - neg * k), a.c2p(x, zero + pos * k), color=GAP,
+                            stroke_width=2))
+        hi_i, lo_i = int(np.argmax(vals)), int(np.argmin(vals))
+        for t, lab in [(0.0, txt("0", PSIZE, GAP))] + [
+                (vals[i], Num(self.v.gap.values[i], decimals=2, size=PSIZE, color=GAP))
+                for i in ([hi_i] if vals[hi_i] > 0 else []) + ([lo_i] if vals[lo_i] < -0.5 * (
+                    pos + neg) else [])]:        # (a small dip's label would lie on the 0's)
+            p = a.c2p(x, zero + t * k)
+            scale.add(Line(p, p + RIGHT * 0.1, color=GAP, stroke_width=2))
+            scale.add(lab.next_to(p + RIGHT * 0.1, RIGHT, buff=0.06))
+        name = txt("bars: bank's cosine gap, from before (right scale)", PSIZE, GAP)
         name.move_to(a.c2p(0, zero + pos * k + 10)).align_to(a.c2p(0.3, 0), LEFT)
-        g = VGroup(line, bars, name)
-        g.zero, g.bars, g.name = line, bars, name
+        g = VGroup(line, bars, name, scale)
+        g.zero, g.bars, g.name, g.scale = line, bars, name, scale
         return g
 
     def pause_after_cue(self, k: int, secs: float) -> None:
