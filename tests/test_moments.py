@@ -45,7 +45,7 @@ TYPED = {
     ("drift", "answer"): (9, "how far does context"),
     ("drift", "move_far"): (10, "Not all of that"),
     ("drift", "far"): (10, "the other words here"),
-    ("drift", "own_length"): (10, "own length is"),
+    ("drift", "own_length"): (10, "at the output is itself"),
     ("drift", "split"): (11, "Split each bank's move"),
     ("drift", "one_arrow"): (12, "One arrow"),
     ("drift", "mean_start"): (12, "mean start"),

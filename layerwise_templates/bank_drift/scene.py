@@ -986,7 +986,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                                  txt("to", SIZE, T.MUTED),
                                  Num(pr.other_move_range[1], decimals=1, size=SIZE)))
             # a state's own length (the reference's X^(L)), the scale "a long way" is read on
-            size = VGroup(txt("a state's length", SIZE, T.MUTED), VectorizedPoint(),
+            size = VGroup(txt("bank 1's output: length", SIZE, T.MUTED), VectorizedPoint(),
                           inline(bar(pr.output_norm, T.TEXT),
                                  Num(pr.output_norm, decimals=1, size=SIZE)))
             grid = VGroup(title, own, *rows, size, norm)
@@ -1067,7 +1067,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         said_len = M.OWN_LENGTH in (self.beat.get("moments") or {})
         self.emphasize(own[2], run_time=max(0.6, min(1.6, 0.85 * (self.said(
             M.OWN_LENGTH if said_len else M.FAR) - self.time))))
-        # "a state's own length is about 10": its bar, to the same scale, under the move's
+        # "sentence one's bank at the output is itself 10.1 long": its bar, to the same scale, under the move's
         self.hold_until_moment(M.OWN_LENGTH if said_len else M.FAR)
         self.play(FadeInPlace(size[0]), Create(size[2][0]), FadeInPlace(size[2][1:]),
                   run_time=0.6)
@@ -1582,7 +1582,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         at_start = abs(float(g.small) - abs(float(g.first))) < 1e-9
         # (short: at 22 px a longer line reached the first bar after the band)
         within = (inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
-                         txt(": position alone", SIZE, T.POINTER)) if at_start else
+                         txt(": the gap at the start", SIZE, T.POINTER)) if at_start else
                   Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"))
         # (clear of the bars to its right, the tick labels and the axis's name: over the
         # band's span, under it, or right of it; the first such place, else the first one)
