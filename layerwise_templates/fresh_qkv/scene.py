@@ -87,7 +87,7 @@ HL = T.POINTER                   # the chapter's pointer colour (white: Q is yel
 SY, BY, COL_TOP, NOTE_Y = 1.2, 2.3, 0.3, -2.05
 CS = 26                          # the diagram's column digits (16 px at 480p)
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
-X_LEFT, X_RIGHT = -6.3, 5.3      # the first and last node's x (the columns apart)
+X_LEFT, X_RIGHT = -5.9, 5.3      # the first and last node's x (the columns apart)
 UPDATE_COLOR = {"d_attn": T.ATTN, "d_ffn": T.FFN}
 UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
@@ -342,7 +342,18 @@ class FreshQKVScene(StoryboardScene):
             q = VMobject(color=UPDATE_COLOR[d.keys[i]], stroke_width=4)
             q.set_points_as_corners([[box.get_right()[0], BY, 0], [x1, BY, 0],
                                      [x1, SY + 0.27, 0]])
-            return VGroup(p, q)
+            if d.keys[i] != "d_attn":
+                return VGroup(p, q)
+            # (review 28: attention drawn fed by "bank" alone) faint lines into the box's top
+            # from "every token's X": attention reads them all, the FFN only this token
+            src = txt("every token's X", CL, T.MUTED)
+            src.move_to([box.get_right()[0] + 0.45 + src.width / 2, BY + 0.62, 0])
+            feed = VGroup(*[Line([src.get_left()[0] - 0.12, src.get_y() + dy, 0],
+                                 box.get_top() + dx * RIGHT, color=T.ATTN, stroke_width=2,
+                                 stroke_opacity=0.45)
+                            for dx, dy in ((-0.4, 0.08), (0.0, 0.0), (0.4, -0.08))])
+            return VGroup(p, q, VGroup(feed, src))
+
         prev = i - 1 if d.kinds[i - 1] != "update" else i - 2     # the stream skips the branch
         end = [x + (0.35 if i == len(d.xs) - 1 else 0), SY, 0]
         # the stream leaves a box from its right edge (never drawn through it)
@@ -408,13 +419,18 @@ class FreshQKVScene(StoryboardScene):
     def draw_branch(self, d: Diagram, i: int, run_time: float) -> None:
         """The update's branch: the path up, the box, the dot running through, the Δ column
         coming down out of the box."""
-        up, down = d.paths[i]
-        self.play(FadeIn(up), FadeIn(d.marks[i], shift=0.1 * DOWN), run_time=0.4 * run_time)
+        up, down = d.paths[i][0], d.paths[i][1]
+        feed = d.paths[i][2:]
+        self.play(FadeIn(up), FadeIn(d.marks[i], shift=0.1 * DOWN), *[FadeIn(f) for f in feed],
+                  run_time=0.4 * run_time)
         self.run_dot(up, UPDATE_COLOR[d.keys[i]], 0.25 * run_time)
-        # (review 26: the column grew out of the box, its label over the box's name) it comes
-        # down into its place under the branch
-        self.play(FadeIn(down), FadeIn(d.cols[i], shift=0.3 * DOWN),
-                  run_time=0.35 * run_time)
+        # (review 28: the update faded in below the path) the column comes out of the box's
+        # bottom, small (its label never over the box's name), and grows on its way down
+        # into its place under the branch
+        col = d.cols[i]
+        home = col.get_center()
+        col.scale(0.05).move_to(d.marks[i].get_bottom() + 0.1 * DOWN)
+        self.play(FadeIn(down), col.animate.scale(20).move_to(home), run_time=0.35 * run_time)
 
     def into_mark(self, nums, mark, run_time: float, cols=(), out=None) -> None:
         """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
@@ -1030,10 +1046,26 @@ class FreshQKVScene(StoryboardScene):
             self.remove(*word.get_family(), *rest.get_family())
             box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
             self.play(FadeIn(box), run_time=0.4)
+            if "query" in self.cue_text(kc):
+                # (review 28: "layer 1's query" said with no query on screen) the query comes
+                # back under the formula, written as made from this X; the pointer on both
+                q = rows["q"]
+                b = " + b_Q^((%d))" % l if bool(self.v.layers[l].bias) else ""
+                qline = VGroup(q.copy(), math(f"= {T.X_l(l)} W_Q^(({l})){b}", ML, T.Q)
+                               ).arrange(RIGHT, buff=0.25)
+                qline.next_to(made, DOWN, buff=0.7).set_x(0)
+                self.keep_inside(qline)
+                self.play(FadeIn(qline, shift=0.15 * DOWN), run_time=0.5)
+                self.repoint(box, VGroup(st.proj_label, st.proj_x, qline), 0.5)
+                self.qline = qline
         # "With the feed-forward update, and LayerNorm after each": those parts in turn
         kf = self.cue_with("feed-forward")
+        qline, self.qline = getattr(self, "qline", None), None
         if kf is not None:
             self.hold_until(self.when(kf, "feed-forward") - 0.8)
+            if qline is not None:
+                self.vanish(qline, run_time=0.3)
+                qline = None
             if chart is not None:
                 self.vanish(chart, run_time=0.4)
                 st.parts.remove(chart)
@@ -1041,6 +1073,8 @@ class FreshQKVScene(StoryboardScene):
         elif chart is not None:             # no such sentence: the chart leaves all the same
             self.vanish(chart, run_time=0.4)
             st.parts.remove(chart)
+        if qline is not None:
+            self.vanish(qline, run_time=0.3)
         if span and span["ln"]:
             t_ln = (self.when(kf, "LayerNorm") if kf is not None
                     else self.time + 0.5)
@@ -1527,8 +1561,14 @@ class FreshQKVScene(StoryboardScene):
                               color=color)]
                 sum_ = VGroup(*parts).arrange(RIGHT, buff=0.12)
                 # right under the row it fills (the rows below come later): the eye stays there
-                sum_.next_to(res, DOWN, buff=0.22).align_to(name if name is not None else res,
-                                                            LEFT)
+                sum_.next_to(res, DOWN, buff=0.4).align_to(name if name is not None else res,
+                                                           LEFT)
+                # (review 28: it ran to the frame's edge, crowding Q's row) a margin on the
+                # right: it moves left, as far as the matrix block's right edge allows
+                over = sum_.get_right()[0] - (self.HOME_WIDTH / 2 - 0.55)
+                if over > 0:
+                    room = max(0.0, sum_.get_left()[0] - (W.get_right()[0] + 0.35))
+                    sum_.shift(min(over, room) * LEFT)
                 self.keep_inside(sum_)
             # X's numbers, at full size, come down as one row (they keep their order and
             # spacing: nothing crosses) onto W's column j, just above it, then sink into it
@@ -1766,6 +1806,17 @@ class FreshQKVScene(StoryboardScene):
                 self.repoint(box, c, 0.7 * step, anims=more)
                 self.hold_until(self.time + 0.3 * step)
 
+        def spotlight(keep) -> list:
+            """Animations: the rows in `keep` (indices; None: all) at full strength, the
+            others dimmed (label and every cell on screen)."""
+            out = []
+            for r in range(len(rows)):
+                op = 1.0 if keep is None or r in keep else 0.3
+                for m in (rows[r][0] if len(rows[r]) else None, cos_cells[r], turn_cells[r]):
+                    if m is not None and self.on_screen(m):
+                        out.append(m.animate.set_opacity(op))
+            return out
+
         def footnote(new) -> None:
             """The one line under the table: `new` replaces the last."""
             nonlocal note
@@ -1785,19 +1836,20 @@ class FreshQKVScene(StoryboardScene):
             # LayerNorm": the row, and under the table what it is made of
             self.hold_until_cue(k1)
             point(VGroup(rows[0][0], rows[0][1]))
-            foot_text = f"= LayerNorm of the {lays[0].norm.label}"
-            foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X), txt(foot_text, S, T.TEXT)
-                          ).arrange(RIGHT, buff=0.3)    # the box round foot[1] clear of X
+            # "= LayerNorm of the ...": three pieces apart, so the pointer on "LayerNorm"
+            # has room round it (review 28: its box touched "of")
+            x0 = math(T.X_l(int(lays[0].layer)), ML, T.X)
+            of = f"of the {lays[0].norm.label}"
+            foot = VGroup(x0, txt("=", S, T.TEXT), txt("LayerNorm", S, T.TEXT), txt(of, S, T.TEXT)
+                          ).arrange(RIGHT, buff=0.3)
             if foot.width > NOTE_WIDTH:                  # show less, not smaller
-                foot_text = "= LayerNorm of its embeddings"
-                foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
-                              txt(foot_text, S, T.TEXT)).arrange(RIGHT, buff=0.3)
+                foot = VGroup(x0, txt("=", S, T.TEXT), txt("LayerNorm", S, T.TEXT),
+                              txt("of its embeddings", S, T.TEXT)).arrange(RIGHT, buff=0.3)
             footnote(foot)
-            self.glide(box, foot[1], self.when(k1, "embeddings") + 0.6, 0.8)
+            self.glide(box, VGroup(*foot[1:]), self.when(k1, "embeddings") + 0.6, 0.8)
             # "put through LayerNorm": the pointer on that word of the footnote
             if "put through" in str(self.beat["cues"][k1].get("text", "")):
-                self.glide(box, self.glyphs(foot[1], foot_text, "LayerNorm"),
-                           self.when(k1, "put through") + 0.5, 0.6)
+                self.glide(box, foot[2], self.when(k1, "put through") + 0.5, 0.6, buff=0.1)
             if "later X" in str(self.beat["cues"][k1].get("text", "")) and len(rows) > 1:
                 # "every later X is also LayerNorm's output": the pointer on the rows below
                 self.glide(box, col([r[1] for r in rows[1:]]), self.when(k1, "later X") + 0.3,
@@ -1847,7 +1899,29 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
                            self.when(k, "lower the") + 0.4, 0.6)
             nums = [c for c in cos_cells if isinstance(c, Num)]
-            if "middle steps" in said_k and len(nums) >= 4:
+            km, kl = self.cue_with("middle steps"), self.cue_with("first step and the last")
+            if km is not None and kl is not None and km != k and len(nums) >= 4:
+                # (review 28: one 13 s sentence over a finished column) three short cues,
+                # each with its own cells lit and the other rows dimmed: "measured as for
+                # X one" its cell; "in the middle steps at most 0.96" the middle run, then
+                # the highest; "most in the first step and the last, lowest 0.74" those two
+                if "as we did for X" in said_k:
+                    self.glide(box, nums[0], self.when(k, "as we did for X") + 0.3, 0.5)
+                mid = nums[1:-1]
+                self.hold_until(self.cue_at(km) - 0.2)
+                self.repoint(box, col(mid), 0.6,
+                             anims=spotlight({cos_cells.index(c) for c in mid}))
+                self.glide(box, max(nums, key=lambda n: n.value),
+                           self.when(km, "at most") + 0.6, 0.5)
+                if "less there" in self.cue_text(km):
+                    self.glide(box, col(mid), self.when(km, "less there") + 0.2, 0.5)
+                ends = {0, len(cos_cells) - 1 - cos_cells[::-1].index(nums[-1])}
+                self.hold_until(self.cue_at(kl) - 0.2)
+                self.repoint(box, nums[0], 0.6, anims=spotlight(ends))
+                low = cos_cells.index(min(nums, key=lambda n: n.value))
+                self.glide(box, VGroup(rows[low][0], cos_cells[low]),
+                           self.when(kl, "lowest") + 0.5, 0.6)
+            elif "middle steps" in said_k and len(nums) >= 4:
                 # "at most 0.96: X turns less in the middle steps, and most in the first and
                 # last, lowest 0.74": the highest, the middle run, the first, the lowest
                 if "as for X" in said_k:        # "as for X one": its cell, the one seen before
@@ -1868,7 +1942,8 @@ class FreshQKVScene(StoryboardScene):
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
                 self.glide(box, VGroup(rows[low][0], cos_cells[low]),
                            self.when(k, "into X") + 0.5, 0.6)
-        kt = self.cue_with("query matrix given")
+        kt = self.cue_with("query test")
+        kt = kt if kt is not None else self.cue_with("query matrix given")
         turns = [c for c in turn_cells if isinstance(c, Num)]
         if kt is not None and turns:
             # "Now the test of layer 1 at every layer: the layer before's query matrix, given
@@ -1915,7 +1990,8 @@ class FreshQKVScene(StoryboardScene):
             else:
                 box.become(self.frame_of(turn_head, buff=0.06))
             self.stage.parts.append(box)          # (taken out with the cosines above)
-            self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), run_time=0.7)
+            self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), *spotlight(None),
+                      run_time=0.7)
             t_end = (self.when(kq, "turns most") - 0.2 if kq is not None
                      else self.cue_end(kt) - 0.4)
             per = max(0.35, (t_end - self.time) / max(1, len(turns)))
@@ -1930,27 +2006,32 @@ class FreshQKVScene(StoryboardScene):
                 # "Head 0's query turns most at layer 1, 0.76": that cell, with its row's X
                 low = min(turns, key=lambda n: n.value)
                 i_low = turn_cells.index(low)
+                self.hold_until(self.cue_at(kq) - 0.2)
+                self.play(*spotlight({i_low}), run_time=0.4)
                 self.glide(box, low, self.when(kq, "turns most") + 0.4, 0.6)
                 rest = [c for c in turns if c is not low]
-                if rest and "later" in self.cue_text(kq):
-                    # "later, its cosine stays 0.96 to 0.97": the rest of the column, cell by
-                    # cell down to the sentence's end, then all of them
-                    said_q = self.cue_text(kq)
-                    both = side and "turns less" in said_q and "nearly the same" in said_q
-                    self.hold_until(self.when(kq, "later") - 0.2)
-                    walk(rest, (self.when(kq, "turns less") - 1.2) if both
-                         else self.cue_end(kq) - 1.0)
+                kL = self.cue_with("Later")
+                kL = kL if kL is not None else self.cue_with("later")
+                if rest and kL is not None:
+                    # "later, its cosine stays 0.96 to 0.97": those rows lit, the rest of the
+                    # column cell by cell; "X turns less at each step than in the first": X's
+                    # cosines on the same rows, beside; "nearly the same query": the test's
+                    # cells again; "the two go together": both (review 28: one cue each)
+                    said_q = self.cue_text(kL)
+                    kn = self.cue_with("nearly the same")
+                    both = side and "turns less" in said_q and kn is not None
+                    self.hold_until(self.when(kL, "ater") - 0.2)
+                    self.play(*spotlight({turn_cells.index(c) for c in rest}), run_time=0.4)
+                    walk(rest, (self.when(kL, "turns less") - 1.2) if both
+                         else self.cue_end(kL) - 1.0)
                     if both:
-                        # "X turns less at each step than in the first": X's cosines on the
-                        # same rows, beside; "nearly the same query": the test's cells again
                         xs_rest = [cos_cells[turn_cells.index(c)] for c in rest]
-                        self.glide(box, col(xs_rest), self.when(kq, "turns less") + 0.2, 0.6)
-                        self.glide(box, col(rest), self.when(kq, "nearly the same") + 0.2,
+                        self.glide(box, col(xs_rest), self.when(kL, "turns less") + 0.2, 0.6)
+                        self.glide(box, col(rest), self.when(kn, "nearly the same") + 0.2,
                                    0.6)
-                        if "go together" in said_q:
-                            # "the two go together here": both columns' cells on those rows
+                        if "go together" in self.cue_text(kn):
                             self.glide(box, VGroup(*xs_rest, *rest),
-                                       self.when(kq, "go together") + 0.2, 0.6)
+                                       self.when(kn, "go together") + 0.2, 0.6)
                     else:
                         self.repoint(box, col(rest), 0.6)
                 del i_low
@@ -1966,7 +2047,7 @@ class FreshQKVScene(StoryboardScene):
                             math(f"Q^((l)), K^((l)), V^((l)) = {xin} W^((l)){plus}", ML, T.TEXT)
                             ).arrange(RIGHT, buff=0.25)
             footnote(recipe)
-            self.repoint(box, recipe, 0.6)
+            self.repoint(box, recipe, 0.6, anims=spotlight(None))
             # the states a layer reads (the output is read by none)
             read = [r[0] for r, si in zip(rows, shown) if si < len(lays)]
             walk(read, self.cue_end(k) - 0.4)
@@ -1996,8 +2077,9 @@ class FreshQKVScene(StoryboardScene):
         self.clear_stage()
         l = self.layer
         v = self.v.layers[l]
-        model = row_of(v.q.values, v.q.path, T.Q, S)
-        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, S)
+        # (review 28: the compared numbers were ~11 px) the numbers at PS (~14 px)
+        model = row_of(v.q.values, v.q.path, T.Q, PS)
+        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, PS)
         ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
         rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
                  "recomputed here from X and W:", S, T.TEXT)
@@ -2052,11 +2134,7 @@ class FreshQKVScene(StoryboardScene):
         self.repoint(box, VGroup(bound, big), 0.8,
                      anims=[FadeIn(VGroup(bound, big), shift=0.1 * UP)])
         self.stage.parts += [scope, gaps, bound, big, box]
-        # "in every layer": the pointer walks the ticks, layer by layer, to the sentence's end
-        t0 = min(self.when(2, "in every layer") - 0.2, self.cue_end(2) - 2.4)
-        self.hold_until(t0)
-        step = max(0.35, (self.cue_end(2) - self.time) / max(1, len(gaps)))
-        for g in gaps:
-            self.repoint(box, g, 0.8 * step)
-        self.glide(box, gaps, self.time + 0.7, 0.6)
+        # "in every layer": the pointer on all the ticks together (review 28: a pointer
+        # walking them stopped on one layer as the voice said "every")
+        self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 0.6)
         self.hold_until(self.cue_at(99) - 0.3)
