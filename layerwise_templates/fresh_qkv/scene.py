@@ -1056,7 +1056,9 @@ class FreshQKVScene(StoryboardScene):
                 qline.next_to(made, DOWN, buff=0.7).set_x(0)
                 self.keep_inside(qline)
                 self.play(FadeIn(qline, shift=0.15 * DOWN), run_time=0.5)
-                self.repoint(box, VGroup(st.proj_label, st.proj_x, qline), 0.5)
+                # (the box round X and the query together cut through the formula) the
+                # pointer on the query alone, as the voice reaches "depend on context"
+                self.glide(box, qline, self.when(kc, "depend on") + 0.2, 0.5)
                 self.qline = qline
         # "With the feed-forward update, and LayerNorm after each": those parts in turn
         kf = self.cue_with("feed-forward")
@@ -1915,7 +1917,7 @@ class FreshQKVScene(StoryboardScene):
                            self.when(km, "at most") + 0.6, 0.5)
                 if "less there" in self.cue_text(km):
                     self.glide(box, col(mid), self.when(km, "less there") + 0.2, 0.5)
-                ends = {0, len(cos_cells) - 1 - cos_cells[::-1].index(nums[-1])}
+                ends = {cos_cells.index(nums[0]), cos_cells.index(nums[-1])}
                 self.hold_until(self.cue_at(kl) - 0.2)
                 self.repoint(box, nums[0], 0.6, anims=spotlight(ends))
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
