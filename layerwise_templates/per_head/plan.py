@@ -44,6 +44,9 @@ that head's whole attention matrix; every head's matrix side by side.
       weights [token]          softmax(scores): the focus token's row of the pattern;
                                `weights_sum` (1)
       out [show]               sum of weights x v: the head's output for the focus token
+      products, products_rest  the top key's dot product written out: its first `show` products
+                               q_i k_i and the sum of the other d_head - show; at
+                               `products_decimals` (`products_add`: they add up as written)
       top, second              the keys with the highest and second-highest weight: pos,
                                token, offset (its position minus the focus word's), dot,
                                score, weight; `gap` = their scores' difference, `rest_max`
@@ -135,6 +138,17 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
     # is the difference a viewer reads off the screen, the same on every machine
     sd = entry["decimals"]["scores"]
     entry["gap"] = round(round(entry["top"]["score"], sd) - round(entry["second"]["score"], sd), sd)
+    # the top key's dot product written out (review 27: the products the voice names never
+    # appeared): its first SHOW products q_i k_i and the other d_head - SHOW products' sum,
+    # at the first count of decimals (from DOT_DECIMALS) at which the written terms add up to
+    # the written dot product
+    tp = entry["top"]["pos"]
+    prods = [float(a * b) for a, b in zip(vec["q"][f, :SHOW], vec["k"][tp, :SHOW])]
+    rest = float(steps["dots"][tp]) - sum(prods)
+    entry["products"], entry["products_rest"] = prods, rest
+    entry["products_decimals"], entry["products_add"] = summed_decimals(
+        [*prods, rest], steps["dots"][tp], [prods, [rest], [steps["dots"][tp]]], DOT_DECIMALS,
+        f"{where}.products")
     entry["rest_max"] = max([w for j, w in enumerate(steps["weights"])
                              if j not in (first, second)], default=0.0)
     return entry

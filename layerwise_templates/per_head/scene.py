@@ -168,7 +168,7 @@ CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0,
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("scores", 0): 0.8, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
+PAUSES = {("scores", 0): 4.0, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
           ("matrix", 2): 0.5, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
 END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 2.5}
@@ -680,20 +680,25 @@ class PerHeadScene(StoryboardScene):
         x, i = self.st.x, self.hid()
         leaving = [m for m in (self.st.cards, self.st.panel, *self.st.xdots) if m is not None]
         card = self.st.cards[i] if self.st.cards is not None else None
+        # X's place: its label's left edge inside the frame (review 27: X^(0), its label and
+        # bracket were cut at the left edge for 10 s); the product moves right as far
+        x_to = np.array([LEFT_X + 0.3, 0.55, 0.0])
+        dx = max(0.0, EDGE_X + 0.1 - (x_to[0] - x.width / 2))
+        x_to[0] += dx
         block = Rectangle(width=0.5, height=1.7, stroke_color=T.Q, stroke_width=2,
-                          fill_color=T.Q, fill_opacity=0.3).move_to([-3.6, 0.35, 0])
+                          fill_color=T.Q, fill_opacity=0.3).move_to([-3.6 + dx, 0.35, 0])
         wname = math(self.sup("W_Q"), F, T.Q).next_to(block, UP, buff=0.12)
         wsize = txt(f"{d['shape']['d_model']} × {d['shape']['d_head']}", S, T.TEXT)
         wsize.next_to(block, DOWN, buff=0.12)
-        times = txt("×", T.TYPE.body, T.MUTED).move_to([-4.65, 0.35, 0])
+        times = txt("×", T.TYPE.body, T.MUTED).move_to([-4.65 + dx, 0.35, 0])
         b, shift = VGroup(), 0.0
         if self.bias():
             b = inline(*self.plus_b("Q"), buff=0.15).next_to(block, RIGHT, buff=0.25)
             b.set_y(0.35)
-            shift = b.get_right()[0] + 0.1 - (-2.9)
-        eq = txt("=", T.TYPE.body, T.MUTED).move_to([-2.7 + shift, 0.35, 0])
+            shift = b.get_right()[0] + 0.1 - (-2.9 + dx)
+        eq = txt("=", T.TYPE.body, T.MUTED).move_to([-2.7 + dx + shift, 0.35, 0])
         q = self.column(h["q"], p.q.path, h["decimals"]["q"], T.Q, summary=True)
-        q.move_to([-1.3 + shift, 0.35, 0])
+        q.move_to([-1.3 + dx + shift, 0.35, 0])
         qlabel = inline(math(self.sup("Q"), F, T.Q), txt(f"of '{d['focus']['token']}'", S,
                                                          T.MUTED))
         qlabel.next_to(q, UP, buff=0.15).align_to(q, LEFT)
@@ -717,7 +722,7 @@ class PerHeadScene(StoryboardScene):
                                                - card.bars[0].get_center()
                                                + (card.bars[0].get_center()
                                                   - held.get_center()) * (1 - grow)),
-                x.animate.move_to([LEFT_X + 0.3, 0.55, 0]), run_time=t)))
+                x.animate.move_to(x_to), run_time=t)))
             # the card's frame and its other bars leave before the block's labels come (no
             # label fades in over the card)
             first.append((1, lambda t: (self.play(
@@ -729,7 +734,7 @@ class PerHeadScene(StoryboardScene):
                 FadeInPlace(wsize), FadeInPlace(note), run_time=t)))
         else:
             first += [(2, lambda t: self.play(*[FadeOutPlace(m) for m in leaving],
-                                              x.animate.move_to([LEFT_X + 0.3, 0.55, 0]),
+                                              x.animate.move_to(x_to),
                                               run_time=t)),
                       (2, lambda t: self.play(FadeInPlace(times), Create(block), FadeInPlace(b),
                                               FadeInPlace(wname), FadeInPlace(wsize),
@@ -792,9 +797,13 @@ class PerHeadScene(StoryboardScene):
         wq, wqname = product[1], product[2]
         # W_K sits a little left of and under where W_Q was: clear of the first key's column
         # and of the row label of the tokens' X
-        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).shift(LEFT * 0.35 + DOWN * W_DROP)
-        wkname = math(self.sup("W_K"), F, T.K).move_to(wqname).shift(LEFT * 0.22
-                                                                        + DOWN * W_DROP)
+        # (at a fixed place: W_Q may have moved right to keep X in the frame)
+        # (at a fixed place: W_Q may have moved right to keep X in the frame), low, its name
+        # on its left, in the empty space under the query (review 27: crammed against the X
+        # row's label and Q's "32 dims" at 1:09)
+        drop = W_DROP + 0.35
+        wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).move_to([-3.95, 0.35 - drop, 0])
+        wkname = math(self.sup("W_K"), F, T.K).next_to(wk, LEFT, buff=0.12)
 
         def into(js, t):
             self.play(LaggedStart(*[xs[j].animate.move_to(wk).scale(0.6).set_opacity(0)
@@ -810,16 +819,17 @@ class PerHeadScene(StoryboardScene):
             self.emerge(wk, cols, T.K, Y_DOT - 0.05, (0.9 if dots else 1) * t)
 
         self.by_cue([(2, [
-            (1.5, lambda t: self.play(*[FadeOutPlace(m) for m in old],
-                                    FadeOutPlace(VGroup(*[m for m in product
-                                                          if m is not wq and m is not wqname])),
-                                    ReplacementTransform(wq, wk),
-                                    ReplacementTransform(wqname, wkname),
-                                    Transform(q, target_q), Transform(qlabel, target_l),
+            # X, the tokens and the query's product leave first: nothing is left on the
+            # query's way up (review 27: it crossed the fading W_Q, + b and =)
+            (0.8, lambda t: (self.play(*[FadeOutPlace(m) for m in old],
+                                       FadeOutPlace(product), run_time=t),
+                             self.gone(product))),
+            (1, lambda t: self.play(Transform(q, target_q), Transform(qlabel, target_l),
                                     run_time=t)),
             (1.5, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
                                                   lag_ratio=0.1), FadeInPlace(how),
                                       FadeInPlace(VGroup(*xs.values())), FadeInPlace(xlabel),
+                                      FadeInPlace(wk), FadeInPlace(wkname),
                                       run_time=t)),
             # each token's X (under it) travels into W_K; its key comes out and goes back
             # under the token (moves, no cross-fade): the first token's alone, then the rest
@@ -881,6 +891,39 @@ class PerHeadScene(StoryboardScene):
         sums = inline(math(f"{self.sup('Q')} dot K = {terms} +", F),
                       txt(f"{dh - n_show} more products", S, T.TEXT))
         sums.move_to([0, -1.3, 0])
+        # one dot product written out, the top key's (review 27: the products the voice names
+        # never appeared): each pair of entries lights up and its product is written; the
+        # other products' sum; their total, which is the key's dot product in the row
+        worked = VGroup()
+        if top is not None:
+            tp, pd = h["top"]["pos"], h["products_decimals"]
+            terms = [Num(p.products[i], None, pd, NUM) for i in range(n_show)]
+            rest = Num(p.products_rest, None, pd, NUM)
+            total = Num(p.dots[tp], None, pd, NUM, MARK)
+            parts = [txt(f"'{h['top']['token']}':", NUM, T.TEXT)]
+            for i, m in enumerate(terms):
+                parts += ([txt("+", NUM, T.MUTED)] if i else []) + [m]
+            parts += [txt("+", NUM, T.MUTED), rest, txt(f"({dh - n_show} more)", S, T.TEXT),
+                      txt("=" if h["products_add"] else "≈", NUM, T.MUTED), total]
+            worked = inline(*parts, buff=0.15).move_to([0, -2.05, 0])
+            worked.terms, worked.rest, worked.total = terms, rest, total
+
+        def written_out(t):
+            """The top key's products, one pair of entries at a time, then the rest, then
+            their total (the dot product the row gets)."""
+            tk, q = self.st.keys[top], self.st.q
+            u = t / (n_show + 2.5)
+            self.play(FadeInPlace(worked[0]), run_time=0.4 * u)
+            for i in range(n_show):
+                self.play(Indicate(q.nums[i], color=T.Q, scale_factor=1.25),
+                          Indicate(tk.nums[i], color=T.K, scale_factor=1.25),
+                          FadeIn(VGroup(*worked[1 + 2 * i - (1 if i else 0):2 + 2 * i]),
+                                 shift=0.1 * DOWN), run_time=0.8 * u)
+                self.wait(0.2 * u)
+            k0 = 2 * n_show
+            self.play(FadeInPlace(VGroup(*worked[k0:k0 + 3])), run_time=0.8 * u)
+            self.play(FadeInPlace(VGroup(*worked[k0 + 3:])), run_time=0.5 * u)
+            self.emphasize(worked.total, run_time=0.5 * u)
         # the key's formula leaves before the dot product's takes its place (review 20: the
         # two cross-faded in place at 0:51, neither readable)
         steps = [(1, lambda t: (self.play(FadeOutPlace(how), run_time=0.4 * t)
@@ -888,13 +931,22 @@ class PerHeadScene(StoryboardScene):
                                 self.gone(how) if how is not None else None,
                                 self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
                                           FadeInPlace(sums),
-                                          run_time=(0.6 if how is not None else 1) * t))),
-                 (2, lambda t: meet(cols[:1], t))]
+                                          run_time=(0.6 if how is not None else 1) * t)))]
+        order = cols
+        if top is not None:
+            order = [top] + [j for j in cols if j != top]
+            steps += [(5, written_out),
+                      (1.5, lambda t: (meet([top], t),
+                                       self.play(Indicate(dots[top], color=MARK),
+                                                 Indicate(worked.total, color=MARK),
+                                                 run_time=0.4 * t)))]
+        else:
+            steps.append((2, lambda t: meet(order[:1], t)))
         # one key after another: each copy of the query fades before the next one flies
-        steps += [(1, lambda t, j=j: meet([j], t)) for j in cols[1:]]
+        steps += [(0.7, lambda t, j=j: meet([j], t)) for j in order[1:]]
         # slack at the end: the row is complete before the voice says "the largest" (review
         # 24: it was said with six of nine on screen)
-        steps.append((3, lambda t: None))
+        steps.append((1.5, lambda t: None))
         groups = [(0, steps)]
         if top is not None:
             # on the word (review 26: 2.4 s late, spread over the whole sentence)
@@ -904,13 +956,17 @@ class PerHeadScene(StoryboardScene):
         self.st.dots = dots
         self.st.rows.append(label)
         self.keep(dots, label)
-        self.set_slot("dot_sum", sums)
+        self.set_slot("dot_sum", VGroup(sums, worked))
 
     def beat_scale(self, beat) -> None:
         d, (h, p) = self.data, self.head()
         scores = self.row(p.scores, h["decimals"]["scores"], Y_SCORE)
-        label = self.label_at(inline(txt(f"scores: ÷ √{d['shape']['d_head']} =", S),
-                                     Num(self.v.scale, None, 2, S)), Y_SCORE)
+        # the divisor at the worked numbers' size, the row's name under it (review 27:
+        # "÷ √32 = 5.66" was ~10 px, a number the viewer must read)
+        div = inline(txt(f"÷ √{d['shape']['d_head']} =", NUM),
+                     Num(self.v.scale, None, 2, NUM, MARK), buff=0.15)
+        label = self.label_at(div, Y_SCORE)
+        label.add(txt("scores", S, T.TEXT).next_to(div, DOWN, buff=0.06).align_to(div, RIGHT))
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
         dh = d["shape"]["d_head"]
         why = VGroup(txt(f"why ÷ √{dh}: the design's reason, not measured here", S, T.TEXT),
@@ -1288,17 +1344,21 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         best, runner = lay["prev"]["head"], lay["prev"]["next_head"]
         n = len(d["window"])
-        cell = 1.6 / n             # review 26: ~50 px tiles; bigger
+        cell = 1.8 / n             # review 26: ~50 px tiles; review 27: ~95 px, bigger
         minis = VGroup()
         for h, pattern in enumerate(lay["patterns"]):
             m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, color=WEIGHT,
                                 labels=False)
             # names in the text colour (review 25: the grid crowded with grey captions)
             name = txt(f"head {h}", S, MARK if h == best else T.TEXT)
-            # 2 decimals (review 26: four, unreadable as a comparison)
-            score = Num(p.prev_token[h], None, 2, S, MARK if h == best else T.TEXT)
-            minis.add(VGroup(name, m, score).arrange(DOWN, buff=0.08))
-        minis.arrange_in_grid(rows=2, buff=(0.4, 0.2)).move_to([0.5, 0.15, 0])
+            # 2 decimals (review 26: four, unreadable as a comparison); the followed head's
+            # as the voice said it in the matrix beat (review 27: 1.00 shown, 0.9997 said)
+            score = Num(p.prev_token[h], None, lay["prev_decimals"] if h == best else 2, S,
+                        MARK if h == best else T.TEXT)
+            tile = VGroup(name, m, score).arrange(DOWN, buff=0.08)
+            name.align_to(m, RIGHT)         # room on its left for the first column's token
+            minis.add(tile)
+        minis.arrange_in_grid(rows=2, buff=(0.3, 0.12)).move_to([0.5, 0.1, 0])
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
                    f"on the token just before", S, T.TEXT)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
@@ -1319,6 +1379,11 @@ class PerHeadScene(StoryboardScene):
         bticks = VGroup(*[txt(f"'{ftok}'", S, T.TEXT).next_to(minis[h][1].rows[fr], LEFT,
                                                               buff=0.15)
                           for h in (0, len(minis) // 2) if h < len(minis)])
+        # the first column's token over the first tile of each grid row (review 27: tiles
+        # with no labels; the ring's column named)
+        bticks.add(*[txt(w0, S, T.TEXT).next_to(minis[h][1].rows[0].cells[0], UP, buff=0.1)
+                     .align_to(minis[h][1], LEFT).set_y(minis[h][0].get_y())
+                     for h in (0, len(minis) // 2) if h < len(minis)])
         fmarks = VGroup(*[SurroundingRectangle(minis[h][1].rows[fr].cells[0], color=MARK,
                                                buff=0.03, stroke_width=3) for h in first])
         fnote = inline(txt(f"ringed: '{ftok}' weighs '{lay['first_token']}' (first column) "
@@ -1737,24 +1802,28 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         j, jp = lay["join"], p.join
         dm = d["shape"]["d_model"]
-        y = 1.6
-        xin = math(T.X_l(self.layer), F, T.X).move_to([-5.6, y, 0])
+        y = 1.85
+        xin = math(T.X_l(self.layer), F, T.X).move_to([-5.8, y, 0])
         # the block is neutral; what comes out of it (the arrow) is Δ_attn, purple
-        box = Rectangle(width=2.4, height=0.9, stroke_color=T.TEXT, stroke_width=2)
-        box.move_to([-1.6, y, 0])
+        box = Rectangle(width=1.9, height=0.7, stroke_color=T.TEXT, stroke_width=2)
+        box.move_to([-3.0, y, 0])
         bname = txt("attention", S, T.TEXT).move_to(box)
-        plus = VGroup(Circle(radius=0.25, color=T.TEXT, stroke_width=2),
-                      txt("+", T.TYPE.body)).move_to([2.2, y, 0])
-        out = math(f"{T.X_l(self.layer)} + Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
-        out.next_to(plus, RIGHT, buff=0.5)
+
+        def add_node(x):
+            return VGroup(Circle(radius=0.25, color=T.TEXT, stroke_width=2),
+                          txt("+", T.TYPE.body)).move_to([x, y, 0])
+        plus = add_node(-1.1)
+
+        def skip_path(x0, x1, rise, color):
+            """A skip path: up from x0 on the row, along, down into the + at x1."""
+            return VGroup(Line([x0, y, 0], [x0, y + rise, 0], color=color, stroke_width=3),
+                          Line([x0, y + rise, 0], [x1, y + rise, 0], color=color,
+                               stroke_width=3),
+                          Arrow([x1, y + rise, 0], [x1, y + 0.25, 0], buff=0, color=color,
+                                stroke_width=3, max_tip_length_to_length_ratio=0.35))
         a1 = Arrow(xin.get_right(), box.get_left(), buff=0.15, color=T.X, stroke_width=3)
         a2 = Arrow(box.get_right(), plus.get_left(), buff=0.1, color=T.ATTN, stroke_width=3)
-        a3 = Arrow(plus.get_right(), out.get_left(), buff=0.1, color=T.TEXT, stroke_width=3)
-        skip_pts = [[-4.6, y, 0], [-4.6, y + 0.95, 0], [2.2, y + 0.95, 0]]
-        skip = VGroup(Line(skip_pts[0], skip_pts[1], color=T.X, stroke_width=3),
-                      Line(skip_pts[1], skip_pts[2], color=T.X, stroke_width=3),
-                      Arrow([2.2, y + 0.95, 0], plus.get_top(), buff=0, color=T.X,
-                            stroke_width=3, max_tip_length_to_length_ratio=0.35))
+        skip = skip_path(-4.8, plus.get_x(), 0.75, T.X)
         sname = txt("skip path", S, T.X).next_to(skip[1], UP, buff=0.08)
         dec = j["decimals"]["mid"]      # the plan's one precision for X, Δ_attn, their sum
         # Δ_attn itself (the join beat's column, on stage since) moves into the sum
@@ -1776,14 +1845,30 @@ class PerHeadScene(StoryboardScene):
         note.next_to(sums, DOWN, buff=0.25)
         # what comes after the sum in MiniLM: its LayerNorm, the next video
         # (MiniLM is post-LN: LayerNorm, the feed-forward network, a second LayerNorm)
-        lnt = txt("LayerNorm, FFN, LayerNorm (next video)", S, T.MUTED)
-        ln = VGroup(Rectangle(width=lnt.width + 0.4, height=0.5, stroke_color=T.MUTED,
-                              stroke_width=2), lnt)
-        ln.next_to(out, DOWN, buff=0.45)
-        ln[1].move_to(ln[0])
-        if ln.get_right()[0] > 6.6:
-            ln.shift(LEFT * (ln.get_right()[0] - 6.6))
-        a4 = Arrow(out.get_bottom(), ln.get_top(), buff=0.08, color=T.MUTED, stroke_width=3)
+        # drawn true to the block (review 27: one box hid the FFN's own skip path): LayerNorm,
+        # the FFN with its skip path and +, LayerNorm, on the same row
+        def node(name):
+            t_ = txt(name, S, T.MUTED)
+            return VGroup(Rectangle(width=t_.width + 0.3, height=0.6, stroke_color=T.MUTED,
+                                    stroke_width=2), t_.copy())
+        ln1, ffn, ln2 = node("LayerNorm"), node("FFN"), node("LayerNorm")
+        ln1.move_to([0, y, 0]).align_to([plus.get_right()[0] + 0.5, 0, 0], LEFT)
+        ffn.move_to([0, y, 0]).align_to([ln1.get_right()[0] + 0.6, 0, 0], LEFT)
+        plus2 = add_node(ffn.get_right()[0] + 0.75)
+        ln2.move_to([0, y, 0]).align_to([plus2.get_right()[0] + 0.5, 0, 0], LEFT)
+        chain = VGroup(ln1, ffn, plus2, ln2)
+        if chain.get_right()[0] > 6.65:
+            chain.shift(LEFT * (chain.get_right()[0] - 6.65))
+        a3 = Arrow(plus.get_right(), ln1.get_left(), buff=0.08, color=T.TEXT, stroke_width=3)
+        a6 = Arrow(ln1.get_right(), ffn.get_left(), buff=0.08, color=T.MUTED, stroke_width=3)
+        a7 = Arrow(ffn.get_right(), plus2.get_left(), buff=0.08, color=T.MUTED, stroke_width=3)
+        a8 = Arrow(plus2.get_right(), ln2.get_left(), buff=0.08, color=T.MUTED, stroke_width=3)
+        skip2 = skip_path((ln1.get_right()[0] + ffn.get_left()[0]) / 2, plus2.get_x(), 0.6,
+                          T.MUTED)
+        sname2 = txt("skip path", S, T.MUTED).next_to(skip2[1], UP, buff=0.08)
+        later = txt("(next video)", S, T.MUTED).next_to(ffn, DOWN, buff=0.12)
+        ln = ln2            # what comes out of the block: X^(l+1)
+        block2 = VGroup(ln1, a6, ffn, skip2, sname2, a7, plus2, a8, ln2, later)
         def arrive(t):
             # X comes in on the left with the plus; Δ_attn and its name move from the right
             # to beside it (its length label leaves: the sum is the point now)
@@ -1794,14 +1879,17 @@ class PerHeadScene(StoryboardScene):
                 note0 = held[1].summary
                 held[1].remove(note0)
                 self.add(note0)
+                # its labels leave before it moves (review 27: they stayed behind and Δ
+                # slid across them)
+                self.play(FadeOutPlace(held[2]), FadeOutPlace(note0), run_time=0.3 * t)
+                self.gone(held[2], note0)
+                t *= 0.7
                 anims += [held[1].animate.shift(place.get_left() - held[1].get_left()),
-                          held[0].animate.move_to(name_place), FadeOutPlace(held[2]),
-                          FadeOutPlace(note0)]
+                          held[0].animate.move_to(name_place)]
             else:
                 anims += [FadeInPlace(VGroup(cols[1], names[1]))]
             self.play(*anims, run_time=t)
             if held is not None:
-                self.gone(held[2], note0)
                 self.remove(held)
                 self.add(held[0], held[1])
 
@@ -1836,7 +1924,7 @@ class PerHeadScene(StoryboardScene):
             l1, hh, nd, tok = nl["layer"], nl["head"], nl["decimals"], d["focus"]["token"]
             x1 = self.column(nl["x"], nv.x.path, nl.get("x_decimals", nd), T.X,
                              summary=True, length=dm)
-            x1.at(ln.get_x(), -0.45)
+            x1.at(4.15, -0.35)
             x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", S, T.MUTED))
             x1name.next_to(x1, UP, buff=0.12).align_to(x1, LEFT)
             nxt = x1name
@@ -1884,6 +1972,12 @@ class PerHeadScene(StoryboardScene):
             close = VGroup(VGroup(), kv)
             kv.next_to(VGroup(q0how, q1how), DOWN, buff=0.4).align_to(q0how, LEFT)
             fresh = (x1, q0, q1, q0name, q1name, q0how, q1how, close)
+            # layer l+1's own query matrix, between X^(l+1) and its query (review 27: the
+            # query came with no matrix seen)
+            wq1 = Rectangle(width=0.45, height=1.2, stroke_color=T.Q, stroke_width=2,
+                            fill_color=T.Q, fill_opacity=0.3).move_to([2.1, q1.get_y(), 0])
+            wq1name = math(f"W_Q^(({l1},{hh}))", F, T.Q).next_to(wq1, UP, buff=0.1)
+            fresh = (*fresh, wq1, wq1name)
         def kv_from_x(t):
             src = fresh[0]
             bits = [Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
@@ -1911,9 +2005,13 @@ class PerHeadScene(StoryboardScene):
                  # copies of X and Δ_attn travel to the sum's place and give way to it (no
                  # morph of digits through the plus)
                  (2, lambda t: summed(t)),
-                 (1, lambda t: self.play(Create(a3), FadeInPlace(out), run_time=t))]),
-            (2, [(2, lambda t: self.play(Create(a4), FadeInPlace(ln), run_time=t)),
-                 (1, lambda t: self.emphasize(ln, run_time=t))])] + ([
+                 (0.5, lambda t: self.wait(t))]),
+            (2, [(1, lambda t: self.play(Create(a3), FadeInPlace(ln1), run_time=t)),
+                 (1, lambda t: self.play(Create(a6), FadeInPlace(ffn), FadeInPlace(later),
+                                         run_time=t)),
+                 (1.5, lambda t: self.play(Create(skip2), FadeInPlace(sname2),
+                                           Create(a7), FadeInPlace(plus2), run_time=t)),
+                 (1, lambda t: self.play(Create(a8), FadeInPlace(ln2), run_time=t))])] + ([
             (3, [(1, lambda t: self.play(Create(a5), FadeInPlace(nxt), run_time=t)),
                  (1, lambda t: self.emphasize(nxt, run_time=t))])]
             if fresh is None else [
@@ -1922,19 +2020,24 @@ class PerHeadScene(StoryboardScene):
                  (1.2, lambda t: self.play(Create(a5), FadeInPlace(nxt), FadeInPlace(x1),
                                            run_time=t)),
                  (0.8, lambda t: self.emphasize(x1name, run_time=t)),
-                 # a blue strip standing for X^(l+1) travels to where its query comes out
-                 (1.5, lambda t: (self.add(strip),
-                                  self.play(strip.animate.move_to(q1).set_opacity(0.15),
-                                            run_time=t))),
-                 (1.2, lambda t: (self.play(FadeOut(strip), GrowFromEdge(q1, LEFT),
-                                            FadeInPlace(q1name), FadeInPlace(q1how),
-                                            run_time=t), self.gone(strip)))]),
+                 # layer l+1's own W_Q; a blue strip standing for X^(l+1) goes into it; the
+                 # query comes out of its left side and slides to its place
+                 (1, lambda t: self.play(FadeInPlace(wq1), FadeInPlace(wq1name), run_time=t)),
+                 (1.2, lambda t: (self.add(strip),
+                                  self.play(strip.animate.move_to(wq1).scale(0.6)
+                                            .set_opacity(0),
+                                            Indicate(wq1, color=T.Q, scale_factor=1.08),
+                                            run_time=t), self.gone(strip))),
+                 (1.2, lambda t: self.play(FadeIn(q1, shift=(q1.get_x() - wq1.get_x()) * RIGHT),
+                                           FadeInPlace(q1name), FadeInPlace(q1how),
+                                           run_time=t))]),
             # the query this video followed, beside it
             (4, [(1.5, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0how)],
                                            run_time=t)),
                  (1, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t))]),
             # what differs: the X and the matrix; then the claim, line by line
-            (5, [(1.2, lambda t: self.play(Indicate(q0how[1], color=T.X),
+            (5, [(1.2, lambda t: self.play(Indicate(wq1, color=T.Q, scale_factor=1.08),
+                                           Indicate(q0how[1], color=T.X),
                                            Indicate(q1how[1], color=T.X),
                                            Indicate(q0how[3], color=T.Q),
                                            Indicate(q1how[3], color=T.Q), run_time=t))]),
@@ -1947,7 +2050,7 @@ class PerHeadScene(StoryboardScene):
                                                               enumerate(f) if i != 2])),
                                          run_time=t)),
                  (1.5, lambda t: self.wait(t))])]))
-        kept = [xin, box, bname, plus, out, a1, a2, a3, skip, sname, ln, a4, a5, nxt]
+        kept = [xin, box, bname, plus, a1, a2, a3, skip, sname, block2, a5, nxt]
         if fresh is None:
             kept += [sums, *names, note]
         else:

@@ -64,6 +64,10 @@ class Head(View):
     second: Ranked
     gap: float
     rest_max: float
+    products: list[float]       # the top key's first products q_i k_i
+    products_rest: float        # the other products' sum
+    products_decimals: int
+    products_add: bool
     below: list[float | None]
     decimals: Decimals
 
