@@ -75,7 +75,7 @@ from .view import Data
 QKV = ("q", "k", "v")
 NAME = {"q": "Q", "k": "K", "v": "V"}
 COLOR = {"q": T.Q, "k": T.K, "v": T.V}
-S = T.TYPE.small                 # 18 px: the smallest text
+S = T.TYPE.label                 # 22 (review 29: 18 drew notes at 12-13 px): the smallest text
 CL = T.TYPE.label                # 22: what the voice reads out of a chart (tokens, shares)
 PS = 24                          # the projection and comparison beats: numbers ~14 px (review 26)
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
@@ -1066,12 +1066,16 @@ class FreshQKVScene(StoryboardScene):
         if kf is not None:
             self.hold_until(self.when(kf, "feed-forward") - 0.8)
             if qline is not None:
-                self.vanish(qline, run_time=0.3)
+                # (review 29: the pointer stayed round the query's empty place) it leaves with it
+                self.vanish(qline, box, run_time=0.3)
                 qline = None
+                box.become(self.frame_of(pf, buff=0.06))
+                self.play(FadeIn(box), run_time=0.3)
+            else:
+                self.repoint(box, pf, 0.5, buff=0.06)
             if chart is not None:
                 self.vanish(chart, run_time=0.4)
                 st.parts.remove(chart)
-            self.repoint(box, pf, 0.5, buff=0.06)
         elif chart is not None:             # no such sentence: the chart leaves all the same
             self.vanish(chart, run_time=0.4)
             st.parts.remove(chart)
@@ -1101,22 +1105,28 @@ class FreshQKVScene(StoryboardScene):
             cos.align_to(wq, LEFT)
         gloss.next_to(cos, DOWN, buff=0.25).align_to(cos, LEFT)
         self.keep_inside(VGroup(cos, gloss))
-        self.hold_until(self.when(k3, "its cosine") - 0.5)
-        self.play(FadeIn(gx, shift=0.2 * LEFT), run_time=0.5)
+        turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.5, -1.5, 0],
+                            (float(g.x_norm), float(u.x_next_norm)))
+        # (review 29: ~7 s of the formula alone while the voice said X turned) "X turned":
+        # layer l-1's X comes in beside X^(l) and the sketch's two arrows, together at first,
+        # turn apart (a sketch of a direction, not of the 384-number vectors); the cosine
+        # that measures it follows with the voice
+        said3 = self.cue_text(k3)
+        t_turn = (self.when(k3, "X turned") if "X turned" in said3
+                  else self.when(k3, "its cosine"))
+        self.hold_until(t_turn - 0.5)
+        self.play(FadeIn(gx, shift=0.2 * LEFT), FadeIn(turn), run_time=0.5)
         self.play(DimPlace(gx, GHOST), run_time=0.3)
-        self.repoint(box, VGroup(st.proj_x, gx), 0.6, buff=0.06)
+        self.repoint(box, VGroup(st.proj_x, gx), 0.5, buff=0.06)
+        self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
+        st.parts.append(turn)
         self.hold_until(self.when(k3, "is ") - 0.3)
         self.repoint(box, cos, 0.6, anims=[FadeIn(cos, shift=0.1 * UP)])
         st.parts.append(cos)
-        # "where one would mean the same direction": two arrows from one point, X^(l-1)'s
-        # and X^(l)'s, start together (cos 1) and X^(l)'s turns to the angle whose cosine
-        # is the plan's (a sketch of a direction, not of the 384-number vectors)
+        # "where one would mean the same direction": its reading under it
         self.hold_until(self.when(k3, "where one") - 0.2)
-        turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.5, -1.5, 0],
-                            (float(g.x_norm), float(u.x_next_norm)))
-        self.play(FadeIn(gloss, shift=0.1 * LEFT), FadeIn(turn), run_time=0.5)
-        self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
-        st.parts += [gloss, turn]
+        self.play(FadeIn(gloss, shift=0.1 * LEFT), run_time=0.5)
+        st.parts.append(gloss)
         st.why = [made, cos, gloss, turn, *lens.values()]
         self.hold_until(self.cue_at(99) - 0.2)
 
@@ -1136,9 +1146,18 @@ class FreshQKVScene(StoryboardScene):
         base = made.get_bottom()[1] - 1.25           # the tokens' line
         tall = 0.65                                   # the tallest bar
         top = max(ws) or 1.0
+        # (review 29: "[SEP]" and the full stop were never introduced) greyed: the end
+        # marker and punctuation (the start token, which the voice names, stays)
+        def quiet(i):
+            t = toks[i]
+            return i > 0 and ((t.startswith("[") and t.endswith("]")) or
+                              (t.startswith("<") and t.endswith(">")) or
+                              not any(ch.isalnum() for ch in t))
+
         def row(keep, cut=None, buff=0.22):
             return VGroup(*[txt(toks[i][:cut] if cut else toks[i], CL,
-                                T.X if i in focus else (T.ATTN if i == pick else T.TEXT))
+                                T.X if i in focus else (T.ATTN if i == pick else
+                                                        (T.MUTED if quiet(i) else T.TEXT)))
                             for i in keep]).arrange(RIGHT, buff=buff)
         keep = list(range(len(toks)))
         labels = row(keep)
@@ -1692,13 +1711,19 @@ class FreshQKVScene(StoryboardScene):
         cos_head = head("cos with X above").move_to([xs["x"], top, 0])
         # one line: head 0's query test, written as the comparison beat wrote it
         plus = " + b_Q^((l-1))" if any(bool(x.bias) for x in lays) else ""
-        turn_head = VGroup(head(f"head {int(v.show.head)}:"),
-                           math(f"cos({T.X_l('l')} W_Q^((l-1)){plus}, Q^((l-1)))", ML, T.Q)
-                           ).arrange(RIGHT, buff=0.2)
+        # (review 29: a dense formula at ~20 px) in words: layer l-1's query matrix on the
+        # new X against on the old one (both its own bias)
+        def turn_head_of(words):
+            return VGroup(head(f"head {int(v.show.head)}, cos: {words}"),
+                          math(T.X_l('l'), ML, T.X), head("vs on"),
+                          math(T.X_l('l-1'), ML, T.X)).arrange(RIGHT, buff=0.15)
+        turn_head = turn_head_of("layer l−1's query matrix on")
+        if turn_head.width > 8.2:                      # show less, not smaller
+            turn_head = turn_head_of("layer l−1's matrix on")
         turn_head.move_to([0, top, 0]).shift((top - turn_head[0].get_y()) * UP)
         turn_head.set_x(heads[0].get_right()[0] + 0.7 + turn_head.width / 2)
         self.keep_inside(turn_head)
-        tx = turn_head[1].get_x()
+        tx = turn_head.get_x()
         rows, cos_cells, turn_cells = [], [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
@@ -1735,7 +1760,8 @@ class FreshQKVScene(StoryboardScene):
             if getattr(mixed, "value", 0) is None:      # the plan's null (no layer before)
                 mixed = None
             tc = (Num(mixed.cos_old, decimals=2, size=VS, color=T.Q) if mixed is not None
-                  else txt("(the output)" if lay is None else "–", CL, T.MUTED))
+                  else txt("read by no layer", CL, T.TEXT) if lay is None
+                  else txt("–", CL, T.MUTED))
             turn_cells.append(tc.move_to([tx, y, 0]))
         bottom = y_top - len(shown) * dy
         self.add(*moving)                      # taken out of their groups: still on screen
@@ -1913,8 +1939,9 @@ class FreshQKVScene(StoryboardScene):
                 self.hold_until(self.cue_at(km) - 0.2)
                 self.repoint(box, col(mid), 0.6,
                              anims=spotlight({cos_cells.index(c) for c in mid}))
-                self.glide(box, max(nums, key=lambda n: n.value),
-                           self.when(km, "at most") + 0.6, 0.5)
+                # "at least 0.93": the lowest of the middle run (the bound that says less turn)
+                self.glide(box, min(mid, key=lambda n: n.value),
+                           self.when(km, "at least") + 0.6, 0.5)
                 if "less there" in self.cue_text(km):
                     self.glide(box, col(mid), self.when(km, "less there") + 0.2, 0.5)
                 ends = {cos_cells.index(nums[0]), cos_cells.index(nums[-1])}
@@ -1978,7 +2005,7 @@ class FreshQKVScene(StoryboardScene):
                 title_to = title.copy().align_to(lab_to, LEFT)
                 self.play(labs.animate.move_to(lab_to), cos_col.animate.move_to(cos_to),
                           title.animate.move_to(title_to), run_time=0.7)
-                tx = turn_head[1].get_x()
+                tx = turn_head.get_x()
                 for c in turn_cells:
                     c.set_x(tx)
             else:
@@ -1994,10 +2021,18 @@ class FreshQKVScene(StoryboardScene):
             self.stage.parts.append(box)          # (taken out with the cosines above)
             self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), *spotlight(None),
                       run_time=0.7)
-            t_end = (self.when(kq, "turns most") - 0.2 if kq is not None
+            kno = self.cue_with("No layer reads")
+            t_end = (self.cue_at(kno) - 0.2 if kno is not None else
+                     self.when(kq, "turns most") - 0.2 if kq is not None
                      else self.cue_end(kt) - 0.4)
             per = max(0.35, (t_end - self.time) / max(1, len(turns)))
-            for c in turn_cells:
+            for i, c in enumerate(turn_cells):
+                if not isinstance(c, Num) and kno is not None and shown[i] >= len(lays):
+                    # "No layer reads X 6": the output's row, its cell saying so
+                    self.hold_until(self.cue_at(kno) - 0.1)
+                    self.repoint(box, VGroup(rows[i][0], c), 0.6,
+                                 anims=[FadeIn(c, shift=0.15 * DOWN)])
+                    continue
                 if not isinstance(c, Num):     # no test for this state: its dash, at once
                     self.play(FadeIn(c, shift=0.15 * DOWN), run_time=0.3)
                     continue
@@ -2061,9 +2096,10 @@ class FreshQKVScene(StoryboardScene):
         line), stacked under the rows at DOWN * 1.2."""
         c = self.v["check"]                   # what the plan's check covered (View.check is a method)
         b = c.bound
-        scope = txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
-                    f"× {int(c.entries)} entries of Q, K and V, in all {int(c.layers)} "
-                    "layers; each layer checked:", S, T.TEXT)
+        scope = VGroup(txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
+                           f"× {int(c.entries)} entries of Q, K and V,", S, T.TEXT),
+                       txt(f"in all {int(c.layers)} layers; each layer checked:", S, T.TEXT)
+                       ).arrange(DOWN, buff=0.12)
         # Each layer's largest |model − recomputed| is float noise (its last digits change with
         # the CPU's kernels and thread count), so the frame says only that it is under the bound.
         gaps = VGroup(*[VGroup(txt(f"layer {int(lay.layer)}", T.TYPE.label, T.TEXT),
@@ -2082,7 +2118,9 @@ class FreshQKVScene(StoryboardScene):
         # (review 28: the compared numbers were ~11 px) the numbers at PS (~14 px)
         model = row_of(v.q.values, v.q.path, T.Q, PS)
         redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, PS)
-        ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
+        name = str(self.v.focus.word).partition("#")[0]
+        ml = txt(f"the model's query for '{name}', layer {l}, head {int(self.v.show.head)}:",
+                 S, T.TEXT)
         rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
                  "recomputed here from X and W:", S, T.TEXT)
         VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
