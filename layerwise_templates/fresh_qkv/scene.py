@@ -189,7 +189,16 @@ class FreshQKVScene(StoryboardScene):
 
     def set_note(self, text: str, color=T.TEXT) -> None:
         """The one line of explanation under the picture (replaces the last)."""
-        new = txt(text, S, color).move_to(UP * NOTE_Y)
+        new = txt(text, S, color)
+        if new.width > NOTE_WIDTH:
+            # (notes at 22 since review 29) too wide: two lines, split at the comma or colon
+            # nearest the middle (show less per line, not smaller)
+            cuts = [i + 1 for i, ch in enumerate(text) if ch in ",:;" and text[i + 1:i + 2] == " "]
+            if cuts:
+                c = min(cuts, key=lambda i: abs(i - len(text) / 2))
+                new = VGroup(txt(text[:c].strip(), S, color), txt(text[c:].strip(), S, color)
+                             ).arrange(DOWN, buff=0.12)
+        new.move_to(UP * NOTE_Y)
         self.keep_inside(new)
         old, self.stage.note = self.stage.note, new
         self.stage.note_text = text
