@@ -2152,7 +2152,7 @@ class FreshQKVScene(StoryboardScene):
         top = VGroup(ml, rl, model, redo, fine)
         over = scope.get_top()[1] - (fine.get_bottom()[1] - 0.3)
         if over > 0:
-            top.shift(UP * min(over, max(0.0, 2.6 - top.get_top()[1])))
+            top.shift(UP * min(over, max(0.0, 2.75 - top.get_top()[1])))   # (2.6 before the scope took two lines)
         self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
         box = self.frame_of(model)
         self.play(FadeIn(box), run_time=0.4)
