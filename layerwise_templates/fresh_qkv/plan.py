@@ -66,8 +66,8 @@ def norm_step(trace: Trace, layer: int, pos: list[int]) -> dict:
             before = sum(trace[h] for h in ("hook_embed", "hook_pos_embed",
                                             "hook_token_type_embed") if h in trace)
             seg = "hook_token_type_embed" in trace
-            site, label = "embed_ln", ("token and position embeddings, plus one the same "
-                                       "for every token" if seg else
+            site, label = "embed_ln", ("token, position and token-type embeddings"
+                                       if seg else
                                        "token and position embeddings")
         else:
             before = trace[f"blocks.{layer - 1}.hook_resid_post"]

@@ -75,7 +75,7 @@ from .view import Data
 QKV = ("q", "k", "v")
 NAME = {"q": "Q", "k": "K", "v": "V"}
 COLOR = {"q": T.Q, "k": T.K, "v": T.V}
-S = T.TYPE.small                 # 18 px: the smallest text
+S = T.TYPE.label                 # 22 (review 29: 18 drew notes at 12-13 px): the smallest text
 CL = T.TYPE.label                # 22: what the voice reads out of a chart (tokens, shares)
 PS = 24                          # the projection and comparison beats: numbers ~14 px (review 26)
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
@@ -87,7 +87,7 @@ HL = T.POINTER                   # the chapter's pointer colour (white: Q is yel
 SY, BY, COL_TOP, NOTE_Y = 1.2, 2.3, 0.3, -2.05
 CS = 26                          # the diagram's column digits (16 px at 480p)
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
-X_LEFT, X_RIGHT = -6.3, 5.3      # the first and last node's x (the columns apart)
+X_LEFT, X_RIGHT = -5.9, 5.3      # the first and last node's x (the columns apart)
 UPDATE_COLOR = {"d_attn": T.ATTN, "d_ffn": T.FFN}
 UPDATE_SUB = {"d_attn": "attn", "d_ffn": "FFN"}
 BRANCH = {"d_attn": "attention", "d_ffn": "FFN"}
@@ -189,7 +189,16 @@ class FreshQKVScene(StoryboardScene):
 
     def set_note(self, text: str, color=T.TEXT) -> None:
         """The one line of explanation under the picture (replaces the last)."""
-        new = txt(text, S, color).move_to(UP * NOTE_Y)
+        new = txt(text, S, color)
+        if new.width > NOTE_WIDTH:
+            # (notes at 22 since review 29) too wide: two lines, split at the comma or colon
+            # nearest the middle (show less per line, not smaller)
+            cuts = [i + 1 for i, ch in enumerate(text) if ch in ",:;" and text[i + 1:i + 2] == " "]
+            if cuts:
+                c = min(cuts, key=lambda i: abs(i - len(text) / 2))
+                new = VGroup(txt(text[:c].strip(), S, color), txt(text[c:].strip(), S, color)
+                             ).arrange(DOWN, buff=0.12)
+        new.move_to(UP * NOTE_Y)
         self.keep_inside(new)
         old, self.stage.note = self.stage.note, new
         self.stage.note_text = text
@@ -342,7 +351,18 @@ class FreshQKVScene(StoryboardScene):
             q = VMobject(color=UPDATE_COLOR[d.keys[i]], stroke_width=4)
             q.set_points_as_corners([[box.get_right()[0], BY, 0], [x1, BY, 0],
                                      [x1, SY + 0.27, 0]])
-            return VGroup(p, q)
+            if d.keys[i] != "d_attn":
+                return VGroup(p, q)
+            # (review 28: attention drawn fed by "bank" alone) faint lines into the box's top
+            # from "every token's X": attention reads them all, the FFN only this token
+            src = txt("every token's X", CL, T.MUTED)
+            src.move_to([box.get_right()[0] + 0.45 + src.width / 2, BY + 0.62, 0])
+            feed = VGroup(*[Line([src.get_left()[0] - 0.12, src.get_y() + dy, 0],
+                                 box.get_top() + dx * RIGHT, color=T.ATTN, stroke_width=2,
+                                 stroke_opacity=0.45)
+                            for dx, dy in ((-0.4, 0.08), (0.0, 0.0), (0.4, -0.08))])
+            return VGroup(p, q, VGroup(feed, src))
+
         prev = i - 1 if d.kinds[i - 1] != "update" else i - 2     # the stream skips the branch
         end = [x + (0.35 if i == len(d.xs) - 1 else 0), SY, 0]
         # the stream leaves a box from its right edge (never drawn through it)
@@ -408,13 +428,18 @@ class FreshQKVScene(StoryboardScene):
     def draw_branch(self, d: Diagram, i: int, run_time: float) -> None:
         """The update's branch: the path up, the box, the dot running through, the Δ column
         coming down out of the box."""
-        up, down = d.paths[i]
-        self.play(FadeIn(up), FadeIn(d.marks[i], shift=0.1 * DOWN), run_time=0.4 * run_time)
+        up, down = d.paths[i][0], d.paths[i][1]
+        feed = d.paths[i][2:]
+        self.play(FadeIn(up), FadeIn(d.marks[i], shift=0.1 * DOWN), *[FadeIn(f) for f in feed],
+                  run_time=0.4 * run_time)
         self.run_dot(up, UPDATE_COLOR[d.keys[i]], 0.25 * run_time)
-        # (review 26: the column grew out of the box, its label over the box's name) it comes
-        # down into its place under the branch
-        self.play(FadeIn(down), FadeIn(d.cols[i], shift=0.3 * DOWN),
-                  run_time=0.35 * run_time)
+        # (review 28: the update faded in below the path) the column comes out of the box's
+        # bottom, small (its label never over the box's name), and grows on its way down
+        # into its place under the branch
+        col = d.cols[i]
+        home = col.get_center()
+        col.scale(0.05).move_to(d.marks[i].get_bottom() + 0.1 * DOWN)
+        self.play(FadeIn(down), col.animate.scale(20).move_to(home), run_time=0.35 * run_time)
 
     def into_mark(self, nums, mark, run_time: float, cols=(), out=None) -> None:
         """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
@@ -1030,17 +1055,41 @@ class FreshQKVScene(StoryboardScene):
             self.remove(*word.get_family(), *rest.get_family())
             box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
             self.play(FadeIn(box), run_time=0.4)
+            if "query" in self.cue_text(kc):
+                # (review 28: "layer 1's query" said with no query on screen) the query comes
+                # back under the formula, written as made from this X; the pointer on both
+                q = rows["q"]
+                b = " + b_Q^((%d))" % l if bool(self.v.layers[l].bias) else ""
+                qline = VGroup(q.copy(), math(f"= {T.X_l(l)} W_Q^(({l})){b}", ML, T.Q)
+                               ).arrange(RIGHT, buff=0.25)
+                qline.next_to(made, DOWN, buff=0.7).set_x(0)
+                self.keep_inside(qline)
+                self.play(FadeIn(qline, shift=0.15 * DOWN), run_time=0.5)
+                # (the box round X and the query together cut through the formula) the
+                # pointer on the query alone, as the voice reaches "depend on context"
+                self.glide(box, qline, self.when(kc, "depend on") + 0.2, 0.5)
+                self.qline = qline
         # "With the feed-forward update, and LayerNorm after each": those parts in turn
         kf = self.cue_with("feed-forward")
+        qline, self.qline = getattr(self, "qline", None), None
         if kf is not None:
             self.hold_until(self.when(kf, "feed-forward") - 0.8)
+            if qline is not None:
+                # (review 29: the pointer stayed round the query's empty place) it leaves with it
+                self.vanish(qline, box, run_time=0.3)
+                qline = None
+                box.become(self.frame_of(pf, buff=0.06))
+                self.play(FadeIn(box), run_time=0.3)
+            else:
+                self.repoint(box, pf, 0.5, buff=0.06)
             if chart is not None:
                 self.vanish(chart, run_time=0.4)
                 st.parts.remove(chart)
-            self.repoint(box, pf, 0.5, buff=0.06)
         elif chart is not None:             # no such sentence: the chart leaves all the same
             self.vanish(chart, run_time=0.4)
             st.parts.remove(chart)
+        if qline is not None:
+            self.vanish(qline, run_time=0.3)
         if span and span["ln"]:
             t_ln = (self.when(kf, "LayerNorm") if kf is not None
                     else self.time + 0.5)
@@ -1065,22 +1114,28 @@ class FreshQKVScene(StoryboardScene):
             cos.align_to(wq, LEFT)
         gloss.next_to(cos, DOWN, buff=0.25).align_to(cos, LEFT)
         self.keep_inside(VGroup(cos, gloss))
-        self.hold_until(self.when(k3, "its cosine") - 0.5)
-        self.play(FadeIn(gx, shift=0.2 * LEFT), run_time=0.5)
+        turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.5, -1.5, 0],
+                            (float(g.x_norm), float(u.x_next_norm)))
+        # (review 29: ~7 s of the formula alone while the voice said X turned) "X turned":
+        # layer l-1's X comes in beside X^(l) and the sketch's two arrows, together at first,
+        # turn apart (a sketch of a direction, not of the 384-number vectors); the cosine
+        # that measures it follows with the voice
+        said3 = self.cue_text(k3)
+        t_turn = (self.when(k3, "X turned") if "X turned" in said3
+                  else self.when(k3, "its cosine"))
+        self.hold_until(t_turn - 0.5)
+        self.play(FadeIn(gx, shift=0.2 * LEFT), FadeIn(turn), run_time=0.5)
         self.play(DimPlace(gx, GHOST), run_time=0.3)
-        self.repoint(box, VGroup(st.proj_x, gx), 0.6, buff=0.06)
+        self.repoint(box, VGroup(st.proj_x, gx), 0.5, buff=0.06)
+        self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
+        st.parts.append(turn)
         self.hold_until(self.when(k3, "is ") - 0.3)
         self.repoint(box, cos, 0.6, anims=[FadeIn(cos, shift=0.1 * UP)])
         st.parts.append(cos)
-        # "where one would mean the same direction": two arrows from one point, X^(l-1)'s
-        # and X^(l)'s, start together (cos 1) and X^(l)'s turns to the angle whose cosine
-        # is the plan's (a sketch of a direction, not of the 384-number vectors)
+        # "where one would mean the same direction": its reading under it
         self.hold_until(self.when(k3, "where one") - 0.2)
-        turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.5, -1.5, 0],
-                            (float(g.x_norm), float(u.x_next_norm)))
-        self.play(FadeIn(gloss, shift=0.1 * LEFT), FadeIn(turn), run_time=0.5)
-        self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
-        st.parts += [gloss, turn]
+        self.play(FadeIn(gloss, shift=0.1 * LEFT), run_time=0.5)
+        st.parts.append(gloss)
         st.why = [made, cos, gloss, turn, *lens.values()]
         self.hold_until(self.cue_at(99) - 0.2)
 
@@ -1100,9 +1155,18 @@ class FreshQKVScene(StoryboardScene):
         base = made.get_bottom()[1] - 1.25           # the tokens' line
         tall = 0.65                                   # the tallest bar
         top = max(ws) or 1.0
+        # (review 29: "[SEP]" and the full stop were never introduced) greyed: the end
+        # marker and punctuation (the start token, which the voice names, stays)
+        def quiet(i):
+            t = toks[i]
+            return i > 0 and ((t.startswith("[") and t.endswith("]")) or
+                              (t.startswith("<") and t.endswith(">")) or
+                              not any(ch.isalnum() for ch in t))
+
         def row(keep, cut=None, buff=0.22):
             return VGroup(*[txt(toks[i][:cut] if cut else toks[i], CL,
-                                T.X if i in focus else (T.ATTN if i == pick else T.TEXT))
+                                T.X if i in focus else (T.ATTN if i == pick else
+                                                        (T.MUTED if quiet(i) else T.TEXT)))
                             for i in keep]).arrange(RIGHT, buff=buff)
         keep = list(range(len(toks)))
         labels = row(keep)
@@ -1527,8 +1591,14 @@ class FreshQKVScene(StoryboardScene):
                               color=color)]
                 sum_ = VGroup(*parts).arrange(RIGHT, buff=0.12)
                 # right under the row it fills (the rows below come later): the eye stays there
-                sum_.next_to(res, DOWN, buff=0.22).align_to(name if name is not None else res,
-                                                            LEFT)
+                sum_.next_to(res, DOWN, buff=0.4).align_to(name if name is not None else res,
+                                                           LEFT)
+                # (review 28: it ran to the frame's edge, crowding Q's row) a margin on the
+                # right: it moves left, as far as the matrix block's right edge allows
+                over = sum_.get_right()[0] - (self.HOME_WIDTH / 2 - 0.55)
+                if over > 0:
+                    room = max(0.0, sum_.get_left()[0] - (W.get_right()[0] + 0.35))
+                    sum_.shift(min(over, room) * LEFT)
                 self.keep_inside(sum_)
             # X's numbers, at full size, come down as one row (they keep their order and
             # spacing: nothing crosses) onto W's column j, just above it, then sink into it
@@ -1650,13 +1720,19 @@ class FreshQKVScene(StoryboardScene):
         cos_head = head("cos with X above").move_to([xs["x"], top, 0])
         # one line: head 0's query test, written as the comparison beat wrote it
         plus = " + b_Q^((l-1))" if any(bool(x.bias) for x in lays) else ""
-        turn_head = VGroup(head(f"head {int(v.show.head)}:"),
-                           math(f"cos({T.X_l('l')} W_Q^((l-1)){plus}, Q^((l-1)))", ML, T.Q)
-                           ).arrange(RIGHT, buff=0.2)
+        # (review 29: a dense formula at ~20 px) in words: layer l-1's query matrix on the
+        # new X against on the old one (both its own bias)
+        def turn_head_of(words):
+            return VGroup(head(f"head {int(v.show.head)}, cos: {words}"),
+                          math(T.X_l('l'), ML, T.X), head("vs on"),
+                          math(T.X_l('l-1'), ML, T.X)).arrange(RIGHT, buff=0.15)
+        turn_head = turn_head_of("layer l−1's query matrix on")
+        if turn_head.width > 8.2:                      # show less, not smaller
+            turn_head = turn_head_of("layer l−1's matrix on")
         turn_head.move_to([0, top, 0]).shift((top - turn_head[0].get_y()) * UP)
         turn_head.set_x(heads[0].get_right()[0] + 0.7 + turn_head.width / 2)
         self.keep_inside(turn_head)
-        tx = turn_head[1].get_x()
+        tx = turn_head.get_x()
         rows, cos_cells, turn_cells = [], [], []
         states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
         shown = pick_states(states, MAX_ROWS)
@@ -1693,7 +1769,8 @@ class FreshQKVScene(StoryboardScene):
             if getattr(mixed, "value", 0) is None:      # the plan's null (no layer before)
                 mixed = None
             tc = (Num(mixed.cos_old, decimals=2, size=VS, color=T.Q) if mixed is not None
-                  else txt("(the output)" if lay is None else "–", CL, T.MUTED))
+                  else txt("read by no layer", CL, T.TEXT) if lay is None
+                  else txt("–", CL, T.MUTED))
             turn_cells.append(tc.move_to([tx, y, 0]))
         bottom = y_top - len(shown) * dy
         self.add(*moving)                      # taken out of their groups: still on screen
@@ -1766,6 +1843,17 @@ class FreshQKVScene(StoryboardScene):
                 self.repoint(box, c, 0.7 * step, anims=more)
                 self.hold_until(self.time + 0.3 * step)
 
+        def spotlight(keep) -> list:
+            """Animations: the rows in `keep` (indices; None: all) at full strength, the
+            others dimmed (label and every cell on screen)."""
+            out = []
+            for r in range(len(rows)):
+                op = 1.0 if keep is None or r in keep else 0.3
+                for m in (rows[r][0] if len(rows[r]) else None, cos_cells[r], turn_cells[r]):
+                    if m is not None and self.on_screen(m):
+                        out.append(m.animate.set_opacity(op))
+            return out
+
         def footnote(new) -> None:
             """The one line under the table: `new` replaces the last."""
             nonlocal note
@@ -1785,19 +1873,20 @@ class FreshQKVScene(StoryboardScene):
             # LayerNorm": the row, and under the table what it is made of
             self.hold_until_cue(k1)
             point(VGroup(rows[0][0], rows[0][1]))
-            foot_text = f"= LayerNorm of the {lays[0].norm.label}"
-            foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X), txt(foot_text, S, T.TEXT)
-                          ).arrange(RIGHT, buff=0.3)    # the box round foot[1] clear of X
+            # "= LayerNorm of the ...": three pieces apart, so the pointer on "LayerNorm"
+            # has room round it (review 28: its box touched "of")
+            x0 = math(T.X_l(int(lays[0].layer)), ML, T.X)
+            of = f"of the {lays[0].norm.label}"
+            foot = VGroup(x0, txt("=", S, T.TEXT), txt("LayerNorm", S, T.TEXT), txt(of, S, T.TEXT)
+                          ).arrange(RIGHT, buff=0.3)
             if foot.width > NOTE_WIDTH:                  # show less, not smaller
-                foot_text = "= LayerNorm of its embeddings"
-                foot = VGroup(math(T.X_l(int(lays[0].layer)), ML, T.X),
-                              txt(foot_text, S, T.TEXT)).arrange(RIGHT, buff=0.3)
+                foot = VGroup(x0, txt("=", S, T.TEXT), txt("LayerNorm", S, T.TEXT),
+                              txt("of its embeddings", S, T.TEXT)).arrange(RIGHT, buff=0.3)
             footnote(foot)
-            self.glide(box, foot[1], self.when(k1, "embeddings") + 0.6, 0.8)
+            self.glide(box, VGroup(*foot[1:]), self.when(k1, "embeddings") + 0.6, 0.8)
             # "put through LayerNorm": the pointer on that word of the footnote
             if "put through" in str(self.beat["cues"][k1].get("text", "")):
-                self.glide(box, self.glyphs(foot[1], foot_text, "LayerNorm"),
-                           self.when(k1, "put through") + 0.5, 0.6)
+                self.glide(box, foot[2], self.when(k1, "put through") + 0.5, 0.6, buff=0.1)
             if "later X" in str(self.beat["cues"][k1].get("text", "")) and len(rows) > 1:
                 # "every later X is also LayerNorm's output": the pointer on the rows below
                 self.glide(box, col([r[1] for r in rows[1:]]), self.when(k1, "later X") + 0.3,
@@ -1847,7 +1936,30 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
                            self.when(k, "lower the") + 0.4, 0.6)
             nums = [c for c in cos_cells if isinstance(c, Num)]
-            if "middle steps" in said_k and len(nums) >= 4:
+            km, kl = self.cue_with("middle steps"), self.cue_with("first step and the last")
+            if km is not None and kl is not None and km != k and len(nums) >= 4:
+                # (review 28: one 13 s sentence over a finished column) three short cues,
+                # each with its own cells lit and the other rows dimmed: "measured as for
+                # X one" its cell; "in the middle steps at most 0.96" the middle run, then
+                # the highest; "most in the first step and the last, lowest 0.74" those two
+                if "as we did for X" in said_k:
+                    self.glide(box, nums[0], self.when(k, "as we did for X") + 0.3, 0.5)
+                mid = nums[1:-1]
+                self.hold_until(self.cue_at(km) - 0.2)
+                self.repoint(box, col(mid), 0.6,
+                             anims=spotlight({cos_cells.index(c) for c in mid}))
+                # "at least 0.93": the lowest of the middle run (the bound that says less turn)
+                self.glide(box, min(mid, key=lambda n: n.value),
+                           self.when(km, "at least") + 0.6, 0.5)
+                if "less there" in self.cue_text(km):
+                    self.glide(box, col(mid), self.when(km, "less there") + 0.2, 0.5)
+                ends = {cos_cells.index(nums[0]), cos_cells.index(nums[-1])}
+                self.hold_until(self.cue_at(kl) - 0.2)
+                self.repoint(box, nums[0], 0.6, anims=spotlight(ends))
+                low = cos_cells.index(min(nums, key=lambda n: n.value))
+                self.glide(box, VGroup(rows[low][0], cos_cells[low]),
+                           self.when(kl, "lowest") + 0.5, 0.6)
+            elif "middle steps" in said_k and len(nums) >= 4:
                 # "at most 0.96: X turns less in the middle steps, and most in the first and
                 # last, lowest 0.74": the highest, the middle run, the first, the lowest
                 if "as for X" in said_k:        # "as for X one": its cell, the one seen before
@@ -1868,7 +1980,8 @@ class FreshQKVScene(StoryboardScene):
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
                 self.glide(box, VGroup(rows[low][0], cos_cells[low]),
                            self.when(k, "into X") + 0.5, 0.6)
-        kt = self.cue_with("query matrix given")
+        kt = self.cue_with("query test")
+        kt = kt if kt is not None else self.cue_with("query matrix given")
         turns = [c for c in turn_cells if isinstance(c, Num)]
         if kt is not None and turns:
             # "Now the test of layer 1 at every layer: the layer before's query matrix, given
@@ -1901,7 +2014,7 @@ class FreshQKVScene(StoryboardScene):
                 title_to = title.copy().align_to(lab_to, LEFT)
                 self.play(labs.animate.move_to(lab_to), cos_col.animate.move_to(cos_to),
                           title.animate.move_to(title_to), run_time=0.7)
-                tx = turn_head[1].get_x()
+                tx = turn_head.get_x()
                 for c in turn_cells:
                     c.set_x(tx)
             else:
@@ -1915,11 +2028,20 @@ class FreshQKVScene(StoryboardScene):
             else:
                 box.become(self.frame_of(turn_head, buff=0.06))
             self.stage.parts.append(box)          # (taken out with the cosines above)
-            self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), run_time=0.7)
-            t_end = (self.when(kq, "turns most") - 0.2 if kq is not None
+            self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), *spotlight(None),
+                      run_time=0.7)
+            kno = self.cue_with("No layer reads")
+            t_end = (self.cue_at(kno) - 0.2 if kno is not None else
+                     self.when(kq, "turns most") - 0.2 if kq is not None
                      else self.cue_end(kt) - 0.4)
             per = max(0.35, (t_end - self.time) / max(1, len(turns)))
-            for c in turn_cells:
+            for i, c in enumerate(turn_cells):
+                if not isinstance(c, Num) and kno is not None and shown[i] >= len(lays):
+                    # "No layer reads X 6": the output's row, its cell saying so
+                    self.hold_until(self.cue_at(kno) - 0.1)
+                    self.repoint(box, VGroup(rows[i][0], c), 0.6,
+                                 anims=[FadeIn(c, shift=0.15 * DOWN)])
+                    continue
                 if not isinstance(c, Num):     # no test for this state: its dash, at once
                     self.play(FadeIn(c, shift=0.15 * DOWN), run_time=0.3)
                     continue
@@ -1930,27 +2052,32 @@ class FreshQKVScene(StoryboardScene):
                 # "Head 0's query turns most at layer 1, 0.76": that cell, with its row's X
                 low = min(turns, key=lambda n: n.value)
                 i_low = turn_cells.index(low)
+                self.hold_until(self.cue_at(kq) - 0.2)
+                self.play(*spotlight({i_low}), run_time=0.4)
                 self.glide(box, low, self.when(kq, "turns most") + 0.4, 0.6)
                 rest = [c for c in turns if c is not low]
-                if rest and "later" in self.cue_text(kq):
-                    # "later, its cosine stays 0.96 to 0.97": the rest of the column, cell by
-                    # cell down to the sentence's end, then all of them
-                    said_q = self.cue_text(kq)
-                    both = side and "turns less" in said_q and "nearly the same" in said_q
-                    self.hold_until(self.when(kq, "later") - 0.2)
-                    walk(rest, (self.when(kq, "turns less") - 1.2) if both
-                         else self.cue_end(kq) - 1.0)
+                kL = self.cue_with("Later")
+                kL = kL if kL is not None else self.cue_with("later")
+                if rest and kL is not None:
+                    # "later, its cosine stays 0.96 to 0.97": those rows lit, the rest of the
+                    # column cell by cell; "X turns less at each step than in the first": X's
+                    # cosines on the same rows, beside; "nearly the same query": the test's
+                    # cells again; "the two go together": both (review 28: one cue each)
+                    said_q = self.cue_text(kL)
+                    kn = self.cue_with("nearly the same")
+                    both = side and "turns less" in said_q and kn is not None
+                    self.hold_until(self.when(kL, "ater") - 0.2)
+                    self.play(*spotlight({turn_cells.index(c) for c in rest}), run_time=0.4)
+                    walk(rest, (self.when(kL, "turns less") - 1.2) if both
+                         else self.cue_end(kL) - 1.0)
                     if both:
-                        # "X turns less at each step than in the first": X's cosines on the
-                        # same rows, beside; "nearly the same query": the test's cells again
                         xs_rest = [cos_cells[turn_cells.index(c)] for c in rest]
-                        self.glide(box, col(xs_rest), self.when(kq, "turns less") + 0.2, 0.6)
-                        self.glide(box, col(rest), self.when(kq, "nearly the same") + 0.2,
+                        self.glide(box, col(xs_rest), self.when(kL, "turns less") + 0.2, 0.6)
+                        self.glide(box, col(rest), self.when(kn, "nearly the same") + 0.2,
                                    0.6)
-                        if "go together" in said_q:
-                            # "the two go together here": both columns' cells on those rows
+                        if "go together" in self.cue_text(kn):
                             self.glide(box, VGroup(*xs_rest, *rest),
-                                       self.when(kq, "go together") + 0.2, 0.6)
+                                       self.when(kn, "go together") + 0.2, 0.6)
                     else:
                         self.repoint(box, col(rest), 0.6)
                 del i_low
@@ -1966,7 +2093,7 @@ class FreshQKVScene(StoryboardScene):
                             math(f"Q^((l)), K^((l)), V^((l)) = {xin} W^((l)){plus}", ML, T.TEXT)
                             ).arrange(RIGHT, buff=0.25)
             footnote(recipe)
-            self.repoint(box, recipe, 0.6)
+            self.repoint(box, recipe, 0.6, anims=spotlight(None))
             # the states a layer reads (the output is read by none)
             read = [r[0] for r, si in zip(rows, shown) if si < len(lays)]
             walk(read, self.cue_end(k) - 0.4)
@@ -1978,9 +2105,10 @@ class FreshQKVScene(StoryboardScene):
         line), stacked under the rows at DOWN * 1.2."""
         c = self.v["check"]                   # what the plan's check covered (View.check is a method)
         b = c.bound
-        scope = txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
-                    f"× {int(c.entries)} entries of Q, K and V, in all {int(c.layers)} "
-                    "layers; each layer checked:", S, T.TEXT)
+        scope = VGroup(txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
+                           f"× {int(c.entries)} entries of Q, K and V,", S, T.TEXT),
+                       txt(f"in all {int(c.layers)} layers; each layer checked:", S, T.TEXT)
+                       ).arrange(DOWN, buff=0.12)
         # Each layer's largest |model − recomputed| is float noise (its last digits change with
         # the CPU's kernels and thread count), so the frame says only that it is under the bound.
         gaps = VGroup(*[VGroup(txt(f"layer {int(lay.layer)}", T.TYPE.label, T.TEXT),
@@ -1996,9 +2124,12 @@ class FreshQKVScene(StoryboardScene):
         self.clear_stage()
         l = self.layer
         v = self.v.layers[l]
-        model = row_of(v.q.values, v.q.path, T.Q, S)
-        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, S)
-        ml = txt(f"the model's query, layer {l}, head {int(self.v.show.head)}:", S, T.TEXT)
+        # (review 28: the compared numbers were ~11 px) the numbers at PS (~14 px)
+        model = row_of(v.q.values, v.q.path, T.Q, PS)
+        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, PS)
+        name = str(self.v.focus.word).partition("#")[0]
+        ml = txt(f"the model's query for '{name}', layer {l}, head {int(self.v.show.head)}:",
+                 S, T.TEXT)
         rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
                  "recomputed here from X and W:", S, T.TEXT)
         VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
@@ -2021,7 +2152,7 @@ class FreshQKVScene(StoryboardScene):
         top = VGroup(ml, rl, model, redo, fine)
         over = scope.get_top()[1] - (fine.get_bottom()[1] - 0.3)
         if over > 0:
-            top.shift(UP * min(over, max(0.0, 2.6 - top.get_top()[1])))
+            top.shift(UP * min(over, max(0.0, 2.75 - top.get_top()[1])))   # (2.6 before the scope took two lines)
         self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
         box = self.frame_of(model)
         self.play(FadeIn(box), run_time=0.4)
@@ -2052,11 +2183,7 @@ class FreshQKVScene(StoryboardScene):
         self.repoint(box, VGroup(bound, big), 0.8,
                      anims=[FadeIn(VGroup(bound, big), shift=0.1 * UP)])
         self.stage.parts += [scope, gaps, bound, big, box]
-        # "in every layer": the pointer walks the ticks, layer by layer, to the sentence's end
-        t0 = min(self.when(2, "in every layer") - 0.2, self.cue_end(2) - 2.4)
-        self.hold_until(t0)
-        step = max(0.35, (self.cue_end(2) - self.time) / max(1, len(gaps)))
-        for g in gaps:
-            self.repoint(box, g, 0.8 * step)
-        self.glide(box, gaps, self.time + 0.7, 0.6)
+        # "in every layer": the pointer on all the ticks together (review 28: a pointer
+        # walking them stopped on one layer as the voice said "every")
+        self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 0.6)
         self.hold_until(self.cue_at(99) - 0.3)
