@@ -1948,9 +1948,9 @@ class FreshQKVScene(StoryboardScene):
                 self.hold_until(self.cue_at(km) - 0.2)
                 self.repoint(box, col(mid), 0.6,
                              anims=spotlight({cos_cells.index(c) for c in mid}))
-                # "at least 0.93": the lowest of the middle run (the bound that says less turn)
+                # "its lowest is 0.93": the lowest of the middle run (the bound that says less turn)
                 self.glide(box, min(mid, key=lambda n: n.value),
-                           self.when(km, "at least") + 0.6, 0.5)
+                           self.when(km, "its lowest") + 0.6, 0.5)
                 if "less there" in self.cue_text(km):
                     self.glide(box, col(mid), self.when(km, "less there") + 0.2, 0.5)
                 ends = {cos_cells.index(nums[0]), cos_cells.index(nums[-1])}
@@ -2030,14 +2030,14 @@ class FreshQKVScene(StoryboardScene):
             self.stage.parts.append(box)          # (taken out with the cosines above)
             self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), *spotlight(None),
                       run_time=0.7)
-            kno = self.cue_with("No layer reads")
+            kno = self.cue_with("No layer builds")
             t_end = (self.cue_at(kno) - 0.2 if kno is not None else
                      self.when(kq, "turns most") - 0.2 if kq is not None
                      else self.cue_end(kt) - 0.4)
             per = max(0.35, (t_end - self.time) / max(1, len(turns)))
             for i, c in enumerate(turn_cells):
                 if not isinstance(c, Num) and kno is not None and shown[i] >= len(lays):
-                    # "No layer reads X 6": the output's row, its cell saying so
+                    # "No layer builds a query from X 6": the output's row, its cell saying so
                     self.hold_until(self.cue_at(kno) - 0.1)
                     self.repoint(box, VGroup(rows[i][0], c), 0.6,
                                  anims=[FadeIn(c, shift=0.15 * DOWN)])
