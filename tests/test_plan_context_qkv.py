@@ -92,9 +92,14 @@ def test_narration_quotes_the_plan(built):
     sm = d["summary"]
     low, x, last = sm["lowest"], sm["x_lowest"], sm["last_lowest"]
     text = next(b["narration"] for b in plan["beats"] if b["id"] == "compare")   # filled
-    assert f"On this pair, the {NAMES[low['key']]} come apart furthest" in text
-    assert f"down to {fmt(low['value'])} at layer {low['layer']}" in text
-    assert f"below X's lowest, {fmt(x['value'])}" in text and low["value"] < x["value"]
+    # the lowest is said once, in the layers beat, as its ring lands (review 29: the compare
+    # beat re-ringed and re-said it)
+    lay = next(b["narration"] for b in plan["beats"] if b["id"] == "layers")
+    assert low["key"] == "v" and "the values stay below X" in lay
+    assert (f"down to {fmt(low['value'])} at layer {low['layer']}, the lowest of the four"
+            in lay)
+    assert f"X stays between {fmt(x['value'])}" in lay and low["value"] < x["value"]
+    assert "come apart furthest" not in text
     assert x["value"] == min(d["cos"]["x"])
     # the caption says only what the voice says: the lowest, X's lowest, Q and K above X
     L = len(d["layers"]) - 1
@@ -125,7 +130,8 @@ def test_narration_quotes_the_plan(built):
     assert "end further apart" not in text
     # the values below X from layer 1 to 4, just above it at the last layer
     said = next(b["narration"] for b in plan["beats"] if b["id"] == "layers")
-    assert "From layer 1 to 4 the values stay below X, then end just above it." in said
+    assert ("From layer 1 to 4 the values stay below X, down to 0.62 at layer 3, the lowest "
+            "of the four on this pair, then end just above it.") in said
     # the purpose before the tour
     assert said.index("Keys and values that differ") < said.index("From layer 1 on")
     assert all(c["v"][l] < c["x"][l] for l in range(1, L)) and c["v"][L] > c["x"][L]

@@ -49,7 +49,7 @@ from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Ar
                    ArcBetweenPoints, Arrow, DashedLine, GrowArrow, GrowFromEdge, Indicate, Rectangle,
                    ReplacementTransform, Succession, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
-                   Write)
+                   Write, VMobject, MoveAlongPath)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -300,9 +300,12 @@ class ContextQKVScene(StoryboardScene):
                     txt("the axis starts at", size, T.TEXT),
                     Num(v.axes.y_range[0], decimals=2, size=size, color=T.TEXT))).arrange(
                     DOWN, buff=0.08, aligned_edge=LEFT)
-        legend = VGroup(*[VGroup(Line(LEFT * 0.2, RIGHT * 0.2, color=COLOR[k],
+        legend = VGroup(*[VGroup((DashedLine(LEFT * 0.2, RIGHT * 0.2, color=COLOR[k],
+                                             stroke_width=5, dash_length=0.1,
+                                             dashed_ratio=0.55) if k == "k" else
+                                  Line(LEFT * 0.2, RIGHT * 0.2, color=COLOR[k],
                                       stroke_width=X_BAND if k == "x" else 5,
-                                      stroke_opacity=0.9 if k == "x" else 1),
+                                      stroke_opacity=0.9 if k == "x" else 1)),
                                  txt(NAME[k], size, COLOR[k])).arrange(RIGHT, buff=0.08)
                           for k in self.keys]).arrange(RIGHT, buff=0.3)
         h = v.heads
@@ -412,6 +415,11 @@ class ContextQKVScene(StoryboardScene):
         a, b = (ax.c2p(j, self.cos(k)[j].value) for j in (l - 1, l))
         if k == "x":
             seg = Line(a, b, color=COLOR[k], stroke_width=X_BAND, stroke_opacity=0.9)
+        elif k == "k":
+            # dashed, over Q's solid line: where the two nearly coincide (layers 0-3 on the
+            # bank pair) both stay visible (review 29: Q and K on top of each other)
+            seg = DashedLine(a, b, color=COLOR[k], stroke_width=4, dash_length=0.12,
+                             dashed_ratio=0.55)
         else:
             seg = Line(a, b, color=COLOR[k], stroke_width=3)
         seg.key = k
@@ -462,17 +470,26 @@ class ContextQKVScene(StoryboardScene):
         body = VGroup(nums, more)
         br = VGroup(bracket(0.4, -1).next_to(body, LEFT, buff=0.1),
                     bracket(0.4, +1).next_to(body, RIGHT, buff=0.1))
-        tag = txt(str(i + 1), S, T.MUTED).next_to(br[0], LEFT, buff=0.15)
+        # the row's sentence number at the numbers' size (review 29: 9 px and dim)
+        tag = txt(str(i + 1), T.TYPE.label, SENT[i]).next_to(br[0], LEFT, buff=0.15)
         g = VGroup(tag, br, body)
         g.nums = nums
         return g
 
+    def big_name(self, key: str, l: int) -> VGroup:
+        """X^(l), Q^(l), ...: the letter large, its layer superscript written at the numbers'
+        own size (review 29: a math superscript was about 9 px), raised to the letter's top."""
+        base = (math("X", T.TYPE.math_label * 1.45, COLOR[key]) if key == "x" else
+                math(NAME[key] if key != "in" else "\"LN\"(X)", T.TYPE.math_label * 1.45,
+                     COLOR[key]))
+        sup = txt(f"({l})", T.TYPE.label, COLOR[key])
+        sup.next_to(base, RIGHT, buff=0.04).align_to(base, UP).shift(UP * 0.12)
+        return VGroup(base, sup)
+
     def rows_at(self, key: str, l: int, y: float) -> VGroup:
         r = VGroup(self.row(key, l, 0), self.row(key, l, 1))
         r[1].next_to(r[0], DOWN, buff=ROW_GAP - r[0].height).align_to(r[0], LEFT)
-        name = math(T.X_l(l) if key == "x" else
-                    T.X_l(l, NAME[key] if key != "in" else "\"LN\"(X)"),
-                    T.TYPE.math_label, COLOR[key])
+        name = self.big_name(key, l)
         name.next_to(r, LEFT, buff=0.2)
         g = VGroup(name, r)
         g.move_to([0, y, 0]).align_to([PANEL_X, 0, 0], LEFT)
@@ -1414,12 +1431,24 @@ class ContextQKVScene(StoryboardScene):
             self.play(*[FadeInPlace(q) for q in qs], run_time=0.06 * t)
             n = max(1, max(len(o) for o in orders))
             for k in range(n):
-                anims = []
+                # the query walks to the token, the token's key flashes up beside it (review
+                # 29: no key was ever drawn), then the arc grows from their meeting
+                meet, grow, gone = [], [], []
                 for r, q, o in zip((r1, r2), qs, orders):
                     if k < len(o):
                         a, num, tok = r.by_key[o[k]]
-                        anims += [q.animate.next_to(tok, UP, buff=0.12), Create(a)]
-                self.play(*anims, run_time=0.36 * t / n)
+                        kt = txt("K", T.TYPE.label, T.K)
+                        spot = tok.get_top() + UP * (0.12 + q.height / 2)
+                        kt.move_to(spot + RIGHT * 0.17)
+                        kt.add_background_rectangle(color=T.BACKGROUND, opacity=0.85,
+                                                    buff=0.03)
+                        meet += [q.animate.move_to(spot + LEFT * 0.17), FadeInPlace(kt)]
+                        grow.append(Create(a))
+                        gone.append(kt)
+                self.play(*meet, run_time=0.16 * t / n)
+                self.play(*grow, *[FadeOutPlace(m) for m in gone], run_time=0.2 * t / n)
+                for m in gone:
+                    self.remove(m)
             self.play(*[FadeOutPlace(q) for q in qs], run_time=0.05 * t)
             differ(0.45 * t)
 
@@ -1807,16 +1836,18 @@ class ContextQKVScene(StoryboardScene):
                 anims.append(bs[k - 1].animate.set_stroke(T.MUTED))
             if old is not None:
                 anims.append(FadeOutPlace(old))
-            if len(nxt.reads[k]):
-                anims.append(FadeInPlace(nxt.reads[k]))
+            add_first = nxt.skip.at == k and len(nxt.skip)
+            if add_first:
+                # the skip path and its add drawn first, then the cosine on the add
+                self.play(Create(nxt.skip[0]), FadeInPlace(nxt.skip[1:]), run_time=0.3 * t)
             self.play(*anims, run_time=0.35 * t)
             if old is not None:
                 self.remove(old)
-            if nxt.skip.at == k and len(nxt.skip):
-                self.play(Create(nxt.skip[0]), FadeInPlace(nxt.skip[1:]), run_time=0.35 * t)
-                self.wait(0.3 * t)
+            if len(nxt.reads[k]):
+                self.play(FadeInPlace(nxt.reads[k]), run_time=0.15 * t)
+                self.wait((0.2 if add_first else 0.5) * t)
             else:
-                self.wait(0.65 * t)
+                self.wait((0.35 if add_first else 0.65) * t)
 
         def through_mid(t):
             # every box but the last, one after another over this sentence
@@ -2017,6 +2048,10 @@ class ContextQKVScene(StoryboardScene):
             lab = txt("add", L_, T.TEXT).next_to(plus, RIGHT, buff=0.12)
             skip.add(path, plus, lab)
             skip.at = k
+            # the step's cosine is the add's output: written on the add, not beside the FFN
+            # box (review 29: it read as the FFN's own number before the add was drawn)
+            if len(reads[k]):
+                reads[k].next_to(lab, RIGHT, buff=0.25).set_y(yb)
         # out, right of the last box (its cosine is the out's): the pair comes out of the
         # box to the right, into the place left of the words; else under the last cosine
         last = boxes[-1] if len(boxes) else head
@@ -2143,7 +2178,20 @@ class ContextQKVScene(StoryboardScene):
         st.dots.setdefault("x", {})[1] = d
         r = self.x1_ring()
         self.bring_to_front(num)
-        self.play(Create(seg), num.animate.move_to(r[1]), run_time=0.6 * t)
+        # round the legend, not through it (review 29: "0.90" crossed the legend's note):
+        # right past the legend's right edge, up to the point's height, then in
+        inside = getattr(st.chart, "inside", None)
+        p0, p1 = num.get_center(), r[1].get_center()
+        if inside is not None and inside.get_bottom()[1] < p1[1] and \
+                inside.get_right()[0] + 0.1 > p0[0] - num.width / 2:
+            xr_ = max(inside.get_right()[0] + num.width / 2 + 0.2, p1[0])
+            ytop = max(p1[1], inside.get_top()[1] + num.height / 2 + 0.15)
+            path = VMobject().set_points_as_corners(
+                [p0, [xr_, p0[1], 0], [xr_, ytop, 0], [p1[0], ytop, 0], p1])
+            move = MoveAlongPath(num, path)
+        else:
+            move = num.animate.move_to(p1)
+        self.play(Create(seg), move, run_time=0.6 * t)
         self.play(FadeInPlace(d), Create(r[0]), run_time=0.3 * t)
         st.lines.add(seg)
         self.bring_to_front(*[d_ for kk in reversed(self.keys)
@@ -2363,7 +2411,7 @@ class ContextQKVScene(StoryboardScene):
                 group = sorted([(k, l), *near], key=lambda kl: (-y[kl], kl[0]))
                 mid = sum(y[kl] for kl in group) / len(group)
                 r_ = group.index((k, l))
-                lead = mid + 0.36 * ((len(group) - 1) / 2 - r_) - y[(k, l)]
+                lead = mid + 0.46 * ((len(group) - 1) / 2 - r_) - y[(k, l)]
                 lead = lead if abs(lead) > 1e-6 else -0.0
             elif near:
                 dy = abs(y[near[0]] - y[(k, l)])
@@ -2387,8 +2435,6 @@ class ContextQKVScene(StoryboardScene):
             return VGroup(*self.rings_for([(k, l, UP if (k, l) == top else DOWN)
                                            for k, l in pairs], decimals=decimals))
 
-        r_lo = rings([(lo.key.value, lo.layer.value), ("x", xlo.layer.value)])
-        k_lo = [lo.key.value, "x"]
         q2 = min(2, L - 1)
         r_q = rings([("q", q2), ("x", q2)])
         # at X's lowest layer the three the voice names: the values (further apart than X),
@@ -2458,7 +2504,6 @@ class ContextQKVScene(StoryboardScene):
 
         # "at the last layer the keys are lowest of the four": its point ringed
         last = sm.last_lowest
-        r_last = rings([(last.key.value, last.layer.value)])
         # "these cosines do not say why": the two possible causes, as possibilities, on a
         # card over the chart (no measurement of either is in the plan)
         why = VGroup(txt("Why? Not measured here. It may be", T.TYPE.label, T.TEXT),
@@ -2483,15 +2528,40 @@ class ContextQKVScene(StoryboardScene):
             self.set_slot("why", why_card)
             self.wait(0.1 * t)
 
+        # (review 29: the values' lowest and the keys' last were ringed and said again here,
+        # after the layers beat had: this beat starts at what it adds, Q and K against X)
+        def one_head(t):
+            # "one head alone can differ more": at the values' lowest layer, the head whose
+            # values differ most (a pick among the plan's per-head cosines, for display), its
+            # cosine written under the curve's point, a line to it
+            l_ = int(lo.layer.value)
+            hs = getattr(v.cos, "v_heads", None)
+            if lo.key.value != "v" or hs is None or not len(hs[l_]):
+                self.wait(t)
+                return
+            row = hs[l_]
+            h = min(range(len(row)), key=lambda j: float(row[j].value))
+            dot = self.st.dots["v"][l_]
+            note = inline(txt("one head alone:", T.TYPE.label, T.TEXT),
+                          Num(row[h], decimals=2, size=T.TYPE.label, color=COLOR["v"]))
+            note.next_to(dot, DOWN, buff=0.35)
+            self.keep_inside(note)
+            note.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.05)
+            ln = Line(dot.get_bottom(), note.get_top(), color=HL, stroke_width=2)
+            self.drop("rings", run_time=0.1 * t)
+            self.spotlight(["v"], 0.1 * t)
+            self.play(Create(ln), FadeInPlace(note), run_time=0.3 * t)
+            self.set_slot("rings", VGroup(ln, note))
+            self.wait(0.5 * t)
+
         self.by_cue([
-            [(1, lambda t: at(lo.layer.value, list(r_lo), t, k_lo))],
-            [(1, lambda t: at(last.layer.value, list(r_last), t, [last.key.value]))],
             [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],
             [(1, lambda t: at(l3, list(r_k), t, ["k", "q", "x"]))],
+            [(1, one_head)],
             [(1, ask)],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
-        ], pause={1: 0.7, 2: 0.7, 3: 0.7})
+        ], pause={1: 0.7})
 
 
 __all__ = ["ContextQKVScene"]

@@ -133,6 +133,7 @@ class Cos(View):
     q: list[float]
     k: list[float]
     v: list[float]
+    v_heads: list[list[float]]          # per layer, per head (the curves: all heads together)
 
 
 Cos.__annotations__["in"] = "list[float]"
