@@ -80,6 +80,8 @@ TYPED = {
     ("probe", "earlier"): (9, "well before"),
     ("probe", "neighbours"): (9, "neighbouring words"),
     ("probe", "not_bank"): (10, "not bank"),
+    ("probe", "probe_asks"): (10, "a probe asks"),
+    ("probe", "gap_asks"): (10, "the cosine gap asks"),
     ("probe", "set_small"): (11, "this small"),
     ("probe", "one_noun"): (11, "one test sentence"),
     ("probe", "probe_shows"): (11, "a probe shows"),
@@ -99,7 +101,7 @@ TYPED = {
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
     ("tokens", "space_mark"): (1, "The mark"),
-    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "only"),
+    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "its length"),
     ("embedding", "alone"): (1, "alone"),
     ("plane", "states"): (0, "states"), ("plane", "spread"): (1, "through the origin"),
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (4, "bars"),
@@ -121,8 +123,19 @@ TYPED_STREAM = {
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     ("journey_last", "medians"): (0, ""),
     # layers 2 to 22 in one leg; no close-up (review 24: the origin off the view), none named
-    ("journey_early", "dips"): (0, ""), ("journey_early", "reach"): (0, ""),
+    ("journey_early", "dips"): (0, ""),
     ("journey_early", "close"): (0, ""),
+    # round 28: layers 2 to 22 summed up in one sweep; X's length after it, then the medians
+    ("journey_early", "reach"): (2, "After layer"),
+    ("journey_early", "medians"): (3, "the median attention"),
+    ("journey_late", "medians"): (0, ""), ("journey0", "medians"): (0, ""),
+    ("journey1", "medians"): (0, ""),
+    # one middle layer to scale (the video's `zoom`; the draft's `zoom_mid`)
+    ("zoom", "z_attn"): (3, "attention adds"), ("zoom", "z_ffn"): (3, "feed-forward network adds"),
+    ("zoom", "z_angle"): (4, "true angle"), ("zoom", "z_next"): (5, "Both steps"),
+    ("zoom_mid", "z_attn"): (2, "attention adds"),
+    ("zoom_mid", "z_ffn"): (2, "feed-forward network adds"),
+    ("zoom_mid", "z_angle"): (3, "true angle"), ("zoom_mid", "z_next"): (4, "Both steps"),
     ("journey_late", "dips"): (0, ""), ("journey_late", "reach"): (0, ""),
     ("journey_late", "close"): (0, ""),
     ("journey0", "dips"): (0, ""), ("journey0", "reach"): (0, ""),
@@ -177,7 +190,8 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
                "journey_last": "journey_last", "journey2": "journey_last",
                "journey_early": "journey", "journey_middle": "journey",
                "journey_late": "journey", "journey0": "journey", "journey1": "journey",
-               "sizes": "sizes", "sink": "sink", "identity": "identity"}
+               "sizes": "sizes", "sink": "sink", "identity": "identity",
+               "zoom": "zoom", "zoom_mid": "zoom"}
 
 
 @pytest.mark.parametrize("template,typed_words,show", [
@@ -226,8 +240,9 @@ def test_residual_stream_draft_moments_give_the_typed_times(tmp_path, capsys, ca
     sb, plan = prepare_plan(load_storyboard(path), cache_dir)
     ids = {b.id for b in sb.beats}
     assert same_times(sb, plan, TYPED_STREAM) == {k for k in TYPED_STREAM if k[0] in ids}
-    assert {"switch", "tokens", "embedding", "plane", "journey0", "copies", "sizes",
-            "sink", "identity"} <= ids
+    assert {"switch", "tokens", "embedding", "plane", "zoom_mid", "journey0", "copies",
+            "sizes", "identity"} <= ids
+    assert "sink" not in ids        # round 28: the first-token beat cut from drafts too
 
 
 def test_a_silent_plan_does_not_wait_as_before(cache_dir):
@@ -348,7 +363,7 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
     "missing moment": (('      growth: "about"\n', ""), ("moments:", "id: sizes"),
-                       "beats[12].moments: missing moment growth: template 'residual_stream' "
+                       "beats[13].moments: missing moment growth: template 'residual_stream' "
                        "waits for it in sizes"),
     "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
@@ -356,7 +371,7 @@ STREAM_FAULTS = {
     # name says it first) but not once the number is filled in
     "words gone once filled": (('updates: "plus the"', 'updates: "updates#2"'),
                                ('updates: "updates#2"', ""),
-                               "beats[13].moments.updates: 'updates#2' no longer fits the "
+                               "beats[14].moments.updates: 'updates#2' no longer fits the "
                                "narration"),
 }
 

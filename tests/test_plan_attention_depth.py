@@ -163,9 +163,11 @@ def test_narration_quotes_the_plan(built):
                                    "softmax turns the scores into weights")
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
-    assert ("Here are the 12 heads' rows, one picture per head, each its own row of weights "
+    # (round 27: twelve small fans had no token axis; now the two named heads' own rows
+    # are drawn full size on the tokens)
+    assert ("Each head has its own row of weights "
             "from bank. Of the 12 heads, head 2 gives river the most weight, and head 11 gives "
-            "CLS the most. Their mean, "
+            "CLS the most. Their mean over the 12 heads, "
             "the head-average, is what the arcs show") in said["arcs"]
     hs = l0["heads"]
     assert max(range(12), key=lambda h: hs[h][l0["top_word"]["pos"]]) == l0["head_on_word"] == 2
@@ -215,10 +217,13 @@ def test_narration_quotes_the_plan(built):
     # what it measures (the share on CLS and SEP), as its bar writes it
     # "nearly all of it on CLS": [SEP]'s share at layers 1-4 is small (its part barely shows)
     assert (f"Layer 1 puts most of bank's row on CLS and SEP, {fmt(L[1]['sink'])}, "
-            f"nearly all of it on CLS. Layer 2, reading its own X, puts {fmt(L[2]['sink'])} on "
-            f"them. Layer 3 puts {fmt(L[3]['sink'])}. Layer 4 puts {fmt(L[4]['sink'])}: layer "
-            f"{mx['layer']} is the peak.") \
+            f"nearly all of it on CLS. Layer 2 reads X of layer 2, fresh again, and puts "
+            f"{fmt(L[2]['sink'])} on them. Layer 3 reads X of layer 3 and puts about "
+            f"{fmt(L[3]['sink'])}: its parts, rounded, do not add up exactly. Layer 4 reads "
+            f"X of layer 4 and puts {fmt(L[4]['sink'])}: layer {mx['layer']} is the peak.") \
         in said["depth"]
+    # "about" where the bar writes "≈" (round 27: the "≈" was never said)
+    assert L[3]["sink_adds"] is False and all(L[k]["sink_adds"] for k in (1, 2, 4))
     assert mx["layer"] == 4
     assert min(x["sink"] for x in d["layers"][1:5]) > 0.5
     assert max(x["on_special"][1] for x in d["layers"][1:5]) < 0.05
@@ -241,8 +246,10 @@ def test_narration_quotes_the_plan(built):
     # the same test at the last layer: there the matrices alone lower the share
     tl = d["tie_last"]
     assert (f"Layer 4 put {fmt(L[4]['sink'])} on CLS and SEP; layer 5's matrices, fed "
-            f"that X, put {fmt(tl['old_sink'])}: the matrices alone already lower it. Now "
-            f"feed them X of layer 5: {fmt(tl['new_sink'])}, little change.") in said["why_last"]
+            f"that X, put about {fmt(tl['old_sink'])}: the matrices alone already lower it. Now "
+            f"feed them X of layer 5: {fmt(tl['new_sink'])}, a little higher.") \
+        in said["why_last"]
+    assert tl["old_adds"] is False and tl["new_sink"] > tl["old_sink"]
     assert tl["old_sink"] < 0.65 * tl["layer0_sink"]
     assert abs(tl["new_sink"] / tl["old_sink"] - 1) < 0.15
     assert "not a measurement" in said["sink"]
@@ -254,7 +261,7 @@ def test_narration_quotes_the_plan(built):
     assert min(x["weight"] for x in dp["top3"]) > 2 * dp["target"]["weight"]
     # what was measured, not "heads on river": head 5 looks most at CLS (round 21)
     assert "hides heads on" not in said["deep_heads"]
-    assert "over twice the average, though not all of them look at river most" \
+    assert "over twice the head-average, though not all of them look at river most" \
         in said["deep_heads"]
     h5 = d["layers"][5]["heads"][dp["top3"][2]["head"]]
     assert max(range(len(h5)), key=lambda k: h5[k]) != dp["target"]["pos"]

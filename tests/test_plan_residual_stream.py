@@ -275,7 +275,7 @@ def test_post_ln_model_plans_the_layernorm_check(tmp_path, cache_dir):
     text = STORYBOARD.read_text().replace("model: smollm2-135m", "model: minilm-l6")
     path = tmp_path / "residual_stream.yaml"
     path.write_text(text)
-    with pytest.raises(StoryboardError, match=r"beats\[7\].layer: layer 22 is out of range 0..5"):
+    with pytest.raises(StoryboardError, match=r"beats\[8\].layer: layer 22 is out of range 0..5"):
         load_storyboard(path)
     # without the journey's SmolLM2 legs, the claims refuse it
     text = "\n".join(ln for ln in text.splitlines() if not ln.startswith("    layer: ")

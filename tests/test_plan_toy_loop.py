@@ -54,3 +54,36 @@ def test_toy_loop_plan_rederived(cache_dir):
             assert abs(np.linalg.norm(new[n][0] - np.array(split["via"][n])) - x) < 1e-3
         assert abs(split["ratio"] - min(by_w) / max(by_x)) < 0.01
     assert [s["layer"] for s in d["fresh"]["split"]] == [1, 2]
+
+
+def test_toy_loop_zoom_and_reuse(cache_dir):
+    """Later close-ups are layer 0's zoomed out `zoom_out` times (the bar, the same length on
+    screen, means that many times more); the reuse hypothetical's X path, re-derived."""
+    plan = build_plan(load_storyboard(ROOT / "layerwise_templates/toy_loop/toy_loop.yaml"),
+                      cache_dir)
+    d = plan["data"]
+    z0, f = d["layers"][0]["zoom"], d["fresh"]["zoom_out"]
+    assert isinstance(f, int) and f >= 1
+    for lay in d["layers"][1:]:
+        assert abs(lay["zoom"]["bar"] - z0["bar"] * f) < 1e-9
+        assert abs(lay["zoom"]["width"] - z0["width"] * f) < 1e-3
+        assert lay["zoom"]["width"] >= 1.6 * lay["step_len"]        # the step fits
+        # centred on X's path so far when it spans at most 0.6 of the view: every earlier
+        # X is then in it (the scene draws the earlier steps there, faint)
+        l = lay["layer"]
+        path = np.array([d["layers"][i]["x_in"] for i in range(l + 1)] + [lay["x_out"]])
+        span = float((path.max(axis=0) - path.min(axis=0)).max())
+        assert abs(lay["zoom"]["path"] - span / lay["zoom"]["width"]) < 1e-3
+        if lay["zoom"]["path"] <= 0.6:
+            off = np.abs(path - np.array(lay["zoom"]["center"])).max()
+            assert off <= 0.3 * lay["zoom"]["width"] + 1e-3
+    rows, _ = chapter_loop(d["seed"])
+    x = rows[0]["X"][0].astype(float)
+    r = d["fresh"]["reuse"]
+    for l in range(len(rows)):
+        assert np.allclose(r["x_in"][l], x, atol=1e-3)
+        x = x + 0.1 * rows[0]["V"][0]
+        assert np.allclose(r["x_out"][l], x, atol=1e-3)
+        assert r["x_out_differs"][l] == bool(np.abs(x - d["layers"][l]["x_out"]).max() > 0.005)
+    assert r["x_in_differs"][0] is False and r["x_out_differs"][0] is False
+    assert r["x_gap"] > 0.005

@@ -304,7 +304,7 @@ def build(c: Context) -> Draft:
     # word over twice as much
     if dh["weight"][top[-1]] > 2 * mean[last][target]:
         claims.append(f"data.deep.top3[{n - 1}].weight / data.deep.target.weight > 2")
-        text += ", over twice the average"
+        text += ", over twice the head-average"
     text += "."
     text += f" Why these heads pick {quoted(t.tokens[target])}, we did not test."
     beats.append(Beat(

@@ -12,9 +12,11 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the model's name and layers (top right) as it is named; the tokens fade up
                ([CLS] and [SEP] boxed as named); a schematic q→k (labelled so; the focus word
                gets a k too: its own key, the loop) under the note's one line (a head's row =
-               softmax(...)); each head's real row as a named arc fan, a 4-wide grid over the
-               stage, [CLS] and the named word ticked under each fan; the fans fly down onto
-               the tokens and their arcs move into the mean's (the arcs, the focus word's
+               softmax(...)); the heads as a row of their numbers; the two heads the voice
+               names, each its own row drawn full size on the tokens (its name over it, its
+               number ringed in the row, the arc to its word lit; name and arcs change
+               together); the heads' numbers gather into the count of "mean of the 12
+               heads" as the arcs morph into the mean's (the arcs, the focus word's
                weight on itself a loop on its top); the note's line rolls to "arc width =
                weight; a row adds up to 1"; their weights appear; the heaviest word and [CLS]
                are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
@@ -23,10 +25,11 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                every token and they gather under the block as X^(1) (every token's X is new),
                which goes in (the header and the block's index rolling to 1); a query dot
                leaves it for the focus word, a key dot for every token; the arcs morph and the
-               bar grows as its number is said; the layers that share one
-               sentence ("Layers 2, 3 and 4 ... put 0.78, 0.74 and 0.82"): the first's X
-               rises, each next one steps (header, block index, arcs, bar) as its number is
-               said; the peak's bar is ringed
+               bar grows as its number is said; layers 2, 3 and 4 a
+               sentence each ("Layer 2 reads X of layer 2 ... and puts 0.78"), X^(l) rising
+               as it starts, the bar growing and ringed as its number is said; a "≈" bar
+               ("about 0.75: its parts, rounded, ...") has its two parts under [CLS] and
+               [SEP] boxed with it; the peak's bar is ringed
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
                labelled as a reading, once, under the header; then the block returns and the
                last layer comes as every layer before it (X^(l) into the block), its bar
@@ -35,15 +38,16 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                dim (a ghost, labelled "arcs: layer 0's row"); layer 1's own W_Q^(1), W_K^(1)
                as a block (right of the depth beats' place): an X^(0) chip moves into it from
                the left and the arcs re-form from its output (that row), tagged "arcs: fed
-               X^(0)"; then X^(1) is made left of the block as said (`build_x`, at the
-               label size, the arcs dimmed under it): the X^(0) chip at the top of a stream
-               going down through two + (at each the stream branches into layer 0's
-               attention box, then its FFN box, whose update comes back into the +, the stream
-               going straight on: the skip), a norm under each; X^(1) comes out right of the
-               last norm and moves into the block; the model's row, the tag rolling to X^(1).
-               Then the other order: the block's index rolls back to layer 0, a fresh X^(1)
-               goes in, that row; the index rolls to 1 again as its own matrices "take it
-               to" the model's share. A four-bar panel (W^(l) over X^(s) under each):
+               X^(0)"; then X^(1) is made in the arcs' place as said (`build_x`, at the
+               label size, the arcs and their tag hidden): the X^(0) chip at the left of a
+               stream going right through two + (at each the stream branches up into layer
+               0's attention box, then its FFN box, whose update comes back down into the +,
+               the stream going straight on: the skip), a norm after each; X^(1) comes out
+               right of the last norm and moves into the block; the model's row, the tag
+               back with it on X^(1). Then the other order: the block's index rolls back to
+               layer 0 (the arcs dim: they are the block's output, and light again only with
+               its new row), a fresh X^(1) goes in, that row; the index rolls to 1 again (the
+               arcs dim) as its own matrices "take it to" the model's share. A four-bar panel (W^(l) over X^(s) under each):
                layer 0 fed X^(0) (the depth chart's own bar, moved there), layer 1 fed X^(0),
                layer 0 fed X^(1), layer 1 fed X^(1); each grows as its number is said, the
                verdict's bars ringed
@@ -153,7 +157,7 @@ def share_val(share, adds, size, decimals: int, room: float | None = None) -> VG
 def approx_note() -> VGroup:
     """What "≈" on a bar means, said once where it first appears (top right, the header's
     row): the parts written to two decimals do not add up to the total written so."""
-    g = line(txt("≈", LAB), txt(": rounded parts do not add up exactly", LAB))
+    g = line(txt("≈", LAB), txt(": about (rounded parts do not add up)", LAB))
     g[1].shift(LEFT * (SPACE - 0.03))
     return g.move_to([0, TOP_Y, 0]).align_to([7.11 - T.EDGE, 0, 0], RIGHT)
 
@@ -642,73 +646,82 @@ class AttentionDepthScene(StoryboardScene):
         return cols
 
     def build_x(self, layer0, tl: int, block, t_att: float, t_ffn: float):
-        """X^(tl) made from X^(l0), drawn left of the block as it is said, at the label size:
-        the X^(l0) chip at the top of a stream going down; at each of two adds the stream
-        branches (the branch goes into layer l0's attention box, then into its FFN box, and
-        the box's update comes back into the +) while the stream itself goes straight on to
-        the + (the skip path), a norm under each +; the stream turns right after the last
-        norm, where the X^(tl) chip comes out. The arcs dim while it is drawn (it sits over
-        their tops). Returns (the drawing, the X^(tl) chip)."""
+        """X^(tl) made from X^(l0), drawn as it is said in the arcs' place under the block
+        (the arcs are hidden meanwhile; round 27: drawn upright at the frame's left edge it
+        was crammed beside the block and the bars), at the label size: the X^(l0) chip at
+        the left of a stream going right; at each of two adds the stream branches (the branch
+        goes up into layer l0's attention box, then into its FFN box, and the box's update
+        comes back down into the +) while the stream itself goes straight on to the + (the
+        skip path), a norm after each +; the X^(tl) chip comes out right of the last norm.
+        Returns (the drawing, the X^(tl) chip)."""
         st = self.st
-        l0 = int(layer0)
-        # the stream's x: left of the block and of the words over it, the two boxes left of
-        # it inside the diagram's band
         box = block.box
-        words = [m for m in block[1:] if m.get_top()[1] > box.get_top()[1]]
-        left = min([box.get_left()[0]] + [m.get_left()[0] for m in words])
-        sx = max(DIAG_LEFT + 1.95, min(box.get_left()[0] - 1.55, left - 0.8))
-        xs = sx - 1.45                                 # the two boxes' centre x
-        x0 = self.chip(l0, box).scale(0.85).move_to([sx, 1.95, 0])
-        ys = (0.98, -0.38)                             # the two adds; a norm under each
+        S = -0.8                                       # the stream's y (clear of the tokens)
+        yb = min(S + 0.85, box.get_bottom()[1] - 0.5)  # the two boxes' centre y
+        x0 = self.chip(int(layer0), box).scale(0.85)
+        x0.move_to([DIAG_LEFT + x0.width / 2, S, 0])
         adds, norms, sides = VGroup(), VGroup(), VGroup()
         branch_pts = []
-        for k, (y, name, col) in enumerate(zip(ys, ("attention", "FFN"), (T.ATTN, T.FFN))):
+        cursor = x0.get_right()[0]
+        for k, (name, col) in enumerate(zip(("attention", "FFN"), (T.ATTN, T.FFN))):
+            bx = cursor + 0.22
+            lab = VGroup(line(txt("layer", LAB), Num(layer0, decimals=0, size=LAB)),
+                         txt(name, LAB, col)).arrange(DOWN, buff=0.06)
+            fr = RoundedRectangle(width=max(lab.width + 0.24, 1.3), height=lab.height + 0.18,
+                                  corner_radius=0.08, color=col, stroke_width=3)
+            fr.set_fill(T.BACKGROUND, 1.0)
+            side = VGroup(fr, lab.move_to(fr))
+            side.move_to([bx + 0.18 + side.width / 2, yb, 0])
+            ax = side.get_right()[0] + 0.3 + 0.17
             c = VGroup(Circle(radius=0.17, color=T.TEXT, stroke_width=3),
-                       txt("+", LAB)).move_to([sx, y, 0])
+                       txt("+", LAB)).move_to([ax, S, 0])
             c[1].move_to(c[0])
             adds.add(c)
             nm = txt("norm", LAB, T.LN)
             nb = RoundedRectangle(width=nm.width + 0.24, height=nm.height + 0.16,
                                   corner_radius=0.06, color=T.LN, stroke_width=2.5)
             nb.set_fill(T.BACKGROUND, 1.0)
-            norms.add(VGroup(nb, nm.move_to(nb)).move_to([sx, y - 0.45, 0]))
-            lab = VGroup(line(txt("layer", LAB), Num(layer0, decimals=0, size=LAB)),
-                         txt(name, LAB, col)).arrange(DOWN, buff=0.06)
-            fr = RoundedRectangle(width=max(lab.width + 0.24, 1.3), height=lab.height + 0.18,
-                                  corner_radius=0.08, color=col, stroke_width=3)
-            fr.set_fill(T.BACKGROUND, 1.0)
-            side = VGroup(fr, lab.move_to(fr)).move_to([xs, y, 0])
-            # the branch: off the stream above the +, left, down into the box; the box's
-            # update back into the +
-            by = side.get_top()[1] + 0.16
-            bp = [sx, by, 0]
-            branch = VGroup(Line(bp, [xs, by, 0], color=T.X, stroke_width=3),
-                            Arrow([xs, by, 0], side.get_top(), buff=0, color=T.X,
+            nrm = VGroup(nb, nm.move_to(nb))
+            nrm.move_to([c.get_right()[0] + 0.14 + nrm.width / 2, S, 0])
+            norms.add(nrm)
+            # the branch: up off the stream, right into the box; the box's update back down
+            # into the +
+            bp = [bx, S, 0]
+            branch = VGroup(Line(bp, [bx, yb, 0], color=T.X, stroke_width=3),
+                            Arrow([bx, yb, 0], side.get_left(), buff=0, color=T.X,
                                   stroke_width=3, tip_length=0.12,
                                   max_tip_length_to_length_ratio=0.6))
-            out = Arrow(side.get_right(), c.get_left(), buff=0.04, color=col,
+            out = Arrow(side.get_right(), c.get_top(), buff=0.04, color=col,
                         stroke_width=3, tip_length=0.14, max_tip_length_to_length_ratio=0.5)
             sides.add(VGroup(side, branch, out))
             branch_pts.append(bp)
-        x1 = self.chip(tl, box)
-        x1.move_to([sx + 0.35 + 0.5 + x1.width / 2, norms[1].get_center()[1], 0])
-        pts = [x0.get_bottom(), adds[0].get_top(), adds[0].get_bottom(), norms[0].get_top(),
-               norms[0].get_bottom(), adds[1].get_top(), adds[1].get_bottom(),
-               norms[1].get_top()]
-        segs = [Line(pts[i], pts[i + 1], color=T.X, stroke_width=3) for i in (0, 2, 4, 6)]
-        segs.append(Line(norms[1].get_right(), x1.get_left(), color=T.X, stroke_width=3))
+            cursor = nrm.get_right()[0]
+        x1 = self.chip(tl, box).scale(0.85)
+        x1.move_to([cursor + 0.25 + x1.width / 2, S, 0])
+        segs = [Line(x0.get_right(), adds[0].get_left(), color=T.X, stroke_width=3),
+                Line(adds[0].get_right(), norms[0].get_left(), color=T.X, stroke_width=3),
+                Line(norms[0].get_right(), adds[1].get_left(), color=T.X, stroke_width=3),
+                Line(adds[1].get_right(), norms[1].get_left(), color=T.X, stroke_width=3),
+                Line(norms[1].get_right(), x1.get_left(), color=T.X, stroke_width=3)]
         path = VGroup(*segs)
-        # "X of layer 0": its chip comes in at the top (the arcs dim under the drawing), the
-        # stream and the two add-and-norm steps drawn down from it
+        # within the diagram's band (a longer layer number: a little smaller, never wider)
+        whole = VGroup(x0, path, adds, norms, sides, x1)
+        room = DIAG_RIGHT - DIAG_LEFT
+        if whole.width > room:
+            f = room / whole.width
+            whole.scale(f, about_point=[DIAG_LEFT, S, 0])
+            branch_pts = [[DIAG_LEFT + (p[0] - DIAG_LEFT) * f, S, 0] for p in branch_pts]
+        # "X of layer 0": its chip comes in at the left, the stream and the two add-and-norm
+        # steps drawn right from it
         dim = [st.arcs.animate.set_stroke(opacity=0.12)] if st.arcs is not None \
             and max(a.get_stroke_opacity() for a in st.arcs) > 0.12 else []
         self.play(FadeIn(x0, shift=RIGHT * 0.6), *dim, run_time=0.6)
         self.play(Create(path), FadeInPlace(adds), FadeInPlace(norms),
                   run_time=max(0.6, min(2.6, t_att - 0.8 - self.time)))
         # "plus layer 0's attention update", "then its FFN update": the box and its branch
-        # come; the stream's dot splits at the branch: one goes through the box and comes
-        # back as the update, one goes straight on (the skip); they meet in the +
-        pos = x0.get_bottom()
+        # come; the stream's dot splits at the branch: one goes up through the box and comes
+        # back down as the update, one goes straight on (the skip); they meet in the +
+        pos = x0.get_right()
         for k, t_k in enumerate((t_att, t_ffn)):
             self.hold_until(t_k - 0.9)
             self.play(FadeInPlace(sides[k]), run_time=0.4)
@@ -717,10 +730,10 @@ class AttentionDepthScene(StoryboardScene):
             d = Dot(pos, radius=0.08, color=T.X)
             self.play(d.animate.move_to(branch_pts[k]), run_time=0.3)
             d_up = Dot(branch_pts[k], radius=0.08, color=T.X)
-            self.play(Succession(d_up.animate(run_time=0.25).move_to([xs, branch_pts[k][1], 0]),
-                                 d_up.animate(run_time=0.2).move_to(side.get_top())),
+            self.play(Succession(d_up.animate(run_time=0.25).move_to(branch[0].get_end()),
+                                 d_up.animate(run_time=0.2).move_to(side.get_left())),
                       d.animate(rate_func=squish_rate_func(smooth, 0.0, 0.5)).move_to(
-                          adds[k].get_top()),
+                          adds[k].get_left()),
                       side[0].animate(rate_func=squish_rate_func(there_and_back, 0.6, 1.0))
                       .set_stroke(T.POINTER, width=4), run_time=0.55)
             d_up.set_color(col).move_to(side.get_right())     # the update leaves the box
@@ -729,7 +742,7 @@ class AttentionDepthScene(StoryboardScene):
                       adds[k][0].animate(rate_func=there_and_back).set_stroke(T.POINTER,
                                                                               width=4),
                       run_time=0.4)
-            pos = norms[k].get_bottom()
+            pos = norms[k].get_right()
         # "normalised after each add": the two norms light up; then the stream comes out
         # right of the last norm as X^(1)
         t_norm = self.when_said("normalised", self.time)
@@ -927,107 +940,96 @@ class AttentionDepthScene(StoryboardScene):
         self.emphasize(st.note[0], run_time=1.2, buff=0.04,
                        extra=[paths.animate(rate_func=there_and_back).set_stroke(opacity=0.3)])
         # the schematic leaves just before the real rows come
-        t_ph = self.when_said("heads' rows", self.mark(2, n)) - 1.0
+        t_ph = self.when_said("own row", self.mark(2, n)) - 1.0
         self.hold_until(t_ph)
         self.play(FadeOutPlace(VGroup(q_tag, k_tags, paths, sch)), run_time=0.6)
-        # "Here are the 12 heads' rows, one small picture each": each head's real row as a
-        # small arc fan of its own, named, in a grid above the diagram; "their mean, the
-        # head-average, is what the arcs show": the fans fly down onto the tokens and their
-        # arcs move into the mean's (each a share of its opacity: together as bright as it)
-        t_rows = self.when_said("heads' rows", self.mark(2, n))
+        # "Each head has its own row of weights from bank": the 12 heads as a row of their
+        # numbers (round 27: twelve 110 px fans had no token axis; show less, larger); "head 2
+        # gives river the most, head 11 gives CLS the most": each of the two named heads' own
+        # row drawn full size on the token row itself (the tokens its axis), its name over it
+        # and its number lit in the row of heads, the arc to that token lit; the name and the
+        # arcs change together (one morph); "their mean over the 12 heads, the head-average,
+        # is what the arcs show": every head's number travels down into the arcs as they
+        # morph into the mean's, the name rolling to "mean of the 12 heads"
+        t_rows = self.when_said("own row", self.mark(2, n))
         H = int(v.n_heads)
-        heads, thumbs, names = [], [], []
-        for h in range(H):
-            g = self.arcs(lay.heads[h])
-            thumbs.append(g.copy())
-            for a in g:
-                a.set_stroke(width=max(0.6, 0.3 * a.get_stroke_width()),
-                             opacity=0.5 * a.get_stroke_opacity())
-            heads.append(g)
-        # a grid over the whole stage (nothing else is there yet): 4 a row for 12 heads,
-        # each fan with its head's name left of it and, under its feet, the first special
-        # token and the word the voice names next (where the thick arcs go), the focus word's
-        # foot a gold dot
-        per_row = min(H, max(4, pymath.ceil(H / 3)))
-        n_rows = pymath.ceil(H / per_row)
-        x0, x1 = -7.11 + T.EDGE, 7.11 - T.EDGE
-        cell_w = (x1 - x0) / per_row
-        y_top = st.note[0].get_bottom()[1] - 0.12
-        y_bot = max(m.get_top()[1] for m in st.label.values()) + 0.12
-        cell_h = (y_top - y_bot) / n_rows
         hid = v.deep.heads             # the heads' numbers (plan values)
-        SM = T.TYPE.label       # the names and the two ticks at the label size (round 25)
-        name_h = line(txt("head", SM), Num(hid[H - 1], decimals=0, size=SM)).height + 0.06
-        y_feet = max(m.get_top()[1] for m in st.label.values()) + 0.08
+        mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
+        y_lab = self.arcs(lay.row).get_top()[1] + 0.32
+        chips = VGroup(*[Num(hid[h], decimals=0, size=LAB, color=T.TEXT) for h in range(H)])
+        chips.arrange(RIGHT, buff=0.32)
+        heads_lab = line(txt("its", LAB, T.MUTED), Num(v.n_heads, decimals=0, size=LAB,
+                                                       color=T.MUTED),
+                         txt("heads:", LAB, T.MUTED))
+        strip = VGroup(heads_lab, chips).arrange(RIGHT, buff=0.25)
+        strip.move_to([mid_x, y_lab + 0.62, 0])
         ticks = [j for j in (int(v.special[0]), int(lay.top_word.pos)) if j in st.xs]
-        fx_ = self.focus_x()
-        named_h = {max(range(H), key=lambda h_: float(lay.heads[h_][j])) for j in ticks}
-        for h, tg in enumerate(thumbs):
-            r, c = divmod(h, per_row)
-            feet = VGroup(*[VectorizedPoint([st.xs[j], y_feet, 0]) for j in ticks],
-                          VectorizedPoint([fx_, y_feet, 0]))
-            fan = VGroup(tg, feet)
-            sc = min((cell_w - 0.45) / tg.width, (cell_h - 0.42 - name_h) / tg.height)
-            fan.scale(sc)
-            for a in tg:
-                a.set_stroke(width=max(0.8, 0.35 * a.get_stroke_width()))
-            # the two tokens ticked under the fans of the two heads the voice names only
-            # (round 25: a tick under all 12 crowded the grid)
-            marks = VGroup(*[txt(as_written(v.tokens.values[j]), SM, T.TEXT)
-                             .next_to(p.get_center(), DOWN, buff=0.05)
-                             for j, p in zip(ticks, feet)]) if h in named_h else VGroup()
-            dot = Dot(feet[-1].get_center(), radius=0.05, color=T.HIGHLIGHT)
-            name = line(txt("head", SM, T.TEXT), Num(hid[h], decimals=0, size=SM,
-                                                     color=T.TEXT))
-            body = VGroup(tg, marks, dot)
-            name.next_to(body, UP, buff=0.06).align_to(body, LEFT)
-            cell = VGroup(body, name)
-            cell.move_to([x0 + (c + 0.5) * cell_w, y_top - (r + 0.5) * cell_h, 0])
-            names.append(VGroup(name, marks, dot))
-        # one head after another while the voice speaks of them (each seen on its own), the
-        # names leave before the fans fly (no text under a moving arc)
-        t_arcs = self.when_said("their mean", t_rows + 3.0)
-        self.hold_until(t_rows - 0.6)
-        self.play(LaggedStart(*[AnimationGroup(Create(tg), FadeInPlace(nm))
-                                for tg, nm in zip(thumbs, names)], lag_ratio=0.15),
-                  run_time=max(1.2, min(1.8, t_arcs - 1.4 - self.time)))
-        # heads differ: the head giving the named word the most and the head giving [CLS]
-        # the most (the plan's rows), their arcs to that token lit in turn
         kk = [j for j in st.xs if j not in v.focus.values]
         pair = []
         for j in ticks[::-1]:           # the word's head first, then [CLS]'s (as said)
             h_j = max(range(H), key=lambda h: float(lay.heads[h][j]))
             if h_j not in [p_[0] for p_ in pair]:
-                pair.append((h_j, kk.index(j)))
-        for k, (h_j, a_i) in enumerate(pair):
-            # "Head 2 gives river the most, head 11 gives CLS the most": each lit as named
+                pair.append((h_j, j))
+        t_arcs = self.when_said("their mean", t_rows + 3.0)
+        self.hold_until(t_rows - 0.4)
+        self.play(LaggedStart(*[FadeIn(c, shift=DOWN * 0.15) for c in chips], lag_ratio=0.12),
+                  FadeInPlace(heads_lab), run_time=max(1.0, min(2.0, t_arcs - 4.0 - self.time)))
+        cur, name, lit = None, None, None
+        for k, (h_j, j) in enumerate(pair):
             t_h = self.when_said(f"head {int(hid[h_j])} ", self.time, after=self.time - 0.5)
-            self.hold_until(t_h - 0.2)
             t_after = self.when_said(f"head {int(hid[pair[k + 1][0]])} ", t_arcs,
                                      after=t_h + 0.3) if k + 1 < len(pair) else t_arcs
-            rt = min(1.8, t_after - 0.4 - self.time)
-            if rt >= 0.8:
-                self.play(thumbs[h_j][a_i].animate(rate_func=there_and_back)
-                          .set_stroke(T.POINTER), Indicate(names[h_j][0], color=T.POINTER,
-                                                          scale_factor=1.1),
-                          run_time=rt)
+            self.hold_until(t_h - 0.5)
+            row = self.arcs(lay.heads[h_j])
+            nm = line(txt("head", LAB), Num(hid[h_j], decimals=0, size=LAB))
+            nm.move_to([mid_x, y_lab, 0])
+            if name is not None:        # "head" stays; only the number rolls
+                nm.move_to(name, aligned_edge=LEFT)
+            chip = chips[h_j]
+            ring = SurroundingRectangle(chip, buff=0.07, color=T.POINTER, stroke_width=3)
+            anims = [chip.animate.set_color(T.HIGHLIGHT)]
+            if lit is not None:
+                anims += [chips[lit[0]].animate.set_color(T.TEXT),
+                          ReplacementTransform(lit[1], ring)]
+            else:
+                anims += [Create(ring)]
+            if cur is None:
+                anims += [LaggedStart(*[Create(a) for a in row], lag_ratio=0.08),
+                          FadeIn(nm, shift=DOWN * 0.2)]
+            else:       # the name and the arcs change together (never one without the other)
+                anims += [ReplacementTransform(cur, row), *tick(name[1], nm[1])]
+            self.play(*anims, run_time=0.9)
+            if name is not None:
+                self.remove(name[1])
+                self.add(nm[1])
+                nm = VGroup(name[0], nm[1])
+            cur, name, lit = row, nm, (h_j, ring)
+            rt = min(1.8, t_after - 0.6 - self.time)
+            if rt >= 0.8 and j in st.label:
+                self.emphasize(st.label[j], buff=0.08, run_time=rt,
+                               extra=[row[kk.index(j)].animate(rate_func=there_and_back)
+                                      .set_stroke(T.POINTER)])
         self.hold_until(t_arcs - 0.6)
-        self.play(*[ReplacementTransform(tg, g) for tg, g in zip(thumbs, heads)],
-                  FadeOutPlace(VGroup(*names), rate_func=squish_rate_func(smooth, 0, 0.3)),
-                  run_time=1.0)
-        means = []
-        for _ in heads:
-            m = st.arcs.copy()
-            for a in m:
-                op = a.get_stroke_opacity()
-                a.set_stroke(opacity=1 - (1 - op) ** (1 / H))
-            means.append(m)
-        mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
-        mean_lab = txt("their mean: the head-average", LAB)
-        mean_lab.move_to([mid_x, heads[0].get_top()[1] + 0.32, 0])
-        self.play(*[ReplacementTransform(g, m) for g, m in zip(heads, means)],
-                  FadeInPlace(mean_lab), run_time=1.4)
-        self.remove(*means)
+        mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
+                        txt("heads: the head-average", LAB))
+        mean_lab.move_to([mid_x, y_lab, 0])
+        # "their mean over the 12 heads": all twelve numbers light at once (the ring and the
+        # one head's name leave); then they leave in place as the arcs morph into the mean's
+        # and its label comes where the name was (round 28's first try moved the numbers
+        # into the label's count: they slid over each other)
+        early = squish_rate_func(smooth, 0, 0.4)
+        gone = [FadeOutPlace(VGroup(lit[1]), rate_func=early)] if lit is not None else []
+        if name is not None:
+            gone.append(name.animate(rate_func=early).shift(UP * ROLL).set_opacity(0))
+        self.play(*[c.animate(rate_func=there_and_back).set_color(T.POINTER).scale(1.15)
+                    for c in chips], *gone, run_time=0.8)
+        moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
+            else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08)]
+        self.play(*moves, FadeOutPlace(VGroup(heads_lab, chips),
+                                       rate_func=squish_rate_func(smooth, 0, 0.5)),
+                  FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
+                  run_time=1.3)
+        self.remove(*chips, *([name] if name is not None else []))
         self.add(st.arcs)
         st.extra = [mean_lab]
         # "... and it adds up to 1": the note's formula rolls out, what the arcs are rolls in
@@ -1243,6 +1245,17 @@ class AttentionDepthScene(StoryboardScene):
                 else:
                     self.hold_until(t_l - 0.6)
                     self.show_layer(l, 0.9, bar=True)
+                # "about 0.75: its parts, rounded, do not add up exactly": the two parts
+                # under [CLS] and [SEP] boxed with the bar's "≈" number as said
+                if getattr(st.bars[l].val, "approx", False) and self.says("its parts"):
+                    t_p = self.when_said("its parts", self.time)
+                    parts = [self.num_at(st.nums, int(j)) for j in v.special.values
+                             if int(j) in st.xs]
+                    rt = self.cue_at(3 + i) - 0.4 - max(self.time, t_p - 0.2)
+                    if parts and rt >= 0.8:
+                        self.hold_until(t_p - 0.2)
+                        self.emphasize(*parts, st.bars[l].val, buff=0.08,
+                                       run_time=min(2.4, rt))
                 # its number said: the new bar ringed until the next layer's sentence
                 rt = self.cue_at(3 + i) - 0.3 - self.time
                 if rt >= 0.8:
@@ -1505,13 +1518,17 @@ class AttentionDepthScene(StoryboardScene):
             self.play(FadeOutPlace(aside), st.arcs.animate.set_stroke(opacity=0),
                       st.nums.animate.set_opacity(0), run_time=0.5)
             diagram, chip = self.build_x(prev.layer, tl, block, t_att, t_ffn)
-            gone = [FadeOutPlace(diagram), FadeInPlace(aside)]
+            # the arcs' tag comes back with the arcs, already on X^(1) (round 27's render:
+            # back early, it said "fed X^(0)" while X^(1) went in)
+            gone = [FadeOutPlace(diagram)]
         # "...: 0.70": the arcs re-form and layer l's own bar grows as the number is said
         # (the two land together)
         grow_new = [GrowFromEdge(cols[3][0], DOWN), FadeInPlace(cols[3][1:]),
                     *self.approx_in(cols[3][1])]
+        tag_in = [FadeInPlace(VGroup(tag[0], tags[1][1]))] if gone \
+            else tick(tag[1], tags[1][1])
         feed(tl, tie.new_row, max(1.2, t_new + 0.3 - self.time),
-             tick(tag[1], tags[1][1]) + grow_new, extra=gone, chip=chip,
+             tag_in + grow_new, extra=gone, chip=chip,
              split=(0.2, 0.2, 0.1, 0.12, 0.38))
         self.remove(tag[1])
         self.add(tags[1][1])
@@ -1534,7 +1551,9 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_other - 0.3)
         back = self.qk_block(prev.layer)
         back.shift(box.get_center() - back.box.get_center())
-        self.play(*tick(VGroup(*block[1:]), VGroup(*back[1:])), run_time=0.8)
+        # the arcs are the block's output: they dim to a ghost as its index changes and
+        # light again only with the new row (round 27: W^(0) over W^(1)X^(1)'s arcs for 4 s)
+        self.play(*tick(VGroup(*block[1:]), VGroup(*back[1:])), *self.dim_row(), run_time=0.8)
         self.remove(*block[1:])
         self.add(*back[1:])
         own_parts = VGroup(*block[1:])
@@ -1563,7 +1582,7 @@ class AttentionDepthScene(StoryboardScene):
         t_take = self.when_said("take it to", self.time) if both and self.says("take it to") \
             else (t_end if not both else self.time)
         self.hold_until(t_take - 0.6)
-        self.play(*tick(VGroup(*block[1:]), own_parts), run_time=0.7)
+        self.play(*tick(VGroup(*block[1:]), own_parts), *self.dim_row(), run_time=0.7)
         self.remove(*block[1:])
         block = VGroup(box, *own_parts)
         self.show_row(tie.new_row, VGroup(), 0.8)
@@ -1830,8 +1849,9 @@ class AttentionDepthScene(StoryboardScene):
                 tok = as_written(v.tokens.values[j])
                 nt = line(txt("looks most at", LAB), txt(tok, LAB),
                           Num(hr[j], decimals=prec, size=LAB))
-                nt.move_to([0, rows[h].get_center()[1], 0]).align_to([right_col + 0.5, 0, 0],
-                                                                     LEFT)
+                # right after its own row's number (round 27: in a column 170 px off, it named
+                # no head)
+                nt.next_to(rows[h].val, RIGHT, buff=0.4)
                 untested_extra.append(nt)
             if untested_extra:
                 self.hold_until(t_most - 0.3)
@@ -1948,7 +1968,9 @@ class AttentionDepthScene(StoryboardScene):
             x = x0 + hp / 2 + i * hp
             r = stack(x, [w_], [REF if hh is None else T.WEIGHTS])
             val = Num(w_, decimals=prec, size=VAL).next_to(r, UP, buff=0.06)
-            lab = (txt("mean", LAB, REF) if hh is None else
+            # one term for one thing (round 27: "mean" here, "head-average" before it)
+            lab = (VGroup(txt("head-", LAB, REF), txt("average", LAB, REF))
+                   .arrange(DOWN, buff=0.06) if hh is None else
                    line(txt("head", LAB), Num(d.heads[int(hh)], decimals=0, size=LAB)))
             lab.next_to([x, base, 0], DOWN, buff=0.1)
             c = VGroup(r, val, lab)
@@ -1957,7 +1979,7 @@ class AttentionDepthScene(StoryboardScene):
         y2 = base + 2 * unit * float(d.target.weight)
         twice = DashedLine([x0 + 1.5 * hp - 0.4, y2, 0], [x0 + 3.5 * hp + 0.4, y2, 0],
                            color=REF, stroke_width=2, dash_length=0.07)
-        twice_lab = txt("2 × mean", LAB, REF)
+        twice_lab = txt("2 × head-average", LAB, REF)
         twice_lab.next_to([x0 + 3.5 * hp + 0.5, y2, 0], RIGHT, buff=0)   # clear of the bars
         head_ = line(txt("layer", LAB), Num(d.layer, decimals=0, size=LAB), txt(":", LAB))
         head_[2].shift(LEFT * (SPACE - 0.03))

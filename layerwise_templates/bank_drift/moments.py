@@ -47,7 +47,9 @@ POS_ALREADY = "pos_already"     # "while part of speech ... is already 92": its 
 NEIGHBOURS = "neighbours"       # "a noun's state already carries its neighbouring words"
 BAND = "band"                   # the chapter's late span, named as the project's mapping
 EARLIER = "earlier"             # sense readable well before that band (X^(1) lit)
-NOT_BANK = "not_bank"           # other nouns, not bank: bank's X^(L) boxed
+NOT_BANK = "not_bank"           # other nouns, not bank: bank's gap bars come back
+PROBE_ASKS = "probe_asks"       # "a probe asks ...": sense's X^(1) lit
+GAP_ASKS = "gap_asks"           # "the cosine gap asks ...": the gap's X^(L) bar lit
 SET_SMALL = "set_small"
 ONE_NOUN = "one_noun"
 PROBE_SHOWS = "probe_shows"
@@ -55,7 +57,7 @@ NOT_WHAT = "not_what"
 PROBE = (BOTH_SENSES, READ_LABEL, VECTORS_OF, SCORED_ON, ITSELF, POS_EMBEDDING, TOKEN_ONLY,
          POS_MIDDLE, POS_OUTPUT, GUESSING, COIN_TOSS, SENSE_EMBEDDING, SENSE_PERCENT,
          TOKEN_ALONE, BY_LAYER, KEEPS_IT,
-         AT_ONCE, SENSE_TO, POS_ALREADY, BAND, EARLIER, NEIGHBOURS, NOT_BANK, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
+         AT_ONCE, SENSE_TO, POS_ALREADY, BAND, EARLIER, NEIGHBOURS, NOT_BANK, PROBE_ASKS, GAP_ASKS, SET_SMALL, ONE_NOUN, PROBE_SHOWS, NOT_WHAT)
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")

@@ -180,6 +180,9 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["shared_move"] = float(np.linalg.norm(mean_end - mean_start))
     projection["own_parts"] = [float(np.linalg.norm(vecs[c, -1] - mean_end)) for c in range(C)]
     projection["own_part"] = float(max(projection["own_parts"]))
+    # the two arrows added tip to tail, per sentence: the mean X^(0) to its X^(L) (shorter
+    # than the two lengths summed, the own arrow standing across the shared one)
+    projection["sum_parts"] = [float(np.linalg.norm(vecs[c, -1] - mean_start)) for c in range(C)]
     # which sentence's own part that is, the angle (degrees) each own part makes with the
     # shared move (90: straight across it, so the lengths do not simply add), and how much of
     # each own part's length the plane shows (its shadow on the plane over its full length)

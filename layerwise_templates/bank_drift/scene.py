@@ -61,6 +61,7 @@ GAP = T.TEXT                    # the gap's bars and numbers (yellow is the high
 GAP_BAR = 16                    # the gap bars' stroke width
 
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
+BIG_ANGLE = 1.9                 # the angle picture while the cosine is defined, this much larger
 BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
 
@@ -433,11 +434,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         nums = VGroup(*thinned([Num(val, decimals=2, size=SIZE, color=color)
                                 .move_to([chart.p(s, 0)[0], y, 0])
                                 for s, val in enumerate(values)], chart.stride))
-        name = inline(key, txt(label, SIZE, T.MUTED))
+        # (a curve's row is named by its pair alone: "raw" would be a word before the
+        # baseline gives it a meaning)
+        name = inline(key, txt(label, SIZE, T.MUTED)) if label else key
         # right beside the row's first number (never left of the frame's margin)
-        # (room for the longer word a row may take later: "raw" becomes "adjusted")
-        room = (max(name.width, inline(key.copy(), txt("adjusted", SIZE, T.MUTED)).width)
-                if label == "raw" else name.width)
+        room = name.width
         first = nums[0].get_left()[0] if len(nums) else chart.p(0, 0)[0]
         left = max(-7.11 + T.EDGE, first - 0.35 - room)
         name.move_to([left + name.width / 2, y, 0])
@@ -492,7 +493,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 until = self.said(M.MONEY_END if k == 0 else M.RIVER_END)
                 turn = self.angle_turner(k)
             self.draw_curve(chart, f"raw{k}", raw(c), self.curve_color(k), self.pair_key(k),
-                            "raw", until=until, extra=turn)
+                            None, until=until, extra=turn)
             if paced:
                 self.hold_until_moment(M.MONEY_END if k == 0 else M.RIVER_END)
                 ends = VGroup(chart.curves[f"raw{k}"][1][0], chart.curves[f"raw{k}"][1][-1],
@@ -551,6 +552,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         frame = Rectangle(width=right - left, height=hi_y - lo_y, stroke_color=T.FAINT,
                           stroke_width=1.5, fill_color=T.BACKGROUND, fill_opacity=1)
         frame.move_to([(left + right) / 2, (lo_y + hi_y) / 2, 0])
+        # drawn large in the middle of the empty chart while the voice defines the cosine
+        # (the eye has one thing to read), then it shrinks to its corner as the curves come
+        panel = VGroup(frame, ref, moving, note)
+        home = panel.get_center().copy()
+        axes = chart.ax.axes
+        big = min(BIG_ANGLE, 0.9 * axes.width / panel.width, 0.8 * axes.height / panel.height)
+        panel.scale(big).move_to(axes.get_center())
         self.play(FadeIn(frame), run_time=0.3)
         self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=2.0))
         self.hold_until_moment(M.EACH_OTHER)
@@ -561,7 +569,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                               FadeInPlace(note[0])])
         self.play(FadeInPlace(note[1:]), run_time=0.6)
         self.emphasize(moving[1], note[0], run_time=1.2)
-        panel = VGroup(frame, ref, moving, note)
+        self.play(panel.animate.scale(1 / big).move_to(home), run_time=0.8)
         panel.moving = moving
         return panel
 
@@ -1126,7 +1134,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the same arrow for every bank: copies of it slide into the other columns
         first = VGroup(split.start, split.shared)
         self.play(*[TransformFromCopy(first, cp) for cp in split.copies],
-                  FadeInPlace(split.scale_note), FadeInPlace(split.shared_label), run_time=0.8)
+                  FadeInPlace(split.scale_note), FadeInPlace(split.shared_label),
+                  *[FadeInPlace(m) for m in split.names], run_time=0.8)
         # "the path they take together": the three paths, under the arrow standing for them
         self.hold_until_moment(M.PATH_TOGETHER)
         self.emphasize(trails, shadow, run_time=max(0.6, min(2.0, 0.85 * (
@@ -1158,9 +1167,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                   *[FadeInPlace(m) for m in split.degrees], run_time=0.8)
         # "so their lengths do not simply sum": the angles pulse
         self.hold_until_moment(M.SIMPLY_SUM)
-        half = max(0.3, min(0.8, 0.4 * (self.said(M.SHARED_SUM) - self.time)))
-        self.play(*[a.animate.set_stroke(width=6) for a in split.arcs], run_time=half)
-        self.play(*[a.animate.set_stroke(width=3) for a in split.arcs], run_time=half)
+        avail = max(0.0, self.said(M.SHARED_SUM) - self.time)
+        self.play(*[a.animate.set_stroke(width=6) for a in split.arcs], run_time=0.35)
+        self.play(*[a.animate.set_stroke(width=3) for a in split.arcs], run_time=0.35)
+        # "for sentence one's bank, 10.7 and 2.9 add up to only 11.1": the two lengths lit,
+        # then their sum drawn start dot to the own arrow's end, its length beside it (sentence
+        # 1's column first, then the others)
+        self.emphasize(split.shared_label[-1], split.own_labels[0],
+                       run_time=max(0.6, min(1.5, 0.3 * avail)))
+        self.play(Create(split.sums[0]), FadeInPlace(split.sum_labels[0]), run_time=0.8)
+        self.emphasize(split.sum_labels[0], run_time=max(0.6, min(1.5, 0.85 * (
+            self.said(M.SHARED_SUM) - self.time) - 0.7)))
+        self.play(*[Create(m) for m in split.sums[1:]],
+                  *[FadeInPlace(m) for m in split.sum_labels[1:]], run_time=0.6)
         # "so 10.7 of the move is a path these banks share; what context adds to set one
         # sentence apart is under half of that": the shared arrow and its number, then the
         # longest own arrow
@@ -1214,10 +1233,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         wide = max([0.3] + [ln * d[0] for ln, d in zip(lens, dirs)])
         k = min(0.42, (y0 - bottom - 0.75) / max(1e-9, L + below))
         pitch = (right - left - 0.2) / C
-        k = min(k, (pitch - 0.45) / max(1e-9, wide))
+        # (room in each column for the own arrow's length at its end, and the next column's
+        # angle under its tip)
+        lw = max(Num(x, decimals=1, size=SIZE).width for x in pr.own_parts)
+        k = min(k, (pitch - 0.45 - max(0.0, lw - 0.25)) / max(1e-9, wide))
         del above
         start, shared, copies = None, None, VGroup()
         own, labels, arcs, degrees, guide = VGroup(), VGroup(), VGroup(), VGroup(), VGroup()
+        names, sums, sum_labels = VGroup(), VGroup(), VGroup()
         for c, (ln, d) in enumerate(zip(lens, dirs)):
             o = np.array([left + 0.2 + c * pitch, y0, 0.0])
             tip = o + down * L * k
@@ -1231,9 +1254,18 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             end = tip + d * ln * k
             own.add(Arrow(tip, end, buff=0, color=self.colors[c], stroke_width=5,
                           max_tip_length_to_length_ratio=0.25))
-            lab = txt(f"{c + 1}", SIZE, self.colors[c])
+            # the own arrow's length at its end; the column's sentence left of its start dot
+            lab = Num(pr.own_parts[c], decimals=1, size=SIZE, color=self.colors[c])
             beside(lab, Dot(end, radius=0.05), d, buff=0.08)
             labels.add(lab)
+            names.add(txt(f"{c + 1}", SIZE, self.colors[c]).next_to(dot, LEFT, buff=0.1))
+            # the two added as arrows: start dot to the own arrow's end, its length beside
+            # its middle (on the side away from the shared arrow)
+            sums.add(DashedLine(o, end, dash_length=0.08, color=self.colors[c],
+                                stroke_width=3))
+            sl = Num(pr.sum_parts[c], decimals=1, size=SIZE, color=self.colors[c])
+            sl.next_to((o + end) / 2, RIGHT, buff=0.12)
+            sum_labels.add(sl)
             ang = float(np.arctan2(d[1], d[0]))
             arcs.add(Arc(radius=0.32, start_angle=-np.pi / 2, angle=ang + np.pi / 2,
                          arc_center=tip, color=self.colors[c], stroke_width=3))
@@ -1246,6 +1278,22 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             degrees.add(deg)
             guide.add(DashedLine(tip, tip + down * 0.75, dash_length=0.07, color=T.MUTED,
                                  stroke_width=2.5))
+        # a sum's length clear of every label of the columns (a teacher's sentences may give
+        # long own arrows): beside its line's middle, else its other side, else higher up
+        for c, (sl, line) in enumerate(zip(sum_labels, sums)):
+            o_, e_ = line.get_start(), line.get_end()
+            others = [*labels, *degrees, *names, *sum_labels[:c]]
+            best = None
+            for f in (0.5, 0.3, 0.7, 0.15, 0.85):
+                for d in (RIGHT, LEFT):
+                    sl.next_to(o_ + (e_ - o_) * f, d, buff=0.12)
+                    hits = sum(overlaps(sl, m, pad=0.04) for m in others) + 9 * int(
+                        sl.get_right()[0] > 7.11 - T.EDGE or sl.get_left()[0] < left - 0.1)
+                    if best is None or hits < best[0]:
+                        best = (hits, sl.get_center().copy())
+                if best[0] == 0:
+                    break
+            sl.move_to(best[1])
         own_note = VGroup()             # (the voice names them; the columns say the rest)
 
         class Split:
@@ -1256,7 +1304,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         sp.own, sp.own_labels, sp.guide, sp.arcs = own, labels, guide, arcs
         sp.degrees = degrees
         sp.own_note = own_note
-        sp.all = VGroup(start, shared, copies, label, note, own, labels, guide, arcs, degrees)
+        sp.names, sp.sums, sp.sum_labels = names, sums, sum_labels
+        sp.all = VGroup(start, shared, copies, label, note, own, labels, guide, arcs, degrees,
+                        names, sums, sum_labels)
         return sp
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
@@ -1311,8 +1361,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, RIGHT, buff=0.08)
         name2.align_to(o + half2 * UP, UP)
         self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
-        self.play(Create(axis1), FadeOutPlace(dims), run_time=0.6)
-        self.remove(*dims.get_family())
+        # the arbitrary view (its axes, its note) leaves first: the turning line would cross
+        # the note under the states
+        self.play(FadeOutPlace(dims), FadeOutPlace(view), run_time=0.4)
+        self.remove(*dims.get_family(), *view.get_family())
+        self.play(Create(axis1), run_time=0.6)
         # it turns until the states spread most along it
         self.play(Rotate(axis1, -np.radians(tilt), about_point=o),
                   run_time=max(1.0, min(2.0, 0.5 * (self.said(M.PLANE) - self.time))))
@@ -1324,10 +1377,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # state moves to its coordinates on PC1 and PC2, on the grid those two span
         self.hold_until_moment(M.PLANE)
         scale = getattr(self, "_grid_scale", None)
-        self.play(FadeIn(plane), FadeOutPlace(view),
+        self.play(FadeIn(plane),
                   *([FadeIn(scale[0]), FadeInPlace(scale[1])] if scale is not None else []),
                   run_time=0.5)
-        self.remove(*view.get_family())
         self.bring_to_front(ghosts, axis1, axis2, name1, name2)
         self.play(*[g.animate.move_to(plane.c2p(*xy[c][s]))
                     for (c, s), g in zip([(c, s) for c in range(len(self.colors))
@@ -1464,13 +1516,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
         panel = self.gap_panel(chart)
         zeros = [0.0] * n
-        # (the cosine chart leaves with its bars first, then the gap's own chart comes in and
-        # each bar grows from zero to its value: none crosses zero on the way)
-        self.play(FadeOutPlace(chart), FadeOutPlace(shown), run_time=0.5)
-        self.remove(*chart.get_family(), *shown.get_family())
-        self.play(FadeInPlace(panel), run_time=0.5)
-        shown = bars(panel.p, g.values, zeros)
-        self.play(Create(shown), run_time=max(0.6, self.stretch(M.TOGETHER, 1.0, cap=1.6) - 0.5))
+        # (the cosine chart leaves under its bars; then the gap's own chart comes in and the
+        # same bars move onto it, each now standing on zero: they keep their identity)
+        self.play(FadeOutPlace(chart), run_time=0.5)
+        self.remove(*chart.get_family())
+        self.bring_to_front(shown)
+        self.play(FadeInPlace(panel), Transform(shown, bars(panel.p, g.values, zeros)),
+                  run_time=max(0.8, self.stretch(M.TOGETHER, 1.2, cap=1.8) - 0.3))
         self.stage.chart = None
         self.bring_to_front(shown)
         row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP)

@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, Create, DashedLine, Dot,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Arrow, CapStyleType, Create,
+                   DashedLine, Dot,
                    GrowArrow, LaggedStart, Line, Rectangle, Square, VGroup, interpolate_color)
 
 from scenes import theme as T
@@ -23,6 +24,7 @@ DIM = 0.3                       # what the voice is not speaking of, while the s
 PROBE_TITLE = "A second question: when is sense readable?"
 POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here
 HEAD = T.LABEL_SIZE             # 22: the header lines, read while the chart is drawn
+GAP_UNITS = 30                  # the recalled gap's tallest reach, in the probe's percent units
 PSIZE = 22                      # the chart's names, numbers, notes and ticks (20: 12 px)
 
 
@@ -118,8 +120,12 @@ class ProbeBeat:
         # part of speech (sentence 2): each number is drawn as it is said, chance at the end
         syn, t0 = curves[0], tasks[0]
         self.hold_until_cue(3)
-        self.play(FadeOutPlace(sketch), run_time=0.3)        # (never both on one spot)
-        self.remove(*sketch.get_family())
+        # the set's sizes have been said and leave with the sketch (the header keeps one
+        # line and the example: no dashboard over the chart); the example moves up
+        said_set = VGroup(sizes, both)
+        self.play(FadeOutPlace(sketch), FadeOutPlace(said_set), run_time=0.3)
+        self.remove(*sketch.get_family(), *said_set.get_family())
+        self.play(example.animate.align_to(sizes, UP), run_time=0.4)
         self.play(FadeInPlace(chart), FadeInPlace(syn.name), run_time=0.5)
         self.emphasize(example[1], run_time=self.quick(0.03, 0.8))
         self.hold_until_moment(M.ITSELF)
@@ -238,14 +244,32 @@ class ProbeBeat:
                          math(self.v.states[-1].math.value, 1.2 * T.TYPE.math_label, T.TEXT))
         notbank.align_to(measures, UP).align_to(measures, LEFT)
         self.keep_inside(notbank)
-        self.play(FadeOutPlace(late), FadeOutPlace(late_tag), run_time=0.4)
-        self.remove(*late.get_family(), *late_tag.get_family())
+        # the band and the chance lines have been read and leave; bank's gap bars come back
+        # on the same X^(l) axis, under the probe's curves: the two halves side by side
+        chance = VGroup(*[VGroup(c.chance, c.note) for c in curves])
+        self.play(FadeOutPlace(late), FadeOutPlace(late_tag), FadeOutPlace(chance),
+                  run_time=0.4)
+        self.remove(*late.get_family(), *late_tag.get_family(), *chance.get_family())
+        gap = self.gap_recall(ax)
+        self.play(Create(gap.zero), FadeInPlace(gap.name), run_time=0.5)
+        self.play(LaggedStart(*[Create(b) for b in gap.bars], lag_ratio=0.15), run_time=1.0)
         self.replace_line(measures, notbank)
-        self.emphasize(ax.x_labels[-1], notbank, run_time=max(0.8, min(2.0, 0.85 * (
-            self.said(M.SET_SMALL) - self.time))))
+        self.emphasize(gap.bars, gap.name, run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.PROBE_ASKS) - self.time))))
+        # "a probe asks whether sense can be read out at all, and for these nouns it can after
+        # one layer": sense at X^(1) and its tick lit
+        self.hold_until_moment(M.PROBE_ASKS)
+        self.emphasize(sen.point(1), ax.x_labels[1], notbank[1], run_time=max(0.6, min(
+            3.0, 0.85 * (self.said(M.GAP_ASKS) - self.time))))
+        # "the cosine gap asks how far one bank's whole state turns ..., clearest at the
+        # output": the gap's last bar and X^(L) lit
+        self.hold_until_moment(M.GAP_ASKS)
+        self.emphasize(gap.bars[-1], ax.x_labels[-1], notbank[-1], run_time=max(0.6, min(
+            3.5, 0.85 * (self.said(M.SET_SMALL) - self.time))))
+        # "in a set this small": the set's sizes come back in the header
         self.hold_until_moment(M.SET_SMALL)
-        self.play(FadeOutPlace(both), run_time=0.4)
-        self.remove(*both.get_family())
+        sizes.align_to(notbank, UP).align_to(notbank, LEFT)
+        self.replace_line(notbank, sizes)
         self.emphasize(sizes, run_time=self.stretch(M.ONE_NOUN, 0.8, cap=2.5))
         caveats = VGroup(                               # the second comes under the first
             inline(txt("small set: one test sentence moves sense by", HEAD, T.TEXT),
@@ -255,13 +279,36 @@ class ProbeBeat:
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         caveats.align_to(example, UP).align_to(example, LEFT)
         self.hold_until_moment(M.ONE_NOUN)
-        self.replace_line(notbank, caveats[0])
+        self.replace_line(sizes, caveats[0])
         self.hold_until_moment(M.PROBE_SHOWS)
         self.play(FadeInPlace(caveats[1]), run_time=0.4)
         self.hold_until_moment(M.NOT_WHAT)
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(top, chart, drawn, caveats)]
+        self.stage.other = [VGroup(head, chart, drawn, caveats, gap)]
+
+    def gap_recall(self, ax) -> VGroup:
+        """Bank's cosine gap (plan: gap.values) again, as bars on the probe chart's own
+        X^(l) axis, in the plot's empty lower part: a zero line, one bar per state (the
+        tallest GAP_UNITS of the plot's percent units), named over the early, short bars.
+        Parts: zero, bars, name."""
+        from .scene import GAP, GAP_BAR              # (one colour and bar for the gap)
+        a = ax.axes
+        vals = [float(x) for x in self.v.gap.values]
+        pos, neg = max(0.0, max(vals)), max(0.0, -min(vals))
+        k = GAP_UNITS / max(1e-9, pos + neg)
+        zero = a.y_range[0] + 4 + neg * k
+        n = len(vals)
+        line = Line(a.c2p(-0.3, zero), a.c2p(n - 1 + 0.3, zero), color=T.MUTED,
+                    stroke_width=2)
+        bars = VGroup(*[Line(a.c2p(s, zero), a.c2p(s, zero + v * k), color=GAP,
+                             stroke_width=0.75 * GAP_BAR, cap_style=CapStyleType.BUTT)
+                        for s, v in enumerate(vals)])
+        name = txt("bars: bank's cosine gap, from before", PSIZE, GAP)
+        name.move_to(a.c2p(0, zero + pos * k + 10)).align_to(a.c2p(0.3, 0), LEFT)
+        g = VGroup(line, bars, name)
+        g.zero, g.bars, g.name = line, bars, name
+        return g
 
     def pause_after_cue(self, k: int, secs: float) -> None:
         """A beat of silence after cue k (a reveal lands): every later cue is spoken `secs`
@@ -349,7 +396,9 @@ class ProbeBeat:
                     PSIZE, color)
         note = inline(guess, Num(tv.chance_percent, decimals=0, size=PSIZE,
                                  color=color, suffix="%"))
-        note.next_to(chance, DOWN, buff=0.06).align_to(chance, RIGHT)
+        # (at the left end, clear of the X^(0) column's light: the chapter's band shades the
+        # right end later)
+        note.next_to(chance, DOWN, buff=0.06).align_to(chance, LEFT).shift(RIGHT * 0.3)
         y = ax.x_labels.get_bottom()[1] - 0.45 - 0.33 * i
         name = txt(t["title"], PSIZE, color)
         # right beside its row's first number (not at the frame's edge, far from them)

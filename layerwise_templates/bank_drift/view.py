@@ -75,6 +75,7 @@ class Projection(View):
     shared_move: float
     own_parts: list[float]
     own_part: float
+    sum_parts: list[float]      # the shared and own arrows added tip to tail, per sentence
     own_longest: int            # which sentence's own part is own_part
     own_angles_deg: list[float]  # each own part's angle with the shared move
     own_angle_range: list[float]     # the narrowest and widest of them

@@ -89,7 +89,10 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
                     (e["cos"], "cos"), (e["x_length"][0], "x_length[0]"),
                     (e["x_length"][1], "x_length[1]"), (e["sum_cos"], "sum_cos")):
         stable(v, DECIMALS, f"data.entered.{what}")
+    # per head, the focus word's weight on each key ([head][key]): drawn as bar heights when
+    # one piece is built (no number shown; `mean` is their average)
     sents = [{"tokens": list(t.tokens), "focus": p, "mean": lk["mean"],
+              "head_w": [list(map(float, r)) for r in lk["heads"]],
               "words": lk["words"], "special": sorted(
                   set(range(len(t.tokens))) - set(p) - set(lk["words"]))}
              for t, p, lk in zip(traces, pos, e["looks"])]

@@ -23,7 +23,7 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               (a small pair at their cosine's angle) go through LayerNorm, FFN + add,
               LayerNorm, a cos after each, a dot on a zoomed cosine scale moving at
               each box (ticks named where it was); out, the two X^(1) and what reads them.
-              The focus token's weight on itself is never drawn (never said)
+              The focus token's weight on itself has no arc; its number comes as it is said
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
               (X thick, under the others), the X^(1) cosine carried to its layer-1 point;
               K and V, then Q lit as the voice says what each would change; then X's dip and
@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
-                   ArcBetweenPoints, Arrow, DashedLine, GrowFromEdge, Indicate, Rectangle,
+                   ArcBetweenPoints, Arrow, DashedLine, GrowArrow, GrowFromEdge, Indicate, Rectangle,
                    ReplacementTransform, Succession, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
                    Write)
@@ -80,8 +80,14 @@ ARC_RISE = 0.6                      # the highest an arc rises over its row (cle
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
 X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
-PIECE = T.ATTN                      # each token's piece of the update: the colour of
-                                    # Delta_attn itself (pink was read as V's red)
+PIECE = T.TEXT                      # the notes on the pieces: plain text (the pieces are
+                                    # drawn in their sentence's colour; no third hue)
+# the two sentences' own hues, this video only (review 26: the chapter's sentence green read as
+# K's teal, its tan as Q's yellow; review 27: pink read as V's red, violet as the pieces'
+# purple): a pure green and a magenta, the two hue gaps left by X blue, Q yellow, K teal,
+# V red, the slate weights and the pointer white (CIEDE2000 >= 24 from each of them)
+# review 28: the green still read close to K's teal: a yellower green, away from teal
+SENT = [ManimColor("#96E632"), ManimColor("#EE44E0")]
 RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
 
 
@@ -111,6 +117,7 @@ class Stage:
     wide: bool = False                          # the chart across the frame (layers on)
     handoff: VGroup | None = None               # "out: the two X^(1), cos ..." (entered)
     carried: VGroup | None = None               # its cosine, beside X's layer-1 point
+    panel: VGroup | None = None                 # the layer-0 panel, its X rows drawn early
 
 
 class ContextQKVScene(StoryboardScene):
@@ -183,8 +190,8 @@ class ContextQKVScene(StoryboardScene):
                                                 flags=re.IGNORECASE)]
         start = hits[min(nth, len(hits)) - 1] if hits else 0
         glyphs = text[start:start + len(word)]      # without ligatures: one glyph a character
-        tag = txt(str(i + 1), T.TYPE.label, T.SENTENCES[i]).next_to(text, LEFT, buff=0.25)
-        box = SurroundingRectangle(glyphs, color=T.SENTENCES[i], buff=0.06, stroke_width=2)
+        tag = txt(str(i + 1), T.TYPE.label, SENT[i]).next_to(text, LEFT, buff=0.25)
+        box = SurroundingRectangle(glyphs, color=SENT[i], buff=0.06, stroke_width=2)
         g = VGroup(tag, text, box)
         g.text, g.box = text, box
         return g
@@ -216,37 +223,6 @@ class ContextQKVScene(StoryboardScene):
     def content_top(self) -> float:
         return (self.st.sents.get_bottom()[1] if self.st.sents is not None else 2.9) - 0.15
 
-    def token_table(self) -> VGroup:
-        v, size = self.v, T.TYPE.label
-        cells = [txt(h, S, T.TEXT) for h in ("sentence", "token", "token id", "position")]
-        for i, c in enumerate(v.contexts):
-            cells += [txt(str(i + 1), size, T.MUTED),
-                      txt(" ".join(str(t) for t in c.tokens), size, mono=True),
-                      Num(c.token_ids[0], decimals=0, size=size),
-                      Num(c.positions[0], decimals=0, size=size)]
-        grid = VGroup(*cells).arrange_in_grid(rows=3, cols=4, buff=(0.6, 0.25))
-        m = v.match
-        if m.identical.value:
-            # what the voice says, in its words: made from the token, its position and parts
-            # the same for every token
-            lines = (["same token, same position:",
-                      "MiniLM's first X: the token, its position, "
-                      "parts the same for every token,",
-                      "so at layer 0 both start from one X"]
-                     if m.absolute_positions.value else
-                     ["same token, same position:", "the first X is the token's vector,",
-                      "so at layer 0 both start from one X"])
-            lines[1] = lines[1].replace("MiniLM", v.model.value.split("-")[0])
-        elif m.same_token.value:
-            lines = ["same token, different positions:", "X already differs at layer 0"]
-        else:
-            lines = ["different tokens:", "X differs from layer 0 on"]
-        note = VGroup(*[txt(t, S, T.TEXT) for t in lines]).arrange(DOWN, buff=0.08)
-        if len(v.contexts[0].positions) > 1 or len(v.contexts[1].positions) > 1:
-            note.add(txt(f"\"{v.word}\" is several tokens: their rows are averaged", S, T.TEXT))
-            note.arrange(DOWN, buff=0.08)
-        return VGroup(grid, note).arrange(DOWN, buff=0.4)
-
     def index_row(self, i: int) -> VGroup:
         """Sentence i's tokens, the end marker too, in a row, the start
         marker's position and the focus token's under them, dots between: "counting from the
@@ -262,7 +238,7 @@ class ContextQKVScene(StoryboardScene):
                 else min(len(toks) - 1, focus[-1] + 1))
 
         def cell(j):
-            color = T.SENTENCES[i] if j in focus else T.TEXT
+            color = SENT[i] if j in focus else T.TEXT
             return txt(toks[j].strip() or "␣", T.TYPE.label, color)
 
         def build(js):
@@ -284,13 +260,13 @@ class ContextQKVScene(StoryboardScene):
             if j == start:
                 n = Num(s.special[0], decimals=0, size=T.TYPE.label, color=T.TEXT)
             elif j == focus[0]:
-                n = Num(c.positions[0], decimals=0, size=T.TYPE.label, color=T.SENTENCES[i])
+                n = Num(c.positions[0], decimals=0, size=T.TYPE.label, color=SENT[i])
             elif start is not None and start < j < focus[0]:
                 n = Dot(radius=0.03, color=T.MUTED)
             else:
                 continue
             under.add(n.move_to([m.get_center()[0], y, 0]))
-        tag = txt(str(i + 1), T.TYPE.label, T.SENTENCES[i]).next_to(row, LEFT, buff=0.3)
+        tag = txt(str(i + 1), T.TYPE.label, SENT[i]).next_to(row, LEFT, buff=0.3)
         g = VGroup(tag, row, under)
         g.row, g.under = row, under
         nums = [m for m in under if not isinstance(m, Dot)]
@@ -558,24 +534,66 @@ class ContextQKVScene(StoryboardScene):
         g.outs = [(qr, mk_q), (kr, mk_k), (vr, mk_v)]
         return g
 
+    def made_of(self) -> VGroup:
+        """What the first X is made of, in the voice's words, under the X rows: the token and
+        its position (their numbers), plus parts the same for every token."""
+        v = self.v
+        m, L_ = v.match, T.TYPE.label
+        c = v.contexts[0]
+        if m.identical.value and m.absolute_positions.value:
+            lines = [inline(txt("made from token", L_, T.TEXT),
+                            Num(c.token_ids[0], decimals=0, size=L_, color=T.TEXT),
+                            txt("+ position", L_, T.TEXT),
+                            Num(c.positions[0], decimals=0, size=L_, color=T.TEXT)),
+                     txt("+ parts the same for every token", L_, T.TEXT)]
+        elif m.identical.value:
+            lines = [txt("the first X is the token's vector", L_, T.TEXT)]
+        elif m.same_token.value:
+            lines = [txt("same token, different positions:", L_, T.TEXT),
+                     txt("X already differs at layer 0", L_, T.TEXT)]
+        else:
+            lines = [txt("different tokens:", L_, T.TEXT),
+                     txt("X differs from layer 0 on", L_, T.TEXT)]
+        if len(v.contexts[0].positions) > 1 or len(v.contexts[1].positions) > 1:
+            lines.append(txt(f"\"{v.word}\" is several tokens: their rows are averaged", S,
+                             T.TEXT))
+        return VGroup(*lines).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+
+    def id_line(self) -> VGroup:
+        """The focus token's id in both sentences, one line (said with the positions)."""
+        v, L_ = self.v, T.TYPE.label
+        a, b = v.contexts[0].token_ids[0], v.contexts[1].token_ids[0]
+        word = txt(f"\"{v.word}\": token id", L_, T.TEXT)
+        if int(a.value) == int(b.value):
+            return inline(word, Num(a, decimals=0, size=L_), txt("in both", L_, T.TEXT))
+        return inline(word, Num(a, decimals=0, size=L_, color=SENT[0]), txt("and", L_, T.TEXT),
+                      Num(b, decimals=0, size=L_, color=SENT[1]))
+
     # --- beats ----------------------------------------------------------------------------
     def beat_sentences(self, beat) -> None:
+        # one idea at a time (review 26: a static dashboard): the sentences; their tokens with
+        # the positions counted and the token id; then X named with its two rows drawn (the
+        # token rows leave); what the first X is made of; "=" between the rows
         s = self.make_sentences()
         self.st.sents = s
-        table = self.token_table()
         idx = VGroup(self.index_row(0), self.index_row(1)).arrange(DOWN, buff=0.3)
         idx.next_to(s, DOWN, buff=0.35)
         idx.set_x(0)
-        table.next_to(idx, DOWN, buff=0.35)
-        if table.get_bottom()[1] < self.caption_top() + 0.15 or idx.width > 13.2:
-            # no room (long sentences, several lines of note): the table alone, as before
+        ids = self.id_line()
+        grid = VGroup()
+        if idx.width > 13.2:
+            # no room for the rows: the token ids and positions as a small table
             idx = VGroup()
-            table.move_to([0, (s.get_bottom()[1] - 2.6) / 2, 0])
-            low = self.caption_top() + 0.15 - table.get_bottom()[1]
-            if low > 0:                     # a long note: lifted clear of the caption
-                table.shift(UP * min(low, max(0.0, s.get_bottom()[1] - 0.25
-                                              - table.get_top()[1])))
-        grid, note = table
+            cells = [txt(h, S, T.TEXT) for h in ("sentence", "token id", "position")]
+            for i, c in enumerate(self.v.contexts):
+                cells += [txt(str(i + 1), T.TYPE.label, SENT[i]),
+                          Num(c.token_ids[0], decimals=0, size=T.TYPE.label),
+                          Num(c.positions[0], decimals=0, size=T.TYPE.label)]
+            grid = VGroup(*cells).arrange_in_grid(rows=3, cols=3, buff=(0.6, 0.25))
+            grid.next_to(s, DOWN, buff=0.5).set_x(0)
+            ids = VGroup()
+        else:
+            ids.next_to(idx, DOWN, buff=0.35).set_x(0)
         starts = [r.start for r in idx if r.start is not None]
         ends = [r.end for r in idx if r.end is not None]
         # the markers named in writing, beside the rows: "[CLS] = start marker" (the voice
@@ -593,9 +611,18 @@ class ContextQKVScene(StoryboardScene):
                 both = VGroup(idx, key)
                 if both.width <= 13.4:
                     both.set_x(0)
+                    ids.set_x(idx.get_x())
                 else:
                     key = VGroup()
         keys = list(key)
+        # X's rows where the next beat multiplies them (the layer-0 panel's left), its
+        # header over them; what X is made of under the rows
+        panel = self.layer0_panel()
+        self.st.panel = panel
+        made = self.made_of()
+        made.next_to(panel.xr, DOWN, buff=0.45).align_to(panel.xr, LEFT)
+        if made.get_bottom()[1] < self.caption_top() + 0.1:
+            made.next_to(panel.xr, RIGHT, buff=0.6)
 
         def marker(ms, k, t):
             # a marker's cell (or its position) lit, its name written beside the rows
@@ -607,41 +634,60 @@ class ContextQKVScene(StoryboardScene):
                 self.emphasize(*ms, keys[k], run_time=0.7 * t)
             else:
                 self.emphasize(*ms, run_time=t)
-        self.set_slot("table", None)
+
+        def rows_in(t):
+            # the token rows have said their piece; each sentence's boxed word becomes its
+            # X row
+            self.drop("table", run_time=0.3 * t)
+            self.play(*[Transform(s[i].box.copy(), SurroundingRectangle(
+                          panel.xr.rows[i], color=T.X, buff=0.04), remover=True)
+                        for i in (0, 1)],
+                      FadeInPlace(panel.xr), FadeInPlace(panel.head), run_time=0.7 * t)
+            self.set_slot("xrows", VGroup(panel.head, panel.xr))
+
+        def made_in(i, t):
+            self.play(FadeInPlace(made[i]), run_time=t)
+
+        def equal(t):
+            self.play(Write(panel.mk_x), run_time=0.5 * t)
+            self.set_slot("xmarks", panel.mk_x)
+            self.emphasize(panel.mk_x, run_time=0.5 * t)
+
+        self.set_slot("table", VGroup(idx, key, ids, grid))
+        self.remove(self.shown["table"])
         self.add(s[0][0], s[0][1])                  # the first frame shows a sentence
+        first = ([(1, lambda t: self.play(FadeInPlace(VGroup(*[r[0:2] for r in idx])),
+                                          run_time=t)),
+                  (1, lambda t: self.play(FadeInPlace(ids), run_time=t)),
+                  (1, lambda t: self.play(*[FadeInPlace(r.under) for r in idx], run_time=t)),
+                  (1, lambda t: self.emphasize(*[r.focus for r in idx if r.focus is not None],
+                                               run_time=t)),
+                  (1, lambda t: marker(starts, 0, t)),
+                  (1, lambda t: marker(ends, len(keys) - 1 if len(keys) > 1 else None, t))]
+                 if len(idx) else
+                 [(1, lambda t: self.play(FadeInPlace(grid), run_time=t)),
+                  (2, lambda t: self.wait(t))])
         self.by_cue([
             [(2, lambda t: self.play(Write(VGroup(s[1][0], s[1][1])), run_time=t)),
              (1, lambda t: self.play(Create(s[0].box), Create(s[1].box), run_time=t))],
-            [(1, lambda t: self.play(FadeInPlace(grid[0:4]), FadeInPlace(grid[4:8]),
-                                     FadeInPlace(grid[8:12]), run_time=t)),
-             (1, lambda t: self.emphasize(grid[6], grid[10], run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(VGroup(*[r[0:2] for r in idx])),
-                                     run_time=t) if len(idx) else self.wait(t)),
-             (1, lambda t: self.play(*[FadeInPlace(r.under) for r in idx], run_time=t)
-              if len(idx) else self.wait(t)),
-             (1, lambda t: self.emphasize(*[r.focus for r in idx if r.focus is not None],
-                                          grid[7], grid[11], run_time=t)),
-             (1, lambda t: marker(starts, 0, t)),
-             (1, lambda t: marker(ends, len(keys) - 1 if len(keys) > 1 else None, t))],
-            # the note line by line as it is said (no write-on: half-written glyphs), its
-            # first line on "Call X ...", the rest on "MiniLM's first X ..."
-            [(1, lambda t: self.play(FadeInPlace(note[0]), run_time=0.4 * t)),
-             (1, lambda t: self.wait(t))],
-            [(1, lambda t: self.play(FadeInPlace(note[1]), run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(VGroup(*note[2:])), run_time=t)),
-             (1, lambda t: self.emphasize(note[-1], run_time=t))],
+            first,
+            [(1, rows_in), (0.4, lambda t: self.wait(t))],
+            [*[(1, lambda t, i=i: made_in(i, t)) for i in range(len(made))],
+             (1.2, equal)],
         ])
-        self.shown["table"] = VGroup(table, idx, key)
+        self.set_slot("made", made)
 
-    def cosine_picture(self) -> VGroup:
-        """Two arrows from one point; the second turns (the beat animates it)."""
+    def cosine_picture(self, left: float = -6.2, top: float | None = None) -> VGroup:
+        """Two arrows from one point; the second turns (the beat animates it). `left`, `top`:
+        where its header starts (the right half when X's rows hold the left)."""
         head = VGroup(txt("cosine of the angle between two vectors:", S),
                       txt("1 = same direction", S, T.TEXT),
                       txt("0 = at right angles", S, T.TEXT))
         head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        head.move_to([-6.2, self.content_top() - 0.15, 0], aligned_edge=UP + LEFT)
+        top = self.content_top() - 0.15 if top is None else top
+        head.move_to([left, top, 0], aligned_edge=UP + LEFT)
         n = 2.2                                     # arrow length: its tip at 90 deg stays
-        o = [-4.6, head.get_bottom()[1] - 0.35 - n, 0]   # under the header
+        o = [left + 1.6, head.get_bottom()[1] - 0.35 - n, 0]   # under the header
         a = Arrow(o, [o[0] + n, o[1], 0], buff=0, color=T.MUTED, stroke_width=5)
         b = Arrow(o, [o[0] + n * pymath.cos(PI / 3), o[1] + n * pymath.sin(PI / 3), 0],
                   buff=0, color=T.TEXT, stroke_width=5)
@@ -652,8 +698,11 @@ class ContextQKVScene(StoryboardScene):
     def beat_same(self, beat) -> None:
         v = self.v
         self.ensure_sentences()
-        pic = self.cosine_picture()
-        panel = self.layer0_panel()
+        early = self.st.panel is not None and "xrows" in self.shown
+        panel = self.st.panel if early else self.layer0_panel()
+        # X's rows drawn in `sentences` stay at the left: the cosine picture on the right
+        pic = (self.cosine_picture(PANEL_X + 0.4, panel.head.get_bottom()[1] - 0.25) if early
+               else self.cosine_picture())
         o = pic.o
         status = {"one": txt("cos = 1", S, T.TEXT), "zero": txt("cos = 0", S, T.TEXT)}
         for s_ in status.values():
@@ -694,37 +743,48 @@ class ContextQKVScene(StoryboardScene):
             self.play(LaggedStart(*[GrowFromEdge(b, LEFT) for b in boxes], lag_ratio=0.3),
                       FadeInPlace(note), run_time=0.16 * t)
             for (rows, mk), box in zip(panel.outs, boxes):
-                feed = panel.xr.rows.copy()
-                self.play(feed.animate.scale(0.4).move_to(box).set_opacity(0.2),
-                          box[0].animate.set_stroke(width=5), run_time=0.12 * t)
-                self.remove(feed)
+                # X goes in along an arrow from the rows' right edge to the box (review 27:
+                # a shrinking copy of the rows slid over the rows themselves, a double print)
+                src = panel.xr.rows
+                feed = Arrow([src.get_right()[0] + 0.08, src.get_center()[1], 0],
+                             [box.get_left()[0] - 0.06, box.get_center()[1], 0], buff=0,
+                             color=T.X, stroke_width=4, max_tip_length_to_length_ratio=0.2)
+                self.play(GrowArrow(feed), box[0].animate.set_stroke(width=5),
+                          run_time=0.12 * t)
                 out = VGroup(rows, mk)
                 out.save_state()
                 out.scale(0.4).move_to(box).set_opacity(0)
                 self.add(out)
                 self.play(Restore(out), box[0].animate.set_stroke(width=2.5),
-                          run_time=0.16 * t)
+                          FadeOutPlace(feed), run_time=0.16 * t)
 
-        self.drop("table")
+        self.drop("table", "made")
+        x_in = ([(0.6, clear_cosine),
+                 (1, lambda t: self.emphasize(panel.xr.rows, run_time=t)),
+                 (1, lambda t: self.emphasize(panel.mk_x, run_time=t))] if early else
+                [(0.6, clear_cosine),
+                 (1, lambda t: self.put("panel", panel.head, run_time=t)),
+                 (2, lambda t: self.play(
+                     *[Transform(self.st.sents[i].box.copy(), SurroundingRectangle(
+                         panel.xr.rows[i], color=T.X, buff=0.04), remover=True)
+                       for i in (0, 1)],
+                     FadeInPlace(panel.xr), run_time=t)),
+                 (1, lambda t: self.play(Write(panel.mk_x), run_time=t))])
         self.by_cue([
             [(1, lambda t: self.put("cosine", pic[0], run_time=t)),
              (1, lambda t: self.play(Create(pic.a), Create(pic.b), run_time=t)),
              (0.01, lambda t: self.set_slot("cos_arrows", VGroup(pic.a, pic.b)))],
             [(2, lambda t: turn(PI / 6, status["zero"], t)),
              (2, lambda t: turn(-PI / 2, status["one"], t))],
-            [(0.6, clear_cosine),
-             (1, lambda t: self.put("panel", panel.head, run_time=t)),
-             (2, lambda t: self.play(
-                 *[Transform(self.st.sents[i].box.copy(), SurroundingRectangle(
-                     panel.xr.rows[i], color=T.X, buff=0.04), remover=True) for i in (0, 1)],
-                 FadeInPlace(panel.xr), run_time=t)),
-             (1, lambda t: self.play(Write(panel.mk_x), run_time=t))],
+            x_in,
             # the chart's layer-0 point drawn as the sentence before ends, its 1.00 said
             # as it is named
             [(3, multiply), (1, lambda t: self.emphasize(panel.mk_q, panel.mk_k,
                                                          panel.mk_v, run_time=t))],
             [(1, four), (1, lambda t: self.wait(t))],
         ])
+        for k in ("xrows", "xmarks"):               # now part of the panel
+            self.shown.pop(k, None)
         self.set_slot("panel", panel)
 
     # --- entered: what attention added at layer 0 --------------------------------------------
@@ -765,7 +825,7 @@ class ContextQKVScene(StoryboardScene):
             x += wj
         row = VGroup()
         for j in shown:
-            color = T.SENTENCES[i] if j in focus else T.TEXT
+            color = SENT[i] if j in focus else T.TEXT
             t_ = txt(toks[j], T.TYPE.label, color)
             row.add(t_.move_to([xs[j], y, 0]))
         on_baseline(list(row), y - 0.09)            # "." sits low, like a full stop
@@ -777,7 +837,7 @@ class ContextQKVScene(StoryboardScene):
         fx = sum(xs[f] for f in focus if f in xs) / max(1, len([f for f in focus if f in xs]))
         top = row.get_top()[1] + 0.14             # the arcs' ends clear of the words' tops
         arcs, weights = VGroup(), VGroup()
-        by_key = {}
+        by_key, selfs = {}, []
         for j in shown:
             w = s.mean[j]
             num = Num(w, decimals=self.v.entered.decimals.value, size=WEIGHT_SIZE,
@@ -785,9 +845,10 @@ class ContextQKVScene(StoryboardScene):
             num.move_to([xs[j], row.get_bottom()[1] - 0.25, 0])
             weights.add(num)
             if j in focus:
-                # the focus token's weight on itself is never said (review 25: "0.07 under
-                # bank, unnamed"): its place kept in the row, the number never seen
+                # the focus token's weight on itself: no arc; its number hidden until the
+                # voice says it (review 26: the rows summed to 0.94 unexplained)
                 num.set_opacity(0)
+                selfs.append(num)
                 continue
             # a long chord rises no more than ARC_RISE (h = c/2 tan(angle/4))
             ang = min(PI / 3, 4 * pymath.atan(2 * ARC_RISE / max(abs(xs[j] - fx), 1e-6)))
@@ -800,9 +861,10 @@ class ContextQKVScene(StoryboardScene):
                          opacity=0.35 + 0.65 * min(1.0, 2 * w.value))
             arcs.add(a)
             by_key[j] = (a, num, row[shown.index(j)])
-        tag = txt(str(i + 1), T.TYPE.label, T.SENTENCES[i]).move_to([-6.75, y, 0])
+        tag = txt(str(i + 1), T.TYPE.heading, SENT[i]).move_to([-6.75, y, 0])
         g = VGroup(tag, row, dots, arcs, weights)
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
+        g.selfs = selfs
         # each token's position (counted from the start marker) under its weight, shown when
         # the voice says "the same places" (not part of g: it leaves before the rows move)
         g.idx = VGroup(*[txt(str(j), T.TYPE.label, T.TEXT).move_to(
@@ -839,19 +901,23 @@ class ContextQKVScene(StoryboardScene):
         ang = float(e.angle) * DEGREES
         # short, at label size: what the pieces are, in two lines (shown first), and what
         # the drawing is, in one (shown when the voice says "drawn flat")
+        piece = inline(txt("a piece: one token's weighted values through", T.TYPE.label,
+                           PIECE),
+                       math("W_O", T.TYPE.math_label, T.TEXT), buff=0.1)
         head = VGroup(inline(math("Delta^((0))", 1.5 * T.TYPE.math_label, T.ATTN),
-                             txt("= the pieces + a bias", T.TYPE.label, PIECE)),
-                      inline(txt("a piece: one token's weighted values through", T.TYPE.label,
-                                 PIECE),
-                             math("W_O", T.TYPE.math_label, T.TEXT), buff=0.1))
+                             txt("= the pieces + a bias", T.TYPE.label, PIECE)))
         # what the drawing is: every arrow a vector of d_model numbers, drawn flat
-        flat = txt(f"drawn flat: each arrow is {self.v.heads.d_model} numbers",
+        # (review 26: river's piece drawn shorter than its 4.75: the drawing is a projection,
+        # the numbers are the true lengths)
+        # one line (review 28: three lines of notes beside the pieces)
+        flat = txt(f"drawn flat ({self.v.heads.d_model} numbers each): lengths as written",
                    T.TYPE.label, T.TEXT)
         head.add(flat)
         head.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        flat.shift(DOWN * 0.08)
         head.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
         head.flat = flat
+        # what a piece is, in words: only when no piece is built on screen (`piece_build`)
+        head.piece = piece.next_to(head, DOWN, buff=0.12).align_to(head, LEFT)
         rise = max(0.0, *(unit * L * pymath.sin(a) for L, a in ((la, base), (lb, base + ang))))
         if o_at is not None and ceiling is not None:
             shorter = max(shorter, o_at[1] + rise - ceiling)
@@ -864,20 +930,21 @@ class ContextQKVScene(StoryboardScene):
             o = [o_at[0] + max(0.0, -min(0.0, unit * lb * pymath.cos(base + ang))), o_at[1], 0]
         if head_at is not None:
             head.move_to([head_at[0], head_at[1], 0], aligned_edge=UP + LEFT)
+            head.piece.next_to(head, DOWN, buff=0.12).align_to(head, LEFT)
         ends = [[o[0] + unit * L * pymath.cos(a), o[1] + unit * L * pymath.sin(a), 0]
                 for L, a in ((la, base), (lb, base + ang))]
-        arrows = VGroup(*[Arrow(o, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
+        arrows = VGroup(*[Arrow(o, end, buff=0, color=SENT[i], stroke_width=5,
                                 max_tip_length_to_length_ratio=0.15)
                           for i, end in enumerate(ends)])
         for a in arrows:                    # the value pieces under them stay visible
             a.set_stroke(opacity=0.6)
             a.tip.set_fill(opacity=0.6)
         labels = VGroup(
-            inline(txt("1: length", S, T.SENTENCES[0]),
-                   Num(e.length[0], decimals=2, size=S, color=T.SENTENCES[0])).next_to(
+            inline(txt("1: length", S, SENT[0]),
+                   Num(e.length[0], decimals=2, size=S, color=SENT[0])).next_to(
                 arrows[0].get_end(), RIGHT, buff=0.12),
-            inline(txt("2: length", S, T.SENTENCES[1]),
-                   Num(e.length[1], decimals=2, size=S, color=T.SENTENCES[1])).next_to(
+            inline(txt("2: length", S, SENT[1]),
+                   Num(e.length[1], decimals=2, size=S, color=SENT[1])).next_to(
                 arrows[1].get_end(), RIGHT, buff=0.12))
         arc = Arc(radius=0.55, start_angle=base, angle=ang, arc_center=o, color=T.TEXT,
                   stroke_width=3)
@@ -924,7 +991,7 @@ class ContextQKVScene(StoryboardScene):
                 else:
                     chain.extra[j] = (at, end)
                 if np.linalg.norm(d) > 0.02:
-                    chain.add(Arrow(at, end, buff=0, color=T.SENTENCES[i], stroke_width=5,
+                    chain.add(Arrow(at, end, buff=0, color=SENT[i], stroke_width=5,
                                     tip_length=0.16,
                                     max_tip_length_to_length_ratio=0.4))
                     chain.keys.append(j)
@@ -946,6 +1013,60 @@ class ContextQKVScene(StoryboardScene):
         g.unit = unit
         return g
 
+    def piece_build(self, r1: VGroup, upd: VGroup, top: float, rows_bottom: float):
+        """Sentence 1's heaviest word's piece, built once under the rows (left): its values
+        as one strip of head slices (one per head), each slice's height then scaled by that
+        head's weight on the word (drawn, never written: the mean is the number shown), the
+        strip into W_O, and out the piece itself, which then moves to its place in the chain.
+        None when that word's piece is not drawn alone."""
+        e = self.v.entered
+        s = e.sentences[0]
+        if not len(s.words):
+            return None
+        j = int(s.words[0])
+        chain = upd.chains[0]
+        if j not in chain.keys or j not in r1.tok:
+            return None
+        p_ = chain[chain.keys.index(j)]
+        n_h = int(self.v.heads.n_heads)
+        hw = [float(row[j]) for row in s.head_w]
+        if len(hw) != n_h or max(hw) <= 0:
+            return None
+        L_ = T.TYPE.label
+        tok = str(s.tokens[j]).strip() or "␣"
+        x0 = -6.4
+        y_top = rows_bottom - 0.3
+        v_lab = inline(txt(f"{tok}'s values", L_, T.TEXT), math("V", T.TYPE.math_label, T.V),
+                       txt(f": one slice per head ({n_h})", L_, T.TEXT))
+        v_lab.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
+        cw = min(0.24, 3.2 / n_h)
+        base = v_lab.get_bottom()[1] - 0.35 - 1.3
+        cells = VGroup(*[Rectangle(width=cw, height=0.5, stroke_width=1,
+                                   stroke_color=T.BACKGROUND, fill_color=T.V,
+                                   fill_opacity=0.85) for _ in range(n_h)])
+        cells.arrange(RIGHT, buff=0.03)
+        cells.move_to([x0, base, 0], aligned_edge=DOWN + LEFT)
+        scaled = cells.copy()
+        mw = max(hw)
+        for c, w in zip(scaled, hw):
+            c.stretch_to_fit_height(max(0.04, 1.3 * w / mw))
+            c.move_to([c.get_x(), base, 0], aligned_edge=DOWN)
+        w_lab = txt(f"× each head's weight on {tok} (height)", L_, WEIGHT)
+        w_lab.next_to(cells, DOWN, buff=0.15).align_to(cells, LEFT)
+        wo = VGroup(Rectangle(width=1.0, height=1.0, color=T.TEXT, stroke_width=2.5))
+        wo.move_to([cells.get_right()[0] + 1.1, base + 0.65, 0])
+        wo.add(math("W_O", 1.3 * T.TYPE.math_label, T.TEXT).move_to(wo[0]))
+        L = max(0.6, float(p_.get_length()))
+        a0 = wo[0].get_right() + RIGHT * 0.1
+        arrow = Arrow(a0, a0 + RIGHT * L, buff=0, color=SENT[0], stroke_width=5,
+                      tip_length=0.16, max_tip_length_to_length_ratio=0.4)
+        p_lab = txt(f"{tok}'s piece", L_, SENT[0]).next_to(arrow, UP, buff=0.12)
+        b = VGroup(v_lab, w_lab, wo, arrow, p_lab)
+        b.strip, b.scaled, b.v_lab, b.w_lab, b.wo, b.arrow, b.p_lab = (
+            cells, scaled, v_lab, w_lab, wo, arrow, p_lab)
+        b.key = j
+        return b
+
     def in_band(self, m) -> bool:
         """Whether `m` lies between the rows above the pieces (`names_band`'s top) and the
         caption: a piece's name or a marker's tag has no place over either."""
@@ -959,6 +1080,7 @@ class ContextQKVScene(StoryboardScene):
         marker's named."""
         e = self.v.entered
         names, rings = VGroup(), VGroup()
+        leads = []                          # the names' lines to their pieces
         for i, chain in enumerate(chains):
             s = e.sentences[i]
             todo = []
@@ -967,10 +1089,10 @@ class ContextQKVScene(StoryboardScene):
                 if j not in chain.span:
                     continue
                 L_ = T.TYPE.label
-                lab = txt(str(s.tokens[j]).strip() or "␣", L_, T.SENTENCES[i])
+                lab = txt(str(s.tokens[j]).strip() or "␣", L_, SENT[i])
                 if i == 0:                      # the length said of it, beside its name
                     lab = inline(lab, Num(s.piece_length[j], decimals=2, size=L_,
-                                          color=T.SENTENCES[i]))
+                                          color=SENT[i]))
                 lab.word = True
                 lab.key = j
                 todo.append((chain.span[j], lab))
@@ -989,11 +1111,31 @@ class ContextQKVScene(StoryboardScene):
                     n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
                     off = 0.24 + far + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
                     lab.move_to(a + at * d + n * off)
-                    if not any(overlaps(lab, m, 0.08) for m in (*avoid, *names)) \
+                    # a thin line from the name to its own piece (review 26: stacked names
+                    # in a tight fan could not be matched to their arrows), crossing no name
+                    p_ = a + at * d
+                    q_ = np.array([min(max(p_[0], lab.get_left()[0]), lab.get_right()[0]),
+                                   min(max(p_[1], lab.get_bottom()[1]), lab.get_top()[1]),
+                                   0.0])
+                    gap = np.linalg.norm(p_ - q_)
+                    seg = None
+                    if gap > 0.2:
+                        u_ = (p_ - q_) / gap
+                        seg = (q_ + 0.05 * u_, p_ - 0.04 * u_)
+                    labs = [m for m in names if getattr(m, "word", False)]
+                    if not any(overlaps(lab, m, 0.08) for m in (*avoid, *labs)) \
                             and self.in_band(lab) \
-                            and not on_lines(lab, lines, 0.12):
+                            and not on_lines(lab, [*lines, *leads], 0.12) \
+                            and not (seg is not None
+                                     and any(on_lines(m, [seg], 0.04) for m in labs)):
                         lab.sent = i
                         names.add(lab)
+                        if seg is not None:
+                            lead = VGroup(Line(*seg, color=SENT[i], stroke_width=1.5),
+                                          Dot(p_, radius=0.035, color=SENT[i]))
+                            lead.sent = i
+                            names.add(lead)
+                            leads.append(seg)
                         break
             for j in ():                        # no rings: the markers' pieces are in the rest
                 a, b = chain.span[int(j)]
@@ -1016,10 +1158,10 @@ class ContextQKVScene(StoryboardScene):
             # every ring named: its sentence(s) and its token ("1, 2 [CLS]")
             first = r.get_x() <= min(m.get_x() for m in rings) + 1e-6     # at the updates' start
             t_ = inline(*[txt(f"{k + 1}{',' if n + 1 < len(r.sents) else ''}", S,
-                              T.SENTENCES[k]) for n, k in enumerate(r.sents)],
+                              SENT[k]) for n, k in enumerate(r.sents)],
                         txt(r.token, S, T.TEXT), buff=0.08)
             if r.length is not None:        # sentence 1's, said: "1 [CLS] 0.40 long"
-                t_ = inline(txt("1", S, T.SENTENCES[0]), t_,
+                t_ = inline(txt("1", S, SENT[0]), t_,
                             Num(r.length, decimals=2, size=S, color=PIECE),
                             txt("long", S, T.TEXT))
             # below (the start) or right of its ring, else below-left, left, above: clear of
@@ -1073,24 +1215,25 @@ class ContextQKVScene(StoryboardScene):
         P = {k: o + unit * v for k, v in rel.items()}
         xa = Arrow(o, P["x"], buff=0, color=T.X, stroke_width=7,
                    max_tip_length_to_length_ratio=0.07)
-        ups = VGroup(*[Arrow(P["x"], P[k], buff=0, color=T.SENTENCES[i], stroke_width=6,
+        ups = VGroup(*[Arrow(P["x"], P[k], buff=0, color=SENT[i], stroke_width=6,
                              max_tip_length_to_length_ratio=0.15)
                        for i, k in enumerate("ab")])
         sums = VGroup()
         for i, k in enumerate("ab"):
-            dl = DashedLine(o, P[k], color=T.SENTENCES[i], stroke_width=3.5,
+            dl = DashedLine(o, P[k], color=SENT[i], stroke_width=3.5,
                             dash_length=0.14, dashed_ratio=0.55)
             dl.add_tip(tip_length=0.2, tip_width=0.16)
             sums.add(dl)
         # the updates' angle at X's tip, the sums' at the tail: arcs and their cosines
-        cu = inline(txt("cos", S, T.TEXT), Num(e.cos, decimals=2, size=S, color=T.TEXT))
+        cu = inline(txt("cos", T.TYPE.body, T.TEXT),
+                    Num(e.cos, decimals=2, size=T.TYPE.heading, color=T.TEXT))
         # the updates' cosine inside their angle, on its bisector (X's own direction), clear of
         # every arrow; when "cos 0.38" does not fit there, the number alone (the arc says what
         # it is); else beside X's tip as before
         d_m = np.array([pymath.cos(phi), pymath.sin(phi), 0.0])
         segs = [(o, P["x"]), (P["x"], P["a"]), (P["x"], P["b"]), (o, P["a"]), (o, P["b"])]
         placed = None
-        for cand in (cu, Num(e.cos, decimals=2, size=S, color=T.TEXT)):
+        for cand in (cu, Num(e.cos, decimals=2, size=T.TYPE.heading, color=T.TEXT)):
             for r in np.arange(0.45, 2.0, 0.05):
                 cand.move_to(P["x"] + r * d_m)
                 if not on_lines(cand, segs, 0.15):          # an arrowhead is wide
@@ -1116,7 +1259,9 @@ class ContextQKVScene(StoryboardScene):
         r_s = 0.42 * unit * min(np.linalg.norm(rel["a"]), np.linalg.norm(rel["b"]))
         a2 = Arc(radius=r_s, start_angle=lo_, angle=hi_ - lo_, arc_center=o, color=T.TEXT,
                  stroke_width=3)
-        cs = inline(txt("cos", S, T.TEXT), Num(e.sum_cos, decimals=2, size=S, color=T.TEXT))
+        # the number the voice reads next: large and white (review 26: small and grey)
+        cs = inline(txt("cos", T.TYPE.body, T.TEXT),
+                    Num(e.sum_cos, decimals=2, size=T.TYPE.heading, color=T.TEXT))
         cs.next_to(o + r_s * np.array([pymath.cos(lo_), pymath.sin(lo_), 0.0]), RIGHT,
                    buff=0.15)
         # clear of every arrow and sum (review 25: "cos 0.91" lay on a sum near X's arrow):
@@ -1139,9 +1284,9 @@ class ContextQKVScene(StoryboardScene):
                   inline(math("X^((0))", 1.4 * T.TYPE.math_label, T.X),
                          txt(f"drawn as one (cos {float(self.cos('x')[0].value):.2f}),"
                              " lengths", L_, T.TEXT),
-                         Num(e.x_length[0], decimals=2, size=L_, color=T.SENTENCES[0]),
+                         Num(e.x_length[0], decimals=2, size=L_, color=SENT[0]),
                          txt("and", L_, T.TEXT),
-                         Num(e.x_length[1], decimals=2, size=L_, color=T.SENTENCES[1])))
+                         Num(e.x_length[1], decimals=2, size=L_, color=SENT[1])))
         legend = VGroup(
             x_line,
             inline(txt("+ its update", L_, T.TEXT),
@@ -1156,13 +1301,13 @@ class ContextQKVScene(StoryboardScene):
         xs_ = ([(math("X^((0))", 1.3 * T.TYPE.math_label, T.X), e.x_length[0], T.X)]
                if same_x else
                [(inline(math("X^((0))", 1.3 * T.TYPE.math_label, T.X),
-                        txt(str(i + 1), L_, T.SENTENCES[i])), e.x_length[i], T.X)
+                        txt(str(i + 1), L_, SENT[i])), e.x_length[i], T.X)
                 for i in (0, 1)])
         for name, val, color in (*xs_,
-                                 (txt("update 1", L_, T.SENTENCES[0]), e.length[0],
-                                  T.SENTENCES[0]),
-                                 (txt("update 2", L_, T.SENTENCES[1]), e.length[1],
-                                  T.SENTENCES[1])):
+                                 (txt("update 1", L_, SENT[0]), e.length[0],
+                                  SENT[0]),
+                                 (txt("update 2", L_, SENT[1]), e.length[1],
+                                  SENT[1])):
             bar = Rectangle(width=max(0.02, float(val) * bu), height=0.2, stroke_width=0,
                             fill_color=color, fill_opacity=0.9)
             num = Num(val, decimals=2, size=L_, color=color)
@@ -1174,9 +1319,8 @@ class ContextQKVScene(StoryboardScene):
             r[1].move_to([w_name + 0.2, -0.44 * k, 0], aligned_edge=LEFT)
             r[2].next_to(r[1], RIGHT, buff=0.12)
         # what the flat drawing keeps and what it cannot (two lines, under the bars)
-        why = VGroup(txt("drawn flat: lengths and the updates' angle to scale,", L_, T.TEXT),
-                     txt("the other angles not", L_, T.TEXT)).arrange(
-            DOWN, buff=0.08, aligned_edge=LEFT)
+        # one short line (review 28: a two-line disclaimer)
+        why = VGroup(txt("drawn flat: the sums' angle not to scale", L_, T.TEXT))
         note = VGroup(why, rows)
         rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
         why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
@@ -1196,7 +1340,7 @@ class ContextQKVScene(StoryboardScene):
     def beat_entered(self, beat) -> None:
         e = self.v.entered
         self.ensure_sentences()
-        self.drop("panel", "zero_label", "table", "cosine", "cos_status", "cos_arrows",
+        self.drop("panel", "zero_label", "table", "made", "xrows", "xmarks", "cosine", "cos_status", "cos_arrows",
                   "w_label", "thesis", "marker_rings")
         if self.st.chart is not None:
             self.play(FadeOutPlace(VGroup(self.st.chart, self.st.lines,
@@ -1233,6 +1377,7 @@ class ContextQKVScene(StoryboardScene):
         if over > 0:                        # the picture would reach the caption: less rise
             upd = self.update_picture(1.2, top - 0.35, shorter=over, head_at=head_at,
                                       o_at=o_at, ceiling=compact_bottom - 0.45)
+        build = self.piece_build(r1, upd, top, dy[1] + r2.weights.get_bottom()[1])
         # each chain's sentence, written where its update's label will stand
         tags = VGroup(*[lab[0][0].copy() for lab in upd.labels])
         for tg in tags:                     # clear of the markers' rings drawn with them
@@ -1283,6 +1428,7 @@ class ContextQKVScene(StoryboardScene):
             return [r.by_key[k][2], r.by_key[k][1]] if k in r.by_key else []
 
         shown_w = set()
+        idx_up = []                         # the positions under the rows are on screen
 
         def read(r, ks, t):
             # the weights of tokens `ks` of row r appear as the voice reads them
@@ -1321,6 +1467,7 @@ class ContextQKVScene(StoryboardScene):
             # their positions shown: the same numbers under them in both rows
             self.unbox(0.1 * t)
             self.play(*[FadeInPlace(r.idx) for r in (r1, r2)], run_time=0.25 * t)
+            idx_up.append(True)
             same = [*map(int, e.shared), *[int(f) for f in ss[0].focus]]
             ms = [r.tok[j] for r in (r1, r2) for j in same if j in r.tok]
             ns = [r.idx_of[j] for r in (r1, r2) for j in same if j in r.idx_of]
@@ -1345,8 +1492,12 @@ class ContextQKVScene(StoryboardScene):
 
         def river(t):
             # "reads river most, 0.30, just ahead of the start marker's 0.29": river boxed,
-            # then the start marker's weight as it is said
+            # then the start marker's weight as it is said; the positions have said their
+            # piece and leave (review 26: a box round a weight cut into the digit under it)
             self.unbox(0.1 * t)
+            if idx_up:
+                self.play(FadeOutPlace(VGroup(r1.idx, r2.idx)), run_time=0.08 * t)
+                idx_up.clear()
             ms = word(r1, r1.words[0]) if len(r1.words) else []
             if ms:
                 read(r1, r1.words[:1], 0.12 * t)
@@ -1378,57 +1529,128 @@ class ContextQKVScene(StoryboardScene):
             self.wait(0.05 * t)
             rest_w(0.1 * t)
 
-        def chain_in(i, t):
+        def self_w(t):
+            # "bank also reads itself: 0.07 here, 0.06 there, drawn without an arc"
+            ns = [n for r in (r1, r2) for n in r.selfs]
+            if not ns:
+                self.wait(t)
+                return
+            self.play(*[n.animate.set_opacity(1) for n in ns], run_time=0.3 * t)
+            self.emphasize(*ns, run_time=0.5 * t)
+            self.wait(0.2 * t)
+
+        def chain_in(i, t, built=None):
             # sentence i's pieces fly out of its tokens: each named word's piece leaves from
             # under its token, small, and grows into its place in the chain, tip to tail, in
             # the sentence's colour (its name written once it lands); the rest (the other
-            # tokens' pieces as one) and the bias drawn in place
+            # tokens' pieces as one) and the bias drawn in place. `built` {key: arrow}: a
+            # piece already built on screen, which itself moves to its place
             r, chain = (r1, r2)[i], upd.chains[i]
             names = [n for n in upd.names if getattr(n, "sent", None) == i]
             anims = []
+            built = built or {}
             for p_, k in zip(chain, chain.keys):
-                if isinstance(k, int) and k in r.tok:
+                if k in built:
+                    anims.append(ReplacementTransform(built[k], p_, run_time=1.3))
+                elif isinstance(k, int) and k in r.tok:
                     under = r.weights[r.shown_index[k]]
                     src = p_.copy().scale(0.5 / max(p_.get_length(), 0.5))
                     src.next_to(under, DOWN, buff=0.08)
                     anims.append(Succession(FadeInPlace(src, run_time=0.3),
-                                            ReplacementTransform(src, p_, run_time=1.0)))
+                                            ReplacementTransform(src, p_, run_time=1.3)))
                 else:
                     anims.append(Create(p_))
-            self.play(LaggedStart(*anims, lag_ratio=0.55), run_time=0.7 * t)
+            # slow enough to follow (review 28: each flight about 1 s)
+            self.play(LaggedStart(*anims, lag_ratio=0.3), run_time=0.7 * t)
             if names:
                 self.play(*[FadeInPlace(n) for n in names], run_time=0.15 * t)
             self.wait(0.15 * t)
 
+        row_quiet = {}                      # a sentence's row dimmed while the other's fly
+
+        def quiet(i, t):
+            ms = VGroup(*[m for m in (*(r1, r2)[i].row, *(r1, r2)[i].weights)
+                          if m.get_fill_opacity() > 0.01])
+            for m in ms:
+                m.save_state()
+            row_quiet[i] = ms
+            self.play(ms.animate.set_opacity(0.3), run_time=t)
+
+        def loud(i, t):
+            ms = row_quiet.pop(i, None)
+            if ms is not None:
+                self.play(*[Restore(m) for m in ms], run_time=t)
+
+        built = {}
+
         def pieces_in(t):
             # "each token hands bank a piece": the arcs give way and the rows close up at the
-            # top, their weights kept; sentence 1's pieces fly out of its tokens
+            # top, their weights kept; sentence 2's row dimmed (sentence 1's piece is built
+            # under it); river's values come down out of its column
             self.unbox(0.05 * t)
-            self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, r1.idx, r2.idx, legend)),
+            self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend,
+                                          *([r1.idx, r2.idx] if idx_up else []))),
                       run_time=0.1 * t)
+            idx_up.clear()
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
                         for r, d in zip((r1, r2), dy)], run_time=0.12 * t)
             self.sub_caption("pieces")
-            chain_in(0, 0.73 * t)
+            quiet(1, 0.1 * t)
+            if build is None:
+                chain_in(0, 0.6 * t)
+                return
+            j = build.key
+            src = VGroup(r1.tok[j], r1.weights[r1.shown_index[j]])
+            strip = build.strip
+            start = strip.copy().stretch_to_fit_width(src.width).stretch_to_fit_height(0.05)
+            start.next_to(src, DOWN, buff=0.05)
+            self.play(ReplacementTransform(start, strip), FadeInPlace(build.v_lab),
+                      Indicate(src, color=SENT[0], scale_factor=1.1), run_time=0.5 * t)
+            self.wait(0.1 * t)
 
         def piece_is(t):
-            # "a piece is that token's values, weighted by each head, through W_O": what a
-            # piece is, in words (the sum's line comes with "plus a bias")
-            self.put("right", upd.head[1], run_time=0.3 * t)
-            self.emphasize(upd.head[1], run_time=0.4 * t)
+            # "a piece is that token's values, weighted by each head, through W_O": river's
+            # piece built once: its values' 12 head slices, each scaled by that head's weight
+            # (bar heights), go into W_O; out comes the piece, which moves to its place in
+            # the chain, then the rest of sentence 1's chain is drawn
+            if build is None:
+                self.put("piece_note", upd.head.piece, run_time=0.3 * t)
+                self.emphasize(upd.head.piece, run_time=0.4 * t)
+                return
+            self.play(Transform(build.strip, build.scaled),
+                      FadeInPlace(build.w_lab), run_time=0.22 * t)
+            self.wait(0.06 * t)
+            self.play(FadeInPlace(build.wo), run_time=0.08 * t)
+            self.play(build.strip.animate.scale(0.05).move_to(build.wo[0]),
+                      run_time=0.14 * t)
+            self.remove(build.strip)
+            self.play(GrowArrow(build.arrow), FadeInPlace(build.p_lab), run_time=0.14 * t)
+            self.wait(0.06 * t)
+            built[build.key] = build.arrow
+            self.play(FadeOutPlace(VGroup(build.v_lab, build.w_lab, build.wo, build.p_lab)),
+                      run_time=0.06 * t)
+            chain_in(0, 0.24 * t, built=built)
 
         def pieces_two(t):
-            # "the money bank takes its pieces from its own neighbours"
-            chain_in(1, t)
+            # "the money bank takes its pieces from its own neighbours": sentence 1's row
+            # dimmed now, sentence 2's back
+            loud(1, 0.06 * t)
+            quiet(0, 0.06 * t)
+            chain_in(1, 0.88 * t)
 
         def updates_in(t):
             # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
+            loud(0, 0.05 * t)
+            self.drop("piece_note", run_time=0.05 * t)
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.55 * t)
+                      FadeInPlace(upd.labels), run_time=0.5 * t)
             self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
             self.play(FadeInPlace(upd.head.flat), run_time=0.1 * t)
             self.set_slot("right", upd.head)
             self.emphasize(upd.head.flat, run_time=0.25 * t)
+
+        dimmed = []                          # sentence 2's row while the bars stand
+        rows_gone = []                       # the rows have left (before the bars)
 
         def tiny(t):
             # "the start marker and river take nearly the same weight": both weights boxed in
@@ -1441,11 +1663,25 @@ class ContextQKVScene(StoryboardScene):
                 self.box(*[VGroup(r1.by_key[j][2], r1.by_key[j][1]) for j in pair_
                            if j in r1.by_key], t=0.2 * t)
             if weigh is not None:
-                self.drop("right", run_time=0.08 * t)
-                self.play(FadeInPlace(weigh[0]), run_time=0.08 * t)
+                # the voice is on sentence 1 alone: both rows of weights and the notes leave
+                # before the bars come (review 28: 18 weights, three lines of notes, the
+                # pieces and the bars at once); the two weights boxed travel into the bars
+                self.wait(0.1 * t)
+                self.unbox(0.05 * t)
+                self.drop("right", run_time=0.05 * t)
+                keep = {id(r1.by_key[j][1]): row_.wnum
+                        for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key}
+                go = VGroup(*[m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights)
+                              if id(m) not in keep])
+                moves = [ReplacementTransform(r1.by_key[j][1], row_.wnum)
+                         for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key]
+                self.play(FadeOutPlace(go), FadeInPlace(weigh[0]), *moves,
+                          run_time=0.14 * t)
+                rows_gone.append(True)
                 for row_ in weigh[1]:
                     self.play(FadeInPlace(row_.name_), GrowFromEdge(row_.wbar, LEFT),
-                              FadeInPlace(row_.wnum), run_time=0.12 * t)
+                              *([] if id(row_.wnum) in map(id, keep.values())
+                                else [FadeInPlace(row_.wnum)]), run_time=0.1 * t)
                     self.play(GrowFromEdge(row_.pbar, LEFT), FadeInPlace(row_.pnum),
                               run_time=0.12 * t)
                 self.set_slot("weigh", weigh)
@@ -1454,6 +1690,8 @@ class ContextQKVScene(StoryboardScene):
             # "so attention gives the two banks updates with a cosine of only 0.38"
             self.unbox(0.1 * t)
             self.drop("weigh", run_time=0.15 * t)
+            if dimmed:
+                self.play(*[Restore(m) for m in dimmed.pop()], run_time=0.1 * t)
             self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.35 * t)
             self.emphasize(upd.cos, run_time=0.3 * t)
 
@@ -1469,8 +1707,9 @@ class ContextQKVScene(StoryboardScene):
             # only the two update arrows stay, and they themselves move to X's tip
             lg = sums.legend
             self.sub_caption("sums")
-            self.play(FadeOutPlace(VGroup(r1[0], r1.row, r1[2], r1.weights,
-                                          r2[0], r2.row, r2[2], r2.weights,
+            self.play(FadeOutPlace(VGroup(*([] if rows_gone else
+                                            [r1[0], r1.row, r1[2], r1.weights,
+                                             r2[0], r2.row, r2[2], r2.weights]),
                                           upd.chains, upd.names, upd.labels, upd.arc,
                                           upd.cos)),
                       run_time=0.07 * t)
@@ -1493,8 +1732,8 @@ class ContextQKVScene(StoryboardScene):
             self.add(sums.ups)                  # each update over its sum
             self.play(Create(sums.a2), FadeInPlace(sums.cs), run_time=0.08 * t)
             self.bring_to_front(sums.xa, sums.ups)  # the sums' arc passes under X's arrow
-            self.emphasize(sums.cs, run_time=0.06 * t)
-            self.wait(0.08 * t)                 # the finished sums, before the block
+            self.emphasize(sums.cs, run_time=0.1 * t)
+            self.wait(0.04 * t)                 # the finished sums, before the block
 
         cs_ = [float(st_.cos.value) for st_ in e.stages]
         tok_ = {}
@@ -1512,6 +1751,15 @@ class ContextQKVScene(StoryboardScene):
             self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
                       FadeInPlace(nxt.scale), run_time=0.35 * t)
             tok_["m"] = sums.sums
+            # a small copy of the pair goes down the column, through each box in turn
+            # (review 28: nothing flowed through the boxes)
+            mini = self.pair(cs_[0], nxt.slots[0], h=0.75)
+            self.play(FadeInPlace(mini), run_time=0.1 * t)
+            tok_["mini"] = mini
+
+        def mini_at(k):
+            b = list(nxt.blocks.boxes)[k]
+            return np.array([b.get_right()[0] - 1.0, b.get_bottom()[1] + 0.12, 0.0])
 
         def through_in(t):
             # "Then LayerNorm: 0.93": the box lit and its cosine on the word
@@ -1527,8 +1775,17 @@ class ContextQKVScene(StoryboardScene):
             self.add(ghost)
             self.bring_to_front(tok)
             tok_["ghost"] = ghost
+            mini = tok_.get("mini")
+            if mini is not None:            # the small pair into box k (from above)
+                self.play(Transform(mini, self.pair(cs_[k], mini_at(k), h=0.75)),
+                          bs[k].animate.set_stroke(HL),
+                          *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
+                          run_time=0.25 * t)
+                t = 0.75 * t
             anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k], h=PAIR_H)),
                      bs[k].animate.set_stroke(HL)]
+            if mini is not None:            # it turns there as the large one does
+                anims.append(Transform(mini, self.pair(cs_[k + 1], mini_at(k), h=0.75)))
             sc = nxt.scale
             if len(sc):
                 # the zoomed scale: a tick where the dot was, the dot to the new cosine
@@ -1586,6 +1843,12 @@ class ContextQKVScene(StoryboardScene):
                 if any(overlaps(end_[0], m, 0.02) for m in sc.labels):
                     end_ = []
                 sc.add(*end_)
+            mini = tok_.pop("mini", None)
+            if mini is not None:            # out of the last box, into the large pair
+                self.play(mini.animate.move_to(nxt.slots[-1] + UP * 0.3).set_opacity(0),
+                          run_time=0.15 * t)
+                self.remove(mini)
+                t = 0.85 * t
             self.play(bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
                       *[FadeInPlace(m) for m in end_],
                       *([FadeOutPlace(ghost)] if ghost is not None else []),
@@ -1608,6 +1871,7 @@ class ContextQKVScene(StoryboardScene):
             [(1, moved)],
             [(1, river)],
             [(1, money)],
+            [(1, self_w)],
         ]
         groups += [[(1, pieces_in)], [(1, piece_is)], [(1, pieces_two)], [(1, updates_in)],
                    [(1, tiny)],
@@ -1617,7 +1881,7 @@ class ContextQKVScene(StoryboardScene):
                        [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
         # a look at the finished sums (and what the flat drawing cannot keep) before the block
-        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 13: 2.0})
+        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 7: 0.4, 14: 2.0})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
@@ -1635,7 +1899,7 @@ class ContextQKVScene(StoryboardScene):
         js = [sp[0], int(s.words[0])]
         L_ = T.TYPE.label
         head = VGroup(txt("sentence 1:   weight", L_, T.TEXT),
-                      txt("piece's length", L_, T.SENTENCES[0]))
+                      txt("piece's length", L_, SENT[0]))
         rows = VGroup()
         wmax = max(float(s.mean[j]) for j in js)
         pmax = max(float(s.piece_length[j]) for j in js)
@@ -1645,8 +1909,8 @@ class ContextQKVScene(StoryboardScene):
                              stroke_width=0, fill_color=WEIGHT, fill_opacity=0.9)
             wnum = Num(s.mean[j], decimals=2, size=L_, color=WEIGHT)
             pbar = Rectangle(width=max(0.03, 1.6 * float(s.piece_length[j]) / pmax),
-                             height=0.14, stroke_width=0, fill_color=T.SENTENCES[0], fill_opacity=0.9)
-            pnum = Num(s.piece_length[j], decimals=2, size=L_, color=T.SENTENCES[0])
+                             height=0.14, stroke_width=0, fill_color=SENT[0], fill_opacity=0.9)
+            pnum = Num(s.piece_length[j], decimals=2, size=L_, color=SENT[0])
             r = VGroup(name, wbar, wnum, pbar, pnum)
             r.name_, r.wbar, r.wnum, r.pbar, r.pnum = name, wbar, wnum, pbar, pnum
             rows.add(r)
@@ -1661,6 +1925,7 @@ class ContextQKVScene(StoryboardScene):
         head[1].move_to([3.35, 0.45, 0], aligned_edge=LEFT)
         g = VGroup(head, rows)
         g.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
+        g.keys = js
         return g
 
     def pair(self, c: float, o, h: float = 0.9) -> VGroup:
@@ -1672,7 +1937,7 @@ class ContextQKVScene(StoryboardScene):
         g = VGroup()
         for i, d in enumerate((-a / 2, a / 2)):
             end = o + h * np.array([pymath.cos(mid + d), pymath.sin(mid + d), 0.0])
-            dl = DashedLine(o, end, color=T.SENTENCES[i], stroke_width=4, dash_length=0.1,
+            dl = DashedLine(o, end, color=SENT[i], stroke_width=4, dash_length=0.1,
                             dashed_ratio=0.55)
             dl.add_tip(tip_length=0.16, tip_width=0.13)
             g.add(dl)
@@ -1790,7 +2055,21 @@ class ContextQKVScene(StoryboardScene):
                            txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
             title.next_to(bar, UP, buff=0.12)
             dot = Dot([sx, y_of(cs_all[0]), 0], radius=0.1, color=T.TEXT)
-            scale.add(bar, title, dot)
+            # its values, every 0.02 within the range drawn (review 28: no tick values)
+            nums = VGroup()
+            v_ = np.ceil((mid_v - half) * 50 - 1e-9) / 50
+            while v_ <= mid_v + half + 1e-9:
+                yv = y_of(v_)
+                lab = txt(f"{v_:.2f}", S, T.MUTED, mono=True).next_to(
+                    [sx - 0.1, yv, 0], LEFT, buff=0.08)
+                tick = VGroup(Line([sx - 0.1, yv, 0], [sx, yv, 0], color=T.MUTED,
+                                   stroke_width=2))
+                # a value only where it has room (a short scale: every other one)
+                if not any(overlaps(lab, m[1], 0.06) for m in nums if len(m) > 1):
+                    tick.add(lab)
+                nums.add(tick)
+                v_ = round(v_ + 0.02, 2)
+            scale.add(bar, title, nums, dot)
             scale.bar, scale.dot, scale.y_of = bar, dot, y_of
             scale.labels = []
             # each tick named by the step whose cosine it marks (the sums, then each box but
@@ -1837,7 +2116,7 @@ class ContextQKVScene(StoryboardScene):
         return self.w_place(g)
 
     def clear_entered(self) -> None:
-        self.drop("arcs", "right", "panel", "zero_label", "table", "cosine", "cos_status",
+        self.drop("arcs", "right", "panel", "zero_label", "table", "made", "xrows", "xmarks", "cosine", "cos_status",
                   "cos_arrows")
 
     def carry_to(self, t: float) -> list:
@@ -1848,9 +2127,10 @@ class ContextQKVScene(StoryboardScene):
         st, hand = self.st, self.st.handoff
         num, name = hand[-1], hand[1]
         xl = st.ax.x_labels[1]
-        p1 = st.ax.axes.c2p(1, self.cos("x")[1].value)
+        # the number waits just over the axis's X^(1) (its layer), and rises with X's line
+        # to its point (review 28: "0.90" alone in the chart before the line reached it)
         return [name.animate.match_height(xl).move_to(xl),
-                num.animate.move_to(p1 + RIGHT * 0.95 + DOWN * 0.3)]
+                num.animate.next_to(xl, UP, buff=0.2)]
 
     def carry(self, t: float) -> None:
         """X's layer-1 segment and point drawn up to the carried cosine, which moves beside
@@ -1859,10 +2139,17 @@ class ContextQKVScene(StoryboardScene):
         num, name = hand[-1], hand[1]
         self.remove(name)
         num.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
-        self.grow_key("x", 1, 1, 0.6 * t)
+        seg, d = self.segment("x", 1), self.point("x", 1)
+        st.dots.setdefault("x", {})[1] = d
         r = self.x1_ring()
         self.bring_to_front(num)
-        self.play(num.animate.move_to(r[1]), Create(r[0]), run_time=0.4 * t)
+        self.play(Create(seg), num.animate.move_to(r[1]), run_time=0.6 * t)
+        self.play(FadeInPlace(d), Create(r[0]), run_time=0.3 * t)
+        st.lines.add(seg)
+        self.bring_to_front(*[d_ for kk in reversed(self.keys)
+                              for d_ in st.dots.get(kk, {}).values()])
+        self.bring_to_front(num)
+        self.wait(0.1 * t)
         st.carried = VGroup(r[0], num)
 
     def grow_key(self, k: str, l0: int, l1: int, t: float) -> None:
@@ -1936,7 +2223,14 @@ class ContextQKVScene(StoryboardScene):
         if hand is not None and start == 1 and len(self.v.layers) > 2:
             g_head.append((2, self.carry))
             x0 = 2
-        curves = [[(1, lambda t, k=k: self.grow_key(k, x0 if k == "x" else start, L_, t))]
+        def end_value(k, t):
+            # the curve's last value, ringed as it lands and said (review 26: four curves
+            # drawn with no value spoken); it leaves when the next curve starts
+            self.box(t=t, slot="end_value", rings=self.rings_for([(k, L_, UP)]))
+
+        curves = [[(0.08, lambda t: self.drop("end_value", run_time=max(0.2, t))),
+                   (1, lambda t, k=k: self.grow_key(k, x0 if k == "x" else start, L_, t)),
+                   (0.3, lambda t, k=k: end_value(k, t))]
                   for k in self.keys]
         sm, L = self.v.summary, len(self.v.layers) - 1
 
@@ -1992,7 +2286,8 @@ class ContextQKVScene(StoryboardScene):
         # the layers all drawn over the first sentence; then what to watch in the finished
         # chart, each from the start of the sentence that names it: keys and values, then
         # the query
-        g1 = [(1, lambda t: legend_lit(["k", "v"], t))]
+        g1 = [(0.15, lambda t: self.drop("end_value", run_time=max(0.2, t))),
+              (1, lambda t: legend_lit(["k", "v"], t))]
         g2 = [(1, lambda t: legend_lit(["q"], t))]
         # with an extra "in" curve (a model whose W reads LN of X) it shares X's sentence
         if len(curves) > 4:
@@ -2000,7 +2295,8 @@ class ContextQKVScene(StoryboardScene):
         n_c = len(curves)
         self.by_cue([g_head, *curves, g1, g2, [(1, lambda t: self.spotlight(None, t))],
                      [(1, x_range)], [(1, values)],
-                     [(1, none_back)]], pause={n_c + 4: 0.7, n_c + 5: 0.7})
+                     [(1, none_back)]],
+                    pause={**{i: 0.5 for i in range(2, n_c + 2)}, n_c + 4: 0.7, n_c + 5: 0.7})
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------

@@ -79,6 +79,7 @@ class Looks(View):
     tokens: list[str]
     focus: list[int]
     mean: list[float]
+    head_w: list[list[float]]      # [head][key]: drawn, never written
     words: list[int]
     special: list[int]
     special_share: float

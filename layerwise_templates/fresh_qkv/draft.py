@@ -87,10 +87,8 @@ def build(c: Context) -> Draft:
                       "New matrices too; the new X alone, through layer {beat.layer - 1}'s "
                       "matrices (head {data.show.head})",
                       "And the matrices are new too: layer {beat.layer}'s own query "
-                      "matrix, not layer {beat.layer - 1}'s. Each layer's matrix gives its "
-                      "queries coordinates of their own, so layer {beat.layer}'s query and "
-                      "layer {beat.layer - 1}'s are not compared entry by entry. "
-                      "Now keep layer {beat.layer - 1}'s "
+                      "matrix, not layer {beat.layer - 1}'s. To separate the new X from the new "
+                      "matrix, keep layer {beat.layer - 1}'s "
                       "matrix and give it the new X on its own: over all "
                       f"{{{mx}.entries}} entries of head "
                       "{data.show.head}, its query's cosine with layer {beat.layer - 1}'s query "

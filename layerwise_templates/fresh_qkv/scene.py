@@ -14,7 +14,9 @@ Beats (storyboard `show` names):
             output") times layer l's own W_Q,
             W_K, W_V, side by side (each comes into its own place; none replaces another),
             each result row under its matrix: W_Q column by column (X's numbers stand on each
-            column), W_K and W_V by the same recipe in one lit pass each (head 0)
+            column, the result row clear of where they stand), W_K and W_V by the same recipe
+            in one lit pass each (head 0); at "12 heads of 32" a strip of W_Q's columns cut
+            into the heads, head 0's band lit
 - `fresh`   why they are fresh, first: X is new. K, V and their matrices leave, W_Q and Q
             dim; X^(l)'s formula (LN after each add), the pointer on Δattn and, beside it, the
             other word the focus word's attention gave most (layer l-1, mean of its heads);
@@ -25,19 +27,22 @@ Beats (storyboard `show` names):
             cos(X^(l-1), X^(l)) with a labelled 2-D sketch turning to its true angle
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
             X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
-            entries come out of their columns); under each query whose query space it is, and
-            between them "not compared"; the split: X^(l)'s row goes onto W_Q^(l-1) and
-            X^(l) W_Q^(l-1) + b_Q^(l-1) comes out between the two queries (new X, old matrix:
-            one query space with Q^(l-1)), its cosine with Q^(l-1) over the head's entries
-            under it; then, where W_Q^(l) and Q^(l) were, the same test's key and value
-            cosines (plan `kv_mixed`), each as the voice says it
-- `sweep`   "'word', layer by layer": a table of X^(l) for every layer, one column of values
-            at a time: first its first numbers (rows arrive one layer at a time; what X^(0)
-            is made of as a footnote, the later X's each a LayerNorm's output), then in their
-            place cos with the state above (highest, middle, first, lowest pointed at), then
-            in its place the split of `compare` at every layer under a one-line head
-            "head 0: cos(X^(l) W_Q^(l-1) + b, Q^(l-1))", cell by cell; and the recipe every
-            row follows under the table while the pointer walks the states
+            entries come out of their columns); (when the voice says why queries of two
+            layers are not compared entry by entry: under each query whose query space it is);
+            the split: X^(l)'s row goes onto W_Q^(l-1) and X^(l) W_Q^(l-1) + b_Q^(l-1) comes
+            out (new X, old matrix: one query space with Q^(l-1)), its cosine with Q^(l-1) over
+            the head's entries under it; then what the voice is done with leaves, the query's
+            test becomes the first of three lines "cos(X^(l) W^(l-1) + b^(l-1), Q/K/V^(l-1))
+            = number" (its name, Q^(l-1) and its cosine move in), the key's and value's lines
+            (plan `kv_mixed`) under it, each number as the voice says it
+- `sweep`   "'word', layer by layer": a table of X^(l) for every layer: first its first
+            numbers (rows arrive one layer at a time; what X^(0) is made of as a footnote, the
+            later X's each a LayerNorm's output), then in their place cos with the state above
+            (highest, middle, first, lowest pointed at); then the states and those cosines
+            move left and the split of `compare` at every layer comes in beside them, on the
+            same rows, under a one-line head "head 0: cos(X^(l) W_Q^(l-1) + b, Q^(l-1))", cell
+            by cell (X's cosines leave instead when the three columns do not fit); and the
+            recipe every row follows under the table while the pointer walks the states
 - `check`   the last layer's query recomputed as X W + b beside the model's, its first entry
             to 5 decimals both ways, and the bound the recompute stays under for every token,
             head, layer and Q/K/V entry
@@ -629,6 +634,26 @@ class FreshQKVScene(StoryboardScene):
         g.wl, g.W, g.more, g.bl, g.brow, g.has_b = wl, W, more, bl, brow, has_b
         return g
 
+    def head_strip(self, key) -> VGroup:
+        """W_Q's columns as one thin strip cut into its heads (n_heads bands), under `key`
+        (the line naming which rows and columns the block shows); `.bands`, `.label` ("its
+        columns: 12 heads of 32", right of the strip) and `.first` ("head 0" under band 0)."""
+        nh, dh = int(self.v.shape.n_heads), int(self.v.shape.d_head)
+        label = txt(f"its columns: {nh} heads of {dh}", PS, T.TEXT)
+        room = self.HOME_WIDTH - 2 * T.EDGE - label.width - 0.3
+        width = min(5.0, room)
+        bands = VGroup(*[Rectangle(width=width / nh, height=0.24, stroke_width=1.5,
+                                   stroke_color=T.MUTED).set_fill(T.MUTED, 0.35)
+                         for _ in range(nh)]).arrange(RIGHT, buff=0)
+        bands.next_to(key, DOWN, buff=0.3).align_to(key, LEFT)
+        label.next_to(bands, RIGHT, buff=0.3)
+        first = txt(f"head {int(self.v.show.head)}", PS, T.Q).next_to(bands[0], DOWN, buff=0.1)
+        first.align_to(bands[0], LEFT)
+        g = VGroup(bands, label, first)
+        self.keep_inside(g)
+        g.bands, g.label, g.first = bands, label, first
+        return g
+
     def proj_layout(self, l: int) -> dict:
         """Where layer l's pieces sit: the X row on top; W_Q, W_K, W_V side by side (slots
         0, 1, 2), each result row under its own matrix; one line naming what the numbers are
@@ -778,13 +803,32 @@ class FreshQKVScene(StoryboardScene):
                       *([FadeOutPlace(pre_note)] if pre_note is not None else []), run_time=0.5)
             if i == 0:
                 st.parts.append(key)
+                # "whose columns are 12 heads of 32": all of W_Q's columns as one strip cut
+                # into the heads, head 0's band lit ("for head 0"), under the key line
+                ks = cue[k]
+                if "heads" in self.cue_text(ks) and not lay["side"]:
+                    strip = self.head_strip(key)
+                    self.hold_until(self.when(ks, "heads") - 0.5)
+                    self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in strip.bands],
+                                          lag_ratio=0.08),
+                              FadeIn(strip.label, shift=0.1 * LEFT), run_time=0.9)
+                    if "for head" in self.cue_text(ks):
+                        self.hold_until(self.when(ks, "for head") - 0.2)
+                    self.play(strip.bands[0].animate.set_fill(T.Q, 1),
+                              FadeIn(strip.first, shift=0.1 * DOWN), run_time=0.5)
+                    self.add(strip)
+                    st.parts.append(strip)
+                    self.proj_strip = strip
             st.parts.append(block)
             # Q column by column; K and V, "the same", all three columns at once
             per = (max(0.9, min(3.0, (self.when(cue["q"], "plus a bias") - self.time - 0.4) / 3))
                    if i == 0 else max(1.6, self.cue_end(cue[k]) - self.time - 0.1))
             name = math(f"{K}^(({l}))", ML, COLOR[k])
+            # K's and V's rows start where Q's does (it may have moved right, clear of X)
+            at = (np.array(lay["at"][k], dtype=float)
+                  + (getattr(self, "res_dx", 0.0) if i and not lay["side"] else 0.0) * RIGHT)
             res = self.product(row, block.W, block.brow if block.has_b else None, block.bl,
-                               getattr(v, k), lay["at"][k], COLOR[k], per, name,
+                               getattr(v, k), at, COLOR[k], per, name,
                                together=i > 0)
             rows[k] = VGroup(name, res)
             st.parts.append(rows[k])
@@ -949,9 +993,25 @@ class FreshQKVScene(StoryboardScene):
         if kc is not None:
             # a copy of the picked word rises from its bar into X^(l)'s row: what attention
             # brought in is now part of the X layer l reads
-            self.hold_until(self.cue_at(kc) - 0.1)
-            word = chart.tokens[chart.pick].copy()
-            self.add(word)
+            self.hold_until(self.cue_at(kc) - 0.4)
+            # (review 27: the word flew across 'bank' and [SEP]) the rest of the chart, said
+            # and done, leaves first, the pointer with it; the pick's word itself (no copy
+            # sliding off its own glyphs) then travels into X^(l), its bar and share leaving
+            pick_tok = chart.tokens[chart.pick]
+            others = [m for i, m in enumerate(chart.tokens) if i != chart.pick] + \
+                     [m for i, m in enumerate(chart.bars) if i != chart.pick] + \
+                     [m for m in (chart.caption, chart.first) if m in chart.submobjects]
+            self.play(FadeOut(box), *[FadeOut(m) for m in others], run_time=0.35)
+            self.remove(*[f for m in others for f in m.get_family()])
+            word = pick_tok
+            out = {id(f) for m in others for f in m.get_family()} | \
+                {id(f) for f in word.get_family()}
+            rest = VGroup(*[m for m in chart.get_family()
+                            if not m.submobjects and len(m.points) and id(m) not in out])
+            self.remove(*chart.get_family())
+            self.add(rest, word)
+            st.parts.remove(chart)
+            chart = None
             # (review 26: the word flew through the formula and X's numbers) round the
             # formula's right end, then along X's line into its row from the right
             x_out = made.get_right()[0] + 0.25 + word.width / 2
@@ -960,24 +1020,25 @@ class FreshQKVScene(StoryboardScene):
                 route = VMobject().set_points_as_corners(
                     [word.get_center(), [x_out, word.get_y(), 0],
                      [x_out, st.proj_x.get_y(), 0], end])
-                self.play(FadeOut(box), MoveAlongPath(word, route), run_time=1.2)
+                self.play(FadeOut(rest), MoveAlongPath(word, route), run_time=1.2)
                 self.play(FadeOut(word, scale=0.6, target_position=st.proj_x.get_right()),
                           run_time=0.4)
             else:
-                self.play(FadeOut(box), word.animate.move_to(st.proj_x.get_center()),
+                self.play(FadeOut(rest), word.animate.move_to(st.proj_x.get_center()),
                           run_time=1.0)
                 self.play(FadeOut(word, scale=0.6), run_time=0.4)
-            self.remove(word)
+            self.remove(*word.get_family(), *rest.get_family())
             box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
             self.play(FadeIn(box), run_time=0.4)
         # "With the feed-forward update, and LayerNorm after each": those parts in turn
         kf = self.cue_with("feed-forward")
         if kf is not None:
             self.hold_until(self.when(kf, "feed-forward") - 0.8)
-            self.vanish(chart, run_time=0.4)
-            st.parts.remove(chart)
+            if chart is not None:
+                self.vanish(chart, run_time=0.4)
+                st.parts.remove(chart)
             self.repoint(box, pf, 0.5, buff=0.06)
-        else:                               # no such sentence: the chart leaves all the same
+        elif chart is not None:             # no such sentence: the chart leaves all the same
             self.vanish(chart, run_time=0.4)
             st.parts.remove(chart)
         if span and span["ln"]:
@@ -1297,7 +1358,11 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeOut(trav, shift=0.15 * DOWN), FadeIn(VGroup(mrow[0], mrow[2], mlab)),
                   run_time=0.4)
         self.remove(*trav.get_family())
-        self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
+        # its entries come out of their columns; in one slot the row is far to the left and
+        # that flight would cross the bias's name and Q^(l-1)'s (review 27's class of lapse):
+        # they come in where they belong, the matrix and X still lit
+        self.play(LaggedStart(*[(FadeIn(n, shift=0.25 * DOWN) if one_slot else
+                                 FadeIn(n, target_position=t.get_center()))
                                 for n, t in zip(mrow.nums, tgts)], lag_ratio=0.3),
                   run_time=1.0)
         self.play(FadeOut(xlight), FadeOut(wlight), DimPlace(gw, GHOST), run_time=0.4)
@@ -1332,49 +1397,64 @@ class FreshQKVScene(StoryboardScene):
         if kq is not None:
             self.glide(box, VGroup(mlab, mrow), self.when(kq, "X alone") + 0.3, 0.6)
         st.prev = {**st.prev, "cos": cosl[-1], "cosl": cosl, "link": link}
-        # "The same test on head 0's key and value gives 0.84 and 0.79": where layer l's own
-        # W_Q and query were, K and V in their colours, each number as it is said
+        # "The same test on head 0's key and value gives 0.84 and 0.79" (review 27: W_Q^(l-1)
+        # stayed while the voice spoke of K and V, the K/V lines sat above the Q result):
+        # what the voice is done with leaves (both X's numbers but X^(l)'s, W_Q^(l-1), the
+        # rows compared); the query's test becomes the first of three lines of one form,
+        # "cos(X^(l) W_Q^(l-1) + b_Q^(l-1), Q^(l-1)) = 0.76": its name, Q^(l-1) and its
+        # number move into that line; the key's and value's lines come under it, each number
+        # as it is said
         kv = self.v.layers[l].kv_mixed
         kk = self.cue_with("key and value")
         if kk is not None and kv is not None and getattr(kv, "value", 0) is not None:
-            # layer l's own W_Q and query are said and done: they leave, and in their place
-            # the same test's two other results stand under a line naming the test
-            # (on screen as pieces: their families are taken off; one slot: gone already)
-            # (review 26: "K^(0) 0.84" read as K^(0) = 0.84) each line names the cosine
-            bk = " + b" if gw.has_b else ""
-            kvl = VGroup(txt(f"same test, head {int(self.v.show.head)}:", CL, T.TEXT),
-                         VGroup(math(f"\"cos\"({T.X_l(l)} W_K^(({l - 1})){bk}, K^(({l - 1}))) =",
-                                     ML, T.K),
-                                Num(kv.k, decimals=2, size=ML, color=T.K)
-                                ).arrange(RIGHT, buff=0.2),
-                         VGroup(math(f"\"cos\"({T.X_l(l)} W_V^(({l - 1})){bk}, V^(({l - 1}))) =",
-                                     ML, T.V),
-                                Num(kv.v, decimals=2, size=ML, color=T.V)
-                                ).arrange(RIGHT, buff=0.2)
-                         ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
-            kvl.align_to(wq, LEFT).align_to(wq, UP)
-            if one_slot:            # under X^(l), clear of the new row's name (38: ~12 px scripts)
-                kvl.scale(38 / ML, about_edge=UP + LEFT).arrange(DOWN, buff=0.2,
-                                                                 aligned_edge=LEFT)
-                kvl[0].scale(ML / 38)          # the heading at its own size
-                kvl.arrange(DOWN, buff=0.2, aligned_edge=LEFT).align_to(wq, LEFT)
-                kvl.align_to([0, st.proj_x.get_bottom()[1] - 0.3, 0], UP)
-            self.keep_inside(kvl)
-            kvl = VGroup(kvl[0], kvl[1][0], kvl[1][1], kvl[2][0], kvl[2][1])
-            self.hold_until(self.when(kk, "key and value") - 0.9)
-            if mine:
-                self.vanish(*mine, box, run_time=0.4)
-                st.parts = [m for m in st.parts if m not in mine and m is not box]
-                box = self.frame_of(kvl[0])
-                st.parts.append(box)
-                self.play(FadeIn(box), FadeIn(VGroup(kvl[0], kvl[1], kvl[3]), shift=0.1 * UP),
-                          run_time=0.5)
-            else:
-                self.repoint(box, kvl[0], 0.5,
-                             anims=[FadeIn(VGroup(kvl[0], kvl[1], kvl[3]), shift=0.1 * UP)])
+            def test_line(K, num):
+                bk = f" + b_{K}^(({l - 1}))" if gw.has_b else ""
+                c = COLOR[K.lower()]
+                # "cos(", the new query's name, ", K^(l-1)" (the comma on its baseline),
+                # ") =", the number
+                return VGroup(math("\"cos\"(", ML, T.TEXT),
+                              math(f"{T.X_l(l)} W_{K}^(({l - 1})){bk}", ML, c),
+                              math(f", {K}^(({l - 1}))", ML, c),
+                              math(") =", ML, T.TEXT),
+                              Num(num, decimals=2, size=ML, color=c)
+                              ).arrange(RIGHT, buff=0.12)
+            lines = VGroup(*[test_line(K, n) for K, n in (("Q", mixed.cos_old), ("K", kv.k),
+                                                             ("V", kv.v))])
+            lines.arrange(DOWN, buff=0.4, aligned_edge=LEFT)
+            headl = txt(f"the new X with layer {l - 1}'s matrices (head "
+                        f"{int(self.v.show.head)}, {int(mixed.entries)} entries each):", CL,
+                        T.TEXT)
+            blk = VGroup(headl, lines).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+            blk.move_to([0, 0, 0]).align_to([0, st.proj_x.get_bottom()[1] - 0.5, 0], UP)
+            self.keep_inside(blk)
+            self.hold_until(self.cue_at(kk) - 0.3)
+            keep = {id(m) for m in (mlab, gql, cosl[-1])}
+            done = [m for m in (gw, gx, gq, mrow, link, VGroup(*cosl[:-1]), box, *mine)
+                    if m is not None and id(m) not in keep]
+            self.vanish(*done, run_time=0.4)
+            gone_ids = {id(f) for m in done for f in m.get_family()}
+            st.parts = [m for m in st.parts if id(m) not in gone_ids]
+            st.prev = {k2: m for k2, m in st.prev.items() if id(m) not in gone_ids}
+            q_line = lines[0]
+            # Q^(l-1)'s name lands on its place in ", Q^(l-1)" (the comma comes in)
+            # the two names first, then the number (their paths would cross)
+            self.play(mlab.animate.move_to(q_line[1].get_center()),
+                      gql.animate.move_to(VGroup(*q_line[2][1:]).get_center()).set_opacity(1),
+                      FadeIn(VGroup(q_line[0], q_line[2][0], q_line[3])),
+                      FadeIn(headl, shift=0.1 * DOWN), run_time=0.6)
+            self.play(cosl[-1].animate.move_to(q_line[4].get_center()).set_color(T.Q),
+                      run_time=0.5)
+            self.remove(*[f for m in (mlab, gql, cosl[-1]) for f in m.get_family()])
+            st.parts = [m for m in st.parts
+                        if not any(id(f) in keep for f in m.get_family())]
+            self.add(headl, q_line)
+            box = self.frame_of(VGroup(*lines[1][:4], *lines[2][:4]))
+            self.hold_until(self.when(kk, "key and value") - 0.3)
+            self.play(FadeIn(VGroup(*lines[1][:4], *lines[2][:4]), shift=0.1 * UP),
+                      FadeIn(box), run_time=0.5)
             names = self.cue_text(kk)
             self.hold_until(self.when(kk, "gives") + 0.1)
-            self.repoint(box, VGroup(kvl[1], kvl[2]), 0.5, anims=[FadeIn(kvl[2], shift=0.1 * UP)])
+            self.repoint(box, lines[1], 0.5, anims=[FadeIn(lines[1][4], shift=0.1 * UP)])
             # the second number: where " and " follows "gives" in the sentence
             g = names.find("gives")
             j = names.find(" and ", g) if g >= 0 else -1
@@ -1383,10 +1463,10 @@ class FreshQKVScene(StoryboardScene):
             t_v = (self.cue_at(kk) + j / max(1, len(names)) * dur if j >= 0
                    else self.time + 0.6)
             self.hold_until(t_v - 0.1)
-            self.repoint(box, VGroup(kvl[3], kvl[4]), 0.5, anims=[FadeIn(kvl[4], shift=0.1 * UP)])
-            st.parts.append(kvl)
+            self.repoint(box, lines[2], 0.5, anims=[FadeIn(lines[2][4], shift=0.1 * UP)])
+            st.parts += [headl, lines, box]
             if "turn too" in names:
-                self.glide(box, VGroup(*kvl[1:]), self.when(kk, "turn too") + 0.2, 0.6)
+                self.glide(box, lines, self.when(kk, "turn too") + 0.2, 0.6)
         self.hold_until(self.cue_at(99) - 0.2)
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
@@ -1403,6 +1483,24 @@ class FreshQKVScene(StoryboardScene):
         if name is not None:
             name.next_to(res, LEFT, buff=0.2)
             heads.append(name)
+        # (review 27: the copy of X standing on W's last column ran into "Q^(1)") where the
+        # travelling copies stand; the result row and its name keep clear of them (to the
+        # right, else lower)
+        hw, hh = x.nums.width / 2, x.nums.height / 2
+        sx = [c.get_x() for c in W.columns]
+        sy = [c.get_top()[1] + 0.22 + hh for c in W.columns]
+        lo_x, hi_x, lo_y, hi_y = min(sx) - hw, max(sx) + hw, min(sy) - hh, max(sy) + hh
+        rg = VGroup(res, *heads[2:])
+        pad = 0.25
+        self.res_dx = 0.0                 # how far right the row went (the later rows follow)
+        if (rg.get_left()[0] < hi_x + pad and lo_x - pad < rg.get_right()[0]
+                and rg.get_bottom()[1] < hi_y + pad and lo_y - pad < rg.get_top()[1]):
+            dx = hi_x + pad - rg.get_left()[0]
+            if rg.get_right()[0] + dx <= self.HOME_WIDTH / 2 - T.EDGE:
+                rg.shift(dx * RIGHT)
+                self.res_dx = dx
+            else:
+                rg.shift((rg.get_top()[1] - (lo_y - pad)) * DOWN)
         self.play(FadeIn(VGroup(*heads)), *([FadeIn(bl)] if brow is not None else []),
                   run_time=min(0.3, per / 2))
         n = int(self.v.shape.d_model)
@@ -1497,6 +1595,12 @@ class FreshQKVScene(StoryboardScene):
             if key in self.stage.parts:
                 self.stage.parts.remove(key)
             self.proj_key = None
+        strip = getattr(self, "proj_strip", None)
+        if strip is not None:             # the heads' strip goes with the key line
+            self.vanish(strip, run_time=0.3)
+            if strip in self.stage.parts:
+                self.stage.parts.remove(strip)
+            self.proj_strip = None
         left = max(0.9, run_time - (self.time - t0) - 0.4)
         self.play(LaggedStart(*[FadeIn(n, shift=0.3 * DOWN) for n in res.nums],
                               lag_ratio=0.35), run_time=left)
@@ -1667,8 +1771,9 @@ class FreshQKVScene(StoryboardScene):
             nonlocal note
             new.move_to([0, foot_y, 0])
             self.keep_inside(new)
-            gone = [FadeOutPlace(note)] if note is not None else []
-            self.play(*gone, FadeIn(new, shift=0.1 * UP), run_time=0.6)
+            if note is not None:       # (review 27: the two cross-faded) one, then the other
+                self.play(FadeOutPlace(note), run_time=0.3)
+            self.play(FadeIn(new, shift=0.1 * UP), run_time=0.4)
             if note is not None:
                 self.remove(*note.get_family())
                 self.stage.parts.remove(note)
@@ -1772,15 +1877,39 @@ class FreshQKVScene(StoryboardScene):
             # voice reaches the first number)
             kq = self.cue_with("turns most")
             self.hold_until(self.cue_at(kt) - 0.1)
-            # the cosines of X leave (said; one analysis at a time), their gloss stays: the
-            # query test comes in in their place
-            gone = [m for m in [cos_head, *cos_cells] if m in self.mobjects]
+            # (review 27: the query test replaced the cosines of X it is set against) the
+            # states and X's cosines move left, side by side, and the query test comes in on
+            # their right, on the same rows; when the three do not fit, X's cosines leave
+            labs = VGroup(heads[0], *[r[0] for r in rows])
+            cos_col = VGroup(cos_head, *cos_cells)
+            gap = 0.6
+            room = self.HOME_WIDTH - 2 * T.EDGE
+            need = labs.width + gap + cos_col.width + gap + turn_head.width
+            side = cos_col.width > 0 and need <= room and all(
+                self.on_screen(c) for c in cos_cells)
             if box is not None and box in self.mobjects:
-                gone.append(box)
-            if gone:
-                self.play(*[FadeOut(m, shift=0.4 * LEFT) for m in gone], run_time=0.5)
-                self.remove(*[f for m in gone for f in m.get_family()])
-                self.stage.parts = [m for m in self.stage.parts if m not in gone]
+                self.vanish(box, run_time=0.3)
+                if box in self.stage.parts:
+                    self.stage.parts.remove(box)
+            if side:
+                x0 = -need / 2
+                lab_to = labs.copy().align_to([x0, 0, 0], LEFT)
+                cos_to = cos_col.copy().align_to([x0 + labs.width + gap, 0, 0], LEFT)
+                turn_head.align_to([cos_to.get_right()[0] + gap, 0, 0], LEFT)
+                # the table's name goes over the two left columns: the test's tall head
+                # (and its pointer) would reach it
+                title_to = title.copy().align_to(lab_to, LEFT)
+                self.play(labs.animate.move_to(lab_to), cos_col.animate.move_to(cos_to),
+                          title.animate.move_to(title_to), run_time=0.7)
+                tx = turn_head[1].get_x()
+                for c in turn_cells:
+                    c.set_x(tx)
+            else:
+                gone = [m for m in [cos_head, *cos_cells] if m in self.mobjects]
+                if gone:
+                    self.play(*[FadeOut(m, shift=0.4 * LEFT) for m in gone], run_time=0.5)
+                    self.remove(*[f for m in gone for f in m.get_family()])
+                    self.stage.parts = [m for m in self.stage.parts if m not in gone]
             if box is None:
                 box = self.frame_of(turn_head, buff=0.06)
             else:
@@ -1806,9 +1935,24 @@ class FreshQKVScene(StoryboardScene):
                 if rest and "later" in self.cue_text(kq):
                     # "later, its cosine stays 0.96 to 0.97": the rest of the column, cell by
                     # cell down to the sentence's end, then all of them
+                    said_q = self.cue_text(kq)
+                    both = side and "turns less" in said_q and "nearly the same" in said_q
                     self.hold_until(self.when(kq, "later") - 0.2)
-                    walk(rest, self.cue_end(kq) - 1.0)
-                    self.repoint(box, col(rest), 0.6)
+                    walk(rest, (self.when(kq, "turns less") - 1.2) if both
+                         else self.cue_end(kq) - 1.0)
+                    if both:
+                        # "X turns less at each step than in the first": X's cosines on the
+                        # same rows, beside; "nearly the same query": the test's cells again
+                        xs_rest = [cos_cells[turn_cells.index(c)] for c in rest]
+                        self.glide(box, col(xs_rest), self.when(kq, "turns less") + 0.2, 0.6)
+                        self.glide(box, col(rest), self.when(kq, "nearly the same") + 0.2,
+                                   0.6)
+                        if "go together" in said_q:
+                            # "the two go together here": both columns' cells on those rows
+                            self.glide(box, VGroup(*xs_rest, *rest),
+                                       self.when(kq, "go together") + 0.2, 0.6)
+                    else:
+                        self.repoint(box, col(rest), 0.6)
                 del i_low
         k = self.cue_with("own matrices")
         if k is not None:

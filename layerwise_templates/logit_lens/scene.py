@@ -61,9 +61,9 @@ MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
 COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
 COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
-RACE_BAR = 5.0             # the bar chart's bar at probability 1
+RACE_BAR = 6.2             # the bar chart's bar at probability 1
 RACE_PITCH = 0.42          # its rows' spacing
-RACE_FAST = (1.0, 2.5)     # seconds per shown state before the late window (a quick run)
+RACE_FAST = (1.0, 3.0)     # seconds per shown state before the late window (a quick run)
 RACE_MOVE = 1.0            # ... of which the chart moves this long (two moves: data, re-sort), then holds still (short
                            # slides, long holds: a frame caught mid-slide is rare)
 RACE_THIN = 6              # a run longer than this many states ...
@@ -247,6 +247,14 @@ class LogitLensScene(StoryboardScene):
                       x_label(self.v.layers[l].state, STATE_INDEX_SIZE, T.TEXT), buff=0.12)
         head.move_to(old, aligned_edge=LEFT)
         col[1].submobjects[0] = head
+        # "rank" and "probability" at the label size (the kit's small grey read ~11 px)
+        rank, prob = col[1][2], col[1][3]
+        at = rank.get_left()          # (before its parts move into the new rows)
+        big_rank = inline(rank[0], txt("rank", T.LABEL_SIZE, T.MUTED), rank[2], buff=0.12)
+        big_prob = inline(txt("probability", T.LABEL_SIZE, T.MUTED), prob[1], buff=0.12)
+        big_rank.move_to(at, aligned_edge=LEFT)
+        big_prob.next_to(big_rank, DOWN, buff=T.TIGHT + 0.04, aligned_edge=LEFT)
+        col[1].submobjects[2], col[1].submobjects[3] = big_rank, big_prob
         # a full stop or comma is named, not drawn as a speck (as in the bar chart); the other
         # tokens' rows plain, as in the chart (blue is the stream's colour)
         for row, e in zip(col[1][1].rows, self.v.layers[l].top):
@@ -342,16 +350,30 @@ class LogitLensScene(StoryboardScene):
             self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
         head, bars, rank, prob = col[1]
+        named = self.cue_with("nostalgebraist", None) if why else None
+        if named is not None:
+            # "that is the logit lens, named by nostalgebraist": the name written as said,
+            # right of the guide line (the chapter's citation)
+            self.hold_until_cue(named)
+            tag = txt("the logit lens (nostalgebraist, 2020)", T.LABEL_SIZE, T.TEXT)
+            tag.to_edge(RIGHT, buff=T.EDGE).match_y(panel[1])
+            self.play(FadeIn(tag, shift=0.1 * UP), run_time=0.6)
+            self.adopt(panel, tag)
+        if fresh and why:   # the column is drawn as its contents are said (an empty box
+            # held on the stage read as a blank): it grows just before "its top guesses"
+            self.hold_until(self.cue_at(n - 2) - self.quick(0.08, 0.7) - self.quick(0.06, 0.6))
         if fresh:       # the column grows out of softmax, where the stream dot stopped, and
                         # is then tied to its state on the ruler
-            self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
-                      FadeOut(runner), run_time=self.quick(0.08, 0.7))
-            self.play(Create(link), FadeIn(mark), run_time=self.quick(0.06, 0.6))
+            # the box grows first, then its title comes inside it (never on its moving edge)
+            self.play(GrowFromPoint(col[0], runner.get_center()), FadeOut(runner),
+                      run_time=self.quick(0.08, 0.7))
+            self.play(FadeIn(head), Create(link), FadeIn(mark), run_time=self.quick(0.06, 0.6))
         else:
             self.play(Create(link), FadeIn(mark), runner.animate.move_to(col[0].get_bottom()),
                       run_time=self.quick(0.06, 0.6))
-            self.play(GrowFromPoint(col[0], runner.get_center()), FadeIn(head),
-                      FadeOut(runner), run_time=self.quick(0.08, 0.7))
+            self.play(GrowFromPoint(col[0], runner.get_center()), FadeOut(runner),
+                      run_time=self.quick(0.08, 0.7))
+            self.play(FadeIn(head), run_time=self.quick(0.04, 0.4))
         # 3. the top five, best first, as the voice reads them out (cue 2 of the opening)
         if why:
             self.hold_until_cue(n - 2)
@@ -399,8 +421,13 @@ class LogitLensScene(StoryboardScene):
                    txt("→ the same output head → the lens's guesses", T.LABEL_SIZE, T.TEXT),
                    buff=0.15),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
-        card = VGroup(stream, lines).arrange(DOWN, buff=0.55)
-        card.set_y(self.top - 0.5 - card.height / 2).set_x(0)
+        # the states in depth order, X^(1) ... X^(L): a dot on it travels from X^(l) to
+        # X^(L) as each update is added (the stream moving down the stack, not only a
+        # label ticking up); the same ruler the lens's panel stands on next
+        ruler = state_ruler(v, 8.0)
+        card = VGroup(stream, ruler, lines).arrange(DOWN, buff=0.5)
+        card.set_y(self.top - 0.3 - card.height / 2).set_x(0)
+        here = Dot(ruler.dots[l].get_center(), radius=0.1, color=T.X)
         two = self.n_cues() >= 2
         mid = self.cue_at(1) if two else self.time + (until - self.time) / 2
         # sentence 1: the stream fills in, cell by cell, named X^(7) at its left; the later
@@ -410,11 +437,12 @@ class LogitLensScene(StoryboardScene):
         end_tag = x_label(v[-1].state, STATE_INDEX_SIZE, T.X).move_to(tag, aligned_edge=RIGHT)
         span = mid - self.time
         fill = max(1.0, 0.3 * span)
-        self.play(FadeIn(name, shift=0.1 * UP), run_time=0.6)
+        self.play(FadeIn(name, shift=0.1 * UP), FadeIn(ruler), run_time=0.6)
         self.play(LaggedStart(*[FadeIn(c, scale=0.5) for c in left], lag_ratio=0.5),
                   FadeIn(dots, rate_func=lambda t: max(0.0, 2 * t - 1)),
                   LaggedStart(*[FadeIn(c, scale=0.5) for c in right], lag_ratio=0.5),
                   FadeIn(tag, rate_func=lambda t: max(0.0, 2 * t - 1)),
+                  FadeIn(here, scale=2, rate_func=lambda t: max(0.0, 2 * t - 1)),
                   run_time=fill, rate_func=linear)
         idx = list(range(l + 1, len(v)))
         later = [v[j].layer for j in idx]
@@ -433,9 +461,11 @@ class LogitLensScene(StoryboardScene):
             last = i == len(ups) - 1
             nxt = end_tag if last else x_label(v[shown[i]].state, STATE_INDEX_SIZE,
                                                T.X).move_to(tag, aligned_edge=RIGHT)
+            state = len(v) - 1 if last else shown[i]
             self.play(FadeOut(strip), ShowPassingFlash(under.copy(), time_width=0.5),
                       FadeOut(tag, rate_func=_at_once), FadeIn(nxt, rate_func=_at_once),
-                      run_time=0.3 * per)
+                      here.animate.move_to(ruler.dots[state]),
+                      run_time=(0.6 if last and gap else 0.3) * per)
             tag = nxt
         self.play(FadeIn(lines[0], shift=0.15 * UP),
                   run_time=max(0.6, min(1.0, mid - self.time - 0.2)))
@@ -445,7 +475,7 @@ class LogitLensScene(StoryboardScene):
         for line in lines[1:]:
             self.play(FadeIn(line, shift=0.15 * UP), run_time=min(2.0, per * 0.6))
             self.hold_until(self.time + per - min(2.0, per * 0.6) - 0.25)
-        self.play(FadeOut(card, end_tag, shift=0.3 * UP), run_time=0.4)
+        self.play(FadeOut(card, end_tag, here, shift=0.3 * UP), run_time=0.4)
 
     def show_pipeline(self, runner: Dot, slot: int, paced: bool = False,
                       until: float | None = None) -> None:
@@ -467,11 +497,17 @@ class LogitLensScene(StoryboardScene):
             x_label(self.v.layers[self.last_lens].state, T.TYPE.math_label, T.X), buff=0.1)
         steps[1].submobjects[1] = txt("÷ own RMS, × weights", PIPE_TEXT, T.MUTED)
         boxes = VGroup()
-        for body in steps:
+        for i, body in enumerate(steps):
             body.arrange(DOWN, buff=0.06)
             frame = RoundedRectangle(width=PIPE_BOX[0], height=PIPE_BOX[1], corner_radius=0.08,
                                      stroke_color=T.FAINT, stroke_width=1.5)
-            body.next_to(frame.get_top(), DOWN, buff=0.1)
+            # the lower two boxes (entered from above, then across) hold their picture on
+            # top, their words under it: the row coming down from the norm and going on to
+            # softmax never passes over words
+            if i >= 2:
+                body.next_to(frame.get_bottom(), UP, buff=0.1)
+            else:
+                body.next_to(frame.get_top(), DOWN, buff=0.1)
             if body.width > PIPE_BOX[0] - 0.2:
                 body.scale_to_fit_width(PIPE_BOX[0] - 0.2)
             boxes.add(VGroup(frame, body))
@@ -486,8 +522,10 @@ class LogitLensScene(StoryboardScene):
                         arrow(b[2][0].get_left(), b[3][0].get_right()))
         pipe = VGroup(boxes, arrows)
 
-        def area(i: int):       # where a step's picture goes: under its words, in its box
+        def area(i: int):       # where a step's picture goes: beside its words, in its box
             frame, body = boxes[i]
+            if i >= 2:
+                return (body.get_top()[1] + frame.get_top()[1]) / 2, frame.get_center()[0]
             return (body.get_bottom()[1] + frame.get_bottom()[1]) / 2, frame.get_center()[0]
 
         def row(n: int, w: float, h: float, color, width: float) -> VGroup:
@@ -600,7 +638,7 @@ class LogitLensScene(StoryboardScene):
                 race.step(self, fast.pop(0), RACE_SAID)
                 self.hold_until(self.cue_at(1) + 0.62 * (self.cue_at(2) - self.cue_at(1)))
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
-                self.hold_until_cue(self.cue_with("skips ahead", len(cues) - 2))
+                self.hold_until_cue(self.cue_with("jumps ahead", len(cues) - 2))
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
             if len(fast) > RACE_THIN:      # the plan's stride (the voice says it)
@@ -612,11 +650,31 @@ class LogitLensScene(StoryboardScene):
             until = (self.cue_at(1) if slow and len(cues) >= 2 else
                      self.beat_start + float(cues[-1]["start"]) if cues else
                      self.beat_start + self.beat_end(beat) - RACE_TAIL - 1.0)
+            # each stop on a sentence of its own ("At X 8 the top guess is a space, at
+            # 0.43"): the chart lands as the voice names the state, then holds while the
+            # sentence reads it (no stop named after it has gone)
+            jump = self.cue_with("jumps ahead", None)
+            synced = (not slow and jump is not None
+                      and len(cues) >= jump + 1 + len(fast) + 1)
             per = max(RACE_FAST[0], min(RACE_FAST[1], (until - self.time) / max(1, len(fast))))
-            for l in fast:
+            for i, l in enumerate(fast):
+                if synced:
+                    self.hold_until(self.cue_at(jump + 1 + i) - 0.3)
+                    race.step(self, l, RACE_MOVE)
+                    continue
                 move = min(RACE_MOVE, 0.75 * per)     # each state held a moment, read
                 race.step(self, l, move)
                 self.hold_until(self.time + per - move)
+            if synced:      # the last stop's leader boxed while its sentence names it, then
+                # Paris's row as the closing sentence says where it stayed
+                stop_end = self.cue_at(jump + len(fast) + 1)
+                self.emphasize(race.rows[self.layers[race.layer]["top"][0]["id"]],
+                               run_time=max(1.0, stop_end - self.time - 0.3))
+                self.hold_until(stop_end)
+                self.adopt(panel, *race.parts())
+                end = self.beat_start + self.beat_end(beat)
+                self.emphasize(race.extra[0], run_time=max(1.0, min(4.0, end - self.time - 0.3)))
+                return
         if slow and cues:
             # the window's states, each as the voice names it: shared out over the sentences
             # left (after the one the fast run took), in order, each sentence's states spread
@@ -780,8 +838,8 @@ class LogitLensScene(StoryboardScene):
         ticks = [self.v.layers[l].layer for l in sorted({0, *range(4, L, 5)})]
         side = self.rank_side()
         sizes = WIDE_RANK if side == "wide" else {}      # alone on the frame: use its width
-        rp = RankPlots(self.v, 0, ticks, f"rank of {self.answer} after \"{self.word}\" (log scale, "
-                                    "1 = top)", self.answer, **sizes)
+        title = f"rank of {self.answer} after \"{self.word}\" (log scale, 1 = top)"
+        rp = RankPlots(self.v, 0, ticks, title, self.answer, **sizes)
         labels = rp.prob_ax.x_labels     # the states X^(l+1), not the layers, under the axis
         for i, l in enumerate(sorted({0, *range(4, L, 5)})):
             labels.submobjects[i] = Num(self.v.layers[l].state, decimals=0, size=T.LABEL_SIZE,
@@ -792,6 +850,12 @@ class LogitLensScene(StoryboardScene):
             for lab in ys:
                 right = lab.get_right()
                 lab.scale(T.LABEL_SIZE / T.TINY_SIZE).move_to(right, aligned_edge=RIGHT)
+        # the two plots' titles at the label size too (the small size read ~11 px)
+        for i, words in ((0, title), (2, f"probability of {self.answer}")):
+            head = rp.group[i]
+            big = txt(words, T.LABEL_SIZE, head.get_color())
+            big.move_to(head, aligned_edge=DOWN + LEFT)
+            rp.group.submobjects[i] = big
         rp.group.submobjects[4] = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                                          x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12
                                          ).move_to(rp.group[4]).shift(DOWN * 0.08)
@@ -903,11 +967,11 @@ class LogitLensScene(StoryboardScene):
         self.rank_line = paris(self.v.layers)[0][0]
         before, last = self.v.layers[start - 1], self.v.layers[-1]
         notes = VGroup(
-            Num(before.rank, decimals=0, size=T.TINY_SIZE, color=T.TEXT)
+            Num(before.rank, decimals=0, size=T.LABEL_SIZE, color=T.TEXT)
             .next_to(rp.rp(start - 1, float(before.height)), UP + LEFT, buff=0.06),
-            Num(last.rank, decimals=0, size=T.TINY_SIZE, color=T.HIGHLIGHT)
+            Num(last.rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT)
             .next_to(rp.rp(int(last.layer), float(last.height)), RIGHT, buff=0.08),
-            Num(last.prob, decimals=T.DECIMALS, size=T.TINY_SIZE, color=T.HIGHLIGHT)
+            Num(last.prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.HIGHLIGHT)
             .next_to(rp.pp(int(last.layer), float(last.prob)), LEFT, buff=0.12))
         if start == 0:                    # no flat stretch to mark off
             notes.remove(notes[0])

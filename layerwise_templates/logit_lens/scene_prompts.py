@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn,
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+                   ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
                    UpdateFromAlphaFunc, VGroup, VMobject, linear)
 
@@ -19,8 +20,8 @@ from scenes.motion.pointer import point_at
 
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
-PLOT = (7.6, 3.4)         # the median-rank axes (width, height), its legend beside (one line)
-SPREAD = (9.4, 4.0)       # the entropy and the KL axes (one at a time, near centre:
+PLOT = (7.6, 3.9)         # the median-rank axes (width, height), its legend beside (one line)
+SPREAD = (9.4, 4.3)       # the entropy and the KL axes (one at a time, near centre:
                           # the last point's number and note right of it)
 LIST_ROWS = 10            # prompts per column of the list: one column, at full size (two
                           # side by side were scaled down to ~11 px to fit the width)
@@ -155,11 +156,23 @@ def beat_prompts(scene, v) -> None:
     own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.6) for it in p.items])
     # the list leaves with its underlines (none is left on the stage under the axes, none
     # flies over the list); the axes come, then each prompt's line is drawn on them in turn
-    scene.play(FadeOutPlace(VGroup(listing, marks)), run_time=0.5)
-    scene.play(FadeInPlace(plot), run_time=0.5)
+    # the prompts' words leave first (their answers and underlines stay), then the axes
+    # come as the answers' names go, and each answer's underline moves onto the axes and
+    # bends into its prompt's line (no cross-fade from the list to the chart: the underline
+    # the viewer saw under each answer is the line)
+    words = VGroup(head, *[VGroup(*[m for m in r if m is not r[2]]) for r in rows])
+    scene.play(FadeOutPlace(words), run_time=0.5)
+    scene.play(FadeInPlace(plot), *[FadeOut(r[2]) for r in rows], run_time=0.5)
+    scene.remove(listing)
     t_move = scene.time
     t_named = scene.cue_at(cue(named))
-    scene.play(LaggedStart(*[Create(o, rate_func=linear) for o in own], lag_ratio=0.25),
+    # "each answer's rank, state by state, becomes one line": the ten lines in grey, named
+    # as a class by their key entry as they come ("each prompt"): none of them is told
+    # apart here; the median and Paris are, next, and the three that cross early get their
+    # names when they are said
+    scene.play(LaggedStart(*[ReplacementTransform(m, o) for m, o in zip(marks, own)],
+                           lag_ratio=0.2),
+               FadeIn(key[2], shift=0.1 * LEFT),
                run_time=max(1.5, min(4.0, t_named - scene.time - 0.2)))
     scene.slots["wide"] = plot
     L = len(ranks)
@@ -180,7 +193,7 @@ def beat_prompts(scene, v) -> None:
                run_time=max(0.8, min(1.2, t_end - scene.time - 0.9)))
     # the prompts' own lines step back (still there, fainter): the eye keeps to the median
     # and Paris
-    scene.play(FadeIn(dots), FadeIn(key[2], shift=0.1 * LEFT),
+    scene.play(FadeIn(dots),
                *[m.animate.set_stroke(opacity=0.2) for m in own[1:]], run_time=0.6)
     scene.adopt(plot, own, med, dots, key)
     # "at X^(21) the median is still 836.5 and Paris is at 3,241": each point circled with
@@ -244,12 +257,12 @@ def beat_prompts(scene, v) -> None:
                   txt("of", T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
                   txt("answers in the top", T.LABEL_SIZE),
                   Num(p.top, decimals=0, size=T.LABEL_SIZE),
-                  txt("for good by", T.LABEL_SIZE), x_label(v.layers[k].state, T.MATH_SIZE),
+                  txt("for good by", T.LABEL_SIZE), x_label(v.layers[k].state, STATE_INDEX_SIZE),
                   buff=0.1)
     note.next_to(mp.axes.axes, DOWN, buff=0.95).align_to(mp.axes.axes, RIGHT)
     # named at its foot, inside the axes (its top is the title's line); the late lines are
     # all above rank 1000 there
-    gate_name = x_label(v.layers[k].state, T.MATH_SIZE, T.MUTED)
+    gate_name = x_label(v.layers[k].state, STATE_INDEX_SIZE, T.MUTED)
     gate_name.next_to(gate.get_bottom(), UP + RIGHT, buff=0.08)
     # the green dots' key joins the legend as they come (not before: no key for what is not
     # drawn yet)
@@ -326,8 +339,8 @@ def entropy_part(scene, v, plot) -> None:
     """Entropy alone, drawn as its sentence defines it, its points marked as they are said."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    ours_at, med_at, high_at, surer_at, own_at = cue_chain(
-        scene, "Our prompt alone", "The median over", "on it is higher", "surer", "own output")
+    ours_at, med_at, high_at, own_at = cue_chain(
+        scene, "Our prompt alone", "median over", "higher than", "own output")
     end = scene.cue_at(n_cues)
     at = lambda i: scene.cue_at(cue(i))
     pair = spread_pair(scene, v)
@@ -352,43 +365,44 @@ def entropy_part(scene, v, plot) -> None:
     scene.emphasize(spot, run_time=1.0, extra=[FadeIn(spot, scale=1.5)])
     scene.emphasize(ours, run_time=max(1.0, at(med_at) - scene.time - 0.3),
                     extra=[FadeIn(ours, shift=0.1 * UP)])
-    # "the median over the 10 prompts is 0.54 at that state, and at most 1.58 up to X^(27)"
+    # "the white line is the median ...: up to X^(27) it stays at or below 1.58": our
+    # prompt's note leaves, the line is traced (a flash along it) up to that state, and the
+    # one number said comes with its point
     scene.hold_until_cue(cue(med_at))
+    early = pair.series[0][3]
+    ax, series, vals, _, _ = pair.series[0]
+    # (white, the pointer's colour: yellow is Paris's)
+    flat = VMobject(stroke_color=T.POINTER, stroke_width=5).set_points_as_corners(
+        [ax.axes.c2p(l, vals[l]) for l in range(early)])
+    scene.play(FadeOutPlace(VGroup(ours, spot)), run_time=0.5)
     t0, t1 = at(med_at), at(high_at)
-    scene.play(FadeIn(ent_marks[0]), run_time=0.6)
-    scene.emphasize(ent_marks[0], run_time=max(1.0, t0 + 0.5 * (t1 - t0) - scene.time))
+    scene.play(ShowPassingFlash(flat, time_width=0.5),
+               run_time=max(1.0, 0.45 * (t1 - t0)))
     scene.play(FadeIn(ent_marks[1]), run_time=0.6)
     scene.emphasize(ent_marks[1], run_time=max(1.0, t1 - scene.time - 0.3))
-    scene.adopt(ent_box, ent_marks[0], ent_marks[1])
-    # "from X^(28) on it is higher: 2.06, 2.59 and 2.30 at the last three states": our
-    # prompt's note and the 1.58 (no longer spoken of) leave; each last point with its number
+    scene.adopt(ent_box, ent_marks[1])
+    # "from X^(28) on it is higher than anywhere before": the last three points, without
+    # numbers (the shape is what is said), boxed together
     scene.hold_until_cue(cue(high_at))
     last3 = pair.last_values(0, 3)
-    gone = ent_marks[1][1]
-    scene.detach(ent_marks[1], gone)    # (a scene entry of its own: removing a part of the
-    # chart would dissolve the chart's group, and what is added to it later would not show)
-    scene.play(FadeOutPlace(VGroup(ours, spot, gone)), run_time=0.5)
-    t0, t1 = scene.time, at(surer_at)
-    for j, m in enumerate(last3):
-        scene.hold_until(t0 + (0.15 + 0.25 * j) * (t1 - t0))
-        scene.play(FadeIn(m, scale=1.4), run_time=0.5)
-    scene.adopt(ent_box, last3)
-    # "so in the median the guesses do not get surer at the end": the three, boxed
-    scene.hold_until_cue(cue(surer_at))
-    scene.emphasize(last3, run_time=max(1.0, at(own_at) - scene.time - 0.3))
-    # "and X^(30) is the model's own output: 2.30 there is the model's own uncertainty"
+    dots3 = VGroup(*[m[0] for m in last3])
+    scene.play(LaggedStart(*[FadeIn(d, scale=1.4) for d in dots3], lag_ratio=0.4),
+               run_time=1.0)
+    scene.emphasize(dots3, run_time=max(1.0, at(own_at) - scene.time - 0.3))
+    scene.adopt(ent_box, dots3)
+    # "X^(30) is the model's own output: 2.30 there is the model's own uncertainty": the
+    # last point's number as it is said, and the note under it (well clear of that number)
     scene.hold_until_cue(cue(own_at))
-    ax, series, vals, _, _ = pair.series[0]
     L = pair.L
     own_note = VGroup(inline(x_label(v.layers[L - 1].state, T.MATH_SIZE, T.TEXT),
                              txt("is", T.LABEL_SIZE, T.TEXT), buff=0.1),
                       txt("the model's", T.LABEL_SIZE, T.TEXT),
                       txt("own output", T.LABEL_SIZE, T.TEXT)
                       ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-    own_note.next_to(last3[-1][1], DOWN, buff=0.2, aligned_edge=LEFT)
-    scene.play(FadeIn(own_note, shift=0.1 * UP), run_time=0.6)
-    scene.emphasize(VGroup(last3[-1], own_note), run_time=max(1.0, end - scene.time - 0.4))
-    scene.adopt(ent_box, own_note)
+    own_note.next_to(last3[-1][1], DOWN, buff=0.45, aligned_edge=LEFT)
+    scene.play(FadeIn(last3[-1][1], scale=1.4), FadeIn(own_note, shift=0.1 * UP), run_time=0.6)
+    scene.emphasize(own_note, run_time=max(1.0, end - scene.time - 0.4))
+    scene.adopt(ent_box, last3[-1][1], own_note)
 
 
 def kl_part(scene, v, gone: list) -> None:
@@ -397,7 +411,7 @@ def kl_part(scene, v, gone: list) -> None:
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
     kl_nums, kl_drop, shade_at, chap_at, here_at, all_at = cue_chain(
-        scene, "Its median is", "drops below", "Shaded", "chapter says", "what sharpens",
+        scene, "Its median climbs", "come back below", "Shaded", "chapter says", "what sharpens",
         "median of")
     end = scene.cue_at(n_cues)
     at = lambda i: scene.cue_at(cue(i))
@@ -405,32 +419,49 @@ def kl_part(scene, v, gone: list) -> None:
     kl_box = pair.group[1]
     kl, kl_marks = pair.lines[1]
     L = pair.L
-    if gone:
-        scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.45)
-        scene.slots.update({k: None for k in scene.slots})
-    scene.play(FadeInPlace(kl_box), run_time=0.45)
+    ent_box = pair.group[0]
+    if ent_box in gone and ent_box in scene.mobjects:
+        # from the entropy chart: the same x axis stays; its marks and line leave, the y
+        # axis and the title turn into KL's (no blank frame between the two charts)
+        gone = [m for m in gone if m is not ent_box]
+        base, extra = list(ent_box.submobjects[:4]), list(ent_box.submobjects[4:])
+        scene.remove(ent_box)
+        scene.add(*base, *extra)
+        # (the old title gone before the new one comes: never one drawn over the other)
+        scene.play(*[FadeOutPlace(m) for m in gone + extra + base[:2]], run_time=0.45)
+        scene.play(ReplacementTransform(base[2], kl_box[2]),
+                   ReplacementTransform(base[3], kl_box[3]),
+                   FadeIn(kl_box[0], shift=0.2 * UP), FadeIn(kl_box[1], shift=0.2 * UP),
+                   run_time=0.9)
+        scene.remove(*kl_box.submobjects)
+        scene.add(kl_box)
+    else:
+        if gone:
+            scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.45)
+        scene.play(FadeInPlace(kl_box), run_time=0.45)
+    scene.slots.update({k: None for k in scene.slots})
     scene.slots["wide"] = kl_box
     # "KL divergence ... measures how far the lens's guesses are from the model's output"
     scene.play(Create(kl, rate_func=linear),
                run_time=max(1.0, 0.55 * (at(kl_nums) - scene.time)))
     scene.emphasize(pair.subs[1], run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
     scene.adopt(kl_box, kl)
-    # "its median is 19.4 at X^(1) and 29.4 at X^(17)": each point as it is said
+    # "its median climbs first, to its peak at X^(17)": the peak, as it is said
     t_a, t_b = at(kl_nums), at(kl_drop)
-    scene.hold_until(t_a + 0.1 * (t_b - t_a))
-    scene.play(FadeIn(kl_marks[0], scale=1.5), run_time=0.6)
-    scene.emphasize(kl_marks[0], run_time=max(1.0, t_a + 0.4 * (t_b - t_a) - scene.time))
+    scene.hold_until(t_a + 0.15 * (t_b - t_a))
     scene.play(FadeIn(kl_marks[1], scale=1.5), run_time=0.6)
     scene.emphasize(kl_marks[1], run_time=max(1.0, t_b - scene.time - 0.3))
-    scene.adopt(kl_box, kl_marks[0], kl_marks[1])
-    # "it drops below 19.4 only at X^(24), and is 0 at X^(30)": the level of its start
-    # across the chart, the first point under it, then the last point's 0
+    scene.adopt(kl_box, kl_marks[1])
+    # "only at X^(24) does it come back below where it started, 19.4, and it reaches 0 at
+    # X^(30)": the start's point and the level of it across the chart, the first point
+    # under it, then the last point's 0
     scene.hold_until_cue(cue(kl_drop))
     level, bands, names = pair.closing(v)
     t_c = at(shade_at)
     start = int(v.window.start)
     falling = pair.last_points(1, L - start)
-    scene.play(Create(level), run_time=0.8)
+    scene.play(FadeIn(kl_marks[0], scale=1.5), Create(level), run_time=0.8)
+    scene.adopt(kl_box, kl_marks[0])
     scene.emphasize(falling[0], run_time=max(1.0, t_b + 0.55 * (t_c - t_b) - scene.time),
                     extra=[FadeIn(falling[0], scale=1.5)])
     scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.6)
@@ -445,21 +476,39 @@ def kl_part(scene, v, gone: list) -> None:
     scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in falling[1:]], lag_ratio=0.4),
                run_time=max(1.0, at(chap_at) - scene.time - 0.3))
     scene.adopt(kl_box, band, name, *falling[1:])     # (falling[0] is already in it)
-    # "the chapter says predictions usually sharpen with depth": the KL line, start to end
+    # "the chapter says predictions usually sharpen with depth in GPT-2-style models": the
+    # chapter's claim written, as said, right of the chart's title (its source on screen;
+    # nothing on the chart is pointed at until the voice says what sharpens here)
     scene.hold_until_cue(cue(chap_at))
-    scene.emphasize(kl, run_time=max(1.0, at(here_at) - scene.time - 0.3))
+    # the chart's title and subtitle step out, and the chapter's claim takes their place
+    # alone (nothing beside it), over the chart it is held against
+    title = VGroup(pair.heads[1], pair.subs[1])
+    said = chapter_note().align_to(pair.heads[1], LEFT).align_to(pair.heads[1], UP)
+    scene.play(title.animate.shift(0.2 * UP).set_opacity(0), FadeIn(said, shift=0.2 * UP),
+               run_time=0.8)
     # "here, what sharpens is the lens's match with the output ... in the last 7 layers":
     # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
     # the title's "median", then the footer that names the copy
     scene.hold_until_cue(cue(here_at))
-    scene.emphasize(VGroup(falling, kl_marks[2]),
+    # (the box round the band's points above the last, which sits on the axis: the box
+    # stays inside the axes, off the tick numbers)
+    scene.emphasize(VGroup(*falling[:-1]) if len(falling) > 1 else falling, buff=0.05,
                     run_time=max(1.0, at(all_at) - scene.time - 0.3),
                     extra=[band.animate.set_fill(opacity=0.16)])
     scene.hold_until_cue(cue(all_at))
-    span = end - scene.time
-    scene.emphasize(pair.heads[1], run_time=max(1.0, min(2.4, 0.5 * span)))
-    if getattr(scene, "footer", None) is not None:
-        scene.emphasize(scene.footer, run_time=max(1.0, end - scene.time - 0.3), buff=0.04)
+    # the chart's own title back in the claim's place: its "median" is what is said
+    scene.play(FadeOut(said, shift=0.2 * UP), title.animate.shift(0.2 * DOWN).set_opacity(1),
+               run_time=0.8)
+    scene.emphasize(pair.heads[1], run_time=max(1.0, min(3.0, end - scene.time - 0.3)))
+
+
+def chapter_note() -> VGroup:
+    """The chapter's claim the KL curve is held against, in the title's place: the claim,
+    and under it where it is made (two lines, as the title and its subtitle)."""
+    return VGroup(txt("the chapter: predictions usually sharpen with depth", T.LABEL_SIZE,
+                      T.TEXT),
+                  txt("(in GPT-2-style models)", T.LABEL_SIZE, T.MUTED)
+                  ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -481,11 +530,12 @@ def our_prompt(v, l: int) -> VGroup:
 
 
 def window_name(v, why: bool = False) -> VGroup:
-    """The name of the shaded late window, under an axis: "last 7 layers"."""
+    """The name of the shaded late window, under an axis: "last 7 layers"; on a median chart
+    (`why`) it says whose window it is: Paris's climb, one prompt's."""
     return inline(txt("last", T.LABEL_SIZE, T.TEXT),
                   Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
-                  txt("layers" + (": Paris's climb" if why else ""), T.LABEL_SIZE, T.TEXT),
-                  buff=0.12)
+                  txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12) if not why else \
+        txt("shaded: Paris's climb (our prompt only)", T.LABEL_SIZE, T.HIGHLIGHT)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -559,7 +609,7 @@ class SpreadPlots:
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "its guesses' spread: 0 = one token sure", L - 3, 2),
                 (p.median_kl, "median KL from the final output (nats)",
-                 "KL(output ‖ lens): 0 = the same guesses", L - 7, 1)):
+                 "0 = the lens agrees with the output", L - 7, 1)):
             vals = [float(x) for x in series]
             top = max(vals) * 1.15
             # round ticks (0, 1, 2 ...; 0, 10, 20 ...): no plan value is printed before the
@@ -574,7 +624,7 @@ class SpreadPlots:
                 lab = ax.y_labels[i]
                 ax.y_labels.submobjects[i] = txt(str(t), T.LABEL_SIZE, T.MUTED, mono=True
                                                  ).move_to(lab, aligned_edge=RIGHT)
-            head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.35).align_to(ax, LEFT)
+            head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
             sub = txt(what, T.LABEL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
                                                            ).align_to(head, LEFT)
             name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),

@@ -141,10 +141,10 @@ class LensRace(LayerRace):
         """One step to layer l in two moves, every row (name, bar, number, its track) one
         object throughout:
 
-        1. the data change in place: each bar stretches or shrinks on its own track to its new
-           probability, its number riding at its end (a token that leaves fades out); half-way
-           through, as the riding numbers pass half-way, the state label and Paris's rank
-           turn, in one frame (neither a whole move behind the data it names nor ahead);
+        1. the data change in place: the numbers fade out, the state label and Paris's rank
+           turn in one frame, each bar stretches or shrinks on its own track to its new
+           probability, and its new number fades in at its end as it settles (`ride`: no
+           number ever counts through values of no state; a token that leaves fades out);
         2. the rows re-sort: the most rows that keep their order slide straight to their
            tracks; each other row steps out to the right into a lane clear of what it passes,
            moves there, and slots back in (`lanes`, `slot_in`): no row is ever drawn through
@@ -174,7 +174,7 @@ class LensRace(LayerRace):
             first += [Transform(old.bar, bar), ride(old.num, old.bar, num, self.chart.size)]
             turn.append((old.num, num))
             rise = (was[k] if k in was else len(was) + 1) - now[k]
-            cards.append((old, num, row, rise))
+            cards.append((old, num, row, rise, k == key))
         for k, row in self.rows.items():
             if k not in new:
                 first.append(FadeOut(row))
@@ -182,21 +182,21 @@ class LensRace(LayerRace):
             bar = new_row[0].bar.copy()
             first += [Transform(old_row[0].bar, bar),
                       ride(old_row[0].num, old_row[0].bar, new_row[0].num, self.chart.size)]
-            first.append(midway(old_row[1], new_row[1]))     # the rank turns with the bars
+            first.append(midway(old_row[1], new_row[1], GONE))   # with the state label
             turn += [(old_row[0].num, new_row[0].num), (old_row[1], new_row[1])]
             settled = [old_row[0].name, old_row[0].bar]
         elif key is None and len(old_row) == 1 and len(new_row) == 1:   # inside, both states
-            first.append(midway(old_row, new_row))
+            first.append(midway(old_row, new_row, GONE))
             turn.append((old_row, new_row))
             settled = []
         else:
             first.append(FadeOut(old_row[1] if key is not None else old_row))
             settled = None
         first.append(dot.animate.move_to(self.ruler.dots[l]))
-        # the state label (and the answer's rank, above) turn half-way through the bars'
-        # move, as the numbers riding on the bars pass half-way: never a whole move behind
-        # the data it names, nor a whole move ahead of it
-        first.append(midway(counter, extra[1]))
+        # the state label (and the answer's rank, above) turn as the old numbers have gone:
+        # the bars then move, bare, to the state named, and its numbers come as they settle
+        # (no number on screen ever belongs to another state than the one named)
+        first.append(midway(counter, extra[1], GONE))
         scene.play(*first, run_time=a_time)
         turn.append((counter, extra[1]))
         for old, fresh in turn:
@@ -207,26 +207,44 @@ class LensRace(LayerRace):
         # cross); every other row first steps out to the right into a lane clear of the rows
         # it passes, moves up or down there, and slots back in as the others have closed up
         second, moved, going, still = [], [], [], []
-        for old, num, row, rise in cards:
+        for old, num, row, rise, is_key in cards:
             dy = row.bar.get_center()[1] - old.bar.get_center()[1]
             parts = VGroup(old.name, old.bar, num)
             moved.append(parts)
             if abs(dy) >= 1e-3:
-                going.append((parts, old.bar.get_center()[1], row.bar.get_center()[1]))
+                going.append((parts, old.bar.get_center()[1], row.bar.get_center()[1],
+                              is_key))
             else:
                 still.append(parts)
+        for parts in still:         # the rows that stay: their words above any passing bar
+            parts[0].set_z_index(5)
+            parts[2].set_z_index(5)
         # a straight vertical slide: each row moves up or down its own column to its new
         # track (rows swap places; nothing swings out sideways), as one card: an opaque
         # plate the width of a whole row (name column, track, number), its own track on it,
         # its name, bar and number. A row that climbs is in front of the rows it overtakes
         # (the further it climbs, the more in front), so what it passes is hidden under the
         # card, never drawn through it: no name over another name or over a track
+        # The chart's own rows re-sort in two phases, words apart from bars: a moving row's
+        # name and number step off (fade) as it sets off, its bar slides to its new track
+        # (under the words of the rows it passes), and the name and number step back on at
+        # the new place as it lands: no name is ever drawn over another mid-swap. Only the
+        # answer climbing in from its own row moves as one card (its name in view all the
+        # way, in front of what it passes), and no card is edged: nothing is boxed but
+        # what the voice names
         plates = []
-        for parts, y0, y1 in going:
+        for parts, y0, y1, is_key in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
+            if not is_key:
+                name, bar, num = parts
+                bar.set_z_index(1)
+                name.set_z_index(5)
+                num.set_z_index(5)
+                scene.add(bar, name, num)
+                second += [bar.animate(rate_func=smooth).shift(UP * (y1 - y0)),
+                           hop(name, y1 - y0), hop(num, y1 - y0)]
+                continue
             plate = self.card_plate(parts[1])
-            if y1 > y0:     # a climber's card edged: it reads as a card passing in front
-                plate.set_stroke(T.MUTED, 1.2, opacity=0.8)
             track = self.chart.tracks[0].copy().match_y(parts[1])
             plates += [plate, track]
             card = VGroup(plate, track, parts)
@@ -294,6 +312,24 @@ def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
     return out
 
 
+HOP = 0.3        # a moving row's words: gone over the slide's first 30 %, back over its last
+
+
+def hop(mob, dy: float):
+    """A moving row's name or number: it fades off where it was, is carried `dy` while
+    unseen, and fades back on at its new place (it never passes over another row's words)."""
+    start = mob.get_center().copy()
+    base = [m.get_fill_opacity() for m in mob.family_members_with_points()]
+
+    def update(m, a):
+        k = 1.0 - smooth(min(1.0, a / HOP)) if a < 0.5 else smooth(
+            max(0.0, (a - (1.0 - HOP)) / HOP))
+        m.move_to(start + (UP * dy if a >= 0.5 else 0 * UP))
+        for part, o in zip(m.family_members_with_points(), base):
+            part.set_fill(opacity=o * k)
+    return UpdateFromAlphaFunc(mob, update, rate_func=linear)
+
+
 def open_track(track, edge: float = 0.05):
     """A chart track gone while a card passes along it (back at its fill as the card lands):
     out in the move's first `edge`, in again over its last."""
@@ -352,20 +388,29 @@ SHARE_A = 0.45          # a step's first move (the data, in place); the rest re-
 
 
 def ride(num, bar, target, size: float):
-    """The number at a bar's end counts from its old value to the new one while the bar
-    stretches or shrinks (it rides at the bar's end and always names the length drawn: never
-    a long bar with its old short number). Each frame it is a whole number of the theme's
-    format (no glyph morphs into another), the last frame the target's value."""
+    """The number at a bar's end while the bar stretches or shrinks: it never counts through
+    values of no state, nor names a length the bar does not have. The old value fades out
+    as the move starts (`GONE`), the bar moves bare, and the new value fades in at its end
+    once the bar has (nearly) settled (`BACK`): settle, then change. It rides at the bar's
+    end throughout."""
     v0 = float(getattr(num, "value", getattr(target, "value", 0.0)))
     v1 = float(getattr(target, "value", v0))
     color, y = num.get_color(), num.get_center()[1]
     source = getattr(target, "source", None) or getattr(num, "source", None) or "race"
 
     def update(mob, a):
-        shown = Num(v0 + (v1 - v0) * a, source, decimals=T.DECIMALS, size=size, color=color)
+        if a < BACK:
+            shown = Num(v0, source, decimals=T.DECIMALS, size=size, color=color)
+            shown.set_opacity(max(0.0, 1.0 - a / GONE))
+        else:
+            shown = Num(v1, source, decimals=T.DECIMALS, size=size, color=color)
+            shown.set_opacity(1.0 if a >= 1.0 else (a - BACK) / (1.0 - BACK))
         shown.next_to(bar, RIGHT, buff=0.12).set_y(y)
         mob.become(shown)
     return UpdateFromAlphaFunc(num, update)
+
+
+GONE, BACK = 0.2, 0.8     # shares of a data move: the old numbers gone by, the new from
 
 
 def drop(scene, *mobs) -> None:

@@ -14,6 +14,7 @@ LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 DIPS, REACH, CLOSE = "dips", "reach", "close"
 TURNS, APART, MOST = "turns", "apart", "most"
+Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT = "z_attn", "z_ffn", "z_angle", "z_next"
 
 BY_SHOW = {
     "tokens": (SPACE_MARK,),
@@ -21,7 +22,8 @@ BY_SHOW = {
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "attn_out": (DIVIDES, SHRINKS),
     "mlp_out": (UPDATE, LENGTHS, ZOOM),
-    "journey": (DIPS, REACH, CLOSE),
+    "zoom": (Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT),
+    "journey": (DIPS, REACH, CLOSE, MEDIANS),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),
     "direction": (TURNS, MOST, APART),

@@ -185,6 +185,45 @@ def close_views(xy: np.ndarray, per: int) -> list[dict]:
     return views
 
 
+def zoom_layer(vectors: np.ndarray, lay: dict, per: int) -> dict:
+    """One middle layer drawn to scale (the `zoom` beat): X^(l), its attention step and its
+    FFN step as two true triangles unfolded into one flat picture. X^(l) lies along the first
+    axis; the attention step at its true angle to X^(l) (triangle X^(l), Delta_attn, X^(l) +
+    Delta_attn: every length and angle true); the FFN step at its true angle to X^(l) +
+    Delta_attn, on the side that keeps X^(l+1)'s angle to X^(l) nearest its true one. Every
+    length drawn is its true length; only the tilt between the two triangles is lost."""
+    x = vectors[lay["stage_in"]]
+    mid = vectors[lay["stage_attn"]]
+    out = vectors[lay["stage_out"]]
+    da, df = mid - x, out - mid
+    nx, na, nm, nf = (float(np.linalg.norm(v)) for v in (x, da, mid, df))
+
+    def cos(a, b):
+        return float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
+
+    ca = max(-1.0, min(1.0, cos(x, da)))
+    p1 = np.array([nx, 0.0]) + na * np.array([ca, math.sqrt(max(0.0, 1 - ca * ca))])
+    cf = max(-1.0, min(1.0, cos(mid, df)))
+    e1 = p1 / np.linalg.norm(p1)
+    e2 = np.array([-e1[1], e1[0]])                 # 2D: orthogonal to X^(l) + Delta_attn
+    sf = math.sqrt(max(0.0, 1 - cf * cf))
+    # of the two sides the FFN's triangle can be unfolded to, the one whose X^(l+1) makes
+    # the angle with X^(l) closest to the true one (the tilt lost, the turn kept as near as
+    # a flat picture allows)
+    true = cos(x, out)
+    cands = [p1 + nf * (cf * e1 + side * sf * e2) for side in (1.0, -1.0)]
+    p2 = min(cands, key=lambda q: abs(q[0] / np.linalg.norm(q) - true))
+    l = lay["layer"]
+    return {"layer": l, "next_layer": l + 1,
+            "norm_x": _num(nx, "zoom.norm_x"), "norm_attn": _num(na, "zoom.norm_attn"),
+            "norm_mid": _num(nm, "zoom.norm_mid"), "norm_mlp": _num(nf, "zoom.norm_mlp"),
+            "norm_out": _num(float(np.linalg.norm(out)), "zoom.norm_out"),
+            "rel_attn": _num(na / nx, "zoom.rel_attn", 2),
+            "rel_mlp": _num(nf / nm, "zoom.rel_mlp", 2),
+            "cos_attn": _num(ca, "zoom.cos_attn", 2), "cos_mlp": _num(cf, "zoom.cos_mlp", 2),
+            "pts": [[0.0, 0.0], [nx, 0.0], p1.tolist(), p2.tolist()]}
+
+
 def bar_axes(maxima: list[float]) -> list[dict]:
     """The bar chart's linear axis after each state: its top is the smallest 1-2-5 x 10^k above
     everything shown so far (a bar is never clipped), ticks at half and full."""
@@ -595,6 +634,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "summary": summary,
         "direction": direction,
         "walk": walk,
+        # one middle layer drawn to scale (the `zoom` beat)
+        "zoom": zoom_layer(vectors, layers[L // 2], per),
         "copies": copies,
         "outlier": _outlier(t, token, L),
         "identity": identity,

@@ -308,12 +308,23 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # the sum as an operation (review 24: layer 0's addition was shown as its result only):
         # copies of X's and the update's columns travel over the "=" into the new column and
         # become it; its name and its length come with it
+        # (round 27: the digits morphed into each other over the "=" for half a second) the
+        # two columns travel into the "=" and shrink there, then the sum comes out of it
         ca, cb = a[1].copy(), b[1].copy()
         self.add(ca, cb)
-        self.play(Transform(ca, c[1].copy()), Transform(cb, c[1].copy()),
-                  FadeIn(c[0]), run_time=max(0.6, run["c"] * k))
+        t_c = max(0.6, run["c"] * k)
+        self.play(ca.animate.scale(0.2).move_to(eq).set_opacity(0),
+                  cb.animate.scale(0.2).move_to(eq).set_opacity(0), run_time=0.45 * t_c)
         self.remove(ca, cb)
+        self.play(FadeIn(c[1], target_position=eq.get_center(), scale=0.2), FadeIn(c[0]),
+                  run_time=0.55 * t_c)
         self.add(c[0], c[1])
+        if "rounded" not in self.shown:
+            # the entries are rounded: the shown ones need not add up in the last digit
+            r = txt("entries rounded", T.TYPE.label, T.MUTED)
+            r.next_to(VGroup(a, b, c), DOWN, buff=0.06)
+            self.keep_inside(r)
+            self.put("rounded", r, anim=appear(r), run_time=0.3)
         self.shown["c"] = c
         self.play(FadeIn(c[2]), run_time=0.3)
         if zoom:
@@ -328,7 +339,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.lengths_note(a, b, c, end)
             k = self.pace(end, run["drop"] + run["move"], 1.0, cap=2.0)
         # the result becomes the next input (a cross-fade would draw both)
-        self.drop("a", "b", "plus", "eq", "lengths", run_time=run["drop"] * k)
+        self.drop("a", "b", "plus", "eq", "lengths", "rounded", run_time=run["drop"] * k)
         self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.7),
                   run_time=run["move"] * k)
         self.shown["a"] = self.shown.pop("c")
@@ -463,6 +474,92 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                   Indicate(box[0], color=T.ATTN, scale_factor=1.1), run_time=0.9)
         self.hold_until_cue(self.n_cues() - 1)
 
+    def beat_zoom(self, beat) -> None:
+        """One middle layer to scale (plan `zoom`): the plane and the bars leave; X^(l) is a
+        long arrow from the origin; attention's step grows from its tip, then the FFN's from
+        the new tip (each with its name and true length), each at its true angle to the X it
+        is added to (two true triangles, unfolded flat: said on screen); then X^(l+1) from the
+        origin to the last tip. Each piece is drawn as the voice names it."""
+        from manim import Arrow, GrowArrow
+        self.ensure_tokens()
+        fades = [FadeOutPlace(self.shown.pop(s_)) for s_ in list(self.shown)]
+        if self.plane is not None and not getattr(self, "plane_hidden", False):
+            self.plane_hidden = True
+            fades += [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
+                      FadeOutPlace(self.scale)]
+        if self.chart is not None and not getattr(self, "chart_hidden", False):
+            self.chart_hidden = True
+            fades += [FadeOutPlace(m) for m in self.chart_parts()]
+        if fades:
+            self.play(*fades, run_time=0.3)
+        z, v = self.data["zoom"], self.v.zoom
+        l, n = z["layer"], z["next_layer"]
+        pts = [list(map(float, q)) for q in z["pts"]]
+        # X^(l) 8.6 units long from the origin at the left: every arrow at that scale
+        o = LEFT * 5.0 + DOWN * 1.5
+        k = 8.6 / max(pts[1][0], 1e-9)
+        ys = [q[1] for q in pts]
+        if max(ys) * k > 2.9:                     # a tall picture: the scale shrinks to fit
+            k = 2.9 / max(ys)
+        at = [o + RIGHT * q[0] * k + UP * q[1] * k for q in pts]
+
+        def arrow(a, b, color, w=5):
+            return Arrow(a, b, buff=0.0, stroke_width=w, color=color, tip_length=0.2,
+                         max_tip_length_to_length_ratio=0.3, max_stroke_width_to_length_ratio=20)
+
+        x_ar = arrow(at[0], at[1], T.X, 6)
+        a_ar = arrow(at[1], at[2], T.ATTN)
+        f_ar = arrow(at[2], at[3], T.FFN)
+        y_ar = arrow(at[0], at[3], T.X, 4)
+        tag = inline(txt("layer", T.TYPE.label), Num(v.layer, decimals=0, size=T.TYPE.label),
+                     txt("reads", T.TYPE.label), math(f"|{T.X_l(l)}| =", ML, T.X),
+                     self.n(v.norm_x, T.X, T.TYPE.label))
+        tag.move_to(UP * 1.75).align_to(LEFT * 6.4, LEFT)
+        below = at[3][1] < at[1][1]          # X^(l+1) ends below X^(l): labels swap sides
+        x_lab = math(T.X_l(l), ML, T.X).next_to(x_ar, UP if below else DOWN, buff=0.15)
+        note = VGroup(txt("to scale: every length true;", T.TYPE.label, T.MUTED),
+                      txt("each step at its true angle", T.TYPE.label, T.MUTED),
+                      txt("to the X it is added to", T.TYPE.label, T.MUTED)
+                      ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        note.next_to(tag, DOWN, buff=0.3).align_to(tag, LEFT)
+        self.put("ztag", tag, anim=appear(tag), run_time=0.5)
+        self.put("zx", VGroup(x_ar, x_lab), anim=GrowArrow(x_ar), run_time=1.0)
+        self.add(x_lab)
+        self.play(FadeIn(x_lab), run_time=0.3)
+
+        def step_label(ar, name, shown, color):
+            lab = inline(math(name, ML, color), txt("adds", T.TYPE.label, color),
+                         self.n(shown, color, T.TYPE.label))
+            lab.next_to(ar, RIGHT, buff=0.2)
+            return self.keep_inside(lab)
+
+        a_lab = step_label(a_ar, f"Delta_\"attn\"^(({l}))", v.norm_attn, T.ATTN)
+        f_lab = step_label(f_ar, f"Delta_\"FFN\"^(({l}))", v.norm_mlp, T.FFN)
+        # the two labels one above the other, right of the tips, never over each other
+        f_lab.next_to(f_ar, RIGHT, buff=0.2)
+        a_lab.next_to(a_ar, RIGHT, buff=0.2)
+        if a_lab.get_top()[1] > f_lab.get_bottom()[1] - 0.1:
+            a_lab.next_to(f_lab, DOWN, buff=0.15).align_to(f_lab, LEFT)
+        self.keep_inside(a_lab)
+        self.keep_inside(f_lab)
+        self.hold_until_moment(M.Z_ATTN)
+        self.put("za", a_ar, anim=GrowArrow(a_ar), run_time=self.to_moment(M.Z_FFN, 1.0, 0.4))
+        self.put("zal", a_lab, anim=appear(a_lab), run_time=0.5)
+        self.hold_until_moment(M.Z_FFN)
+        self.put("zf", f_ar, anim=GrowArrow(f_ar), run_time=self.to_moment(M.Z_ANGLE, 1.0, 0.4))
+        self.put("zfl", f_lab, anim=appear(f_lab), run_time=0.5)
+        self.hold_until_moment(M.Z_ANGLE)
+        self.put("znote", note, anim=appear(note), run_time=0.6)
+        self.emphasize(a_ar, f_ar, run_time=self.to_moment(M.Z_NEXT, 1.0, 0.6))
+        self.hold_until_moment(M.Z_NEXT)
+        y_lab = inline(math(f"|{T.X_l(n)}| =", ML, T.X), self.n(v.norm_out, T.X, T.TYPE.label))
+        y_lab.next_to(at[0] + (at[3] - at[0]) * 0.45, DOWN if below else UP, buff=0.35)
+        self.keep_inside(y_lab)
+        self.put("zy", y_ar, anim=GrowArrow(y_ar), run_time=1.0)
+        self.put("zyl", y_lab, anim=appear(y_lab), run_time=0.5)
+        end = self.cue_at(self.n_cues()) if self.beat.get("cues") else self.time + 1.0
+        self.emphasize(VGroup(tag[-2:]), y_lab, run_time=max(1.0, min(2.5, end - self.time)))
+
     def beat_journey_last(self, beat) -> None:
         """`journey` to the last layer, then its largest update named on its bar and the last
         X's length written (`largest_and_last`), then the medians of the updates' shares of
@@ -561,6 +658,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                                                       if att_cue is not None else "")), None)
         if att_pick is None:
             att_cue = None
+        if voiced and att_cue is not None and not ending:
+            # "One step stands out: in layer 24, attention adds a step longer than ...": said
+            # after the walk, over the finished leg (round 27: said while layers 25-26 were
+            # drawn), its two bars boxed then
+            sweep_end = min(sweep_end, self.cue_at(att_cue) - 0.3)
         # "Where a step shortens X by more than 2, its layer is lit below": the walk keeps one
         # pace; each dip's layer is marked under its bars as the walk draws it, never before
         # it is drawn nor before the words (the dips drawn before them are marked then)
@@ -572,6 +674,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # round 23's tag said "layer 2" while layer 11 was drawn)
         named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and dips
                  and len(left) > SHORT_LEG else {a["layer"] for a in left})
+        if len(left) > SHORT_LEG:
+            self.sweep(left, end, ending)
+            return
         for k, lay in enumerate(left):
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
@@ -589,13 +694,6 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             if has and voiced:                  # the last step is drawn as it is named
                 unit = max(LAYER_TIME, (self.said(M.LARGEST) - self.time) / (len(left) - k))
             extra = []
-            if voiced and att_cue is not None and l == att_pick + 1:
-                # "In layer 24, attention adds a step longer than that layer's feed-forward
-                # update": its two bars (drawn in the play before) lit as it is said
-                a0 = min(0.6, max(0.0, (self.cue_at(att_cue) - self.time) / unit))
-                extra += self.light_bars([("step", d["layers"][att_pick]["step_attn"], T.ATTN),
-                                          ("step", d["layers"][att_pick]["step_ffn"], T.FFN)],
-                                         a0)
             for at in [t for t in lit if t <= self.time + unit - 1.0]:
                 # at its words, not before: the flash starts that far into this layer's play
                 # (at least 1 s of it left, else it waits for the next layer's)
@@ -623,6 +721,24 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         lay = left[-1]
         l = lay["layer"]
         after = self.x_after(l + 1)
+        if voiced and att_cue is not None:
+            pick = d["layers"][att_pick]
+            two = [self.bars[("step", pick[k])] for k in ("step_attn", "step_ffn")
+                   if ("step", pick[k]) in self.bars]
+            self.emphasize(after, *([self.bars[("x", l + 1)]] if ("x", l + 1) in self.bars
+                                    else []),
+                           run_time=max(0.8, min(1.5, self.cue_at(att_cue) - self.time - 0.1)))
+            self.hold_until_cue(att_cue)
+            word = inline(txt("layer", T.TYPE.label), Num(self.v.layers[att_pick].layer,
+                                                          decimals=0, size=T.TYPE.label),
+                          txt(": attention", T.TYPE.label, T.ATTN), txt(">", T.TYPE.label),
+                          txt("FFN", T.TYPE.label, T.FFN))
+            word.next_to(after, DOWN, buff=0.3).align_to(after, LEFT)
+            self.put("pick", word, anim=appear(word), run_time=0.5)
+            if two:
+                self.emphasize(VGroup(*two), word,
+                               run_time=max(1.0, min(3.0, end - self.time)))
+            return
         lit_bars = [self.bars[k] for k in (("x", first), ("x", l), ("x", l + 1),
                                            ("step", lay["step_attn"]), ("step", lay["step_ffn"]))
                     if k in self.bars and (k != ("x", first) or first < l)]
@@ -638,6 +754,43 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if voiced and end - self.time > 0.6:
             self.emphasize(self.shown["tag"], after, *lit_bars,
                            run_time=min(2.0, end - self.time))
+
+    def sweep(self, left, end: float, ending: bool = False) -> None:
+        """A long leg summarised (round 28: 21 layers at 1.5 s each were a rushed montage; one
+        middle layer was shown to scale before): "layers a to b" named once, their steps drawn
+        in one continuous sweep on the plane while their bars grow below; then the length X
+        reached ("After layer 22, X is 320 long", `reach`) and the medians (`medians`)."""
+        a, b = left[0]["layer"], left[-1]["layer"]
+        tag = inline(txt("layers", T.TYPE.label), Num(self.v.layers[a].layer, decimals=0,
+                                                      size=T.TYPE.label),
+                     txt("to", T.TYPE.label), Num(self.v.layers[b].layer, decimals=0,
+                                                  size=T.TYPE.label))
+        tag.move_to(TAG_AT).align_to(TAG_AT + LEFT * 1.3, LEFT)
+        self.put("tag", tag, anim=appear(tag), run_time=0.4)
+        self.update_footer({"layer": b})
+        if ending:          # the leg with the largest update (a draft's): named after it
+            until = self.said(M.LARGEST) if self.named(M.LARGEST) else \
+                (end - LAST_HOLD if self.beat.get("cues") else self.time + 4.0)
+            self.advance_together(left[-1]["stage_out"], max(3.0, until - self.time - 0.3))
+            self.largest_and_last(b + 1)
+            if self.named(M.MEDIANS):
+                self.medians_after(end, drop=("tag", "end_tag", "off_plane"))
+            return
+        until = self.said(M.REACH) if self.named(M.REACH) else \
+            (end - LAST_HOLD if self.beat.get("cues") else self.time + 4.0)
+        self.advance_together(left[-1]["stage_out"], max(3.0, until - self.time - 0.3))
+        if self.named(M.REACH):
+            self.hold_until_moment(M.REACH)
+        after = inline(math(f"|{T.X_l(b + 1)}| =", ML, T.X),
+                       self.n(self.v.x_norms[b + 1], T.X, T.TYPE.label))
+        after.next_to(tag, DOWN, buff=0.25).align_to(tag, LEFT)
+        self.put("after", after, anim=appear(after), run_time=0.5)
+        last = self.bars.get(("x", b + 1))
+        until = self.said(M.MEDIANS) if self.named(M.MEDIANS) else end
+        self.emphasize(after, *([last] if last is not None else []),
+                       run_time=max(0.8, min(2.0, until - self.time - 0.2)))
+        if self.named(M.MEDIANS):
+            self.medians_after(end, drop=("tag", "after", "close_note"))
 
     def dips_in(self, layers) -> list:
         """The layers (of `layers`) one of whose sublayers shortens X by more than DIP."""
@@ -801,10 +954,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             beside = self.bars.get(("x", len(d["x_stages"]) - 1), bar)
             lab.next_to(beside, RIGHT, buff=0.12).align_to(bar, UP)
             self.keep_inside(lab)
+            # (round 27: one box round the bar and its label also took in X's last bar, so
+            # 462 read as the blue bar's) X's last bar dims while 462 is said; the bar and
+            # its label get a box each
+            dim = [beside.animate.set_opacity(0.25)] if beside is not bar else []
             self.put("largest", lab, run_time=0.5)
-            self.play(Indicate(bar, color=color, scale_factor=1.3), run_time=0.6)
-            self.emphasize(VGroup(bar, lab),
-                           run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.6))
+            self.play(Indicate(bar, color=color, scale_factor=1.3), *dim, run_time=0.6)
+            self.emphasize(bar, lab, run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.6),
+                           buff=0.04)
+            if dim:
+                self.play(beside.animate.set_opacity(1), run_time=0.3)
         self.hold_until_moment(M.X_ENDS)
         end_tag = inline(math(f"|{T.X_l(n)}| =", ML, T.X),
                          self.n(v.x_norms[n], T.X, T.TYPE.label))

@@ -137,6 +137,21 @@ class Walk(View):
     max_shrink_layer: int
 
 
+class Zoom(View):
+    layer: int                 # the middle layer drawn to scale (L // 2)
+    next_layer: int
+    norm_x: Shown
+    norm_attn: Shown
+    norm_mid: Shown
+    norm_mlp: Shown
+    norm_out: Shown
+    rel_attn: Shown            # |Delta_attn| / |X^(l)|
+    rel_mlp: Shown             # |Delta_FFN| / |X^(l) + Delta_attn|
+    cos_attn: Shown
+    cos_mlp: Shown
+    pts: list[list[float]]     # origin, X^(l)'s tip, after attention, after the FFN (to scale)
+
+
 class Outlier(View):
     position: int
     token: str
@@ -186,6 +201,7 @@ class Data(View):
     summary: Summary
     direction: Direction
     walk: Walk
+    zoom: Zoom
     copies: Copies | None
     outlier: Outlier | None
     identity: Identity | None

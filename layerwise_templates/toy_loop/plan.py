@@ -48,8 +48,15 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     # layer 0's step gets its own close-up; the later ones share one magnification (the
     # longest's), so their lengths compare by eye
     later = max(lengths[1:], default=0.0)
+    first = close_up(layers[0]["x_in"], layers[0]["x_out"], lengths[0])
+    zoom_out = zoom_out_of(first, later)
     for l, (lay, n) in enumerate(zip(layers, lengths)):
-        lay["zoom"] = close_up(lay["x_in"], lay["x_out"], n if l == 0 else later)
+        # (after layer 0: layer 0's close-up zoomed out `zoom_out` times, its scale bar
+        # `zoom_out` times longer in data units, so the same length on screen)
+        # (centred on X's path so far when it fits: the earlier steps are seen there, faint)
+        path = [layers[i]["x_in"] for i in range(l + 1)] + [lay["x_out"]]
+        lay["zoom"] = first if l == 0 else close_up(lay["x_in"], lay["x_out"], later,
+                                                     first, zoom_out, path)
         lay["step_len"] = n          # |X^(l+1) - X^(l)| = |0.1 V^(l)|
         # X^(l+1) = X^(l) + Δ^(l) as written (two decimals): how far the written sum is off,
         # entry by entry, at most (0: it adds up; else it is written "≈": 0.10 + (-0.15)
@@ -63,6 +70,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     fresh["split"] = [named_split(sp, layers) for sp in change_split(
         [lay["x_in"] for lay in layers], {k: [lay[k] for lay in layers] for k in ("W_Q", "W_K", "W_V")})]
     fresh["step_ratio"] = round(lengths[1] / lengths[0], 4) if len(lengths) > 1 else 0.0
+    fresh["zoom_out"] = zoom_out
+    fresh["reuse"] = reused(layers)
     seed = t.meta["source"]["seed"]
     return {"fresh": fresh, "code": CODE.format(seed=seed), "lines": LINES, "seed": seed,
             "step": 0.1, "extent": extent, "center": center, "layers": layers}
@@ -115,15 +124,66 @@ def named_split(sp: dict, layers: list[dict]) -> dict:
             "w_min_of": min(w_parts, key=w_parts.get), "x_max_of": max(x_parts, key=x_parts.get)}
 
 
-def close_up(x_in, x_out, step: float) -> dict:
+def zoom_out_of(first: dict, later: float) -> int:
+    """How many times the later close-ups zoom out from layer 0's: its scale bar times this
+    is again a round length (1, 2 or 5 times a power of ten); of those, the factor whose view
+    is nearest (by ratio) 3.5 times the longest later step wide, and at least 1.6 times it
+    (the step fits, with room for its arrows)."""
+    bar, width = first["bar"], first["width"]
+    if later <= 0:
+        return 1
+    options = []
+    for e in range(-4, 5):
+        for m in (1, 2, 5):
+            f = round(m * 10.0 ** e / bar, 6)       # the new bar over layer 0's
+            if f >= 1 and abs(f - round(f)) < 1e-6 and width * f >= 1.6 * later:
+                options.append(int(round(f)))
+    if not options:
+        return max(1, math.ceil(1.6 * later / width))
+    return min(options, key=lambda f: abs(math.log(width * f / (3.5 * later))))
+
+
+def reused(layers: list[dict]) -> dict:
+    """The hypothetical "Q, K, V computed once and reused": layer 0's V added at every layer.
+    X would move differently too: X entering and leaving each layer then (`x_in`, `x_out`),
+    and which of the real X's (the table's X^(l) and X^(l+1) cells) it would change
+    (`x_in_differs`, `x_out_differs`: more than 0.005 off, the table's rounding)."""
+    v0 = 0.1 * np.asarray(layers[0]["v"])
+    x = np.asarray(layers[0]["x_in"], dtype=float)
+    x_in, x_out = [], []
+    for _ in layers:
+        x_in.append(x.round(4).tolist())
+        x = x + v0
+        x_out.append(x.round(4).tolist())
+    far = lambda a, b: bool(np.abs(np.asarray(a) - np.asarray(b)).max() > 0.005)  # noqa: E731
+    return {"x_in": x_in, "x_out": x_out,
+            "x_in_differs": [far(a, lay["x_in"]) for a, lay in zip(x_in, layers)],
+            "x_out_differs": [far(a, lay["x_out"]) for a, lay in zip(x_out, layers)],
+            "x_gap": round(max(float(np.abs(np.asarray(a) - np.asarray(lay["x_out"])).max())
+                               for a, lay in zip(x_out, layers)), 4)}
+
+
+def close_up(x_in, x_out, step: float, first: dict | None = None, zoom_out: int = 1,
+             path=None) -> dict:
     """A view of one 0.1 V step where it is readable: centred on the step, 3.5 times `step`
     wide (the step's own length, or the longest of several shown at one magnification), with
     a scale bar of a round length (1, 2 or 5 times a power of ten) near a quarter of the
-    view."""
+    view. Later layers (`first`: layer 0's view, zoomed out `zoom_out` times): centred on X's
+    `path` so far (X^(0) ... X^(l+1)) when it spans at most 0.6 of the view, so the earlier
+    steps are in it too; else on the step."""
     a, b = np.asarray(x_in, dtype=float), np.asarray(x_out, dtype=float)
+    if first is not None:       # layer 0's close-up zoomed out `zoom_out` times
+        width = round(first["width"] * zoom_out, 4)
+        pts = np.asarray(path if path is not None else [a, b], dtype=float)
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        fit = float((hi - lo).max()) / width        # the path's span, a share of the view
+        center = (lo + hi) / 2 if fit <= 0.6 else (a + b) / 2
+        return {"center": center.round(4).tolist(), "width": width, "path": round(fit, 4),
+                "bar": float(f"{first['bar'] * zoom_out:.3g}")}
     step = float(step) or 1e-3
     width = 3.5 * step
     exp = math.floor(math.log10(width / 4))
     bar = min((m * 10.0 ** exp for m in (1, 2, 5, 10)), key=lambda v: abs(v - width / 4))
     return {"center": ((a + b) / 2).round(4).tolist(), "width": round(width, 4),
-            "bar": float(f"{bar:.3g}")}
+            "bar": float(f"{bar:.3g}"),
+            "path": round(float(np.abs(b - a).max()) / round(width, 4), 4)}

@@ -10,7 +10,8 @@ beside `for`; the rule "layer l reads X^(l) → writes X^(l+1)" stays over the p
 is said, so no header goes stale; the last pass's V arrow stays as a faint ghost, its own
 name dimmed with it when it is long enough to see: no legend), `q`/`k`/`v` (a copy of X
 drops out of its row and goes over this pass's W, the product's entries appear one by one;
-V's arrow grows on the plane (Q and K stay numbers: they are never added to X); at layer 0,
+after layer 0 V's arrow grows on the plane (V^(0), drawn to fit V^(1), was a few pixels: it
+stays a row; Q and K stay numbers: they are never added to X); at layer 0,
 X = [1, 0] times W_Q is acted as said: X's 1 and the top row boxed, X's 0 and the bottom
 row, which fades, then the top row slides into Q; layer 1's X^(1) · W_Q^(1) is walked entry
 by entry: W's rows, then its columns, outlined as "by rows or by columns" is said, then each
@@ -32,7 +33,10 @@ side by side, the last layer's numbers moving into its column, the "computed onc
 reused" copies (grey) stepping down under the real values; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
 column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
-outlined: the toy omits attention).
+outlined: the toy omits attention). Layer 1's close-up opens at layer 0's magnification, Δ
+running off the lens, and zooms out as "zoomed out" is said (layer 0's bar shrinking with
+it, then growing back, relabelled). The table has a lane under every row for the grey copies
+(the would-be X^(l) too); the note beat keeps it full size, the notes under it.
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `row_of`).
 """
 
@@ -68,6 +72,7 @@ W_TOP = 1.12            # the × W block's top under the panel's top: clear of t
 CODE_DIM = 0.35        # code lines not boxed, once the code has been read
 GHOST = 0.3             # last layer's Q, K, V: faint, yet V^(0) stays seen beside V^(1)
 GHOST_LABEL = 0.6       # a faint arrow's own name, dimmed with it (still readable)
+NOTES_W = 3.3           # the table's column of notes (legend, "unused"), scene units
 DELTA = ManimColor("#FFBABA")   # the update Δ = 0.1 V: a pale shade of V's red, its own colour
 
 
@@ -83,7 +88,9 @@ CLEAR = 0.1     # a label this far (scene units) from every shaft and label is c
 def label_gap(m, arrows, labels) -> float:
     """How far label `m` is from every arrow shaft and every other label."""
     half = np.array([m.width / 2, m.height / 2])
-    shafts = [np.linspace(a.get_start(), a.get_end(), 24) for a in arrows]
+    shafts = [np.linspace(a.get_start(), a.get_end(),
+                          max(24, int(np.linalg.norm(a.get_end() - a.get_start()) / 0.04)))
+              for a in arrows]
     gap = _box_gap(m.get_center(), half, np.concatenate(shafts)) if shafts else 9.0
     for l in labels:
         d = np.maximum(np.abs(m.get_center()[:2] - l.get_center()[:2]) - half
@@ -98,7 +105,9 @@ def place_label(m, tip, plane, arrows, labels, reach: float = 0.12) -> None:
     `plane`; ties go to the place pointing away from the origin. When none of them is
     `CLEAR`, a ring of twelve a little farther out competes too (a crowded tip)."""
     half = np.array([m.width / 2, m.height / 2])
-    shafts = [np.linspace(a.get_start(), a.get_end(), 24) for a in arrows]
+    shafts = [np.linspace(a.get_start(), a.get_end(),
+                          max(24, int(np.linalg.norm(a.get_end() - a.get_start()) / 0.04)))
+              for a in arrows]
     pts = np.concatenate(shafts) if shafts else np.zeros((0, 3))
     boxes = [(l.get_center(), np.array([l.width / 2, l.height / 2])) for l in labels]
     origin = plane.p((0, 0))
@@ -247,19 +256,28 @@ class ToyLoopScene(StoryboardScene):
     def layout(self) -> None:
         d = self.data
         self.v = Data.at(self.plan)
-        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.335)
-        self.code = self.code_lines.next_to(self.title, DOWN, buff=T.GAP)
-        self.code.to_edge(LEFT, buff=T.EDGE + 0.2)
         # (the view the plan chose: every X and V with room for their names, not centred on
         # the origin, so a unit is drawn as large as the panel allows)
         self.plane = VectorPlane(d["extent"], 0.5, PLANE_SIZE, center=tuple(d["center"]))
         self.plane.next_to(self.title, DOWN, buff=T.GAP + 0.35).to_edge(RIGHT, buff=T.EDGE)
         self.add(self.plane)
-        self.panel_top = self.code.get_bottom() + DOWN * 0.22
+        # the code is placed once, in the panel's lower left, blank lines closed up (its lines
+        # before the loop leave after layer 0; the loop stays where it is): the rows of
+        # numbers take the panel's top from the start
+        self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.335)
+        h = 0.335
+        real = [line for line, src in zip(self.code_lines, d["code"].split("\n")) if src.strip()]
+        low = self.plane.get_bottom()[1] - 1.1
+        for i, line in enumerate(real):
+            line.set_y(low + (len(real) - 1 - i) * h)
+        self.code_lines.to_edge(LEFT, buff=T.EDGE + 0.2)
+        self.code = VGroup(*real)
+        self.panel_top = np.array([self.code.get_left()[0], self.plane.get_top()[1] - 0.05, 0.0])
         self.results_x = self.code.get_left()[0] + 4.6     # the column of Q, K, V rows
         self.stage = Stage()
-        self.code_low = False       # the loop's lines moved down (layers after 0)
-        self.code_top = None        # ... where its first line is then
+        self.loop_only = False      # the lines before the loop have left (layers after 0)
+        self.code_low = True
+        self.code_top = None
 
     # --- helpers ------------------------------------------------------------------------
     def lay(self, l: int | None = None) -> tuple[dict, Layer]:
@@ -336,23 +354,24 @@ class ToyLoopScene(StoryboardScene):
         return r.move_to(self.panel_top + DOWN * 0.6 * y, aligned_edge=UP + LEFT) \
             .align_to(self.code, LEFT)
 
-    def tag(self, key: str, color, xy, own=None) -> VGroup:
+    def tag(self, key: str, color, xy, own=None, index=None) -> VGroup:
         """A label next to an arrow's tip, in the free spot around it: of twelve places round
         the tip, the one farthest from every arrow shaft (its own too) and every label on the
         plane, inside the plane (so labels never sit on a shaft, a head or another label)."""
-        m = math(T.X_l(self.layer, NAMES.get(key, "X")), PLANE_LABEL, color)
-        # a stub of an arrow (V^(0)): its label stands off, on a leader line, so it is not
-        # read as one with the labels round the origin
-        short = np.linalg.norm(self.plane.p(xy) - self.plane.p((0, 0))) < 0.5
-        place_label(m, self.plane.p(xy), self.plane, self.plane_arrows(), self.plane_labels(own),
-                    reach=0.45 if short else 0.12)
-        if key == "x" and abs(xy[1]) < 0.1 and xy[0] > 0:
-            # X along the x-axis (X^(0) = [1, 0]): its name just past its tip, on the axis
-            # (over it, on a patch), not up by the origin among Q's and V's names
-            m.add_background_rectangle(color=T.BACKGROUND, opacity=1.0, buff=0.03)
-            m.next_to(self.plane.p(xy), RIGHT, buff=0.1).shift(DOWN * 0.04)
-            m.pinned = True         # (relabel leaves it at its tip)
+        m = math(T.X_l(self.layer if index is None else index, NAMES.get(key, "X")),
+                 PLANE_LABEL, color)
+        # (by its tip, clear of every arrow, label and the axes: X along the x-axis has its
+        # name above or below the axis, not on it; a stub of an arrow its name at its tip,
+        # no leader line that reads as a second arrow)
+        place_label(m, self.plane.p(xy), self.plane, self.plane_arrows() + self.axes(),
+                    self.plane_labels(own), reach=0.12)
         return m
+
+    def axes(self) -> list:
+        """The plane's two axes, as lines (obstacles for labels)."""
+        o, lo, hi = self.plane.p((0, 0)), self.plane.get_corner(DOWN + LEFT), \
+            self.plane.get_corner(UP + RIGHT)
+        return [Line([lo[0], o[1], 0], [hi[0], o[1], 0]), Line([o[0], lo[1], 0], [o[0], hi[1], 0])]
 
     def plane_arrows(self) -> list:
         """Every arrow on the plane (X, this layer's Q, K, V, last layer's ghosts)."""
@@ -427,16 +446,12 @@ class ToyLoopScene(StoryboardScene):
         lay, src = self.lay()
         made = self.shown.pop("upd", None)
         gone, move_code = [], False
-        if made is not None and self.code in self.mobjects and not self.code_low:
-            # the recipe has been read once (layer 0): its first lines leave and the loop
-            # moves down into the panel's empty lower left, where it stays, its current line
-            # lit, for every layer; the rows take the top of the panel
-            move_code = True
+        if made is not None and self.code in self.mobjects and not self.loop_only:
+            # the recipe has been read once (layer 0): its first lines leave; the loop stays
+            # where it is, its current line lit, for every layer
+            self.loop_only = True
             first = self.detach_loop()
             gone = [*first, *[self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]]
-            # (under the layer's header over the plane: Q, K, V's column reaches under it)
-            self.panel_top = np.array([self.code.get_left()[0], self.plane.get_top()[1] - 0.05,
-                                       0.0])
         elif made is not None:
             gone = [self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]
         row = self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0)
@@ -669,6 +684,19 @@ class ToyLoopScene(StoryboardScene):
             if not first and l < 2:
                 self.busy(result)
             return
+        if l == 0:
+            # (V^(0) is a few pixels on the plane, drawn to fit V^(1): mostly arrowhead. It
+            # stays a row of numbers; "only V feeds this toy's update": V's row, then the
+            # update line's 0.1 * V)
+            only = self.cue_with("only V", -1)
+            if only >= 0 and self.code in self.mobjects:
+                self.hold_until(self.phrase_time(only, "only V") - 0.1)
+                self.emphasize(self.shown["v"], run_time=0.8)
+                self.emphasize(self.code_part(self.data["lines"]["update"], "0.1 * V"),
+                               run_time=1.4)
+            elif not self.beat.get("cues"):
+                self.busy(result)
+            return
         old = self.shown.get(f"p{key}")
         arrow = VGroup(self.plane.arrow(lay[key], color), self.tag(key, color, lay[key]))
         arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
@@ -726,7 +754,11 @@ class ToyLoopScene(StoryboardScene):
         vec = getattr(src, key)
         # the sentences it is keyed to: "... each entry is X dotted with a column" (k0), the
         # worked sum (k0 + 1), "the second column gives ..." (k0 + 2)
-        k0 = self.cue_with("each entry", self.step_cue())
+        # (the sentence says "Each entry ...": matched in either case, or every step below
+        # ran one sentence early)
+        k0 = self.cue_with("Each entry", None)
+        if k0 is None:
+            k0 = self.cue_with("each entry", self.step_cue())
         target = self.x_over_w(x_grid, W, 0.6)
         result = row_of(vec.values, vec.path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
@@ -760,7 +792,7 @@ class ToyLoopScene(StoryboardScene):
                            run_time=1.0, buff=0.04)
             self.emphasize(*W.columns, run_time=1.0, buff=0.04)
         if cues:
-            self.hold_until(self.phrase_time(k0, "each entry") - 0.1)   # "... with a column"
+            self.hold_until(self.phrase_time(k0, "a column") - 0.1)   # "... with a column"
         light = SurroundingRectangle(W.columns[0], color=color, buff=0.05, stroke_width=3)
         xlight = SurroundingRectangle(target, color=T.POINTER, buff=0.05, stroke_width=3)
         self.play(FadeInPlace(light), FadeInPlace(xlight), run_time=0.5)
@@ -807,9 +839,11 @@ class ToyLoopScene(StoryboardScene):
         self.add(result.nums[0])
         self.play(FadeOutPlace(VGroup(*parts[:-1])), run_time=0.3)
         if cues:
-            self.hold_until_cue(k0 + 2)             # "the second column gives ..."
+            self.hold_until(self.phrase_time(k0 + 2, "second column") - 0.1)
         self.play(light.animate.move_to(SurroundingRectangle(W.columns[1], buff=0.05)),
                   run_time=0.4)
+        if cues:
+            self.hold_until(self.phrase_time(k0 + 2, "gives") - 0.1)
         self.play(FadeIn(result.nums[1], shift=0.15 * RIGHT), run_time=0.5)
         self.play(FadeOutPlace(VGroup(light, xlight, target)), run_time=0.3)
         self.remove(result[0], result[2])
@@ -858,11 +892,11 @@ class ToyLoopScene(StoryboardScene):
             if getattr(lab, "pinned", False):
                 continue
             others = [l for l in self.plane_labels(lab) if l is not new[1]] + [new[1]]
-            if label_gap(lab, self.plane_arrows() + [new[0]], others) >= CLEAR:
+            if label_gap(lab, self.plane_arrows() + [new[0]] + self.axes(), others) >= CLEAR:
                 continue
             spot = lab.copy()
-            place_label(spot, g[0].get_end(), self.plane, self.plane_arrows() + [new[0]],
-                        others)
+            place_label(spot, g[0].get_end(), self.plane,
+                        self.plane_arrows() + [new[0]] + self.axes(), others)
             if float(np.linalg.norm(spot.get_center() - lab.get_center())) > 0.05:
                 anims.append(lab.animate.move_to(spot))
         return anims
@@ -896,7 +930,7 @@ class ToyLoopScene(StoryboardScene):
         # (Δ on the bottom row, V's own row: V slides along it; the sum comes in between, so
         # X's and Δ's numbers each move one row to it and cross no other row)
         line = VGroup(lab, v_grid, eq, d_grid).arrange(RIGHT, buff=T.BUFF)
-        line.move_to(self.panel_top + DOWN * 1.2, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
+        line.move_to(self.panel_top + DOWN * 0.6, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
         if v_row is not None:
             # V's own row of numbers slides into the line (the same object: no morph between
             # two layouts of the same digits)
@@ -945,7 +979,7 @@ class ToyLoopScene(StoryboardScene):
             self.lens_open(lay, src)
         # ("≈" where the sum as written, to two decimals, does not add up: the plan's check)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} "
-                           + ("=" if lay["sum_gap"] < 0.005 else "≈"), src.x_out, T.X, 1)
+                           + ("=" if lay["sum_gap"] < 0.005 else "≈"), src.x_out, T.X, 2)
         # "Added tip to tail, it carries X to the next X": the sum, as it is said
         # (layer 0 says it mid-sentence: "Magnified: delta, ..., added tip to tail, gives X
         # one"). In the open lens X slides along Δ as it is said, the sum is written beside it
@@ -967,16 +1001,22 @@ class ToyLoopScene(StoryboardScene):
         t = self.quick(0.15, 1.4 if l == 0 else 1.1)
         flying, merged = [], []
         lane = 0.15             # the two lanes, above and below the new row's middle
+        # (the sum is written under the Δ line it uses: X's numbers, shrunk, go down the
+        # narrow lane between X's row and Δ's, round the Δ line's right end and back along
+        # the sum's upper lane; then Δ's drop straight into its lower lane)
+        between = (x_row.get_bottom()[1] + step_row.get_top()[1]) / 2
+        side = max(step_row.get_right()[0], new_row.get_right()[0]) + 0.3
         for j, num in enumerate(new_row[1].nums):
             xc = x_row[1].nums[j].copy()
             dc = step_row[1].nums[j].copy()
             s_ = num.get_center()
             xa, da = xc.get_center(), dc.get_center()
             up, down = s_[1] + lane, s_[1] - lane
-            flying.append(glide(xc, [xa, [xa[0], up, 0.0], [s_[0], up, 0.0]], 0.0, 0.5,
-                                scale=0.75, vanish=0.8))
-            flying.append(glide(dc, [da, [da[0], down, 0.0], [s_[0], down, 0.0]], 0.2, 0.72,
-                                scale=0.75, vanish=0.8))
+            flying.append(glide(xc, [xa, [xa[0], between, 0.0], [side, between, 0.0],
+                                     [side, up, 0.0], [s_[0], up, 0.0]], 0.0, 0.5,
+                                scale=0.75, dip=0.45, vanish=0.84))
+            flying.append(glide(dc, [da, [da[0], down, 0.0], [s_[0], down, 0.0]], 0.52, 0.8,
+                                scale=0.75, vanish=0.84))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
@@ -997,37 +1037,43 @@ class ToyLoopScene(StoryboardScene):
             # the lens stays open until the sentence that says the step has ended
             cue = self.beat["cues"][added]
             self.hold_until(self.cue_at(added) + float(cue["duration"]) + 0.2)
-        self.lens_close()
-        own = self.stage.x_arrow[1]
-        new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5), self.tag("x", T.X, x1, own))
-        new_arrow[1].become(math(T.X_l(l + 1), PLANE_LABEL, T.X).move_to(new_arrow[1]))
-        # the arrow moves; its label turns into the new index (the old label object goes, so
-        # nothing on stage still says X^(l))
-        old_label = self.stage.x_arrow[1]
-        # the X it leaves stays behind, faint: X^(0) -> X^(1) -> ... a trail of what carries over
-        trail = VGroup(self.stage.x_arrow[0].copy())
-        self.stage.trail.append(trail)
-        self.add(trail)
-        self.bring_to_front(self.stage.x_arrow)
-        self.play(Transform(self.stage.x_arrow[0], new_arrow[0]), DimPlace(trail, GHOST),
-                  Succession(FollowOut(old_label, self.stage.x_arrow[0]),
-                             FollowIn(new_arrow[1], self.stage.x_arrow[0],
-                                      ref=new_arrow[0].get_end())),
-                  run_time=self.quick(0.15, 0.8))     # (no digit morphed into another)
-        self.remove(new_arrow[1])
-        self.stage.x_arrow.remove(old_label)
-        self.stage.x_arrow.add(new_arrow[1])
-        self.add(self.stage.x_arrow)
+        def advance():
+            """X's arrow moves to X^(l+1), its name with it; the old X stays, faint."""
+            own = self.stage.x_arrow[1]
+            new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5),
+                               self.tag("x", T.X, x1, own, index=l + 1))
+            # the arrow moves; its label turns into the new index (the old label object goes, so
+            # nothing on stage still says X^(l))
+            old_label = self.stage.x_arrow[1]
+            # the X it leaves stays behind, faint: X^(0) -> X^(1) -> ... a trail of what carries over
+            trail = VGroup(self.stage.x_arrow[0].copy())
+            # (at the plane's scale the steps are a few pixels: the close-ups show the path)
+            self.stage.trail.append(trail)
+            self.add(trail)
+            self.bring_to_front(self.stage.x_arrow)
+            self.play(Transform(self.stage.x_arrow[0], new_arrow[0]), DimPlace(trail, GHOST),
+                      Succession(FollowOut(old_label, self.stage.x_arrow[0]),
+                                 FollowIn(new_arrow[1], self.stage.x_arrow[0],
+                                          ref=new_arrow[0].get_end())),
+                      run_time=self.quick(0.15, 0.8))     # (no digit morphed into another)
+            self.remove(new_arrow[1])
+            self.stage.x_arrow.remove(old_label)
+            self.stage.x_arrow.add(new_arrow[1])
+            self.add(self.stage.x_arrow)
+
+        # (X's name turns to X^(l+1) as soon as the lens has shut, before layer 0's length
+        # travels to its table: the voice says "wrote X one" then)
+        self.lens_close(after=advance)
         if l > 0:
             self.busy(self.shown["upd"][1][1], self.stage.x_arrow)
         if l == 0 and len(self.beat.get("cues") or []) > 3:
             # "layer zero read X zero and wrote X one": the two rows, in turn
-            self.hold_until_cue(2)
+            self.hold_until_cue(self.cue_with("read X", 2))
             self.stage.tag_said = True          # said now: the header comes in
             self.layer_tag()
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
-            self.hold_until_cue(3)
+            self.hold_until_cue(self.cue_with("All chapter", 3))
             # the convention, in the header's own place above the plane: layer 0's instance
             # there turns into the rule for every l (larger while it is spoken), then back
             tag = self.shown["layer"]
@@ -1042,7 +1088,7 @@ class ToyLoopScene(StoryboardScene):
             # (the rule stays over the plane for every layer: the code's `# layer l` says
             # which pass is running)
             self.stage.tag_layer = "rule"
-            self.hold_until_cue(4)
+            self.hold_until_cue(self.cue_with("residual stream", 4))
             # "X, carried and added to: the residual stream": the term, written under X's
             # arrow as it is said, with X's arrow, the faint X it left, and the sum that added to it
             self.name_stream()
@@ -1062,9 +1108,12 @@ class ToyLoopScene(StoryboardScene):
     def name_stream(self) -> None:
         """"residual stream", on the plane under X's name (what the voice calls X); it leaves
         with the code when layer 1 begins."""
-        label = self.stage.x_arrow[1]
+        label, arrow = self.stage.x_arrow[1], self.stage.x_arrow[0]
         rs = txt("residual stream", T.TYPE.body, T.X)
-        rs.next_to(label, DOWN, buff=0.15)
+        # (on X's side of the axis away from its name: clear of the arrow, the axis, the name)
+        tip = arrow.get_end()
+        below = label.get_y() > tip[1]
+        rs.next_to(tip, DOWN if below else UP, buff=0.2)
         right = self.plane.get_right()[0] - 0.1
         if rs.get_right()[0] > right:
             rs.shift(LEFT * (rs.get_right()[0] - right))
@@ -1098,8 +1147,11 @@ class ToyLoopScene(StoryboardScene):
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
+        # the lens magnifies the plan's width to the plane's size, exactly (so a later
+        # close-up is layer 0's zoomed out `fresh.zoom_out` times on screen too); the square
+        # marking it on the plane is drawn at least 0.22 wide, to be seen
+        k = PLANE_SIZE / (z["width"] * plane.units)
         side = max(z["width"] * plane.units, 0.22)
-        k = PLANE_SIZE / side              # the lens magnifies `side` to the plane's size
         # (the lens covers the plane and any name standing past its right edge: X's name sits
         # right of its tip when X lies along the x-axis; nothing of the plane peeks out)
         right = max([m.get_right()[0] for m in self.plane_labels()] + [plane.get_right()[0]])
@@ -1123,7 +1175,11 @@ class ToyLoopScene(StoryboardScene):
         def tip(at, xy):                   # X's arrow, its last stretch: it comes in from 0
             d = plane.p(xy) - plane.p((0, 0))
             d = d / (np.linalg.norm(d) or 1.0)
-            return Arrow(at - d * 1.3, at, buff=0, color=T.X, stroke_width=5, tip_length=0.2)
+            lo, hi = lens.get_corner(DOWN + LEFT) + 0.15, lens.get_corner(UP + RIGHT) - 0.15
+            n = 1.3                        # (shorter where it would leave the lens)
+            while n > 0.5 and not np.all((lo[:2] <= (at - d * n)[:2]) & ((at - d * n)[:2] <= hi[:2])):
+                n -= 0.1
+            return Arrow(at - d * n, at, buff=0, color=T.X, stroke_width=5, tip_length=0.2)
 
         here = VGroup(tip(a, x0), math(T.X_l(l), HEADER, T.X))
         there = VGroup(tip(b, x1), math(T.X_l(l + 1), HEADER, T.X))
@@ -1141,7 +1197,50 @@ class ToyLoopScene(StoryboardScene):
             return max(sides, key=lambda w: min(float(np.arccos(np.clip(w @ v, -1, 1)))
                                                 for v in busy))
 
-        here[1].next_to(a, away(u, -(a - tip(a, x0).get_start()), *note_side), buff=0.15)
+        # X's path so far, faint (after layer 0): the earlier steps Δ^(0) ... Δ^(l-1) tip to
+        # tail into X^(l), where they are inside the lens; each earlier X named, faint, on the
+        # side of its point where nothing else is
+        inner_lo = lens.get_corner(DOWN + LEFT) + 0.25
+        inner_hi = lens.get_corner(UP + RIGHT) - 0.25
+
+        def inside(p):
+            return bool(np.all((inner_lo[:2] <= p[:2]) & (p[:2] <= inner_hi[:2])))
+
+        trail, trail_names, came = VGroup(), [], []
+        for i in range(l):
+            li = self.data["layers"][i]
+            p, q = m(li["x_in"]), m(li["x_out"])
+            if not (inside(p) and inside(q)):
+                continue
+            n_ = float(np.linalg.norm(q - p))
+            trail.add(Arrow(p, q, buff=0, color=DELTA, stroke_width=4,
+                            tip_length=min(0.16, 0.45 * n_),
+                            max_tip_length_to_length_ratio=0.5).set_opacity(0.55))
+            if i == l - 1:
+                came.append(p - q)          # (Δ^(l-1) arrives at X^(l) from there)
+        here[1].next_to(a, away(u, -(a - tip(a, x0).get_start()), *came, *note_side),
+                        buff=0.15)
+        for i in range(l):
+            li = self.data["layers"][i]
+            p = m(li["x_in"])
+            if not any(np.allclose(s_.get_start(), p) for s_ in trail):
+                continue
+            nm = math(T.X_l(i), HEADER, T.X).set_opacity(GHOST_LABEL)
+            q = m(li["x_out"])
+            busy = [q - p] + ([m(self.data["layers"][i - 1]["x_in"]) - p] if i else [])
+            taken = [here[0], here[1], *trail_names]
+
+            def hits(side):
+                nm.next_to(p, side, buff=0.12)
+                return sum(overlaps(nm, o, pad=0.04) for o in taken) \
+                    + (0 if inside(nm.get_center()) else 5)
+            first_side = away(*busy)
+            best = min([first_side, *sides], key=hits)
+            nm.next_to(p, best, buff=0.12)
+            if hits(best) == 0:
+                trail_names.append(nm)
+            nm.next_to(p, best, buff=0.12)
+        trail.add(*trail_names)
         step = Arrow(a, b, buff=0, color=DELTA, stroke_width=6, tip_length=0.22)
         normal = np.array([-u[1], u[0], 0.0])
         if l > 0 and normal[1] < 0:     # Δ's name on the upper side, clear of the scale's note
@@ -1159,11 +1258,28 @@ class ToyLoopScene(StoryboardScene):
         bar_text = VGroup(txt("=", T.TYPE.body, T.TEXT), bar_text) \
             .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
         scale = VGroup(bar, bar_text.next_to(bar, RIGHT, buff=0.15))
+        # the first zoomed-out close-up (layer 1): its bar starts as layer 0's, seen from
+        # further out (as many times shorter as the zoom), and grows back to its length,
+        # meaning that many times more, as the zoom is said
+        zoom_out = int(self.data["fresh"].get("zoom_out", 1))
+        shown_scale = scale
+        if l == 1 and zoom_out > 1:
+            prev = self.v.layers[0].zoom.bar
+            p_digits = max(0, -int(np.floor(np.log10(float(prev)))))
+            # (it opens at layer 0's magnification: layer 0's bar, its full length, "= 0.05")
+            old_bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=6)
+            old_text = VGroup(txt("=", T.TYPE.body, T.TEXT),
+                              Num(float(prev), prev.path, p_digits, T.TYPE.body, T.TEXT)) \
+                .arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
+            shown_scale = VGroup(old_bar, old_text.next_to(old_bar, RIGHT, buff=0.15))
         # (after layer 0 no note on the changed magnification: the bar says its own length,
         # and the lengths under the plane, on one scale, compare the steps)
         # the readout in the lens's top right corner (clear of the scale's lines)
         length.next_to(lens.get_corner(UP + RIGHT), DOWN + LEFT, buff=0.25)
         scale.next_to(lens.get_corner(DOWN + LEFT), UP + RIGHT, buff=0.25)
+        if shown_scale is not scale:
+            shown_scale[0].move_to(bar, aligned_edge=LEFT)
+            shown_scale[1].next_to(shown_scale[0], RIGHT, buff=0.15).align_to(bar_text, DOWN)
         # Δ's name beside the step's middle, on the first side where it meets neither X's arrow
         # nor the scale (the upper side if neither is clear)
         def beside_step(side):
@@ -1171,12 +1287,12 @@ class ToyLoopScene(StoryboardScene):
 
         clear = [s for s in (normal, -normal)
                  if not any(overlaps(beside_step(s), o, pad=0.05)
-                            for o in (here[0], here[1], scale, length))]
+                            for o in (here[0], here[1], scale, length, *trail_names))]
         beside_step((clear or [normal])[0])
         # X^(l+1)'s name clear of Δ's, X^(l)'s and the scale's: the first side of its tip,
         # from the step's own direction round, where it meets none of them (layer 2's step
         # points down, and its name sat on Δ^(2)'s)
-        others = (name, here[1], scale, length, here[0], there[0])
+        others = (name, here[1], scale, length, here[0], there[0], *trail_names)
 
         def met(side):              # how many of the others the name meets on that side
             there[1].next_to(b, side, buff=0.15)
@@ -1186,16 +1302,30 @@ class ToyLoopScene(StoryboardScene):
         there[1].next_to(b, min(order, key=met), buff=0.15)    # (ties: the first in order)
         # the lens grows out of the square with X's tip and the scale already in it (a zoom:
         # never an empty box), the square's contents seen larger
-        full = VGroup(lens, here, scale)
+        zoom_in = shown_scale is not scale
+        # (zoomed in at first, layer 0's magnification: the earlier steps come after the zoom)
+        full = VGroup(lens, here, shown_scale) if zoom_in else VGroup(lens, trail, here, shown_scale)
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
-        # (layer 0: Δ's length comes with Δ, as "delta, 0.04 long" is said)
-        self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
-                  *([FadeInPlace(length)] if l == 0 else []),
-                  run_time=f * self.quick(0.1, 1.0))
-        if l > 0:
-            self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
+        run = None
+        if zoom_in:
+            # at layer 0's magnification this Δ runs off the lens: drawn from X's tip to the
+            # lens's edge (no tip: its end is not in view)
+            lo = lens.get_corner(DOWN + LEFT) + 0.12
+            hi = lens.get_corner(UP + RIGHT) - 0.12
+            reach = min(((hi[i] if u[i] > 0 else lo[i]) - a[i]) / u[i]
+                        for i in range(2) if abs(u[i]) > 1e-6)
+            full_len = float(np.linalg.norm(b - a))
+            run = Line(a, a + u * min(zoom_out * full_len, reach), color=DELTA, stroke_width=6)
+            self.play(Create(run), FadeInPlace(length), run_time=self.quick(0.1, 1.0))
+        else:
+            # (layer 0: Δ's length comes with Δ, as "delta, 0.04 long" is said)
+            self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
+                      *([FadeInPlace(length)] if l == 0 else []),
+                      run_time=f * self.quick(0.1, 1.0))
+            if l > 0:
+                self.play(FadeInPlace(length), run_time=f * self.quick(0.05, 0.4))
         ghost = VGroup()
         if l == 0:
             # (its length joins the table under the plane as the lens closes: lens_close)
@@ -1205,12 +1335,49 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
                            run_time=max(0.6, f * 0.8))
             ghost.add(length)
+            zoomed = self.cue_with("zoomed out", -1) if shown_scale is not scale else -1
+            if zoom_in:
+                # "zoomed out 4 times": as it is said, the view zooms out: Δ shrinks back into
+                # the lens and ends at X^(l+1), layer 0's bar shrinks with it (still "= 0.05");
+                # then "the same bar now means 0.2": the bar grows back, its number changes
+                if zoomed >= 0:
+                    self.hold_until(self.phrase_time(zoomed, "zoomed out") - 0.1)
+                old_bar, old_text = shown_scale
+                b0 = old_bar.get_start()
+
+                def zoom(mob, alpha):
+                    sc = zoom_out ** (1.0 - alpha)          # a steady zoom: zoom_out -> 1
+                    run.put_start_and_end_on(a, a + u * min(sc * full_len, reach))
+                    old_bar.put_start_and_end_on(b0, b0 + RIGHT * bar_len * sc / zoom_out)
+                    old_text.set_x(old_bar.get_right()[0] + 0.15 + old_text.width / 2)
+                self.play(UpdateFromAlphaFunc(VGroup(run, old_bar, old_text), zoom),
+                          run_time=2.0, rate_func=smooth)
+                self.play(ReplacementTransform(run, step), FadeInPlace(name),
+                          *([FadeInPlace(trail)] if len(trail) else []), run_time=0.6)
+                if zoomed >= 0:
+                    self.hold_until(self.phrase_time(zoomed, "same bar") - 0.1)
+                # (its old number goes first: a long bar never reads "= 0.05")
+                self.play(FadeOutPlace(old_text), run_time=0.3)
+                self.play(old_bar.animate.put_start_and_end_on(bar.get_start(), bar.get_end()),
+                          run_time=1.2)
+                self.remove(old_bar)
+                self.add(bar)
+                if zoomed >= 0:
+                    self.hold_until(self.phrase_time(zoomed, "now means") - 0.1)
+                self.play(FadeInPlace(bar_text), run_time=0.4)
+                self.emphasize(scale, run_time=0.8)
             # "the close-up keeps layer one's magnification": said while the lens is open,
             # its scale bar outlined as it is said
             keeps = self.cue_with("close-up keeps", -1)
             if keeps >= 0:
                 self.hold_until(self.phrase_time(keeps, "close-up keeps") - 0.2)
                 self.emphasize(scale, run_time=1.4)
+            # "faint in it, the earlier steps": X's path, outlined as it is said
+            path = self.cue_with("earlier steps", -1)
+            if path >= 0 and len(trail):
+                self.hold_until(self.phrase_time(path, "earlier steps") - 0.2)
+                self.emphasize(trail, run_time=1.6)
+        ghost.add(trail)
         self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
                           name=name, scale=scale, ghost=ghost, c=c, side=side, length=length)
 
@@ -1226,9 +1393,10 @@ class ToyLoopScene(StoryboardScene):
                   run_time=max(0.6, f * self.quick(0.1, 1.0)))
         self.play(FadeInPlace(there[1]), run_time=f * self.quick(0.05, 0.4))
 
-    def lens_close(self) -> None:
+    def lens_close(self, after=None) -> None:
         """The lens shrinks back into its square with all it shows (a zoom out), and the
-        square goes."""
+        square goes; then `after` (X's arrow moving on), and layer 0's length travels to
+        the table under the plane."""
         z = self._lens
         f, spot, lens = z["f"], z["spot"], z["lens"]
         inside = VGroup(lens, z["here"], z["there"], z["step"], z["name"], z["scale"],
@@ -1254,8 +1422,11 @@ class ToyLoopScene(StoryboardScene):
             c0 = keep[0]
             a0, b0 = c0.get_center(), entry[1].get_center()
             top = self.plane.get_top()[1] + 0.3
-            side_x = self.plane.get_left()[0] - 0.45
+            # (down left of the table's first name: never over it)
+            side_x = min(self.plane.get_left()[0] - 0.45, entry[0].get_left()[0] - 0.35)
             self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
+            if after is not None:
+                after()
             self.play(glide(c0, [a0, [a0[0], top, 0.0], [side_x, top, 0.0], [side_x, b0[1], 0.0],
                                  b0], scale=entry[1].height / c0.height),
                       FadeInPlace(VGroup(entry[0], entry[2])), run_time=self.quick(0.1, 1.3))
@@ -1264,6 +1435,8 @@ class ToyLoopScene(StoryboardScene):
             self.add(self.stage.lengths)
         else:
             self.play(FadeOutPlace(spot), run_time=f * self.quick(0.05, 0.3))
+            if after is not None:
+                after()
         self._lens = None
 
     def length_entry(self, src: Layer) -> VGroup:
@@ -1338,16 +1511,25 @@ class ToyLoopScene(StoryboardScene):
         # wide gaps between the columns: the carry arrows run through them
         grid.arrange_in_grid(rows=len(keys) + 1, cols=n + 1, buff=(0.9, 0.1))
         room = self.HOME_WIDTH - 2 * T.EDGE
-        # (larger than the rows' own size where the frame has room: the table is the stage)
-        big = min(1.3, room / grid.width)
+        # (larger than the rows' own size where the frame has room: the table is the stage;
+        # the legend goes under it)
+        # (and low enough that the lanes for the hypothetical's grey copies under the Q, K,
+        # V and X^(l+1) rows, and the legend under them, stay over the caption)
+        low = -config.frame_height / 2 + 1.2
+        tall = self.title.get_bottom()[1] - T.GAP - low - 0.55
+        # (a lane under every row, for the hypothetical's grey copies: a cell's height and
+        # 0.1 more, so a copy's brackets stand clear of the real row's)
+        cell_h = max(c.height for row in cells for c in row)
+        lane = cell_h + 0.1
+        big = min(1.3, room / grid.width, tall / (grid.height + len(keys) * lane))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
         # room under each Q, K, V row for the hypothetical's copies, kept faint beside the
         # real values (so the difference is seen, not remembered)
-        GAP = 0.44 * big
-        for i in range(2, len(rows)):
-            rows[i].shift(DOWN * GAP * (i - 1))
+        GAP = lane * big
+        for i in range(1, len(rows)):
+            rows[i].shift(DOWN * GAP * i)
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
@@ -1369,10 +1551,23 @@ class ToyLoopScene(StoryboardScene):
         # by other steps): its later cells grey out, and a second line says so. The measured
         # Q, K, V cells leave their places first, then the copies slide in: no two sets of
         # digits ever share a place
-        hypo = VGroup(
-            wrapped("grey: if reused (hypothetical), layer 0's Q, K, V copied", 60,
-                    T.TYPE.label, T.MUTED, max_width=9.0))
-        hypo.next_to(VGroup(*rows), DOWN, buff=0.12).align_to(grid, LEFT)
+        # X would move differently then too: the real X's it would change dim (the plan's
+        # pick), and the X^(l+1) it would write instead comes in grey under each
+        reuse = self.data["fresh"].get("reuse") or {}
+        x_off = [c for c, f in zip(cells[0], reuse.get("x_in_differs", [])) if f] \
+            + [c for c, f in zip(cells[4], reuse.get("x_out_differs", [])) if f]
+        # (X^(l) too: the X a layer would read under reuse, grey under the real one)
+        x_hyp = []
+        for key, row in (("x_in", 0), ("x_out", 4)):
+            for j, f in enumerate(reuse.get(f"{key}_differs", [])):
+                if f and j < n:
+                    g = grid_of(getattr(self.v.fresh.reuse, key)[j], T.MUTED)
+                    g.scale(big).move_to(cells[row][j]).shift(DOWN * GAP)
+                    x_hyp.append(g)
+        hypo = VGroup(wrapped("grey: if layer 0's Q, K, V were reused (hypothetical)", 60,
+                              T.TYPE.body, T.MUTED, max_width=9.0))
+        low_row = VGroup(rows[4], *x_hyp)
+        hypo.next_to(low_row, DOWN, buff=0.15).align_to(grid, LEFT)
         # (the copies are faint from the start, as the legend says; X keeps its full colour)
         self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
         # (each copy leaves layer 0's cell in its colour, the same digits on the same digits,
@@ -1391,6 +1586,12 @@ class ToyLoopScene(StoryboardScene):
             self.play(*[FadeInPlace(c) for c, _ in group], run_time=step)
             self.play(*[c.animate.set_x(cell.get_x()) for c, cell in group], run_time=step)
             self.play(*[c.animate.move_to(cell) for c, cell in group], run_time=step)
+        if x_off:
+            said = self.cue_with("X would end up", -1)
+            if said >= 0:
+                self.hold_until(self.phrase_time(said, "X would end up") - 0.1)
+            self.play(*[DimPlace(c, 0.3) for c in x_off],
+                      *[FadeInPlace(g) for g in x_hyp], run_time=self.quick(0.1, 0.6))
         self.busy(*copies)
         self.hold_until_cue(2)
         # "Instead": the copies are taken back (they slide home onto layer 0's own numbers,
@@ -1399,10 +1600,10 @@ class ToyLoopScene(StoryboardScene):
         # the copies step down under their cells and turn faint (they stay: the reused value
         # under the real one), then the real values come in, in their own places
         self.play(*[c.animate.shift(DOWN * GAP) for c in copies],
-                  hypo[0].animate.set_opacity(0.8),
+                  *[DimPlace(c, 1 / 0.3) for c in x_off],
                   run_time=self.quick(0.1, 0.8))
         self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
-        ghosts = VGroup(*copies)
+        ghosts = VGroup(*copies, *x_hyp)
         self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0]))
         # (the reused copies under the real values a moment, long enough to compare; then
         # they and their legend leave and the rows close up: one idea at a time)
@@ -1411,14 +1612,18 @@ class ToyLoopScene(StoryboardScene):
         # (and the closed-up table moves down to the stage's middle: no empty lower half)
         table = VGroup(VGroup(*heads), *rows)
         top = table.get_top()[1]
-        bottom = min(rows[i].get_bottom()[1] + GAP * (i - 1) for i in range(2, len(rows)))
+        bottom = min(rows[i].get_bottom()[1] + GAP * i for i in range(1, len(rows)))
         low = -config.frame_height / 2 + 1.2      # (over the caption)
         down = max(0.0, (top + bottom) / 2 - (self.title.get_bottom()[1] + low) / 2)
-        self.play(*[rows[i].animate.shift(UP * GAP * (i - 1) + DOWN * down)
-                    for i in range(2, len(rows))],
-                  *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0], rows[1])],
+        self.play(*[rows[i].animate.shift(UP * GAP * i + DOWN * down)
+                    for i in range(1, len(rows))],
+                  *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0])],
                   run_time=self.quick(0.05, 0.6))
+        # (the closed-up table, alone on the stage now, grows to the frame's width)
+        wide = min(1.3, (self.HOME_WIDTH - 2 * T.EDGE) / table.width)
+        self.play(table.animate.scale(wide).set_x(0), run_time=self.quick(0.05, 0.6))
         self.set_slot("table", table)
+        self.table_rows = rows
         # "each layer multiplies the current X by its own matrices": each column's X^(l)
         # with the Q, K, V made from it, column by column, as it is said
         for i in range(n):
@@ -1459,31 +1664,64 @@ class ToyLoopScene(StoryboardScene):
         f = text.find(phrase) / max(1, len(text)) if phrase in text else 0.0
         return self.cue_at(k) + f * float(cues[k].get("duration", 0.0))
 
+    def note_lines(self, text: str, color) -> VGroup:
+        """A note for the table's right-hand column: body size, left-aligned lines."""
+        w = wrapped(text, 17, T.TYPE.body, color, max_width=NOTES_W)
+        for line in w[1:]:
+            line.align_to(w[0], LEFT)
+        return w
+
     def beat_note(self, beat) -> None:
-        """Two short lines, each shown as it is said: the toy leaves attention out; a real
-        model's attention uses Q and K to choose what it adds to the update. The plane comes
-        back (the table cleared it) with X, its trail and the last layer's V."""
-        toy = wrapped("The toy leaves attention out: Q and K unused, Δ = 0.1 V", 30, T.TYPE.body,
-                      T.TEXT, max_width=6.4)
-        real = wrapped("Next, a real model: Δ comes from attention (using Q and K) "
-                       "and a feed-forward network", 30, T.TYPE.body, T.TEXT, max_width=6.4)
-        for w in (toy, real):       # left-aligned lines, read as a paragraph
-            for line in w[1:]:
-                line.align_to(w[0], LEFT)
-        lines = VGroup(toy, real).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
-        lines.next_to(self.title, DOWN, buff=T.GAP + 0.3).align_to(self.code, LEFT)
-        self.drop("x", "upd", "w", "q", "k", "v", "table", "rs", "pass")
-        if self.stage.away:
-            self.play(*[FadeInPlace(m) for m in self.stage.away], run_time=self.quick(0.05, 0.6))
-            self.shown.update(self.stage.away_qkv)
-            self.stage.away, self.stage.away_qkv = [], {}
-        self.put("note", toy)
-        # "so Q and K sit unused": the line that says so (Q and K are not on the plane)
-        self.emphasize(toy)
-        if "pv" in self.shown:                  # "so only V moves X"
-            self.emphasize(self.shown["pv"][1], *self.stage.lengths)
+        """The table stays, at its size (it moves up under the title): Q's and K's rows dim,
+        "Q, K: unused here" under the table (the toy leaves attention out), then V → Δ = 0.1 V
+        beside it; then what a real model does instead, in a note under them (attention and
+        feed-forward sublayers add their outputs; Q and K steer attention), V's row and Q's
+        and K's outlined as it is said."""
+        self.drop("x", "upd", "w", "q", "k", "v", "rs", "pass", "cursor")
+        rows = getattr(self, "table_rows", None)
+        if rows is None or "table" not in self.shown:
+            toy = self.note_lines("The toy leaves attention out: Q and K unused", T.TEXT)
+            toy.next_to(self.title, DOWN, buff=T.GAP + 0.3).to_edge(LEFT, buff=T.EDGE)
+            self.put("note", toy)
+            return
+        # (the table keeps its size: it moves up under the title, and the notes go in the
+        # room under it, left-aligned with it: no small digits, no empty lower third)
+        table = self.shown["table"]
+        top = self.title.get_bottom()[1] - T.GAP
+        self.play(table.animate.shift(UP * (top - table.get_top()[1])),
+                  run_time=self.quick(0.05, 0.6))
+        unused = txt("Q, K: unused here", T.TYPE.body, T.MUTED)
+        used = math(f"{T.X_l('l', 'V')} → {T.X_l('l', 'Δ')} = 0.1 × {T.X_l('l', 'V')}",
+                    MATH_LABEL, DELTA)
+        first = VGroup(unused, used).arrange(RIGHT, buff=0.9, aligned_edge=DOWN)
+        first.next_to(table, DOWN, buff=0.35).align_to(table, LEFT)
+        # "so Q and K sit unused": their rows dim as it is said, the note under the table
+        self.play(DimPlace(rows[1], 0.35), DimPlace(rows[2], 0.35), FadeInPlace(unused),
+                  run_time=self.quick(0.1, 0.8))
+        only = self.cue_with("only V", -1)
+        if only >= 0:
+            self.hold_until(self.phrase_time(only, "only V") - 0.1)
+        self.play(FadeInPlace(used), run_time=self.quick(0.05, 0.5))
+        self.emphasize(rows[3], used)
+        self.set_slot("note", first)
         if len(self.beat.get("cues") or []) > 1:
-            self.hold_until_cue(1)              # "attention uses Q and K ... the update"
-        self.put("note_real", real)
+            self.hold_until_cue(1)              # "That step is a stand-in: in a real model ..."
+        low = -config.frame_height / 2 + 1.2    # (over the caption)
+        nxt = wrapped("In a real model, each attention and feed-forward sublayer adds its "
+                      "output to X (not 0.1 × V); Q and K steer that attention", 64,
+                      T.TYPE.body, T.TEXT, max_width=max(table.width, 9.0))
+        for line in nxt[1:]:
+            line.align_to(nxt[0], LEFT)
+        nxt.next_to(first, DOWN, buff=0.3).align_to(table, LEFT)
+        if nxt.get_bottom()[1] < low:
+            nxt.scale((first.get_bottom()[1] - 0.3 - low) / nxt.height, about_edge=UP + LEFT)
+        self.put("note_real", nxt)
         if self.beat.get("cues"):
-            self.emphasize(real, run_time=1.6)      # while it is read
+            self.emphasize(nxt, run_time=1.6)      # while it is read
+            # "not a tenth of V": V's row; "Q and K steer that attention": their rows
+            real = self.cue_with("not a tenth", -1)
+            if real >= 0:
+                self.hold_until(self.phrase_time(real, "not a tenth") - 0.1)
+                self.emphasize(rows[3], run_time=1.2)
+                self.hold_until(self.phrase_time(real, "Q and K steer") - 0.1)
+                self.emphasize(rows[1], rows[2], run_time=1.6)

@@ -10,6 +10,8 @@ class Zoom(View):
     center: list[float]
     width: float
     bar: float
+    path: float         # X's path so far (X^(0) ... X^(l+1)): its span over the width; at
+                        # most 0.6: the view is centred on it (every earlier step in view)
 
 
 class Layer(View):
@@ -52,12 +54,22 @@ class Split(View):
     x_max_of: str               # which has the largest X part
 
 
+class Reuse(View):
+    x_in: list[list[float]]     # X entering each layer if layer 0's V were reused
+    x_out: list[list[float]]    # ... and leaving it
+    x_in_differs: list[bool]    # the real X^(l) it would change (beyond the table's rounding)
+    x_out_differs: list[bool]   # the real X^(l+1) it would change
+    x_gap: float                # the largest such change, an entry
+
+
 class Fresh(View):
     q: float                    # the smallest distance between two layers' Q (0: one repeats)
     k: float
     v: float
     carry_gap: float            # X entering layer l+1 minus X leaving layer l: 0
     step_ratio: float           # |Δ^(1)| / |Δ^(0)|
+    zoom_out: int               # later close-ups: layer 0's zoomed out this many times
+    reuse: Reuse                # the hypothetical "computed once and reused"
     split: list[Split]          # layers 1.. : Q, K, V's change, the matrices' part and X's
 
 
