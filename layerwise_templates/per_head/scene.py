@@ -301,7 +301,8 @@ class PerHeadScene(StoryboardScene):
         28: seven "0.000" in a row of nine, edge to edge)."""
         def num(p):
             if zeros and round(float(values.raw[p]), decimals) == 0:
-                return Num(values[p], None, 0, size, T.MUTED)
+                # review 29: "0" for 9.4e-5 read as exactly zero; the bound, compact
+                return txt(f"<{10 ** -decimals:.{decimals}f}", S, T.MUTED)
             return Num(values[p], None, decimals, size, color)
         return VGroup(*[(txt("…", S, T.MUTED) if p is None else
                          txt("–", S, T.MUTED) if values.raw[p] is None else  # masked key
@@ -516,6 +517,10 @@ class PerHeadScene(StoryboardScene):
 
     def beat_heads(self, beat) -> None:
         d = self.data
+        # review 29: the title bar took ~50 px of every frame; it leaves after the opening
+        if self.title in self.mobjects:
+            self.play(FadeOutPlace(self.title), run_time=0.4)
+            self.remove(self.title)
         n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
         cards = VGroup(*[HeadCard(h, height=1.0) for h in range(n)])
         cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.5, 1.15, 0])
@@ -985,13 +990,9 @@ class PerHeadScene(StoryboardScene):
         # the row named at its left like the others (review 28: "scores" small, under 5.66)
         label = self.label_at(inline(txt("scores:", S, T.TEXT), div, buff=0.15), Y_SCORE)
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
-        dh = d["shape"]["d_head"]
-        why = VGroup(txt(f"why ÷ √{dh}: the design's reason, not measured here", S, T.TEXT),
-                     txt(f"random entries: a sum of {dh} products spreads like √{dh};", S, T.TEXT),
-                     txt("divided, softmax is not pushed to all or nothing by size alone", S,
-                         T.TEXT))
-        why[0].move_to([0, -0.75, 0])
-        why[1].next_to(why[0], DOWN, buff=0.1).align_to(why[0], LEFT)
+        # review 29: no small grey rationale lines (the reason is one spoken line in softmax,
+        # after softmax is defined); the plot only shows what the division does
+        why = VGroup()
         # the sizes on a line (review 20: 10 s of text with nothing moving): a dot per dot
         # product; divided by √d_head they all move towards 0 and sit where the scores are
         vals = [(h["scores"][t], h["dots"][t]) for t in self.slots()
@@ -1008,10 +1009,9 @@ class PerHeadScene(StoryboardScene):
         moved = [[at(sc), y_line, 0] for sc, _ in vals]     # the plan's scores
         lname = txt("dot products", S, T.TEXT).next_to(axis, LEFT, buff=0.15)
         sname = inline(txt("÷", S, T.TEXT), Num(self.v.scale, None, 2, S),
-                       txt(": the scores, closer together", S, T.TEXT))
+                       txt("scales every score", S, T.TEXT))
         sname.next_to([at(max(sc for sc, _ in vals)), y_line, 0], UP, buff=0.25)
         sname.align_to([at(0) - 0.3, 0, 0], LEFT)
-        why[2].next_to(zero, DOWN, buff=0.2).align_to(why[0], LEFT)
         line = VGroup(axis, zero, pts, lname)
         why.add(line, sname)
         self.by_cue([(2, [
@@ -1028,9 +1028,7 @@ class PerHeadScene(StoryboardScene):
             # why √d_head (the design's reason, said as such): where the dot products' sum
             # was written
             # line by line as the voice says it (review 19: a static 13 s block)
-            (3, [(1, lambda t: self.play(FadeInPlace(why[0]), run_time=t)),
-                 (1, lambda t: self.play(FadeInPlace(why[1]), FadeInPlace(line),
-                                         run_time=t)),
+            (3, [(1, lambda t: self.play(FadeInPlace(line), run_time=t)),
                  (1, lambda t: self.play(*[Indicate(m, color=T.TEXT, scale_factor=1.3)
                                            for m in pts], run_time=t)),
                  (2, lambda t: (self.play(*[m.animate.move_to(x) for m, x in zip(pts, moved)],
@@ -1038,7 +1036,7 @@ class PerHeadScene(StoryboardScene):
                                           run_time=t),
                                 # gone for good (a later fade of the group would bring it back)
                                 line.remove(lname), self.gone(lname))),
-                 (1, lambda t: self.play(FadeInPlace(why[2]), run_time=t))])])
+                 (1, lambda t: self.emphasize(sname[1], run_time=t))])])
         self.set_slot("why", why)
         self.gone(self.st.keys, self.st.klabel)
         for m in (self.st.keys, self.st.klabel):
@@ -1141,12 +1139,17 @@ class PerHeadScene(StoryboardScene):
         eline.move_to([0, Y_EXP, 0])
         groups = [(4, steps)]
         # only when the voice says it (a sentence after the weights; a draft has none)
-        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 5
+        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 6
         if said:
+            # cue 5: why ÷ √d_head, one spoken line (the design's reason, not measured): the
+            # bars it is about are pointed at
+            groups.append((5, [(1, lambda t: self.play(Indicate(bars, color=WEIGHT,
+                                                                scale_factor=1.05),
+                                                       run_time=t))]))
             # the scores row, faded to nothing in the exp beat, leaves the scene first: the
             # gap line takes its place (no hidden text under it, layoutcheck)
             hidden = VGroup(self.st.scores, self.st.rows[1], shifted_rows)
-            groups.append((5, [(1, lambda t: (self.gone(hidden),
+            groups.append((6, [(1, lambda t: (self.gone(hidden),
                                               self.play(FadeInPlace(gapline[:2]),
                                                         run_time=t))),
                                (1, lambda t: self.play(FadeInPlace(gapline[2:4]),
@@ -1306,12 +1309,29 @@ class PerHeadScene(StoryboardScene):
             lines.add(txt(f"{len(w)} of {d['n_tokens']} tokens shown", S, T.TEXT))
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         lines.next_to(m, RIGHT, buff=0.6).align_to(m, UP)
-        bars = list(self.st.bars)
+        # review 29: the weights row the values beat left (its bars had gone) morphs itself
+        # into the focus token's row of the matrix: each weight becomes its cell
+        cells = m.rows[w.index(f)].cells
+        tags = self.st.weights
+        sl = self.slots()
+        pairs = ([(tags[j], cells[w.index(t)]) for j, t in enumerate(sl)
+                  if t is not None and t in w] if tags is not None else [])
+        done = {id(c) for _, c in pairs}
+        extra = [c for c in cells if id(c) not in done]
+        spare = [tags[j] for j, t in enumerate(sl) if t is None or t not in w] if pairs else []
+        keepers = [tags] if pairs else []
+
+        def morph(t):
+            if pairs:
+                self.play(*[ReplacementTransform(a, c) for a, c in pairs],
+                          *[FadeInPlace(c) for c in extra],
+                          *[FadeOutPlace(x) for x in spare], run_time=t)
+                self.gone(*spare)
+            else:
+                self.play(FadeInPlace(m.rows[w.index(f)]), run_time=t)
         self.by_cue([(0, [
-            (1, lambda t: self.clear_but(bars, t)),
-            (2, lambda t: self.play(*([Transform(b, c) for b, c in
-                                       zip(bars, m.rows[w.index(f)].cells)]
-                                      or [FadeInPlace(m.rows[w.index(f)])]), run_time=t))]),
+            (1, lambda t: self.clear_but(keepers, t)),
+            (2, morph)]),
             (1, [(1, lambda t: self.play(Create(ring), run_time=t)),
             (4, lambda t: self.play(LaggedStart(*[FadeInPlace(r) for q, r in enumerate(m.rows)
                                                   if q != w.index(f)], lag_ratio=0.12),
@@ -1319,7 +1339,7 @@ class PerHeadScene(StoryboardScene):
                                     run_time=t)),
             (3, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in lines],
                                                 lag_ratio=0.3), run_time=t))])])
-        self.remove(*bars, *m.rows, m.row_labels, m.col_labels)
+        self.remove(*m.rows, m.row_labels, m.col_labels, *[c for _, c in pairs])
         self.add(m)
         self.st.matrix, self.st.panel = m, lines
         self.keep(m, lines, ring)
@@ -1416,6 +1436,7 @@ class PerHeadScene(StoryboardScene):
             fnote.shift(LEFT * (fnote.get_right()[0] - 6.7))
         box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
+        others, DIM = VGroup(*[m for h, m in enumerate(minis) if h not in (best, runner)]), 0.3
         big = self.st.matrix
         if big is not None and big in self.st.on:
             self.st.on.remove(big)
@@ -1434,27 +1455,33 @@ class PerHeadScene(StoryboardScene):
                       FadeInPlace(axes), run_time=(0.5 if big is not None else 1) * t)
         def untitle(t):
             # the title banner leaves for the grid (it comes back with the join beat)
-            self.play(FadeOutPlace(self.title), run_time=0.3 * t)
-            self.remove(self.title)
+            if self.title in self.mobjects:
+                self.play(FadeOutPlace(self.title), run_time=0.3 * t)
+                self.remove(self.title)
             self.clear(0.7 * t)
 
         self.by_cue([(0, [(1, untitle), (4, shrink)]),
                      (1, [(1, lambda t: self.play(FadeInPlace(head), run_time=t)),
                           (1, lambda t: self.emphasize(*[m[2] for m in minis],
                                                        run_time=t))]),
-                     (2, [(1, lambda t: self.play(Create(box), run_time=t)),
+                     # review 29: the tiles not discussed dim while heads 2 and 5 are
+                     (2, [(1, lambda t: self.play(Create(box), ghost(others, DIM),
+                                                  run_time=t)),
                           (2, lambda t: self.play(Create(box2), run_time=t)),
                           (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])]
                     # on the words (review 26: the rings ~3 s late, the line after the
-                    # sentence): rows and rings together, then the count, then quiet
-                    + [(3, [(1, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
+                    # sentence); review 29: heads 2 and 5 are done first (boxes gone, every
+                    # tile lit again), then rows and rings, then the count, then quiet
+                    + [(3, [(0.6, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
+                                                      ghost(others, 1 / DIM), run_time=t)),
+                            (1, lambda t: self.play(
                                                     Create(rows_b), FadeInPlace(bticks),
                                                     *([LaggedStart(*[Create(r) for r in fmarks],
                                                                    lag_ratio=0.2)]
                                                       if len(fmarks) else []),
                                                     run_time=t)),
                             (0.8, lambda t: self.play(FadeInPlace(fnote), run_time=t)),
-                            (1.5, lambda t: self.wait(t))])])
+                            (1.0, lambda t: self.wait(t))])])
         self.keep(minis, head, axes, box, box2, rows_b, bticks, fmarks, fnote)
         self.st.grid_rows = [m[1].rows[fr] for m in minis]
 
@@ -1497,9 +1524,10 @@ class PerHeadScene(StoryboardScene):
         wo = VGroup(wo_box, wo_sym, wo_size, out_arrow)
         dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
-        dlen = inline(txt("length", S, T.TEXT),
+        dlen = inline(txt("length", T.TYPE.label, T.TEXT),
                       math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+                      # review 29: the number read at its label's size, not under it
+                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN))
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
         dgroup = VGroup(dname, delta, dlen)
         # the pieces, true to shape: the joined outputs stand as a column beside W_O, a square
@@ -1563,7 +1591,7 @@ class PerHeadScene(StoryboardScene):
         bfirst = Num(jp.bias_first, None, sd, FS, T.TEXT).move_to([0, y_bias, 0])
         bfirst.align_to([x_cs, 0, 0], RIGHT)
         plus = txt("+", T.TYPE.body, T.MUTED).next_to(bfirst, LEFT, buff=0.15)
-        cs_head = txt("first entries", S, T.TEXT).move_to([0, 2.62, 0]).align_to(
+        cs_head = txt("first entries", T.TYPE.label, T.TEXT).move_to([0, 2.62, 0]).align_to(
             [x_cs, 0, 0], RIGHT)
         rule = Line([x_cs - 1.0, y_bias - 0.2, 0], [x_cs, y_bias - 0.2, 0], color=T.TEXT,
                     stroke_width=2)
@@ -1626,12 +1654,16 @@ class PerHeadScene(StoryboardScene):
             row = joined.copy()
             self.play(GrowFromEdge(wo_box, LEFT), FadeInPlace(wo_sym), FadeInPlace(wo_size),
                       run_time=0.25 * t)
-            self.play(row.animate.stretch_to_fit_width(0.9 * wo_box.width).move_to(wo_box)
-                      .set_opacity(0), run_time=0.35 * t)
-            self.gone(row)
-            self.play(Indicate(wo_box, color=T.TEXT, scale_factor=1.06), Create(out_arrow),
+            # review 29: it was faded while it moved (never seen to arrive): it slides in
+            # whole, then is taken in as Δ_attn comes out
+            self.play(row.animate.stretch_to_fit_width(0.9 * wo_box.width).move_to(wo_box),
+                      run_time=0.35 * t)
+            self.play(row.animate.scale(0.2).set_opacity(0), Create(out_arrow),
                       FadeIn(delta, target_position=wo_box.get_center(), scale=0.3),
-                      FadeInPlace(dname), run_time=0.4 * t)
+                      run_time=0.3 * t)
+            self.gone(row)
+            self.play(Indicate(wo_box, color=T.TEXT, scale_factor=1.06),
+                      FadeInPlace(dname), run_time=0.1 * t)
 
         def make_room(t):
             # the head row and the formula leave; the joined row stands up as a column (each
@@ -1715,13 +1747,14 @@ class PerHeadScene(StoryboardScene):
         # what the end-to-end bar is, truthfully (review 25: "they point different ways"
         # said, not shown): the length the sum would have if every piece pointed one way
         slabel = VGroup(inline(txt(f"{n} pieces + bias, lengths end to end:", S, T.TEXT),
-                               Num(jp.with_bias, None, j["decimals"]["with_bias"], S, T.ATTN),
+                               Num(jp.with_bias, None, j["decimals"]["with_bias"],
+                                   T.TYPE.body, T.ATTN),
                                buff=0.2),
                         txt("= the sum's length if all pointed one way", S, T.TEXT))
         slabel.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         slabel.next_to(stack, UP, buff=0.15).align_to([x_st, 0, 0], LEFT)
         dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN),
                         txt(": the sum as it is", S, T.TEXT))
         dlabel.next_to(dbar, RIGHT, buff=0.25)
         cancel = VGroup(stack, sbias, slabel, dbar, dlabel)
@@ -1765,9 +1798,7 @@ class PerHeadScene(StoryboardScene):
         # sum of values, from the values beat) comes back and moves into its box
         def retitle(t):
             # the title, gone for the grid, comes back with the next chapter step
-            self.clear(0.7 * t)
-            if self.title not in self.mobjects:
-                self.play(FadeInPlace(self.title), run_time=0.3 * t)
+            self.clear(t)
 
         first = ([(1, retitle),
                   (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)), run_time=t)),
@@ -1961,7 +1992,7 @@ class PerHeadScene(StoryboardScene):
             x1 = self.column(nl["x"], nv.x.path, nl.get("x_decimals", nd), T.X,
                              summary=True, length=dm)
             x1.at(4.15, -0.35)
-            x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", S, T.MUTED))
+            x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
             x1name.next_to(x1, UP, buff=0.12).align_to(x1, LEFT)
             nxt = x1name
             # review 26: 0.422 became 0.28 with no cue that LayerNorm rescales
@@ -1975,9 +2006,9 @@ class PerHeadScene(StoryboardScene):
             q1 = self.column(nl["q"], nv.q.path, nd, T.Q, length=dh)
             q0.at(-5.2, 0.2)
             q1.at(-1.25, 0.2)
-            q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", S,
-                                                                           T.MUTED))
-            q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", S, T.MUTED))
+            q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label,
+                                                                           T.TEXT))
+            q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
             for nm, c in ((q0name, q0), (q1name, q1)):
                 nm.next_to(c, UP, buff=0.12).align_to(c, LEFT)
             # each query's making, at the body size (review 19: the closing formula was small
