@@ -1036,7 +1036,8 @@ class PerHeadScene(StoryboardScene):
                                           run_time=t),
                                 # gone for good (a later fade of the group would bring it back)
                                 line.remove(lname), self.gone(lname))),
-                 (1, lambda t: self.emphasize(sname[1], run_time=t))])])
+                 # no box: it closed in on the ÷ and the words beside the number
+                 (1, lambda t: self.play(Indicate(sname[1], color=T.TEXT), run_time=t))])])
         self.set_slot("why", why)
         self.gone(self.st.keys, self.st.klabel)
         for m in (self.st.keys, self.st.klabel):
@@ -1527,7 +1528,7 @@ class PerHeadScene(StoryboardScene):
         dlen = inline(txt("length", T.TYPE.label, T.TEXT),
                       math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
                       # review 29: the number read at its label's size, not under it
-                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN))
+                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN), buff=0.15)
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
         dgroup = VGroup(dname, delta, dlen)
         # the pieces, true to shape: the joined outputs stand as a column beside W_O, a square
