@@ -181,8 +181,9 @@ def build(c: Context) -> Draft:
            "{data.layers[0].join.delta_norm_text} long.")
         + (" The {data.layers[0].join.n_key_heads} longest, each at least "
            "{data.layers[0].join.key_len_min:.2f} long, come from heads "
-           "{data.layers[0].join.key_heads_text}; every other piece is at most "
-           "{data.layers[0].join.other_len_max:.2f}. Next to each head, the token it weighs most "
+           "{data.layers[0].join.key_heads_text}; every other piece is shorter. "
+           # review 28: "at most 0.99" held only after rounding (0.9927)
+           "Next to each head, the token it weighs most "
            f"for {said}: each of these heads weighs "
            "{data.layers[0].join.key_token} most." if key_longest else
            " The longest come from heads {data.layers[0].join.top[0].head}, "

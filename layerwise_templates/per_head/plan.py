@@ -23,6 +23,8 @@ that head's whole attention matrix; every head's matrix side by side.
                            kind by kind (Q, K, V: n(n-1)/2 values each, n its heads; for the spread),
                            `w_pairs` their count; `first_a`, `first_b` the two flat lists'
                            first PAIR_FIRST entries (drawn as cells in the value colours)
+  layers[i].w_rand_max     the largest |cos| over as many pairs of random Gaussian matrices
+                           of the same shapes (fixed seed): the baseline for unrelated ones
   layers[i].first_heads    how many heads put the focus token's largest weight on the first
                            token (`first_token`, [CLS] in BERT)
   layers[i].next           the next layer (None at the last): its X for the focus token (`x`,
@@ -101,6 +103,7 @@ EXP_SUM_DECIMALS = 3    # their sum, as the voice says it: 1.001
 WIDTH = 9               # tokens written side by side (a window around the focus beyond that)
 PREV_DECIMALS = 4       # previous-token scores (0.9997 is not 1.00), the same in every cell
 TOP_PIECES = 3          # the longest pieces of the attention update named
+RAND_SEED = 0           # the random matrices of the cosine baseline
 PAIR_FIRST = 40         # entries of the two compared heads' flat W_Q drawn as cells
 
 
@@ -273,6 +276,16 @@ def weight_pairs(W: dict, l: int, pairs: dict, where: str) -> dict:
             "w_pairs": len(w_abs)}
 
 
+def random_baseline(W: dict, l: int, where: str) -> float:
+    """The largest |cos| over the same pairs (each kind's heads, pair by pair) of random
+    Gaussian matrices of the same shapes (seed RAND_SEED): what unrelated matrices of this size
+    give (review 28: "what unrelated directions give" had no baseline in the plan)."""
+    rng = np.random.default_rng(RAND_SEED)
+    m = max(float(np.abs(head_weight_pairs(rng.standard_normal(
+        np.asarray(W[f"blocks.{l}.attn.W_{X}"]).shape))).max()) for X in "QKV")
+    return stable(m, 2, where)
+
+
 def next_layer(t: Trace, l: int, f: int, h: int, q_here: list, where: str) -> dict | None:
     """The next layer's X for the focus token and the followed head's query there."""
     if l + 1 >= t.n_layers:
@@ -322,6 +335,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "layer": l, "x": x, "x_decimals": shown_decimals(x, jn["decimals"]["x"], f"{where}.x"),
             "w_cos": w_cos,
             "w_cos_max": max(c["max_abs"] for c in w_cos.values()),
+            "w_rand_max": random_baseline(W, l, f"{where}.w_rand_max"),
             "qkv_bias": any(bool(np.any(np.asarray(W[f"blocks.{l}.attn.b_{X}"]) != 0))
                             for X in "QKV"),
             "patterns": P.tolist(),

@@ -77,7 +77,7 @@ KV = T.TYPE.body                    # keys and values side by side, at NUM too: 
                                     # ⋮ say they are vectors)
 F = 36                              # formulas with scripts: a size over T.TYPE.math (review
                                     # 26: superscripts such as (0,2) ~7 px at 30)
-PITCH, TOK_X0 = 1.15, -2.95         # the worked example: column spacing, first column's x
+PITCH, TOK_X0 = 1.14, -3.0         # the worked example: column spacing, first column's x
 Y_TOK, COL_TOP = 2.6, 2.35          # token labels; top of the key and value columns
 Y_DOT, Y_SCORE, Y_EXP = 0.5, -0.2, -0.9     # rows of dot products, scores, shifted scores
                                             # (review 26: spread into the empty bottom)
@@ -282,9 +282,10 @@ class PerHeadScene(StoryboardScene):
         if len(col.summary) and size != S:
             # "384 dims" at the label size (review 26: ~10 px grey at the small size); a
             # head's "32 dims" stays small (W_K's name passes beside the query's column)
-            k = T.TYPE.label if (length or d["shape"]["d_head"]) != d["shape"]["d_head"] else S
-            col.summary.scale(k / size).next_to(col[2], RIGHT, buff=0.12).align_to(
-                col[2], DOWN)
+            # review 28: "32 dims" and "384 dims" still small and grey: both at the label
+            # size, in the text colour
+            col.summary.scale(T.TYPE.label / size).set_color(T.TEXT).next_to(
+                col[2], RIGHT, buff=0.12).align_to(col[2], DOWN)
         return col
 
     def bare(self, col: VectorColumn) -> VectorColumn:
@@ -293,12 +294,19 @@ class PerHeadScene(StoryboardScene):
         col.remove(col[0], col[2])
         return col
 
-    def row(self, values, decimals: int, y: float, color=T.TEXT, size: float = NUM) -> VGroup:
+    def row(self, values, decimals: int, y: float, color=T.TEXT, size: float = NUM,
+            zeros: bool = False) -> VGroup:
         """One number per column (a list view: each Num brings its plan path), '…' at an
-        ellipsis."""
+        ellipsis. `zeros`: an entry that rounds to 0 at `decimals` is written "0", grey (review
+        28: seven "0.000" in a row of nine, edge to edge)."""
+        def num(p):
+            if zeros and round(float(values.raw[p]), decimals) == 0:
+                # review 29: "0" for 9.4e-5 read as exactly zero; the bound, compact
+                return txt(f"<{10 ** -decimals:.{decimals}f}", S, T.MUTED)
+            return Num(values[p], None, decimals, size, color)
         return VGroup(*[(txt("…", S, T.MUTED) if p is None else
                          txt("–", S, T.MUTED) if values.raw[p] is None else  # masked key
-                         Num(values[p], None, decimals, size, color))
+                         num(p))
                         .move_to([self.xs(j), y, 0]) for j, p in enumerate(self.slots())])
 
     def label_at(self, m, y: float):
@@ -509,6 +517,10 @@ class PerHeadScene(StoryboardScene):
 
     def beat_heads(self, beat) -> None:
         d = self.data
+        # review 29: the title bar took ~50 px of every frame; it leaves after the opening
+        if self.title in self.mobjects:
+            self.play(FadeOutPlace(self.title), run_time=0.4)
+            self.remove(self.title)
         n, dm, dh = d["shape"]["n_heads"], d["shape"]["d_model"], d["shape"]["d_head"]
         cards = VGroup(*[HeadCard(h, height=1.0) for h in range(n)])
         cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.5, 1.15, 0])
@@ -588,10 +600,14 @@ class PerHeadScene(StoryboardScene):
                      .set_fill(T.TEXT, 0.9)
                      .move_to([ax_c + bw * k, ax_y + 0.03 + bh * (n_k + 0.5), 0]))
         # beside the pile, left-aligned lines (above it, it ran into the legend)
-        cos = VGroup(txt(f"all {lay['w_pairs']} pairs", B, T.TEXT),
-                     txt("(each pair of heads, each kind)", B, T.TEXT),
-                     inline(txt("within", B, T.TEXT), Num(lp.w_cos_max, None, 2, B, MARK),
-                            txt("of 0", B, T.TEXT), buff=0.15))
+        # the baseline (review 28: "what unrelated directions give" had none): as many pairs
+        # of random Gaussian matrices of the same shapes (plan: w_rand_max)
+        rand = inline(txt("random matrices: up to", B, T.TEXT),
+                      Num(lp.w_rand_max, None, 2, B, T.TEXT), buff=0.15)
+        cos = VGroup(inline(txt(f"all {lay['w_pairs']} pairs: within", B, T.TEXT),
+                            Num(lp.w_cos_max, None, 2, B, MARK), txt("of 0", B, T.TEXT),
+                            buff=0.15),
+                     txt("(each pair of heads, each kind)", B, T.TEXT), rand)
         cos.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         cos.next_to([ax_c + bw * (max(bins, default=0) + 1), ax_y + 0.75, 0], RIGHT, buff=0.45)
         if cos.get_right()[0] > 6.6:
@@ -610,7 +626,10 @@ class PerHeadScene(StoryboardScene):
             copies = [cards[h].bars[0].copy() for h in (a, b)]
             lying = [c.copy().rotate(-PI / 2).stretch_to_fit_height(f.height)
                      .move_to(f.get_left(), aligned_edge=LEFT) for c, f in zip(copies, flats)]
-            self.play(Create(pair), run_time=0.2 * t)
+            # the legend steps aside while the copies pass where it was (review 28: the
+            # strips flew across it); it comes back when the strips leave
+            self.play(Create(pair), FadeOutPlace(legend), run_time=0.2 * t)
+            self.remove(legend)
             self.play(*[Transform(c, m, path_arc=-PI / 3) for c, m in zip(copies, lying)],
                       run_time=0.4 * t)
             self.play(*[ReplacementTransform(c, f) for c, f in zip(copies, flats)],
@@ -626,26 +645,29 @@ class PerHeadScene(StoryboardScene):
         def pile_up(t):
             # the two strips leave (the pair is on the axis now); every pair's dot rises
             # from the axis into its stack, left to right
-            self.play(FadeOutPlace(strips), FadeOutPlace(pmark), run_time=0.2 * t)
+            self.play(FadeOutPlace(strips), FadeOutPlace(pmark), FadeInPlace(legend),
+                      run_time=0.2 * t)
             self.gone(strips)
             if len(pile):
                 self.play(LaggedStart(*[FadeIn(m, shift=0.15 * UP) for m in pile],
                                       lag_ratio=0.01), run_time=0.55 * t)
             else:
                 self.wait(0.55 * t)
-            self.play(FadeIn(cos, shift=0.15 * UP), run_time=0.25 * t)
+            self.play(FadeIn(cos[:2], shift=0.15 * UP), run_time=0.25 * t)
 
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.1), run_time=t)),
                        (1, lambda t: self.play(FadeInPlace(legend), run_time=t))]),
-                  (1, [(3, flatten),
-                       (1.2, lambda t: self.play(FadeInPlace(cosnote), run_time=t)),
+                  (1, [(3, flatten)]),
+                  (2, [(1.2, lambda t: self.play(FadeInPlace(cosnote), run_time=t)),
                        (1.2, lambda t: self.play(GrowFromCenter(pdot), FadeInPlace(pmark),
                                                  run_time=t)),
                        (0.6, lambda t: self.play(FadeOutPlace(pair), run_time=t))]),
-                  # the count on the words "within ... of zero" (a render: 3 s late)
-                  (2, [(2, pile_up), (1, lambda t: self.emphasize(cos[2][1], run_time=t)),
-                       (1.5, lambda t: self.wait(t))])]
+                  # the count on the words "within ... of zero" (a render: 3 s late), then
+                  # the random baseline on its words
+                  (3, [(2, pile_up), (1, lambda t: self.emphasize(cos[0][1], run_time=t)),
+                       (1, lambda t: self.play(FadeIn(rand, shift=0.15 * UP), run_time=t)),
+                       (0.5, lambda t: self.wait(t))])]
         dots = VGroup()
         if self.st.x is not None:
             # bank's X, as a blue dot, leaves its column for every card at once (all of them
@@ -657,7 +679,7 @@ class PerHeadScene(StoryboardScene):
             xkey = VGroup(txt("blue dot:", B, T.X), txt("the same X", B, T.X))
             xkey.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             xkey.next_to(self.st.x, DOWN, buff=0.3).align_to([EDGE_X, 0, 0], LEFT)
-            groups.append((4, [
+            groups.append((6, [
                 (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
                                         FadeInPlace(xkey), run_time=t)),
                 (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
@@ -903,7 +925,7 @@ class PerHeadScene(StoryboardScene):
             parts = [txt(f"'{h['top']['token']}':", NUM, T.TEXT)]
             for i, m in enumerate(terms):
                 parts += ([txt("+", NUM, T.MUTED)] if i else []) + [m]
-            parts += [txt("+", NUM, T.MUTED), rest, txt(f"({dh - n_show} more)", S, T.TEXT),
+            parts += [txt("+", NUM, T.MUTED), rest, txt(f"({dh - n_show} more)", T.TYPE.label, T.TEXT),
                       txt("=" if h["products_add"] else "≈", NUM, T.MUTED), total]
             worked = inline(*parts, buff=0.15).move_to([0, -2.05, 0])
             worked.terms, worked.rest, worked.total = terms, rest, total
@@ -965,16 +987,12 @@ class PerHeadScene(StoryboardScene):
         # "÷ √32 = 5.66" was ~10 px, a number the viewer must read)
         div = inline(txt(f"÷ √{d['shape']['d_head']} =", NUM),
                      Num(self.v.scale, None, 2, NUM, MARK), buff=0.15)
-        label = self.label_at(div, Y_SCORE)
-        label.add(txt("scores", S, T.TEXT).next_to(div, DOWN, buff=0.06).align_to(div, RIGHT))
+        # the row named at its left like the others (review 28: "scores" small, under 5.66)
+        label = self.label_at(inline(txt("scores:", S, T.TEXT), div, buff=0.15), Y_SCORE)
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
-        dh = d["shape"]["d_head"]
-        why = VGroup(txt(f"why ÷ √{dh}: the design's reason, not measured here", S, T.TEXT),
-                     txt(f"random entries: a sum of {dh} products spreads like √{dh};", S, T.TEXT),
-                     txt("divided, softmax is not pushed to all or nothing by size alone", S,
-                         T.TEXT))
-        why[0].move_to([0, -0.75, 0])
-        why[1].next_to(why[0], DOWN, buff=0.1).align_to(why[0], LEFT)
+        # review 29: no small grey rationale lines (the reason is one spoken line in softmax,
+        # after softmax is defined); the plot only shows what the division does
+        why = VGroup()
         # the sizes on a line (review 20: 10 s of text with nothing moving): a dot per dot
         # product; divided by √d_head they all move towards 0 and sit where the scores are
         vals = [(h["scores"][t], h["dots"][t]) for t in self.slots()
@@ -991,10 +1009,9 @@ class PerHeadScene(StoryboardScene):
         moved = [[at(sc), y_line, 0] for sc, _ in vals]     # the plan's scores
         lname = txt("dot products", S, T.TEXT).next_to(axis, LEFT, buff=0.15)
         sname = inline(txt("÷", S, T.TEXT), Num(self.v.scale, None, 2, S),
-                       txt(": the scores, closer together", S, T.TEXT))
+                       txt("scales every score", S, T.TEXT))
         sname.next_to([at(max(sc for sc, _ in vals)), y_line, 0], UP, buff=0.25)
         sname.align_to([at(0) - 0.3, 0, 0], LEFT)
-        why[2].next_to(zero, DOWN, buff=0.2).align_to(why[0], LEFT)
         line = VGroup(axis, zero, pts, lname)
         why.add(line, sname)
         self.by_cue([(2, [
@@ -1011,9 +1028,7 @@ class PerHeadScene(StoryboardScene):
             # why √d_head (the design's reason, said as such): where the dot products' sum
             # was written
             # line by line as the voice says it (review 19: a static 13 s block)
-            (3, [(1, lambda t: self.play(FadeInPlace(why[0]), run_time=t)),
-                 (1, lambda t: self.play(FadeInPlace(why[1]), FadeInPlace(line),
-                                         run_time=t)),
+            (3, [(1, lambda t: self.play(FadeInPlace(line), run_time=t)),
                  (1, lambda t: self.play(*[Indicate(m, color=T.TEXT, scale_factor=1.3)
                                            for m in pts], run_time=t)),
                  (2, lambda t: (self.play(*[m.animate.move_to(x) for m, x in zip(pts, moved)],
@@ -1021,7 +1036,8 @@ class PerHeadScene(StoryboardScene):
                                           run_time=t),
                                 # gone for good (a later fade of the group would bring it back)
                                 line.remove(lname), self.gone(lname))),
-                 (1, lambda t: self.play(FadeInPlace(why[2]), run_time=t))])])
+                 # no box: it closed in on the ÷ and the words beside the number
+                 (1, lambda t: self.play(Indicate(sname[1], color=T.TEXT), run_time=t))])])
         self.set_slot("why", why)
         self.gone(self.st.keys, self.st.klabel)
         for m in (self.st.keys, self.st.klabel):
@@ -1033,7 +1049,7 @@ class PerHeadScene(StoryboardScene):
 
     def beat_exp(self, beat) -> None:
         d, (h, p) = self.data, self.head()
-        exps = self.row(p.exp, h["decimals"]["exp"], Y_E)
+        exps = self.row(p.exp, h["decimals"]["exp"], Y_E, zeros=True)
         # six characters (-26.76): a size down, or neighbours run together
         shifted = self.row(p.shifted, h["decimals"]["shifted"], Y_EXP, size=T.TYPE.label)
         slabel = self.label_at(txt("score − largest", S), Y_EXP)
@@ -1083,10 +1099,10 @@ class PerHeadScene(StoryboardScene):
                         .move_to([self.xs(j), BASE, 0], aligned_edge=DOWN)
                         for j, t in enumerate(self.slots()) if t is not None])
         n = len(self.slots())
-        axis = Line([self.xs(0) - 0.5, BASE, 0], [self.xs(n - 1) + 0.5, BASE, 0],
+        axis = Line([self.xs(0) - 0.45, BASE, 0], [self.xs(n - 1) + 0.4, BASE, 0],
                     color=T.MUTED, stroke_width=2)
         weights = self.row(p.weights, h["decimals"]["weights"],
-                           BASE - 0.27, WEIGHT)
+                           BASE - 0.27, WEIGHT, zeros=True)
         label = self.label_at(txt("÷ sum: attention weights", S, WEIGHT), BASE - 0.27)
         total = self.shown.pop("exp_sum")
         steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.42, 0]),
@@ -1124,12 +1140,17 @@ class PerHeadScene(StoryboardScene):
         eline.move_to([0, Y_EXP, 0])
         groups = [(4, steps)]
         # only when the voice says it (a sentence after the weights; a draft has none)
-        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 5
+        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 6
         if said:
+            # cue 5: why ÷ √d_head, one spoken line (the design's reason, not measured): the
+            # bars it is about are pointed at
+            groups.append((5, [(1, lambda t: self.play(Indicate(bars, color=WEIGHT,
+                                                                scale_factor=1.05),
+                                                       run_time=t))]))
             # the scores row, faded to nothing in the exp beat, leaves the scene first: the
             # gap line takes its place (no hidden text under it, layoutcheck)
             hidden = VGroup(self.st.scores, self.st.rows[1], shifted_rows)
-            groups.append((5, [(1, lambda t: (self.gone(hidden),
+            groups.append((6, [(1, lambda t: (self.gone(hidden),
                                               self.play(FadeInPlace(gapline[:2]),
                                                         run_time=t))),
                                (1, lambda t: self.play(FadeInPlace(gapline[2:4]),
@@ -1243,7 +1264,10 @@ class PerHeadScene(StoryboardScene):
                                                               if m not in land])),
                                          run_time=t)),
                  (5, lambda t: self.weigh_and_add(parts, ws, out, y_tag - 0.5, t))]),
-            (2, [(0.7, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
+            # "× weight" has done its job: it leaves as the output's name comes in where it
+            # was (review 28: the name faded in over it)
+            (2, [(0.7, lambda t: (self.play(FadeOutPlace(tlabel), FadeInPlace(olabel),
+                                            run_time=t), self.gone(tlabel))),
                  (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
                                               color=T.V, run_time=t))]),
             # what it does for the focus token: context from the token before, said on screen
@@ -1258,7 +1282,7 @@ class PerHeadScene(StoryboardScene):
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
             if m in self.st.on:
                 self.st.on.remove(m)
-        self.keep(values, vlabel, out, olabel, formula, tlabel, gist)
+        self.keep(values, vlabel, out, olabel, formula, gist)
 
     # --- the whole matrix, every head -------------------------------------------------------
     def window_pattern(self, pattern) -> list:
@@ -1286,12 +1310,29 @@ class PerHeadScene(StoryboardScene):
             lines.add(txt(f"{len(w)} of {d['n_tokens']} tokens shown", S, T.TEXT))
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         lines.next_to(m, RIGHT, buff=0.6).align_to(m, UP)
-        bars = list(self.st.bars)
+        # review 29: the weights row the values beat left (its bars had gone) morphs itself
+        # into the focus token's row of the matrix: each weight becomes its cell
+        cells = m.rows[w.index(f)].cells
+        tags = self.st.weights
+        sl = self.slots()
+        pairs = ([(tags[j], cells[w.index(t)]) for j, t in enumerate(sl)
+                  if t is not None and t in w] if tags is not None else [])
+        done = {id(c) for _, c in pairs}
+        extra = [c for c in cells if id(c) not in done]
+        spare = [tags[j] for j, t in enumerate(sl) if t is None or t not in w] if pairs else []
+        keepers = [tags] if pairs else []
+
+        def morph(t):
+            if pairs:
+                self.play(*[ReplacementTransform(a, c) for a, c in pairs],
+                          *[FadeInPlace(c) for c in extra],
+                          *[FadeOutPlace(x) for x in spare], run_time=t)
+                self.gone(*spare)
+            else:
+                self.play(FadeInPlace(m.rows[w.index(f)]), run_time=t)
         self.by_cue([(0, [
-            (1, lambda t: self.clear_but(bars, t)),
-            (2, lambda t: self.play(*([Transform(b, c) for b, c in
-                                       zip(bars, m.rows[w.index(f)].cells)]
-                                      or [FadeInPlace(m.rows[w.index(f)])]), run_time=t))]),
+            (1, lambda t: self.clear_but(keepers, t)),
+            (2, morph)]),
             (1, [(1, lambda t: self.play(Create(ring), run_time=t)),
             (4, lambda t: self.play(LaggedStart(*[FadeInPlace(r) for q, r in enumerate(m.rows)
                                                   if q != w.index(f)], lag_ratio=0.12),
@@ -1299,7 +1340,7 @@ class PerHeadScene(StoryboardScene):
                                     run_time=t)),
             (3, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in lines],
                                                 lag_ratio=0.3), run_time=t))])])
-        self.remove(*bars, *m.rows, m.row_labels, m.col_labels)
+        self.remove(*m.rows, m.row_labels, m.col_labels, *[c for _, c in pairs])
         self.add(m)
         self.st.matrix, self.st.panel = m, lines
         self.keep(m, lines, ring)
@@ -1344,7 +1385,8 @@ class PerHeadScene(StoryboardScene):
         d, (lay, p) = self.data, self.lay()
         best, runner = lay["prev"]["head"], lay["prev"]["next_head"]
         n = len(d["window"])
-        cell = 1.8 / n             # review 26: ~50 px tiles; review 27: ~95 px, bigger
+        cell = 1.98 / n            # review 26: ~50 px tiles; review 27: ~95 px, bigger;
+                                   # review 28: ~11 px cells: the title leaves for the grid
         minis = VGroup()
         for h, pattern in enumerate(lay["patterns"]):
             m = AttentionMatrix(self.window_pattern(pattern), [], cell, cell, color=WEIGHT,
@@ -1358,7 +1400,7 @@ class PerHeadScene(StoryboardScene):
             tile = VGroup(name, m, score).arrange(DOWN, buff=0.08)
             name.align_to(m, RIGHT)         # room on its left for the first column's token
             minis.add(tile)
-        minis.arrange_in_grid(rows=2, buff=(0.3, 0.12)).move_to([0.5, 0.1, 0])
+        minis.arrange_in_grid(rows=2, buff=(0.22, 0.12)).move_to([0.45, 0.45, 0])
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
                    f"on the token just before", S, T.TEXT)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
@@ -1395,6 +1437,7 @@ class PerHeadScene(StoryboardScene):
             fnote.shift(LEFT * (fnote.get_right()[0] - 6.7))
         box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
+        others, DIM = VGroup(*[m for h, m in enumerate(minis) if h not in (best, runner)]), 0.3
         big = self.st.matrix
         if big is not None and big in self.st.on:
             self.st.on.remove(big)
@@ -1411,23 +1454,35 @@ class PerHeadScene(StoryboardScene):
                                                 else VGroup(m[0], m[2]))
                                     for h, m in enumerate(minis)], lag_ratio=0.1),
                       FadeInPlace(axes), run_time=(0.5 if big is not None else 1) * t)
-        self.by_cue([(0, [(1, lambda t: self.clear(t)), (4, shrink)]),
+        def untitle(t):
+            # the title banner leaves for the grid (it comes back with the join beat)
+            if self.title in self.mobjects:
+                self.play(FadeOutPlace(self.title), run_time=0.3 * t)
+                self.remove(self.title)
+            self.clear(0.7 * t)
+
+        self.by_cue([(0, [(1, untitle), (4, shrink)]),
                      (1, [(1, lambda t: self.play(FadeInPlace(head), run_time=t)),
                           (1, lambda t: self.emphasize(*[m[2] for m in minis],
                                                        run_time=t))]),
-                     (2, [(1, lambda t: self.play(Create(box), run_time=t)),
+                     # review 29: the tiles not discussed dim while heads 2 and 5 are
+                     (2, [(1, lambda t: self.play(Create(box), ghost(others, DIM),
+                                                  run_time=t)),
                           (2, lambda t: self.play(Create(box2), run_time=t)),
                           (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])]
                     # on the words (review 26: the rings ~3 s late, the line after the
-                    # sentence): rows and rings together, then the count, then quiet
-                    + [(3, [(1, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
+                    # sentence); review 29: heads 2 and 5 are done first (boxes gone, every
+                    # tile lit again), then rows and rings, then the count, then quiet
+                    + [(3, [(0.6, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
+                                                      ghost(others, 1 / DIM), run_time=t)),
+                            (1, lambda t: self.play(
                                                     Create(rows_b), FadeInPlace(bticks),
                                                     *([LaggedStart(*[Create(r) for r in fmarks],
                                                                    lag_ratio=0.2)]
                                                       if len(fmarks) else []),
                                                     run_time=t)),
                             (0.8, lambda t: self.play(FadeInPlace(fnote), run_time=t)),
-                            (1.5, lambda t: self.wait(t))])])
+                            (1.0, lambda t: self.wait(t))])])
         self.keep(minis, head, axes, box, box2, rows_b, bticks, fmarks, fnote)
         self.st.grid_rows = [m[1].rows[fr] for m in minis]
 
@@ -1470,9 +1525,10 @@ class PerHeadScene(StoryboardScene):
         wo = VGroup(wo_box, wo_sym, wo_size, out_arrow)
         dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
-        dlen = inline(txt("length", S, T.TEXT),
+        dlen = inline(txt("length", T.TYPE.label, T.TEXT),
                       math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN))
+                      # review 29: the number read at its label's size, not under it
+                      Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN), buff=0.15)
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
         dgroup = VGroup(dname, delta, dlen)
         # the pieces, true to shape: the joined outputs stand as a column beside W_O, a square
@@ -1536,7 +1592,7 @@ class PerHeadScene(StoryboardScene):
         bfirst = Num(jp.bias_first, None, sd, FS, T.TEXT).move_to([0, y_bias, 0])
         bfirst.align_to([x_cs, 0, 0], RIGHT)
         plus = txt("+", T.TYPE.body, T.MUTED).next_to(bfirst, LEFT, buff=0.15)
-        cs_head = txt("first entries", S, T.TEXT).move_to([0, 2.62, 0]).align_to(
+        cs_head = txt("first entries", T.TYPE.label, T.TEXT).move_to([0, 2.62, 0]).align_to(
             [x_cs, 0, 0], RIGHT)
         rule = Line([x_cs - 1.0, y_bias - 0.2, 0], [x_cs, y_bias - 0.2, 0], color=T.TEXT,
                     stroke_width=2)
@@ -1557,9 +1613,12 @@ class PerHeadScene(StoryboardScene):
                           for h, tok in enumerate(j["argmax"])])
         onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
-        cnote = txt(f"In this sentence, long pieces and a look at '{j['key_token']}' go "
-                    f"together; why was not tested.", T.TYPE.body, T.TEXT)
-        cnote.move_to([0, y_bias - 0.95, 0]).align_to([x_tok, 0, 0], LEFT)
+        # on two lines (review 28: one line ended 6 px from the frame's edges)
+        cnote = VGroup(txt(f"In this sentence, long pieces and a look at '{j['key_token']}'",
+                           T.TYPE.body, T.TEXT),
+                       txt("go together; why was not tested.", T.TYPE.body, T.TEXT))
+        cnote.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        cnote.move_to([0, y_bias - 1.0, 0]).align_to([x_tok, 0, 0], LEFT)
         if cnote.get_right()[0] > 6.7:
             cnote.shift(LEFT * (cnote.get_right()[0] - 6.7))
         # the colour key on a line of its own, under the joined row's label
@@ -1596,12 +1655,16 @@ class PerHeadScene(StoryboardScene):
             row = joined.copy()
             self.play(GrowFromEdge(wo_box, LEFT), FadeInPlace(wo_sym), FadeInPlace(wo_size),
                       run_time=0.25 * t)
-            self.play(row.animate.stretch_to_fit_width(0.9 * wo_box.width).move_to(wo_box)
-                      .set_opacity(0), run_time=0.35 * t)
-            self.gone(row)
-            self.play(Indicate(wo_box, color=T.TEXT, scale_factor=1.06), Create(out_arrow),
+            # review 29: it was faded while it moved (never seen to arrive): it slides in
+            # whole, then is taken in as Δ_attn comes out
+            self.play(row.animate.stretch_to_fit_width(0.9 * wo_box.width).move_to(wo_box),
+                      run_time=0.35 * t)
+            self.play(row.animate.scale(0.2).set_opacity(0), Create(out_arrow),
                       FadeIn(delta, target_position=wo_box.get_center(), scale=0.3),
-                      FadeInPlace(dname), run_time=0.4 * t)
+                      run_time=0.3 * t)
+            self.gone(row)
+            self.play(Indicate(wo_box, color=T.TEXT, scale_factor=1.06),
+                      FadeInPlace(dname), run_time=0.1 * t)
 
         def make_room(t):
             # the head row and the formula leave; the joined row stands up as a column (each
@@ -1685,13 +1748,14 @@ class PerHeadScene(StoryboardScene):
         # what the end-to-end bar is, truthfully (review 25: "they point different ways"
         # said, not shown): the length the sum would have if every piece pointed one way
         slabel = VGroup(inline(txt(f"{n} pieces + bias, lengths end to end:", S, T.TEXT),
-                               Num(jp.with_bias, None, j["decimals"]["with_bias"], S, T.ATTN),
+                               Num(jp.with_bias, None, j["decimals"]["with_bias"],
+                                   T.TYPE.body, T.ATTN),
                                buff=0.2),
                         txt("= the sum's length if all pointed one way", S, T.TEXT))
         slabel.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         slabel.next_to(stack, UP, buff=0.15).align_to([x_st, 0, 0], LEFT)
         dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], S, T.ATTN),
+                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN),
                         txt(": the sum as it is", S, T.TEXT))
         dlabel.next_to(dbar, RIGHT, buff=0.25)
         cancel = VGroup(stack, sbias, slabel, dbar, dlabel)
@@ -1733,7 +1797,11 @@ class PerHeadScene(StoryboardScene):
         # review 24: the weight rows morphing into the output boxes read as if the weights
         # were the outputs; the rows leave with the grid, and head 2's output (its weighted
         # sum of values, from the values beat) comes back and moves into its box
-        first = ([(1, lambda t: self.clear(t)),
+        def retitle(t):
+            # the title, gone for the grid, comes back with the next chapter step
+            self.clear(t)
+
+        first = ([(1, retitle),
                   (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)), run_time=t)),
                   (1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
                   (3, gather)])
@@ -1925,7 +1993,7 @@ class PerHeadScene(StoryboardScene):
             x1 = self.column(nl["x"], nv.x.path, nl.get("x_decimals", nd), T.X,
                              summary=True, length=dm)
             x1.at(4.15, -0.35)
-            x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", S, T.MUTED))
+            x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
             x1name.next_to(x1, UP, buff=0.12).align_to(x1, LEFT)
             nxt = x1name
             # review 26: 0.422 became 0.28 with no cue that LayerNorm rescales
@@ -1939,9 +2007,9 @@ class PerHeadScene(StoryboardScene):
             q1 = self.column(nl["q"], nv.q.path, nd, T.Q, length=dh)
             q0.at(-5.2, 0.2)
             q1.at(-1.25, 0.2)
-            q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", S,
-                                                                           T.MUTED))
-            q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", S, T.MUTED))
+            q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label,
+                                                                           T.TEXT))
+            q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
             for nm, c in ((q0name, q0), (q1name, q1)):
                 nm.next_to(c, UP, buff=0.12).align_to(c, LEFT)
             # each query's making, at the body size (review 19: the closing formula was small
@@ -2028,7 +2096,9 @@ class PerHeadScene(StoryboardScene):
                                             .set_opacity(0),
                                             Indicate(wq1, color=T.Q, scale_factor=1.08),
                                             run_time=t), self.gone(strip))),
-                 (1.2, lambda t: self.play(FadeIn(q1, shift=(q1.get_x() - wq1.get_x()) * RIGHT),
+                 # from just left of the box, clear of it (review 28: it faded in behind it)
+                 (1.2, lambda t: self.play(FadeIn(q1, shift=(q1.get_x() - (
+                     wq1.get_left()[0] - 0.15 - q1.width / 2)) * RIGHT),
                                            FadeInPlace(q1name), FadeInPlace(q1how),
                                            run_time=t))]),
             # the query this video followed, beside it

@@ -159,6 +159,7 @@ class Layer(View):
     x: list[float]
     x_decimals: int
     w_cos_max: float
+    w_rand_max: float       # random Gaussian matrices of the same shapes: their largest |cos|
     w_pair: Pair
     w_abs: list[float]      # every pair's |cos|, W_Q, W_K, W_V pairs
     w_all: list[float]      # the same pairs' signed cosines
