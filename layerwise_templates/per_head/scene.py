@@ -1401,6 +1401,15 @@ class PerHeadScene(StoryboardScene):
             name.align_to(m, RIGHT)         # room on its left for the first column's token
             minis.add(tile)
         minis.arrange_in_grid(rows=2, buff=(0.22, 0.12)).move_to([0.45, 0.45, 0])
+        # the focus token's name stands left of the tiles (bticks below): a teacher's long
+        # word must not push it off the frame, so the grid moves right, shrinking if it must
+        # (the sweep's long MiniLM sentence drew it at the left edge)
+        lw = txt(f"'{d['focus']['token']}'", S, T.TEXT).width + 0.15
+        edge = self.HOME_WIDTH / 2 - 0.2
+        if minis.width + lw > 2 * edge:
+            minis.scale((2 * edge - lw) / minis.width)
+        if minis.get_left()[0] - lw < -edge:
+            minis.shift(RIGHT * (-edge + lw - minis.get_left()[0]))
         head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
                    f"on the token just before", S, T.TEXT)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
