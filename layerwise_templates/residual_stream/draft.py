@@ -146,7 +146,7 @@ def build(c: Context) -> Draft:
         "Each step is drawn at its true angle to the X it is added to. "
         + ("Both steps are short next to X, and " if short else "Then ")
         + f"X of {{data.zoom.next_layer}} is {{data.zoom.norm_out.value:{_spec(xo)}}} long.",
-        moments={"z_x": "It reads", "z_attn": "attention adds", "z_ffn": "feed-forward network adds",
+        moments={"z_x": "Here is one", "z_attn": "attention adds", "z_ffn": "feed-forward network adds",
                  "z_angle": "true angle", "z_next": "Both steps" if short else "Then X"},
         expect=[f"data.zoom.layer == {mid}"]
         + (["data.zoom.rel_attn.value < 0.5", "data.zoom.rel_mlp.value < 0.5"]

@@ -547,9 +547,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         note.next_to(tag, DOWN, buff=0.3).align_to(tag, LEFT)
         # (round 28: X's arrow stood still for 9 s before attention's step) X's arrow grows
         # while "It reads X of 15, 202 long" is said; its length is boxed as it is said
+        self.put("ztag", tag, anim=appear(tag), run_time=0.5)
         if self.named(M.Z_X):
             self.hold_until_moment(M.Z_X)
-        self.put("ztag", tag, anim=appear(tag), run_time=0.5)
         grow = self.to_moment(M.Z_ATTN, 1.0, 0.6) if self.named(M.Z_ATTN) else 1.0
         self.put("zx", VGroup(x_ar, x_lab), anim=GrowArrow(x_ar), run_time=max(1.0, grow))
         self.add(x_lab)
