@@ -846,7 +846,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                      Num(self.v.layers[lay["layer"]].layer, decimals=0, size=T.TYPE.label,
                          color=T.POINTER))
         if bars:
+            # over the layer's own bars and X's beside them (round 29 draft: on X's bars)
+            near = bars + [self.bars[("x", j)] for j in (lay["layer"], lay["layer"] + 1)
+                           if ("x", j) in self.bars]
             lab.next_to(VGroup(*bars), UP, buff=0.2)
+            lab.set_y(max(m.get_top()[1] for m in near) + 0.08 + lab.height / 2)
         self.keep_inside(lab)
         widths = [a.get_stroke_width() for a in arrows]
         self.play(*self.light_bars(keyed), appear(lab),
