@@ -134,6 +134,9 @@ TYPED_STREAM = {
     ("journey_late", "medians"): (0, ""), ("journey0", "medians"): (0, ""),
     ("journey1", "medians"): (0, ""),
     # one middle layer to scale (the video's `zoom`; the draft's `zoom_mid`)
+    ("zoom", "z_x"): (1, "Here is one"), ("zoom_mid", "z_x"): (0, "Here is one"),
+    ("journey_early", "among"): (1, "two steps are among"), ("journey_late", "among"): (0, ""),
+    ("journey0", "among"): (0, ""), ("journey1", "among"): (0, ""),
     ("zoom", "z_attn"): (3, "attention adds"), ("zoom", "z_ffn"): (3, "feed-forward network adds"),
     ("zoom", "z_angle"): (4, "true angle"), ("zoom", "z_next"): (5, "Both steps"),
     ("zoom_mid", "z_attn"): (2, "attention adds"),

@@ -146,7 +146,7 @@ def build(c: Context) -> Draft:
         "Each step is drawn at its true angle to the X it is added to. "
         + ("Both steps are short next to X, and " if short else "Then ")
         + f"X of {{data.zoom.next_layer}} is {{data.zoom.norm_out.value:{_spec(xo)}}} long.",
-        moments={"z_attn": "attention adds", "z_ffn": "feed-forward network adds",
+        moments={"z_x": "Here is one", "z_attn": "attention adds", "z_ffn": "feed-forward network adds",
                  "z_angle": "true angle", "z_next": "Both steps" if short else "Then X"},
         expect=[f"data.zoom.layer == {mid}"]
         + (["data.zoom.rel_attn.value < 0.5", "data.zoom.rel_mlp.value < 0.5"]
@@ -160,8 +160,8 @@ def build(c: Context) -> Draft:
                 "adds two bars, its attention and feed-forward updates, beside the bar of X. "
                 "The view widens to keep X's whole arrow, from the origin, in sight."
                 if k == 0 else f"{span}, two additions each.")
-        show, moments, medians = "journey", {"dips": 0, "reach": 0,
-                                             "close": 0, "medians": 0}, ""
+        show, moments, medians = "journey", {"dips": 0, "reach": 0, "close": 0,
+                                             "medians": 0, "among": 0}, ""
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
         big_n, big_kind, big_l = max(steps)

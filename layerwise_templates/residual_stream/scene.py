@@ -285,9 +285,17 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
         self.put("plus", plus, run_time=run["plus"] * k)
         if op is not None:
-            # "Its output, the update delta attention": out of the attention box into its place
-            self.put("b", b, anim=FadeIn(b, target_position=op.get_center(), scale=0.4),
-                     run_time=max(0.6, run["b"] * k))
+            # "Its output, the update delta attention": born small inside the attention box,
+            # it travels out of it to its place beside X (round 28: it faded in beside X while
+            # the box faded out); the box leaves once it is empty
+            seed = b.copy().move_to(op.get_center())
+            self.play(Indicate(op[0], color=T.ATTN, scale_factor=1.1),
+                      FadeIn(seed, scale=0.3), run_time=0.5)
+            self.remove(seed)
+            self.shown["b"] = b
+            self.play(Transform(seed, b), run_time=max(0.8, run["b"] * k))
+            self.remove(seed)
+            self.add(b)
             self.play(FadeOutPlace(op), run_time=0.3)
         else:
             self.put("b", b, run_time=run["b"] * k)
@@ -319,14 +327,23 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.play(FadeIn(c[1], target_position=eq.get_center(), scale=0.2), FadeIn(c[0]),
                   run_time=0.55 * t_c)
         self.add(c[0], c[1])
-        if "rounded" not in self.shown:
-            # the entries are rounded: the shown ones need not add up in the last digit
-            r = txt("entries rounded", T.TYPE.label, T.MUTED)
-            r.next_to(VGroup(a, b, c), DOWN, buff=0.06)
+        if not getattr(self, "rounded_said", False):
+            # the entries are rounded: the shown ones need not add up in the last digit; said
+            # once, at the first sum, right of it (round 28: under the columns, on the bars' key)
+            self.rounded_said = True
+            r = VGroup(txt("entries", T.TYPE.label, T.MUTED),
+                       txt("rounded", T.TYPE.label, T.MUTED)).arrange(DOWN, buff=0.06,
+                                                                      aligned_edge=LEFT)
+            r.next_to(c[1], RIGHT, buff=0.2)
             self.keep_inside(r)
             self.put("rounded", r, anim=appear(r), run_time=0.3)
         self.shown["c"] = c
         self.play(FadeIn(c[2]), run_time=0.3)
+        if getattr(self, "plane_hidden", False) or getattr(self, "chart_hidden", False):
+            # the RMSNorm explanation had the stage to itself: the plane and the bars come
+            # back for the step, tip to tail
+            self.ensure_plane()
+            self.ensure_chart()
         if zoom:
             tail = run["ring"] + run["drop"] + run["move"]
             self.advance(s["to"], run["grow"] * k, zoom_at=self.said(M.ZOOM),
@@ -438,6 +455,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.keep_inside(defn)
         if DIVIDES in moments:
             self.hold_until_moment(DIVIDES)
+        # (round 28: the formula shared the stage with the plane and the bars) the plane and
+        # the bars leave while RMSNorm is explained; they come back for the step (add_step)
+        self.hide_plane()
+        self.hide_chart()
         self.put("rms", defn, anim=appear(defn), run_time=self.to_moment(SHRINKS, 1.2, 0.6))
         self.hold_until_moment(SHRINKS)
         unit = 1.6                                   # scene units per unit of length
@@ -508,8 +529,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                          max_tip_length_to_length_ratio=0.3, max_stroke_width_to_length_ratio=20)
 
         x_ar = arrow(at[0], at[1], T.X, 6)
-        a_ar = arrow(at[1], at[2], T.ATTN)
-        f_ar = arrow(at[2], at[3], T.FFN)
+        # (round 28: the FFN's step, back along nearly the same line, hid attention's) the
+        # first step wide, the second thin over it: both seen where they run together
+        a_ar = arrow(at[1], at[2], T.ATTN, 8)
+        f_ar = arrow(at[2], at[3], T.FFN, 3)
         y_ar = arrow(at[0], at[3], T.X, 4)
         tag = inline(txt("layer", T.TYPE.label), Num(v.layer, decimals=0, size=T.TYPE.label),
                      txt("reads", T.TYPE.label), math(f"|{T.X_l(l)}| =", ML, T.X),
@@ -522,10 +545,18 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       txt("to the X it is added to", T.TYPE.label, T.MUTED)
                       ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         note.next_to(tag, DOWN, buff=0.3).align_to(tag, LEFT)
+        # (round 28: X's arrow stood still for 9 s before attention's step) X's arrow grows
+        # while "It reads X of 15, 202 long" is said; its length is boxed as it is said
         self.put("ztag", tag, anim=appear(tag), run_time=0.5)
-        self.put("zx", VGroup(x_ar, x_lab), anim=GrowArrow(x_ar), run_time=1.0)
+        if self.named(M.Z_X):
+            self.hold_until_moment(M.Z_X)
+        grow = self.to_moment(M.Z_ATTN, 1.0, 0.6) if self.named(M.Z_ATTN) else 1.0
+        self.put("zx", VGroup(x_ar, x_lab), anim=GrowArrow(x_ar), run_time=max(1.0, grow))
         self.add(x_lab)
         self.play(FadeIn(x_lab), run_time=0.3)
+        if self.named(M.Z_ATTN):
+            self.emphasize(tag[-1], run_time=max(0.6, min(1.5, self.said(M.Z_ATTN)
+                                                            - self.time - 0.1)))
 
         def step_label(ar, name, shown, color):
             lab = inline(math(name, ML, color), txt("adds", T.TYPE.label, color),
@@ -535,11 +566,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
 
         a_lab = step_label(a_ar, f"Delta_\"attn\"^(({l}))", v.norm_attn, T.ATTN)
         f_lab = step_label(f_ar, f"Delta_\"FFN\"^(({l}))", v.norm_mlp, T.FFN)
-        # the two labels one above the other, right of the tips, never over each other
+        # each label at its own arrow's far end: attention's left of its tip, the FFN's right
+        # of its own (round 28: stacked in the opposite order to the arrows)
+        a_lab.next_to(a_ar.get_end(), LEFT, buff=0.25)
         f_lab.next_to(f_ar, RIGHT, buff=0.2)
-        a_lab.next_to(a_ar, RIGHT, buff=0.2)
-        if a_lab.get_top()[1] > f_lab.get_bottom()[1] - 0.1:
-            a_lab.next_to(f_lab, DOWN, buff=0.15).align_to(f_lab, LEFT)
+        if a_lab.get_right()[0] > min(a_ar.get_left()[0], f_ar.get_left()[0]) - 0.1:
+            a_lab.shift(LEFT * (a_lab.get_right()[0] - min(a_ar.get_left()[0],
+                                                           f_ar.get_left()[0]) + 0.15))
         self.keep_inside(a_lab)
         self.keep_inside(f_lab)
         self.hold_until_moment(M.Z_ATTN)
@@ -645,10 +678,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         lit = {}
         ffn_cue = next((i for i, c in enumerate(self.beat.get("cues") or [])
                         if "feed-forward update grows" in c.get("text", "")), None)
-        if voiced and ffn_cue is not None and not ending and len(left) <= SHORT_LEG:
-            # a short leg's "the feed-forward update grows at every layer": the leg's FFN
-            # bars drawn so far light up as that is said (the data, not the key)
-            lit[self.cue_at(ffn_cue) + 0.3] = lambda a0: self.light_ffn(left, a0)
+        rising = voiced and ffn_cue is not None and not ending and len(left) <= SHORT_LEG
         has = ending
         att_cue = next((i for i, c in enumerate(self.beat.get("cues") or [])
                         if "attention adds a step longer" in c.get("text", "")), None)
@@ -662,7 +692,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # "One step stands out: in layer 24, attention adds a step longer than ...": said
             # after the walk, over the finished leg (round 27: said while layers 25-26 were
             # drawn), its two bars boxed then
-            sweep_end = min(sweep_end, self.cue_at(att_cue) - 0.3)
+            sweep_end = min(sweep_end, self.cue_at(att_cue) - (2.6 if rising else 0.3))
         # "Where a step shortens X by more than 2, its layer is lit below": the walk keeps one
         # pace; each dip's layer is marked under its bars as the walk draws it, never before
         # it is drawn nor before the words (the dips drawn before them are marked then)
@@ -681,9 +711,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             l = lay["layer"]
             new_tag = inline(txt("layer", T.TYPE.label),
                              Num(self.v.layers[l].layer, decimals=0, size=T.TYPE.label),
-                             txt("reads", T.TYPE.label),
-                             math(f"|{T.X_l(l)}| =", ML, T.X),
-                             self.n(self.v.layers[l].norm_x, T.X, T.TYPE.label))
+                             txt("reads", T.TYPE.label), *self.x_len(l))
             new_tag.move_to(TAG_AT)
             if "tag" in self.shown:             # a counter: its left edge kept (no jitter)
                 new_tag.align_to(self.shown["tag"], LEFT)
@@ -712,6 +740,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if lit:
             self.hold_until(min(lit))
             self.play(*[a for at in sorted(lit) for a in lit[at](0.0)], run_time=1.0)
+        if rising:
+            # "the feed-forward update grows at every layer" (round 28: taken on trust, the
+            # layers 1.2 s each): once the leg is drawn, its FFN bars lit one after another,
+            # left to right, each taller than the one before
+            self.play(*self.light_ffn(left, stagger=True), run_time=1.6)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
             if self.named(M.MEDIANS):
@@ -778,7 +811,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             return
         until = self.said(M.REACH) if self.named(M.REACH) else \
             (end - LAST_HOLD if self.beat.get("cues") else self.time + 4.0)
+        if self.named(M.AMONG):
+            until = min(until, self.said(M.AMONG))
         self.advance_together(left[-1]["stage_out"], max(3.0, until - self.time - 0.3))
+        if self.named(M.AMONG):
+            self.among(left)
         if self.named(M.REACH):
             self.hold_until_moment(M.REACH)
         after = inline(math(f"|{T.X_l(b + 1)}| =", ML, T.X),
@@ -791,6 +828,37 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                        run_time=max(0.8, min(2.0, until - self.time - 0.2)))
         if self.named(M.MEDIANS):
             self.medians_after(end, drop=("tag", "after", "close_note"))
+
+    def among(self, left) -> None:
+        """"Layer 15's two steps are among them": the close-up's layer found in the sweep, its
+        two step shadows on the plane and its two bars lit, its number written over its bars
+        (round 28: said, nothing marked it)."""
+        z = self.data.get("zoom") or {}
+        lay = next((a for a in left if a["layer"] == z.get("layer")), None)
+        if lay is None:
+            return
+        self.hold_until_moment(M.AMONG)
+        js = (lay["step_attn"], lay["step_ffn"])
+        keyed = [("step", js[0], T.ATTN), ("step", js[1], T.FFN)]
+        bars = [self.bars[("step", j)] for j in js if ("step", j) in self.bars]
+        arrows = [self.step_arrows[j] for j in js if j in getattr(self, "step_arrows", {})]
+        lab = inline(txt("layer", T.TYPE.label, T.POINTER),
+                     Num(self.v.layers[lay["layer"]].layer, decimals=0, size=T.TYPE.label,
+                         color=T.POINTER))
+        if bars:
+            # over the layer's own bars and X's beside them (round 29 draft: on X's bars)
+            near = bars + [self.bars[("x", j)] for j in (lay["layer"], lay["layer"] + 1)
+                           if ("x", j) in self.bars]
+            lab.next_to(VGroup(*bars), UP, buff=0.2)
+            lab.set_y(max(m.get_top()[1] for m in near) + 0.08 + lab.height / 2)
+        self.keep_inside(lab)
+        widths = [a.get_stroke_width() for a in arrows]
+        self.play(*self.light_bars(keyed), appear(lab),
+                  *[a.animate.set_stroke(width=3 * w) for a, w in zip(arrows, widths)],
+                  run_time=0.8)
+        self.emphasize(*bars, *arrows, run_time=1.2)
+        self.play(*[a.animate.set_stroke(width=w) for a, w in zip(arrows, widths)],
+                  FadeOutPlace(lab), run_time=0.5)
 
     def dips_in(self, layers) -> list:
         """The layers (of `layers`) one of whose sublayers shortens X by more than DIP."""
@@ -856,18 +924,20 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                         ManimColor(c), ManimColor(T.POINTER), ramp(t)))))
         return out
 
-    def light_ffn(self, left, a0: float = 0.0) -> list:
+    def light_ffn(self, left, a0: float = 0.0, stagger: bool = False) -> list:
         """"the feed-forward update grows at every layer": the leg's FFN bars drawn so far
         flash the pointer colour (a colour change: heights untouched), from share `a0` of the
-        play on (the play started before the words)."""
+        play on (the play started before the words); `stagger`: one after another, in order."""
         out = []
-        ramp = lambda t: there_and_back(min(1.0, max(0.0, (t - a0) / (1 - a0))))     # noqa
-        for a in left:
+        n = len(left)
+        for k, a in enumerate(left):
+            lo, w = (k / (n + 2), 3 / (n + 2)) if stagger else (a0, 1 - a0)
+            ramp = lambda t, lo=lo, w=w: there_and_back(min(1.0, max(0.0, (t - lo) / w)))  # noqa
             bar = self.bars.get(("step", a["step_ffn"]))
             if bar is not None:
                 out.append(UpdateFromAlphaFunc(
-                    bar, lambda m, t: m.set_fill(interpolate_color(
-                        ManimColor(T.FFN), ManimColor(T.POINTER), ramp(t)))))
+                    bar, lambda m, t, r=ramp: m.set_fill(interpolate_color(
+                        ManimColor(T.FFN), ManimColor(T.POINTER), r(t)))))
         return out
 
     def medians_after(self, end: float, drop) -> None:
@@ -882,10 +952,20 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.add(self.med_parts[3])
         self.emphasize(*self.med_parts[4], run_time=self.fill(end, 1.0))
 
+    def x_len(self, n: int) -> list:
+        """"|X^(n)| = 703": X's length, whole like its neighbours; one the plan had to keep a
+        decimal for (782.5: float noise sits at 782/783) is written "≈ 780", the copies beat's
+        "about" (round 28: 782.5 beside 703 and 600)."""
+        x, raw = self.v.x_norms[n], self.data["x_norms"][n]
+        cp = self.data.get("copies") or {}
+        if raw["value"] >= 100 and raw["decimals"] > 0 and cp and n == cp.get("last_layer"):
+            return [math(f"|{T.X_l(n)}|", ML, T.X), txt("\u2248", T.TYPE.label, T.X),
+                    self.n(self.v.copies.x_last_about, T.X, T.TYPE.label)]
+        return [math(f"|{T.X_l(n)}| =", ML, T.X), self.n(x, T.X, T.TYPE.label)]
+
     def x_after(self, n: int):
         """"|X^(n)| = ..." under the journey's tag: the length the last layer drawn left X at."""
-        after = inline(math(f"|{T.X_l(n)}| =", ML, T.X),
-                       self.n(self.v.x_norms[n], T.X, T.TYPE.label))
+        after = inline(*self.x_len(n))
         lines = [k for k in self.shown if k.startswith("dipline")]
         if lines:                   # the dips were said: the leg's end takes their place
             self.drop(*lines, run_time=0.3)

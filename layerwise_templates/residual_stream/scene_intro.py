@@ -9,7 +9,7 @@ import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowFromEdge, Indicate, LaggedStart, Line, UpdateFromAlphaFunc, smooth,
                    MoveAlongPath,
-                   Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
+                   ManimColor, Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
                    squish_rate_func, there_and_back)
 
 from scenes import theme as T
@@ -22,6 +22,8 @@ from .scene_parts import ML, S, appear
 L_ = T.TYPE.label
 FORMULA_SCALE = 1.25       # the copies beat's bar labels, read at 480p
 FORMULA_BIG = 1.6          # ... its formula, the beat's one idea
+# the cosine bars: a neutral grey (round 28: blue, the colour of |X| everywhere else)
+COS_BAR = ManimColor("#A7AFB8")
 AXIS_SCALE = 1.25          # the copy strip's and the cosine strip's axis numbers, read at 480p
 
 
@@ -636,7 +638,7 @@ class IntroBeats:
         bw = (x1 - x0) / n
         bars = VGroup(*[Rectangle(width=bw * 0.7, height=max(0.01, h * max(c["value"], 0.0)),
                                   stroke_width=0, fill_opacity=1,
-                                  fill_color=T.X if l >= dr["from_layer"] else T.MUTED)
+                                  fill_color=COS_BAR if l >= dr["from_layer"] else T.FAINT)
                         .move_to([x0 + bw * (l + 0.5), y0, 0], aligned_edge=DOWN)
                         for l, c in enumerate(dr["cos_next"])])
         axis = Line([x0, y0, 0], [x1, y0, 0], stroke_width=2, color=T.MUTED)
@@ -669,10 +671,10 @@ class IntroBeats:
         zero_ptr = Line([gap_x, zero_lab.get_bottom()[1] - 0.06, 0],
                         [gap_x, bars[0].get_top()[1] + 0.08, 0], stroke_width=2,
                         color=T.MUTED)
-        head = inline(math(f"cos({T.X_l('l')}, {T.X_l('l+1')})", ML, T.X),
+        head = inline(math(f"cos({T.X_l('l')}, {T.X_l('l+1')})", ML, COS_BAR),
                       txt("from layer", L_), Num(dv.from_layer, decimals=0, size=L_),
-                      txt("on:", L_), self.n(dv.min_later, T.X, L_), txt("to", L_),
-                      self.n(dv.max_later, T.X, L_))
+                      txt("on:", L_), self.n(dv.min_later, COS_BAR, L_), txt("to", L_),
+                      self.n(dv.max_later, COS_BAR, L_))
         head.move_to([0, y0 + h + 1.05, 0]).align_to([x0, 0, 0], LEFT)
         # how the turns add up: cos(X^(1), X^(l)) as a white line over the bars, from 1 at
         # X^(1) (the left edge of layer 1's slot) to cos_1_last at X^(L) (the right end)

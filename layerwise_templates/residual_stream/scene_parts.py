@@ -372,6 +372,9 @@ class StreamPanels:
             s = self.step_rows[i - 1]
             grow.append(self.plane.arrow(self.stages[i - 1]["xy"], self.stages[i]["xy"],
                                          KIND_COLOR[s["kind"]], 3.5))
+            if not hasattr(self, "step_arrows"):
+                self.step_arrows = {}
+            self.step_arrows[i - 1] = grow[-1]          # step i-1's shadow (a later flash)
             turns.append(turn)
             if s["kind"] in ("attn", "ffn") and self.chart is not None:
                 bars.append(self.new_bar(("step", i - 1), s["layer"], s["kind"],

@@ -9,7 +9,7 @@ import math as _m
 
 import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, Line, Rectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, FadeIn, Line, Rectangle,
                    VGroup)
 
 from scenes import theme as T
@@ -245,8 +245,11 @@ class SummaryBeats:
         self.put("eq", eq)
         # "The embedding plus the 60 updates": the sum, and every update's bar in turn
         self.hold_until_cue(1)
-        self.put("lhs", lhs, run_time=0.5)
         steps = [r for k, r in self.bars.items() if k[0] == "step"]
+        # the sum's name first; its entries come only once the updates have flown into it
+        # (round 28: the sum was there before the bars reached it)
+        self.put("lhs", lhs, anim=FadeInPlace(VGroup(lhs[0])) if steps else None,
+                 run_time=0.5)
         if steps:
             # "plus the 60 updates": a copy of every update's bar, in order, travels up into
             # the sum's column (review 26: the sum was a still equation)
@@ -262,6 +265,7 @@ class SummaryBeats:
                     rate_functions.smooth, a, b)).move_to(target).scale(0.3).set_opacity(0)
             self.one_by_one(fly, flying, 0.08, run)
             self.remove(*flying)
+            self.play(FadeIn(lhs[1], scale=0.6), FadeIn(lhs[2:]), run_time=0.4)
         # "is X of 30": the same column
         self.hold_until_moment(M.IS_X)
         self.play(FadeInPlace(mid), FadeInPlace(rhs), run_time=self.quick(0.12, 1.2))
