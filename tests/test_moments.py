@@ -283,7 +283,8 @@ GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2,
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
         "cloud: 1, directions: Here is, pc2: two axes, far: 5, split: 5, own: 5, "
         "move_far: 5, one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, across: 5, "
-        "nearly_across: 5, simply_sum: 5, shared_sum: 5, adds_most: 5, ways: 5}")
+        "nearly_across: 5, simply_sum: 5, shared_sum: 5, adds_most: 5, ways: 5, own_length: 5, "
+        "own_start: 5, half: 5}")
 
 
 def test_words_and_sentences_and_nth():
@@ -308,9 +309,9 @@ def test_words_and_sentences_and_nth():
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
      "beat's handlers wait for; they wait for: across, adds_most, answer, axes, cloud, "
-     "directions, far, in_plane, mean_end, mean_start, move_far, nearly_across, off_plane, "
-     "one_arrow, own, path_together, pc2, plane, same_path, sentence_moves, shared_sum, "
-     "simply_sum, split, units, ways", None),
+     "directions, far, half, in_plane, mean_end, mean_start, move_far, nearly_across, "
+     "off_plane, one_arrow, own, own_length, own_start, path_together, pc2, plane, same_path, "
+     "sentence_moves, shared_sum, simply_sum, split, units, ways", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:

@@ -109,6 +109,10 @@ SPECS: dict[str, dict] = {
                 "How alike two heads' matrices are, at most",
                 "The largest |cosine| between two different heads' query, key or value "
                 "matrices: near 0, each head learned its own."),
+            "data.layers[{l}].w_rand_max": (
+                "The same measure for random matrices of this size",
+                "The largest |cosine| over as many pairs of random Gaussian matrices of the "
+                "same shapes (fixed seed): what no relation at all gives."),
             "data.layers[{l}].prev_token": (
                 "Each head's weight on the token just before, head 0 first",
                 "Averaged over every token that has one before it."),
