@@ -503,16 +503,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         origin to the last tip. Each piece is drawn as the voice names it."""
         from manim import Arrow, GrowArrow
         self.ensure_tokens()
-        fades = [FadeOutPlace(self.shown.pop(s_)) for s_ in list(self.shown)]
-        if self.plane is not None and not getattr(self, "plane_hidden", False):
-            self.plane_hidden = True
-            fades += [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
-                      FadeOutPlace(self.scale)]
-        if self.chart is not None and not getattr(self, "chart_hidden", False):
-            self.chart_hidden = True
-            fades += [FadeOutPlace(m) for m in self.chart_parts()]
-        if fades:
-            self.play(*fades, run_time=0.3)
+        self.clear_all()
         z, v = self.data["zoom"], self.v.zoom
         l, n = z["layer"], z["next_layer"]
         pts = [list(map(float, q)) for q in z["pts"]]

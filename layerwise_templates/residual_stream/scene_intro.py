@@ -430,16 +430,7 @@ class IntroBeats:
         # nothing here is on the plane nor on the bars (the copy's own two bars say it): they
         # and the last beat's pieces leave in one short play, so the diagram comes as its
         # sentence starts (round 23: the stage stood blank ~2 s while the voice began)
-        fades = [FadeOutPlace(self.shown.pop(s_)) for s_ in list(self.shown)]
-        if self.plane is not None and not getattr(self, "plane_hidden", False):
-            self.plane_hidden = True
-            fades += [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
-                      FadeOutPlace(self.scale)]
-        if self.chart is not None and not getattr(self, "chart_hidden", False):
-            self.chart_hidden = True
-            fades += [FadeOutPlace(m) for m in self.chart_parts()]
-        if fades:
-            self.play(*fades, run_time=0.3)
+        self.clear_all()
         c = self.data.get("copies")
         if c is None:           # a post-LN model: X itself is normalised, there is no copy
             self.put("q", txt("X itself is normalised after every addition", L_))
@@ -546,16 +537,7 @@ class IntroBeats:
         """"And X's direction does change": a beat of its own (round 23: one 57 s beat carried
         the copy's length and the direction), the copy's stage cleared as it starts."""
         self.ensure_tokens()
-        fades = [FadeOutPlace(self.shown.pop(s_)) for s_ in list(self.shown)]
-        if self.plane is not None and not getattr(self, "plane_hidden", False):
-            self.plane_hidden = True
-            fades += [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
-                      FadeOutPlace(self.scale)]
-        if self.chart is not None and not getattr(self, "chart_hidden", False):
-            self.chart_hidden = True
-            fades += [FadeOutPlace(m) for m in self.chart_parts()]
-        if fades:
-            self.play(*fades, run_time=0.3)
+        self.clear_all()
         if self.data.get("direction"):
             self.direction_strip(None)
 

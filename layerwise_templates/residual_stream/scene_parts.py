@@ -234,14 +234,28 @@ class StreamPanels:
         self.scale = self.scale_bar(max(self.progress, 0))
         self.play(FadeInPlace(self.plane_head), FadeInPlace(self.scale), run_time=0.3)
 
+    def plane_fades(self) -> list:
+        """The plane's leaving, for a beat that does not use it (ensure_plane brings it back):
+        its fades, marked hidden; none if it is not on stage."""
+        if self.plane is None or getattr(self, "plane_hidden", False):
+            return []
+        self.plane_hidden = True
+        return [FadeOutPlace(self.plane), FadeOutPlace(self.plane_head), FadeOutPlace(self.scale)]
+
     def hide_plane(self) -> None:
         """Clear the plane for a beat that does not use it (ensure_plane brings it back)."""
-        if self.plane is None or getattr(self, "plane_hidden", False):
-            return
-        self.plane_hidden = True
-        self.play(FadeOutPlace(self.plane), FadeOutPlace(self.plane_head),
-                  FadeOutPlace(self.scale),
-                  run_time=self.quick(0.2, 0.6))
+        fades = self.plane_fades()
+        if fades:
+            self.play(*fades, run_time=self.quick(0.2, 0.6))
+
+    def clear_all(self) -> None:
+        """A beat with a stage of its own: the last beat's pieces, the plane and the bars leave
+        in one short play (each comes back with ensure_*; IntroBeats.clear_stage drops only
+        the pieces)."""
+        fades = [FadeOutPlace(self.shown.pop(s_)) for s_ in list(self.shown)]
+        fades += self.plane_fades() + self.chart_fades()
+        if fades:
+            self.play(*fades, run_time=0.3)
 
     def scale_bar(self, k: int) -> VGroup:
         v = self.view_at(k)
@@ -469,12 +483,19 @@ class StreamPanels:
         keys = [e for e in self.chart_key[1:] if e not in getattr(self, "key_for", {}).values()]
         return [self.chart, self.tick_labels, self.bar_group, *keys]
 
+    def chart_fades(self) -> list:
+        """The bars' leaving, for a beat that does not use them (ensure_chart brings them
+        back): their fades, marked hidden; none if they are not on stage."""
+        if self.chart is None or getattr(self, "chart_hidden", False):
+            return []
+        self.chart_hidden = True
+        return [FadeOutPlace(m) for m in self.chart_parts()]
+
     def hide_chart(self) -> None:
         """Clear the bars for a beat that does not use them (ensure_chart brings them back)."""
-        if self.chart is None or getattr(self, "chart_hidden", False):
-            return
-        self.chart_hidden = True
-        self.play(*[FadeOutPlace(m) for m in self.chart_parts()], run_time=self.quick(0.2, 0.6))
+        fades = self.chart_fades()
+        if fades:
+            self.play(*fades, run_time=self.quick(0.2, 0.6))
 
     def ensure_chart(self) -> None:
         if self.chart is not None:
