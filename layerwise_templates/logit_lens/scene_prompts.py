@@ -162,23 +162,24 @@ def beat_prompts(scene, v) -> None:
     # bends into its prompt's line (no cross-fade from the list to the chart: the underline
     # the viewer saw under each answer is the line)
     words = VGroup(head, *[VGroup(*[m for m in r if m is not r[2]]) for r in rows])
-    scene.play(FadeOutPlace(words), run_time=0.5)
-    # (the axes' name under them comes after the lines have landed: r30, the underlines
-    # flying up from the list struck through it)
+    # r31: the words and the answers leave together (only the underlines stay, on an empty
+    # stage); each underline moves, straight and whole, to where its line will be, level at
+    # its line's first rank and spanning the states (never past X^(L)); the axes come in
+    # under them; then each bends into its line. The axes' name under them comes after the
+    # lines have landed (r30: the underlines flying up from the list struck through it)
+    scene.play(FadeOutPlace(words), *[FadeOut(r[2]) for r in rows], run_time=0.5)
+    scene.remove(listing)
     axis_name = plot[2]
     plot.remove(axis_name)
-    scene.play(FadeInPlace(plot), *[FadeOut(r[2]) for r in rows], run_time=0.5)
-    scene.remove(listing)
     t_move = scene.time
     t_named = scene.cue_at(cue(named))
-    # r31: each underline first moves, straight and whole, into the axes, level at its
-    # line's first rank and spanning the states (never past X^(L)), then bends into its line
     L0 = len(p.items[0].ranks)
     flat = VGroup(*[Line(mp.pt(0, float(it.ranks[0])), mp.pt(L0 - 1, float(it.ranks[0])),
                          stroke_color=T.MUTED, stroke_width=1.5, stroke_opacity=0.6)
                     for it in p.items])
     scene.play(*[ReplacementTransform(m, f) for m, f in zip(marks, flat)],
-               run_time=max(0.8, min(1.2, 0.35 * (t_named - scene.time))))
+               run_time=max(0.8, min(1.2, 0.3 * (t_named - scene.time))))
+    scene.play(FadeInPlace(plot), run_time=0.5)
     marks = flat
     # "each answer's rank, state by state, becomes one line": the ten lines in grey, named
     # as a class by their key entry as they come ("each prompt"): none of them is told
@@ -375,8 +376,10 @@ def entropy_part(scene, v, plot) -> None:
     # "entropy ... measures how spread the lens's guesses are": what the axis measures,
     # boxed as it is defined (r31: the median's line waits for "the white line is the
     # median": it was drawn 8 s before it was named)
-    scene.emphasize(pair.subs[0], buff=0.05,
-                    run_time=max(1.0, min(6.0, at(ours_at) - scene.time - 0.3)))
+    # (it lights up, no box: a box round it touched the title above and the axis below)
+    scene.play(pair.subs[0].animate.set_color(T.TEXT), run_time=0.6)
+    scene.hold_until(at(ours_at) - 0.5)
+    scene.play(pair.subs[0].animate.set_color(T.MUTED), run_time=0.4)
     # "our prompt alone, the yellow point, put 0.98 on a space at X^(20): entropy 0.13": the
     # point, and its note beside it with an arrow to it (r30: the note sat far off, unlinked)
     scene.hold_until_cue(cue(ours_at))
@@ -479,9 +482,10 @@ def kl_part(scene, v, gone: list) -> None:
     # "KL divergence ... measures how far the lens's guesses are from the model's output"
     scene.play(Create(kl, rate_func=linear),
                run_time=max(1.0, 0.55 * (at(kl_nums) - scene.time)))
-    # (a tight box: r30's cut the title's descenders above and touched the y axis's tip)
-    scene.emphasize(pair.subs[1], buff=0.03,
-                    run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
+    # (it lights up, no box: r30's box cut the title's descenders and touched the y axis)
+    scene.play(pair.subs[1].animate.set_color(T.TEXT), run_time=0.5)
+    scene.hold_until(at(kl_nums) - 0.5)
+    scene.play(pair.subs[1].animate.set_color(T.MUTED), run_time=0.4)
     scene.adopt(kl_box, kl)
     # "its median climbs first, to its peak at X^(17)": the peak, as it is said
     t_a, t_b = at(kl_nums), at(kl_drop)
