@@ -851,7 +851,11 @@ class LogitLensScene(StoryboardScene):
         moved = [a for (name, track, bar, num), r in zip(bars.rows, rows)
                  for a in (carry(name, r.name), ReplacementTransform(bar, r.bar),
                            carry(num, r.num), FadeOut(track))]
-        grown = [GrowFromEdge(r, LEFT) for r in rows[len(bars.rows):]]
+        # the rows the column had no room for: their bars grow, their names and numbers fade
+        # in at full size (r31: the whole row grew from its edge, its text 1-7 px mid-play)
+        grown = [a for r in rows[len(bars.rows):]
+                 for a in (GrowFromEdge(r.bar, LEFT),
+                           *[FadeIn(m) for m in r.submobjects if m is not r.bar])]
         answer, counter, dot = race.extra
         # the head's X^(l) moves to the counter (its words fade); Paris's name, rank and
         # probability move whole to the answer's row, whose bar grows from its start
