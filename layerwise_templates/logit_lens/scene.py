@@ -67,8 +67,8 @@ RACE_FAST = (1.0, 3.0)     # seconds per shown state before the late window (a q
 RACE_MOVE = 1.0            # ... of which the chart moves this long (two moves: data, re-sort), then holds still (short
                            # slides, long holds: a frame caught mid-slide is rare)
 RACE_THIN = 6              # a run longer than this many states ...
-RACE_STRIDE = 6            # ... shows every 6th one (ending on the beat's state): 4 states
-                           # in the sentence's ~9 s, each long enough to read its top 8
+RACE_STRIDE = 12           # ... shows every 12th one (ending on the beat's state): 2 stops
+                           # each named by its own sentence (r31: X^(14)'s stop cut for length)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
 RACE_SLIDE = 1.2           # ... of which the chart moves at most this long (the first slide, said, too)
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
