@@ -149,10 +149,12 @@ class LensRace(LayerRace):
         # first, the lens column's, before it went back to X^(1))
         passed = sorted({m for m in getattr(self, "shown", []) if m < l})[-TRAIL:]
         if passed:      # stacked above its rank, oldest at the top (the frame's right is free)
-            trail = VGroup(*[inline(x_label(self.layers[m].state, STATE_INDEX_SIZE, T.MUTED),
-                                    Num(self.layers[m].rank, decimals=0, size=T.LABEL_SIZE,
+            # r31: a size up and spaced (at the label size, 0.1 apart, they read as a
+            # small tight stack)
+            trail = VGroup(*[inline(x_label(self.layers[m].state, TRAIL_MATH, T.MUTED),
+                                    Num(self.layers[m].rank, decimals=0, size=TRAIL_SIZE,
                                         color=T.MUTED), buff=0.15) for m in passed])
-            trail.arrange(DOWN, aligned_edge=RIGHT, buff=0.1)
+            trail.arrange(DOWN, aligned_edge=RIGHT, buff=TRAIL_GAP)
             trail.next_to(rank, UP, buff=0.3).align_to(rank, RIGHT)   # clear of the rule
             rank = VGroup(rank, trail)
             rank.trailed = True
@@ -368,6 +370,9 @@ def hop(mob, dy: float):
     return UpdateFromAlphaFunc(mob, update, rate_func=linear)
 
 
+TRAIL_SIZE = T.CAPTION_SIZE   # its ranks' numbers
+TRAIL_MATH = STATE_INDEX_SIZE   # its states' names X^(l)
+TRAIL_GAP = 0.2               # between its lines
 TRAIL = 3       # Paris's earlier ranks kept beside its row (r30)
 DIM = 0.5       # a passed row's name at mid-move (it rides, dimmed, under the climber's)
 
