@@ -376,7 +376,7 @@ def entropy_part(scene, v, plot) -> None:
     spike = low               # our prompt's one-spike state (where the median is lowest)
     wide = pair.L - 2
     cards = VGroup(*[guess_bars(v, l) for l in (spike, wide)]).arrange(RIGHT, buff=1.6)
-    cards.set_y(scene.top - 0.4 - cards.height / 2).set_x(0)
+    cards.set_y(scene.top - 0.25 - cards.height / 2).set_x(0)
     scene.play(*[FadeIn(c[0], shift=0.1 * DOWN) for c in cards],
                *[FadeIn(VGroup(c[1], c[2])) for c in cards],
                *[GrowFromEdge(b, LEFT) for c in cards for b in c[3]], run_time=1.2)
@@ -575,9 +575,9 @@ def guess_bars(v, l: int) -> VGroup:
         name = txt(SAME_LOOKING.get(str(e.text), str(e.display)), T.LABEL_SIZE, T.TEXT,
                    mono=True)
         name.move_to([-0.15, y, 0], aligned_edge=RIGHT)
-        track = Rectangle(width=GUESS_BAR, height=0.22, stroke_width=0, fill_color=T.FAINT,
+        track = Rectangle(width=GUESS_BAR, height=0.26, stroke_width=0, fill_color=T.FAINT,
                           fill_opacity=0.5).move_to([GUESS_BAR / 2, y, 0])
-        bar = Rectangle(width=max(0.02, GUESS_BAR * float(e.prob)), height=0.22,
+        bar = Rectangle(width=max(0.02, GUESS_BAR * float(e.prob)), height=0.26,
                         stroke_width=0, fill_color=T.MUTED, fill_opacity=1.0
                         ).move_to(track, aligned_edge=LEFT)
         names.add(name)
@@ -593,8 +593,8 @@ def guess_bars(v, l: int) -> VGroup:
     return VGroup(title, names, tracks, bars, top, ent)
 
 
-GUESS_BAR = 2.6           # a guess card's bar at probability 1
-GUESS_PITCH = 0.36        # its rows' spacing
+GUESS_BAR = 3.0           # a guess card's bar at probability 1
+GUESS_PITCH = 0.44        # its rows' spacing (the two cards fill the stage's height)
 
 
 def window_name(v, why: bool = False) -> VGroup:

@@ -155,7 +155,7 @@ class LensRace(LayerRace):
                                     Num(self.layers[m].rank, decimals=0, size=TRAIL_SIZE,
                                         color=T.MUTED), buff=0.15) for m in passed])
             trail.arrange(DOWN, aligned_edge=RIGHT, buff=TRAIL_GAP)
-            trail.next_to(rank, UP, buff=0.3).align_to(rank, RIGHT)   # clear of the rule
+            trail.next_to(rank, UP, buff=TRAIL_LIFT).align_to(rank, RIGHT)   # clear of the rule
             rank = VGroup(rank, trail)
             rank.trailed = True
         row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
@@ -373,6 +373,7 @@ def hop(mob, dy: float):
 TRAIL_SIZE = T.CAPTION_SIZE   # its ranks' numbers
 TRAIL_MATH = STATE_INDEX_SIZE   # its states' names X^(l)
 TRAIL_GAP = 0.2               # between its lines
+TRAIL_LIFT = 0.5              # its last line over the rank (the rule between, clear of the larger text)
 TRAIL = 3       # Paris's earlier ranks kept beside its row (r30)
 DIM = 0.5       # a passed row's name at mid-move (it rides, dimmed, under the climber's)
 
