@@ -385,7 +385,8 @@ def entropy_part(scene, v, plot) -> None:
     for card, i in ((cards[0], ours_at), (cards[1], wide_at)):
         scene.hold_until_cue(cue(i))
         span = max(1.6, at(i + 1) - scene.time - 0.3)
-        scene.play(FadeIn(card[4], shift=0.1 * LEFT), run_time=0.5)
+        if card is cards[0]:    # (X^(20)'s top probability is said; X^(29)'s is not)
+            scene.play(FadeIn(card[4], shift=0.1 * LEFT), run_time=0.5)
         scene.hold_until(scene.time + 0.35 * span)
         scene.play(FadeIn(card[5], shift=0.1 * UP), run_time=0.5)
         scene.emphasize(card[5], run_time=max(1.0, at(i + 1) - scene.time - 0.5))
@@ -394,7 +395,7 @@ def entropy_part(scene, v, plot) -> None:
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
     moving = cards[0][5]
-    rest = VGroup(*[m for c in cards for m in c if m is not moving])
+    rest = VGroup(*[m for c in cards for m in c if m is not moving and m is not cards[1][4]])
     scene.play(FadeOutPlace(rest), run_time=0.4)
     scene.play(FadeInPlace(ent_box), run_time=0.5)
     scene.slots["wide"] = ent_box
