@@ -38,7 +38,7 @@ TYPED = {
     ("drift", "axes"): (3, "The first, PC1"),
     ("drift", "pc2"): (3, "the second, PC2"),
     ("drift", "same_path"): (4, "same path"),
-    ("drift", "units"): (5, "own units"),
+    ("drift", "units"): (5, "from its start"),
     ("drift", "in_plane"): (6, "In the plane"),
     ("drift", "sentence_moves"): (7, "In the full space"),
     ("drift", "off_plane"): (8, "off this plane"),
