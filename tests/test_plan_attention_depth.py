@@ -158,9 +158,8 @@ def test_narration_quotes_the_plan(built):
     assert said["arcs"].startswith("In MiniLM, a 6-layer encoder whose last layer is layer 5, "
                                    "layer 0 reads X of layer 0, the tokens' vectors, from the "
                                    "start mark CLS to the end mark SEP. In each of its 12 "
-                                   "heads, as the previous video showed, bank's query is "
-                                   "scored against every token's key, its own too, and a "
-                                   "softmax turns the scores into weights")
+                                   "heads, bank's query is scored against every token's key, "
+                                   "and a softmax turns the scores into weights")
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
     # (round 27: twelve small fans had no token axis; now the two named heads' own rows
@@ -184,8 +183,7 @@ def test_narration_quotes_the_plan(built):
             f"{fmt(l0['sink'])} of the row") in said["arcs"]
     assert l0["sink_adds"] is True
     # the bars are head-averages, said at the first bar (round 25: only at the end)
-    assert said["arcs"].endswith("of the row. Every green bar here is a head-average like it, "
-                                 "a mean over the 12 heads.")
+    assert said["arcs"].endswith("of the row. Every green bar here is a head-average like it.")
     # every token's X is new, keys included (round 25: X^(l) rose into bank only)
     assert said["depth"].startswith("Each layer makes fresh queries and keys from its own X, "
                                     "and every token's X is new")

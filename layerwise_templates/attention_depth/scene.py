@@ -973,12 +973,41 @@ class AttentionDepthScene(StoryboardScene):
         t_arcs = self.when_said("their mean", t_rows + 3.0)
         self.hold_until(t_rows - 0.4)
         self.play(LaggedStart(*[FadeIn(c, shift=DOWN * 0.15) for c in chips], lag_ratio=0.12),
-                  FadeInPlace(heads_lab), run_time=max(1.0, min(2.0, t_arcs - 4.0 - self.time)))
+                  FadeInPlace(heads_lab), run_time=max(1.0, min(1.6, t_arcs - 4.0 - self.time)))
+        # round 31 ("each head has its own row" over an empty stage): the first head not
+        # named comes first, its row drawn as the line is said, so a row is on screen at once
+        named_h = [p_[0] for p_ in pair]
+        intro = [(h, None) for h in range(H) if h not in named_h][:1]
+        seq = intro + pair
+        # the averaging seen with few, large things (round 31; r29's 12 strips crowded): one
+        # token's weights, the word's, from the named heads travel from under the word into
+        # one line "river: ( 1.00 + 0.05 + 10 more ) / 12 =", which the mean completes
+        word_j = int(lay.top_word.pos)
+        y_num = ROW_Y - 0.45
+        terms = [Num(lay.heads[h_j][word_j], decimals=int(v.decimals), size=NUM,
+                     color=T.WEIGHTS) for h_j, _ in pair]
+        rest = H - len(pair)
+        eq_parts = [txt(f"{as_written(str(lay.top_word.token))}:", LAB), txt("(", LAB)]
+        for i_t, tm in enumerate(terms):
+            eq_parts += ([txt("+", LAB)] if i_t else []) + [tm]
+        eq_tail = [txt(f"+ {rest} more )  /", LAB), Num(v.n_heads, decimals=0, size=LAB),
+                   txt("=", LAB)]
+        mean_num = Num(lay.row[word_j], decimals=int(v.decimals), size=NUM, color=T.WEIGHTS)
+        eq = line(*eq_parts, *eq_tail, mean_num)
+        eq.move_to([mid_x, strip.get_center()[1] + 0.62, 0])
+        if eq.get_left()[0] < DIAG_LEFT:
+            eq.shift(RIGHT * (DIAG_LEFT - eq.get_left()[0]))
+        eq_head = VGroup(*eq_parts[:2])
+        eq_ops = [m for m in eq_parts[2:] if m not in terms]
         cur, name, lit = None, None, None
-        for k, (h_j, j) in enumerate(pair):
-            t_h = self.when_said(f"head {int(hid[h_j])} ", self.time, after=self.time - 0.5)
-            t_after = self.when_said(f"head {int(hid[pair[k + 1][0]])} ", t_arcs,
-                                     after=t_h + 0.3) if k + 1 < len(pair) else t_arcs
+        for k, (h_j, j) in enumerate(seq):
+            if j is None:
+                t_h = self.time + 0.5
+            else:
+                t_h = self.when_said(f"head {int(hid[h_j])} ", self.time,
+                                     after=self.time - 0.5)
+            t_after = self.when_said(f"head {int(hid[seq[k + 1][0]])} ", t_arcs,
+                                     after=t_h + 0.3) if k + 1 < len(seq) else t_arcs
             self.hold_until(t_h - 0.5)
             row = self.arcs(lay.heads[h_j])
             nm = line(txt("head", LAB), Num(hid[h_j], decimals=0, size=LAB))
@@ -1009,6 +1038,16 @@ class AttentionDepthScene(StoryboardScene):
                 self.emphasize(st.label[j], buff=0.08, run_time=rt,
                                extra=[row[kk.index(j)].animate(rate_func=there_and_back)
                                       .set_stroke(T.POINTER)])
+            if j is not None and word_j in st.xs:
+                # this head's weight on the word: under the word, then up into the line
+                tm = terms[named_h.index(h_j)]
+                at = tm.get_center().copy()
+                tm.move_to([st.xs[word_j], y_num, 0])
+                i_t = named_h.index(h_j)
+                shown = [FadeInPlace(eq_head)] if i_t == 0 else []
+                shown += [FadeInPlace(m) for m in eq_ops[i_t - 1:i_t]] if i_t else []
+                self.play(FadeIn(tm, shift=UP * 0.15), run_time=0.4)
+                self.play(tm.animate.move_to(at), *shown, run_time=0.7)
         self.hold_until(t_arcs - 0.6)
         mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
                         txt("heads: the head-average", LAB))
@@ -1021,16 +1060,31 @@ class AttentionDepthScene(StoryboardScene):
         gone = [FadeOutPlace(VGroup(lit[1]), rate_func=early)] if lit is not None else []
         if name is not None:
             gone.append(name.animate(rate_func=early).shift(UP * ROLL).set_opacity(0))
+        has_eq = word_j in st.xs and bool(pair)
         self.play(*[c.animate(rate_func=there_and_back).set_color(T.POINTER).scale(1.15)
-                    for c in chips], *gone, run_time=0.8)
+                    for c in chips], *gone,
+                  *([FadeInPlace(VGroup(*eq_tail))] if has_eq else []), run_time=0.8)
         moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
             else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08)]
+        if has_eq:
+            # the mean completes the line: the terms merge into it
+            self.play(*[ReplacementTransform(t_, mean_num) for t_ in terms[:1]],
+                      *[t_.animate.move_to(mean_num).set_opacity(0) for t_ in terms[1:]],
+                      run_time=0.8)
+            self.remove(*terms[1:])
         self.play(*moves, FadeOutPlace(VGroup(heads_lab, chips),
                                        rate_func=squish_rate_func(smooth, 0, 0.5)),
                   FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
+                  *([mean_num.animate.move_to(self.num_at(st.nums, word_j)),
+                     FadeOutPlace(VGroup(eq_head, *eq_ops, *eq_tail))] if has_eq else []),
                   run_time=1.3)
         self.remove(*chips, *([name] if name is not None else []))
         self.add(st.arcs)
+        if has_eq:
+            # the mean is the word's number in the row under the tokens (the rest come later)
+            self.remove(mean_num)
+            self.add(self.num_at(st.nums, word_j))
+        self.early_num = word_j if has_eq else None
         st.extra = [mean_lab]
         # "... and it adds up to 1": the note's formula rolls out, what the arcs are rolls in
         t_adds = self.when_said("adds up to", self.time)
@@ -1055,8 +1109,11 @@ class AttentionDepthScene(StoryboardScene):
         word, cls = int(lay.top_word.pos), int(v.special[0])
         thick = [st.arcs[keys.index(k)] for k in (word, cls) if k in st.xs]
         t_tie = self.when_said(f"{float(lay.top_word.weight):.2f}", self.mark(4, n))
+        early_m = self.num_at(st.nums, self.early_num) \
+            if getattr(self, "early_num", None) is not None else None
         self.fill_to(max(self.time + 1.2, t_tie - 1.6), [
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums],
+            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums
+                                                  if x is not early_m],
                                                 lag_ratio=0.1), run_time=t)),
             (1, lambda t: self.flash(*thick, run_time=t))])
         if word in st.xs:
@@ -1434,6 +1491,11 @@ class AttentionDepthScene(StoryboardScene):
                    txt("'s row", LAB))
         was[-1].shift(LEFT * (SPACE - 0.02))
         was.move_to(tag, aligned_edge=LEFT)
+        if was.get_right()[0] > base_x - 0.4:
+            # round 31: beside the block it reached the first bar's number (layer 5's test):
+            # above the arcs it names, left of the bars
+            was.next_to(st.arcs, UP, buff=0.12)
+            was.align_to([DIAG_LEFT, 0, 0], LEFT)
         self.fill_to(self.mark(1, n), [
             (3, ghost),
             (1, lambda t: self.play(FadeInPlace(header), FadeInPlace(was), run_time=t)),
@@ -1677,8 +1739,15 @@ class AttentionDepthScene(StoryboardScene):
         t_num = self.when_said(f"{float(v.layers[L - 1].sink):.2f}", self.mark(1, 2) + 1.5)
         t_say = self.when_said(f"Layer {int(v.layers[L - 1].layer)}", self.mark(1, 2),
                                after=self.time - 1.0)
-        # the reading leaves as the voice turns to the last layer, the block comes back
+        # the reading leaves as the voice turns to the last layer, the block comes back;
+        # the caption turns to the last layer with it (round 28: its fall played under
+        # "The sink: a reading, not a measurement")
         self.hold_until(min(t_say, t_num - 1.6) - 0.3)
+        if self.burned is None:
+            self.set_caption(
+                f"Layer {int(v.layers[L - 1].layer)}: the share on "
+                f"{' and '.join(map(as_written, v.special_tokens.values))} falls to "
+                f"{float(v.layers[L - 1].sink):.{int(v.decimals)}f}.")
         if chips:
             st.block = self.qk_block(v.layers[hi].layer)
             self.play(FadeOutPlace(reading), run_time=0.4)
