@@ -600,7 +600,20 @@ class AttentionDepthScene(StoryboardScene):
         c = self.chip(state, box) if chip is None else chip
         come, into, fade, go, land = (max(0.15, f * t) for f in split)
         if chip is not None:            # already on screen (built there): it moves in
-            self.play(c.animate.next_to(box, LEFT, buff=0.06), *extra, run_time=come + into)
+            # from below, to the block's foot, as a rising X^(l) does (round 31: to its left
+            # side it slid through the W_Q, W_K written in the box)
+            self.play(c.animate.next_to(box, DOWN, buff=0.06), *extra, run_time=come + into)
+        elif rise and len(self.v.layers) > 1 and state != int(self.v.layers[1].layer):
+            # round 31 (the same glyph redrawn at every layer, its values never shown): the
+            # token columns are drawn once, at layer 1, where "every token's X is new" is said;
+            # later layers' X^(l) comes up out of the token row (the layer below's output)
+            # into the block, keys still going out to every token
+            c.next_to(box, DOWN, buff=0.06)
+            at = c.get_center().copy()
+            c.move_to([self.focus_x(), max(m.get_top()[1] for m in self.st.label.values())
+                       + 0.3 + c.height / 2, 0])
+            self.play(FadeIn(c, shift=UP * 0.2), *extra, run_time=come)
+            self.play(c.animate.move_to(at), run_time=into)
         elif rise:
             # every token's X is new (not bank's alone): a vector rises out of each token
             # (the opening's columns) and they gather under the block as X^(l)
@@ -971,9 +984,11 @@ class AttentionDepthScene(StoryboardScene):
             if h_j not in [p_[0] for p_ in pair]:
                 pair.append((h_j, j))
         t_arcs = self.when_said("their mean", t_rows + 3.0)
-        self.hold_until(t_rows - 0.4)
-        self.play(LaggedStart(*[FadeIn(c, shift=DOWN * 0.15) for c in chips], lag_ratio=0.12),
-                  FadeInPlace(heads_lab), run_time=max(1.0, min(1.6, t_arcs - 4.0 - self.time)))
+        # round 31: the numbers come quickly, so the first head's arcs are drawn while "its
+        # own row" is said (they came at the end of the line)
+        self.hold_until(t_rows - 0.8)
+        self.play(LaggedStart(*[FadeIn(c, shift=DOWN * 0.15) for c in chips], lag_ratio=0.04),
+                  FadeInPlace(heads_lab), run_time=0.6)
         # round 31 ("each head has its own row" over an empty stage): the first head not
         # named comes first, its row drawn as the line is said, so a row is on screen at once
         named_h = [p_[0] for p_ in pair]
@@ -994,7 +1009,10 @@ class AttentionDepthScene(StoryboardScene):
                    txt("=", LAB)]
         mean_num = Num(lay.row[word_j], decimals=int(v.decimals), size=NUM, color=T.WEIGHTS)
         eq = line(*eq_parts, *eq_tail, mean_num)
-        eq.move_to([mid_x, strip.get_center()[1] + 0.62, 0])
+        # round 31: under the token row (the weights' row is still empty there), so each term
+        # drops a short way from under the word into it (above the heads' numbers, the terms
+        # rose through them)
+        eq.move_to([mid_x, ROW_Y - 0.92, 0])
         if eq.get_left()[0] < DIAG_LEFT:
             eq.shift(RIGHT * (DIAG_LEFT - eq.get_left()[0]))
         eq_head = VGroup(*eq_parts[:2])
@@ -1067,16 +1085,15 @@ class AttentionDepthScene(StoryboardScene):
         moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
             else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08)]
         if has_eq:
-            # the mean completes the line: the terms merge into it
-            self.play(*[ReplacementTransform(t_, mean_num) for t_ in terms[:1]],
-                      *[t_.animate.move_to(mean_num).set_opacity(0) for t_ in terms[1:]],
-                      run_time=0.8)
-            self.remove(*terms[1:])
+            # the mean completes the line, its terms kept in place (round 31: they merged
+            # into it and left empty slots in the line)
+            self.play(FadeIn(mean_num, shift=LEFT * 0.2), run_time=0.6)
         self.play(*moves, FadeOutPlace(VGroup(heads_lab, chips),
                                        rate_func=squish_rate_func(smooth, 0, 0.5)),
                   FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
                   *([mean_num.animate.move_to(self.num_at(st.nums, word_j)),
-                     FadeOutPlace(VGroup(eq_head, *eq_ops, *eq_tail))] if has_eq else []),
+                     FadeOutPlace(VGroup(eq_head, *eq_ops, *terms, *eq_tail))]
+                    if has_eq else []),
                   run_time=1.3)
         self.remove(*chips, *([name] if name is not None else []))
         self.add(st.arcs)
@@ -1513,7 +1530,8 @@ class AttentionDepthScene(StoryboardScene):
             # "Under each bar, W names whose query and key matrices, X which input": W, then
             # X, under the first bar ringed as each is named
             t_w = self.when_said("w names", t_u + 0.8)
-            t_x = self.when_said("x which input", t_w + 1.8)
+            t_x = self.when_said("x the input" if self.says("x the input") else "x which input",
+                                 t_w + 1.8)
             t_o = self.when_said("own query", t_x + 2.0)
             for t_a, t_b, m in ((t_w, t_x, cols[0][2][0]), (t_x, t_o, cols[0][2][1])):
                 self.hold_until(t_a - 0.2)
@@ -1545,15 +1563,23 @@ class AttentionDepthScene(StoryboardScene):
                 rt = t_n - 0.7 - self.time
                 if rt >= 0.5:
                     self.emphasize(box, tag, run_time=min(2.0, rt))
-            self.hold_until(t_n - 0.6)
+            self.hold_until(t_n - 1.4)
             # W^(l) under it comes out of the block (shorthand for its W_Q^(l), W_K^(l)): a
-            # copy of the block's matrices travels down to the label's place, shrinking
-            w_src = block[1].copy()
+            # copy of the block's matrices travels down to the label's place at its own
+            # (reading) size, and is swapped there for the label (round 31: it shrank in
+            # flight to 6-7 px)
+            # (round 31: a copy of the whole W_Q, W_K at its size reached the next label; now
+            # the label's own W^(l), at its reading size, leaves the block's foot)
+            # it goes right at the block's foot, over the bars, then down its own empty slot
+            # (a straight line crossed the first bar's labels), then the bar grows over it
+            w_src = cols[i][2][0].copy().next_to(box, DOWN, buff=0.08)
+            self.play(FadeIn(w_src, shift=DOWN * 0.15), run_time=0.2)
+            self.play(w_src.animate.set_x(cols[i][2][0].get_x()), run_time=0.45)
+            self.play(w_src.animate.move_to(cols[i][2][0]), run_time=0.45)
+            self.remove(w_src)
+            self.add(cols[i][2][0])
             self.play(GrowFromEdge(cols[i][0], DOWN), FadeInPlace(cols[i][1]),
-                      *self.approx_in(cols[i][1]),
-                      w_src.animate.scale_to_fit_height(cols[i][2][0].height * 1.1)
-                      .move_to(cols[i][2][0]), run_time=0.7)
-            self.play(FadeOutPlace(w_src), FadeInPlace(cols[i][2]), run_time=0.3)
+                      FadeInPlace(cols[i][2][1]), *self.approx_in(cols[i][1]), run_time=0.6)
         # "the matrices alone do not raise it": the two bars ringed together
         t_alone = self.when_said("alone", self.time)
         self.hold_until(t_alone - 0.3)
@@ -1804,7 +1830,7 @@ class AttentionDepthScene(StoryboardScene):
         RS = T.TYPE.body
         pitch = min(0.37, 4.1 / H)
         top = 1.85
-        name_x, bar_x, bar_w = -4.75, -3.95, 4.6
+        name_x, bar_x, bar_w = -3.75, -2.95, 4.6     # round 31: centred (it hugged the left)
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
@@ -1897,8 +1923,8 @@ class AttentionDepthScene(StoryboardScene):
         self.play(*[Indicate(rows[h].val, color=T.POINTER, scale_factor=1.2) for h in top3],
                   run_time=0.8)
         # "over twice the average": the head-average's label ringed (until the next words)
-        t_most = self.when_said("not all of them", self.time + 1.2) \
-            if self.says("not all of them") else None
+        t_most = self.when_said("not all", self.time + 1.2) \
+            if self.says("not all") else None
         t_why = self.when_said("we did not test", self.time + 1.2)
         t_next = t_most if t_most is not None else t_why
         self.emphasize(mean_lab, run_time=max(1.0, min(2.4, t_next - 0.6 - self.time)))
@@ -2056,8 +2082,12 @@ class AttentionDepthScene(StoryboardScene):
         cap.next_to(hb, DOWN, buff=0.14).set_x(x0 + 2 * hp)
         hg = VGroup(hb, VGroup(twice, twice_lab), cap)
         self.centre_panel(hg)
-        evidence.append((hg, [c.bars for c in hb], f"and at layer {int(d.layer)}, heads",
-                         [VGroup(c[0], c[1]) for c in hb[1:]], {}))
+        # round 31: the heads, said in the beat just before, are not said again in the summary
+        # of attention_depth's own storyboard (a draft's may still say them): their panel only
+        # when said
+        if self.says(f"and at layer {int(d.layer)}, heads"):
+            evidence.append((hg, [c.bars for c in hb], f"and at layer {int(d.layer)}, heads",
+                             [VGroup(c[0], c[1]) for c in hb[1:]], {}))
         fits = all(g.width < 2 * (7.11 - T.EDGE) for g, *_ in evidence)
         if len(panels):
             self.play(FadeOutPlace(panels), run_time=0.4)
