@@ -1573,11 +1573,17 @@ class AttentionDepthScene(StoryboardScene):
             # it goes right at the block's foot, over the bars, then down its own empty slot
             # (a straight line crossed the first bar's labels), then the bar grows over it
             w_src = cols[i][2][0].copy().next_to(box, DOWN, buff=0.08)
-            self.play(FadeIn(w_src, shift=DOWN * 0.15), run_time=0.2)
-            self.play(w_src.animate.set_x(cols[i][2][0].get_x()), run_time=0.45)
-            self.play(w_src.animate.move_to(cols[i][2][0]), run_time=0.45)
-            self.remove(w_src)
-            self.add(cols[i][2][0])
+            if all(c[1].get_top()[1] < w_src.get_bottom()[1] - 0.1 for c in cols[:i]):
+                self.play(FadeIn(w_src, shift=DOWN * 0.15), run_time=0.2)
+                self.play(w_src.animate.set_x(cols[i][2][0].get_x()), run_time=0.45)
+                self.play(w_src.animate.move_to(cols[i][2][0]), run_time=0.45)
+                self.remove(w_src)
+                self.add(cols[i][2][0])
+            else:
+                # a bar before it stands in the way (the later test's 0.82): W^(l) comes in
+                # at its place, with its bar (the first test showed where it comes from)
+                self.hold_until(t_n - 0.6)
+                self.play(FadeIn(cols[i][2][0], shift=UP * 0.15), run_time=0.3)
             self.play(GrowFromEdge(cols[i][0], DOWN), FadeInPlace(cols[i][1]),
                       FadeInPlace(cols[i][2][1]), *self.approx_in(cols[i][1]), run_time=0.6)
         # "the matrices alone do not raise it": the two bars ringed together
