@@ -2183,7 +2183,8 @@ class FreshQKVScene(StoryboardScene):
         every = max(1, int(np.ceil(0.36 / h)))
         lays = [int(lay.layer) for lay in self.v.layers]
         names = VGroup(*[txt(f"layer {lays[r]}", S, T.TEXT).next_to(cells[r], LEFT, buff=0.25)
-                         for r in range(n_l) if r % every == 0 or r == n_l - 1])
+                         for r in range(n_l)
+                         if r % every == 0 or (r == n_l - 1 and (r % every) * h >= 0.36)])
         heads = VGroup(txt("head 0", S, T.TEXT).next_to(cells[0][0], UP, buff=0.15),
                        txt(f"head {n_h - 1}", S, T.TEXT).next_to(cells[0][-1], UP, buff=0.15))
         if heads[0].get_right()[0] + 0.2 > heads[1].get_left()[0]:
