@@ -60,7 +60,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Dot, FadeIn, FadeOut,
                    DoubleArrow, GrowFromCenter, GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
-                   SurroundingRectangle, Transform, VGroup, VMobject)
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject,
+                   rate_functions)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -403,6 +404,10 @@ class FreshQKVScene(StoryboardScene):
         g.col = col
         if label is not None:
             label.move_to([d.xs[i], (SY - 0.22 + COL_TOP) / 2, 0])
+            if kind == "sum":
+                # (review 31: "sum" sat under the wire and the ⊕ as it came in) under its
+                # column, clear of the wiring; it comes in once the column has settled
+                label.next_to(col, DOWN, buff=0.1)
             g.add(label)
         g.label = label
         return g
@@ -438,11 +443,13 @@ class FreshQKVScene(StoryboardScene):
         # into its place under the branch
         # (review 30: it grew from ~6 px) at reading size the whole way: it comes down from
         # under the box, fading in as it travels (never smaller than where it lands)
+        # (review 31: it appeared beside X, not out of the box) it leaves the box itself and
+        # drops down under it into its place, at reading size the whole way
         col = d.cols[i]
         home = col.get_center()
-        col.move_to(home + 0.9 * UP).set_opacity(0)
-        self.play(FadeIn(down), col.animate.move_to(home).set_opacity(1),
-                  run_time=0.35 * run_time)
+        col.move_to([home[0], d.marks[i].get_center()[1], 0]).set_opacity(0)
+        self.play(FadeIn(down), col.animate(rate_func=rate_functions.ease_out_sine)
+                  .move_to(home).set_opacity(1), run_time=0.45 * run_time)
 
     def into_mark(self, nums, mark, run_time: float, cols=(), out=None) -> None:
         """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
@@ -504,8 +511,42 @@ class FreshQKVScene(StoryboardScene):
         and the sum comes out of it into its own column."""
         a, b = i - 2, i - 1                   # the stream's state before the branch, the update
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.8 * run_time,
-                       cols=[d.cols[a], d.cols[b]], out=d.cols[i])
+        self.merge_at(d, [d.cols[a], d.cols[b]], d.marks[i], d.cols[i], 0.8 * run_time)
+
+    def merge_at(self, d: Diagram, cols, mark, out, run_time: float) -> None:
+        """(review 31: the add was a cross-fade) a true merge: the two columns slide together
+        (their spacing kept, nothing crosses) until the pair stands under the ⊕, their names
+        leave, each pair of numbers merges into the sum's number there (same size throughout),
+        and the sum moves into its place; its name comes in once it has settled."""
+        a, b = cols
+        mx = mark.get_center()[0]
+        pair = VGroup(a, b)
+        shift = np.array([mx - pair.get_center()[0], 0.0, 0.0])
+        self.play(a.animate.shift(shift), b.animate.shift(shift), run_time=0.45 * run_time)
+        home = out.col.get_center()
+        tgt = out.col.copy().move_to([mx, home[1], 0])
+        ac, bc = a.col, b.col
+        anims = [FadeOut(m) for m in (a.label, b.label) if m is not None]
+        for j in range(len(tgt.nums)):
+            anims.append(ReplacementTransform(VGroup(ac.nums[j], bc.nums[j]), tgt.nums[j]))
+        anims += [ReplacementTransform(VGroup(ac[0], bc[0]), tgt[0]),
+                  ReplacementTransform(VGroup(ac[2], bc[2]), tgt[2])]
+        rest = [m for m in (ac[1], bc[1]) for m in m.submobjects if m is not ac.nums
+                and m is not bc.nums]
+        tail = [m for m in tgt[1].submobjects if m is not tgt.nums]
+        if rest and tail:
+            anims.append(ReplacementTransform(VGroup(*rest), VGroup(*tail)))
+        self.play(*anims, run_time=0.35 * run_time)
+        self.remove(*[m for g in (a, b, tgt) for m in g.get_family()])
+        out.col.move_to([mx, home[1], 0])
+        self.add(out.col)
+        if abs(home[0] - mx) > 0.05:
+            self.play(out.col.animate.move_to(home), run_time=0.2 * run_time)
+        if out.label is not None:
+            self.play(FadeIn(out.label, shift=0.1 * UP), run_time=0.3)
+        self.add(out)
+        for c in cols:
+            d.retired.add(d.cols.index(c))
 
     def norm_at(self, d: Diagram, i: int, run_time: float) -> None:
         """Node i is LayerNorm: the sum's numbers travel into the box, a pause, LN(sum)'s come
@@ -1159,6 +1200,9 @@ class FreshQKVScene(StoryboardScene):
         its share written over its bar, `.pick_group` its token, bar and share."""
         # a token that is only a space (SmolLM2's " " before digits) has no glyph: drawn "␣"
         toks = [str(t).strip() or "␣" for t in self.v.tokens]
+        # (review 31: "." read as a middle dot) a punctuation token is drawn in quotes
+        toks = [f"'{t}'" if not any(ch.isalnum() or ch in "[]<>␣" for ch in t) else t
+                for t in toks]
         ws = [float(w) for w in cx.weights]
         focus = {int(p) for p in self.v.focus.positions}
         pick = int(cx.position)
@@ -1506,7 +1550,8 @@ class FreshQKVScene(StoryboardScene):
             self.keep_inside(blk)
             self.hold_until(self.cue_at(kk) - 0.3)
             keep = {id(m) for m in (mlab, gql, cosl[-1])}
-            done = [m for m in (gw, gx, gq, mrow, link, VGroup(*cosl[:-1]), box, *mine)
+            words = VGroup(*cosl[:-1])
+            done = [m for m in (gw, gx, gq, mrow, link, box, *mine)
                     if m is not None and id(m) not in keep]
             self.vanish(*done, run_time=0.4)
             gone_ids = {id(f) for m in done for f in m.get_family()}
@@ -1515,12 +1560,16 @@ class FreshQKVScene(StoryboardScene):
             q_line = lines[0]
             # Q^(l-1)'s name lands on its place in ", Q^(l-1)" (the comma comes in)
             # the two names first, then the number (their paths would cross)
+            # (review 31: a lone 0.76 floated mid-screen) the number leaves its line as
+            # that line's words go, into the new line's place; then the two names come
+            self.play(cosl[-1].animate.move_to(q_line[4].get_center()).set_color(T.Q),
+                      FadeOut(words), FadeIn(VGroup(q_line[0], q_line[2][0], q_line[3])),
+                      FadeIn(headl, shift=0.1 * DOWN), run_time=0.6)
+            self.remove(*words.get_family())
+            st.parts = [m for m in st.parts if m is not cosl and m is not words]
             self.play(mlab.animate.move_to(q_line[1].get_center()),
                       gql.animate.move_to(VGroup(*q_line[2][1:]).get_center()).set_opacity(1),
-                      FadeIn(VGroup(q_line[0], q_line[2][0], q_line[3])),
-                      FadeIn(headl, shift=0.1 * DOWN), run_time=0.6)
-            self.play(cosl[-1].animate.move_to(q_line[4].get_center()).set_color(T.Q),
-                      run_time=0.5)
+                      run_time=0.6)
             self.remove(*[f for m in (mlab, gql, cosl[-1]) for f in m.get_family()])
             st.parts = [m for m in st.parts
                         if not any(id(f) in keep for f in m.get_family())]
@@ -1661,8 +1710,10 @@ class FreshQKVScene(StoryboardScene):
         recipe.next_to(res, DOWN, buff=0.22).align_to(heads[-1], LEFT)   # under its row
         self.keep_inside(recipe)
         t0 = self.time
-        self.play(FadeIn(VGroup(*heads)), FadeIn(recipe, shift=0.1 * UP),
-                  *([FadeIn(bl), FadeIn(brow)] if brow is not None else []), run_time=0.5)
+        # (review 31: a faint ghost of the recipe hung under the row) it comes and goes in
+        # 0.25 s, so no half-faded copy stays on screen
+        self.play(FadeIn(VGroup(*heads)), FadeIn(recipe),
+                  *([FadeIn(bl), FadeIn(brow)] if brow is not None else []), run_time=0.25)
         xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
         wlight = SurroundingRectangle(VGroup(W, *([brow] if brow is not None else [])),
                                       color=HL, buff=0.06, stroke_width=2)
@@ -1687,7 +1738,7 @@ class FreshQKVScene(StoryboardScene):
         left = max(0.9, run_time - (self.time - t0) - 0.4)
         self.play(LaggedStart(*[FadeIn(n, shift=0.3 * DOWN) for n in res.nums],
                               lag_ratio=0.35), run_time=left)
-        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe), run_time=0.4)
+        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe), run_time=0.25)
         self.remove(*recipe.get_family(), *heads)
         self.add(res, *heads[2:])
         return res
@@ -1699,6 +1750,25 @@ class FreshQKVScene(StoryboardScene):
         if k >= len(cues):
             return self.cue_at(k)
         return self.cue_at(k) + float(cues[k].get("duration", 0.0))
+
+    def pause_before(self, k: int | None, seconds: float) -> None:
+        """(review 31: 29 cues 0.25 s apart, no time to read a new column) the voice waits
+        `seconds` before cue k (and every later one): a new column comes in in that quiet."""
+        cues = self.beat.get("cues") or []
+        if k is None or k >= len(cues) or self.time > self.cue_at(k):
+            return
+        for i in range(k, len(cues)):
+            self.cue_shift[i] += seconds
+
+    def sweep_caption(self, part: str) -> None:
+        """(review 31: one caption for 50 s) the sweep's caption follows the voice: each
+        analysis its own, from the sentence that starts it (none when captions are burned)."""
+        if self.burned is not None or self.caption is None:
+            return
+        self.set_caption({"test": "At every layer: the layer before's query matrix, given "
+                                  "the new X and the old X",
+                          "recipe": "Each layer builds Q, K, V from its current X with its "
+                                    "own matrices"}[part])
 
     def beat_sweep(self, beat) -> None:
         st = self.stage
@@ -1734,7 +1804,8 @@ class FreshQKVScene(StoryboardScene):
         # (review 30: a dense two-part head) a short name; what a row's test compares is
         # shown on one row, worked out under the table, when the voice says it
         has_b = any(bool(x.bias) for x in lays)
-        turn_head = head(f"query test (head {int(v.show.head)})")
+        # (review 31: "query test" was jargon) what the column compares, in words
+        turn_head = head("old matrix: new X vs old X")
         turn_head.move_to([0, top, 0])
         turn_head.set_x(heads[0].get_right()[0] + 0.7 + turn_head.width / 2)
         self.keep_inside(turn_head)
@@ -1901,8 +1972,10 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
         k = self.cue_with("cosine")
         if k is not None and cos:
-            # "each state's cosine with the one before": a new column, cell by cell
-            self.hold_until_cue(k)
+            # "each state's cosine with the one before": a new column, cell by cell; the
+            # voice waits while it comes in
+            self.pause_before(k, 1.0)
+            self.hold_until(self.cue_at(k) - 1.0)
             if note is not None:
                 self.play(FadeOutPlace(note), run_time=0.4)
                 self.remove(*note.get_family())
@@ -1915,7 +1988,6 @@ class FreshQKVScene(StoryboardScene):
                 self.vanish(box, run_time=0.3)
                 self.stage.parts.remove(box)
                 box = None
-            self.hold_until(self.when(k, "cosine") - 0.6)
             self.play(FadeOut(xcol, shift=0.4 * LEFT), run_time=0.5)
             self.remove(*xcol.get_family())
             self.stage.parts = [m for m in self.stage.parts if m is not table]
@@ -1986,7 +2058,8 @@ class FreshQKVScene(StoryboardScene):
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
                 self.glide(box, VGroup(rows[low][0], cos_cells[low]),
                            self.when(k, "into X") + 0.5, 0.6)
-        kt = self.cue_with("query test")
+        kt = self.cue_with("same test")
+        kt = kt if kt is not None else self.cue_with("query test")
         kt = kt if kt is not None else self.cue_with("query matrix given")
         turns = [c for c in turn_cells if isinstance(c, Num)]
         if kt is not None and turns:
@@ -1994,8 +2067,11 @@ class FreshQKVScene(StoryboardScene):
             # the new X": the column comes in under its two-line head, pointed at whole
             # (its head with the sentence, then one cell a layer, down the column, until the
             # voice reaches the first number)
-            kq = self.cue_with("turns most")
-            self.hold_until(self.cue_at(kt) - 0.1)
+            kq = self.cue_with("query turns most")
+            kq = kq if kq is not None else self.cue_with("turns most")
+            self.pause_before(kt, 1.0)                 # the new column, in a quiet
+            self.hold_until(self.cue_at(kt) - 1.0)
+            self.sweep_caption("test")
             # (review 27: the query test replaced the cosines of X it is set against) the
             # states and X's cosines move left, side by side, and the query test comes in on
             # their right, on the same rows; when the three do not fit, X's cosines leave
@@ -2046,7 +2122,7 @@ class FreshQKVScene(StoryboardScene):
                 i_ex = tested[len(tested) // 2]
                 l_ex = int(lays[shown[i_ex]].layer)
                 i_up = shown.index(shown[i_ex] - 1) if shown[i_ex] - 1 in shown else None
-                wq = f"W_Q^(({l_ex - 1}))" + (" + b" if has_b else "")
+                wq = f"W_Q^(({l_ex - 1}))" + (f" + b_Q^(({l_ex - 1}))" if has_b else "")
                 parts = [txt("cos(", S, T.TEXT), math(T.X_l(l_ex), ML, T.X),
                          math(wq, ML, T.Q), txt(",", ML // 2 + 4, T.TEXT),
                          math(T.X_l(l_ex - 1), ML, T.X), math(wq, ML, T.Q),
@@ -2083,13 +2159,12 @@ class FreshQKVScene(StoryboardScene):
                 self.hold_until(self.when(kx, "cosine") - 0.4)
                 self.repoint(box, res, 0.5, anims=[FadeIn(res, shift=0.1 * RIGHT)])
                 # the number travels up into its row's cell, at its size
-                go = res.copy()
-                self.add(go)
-                self.play(go.animate.move_to(ex_cell.get_center()), run_time=0.8)
-                self.remove(go)
+                # (review 31: two 0.97s stood one above the other) the one number flies
+                self.play(res.animate.move_to(ex_cell.get_center()), run_time=0.8)
+                self.remove(*res.get_family())
                 self.add(ex_cell)
                 self.repoint(box, VGroup(rows[i_ex][0], ex_cell), 0.5)
-                note = VGroup(*parts, res)         # the line under the table, until replaced
+                note = VGroup(*parts)              # the line under the table, until replaced
                 self.stage.parts.append(note)
                 self.play(*spotlight(None), run_time=0.3)
             else:
@@ -2146,9 +2221,19 @@ class FreshQKVScene(StoryboardScene):
                                        self.when(kn, "go together") + 0.2, 0.6)
                     else:
                         self.repoint(box, col(rest), 0.6)
+                kf = self.cue_with("first turns")
+                if kf is not None and kL is None and side:
+                    # "of the steps with a test, the first turns X and the query most": the
+                    # first step's row, its two cells (X's cosine, the query's) together
+                    self.glide(box, VGroup(cos_cells[i_low], low),
+                               self.when(kf, "first turns") + 0.3, 0.6)
+                    if "not measured" in self.cue_text(kf):
+                        self.play(*spotlight(None), run_time=0.4)
                 del i_low
         k = self.cue_with("own matrices")
         if k is not None:
+            self.hold_until(self.cue_at(k) - 0.2)
+            self.sweep_caption("recipe")
             # "So each layer builds its Q, K and V from its current X and its own matrices":
             # under the table, the recipe every row follows; the pointer walks the states
             self.hold_until_cue(k)
