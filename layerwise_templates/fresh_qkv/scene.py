@@ -1753,12 +1753,15 @@ class FreshQKVScene(StoryboardScene):
 
     def pause_before(self, k: int | None, seconds: float) -> None:
         """(review 31: 29 cues 0.25 s apart, no time to read a new column) the voice waits
-        `seconds` before cue k (and every later one): a new column comes in in that quiet."""
+        `seconds` before cue k (and every later one): a new column comes in in that quiet.
+        Called late (the picture ran past the cue's planned start), the voice also waits for
+        the picture: cue k then starts `seconds` from now."""
         cues = self.beat.get("cues") or []
-        if k is None or k >= len(cues) or self.time > self.cue_at(k):
+        if k is None or k >= len(cues):
             return
+        late = max(0.0, self.time - self.cue_at(k))
         for i in range(k, len(cues)):
-            self.cue_shift[i] += seconds
+            self.cue_shift[i] += seconds + late
 
     def sweep_caption(self, part: str) -> None:
         """(review 31: one caption for 50 s) the sweep's caption follows the voice: each
@@ -1881,7 +1884,7 @@ class FreshQKVScene(StoryboardScene):
                           for j in range(len(row[1]))]
             else:
                 anims.append(FadeIn(row, shift=0.1 * UP))
-        self.play(*anims, run_time=1.2)
+        self.play(*anims, run_time=0.9)
         if carry:
             for c in carry.values():
                 self.remove(*c.get_family())
@@ -1894,7 +1897,7 @@ class FreshQKVScene(StoryboardScene):
         post = str(lays[0].norm.placement) == "post"
         k1 = self.cue_with("first row")
         first_row = self.cue_at(k1 if k1 is not None else 1)
-        per = max(0.6, (first_row - 0.3 - self.time) / max(1, len(todo)))
+        per = max(0.45, (first_row - 0.3 - self.time) / max(1, len(todo)))
         for r in todo:
             self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
                       run_time=0.8 * per)
@@ -1974,8 +1977,8 @@ class FreshQKVScene(StoryboardScene):
         if k is not None and cos:
             # "each state's cosine with the one before": a new column, cell by cell; the
             # voice waits while it comes in
-            self.pause_before(k, 1.0)
-            self.hold_until(self.cue_at(k) - 1.0)
+            self.pause_before(k, 0.8)
+            self.hold_until(self.cue_at(k) - 0.8)
             if note is not None:
                 self.play(FadeOutPlace(note), run_time=0.4)
                 self.remove(*note.get_family())
@@ -2227,8 +2230,6 @@ class FreshQKVScene(StoryboardScene):
                     # first step's row, its two cells (X's cosine, the query's) together
                     self.glide(box, VGroup(cos_cells[i_low], low),
                                self.when(kf, "first turns") + 0.3, 0.6)
-                    if "not measured" in self.cue_text(kf):
-                        self.play(*spotlight(None), run_time=0.4)
                 del i_low
         k = self.cue_with("own matrices")
         if k is not None:
