@@ -72,7 +72,9 @@ WINDOW = 11                         # tokens shown per sentence in the arcs (a w
 BASE = 8.0                          # degrees: update 1's direction in the updates' own drawing
 NARROW = 15.0                       # degrees: two arrows this close share no room for a label
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
-ARC_W = 22.0                        # stroke width of an arc of weight 1
+ARC_W = 40.0                        # stroke width of an arc of weight 1 (0.12 vs 0.30: 5 vs 12)
+QK_SIZE = 34                        # the query and key that meet over a row (review 30: ~12 px)
+K_LIGHT = ManimColor(T.K).interpolate(ManimColor("#FFFFFF"), 0.35)   # K legible on the dark
 ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
 PAIR_H = 3.4                        # the pair of sums in the block: large, its turn seen
 WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
@@ -733,7 +735,14 @@ class ContextQKVScene(StoryboardScene):
 
         def four(t):
             # "All four cosines are 1.00": said beside the rows that show it (no chart yet:
-            # it comes once there is more than one layer to draw)
+            # it comes once there is more than one layer to draw); the caption names the
+            # result now, not before W, Q, K, V are drawn (review 30: 0:22)
+            if self.burned is None and self.caption is not None:
+                cx = float(self.cos("x")[0].value)
+                self.set_caption(f"Layer {int(v.layers[0].value)}: one X, the same W, so "
+                                 f"cos = {cx:.2f} for "
+                                 + ", ".join(NAME[k] for k in self.keys[:-1])
+                                 + f" and {NAME[self.keys[-1]]}.")
             if v.summary.layer0_equal.value:
                 lab = inline(txt("cosine for " + ", ".join(NAME[k] for k in self.keys) + ":",
                                  T.TYPE.label, T.TEXT),
@@ -757,7 +766,10 @@ class ContextQKVScene(StoryboardScene):
             # X's rows go into each matrix (the same boxes for both rows); out of each box
             # come that matrix's rows: Q, then K, then V, each pair with its "=" marks
             boxes, note = panel.w
-            self.play(LaggedStart(*[GrowFromEdge(b, LEFT) for b in boxes], lag_ratio=0.3),
+            # each box drawn, its name at full size (round 31: a growing box shrank W_K, W_V
+            # to 0.3-4 px mid-play)
+            self.play(LaggedStart(*[AnimationGroup(Create(b[0]), FadeInPlace(b[1]))
+                                    for b in boxes], lag_ratio=0.3),
                       FadeInPlace(note), run_time=0.16 * t)
             for (rows, mk), box in zip(panel.outs, boxes):
                 # X goes in along an arrow from the rows' right edge to the box (review 27:
@@ -770,7 +782,9 @@ class ContextQKVScene(StoryboardScene):
                           run_time=0.12 * t)
                 out = VGroup(rows, mk)
                 out.save_state()
-                out.scale(0.4).move_to(box).set_opacity(0)
+                # out of the box at reading size (no shrunk copy): it slides right as it
+                # appears
+                out.move_to(box).set_opacity(0)
                 self.add(out)
                 self.play(Restore(out), box[0].animate.set_stroke(width=2.5),
                           FadeOutPlace(feed), run_time=0.16 * t)
@@ -1224,7 +1238,9 @@ class ContextQKVScene(StoryboardScene):
         xs = [0.0] + [v[0] for v in rel.values()]
         ys = [0.0] + [v[1] for v in rel.values()]
         floor = self.caption_top() + 0.35
-        room_h = (y_top - 0.2) - floor
+        # room above the highest tip for "cos 0.38" on X's line (review 30, 2:08: the label
+        # and the magenta tip touched the sentence header)
+        room_h = (y_top - 0.7) - floor
         # alone on the stage (the rest of the block comes after it, on its own): no wider
         # than 3.0, the words beside it at label size
         unit = min(room_h / max(max(ys) - min(ys), 1e-6), 3.0 / max(max(xs) - min(xs), 1e-6))
@@ -1420,7 +1436,7 @@ class ContextQKVScene(StoryboardScene):
             qs, orders = [], []
             for r, i in ((r1, 0), (r2, 1)):
                 f = [int(x) for x in ss[i].focus if int(x) in r.tok]
-                q = txt("Q", T.TYPE.label, T.Q)
+                q = txt("Q", QK_SIZE, T.Q, weight="BOLD")
                 q.next_to(r.tok[f[0]] if f else r.row, UP, buff=0.12)
                 q.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.03)
                 qs.append(q)
@@ -1437,12 +1453,12 @@ class ContextQKVScene(StoryboardScene):
                 for r, q, o in zip((r1, r2), qs, orders):
                     if k < len(o):
                         a, num, tok = r.by_key[o[k]]
-                        kt = txt("K", T.TYPE.label, T.K)
+                        kt = txt("K", QK_SIZE, K_LIGHT, weight="BOLD")
                         spot = tok.get_top() + UP * (0.12 + q.height / 2)
-                        kt.move_to(spot + RIGHT * 0.17)
+                        kt.move_to(spot + RIGHT * 0.26)
                         kt.add_background_rectangle(color=T.BACKGROUND, opacity=0.85,
                                                     buff=0.03)
-                        meet += [q.animate.move_to(spot + LEFT * 0.17), FadeInPlace(kt)]
+                        meet += [q.animate.move_to(spot + LEFT * 0.26), FadeInPlace(kt)]
                         grow.append(Create(a))
                         gone.append(kt)
                 self.play(*meet, run_time=0.16 * t / n)
@@ -1667,10 +1683,27 @@ class ContextQKVScene(StoryboardScene):
             quiet(0, 0.06 * t)
             chain_in(1, 0.88 * t)
 
+        thinned = set()                     # ids of the row pieces gone before the bars
+
         def updates_in(t):
             # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
+            # the pieces have left the rows: the rows go (review 30, 1:46-1:53: 18 weights
+            # beside the updates, their names and notes), but for the two tokens the next
+            # sentence weighs (row 1's start marker and its heaviest word)
             loud(0, 0.05 * t)
             self.drop("piece_note", run_time=0.05 * t)
+            sp = [int(j) for j in ss[0].special.values]
+            stay = [j for j in (sp[:1] + [int(w) for w in list(r1.words[:1])])
+                    if j in r1.by_key]
+            kept = {id(m) for j in stay for m in r1.by_key[j][1:]}
+            if weigh is not None and stay:
+                go = [m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights)
+                      if id(m) not in kept and m.get_fill_opacity() > 0.01]
+                thinned.update(id(m) for m in go)
+                self.play(FadeOutPlace(VGroup(*go)), run_time=0.1 * t)
+                for m in go:
+                    self.remove(m)
+                t = 0.9 * t
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
                       FadeInPlace(upd.labels), run_time=0.5 * t)
             self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
@@ -1701,7 +1734,7 @@ class ContextQKVScene(StoryboardScene):
                 keep = {id(r1.by_key[j][1]): row_.wnum
                         for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key}
                 go = VGroup(*[m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights)
-                              if id(m) not in keep])
+                              if id(m) not in keep and id(m) not in thinned])
                 moves = [ReplacementTransform(r1.by_key[j][1], row_.wnum)
                          for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key]
                 self.play(FadeOutPlace(go), FadeInPlace(weigh[0]), *moves,
@@ -1898,13 +1931,13 @@ class ContextQKVScene(StoryboardScene):
             [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
              (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t))],
             [(1, grow_arcs)],
-            [(1, shared)],
-            [(1, moved)],
+            # (round 31: the positions and "the" at another place were cut for length; the
+            # claim is carried by the keys the query meets)
             [(1, river)],
             [(1, money)],
             [(1, self_w)],
         ]
-        groups += [[(1, pieces_in)], [(1, piece_is)], [(1, pieces_two)], [(1, updates_in)],
+        groups += [[(1, pieces_in)], [(1, piece_is), (0.7, pieces_two)], [(1, updates_in)],
                    [(1, tiny)],
                    [(1, cos_in)], [(1, add_x)]]
         if nxt is not None:
@@ -1912,7 +1945,7 @@ class ContextQKVScene(StoryboardScene):
                        [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
         # a look at the finished sums (and what the flat drawing cannot keep) before the block
-        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 7: 0.4, 14: 2.0})
+        self.by_cue(groups, pause={3: 0.6, 4: 0.6, 5: 0.4, 11: 1.2})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
@@ -2162,10 +2195,17 @@ class ContextQKVScene(StoryboardScene):
         st, hand = self.st, self.st.handoff
         num, name = hand[-1], hand[1]
         xl = st.ax.x_labels[1]
-        # the number waits just over the axis's X^(1) (its layer), and rises with X's line
-        # to its point (review 28: "0.90" alone in the chart before the line reached it)
-        return [name.animate.match_height(xl).move_to(xl),
-                num.animate.next_to(xl, UP, buff=0.2)]
+        # the number goes straight to where it will stand beside X's layer-1 point (review
+        # 30: on its way down to the axis it passed over the tick labels); X's line and
+        # point come to it in `carry`
+        dots = st.dots.setdefault("x", {})
+        had = 1 in dots
+        if not had:                         # where carry's ring will put it
+            dots[1] = self.point("x", 1)
+        spot = self.x1_ring()[1].get_center()
+        if not had:
+            dots.pop(1)
+        return [name.animate.match_height(xl).move_to(xl), num.animate.move_to(spot)]
 
     def carry(self, t: float) -> None:
         """X's layer-1 segment and point drawn up to the carried cosine, which moves beside
@@ -2341,10 +2381,10 @@ class ContextQKVScene(StoryboardScene):
         if len(curves) > 4:
             curves = [curves[0] + curves[1]] + curves[2:]
         n_c = len(curves)
-        self.by_cue([g_head, *curves, g1, g2, [(1, lambda t: self.spotlight(None, t))],
+        self.by_cue([g_head, *curves, g1, g2,
                      [(1, x_range)], [(1, values)],
                      [(1, none_back)]],
-                    pause={**{i: 0.5 for i in range(2, n_c + 2)}, n_c + 4: 0.7, n_c + 5: 0.7})
+                    pause={**{i: 0.4 for i in range(2, n_c + 2)}, n_c + 3: 0.7, n_c + 4: 0.7})
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
@@ -2442,8 +2482,6 @@ class ContextQKVScene(StoryboardScene):
         # "the keys do too, up to layer 3, where they are at 0.861, just above the queries at
         # 0.855, and X at 0.840": the three at that layer, with the three decimals said (at
         # two, keys and queries would read as equal)
-        l3 = min(3, L - 1)
-        r_k = rings([("k", l3), ("q", l3), ("x", l3)], decimals=3)
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
         thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
                             T.TEXT),
@@ -2534,34 +2572,47 @@ class ContextQKVScene(StoryboardScene):
             # "one head alone can differ more": at the values' lowest layer, the head whose
             # values differ most (a pick among the plan's per-head cosines, for display), its
             # cosine written under the curve's point, a line to it
-            l_ = int(lo.layer.value)
-            hs = getattr(v.cos, "v_heads", None)
-            if lo.key.value != "v" or hs is None or not len(hs[l_]):
+            one = sm.one_head
+            if one is None or one.key.value not in self.st.dots:
                 self.wait(t)
                 return
-            row = hs[l_]
-            h = min(range(len(row)), key=lambda j: float(row[j].value))
-            dot = self.st.dots["v"][l_]
-            note = inline(txt("one head alone:", T.TYPE.label, T.TEXT),
-                          Num(row[h], decimals=2, size=T.TYPE.label, color=COLOR["v"]))
-            note.next_to(dot, DOWN, buff=0.35)
+            l_, h = int(one.layer.value), int(one.head.value)
+            dot = self.st.dots[one.key.value][l_]
+            # the head named, its value written; below the axis's floor it has no point:
+            # an arrow from the curve's point down through the floor says where it lies
+            # (review 30: a label with no point, the head unnamed)
+            ax = self.st.ax
+            y0 = float(v.axes.y_range[0])
+            floor = ax.axes.c2p(l_, y0)[1]
+            below = float(one.value.value) < y0
+            note = inline(txt(f"head {h} alone:", T.TYPE.label, T.TEXT),
+                          Num(one.value, decimals=2, size=T.TYPE.label,
+                              color=COLOR[one.key.value]))
+            if below:
+                note = VGroup(note, txt("below this axis", T.TYPE.label, T.MUTED)).arrange(
+                    DOWN, buff=0.1, aligned_edge=LEFT)
+                ln = Arrow(dot.get_bottom(), [dot.get_x(), floor + 0.02, 0], buff=0.08,
+                           color=HL, stroke_width=3, max_tip_length_to_length_ratio=0.15)
+                note.next_to(ln, RIGHT, buff=0.2).align_to(ln, DOWN).shift(UP * 0.1)
+            else:
+                note.next_to(dot, DOWN, buff=0.35)
+                ln = Line(dot.get_bottom(), note.get_top(), color=HL, stroke_width=2)
             self.keep_inside(note)
             note.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.05)
-            ln = Line(dot.get_bottom(), note.get_top(), color=HL, stroke_width=2)
             self.drop("rings", run_time=0.1 * t)
             self.spotlight(["v"], 0.1 * t)
-            self.play(Create(ln), FadeInPlace(note), run_time=0.3 * t)
+            self.play(GrowArrow(ln) if below else Create(ln), run_time=0.2 * t)
+            self.play(FadeInPlace(note), run_time=0.15 * t)
             self.set_slot("rings", VGroup(ln, note))
             self.wait(0.5 * t)
 
         self.by_cue([
             [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],
-            [(1, lambda t: at(l3, list(r_k), t, ["k", "q", "x"]))],
             [(1, one_head)],
             [(1, ask)],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
-        ], pause={1: 0.7})
+        ], pause={1: 0.5})
 
 
 __all__ = ["ContextQKVScene"]
