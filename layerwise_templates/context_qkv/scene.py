@@ -758,9 +758,18 @@ class ContextQKVScene(StoryboardScene):
             self.put("zero_label", lab, run_time=0.4 * t)
             self.emphasize(lab[-1], run_time=0.6 * t)
 
+        def recap(text: str) -> None:
+            # the caption follows the voice (round 31: "A cosine: ..." stood over W_Q, W_K,
+            # W_V for 9 s): one X, then the same W, then the result (`four`)
+            if self.burned is None and self.caption is not None:
+                self.set_caption(text)
+
+        l0 = int(v.layers[0].value)
+
         def clear_cosine(t):
             # the cosine picture has said its piece: the left goes to X's rows
             self.drop("cos_status", "cos_arrows", "cosine", run_time=t)
+            recap(f"Layer {l0}: one X for both banks.")
 
         def multiply(t):
             # X's rows go into each matrix (the same boxes for both rows); out of each box
@@ -771,6 +780,7 @@ class ContextQKVScene(StoryboardScene):
             self.play(LaggedStart(*[AnimationGroup(Create(b[0]), FadeInPlace(b[1]))
                                     for b in boxes], lag_ratio=0.3),
                       FadeInPlace(note), run_time=0.16 * t)
+            recap(f"Layer {l0}: the same query, key and value matrices for both.")
             for (rows, mk), box in zip(panel.outs, boxes):
                 # X goes in along an arrow from the rows' right edge to the box (review 27:
                 # a shrinking copy of the rows slid over the rows themselves, a double print)
@@ -784,7 +794,10 @@ class ContextQKVScene(StoryboardScene):
                 out.save_state()
                 # out of the box at reading size (no shrunk copy): it slides right as it
                 # appears
-                out.move_to(box).set_opacity(0)
+                # from the box's right edge (round 31: starting on the box, the V rows
+                # printed over W_V mid-play)
+                out.shift(LEFT * max(0.0, min(0.5, out.get_left()[0] - box.get_right()[0]
+                                              - 0.05))).set_opacity(0)
                 self.add(out)
                 self.play(Restore(out), box[0].animate.set_stroke(width=2.5),
                           FadeOutPlace(feed), run_time=0.16 * t)
@@ -1429,8 +1442,8 @@ class ContextQKVScene(StoryboardScene):
         weigh = self.weigh_table(head_at[0], upd.head.get_top()[1])
 
         def grow_arcs(t):
-            # bank's query (a yellow Q over bank) goes to each token in turn: where it meets
-            # a key, that token's arc and weight appear (both sentences at once)
+            # bank's query (a yellow Q over bank, fixed) meets each token's key in turn (a K
+            # over that token): that token's arc and weight appear (both sentences at once)
             self.sub_caption("keys")
             self.play(FadeInPlace(legend), run_time=0.08 * t)
             qs, orders = [], []
@@ -1445,20 +1458,25 @@ class ContextQKVScene(StoryboardScene):
                 fx = f[0] if f else 0
                 orders.append([k for k in ks if k > fx] + [k for k in reversed(ks) if k < fx])
             self.play(*[FadeInPlace(q) for q in qs], run_time=0.06 * t)
+            self.add_foreground_mobjects(*qs)   # the arcs start under bank's query
             n = max(1, max(len(o) for o in orders))
             for k in range(n):
-                # the query walks to the token, the token's key flashes up beside it (review
-                # 29: no key was ever drawn), then the arc grows from their meeting
+                # the token's key shows over it (review 29: no key was ever drawn), then the
+                # arc grows between it and bank
                 meet, grow, gone = [], [], []
                 for r, q, o in zip((r1, r2), qs, orders):
                     if k < len(o):
                         a, num, tok = r.by_key[o[k]]
                         kt = txt("K", QK_SIZE, K_LIGHT, weight="BOLD")
                         spot = tok.get_top() + UP * (0.12 + q.height / 2)
-                        kt.move_to(spot + RIGHT * 0.26)
+                        # the query stays over bank; the key shows over its own token
+                        # (round 31: a query walking to each key printed "KQ")
+                        kt.move_to(spot)
                         kt.add_background_rectangle(color=T.BACKGROUND, opacity=0.85,
                                                     buff=0.03)
-                        meet += [q.animate.move_to(spot + LEFT * 0.26), FadeInPlace(kt)]
+                        if overlaps(kt, q, 0.04):       # a neighbour close to bank: above
+                            kt.next_to(q, UP, buff=0.06).set_x(tok.get_x())
+                        meet += [FadeInPlace(kt)]
                         grow.append(Create(a))
                         gone.append(kt)
                 self.play(*meet, run_time=0.16 * t / n)
@@ -1466,6 +1484,8 @@ class ContextQKVScene(StoryboardScene):
                 for m in gone:
                     self.remove(m)
             self.play(*[FadeOutPlace(q) for q in qs], run_time=0.05 * t)
+            self.remove_foreground_mobjects(*qs)
+            self.remove(*qs)
             differ(0.45 * t)
 
         def word(r, k):
@@ -1502,7 +1522,8 @@ class ContextQKVScene(StoryboardScene):
             self.wait(0.12 * t)
             for k, m in enumerate(ms):
                 self.box(m, t=0.14 * t)
-                self.wait((0.26 if k == 0 else 0.04) * t)
+                # ("the word the, now right next to bank": a breath after "the")
+                self.wait((0.2 if k == 0 else 0.12 if k == 1 else 0.02) * t)
             if not ms:
                 self.wait(0.88 * t)
 
@@ -1832,11 +1853,18 @@ class ContextQKVScene(StoryboardScene):
             # last angle stays behind, faint, so the turn is seen
             bs = list(nxt.blocks.boxes)
             tok = tok_["m"]
+            sc = nxt.scale
+            # with a zoomed scale the large pair dims (its turn is a few degrees: round 31,
+            # "the sums arrows stay the same while the cosine changes"); the dot on the
+            # scale carries the change, lit at each step. Without one, the pair's last angle
+            # stays behind, faint, so the turn is seen
+            faint = 0.3 if len(sc) else 1.0
             old = tok_.get("ghost")
-            ghost = tok.copy().set_opacity(0.3)
-            self.add(ghost)
-            self.bring_to_front(tok)
-            tok_["ghost"] = ghost
+            if not len(sc):
+                ghost = tok.copy().set_opacity(0.3)
+                self.add(ghost)
+                self.bring_to_front(tok)
+                tok_["ghost"] = ghost
             mini = tok_.get("mini")
             if mini is not None:            # the small pair into box k (from above)
                 self.play(Transform(mini, self.pair(cs_[k], mini_at(k), h=0.75)),
@@ -1844,11 +1872,11 @@ class ContextQKVScene(StoryboardScene):
                           *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
                           run_time=0.25 * t)
                 t = 0.75 * t
-            anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k], h=PAIR_H)),
+            anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k],
+                                              h=PAIR_H).set_opacity(faint)),
                      bs[k].animate.set_stroke(HL)]
             if mini is not None:            # it turns there as the large one does
                 anims.append(Transform(mini, self.pair(cs_[k + 1], mini_at(k), h=0.75)))
-            sc = nxt.scale
             if len(sc):
                 # the zoomed scale: a tick where the dot was, the dot to the new cosine
                 y0, x_ = sc.dot.get_y(), sc.bar.get_x()
@@ -1876,6 +1904,9 @@ class ContextQKVScene(StoryboardScene):
             self.play(*anims, run_time=0.35 * t)
             if old is not None:
                 self.remove(old)
+            if len(sc):                     # the eye to the scale: its dot lit where it lands
+                self.emphasize(sc.dot, run_time=0.15 * t, buff=0.08)
+                t = 0.85 * t
             if len(nxt.reads[k]):
                 self.play(FadeInPlace(nxt.reads[k]), run_time=0.15 * t)
                 self.wait((0.2 if add_first else 0.5) * t)
@@ -1901,11 +1932,28 @@ class ContextQKVScene(StoryboardScene):
             ghost = tok_.pop("ghost", None)
             sc, end_ = nxt.scale, []
             if len(sc):                     # where the dot ends: the two X^(1)
-                end_ = [inline(txt("out:", T.TYPE.label, T.X),
-                               math("X^((1))", 1.2 * T.TYPE.math_label, T.X)).next_to(
-                    sc.dot, RIGHT, buff=0.2)]
-                if any(overlaps(end_[0], m, 0.02) for m in sc.labels):
-                    end_ = []
+                lab = inline(txt("out:", T.TYPE.label, T.X),
+                             math("X^((1))", 1.2 * T.TYPE.math_label, T.X)).next_to(
+                    sc.dot, RIGHT, buff=0.2)
+                end_ = [lab]
+                near = [m for m in sc.labels if overlaps(lab, m, 0.25)]
+                if near:
+                    # round 31: "out: X(1)" sat tight on "FFN + add": into the clearest
+                    # gap between the step labels, right of them, a leader line to the dot
+                    ys = sorted([(m.get_bottom()[1], m.get_top()[1]) for m in sc.labels])
+                    gaps = [(t1, b2) for (b1, t1), (b2, t2) in zip(ys, ys[1:])]
+                    gaps += [(ys[-1][1], ys[-1][1] + 2 * lab.height + 0.4)] if ys else []
+                    lo_, hi_ = max(gaps, key=lambda g: (g[1] - g[0] >= lab.height + 0.2,
+                                                        -abs((g[0] + g[1]) / 2
+                                                             - sc.dot.get_y())))
+                    x_r = max(m.get_right()[0] for m in sc.labels) + 0.3
+                    lab.move_to([x_r, (lo_ + hi_) / 2, 0], aligned_edge=LEFT)
+                    self.keep_inside(lab)
+                    lead = Line(sc.dot.get_right() + RIGHT * 0.05,
+                                lab.get_left() + LEFT * 0.08, color=T.X, stroke_width=2)
+                    end_ = [lead, lab]
+                    if any(overlaps(lab, m, 0.04) for m in sc.labels):
+                        end_ = []
                 sc.add(*end_)
             mini = tok_.pop("mini", None)
             if mini is not None:            # out of the last box, into the large pair
@@ -2118,7 +2166,7 @@ class ContextQKVScene(StoryboardScene):
             def y_of(c: float) -> float:
                 return y_lo + (float(c) - (mid_v - half)) / (2 * half) * (y_hi - y_lo)
 
-            bar = Line([sx, y_lo, 0], [sx, y_hi, 0], color=T.MUTED, stroke_width=3)
+            bar = Line([sx, y_lo, 0], [sx, y_hi, 0], color=T.TEXT, stroke_width=3)
             title = VGroup(txt("cos, zoomed in", L_, T.TEXT),
                            txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
             title.next_to(bar, UP, buff=0.12)
@@ -2128,10 +2176,11 @@ class ContextQKVScene(StoryboardScene):
             v_ = np.ceil((mid_v - half) * 50 - 1e-9) / 50
             while v_ <= mid_v + half + 1e-9:
                 yv = y_of(v_)
-                lab = txt(f"{v_:.2f}", S, T.MUTED, mono=True).next_to(
-                    [sx - 0.1, yv, 0], LEFT, buff=0.08)
-                tick = VGroup(Line([sx - 0.1, yv, 0], [sx, yv, 0], color=T.MUTED,
-                                   stroke_width=2))
+                # at label size, in the text colour (round 31: small grey ticks)
+                lab = txt(f"{v_:.2f}", L_, T.TEXT, mono=True).next_to(
+                    [sx - 0.14, yv, 0], LEFT, buff=0.1)
+                tick = VGroup(Line([sx - 0.14, yv, 0], [sx, yv, 0], color=T.TEXT,
+                                   stroke_width=2.5))
                 # a value only where it has room (a short scale: every other one)
                 if not any(overlaps(lab, m[1], 0.06) for m in nums if len(m) > 1):
                     tick.add(lab)
@@ -2296,10 +2345,16 @@ class ContextQKVScene(StoryboardScene):
             st.grown = 0
             # the layer-0 stage leaves as the chart comes in and the carried labels move
             # (the stage gone before the chart comes: no two layouts over each other)
-            self.play(LaggedStart(AnimationGroup(*leave),
-                                  AnimationGroup(FadeInPlace(st.chart), FadeInPlace(new)),
-                                  lag_ratio=1.0), *self.carry_to(1.0), run_time=1.0)
+            # (round 31: the carried X^(1) and 0.90 moved over the words still fading)
+            if leave:
+                self.play(*leave, run_time=0.4)
+            self.play(FadeInPlace(st.chart), FadeInPlace(new), *self.carry_to(0.7),
+                      run_time=0.7)
             self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
+            # X's layer-1 point drawn at once under the carried number (round 31: "0.90"
+            # stood 5 s in the empty chart before its point came)
+            if len(self.v.layers) > 2:
+                self.carry(0.7)
         else:
             self.ensure_chart(0, wide=True)
         start = self.st.grown + 1
@@ -2309,8 +2364,7 @@ class ContextQKVScene(StoryboardScene):
         g_head = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
         x0 = start
         if hand is not None and start == 1 and len(self.v.layers) > 2:
-            g_head.append((2, self.carry))
-            x0 = 2
+            x0 = 2                          # X's layer 1 drawn with the carried cosine
         def end_value(k, t):
             # the curve's last value, ringed as it lands and said (review 26: four curves
             # drawn with no value spoken); it leaves when the next curve starts
@@ -2504,7 +2558,7 @@ class ContextQKVScene(StoryboardScene):
                 return []
             self._dimmed = True
             self.drop("rings", run_time=0.1 * t)
-            self.spotlight(None, 0.05 * t)
+            # (no spotlight(None) first: the lines flashed back to full for 0.2 s)
             back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
                                         if m is not None])
             return [back_now.animate.set_opacity(0.1)]
@@ -2544,14 +2598,9 @@ class ContextQKVScene(StoryboardScene):
         last = sm.last_lowest
         # "these cosines do not say why": the two possible causes, as possibilities, on a
         # card over the chart (no measurement of either is in the plan)
-        why = VGroup(txt("Why? Not measured here. It may be", T.TYPE.label, T.TEXT),
-                     txt("· W stretching or shrinking where the two X differ, or",
-                         T.TYPE.label, T.TEXT),
-                     txt("· the bias, the same for both sentences, pulling them together",
-                         T.TYPE.label, T.TEXT))
-        why.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        if why.width > 12.4:
-            why.scale_to_fit_width(12.4)
+        # (round 31: the two possible causes were written and never said: the card says
+        # only what the voice does)
+        why = VGroup(txt("Why? Not measured here.", T.TYPE.body, T.TEXT))
         why_back = SurroundingRectangle(why, buff=0.3, color=T.MUTED, stroke_width=2,
                                         fill_color=T.BACKGROUND, fill_opacity=0.94)
         why_card = VGroup(why_back, why).move_to(card)
@@ -2559,12 +2608,9 @@ class ContextQKVScene(StoryboardScene):
 
         def ask(t):
             self.play(*dim(t), run_time=0.12 * t)
-            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.15 * t)
-            self.play(FadeInPlace(why[1]), run_time=0.2 * t)
-            self.wait(0.1 * t)
-            self.play(FadeInPlace(why[2]), run_time=0.2 * t)
+            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.2 * t)
             self.set_slot("why", why_card)
-            self.wait(0.1 * t)
+            self.wait(0.2 * t)
 
         # (review 29: the values' lowest and the keys' last were ringed and said again here,
         # after the layers beat had: this beat starts at what it adds, Q and K against X)
@@ -2572,8 +2618,11 @@ class ContextQKVScene(StoryboardScene):
             # "one head alone can differ more": at the values' lowest layer, the head whose
             # values differ most (a pick among the plan's per-head cosines, for display), its
             # cosine written under the curve's point, a line to it
-            one = sm.one_head
-            if one is None or one.key.value not in self.st.dots:
+            # (round 31: view.Summary.one_head had a class default of None, which shadowed
+            # the plan's value: the head was said and never drawn)
+            one = sm.one_head if "one_head" in sm.raw else None
+            if one is None or getattr(one, "value", None) is None or \
+                    one.key.value not in self.st.dots:
                 self.wait(t)
                 return
             l_, h = int(one.layer.value), int(one.head.value)
@@ -2585,26 +2634,36 @@ class ContextQKVScene(StoryboardScene):
             y0 = float(v.axes.y_range[0])
             floor = ax.axes.c2p(l_, y0)[1]
             below = float(one.value.value) < y0
-            note = inline(txt(f"head {h} alone:", T.TYPE.label, T.TEXT),
-                          Num(one.value, decimals=2, size=T.TYPE.label,
-                              color=COLOR[one.key.value]))
+            num_m = Num(one.value, decimals=2, size=T.TYPE.label, color=COLOR[one.key.value])
+            note = inline(txt(f"head {h} alone:", T.TYPE.label, T.TEXT), num_m)
+            col = COLOR[one.key.value]
             if below:
-                note = VGroup(note, txt("below this axis", T.TYPE.label, T.MUTED)).arrange(
+                note = VGroup(note, txt("below this axis", T.TYPE.label, T.TEXT)).arrange(
                     DOWN, buff=0.1, aligned_edge=LEFT)
-                ln = Arrow(dot.get_bottom(), [dot.get_x(), floor + 0.02, 0], buff=0.08,
-                           color=HL, stroke_width=3, max_tip_length_to_length_ratio=0.15)
-                note.next_to(ln, RIGHT, buff=0.2).align_to(ln, DOWN).shift(UP * 0.1)
+                # in the curve's colour, from its point down through the axis's floor
+                ln = Arrow(dot.get_bottom(), [dot.get_x(), floor - 0.02, 0], buff=0.06,
+                           color=col, stroke_width=7, max_tip_length_to_length_ratio=0.25,
+                           max_stroke_width_to_length_ratio=12)
+                note.next_to(ln, RIGHT, buff=0.2).align_to(ln, DOWN).shift(UP * 0.15)
             else:
                 note.next_to(dot, DOWN, buff=0.35)
-                ln = Line(dot.get_bottom(), note.get_top(), color=HL, stroke_width=2)
+                ln = Line(dot.get_bottom(), note.get_top(), color=col, stroke_width=3)
             self.keep_inside(note)
             note.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.05)
-            self.drop("rings", run_time=0.1 * t)
-            self.spotlight(["v"], 0.1 * t)
-            self.play(GrowArrow(ln) if below else Create(ln), run_time=0.2 * t)
-            self.play(FadeInPlace(note), run_time=0.15 * t)
+            inside = getattr(self.st.chart, "inside", None)
+            self.drop("rings", run_time=0.08 * t)
+            self.spotlight([one.key.value], 0.08 * t)
+            # "each curve is all 12 heads together": the chart's own note says it
+            if inside is not None and len(inside) > 1:
+                self.emphasize(inside[1], run_time=0.22 * t)
+            else:
+                self.wait(0.22 * t)
+            # "one head alone can differ more: at layer 3, head 0's values are at 0.44"
+            self.play(GrowArrow(ln) if below else Create(ln), run_time=0.14 * t)
+            self.play(FadeInPlace(note), run_time=0.1 * t)
             self.set_slot("rings", VGroup(ln, note))
-            self.wait(0.5 * t)
+            self.emphasize(num_m, run_time=0.2 * t)
+            self.wait(0.1 * t)
 
         self.by_cue([
             [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],

@@ -74,7 +74,7 @@ class Summary(View):
     last_highest: Lowest
     layer0_equal: bool
     all_below_one_after_0: bool
-    one_head: OneHead | None = None
+    one_head: OneHead | None       # no default: a class attribute would shadow the plan (None)
 
 
 class Pieces(View):
