@@ -470,10 +470,17 @@ class LogitLensScene(StoryboardScene):
                 self.play(FadeOutPlace(tag), run_time=0.3)
         per = self.pace(self.cue_at(n - 1), len(bars.rows), 0.35, cap=1.6) if why else \
             self.quick(0.04, 0.35)
-        for row in bars.rows:
+        for row, e in zip(bars.rows, self.v.layers[l].top):
             name, track, bar, num = row
+            # r31b: the guide ("␣ marks a space") comes with the first token drawn with a ␣
+            # (it came 3 s after "␣a" and "␣(")
+            marked = (SAME_LOOKING.get(str(e.text)) is None and "␣" in str(e.display)
+                      and self.guide not in panel.get_family())
             self.play(FadeIn(name), FadeIn(track), GrowFromEdge(bar, LEFT), FadeIn(num),
+                      *([FadeIn(self.guide, shift=0.1 * DOWN)] if marked else []),
                       run_time=per)
+            if marked:
+                self.adopt(panel, self.guide)
         self.play(FadeIn(rank, shift=0.1 * UP), FadeIn(prob, shift=0.1 * UP),
                   run_time=self.quick(0.06, 0.5))
         col.add(link, mark)

@@ -154,7 +154,9 @@ def beat_prompts(scene, v) -> None:
     # "each answer's rank, state by state, becomes one line": the prompts' words leave, their
     # answers' underlines stay and each moves onto the axes as its prompt's line (all grey:
     # Paris's turns yellow when the voice names it)
-    own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.6) for it in p.items])
+    own = VGroup(*[mp.line([float(r) for r in it.ranks], T.HIGHLIGHT, 2.5, 0.95) if i == 0
+                   else mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.6)
+                   for i, it in enumerate(p.items)])
     # the list leaves with its underlines (none is left on the stage under the axes, none
     # flies over the list); the axes come, then each prompt's line is drawn on them in turn
     # the prompts' words leave first (their answers and underlines stay), then the axes
@@ -174,9 +176,12 @@ def beat_prompts(scene, v) -> None:
     t_move = scene.time
     t_named = scene.cue_at(cue(named))
     L0 = len(p.items[0].ranks)
+    # r31b: Paris's underline stays yellow all the way (it turned grey, then yellow again)
     flat = VGroup(*[Line(mp.pt(0, float(it.ranks[0])), mp.pt(L0 - 1, float(it.ranks[0])),
-                         stroke_color=T.MUTED, stroke_width=1.5, stroke_opacity=0.6)
-                    for it in p.items])
+                         stroke_color=T.HIGHLIGHT if i == 0 else T.MUTED,
+                         stroke_width=2.5 if i == 0 else 1.5,
+                         stroke_opacity=0.95 if i == 0 else 0.6)
+                    for i, it in enumerate(p.items)])
     scene.play(*[ReplacementTransform(m, f) for m, f in zip(marks, flat)],
                run_time=max(0.8, min(1.2, 0.3 * (t_named - scene.time))))
     scene.play(FadeInPlace(plot), run_time=0.5)
@@ -206,7 +211,8 @@ def beat_prompts(scene, v) -> None:
     t_end = scene.cue_at(cue(named + 1))
     scene.play(Create(med, rate_func=linear), FadeIn(key[0], shift=0.1 * LEFT),
                run_time=max(1.0, 0.5 * (t_end - t_named)))
-    scene.play(own[0].animate.set_stroke(T.HIGHLIGHT, 2.5, 0.95), FadeIn(key[1], shift=0.1 * LEFT),
+    scene.play(ShowPassingFlash(own[0].copy().set_stroke(T.HIGHLIGHT, 6, 1.0), time_width=0.5),
+               FadeIn(key[1], shift=0.1 * LEFT),
                run_time=max(0.8, min(1.2, t_end - scene.time - 0.9)))
     # the prompts' own lines step back (still there, fainter): the eye keeps to the median
     # and Paris
@@ -232,6 +238,7 @@ def beat_prompts(scene, v) -> None:
     if nums != 2:       # said in a sentence of their own: spread over it
         t2, t3 = scene.cue_at(cue(nums)), scene.cue_at(cue(nums + 1))
         said = [(at, num, side, w) for (at, num, side, _), w in zip(said, (0.3, 0.65))]
+    callouts = []
     for at, num, side, when in said:
         # a ring on the very point the number names, the number straight above/below it
         ring = Circle(radius=0.1, stroke_color=at.get_color(), stroke_width=2.5
@@ -242,11 +249,17 @@ def beat_prompts(scene, v) -> None:
         scene.hold_until(t2 + when * (t3 - t2))
         scene.play(Create(ring), FadeIn(num), run_time=0.6)
         scene.adopt(plot, ring, num)
+        callouts.append(VGroup(ring, num))
     # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
     # line, and each prompt that crosses it for good by X^(26) marked there and named
     scene.hold_until_cue(cue(3 + o))
     k = 25
-    scene.play(Create(cut), FadeIn(cut_name), run_time=scene.quick(0.04, 0.6))
+    # r31b: the Paris call-out leaves before the rank-10 line and the green dots come (the
+    # frame had both call-outs, the line, three dots and a four-entry key at once)
+    paris_out = [m for c in callouts[1:] for m in c]
+    scene.detach(plot, *paris_out)
+    scene.play(Create(cut), FadeIn(cut_name), *[FadeOut(m) for m in paris_out],
+               run_time=scene.quick(0.04, 0.6))
     marks, names, whose = VGroup(), VGroup(), []
     items = list(p.items)
     for idx, it in sorted(enumerate(items), key=lambda e: (e[1].top_from.value is None,
@@ -395,17 +408,24 @@ def entropy_part(scene, v, plot) -> None:
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
     moving = cards[0][5]
-    rest = VGroup(*[m for c in cards for m in c if m is not moving and m is not cards[1][4]])
+    spot2 = Dot(ax0.axes.c2p(wide, float(v.layers[wide].entropy)), radius=0.08,
+                color=T.HIGHLIGHT)
+    moving2 = cards[1][5]
+    rest = VGroup(*[m for c in cards for m in c
+                    if m is not moving and m is not moving2 and m is not cards[1][4]])
     scene.play(FadeOutPlace(rest), run_time=0.4)
     scene.play(FadeInPlace(ent_box), run_time=0.5)
     scene.slots["wide"] = ent_box
     # the same words and number, at their size, to the right of the point; whose it is
     # written left of it ("our prompt ● entropy 0.13"), under the median's line
     whose = our_prompt(v, low).next_to(spot, LEFT, buff=0.15)
+    whose2 = our_prompt(v, wide).next_to(spot2, LEFT, buff=0.15)
     scene.play(moving.animate.next_to(spot, RIGHT, buff=0.15), FadeIn(spot, scale=1.5),
+               moving2.animate.next_to(spot2, RIGHT, buff=0.15), FadeIn(spot2, scale=1.5),
                run_time=0.8)
-    scene.play(FadeIn(whose, shift=0.1 * RIGHT), run_time=0.4)
-    scene.adopt(ent_box, spot, moving, whose)
+    scene.play(FadeIn(whose, shift=0.1 * RIGHT), FadeIn(whose2, shift=0.1 * RIGHT),
+               run_time=0.4)
+    scene.adopt(ent_box, spot, moving, whose, spot2, moving2, whose2)
     # "the white line is the median ...: up to X^(27) it stays at or below 1.58": our
     # prompt's note leaves, the median's line is drawn as it is named, then a dashed level
     # at 1.58 runs up to X^(27) (the number said, with its point), the line traced under it
@@ -458,9 +478,8 @@ def kl_part(scene, v, gone: list) -> None:
     the late layers shaded as the voice closes."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    kl_nums, kl_drop, shade_at, chap_at, here_at, all_at = cue_chain(
-        scene, "Its median climbs", "come back below", "Shaded", "chapter says", "what sharpens",
-        "medians over")
+    kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
+        scene, "Its median climbs", "come back below", "Shaded", "chapter says", "what sharpens")
     end = scene.cue_at(n_cues)
     at = lambda i: scene.cue_at(cue(i))
     pair = spread_pair(scene, v)
@@ -542,17 +561,16 @@ def kl_part(scene, v, gone: list) -> None:
     # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
     # the title's "median", then the footer that names the copy
     scene.hold_until_cue(cue(here_at))
+    # r31b: the beat's caption back with the closing sentence (no "both are medians" line
+    # any more: it was said over the KL chart alone); the band's points boxed while the
+    # sentence says what sharpens there
+    if quoted:
+        scene.set_caption(scene.beat["caption"])
     # (the box round the band's points above the last, which sits on the axis: the box
     # stays inside the axes, off the tick numbers)
     scene.emphasize(VGroup(*falling[:-1]) if len(falling) > 1 else falling, buff=0.05,
-                    run_time=max(1.0, at(all_at) - scene.time - 0.3),
+                    run_time=max(1.0, end - scene.time - 0.4),
                     extra=[band.animate.set_fill(opacity=0.16)])
-    scene.hold_until_cue(cue(all_at))
-    # the beat's caption back; the chart's title boxed: its "median" is what is said
-    if quoted:
-        scene.set_caption(scene.beat["caption"])
-    scene.emphasize(pair.heads[1], run_time=max(1.0, min(3.0, end - scene.time - 0.3)))
-
 
 CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth (in GPT-2-style models)."
 
@@ -683,7 +701,11 @@ class SpreadPlots:
                 (p.median_kl, "median KL from the final output (nats)",
                  "0 = the lens agrees with the output", L - 7, 1)):
             vals = [float(x) for x in series]
-            top = max(vals) * 1.15
+            # r31b: the entropy axis reaches our prompt's X^(29) too (its 4.37 travels to
+            # its point there; the axis topped out at ~2.6, under it)
+            ours = [float(v.layers[L - 2].entropy)] if decimals == 2 else []
+            top = max(vals + ours) * 1.15
+            self.tops = getattr(self, "tops", []) + [top]
             # round ticks (0, 1, 2 ...; 0, 10, 20 ...): no plan value is printed before the
             # voice says it (the points' numbers come as they are said)
             step = 1 if top < 6 else 10
@@ -728,7 +750,7 @@ class SpreadPlots:
 
     def top(self, i: int) -> float:
         """Plot i's y axis top (its axes' coordinate)."""
-        return max(self.series[i][2]) * 1.15
+        return self.tops[i]
 
     def last_points(self, i: int, n: int) -> VGroup:
         """Plot i's last n states, a dot on its line at each."""

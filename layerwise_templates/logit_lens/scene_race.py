@@ -154,6 +154,9 @@ class LensRace(LayerRace):
             trail = VGroup(*[inline(x_label(self.layers[m].state, TRAIL_MATH, T.MUTED),
                                     Num(self.layers[m].rank, decimals=0, size=TRAIL_SIZE,
                                         color=T.MUTED), buff=0.15) for m in passed])
+            # r31b: the column says whose ranks these are (it stood unlabelled)
+            trail.add_to_back(txt(str(self.answer).replace("␣", "").strip() + ", earlier",
+                                   T.LABEL_SIZE, T.MUTED))
             trail.arrange(DOWN, aligned_edge=RIGHT, buff=TRAIL_GAP)
             trail.next_to(rank, UP, buff=TRAIL_LIFT).align_to(rank, RIGHT)   # clear of the rule
             rank = VGroup(rank, trail)
@@ -262,7 +265,6 @@ class LensRace(LayerRace):
         # of the background's colour and the names it overtakes dim a little as they pass
         # under it (never all blanked at once); the numbers still step off and back on
         plates = []
-        crossing = any(y1 > y0 + 1e-3 for _, y0, y1, _ in going)
         for parts, y0, y1, is_key in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
             if not is_key:
@@ -270,18 +272,13 @@ class LensRace(LayerRace):
                 bar.set_z_index(1)
                 num.set_z_index(5)
                 dy = y1 - y0
-                if dy > 0:          # a climber: its name in front, on its plate
-                    plate = backing(name)
-                    rider = VGroup(plate, name).set_z_index(20 + dy)
-                    plates.append(plate)
-                    scene.add(bar, rider, num)
-                    second += [bar.animate(rate_func=smooth).shift(UP * dy),
-                               rider.animate(rate_func=smooth).shift(UP * dy), hop(num, dy)]
-                else:
-                    name.set_z_index(5)
-                    scene.add(bar, name, num)
-                    second += [bar.animate(rate_func=smooth).shift(UP * dy),
-                               ride_dim(name, dy, DIM if crossing else 1.0), hop(num, dy)]
+                # r31b: a moving row's name steps off as it sets off and back on as it
+                # lands, like its number (names riding through each other piled up at
+                # 854x480: "full stop" over "space"); only its bar is seen moving
+                name.set_z_index(5)
+                scene.add(bar, name, num)
+                second += [bar.animate(rate_func=smooth).shift(UP * dy),
+                           hop(name, dy), hop(num, dy)]
                 continue
             plate = self.card_plate(parts[1])
             track = self.chart.tracks[0].copy().match_y(parts[1])
