@@ -1,11 +1,12 @@
 """The bar chart across the states, as logit_lens draws it (a `LayerRace` made to keep each
 token's identity in view):
 
-- a step is short and then held: every row's name moves with its bar (`slide`); a
-  climbing row's name steps out to pass the names it overtakes, in front of them; a
-  token that enters the top k fades in in its place at the end, one that leaves fades out
-  at the start (the answer climbs in from its own row): no two names are ever drawn on each
-  other, no row ever loses its label mid-motion, and no number is ever a ghost;
+- a step is short and then held: a row that changes track slides its bar there while its
+  name and number step off as it sets off and back on as it lands (r31b: names riding with
+  their bars piled up on each other at 854x480); a token that enters the top k fades in in
+  its place at the end, one that leaves fades out at the start (the answer climbs in from
+  its own row, its name in view): no two names are ever drawn on each other, and no number
+  is ever a ghost;
 - the answer's own row under the rule shows its label and bar only while it is outside the
   chart; once it is in the top k the row says just its rank (no second copy of the token);
 - the counter (large, white) names the state the lens reads, X^(l+1) for layer l (the chapter's notation),
