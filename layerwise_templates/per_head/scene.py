@@ -171,7 +171,7 @@ CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0,
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("scores", 0): 4.0, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
+PAUSES = {("scores", 0): 4.0, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1,
           ("matrix", 2): 0.5, ("pieces", 3): 0.9, ("pieces", 4): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
 END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 2.5}
@@ -1295,9 +1295,10 @@ class PerHeadScene(StoryboardScene):
             (2, [(0.7, lambda t: (self.play(FadeOutPlace(tlabel), FadeInPlace(olabel),
                                             run_time=t), self.gone(tlabel))),
                  (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
-                                              color=T.V, run_time=t))]),
-            # what it does for the focus token: context from the token before, said on screen
-            (3, [(1, lambda t: self.play(FadeInPlace(gist), run_time=t)),
+                                              color=T.V, run_time=t)),
+                 # what that is for the focus token, on the same sentence (review 31: its own
+                 # sentence repeated it, and said "context" before W_O)
+                 (1, lambda t: self.play(FadeInPlace(gist), run_time=t)),
                  (1, lambda t: self.emphasize(gist, run_time=t))])])
         self.gone(how, *keys_left)
         self.gone(rows, wrest)
