@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import config
+from manim import config, there_and_back
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
                    Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, rush_from, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
@@ -231,7 +231,7 @@ def glide(m, points, t0: float = 0.0, t1: float = 1.0, scale: float = 1.0,
         mob.move_to(where(u))
         if vanish is not None and alpha > vanish:
             k = smooth((alpha - vanish) / max(1e-6, 1 - vanish))
-            mob.scale(max(0.02, 1 - 0.9 * k)).set_opacity(1 - k)
+            mob.set_opacity(1 - k)      # (fades where it lands: never shrinks to a speck)
     return UpdateFromAlphaFunc(m, update, rate_func=linear)
 
 
@@ -454,6 +454,10 @@ class ToyLoopScene(StoryboardScene):
             gone = [*first, *[self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]]
         elif made is not None:
             gone = [self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]
+        if made is not None and self.layer == 1 and "layer" in self.shown:
+            # the convention was said and shown at layer 0; from layer 1 on the rows' own
+            # names (X^(l), X^(l+1)) carry it: the header leaves (less on screen at once)
+            gone.append(self.shown.pop("layer"))
         row = self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0)
         if made is not None:
             # the last pass's rows leave first (the sum it wrote stays), then the X it wrote
@@ -478,6 +482,10 @@ class ToyLoopScene(StoryboardScene):
             self.add(row[1])
             # X's name, and (after layer 0) the loop moving down; the new pass's mark
             anims = [FadeInPlace(row[0])]
+            back = getattr(self, "code_away", None)
+            if back:            # the code, back for the loop's next pass (its mark comes below)
+                anims.append(FadeInPlace(back[0]))
+                self.code_away = None
             if move_code:
                 anims += self.code_down()
             self.play(*anims, run_time=self.quick(0.1, 0.7))
@@ -626,7 +634,10 @@ class ToyLoopScene(StoryboardScene):
         had_w = "w" in self.shown
         self.drop("w", run_time=0.25)
         self.put("w", w_row, run_time=0.35 if had_w else None)
-        label = math(f"{T.X_l(l, name)} =", MATH_LABEL, color)
+        # ("≈" where the product redone from the digits shown does not give the digits
+        # shown: the plan's check, as for the sum)
+        label = math(f"{T.X_l(l, name)} " + ("≈" if lay["prod_gap"][key] > 0.005 else "="),
+                     MATH_LABEL, color)
         label.move_to(self.panel_top + DOWN * 0.6 * "qkv".index(key), aligned_edge=UP + LEFT)
         label.set_x(self.results_x, direction=LEFT)
         x_grid = self.shown["x"][1]
@@ -662,13 +673,21 @@ class ToyLoopScene(StoryboardScene):
             result = row_of(getattr(src, key).values, getattr(src, key).path, color,
                             T.TYPE.label)
             result.next_to(label, RIGHT, buff=T.BUFF)
-            self.play(*[TransformFromCopy(a, b) for a, b in zip(top, result.nums)],
-                      FadeInPlace(VGroup(result[0], result[2])), FadeInPlace(label),
-                      box.animate.surround(result, buff=0.08), run_time=1.0)
-            self.play(DimPlace(bottom, 4.0), run_time=0.4)
-            self.play(FadeOutPlace(box), run_time=0.3)
-            self.remove(*result.nums)
+            # (copies at full size, lifted into the empty lane between X's row and W, along it,
+            # and up into Q's slots: side by side all the way, never over other digits)
+            copies = [a.copy() for a in top]
+            lane = (x_grid.get_bottom()[1] + W.get_top()[1]) / 2
+            paths = []
+            for c, b in zip(copies, result.nums):
+                a0, b0 = c.get_center(), b.get_center()
+                paths.append([a0, [a0[0], lane, 0.0], [b0[0], lane, 0.0], b0])
+            self.add(*copies)
+            self.play(FadeOutPlace(box), FadeInPlace(VGroup(result[0], result[2])),
+                      FadeInPlace(label), run_time=0.3)
+            self.play(*[glide(c, p) for c, p in zip(copies, paths)], run_time=1.0)
+            self.remove(*copies)
             self.add(result)
+            self.play(DimPlace(bottom, 4.0), run_time=0.4)
         elif l == 1 and key == "q" and W.as_numbers:
             # layer 1's X is not [1, 0]: its first product is walked with real weights
             result = self.walk_product(x_grid, W, src, key, color, label, w_row)
@@ -684,19 +703,8 @@ class ToyLoopScene(StoryboardScene):
             if not first and l < 2:
                 self.busy(result)
             return
-        if l == 0:
-            # (V^(0) is a few pixels on the plane, drawn to fit V^(1): mostly arrowhead. It
-            # stays a row of numbers; "only V feeds this toy's update": V's row, then the
-            # update line's 0.1 * V)
-            only = self.cue_with("only V", -1)
-            if only >= 0 and self.code in self.mobjects:
-                self.hold_until(self.phrase_time(only, "only V") - 0.1)
-                self.emphasize(self.shown["v"], run_time=0.8)
-                self.emphasize(self.code_part(self.data["lines"]["update"], "0.1 * V"),
-                               run_time=1.4)
-            elif not self.beat.get("cues"):
-                self.busy(result)
-            return
+        # V^(0) too is drawn on the plane (short: about 0.4 against V^(1)'s 2.5), so "this V
+        # is longer" at layer 1 compares two arrows the viewer has seen
         old = self.shown.get(f"p{key}")
         arrow = VGroup(self.plane.arrow(lay[key], color), self.tag(key, color, lay[key]))
         arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
@@ -717,6 +725,19 @@ class ToyLoopScene(StoryboardScene):
                            run_time=1.4)
         elif not first:
             self.busy(result, arrow)
+        counts = self.cue_with("X counts too", -1) if l > 0 else -1
+        if counts >= 0:
+            # "X counts too: the same W times last layer's X would give ...": that product,
+            # in grey under W, beside this layer's own (the plan's split: X's part)
+            self.hold_until(self.phrase_time(counts, "X counts too") - 0.1)
+            via = self.v.fresh.split[l - 1].via[name]
+            alt = VGroup(math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)} =", MATH_LABEL,
+                              T.MUTED),
+                         NumberGrid([via.values], via.path, T.MUTED, T.TYPE.label))
+            alt.arrange(RIGHT, buff=T.BUFF)
+            alt.next_to(w_row, DOWN, buff=0.4).align_to(w_row, LEFT)
+            self.put("alt", alt)
+            self.emphasize(alt[1], result, run_time=1.2)
 
     def x_over_w(self, x_grid, W, run_time: float, *extra):
         """A copy of X's numbers goes over W: straight down out of X's row first (quickly, so
@@ -759,7 +780,9 @@ class ToyLoopScene(StoryboardScene):
         k0 = self.cue_with("Each entry", None)
         if k0 is None:
             k0 = self.cue_with("each entry", self.step_cue())
-        target = self.x_over_w(x_grid, W, 0.6)
+        # (no copy of X over W: X's own row is boxed, and its numbers fly from there; a copy
+        # over W sat its second entry over the wrong column)
+        target = x_grid
         result = row_of(vec.values, vec.path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
         # Q^(1)'s name and brackets wait for its entries, from the start
@@ -780,17 +803,8 @@ class ToyLoopScene(StoryboardScene):
             parts += [x_copies[i], op("×"), w_copies[i]]
         parts += [op("="), r0]
         terms = VGroup(*parts).arrange(RIGHT, buff=0.14)
-        terms.next_to(w_row, DOWN, buff=0.3).align_to(w_row, LEFT)
+        terms.next_to(w_row, DOWN, buff=0.45).align_to(w_row, LEFT)
         cues = self.beat.get("cues") or []
-        rows_or_cols = self.cue_with("rows or by columns", -1)
-        if rows_or_cols >= 0 and cues:
-            # "Read by rows or by columns, a product comes out the same": W's rows, then its
-            # columns, outlined as each reading is named
-            self.hold_until(self.phrase_time(rows_or_cols, "by rows") - 0.1)
-            m = len(W.nums) // n
-            self.emphasize(*[VGroup(*W.nums[r * n:(r + 1) * n]) for r in range(m)],
-                           run_time=1.0, buff=0.04)
-            self.emphasize(*W.columns, run_time=1.0, buff=0.04)
         if cues:
             self.hold_until(self.phrase_time(k0, "a column") - 0.1)   # "... with a column"
         light = SurroundingRectangle(W.columns[0], color=color, buff=0.05, stroke_width=3)
@@ -798,16 +812,18 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(light), FadeInPlace(xlight), run_time=0.5)
         if cues:
             self.hold_until_cue(k0 + 1)             # "0.99 times 0.76, plus ..."
-        # the lanes the numbers travel in, shrunk, clear of every row: between X's row and
-        # its copy over W, down W's right side, and under the written sum; a number of W's
-        # column goes down the gap between W's columns first (the top one clear of the one
-        # under it)
+        # the lanes the numbers travel in, at full size, clear of every row: between X's row
+        # and W (lane_top), between W and the written sum (lane_mid), under the sum
+        # (lane_low), and down the right of them all; each number goes out of its row
+        # straight up or down into a lane (W's top entry up, its bottom entry down: neither
+        # passes over the other), round by the right, and up into its slot. X's number goes
+        # first, then W's: one number in a lane at a time
         x_row = self.shown["x"]
-        lane_top = (x_row.get_bottom()[1] + target.get_top()[1]) / 2
-        lane_low = terms.get_bottom()[1] - 0.16
-        right = max(W.get_right()[0], target.get_right()[0]) + 0.3
-        col_gap = (W.columns[0].get_right()[0] + W.columns[1].get_left()[0]) / 2 \
-            if len(W.columns) > 1 else W.get_right()[0] + 0.2
+        lane_top = (x_row.get_bottom()[1] + W.get_top()[1]) / 2
+        lane_mid = (W.get_bottom()[1] + terms.get_top()[1]) / 2
+        lane_low = terms.get_bottom()[1] - 0.2
+        right = max(W.get_right()[0], terms.get_right()[0]) + 0.3
+        m = len(W.nums) // n
         for i in range(n):
             if i and cues:
                 self.hold_until(self.phrase_time(k0 + 1, "plus") - 0.1)
@@ -818,11 +834,12 @@ class ToyLoopScene(StoryboardScene):
             x_path = [a, [a[0], lane_top, 0.0], [right, lane_top, 0.0], [right, lane_low, 0.0],
                       [b[0], lane_low, 0.0], b]
             c, d = ws.get_center(), w_copies[i].get_center()
-            w_path = [c, [col_gap, c[1], 0.0], [col_gap, lane_low, 0.0], [d[0], lane_low, 0.0], d]
+            out = lane_top if i < m / 2 else lane_mid
+            w_path = [c, [c[0], out, 0.0], [right, out, 0.0], [right, lane_low, 0.0],
+                      [d[0], lane_low, 0.0], d]
             self.add(xs, ws)
-            self.play(glide(xs, x_path, dip=0.6, rate=rush_from),
-                      glide(ws, w_path, dip=0.6, rate=rush_from),
-                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=1.3)
+            self.play(glide(xs, x_path, 0.0, 0.5), glide(ws, w_path, 0.5, 1.0),
+                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=2.0)
             self.remove(xs, ws)
             self.add(x_copies[i], w_copies[i])
         if cues:
@@ -845,7 +862,7 @@ class ToyLoopScene(StoryboardScene):
         if cues:
             self.hold_until(self.phrase_time(k0 + 2, "gives") - 0.1)
         self.play(FadeIn(result.nums[1], shift=0.15 * RIGHT), run_time=0.5)
-        self.play(FadeOutPlace(VGroup(light, xlight, target)), run_time=0.3)
+        self.play(FadeOutPlace(VGroup(light, xlight)), run_time=0.3)
         self.remove(result[0], result[2])
         self.add(result)
         return result
@@ -918,7 +935,7 @@ class ToyLoopScene(StoryboardScene):
         if l == 1 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
             # "this V is longer": this V and last layer's, faint, outlined together
             self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.8)
-        self.drop("w", "q", "k")
+        self.drop("w", "q", "k", "alt")
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
         v_row = self.shown.pop("v", None)
@@ -944,21 +961,12 @@ class ToyLoopScene(StoryboardScene):
         # on screen when its number is spoken (layer 0's comes out of its close-up)
         entry = [self.length_entry(src)] if l > 0 else []
         if v_row is not None:
-            # Δ's numbers come out of V's (a tenth of each moves across, no fade over a value)
-            # (a copy of each of V's numbers arcs over the row to Δ's empty slot and vanishes
-            # there; only then does Δ's number appear: no glyph morphs into another)
-            copies, flying = [], []
-            for v, d in zip(v_grid.nums, d_grid.nums):
-                c = v.copy()
-                p0, p2 = v.get_center(), d.get_center()
-                copies.append(c)
-                flying.append(converge(c, [p0, (p0 + p2) / 2 + UP * 0.4, p2], size=0.35))
-            self.add(*copies)
-            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2])), *flying,
-                      run_time=self.quick(0.1, 0.8 if l == 0 else 0.6))
-            self.remove(*copies)
-            # (Δ's length and bar only once Δ's own numbers are there)
-            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.25))
+            # Δ's numbers are written in their own slot after "= 0.1 ×" and V's row (no copy of
+            # V's digits flies over to them: a copy leaving its original read as a double
+            # exposure, and one shrunk on the way was unreadable)
+            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2])),
+                      run_time=self.quick(0.1, 0.4))
+            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.4))
             if entry:
                 self.play(FadeInPlace(entry[0]), run_time=self.quick(0.05, 0.3))
         else:
@@ -970,6 +978,13 @@ class ToyLoopScene(StoryboardScene):
         if l == 1 and not self.beat.get("cues"):    # (voiced: in the close-up, as said)
             self.emphasize(*self.stage.lengths[-2:], run_time=0.6)
         lens_first = bool(self.beat.get("cues"))
+        if l > 0 and self.code in self.mobjects:
+            # the geometry has the stage: the code (its line said) steps out while the close-up
+            # is open, and comes back when the loop goes round (one thing at a time)
+            self.code_away = [self.code, *[self.shown.pop(k) for k in ("cursor", "pass")
+                                           if k in self.shown]]
+            self.play(*[FadeOutPlace(m) for m in self.code_away],
+                      run_time=self.quick(0.05, 0.4))
         if lens_first:
             # the close-up (after layer 0 with the last layer's step beside this one) is shown
             # while it is said ("Magnified: ... tip to tail"), before the sum is written out:
@@ -1004,7 +1019,10 @@ class ToyLoopScene(StoryboardScene):
         # (the sum is written under the Δ line it uses: X's numbers, shrunk, go down the
         # narrow lane between X's row and Δ's, round the Δ line's right end and back along
         # the sum's upper lane; then Δ's drop straight into its lower lane)
-        between = (x_row.get_bottom()[1] + step_row.get_top()[1]) / 2
+        # (X's numbers, at full size, rise out of their row into the free lane over it, go
+        # right past the Δ line's end and down to the sum's upper lane: the gap between X's
+        # row and Δ's is too narrow for a full-size number)
+        over = x_row.get_top()[1] + 0.2
         side = max(step_row.get_right()[0], new_row.get_right()[0]) + 0.3
         for j, num in enumerate(new_row[1].nums):
             xc = x_row[1].nums[j].copy()
@@ -1012,11 +1030,14 @@ class ToyLoopScene(StoryboardScene):
             s_ = num.get_center()
             xa, da = xc.get_center(), dc.get_center()
             up, down = s_[1] + lane, s_[1] - lane
-            flying.append(glide(xc, [xa, [xa[0], between, 0.0], [side, between, 0.0],
-                                     [side, up, 0.0], [s_[0], up, 0.0]], 0.0, 0.5,
-                                scale=0.75, dip=0.45, vanish=0.84))
+            # (each its own turning point, as far right of the first one's as it starts right
+            # of the first: the two move as one row, never closing up on each other)
+            sj = side + (xa[0] - x_row[1].nums[0].get_center()[0])
+            flying.append(glide(xc, [xa, [xa[0], over, 0.0], [sj, over, 0.0],
+                                     [sj, up, 0.0], [s_[0], up, 0.0]], 0.0, 0.5,
+                                vanish=0.84))
             flying.append(glide(dc, [da, [da[0], down, 0.0], [s_[0], down, 0.0]], 0.52, 0.8,
-                                scale=0.75, vanish=0.84))
+                                vanish=0.84))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
@@ -1371,12 +1392,15 @@ class ToyLoopScene(StoryboardScene):
             keeps = self.cue_with("close-up keeps", -1)
             if keeps >= 0:
                 self.hold_until(self.phrase_time(keeps, "close-up keeps") - 0.2)
-                self.emphasize(scale, run_time=1.4)
+                self.emphasize(scale, run_time=1.0)
             # "faint in it, the earlier steps": X's path, outlined as it is said
             path = self.cue_with("earlier steps", -1)
             if path >= 0 and len(trail):
                 self.hold_until(self.phrase_time(path, "earlier steps") - 0.2)
-                self.emphasize(trail, run_time=1.6)
+                # (the faint path brightens and fades back: a box round it ran through
+                # X's labels)
+                self.play(trail.animate(rate_func=there_and_back).set_opacity(1.0),
+                          run_time=1.6)
         ghost.add(trail)
         self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
                           name=name, scale=scale, ghost=ghost, c=c, side=side, length=length)
@@ -1536,27 +1560,28 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(VGroup(*heads)),
                   *[ReplacementTransform(m, cells[i][n - 1]) for i, m in moved.items()],
                   run_time=self.quick(0.05, 0.8))
-        # Q, K, V come in for layer 0's column only: the later columns' are first the
-        # hypothetical's copies, which then turn into the real values in place
+        # the real table first, row by row (every value in its own cell: nothing hypothetical
+        # yet, so no grey value is read as a real one)
         dims = [cell for row in cells[1:4] for cell in row[1:]]
         for i, r in enumerate(rows):
-            new = VGroup(*[m for m in r if (m is not cells[i][n - 1] or i not in moved)
-                           and all(m is not d for d in dims)])
+            new = VGroup(*[m for m in r if m is not cells[i][n - 1] or i not in moved])
             self.play(FadeInPlace(new), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
         self.hold_until_cue(1)
-        # "computed once and reused": layer 0's Q, K, V slide into the later columns
-        # (grey, not faint: on this video "faint" means "from an earlier layer", on the plane)
+        # "every column differs: each layer multiplies the current X by its own matrices":
+        # each column's X^(l) with the Q, K, V made from it, column by column, as it is said
+        for i in range(n):
+            self.emphasize(VGroup(*[row[i] for row in cells[0:4]]),
+                           run_time=self.pace(self.cue_at(2), n, 0.6, 1.0))
+        self.hold_until_cue(2)
+        # then the misconception, tagged as a hypothetical: the later columns' real Q, K, V
+        # step out (their cells empty), and layer 0's, in grey, slide into them: no two sets
+        # of digits ever share a place
         copies = [row[0].copy() for row in cells[1:4] for _ in row[1:]]
-        # a hypothetical, tagged as one. X is not part of it (with reuse X would still move,
-        # by other steps): its later cells grey out, and a second line says so. The measured
-        # Q, K, V cells leave their places first, then the copies slide in: no two sets of
-        # digits ever share a place
         # X would move differently then too: the real X's it would change dim (the plan's
-        # pick), and the X^(l+1) it would write instead comes in grey under each
+        # pick), and the X it would read or write instead comes in grey under each
         reuse = self.data["fresh"].get("reuse") or {}
         x_off = [c for c, f in zip(cells[0], reuse.get("x_in_differs", [])) if f] \
             + [c for c, f in zip(cells[4], reuse.get("x_out_differs", [])) if f]
-        # (X^(l) too: the X a layer would read under reuse, grey under the real one)
         x_hyp = []
         for key, row in (("x_in", 0), ("x_out", 4)):
             for j, f in enumerate(reuse.get(f"{key}_differs", [])):
@@ -1568,20 +1593,16 @@ class ToyLoopScene(StoryboardScene):
                               T.TYPE.body, T.MUTED, max_width=9.0))
         low_row = VGroup(rows[4], *x_hyp)
         hypo.next_to(low_row, DOWN, buff=0.15).align_to(grid, LEFT)
-        # (the copies are faint from the start, as the legend says; X keeps its full colour)
-        self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
-        # (each copy leaves layer 0's cell in its colour, the same digits on the same digits,
-        # and turns grey as it slides: no two colours of one number on top of each other)
-        # (column by column, never over a number: each copy comes in grey in the empty lane
-        # under layer 0's cell, slides along that lane under the later columns, and rises into
-        # its column's empty slot; layer 2's copies pass under layer 1's lane once layer 1's
-        # have risen out of it. No two sets of digits ever overlap, even mid-motion)
+        self.play(FadeInPlace(hypo), FadeOutPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
+        # (each copy comes in grey in the empty lane under layer 0's cell, slides along that
+        # lane under the later columns, and rises into its column's empty slot, column by
+        # column: never over a number)
         per_row = len(cells[1]) - 1
         cols = [[(c, cell) for k, (c, cell) in enumerate(zip(copies, dims)) if k % per_row == j]
                 for j in range(per_row)]
         for c in copies:
             c.set_color(T.MUTED).shift(DOWN * GAP)
-        step = self.pace(self.cue_at(2), 3 * per_row, 0.25, 0.5)
+        step = self.pace(self.cue_at(3), 3 * per_row + 2, 0.25, 0.5)
         for group in cols:
             self.play(*[FadeInPlace(c) for c, _ in group], run_time=step)
             self.play(*[c.animate.set_x(cell.get_x()) for c, cell in group], run_time=step)
@@ -1592,23 +1613,16 @@ class ToyLoopScene(StoryboardScene):
                 self.hold_until(self.phrase_time(said, "X would end up") - 0.1)
             self.play(*[DimPlace(c, 0.3) for c in x_off],
                       *[FadeInPlace(g) for g in x_hyp], run_time=self.quick(0.1, 0.6))
-        self.busy(*copies)
-        self.hold_until_cue(2)
-        # "Instead": the copies are taken back (they slide home onto layer 0's own numbers,
-        # the same digits), and only then do the real values come in, in their own places;
-        # X's rows come back to full strength (no digit ever turns into another)
-        # the copies step down under their cells and turn faint (they stay: the reused value
-        # under the real one), then the real values come in, in their own places
-        self.play(*[c.animate.shift(DOWN * GAP) for c in copies],
-                  *[DimPlace(c, 1 / 0.3) for c in x_off],
-                  run_time=self.quick(0.1, 0.8))
-        self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
+        # (no boxes round the copies: they touched the grey X's in the lanes)
+        carry = self.cue_with("carries over", 7)
+        self.hold_until_cue(carry)
+        # the hypothetical goes (copies, grey X's, legend), the real values come back, in
+        # their own places, and X's rows back to full strength
         ghosts = VGroup(*copies, *x_hyp)
-        self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0]))
-        # (the reused copies under the real values a moment, long enough to compare; then
-        # they and their legend leave and the rows close up: one idea at a time)
-        self.emphasize(*dims, run_time=1.0)
-        self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
+        self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), *[DimPlace(c, 1 / 0.3)
+                                                                  for c in x_off],
+                  run_time=self.quick(0.05, 0.4))
+        self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.05, 0.4))
         # (and the closed-up table moves down to the stage's middle: no empty lower half)
         table = VGroup(VGroup(*heads), *rows)
         top = table.get_top()[1]
@@ -1624,13 +1638,6 @@ class ToyLoopScene(StoryboardScene):
         self.play(table.animate.scale(wide).set_x(0), run_time=self.quick(0.05, 0.6))
         self.set_slot("table", table)
         self.table_rows = rows
-        # "each layer multiplies the current X by its own matrices": each column's X^(l)
-        # with the Q, K, V made from it, column by column, as it is said
-        for i in range(n):
-            self.emphasize(VGroup(*[row[i] for row in cells[0:4]]),
-                           run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
-        carry = self.cue_with("carries over", 7)
-        self.hold_until_cue(carry)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
         # each arrow, the same numbers, are outlined together
