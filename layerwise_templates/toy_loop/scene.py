@@ -1270,7 +1270,9 @@ class ToyLoopScene(StoryboardScene):
         length = self.length_label(src, MATH_LABEL)
         # what |Δ| is, said in words in the lens's readout (beside the table's first value it
         # sat where the V row slides by)
-        length[0].add(txt("length", T.TYPE.body, DELTA).next_to(length[0], LEFT, buff=0.15))
+        # (the word beside the name, not inside it: a sibling, so neither lies on the other)
+        word = txt("length", T.TYPE.body, DELTA).next_to(length[0], LEFT, buff=0.15)
+        length = VGroup(VGroup(word, length[0]), length[1])
         digits = max(0, -int(np.floor(np.log10(z["bar"]))))
         bar_len = z["bar"] * plane.units * k
         bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=6)
@@ -1325,10 +1327,16 @@ class ToyLoopScene(StoryboardScene):
         # never an empty box), the square's contents seen larger
         zoom_in = shown_scale is not scale
         # (zoomed in at first, layer 0's magnification: the earlier steps come after the zoom)
-        full = VGroup(lens, here, shown_scale) if zoom_in else VGroup(lens, trail, here, shown_scale)
+        # (only the drawing grows: the names and the scale's number come in once the lens is
+        # open, at their size; text growing with the lens was a few pixels high on its way)
+        names = [here[1], shown_scale[1]] + ([] if zoom_in else list(trail_names))
+        full = VGroup(lens, here[0], shown_scale[0]) if zoom_in else \
+            VGroup(lens, *[m for m in trail if all(m is not t for t in trail_names)], here[0],
+                   shown_scale[0])
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
+        self.play(FadeInPlace(VGroup(*names)), run_time=f * self.quick(0.05, 0.3))
         run = None
         if zoom_in:
             # at layer 0's magnification this Δ runs off the lens: drawn from X's tip to the
@@ -1403,7 +1411,8 @@ class ToyLoopScene(StoryboardScene):
                           run_time=1.6)
         ghost.add(trail)
         self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
-                          name=name, scale=scale, ghost=ghost, c=c, side=side, length=length)
+                          name=name, scale=scale, ghost=ghost, c=c, side=side, length=length,
+                          trail=trail, trail_names=trail_names)
 
     def lens_slide(self) -> None:
         """"Added tip to tail": in the open lens X's arrow (its last stretch) slides along Δ
@@ -1423,16 +1432,23 @@ class ToyLoopScene(StoryboardScene):
         the table under the plane."""
         z = self._lens
         f, spot, lens = z["f"], z["spot"], z["lens"]
-        inside = VGroup(lens, z["here"], z["there"], z["step"], z["name"], z["scale"],
-                        z["ghost"])
+        # the names, the scale's number and the readout go first, at their size; then only
+        # the drawing shrinks back (text shrinking with it was a few pixels high on its way)
+        names = [z["here"][1], z["there"][1], z["name"], z["scale"][1],
+                 *z["trail_names"]]
+        drawn = [m for m in z["trail"] if all(m is not t for t in z["trail_names"])]
+        inside = VGroup(lens, z["here"][0], z["there"][0], z["step"], z["scale"][0], *drawn)
         keep = []
+        length = z["length"]
         if self.layer == 0:
             # layer 0's length leaves the lens's readout for the table under the plane (the
             # same digits, moved), once the lens is shut: it never crosses the lens's drawing
-            length = z["length"]
             keep = [length[1]]
-            length.remove(length[1])
-            inside.add(length)
+            names.append(length[0])
+        else:
+            names.append(length)
+        self.play(*[FadeOutPlace(m) for m in names], run_time=f * self.quick(0.05, 0.3))
+        if keep:
             # (the lens in the scene first, then the number over it: the opaque lens, added
             # by the play, hid it while it shrank)
             self.add(inside, keep[0])
