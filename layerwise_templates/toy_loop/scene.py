@@ -1443,15 +1443,16 @@ class ToyLoopScene(StoryboardScene):
         if self.layer == 0:
             # layer 0's length leaves the lens's readout for the table under the plane (the
             # same digits, moved), once the lens is shut: it never crosses the lens's drawing
+            # (its readout stays whole, at its size, over the plane while the lens shuts:
+            # "length |Δ^(0)| = 0.04" is read until the number leaves for its labelled bar)
             keep = [length[1]]
-            names.append(length[0])
         else:
             names.append(length)
         self.play(*[FadeOutPlace(m) for m in names], run_time=f * self.quick(0.05, 0.3))
         if keep:
-            # (the lens in the scene first, then the number over it: the opaque lens, added
+            # (the lens in the scene first, then the readout over it: the opaque lens, added
             # by the play, hid it while it shrank)
-            self.add(inside, keep[0])
+            self.add(inside, length[0], keep[0])
         self.play(inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
                   .shift(z["c"] - lens.get_center()), run_time=f * self.quick(0.1, 0.7))
         self.remove(inside)
@@ -1469,6 +1470,7 @@ class ToyLoopScene(StoryboardScene):
                 after()
             self.play(glide(c0, [a0, [a0[0], top, 0.0], [side_x, top, 0.0], [side_x, b0[1], 0.0],
                                  b0], scale=entry[1].height / c0.height),
+                      FadeOutPlace(length[0]),
                       FadeInPlace(VGroup(entry[0], entry[2])), run_time=self.quick(0.1, 1.3))
             self.remove(keep[0])
             self.stage.lengths.add(entry)
