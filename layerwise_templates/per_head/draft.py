@@ -169,9 +169,8 @@ def build(c: Context) -> Draft:
         # pieces, plus the bias, the column sum, the lengths, the longest
         f"W O's rows come in blocks of {{data.shape.d_head}}, one per head. Each head's piece "
         f"is its outputs times its block: {{data.shape.d_model}} numbers, drawn as a bar as "
-        f"long as the piece. The pieces plus W O's bias add up to delta attn, entry by entry. "
-        f"Here are the first entries: each piece's, then the bias's, and under the line their "
-        f"sum, delta attn's first entry."
+        f"long as the piece. The pieces plus W O's bias add up to delta attn, entry by entry: "
+        f"here, the first entries and their sum, delta attn's first entry."
         + (" Laid end to end, the pieces' lengths and the bias's make "
            "{data.layers[0].join.with_bias:.1f}, the length their sum would have if all "
            "pointed one way; delta attn is only {data.layers[0].join.delta_norm_text} long: "

@@ -149,6 +149,7 @@ class Stage:
     bars: list = field(default_factory=list)
     weights: VGroup | None = None
     wrest: object = None                # the weight bars, their axis, label and the exp sum
+    axis: Mobject | None = None         # the bars' baseline (drawn with the exps' bars)
     rows: list = field(default_factory=list)    # (label, row) pairs of the worked rows
     matrix: AttentionMatrix | None = None
     panel: VGroup | None = None
@@ -164,12 +165,12 @@ class Stage:
 # listed shows its caption from its first sentence.
 CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0, 2),
                 "softmax": (1, 2, 4), "values": (1, 2), "matrix": (1, 2), "grid": (0, 1),
-                "join": (1,), "pieces": (1, 2, 4), "add": (1, 1, 2)}
+                "join": (1,), "pieces": (1, 2, 3, 4, 5), "add": (1, 1, 2)}
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
 PAUSES = {("scores", 0): 4.0, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
-          ("matrix", 2): 0.5, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
+          ("matrix", 2): 0.5, ("pieces", 3): 0.9, ("pieces", 4): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
 END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 2.5}
 
@@ -655,9 +656,14 @@ class PerHeadScene(StoryboardScene):
                 self.wait(0.55 * t)
             self.play(FadeIn(cos[:2], shift=0.15 * UP), run_time=0.25 * t)
 
+        # review 30: the cosine detour (0:27-0:56) asserted its measure and crowded the
+        # frame; cut (chapter 4.2: "no two alike" belongs to 4.5). Its groups run only when
+        # the voice says them (more than two sentences)
+        detour = len(self.beat.get("cues") or []) > 2
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.1), run_time=t)),
-                       (1, lambda t: self.play(FadeInPlace(legend), run_time=t))]),
+                       (1, lambda t: self.play(FadeInPlace(legend), run_time=t))])]
+        groups += [] if not detour else [
                   (1, [(3, flatten)]),
                   (2, [(1.2, lambda t: self.play(FadeInPlace(cosnote), run_time=t)),
                        (1.2, lambda t: self.play(GrowFromCenter(pdot), FadeInPlace(pmark),
@@ -679,7 +685,7 @@ class PerHeadScene(StoryboardScene):
             xkey = VGroup(txt("blue dot:", B, T.X), txt("the same X", B, T.X))
             xkey.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             xkey.next_to(self.st.x, DOWN, buff=0.3).align_to([EDGE_X, 0, 0], LEFT)
-            groups.append((6, [
+            groups.append((6 if detour else 1, [
                 (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
                                         FadeInPlace(xkey), run_time=t)),
                 (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
@@ -693,7 +699,7 @@ class PerHeadScene(StoryboardScene):
         self.gone(pair)
         self.drop("switch", run_time=self.quick())
         self.st.cards = cards
-        self.st.panel = VGroup(legend, cos, cosnote, pdot, pile)
+        self.st.panel = VGroup(legend, cos, cosnote, pdot, pile) if detour else VGroup(legend)
         self.keep(cards, self.st.panel)
 
     # --- the worked example ---------------------------------------------------------------
@@ -1059,6 +1065,16 @@ class PerHeadScene(StoryboardScene):
                                                          EXP_SUM_DECIMALS, S), buff=0.2)
         total.move_to([0, Y_E - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
         flying = [a.copy() for a in exps]
+        # review 30: exp was digit swaps in a dim row, the bars came only at the end: each
+        # exp rises as a bar (height = the exp, at most 1) as it is written; softmax's ÷ sum
+        # then reshapes these same bars into the weights
+        n = len(self.slots())
+        ebars = VGroup(*[Rectangle(width=BAR_W, height=max(0.01, BAR_H * float(h["exp"][t] or 0)),
+                                   stroke_width=0).set_fill(WEIGHT, 0.9)
+                         .move_to([self.xs(j), BASE, 0], aligned_edge=DOWN)
+                         for j, t in enumerate(self.slots()) if t is not None])
+        eaxis = Line([self.xs(0) - 0.45, BASE, 0], [self.xs(n - 1) + 0.4, BASE, 0],
+                     color=T.MUTED, stroke_width=2)
         # the shifted row stays: each exp comes down from the number it is e to the power of
         why = self.shown.pop("why", None)
         self.by_cue([(0, [(1, lambda t: (self.play(FadeOutPlace(why), run_time=t),
@@ -1074,7 +1090,9 @@ class PerHeadScene(StoryboardScene):
                                       run_time=t)),
             (1, lambda t: self.point_below(shifted[top], run_time=t))]),
             (2, [(3, lambda t: self.play(FadeInPlace(label), step_down(shifted, exps),
-                                         run_time=t)),
+                                         Create(eaxis), run_time=t)),
+                 (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in ebars],
+                                                     lag_ratio=0.05), run_time=t)),
                 (0.5, lambda t: self.play(ghost(VGroup(shifted, slabel), USED),
                                           ghost(VGroup(self.st.scores, self.st.rows[1]), 0),
                                           run_time=t)),
@@ -1086,9 +1104,10 @@ class PerHeadScene(StoryboardScene):
                  (1, lambda t: self.emphasize(total[1], run_time=t))])])
         self.remove(*flying)
         self.st.exps = exps
+        self.st.bars, self.st.axis = ebars, eaxis
         self.st.rows += [slabel, shifted, label]
         self.set_slot("exp_sum", total)
-        self.keep(exps, label, slabel, shifted)
+        self.keep(exps, label, slabel, shifted, ebars, eaxis)
 
     def beat_softmax(self, beat) -> None:
         d, (h, p) = self.data, self.head()
@@ -1101,16 +1120,36 @@ class PerHeadScene(StoryboardScene):
         n = len(self.slots())
         axis = Line([self.xs(0) - 0.45, BASE, 0], [self.xs(n - 1) + 0.4, BASE, 0],
                     color=T.MUTED, stroke_width=2)
+        ebars = self.st.bars if isinstance(self.st.bars, VGroup) and len(self.st.bars) else None
+        if ebars is not None and self.st.axis is not None:
+            axis = self.st.axis
         weights = self.row(p.weights, h["decimals"]["weights"],
                            BASE - 0.27, WEIGHT, zeros=True)
         label = self.label_at(txt("÷ sum: attention weights", S, WEIGHT), BASE - 0.27)
         total = self.shown.pop("exp_sum")
-        steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.42, 0]),
-                                         Create(axis), run_time=t)),
-                 (4, lambda t: self.play(step_down(self.st.exps, weights), FadeInPlace(label),
-                                         run_time=t)),
-                 (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
-                                                     lag_ratio=0.05), run_time=t))]
+        if ebars is None:
+            steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(),
+                                                                    BASE + 0.42, 0]),
+                                             Create(axis), run_time=t)),
+                     (4, lambda t: self.play(step_down(self.st.exps, weights),
+                                             FadeInPlace(label), run_time=t)),
+                     (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
+                                                         lag_ratio=0.05), run_time=t))]
+        else:
+            # the exps' bars become the weights' (each ÷ the sum: a touch shorter); the
+            # weights written under them; no second set of bars (the exps' bars and axis
+            # leave the stage list: the weights' bars and the axis are kept below)
+            self.st.on = [m for m in self.st.on if m is not ebars and m is not axis]
+
+            def reshape(t):
+                self.play(*[ReplacementTransform(a, b) for a, b in zip(ebars, bars)],
+                          run_time=t)
+            steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(),
+                                                                    BASE + 0.42, 0]),
+                                             run_time=t)),
+                     (4, lambda t: self.play(step_down(self.st.exps, weights),
+                                             FadeInPlace(label), run_time=t)),
+                     (2, reshape)]
         shifted_rows = VGroup(self.st.rows[2], self.st.rows[3])     # label, row
         steps.append((0.5, lambda t: self.play(
             ghost(VGroup(self.st.exps, self.st.rows[-1], total), USED),
@@ -1140,17 +1179,14 @@ class PerHeadScene(StoryboardScene):
         eline.move_to([0, Y_EXP, 0])
         groups = [(4, steps)]
         # only when the voice says it (a sentence after the weights; a draft has none)
-        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 6
+        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 5
         if said:
-            # cue 5: why ÷ √d_head, one spoken line (the design's reason, not measured): the
-            # bars it is about are pointed at
-            groups.append((5, [(1, lambda t: self.play(Indicate(bars, color=WEIGHT,
-                                                                scale_factor=1.05),
-                                                       run_time=t))]))
+            # review 30: the design-reason sentence (9 s over a static chart) is cut; the
+            # gap sentence, cue 5, follows the weights
             # the scores row, faded to nothing in the exp beat, leaves the scene first: the
             # gap line takes its place (no hidden text under it, layoutcheck)
             hidden = VGroup(self.st.scores, self.st.rows[1], shifted_rows)
-            groups.append((6, [(1, lambda t: (self.gone(hidden),
+            groups.append((5, [(1, lambda t: (self.gone(hidden),
                                               self.play(FadeInPlace(gapline[:2]),
                                                         run_time=t))),
                                (1, lambda t: self.play(FadeInPlace(gapline[2:4]),
@@ -1610,7 +1646,6 @@ class PerHeadScene(StoryboardScene):
         eq = txt("=" if jp.sum_adds else "≈", T.TYPE.body, T.MUTED).next_to(total, LEFT,
                                                                           buff=0.15)
         column_sum = VGroup(cs_head, firsts, plus, bfirst, rule, eq, total)
-        boxes = VGroup()                    # drawn when the bars have their lengths (lengths)
         # beside each head's bar: the token it weighs most for bank (its row's largest
         # weight); the key token's heads in the weight colour, the others dim
         x_tok = -1.45                       # clear of the longest bar's box (review 17)
@@ -1623,13 +1658,6 @@ class PerHeadScene(StoryboardScene):
         onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
         # on two lines (review 28: one line ended 6 px from the frame's edges)
-        cnote = VGroup(txt(f"In this sentence, long pieces and a look at '{j['key_token']}'",
-                           T.TYPE.body, T.TEXT),
-                       txt("go together; why was not tested.", T.TYPE.body, T.TEXT))
-        cnote.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        cnote.move_to([0, y_bias - 1.0, 0]).align_to([x_tok, 0, 0], LEFT)
-        if cnote.get_right()[0] > 6.7:
-            cnote.shift(LEFT * (cnote.get_right()[0] - 6.7))
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update", S, T.ATTN),
@@ -1741,7 +1769,8 @@ class PerHeadScene(StoryboardScene):
         # the lengths added: copies of the bars lie end to end (one bar, 12.4 long) beside
         # a bar as long as Δ_attn, on the same scale, where the column sum was
         # left of Δ_attn's column, so no copy passes over it on its way
-        x_st, y_sum, y_d, bh = -2.2, -0.55, -1.25, 0.26
+        # review 30: "14.0" touched Δ_attn's length label at -0.55: the bars a row lower
+        x_st, y_sum, y_d, bh = -2.2, -1.25, -1.95, 0.26
         ks = min(k, 5.6 / max(j["with_bias"], 1e-9))
         ends = np.concatenate([[0.0], np.cumsum([ks * L for L in j["piece_norms"]])])
         stack = VGroup(*[Rectangle(width=max(0.02, ends[h + 1] - ends[h]), height=bh,
@@ -1776,10 +1805,13 @@ class PerHeadScene(StoryboardScene):
             self.gone(column_sum)
             for b, m in zip([*bars, bbar], lens):
                 m.next_to(b, RIGHT, buff=0.12)
-            for h in boxed:              # as high as the row, clear of the text at its ends
+            # review 30: boxes round the named rows cut through the neighbouring token
+            # labels and touched each other (rows 4, 5): each named row is tinted instead,
+            # from its name to its length, a gap between neighbours (below)
+            for h in boxed:
                 g = VGroup(hnames[h], bars[h], lens[h])
-                boxes.add(Rectangle(width=g.width + 0.24, height=P - 0.02, color=MARK,
-                                    stroke_width=2).move_to([g.get_x(), ys[h], 0]))
+                tints.add(Rectangle(width=g.width + 0.2, height=P - 0.09, stroke_width=0)
+                          .set_fill(MARK, 0.2).move_to([g.get_x(), ys[h], 0]))
             # copies go right along their own rows (over empty space), then down into one bar
             copies = [bars[h].copy() for h in range(n)]
             self.play(LaggedStart(*[c.animate.stretch_to_fit_width(stack[h].width)
@@ -1797,6 +1829,12 @@ class PerHeadScene(StoryboardScene):
             self.play(FadeInPlace(slabel[1]), run_time=0.1 * t)
             self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
                       Indicate(dlen, color=T.ATTN), run_time=0.1 * t)
+
+        tints = VGroup()                    # the named rows' tints (made in lengths)
+
+        def tint(t):
+            self.play(LaggedStart(*[FadeIn(x) for x in tints], lag_ratio=0.3), run_time=t)
+            self.bring_to_back(tints)
 
         self.st.grid_rows = []
         edge = ([lens[h] for h in range(n)
@@ -1833,41 +1871,31 @@ class PerHeadScene(StoryboardScene):
             self.by_cue([(0, [(1, lambda t: self.emphasize(wo_rect, run_time=t)),
                               (3, cut)]),
                          (1, [(4, pieces)]),
-                         (2, [(1, to_sum)]),
-                         (3, [(5, add_up),
+                         (2, [(1, to_sum), (5, add_up),
                               (1, lambda t: self.emphasize(total, delta.nums[0], color=T.ATTN,
                                                            run_time=t))]),
-                         (4, [(6, lengths),
+                         (3, [(6, lengths),
                               (1, lambda t: self.emphasize(slabel[1], dlabel[1],
                                                            run_time=t))]),
                          # the cancellation has been said: its bars leave before the
                          # longest pieces are named (one analysis at a time)
-                         (5, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
+                         (4, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
                                              self.gone(cancel))),
-                              (2, lambda t: self.play(LaggedStart(*[
-                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
+                              (2, tint),
                               # the gap that makes them the longest, with its numbers: the
                               # boxed heads' shortest piece, every other head's longest
                               *([(1, lambda t: self.emphasize(*edge, run_time=t))]
                                 if edge else [])]),
-                         (6, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
+                         (5, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in argmax], lag_ratio=0.1),
                                   run_time=t)),
-                              # the boxes of the longest pieces reach out to their tokens
-                              (1, lambda t: self.play(*[
-                                  b.animate.stretch_to_fit_width(
-                                      argmax[h].get_right()[0] + 0.12 - b.get_left()[0])
-                                  .align_to(b, LEFT)
-                                  for b, h in zip(boxes, boxed)], run_time=t)),
                               (1, lambda t: self.emphasize(*[argmax[h] for h in j["key_heads"]],
-                                                           color=WEIGHT, run_time=t))]),
-                         # what the pairing is and is not (review 19: read as a cause)
-                         (7, [(1, lambda t: self.play(FadeInPlace(cnote), run_time=t)),
-                              (1, lambda t: self.wait(t))])])
+                                                           color=WEIGHT, run_time=t)),
+                              (0.5, lambda t: self.wait(t))])])
             for m in (seg, wo_rect, wo_name):
                 if m in self.st.on:
                     self.st.on.remove(m)
-            self.keep(bars, lens, boxes, argmax, onl, hnames, bname, bbar, cnote)
+            self.keep(bars, lens, tints, argmax, onl, hnames, bname, bbar)
         self.st.pieces = rest
 
     def beat_pieces(self, beat) -> None:
@@ -1990,12 +2018,16 @@ class PerHeadScene(StoryboardScene):
 
         # the FFN (and MiniLM's second LayerNorm) come before the next layer: said, not skipped
         nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.MUTED)
-        nxt.next_to(ln, DOWN, buff=0.45).align_to(ln, RIGHT)
+        nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.TEXT)
+        nxt.next_to(ln, DOWN, buff=0.75).align_to(ln, RIGHT)
         a5 = Arrow(ln.get_bottom(), [ln.get_x(), nxt.get_top()[1], 0], buff=0.06,
                    color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.4)
         nl, nv = lay["next"], p.next
         fresh = None
-        if nl is not None:
+        # review 30: the closing side-by-side of two queries (three numbers each) belongs to
+        # the next video (chapter 4.2: must not tell the layer-to-layer story); drawn only
+        # when the voice has its sentences (more than four)
+        if nl is not None and len(self.beat.get("cues") or []) > 4:
             # what comes out: the next layer's X for the focus token, then the followed head's
             # query there beside the one this video followed (both from the plan)
             l1, hh, nd, tok = nl["layer"], nl["head"], nl["decimals"], d["focus"]["token"]
