@@ -70,6 +70,7 @@ CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
 CODE_DIM = 0.35        # code lines not boxed, once the code has been read
+HYPO = ManimColor("#B9BEC7")   # the table's hypothetical (grey, yet high contrast on the dark)
 GHOST = 0.3             # last layer's Q, K, V: faint, yet V^(0) stays seen beside V^(1)
 GHOST_LABEL = 0.6       # a faint arrow's own name, dimmed with it (still readable)
 NOTES_W = 3.3           # the table's column of notes (legend, "unused"), scene units
@@ -736,8 +737,13 @@ class ToyLoopScene(StoryboardScene):
                          NumberGrid([via.values], via.path, T.MUTED, T.TYPE.label))
             alt.arrange(RIGHT, buff=T.BUFF)
             alt.next_to(w_row, DOWN, buff=0.4).align_to(w_row, LEFT)
+            # and on the plane, in the same grey, that V beside this layer's: how far X's own
+            # change moved V (no name: its grey row says what it is)
+            ghost = self.plane.arrow(via.values, T.MUTED, width=4)
             self.put("alt", alt)
-            self.emphasize(alt[1], result, run_time=1.2)
+            self.play(GrowArrow(ghost), run_time=self.quick(0.1, 0.8))
+            self.shown["alt"] = VGroup(alt, ghost)
+            self.emphasize(alt[1], ghost, run_time=1.2)
 
     def x_over_w(self, x_grid, W, run_time: float, *extra):
         """A copy of X's numbers goes over W: straight down out of X's row first (quickly, so
@@ -957,9 +963,9 @@ class ToyLoopScene(StoryboardScene):
                       run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
             v_grid = v_row[1]
         step_row = VGroup(lab, d_grid, v_grid, eq)
-        # after layer 0 the step's length joins the table under the plane with Δ, so it is
-        # on screen when its number is spoken (layer 0's comes out of its close-up)
-        entry = [self.length_entry(src)] if l > 0 else []
+        # every layer's step length joins the table under the plane out of its close-up, after
+        # the step is drawn there (its number flies from the lens's readout to its bar)
+        entry = []
         if v_row is not None:
             # Δ's numbers are written in their own slot after "= 0.1 ×" and V's row (no copy of
             # V's digits flies over to them: a copy leaving its original read as a double
@@ -976,7 +982,7 @@ class ToyLoopScene(StoryboardScene):
             self.stage.lengths.add(*entry)
             self.add(self.stage.lengths)
         if l == 1 and not self.beat.get("cues"):    # (voiced: in the close-up, as said)
-            self.emphasize(*self.stage.lengths[-2:], run_time=0.6)
+            self.emphasize(*self.stage.lengths[-1:], run_time=0.6)
         lens_first = bool(self.beat.get("cues"))
         if l > 0 and self.code in self.mobjects:
             # the geometry has the stage: the code (its line said) steps out while the close-up
@@ -1013,15 +1019,14 @@ class ToyLoopScene(StoryboardScene):
         # slot like a written column sum, they shrink into one point, and only then does the
         # sum appear there, with the row's name. Each moves in its own lane: no digit passes
         # over a row or another digit, and none morphs into another
-        t = self.quick(0.15, 1.4 if l == 0 else 1.1)
+        t = self.quick(0.15, 2.0 if l == 0 else 1.6)
         flying, merged = [], []
-        lane = 0.15             # the two lanes, above and below the new row's middle
-        # (the sum is written under the Δ line it uses: X's numbers, shrunk, go down the
-        # narrow lane between X's row and Δ's, round the Δ line's right end and back along
-        # the sum's upper lane; then Δ's drop straight into its lower lane)
+        lane = 0.2              # the two lanes, above and below the new row's middle
         # (X's numbers, at full size, rise out of their row into the free lane over it, go
-        # right past the Δ line's end and down to the sum's upper lane: the gap between X's
-        # row and Δ's is too narrow for a full-size number)
+        # right past the Δ line's end, down to the sum's LOWER lane and left into their
+        # slots; then Δ's drop straight down from the row just over it into the UPPER lane:
+        # stacked in a column, Δ's over X's, a moment, before they merge into the sum. No
+        # number passes over a row or another number)
         over = x_row.get_top()[1] + 0.2
         side = max(step_row.get_right()[0], new_row.get_right()[0]) + 0.3
         for j, num in enumerate(new_row[1].nums):
@@ -1034,10 +1039,10 @@ class ToyLoopScene(StoryboardScene):
             # of the first: the two move as one row, never closing up on each other)
             sj = side + (xa[0] - x_row[1].nums[0].get_center()[0])
             flying.append(glide(xc, [xa, [xa[0], over, 0.0], [sj, over, 0.0],
-                                     [sj, up, 0.0], [s_[0], up, 0.0]], 0.0, 0.5,
-                                vanish=0.84))
-            flying.append(glide(dc, [da, [da[0], down, 0.0], [s_[0], down, 0.0]], 0.52, 0.8,
-                                vanish=0.84))
+                                     [sj, down, 0.0], [s_[0], down, 0.0]], 0.0, 0.45,
+                                vanish=0.86))
+            flying.append(glide(dc, [da, [da[0], up, 0.0], [s_[0], up, 0.0]], 0.48, 0.66,
+                                vanish=0.86))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
@@ -1055,17 +1060,18 @@ class ToyLoopScene(StoryboardScene):
             self.lens_open(lay, src)
             self.lens_slide()
         elif added >= 0:
-            # the lens stays open until the sentence that says the step has ended
+            # the lens stays open until the sentence that says the step has (nearly) ended
+            # (it shuts as the sentence closes: no silent tail after it)
             cue = self.beat["cues"][added]
-            self.hold_until(self.cue_at(added) + float(cue["duration"]) + 0.2)
+            self.hold_until(self.cue_at(added) + float(cue["duration"])
+                            - (0.6 if l > 0 else -0.2))
+        # X^(l+1)'s name on the plane: the lens's own X^(l+1) name moves there as the lens
+        # shuts (lens_close), so the name travels with the tip and X^(l)'s never meets it
+        new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5),
+                           self.tag("x", T.X, x1, self.stage.x_arrow[1], index=l + 1))
+
         def advance():
-            """X's arrow moves to X^(l+1), its name with it; the old X stays, faint."""
-            own = self.stage.x_arrow[1]
-            new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5),
-                               self.tag("x", T.X, x1, own, index=l + 1))
-            # the arrow moves; its label turns into the new index (the old label object goes, so
-            # nothing on stage still says X^(l))
-            old_label = self.stage.x_arrow[1]
+            """X's arrow moves to X^(l+1) (its name is there already); the old X stays, faint."""
             # the X it leaves stays behind, faint: X^(0) -> X^(1) -> ... a trail of what carries over
             trail = VGroup(self.stage.x_arrow[0].copy())
             # (at the plane's scale the steps are a few pixels: the close-ups show the path)
@@ -1073,56 +1079,37 @@ class ToyLoopScene(StoryboardScene):
             self.add(trail)
             self.bring_to_front(self.stage.x_arrow)
             self.play(Transform(self.stage.x_arrow[0], new_arrow[0]), DimPlace(trail, GHOST),
-                      Succession(FollowOut(old_label, self.stage.x_arrow[0]),
-                                 FollowIn(new_arrow[1], self.stage.x_arrow[0],
-                                          ref=new_arrow[0].get_end())),
-                      run_time=self.quick(0.15, 0.8))     # (no digit morphed into another)
-            self.remove(new_arrow[1])
-            self.stage.x_arrow.remove(old_label)
-            self.stage.x_arrow.add(new_arrow[1])
-            self.add(self.stage.x_arrow)
+                      run_time=self.quick(0.15, 0.6))
 
         # (X's name turns to X^(l+1) as soon as the lens has shut, before layer 0's length
         # travels to its table: the voice says "wrote X one" then)
-        self.lens_close(after=advance)
-        if l > 0:
-            self.busy(self.shown["upd"][1][1], self.stage.x_arrow)
+        self.lens_close(after=advance, x_name=new_arrow[1])
         if l == 0 and len(self.beat.get("cues") or []) > 3:
             # "layer zero read X zero and wrote X one": the two rows, in turn
             self.hold_until_cue(self.cue_with("read X", 2))
-            self.stage.tag_said = True          # said now: the header comes in
-            self.layer_tag()
+            self.stage.tag_said = True
+            self.stage.tag_layer = "rule"       # (no per-layer header: the rows carry it)
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
             self.hold_until_cue(self.cue_with("All chapter", 3))
-            # the convention, in the header's own place above the plane: layer 0's instance
-            # there turns into the rule for every l (larger while it is spoken), then back
-            tag = self.shown["layer"]
-            # (the instance steps out and the rule in: letters are not morphed into others)
-            before = tag.copy()
-            rule = self.rule_in_header(tag)
-            # (one gone before the other comes: no letters on top of each other)
-            self.play(FadeOutPlace(tag), run_time=self.quick(0.05, 0.3))
-            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
-            self.shown["layer"] = rule
-            self.emphasize(rule, buff=0.02)     # a thin box, clear of the title
-            # (the rule stays over the plane for every layer: the code's `# layer l` says
-            # which pass is running)
-            self.stage.tag_layer = "rule"
+            # the convention, at its own moment, large, in the empty band between the rows
+            # and the code (over nothing), outlined while it is said; it leaves with its
+            # sentence
+            rule = self.rule_in_band()
+            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.5))
+            self.emphasize(rule, run_time=1.6)
             self.hold_until_cue(self.cue_with("residual stream", 4))
+            self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.4))
             # "X, carried and added to: the residual stream": the term, written under X's
             # arrow as it is said, with X's arrow, the faint X it left, and the sum that added to it
             self.name_stream()
             self.emphasize(self.stage.x_arrow, *self.stage.trail, self.shown["upd"][1])
-        if l == 0 and not self.stage.tag_said:     # (no cues: the header after the step)
+        if l == 0 and not self.stage.tag_said:     # (no cues: the rule after the step)
             self.stage.tag_said = True
-            self.layer_tag()
-            tag = self.shown["layer"]
-            rule = self.rule_in_header(tag)
-            self.play(FadeOutPlace(tag), run_time=self.quick(0.05, 0.3))
-            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
-            self.shown["layer"] = rule
             self.stage.tag_layer = "rule"
+            rule = self.rule_in_band()
+            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
+            self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.name_stream()
         # the sum stays on screen until the next layer begins
 
@@ -1141,18 +1128,20 @@ class ToyLoopScene(StoryboardScene):
         rs.add_background_rectangle(color=T.BACKGROUND, opacity=1.0, buff=0.04)
         self.put("rs", rs)
 
-    def rule_in_header(self, tag) -> VGroup:
-        """"layer l reads X^(l) → writes X^(l+1)" where the layer tag `tag` stands (right
-        edges and baselines together), at RULE_SIZE if that keeps it under the title and
-        clear of the code, else at the tag's own size."""
-        for size in (RULE_SIZE, HEADER):
-            rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
-                        size, T.TEXT)
-            rule.align_to(tag, RIGHT).align_to(tag, DOWN)
-            clear_of_code = (rule.get_bottom()[1] > self.code.get_top()[1] + 0.05
-                             or rule.get_left()[0] > self.code.get_right()[0] + 0.1)
-            if rule.get_top()[1] < self.title.get_bottom()[1] - 0.12 and clear_of_code:
-                break
+    def rule_in_band(self) -> VGroup:
+        """"layer l reads X^(l) → writes X^(l+1)", at RULE_SIZE (smaller only if the band is
+        narrower), centred in the empty band between the panel's rows and the code, left of
+        the plane."""
+        rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
+                    RULE_SIZE, T.TEXT)
+        left = self.code.get_left()[0]
+        right = self.plane.get_left()[0] - 0.3
+        if rule.width > right - left:
+            rule.scale((right - left) / rule.width)
+        rows = [m for m in (self.shown.get("x"), self.shown.get("upd")) if m is not None]
+        above = min(m.get_bottom()[1] for m in rows)
+        below = self.code.get_top()[1]
+        rule.move_to([left + rule.width / 2, (above + below) / 2, 0.0])
         return rule
 
     def lens_open(self, lay: dict, src: Layer) -> None:
@@ -1303,6 +1292,25 @@ class ToyLoopScene(StoryboardScene):
         if shown_scale is not scale:
             shown_scale[0].move_to(bar, aligned_edge=LEFT)
             shown_scale[1].next_to(shown_scale[0], RIGHT, buff=0.15).align_to(bar_text, DOWN)
+        # layer 0: V^(0) itself, faint, from X^(0)'s tip along Δ (Δ is its first tenth), on
+        # to the lens's edge (under the readout): the vector whose tenth is the step is seen
+        vline = None
+        if l == 0:
+            lo = lens.get_corner(DOWN + LEFT) + 0.15
+            hi = lens.get_corner(UP + RIGHT) - 0.15
+            hi[1] = min(hi[1], length.get_bottom()[1] - 0.15)
+            reach = min(((hi[i] if u[i] > 0 else lo[i]) - a[i]) / u[i]
+                        for i in range(2) if abs(u[i]) > 1e-6)
+            if reach > 1.4 * float(np.linalg.norm(b - a)):
+                vline = Line(a, a + u * reach, color=T.V, stroke_width=4).set_opacity(0.45)
+                vname = math(T.X_l(0, "V"), HEADER, T.V).set_opacity(GHOST_LABEL)
+                end = a + u * reach * 0.85
+                for side in (normal, -normal):
+                    vname.move_to(end + side * (0.2 + 0.5 * max(vname.width, vname.height)))
+                    if not any(overlaps(vname, o, pad=0.05) for o in (here[1], length, scale)):
+                        break
+                trail.add(vline, vname)
+                trail_names.append(vname)
         # Δ's name beside the step's middle, on the first side where it meets neither X's arrow
         # nor the scale (the upper side if neither is clear)
         def beside_step(side):
@@ -1315,7 +1323,8 @@ class ToyLoopScene(StoryboardScene):
         # X^(l+1)'s name clear of Δ's, X^(l)'s and the scale's: the first side of its tip,
         # from the step's own direction round, where it meets none of them (layer 2's step
         # points down, and its name sat on Δ^(2)'s)
-        others = (name, here[1], scale, length, here[0], there[0], *trail_names)
+        others = (name, here[1], scale, length, here[0], there[0], *trail_names,
+                  *([vline] if vline is not None else []))
 
         def met(side):              # how many of the others the name meets on that side
             there[1].next_to(b, side, buff=0.15)
@@ -1426,59 +1435,67 @@ class ToyLoopScene(StoryboardScene):
                   run_time=max(0.6, f * self.quick(0.1, 1.0)))
         self.play(FadeInPlace(there[1]), run_time=f * self.quick(0.05, 0.4))
 
-    def lens_close(self, after=None) -> None:
+    def lens_close(self, after=None, x_name=None) -> None:
         """The lens shrinks back into its square with all it shows (a zoom out), and the
-        square goes; then `after` (X's arrow moving on), and layer 0's length travels to
-        the table under the plane."""
+        square goes; its X^(l+1) name moves, at its size, to X's new name's place on the
+        plane (X^(l)'s plane name, hidden under the lens, is gone: the two never meet); the
+        readout's name leaves with the lens, its number flies to its bar in the table under
+        the plane; then `after` (X's arrow moving on)."""
         z = self._lens
         f, spot, lens = z["f"], z["spot"], z["lens"]
-        # the names, the scale's number and the readout go first, at their size; then only
-        # the drawing shrinks back (text shrinking with it was a few pixels high on its way)
-        names = [z["here"][1], z["there"][1], z["name"], z["scale"][1],
-                 *z["trail_names"]]
+        # the names and the scale's number go first, at their size; then only the drawing
+        # shrinks back (text shrinking with it was a few pixels high on its way)
+        names = [z["here"][1], z["name"], z["scale"][1], *z["trail_names"]]
+        there = z["there"][1]
+        if x_name is None:
+            names.append(there)
         drawn = [m for m in z["trail"] if all(m is not t for t in z["trail_names"])]
-        inside = VGroup(lens, z["here"][0], z["there"][0], z["step"], z["scale"][0], *drawn)
-        keep = []
+        inside = VGroup(lens, z["here"][0], z["there"][0], z["step"], z["scale"][0], *drawn,
+                        *z.get("extra", []))
         length = z["length"]
-        if self.layer == 0:
-            # layer 0's length leaves the lens's readout for the table under the plane (the
-            # same digits, moved), once the lens is shut: it never crosses the lens's drawing
-            # (its readout stays whole, at its size, over the plane while the lens shuts:
-            # "length |Δ^(0)| = 0.04" is read until the number leaves for its labelled bar)
-            keep = [length[1]]
+        _, src = self.lay()
+        entry = self.length_entry(src)
+        c0 = length[1]
+        a0, b0 = c0.get_center(), entry[1].get_center()
+        top = self.plane.get_top()[1] + 0.3
+        # (over the plane's top and down its left side: it crosses no arrow or name; to a
+        # later layer's slot along the lane under the table's values: over no other entry)
+        side_x = min(self.plane.get_left()[0] - 0.45, entry[0].get_left()[0] - 0.35)
+        path = [a0, [a0[0], top, 0.0], [side_x, top, 0.0]]
+        if self.stage.lengths is not None and len(self.stage.lengths):
+            low = min(m.get_bottom()[1] for m in self.stage.lengths) - 0.06 - c0.height / 2
+            path += [[side_x, low, 0.0], [b0[0], low, 0.0], b0]
         else:
-            names.append(length)
-        self.play(*[FadeOutPlace(m) for m in names], run_time=f * self.quick(0.05, 0.3))
-        if keep:
-            # (the lens in the scene first, then the readout over it: the opaque lens, added
-            # by the play, hid it while it shrank)
-            self.add(inside, length[0], keep[0])
-        self.play(inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
-                  .shift(z["c"] - lens.get_center()), run_time=f * self.quick(0.1, 0.7))
-        self.remove(inside)
-        if keep:
-            _, src = self.lay()
-            entry = self.length_entry(src)
-            # (over the plane's top and down its left side: it crosses no arrow or name)
-            c0 = keep[0]
-            a0, b0 = c0.get_center(), entry[1].get_center()
-            top = self.plane.get_top()[1] + 0.3
-            # (down left of the table's first name: never over it)
-            side_x = min(self.plane.get_left()[0] - 0.45, entry[0].get_left()[0] - 0.35)
-            self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
-            if after is not None:
-                after()
-            self.play(glide(c0, [a0, [a0[0], top, 0.0], [side_x, top, 0.0], [side_x, b0[1], 0.0],
-                                 b0], scale=entry[1].height / c0.height),
-                      FadeOutPlace(length[0]),
-                      FadeInPlace(VGroup(entry[0], entry[2])), run_time=self.quick(0.1, 1.3))
-            self.remove(keep[0])
-            self.stage.lengths.add(entry)
-            self.add(self.stage.lengths)
-        else:
-            self.play(FadeOutPlace(spot), run_time=f * self.quick(0.05, 0.3))
-            if after is not None:
-                after()
+            path += [[side_x, b0[1], 0.0], b0]
+        old = self.stage.x_arrow[1] if x_name is not None else None
+        if old is not None:
+            # (under the opaque lens: it goes unseen, and X^(l+1)'s name takes its place)
+            self.stage.x_arrow.remove(old)
+            self.remove(old)
+        # the readout's name leaves with the other names; its number flies out of the lens
+        # (the lens's drawing shrinking meanwhile) to the step's bar, at reading size
+        self.play(*[FadeOutPlace(m) for m in names + [length[0]]],
+                  run_time=f * self.quick(0.05, 0.3))
+        self.add(inside, c0, *([there] if x_name is not None else []))
+        moves = [inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
+                 .shift(z["c"] - lens.get_center())]
+        if x_name is not None:
+            moves.append(glide(there, [there.get_center(), x_name.get_center()],
+                               scale=x_name.height / there.height))
+        self.play(*moves, glide(c0, path, scale=entry[1].height / c0.height),
+                  FadeInPlace(VGroup(entry[0], entry[2]), rate_func=lambda t: smooth(
+                      max(0.0, t - 0.6) / 0.4)),
+                  run_time=self.quick(0.15, 1.4))
+        self.remove(inside, c0)
+        if x_name is not None:
+            self.remove(there)
+            self.stage.x_arrow.add(x_name)
+            self.add(self.stage.x_arrow)
+        self.stage.lengths.add(entry)
+        self.add(self.stage.lengths)
+        self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
+        if after is not None:
+            after()
         self._lens = None
 
     def length_entry(self, src: Layer) -> VGroup:
@@ -1561,9 +1578,12 @@ class ToyLoopScene(StoryboardScene):
         tall = self.title.get_bottom()[1] - T.GAP - low - 0.55
         # (a lane under every row, for the hypothetical's grey copies: a cell's height and
         # 0.1 more, so a copy's brackets stand clear of the real row's)
+        # (lanes only under the two X rows, for the grey X's: room round them, so a grey
+        # row is not squeezed between two real ones; Q, K, V's copies slide along their
+        # own rows into the emptied cells)
         cell_h = max(c.height for row in cells for c in row)
-        lane = cell_h + 0.1
-        big = min(1.3, room / grid.width, tall / (grid.height + len(keys) * lane))
+        lane = cell_h + 0.3
+        big = min(1.3, room / grid.width, tall / (grid.height + 2 * lane))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
@@ -1571,7 +1591,7 @@ class ToyLoopScene(StoryboardScene):
         # real values (so the difference is seen, not remembered)
         GAP = lane * big
         for i in range(1, len(rows)):
-            rows[i].shift(DOWN * GAP * i)
+            rows[i].shift(DOWN * GAP)
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
@@ -1604,27 +1624,27 @@ class ToyLoopScene(StoryboardScene):
         for key, row in (("x_in", 0), ("x_out", 4)):
             for j, f in enumerate(reuse.get(f"{key}_differs", [])):
                 if f and j < n:
-                    g = grid_of(getattr(self.v.fresh.reuse, key)[j], T.MUTED)
-                    g.scale(big).move_to(cells[row][j]).shift(DOWN * GAP)
+                    g = grid_of(getattr(self.v.fresh.reuse, key)[j], HYPO)
+                    # (in the middle of its lane: as far from the row under as from its own)
+                    pitch = cells[1][0].get_y() - cells[2][0].get_y()
+                    g.scale(big).move_to(cells[row][j]).shift(DOWN * (pitch + GAP) / 2)
                     x_hyp.append(g)
         hypo = VGroup(wrapped("grey: if layer 0's Q, K, V were reused (hypothetical)", 60,
-                              T.TYPE.body, T.MUTED, max_width=9.0))
+                              T.TYPE.body, HYPO, max_width=9.0))
         low_row = VGroup(rows[4], *x_hyp)
-        hypo.next_to(low_row, DOWN, buff=0.15).align_to(grid, LEFT)
+        hypo.next_to(low_row, DOWN, buff=0.2).align_to(grid, LEFT)
         self.play(FadeInPlace(hypo), FadeOutPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
-        # (each copy comes in grey in the empty lane under layer 0's cell, slides along that
-        # lane under the later columns, and rises into its column's empty slot, column by
-        # column: never over a number)
+        # (layer 0's values themselves slide out of their cells along their own rows, turning
+        # grey, into the emptied cells: the farthest column first, so a copy only ever
+        # passes empty cells; never over a number)
         per_row = len(cells[1]) - 1
         cols = [[(c, cell) for k, (c, cell) in enumerate(zip(copies, dims)) if k % per_row == j]
                 for j in range(per_row)]
-        for c in copies:
-            c.set_color(T.MUTED).shift(DOWN * GAP)
-        step = self.pace(self.cue_at(3), 3 * per_row + 2, 0.25, 0.5)
-        for group in cols:
-            self.play(*[FadeInPlace(c) for c, _ in group], run_time=step)
-            self.play(*[c.animate.set_x(cell.get_x()) for c, cell in group], run_time=step)
-            self.play(*[c.animate.move_to(cell) for c, cell in group], run_time=step)
+        self.add(*copies)
+        step = self.pace(self.cue_at(3), 2 * per_row + 2, 0.4, 0.8)
+        for group in reversed(cols):
+            self.play(*[c.animate.move_to(cell).set_color(HYPO) for c, cell in group],
+                      run_time=step)
         if x_off:
             said = self.cue_with("X would end up", -1)
             if said >= 0:
@@ -1644,10 +1664,10 @@ class ToyLoopScene(StoryboardScene):
         # (and the closed-up table moves down to the stage's middle: no empty lower half)
         table = VGroup(VGroup(*heads), *rows)
         top = table.get_top()[1]
-        bottom = min(rows[i].get_bottom()[1] + GAP * i for i in range(1, len(rows)))
+        bottom = min(rows[i].get_bottom()[1] + GAP for i in range(1, len(rows)))
         low = -config.frame_height / 2 + 1.2      # (over the caption)
         down = max(0.0, (top + bottom) / 2 - (self.title.get_bottom()[1] + low) / 2)
-        self.play(*[rows[i].animate.shift(UP * GAP * i + DOWN * down)
+        self.play(*[rows[i].animate.shift(UP * GAP + DOWN * down)
                     for i in range(1, len(rows))],
                   *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0])],
                   run_time=self.quick(0.05, 0.6))
@@ -1749,4 +1769,4 @@ class ToyLoopScene(StoryboardScene):
                 self.hold_until(self.phrase_time(real, "not a tenth") - 0.1)
                 self.emphasize(rows[3], run_time=1.2)
                 self.hold_until(self.phrase_time(real, "Q and K steer") - 0.1)
-                self.emphasize(rows[1], rows[2], run_time=1.6)
+                self.emphasize(VGroup(rows[1], rows[2]), run_time=1.6)   # (one box)
