@@ -6,8 +6,8 @@ Beats (each optional, in storyboard order): `code` (the loop on screen; "# layer
 when a new layer begins the last pass's rows leave first, then the X it wrote moves up into
 the X row, round whatever is still on screen; after layer 0 the loop's lines move down into
 the panel's lower left and stay there for every layer, the current line lit and "# layer l"
-beside `for`; the rule "layer l reads X^(l) → writes X^(l+1)" stays over the plane once it
-is said, so no header goes stale; the last pass's V arrow stays as a faint ghost, its own
+beside `for`; the rule "layer l reads X^(l) → writes X^(l+1)" comes large, in the band
+between the rows and the code, for its sentence only (no header goes stale); the last pass's V arrow stays as a faint ghost, its own
 name dimmed with it when it is long enough to see: no legend), `q`/`k`/`v` (a copy of X
 drops out of its row and goes over this pass's W, the product's entries appear one by one;
 after layer 0 V's arrow grows on the plane (V^(0), drawn to fit V^(1), was a few pixels: it
@@ -23,20 +23,23 @@ magnification; "the close-up keeps layer one's magnification" is said while it i
 bar outlined), and draws Δ tip to tail from X, X's arrow sliding along it from X^(l)'s tip to
 X^(l+1)'s (the plane's view is the plan's: not centred on the origin, every X and V with
 room for their names); then, at "Added tip to tail", the new X's row
-is written between X's and Δ's: X's numbers drop into its upper lane, Δ's rise into its
-lower lane, stacked in each slot like a written column sum, and shrink away before the sum
+is written under Δ's: X's numbers go round by the right into its lower lane, Δ's drop into
+its upper lane, stacked in each slot like a written column sum, and fade before the sum
 appears ("≈" where the sum as written does not add up: `layers[l].sum_gap`); the X it
 leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
-earlier layer" everywhere); the step's length, as a number and a bar on one scale, joins a
-table under the plane), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
+earlier layer" everywhere); as the lens shuts its X^(l+1) name moves to the plane's, and
+the step's length, its number flown out of the lens's readout, joins a table of bars on one
+scale under the plane; layer 0's close-up shows V^(0) faint beyond Δ (its first tenth);
+layer 2 draws X^(1)·W_V^(2), grey, beside V^(2)), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
 side by side, the last layer's numbers moving into its column, the "computed once and
-reused" copies (grey) stepping down under the real values; then they leave, the rows close
+reused" case: layer 0's Q, K, V sliding, grey, along their rows into the later columns'
+emptied cells, the X's it would give in grey in lanes under the X rows; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
 column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
 outlined: the toy omits attention). Layer 1's close-up opens at layer 0's magnification, Δ
 running off the lens, and zooms out as "zoomed out" is said (layer 0's bar shrinking with
-it, then growing back, relabelled). The table has a lane under every row for the grey copies
-(the would-be X^(l) too); the note beat keeps it full size, the notes under it.
+it, then growing back, relabelled). The table has a lane under each X row for the would-be X's
+(grey); the note beat keeps it full size, the notes under it.
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `row_of`).
 """
 
@@ -741,7 +744,19 @@ class ToyLoopScene(StoryboardScene):
             # change moved V (no name: its grey row says what it is)
             ghost = self.plane.arrow(via.values, T.MUTED, width=4)
             self.put("alt", alt)
+            # (under V's own arrow, which stays on top: the grey shows where it runs on; V's
+            # name steps clear of the grey tip first if it stood there)
+            vl = arrow[1]
+            if len(arrow) == 2 and overlaps(vl, ghost, pad=0.04):
+                moved = vl.copy()
+                place_label(moved, self.plane.p(lay[key]), self.plane,
+                            self.plane_arrows() + [ghost] + self.axes(),
+                            self.plane_labels(own=vl), reach=0.12)
+                self.play(vl.animate.move_to(moved), run_time=self.quick(0.05, 0.4))
+            self.add(ghost)
+            self.bring_to_front(arrow)
             self.play(GrowArrow(ghost), run_time=self.quick(0.1, 0.8))
+            self.bring_to_front(arrow)
             self.shown["alt"] = VGroup(alt, ghost)
             self.emphasize(alt[1], ghost, run_time=1.2)
 
@@ -1019,7 +1034,7 @@ class ToyLoopScene(StoryboardScene):
         # slot like a written column sum, they shrink into one point, and only then does the
         # sum appear there, with the row's name. Each moves in its own lane: no digit passes
         # over a row or another digit, and none morphs into another
-        t = self.quick(0.15, 2.0 if l == 0 else 1.6)
+        t = self.quick(0.15, 2.0 if l == 0 else 1.3)
         flying, merged = [], []
         lane = 0.2              # the two lanes, above and below the new row's middle
         # (X's numbers, at full size, rise out of their row into the free lane over it, go
@@ -1059,18 +1074,18 @@ class ToyLoopScene(StoryboardScene):
         if not lens_first:      # (silent: the lens after the sum)
             self.lens_open(lay, src)
             self.lens_slide()
-        elif added >= 0:
-            # the lens stays open until the sentence that says the step has (nearly) ended
-            # (it shuts as the sentence closes: no silent tail after it)
+        elif added >= 0 and l == 0:
+            # layer 0's lens stays open until the sentence that says the step has ended;
+            # later layers' shut right after the sum, as "its length joins the bars" is said
+            # (no silent tail)
             cue = self.beat["cues"][added]
-            self.hold_until(self.cue_at(added) + float(cue["duration"])
-                            - (0.6 if l > 0 else -0.2))
+            self.hold_until(self.cue_at(added) + float(cue["duration"]) + 0.2)
         # X^(l+1)'s name on the plane: the lens's own X^(l+1) name moves there as the lens
         # shuts (lens_close), so the name travels with the tip and X^(l)'s never meets it
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5),
                            self.tag("x", T.X, x1, self.stage.x_arrow[1], index=l + 1))
 
-        def advance():
+        def advance(*also):
             """X's arrow moves to X^(l+1) (its name is there already); the old X stays, faint."""
             # the X it leaves stays behind, faint: X^(0) -> X^(1) -> ... a trail of what carries over
             trail = VGroup(self.stage.x_arrow[0].copy())
@@ -1079,7 +1094,7 @@ class ToyLoopScene(StoryboardScene):
             self.add(trail)
             self.bring_to_front(self.stage.x_arrow)
             self.play(Transform(self.stage.x_arrow[0], new_arrow[0]), DimPlace(trail, GHOST),
-                      run_time=self.quick(0.15, 0.6))
+                      *also, run_time=self.quick(0.15, 0.6))
 
         # (X's name turns to X^(l+1) as soon as the lens has shut, before layer 0's length
         # travels to its table: the voice says "wrote X one" then)
@@ -1097,7 +1112,7 @@ class ToyLoopScene(StoryboardScene):
             # sentence
             rule = self.rule_in_band()
             self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.5))
-            self.emphasize(rule, run_time=1.6)
+            self.emphasize(rule, run_time=1.6, buff=0.04)
             self.hold_until_cue(self.cue_with("residual stream", 4))
             self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.4))
             # "X, carried and added to: the residual stream": the term, written under X's
@@ -1304,10 +1319,12 @@ class ToyLoopScene(StoryboardScene):
             if reach > 1.4 * float(np.linalg.norm(b - a)):
                 vline = Line(a, a + u * reach, color=T.V, stroke_width=4).set_opacity(0.45)
                 vname = math(T.X_l(0, "V"), HEADER, T.V).set_opacity(GHOST_LABEL)
-                end = a + u * reach * 0.85
-                for side in (normal, -normal):
-                    vname.move_to(end + side * (0.2 + 0.5 * max(vname.width, vname.height)))
-                    if not any(overlaps(vname, o, pad=0.05) for o in (here[1], length, scale)):
+                # (by the line's far end, on the side clear of X's arrows and the readout)
+                for at_, side in ((1.0, -normal), (1.0, normal), (0.8, -normal), (0.8, normal)):
+                    vname.move_to(a + u * reach * at_
+                                  + side * (0.15 + 0.5 * max(vname.width, vname.height)))
+                    if not any(overlaps(vname, o, pad=0.06) for o in
+                               (here[0], here[1], there[0], length, scale, vline)):
                         break
                 trail.add(vline, vname)
                 trail_names.append(vname)
@@ -1457,7 +1474,9 @@ class ToyLoopScene(StoryboardScene):
         entry = self.length_entry(src)
         c0 = length[1]
         a0, b0 = c0.get_center(), entry[1].get_center()
-        top = self.plane.get_top()[1] + 0.3
+        # (over the plane's names too: V^(1)'s stands near its top)
+        top = max([self.plane.get_top()[1]] + [m.get_top()[1] for m in self.plane_labels()]) \
+            + 0.1 + c0.height / 2
         # (over the plane's top and down its left side: it crosses no arrow or name; to a
         # later layer's slot along the lane under the table's values: over no other entry)
         side_x = min(self.plane.get_left()[0] - 0.45, entry[0].get_left()[0] - 0.35)
@@ -1475,7 +1494,7 @@ class ToyLoopScene(StoryboardScene):
         # the readout's name leaves with the other names; its number flies out of the lens
         # (the lens's drawing shrinking meanwhile) to the step's bar, at reading size
         self.play(*[FadeOutPlace(m) for m in names + [length[0]]],
-                  run_time=f * self.quick(0.05, 0.3))
+                  run_time=self.quick(0.05, 0.3 if self.layer == 0 else 0.2))
         self.add(inside, c0, *([there] if x_name is not None else []))
         moves = [inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
                  .shift(z["c"] - lens.get_center())]
@@ -1484,8 +1503,8 @@ class ToyLoopScene(StoryboardScene):
                                scale=x_name.height / there.height))
         self.play(*moves, glide(c0, path, scale=entry[1].height / c0.height),
                   FadeInPlace(VGroup(entry[0], entry[2]), rate_func=lambda t: smooth(
-                      max(0.0, t - 0.6) / 0.4)),
-                  run_time=self.quick(0.15, 1.4))
+                      max(0.0, t - 0.88) / 0.12)),
+                  run_time=self.quick(0.15, 1.4 if self.layer == 0 else 1.1))
         self.remove(inside, c0)
         if x_name is not None:
             self.remove(there)
@@ -1493,9 +1512,10 @@ class ToyLoopScene(StoryboardScene):
             self.add(self.stage.x_arrow)
         self.stage.lengths.add(entry)
         self.add(self.stage.lengths)
-        self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
         if after is not None:
-            after()
+            after(FadeOutPlace(spot))
+        else:
+            self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
         self._lens = None
 
     def length_entry(self, src: Layer) -> VGroup:
