@@ -996,7 +996,8 @@ class ToyLoopScene(StoryboardScene):
         if entry:
             self.stage.lengths.add(*entry)
             self.add(self.stage.lengths)
-        if l == 1 and not self.beat.get("cues"):    # (voiced: in the close-up, as said)
+        if l == 1 and not self.beat.get("cues") and len(self.stage.lengths):
+            # (voiced: in the close-up, as said)
             self.emphasize(*self.stage.lengths[-1:], run_time=0.6)
         lens_first = bool(self.beat.get("cues"))
         if l > 0 and self.code in self.mobjects:
