@@ -443,6 +443,7 @@ class AttentionDepthScene(StoryboardScene):
         if self.st.approx is not None or not any(getattr(v_, "approx", False) for v_ in vals):
             return []
         self.st.approx = approx_note()
+        self._notes = getattr(self, "_notes", []) + [self.st.approx]
         self._approx_t = self.time
         return [FadeIn(self.st.approx, shift=LEFT * 0.3)]
 
@@ -1951,6 +1952,9 @@ class AttentionDepthScene(StoryboardScene):
         # the old stage leaves first (nothing of it under the panel), then the panel comes
         # with its bars growing at once (never an empty panel)
         self.play(FadeOutPlace(VGroup(*old)), run_time=0.5)
+        # no "≈" note left in the scene under the panel's title (round 31: at the body size
+        # a faded one still lay on a teacher's sentence's title)
+        self.remove(*getattr(self, "_notes", []))
         rt = max(1.6, min(2.4, t_w[0] - 0.3 - self.time))
         grow = LaggedStart(*[AnimationGroup(GrowFromEdge(g.bar, LEFT),
                                             FadeInPlace(VGroup(g[0], g.val)))
