@@ -291,6 +291,10 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].on_special": (
                 "Weight on [CLS], then on [SEP]",
                 "The two parts of that share."),
+            "data.layers[{l}].parts_sum": (
+                "The two parts as written, added",
+                "The [CLS] and [SEP] weights rounded as the video writes them, then added: "
+                "where this differs from the share, the bar writes ≈."),
             "data.layers[{l}].top.weight": (
                 "The largest weight on any token",
                 "[CLS] and [SEP] included."),
