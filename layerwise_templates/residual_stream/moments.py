@@ -15,7 +15,7 @@ UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 DIPS, REACH, CLOSE = "dips", "reach", "close"
 TURNS, APART, MOST = "turns", "apart", "most"
 Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT = "z_attn", "z_ffn", "z_angle", "z_next"
-Z_X, AMONG = "z_x", "among"
+Z_X, AMONG, Z_READS = "z_x", "among", "z_reads"
 
 BY_SHOW = {
     "tokens": (SPACE_MARK,),
@@ -23,7 +23,7 @@ BY_SHOW = {
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "attn_out": (DIVIDES, SHRINKS),
     "mlp_out": (UPDATE, LENGTHS, ZOOM),
-    "zoom": (Z_X, Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT),
+    "zoom": (Z_X, Z_READS, Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT),
     "journey": (DIPS, REACH, CLOSE, MEDIANS, AMONG),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),

@@ -23,7 +23,7 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate,
+from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate, Write,
                    Line, ManimColor, Rectangle, ReplacementTransform, RoundedRectangle, Transform,
                    UpdateFromAlphaFunc, VGroup, config, interpolate_color, smooth,
                    squish_rate_func, there_and_back)
@@ -288,15 +288,18 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # "Its output, the update delta attention": born small inside the attention box,
             # it travels out of it to its place beside X (round 28: it faded in beside X while
             # the box faded out); the box leaves once it is empty
+            # (round 29: the box's word sat over the update's digits as it came out) the
+            # word leaves first; the update comes out of the empty box at reading size
             seed = b.copy().move_to(op.get_center())
             self.play(Indicate(op[0], color=T.ATTN, scale_factor=1.1),
-                      FadeIn(seed, scale=0.3), run_time=0.5)
+                      FadeOutPlace(op[1]), run_time=0.4)
+            self.play(FadeIn(seed), run_time=0.3)
             self.remove(seed)
             self.shown["b"] = b
             self.play(Transform(seed, b), run_time=max(0.8, run["b"] * k))
             self.remove(seed)
             self.add(b)
-            self.play(FadeOutPlace(op), run_time=0.3)
+            self.play(FadeOutPlace(op[0]), run_time=0.3)
         else:
             self.put("b", b, run_time=run["b"] * k)
         out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else \
@@ -318,19 +321,17 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # become it; its name and its length come with it
         # (round 27: the digits morphed into each other over the "=" for half a second) the
         # two columns travel into the "=" and shrink there, then the sum comes out of it
-        ca, cb = a[1].copy(), b[1].copy()
-        self.add(ca, cb)
+        # (round 29: the shrinking copies drew doubled, unreadable digits over the columns)
+        # the two columns lit together, then the sum written where it goes, at reading size
         t_c = max(0.6, run["c"] * k)
-        self.play(ca.animate.scale(0.2).move_to(eq).set_opacity(0),
-                  cb.animate.scale(0.2).move_to(eq).set_opacity(0), run_time=0.45 * t_c)
-        self.remove(ca, cb)
-        self.play(FadeIn(c[1], target_position=eq.get_center(), scale=0.2), FadeIn(c[0]),
-                  run_time=0.55 * t_c)
+        self.play(Indicate(a[1], color=T.POINTER, scale_factor=1.05),
+                  Indicate(b[1], color=T.POINTER, scale_factor=1.05), run_time=0.45 * t_c)
+        self.play(Write(c[1]), FadeIn(c[0]), run_time=0.55 * t_c)
         self.add(c[0], c[1])
-        if not getattr(self, "rounded_said", False):
+        if True:
             # the entries are rounded: the shown ones need not add up in the last digit; said
-            # once, at the first sum, right of it (round 28: under the columns, on the bars' key)
-            self.rounded_said = True
+            # at every sum, right of it (round 28: under the columns, on the bars' key; round
+            # 29: layer 1's sums had no note and did not add up as shown)
             r = VGroup(txt("entries", T.TYPE.label, T.MUTED),
                        txt("rounded", T.TYPE.label, T.MUTED)).arrange(DOWN, buff=0.06,
                                                                       aligned_edge=LEFT)
@@ -538,13 +539,21 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         note.next_to(tag, DOWN, buff=0.3).align_to(tag, LEFT)
         # (round 28: X's arrow stood still for 9 s before attention's step) X's arrow grows
         # while "It reads X of 15, 202 long" is said; its length is boxed as it is said
-        self.put("ztag", tag, anim=appear(tag), run_time=0.5)
+        # (round 29: the tag came 5 s before "It reads X of 15, 202 long") the arrow grows as
+        # the layer is introduced, the tag with its length when it is said
+        reads = self.named(M.Z_READS)
+        if not reads:
+            self.put("ztag", tag, anim=appear(tag), run_time=0.5)
         if self.named(M.Z_X):
             self.hold_until_moment(M.Z_X)
-        grow = self.to_moment(M.Z_ATTN, 1.0, 0.6) if self.named(M.Z_ATTN) else 1.0
+        nxt = M.Z_READS if reads else M.Z_ATTN
+        grow = self.to_moment(nxt, 1.0, 0.6) if self.named(nxt) else 1.0
         self.put("zx", VGroup(x_ar, x_lab), anim=GrowArrow(x_ar), run_time=max(1.0, grow))
         self.add(x_lab)
         self.play(FadeIn(x_lab), run_time=0.3)
+        if reads:
+            self.hold_until_moment(M.Z_READS)
+            self.put("ztag", tag, anim=appear(tag), run_time=0.5)
         if self.named(M.Z_ATTN):
             self.emphasize(tag[-1], run_time=max(0.6, min(1.5, self.said(M.Z_ATTN)
                                                             - self.time - 0.1)))

@@ -438,9 +438,8 @@ class IntroBeats:
         last = c["last_layer"]
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", ML)
                          .scale(FORMULA_BIG),
-                         VGroup(txt("(K and V: made the same way;", L_, T.TEXT),
-                                txt("Q and K: then rotated by position)", L_, T.TEXT)
-                                ).arrange(DOWN, buff=0.08, aligned_edge=LEFT))
+                         # (round 29: "rotated by position" was on screen, never said)
+                         txt("(K and V: the same way)", L_, T.TEXT))
         formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
         top = formula
         top.move_to([-3.0, 1.95, 0]).align_to([-5.9, 0, 0], LEFT)
@@ -500,6 +499,13 @@ class IntroBeats:
         # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
         # divided down to the sliver beneath it
         self.hold_until_moment(M.X_GROWS)
+        # (round 29: six groups at once, labels on the frame's edges) the formula and the
+        # strip leave; the range line stays over the two bars, which move up under it
+        self.drop("formula", run_time=0.3)
+        self.play(*[FadeOutPlace(m) for m in (strip, )], rng.animate.move_to(
+            rng.get_center() + UP * (top.get_center()[1] - rng.get_center()[1])), run_time=0.4)
+        self.shown.pop("copy_strip", None)
+        VGroup(x_lab, c_lab, x_bar, c_bar).shift(UP * 1.3)
         self.put("x_lab", x_lab, run_time=0.4)
         self.shown["x_bar"] = x_bar
         self.play(GrowFromEdge(x_bar, LEFT), run_time=self.to_cue(2, 1.2, 0.45))
