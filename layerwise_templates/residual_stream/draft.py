@@ -77,14 +77,14 @@ def build(c: Context) -> Draft:
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
              "To watch X change, we draw it on a flat plane, fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ", from X of zero to X of "
-             "{model.n_layers}. PCA, through the origin, picks the two directions that hold most "
+             "{model.n_layers}. PCA picks the two directions, through the origin, that hold most "
              "of these states' squared length: {data.plane.energy_pct.value:.0f} percent of "
              "it, over all of them together. But one arrow alone can lose far more: the plane "
              "is a shadow. X of zero's shadow is only "
              "{data.stages[0].captured_pct.value:.0f} percent as long as X of zero, drawn "
              "beside it, as an illustration, at its true length. "
              "The bars below give the true lengths.",
-             moments={"states": "states", "spread": "through the origin", "shadow": "shadow",
+             moments={"states": "states", "spread": "PCA picks", "shadow": "shadow",
                       "bars": "bars"}),
     ]
     a0, f0 = float(sizes_["norm_attn"][0]), float(sizes_["norm_mlp"][0])
@@ -146,7 +146,7 @@ def build(c: Context) -> Draft:
         "Each step is drawn at its true angle to the X it is added to. "
         + ("Both steps are short next to X, and " if short else "Then ")
         + f"X of {{data.zoom.next_layer}} is {{data.zoom.norm_out.value:{_spec(xo)}}} long.",
-        moments={"z_x": "Here is one", "z_attn": "attention adds", "z_ffn": "feed-forward network adds",
+        moments={"z_x": "Here is one", "z_reads": "It reads", "z_attn": "attention adds", "z_ffn": "feed-forward network adds",
                  "z_angle": "true angle", "z_next": "Both steps" if short else "Then X"},
         expect=[f"data.zoom.layer == {mid}"]
         + (["data.zoom.rel_attn.value < 0.5", "data.zoom.rel_mlp.value < 0.5"]
