@@ -24,7 +24,10 @@ least `MIDPLAY_OPACITY`: a text half faded in or out counts) must not overlap ei
 laid over an axis note for the length of a play, or one label cross-fading into another in the
 same place, is found (a copy lying exactly on its original, the same text in the same box, is
 one text to the eye and is not), unless a backdrop drawn between them covers the overlap
-(the sample's `covers`, as on the last frames).
+(the sample's `covers`, as on the last frames). And no text that can be seen there (the same
+opacity) is under the legibility floor (`scenes.legibility.FLOOR_PX` of cap height at 854x480),
+whether it stands, travels, grows or leaves: a number shrinking to a few pixels on its way into a
+box is what a viewer sees mid-motion (tests/test_legibility.py checks the standing ones).
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from itertools import combinations
 from pathlib import Path
 
 import numpy as np
+
+from scenes.legibility import FLOOR_PX
 
 BACKGROUND = (0x0E, 0x11, 0x17)      # scenes/theme.py BACKGROUND
 EDGE_PX = 3
@@ -150,6 +155,25 @@ def midplay_problems(record: dict) -> list[str]:
     return out
 
 
+def midplay_size_problems(record: dict) -> list[str]:
+    """Every text seen in the middle of a play (glyph opacity at least `MIDPLAY_OPACITY`) whose
+    smallest glyphs are under `FLOOR_PX`, moving or not: `at <time> s: ...`, once per text per
+    play, in the order of the record."""
+    out = []
+    for sample in record.get("midplay", []):
+        small = {}
+        for t in sample["texts"]:
+            if t.get("opacity", 1.0) >= MIDPLAY_OPACITY and t.get("min_px", FLOOR_PX) < FLOOR_PX:
+                small[t["text"]] = min(small.get(t["text"], t["min_px"]), t["min_px"])
+        way = {True: "on its way", False: "standing"}
+        for text, px in small.items():
+            moving = any(t["text"] == text and (t.get("travels") or t.get("moving")
+                                                or t.get("leaves")) for t in sample["texts"])
+            out.append(f"at {sample['time']:.2f} s (mid-play): text {text[:30]!r} is {px:.1f} px "
+                       f"{way[moving]} (floor {FLOOR_PX:g} px)")
+    return out
+
+
 def frame_problems(png: Path) -> list[str]:
     from PIL import Image
     problems = edge_problems(np.asarray(Image.open(png).convert("RGB")))
@@ -168,7 +192,8 @@ def folder_problems(folder: Path, midplay: bool = False) -> list[str]:
         records = sorted((Path(folder) / "text").glob("[0-9][0-9]_*.json"))
         if not records:
             out.append(f"{folder}/text: no text records (preview with --midplay)")
-        out += [f"{r}: {p}" for r in records for p in midplay_problems(json.loads(r.read_text()))]
+        out += [f"{r}: {p}" for r in records for record in [json.loads(r.read_text())]
+                for p in midplay_problems(record) + midplay_size_problems(record)]
     return out
 
 

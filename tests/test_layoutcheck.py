@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from layerwise_pipeline.layoutcheck import BACKGROUND, edge_problems, midplay_problems, overlap_problems
+from layerwise_pipeline.layoutcheck import (BACKGROUND, edge_problems, midplay_problems,
+                                           midplay_size_problems, overlap_problems)
+from scenes.legibility import FLOOR_PX
 
 
 def frame():
@@ -101,3 +103,21 @@ def test_mid_play_overlap_under_a_backdrop_drawn_between_is_not_seen():
     assert midplay_problems({"midplay": [hidden]}) == []
     assert midplay_problems({"midplay": [partial]}) == [
         "at 2.00 s (mid-play): text 'under' lies on 'on lens' (1.00 x 0.20 units)"]
+
+
+def test_mid_play_text_under_the_floor_is_found_moving_or_not():
+    """In the middle of a play a viewer sees every text that is visible: a number shrinking on
+    its way into a box (travels), one growing in (moving) or one standing, under the floor, is
+    found once per play at its smallest; a nearly faded one, or one at the floor, is not."""
+    record = {"midplay": [
+        {"time": 2.0, "texts": [{"text": "0.42", "min_px": 1.4, "travels": True},
+                                {"text": "0.42", "min_px": 3.0, "travels": True},
+                                {"text": "label", "min_px": 7.5},
+                                {"text": "ghost", "min_px": 2.0, "opacity": 0.2},
+                                {"text": "ok", "min_px": FLOOR_PX, "moving": True}]},
+        {"time": 4.0, "texts": [{"text": "sum", "min_px": 6.0, "leaves": True, "opacity": 0.5}]}]}
+    assert midplay_size_problems(record) == [
+        "at 2.00 s (mid-play): text '0.42' is 1.4 px on its way (floor 8 px)",
+        "at 2.00 s (mid-play): text 'label' is 7.5 px standing (floor 8 px)",
+        "at 4.00 s (mid-play): text 'sum' is 6.0 px on its way (floor 8 px)"]
+    assert midplay_size_problems({"texts": []}) == []
