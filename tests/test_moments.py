@@ -120,7 +120,7 @@ TYPED_STREAM = {
     ("sink", "outlier_norm"): (0, "grows"), ("sink", "share"): (2, "percent"),
     ("attn0", "divides"): (1, "divided"), ("attn0", "shrinks"): (2, "turns"),
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
-    ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""), ("ffn0", "zoom"): (1, "To fit"),
+    ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""), ("ffn0", "zoom"): (1, "zooms out"),
     ("layer1", "lengths"): (1, "Lengths"), ("layer1", "zoom"): (0, ""),
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
@@ -130,7 +130,7 @@ TYPED_STREAM = {
     ("journey_early", "close"): (0, ""),
     # round 28: layers 2 to 22 summed up in one sweep; X's length after it, then the medians
     ("journey_early", "reach"): (1, "After layer"),
-    ("journey_early", "medians"): (2, "the median attention"),
+    ("journey_early", "medians"): (2, "as a share"),
     ("journey_late", "medians"): (0, ""), ("journey0", "medians"): (0, ""),
     ("journey1", "medians"): (0, ""),
     # one middle layer to scale (the video's `zoom`; the draft's `zoom_mid`)

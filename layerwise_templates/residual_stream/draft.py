@@ -110,12 +110,12 @@ def build(c: Context) -> Draft:
         "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
         "Then the feed-forward network adds its update, "
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
-        + (" To fit it, the view zooms out from {data.plane.views[1].scale:g} to "
+        + (" The view zooms out from {data.plane.views[1].scale:g} to "
            "{data.plane.views[2].scale:g} units." if additive else
            " And the sum is normalised again."), layer=0,
         expect=["data.plane.views[2].scale - data.plane.views[1].scale > 0"] if additive else [],
         moments={"update": "adds its update", "lengths": 0,
-                 "zoom": "To fit" if additive else 0}))
+                 "zoom": "zooms out" if additive else 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
         "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",

@@ -23,7 +23,7 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate, Write,
+from manim import (DOWN, LEFT, RIGHT, UP, DashedLine, FadeIn, GrowFromEdge, Indicate, LaggedStart, Restore, Write,
                    Line, ManimColor, Rectangle, ReplacementTransform, RoundedRectangle, Transform,
                    UpdateFromAlphaFunc, VGroup, config, interpolate_color, smooth,
                    squish_rate_func, there_and_back)
@@ -942,15 +942,29 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
 
     def medians_after(self, end: float, drop) -> None:
         """"... the median attention update is 0.15 of the length of X ...": the walk's
-        labels leave the left side to the medians, drawn as they are said."""
+        labels and the plane leave; every update of layers 1 to L-1 drawn as its share of the
+        X it is added to, over its own layer of the bars below (round 31: on the linear axis
+        the early updates were a few pixels tall), attention's then the FFN's, each median a
+        dashed line written as it is said."""
         self.hold_until_moment(M.MEDIANS)
         self.drop(*drop, run_time=0.3)
-        self.play(*self.show_medians(), run_time=0.8)
-        moving, anims = self.shrink_medians()
-        self.play(*anims, run_time=self.fill(end, 1.5, 0.45))
-        self.remove(*moving)
-        self.add(self.med_parts[3])
-        self.emphasize(*self.med_parts[4], run_time=self.fill(end, 1.0))
+        fades = self.plane_fades()
+        parts = self.share_panel()
+        head, attn, ffn, a_line, f_line = parts
+        self.play(*fades, FadeIn(head), run_time=0.6)
+        for r in [*attn, *ffn]:          # each bar grows up from the floor, at its own width
+            r.save_state()
+            r.stretch_to_fit_height(0.002, about_edge=DOWN)
+        half = self.time + (end - self.time) * 0.45 if self.beat.get("cues") else None
+        self.play(LaggedStart(*[Restore(r) for r in attn], lag_ratio=0.03),
+                  run_time=self.fill(half, 1.2, 0.5) if half else 1.2)
+        self.play(FadeIn(a_line), run_time=0.5)
+        if half:
+            self.hold_until(half)
+        self.play(LaggedStart(*[Restore(r) for r in ffn], lag_ratio=0.03),
+                  run_time=self.fill(end, 1.2, 0.4))
+        self.play(FadeIn(f_line), run_time=0.5)
+        self.emphasize(a_line[-1], f_line[-1], run_time=self.fill(end, 1.0))
 
     def x_len(self, n: int) -> list:
         """"|X^(n)| = 703": X's length, whole like its neighbours; one the plan had to keep a
@@ -974,49 +988,49 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put("after", after, anim=appear(after), run_time=0.5)
         return after
 
-    def show_medians(self) -> list:
-        """The two medians the voice says, large, left of the plane once the layers have
-        stopped (the layer's tag gone): a bar for |X| and, under it, two bars that are the medians' shares of it
-        (median |Delta|/|X| over layers 1 to L-1), each share written at its bar's end."""
+    def share_panel(self) -> VGroup:
+        """Each update's length over the length of the X it is added to (the plan's rel_attn,
+        rel_mlp), layers 1 to L-1, a pair of bars over that layer's bars below, and the two
+        medians the voice says as dashed lines, each written at its right end."""
         v, d = self.v, self.data
-        lab, ml = T.TYPE.label, ML
-        w, h = 2.4, 0.26
-        labels = VGroup(math("|X|", ml, T.X),
-                        inline(math("|Delta|", ml, T.ATTN), txt("attention", lab, T.ATTN)),
-                        inline(math("|Delta|", ml, T.FFN), txt("FFN", lab, T.FFN)))
-        for lbl, y in zip(labels, (1.3, 0.75, 0.2)):     # clear above the bars' two-row key
-            lbl.move_to([0, y, 0]).align_to([-6.2, 0, 0], LEFT)
-        x0 = labels.get_right()[0] + 0.25
-        ref = Rectangle(width=w, height=h, stroke_width=0, fill_color=T.X, fill_opacity=1)
-        ref.move_to([x0, labels[0].get_y(), 0], aligned_edge=LEFT)
-        bars, values = VGroup(), VGroup()
-        for lbl, shown, key, color in ((labels[1], v.summary.median_rel_attn, "median_rel_attn",
-                                        T.ATTN),
-                                       (labels[2], v.summary.median_rel_mlp, "median_rel_mlp",
-                                        T.FFN)):
-            r = Rectangle(width=w * d["summary"][key]["value"], height=h, stroke_width=0,
-                          fill_color=color, fill_opacity=1)
-            bars.add(r.move_to([x0, lbl.get_y(), 0], aligned_edge=LEFT))
-            values.add(inline(self.n(shown, color, lab, prefix="= "), math("|X|", ml, T.X))
-                       .next_to(r, RIGHT, buff=0.15))
-        head = inline(txt("medians over layers", lab, T.MUTED),
-                      Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
-                      txt("to", lab, T.MUTED),
-                      Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
-        head.move_to([0, 1.9, 0]).align_to(labels, LEFT)
-        med = VGroup(labels[0], ref, head, labels[1:], bars, values)
-        self.keep_inside(med)
-        self.shown["med"] = med
-        self.med_parts = (labels, ref, head, bars, values)
-        return [FadeIn(labels[0]), GrowFromEdge(ref, LEFT), FadeIn(head)]
-
-    def shrink_medians(self) -> tuple:
-        """Each median's bar is |X|'s bar cut down to its share (copies of it shrink)."""
-        labels, ref, head, bars, values = self.med_parts
-        moving = [ref.copy() for _ in bars]
-        self.add(*moving)
-        return moving, [FadeIn(labels[1:]), *[Transform(m, b) for m, b in zip(moving, bars)],
-                        FadeIn(values)]
+        lab = T.TYPE.label
+        y0, top = -0.5, 2.05                 # the bars' floor (over the key) and the panel's top
+        lays = d["layers"][1:self.L]
+        peak = max(max(a["rel_attn"]["value"], a["rel_mlp"]["value"]) for a in lays)
+        unit = (top - y0) / peak
+        w = 0.12
+        attn, ffn = VGroup(), VGroup()
+        for a in lays:
+            x = self.bar_x(a["layer"], "mid")[0]
+            for grp, key, color, dx in ((attn, "rel_attn", T.ATTN, -w / 2 - 0.01),
+                                        (ffn, "rel_mlp", T.FFN, w / 2 + 0.01)):
+                r = Rectangle(width=w, height=max(0.02, unit * a[key]["value"]), stroke_width=0,
+                              fill_color=color, fill_opacity=1)
+                grp.add(r.move_to([x + dx, y0, 0], aligned_edge=DOWN))
+        x_l = self.bar_x(1, "mid")[0] - 0.25
+        x_r = self.bar_x(self.L - 1, "mid")[0] + 0.25
+        lines = []
+        for shown, key, color in ((v.summary.median_rel_attn, "median_rel_attn", T.ATTN),
+                                  (v.summary.median_rel_mlp, "median_rel_mlp", T.FFN)):
+            y = y0 + unit * d["summary"][key]["value"]
+            ln = DashedLine([x_l, y, 0], [x_r, y, 0], color=color, stroke_width=3,
+                            dash_length=0.12)
+            # the median's value left of layer 1, on its line's level (round 31: at the right
+            # end it ran over the last layers' bars); "dashed: medians" in the heading
+            word = self.n(shown, color, lab).next_to(ln, LEFT, buff=0.1)
+            lines.append(VGroup(ln, word))
+        if lines[1][1].get_bottom()[1] < lines[0][1].get_top()[1] + 0.06:   # labels apart
+            lines[1][1].shift(UP * (lines[0][1].get_top()[1] + 0.06 - lines[1][1].get_bottom()[1]))
+        head = inline(txt("each update as a share of the X it is added to, layers", lab),
+                      Num(v.layers[1].layer, decimals=0, size=lab),
+                      txt("to", lab), Num(v.layers[self.L - 1].layer, decimals=0, size=lab),
+                      txt("; dashed: medians", lab), buff=0.14)
+        head[-1].shift(LEFT * 0.1)
+        head.move_to([0, top + 0.3, 0])
+        panel = VGroup(head, attn, ffn, *lines)
+        self.keep_inside(head)
+        self.shown["med"] = panel
+        return head, attn, ffn, lines[0], lines[1]
 
     def largest_and_last(self, n: int) -> None:
         """"The largest of all 60 updates is its feed-forward update, 462 long": that bar lit,

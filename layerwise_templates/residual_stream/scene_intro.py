@@ -6,7 +6,7 @@ while X grows)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, AnimationGroup, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowFromEdge, Indicate, LaggedStart, Line, UpdateFromAlphaFunc, smooth,
                    MoveAlongPath,
                    ManimColor, Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
@@ -32,6 +32,24 @@ def _box(word: str, color, w: float | None = None) -> VGroup:
     r = RoundedRectangle(corner_radius=0.08, width=w or t.width + 0.3, height=0.5,
                          stroke_color=color, stroke_width=2)
     return VGroup(r, t.move_to(r))
+
+
+def _draw(g) -> AnimationGroup:
+    """A diagram drawn: its lines and boxes traced (Create), its words faded in whole at
+    reading size (round 31, layoutcheck --midplay: a traced word is a 7 px partial glyph)."""
+    from manim import MarkupText, SingleStringMathTex, Text
+    words, lines = [], []
+
+    def walk(m):
+        if isinstance(m, (Text, MarkupText, SingleStringMathTex)):
+            words.append(m)
+        elif len(m.points):             # a line, a box, an arrow with its tip: traced whole
+            lines.append(m)
+        else:
+            for c in m.submobjects:
+                walk(c)
+    walk(g)
+    return AnimationGroup(*[Create(m) for m in lines], *[FadeIn(m) for m in words])
 
 
 def _plus(at) -> VGroup:
@@ -154,10 +172,10 @@ class IntroBeats:
         self.clear_stage()
         left, right = self.post_ln_diagram(), self.pre_norm_diagram()
         # "Until now our model was MiniLM."
-        self.put("post", left, anim=Create(left), run_time=self.to_cue(1, 1.0))
+        self.put("post", left, anim=_draw(left), run_time=self.to_cue(1, 1.0))
         # "From here on it is SmolLM2, pre-norm like most recent decoders."
         self.hold_until_cue(1)
-        self.put("pre", right, anim=Create(right), run_time=self.to_cue(2, 1.0))
+        self.put("pre", right, anim=_draw(right), run_time=self.to_cue(2, 1.0))
         # "MiniLM normalises X itself after each addition": a dot runs down X's own path,
         # through each LayerNorm (lit as it passes)
         self.hold_until_cue(2)

@@ -57,7 +57,10 @@ class SummaryBeats:
             note = inline(txt(focus_word + " alone; the first token,", L_),
                           txt(tok, L_, T.POINTER), txt(", reaches", L_), math("|X|", ML),
                           txt("\u2248", L_), self.n(v.outlier.max_norm, T.POINTER, L_))
-            note[2].shift(LEFT * 0.12)
+            # a word space after "token,", the comma after the I close to it but not on it
+            # (round 31: 'token,I reaches', the second comma shifted onto the I)
+            note[2].shift(LEFT * 0.04)
+            note[1:].shift(RIGHT * 0.1)
             note.next_to(grow, DOWN, buff=0.3).align_to(grow, LEFT)
             self.keep_inside(note)
             self.put("other", note, anim=appear(note), run_time=0.5)
