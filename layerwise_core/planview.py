@@ -85,6 +85,18 @@ def wrap(node, kind, path: str):
 class View:
     """A plan mapping seen through its declared fields (see the module docstring)."""
 
+    def __init_subclass__(cls, **kw):
+        # a declared field with a class default (`x: T | None = None`) would be found as a
+        # class attribute, never read from the plan (context_qkv's one_head, round 31: the
+        # plan's value silently read as None)
+        super().__init_subclass__(**kw)
+        own = cls.__dict__.get("__annotations__", {})
+        shadow = [n for n in own if n in cls.__dict__]
+        if shadow:
+            raise TypeError(f"{cls.__name__}: declared fields with a class default "
+                            f"{shadow} would shadow the plan: drop the default "
+                            "(a field typed `T | None` may be missing from the plan)")
+
     def __init__(self, node: dict, path: str = "data"):
         self._node, self.path = node, path
 

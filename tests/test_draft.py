@@ -312,8 +312,9 @@ def test_plan_model_override(capsys, cache_dir, tmp_path, tiny):
     # a model whose numbers differ fails the storyboard's own claims, naming their lines
     code, _, err = run(capsys, "--cache", cache_dir, "plan", "--media", media / "smol",
                        "--model", "smollm2-135m", storyboard_path("per_head"))
-    assert code == 2 and "per_head.yaml:23: beats[1].expect[0]: 'data.layers[0].w_cos_max " \
-                         "< 0.1' is false" in err
+    # (round 31: the heads beat's cosine claims were cut; head 2's pick is the first)
+    assert code == 2 and "per_head.yaml:28: beats[2].expect[0]: 'data.layers[0].prev.head " \
+                         "== 2' is false" in err
     assert not (media / "smol").exists()
     code, _, err = run(capsys, "--cache", cache_dir, "plan", "--model", tiny / "gpt2",
                        "--media", media / "none", storyboard_path("toy_loop"))

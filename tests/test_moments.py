@@ -22,11 +22,11 @@ STREAM = storyboard_path("residual_stream")
 # them and the words, as the scene would have typed them (`typed` below)
 TYPED = {
     ("extend", "sentences"): (0, "three sentences"),
-    ("extend", "reference"): (4, "sentence one's bank"),
-    ("extend", "each_other"): (4, "each of the others"),
-    ("extend", "money_end"): (6, "It ends at"),
-    ("extend", "river_end"): (7, "and ends at"),
-    ("extend", "turn_away"): (8, "both banks end"),
+    ("extend", "reference"): (1, "sentence one's bank"),
+    ("extend", "each_other"): (1, "each of the others"),
+    ("extend", "money_end"): (3, "It ends at"),
+    ("extend", "river_end"): (4, "and ends at"),
+    ("extend", "turn_away"): (5, "both banks end"),
     ("baseline", "unrelated"): (0, "unrelated tokens"),
     ("baseline", "baseline_peak"): (1, "rises from"),
     ("baseline", "base_falls"): (1, "then falls"),
@@ -38,28 +38,24 @@ TYPED = {
     ("drift", "axes"): (3, "The first, PC1"),
     ("drift", "pc2"): (3, "the second, PC2"),
     ("drift", "same_path"): (4, "same path"),
-    ("drift", "units"): (5, "own units"),
+    ("drift", "units"): (5, "from its start"),
     ("drift", "in_plane"): (6, "In the plane"),
     ("drift", "sentence_moves"): (7, "In the full space"),
     ("drift", "off_plane"): (8, "off this plane"),
-    ("drift", "answer"): (9, "how far does context"),
-    ("drift", "move_far"): (10, "Not all of that"),
-    ("drift", "far"): (10, "the other words here"),
-    ("drift", "own_length"): (10, "at the output is itself"),
-    ("drift", "split"): (11, "Split each bank's move"),
-    ("drift", "one_arrow"): (12, "One arrow"),
-    ("drift", "mean_start"): (12, "mean start"),
-    ("drift", "mean_end"): (12, "mean end"),
-    ("drift", "path_together"): (12, "take together"),
-    ("drift", "own_start"): (13, "own start"),
-    ("drift", "own"): (14, "own arrow"),
-    ("drift", "half"): (14, "under half as long"),
-    ("drift", "across"): (15, "add as arrows"),
-    ("drift", "nearly_across"): (15, "roughly across"),
-    ("drift", "simply_sum"): (15, "simply sum"),
-    ("drift", "shared_sum"): (16, "of the move is a path"),
-    ("drift", "adds_most"): (16, "what context adds"),
-    ("drift", "ways"): (17, "lie mostly off"),
+    ("drift", "split"): (10, "Split each bank's move"),
+    ("drift", "one_arrow"): (11, "One arrow"),
+    ("drift", "mean_start"): (11, "mean start"),
+    ("drift", "mean_end"): (11, "mean end"),
+    ("drift", "path_together"): (11, "take together"),
+    ("drift", "own_start"): (12, "own start"),
+    ("drift", "own"): (13, "own arrow"),
+    ("drift", "half"): (13, "under half as long"),
+    ("drift", "across"): (14, "add as arrows"),
+    ("drift", "nearly_across"): (14, "roughly across"),
+    ("drift", "simply_sum"): (14, "so for sentence"),
+    ("drift", "shared_sum"): (15, "the shared part"),
+    ("drift", "adds_most"): (15, "what context adds"),
+    ("drift", "ways"): (16, "lie mostly off"),
     ("probe", "both_senses"): (1, "both senses"),
     ("probe", "read_label"): (2, "read a label"),
     ("probe", "vectors_of"): (2, "states of"),
@@ -76,19 +72,16 @@ TYPED = {
     ("probe", "token_alone"): (4, "the token alone"),
     ("probe", "by_layer"): (6, "From X three"),
     ("probe", "keeps_it"): (6, "stays above"),
-    ("probe", "at_once"): (7, "So sense goes"),
-    ("probe", "sense_to"): (7, "coin toss"),
-    ("probe", "pos_already"): (7, "while part of speech"),
-    ("probe", "band"): (8, "the shaded band"),
-    ("probe", "earlier"): (9, "well before"),
-    ("probe", "neighbours"): (9, "neighbouring words"),
-    ("probe", "not_bank"): (10, "not bank"),
-    ("probe", "probe_asks"): (10, "a probe asks"),
-    ("probe", "gap_asks"): (10, "the cosine gap asks"),
-    ("probe", "set_small"): (11, "this small"),
-    ("probe", "one_noun"): (11, "one test sentence"),
-    ("probe", "probe_shows"): (11, "a probe shows"),
-    ("probe", "not_what"): (11, "not what"),
+    ("probe", "band"): (7, "the shaded band"),
+    ("probe", "earlier"): (8, "well before"),
+    ("probe", "neighbours"): (8, "neighbouring words"),
+    ("probe", "not_bank"): (9, "not bank"),
+    ("probe", "probe_asks"): (9, "a probe asks"),
+    ("probe", "gap_asks"): (9, "the cosine gap asks"),
+    ("probe", "set_small"): (10, "this small"),
+    ("probe", "one_noun"): (10, "one test sentence"),
+    ("probe", "probe_shows"): (10, "a probe shows"),
+    ("probe", "not_what"): (10, "not what"),
     ("gap", "gap_defined"): (0, "Take the gap"),
     ("gap", "cancels"): (1, "baseline cancels"),
     ("gap", "together"): (2, "Up to X"),
@@ -280,11 +273,11 @@ def board(moments: str, narration: str = "Here is the flat plane, its two axes. 
         """)
 
 
-GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2, answer: 5, "
+GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2, "
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
-        "cloud: 1, directions: Here is, pc2: two axes, far: 5, split: 5, own: 5, "
-        "move_far: 5, one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, across: 5, "
-        "nearly_across: 5, simply_sum: 5, shared_sum: 5, adds_most: 5, ways: 5, own_length: 5, "
+        "cloud: 1, directions: Here is, pc2: two axes, split: 5, own: 5, "
+        "one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, across: 5, "
+        "nearly_across: 5, simply_sum: 5, shared_sum: 5, adds_most: 5, ways: 5, "
         "own_start: 5, half: 5}")
 
 
@@ -309,9 +302,9 @@ def test_words_and_sentences_and_nth():
     (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
      "beats[0].moments.units: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: across, adds_most, answer, axes, cloud, "
-     "directions, far, half, in_plane, mean_end, mean_start, move_far, nearly_across, "
-     "off_plane, one_arrow, own, own_length, own_start, path_together, pc2, plane, same_path, "
+     "beat's handlers wait for; they wait for: across, adds_most, axes, cloud, "
+     "directions, half, in_plane, mean_end, mean_start, nearly_across, "
+     "off_plane, one_arrow, own, own_start, path_together, pc2, plane, same_path, "
      "sentence_moves, shared_sum, simply_sum, split, units, ways", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
@@ -326,7 +319,7 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
         validate_text(text, Path("sb.yaml"))
     assert any(p.startswith("sb.yaml:7: beats[0]: missing moments cloud, directions, plane, "
                             "axes, pc2, same_path, units, in_plane, sentence_moves, off_plane, "
-                            "answer") for p in e.value.problems), \
+                            "split") for p in e.value.problems), \
         e.value.problems
 
 

@@ -155,19 +155,19 @@ def test_narration_quotes_the_plan(built):
     # X said in a phrase, CLS and SEP named as the tokens are written; the earlier video
     # named as the viewer knows it (no file name)
     # the model named first, with its depth and its last layer (round 22: it came 26 s in)
-    assert said["arcs"].startswith("In MiniLM, a 6-layer encoder whose last layer is layer 5, "
+    # (round 31: "whose last layer is layer 5" cut: the model's tag writes "layers 0 to 5")
+    assert said["arcs"].startswith("In MiniLM, a 6-layer encoder, "
                                    "layer 0 reads X of layer 0, the tokens' vectors, from the "
                                    "start mark CLS to the end mark SEP. In each of its 12 "
-                                   "heads, as the previous video showed, bank's query is "
-                                   "scored against every token's key, its own too, and a "
-                                   "softmax turns the scores into weights")
+                                   "heads, bank's query is scored against every token's key, "
+                                   "and a softmax turns the scores into weights")
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
     # (round 27: twelve small fans had no token axis; now the two named heads' own rows
     # are drawn full size on the tokens)
     assert ("Each head has its own row of weights "
-            "from bank. Of the 12 heads, head 2 gives river the most weight, and head 11 gives "
-            "CLS the most. Their mean over the 12 heads, "
+            "from bank. Head 2 gives river the most weight, and head 11 gives "
+            "CLS the most. Their mean, "
             "the head-average, is what the arcs show") in said["arcs"]
     hs = l0["heads"]
     assert max(range(12), key=lambda h: hs[h][l0["top_word"]["pos"]]) == l0["head_on_word"] == 2
@@ -184,11 +184,10 @@ def test_narration_quotes_the_plan(built):
             f"{fmt(l0['sink'])} of the row") in said["arcs"]
     assert l0["sink_adds"] is True
     # the bars are head-averages, said at the first bar (round 25: only at the end)
-    assert said["arcs"].endswith("of the row. Every green bar here is a head-average like it, "
-                                 "a mean over the 12 heads.")
+    assert said["arcs"].endswith("of the row. Every green bar here is a head-average like it.")
     # every token's X is new, keys included (round 25: X^(l) rose into bank only)
     assert said["depth"].startswith("Each layer makes fresh queries and keys from its own X, "
-                                    "and every token's X is new")
+                                    "and every token's X is new.")
     assert "A fair test on layer 1, in this sentence:" in said["why"]
     # sink_adds: the parts as written add up to the share as written (else the bar writes
     # "≈"); layer 3's 0.71 + 0.03 beside 0.7474 (written 0.75) do not (round 22's 0.74)
@@ -213,14 +212,13 @@ def test_narration_quotes_the_plan(built):
     mx = d["sink"]["max"]
     L = d["layers"]
     # layers 2, 3 and 4 a short sentence each (round 26: one sentence rushed them, 10 s for
-    # three bars; round 22's three near-identical passes kept short), each number said with
-    # what it measures (the share on CLS and SEP), as its bar writes it
+    # three bars; round 22's three near-identical passes kept short; round 31: "reads X of
+    # layer l" no longer repeated for each), each number as its bar writes it
     # "nearly all of it on CLS": [SEP]'s share at layers 1-4 is small (its part barely shows)
     assert (f"Layer 1 puts most of bank's row on CLS and SEP, {fmt(L[1]['sink'])}, "
-            f"nearly all of it on CLS. Layer 2 reads X of layer 2, fresh again, and puts "
-            f"{fmt(L[2]['sink'])} on them. Layer 3 reads X of layer 3 and puts about "
-            f"{fmt(L[3]['sink'])}: its parts, rounded, do not add up exactly. Layer 4 reads "
-            f"X of layer 4 and puts {fmt(L[4]['sink'])}: layer {mx['layer']} is the peak.") \
+            f"nearly all on CLS. Layer 2: {fmt(L[2]['sink'])}. Layer 3: about "
+            f"{fmt(L[3]['sink'])}, its parts rounded. Layer 4: "
+            f"{fmt(L[4]['sink'])}, the peak.") \
         in said["depth"]
     # "about" where the bar writes "≈" (round 27: the "≈" was never said)
     assert L[3]["sink_adds"] is False and all(L[k]["sink_adds"] for k in (1, 2, 4))
@@ -228,7 +226,7 @@ def test_narration_quotes_the_plan(built):
     assert min(x["sink"] for x in d["layers"][1:5]) > 0.5
     assert max(x["on_special"][1] for x in d["layers"][1:5]) < 0.05
     assert said["sink"].startswith("A common reading, not a measurement, calls CLS and SEP a sink")
-    assert (f"Layer 5 reads X of layer 5: its share on them falls to "
+    assert (f"At layer 5 the share falls to "
             f"{fmt(d['layers'][5]['sink'])}") in said["sink"]
     assert [b["id"] for b in plan["beats"]].index("sink") < \
         [b["id"] for b in plan["beats"]].index("why")
@@ -236,8 +234,9 @@ def test_narration_quotes_the_plan(built):
     assert (f"Layer {d['layers'][0]['layer']} put {fmt(d['layers'][0]['sink'])} on "
             f"CLS and SEP") in said["why"]
     # the fair test's point is said: the matrices alone (old X) do not raise the share
-    assert (f"fed that X, put {fmt(t['old_sink'])}: the matrices alone do not raise "
-            "it.") in said["why"]
+    assert (f"First, layer 1's own query and key matrices, fed layer 0's X. Layer 0 put "
+            f"{fmt(L[0]['sink'])} on CLS and SEP; these matrices put {fmt(t['old_sink'])}: "
+            "the matrices alone do not raise it.") in said["why"]
     assert t["old_sink"] <= t["layer0_sink"]
     # what made X of layer 1 is said: layer 0's updates added to its X, normalised after
     # each add (MiniLM is post-LN)
@@ -245,9 +244,9 @@ def test_narration_quotes_the_plan(built):
             f"its FFN update, normalised after each add: {fmt(t['new_sink'])}.") in said["why"]
     # the same test at the last layer: there the matrices alone lower the share
     tl = d["tie_last"]
-    assert (f"Layer 4 put {fmt(L[4]['sink'])} on CLS and SEP; layer 5's matrices, fed "
-            f"that X, put about {fmt(tl['old_sink'])}: the matrices alone already lower it. Now "
-            f"feed them X of layer 5: {fmt(tl['new_sink'])}, a little higher.") \
+    assert (f"Layer 4 put {fmt(L[4]['sink'])}; these matrices put about "
+            f"{fmt(tl['old_sink'])}: the matrices alone already lower it. "
+            f"Fed X of layer 5: {fmt(tl['new_sink'])}.") \
         in said["why_last"]
     assert tl["old_adds"] is False and tl["new_sink"] > tl["old_sink"]
     assert tl["old_sink"] < 0.65 * tl["layer0_sink"]
@@ -261,7 +260,7 @@ def test_narration_quotes_the_plan(built):
     assert min(x["weight"] for x in dp["top3"]) > 2 * dp["target"]["weight"]
     # what was measured, not "heads on river": head 5 looks most at CLS (round 21)
     assert "hides heads on" not in said["deep_heads"]
-    assert "over twice the head-average, though not all of them look at river most" \
+    assert "over twice the head-average, though not all look at river most" \
         in said["deep_heads"]
     h5 = d["layers"][5]["heads"][dp["top3"][2]["head"]]
     assert max(range(len(h5)), key=lambda k: h5[k]) != dp["target"]["pos"]
@@ -270,19 +269,18 @@ def test_narration_quotes_the_plan(built):
     assert "At layer 1, neither alone gave the full rise" in said["summary"]
     assert "in either order, the fall came with its own matrices" in said["summary"]
     # the fair tests in both orders: the other order said with its number
-    assert (f"The other order, X first: layer 0's matrices fed X of layer 1 put only "
+    assert (f"The other order: layer 0's matrices fed X of layer 1 put only "
             f"{fmt(t['swap_sink'])}") in said["why"]
     assert t["by"] == "changed x" and t["swap_by"] == "own matrices"
     # the interaction said once, from the plan's numbers (round 25: "the rise came with the
     # changed X" said first, then "needs both", read as a contradiction)
     assert "In this order" not in said["why"]
-    assert (f"So neither alone gives the full rise: the new X alone takes "
-            f"{fmt(L[0]['sink'])} to {fmt(t['swap_sink'])}, the new matrices alone to "
-            f"{fmt(t['old_sink'])}; both together, {fmt(t['new_sink'])}.") in said["why"]
+    # round 31: the verdict without re-reading the four numbers (they are on the bars)
+    assert "So neither alone gives the full rise; both together do." in said["why"]
     assert t["old_sink"] <= L[0]["sink"] and t["swap_sink"] < 0.7 * t["new_sink"]
     # the scope at the first measurement, not only at the end
     assert "In this one sentence, the arcs to river and to CLS nearly tie" in said["arcs"]
-    assert (f"The other order agrees: layer 4's matrices fed X of layer 5 put "
+    assert (f"The other order: layer 4's matrices fed X of layer 5 put "
             f"{fmt(tl['swap_sink'])}") in said["why_last"]
     assert tl["by"] == tl["swap_by"] == "own matrices"
 

@@ -102,3 +102,11 @@ def test_a_field_a_view_attribute_shadows_is_read_by_name():
     v = Board.at({"data": {"check": {"n": 4}}})
     assert callable(v.check)                        # View.check, the plan-time checker
     assert v["check"].n == Value(4, "data.check.n")
+
+
+def test_a_field_with_a_class_default_is_refused():
+    # a class default would be found before __getattr__: the plan's value never read
+    # (context_qkv's summary.one_head, round 31: said in the voice, never drawn)
+    with pytest.raises(TypeError, match="shadow the plan"):
+        class Defaulted(View):
+            maybe: int | None = None

@@ -600,7 +600,20 @@ class AttentionDepthScene(StoryboardScene):
         c = self.chip(state, box) if chip is None else chip
         come, into, fade, go, land = (max(0.15, f * t) for f in split)
         if chip is not None:            # already on screen (built there): it moves in
-            self.play(c.animate.next_to(box, LEFT, buff=0.06), *extra, run_time=come + into)
+            # from below, to the block's foot, as a rising X^(l) does (round 31: to its left
+            # side it slid through the W_Q, W_K written in the box)
+            self.play(c.animate.next_to(box, DOWN, buff=0.06), *extra, run_time=come + into)
+        elif rise and len(self.v.layers) > 1 and state != int(self.v.layers[1].layer):
+            # round 31 (the same glyph redrawn at every layer, its values never shown): the
+            # token columns are drawn once, at layer 1, where "every token's X is new" is said;
+            # later layers' X^(l) comes up out of the token row (the layer below's output)
+            # into the block, keys still going out to every token
+            c.next_to(box, DOWN, buff=0.06)
+            at = c.get_center().copy()
+            c.move_to([self.focus_x(), max(m.get_top()[1] for m in self.st.label.values())
+                       + 0.3 + c.height / 2, 0])
+            self.play(FadeIn(c, shift=UP * 0.2), *extra, run_time=come)
+            self.play(c.animate.move_to(at), run_time=into)
         elif rise:
             # every token's X is new (not bank's alone): a vector rises out of each token
             # (the opening's columns) and they gather under the block as X^(l)
@@ -971,14 +984,48 @@ class AttentionDepthScene(StoryboardScene):
             if h_j not in [p_[0] for p_ in pair]:
                 pair.append((h_j, j))
         t_arcs = self.when_said("their mean", t_rows + 3.0)
-        self.hold_until(t_rows - 0.4)
-        self.play(LaggedStart(*[FadeIn(c, shift=DOWN * 0.15) for c in chips], lag_ratio=0.12),
-                  FadeInPlace(heads_lab), run_time=max(1.0, min(2.0, t_arcs - 4.0 - self.time)))
+        # round 31: the numbers come quickly, so the first head's arcs are drawn while "its
+        # own row" is said (they came at the end of the line)
+        self.hold_until(t_rows - 0.8)
+        self.play(LaggedStart(*[FadeIn(c, shift=DOWN * 0.15) for c in chips], lag_ratio=0.04),
+                  FadeInPlace(heads_lab), run_time=0.6)
+        # round 31 ("each head has its own row" over an empty stage): the first head not
+        # named comes first, its row drawn as the line is said, so a row is on screen at once
+        named_h = [p_[0] for p_ in pair]
+        intro = [(h, None) for h in range(H) if h not in named_h][:1]
+        seq = intro + pair
+        # the averaging seen with few, large things (round 31; r29's 12 strips crowded): one
+        # token's weights, the word's, from the named heads travel from under the word into
+        # one line "river: ( 1.00 + 0.05 + 10 more ) / 12 =", which the mean completes
+        word_j = int(lay.top_word.pos)
+        y_num = ROW_Y - 0.45
+        terms = [Num(lay.heads[h_j][word_j], decimals=int(v.decimals), size=NUM,
+                     color=T.WEIGHTS) for h_j, _ in pair]
+        rest = H - len(pair)
+        eq_parts = [txt(f"{as_written(str(lay.top_word.token))}:", LAB), txt("(", LAB)]
+        for i_t, tm in enumerate(terms):
+            eq_parts += ([txt("+", LAB)] if i_t else []) + [tm]
+        eq_tail = [txt(f"+ {rest} more )  /", LAB), Num(v.n_heads, decimals=0, size=LAB),
+                   txt("=", LAB)]
+        mean_num = Num(lay.row[word_j], decimals=int(v.decimals), size=NUM, color=T.WEIGHTS)
+        eq = line(*eq_parts, *eq_tail, mean_num)
+        # round 31: under the token row (the weights' row is still empty there), so each term
+        # drops a short way from under the word into it (above the heads' numbers, the terms
+        # rose through them)
+        eq.move_to([mid_x, ROW_Y - 0.92, 0])
+        if eq.get_left()[0] < DIAG_LEFT:
+            eq.shift(RIGHT * (DIAG_LEFT - eq.get_left()[0]))
+        eq_head = VGroup(*eq_parts[:2])
+        eq_ops = [m for m in eq_parts[2:] if m not in terms]
         cur, name, lit = None, None, None
-        for k, (h_j, j) in enumerate(pair):
-            t_h = self.when_said(f"head {int(hid[h_j])} ", self.time, after=self.time - 0.5)
-            t_after = self.when_said(f"head {int(hid[pair[k + 1][0]])} ", t_arcs,
-                                     after=t_h + 0.3) if k + 1 < len(pair) else t_arcs
+        for k, (h_j, j) in enumerate(seq):
+            if j is None:
+                t_h = self.time + 0.5
+            else:
+                t_h = self.when_said(f"head {int(hid[h_j])} ", self.time,
+                                     after=self.time - 0.5)
+            t_after = self.when_said(f"head {int(hid[seq[k + 1][0]])} ", t_arcs,
+                                     after=t_h + 0.3) if k + 1 < len(seq) else t_arcs
             self.hold_until(t_h - 0.5)
             row = self.arcs(lay.heads[h_j])
             nm = line(txt("head", LAB), Num(hid[h_j], decimals=0, size=LAB))
@@ -1009,6 +1056,16 @@ class AttentionDepthScene(StoryboardScene):
                 self.emphasize(st.label[j], buff=0.08, run_time=rt,
                                extra=[row[kk.index(j)].animate(rate_func=there_and_back)
                                       .set_stroke(T.POINTER)])
+            if j is not None and word_j in st.xs:
+                # this head's weight on the word: under the word, then up into the line
+                tm = terms[named_h.index(h_j)]
+                at = tm.get_center().copy()
+                tm.move_to([st.xs[word_j], y_num, 0])
+                i_t = named_h.index(h_j)
+                shown = [FadeInPlace(eq_head)] if i_t == 0 else []
+                shown += [FadeInPlace(m) for m in eq_ops[i_t - 1:i_t]] if i_t else []
+                self.play(FadeIn(tm, shift=UP * 0.15), run_time=0.4)
+                self.play(tm.animate.move_to(at), *shown, run_time=0.7)
         self.hold_until(t_arcs - 0.6)
         mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
                         txt("heads: the head-average", LAB))
@@ -1021,16 +1078,30 @@ class AttentionDepthScene(StoryboardScene):
         gone = [FadeOutPlace(VGroup(lit[1]), rate_func=early)] if lit is not None else []
         if name is not None:
             gone.append(name.animate(rate_func=early).shift(UP * ROLL).set_opacity(0))
+        has_eq = word_j in st.xs and bool(pair)
         self.play(*[c.animate(rate_func=there_and_back).set_color(T.POINTER).scale(1.15)
-                    for c in chips], *gone, run_time=0.8)
+                    for c in chips], *gone,
+                  *([FadeInPlace(VGroup(*eq_tail))] if has_eq else []), run_time=0.8)
         moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
             else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08)]
+        if has_eq:
+            # the mean completes the line, its terms kept in place (round 31: they merged
+            # into it and left empty slots in the line)
+            self.play(FadeIn(mean_num, shift=LEFT * 0.2), run_time=0.6)
         self.play(*moves, FadeOutPlace(VGroup(heads_lab, chips),
                                        rate_func=squish_rate_func(smooth, 0, 0.5)),
                   FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
+                  *([mean_num.animate.move_to(self.num_at(st.nums, word_j)),
+                     FadeOutPlace(VGroup(eq_head, *eq_ops, *terms, *eq_tail))]
+                    if has_eq else []),
                   run_time=1.3)
         self.remove(*chips, *([name] if name is not None else []))
         self.add(st.arcs)
+        if has_eq:
+            # the mean is the word's number in the row under the tokens (the rest come later)
+            self.remove(mean_num)
+            self.add(self.num_at(st.nums, word_j))
+        self.early_num = word_j if has_eq else None
         st.extra = [mean_lab]
         # "... and it adds up to 1": the note's formula rolls out, what the arcs are rolls in
         t_adds = self.when_said("adds up to", self.time)
@@ -1055,8 +1126,11 @@ class AttentionDepthScene(StoryboardScene):
         word, cls = int(lay.top_word.pos), int(v.special[0])
         thick = [st.arcs[keys.index(k)] for k in (word, cls) if k in st.xs]
         t_tie = self.when_said(f"{float(lay.top_word.weight):.2f}", self.mark(4, n))
+        early_m = self.num_at(st.nums, self.early_num) \
+            if getattr(self, "early_num", None) is not None else None
         self.fill_to(max(self.time + 1.2, t_tie - 1.6), [
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums],
+            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums
+                                                  if x is not early_m],
                                                 lag_ratio=0.1), run_time=t)),
             (1, lambda t: self.flash(*thick, run_time=t))])
         if word in st.xs:
@@ -1434,6 +1508,11 @@ class AttentionDepthScene(StoryboardScene):
                    txt("'s row", LAB))
         was[-1].shift(LEFT * (SPACE - 0.02))
         was.move_to(tag, aligned_edge=LEFT)
+        if was.get_right()[0] > base_x - 0.4:
+            # round 31: beside the block it reached the first bar's number (layer 5's test):
+            # above the arcs it names, left of the bars
+            was.next_to(st.arcs, UP, buff=0.12)
+            was.align_to([DIAG_LEFT, 0, 0], LEFT)
         self.fill_to(self.mark(1, n), [
             (3, ghost),
             (1, lambda t: self.play(FadeInPlace(header), FadeInPlace(was), run_time=t)),
@@ -1451,7 +1530,8 @@ class AttentionDepthScene(StoryboardScene):
             # "Under each bar, W names whose query and key matrices, X which input": W, then
             # X, under the first bar ringed as each is named
             t_w = self.when_said("w names", t_u + 0.8)
-            t_x = self.when_said("x which input", t_w + 1.8)
+            t_x = self.when_said("x the input" if self.says("x the input") else "x which input",
+                                 t_w + 1.8)
             t_o = self.when_said("own query", t_x + 2.0)
             for t_a, t_b, m in ((t_w, t_x, cols[0][2][0]), (t_x, t_o, cols[0][2][1])):
                 self.hold_until(t_a - 0.2)
@@ -1483,15 +1563,29 @@ class AttentionDepthScene(StoryboardScene):
                 rt = t_n - 0.7 - self.time
                 if rt >= 0.5:
                     self.emphasize(box, tag, run_time=min(2.0, rt))
-            self.hold_until(t_n - 0.6)
+            self.hold_until(t_n - 1.4)
             # W^(l) under it comes out of the block (shorthand for its W_Q^(l), W_K^(l)): a
-            # copy of the block's matrices travels down to the label's place, shrinking
-            w_src = block[1].copy()
+            # copy of the block's matrices travels down to the label's place at its own
+            # (reading) size, and is swapped there for the label (round 31: it shrank in
+            # flight to 6-7 px)
+            # (round 31: a copy of the whole W_Q, W_K at its size reached the next label; now
+            # the label's own W^(l), at its reading size, leaves the block's foot)
+            # it goes right at the block's foot, over the bars, then down its own empty slot
+            # (a straight line crossed the first bar's labels), then the bar grows over it
+            w_src = cols[i][2][0].copy().next_to(box, DOWN, buff=0.08)
+            if all(c[1].get_top()[1] < w_src.get_bottom()[1] - 0.1 for c in cols[:i]):
+                self.play(FadeIn(w_src, shift=DOWN * 0.15), run_time=0.2)
+                self.play(w_src.animate.set_x(cols[i][2][0].get_x()), run_time=0.45)
+                self.play(w_src.animate.move_to(cols[i][2][0]), run_time=0.45)
+                self.remove(w_src)
+                self.add(cols[i][2][0])
+            else:
+                # a bar before it stands in the way (the later test's 0.82): W^(l) comes in
+                # at its place, with its bar (the first test showed where it comes from)
+                self.hold_until(t_n - 0.6)
+                self.play(FadeIn(cols[i][2][0], shift=UP * 0.15), run_time=0.3)
             self.play(GrowFromEdge(cols[i][0], DOWN), FadeInPlace(cols[i][1]),
-                      *self.approx_in(cols[i][1]),
-                      w_src.animate.scale_to_fit_height(cols[i][2][0].height * 1.1)
-                      .move_to(cols[i][2][0]), run_time=0.7)
-            self.play(FadeOutPlace(w_src), FadeInPlace(cols[i][2]), run_time=0.3)
+                      FadeInPlace(cols[i][2][1]), *self.approx_in(cols[i][1]), run_time=0.6)
         # "the matrices alone do not raise it": the two bars ringed together
         t_alone = self.when_said("alone", self.time)
         self.hold_until(t_alone - 0.3)
@@ -1677,8 +1771,15 @@ class AttentionDepthScene(StoryboardScene):
         t_num = self.when_said(f"{float(v.layers[L - 1].sink):.2f}", self.mark(1, 2) + 1.5)
         t_say = self.when_said(f"Layer {int(v.layers[L - 1].layer)}", self.mark(1, 2),
                                after=self.time - 1.0)
-        # the reading leaves as the voice turns to the last layer, the block comes back
+        # the reading leaves as the voice turns to the last layer, the block comes back;
+        # the caption turns to the last layer with it (round 28: its fall played under
+        # "The sink: a reading, not a measurement")
         self.hold_until(min(t_say, t_num - 1.6) - 0.3)
+        if self.burned is None:
+            self.set_caption(
+                f"Layer {int(v.layers[L - 1].layer)}: the share on "
+                f"{' and '.join(map(as_written, v.special_tokens.values))} falls to "
+                f"{float(v.layers[L - 1].sink):.{int(v.decimals)}f}.")
         if chips:
             st.block = self.qk_block(v.layers[hi].layer)
             self.play(FadeOutPlace(reading), run_time=0.4)
@@ -1735,7 +1836,7 @@ class AttentionDepthScene(StoryboardScene):
         RS = T.TYPE.body
         pitch = min(0.37, 4.1 / H)
         top = 1.85
-        name_x, bar_x, bar_w = -4.75, -3.95, 4.6
+        name_x, bar_x, bar_w = -3.75, -2.95, 4.6     # round 31: centred (it hugged the left)
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
@@ -1828,8 +1929,8 @@ class AttentionDepthScene(StoryboardScene):
         self.play(*[Indicate(rows[h].val, color=T.POINTER, scale_factor=1.2) for h in top3],
                   run_time=0.8)
         # "over twice the average": the head-average's label ringed (until the next words)
-        t_most = self.when_said("not all of them", self.time + 1.2) \
-            if self.says("not all of them") else None
+        t_most = self.when_said("not all", self.time + 1.2) \
+            if self.says("not all") else None
         t_why = self.when_said("we did not test", self.time + 1.2)
         t_next = t_most if t_most is not None else t_why
         self.emphasize(mean_lab, run_time=max(1.0, min(2.4, t_next - 0.6 - self.time)))
@@ -1987,8 +2088,12 @@ class AttentionDepthScene(StoryboardScene):
         cap.next_to(hb, DOWN, buff=0.14).set_x(x0 + 2 * hp)
         hg = VGroup(hb, VGroup(twice, twice_lab), cap)
         self.centre_panel(hg)
-        evidence.append((hg, [c.bars for c in hb], f"and at layer {int(d.layer)}, heads",
-                         [VGroup(c[0], c[1]) for c in hb[1:]], {}))
+        # round 31: the heads, said in the beat just before, are not said again in the summary
+        # of attention_depth's own storyboard (a draft's may still say them): their panel only
+        # when said
+        if self.says(f"and at layer {int(d.layer)}, heads"):
+            evidence.append((hg, [c.bars for c in hb], f"and at layer {int(d.layer)}, heads",
+                             [VGroup(c[0], c[1]) for c in hb[1:]], {}))
         fits = all(g.width < 2 * (7.11 - T.EDGE) for g, *_ in evidence)
         if len(panels):
             self.play(FadeOutPlace(panels), run_time=0.4)

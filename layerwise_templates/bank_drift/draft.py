@@ -98,18 +98,13 @@ def build(c: Context) -> Draft:
         + ("In this plane all of them take nearly the same path. " if same
            else "Follow each path in this plane. ")
         + "Distances are in the states' own units; one grid square is "
-        "{data.projection.step:.0f}, and the output state is {data.projection.output_norm:.0f} "
-        "long. How far does each end lie from the first sentence's? In the plane, "
+        "{data.projection.step:.0f}. How far does each end lie from the first sentence's? In the plane, "
         + ends("end_distances") + ". In the full space, " + ends("full_end_distances") + ". "
         + ("What tells them apart is mostly off this plane" if hidden
            else "This plane shows part of what tells them apart, the rest is off this plane")
         + f"; the {nth[nearest + 1]} sentence's ends "
         + ("nearer." if K == 2 else "nearest.")
-        + f" The answer: the layers move the first sentence's {said} "
-        "{data.projection.full_depth_distance:.1f} in the full space"
-        + (", but they move every word a long way: the other words here move "
-           if common else "; the other words here move ")
-        + "{data.projection.other_move_range[0]:.1f} to {data.projection.other_move_range[1]:.1f}."
+        + " So how far does context move it?"
         + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
         "their mean start to their mean end, {data.projection.shared_move:.1f} long, the path "
         "they take together; each sentence's own arrow is at most "
@@ -144,9 +139,7 @@ def build(c: Context) -> Draft:
                  M.PC2: "the second, PC2", M.SAME_PATH: "same path" if same else "each path",
                  M.UNITS: "own units", M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
-                 M.OFF_PLANE: "off this plane", M.ANSWER: "The answer",
-                 M.FAR: "the other words here",
-                 M.MOVE_FAR: "The answer", M.OWN_LENGTH: "the output state is",
+                 M.OFF_PLANE: "off this plane",
                  M.OWN_START: "own arrow", M.HALF: "at most",
                  M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",

@@ -480,8 +480,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                 continue
             until, turn = None, None
             if paced:
-                if k == 0:          # "the cosine of the angle between two states"
-                    self.angle = self.angle_panel(chart)
                 pos = self.stage.positions
                 if pos is not None:     # each sentence's position, as the voice names them
                     shown = [pos[i] for i in c.pair.values]
@@ -573,6 +571,40 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         panel.moving = moving
         return panel
 
+    def angle_intro(self, until: float) -> None:
+        """A cosine is an angle: sentence 1's state as an arrow and another sentence's at the
+        angle of the money curve's last cosine (lengths drawn equal), drawn large and alone
+        on the stage under the key while the voice defines it; it leaves by `until` (the
+        chart then takes the stage: never an inset over the data)."""
+        lg = self.stage.legend
+        top = (lg.get_bottom()[1] if lg is not None else TOP) - 0.3
+        self.angle_origin = np.array([0.0, 0.0, 0.0])
+        self.angle_radius = max(1.0, min(2.2, 0.7 * (top - BOTTOM)))
+        o, r = self.angle_origin, self.angle_radius
+        ref = Arrow(o, o + RIGHT * r, buff=0, color=self.colors[0], stroke_width=4,
+                    max_tip_length_to_length_ratio=0.15)
+        moving = self.angle_at(float(self.v.curves[0].angle_deg[-1]), self.curve_color(0))
+        big = 28                # (its text larger than the labels: alone on the stage)
+        note = VGroup(txt("cosine = cos θ", big, T.TEXT),
+                      txt("1: same direction", big, T.MUTED),
+                      txt("(lengths drawn equal)", big, T.MUTED)
+                      ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        note.next_to(o, LEFT, buff=0.6).align_to(o + UP * 0.05, DOWN)
+        panel = VGroup(ref, moving, note)
+        panel.move_to([0, (top + BOTTOM) / 2, 0])
+        self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=1.5))
+        self.hold_until_moment(M.EACH_OTHER)
+        others = self.stage.legend[1:len(self.v.contexts)] if self.stage.legend else []
+        # "each of the others": the other sentences are circled as the second arrow grows
+        self.emphasize(*others, run_time=0.9,
+                       extra=[GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
+                              FadeInPlace(note[0])])
+        self.play(FadeInPlace(note[1:]), run_time=0.5)
+        self.emphasize(moving[1], note[0], run_time=max(0.6, min(2.5, 0.85 * (
+            until - self.time) - 0.5)))
+        self.play(FadeOutPlace(panel), run_time=0.4)
+        self.remove(*panel.get_family())
+
     def angle_turner(self, k: int):
         """Per state s, the animation that turns the angle panel's arrow to curve k's angle
         at s (nothing without the panel)."""
@@ -602,7 +634,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         own = [self.cue_with(f"Sentence {w}:") for w in names]
         own = own if cues and all(c is not None for c in own) and \
             own == sorted(own) and own[-1] < axis_cue else None
-        per = max(0.9, 0.95 * (self.cue_at(axis_cue) - self.time - 0.9)) / n if cues else 0.9
+        # the cosine is defined before the axis comes (the storyboard's order), or after it
+        names_end = min(self.said(M.REFERENCE), self.cue_at(axis_cue))
+        ref_first = self.said(M.REFERENCE) < self.cue_at(axis_cue) - 0.5
+        per = max(0.9, 0.95 * (names_end - self.time - 0.9)) / n if cues else 0.9
         # "... reads in both directions, so that bank can use the later word": the last
         # sentence's words after its focus word are underlined as its box is on
         said_both = self.cue_with("both directions")
@@ -624,28 +659,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.play(FadeOutPlace(under), run_time=0.3)
             self.remove(under)
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
+        if ref_first:   # "compare sentence one's bank with each of the others by the cosine"
+            self.hold_until_moment(M.REFERENCE)
+            self.point_at(legend[0], run_time=0.8)
+            self.angle_intro(self.cue_at(axis_cue))
         self.hold_until_cue(axis_cue)           # "from X zero ... to X six": the axis comes in
         chart = self.cosine_chart(run_time=0.6)
-        # "From X zero, the embedding, to X six, the output of the six layers": X^(0) boxed,
-        # then a pointer steps tick by tick to X^(L) (one step per layer) and X^(L) is boxed:
-        # the axis is walked while the voice names its ends and the layers between them
+        # its two ends boxed as named, then the first curve starts at once
         ticks = [m for m in chart.x_math if not isinstance(m, VectorizedPoint)]
-        left = max(2.0, self.said(M.REFERENCE) - self.time - 0.4)
-        self.emphasize(ticks[0], run_time=min(1.2, 0.25 * left))
-        step = max(0.25, min(1.0, 0.5 * left / max(1, len(ticks) - 1)))
-        walker = Arrow(ticks[0].get_bottom() + DOWN * 0.42, ticks[0].get_bottom() + DOWN * 0.04,
-                       buff=0, color=T.POINTER, stroke_width=4,
-                       max_tip_length_to_length_ratio=0.35)
-        self.play(GrowArrow(walker), run_time=0.3)
-        for m in ticks[1:]:
-            self.play(walker.animate.move_to(m.get_bottom() + DOWN * 0.23),
-                      Indicate_(m), run_time=step)
-        self.play(FadeOutPlace(walker), run_time=0.3)
-        self.remove(walker)
-        self.emphasize(ticks[-1], run_time=max(0.6, min(1.2, 0.85 * (
-            self.said(M.REFERENCE) - self.time))))
-        self.hold_until_moment(M.REFERENCE)
-        self.point_at(legend[0], run_time=0.8)
+        self.emphasize(ticks[0], run_time=0.6)
+        self.emphasize(ticks[-1], run_time=0.6)
+        if not ref_first:
+            self.hold_until_moment(M.REFERENCE)
+            self.point_at(legend[0], run_time=0.8)
         self.stage.positions = self.position_labels(legend)
         self.angle = None
         chart = self.raw_curves(paced=True)
@@ -989,7 +1015,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             size = VGroup(txt("bank 1's output: length", SIZE, T.MUTED), VectorizedPoint(),
                           inline(bar(pr.output_norm, T.TEXT),
                                  Num(pr.output_norm, decimals=1, size=SIZE)))
-            grid = VGroup(title, own, *rows, size, norm)
+            grid = VGroup(title, own, *rows)       # (size, norm: not drawn since round 31)
             cols = [max(r[j].width for r in grid) for j in range(3)]
             for i, r in enumerate(grid):
                 x = 0.0
@@ -1003,7 +1029,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         both = longest + max(float(max(pr.end_distances.values)), float(pr.depth_distance))
         # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
         grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
-        title, own, rows, size, norm = grid[0], grid[1], grid[2:-2], grid[-2], grid[-1]
+        title, own, rows = grid[0], grid[1], grid[2:]
+        # one comparison at a time: the ends' rows take the own row's place once it has been
+        # read (the split answers "how far")
+        step_up = own.get_y() - rows[0].get_y()
         # (in the header's place: the header leaves as the table comes)
         grid.move_to(head.get_corner(UL) + grid.get_center() - grid.get_corner(UL))
         edge = 7.11 - T.EDGE            # (a deep model's lengths, 589.6, ran past `room`)
@@ -1025,9 +1054,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeInPlace(title[2]), FadeInPlace(own[2]), run_time=0.6)
         self.emphasize(own[1], own[2], run_time=max(0.6, min(2.0, 0.85 * (
             self.cue_at(6) - self.time))))
-        self.play(FadeOutPlace(reach), run_time=0.3)
-        self.remove(*reach.get_family())
-        # "in the plane, sentence two's bank ends 1.2 from sentence one's, three's 1.0"
+        # "in the plane, sentence two's bank ends 1.2 from sentence one's, three's 1.0": the
+        # own row and its dashed reach have been read and leave; the ends' rows take its place
+        self.hold_until(self.said(M.IN_PLANE) - 0.5)
+        self.play(FadeOutPlace(reach), FadeOutPlace(own), run_time=0.4)
+        self.remove(*reach.get_family(), *own.get_family())
+        grid.remove(own)
+        rows.shift(UP * step_up)
         self.hold_until_moment(M.IN_PLANE)
         self.play(*[FadeInPlace(r[0]) for r in rows], run_time=0.5)
         per = self.stretch(M.SENTENCE_MOVES, 1.0, cap=3.0) / max(1, len(rows))
@@ -1058,28 +1091,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeInPlace(off), run_time=0.5)
         self.emphasize(segs, off, *[r[2] for r in rows], run_time=1.2)
         self.emphasize(rows[nearest][2], run_time=1.0)
-        # "so, how far does context move bank?": the question, its row lit; "the layers move
-        # it far": its full-space number
-        self.hold_until_moment(M.ANSWER)
-        self.emphasize(own[0], own[1], own[2], run_time=max(0.6, min(1.6, 0.85 * (
-            self.said(M.MOVE_FAR) - self.time))))
-        self.hold_until_moment(M.MOVE_FAR)
-        said_len = M.OWN_LENGTH in (self.beat.get("moments") or {})
-        self.emphasize(own[2], run_time=max(0.6, min(1.6, 0.85 * (self.said(
-            M.OWN_LENGTH if said_len else M.FAR) - self.time))))
-        # "sentence one's bank at the output is itself 10.1 long": its bar, to the same scale, under the move's
-        self.hold_until_moment(M.OWN_LENGTH if said_len else M.FAR)
-        self.play(FadeInPlace(size[0]), Create(size[2][0]), FadeInPlace(size[2][1:]),
-                  run_time=0.6)
-        self.emphasize(own[2], size[2], run_time=max(0.6, min(1.6, 0.85 * (
-            self.said(M.FAR) - self.time))))
-        # "11.2 is longer than the output state itself, 10.1": the output's own length as a
-        # bar under the table, to the same scale, growing as it is said
-        self.hold_until_moment(M.FAR)
-        self.play(FadeInPlace(norm[0]), Create(norm[2][0]), FadeInPlace(norm[2][1:]),
-                  run_time=max(0.6, min(1.5, 0.5 * (self.said(M.SPLIT) - self.time))))
-        self.emphasize(own[2], norm[2], run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(M.SPLIT) - self.time))))
         # "split that move into arrows": the table and the side view have been read and
         # leave; the move is drawn as its parts, to scale, where the table was
         split_cue = self.cue_with("Split")
@@ -1094,6 +1105,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             word = str(v.contexts[0].focus.value).partition("#")[0]
             self.set_caption(f"{word}'s move split: the arrow all share, and each one's own")
         split = self.split_picture(head.get_left()[0], head.get_top()[1])
+        # one picture at a time: the plane steps back (dimmed, not gone: the shared arrow's
+        # shadow is drawn on it) while the full-space picture is read
+        back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
+                      scale_bar)
+        self.play(DimPlace(back, 0.3), run_time=0.5)
         # "one arrow all three banks share": the mean of the three X^(0) on the plane, marked,
         # and the shared arrow (its shadow on the plane) starts growing from it as it is said
         a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
@@ -1235,6 +1251,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # same-sense bank nearer": the own arrows, then the paths' ends on the plane
         self.hold_until_moment(M.WAYS)
         self.emphasize(*split.own, run_time=1.2)
+        self.play(DimPlace(back, 1 / 0.3), run_time=0.4)      # the plane again, its ends
         end = self.beat_start + self.beat_end(beat)
         self.emphasize(VGroup(*dots), run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
         self.stage.other = [VGroup(plane, ghosts, trails, marks, dots, start, end_label,
@@ -1258,7 +1275,11 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the own arrow turned from the shared direction (down) by its angle, to the right
         dirs = [np.array([np.sin(a), -np.cos(a), 0.0]) for a in angs]
         right, bottom = 7.11 - T.EDGE - 0.1, BOTTOM + 0.15
-        note = txt("full space, to scale", SIZE, T.MUTED)
+        # (only each column's lengths and its one angle are measured: where an arrow points
+        # on the page is not)
+        note = VGroup(txt("full space, to scale", SIZE, T.MUTED),
+                      txt("only lengths and angles are real", SIZE, T.MUTED)
+                      ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         word = str(self.v.contexts[0].focus.value).partition("#")[0]
         label = inline(txt("all", SIZE, T.TEXT), Num(pr.answer.n, decimals=0, size=SIZE),
                        txt(f"{word}s share:", SIZE, T.TEXT),
@@ -1407,7 +1428,15 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # the note under the states
         self.play(FadeOutPlace(dims), FadeOutPlace(view), run_time=0.4)
         self.remove(*dims.get_family(), *view.get_family())
-        self.play(Create(axis1), run_time=0.6)
+        # (the turning line is a sketch: PC1 is found among all the model's directions, not
+        # in this page's two; said beside it, in the side column)
+        sketch = VGroup(txt("sketch: PCA searches all", SIZE, T.POINTER),
+                        inline(Num(pr.d_model, decimals=0, size=SIZE, color=T.POINTER),
+                               txt("directions, not this page's 2", SIZE, T.POINTER))
+                        ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        sketch.next_to(head, DOWN, buff=0.35).align_to(head, LEFT)
+        self.keep_inside(sketch)
+        self.play(Create(axis1), FadeInPlace(sketch), run_time=0.6)
         # it turns until the states spread most along it
         self.play(Rotate(axis1, -np.radians(tilt), about_point=o),
                   run_time=max(1.0, min(2.0, 0.5 * (self.said(M.PLANE) - self.time))))
@@ -1419,6 +1448,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # state moves to its coordinates on PC1 and PC2, on the grid those two span
         self.hold_until_moment(M.PLANE)
         scale = getattr(self, "_grid_scale", None)
+        self.play(FadeOutPlace(sketch), run_time=0.3)
+        self.remove(*sketch.get_family())
         self.play(FadeIn(plane),
                   *([FadeIn(scale[0]), FadeInPlace(scale[1])] if scale is not None else []),
                   run_time=0.5)

@@ -24,7 +24,6 @@ DIM = 0.3                       # what the voice is not speaking of, while the s
 PROBE_TITLE = "A second question: when is sense readable?"
 POS_COLOR = T.K                 # part of speech: a colour no sentence and no gap uses here
 HEAD = T.LABEL_SIZE             # 22: the header lines, read while the chart is drawn
-GAP_UNITS = 30                  # the recalled gap's tallest reach, in the probe's percent units
 PSIZE = 22                      # the chart's names, numbers, notes and ticks (20: 12 px)
 
 
@@ -174,30 +173,6 @@ class ProbeBeat:
         self.hold_until_moment(M.KEEPS_IT)
         self.probe_points(sen, t1["best"] + 1, len(sen.dots) - 1, self.cue_at(7))
         drawn = VGroup(*curves)
-        # "so for these nouns, sense scores over 80 one layer after part of speech does": the
-        # line that says it for these nouns takes the example's place, both embeddings lit
-        self.hold_until_cue(7)
-        measures = inline(txt("other nouns: at", HEAD, T.TEXT),
-                          math(self.v.states[0].math.value, 1.2 * T.TYPE.math_label, T.TEXT),
-                          txt(", part of speech", HEAD, T.TEXT),
-                          Num(pv.tasks[0].accuracy_percent[0], decimals=0, size=HEAD,
-                              color=colors[0], suffix="%"),
-                          txt("vs sense", HEAD, T.TEXT),
-                          Num(pv.tasks[1].accuracy_percent[0], decimals=0, size=HEAD,
-                              color=colors[1], suffix="%"))
-        measures.align_to(example, UP).align_to(example, LEFT)
-        self.keep_inside(measures)            # a teacher's longer numbers stay on the frame
-        self.hold_until_moment(M.AT_ONCE)               # "so sense goes ..."
-        self.replace_line(example, measures)
-        # "from near a coin toss": sense at X^(0); "to 86 after one layer": at X^(1)
-        self.hold_until_moment(M.SENSE_TO)
-        self.emphasize(sen.point(0), measures[5], run_time=0.9)
-        self.emphasize(sen.point(1), run_time=max(0.6, min(1.6, 0.85 * (
-            self.said(M.POS_ALREADY) - self.time))))
-        # "while part of speech, scored over all words, is already 92 at the embedding"
-        self.hold_until_moment(M.POS_ALREADY)
-        self.emphasize(syn.point(0), measures[3], run_time=max(0.6, min(2.5, 0.85 * (
-            self.cue_at(8) - self.time))))
         # "the chapter's illustration puts sense later, with considerable overlap; the shaded
         # band is this project's mapping of it onto six layers": the illustration's late span
         # (plan: table.spans, its last row) shaded on the chart, named as our mapping
@@ -215,14 +190,15 @@ class ProbeBeat:
         # lines, whose notes sit at the band's right end)
         late_tag.move_to(ax.axes.c2p(a0, 68)).align_to(late, LEFT).shift(LEFT * 0.15)
         late_tag.shift(LEFT * late_tag.width)
-        self.hold_until_cue(8)
+        band_cue = self.cue_with("illustration", 7)
+        self.hold_until_cue(band_cue)
         self.play(FadeInPlace(late), FadeInPlace(late_tag[0]), run_time=0.7)
         self.emphasize(late_tag[0], run_time=max(0.6, min(2.5, 0.85 * (
             self.said(M.BAND) - self.time))))
         self.hold_until_moment(M.BAND)
         self.play(FadeInPlace(late_tag[1]), run_time=0.5)
         self.emphasize(late, late_tag[1], run_time=max(0.6, min(1.6, 0.85 * (
-            self.cue_at(9) - self.time))))
+            self.said(M.EARLIER) - self.time))))
         # "here sense is readable well before that band": the sense score after one layer
         # and the band, lit together
         self.hold_until_moment(M.EARLIER)
@@ -231,97 +207,84 @@ class ProbeBeat:
         # "after one layer a noun's state already carries its neighbouring words": the rise
         # from X^(0) to X^(1) pulses
         self.hold_until_moment(M.NEIGHBOURS)
-        half = max(0.4, min(1.2, 0.4 * (self.cue_at(10) - self.time)))
+        half = max(0.4, min(1.2, 0.4 * (self.said(M.NOT_BANK) - self.time)))
         self.play(sen.segs[0].animate.set_stroke(width=8), run_time=half)
         self.play(sen.segs[0].animate.set_stroke(width=3), run_time=half)
-        # "these are other nouns, not bank: bank had one sentence pair, and its gap was
-        # clearest at the output": the band leaves, X^(L) boxed, the line says it
-        self.hold_until_cue(10)
-        # (the two halves side by side: what each measures, and where it was seen)
-        notbank = inline(txt("probe, other nouns: sense readable at", HEAD, T.TEXT),
-                         math(self.v.states[1].math.value, 1.2 * T.TYPE.math_label, T.TEXT),
-                         txt("; bank's cosine gap: clearest at", HEAD, T.TEXT),
-                         math(self.v.states[-1].math.value, 1.2 * T.TYPE.math_label, T.TEXT))
-        notbank.align_to(measures, UP).align_to(measures, LEFT)
-        self.keep_inside(notbank)
-        # the band and the chance lines have been read and leave; bank's gap bars come back
-        # on the same X^(l) axis, under the probe's curves: the two halves side by side
+        # "these are other nouns, not bank, and a different measure": the band, the chance
+        # lines and the example leave; bank's cosine gap comes back as a strip of its own
+        # over the chart (its own zero and scale, the same X^(l) columns: one axis each)
+        self.hold_until_moment(M.NOT_BANK)
         chance = VGroup(*[VGroup(c.chance, c.note) for c in curves])
+        strip = self.gap_strip(ax, head.get_bottom()[1] - 0.14, names_x)
         self.play(FadeOutPlace(late), FadeOutPlace(late_tag), FadeOutPlace(chance),
-                  run_time=0.4)
-        self.remove(*late.get_family(), *late_tag.get_family(), *chance.get_family())
-        gap = self.gap_recall(ax)
-        self.play(Create(gap.zero), FadeInPlace(gap.name), FadeInPlace(gap.scale),
-                  run_time=0.5)
-        self.play(LaggedStart(*[Create(b) for b in gap.bars], lag_ratio=0.15), run_time=1.0)
-        self.replace_line(measures, notbank)
-        self.emphasize(gap.bars, gap.name, run_time=max(0.6, min(2.0, 0.85 * (
+                  FadeOutPlace(example), run_time=0.4)
+        self.remove(*late.get_family(), *late_tag.get_family(), *chance.get_family(),
+                    *example.get_family())
+        self.play(Create(strip.zero), FadeInPlace(strip.name), run_time=0.5)
+        self.play(LaggedStart(*[Create(b) for b in strip.bars], lag_ratio=0.15),
+                  FadeInPlace(strip.peak), run_time=1.0)
+        self.emphasize(strip.name, run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.PROBE_ASKS) - self.time))))
         # "a probe asks whether sense can be read out at all, and for these nouns it can after
         # one layer": sense at X^(1) and its tick lit
         self.hold_until_moment(M.PROBE_ASKS)
-        self.emphasize(sen.point(1), ax.x_labels[1], notbank[1], run_time=max(0.6, min(
+        self.emphasize(sen.point(1), ax.x_labels[1], run_time=max(0.6, min(
             3.0, 0.85 * (self.said(M.GAP_ASKS) - self.time))))
         # "the cosine gap asks how far one bank's whole state turns ..., clearest at the
-        # output": the gap's last bar and X^(L) lit
+        # output": the gap's last bar, its number and X^(L) lit
         self.hold_until_moment(M.GAP_ASKS)
-        self.emphasize(gap.bars[-1], ax.x_labels[-1], notbank[-1], run_time=max(0.6, min(
-            3.5, 0.85 * (self.said(M.SET_SMALL) - self.time))))
-        # "in a set this small": the set's sizes come back in the header
+        self.emphasize(VGroup(strip.bars[-1], strip.peak), ax.x_labels[-1],
+                       run_time=max(0.6, min(3.5, 0.85 * (self.said(M.SET_SMALL) - self.time))))
+        # "in a set this small, one test sentence moves the sense score by 3 points, and a
+        # probe shows what can be read, not what the model uses": one line, in the strip's
+        # place (the strip has been read)
+        caveat = inline(txt("small set: one test sentence moves sense by", HEAD, T.TEXT),
+                        Num(pv.tasks[1].one_example_percent, decimals=0, size=HEAD),
+                        txt("points;", HEAD, T.TEXT),
+                        txt("readable, not shown to be used", HEAD, T.TEXT))
+        caveat.move_to(strip.get_center()).align_to(head, LEFT)
+        self.keep_inside(caveat)
         self.hold_until_moment(M.SET_SMALL)
-        sizes.align_to(notbank, UP).align_to(notbank, LEFT)
-        self.replace_line(notbank, sizes)
-        self.emphasize(sizes, run_time=self.stretch(M.ONE_NOUN, 0.8, cap=2.5))
-        caveats = VGroup(                               # the second comes under the first
-            inline(txt("small set: one test sentence moves sense by", HEAD, T.TEXT),
-                   Num(pv.tasks[1].one_example_percent, decimals=0, size=HEAD),
-                   txt("points", HEAD, T.TEXT)),
-            txt("a linear probe: readable, not shown to be used", HEAD, T.TEXT),
-        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        caveats.align_to(example, UP).align_to(example, LEFT)
+        self.replace_line(strip, caveat)
         self.hold_until_moment(M.ONE_NOUN)
-        self.replace_line(sizes, caveats[0])
+        self.emphasize(caveat[:3], run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.PROBE_SHOWS) - self.time))))
         self.hold_until_moment(M.PROBE_SHOWS)
-        self.play(FadeInPlace(caveats[1]), run_time=0.4)
-        self.hold_until_moment(M.NOT_WHAT)
         end = self.beat_start + self.beat_end(beat)
-        self.emphasize(caveats[1], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(head, chart, drawn, caveats, gap)]
+        self.emphasize(caveat[3], run_time=max(0.8, min(3.0, 0.85 * (end - self.time))))
+        self.hold_until_moment(M.NOT_WHAT)
+        self.stage.other = [VGroup(head, chart, drawn, caveat)]
 
-    def gap_recall(self, ax) -> VGroup:
-        """Bank's cosine gap (plan: gap.values) again, as bars on the probe chart's own
-        X^(l) axis, in the plot's empty lower part: a zero line, one bar per state (the
-        tallest GAP_UNITS of the plot's percent units), named over the early, short bars.
-        Parts: zero, bars, name."""
+    def gap_strip(self, ax, top: float, names_x: float) -> VGroup:
+        """Bank's cosine gap (plan: gap.values) again, as a strip of bars of its own between
+        the header and the probe chart: its own zero line and its highest value written at
+        its bar (no second scale on the probe's percent axis), one bar per state over the
+        probe chart's X^(l) column, named like the chart's rows. Parts: zero, bars, name,
+        peak."""
         from .scene import GAP, GAP_BAR              # (one colour and bar for the gap)
         a = ax.axes
         vals = [float(x) for x in self.v.gap.values]
         pos, neg = max(0.0, max(vals)), max(0.0, -min(vals))
-        k = GAP_UNITS / max(1e-9, pos + neg)
-        zero = a.y_range[0] + 10 + neg * k      # (clear of the percent axis's '0')
+        bottom = a.get_top()[1] + 0.4       # (clear of the percent axis's "100")
+        top -= 0.12
+        k = max(0.1, top - bottom) / max(1e-9, pos + neg)
+        zero = bottom + neg * k
         n = len(vals)
-        line = Line(a.c2p(-0.3, zero), a.c2p(n - 1 + 0.3, zero), color=T.MUTED,
+        xs = [a.c2p(s, a.y_range[0])[0] for s in range(n)]
+        line = Line([xs[0] - 0.3, zero, 0], [xs[-1] + 0.3, zero, 0], color=T.MUTED,
                     stroke_width=2)
-        bars = VGroup(*[Line(a.c2p(s, zero), a.c2p(s, zero + v * k), color=GAP,
+        bars = VGroup(*[Line([x, zero, 0], [x, zero + v * k, 0], color=GAP,
                              stroke_width=0.75 * GAP_BAR, cap_style=CapStyleType.BUTT)
-                        for s, v in enumerate(vals)])
-        # the bars' own scale, a right-hand axis in cosine units (not the chart's percent):
-        # ticked at zero and at the highest gap (and a deep lowest) (plan values)
-        x = n - 1 + 0.45
-        scale = VGroup(Line(a.c2p(x, zero - neg * k), a.c2p(x, zero + pos * k), color=GAP,
-                            stroke_width=2))
-        hi_i, lo_i = int(np.argmax(vals)), int(np.argmin(vals))
-        for t, lab in [(0.0, txt("0", PSIZE, GAP))] + [
-                (vals[i], Num(self.v.gap.values[i], decimals=2, size=PSIZE, color=GAP))
-                for i in ([hi_i] if vals[hi_i] > 0 else []) + ([lo_i] if vals[lo_i] < -0.5 * (
-                    pos + neg) else [])]:        # (a small dip's label would lie on the 0's)
-            p = a.c2p(x, zero + t * k)
-            scale.add(Line(p, p + RIGHT * 0.1, color=GAP, stroke_width=2))
-            scale.add(lab.next_to(p + RIGHT * 0.1, RIGHT, buff=0.06))
-        name = txt("bars: bank's cosine gap, from before (right scale)", PSIZE, GAP)
-        name.move_to(a.c2p(0, zero + pos * k + 10)).align_to(a.c2p(0.3, 0), LEFT)
-        g = VGroup(line, bars, name, scale)
-        g.zero, g.bars, g.name, g.scale = line, bars, name, scale
+                        for x, v in zip(xs, vals)])
+        hi_i = int(np.argmax(vals))
+        peak = Num(self.v.gap.values[hi_i], decimals=2, size=PSIZE, color=GAP)
+        peak.next_to(bars[hi_i].get_end(), RIGHT, buff=0.1)
+        peak.align_to(bars[hi_i].get_end(), UP)
+        name = txt("bank's cosine gap", PSIZE, GAP)
+        name.move_to([max(names_x + name.width / 2, xs[0] - 0.45 - name.width / 2),
+                      zero + 0.5 * pos * k, 0])
+        g = VGroup(line, bars, name, peak)
+        g.zero, g.bars, g.name, g.peak = line, bars, name, peak
         return g
 
     def pause_after_cue(self, k: int, secs: float) -> None:

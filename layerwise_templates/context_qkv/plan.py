@@ -178,6 +178,15 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "layer0_equal": len({round(cos[k][0], DECIMALS) for k in ("x", "in", *QKV)}) == 1,
                "all_below_one_after_0": all(round(cos[k][l], DECIMALS) < 1.0
                                             for k in ("x", *QKV) for l in after)}
+    # "one head alone can differ more": at the lowest curve's layer, the head whose own
+    # cosine is lowest (said and drawn with its number; it may sit below the chart's floor)
+    heads = cos.get(f"{lowest['key']}_heads")
+    if heads is not None and len(heads[lowest["layer"]]):
+        row = heads[lowest["layer"]]
+        h = int(np.argmin(row))
+        stable(row[h], DECIMALS, "data.summary.one_head")
+        summary["one_head"] = {"key": lowest["key"], "layer": lowest["layer"], "head": h,
+                               "value": row[h]}
     shown = np.array([cos[k] for k in ("x", "in", *QKV)])
     return {
         "model": spec.display or spec.name,

@@ -72,7 +72,9 @@ WINDOW = 11                         # tokens shown per sentence in the arcs (a w
 BASE = 8.0                          # degrees: update 1's direction in the updates' own drawing
 NARROW = 15.0                       # degrees: two arrows this close share no room for a label
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
-ARC_W = 22.0                        # stroke width of an arc of weight 1
+ARC_W = 40.0                        # stroke width of an arc of weight 1 (0.12 vs 0.30: 5 vs 12)
+QK_SIZE = 34                        # the query and key that meet over a row (review 30: ~12 px)
+K_LIGHT = ManimColor(T.K).interpolate(ManimColor("#FFFFFF"), 0.35)   # K legible on the dark
 ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
 PAIR_H = 3.4                        # the pair of sums in the block: large, its turn seen
 WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
@@ -733,7 +735,14 @@ class ContextQKVScene(StoryboardScene):
 
         def four(t):
             # "All four cosines are 1.00": said beside the rows that show it (no chart yet:
-            # it comes once there is more than one layer to draw)
+            # it comes once there is more than one layer to draw); the caption names the
+            # result now, not before W, Q, K, V are drawn (review 30: 0:22)
+            if self.burned is None and self.caption is not None:
+                cx = float(self.cos("x")[0].value)
+                self.set_caption(f"Layer {int(v.layers[0].value)}: one X, the same W, so "
+                                 f"cos = {cx:.2f} for "
+                                 + ", ".join(NAME[k] for k in self.keys[:-1])
+                                 + f" and {NAME[self.keys[-1]]}.")
             if v.summary.layer0_equal.value:
                 lab = inline(txt("cosine for " + ", ".join(NAME[k] for k in self.keys) + ":",
                                  T.TYPE.label, T.TEXT),
@@ -749,16 +758,29 @@ class ContextQKVScene(StoryboardScene):
             self.put("zero_label", lab, run_time=0.4 * t)
             self.emphasize(lab[-1], run_time=0.6 * t)
 
+        def recap(text: str) -> None:
+            # the caption follows the voice (round 31: "A cosine: ..." stood over W_Q, W_K,
+            # W_V for 9 s): one X, then the same W, then the result (`four`)
+            if self.burned is None and self.caption is not None:
+                self.set_caption(text)
+
+        l0 = int(v.layers[0].value)
+
         def clear_cosine(t):
             # the cosine picture has said its piece: the left goes to X's rows
             self.drop("cos_status", "cos_arrows", "cosine", run_time=t)
+            recap(f"Layer {l0}: one X for both banks.")
 
         def multiply(t):
             # X's rows go into each matrix (the same boxes for both rows); out of each box
             # come that matrix's rows: Q, then K, then V, each pair with its "=" marks
             boxes, note = panel.w
-            self.play(LaggedStart(*[GrowFromEdge(b, LEFT) for b in boxes], lag_ratio=0.3),
+            # each box drawn, its name at full size (round 31: a growing box shrank W_K, W_V
+            # to 0.3-4 px mid-play)
+            self.play(LaggedStart(*[AnimationGroup(Create(b[0]), FadeInPlace(b[1]))
+                                    for b in boxes], lag_ratio=0.3),
                       FadeInPlace(note), run_time=0.16 * t)
+            recap(f"Layer {l0}: the same query, key and value matrices for both.")
             for (rows, mk), box in zip(panel.outs, boxes):
                 # X goes in along an arrow from the rows' right edge to the box (review 27:
                 # a shrinking copy of the rows slid over the rows themselves, a double print)
@@ -770,7 +792,12 @@ class ContextQKVScene(StoryboardScene):
                           run_time=0.12 * t)
                 out = VGroup(rows, mk)
                 out.save_state()
-                out.scale(0.4).move_to(box).set_opacity(0)
+                # out of the box at reading size (no shrunk copy): it slides right as it
+                # appears
+                # from the box's right edge (round 31: starting on the box, the V rows
+                # printed over W_V mid-play)
+                out.shift(LEFT * max(0.0, min(0.5, out.get_left()[0] - box.get_right()[0]
+                                              - 0.05))).set_opacity(0)
                 self.add(out)
                 self.play(Restore(out), box[0].animate.set_stroke(width=2.5),
                           FadeOutPlace(feed), run_time=0.16 * t)
@@ -1224,7 +1251,9 @@ class ContextQKVScene(StoryboardScene):
         xs = [0.0] + [v[0] for v in rel.values()]
         ys = [0.0] + [v[1] for v in rel.values()]
         floor = self.caption_top() + 0.35
-        room_h = (y_top - 0.2) - floor
+        # room above the highest tip for "cos 0.38" on X's line (review 30, 2:08: the label
+        # and the magenta tip touched the sentence header)
+        room_h = (y_top - 0.7) - floor
         # alone on the stage (the rest of the block comes after it, on its own): no wider
         # than 3.0, the words beside it at label size
         unit = min(room_h / max(max(ys) - min(ys), 1e-6), 3.0 / max(max(xs) - min(xs), 1e-6))
@@ -1413,14 +1442,14 @@ class ContextQKVScene(StoryboardScene):
         weigh = self.weigh_table(head_at[0], upd.head.get_top()[1])
 
         def grow_arcs(t):
-            # bank's query (a yellow Q over bank) goes to each token in turn: where it meets
-            # a key, that token's arc and weight appear (both sentences at once)
+            # bank's query (a yellow Q over bank, fixed) meets each token's key in turn (a K
+            # over that token): that token's arc and weight appear (both sentences at once)
             self.sub_caption("keys")
             self.play(FadeInPlace(legend), run_time=0.08 * t)
             qs, orders = [], []
             for r, i in ((r1, 0), (r2, 1)):
                 f = [int(x) for x in ss[i].focus if int(x) in r.tok]
-                q = txt("Q", T.TYPE.label, T.Q)
+                q = txt("Q", QK_SIZE, T.Q, weight="BOLD")
                 q.next_to(r.tok[f[0]] if f else r.row, UP, buff=0.12)
                 q.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.03)
                 qs.append(q)
@@ -1429,20 +1458,25 @@ class ContextQKVScene(StoryboardScene):
                 fx = f[0] if f else 0
                 orders.append([k for k in ks if k > fx] + [k for k in reversed(ks) if k < fx])
             self.play(*[FadeInPlace(q) for q in qs], run_time=0.06 * t)
+            self.add_foreground_mobjects(*qs)   # the arcs start under bank's query
             n = max(1, max(len(o) for o in orders))
             for k in range(n):
-                # the query walks to the token, the token's key flashes up beside it (review
-                # 29: no key was ever drawn), then the arc grows from their meeting
+                # the token's key shows over it (review 29: no key was ever drawn), then the
+                # arc grows between it and bank
                 meet, grow, gone = [], [], []
                 for r, q, o in zip((r1, r2), qs, orders):
                     if k < len(o):
                         a, num, tok = r.by_key[o[k]]
-                        kt = txt("K", T.TYPE.label, T.K)
+                        kt = txt("K", QK_SIZE, K_LIGHT, weight="BOLD")
                         spot = tok.get_top() + UP * (0.12 + q.height / 2)
-                        kt.move_to(spot + RIGHT * 0.17)
+                        # the query stays over bank; the key shows over its own token
+                        # (round 31: a query walking to each key printed "KQ")
+                        kt.move_to(spot)
                         kt.add_background_rectangle(color=T.BACKGROUND, opacity=0.85,
                                                     buff=0.03)
-                        meet += [q.animate.move_to(spot + LEFT * 0.17), FadeInPlace(kt)]
+                        if overlaps(kt, q, 0.04):       # a neighbour close to bank: above
+                            kt.next_to(q, UP, buff=0.06).set_x(tok.get_x())
+                        meet += [FadeInPlace(kt)]
                         grow.append(Create(a))
                         gone.append(kt)
                 self.play(*meet, run_time=0.16 * t / n)
@@ -1450,6 +1484,8 @@ class ContextQKVScene(StoryboardScene):
                 for m in gone:
                     self.remove(m)
             self.play(*[FadeOutPlace(q) for q in qs], run_time=0.05 * t)
+            self.remove_foreground_mobjects(*qs)
+            self.remove(*qs)
             differ(0.45 * t)
 
         def word(r, k):
@@ -1486,7 +1522,8 @@ class ContextQKVScene(StoryboardScene):
             self.wait(0.12 * t)
             for k, m in enumerate(ms):
                 self.box(m, t=0.14 * t)
-                self.wait((0.26 if k == 0 else 0.04) * t)
+                # ("the word the, now right next to bank": a breath after "the")
+                self.wait((0.2 if k == 0 else 0.12 if k == 1 else 0.02) * t)
             if not ms:
                 self.wait(0.88 * t)
 
@@ -1667,10 +1704,27 @@ class ContextQKVScene(StoryboardScene):
             quiet(0, 0.06 * t)
             chain_in(1, 0.88 * t)
 
+        thinned = set()                     # ids of the row pieces gone before the bars
+
         def updates_in(t):
             # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
+            # the pieces have left the rows: the rows go (review 30, 1:46-1:53: 18 weights
+            # beside the updates, their names and notes), but for the two tokens the next
+            # sentence weighs (row 1's start marker and its heaviest word)
             loud(0, 0.05 * t)
             self.drop("piece_note", run_time=0.05 * t)
+            sp = [int(j) for j in ss[0].special.values]
+            stay = [j for j in (sp[:1] + [int(w) for w in list(r1.words[:1])])
+                    if j in r1.by_key]
+            kept = {id(m) for j in stay for m in r1.by_key[j][1:]}
+            if weigh is not None and stay:
+                go = [m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights)
+                      if id(m) not in kept and m.get_fill_opacity() > 0.01]
+                thinned.update(id(m) for m in go)
+                self.play(FadeOutPlace(VGroup(*go)), run_time=0.1 * t)
+                for m in go:
+                    self.remove(m)
+                t = 0.9 * t
             self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
                       FadeInPlace(upd.labels), run_time=0.5 * t)
             self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
@@ -1701,7 +1755,7 @@ class ContextQKVScene(StoryboardScene):
                 keep = {id(r1.by_key[j][1]): row_.wnum
                         for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key}
                 go = VGroup(*[m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights)
-                              if id(m) not in keep])
+                              if id(m) not in keep and id(m) not in thinned])
                 moves = [ReplacementTransform(r1.by_key[j][1], row_.wnum)
                          for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key]
                 self.play(FadeOutPlace(go), FadeInPlace(weigh[0]), *moves,
@@ -1799,11 +1853,18 @@ class ContextQKVScene(StoryboardScene):
             # last angle stays behind, faint, so the turn is seen
             bs = list(nxt.blocks.boxes)
             tok = tok_["m"]
+            sc = nxt.scale
+            # with a zoomed scale the large pair dims (its turn is a few degrees: round 31,
+            # "the sums arrows stay the same while the cosine changes"); the dot on the
+            # scale carries the change, lit at each step. Without one, the pair's last angle
+            # stays behind, faint, so the turn is seen
+            faint = 0.3 if len(sc) else 1.0
             old = tok_.get("ghost")
-            ghost = tok.copy().set_opacity(0.3)
-            self.add(ghost)
-            self.bring_to_front(tok)
-            tok_["ghost"] = ghost
+            if not len(sc):
+                ghost = tok.copy().set_opacity(0.3)
+                self.add(ghost)
+                self.bring_to_front(tok)
+                tok_["ghost"] = ghost
             mini = tok_.get("mini")
             if mini is not None:            # the small pair into box k (from above)
                 self.play(Transform(mini, self.pair(cs_[k], mini_at(k), h=0.75)),
@@ -1811,11 +1872,11 @@ class ContextQKVScene(StoryboardScene):
                           *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
                           run_time=0.25 * t)
                 t = 0.75 * t
-            anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k], h=PAIR_H)),
+            anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k],
+                                              h=PAIR_H).set_opacity(faint)),
                      bs[k].animate.set_stroke(HL)]
             if mini is not None:            # it turns there as the large one does
                 anims.append(Transform(mini, self.pair(cs_[k + 1], mini_at(k), h=0.75)))
-            sc = nxt.scale
             if len(sc):
                 # the zoomed scale: a tick where the dot was, the dot to the new cosine
                 y0, x_ = sc.dot.get_y(), sc.bar.get_x()
@@ -1843,6 +1904,9 @@ class ContextQKVScene(StoryboardScene):
             self.play(*anims, run_time=0.35 * t)
             if old is not None:
                 self.remove(old)
+            if len(sc):                     # the eye to the scale: its dot lit where it lands
+                self.emphasize(sc.dot, run_time=0.15 * t, buff=0.08)
+                t = 0.85 * t
             if len(nxt.reads[k]):
                 self.play(FadeInPlace(nxt.reads[k]), run_time=0.15 * t)
                 self.wait((0.2 if add_first else 0.5) * t)
@@ -1868,11 +1932,28 @@ class ContextQKVScene(StoryboardScene):
             ghost = tok_.pop("ghost", None)
             sc, end_ = nxt.scale, []
             if len(sc):                     # where the dot ends: the two X^(1)
-                end_ = [inline(txt("out:", T.TYPE.label, T.X),
-                               math("X^((1))", 1.2 * T.TYPE.math_label, T.X)).next_to(
-                    sc.dot, RIGHT, buff=0.2)]
-                if any(overlaps(end_[0], m, 0.02) for m in sc.labels):
-                    end_ = []
+                lab = inline(txt("out:", T.TYPE.label, T.X),
+                             math("X^((1))", 1.2 * T.TYPE.math_label, T.X)).next_to(
+                    sc.dot, RIGHT, buff=0.2)
+                end_ = [lab]
+                near = [m for m in sc.labels if overlaps(lab, m, 0.25)]
+                if near:
+                    # round 31: "out: X(1)" sat tight on "FFN + add": into the clearest
+                    # gap between the step labels, right of them, a leader line to the dot
+                    ys = sorted([(m.get_bottom()[1], m.get_top()[1]) for m in sc.labels])
+                    gaps = [(t1, b2) for (b1, t1), (b2, t2) in zip(ys, ys[1:])]
+                    gaps += [(ys[-1][1], ys[-1][1] + 2 * lab.height + 0.4)] if ys else []
+                    lo_, hi_ = max(gaps, key=lambda g: (g[1] - g[0] >= lab.height + 0.2,
+                                                        -abs((g[0] + g[1]) / 2
+                                                             - sc.dot.get_y())))
+                    x_r = max(m.get_right()[0] for m in sc.labels) + 0.3
+                    lab.move_to([x_r, (lo_ + hi_) / 2, 0], aligned_edge=LEFT)
+                    self.keep_inside(lab)
+                    lead = Line(sc.dot.get_right() + RIGHT * 0.05,
+                                lab.get_left() + LEFT * 0.08, color=T.X, stroke_width=2)
+                    end_ = [lead, lab]
+                    if any(overlaps(lab, m, 0.04) for m in sc.labels):
+                        end_ = []
                 sc.add(*end_)
             mini = tok_.pop("mini", None)
             if mini is not None:            # out of the last box, into the large pair
@@ -1898,13 +1979,13 @@ class ContextQKVScene(StoryboardScene):
             [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
              (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t))],
             [(1, grow_arcs)],
-            [(1, shared)],
-            [(1, moved)],
+            # (round 31: the positions and "the" at another place were cut for length; the
+            # claim is carried by the keys the query meets)
             [(1, river)],
             [(1, money)],
             [(1, self_w)],
         ]
-        groups += [[(1, pieces_in)], [(1, piece_is)], [(1, pieces_two)], [(1, updates_in)],
+        groups += [[(1, pieces_in)], [(1, piece_is), (0.7, pieces_two)], [(1, updates_in)],
                    [(1, tiny)],
                    [(1, cos_in)], [(1, add_x)]]
         if nxt is not None:
@@ -1912,7 +1993,7 @@ class ContextQKVScene(StoryboardScene):
                        [(1, post_note)]]
         # a breath after the weights read aloud, and after the pieces' lengths
         # a look at the finished sums (and what the flat drawing cannot keep) before the block
-        self.by_cue(groups, pause={5: 0.6, 6: 0.6, 7: 0.4, 14: 2.0})
+        self.by_cue(groups, pause={3: 0.6, 4: 0.6, 5: 0.4, 11: 1.2})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
@@ -2085,7 +2166,7 @@ class ContextQKVScene(StoryboardScene):
             def y_of(c: float) -> float:
                 return y_lo + (float(c) - (mid_v - half)) / (2 * half) * (y_hi - y_lo)
 
-            bar = Line([sx, y_lo, 0], [sx, y_hi, 0], color=T.MUTED, stroke_width=3)
+            bar = Line([sx, y_lo, 0], [sx, y_hi, 0], color=T.TEXT, stroke_width=3)
             title = VGroup(txt("cos, zoomed in", L_, T.TEXT),
                            txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
             title.next_to(bar, UP, buff=0.12)
@@ -2095,10 +2176,11 @@ class ContextQKVScene(StoryboardScene):
             v_ = np.ceil((mid_v - half) * 50 - 1e-9) / 50
             while v_ <= mid_v + half + 1e-9:
                 yv = y_of(v_)
-                lab = txt(f"{v_:.2f}", S, T.MUTED, mono=True).next_to(
-                    [sx - 0.1, yv, 0], LEFT, buff=0.08)
-                tick = VGroup(Line([sx - 0.1, yv, 0], [sx, yv, 0], color=T.MUTED,
-                                   stroke_width=2))
+                # at label size, in the text colour (round 31: small grey ticks)
+                lab = txt(f"{v_:.2f}", L_, T.TEXT, mono=True).next_to(
+                    [sx - 0.14, yv, 0], LEFT, buff=0.1)
+                tick = VGroup(Line([sx - 0.14, yv, 0], [sx, yv, 0], color=T.TEXT,
+                                   stroke_width=2.5))
                 # a value only where it has room (a short scale: every other one)
                 if not any(overlaps(lab, m[1], 0.06) for m in nums if len(m) > 1):
                     tick.add(lab)
@@ -2162,10 +2244,17 @@ class ContextQKVScene(StoryboardScene):
         st, hand = self.st, self.st.handoff
         num, name = hand[-1], hand[1]
         xl = st.ax.x_labels[1]
-        # the number waits just over the axis's X^(1) (its layer), and rises with X's line
-        # to its point (review 28: "0.90" alone in the chart before the line reached it)
-        return [name.animate.match_height(xl).move_to(xl),
-                num.animate.next_to(xl, UP, buff=0.2)]
+        # the number goes straight to where it will stand beside X's layer-1 point (review
+        # 30: on its way down to the axis it passed over the tick labels); X's line and
+        # point come to it in `carry`
+        dots = st.dots.setdefault("x", {})
+        had = 1 in dots
+        if not had:                         # where carry's ring will put it
+            dots[1] = self.point("x", 1)
+        spot = self.x1_ring()[1].get_center()
+        if not had:
+            dots.pop(1)
+        return [name.animate.match_height(xl).move_to(xl), num.animate.move_to(spot)]
 
     def carry(self, t: float) -> None:
         """X's layer-1 segment and point drawn up to the carried cosine, which moves beside
@@ -2256,10 +2345,16 @@ class ContextQKVScene(StoryboardScene):
             st.grown = 0
             # the layer-0 stage leaves as the chart comes in and the carried labels move
             # (the stage gone before the chart comes: no two layouts over each other)
-            self.play(LaggedStart(AnimationGroup(*leave),
-                                  AnimationGroup(FadeInPlace(st.chart), FadeInPlace(new)),
-                                  lag_ratio=1.0), *self.carry_to(1.0), run_time=1.0)
+            # (round 31: the carried X^(1) and 0.90 moved over the words still fading)
+            if leave:
+                self.play(*leave, run_time=0.4)
+            self.play(FadeInPlace(st.chart), FadeInPlace(new), *self.carry_to(0.7),
+                      run_time=0.7)
             self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
+            # X's layer-1 point drawn at once under the carried number (round 31: "0.90"
+            # stood 5 s in the empty chart before its point came)
+            if len(self.v.layers) > 2:
+                self.carry(0.7)
         else:
             self.ensure_chart(0, wide=True)
         start = self.st.grown + 1
@@ -2269,8 +2364,7 @@ class ContextQKVScene(StoryboardScene):
         g_head = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
         x0 = start
         if hand is not None and start == 1 and len(self.v.layers) > 2:
-            g_head.append((2, self.carry))
-            x0 = 2
+            x0 = 2                          # X's layer 1 drawn with the carried cosine
         def end_value(k, t):
             # the curve's last value, ringed as it lands and said (review 26: four curves
             # drawn with no value spoken); it leaves when the next curve starts
@@ -2341,10 +2435,10 @@ class ContextQKVScene(StoryboardScene):
         if len(curves) > 4:
             curves = [curves[0] + curves[1]] + curves[2:]
         n_c = len(curves)
-        self.by_cue([g_head, *curves, g1, g2, [(1, lambda t: self.spotlight(None, t))],
+        self.by_cue([g_head, *curves, g1, g2,
                      [(1, x_range)], [(1, values)],
                      [(1, none_back)]],
-                    pause={**{i: 0.5 for i in range(2, n_c + 2)}, n_c + 4: 0.7, n_c + 5: 0.7})
+                    pause={**{i: 0.4 for i in range(2, n_c + 2)}, n_c + 3: 0.7, n_c + 4: 0.7})
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
@@ -2442,8 +2536,6 @@ class ContextQKVScene(StoryboardScene):
         # "the keys do too, up to layer 3, where they are at 0.861, just above the queries at
         # 0.855, and X at 0.840": the three at that layer, with the three decimals said (at
         # two, keys and queries would read as equal)
-        l3 = min(3, L - 1)
-        r_k = rings([("k", l3), ("q", l3), ("x", l3)], decimals=3)
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
         thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
                             T.TEXT),
@@ -2466,7 +2558,7 @@ class ContextQKVScene(StoryboardScene):
                 return []
             self._dimmed = True
             self.drop("rings", run_time=0.1 * t)
-            self.spotlight(None, 0.05 * t)
+            # (no spotlight(None) first: the lines flashed back to full for 0.2 s)
             back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
                                         if m is not None])
             return [back_now.animate.set_opacity(0.1)]
@@ -2506,14 +2598,9 @@ class ContextQKVScene(StoryboardScene):
         last = sm.last_lowest
         # "these cosines do not say why": the two possible causes, as possibilities, on a
         # card over the chart (no measurement of either is in the plan)
-        why = VGroup(txt("Why? Not measured here. It may be", T.TYPE.label, T.TEXT),
-                     txt("· W stretching or shrinking where the two X differ, or",
-                         T.TYPE.label, T.TEXT),
-                     txt("· the bias, the same for both sentences, pulling them together",
-                         T.TYPE.label, T.TEXT))
-        why.arrange(DOWN, buff=0.14, aligned_edge=LEFT)
-        if why.width > 12.4:
-            why.scale_to_fit_width(12.4)
+        # (round 31: the two possible causes were written and never said: the card says
+        # only what the voice does)
+        why = VGroup(txt("Why? Not measured here.", T.TYPE.body, T.TEXT))
         why_back = SurroundingRectangle(why, buff=0.3, color=T.MUTED, stroke_width=2,
                                         fill_color=T.BACKGROUND, fill_opacity=0.94)
         why_card = VGroup(why_back, why).move_to(card)
@@ -2521,12 +2608,9 @@ class ContextQKVScene(StoryboardScene):
 
         def ask(t):
             self.play(*dim(t), run_time=0.12 * t)
-            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.15 * t)
-            self.play(FadeInPlace(why[1]), run_time=0.2 * t)
-            self.wait(0.1 * t)
-            self.play(FadeInPlace(why[2]), run_time=0.2 * t)
+            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.2 * t)
             self.set_slot("why", why_card)
-            self.wait(0.1 * t)
+            self.wait(0.2 * t)
 
         # (review 29: the values' lowest and the keys' last were ringed and said again here,
         # after the layers beat had: this beat starts at what it adds, Q and K against X)
@@ -2534,34 +2618,60 @@ class ContextQKVScene(StoryboardScene):
             # "one head alone can differ more": at the values' lowest layer, the head whose
             # values differ most (a pick among the plan's per-head cosines, for display), its
             # cosine written under the curve's point, a line to it
-            l_ = int(lo.layer.value)
-            hs = getattr(v.cos, "v_heads", None)
-            if lo.key.value != "v" or hs is None or not len(hs[l_]):
+            # (round 31: view.Summary.one_head had a class default of None, which shadowed
+            # the plan's value: the head was said and never drawn)
+            one = sm.one_head if "one_head" in sm.raw else None
+            if one is None or getattr(one, "value", None) is None or \
+                    one.key.value not in self.st.dots:
                 self.wait(t)
                 return
-            row = hs[l_]
-            h = min(range(len(row)), key=lambda j: float(row[j].value))
-            dot = self.st.dots["v"][l_]
-            note = inline(txt("one head alone:", T.TYPE.label, T.TEXT),
-                          Num(row[h], decimals=2, size=T.TYPE.label, color=COLOR["v"]))
-            note.next_to(dot, DOWN, buff=0.35)
+            l_, h = int(one.layer.value), int(one.head.value)
+            dot = self.st.dots[one.key.value][l_]
+            # the head named, its value written; below the axis's floor it has no point:
+            # an arrow from the curve's point down through the floor says where it lies
+            # (review 30: a label with no point, the head unnamed)
+            ax = self.st.ax
+            y0 = float(v.axes.y_range[0])
+            floor = ax.axes.c2p(l_, y0)[1]
+            below = float(one.value.value) < y0
+            num_m = Num(one.value, decimals=2, size=T.TYPE.label, color=COLOR[one.key.value])
+            note = inline(txt(f"head {h} alone:", T.TYPE.label, T.TEXT), num_m)
+            col = COLOR[one.key.value]
+            if below:
+                note = VGroup(note, txt("below this axis", T.TYPE.label, T.TEXT)).arrange(
+                    DOWN, buff=0.1, aligned_edge=LEFT)
+                # in the curve's colour, from its point down through the axis's floor
+                ln = Arrow(dot.get_bottom(), [dot.get_x(), floor - 0.02, 0], buff=0.06,
+                           color=col, stroke_width=7, max_tip_length_to_length_ratio=0.25,
+                           max_stroke_width_to_length_ratio=12)
+                note.next_to(ln, RIGHT, buff=0.2).align_to(ln, DOWN).shift(UP * 0.15)
+            else:
+                note.next_to(dot, DOWN, buff=0.35)
+                ln = Line(dot.get_bottom(), note.get_top(), color=col, stroke_width=3)
             self.keep_inside(note)
             note.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.05)
-            ln = Line(dot.get_bottom(), note.get_top(), color=HL, stroke_width=2)
-            self.drop("rings", run_time=0.1 * t)
-            self.spotlight(["v"], 0.1 * t)
-            self.play(Create(ln), FadeInPlace(note), run_time=0.3 * t)
+            inside = getattr(self.st.chart, "inside", None)
+            self.drop("rings", run_time=0.08 * t)
+            self.spotlight([one.key.value], 0.08 * t)
+            # "each curve is all 12 heads together": the chart's own note says it
+            if inside is not None and len(inside) > 1:
+                self.emphasize(inside[1], run_time=0.22 * t)
+            else:
+                self.wait(0.22 * t)
+            # "one head alone can differ more: at layer 3, head 0's values are at 0.44"
+            self.play(GrowArrow(ln) if below else Create(ln), run_time=0.14 * t)
+            self.play(FadeInPlace(note), run_time=0.1 * t)
             self.set_slot("rings", VGroup(ln, note))
-            self.wait(0.5 * t)
+            self.emphasize(num_m, run_time=0.2 * t)
+            self.wait(0.1 * t)
 
         self.by_cue([
             [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],
-            [(1, lambda t: at(l3, list(r_k), t, ["k", "q", "x"]))],
             [(1, one_head)],
             [(1, ask)],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
-        ], pause={1: 0.7})
+        ], pause={1: 0.5})
 
 
 __all__ = ["ContextQKVScene"]

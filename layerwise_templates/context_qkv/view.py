@@ -60,6 +60,13 @@ class Lowest(View):
     value: float
 
 
+class OneHead(View):
+    key: str
+    layer: int
+    head: int
+    value: float
+
+
 class Summary(View):
     lowest: Lowest
     x_lowest: Lowest
@@ -67,6 +74,7 @@ class Summary(View):
     last_highest: Lowest
     layer0_equal: bool
     all_below_one_after_0: bool
+    one_head: OneHead | None       # no default: a class attribute would shadow the plan (None)
 
 
 class Pieces(View):

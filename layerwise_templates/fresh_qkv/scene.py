@@ -60,7 +60,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Dot, FadeIn, FadeOut,
                    DoubleArrow, GrowFromCenter, GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
-                   SurroundingRectangle, Transform, VGroup, VMobject)
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject,
+                   rate_functions)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -403,6 +404,10 @@ class FreshQKVScene(StoryboardScene):
         g.col = col
         if label is not None:
             label.move_to([d.xs[i], (SY - 0.22 + COL_TOP) / 2, 0])
+            if kind == "sum":
+                # (review 31: "sum" sat under the wire and the ⊕ as it came in) under its
+                # column, clear of the wiring; it comes in once the column has settled
+                label.next_to(col, DOWN, buff=0.1)
             g.add(label)
         g.label = label
         return g
@@ -436,10 +441,15 @@ class FreshQKVScene(StoryboardScene):
         # (review 28: the update faded in below the path) the column comes out of the box's
         # bottom, small (its label never over the box's name), and grows on its way down
         # into its place under the branch
+        # (review 30: it grew from ~6 px) at reading size the whole way: it comes down from
+        # under the box, fading in as it travels (never smaller than where it lands)
+        # (review 31: it appeared beside X, not out of the box) it leaves the box itself and
+        # drops down under it into its place, at reading size the whole way
         col = d.cols[i]
         home = col.get_center()
-        col.scale(0.05).move_to(d.marks[i].get_bottom() + 0.1 * DOWN)
-        self.play(FadeIn(down), col.animate.scale(20).move_to(home), run_time=0.35 * run_time)
+        col.move_to([home[0], d.marks[i].get_center()[1], 0]).set_opacity(0)
+        self.play(FadeIn(down), col.animate(rate_func=rate_functions.ease_out_sine)
+                  .move_to(home).set_opacity(1), run_time=0.45 * run_time)
 
     def into_mark(self, nums, mark, run_time: float, cols=(), out=None) -> None:
         """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
@@ -456,17 +466,21 @@ class FreshQKVScene(StoryboardScene):
             d = self.stage.diagram
             self.remove(*copies)
             c = mark.get_center()
-            shrink = AnimationGroup(*[col.animate.scale(0.02).move_to(c).set_opacity(0.25)
-                                      for col in cols])
+            # (review 30: they shrank to ~6 px on the way) at reading size the whole way: the
+            # used columns move together (their spacing kept: no digit crosses another) most
+            # of the way to the mark, fading out as they go in
+            both = VGroup(*cols)
+            step = 0.7 * (c - both.get_center())
+            shrink = AnimationGroup(*[col.animate.shift(step).set_opacity(0) for col in cols])
             if out is None:
                 self.play(shrink, run_time=run_time)
             else:
                 # (review 26: the stage stood empty before the result came out) the result
-                # `out` grows out of the mark while the inputs are still going in
+                # `out` comes out of the mark, at its own size, fading in on its way down
                 home = out.get_center()
-                out.scale(0.02).move_to(c)
-                self.play(AnimationGroup(shrink, out.animate.scale(50).move_to(home),
-                                         lag_ratio=0.5), run_time=run_time)
+                out.move_to(home + 0.7 * (c - home)).set_opacity(0)
+                self.play(AnimationGroup(shrink, out.animate.move_to(home).set_opacity(1),
+                                         lag_ratio=0.8), run_time=run_time)
             self.remove(*[m for col in cols for m in col.get_family()])
             for col in cols:
                 d.retired.add(d.cols.index(col))
@@ -489,16 +503,50 @@ class FreshQKVScene(StoryboardScene):
         """A column (label, brackets, digits) grows out of `mark` and drops into its place
         under it: one piece, moving."""
         home = col.get_center()
-        col.scale(0.02).move_to(mark.get_center())
-        self.play(col.animate.scale(50).move_to(home), run_time=run_time)
+        col.move_to(home + 0.7 * (mark.get_center() - home)).set_opacity(0)
+        self.play(col.animate.move_to(home).set_opacity(1), run_time=run_time)
 
     def add_at_sum(self, d: Diagram, i: int, run_time: float) -> None:
         """Node i is a ⊕: the stream's column and the update's travel into the ⊕, a pause,
         and the sum comes out of it into its own column."""
         a, b = i - 2, i - 1                   # the stream's state before the branch, the update
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark([*d.cols[a].col.nums, *d.cols[b].col.nums], d.marks[i], 0.8 * run_time,
-                       cols=[d.cols[a], d.cols[b]], out=d.cols[i])
+        self.merge_at(d, [d.cols[a], d.cols[b]], d.marks[i], d.cols[i], 0.8 * run_time)
+
+    def merge_at(self, d: Diagram, cols, mark, out, run_time: float) -> None:
+        """(review 31: the add was a cross-fade) a true merge: the two columns slide together
+        (their spacing kept, nothing crosses) until the pair stands under the ⊕, their names
+        leave, each pair of numbers merges into the sum's number there (same size throughout),
+        and the sum moves into its place; its name comes in once it has settled."""
+        a, b = cols
+        mx = mark.get_center()[0]
+        pair = VGroup(a, b)
+        shift = np.array([mx - pair.get_center()[0], 0.0, 0.0])
+        self.play(a.animate.shift(shift), b.animate.shift(shift), run_time=0.45 * run_time)
+        home = out.col.get_center()
+        tgt = out.col.copy().move_to([mx, home[1], 0])
+        ac, bc = a.col, b.col
+        anims = [FadeOut(m) for m in (a.label, b.label) if m is not None]
+        for j in range(len(tgt.nums)):
+            anims.append(ReplacementTransform(VGroup(ac.nums[j], bc.nums[j]), tgt.nums[j]))
+        anims += [ReplacementTransform(VGroup(ac[0], bc[0]), tgt[0]),
+                  ReplacementTransform(VGroup(ac[2], bc[2]), tgt[2])]
+        rest = [m for m in (ac[1], bc[1]) for m in m.submobjects if m is not ac.nums
+                and m is not bc.nums]
+        tail = [m for m in tgt[1].submobjects if m is not tgt.nums]
+        if rest and tail:
+            anims.append(ReplacementTransform(VGroup(*rest), VGroup(*tail)))
+        self.play(*anims, run_time=0.35 * run_time)
+        self.remove(*[m for g in (a, b, tgt) for m in g.get_family()])
+        out.col.move_to([mx, home[1], 0])
+        self.add(out.col)
+        if abs(home[0] - mx) > 0.05:
+            self.play(out.col.animate.move_to(home), run_time=0.2 * run_time)
+        if out.label is not None:
+            self.play(FadeIn(out.label, shift=0.1 * UP), run_time=0.3)
+        self.add(out)
+        for c in cols:
+            d.retired.add(d.cols.index(c))
 
     def norm_at(self, d: Diagram, i: int, run_time: float) -> None:
         """Node i is LayerNorm: the sum's numbers travel into the box, a pause, LN(sum)'s come
@@ -557,7 +605,13 @@ class FreshQKVScene(StoryboardScene):
         d = self.diagram_for(self.layer, note=False)
         self.show_now(d, 0)
         first_sum = d.kinds.index("sum")
-        self.draw_node(d, 0, 0.3)                 # X^(l) and its column, from the first frame
+        if self.time < 0.05:
+            # (review 30: an empty stage under the title for 1.5 s) X^(l), its dot and its
+            # column are there in the very first frame
+            self.add(d.paths[0], d.marks[0], d.cols[0])
+            d.drawn = 1
+        else:
+            self.draw_node(d, 0, 0.3)             # X^(l) and its column
         if self.stage.note is None:
             self.set_note(self.word_note(), T.TEXT)
         self.hold_until(self.when(0, "goes straight on") - 0.2)
@@ -1146,6 +1200,9 @@ class FreshQKVScene(StoryboardScene):
         its share written over its bar, `.pick_group` its token, bar and share."""
         # a token that is only a space (SmolLM2's " " before digits) has no glyph: drawn "␣"
         toks = [str(t).strip() or "␣" for t in self.v.tokens]
+        # (review 31: "." read as a middle dot) a punctuation token is drawn in quotes
+        toks = [f"'{t}'" if not any(ch.isalnum() or ch in "[]<>␣" for ch in t) else t
+                for t in toks]
         ws = [float(w) for w in cx.weights]
         focus = {int(p) for p in self.v.focus.positions}
         pick = int(cx.position)
@@ -1493,7 +1550,8 @@ class FreshQKVScene(StoryboardScene):
             self.keep_inside(blk)
             self.hold_until(self.cue_at(kk) - 0.3)
             keep = {id(m) for m in (mlab, gql, cosl[-1])}
-            done = [m for m in (gw, gx, gq, mrow, link, VGroup(*cosl[:-1]), box, *mine)
+            words = VGroup(*cosl[:-1])
+            done = [m for m in (gw, gx, gq, mrow, link, box, *mine)
                     if m is not None and id(m) not in keep]
             self.vanish(*done, run_time=0.4)
             gone_ids = {id(f) for m in done for f in m.get_family()}
@@ -1502,12 +1560,16 @@ class FreshQKVScene(StoryboardScene):
             q_line = lines[0]
             # Q^(l-1)'s name lands on its place in ", Q^(l-1)" (the comma comes in)
             # the two names first, then the number (their paths would cross)
+            # (review 31: a lone 0.76 floated mid-screen) the number leaves its line as
+            # that line's words go, into the new line's place; then the two names come
+            self.play(cosl[-1].animate.move_to(q_line[4].get_center()).set_color(T.Q),
+                      FadeOut(words), FadeIn(VGroup(q_line[0], q_line[2][0], q_line[3])),
+                      FadeIn(headl, shift=0.1 * DOWN), run_time=0.6)
+            self.remove(*words.get_family())
+            st.parts = [m for m in st.parts if m is not cosl and m is not words]
             self.play(mlab.animate.move_to(q_line[1].get_center()),
                       gql.animate.move_to(VGroup(*q_line[2][1:]).get_center()).set_opacity(1),
-                      FadeIn(VGroup(q_line[0], q_line[2][0], q_line[3])),
-                      FadeIn(headl, shift=0.1 * DOWN), run_time=0.6)
-            self.play(cosl[-1].animate.move_to(q_line[4].get_center()).set_color(T.Q),
-                      run_time=0.5)
+                      run_time=0.6)
             self.remove(*[f for m in (mlab, gql, cosl[-1]) for f in m.get_family()])
             st.parts = [m for m in st.parts
                         if not any(id(f) in keep for f in m.get_family())]
@@ -1648,8 +1710,10 @@ class FreshQKVScene(StoryboardScene):
         recipe.next_to(res, DOWN, buff=0.22).align_to(heads[-1], LEFT)   # under its row
         self.keep_inside(recipe)
         t0 = self.time
-        self.play(FadeIn(VGroup(*heads)), FadeIn(recipe, shift=0.1 * UP),
-                  *([FadeIn(bl), FadeIn(brow)] if brow is not None else []), run_time=0.5)
+        # (review 31: a faint ghost of the recipe hung under the row) it comes and goes in
+        # 0.25 s, so no half-faded copy stays on screen
+        self.play(FadeIn(VGroup(*heads)), FadeIn(recipe),
+                  *([FadeIn(bl), FadeIn(brow)] if brow is not None else []), run_time=0.25)
         xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
         wlight = SurroundingRectangle(VGroup(W, *([brow] if brow is not None else [])),
                                       color=HL, buff=0.06, stroke_width=2)
@@ -1674,7 +1738,7 @@ class FreshQKVScene(StoryboardScene):
         left = max(0.9, run_time - (self.time - t0) - 0.4)
         self.play(LaggedStart(*[FadeIn(n, shift=0.3 * DOWN) for n in res.nums],
                               lag_ratio=0.35), run_time=left)
-        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe), run_time=0.4)
+        self.play(FadeOut(xlight), FadeOut(wlight), FadeOut(recipe), run_time=0.25)
         self.remove(*recipe.get_family(), *heads)
         self.add(res, *heads[2:])
         return res
@@ -1686,6 +1750,28 @@ class FreshQKVScene(StoryboardScene):
         if k >= len(cues):
             return self.cue_at(k)
         return self.cue_at(k) + float(cues[k].get("duration", 0.0))
+
+    def pause_before(self, k: int | None, seconds: float) -> None:
+        """(review 31: 29 cues 0.25 s apart, no time to read a new column) the voice waits
+        `seconds` before cue k (and every later one): a new column comes in in that quiet.
+        Called late (the picture ran past the cue's planned start), the voice also waits for
+        the picture: cue k then starts `seconds` from now."""
+        cues = self.beat.get("cues") or []
+        if k is None or k >= len(cues):
+            return
+        late = max(0.0, self.time - self.cue_at(k))
+        for i in range(k, len(cues)):
+            self.cue_shift[i] += seconds + late
+
+    def sweep_caption(self, part: str) -> None:
+        """(review 31: one caption for 50 s) the sweep's caption follows the voice: each
+        analysis its own, from the sentence that starts it (none when captions are burned)."""
+        if self.burned is not None or self.caption is None:
+            return
+        self.set_caption({"test": "At every layer: the layer before's query matrix, given "
+                                  "the new X and the old X",
+                          "recipe": "Each layer builds Q, K, V from its current X with its "
+                                    "own matrices"}[part])
 
     def beat_sweep(self, beat) -> None:
         st = self.stage
@@ -1718,18 +1804,12 @@ class FreshQKVScene(StoryboardScene):
         heads = VGroup(head("state").move_to([xs["label"], top, 0]),
                        head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]))
         cos_head = head("cos with X above").move_to([xs["x"], top, 0])
-        # one line: head 0's query test, written as the comparison beat wrote it
-        plus = " + b_Q^((l-1))" if any(bool(x.bias) for x in lays) else ""
-        # (review 29: a dense formula at ~20 px) in words: layer l-1's query matrix on the
-        # new X against on the old one (both its own bias)
-        def turn_head_of(words):
-            return VGroup(head(f"head {int(v.show.head)}, cos: {words}"),
-                          math(T.X_l('l'), ML, T.X), head("vs on"),
-                          math(T.X_l('l-1'), ML, T.X)).arrange(RIGHT, buff=0.15)
-        turn_head = turn_head_of("layer l−1's query matrix on")
-        if turn_head.width > 8.2:                      # show less, not smaller
-            turn_head = turn_head_of("layer l−1's matrix on")
-        turn_head.move_to([0, top, 0]).shift((top - turn_head[0].get_y()) * UP)
+        # (review 30: a dense two-part head) a short name; what a row's test compares is
+        # shown on one row, worked out under the table, when the voice says it
+        has_b = any(bool(x.bias) for x in lays)
+        # (review 31: "query test" was jargon) what the column compares, in words
+        turn_head = head("old matrix: new X vs old X")
+        turn_head.move_to([0, top, 0])
         turn_head.set_x(heads[0].get_right()[0] + 0.7 + turn_head.width / 2)
         self.keep_inside(turn_head)
         tx = turn_head.get_x()
@@ -1804,7 +1884,7 @@ class FreshQKVScene(StoryboardScene):
                           for j in range(len(row[1]))]
             else:
                 anims.append(FadeIn(row, shift=0.1 * UP))
-        self.play(*anims, run_time=1.2)
+        self.play(*anims, run_time=0.9)
         if carry:
             for c in carry.values():
                 self.remove(*c.get_family())
@@ -1817,7 +1897,7 @@ class FreshQKVScene(StoryboardScene):
         post = str(lays[0].norm.placement) == "post"
         k1 = self.cue_with("first row")
         first_row = self.cue_at(k1 if k1 is not None else 1)
-        per = max(0.6, (first_row - 0.3 - self.time) / max(1, len(todo)))
+        per = max(0.45, (first_row - 0.3 - self.time) / max(1, len(todo)))
         for r in todo:
             self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
                       run_time=0.8 * per)
@@ -1895,8 +1975,10 @@ class FreshQKVScene(StoryboardScene):
                 self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
         k = self.cue_with("cosine")
         if k is not None and cos:
-            # "each state's cosine with the one before": a new column, cell by cell
-            self.hold_until_cue(k)
+            # "each state's cosine with the one before": a new column, cell by cell; the
+            # voice waits while it comes in
+            self.pause_before(k, 0.8)
+            self.hold_until(self.cue_at(k) - 0.8)
             if note is not None:
                 self.play(FadeOutPlace(note), run_time=0.4)
                 self.remove(*note.get_family())
@@ -1909,7 +1991,6 @@ class FreshQKVScene(StoryboardScene):
                 self.vanish(box, run_time=0.3)
                 self.stage.parts.remove(box)
                 box = None
-            self.hold_until(self.when(k, "cosine") - 0.6)
             self.play(FadeOut(xcol, shift=0.4 * LEFT), run_time=0.5)
             self.remove(*xcol.get_family())
             self.stage.parts = [m for m in self.stage.parts if m is not table]
@@ -1980,7 +2061,8 @@ class FreshQKVScene(StoryboardScene):
                 low = cos_cells.index(min(nums, key=lambda n: n.value))
                 self.glide(box, VGroup(rows[low][0], cos_cells[low]),
                            self.when(k, "into X") + 0.5, 0.6)
-        kt = self.cue_with("query test")
+        kt = self.cue_with("same test")
+        kt = kt if kt is not None else self.cue_with("query test")
         kt = kt if kt is not None else self.cue_with("query matrix given")
         turns = [c for c in turn_cells if isinstance(c, Num)]
         if kt is not None and turns:
@@ -1988,8 +2070,11 @@ class FreshQKVScene(StoryboardScene):
             # the new X": the column comes in under its two-line head, pointed at whole
             # (its head with the sentence, then one cell a layer, down the column, until the
             # voice reaches the first number)
-            kq = self.cue_with("turns most")
-            self.hold_until(self.cue_at(kt) - 0.1)
+            kq = self.cue_with("query turns most")
+            kq = kq if kq is not None else self.cue_with("turns most")
+            self.pause_before(kt, 1.0)                 # the new column, in a quiet
+            self.hold_until(self.cue_at(kt) - 1.0)
+            self.sweep_caption("test")
             # (review 27: the query test replaced the cosines of X it is set against) the
             # states and X's cosines move left, side by side, and the query test comes in on
             # their right, on the same rows; when the three do not fit, X's cosines leave
@@ -2030,6 +2115,63 @@ class FreshQKVScene(StoryboardScene):
             self.stage.parts.append(box)          # (taken out with the cosines above)
             self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), *spotlight(None),
                       run_time=0.7)
+            kx = self.cue_with("For X")
+            tested = [i for i, c in enumerate(turn_cells) if isinstance(c, Num)]
+            if kx is not None and len(tested) >= 2:
+                # (review 30: the column was filled, never seen computed) one row's test
+                # worked out under the table: its X and the X above travel down into
+                # "cos(X^(3) W_Q^(2) + b, X^(2) W_Q^(2) + b) =", the number comes out and
+                # travels up into its cell (same sizes all the way); then the rest fill
+                i_ex = tested[len(tested) // 2]
+                l_ex = int(lays[shown[i_ex]].layer)
+                i_up = shown.index(shown[i_ex] - 1) if shown[i_ex] - 1 in shown else None
+                wq = f"W_Q^(({l_ex - 1}))" + (f" + b_Q^(({l_ex - 1}))" if has_b else "")
+                parts = [txt("cos(", S, T.TEXT), math(T.X_l(l_ex), ML, T.X),
+                         math(wq, ML, T.Q), txt(",", ML // 2 + 4, T.TEXT),
+                         math(T.X_l(l_ex - 1), ML, T.X), math(wq, ML, T.Q),
+                         txt(") =", S, T.TEXT)]
+                res = turn_cells[i_ex].copy()
+                formula = VGroup(*parts, res).arrange(RIGHT, buff=0.15)
+                # on one baseline: the words and the number sit on the X's foot
+                base = parts[1].get_bottom()[1]          # X^(l): its foot is the lowest
+                for m in (parts[0], parts[3], parts[6], res):
+                    m.align_to([0, base - (0.07 if m is not res else 0.0), 0], DOWN)
+                parts[3].align_to([0, base - 0.1, 0], DOWN)
+                ex_cell = turn_cells[i_ex]
+                self.hold_until(self.cue_at(kx) - 0.1)
+                srcs = [rows[i_ex][0]] + ([rows[i_up][0]] if i_up is not None else [])
+                self.repoint(box, VGroup(*srcs), 0.6, anims=spotlight(
+                    {i_ex} | ({i_up} if i_up is not None else set())))
+                if note is not None:
+                    self.play(FadeOutPlace(note), run_time=0.3)
+                    self.remove(*note.get_family())
+                    if note in self.stage.parts:
+                        self.stage.parts.remove(note)
+                    note = None
+                formula.move_to([0, foot_y, 0])
+                self.keep_inside(formula)
+                slots = [parts[1]] + ([parts[4]] if i_up is not None else [])
+                flying = [src.copy() for src in srcs]
+                self.add(*flying)
+                self.play(*[f.animate.move_to(sl.get_center()) for f, sl in zip(flying, slots)],
+                          FadeIn(VGroup(*[m for m in parts if all(m is not sl for sl in slots)]),
+                                 shift=0.1 * UP), run_time=1.0)
+                self.remove(*flying)
+                self.add(*slots)
+                self.repoint(box, VGroup(*parts), 0.6)
+                self.hold_until(self.when(kx, "cosine") - 0.4)
+                self.repoint(box, res, 0.5, anims=[FadeIn(res, shift=0.1 * RIGHT)])
+                # the number travels up into its row's cell, at its size
+                # (review 31: two 0.97s stood one above the other) the one number flies
+                self.play(res.animate.move_to(ex_cell.get_center()), run_time=0.8)
+                self.remove(*res.get_family())
+                self.add(ex_cell)
+                self.repoint(box, VGroup(rows[i_ex][0], ex_cell), 0.5)
+                note = VGroup(*parts)              # the line under the table, until replaced
+                self.stage.parts.append(note)
+                self.play(*spotlight(None), run_time=0.3)
+            else:
+                i_ex = None
             kno = self.cue_with("No layer builds")
             t_end = (self.cue_at(kno) - 0.2 if kno is not None else
                      self.when(kq, "turns most") - 0.2 if kq is not None
@@ -2044,6 +2186,8 @@ class FreshQKVScene(StoryboardScene):
                     continue
                 if not isinstance(c, Num):     # no test for this state: its dash, at once
                     self.play(FadeIn(c, shift=0.15 * DOWN), run_time=0.3)
+                    continue
+                if i == i_ex:                  # worked out above: already in its cell
                     continue
                 self.repoint(box, c, 0.6 * per, anims=[FadeIn(c, shift=0.15 * DOWN)])
                 self.hold_until(self.time + 0.4 * per)
@@ -2080,9 +2224,17 @@ class FreshQKVScene(StoryboardScene):
                                        self.when(kn, "go together") + 0.2, 0.6)
                     else:
                         self.repoint(box, col(rest), 0.6)
+                kf = self.cue_with("first turns")
+                if kf is not None and kL is None and side:
+                    # "of the steps with a test, the first turns X and the query most": the
+                    # first step's row, its two cells (X's cosine, the query's) together
+                    self.glide(box, VGroup(cos_cells[i_low], low),
+                               self.when(kf, "first turns") + 0.3, 0.6)
                 del i_low
         k = self.cue_with("own matrices")
         if k is not None:
+            self.hold_until(self.cue_at(k) - 0.2)
+            self.sweep_caption("recipe")
             # "So each layer builds its Q, K and V from its current X and its own matrices":
             # under the table, the recipe every row follows; the pointer walks the states
             self.hold_until_cue(k)
@@ -2100,25 +2252,36 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(self.cue_at(99) - 0.2)
 
     # --- check: recomputed as X W + b --------------------------------------------------------------
-    def check_lines(self):
-        """What the plan's check covered (a line), each layer's tick (a grid) and the bound (a
-        line), stacked under the rows at DOWN * 1.2."""
+    def check_grid(self):
+        """(review 30: the check read as a log) a grid, one row per layer and one cell per
+        head, that fills as the voice says what was recomputed; its key under it; and the
+        bound line. Placed in the middle of the stage."""
         c = self.v["check"]                   # what the plan's check covered (View.check is a method)
         b = c.bound
-        scope = VGroup(txt(f"recomputed for all {int(c.tokens)} tokens, {int(c.heads)} heads "
-                           f"× {int(c.entries)} entries of Q, K and V,", S, T.TEXT),
-                       txt(f"in all {int(c.layers)} layers; each layer checked:", S, T.TEXT)
-                       ).arrange(DOWN, buff=0.12)
-        # Each layer's largest |model − recomputed| is float noise (its last digits change with
-        # the CPU's kernels and thread count), so the frame says only that it is under the bound.
-        gaps = VGroup(*[VGroup(txt(f"layer {int(lay.layer)}", T.TYPE.label, T.TEXT),
-                               txt("✓", T.TYPE.label, HL))
-                        .arrange(RIGHT, buff=0.15) for lay in self.v.layers])
-        gaps.arrange_in_grid(cols=self.grid_cols(gaps, 0.6), buff=(0.6, 0.2))
+        n_l, n_h = int(c.layers), int(c.heads)
+        w = min(0.6, 8.5 / max(1, n_h))
+        h = min(0.45, 3.4 / max(1, n_l))
+        cells = VGroup(*[VGroup(*[Rectangle(width=w * 0.86, height=h * 0.8, color=T.MUTED,
+                                            stroke_width=1.5).set_fill(T.TEXT, 0)
+                                  for _ in range(n_h)]).arrange(RIGHT, buff=w * 0.14)
+                         for _ in range(n_l)]).arrange(DOWN, buff=h * 0.2)
+        # the layer names on the left (every k-th when the rows are too thin for all)
+        every = max(1, int(np.ceil(0.36 / h)))
+        lays = [int(lay.layer) for lay in self.v.layers]
+        names = VGroup(*[txt(f"layer {lays[r]}", S, T.TEXT).next_to(cells[r], LEFT, buff=0.25)
+                         for r in range(n_l)
+                         if r % every == 0 or (r == n_l - 1 and (r % every) * h >= 0.36)])
+        heads = VGroup(txt("head 0", S, T.TEXT).next_to(cells[0][0], UP, buff=0.15),
+                       txt(f"head {n_h - 1}", S, T.TEXT).next_to(cells[0][-1], UP, buff=0.15))
+        if heads[0].get_right()[0] + 0.2 > heads[1].get_left()[0]:
+            heads = VGroup(heads[0])
+        key = txt(f"a cell: one head's Q, K and V ({int(c.entries)} entries each), "
+                  f"for all {int(c.tokens)} tokens", S, T.TEXT)
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
                     prefix="every gap, model vs recomputed: < ")
-        VGroup(scope, gaps, bound).arrange(DOWN, buff=0.3).move_to(DOWN * 1.2)
-        return scope, gaps, bound
+        grid = VGroup(names, heads, cells)
+        VGroup(grid, key, bound).arrange(DOWN, buff=0.3).move_to(DOWN * 0.1)
+        return cells, names, heads, key, bound
 
     def beat_check(self, beat) -> None:
         self.clear_stage()
@@ -2132,7 +2295,7 @@ class FreshQKVScene(StoryboardScene):
                  S, T.TEXT)
         rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
                  "recomputed here from X and W:", S, T.TEXT)
-        VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 1.4, 0])
+        VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 0.7, 0])
         model.next_to(ml, RIGHT, buff=0.3)
         redo.next_to(rl, RIGHT, buff=0.3)
         # the first entry, model beside recomputed, to as many decimals as the bound claims
@@ -2145,45 +2308,44 @@ class FreshQKVScene(StoryboardScene):
                           prefix="first entry: model "),
                       Num(r0, decimals=fd, size=T.TYPE.label, color=T.Q,
                           prefix="recomputed ")).arrange(RIGHT, buff=0.5)
-        fine.next_to(VGroup(rl, redo), DOWN, buff=0.35)
-        scope, gaps, bound = self.check_lines()
-        # many layers (SmolLM2's 30: five rows of ticks) push the scope line up into the first
-        # entry's line: the rows above go up (room under the title) so the two meet no text
+        fine.next_to(VGroup(rl, redo), DOWN, buff=0.45)
         top = VGroup(ml, rl, model, redo, fine)
-        over = scope.get_top()[1] - (fine.get_bottom()[1] - 0.3)
-        if over > 0:
-            top.shift(UP * min(over, max(0.0, 2.75 - top.get_top()[1])))   # (2.6 before the scope took two lines)
+        self.keep_inside(top)
         self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
         box = self.frame_of(model)
         self.play(FadeIn(box), run_time=0.4)
-        self.hold_until(self.cue_at(1) - 0.1)
-        # "Redo ... as X times W plus the bias": each entry recomputed in turn, the pointer on
+        # "redone as X times W plus the bias": each entry recomputed in turn, the pointer on
         # the model's entry and the recomputed one beside it
+        k0 = 0 if "redone" in self.cue_text(0) else 1
+        self.hold_until(self.when(k0, "redone") - 0.3 if k0 == 0 else self.cue_at(1) - 0.1)
         self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
         for j, n in enumerate(redo.nums):
-            self.repoint(box, VGroup(model.nums[j], n), 0.7,
+            self.repoint(box, VGroup(model.nums[j], n), 0.6,
                          anims=[FadeIn(n, target_position=model.nums[j].get_center())])
         # the first entry to more decimals, model beside recomputed: the match is seen to the
         # decimal the bound claims
-        self.keep_inside(fine)
-        self.repoint(box, fine, 0.8, anims=[FadeIn(fine, shift=0.1 * UP)])
-        self.stage.parts.append(fine)
-        big = VGroup()                        # one bound line (the voice says only this one)
-        self.keep_inside(scope)
-        self.stage.parts += [VGroup(ml, rl, model, redo)]
-        self.repoint(box, scope, 0.8, anims=[FadeIn(scope, shift=0.1 * UP)])
-        # each layer checked in turn: the pointer on its tick as it appears
-        step = max(0.4, (self.cue_at(2) - self.time - 0.2) / max(1, len(gaps)))
-        for g in gaps:
-            self.repoint(box, g, 0.85 * step, anims=[FadeIn(g, shift=0.15 * UP)])
-            self.hold_until(self.time + 0.15 * step)
-        self.hold_until_cue(2)
-        # "to within <bound>": the bound and, under it, the largest gap measured come in with
-        # the sentence, so the last frame holds whole while the voice ends
-        self.repoint(box, VGroup(bound, big), 0.8,
-                     anims=[FadeIn(VGroup(bound, big), shift=0.1 * UP)])
-        self.stage.parts += [scope, gaps, bound, big, box]
-        # "in every layer": the pointer on all the ticks together (review 28: a pointer
-        # walking them stopped on one layer as the voice said "every")
-        self.glide(box, gaps, self.when(2, "in every layer") + 0.3, 0.6)
+        self.repoint(box, fine, 0.7, anims=[FadeIn(fine, shift=0.1 * UP)])
+        # "Then every query, key and value ...": the one query leaves; the grid of every
+        # layer and head comes in and fills, a layer at a time, as the voice goes on
+        kall = 1 if k0 == 0 else 2
+        self.hold_until(self.cue_at(kall) - 0.2)
+        cells, names, heads, key, bound = self.check_grid()
+        self.vanish(top, box, run_time=0.4)
+        self.play(FadeIn(VGroup(cells, names, heads), shift=0.1 * UP), run_time=0.5)
+        self.play(FadeIn(key, shift=0.1 * UP), run_time=0.4)
+        box = self.frame_of(key)
+        self.play(FadeIn(box), run_time=0.3)
+        kb = kall + 1
+        step = max(0.25, (self.cue_at(kb) - self.time - 0.3) / max(1, len(cells)))
+        for r, row in enumerate(cells):
+            self.repoint(box, row, 0.5 * step,
+                         anims=[LaggedStart(*[c.animate.set_fill(T.TEXT, 0.8) for c in row],
+                                            lag_ratio=0.08)])
+            self.hold_until(self.time + 0.5 * step)
+        self.hold_until_cue(kb)
+        # "Each matches the model's own to within <bound>": the bound line, then the pointer
+        # on the whole grid
+        self.repoint(box, bound, 0.7, anims=[FadeIn(bound, shift=0.1 * UP)])
+        self.stage.parts += [cells, names, heads, key, bound, box]
+        self.glide(box, VGroup(cells, names, heads), self.when(kb, "matches") + 0.8, 0.6)
         self.hold_until(self.cue_at(99) - 0.3)

@@ -67,8 +67,8 @@ RACE_FAST = (1.0, 3.0)     # seconds per shown state before the late window (a q
 RACE_MOVE = 1.0            # ... of which the chart moves this long (two moves: data, re-sort), then holds still (short
                            # slides, long holds: a frame caught mid-slide is rare)
 RACE_THIN = 6              # a run longer than this many states ...
-RACE_STRIDE = 6            # ... shows every 6th one (ending on the beat's state): 4 states
-                           # in the sentence's ~9 s, each long enough to read its top 8
+RACE_STRIDE = 12           # ... shows every 12th one (ending on the beat's state): 2 stops
+                           # each named by its own sentence (r31: X^(14)'s stop cut for length)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
 RACE_SLIDE = 1.2           # ... of which the chart moves at most this long (the first slide, said, too)
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
@@ -137,8 +137,9 @@ def updates(row: VGroup, layers, gap: bool = False) -> list:
             cell.set_stroke(T.MUTED, 1.5).set_fill(T.MUTED, 0.35)
         strip[1].set_color(T.MUTED)
         strip.next_to(row, UP, buff=0.35)
-        words = [txt("+ … + layer" if gap and i == len(layers) - 1 else "+ layer",
-                     T.LABEL_SIZE, T.MUTED),
+        # r31: no "+ … +" in the last label: the layers between are run through on the
+        # ruler first (the dot and the name reach X^(L-1)), so the label and the state agree
+        words = [txt("+ layer", T.LABEL_SIZE, T.MUTED),
                  Num(layer, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
                  txt("update", T.LABEL_SIZE, T.MUTED)]
         label = inline(*words, buff=0.12).next_to(strip, LEFT, buff=0.3)
@@ -269,6 +270,7 @@ class LogitLensScene(StoryboardScene):
         self.race: LensRace | None = None
         self.rank_line = None      # the answer's rank line, kept for the prompts beat
         self.race_panel: VGroup | None = None      # the wide slot's piece while the race shows
+        self.guide: VGroup | None = None             # the lens panel's space-mark line
         self.lens_panel_mob: VGroup | None = None  # ... while the lens columns show    # the bar chart across the layers
 
     # --- slots --------------------------------------------------------------------------
@@ -388,7 +390,14 @@ class LogitLensScene(StoryboardScene):
             # slot, or nothing): an arrangement may show a lens beat after the race
             self.columns = [None] * self.n_columns
             self.lens_count, self.last_lens, self.pipeline = 0, 0, None
-            self.lens_panel_mob = self.put("wide", self.lens_panel())
+            fresh_panel = self.lens_panel()
+            self.guide = fresh_panel[1]
+            if why:
+                # r31: the guide line ("␣ marks a space: ␣Paris is ' Paris'") comes with the
+                # rank sentence that needs it, not with the prompt (0:30-0:47 held it, the
+                # lens's name and the steps all at once); its place kept by an empty group
+                fresh_panel.submobjects[1] = VGroup()
+            self.lens_panel_mob = self.put("wide", fresh_panel)
         panel = self.slots["wide"]
         slot = self.lens_count % self.n_columns
         self.lens_count += 1
@@ -428,9 +437,11 @@ class LogitLensScene(StoryboardScene):
             # right of the guide line (the chapter's citation)
             self.hold_until_cue(named)
             tag = txt("the logit lens (nostalgebraist, 2020)", T.LABEL_SIZE, T.TEXT)
-            tag.to_edge(RIGHT, buff=T.EDGE).match_y(panel[1])
+            tag.to_edge(RIGHT, buff=T.EDGE).match_y(self.guide)
             self.play(FadeIn(tag, shift=0.1 * UP), run_time=0.6)
             self.adopt(panel, tag)
+        else:
+            tag = None
         if fresh and why:   # the column is drawn as its contents are said (an empty box
             # held on the stage read as a blank): it grows just before "its top guesses"
             self.hold_until(self.cue_at(n - 2) - self.quick(0.08, 0.7) - self.quick(0.06, 0.6))
@@ -449,6 +460,9 @@ class LogitLensScene(StoryboardScene):
         # 3. the top five, best first, as the voice reads them out (cue 2 of the opening)
         if why:
             self.hold_until_cue(n - 2)
+            if tag is not None:     # the name was read: it leaves as the guesses come
+                self.detach(panel, tag)
+                self.play(FadeOutPlace(tag), run_time=0.3)
         per = self.pace(self.cue_at(n - 1), len(bars.rows), 0.35, cap=1.6) if why else \
             self.quick(0.04, 0.35)
         for row in bars.rows:
@@ -461,6 +475,11 @@ class LogitLensScene(StoryboardScene):
         self.adopt(panel, col)
         self.columns[slot] = col
         self.hold_until_cue(max(0, self.n_cues() - 1))
+        if self.guide not in panel.get_family():
+            # "a token's rank ...: Paris is at rank 5,012": the space mark explained as the
+            # answer's name (␣Paris) is read
+            self.play(FadeIn(self.guide, shift=0.1 * DOWN), run_time=0.5)
+            self.adopt(panel, self.guide)
         # circled, not pointed at (a pointer would cover "rank"), slowly, while it is said
         self.emphasize(rank, run_time=max(1.0, min(5.0, 0.9 * (self.cue_at(self.n_cues())
                                                                 - self.time))))
@@ -521,10 +540,22 @@ class LogitLensScene(StoryboardScene):
         gap = len(later) > 3
         shown = idx[:2] + idx[-1:] if gap else idx
         ups = updates(row, later[:2] + later[-1:] if gap else later, gap)
-        per = max(0.9, (mid - self.time - 1.3) / max(1, len(ups)))
+        per = max(0.9, (mid - self.time - 1.3) / max(1, len(ups) + (0.6 if gap else 0)))
         under = Line(row.get_corner(DOWN + LEFT), row.get_corner(DOWN + RIGHT),
                      stroke_color=T.TEXT, stroke_width=5).shift(0.08 * DOWN)
         for i, (strip, label) in enumerate(ups):
+            if gap and i == len(ups) - 1:
+                # the layers left out, run through at once: the dot runs along the ruler to
+                # X^(L-1) and the name turns with it (r30: "+ … + layer 29 update" was shown
+                # beside X^(9))
+                before = x_label(v[-2].state, STATE_INDEX_SIZE, T.X).move_to(
+                    tag, aligned_edge=RIGHT)
+                self.play(here.animate(rate_func=lambda t: smooth(min(1.0, t / 0.85))).move_to(
+                              ruler.dots[len(v) - 2]),
+                          ShowPassingFlash(under.copy(), time_width=0.5),
+                          FadeOut(tag, rate_func=_on_arrival), FadeIn(before, rate_func=_on_arrival),
+                          run_time=0.6 * per)
+                tag = before
             # an update appears over the stream, named, drops onto it and is added in
             self.play(FadeIn(strip, shift=0.15 * DOWN), FadeIn(label, shift=0.15 * DOWN),
                       run_time=0.35 * per)
@@ -820,7 +851,11 @@ class LogitLensScene(StoryboardScene):
         moved = [a for (name, track, bar, num), r in zip(bars.rows, rows)
                  for a in (carry(name, r.name), ReplacementTransform(bar, r.bar),
                            carry(num, r.num), FadeOut(track))]
-        grown = [GrowFromEdge(r, LEFT) for r in rows[len(bars.rows):]]
+        # the rows the column had no room for: their bars grow, their names and numbers fade
+        # in at full size (r31: the whole row grew from its edge, its text 1-7 px mid-play)
+        grown = [a for r in rows[len(bars.rows):]
+                 for a in (GrowFromEdge(r.bar, LEFT),
+                           *[FadeIn(m) for m in r.submobjects if m is not r.bar])]
         answer, counter, dot = race.extra
         # the head's X^(l) moves to the counter (its words fade); Paris's name, rank and
         # probability move whole to the answer's row, whose bar grows from its start

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+                   GrowArrow,
                    ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
                    UpdateFromAlphaFunc, VGroup, VMobject, linear)
@@ -161,11 +162,25 @@ def beat_prompts(scene, v) -> None:
     # bends into its prompt's line (no cross-fade from the list to the chart: the underline
     # the viewer saw under each answer is the line)
     words = VGroup(head, *[VGroup(*[m for m in r if m is not r[2]]) for r in rows])
-    scene.play(FadeOutPlace(words), run_time=0.5)
-    scene.play(FadeInPlace(plot), *[FadeOut(r[2]) for r in rows], run_time=0.5)
+    # r31: the words and the answers leave together (only the underlines stay, on an empty
+    # stage); each underline moves, straight and whole, to where its line will be, level at
+    # its line's first rank and spanning the states (never past X^(L)); the axes come in
+    # under them; then each bends into its line. The axes' name under them comes after the
+    # lines have landed (r30: the underlines flying up from the list struck through it)
+    scene.play(FadeOutPlace(words), *[FadeOut(r[2]) for r in rows], run_time=0.5)
     scene.remove(listing)
+    axis_name = plot[2]
+    plot.remove(axis_name)
     t_move = scene.time
     t_named = scene.cue_at(cue(named))
+    L0 = len(p.items[0].ranks)
+    flat = VGroup(*[Line(mp.pt(0, float(it.ranks[0])), mp.pt(L0 - 1, float(it.ranks[0])),
+                         stroke_color=T.MUTED, stroke_width=1.5, stroke_opacity=0.6)
+                    for it in p.items])
+    scene.play(*[ReplacementTransform(m, f) for m, f in zip(marks, flat)],
+               run_time=max(0.8, min(1.2, 0.3 * (t_named - scene.time))))
+    scene.play(FadeInPlace(plot), run_time=0.5)
+    marks = flat
     # "each answer's rank, state by state, becomes one line": the ten lines in grey, named
     # as a class by their key entry as they come ("each prompt"): none of them is told
     # apart here; the median and Paris are, next, and the three that cross early get their
@@ -173,7 +188,9 @@ def beat_prompts(scene, v) -> None:
     scene.play(LaggedStart(*[ReplacementTransform(m, o) for m, o in zip(marks, own)],
                            lag_ratio=0.2),
                FadeIn(key[2], shift=0.1 * LEFT),
-               run_time=max(1.5, min(4.0, t_named - scene.time - 0.2)))
+               run_time=max(1.2, min(3.0, t_named - scene.time - 0.7)))
+    scene.play(FadeIn(axis_name, shift=0.1 * UP), run_time=0.4)
+    scene.adopt(plot, axis_name)
     scene.slots["wide"] = plot
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
@@ -230,8 +247,10 @@ def beat_prompts(scene, v) -> None:
     scene.hold_until_cue(cue(3 + o))
     k = 25
     scene.play(Create(cut), FadeIn(cut_name), run_time=scene.quick(0.04, 0.6))
-    marks, names = VGroup(), VGroup()
-    for it in sorted(p.items, key=lambda it: (it.top_from.value is None, it.top_from.value or 0)):
+    marks, names, whose = VGroup(), VGroup(), []
+    items = list(p.items)
+    for idx, it in sorted(enumerate(items), key=lambda e: (e[1].top_from.value is None,
+                                                          e[1].top_from.value or 0)):
         if it.top_from.value is None:
             continue
         l = int(it.top_from)
@@ -251,6 +270,7 @@ def beat_prompts(scene, v) -> None:
         # kept right of the y axis (its tick numbers are left of it)
         name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
         names.add(name)
+        whose.append(idx)
     gate = DashedLine(mp.axes.axes.c2p(k, 0), mp.axes.axes.c2p(k, mp.decades + 0.15),
                       dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
     note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
@@ -279,8 +299,11 @@ def beat_prompts(scene, v) -> None:
     # "those early three are and, the, and into": each name at its mark as it is said
     scene.hold_until_cue(cue(4 + o))
     # (spread over the sentence's names and "function words": no still hold while it is said)
-    for n in names:
-        scene.play(FadeIn(n, shift=0.1 * DOWN), run_time=scene.pace(scene.cue_at(cue(4 + o)) + 3.6,
+    for n, i in zip(names, whose):
+        # r31: its own grey line lights up as its answer is named (the ten lines are told
+        # apart where the voice tells them apart)
+        lit = [own[i].animate.set_stroke(FOR_GOOD, 2.0, 0.9)] if i != 0 else []
+        scene.play(FadeIn(n, shift=0.1 * DOWN), *lit, run_time=scene.pace(scene.cue_at(cue(4 + o)) + 3.6,
                                                                    len(names), 0.5, cap=1.2))
     scene.adopt(plot, names)
     scene.hold_until_cue(cue(5 + o))
@@ -350,35 +373,50 @@ def entropy_part(scene, v, plot) -> None:
         scene.play(FadeOutPlace(plot), run_time=0.45)      # one, then the other
     scene.play(FadeInPlace(ent_box), run_time=0.5)
     scene.slots["wide"] = ent_box
-    # "entropy ... measures how spread the lens's guesses are": its line as that is said
-    scene.play(Create(ent, rate_func=linear),
-               run_time=max(1.0, at(ours_at) - scene.time - 0.6))
-    scene.adopt(ent_box, ent)
-    # "our prompt alone, the yellow point, put 0.98 on a space at X^(20): entropy 0.13"
+    # "entropy ... measures how spread the lens's guesses are": what the axis measures,
+    # boxed as it is defined (r31: the median's line waits for "the white line is the
+    # median": it was drawn 8 s before it was named)
+    # (it lights up, no box: a box round it touched the title above and the axis below)
+    scene.play(pair.subs[0].animate.set_color(T.TEXT), run_time=0.6)
+    scene.hold_until(at(ours_at) - 0.5)
+    scene.play(pair.subs[0].animate.set_color(T.MUTED), run_time=0.4)
+    # "our prompt alone, the yellow point, put 0.98 on a space at X^(20): entropy 0.13": the
+    # point, and its note beside it with an arrow to it (r30: the note sat far off, unlinked)
     scene.hold_until_cue(cue(ours_at))
     ax0 = pair.series[0][0]
     low = pair.low[0]
     ours = our_prompt(v, low)
-    ours.move_to(ax0.axes.c2p(2, 0), aligned_edge=LEFT).align_to(ax0.axes, UP).shift(DOWN * 0.35)
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
+    ours.next_to(spot, UP + LEFT, buff=0.45)
+    ours.shift(UP * max(0.0, ax0.axes.get_bottom()[1] + 0.6 - ours.get_bottom()[1]))
+    ours.shift(RIGHT * max(0.0, ax0.axes.get_left()[0] + 0.2 - ours.get_left()[0]))
+    tie = Arrow(ours.get_corner(DOWN + RIGHT), spot.get_center(), buff=0.12,
+                stroke_width=2.5, color=T.HIGHLIGHT, max_tip_length_to_length_ratio=0.2)
     scene.emphasize(spot, run_time=1.0, extra=[FadeIn(spot, scale=1.5)])
-    scene.emphasize(ours, run_time=max(1.0, at(med_at) - scene.time - 0.3),
-                    extra=[FadeIn(ours, shift=0.1 * UP)])
+    scene.play(FadeIn(ours, shift=0.1 * UP), GrowArrow(tie), run_time=0.8)
+    scene.emphasize(ours, run_time=max(1.0, at(med_at) - scene.time - 0.3))
     # "the white line is the median ...: up to X^(27) it stays at or below 1.58": our
-    # prompt's note leaves, the line is traced (a flash along it) up to that state, and the
-    # one number said comes with its point
+    # prompt's note leaves, the median's line is drawn as it is named, then a dashed level
+    # at 1.58 runs up to X^(27) (the number said, with its point), the line traced under it
     scene.hold_until_cue(cue(med_at))
     early = pair.series[0][3]
     ax, series, vals, _, _ = pair.series[0]
     # (white, the pointer's colour: yellow is Paris's)
     flat = VMobject(stroke_color=T.POINTER, stroke_width=5).set_points_as_corners(
         [ax.axes.c2p(l, vals[l]) for l in range(early)])
-    scene.play(FadeOutPlace(VGroup(ours, spot)), run_time=0.5)
+    scene.play(FadeOutPlace(VGroup(ours, spot, tie)), run_time=0.4)
     t0, t1 = at(med_at), at(high_at)
+    scene.play(Create(ent, rate_func=linear), run_time=max(1.0, min(2.0, 0.3 * (t1 - t0))))
+    scene.adopt(ent_box, ent)
+    hi = max(vals[:early])
+    level = DashedLine(ax.axes.c2p(-0.5, hi), ax.axes.c2p(early - 1 + WINDOW_PAD, hi),
+                       dash_length=0.08, stroke_color=T.TEXT, stroke_width=1.5,
+                       stroke_opacity=0.7)
+    scene.play(Create(level), FadeIn(ent_marks[1]), run_time=0.6)
+    scene.adopt(ent_box, level)
     scene.play(ShowPassingFlash(flat, time_width=0.5),
-               run_time=max(1.0, 0.45 * (t1 - t0)))
-    scene.play(FadeIn(ent_marks[1]), run_time=0.6)
+               run_time=max(1.0, 0.3 * (t1 - t0)))
     scene.emphasize(ent_marks[1], run_time=max(1.0, t1 - scene.time - 0.3))
     scene.adopt(ent_box, ent_marks[1])
     # "from X^(28) on it is higher than anywhere before": the last three points, without
@@ -444,7 +482,10 @@ def kl_part(scene, v, gone: list) -> None:
     # "KL divergence ... measures how far the lens's guesses are from the model's output"
     scene.play(Create(kl, rate_func=linear),
                run_time=max(1.0, 0.55 * (at(kl_nums) - scene.time)))
-    scene.emphasize(pair.subs[1], run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
+    # (it lights up, no box: r30's box cut the title's descenders and touched the y axis)
+    scene.play(pair.subs[1].animate.set_color(T.TEXT), run_time=0.5)
+    scene.hold_until(at(kl_nums) - 0.5)
+    scene.play(pair.subs[1].animate.set_color(T.MUTED), run_time=0.4)
     scene.adopt(kl_box, kl)
     # "its median climbs first, to its peak at X^(17)": the peak, as it is said
     t_a, t_b = at(kl_nums), at(kl_drop)
@@ -584,7 +625,7 @@ def legend(p) -> VGroup:
                VGroup(answer, said).arrange(RIGHT, buff=0.08)   # one entry: answer (its prompt)
                ).arrange(RIGHT, buff=0.08),
         VGroup(Line(LEFT * 0.14, RIGHT * 0.14, stroke_color=T.MUTED, stroke_width=1.5),
-               txt("each prompt", KEY_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08),
+               txt("each prompt's answer", KEY_SIZE, T.MUTED)).arrange(RIGHT, buff=0.08),
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
 
 

@@ -9,7 +9,7 @@ token's identity in view):
 - the answer's own row under the rule shows its label and bar only while it is outside the
   chart; once it is in the top k the row says just its rank (no second copy of the token);
 - the counter (large, white) names the state the lens reads, X^(l+1) for layer l (the chapter's notation),
-  and the header says what ␣ and ↵ mean.
+  and the header says what the marks it draws mean (␣; ↵ and nbsp only if drawn).
 """
 
 from __future__ import annotations
@@ -73,16 +73,24 @@ class LensRace(LayerRace):
     def header(self) -> VGroup:
         """What the bars are, and what the marks in the tokens' names mean, a size above the
         labels (grey at the label size it read ~12 px); "its" dropped for the room."""
+        # r31: one name per mark: a mark the chart draws is keyed, a token the chart names
+        # in words ("new line", "space") is not keyed again as a symbol ("↵ = new line" sat
+        # over rows labelled "new line")
         size = HEADER_SIZE
+        shown = [SAME_LOOKING.get(str(e.text), str(e.display))
+                 for lay in self.layers for e in lay.top]
+        keys = [("␣", "space")]
+        if any("↵" in s for s in shown):
+            keys.append(("↵", "new line"))
+        if "nbsp" in shown:
+            keys.append(("nbsp", "no-break space"))
+        parts = []
+        for i, (mark, name) in enumerate(keys):
+            parts += [txt(mark, size, T.TEXT, mono=True),
+                      txt("= " + name + ("," if i < len(keys) - 1 else ""), size, T.MUTED)]
         return inline(txt("top", size, T.MUTED),
                       Num(self.k, decimals=0, size=size, color=T.MUTED),
-                      txt("guesses (bar = probability);", size, T.MUTED),
-                      txt("␣", size, T.TEXT, mono=True),
-                      txt("= space,", size, T.MUTED),
-                      txt("↵", size, T.TEXT, mono=True),
-                      txt("= new line,", size, T.MUTED),
-                      txt("nbsp", size, T.TEXT, mono=True),
-                      txt("= no-break space", size, T.MUTED), buff=0.1)
+                      txt("guesses (bar = probability);", size, T.MUTED), *parts, buff=0.1)
 
     counter_word = "the lens\nreads"
 

@@ -168,10 +168,9 @@ def build(c: Context) -> Draft:
         # one sentence per picture, as in the shipped storyboard (the scene's cues): blocks,
         # pieces, plus the bias, the column sum, the lengths, the longest
         f"W O's rows come in blocks of {{data.shape.d_head}}, one per head. Each head's piece "
-        f"is its outputs times its block: {{data.shape.d_model}} numbers, drawn as a bar as "
-        f"long as the piece. The pieces plus W O's bias add up to delta attn, entry by entry. "
-        f"Here are the first entries: each piece's, then the bias's, and under the line their "
-        f"sum, delta attn's first entry."
+        f"is its outputs times its block: {{data.shape.d_model}} numbers, drawn as a bar: the "
+        f"bar's length is the piece's length. The pieces plus W O's bias add up to delta attn, entry by entry: "
+        f"here, the first entries and their sum, delta attn's first entry."
         + (" Laid end to end, the pieces' lengths and the bias's make "
            "{data.layers[0].join.with_bias:.1f}, the length their sum would have if all "
            "pointed one way; delta attn is only {data.layers[0].join.delta_norm_text} long: "
@@ -185,7 +184,8 @@ def build(c: Context) -> Draft:
            # review 28: "at most 0.99" held only after rounding (0.9927)
            "Next to each head, the token it weighs most "
            f"for {said}: each of these heads weighs "
-           "{data.layers[0].join.key_token} most." if key_longest else
+           "{data.layers[0].join.key_token} most; in this sentence they go together, a "
+           "link not measured as a cause." if key_longest else
            " The longest come from heads {data.layers[0].join.top[0].head}, "
            "{data.layers[0].join.top[1].head} and {data.layers[0].join.top[2].head}."),
         expect=(["data.layers[0].join.with_bias / data.layers[0].join.delta_norm > 1"]

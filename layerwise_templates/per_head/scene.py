@@ -14,9 +14,9 @@ Beats (storyboard `show` names, moments.py):
 - `keys`     the query moves up; every token's X (a blue column) into W_K, its key
              out as a teal strip along a lane under the columns and up into its place
 - `dots`     a copy of the query lands on each key, their dot product drops out
-- `scale`    every dot product ÷ √d_head: the scores (a short arrow per column, the new
-             number at its tip; no copies slide through a row); why, beside the dot
-             products on a line, moving in to where the scores are
+- `dots`/`scale` the top key's products written out as a box moves over each q_i, k_i
+             pair; the largest dot product boxed while said; every dot product ÷ √d_head:
+             the scores (a short arrow per column, the new number at its tip)
 - `exp`      e^(score − max score) under each score, and their sum (a row two steps old
              leaves: at most three rows of numbers on screen)
 - `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
@@ -36,7 +36,8 @@ Beats (storyboard `show` names, moments.py):
              the longest boxed; then each of their heads' row for the focus token (a strip
              of cells, the key token's ringed) and its weight on the key
 - `add`      X goes around attention on the skip path; X + Δ_attn, numbers added; a box for
-             what follows in the model (post-LN: LayerNorm, FFN, LayerNorm), then layer l+1
+             what follows in the model (post-LN: LayerNorm, FFN, LayerNorm), then layer l+1;
+             the followed head's layer-(l+1) query beside its layer-l one (plan values)
 The bottom caption is shown part by part (its "; " parts), each from the sentence that says
 it (CAPTION_CUES); PAUSES and END_HOLD give key results a moment of quiet.
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
@@ -144,11 +145,13 @@ class Stage:
     keys: VGroup | None = None          # one column per slot (None at an ellipsis)
     klabel: Mobject | None = None
     dots: VGroup | None = None
+    ring: Mobject | None = None         # the box round the largest dot product (dots → scale)
     scores: VGroup | None = None
     exps: VGroup | None = None
     bars: list = field(default_factory=list)
     weights: VGroup | None = None
     wrest: object = None                # the weight bars, their axis, label and the exp sum
+    axis: Mobject | None = None         # the bars' baseline (drawn with the exps' bars)
     rows: list = field(default_factory=list)    # (label, row) pairs of the worked rows
     matrix: AttentionMatrix | None = None
     panel: VGroup | None = None
@@ -164,12 +167,12 @@ class Stage:
 # listed shows its caption from its first sentence.
 CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0, 2),
                 "softmax": (1, 2, 4), "values": (1, 2), "matrix": (1, 2), "grid": (0, 1),
-                "join": (1,), "pieces": (1, 2, 4), "add": (1, 1, 2)}
+                "join": (1,), "pieces": (1, 2, 3, 4, 5), "add": (1, 1, 2)}
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("scores", 0): 4.0, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1, ("values", 2): 0.3,
-          ("matrix", 2): 0.5, ("pieces", 4): 0.9, ("pieces", 5): 0.3}
+PAUSES = {("scores", 0): 4.0, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1,
+          ("matrix", 2): 0.5, ("pieces", 3): 0.9, ("pieces", 4): 0.3}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
 END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 2.5}
 
@@ -655,9 +658,14 @@ class PerHeadScene(StoryboardScene):
                 self.wait(0.55 * t)
             self.play(FadeIn(cos[:2], shift=0.15 * UP), run_time=0.25 * t)
 
+        # review 30: the cosine detour (0:27-0:56) asserted its measure and crowded the
+        # frame; cut (chapter 4.2: "no two alike" belongs to 4.5). Its groups run only when
+        # the voice says them (more than two sentences)
+        detour = len(self.beat.get("cues") or []) > 2
         groups = [(0, [(1, lambda t: self.play(LaggedStart(*[FadeInPlace(c) for c in cards],
                                                            lag_ratio=0.1), run_time=t)),
-                       (1, lambda t: self.play(FadeInPlace(legend), run_time=t))]),
+                       (1, lambda t: self.play(FadeInPlace(legend), run_time=t))])]
+        groups += [] if not detour else [
                   (1, [(3, flatten)]),
                   (2, [(1.2, lambda t: self.play(FadeInPlace(cosnote), run_time=t)),
                        (1.2, lambda t: self.play(GrowFromCenter(pdot), FadeInPlace(pmark),
@@ -679,7 +687,7 @@ class PerHeadScene(StoryboardScene):
             xkey = VGroup(txt("blue dot:", B, T.X), txt("the same X", B, T.X))
             xkey.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             xkey.next_to(self.st.x, DOWN, buff=0.3).align_to([EDGE_X, 0, 0], LEFT)
-            groups.append((6, [
+            groups.append((6 if detour else 1, [
                 (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
                                         FadeInPlace(xkey), run_time=t)),
                 (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
@@ -693,7 +701,7 @@ class PerHeadScene(StoryboardScene):
         self.gone(pair)
         self.drop("switch", run_time=self.quick())
         self.st.cards = cards
-        self.st.panel = VGroup(legend, cos, cosnote, pdot, pile)
+        self.st.panel = VGroup(legend, cos, cosnote, pdot, pile) if detour else VGroup(legend)
         self.keep(cards, self.st.panel)
 
     # --- the worked example ---------------------------------------------------------------
@@ -770,9 +778,10 @@ class PerHeadScene(StoryboardScene):
                                     .move_to(block).scale(0.6).set_opacity(0),
                                     Indicate(block, color=T.Q, scale_factor=1.08),
                                     run_time=t)),
-            # the copy of X was absorbed by the block (a transform from it would leave a speck)
+            # the copy of X was absorbed by the block (a transform from it would leave a speck);
+            # Q slides out at reading size (grown from an edge, its digits were 7 px mid-way)
             (2, lambda t: (self.remove(*xcopy),
-                           self.play(FadeInPlace(eq), GrowFromEdge(q, LEFT),
+                           self.play(FadeInPlace(eq), FadeIn(q, shift=0.5 * RIGHT),
                                      FadeInPlace(qlabel), run_time=t))),
             (1, lambda t: self.emphasize(q.summary, color=T.Q, run_time=t))])])
         self.gone(*leaving)
@@ -935,15 +944,23 @@ class PerHeadScene(StoryboardScene):
             their total (the dot product the row gets)."""
             tk, q = self.st.keys[top], self.st.q
             u = t / (n_show + 2.5)
-            self.play(FadeInPlace(worked[0]), run_time=0.4 * u)
+
+            # review 31: an Indicate in each number's own colour did not show: a box round
+            # q_i and one round k_i, moving from pair to pair as each product is written
+            def pair(i):
+                return VGroup(*[SurroundingRectangle(m, color=MARK, buff=0.05, stroke_width=2.5)
+                                for m in (q.nums[i], tk.nums[i])])
+            box = pair(0)
+            self.play(FadeInPlace(worked[0]), FadeIn(box), run_time=0.4 * u)
             for i in range(n_show):
-                self.play(Indicate(q.nums[i], color=T.Q, scale_factor=1.25),
-                          Indicate(tk.nums[i], color=T.K, scale_factor=1.25),
-                          FadeIn(VGroup(*worked[1 + 2 * i - (1 if i else 0):2 + 2 * i]),
-                                 shift=0.1 * DOWN), run_time=0.8 * u)
+                if i:
+                    self.play(Transform(box, pair(i)), run_time=0.3 * u)
+                self.play(FadeIn(VGroup(*worked[1 + 2 * i - (1 if i else 0):2 + 2 * i]),
+                                 shift=0.1 * DOWN), run_time=(0.7 if i else 1.0) * u)
                 self.wait(0.2 * u)
             k0 = 2 * n_show
-            self.play(FadeInPlace(VGroup(*worked[k0:k0 + 3])), run_time=0.8 * u)
+            self.play(FadeOut(box), FadeInPlace(VGroup(*worked[k0:k0 + 3])), run_time=0.8 * u)
+            self.gone(box)
             self.play(FadeInPlace(VGroup(*worked[k0 + 3:])), run_time=0.5 * u)
             self.emphasize(worked.total, run_time=0.5 * u)
         # the key's formula leaves before the dot product's takes its place (review 20: the
@@ -972,7 +989,11 @@ class PerHeadScene(StoryboardScene):
         groups = [(0, steps)]
         if top is not None:
             # on the word (review 26: 2.4 s late, spread over the whole sentence)
-            groups.append((1, [(1, lambda t: self.point_below(dots[top], run_time=t)),
+            # review 31: the arrow flicked by between frames and the number's colour did not
+            # change (the pointer colour is the text's): a box that stays while it is said
+            ring = SurroundingRectangle(dots[top], color=MARK, buff=0.06, stroke_width=3)
+            self.st.ring = ring
+            groups.append((1, [(1, lambda t: self.play(Create(ring), run_time=t)),
                                (2.5, lambda t: self.wait(t))]))
         self.by_cue(groups)
         self.st.dots = dots
@@ -988,34 +1009,16 @@ class PerHeadScene(StoryboardScene):
         div = inline(txt(f"÷ √{d['shape']['d_head']} =", NUM),
                      Num(self.v.scale, None, 2, NUM, MARK), buff=0.15)
         # the row named at its left like the others (review 28: "scores" small, under 5.66)
-        label = self.label_at(inline(txt("scores:", S, T.TEXT), div, buff=0.15), Y_SCORE)
+        # review 31: on one line "… = 5.66" ran into the first score ("5.66 6.31"): the
+        # name over the divisor, both well clear of the row
+        label = VGroup(txt("scores:", S, T.TEXT), div).arrange(DOWN, aligned_edge=RIGHT,
+                                                                 buff=0.06)
+        label.move_to([0, Y_SCORE, 0]).align_to([LABEL_X - 0.35, 0, 0], RIGHT)
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
-        # review 29: no small grey rationale lines (the reason is one spoken line in softmax,
-        # after softmax is defined); the plot only shows what the division does
-        why = VGroup()
-        # the sizes on a line (review 20: 10 s of text with nothing moving): a dot per dot
-        # product; divided by √d_head they all move towards 0 and sit where the scores are
-        vals = [(h["scores"][t], h["dots"][t]) for t in self.slots()
-                if t is not None and h["dots"][t] is not None]
-        lo, hi = min(0.0, *[v for _, v in vals]), max(0.0, *[v for _, v in vals])
-        u, left, y_line = 7.5 / max(hi - lo, 1e-9), -3.0, -1.95
-        at = lambda v: left + (v - lo) * u             # noqa: E731
-        axis = Line([left - 0.2, y_line, 0], [left + 7.7, y_line, 0], color=T.MUTED,
-                    stroke_width=2)
-        zero = VGroup(Line([at(0), y_line - 0.1, 0], [at(0), y_line + 0.1, 0], color=T.TEXT,
-                           stroke_width=2))
-        zero.add(txt("0", S, T.TEXT).next_to(zero[0], DOWN, buff=0.08))
-        pts = VGroup(*[Dot([at(v), y_line, 0], radius=0.07, color=T.TEXT) for _, v in vals])
-        moved = [[at(sc), y_line, 0] for sc, _ in vals]     # the plan's scores
-        lname = txt("dot products", S, T.TEXT).next_to(axis, LEFT, buff=0.15)
-        sname = inline(txt("÷", S, T.TEXT), Num(self.v.scale, None, 2, S),
-                       txt("scales every score", S, T.TEXT))
-        sname.next_to([at(max(sc for sc, _ in vals)), y_line, 0], UP, buff=0.25)
-        sname.align_to([at(0) - 0.3, 0, 0], LEFT)
-        line = VGroup(axis, zero, pts, lname)
-        why.add(line, sname)
+        ring = self.st.ring
         self.by_cue([(2, [
-            (1, lambda t: self.play(FadeInPlace(label), run_time=t)),
+            (1, lambda t: self.play(FadeInPlace(label), *([FadeOut(ring)] if ring else []),
+                                    run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
             (4, lambda t: self.play(step_down(self.st.dots, scores), run_time=t)),
             (1, lambda t: self.emphasize(scores, run_time=t)),
@@ -1024,21 +1027,10 @@ class PerHeadScene(StoryboardScene):
             # the keys have done their part: they give way (the values take their place)
             (1, lambda t: self.play(FadeOutPlace(self.st.keys), FadeOutPlace(self.st.klabel),
                                     *[FadeOutPlace(self.shown.pop(k)) for k in ("dot_sum",)
-                                      if k in self.shown], run_time=t))]),
-            # why √d_head (the design's reason, said as such): where the dot products' sum
-            # was written
-            # line by line as the voice says it (review 19: a static 13 s block)
-            (3, [(1, lambda t: self.play(FadeInPlace(line), run_time=t)),
-                 (1, lambda t: self.play(*[Indicate(m, color=T.TEXT, scale_factor=1.3)
-                                           for m in pts], run_time=t)),
-                 (2, lambda t: (self.play(*[m.animate.move_to(x) for m, x in zip(pts, moved)],
-                                          FadeOutPlace(lname), FadeInPlace(sname),
-                                          run_time=t),
-                                # gone for good (a later fade of the group would bring it back)
-                                line.remove(lname), self.gone(lname))),
-                 # no box: it closed in on the ÷ and the words beside the number
-                 (1, lambda t: self.play(Indicate(sname[1], color=T.TEXT), run_time=t))])])
-        self.set_slot("why", why)
+                                      if k in self.shown], run_time=t))])])
+        # review 31: the number line (unlabelled dots piling up at 0) repeated the table: cut
+        if ring is not None:
+            self.gone(ring)
         self.gone(self.st.keys, self.st.klabel)
         for m in (self.st.keys, self.st.klabel):
             if m in self.st.on:
@@ -1059,6 +1051,16 @@ class PerHeadScene(StoryboardScene):
                                                          EXP_SUM_DECIMALS, S), buff=0.2)
         total.move_to([0, Y_E - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
         flying = [a.copy() for a in exps]
+        # review 30: exp was digit swaps in a dim row, the bars came only at the end: each
+        # exp rises as a bar (height = the exp, at most 1) as it is written; softmax's ÷ sum
+        # then reshapes these same bars into the weights
+        n = len(self.slots())
+        ebars = VGroup(*[Rectangle(width=BAR_W, height=max(0.01, BAR_H * float(h["exp"][t] or 0)),
+                                   stroke_width=0).set_fill(WEIGHT, 0.9)
+                         .move_to([self.xs(j), BASE, 0], aligned_edge=DOWN)
+                         for j, t in enumerate(self.slots()) if t is not None])
+        eaxis = Line([self.xs(0) - 0.45, BASE, 0], [self.xs(n - 1) + 0.4, BASE, 0],
+                     color=T.MUTED, stroke_width=2)
         # the shifted row stays: each exp comes down from the number it is e to the power of
         why = self.shown.pop("why", None)
         self.by_cue([(0, [(1, lambda t: (self.play(FadeOutPlace(why), run_time=t),
@@ -1074,7 +1076,9 @@ class PerHeadScene(StoryboardScene):
                                       run_time=t)),
             (1, lambda t: self.point_below(shifted[top], run_time=t))]),
             (2, [(3, lambda t: self.play(FadeInPlace(label), step_down(shifted, exps),
-                                         run_time=t)),
+                                         Create(eaxis), run_time=t)),
+                 (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in ebars],
+                                                     lag_ratio=0.05), run_time=t)),
                 (0.5, lambda t: self.play(ghost(VGroup(shifted, slabel), USED),
                                           ghost(VGroup(self.st.scores, self.st.rows[1]), 0),
                                           run_time=t)),
@@ -1086,9 +1090,10 @@ class PerHeadScene(StoryboardScene):
                  (1, lambda t: self.emphasize(total[1], run_time=t))])])
         self.remove(*flying)
         self.st.exps = exps
+        self.st.bars, self.st.axis = ebars, eaxis
         self.st.rows += [slabel, shifted, label]
         self.set_slot("exp_sum", total)
-        self.keep(exps, label, slabel, shifted)
+        self.keep(exps, label, slabel, shifted, ebars, eaxis)
 
     def beat_softmax(self, beat) -> None:
         d, (h, p) = self.data, self.head()
@@ -1101,16 +1106,36 @@ class PerHeadScene(StoryboardScene):
         n = len(self.slots())
         axis = Line([self.xs(0) - 0.45, BASE, 0], [self.xs(n - 1) + 0.4, BASE, 0],
                     color=T.MUTED, stroke_width=2)
+        ebars = self.st.bars if isinstance(self.st.bars, VGroup) and len(self.st.bars) else None
+        if ebars is not None and self.st.axis is not None:
+            axis = self.st.axis
         weights = self.row(p.weights, h["decimals"]["weights"],
                            BASE - 0.27, WEIGHT, zeros=True)
         label = self.label_at(txt("÷ sum: attention weights", S, WEIGHT), BASE - 0.27)
         total = self.shown.pop("exp_sum")
-        steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(), BASE + 0.42, 0]),
-                                         Create(axis), run_time=t)),
-                 (4, lambda t: self.play(step_down(self.st.exps, weights), FadeInPlace(label),
-                                         run_time=t)),
-                 (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
-                                                     lag_ratio=0.05), run_time=t))]
+        if ebars is None:
+            steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(),
+                                                                    BASE + 0.42, 0]),
+                                             Create(axis), run_time=t)),
+                     (4, lambda t: self.play(step_down(self.st.exps, weights),
+                                             FadeInPlace(label), run_time=t)),
+                     (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
+                                                         lag_ratio=0.05), run_time=t))]
+        else:
+            # the exps' bars become the weights' (each ÷ the sum: a touch shorter); the
+            # weights written under them; no second set of bars (the exps' bars and axis
+            # leave the stage list: the weights' bars and the axis are kept below)
+            self.st.on = [m for m in self.st.on if m is not ebars and m is not axis]
+
+            def reshape(t):
+                self.play(*[ReplacementTransform(a, b) for a, b in zip(ebars, bars)],
+                          run_time=t)
+            steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(),
+                                                                    BASE + 0.42, 0]),
+                                             run_time=t)),
+                     (4, lambda t: self.play(step_down(self.st.exps, weights),
+                                             FadeInPlace(label), run_time=t)),
+                     (2, reshape)]
         shifted_rows = VGroup(self.st.rows[2], self.st.rows[3])     # label, row
         steps.append((0.5, lambda t: self.play(
             ghost(VGroup(self.st.exps, self.st.rows[-1], total), USED),
@@ -1140,17 +1165,14 @@ class PerHeadScene(StoryboardScene):
         eline.move_to([0, Y_EXP, 0])
         groups = [(4, steps)]
         # only when the voice says it (a sentence after the weights; a draft has none)
-        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 6
+        said = top is not None and second is not None and len(self.beat.get("cues") or []) > 5
         if said:
-            # cue 5: why ÷ √d_head, one spoken line (the design's reason, not measured): the
-            # bars it is about are pointed at
-            groups.append((5, [(1, lambda t: self.play(Indicate(bars, color=WEIGHT,
-                                                                scale_factor=1.05),
-                                                       run_time=t))]))
+            # review 30: the design-reason sentence (9 s over a static chart) is cut; the
+            # gap sentence, cue 5, follows the weights
             # the scores row, faded to nothing in the exp beat, leaves the scene first: the
             # gap line takes its place (no hidden text under it, layoutcheck)
             hidden = VGroup(self.st.scores, self.st.rows[1], shifted_rows)
-            groups.append((6, [(1, lambda t: (self.gone(hidden),
+            groups.append((5, [(1, lambda t: (self.gone(hidden),
                                               self.play(FadeInPlace(gapline[:2]),
                                                         run_time=t))),
                                (1, lambda t: self.play(FadeInPlace(gapline[2:4]),
@@ -1193,8 +1215,9 @@ class PerHeadScene(StoryboardScene):
                      txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_V"), F, T.V),
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("V"))
-        gist = txt(f"'{d['focus']['token']}' takes in context from '{d['tokens'][top]}'", S,
-                   T.V).next_to(out, DOWN, buff=0.3).align_to([EDGE_X + 0.05, 0, 0], LEFT)
+        # review 31: "takes in context" said before W_O: this is still the head's output
+        gist = txt(f"≈ the value of '{d['tokens'][top]}', the token before "
+                   f"'{d['focus']['token']}'", S, T.V).next_to(out, DOWN, buff=0.3).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         # under W_V, clear of the X columns' way into it and of the values' way out
         how.move_to([0.6, -1.15, 0])
         # the weighted sum written out: the two heaviest weights times their values, + …
@@ -1213,9 +1236,12 @@ class PerHeadScene(StoryboardScene):
         # each token's X (a blue column) travels into W_V; its value comes out and goes to
         # where its key was
         xs, xlabel = self.x_strips()
-        wv = Rectangle(width=0.5, height=1.7, stroke_color=T.V, stroke_width=2, fill_color=T.V,
-                       fill_opacity=0.3).move_to([-3.95, 0.35 - W_DROP, 0])
-        wvname = math(self.sup("W_V"), F, T.V).next_to(wv, UP, buff=0.12)
+        # review 31: beside the first column, [CLS]'s value ran into W_V's and X's names:
+        # the block further left and lower, its name at its left; X's name a step left
+        wv = Rectangle(width=0.5, height=1.5, stroke_color=T.V, stroke_width=2, fill_color=T.V,
+                       fill_opacity=0.3).move_to([-4.7, -0.35, 0])
+        wvname = math(self.sup("W_V"), F, T.V).next_to(wv, LEFT, buff=0.15)
+        xlabel.shift(0.3 * LEFT)
         cols = [j for j, t in enumerate(self.slots()) if t is not None]
         gaps = [values[j] for j, t in enumerate(self.slots()) if t is None]
         # the weights row itself moves up, each weight under its value; its bars, their
@@ -1232,7 +1258,7 @@ class PerHeadScene(StoryboardScene):
 
         def out_of_wv(js, t):
             # one value after another (as the keys came): none overlaps another in flight
-            self.emerge(wv, [values[j] for j in js], T.V, Y_DOT - 0.05, t)
+            self.emerge(wv, [values[j] for j in js], T.V, wv.get_y(), t)
 
         self.by_cue([(0, [
             (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wrest),
@@ -1269,9 +1295,10 @@ class PerHeadScene(StoryboardScene):
             (2, [(0.7, lambda t: (self.play(FadeOutPlace(tlabel), FadeInPlace(olabel),
                                             run_time=t), self.gone(tlabel))),
                  (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
-                                              color=T.V, run_time=t))]),
-            # what it does for the focus token: context from the token before, said on screen
-            (3, [(1, lambda t: self.play(FadeInPlace(gist), run_time=t)),
+                                              color=T.V, run_time=t)),
+                 # what that is for the focus token, on the same sentence (review 31: its own
+                 # sentence repeated it, and said "context" before W_O)
+                 (1, lambda t: self.play(FadeInPlace(gist), run_time=t)),
                  (1, lambda t: self.emphasize(gist, run_time=t))])])
         self.gone(how, *keys_left)
         self.gone(rows, wrest)
@@ -1583,9 +1610,10 @@ class PerHeadScene(StoryboardScene):
                             T.TEXT) for h in range(n)])
         # the bias's length too, so the added lengths can be checked from the screen
         lens.add(Num(jp.bias_norm, None, j["decimals"]["bias_norm"], PS, T.TEXT))
-        plabel = inline(txt("bar: each head's piece of", S, T.TEXT),
+        # review 31: "as long as the piece" was vague: bar length = the piece's length
+        plabel = inline(txt("each head's piece of", S, T.TEXT),
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
-                        txt("as long as the piece", S, T.TEXT))
+                        txt(": bar length = the piece's length", S, T.TEXT))
         plabel.move_to([0, 2.62, 0]).align_to([x0, 0, 0], LEFT)
         # the bias: a grey bar in its own row under the heads'
         bbar = Rectangle(width=max(0.02, k * j["bias_norm"]), height=P - 0.1, stroke_width=0)
@@ -1610,7 +1638,6 @@ class PerHeadScene(StoryboardScene):
         eq = txt("=" if jp.sum_adds else "≈", T.TYPE.body, T.MUTED).next_to(total, LEFT,
                                                                           buff=0.15)
         column_sum = VGroup(cs_head, firsts, plus, bfirst, rule, eq, total)
-        boxes = VGroup()                    # drawn when the bars have their lengths (lengths)
         # beside each head's bar: the token it weighs most for bank (its row's largest
         # weight); the key token's heads in the weight colour, the others dim
         x_tok = -1.45                       # clear of the longest bar's box (review 17)
@@ -1623,13 +1650,6 @@ class PerHeadScene(StoryboardScene):
         onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
         onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
         # on two lines (review 28: one line ended 6 px from the frame's edges)
-        cnote = VGroup(txt(f"In this sentence, long pieces and a look at '{j['key_token']}'",
-                           T.TYPE.body, T.TEXT),
-                       txt("go together; why was not tested.", T.TYPE.body, T.TEXT))
-        cnote.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        cnote.move_to([0, y_bias - 1.0, 0]).align_to([x_tok, 0, 0], LEFT)
-        if cnote.get_right()[0] > 6.7:
-            cnote.shift(LEFT * (cnote.get_right()[0] - 6.7))
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update", S, T.ATTN),
@@ -1658,6 +1678,21 @@ class PerHeadScene(StoryboardScene):
             # the colour key comes only now, where the column no longer passes
             self.play(ReplacementTransform(out, strips[mine]), FadeInPlace(names[mine]),
                       FadeInPlace(legend), run_time=0.4 * t)
+
+        def join_up(t):
+            # review 31: copies flew diagonally across each other and the label: all together
+            # down into one lane, along it to their places (in step, so never overlapping),
+            # down into the joined row; its label comes after
+            cs = VGroup(*[x.copy() for x in strips])
+            lane = (strips.get_bottom()[1] + joined.get_top()[1]) / 2
+            self.add(cs)
+            self.play(cs.animate.set_y(lane), run_time=0.25 * t)
+            self.play(*[c.animate.stretch_to_fit_width(js.width).set_x(js.get_x())
+                        for c, js in zip(cs, joined)], run_time=0.4 * t)
+            self.play(*[c.animate.move_to(js) for c, js in zip(cs, joined)], run_time=0.2 * t)
+            self.gone(cs)
+            self.add(joined)
+            self.play(FadeInPlace(jl), run_time=0.15 * t)
 
         def through_wo(t):
             # the joined row travels into W_O; Δ_attn comes out on the other side
@@ -1741,7 +1776,8 @@ class PerHeadScene(StoryboardScene):
         # the lengths added: copies of the bars lie end to end (one bar, 12.4 long) beside
         # a bar as long as Δ_attn, on the same scale, where the column sum was
         # left of Δ_attn's column, so no copy passes over it on its way
-        x_st, y_sum, y_d, bh = -2.2, -0.55, -1.25, 0.26
+        # review 30: "14.0" touched Δ_attn's length label at -0.55: the bars a row lower
+        x_st, y_sum, y_d, bh = -2.2, -1.25, -1.95, 0.26
         ks = min(k, 5.6 / max(j["with_bias"], 1e-9))
         ends = np.concatenate([[0.0], np.cumsum([ks * L for L in j["piece_norms"]])])
         stack = VGroup(*[Rectangle(width=max(0.02, ends[h + 1] - ends[h]), height=bh,
@@ -1776,10 +1812,13 @@ class PerHeadScene(StoryboardScene):
             self.gone(column_sum)
             for b, m in zip([*bars, bbar], lens):
                 m.next_to(b, RIGHT, buff=0.12)
-            for h in boxed:              # as high as the row, clear of the text at its ends
+            # review 30: boxes round the named rows cut through the neighbouring token
+            # labels and touched each other (rows 4, 5): each named row is tinted instead,
+            # from its name to its length, a gap between neighbours (below)
+            for h in boxed:
                 g = VGroup(hnames[h], bars[h], lens[h])
-                boxes.add(Rectangle(width=g.width + 0.24, height=P - 0.02, color=MARK,
-                                    stroke_width=2).move_to([g.get_x(), ys[h], 0]))
+                tints.add(Rectangle(width=g.width + 0.2, height=P - 0.09, stroke_width=0)
+                          .set_fill(MARK, 0.2).move_to([g.get_x(), ys[h], 0]))
             # copies go right along their own rows (over empty space), then down into one bar
             copies = [bars[h].copy() for h in range(n)]
             self.play(LaggedStart(*[c.animate.stretch_to_fit_width(stack[h].width)
@@ -1798,6 +1837,12 @@ class PerHeadScene(StoryboardScene):
             self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
                       Indicate(dlen, color=T.ATTN), run_time=0.1 * t)
 
+        tints = VGroup()                    # the named rows' tints (made in lengths)
+
+        def tint(t):
+            self.play(LaggedStart(*[FadeIn(x) for x in tints], lag_ratio=0.3), run_time=t)
+            self.bring_to_back(tints)
+
         self.st.grid_rows = []
         edge = ([lens[h] for h in range(n)
                  if j["piece_norms"][h] in (j.get("key_len_min"), j.get("other_len_max"))]
@@ -1815,10 +1860,7 @@ class PerHeadScene(StoryboardScene):
                   (1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
                   (3, gather)])
         self.by_cue([(0, first),
-                     (1, [(3, lambda t: self.play(LaggedStart(*[
-                                  ReplacementTransform(s.copy(), js)
-                                  for s, js in zip(strips, joined)], lag_ratio=0.25),
-                                  FadeInPlace(jl), run_time=t)),
+                     (1, [(3, join_up),
                           (3, through_wo)]),
                      (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
@@ -1833,41 +1875,37 @@ class PerHeadScene(StoryboardScene):
             self.by_cue([(0, [(1, lambda t: self.emphasize(wo_rect, run_time=t)),
                               (3, cut)]),
                          (1, [(4, pieces)]),
-                         (2, [(1, to_sum)]),
-                         (3, [(5, add_up),
+                         (2, [(1, to_sum), (5, add_up),
                               (1, lambda t: self.emphasize(total, delta.nums[0], color=T.ATTN,
                                                            run_time=t))]),
-                         (4, [(6, lengths),
+                         (3, [(6, lengths),
                               (1, lambda t: self.emphasize(slabel[1], dlabel[1],
                                                            run_time=t))]),
                          # the cancellation has been said: its bars leave before the
                          # longest pieces are named (one analysis at a time)
-                         (5, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
+                         (4, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
                                              self.gone(cancel))),
-                              (2, lambda t: self.play(LaggedStart(*[
-                                  Create(b) for b in boxes], lag_ratio=0.3), run_time=t)),
+                              (2, tint),
                               # the gap that makes them the longest, with its numbers: the
                               # boxed heads' shortest piece, every other head's longest
                               *([(1, lambda t: self.emphasize(*edge, run_time=t))]
                                 if edge else [])]),
-                         (6, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
+                         (5, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
                                   FadeInPlace(x) for x in argmax], lag_ratio=0.1),
                                   run_time=t)),
-                              # the boxes of the longest pieces reach out to their tokens
-                              (1, lambda t: self.play(*[
-                                  b.animate.stretch_to_fit_width(
-                                      argmax[h].get_right()[0] + 0.12 - b.get_left()[0])
-                                  .align_to(b, LEFT)
-                                  for b, h in zip(boxes, boxed)], run_time=t)),
-                              (1, lambda t: self.emphasize(*[argmax[h] for h in j["key_heads"]],
-                                                           color=WEIGHT, run_time=t))]),
-                         # what the pairing is and is not (review 19: read as a cause)
-                         (7, [(1, lambda t: self.play(FadeInPlace(cnote), run_time=t)),
-                              (1, lambda t: self.wait(t))])])
+                              # review 31: boxes round them were taller than a row and cut
+                              # into the neighbours: the named tokens brighten instead
+                              (1, lambda t: self.play(*[argmax[h].animate.set_color(MARK)
+                                                        for h in j["key_heads"]],
+                                                      *[argmax[h].animate.set_opacity(0.6)
+                                                        for h in range(n)
+                                                        if h not in j["key_heads"]],
+                                                      run_time=t)),
+                              (0.5, lambda t: self.wait(t))])])
             for m in (seg, wo_rect, wo_name):
                 if m in self.st.on:
                     self.st.on.remove(m)
-            self.keep(bars, lens, boxes, argmax, onl, hnames, bname, bbar, cnote)
+            self.keep(bars, lens, tints, argmax, onl, hnames, bname, bbar)
         self.st.pieces = rest
 
     def beat_pieces(self, beat) -> None:
@@ -1990,12 +2028,16 @@ class PerHeadScene(StoryboardScene):
 
         # the FFN (and MiniLM's second LayerNorm) come before the next layer: said, not skipped
         nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.MUTED)
-        nxt.next_to(ln, DOWN, buff=0.45).align_to(ln, RIGHT)
+        nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.TEXT)
+        nxt.next_to(ln, DOWN, buff=0.75).align_to(ln, RIGHT)
         a5 = Arrow(ln.get_bottom(), [ln.get_x(), nxt.get_top()[1], 0], buff=0.06,
                    color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.4)
         nl, nv = lay["next"], p.next
         fresh = None
-        if nl is not None:
+        # review 30: the closing side-by-side of two queries (three numbers each) belongs to
+        # the next video (chapter 4.2: must not tell the layer-to-layer story); drawn only
+        # when the voice has its sentences (more than four)
+        if nl is not None and len(self.beat.get("cues") or []) > 4:
             # what comes out: the next layer's X for the focus token, then the followed head's
             # query there beside the one this video followed (both from the plan)
             l1, hh, nd, tok = nl["layer"], nl["head"], nl["decimals"], d["focus"]["token"]
@@ -2066,6 +2108,27 @@ class PerHeadScene(StoryboardScene):
             self.remove(*bits)
             self.play(*[FadeInPlace(f[2]) for f in kv], run_time=0.3 * t)
 
+        # review 31 (teach): the chapter's claim in one short picture: the followed head's
+        # query for the focus token in layer l+1 (from the updated X) beside the one this
+        # video followed, both from the plan, where the sum was
+        pair = None
+        if nl is not None and fresh is None:
+            hh, nd, tok = nl["head"], nl["decimals"], d["focus"]["token"]
+            dh = d["shape"]["d_head"]
+            pair = []
+            for l_, vals, path, x_, cap in (
+                    (self.layer, nl["q_here"], nv.q_here.path, -2.4,
+                     f"layer {self.layer}: the query we followed"),
+                    (nl["layer"], nl["q"], nv.q.path, 2.4,
+                     f"layer {nl['layer']}: new Q from the updated X")):
+                c = self.column(vals, path, nd, T.Q, length=dh)
+                c.at(x_, -1.35)
+                nm = inline(math(f"Q^(({l_},{hh}))", F, T.Q),
+                            txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
+                nm.next_to(c, UP, buff=0.12).align_to(c, LEFT)
+                cp = txt(cap, S, T.TEXT).next_to(c, DOWN, buff=0.2).set_x(c.get_x())
+                pair.append(VGroup(nm, c, cp))
+
         strip = (Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
                            fill_color=T.X, fill_opacity=0.3).move_to(fresh[0][1])
                  if fresh is not None else None)
@@ -2090,7 +2153,15 @@ class PerHeadScene(StoryboardScene):
                                            Create(a7), FadeInPlace(plus2), run_time=t)),
                  (1, lambda t: self.play(Create(a8), FadeInPlace(ln2), run_time=t))])] + ([
             (3, [(1, lambda t: self.play(Create(a5), FadeInPlace(nxt), run_time=t)),
-                 (1, lambda t: self.emphasize(nxt, run_time=t))])]
+                 *([(0.6, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
+                                               run_time=t),
+                                     self.gone(sums, *names, sname3, note))),
+                    (1, lambda t: self.play(FadeInPlace(pair[0]), run_time=t)),
+                    # the new one comes down from the label that announces it
+                    (1.2, lambda t: self.play(FadeIn(pair[1], shift=0.4 * DOWN), run_time=t)),
+                    (1, lambda t: self.emphasize(pair[0][1].nums, pair[1][1].nums,
+                                                 color=T.Q, run_time=t))]
+                   if pair else [(1, lambda t: self.emphasize(nxt, run_time=t))])])]
             if fresh is None else [
             (3, [(0.8, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
                                             run_time=t), self.gone(sums, *names, sname3, note))),
@@ -2131,7 +2202,7 @@ class PerHeadScene(StoryboardScene):
                  (1.5, lambda t: self.wait(t))])]))
         kept = [xin, box, bname, plus, a1, a2, a3, skip, sname, block2, a5, nxt]
         if fresh is None:
-            kept += [sums, *names, note]
+            kept += list(pair) if pair else [sums, *names, note]
         else:
             kept += list(fresh)
         self.keep(*kept)

@@ -58,6 +58,14 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         lay["zoom"] = first if l == 0 else close_up(lay["x_in"], lay["x_out"], later,
                                                      first, zoom_out, path)
         lay["step_len"] = n          # |X^(l+1) - X^(l)| = |0.1 V^(l)|
+        # Q, K, V = X times W as written (two decimals each): how far each product redone
+        # from the shown digits is off the shown result, at most (> 0.005: it is written "≈")
+        lay["prod_gap"] = {key: round(max(abs(round(sum(round(x, 2) * round(w, 2) for x, w in
+                                                       zip(lay["x_in"], col)), 2)
+                                              - round(r, 2))
+                                          for col, r in zip(zip(*lay[f"W_{key.upper()}"]),
+                                                            lay[key])), 4)
+                           for key in "qkv"}
         # X^(l+1) = X^(l) + Δ^(l) as written (two decimals): how far the written sum is off,
         # entry by entry, at most (0: it adds up; else it is written "≈": 0.10 + (-0.15)
         # shown as -0.04 would not add up to the eye)

@@ -6,8 +6,8 @@ Beats (each optional, in storyboard order): `code` (the loop on screen; "# layer
 when a new layer begins the last pass's rows leave first, then the X it wrote moves up into
 the X row, round whatever is still on screen; after layer 0 the loop's lines move down into
 the panel's lower left and stay there for every layer, the current line lit and "# layer l"
-beside `for`; the rule "layer l reads X^(l) → writes X^(l+1)" stays over the plane once it
-is said, so no header goes stale; the last pass's V arrow stays as a faint ghost, its own
+beside `for`; the rule "layer l reads X^(l) → writes X^(l+1)" comes large, in the band
+between the rows and the code, for its sentence only (no header goes stale); the last pass's V arrow stays as a faint ghost, its own
 name dimmed with it when it is long enough to see: no legend), `q`/`k`/`v` (a copy of X
 drops out of its row and goes over this pass's W, the product's entries appear one by one;
 after layer 0 V's arrow grows on the plane (V^(0), drawn to fit V^(1), was a few pixels: it
@@ -23,20 +23,23 @@ magnification; "the close-up keeps layer one's magnification" is said while it i
 bar outlined), and draws Δ tip to tail from X, X's arrow sliding along it from X^(l)'s tip to
 X^(l+1)'s (the plane's view is the plan's: not centred on the origin, every X and V with
 room for their names); then, at "Added tip to tail", the new X's row
-is written between X's and Δ's: X's numbers drop into its upper lane, Δ's rise into its
-lower lane, stacked in each slot like a written column sum, and shrink away before the sum
+is written under Δ's: X's numbers go round by the right into its lower lane, Δ's drop into
+its upper lane, stacked in each slot like a written column sum, and fade before the sum
 appears ("≈" where the sum as written does not add up: `layers[l].sum_gap`); the X it
 leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
-earlier layer" everywhere); the step's length, as a number and a bar on one scale, joins a
-table under the plane), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
+earlier layer" everywhere); as the lens shuts its X^(l+1) name moves to the plane's, and
+the step's length, its number flown out of the lens's readout, joins a table of bars on one
+scale under the plane; layer 0's close-up shows V^(0) faint beyond Δ (its first tenth);
+layer 2 draws X^(1)·W_V^(2), grey, beside V^(2)), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
 side by side, the last layer's numbers moving into its column, the "computed once and
-reused" copies (grey) stepping down under the real values; then they leave, the rows close
+reused" case: layer 0's Q, K, V sliding, grey, along their rows into the later columns'
+emptied cells, the X's it would give in grey in lanes under the X rows; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
 column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
 outlined: the toy omits attention). Layer 1's close-up opens at layer 0's magnification, Δ
 running off the lens, and zooms out as "zoomed out" is said (layer 0's bar shrinking with
-it, then growing back, relabelled). The table has a lane under every row for the grey copies
-(the would-be X^(l) too); the note beat keeps it full size, the notes under it.
+it, then growing back, relabelled). The table has a lane under each X row for the would-be X's
+(grey); the note beat keeps it full size, the notes under it.
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `row_of`).
 """
 
@@ -45,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import config
+from manim import config, there_and_back
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
                    Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, rush_from, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
@@ -70,6 +73,7 @@ CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
 CODE_DIM = 0.35        # code lines not boxed, once the code has been read
+HYPO = ManimColor("#B9BEC7")   # the table's hypothetical (grey, yet high contrast on the dark)
 GHOST = 0.3             # last layer's Q, K, V: faint, yet V^(0) stays seen beside V^(1)
 GHOST_LABEL = 0.6       # a faint arrow's own name, dimmed with it (still readable)
 NOTES_W = 3.3           # the table's column of notes (legend, "unused"), scene units
@@ -231,7 +235,7 @@ def glide(m, points, t0: float = 0.0, t1: float = 1.0, scale: float = 1.0,
         mob.move_to(where(u))
         if vanish is not None and alpha > vanish:
             k = smooth((alpha - vanish) / max(1e-6, 1 - vanish))
-            mob.scale(max(0.02, 1 - 0.9 * k)).set_opacity(1 - k)
+            mob.set_opacity(1 - k)      # (fades where it lands: never shrinks to a speck)
     return UpdateFromAlphaFunc(m, update, rate_func=linear)
 
 
@@ -454,6 +458,10 @@ class ToyLoopScene(StoryboardScene):
             gone = [*first, *[self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]]
         elif made is not None:
             gone = [self.shown.pop(k) for k in ("cursor", "rs") if k in self.shown]
+        if made is not None and self.layer == 1 and "layer" in self.shown:
+            # the convention was said and shown at layer 0; from layer 1 on the rows' own
+            # names (X^(l), X^(l+1)) carry it: the header leaves (less on screen at once)
+            gone.append(self.shown.pop("layer"))
         row = self.row(f"{T.X_l(self.layer)} =", src.x_in, T.X, 0)
         if made is not None:
             # the last pass's rows leave first (the sum it wrote stays), then the X it wrote
@@ -478,6 +486,10 @@ class ToyLoopScene(StoryboardScene):
             self.add(row[1])
             # X's name, and (after layer 0) the loop moving down; the new pass's mark
             anims = [FadeInPlace(row[0])]
+            back = getattr(self, "code_away", None)
+            if back:            # the code, back for the loop's next pass (its mark comes below)
+                anims.append(FadeInPlace(back[0]))
+                self.code_away = None
             if move_code:
                 anims += self.code_down()
             self.play(*anims, run_time=self.quick(0.1, 0.7))
@@ -626,7 +638,10 @@ class ToyLoopScene(StoryboardScene):
         had_w = "w" in self.shown
         self.drop("w", run_time=0.25)
         self.put("w", w_row, run_time=0.35 if had_w else None)
-        label = math(f"{T.X_l(l, name)} =", MATH_LABEL, color)
+        # ("≈" where the product redone from the digits shown does not give the digits
+        # shown: the plan's check, as for the sum)
+        label = math(f"{T.X_l(l, name)} " + ("≈" if lay["prod_gap"][key] > 0.005 else "="),
+                     MATH_LABEL, color)
         label.move_to(self.panel_top + DOWN * 0.6 * "qkv".index(key), aligned_edge=UP + LEFT)
         label.set_x(self.results_x, direction=LEFT)
         x_grid = self.shown["x"][1]
@@ -662,13 +677,21 @@ class ToyLoopScene(StoryboardScene):
             result = row_of(getattr(src, key).values, getattr(src, key).path, color,
                             T.TYPE.label)
             result.next_to(label, RIGHT, buff=T.BUFF)
-            self.play(*[TransformFromCopy(a, b) for a, b in zip(top, result.nums)],
-                      FadeInPlace(VGroup(result[0], result[2])), FadeInPlace(label),
-                      box.animate.surround(result, buff=0.08), run_time=1.0)
-            self.play(DimPlace(bottom, 4.0), run_time=0.4)
-            self.play(FadeOutPlace(box), run_time=0.3)
-            self.remove(*result.nums)
+            # (copies at full size, lifted into the empty lane between X's row and W, along it,
+            # and up into Q's slots: side by side all the way, never over other digits)
+            copies = [a.copy() for a in top]
+            lane = (x_grid.get_bottom()[1] + W.get_top()[1]) / 2
+            paths = []
+            for c, b in zip(copies, result.nums):
+                a0, b0 = c.get_center(), b.get_center()
+                paths.append([a0, [a0[0], lane, 0.0], [b0[0], lane, 0.0], b0])
+            self.add(*copies)
+            self.play(FadeOutPlace(box), FadeInPlace(VGroup(result[0], result[2])),
+                      FadeInPlace(label), run_time=0.3)
+            self.play(*[glide(c, p) for c, p in zip(copies, paths)], run_time=1.0)
+            self.remove(*copies)
             self.add(result)
+            self.play(DimPlace(bottom, 4.0), run_time=0.4)
         elif l == 1 and key == "q" and W.as_numbers:
             # layer 1's X is not [1, 0]: its first product is walked with real weights
             result = self.walk_product(x_grid, W, src, key, color, label, w_row)
@@ -684,19 +707,8 @@ class ToyLoopScene(StoryboardScene):
             if not first and l < 2:
                 self.busy(result)
             return
-        if l == 0:
-            # (V^(0) is a few pixels on the plane, drawn to fit V^(1): mostly arrowhead. It
-            # stays a row of numbers; "only V feeds this toy's update": V's row, then the
-            # update line's 0.1 * V)
-            only = self.cue_with("only V", -1)
-            if only >= 0 and self.code in self.mobjects:
-                self.hold_until(self.phrase_time(only, "only V") - 0.1)
-                self.emphasize(self.shown["v"], run_time=0.8)
-                self.emphasize(self.code_part(self.data["lines"]["update"], "0.1 * V"),
-                               run_time=1.4)
-            elif not self.beat.get("cues"):
-                self.busy(result)
-            return
+        # V^(0) too is drawn on the plane (short: about 0.4 against V^(1)'s 2.5), so "this V
+        # is longer" at layer 1 compares two arrows the viewer has seen
         old = self.shown.get(f"p{key}")
         arrow = VGroup(self.plane.arrow(lay[key], color), self.tag(key, color, lay[key]))
         arrow.add(*self.leader(arrow[0].get_end(), arrow[1], color))
@@ -717,6 +729,36 @@ class ToyLoopScene(StoryboardScene):
                            run_time=1.4)
         elif not first:
             self.busy(result, arrow)
+        counts = self.cue_with("X counts too", -1) if l > 0 else -1
+        if counts >= 0:
+            # "X counts too: the same W times last layer's X would give ...": that product,
+            # in grey under W, beside this layer's own (the plan's split: X's part)
+            self.hold_until(self.phrase_time(counts, "X counts too") - 0.1)
+            via = self.v.fresh.split[l - 1].via[name]
+            alt = VGroup(math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)} =", MATH_LABEL,
+                              T.MUTED),
+                         NumberGrid([via.values], via.path, T.MUTED, T.TYPE.label))
+            alt.arrange(RIGHT, buff=T.BUFF)
+            alt.next_to(w_row, DOWN, buff=0.4).align_to(w_row, LEFT)
+            # and on the plane, in the same grey, that V beside this layer's: how far X's own
+            # change moved V (no name: its grey row says what it is)
+            ghost = self.plane.arrow(via.values, T.MUTED, width=4)
+            self.put("alt", alt)
+            # (under V's own arrow, which stays on top: the grey shows where it runs on; V's
+            # name steps clear of the grey tip first if it stood there)
+            vl = arrow[1]
+            if len(arrow) == 2 and overlaps(vl, ghost, pad=0.04):
+                moved = vl.copy()
+                place_label(moved, self.plane.p(lay[key]), self.plane,
+                            self.plane_arrows() + [ghost] + self.axes(),
+                            self.plane_labels(own=vl), reach=0.12)
+                self.play(vl.animate.move_to(moved), run_time=self.quick(0.05, 0.4))
+            self.add(ghost)
+            self.bring_to_front(arrow)
+            self.play(GrowArrow(ghost), run_time=self.quick(0.1, 0.8))
+            self.bring_to_front(arrow)
+            self.shown["alt"] = VGroup(alt, ghost)
+            self.emphasize(alt[1], ghost, run_time=1.2)
 
     def x_over_w(self, x_grid, W, run_time: float, *extra):
         """A copy of X's numbers goes over W: straight down out of X's row first (quickly, so
@@ -759,7 +801,9 @@ class ToyLoopScene(StoryboardScene):
         k0 = self.cue_with("Each entry", None)
         if k0 is None:
             k0 = self.cue_with("each entry", self.step_cue())
-        target = self.x_over_w(x_grid, W, 0.6)
+        # (no copy of X over W: X's own row is boxed, and its numbers fly from there; a copy
+        # over W sat its second entry over the wrong column)
+        target = x_grid
         result = row_of(vec.values, vec.path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
         # Q^(1)'s name and brackets wait for its entries, from the start
@@ -780,17 +824,8 @@ class ToyLoopScene(StoryboardScene):
             parts += [x_copies[i], op("×"), w_copies[i]]
         parts += [op("="), r0]
         terms = VGroup(*parts).arrange(RIGHT, buff=0.14)
-        terms.next_to(w_row, DOWN, buff=0.3).align_to(w_row, LEFT)
+        terms.next_to(w_row, DOWN, buff=0.45).align_to(w_row, LEFT)
         cues = self.beat.get("cues") or []
-        rows_or_cols = self.cue_with("rows or by columns", -1)
-        if rows_or_cols >= 0 and cues:
-            # "Read by rows or by columns, a product comes out the same": W's rows, then its
-            # columns, outlined as each reading is named
-            self.hold_until(self.phrase_time(rows_or_cols, "by rows") - 0.1)
-            m = len(W.nums) // n
-            self.emphasize(*[VGroup(*W.nums[r * n:(r + 1) * n]) for r in range(m)],
-                           run_time=1.0, buff=0.04)
-            self.emphasize(*W.columns, run_time=1.0, buff=0.04)
         if cues:
             self.hold_until(self.phrase_time(k0, "a column") - 0.1)   # "... with a column"
         light = SurroundingRectangle(W.columns[0], color=color, buff=0.05, stroke_width=3)
@@ -798,16 +833,18 @@ class ToyLoopScene(StoryboardScene):
         self.play(FadeInPlace(light), FadeInPlace(xlight), run_time=0.5)
         if cues:
             self.hold_until_cue(k0 + 1)             # "0.99 times 0.76, plus ..."
-        # the lanes the numbers travel in, shrunk, clear of every row: between X's row and
-        # its copy over W, down W's right side, and under the written sum; a number of W's
-        # column goes down the gap between W's columns first (the top one clear of the one
-        # under it)
+        # the lanes the numbers travel in, at full size, clear of every row: between X's row
+        # and W (lane_top), between W and the written sum (lane_mid), under the sum
+        # (lane_low), and down the right of them all; each number goes out of its row
+        # straight up or down into a lane (W's top entry up, its bottom entry down: neither
+        # passes over the other), round by the right, and up into its slot. X's number goes
+        # first, then W's: one number in a lane at a time
         x_row = self.shown["x"]
-        lane_top = (x_row.get_bottom()[1] + target.get_top()[1]) / 2
-        lane_low = terms.get_bottom()[1] - 0.16
-        right = max(W.get_right()[0], target.get_right()[0]) + 0.3
-        col_gap = (W.columns[0].get_right()[0] + W.columns[1].get_left()[0]) / 2 \
-            if len(W.columns) > 1 else W.get_right()[0] + 0.2
+        lane_top = (x_row.get_bottom()[1] + W.get_top()[1]) / 2
+        lane_mid = (W.get_bottom()[1] + terms.get_top()[1]) / 2
+        lane_low = terms.get_bottom()[1] - 0.2
+        right = max(W.get_right()[0], terms.get_right()[0]) + 0.3
+        m = len(W.nums) // n
         for i in range(n):
             if i and cues:
                 self.hold_until(self.phrase_time(k0 + 1, "plus") - 0.1)
@@ -818,11 +855,12 @@ class ToyLoopScene(StoryboardScene):
             x_path = [a, [a[0], lane_top, 0.0], [right, lane_top, 0.0], [right, lane_low, 0.0],
                       [b[0], lane_low, 0.0], b]
             c, d = ws.get_center(), w_copies[i].get_center()
-            w_path = [c, [col_gap, c[1], 0.0], [col_gap, lane_low, 0.0], [d[0], lane_low, 0.0], d]
+            out = lane_top if i < m / 2 else lane_mid
+            w_path = [c, [c[0], out, 0.0], [right, out, 0.0], [right, lane_low, 0.0],
+                      [d[0], lane_low, 0.0], d]
             self.add(xs, ws)
-            self.play(glide(xs, x_path, dip=0.6, rate=rush_from),
-                      glide(ws, w_path, dip=0.6, rate=rush_from),
-                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=1.3)
+            self.play(glide(xs, x_path, 0.0, 0.5), glide(ws, w_path, 0.5, 1.0),
+                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=2.0)
             self.remove(xs, ws)
             self.add(x_copies[i], w_copies[i])
         if cues:
@@ -845,7 +883,7 @@ class ToyLoopScene(StoryboardScene):
         if cues:
             self.hold_until(self.phrase_time(k0 + 2, "gives") - 0.1)
         self.play(FadeIn(result.nums[1], shift=0.15 * RIGHT), run_time=0.5)
-        self.play(FadeOutPlace(VGroup(light, xlight, target)), run_time=0.3)
+        self.play(FadeOutPlace(VGroup(light, xlight)), run_time=0.3)
         self.remove(result[0], result[2])
         self.add(result)
         return result
@@ -918,7 +956,7 @@ class ToyLoopScene(StoryboardScene):
         if l == 1 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
             # "this V is longer": this V and last layer's, faint, outlined together
             self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.8)
-        self.drop("w", "q", "k")
+        self.drop("w", "q", "k", "alt")
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
         v_row = self.shown.pop("v", None)
@@ -940,25 +978,16 @@ class ToyLoopScene(StoryboardScene):
                       run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
             v_grid = v_row[1]
         step_row = VGroup(lab, d_grid, v_grid, eq)
-        # after layer 0 the step's length joins the table under the plane with Δ, so it is
-        # on screen when its number is spoken (layer 0's comes out of its close-up)
-        entry = [self.length_entry(src)] if l > 0 else []
+        # every layer's step length joins the table under the plane out of its close-up, after
+        # the step is drawn there (its number flies from the lens's readout to its bar)
+        entry = []
         if v_row is not None:
-            # Δ's numbers come out of V's (a tenth of each moves across, no fade over a value)
-            # (a copy of each of V's numbers arcs over the row to Δ's empty slot and vanishes
-            # there; only then does Δ's number appear: no glyph morphs into another)
-            copies, flying = [], []
-            for v, d in zip(v_grid.nums, d_grid.nums):
-                c = v.copy()
-                p0, p2 = v.get_center(), d.get_center()
-                copies.append(c)
-                flying.append(converge(c, [p0, (p0 + p2) / 2 + UP * 0.4, p2], size=0.35))
-            self.add(*copies)
-            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2])), *flying,
-                      run_time=self.quick(0.1, 0.8 if l == 0 else 0.6))
-            self.remove(*copies)
-            # (Δ's length and bar only once Δ's own numbers are there)
-            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.25))
+            # Δ's numbers are written in their own slot after "= 0.1 ×" and V's row (no copy of
+            # V's digits flies over to them: a copy leaving its original read as a double
+            # exposure, and one shrunk on the way was unreadable)
+            self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2])),
+                      run_time=self.quick(0.1, 0.4))
+            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.4))
             if entry:
                 self.play(FadeInPlace(entry[0]), run_time=self.quick(0.05, 0.3))
         else:
@@ -967,9 +996,17 @@ class ToyLoopScene(StoryboardScene):
         if entry:
             self.stage.lengths.add(*entry)
             self.add(self.stage.lengths)
-        if l == 1 and not self.beat.get("cues"):    # (voiced: in the close-up, as said)
-            self.emphasize(*self.stage.lengths[-2:], run_time=0.6)
+        if l == 1 and not self.beat.get("cues") and len(self.stage.lengths):
+            # (voiced: in the close-up, as said)
+            self.emphasize(*self.stage.lengths[-1:], run_time=0.6)
         lens_first = bool(self.beat.get("cues"))
+        if l > 0 and self.code in self.mobjects:
+            # the geometry has the stage: the code (its line said) steps out while the close-up
+            # is open, and comes back when the loop goes round (one thing at a time)
+            self.code_away = [self.code, *[self.shown.pop(k) for k in ("cursor", "pass")
+                                           if k in self.shown]]
+            self.play(*[FadeOutPlace(m) for m in self.code_away],
+                      run_time=self.quick(0.05, 0.4))
         if lens_first:
             # the close-up (after layer 0 with the last layer's step beside this one) is shown
             # while it is said ("Magnified: ... tip to tail"), before the sum is written out:
@@ -998,13 +1035,15 @@ class ToyLoopScene(StoryboardScene):
         # slot like a written column sum, they shrink into one point, and only then does the
         # sum appear there, with the row's name. Each moves in its own lane: no digit passes
         # over a row or another digit, and none morphs into another
-        t = self.quick(0.15, 1.4 if l == 0 else 1.1)
+        t = self.quick(0.15, 2.0 if l == 0 else 1.3)
         flying, merged = [], []
-        lane = 0.15             # the two lanes, above and below the new row's middle
-        # (the sum is written under the Δ line it uses: X's numbers, shrunk, go down the
-        # narrow lane between X's row and Δ's, round the Δ line's right end and back along
-        # the sum's upper lane; then Δ's drop straight into its lower lane)
-        between = (x_row.get_bottom()[1] + step_row.get_top()[1]) / 2
+        lane = 0.2              # the two lanes, above and below the new row's middle
+        # (X's numbers, at full size, rise out of their row into the free lane over it, go
+        # right past the Δ line's end, down to the sum's LOWER lane and left into their
+        # slots; then Δ's drop straight down from the row just over it into the UPPER lane:
+        # stacked in a column, Δ's over X's, a moment, before they merge into the sum. No
+        # number passes over a row or another number)
+        over = x_row.get_top()[1] + 0.2
         side = max(step_row.get_right()[0], new_row.get_right()[0]) + 0.3
         for j, num in enumerate(new_row[1].nums):
             xc = x_row[1].nums[j].copy()
@@ -1012,11 +1051,14 @@ class ToyLoopScene(StoryboardScene):
             s_ = num.get_center()
             xa, da = xc.get_center(), dc.get_center()
             up, down = s_[1] + lane, s_[1] - lane
-            flying.append(glide(xc, [xa, [xa[0], between, 0.0], [side, between, 0.0],
-                                     [side, up, 0.0], [s_[0], up, 0.0]], 0.0, 0.5,
-                                scale=0.75, dip=0.45, vanish=0.84))
-            flying.append(glide(dc, [da, [da[0], down, 0.0], [s_[0], down, 0.0]], 0.52, 0.8,
-                                scale=0.75, vanish=0.84))
+            # (each its own turning point, as far right of the first one's as it starts right
+            # of the first: the two move as one row, never closing up on each other)
+            sj = side + (xa[0] - x_row[1].nums[0].get_center()[0])
+            flying.append(glide(xc, [xa, [xa[0], over, 0.0], [sj, over, 0.0],
+                                     [sj, down, 0.0], [s_[0], down, 0.0]], 0.0, 0.45,
+                                vanish=0.86))
+            flying.append(glide(dc, [da, [da[0], up, 0.0], [s_[0], up, 0.0]], 0.48, 0.66,
+                                vanish=0.86))
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
@@ -1033,18 +1075,19 @@ class ToyLoopScene(StoryboardScene):
         if not lens_first:      # (silent: the lens after the sum)
             self.lens_open(lay, src)
             self.lens_slide()
-        elif added >= 0:
-            # the lens stays open until the sentence that says the step has ended
+        elif added >= 0 and l == 0:
+            # layer 0's lens stays open until the sentence that says the step has ended;
+            # later layers' shut right after the sum, as "its length joins the bars" is said
+            # (no silent tail)
             cue = self.beat["cues"][added]
             self.hold_until(self.cue_at(added) + float(cue["duration"]) + 0.2)
-        def advance():
-            """X's arrow moves to X^(l+1), its name with it; the old X stays, faint."""
-            own = self.stage.x_arrow[1]
-            new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5),
-                               self.tag("x", T.X, x1, own, index=l + 1))
-            # the arrow moves; its label turns into the new index (the old label object goes, so
-            # nothing on stage still says X^(l))
-            old_label = self.stage.x_arrow[1]
+        # X^(l+1)'s name on the plane: the lens's own X^(l+1) name moves there as the lens
+        # shuts (lens_close), so the name travels with the tip and X^(l)'s never meets it
+        new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5),
+                           self.tag("x", T.X, x1, self.stage.x_arrow[1], index=l + 1))
+
+        def advance(*also):
+            """X's arrow moves to X^(l+1) (its name is there already); the old X stays, faint."""
             # the X it leaves stays behind, faint: X^(0) -> X^(1) -> ... a trail of what carries over
             trail = VGroup(self.stage.x_arrow[0].copy())
             # (at the plane's scale the steps are a few pixels: the close-ups show the path)
@@ -1052,56 +1095,37 @@ class ToyLoopScene(StoryboardScene):
             self.add(trail)
             self.bring_to_front(self.stage.x_arrow)
             self.play(Transform(self.stage.x_arrow[0], new_arrow[0]), DimPlace(trail, GHOST),
-                      Succession(FollowOut(old_label, self.stage.x_arrow[0]),
-                                 FollowIn(new_arrow[1], self.stage.x_arrow[0],
-                                          ref=new_arrow[0].get_end())),
-                      run_time=self.quick(0.15, 0.8))     # (no digit morphed into another)
-            self.remove(new_arrow[1])
-            self.stage.x_arrow.remove(old_label)
-            self.stage.x_arrow.add(new_arrow[1])
-            self.add(self.stage.x_arrow)
+                      *also, run_time=self.quick(0.15, 0.6))
 
         # (X's name turns to X^(l+1) as soon as the lens has shut, before layer 0's length
         # travels to its table: the voice says "wrote X one" then)
-        self.lens_close(after=advance)
-        if l > 0:
-            self.busy(self.shown["upd"][1][1], self.stage.x_arrow)
+        self.lens_close(after=advance, x_name=new_arrow[1])
         if l == 0 and len(self.beat.get("cues") or []) > 3:
             # "layer zero read X zero and wrote X one": the two rows, in turn
             self.hold_until_cue(self.cue_with("read X", 2))
-            self.stage.tag_said = True          # said now: the header comes in
-            self.layer_tag()
+            self.stage.tag_said = True
+            self.stage.tag_layer = "rule"       # (no per-layer header: the rows carry it)
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
             self.hold_until_cue(self.cue_with("All chapter", 3))
-            # the convention, in the header's own place above the plane: layer 0's instance
-            # there turns into the rule for every l (larger while it is spoken), then back
-            tag = self.shown["layer"]
-            # (the instance steps out and the rule in: letters are not morphed into others)
-            before = tag.copy()
-            rule = self.rule_in_header(tag)
-            # (one gone before the other comes: no letters on top of each other)
-            self.play(FadeOutPlace(tag), run_time=self.quick(0.05, 0.3))
-            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
-            self.shown["layer"] = rule
-            self.emphasize(rule, buff=0.02)     # a thin box, clear of the title
-            # (the rule stays over the plane for every layer: the code's `# layer l` says
-            # which pass is running)
-            self.stage.tag_layer = "rule"
+            # the convention, at its own moment, large, in the empty band between the rows
+            # and the code (over nothing), outlined while it is said; it leaves with its
+            # sentence
+            rule = self.rule_in_band()
+            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.5))
+            self.emphasize(rule, run_time=1.6, buff=0.04)
             self.hold_until_cue(self.cue_with("residual stream", 4))
+            self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.4))
             # "X, carried and added to: the residual stream": the term, written under X's
             # arrow as it is said, with X's arrow, the faint X it left, and the sum that added to it
             self.name_stream()
             self.emphasize(self.stage.x_arrow, *self.stage.trail, self.shown["upd"][1])
-        if l == 0 and not self.stage.tag_said:     # (no cues: the header after the step)
+        if l == 0 and not self.stage.tag_said:     # (no cues: the rule after the step)
             self.stage.tag_said = True
-            self.layer_tag()
-            tag = self.shown["layer"]
-            rule = self.rule_in_header(tag)
-            self.play(FadeOutPlace(tag), run_time=self.quick(0.05, 0.3))
-            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
-            self.shown["layer"] = rule
             self.stage.tag_layer = "rule"
+            rule = self.rule_in_band()
+            self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
+            self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.name_stream()
         # the sum stays on screen until the next layer begins
 
@@ -1120,18 +1144,20 @@ class ToyLoopScene(StoryboardScene):
         rs.add_background_rectangle(color=T.BACKGROUND, opacity=1.0, buff=0.04)
         self.put("rs", rs)
 
-    def rule_in_header(self, tag) -> VGroup:
-        """"layer l reads X^(l) → writes X^(l+1)" where the layer tag `tag` stands (right
-        edges and baselines together), at RULE_SIZE if that keeps it under the title and
-        clear of the code, else at the tag's own size."""
-        for size in (RULE_SIZE, HEADER):
-            rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
-                        size, T.TEXT)
-            rule.align_to(tag, RIGHT).align_to(tag, DOWN)
-            clear_of_code = (rule.get_bottom()[1] > self.code.get_top()[1] + 0.05
-                             or rule.get_left()[0] > self.code.get_right()[0] + 0.1)
-            if rule.get_top()[1] < self.title.get_bottom()[1] - 0.12 and clear_of_code:
-                break
+    def rule_in_band(self) -> VGroup:
+        """"layer l reads X^(l) → writes X^(l+1)", at RULE_SIZE (smaller only if the band is
+        narrower), centred in the empty band between the panel's rows and the code, left of
+        the plane."""
+        rule = math(f"\"layer \" l \" reads \" {T.X_l('l')} \" → writes \" {T.X_l('l+1')}",
+                    RULE_SIZE, T.TEXT)
+        left = self.code.get_left()[0]
+        right = self.plane.get_left()[0] - 0.3
+        if rule.width > right - left:
+            rule.scale((right - left) / rule.width)
+        rows = [m for m in (self.shown.get("x"), self.shown.get("upd")) if m is not None]
+        above = min(m.get_bottom()[1] for m in rows)
+        below = self.code.get_top()[1]
+        rule.move_to([left + rule.width / 2, (above + below) / 2, 0.0])
         return rule
 
     def lens_open(self, lay: dict, src: Layer) -> None:
@@ -1249,7 +1275,9 @@ class ToyLoopScene(StoryboardScene):
         length = self.length_label(src, MATH_LABEL)
         # what |Δ| is, said in words in the lens's readout (beside the table's first value it
         # sat where the V row slides by)
-        length[0].add(txt("length", T.TYPE.body, DELTA).next_to(length[0], LEFT, buff=0.15))
+        # (the word beside the name, not inside it: a sibling, so neither lies on the other)
+        word = txt("length", T.TYPE.body, DELTA).next_to(length[0], LEFT, buff=0.15)
+        length = VGroup(VGroup(word, length[0]), length[1])
         digits = max(0, -int(np.floor(np.log10(z["bar"]))))
         bar_len = z["bar"] * plane.units * k
         bar = Line(ORIGIN, RIGHT * bar_len, color=T.TEXT, stroke_width=6)
@@ -1280,6 +1308,27 @@ class ToyLoopScene(StoryboardScene):
         if shown_scale is not scale:
             shown_scale[0].move_to(bar, aligned_edge=LEFT)
             shown_scale[1].next_to(shown_scale[0], RIGHT, buff=0.15).align_to(bar_text, DOWN)
+        # layer 0: V^(0) itself, faint, from X^(0)'s tip along Δ (Δ is its first tenth), on
+        # to the lens's edge (under the readout): the vector whose tenth is the step is seen
+        vline = None
+        if l == 0:
+            lo = lens.get_corner(DOWN + LEFT) + 0.15
+            hi = lens.get_corner(UP + RIGHT) - 0.15
+            hi[1] = min(hi[1], length.get_bottom()[1] - 0.15)
+            reach = min(((hi[i] if u[i] > 0 else lo[i]) - a[i]) / u[i]
+                        for i in range(2) if abs(u[i]) > 1e-6)
+            if reach > 1.4 * float(np.linalg.norm(b - a)):
+                vline = Line(a, a + u * reach, color=T.V, stroke_width=4).set_opacity(0.45)
+                vname = math(T.X_l(0, "V"), HEADER, T.V).set_opacity(GHOST_LABEL)
+                # (by the line's far end, on the side clear of X's arrows and the readout)
+                for at_, side in ((1.0, -normal), (1.0, normal), (0.8, -normal), (0.8, normal)):
+                    vname.move_to(a + u * reach * at_
+                                  + side * (0.15 + 0.5 * max(vname.width, vname.height)))
+                    if not any(overlaps(vname, o, pad=0.06) for o in
+                               (here[0], here[1], there[0], length, scale, vline)):
+                        break
+                trail.add(vline, vname)
+                trail_names.append(vname)
         # Δ's name beside the step's middle, on the first side where it meets neither X's arrow
         # nor the scale (the upper side if neither is clear)
         def beside_step(side):
@@ -1292,7 +1341,8 @@ class ToyLoopScene(StoryboardScene):
         # X^(l+1)'s name clear of Δ's, X^(l)'s and the scale's: the first side of its tip,
         # from the step's own direction round, where it meets none of them (layer 2's step
         # points down, and its name sat on Δ^(2)'s)
-        others = (name, here[1], scale, length, here[0], there[0], *trail_names)
+        others = (name, here[1], scale, length, here[0], there[0], *trail_names,
+                  *([vline] if vline is not None else []))
 
         def met(side):              # how many of the others the name meets on that side
             there[1].next_to(b, side, buff=0.15)
@@ -1304,10 +1354,16 @@ class ToyLoopScene(StoryboardScene):
         # never an empty box), the square's contents seen larger
         zoom_in = shown_scale is not scale
         # (zoomed in at first, layer 0's magnification: the earlier steps come after the zoom)
-        full = VGroup(lens, here, shown_scale) if zoom_in else VGroup(lens, trail, here, shown_scale)
+        # (only the drawing grows: the names and the scale's number come in once the lens is
+        # open, at their size; text growing with the lens was a few pixels high on its way)
+        names = [here[1], shown_scale[1]] + ([] if zoom_in else list(trail_names))
+        full = VGroup(lens, here[0], shown_scale[0]) if zoom_in else \
+            VGroup(lens, *[m for m in trail if all(m is not t for t in trail_names)], here[0],
+                   shown_scale[0])
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
+        self.play(FadeInPlace(VGroup(*names)), run_time=f * self.quick(0.05, 0.3))
         run = None
         if zoom_in:
             # at layer 0's magnification this Δ runs off the lens: drawn from X's tip to the
@@ -1371,15 +1427,19 @@ class ToyLoopScene(StoryboardScene):
             keeps = self.cue_with("close-up keeps", -1)
             if keeps >= 0:
                 self.hold_until(self.phrase_time(keeps, "close-up keeps") - 0.2)
-                self.emphasize(scale, run_time=1.4)
+                self.emphasize(scale, run_time=1.0)
             # "faint in it, the earlier steps": X's path, outlined as it is said
             path = self.cue_with("earlier steps", -1)
             if path >= 0 and len(trail):
                 self.hold_until(self.phrase_time(path, "earlier steps") - 0.2)
-                self.emphasize(trail, run_time=1.6)
+                # (the faint path brightens and fades back: a box round it ran through
+                # X's labels)
+                self.play(trail.animate(rate_func=there_and_back).set_opacity(1.0),
+                          run_time=1.6)
         ghost.add(trail)
         self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
-                          name=name, scale=scale, ghost=ghost, c=c, side=side, length=length)
+                          name=name, scale=scale, ghost=ghost, c=c, side=side, length=length,
+                          trail=trail, trail_names=trail_names)
 
     def lens_slide(self) -> None:
         """"Added tip to tail": in the open lens X's arrow (its last stretch) slides along Δ
@@ -1393,50 +1453,70 @@ class ToyLoopScene(StoryboardScene):
                   run_time=max(0.6, f * self.quick(0.1, 1.0)))
         self.play(FadeInPlace(there[1]), run_time=f * self.quick(0.05, 0.4))
 
-    def lens_close(self, after=None) -> None:
+    def lens_close(self, after=None, x_name=None) -> None:
         """The lens shrinks back into its square with all it shows (a zoom out), and the
-        square goes; then `after` (X's arrow moving on), and layer 0's length travels to
-        the table under the plane."""
+        square goes; its X^(l+1) name moves, at its size, to X's new name's place on the
+        plane (X^(l)'s plane name, hidden under the lens, is gone: the two never meet); the
+        readout's name leaves with the lens, its number flies to its bar in the table under
+        the plane; then `after` (X's arrow moving on)."""
         z = self._lens
         f, spot, lens = z["f"], z["spot"], z["lens"]
-        inside = VGroup(lens, z["here"], z["there"], z["step"], z["name"], z["scale"],
-                        z["ghost"])
-        keep = []
-        if self.layer == 0:
-            # layer 0's length leaves the lens's readout for the table under the plane (the
-            # same digits, moved), once the lens is shut: it never crosses the lens's drawing
-            length = z["length"]
-            keep = [length[1]]
-            length.remove(length[1])
-            inside.add(length)
-            # (the lens in the scene first, then the number over it: the opaque lens, added
-            # by the play, hid it while it shrank)
-            self.add(inside, keep[0])
-        self.play(inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
-                  .shift(z["c"] - lens.get_center()), run_time=f * self.quick(0.1, 0.7))
-        self.remove(inside)
-        if keep:
-            _, src = self.lay()
-            entry = self.length_entry(src)
-            # (over the plane's top and down its left side: it crosses no arrow or name)
-            c0 = keep[0]
-            a0, b0 = c0.get_center(), entry[1].get_center()
-            top = self.plane.get_top()[1] + 0.3
-            # (down left of the table's first name: never over it)
-            side_x = min(self.plane.get_left()[0] - 0.45, entry[0].get_left()[0] - 0.35)
-            self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
-            if after is not None:
-                after()
-            self.play(glide(c0, [a0, [a0[0], top, 0.0], [side_x, top, 0.0], [side_x, b0[1], 0.0],
-                                 b0], scale=entry[1].height / c0.height),
-                      FadeInPlace(VGroup(entry[0], entry[2])), run_time=self.quick(0.1, 1.3))
-            self.remove(keep[0])
-            self.stage.lengths.add(entry)
-            self.add(self.stage.lengths)
+        # the names and the scale's number go first, at their size; then only the drawing
+        # shrinks back (text shrinking with it was a few pixels high on its way)
+        names = [z["here"][1], z["name"], z["scale"][1], *z["trail_names"]]
+        there = z["there"][1]
+        if x_name is None:
+            names.append(there)
+        drawn = [m for m in z["trail"] if all(m is not t for t in z["trail_names"])]
+        inside = VGroup(lens, z["here"][0], z["there"][0], z["step"], z["scale"][0], *drawn,
+                        *z.get("extra", []))
+        length = z["length"]
+        _, src = self.lay()
+        entry = self.length_entry(src)
+        c0 = length[1]
+        a0, b0 = c0.get_center(), entry[1].get_center()
+        # (over the plane's names too: V^(1)'s stands near its top)
+        top = max([self.plane.get_top()[1]] + [m.get_top()[1] for m in self.plane_labels()]) \
+            + 0.1 + c0.height / 2
+        # (over the plane's top and down its left side: it crosses no arrow or name; to a
+        # later layer's slot along the lane under the table's values: over no other entry)
+        side_x = min(self.plane.get_left()[0] - 0.45, entry[0].get_left()[0] - 0.35)
+        path = [a0, [a0[0], top, 0.0], [side_x, top, 0.0]]
+        if self.stage.lengths is not None and len(self.stage.lengths):
+            low = min(m.get_bottom()[1] for m in self.stage.lengths) - 0.06 - c0.height / 2
+            path += [[side_x, low, 0.0], [b0[0], low, 0.0], b0]
         else:
-            self.play(FadeOutPlace(spot), run_time=f * self.quick(0.05, 0.3))
-            if after is not None:
-                after()
+            path += [[side_x, b0[1], 0.0], b0]
+        old = self.stage.x_arrow[1] if x_name is not None else None
+        if old is not None:
+            # (under the opaque lens: it goes unseen, and X^(l+1)'s name takes its place)
+            self.stage.x_arrow.remove(old)
+            self.remove(old)
+        # the readout's name leaves with the other names; its number flies out of the lens
+        # (the lens's drawing shrinking meanwhile) to the step's bar, at reading size
+        self.play(*[FadeOutPlace(m) for m in names + [length[0]]],
+                  run_time=self.quick(0.05, 0.3 if self.layer == 0 else 0.2))
+        self.add(inside, c0, *([there] if x_name is not None else []))
+        moves = [inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
+                 .shift(z["c"] - lens.get_center())]
+        if x_name is not None:
+            moves.append(glide(there, [there.get_center(), x_name.get_center()],
+                               scale=x_name.height / there.height))
+        self.play(*moves, glide(c0, path, scale=entry[1].height / c0.height),
+                  FadeInPlace(VGroup(entry[0], entry[2]), rate_func=lambda t: smooth(
+                      max(0.0, t - 0.88) / 0.12)),
+                  run_time=self.quick(0.15, 1.4 if self.layer == 0 else 1.1))
+        self.remove(inside, c0)
+        if x_name is not None:
+            self.remove(there)
+            self.stage.x_arrow.add(x_name)
+            self.add(self.stage.x_arrow)
+        self.stage.lengths.add(entry)
+        self.add(self.stage.lengths)
+        if after is not None:
+            after(FadeOutPlace(spot))
+        else:
+            self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
         self._lens = None
 
     def length_entry(self, src: Layer) -> VGroup:
@@ -1519,9 +1599,12 @@ class ToyLoopScene(StoryboardScene):
         tall = self.title.get_bottom()[1] - T.GAP - low - 0.55
         # (a lane under every row, for the hypothetical's grey copies: a cell's height and
         # 0.1 more, so a copy's brackets stand clear of the real row's)
+        # (lanes only under the two X rows, for the grey X's: room round them, so a grey
+        # row is not squeezed between two real ones; Q, K, V's copies slide along their
+        # own rows into the emptied cells)
         cell_h = max(c.height for row in cells for c in row)
-        lane = cell_h + 0.1
-        big = min(1.3, room / grid.width, tall / (grid.height + len(keys) * lane))
+        lane = cell_h + 0.3
+        big = min(1.3, room / grid.width, tall / (grid.height + 2 * lane))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
@@ -1529,93 +1612,83 @@ class ToyLoopScene(StoryboardScene):
         # real values (so the difference is seen, not remembered)
         GAP = lane * big
         for i in range(1, len(rows)):
-            rows[i].shift(DOWN * GAP * i)
+            rows[i].shift(DOWN * GAP)
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
         self.play(FadeInPlace(VGroup(*heads)),
                   *[ReplacementTransform(m, cells[i][n - 1]) for i, m in moved.items()],
                   run_time=self.quick(0.05, 0.8))
-        # Q, K, V come in for layer 0's column only: the later columns' are first the
-        # hypothetical's copies, which then turn into the real values in place
+        # the real table first, row by row (every value in its own cell: nothing hypothetical
+        # yet, so no grey value is read as a real one)
         dims = [cell for row in cells[1:4] for cell in row[1:]]
         for i, r in enumerate(rows):
-            new = VGroup(*[m for m in r if (m is not cells[i][n - 1] or i not in moved)
-                           and all(m is not d for d in dims)])
+            new = VGroup(*[m for m in r if m is not cells[i][n - 1] or i not in moved])
             self.play(FadeInPlace(new), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
         self.hold_until_cue(1)
-        # "computed once and reused": layer 0's Q, K, V slide into the later columns
-        # (grey, not faint: on this video "faint" means "from an earlier layer", on the plane)
+        # "every column differs: each layer multiplies the current X by its own matrices":
+        # each column's X^(l) with the Q, K, V made from it, column by column, as it is said
+        for i in range(n):
+            self.emphasize(VGroup(*[row[i] for row in cells[0:4]]),
+                           run_time=self.pace(self.cue_at(2), n, 0.6, 1.0))
+        self.hold_until_cue(2)
+        # then the misconception, tagged as a hypothetical: the later columns' real Q, K, V
+        # step out (their cells empty), and layer 0's, in grey, slide into them: no two sets
+        # of digits ever share a place
         copies = [row[0].copy() for row in cells[1:4] for _ in row[1:]]
-        # a hypothetical, tagged as one. X is not part of it (with reuse X would still move,
-        # by other steps): its later cells grey out, and a second line says so. The measured
-        # Q, K, V cells leave their places first, then the copies slide in: no two sets of
-        # digits ever share a place
         # X would move differently then too: the real X's it would change dim (the plan's
-        # pick), and the X^(l+1) it would write instead comes in grey under each
+        # pick), and the X it would read or write instead comes in grey under each
         reuse = self.data["fresh"].get("reuse") or {}
         x_off = [c for c, f in zip(cells[0], reuse.get("x_in_differs", [])) if f] \
             + [c for c, f in zip(cells[4], reuse.get("x_out_differs", [])) if f]
-        # (X^(l) too: the X a layer would read under reuse, grey under the real one)
         x_hyp = []
         for key, row in (("x_in", 0), ("x_out", 4)):
             for j, f in enumerate(reuse.get(f"{key}_differs", [])):
                 if f and j < n:
-                    g = grid_of(getattr(self.v.fresh.reuse, key)[j], T.MUTED)
-                    g.scale(big).move_to(cells[row][j]).shift(DOWN * GAP)
+                    g = grid_of(getattr(self.v.fresh.reuse, key)[j], HYPO)
+                    # (in the middle of its lane: as far from the row under as from its own)
+                    pitch = cells[1][0].get_y() - cells[2][0].get_y()
+                    g.scale(big).move_to(cells[row][j]).shift(DOWN * (pitch + GAP) / 2)
                     x_hyp.append(g)
         hypo = VGroup(wrapped("grey: if layer 0's Q, K, V were reused (hypothetical)", 60,
-                              T.TYPE.body, T.MUTED, max_width=9.0))
+                              T.TYPE.body, HYPO, max_width=9.0))
         low_row = VGroup(rows[4], *x_hyp)
-        hypo.next_to(low_row, DOWN, buff=0.15).align_to(grid, LEFT)
-        # (the copies are faint from the start, as the legend says; X keeps its full colour)
-        self.play(FadeInPlace(hypo), run_time=self.quick(0.1, 0.6))
-        # (each copy leaves layer 0's cell in its colour, the same digits on the same digits,
-        # and turns grey as it slides: no two colours of one number on top of each other)
-        # (column by column, never over a number: each copy comes in grey in the empty lane
-        # under layer 0's cell, slides along that lane under the later columns, and rises into
-        # its column's empty slot; layer 2's copies pass under layer 1's lane once layer 1's
-        # have risen out of it. No two sets of digits ever overlap, even mid-motion)
+        hypo.next_to(low_row, DOWN, buff=0.2).align_to(grid, LEFT)
+        self.play(FadeInPlace(hypo), FadeOutPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
+        # (layer 0's values themselves slide out of their cells along their own rows, turning
+        # grey, into the emptied cells: the farthest column first, so a copy only ever
+        # passes empty cells; never over a number)
         per_row = len(cells[1]) - 1
         cols = [[(c, cell) for k, (c, cell) in enumerate(zip(copies, dims)) if k % per_row == j]
                 for j in range(per_row)]
-        for c in copies:
-            c.set_color(T.MUTED).shift(DOWN * GAP)
-        step = self.pace(self.cue_at(2), 3 * per_row, 0.25, 0.5)
-        for group in cols:
-            self.play(*[FadeInPlace(c) for c, _ in group], run_time=step)
-            self.play(*[c.animate.set_x(cell.get_x()) for c, cell in group], run_time=step)
-            self.play(*[c.animate.move_to(cell) for c, cell in group], run_time=step)
+        self.add(*copies)
+        step = self.pace(self.cue_at(3), 2 * per_row + 2, 0.4, 0.8)
+        for group in reversed(cols):
+            self.play(*[c.animate.move_to(cell).set_color(HYPO) for c, cell in group],
+                      run_time=step)
         if x_off:
             said = self.cue_with("X would end up", -1)
             if said >= 0:
                 self.hold_until(self.phrase_time(said, "X would end up") - 0.1)
             self.play(*[DimPlace(c, 0.3) for c in x_off],
                       *[FadeInPlace(g) for g in x_hyp], run_time=self.quick(0.1, 0.6))
-        self.busy(*copies)
-        self.hold_until_cue(2)
-        # "Instead": the copies are taken back (they slide home onto layer 0's own numbers,
-        # the same digits), and only then do the real values come in, in their own places;
-        # X's rows come back to full strength (no digit ever turns into another)
-        # the copies step down under their cells and turn faint (they stay: the reused value
-        # under the real one), then the real values come in, in their own places
-        self.play(*[c.animate.shift(DOWN * GAP) for c in copies],
-                  *[DimPlace(c, 1 / 0.3) for c in x_off],
-                  run_time=self.quick(0.1, 0.8))
-        self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
+        # (no boxes round the copies: they touched the grey X's in the lanes)
+        carry = self.cue_with("carries over", 7)
+        self.hold_until_cue(carry)
+        # the hypothetical goes (copies, grey X's, legend), the real values come back, in
+        # their own places, and X's rows back to full strength
         ghosts = VGroup(*copies, *x_hyp)
-        self.set_slot("table", VGroup(VGroup(*heads), *rows, ghosts, hypo[0]))
-        # (the reused copies under the real values a moment, long enough to compare; then
-        # they and their legend leave and the rows close up: one idea at a time)
-        self.emphasize(*dims, run_time=1.0)
-        self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), run_time=self.quick(0.05, 0.4))
+        self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), *[DimPlace(c, 1 / 0.3)
+                                                                  for c in x_off],
+                  run_time=self.quick(0.05, 0.4))
+        self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.05, 0.4))
         # (and the closed-up table moves down to the stage's middle: no empty lower half)
         table = VGroup(VGroup(*heads), *rows)
         top = table.get_top()[1]
-        bottom = min(rows[i].get_bottom()[1] + GAP * i for i in range(1, len(rows)))
+        bottom = min(rows[i].get_bottom()[1] + GAP for i in range(1, len(rows)))
         low = -config.frame_height / 2 + 1.2      # (over the caption)
         down = max(0.0, (top + bottom) / 2 - (self.title.get_bottom()[1] + low) / 2)
-        self.play(*[rows[i].animate.shift(UP * GAP * i + DOWN * down)
+        self.play(*[rows[i].animate.shift(UP * GAP + DOWN * down)
                     for i in range(1, len(rows))],
                   *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0])],
                   run_time=self.quick(0.05, 0.6))
@@ -1624,13 +1697,6 @@ class ToyLoopScene(StoryboardScene):
         self.play(table.animate.scale(wide).set_x(0), run_time=self.quick(0.05, 0.6))
         self.set_slot("table", table)
         self.table_rows = rows
-        # "each layer multiplies the current X by its own matrices": each column's X^(l)
-        # with the Q, K, V made from it, column by column, as it is said
-        for i in range(n):
-            self.emphasize(VGroup(*[row[i] for row in cells[0:4]]),
-                           run_time=self.pace(self.cue_at(3), n, 0.6, 1.0))
-        carry = self.cue_with("carries over", 7)
-        self.hold_until_cue(carry)
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
         # each arrow, the same numbers, are outlined together
@@ -1724,4 +1790,4 @@ class ToyLoopScene(StoryboardScene):
                 self.hold_until(self.phrase_time(real, "not a tenth") - 0.1)
                 self.emphasize(rows[3], run_time=1.2)
                 self.hold_until(self.phrase_time(real, "Q and K steer") - 0.1)
-                self.emphasize(rows[1], rows[2], run_time=1.6)
+                self.emphasize(VGroup(rows[1], rows[2]), run_time=1.6)   # (one box)

@@ -27,6 +27,8 @@ class Layer(View):
     x_out: list[float]
     step_len: float             # |Δ^(l)|
     sum_gap: float              # how far X^(l) + Δ^(l), as written, is off X^(l+1) (> 0: "≈")
+    prod_gap: dict[str, float]  # q, k, v: how far X · W redone from the shown digits is off
+                                # the shown product (> 0.005: written "≈")
     zoom: Zoom
 
 
