@@ -115,6 +115,9 @@ TYPED_STREAM = {
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
     ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""), ("ffn0", "zoom"): (1, "zooms out"),
     ("layer1", "lengths"): (1, "Lengths"), ("layer1", "zoom"): (0, ""),
+    # round 31: "From layer 2 on, every layer does the same two additions" over layer 1's
+    # picture (it opened the zoom beat over an empty stage)
+    ("layer1", "every"): (2, "From layer 2"), ("ffn0", "every"): (0, ""),
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     ("journey_last", "medians"): (0, ""),
@@ -127,12 +130,12 @@ TYPED_STREAM = {
     ("journey_late", "medians"): (0, ""), ("journey0", "medians"): (0, ""),
     ("journey1", "medians"): (0, ""),
     # one middle layer to scale (the video's `zoom`; the draft's `zoom_mid`)
-    ("zoom", "z_x"): (1, "Here is one"), ("zoom_mid", "z_x"): (0, "Here is one"),
-    ("zoom", "z_reads"): (2, "It reads"), ("zoom_mid", "z_reads"): (1, "It reads"),
+    ("zoom", "z_x"): (0, "Here is one"), ("zoom_mid", "z_x"): (0, "Here is one"),
+    ("zoom", "z_reads"): (1, "It reads"), ("zoom_mid", "z_reads"): (1, "It reads"),
     ("journey_early", "among"): (0, ""), ("journey_late", "among"): (0, ""),
     ("journey0", "among"): (0, ""), ("journey1", "among"): (0, ""),
-    ("zoom", "z_attn"): (3, "Attention adds"), ("zoom", "z_ffn"): (3, "feed-forward network adds"),
-    ("zoom", "z_angle"): (3, "each at its true angle"), ("zoom", "z_next"): (4, "Both steps"),
+    ("zoom", "z_attn"): (2, "Attention adds"), ("zoom", "z_ffn"): (2, "feed-forward network adds"),
+    ("zoom", "z_angle"): (2, "each at its true angle"), ("zoom", "z_next"): (3, "Both steps"),
     ("zoom_mid", "z_attn"): (2, "attention adds"),
     ("zoom_mid", "z_ffn"): (2, "feed-forward network adds"),
     ("zoom_mid", "z_angle"): (3, "true angle"), ("zoom_mid", "z_next"): (4, "Both steps"),

@@ -114,7 +114,7 @@ def build(c: Context) -> Draft:
            "{data.plane.views[2].scale:g} units." if additive else
            " And the sum is normalised again."), layer=0,
         expect=["data.plane.views[2].scale - data.plane.views[1].scale > 0"] if additive else [],
-        moments={"update": "adds its update", "lengths": 0,
+        moments={"update": "adds its update", "lengths": 0, "every": 0,
                  "zoom": "zooms out" if additive else 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
@@ -125,10 +125,12 @@ def build(c: Context) -> Draft:
         f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long."
         + (" Lengths do not add: X of two is {data.x_norms[2].value:"
            + _spec(norm("blocks.1.hook_resid_post")) + "} long, not their sum."
-           if additive and L > 2 else ""), layer=1,
+           if additive and L > 2 else "")
+        + (" From layer 2 on, every layer does the same two additions." if L > 2 else ""),
+        layer=1,
         moments={"update": "feed-forward network adds",
                  "lengths": "Lengths" if additive and L > 2 else 0, "divides": 0,
-                 "shrinks": 0, "zoom": 0}))
+                 "shrinks": 0, "zoom": 0, "every": "From layer 2" if L > 2 else 0}))
     # one middle layer to scale before the walk (round 28: a walk alone was a montage)
     mid = L // 2
     xm = norm(f"blocks.{mid}.hook_resid_pre")

@@ -200,7 +200,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_moment(M.LENGTH)
         bars = inline(math("|" + T.X_l(l) + "|", ML, T.X),
                       txt("= its length", T.TYPE.label))
-        bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT)
+        # (round 31: the box round "|.| = 2.18" touched |X^(0)|) clear of the column's length
+        bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT).shift(RIGHT * 0.2)
         self.play(col[2].animate.set_opacity(1), appear(bars), run_time=0.5)
         self.shown["bars_note"] = bars
         # the number, then its name: one box at a time (two boxes side by side overlapped)
@@ -265,6 +266,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         run = {"plus": 0.3, "b": q, "eq": 0.3, "c": q, "grow": self.quick(0.2, 1.6),
                "ring": 0.8, "drop": q, "move": 0.5}                 # the plays' silent times
         end = self.next_reveal() - 0.5 * len(run) / config.frame_rate
+        every = which == "ffn" and self.named(M.EVERY)
+        if every and self.beat.get("cues"):
+            # "From layer 2 on, every layer does the same two additions": said over this
+            # layer's picture, so the step and its note are done by then
+            end = min(end, self.said(M.EVERY) - 0.2)
         # layer 0's FFN: "lengths do not add" is said over the sum (2.90 + 61.4 = 61.4), so
         # the sum is drawn by then and cleared only after it
         moments = self.beat.get("moments") or {}
@@ -361,6 +367,25 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.7),
                   run_time=run["move"] * k)
         self.shown["a"] = self.shown.pop("c")
+        if every:
+            self.every_layer()
+
+    def every_layer(self) -> None:
+        """"From layer 2 on, every layer does the same two additions": layer 1's picture stays
+        (its two arrows on the plane, its bars) and is stamped "+ attention + FFN, x layers
+        2...29" in the free middle of the stage, its two bars lit (round 31: the stage stood
+        empty for 4.5 s while this was said at the start of the zoom beat)."""
+        self.hold_until_moment(M.EVERY)
+        last = int(self.data["n_layers"]) - 1
+        row = inline(txt("+ attention", T.TYPE.label, T.ATTN), txt("+ FFN", T.TYPE.label, T.FFN),
+                     buff=0.3)
+        times = txt(f"\u00d7 layers 2\u2026{last}", T.TYPE.heading)
+        stamp = VGroup(row, times).arrange(DOWN, buff=0.2)
+        stamp.move_to(LEFT * 1.1 + UP * 1.0)
+        self.keep_inside(stamp)
+        end = self.beat_start + self.beat_end(self.beat)
+        self.put("every", stamp, anim=appear(stamp), run_time=0.6)
+        self.emphasize(times, run_time=max(0.8, min(2.0, end - self.time - 0.2)))
 
     def lengths_note(self, a, b, c, end: float) -> None:
         """"Lengths do not add: X of one is 61.4 long": the note (and why) takes the place of
@@ -480,9 +505,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.play(Transform(moving, short), ReplacementTransform(x_num.copy(), c_num),
                   run_time=self.to_cue(self.n_cues() - 1, 1.0, 0.4))
         # the copy's length goes up into the note that names it
+        # (round 31: the flying copy faded out over the note's own 1.32 fading in) one readable
+        # copy moves into the note's place and is swapped for it there
         fly = c_num.copy()
-        self.play(fly.animate.move_to(note[-1]).set_opacity(0), note[-1].animate.set_opacity(1),
-                  note[-2].animate.set_opacity(1), run_time=0.6)
+        self.play(fly.animate.move_to(note[-1]), note[-2].animate.set_opacity(1), run_time=0.6)
+        note[-1].set_opacity(1)
         self.remove(fly)
         # the operation, not only its result: the copy goes into attention (a box right of
         # it); the update comes out of that box when it is named ("Its output ...")
@@ -619,6 +646,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.ensure_chart()
         for lab in getattr(self, "dimmed_labels", []):   # a leg before hid them beside its marks
             lab.set_opacity(1)
+        if getattr(self, "dim_lengths", None):           # the shares' leg faded the bars
+            self.play(*[r.animate.set_fill(opacity=o) for r, o in self.dim_lengths],
+                      self.tick_labels.animate.set_opacity(1), run_time=0.4)
+        self.dim_lengths = []
         self.dimmed_labels = []
         self.dip_lines = []
         d = self.data
@@ -950,8 +981,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.drop(*drop, run_time=0.3)
         fades = self.plane_fades()
         parts = self.share_panel()
-        head, attn, ffn, a_line, f_line = parts
-        self.play(*fades, FadeIn(head), run_time=0.6)
+        head, attn, ffn, a_line, f_line, axis = parts
+        # (round 31: the shares stood over the |X| bars at full strength) the bars below and
+        # their length ticks fade while the shares are read; the layer axis stays
+        self.dim_lengths = [(r, r.get_fill_opacity()) for r in self.bar_group]
+        dims = [r.animate.set_fill(opacity=0.12) for r, _ in self.dim_lengths]
+        dims.append(self.tick_labels.animate.set_opacity(0.15))
+        self.play(*fades, *dims, FadeIn(head), FadeIn(axis), run_time=0.6)
         for r in [*attn, *ffn]:          # each bar grows up from the floor, at its own width
             r.save_state()
             r.stretch_to_fit_height(0.002, about_edge=DOWN)
@@ -1027,10 +1063,20 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       txt("; dashed: medians", lab), buff=0.14)
         head[-1].shift(LEFT * 0.1)
         head.move_to([0, top + 0.3, 0])
-        panel = VGroup(head, attn, ffn, *lines)
+        # (round 31: no y-axis, only the medians' values) its own share axis right of the
+        # last layer, ticks every 0.25 from 0 (the medians are written at the left)
+        ax_x = x_r + 0.1
+        axis = VGroup(Line([ax_x, y0, 0], [ax_x, top, 0], color=T.MUTED, stroke_width=2))
+        step = 0.25
+        for k in range(int(peak / step + 1e-9) + 1):
+            y = y0 + unit * step * k
+            axis.add(Line([ax_x, y, 0], [ax_x + 0.1, y, 0], color=T.MUTED, stroke_width=2))
+            axis.add(txt("0" if k == 0 else f"{step * k:g}", lab, T.MUTED)
+                     .next_to([ax_x + 0.1, y, 0], RIGHT, buff=0.08))
+        panel = VGroup(head, attn, ffn, *lines, axis)
         self.keep_inside(head)
         self.shown["med"] = panel
-        return head, attn, ffn, lines[0], lines[1]
+        return head, attn, ffn, lines[0], lines[1], axis
 
     def largest_and_last(self, n: int) -> None:
         """"The largest of all 60 updates is its feed-forward update, 462 long": that bar lit,

@@ -233,6 +233,8 @@ class IntroBeats:
         box = VGroup(*lines).arrange(DOWN, buff=0.32, aligned_edge=LEFT)
         box.move_to([0, 0.55, 0]).align_to([left_x, 0, 0], LEFT)
         lines[3].shift(UP * 0.05)
+        # (round 31: the box round 2.18 ran into "long") a space after the boxed number
+        lines[2][3].shift(RIGHT * 0.12)
         # "fitted once, by PCA, to bank's 61 states": the view glides out to the whole path
         # and every state's shadow is a dot on the plane, one after another along the path
         self.hold_until_moment(M.STATES)
@@ -470,6 +472,9 @@ class IntroBeats:
                      Num(self.v.layers[0].layer, decimals=0, size=L_, color=T.TEXT,
                          suffix=":"),
                      self.n(cp.norm[0], T.TEXT, L_, suffix=")"))
+        # (round 31: the box round 9.3 ran into "long") a space after each boxed number
+        VGroup(*rng[4:]).shift(RIGHT * 0.1)
+        VGroup(*rng[6:]).shift(RIGHT * 0.1)
         rng.next_to(top, DOWN, buff=0.4).align_to(top, LEFT)
         # two wide bars on one scale: |X^(29)| and the longest copy (a sliver under it); the
         # copy is X's bar normalised: the long bar shrinks down into the sliver
@@ -578,10 +583,12 @@ class IntroBeats:
 
         def vec(a):
             return o + r * np.array([np.cos(a), np.sin(a), 0.0])
-        a_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5)
-        b_arr = Arrow(o, vec(0.0), buff=0, color=T.POINTER, stroke_width=5)
-        a_lab = math(T.X_l("l"), ML, T.X).next_to(vec(0.0), DOWN, buff=0.15)
-        b_lab = math(T.X_l("l+1"), ML, T.POINTER)
+        # (round 31: X^(l+1) was white, X is blue everywhere else) both X's blue, the one
+        # before the layer ghosted
+        a_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5).set_opacity(0.45)
+        b_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5)
+        a_lab = math(T.X_l("l"), ML, T.X).set_opacity(0.6).next_to(vec(0.0), DOWN, buff=0.15)
+        b_lab = math(T.X_l("l+1"), ML, T.X)
         arc = Arc(radius=0.6, start_angle=0, angle=0.001, arc_center=o, color=T.TEXT)
 
         def turn(m, a):
@@ -589,11 +596,12 @@ class IntroBeats:
             b_arr.put_start_and_end_on(o, vec(t))
             arc.become(Arc(radius=0.6, start_angle=0, angle=max(t, 0.001), arc_center=o,
                            color=T.TEXT))
-            b_lab.next_to(vec(t), UP if t > 0.6 else UP + RIGHT, buff=0.12)
+            # above its tip, never right of it (round 31: it ran into "cos = 0: a right angle")
+            b_lab.next_to(vec(t), UP, buff=0.12)
         turn.to = 0.0
-        b_lab.next_to(vec(0.0), UP + RIGHT, buff=0.12)
+        b_lab.next_to(vec(0.0), UP, buff=0.12)
         tag = txt("an illustration: the lengths drawn equal", L_, T.MUTED)
-        tag.move_to([1.6, 1.0, 0]).align_to([0.2, 0, 0], LEFT)
+        tag.move_to([1.6, 1.0, 0]).align_to([0.7, 0, 0], LEFT)
         read = VGroup(txt("cos = 1: the same direction", L_, T.TEXT),
                       txt("cos = 0: a right angle", L_, T.TEXT)
                       ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
