@@ -507,8 +507,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # the copy's length goes up into the note that names it
         # (round 31: the flying copy faded out over the note's own 1.32 fading in) one readable
         # copy moves into the note's place and is swapped for it there
+        # (review 31b: its straight path crossed the formula) round it: right, clear of the
+        # formula, up to the note's row, then left into its place
         fly = c_num.copy()
-        self.play(fly.animate.move_to(note[-1]), note[-2].animate.set_opacity(1), run_time=0.6)
+        side = max(defn.get_right()[0], note[-1].get_right()[0]) + 0.5
+        self.play(fly.animate.move_to([side, c_num.get_center()[1], 0]), run_time=0.3)
+        self.play(fly.animate.move_to([side, note[-1].get_center()[1], 0]), run_time=0.3)
+        self.play(fly.animate.move_to(note[-1]), note[-2].animate.set_opacity(1), run_time=0.4)
         note[-1].set_opacity(1)
         self.remove(fly)
         # the operation, not only its result: the copy goes into attention (a box right of
