@@ -217,11 +217,14 @@ def test_narration_quotes_the_plan(built):
     # "nearly all of it on CLS": [SEP]'s share at layers 1-4 is small (its part barely shows)
     assert (f"Layer 1 puts most of bank's row on CLS and SEP, {fmt(L[1]['sink'])}, "
             f"nearly all on CLS. Layer 2: {fmt(L[2]['sink'])}. Layer 3: about "
-            f"{fmt(L[3]['sink'])}, its parts rounded. Layer 4: "
+            f"{fmt(L[3]['sink'])}; the rounded parts add to {fmt(L[3]['parts_sum'])}. Layer 4: "
             f"{fmt(L[4]['sink'])}, the peak.") \
         in said["depth"]
     # "about" where the bar writes "≈" (round 27: the "≈" was never said)
     assert L[3]["sink_adds"] is False and all(L[k]["sink_adds"] for k in (1, 2, 4))
+    # round 31: the rounded parts' sum said (0.74 against the bar's 0.75)
+    assert L[3]["parts_sum"] == pytest.approx(sum(round(w, 2) for w in L[3]["on_special"]))
+    assert fmt(L[3]["parts_sum"]) != fmt(L[3]["sink"])
     assert mx["layer"] == 4
     assert min(x["sink"] for x in d["layers"][1:5]) > 0.5
     assert max(x["on_special"][1] for x in d["layers"][1:5]) < 0.05
@@ -262,6 +265,8 @@ def test_narration_quotes_the_plan(built):
     assert "hides heads on" not in said["deep_heads"]
     assert "over twice the head-average, though not all look at river most" \
         in said["deep_heads"]
+    # round 31: why the heads beat matters, in one line (the arcs are head-averages)
+    assert said["deep_heads"].endswith("So a head-average can hide what single heads do.")
     h5 = d["layers"][5]["heads"][dp["top3"][2]["head"]]
     assert max(range(len(h5)), key=lambda k: h5[k]) != dp["target"]["pos"]
     # the summary scoped to this sentence; both orders of the swap (round 22: one order only)

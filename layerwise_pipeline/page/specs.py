@@ -329,6 +329,10 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].prob": (
                 "Probability of the answer",
                 "How sure the lens is of the right word at this layer."),
+            "data.weights.bits": (
+                "Bits per weight of the model file",
+                "The weights as the model package ships them ({data.weights.file}): "
+                "quantised to this many bits per weight."),
         },
         "groups": [("*", "What the model would say if it stopped at this layer")],
         "beats": {b: {"panels": ["*"]} for b in ("early", "run", "climb", "late", "last")},

@@ -186,6 +186,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     for i, lay in enumerate(layers):
         lay["sink_adds"] = adds(lay["row"], special, lay["sink"], decimals,
                                 f"data.layers[{i}].sink")
+        # what its parts add to as written (said where "≈" is on the bar)
+        lay["parts_sum"] = round(sum(round(float(w), decimals) for w in lay["on_special"]),
+                                 decimals)
     for name, t_ in (("tie", tie), ("tie_last", tie_last)):
         if t_ is not None:
             for k in ("old", "new", "swap"):
@@ -200,6 +203,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "special": special,
         "special_tokens": [t.tokens[i] for i in special],
         "n_heads": H,
+        # the scaling in the softmax formula (query · key / √d_head)
+        "d_head": int(spec.d_head),
         "n_layers": L,
         "decimals": decimals,
         "layers": layers,

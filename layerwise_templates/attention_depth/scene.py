@@ -157,7 +157,8 @@ def share_val(share, adds, size, decimals: int, room: float | None = None) -> VG
 def approx_note() -> VGroup:
     """What "≈" on a bar means, said once where it first appears (top right, the header's
     row): the parts written to two decimals do not add up to the total written so."""
-    g = line(txt("≈", LAB), txt(": about (rounded parts do not add up)", LAB))
+    g = line(txt("≈", T.TYPE.body, T.POINTER),
+             txt(": about (the rounded parts do not add up)", T.TYPE.body))
     g[1].shift(LEFT * (SPACE - 0.03))
     return g.move_to([0, TOP_Y, 0]).align_to([7.11 - T.EDGE, 0, 0], RIGHT)
 
@@ -356,7 +357,8 @@ class AttentionDepthScene(StoryboardScene):
         several = int(v.n_focus) > 1
         # the per-head step (per_head showed it for one head): the first page, alone; then
         # what the arcs are rolls into its place (one line on screen, not a stack)
-        formula = txt(f"a head's row = softmax( \"{v.word}\" query · each key )", LAB)
+        formula = txt(f"a head's row = softmax( \"{v.word}\" query · each key / √{int(v.d_head)} )",
+                      LAB)
         lines = [formula, line(txt("arc width = weight; a row adds up to", LAB),
                                Num(v.layers[0].total, decimals=0, size=LAB))]
         if several:
@@ -441,6 +443,7 @@ class AttentionDepthScene(StoryboardScene):
         if self.st.approx is not None or not any(getattr(v_, "approx", False) for v_ in vals):
             return []
         self.st.approx = approx_note()
+        self._notes = getattr(self, "_notes", []) + [self.st.approx]
         self._approx_t = self.time
         return [FadeIn(self.st.approx, shift=LEFT * 0.3)]
 
@@ -618,10 +621,17 @@ class AttentionDepthScene(StoryboardScene):
             # every token's X is new (not bank's alone): a vector rises out of each token
             # (the opening's columns) and they gather under the block as X^(l)
             c.next_to(box, DOWN, buff=0.06)
-            cols = self.x_columns(cells=3)
-            self.play(LaggedStart(*[GrowFromEdge(k, DOWN) for k in cols], lag_ratio=0.05),
-                      *extra, run_time=come)
+            # round 31 (drawn over the arcs, and just like X^(0)'s): above the arcs, the old
+            # X a grey ghost beside each token's new one, which grows in X's colour
+            foot = self.st.arcs.get_top()[1] + 0.06 if self.st.arcs is not None else None
+            olds = self.x_columns(cells=3, height=0.13, foot=foot, dx=-0.13, ghost=True)
+            cols = self.x_columns(cells=3, height=0.13, foot=foot, dx=0.13)
+            self.play(FadeInPlace(olds, rate_func=squish_rate_func(smooth, 0, 0.4)),
+                      LaggedStart(*[GrowFromEdge(k, DOWN) for k in cols], lag_ratio=0.05,
+                                  rate_func=squish_rate_func(smooth, 0.35, 1)),
+                      *extra, run_time=max(come, 1.0))
             self.play(*[k.animate.move_to(c).scale(0.4).set_opacity(0) for k in cols],
+                      FadeOutPlace(olds),
                       FadeIn(c, scale=0.6, rate_func=squish_rate_func(smooth, 0.5, 1)),
                       run_time=into)
             self.remove(cols)
@@ -645,14 +655,19 @@ class AttentionDepthScene(StoryboardScene):
         self.remove(*dots)
         then(land)
 
-    def x_columns(self, cells: int = 5, height: float = 0.16) -> VGroup:
+    def x_columns(self, cells: int = 5, height: float = 0.16, foot: float | None = None,
+                  dx: float = 0.0, ghost: bool = False) -> VGroup:
         """A vector per token: a small column of cells (X's colour, no values: a shape, not
-        data) standing on each drawn token."""
+        data) standing on each drawn token (`foot`: its base's y, else just over the labels;
+        `dx`: beside the token; `ghost`: grey and faint, the old X)."""
         cols = VGroup()
-        foot = max(m.get_top()[1] for m in self.st.label.values()) + 0.3
-        for j, x in self.st.xs.items():
+        if foot is None:
+            foot = max(m.get_top()[1] for m in self.st.label.values()) + 0.3
+        col, fill = (T.MUTED, 0.08) if ghost else (T.X, 0.35)
+        for j, x0 in self.st.xs.items():
+            x = x0 + dx
             k = VGroup(*[Rectangle(width=0.22, height=height, stroke_width=1.5,
-                                   color=T.X).set_fill(T.X, 0.35) for _ in range(cells)])
+                                   color=col).set_fill(col, fill) for _ in range(cells)])
             k.arrange(UP, buff=0)
             k.move_to([x, foot, 0], aligned_edge=DOWN)      # on one line, not on each label
             cols.add(k)
@@ -906,13 +921,24 @@ class AttentionDepthScene(StoryboardScene):
         # line (that formula) as it is said; a q under bank, a k under every other token (the
         # weights' row is still empty); a dot rides from bank to every token (one score per
         # key); the formula ringed at "softmax"; the q and k leave before the arcs come
+        H = int(v.n_heads)
+        hid = v.deep.heads             # the heads' numbers (plan values)
+        ticks = [j for j in (int(v.special[0]), int(lay.top_word.pos)) if j in st.xs]
+        kk = [j for j in st.xs if j not in v.focus.values]
+        pair = []
+        for j in ticks[::-1]:           # the word's head first, then [CLS]'s (as said)
+            h_j = max(range(H), key=lambda h: float(lay.heads[h][j]))
+            if h_j not in [p_[0] for p_ in pair]:
+                pair.append((h_j, j))
+        named_h = [p_[0] for p_ in pair]
+        intro = [(h, None) for h in range(H) if h not in named_h][:1]
         t_q = self.when_said("query", self.mark(1, n))
         keys = [j for j in st.xs if j not in v.focus.values]
         y_tag = ROW_Y - 0.45
-        q_tag = txt("q", LAB, T.Q).move_to([self.focus_x() - 0.13, y_tag, 0])
+        q_tag = txt("q", LAB, T.Q).move_to([self.focus_x() - 0.22, y_tag, 0])
         k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
         # its own key (the loop's end, last like the loop among the arcs)
-        k_tags.add(txt("k", LAB, T.K).move_to([self.focus_x() + 0.13, y_tag, 0]))
+        k_tags.add(txt("k", LAB, T.K).move_to([self.focus_x() + 0.22, y_tag, 0]))
         # the vectors stay while the query and keys are made from them: bank's column
         # lights in Q's yellow as its q comes, every column in K's teal as the k's come; then
         # they sink back into their tokens (before the score lines go over them)
@@ -950,12 +976,27 @@ class AttentionDepthScene(StoryboardScene):
                   FadeInPlace(sch), run_time=1.4)
         t_soft = self.when_said("softmax", self.time)
         self.hold_until(t_soft - 0.2)
-        self.emphasize(st.note[0], run_time=1.2, buff=0.04,
-                       extra=[paths.animate(rate_func=there_and_back).set_stroke(opacity=0.3)])
-        # the schematic leaves just before the real rows come
+        # round 31 ("a softmax turns the scores into weights" was said, not shown): at
+        # "softmax" the equal score lines morph in place into one head's weights (widths
+        # changing), the schematic's label rolling to what they now are
+        pre = None
+        if intro:
+            pre = self.arcs(lay.heads[intro[0][0]])
+            sw = line(txt("after the softmax: weights (one head)", LAB, T.MUTED))
+            sw.move_to(sch)
+            self.emphasize(st.note[0], run_time=1.4, buff=0.04,
+                           extra=[ReplacementTransform(paths, pre), *roll(sch, sw)])
+            self.remove(sch)
+            sch = sw
+        else:
+            self.emphasize(st.note[0], run_time=1.2, buff=0.04,
+                           extra=[paths.animate(rate_func=there_and_back)
+                                  .set_stroke(opacity=0.3)])
+        # the schematic's tags leave just before the heads' rows come
         t_ph = self.when_said("own row", self.mark(2, n)) - 1.0
         self.hold_until(t_ph)
-        self.play(FadeOutPlace(VGroup(q_tag, k_tags, paths, sch)), run_time=0.6)
+        gone_tags = VGroup(q_tag, k_tags, sch, *([] if pre is not None else [paths]))
+        self.play(FadeOutPlace(gone_tags), run_time=0.6)
         # "Each head has its own row of weights from bank": the 12 heads as a row of their
         # numbers (round 27: twelve 110 px fans had no token axis; show less, larger); "head 2
         # gives river the most, head 11 gives CLS the most": each of the two named heads' own
@@ -965,8 +1006,6 @@ class AttentionDepthScene(StoryboardScene):
         # is what the arcs show": every head's number travels down into the arcs as they
         # morph into the mean's, the name rolling to "mean of the 12 heads"
         t_rows = self.when_said("own row", self.mark(2, n))
-        H = int(v.n_heads)
-        hid = v.deep.heads             # the heads' numbers (plan values)
         mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
         y_lab = self.arcs(lay.row).get_top()[1] + 0.32
         chips = VGroup(*[Num(hid[h], decimals=0, size=LAB, color=T.TEXT) for h in range(H)])
@@ -976,13 +1015,6 @@ class AttentionDepthScene(StoryboardScene):
                          txt("heads:", LAB, T.MUTED))
         strip = VGroup(heads_lab, chips).arrange(RIGHT, buff=0.25)
         strip.move_to([mid_x, y_lab + 0.62, 0])
-        ticks = [j for j in (int(v.special[0]), int(lay.top_word.pos)) if j in st.xs]
-        kk = [j for j in st.xs if j not in v.focus.values]
-        pair = []
-        for j in ticks[::-1]:           # the word's head first, then [CLS]'s (as said)
-            h_j = max(range(H), key=lambda h: float(lay.heads[h][j]))
-            if h_j not in [p_[0] for p_ in pair]:
-                pair.append((h_j, j))
         t_arcs = self.when_said("their mean", t_rows + 3.0)
         # round 31: the numbers come quickly, so the first head's arcs are drawn while "its
         # own row" is said (they came at the end of the line)
@@ -991,8 +1023,6 @@ class AttentionDepthScene(StoryboardScene):
                   FadeInPlace(heads_lab), run_time=0.6)
         # round 31 ("each head has its own row" over an empty stage): the first head not
         # named comes first, its row drawn as the line is said, so a row is on screen at once
-        named_h = [p_[0] for p_ in pair]
-        intro = [(h, None) for h in range(H) if h not in named_h][:1]
         seq = intro + pair
         # the averaging seen with few, large things (round 31; r29's 12 strips crowded): one
         # token's weights, the word's, from the named heads travel from under the word into
@@ -1036,11 +1066,15 @@ class AttentionDepthScene(StoryboardScene):
             ring = SurroundingRectangle(chip, buff=0.07, color=T.POINTER, stroke_width=3)
             anims = [chip.animate.set_color(T.HIGHLIGHT)]
             if lit is not None:
+                # round 31: the ring leaves one head and is drawn at the next (sliding
+                # across the heads between suggested it visited them)
                 anims += [chips[lit[0]].animate.set_color(T.TEXT),
-                          ReplacementTransform(lit[1], ring)]
+                          FadeOutPlace(lit[1]), Create(ring)]
             else:
                 anims += [Create(ring)]
-            if cur is None:
+            if cur is None and pre is not None:     # already drawn at "softmax"
+                anims += [ReplacementTransform(pre, row), FadeIn(nm, shift=DOWN * 0.2)]
+            elif cur is None:
                 anims += [LaggedStart(*[Create(a) for a in row], lag_ratio=0.08),
                           FadeIn(nm, shift=DOWN * 0.2)]
             else:       # the name and the arcs change together (never one without the other)
@@ -1321,8 +1355,8 @@ class AttentionDepthScene(StoryboardScene):
                     self.show_layer(l, 0.9, bar=True)
                 # "about 0.75: its parts, rounded, do not add up exactly": the two parts
                 # under [CLS] and [SEP] boxed with the bar's "≈" number as said
-                if getattr(st.bars[l].val, "approx", False) and self.says("its parts"):
-                    t_p = self.when_said("its parts", self.time)
+                if getattr(st.bars[l].val, "approx", False) and self.says("rounded parts"):
+                    t_p = self.when_said("rounded parts", self.time)
                     parts = [self.num_at(st.nums, int(j)) for j in v.special.values
                              if int(j) in st.xs]
                     rt = self.cue_at(3 + i) - 0.4 - max(self.time, t_p - 0.2)
@@ -1647,13 +1681,15 @@ class AttentionDepthScene(StoryboardScene):
         back.shift(box.get_center() - back.box.get_center())
         # the arcs are the block's output: they dim to a ghost as its index changes and
         # light again only with the new row (round 27: W^(0) over W^(1)X^(1)'s arcs for 4 s)
-        self.play(*tick(VGroup(*block[1:]), VGroup(*back[1:])), *self.dim_row(), run_time=0.8)
-        self.remove(*block[1:])
-        self.add(*back[1:])
-        own_parts = VGroup(*block[1:])
-        for m in own_parts:
-            m.set_opacity(1).shift(DOWN * ROLL)
-        block = VGroup(box, *back[1:])
+        # round 31 (W^(1) turned into W^(0) by a text swap in the same box): the own block
+        # slides up and out, then a separate block of the layer before's matrices slides
+        # down into its place (one after the other; from the right it passed under the tag)
+        own_block = block.copy()
+        out_, in_ = squish_rate_func(smooth, 0, 0.5), squish_rate_func(smooth, 0.5, 1)
+        self.play(block.animate(rate_func=out_).shift(UP * 0.5).set_opacity(0),
+                  FadeIn(back, shift=DOWN * 0.5, rate_func=in_), *self.dim_row(), run_time=1.0)
+        self.remove(block)
+        block, box = back, back.box
         t_in = self.when_said("fed x", self.time, after=self.time)
         self.hold_until(t_in - 1.2)
         feed(tl, tie.swap_row, max(1.5, t_swap - 0.8 - self.time), [])
@@ -1676,9 +1712,12 @@ class AttentionDepthScene(StoryboardScene):
         t_take = self.when_said("take it to", self.time) if both and self.says("take it to") \
             else (t_end if not both else self.time)
         self.hold_until(t_take - 0.6)
-        self.play(*tick(VGroup(*block[1:]), own_parts), *self.dim_row(), run_time=0.7)
-        self.remove(*block[1:])
-        block = VGroup(box, *own_parts)
+        # the layer before's block slides up and out, the own block back down into its place
+        self.play(block.animate(rate_func=out_).shift(UP * 0.5).set_opacity(0),
+                  FadeIn(own_block, shift=DOWN * 0.5, rate_func=in_), *self.dim_row(),
+                  run_time=1.0)
+        self.remove(block)
+        block, box = own_block, own_block.box
         self.show_row(tie.new_row, VGroup(), 0.8)
         if both:
             # that bar and the swapped one ringed
@@ -1830,20 +1869,25 @@ class AttentionDepthScene(StoryboardScene):
         # 2. the heads, heaviest first (the order the voice reads them); one scale (a weight
         # of 1 is `unit` long); the river arc's number becomes the dashed
         # head-average line's
-        order = [int(h) for h in d.order.values]
         # the panel centred and large (round 26: the left third at the label size, the right
         # half empty): the rows at the body size, as tall as the stage allows
         RS = T.TYPE.body
-        pitch = min(0.37, 4.1 / H)
-        top = 1.85
-        name_x, bar_x, bar_w = -3.75, -2.95, 4.6     # round 31: centred (it hugged the left)
+        # round 31 (12 bars, two dashed lines and three notes: a crowded frame): only the
+        # three heaviest heads, the ones the voice reads, against the head-average
+        order = [int(t.head) for t in d.top3]
+        H = len(order)
+        pitch = min(0.7, 4.1 / H)
+        top = 1.6
+        name_x, bar_x, bar_w = -3.05, -2.25, 4.6     # round 31: centred (it hugged the left)
         vmax = max(d.weight.values)
         unit = bar_w / vmax
         mx = bar_x + unit * float(d.target.weight)                # the head-average's line
         title = line(txt(f"\"{v.word}\" → \"{d.target.token}\", head by head, at layer",
                          T.TYPE.body), Num(d.layer, decimals=0, size=T.TYPE.body))
         title.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
-        h1 = txt("attention weight", LAB).next_to([bar_x, top + 0.32, 0], RIGHT, buff=0)
+        h1 = line(txt("attention weight: the three heaviest of", LAB),
+                  Num(v.n_heads, decimals=0, size=LAB), txt("heads", LAB))
+        h1.next_to([bar_x, top + 0.5, 0], RIGHT, buff=0)
         rows = {}
         prec = int(v.decimals)
         for i, h in enumerate(order):
@@ -1851,7 +1895,7 @@ class AttentionDepthScene(StoryboardScene):
             name = line(txt("head", RS), Num(d.heads[h], decimals=0, size=RS))
             name.move_to([0, y, 0]).align_to([name_x + 0.6, 0, 0], RIGHT)
             r = Rectangle(width=max(0.01, unit * float(d.weight[h])),
-                          height=pitch * 0.62, stroke_width=0)
+                          height=min(0.4, pitch * 0.62), stroke_width=0)
             r.set_fill(T.WEIGHTS, 0.9).move_to([bar_x, y, 0], aligned_edge=LEFT)
             # a box round it (BOX) stays clear of the bar's end and the dashed line
             val = Num(d.weight[h], decimals=prec, size=RS).next_to(r, RIGHT, buff=BOX + 0.08)
@@ -1878,9 +1922,10 @@ class AttentionDepthScene(StoryboardScene):
         twice_line = DashedLine([mx2, top + pitch / 2, 0], [mx2, y_low, 0], color=REF,
                                 stroke_width=2.5, dash_length=0.08)
         twice_lab = txt("2 × head-average", LAB, REF)
-        twice_lab.next_to([mx2 + 0.25, top + 0.32, 0], RIGHT, buff=0)
-        if h1.get_right()[0] > mx2 - 0.3:       # the axis title ends short of the line
-            h1.shift(LEFT * (h1.get_right()[0] - (mx2 - 0.3)))
+        # round 31: at its foot, like the average's (its top was by the axis title)
+        twice_lab.next_to([mx2, bottom, 0], DOWN, buff=0.1)
+        if twice_lab.get_left()[0] < mean_lab.get_right()[0] + 0.3:
+            twice_lab.next_to(mean_lab, DOWN, buff=0.12).align_to([mx2 - 0.2, 0, 0], LEFT)
         twice_g = VGroup(twice_line, twice_lab)
         rings = {h: SurroundingRectangle(rows[h].bar, buff=0.04, color=T.POINTER,
                                          stroke_width=3.5) for h in top3}
@@ -1907,6 +1952,9 @@ class AttentionDepthScene(StoryboardScene):
         # the old stage leaves first (nothing of it under the panel), then the panel comes
         # with its bars growing at once (never an empty panel)
         self.play(FadeOutPlace(VGroup(*old)), run_time=0.5)
+        # no "≈" note left in the scene under the panel's title (round 31: at the body size
+        # a faded one still lay on a teacher's sentence's title)
+        self.remove(*getattr(self, "_notes", []))
         rt = max(1.6, min(2.4, t_w[0] - 0.3 - self.time))
         grow = LaggedStart(*[AnimationGroup(GrowFromEdge(g.bar, LEFT),
                                             FadeInPlace(VGroup(g[0], g.val)))
@@ -1935,8 +1983,7 @@ class AttentionDepthScene(StoryboardScene):
         t_next = t_most if t_most is not None else t_why
         self.emphasize(mean_lab, run_time=max(1.0, min(2.4, t_next - 0.6 - self.time)))
         untested = txt(f"why \"{d.target.token}\": not tested", LAB)
-        right_col = max(g.val.get_right()[0] for g in listed)
-        untested.next_to([right_col + 0.5, top - (H // 2) * pitch, 0], RIGHT, buff=0)
+        untested.move_to([0, bottom - 1.3, 0])      # under the panel (the notes are right)
         # "though not all of them look at river most": beside each of the three heads that
         # looks most at another token, where (its row's largest weight, from the plan)
         untested_extra = []
@@ -1962,7 +2009,18 @@ class AttentionDepthScene(StoryboardScene):
         t_why = self.when_said("we did not test", self.time)
         self.hold_until(t_why - 0.8)
         self.play(FadeIn(untested, shift=LEFT * 0.4), run_time=1.0)
-        self.fill_to(None, [(1, lambda t: self.wait(t))])
+        # "So a head-average can hide what single heads do": the average's line and label
+        # lit, then the three heads' bars
+        if self.says("can hide"):
+            t_hide2 = self.when_said("can hide", self.time)
+            self.hold_until(t_hide2 - 0.8)
+            self.fill_to(None, [
+                (1, lambda t: self.emphasize(mean_lab, run_time=t,
+                                             extra=[mean_line.animate(rate_func=there_and_back)
+                                                    .set_stroke(T.POINTER)])),
+                (1, lambda t: self.light(*[rows[h].bar for h in top3], run_time=t))])
+        else:
+            self.fill_to(None, [(1, lambda t: self.wait(t))])
         st.extra = [title, h1, mean_line, mean_lab, twice_g, untested, *untested_extra,
                     *rings.values(), *[VGroup(g[0], g.bar, g.val) for g in listed]]
 
@@ -2124,7 +2182,10 @@ class AttentionDepthScene(StoryboardScene):
                     moved.add(l)
             rest = [chart[0]] + [chart[1 + l] for l in range(L) if l not in moved]
             # the rest leaves first (no moving bar passes through a fading one)
-            self.play(FadeOutPlace(VGroup(*rest)), run_time=0.5)
+            # the "≈" note leaves with the chart's "≈" bar when no moved bar carries one
+            keep_note = any(getattr(chart[1 + l].val, "approx", False) for l in moved)
+            self.play(FadeOutPlace(VGroup(*rest, *([] if keep_note else self.approx_out()))),
+                      run_time=0.5)
             if moves:                   # no test (a model whose attention is not redone)
                 self.play(*moves, run_time=1.2)
                 # their new labels once they have landed (no label waiting for its bar)
@@ -2142,7 +2203,21 @@ class AttentionDepthScene(StoryboardScene):
             # swaps; the heads) grow a little before its verdict is said; then the bars that
             # the verdict rests on light up as it is said
             self.hold_until(max(self.time, t_p - 1.5))
-            if shown:
+            # round 31 (the summary cross-faded its panels one after another): two tests end
+            # side by side, the first moving to the left half at its own size (its words at
+            # the label size, never below) as the second grows in the right half
+            pair_end = k == 1 and len(evidence) == 2
+            if pair_end:
+                s0 = shown[-1]
+                half = 7.11 - T.EDGE
+                # each in its half (shrunk only if it would not fit: not at MiniLM's sizes)
+                f0 = min(1.0, (half - 0.4) / max(s0.width, g.width))
+                g.scale(f0)
+                g.move_to([half / 2, -0.15, 0])
+                left_at = [-half / 2, -0.15, 0]
+                out = [s0.animate.scale(f0).move_to(left_at)]
+                gone = None
+            elif shown:
                 # the "≈" note leaves with the last panel whose numbers carry one
                 note = self.approx_out() if not any(getattr(c[1], "approx", False)
                                                      for c in g[0]) else []
@@ -2173,7 +2248,8 @@ class AttentionDepthScene(StoryboardScene):
                                                          run_time=t))])
         else:
             self.fill_to(None, [(1, lambda t: self.wait(t))])
-        st.extra = [scope, chart, *shown[-1:], *self.approx_out()]
+        st.extra = [scope, chart, *(shown[-2:] if len(evidence) == 2 else shown[-1:]),
+                    *self.approx_out()]
 
 
 __all__ = ["AttentionDepthScene"]

@@ -24,6 +24,7 @@ class Layer(View):
     sink: float
     total: float
     sink_adds: bool
+    parts_sum: float
 
 
 class Extreme(View):
@@ -91,6 +92,7 @@ class Data(View):
     special: list[int]
     special_tokens: list[str]
     n_heads: int
+    d_head: int
     n_layers: int
     decimals: int
     layers: list[Layer]

@@ -34,6 +34,8 @@ MAX_CHARS = 8         # longer token texts are shortened to this many characters
 PROB_TICKS = [0.0, 0.5, 1.0]
 X_TICK_STEP = 5
 
+QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, as bits per weight
+
 _ESCAPES = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "↵"}
 
 
@@ -99,6 +101,23 @@ def prompts_summary(sb: Storyboard, traces: list[Trace]) -> dict:
     }
 
 
+def weights(t: Trace) -> dict | None:
+    """The weights file the trace really read, from the model package (the trace's
+    `meta["source"]`): SmolLM2's package ships `SmolLM2-135M-Instruct.Q4_1.gguf`, the
+    instruct-tuned variant, 4-bit. Its name, the variant (the file's name past the model's
+    display name), the quantisation and its bits per weight; None without a named file."""
+    source = t.meta.get("source") or {}
+    files = list((source.get("files") or {}))
+    if not files:
+        return None
+    stem = files[0].removesuffix(".gguf")
+    name, _, quant = stem.partition(".")
+    display = t.spec.display
+    variant = name[len(display) + 1:] if name.startswith(display + "-") else None
+    return {"file": files[0], "name": name, "variant": variant, "quant": quant or None,
+            "bits": QUANT_BITS.get(quant), "package": source.get("package")}
+
+
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     L, n_pos = t.n_layers, len(t.tokens)
@@ -152,6 +171,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     summary = prompts_summary(sb, traces)
     return {
         "prompts": summary,
+        "weights": weights(t),
         "prompt": {"tokens": [_token(s) for s in t.tokens], "focus_pos": pos,
                    "focus": _token(t.tokens[pos])},
         "answer": {**_token(answer), "id": answer_id, "enters_top": enters_top(ranks, TOP_K)},

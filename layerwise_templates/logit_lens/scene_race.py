@@ -1,11 +1,12 @@
 """The bar chart across the states, as logit_lens draws it (a `LayerRace` made to keep each
 token's identity in view):
 
-- a step is short and then held: every row's name moves with its bar (`slide`); a
-  climbing row's name steps out to pass the names it overtakes, in front of them; a
-  token that enters the top k fades in in its place at the end, one that leaves fades out
-  at the start (the answer climbs in from its own row): no two names are ever drawn on each
-  other, no row ever loses its label mid-motion, and no number is ever a ghost;
+- a step is short and then held: a row that changes track slides its bar there while its
+  name and number step off as it sets off and back on as it lands (r31b: names riding with
+  their bars piled up on each other at 854x480); a token that enters the top k fades in in
+  its place at the end, one that leaves fades out at the start (the answer climbs in from
+  its own row, its name in view): no two names are ever drawn on each other, and no number
+  is ever a ghost;
 - the answer's own row under the rule shows its label and bar only while it is outside the
   chart; once it is in the top k the row says just its rank (no second copy of the token);
 - the counter (large, white) names the state the lens reads, X^(l+1) for layer l (the chapter's notation),
@@ -149,11 +150,16 @@ class LensRace(LayerRace):
         # first, the lens column's, before it went back to X^(1))
         passed = sorted({m for m in getattr(self, "shown", []) if m < l})[-TRAIL:]
         if passed:      # stacked above its rank, oldest at the top (the frame's right is free)
-            trail = VGroup(*[inline(x_label(self.layers[m].state, STATE_INDEX_SIZE, T.MUTED),
-                                    Num(self.layers[m].rank, decimals=0, size=T.LABEL_SIZE,
+            # r31: a size up and spaced (at the label size, 0.1 apart, they read as a
+            # small tight stack)
+            trail = VGroup(*[inline(x_label(self.layers[m].state, TRAIL_MATH, T.MUTED),
+                                    Num(self.layers[m].rank, decimals=0, size=TRAIL_SIZE,
                                         color=T.MUTED), buff=0.15) for m in passed])
-            trail.arrange(DOWN, aligned_edge=RIGHT, buff=0.1)
-            trail.next_to(rank, UP, buff=0.3).align_to(rank, RIGHT)   # clear of the rule
+            # r31b: the column says whose ranks these are (it stood unlabelled)
+            trail.add_to_back(txt(str(self.answer).replace("␣", "").strip() + ", earlier",
+                                   T.LABEL_SIZE, T.MUTED))
+            trail.arrange(DOWN, aligned_edge=RIGHT, buff=TRAIL_GAP)
+            trail.next_to(rank, UP, buff=TRAIL_LIFT).align_to(rank, RIGHT)   # clear of the rule
             rank = VGroup(rank, trail)
             rank.trailed = True
         row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
@@ -260,7 +266,6 @@ class LensRace(LayerRace):
         # of the background's colour and the names it overtakes dim a little as they pass
         # under it (never all blanked at once); the numbers still step off and back on
         plates = []
-        crossing = any(y1 > y0 + 1e-3 for _, y0, y1, _ in going)
         for parts, y0, y1, is_key in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
             if not is_key:
@@ -268,18 +273,13 @@ class LensRace(LayerRace):
                 bar.set_z_index(1)
                 num.set_z_index(5)
                 dy = y1 - y0
-                if dy > 0:          # a climber: its name in front, on its plate
-                    plate = backing(name)
-                    rider = VGroup(plate, name).set_z_index(20 + dy)
-                    plates.append(plate)
-                    scene.add(bar, rider, num)
-                    second += [bar.animate(rate_func=smooth).shift(UP * dy),
-                               rider.animate(rate_func=smooth).shift(UP * dy), hop(num, dy)]
-                else:
-                    name.set_z_index(5)
-                    scene.add(bar, name, num)
-                    second += [bar.animate(rate_func=smooth).shift(UP * dy),
-                               ride_dim(name, dy, DIM if crossing else 1.0), hop(num, dy)]
+                # r31b: a moving row's name steps off as it sets off and back on as it
+                # lands, like its number (names riding through each other piled up at
+                # 854x480: "full stop" over "space"); only its bar is seen moving
+                name.set_z_index(5)
+                scene.add(bar, name, num)
+                second += [bar.animate(rate_func=smooth).shift(UP * dy),
+                           hop(name, dy), hop(num, dy)]
                 continue
             plate = self.card_plate(parts[1])
             track = self.chart.tracks[0].copy().match_y(parts[1])
@@ -368,6 +368,10 @@ def hop(mob, dy: float):
     return UpdateFromAlphaFunc(mob, update, rate_func=linear)
 
 
+TRAIL_SIZE = T.CAPTION_SIZE   # its ranks' numbers
+TRAIL_MATH = STATE_INDEX_SIZE   # its states' names X^(l)
+TRAIL_GAP = 0.2               # between its lines
+TRAIL_LIFT = 0.5              # its last line over the rank (the rule between, clear of the larger text)
 TRAIL = 3       # Paris's earlier ranks kept beside its row (r30)
 DIM = 0.5       # a passed row's name at mid-move (it rides, dimmed, under the climber's)
 

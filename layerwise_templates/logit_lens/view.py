@@ -136,6 +136,16 @@ class Model(View):
     norm: str
 
 
+class Weights(View):
+    """The weights file the model package ships and the trace read (the footer says it)."""
+    file: str
+    name: str
+    variant: str | None
+    quant: str | None
+    bits: int | None
+    package: str | None
+
+
 class Window(View):
     start: int
     size: int
@@ -153,3 +163,4 @@ class Data(View):
     prompt: Prompt
     grid: Grid
     credit: Credit
+    weights: Weights | None
