@@ -77,14 +77,14 @@ def build(c: Context) -> Draft:
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
              "To watch X change, we draw it on a flat plane, fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ", from X of zero to X of "
-             "{model.n_layers}. PCA, through the origin, picks the two directions that hold most "
+             "{model.n_layers}. PCA picks the two directions, through the origin, that hold most "
              "of these states' squared length: {data.plane.energy_pct.value:.0f} percent of "
              "it, over all of them together. But one arrow alone can lose far more: the plane "
              "is a shadow. X of zero's shadow is only "
              "{data.stages[0].captured_pct.value:.0f} percent as long as X of zero, drawn "
              "beside it, as an illustration, at its true length. "
              "The bars below give the true lengths.",
-             moments={"states": "states", "spread": "through the origin", "shadow": "shadow",
+             moments={"states": "states", "spread": "PCA picks", "shadow": "shadow",
                       "bars": "bars"}),
     ]
     a0, f0 = float(sizes_["norm_attn"][0]), float(sizes_["norm_mlp"][0])
@@ -110,12 +110,12 @@ def build(c: Context) -> Draft:
         "ffn0", ["mlp_out"], "Layer 0: the FFN adds",
         "Then the feed-forward network adds its update, "
         f"{{data.layers[0].norm_mlp.value:{_spec(f0)}}} long."
-        + (" To fit it, the view zooms out from {data.plane.views[1].scale:g} to "
+        + (" The view zooms out from {data.plane.views[1].scale:g} to "
            "{data.plane.views[2].scale:g} units." if additive else
            " And the sum is normalised again."), layer=0,
         expect=["data.plane.views[2].scale - data.plane.views[1].scale > 0"] if additive else [],
-        moments={"update": "adds its update", "lengths": 0,
-                 "zoom": "To fit" if additive else 0}))
+        moments={"update": "adds its update", "lengths": 0, "every": 0,
+                 "zoom": "zooms out" if additive else 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
         "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",
@@ -125,10 +125,12 @@ def build(c: Context) -> Draft:
         f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long."
         + (" Lengths do not add: X of two is {data.x_norms[2].value:"
            + _spec(norm("blocks.1.hook_resid_post")) + "} long, not their sum."
-           if additive and L > 2 else ""), layer=1,
+           if additive and L > 2 else "")
+        + (" From layer 2 on, every layer does the same two additions." if L > 2 else ""),
+        layer=1,
         moments={"update": "feed-forward network adds",
                  "lengths": "Lengths" if additive and L > 2 else 0, "divides": 0,
-                 "shrinks": 0, "zoom": 0}))
+                 "shrinks": 0, "zoom": 0, "every": "From layer 2" if L > 2 else 0}))
     # one middle layer to scale before the walk (round 28: a walk alone was a montage)
     mid = L // 2
     xm = norm(f"blocks.{mid}.hook_resid_pre")
@@ -146,7 +148,7 @@ def build(c: Context) -> Draft:
         "Each step is drawn at its true angle to the X it is added to. "
         + ("Both steps are short next to X, and " if short else "Then ")
         + f"X of {{data.zoom.next_layer}} is {{data.zoom.norm_out.value:{_spec(xo)}}} long.",
-        moments={"z_x": "Here is one", "z_attn": "attention adds", "z_ffn": "feed-forward network adds",
+        moments={"z_x": "Here is one", "z_reads": "It reads", "z_attn": "attention adds", "z_ffn": "feed-forward network adds",
                  "z_angle": "true angle", "z_next": "Both steps" if short else "Then X"},
         expect=[f"data.zoom.layer == {mid}"]
         + (["data.zoom.rel_attn.value < 0.5", "data.zoom.rel_mlp.value < 0.5"]

@@ -8,22 +8,22 @@ FORMULA, RANGE, X_GROWS = "formula", "range", "x_grows"
 NORM_FIRST, NORM_LAST, GROWTH = "norm_first", "norm_last", "growth"
 FIRST_TOKEN, OUTLIER_NORM, SHARE = "first_token", "outlier_norm", "share"
 OTHERS = "others"
-UPDATE, LENGTHS, ZOOM = "update", "lengths", "zoom"
+UPDATE, LENGTHS, ZOOM, EVERY = "update", "lengths", "zoom", "every"
 DIVIDES, SHRINKS = "divides", "shrinks"
 LARGEST, X_ENDS, MEDIANS = "largest", "x_ends", "medians"
 UPDATES, IS_X, WITHIN, EVERY_ENTRY = "updates", "is_x", "within", "every_entry"
 DIPS, REACH, CLOSE = "dips", "reach", "close"
 TURNS, APART, MOST = "turns", "apart", "most"
 Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT = "z_attn", "z_ffn", "z_angle", "z_next"
-Z_X, AMONG = "z_x", "among"
+Z_X, AMONG, Z_READS = "z_x", "among", "z_reads"
 
 BY_SHOW = {
     "tokens": (SPACE_MARK,),
     "x": (NUMBERS, LENGTH, ALONE),
     "plane": (STATES, SPREAD, SHADOW, BARS),
     "attn_out": (DIVIDES, SHRINKS),
-    "mlp_out": (UPDATE, LENGTHS, ZOOM),
-    "zoom": (Z_X, Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT),
+    "mlp_out": (UPDATE, LENGTHS, ZOOM, EVERY),
+    "zoom": (Z_X, Z_READS, Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT),
     "journey": (DIPS, REACH, CLOSE, MEDIANS, AMONG),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),

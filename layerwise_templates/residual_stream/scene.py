@@ -23,7 +23,7 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
-from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate,
+from manim import (DOWN, LEFT, RIGHT, UP, DashedLine, FadeIn, GrowFromEdge, Indicate, LaggedStart, Restore, Write,
                    Line, ManimColor, Rectangle, ReplacementTransform, RoundedRectangle, Transform,
                    UpdateFromAlphaFunc, VGroup, config, interpolate_color, smooth,
                    squish_rate_func, there_and_back)
@@ -200,7 +200,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_moment(M.LENGTH)
         bars = inline(math("|" + T.X_l(l) + "|", ML, T.X),
                       txt("= its length", T.TYPE.label))
-        bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT)
+        # (round 31: the box round "|.| = 2.18" touched |X^(0)|) clear of the column's length
+        bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT).shift(RIGHT * 0.2)
         self.play(col[2].animate.set_opacity(1), appear(bars), run_time=0.5)
         self.shown["bars_note"] = bars
         # the number, then its name: one box at a time (two boxes side by side overlapped)
@@ -265,6 +266,11 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         run = {"plus": 0.3, "b": q, "eq": 0.3, "c": q, "grow": self.quick(0.2, 1.6),
                "ring": 0.8, "drop": q, "move": 0.5}                 # the plays' silent times
         end = self.next_reveal() - 0.5 * len(run) / config.frame_rate
+        every = which == "ffn" and self.named(M.EVERY)
+        if every and self.beat.get("cues"):
+            # "From layer 2 on, every layer does the same two additions": said over this
+            # layer's picture, so the step and its note are done by then
+            end = min(end, self.said(M.EVERY) - 0.2)
         # layer 0's FFN: "lengths do not add" is said over the sum (2.90 + 61.4 = 61.4), so
         # the sum is drawn by then and cleared only after it
         moments = self.beat.get("moments") or {}
@@ -288,15 +294,18 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # "Its output, the update delta attention": born small inside the attention box,
             # it travels out of it to its place beside X (round 28: it faded in beside X while
             # the box faded out); the box leaves once it is empty
+            # (round 29: the box's word sat over the update's digits as it came out) the
+            # word leaves first; the update comes out of the empty box at reading size
             seed = b.copy().move_to(op.get_center())
             self.play(Indicate(op[0], color=T.ATTN, scale_factor=1.1),
-                      FadeIn(seed, scale=0.3), run_time=0.5)
+                      FadeOutPlace(op[1]), run_time=0.4)
+            self.play(FadeIn(seed), run_time=0.3)
             self.remove(seed)
             self.shown["b"] = b
             self.play(Transform(seed, b), run_time=max(0.8, run["b"] * k))
             self.remove(seed)
             self.add(b)
-            self.play(FadeOutPlace(op), run_time=0.3)
+            self.play(FadeOutPlace(op[0]), run_time=0.3)
         else:
             self.put("b", b, run_time=run["b"] * k)
         out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else \
@@ -318,19 +327,17 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # become it; its name and its length come with it
         # (round 27: the digits morphed into each other over the "=" for half a second) the
         # two columns travel into the "=" and shrink there, then the sum comes out of it
-        ca, cb = a[1].copy(), b[1].copy()
-        self.add(ca, cb)
+        # (round 29: the shrinking copies drew doubled, unreadable digits over the columns)
+        # the two columns lit together, then the sum written where it goes, at reading size
         t_c = max(0.6, run["c"] * k)
-        self.play(ca.animate.scale(0.2).move_to(eq).set_opacity(0),
-                  cb.animate.scale(0.2).move_to(eq).set_opacity(0), run_time=0.45 * t_c)
-        self.remove(ca, cb)
-        self.play(FadeIn(c[1], target_position=eq.get_center(), scale=0.2), FadeIn(c[0]),
-                  run_time=0.55 * t_c)
+        self.play(Indicate(a[1], color=T.POINTER, scale_factor=1.05),
+                  Indicate(b[1], color=T.POINTER, scale_factor=1.05), run_time=0.45 * t_c)
+        self.play(Write(c[1]), FadeIn(c[0]), run_time=0.55 * t_c)
         self.add(c[0], c[1])
-        if not getattr(self, "rounded_said", False):
+        if True:
             # the entries are rounded: the shown ones need not add up in the last digit; said
-            # once, at the first sum, right of it (round 28: under the columns, on the bars' key)
-            self.rounded_said = True
+            # at every sum, right of it (round 28: under the columns, on the bars' key; round
+            # 29: layer 1's sums had no note and did not add up as shown)
             r = VGroup(txt("entries", T.TYPE.label, T.MUTED),
                        txt("rounded", T.TYPE.label, T.MUTED)).arrange(DOWN, buff=0.06,
                                                                       aligned_edge=LEFT)
@@ -360,6 +367,25 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.7),
                   run_time=run["move"] * k)
         self.shown["a"] = self.shown.pop("c")
+        if every:
+            self.every_layer()
+
+    def every_layer(self) -> None:
+        """"From layer 2 on, every layer does the same two additions": layer 1's picture stays
+        (its two arrows on the plane, its bars) and is stamped "+ attention + FFN, x layers
+        2...29" in the free middle of the stage, its two bars lit (round 31: the stage stood
+        empty for 4.5 s while this was said at the start of the zoom beat)."""
+        self.hold_until_moment(M.EVERY)
+        last = int(self.data["n_layers"]) - 1
+        row = inline(txt("+ attention", T.TYPE.label, T.ATTN), txt("+ FFN", T.TYPE.label, T.FFN),
+                     buff=0.3)
+        times = txt(f"\u00d7 layers 2\u2026{last}", T.TYPE.heading)
+        stamp = VGroup(row, times).arrange(DOWN, buff=0.2)
+        stamp.move_to(LEFT * 1.1 + UP * 1.0)
+        self.keep_inside(stamp)
+        end = self.beat_start + self.beat_end(self.beat)
+        self.put("every", stamp, anim=appear(stamp), run_time=0.6)
+        self.emphasize(times, run_time=max(0.8, min(2.0, end - self.time - 0.2)))
 
     def lengths_note(self, a, b, c, end: float) -> None:
         """"Lengths do not add: X of one is 61.4 long": the note (and why) takes the place of
@@ -479,9 +505,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.play(Transform(moving, short), ReplacementTransform(x_num.copy(), c_num),
                   run_time=self.to_cue(self.n_cues() - 1, 1.0, 0.4))
         # the copy's length goes up into the note that names it
+        # (round 31: the flying copy faded out over the note's own 1.32 fading in) one readable
+        # copy moves into the note's place and is swapped for it there
+        # (review 31b: its straight path crossed the formula) round it: right, clear of the
+        # formula, up to the note's row, then left into its place
         fly = c_num.copy()
-        self.play(fly.animate.move_to(note[-1]).set_opacity(0), note[-1].animate.set_opacity(1),
-                  note[-2].animate.set_opacity(1), run_time=0.6)
+        side = max(defn.get_right()[0], note[-1].get_right()[0]) + 0.5
+        self.play(fly.animate.move_to([side, c_num.get_center()[1], 0]), run_time=0.3)
+        self.play(fly.animate.move_to([side, note[-1].get_center()[1], 0]), run_time=0.3)
+        self.play(fly.animate.move_to(note[-1]), note[-2].animate.set_opacity(1), run_time=0.4)
+        note[-1].set_opacity(1)
         self.remove(fly)
         # the operation, not only its result: the copy goes into attention (a box right of
         # it); the update comes out of that box when it is named ("Its output ...")
@@ -538,13 +571,21 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         note.next_to(tag, DOWN, buff=0.3).align_to(tag, LEFT)
         # (round 28: X's arrow stood still for 9 s before attention's step) X's arrow grows
         # while "It reads X of 15, 202 long" is said; its length is boxed as it is said
-        self.put("ztag", tag, anim=appear(tag), run_time=0.5)
+        # (round 29: the tag came 5 s before "It reads X of 15, 202 long") the arrow grows as
+        # the layer is introduced, the tag with its length when it is said
+        reads = self.named(M.Z_READS)
+        if not reads:
+            self.put("ztag", tag, anim=appear(tag), run_time=0.5)
         if self.named(M.Z_X):
             self.hold_until_moment(M.Z_X)
-        grow = self.to_moment(M.Z_ATTN, 1.0, 0.6) if self.named(M.Z_ATTN) else 1.0
+        nxt = M.Z_READS if reads else M.Z_ATTN
+        grow = self.to_moment(nxt, 1.0, 0.6) if self.named(nxt) else 1.0
         self.put("zx", VGroup(x_ar, x_lab), anim=GrowArrow(x_ar), run_time=max(1.0, grow))
         self.add(x_lab)
         self.play(FadeIn(x_lab), run_time=0.3)
+        if reads:
+            self.hold_until_moment(M.Z_READS)
+            self.put("ztag", tag, anim=appear(tag), run_time=0.5)
         if self.named(M.Z_ATTN):
             self.emphasize(tag[-1], run_time=max(0.6, min(1.5, self.said(M.Z_ATTN)
                                                             - self.time - 0.1)))
@@ -610,6 +651,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.ensure_chart()
         for lab in getattr(self, "dimmed_labels", []):   # a leg before hid them beside its marks
             lab.set_opacity(1)
+        if getattr(self, "dim_lengths", None):           # the shares' leg faded the bars
+            self.play(*[r.animate.set_fill(opacity=o) for r, o in self.dim_lengths],
+                      self.tick_labels.animate.set_opacity(1), run_time=0.4)
+        self.dim_lengths = []
         self.dimmed_labels = []
         self.dip_lines = []
         d = self.data
@@ -933,15 +978,34 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
 
     def medians_after(self, end: float, drop) -> None:
         """"... the median attention update is 0.15 of the length of X ...": the walk's
-        labels leave the left side to the medians, drawn as they are said."""
+        labels and the plane leave; every update of layers 1 to L-1 drawn as its share of the
+        X it is added to, over its own layer of the bars below (round 31: on the linear axis
+        the early updates were a few pixels tall), attention's then the FFN's, each median a
+        dashed line written as it is said."""
         self.hold_until_moment(M.MEDIANS)
         self.drop(*drop, run_time=0.3)
-        self.play(*self.show_medians(), run_time=0.8)
-        moving, anims = self.shrink_medians()
-        self.play(*anims, run_time=self.fill(end, 1.5, 0.45))
-        self.remove(*moving)
-        self.add(self.med_parts[3])
-        self.emphasize(*self.med_parts[4], run_time=self.fill(end, 1.0))
+        fades = self.plane_fades()
+        parts = self.share_panel()
+        head, attn, ffn, a_line, f_line, axis = parts
+        # (round 31: the shares stood over the |X| bars at full strength) the bars below and
+        # their length ticks fade while the shares are read; the layer axis stays
+        self.dim_lengths = [(r, r.get_fill_opacity()) for r in self.bar_group]
+        dims = [r.animate.set_fill(opacity=0.12) for r, _ in self.dim_lengths]
+        dims.append(self.tick_labels.animate.set_opacity(0.15))
+        self.play(*fades, *dims, FadeIn(head), FadeIn(axis), run_time=0.6)
+        for r in [*attn, *ffn]:          # each bar grows up from the floor, at its own width
+            r.save_state()
+            r.stretch_to_fit_height(0.002, about_edge=DOWN)
+        half = self.time + (end - self.time) * 0.45 if self.beat.get("cues") else None
+        self.play(LaggedStart(*[Restore(r) for r in attn], lag_ratio=0.03),
+                  run_time=self.fill(half, 1.2, 0.5) if half else 1.2)
+        self.play(FadeIn(a_line), run_time=0.5)
+        if half:
+            self.hold_until(half)
+        self.play(LaggedStart(*[Restore(r) for r in ffn], lag_ratio=0.03),
+                  run_time=self.fill(end, 1.2, 0.4))
+        self.play(FadeIn(f_line), run_time=0.5)
+        self.emphasize(a_line[-1], f_line[-1], run_time=self.fill(end, 1.0))
 
     def x_len(self, n: int) -> list:
         """"|X^(n)| = 703": X's length, whole like its neighbours; one the plan had to keep a
@@ -965,49 +1029,59 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put("after", after, anim=appear(after), run_time=0.5)
         return after
 
-    def show_medians(self) -> list:
-        """The two medians the voice says, large, left of the plane once the layers have
-        stopped (the layer's tag gone): a bar for |X| and, under it, two bars that are the medians' shares of it
-        (median |Delta|/|X| over layers 1 to L-1), each share written at its bar's end."""
+    def share_panel(self) -> VGroup:
+        """Each update's length over the length of the X it is added to (the plan's rel_attn,
+        rel_mlp), layers 1 to L-1, a pair of bars over that layer's bars below, and the two
+        medians the voice says as dashed lines, each written at its right end."""
         v, d = self.v, self.data
-        lab, ml = T.TYPE.label, ML
-        w, h = 2.4, 0.26
-        labels = VGroup(math("|X|", ml, T.X),
-                        inline(math("|Delta|", ml, T.ATTN), txt("attention", lab, T.ATTN)),
-                        inline(math("|Delta|", ml, T.FFN), txt("FFN", lab, T.FFN)))
-        for lbl, y in zip(labels, (1.3, 0.75, 0.2)):     # clear above the bars' two-row key
-            lbl.move_to([0, y, 0]).align_to([-6.2, 0, 0], LEFT)
-        x0 = labels.get_right()[0] + 0.25
-        ref = Rectangle(width=w, height=h, stroke_width=0, fill_color=T.X, fill_opacity=1)
-        ref.move_to([x0, labels[0].get_y(), 0], aligned_edge=LEFT)
-        bars, values = VGroup(), VGroup()
-        for lbl, shown, key, color in ((labels[1], v.summary.median_rel_attn, "median_rel_attn",
-                                        T.ATTN),
-                                       (labels[2], v.summary.median_rel_mlp, "median_rel_mlp",
-                                        T.FFN)):
-            r = Rectangle(width=w * d["summary"][key]["value"], height=h, stroke_width=0,
-                          fill_color=color, fill_opacity=1)
-            bars.add(r.move_to([x0, lbl.get_y(), 0], aligned_edge=LEFT))
-            values.add(inline(self.n(shown, color, lab, prefix="= "), math("|X|", ml, T.X))
-                       .next_to(r, RIGHT, buff=0.15))
-        head = inline(txt("medians over layers", lab, T.MUTED),
-                      Num(v.layers[1].layer, decimals=0, size=lab, color=T.MUTED),
-                      txt("to", lab, T.MUTED),
-                      Num(v.layers[self.L - 1].layer, decimals=0, size=lab, color=T.MUTED))
-        head.move_to([0, 1.9, 0]).align_to(labels, LEFT)
-        med = VGroup(labels[0], ref, head, labels[1:], bars, values)
-        self.keep_inside(med)
-        self.shown["med"] = med
-        self.med_parts = (labels, ref, head, bars, values)
-        return [FadeIn(labels[0]), GrowFromEdge(ref, LEFT), FadeIn(head)]
-
-    def shrink_medians(self) -> tuple:
-        """Each median's bar is |X|'s bar cut down to its share (copies of it shrink)."""
-        labels, ref, head, bars, values = self.med_parts
-        moving = [ref.copy() for _ in bars]
-        self.add(*moving)
-        return moving, [FadeIn(labels[1:]), *[Transform(m, b) for m, b in zip(moving, bars)],
-                        FadeIn(values)]
+        lab = T.TYPE.label
+        y0, top = -0.5, 2.05                 # the bars' floor (over the key) and the panel's top
+        lays = d["layers"][1:self.L]
+        peak = max(max(a["rel_attn"]["value"], a["rel_mlp"]["value"]) for a in lays)
+        unit = (top - y0) / peak
+        w = 0.12
+        attn, ffn = VGroup(), VGroup()
+        for a in lays:
+            x = self.bar_x(a["layer"], "mid")[0]
+            for grp, key, color, dx in ((attn, "rel_attn", T.ATTN, -w / 2 - 0.01),
+                                        (ffn, "rel_mlp", T.FFN, w / 2 + 0.01)):
+                r = Rectangle(width=w, height=max(0.02, unit * a[key]["value"]), stroke_width=0,
+                              fill_color=color, fill_opacity=1)
+                grp.add(r.move_to([x + dx, y0, 0], aligned_edge=DOWN))
+        x_l = self.bar_x(1, "mid")[0] - 0.25
+        x_r = self.bar_x(self.L - 1, "mid")[0] + 0.25
+        lines = []
+        for shown, key, color in ((v.summary.median_rel_attn, "median_rel_attn", T.ATTN),
+                                  (v.summary.median_rel_mlp, "median_rel_mlp", T.FFN)):
+            y = y0 + unit * d["summary"][key]["value"]
+            ln = DashedLine([x_l, y, 0], [x_r, y, 0], color=color, stroke_width=3,
+                            dash_length=0.12)
+            # the median's value left of layer 1, on its line's level (round 31: at the right
+            # end it ran over the last layers' bars); "dashed: medians" in the heading
+            word = self.n(shown, color, lab).next_to(ln, LEFT, buff=0.1)
+            lines.append(VGroup(ln, word))
+        if lines[1][1].get_bottom()[1] < lines[0][1].get_top()[1] + 0.06:   # labels apart
+            lines[1][1].shift(UP * (lines[0][1].get_top()[1] + 0.06 - lines[1][1].get_bottom()[1]))
+        head = inline(txt("each update as a share of the X it is added to, layers", lab),
+                      Num(v.layers[1].layer, decimals=0, size=lab),
+                      txt("to", lab), Num(v.layers[self.L - 1].layer, decimals=0, size=lab),
+                      txt("; dashed: medians", lab), buff=0.14)
+        head[-1].shift(LEFT * 0.1)
+        head.move_to([0, top + 0.3, 0])
+        # (round 31: no y-axis, only the medians' values) its own share axis right of the
+        # last layer, ticks every 0.25 from 0 (the medians are written at the left)
+        ax_x = x_r + 0.1
+        axis = VGroup(Line([ax_x, y0, 0], [ax_x, top, 0], color=T.MUTED, stroke_width=2))
+        step = 0.25
+        for k in range(int(peak / step + 1e-9) + 1):
+            y = y0 + unit * step * k
+            axis.add(Line([ax_x, y, 0], [ax_x + 0.1, y, 0], color=T.MUTED, stroke_width=2))
+            axis.add(txt("0" if k == 0 else f"{step * k:g}", lab, T.MUTED)
+                     .next_to([ax_x + 0.1, y, 0], RIGHT, buff=0.08))
+        panel = VGroup(head, attn, ffn, *lines, axis)
+        self.keep_inside(head)
+        self.shown["med"] = panel
+        return head, attn, ffn, lines[0], lines[1], axis
 
     def largest_and_last(self, n: int) -> None:
         """"The largest of all 60 updates is its feed-forward update, 462 long": that bar lit,

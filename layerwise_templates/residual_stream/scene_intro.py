@@ -6,7 +6,7 @@ while X grows)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, AnimationGroup, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowFromEdge, Indicate, LaggedStart, Line, UpdateFromAlphaFunc, smooth,
                    MoveAlongPath,
                    ManimColor, Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
@@ -32,6 +32,24 @@ def _box(word: str, color, w: float | None = None) -> VGroup:
     r = RoundedRectangle(corner_radius=0.08, width=w or t.width + 0.3, height=0.5,
                          stroke_color=color, stroke_width=2)
     return VGroup(r, t.move_to(r))
+
+
+def _draw(g) -> AnimationGroup:
+    """A diagram drawn: its lines and boxes traced (Create), its words faded in whole at
+    reading size (round 31, layoutcheck --midplay: a traced word is a 7 px partial glyph)."""
+    from manim import MarkupText, SingleStringMathTex, Text
+    words, lines = [], []
+
+    def walk(m):
+        if isinstance(m, (Text, MarkupText, SingleStringMathTex)):
+            words.append(m)
+        elif len(m.points):             # a line, a box, an arrow with its tip: traced whole
+            lines.append(m)
+        else:
+            for c in m.submobjects:
+                walk(c)
+    walk(g)
+    return AnimationGroup(*[Create(m) for m in lines], *[FadeIn(m) for m in words])
 
 
 def _plus(at) -> VGroup:
@@ -154,10 +172,10 @@ class IntroBeats:
         self.clear_stage()
         left, right = self.post_ln_diagram(), self.pre_norm_diagram()
         # "Until now our model was MiniLM."
-        self.put("post", left, anim=Create(left), run_time=self.to_cue(1, 1.0))
+        self.put("post", left, anim=_draw(left), run_time=self.to_cue(1, 1.0))
         # "From here on it is SmolLM2, pre-norm like most recent decoders."
         self.hold_until_cue(1)
-        self.put("pre", right, anim=Create(right), run_time=self.to_cue(2, 1.0))
+        self.put("pre", right, anim=_draw(right), run_time=self.to_cue(2, 1.0))
         # "MiniLM normalises X itself after each addition": a dot runs down X's own path,
         # through each LayerNorm (lit as it passes)
         self.hold_until_cue(2)
@@ -215,6 +233,8 @@ class IntroBeats:
         box = VGroup(*lines).arrange(DOWN, buff=0.32, aligned_edge=LEFT)
         box.move_to([0, 0.55, 0]).align_to([left_x, 0, 0], LEFT)
         lines[3].shift(UP * 0.05)
+        # (round 31: the box round 2.18 ran into "long") a space after the boxed number
+        lines[2][3].shift(RIGHT * 0.12)
         # "fitted once, by PCA, to bank's 61 states": the view glides out to the whole path
         # and every state's shadow is a dot on the plane, one after another along the path
         self.hold_until_moment(M.STATES)
@@ -438,9 +458,8 @@ class IntroBeats:
         last = c["last_layer"]
         formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", ML)
                          .scale(FORMULA_BIG),
-                         VGroup(txt("(K and V: made the same way;", L_, T.TEXT),
-                                txt("Q and K: then rotated by position)", L_, T.TEXT)
-                                ).arrange(DOWN, buff=0.08, aligned_edge=LEFT))
+                         # (round 29: "rotated by position" was on screen, never said)
+                         txt("(K and V: the same way)", L_, T.TEXT))
         formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
         top = formula
         top.move_to([-3.0, 1.95, 0]).align_to([-5.9, 0, 0], LEFT)
@@ -453,6 +472,9 @@ class IntroBeats:
                      Num(self.v.layers[0].layer, decimals=0, size=L_, color=T.TEXT,
                          suffix=":"),
                      self.n(cp.norm[0], T.TEXT, L_, suffix=")"))
+        # (round 31: the box round 9.3 ran into "long") a space after each boxed number
+        VGroup(*rng[4:]).shift(RIGHT * 0.1)
+        VGroup(*rng[6:]).shift(RIGHT * 0.1)
         rng.next_to(top, DOWN, buff=0.4).align_to(top, LEFT)
         # two wide bars on one scale: |X^(29)| and the longest copy (a sliver under it); the
         # copy is X's bar normalised: the long bar shrinks down into the sliver
@@ -500,6 +522,13 @@ class IntroBeats:
         # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
         # divided down to the sliver beneath it
         self.hold_until_moment(M.X_GROWS)
+        # (round 29: six groups at once, labels on the frame's edges) the formula and the
+        # strip leave; the range line stays over the two bars, which move up under it
+        self.drop("formula", run_time=0.3)
+        self.play(*[FadeOutPlace(m) for m in (strip, )], rng.animate.move_to(
+            rng.get_center() + UP * (top.get_center()[1] - rng.get_center()[1])), run_time=0.4)
+        self.shown.pop("copy_strip", None)
+        VGroup(x_lab, c_lab, x_bar, c_bar).shift(UP * 1.3)
         self.put("x_lab", x_lab, run_time=0.4)
         self.shown["x_bar"] = x_bar
         self.play(GrowFromEdge(x_bar, LEFT), run_time=self.to_cue(2, 1.2, 0.45))
@@ -554,10 +583,12 @@ class IntroBeats:
 
         def vec(a):
             return o + r * np.array([np.cos(a), np.sin(a), 0.0])
-        a_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5)
-        b_arr = Arrow(o, vec(0.0), buff=0, color=T.POINTER, stroke_width=5)
-        a_lab = math(T.X_l("l"), ML, T.X).next_to(vec(0.0), DOWN, buff=0.15)
-        b_lab = math(T.X_l("l+1"), ML, T.POINTER)
+        # (round 31: X^(l+1) was white, X is blue everywhere else) both X's blue, the one
+        # before the layer ghosted
+        a_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5).set_opacity(0.45)
+        b_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5)
+        a_lab = math(T.X_l("l"), ML, T.X).set_opacity(0.6).next_to(vec(0.0), DOWN, buff=0.15)
+        b_lab = math(T.X_l("l+1"), ML, T.X)
         arc = Arc(radius=0.6, start_angle=0, angle=0.001, arc_center=o, color=T.TEXT)
 
         def turn(m, a):
@@ -565,11 +596,12 @@ class IntroBeats:
             b_arr.put_start_and_end_on(o, vec(t))
             arc.become(Arc(radius=0.6, start_angle=0, angle=max(t, 0.001), arc_center=o,
                            color=T.TEXT))
-            b_lab.next_to(vec(t), UP if t > 0.6 else UP + RIGHT, buff=0.12)
+            # above its tip, never right of it (round 31: it ran into "cos = 0: a right angle")
+            b_lab.next_to(vec(t), UP, buff=0.12)
         turn.to = 0.0
-        b_lab.next_to(vec(0.0), UP + RIGHT, buff=0.12)
+        b_lab.next_to(vec(0.0), UP, buff=0.12)
         tag = txt("an illustration: the lengths drawn equal", L_, T.MUTED)
-        tag.move_to([1.6, 1.0, 0]).align_to([0.2, 0, 0], LEFT)
+        tag.move_to([1.6, 1.0, 0]).align_to([0.7, 0, 0], LEFT)
         read = VGroup(txt("cos = 1: the same direction", L_, T.TEXT),
                       txt("cos = 0: a right angle", L_, T.TEXT)
                       ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)

@@ -16,7 +16,7 @@ from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
-from .scene_parts import ML, S
+from .scene_parts import ML, S, appear
 
 
 math_log10 = _m.log10
@@ -47,10 +47,27 @@ class SummaryBeats:
         self.hold_until_moment(M.NORM_LAST)
         self.emphasize(grow[5], *([last] if last is not None else []), run_time=0.8)
         self.hold_until_moment(M.GROWTH)
-        self.emphasize(grow[7], run_time=self.to_cue(self.n_cues(), 0.8, 0.6))
+        other = self.n_cues() >= 2 and v.outlier is not None
+        self.emphasize(grow[7], run_time=self.to_cue(1 if other else self.n_cues(), 0.8, 0.6))
+        if other:
+            # "That is bank alone: ... the first token, I, reaches about 24,100" (round 29:
+            # the video never said that other tokens differ): written under bank's line
+            self.hold_until_cue(1)
+            tok = d["outlier"]["token"]
+            note = inline(txt(focus_word + " alone; the first token,", L_),
+                          txt(tok, L_, T.POINTER), txt(", reaches", L_), math("|X|", ML),
+                          txt("\u2248", L_), self.n(v.outlier.max_norm, T.POINTER, L_))
+            # a word space after "token,", the comma after the I close to it but not on it
+            # (round 31: 'token,I reaches', the second comma shifted onto the I)
+            note[2].shift(LEFT * 0.04)
+            note[1:].shift(RIGHT * 0.1)
+            note.next_to(grow, DOWN, buff=0.3).align_to(grow, LEFT)
+            self.keep_inside(note)
+            self.put("other", note, anim=appear(note), run_time=0.5)
+            self.emphasize(note[1], note[5], run_time=self.to_cue(self.n_cues(), 0.8, 0.6))
         # a breath after the result, then the stage cleared before the next caption comes
         self.wait(0.6)
-        self.drop("summary", run_time=0.4)
+        self.drop("summary", "other", run_time=0.4)
         self.hide_chart()
 
     def beat_sink(self, beat) -> None:
