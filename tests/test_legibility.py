@@ -273,3 +273,25 @@ def test_shipped_storyboard_has_exactly_todays_text_under_the_floor(rendered, na
     assert len(records) == len(load_storyboard(storyboard_path(name)).beats)
     assert all(r["midplay"] for r in records)
     assert under_floor_of(frames) == [row[1:] for row in today() if row[0] == name]
+
+
+# --- in flight: what a viewer sees mid-motion ------------------------------------------------
+# The floor above skips text that moves or changes size in a play (it is not yet meant to be
+# read); reviewers kept finding numbers shrinking to 1-7 px on their way into a box
+# (layerwise_pipeline.layoutcheck `midplay_size_problems`: any visible text, moving or not).
+# storyboard | beat: problem as layoutcheck prints it, without its time. Empty: a regression
+# fails with its lines.
+IN_FLIGHT_TODAY = """
+"""
+
+
+@pytest.mark.render
+@pytest.mark.parametrize("name", NAMES)
+def test_shipped_storyboard_shows_no_text_under_the_floor_in_flight(rendered, name):
+    from layerwise_pipeline.layoutcheck import midplay_size_problems
+    frames = rendered.frames(name)
+    found = [f"{f.stem}: {p.split(': ', 1)[1]}" for f in sorted((frames / "text").glob("*.json"))
+             for p in midplay_size_problems(json.loads(f.read_text()))]     # without the time
+    today = [line.split(" | ", 1)[1] for line in IN_FLIGHT_TODAY.strip().splitlines()
+             if line.split(" | ", 1)[0] == name]
+    assert found == today
