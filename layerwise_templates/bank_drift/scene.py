@@ -61,7 +61,6 @@ GAP = T.TEXT                    # the gap's bars and numbers (yellow is the high
 GAP_BAR = 16                    # the gap bars' stroke width
 
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
-BIG_ANGLE = 1.9                 # the angle picture while the cosine is defined, this much larger
 BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
 
@@ -445,7 +444,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         return VGroup(name, nums)
 
     def draw_curve(self, chart: CosineChart, name: str, values, color, key, label: str,
-                   until: float | None = None, dashed: bool = False, extra=None) -> None:
+                   until: float | None = None, dashed: bool = False) -> None:
         """Point by point: dot, segment from the previous state, the number below; spread
         so the last lands by scene time `until` (or quickly)."""
         row = self.number_row(chart, key, label, values, color)
@@ -464,8 +463,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                        if dashed else Line(prev, pt, color=color, stroke_width=3))
                 segs.add(seg)
                 anims.append(Create(seg))
-            if extra is not None:
-                anims += extra(s)
             self.play(*anims, run_time=per)
             dots.add(dot)
             prev = pt
@@ -478,7 +475,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         for k, c in enumerate(self.v.curves):
             if f"raw{k}" in chart.curves:
                 continue
-            until, turn = None, None
+            until = None
             if paced:
                 pos = self.stage.positions
                 if pos is not None:     # each sentence's position, as the voice names them
@@ -489,9 +486,8 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
                         self.stage.other += new
                     self.emphasize(*shown, run_time=0.8)
                 until = self.said(M.MONEY_END if k == 0 else M.RIVER_END)
-                turn = self.angle_turner(k)
             self.draw_curve(chart, f"raw{k}", raw(c), self.curve_color(k), self.pair_key(k),
-                            None, until=until, extra=turn)
+                            None, until=until)
             if paced:
                 self.hold_until_moment(M.MONEY_END if k == 0 else M.RIVER_END)
                 ends = VGroup(chart.curves[f"raw{k}"][1][0], chart.curves[f"raw{k}"][1][-1],
@@ -522,54 +518,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         mid = o + 0.62 * r * np.array([np.cos(rad / 2), np.sin(rad / 2), 0.0])
         theta = txt("θ", SIZE, T.MUTED).move_to(mid + np.array([0.12, 0, 0]))
         return VGroup(arrow, arc, theta)
-
-    def angle_panel(self, chart: CosineChart) -> VGroup:
-        """A cosine is an angle: sentence 1's state as an arrow, another sentence's at the
-        angle whose cosine the chart plots (lengths drawn equal), drawn in the chart's empty
-        lower part."""
-        lo = chart.lo
-        n = len(self.v.states) - 1
-        self.angle_origin = np.array(chart.p(0.45 * n, lo)) + np.array([0.0, 0.3, 0.0])
-        self.angle_radius = 1.0
-        o, r = self.angle_origin, self.angle_radius
-        ref = Arrow(o, o + RIGHT * r, buff=0, color=self.colors[0], stroke_width=4,
-                    max_tip_length_to_length_ratio=0.15)
-        c0 = self.v.curves[0]
-        moving = self.angle_at(float(c0.angle_deg[-1]), self.curve_color(0))
-        note = VGroup(txt("cosine = cos θ", SIZE, T.TEXT),
-                      txt("1: same direction", SIZE, T.MUTED),
-                      txt("(lengths drawn equal)", SIZE, T.MUTED)
-                      ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        note.next_to(o, LEFT, buff=0.5).align_to(o + UP * 0.05, DOWN)
-        # an inset, framed and opaque: a picture of the angle, not data on the chart's grid
-        widest = max(float(x) for c in self.v.curves for x in c.angle_deg)
-        h = r * np.sin(np.radians(min(90.0, widest))) + 0.1
-        lo_y = min(o[1], note.get_bottom()[1]) - 0.15
-        hi_y = max(o[1] + h, note.get_top()[1]) + 0.15
-        left, right = note.get_left()[0] - 0.2, o[0] + r + 0.25
-        frame = Rectangle(width=right - left, height=hi_y - lo_y, stroke_color=T.FAINT,
-                          stroke_width=1.5, fill_color=T.BACKGROUND, fill_opacity=1)
-        frame.move_to([(left + right) / 2, (lo_y + hi_y) / 2, 0])
-        # drawn large in the middle of the empty chart while the voice defines the cosine
-        # (the eye has one thing to read), then it shrinks to its corner as the curves come
-        panel = VGroup(frame, ref, moving, note)
-        home = panel.get_center().copy()
-        axes = chart.ax.axes
-        big = min(BIG_ANGLE, 0.9 * axes.width / panel.width, 0.8 * axes.height / panel.height)
-        panel.scale(big).move_to(axes.get_center())
-        self.play(FadeIn(frame), run_time=0.3)
-        self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=2.0))
-        self.hold_until_moment(M.EACH_OTHER)
-        others = self.stage.legend[1:len(self.v.contexts)] if self.stage.legend else []
-        # "each of the others": the other sentences are circled as the second arrow grows
-        self.emphasize(*others, run_time=0.9,
-                       extra=[GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
-                              FadeInPlace(note[0])])
-        self.play(FadeInPlace(note[1:]), run_time=0.6)
-        self.emphasize(moving[1], note[0], run_time=1.2)
-        self.play(panel.animate.scale(1 / big).move_to(home), run_time=0.8)
-        panel.moving = moving
-        return panel
 
     def angle_intro(self, until: float) -> None:
         """A cosine is an angle: sentence 1's state as an arrow and another sentence's at the
@@ -604,18 +552,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             until - self.time) - 0.5)))
         self.play(FadeOutPlace(panel), run_time=0.4)
         self.remove(*panel.get_family())
-
-    def angle_turner(self, k: int):
-        """Per state s, the animation that turns the angle panel's arrow to curve k's angle
-        at s (nothing without the panel)."""
-        panel = getattr(self, "angle", None)
-        if panel is None:
-            return None
-        c, color = self.v.curves[k], self.curve_color(k)
-
-        def turn(s: int):
-            return [Transform(panel.moving, self.angle_at(float(c.angle_deg[s]), color))]
-        return turn
 
     # --- beats --------------------------------------------------------------------------
     def beat_similarity(self, beat) -> None:
@@ -673,10 +609,7 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.hold_until_moment(M.REFERENCE)
             self.point_at(legend[0], run_time=0.8)
         self.stage.positions = self.position_labels(legend)
-        self.angle = None
         chart = self.raw_curves(paced=True)
-        if self.angle is not None:
-            self.stage.other.append(self.angle)
         # the curves' answer: every bank ends lower than it starts, one far more
         self.hold_until_moment(M.TURN_AWAY)
         k_most = int(np.argmax([float(raw(c)[0]) - float(raw(c)[-1]) for c in self.v.curves]))
