@@ -975,6 +975,10 @@ class BankDriftScene(StoryboardScene):
         self.play(*[FadeOutPlace(m) for m in read], run_time=0.6)
         for m in read:
             self.remove(*m.get_family())
+        # "each bank's move": the three paths it asks about, lit while the question is said
+        if split_cue:
+            self.emphasize(trails, run_time=max(0.6, min(2.5, 0.85 * (
+                self.cue_at(split_cue) - self.time))))
         self.hold_until_moment(M.SPLIT)
         split = self.split_picture(head.get_left()[0], head.get_top()[1])
         # one picture at a time: the plane steps back (dimmed, not gone: the shared arrow's
