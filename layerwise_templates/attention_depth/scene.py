@@ -1054,6 +1054,7 @@ class AttentionDepthScene(StoryboardScene):
                    txt("=", LAB)]
         mean_num = Num(lay.row[word_j], decimals=int(v.decimals), size=NUM, color=T.WEIGHTS)
         eq = line(*eq_parts, *eq_tail, mean_num)
+        mean_num.shift(RIGHT * 0.08)        # r32: clear of the "=" (the mono digits are wider)
         # round 31: under the token row (the weights' row is still empty there), so each term
         # drops a short way from under the word into it (above the heads' numbers, the terms
         # rose through them)
@@ -2138,6 +2139,7 @@ class AttentionDepthScene(StoryboardScene):
                                                                 v.special_tokens.values)), LAB)
             ax.next_to(cols_s, UP, buff=0.3).set_x(x0 + 2 * pitch_s)
             g = VGroup(cols_s, cap, ax)
+            g.ax = ax
             phrase = "either order" if agree else (
                 "neither alone" if self.says("neither alone")
                 else "depends on the order") if t_.swap_by.value else f"at layer {tl_},"
@@ -2247,6 +2249,12 @@ class AttentionDepthScene(StoryboardScene):
                 g.scale(f0)
                 g.move_to([half / 2, -0.15, 0])
                 left_at = [-half / 2, -0.15, 0]
+                # round 32 (a draft's two panels: the right one 10 px lower, its axis label
+                # a repeat): one baseline, the left panel's axis label for both
+                s0c = s0.copy().scale(f0).move_to(left_at)
+                g.shift(UP * (s0c[0][0][0].get_bottom()[1] - g[0][0][0].get_bottom()[1]))
+                if getattr(g, "ax", None) is not None:
+                    g.remove(g.ax)
                 out = [s0.animate.scale(f0).move_to(left_at)]
                 gone = None
             elif shown:
