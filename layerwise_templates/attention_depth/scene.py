@@ -10,9 +10,10 @@ the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the model's name and layers (top right) as it is named; the tokens fade up
-               ([CLS] and [SEP] boxed as named); a schematic q→k (labelled so; the focus word
-               gets a k too: its own key, the loop) under the note's one line (a head's row =
-               softmax(...)); the heads as a row of their numbers; the two heads the voice
+               ([CLS] and [SEP] boxed as named); X^(0) as a column per token, sinking back;
+               only where the voice says "softmax" (a draft), a schematic q→k (labelled so)
+               under the note's one line (a head's row = softmax(...)) (round 32: per_head
+               teaches it; the shipped storyboard takes it); the heads as a row of their numbers; the two heads the voice
                names, each its own row drawn full size on the tokens (its name over it, its
                number ringed in the row, the arc to its word lit; name and arcs change
                together); the heads' numbers gather into the count of "mean of the 12
@@ -22,11 +23,12 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
                (under the token row), its parts grow beside them, its total comes on top
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; a vector column rises out of
-               every token and they gather under the block as X^(1) (every token's X is new),
+               every token (X^(0)'s size, no ghosts) and they gather, as one group, under the
+               block as X^(1) (every token's X is new),
                which goes in (the header and the block's index rolling to 1); a query dot
                leaves it for the focus word, a key dot for every token; the arcs morph and the
                bar grows as its number is said; layers 2, 3 and 4 a
-               sentence each ("Layer 2 reads X of layer 2 ... and puts 0.78"), X^(l) rising
+               sentence each of 4 s or more ("Layer 2, from its own new X, puts 0.78 there"), X^(l) rising
                as it starts, the bar growing and ringed as its number is said; a "≈" bar
                ("about 0.75: its parts, rounded, ...") has its two parts under [CLS] and
                [SEP] boxed with it; the peak's bar is ringed
@@ -44,17 +46,17 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                0's attention box, then its FFN box, whose update comes back down into the +,
                the stream going straight on: the skip), a norm after each; X^(1) comes out
                right of the last norm and moves into the block; the model's row, the tag
-               back with it on X^(1). Then the other order: the block's index rolls back to
-               layer 0 (the arcs dim: they are the block's output, and light again only with
-               its new row), a fresh X^(1) goes in, that row; the index rolls to 1 again (the
-               arcs dim) as its own matrices "take it to" the model's share. A four-bar panel (W^(l) over X^(s) under each):
+               back with it on X^(1). Then the other order: layer 1's block slides out with
+               its arcs (they are its output) as layer 0's comes in, a fresh X^(1) goes in,
+               that row; layer 0's block slides out as layer 1's comes back, the arcs morphing
+               to its row in the same move (round 32: a label never over another block's row). A four-bar panel (W^(l) over X^(s) under each):
                layer 0 fed X^(0) (the depth chart's own bar, moved there), layer 1 fed X^(0),
                layer 0 fed X^(1), layer 1 fed X^(1); each grows as its number is said, the
                verdict's bars ringed
-- `why_last`   the same test at the last layer (`tie_last`), after the first's panel has
+- `why_last`   (a draft's; cut from the shipped storyboard in round 32) the same test at the last layer (`tie_last`), after the first's panel has
                left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5), then
                the other order (layer 4's block fed X^(5)); the same four bars
-- `deep_heads` the test's panel leaves, then the last layer's arcs; the arc to the heaviest
+- `deep_heads` (a draft's; cut in round 32) the test's panel leaves, then the last layer's arcs; the arc to the heaviest
                word becomes the heads' bars, a dashed line (neutral) at the head-average
                (river's number moving to be its label), the three heaviest boxed as said;
                beside each of them that looks most at another token, where ("looks most at
@@ -69,7 +71,10 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                (neither alone gives the full rise)"); then one panel at a time, the one before
                sliding out left as the next grows: the last layer's test ("own matrices
                (either order)"), the heads' bars against the average (a dashed line at twice
-               it); the bars each verdict rests on light up as it is said
+               it); the bars each verdict rests on light up as it is said. A test panel only
+               when the summary's voice names its layer; each with its axis label ("share of
+               bank's row on [CLS] + [SEP]"); two side by side share one baseline and the left
+               one's label
 
 Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
