@@ -1212,6 +1212,12 @@ class AttentionDepthScene(StoryboardScene):
             st.chart = self.chart_frame()
             b = st.bars[0] = self.bar(0)
             self.hold_until(t_bar - 0.2)
+            if self.burned is None and self.says("bar on the right"):
+                # round 32 (one caption for 44 s): the caption turns to the bar with the voice
+                self.set_caption(
+                    f"Right: the share of {v.word}'s row on "
+                    f"{' and '.join(map(as_written, v.special_tokens.values))}, one bar per "
+                    "layer.")
             self.play(FadeInPlace(st.chart[0]), Create(st.chart[1]), FadeInPlace(st.chart[2]),
                       FadeInPlace(b.tick),
                       run_time=max(0.6, min(1.4, t_parts - 0.6 - self.time)))
