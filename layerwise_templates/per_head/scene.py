@@ -1090,15 +1090,17 @@ class PerHeadScene(StoryboardScene):
         why = self.shown.pop("why", None)
         # round 32 (review 31b: "the weights stay the same" said, not shown): why the shift
         # changes nothing, one line in the empty band over the rows, on the sentence that says it
-        cancel = VGroup(math("(e^(s_i - m))/(sum_j e^(s_j - m)) = (e^(s_i) e^(-m))/"
-                             "(sum_j e^(s_j) e^(-m)) = (e^(s_i))/(sum_j e^(s_j))", F, T.TEXT),
-                        VGroup(txt("s: the scores; m: the largest;", S, T.TEXT),
+        # one level of scripts only (round 32: scripts inside scripts were 7.9 px)
+        cancel = VGroup(math("(e^(s - m))/(sum e^(s - m)) = (e^s e^(-m))/(sum e^s e^(-m))"
+                             " = (e^s)/(sum e^s)", F, T.TEXT),
+                        VGroup(txt("s: a score; m: the largest;", S, T.TEXT),
                                inline(math("e^(-m)", F, T.TEXT), txt("cancels", S, T.TEXT),
                                       buff=0.12)).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
         cancel.arrange(RIGHT, buff=0.4)
         cancel.move_to([0, 1.4, 0]).align_to([-2.9, 0, 0], LEFT)
-        if cancel.get_right()[0] > 6.6:
-            cancel.scale((6.6 + 2.9) / cancel.width, about_edge=LEFT)
+        if cancel.get_right()[0] > 6.6:     # the note under the formula, no smaller type
+            cancel.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+            cancel.move_to([0, 1.35, 0]).align_to([-2.9, 0, 0], LEFT)
         self.by_cue([(0, [(1, lambda t: (self.play(FadeOutPlace(why), run_time=t),
                                          self.gone(why)) if why is not None else self.wait(t))]),
                      (1, [
