@@ -1629,7 +1629,10 @@ class PerHeadScene(StoryboardScene):
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update", S, T.ATTN),
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN), buff=0.2)
-        legend.move_to([0, -1.0, 0]).align_to([x0, 0, 0], LEFT)
+        # under everything else (round 32: with 9 heads, as in a SmolLM2 draft, Δ_attn's
+        # length label came down onto it at y = -1)
+        legend.next_to(VGroup(joined, jl, wo_box, wo_size, dgroup), DOWN, buff=0.4)
+        legend.align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
         h0, hp0 = self.head()
