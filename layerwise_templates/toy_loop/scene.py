@@ -33,7 +33,7 @@ layer 0's close-up shows V^(0) faint beyond Δ (its first tenth)), `table` (on a
 side by side, the last layer's numbers moving into its column, the "computed once and
 reused" case: the real values stay; under each row a grey sub-row, dimmer and smaller,
 tagged "if reused": layer 0's Q, K, V sliding down into it and along it into the later
-columns, the X's reuse would give in the X rows' sub-rows; then they leave, the rows close
+columns, the X^(l+1)'s reuse would give in that row's sub-row; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
 column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
 outlined: the toy omits attention). Layer 1's close-up opens at layer 0's magnification and
@@ -75,7 +75,7 @@ W_TOP = 1.12            # the × W block's top under the panel's top: clear of t
 CODE_DIM = 0.35        # code lines not boxed, once the code has been read
 HYPO = ManimColor("#B9BEC7")   # the table's hypothetical: grey, at HYPO_OPACITY (dimmer than
 HYPO_OPACITY = 0.6              # the real values it sits under, still readable), HYPO_SIZE of
-HYPO_SIZE = 0.8                 # their size
+HYPO_SIZE = 0.9                 # their size
 GHOST = 0.3             # last layer's Q, K, V: faint, yet V^(0) stays seen beside V^(1)
 GHOST_LABEL = 0.6       # a faint arrow's own name, dimmed with it (still readable)
 NOTES_W = 3.3           # the table's column of notes (legend, "unused"), scene units
@@ -1518,7 +1518,7 @@ class ToyLoopScene(StoryboardScene):
         self.play(glide(c0, path, scale=entry[1].height / c0.height),
                   FadeInPlace(VGroup(entry[0], entry[2]), rate_func=lambda t: smooth(
                       max(0.0, t - 0.8) / 0.2)),
-                  run_time=self.quick(0.1, 0.9 if self.layer == 0 else 0.7 if voiced else 0.6))
+                  run_time=self.quick(0.1, 0.9 if self.layer == 0 else 0.7 if voiced else 0.45))
         self.remove(c0)
         if x_name is not None:
             self.remove(there)
@@ -1624,16 +1624,17 @@ class ToyLoopScene(StoryboardScene):
         # row is not squeezed between two real ones; Q, K, V's copies slide along their
         # own rows into the emptied cells)
         cell_h = max(c.height for row in cells for c in row)
-        lane = cell_h * HYPO_SIZE + 0.06
-        big = min(1.3, room / grid.width, tall / (grid.height + len(keys) * lane + 0.25))
+        lane = cell_h * HYPO_SIZE + 0.04
+        big = min(1.3, room / grid.width, tall / (grid.height + (len(keys) - 1) * lane + 0.25))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
-        # a lane under every row: the hypothetical's sub-row, grey and dimmer than the real
-        # values over it (so the difference is seen, not remembered)
+        # a lane under every row from Q down: the hypothetical's sub-row, grey and dimmer
+        # than the real values over it (so the difference is seen, not remembered; X^(l)'s
+        # would repeat the X^(l+1) sub-row of the column before, which the arrows carry)
         GAP = lane * big
-        for i in range(1, len(rows)):
-            rows[i].shift(DOWN * GAP * i)
+        for i in range(2, len(rows)):
+            rows[i].shift(DOWN * GAP * (i - 1))
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
@@ -1662,7 +1663,7 @@ class ToyLoopScene(StoryboardScene):
         # they are: what reuse would give is seen beside what the layers did). Layer 0's Q,
         # K, V slide down out of their cells into the lane under their row and along it into
         # the later columns (the farthest first: a copy only ever passes empty lane)
-        pitch = cells[0][0].get_y() - cells[1][0].get_y()        # row to row, lane included
+        pitch = cells[1][0].get_y() - cells[2][0].get_y()        # row to row, lane included
         def sub_at(r, j):
             return cells[r][j].get_center() + DOWN * pitch / 2 + UP * 0.02
 
@@ -1677,7 +1678,7 @@ class ToyLoopScene(StoryboardScene):
                 copies.append((r, j, cells[r][0].copy()))
         reuse = self.data["fresh"].get("reuse") or {}
         x_hyp = []
-        for key, r in (("x_in", 0), ("x_out", 4)):
+        for key, r in (("x_out", 4),):
             for j, f in enumerate(reuse.get(f"{key}_differs", [])):
                 if f and j < n:
                     g = grid_of(getattr(self.v.fresh.reuse, key)[j], HYPO)
@@ -1719,10 +1720,10 @@ class ToyLoopScene(StoryboardScene):
         # (and the closed-up table moves down to the stage's middle: no empty lower half)
         table = VGroup(VGroup(*heads), *rows)
         top = table.get_top()[1]
-        bottom = rows[-1].get_bottom()[1] + GAP * (len(rows) - 1)
+        bottom = rows[-1].get_bottom()[1] + GAP * (len(rows) - 2)
         low = -config.frame_height / 2 + 1.2      # (over the caption)
         down = max(0.0, (top + bottom) / 2 - (self.title.get_bottom()[1] + low) / 2)
-        self.play(*[rows[i].animate.shift(UP * GAP * i + DOWN * down)
+        self.play(*[rows[i].animate.shift(UP * GAP * max(0, i - 1) + DOWN * down)
                     for i in range(1, len(rows))],
                   *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0])],
                   run_time=self.quick(0.05, 0.6))
