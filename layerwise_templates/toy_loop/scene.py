@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import config, interpolate_color, there_and_back
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, GrowArrow, Line, ManimColor,
                    Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, rush_from, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 
@@ -58,11 +58,11 @@ from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
 from scenes.motion import VectorPlane, WeightBlock
-from scenes.motion.matvec import row_of, write_by_columns
+from scenes.motion.matvec import row_of
 
 from .view import Data, Layer
 
-PLANE_SIZE = 4.0        # (a row above it for the layer tag, clear of the title; the
+PLANE_SIZE = 4.4        # (a row above it for the layer tag, clear of the title; the
                         # lengths under it clear of the caption)
 CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
 PLANE_LABEL = 40        # labels on the plane, so their layer superscripts stay readable
@@ -271,7 +271,7 @@ class ToyLoopScene(StoryboardScene):
         # (the view the plan chose: every X and V with room for their names, not centred on
         # the origin, so a unit is drawn as large as the panel allows)
         self.plane = VectorPlane(d["extent"], 0.5, PLANE_SIZE, center=tuple(d["center"]))
-        self.plane.next_to(self.title, DOWN, buff=T.GAP + 0.35).to_edge(RIGHT, buff=T.EDGE)
+        self.plane.next_to(self.title, DOWN, buff=T.GAP + 0.12).to_edge(RIGHT, buff=T.EDGE)
         self.add(self.plane)
         # the code is placed once, in the panel's lower left, blank lines closed up (its lines
         # before the loop leave after layer 0; the loop stays where it is): the rows of
@@ -279,7 +279,9 @@ class ToyLoopScene(StoryboardScene):
         self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.335)
         h = 0.335
         real = [line for line, src in zip(self.code_lines, d["code"].split("\n")) if src.strip()]
-        low = self.plane.get_bottom()[1] - 1.1
+        # (where it stood under a 4.0-wide plane: the plane grew upward and down, the code
+        # stays clear of the caption)
+        low = self.plane.get_bottom()[1] + (PLANE_SIZE - 4.0) + 0.23 - 1.1
         for i, line in enumerate(real):
             line.set_y(low + (len(real) - 1 - i) * h)
         self.code_lines.to_edge(LEFT, buff=T.EDGE + 0.2)
@@ -746,11 +748,11 @@ class ToyLoopScene(StoryboardScene):
                            run_time=1.4)
         elif not first:
             self.busy(result, arrow)
-        counts = self.cue_with("X counts too", -1) if l > 0 else -1
+        counts = self.cue_with("Had X stayed", -1) if l > 0 else -1
         if counts >= 0:
             # "X counts too: the same W times last layer's X would give ...": that product,
             # in grey under W, beside this layer's own (the plan's split: X's part)
-            self.hold_until(self.phrase_time(counts, "X counts too") - 0.1)
+            self.hold_until(self.phrase_time(counts, "Had X stayed") - 0.1)
             via = self.v.fresh.split[l - 1].via[name]
             alt = VGroup(math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)} =", MATH_LABEL,
                               T.MUTED),
@@ -776,6 +778,32 @@ class ToyLoopScene(StoryboardScene):
             self.bring_to_front(arrow)
             self.shown["alt"] = VGroup(alt, ghost)
             self.emphasize(alt[1], ghost, run_time=1.2)
+            # the plan's split of V's change from layer l-1 to layer l, drawn as the two legs
+            # of the path V^(l-1) -> grey V (new matrices, old X) -> V^(l) (the moved X), each
+            # with its length, at its words
+            sp = self.v.fresh.split[l - 1]
+            legs = [("make most", self.data["layers"][l - 1][key], via.values,
+                     sp.w_parts[name], 1, T.TEXT),
+                    ("the moved X", via.values, lay[key], sp.x_parts[name], 2, T.X)]
+            drawn = []
+            for phrase, a_xy, b_xy, size, digits, c in legs:
+                k = self.cue_with(phrase, -1)
+                if k < 0:
+                    continue
+                self.hold_until(self.phrase_time(k, phrase) - 0.1)
+                a, b = self.plane.p(a_xy), self.plane.p(b_xy)
+                leg = DashedLine(a, b, color=c, stroke_width=4, dash_length=0.08)
+                num = Num(float(size), size.path, digits, MATH_LABEL * 0.8, c)
+                d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
+                side = np.array([-d[1], d[0], 0.0])
+                if side[0] > 0:                 # (the label on the leg's left side)
+                    side = -side
+                num.move_to((a + b) / 2 + side * (0.12 + num.width / 2))
+                self.play(Create(leg), FadeInPlace(num), run_time=0.6)
+                self.emphasize(VGroup(leg, num), run_time=0.8)
+                drawn += [leg, num]
+            if drawn:
+                self.shown["alt"] = VGroup(alt, ghost, *drawn)
 
     def x_over_w(self, x_grid, W, run_time: float, *extra):
         """A copy of X's numbers goes over W: straight down out of X's row first (quickly, so
@@ -791,16 +819,30 @@ class ToyLoopScene(StoryboardScene):
         return target
 
     def product(self, x_grid, W, out_path: str, color, label, run_time: float):
-        """X · W, as matvec draws it (X's copy over W, each entry as its column is lit), with
-        X's copy routed clear of its own row (`x_over_w`) and the entries written straight
-        into their place after the result's `label`. Returns the result's row."""
+        """X · W in the row view the video teaches (layer 0's Q, layer 1's Q): X's first
+        number and W's top row boxed together, then the box moves to X's second number and
+        the bottom row, then the result's entries are written after its `label` (the walk,
+        shortened: the same operation every time). Returns the result's row."""
         values = self.value(out_path)
         result = row_of(values, out_path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
-        target = self.x_over_w(x_grid, W, 0.3 * run_time,
-                               FadeInPlace(VGroup(label, result[0], result[2])))
-        write_by_columns(self, W, result, color, 0.5 * run_time)
-        self.play(FadeOutPlace(target), run_time=0.2 * run_time)
+        n = len(values)
+        rows = [VGroup(*W.nums[i * n:(i + 1) * n]) for i in range(n)]
+
+        def boxes(i):
+            return (SurroundingRectangle(rows[i], color=T.POINTER, buff=0.08, stroke_width=3),
+                    SurroundingRectangle(x_grid.nums[i], color=T.POINTER, buff=0.06,
+                                         stroke_width=3))
+        box, xbox = boxes(0)
+        self.play(FadeInPlace(VGroup(label, result[0], result[2])), FadeInPlace(box),
+                  FadeInPlace(xbox), run_time=0.3 * run_time)
+        for i in range(1, n):
+            b, xb = boxes(i)
+            self.play(box.animate.become(b), xbox.animate.become(xb), run_time=0.3 * run_time)
+        self.play(FadeOutPlace(VGroup(box, xbox)), FadeIn(VGroup(*result.nums), shift=0.15 * RIGHT),
+                  run_time=0.4 * run_time)
+        self.remove(result[0], result[2])
+        self.add(result)
         return result
 
     def walk_product(self, x_grid, W, src, key, color, label, w_row):
@@ -1138,6 +1180,15 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
             self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.name_stream()
+        bars = self.cue_with("The bars", -1) if l > 0 and self.beat.get("cues") else -1
+        if bars >= 0 and len(self.stage.lengths) >= 3 * len(self.data["layers"]):
+            # "the longest step, layer one's, came from its long V": that bar (the plan's
+            # pick), with layer one's V, faint on the plane, if it is still there
+            self.hold_until(self.phrase_time(bars, "The bars") - 0.1)
+            i = int(self.data["fresh"]["longest_step"])
+            self.emphasize(VGroup(*self.stage.lengths[3 * i:3 * i + 3]), run_time=1.0)
+            if i == l - 1 and len(self.stage.ghosts) == 1:
+                self.emphasize(self.stage.ghosts[0], run_time=1.0)
         # the sum stays on screen until the next layer begins
 
     def name_stream(self) -> None:
@@ -1553,7 +1604,7 @@ class ToyLoopScene(StoryboardScene):
         slot = 1.75         # room for a value and its bar (the word "length" then stays clear
                             # of the code panel's lowest rows)
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
-        col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
+        col.next_to(self.plane, DOWN, buff=0.12)     # clear of the lens's border too
         col.set_x(x)
         # (the value left of the slot's middle, its bar right of it: clear of the next slot)
         value.set_x(x - 0.35)
@@ -1624,17 +1675,12 @@ class ToyLoopScene(StoryboardScene):
         # row is not squeezed between two real ones; Q, K, V's copies slide along their
         # own rows into the emptied cells)
         cell_h = max(c.height for row in cells for c in row)
-        lane = cell_h * HYPO_SIZE + 0.04
-        big = min(1.3, room / grid.width, tall / (grid.height + (len(keys) - 1) * lane + 0.25))
+        # (one extra row under the table: the hypothetical X^(l+1), grey, at full size)
+        big = min(1.3, room / grid.width, tall / (grid.height + cell_h + 0.7))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
-        # a lane under every row from Q down: the hypothetical's sub-row, grey and dimmer
-        # than the real values over it (so the difference is seen, not remembered; X^(l)'s
-        # would repeat the X^(l+1) sub-row of the column before, which the arrows carry)
-        GAP = lane * big
-        for i in range(2, len(rows)):
-            rows[i].shift(DOWN * GAP * (i - 1))
+        GAP = 0.0
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
@@ -1663,54 +1709,42 @@ class ToyLoopScene(StoryboardScene):
         # they are: what reuse would give is seen beside what the layers did). Layer 0's Q,
         # K, V slide down out of their cells into the lane under their row and along it into
         # the later columns (the farthest first: a copy only ever passes empty lane)
-        pitch = cells[1][0].get_y() - cells[2][0].get_y()        # row to row, lane included
+        pitch = cells[1][0].get_y() - cells[2][0].get_y()        # row to row
         def sub_at(r, j):
-            return cells[r][j].get_center() + DOWN * pitch / 2 + UP * 0.02
+            return cells[r][j].get_center() + DOWN * (pitch + 0.1)
 
         def hypo_tag(r):
-            tag = txt("if reused", T.TYPE.body, HYPO).fade(1 - HYPO_OPACITY)
-            tag.move_to(sub_at(r, 0)).set_y(sub_at(r, 0)[1])
-            tag.align_to(names[0], LEFT)
+            tag = VGroup(math(T.X_l("l+1"), MATH_LABEL, HYPO),
+                         txt("if reused", T.TYPE.body, HYPO)).arrange(RIGHT, buff=0.12)
+            tag.scale(big).fade(1 - HYPO_OPACITY)
+            tag.set_y(sub_at(r, 0)[1]).align_to(names[0], LEFT)
             return tag
         copies = []
-        for r in (1, 2, 3):
-            for j in range(1, n):
-                copies.append((r, j, cells[r][0].copy()))
         reuse = self.data["fresh"].get("reuse") or {}
         x_hyp = []
         for key, r in (("x_out", 4),):
             for j, f in enumerate(reuse.get(f"{key}_differs", [])):
                 if f and j < n:
                     g = grid_of(getattr(self.v.fresh.reuse, key)[j], HYPO)
-                    g.scale(big * HYPO_SIZE).move_to(sub_at(r, j))
+                    g.scale(big).move_to(sub_at(r, j))
                     g.fade(1 - HYPO_OPACITY)
                     x_hyp.append((r, g))
-        tags = {r: hypo_tag(r) for r in (1, 2, 3)}
-        tags.update({r: hypo_tag(r) for r, _ in x_hyp if r not in tags})
-        hypo = VGroup(wrapped("grey: if layer 0's Q, K, V were reused (hypothetical)", 70,
+        tags = {r: hypo_tag(r) for r, _ in x_hyp}
+        hypo = VGroup(wrapped("grey: X if layer 0's Q, K, V were reused (hypothetical)", 70,
                               T.TYPE.body, HYPO, max_width=11.0))
-        hypo.next_to(VGroup(rows[4], *[g for _, g in x_hyp]), DOWN, buff=0.2)
+        hypo.next_to(VGroup(rows[4], *[g for _, g in x_hyp]), DOWN, buff=0.25)
         hypo.align_to(names[0], LEFT)
-        self.play(FadeInPlace(hypo), FadeInPlace(VGroup(*[tags[r] for r in (1, 2, 3)])),
-                  run_time=self.quick(0.1, 0.6))
-        self.add(*[c for _, _, c in copies])
-        step = self.pace(self.cue_at(3 + d), n + 1, 0.5, 1.0)
-        for j in reversed(range(1, n)):
-            moves = []
-            for r, jj, c in copies:
-                if jj != j:
-                    continue
-                a0, b0 = c.get_center(), sub_at(r, j)
-                moves.append(glide(c, [a0, [a0[0], b0[1], 0.0], b0], scale=HYPO_SIZE,
-                                   tint=(HYPO, HYPO_OPACITY)))
-            self.play(*moves, run_time=step)
         if x_hyp:
             said = self.cue_with("X would end up", -1)
             if said >= 0:
                 self.hold_until(self.phrase_time(said, "X would end up") - 0.1)
-            self.play(*[FadeInPlace(g) for _, g in x_hyp],
-                      *[FadeInPlace(tags[r]) for r in tags if r not in (1, 2, 3)],
-                      run_time=self.quick(0.1, 0.6))
+            # the grey X's in the row under the real X^(l+1) row, then each beside its real
+            # one (the columns where reuse would change X)
+            self.play(FadeInPlace(hypo), *[FadeInPlace(tags[r]) for r in tags],
+                      *[FadeInPlace(g) for _, g in x_hyp], run_time=self.quick(0.1, 0.6))
+            js = [j for j, f in enumerate(reuse.get("x_out_differs", [])) if f and j < n]
+            self.emphasize(*[VGroup(g, cells[4][j]) for (_, g), j in zip(x_hyp, js)],
+                           run_time=1.2)
         carry = self.cue_with("carries over", 7)
         self.hold_until_cue(carry)
         # the hypothetical goes (copies, grey X's, tags, legend); the real table closes up
