@@ -786,18 +786,30 @@ class ToyLoopScene(StoryboardScene):
                      sp.w_parts[name], 1, T.TEXT),
                     ("the moved X", via.values, lay[key], sp.x_parts[name], 2, T.X)]
             drawn = []
-            for phrase, a_xy, b_xy, size, digits, c in legs:
+            lines = [DashedLine(self.plane.p(a_xy), self.plane.p(b_xy), color=c,
+                                stroke_width=4, dash_length=0.08)
+                     for _, a_xy, b_xy, _, _, c in legs]
+            if self.cue_with("make most", -1) >= 0 and any(
+                    overlaps(vl, ln, pad=0.04) for ln in lines):
+                # (V^(l)'s name steps clear of the legs first: the path runs through it)
+                moved = vl.copy()
+                place_label(moved, self.plane.p(lay[key]), self.plane,
+                            self.plane_arrows() + [ghost] + lines + self.axes(),
+                            self.plane_labels(own=vl), reach=0.12)
+                self.play(vl.animate.move_to(moved), run_time=0.4)
+            for (phrase, a_xy, b_xy, size, digits, c), leg in zip(legs, lines):
                 k = self.cue_with(phrase, -1)
                 if k < 0:
                     continue
                 self.hold_until(self.phrase_time(k, phrase) - 0.1)
                 a, b = self.plane.p(a_xy), self.plane.p(b_xy)
-                leg = DashedLine(a, b, color=c, stroke_width=4, dash_length=0.08)
                 num = Num(float(size), size.path, digits, MATH_LABEL * 0.8, c)
                 d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
                 side = np.array([-d[1], d[0], 0.0])
-                if side[0] > 0:                 # (the label on the leg's left side)
-                    side = -side
+                # (the number on the leg's side away from V^(l)'s arrow and name)
+                busy = [arrow[0].get_center(), vl.get_center()]
+                side = max((side, -side), key=lambda s_: min(float(np.linalg.norm(
+                    (a + b) / 2 + s_ * 0.4 - p_)) for p_ in busy))
                 num.move_to((a + b) / 2 + side * (0.12 + num.width / 2))
                 self.play(Create(leg), FadeInPlace(num), run_time=0.6)
                 self.emphasize(VGroup(leg, num), run_time=0.8)
@@ -1180,11 +1192,11 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
             self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.name_stream()
-        bars = self.cue_with("The bars", -1) if l > 0 and self.beat.get("cues") else -1
+        bars = self.cue_with("longest bar", -1) if l > 0 and self.beat.get("cues") else -1
         if bars >= 0 and len(self.stage.lengths) >= 3 * len(self.data["layers"]):
             # "the longest step, layer one's, came from its long V": that bar (the plan's
             # pick), with layer one's V, faint on the plane, if it is still there
-            self.hold_until(self.phrase_time(bars, "The bars") - 0.1)
+            self.hold_until(self.phrase_time(bars, "longest bar") - 0.1)
             i = int(self.data["fresh"]["longest_step"])
             self.emphasize(VGroup(*self.stage.lengths[3 * i:3 * i + 3]), run_time=1.0)
             if i == l - 1 and len(self.stage.ghosts) == 1:
@@ -1373,7 +1385,7 @@ class ToyLoopScene(StoryboardScene):
         # layer 0: V^(0) itself, faint, from X^(0)'s tip along Δ (Δ is its first tenth), on
         # to the lens's edge (under the readout): the vector whose tenth is the step is seen
         vline = None
-        if l == 0:
+        if False:       # (round 32: V^(0) ran off the lens, its name clipped: left out)
             lo = lens.get_corner(DOWN + LEFT) + 0.15
             hi = lens.get_corner(UP + RIGHT) - 0.15
             hi[1] = min(hi[1], length.get_bottom()[1] - 0.15)
@@ -1399,7 +1411,11 @@ class ToyLoopScene(StoryboardScene):
         clear = [s for s in (normal, -normal)
                  if not any(overlaps(beside_step(s), o, pad=0.05)
                             for o in (here[0], here[1], scale, length, *trail_names))]
-        beside_step((clear or [normal])[0])
+        # (of the clear sides, the one further from X^(l)'s arrow: the name reads as Δ's,
+        # not as the X shaft's next to it)
+        far = max(clear or [normal], key=lambda s_: float(np.linalg.norm(
+            beside_step(s_).get_center() - here[0].get_center())))
+        beside_step(far)
         # X^(l+1)'s name clear of Δ's, X^(l)'s and the scale's: the first side of its tip,
         # from the step's own direction round, where it meets none of them (layer 2's step
         # points down, and its name sat on Δ^(2)'s)
@@ -1415,13 +1431,17 @@ class ToyLoopScene(StoryboardScene):
         # the lens grows out of the square with X's tip and the scale already in it (a zoom:
         # never an empty box), the square's contents seen larger
         zoom_in = shown_scale is not scale
+        # a faint grid in the lens, one line every layer 0's bar (data units), anchored at
+        # X^(l)'s tip: a zoom out is seen as the grid closing up, not only as the bar
+        unit = float(self.data["layers"][0]["zoom"]["bar"]) * plane.units * k
+        grid = self.lens_grid(lens, a, unit * (zoom_out if zoom_in else 1))
         # (zoomed in at first, layer 0's magnification: the earlier steps come after the zoom)
         # (only the drawing grows: the names and the scale's number come in once the lens is
         # open, at their size; text growing with the lens was a few pixels high on its way)
         names = [here[1], shown_scale[1]] + ([] if zoom_in else list(trail_names))
-        full = VGroup(lens, here[0], shown_scale[0]) if zoom_in else \
-            VGroup(lens, *[m for m in trail if all(m is not t for t in trail_names)], here[0],
-                   shown_scale[0])
+        full = VGroup(lens, grid, here[0], shown_scale[0]) if zoom_in else \
+            VGroup(lens, grid, *[m for m in trail if all(m is not t for t in trail_names)],
+                   here[0], shown_scale[0])
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
@@ -1461,7 +1481,8 @@ class ToyLoopScene(StoryboardScene):
                     sc = zoom_out ** (1.0 - alpha)          # a steady zoom: zoom_out -> 1
                     old_bar.put_start_and_end_on(b0, b0 + RIGHT * bar_len * sc / zoom_out)
                     old_text.set_x(old_bar.get_right()[0] + 0.15 + old_text.width / 2)
-                self.play(UpdateFromAlphaFunc(VGroup(old_bar, old_text), zoom),
+                    grid.become(self.lens_grid(lens, a, unit * sc))
+                self.play(UpdateFromAlphaFunc(VGroup(old_bar, old_text, grid), zoom),
                           run_time=1.6, rate_func=smooth)
                 if zoomed >= 0:
                     self.hold_until(self.phrase_time(zoomed, "same bar") - 0.1)
@@ -1496,7 +1517,25 @@ class ToyLoopScene(StoryboardScene):
         ghost.add(trail)
         self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
                           name=name, scale=scale, ghost=ghost, c=c, side=side, length=length,
-                          trail=trail, trail_names=trail_names)
+                          trail=trail, trail_names=trail_names, extra=[grid])
+
+    def lens_grid(self, lens, anchor, step: float) -> VGroup:
+        """Faint grid lines `step` apart through `anchor`, inside `lens`."""
+        lo = lens.get_corner(DOWN + LEFT) + 0.05
+        hi = lens.get_corner(UP + RIGHT) - 0.05
+        lines = VGroup()
+        step = max(step, 0.12)
+        for ax in (0, 1):
+            i0 = int(np.ceil((lo[ax] - anchor[ax]) / step))
+            i1 = int(np.floor((hi[ax] - anchor[ax]) / step))
+            for i in range(i0, i1 + 1):
+                v = anchor[ax] + i * step
+                if ax == 0:
+                    lines.add(Line([v, lo[1], 0.0], [v, hi[1], 0.0]))
+                else:
+                    lines.add(Line([lo[0], v, 0.0], [hi[0], v, 0.0]))
+        lines.set_stroke(T.MUTED, width=1.2, opacity=0.3)
+        return lines
 
     def lens_slide(self) -> None:
         """"Added tip to tail": in the open lens X's arrow (its last stretch) slides along Δ
@@ -1842,21 +1881,22 @@ class ToyLoopScene(StoryboardScene):
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "That step is a stand-in: in a real model ..."
         low = -config.frame_height / 2 + 1.2    # (over the caption)
-        nxt = wrapped("In a real model, attention and feed-forward sublayers add their "
-                      "outputs to X (not 0.1 × V); Q and K steer that attention", 64,
-                      T.TYPE.body, T.TEXT, max_width=max(table.width, 9.0))
-        for line in nxt[1:]:
-            line.align_to(nxt[0], LEFT)
-        nxt.next_to(first, DOWN, buff=0.3).align_to(table, LEFT)
+        # what a real model does instead, as a formula (a picture of "its output adds to X"),
+        # not a paragraph: "In a real model:" over X^(l+1) = X^(l) + attention(Q, K, V)
+        nxt = VGroup(txt("In a real model:", T.TYPE.body, T.TEXT),
+                     VGroup(math(f"{T.X_l('l+1')} = {T.X_l('l')} +", MATH_LABEL, T.X),
+                            txt("attention(Q, K, V)", T.TYPE.body, T.TEXT))
+                     .arrange(RIGHT, buff=0.15))
+        nxt.arrange(RIGHT, buff=0.3)
+        nxt.next_to(first, DOWN, buff=0.35).align_to(table, LEFT)
         if nxt.get_bottom()[1] < low:
-            nxt.scale((first.get_bottom()[1] - 0.3 - low) / nxt.height, about_edge=UP + LEFT)
+            nxt.shift(UP * (low - nxt.get_bottom()[1]))
         self.put("note_real", nxt)
         if self.beat.get("cues"):
-            self.emphasize(nxt, run_time=1.6)      # while it is read
-            # "not a tenth of V": V's row; "Q and K steer that attention": their rows
-            real = self.cue_with("not a tenth", -1)
+            # "Q and K steer attention": their rows; "whose output adds to X": the formula
+            real = self.cue_with("Q and K steer", -1)
             if real >= 0:
-                self.hold_until(self.phrase_time(real, "not a tenth") - 0.1)
-                self.emphasize(rows[3], run_time=1.2)
                 self.hold_until(self.phrase_time(real, "Q and K steer") - 0.1)
-                self.emphasize(VGroup(rows[1], rows[2]), run_time=1.6)   # (one box)
+                self.emphasize(VGroup(rows[1], rows[2]), run_time=1.2)   # (one box)
+                self.hold_until(self.phrase_time(real, "output adds") - 0.1)
+                self.emphasize(nxt[1], run_time=1.2)
