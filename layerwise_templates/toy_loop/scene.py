@@ -965,8 +965,8 @@ class ToyLoopScene(StoryboardScene):
     def later_product(self) -> float:
         """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
         silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
-        if self.layer >= 2:         # layer 2: only V's product (silent: as the beat allows)
-            return 1.2 if self.beat.get("cues") else 0.9
+        if self.layer >= 2:         # layer 2: Q's, K's, V's products (silent: quicker)
+            return 1.2 if self.beat.get("cues") else 0.7
         if self.beat.get("cues"):
             return 1.2              # (within "Then K one, the same way")
         return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
