@@ -1882,10 +1882,11 @@ class ToyLoopScene(StoryboardScene):
             self.hold_until_cue(1)              # "That step is a stand-in: in a real model ..."
         low = -config.frame_height / 2 + 1.2    # (over the caption)
         # what a real model does instead, as a formula (a picture of "its output adds to X"),
-        # not a paragraph: "In a real model:" over X^(l+1) = X^(l) + attention(Q, K, V)
+        # not a paragraph: "In a real model:" over X^(l+1) = X^(l) + attention(Q, K, V) + the
+        # feed-forward sublayer's output (review 32b: attention alone is not a real layer's update)
         nxt = VGroup(txt("In a real model:", T.TYPE.body, T.TEXT),
                      VGroup(math(f"{T.X_l('l+1')} = {T.X_l('l')} +", MATH_LABEL, T.X),
-                            txt("attention(Q, K, V)", T.TYPE.body, T.TEXT))
+                            txt("attention(Q, K, V) + feed-forward", T.TYPE.body, T.TEXT))
                      .arrange(RIGHT, buff=0.15))
         nxt.arrange(RIGHT, buff=0.3)
         nxt.next_to(first, DOWN, buff=0.35).align_to(table, LEFT)
