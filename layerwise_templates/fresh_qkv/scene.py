@@ -2,9 +2,11 @@
 
 Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
-            attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers
-            (24-size digits); both columns travel into the ⊕ and shrink away under it, and
-            the sum's column grows out of it (no lengths: the voice reads none); when the
+            attention's side branch; when the voice says "goes straight on", X^(l) and
+            Δattn^(l) as columns of their first numbers, both sliding under the ⊕, rising
+            into it and absorbed, then the sum's column comes down out of it (no lengths: the
+            voice reads none); otherwise ("as the last video left it") the diagram up to the
+            ⊕ and the sum's column are there from the first frame; when the
             voice says "LayerNorm" (post-LN), the sum goes into the LN box the same way and
             LN(sum) comes out, with one line on what LayerNorm does
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
@@ -20,13 +22,16 @@ Beats (storyboard `show` names):
 - `fresh`   why they are fresh, first: X is new. K, V and their matrices leave, W_Q and Q
             dim; X^(l)'s formula (LN after each add), the pointer on Δattn and, beside it, the
             other word the focus word's attention gave most (layer l-1, mean of its heads);
-            (the sentence's tokens with a bar each: the focus word's attention, mean of the
-            heads; the first token's share pointed at too when the voice says the near-tie;
-            the pick's word rises into X^(l) at "depend on context"), then on ΔFFN
+            (only when the voice says "built from": the sentence's tokens with a bar each, the
+            focus word's attention, mean of the heads; the first token's share pointed at too
+            when the voice says the near-tie; the pick's word rises into X^(l) at "depend on
+            context"), then on ΔFFN
             and the LNs; layer l-1's X comes in over the right-hand slot;
             cos(X^(l-1), X^(l)) with a labelled 2-D sketch turning to its true angle
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
-            X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
+            X over its W_Q over its query; (at "lists of numbers") between the two W_Q a double
+            arrow, head 0's blocks' cosine and the largest over every pair of heads (plan
+            `q_mixed.w_cos`, `w_cos_max`); Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
             entries come out of their columns); (when the voice says why queries of two
             layers are not compared entry by entry: under each query whose query space it is);
             the split: X^(l)'s row goes onto W_Q^(l-1) and X^(l) W_Q^(l-1) + b_Q^(l-1) comes
@@ -99,7 +104,6 @@ PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.05, "k": 0.05, "v": -0.95}
 SLOT_Y = 0.35                    # the matrices side by side: their tops at SLOT_Y + 0.55
 XDEC = 3                         # X's numbers: as the diagram's columns wrote them
-SOURCE_DIM = 0.3                 # a column whose copies are travelling, while they do
 MAX_ROWS = 8                     # the sweep's table: at most this many states
 
 
@@ -447,64 +451,12 @@ class FreshQKVScene(StoryboardScene):
         # drops down under it into its place, at reading size the whole way
         col = d.cols[i]
         home = col.get_center()
-        col.move_to([home[0], d.marks[i].get_center()[1], 0]).set_opacity(0)
+        # (review 31b: the ΔFFN label slid under the FFN box) it starts with its top just
+        # under the box's bottom edge, not inside the box
+        start_y = min(home[1], d.marks[i].get_bottom()[1] - 0.08 - col.height / 2)
+        col.move_to([home[0], start_y, 0]).set_opacity(0)
         self.play(FadeIn(down), col.animate(rate_func=rate_functions.ease_out_sine)
                   .move_to(home).set_opacity(1), run_time=0.45 * run_time)
-
-    def into_mark(self, nums, mark, run_time: float, cols=(), out=None) -> None:
-        """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
-        `cols` (the columns they come from) are used up: they fade out as their numbers leave
-        (fewer columns on screen, and no label left for a travelling copy to cross)."""
-        copies = [n.copy() for n in nums]
-        self.add(*copies)
-        y = mark.get_center()[1]
-        src = VGroup(*nums)
-        if cols:
-            # the used columns themselves (label, brackets, digits) travel into the mark and
-            # shrink away under it (the mark is drawn on top): nothing is copied, no digits
-            # pass over other digits (two columns converge only once they are a few px wide)
-            d = self.stage.diagram
-            self.remove(*copies)
-            c = mark.get_center()
-            # (review 30: they shrank to ~6 px on the way) at reading size the whole way: the
-            # used columns move together (their spacing kept: no digit crosses another) most
-            # of the way to the mark, fading out as they go in
-            both = VGroup(*cols)
-            step = 0.7 * (c - both.get_center())
-            shrink = AnimationGroup(*[col.animate.shift(step).set_opacity(0) for col in cols])
-            if out is None:
-                self.play(shrink, run_time=run_time)
-            else:
-                # (review 26: the stage stood empty before the result came out) the result
-                # `out` comes out of the mark, at its own size, fading in on its way down
-                home = out.get_center()
-                out.move_to(home + 0.7 * (c - home)).set_opacity(0)
-                self.play(AnimationGroup(shrink, out.animate.move_to(home).set_opacity(1),
-                                         lag_ratio=0.8), run_time=run_time)
-            self.remove(*[m for col in cols for m in col.get_family()])
-            for col in cols:
-                d.retired.add(d.cols.index(col))
-            return
-        # at full size (legible), out to the gap right of their column (the columns they pass
-        # dimmed, so the bright travelling copies read on top), up it to just under the
-        # stream keeping their spacing (clear of the branch wiring above the stream), then
-        # into the mark
-        gap = [n.get_right()[0] + 0.45 for n in nums]
-        high = max(c.get_y() for c in copies)
-        self.play(*[c.animate.move_to([g, c.get_y(), 0]) for c, g in zip(copies, gap)],
-                  DimPlace(src, SOURCE_DIM), run_time=0.3 * run_time)
-        self.play(*[c.animate.move_to([g, c.get_y() - high + y - 0.3, 0])
-                    for c, g in zip(copies, gap)], run_time=0.35 * run_time)
-        self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
-                  DimPlace(src, 1 / SOURCE_DIM), run_time=0.35 * run_time)
-        self.remove(*copies)
-
-    def out_of_mark(self, col: VGroup, mark, run_time: float) -> None:
-        """A column (label, brackets, digits) grows out of `mark` and drops into its place
-        under it: one piece, moving."""
-        home = col.get_center()
-        col.move_to(home + 0.7 * (mark.get_center() - home)).set_opacity(0)
-        self.play(col.animate.move_to(home).set_opacity(1), run_time=run_time)
 
     def add_at_sum(self, d: Diagram, i: int, run_time: float) -> None:
         """Node i is a ⊕: the stream's column and the update's travel into the ⊕, a pause,
@@ -514,46 +466,47 @@ class FreshQKVScene(StoryboardScene):
         self.merge_at(d, [d.cols[a], d.cols[b]], d.marks[i], d.cols[i], 0.8 * run_time)
 
     def merge_at(self, d: Diagram, cols, mark, out, run_time: float) -> None:
-        """(review 31: the add was a cross-fade) a true merge: the two columns slide together
-        (their spacing kept, nothing crosses) until the pair stands under the ⊕, their names
-        leave, each pair of numbers merges into the sum's number there (same size throughout),
-        and the sum moves into its place; its name comes in once it has settled."""
-        a, b = cols
+        """(review 31b: the two columns morphed into the sum, digits over digits; review 31c:
+        the new column's label hid under the LN box) the used columns' names leave and the
+        columns slide (their spacing kept, nothing crosses) until they stand under `mark`
+        (the ⊕ or the LN box); they rise a little, fading out, absorbed (never up through
+        the stream line); only then does `out` come down into its place under `mark`,
+        fading in, and its name follows: what goes in and what comes out are never on
+        screen together, no digit is drawn over another, no name passes under a box."""
         mx = mark.get_center()[0]
-        pair = VGroup(a, b)
+        pair = VGroup(*cols)
         shift = np.array([mx - pair.get_center()[0], 0.0, 0.0])
-        self.play(a.animate.shift(shift), b.animate.shift(shift), run_time=0.45 * run_time)
-        home = out.col.get_center()
-        tgt = out.col.copy().move_to([mx, home[1], 0])
-        ac, bc = a.col, b.col
-        anims = [FadeOut(m) for m in (a.label, b.label) if m is not None]
-        for j in range(len(tgt.nums)):
-            anims.append(ReplacementTransform(VGroup(ac.nums[j], bc.nums[j]), tgt.nums[j]))
-        anims += [ReplacementTransform(VGroup(ac[0], bc[0]), tgt[0]),
-                  ReplacementTransform(VGroup(ac[2], bc[2]), tgt[2])]
-        rest = [m for m in (ac[1], bc[1]) for m in m.submobjects if m is not ac.nums
-                and m is not bc.nums]
-        tail = [m for m in tgt[1].submobjects if m is not tgt.nums]
-        if rest and tail:
-            anims.append(ReplacementTransform(VGroup(*rest), VGroup(*tail)))
-        self.play(*anims, run_time=0.35 * run_time)
-        self.remove(*[m for g in (a, b, tgt) for m in g.get_family()])
-        out.col.move_to([mx, home[1], 0])
-        self.add(out.col)
-        if abs(home[0] - mx) > 0.05:
-            self.play(out.col.animate.move_to(home), run_time=0.2 * run_time)
-        if out.label is not None:
-            self.play(FadeIn(out.label, shift=0.1 * UP), run_time=0.3)
-        self.add(out)
+        names = [c.label for c in cols if c.label is not None]
         for c in cols:
-            d.retired.add(d.cols.index(c))
+            if c.label is not None:
+                c.remove(c.label)
+        self.play(*[FadeOut(n) for n in names], *[c.animate.shift(shift) for c in cols],
+                  run_time=0.35 * run_time)
+        self.remove(*[m for n in names for m in n.get_family()])
+        # rise: at most to just under the stream (the columns' top stays clear of it)
+        room = mark.get_bottom()[1] - 0.1 - pair.get_top()[1]
+        rise = max(0.0, min(0.35, room)) * UP
+        self.play(*[c.animate.shift(rise).set_opacity(0) for c in cols],
+                  run_time=0.25 * run_time)
+        self.remove(*[m for g in cols for m in g.get_family()])
+        lab = out.label
+        body = [m for m in out.submobjects if m is not lab]
+        out.shift(rise).set_opacity(0)
+        if lab is not None:                   # (it comes in after, at its own place)
+            lab.shift(-rise + 0.1 * DOWN)
+        self.add(out)
+        self.play(*[m.animate.shift(-rise).set_opacity(1) for m in body],
+                  run_time=0.25 * run_time)
+        if lab is not None:
+            self.play(lab.animate.shift(0.1 * UP).set_opacity(1), run_time=0.25)
+        for col in cols:
+            d.retired.add(d.cols.index(col))
 
     def norm_at(self, d: Diagram, i: int, run_time: float) -> None:
-        """Node i is LayerNorm: the sum's numbers travel into the box, a pause, LN(sum)'s come
-        out of it into its column."""
+        """Node i is LayerNorm: the sum's column goes under the box and into it, and LN(sum)'s
+        comes out of it into its column (the same motion as at a ⊕)."""
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.8 * run_time,
-                       cols=[d.cols[i - 1]], out=d.cols[i])
+        self.merge_at(d, [d.cols[i - 1]], d.marks[i], d.cols[i], 0.8 * run_time)
 
     def draw_node(self, d: Diagram, i: int, run_time: float) -> None:
         kind = d.kinds[i]
@@ -605,7 +558,37 @@ class FreshQKVScene(StoryboardScene):
         d = self.diagram_for(self.layer, note=False)
         self.show_now(d, 0)
         first_sum = d.kinds.index("sum")
-        if self.time < 0.05:
+        if "goes straight on" not in self.cue_text(0) and self.time < 0.05:
+            # (round 32: the add was per_head's, re-taught here) "as the last video left it":
+            # the diagram up to the first ⊕ and the sum's column are there from the first
+            # frame (the addends' columns already used up); the pointer on the sum
+            # the sum's name says what it is the sum of (its addends are not drawn)
+            sc = d.cols[first_sum]
+            if sc.label is not None and d.kinds[first_sum - 1] == "update":
+                key = d.keys[first_sum - 1]
+                name = VGroup(math(T.X_l(self.layer), ML, T.X), math("+", ML, T.TEXT),
+                              math(f"Δ\"{UPDATE_SUB[key]}\"^(({self.layer}))", ML,
+                                   UPDATE_COLOR[key])).arrange(RIGHT, buff=0.12)
+                name.move_to(sc.label).align_to(sc.label, UP)
+                sc.remove(sc.label)
+                sc.label = name
+                sc.add(name)
+            for i in range(first_sum + 1):
+                if i in (first_sum - 2, first_sum - 1):
+                    self.add(d.paths[i], d.marks[i])
+                    d.retired.add(i)
+                else:
+                    self.add(d.paths[i], d.marks[i], d.cols[i])
+            d.drawn = first_sum + 1
+            self.set_note(self.word_note(), T.TEXT)
+            self.busy_until(self.phrase_time("LayerNorm", self.time + 2.0) - 0.4,
+                            d.cols[first_sum])
+            nxt = first_sum + 1
+        else:
+            nxt = None
+        if nxt is not None:
+            pass
+        elif self.time < 0.05:
             # (review 30: an empty stage under the title for 1.5 s) X^(l), its dot and its
             # column are there in the very first frame
             self.add(d.paths[0], d.marks[0], d.cols[0])
@@ -614,14 +597,15 @@ class FreshQKVScene(StoryboardScene):
             self.draw_node(d, 0, 0.3)             # X^(l) and its column
         if self.stage.note is None:
             self.set_note(self.word_note(), T.TEXT)
-        self.hold_until(self.when(0, "goes straight on") - 0.2)
-        self.play(FadeIn(d.paths[first_sum]), run_time=0.4)
-        self.run_dot(d.paths[first_sum], T.X, 1.0)           # the skip path: X goes straight on
-        self.hold_until(self.when(0, "attention's update") - 0.3)
-        self.draw_node(d, 1, 1.6)
-        self.hold_until(self.when(0, "added to it") - 0.2)
-        self.draw_node(d, first_sum, 2.4)
-        nxt = first_sum + 1
+        if nxt is None:
+            self.hold_until(self.when(0, "goes straight on") - 0.2)
+            self.play(FadeIn(d.paths[first_sum]), run_time=0.4)
+            self.run_dot(d.paths[first_sum], T.X, 1.0)       # the skip path: X goes straight on
+            self.hold_until(self.when(0, "attention's update") - 0.3)
+            self.draw_node(d, 1, 1.6)
+            self.hold_until(self.when(0, "added to it") - 0.2)
+            self.draw_node(d, first_sum, 2.4)
+            nxt = first_sum + 1
         if (nxt < len(d.kinds) and d.kinds[nxt] == "norm"
                 and self.cue_with("LayerNorm") is not None):
             # "Then LayerNorm": the sum goes into the LN box and comes out (no arithmetic)
@@ -870,9 +854,14 @@ class FreshQKVScene(StoryboardScene):
             self.hold_until_cue(cue[k])
             if i and not lay["side"]:      # one slot: the last matrix leaves it first
                 old = blocks[QKV[i - 1]]
-                self.play(FadeOutPlace(old), run_time=0.3)
-                self.remove(*old.get_family())
-                st.parts.remove(old)
+                # (review 31b: head 0's yellow band stayed under W_K and W_V) the heads' strip
+                # is W_Q's: it leaves with W_Q
+                strip = getattr(self, "proj_strip", None)
+                gone = [old] + ([strip] if strip is not None else [])
+                self.play(*[FadeOutPlace(m) for m in gone], run_time=0.3)
+                self.remove(*[f for m in gone for f in m.get_family()])
+                st.parts = [m for m in st.parts if m not in gone]
+                self.proj_strip = None
             # the matrix comes into its own place (the ones before stay where they are)
             shown = VGroup(block.wl, block.W, block.more)
             pre_note = getattr(self, "pre_note", None) if i == 0 else None
@@ -1023,12 +1012,10 @@ class FreshQKVScene(StoryboardScene):
         # "In layer l-1, attention's update was built from the other words too: ... 'bank' gave
         # 'river' 0.30 of its attention": the pointer on Δattn, the plan's pick under it
         cx = self.v.layers[l - 1].context
-        # right of W_Q^(l)'s (dimmed) block, under the formula: the sentence's tokens, a bar
-        # over each for the share of the focus word's attention it got (layer l-1, mean of
-        # its heads), the plan's pick lit and its share written over its bar
-        chart = self.context_chart(cx, made, wq)
-        ctx = chart.pick_group
-        k2 = self.cue_with("built from")
+        # (round 32: where attention looked is context_qkv's and attention_depth's) the
+        # tokens' chart only when the voice says attention's update was "built from" them
+        kb = self.cue_with("built from")
+        k2 = kb if kb is not None else self.cue_with("attention's update")
         k2 = k2 if k2 is not None else 2
         self.hold_until(self.cue_at(k2) - 0.2)
         # (review 26: dim ghosts of W_Q and Q stayed through the "why"): they leave; the
@@ -1039,90 +1026,97 @@ class FreshQKVScene(StoryboardScene):
         self.remove(*[f for m in here for f in m.get_family()])
         st.parts = [m for m in st.parts if m is not wq and m is not rows["q"]]
         st.parts.append(made)
-        self.glide(box, pa, self.when(k2, "attention's update") - 0.2, 0.8, buff=0.06)
-        # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
-        # the first line, and the pointer on both
-        # "built from the other words too": the sentence's words come in under the formula,
-        # from Δattn; "averaged over its heads": whose attention it is, then the bars
-        self.hold_until(self.when(k2, "built from") - 0.1)
-        fly = max(1.2, min(3.0, self.when(k2, "averaged") - 0.5 - self.time))
-        self.play(LaggedStart(*[FadeIn(t, target_position=pa.get_center(), scale=0.6)
-                                for t in chart.tokens], lag_ratio=0.3), run_time=fly)
-        self.hold_until(self.when(k2, "averaged") - 0.4)
-        self.play(FadeIn(chart.caption, shift=0.1 * UP), run_time=0.5)
-        # the bars grow from the tokens, one after another, over "averaged over its heads,
-        # 'bank' gave"
-        grow = max(1.0, self.when(k2, "gave") - self.time - 0.3)
-        self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in chart.bars], lag_ratio=0.15),
-                  run_time=grow)
-        st.parts.append(chart)
-        self.repoint(box, ctx, 0.6, anims=[FadeIn(chart.weight, shift=0.1 * DOWN),
-                                           chart.bars[chart.pick].animate.set_color(T.ATTN)])
-        if "start token" in self.cue_text(k2) and chart.pick != 0:
-            # "and nearly as much, 0.29, to the start token CLS": its share over its bar, the
-            # pointer on it (a near tie, said as one)
-            self.hold_until(self.when(k2, "nearly as much") - 0.2)
-            self.repoint(box, chart.first_group, 0.6,
-                         anims=[FadeIn(chart.first, shift=0.1 * DOWN)])
-            chart.add(chart.first)
-            self.glide(box, VGroup(chart.first_group, ctx), self.when(k2, "start token") + 0.4,
-                       0.6)
-        # "So layer l's query can depend on context": the pointer back on X^(l)
-        kc = self.cue_with("depend on context")
-        if kc is not None:
-            # a copy of the picked word rises from its bar into X^(l)'s row: what attention
-            # brought in is now part of the X layer l reads
-            self.hold_until(self.cue_at(kc) - 0.4)
-            # (review 27: the word flew across 'bank' and [SEP]) the rest of the chart, said
-            # and done, leaves first, the pointer with it; the pick's word itself (no copy
-            # sliding off its own glyphs) then travels into X^(l), its bar and share leaving
-            pick_tok = chart.tokens[chart.pick]
-            others = [m for i, m in enumerate(chart.tokens) if i != chart.pick] + \
-                     [m for i, m in enumerate(chart.bars) if i != chart.pick] + \
-                     [m for m in (chart.caption, chart.first) if m in chart.submobjects]
-            self.play(FadeOut(box), *[FadeOut(m) for m in others], run_time=0.35)
-            self.remove(*[f for m in others for f in m.get_family()])
-            word = pick_tok
-            out = {id(f) for m in others for f in m.get_family()} | \
-                {id(f) for f in word.get_family()}
-            rest = VGroup(*[m for m in chart.get_family()
-                            if not m.submobjects and len(m.points) and id(m) not in out])
-            self.remove(*chart.get_family())
-            self.add(rest, word)
-            st.parts.remove(chart)
-            chart = None
-            # (review 26: the word flew through the formula and X's numbers) round the
-            # formula's right end, then along X's line into its row from the right
-            x_out = made.get_right()[0] + 0.25 + word.width / 2
-            end = st.proj_x.get_right() + (0.15 + word.width / 2) * RIGHT
-            if x_out + word.width / 2 < self.HOME_WIDTH / 2 - 0.1:
-                route = VMobject().set_points_as_corners(
-                    [word.get_center(), [x_out, word.get_y(), 0],
-                     [x_out, st.proj_x.get_y(), 0], end])
-                self.play(FadeOut(rest), MoveAlongPath(word, route), run_time=1.2)
-                self.play(FadeOut(word, scale=0.6, target_position=st.proj_x.get_right()),
-                          run_time=0.4)
-            else:
-                self.play(FadeOut(rest), word.animate.move_to(st.proj_x.get_center()),
-                          run_time=1.0)
-                self.play(FadeOut(word, scale=0.6), run_time=0.4)
-            self.remove(*word.get_family(), *rest.get_family())
-            box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
-            self.play(FadeIn(box), run_time=0.4)
-            if "query" in self.cue_text(kc):
-                # (review 28: "layer 1's query" said with no query on screen) the query comes
-                # back under the formula, written as made from this X; the pointer on both
-                q = rows["q"]
-                b = " + b_Q^((%d))" % l if bool(self.v.layers[l].bias) else ""
-                qline = VGroup(q.copy(), math(f"= {T.X_l(l)} W_Q^(({l})){b}", ML, T.Q)
-                               ).arrange(RIGHT, buff=0.25)
-                qline.next_to(made, DOWN, buff=0.7).set_x(0)
-                self.keep_inside(qline)
-                self.play(FadeIn(qline, shift=0.15 * DOWN), run_time=0.5)
-                # (the box round X and the query together cut through the formula) the
-                # pointer on the query alone, as the voice reaches "depend on context"
-                self.glide(box, qline, self.when(kc, "depend on") + 0.2, 0.5)
-                self.qline = qline
+        self.glide(box, pa, self.when(k2, "ttention's update") - 0.2, 0.8, buff=0.06)
+        chart = None
+        if kb is not None:
+            # right of W_Q^(l)'s (dimmed) block, under the formula: the sentence's tokens, a
+            # bar over each for the share of the focus word's attention it got (layer l-1,
+            # mean of its heads), the plan's pick lit and its share written over its bar
+            chart = self.context_chart(cx, made, wq)
+            ctx = chart.pick_group
+            # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
+            # the first line, and the pointer on both
+            # "built from the other words too": the sentence's words come in under the formula,
+            # from Δattn; "averaged over its heads": whose attention it is, then the bars
+            self.hold_until(self.when(k2, "built from") - 0.1)
+            fly = max(1.2, min(3.0, self.when(k2, "averaged") - 0.5 - self.time))
+            self.play(LaggedStart(*[FadeIn(t, target_position=pa.get_center(), scale=0.6)
+                                    for t in chart.tokens], lag_ratio=0.3), run_time=fly)
+            self.hold_until(self.when(k2, "averaged") - 0.4)
+            self.play(FadeIn(chart.caption, shift=0.1 * UP), run_time=0.5)
+            # the bars grow from the tokens, one after another, over "averaged over its heads,
+            # 'bank' gave"
+            grow = max(1.0, self.when(k2, "gave") - self.time - 0.3)
+            self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in chart.bars], lag_ratio=0.15),
+                      run_time=grow)
+            st.parts.append(chart)
+            self.repoint(box, ctx, 0.6, anims=[FadeIn(chart.weight, shift=0.1 * DOWN),
+                                               chart.bars[chart.pick].animate.set_color(T.ATTN)])
+            if "start token" in self.cue_text(k2) and chart.pick != 0:
+                # "and nearly as much, 0.29, to the start token CLS": its share over its bar, the
+                # pointer on it (a near tie, said as one)
+                self.hold_until(self.when(k2, "nearly as much") - 0.2)
+                self.repoint(box, chart.first_group, 0.6,
+                             anims=[FadeIn(chart.first, shift=0.1 * DOWN)])
+                chart.add(chart.first)
+                self.glide(box, VGroup(chart.first_group, ctx), self.when(k2, "start token") + 0.4,
+                           0.6)
+            # "So layer l's query can depend on context": the pointer back on X^(l)
+            kc = self.cue_with("depend on context")
+            if kc is not None:
+                # a copy of the picked word rises from its bar into X^(l)'s row: what attention
+                # brought in is now part of the X layer l reads
+                self.hold_until(self.cue_at(kc) - 0.4)
+                # (review 27: the word flew across 'bank' and [SEP]) the rest of the chart, said
+                # and done, leaves first, the pointer with it; the pick's word itself (no copy
+                # sliding off its own glyphs) then travels into X^(l), its bar and share leaving
+                pick_tok = chart.tokens[chart.pick]
+                others = [m for i, m in enumerate(chart.tokens) if i != chart.pick] + \
+                         [m for i, m in enumerate(chart.bars) if i != chart.pick] + \
+                         [m for m in (chart.caption, chart.first) if m in chart.submobjects]
+                self.play(FadeOut(box), *[FadeOut(m) for m in others], run_time=0.35)
+                self.remove(*[f for m in others for f in m.get_family()])
+                word = pick_tok
+                out = {id(f) for m in others for f in m.get_family()} | \
+                    {id(f) for f in word.get_family()}
+                rest = VGroup(*[m for m in chart.get_family()
+                                if not m.submobjects and len(m.points) and id(m) not in out])
+                self.remove(*chart.get_family())
+                self.add(rest, word)
+                st.parts.remove(chart)
+                chart = None
+                # (review 26: the word flew through the formula and X's numbers) round the
+                # formula's right end, then along X's line into its row from the right
+                x_out = made.get_right()[0] + 0.25 + word.width / 2
+                end = st.proj_x.get_right() + (0.15 + word.width / 2) * RIGHT
+                if x_out + word.width / 2 < self.HOME_WIDTH / 2 - 0.1:
+                    route = VMobject().set_points_as_corners(
+                        [word.get_center(), [x_out, word.get_y(), 0],
+                         [x_out, st.proj_x.get_y(), 0], end])
+                    self.play(FadeOut(rest), MoveAlongPath(word, route), run_time=1.2)
+                    self.play(FadeOut(word, scale=0.6, target_position=st.proj_x.get_right()),
+                              run_time=0.4)
+                else:
+                    self.play(FadeOut(rest), word.animate.move_to(st.proj_x.get_center()),
+                              run_time=1.0)
+                    self.play(FadeOut(word, scale=0.6), run_time=0.4)
+                self.remove(*word.get_family(), *rest.get_family())
+                box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
+                self.play(FadeIn(box), run_time=0.4)
+                if "query" in self.cue_text(kc):
+                    # (review 28: "layer 1's query" said with no query on screen) the query comes
+                    # back under the formula, written as made from this X; the pointer on both
+                    q = rows["q"]
+                    b = " + b_Q^((%d))" % l if bool(self.v.layers[l].bias) else ""
+                    qline = VGroup(q.copy(), math(f"= {T.X_l(l)} W_Q^(({l})){b}", ML, T.Q)
+                                   ).arrange(RIGHT, buff=0.25)
+                    qline.next_to(made, DOWN, buff=0.7).set_x(0)
+                    self.keep_inside(qline)
+                    self.play(FadeIn(qline, shift=0.15 * DOWN), run_time=0.5)
+                    # (the box round X and the query together cut through the formula) the
+                    # pointer on the query alone, as the voice reaches "depend on context"
+                    self.glide(box, qline, self.when(kc, "depend on") + 0.2, 0.5)
+                    self.qline = qline
         # "With the feed-forward update, and LayerNorm after each": those parts in turn
         kf = self.cue_with("feed-forward")
         qline, self.qline = getattr(self, "qline", None), None
@@ -1363,11 +1357,46 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(self.phrase_time("own query matrix", self.time + 0.5) - 0.5)
         self.repoint(box, wq, 0.6)
         # "not layer l-1's": layer l-1's comes in under its X, dimmed
-        self.hold_until(self.phrase_time("not layer", self.time) - 0.3)
+        self.hold_until(self.phrase_time("not layer", self.phrase_time("with layer", self.time))
+                        - 0.3)
         self.play(FadeIn(gw, shift=0.2 * DOWN), run_time=0.5)
         self.play(DimPlace(gw, GHOST), run_time=0.3)
         st.parts.append(gw)
         self.repoint(box, gw, 0.5)
+        self.pending_w = []
+        kw = self.cue_with("lists of numbers")
+        wm = self.v.layers[l].q_mixed
+        if kw is not None and wm is not None and getattr(wm, "value", 0) is not None:
+            # "compared as lists of numbers, head 0's blocks have cosine 0.01, and no pair of
+            # heads' blocks more than 0.04": between the two matrices, a double arrow and the
+            # two numbers under it, each as it is said (the new matrix, measured)
+            wl, wr = wq.get_right()[0] + 0.25, gw.get_left()[0] - 0.25
+            wy = wq.W.get_y()
+            link_w = DoubleArrow([wl, wy, 0], [wr, wy, 0], buff=0, color=HL, stroke_width=2.5,
+                                 tip_length=0.14, max_tip_length_to_length_ratio=0.3)
+            hd = int(self.v.show.head)
+            # (the gap between the two blocks is narrow) the two numbers on one line under
+            # both queries' rows, each part as it is said
+            l1 = VGroup(txt(f"head {hd}'s blocks: cos", PS, T.TEXT),
+                        Num(wm.w_cos, decimals=2, size=ML, color=T.TEXT)).arrange(RIGHT, buff=0.2)
+            l3 = VGroup(txt("any pair of heads: at most", PS, T.TEXT),
+                        Num(wm.w_cos_max, decimals=2, size=ML, color=T.TEXT)
+                        ).arrange(RIGHT, buff=0.2)
+            wtxt = VGroup(l1, l3).arrange(RIGHT, buff=0.8)
+            wtxt.next_to(q, DOWN, buff=0.35).set_x(0)
+            self.keep_inside(wtxt)
+            self.hold_until(self.when(kw, "lists of numbers") - 0.4)
+            self.repoint(box, VGroup(wq, gw), 0.5, anims=[GrowFromCenter(link_w)])
+            self.hold_until(self.when(kw, "have cosine") - 0.2)
+            self.repoint(box, l1, 0.5, anims=[FadeIn(l1, shift=0.1 * UP)])
+            self.hold_until(self.when(kw, "no pair") - 0.2)
+            self.repoint(box, l3, 0.5, anims=[FadeIn(l3, shift=0.1 * UP)])
+            # said: they leave before layer l-1's query comes in under its matrix (its row
+            # reaches into the gap); "What the new matrix changes on its own is not measured
+            # here": said, not drawn, over that query being made
+            self.hold_until(max(self.cue_end(kw) - 0.2, self.time + 0.8))
+            self.vanish(link_w, wtxt, run_time=0.4)
+            box.become(self.frame_of(gw))
         # layer l-1's query made from its own X and W_Q, by the recipe (the result entries
         # come out of their columns), under its W_Q like Q^(l) on the left: right after "not
         # layer l-1's"
@@ -1431,6 +1460,7 @@ class FreshQKVScene(StoryboardScene):
             st.parts += spaces
         else:
             self.play(FadeIn(box), run_time=0.4)
+        spaces += self.pending_w
         res = q[1]
         del res
         mixed = self.v.layers[l].q_mixed
@@ -1715,8 +1745,9 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(VGroup(*heads)), FadeIn(recipe),
                   *([FadeIn(bl), FadeIn(brow)] if brow is not None else []), run_time=0.25)
         xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
+        # (review 31b: the box covered W_K's bracket) padded clear of the brackets
         wlight = SurroundingRectangle(VGroup(W, *([brow] if brow is not None else [])),
-                                      color=HL, buff=0.06, stroke_width=2)
+                                      color=HL, buff=0.16, stroke_width=2)
         # the entries fly from the bias row down past the key line: it steps back meanwhile
         key = getattr(self, "proj_key", None)
         key = key if key is not None and key in self.mobjects else None
@@ -1792,7 +1823,8 @@ class FreshQKVScene(StoryboardScene):
         # two-line head were too much at once): first X's numbers, then in their place the
         # cos with the state above, then in its place the fixed-matrix test (cos of the query
         # the layer before's W_Q makes from this X with the one it made from the X above)
-        xs = {"label": -2.4, "x": 0.9}
+        # (round 32: two columns now, states and one column of values) centred on the stage
+        xs = {"label": -1.9, "x": 1.3}
         top = 2.3
         f = v.focus
         name = str(f.word).partition("#")[0]
@@ -1866,36 +1898,53 @@ class FreshQKVScene(StoryboardScene):
         table = VGroup(heads, *rows)
         self.stage.parts += [table, title]
         self.play(FadeIn(title, shift=0.1 * DOWN), run_time=0.5)
+        # (review 31c: a table of X's first numbers built in silence, never spoken of, then
+        # replaced) the numbers column only when the voice reads it ("the first row ..."):
+        # else the states' names alone, under the voice's first sentence, and X's cosines
+        # are the table's one column
+        k1 = self.cue_with("first row")
+        numbers = k1 is not None or self.cue_with("cosine") is None
+        if not numbers:
+            gone = list(carry.values())
+            self.play(*[FadeOut(c) for c in gone], run_time=0.4)
+            self.remove(*[x for c in gone for x in c.get_family()])
+            carry = {}
+            self.play(FadeIn(heads[0], shift=0.1 * DOWN),
+                      LaggedStart(*[FadeIn(r[0], shift=0.15 * RIGHT) for r in rows],
+                                  lag_ratio=0.25),
+                      run_time=max(1.0, min(2.5, self.cue_end(0) - self.time)))
         # X^(0), X^(1): shown in the beats before; their rows move into their cells
-        seen = min(2, len(rows))
+        seen = min(2, len(rows)) if numbers else len(rows)
         # the carried rows' brackets and dots leave first: no digit passes through them
         frames = [VGroup(*[m for m in c if m is not c.nums]) for c in carry.values()]
         if frames:
             self.play(*[FadeOut(f) for f in frames], run_time=0.3)
             self.remove(*[x for f in frames for x in f.get_family()])
         anims = []
-        for r, si in enumerate(shown[:seen]):
+        for r, si in enumerate(shown[:seen] if numbers else []):
             row = rows[r]
             c = carry.get(si)
             if c is not None:
                 # the same digits move into their cells (both written alike: nothing morphs);
                 # the row's name comes in once they are there (two names never cross)
-                anims += [c.nums[j].animate.move_to(row[1][j].get_center()).set_opacity(1)
-                          for j in range(len(row[1]))]
+                # (review 31b: X^(0)'s row flew over X^(1)'s digits) one row at a time
+                self.play(*[c.nums[j].animate.move_to(row[1][j].get_center()).set_opacity(1)
+                            for j in range(len(row[1]))], run_time=0.6)
             else:
                 anims.append(FadeIn(row, shift=0.1 * UP))
-        self.play(*anims, run_time=0.9)
+        if anims:
+            self.play(*anims, run_time=0.6)
         if carry:
             for c in carry.values():
                 self.remove(*c.get_family())
             self.add(*[r[1] for r in rows[:seen]])
-        self.play(FadeIn(heads, shift=0.1 * DOWN),
-                  *[FadeIn(r[0]) for r, si in zip(rows[:seen], shown) if si in carry],
-                  run_time=0.5)
-        self.add(*rows[:seen])
+        if numbers:
+            self.play(FadeIn(heads, shift=0.1 * DOWN),
+                      *[FadeIn(r[0]) for r, si in zip(rows[:seen], shown) if si in carry],
+                      run_time=0.5)
+            self.add(*rows[:seen])
         todo = rows[seen:]
         post = str(lays[0].norm.placement) == "post"
-        k1 = self.cue_with("first row")
         first_row = self.cue_at(k1 if k1 is not None else 1)
         per = max(0.45, (first_row - 0.3 - self.time) / max(1, len(todo)))
         for r in todo:
@@ -1991,7 +2040,8 @@ class FreshQKVScene(StoryboardScene):
                 self.vanish(box, run_time=0.3)
                 self.stage.parts.remove(box)
                 box = None
-            self.play(FadeOut(xcol, shift=0.4 * LEFT), run_time=0.5)
+            if numbers:
+                self.play(FadeOut(xcol, shift=0.4 * LEFT), run_time=0.5)
             self.remove(*xcol.get_family())
             self.stage.parts = [m for m in self.stage.parts if m is not table]
             for r in rows:
