@@ -270,6 +270,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                if c["key"] == "ln2"]) if post else [],
             # cos(X^(l), X^(l+1)) for every layer: 1 would be the same direction
             "cos_steps": [r["update"]["cos_x_next"] for r in out] if out[-1]["update"] else [],
+            # per layer after the first: the new-X test's cosine (layer l-1's W_Q given X^(l),
+            # against Q^(l-1), head HEAD): layer l's `q_mixed.cos_old`, as one list
+            "q_old_cos": [r["q_mixed"]["cos_old"] for r in out if r.get("q_mixed")],
             # the recompute check: what it covered, in every layer, and its bound
             "check": {"tokens": checks[0]["tokens"], "heads": checks[0]["heads"],
                       "kv_heads": checks[0]["kv_heads"], "entries": checks[0]["entries"],

@@ -136,5 +136,6 @@ class Data(View):
     ln_input_lengths: list[float]
     std_lengths: list[float]
     cos_steps: list[float]
+    q_old_cos: list[float]   # layer 1 on: the new-X test's cosine (`layers[l].q_mixed.cos_old`)
     check: Check
     layers: list[Layer]
