@@ -710,10 +710,11 @@ class FreshQKVScene(StoryboardScene):
         self.stage.parts = []
         # "the feed-forward network makes its own update": its branch, then its box pointed at
         self.hold_until(self.phrase_time("feed-forward", self.time) - 0.3)
-        self.draw_node(d, ffn, 1.6)
+        # (the LayerNorm's line stayed under the FFN's entrance) the FFN's line first
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
                       "network, applied to this token alone", T.TEXT)
+        self.draw_node(d, ffn, 1.6)
         # "adds its own update" (or "Another skip path adds it"): the second skip path and ⊕
         k = self.cue_with("skip path")
         t_add = (self.cue_at(k) if k is not None
@@ -1227,12 +1228,24 @@ class FreshQKVScene(StoryboardScene):
         gloss = txt("1 would be the same direction", PS, T.TEXT)
         # right of W_Q^(l)'s (dimmed) block, its reading under it, the sketch to the right
         cos.move_to([0, -0.1, 0])
+        parked = [m for m in getattr(self, "parked", []) if self.on_screen(m)]
         if self.on_screen(wq):
-            cos.next_to(wq, RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
+            # right of W_Q^(l) and of its parked query (side by side, the query under its
+            # W_Q reaches past the block's right edge: SmolLM2's)
+            cos.next_to(VGroup(wq, *parked), RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
         else:                      # W_Q^(l) has left: the cosine where it was
             cos.align_to(wq, LEFT)
         gloss.next_to(cos, DOWN, buff=0.25).align_to(cos, LEFT)
         self.keep_inside(VGroup(cos, gloss))
+        # a parked query where the cosine and its reading go (SmolLM2's layout): it steps
+        # down under them first
+        said = VGroup(cos, gloss)
+        for m in parked:
+            if (m.get_left()[0] < said.get_right()[0] and said.get_left()[0] < m.get_right()[0]
+                    and m.get_bottom()[1] < said.get_top()[1]
+                    and said.get_bottom()[1] < m.get_top()[1]):
+                self.play(m.animate.shift((m.get_top()[1] - said.get_bottom()[1] + 0.3)
+                                          * DOWN), run_time=0.4)
         turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.5, -1.5, 0],
                             (float(g.x_norm), float(u.x_next_norm)))
         # (review 29: ~7 s of the formula alone while the voice said X turned) "X turned":
@@ -1460,12 +1473,14 @@ class FreshQKVScene(StoryboardScene):
             # it means: any head's block of W_Q^(l) against any of W_Q^(l-1)
             l1 = txt(f"any head's block of layer {l} against any of layer {l - 1}:", PS,
                      T.TEXT)
+            # (the number at the words' size: at formula size the second line reached the
+            # caption)
             l3 = VGroup(txt("cos at most", PS, T.TEXT),
-                        Num(wm.w_cos_max, decimals=2, size=ML, color=T.TEXT),
+                        Num(wm.w_cos_max, decimals=2, size=PS, color=T.TEXT),
                         txt("either sign: unrelated directions", PS, T.TEXT)
-                        ).arrange(RIGHT, buff=0.2)
-            wtxt = VGroup(l1, l3).arrange(DOWN, buff=0.2)
-            wtxt.next_to(q, DOWN, buff=0.35).set_x(0)
+                        ).arrange(RIGHT, buff=0.15)
+            wtxt = VGroup(l1, l3).arrange(DOWN, buff=0.15)
+            wtxt.next_to(q, DOWN, buff=0.25).set_x(0)
             self.keep_inside(wtxt)
             self.hold_until(self.when(kw, "lists of numbers") - 0.4)
             self.repoint(box, VGroup(wq, gw), 0.5, anims=[GrowFromCenter(link_w)])
@@ -2001,9 +2016,10 @@ class FreshQKVScene(StoryboardScene):
             ghost.append(arc)
             self.hold_until(self.time + (0.5 if r == 0 or s == steps[-1] else 0.2))
             # the cosine moves into its row, the row's name comes in beside it
+            # (its name comes in once it has landed: the number never passes over it)
             self.play(num.animate.scale(0.75).move_to(slots[r]),
-                      FadeIn(names[r], shift=0.1 * RIGHT),
-                      run_time=0.6 if r == 0 or s == steps[-1] else 0.5)
+                      run_time=0.5 if r == 0 or s == steps[-1] else 0.4)
+            self.play(FadeIn(names[r], shift=0.1 * RIGHT), run_time=0.25)
             self.stage.parts += [num, names[r]]
             if s == steps[-1]:
                 break
