@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from manim import config, interpolate_color, there_and_back
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, GrowArrow, Line, ManimColor,
-                   Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, rush_from, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+                   Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 
 from scenes import theme as T
@@ -816,19 +816,6 @@ class ToyLoopScene(StoryboardScene):
                 drawn += [leg, num]
             if drawn:
                 self.shown["alt"] = VGroup(alt, ghost, *drawn)
-
-    def x_over_w(self, x_grid, W, run_time: float, *extra):
-        """A copy of X's numbers goes over W: straight down out of X's row first (quickly, so
-        it is soon off the numbers it copies), then across, in the empty lane above W."""
-        target = x_grid.copy().next_to(W, UP, buff=0.12)
-        c = x_grid.copy()
-        a, b = c.get_center(), target.get_center()
-        self.add(c)
-        self.play(glide(c, [a, [a[0], b[1], 0.0], b], rate=rush_from), *extra,
-                  run_time=run_time)
-        self.remove(c)
-        self.add(target)
-        return target
 
     def product(self, x_grid, W, out_path: str, color, label, run_time: float):
         """X · W in the row view the video teaches (layer 0's Q, layer 1's Q): X's first
