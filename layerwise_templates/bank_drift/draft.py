@@ -142,11 +142,12 @@ def build(c: Context) -> Draft:
            if apart else []),
         moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
-                 M.MEAN_END: "mean end", M.PATH_TOGETHER: "take together",
+                 M.MEAN_END: "mean end",
                  M.OWN_START: "own start", M.OWN: "own arrow", M.HALF: "at most",
                  M.SHARED_SUM: "the part they all share",
                  M.NOT_MEASURED: "why they share it",
-                 M.WAYS: "Each own arrow", M.FULL_ENDS: "In the full space"})
+                 M.WAYS: "Each own arrow", M.FULL_ENDS: "In the full space",
+                 M.END_OTHER: f"the {nth[2]} sentence's"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

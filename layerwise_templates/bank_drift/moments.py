@@ -22,6 +22,7 @@ MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together" 
 # shared arrow's ends named, then the paths it stands for
 SHARED_SUM = "shared_sum"       # the answer: the shared arrow, lit as it is said
 FULL_ENDS = "full_ends"         # the ends' distances in the full space, 1 vs each other
+END_OTHER = "end_other"         # ... the second of them said (its row comes with it)
 NOT_MEASURED = "not_measured"   # "why they share it is not measured here": said on screen too
 ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
 # gap
@@ -34,7 +35,7 @@ BY_SHOW = {
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
                    OFF_PLANE),
-    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, PATH_TOGETHER, OWN_START, OWN, HALF,
-              SHARED_SUM, NOT_MEASURED, WAYS, FULL_ENDS),
+    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, HALF,
+              SHARED_SUM, NOT_MEASURED, WAYS, FULL_ENDS, END_OTHER),
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

@@ -12,14 +12,18 @@ Beats (each optional, in storyboard order):
 - `similarity`: the raw cosine curves, point by point, a number under every state.
 - `baseline`: the baseline (mean cosine of unrelated tokens) drawn dashed; each curve is then
   moved down by it (raw - baseline), its numbers turning into the adjusted ones.
-- `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
-  the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels),
-  then onto a chart of their own standing on zero, with a row of numbers; then the caveats.
+- `gap`: the curve ending highest minus the curve ending lowest, state by state, as thin bars
+  between the raw curves, which move down onto the adjusted ones with the bars (the baseline
+  cancels), then onto a chart of their own standing on zero, with a row of numbers; then the
+  caveats.
 - `projection`: every state first as seen along two of the model's own coordinates, then moved
-  onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), each sentence's
-  dot moving state by state; how far one other end lies from the reference's end, in the plane
-  and in the full space; then the move split into the arrow the sentences share and each one's
-  own. (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
+  onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), the three paths
+  drawn in one stroke (X^(0) and X^(L) named); how far one other end lies from the reference's
+  end, in the plane and in the full space.
+- `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
+  the sentences share and each one's own, to scale; each own arrow beside its shadow on the
+  plane; then every other end's distance from the reference's end in the full space.
+  (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
 from __future__ import annotations
@@ -1000,10 +1004,6 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.MEAN_END)
         self.play(FadeInPlace(mean1), Indicate_(dots, 1.0), run_time=0.6)
         self.play(FadeInPlace(split.shared_label), run_time=0.5)
-        # "the path they take together": the three paths, under the arrow standing for them
-        self.hold_until_moment(M.PATH_TOGETHER)
-        self.pulse(trails, shadow, run_time=max(0.6, min(1.6, 0.8 * (
-            self.said(M.OWN_START) - self.time))))
         # "drawn here from each bank's own start": copies of the shadow lift off the
         # plane into the full-space picture, one per column, each from its own start dot, all
         # on this line; each copy's midpoint travels, it turns about that midpoint and is
@@ -1101,11 +1101,13 @@ class BankDriftScene(StoryboardScene):
             if nrm[1] > 0:
                 nrm = -nrm
             f = float(pr.own_shown[c])
-            shadows.add(Line(s0 + nrm * 0.2, s0 + nrm * 0.2 + (s1 - s0) * f,
-                             color=self.colors[c], stroke_width=7, stroke_opacity=0.6))
-        legend_sh = under(inline(Line(ORIGIN, RIGHT * 0.3, color=T.TEXT, stroke_width=7,
-                                      stroke_opacity=0.6),
-                                 txt("its shadow on the PCA plane", SIZE, T.TEXT)))
+            shadows.add(Line(s0 + nrm * 0.24, s0 + nrm * 0.24 + (s1 - s0) * f,
+                             color=self.colors[c], stroke_width=9, stroke_opacity=0.8,
+                             cap_style=CapStyleType.BUTT))
+        legend_sh = under(inline(Line(ORIGIN, RIGHT * 0.3, color=T.TEXT, stroke_width=9,
+                                      stroke_opacity=0.8),
+                                 txt("under each: its shadow on the PCA plane", SIZE,
+                                     T.TEXT)))
         self.hold_until_moment(M.WAYS)
         self.play(FadeOutPlace(unknown), run_time=0.3)
         self.remove(*unknown.get_family())
@@ -1130,11 +1132,20 @@ class BankDriftScene(StoryboardScene):
         for m in gone:
             self.remove(*m.get_family())
         self.play(FadeInPlace(rows[0]), run_time=0.4)
-        end = self.beat_start + self.beat_end(beat)
-        per = max(0.6, min(2.0, 0.45 * (end - self.time)))
+        # one row as each distance is said: "sentence two's ... 6.6", "sentence three's 4.3"
+        other = self.said(M.END_OTHER) if M.END_OTHER in (self.beat.get("moments") or {}) \
+            else self.time + 2.0
         for c in range(1, len(rows)):
+            if c == 2:
+                self.hold_until(other)
             self.play(FadeInPlace(rows[c]), Indicate_(dots[0], 1.0), Indicate_(dots[c], 1.0),
-                      run_time=per)
+                      run_time=max(0.6, min(1.4, 0.8 * (other - self.time))) if c == 1
+                      else 1.0)
+        end = self.beat_start + self.beat_end(beat)
+        if end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
+            k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
+            if k < len(rows):
+                self.pulse(rows[k], run_time=min(1.5, 0.8 * (end - self.time)))
         self.stage.other = [back, rows]
 
     def split_picture(self, left: float, top: float):
