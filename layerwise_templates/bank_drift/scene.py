@@ -573,7 +573,8 @@ class BankDriftScene(StoryboardScene):
         self.emphasize(moving[1], note[0], run_time=max(0.6, min(2.5, 0.85 * (
             until - self.time) - 0.5)))
         # (it stays until the voice moves on: no empty stage before the chart, round 32)
-        self.hold_until(until - 0.75)
+        if self.beat.get("cues"):       # (silent: no cue to wait for)
+            self.hold_until(until - 0.75)
         self.play(FadeOutPlace(panel), run_time=0.4)
         self.remove(*panel.get_family())
 
@@ -624,7 +625,8 @@ class BankDriftScene(StoryboardScene):
             self.point_at(legend[0], run_time=0.8)
             self.angle_intro(self.cue_at(axis_cue))
         # "from X zero ... to X six": the axis comes in on those words
-        self.hold_until(self.cue_at(axis_cue) - 0.3)
+        if cues:                                # (silent: at once)
+            self.hold_until(self.cue_at(axis_cue) - 0.3)
         # (zoomed to the raw curves' range, its break marked and named: the baseline's beat
         # widens it, moving every curve; round 31's 0-1 axis squeezed 0.76 vs 0.92 together)
         chart = self.cosine_chart(run_time=0.6, zoom=True)
@@ -668,8 +670,8 @@ class BankDriftScene(StoryboardScene):
             the voice says it: different words from different sentences)."""
             m = inline(txt("baseline:", SIZE, T.TEXT),
                        Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
-                       txt("pairs of different words" + (", different sentences" if full
-                                                         else ""), SIZE, T.TEXT))
+                       txt(("cross-sentence " if full else "") + "pairs of different words",
+                           SIZE, T.TEXT))
             return m.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
         example = note(True)
         if example.get_left()[0] < chart.ax.axes.get_left()[0] + 0.9:   # over the y label:
@@ -898,7 +900,7 @@ class BankDriftScene(StoryboardScene):
             trails[c].become(f.copy().set_stroke(self.colors[c], 2.5, 0.85))
             dots[c].move_to(plane.c2p(*xy[c][-1]))
         self.bring_to_front(dots)
-        self.play(FadeInPlace(end_label), run_time=0.5)
+        self.play(FadeInPlace(end_label), run_time=0.3)
         # one pair's ends, in the plane and in the full space (round 32: one comparison, not
         # a table): sentence 1's end to sentence 2's, a segment on the plane, its two lengths
         # in the side column, one row as each is said
@@ -931,7 +933,7 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeOutPlace(head[0]), run_time=0.4)
         self.remove(*head[0].get_family())
         self.play(FadeInPlace(rows[0]), run_time=0.4)
-        self.play(Create(seg), FadeInPlace(rows[1]), run_time=0.8)
+        self.play(Create(seg), FadeInPlace(rows[1]), run_time=0.6)
         self.bring_to_front(dots)
         self.emphasize(seg, rows[1][-1], run_time=max(0.6, min(1.5, 0.85 * (
             self.said(M.SENTENCE_MOVES) - self.time))))
@@ -943,8 +945,8 @@ class BankDriftScene(StoryboardScene):
         # "what tells the banks apart lies mostly off this plane": said under the numbers
         # that show it
         self.hold_until_moment(M.OFF_PLANE)
-        self.play(FadeInPlace(off), run_time=0.5)
-        self.emphasize(seg, off, rows[2][-1], run_time=1.2)
+        self.play(FadeInPlace(off), run_time=0.4)
+        self.emphasize(seg, off, rows[2][-1], run_time=0.8)
         # the plane stays for the split (its own beat since round 32): what it reads
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
                       scale_bar)
