@@ -40,7 +40,7 @@ TYPED = {
     ("drift", "same_path"): (4, "all three banks take"),
     ("drift", "in_plane"): (5, "In the plane"),
     ("drift", "sentence_moves"): (5, "in the full space"),
-    ("drift", "off_plane"): (6, "off this plane"),
+    ("drift", "off_plane"): (6, "What tells"),
     ("split", "split"): (1, "Split each bank's move"),
     ("split", "one_arrow"): (2, "One arrow"),
     ("split", "mean_start"): (2, "mean start"),
