@@ -38,7 +38,7 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc
                    Rectangle,
                    Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, always_redraw,
-                   linear, smooth, squish_rate_func)
+                   GrowFromEdge, Succession, linear, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -172,10 +172,31 @@ class BankDriftScene(StoryboardScene):
         n = len(self.v.contexts)
         self.colors = [T.SENTENCES[i % len(T.SENTENCES)] for i in range(n)]
 
-    def emphasize(self, *ms, buff: float = 0.05, **kwargs) -> None:
+    def emphasize(self, *ms, buff: float = 0.05, run_time: float | None = None, extra=(),
+                  **kwargs) -> None:
         """The kit's box, drawn tight round its target so it does not cut through the text
-        beside it."""
-        super().emphasize(*ms, buff=buff, **kwargs)
+        beside it. A large target (a curve, a segment, a cloud of dots, a whole picture) is
+        not boxed: it flashes in the highlight's colour in place (round 33: a box round a
+        picture reads as one more thing on screen, not as a pointer)."""
+        big = [m for m in ms if m.width > 1.6 or m.height > 0.8
+               or not any(is_text(x) for x in m.get_family())]
+        if not big:
+            super().emphasize(*ms, buff=buff, run_time=run_time, extra=extra, **kwargs)
+            return
+        small = [m for m in ms if not any(m is b for b in big)]
+        t = run_time if run_time is not None else 0.8
+        boxes = VGroup(*[SurroundingRectangle(m, color=T.POINTER, buff=buff, stroke_width=3)
+                         for m in small])
+        family = self.get_mobject_family_members()
+        # (a group made for the call is not on screen: its parts flash, so it is never added
+        # as a second copy of them)
+        anims = [Indicate_(x, 1.0) for m in big
+                 for x in ([m] if any(m is f for f in family) else m.submobjects)]
+        if small:
+            anims.append(Succession(FadeIn(boxes, run_time=0.5 * t),
+                                    FadeOut(boxes, run_time=0.5 * t)))
+        self.play(*anims, *extra, run_time=t)
+        self.remove(*boxes.get_family())
 
     # --- timing -------------------------------------------------------------------------
     def said(self, name: str) -> float:
@@ -387,6 +408,7 @@ class BankDriftScene(StoryboardScene):
             head = txt("cosine", SIZE, T.TEXT).next_to(chart.ax.y_labels, UP, buff=0.12)
             head.align_to(chart.ax.y_labels, LEFT)
             chart.add(head)
+            chart.head = head
             chart.zoom_marks = None
             if zoom:
                 # the axis does not start at 0: a break mark on it near its foot, and a note
@@ -555,7 +577,7 @@ class BankDriftScene(StoryboardScene):
                     max_tip_length_to_length_ratio=0.15)
         moving = self.angle_at(float(self.v.curves[0].angle_deg[-1]), self.curve_color(0))
         big = 28                # (its text larger than the labels: alone on the stage)
-        note = VGroup(txt("cosine = cos θ", big, T.TEXT),
+        note = VGroup(txt("cosine of the angle θ", big, T.TEXT),
                       txt("1: same direction", big, T.MUTED),
                       txt("(lengths drawn equal)", big, T.MUTED)
                       ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
@@ -686,17 +708,34 @@ class BankDriftScene(StoryboardScene):
         base = chart.curves["baseline"][1]
         self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][-2]),
                        run_time=self.stretch(M.BASE_FALLS, 0.8, cap=2.0))
-        # "then falls ...: most of the money curve's last fall is this baseline falling": the
-        # baseline's last step and the money curve's last step, lit together
+        # "then falls ...: most of the money curve's last fall is this baseline falling":
+        # (round 33: seen, not subtracted in the head) the money curve's last fall, as a bar
+        # right of X^(L) from its X^(L-1) height down to its X^(L) one; then the baseline's
+        # last fall, a bar at its own height, rises to stand beside it, tops level
         self.hold_until_moment(M.BASE_FALLS)
-        drop = int(v.output_drop.curve)
-        pair = [(chart.curves["baseline"], chart.rows["baseline"]),
-                (chart.curves[f"raw{drop}"], chart.rows[f"raw{drop}"])]
-        per = self.stretch(M.SUBTRACT, 1.0, cap=4.0) / 2
-        for (segs, dots), row in pair:
-            self.emphasize(VGroup(segs[-1], dots[-2], dots[-1]), row[1][-1], row[1][-2],
-                           run_time=max(0.8, per))
+        od = v.output_drop
+        drop = int(od.curve)
+        last = len(v.states) - 1
+        xb = chart.p(last, 0.0)[0] + 0.32
+        fall = Line(np.array([xb, chart.p(last, float(od.raw_from))[1], 0]),
+                    np.array([xb, chart.p(last, float(od.raw_to))[1], 0]),
+                    color=self.curve_color(drop), stroke_width=9, cap_style=CapStyleType.BUTT)
+        bfall = Line(np.array([xb + 0.22, chart.p(last, float(od.baseline_from))[1], 0]),
+                     np.array([xb + 0.22, chart.p(last, float(od.baseline_to))[1], 0]),
+                     color=T.MUTED, stroke_width=9, cap_style=CapStyleType.BUTT)
+        segs_m, dots_m = chart.curves[f"raw{drop}"]
+        segs_b, dots_b = chart.curves["baseline"]
+        per = max(0.7, min(1.2, (self.said(M.SUBTRACT) - self.time - 1.2) / 3))
+        self.play(*[Indicate_(m, 1.0) for m in (segs_m[-1], dots_m[-2], dots_m[-1])],
+                  TransformFromCopy(segs_m[-1], fall), run_time=per)
+        self.play(*[Indicate_(m, 1.0) for m in (segs_b[-1], dots_b[-2], dots_b[-1])],
+                  TransformFromCopy(segs_b[-1], bfall), run_time=per)
+        self.play(bfall.animate.shift(UP * (fall.get_top()[1] - bfall.get_top()[1])),
+                  run_time=per)
+        falls = VGroup(fall, bfall)
         self.hold_until_moment(M.SUBTRACT)
+        self.play(FadeOut(falls), run_time=0.3)
+        self.remove(*falls.get_family())
         # the rows of numbers have been read and leave (no number turns into another in
         # place); the adjusted curves' ends get their numbers once, beside them, at the end
         rows = [chart.rows.pop(name) for name in list(chart.rows)]
@@ -744,6 +783,8 @@ class BankDriftScene(StoryboardScene):
             chart.add(target)
         self.play(*[FadeOut(h) for h in hangs], FadeOut(heights), run_time=0.4 * f)
         self.remove(*hangs, heights)
+        # (round 33: the axis now reads what the moved curves are)
+        self.retitle(chart, "cosine − baseline")
         # "at the output the money bank still ends farther away": each adjusted curve's end
         # gets its number once, right of its last dot, and the two are boxed as it is said
         self.hold_until_moment(M.ADJUSTED_ENDS)
@@ -755,11 +796,10 @@ class BankDriftScene(StoryboardScene):
                 if overlaps(lab, other, pad=0.04):
                     lab.next_to(other, DOWN if lab.get_y() < other.get_y() else UP, buff=0.06)
             labels.add(lab)
-        head = txt("adjusted", SIZE, T.TEXT).next_to(labels, UP, buff=0.1).align_to(labels,
-                                                                                     LEFT)
+        head = VGroup()         # (round 33: the axis's name says what they are)
         box = SurroundingRectangle(labels, color=T.POINTER, buff=0.06, stroke_width=2.5)
         left = self.beat_start + self.beat_end(beat) - self.time
-        self.play(FadeInPlace(labels), FadeInPlace(head), run_time=0.5)
+        self.play(FadeInPlace(labels), run_time=0.5)
         self.play(Create(box), run_time=0.5)
         self.emphasize(*[chart.curves[f"adj{k}"][1][-1] for k in range(len(v.curves))],
                        run_time=max(0.6, min(2.5, 0.85 * left - 1.0)))
@@ -822,7 +862,10 @@ class BankDriftScene(StoryboardScene):
         start = math(v.states[0].math.value, PLANE_MATH, T.TEXT)
         back = plane.c2p(*xy[0][0]) - plane.c2p(*xy[0][-1])      # away from the path's end
         back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
-        start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
+        start.next_to(plane.c2p(*xy[0][0]), DOWN, buff=0.2)   # (round 33: under its dot,
+        if start.get_bottom()[1] < plane.get_bottom()[1] or \
+                start.get_right()[0] > 7.11 - T.EDGE:              # clear of PC1's name)
+            start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
         # the grid's scale: one square's length, named, in a corner of the plot no path, dot
         # or axis crosses (with an opaque backing on the grid); it comes in with the grid
         scale_bar = VGroup(inline(txt("grid square:", SIZE, T.TEXT),
@@ -854,7 +897,7 @@ class BankDriftScene(StoryboardScene):
         # path may start): the first side of its dot that is
         at0 = plane.c2p(*xy[0][0])
         if any(overlaps(start, m, pad=0.04) for m in pc[2:]):
-            for d in (back, UP, DOWN, LEFT, DL, UL, DR, UR, RIGHT):
+            for d in (DOWN, back, UP, LEFT, DL, UL, DR, UR, RIGHT):
                 start.next_to(at0, d, buff=0.2)
                 if not any(overlaps(start, m, pad=0.04) for m in pc[2:]) and \
                         start.get_right()[0] < 7.11 - T.EDGE:
@@ -907,13 +950,33 @@ class BankDriftScene(StoryboardScene):
         k0 = 0
         seg = Line(dots[0].get_center(), dots[k0 + 1].get_center(),
                    color=self.curve_color(k0), stroke_width=4)
+        # (round 33: each distance also a bar, to the grid's scale where the column has room:
+        # the plane's segment itself lies down as the first bar, the full space's grows
+        # beside it; "1.2 vs 6.6" is seen, not only read)
+        room = 7.11 - T.EDGE - side_x - 0.2 - Num(pr.full_end_distances[k0], decimals=1,
+                                                   size=SIZE).width
+        ku = min(unit, room / max(1e-9, max(float(x) for x in [*pr.full_end_distances,
+                                                                pr.output_norm])))
+        self.bar_unit = ku
+        bar_col = self.curve_color(k0)
+
+        def dist_bar(d, col=None) -> VGroup:
+            bar = Line(ORIGIN, RIGHT * max(0.02, float(d) * ku), color=col or bar_col,
+                       stroke_width=9, cap_style=CapStyleType.BUTT)
+            return VGroup(bar, Num(d, decimals=1, size=SIZE).next_to(bar, RIGHT, buff=0.12))
         rows = VGroup(
             inline(txt("ends of", SIZE, T.TEXT), self.pair_key(k0), txt("apart", SIZE, T.TEXT)),
-            inline(txt("in the plane:", SIZE, T.TEXT),
-                   Num(pr.end_distances[k0], decimals=1, size=SIZE)),
-            inline(txt("in the full space:", SIZE, T.TEXT),
-                   Num(pr.full_end_distances[k0], decimals=1, size=SIZE)),
-        ).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+            txt("in the plane:", SIZE, T.TEXT),
+            dist_bar(pr.end_distances[k0]),
+            txt("in the full space:", SIZE, T.TEXT),
+            dist_bar(pr.full_end_distances[k0]),
+            # (the scale of a distance: the length of sentence 1's output state itself)
+            inline(txt("length of", SIZE, T.TEXT), self.pair_key(0)[0],
+                   txt("'s output state:", SIZE, T.TEXT)),
+            dist_bar(pr.output_norm, T.MUTED),
+        ).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
+        for r in (rows[2], rows[4], rows[6]):
+            r[1].next_to(r[0], RIGHT, buff=0.12)
         ans = pr.answer
         where = {"mostly": ("apart: mostly", "off this plane"),
                  "partly": ("apart: partly", "off this plane"),
@@ -932,21 +995,29 @@ class BankDriftScene(StoryboardScene):
         # (the header line has been said and leaves: the rows take its place)
         self.play(FadeOutPlace(head[0]), run_time=0.4)
         self.remove(*head[0].get_family())
-        self.play(FadeInPlace(rows[0]), run_time=0.4)
-        self.play(Create(seg), FadeInPlace(rows[1]), run_time=0.6)
+        self.play(FadeInPlace(rows[0]), FadeInPlace(rows[1]), run_time=0.4)
+        self.play(Create(seg), run_time=0.5)
         self.bring_to_front(dots)
-        self.emphasize(seg, rows[1][-1], run_time=max(0.6, min(1.5, 0.85 * (
-            self.said(M.SENTENCE_MOVES) - self.time))))
-        # "in the full space, 6.6": its row under the plane's, the two lit together
+        # the segment lies down in the column as the plane's bar, its length beside it
+        self.play(TransformFromCopy(seg, rows[2][0]), run_time=0.9)
+        self.play(FadeInPlace(rows[2][1]), run_time=0.3)
+        # "in the full space, 6.6": its bar grows under the plane's, from the same edge
         self.hold_until_moment(M.SENTENCE_MOVES)
-        self.play(FadeInPlace(rows[2]), run_time=0.5)
-        self.emphasize(rows[1][-1], rows[2][-1], run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(M.OFF_PLANE) - self.time))))
-        # "what tells the banks apart lies mostly off this plane": said under the numbers
-        # that show it
+        self.play(FadeInPlace(rows[3]), run_time=0.3)
+        self.play(GrowFromEdge(rows[4][0], LEFT), run_time=0.9)
+        self.play(FadeInPlace(rows[4][1]), run_time=0.3)
+        self.emphasize(rows[2][1], rows[4][1], run_time=0.8)
+        # "... where sentence one's output state is itself 10.1 long": its length, a grey bar
+        # to the same scale under the two distances
+        self.hold_until(self.said(M.OFF_PLANE) - 2.6)
+        self.play(FadeInPlace(rows[5]), run_time=0.3)
+        self.play(GrowFromEdge(rows[6][0], LEFT), run_time=0.9)
+        self.play(FadeInPlace(rows[6][1]), run_time=0.3)
+        # "what tells the banks apart lies mostly off this plane": said under the bars that
+        # show it
         self.hold_until_moment(M.OFF_PLANE)
         self.play(FadeInPlace(off), run_time=0.4)
-        self.emphasize(seg, off, rows[2][-1], run_time=0.8)
+        self.emphasize(off, run_time=0.8)
         # the plane stays for the split (its own beat since round 32): what it reads
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
                       scale_bar)
@@ -959,6 +1030,31 @@ class BankDriftScene(StoryboardScene):
         pca.left, pca.top = head.get_left()[0], head.get_top()[1]
         self.stage.pca = pca
         self.stage.other = [back, side, seg]
+
+    def retitle(self, chart, text: str, run_time: float = 0.5) -> None:
+        """The cosine chart's head becomes `text`, in place (left edge kept); the baseline's
+        note over the chart is shortened first when the two would meet."""
+        head = getattr(chart, "head", None)
+        if head is None:
+            return
+        new = txt(text, SIZE, T.TEXT).move_to(head).align_to(head, LEFT)
+        note = getattr(chart, "note", None)
+        anims = [Transform(head, new)]
+        if note is not None and any(x.get_fill_opacity() > 0.05
+                                    for x in note.family_members_with_points()) and \
+                overlaps(new, note, pad=0.1):
+            short = inline(txt("dashed:", SIZE, T.TEXT), txt("baseline", SIZE, T.MUTED))
+            short.move_to(note).align_to(note, RIGHT)
+            # (the long line dims away inside the chart, the short one comes in and joins it:
+            # a removal would break the chart up into loose pieces)
+            anims += [DimPlace(note, 0.0), FadeInPlace(short)]
+            self.play(*anims, run_time=run_time)
+            chart.remove(note)
+            self.remove(*note.get_family())
+            self.adopt(chart, short)
+            chart.note = short
+            return
+        self.play(*anims, run_time=run_time)
 
     def pulse(self, *ms, run_time: float = 0.8) -> None:
         """What the voice names flashes in the highlight's colour, in place (no box)."""
@@ -1048,9 +1144,13 @@ class BankDriftScene(StoryboardScene):
         # "then each bank's own arrow, from the shared arrow's tip to that bank's own end: the
         # longest, the money bank's, is under half as long": each grows from the tip of its
         # column's shared arrow, its length at its end
+        # (the split's words have been read: "each move = ..." leaves as the own arrows
+        # grow, round 33: the column was the busiest frame)
         self.hold_until_moment(M.OWN)
         self.play(LaggedStart(*[GrowArrow(a) for a in split.own], lag_ratio=0.3),
-                  *[FadeInPlace(m) for m in split.own_labels], run_time=1.4)
+                  *[FadeInPlace(m) for m in split.own_labels], FadeOutPlace(split.equation),
+                  run_time=1.4)
+        self.remove(*split.equation.get_family())
         k = int(pr.own_longest)
         moments = self.beat.get("moments") or {}
         half = M.HALF if M.HALF in moments else M.OWN
@@ -1119,30 +1219,49 @@ class BankDriftScene(StoryboardScene):
         # "in the full space, sentence two's bank ends 6.6 from sentence one's, sentence
         # three's 4.3": the split has been read and leaves; the plane comes back, and beside it
         # the ends' distances, one row per pair, lit as each is said
-        rows = VGroup(txt("ends apart, in the full space", SIZE, T.TEXT),
-                      *[inline(self.pair_key(c), txt("distance:", SIZE, T.TEXT),
-                               Num(pr.full_end_distances[c], decimals=1, size=SIZE))
-                        for c in range(len(pr.full_end_distances))]
-                      ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-        rows.move_to([pca.left + rows.width / 2, pca.top - rows.height / 2, 0])
+        # (round 33: the distances as bars, to the scale of the last beat's "1.2 vs 6.6"
+        # bars, one per pair in its sentence's colour; the plane stays dimmed behind: these
+        # are not distances in it)
+        ku = float(getattr(self, "bar_unit", 0.4))
+        dists = [float(x) for x in pr.full_end_distances]
+        keys = [self.pair_key(c) for c in range(len(dists))]
+        bars_x = pca.left + max(kk.width for kk in keys) + 0.2
+        right_room = 7.11 - T.EDGE - bars_x - 0.2 - max(
+            Num(d, decimals=1, size=SIZE).width for d in pr.full_end_distances)
+        ku = min(ku, right_room / max(1e-9, max(dists)))
+        head_r = txt("ends apart, in the full space", SIZE, T.TEXT)
+        head_r.move_to([pca.left + head_r.width / 2, pca.top - head_r.height / 2, 0])
+        rows = VGroup(head_r)
+        y = head_r.get_bottom()[1] - 0.45
+        for c, (kk, d) in enumerate(zip(keys, dists)):
+            kk.move_to([pca.left + kk.width / 2, y, 0])
+            bar = Line([bars_x, y, 0], [bars_x + max(0.02, d * ku), y, 0],
+                       color=self.curve_color(c), stroke_width=9,
+                       cap_style=CapStyleType.BUTT)
+            num = Num(pr.full_end_distances[c], decimals=1, size=SIZE).next_to(bar, RIGHT,
+                                                                             buff=0.12)
+            rows.add(VGroup(kk, bar, num))
+            y -= 0.5
         self.keep_inside(rows)
         word = str(v.contexts[0].focus.value).partition("#")[0]
         self.hold_until_moment(M.FULL_ENDS)
-        self.sub_caption(f"Where the {word}s end, in the full space")
+        self.sub_caption(f"How far apart the {word}s end, in the full space")
         gone = [split.all, shadows, legend_sh, mean0, mean1, shadow]
-        self.play(*[FadeOutPlace(m) for m in gone], DimPlace(back, 1 / 0.3), run_time=0.6)
+        self.play(*[FadeOutPlace(m) for m in gone], run_time=0.6)
         for m in gone:
             self.remove(*m.get_family())
         self.play(FadeInPlace(rows[0]), run_time=0.4)
-        # one row as each distance is said: "sentence two's ... 6.6", "sentence three's 4.3"
+        # one bar as each distance is said: "sentence two's ... 6.6", "sentence three's 4.3"
         other = self.said(M.END_OTHER) if M.END_OTHER in (self.beat.get("moments") or {}) \
             else self.time + 2.0
         for c in range(1, len(rows)):
             if c == 2:
                 self.hold_until(other)
-            self.play(FadeInPlace(rows[c]), Indicate_(dots[0], 1.0), Indicate_(dots[c], 1.0),
-                      run_time=max(0.6, min(1.4, 0.8 * (other - self.time))) if c == 1
-                      else 1.0)
+            kk, bar, num = rows[c]
+            t = max(0.9, min(1.4, 0.8 * (other - self.time))) if c == 1 else 1.0
+            self.play(FadeInPlace(kk), run_time=0.3)
+            self.play(GrowFromEdge(bar, LEFT), run_time=t - 0.3)
+            self.play(FadeInPlace(num), run_time=0.3)
         end = self.beat_start + self.beat_end(beat)
         if end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
             k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
@@ -1469,8 +1588,9 @@ class BankDriftScene(StoryboardScene):
         for sh, rc in zip(shapes, pair):
             sh.match_style(rc).set_opacity(1)
         self.hold_until_moment(M.GAP_DEFINED)
-        # "sentence three's cosine minus sentence two's": the raw curves, lit and boxed
-        box = SurroundingRectangle(pair, color=T.POINTER, buff=0.08, stroke_width=3)
+        # "sentence three's cosine minus sentence two's": the raw curves, lit (round 33: no
+        # box round them)
+        box = VGroup()
         # the stage is cleared for the gap: the baseline's line, its curve and every row of
         # numbers leave (rows named "adjusted" would disagree with the raw curves lit now);
         # the bars' own row comes with the gap's chart
@@ -1483,18 +1603,16 @@ class BankDriftScene(StoryboardScene):
             # (each curve on its own: a new group round chart parts would be drawn twice; the
             # adjusted curves leave: only the two curves the bars join are on the chart)
             self.play(*[DimPlace(c, 1 / 0.3) for c in pair], *[DimPlace(c, 0.0) for c in adj],
-                      FadeIn(box), run_time=0.6)
-        else:
-            self.play(FadeIn(box), run_time=0.6)
+                      run_time=0.6)
+            self.retitle(chart, "cosine", run_time=0.4)
         self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
-        self.play(FadeOut(box), run_time=0.3)
-        self.remove(box)
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
             # (the raw curves move down with them, onto the adjusted curves' places)
             self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
                                             v.curves[far].adjusted, GAP_BAR_THIN)),
                       *[Transform(c, sh) for c, sh in zip(pair, shapes)], run_time=1.6)
+            self.retitle(chart, "cosine − baseline", run_time=0.4)
             self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
                                                                      - self.time))))
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
@@ -1520,7 +1638,7 @@ class BankDriftScene(StoryboardScene):
         tg, small = g.together.value, float(g.small)
         lo, hi = panel.p(-0.06, -small), panel.p(tg + 0.3, small)   # clear of the 0 tick
         band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
-                         fill_color=T.POINTER, fill_opacity=0.18)
+                         fill_color=T.POINTER, fill_opacity=0.1)
         band.move_to((lo + hi) / 2)
         # the band says what it is: X^(0)'s own gap, which position alone makes there
         # (said only when the band is X^(0)'s gap: a teacher's sentences may have a wider
@@ -1538,8 +1656,8 @@ class BankDriftScene(StoryboardScene):
         places = []
         for d, edge in ((UP, LEFT), (DOWN, LEFT), (UP, RIGHT), (DOWN, RIGHT)):
             within.next_to(band, d, buff=0.1).align_to(band, edge)
-            if edge is LEFT:
-                within.shift(RIGHT * 0.1)
+            if edge is LEFT:        # (round 33: clear of the axis and X^(0)'s bar)
+                within.shift(RIGHT * (shown[0].get_right()[0] + 0.2 - within.get_left()[0]))
             if within.get_left()[0] < axis_x:           # never left of the axis
                 within.shift(RIGHT * (axis_x - within.get_left()[0]))
             places.append(within.get_center().copy())
