@@ -1151,6 +1151,7 @@ class BankDriftScene(StoryboardScene):
                   *[FadeInPlace(m) for m in split.own_labels], FadeOutPlace(split.equation),
                   run_time=1.4)
         self.remove(*split.equation.get_family())
+        split.all.remove(split.equation)        # (gone: not faded out again with the rest)
         k = int(pr.own_longest)
         moments = self.beat.get("moments") or {}
         half = M.HALF if M.HALF in moments else M.OWN
@@ -1540,6 +1541,10 @@ class BankDriftScene(StoryboardScene):
         pad = 0.3
         panel.ax.axes.y_axis.shift(LEFT * pad)
         panel.ax.y_labels.shift(LEFT * pad)
+        # (round 33: Axes.c2p adds the y axis's own offset, so with it moved every point
+        # came out `pad` to the left, X^(0)'s bar on the axis line: points are put back)
+        at = panel.p
+        panel.p = lambda s, value, at=at: at(s, value) + RIGHT * pad
         x0 = panel.ax.axes.y_axis.get_center()[0]
         for gl in panel.ax.grid:
             gl.put_start_and_end_on(np.array([x0, gl.get_start()[1], 0]), gl.get_end())
