@@ -1233,7 +1233,7 @@ class ToyLoopScene(StoryboardScene):
             # row of bars under the plane" is said as the length flies to its bar)
             bars0 = self.cue_with("row of bars", -1)
             cue = self.beat["cues"][added]
-            self.hold_until(self.cue_at(bars0) - 0.1 if bars0 > added else
+            self.hold_until(self.cue_at(bars0) - 0.7 if bars0 > added else
                             self.cue_at(added) + float(cue["duration"]) + 0.2)
         # X^(l+1)'s name on the plane: the lens's own X^(l+1) name moves there as the lens
         # shuts (lens_close), so the name travels with the tip and X^(l)'s never meets it
@@ -1261,19 +1261,17 @@ class ToyLoopScene(StoryboardScene):
             self.stage.tag_layer = "rule"       # (no per-layer header: the rows carry it)
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
+            # (the code's lines before the loop, read once, leave now: the rule, next, gets a
+            # band of its own over the loop, not squeezed against `np.random.seed`: review 32b)
+            if self.code in self.mobjects and not self.loop_only:
+                self.loop_only = True
+                pre = self.detach_loop()
+                self.play(*[FadeOutPlace(m) for m in pre], run_time=self.quick(0.05, 0.4))
             self.hold_until_cue(self.cue_with("All chapter", 3))
             # the convention, at its own moment, large, in the empty band between the rows
             # and the code (over nothing), outlined while it is said; it leaves with its
             # sentence
-            # (the code's lines before the loop, read once, leave first: the rule gets a band
-            # of its own over the loop, not squeezed against `np.random.seed`: review 32b)
-            pre = []
-            if self.code in self.mobjects and not self.loop_only:
-                self.loop_only = True
-                pre = self.detach_loop()
             rule = self.rule_in_band()
-            if pre:
-                self.play(*[FadeOutPlace(m) for m in pre], run_time=self.quick(0.05, 0.4))
             self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.5))
             self.emphasize(rule, run_time=1.6, buff=0.04)
             self.hold_until_cue(self.cue_with("residual stream", 4))
@@ -1854,7 +1852,7 @@ class ToyLoopScene(StoryboardScene):
                                 len(rows), 0.5, 0.8))
         if said >= 0:
             self.hold_until(built)
-            self.emphasize(*[VGroup(*cells[r]) for r in (1, 2, 3)], run_time=1.4)
+            self.emphasize(*[VGroup(*cells[r]) for r in (1, 2, 3)], run_time=1.4, buff=0.03)
             d = self.cue_with("Each layer", said + 1) - 1
         self.hold_until_cue(1 + d)
         # "every column differs: each layer multiplies the current X by its own matrices":
