@@ -29,7 +29,10 @@ leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
 earlier layer" everywhere); as the lens shuts its X^(l+1) name moves to the plane's, and
 the step's length, its number flown out of the lens's readout, joins a table of bars on one
 scale (bars on a faint track from a zero tick) under the plane, after the lens has shut;
-layer 0's close-up shows V^(0) faint beyond Δ (its first tenth)), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
+layer 0's close-up shows V^(0) faint beyond Δ (its first tenth); layer 0's bar is outlined as
+it lands, while "its length starts a row of bars" is said), at layer 2 "the moved X adds ..."
+is shown in a lens of its own (`split_lens`: the grey V's tip and V^(2)'s, a few pixels apart
+on the plane, magnified, the leg between them a dimension line with its length), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
 side by side, the last layer's numbers moving into its column, the "computed once and
 reused" case: the real values stay; under each row a grey sub-row, dimmer and smaller,
 tagged "if reused": layer 0's Q, K, V sliding down into it and along it into the later
@@ -803,6 +806,12 @@ class ToyLoopScene(StoryboardScene):
                     continue
                 self.hold_until(self.phrase_time(k, phrase) - 0.1)
                 a, b = self.plane.p(a_xy), self.plane.p(b_xy)
+                if phrase == "the moved X" and float(np.linalg.norm(b - a)) < 0.9:
+                    # (a few pixels at the plane's scale: shown magnified, in a lens, as
+                    # the steps are; review 32b)
+                    self.split_lens(k, a_xy, b_xy, size, digits, c, arrow, ghost,
+                                    self.data["layers"][l - 1][key], lay[key], name)
+                    continue
                 num = Num(float(size), size.path, digits, MATH_LABEL * 0.8, c)
                 d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
                 side = np.array([-d[1], d[0], 0.0])
@@ -816,6 +825,85 @@ class ToyLoopScene(StoryboardScene):
                 drawn += [leg, num]
             if drawn:
                 self.shown["alt"] = VGroup(alt, ghost, *drawn)
+
+    def split_lens(self, k, a_xy, b_xy, size, digits, color, arrow, ghost, prev_xy, v_xy,
+                   name) -> None:
+        """"the moved X adds 0.54": the grey V's tip and V^(l)'s, a few pixels apart on the
+        plane, seen magnified: a square marks them, a lens the plane's size grows out of it
+        (labelled "magnified"), the two tips' last stretches in it with their names, the
+        path's first leg coming in from V^(l-1) (dashed), and the second leg drawn from the
+        grey tip to V^(l)'s with its length; the lens shuts as the sentence ends."""
+        plane, l = self.plane, self.layer
+        a, b = plane.p(a_xy), plane.p(b_xy)
+        gap = float(np.linalg.norm(b - a))
+        c = (a + b) / 2
+        k_ = 1.9 / max(gap, 1e-6)                  # the leg some 1.9 units long in the lens
+        side = max(PLANE_SIZE / k_, 0.25)
+        spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
+        lens = Rectangle(width=PLANE_SIZE, height=PLANE_SIZE, color=T.TEXT,
+                         stroke_width=2).move_to(plane)
+        lens.set_fill(T.BACKGROUND, opacity=1.0)
+
+        def m(p):
+            return lens.get_center() + (p - c) * k_
+
+        o = plane.p((0, 0))
+
+        def stretch(tip_xy, col, width, n=1.3):
+            t = plane.p(tip_xy)
+            d = (t - o) / (np.linalg.norm(t - o) or 1.0)
+            return Arrow(m(t) - d * n, m(t), buff=0, color=col, stroke_width=width,
+                         tip_length=0.22)
+        # (the two V's run nearly the same way: the grey one, wider, under V^(l)'s; the leg
+        # between their tips is drawn beside them, a dimension line with end ticks, its
+        # length beyond it, V^(l)'s name on the other side, the grey one's past its tip)
+        red, grey = stretch(v_xy, T.V, 5), stretch(a_xy, T.MUTED, 9, 3.0)
+        p0 = plane.p(prev_xy)
+        u = (a - p0) / (np.linalg.norm(a - p0) or 1.0)
+        first = DashedLine(m(a) - u * 1.5, m(a), color=T.TEXT, stroke_width=4,
+                           dash_length=0.1).set_opacity(0.6)
+        dv = (m(b) - m(a)) / (np.linalg.norm(m(b) - m(a)) or 1.0)
+        nrm = np.array([-dv[1], dv[0], 0.0])
+        # (the side away from the first leg, which comes in from V^(l-1))
+        if float(nrm @ (-u)) > 0:
+            nrm = -nrm
+        off = nrm * 0.35
+        leg = VGroup(DashedLine(m(a) + off, m(b) + off, color=color, stroke_width=6,
+                                dash_length=0.12),
+                     *[Line(p_ + nrm * 0.2, p_ + nrm * 0.5, color=color, stroke_width=3)
+                       for p_ in (m(a), m(b))])
+        num = Num(float(size), size.path, digits, MATH_LABEL, color)
+        num.move_to((m(a) + m(b)) / 2 + nrm * (0.55 + 0.5 * max(num.width, num.height)))
+        vname = math(T.X_l(l, name), HEADER, T.V)
+        vname.move_to(m(b) - nrm * (0.25 + 0.5 * max(vname.width, vname.height)))
+        gname = math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)}", MATH_LABEL, T.MUTED)
+        gname.move_to(m(a) + (m(a) - grey.get_start()) / 3.0 * (0.3 + 0.5 * gname.height))
+        word = txt("magnified", T.TYPE.body, T.TEXT)
+        word.next_to(lens.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.2)
+        lo = lens.get_corner(DOWN + LEFT) + 0.1
+        hi = lens.get_corner(UP + RIGHT) - 0.1
+        for nm in (vname, gname, num):
+            nm.shift(RIGHT * max(0.0, lo[0] - nm.get_left()[0])
+                     + LEFT * max(0.0, nm.get_right()[0] - hi[0])
+                     + UP * max(0.0, lo[1] - nm.get_bottom()[1])
+                     + DOWN * max(0.0, nm.get_top()[1] - hi[1]))
+        self.play(FadeInPlace(spot), run_time=0.3)
+        full = VGroup(lens, first, grey, red)
+        small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
+            .shift(c - lens.get_center())
+        self.play(ReplacementTransform(small, full), run_time=0.6)
+        self.play(FadeInPlace(VGroup(vname, gname, word)), run_time=0.3)
+        self.play(Create(leg), FadeInPlace(num), run_time=0.7)
+        self.emphasize(VGroup(leg, num), run_time=0.8)
+        cues = self.beat.get("cues") or []
+        if k < len(cues):
+            self.hold_until(self.cue_at(k) + float(cues[k]["duration"]) - 1.0)
+        self.play(FadeOutPlace(VGroup(vname, gname, word, num)), run_time=0.2)
+        inside = VGroup(lens, first, grey, red, leg)
+        self.play(inside.animate.scale(side / PLANE_SIZE, about_point=lens.get_center())
+                  .shift(c - lens.get_center()), run_time=0.4)
+        self.remove(inside)
+        self.play(FadeOutPlace(spot), run_time=0.2)
 
     def product(self, x_grid, W, out_path: str, color, label, run_time: float):
         """X · W in the row view the video teaches (layer 0's Q, layer 1's Q): X's first
@@ -1008,7 +1096,9 @@ class ToyLoopScene(StoryboardScene):
         if l == 1 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
             # "this V is longer": this V and last layer's, faint, outlined together
             self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.8)
-        self.drop("w", "q", "k", "alt")
+        brisk = l >= 2 and bool(self.beat.get("cues")) and "v" in self.shown
+        if not brisk:
+            self.drop("w", "q", "k", "alt")
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
         v_row = self.shown.pop("v", None)
@@ -1025,7 +1115,10 @@ class ToyLoopScene(StoryboardScene):
             # V's own row of numbers slides into the line (the same object: no morph between
             # two layouts of the same digits)
             # (its name goes first: the numbers sliding left passed over it)
-            self.play(FadeOutPlace(v_row[0]), run_time=self.quick(0.05, 0.25))
+            gone = [self.shown.pop(s_) for s_ in ("w", "q", "k", "alt") if s_ in self.shown] \
+                if brisk else []
+            self.play(FadeOutPlace(v_row[0]), *[FadeOutPlace(m) for m in gone],
+                      run_time=self.quick(0.05, 0.25 if not brisk else 0.4))
             self.play(v_row[1].animate.move_to(v_grid),
                       run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
             v_grid = v_row[1]
@@ -1039,7 +1132,8 @@ class ToyLoopScene(StoryboardScene):
             # exposure, and one shrunk on the way was unreadable)
             self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2])),
                       run_time=self.quick(0.1, 0.4))
-            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.4))
+            if not brisk:
+                self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.4))
             if entry:
                 self.play(FadeInPlace(entry[0]), run_time=self.quick(0.05, 0.3))
         else:
@@ -1058,7 +1152,11 @@ class ToyLoopScene(StoryboardScene):
             self.code_away = [self.code, *[self.shown.pop(k) for k in ("cursor", "pass")
                                            if k in self.shown]]
             self.play(*[FadeOutPlace(m) for m in self.code_away],
+                      *([FadeInPlace(VGroup(*d_grid.nums))] if brisk and v_row is not None
+                        else []),
                       run_time=self.quick(0.05, 0.4))
+        elif brisk and v_row is not None:
+            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.4))
         if lens_first:
             # the close-up (after layer 0 with the last layer's step beside this one) is shown
             # while it is said ("Magnified: ... tip to tail"), before the sum is written out:
@@ -1087,7 +1185,7 @@ class ToyLoopScene(StoryboardScene):
         # slot like a written column sum, they shrink into one point, and only then does the
         # sum appear there, with the row's name. Each moves in its own lane: no digit passes
         # over a row or another digit, and none morphs into another
-        t = self.quick(0.15, 2.0 if l == 0 else 1.3 if l < 2 else 1.0)
+        t = self.quick(0.15, 2.0 if l == 0 else 1.3 if l < 2 else 0.8 if brisk else 1.0)
         flying, merged = [], []
         lane = 0.2              # the two lanes, above and below the new row's middle
         # (X's numbers, at full size, rise out of their row into the free lane over it, go
@@ -1131,8 +1229,12 @@ class ToyLoopScene(StoryboardScene):
             # layer 0's lens stays open until the sentence that says the step has ended;
             # later layers' shut right after the sum, as "its length joins the bars" is said
             # (no silent tail)
+            # (or, when the voice introduces the bars, until it does: "its length starts a
+            # row of bars under the plane" is said as the length flies to its bar)
+            bars0 = self.cue_with("row of bars", -1)
             cue = self.beat["cues"][added]
-            self.hold_until(self.cue_at(added) + float(cue["duration"]) + 0.2)
+            self.hold_until(self.cue_at(bars0) - 0.7 if bars0 > added else
+                            self.cue_at(added) + float(cue["duration"]) + 0.2)
         # X^(l+1)'s name on the plane: the lens's own X^(l+1) name moves there as the lens
         # shuts (lens_close), so the name travels with the tip and X^(l)'s never meets it
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5),
@@ -1159,6 +1261,12 @@ class ToyLoopScene(StoryboardScene):
             self.stage.tag_layer = "rule"       # (no per-layer header: the rows carry it)
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
+            # (the code's lines before the loop, read once, leave now: the rule, next, gets a
+            # band of its own over the loop, not squeezed against `np.random.seed`: review 32b)
+            if self.code in self.mobjects and not self.loop_only:
+                self.loop_only = True
+                pre = self.detach_loop()
+                self.play(*[FadeOutPlace(m) for m in pre], run_time=self.quick(0.05, 0.4))
             self.hold_until_cue(self.cue_with("All chapter", 3))
             # the convention, at its own moment, large, in the empty band between the rows
             # and the code (over nothing), outlined while it is said; it leaves with its
@@ -1180,14 +1288,17 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.name_stream()
         bars = self.cue_with("longest bar", -1) if l > 0 and self.beat.get("cues") else -1
-        if bars >= 0 and len(self.stage.lengths) >= 3 * len(self.data["layers"]):
-            # "the longest step, layer one's, came from its long V": that bar (the plan's
-            # pick), with layer one's V, faint on the plane, if it is still there
+        if bars >= 0 and len(self.stage.lengths) >= len(self.data["layers"]):
+            # "the longest bar, layer one's, came from the longest V": that bar (the plan's
+            # pick; every bar is in place by now), then layer one's V, faint on the plane, if
+            # it is still there, as "the longest V" is said
             self.hold_until(self.phrase_time(bars, "longest bar") - 0.1)
             i = int(self.data["fresh"]["longest_step"])
-            self.emphasize(VGroup(*self.stage.lengths[3 * i:3 * i + 3]), run_time=1.0)
-            if i == l - 1 and len(self.stage.ghosts) == 1:
-                self.emphasize(self.stage.ghosts[0], run_time=1.0)
+            self.emphasize(self.stage.lengths[i], run_time=1.0)
+            if i == l - 1 and self.stage.ghost_v is not None \
+                    and self.stage.ghost_v in self.stage.ghosts:
+                self.hold_until(self.phrase_time(bars, "longest V") - 0.1)
+                self.emphasize(self.stage.ghost_v, run_time=1.0)
         # the sum stays on screen until the next layer begins
 
     def name_stream(self) -> None:
@@ -1411,7 +1522,8 @@ class ToyLoopScene(StoryboardScene):
 
         def met(side):              # how many of the others the name meets on that side
             there[1].next_to(b, side, buff=0.15)
-            return sum(overlaps(there[1], o, pad=0.05) for o in others)
+            return sum(overlaps(there[1], o, pad=0.05 if o is not name else 0.2)
+                       for o in others)
 
         order = [u, *sorted(sides, key=lambda w: -float(w @ u))]
         there[1].next_to(b, min(order, key=met), buff=0.15)    # (ties: the first in order)
@@ -1450,8 +1562,10 @@ class ToyLoopScene(StoryboardScene):
             pass
         else:
             # its length, spoken "against" layer 0's: the two outlined with the readout
-            self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
-                           run_time=max(0.6, f * 0.8))
+            # (layer 2, voiced: its length is not compared aloud; no outline)
+            if l < 2 or not self.beat.get("cues"):
+                self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
+                               run_time=max(0.6, f * 0.8))
             ghost.add(length)
             zoomed = self.cue_with("zoomed out", -1) if shown_scale is not scale else -1
             if zoom_in:
@@ -1589,13 +1703,15 @@ class ToyLoopScene(StoryboardScene):
         # gone, the number flies to its bar: it never passes over the shrinking lens or what
         # the lens uncovers while it moves)
         voiced = bool(self.beat.get("cues"))
+        late = self.layer >= 2 and voiced    # (layer 2: its bar in place by "the longest bar")
         self.play(*moves, run_time=self.quick(0.1, 0.6 if self.layer == 0 else
-                                              0.5 if voiced else 0.3))
+                                              0.4 if late else 0.5 if voiced else 0.3))
         self.remove(inside)
         self.play(glide(c0, path, scale=entry[1].height / c0.height),
                   FadeInPlace(VGroup(entry[0], entry[2]), rate_func=lambda t: smooth(
                       max(0.0, t - 0.8) / 0.2)),
-                  run_time=self.quick(0.1, 0.9 if self.layer == 0 else 0.7 if voiced else 0.45))
+                  run_time=self.quick(0.1, 0.9 if self.layer == 0 else 0.6 if late else
+                                      0.7 if voiced else 0.45))
         self.remove(c0)
         if x_name is not None:
             self.remove(there)
@@ -1603,6 +1719,9 @@ class ToyLoopScene(StoryboardScene):
             self.add(self.stage.x_arrow)
         self.stage.lengths.add(entry)
         self.add(self.stage.lengths)
+        if self.layer == 0 and self.cue_with("row of bars", -1) >= 0:
+            # ("its length starts a row of bars under the plane": the bar, as it lands)
+            self.emphasize(entry, run_time=0.9)
         if after is not None:
             after(FadeOutPlace(spot))
         else:
@@ -1620,20 +1739,20 @@ class ToyLoopScene(StoryboardScene):
         # over a faint track as long as the longest, from a zero tick: a short bar is read
         # against its axis, not as a speck
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        full = 0.6
+        full = 0.8          # (layer 0's 0.04 bar some 8 px, not a speck by the zero tick)
         line = Line(ORIGIN, RIGHT * max(0.06, full * float(src.step_len) / longest),
-                    color=DELTA, stroke_width=14)
+                    color=DELTA, stroke_width=18)
         track = Line(ORIGIN, RIGHT * full, color=T.MUTED, stroke_width=2, stroke_opacity=0.7)
         tick = Line(UP * 0.14, DOWN * 0.14, color=T.MUTED, stroke_width=2.5)
         bar = VGroup(track, tick, line)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
-        slot = 1.75         # room for a value and its bar (the word "length" then stays clear
+        slot = 2.0          # room for a value and its bar (the word "length" then stays clear
                             # of the code panel's lowest rows)
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.12)     # clear of the lens's border too
         col.set_x(x)
         # (the value left of the slot's middle, its bar right of it: clear of the next slot)
-        value.set_x(x - 0.35)
+        value.set_x(x - 0.5)
         line.next_to(value, RIGHT, buff=0.12)
         track.move_to(line, aligned_edge=LEFT)
         tick.move_to(line.get_left())
@@ -1664,7 +1783,9 @@ class ToyLoopScene(StoryboardScene):
             rest.append(self.shown.pop("x")[0])
         if "upd" in self.shown:
             step_row, sum_row = self.shown.pop("upd")
-            rest += [step_row[0], step_row[1], step_row[2], step_row[3], sum_row[0]]
+            # (V's numbers, in the step's row, move into the last column's V cell too)
+            last["v"] = step_row[2]
+            rest += [step_row[0], step_row[1], step_row[3], sum_row[0]]
         self.drop("cursor", "pass", "w", "q", "k", "v", "note", "layer")
         # the plane and all on it leave with the code (the note brings them back)
         self.stage.away_qkv = {f"p{c}": self.shown.pop(f"p{c}") for c in "qkv"
@@ -1719,10 +1840,20 @@ class ToyLoopScene(StoryboardScene):
         # (the sentences: "Every column differs: ..." (its first, or second after a "One column
         # per layer."), "If Q, K and V were computed once ...", "Only X carries over ...")
         d = self.cue_with("Every column", 1) - 1 if self.beat.get("cues") else 0
+        # ("Side by side, layer by layer: every column differs. Each layer ...": the rows
+        # come in while "side by side" is said, and at "every column differs" the Q, K and V
+        # rows are each outlined across their columns)
+        said = self.cue_with("every column", -1)
+        built = self.phrase_time(said, "every column") - 0.1 if said >= 0 else None
         for i, r in enumerate(rows):
             new = VGroup(*[m for m in r if m is not cells[i][n - 1] or i not in moved])
-            self.play(FadeInPlace(new), run_time=0.5 if d < 0 else
-                      self.pace(self.cue_at(1 + d), len(rows), 0.5, 0.8))
+            self.play(FadeInPlace(new), run_time=0.5 if d < 0 and built is None else
+                      self.pace(built if built is not None else self.cue_at(1 + d),
+                                len(rows), 0.5, 0.8))
+        if said >= 0:
+            self.hold_until(built)
+            self.emphasize(*[VGroup(*cells[r]) for r in (1, 2, 3)], run_time=1.4, buff=0.03)
+            d = self.cue_with("Each layer", said + 1) - 1
         self.hold_until_cue(1 + d)
         # "every column differs: each layer multiplies the current X by its own matrices":
         # each column's X^(l) with the Q, K, V made from it, column by column, as it is said
