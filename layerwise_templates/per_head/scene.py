@@ -1687,8 +1687,10 @@ class PerHeadScene(StoryboardScene):
             for h in (best, runner):
                 zm, tile = zoom[h], minis[h]
                 anims += [ReplacementTransform(tile[1].rows, zm.rows),
-                          tile[0].animate.next_to(zm.col_labels, UP, buff=0.15)
-                          .align_to(zm.rows, LEFT),
+                          # its name back at the label size (the grid may have shrunk it)
+                          tile[0].animate.scale_to_fit_height(
+                              txt(f"head {h}", T.TYPE.label).height)
+                          .next_to(zm.col_labels, UP, buff=0.15).align_to(zm.rows, LEFT),
                           tile[2].animate.scale(T.TYPE.body / S).next_to(mlabs[h], RIGHT,
                                                                         buff=0.15)]
             self.play(*anims, run_time=t)
