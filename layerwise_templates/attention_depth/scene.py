@@ -1825,6 +1825,13 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_swap - 0.6)
         self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
                   *self.approx_in(cols[2][1]), run_time=0.9)
+        # r33 ("the new X alone moves weight to SEP" was on screen, unsaid): where the voice
+        # says so, that bar's [SEP] part is outlined as the row's [SEP] number pulses
+        if self.says("on sep") and len(special) > 1 and special[-1] in st.xs:
+            t_sep = self.when_said("on sep", self.time)
+            self.hold_until(t_sep - 0.3)
+            self.light(VGroup(VGroup(cols[2][0][-1]), self.num_at(st.nums, special[-1])),
+                       run_time=1.4)
         both = tie.by.value != tie.swap_by.value        # the two orders credit different things
         t_end = self.when_said(("neither alone" if self.says("neither alone")
                                 else "depends on the order") if both else "either order",
