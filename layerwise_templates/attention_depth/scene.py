@@ -14,24 +14,31 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                only where the voice says "softmax" (a draft), a schematic q→k (labelled so)
                under the note's one line (a head's row = softmax(...)) (round 32: per_head
                teaches it; the shipped storyboard takes it); the heads as a row of their numbers; the two heads the voice
-               names, each its own row drawn full size on the tokens (its name over it, its
+               names (a head it does not name, shown first, is "for example"), each its own
+               row drawn full size on the tokens (its name over it, its
                number ringed in the row, the arc to its word lit; name and arcs change
-               together); the heads' numbers gather into the count of "mean of the 12
+               together); at "their mean" the named heads' weights on the word rise out of it
+               into "river: (1.00 + 0.02 + 10 more) / 12 = 0.30", each under its head's name
+               (round 33: not while the heads were still being said); the heads' numbers
+               gather into the count of "mean of the 12
                heads" as the arcs morph into the mean's (the arcs, the focus word's
                weight on itself a loop on its top); the note's line rolls to "arc width =
                weight; a row adds up to 1"; their weights appear; the heaviest word and [CLS]
                are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
                (under the token row), its parts grow beside them, its total comes on top
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; a vector column rises out of
-               every token (X^(0)'s size, no ghosts) and they gather, as one group, under the
+               every token (X^(0)'s size, no ghosts, standing on the tokens, the arcs a
+               trace); at "updates" an attention cell, then an FFN cell, drops into every
+               column and is added (its cells change), labelled "+ layer 0's updates:
+               attention, then FFN" (round 33); they gather, as one group, under the
                block as X^(1) (every token's X is new),
                which goes in (the header and the block's index rolling to 1); a query dot
                leaves it for the focus word, a key dot for every token; the arcs morph and the
                bar grows as its number is said; layers 2, 3 and 4 a
                sentence each of 4 s or more ("Layer 2, from its own new X, puts 0.78 there"), X^(l) rising
                as it starts, the bar growing and ringed as its number is said; a "≈" bar
-               ("about 0.75: its parts, rounded, ...") has its two parts under [CLS] and
-               [SEP] boxed with it; the peak's bar is ringed
+               said "about 0.75" needs no note (round 33); a voice saying "rounded parts"
+               has its two parts under [CLS] and [SEP] boxed with it; the peak's bar is lit
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
                labelled as a reading, once, under the header; then the block returns and the
                last layer comes as every layer before it (X^(l) into the block), its bar
@@ -41,7 +48,8 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                as a block (right of the depth beats' place): an X^(0) chip moves into it from
                the left and the arcs re-form from its output (that row), tagged "arcs: fed
                X^(0)"; then X^(1) is made in the arcs' place as said (`build_x`, at the
-               label size, the arcs and their tag hidden): the X^(0) chip at the left of a
+               label size, the arcs, their tag and the tokens hidden: round 33, drawn along
+               the token row it read as flowing through the sentence): the X^(0) chip at the left of a
                stream going right through two + (at each the stream branches up into layer
                0's attention box, then its FFN box, whose update comes back down into the +,
                the stream going straight on: the skip), a norm after each; X^(1) comes out
@@ -65,7 +73,8 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                over the bars that pass it at "over twice"; "why: not tested"
 - `summary`    its own chapter marker: the scope ("for this one
                sentence") in the header's place, the six layers' bars come back and are
-               ringed; the chart's frame and the other bars leave and layers 0 and 1's own
+               ringed; the first layer's, the peak's and the last's lit as their numbers are
+               said (round 33: the profile spoken); the chart's frame and the other bars leave and layers 0 and 1's own
                bars move to the outer places of the first test's four-bar panel, alone in the
                stage's middle; its two swapped bars grow as its verdict is said ("needs both
                (neither alone gives the full rise)"); then one panel at a time, the one before
@@ -80,7 +89,8 @@ Bars are lit by a white outline drawn round them and fading (their [CLS] and [SE
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
 "≈" on a stage brings its note at the top right (`approx_note`), which leaves with the first
-move after APPROX_HOLD seconds (or with the bars), and comes again with the next "≈" number.
+move after APPROX_HOLD seconds (or with the bars), and comes again with the next "≈" number;
+no note once a beat's voice has said "about" with a "≈" number (it names the sign: round 33).
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -683,8 +693,10 @@ class AttentionDepthScene(StoryboardScene):
         else:
             self.play(FadeInPlace(c), *extra, run_time=come)
             self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=into)
-        # round 33 (it faded beside the block): it goes into the block as it fades
-        self.play(c.animate.move_to(box).scale(0.4).set_opacity(0), box.animate.set_stroke(T.X),
+        # round 33 (it faded beside the block): it goes into the block's lower edge as it
+        # fades (to its centre it crossed the W_Q, W_K written there)
+        self.play(c.animate.move_to(box.get_bottom()).scale(0.6).set_opacity(0),
+                  box.animate.set_stroke(T.X),
                   run_time=max(fade, 0.35))
         self.remove(c)
         # out of the block: bank's query (Q's yellow) to bank, a key (K's teal) to every
