@@ -841,9 +841,8 @@ class AttentionDepthScene(StoryboardScene):
         self.play(d.animate.move_to(x1.get_left()), run_time=0.3)
         self.remove(d)
         self.play(FadeIn(x1, shift=RIGHT * 0.2, scale=0.6), run_time=0.4)
-        # round 33 (small and faint as its number was said): it pulses, then holds
+        # round 33 (small and faint as its number was said): full size, it pulses
         self.play(x1.animate(rate_func=there_and_back).scale(1.25), run_time=0.5)
-        self.wait(0.3)
         return VGroup(x0, path, adds, norms, sides), x1
 
     def swap_input(self, old, new, t: float) -> None:
@@ -1843,7 +1842,7 @@ class AttentionDepthScene(StoryboardScene):
             t_sep = self.when_said("on sep", self.time)
             self.hold_until(t_sep - 0.3)
             self.light(VGroup(VGroup(cols[2][0][-1]), self.num_at(st.nums, special[-1])),
-                       run_time=1.4)
+                       run_time=1.0)
         both = tie.by.value != tie.swap_by.value        # the two orders credit different things
         t_end = self.when_said(("neither alone" if self.says("neither alone")
                                 else "depends on the order") if both else "either order",
