@@ -124,7 +124,8 @@ def test_narration_quotes_the_plan(built):
     assert all(c["q"][l] > c["x"][l] for l in range(1, L + 1))
     lo = low["layer"]
     assert ("the queries stay a little closer than X, and at layers 1 to 4 the values part "
-            "further. Why is not measured here.") in text
+            "further. A matrix stretches some directions more than others, so it can widen or "
+            "narrow a difference; how each W does so is not measured here.") in text
     assert all(c["v"][l] < c["x"][l] for l in range(1, 5))
     assert "But no matrix makes two equal inputs differ" in text
     assert c["v"][lo] < c["x"][lo] < c["q"][lo]

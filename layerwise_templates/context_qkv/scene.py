@@ -70,6 +70,7 @@ K_LIGHT = ManimColor(T.K).interpolate(ManimColor("#FFFFFF"), 0.35)   # K legible
 ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
 PAIR_H = 3.4                        # the pair of sums in the block: large, its turn seen
 WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
+BAR_MAX = 0.85                      # the tallest weight bar under a row (both rows' scale)
 ARC_RISE = 0.6                      # the highest an arc rises over its row (clear of the legend)
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
 X_BAND = 10                         # X's line: thicker than the Q, K, V lines, under them
@@ -549,7 +550,7 @@ class ContextQKVScene(StoryboardScene):
 
     def made_of(self) -> VGroup:
         """What the first X is made of, in the voice's words, under the X rows: the token and
-        its position (their numbers), plus parts the same for every token."""
+        its position (their numbers), plus a part the same for every token, normalized."""
         v = self.v
         m, L_ = v.match, T.TYPE.label
         c = v.contexts[0]
@@ -558,7 +559,7 @@ class ContextQKVScene(StoryboardScene):
                             Num(c.token_ids[0], decimals=0, size=L_, color=T.TEXT),
                             txt("+ position", L_, T.TEXT),
                             Num(c.positions[0], decimals=0, size=L_, color=T.TEXT)),
-                     txt("+ parts the same for every token", L_, T.TEXT)]
+                     txt("+ a part the same for every token, normalized", L_, T.TEXT)]
         elif m.identical.value:
             lines = [txt("the first X is the token's vector", L_, T.TEXT)]
         elif m.same_token.value:
@@ -910,7 +911,11 @@ class ContextQKVScene(StoryboardScene):
         fx = sum(xs[f] for f in focus if f in xs) / max(1, len([f for f in focus if f in xs]))
         top = row.get_top()[1] + 0.14             # the arcs' ends clear of the words' tops
         arcs, weights = VGroup(), VGroup()
-        by_key, selfs = {}, []
+        by_key, selfs, bars = {}, [], {}
+        # one scale for both rows' bars: the largest weight on another token, either sentence
+        mx = max([1e-6] + [float(s_.mean[k]) for s_ in self.v.entered.sentences
+                           for k in range(len(s_.mean))
+                           if k not in [int(f) for f in s_.focus]])
         for j in shown:
             w = s.mean[j]
             num = Num(w, decimals=self.v.entered.decimals.value, size=WEIGHT_SIZE,
@@ -925,7 +930,10 @@ class ContextQKVScene(StoryboardScene):
                 continue
             # a long chord rises no more than ARC_RISE (h = c/2 tan(angle/4))
             ang = min(PI / 3, 4 * pymath.atan(2 * ARC_RISE / max(abs(xs[j] - fx), 1e-6)))
-            a = ArcBetweenPoints([fx, top, 0], [xs[j], top, 0],
+            # each arc ends at its own point over bank, left arcs left of its middle
+            # (review 32b, 0:43: the bundle tangled where it met bank)
+            fe = fx + max(-0.24, min(0.24, 0.06 * (xs[j] - fx)))
+            a = ArcBetweenPoints([fe, top, 0], [xs[j], top, 0],
                                  angle=ang if xs[j] < fx else -ang)
             # [CLS] and [SEP] (left out of the word ranking) grey: a share of the weight
             # that is about the same in both sentences
@@ -934,9 +942,17 @@ class ContextQKVScene(StoryboardScene):
                          opacity=0.35 + 0.65 * min(1.0, 2 * w.value))
             arcs.add(a)
             by_key[j] = (a, num, row[shown.index(j)])
+            # the weight as a bar's height under its number, shown as it is read (review
+            # 32b, 0:43-1:09: arcs for 0.30 and 0.29 drew alike; the arcs leave, the bars
+            # carry the sizes)
+            bars[j] = Rectangle(width=0.3, height=max(0.02, BAR_MAX * w.value / mx),
+                                stroke_width=0,
+                                fill_color=WEIGHT, fill_opacity=0.8).next_to(
+                num, DOWN, buff=0.08)
         tag = txt(str(i + 1), T.TYPE.heading, SENT[i]).move_to([-6.75, y, 0])
         g = VGroup(tag, row, dots, arcs, weights)
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
+        g.bars = bars
         g.selfs = selfs
         # each token's position (counted from the start marker) under its weight, shown when
         # the voice says "the same places" (not part of g: it leaves before the rows move)
@@ -1141,6 +1157,21 @@ class ContextQKVScene(StoryboardScene):
         b.key = j
         return b
 
+    def start_marker(self, i: int):
+        """Sentence i's start marker whose piece the voice compares with its weight: sentence
+        1's only, when its weight is close to its heaviest word's (the claim the storyboard
+        checks); else None."""
+        if i != 0:
+            return None
+        s = self.v.entered.sentences[0]
+        sp = [int(j) for j in s.special.values]
+        if not sp or not len(s.words):
+            return None
+        j, w = sp[0], int(s.words[0])
+        if float(s.mean[j]) < 0.8 * float(s.mean[w]):
+            return None
+        return j
+
     def in_band(self, m) -> bool:
         """Whether `m` lies between the rows above the pieces (`names_band`'s top) and the
         caption: a piece's name or a marker's tag has no place over either."""
@@ -1160,15 +1191,18 @@ class ContextQKVScene(StoryboardScene):
             todo = []
             # each sentence's heaviest word only (review 32a: "cash" and "deposited" with their
             # leaders crowded the short magenta chain)
-            for j in list(s.words[:1]):
-                j = int(j)
+            # (review 32b: sentence 2's two heaviest words' pieces, the and cash, tagged
+            # with their lengths)
+            ws = [int(j) for j in s.words[:1 if i == 0 else 2]]
+            for j in ws:
                 if j not in chain.span:
                     continue
                 L_ = T.TYPE.label
-                lab = txt(str(s.tokens[j]).strip() or "␣", L_, SENT[i])
-                if i == 0:                      # the length said of it, beside its name
-                    lab = inline(lab, Num(s.piece_length[j], decimals=2, size=L_,
-                                          color=SENT[i]))
+                # what the number is, with it: "river: length 4.75" (review 32b, 1:24)
+                lab = inline(txt((str(s.tokens[j]).strip() or "␣") + ":", L_, SENT[i]),
+                             txt("length", L_, SENT[i]),
+                             Num(s.piece_length[j], decimals=2, size=L_, color=SENT[i]),
+                             buff=0.1)
                 lab.word = True
                 lab.key = j
                 todo.append((chain.span[j], lab))
@@ -1423,6 +1457,15 @@ class ContextQKVScene(StoryboardScene):
     def beat_entered(self, beat) -> None:
         e = self.v.entered
         self.ensure_sentences()
+        # layer 0's Q rows stay: they themselves move onto the two banks as their query
+        # (review 32b, 0:40: Q^(0) faded out and a new Q came in over bank)
+        pan = self.shown.get("panel")
+        q_keep = getattr(pan, "qr", None) if pan is not None else None
+        if q_keep is not None and q_keep in pan.submobjects:
+            pan.remove(q_keep)
+            self.add(q_keep)
+        else:
+            q_keep = None
         self.drop("panel", "zero_label", "table", "made", "xrows", "xmarks", "cosine", "cos_status", "cos_arrows",
                   "w_label", "thesis", "marker_rings")
         if self.st.chart is not None:
@@ -1475,23 +1518,44 @@ class ContextQKVScene(StoryboardScene):
             nxt = self.rest_of_block(sums.sums, top - 0.1, compact=True)
         self.keep_inside(upd)
 
+        qs, orders = [], []
+        for r, i in ((r1, 0), (r2, 1)):
+            f = [int(x) for x in ss[i].focus if int(x) in r.tok]
+            q = txt("Q", QK_SIZE, T.Q, weight="BOLD")
+            q.next_to(r.tok[f[0]] if f else r.row, UP, buff=0.12)
+            q.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.03)
+            qs.append(q)
+            # right of the focus first (nearest out), then left of it (nearest out)
+            ks = sorted(r.by_key)
+            fx = f[0] if f else 0
+            orders.append([k for k in ks if k > fx] + [k for k in reversed(ks) if k < fx])
+        q_moved = []
+
+        def q_move(t):
+            # "the query is the same": layer 0's two Q rows (equal) move to where bank will
+            # stand in each sentence and become its query there
+            # the sentences' rows come in under them as they move (round 33: the Q alone
+            # on an empty stage for a second)
+            rows_in = [FadeInPlace(VGroup(r1[0], r1.row, r1[2])),
+                       FadeInPlace(VGroup(r2[0], r2.row, r2[2]))]
+            if q_keep is None:
+                self.play(*rows_in, run_time=t)
+                return
+            name, rows = q_keep[0], q_keep.rows
+            self.play(ReplacementTransform(VGroup(name, rows[0]), qs[0]),
+                      ReplacementTransform(VGroup(name.copy(), rows[1]), qs[1]),
+                      *rows_in, run_time=t)
+            self.remove(q_keep)
+            self.add(*qs)
+            q_moved.append(True)
+
         def grow_arcs(t):
             # bank's query (a yellow Q over bank, fixed) meets each token's key in turn (a K
             # over that token): that token's arc and weight appear (both sentences at once)
             self.sub_caption("keys")
             self.play(FadeInPlace(legend), run_time=0.08 * t)
-            qs, orders = [], []
-            for r, i in ((r1, 0), (r2, 1)):
-                f = [int(x) for x in ss[i].focus if int(x) in r.tok]
-                q = txt("Q", QK_SIZE, T.Q, weight="BOLD")
-                q.next_to(r.tok[f[0]] if f else r.row, UP, buff=0.12)
-                q.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.03)
-                qs.append(q)
-                # right of the focus first (nearest out), then left of it (nearest out)
-                ks = sorted(r.by_key)
-                fx = f[0] if f else 0
-                orders.append([k for k in ks if k > fx] + [k for k in reversed(ks) if k < fx])
-            self.play(*[FadeInPlace(q) for q in qs], run_time=0.06 * t)
+            if not q_moved:
+                self.play(*[FadeInPlace(q) for q in qs], run_time=0.06 * t)
             self.add_foreground_mobjects(*qs)   # the arcs start under bank's query
             n = max(1, max(len(o) for o in orders))
             for k in range(n):
@@ -1528,25 +1592,35 @@ class ContextQKVScene(StoryboardScene):
             return [r.by_key[k][2], r.by_key[k][1]] if k in r.by_key else []
 
         shown_w = set()
+        arcs_gone = []                      # the arcs have left (the weights read)
+        bars_up = []                        # the weights' bars on screen
         idx_up = []                         # the positions under the rows are on screen
 
         def read(r, ks, t):
             # the weights of tokens `ks` of row r appear as the voice reads them
-            ns = [r.by_key[int(k)][1] for k in ks
-                  if int(k) in r.by_key and id(r.by_key[int(k)][1]) not in shown_w]
+            ks_ = [int(k) for k in ks
+                   if int(k) in r.by_key and id(r.by_key[int(k)][1]) not in shown_w]
+            ns = [r.by_key[k][1] for k in ks_]
             shown_w.update(id(n) for n in ns)
+            bs = [r.bars[k] for k in ks_ if k in r.bars]
+            bars_up.extend(bs)
             if ns:
-                self.play(*[FadeInPlace(n) for n in ns], run_time=t)
+                self.play(*[FadeInPlace(n) for n in ns],
+                          *[GrowFromEdge(b, UP) for b in bs], run_time=t)
             else:
                 self.wait(t)
 
         def rest_w(t):
             # the weights not read aloud, once the voice has read its own
-            ns = [n for r in (r1, r2) for (_, n, _) in r.by_key.values()
+            kn = [(r, k, n) for r in (r1, r2) for k, (_, n, _) in r.by_key.items()
                   if id(n) not in shown_w]
+            ns = [n for _, _, n in kn]
             shown_w.update(id(n) for n in ns)
+            bs = [r.bars[k] for r, k, _ in kn if k in r.bars]
+            bars_up.extend(bs)
             if ns:
-                self.play(*[FadeInPlace(n) for n in ns], run_time=t)
+                self.play(*[FadeInPlace(n) for n in ns],
+                          *[GrowFromEdge(b, UP) for b in bs], run_time=t)
 
         def differ(t):
             # the same query meets different keys: sentence 1's heaviest word, sentence 2's
@@ -1599,6 +1673,12 @@ class ContextQKVScene(StoryboardScene):
             if idx_up:
                 self.play(FadeOutPlace(VGroup(r1.idx, r2.idx)), run_time=0.08 * t)
                 idx_up.clear()
+            # the arcs have shown which keys the query meets: the weights, read from here
+            # on, carry the numbers (review 32b, 0:43-1:09: 0.30 and 0.29 drew alike and the
+            # bundle tangled at bank)
+            if not arcs_gone:
+                self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend)), run_time=0.1 * t)
+                arcs_gone.append(True)
             ms = word(r1, r1.words[0]) if len(r1.words) else []
             if ms:
                 read(r1, r1.words[:1], 0.12 * t)
@@ -1681,9 +1761,13 @@ class ContextQKVScene(StoryboardScene):
             self.unbox(0.05 * t)
             # the caption changes on the cue (review 32a: it lagged 3 s behind the voice)
             self.sub_caption("pieces")
-            self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend,
-                                          *([r1.idx, r2.idx] if idx_up else []))),
-                      run_time=0.15 * t)
+            gone = ([] if arcs_gone else [r1.arcs, r2.arcs, legend]) + \
+                ([r1.idx, r2.idx] if idx_up else []) + bars_up
+            bars_up.clear()
+            if gone:
+                self.play(FadeOutPlace(VGroup(*gone)), run_time=0.15 * t)
+            else:
+                self.wait(0.15 * t)
             idx_up.clear()
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
                         for r, d in zip((r1, r2), dy)], run_time=0.25 * t)
@@ -1755,10 +1839,58 @@ class ContextQKVScene(StoryboardScene):
             arrow_in(0, 0.2 * t)
             self.set_slot("right", VGroup(upd.head[0]))
 
+        def cls_piece(t):
+            # "the start marker's weight is almost river's, but its piece is only 0.40 long":
+            # its weight boxed in the row, then its own piece in the chain tagged with its
+            # length (review 32b, 1:10: nothing showed why its weight added little)
+            j = self.start_marker(0)
+            w = int(ss[0].words[0]) if len(ss[0].words) else None
+            if j is None or w is None or j not in r1.tok or w not in r1.tok:
+                self.wait(t)
+                return
+            # both weights boxed in the row ("its weight is almost river's")
+            self.box(VGroup(r1.tok[j], r1.weights[r1.shown_index[j]]),
+                     VGroup(r1.tok[w], r1.weights[r1.shown_index[w]]), t=0.2 * t)
+            # the two pieces' true lengths as bars on one scale, under the header at the
+            # left (the 2-D sketch cannot show them: its [CLS] piece is in "the rest")
+            L_ = T.TYPE.label
+            pl = ss[0].piece_length
+            bu = 3.0 / max(float(pl[w]), float(pl[j]), 1e-9)
+            rows = VGroup()
+            for k in (w, j):
+                name = txt(f"{str(ss[0].tokens[k]).strip()}'s piece: length", L_, SENT[0])
+                bar = Rectangle(width=max(0.03, float(pl[k]) * bu), height=0.2,
+                                stroke_width=0, fill_color=SENT[0], fill_opacity=0.9)
+                num = Num(pl[k], decimals=2, size=L_, color=SENT[0])
+                rows.add(VGroup(name, bar, num))
+            wn = max(r[0].width for r in rows)
+            x0, y0 = -6.5, upd.head[0].get_bottom()[1] - 0.6
+            for n, r in enumerate(rows):
+                r[0].move_to([x0, y0 - 0.5 * n, 0], aligned_edge=LEFT)
+                r[1].move_to([x0 + wn + 0.2, y0 - 0.5 * n, 0], aligned_edge=LEFT)
+                r[2].next_to(r[1], RIGHT, buff=0.12)
+            # river's bar from river's own piece; [CLS]'s from its weight in the row
+            ch = upd.chains[0]
+            src = ch[ch.keys.index(w)] if w in ch.keys else None
+            self.play(FadeInPlace(rows[0][0]),
+                      *([TransformFromCopy(src, rows[0][1])] if src is not None
+                        else [GrowFromEdge(rows[0][1], LEFT)]),
+                      FadeInPlace(rows[0][2]), run_time=0.3 * t)
+            self.play(FadeInPlace(rows[1][0]),
+                      TransformFromCopy(r1.weights[r1.shown_index[j]], rows[1][1]),
+                      FadeInPlace(rows[1][2]), run_time=0.3 * t)
+            self.emphasize(rows[1][2], color=SENT[0], run_time=0.25 * t)
+            self.unbox(0.05 * t)
+            cls_bars.append(rows)
+
+        cls_bars = []
+
         def pieces_two(t):
             # "the money bank's pieces make its own; this is a two-dimensional sketch ...":
             # sentence 1's row dimmed now, sentence 2's back; its chain, its arrow, then what
             # the drawing is
+            if cls_bars:                    # said: they leave for the money bank's chain
+                self.play(FadeOutPlace(cls_bars.pop()), run_time=0.06 * t)
             loud(1, 0.05 * t)
             quiet(0, 0.05 * t)
             chain_in(1, 0.42 * t)
@@ -1904,9 +2036,7 @@ class ContextQKVScene(StoryboardScene):
         # (round 32: "Where does a difference come from?" left the voice: the caption asks
         # it; the rows come in over the first words of "the query is the same ...")
         groups = [
-            [(0.05, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
-             (0.05, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])),
-                                        run_time=t)),
+            [(0.2, q_move),
              (1, grow_arcs)],
             # (round 31: the positions and "the" at another place were cut for length; the
             # claim is carried by the keys the query meets)
@@ -1914,10 +2044,11 @@ class ContextQKVScene(StoryboardScene):
             [(1, money)],
         ]
         groups += [[(1, pieces_in)], [(1, piece_scale)], [(1, piece_wo)], [(1, chain_one)],
+                   [(1, cls_piece)],
                    [(1, pieces_two)], [(1, cos_in)], [(1, sums_in)], [(1, finish)]]
         # a breath after the weights read aloud, after the two updates (before their
         # cosine), and after the sums (before the rest of the layer)
-        self.by_cue(groups, pause={2: 0.5, 3: 0.5, 8: 0.4, 10: 0.6})
+        self.by_cue(groups, pause={2: 0.5, 3: 0.5, 9: 0.4, 11: 0.6})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = done.get("keep", sums)
@@ -2113,10 +2244,21 @@ class ContextQKVScene(StoryboardScene):
                          aligned_edge=UP + RIGHT)
 
     def w_label_each(self) -> VGroup:
-        """The header once the voice speaks of all layers at once: each layer its own set."""
-        g = VGroup(txt("the same W for both sentences:", T.TYPE.label, T.TEXT),
-                   txt("each layer its own query, key, value matrices", T.TYPE.label, T.TEXT))
-        g.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        """"Each layer with its own matrices", drawn: one box per layer, W^(0) ... W^(L-1),
+        one after another (review 32b, 2:00: the words stood over the chart and the caption
+        said them again)."""
+        g = VGroup()
+        for l in self.v.layers:               # each tick's X read by its own W
+            w = math("W", 1.2 * T.TYPE.math_label, T.TEXT)
+            sup = txt(f"({int(l.value)})", T.TYPE.label, T.TEXT)
+            sup.next_to(w, RIGHT, buff=0.04).align_to(w, UP).shift(UP * 0.1)
+            name = VGroup(w, sup)
+            box = Rectangle(width=name.width + 0.3, height=name.height + 0.22,
+                            color=T.TEXT, stroke_width=2).move_to(name)
+            g.add(VGroup(box, name))
+        g.arrange(RIGHT, buff=0.15)
+        if g.width > 7.0:
+            g.scale_to_fit_width(7.0)
         return self.w_place(g)
 
     def clear_entered(self) -> None:
@@ -2248,7 +2390,13 @@ class ContextQKVScene(StoryboardScene):
         L_ = len(self.v.layers) - 1
         # the header ("each layer l its own W") and the carried cosine over the first
         # sentence; then each curve over the sentence that names it: X, Q, K, V
-        g_head = [(0.6, lambda t: self.put("w_label", self.w_label_each(), run_time=t))]
+        def w_boxes(t):
+            # one box per layer, one after another, as "each with its own matrices" is said
+            g = self.w_label_each()
+            self.play(LaggedStart(*[FadeInPlace(b) for b in g], lag_ratio=0.5), run_time=t)
+            self.set_slot("w_label", g)
+
+        g_head = [(0.6, w_boxes)]
         x0 = start
         if hand is not None and start == 1 and len(self.v.layers) > 2:
             x0 = 2                          # X's layer 1 drawn with the carried cosine
@@ -2436,7 +2584,13 @@ class ContextQKVScene(StoryboardScene):
         # card over the chart (no measurement of either is in the plan)
         # (round 31: the two possible causes were written and never said: the card says
         # only what the voice does)
-        why = VGroup(txt("Why? Not measured here.", T.TYPE.body, T.TEXT))
+        # (review 32b, 2:40: "why is not measured" read as a dodge: the general reason, in
+        # the voice's words, then what is not measured)
+        why = VGroup(txt("A matrix can widen or narrow a difference.", T.TYPE.body, T.TEXT),
+                     txt("How each W does so: not measured here.", T.TYPE.body, T.TEXT))
+        why.arrange(DOWN, buff=0.18)
+        if why.width > 12.0:
+            why.scale_to_fit_width(12.0)
         why_back = SurroundingRectangle(why, buff=0.3, color=T.MUTED, stroke_width=2,
                                         fill_color=T.BACKGROUND, fill_opacity=0.94)
         why_card = VGroup(why_back, why).move_to(card)
@@ -2445,8 +2599,11 @@ class ContextQKVScene(StoryboardScene):
         def ask(t):
             self.play(*dim(t), run_time=0.2 * t)
             self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.3 * t)
+            self.wait(0.25 * t)
+            self.play(FadeInPlace(why[1]), run_time=0.15 * t)
+            # the slot set once both lines are in (set before, it added the second line
+            # at once and its fade-in then flickered)
             self.set_slot("why", why_card)
-            self.wait(0.3 * t)
 
         def shows(t):
             # what the chart shows, first (review 32a: 13 s on a dimmed chart): the queries
