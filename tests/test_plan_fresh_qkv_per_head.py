@@ -297,6 +297,11 @@ def test_per_head_x_matrices_and_previous_token_scores(heads):
             assert lay["w_cos"][X]["mean"] == pytest.approx(float(c.mean()), abs=1e-9)
             assert lay["w_cos"][X]["max_abs"] == pytest.approx(float(np.abs(c).max()), abs=1e-9)
             assert lay["w_cos"][X]["pairs"] == 66 and lay["w_cos"][X]["max_abs"] < 0.2
+        # the followed head's W_Q in this layer and the next: separately learned, unrelated
+        nx = lay["next"]
+        a, b = (f64(W[f"blocks.{k}.attn.W_Q"])[nx["head"]].ravel() for k in (l, l + 1))
+        assert nx["w_cos"] == pytest.approx(float(cosine(a, b)), abs=1e-9)
+        assert abs(nx["w_cos"]) < 0.1 and nx["w_cos_text"] == f"{nx['w_cos']:.2f}"
 
 
 def test_per_head_worked_head_is_the_models_attention(heads):
@@ -347,8 +352,8 @@ def test_per_head_worked_head_is_the_models_attention(heads):
             # what the narration says of MiniLM's head 2: river, the token before, takes it all
             assert (h["top"]["token"], h["top"]["offset"]) == ("river", -1)
             assert h["top"]["weight"] > 0.99 and h["rest_max"] < 0.001
-            # keys and score − largest at 1: nine negatives in a row ran together (review 24)
-            assert h["decimals"] == {"q": 2, "k": 1, "v": 2, "out": 2, "dots": 1,
+            # keys at 2 (round 33b: the products must check by hand); score − largest at 1
+            assert h["decimals"] == {"q": 2, "k": 2, "v": 2, "out": 2, "dots": 1,
                                      "scores": 2, "weights": 3, "below": 2, "shifted": 1,
                                      "exp": 3}   # 3: the exp row reads 0.000 … 1.000 0.001 (per_head, review 11)
 

@@ -29,7 +29,8 @@ that head's whole attention matrix; every head's matrix side by side.
                            token (`first_token`, [CLS] in BERT)
   layers[i].next           the next layer (None at the last): its X for the focus token (`x`,
                            first `show`), the followed head's query there (`q`) beside this
-                           layer's (`q_here`), `decimals`
+                           layer's (`q_here`), `decimals`; `w_cos` the cosine between that
+                           head's W_Q in the two layers (flattened), `w_cos_text`
   layers[i].qkv_bias       whether the layer adds a bias to X W_Q, X W_K, X W_V
   layers[i].patterns[h]    every head's whole attention matrix [query][key] (rows sum to 1)
   layers[i].prev_token[h]  every head's mean attention from a token to the one just before it
@@ -126,7 +127,9 @@ def worked_head(t: Trace, l: int, h: int, f: int, pattern: np.ndarray, where: st
              "weights_sum": float(sum(steps["weights"])),
              "shifted": ex["shifted"], "exp": ex["exp"], "exp_sum": ex["exp_sum"],
              "below": [None] + [float(pattern[q, q - 1]) for q in range(1, n)]}
-    groups = {"q": DECIMALS, "k": ROW_DECIMALS, "v": DECIMALS, "out": DECIMALS,
+    # keys at 2 decimals (round 33b, two reviews: at 1, 2.79 × 0.2 read 0.56, not the 0.60
+    # written: the products must check by hand)
+    groups = {"q": DECIMALS, "k": DECIMALS, "v": DECIMALS, "out": DECIMALS,
               "dots": DOT_DECIMALS, "scores": DECIMALS, "weights": W_DECIMALS,
               "below": DECIMALS, "shifted": ROW_DECIMALS, "exp": EXP_DECIMALS}
     entry["decimals"] = {g: shown_decimals(entry[g], d, f"{where}.{g}")
@@ -290,12 +293,19 @@ def random_baseline(W: dict, l: int, where: str) -> float:
 
 
 def next_layer(t: Trace, l: int, f: int, h: int, q_here: list, where: str) -> dict | None:
-    """The next layer's X for the focus token and the followed head's query there."""
+    """The next layer's X for the focus token and the followed head's query there; `w_cos`
+    the cosine between that head's W_Q in the two layers, each flattened (round 33b, review
+    33x: "separately learned matrices" had no number), `w_cos_text` at its shown decimals."""
     if l + 1 >= t.n_layers:
         return None
     x = np.asarray(attn_input(t, l + 1), np.float64)[f, :SHOW].tolist()
     q = head_vectors(t, l + 1, h)["q"][f, :SHOW].tolist()
+    W = t.weights()
+    wq = [np.asarray(W[f"blocks.{k}.attn.W_Q"], np.float64)[h].ravel() for k in (l, l + 1)]
+    wc = float(cosine(wq[0], wq[1]))
+    wd = shown_decimals([wc], DECIMALS, f"{where}.next.w_cos")
     return {"layer": l + 1, "head": h, "x": x, "q": q, "q_here": list(q_here),
+            "w_cos": wc, "w_cos_text": f"{wc:.{wd}f}",
             "decimals": shown_decimals([x, q, list(q_here)], DECIMALS, f"{where}.next"),
             # X^(l+1) at X^(l)'s precision (review 26: 3 decimals beside 2)
             "x_decimals": shown_decimals([x], SUM_DECIMALS, f"{where}.next.x")}

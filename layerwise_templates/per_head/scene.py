@@ -66,7 +66,8 @@ from . import moments as M
 from .plan import EXP_SUM_DECIMALS
 from .view import Data, Head, Layer
 
-S = T.TYPE.small                    # 14 px text
+S = T.TYPE.label                    # secondary text (round 33b, two reviews: notes at the
+                                    # small size read ~11 px while the bottom 40 % stood empty)
 NUM = T.TYPE.body                   # the worked numbers (scores, weights, Q, X): a size up
                                     # from the labels (review 17: 11-12 px digits)
 KV = T.TYPE.body                    # keys and values side by side, at NUM too: bare columns
@@ -91,6 +92,7 @@ MARK = T.POINTER                    # highlights: rings, boxes, pointers, the fo
 BIG = 1.0                           # the numbers the voice reads are boxed, not grown
                                     # (review 20: a grown 0.999 touched its neighbours and the
                                     # box of 0.001; nine numbers in a row leave no room)
+ZERO = 20                           # "<0.001" in a row of nine (at 22 they touched)
 USED = 0.35                         # a row that has been used greys to this opacity
 # the join beat's rows: the heads' outputs, the joined row (round 33, review 32b: both sat in
 # the top half over an empty bottom 40 %)
@@ -130,6 +132,25 @@ def stagger(labels, width: float, rise: float = 0.28) -> None:
     if any(m.width > width for m in labels):
         for m in labels[1::2]:
             m.shift(UP * rise)
+
+
+def upright(m, width: float) -> None:
+    """A matrix's column labels, when any is wider than its column: each turned a quarter
+    (read bottom to top), standing on the matrix (round 33b, review 33: two staggered tiers
+    of labels were hard to read); its labels in the text colour (grey read dim)."""
+    VGroup(m.row_labels, m.col_labels).set_color(T.TEXT)
+    if not any(x.width > width for x in m.col_labels):
+        return
+    y = m.rows.get_top()[1] + 0.1
+    for x in m.col_labels:
+        if not len(x.get_all_points()):     # a token drawn as no glyph (a bare space)
+            continue
+        if x.width < 0.25:          # one narrow glyph (i, .): the same either way; turned,
+            x.move_to([x.get_x(), y + x.height / 2, 0])     # its height would be ~2 px
+            continue
+        cx = x.get_x()
+        x.rotate(PI / 2)
+        x.move_to([cx, y + x.height / 2, 0])
 
 
 @dataclass
@@ -172,12 +193,12 @@ CAPTIONS = False
 # round 32: the scores beat names river's key as its products are written (review 31b: a
 # 4.25 s silent fill-in at 0:44-0:53, river named after it): short pauses after that sentence
 # and after the other keys' dot products
-PAUSES = {("scores", 0): 0.5, ("scores", 1): 0.9, ("scores", 2): 0.8, ("softmax", 3): 1.1,
+PAUSES = {("scores", 0): 0.5, ("scores", 1): 0.7, ("scores", 2): 0.8, ("softmax", 3): 0.8,
           ("values", 0): 0.7, ("values", 1): 0.8,
-          ("matrix", 2): 0.5, ("add", 0): 1.5}
+          ("matrix", 2): 0.5, ("add", 0): 0.8}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
 # round 32: the grid's last sentence names head 5; the two named heads then grow, labelled
-END_HOLD = {"softmax": 0.3, "grid": 1.4, "join": 0.3, "add": 0.6}
+END_HOLD = {"softmax": 0.3, "grid": 1.4, "join": 0.3, "add": 2.2}
 
 
 class PerHeadScene(StoryboardScene):
@@ -308,7 +329,9 @@ class PerHeadScene(StoryboardScene):
         def num(p):
             if zeros and round(float(values.raw[p]), decimals) == 0:
                 # review 29: "0" for 9.4e-5 read as exactly zero; the bound, compact
-                return txt(f"<{10 ** -decimals:.{decimals}f}", S, T.MUTED)
+                # round 33b (two reviews: ~11 px grey): in the row's colour, at the largest
+                # size at which nine of them still stand apart at the column pitch
+                return txt(f"<{10 ** -decimals:.{decimals}f}", ZERO, color)
             return Num(values[p], None, decimals, size, color)
         return VGroup(*[(txt("…", S, T.MUTED) if p is None else
                          txt("–", S, T.MUTED) if values.raw[p] is None else  # masked key
@@ -481,6 +504,17 @@ class PerHeadScene(StoryboardScene):
             stack.arrange(RIGHT, buff=0.3).next_to(switch, DOWN, buff=0.5)
             each.next_to(stack, DOWN, buff=0.4).set_x(0)
             stack.add(each)
+        def zoom_in(t):
+            # round 33b (review 33: the stack stood still, then left; layer 0 never opened):
+            # the other layers and the line under them leave, and layer 0's box grows past
+            # the frame's edges as its outline fades: the video goes inside it
+            me = stack[self.layer]
+            rest = VGroup(*[b for k, b in enumerate(stack) if b is not me])
+            self.play(FadeOutPlace(rest), run_time=0.3 * t)
+            self.play(me[0].animate.scale(12).set_stroke(opacity=0),
+                      me[1].animate.scale(3).set_opacity(0), run_time=0.7 * t)
+            self.gone(stack)
+
         self.by_cue([
             # the switch line at once: no empty stage while the voice starts (review 25)
             (0, [(0.5, lambda t: self.put("switch", switch, run_time=min(t, 0.5))),
@@ -490,8 +524,7 @@ class PerHeadScene(StoryboardScene):
                     (1, lambda t: self.play(*[Indicate(b[0], color=MARK, scale_factor=1.05)
                                               for b in stack[:-1]], run_time=t))]
                    if len(stack) else [])]),
-            (1, [*([(1, lambda t: (self.play(FadeOutPlace(stack), run_time=t),
-                                   self.gone(stack)))] if len(stack) else []),
+            (1, [*([(1.5, lambda t: zoom_in(t))] if len(stack) else []),
                  (3, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in big],
                                                      lag_ratio=0.15), run_time=t)),
                  (2, lambda t: self.play(FadeInPlace(note), *([Indicate(e, color=MARK)
@@ -790,8 +823,9 @@ class PerHeadScene(StoryboardScene):
                 [c for c in self.st.cards if c is not card]
             held = VGroup(card, ring)
             grow = block.height / card.bars[0].height
+            # the ring fades in whole (review 33x: Create drew a stray dash first, 0:30)
             first.append((2, lambda t: self.play(
-                *[FadeOutPlace(m) for m in others], Create(ring),
+                *[FadeOutPlace(m) for m in others], FadeIn(ring),
                 card[1].animate.set_color(MARK), run_time=t)))
             first.append((2, lambda t: self.play(
                 held.animate.scale(grow).shift(block.get_center()
@@ -1127,8 +1161,12 @@ class PerHeadScene(StoryboardScene):
         # named at its left like "score − largest"; the divisor, and why it is there, on a
         # line of its own in the empty band under the rows (the worked dot product leaves)
         label = self.label_at(txt("scores", T.TYPE.label, T.TEXT), Y_SCORE)
-        why = VGroup(div, txt("by design: keeps scores in range for any number of dimensions",
-                              T.TYPE.label, T.TEXT))
+        # round 33b (two reviews: "keeps scores in range" asserted, while the scores reach
+        # 22): the design's reason, said as one and labelled as not shown here
+        why = VGroup(div, VGroup(txt("by design: the scores' typical size does not grow",
+                                     T.TYPE.label, T.TEXT),
+                                 txt("with the number of dimensions (not shown here)",
+                                     T.TYPE.label, T.TEXT)).arrange(DOWN, buff=0.1))
         why.arrange(DOWN, buff=0.2).move_to([0.3, -1.75, 0])
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
         ring = self.st.ring
@@ -1276,9 +1314,14 @@ class PerHeadScene(StoryboardScene):
         ebars = self.st.bars if isinstance(self.st.bars, VGroup) and len(self.st.bars) else None
         if ebars is not None and self.st.axis is not None:
             axis = self.st.axis
-        weights = self.row(p.weights, h["decimals"]["weights"],
-                           BASE - 0.27, WEIGHT, zeros=True)
-        label = self.label_at(txt("÷ sum: attention weights", S, WEIGHT), BASE - 0.27)
+        # round 33b (review 33x: at 1:31 the ÷ arrows ran through the bars onto the weights
+        # row, squeezed under the axis): the shifted scores leave, the exps move up into their
+        # row, and the weights are written where the exps were, over the bars (the arrows in
+        # the free band between the two rows)
+        wy = Y_E if ebars is not None else BASE - 0.27
+        weights = self.row(p.weights, h["decimals"]["weights"], wy, WEIGHT, zeros=True)
+        label = self.label_at(VGroup(txt("÷ sum:", S, WEIGHT), txt("attention weights", S, WEIGHT))
+                              .arrange(DOWN, aligned_edge=RIGHT, buff=0.06), wy)
         total = self.shown.pop("exp_sum")
         if ebars is None:
             steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(),
@@ -1298,18 +1341,31 @@ class PerHeadScene(StoryboardScene):
                 self.play(*[ReplacementTransform(a, b) for a, b in zip(ebars, bars)],
                           run_time=t)
             # the sum stays where it was written (round 32: it moved across the rows)
-            steps = [(1, lambda t: self.emphasize(total[-1], run_time=t)),
+            up = VGroup(self.st.exps, self.st.rows[-1])
+
+            def make_room(t):
+                self.play(ghost(VGroup(self.st.rows[2], self.st.rows[3]), 0), run_time=0.4 * t)
+                # gone for good (nothing hidden under the exps' new place)
+                self.gone(self.st.rows[2], self.st.rows[3])
+                for m in (self.st.rows[2], self.st.rows[3]):
+                    if m in self.st.on:
+                        self.st.on.remove(m)
+                self.st.rows[2], self.st.rows[3] = VGroup(), VGroup()
+                self.play(up.animate.shift((Y_EXP - Y_E) * UP), run_time=0.6 * t)
+            steps = [(1.2, make_room),
+                     (1, lambda t: self.emphasize(total[-1], run_time=t)),
                      (4, lambda t: self.play(step_down(self.st.exps, weights),
                                              FadeInPlace(label), run_time=t)),
                      (2, reshape)]
         shifted_rows = VGroup(self.st.rows[2], self.st.rows[3])     # label, row
         steps.append((0.5, lambda t: self.play(
             ghost(VGroup(self.st.exps, self.st.rows[-1], total), USED),
-            ghost(shifted_rows, 0), run_time=t)))
+            *([ghost(shifted_rows, 0)] if ebars is None else []), run_time=t)))
+        # the weights the voice reads: each boxed (an arrow from below would sit on the bars)
         if top is not None:
-            steps.append((1, lambda t: self.enlarge(weights[top], run_time=t)))
+            steps.append((1, lambda t: self.emphasize(weights[top], run_time=t)))
         if second is not None:
-            steps.append((1, lambda t: self.point_below(weights[second], run_time=t)))
+            steps.append((1, lambda t: self.emphasize(weights[second], run_time=t)))
         # review 24: the √32 reason (1:07) against 0.999 / 0.001 here: even scaled, the two
         # largest scores are far apart; the gap written where the scores were
         sd = h["decimals"]["scores"]
@@ -1504,8 +1560,8 @@ class PerHeadScene(StoryboardScene):
         i, f = self.hid(), d["focus"]["pos"]
         w = d["window"]
         m = AttentionMatrix(self.window_pattern(lay["patterns"][i]), [d["tokens"][t] for t in w],
-                            0.78, 0.5, color=WEIGHT)
-        stagger(m.col_labels, 0.76)
+                            0.72, 0.5, color=WEIGHT, size=S)
+        upright(m, 0.7)
         # round 33: half a unit lower (its bottom 40 % of the frame was empty)
         m.move_to([0, -0.55, 0]).align_to([EDGE_X, 0, 0], LEFT)
         ring = SurroundingRectangle(m.rows[w.index(f)], color=MARK, buff=0.03,
@@ -1580,7 +1636,9 @@ class PerHeadScene(StoryboardScene):
         w = d["window"]
         pairs = [(a, b) for a, b in enumerate(w) if a > 0 and w[a - 1] == b - 1]
         cells = VGroup(*[self.st.matrix.cell(a, a - 1) for a, _ in pairs])
-        rings = VGroup(*[SurroundingRectangle(c, color=MARK, buff=0, stroke_width=2.5)
+        # just outside each cell (round 33b: drawn on the light cells' own edge, white on
+        # near-white, the rings did not show)
+        rings = VGroup(*[SurroundingRectangle(c, color=MARK, buff=0.035, stroke_width=3)
                          for c in cells])
         claim = VGroup(txt("each token that has one →", S, MARK),
                        txt("the token just before it:", S, MARK),
@@ -1591,12 +1649,19 @@ class PerHeadScene(StoryboardScene):
                                   MARK)))
         claim.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         claim.next_to(self.st.panel, DOWN, buff=0.4).align_to(self.st.panel, LEFT)
+        # round 33b (review 33x: an arrow flashed at one cell on "every token"): the rings
+        # sweep down the whole sub-diagonal and stay lit; the mean comes in beside them, and
+        # the cells light up again, all of them, as it is said
         self.by_cue([(2, [
-            (3, lambda t: self.play(FadeOutPlace(self.ring),
-                                    LaggedStart(*[Create(r) for r in rings], lag_ratio=0.2),
+            (2.5, lambda t: self.play(FadeOutPlace(self.ring),
+                                      LaggedStart(*[FadeIn(r, scale=1.3) for r in rings],
+                                                  lag_ratio=0.35),
+                                      run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(claim[:2]), run_time=t)),
+            (2, lambda t: self.play(FadeInPlace(claim[2]),
+                                    LaggedStart(*[Indicate(c, color=MARK, scale_factor=1.1)
+                                                  for c in cells], lag_ratio=0.15),
                                     run_time=t)),
-            (1, lambda t: self.point_at(cells[len(cells) // 2], run_time=t)),
-            (2, lambda t: self.play(FadeInPlace(claim), run_time=t)),
             (1, lambda t: self.emphasize(claim[2][-1], run_time=t))])])
         self.keep(rings, claim)
 
@@ -1617,6 +1682,9 @@ class PerHeadScene(StoryboardScene):
             # round 33 (review 32b: 0.9997 among 2-decimal numbers, mixed precision): one
             # precision for all twelve, the one the grid's sentence says (head 5's 0.32)
             score = Num(p.prev_token[h], None, 2, S, MARK if h == best else T.TEXT)
+            if h == best and round(float(lay["prev_token"][h]), 2) == 1.0:
+                # round 33b (review 33x: "1.00" here, 0.9997 said): marked as rounded
+                score = inline(txt("≈", S, MARK), score, buff=0.06)
             tile = VGroup(name, m, score).arrange(DOWN, buff=0.08)
             name.align_to(m, RIGHT)         # room on its left for the first column's token
             minis.add(tile)
@@ -1632,8 +1700,10 @@ class PerHeadScene(StoryboardScene):
             minis.scale((2 * edge - lw) / minis.width)
         if minis.get_left()[0] - lw < -edge:
             minis.shift(RIGHT * (-edge + lw - minis.get_left()[0]))
-        head = txt(f"every head of layer {self.layer}; under each, its mean attention weight "
-                   f"on the token just before", S, T.TEXT)
+        # on two lines (round 33b: at the larger size one line ran off the right edge)
+        head = VGroup(txt(f"every head of layer {self.layer};", S, T.TEXT),
+                      txt("under each, its mean attention weight on the token just before",
+                          S, T.TEXT)).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
         head.next_to(minis, UP, buff=0.2).align_to(minis, LEFT)
         # the thumbnails' axes, as in the big matrix: which token the first column is
         w0 = d["tokens"][d["window"][0]]
@@ -1648,8 +1718,8 @@ class PerHeadScene(StoryboardScene):
         for h, x_ in ((best, -3.15), (runner, 3.35)):
             zm = AttentionMatrix(self.window_pattern(lay["patterns"][h]),
                                  [d["tokens"][t] for t in d["window"]], 0.5, 0.34,
-                                 color=WEIGHT)
-            stagger(zm.col_labels, 0.48)
+                                 color=WEIGHT, size=S)
+            upright(zm, 0.48)
             zm.move_to([x_, -0.6, 0])       # round 33: centred (the bottom was empty)
             zoom[h] = zm
             zlabels.add(zm.row_labels, zm.col_labels)
@@ -1748,8 +1818,9 @@ class PerHeadScene(StoryboardScene):
         jl = txt(f"joined: {d['shape']['d_joined']} numbers", T.TYPE.body, T.TEXT)
         jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
         # W_O as a box the joined row travels into; Δ_attn comes out of it
-        wo_box = Rectangle(width=1.2, height=0.9, stroke_color=T.TEXT, stroke_width=2,
-                           fill_color=T.MUTED, fill_opacity=0.25)
+        # a matrix block like W_Q's (round 33b, review 33: an opaque grey box)
+        wo_box = Rectangle(width=0.5, height=1.3, stroke_color=T.TEXT, stroke_width=2,
+                           fill_color=T.TEXT, fill_opacity=0.12)
         wo_box.move_to([x0 + joined_w + 1.1, joined.get_y(), 0])
         wo_sym = math(f"W_O^(({self.layer}))", F).next_to(wo_box, UP, buff=0.1)
         # on two lines (round 33: on one, at the label size, it ran into Δ_attn's bracket)
@@ -1792,9 +1863,14 @@ class PerHeadScene(StoryboardScene):
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN), buff=0.2)
         # under everything else (round 32: with 9 heads, as in a SmolLM2 draft, Δ_attn's
         # length label came down onto it at y = -1)
-        legend.next_to(VGroup(joined, jl, wo_box, wo_size, dgroup, xlen, ratio), DOWN,
-                       buff=0.35)
-        legend.align_to([x0, 0, 0], LEFT)
+        # round 33b: on two lines under the joined row's label, where the stage was empty
+        # (under everything, at the larger size, it sat on the footer's line)
+        legend = VGroup(legend[0], inline(legend[1], legend[2], buff=0.2))
+        legend.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        legend.next_to(jl, DOWN, buff=0.5).align_to([x0, 0, 0], LEFT)
+        if legend.get_right()[0] > wo_size.get_left()[0] - 0.2:
+            # a shorter joined row (fewer heads) brings W_O's size label over it: below that
+            legend.next_to(VGroup(jl, wo_size), DOWN, buff=0.35).align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
         h0, hp0 = self.head()
@@ -1805,23 +1881,34 @@ class PerHeadScene(StoryboardScene):
             out.move_to(self._out_at)       # where the values beat left it
         olabel = VGroup(txt(f"head {mine}'s output for '{d['focus']['token']}':", T.TYPE.label,
                             T.V),
-                        txt("its weights × its values, added up", T.TYPE.label, T.V))
+                        txt(f"≈ the value of '{d['tokens'][h0['top']['pos']]}'", T.TYPE.label,
+                            T.V))
         olabel.arrange(DOWN, aligned_edge=RIGHT, buff=0.1)
         olabel.next_to(out.nums, LEFT, buff=0.5).align_to(out.nums, UP)
 
         def gather(t):
             others = [VGroup(s, nm) for h, (s, nm) in enumerate(zip(strips, names))
                       if h != mine]
-            # the column shrinks and travels into its slot, then becomes the slot's strip
-            self.play(FadeOutPlace(olabel), run_time=0.15 * t)
-            self.play(FadeInPlace(top_label),
-                      out.animate.scale_to_fit_height(0.5).move_to(strips[mine]),
-                      LaggedStart(*[FadeInPlace(m) for m in others], lag_ratio=0.08),
-                      run_time=0.45 * t)
-            # there it becomes box 2 (one object turning into the other, no fade between);
-            # the colour key comes only now, where the column no longer passes
-            self.play(ReplacementTransform(out, strips[mine]), FadeInPlace(names[mine]),
-                      FadeInPlace(legend), run_time=0.4 * t)
+            # round 33b (review 33x: the column shrank to ~6 px on its way and landed under
+            # slot 3 before slot 2 opened): the other heads' outputs and slot 2 (an empty
+            # outline, its name) come first; the column travels at reading size to just
+            # under its slot, and only there becomes the slot's strip
+            slot = strips[mine].copy().set_fill(opacity=0).set_stroke(MARK, 2)
+            self.play(FadeOutPlace(olabel), FadeInPlace(top_label),
+                      LaggedStart(*[FadeInPlace(m) for m in others], lag_ratio=0.06),
+                      FadeInPlace(slot), FadeInPlace(names[mine]), run_time=0.35 * t)
+            self.play(out.animate.next_to(slot, DOWN, buff=0.15), run_time=0.3 * t)
+            # there it is packed into a red block of its own size (its digits go under it;
+            # morphed, they garbled), which rises into the slot and becomes box 2; the
+            # colour key comes only now, where the column no longer passes
+            pack = Rectangle(width=out.nums.width + 0.2, height=out.nums.height + 0.1,
+                             stroke_color=T.V, stroke_width=1.5, fill_color=T.V,
+                             fill_opacity=0.45).move_to(out.nums)
+            self.play(FadeIn(pack), FadeOut(out), run_time=0.12 * t)
+            self.gone(out)
+            self.play(ReplacementTransform(pack, strips[mine]), FadeOut(slot),
+                      FadeInPlace(legend), run_time=0.23 * t)
+            self.gone(slot)
 
         def join_up(t):
             # review 31: copies flew diagonally across each other and the label: all together
@@ -1843,16 +1930,18 @@ class PerHeadScene(StoryboardScene):
             row = joined.copy()
             self.play(GrowFromEdge(wo_box, LEFT), FadeInPlace(wo_sym), FadeInPlace(wo_size),
                       run_time=0.25 * t)
-            # review 29: it was faded while it moved (never seen to arrive): it slides in
-            # whole, then is taken in as Δ_attn comes out
-            self.play(row.animate.stretch_to_fit_width(0.9 * wo_box.width).move_to(wo_box),
-                      run_time=0.35 * t)
-            self.play(row.animate.scale(0.2).set_opacity(0), Create(out_arrow),
-                      FadeIn(delta, target_position=wo_box.get_center(), scale=0.3),
-                      run_time=0.3 * t)
+            # round 33b (review 33: the multiplication not seen, unlike W_Q's): the joined
+            # row's pieces run into the block one after another, as X ran into W_Q; the
+            # block lights up; Δ_attn slides out of its right side
+            self.add(row)
+            self.play(LaggedStart(*[x.animate.move_to(wo_box).scale(0.5).set_opacity(0)
+                                    for x in reversed(row)], lag_ratio=0.12),
+                      Indicate(wo_box, color=T.TEXT, scale_factor=1.08), run_time=0.4 * t)
             self.gone(row)
-            self.play(Indicate(wo_box, color=T.TEXT, scale_factor=1.06),
-                      FadeInPlace(dname), run_time=0.1 * t)
+            self.play(Create(out_arrow),
+                      FadeIn(delta, shift=(delta.get_x() - wo_box.get_right()[0]) * 0.5 * RIGHT),
+                      run_time=0.25 * t)
+            self.play(FadeInPlace(dname), run_time=0.1 * t)
 
         # review 24: the weight rows morphing into the output boxes read as if the weights
         # were the outputs; the rows leave with the grid, and head 2's output (its weighted
@@ -1928,6 +2017,13 @@ class PerHeadScene(StoryboardScene):
         sname3.next_to(cols[2], UP, buff=0.12)
         note = txt(f"{dm} numbers each, added entry by entry", S, T.TEXT)
         note.next_to(sums, DOWN, buff=0.25)
+        # round 33b (review 33x, teach: "bank's X now carries river's value" not seen): what
+        # the update is made from, under it, in its colour
+        h0 = self.head()[0]
+        dtag = txt(f"made in part from head {h0['head']}'s output ≈ value of "
+                   f"'{d['tokens'][h0['top']['pos']]}'", S, T.ATTN)
+        dtag.next_to(note, DOWN, buff=0.2)
+        note = VGroup(note, dtag)
         # what comes after the sum in MiniLM: its LayerNorm, the next video
         # (MiniLM is post-LN: LayerNorm, the feed-forward network, a second LayerNorm)
         # drawn true to the block (review 27: one box hid the FFN's own skip path): LayerNorm,
@@ -1994,7 +2090,7 @@ class PerHeadScene(StoryboardScene):
                 self.play(Indicate(cols[0].nums[i], color=T.X, scale_factor=1.15),
                           Indicate(cols[1].nums[i], color=T.ATTN, scale_factor=1.15),
                           m.animate.set_opacity(1), run_time=0.5 * t / len(cols[2].nums))
-            self.play(FadeInPlace(note), run_time=0.25 * t)
+            self.play(FadeInPlace(note[0]), run_time=0.25 * t)
 
         # the FFN (and MiniLM's second LayerNorm) come before the next layer: said, not skipped
         nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.MUTED)
@@ -2089,6 +2185,29 @@ class PerHeadScene(StoryboardScene):
                                  buff=0, color=T.MUTED, stroke_width=3,
                                  max_tip_length_to_length_ratio=0.5))
             fresh = (*fresh, wq1, wq1name)
+        def travel(t):
+            # round 33b (two reviews: X^(l)+Δ jumped to X^(l+1) with no trace): the sum, a
+            # dot, leaves the plus and runs through LayerNorm, the FFN, its plus and the
+            # second LayerNorm (each lights up as it passes, the dot changing colour there),
+            # then down the arrow to X^(l+1), which comes out where it lands
+            dot = Dot(plus.get_center(), radius=0.07, color=T.TEXT)
+            self.play(FadeIn(dot, scale=2.5), Indicate(plus, color=MARK), run_time=0.12 * t)
+            stops = [ln1, ffn, plus2, ln2]
+            for k, b_ in enumerate(stops):
+                col = ManimColor(T.TEXT).interpolate(ManimColor(T.X), (k + 1) / len(stops))
+                yy = y if b_ is plus2 else y - 0.21
+                self.play(dot.animate.move_to([b_.get_x(), yy, 0]), run_time=0.1 * t)
+                self.play(dot.animate.set_color(col), Indicate(b_, color=MARK,
+                                                               scale_factor=1.06),
+                          run_time=0.08 * t)
+            self.play(dot.animate.move_to([ln2.get_x(), ln2.get_bottom()[1] - 0.1, 0]),
+                      run_time=0.05 * t)
+            end = [x1name.get_x(), x1name.get_top()[1] + 0.05, 0]
+            self.play(Create(a5), dot.animate.move_to(end), run_time=0.15 * t)
+            self.play(FadeOut(dot, scale=0.5), FadeInPlace(nxt), FadeInPlace(x1),
+                      run_time=0.16 * t)
+            self.gone(dot)
+
         def kv_from_x(t):
             src = fresh[0]
             bits = [Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
@@ -2109,9 +2228,9 @@ class PerHeadScene(StoryboardScene):
             dh = d["shape"]["d_head"]
             pair = []
             for l_, vals, path, x_, cap in (
-                    (self.layer, nl["q_here"], nv.q_here.path, -2.4,
+                    (self.layer, nl["q_here"], nv.q_here.path, -3.0,
                      f"layer {self.layer}: the query we followed"),
-                    (nl["layer"], nl["q"], nv.q.path, 2.4,
+                    (nl["layer"], nl["q"], nv.q.path, 3.0,
                      f"layer {nl['layer']}: new Q from the updated X")):
                 c = self.column(vals, path, nd, T.Q, length=dh)
                 c.at(x_, -1.35)
@@ -2131,6 +2250,34 @@ class PerHeadScene(StoryboardScene):
             self.play(strip.animate.move_to(wq1).scale(0.6).set_opacity(0),
                       Indicate(wq1, color=T.Q, scale_factor=1.08), run_time=t)
             self.gone(strip)
+        # round 33b (review 33x, teach: "separately learned matrices" asserted): the two
+        # layers' W_Q of the followed head compared, the plan's cosine, on its sentence
+        has_cos = fresh is not None and n_cues >= 7 and nl.get("w_cos") is not None
+        make_q = [] if fresh is None else [
+            (1.2, x_into_wq),
+            # from just right of the box, clear of it (review 28: it faded in behind it)
+            (1.2, lambda t: self.play(FadeIn(q1, shift=(q1.get_x() - (
+                wq1.get_right()[0] + 0.15 + q1.width / 2)) * RIGHT),
+                                      FadeInPlace(q1name), FadeInPlace(q1how), run_time=t))]
+        cosline, cos_steps = VGroup(), []
+        if has_cos:
+            B = T.TYPE.body
+            cd = len(nl["w_cos_text"].split(".")[-1])
+            # in the free right half under the block row, on four short lines; it leaves
+            # when the voice moves on to the two queries (the one followed comes there)
+            cosline = VGroup(
+                inline(math(f"W_Q^(({nl['layer']},{nl['head']}))", F, T.Q), txt("and", B, T.TEXT),
+                       math(f"W_Q^(({self.layer},{nl['head']}))", F, T.Q), buff=0.15),
+                txt("as long lists of numbers:", B, T.TEXT),
+                inline(txt("cosine similarity", B, T.TEXT), Num(nv.w_cos, None, cd, B, MARK),
+                       buff=0.15),
+                txt("(1: same direction, 0: unrelated)", S, T.TEXT))
+            cosline.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
+            cosline.move_to([0, lane_y - 0.35 - cosline.height / 2, 0])
+            cosline.align_to([6.5, 0, 0], RIGHT)
+            cos_steps = [(1.5, lambda t: self.play(FadeInPlace(cosline[:2]), run_time=t)),
+                         (1, lambda t: self.play(FadeInPlace(cosline[2:]), run_time=t)),
+                         (1, lambda t: self.emphasize(cosline[2][-1], run_time=t))]
         # the query this video followed, beside the new one; what differs: the X and the
         # matrix (with the new query's sentence when the voice has no sentence of its own)
         beside = ([] if fresh is None else [
@@ -2145,6 +2292,9 @@ class PerHeadScene(StoryboardScene):
             # sentence X joins Δ_attn and the sum is written, entry by entry
             (0, [(0.8, lambda t: self.clear_but([held] if held is not None else [], t)),
                  (1.5, arrive),
+                 (1, lambda t: self.play(FadeInPlace(dtag), Indicate(cols[1], color=T.ATTN,
+                                                                     scale_factor=1.05),
+                                         run_time=t)),
                  (2.5, lambda t: summed(t))]),
             # then the diagram of where that sum happens: X around attention, into the plus
             (1, [(2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
@@ -2171,11 +2321,10 @@ class PerHeadScene(StoryboardScene):
                                                  color=T.Q, run_time=t))]
                    if pair else [(1, lambda t: self.emphasize(nxt, run_time=t))])])]
             if fresh is None else [
-            (3, [(0.8, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
+            (3, [(0.6, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
                                             run_time=t), self.gone(sums, *names, sname3, note))),
-                 (1.2, lambda t: self.play(Create(a5), FadeInPlace(nxt), FadeInPlace(x1),
-                                           run_time=t)),
-                 (0.8, lambda t: self.emphasize(x1name, run_time=t))]),
+                 (3, travel),
+                 (0.6, lambda t: self.emphasize(x1name, run_time=t))]),
             # round 32 (review 31b: X^(1) unnamed, W_Q^(1,2) not shown): its own sentence
             # names X^(l+1); the next brings layer l+1's own W_Q and the query it makes
             (4, [
@@ -2188,16 +2337,14 @@ class PerHeadScene(StoryboardScene):
                                             FadeOut(a5), Create(elbow), run_time=t),
                                   self.gone(a5))),
                  (1, lambda t: self.play(FadeInPlace(wq1), FadeInPlace(wq1name), run_time=t)),
-                 (1.2, x_into_wq),
-                 # from just right of the box, clear of it (review 28: it faded in behind it)
-                 (1.2, lambda t: self.play(FadeIn(q1, shift=(q1.get_x() - (
-                     wq1.get_right()[0] + 0.15 + q1.width / 2)) * RIGHT),
-                                           FadeInPlace(q1name), FadeInPlace(q1how),
-                                           run_time=t)),
-                 *([] if n_cues >= 6 else beside)])] + ([
+                 *(cos_steps if has_cos else make_q),
+                 *([] if n_cues >= 6 else beside)])] + ([(5, make_q)] if has_cos else []) + ([
             # the closing sentence (review 32: the video ended on 3 s of silence): the query
             # this video followed beside the new one; keys and values made the same way
-            (5, [*beside,
+            (6 if has_cos else 5, [
+                 *([(0.5, lambda t: (self.play(FadeOutPlace(cosline), run_time=t),
+                                     self.gone(cosline)))] if has_cos else []),
+                 *beside,
                  # X^(l+1) (a blue strip from its column) goes into the key's and the value's
                  # recipe, which are written around it
                  (1.2, lambda t: kv_from_x(t)),
@@ -2212,6 +2359,8 @@ class PerHeadScene(StoryboardScene):
             kept += list(pair) if pair else [sums, *names, note]
         else:
             kept += [m for m in fresh if m is not fresh[7] or n_cues >= 6]
+            if not has_cos:
+                kept.append(cosline)
             if n_cues > 4:
                 kept.append(elbow)
         self.keep(*kept)
