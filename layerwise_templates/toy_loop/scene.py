@@ -34,7 +34,7 @@ it lands, while "its length starts a row of bars" is said), at layer 2 the split
 change: Q's and K's rows and the code leave first; "the grey V" (X^(1) x W_V^(2)) is drawn
 dashed on its word (dashed is the video's one style for "would be"; faint solid is "an earlier
 layer"); "the matrix swap moves V 3.0" draws a solid white line from V^(1)'s tip to the grey
-tip, named "matrix swap 3.0"; "X's move shifts V 0.54 more, from the grey tip to V two's" is shown in
+tip, named "matrix swap 3.0"; "X's move adds 0.54, from the grey tip to V two's" is shown in
 a lens of its own (`split_lens`: the two tips, a few pixels apart on the plane, magnified,
 a solid white line (a part of V's change, like the swap's) from the grey tip to V^(2)'s,
 named "X's move 0.54", the names beyond the
@@ -854,7 +854,7 @@ class ToyLoopScene(StoryboardScene):
             sp = self.v.fresh.split[l - 1]
             legs = [("the matrix swap", self.data["layers"][l - 1][key], via.values,
                      sp.w_parts[name], 1, T.TEXT, "matrix swap"),
-                    ("X's move shifts", via.values, lay[key], sp.x_parts[name], 2, T.TEXT,
+                    ("X's move adds", via.values, lay[key], sp.x_parts[name], 2, T.TEXT,
                      "X's move")]
             drawn = []
             lines = [Line(self.plane.p(a_xy), self.plane.p(b_xy), color=c, stroke_width=4)
@@ -919,7 +919,7 @@ class ToyLoopScene(StoryboardScene):
 
     def split_lens(self, k, a_xy, b_xy, size, digits, color, arrow, ghost, prev_xy, v_xy,
                    name, words: str = "X's move") -> None:
-        """"X's move shifts V 0.54 more, from the grey tip to V two's" (a part of V's change,
+        """"X's move adds 0.54, from the grey tip to V two's" (a part of V's change,
         white as the swap's leg, not X's blue: X itself moved 0.26; reviews 33b): the grey V's tip and V^(l)'s, a
         few pixels apart on the plane, seen magnified: a square marks them, a lens the plane's
         size grows out of it (labelled "magnified"), the two tips' last stretches in it (the
