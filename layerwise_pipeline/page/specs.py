@@ -160,6 +160,9 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].join.x_norm": (
                 "Length of X",
                 "The square root of the sum of its squares: compare it with Δ's."),
+            "data.layers[{l}].join.ratio": (
+                "Length of Δ over length of X",
+                "How long the update is next to the state it is added to (0.5: half as long)."),
             "data.layers[{l}].join.mid": (
                 "X + Δ: '{focus}' after attention, first numbers",
                 "X goes around attention on the skip path; the update is added to it."),
@@ -195,6 +198,10 @@ SPECS: dict[str, dict] = {
             "data.layers[{l}].next.head": (
                 "The head followed into the next layer",
                 "The same head number in the next layer: its own, new matrices."),
+            "data.layers[{l}].next.w_cos": (
+                "Cosine of the followed head's query matrix in this layer and the next",
+                "Both matrices flattened into one list of numbers each: 1 would be the same "
+                "direction, 0 unrelated."),
             "data.layers[{l}].next.layer": (
                 "The next layer",
                 "The layer that reads the X this layer writes."),
