@@ -627,7 +627,7 @@ class AttentionDepthScene(StoryboardScene):
         fr.set_fill(T.BACKGROUND, 1.0)
         return VGroup(fr, x).next_to(box, LEFT, buff=1.2)
 
-    SCORE_T = 0.95              # bank's query meeting the keys (score lines), of a feed's time
+    SCORE_T = 0.85              # bank's query meeting the keys (score lines), of a feed's time
 
     def feed(self, state: int, box, t: float, then, rise: bool = False, extra=(),
              split=(0.25, 0.18, 0.12, 0.15, 0.3), chip=None, row=None) -> None:
@@ -638,7 +638,7 @@ class AttentionDepthScene(StoryboardScene):
         from the left (an input chosen by the test)."""
         c = self.chip(state, box) if chip is None else chip
         if row is not None:             # the score lines' time comes out of the feed's
-            t = max(1.0, t - self.SCORE_T)
+            t = max(0.8, t - self.SCORE_T)
         come, into, fade, go, land = (max(0.15, f * t) for f in split)
         if chip is not None:            # already on screen (built there): it moves in
             # from below, to the block's foot, as a rising X^(l) does (round 31: to its left
@@ -758,15 +758,15 @@ class AttentionDepthScene(StoryboardScene):
                   box.animate.set_stroke(T.TEXT), *old,
                   FadeIn(q_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
                   FadeIn(k_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
-                  run_time=max(go, 0.5))
+                  run_time=max(go, 0.4))
         lines = self.arcs(row)
         for a in lines:
             a.set_stroke(T.Q, width=2.5, opacity=0.9)
         # the names read, they leave as the lines grow (the lines would run through them)
-        self.wait(0.35)
+        self.wait(0.25)
         self.play(LaggedStart(*[Create(a) for a in lines], lag_ratio=0.06),
                   FadeOutPlace(VGroup(q_lab, k_lab), rate_func=squish_rate_func(smooth, 0, 0.4)),
-                  run_time=self.SCORE_T - 0.35)
+                  run_time=self.SCORE_T - 0.25)
         if st.arcs is not None:
             self.remove(st.arcs)
         st.arcs = lines
@@ -1259,12 +1259,18 @@ class AttentionDepthScene(StoryboardScene):
                 # head's arcs leave, then the next head's are drawn; its number rolls (old
                 # out, then new in)
                 # (in place: rolling up, the old digit read as a superscript of "head")
-                anims += [Succession(FadeOutPlace(cur),
-                                     LaggedStart(*[Create(a) for a in row], lag_ratio=0.05)),
+                # (not a Succession: a finished fade restores its opacity until the play
+                # ends, and the old arcs came back under the new)
+                anims += [cur.animate(rate_func=squish_rate_func(smooth, 0, 0.4))
+                          .set_stroke(opacity=0),
+                          LaggedStart(*[Create(a) for a in row], lag_ratio=0.05,
+                                      rate_func=squish_rate_func(smooth, 0.45, 1)),
                           name[1].animate(rate_func=squish_rate_func(smooth, 0, 0.4))
                           .set_opacity(0),
                           FadeIn(nm[1], rate_func=squish_rate_func(smooth, 0.5, 1))]
             self.play(*anims, run_time=0.9)
+            if cur is not None and cur is not row:
+                self.remove(cur)
             if name is not None:
                 self.remove(name[1])
                 self.add(nm[1])
@@ -1901,8 +1907,10 @@ class AttentionDepthScene(StoryboardScene):
             # round 33 (r33: the decisive 0.70 gone after 1.5 s): held, its bar lit as
             # "layer 1's real row" is said (the depth chart's layer 1 bar had this share)
             t_real = self.when_said("real row", self.time)
-            self.hold_until(t_real - 0.6)
-            self.light(cols[3][:2], run_time=max(0.9, min(1.6, t_other - 0.4 - self.time)))
+            rt = t_other - 0.4 - max(self.time, t_real - 0.6)
+            if rt >= 0.8:           # (a silent plan has no time for it)
+                self.hold_until(t_real - 0.6)
+                self.light(cols[3][:2], run_time=min(1.6, rt))
         if self.says("in this order"):
             t_this = self.when_said("in this order", self.time)
             self.hold_until(t_this - 0.2)
