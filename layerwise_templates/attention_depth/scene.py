@@ -85,6 +85,14 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                bank's row on [CLS] + [SEP]"); two side by side share one baseline and the left
                one's label
 
+Round 33b (two fresh reviews): wherever an X goes into a block (`feed` with a row), the dots
+that leave it are named as they land ("bank's query", "each token's key"), the old arcs leave,
+thin score lines grow from bank's query out to every key and the new row's arcs grow out of
+them; the heads switch by leaving and being drawn (no cross-fade), each named head's weight on
+its token under it; the legend "arc width = weight" comes with the first arcs; the mean's line
+in the arcs' place once the head's arcs are gone; the updates at layer 1 are whole columns
+added into X's cells ("attention and feed-forward", as said); no "≈" on any bar.
+
 Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
@@ -124,7 +132,7 @@ LAB = T.TYPE.label          # legends and axis labels the viewer must read
 ROLL = 0.22                 # how far a changing number rolls (old up and out, new up and in)
 NUM = 25                    # the per-token number strip (the voice reads these; r32: from 22)
 ROW_Y = -1.75               # the token row's baseline
-ARC_H = 1.35                # every arc's height above the token tops
+ARC_H = 1.9                 # every arc's height above the token tops (r33: from 1.35, the top band empty)
 WIDTH = 24.0                # stroke width of an arc with weight 1
 GAP = 0.15                  # between token columns (r32: from 0.2, room for larger numbers)
 DIAG_LEFT, DIAG_RIGHT = -6.7, 1.9      # the arc diagram's band
@@ -138,7 +146,7 @@ BAR_MARGIN = 0.15            # the last bar's slot ends this far inside the fram
 TOP_Y = 2.6                 # the counter's row
 ELLIPSIS = "…"
 BLANK = "␣"                 # a token of spaces only (SmolLM2's " " before a digit)
-BLOCK_AT = (-2.4, 1.0)      # the fair test's matrix block, above the arcs (the note has gone)
+BLOCK_AT = (-2.4, 1.3)      # the fair test's matrix block, above the arcs (the note has gone)
 SPACE = 0.14                # between words and numbers in one line (a word's space)
 REF = T.TEXT                # reference lines (head-average, spread evenly, twice that): neutral
 BOX = 0.12                  # a highlight's margin round a number (clear of its digits)
@@ -161,7 +169,9 @@ def share_val(share, adds, size, decimals: int, room: float | None = None) -> VG
     "≈" over the number, centred, where the row is `room` wide only (the chart's close bars:
     beside it, it would touch the next bar's number)."""
     n = Num(share, decimals=decimals, size=size)
-    if bool(adds):
+    # round 33 (both reviews: a "≈" over one number, never explained, every bar rounded
+    # alike): no sign; the voice says "about" where the parts do not add up
+    if True or bool(adds):
         return VGroup(n)
     g = inline(txt("≈", size), n, buff=0.06)
     if room is not None and g.width > room:
@@ -564,6 +574,8 @@ class AttentionDepthScene(StoryboardScene):
         st = self.st
         arcs, nums = self.arcs(row), self.weights(row)
         moves = [] if counter is st.counter else self.counter_to(counter)
+        qk, self._qk_out = (getattr(self, "_qk_out", None) or []), None
+        extra = [*extra, *qk]
         self.play(ReplacementTransform(st.arcs, arcs), *roll(st.nums, nums), *moves, *extra,
                   run_time=t)
         self.remove(st.nums, st.counter)
@@ -615,14 +627,18 @@ class AttentionDepthScene(StoryboardScene):
         fr.set_fill(T.BACKGROUND, 1.0)
         return VGroup(fr, x).next_to(box, LEFT, buff=1.2)
 
+    SCORE_T = 0.85              # bank's query meeting the keys (score lines), of a feed's time
+
     def feed(self, state: int, box, t: float, then, rise: bool = False, extra=(),
-             split=(0.25, 0.18, 0.12, 0.15, 0.3), chip=None) -> None:
+             split=(0.25, 0.18, 0.12, 0.15, 0.3), chip=None, row=None) -> None:
         """The chip comes in (with `extra` alongside), moves into the block; a dot leaves the
         block for the focus word, and `then(run_time)` re-forms the arcs as it lands; `split`:
         each step's share of `t`. `rise`: the chip comes out of the focus word (the layer
         before's output, the model's own X) and enters the block from below; else it comes in
         from the left (an input chosen by the test)."""
         c = self.chip(state, box) if chip is None else chip
+        if row is not None:             # the score lines' time comes out of the feed's
+            t = max(0.8, t - self.SCORE_T)
         come, into, fade, go, land = (max(0.15, f * t) for f in split)
         if chip is not None:            # already on screen (built there): it moves in
             # from below, to the block's foot, as a rising X^(l) does (round 31: to its left
@@ -663,9 +679,11 @@ class AttentionDepthScene(StoryboardScene):
                 self.hold_until(min(self.when_said("updates", self.time) - 0.5,
                                     planned - 3.2))
             before = next(ly.layer for ly in self.v.layers if int(ly.layer) == int(state) - 1)
+            # round 33 (both reviews: "FFN" on screen a minute before it was said): the
+            # words the voice says here
             lab = line(txt("+ layer", LAB), Num(before, decimals=0, size=LAB),
-                       txt("'s updates:", LAB), txt("attention,", LAB, T.ATTN),
-                       txt("then FFN", LAB, T.FFN))
+                       txt("'s updates:", LAB), txt("attention", LAB, T.ATTN), txt("and", LAB),
+                       txt("feed-forward", LAB, T.FFN))
             lab[2].shift(LEFT * (SPACE - 0.02))
             # between the columns and the block (under it), from the diagram's left edge
             lab.next_to(cols, UP, buff=0.2).align_to([DIAG_LEFT, 0, 0], LEFT)
@@ -675,15 +693,19 @@ class AttentionDepthScene(StoryboardScene):
                               / lab.height), about_edge=LEFT)
                 lab.next_to(cols, UP, buff=0.1).align_to([DIAG_LEFT, 0, 0], LEFT)
             self.play(FadeIn(lab, shift=DOWN * 0.15), run_time=0.4)
+            # round 33 (both reviews: caps a few pixels tall, stacked on top, read as
+            # appending): each update is a whole column in its colour, as tall as the
+            # token's, that comes down onto it and is added into its cells (they take its
+            # tint and change), not put on top
             for n_c, col_ in enumerate((T.ATTN, T.FFN)):
-                ups = VGroup(*[k[-1].copy().set_fill(col_, 0.9).set_stroke(col_)
-                               .shift(UP * 0.4).set_opacity(0) for k in cols])
-                self.play(LaggedStart(*[u.animate.move_to(k[-1]).set_fill(opacity=0.9)
+                ups = VGroup(*[k.copy().set_fill(col_, 0.55).set_stroke(col_, opacity=1)
+                               .shift(UP * 0.35).set_opacity(0) for k in cols])
+                self.play(LaggedStart(*[u.animate.move_to(k).set_fill(opacity=0.55)
                                         .set_stroke(opacity=1) for u, k in zip(ups, cols)],
                                       lag_ratio=0.04), run_time=0.6)
                 self.play(FadeOutPlace(ups), *[
                     k[i_].animate.set_fill(T.X, 0.2 + 0.15 * ((i_ + j_ + n_c) % 4))
-                    for j_, k in enumerate(cols) for i_ in range(len(k))], run_time=0.35)
+                    for j_, k in enumerate(cols) for i_ in range(len(k))], run_time=0.45)
             into = max(0.8, planned - self.time)
             st_extra_out = [FadeOutPlace(lab)]
             self.play(cols.animate.move_to(c).scale(0.3).set_opacity(0), *st_extra_out,
@@ -705,15 +727,54 @@ class AttentionDepthScene(StoryboardScene):
         arc_top = max(m.get_top()[1] for m in st.label.values()) + 0.08
         dots = [Dot(box.get_bottom(), radius=0.09, color=T.Q).set_z_index(3)]
         ends = [[self.focus_x(), arc_top, 0]]
-        for j, x in st.xs.items():
-            if j not in self.v.focus.values:
-                # r33: in X's blue (K's teal read as another X, near the [CLS] green)
-                dots.append(Dot(box.get_bottom(), radius=0.07, color=T.X).set_z_index(3))
-                ends.append([x, arc_top, 0])
+        key_js = [j for j in st.xs if j not in self.v.focus.values]
+        for j in key_js:
+            # r33: in X's blue (K's teal read as another X, near the [CLS] green)
+            dots.append(Dot(box.get_bottom(), radius=0.07, color=T.X).set_z_index(3))
+            ends.append([st.xs[j], arc_top, 0])
+        if row is None:
+            self.play(*[d.animate.move_to(e) for d, e in zip(dots, ends)],
+                      box.animate.set_stroke(T.TEXT), run_time=go)
+            self.remove(*dots)
+            then(land)
+            return
+        # round 33 (both reviews: unlabelled dots, the new arcs just replacing the old): the
+        # dots are named as they land (bank's query, each token's key); the old arcs leave;
+        # bank's query meets every key (a thin score line from bank out to each key); the
+        # new weights' arcs grow out of those lines (they reshape as the row lands)
+        y_l = arc_top + 0.32
+        q_lab = txt(f"{self.v.word}'s query", LAB, T.Q).move_to([self.focus_x(), y_l, 0])
+        if q_lab.get_right()[0] > DIAG_RIGHT:
+            q_lab.shift(LEFT * (q_lab.get_right()[0] - DIAG_RIGHT))
+        left_x = [st.xs[j] for j in key_js if st.xs[j] < self.focus_x() - 0.6]
+        k_lab = txt("each token's key", LAB, T.X)
+        k_lab.move_to([(min(left_x) + max(left_x)) / 2 if left_x else DIAG_LEFT + 1.2, y_l, 0])
+        if k_lab.get_left()[0] < DIAG_LEFT:
+            k_lab.shift(RIGHT * (DIAG_LEFT - k_lab.get_left()[0]))
+        if k_lab.get_right()[0] > q_lab.get_left()[0] - 0.3:
+            k_lab.shift(LEFT * (k_lab.get_right()[0] - q_lab.get_left()[0] + 0.3))
+        old = [st.arcs.animate.set_stroke(opacity=0)] if st.arcs is not None else []
         self.play(*[d.animate.move_to(e) for d, e in zip(dots, ends)],
-                  box.animate.set_stroke(T.TEXT), run_time=go)
-        self.remove(*dots)
+                  box.animate.set_stroke(T.TEXT), *old,
+                  FadeIn(q_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
+                  FadeIn(k_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
+                  run_time=max(go, 0.4))
+        lines = self.arcs(row)
+        for a in lines:
+            a.set_stroke(T.Q, width=2.5, opacity=0.9)
+        # the names read, they leave as the lines grow (the lines would run through them)
+        self.wait(0.25)
+        self.play(LaggedStart(*[Create(a) for a in lines], lag_ratio=0.06),
+                  FadeOutPlace(VGroup(q_lab, k_lab), rate_func=squish_rate_func(smooth, 0, 0.4)),
+                  run_time=self.SCORE_T - 0.25)
+        if st.arcs is not None:
+            self.remove(st.arcs)
+        st.arcs = lines
+        self._qk_out = [FadeOutPlace(VGroup(*dots))]
         then(land)
+        if getattr(self, "_qk_out", None):          # `then` did not reshape the arcs
+            self.play(*self._qk_out, run_time=0.3)
+            self._qk_out = None
 
     def x_columns(self, cells: int = 5, height: float = 0.16, foot: float | None = None,
                   dx: float = 0.0, ghost: bool = False) -> VGroup:
@@ -751,7 +812,9 @@ class AttentionDepthScene(StoryboardScene):
         adds, norms, sides = VGroup(), VGroup(), VGroup()
         branch_pts = []
         cursor = x0.get_right()[0]
-        for k, (name, col) in enumerate(zip(("attention", "FFN"), (T.ATTN, T.FFN))):
+        # round 33: named as the voice names it (the depth beat said "feed-forward")
+        ffn = "feed-forward" if self.says("feed-forward update") else "FFN"
+        for k, (name, col) in enumerate(zip(("attention", ffn), (T.ATTN, T.FFN))):
             bx = cursor + 0.22
             lab = VGroup(line(txt("layer", LAB), Num(layer0, decimals=0, size=LAB)),
                          txt(name, LAB, col)).arrange(DOWN, buff=0.06)
@@ -841,8 +904,6 @@ class AttentionDepthScene(StoryboardScene):
         self.play(d.animate.move_to(x1.get_left()), run_time=0.3)
         self.remove(d)
         self.play(FadeIn(x1, shift=RIGHT * 0.2, scale=0.6), run_time=0.4)
-        # round 33 (small and faint as its number was said): full size, it pulses
-        self.play(x1.animate(rate_func=there_and_back).scale(1.25), run_time=0.5)
         return VGroup(x0, path, adds, norms, sides), x1
 
     def swap_input(self, old, new, t: float) -> None:
@@ -1120,7 +1181,9 @@ class AttentionDepthScene(StoryboardScene):
         # round 31: under the token row (the weights' row is still empty there); round 33
         # (built while the voice was still on the heads, its terms unnamed): the whole line
         # comes at "their mean", each term rising out of the word with its head's name over it
-        eq.move_to([mid_x, ROW_Y - 0.84, 0])
+        # round 33 (both reviews: squeezed between the tokens and the caption, head 11's arcs
+        # still drawn): in the arcs' place, the head's arcs cleared first
+        eq.move_to([mid_x, ROW_Y + 0.85, 0])
         if eq.get_left()[0] < DIAG_LEFT:
             eq.shift(RIGHT * (DIAG_LEFT - eq.get_left()[0]))
         eq_head = VGroup(*eq_parts[:2])
@@ -1144,7 +1207,7 @@ class AttentionDepthScene(StoryboardScene):
             whole_eq.shift(LEFT * (whole_eq.get_right()[0] - DIAG_RIGHT))
         if whole_eq.get_left()[0] < DIAG_LEFT:
             whole_eq.shift(RIGHT * (DIAG_LEFT - whole_eq.get_left()[0]))
-        cur, name, lit, eg = None, None, None, None
+        cur, name, lit, eg, hnum = None, None, None, None, None
         for k, (h_j, j) in enumerate(seq):
             if j is None:
                 t_h = self.time + 0.5
@@ -1167,8 +1230,11 @@ class AttentionDepthScene(StoryboardScene):
             if eg is not None:
                 anims.append(FadeOutPlace(eg))
                 eg = None
+            if hnum is not None:
+                anims.append(FadeOutPlace(hnum))
+                hnum = None
             if j is None:
-                eg = txt("for example,", LAB, T.MUTED).next_to(nm, LEFT, buff=0.15)
+                eg = txt("for example,", LAB, T.TEXT).next_to(nm, LEFT, buff=0.15)
                 anims.append(FadeIn(eg, shift=DOWN * 0.2))
             if lit is not None:
                 # round 31: the ring leaves one head and is drawn at the next (sliding
@@ -1177,14 +1243,34 @@ class AttentionDepthScene(StoryboardScene):
                           FadeOutPlace(lit[1]), Create(ring)]
             else:
                 anims += [Create(ring)]
+            # round 33 (r33x: the legend came 10 s after the first arc): what an arc's width
+            # means comes with the first arcs (the note's line, in the top band)
+            legend = [FadeIn(st.note, shift=DOWN * 0.15)] if cur is None and not schematic \
+                and st.note is not None and not getattr(self, "_legend_in", False) else []
+            if legend:
+                self._legend_in = True
             if cur is None and pre is not None:     # already drawn at "softmax"
                 anims += [ReplacementTransform(pre, row), FadeIn(nm, shift=DOWN * 0.2)]
             elif cur is None:
                 anims += [LaggedStart(*[Create(a) for a in row], lag_ratio=0.08),
-                          FadeIn(nm, shift=DOWN * 0.2)]
-            else:       # the name and the arcs change together (never one without the other)
-                anims += [ReplacementTransform(cur, row), *tick(name[1], nm[1])]
+                          FadeIn(nm, shift=DOWN * 0.2), *legend]
+            else:
+                # round 33 (r33x: the heads' arcs cross-faded, a ghost "2" by "head"): one
+                # head's arcs leave, then the next head's are drawn; its number rolls (old
+                # out, then new in)
+                # (in place: rolling up, the old digit read as a superscript of "head")
+                # (not a Succession: a finished fade restores its opacity until the play
+                # ends, and the old arcs came back under the new)
+                anims += [cur.animate(rate_func=squish_rate_func(smooth, 0, 0.4))
+                          .set_stroke(opacity=0),
+                          LaggedStart(*[Create(a) for a in row], lag_ratio=0.05,
+                                      rate_func=squish_rate_func(smooth, 0.45, 1)),
+                          name[1].animate(rate_func=squish_rate_func(smooth, 0, 0.4))
+                          .set_opacity(0),
+                          FadeIn(nm[1], rate_func=squish_rate_func(smooth, 0.5, 1))]
             self.play(*anims, run_time=0.9)
+            if cur is not None and cur is not row:
+                self.remove(cur)
             if name is not None:
                 self.remove(name[1])
                 self.add(nm[1])
@@ -1192,9 +1278,13 @@ class AttentionDepthScene(StoryboardScene):
             cur, name, lit = row, nm, (h_j, ring)
             rt = min(1.8, t_after - 0.6 - self.time)
             if rt >= 0.8 and j in st.label:
+                # round 33 (r33x): the head's own number on that token, under it (where the
+                # row's weights go), as its arc lights
+                hnum = Num(lay.heads[h_j][j], decimals=int(v.decimals), size=NUM,
+                           color=T.WEIGHTS).move_to([st.xs[j], ROW_Y - 0.45, 0])
                 self.emphasize(st.label[j], buff=0.08, run_time=rt,
                                extra=[row[kk.index(j)].animate(rate_func=there_and_back)
-                                      .set_stroke(T.POINTER)])
+                                      .set_stroke(T.POINTER), FadeIn(hnum, shift=UP * 0.1)])
         self.hold_until(t_arcs - 0.3)
         mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
                         txt("heads: the head-average", LAB))
@@ -1209,7 +1299,12 @@ class AttentionDepthScene(StoryboardScene):
             gone.append(name.animate(rate_func=early).shift(UP * ROLL).set_opacity(0))
         if eg is not None:
             gone.append(FadeOutPlace(eg, rate_func=early))
+        if hnum is not None:
+            gone.append(FadeOutPlace(hnum, rate_func=early))
         has_eq = word_j in st.xs and bool(pair)
+        if has_eq and cur is not None:
+            gone.append(FadeOutPlace(cur, rate_func=early))
+            cur = None
         rise = []
         if has_eq:
             # "Their mean": the named heads' weights on the word rise out of it into the line,
@@ -1223,27 +1318,27 @@ class AttentionDepthScene(StoryboardScene):
                             rate_func=squish_rate_func(smooth, 0.4, 1))]
         self.play(*[c.animate(rate_func=there_and_back).set_color(T.POINTER).scale(1.15)
                     for c in chips], *gone, *rise, run_time=1.0)
+        # round 33: the line is in the arcs' place: it leaves (its mean with it: under the
+        # token row it would cross the word) before the mean's arcs are drawn there
         moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
-            else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08)]
+            else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08,
+                              rate_func=squish_rate_func(smooth, 0.3 if has_eq else 0, 1))]
         if has_eq:
             # the mean completes the line, its terms kept in place (round 31: they merged
             # into it and left empty slots in the line)
             self.play(FadeIn(mean_num, shift=LEFT * 0.2), run_time=0.6)
+            self.wait(0.8)          # r33: the whole line read before it leaves
         self.play(*moves, FadeOutPlace(VGroup(heads_lab, chips),
                                        rate_func=squish_rate_func(smooth, 0, 0.5)),
                   FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
-                  *([mean_num.animate.move_to(self.num_at(st.nums, word_j)),
-                     FadeOutPlace(VGroup(eq_head, *eq_ops, *terms, *eq_tail, term_tags),
-                                  rate_func=squish_rate_func(smooth, 0, 0.35))]
+                  *([FadeOutPlace(VGroup(eq_head, *eq_ops, *terms, *eq_tail, term_tags,
+                                         mean_num),
+                                  rate_func=squish_rate_func(smooth, 0, 0.3))]
                     if has_eq else []),
-                  run_time=1.3)
+                  run_time=1.4)
         self.remove(*chips, *([name] if name is not None else []))
         self.add(st.arcs)
-        if has_eq:
-            # the mean is the word's number in the row under the tokens (the rest come later)
-            self.remove(mean_num)
-            self.add(self.num_at(st.nums, word_j))
-        self.early_num = word_j if has_eq else None
+        self.early_num = None
         st.extra = [mean_lab]
         # "... and it adds up to 1": the note's formula rolls out, what the arcs are rolls in
         t_adds = self.when_said("adds up to", self.time)
@@ -1254,8 +1349,12 @@ class AttentionDepthScene(StoryboardScene):
             self.remove(st.note[0])
             st.note = VGroup(*st.note[1:])
         else:
-            # the label leaves up, the note comes in its place at the top (one line)
-            self.play(FadeOutPlace(mean_lab), FadeIn(st.note, shift=UP * ROLL), run_time=0.8)
+            # the label leaves up; the note (up since the first arcs) is read
+            if getattr(self, "_legend_in", False):
+                self.play(FadeOutPlace(mean_lab), run_time=0.6)
+            else:
+                self.play(FadeOutPlace(mean_lab), FadeIn(st.note, shift=UP * ROLL),
+                          run_time=0.8)
         st.extra = []
         self.emphasize(st.note[0], run_time=0.9, buff=0.04)
         # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it
@@ -1313,7 +1412,9 @@ class AttentionDepthScene(StoryboardScene):
                 if int(j) in st.xs and i < len(b.parts):
                     c = self.num_at(st.nums, int(j)).copy()
                     part = b.parts[i]
-                    to = [part.get_left()[0] - 0.1 - c.width / 2, part.get_center()[1], 0]
+                    # round 33 (r33: left of the bar they rose across [SEP] and its arc):
+                    # right of the bar, rising in the slot the next bar has not taken yet
+                    to = [part.get_right()[0] + 0.12 + c.width / 2, part.get_center()[1], 0]
                     low = c.get_center()[1] - 0.42
                     movers.append(Succession(
                         c.animate(run_time=0.25).shift(DOWN * 0.42),
@@ -1393,7 +1494,7 @@ class AttentionDepthScene(StoryboardScene):
             self.show_layer(l, rt, bar=True, keep_header=True)
 
         self.feed(int(v.layers[l].layer), block.box, t, land, rise=True, extra=roll_in,
-                  split=split)
+                  split=split, row=v.layers[l].row)
         box = block.box
         st.block = VGroup(box, *nb[1:])
         st.block.box = box
@@ -1467,7 +1568,7 @@ class AttentionDepthScene(StoryboardScene):
         if own:
             for i, l in enumerate(between):
                 t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(3 + i, n))
-                self.hold_until(max(self.cue_at(2 + i) - 0.15, t_l - 1.6))
+                self.hold_until(max(self.cue_at(2 + i) - 0.15, t_l - 1.6 - self.SCORE_T))
                 if chips:
                     self.next_layer_at(l, t_l)
                 else:
@@ -1513,7 +1614,7 @@ class AttentionDepthScene(StoryboardScene):
         hi = int(v.sink.max.layer)
         for l in mids[-1:]:
             t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(n - 1, n) + 1.0)
-            self.hold_until(max(self.mark(n - 1, n) - 0.15, t_l - 1.8))
+            self.hold_until(max(self.mark(n - 1, n) - 0.15, t_l - 1.8 - self.SCORE_T))
             if chips:
                 self.next_layer_at(l, t_l)
             else:
@@ -1548,8 +1649,11 @@ class AttentionDepthScene(StoryboardScene):
             self.show_layer(1, rt, bar=True, keep_header=True)
 
         # the header rolls to layer 1 as X^(1) rises (with the block's "layer 1")
+        # round 33 (r33x: layer 1's vectors drawn over layer 0's dimmed arcs): the old arcs
+        # leave before the vectors rise
         self.feed(int(self.v.layers[1].layer), st.block.box, t, land_, rise=True,
-                  extra=[*self.counter_to(header), *self.dim_row(0.1)],
+                  row=self.v.layers[1].row,
+                  extra=[*self.counter_to(header), *self.dim_row(0.0)],
                   split=(0.3 * f, 0.25 * f, 0.1 * f, 0.15 * f, land / t))
 
     def beat_why(self, beat) -> None:
@@ -1634,7 +1738,8 @@ class AttentionDepthScene(StoryboardScene):
 
         def feed(state, row, t, tag_in, extra=(), chip=None, split=None):
             self.feed(state, box, t, lambda rt: self.show_row(row, VGroup(), rt, extra=tag_in),
-                      extra=extra, chip=chip, **({} if split is None else {"split": split}))
+                      extra=extra, chip=chip, row=row,
+                      **({} if split is None else {"split": split}))
 
         # the stage goes back to layer 0's row (the old X's reading) and dims to a ghost;
         # the old header leaves before the new one comes
@@ -1768,7 +1873,8 @@ class AttentionDepthScene(StoryboardScene):
         chip = None
         gone = []
         t_att = self.when_said("attention update", self.time)
-        t_ffn = self.when_said("ffn update", t_att + 1.0)
+        t_ffn = self.when_said("feed-forward update" if self.says("feed-forward update")
+                               else "ffn update", t_att + 1.0)
         if first and t_ffn - self.time > 2.4:
             # the diagram gets the arcs' place: the arcs, their numbers and their tag go (they
             # come back as X^(1) goes into the block); the test's panel stays on the right
@@ -1797,6 +1903,14 @@ class AttentionDepthScene(StoryboardScene):
         # "In this order, the rise came with the changed X" / "..., little change": the
         # block, then the two bars of its own matrices (old X, new X)
         t_other = self.when_said("other order", self.time + 3.0)
+        if self.says("real row"):
+            # round 33 (r33: the decisive 0.70 gone after 1.5 s): held, its bar lit as
+            # "layer 1's real row" is said (the depth chart's layer 1 bar had this share)
+            t_real = self.when_said("real row", self.time)
+            rt = t_other - 0.4 - max(self.time, t_real - 0.6)
+            if rt >= 0.8:           # (a silent plan has no time for it)
+                self.hold_until(t_real - 0.6)
+                self.light(cols[3][:2], run_time=min(1.6, rt))
         if self.says("in this order"):
             t_this = self.when_said("in this order", self.time)
             self.hold_until(t_this - 0.2)
@@ -1810,6 +1924,10 @@ class AttentionDepthScene(StoryboardScene):
         # goes in, the arcs re-form from that output, its bar grows in the free slot
         t_swap = self.when_said(f"{float(tie.swap_sink):.2f}", t_other + 2.5, after=t_other)
         self.hold_until(t_other - 0.3)
+        if self.burned is None and first:
+            # round 33 (r33: "in both orders" captioned 37 s early): the caption turns to
+            # the other order as it is said
+            self.set_caption(f"The other order: layer {l0}'s matrices fed X of layer {tl}.")
         back = self.qk_block(prev.layer)
         back.shift(box.get_center() - back.box.get_center())
         # the arcs are the block's output: they dim to a ghost as its index changes and
@@ -1875,6 +1993,8 @@ class AttentionDepthScene(StoryboardScene):
         # one-swap bars, neither reaching the model's own, then that one) or "in either
         # order, the fall came with the layer's own matrices" (its matrices' two bars)
         self.hold_until(t_end - 0.2)
+        if self.burned is None and first and both and self.says("neither alone"):
+            self.set_caption(f"Layer {tl}: neither alone gives the full rise; both together do.")
         if both and self.says("the new x alone"):
             # "the new X alone takes 0.40 to 0.47, the new matrices alone to 0.34; both
             # together, 0.70": each pair ringed as said (the layer before's bar with the one
@@ -1926,6 +2046,12 @@ class AttentionDepthScene(StoryboardScene):
         cls = int(v.special[0])
         sink = " and ".join(map(as_written, v.special_tokens.values))
         verb = "are" if len(v.special_tokens.values) > 1 else "is"
+        if self.says("the sink is"):
+            # round 33 (r33x: SEP gets 0.01-0.03 here): the voice names the one special
+            # token that takes the share at the peak; the screen names it alike
+            top = max(range(len(v.special_tokens.values)),
+                      key=lambda i: float(v.layers[hi].on_special[i]))
+            sink, verb = as_written(v.special_tokens.values[top]), "is"
         reading = VGroup(txt("a common reading, not a measurement:", LAB),
                          txt(f"{sink} {verb} a \"sink\", where heads", LAB),
                          txt("park attention they do not need", LAB))
@@ -1961,7 +2087,7 @@ class AttentionDepthScene(StoryboardScene):
         # the reading leaves as the voice turns to the last layer, the block comes back;
         # the caption turns to the last layer with it (round 28: its fall played under
         # "The sink: a reading, not a measurement")
-        self.hold_until(min(t_say, t_num - 1.6) - 0.3)
+        self.hold_until(min(t_say, t_num - 1.6 - self.SCORE_T) - 0.3)
         if self.burned is None:
             self.set_caption(
                 f"Layer {int(v.layers[L - 1].layer)}: the share on "
@@ -2315,7 +2441,7 @@ class AttentionDepthScene(StoryboardScene):
                   *self.approx_in(*[b.val for b in chart[1:]]), run_time=0.8)
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
         # tests' and heads' bars
-        t_dep = self.when_said("moves with depth", self.time)
+        t_dep = self.when_said("with depth", self.time)
         self.hold_until(t_dep - 0.2)
         self.emphasize(VGroup(*[VGroup(b.parts, b.val) for b in chart[1:]]), buff=0.1,
                        run_time=1.4)
