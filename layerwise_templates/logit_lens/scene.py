@@ -76,6 +76,7 @@ GUIDE_GAP = 0.25           # the space guide line over the lens boxes
 SLOW_UPDATES = 2           # the opening's updates shown one by one before the fast-forward
 RACE_SAID = 1.8            # the step the voice describes ("slides as it moves"), slow
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
+POINT_TIME = 1.0           # ... and for the pointer at the answer as it enters the top k
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
 PIPE_BOX = (3.1, 1.45)     # a step of the lens: its words on top, what it does to the row under
 PIPE_GAP = 0.45            # between the steps (their arrows)
@@ -422,6 +423,9 @@ class LogitLensScene(StoryboardScene):
         runner = Dot(self.ruler_dots[self.last_lens].get_center(), radius=0.09, color=T.X)
         if old is not None:
             self.detach(panel, old)
+        if why:     # r32: the dot sets off, and the lens's steps come, with "Take X 7 there"
+            # (they were up while the voice was still on the prompt)
+            self.hold_until_cue(self.cue_with("Take X", max(0, self.n_cues() - 3)))
         self.play(runner.animate.move_to(dot), *dims,
                   *([FadeOutPlace(old)] if old is not None else []),
                   run_time=self.quick(0.12, 1.4))
@@ -845,6 +849,8 @@ class LogitLensScene(StoryboardScene):
                         self.point_at(race.rows[self.data["answer"]["id"]])
         elif slow:
             left = self.beat_start + self.beat_end(beat) - self.time - RACE_TAIL
+            if enter in slow:       # r32: the pointer's flick is time too (silent plans ran
+                left -= POINT_TIME  # 0.7 s past the beat)
             per = max(RACE_SLOW[0], min(RACE_SLOW[1], left / len(slow)))
             for l in slow:
                 move = min(RACE_SLIDE, per)

@@ -1,8 +1,8 @@
 """The `prompts` beat: the lens over every sentence of the storyboard. First the prompts and
 their final answers (a list, as the voice says how they are scored), then the list leaves and
 the median rank of each prompt's own answer is drawn state by state on a log axis, with the
-shown prompt's curve faint behind it; the count of answers already in the top k for good is
-marked where the voice says it."""
+shown prompt's curve faint behind it; the top-k line is drawn and the median's points inside
+it are boxed where the voice says the median enters it."""
 
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ LIST_SIZE = T.LABEL_SIZE  # their text: the list fills the frame (at the small s
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
 LEGEND_WIDTH = 4.4        # the legend's widest entry, beside the median-rank axes
 KEY_SIZE = T.LABEL_SIZE   # the legend's text (at the small size it read ~11 px)
-FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their own
 
 
 def prompt_list(v) -> VGroup:
@@ -88,11 +87,24 @@ class MedianPlot:
                         ).set_points_as_corners([self.pt(l, r) for l, r in enumerate(ranks)])
 
 
+def timeline(scene, n_said: int):
+    """(cue, at): a beat's sentence index clamped to its cues, and the scene time sentence i
+    starts. Silent (no cues), sentence i of `n_said` starts i / n_said into the beat (r32:
+    every sentence was at the beat's end, and the scene's least run times added up to ~10 s
+    past its planned duration)."""
+    cues = scene.beat.get("cues") or []
+    if cues:
+        cue = lambda i: min(i, len(cues) - 1)      # noqa: E731
+        return cue, lambda i: scene.cue_at(cue(i))
+    dur, t0 = float(scene.beat["duration"]), scene.beat_start
+    return (lambda i: i), (lambda i: t0 + dur * min(i, n_said) / n_said)
+
+
 def beat_prompts(scene, v) -> None:
     """The handler (called by LogitLensScene.beat_prompts with the plan's view)."""
     p = v.prompts
     n_cues = scene.n_cues()
-    cue = lambda i: min(i, max(0, n_cues - 1))
+    cue, at = timeline(scene, 6)
     # "at X^(21) the median is 836.5 ...": in the lines' sentence (cue 2) or one of its own;
     # the later sentences move on by as many
     nums = scene.cue_with("the median is", 2)
@@ -124,14 +136,14 @@ def beat_prompts(scene, v) -> None:
                    run_time=0.8)
         rest = rows[1:]
     scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
-               run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
+               run_time=scene.pace(at(1) + 1.0, 1, 1.5, cap=2.2))
     # "... scored against its own final answer": each answer underlined in turn, down the list
     # (the first already is: Paris's line)
     romeo = scene.cue_with("Romeo", None)
     lines_at = scene.cue_with("becomes one line", None)
     named = scene.cue_with("white line", nums - 1)
     todo = marks[1:] if line is not None else marks
-    until = scene.cue_at(cue(romeo if romeo is not None else named))
+    until = at(romeo if romeo is not None else named)
     scene.play(LaggedStart(*[Create(m) for m in todo], lag_ratio=0.6),
                run_time=max(0.6, until - scene.time - 0.3))
     scene.adopt(frame, *rows)
@@ -140,10 +152,10 @@ def beat_prompts(scene, v) -> None:
     listing = frame
     if romeo is not None:
         # "for Romeo and, that answer is the model's own next token": its row boxed
-        scene.hold_until_cue(cue(romeo))
+        scene.hold_until(at(romeo))
         scene.emphasize(VGroup(rows[-1], marks[-1]),
-                        run_time=max(1.0, scene.cue_at(cue(romeo + 1)) - scene.time - 0.3))
-    scene.hold_until_cue(cue(lines_at if lines_at is not None else named))
+                        run_time=max(1.0, at(romeo + 1) - scene.time - 0.3))
+    scene.hold_until(at(lines_at if lines_at is not None else named))
     mp = MedianPlot(v)
     plot = mp.group
     plot.set_y(scene.top - plot.height / 2).set_x(0)
@@ -174,7 +186,7 @@ def beat_prompts(scene, v) -> None:
     axis_name = plot[2]
     plot.remove(axis_name)
     t_move = scene.time
-    t_named = scene.cue_at(cue(named))
+    t_named = at(named)
     L0 = len(p.items[0].ranks)
     # r31b: Paris's underline stays yellow all the way (it turned grey, then yellow again)
     flat = VGroup(*[Line(mp.pt(0, float(it.ranks[0])), mp.pt(L0 - 1, float(it.ranks[0])),
@@ -208,7 +220,7 @@ def beat_prompts(scene, v) -> None:
     # "the white line is their median rank": drawn, with its key, as that is said; "the
     # yellow one Paris": Paris's line turns yellow, with its key, as that is said
     scene.hold_until(t_named)
-    t_end = scene.cue_at(cue(named + 1))
+    t_end = at(named + 1)
     scene.play(Create(med, rate_func=linear), FadeIn(key[0], shift=0.1 * LEFT),
                run_time=max(1.0, 0.5 * (t_end - t_named)))
     scene.play(ShowPassingFlash(own[0].copy().set_stroke(T.HIGHLIGHT, 6, 1.0), time_width=0.5),
@@ -217,11 +229,11 @@ def beat_prompts(scene, v) -> None:
     # the prompts' own lines step back (still there, fainter): the eye keeps to the median
     # and Paris
     scene.play(FadeIn(dots),
-               *[m.animate.set_stroke(opacity=0.2) for m in own[1:]], run_time=0.6)
+               *[m.animate.set_stroke(opacity=0.1) for m in own[1:]], run_time=0.6)
     scene.adopt(plot, own, med, dots, key)
     # "at X^(21) the median is still 836.5 and Paris is at 3,241": each point circled with
     # its number as it is said (the median above its line, Paris under its own)
-    t2, t3 = t_move, scene.cue_at(cue(3 + o))
+    t2, t3 = t_move, at(3 + o)
     said = []
     l = min(20, L - 1)
     if len(p.items[0].ranks) > l:
@@ -236,13 +248,13 @@ def beat_prompts(scene, v) -> None:
                             color=T.HIGHLIGHT), buff=0.08),
                  DOWN, 0.72)]
     if nums != 2:       # said in a sentence of their own: spread over it
-        t2, t3 = scene.cue_at(cue(nums)), scene.cue_at(cue(nums + 1))
-        said = [(at, num, side, w) for (at, num, side, _), w in zip(said, (0.3, 0.65))]
+        t2, t3 = at(nums), at(nums + 1)
+        said = [(spot, num, side, w) for (spot, num, side, _), w in zip(said, (0.3, 0.65))]
     callouts = []
-    for at, num, side, when in said:
+    for spot, num, side, when in said:
         # a ring on the very point the number names, the number straight above/below it
-        ring = Circle(radius=0.1, stroke_color=at.get_color(), stroke_width=2.5
-                      ).move_to(at.get_center())
+        ring = Circle(radius=0.1, stroke_color=spot.get_color(), stroke_width=2.5
+                      ).move_to(spot.get_center())
         num.next_to(ring, UP if side[1] > 0 else DOWN, buff=0.08)
         if side[1] > 0:       # its right end over the ring: the median climbs steeply right
             num.align_to(ring, RIGHT)      # of it (a number there sat on the line)
@@ -250,77 +262,20 @@ def beat_prompts(scene, v) -> None:
         scene.play(Create(ring), FadeIn(num), run_time=0.6)
         scene.adopt(plot, ring, num)
         callouts.append(VGroup(ring, num))
-    # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
-    # line, and each prompt that crosses it for good by X^(26) marked there and named
-    scene.hold_until_cue(cue(3 + o))
-    k = 25
-    # r31b: the Paris call-out leaves before the rank-10 line and the green dots come (the
-    # frame had both call-outs, the line, three dots and a four-entry key at once)
-    paris_out = [m for c in callouts[1:] for m in c]
-    scene.detach(plot, *paris_out)
-    scene.play(Create(cut), FadeIn(cut_name), *[FadeOut(m) for m in paris_out],
-               run_time=scene.quick(0.04, 0.6))
-    marks, names, whose = VGroup(), VGroup(), []
-    items = list(p.items)
-    for idx, it in sorted(enumerate(items), key=lambda e: (e[1].top_from.value is None,
-                                                          e[1].top_from.value or 0)):
-        if it.top_from.value is None:
-            continue
-        l = int(it.top_from)
-        if l > k:           # only the answers the voice counts are marked (no unsaid dots)
-            continue
-        m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08, color=FOR_GOOD)
-        marks.add(m)
-        # r31: named in the legend, right of the axes (above its dot, "␣into" sat on the
-        # median's and the green lines' climb)
-        name = txt(str(it.answer.display), KEY_SIZE, FOR_GOOD, mono=True)
-        names.add(name)
-        whose.append(idx)
-    note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
-                  txt("of", T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
-                  txt("answers in the top", T.LABEL_SIZE),
-                  Num(p.top, decimals=0, size=T.LABEL_SIZE),
-                  txt("for good by", T.LABEL_SIZE), x_label(v.layers[k].state, STATE_INDEX_SIZE),
-                  buff=0.1)
-    note.next_to(mp.axes.axes, DOWN, buff=0.95).align_to(mp.axes.axes, RIGHT)
-    # the green dots' key joins the legend as they come (not before: no key for what is not
-    # drawn yet)
-    good = VGroup(Dot(radius=0.08, color=FOR_GOOD),
-                  inline(txt("in the top", KEY_SIZE, FOR_GOOD),
-                         Num(p.top, decimals=0, size=KEY_SIZE, color=FOR_GOOD),
-                         txt("for good", KEY_SIZE, FOR_GOOD), buff=0.08)
-                  ).arrange(RIGHT, buff=0.1)
-    good.next_to(key, DOWN, buff=0.15, aligned_edge=LEFT)
-    if len(names):      # the names a row under their key, in the order said
-        names.arrange(RIGHT, buff=0.3).next_to(good, DOWN, buff=0.15).align_to(good[1], LEFT)
-    # (r31: no rule at X^(26) either: the note under the axes names the state; the chart
-    # had the rank-10 rule, that one, five labels and a four-line key at once)
-    scene.play(LaggedStart(*[FadeIn(m, scale=2) for m in marks], lag_ratio=0.15),
-               FadeIn(good), run_time=scene.quick(0.1, 1.5))
-    scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
-    scene.adopt(plot, cut, cut_name, marks, note, good)
-    # "those early three are and, the, and into": each name at its mark as it is said
-    scene.hold_until_cue(cue(4 + o))
-    # (spread over the sentence's names and "function words": no still hold while it is said)
-    # r31: the prompts' lines not named step further back as the three are named
-    unnamed = [m for i, m in enumerate(own) if i != 0 and i not in whose]
-    first = True
-    for n, i in zip(names, whose):
-        # r31: its own grey line lights up as its answer is named (the ten lines are told
-        # apart where the voice tells them apart)
-        lit = [own[i].animate.set_stroke(FOR_GOOD, 2.0, 0.9)] if i != 0 else []
-        if first:
-            lit += [m.animate.set_stroke(opacity=0.08) for m in unnamed]
-            first = False
-        scene.play(FadeIn(n, shift=0.1 * DOWN), *lit, run_time=scene.pace(scene.cue_at(cue(4 + o)) + 3.6,
-                                                                   len(names), 0.5, cap=1.2))
-    scene.adopt(plot, names)
-    scene.hold_until_cue(cue(5 + o))
-    # "so in the median, the answer the lens can read comes late": the median's late points,
-    # boxed (no shaded window here: that window is Paris's climb, shown on its own chart)
-    start = int(v.window.start)
-    scene.emphasize(VGroup(*dots[start:]),
-                    run_time=max(1.0, scene.cue_at(cue(6 + o)) - scene.time - 0.3))
+    # "the median enters the top 10 only at X^(27): ... the readable answer comes late": the
+    # call-outs leave (one idea: where the median crosses), the rank-10 line is drawn, and
+    # the median's points from its first one in the top 10 on are boxed. (r32: the "3 of 10
+    # answers in the top 10 for good" passage, its green lines, dots, names and key, was cut:
+    # the frame held ten lines, the median, Paris, three green lines and a five-entry key)
+    scene.hold_until(at(3 + o))
+    for c in callouts:
+        scene.detach(plot, *c)
+    scene.play(Create(cut), FadeIn(cut_name), *[FadeOut(c) for c in callouts],
+               run_time=scene.quick(0.05, 0.8))
+    scene.adopt(plot, cut, cut_name)
+    inside = next((l for l in range(L) if all(float(r) <= float(p.top) for r in ranks[l:])), L - 1)
+    scene.emphasize(VGroup(*dots[inside:]),
+                    run_time=max(1.0, at(4 + o) - scene.time - 0.3))
     scene.spread_from = plot        # what the spread plots replace (a beat of their own)
 
 
@@ -375,7 +330,7 @@ def entropy_part(scene, v, plot) -> None:
         scene, "In our prompt", "spreads its guesses", "median over", "higher than",
         "own output")
     end = scene.cue_at(n_cues)
-    at = lambda i: scene.cue_at(cue(i))
+    cue, at = timeline(scene, 6)
     pair = spread_pair(scene, v)
     ent_box = pair.group[0]
     ent, ent_marks = pair.lines[0]
@@ -396,7 +351,7 @@ def entropy_part(scene, v, plot) -> None:
     scene.hold_until(at(ours_at))
     # "in our prompt, X^(20) put 0.98 on a space: entropy 0.13"
     for card, i in ((cards[0], ours_at), (cards[1], wide_at)):
-        scene.hold_until_cue(cue(i))
+        scene.hold_until(at(i))
         span = max(1.6, at(i + 1) - scene.time - 0.3)
         if card is cards[0]:    # (X^(20)'s top probability is said; X^(29)'s is not)
             scene.play(FadeIn(card[4], shift=0.1 * LEFT), run_time=0.5)
@@ -429,7 +384,7 @@ def entropy_part(scene, v, plot) -> None:
     # "the white line is the median ...: up to X^(27) it stays at or below 1.58": our
     # prompt's note leaves, the median's line is drawn as it is named, then a dashed level
     # at 1.58 runs up to X^(27) (the number said, with its point), the line traced under it
-    scene.hold_until_cue(cue(med_at))
+    scene.hold_until(at(med_at))
     early = pair.series[0][3]
     ax, series, vals, _, _ = pair.series[0]
     # (white, the pointer's colour: yellow is Paris's)
@@ -451,7 +406,7 @@ def entropy_part(scene, v, plot) -> None:
     scene.adopt(ent_box, ent_marks[1])
     # "from X^(28) on it is higher than anywhere before": the last three points, without
     # numbers (the shape is what is said), boxed together
-    scene.hold_until_cue(cue(high_at))
+    scene.hold_until(at(high_at))
     last3 = pair.last_values(0, 3)
     dots3 = VGroup(*[m[0] for m in last3])
     scene.play(LaggedStart(*[FadeIn(d, scale=1.4) for d in dots3], lag_ratio=0.4),
@@ -460,7 +415,7 @@ def entropy_part(scene, v, plot) -> None:
     scene.adopt(ent_box, dots3)
     # "X^(30) is the model's own output: 2.30 there is the model's own uncertainty": the
     # last point's number as it is said, and the note under it (well clear of that number)
-    scene.hold_until_cue(cue(own_at))
+    scene.hold_until(at(own_at))
     L = pair.L
     own_note = VGroup(inline(x_label(v.layers[L - 1].state, T.MATH_SIZE, T.TEXT),
                              txt("is", T.LABEL_SIZE, T.TEXT), buff=0.1),
@@ -478,10 +433,11 @@ def kl_part(scene, v, gone: list) -> None:
     the late layers shaded as the voice closes."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
-        scene, "Its median climbs", "come back below", "Shaded", "chapter says", "what sharpens")
+    nat_at, kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
+        scene, "Each nat", "Its median climbs", "back below", "Shaded", "chapter says",
+        "what sharpens")
     end = scene.cue_at(n_cues)
-    at = lambda i: scene.cue_at(cue(i))
+    cue, at = timeline(scene, 7)       # (silent: "what sharpens" at 6/7 of the beat)
     pair = spread_pair(scene, v)
     kl_box = pair.group[1]
     kl, kl_marks = pair.lines[1]
@@ -510,14 +466,23 @@ def kl_part(scene, v, gone: list) -> None:
     scene.slots["wide"] = kl_box
     # "KL divergence ... measures how far the lens's guesses are from the model's output"
     scene.play(Create(kl, rate_func=linear),
-               run_time=max(1.0, 0.55 * (at(kl_nums) - scene.time)))
+               run_time=max(1.0, 0.55 * (at(nat_at) - scene.time)))
     # (it lights up, no box: r30's box cut the title's descenders and touched the y axis)
     scene.play(pair.subs[1].animate.set_color(T.TEXT), run_time=0.5)
-    scene.hold_until(at(kl_nums) - 0.5)
+    scene.hold_until(at(nat_at) - 0.5)
     scene.play(pair.subs[1].animate.set_color(T.MUTED), run_time=0.4)
     scene.adopt(kl_box, kl)
+    # r32 "each nat is a factor of about 2.7: at 19.4 nats, where the median starts, ...":
+    # the scale's anchor is the start's point, marked with its number as it is said
+    scene.hold_until(at(nat_at))
+    scene.play(FadeIn(kl_marks[0], scale=1.5), run_time=0.6)
+    scene.emphasize(kl_marks[0], run_time=max(1.0, min(4.0, at(kl_nums) - scene.time - 0.3)))
+    scene.adopt(kl_box, kl_marks[0])
     # "its median climbs first, to its peak at X^(17)": the peak, as it is said
     t_a, t_b = at(kl_nums), at(kl_drop)
+    if kl_drop == kl_nums:      # r32: one sentence says the peak, then "back below": the
+        # peak over its first half (the voice reaches "and only at X 24" about then)
+        t_b = t_a + 0.5 * (at(kl_drop + 1) - t_a)
     scene.hold_until(t_a + 0.15 * (t_b - t_a))
     scene.play(FadeIn(kl_marks[1], scale=1.5), run_time=0.6)
     scene.emphasize(kl_marks[1], run_time=max(1.0, t_b - scene.time - 0.3))
@@ -525,32 +490,37 @@ def kl_part(scene, v, gone: list) -> None:
     # "only at X^(24) does it come back below where it started, 19.4, and it reaches 0 at
     # X^(30)": the start's point and the level of it across the chart, the first point
     # under it, then the last point's 0
-    scene.hold_until_cue(cue(kl_drop))
+    scene.hold_until(t_b)
     level, bands, names = pair.closing(v)
     t_c = at(shade_at)
     start = int(v.window.start)
-    falling = pair.last_points(1, L - start)
-    scene.play(FadeIn(kl_marks[0], scale=1.5), Create(level), run_time=0.8)
-    scene.adopt(kl_box, kl_marks[0])
-    scene.emphasize(falling[0], run_time=max(1.0, t_b + 0.55 * (t_c - t_b) - scene.time),
-                    extra=[FadeIn(falling[0], scale=1.5)])
+    # r32: the window's points from the state it starts at, X^(start), as its shade does (the
+    # closing box began one state right of the shade): falling[0] is X^(start), falling[1]
+    # the first state back below the start
+    falling = pair.last_points(1, L - start + 1)
+    first = falling[1]
+    scene.play(Create(level), run_time=0.8)
+    zero_at = at(kl_drop + 1) if kl_drop == kl_nums else t_b + 0.55 * (t_c - t_b)
+    scene.emphasize(first, run_time=max(1.0, zero_at - scene.time - 0.2),
+                    extra=[FadeIn(first, scale=1.5)])
     scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.6)
     # (its number boxed, not the point: the point sits on the axis over the tick "30")
     scene.emphasize(kl_marks[2][1], run_time=max(1.0, t_c - scene.time - 0.3))
-    scene.adopt(kl_box, level, falling[0], kl_marks[2])
+    scene.adopt(kl_box, level, first, kl_marks[2])
     # "shaded are the last 7 layers, where Paris climbed ...: over them the median KL falls
     # toward 0": the band and its name as said, then its points in turn
-    scene.hold_until_cue(cue(shade_at))
+    scene.hold_until(at(shade_at))
     band, name = bands[1], names[1]
     scene.play(sweep_in(band), FadeIn(name), run_time=1.2)
     scene.emphasize(name, run_time=max(1.0, min(3.0, 0.4 * (at(chap_at) - scene.time))))
-    scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in falling[1:]], lag_ratio=0.4),
+    rest = [falling[0], *falling[2:]]
+    scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in rest], lag_ratio=0.4),
                run_time=max(1.0, at(chap_at) - scene.time - 0.3))
-    scene.adopt(kl_box, band, name, *falling[1:])     # (falling[0] is already in it)
-    # "the chapter says predictions usually sharpen with depth in GPT-2-style models": the
+    scene.adopt(kl_box, band, name, *rest)     # (falling[1] is already in it)
+    # "the chapter says predictions usually sharpen with depth": the
     # chapter's claim written, as said, right of the chart's title (its source on screen;
     # nothing on the chart is pointed at until the voice says what sharpens here)
-    scene.hold_until_cue(cue(chap_at))
+    scene.hold_until(at(chap_at))
     # r30: the chart keeps its title (the y axis is never unnamed); the chapter's claim is
     # the caption line while it is said, and the beat's caption comes back with the closing
     # sentence (a burned-caption plan already shows the spoken words there)
@@ -560,7 +530,10 @@ def kl_part(scene, v, gone: list) -> None:
     # "here, what sharpens is the lens's match with the output ... in the last 7 layers":
     # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
     # the title's "median", then the footer that names the copy
-    scene.hold_until_cue(cue(here_at))
+    scene.hold_until(at(here_at))
+    if here_at == chap_at:      # r32: one sentence says both (the chapter's, then "here"):
+        # the claim stays up over its first part
+        scene.hold_until(at(chap_at) + 0.4 * (end - at(chap_at)))
     # r31b: the beat's caption back with the closing sentence (no "both are medians" line
     # any more: it was said over the KL chart alone); the band's points boxed while the
     # sentence says what sharpens there

@@ -1,9 +1,9 @@
 """The bar chart across the states, as logit_lens draws it (a `LayerRace` made to keep each
 token's identity in view):
 
-- a step is short and then held: a row that changes track slides its bar there while its
-  name and number step off as it sets off and back on as it lands (r31b: names riding with
-  their bars piled up on each other at 854x480); a token that enters the top k fades in in
+- a step is short and then held: a row that changes track slides there as one card (name,
+  bar, number on an opaque plate; r32: names that stepped off and back on could not be
+  followed), a climber in front of what it passes; a token that enters the top k fades in in
   its place at the end, one that leaves fades out at the start (the answer climbs in from
   its own row, its name in view): no two names are ever drawn on each other, and no number
   is ever a ghost;
@@ -135,8 +135,10 @@ class LensRace(LayerRace):
     def answer_row(self, l: int) -> VGroup:
         lay = self.layers[l]
         inside = int(lay.rank) <= int(self.k)
+        # r32: the rank is the row's large number (it is what changes; the probability, 0.00
+        # for most of the depth, is small and grey beside the bar)
         rank = inline(txt("rank", T.LABEL_SIZE, T.MUTED),
-                      Num(lay.rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
+                      Num(lay.rank, decimals=0, size=ANSWER_RANK, color=T.HIGHLIGHT),
                       *([txt("(in the chart)", T.LABEL_SIZE, T.MUTED)] if inside else []),
                       buff=0.12)
         if inside:       # on its empty track, in place of a second copy of the token
@@ -164,6 +166,10 @@ class LensRace(LayerRace):
             rank.trailed = True
         row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
                              self.answer_track)
+        small = Num(lay.prob, decimals=T.DECIMALS, size=ANSWER_PROB, color=T.MUTED).next_to(
+            row.bar, RIGHT, buff=0.12)
+        row.submobjects[row.submobjects.index(row.num)] = small
+        row.num = small
         return VGroup(row, rank)
 
     def step(self, scene, l: int, run_time: float) -> None:
@@ -210,7 +216,7 @@ class LensRace(LayerRace):
         if key is None and len(old_row) == 2 and len(new_row) == 2:   # outside, both states
             bar = new_row[0].bar.copy()
             first += [Transform(old_row[0].bar, bar),
-                      ride(old_row[0].num, old_row[0].bar, new_row[0].num, self.chart.size)]
+                      ride(old_row[0].num, old_row[0].bar, new_row[0].num, ANSWER_PROB)]
             first.append(midway(old_row[1], new_row[1], GONE))   # with the state label
             turn += [(old_row[0].num, new_row[0].num), (old_row[1], new_row[1])]
             settled = [old_row[0].name, old_row[0].bar]
@@ -245,9 +251,6 @@ class LensRace(LayerRace):
                               is_key))
             else:
                 still.append(parts)
-        for parts in still:         # the rows that stay: their words above any passing bar
-            parts[0].set_z_index(5)
-            parts[2].set_z_index(5)
         # a straight vertical slide: each row moves up or down its own column to its new
         # track (rows swap places; nothing swings out sideways), as one card: an opaque
         # plate the width of a whole row (name column, track, number), its own track on it,
@@ -265,22 +268,16 @@ class LensRace(LayerRace):
         # label mid-motion); where names cross, a climber's name passes in front on a plate
         # of the background's colour and the names it overtakes dim a little as they pass
         # under it (never all blanked at once); the numbers still step off and back on
+        # r32 (review: "the token labels fade out while the bars slide: 'each token keeps its
+        # bar' cannot be followed"): every moving row is one card, its name, bar and number
+        # riding together on an opaque plate of the background's colour with its own track;
+        # a climber's card is in front of what it passes (the further it climbs, the more in
+        # front), a sinking card behind the climbers but in front of the rows that stay, so
+        # a row passed is hidden under the card, never drawn through it: no name is ever
+        # drawn over another, and none fades
         plates = []
         for parts, y0, y1, is_key in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
-            if not is_key:
-                name, bar, num = parts
-                bar.set_z_index(1)
-                num.set_z_index(5)
-                dy = y1 - y0
-                # r31b: a moving row's name steps off as it sets off and back on as it
-                # lands, like its number (names riding through each other piled up at
-                # 854x480: "full stop" over "space"); only its bar is seen moving
-                name.set_z_index(5)
-                scene.add(bar, name, num)
-                second += [bar.animate(rate_func=smooth).shift(UP * dy),
-                           hop(name, dy), hop(num, dy)]
-                continue
             plate = self.card_plate(parts[1])
             track = self.chart.tracks[0].copy().match_y(parts[1])
             plates += [plate, track]
@@ -350,25 +347,9 @@ def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
     return out
 
 
-HOP = 0.3        # a moving row's words: gone over the slide's first 30 %, back over its last
-
-
-def hop(mob, dy: float):
-    """A moving row's name or number: it fades off where it was, is carried `dy` while
-    unseen, and fades back on at its new place (it never passes over another row's words)."""
-    start = mob.get_center().copy()
-    base = [m.get_fill_opacity() for m in mob.family_members_with_points()]
-
-    def update(m, a):
-        k = 1.0 - smooth(min(1.0, a / HOP)) if a < 0.5 else smooth(
-            max(0.0, (a - (1.0 - HOP)) / HOP))
-        m.move_to(start + (UP * dy if a >= 0.5 else 0 * UP))
-        for part, o in zip(m.family_members_with_points(), base):
-            part.set_fill(opacity=o * k)
-    return UpdateFromAlphaFunc(mob, update, rate_func=linear)
-
-
 TRAIL_SIZE = T.CAPTION_SIZE   # its ranks' numbers
+ANSWER_RANK = 1.5 * T.LABEL_SIZE   # the answer's rank now, the row's large number (r32)
+ANSWER_PROB = T.SMALL_SIZE         # its probability beside its bar, small (0.00 most of the way)
 TRAIL_MATH = STATE_INDEX_SIZE   # its states' names X^(l)
 TRAIL_GAP = 0.2               # between its lines
 TRAIL_LIFT = 0.5              # its last line over the rank (the rule between, clear of the larger text)
