@@ -242,8 +242,8 @@ class LogitLensScene(StoryboardScene):
         beat_prompts(self, self.v)
 
     def beat_spread(self, beat) -> None:
-        """The median entropy of the lens and its median KL from the final output, over the
-        same prompts (`scene_prompts.beat_spread`)."""
+        """The median entropy of the lens over the same prompts, one chart alone
+        (`scene_prompts.beat_spread`)."""
         beat_spread(self, self.v)
 
     def beat_kl(self, beat) -> None:
@@ -400,6 +400,13 @@ class LogitLensScene(StoryboardScene):
                 # lens's name and the steps all at once); its place kept by an empty group
                 fresh_panel.submobjects[1] = VGroup()
             self.lens_panel_mob = self.put("wide", fresh_panel)
+            if why:     # r32 "our prompt is The capital of France is, and the lens reads its
+                # last token, is": the prompt boxed while it is said (the stage held it
+                # alone, unpointed, for ~4 s)
+                take = self.cue_with("Take X", None)
+                if take is not None:
+                    self.emphasize(fresh_panel[0],
+                                   run_time=max(1.0, self.cue_at(take) - self.time - 0.3))
             # r31: the guide, out of the panel while it waits, is placed by the column places
             # as the panel now stands (left out of the panel's move, it sat on the lens box's
             # top edge), ~15 px over them

@@ -21,7 +21,8 @@ from scenes.motion.pointer import point_at
 
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
-PLOT = (7.6, 3.9)         # the median-rank axes (width, height), its legend beside (one line)
+PLOT = (7.6, 4.35)        # the median-rank axes (width, height), its legend beside (one line;
+                          # r32: taller, the stage's lower third was empty)
 SPREAD = (9.4, 4.3)       # the entropy and the KL axes (one at a time, near centre:
                           # the last point's number and note right of it)
 LIST_ROWS = 10            # prompts per column of the list: one column, at full size (two
@@ -160,7 +161,8 @@ def beat_prompts(scene, v) -> None:
     plot = mp.group
     plot.set_y(scene.top - plot.height / 2).set_x(0)
     key = legend(p)
-    key.next_to(mp.axes.axes, RIGHT, buff=0.25).align_to(mp.axes.axes, UP)
+    # (r32: 0.45 off the axes: the box round the median's last points touched the key)
+    key.next_to(mp.axes.axes, RIGHT, buff=0.45).align_to(mp.axes.axes, UP)
     VGroup(plot, key).set_x(0)
     ranks = [float(x) for x in p.median_rank]
     # "each answer's rank, state by state, becomes one line": the prompts' words leave, their

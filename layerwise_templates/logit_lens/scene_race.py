@@ -121,13 +121,15 @@ class LensRace(LayerRace):
         self.ruler = ruler
         return out
 
-    def card_plate(self, bar) -> Rectangle:
+    def card_plate(self, bar, num=None) -> Rectangle:
         """A moving row's plate: the background's colour over the row's whole width (the
-        names' column, the track, the room of its number) and one pitch high less a hair,
-        at `bar`'s height."""
+        names' column, the track, its number: r32, to the number's end, not a fixed room past
+        the track, which clipped the "Paris, earlier" column right of the chart) and one pitch
+        high less a hair, at `bar`'s height."""
         track = self.chart.tracks[0]
         left = track.get_left()[0] - self.chart.label_width - 0.1
-        right = track.get_right()[0] + CARD_NUMBER
+        right = (max(track.get_right()[0], num.get_right()[0]) + 0.05 if num is not None
+                 else track.get_right()[0] + CARD_NUMBER)
         return Rectangle(width=right - left, height=self.pitch - 0.02, stroke_width=0,
                          fill_color=T.BACKGROUND, fill_opacity=1.0
                          ).move_to([(left + right) / 2, bar.get_center()[1], 0])
@@ -278,7 +280,7 @@ class LensRace(LayerRace):
         plates = []
         for parts, y0, y1, is_key in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
-            plate = self.card_plate(parts[1])
+            plate = self.card_plate(parts[1], parts[2])
             track = self.chart.tracks[0].copy().match_y(parts[1])
             plates += [plate, track]
             card = VGroup(plate, track, parts)
