@@ -137,8 +137,6 @@ OVERRUN_TODAY = {
     ("attention_depth", "why"): 0.2, ("attention_depth", "why_last"): 4.0,
     ("fresh_qkv", "recap"): 5.3, ("fresh_qkv", "layer1"): 2.3, ("fresh_qkv", "why"): 8.6,
     ("fresh_qkv", "check"): 7.7,
-    ("logit_lens", "late"): 0.7, ("logit_lens", "prompts"): 11.9, ("logit_lens", "spread"): 14.1,
-    ("logit_lens", "kl"): 9.2,
     ("per_head", "query"): 0.5, ("per_head", "scores"): 0.2, ("per_head", "pieces"): 1.7,
     ("residual_stream", "attn0"): 15.9,
 }

@@ -478,7 +478,8 @@ def kl_part(scene, v, gone: list) -> None:
     # the scale's anchor is the start's point, marked with its number as it is said
     scene.hold_until(at(nat_at))
     scene.play(FadeIn(kl_marks[0], scale=1.5), run_time=0.6)
-    scene.emphasize(kl_marks[0], run_time=max(1.0, min(4.0, at(kl_nums) - scene.time - 0.3)))
+    # (boxed over the whole sentence: a 4 s box left a 6 s still)
+    scene.emphasize(kl_marks[0], run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
     scene.adopt(kl_box, kl_marks[0])
     # "its median climbs first, to its peak at X^(17)": the peak, as it is said
     t_a, t_b = at(kl_nums), at(kl_drop)
