@@ -38,50 +38,21 @@ TYPED = {
     ("drift", "axes"): (3, "The first, PC1"),
     ("drift", "pc2"): (3, "the second, PC2"),
     ("drift", "same_path"): (4, "same path"),
-    ("drift", "units"): (5, "from its start"),
-    ("drift", "in_plane"): (6, "In the plane"),
-    ("drift", "sentence_moves"): (7, "In the full space"),
-    ("drift", "off_plane"): (8, "off this plane"),
-    ("drift", "split"): (10, "Split each bank's move"),
-    ("drift", "one_arrow"): (11, "One arrow"),
-    ("drift", "mean_start"): (11, "mean start"),
-    ("drift", "mean_end"): (11, "mean end"),
-    ("drift", "path_together"): (11, "take together"),
-    ("drift", "own_start"): (12, "own start"),
-    ("drift", "own"): (13, "own arrow"),
-    ("drift", "half"): (13, "under half as long"),
-    ("drift", "across"): (14, "add as arrows"),
-    ("drift", "nearly_across"): (14, "roughly across"),
-    ("drift", "simply_sum"): (14, "so for sentence"),
-    ("drift", "shared_sum"): (15, "the shared part"),
-    ("drift", "adds_most"): (15, "what context adds"),
-    ("drift", "ways"): (16, "lie mostly off"),
-    ("probe", "both_senses"): (1, "both senses"),
-    ("probe", "read_label"): (2, "read a label"),
-    ("probe", "vectors_of"): (2, "states of"),
-    ("probe", "scored_on"): (2, "scored on"),
-    ("probe", "itself"): (3, "from the start"),
-    ("probe", "pos_embedding"): (3, "at the embedding"),
-    ("probe", "token_only"): (3, "only its token"),
-    ("probe", "pos_middle"): (3, "in the middle"),
-    ("probe", "pos_output"): (3, "at the output"),
-    ("probe", "guessing"): (3, "always guessing"),
-    ("probe", "coin_toss"): (4, "coin toss"),
-    ("probe", "sense_embedding"): (4, "at the embedding"),
-    ("probe", "sense_percent"): (4, "percent"),
-    ("probe", "token_alone"): (4, "the token alone"),
-    ("probe", "by_layer"): (6, "From X three"),
-    ("probe", "keeps_it"): (6, "stays above"),
-    ("probe", "band"): (7, "the shaded band"),
-    ("probe", "earlier"): (8, "well before"),
-    ("probe", "neighbours"): (8, "neighbouring words"),
-    ("probe", "not_bank"): (9, "not bank"),
-    ("probe", "probe_asks"): (9, "a probe asks"),
-    ("probe", "gap_asks"): (9, "the cosine gap asks"),
-    ("probe", "set_small"): (10, "this small"),
-    ("probe", "one_noun"): (10, "one test sentence"),
-    ("probe", "probe_shows"): (10, "a probe shows"),
-    ("probe", "not_what"): (10, "not what"),
+    ("drift", "in_plane"): (5, "In the plane"),
+    ("drift", "sentence_moves"): (5, "in the full space"),
+    ("drift", "off_plane"): (6, "off this plane"),
+    ("drift", "split"): (8, "Split each bank's move"),
+    ("drift", "one_arrow"): (9, "One arrow"),
+    ("drift", "mean_start"): (9, "mean start"),
+    ("drift", "mean_end"): (9, "mean end"),
+    ("drift", "path_together"): (9, "take together"),
+    ("drift", "own_start"): (10, "own start"),
+    ("drift", "own"): (11, "own arrow"),
+    ("drift", "half"): (11, "under half as long"),
+    ("drift", "shared_sum"): (12, "the part all three"),
+    ("drift", "adds_most"): (12, "the part that differs"),
+    ("drift", "not_measured"): (12, "why they share it"),
+    ("drift", "ways"): (13, "lie mostly off"),
     ("gap", "gap_defined"): (0, "Take the gap"),
     ("gap", "cancels"): (1, "baseline cancels"),
     ("gap", "together"): (2, "Up to X"),
@@ -199,8 +170,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
 
 @pytest.mark.parametrize("template,typed_words,show", [
     ("bank_drift", TYPED, {"extend": "similarity", "baseline": "baseline",
-                           "drift": "projection", "probe": "probe",
-                           "gap": "gap"}),
+                           "drift": "projection", "gap": "gap"}),
     ("residual_stream", TYPED_STREAM, STREAM_SHOW)], ids=["bank_drift", "residual_stream"])
 def test_every_typed_word_is_a_moment_of_the_registry(template, typed_words, show):
     declared = {(s, m) for s, names in TEMPLATES[template].moments for m in names}
@@ -250,12 +220,12 @@ def test_residual_stream_draft_moments_give_the_typed_times(tmp_path, capsys, ca
 
 def test_a_silent_plan_does_not_wait_as_before(cache_dir):
     sb, _ = prepare_plan(load_storyboard(BANK), cache_dir)
-    b = next(b for b in sb.beats if b.id == "probe")
+    b = next(b for b in sb.beats if b.id == "gap")
     d = beat_json(b, sb.words_per_minute)
-    assert d["moments"]["sense_percent"]["cue"] == 4 and d["moments"]["sense_percent"]["at"] > 0
+    assert d["moments"]["gap_end"]["cue"] == 3 and d["moments"]["gap_end"]["at"] > 0
     scene = Beat(d)
     scene.time = 40.0
-    assert scene.said("sense_percent") == typed(scene, 4, "percent") == 40.0
+    assert scene.said("gap_end") == typed(scene, 3, "at the output") == 40.0
 
 
 def board(moments: str, narration: str = "Here is the flat plane, its two axes. All take the same path. "
@@ -276,11 +246,11 @@ def board(moments: str, narration: str = "Here is the flat plane, its two axes. 
         """)
 
 
-GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, units: 2, "
+GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, cloud: 2, "
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
-        "cloud: 1, directions: Here is, pc2: two axes, split: 5, own: 5, "
-        "one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, across: 5, "
-        "nearly_across: 5, simply_sum: 5, shared_sum: 5, adds_most: 5, ways: 5, "
+        "directions: Here is, pc2: two axes, split: 5, own: 5, "
+        "one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, "
+        "shared_sum: 5, adds_most: 5, not_measured: 5, ways: 5, "
         "own_start: 5, half: 5}")
 
 
@@ -288,10 +258,10 @@ def test_words_and_sentences_and_nth():
     b = validate_text(board(GOOD.replace("same_path: same path", "same_path: the#2")),
                       Path("sb.yaml")).beats[0]
     m = beat_json(b, 150)["moments"]
-    assert m["units"] == {"cue": 2, "after": 0.0, "at": m["units"]["at"]}
+    assert m["cloud"] == {"cue": 2, "after": 0.0, "at": m["cloud"]["at"]}
     assert m["same_path"]["cue"] == 1         # "the" is said first in "the flat plane"
     assert m["in_plane"]["cue"] == 2
-    assert m["in_plane"]["after"] > m["units"]["after"]
+    assert m["in_plane"]["after"] > m["cloud"]["after"]
 
 
 @pytest.mark.parametrize("moments,where,expected", [
@@ -302,13 +272,13 @@ def test_words_and_sentences_and_nth():
      "'off that plane' is not said in this beat's narration", None),
     (GOOD.replace("same_path: same path", "same_path: the#19"), "sb.yaml:11: "
      "beats[0].moments.same_path: 'the#19' is not said", None),
-    (GOOD.replace("units: 2", "units: 7"), "sb.yaml:11: "
-     "beats[0].moments.units: sentence 7 is out of range", None),
+    (GOOD.replace("cloud: 2", "cloud: 7"), "sb.yaml:11: "
+     "beats[0].moments.cloud: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: across, adds_most, axes, cloud, "
-     "directions, half, in_plane, mean_end, mean_start, nearly_across, "
+     "beat's handlers wait for; they wait for: adds_most, axes, cloud, "
+     "directions, half, in_plane, mean_end, mean_start, not_measured, "
      "off_plane, one_arrow, own, own_start, path_together, pc2, plane, same_path, "
-     "sentence_moves, shared_sum, simply_sum, split, units, ways", None),
+     "sentence_moves, shared_sum, split, ways", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:
@@ -321,7 +291,7 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
     assert any(p.startswith("sb.yaml:7: beats[0]: missing moments cloud, directions, plane, "
-                            "axes, pc2, same_path, units, in_plane, sentence_moves, off_plane, "
+                            "axes, pc2, same_path, in_plane, sentence_moves, off_plane, "
                             "split") for p in e.value.problems), \
         e.value.problems
 
@@ -336,22 +306,22 @@ def plan_cli(tmp_path, text: str, capsys, cache_dir, name: str = "bank_drift") -
 
 
 def test_plan_refuses_a_missing_moment_with_file_line_exit_2(tmp_path, capsys, cache_dir):
-    text = BANK.read_text().replace('      not_what: "not what"\n', "")
+    text = BANK.read_text().replace('      position: "position works against"\n', "")
     code, err = plan_cli(tmp_path, text, capsys, cache_dir)
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "moments:"
-                and "When does sense" in text.splitlines()[i - 2])
+                and "Take the gap" in text.splitlines()[i - 2])
     assert code == 2
-    assert f"bank_drift.yaml:{line}: beats[4].moments: missing moment not_what" in err, err
+    assert f"bank_drift.yaml:{line}: beats[2].moments: missing moment position" in err, err
 
 
 def test_plan_refuses_words_not_in_the_filled_narration_exit_2(tmp_path, capsys, cache_dir):
-    # "percent#3" is in the narration as written (placeholder names say "percent") but not
+    # "percent#2" is in the narration as written (placeholder names say "percent") but not
     # once the placeholders are filled: only the filled text counts
-    text = BANK.read_text().replace('sense_percent: "percent#2"', 'sense_percent: "percent#3"')
+    text = BANK.read_text().replace('pc2: "the second, PC2"', 'pc2: "percent#2"')
     code, err = plan_cli(tmp_path, text, capsys, cache_dir)
-    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "percent#3" in ln)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "percent#2" in ln)
     assert code == 2
-    assert f"bank_drift.yaml:{line}: beats[4].moments.sense_percent: 'percent#3' no longer " \
+    assert f"bank_drift.yaml:{line}: beats[3].moments.pc2: 'percent#2' no longer " \
            f"fits the narration" in err, err
 
 

@@ -346,7 +346,7 @@ def test_head_control_and_token_hover(browser, built):
 @pytest.mark.parametrize("name,beat,layer_path", [
     ("per_head", "query", None), ("context_qkv", "compare", "data.summary.lowest.layer"),
     ("attention_depth", "sink", "data.sink.max.layer"),
-    ("attention_depth", "deep_heads", "data.deep.layer")])
+    ("attention_depth", "why", "data.tie.layer")])   # r32: deep_heads cut from the storyboard
 def test_playing_to_a_beat_moves_outline_and_panels(browser, built, name, beat, layer_path):
     """The outline marks the beat, the layer control goes to the layer it names (from the
     specs' plan path), only its own cards are highlighted, and its subtitle shows."""

@@ -32,9 +32,11 @@ def built(cache_dir):
 def test_storyboard_validates_and_is_registered():
     sb = load_storyboard(STORYBOARD)
     assert sb.template == "attention_depth" and "attention_depth" in TEMPLATES
-    assert [b.id for b in sb.beats] == ["arcs", "depth", "sink", "why", "why_last",
-                                        "deep_heads", "summary"]
-    assert {s for b in sb.beats for s in b.show} == TEMPLATES["attention_depth"].shows
+    # round 32: the last layer's test and heads cut from the shipped storyboard (a teacher's
+    # draft still has them: the registry keeps their shows)
+    assert [b.id for b in sb.beats] == ["arcs", "depth", "sink", "why", "summary"]
+    assert {s for b in sb.beats for s in b.show} | {"why_last", "deep_heads"} \
+        == TEMPLATES["attention_depth"].shows
     scene = TEMPLATES["attention_depth"].scene_class()
     for show in TEMPLATES["attention_depth"].shows:
         assert callable(getattr(scene, f"beat_{show}", None)), show
@@ -158,15 +160,16 @@ def test_narration_quotes_the_plan(built):
     # (round 31: "whose last layer is layer 5" cut: the model's tag writes "layers 0 to 5")
     assert said["arcs"].startswith("In MiniLM, a 6-layer encoder, "
                                    "layer 0 reads X of layer 0, the tokens' vectors, from the "
-                                   "start mark CLS to the end mark SEP. In each of its 12 "
-                                   "heads, bank's query is scored against every token's key, "
-                                   "and a softmax turns the scores into weights")
+                                   "start mark CLS to the end mark SEP. Each of its 12 heads "
+                                   "gives bank its own row of attention weights, one per "
+                                   "token.")
+    # round 32: the score -> softmax step is per_head's (its schematic cut here)
+    assert "softmax" not in said["arcs"] and "scored" not in said["arcs"]
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
     # (round 27: twelve small fans had no token axis; now the two named heads' own rows
     # are drawn full size on the tokens)
-    assert ("Each head has its own row of weights "
-            "from bank. Head 2 gives river the most weight, and head 11 gives "
+    assert ("own row of attention weights, one per token. Head 2 gives river the most weight, and head 11 gives "
             "CLS the most. Their mean, "
             "the head-average, is what the arcs show") in said["arcs"]
     hs = l0["heads"]
@@ -187,7 +190,8 @@ def test_narration_quotes_the_plan(built):
     assert said["arcs"].endswith("of the row. Every green bar here is a head-average like it.")
     # every token's X is new, keys included (round 25: X^(l) rose into bank only)
     assert said["depth"].startswith("Each layer makes fresh queries and keys from its own X, "
-                                    "and every token's X is new.")
+                                    "and every token's X is new: the layer before added its "
+                                    "updates to it.")
     assert "A fair test on layer 1, in this sentence:" in said["why"]
     # sink_adds: the parts as written add up to the share as written (else the bar writes
     # "≈"); layer 3's 0.71 + 0.03 beside 0.7474 (written 0.75) do not (round 22's 0.74)
@@ -216,9 +220,9 @@ def test_narration_quotes_the_plan(built):
     # layer l" no longer repeated for each), each number as its bar writes it
     # "nearly all of it on CLS": [SEP]'s share at layers 1-4 is small (its part barely shows)
     assert (f"Layer 1 puts most of bank's row on CLS and SEP, {fmt(L[1]['sink'])}, "
-            f"nearly all on CLS. Layer 2: {fmt(L[2]['sink'])}. Layer 3: about "
-            f"{fmt(L[3]['sink'])}; the rounded parts add to {fmt(L[3]['parts_sum'])}. Layer 4: "
-            f"{fmt(L[4]['sink'])}, the peak.") \
+            f"nearly all on CLS. Layer 2, from its own new X, puts {fmt(L[2]['sink'])} there. "
+            f"Layer 3, from its X, about {fmt(L[3]['sink'])}; the rounded parts add to "
+            f"{fmt(L[3]['parts_sum'])}. Layer 4, from its X, {fmt(L[4]['sink'])}: the peak.") \
         in said["depth"]
     # "about" where the bar writes "≈" (round 27: the "≈" was never said)
     assert L[3]["sink_adds"] is False and all(L[k]["sink_adds"] for k in (1, 2, 4))
@@ -244,35 +248,16 @@ def test_narration_quotes_the_plan(built):
     # what made X of layer 1 is said: layer 0's updates added to its X, normalised after
     # each add (MiniLM is post-LN)
     assert (f"X of layer {t['layer']}: X of layer 0, plus layer 0's attention update, then "
-            f"its FFN update, normalised after each add: {fmt(t['new_sink'])}.") in said["why"]
-    # the same test at the last layer: there the matrices alone lower the share
+            f"its FFN update, from the feed-forward sublayer, normalised after each add: {fmt(t['new_sink'])}.") in said["why"]
     tl = d["tie_last"]
-    assert (f"Layer 4 put {fmt(L[4]['sink'])}; these matrices put about "
-            f"{fmt(tl['old_sink'])}: the matrices alone already lower it. "
-            f"Fed X of layer 5: {fmt(tl['new_sink'])}.") \
-        in said["why_last"]
     assert tl["old_adds"] is False and tl["new_sink"] > tl["old_sink"]
-    assert tl["old_sink"] < 0.65 * tl["layer0_sink"]
-    assert abs(tl["new_sink"] / tl["old_sink"] - 1) < 0.15
     assert "not a measurement" in said["sink"]
-    # the last layer's heads, kept short: the average hides three heads, why not tested
-    # (the previous-token detour was cut in round 18: off the chapter's point)
-    dp = d["deep"]
-    assert "previous-token" not in said["deep_heads"]
-    assert "we did not test" in said["deep_heads"]
-    assert min(x["weight"] for x in dp["top3"]) > 2 * dp["target"]["weight"]
-    # what was measured, not "heads on river": head 5 looks most at CLS (round 21)
-    assert "hides heads on" not in said["deep_heads"]
-    assert "over twice the head-average, though not all look at river most" \
-        in said["deep_heads"]
-    # round 31: why the heads beat matters, in one line (the arcs are head-averages)
-    assert said["deep_heads"].endswith("So a head-average can hide what single heads do.")
-    h5 = d["layers"][5]["heads"][dp["top3"][2]["head"]]
-    assert max(range(len(h5)), key=lambda k: h5[k]) != dp["target"]["pos"]
+    # round 32: the last layer's test and heads are cut (second analyses, off the claim)
+    assert "why_last" not in said and "deep_heads" not in said
     # the summary scoped to this sentence; both orders of the swap (round 22: one order only)
     assert "In short, for this one sentence:" in said["summary"]
     assert "At layer 1, neither alone gave the full rise" in said["summary"]
-    assert "in either order, the fall came with its own matrices" in said["summary"]
+    assert "layer 5" not in said["summary"]
     # the fair tests in both orders: the other order said with its number
     assert (f"The other order: layer 0's matrices fed X of layer 1 put only "
             f"{fmt(t['swap_sink'])}") in said["why"]
@@ -285,8 +270,6 @@ def test_narration_quotes_the_plan(built):
     assert t["old_sink"] <= L[0]["sink"] and t["swap_sink"] < 0.7 * t["new_sink"]
     # the scope at the first measurement, not only at the end
     assert "In this one sentence, the arcs to river and to CLS nearly tie" in said["arcs"]
-    assert (f"The other order: layer 4's matrices fed X of layer 5 put "
-            f"{fmt(tl['swap_sink'])}") in said["why_last"]
     assert tl["by"] == tl["swap_by"] == "own matrices"
 
 

@@ -1,6 +1,6 @@
 """The bank_drift plan: its storyboard validates, its cosines are the traces', the two
-senses of "bank" end further apart than they start, and the probe beat's accuracies are a
-linear probe's on the shipped set, recomputed here from the traces."""
+senses of "bank" end further apart than they start; and layerwise_core's linear probe on its
+shipped set (the probe beat that showed it was cut in round 32)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from layerwise_core.analysis import probe as P
 from layerwise_core.analysis.vectors import layer_states, word_vectors
-from layerwise_core.probe_set import PUNCT, load_probe_set
+from layerwise_core.probe_set import load_probe_set
 from layerwise_core.plans import build_plan
 from layerwise_core.storyboard.schema import load_storyboard
 from layerwise_core.tracing import get_trace
@@ -28,7 +28,7 @@ def cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def built(cache_dir):
-    """The plan with the session's cache: the probe beat traces 90 sentences, once a session."""
+    """The plan with the session's cache, built once a session."""
     sb = load_storyboard(STORYBOARD)
     plan = build_plan(sb, cache_dir=cache_dir)
     return sb, json.loads(json.dumps(plan)), cache_dir  # the plan as a scene reads it: JSON
@@ -127,7 +127,7 @@ def test_gap_and_last_drop_recomputed_from_the_traces(built):
     assert [s["math"] for s in d["states"]] == [f"X^(({l}))" for l in range(len(d["states"]))]
 
 
-# --- the probe beat ----------------------------------------------------------------------------
+# --- the linear probe of layerwise_core (its beat and plan were cut in round 32) ----------------
 def test_probe_split_shares_no_sentence():
     sentences = load_probe_set()
     train = {s.text for s in sentences if not s.held_out}
@@ -153,61 +153,6 @@ def test_nouns_in_every_sense_counts_only_nouns_with_both():
     one = next(s.noun for s in sentences)
     fewer = [s for s in sentences if not (s.noun == one and s.sense == "made")]
     assert P.nouns_in_every_sense(fewer) == 8
-
-
-def _recomputed(cache):
-    """The probe from the traces, its features found the storyboard way (word#n positions,
-    mean of the word's tokens), independently of the span lookup the plan uses."""
-    sentences = load_probe_set()
-    vectors = []
-    for s in sentences:
-        t = get_trace("minilm-l6", s.text, cache_dir=cache)
-        seen: dict[str, int] = {}
-        rows = []
-        for w, *_ in s.words:
-            seen[w.lower()] = seen.get(w.lower(), 0) + 1
-            ref = w if seen[w.lower()] == 1 else f"{w}#{seen[w.lower()]}"
-            rows.append(word_vectors(t, ref))
-        vectors.append(np.stack(rows).astype(np.float64))
-    return sentences, vectors
-
-
-def test_plan_probe_is_recomputed_from_the_traces(built):
-    sb, plan, cache = built
-    pr = plan["data"]["probe"]
-    sentences, vectors = _recomputed(cache)
-    assert pr["set"]["sentences"] == len(sentences)
-    assert pr["set"]["test_sentences"] == sum(s.held_out for s in sentences)
-    assert pr["set"]["words"] == sum(t != PUNCT for s in sentences for _, t, *_ in s.words)
-    for i, task in enumerate(("syntax", "sense")):
-        X, y, held, _ = P.task_examples(sentences, vectors, task)
-        again = P.probe_layers(X, y, held)
-        t = pr["tasks"][i]
-        assert t["task"] == task and t["n_test"] == held.sum() and t["n_train"] == (~held).sum()
-        # k / n_test shares: a different count would differ by 1 / n_test, far beyond 1e-9
-        np.testing.assert_allclose(t["accuracy"], again["accuracy"], atol=1e-9)
-        np.testing.assert_allclose(t["accuracy_percent"], 100 * np.asarray(again["accuracy"]),
-                                   atol=1e-7)
-        values, counts = np.unique(y[held], return_counts=True)
-        assert t["chance"] == pytest.approx(counts.max() / held.sum())
-        assert t["best"] == int(np.argmax(t["accuracy"]))
-    print("\nstate   syntax  sense   (held-out accuracy, MiniLM-L6)")
-    syntax, sense = pr["tasks"][0]["accuracy"], pr["tasks"][1]["accuracy"]
-    for s in range(len(plan["data"]["states"])):
-        print(f"{s}       {syntax[s]:.3f}   {sense[s]:.3f}")
-
-
-def test_probe_reads_syntax_far_above_chance_and_sense_after_context(built):
-    """What the narration says, with margins far beyond float noise (one held-out word is
-    0.4 points of the syntax score, one noun 2.8 points of the sense score)."""
-    syntax, sense = built[1]["data"]["probe"]["tasks"]
-    assert syntax["chance"] < 0.4
-    assert min(syntax["accuracy"]) > syntax["chance"] + 0.4
-    assert max(syntax["accuracy"]) > 0.9
-    assert sense["chance"] == 0.5
-    assert sense["accuracy"][0] < 0.7               # the embedding does not know the sentence
-    assert max(sense["accuracy"][3:]) > 0.85        # later states do
-    assert all(a >= 0.97 for a in sense["train_accuracy"][1:])   # the probe fits its data
 
 
 def test_linear_probe_is_deterministic_and_learns_a_separable_rule():

@@ -1,7 +1,7 @@
 """The attention_depth draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
 
-The same seven beats as the shipped storyboard (arcs, depth, sink, why, why_last, deep_heads,
-summary), each sentence chosen from what the data say for the teacher's sentence, every
+Seven beats (arcs, depth, sink, why, why_last, deep_heads, summary; the shipped storyboard cut
+why_last and deep_heads in round 32 to stay under its length ceiling), each sentence chosen from what the data say for the teacher's sentence, every
 comparison backed by an `expect:` claim of its beat. A focus word of several tokens: their rows are averaged (said)."""
 
 from __future__ import annotations

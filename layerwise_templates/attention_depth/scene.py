@@ -10,9 +10,10 @@ the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the model's name and layers (top right) as it is named; the tokens fade up
-               ([CLS] and [SEP] boxed as named); a schematic q→k (labelled so; the focus word
-               gets a k too: its own key, the loop) under the note's one line (a head's row =
-               softmax(...)); the heads as a row of their numbers; the two heads the voice
+               ([CLS] and [SEP] boxed as named); X^(0) as a column per token, sinking back;
+               only where the voice says "softmax" (a draft), a schematic q→k (labelled so)
+               under the note's one line (a head's row = softmax(...)) (round 32: per_head
+               teaches it; the shipped storyboard takes it); the heads as a row of their numbers; the two heads the voice
                names, each its own row drawn full size on the tokens (its name over it, its
                number ringed in the row, the arc to its word lit; name and arcs change
                together); the heads' numbers gather into the count of "mean of the 12
@@ -22,11 +23,12 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
                (under the token row), its parts grow beside them, its total comes on top
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; a vector column rises out of
-               every token and they gather under the block as X^(1) (every token's X is new),
+               every token (X^(0)'s size, no ghosts) and they gather, as one group, under the
+               block as X^(1) (every token's X is new),
                which goes in (the header and the block's index rolling to 1); a query dot
                leaves it for the focus word, a key dot for every token; the arcs morph and the
                bar grows as its number is said; layers 2, 3 and 4 a
-               sentence each ("Layer 2 reads X of layer 2 ... and puts 0.78"), X^(l) rising
+               sentence each of 4 s or more ("Layer 2, from its own new X, puts 0.78 there"), X^(l) rising
                as it starts, the bar growing and ringed as its number is said; a "≈" bar
                ("about 0.75: its parts, rounded, ...") has its two parts under [CLS] and
                [SEP] boxed with it; the peak's bar is ringed
@@ -44,17 +46,17 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                0's attention box, then its FFN box, whose update comes back down into the +,
                the stream going straight on: the skip), a norm after each; X^(1) comes out
                right of the last norm and moves into the block; the model's row, the tag
-               back with it on X^(1). Then the other order: the block's index rolls back to
-               layer 0 (the arcs dim: they are the block's output, and light again only with
-               its new row), a fresh X^(1) goes in, that row; the index rolls to 1 again (the
-               arcs dim) as its own matrices "take it to" the model's share. A four-bar panel (W^(l) over X^(s) under each):
+               back with it on X^(1). Then the other order: layer 1's block slides out with
+               its arcs (they are its output) as layer 0's comes in, a fresh X^(1) goes in,
+               that row; layer 0's block slides out as layer 1's comes back, the arcs morphing
+               to its row in the same move (round 32: a label never over another block's row). A four-bar panel (W^(l) over X^(s) under each):
                layer 0 fed X^(0) (the depth chart's own bar, moved there), layer 1 fed X^(0),
                layer 0 fed X^(1), layer 1 fed X^(1); each grows as its number is said, the
                verdict's bars ringed
-- `why_last`   the same test at the last layer (`tie_last`), after the first's panel has
+- `why_last`   (a draft's; cut from the shipped storyboard in round 32) the same test at the last layer (`tie_last`), after the first's panel has
                left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5), then
                the other order (layer 4's block fed X^(5)); the same four bars
-- `deep_heads` the test's panel leaves, then the last layer's arcs; the arc to the heaviest
+- `deep_heads` (a draft's; cut in round 32) the test's panel leaves, then the last layer's arcs; the arc to the heaviest
                word becomes the heads' bars, a dashed line (neutral) at the head-average
                (river's number moving to be its label), the three heaviest boxed as said;
                beside each of them that looks most at another token, where ("looks most at
@@ -69,7 +71,10 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                (neither alone gives the full rise)"); then one panel at a time, the one before
                sliding out left as the next grows: the last layer's test ("own matrices
                (either order)"), the heads' bars against the average (a dashed line at twice
-               it); the bars each verdict rests on light up as it is said
+               it); the bars each verdict rests on light up as it is said. A test panel only
+               when the summary's voice names its layer; each with its axis label ("share of
+               bank's row on [CLS] + [SEP]"); two side by side share one baseline and the left
+               one's label
 
 Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
@@ -82,6 +87,7 @@ Every number drawn is a `Num` of a `planview.Value` (it carries its own plan pat
 from __future__ import annotations
 
 import math as pymath
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -106,11 +112,11 @@ from .view import Data
 S = T.TYPE.small
 LAB = T.TYPE.label          # legends and axis labels the viewer must read
 ROLL = 0.22                 # how far a changing number rolls (old up and out, new up and in)
-NUM = T.TYPE.label          # the per-token number strip (the voice reads these numbers)
+NUM = 25                    # the per-token number strip (the voice reads these; r32: from 22)
 ROW_Y = -1.75               # the token row's baseline
 ARC_H = 1.35                # every arc's height above the token tops
 WIDTH = 24.0                # stroke width of an arc with weight 1
-GAP = 0.2                   # between token columns
+GAP = 0.15                  # between token columns (r32: from 0.2, room for larger numbers)
 DIAG_LEFT, DIAG_RIGHT = -6.7, 1.9      # the arc diagram's band
 CHART_X = 2.2               # the share chart's left edge (room for bar values set apart)
 VAL = 20                    # a bar's value on its top (the voice reads these): over the small size
@@ -623,17 +629,16 @@ class AttentionDepthScene(StoryboardScene):
             c.next_to(box, DOWN, buff=0.06)
             # round 31 (drawn over the arcs, and just like X^(0)'s): above the arcs, the old
             # X a grey ghost beside each token's new one, which grows in X's colour
+            # round 32 (tiny grey ghosts beside blue columns read as clutter): one column
+            # per token, at the opening's X^(0) size, growing out of it; then they gather,
+            # as one group, into the X^(l) chip
             foot = self.st.arcs.get_top()[1] + 0.06 if self.st.arcs is not None else None
-            olds = self.x_columns(cells=3, height=0.13, foot=foot, dx=-0.13, ghost=True)
-            cols = self.x_columns(cells=3, height=0.13, foot=foot, dx=0.13)
-            self.play(FadeInPlace(olds, rate_func=squish_rate_func(smooth, 0, 0.4)),
-                      LaggedStart(*[GrowFromEdge(k, DOWN) for k in cols], lag_ratio=0.05,
-                                  rate_func=squish_rate_func(smooth, 0.35, 1)),
+            cols = self.x_columns(cells=4, height=0.2, foot=foot)
+            self.play(LaggedStart(*[GrowFromEdge(k, DOWN) for k in cols], lag_ratio=0.05),
                       *extra, run_time=max(come, 1.0))
-            self.play(*[k.animate.move_to(c).scale(0.4).set_opacity(0) for k in cols],
-                      FadeOutPlace(olds),
+            self.play(cols.animate.move_to(c).scale(0.3).set_opacity(0),
                       FadeIn(c, scale=0.6, rate_func=squish_rate_func(smooth, 0.5, 1)),
-                      run_time=into)
+                      run_time=max(into, 0.8))
             self.remove(cols)
         else:
             self.play(FadeInPlace(c), *extra, run_time=come)
@@ -932,71 +937,86 @@ class AttentionDepthScene(StoryboardScene):
                 pair.append((h_j, j))
         named_h = [p_[0] for p_ in pair]
         intro = [(h, None) for h in range(H) if h not in named_h][:1]
-        t_q = self.when_said("query", self.mark(1, n))
+        # round 32: the schematic score -> softmax step (per_head teaches it; its /√32 and
+        # dim labels were found unexplained and brief) only where a draft's voice says it
+        schematic = self.says("softmax")
         keys = [j for j in st.xs if j not in v.focus.values]
-        y_tag = ROW_Y - 0.45
-        q_tag = txt("q", LAB, T.Q).move_to([self.focus_x() - 0.22, y_tag, 0])
-        k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
-        # its own key (the loop's end, last like the loop among the arcs)
-        k_tags.add(txt("k", LAB, T.K).move_to([self.focus_x() + 0.22, y_tag, 0]))
-        # the vectors stay while the query and keys are made from them: bank's column
-        # lights in Q's yellow as its q comes, every column in K's teal as the k's come; then
-        # they sink back into their tokens (before the score lines go over them)
-        order = list(st.xs)
-        q_col = [cols_v[order.index(f)] for f in v.focus.values] if cols_v is not None else []
-        k_cols = [cols_v[order.index(j)] for j in keys] + q_col[:1] if cols_v is not None \
-            else []
-        self.hold_until(self.cue_at(1) - 0.1)
-        self.play(FadeInPlace(st.note[0]), run_time=max(1.0, min(2.5, t_q - 0.4 - self.time)))
-        self.hold_until(t_q - 0.3)
-        self.play(FadeIn(q_tag, shift=DOWN * 0.2),
-                  *[c.animate(rate_func=there_and_back).set_fill(T.Q, 0.9) for c in q_col],
-                  run_time=0.7)
-        t_k = self.when_said("key", t_q + 1.0, after=t_q)
-        self.hold_until(t_k - 0.8)
-        self.play(LaggedStart(*[FadeIn(k, shift=DOWN * 0.2) for k in k_tags], lag_ratio=0.12),
-                  *([LaggedStart(*[c.animate(rate_func=there_and_back).set_fill(T.K, 0.9)
-                                   for c in k_cols], lag_ratio=0.12)] if k_cols else []),
-                  run_time=0.8)
-        if cols_v is not None:
-            self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
-                        for c in cols_v], FadeOutPlace(v_lab), run_time=0.5)
-            self.remove(cols_v)
-        # one thin line from bank to every token (a score each), all the same width: the
-        # scores are not drawn, only that there is one per key
-        paths = VGroup(*[a.set_stroke(T.Q, width=2, opacity=0.8) for a in self.arcs(lay.row)])
-        # said on the picture: these equal lines are a schematic, not weights
-        mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
-        sch = txt("schematic: one score per key (not weights)", LAB, T.MUTED)
-        sch.move_to([mid_x, paths.get_top()[1] + 0.3, 0])
-        self.play(LaggedStart(*[Succession(Create(p, run_time=0.7),
-                                           Indicate(k, color=T.K, scale_factor=1.3,
-                                                    run_time=0.5))
-                                for p, k in zip(paths, k_tags)], lag_ratio=0.15),
-                  FadeInPlace(sch), run_time=1.4)
-        t_soft = self.when_said("softmax", self.time)
-        self.hold_until(t_soft - 0.2)
-        # round 31 ("a softmax turns the scores into weights" was said, not shown): at
-        # "softmax" the equal score lines morph in place into one head's weights (widths
-        # changing), the schematic's label rolling to what they now are
         pre = None
-        if intro:
-            pre = self.arcs(lay.heads[intro[0][0]])
-            sw = line(txt("after the softmax: weights (one head)", LAB, T.MUTED))
-            sw.move_to(sch)
-            self.emphasize(st.note[0], run_time=1.4, buff=0.04,
-                           extra=[ReplacementTransform(paths, pre), *roll(sch, sw)])
-            self.remove(sch)
-            sch = sw
+        if schematic:
+            t_q = self.when_said("query", self.mark(1, n))
+            keys = [j for j in st.xs if j not in v.focus.values]
+            y_tag = ROW_Y - 0.45
+            q_tag = txt("q", LAB, T.Q).move_to([self.focus_x() - 0.22, y_tag, 0])
+            k_tags = VGroup(*[txt("k", LAB, T.K).move_to([st.xs[j], y_tag, 0]) for j in keys])
+            # its own key (the loop's end, last like the loop among the arcs)
+            k_tags.add(txt("k", LAB, T.K).move_to([self.focus_x() + 0.22, y_tag, 0]))
+            # the vectors stay while the query and keys are made from them: bank's column
+            # lights in Q's yellow as its q comes, every column in K's teal as the k's come; then
+            # they sink back into their tokens (before the score lines go over them)
+            order = list(st.xs)
+            q_col = [cols_v[order.index(f)] for f in v.focus.values] if cols_v is not None else []
+            k_cols = [cols_v[order.index(j)] for j in keys] + q_col[:1] if cols_v is not None \
+                else []
+            self.hold_until(self.mark(1, n) - 0.1)
+            self.play(FadeInPlace(st.note[0]), run_time=max(1.0, min(2.5, t_q - 0.4 - self.time)))
+            self.hold_until(t_q - 0.3)
+            self.play(FadeIn(q_tag, shift=DOWN * 0.2),
+                      *[c.animate(rate_func=there_and_back).set_fill(T.Q, 0.9) for c in q_col],
+                      run_time=0.7)
+            t_k = self.when_said("key", t_q + 1.0, after=t_q)
+            self.hold_until(t_k - 0.8)
+            self.play(LaggedStart(*[FadeIn(k, shift=DOWN * 0.2) for k in k_tags], lag_ratio=0.12),
+                      *([LaggedStart(*[c.animate(rate_func=there_and_back).set_fill(T.K, 0.9)
+                                       for c in k_cols], lag_ratio=0.12)] if k_cols else []),
+                      run_time=0.8)
+            if cols_v is not None:
+                self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
+                            for c in cols_v], FadeOutPlace(v_lab), run_time=0.5)
+                self.remove(cols_v)
+            # one thin line from bank to every token (a score each), all the same width: the
+            # scores are not drawn, only that there is one per key
+            paths = VGroup(*[a.set_stroke(T.Q, width=2, opacity=0.8) for a in self.arcs(lay.row)])
+            # said on the picture: these equal lines are a schematic, not weights
+            mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
+            sch = txt("schematic: one score per key (not weights)", LAB, T.MUTED)
+            sch.move_to([mid_x, paths.get_top()[1] + 0.3, 0])
+            self.play(LaggedStart(*[Succession(Create(p, run_time=0.7),
+                                               Indicate(k, color=T.K, scale_factor=1.3,
+                                                        run_time=0.5))
+                                    for p, k in zip(paths, k_tags)], lag_ratio=0.15),
+                      FadeInPlace(sch), run_time=1.4)
+            t_soft = self.when_said("softmax", self.time)
+            self.hold_until(t_soft - 0.2)
+            # round 31 ("a softmax turns the scores into weights" was said, not shown): at
+            # "softmax" the equal score lines morph in place into one head's weights (widths
+            # changing), the schematic's label rolling to what they now are
+            pre = None
+            if intro:
+                pre = self.arcs(lay.heads[intro[0][0]])
+                sw = line(txt("after the softmax: weights (one head)", LAB, T.MUTED))
+                sw.move_to(sch)
+                self.emphasize(st.note[0], run_time=1.4, buff=0.04,
+                               extra=[ReplacementTransform(paths, pre), *roll(sch, sw)])
+                self.remove(sch)
+                sch = sw
+            else:
+                self.emphasize(st.note[0], run_time=1.2, buff=0.04,
+                               extra=[paths.animate(rate_func=there_and_back)
+                                      .set_stroke(opacity=0.3)])
+            # the schematic's tags leave just before the heads' rows come
+            t_ph = self.when_said("own row", self.mark(2, n)) - 1.0
+            self.hold_until(t_ph)
+            gone_tags = VGroup(q_tag, k_tags, sch, *([] if pre is not None else [paths]))
+            self.play(FadeOutPlace(gone_tags), run_time=0.6)
         else:
-            self.emphasize(st.note[0], run_time=1.2, buff=0.04,
-                           extra=[paths.animate(rate_func=there_and_back)
-                                  .set_stroke(opacity=0.3)])
-        # the schematic's tags leave just before the heads' rows come
-        t_ph = self.when_said("own row", self.mark(2, n)) - 1.0
-        self.hold_until(t_ph)
-        gone_tags = VGroup(q_tag, k_tags, sch, *([] if pre is not None else [paths]))
-        self.play(FadeOutPlace(gone_tags), run_time=0.6)
+            # the vectors sink back into their tokens before the heads' rows come; the note's
+            # formula is not shown (its second page comes at "adds up to")
+            st.note = VGroup(*st.note[1:])
+            self.hold_until(self.mark(1, n) - 0.6)
+            if cols_v is not None:
+                self.play(*[c.animate.stretch_to_fit_height(0.01, about_edge=DOWN).set_opacity(0)
+                            for c in cols_v], FadeOutPlace(v_lab), run_time=0.6)
+                self.remove(cols_v)
         # "Each head has its own row of weights from bank": the 12 heads as a row of their
         # numbers (round 27: twelve 110 px fans had no token axis; show less, larger); "head 2
         # gives river the most, head 11 gives CLS the most": each of the two named heads' own
@@ -1039,6 +1059,7 @@ class AttentionDepthScene(StoryboardScene):
                    txt("=", LAB)]
         mean_num = Num(lay.row[word_j], decimals=int(v.decimals), size=NUM, color=T.WEIGHTS)
         eq = line(*eq_parts, *eq_tail, mean_num)
+        mean_num.shift(RIGHT * 0.08)        # r32: clear of the "=" (the mono digits are wider)
         # round 31: under the token row (the weights' row is still empty there), so each term
         # drops a short way from under the word into it (above the heads' numbers, the terms
         # rose through them)
@@ -1064,7 +1085,7 @@ class AttentionDepthScene(StoryboardScene):
                 nm.move_to(name, aligned_edge=LEFT)
             chip = chips[h_j]
             ring = SurroundingRectangle(chip, buff=0.07, color=T.POINTER, stroke_width=3)
-            anims = [chip.animate.set_color(T.HIGHLIGHT)]
+            anims = [chip.animate.set_color(T.POINTER)]    # round 32: gold is bank only
             if lit is not None:
                 # round 31: the ring leaves one head and is drawn at the next (sliding
                 # across the heads between suggested it visited them)
@@ -1140,9 +1161,14 @@ class AttentionDepthScene(StoryboardScene):
         # "... and it adds up to 1": the note's formula rolls out, what the arcs are rolls in
         t_adds = self.when_said("adds up to", self.time)
         self.hold_until(t_adds - 0.6)
-        self.play(*roll(st.note[0], VGroup(*st.note[1:])), FadeOutPlace(mean_lab), run_time=0.8)
-        self.remove(st.note[0])
-        st.note = VGroup(*st.note[1:])
+        if schematic:
+            self.play(*roll(st.note[0], VGroup(*st.note[1:])), FadeOutPlace(mean_lab),
+                      run_time=0.8)
+            self.remove(st.note[0])
+            st.note = VGroup(*st.note[1:])
+        else:
+            # the label leaves up, the note comes in its place at the top (one line)
+            self.play(FadeOutPlace(mean_lab), FadeIn(st.note, shift=UP * ROLL), run_time=0.8)
         st.extra = []
         self.emphasize(st.note[0], run_time=0.9, buff=0.04)
         # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it
@@ -1186,6 +1212,12 @@ class AttentionDepthScene(StoryboardScene):
             st.chart = self.chart_frame()
             b = st.bars[0] = self.bar(0)
             self.hold_until(t_bar - 0.2)
+            if self.burned is None and self.says("bar on the right"):
+                # round 32 (one caption for 44 s): the caption turns to the bar with the voice
+                self.set_caption(
+                    f"Right: the share of {v.word}'s row on "
+                    f"{' and '.join(map(as_written, v.special_tokens.values))}, one bar per "
+                    "layer.")
             self.play(FadeInPlace(st.chart[0]), Create(st.chart[1]), FadeInPlace(st.chart[2]),
                       FadeInPlace(b.tick),
                       run_time=max(0.6, min(1.4, t_parts - 0.6 - self.time)))
@@ -1393,7 +1425,7 @@ class AttentionDepthScene(StoryboardScene):
         hi = int(v.sink.max.layer)
         for l in mids[-1:]:
             t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(n - 1, n) + 1.0)
-            self.hold_until(max(self.cue_at(n - 1) - 0.15, t_l - 1.8))
+            self.hold_until(max(self.mark(n - 1, n) - 0.15, t_l - 1.8))
             if chips:
                 self.next_layer_at(l, t_l)
             else:
@@ -1686,8 +1718,12 @@ class AttentionDepthScene(StoryboardScene):
         # down into its place (one after the other; from the right it passed under the tag)
         own_block = block.copy()
         out_, in_ = squish_rate_func(smooth, 0, 0.5), squish_rate_func(smooth, 0.5, 1)
+        # round 32 (the label said layer 0 over layer 1's dimmed row): the row leaves with
+        # the block that made it; the new block's row comes only when X goes into it
         self.play(block.animate(rate_func=out_).shift(UP * 0.5).set_opacity(0),
-                  FadeIn(back, shift=DOWN * 0.5, rate_func=in_), *self.dim_row(), run_time=1.0)
+                  FadeIn(back, shift=DOWN * 0.5, rate_func=in_),
+                  st.arcs.animate(rate_func=out_).set_stroke(opacity=0),
+                  st.nums.animate(rate_func=out_).set_opacity(0), run_time=1.0)
         self.remove(block)
         block, box = back, back.box
         t_in = self.when_said("fed x", self.time, after=self.time)
@@ -1713,12 +1749,13 @@ class AttentionDepthScene(StoryboardScene):
             else (t_end if not both else self.time)
         self.hold_until(t_take - 0.6)
         # the layer before's block slides up and out, the own block back down into its place
-        self.play(block.animate(rate_func=out_).shift(UP * 0.5).set_opacity(0),
-                  FadeIn(own_block, shift=DOWN * 0.5, rate_func=in_), *self.dim_row(),
-                  run_time=1.0)
+        # round 32 (the label went back to layer 1 over the swap's row): the block and the
+        # arcs change in one move, the row re-forming as the own block lands
+        self.show_row(tie.new_row, VGroup(), 1.2, extra=[
+            block.animate(rate_func=out_).shift(UP * 0.5).set_opacity(0),
+            FadeIn(own_block, shift=DOWN * 0.5, rate_func=in_)])
         self.remove(block)
         block, box = own_block, own_block.box
-        self.show_row(tie.new_row, VGroup(), 0.8)
         if both:
             # that bar and the swapped one ringed
             self.light(cols[2][:2], cols[3][:2],
@@ -2074,6 +2111,9 @@ class AttentionDepthScene(StoryboardScene):
             if isinstance(t_, Value) or t_.by.value is None:
                 continue
             tl_ = int(t_.layer)
+            if not re.search(rf"\blayer {tl_}\b", str(self.beat.get("narration") or "")
+                             .lower()):
+                continue            # round 32: a test the summary does not name (cut) is not shown
             pv, own = v.layers[tl_ - 1], v.layers[tl_]
             # the two orders: the model's own bars (the layer before, the layer) outside,
             # the two one-swap bars between them
@@ -2105,7 +2145,12 @@ class AttentionDepthScene(StoryboardScene):
             cap = VGroup(head_, txt(sub, LAB))
             cap.arrange(DOWN, buff=0.08)
             cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 2 * pitch_s)
-            g = VGroup(cols_s, cap)
+            # round 32 (a panel without its axis label): what the bars are, over them
+            ax = txt("share of bank's row on " + " + ".join(map(as_written,
+                                                                v.special_tokens.values)), LAB)
+            ax.next_to(cols_s, UP, buff=0.3).set_x(x0 + 2 * pitch_s)
+            g = VGroup(cols_s, cap, ax)
+            g.ax = ax
             phrase = "either order" if agree else (
                 "neither alone" if self.says("neither alone")
                 else "depends on the order") if t_.swap_by.value else f"at layer {tl_},"
@@ -2215,6 +2260,12 @@ class AttentionDepthScene(StoryboardScene):
                 g.scale(f0)
                 g.move_to([half / 2, -0.15, 0])
                 left_at = [-half / 2, -0.15, 0]
+                # round 32 (a draft's two panels: the right one 10 px lower, its axis label
+                # a repeat): one baseline, the left panel's axis label for both
+                s0c = s0.copy().scale(f0).move_to(left_at)
+                g.shift(UP * (s0c[0][0][0].get_bottom()[1] - g[0][0][0].get_bottom()[1]))
+                if getattr(g, "ax", None) is not None:
+                    g.remove(g.ax)
                 out = [s0.animate.scale(f0).move_to(left_at)]
                 gone = None
             elif shown:

@@ -3,7 +3,8 @@
 It tells the shipped story for the sentences it is given: every sentence's curve against the
 first (start and end, said), the baseline subtracted, the gap between the curve that ends
 highest and the one that ends lowest (on the same chart), then the PCA plane, where the
-distances between the ends are said for the same pairs in the plane and in the full space. It does not know the senses:
+distances between the ends are said for the same pairs in the plane and in the full space,
+and the move split into the part all share and each one's own. It does not know the senses:
 it says which sentence ends nearest the first and that the gap is the sense signal only if
 that one uses the word in the first sentence's sense."""
 
@@ -41,7 +42,7 @@ def build(c: Context) -> Draft:
         "extend", ["similarity"],
         f"Cosine of '{word}' in the first sentence with '{word}' in each other sentence, from "
         "the embedding to the output",
-        f"To ask how far context moves the word {said}, take it in {{len(sentences)}} sentences. From X zero, the embedding, to "
+        f"To ask how context moves the word {said} apart, take it in {{len(sentences)}} sentences. From X zero, the embedding, to "
         f"X {integer_words(L)}, the "
         f"output, we take the cosine between its state in the first sentence and in each of "
         f"the others: the cosine of the angle between two states, one when they point the "
@@ -78,9 +79,8 @@ def build(c: Context) -> Draft:
     # the first sentence's focus word's
     common = d["other_move_range"][0] / max(d["full_depth_distance"], 1e-9) > 0.5
     nearest = int(np.argmin(d["full_end_distances"]))
-    # the own arrows nearly across the shared one (60-120 degrees); two ends farther apart
-    # than any own arrow is long (so the own arrows cannot all point one way)
-    across = all(60 < a < 120 for a in d["own_angles_deg"])
+    # two ends farther apart than any own arrow is long (so the own arrows cannot all point
+    # one way)
     apart = max(d["full_end_distances"]) > d["own_part"]
 
     def ends(key: str) -> str:
@@ -97,23 +97,20 @@ def build(c: Context) -> Draft:
         "{data.projection.explained_percent[1]:.0f}. "
         + ("In this plane all of them take nearly the same path. " if same
            else "Follow each path in this plane. ")
-        + "Distances are in the states' own units; one grid square is "
-        "{data.projection.step:.0f}. How far does each end lie from the first sentence's? In the plane, "
+        + "How far does each end lie from the first sentence's? In the plane, "
         + ends("end_distances") + ". In the full space, " + ends("full_end_distances") + ". "
         + ("What tells them apart is mostly off this plane" if hidden
            else "This plane shows part of what tells them apart, the rest is off this plane")
         + f"; the {nth[nearest + 1]} sentence's ends "
         + ("nearer." if K == 2 else "nearest.")
-        + " So how far does context move it?"
+        + " How much of each move is common to all of them?"
         + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
         "their mean start to their mean end, {data.projection.shared_move:.1f} long, the path "
         "they take together; each sentence's own arrow is at most "
         "{data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
-        + " The parts add as arrows, not as lengths"
-        + (": each own arrow stands roughly across the shared one" if across else "")
-        + ", so their lengths do not simply sum."
-        + " So {data.projection.shared_move:.1f} of the move is a path these banks share; "
-        "what context adds to set one sentence apart is at most {data.projection.own_part:.1f}."
+        + " So the part they all share is {data.projection.shared_move:.1f} long; the part "
+        "that differs between the sentences is at most {data.projection.own_part:.1f}; why "
+        "they share it is not measured here."
         + (" The own arrows point different ways: two ends lie farther apart than any own "
            "arrow is long." if apart else " The own arrows are what tells the sentences apart."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
@@ -129,25 +126,21 @@ def build(c: Context) -> Draft:
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
         + [f"data.projection.full_end_distances[{nearest}] - "
            f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest]
-        + ([c for k in range(n) for c in (f"data.projection.own_angles_deg[{k}] > 60",
-                                          f"data.projection.own_angles_deg[{k}] < 120")]
-           if across else [])
         + ([f"max(data.projection.full_end_distances) - data.projection.own_part > 0"]
            if apart else []),
         moments={M.CLOUD: "Take all", M.DIRECTIONS: "two directions",
                  M.PLANE: "projects every state", M.AXES: "The first, PC1",
                  M.PC2: "the second, PC2", M.SAME_PATH: "same path" if same else "each path",
-                 M.UNITS: "own units", M.IN_PLANE: "In the plane",
+                 M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane",
                  M.OWN_START: "own arrow", M.HALF: "at most",
                  M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
                  M.MEAN_END: "mean end", M.PATH_TOGETHER: "take together",
-                 M.OWN: "own arrow", M.ACROSS: "add as arrows",
-                 M.NEARLY_ACROSS: "roughly across" if across else "simply sum",
-                 M.SIMPLY_SUM: "simply sum", M.SHARED_SUM: "of the move is a path",
-                 M.ADDS_MOST: "what context adds", M.WAYS: "The own arrows"})
+                 M.OWN: "own arrow", M.SHARED_SUM: "the part they all share",
+                 M.ADDS_MOST: "the part that differs", M.NOT_MEASURED: "why they share it",
+                 M.WAYS: "The own arrows"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

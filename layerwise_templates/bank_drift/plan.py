@@ -5,9 +5,8 @@ pair (0, 1) is the one the summary quotes. Per layer state (0 = embedding ... L 
 the raw cosine of the focus word's vectors, the anisotropy baseline (mean cosine of unrelated
 words at that state, Ethayarajh 2019) and raw minus baseline; plus one PCA plane fitted once
 to every state of every sentence, and the illustrative layer table (text, not a measurement)
-with its early / middle / late mapped onto this model's states. With a beat that shows `probe`:
-a linear probe per layer state on the set layerwise ships (analysis/probe.py), which measures
-on this model what the table only illustrates.
+with its early / middle / late mapped onto this model's states. (Round 32 cut the probe beat
+and its plan: docs/chapter.md 4.6.)
 """
 
 from __future__ import annotations
@@ -16,15 +15,12 @@ import math
 
 import numpy as np
 
-from layerwise_core.analysis.probe import run_probe
 from layerwise_core.analysis.projection import pca_plane
 from layerwise_core.analysis.similarity import context_similarity
 from layerwise_core.analysis.vectors import content_positions, layer_states, positions, word_vectors
-from layerwise_core.probe_set import load_probe_set
 from layerwise_core.tokens import words as sentence_words
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
-from layerwise_core.tracing import get_trace
 
 Y_STEP = 0.25       # cosine axis ticks
 SMALL_GAP = 0.04    # a gap this close to zero counts as "no sense signal yet"
@@ -93,8 +89,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             "projection": projection, "table": _table(len(states)),
             "gap": {**gap(curves, base), "shared": shared_words(contexts, curves)},
             "output_drop": output_drop(curves, base)}
-    if any("probe" in b.show for b in sb.beats):        # 90 more traces: only when shown
-        plan["probe"] = probe(sb.model, traces[0].path.parent.parent)
     return plan
 
 
@@ -328,22 +322,3 @@ def _table(n_states: int) -> dict:
     spans = [[0, e - 1], [e, n_states - e - 1], [n_states - e, n_states - 1]]
     rows = [[f"{r[0]}\n({lo}–{hi})", *r[1:]] for r, (lo, hi) in zip(TABLE["rows"], spans)]
     return {**TABLE, "rows": rows, "spans": spans}
-
-
-def probe(model, cache_dir) -> dict:
-    """The linear probe on the shipped set (`probe_set.yaml`), one trace per sentence from the
-    storyboard's cache, with the peak of each task for the narration and the chart's axis."""
-    sentences = load_probe_set()
-    traces = [get_trace(model, s.text, cache_dir=cache_dir) for s in sentences]
-    out = run_probe(sentences, traces)
-    shortest = min(sentences, key=lambda s: (len(s.words), s.text))     # the example shown
-    out["example"] = {"words": [w for w, *_ in shortest.words], "tags": [t for _, t, *_ in
-                      shortest.words], "target": shortest.target, "sense": shortest.sense}
-    for t in out["tasks"]:
-        t["peak_percent"] = t["accuracy_percent"][t["best"]]
-        t["one_example_percent"] = 100 / t["n_test"]   # what one held-out sentence is worth
-        acc = t["accuracy_percent"]
-        t["floor_after_best"] = float(min(acc[t["best"]:]))    # lowest from the peak on
-        t["majority_word"] = t["majority"].lower()
-    out["axes"] = {"y_range": [0.0, 100.0], "y_ticks": [0.0, 25.0, 50.0, 75.0, 100.0]}
-    return out

@@ -17,11 +17,9 @@ Beats (each optional, in storyboard order):
   then onto a chart of their own standing on zero, with a row of numbers; then the caveats.
 - `projection`: every state first as seen along two of the model's own coordinates, then moved
   onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), each sentence's
-  dot moving state by state; how far each end lies from the reference's end, the same pairs in
-  the plane and in the full space side by side, the reference's own move against how far every
-  other word moves; then the move split into the arrow the sentences share and each one's own.
-- `probe` comes under a title of its own (a new question, other nouns).
-- `probe`: a linear probe's held-out accuracy per state (scene_parts.ProbeBeat).
+  dot moving state by state; how far one other end lies from the reference's end, in the plane
+  and in the full space; then the move split into the arrow the sentences share and each one's
+  own. (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
 from __future__ import annotations
@@ -33,19 +31,19 @@ import numpy as np
 from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc, Arrow, CapStyleType, Create,
                    DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
-                   Rectangle, Rotate,
+                   Rectangle,
                    Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, always_redraw,
                    linear, smooth, squish_rate_func)
 
 from scenes import theme as T
-from scenes.animations import FadeInPlace, FadeOutPlace, _Fade
+from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene, overlaps
 from scenes.legibility import is_text
 from scenes.mobjects.text import baseline as baseline_y
 from scenes.mobjects import Num, TickAxes, glyph_span, highlighted, inline, math, swatch, txt
 from . import moments as M
-from .scene_parts import DimPlace, ProbeBeat
+from scenes.animations import DimPlace
 from .view import Data
 
 SIZE = 22                       # every label and number, tick labels too (20 read as 12 px)
@@ -161,7 +159,7 @@ class CosineChart(VGroup):
         return self.row_y - ROW_STEP * len(self.rows)
 
 
-class BankDriftScene(ProbeBeat, StoryboardScene):
+class BankDriftScene(StoryboardScene):
     def layout(self) -> None:
         self.v = Data.at(self.plan)
         self.stage = Stage()
@@ -196,6 +194,19 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         return max(default, min(cap, 0.85 * (self.said(moment) - self.time)))
 
     # --- the stage ----------------------------------------------------------------------
+    def sub_caption(self, text: str) -> None:
+        """A new caption for a sub-part of a long beat, with the voice that starts it (never
+        one caption for a minute over several ideas)."""
+        if self.burned is None and self.beat.get("cues"):
+            self.set_caption(text)
+
+    def drop_wrapper(self, group) -> None:
+        """Take a mobject an animation put on the scene's top level off that list only (it
+        is about to become a part of a chart; Scene.remove would break up a chart that holds
+        any of its parts into loose pieces)."""
+        if group in self.mobjects:
+            self.mobjects.remove(group)
+
     def adopt(self, group: VGroup, *ms) -> None:
         """Make the drawn mobjects `ms` parts of `group` (already on screen): drawn once, not
         twice (a top-level copy and a part)."""
@@ -203,24 +214,12 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.remove(m, *m.get_family())
         group.add(*ms)
 
-    def section_title(self, text: str | None) -> None:
-        """The title names the question on screen: `text` for a section of its own (the probe,
-        on other nouns), None for the video's own. The old title leaves upwards, then the new
-        one comes in (never two on one spot)."""
-        home = getattr(self, "_home_title", None)
-        if home is None:
-            home = self._home_title = self.title.get_center().copy()
-            self._title_text = self.plan["title"]
-        text = text or self.plan["title"]
-        if text == self._title_text:
-            return
-        new = txt(text, T.TITLE_SIZE, weight="BOLD").move_to(home)
-        self._title_text = text
-        old = self.title
-        self.play(FadeOutPlace(old), run_time=0.3)
-        self.remove(old)
-        self.title = self.pin(new)
-        self.play(FadeInPlace(new), run_time=0.4)
+    def pause_after_cue(self, k: int, secs: float) -> None:
+        """A beat of silence after cue k (a reveal lands): every later cue is spoken `secs`
+        later (call at the beat's start, before any wait on a later cue)."""
+        cues = self.beat.get("cues") or []
+        for i in range(k + 1, len(cues)):
+            self.cue_shift[i] += secs
 
     LEAD_IN = 1.2       # seconds of quiet before each analysis after the first
 
@@ -248,8 +247,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         """Fade out what earlier beats drew (the sentences' key and the chart if asked to keep
         them); the video's own title back if a section had its own. `extra` animations play
         with the fades (the key moving to its place for the next analysis)."""
-        if getattr(self, "_home_title", None) is not None:
-            self.section_title(None)
         st = self.stage
         gone = list(st.other)
         if not keep_chart and st.chart is not None:
@@ -384,35 +381,50 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             head = txt("cosine", SIZE, T.MUTED).next_to(chart.ax.y_labels, UP, buff=0.12)
             head.align_to(chart.ax.y_labels, LEFT)
             chart.add(head)
+            chart.zoom_marks = None
+            if zoom:
+                # the axis does not start at 0: a break mark on it near its foot, and a note
+                # saying where it starts (both leave when the axis widens to the full range)
+                a = chart.ax.axes
+                foot = np.array(a.c2p(0, chart.lo))
+                at = foot + UP * min(0.22, 0.4 * (a.c2p(0, float(g.cos_ticks[1]))[1]
+                                                  - foot[1]))
+                gap = Rectangle(width=0.3, height=0.11, stroke_width=0,
+                                fill_color=T.BACKGROUND, fill_opacity=1).move_to(at)
+                slash = VGroup(*[Line(at + d + np.array([-0.13, -0.06, 0]),
+                                      at + d + np.array([0.13, 0.06, 0]), color=T.TEXT,
+                                      stroke_width=2.5) for d in (DOWN * 0.055, UP * 0.055)])
+                note = inline(txt("axis zoomed: it starts at", SIZE, T.MUTED),
+                              Num(g.cos_range[0], decimals=1, size=SIZE, color=T.MUTED),
+                              txt(", not 0", SIZE, T.MUTED))
+                note.next_to(a, UP, buff=0.12).align_to(a, RIGHT)
+                chart.zoom_marks = VGroup(gap, slash, note)
+                chart.add(chart.zoom_marks)
             self.play(FadeInPlace(chart), run_time=run_time or self.quick(0.05, 0.6))
             st.chart = chart
         return st.chart
 
     def widen(self, chart: CosineChart, run_time: float = 1.6) -> None:
-        """The zoomed chart's y axis widens to the plan's full range: each tick and grid line
-        slides to where its value sits on the wider axis (the old ones fading as they go, the
-        new ones arriving from where theirs sat), and every drawn curve moves with it."""
+        """The zoomed chart's y axis widens to the plan's full range: the old ticks (and the
+        zoom's break mark and note) leave, every drawn curve moves to its place on the wider
+        axis, then the new ticks come in (never two sets of tick labels on screen: round 31b
+        had 0.75/0.70/0.60/0.25 piled up mid-rescale)."""
         if chart.wide:
             return
         v = self.v
         wide = CosineChart(v, chart.top_arg, chart.height_arg)
         old, new = chart.ax, wide.ax
-        # every tick and label moves only inside the axis's own height: one that would sit
-        # off the other axis stops at its edge (never below the axis, over the rows of numbers)
-        lo_y, hi_y = old.axes.get_bottom()[1], old.axes.get_top()[1]
-
-        def dy(p_from, p_to, t: float) -> float:
-            here = p_from(0, t)[1]
-            return float(np.clip(p_to(0, t)[1], lo_y, hi_y) - here)
+        marks = getattr(chart, "zoom_marks", None)
+        # (dimmed out one by one, not faded out, nor as a new group: they are parts of the
+        # chart, and Scene.add of a group holding them would break the chart up)
+        self.play(*[DimPlace(m, 0.0) for m in [*old.y_labels, *old.grid]],
+                  *([DimPlace(marks, 0.0)] if marks is not None else []), run_time=0.3)
+        if marks is not None:
+            chart.remove(marks)
+            self.remove(*marks.get_family())
+            chart.zoom_marks = None
+        run_time = max(0.6, run_time - 0.6)
         anims = [Transform(old.axes, new.axes)]
-        for lab, line, t in zip(old.y_labels, old.grid, v.gap.cos_ticks):
-            d = UP * dy(chart.p, wide.p, float(t))
-            anims += [SlideFade(lab, d, 1.0, 0.0), SlideFade(line, d, 1.0, 0.0)]
-        for lab, line, t in zip(new.y_labels, new.grid, v.axes.y_ticks):
-            d = UP * (np.clip(chart.p(0, float(t))[1], lo_y, hi_y) - wide.p(0, float(t))[1])
-            lab.shift(d)
-            line.shift(d)
-            anims += [SlideFade(lab, -d, 0.0, 1.0), SlideFade(line, -d, 0.0, 1.0)]
         for name, (segs, dots) in chart.curves.items():
             values = [chart.ax.axes.p2c(d.get_center())[1] for d in dots]
             pts = [wide.p(s, y) for s, y in enumerate(values)]
@@ -420,9 +432,13 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             anims += [seg.animate.put_start_and_end_on(pts[s], pts[s + 1])
                       for s, seg in enumerate(segs)]
         self.play(*anims, run_time=run_time)
-        # (the arrivals were added on their own; the old axis is a part of the chart, and
-        # Scene.remove on a part would break the chart up into loose pieces)
-        self.remove(*new.y_labels, *new.grid)
+        arrivals = [*new.y_labels, *new.grid]
+        self.play(*[FadeIn(m) for m in arrivals], run_time=0.3)
+        # (the arrivals were added on their own: they leave the scene's list and become the
+        # chart's; the old axis is a part of the chart, and Scene.remove on a part would
+        # break the chart up into loose pieces)
+        for m in arrivals:
+            self.drop_wrapper(m)
         chart.remove(old)
         chart.ax = new
         chart.add_to_back(new)
@@ -600,7 +616,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.point_at(legend[0], run_time=0.8)
             self.angle_intro(self.cue_at(axis_cue))
         self.hold_until_cue(axis_cue)           # "from X zero ... to X six": the axis comes in
-        chart = self.cosine_chart(run_time=0.6)
+        # (zoomed to the raw curves' range, its break marked and named: the baseline's beat
+        # widens it, moving every curve; round 31's 0-1 axis squeezed 0.76 vs 0.92 together)
+        chart = self.cosine_chart(run_time=0.6, zoom=True)
         # its two ends boxed as named, then the first curve starts at once
         ticks = [m for m in chart.x_math if not isinstance(m, VectorizedPoint)]
         self.emphasize(ticks[0], run_time=0.6)
@@ -739,11 +757,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
 
     def beat_projection(self, beat) -> None:
         self.lead_in()
-        self.pause_after_cue(5, 1.0)            # 10.2 vs 11.2: the plane holds the move
-        self.pause_after_cue(8, 1.2)            # "mostly off this plane": lands
-        split_cue = self.cue_with("Split")      # a new picture: the table leaves in a pause
-        if split_cue:
-            self.pause_after_cue(split_cue - 1, 1.2)
+        self.pause_after_cue(5, 1.0)            # 1.2 vs 6.6: the two numbers land
+        split_cue = self.cue_with("Split")      # "mostly off this plane" lands; the ends'
+        if split_cue:                           # comparison leaves in a pause
+            self.pause_after_cue(split_cue - 2, 1.2)
         if self.stage.legend is None:
             self.clear()
         legend = self.legend()
@@ -901,142 +918,68 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(FadeInPlace(end_label), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
         self.emphasize(trails, run_time=1.2)
-        # where the states end up, in the plane and in the full space, to one scale: sentence
-        # 1's own move (start to end), then where each other bank ends from sentence 1's
-        longest = max(float(max(pr.full_end_distances.values)), float(pr.full_depth_distance),
-                      1e-6)
-        pairs = range(len(v.curves))
-        segs = VGroup(*[Line(dots[0].get_center(), dots[k + 1].get_center(),
-                             color=self.curve_color(k), stroke_width=4) for k in pairs])
-        # sentence 1's start-to-end, as a straight dashed line on the plane
-        reach = DashedLine(plane.c2p(*xy[0][0]), plane.c2p(*xy[0][-1]), dash_length=0.1,
-                           color=T.TEXT, stroke_width=3)
-
-        def table(scale: float) -> VGroup:
-            """Rows under a header, columns at one x each; bars `scale` per unit."""
-            def bar(value, color) -> Line:
-                return Line(ORIGIN, RIGHT * max(scale * float(value), 0.02), color=color,
-                            stroke_width=8)
-            title = VGroup(txt("distance", SIZE, T.TEXT), txt("plane", SIZE, T.MUTED),
-                           txt("full space", SIZE, T.MUTED))
-            own = VGroup(inline(txt("1", SIZE, self.colors[0]),
-                                txt("start to end", SIZE, T.MUTED)),
-                         inline(bar(pr.depth_distance, self.colors[0]),
-                                Num(pr.depth_distance, decimals=1, size=SIZE)),
-                         inline(bar(pr.full_depth_distance, self.colors[0]),
-                                Num(pr.full_depth_distance, decimals=1, size=SIZE)))
-            rows = [VGroup(inline(self.pair_key(k), txt("ends", SIZE, T.MUTED)),
-                           inline(bar(pr.end_distances[k], self.curve_color(k)),
-                                  Num(pr.end_distances[k], decimals=1, size=SIZE)),
-                           inline(bar(pr.full_end_distances[k], self.curve_color(k)),
-                                  Num(pr.full_end_distances[k], decimals=1, size=SIZE)))
-                    for k in pairs]
-            # every other word's own move, shortest to longest: the yardstick "far" is read
-            # against (the layers move every word a long way), drawn as a range on the bars'
-            # scale
-            lo, hi = (float(x) for x in pr.other_move_range.values)
-            span = VGroup(Line(ORIGIN, RIGHT * max(scale * lo, 0.01), stroke_opacity=0,
-                               stroke_width=0),
-                          Line(RIGHT * scale * lo, RIGHT * max(scale * hi, scale * lo + 0.02),
-                               color=T.MUTED, stroke_width=8))
-            norm = VGroup(txt("other words", SIZE, T.MUTED),
-                          VectorizedPoint(),
-                          inline(span, Num(pr.other_move_range[0], decimals=1, size=SIZE),
-                                 txt("to", SIZE, T.MUTED),
-                                 Num(pr.other_move_range[1], decimals=1, size=SIZE)))
-            # a state's own length (the reference's X^(L)), the scale "a long way" is read on
-            size = VGroup(txt("bank 1's output: length", SIZE, T.MUTED), VectorizedPoint(),
-                          inline(bar(pr.output_norm, T.TEXT),
-                                 Num(pr.output_norm, decimals=1, size=SIZE)))
-            grid = VGroup(title, own, *rows)       # (size, norm: not drawn since round 31)
-            cols = [max(r[j].width for r in grid) for j in range(3)]
-            for i, r in enumerate(grid):
-                x = 0.0
-                for j in range(3):
-                    r[j].move_to([x + r[j].width / 2, -0.5 * i, 0])
-                    x += cols[j] + 0.25
-            return grid
-        # the bars take the room the text leaves (the text keeps its size)
-        room = 7.11 - T.EDGE - head.get_left()[0]
-        fixed = table(0.0).width
-        both = longest + max(float(max(pr.end_distances.values)), float(pr.depth_distance))
-        # (no floor that could push a bar past the edge: SmolLM2's distances are ~100 units)
-        grid = table(max(1e-3, min(0.45, (room - fixed) / both)))
-        title, own, rows = grid[0], grid[1], grid[2:]
-        # one comparison at a time: the ends' rows take the own row's place once it has been
-        # read (the split answers "how far")
-        step_up = own.get_y() - rows[0].get_y()
-        # (in the header's place: the header leaves as the table comes)
-        grid.move_to(head.get_corner(UL) + grid.get_center() - grid.get_corner(UL))
-        edge = 7.11 - T.EDGE            # (a deep model's lengths, 589.6, ran past `room`)
-        if grid.get_right()[0] > edge:
-            grid.scale((edge - grid.get_left()[0]) / grid.width, about_edge=LEFT)
-        # "... sentence one's bank ends 10.2 from where it started in this plane, and 11.2 in
-        # the full space": the grid's scale lit, the dashed reach, then its two bars; the
-        # header line has been said and leaves (the side column keeps what is read next)
-        self.hold_until_moment(M.UNITS)
-        self.play(FadeOutPlace(head[0]), run_time=0.4)
-        self.remove(*head[0].get_family())
-        self.emphasize(scale_bar, run_time=0.8)
-        self.play(Create(reach), FadeInPlace(title[:2]), FadeInPlace(own[0]), run_time=0.8)
-        self.bring_to_front(dots)
-        self.play(FadeInPlace(own[1]), run_time=0.5)
-        self.emphasize(reach, own[1], run_time=1.0)
-        full_at = self.said(M.UNITS) + 0.55 * max(1.0, self.cue_at(6) - self.said(M.UNITS))
-        self.hold_until(full_at)
-        self.play(FadeInPlace(title[2]), FadeInPlace(own[2]), run_time=0.6)
-        self.emphasize(own[1], own[2], run_time=max(0.6, min(2.0, 0.85 * (
-            self.cue_at(6) - self.time))))
-        # "in the plane, sentence two's bank ends 1.2 from sentence one's, three's 1.0": the
-        # own row and its dashed reach have been read and leave; the ends' rows take its place
-        self.hold_until(self.said(M.IN_PLANE) - 0.5)
-        self.play(FadeOutPlace(reach), FadeOutPlace(own), run_time=0.4)
-        self.remove(*reach.get_family(), *own.get_family())
-        grid.remove(own)
-        rows.shift(UP * step_up)
-        self.hold_until_moment(M.IN_PLANE)
-        self.play(*[FadeInPlace(r[0]) for r in rows], run_time=0.5)
-        per = self.stretch(M.SENTENCE_MOVES, 1.0, cap=3.0) / max(1, len(rows))
-        for k, r in enumerate(rows):
-            self.play(Create(segs[k]), FadeInPlace(r[1]), run_time=max(0.5, min(1.5, per)))
-            self.bring_to_front(dots)
-        # "in the full space, their ends are 6.6 and 4.3 apart": each full-space number beside
-        # its in-plane one, lit together as it is said (the plane shows a small part of each)
-        self.hold_until_moment(M.SENTENCE_MOVES)
-        per = self.stretch(M.OFF_PLANE, 1.0, cap=4.0) / max(1, len(rows))
-        for k, r in enumerate(rows):
-            self.play(FadeInPlace(r[2]), run_time=0.5)
-            self.emphasize(r[1], r[2], run_time=max(0.5, min(1.5, per - 0.5)))
-        # "what tells the banks apart is mostly off this plane": said under the table whose
-        # numbers show it (the plot keeps only the paths: one reading at a time)
+        # one pair's ends, in the plane and in the full space (round 32: one comparison, not
+        # a table): sentence 1's end to sentence 2's, a segment on the plane, its two lengths
+        # in the side column, one row as each is said
+        k0 = 0
+        seg = Line(dots[0].get_center(), dots[k0 + 1].get_center(),
+                   color=self.curve_color(k0), stroke_width=4)
+        rows = VGroup(
+            inline(txt("ends of", SIZE, T.MUTED), self.pair_key(k0), txt("apart", SIZE, T.MUTED)),
+            inline(txt("in the plane:", SIZE, T.TEXT),
+                   Num(pr.end_distances[k0], decimals=1, size=SIZE)),
+            inline(txt("in the full space:", SIZE, T.TEXT),
+                   Num(pr.full_end_distances[k0], decimals=1, size=SIZE)),
+        ).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
         ans = pr.answer
         where = {"mostly": ("apart: mostly", "off this plane"),
                  "partly": ("apart: partly", "off this plane"),
                  "mostly_in": ("apart: mostly", "in this plane")}[str(ans.off_plane)]
-        off = inline(*[txt(w, SIZE, T.POINTER) for w in where])
-        off.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
-        if off.get_right()[0] > 7.11 - T.EDGE:
-            off = VGroup(*[txt(w, SIZE, T.POINTER) for w in where]).arrange(
-                DOWN, buff=0.06, aligned_edge=LEFT)
-            off.next_to(grid, DOWN, buff=0.3).align_to(grid, LEFT)
+        off = VGroup(*[txt(w, SIZE, T.POINTER) for w in where]).arrange(
+            DOWN, buff=0.06, aligned_edge=LEFT)
+        off.next_to(rows, DOWN, buff=0.3).align_to(rows, LEFT)
+        side = VGroup(rows, off)
+        side.move_to(head.get_corner(UL) + side.get_center() - side.get_corner(UL))
+        if side.get_right()[0] > 7.11 - T.EDGE:
+            side.scale((7.11 - T.EDGE - side.get_left()[0]) / side.width, about_edge=LEFT)
+        # "in the plane, sentence two's bank ends 1.2 from sentence one's": the segment between
+        # the two ends is drawn, its length beside the words
+        self.hold_until_moment(M.IN_PLANE)
+        self.sub_caption("How far apart two ends lie: in the plane, in the full space")
+        # (the header line has been said and leaves: the rows take its place)
+        self.play(FadeOutPlace(head[0]), run_time=0.4)
+        self.remove(*head[0].get_family())
+        self.play(FadeInPlace(rows[0]), run_time=0.4)
+        self.play(Create(seg), FadeInPlace(rows[1]), run_time=0.8)
+        self.bring_to_front(dots)
+        self.emphasize(seg, rows[1][-1], run_time=max(0.6, min(1.5, 0.85 * (
+            self.said(M.SENTENCE_MOVES) - self.time))))
+        # "in the full space, 6.6": its row under the plane's, the two lit together
+        self.hold_until_moment(M.SENTENCE_MOVES)
+        self.play(FadeInPlace(rows[2]), run_time=0.5)
+        self.emphasize(rows[1][-1], rows[2][-1], run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.OFF_PLANE) - self.time))))
+        # "what tells the banks apart lies mostly off this plane": said under the numbers
+        # that show it
         self.hold_until_moment(M.OFF_PLANE)
-        nearest = int(np.argmin([float(x) for x in pr.full_end_distances.values]))
         self.play(FadeInPlace(off), run_time=0.5)
-        self.emphasize(segs, off, *[r[2] for r in rows], run_time=1.2)
-        self.emphasize(rows[nearest][2], run_time=1.0)
-        # "split that move into arrows": the table and the side view have been read and
-        # leave; the move is drawn as its parts, to scale, where the table was
+        self.emphasize(seg, off, rows[2][-1], run_time=1.2)
+        # "how much of each bank's move is common to all three?": the ends' comparison has
+        # been read and leaves; the move is drawn as its parts, to scale, where it was
         split_cue = self.cue_with("Split")
         if split_cue:
-            self.hold_until(self.cue_at(split_cue) - 1.1)
-        read = [grid, off, segs]
+            self.hold_until(self.cue_at(split_cue - 1))
+        word = str(v.contexts[0].focus.value).partition("#")[0]     # a new question, a new caption
+        self.sub_caption(f"{word}'s move split: the arrow all share, and each one's own")
+        read = [side, seg]
         self.play(*[FadeOutPlace(m) for m in read], run_time=0.6)
         for m in read:
             self.remove(*m.get_family())
+        # "each bank's move": the three paths it asks about, lit while the question is said
+        if split_cue:
+            self.emphasize(trails, run_time=max(0.6, min(2.5, 0.85 * (
+                self.cue_at(split_cue) - self.time))))
         self.hold_until_moment(M.SPLIT)
-        if self.burned is None and self.beat.get("cues"):     # a new picture, a new caption
-            word = str(v.contexts[0].focus.value).partition("#")[0]
-            self.set_caption(f"{word}'s move split: the arrow all share, and each one's own")
         split = self.split_picture(head.get_left()[0], head.get_top()[1])
         # one picture at a time: the plane steps back (dimmed, not gone: the shared arrow's
         # shadow is drawn on it) while the full-space picture is read
@@ -1138,48 +1081,34 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         self.play(TransformFromCopy(split.own[k], laid), run_time=0.9)
         self.play(Create(tick), FadeInPlace(half_lab), run_time=0.5)
         self.emphasize(laid, tick, half_lab, run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(M.ACROSS) - self.time) - 0.4)))
+            self.said(M.SHARED_SUM) - self.time) - 0.4)))
         self.play(FadeOutPlace(laid), FadeOutPlace(tick), FadeOutPlace(half_lab),
                   run_time=0.35)
         self.remove(laid, tick, *half_lab.get_family())
-        # "the parts add as arrows, not as lengths": tip to tail, the shared arrow then each
-        # own arrow flashes in turn
-        self.hold_until_moment(M.ACROSS)
-        per = max(0.3, min(0.6, 0.85 * (self.said(M.NEARLY_ACROSS) - self.time)
-                           / (1 + len(split.own))))
-        for c, a in enumerate(split.own):
-            self.play(Indicate_(split.shared if c == 0 else split.copies[c - 1][1]),
-                      run_time=per)
-            self.play(Indicate_(a), run_time=per)
-        # "each own arrow stands nearly across the shared one": the shared arrow's line carried
-        # on past its tip, each own arrow's angle to it marked
-        self.hold_until_moment(M.NEARLY_ACROSS)
-        self.play(Create(split.guide), *[Create(a) for a in split.arcs],
-                  *[FadeInPlace(m) for m in split.degrees], run_time=0.8)
-        # "so their lengths do not simply sum": the angles pulse
-        self.hold_until_moment(M.SIMPLY_SUM)
-        avail = max(0.0, self.said(M.SHARED_SUM) - self.time)
-        self.play(*[a.animate.set_stroke(width=6) for a in split.arcs], run_time=0.35)
-        self.play(*[a.animate.set_stroke(width=3) for a in split.arcs], run_time=0.35)
-        # "for sentence one's bank, 10.7 and 2.9 add up to only 11.1": the two lengths lit,
-        # then their sum drawn start dot to the own arrow's end, its length beside it (sentence
-        # 1's column first, then the others)
-        self.emphasize(split.shared_label[-1], split.own_labels[0],
-                       run_time=max(0.6, min(1.5, 0.3 * avail)))
-        self.play(Create(split.sums[0]), FadeInPlace(split.sum_labels[0]), run_time=0.8)
-        self.emphasize(split.sum_labels[0], run_time=max(0.6, min(1.5, 0.85 * (
-            self.said(M.SHARED_SUM) - self.time) - 0.7)))
-        self.play(*[Create(m) for m in split.sums[1:]],
-                  *[FadeInPlace(m) for m in split.sum_labels[1:]], run_time=0.6)
-        # "so 10.7 of the move is a path these banks share; what context adds to set one
-        # sentence apart is under half of that": the shared arrow and its number, then the
-        # longest own arrow
+        # "so the part all three banks share is 10.7 long, and the part that differs between
+        # the sentences is under half of that; why they share it is not measured here": the
+        # shared arrow and its number, then the longest own arrow (round 32: the angles and
+        # the sums, "the parts add as arrows", were cut: a detour from the video's claim)
         self.hold_until_moment(M.SHARED_SUM)
         self.emphasize(split.shared, split.shared_label, run_time=max(0.6, min(1.6, 0.85 * (
             self.said(M.ADDS_MOST) - self.time))))
         self.hold_until_moment(M.ADDS_MOST)
         self.emphasize(split.own[k], split.own_labels[k], *split.own_note[:1],
-                       run_time=max(0.6, min(1.6, 0.85 * (self.said(M.WAYS) - self.time))))
+                       run_time=max(0.6, min(1.6, 0.85 * (self.said(M.NOT_MEASURED)
+                                                          - self.time))))
+        # "why they share it is not measured here": said on screen, under the columns
+        unknown = txt("why all share it: not measured here", SIZE, T.POINTER)
+        low = min(m.get_bottom()[1] for m in [*split.own, *split.own_labels])
+        unknown.next_to(VGroup(split.scale_note), DOWN, buff=0).align_to(split.scale_note, LEFT)
+        unknown.set_y(max(low - 0.25 - unknown.height / 2, BOTTOM + 0.1 + unknown.height / 2))
+        if unknown.get_right()[0] > 7.11 - T.EDGE:
+            unknown.scale((7.11 - T.EDGE - unknown.get_left()[0]) / unknown.width,
+                          about_edge=LEFT)
+        self.hold_until_moment(M.NOT_MEASURED)
+        self.play(FadeInPlace(unknown), run_time=0.5)
+        self.emphasize(split.shared, unknown, run_time=max(0.6, min(1.6, 0.85 * (
+            self.said(M.WAYS) - self.time))))
+        split.all.add(unknown)
         # "the own arrows lie mostly off this plane; for this one pair they leave the
         # same-sense bank nearer": the own arrows, then the paths' ends on the plane
         self.hold_until_moment(M.WAYS)
@@ -1301,8 +1230,9 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         sp.degrees = degrees
         sp.own_note = own_note
         sp.names, sp.sums, sp.sum_labels = names, sums, sum_labels
-        sp.all = VGroup(start, shared, copies, label, note, own, labels, guide, arcs, degrees,
-                        names, sums, sum_labels)
+        # (guide, arcs, degrees, sums: built, not drawn since round 32; not in `all`, which
+        # the next beat clears)
+        sp.all = VGroup(start, shared, copies, label, note, own, labels, names)
         return sp
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
@@ -1325,14 +1255,23 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         view = inline(txt("seen along dims", SIZE, T.MUTED), Num(d0, decimals=0, size=SIZE),
                       txt("and", SIZE, T.MUTED), Num(d1, decimals=0, size=SIZE),
                       txt("of", SIZE, T.MUTED), Num(pr.d_model, decimals=0, size=SIZE))
-        view.next_to(ghosts, DOWN, buff=0.35)
-        self.keep_inside(view)
-        # that view's two coordinate axes, short, through the states' mean
+        # that view's two coordinate axes, short, through the states' mean; its note under
+        # them, on a backing (clear of the vertical one: round 31 had "dim|s")
         o = np.array(plane.c2p(0, 0))
         dims = VGroup(Line(o + LEFT * 0.9, o + RIGHT * 0.9, color=T.MUTED, stroke_width=2),
                       Line(o + DOWN * 0.9, o + UP * 0.9, color=T.MUTED, stroke_width=2))
+        view.next_to(VGroup(ghosts, dims), DOWN, buff=0.15)
+        self.keep_inside(view)
+        view = VGroup(Rectangle(width=view.width + 0.16, height=view.height + 0.1,
+                                stroke_width=0, fill_color=T.BACKGROUND, fill_opacity=0.9)
+                      .move_to(view), view)
         self.hold_until_moment(M.CLOUD)
         left = max(2.0, self.said(M.DIRECTIONS) - self.time)
+        # the grid and its one-unit scale first: "they hardly spread" is read against it
+        scale = getattr(self, "_grid_scale", None)
+        self.play(FadeIn(plane),
+                  *([FadeIn(scale[0]), FadeInPlace(scale[1])] if scale is not None else []),
+                  run_time=0.5)
         self.play(FadeInPlace(head[0][:-1]), LaggedStart(*[FadeInPlace(g) for g in ghosts],
                                                     lag_ratio=0.04),
                   run_time=max(0.8, min(1.2, 0.3 * left)))
@@ -1365,14 +1304,14 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # in this page's two; said beside it, in the side column)
         sketch = VGroup(txt("sketch: PCA searches all", SIZE, T.POINTER),
                         inline(Num(pr.d_model, decimals=0, size=SIZE, color=T.POINTER),
-                               txt("directions, not this page's 2", SIZE, T.POINTER))
+                               txt("directions, not just these 2 axes", SIZE, T.POINTER))
                         ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         sketch.next_to(head, DOWN, buff=0.35).align_to(head, LEFT)
         self.keep_inside(sketch)
+        # (no sweep: over a cloud this small a turning line showed nothing, round 31; PC1
+        # comes in along the page's x, PC2 across it)
+        axis1.rotate(-np.radians(tilt), about_point=o)
         self.play(Create(axis1), FadeInPlace(sketch), run_time=0.6)
-        # it turns until the states spread most along it
-        self.play(Rotate(axis1, -np.radians(tilt), about_point=o),
-                  run_time=max(1.0, min(2.0, 0.5 * (self.said(M.PLANE) - self.time))))
         self.play(FadeInPlace(name1), Create(axis2), run_time=0.7)
         self.play(FadeInPlace(name2), run_time=0.3)
         # "projects every state onto the flat plane": the grid they span; one state (sentence
@@ -1380,12 +1319,10 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
         # "projects every state onto the flat plane": the arbitrary view leaves and every
         # state moves to its coordinates on PC1 and PC2, on the grid those two span
         self.hold_until_moment(M.PLANE)
-        scale = getattr(self, "_grid_scale", None)
+        n_pts = self.data["projection"]["n_points"]
+        self.sub_caption(f"PCA: the plane in which the {n_pts} states spread most")
         self.play(FadeOutPlace(sketch), run_time=0.3)
         self.remove(*sketch.get_family())
-        self.play(FadeIn(plane),
-                  *([FadeIn(scale[0]), FadeInPlace(scale[1])] if scale is not None else []),
-                  run_time=0.5)
         self.bring_to_front(ghosts, axis1, axis2, name1, name2)
         self.play(*[g.animate.move_to(plane.c2p(*xy[c][s]))
                     for (c, s), g in zip([(c, s) for c in range(len(self.colors))
@@ -1639,36 +1576,6 @@ class BankDriftScene(ProbeBeat, StoryboardScene):
             self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]),
                       run_time=min(4.0, 0.85 * (end - self.time)))
         self.stage.other = [VGroup(panel, band, within, shown, *notes), row]
-
-
-def _first_half(t: float) -> float:
-    """All of an animation in its first half (a word leaving before its successor comes)."""
-    return min(1.0, 2.0 * t)
-
-
-def _second_half(t: float) -> float:
-    return max(0.0, 2.0 * t - 1.0)
-
-
-class SlideFade(_Fade):
-    """Move by `shift` while the opacity goes from `start` to `end` times its own: one half of
-    a swap (the old value leaves, the new one arrives), no glyph morphing into another."""
-
-    def __init__(self, mobject, shift, start: float, end: float, **kwargs):
-        self.start, self.end, self.vec = start, end, np.array(shift, dtype=float)
-        super().__init__(mobject, introducer=start == 0, **kwargs)
-
-    def begin(self) -> None:
-        self.origin = self.mobject.get_center().copy()
-        super().begin()
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        super().interpolate_mobject(alpha)
-        self.mobject.move_to(self.origin + self.vec * self.rate_func(alpha))
-
-    def finish(self) -> None:
-        Animation.finish(self)
-        self.interpolate_mobject(1.0)
 
 
 def math_ceil(x: float) -> int:

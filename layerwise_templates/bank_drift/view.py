@@ -129,27 +129,6 @@ class OutputDrop(View):
     adjusted_to: float
 
 
-class ProbeTask(View):
-    title: str
-    chance_percent: float
-    accuracy_percent: list[float]
-    one_example_percent: float
-
-
-class ProbeSet(View):
-    sentences: int
-    train_sentences: int
-    test_sentences: int
-    nouns_in_both: int          # nouns of the set in every sense it uses
-
-
-class Probe(View):
-    """Only in a plan with a beat that shows `probe`."""
-    set: ProbeSet
-    tasks: list[ProbeTask]
-    axes: Axes
-
-
 class Data(View):
     states: list[State]
     contexts: list[Context]
@@ -160,4 +139,3 @@ class Data(View):
     table: Table
     gap: Gap
     output_drop: OutputDrop
-    probe: Probe | None

@@ -5,33 +5,25 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
 - `sentences` the two sentences, the focus token boxed in both; a table of its token, token id
               and position in each; each sentence's tokens with the start marker's position
               and the focus token's under them; and what that means for layer 0
-- `same`      the cosine introduced: two arrows, one turning (1 = same direction, 0 = at right
-              angles); layer 0: the two X rows "=", the same W for both, the two Q and V rows
+- `same`      the cosine introduced: two arrows, one turning, its cosine read live at its tip
+              (1 = same direction, 0 = at right angles); layer 0: the two X rows "=", the same W for both, the two Q and V rows
               "="; the four cosines' one value written beside the cosine picture (no chart yet)
 - `entered`   what context entered at layer 0: the two token rows; the same query meeting
-              different keys (sentence 1's heaviest word, sentence 2's three heaviest); the
-              tokens at the same positions in both greyed, bank too (same X, same values);
-              the focus token's head-average attention as arcs (the special tokens' arcs
-              grey); beside the rows, each token's weighted values (all heads, through
-              W_O) drawn tip to tail into the update Delta^(0), the named words' pieces
-              named, the rest counted as one, the markers' (too short to see) ringed; the
-              updates (lengths, angle, cosine); the start marker's weight and piece length
-              beside river's (bars); then a new stage, large on the left: X^(0) and the
-              update arrows themselves moved (turning a little) to its tip, X halving
-              their angle (lengths and that angle to scale, angles to X not), the sums
-              dashed, a cos at each vertex, the true lengths as bars; on the right the sums
-              (a small pair at their cosine's angle) go through LayerNorm, FFN + add,
-              LayerNorm, a cos after each, a dot on a zoomed cosine scale moving at
-              each box (ticks named where it was); out, the two X^(1) and what reads them.
-              The focus token's weight on itself has no arc; its number comes as it is said
+              different keys (sentence 1's heaviest word, sentence 2's three heaviest), the
+              focus token's head-average attention as arcs, the weights read; then river's
+              piece built (its values' head slices, each scaled by that head's weight, one
+              after another; then W_O) and each sentence's pieces tip to tail into its update
+              Delta^(0) (a 2-D sketch, lengths as labelled); the rows leave and the sketch
+              grows for the updates' cosine; a new stage: X^(0) and the update arrows moved
+              to its tip, the sums dashed, a cos at each vertex, the true lengths as bars;
+              then the sums (a small pair) go down through LayerNorm, FFN + add, LayerNorm in
+              one sentence (no step's cosine: fresh_qkv teaches the steps); out, the two X^(1)
 - `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
-              (X thick, under the others), the X^(1) cosine carried to its layer-1 point;
-              K and V, then Q lit as the voice says what each would change; then X's dip and
-              end and the values' lowest are pointed at
-- `compare`   each layer named has its x tick boxed: the lowest Q/K/V cosine and X's lowest
-              ringed, their values beside; the last layer's lowest; layer 2's Q and X; layer
-              3's K, Q and X; "why?" on a card over the chart dimmed to almost nothing; the
-              conclusion, centred and large
+              (X thick, under the others), the X^(1) cosine carried to its layer-1 point (it
+              leaves once the voice is past X); K and V, then Q lit as the voice says what
+              each would change; the values' lowest ringed; the last layer's four points
+- `compare`   "why? not measured here" on a card over the chart dimmed to almost nothing;
+              the conclusion, centred and large
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
 the scene does no model arithmetic.
@@ -45,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
+from manim import (ValueTracker, always_redraw, DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
                    ArcBetweenPoints, Arrow, DashedLine, GrowArrow, GrowFromEdge, Indicate, Rectangle,
                    ReplacementTransform, Succession, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
@@ -338,7 +330,8 @@ class ContextQKVScene(StoryboardScene):
                       x_ticks=[(l.value, l.path) for l in v.layers
                                if L <= 12 or l.value % 5 == 0 or l.value == L - 1],
                       y_ticks=[(t.value, t.path) for t in v.axes.y_ticks],
-                      **({"size": S, "color": T.TEXT} if wide else {}))
+                      # the ticks at label size (review 31b: ~11 px at small)
+                      **({"size": T.TYPE.label, "color": T.TEXT} if wide else {}))
         ax.y_labels.shift(LEFT * 0.12)                      # clear of the layer-0 dots
         # the chapter's notation on the x axis: the ticks are X^(l), not bare layer numbers
         tick_color = T.MUTED if not wide else T.TEXT
@@ -722,16 +715,49 @@ class ContextQKVScene(StoryboardScene):
         # X's rows drawn in `sentences` stay at the left: the cosine picture on the right
         pic = (self.cosine_picture(PANEL_X + 0.4, panel.head.get_bottom()[1] - 0.25) if early
                else self.cosine_picture())
-        o = pic.o
-        status = {"one": txt("cos = 1", S, T.TEXT), "zero": txt("cos = 0", S, T.TEXT)}
-        for s_ in status.values():
-            s_.move_to([o[0] + 1.3, o[1] - 0.35, 0])
+        o = np.array(pic.o, dtype=float)
+        # the cosine read live as the arrow turns (review 31b, 0:25: only "cos = 1" at the
+        # end): the angle a tracker, the arrow, the arc between the two and the readout
+        # riding the turning arrow's tip all follow it (an illustration: its own geometry,
+        # no plan number)
+        n_ = float(np.linalg.norm(pic.b.get_end() - o))
+        ang = ValueTracker(PI / 3)
 
-        def turn(angle, label, t):
-            # no label while the arrow moves: each names only the angle it stops at
-            self.drop("cos_status", run_time=0.15 * t)
-            self.play(Rotate(pic.b, angle, about_point=o), run_time=0.6 * t)
-            self.put("cos_status", label, run_time=0.25 * t)
+        def tip(a):
+            return o + n_ * np.array([pymath.cos(a), pymath.sin(a), 0.0])
+
+        def readout():
+            c = pymath.cos(ang.get_value())
+            c = 0.0 if abs(c) < 5e-3 else c
+            r = inline(txt("cos =", T.TYPE.label, T.TEXT),
+                       txt(f"{c:.2f}", T.TYPE.label, T.TEXT, mono=True), buff=0.12)
+            return r.next_to(tip(ang.get_value()), RIGHT, buff=0.2).shift(UP * 0.1)
+
+        def angle_arc():
+            a = max(ang.get_value(), 1e-3)
+            return Arc(radius=0.55, start_angle=0, angle=a, arc_center=o, color=T.TEXT,
+                       stroke_width=2.5).set_stroke(opacity=1 if a > 0.02 else 0)
+
+        live = VGroup()
+
+        def start_live(t):
+            pic.b.add_updater(lambda m: m.put_start_and_end_on(o, tip(ang.get_value())))
+            arc_, num_ = always_redraw(angle_arc), always_redraw(readout)
+            live.add(arc_, num_)
+            self.play(FadeInPlace(VGroup(arc_, num_)), run_time=t)
+            self.set_slot("cos_status", live)
+
+        def turn(angle, t):
+            # the number changes as the arrow turns, then is lit where it stops
+            self.play(ang.animate.increment_value(angle), run_time=0.7 * t)
+            self.emphasize(live[1], run_time=0.3 * t)
+
+        def still(t):
+            # the demo done: nothing follows the tracker any more
+            pic.b.clear_updaters()
+            for m in live:
+                m.clear_updaters()
+            self.wait(t)
 
         def four(t):
             # "All four cosines are 1.00": said beside the rows that show it (no chart yet:
@@ -817,9 +843,10 @@ class ContextQKVScene(StoryboardScene):
         self.by_cue([
             [(1, lambda t: self.put("cosine", pic[0], run_time=t)),
              (1, lambda t: self.play(Create(pic.a), Create(pic.b), run_time=t)),
-             (0.01, lambda t: self.set_slot("cos_arrows", VGroup(pic.a, pic.b)))],
-            [(2, lambda t: turn(PI / 6, status["zero"], t)),
-             (2, lambda t: turn(-PI / 2, status["one"], t))],
+             (0.01, lambda t: self.set_slot("cos_arrows", VGroup(pic.a, pic.b))),
+             (0.6, start_live)],
+            [(2, lambda t: turn(PI / 6, t)),
+             (2, lambda t: turn(-PI / 2, t)), (0.01, still)],
             x_in,
             # the chart's layer-0 point drawn as the sentence before ends, its 1.00 said
             # as it is named
@@ -954,7 +981,8 @@ class ContextQKVScene(StoryboardScene):
         # (review 26: river's piece drawn shorter than its 4.75: the drawing is a projection,
         # the numbers are the true lengths)
         # one line (review 28: three lines of notes beside the pieces)
-        flat = txt(f"drawn flat ({self.v.heads.d_model} numbers each): lengths as written",
+        # (review 31b: "drawn flat (384 numbers each)" was hard to parse)
+        flat = txt(f"a 2-D sketch of {self.v.heads.d_model}-number vectors; lengths as labelled",
                    T.TYPE.label, T.TEXT)
         head.add(flat)
         head.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
@@ -1366,7 +1394,7 @@ class ContextQKVScene(StoryboardScene):
             r[2].next_to(r[1], RIGHT, buff=0.12)
         # what the flat drawing keeps and what it cannot (two lines, under the bars)
         # one short line (review 28: a two-line disclaimer)
-        why = VGroup(txt("drawn flat: the sums' angle not to scale", L_, T.TEXT))
+        why = VGroup(txt("2-D sketch: the sums' angle not to scale", L_, T.TEXT))
         note = VGroup(why, rows)
         rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
         why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
@@ -1435,11 +1463,8 @@ class ContextQKVScene(StoryboardScene):
         sums = self.sum_picture(-6.5, top - 0.1, scale=upd.unit)
         nxt = None
         if e.x_next.value is not None:
-            nxt = self.rest_of_block(sums.sums, top - 0.1)
+            nxt = self.rest_of_block(sums.sums, top - 0.1, compact=True)
         self.keep_inside(upd)
-        # in the header's place (the header leaves as it comes: one table beside the pieces,
-        # not two blocks of words; review 25 found 1:42-1:51 crowded)
-        weigh = self.weigh_table(head_at[0], upd.head.get_top()[1])
 
         def grow_arcs(t):
             # bank's query (a yellow Q over bank, fixed) meets each token's key in turn (a K
@@ -1479,14 +1504,15 @@ class ContextQKVScene(StoryboardScene):
                         meet += [FadeInPlace(kt)]
                         grow.append(Create(a))
                         gone.append(kt)
-                self.play(*meet, run_time=0.16 * t / n)
-                self.play(*grow, *[FadeOutPlace(m) for m in gone], run_time=0.2 * t / n)
+                # (round 32: quicker, so the boxes land on "river here", not 3 s after)
+                self.play(*meet, run_time=0.12 * t / n)
+                self.play(*grow, *[FadeOutPlace(m) for m in gone], run_time=0.15 * t / n)
                 for m in gone:
                     self.remove(m)
             self.play(*[FadeOutPlace(q) for q in qs], run_time=0.05 * t)
             self.remove_foreground_mobjects(*qs)
             self.remove(*qs)
-            differ(0.45 * t)
+            differ(0.54 * t)
 
         def word(r, k):
             k = int(k)
@@ -1595,16 +1621,6 @@ class ContextQKVScene(StoryboardScene):
             self.wait(0.05 * t)
             rest_w(0.1 * t)
 
-        def self_w(t):
-            # "bank also reads itself: 0.07 here, 0.06 there, drawn without an arc"
-            ns = [n for r in (r1, r2) for n in r.selfs]
-            if not ns:
-                self.wait(t)
-                return
-            self.play(*[n.animate.set_opacity(1) for n in ns], run_time=0.3 * t)
-            self.emphasize(*ns, run_time=0.5 * t)
-            self.wait(0.2 * t)
-
         def chain_in(i, t, built=None):
             # sentence i's pieces fly out of its tokens: each named word's piece leaves from
             # under its token, small, and grows into its place in the chain, tip to tail, in
@@ -1652,138 +1668,126 @@ class ContextQKVScene(StoryboardScene):
         def pieces_in(t):
             # "each token hands bank a piece": the arcs give way and the rows close up at the
             # top, their weights kept; sentence 2's row dimmed (sentence 1's piece is built
-            # under it); river's values come down out of its column
+            # under it)
             self.unbox(0.05 * t)
             self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend,
                                           *([r1.idx, r2.idx] if idx_up else []))),
-                      run_time=0.1 * t)
+                      run_time=0.2 * t)
             idx_up.clear()
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
-                        for r, d in zip((r1, r2), dy)], run_time=0.12 * t)
+                        for r, d in zip((r1, r2), dy)], run_time=0.3 * t)
             self.sub_caption("pieces")
-            quiet(1, 0.1 * t)
+            quiet(1, 0.2 * t)
             if build is None:
-                chain_in(0, 0.6 * t)
+                chain_in(0, 0.25 * t)
+
+        def piece_scale(t):
+            # "take river: its values come in one slice per head, and each slice is scaled by
+            # that head's attention weight on river": river lit, its values' strip drawn under
+            # it (review 31b: a flattened copy flashed as a stray line), then the slices
+            # scaled one after another, the weights' note under them
+            if build is None:
+                self.wait(t)
                 return
             j = build.key
             src = VGroup(r1.tok[j], r1.weights[r1.shown_index[j]])
-            strip = build.strip
-            start = strip.copy().stretch_to_fit_width(src.width).stretch_to_fit_height(0.05)
-            start.next_to(src, DOWN, buff=0.05)
-            self.play(ReplacementTransform(start, strip), FadeInPlace(build.v_lab),
-                      Indicate(src, color=SENT[0], scale_factor=1.1), run_time=0.5 * t)
+            self.play(FadeInPlace(build.strip), FadeInPlace(build.v_lab),
+                      Indicate(src, color=SENT[0], scale_factor=1.1), run_time=0.3 * t)
             self.wait(0.1 * t)
+            self.play(FadeInPlace(build.w_lab), run_time=0.1 * t)
+            self.play(LaggedStart(*[Transform(c, c2) for c, c2 in
+                                    zip(build.strip, build.scaled)], lag_ratio=0.6),
+                      run_time=0.45 * t)
+            self.wait(0.05 * t)
 
-        def piece_is(t):
-            # "a piece is that token's values, weighted by each head, through W_O": river's
-            # piece built once: its values' 12 head slices, each scaled by that head's weight
-            # (bar heights), go into W_O; out comes the piece, which moves to its place in
-            # the chain, then the rest of sentence 1's chain is drawn
+        def piece_wo(t):
+            # "the output matrix W_O turns them into river's piece": the box, the strip into
+            # it, the piece out of it
             if build is None:
                 self.put("piece_note", upd.head.piece, run_time=0.3 * t)
                 self.emphasize(upd.head.piece, run_time=0.4 * t)
                 return
-            self.play(Transform(build.strip, build.scaled),
-                      FadeInPlace(build.w_lab), run_time=0.22 * t)
-            self.wait(0.06 * t)
-            self.play(FadeInPlace(build.wo), run_time=0.08 * t)
+            self.play(FadeInPlace(build.wo), run_time=0.15 * t)
             self.play(build.strip.animate.scale(0.05).move_to(build.wo[0]),
-                      run_time=0.14 * t)
+                      run_time=0.25 * t)
             self.remove(build.strip)
-            self.play(GrowArrow(build.arrow), FadeInPlace(build.p_lab), run_time=0.14 * t)
-            self.wait(0.06 * t)
+            self.play(GrowArrow(build.arrow), FadeInPlace(build.p_lab), run_time=0.3 * t)
             built[build.key] = build.arrow
-            self.play(FadeOutPlace(VGroup(build.v_lab, build.w_lab, build.wo, build.p_lab)),
-                      run_time=0.06 * t)
-            chain_in(0, 0.24 * t, built=built)
+            self.wait(0.3 * t)
+
+        def arrow_in(i, t):
+            # a sentence's update: its arrow over its chain (from the chain's start to its
+            # end), its length written at its tip
+            self.play(Create(upd.arrows[i]), FadeInPlace(upd.labels[i]), run_time=t)
+
+        def chain_one(t):
+            # "tip to tail, with the other tokens' pieces and a bias, they make the river
+            # bank's update": river's piece moves to its place, the others and the bias drawn
+            # after it; the update's arrow over the chain, what it is (Delta = the pieces +
+            # a bias) at the left
+            if build is not None:
+                self.play(FadeOutPlace(VGroup(build.v_lab, build.w_lab, build.wo,
+                                              build.p_lab)), run_time=0.08 * t)
+            chain_in(0, 0.55 * t, built=built)
+            self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
+            arrow_in(0, 0.2 * t)
+            self.set_slot("right", VGroup(upd.head[0]))
 
         def pieces_two(t):
-            # "the money bank takes its pieces from its own neighbours": sentence 1's row
-            # dimmed now, sentence 2's back
-            loud(1, 0.06 * t)
-            quiet(0, 0.06 * t)
-            chain_in(1, 0.88 * t)
-
-        thinned = set()                     # ids of the row pieces gone before the bars
-
-        def updates_in(t):
-            # "tip to tail, plus a bias, each bank's pieces make its update, drawn flat here"
-            # the pieces have left the rows: the rows go (review 30, 1:46-1:53: 18 weights
-            # beside the updates, their names and notes), but for the two tokens the next
-            # sentence weighs (row 1's start marker and its heaviest word)
-            loud(0, 0.05 * t)
-            self.drop("piece_note", run_time=0.05 * t)
-            sp = [int(j) for j in ss[0].special.values]
-            stay = [j for j in (sp[:1] + [int(w) for w in list(r1.words[:1])])
-                    if j in r1.by_key]
-            kept = {id(m) for j in stay for m in r1.by_key[j][1:]}
-            if weigh is not None and stay:
-                go = [m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights)
-                      if id(m) not in kept and m.get_fill_opacity() > 0.01]
-                thinned.update(id(m) for m in go)
-                self.play(FadeOutPlace(VGroup(*go)), run_time=0.1 * t)
-                for m in go:
-                    self.remove(m)
-                t = 0.9 * t
-            self.play(LaggedStart(*[Create(a) for a in upd.arrows], lag_ratio=0.5),
-                      FadeInPlace(upd.labels), run_time=0.5 * t)
-            self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
-            self.play(FadeInPlace(upd.head.flat), run_time=0.1 * t)
+            # "the money bank's pieces make its own; this is a two-dimensional sketch ...":
+            # sentence 1's row dimmed now, sentence 2's back; its chain, its arrow, then what
+            # the drawing is
+            loud(1, 0.05 * t)
+            quiet(0, 0.05 * t)
+            chain_in(1, 0.42 * t)
+            arrow_in(1, 0.12 * t)
+            # the rows leave and the sketch grows before its note comes (the note's line,
+            # at the left, would run into the money sentence's pieces beside the rows)
+            grow(0.18 * t)
+            self.play(FadeInPlace(upd.head.flat), run_time=0.08 * t)
             self.set_slot("right", upd.head)
-            self.emphasize(upd.head.flat, run_time=0.25 * t)
+            self.emphasize(upd.head.flat, run_time=0.1 * t)
 
-        dimmed = []                          # sentence 2's row while the bars stand
+        def grow(t):
+            # the rows have said their piece: they leave and the two updates, their pieces
+            # and names take the stage, larger (review 31b: a small sketch, ~11 px names);
+            # the header moves up to the rows' place
+            every = [m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights,
+                                                    *getattr(r, "selfs", []))]
+            rows = VGroup(*[m for m in every
+                            if m.get_fill_opacity() > 0.01 or m.get_stroke_opacity() > 0.01])
+            self.remove(*[m for m in every if m not in rows])     # unseen: no fade
+            on = VGroup(upd.chains, upd.names, upd.arrows, upd.labels)
+            off = VGroup(upd.arc, upd.cos)
+            head_to = upd.head.copy().move_to([-6.5, self.content_top() - 0.05, 0],
+                                              aligned_edge=UP + LEFT)
+            whole = VGroup(on, off)
+            top_, bot_ = head_to.get_bottom()[1] - 0.6, ABOVE_CAPTION + 0.3
+            f = min(1.5, (top_ - bot_) / max(whole.height, 1e-6),
+                    (13.6 - 2 * T.EDGE) / max(whole.width, 1e-6))
+            f = max(1.0, f)
+            c = whole.get_center()
+            goal = np.array([0.6, (top_ + bot_) / 2, 0.0])
+            probe = whole.copy().scale(f, about_point=c).shift(goal - c)
+            lo_x, hi_x = -7.1 + T.EDGE, 7.1 - T.EDGE
+            goal[0] += max(0.0, lo_x - probe.get_left()[0]) - max(0.0, probe.get_right()[0] - hi_x)
+            off.scale(f, about_point=c).shift(goal - c)
+            self.play(FadeOutPlace(rows), upd.head.animate.move_to(head_to),
+                      on.animate.scale(f, about_point=c).shift(goal - c), run_time=t)
+            self.remove(*every)
+            row_quiet.clear()
+            rows_gone.append(True)
+
         rows_gone = []                       # the rows have left (before the bars)
 
-        def tiny(t):
-            # "the start marker and river take nearly the same weight": both weights boxed in
-            # row 1; "but the marker passes on little": weight and piece length side by side,
-            # as bars
-            sp = [int(j) for j in ss[0].special.values]
-            wd = list(r1.words[:1])
-            pair_ = [j for j in (sp[:1] + [int(w) for w in wd]) if j in r1.shown_index]
-            if pair_:
-                self.box(*[VGroup(r1.by_key[j][2], r1.by_key[j][1]) for j in pair_
-                           if j in r1.by_key], t=0.2 * t)
-            if weigh is not None:
-                # the voice is on sentence 1 alone: both rows of weights and the notes leave
-                # before the bars come (review 28: 18 weights, three lines of notes, the
-                # pieces and the bars at once); the two weights boxed travel into the bars
-                self.wait(0.1 * t)
-                self.unbox(0.05 * t)
-                self.drop("right", run_time=0.05 * t)
-                keep = {id(r1.by_key[j][1]): row_.wnum
-                        for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key}
-                go = VGroup(*[m for r in (r1, r2) for m in (r[0], *r.row, *r[2], *r.weights)
-                              if id(m) not in keep and id(m) not in thinned])
-                moves = [ReplacementTransform(r1.by_key[j][1], row_.wnum)
-                         for j, row_ in zip(weigh.keys, weigh[1]) if j in r1.by_key]
-                self.play(FadeOutPlace(go), FadeInPlace(weigh[0]), *moves,
-                          run_time=0.14 * t)
-                rows_gone.append(True)
-                for row_ in weigh[1]:
-                    self.play(FadeInPlace(row_.name_), GrowFromEdge(row_.wbar, LEFT),
-                              *([] if id(row_.wnum) in map(id, keep.values())
-                                else [FadeInPlace(row_.wnum)]), run_time=0.1 * t)
-                    self.play(GrowFromEdge(row_.pbar, LEFT), FadeInPlace(row_.pnum),
-                              run_time=0.12 * t)
-                self.set_slot("weigh", weigh)
-
         def cos_in(t):
-            # "so attention gives the two banks updates with a cosine of only 0.38"
-            self.unbox(0.1 * t)
-            self.drop("weigh", run_time=0.15 * t)
-            if dimmed:
-                self.play(*[Restore(m) for m in dimmed.pop()], run_time=0.1 * t)
-            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.35 * t)
-            self.emphasize(upd.cos, run_time=0.3 * t)
-
-        def add_x(t):
-            if nxt is not None:                 # the block's stage set before "Then LayerNorm"
-                sums_in(0.8 * t)
-                block_setup(0.2 * t)
-            else:
-                sums_in(t)
+            # "so attention gives the two banks updates with a cosine of only 0.38": the
+            # rows leave and the sketch grows, then the angle between the updates
+            self.unbox(0.05 * t)
+            if not rows_gone:
+                grow(0.3 * t)
+            self.play(Create(upd.arc), FadeInPlace(upd.cos), run_time=0.4 * t)
+            self.emphasize(upd.cos, run_time=0.35 * t)
 
         def sums_in(t):
             # a new stage: the rows, the pieces, their names and the update's labels leave;
@@ -1819,226 +1823,70 @@ class ContextQKVScene(StoryboardScene):
             self.wait(0.04 * t)                 # the finished sums, before the block
 
         cs_ = [float(st_.cos.value) for st_ in e.stages]
-        tok_ = {}
-
-        def block_setup(t):
-            # a stage of its own, set in the breath before "Then LayerNorm": the sums'
-            # drawing leaves but for the two dashed sums, which themselves move to the
-            # block's side (a large pair at their cosine's angle), the boxes come in
-            self.sub_caption("block")
-            self.play(FadeOutPlace(VGroup(sums.legend, sums.note, sums.xa, sums.ups,
-                                          sums.arc)), run_time=0.25 * t)
-            # the sums move first (nothing yet where they pass), the boxes come round them
-            self.play(Transform(sums.sums, self.pair(cs_[0], nxt.slots[0], h=PAIR_H)),
-                      run_time=0.4 * t)
-            self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      FadeInPlace(nxt.scale), run_time=0.35 * t)
-            tok_["m"] = sums.sums
-            # a small copy of the pair goes down the column, through each box in turn
-            # (review 28: nothing flowed through the boxes)
-            mini = self.pair(cs_[0], nxt.slots[0], h=0.75)
-            self.play(FadeInPlace(mini), run_time=0.1 * t)
-            tok_["mini"] = mini
+        done = {}
 
         def mini_at(k):
             b = list(nxt.blocks.boxes)[k]
             return np.array([b.get_right()[0] - 1.0, b.get_bottom()[1] + 0.12, 0.0])
 
-        def through_in(t):
-            # "Then LayerNorm: 0.93": the box lit and its cosine on the word
-            box_step(0, t)
-
-        def box_step(k, t):
-            # on the word: the box lit, its cosine written, the pair turned to it; the pair's
-            # last angle stays behind, faint, so the turn is seen
+        def finish(t):
+            # "LayerNorm and the FFN then finish the layer, each token on its own, and the
+            # two X entering layer 1 have a cosine of 0.90": one sentence for the rest of the
+            # layer (fresh_qkv teaches its steps; round 32 cut their cosines one by one):
+            # the sums' drawing leaves but for the two dashed sums, which move beside the
+            # boxes; a small copy of the pair goes down through each box; out come the two
+            # X^(1) and their cosine
+            if nxt is None:
+                self.wait(t)
+                return
+            self.sub_caption("block")
+            self.play(FadeOutPlace(VGroup(sums.legend, sums.note, sums.xa, sums.ups,
+                                          sums.arc)),
+                      run_time=0.08 * t)
+            big = sums.sums
+            self.play(Transform(big, self.pair(cs_[0], nxt.slots[0], h=PAIR_H)),
+                      run_time=0.12 * t)
+            self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
+                      FadeInPlace(nxt.skip), run_time=0.12 * t)
             bs = list(nxt.blocks.boxes)
-            tok = tok_["m"]
-            sc = nxt.scale
-            # with a zoomed scale the large pair dims (its turn is a few degrees: round 31,
-            # "the sums arrows stay the same while the cosine changes"); the dot on the
-            # scale carries the change, lit at each step. Without one, the pair's last angle
-            # stays behind, faint, so the turn is seen
-            faint = 0.3 if len(sc) else 1.0
-            old = tok_.get("ghost")
-            if not len(sc):
-                ghost = tok.copy().set_opacity(0.3)
-                self.add(ghost)
-                self.bring_to_front(tok)
-                tok_["ghost"] = ghost
-            mini = tok_.get("mini")
-            if mini is not None:            # the small pair into box k (from above)
-                self.play(Transform(mini, self.pair(cs_[k], mini_at(k), h=0.75)),
+            mini = self.pair(cs_[0], mini_at(0), h=0.75)
+            self.play(FadeInPlace(mini), bs[0].animate.set_stroke(HL), run_time=0.06 * t)
+            for k in range(len(bs)):
+                self.play(Transform(mini, self.pair(cs_[min(k + 1, len(cs_) - 1)], mini_at(k),
+                                                    h=0.75)),
                           bs[k].animate.set_stroke(HL),
                           *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
-                          run_time=0.25 * t)
-                t = 0.75 * t
-            anims = [Transform(tok, self.pair(cs_[k + 1], nxt.slots[k],
-                                              h=PAIR_H).set_opacity(faint)),
-                     bs[k].animate.set_stroke(HL)]
-            if mini is not None:            # it turns there as the large one does
-                anims.append(Transform(mini, self.pair(cs_[k + 1], mini_at(k), h=0.75)))
-            if len(sc):
-                # the zoomed scale: a tick where the dot was, the dot to the new cosine
-                y0, x_ = sc.dot.get_y(), sc.bar.get_x()
-                tick = Line([x_ - 0.16, y0, 0], [x_ + 0.16, y0, 0], color=T.MUTED,
-                            stroke_width=3)
-                new = [tick]
-                if k < len(sc.names):
-                    lab = txt(sc.names[k], T.TYPE.label, T.TEXT)
-                    lab.next_to(tick, RIGHT, buff=0.12)
-                    if not any(overlaps(lab, m, 0.02) for m in sc.labels):
-                        sc.labels.append(lab)
-                        new.append(lab)
-                sc.add(*new)
-                anims += [FadeInPlace(m) for m in new]
-                self.bring_to_front(sc.dot)
-                anims.append(sc.dot.animate.move_to([x_, sc.y_of(cs_[k + 1]), 0]))
-            if k:
-                anims.append(bs[k - 1].animate.set_stroke(T.MUTED))
-            if old is not None:
-                anims.append(FadeOutPlace(old))
-            add_first = nxt.skip.at == k and len(nxt.skip)
-            if add_first:
-                # the skip path and its add drawn first, then the cosine on the add
-                self.play(Create(nxt.skip[0]), FadeInPlace(nxt.skip[1:]), run_time=0.3 * t)
-            self.play(*anims, run_time=0.35 * t)
-            if old is not None:
-                self.remove(old)
-            if len(sc):                     # the eye to the scale: its dot lit where it lands
-                self.emphasize(sc.dot, run_time=0.15 * t, buff=0.08)
-                t = 0.85 * t
-            if len(nxt.reads[k]):
-                self.play(FadeInPlace(nxt.reads[k]), run_time=0.15 * t)
-                self.wait((0.2 if add_first else 0.5) * t)
-            else:
-                self.wait((0.35 if add_first else 0.65) * t)
+                          run_time=0.12 * t)
+            self.play(mini.animate.move_to(nxt.slots[-1] + UP * 0.3).set_opacity(0),
+                      Transform(big, self.pair(cs_[-1], nxt.slots[-1], h=PAIR_H)),
+                      bs[-1].animate.set_stroke(T.MUTED), run_time=0.1 * t)
+            self.remove(mini)
+            self.play(FadeInPlace(nxt.out), run_time=0.1 * t)
+            self.emphasize(nxt.out[-1], run_time=0.12 * t)
+            done["keep"] = VGroup(nxt.head, nxt.parts, nxt.arrows, nxt.skip, big, nxt.out)
 
-        def through_mid(t):
-            # every box but the last, one after another over this sentence
-            n = len(nxt.slots)
-            mids = list(range(1, n - 1)) or []
-            for k in mids:
-                box_step(k, t / len(mids))
-            if not mids:
-                self.wait(t)
-
-        def through_out(t):
-            # the last box; out of it the two X^(1) and their cosine
-            n = len(nxt.slots)
-            tok = tok_["m"]
-            if n > 1:
-                box_step(n - 1, 0.6 * t)
-            bs = list(nxt.blocks.boxes)
-            ghost = tok_.pop("ghost", None)
-            sc, end_ = nxt.scale, []
-            if len(sc):                     # where the dot ends: the two X^(1)
-                lab = inline(txt("out:", T.TYPE.label, T.X),
-                             math("X^((1))", 1.2 * T.TYPE.math_label, T.X)).next_to(
-                    sc.dot, RIGHT, buff=0.2)
-                end_ = [lab]
-                near = [m for m in sc.labels if overlaps(lab, m, 0.25)]
-                if near:
-                    # round 31: "out: X(1)" sat tight on "FFN + add": into the clearest
-                    # gap between the step labels, right of them, a leader line to the dot
-                    ys = sorted([(m.get_bottom()[1], m.get_top()[1]) for m in sc.labels])
-                    gaps = [(t1, b2) for (b1, t1), (b2, t2) in zip(ys, ys[1:])]
-                    gaps += [(ys[-1][1], ys[-1][1] + 2 * lab.height + 0.4)] if ys else []
-                    lo_, hi_ = max(gaps, key=lambda g: (g[1] - g[0] >= lab.height + 0.2,
-                                                        -abs((g[0] + g[1]) / 2
-                                                             - sc.dot.get_y())))
-                    x_r = max(m.get_right()[0] for m in sc.labels) + 0.3
-                    lab.move_to([x_r, (lo_ + hi_) / 2, 0], aligned_edge=LEFT)
-                    self.keep_inside(lab)
-                    lead = Line(sc.dot.get_right() + RIGHT * 0.05,
-                                lab.get_left() + LEFT * 0.08, color=T.X, stroke_width=2)
-                    end_ = [lead, lab]
-                    if any(overlaps(lab, m, 0.04) for m in sc.labels):
-                        end_ = []
-                sc.add(*end_)
-            mini = tok_.pop("mini", None)
-            if mini is not None:            # out of the last box, into the large pair
-                self.play(mini.animate.move_to(nxt.slots[-1] + UP * 0.3).set_opacity(0),
-                          run_time=0.15 * t)
-                self.remove(mini)
-                t = 0.85 * t
-            self.play(bs[-1].animate.set_stroke(T.MUTED), FadeInPlace(nxt.out),
-                      *[FadeInPlace(m) for m in end_],
-                      *([FadeOutPlace(ghost)] if ghost is not None else []),
-                      run_time=0.25 * t)
-            if ghost is not None:
-                self.remove(ghost)
-            nxt.blocks.add(tok)             # it leaves with the blocks
-            self.emphasize(nxt.out[-1], run_time=0.15 * t)
-
-        def post_note(t):
-            # "here LayerNorm comes after each step, so layer 1's W_Q, W_K, W_V read that X directly"
-            self.play(FadeInPlace(nxt.note), run_time=0.3 * t)
-            self.emphasize(nxt.note, run_time=0.5 * t)
-
+        # (round 32: "Where does a difference come from?" left the voice: the caption asks
+        # it; the rows come in over the first words of "the query is the same ...")
         groups = [
-            [(1, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
-             (1, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])), run_time=t))],
-            [(1, grow_arcs)],
+            [(0.05, lambda t: self.play(FadeInPlace(VGroup(r1[0], r1.row, r1[2])), run_time=t)),
+             (0.05, lambda t: self.play(FadeInPlace(VGroup(r2[0], r2.row, r2[2])),
+                                        run_time=t)),
+             (1, grow_arcs)],
             # (round 31: the positions and "the" at another place were cut for length; the
             # claim is carried by the keys the query meets)
             [(1, river)],
             [(1, money)],
-            [(1, self_w)],
         ]
-        groups += [[(1, pieces_in)], [(1, piece_is), (0.7, pieces_two)], [(1, updates_in)],
-                   [(1, tiny)],
-                   [(1, cos_in)], [(1, add_x)]]
-        if nxt is not None:
-            groups += [[(1, through_in)], [(1, through_mid)], [(1, through_out)],
-                       [(1, post_note)]]
-        # a breath after the weights read aloud, and after the pieces' lengths
-        # a look at the finished sums (and what the flat drawing cannot keep) before the block
-        self.by_cue(groups, pause={3: 0.6, 4: 0.6, 5: 0.4, 11: 1.2})
+        groups += [[(1, pieces_in)], [(1, piece_scale)], [(1, piece_wo)], [(1, chain_one)],
+                   [(1, pieces_two)], [(1, cos_in)], [(1, sums_in)], [(1, finish)]]
+        # a breath after the weights read aloud, after the two updates (before their
+        # cosine), and after the sums (before the rest of the layer)
+        self.by_cue(groups, pause={2: 0.5, 3: 0.5, 8: 0.4, 10: 0.6})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
-        keep = sums if nxt is None else VGroup(nxt.blocks, nxt.out, nxt.note)
+        keep = done.get("keep", sums)
         self.st.handoff = None if nxt is None else nxt.out      # its cosine goes on, to the chart
         self.set_slot("right", keep)
-
-    def weigh_table(self, x: float, y_top: float):
-        """Sentence 1's start marker beside its heaviest word: the attention weight each
-        takes (a bar) and the length of the piece it passes on (a bar, another scale): much
-        weight, a short piece. None for a sentence without a start marker."""
-        s = self.v.entered.sentences[0]
-        sp = [int(j) for j in s.special.values]
-        if not sp or not len(s.words):
-            return None
-        js = [sp[0], int(s.words[0])]
-        L_ = T.TYPE.label
-        head = VGroup(txt("sentence 1:   weight", L_, T.TEXT),
-                      txt("piece's length", L_, SENT[0]))
-        rows = VGroup()
-        wmax = max(float(s.mean[j]) for j in js)
-        pmax = max(float(s.piece_length[j]) for j in js)
-        for j in js:
-            name = txt(str(s.tokens[j]).strip() or "␣", L_, T.TEXT)
-            wbar = Rectangle(width=max(0.03, 1.0 * float(s.mean[j]) / wmax), height=0.14,
-                             stroke_width=0, fill_color=WEIGHT, fill_opacity=0.9)
-            wnum = Num(s.mean[j], decimals=2, size=L_, color=WEIGHT)
-            pbar = Rectangle(width=max(0.03, 1.6 * float(s.piece_length[j]) / pmax),
-                             height=0.14, stroke_width=0, fill_color=SENT[0], fill_opacity=0.9)
-            pnum = Num(s.piece_length[j], decimals=2, size=L_, color=SENT[0])
-            r = VGroup(name, wbar, wnum, pbar, pnum)
-            r.name_, r.wbar, r.wnum, r.pbar, r.pnum = name, wbar, wnum, pbar, pnum
-            rows.add(r)
-        for k, r in enumerate(rows):
-            yk = -0.45 * k
-            r.name_.move_to([0, yk, 0], aligned_edge=LEFT)
-            r.wbar.move_to([1.3, yk, 0], aligned_edge=LEFT)
-            r.wnum.move_to([2.45, yk, 0], aligned_edge=LEFT)
-            r.pbar.move_to([3.35, yk, 0], aligned_edge=LEFT)
-            r.pnum.next_to(r.pbar, RIGHT, buff=0.1)
-        head[0].move_to([0, 0.45, 0], aligned_edge=LEFT)
-        head[1].move_to([3.35, 0.45, 0], aligned_edge=LEFT)
-        g = VGroup(head, rows)
-        g.move_to([x, y_top, 0], aligned_edge=UP + LEFT)
-        g.keys = js
-        return g
 
     def pair(self, c: float, o, h: float = 0.9) -> VGroup:
         """The two sums (or what the block makes of them) as two dashed arrows from `o`, in
@@ -2055,7 +1903,7 @@ class ContextQKVScene(StoryboardScene):
             g.add(dl)
         return g
 
-    def rest_of_block(self, src: VGroup, y_top: float) -> VGroup:
+    def rest_of_block(self, src: VGroup, y_top: float, compact: bool = False) -> VGroup:
         """The rest of layer 0 after attention's add, on a stage of its own (the sums'
         drawing has left but for the two sums themselves), one box per step in the model's
         order (post-LN: LayerNorm, FFN + add, LayerNorm), one under the other; the two sums
@@ -2155,7 +2003,9 @@ class ContextQKVScene(StoryboardScene):
         # right of the pair, a dot at the sums' cosine that moves up or down as each box is
         # lit, a tick left where it was (the numbers are beside the boxes)
         scale = VGroup()
-        if len(boxes) and len(stages) > 1:
+        # compact (round 32): the pair goes through the boxes in one sentence, no step's
+        # cosine read: no scale
+        if len(boxes) and len(stages) > 1 and not compact:
             cs_all = [float(st_.cos.value) for st_ in stages]
             lo_v, hi_v = min(cs_all), max(cs_all)
             mid_v, half = (lo_v + hi_v) / 2, max(hi_v - lo_v, 0.03) * 0.65
@@ -2370,39 +2220,31 @@ class ContextQKVScene(StoryboardScene):
             # drawn with no value spoken); it leaves when the next curve starts
             self.box(t=t, slot="end_value", rings=self.rings_for([(k, L_, UP)]))
 
+        def carried_out(t):
+            # X's carried layer-1 cosine leaves once the voice moves on from X (review 31b:
+            # "0.90" stood the whole beat)
+            if self.st.carried is not None:
+                self.play(FadeOutPlace(self.st.carried), run_time=max(0.2, t))
+                self.st.carried = None
+
         curves = [[(0.08, lambda t: self.drop("end_value", run_time=max(0.2, t))),
+                   *([(0.08, carried_out)] if k != "x" else []),
                    (1, lambda t, k=k: self.grow_key(k, x0 if k == "x" else start, L_, t)),
                    (0.3, lambda t, k=k: end_value(k, t))]
                   for k in self.keys]
         sm, L = self.v.summary, len(self.v.layers) - 1
 
-        def x_range(t):
-            # X's range from layer 1 on, as said: its lowest and its layer-1 value (the
-            # carried cosine moves into its ring's place)
-            st = self.st
-            xs = [sm.x_lowest.layer.value, 1]
-            self.spotlight(["x"], 0.3 * t)
-            rs = self.rings_for([("x", xs[0], DOWN)])
-            kept = st.carried
-            if kept is None:
-                rs.append(self.x1_ring())
-            st.carried = None
-            self.box(t=0.5 * t, rings=rs)
-            if kept is not None:                # it goes when the rings go
-                self.set_slot("boxes", VGroup(self.shown["boxes"], kept))
-
         def values(t):
             # the values dip below X and come back up: their lowest and their last
             st = self.st
             self.drop("boxes", run_time=0.15 * t)
-            self.spotlight(["x", "v"], 0.15 * t)
+            self.spotlight([sm.lowest.key.value], 0.15 * t)
             # and X's last beside the values' last: "then end just above it"
-            ls = [sm.lowest.layer.value, L] if sm.lowest.key.value == "v" else [L]
-            up = self.cos("v")[L].value >= self.cos("x")[L].value
-            self.box(t=0.25 * t, rings=self.rings_for(
-                [("v", l, DOWN if l != L else (UP if up else DOWN)) for l in ls]
-                + [("x", L, DOWN if up else UP)]))
-            self.emphasize(*[st.dots["v"][l] for l in ls], color=COLOR["v"], run_time=0.45 * t)
+            # (round 32: only the lowest, as said; X's range and the values' end were cut)
+            k_ = sm.lowest.key.value if sm.lowest.key.value in st.dots else "v"
+            l_ = sm.lowest.layer.value
+            self.box(t=0.25 * t, rings=self.rings_for([(k_, l_, DOWN)]))
+            self.emphasize(st.dots[k_][l_], color=COLOR[k_], run_time=0.45 * t)
 
         def none_back(t):
             # the last layer's four points, and the grid line at one they do not reach
@@ -2413,32 +2255,18 @@ class ContextQKVScene(StoryboardScene):
             self.emphasize(VGroup(*[self.st.dots[k][L] for k in self.keys]), one,
                            run_time=0.8 * t)
 
-        def legend_lit(ks, t):
-            # "keys and values that differ ..." / "a query that differs ...": those lines
-            # named in the legend as they are said
-            inside = getattr(self.st.chart, "inside", None)
-            items = [inside[0][self.keys.index(k)] for k in ks
-                     if inside is not None and k in self.keys]
-            self.spotlight(ks, 0.3 * t)
-            if items:
-                self.emphasize(*items, run_time=0.7 * t)
-            else:
-                self.wait(0.7 * t)
-
-        # the layers all drawn over the first sentence; then what to watch in the finished
-        # chart, each from the start of the sentence that names it: keys and values, then
-        # the query
-        g1 = [(0.15, lambda t: self.drop("end_value", run_time=max(0.2, t))),
-              (1, lambda t: legend_lit(["k", "v"], t))]
-        g2 = [(1, lambda t: legend_lit(["q"], t))]
         # with an extra "in" curve (a model whose W reads LN of X) it shares X's sentence
         if len(curves) > 4:
             curves = [curves[0] + curves[1]] + curves[2:]
         n_c = len(curves)
-        self.by_cue([g_head, *curves, g1, g2,
-                     [(1, x_range)], [(1, values)],
+        # (round 32: "keys and values that differ can change what the other words read;
+        # a query ... what bank reads" cut: a consequence asserted, not shown, and not this
+        # video's claim)
+        self.by_cue([g_head, *curves,
+                     [(0.15, lambda t: self.drop("end_value", run_time=max(0.2, t))),
+                      (1, values)],
                      [(1, none_back)]],
-                    pause={**{i: 0.4 for i in range(2, n_c + 2)}, n_c + 3: 0.7, n_c + 4: 0.7})
+                    pause={**{i: 0.3 for i in range(2, n_c + 1)}, n_c + 1: 0.6, n_c + 2: 0.5})
         self.unbox()
 
     # --- compare ------------------------------------------------------------------------------
@@ -2523,14 +2351,6 @@ class ContextQKVScene(StoryboardScene):
         self.ensure_chart(L - 1, wide=True)
         lo, xlo = sm.lowest, sm.x_lowest
 
-        def rings(pairs, decimals=2):
-            # the highest value's label above its point, the others' below theirs
-            top = max(pairs, key=lambda kl: self.cos(kl[0])[kl[1]].value)
-            return VGroup(*self.rings_for([(k, l, UP if (k, l) == top else DOWN)
-                                           for k, l in pairs], decimals=decimals))
-
-        q2 = min(2, L - 1)
-        r_q = rings([("q", q2), ("x", q2)])
         # at X's lowest layer the three the voice names: the values (further apart than X),
         # X, and the queries (closer), each in its own colour; the keys left unlabelled
         # "the keys do too, up to layer 3, where they are at 0.861, just above the queries at
@@ -2573,27 +2393,6 @@ class ContextQKVScene(StoryboardScene):
             self.play(Write(thesis[1]), run_time=0.3 * t)
             self.set_slot("thesis", VGroup(back, thesis))
 
-        def at(l, rings, t, keys=None):
-            # the layer the voice is at: its tick on the x axis boxed (the header stays),
-            # then its rings, one by one
-            self.drop("rings", run_time=0.1 * t)
-            self.spotlight(keys, 0.1 * t)
-            if self.shown.get("w_label") is None:
-                self.put("w_label", self.w_label_each(), run_time=0.12 * t)
-            ax = self.st.ax
-            lab = ax.x_label_of.get(int(l))
-            if lab is None:             # a deep model labels every 5th tick: this one's own
-                lab = math(T.X_l(int(l)), T.TYPE.math_label * 1.3, T.TEXT).move_to(
-                    [ax.axes.c2p(l, 0)[0], ax.x_labels[0].get_y(), 0])
-            tick = SurroundingRectangle(lab, color=HL, buff=0.08, stroke_width=2.5)
-            if lab not in ax.x_labels:
-                tick = VGroup(lab, tick)
-            self.play(Create(tick), run_time=0.12 * t)
-            for r in rings:
-                self.play(*([FadeInPlace(r)] if getattr(r, "whole", False) else
-                            [Create(r[0]), FadeInPlace(r[1])]), run_time=0.6 * t / len(rings))
-            self.set_slot("rings", VGroup(tick, *rings))
-
         # "at the last layer the keys are lowest of the four": its point ringed
         last = sm.last_lowest
         # "these cosines do not say why": the two possible causes, as possibilities, on a
@@ -2612,66 +2411,11 @@ class ContextQKVScene(StoryboardScene):
             self.set_slot("why", why_card)
             self.wait(0.2 * t)
 
-        # (review 29: the values' lowest and the keys' last were ringed and said again here,
-        # after the layers beat had: this beat starts at what it adds, Q and K against X)
-        def one_head(t):
-            # "one head alone can differ more": at the values' lowest layer, the head whose
-            # values differ most (a pick among the plan's per-head cosines, for display), its
-            # cosine written under the curve's point, a line to it
-            # (round 31: view.Summary.one_head had a class default of None, which shadowed
-            # the plan's value: the head was said and never drawn)
-            one = sm.one_head if "one_head" in sm.raw else None
-            if one is None or getattr(one, "value", None) is None or \
-                    one.key.value not in self.st.dots:
-                self.wait(t)
-                return
-            l_, h = int(one.layer.value), int(one.head.value)
-            dot = self.st.dots[one.key.value][l_]
-            # the head named, its value written; below the axis's floor it has no point:
-            # an arrow from the curve's point down through the floor says where it lies
-            # (review 30: a label with no point, the head unnamed)
-            ax = self.st.ax
-            y0 = float(v.axes.y_range[0])
-            floor = ax.axes.c2p(l_, y0)[1]
-            below = float(one.value.value) < y0
-            num_m = Num(one.value, decimals=2, size=T.TYPE.label, color=COLOR[one.key.value])
-            note = inline(txt(f"head {h} alone:", T.TYPE.label, T.TEXT), num_m)
-            col = COLOR[one.key.value]
-            if below:
-                note = VGroup(note, txt("below this axis", T.TYPE.label, T.TEXT)).arrange(
-                    DOWN, buff=0.1, aligned_edge=LEFT)
-                # in the curve's colour, from its point down through the axis's floor
-                ln = Arrow(dot.get_bottom(), [dot.get_x(), floor - 0.02, 0], buff=0.06,
-                           color=col, stroke_width=7, max_tip_length_to_length_ratio=0.25,
-                           max_stroke_width_to_length_ratio=12)
-                note.next_to(ln, RIGHT, buff=0.2).align_to(ln, DOWN).shift(UP * 0.15)
-            else:
-                note.next_to(dot, DOWN, buff=0.35)
-                ln = Line(dot.get_bottom(), note.get_top(), color=col, stroke_width=3)
-            self.keep_inside(note)
-            note.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.05)
-            inside = getattr(self.st.chart, "inside", None)
-            self.drop("rings", run_time=0.08 * t)
-            self.spotlight([one.key.value], 0.08 * t)
-            # "each curve is all 12 heads together": the chart's own note says it
-            if inside is not None and len(inside) > 1:
-                self.emphasize(inside[1], run_time=0.22 * t)
-            else:
-                self.wait(0.22 * t)
-            # "one head alone can differ more: at layer 3, head 0's values are at 0.44"
-            self.play(GrowArrow(ln) if below else Create(ln), run_time=0.14 * t)
-            self.play(FadeInPlace(note), run_time=0.1 * t)
-            self.set_slot("rings", VGroup(ln, note))
-            self.emphasize(num_m, run_time=0.2 * t)
-            self.wait(0.1 * t)
-
         self.by_cue([
-            [(1, lambda t: at(q2, list(r_q), t, ["q", "x"]))],
-            [(1, one_head)],
             [(1, ask)],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],
-        ], pause={1: 0.5})
+        ])
 
 
 __all__ = ["ContextQKVScene"]
