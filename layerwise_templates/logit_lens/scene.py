@@ -55,7 +55,7 @@ from scenes.base import StoryboardScene
 from scenes.motion import run_through
 from scenes.mobjects import (Num, RankPlots, StepBoxes, column_guide, column_places, credit_rows,
                        credit_table, final_outlines, grid_guide, inline, layer_ruler, legend_item,
-                       lens_column, lens_grid, lens_steps, prompt_line, txt)
+                       glyph_span, lens_column, lens_grid, lens_steps, prompt_line, txt)
 
 MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
@@ -358,10 +358,21 @@ class LogitLensScene(StoryboardScene):
         words = self.plan["sentences"][0].split()
         room = self.HOME_WIDTH - 2 * T.EDGE
         for cut in range(len(words)):
-            line = prompt_line(("… " if cut else "") + " ".join(words[cut:]), self.word)
+            self.prompt_source = ("… " if cut else "") + " ".join(words[cut:])
+            line = prompt_line(self.prompt_source, self.word)
             if line.width <= room:
                 return line
         return line
+
+    def focus_glyphs(self, prompt: VGroup):
+        """The glyphs of the prompt's focus word (its last occurrence: the token the lens
+        reads), or None."""
+        src, word = getattr(self, "prompt_source", None), str(self.word)
+        if not src or word not in src:
+            return None
+        i = src.rfind(word)
+        glyphs = glyph_span(prompt[1], src, i, i + len(word))
+        return glyphs if len(glyphs) else None
 
     def lens_panel(self) -> VGroup:
         """Prompt, how to read a column, empty column places, and a depth ruler under them."""
@@ -405,8 +416,16 @@ class LogitLensScene(StoryboardScene):
                 # alone, unpointed, for ~4 s)
                 take = self.cue_with("Take X", None)
                 if take is not None:
-                    self.emphasize(fresh_panel[0],
-                                   run_time=max(1.0, self.cue_at(take) - self.time - 0.3))
+                    # r32b (review: "the stream X^(7) is never tied to the token is"): the
+                    # prompt boxed over the sentence's first half, then its last token alone
+                    # ("... reads its last token, is"), from which the stream dot then drops
+                    span = self.cue_at(take) - self.time
+                    word = self.focus_glyphs(fresh_panel[0])
+                    self.emphasize(fresh_panel[0], run_time=max(1.0, (0.55 if word is not None
+                                                                      else 1.0) * span - 0.3))
+                    if word is not None:
+                        self.emphasize(word, run_time=max(1.0, self.cue_at(take) - self.time
+                                                          - 0.3))
             # r31: the guide, out of the panel while it waits, is placed by the column places
             # as the panel now stands (left out of the panel's move, it sat on the lens box's
             # top edge), ~15 px over them
@@ -428,6 +447,11 @@ class LogitLensScene(StoryboardScene):
                          c[2].animate.set_stroke(T.FAINT), c[3].animate.set_color(T.MUTED)]
         # 1. the stream after layer l: a dot runs along the ruler from the last lens to l
         runner = Dot(self.ruler_dots[self.last_lens].get_center(), radius=0.09, color=T.X)
+        word = self.focus_glyphs(panel[0]) if why and self.pipeline is None else None
+        if word is not None:    # r32b: the stream leaves the token "is" (the lens reads it)
+            runner.next_to(word, DOWN, buff=0.08)
+            self.play(FadeIn(runner, scale=2.0), word.animate.scale(1.15), run_time=0.4)
+            self.play(word.animate.scale(1 / 1.15), run_time=0.2)
         if old is not None:
             self.detach(panel, old)
         if why:     # r32: the dot sets off, and the lens's steps come, with "Take X 7 there"
@@ -659,7 +683,7 @@ class LogitLensScene(StoryboardScene):
         steps[0].submobjects[0] = inline(
             txt("the stream", PIPE_TEXT, T.X),
             x_label(self.v.layers[self.last_lens].state, STATE_INDEX_SIZE, T.X), buff=0.1)
-        steps[1].submobjects[1] = txt("÷ own RMS, × weights", PIPE_TEXT, T.MUTED)
+        steps[1].submobjects[1] = txt("÷ RMS, × weights", PIPE_TEXT, T.MUTED)   # r32b: unscaled (22 px)
         boxes = VGroup()
         for i, body in enumerate(steps):
             body.arrange(DOWN, buff=0.06)
@@ -798,10 +822,17 @@ class LogitLensScene(StoryboardScene):
                 # is pointed at, and the run starts with the sentence that names it
                 # X^(1) held while "Each token keeps its bar" is said; the step plays on
                 # "which slides as it moves" (a third into the sentence), slowly
-                self.hold_until(self.cue_at(1) + 0.28 * (self.cue_at(2) - self.cue_at(1)))
+                # r32b: "... moves to X 2" (the step lands as the state is named); "Paris has
+                # its own row" (pointed at); "and its rank on a log scale at the right" (the
+                # gauge boxed)
+                span = self.cue_at(2) - self.cue_at(1)
+                self.hold_until(self.cue_at(1) + 0.2 * span)
                 race.step(self, fast.pop(0), RACE_SAID)
-                self.hold_until(self.cue_at(1) + 0.62 * (self.cue_at(2) - self.cue_at(1)))
+                self.hold_until(self.cue_at(1) + 0.5 * span)
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
+                if getattr(race, "spark", None) is not None:
+                    self.hold_until(self.cue_at(1) + 0.72 * span)
+                    self.emphasize(race.spark, run_time=max(1.0, self.cue_at(2) - self.time - 0.2))
                 self.hold_until_cue(self.cue_with("jumps ahead", len(cues) - 2))
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
@@ -946,11 +977,12 @@ class LogitLensScene(StoryboardScene):
                   ReplacementTransform(old_prompt, prompt), ReplacementTransform(old_ruler, ruler),
                   run_time=self.quick(0.1, 1.6))
         still = VGroup(head_line, body, name).set_z_index(-1)     # under the bars as it fades in
-        self.play(*grown, FadeOut(box), FadeInPlace(still), run_time=self.quick(0.05, 0.8))
+        self.play(*grown, FadeOut(box), FadeInPlace(still), FadeIn(race.spark),
+                  run_time=self.quick(0.05, 0.8))
         still.set_z_index(0)
         self.remove(*[m for part in (prompt, ruler, head_line, body, name, *rows, answer,
                                      counter) for m in part.get_family()])
-        self.add(new, *rows, answer, counter)
+        self.add(new, *rows, answer, counter, race.spark)
         self.bring_to_back(new)
         self.slots["wide"], self.columns = new, []
         return new

@@ -16,7 +16,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
+from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, math, txt
 from scenes.motion.pointer import point_at
 
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
@@ -140,7 +140,7 @@ def beat_prompts(scene, v) -> None:
                run_time=scene.pace(at(1) + 1.0, 1, 1.5, cap=2.2))
     # "... scored against its own final answer": each answer underlined in turn, down the list
     # (the first already is: Paris's line)
-    romeo = scene.cue_with("Romeo", None)
+    romeo = scene.cue_with("for Romeo", None)
     lines_at = scene.cue_with("becomes one line", None)
     named = scene.cue_with("white line", nums - 1)
     todo = marks[1:] if line is not None else marks
@@ -278,6 +278,33 @@ def beat_prompts(scene, v) -> None:
     inside = next((l for l in range(L) if all(float(r) <= float(p.top) for r in ranks[l:])), L - 1)
     scene.emphasize(VGroup(*dots[inside:]),
                     run_time=max(1.0, at(4 + o) - scene.time - 0.3))
+    # r32b (review: "two prompts are readable early and the voice never points them out"):
+    # the prompts whose answer is in the top 10 for good before the late window, their lines
+    # brought back and named under them as the sentence says them
+    early_at = scene.cue_with("read early", None)
+    early = [i for i, it in enumerate(p.items) if i > 0 and it.top_from is not None
+             and int(it.top_from) < int(v.window.start)]
+    if early_at is not None and early:
+        scene.hold_until(at(early_at))
+        names = VGroup()
+        for i in early:
+            it = p.items[i]
+            words = str(it.sentence).split()
+            short = str(it.sentence) if len(words) <= 2 else words[0].rstrip(",") + " …"
+            name = txt(f"{str(it.answer.text).strip()}  ({short})", T.LABEL_SIZE, T.MUTED)
+            # under its line all along the name's width (the line's lowest point there)
+            span = range(EARLY_AT, min(len(it.ranks), EARLY_AT + 8))
+            low = min(float(mp.pt(l, float(it.ranks[l]))[1]) for l in span)
+            name.next_to([float(mp.pt(EARLY_AT, 1.0)[0]), low, 0], DOWN, buff=0.1
+                         ).align_to(mp.pt(EARLY_AT, 1.0), LEFT)
+            names.add(name)
+        scene.play(*[own[i].animate.set_stroke(T.MUTED, 2.5, opacity=1.0) for i in early],
+                   run_time=0.5)
+        span = max(1.0, scene.cue_at(n_cues) - scene.time - 0.3)
+        for name in names:
+            scene.play(FadeIn(name, shift=0.1 * DOWN), run_time=0.5)
+            scene.hold_until(scene.time + min(1.5, 0.35 * span))
+        scene.adopt(plot, names)
     scene.spread_from = plot        # what the spread plots replace (a beat of their own)
 
 
@@ -436,7 +463,7 @@ def kl_part(scene, v, gone: list) -> None:
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
     nat_at, kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
-        scene, "Each nat", "Its median climbs", "back below", "Shaded", "chapter says",
+        scene, "At its start", "Its median climbs", "back below", "Shaded", "chapter says",
         "what sharpens")
     end = scene.cue_at(n_cues)
     cue, at = timeline(scene, 7)       # (silent: "what sharpens" at 6/7 of the beat)
@@ -478,9 +505,15 @@ def kl_part(scene, v, gone: list) -> None:
     # the scale's anchor is the start's point, marked with its number as it is said
     scene.hold_until(at(nat_at))
     scene.play(FadeIn(kl_marks[0], scale=1.5), run_time=0.6)
-    # (boxed over the whole sentence: a 4 s box left a 6 s still)
-    scene.emphasize(kl_marks[0], run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
+    # r32b (review: "273,000,000 and 2.7 a nat only spoken; the 19.4 box covers the axis's
+    # 20"): the start's nats as a factor, written under the line right of its point as the
+    # voice says it, what is divided by what under it; the box round the formula (off the
+    # y axis), over the whole sentence
+    scale = nat_scale(v).next_to(pair.series[1][0].axes.c2p(4.0, 17.0), DOWN + RIGHT, buff=0)
+    scene.play(FadeIn(scale, shift=0.1 * UP), run_time=0.6)
+    scene.emphasize(scale, run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
     scene.adopt(kl_box, kl_marks[0])
+    scene.play(FadeOutPlace(scale), run_time=0.4)
     # "its median climbs first, to its peak at X^(17)": the peak, as it is said
     t_a, t_b = at(kl_nums), at(kl_drop)
     if kl_drop == kl_nums:      # r32: one sentence says the peak, then "back below": the
@@ -540,15 +573,50 @@ def kl_part(scene, v, gone: list) -> None:
     # r31b: the beat's caption back with the closing sentence (no "both are medians" line
     # any more: it was said over the KL chart alone); the band's points boxed while the
     # sentence says what sharpens there
+    # r32b (review: "the caption goes back to the KL line; the conclusion never appears"):
+    # the conclusion is the caption from here to the end (the entropy sentence included)
     if quoted:
-        scene.set_caption(scene.beat["caption"])
-    # (the box round the band's points above the last, which sits on the axis: the box
-    # stays inside the axes, off the tick numbers)
-    scene.emphasize(VGroup(*falling[:-1]) if len(falling) > 1 else falling, buff=0.05,
-                    run_time=max(1.0, end - scene.time - 0.4),
-                    extra=[band.animate.set_fill(opacity=0.16)])
+        scene.set_caption(here_claim(v))
+    # r32b (review: "the final box stops short of the shading and cuts 0.0"): the band
+    # itself is outlined and deepened, its edges the shading's (the last "0.0" sits inside)
+    scene.play(band.animate.set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0),
+               run_time=0.6)
+    # r32b: "not its confidence: the median entropy ... is lowest at X^(20), 0.54 nats": the
+    # two numbers written under the curve's early part as said (no chart of its own)
+    conf = scene.cue_with("Not its confidence", None)
+    if conf is not None and conf < n_cues:
+        scene.hold_until(scene.cue_at(conf))
+        ent = [float(x) for x in v.prompts.median_entropy]
+        low = min(range(len(ent)), key=lambda l: ent[l])
+        note = VGroup(txt("median entropy, the guesses' spread:", T.LABEL_SIZE, T.TEXT),
+                      inline(txt("lowest at", T.LABEL_SIZE, T.TEXT),
+                             x_label(v.layers[low].state, STATE_INDEX_SIZE, T.TEXT),
+                             Num(v.prompts.median_entropy[low], decimals=2, size=T.LABEL_SIZE,
+                                 color=T.TEXT), txt("nats", T.LABEL_SIZE, T.TEXT), buff=0.12)
+                      ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        note.next_to(pair.series[1][0].axes.c2p(2.0, 12.0), DOWN + RIGHT, buff=0)
+        scene.play(FadeIn(note, shift=0.1 * UP), run_time=0.5)
+        scene.adopt(kl_box, note)
+    scene.hold_until(end - 0.2)
 
 CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth (in GPT-2-style models)."
+
+
+def here_claim(v) -> str:
+    """The video's conclusion, as the caption while it is said."""
+    return "Here: the lens's match with the output sharpens, not its confidence."
+
+
+def nat_scale(v) -> VGroup:
+    """The median's first KL as a factor in probability: "19.4 nats ≈ e^19.4 ≈ 2.7×10^8",
+    and what is divided by what (the plan's kl_start_factor, exp of the median's first KL)."""
+    kl0 = float(v.prompts.median_kl[0])
+    mant, exp = f"{float(v.prompts.kl_start_factor):.1e}".split("e")
+    return VGroup(math(f'{kl0:.1f} " nats" approx e^({kl0:.1f}) approx {mant} times 10^({int(exp)})',
+                       T.MATH_SIZE, T.TEXT),
+                  txt("output's probability ÷ lens's,", T.LABEL_SIZE, T.MUTED),
+                  txt("averaged in logs", T.LABEL_SIZE, T.MUTED)
+                  ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -615,6 +683,7 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 
 WINDOW_PAD = 0.3
+EARLY_AT = 11    # the early prompts' names, under their lines from this state index
 SPREAD_X = -0.4           # the spread axes' centre (the notes right of them fit the frame)
 
 
@@ -761,7 +830,7 @@ class SpreadPlots:
                 elif l == self.L - 1 and l != peak:
                     # the last point, on the x axis: its number well above it (r30: beside
                     # it, its box covered the tick "30" under the point)
-                    n.next_to(d, UP, buff=0.3)
+                    n.next_to(d, UP, buff=0.3).shift(LEFT * 0.2)   # inside the shade
                 else:
                     n.next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))

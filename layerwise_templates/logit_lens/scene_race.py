@@ -16,7 +16,8 @@ token's identity in view):
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, ReplacementTransform,
+from manim import (DOWN, LEFT, RIGHT, UP, Dot, FadeIn, FadeOut, Line, Rectangle,
+                   ReplacementTransform,
                    Transform, UpdateFromAlphaFunc, VGroup, linear, smooth)
 
 from scenes import theme as T
@@ -58,6 +59,10 @@ COUNTER_GAP = 2.1          # the counter's right end to the tracks (the names' c
 
 class LensRace(LayerRace):
 
+    def __init__(self, data, answer: str, **kwargs):
+        super().__init__(data, answer, **kwargs)
+        self.axis = data.rank_axis       # the plan's log-rank axis (the gauge's heights)
+
     def entries(self, l: int) -> list:
         return [(k, SAME_LOOKING.get(str(e.text), name), p, c)
                 for (k, name, p, c), e in zip(super().entries(l), self.layers[l].top)]
@@ -69,7 +74,7 @@ class LensRace(LayerRace):
         anims = super().enter(l)
         plain(self.rows, self.entries(l))
         self.extra[2].set_color(T.TEXT)
-        return anims
+        return anims + [FadeIn(self.spark_open(l))]
 
     def header(self) -> VGroup:
         """What the bars are, and what the marks in the tokens' names mean, a size above the
@@ -121,6 +126,101 @@ class LensRace(LayerRace):
         self.ruler = ruler
         return out
 
+    # --- r32b: Paris's rank gauge (review: "the climb is only a corner number moving") -----
+    # a log-rank axis (rank 1 at the top, the plan's rank_axis decades) right of the chart,
+    # over the answer's row; one yellow point per state read, joined in depth order, the
+    # newest drawn as its rank is said (the segment to it grows from the last point)
+    def spark_frame(self) -> VGroup:
+        axis = self.axis
+        track = self.chart.tracks[0]
+        left, right = track.get_right()[0] + SPARK_LEFT, SPARK_RIGHT
+        # (its top a row down: the first row's number may reach past the track's end)
+        top, bottom = self.chart.tracks[1].get_top()[1], self.chart.tracks[-1].get_bottom()[1]
+        self.spark_box = (left, right, top, bottom)
+        name = txt(str(self.answer).replace("␣", "").strip() + "'s rank", T.LABEL_SIZE,
+                   T.HIGHLIGHT)
+        frame = VGroup()
+        ys = []
+        for tick in axis.ticks:
+            y = self.spark_y(float(tick.height))
+            ys.append(y)
+            r = int(tick.rank)
+            label = txt(f"{r // 1000}k" if r >= 1000 else str(r), SPARK_TICK, T.MUTED).next_to([left, y, 0], LEFT, buff=0.1)
+            frame.add(Line([left, y, 0], [right, y, 0], stroke_width=1, color=T.MUTED
+                           ).set_opacity(0.35), label)
+        frame.add(Line([left, ys[0], 0], [left, ys[-1], 0], stroke_width=1.5, color=T.MUTED))
+        ends = VGroup(x_label(self.layers[0].state, SPARK_MATH, T.MUTED),
+                      x_label(self.layers[-1].state, SPARK_MATH, T.MUTED))
+        # (the ends inside the axis: X^(1) right of the tick labels, X^(30) off the frame edge)
+        ends[0].next_to([left, min(ys), 0], DOWN, buff=0.08).align_to([left, 0, 0], LEFT)
+        ends[1].next_to([right, min(ys), 0], DOWN, buff=0.08).align_to([right, 0, 0], RIGHT)
+        name.next_to([ (left + right) / 2, max(ys), 0], UP, buff=0.12)
+        frame.add(ends, name)
+        return frame
+
+    def spark_x(self, l: int) -> float:
+        left, right, _, _ = self.spark_box
+        return left + 0.12 + (right - left - 0.12) * l / max(1, len(self.layers) - 1)
+
+    def spark_y(self, height: float) -> float:
+        _, _, top, bottom = self.spark_box
+        lo, hi = (float(v) for v in self.axis.y_range)
+        return bottom + 0.45 + (top - 0.4 - bottom - 0.45) * (height - lo) / (hi - lo)
+
+    def spark_point(self, l: int) -> np.ndarray:
+        return np.array([self.spark_x(l), self.spark_y(float(self.layers[l].height)), 0.0])
+
+    def spark_states(self, l: int) -> list:
+        return sorted({m for m in getattr(self, "shown", []) if m <= l} | {l})
+
+    def spark_data(self, states: list) -> VGroup:
+        pts = [self.spark_point(m) for m in states]
+        out = VGroup()
+        for a, b in zip(pts, pts[1:]):
+            out.add(Line(a, b, stroke_width=2.5, color=T.HIGHLIGHT).set_opacity(0.6))
+        for i, pt in enumerate(pts):
+            out.add(Dot(pt, radius=SPARK_DOT if i == len(pts) - 1 else 0.6 * SPARK_DOT,
+                        color=T.HIGHLIGHT))
+        out.states = list(states)
+        return out
+
+    def spark_open(self, l: int) -> VGroup:
+        """The gauge with its first point (drawn with the chart)."""
+        frame = self.spark_frame()
+        self.spark = VGroup(frame, self.spark_data([l]))
+        return self.spark
+
+    def spark_step(self, l: int) -> tuple[list, callable]:
+        """Animations for the gauge at state l (played with a step's first move), and what to
+        do after: a state past the last one drawn grows its segment and point; any other
+        change (going back up the stack) turns in one frame."""
+        spark = getattr(self, "spark", None)
+        if spark is None:
+            return [], lambda scene: None
+        old = spark[1]
+        states = sorted({m for m in old.states if m < l} | {l})
+        if states[:-1] == old.states and len(states) > len(old.states):
+            a, b = self.spark_point(states[-2]), self.spark_point(l)
+            seg = Line(a, a + 1e-3 * RIGHT, stroke_width=2.5, color=T.HIGHLIGHT).set_opacity(0.6)
+            dot = Dot(b, radius=SPARK_DOT, color=T.HIGHLIGHT)
+            grow = UpdateFromAlphaFunc(seg, lambda m, t: m.put_start_and_end_on(
+                a, a + (b - a) * max(t, 1e-3)))
+            shrink = [d.animate.scale(0.6) for d in old if isinstance(d, Dot)
+                      and np.allclose(d.get_center(), a)]
+
+            def after(scene):
+                scene.remove(seg, dot)
+                spark.submobjects[1] = self.spark_data(states)
+            return [grow, FadeIn(dot, scale=2.5, rate_func=_in), *shrink], after
+        new = self.spark_data(states)
+
+        def turned(scene):
+            old.states = list(states)
+        return [midway(old, new, GONE)], turned
+
+    def parts(self) -> list:
+        return super().parts() + ([self.spark] if getattr(self, "spark", None) else [])
+
     def card_plate(self, bar, num=None) -> Rectangle:
         """A moving row's plate: the background's colour over the row's whole width (the
         names' column, the track, its number: r32, to the number's end, not a fixed room past
@@ -147,25 +247,8 @@ class LensRace(LayerRace):
             rank.move_to(self.answer_track, aligned_edge=LEFT).shift(RIGHT * 0.1)
             return VGroup(rank)
         rank.next_to(self.answer_track, RIGHT, buff=0.9)
-        # r30: a small trail of the ranks Paris had at the states already shown (the last
-        # TRAIL of them, oldest first, while it is outside the chart), so "it stays in the
-        # thousands" is seen, not remembered
-        # (in depth order, only the states before l: the chart may have read a later one
-        # first, the lens column's, before it went back to X^(1))
-        passed = sorted({m for m in getattr(self, "shown", []) if m < l})[-TRAIL:]
-        if passed:      # stacked above its rank, oldest at the top (the frame's right is free)
-            # r31: a size up and spaced (at the label size, 0.1 apart, they read as a
-            # small tight stack)
-            trail = VGroup(*[inline(x_label(self.layers[m].state, TRAIL_MATH, T.MUTED),
-                                    Num(self.layers[m].rank, decimals=0, size=TRAIL_SIZE,
-                                        color=T.MUTED), buff=0.15) for m in passed])
-            # r31b: the column says whose ranks these are (it stood unlabelled)
-            trail.add_to_back(txt(str(self.answer).replace("␣", "").strip() + ", earlier",
-                                   T.LABEL_SIZE, T.MUTED))
-            trail.arrange(DOWN, aligned_edge=RIGHT, buff=TRAIL_GAP)
-            trail.next_to(rank, UP, buff=TRAIL_LIFT).align_to(rank, RIGHT)   # clear of the rule
-            rank = VGroup(rank, trail)
-            rank.trailed = True
+        # r32b: the trail of earlier ranks (a column of small numbers) gave way to the rank
+        # gauge (`spark`) above this row, which fills one point per state as it is read
         row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
                              self.answer_track)
         small = Num(lay.prob, decimals=T.DECIMALS, size=ANSWER_PROB, color=T.MUTED).next_to(
@@ -234,7 +317,9 @@ class LensRace(LayerRace):
         # the bars then move, bare, to the state named, and its numbers come as they settle
         # (no number on screen ever belongs to another state than the one named)
         first.append(midway(counter, extra[1], GONE))
-        scene.play(*first, run_time=a_time)
+        gauge, after = self.spark_step(l)
+        scene.play(*first, *gauge, run_time=a_time)
+        after(scene)
         turn.append((counter, extra[1]))
         for old, fresh in turn:
             drop(scene, old)
@@ -356,6 +441,11 @@ TRAIL_MATH = STATE_INDEX_SIZE   # its states' names X^(l)
 TRAIL_GAP = 0.2               # between its lines
 TRAIL_LIFT = 0.5              # its last line over the rank (the rule between, clear of the larger text)
 TRAIL = 3       # Paris's earlier ranks kept beside its row (r30)
+SPARK_LEFT = 0.9    # the rank gauge's axis past the tracks' end (its tick labels between)
+SPARK_RIGHT = 6.55  # its right end (the frame's half-width 7.1)
+SPARK_TICK = T.SMALL_SIZE + 2   # its ticks' ranks
+SPARK_MATH = T.MATH_SIZE        # its ends' X^(1), X^(30)
+SPARK_DOT = 0.085
 DIM = 0.5       # a passed row's name at mid-move (it rides, dimmed, under the climber's)
 
 
