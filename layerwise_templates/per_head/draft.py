@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.choices import sink_positions, strongest_head
-from layerwise_core.analysis.per_head_join import join_heads
 from layerwise_core.analysis.qkv import head_weight_cosines, previous_token_score
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 
@@ -62,17 +61,6 @@ def build(c: Context) -> Draft:
     unlike = w_cos < 0.1                    # the scene draws the largest |cosine| of a pair
     bias = any(bool(np.any(np.asarray(W[f"blocks.{l}.attn.b_{X}"]) != 0)) for X in "QKV")
     plus_b = ", plus a bias," if bias else ""
-    jh = join_heads(t, l, pos[0])
-    # the honest comparison counts the bias: all the lengths against Δ_attn's (the plan's
-    # with_bias)
-    cancels = float(jh["piece_norms"].sum()) + float(jh["bias_norm"]) > float(jh["delta_norm"])
-    # as the plan's key_heads_longest: the heads whose largest weight from the word is on
-    # its top key are exactly as many longest pieces (then said, with the tokens shown)
-    key_heads = sorted(g for g in range(pattern.shape[0])
-                       if int(np.argmax(pattern[g, pos[0]])) == j)
-    longest = sorted(int(g) for g in np.argsort(-np.asarray(jh["piece_norms"]), kind="stable")
-                     [:len(key_heads)])
-    key_longest = bool(key_heads) and key_heads == longest
     shared = ("" if spec.n_kv_heads == spec.n_heads else
               " In this model the keys and values are shared: {data.shape.n_kv_heads} key and "
               "value heads serve the {data.shape.n_heads} query heads.")
@@ -161,38 +149,6 @@ def build(c: Context) -> Draft:
         f"{{data.shape.d_joined}} numbers, and one more matrix, W O, turns them into the "
         f"attention update, delta attn, {{data.shape.d_model}} numbers. Its length, the square "
         f"root of the sum of its squares, is {{data.layers[0].join.delta_norm_text}}."))
-    beats.append(Beat(
-        "pieces", ["pieces"],
-        "Each head's piece: its outputs times its rows of the output matrix. The pieces plus "
-        "the bias add up to the update, entry by entry.",
-        # one sentence per picture, as in the shipped storyboard (the scene's cues): blocks,
-        # pieces, plus the bias, the column sum, the lengths, the longest
-        f"W O's rows come in blocks of {{data.shape.d_head}}, one per head. Each head's piece "
-        f"is its outputs times its block: {{data.shape.d_model}} numbers, drawn as a bar: the "
-        f"bar's length is the piece's length. The pieces plus W O's bias add up to delta attn, entry by entry: "
-        f"here, the first entries and their sum, delta attn's first entry."
-        + (" Laid end to end, the pieces' lengths and the bias's make "
-           "{data.layers[0].join.with_bias:.1f}, the length their sum would have if all "
-           "pointed one way; delta attn is only {data.layers[0].join.delta_norm_text} long: "
-           "they point different ways."
-           if cancels else " The pieces' lengths and the bias's add up to "
-           "{data.layers[0].join.with_bias:.1f}; delta attn is "
-           "{data.layers[0].join.delta_norm_text} long.")
-        + (" The {data.layers[0].join.n_key_heads} longest, each at least "
-           "{data.layers[0].join.key_len_min:.2f} long, come from heads "
-           "{data.layers[0].join.key_heads_text}; every other piece is shorter. "
-           # review 28: "at most 0.99" held only after rounding (0.9927)
-           "Next to each head, the token it weighs most "
-           f"for {said}: each of these heads weighs "
-           "{data.layers[0].join.key_token} most; in this sentence they go together, a "
-           "link not measured as a cause." if key_longest else
-           " The longest come from heads {data.layers[0].join.top[0].head}, "
-           "{data.layers[0].join.top[1].head} and {data.layers[0].join.top[2].head}."),
-        expect=(["data.layers[0].join.with_bias / data.layers[0].join.delta_norm > 1"]
-                if cancels else [])
-        + (["data.layers[0].join.key_heads_longest == 1",
-            "data.layers[0].join.key_len_min - data.layers[0].join.other_len_max > 0"]
-           if key_longest else [])))
     beats.append(Beat(
         "add", ["add"],
         "X goes around attention on the skip path; the attention update is added to it.",

@@ -2,7 +2,6 @@
 
 TOKENS, X, HEADS, QUERY, KEYS = "tokens", "x", "heads", "query", "keys"
 DOTS, SCALE, EXP, SOFTMAX, VALUES = "dots", "scale", "exp", "softmax", "values"
-MATRIX, DIAGONAL, GRID, JOIN, PIECES, ADD = ("matrix", "diagonal", "grid", "join", "pieces",
-                                             "add")
+MATRIX, DIAGONAL, GRID, JOIN, ADD = "matrix", "diagonal", "grid", "join", "add"
 SHOWS = (TOKENS, X, HEADS, QUERY, KEYS, DOTS, SCALE, EXP, SOFTMAX, VALUES, MATRIX, DIAGONAL,
-         GRID, JOIN, PIECES, ADD)
+         GRID, JOIN, ADD)

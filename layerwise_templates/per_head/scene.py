@@ -17,8 +17,9 @@ Beats (storyboard `show` names, moments.py):
 - `dots`/`scale` the top key's products written out as a box moves over each q_i, k_i
              pair; the largest dot product boxed while said; every dot product ÷ √d_head:
              the scores (a short arrow per column, the new number at its tip)
-- `exp`      e^(score − max score) under each score, and their sum (a row two steps old
-             leaves: at most three rows of numbers on screen)
+- `exp`      e^(score − max score) under each score (why the shift cancels, one line), and
+             their sum written out: the two largest terms and "the other n" (a row two steps
+             old leaves: at most three rows of numbers on screen)
 - `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
 - `values`   the rows above give way; every token's X into W_V, its value out as a red
              strip (the first alone, then the rest one by one); every weight moves under its
@@ -26,15 +27,10 @@ Beats (storyboard `show` names, moments.py):
              a red strip shrinks to its weight, the strips slide together into the head's
              output, which is named only then; what the focus token takes in, one line
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
-- `grid`     every head's matrix, its mean weight on the token just before
-- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length; the
-             joined row stands up as a column beside W_O drawn true to shape (a square)
-- `pieces`   W_O cut into flat bands (d_head rows × d_model), one per head, level with its
-             segment; each segment runs along its band and its piece comes out as a bar;
-             the first entries of the pieces and the bias added in a column, step by step,
-             to Δ_attn's first entry; the bars' lengths, stacked end to end beside Δ_attn's;
-             the longest boxed; then each of their heads' row for the focus token (a strip
-             of cells, the key token's ringed) and its weight on the key
+- `grid`     every head's matrix, its mean weight on the token just before; the two heads the
+             voice names (the strongest, the next) grow into labelled matrices, the rest leave
+- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length (round
+             32: the per-head pieces of W_O, a second analysis of Δ_attn, left the template)
 - `add`      X goes around attention on the skip path; X + Δ_attn, numbers added; a box for
              what follows in the model (post-LN: LayerNorm, FFN, LayerNorm), then layer l+1;
              the followed head's layer-(l+1) query beside its layer-l one (plan values)
@@ -50,7 +46,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn,
+from manim import (DOWN, LEFT, PI, RIGHT, UP, Arrow, Circle, Create, Dot, FadeIn,
                    FadeOut, GrowArrow, GrowFromCenter, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
                    ReplacementTransform,
                    Succession, SurroundingRectangle, Transform, UpdateFromAlphaFunc, VGroup,
@@ -156,7 +152,6 @@ class Stage:
     matrix: AttentionMatrix | None = None
     panel: VGroup | None = None
     xdots: list = field(default_factory=list)   # the heads beat's dots of X and their key
-    pieces: object = None               # the join beat's second half (the pieces beat)
     delta: VGroup | None = None         # Δ_attn's name, column and length (join → add)
     grid_rows: list = field(default_factory=list)   # the focus token's row in every tile
     on: list = field(default_factory=list)      # everything on stage, for `clear`
@@ -167,14 +162,19 @@ class Stage:
 # listed shows its caption from its first sentence.
 CAPTION_CUES = {"model": (1, 2), "heads": (1, 2), "query": (1, 2), "scores": (0, 2),
                 "softmax": (1, 2, 4), "values": (1, 2), "matrix": (1, 2), "grid": (0, 1),
-                "join": (1,), "pieces": (1, 2, 3, 4, 5), "add": (1, 1, 2)}
+                "join": (1,), "add": (1, 1, 2)}
 CAPTIONS = False
 # Seconds of quiet after a sentence (beat, sentence index): a key result lands before the
 # next sentence, and an operation the voice has announced gets the time it needs on screen.
-PAUSES = {("scores", 0): 4.0, ("scores", 1): 0.6, ("values", 0): 1.1, ("values", 1): 1.1,
-          ("matrix", 2): 0.5, ("pieces", 3): 0.9, ("pieces", 4): 0.3}
+# round 32: the scores beat names river's key as its products are written (review 31b: a
+# 4.25 s silent fill-in at 0:44-0:53, river named after it): short pauses after that sentence
+# and after the other keys' dot products
+PAUSES = {("scores", 1): 1.2, ("scores", 2): 0.8, ("softmax", 3): 1.5,
+          ("values", 0): 1.1, ("values", 1): 1.1,
+          ("matrix", 2): 0.5}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
-END_HOLD = {"softmax": 0.6, "join": 0.6, "add": 2.5}
+# round 32: the grid's last sentence names head 5; the two named heads then grow, labelled
+END_HOLD = {"softmax": 0.6, "grid": 2.0, "join": 0.6, "add": 2.5}
 
 
 class PerHeadScene(StoryboardScene):
@@ -982,19 +982,28 @@ class PerHeadScene(StoryboardScene):
         else:
             steps.append((2, lambda t: meet(order[:1], t)))
         # one key after another: each copy of the query fades before the next one flies
-        steps += [(0.7, lambda t, j=j: meet([j], t)) for j in order[1:]]
-        # slack at the end: the row is complete before the voice says "the largest" (review
-        # 24: it was said with six of nine on screen)
-        steps.append((1.5, lambda t: None))
-        groups = [(0, steps)]
+        rest = [(0.7, lambda t, j=j: meet([j], t)) for j in order[1:]]
+        ring = None
         if top is not None:
             # on the word (review 26: 2.4 s late, spread over the whole sentence)
             # review 31: the arrow flicked by between frames and the number's colour did not
             # change (the pointer colour is the text's): a box that stays while it is said
             ring = SurroundingRectangle(dots[top], color=MARK, buff=0.06, stroke_width=3)
             self.st.ring = ring
-            groups.append((1, [(1, lambda t: self.play(Create(ring), run_time=t)),
-                               (2.5, lambda t: self.wait(t))]))
+        boxed = [(1, lambda t: self.play(Create(ring), run_time=t)),
+                 (1.5, lambda t: self.wait(t))] if ring is not None else []
+        if len(self.beat.get("cues") or []) >= 4 and top is not None:
+            # round 32 (review 31b: river's products were written over 4 s of silence, river
+            # named after): "Take river's key" is its own sentence, the products written on
+            # it; the other keys on the next ("every key gets its dot product"), then the box
+            # round the largest on "the largest"
+            groups = [(0, steps[:1]), (1, steps[1:]), (2, rest + boxed)]
+        else:
+            # slack at the end: the row is complete before the voice says "the largest"
+            # (review 24: it was said with six of nine on screen)
+            groups = [(0, steps + rest + [(1.5, lambda t: None)])]
+            if boxed:
+                groups.append((1, boxed))
         self.by_cue(groups)
         self.st.dots = dots
         self.st.rows.append(label)
@@ -1016,7 +1025,9 @@ class PerHeadScene(StoryboardScene):
         label.move_to([0, Y_SCORE, 0]).align_to([LABEL_X - 0.35, 0, 0], RIGHT)
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
         ring = self.st.ring
-        self.by_cue([(2, [
+        # the sentence after the dot products' (a fourth when river's key has its own)
+        said = 3 if len(self.beat.get("cues") or []) >= 4 else 2
+        self.by_cue([(said, [
             (1, lambda t: self.play(FadeInPlace(label), *([FadeOut(ring)] if ring else []),
                                     run_time=t)),
             (1, lambda t: self.emphasize(label, run_time=t)),
@@ -1047,10 +1058,24 @@ class PerHeadScene(StoryboardScene):
         slabel = self.label_at(txt("score − largest", S), Y_EXP)
         label = self.label_at(txt("exp(score − largest)", S), Y_E)
         top = self.slots().index(h["top"]["pos"])
-        total = inline(txt("sum =", S, T.TEXT), Num(p.exp_sum, None,
-                                                         EXP_SUM_DECIMALS, S), buff=0.2)
-        total.move_to([0, Y_E - 0.5, 0]).align_to([LABEL_X, 0, 0], RIGHT)
-        flying = [a.copy() for a in exps]
+        # round 32 (review 31b: nine copies of the exps flew to the sum and piled up over
+        # "1.000 0.001"): the sum written out where the scores were (gone by then), the two
+        # largest terms by value, the rest as one term; each term's exps light up in the row
+        # as it is written, nothing crosses the rows
+        ed = h["decimals"]["exp"]
+        big2 = [h[k]["pos"] for k in ("top", "second")]
+        n_rest = sum(1 for t_, e in enumerate(h["exp"]) if e is not None and t_ not in big2)
+        terms = [Num(p.exp[t_], None, ed, NUM, T.TEXT) for t_ in big2]
+        total = inline(txt("sum of the exps:", S, T.TEXT), terms[0], txt("+", NUM, T.MUTED),
+                       terms[1], *([txt("+", NUM, T.MUTED),
+                                    txt(f"the other {n_rest}", S, T.TEXT)] if n_rest else []),
+                       txt("=", NUM, T.MUTED),
+                       Num(p.exp_sum, None, EXP_SUM_DECIMALS, NUM, MARK), buff=0.18)
+        total.move_to([0.6, Y_SCORE, 0])
+        lit = [[j for j, t_ in enumerate(self.slots()) if t_ == b] for b in big2]
+        lit.append([j for j, t_ in enumerate(self.slots())
+                    if t_ is not None and t_ not in big2])
+        spans = [total[1:2], total[2:4], total[4:6] if n_rest else VGroup()]
         # review 30: exp was digit swaps in a dim row, the bars came only at the end: each
         # exp rises as a bar (height = the exp, at most 1) as it is written; softmax's ÷ sum
         # then reshapes these same bars into the weights
@@ -1063,17 +1088,31 @@ class PerHeadScene(StoryboardScene):
                      color=T.MUTED, stroke_width=2)
         # the shifted row stays: each exp comes down from the number it is e to the power of
         why = self.shown.pop("why", None)
+        # round 32 (review 31b: "the weights stay the same" said, not shown): why the shift
+        # changes nothing, one line in the empty band over the rows, on the sentence that says it
+        # one level of scripts only (round 32: scripts inside scripts were 7.9 px)
+        cancel = VGroup(math("(e^(s - m))/(sum e^(s - m)) = (e^s e^(-m))/(sum e^s e^(-m))"
+                             " = (e^s)/(sum e^s)", F, T.TEXT),
+                        VGroup(txt("s: a score; m: the largest;", S, T.TEXT),
+                               inline(math("e^(-m)", F, T.TEXT), txt("cancels", S, T.TEXT),
+                                      buff=0.12)).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
+        cancel.arrange(RIGHT, buff=0.4)
+        cancel.move_to([0, 1.4, 0]).align_to([-2.9, 0, 0], LEFT)
+        if cancel.get_right()[0] > 6.6:     # the note under the formula, no smaller type
+            cancel.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+            cancel.move_to([0, 1.35, 0]).align_to([-2.9, 0, 0], LEFT)
         self.by_cue([(0, [(1, lambda t: (self.play(FadeOutPlace(why), run_time=t),
                                          self.gone(why)) if why is not None else self.wait(t))]),
                      (1, [
-            (1, lambda t: self.enlarge(self.st.scores[top], run_time=t)),
-            (3, lambda t: self.play(FadeInPlace(slabel), step_down(self.st.scores, shifted),
-                                    run_time=t)),
+            (0.7, lambda t: self.enlarge(self.st.scores[top], run_time=t)),
+            (2.5, lambda t: self.play(FadeInPlace(slabel), step_down(self.st.scores, shifted),
+                                      run_time=t)),
             # the scores are used: they grey (the voice is on the shifted row); the dot
             # products, used before them, leave (at most three rows of numbers on screen)
-            (0.5, lambda t: self.play(ghost(VGroup(self.st.scores, self.st.rows[1]), USED),
+            (0.3, lambda t: self.play(ghost(VGroup(self.st.scores, self.st.rows[1]), USED),
                                       ghost(VGroup(self.st.dots, self.st.rows[0]), 0),
                                       run_time=t)),
+            (1.5, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
             (1, lambda t: self.point_below(shifted[top], run_time=t))]),
             (2, [(3, lambda t: self.play(FadeInPlace(label), step_down(shifted, exps),
                                          Create(eaxis), run_time=t)),
@@ -1083,12 +1122,17 @@ class PerHeadScene(StoryboardScene):
                                           ghost(VGroup(self.st.scores, self.st.rows[1]), 0),
                                           run_time=t)),
                 (1, lambda t: self.point_below(exps[top], run_time=t))]),
-            (3, [(2, lambda t: self.play(LaggedStart(*[a.animate.move_to(total[1])
-                                                       .set_opacity(0) for a in flying],
-                                                     lag_ratio=0.05), FadeInPlace(total),
-                                         run_time=t)),
-                 (1, lambda t: self.emphasize(total[1], run_time=t))])])
-        self.remove(*flying)
+            (3, [(0.5, lambda t: (self.gone(self.st.scores, self.st.rows[1],
+                                            self.st.dots, self.st.rows[0]),
+                                  self.play(FadeOutPlace(cancel), run_time=0.5 * t),
+                                  self.gone(cancel),
+                                  self.play(FadeInPlace(total[0]), run_time=0.5 * t))),
+                 *[(1, lambda t, k=k: self.play(
+                     FadeInPlace(spans[k]),
+                     *[Indicate(exps[j], color=MARK, scale_factor=1.15) for j in lit[k]],
+                     run_time=t)) for k in range(3) if len(spans[k])],
+                 (0.6, lambda t: self.play(FadeInPlace(total[-2:]), run_time=t)),
+                 (1, lambda t: self.emphasize(total[-1], run_time=t))])])
         self.st.exps = exps
         self.st.bars, self.st.axis = ebars, eaxis
         self.st.rows += [slabel, shifted, label]
@@ -1130,9 +1174,8 @@ class PerHeadScene(StoryboardScene):
             def reshape(t):
                 self.play(*[ReplacementTransform(a, b) for a, b in zip(ebars, bars)],
                           run_time=t)
-            steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(),
-                                                                    BASE + 0.42, 0]),
-                                             run_time=t)),
+            # the sum stays where it was written (round 32: it moved across the rows)
+            steps = [(1, lambda t: self.emphasize(total[-1], run_time=t)),
                      (4, lambda t: self.play(step_down(self.st.exps, weights),
                                              FadeInPlace(label), run_time=t)),
                      (2, reshape)]
@@ -1351,10 +1394,18 @@ class PerHeadScene(StoryboardScene):
 
         def morph(t):
             if pairs:
-                self.play(*[ReplacementTransform(a, c) for a, c in pairs],
-                          *[FadeInPlace(c) for c in extra],
-                          *[FadeOutPlace(x) for x in spare], run_time=t)
-                self.gone(*spare)
+                # round 32 (review 31b: the digits morphed into the cells through ~0.5 s of
+                # garbled glyphs): each weight's cell comes in where the weight is (its
+                # shade is the weight), the digits give way; then the row of cells travels
+                # whole into the matrix (boxes move, digits do not)
+                here = [c.copy().move_to(a) for a, c in pairs]
+                self.play(*[FadeIn(x) for x in here], *[FadeOutPlace(a) for a, _ in pairs],
+                          *[FadeOutPlace(x) for x in spare], run_time=0.4 * t)
+                self.gone(*spare, *[a for a, _ in pairs])
+                self.play(*[x.animate.move_to(c) for x, (_, c) in zip(here, pairs)],
+                          *[FadeInPlace(c) for c in extra], run_time=0.6 * t)
+                self.remove(*here)
+                self.add(*[c for _, c in pairs])
             else:
                 self.play(FadeInPlace(m.rows[w.index(f)]), run_time=t)
         self.by_cue([(0, [
@@ -1445,32 +1496,27 @@ class PerHeadScene(StoryboardScene):
         axes = txt(f"in each tile: a row per query token (asking), a column per key token "
                    f"(looked at)", S, T.TEXT)
         axes.next_to(minis, DOWN, buff=0.15).align_to(minis, LEFT)
-        # review 19: the count is shown, not told. Bank's row outlined in every tile (named
-        # beside the first tile of each grid row); in the heads whose largest weight for bank
-        # is the first token (the plan's join.argmax), that cell ringed: count them
-        win, ftok = d["window"], d["focus"]["token"]
-        fr = win.index(d["focus"]["pos"])
-        first = [h for h, tok in enumerate(lay["join"]["argmax"])
-                 if win[0] == 0 and tok == lay["first_token"]]
-        rows_b = VGroup(*[SurroundingRectangle(m[1].rows[fr], color=T.TEXT, buff=0.0,
-                                               stroke_width=1.2) for m in minis])
-        bticks = VGroup(*[txt(f"'{ftok}'", S, T.TEXT).next_to(minis[h][1].rows[fr], LEFT,
-                                                              buff=0.15)
-                          for h in (0, len(minis) // 2) if h < len(minis)])
-        # the first column's token over the first tile of each grid row (review 27: tiles
-        # with no labels; the ring's column named)
-        bticks.add(*[txt(w0, S, T.TEXT).next_to(minis[h][1].rows[0].cells[0], UP, buff=0.1)
-                     .align_to(minis[h][1], LEFT).set_y(minis[h][0].get_y())
-                     for h in (0, len(minis) // 2) if h < len(minis)])
-        fmarks = VGroup(*[SurroundingRectangle(minis[h][1].rows[fr].cells[0], color=MARK,
-                                               buff=0.03, stroke_width=3) for h in first])
-        fnote = inline(txt(f"ringed: '{ftok}' weighs '{lay['first_token']}' (first column) "
-                           f"most in", T.TYPE.body, MARK),
-                       Num(p.first_heads, None, 0, T.TYPE.body, MARK),
-                       txt(f"of {d['shape']['n_heads']} heads", T.TYPE.body, MARK), buff=0.2)
-        fnote.next_to(axes, DOWN, buff=0.1).align_to(minis, LEFT)
-        if fnote.get_right()[0] > 6.7:
-            fnote.shift(LEFT * (fnote.get_right()[0] - 6.7))
+        # round 32: the count of heads that weigh [CLS] most (review 19's rings) left the
+        # video with its sentence (attention_depth's sink beat reads it); review 31b: the
+        # tiles had no token labels: the two heads the voice names are zoomed, labelled
+        fr = d["window"].index(d["focus"]["pos"])
+        zoom, zlabels, mlabs = {}, VGroup(), {}
+        for h, x_ in ((best, -3.15), (runner, 3.35)):
+            zm = AttentionMatrix(self.window_pattern(lay["patterns"][h]),
+                                 [d["tokens"][t] for t in d["window"]], 0.5, 0.34,
+                                 color=WEIGHT)
+            stagger(zm.col_labels, 0.48)
+            zm.move_to([x_, -0.15, 0])
+            zoom[h] = zm
+            zlabels.add(zm.row_labels, zm.col_labels)
+            mlabs[h] = txt("mean weight on the token before:", S, T.TEXT)
+        zedge = min(zm.get_left()[0] for zm in zoom.values())
+        if zedge < -6.6:
+            for zm in zoom.values():
+                zm.shift(RIGHT * (-6.6 - zedge))
+        for h, zm in zoom.items():
+            mlabs[h].next_to(zm.rows, DOWN, buff=0.25).align_to(zm, LEFT)
+            zlabels.add(mlabs[h])
         box = SurroundingRectangle(minis[best], color=MARK, buff=0.06, stroke_width=2.5)
         box2 = SurroundingRectangle(minis[runner][2], color=T.TEXT, buff=0.1, stroke_width=2)
         others, DIM = VGroup(*[m for h, m in enumerate(minis) if h not in (best, runner)]), 0.3
@@ -1490,6 +1536,22 @@ class PerHeadScene(StoryboardScene):
                                                 else VGroup(m[0], m[2]))
                                     for h, m in enumerate(minis)], lag_ratio=0.1),
                       FadeInPlace(axes), run_time=(0.5 if big is not None else 1) * t)
+        def grow(t):
+            # each named tile's cells become its labelled matrix (row for row, cell for
+            # cell); its name and its mean weight ride along, above and below it
+            anims = []
+            for h in (best, runner):
+                zm, tile = zoom[h], minis[h]
+                anims += [ReplacementTransform(tile[1].rows, zm.rows),
+                          tile[0].animate.next_to(zm.col_labels, UP, buff=0.15)
+                          .align_to(zm.rows, LEFT),
+                          tile[2].animate.scale(T.TYPE.body / S).next_to(mlabs[h], RIGHT,
+                                                                        buff=0.15)]
+            self.play(*anims, run_time=t)
+            for h in (best, runner):
+                self.remove(minis[h][1])
+                self.add(zoom[h].rows)
+
         def untitle(t):
             # the title banner leaves for the grid (it comes back with the join beat)
             if self.title in self.mobjects:
@@ -1501,26 +1563,21 @@ class PerHeadScene(StoryboardScene):
                      (1, [(1, lambda t: self.play(FadeInPlace(head), run_time=t)),
                           (1, lambda t: self.emphasize(*[m[2] for m in minis],
                                                        run_time=t))]),
-                     # review 29: the tiles not discussed dim while heads 2 and 5 are
+                     # review 29: the tiles not discussed dim while heads 2 and 5 are; round
+                     # 32: then they leave and the two named tiles grow, token labels on
                      (2, [(1, lambda t: self.play(Create(box), ghost(others, DIM),
                                                   run_time=t)),
-                          (2, lambda t: self.play(Create(box2), run_time=t)),
-                          (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])]
-                    # on the words (review 26: the rings ~3 s late, the line after the
-                    # sentence); review 29: heads 2 and 5 are done first (boxes gone, every
-                    # tile lit again), then rows and rings, then the count, then quiet
-                    + [(3, [(0.6, lambda t: self.play(FadeOutPlace(VGroup(box, box2)),
-                                                      ghost(others, 1 / DIM), run_time=t)),
-                            (1, lambda t: self.play(
-                                                    Create(rows_b), FadeInPlace(bticks),
-                                                    *([LaggedStart(*[Create(r) for r in fmarks],
-                                                                   lag_ratio=0.2)]
-                                                      if len(fmarks) else []),
-                                                    run_time=t)),
-                            (0.8, lambda t: self.play(FadeInPlace(fnote), run_time=t)),
-                            (1.0, lambda t: self.wait(t))])])
-        self.keep(minis, head, axes, box, box2, rows_b, bticks, fmarks, fnote)
-        self.st.grid_rows = [m[1].rows[fr] for m in minis]
+                          (1, lambda t: self.play(Create(box2), run_time=t)),
+                          (1, lambda t: self.play(FadeOutPlace(VGroup(others, head, axes,
+                                                                      box, box2)),
+                                                  run_time=t)),
+                          (2, grow),
+                          (1, lambda t: self.play(FadeInPlace(zlabels), run_time=t)),
+                          (1, lambda t: self.emphasize(minis[runner][2], run_time=t))])])
+        self.gone(others, head, axes, box, box2)
+        self.keep(*[VGroup(minis[h][0], zoom[h], minis[h][2]) for h in (best, runner)])
+        self.keep(*mlabs.values())
+        self.st.grid_rows = [zoom[h].rows[fr] for h in (best, runner)]
 
     # --- the layer's update -----------------------------------------------------------------
     def beat_join(self, beat) -> None:
@@ -1567,94 +1624,15 @@ class PerHeadScene(StoryboardScene):
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN), buff=0.15)
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
         dgroup = VGroup(dname, delta, dlen)
-        # the pieces, true to shape: the joined outputs stand as a column beside W_O, a square
-        # (d_joined rows × d_model columns); its rows come in n blocks of d_head, each a flat
-        # band (d_head × d_model) level with its head's d_head outputs; a head's piece comes
-        # out of its band's right edge, a bar as long as the piece
-        P, y0 = 0.35, 2.2                   # one head's rows (pitch); head 0's row (review
-        PS = T.TYPE.label                   # 26: the bottom 40 % empty): rows and their text
-                                            # a size up
-        ys = [y0 - P * h for h in range(n)]
-        y_bias = ys[-1] - P
-        side = P * n
-        x_col, x_sq = -5.75, -5.4           # the joined column; W_O's left edge
-        seg = VGroup(*[Rectangle(width=0.3, height=P - 0.05, stroke_color=T.V,
-                                 stroke_width=1.5, fill_color=T.V, fill_opacity=0.45)
-                       .move_to([x_col, y, 0]) for y in ys])
-        wo_rect = Rectangle(width=side, height=side, stroke_color=T.TEXT, stroke_width=2,
-                            fill_color=T.MUTED, fill_opacity=0.25)
-        wo_rect.move_to([x_sq + side / 2, y0 + P / 2 - side / 2, 0])
-        # a clear gap after the superscript (review 20: "W_O^(0)" ran into "384 rows")
-        wo_name = inline(math(f"W_O^(({self.layer}))", F),
-                         txt(f"{d['shape']['d_joined']} rows × {dm} columns", S, T.TEXT),
-                         buff=0.3)
-        wo_name.next_to(wo_rect, DOWN, buff=0.15).align_to([x0, 0, 0], LEFT)
-        cuts = VGroup(*[Line([x_sq, y + P / 2, 0], [x_sq + side, y + P / 2, 0], color=T.TEXT,
-                             stroke_width=2) for y in ys[1:]])
-        blocks = VGroup(*[Rectangle(width=side, height=P, stroke_color=T.TEXT,
-                                    stroke_width=1.5, fill_color=T.MUTED, fill_opacity=0.25)
-                          .move_to([x_sq + side / 2, y, 0]) for y in ys])
-        blabel = inline(txt(f"beside each head's {dh} outputs: its own {dh} rows of", S,
-                            T.TEXT), math(f"W_O^(({self.layer}))", F),
-                        txt(f"({dh} × {dm})", S, T.TEXT))
-        blabel.move_to(wo_name).align_to([x0, 0, 0], LEFT)
-        hnames = VGroup(*[txt(str(h), PS, T.TEXT).move_to([0, y, 0]).align_to([-5.98, 0, 0],
-                                                                                RIGHT)
-                          for h, y in enumerate(ys)])
-        k = min(1.0, 2.6 / max(j["piece_norms"]))       # the longest piece at most 2.6 long
-        x_out, x_bar = x_sq + side + 0.2, x_col - 0.15  # bars come out here, then move left
-        bars = VGroup(*[Rectangle(width=max(0.02, k * L), height=P - 0.1, stroke_width=0)
-                        .set_fill(T.ATTN, 0.85).move_to([x_out, y, 0], aligned_edge=LEFT)
-                        for y, L in zip(ys, j["piece_norms"])])
-        lens = VGroup(*[Num(jp.piece_norms[h], None, j["decimals"]["piece_norms"], PS,
-                            T.TEXT) for h in range(n)])
-        # the bias's length too, so the added lengths can be checked from the screen
-        lens.add(Num(jp.bias_norm, None, j["decimals"]["bias_norm"], PS, T.TEXT))
-        # review 31: "as long as the piece" was vague: bar length = the piece's length
-        plabel = inline(txt("each head's piece of", S, T.TEXT),
-                        math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN),
-                        txt(": bar length = the piece's length", S, T.TEXT))
-        plabel.move_to([0, 2.62, 0]).align_to([x0, 0, 0], LEFT)
-        # the bias: a grey bar in its own row under the heads'
-        bbar = Rectangle(width=max(0.02, k * j["bias_norm"]), height=P - 0.1, stroke_width=0)
-        bbar.set_fill(T.MUTED, 0.85).move_to([x_bar, y_bias, 0], aligned_edge=LEFT)
-        bname = txt("bias", PS, T.TEXT).move_to([0, y_bias, 0]).align_to([-5.98, 0, 0], RIGHT)
-        # the column sum of the first entries: each piece's and the bias's, under a line,
-        # their sum, which is Δ_attn's first entry
-        x_cs = -1.4                         # the numbers' right edge
-        sd = j["decimals"]["delta"]
-        FS = T.TYPE.label               # a size up from the labels, within the rows' pitch
-        firsts = VGroup(*[Num(jp.first[h], None, sd, FS, T.ATTN).move_to([0, y, 0])
-                          .align_to([x_cs, 0, 0], RIGHT) for h, y in enumerate(ys)])
-        bfirst = Num(jp.bias_first, None, sd, FS, T.TEXT).move_to([0, y_bias, 0])
-        bfirst.align_to([x_cs, 0, 0], RIGHT)
-        plus = txt("+", T.TYPE.body, T.MUTED).next_to(bfirst, LEFT, buff=0.15)
-        cs_head = txt("first entries", T.TYPE.label, T.TEXT).move_to([0, 2.62, 0]).align_to(
-            [x_cs, 0, 0], RIGHT)
-        rule = Line([x_cs - 1.0, y_bias - 0.2, 0], [x_cs, y_bias - 0.2, 0], color=T.TEXT,
-                    stroke_width=2)
-        total = Num(jp.delta[0], None, sd, FS, T.ATTN).move_to([0, y_bias - 0.42, 0])
-        total.align_to([x_cs, 0, 0], RIGHT)
-        eq = txt("=" if jp.sum_adds else "≈", T.TYPE.body, T.MUTED).next_to(total, LEFT,
-                                                                          buff=0.15)
-        column_sum = VGroup(cs_head, firsts, plus, bfirst, rule, eq, total)
-        # beside each head's bar: the token it weighs most for bank (its row's largest
-        # weight); the key token's heads in the weight colour, the others dim
-        x_tok = -1.45                       # clear of the longest bar's box (review 17)
-        # the heads the voice names: the key token's heads when they are the longest pieces
-        # (key_heads_longest), else the TOP_PIECES longest
-        boxed = (j["key_heads"] if j["key_heads_longest"] else [r["head"] for r in j["top"]])
-        argmax = VGroup(*[txt(f"'{tok}'", PS, WEIGHT if h in j["key_heads"] else T.MUTED)
-                          .move_to([0, ys[h], 0]).align_to([x_tok, 0, 0], LEFT)
-                          for h, tok in enumerate(j["argmax"])])
-        onl = txt(f"'{d['focus']['token']}' weighs most:", S, WEIGHT)
-        onl.move_to([0, 2.62, 0]).align_to([x_tok, 0, 0], LEFT)
         # on two lines (review 28: one line ended 6 px from the frame's edges)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update", S, T.ATTN),
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN), buff=0.2)
-        legend.move_to([0, -1.0, 0]).align_to([x0, 0, 0], LEFT)
+        # under everything else (round 32: with 9 heads, as in a SmolLM2 draft, Δ_attn's
+        # length label came down onto it at y = -1)
+        legend.next_to(VGroup(joined, jl, wo_box, wo_size, dgroup), DOWN, buff=0.4)
+        legend.align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
         h0, hp0 = self.head()
@@ -1710,144 +1688,6 @@ class PerHeadScene(StoryboardScene):
             self.play(Indicate(wo_box, color=T.TEXT, scale_factor=1.06),
                       FadeInPlace(dname), run_time=0.1 * t)
 
-        def make_room(t):
-            # the head row and the formula leave; the joined row stands up as a column (each
-            # head's segment keeps its identity), W_O's box grows into its true shape, a
-            # square, level with the column; the update moves aside
-            self.play(FadeOutPlace(VGroup(strips, names, top_label, jl, wo_size, out_arrow,
-                                          legend)), run_time=0.2 * t)
-            self.play(dgroup.animate.align_to([6.75, 0, 0], RIGHT).align_to([0, 2.45, 0], UP),
-                      run_time=0.15 * t)
-            self.play(LaggedStart(*[ReplacementTransform(joined[h], seg[h], path_arc=-PI / 4)
-                                    for h in range(n)], lag_ratio=0.1), run_time=0.4 * t)
-            self.play(ReplacementTransform(wo_box, wo_rect),
-                      ReplacementTransform(wo_sym, wo_name[0]), FadeInPlace(wo_name[1]),
-                      run_time=0.25 * t)
-            self.remove(*[x for m in (strips, names, top_label, jl, wo_size, out_arrow, legend)
-                          for x in m.get_family()])
-
-        def cut(t):
-            # W_O cut into its blocks of rows, a flat band level with each head's segment
-            self.play(Create(cuts), FadeInPlace(hnames), run_time=0.4 * t)
-            self.add(blocks)
-            self.remove(wo_rect, *cuts)
-            self.play(FadeOutPlace(wo_name), run_time=0.2 * t)
-            self.gone(wo_name)
-            self.play(FadeInPlace(blabel), Indicate(VGroup(seg[mine], blocks[mine]),
-                                                    color=T.TEXT, scale_factor=1.04),
-                      run_time=0.4 * t)
-
-        def pieces(t):
-            # segment × block: each head's segment travels along its band, and its piece comes
-            # out of the band's right edge as a bar as long as the piece, row after row
-            self.play(LaggedStart(*[Succession(
-                seg[h].animate(run_time=0.6).move_to([x_sq + side - 0.2, ys[h], 0])
-                .set_opacity(0.15),
-                AnimationGroup(FadeOut(seg[h]), GrowFromEdge(bars[h], LEFT), run_time=0.4))
-                for h in range(n)], lag_ratio=0.12), run_time=0.8 * t)
-            self.gone(seg)
-            # the key changes with what it explains: bands, then bars
-            self.play(FadeOutPlace(blabel), FadeInPlace(plabel), run_time=0.2 * t)
-            self.gone(blabel)
-
-        def to_sum(t):
-            # W_O has done its work: it leaves, the bars move up to the names, the bias joins
-            # in its own row
-            self.play(FadeOutPlace(VGroup(blocks, plabel)), run_time=0.3 * t)
-            self.gone(blocks, plabel)
-            self.play(*[b.animate.align_to([x_bar, 0, 0], LEFT) for b in bars], run_time=0.3 * t)
-            self.play(FadeInPlace(bname), GrowFromEdge(bbar, LEFT), run_time=0.4 * t)
-
-        def add_up(t):
-            # each bar's first entry comes out of its bar into the column, row after row; the
-            # line; their sum, which is Δ_attn's first entry (a copy flies there)
-            self.play(FadeInPlace(cs_head), LaggedStart(*[
-                FadeIn(m, target_position=b.get_right(), scale=0.6)
-                for m, b in [*zip(firsts, bars), (bfirst, bbar)]], lag_ratio=0.12),
-                run_time=0.45 * t)
-            self.play(FadeInPlace(plus), Create(rule), run_time=0.15 * t)
-            self.play(FadeIn(total, target_position=rule.get_center(), scale=0.6),
-                      FadeInPlace(eq), run_time=0.15 * t)
-            fly = total.copy()
-            self.play(fly.animate.move_to(delta.nums[0]).set_opacity(0),
-                      Indicate(delta.nums[0], color=T.ATTN), run_time=0.25 * t)
-            self.gone(fly)
-
-        # the lengths added: copies of the bars lie end to end (one bar, 12.4 long) beside
-        # a bar as long as Δ_attn, on the same scale, where the column sum was
-        # left of Δ_attn's column, so no copy passes over it on its way
-        # review 30: "14.0" touched Δ_attn's length label at -0.55: the bars a row lower
-        x_st, y_sum, y_d, bh = -2.2, -1.25, -1.95, 0.26
-        ks = min(k, 5.6 / max(j["with_bias"], 1e-9))
-        ends = np.concatenate([[0.0], np.cumsum([ks * L for L in j["piece_norms"]])])
-        stack = VGroup(*[Rectangle(width=max(0.02, ends[h + 1] - ends[h]), height=bh,
-                                   stroke_color=T.BACKGROUND, stroke_width=1.5)
-                         .set_fill(T.ATTN, 0.85)
-                         .move_to([x_st + (ends[h] + ends[h + 1]) / 2, y_sum, 0])
-                         for h in range(n)])
-        sbias = Rectangle(width=max(0.02, ks * j["bias_norm"]), height=bh,
-                          stroke_color=T.BACKGROUND, stroke_width=1.5).set_fill(T.MUTED, 0.85)
-        sbias.move_to([x_st + ends[-1] + ks * j["bias_norm"] / 2, y_sum, 0])
-        dbar = Rectangle(width=ks * j["delta_norm"], height=bh, stroke_width=0)
-        dbar.set_fill(T.ATTN, 0.85).move_to([x_st + ks * j["delta_norm"] / 2, y_d, 0])
-        # what the end-to-end bar is, truthfully (review 25: "they point different ways"
-        # said, not shown): the length the sum would have if every piece pointed one way
-        slabel = VGroup(inline(txt(f"{n} pieces + bias, lengths end to end:", S, T.TEXT),
-                               Num(jp.with_bias, None, j["decimals"]["with_bias"],
-                                   T.TYPE.body, T.ATTN),
-                               buff=0.2),
-                        txt("= the sum's length if all pointed one way", S, T.TEXT))
-        slabel.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        slabel.next_to(stack, UP, buff=0.15).align_to([x_st, 0, 0], LEFT)
-        dlabel = inline(math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
-                        Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN),
-                        txt(": the sum as it is", S, T.TEXT))
-        dlabel.next_to(dbar, RIGHT, buff=0.25)
-        cancel = VGroup(stack, sbias, slabel, dbar, dlabel)
-
-        def lengths(t):
-            # the column sum leaves; each bar's length is written after it; copies of the
-            # bars lie end to end, and Δ_attn's length comes out of its label as a bar
-            self.play(FadeOutPlace(column_sum), run_time=0.15 * t)
-            self.gone(column_sum)
-            for b, m in zip([*bars, bbar], lens):
-                m.next_to(b, RIGHT, buff=0.12)
-            # review 30: boxes round the named rows cut through the neighbouring token
-            # labels and touched each other (rows 4, 5): each named row is tinted instead,
-            # from its name to its length, a gap between neighbours (below)
-            for h in boxed:
-                g = VGroup(hnames[h], bars[h], lens[h])
-                tints.add(Rectangle(width=g.width + 0.2, height=P - 0.09, stroke_width=0)
-                          .set_fill(MARK, 0.2).move_to([g.get_x(), ys[h], 0]))
-            # copies go right along their own rows (over empty space), then down into one bar
-            copies = [bars[h].copy() for h in range(n)]
-            self.play(LaggedStart(*[c.animate.stretch_to_fit_width(stack[h].width)
-                                    .move_to([stack[h].get_x(), ys[h], 0])
-                                    for h, c in enumerate(copies)], lag_ratio=0.06),
-                      run_time=0.2 * t)
-            bcopy = bbar.copy()
-            self.play(bcopy.animate.stretch_to_fit_width(sbias.width)
-                      .move_to([sbias.get_x(), y_bias, 0]), run_time=0.1 * t)
-            self.play(*[ReplacementTransform(c, stack[h]) for h, c in enumerate(copies)],
-                      ReplacementTransform(bcopy, sbias), run_time=0.15 * t)
-            self.play(LaggedStart(*[FadeInPlace(m) for m in lens], lag_ratio=0.08),
-                      run_time=0.2 * t)
-            self.play(FadeInPlace(slabel[0]), run_time=0.1 * t)
-            self.play(FadeInPlace(slabel[1]), run_time=0.1 * t)
-            self.play(GrowFromEdge(dbar, LEFT), FadeInPlace(dlabel),
-                      Indicate(dlen, color=T.ATTN), run_time=0.1 * t)
-
-        tints = VGroup()                    # the named rows' tints (made in lengths)
-
-        def tint(t):
-            self.play(LaggedStart(*[FadeIn(x) for x in tints], lag_ratio=0.3), run_time=t)
-            self.bring_to_back(tints)
-
-        self.st.grid_rows = []
-        edge = ([lens[h] for h in range(n)
-                 if j["piece_norms"][h] in (j.get("key_len_min"), j.get("other_len_max"))]
-                if j["key_heads_longest"] else [])
-
         # review 24: the weight rows morphing into the output boxes read as if the weights
         # were the outputs; the rows leave with the grid, and head 2's output (its weighted
         # sum of values, from the values beat) comes back and moves into its box
@@ -1859,59 +1699,19 @@ class PerHeadScene(StoryboardScene):
                   (1, lambda t: self.play(FadeInPlace(VGroup(olabel, out)), run_time=t)),
                   (1, lambda t: self.emphasize(out, color=T.V, run_time=t)),
                   (3, gather)])
+        # round 32: the pieces beat (W_O in blocks, each head's piece, their lengths end to
+        # end) left the video and the template (a second analysis of Δ_attn, chapter 4.2):
+        # the picture stays as it is, Δ_attn's length the last thing named
         self.by_cue([(0, first),
                      (1, [(3, join_up),
                           (3, through_wo)]),
                      (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
-                          (3, make_room)])])
+                          (1, lambda t: self.wait(t))])])
         self.gone(olabel)
-        self.keep(dgroup, seg, wo_rect, wo_name)
+        self.keep(dgroup, VGroup(strips, names, top_label, joined, jl, wo_box, wo_sym,
+                                 wo_size, out_arrow, legend))
         self.st.delta = dgroup          # stays on stage into the add beat, and moves there
-
-        def rest() -> None:
-            # the pieces beat: W_O cut into blocks, each head's piece, their sum entry by
-            # entry, their lengths, the longest
-            self.by_cue([(0, [(1, lambda t: self.emphasize(wo_rect, run_time=t)),
-                              (3, cut)]),
-                         (1, [(4, pieces)]),
-                         (2, [(1, to_sum), (5, add_up),
-                              (1, lambda t: self.emphasize(total, delta.nums[0], color=T.ATTN,
-                                                           run_time=t))]),
-                         (3, [(6, lengths),
-                              (1, lambda t: self.emphasize(slabel[1], dlabel[1],
-                                                           run_time=t))]),
-                         # the cancellation has been said: its bars leave before the
-                         # longest pieces are named (one analysis at a time)
-                         (4, [(1, lambda t: (self.play(FadeOutPlace(cancel), run_time=t),
-                                             self.gone(cancel))),
-                              (2, tint),
-                              # the gap that makes them the longest, with its numbers: the
-                              # boxed heads' shortest piece, every other head's longest
-                              *([(1, lambda t: self.emphasize(*edge, run_time=t))]
-                                if edge else [])]),
-                         (5, [(2, lambda t: self.play(FadeInPlace(onl), LaggedStart(*[
-                                  FadeInPlace(x) for x in argmax], lag_ratio=0.1),
-                                  run_time=t)),
-                              # review 31: boxes round them were taller than a row and cut
-                              # into the neighbours: the named tokens brighten instead
-                              (1, lambda t: self.play(*[argmax[h].animate.set_color(MARK)
-                                                        for h in j["key_heads"]],
-                                                      *[argmax[h].animate.set_opacity(0.6)
-                                                        for h in range(n)
-                                                        if h not in j["key_heads"]],
-                                                      run_time=t)),
-                              (0.5, lambda t: self.wait(t))])])
-            for m in (seg, wo_rect, wo_name):
-                if m in self.st.on:
-                    self.st.on.remove(m)
-            self.keep(bars, lens, tints, argmax, onl, hnames, bname, bbar)
-        self.st.pieces = rest
-
-    def beat_pieces(self, beat) -> None:
-        if self.st.pieces is not None:
-            self.st.pieces()
-            self.st.pieces = None
 
     def beat_add(self, beat) -> None:
         d, (lay, p) = self.data, self.lay()
@@ -2037,7 +1837,8 @@ class PerHeadScene(StoryboardScene):
         # review 30: the closing side-by-side of two queries (three numbers each) belongs to
         # the next video (chapter 4.2: must not tell the layer-to-layer story); drawn only
         # when the voice has its sentences (more than four)
-        if nl is not None and len(self.beat.get("cues") or []) > 4:
+        n_cues = len(self.beat.get("cues") or [])
+        if nl is not None and n_cues > 4:
             # what comes out: the next layer's X for the focus token, then the followed head's
             # query there beside the one this video followed (both from the plan)
             l1, hh, nd, tok = nl["layer"], nl["head"], nl["decimals"], d["focus"]["token"]
@@ -2129,9 +1930,22 @@ class PerHeadScene(StoryboardScene):
                 cp = txt(cap, S, T.TEXT).next_to(c, DOWN, buff=0.2).set_x(c.get_x())
                 pair.append(VGroup(nm, c, cp))
 
+        # it starts beside X^(l+1)'s column, not over its digits (round 32)
         strip = (Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
                            fill_color=T.X, fill_opacity=0.3).move_to(fresh[0][1])
+                 .align_to(fresh[0], RIGHT).shift(LEFT * (fresh[0].width + 0.3))
                  if fresh is not None else None)
+        # the query this video followed, beside the new one; what differs: the X and the
+        # matrix (with the new query's sentence when the voice has no sentence of its own)
+        beside = ([] if fresh is None else [
+            (1.5, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0how)],
+                                      run_time=t)),
+            (1, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t)),
+            (1.2, lambda t: self.play(Indicate(wq1, color=T.Q, scale_factor=1.08),
+                                      Indicate(q0how[1], color=T.X),
+                                      Indicate(q1how[1], color=T.X),
+                                      Indicate(q0how[3], color=T.Q),
+                                      Indicate(q1how[3], color=T.Q), run_time=t))])
         self.by_cue([
             # said "the update is added to bank's X": Δ_attn stays and moves, X joins it
             (0, [(1.5, lambda t: self.clear_but([held] if held is not None else [], t)),
@@ -2167,7 +1981,10 @@ class PerHeadScene(StoryboardScene):
                                             run_time=t), self.gone(sums, *names, sname3, note))),
                  (1.2, lambda t: self.play(Create(a5), FadeInPlace(nxt), FadeInPlace(x1),
                                            run_time=t)),
-                 (0.8, lambda t: self.emphasize(x1name, run_time=t)),
+                 (0.8, lambda t: self.emphasize(x1name, run_time=t))]),
+            # round 32 (review 31b: X^(1) unnamed, W_Q^(1,2) not shown): its own sentence
+            # names X^(l+1); the next brings layer l+1's own W_Q and the query it makes
+            (4, [
                  # layer l+1's own W_Q; a blue strip standing for X^(l+1) goes into it; the
                  # query comes out of its left side and slides to its place
                  (1, lambda t: self.play(FadeInPlace(wq1), FadeInPlace(wq1name), run_time=t)),
@@ -2180,17 +1997,8 @@ class PerHeadScene(StoryboardScene):
                  (1.2, lambda t: self.play(FadeIn(q1, shift=(q1.get_x() - (
                      wq1.get_left()[0] - 0.15 - q1.width / 2)) * RIGHT),
                                            FadeInPlace(q1name), FadeInPlace(q1how),
-                                           run_time=t))]),
-            # the query this video followed, beside it
-            (4, [(1.5, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0how)],
                                            run_time=t)),
-                 (1, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t))]),
-            # what differs: the X and the matrix; then the claim, line by line
-            (5, [(1.2, lambda t: self.play(Indicate(wq1, color=T.Q, scale_factor=1.08),
-                                           Indicate(q0how[1], color=T.X),
-                                           Indicate(q1how[1], color=T.X),
-                                           Indicate(q0how[3], color=T.Q),
-                                           Indicate(q1how[3], color=T.Q), run_time=t))]),
+                 *([] if n_cues >= 7 else beside)])] + ([(5, beside)] if n_cues >= 7 else []) + ([
             # keys and values on their own sentence (review 26: after the voice ended)
             (6, [
                  # X^(l+1) (a blue strip from its column) goes into the key's and the value's
@@ -2199,12 +2007,12 @@ class PerHeadScene(StoryboardScene):
                  (1, lambda t: self.play(FadeInPlace(VGroup(*[m for f in kv for i, m in
                                                               enumerate(f) if i != 2])),
                                          run_time=t)),
-                 (1.5, lambda t: self.wait(t))])]))
+                 (1.5, lambda t: self.wait(t))])] if n_cues >= 7 else [])))
         kept = [xin, box, bname, plus, a1, a2, a3, skip, sname, block2, a5, nxt]
         if fresh is None:
             kept += list(pair) if pair else [sums, *names, note]
         else:
-            kept += list(fresh)
+            kept += [m for m in fresh if m is not fresh[7] or n_cues >= 7]
         self.keep(*kept)
 
 

@@ -13,8 +13,7 @@ TEMPLATE = template(
     shows=set(M.SHOWS),
     kinds=ANY_MODEL, min_sentences=1, scene_class_name="PerHeadScene", view=Data,
     needs={M.QUERY: "x", M.KEYS: "q", M.DOTS: "keys", M.SCALE: "dots", M.EXP: "scores",
-           M.SOFTMAX: "exps", M.VALUES: "weights", M.DIAGONAL: "matrix",
-           M.PIECES: "join"},
+           M.SOFTMAX: "exps", M.VALUES: "weights", M.DIAGONAL: "matrix"},
     builds={M.X: "x", M.QUERY: "q", M.KEYS: "keys", M.DOTS: "dots", M.SCALE: "scores",
             M.EXP: "exps", M.SOFTMAX: "weights", M.VALUES: "out", M.MATRIX: "matrix",
             M.JOIN: "join"})
