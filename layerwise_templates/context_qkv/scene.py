@@ -72,7 +72,7 @@ PAIR_H = 3.4                        # the pair of sums in the block: large, its 
 WEIGHT_SIZE = 26                    # the arcs' weights: numbers the voice reads, larger
 ARC_RISE = 0.6                      # the highest an arc rises over its row (clear of the legend)
 HL = T.POINTER                      # boxes and rings: the chapter's pointer white (yellow is Q)
-X_BAND = 7                          # X's line: thicker than the Q, K, V lines, under them
+X_BAND = 10                         # X's line: thicker than the Q, K, V lines, under them
 WEIGHT = T.WEIGHTS                  # attention weights (arcs, numbers): the chapter's slate
 PIECE = T.TEXT                      # the notes on the pieces: plain text (the pieces are
                                     # drawn in their sentence's colour; no third hue)
@@ -413,10 +413,11 @@ class ContextQKVScene(StoryboardScene):
         elif k == "k":
             # dashed, over Q's solid line: where the two nearly coincide (layers 0-3 on the
             # bank pair) both stay visible (review 29: Q and K on top of each other)
-            seg = DashedLine(a, b, color=COLOR[k], stroke_width=4, dash_length=0.12,
-                             dashed_ratio=0.55)
+            # (review 32a: thin Q, dashed K, hard to tell from X: both thicker)
+            seg = DashedLine(a, b, color=COLOR[k], stroke_width=5.5, dash_length=0.16,
+                             dashed_ratio=0.6)
         else:
-            seg = Line(a, b, color=COLOR[k], stroke_width=3)
+            seg = Line(a, b, color=COLOR[k], stroke_width=5)
         seg.key = k
         return seg
 
@@ -619,7 +620,8 @@ class ContextQKVScene(StoryboardScene):
             if r0.end is not None:
                 key.add(txt(f"{toks0[-1]} = end marker", S, T.TEXT))
             if len(key):
-                key.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(idx, RIGHT, buff=0.45)
+                # (round 32b: the box round "[SEP] = end marker" touched the key above: room for it)
+                key.arrange(DOWN, buff=0.3, aligned_edge=LEFT).next_to(idx, RIGHT, buff=0.45)
                 both = VGroup(idx, key)
                 if both.width <= 13.4:
                     both.set_x(0)
@@ -1156,7 +1158,9 @@ class ContextQKVScene(StoryboardScene):
         for i, chain in enumerate(chains):
             s = e.sentences[i]
             todo = []
-            for j in list(s.words[:1 if i == 0 else 3]):
+            # each sentence's heaviest word only (review 32a: "cash" and "deposited" with their
+            # leaders crowded the short magenta chain)
+            for j in list(s.words[:1]):
                 j = int(j)
                 if j not in chain.span:
                     continue
@@ -1398,6 +1402,11 @@ class ContextQKVScene(StoryboardScene):
         note = VGroup(why, rows)
         rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
         why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
+        # clear of "cos 0.91" (review 32a: the two touched)
+        for _ in range(20):
+            if not overlaps(why, cs, 0.2):
+                break
+            why.shift(DOWN * 0.1)
         note.bars = bars
         # too wide for the frame (a teacher's sentence): the words shrink to fit
         words = VGroup(legend, note)
@@ -1670,14 +1679,26 @@ class ContextQKVScene(StoryboardScene):
             # top, their weights kept; sentence 2's row dimmed (sentence 1's piece is built
             # under it)
             self.unbox(0.05 * t)
+            # the caption changes on the cue (review 32a: it lagged 3 s behind the voice)
+            self.sub_caption("pieces")
             self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend,
                                           *([r1.idx, r2.idx] if idx_up else []))),
-                      run_time=0.2 * t)
+                      run_time=0.15 * t)
             idx_up.clear()
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
-                        for r, d in zip((r1, r2), dy)], run_time=0.3 * t)
-            self.sub_caption("pieces")
-            quiet(1, 0.2 * t)
+                        for r, d in zip((r1, r2), dy)], run_time=0.25 * t)
+            # "bank itself too": bank's weight on itself, hidden till now, under bank
+            # (review 32a: the row summed to 0.93 with bank's own cell blank)
+            sf = [m for r in (r1, r2) for m in getattr(r, "selfs", [])]
+            if sf:
+                self.play(*[m.animate.set_opacity(1) for m in sf], run_time=0.1 * t)
+                self.box(*[VGroup(r.tok[f], m) for r in (r1, r2)
+                           for f, m in zip([int(x) for x in ss[(r1, r2).index(r)].focus
+                                            if int(x) in r.tok], getattr(r, "selfs", []))],
+                         t=0.1 * t)
+                self.wait(0.08 * t)
+                self.unbox(0.05 * t)
+            quiet(1, 0.15 * t)
             if build is None:
                 chain_in(0, 0.25 * t)
 
@@ -1708,8 +1729,10 @@ class ContextQKVScene(StoryboardScene):
                 self.emphasize(upd.head.piece, run_time=0.4 * t)
                 return
             self.play(FadeInPlace(build.wo), run_time=0.15 * t)
+            # the bars' labels leave with the bars (review 32a: "× each head's weight"
+            # stayed with nothing to label)
             self.play(build.strip.animate.scale(0.05).move_to(build.wo[0]),
-                      run_time=0.25 * t)
+                      FadeOutPlace(VGroup(build.v_lab, build.w_lab)), run_time=0.25 * t)
             self.remove(build.strip)
             self.play(GrowArrow(build.arrow), FadeInPlace(build.p_lab), run_time=0.3 * t)
             built[build.key] = build.arrow
@@ -1726,8 +1749,7 @@ class ContextQKVScene(StoryboardScene):
             # after it; the update's arrow over the chain, what it is (Delta = the pieces +
             # a bias) at the left
             if build is not None:
-                self.play(FadeOutPlace(VGroup(build.v_lab, build.w_lab, build.wo,
-                                              build.p_lab)), run_time=0.08 * t)
+                self.play(FadeOutPlace(VGroup(build.wo, build.p_lab)), run_time=0.08 * t)
             chain_in(0, 0.55 * t, built=built)
             self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
             arrow_in(0, 0.2 * t)
@@ -1772,8 +1794,16 @@ class ContextQKVScene(StoryboardScene):
             lo_x, hi_x = -7.1 + T.EDGE, 7.1 - T.EDGE
             goal[0] += max(0.0, lo_x - probe.get_left()[0]) - max(0.0, probe.get_right()[0] - hi_x)
             off.scale(f, about_point=c).shift(goal - c)
-            self.play(FadeOutPlace(rows), upd.head.animate.move_to(head_to),
-                      on.animate.scale(f, about_point=c).shift(goal - c), run_time=t)
+            # the rows gone first, then the header moves into their place (review 32a: the
+            # rows showed through the header while both cross-faded)
+            self.play(FadeOutPlace(rows), run_time=0.35 * t)
+            # only the header's shown line moves; the sketch's note (not yet on screen) is
+            # put in place unseen (review 32a follow-up: it rode in with the header, over
+            # the growing sketch's labels)
+            d_h = head_to.get_center() - upd.head.get_center()
+            upd.head.flat.shift(d_h)
+            self.play(upd.head[0].animate.shift(d_h),
+                      on.animate.scale(f, about_point=c).shift(goal - c), run_time=0.65 * t)
             self.remove(*every)
             row_quiet.clear()
             rows_gone.append(True)
@@ -1847,20 +1877,26 @@ class ContextQKVScene(StoryboardScene):
             self.play(Transform(big, self.pair(cs_[0], nxt.slots[0], h=PAIR_H)),
                       run_time=0.12 * t)
             self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      FadeInPlace(nxt.skip), run_time=0.12 * t)
+                      FadeInPlace(nxt.skip), run_time=0.1 * t)
+            # the pair itself goes into the first box, down through each, and out of the
+            # last one along an arrow to its place (review 32a: copies went in, nothing
+            # came out)
             bs = list(nxt.blocks.boxes)
-            mini = self.pair(cs_[0], mini_at(0), h=0.75)
-            self.play(FadeInPlace(mini), bs[0].animate.set_stroke(HL), run_time=0.06 * t)
+            self.play(Transform(big, self.pair(cs_[0], mini_at(0), h=0.75)),
+                      bs[0].animate.set_stroke(HL), run_time=0.1 * t)
             for k in range(len(bs)):
-                self.play(Transform(mini, self.pair(cs_[min(k + 1, len(cs_) - 1)], mini_at(k),
-                                                    h=0.75)),
+                self.play(Transform(big, self.pair(cs_[min(k + 1, len(cs_) - 1)], mini_at(k),
+                                                   h=0.75)),
                           bs[k].animate.set_stroke(HL),
                           *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
-                          run_time=0.12 * t)
-            self.play(mini.animate.move_to(nxt.slots[-1] + UP * 0.3).set_opacity(0),
-                      Transform(big, self.pair(cs_[-1], nxt.slots[-1], h=PAIR_H)),
-                      bs[-1].animate.set_stroke(T.MUTED), run_time=0.1 * t)
-            self.remove(mini)
+                          run_time=0.1 * t)
+            b_ = bs[-1]
+            exit_ = Arrow(b_.get_right(), [nxt.slots[-1][0] - 0.15, b_.get_y(), 0], buff=0.05,
+                          color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.2)
+            self.play(GrowArrow(exit_), Transform(big, self.pair(cs_[-1], nxt.slots[-1],
+                                                                  h=PAIR_H)),
+                      b_.animate.set_stroke(T.MUTED), run_time=0.15 * t)
+            nxt.arrows.add(exit_)
             self.play(FadeInPlace(nxt.out), run_time=0.1 * t)
             self.emphasize(nxt.out[-1], run_time=0.12 * t)
             done["keep"] = VGroup(nxt.head, nxt.parts, nxt.arrows, nxt.skip, big, nxt.out)
@@ -1988,6 +2024,7 @@ class ContextQKVScene(StoryboardScene):
                      math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                      txt(", cos", L_, T.TEXT),
                      Num(e.x_next, decimals=2, size=L_, color=T.X))
+        out[-1].shift(RIGHT * 0.14)         # room for its box (review 32a: "cos" ran into it)
         out.move_to([P[0] + 2.6, last.get_y(), 0], aligned_edge=LEFT)
         end = P
         reads_x = self.v.reads.same_as_x.value
@@ -2406,12 +2443,23 @@ class ContextQKVScene(StoryboardScene):
         why_card.shift(UP * 0.35)            # clear of the legend at the plot's lower left
 
         def ask(t):
-            self.play(*dim(t), run_time=0.12 * t)
-            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.2 * t)
+            self.play(*dim(t), run_time=0.2 * t)
+            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.3 * t)
             self.set_slot("why", why_card)
-            self.wait(0.2 * t)
+            self.wait(0.3 * t)
+
+        def shows(t):
+            # what the chart shows, first (review 32a: 13 s on a dimmed chart): the queries
+            # beside X, then the values beside X, each pair lit as the voice names it
+            self.spotlight(["x", "q"], 0.15 * t)
+            self.wait(0.3 * t)
+            self.spotlight(["x", "v"], 0.15 * t)
+            self.emphasize(*[self.st.dots["v"][l] for l in range(1, min(5, L))
+                             if l in self.st.dots.get("v", {})], color=COLOR["v"],
+                           run_time=0.3 * t)
 
         self.by_cue([
+            [(1, shows)],
             [(1, ask)],
             [(1, conclude)],
             [(1, lambda t: self.emphasize(thesis[1], run_time=t))],

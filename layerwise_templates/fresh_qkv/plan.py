@@ -214,9 +214,20 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             hq = min(HEAD, np.asarray(W[f"blocks.{l - 1}.attn.W_Q"]).shape[0] - 1)
             mixed = focus_rows(project(attn_input(t, l), W, l - 1, "Q"), pos)[hq]
             old = focus_rows(t[f"blocks.{l - 1}.attn.hook_q"], pos)[hq]
+            # the matrices are new too: layer l's W_Q against layer l-1's, as lists of
+            # numbers (head HEAD's block of each; and the largest |cos| over every pair of
+            # heads, since head numbers mean nothing across layers)
+            wn = np.asarray(W[f"blocks.{l}.attn.W_Q"], np.float64)
+            wo = np.asarray(W[f"blocks.{l - 1}.attn.W_Q"], np.float64)
+            hn = min(HEAD, wn.shape[0] - 1)
+            pairs = [abs(float(cosine(wn[a].ravel(), wo[b].ravel())))
+                     for a in range(wn.shape[0]) for b in range(wo.shape[0])]
             row["q_mixed"] = {"first": mixed[:OUT].tolist(),
                               "cos_old": float(cosine(mixed, old)),
-                              "entries": int(mixed.shape[-1])}
+                              "entries": int(mixed.shape[-1]),
+                              "w_cos": float(cosine(wn[hn].ravel(), wo[hq].ravel())),
+                              "w_cos_max": max(pairs),
+                              "w_numbers": int(wn[hn].size)}
             # the same test on the key and the value (head HEAD, or the KV head it reads):
             # the layer before's W_K, W_V and biases given this layer's input, against the key
             # and value that layer made from its own input
@@ -259,6 +270,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                if c["key"] == "ln2"]) if post else [],
             # cos(X^(l), X^(l+1)) for every layer: 1 would be the same direction
             "cos_steps": [r["update"]["cos_x_next"] for r in out] if out[-1]["update"] else [],
+            # per layer after the first: the new-X test's cosine (layer l-1's W_Q given X^(l),
+            # against Q^(l-1), head HEAD): layer l's `q_mixed.cos_old`, as one list
+            "q_old_cos": [r["q_mixed"]["cos_old"] for r in out if r.get("q_mixed")],
             # the recompute check: what it covered, in every layer, and its bound
             "check": {"tokens": checks[0]["tokens"], "heads": checks[0]["heads"],
                       "kv_heads": checks[0]["kv_heads"], "entries": checks[0]["entries"],

@@ -2,11 +2,15 @@
 
 Beats (storyboard `show` names):
 - `x`       (the beat `recap`) the layer's diagram with its skip path (the stream line) and
-            attention's side branch; X^(l) and Δattn^(l) as columns of their first numbers
-            (24-size digits); both columns travel into the ⊕ and shrink away under it, and
-            the sum's column grows out of it (no lengths: the voice reads none); when the
-            voice says "LayerNorm" (post-LN), the sum goes into the LN box the same way and
-            LN(sum) comes out, with one line on what LayerNorm does
+            attention's side branch; when the voice says "goes straight on", X^(l) and
+            Δattn^(l) as columns of their first numbers, both sliding under the ⊕, rising
+            into it and absorbed, then the sum's column comes down out of it (no lengths: the
+            voice reads none); otherwise ("as the last video left it") the diagram up to the
+            ⊕ and the sum's column are there from the first frame; when the
+            voice says "LayerNorm" (post-LN), the sum goes into the LN box the same way;
+            when it says "subtracts the mean", out comes the sum centred and divided by its
+            spread (plan `update.centred`), the mean and spread in the line under it, and at
+            "gain" that column goes in again and LN(sum) comes out
 - `ffn`     the FFN's side branch, Δffn^(l), the second ⊕ on the second skip path, LayerNorm
             again: the last column is X^(l+1)
 - `project` layer l starts over: X^(l) (the column the diagram ended on: its own digits move
@@ -18,15 +22,18 @@ Beats (storyboard `show` names):
             in one lit pass each (head 0); at "12 heads of 32" a strip of W_Q's columns cut
             into the heads, head 0's band lit
 - `fresh`   why they are fresh, first: X is new. K, V and their matrices leave, W_Q and Q
-            dim; X^(l)'s formula (LN after each add), the pointer on Δattn and, beside it, the
+            are parked, dimmed (the query under its W_Q), and lit again by `compare`; X^(l)'s formula (LN after each add), the pointer on Δattn and, beside it, the
             other word the focus word's attention gave most (layer l-1, mean of its heads);
-            (the sentence's tokens with a bar each: the focus word's attention, mean of the
-            heads; the first token's share pointed at too when the voice says the near-tie;
-            the pick's word rises into X^(l) at "depend on context"), then on ΔFFN
+            (only when the voice says "built from": the sentence's tokens with a bar each, the
+            focus word's attention, mean of the heads; the first token's share pointed at too
+            when the voice says the near-tie; the pick's word rises into X^(l) at "depend on
+            context"), then on ΔFFN
             and the LNs; layer l-1's X comes in over the right-hand slot;
             cos(X^(l-1), X^(l)) with a labelled 2-D sketch turning to its true angle
 - `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
-            X over its W_Q over its query; Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
+            X over its W_Q over its query; (at "lists of numbers") between the two W_Q a double
+            arrow, head 0's blocks' cosine and the largest over every pair of heads (plan
+            `q_mixed.w_cos`, `w_cos_max`); Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
             entries come out of their columns); (when the voice says why queries of two
             layers are not compared entry by entry: under each query whose query space it is);
             the split: X^(l)'s row goes onto W_Q^(l-1) and X^(l) W_Q^(l-1) + b_Q^(l-1) comes
@@ -35,16 +42,12 @@ Beats (storyboard `show` names):
             test becomes the first of three lines "cos(X^(l) W^(l-1) + b^(l-1), Q/K/V^(l-1))
             = number" (its name, Q^(l-1) and its cosine move in), the key's and value's lines
             (plan `kv_mixed`) under it, each number as the voice says it
-- `sweep`   "'word', layer by layer": a table of X^(l) for every layer: first its first
-            numbers (rows arrive one layer at a time; what X^(0) is made of as a footnote, the
-            later X's each a LayerNorm's output), then in their place cos with the state above
-            (highest, middle, first, lowest pointed at); then the states and those cosines
-            move left and the split of `compare` at every layer comes in beside them, on the
-            same rows, under a one-line head "head 0: cos(X^(l) W_Q^(l-1) + b, Q^(l-1))", cell
-            by cell (X's cosines leave instead when the three columns do not fit); and the
-            recipe every row follows under the table while the pointer walks the states
-- `check`   the last layer's query recomputed as X W + b beside the model's, its first entry
-            to 5 decimals both ways, and the bound the recompute stays under for every token,
+- `sweep`   "'word', layer by layer": the 2-D sketch of `fresh`, one step per layer: X^(l)'s
+            arrow turns from X^(l-1)'s (a ghost) by the step's true angle, the step's cosine
+            comes out at the angle and moves into a short "cos with previous X" list; before
+            each step the arrow turns back to the base and dims (drawn from the X before,
+            never a total); the recipe line under the list at the end
+- `check`   the last layer's query recomputed as X W + b beside the model's, and the bound the recompute stays under for every token,
             head, layer and Q/K/V entry
 
 Every number is a `Num` read through the plan's typed view (view.py), so it carries its plan
@@ -81,6 +84,7 @@ CL = T.TYPE.label                # 22: what the voice reads out of a chart (toke
 PS = 24                          # the projection and comparison beats: numbers ~14 px (review 26)
 ML = 44                          # formulas with scripts: the layer index (a script) >= 14 px
 GHOST = 0.75                     # the earlier layer's opacity (compared: it must read clearly)
+PARK = 0.3                       # W_Q^(l) and its query while `fresh` talks of X (parked)
 HL = T.POINTER                   # the chapter's pointer colour (white: Q is yellow)
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
@@ -99,7 +103,6 @@ PY_X, PY_W = 2.3, 0.05
 ROW_Y = {"q": 1.05, "k": 0.05, "v": -0.95}
 SLOT_Y = 0.35                    # the matrices side by side: their tops at SLOT_Y + 0.55
 XDEC = 3                         # X's numbers: as the diagram's columns wrote them
-SOURCE_DIM = 0.3                 # a column whose copies are travelling, while they do
 MAX_ROWS = 8                     # the sweep's table: at most this many states
 
 
@@ -167,6 +170,14 @@ class FreshQKVScene(StoryboardScene):
         self.v = Data.at(self.plan)
         self.stage = Stage()
 
+    def cue_at(self, i: int) -> float:
+        """(round 32: played without a voice, `why` and `check` waited for cues that do not
+        exist, until the beat's end, then ran their animations past it) now, when the plan
+        has no cues: a silent beat plays its steps back to back (as `said` does)."""
+        if not (self.beat.get("cues") or []):
+            return self.time
+        return super().cue_at(i)
+
     # --- stage ------------------------------------------------------------------------------
     def clear_stage(self, keep=()) -> None:
         st = self.stage
@@ -188,10 +199,11 @@ class FreshQKVScene(StoryboardScene):
         fam = {id(f) for top in self.mobjects for f in top.get_family()}
         return any(id(f) in fam for f in m.get_family() if len(f.points))
 
-    def set_note(self, text: str, color=T.TEXT) -> None:
-        """The one line of explanation under the picture (replaces the last)."""
-        new = txt(text, S, color)
-        if new.width > NOTE_WIDTH:
+    def set_note(self, text, color=T.TEXT) -> None:
+        """The one line of explanation under the picture (replaces the last); `text` may be
+        a line already built (words and plan `Num`s)."""
+        new = text if not isinstance(text, str) else txt(text, S, color)
+        if isinstance(text, str) and new.width > NOTE_WIDTH:
             # (notes at 22 since review 29) too wide: two lines, split at the comma or colon
             # nearest the middle (show less per line, not smaller)
             cuts = [i + 1 for i, ch in enumerate(text) if ch in ",:;" and text[i + 1:i + 2] == " "]
@@ -202,7 +214,7 @@ class FreshQKVScene(StoryboardScene):
         new.move_to(UP * NOTE_Y)
         self.keep_inside(new)
         old, self.stage.note = self.stage.note, new
-        self.stage.note_text = text
+        self.stage.note_text = text if isinstance(text, str) else ""
         if old is not None:          # the old line leaves first: never two lines on each other
             self.play(FadeOutPlace(old), run_time=0.25)
         self.play(FadeIn(new, shift=0.1 * UP), run_time=0.35)
@@ -445,66 +457,17 @@ class FreshQKVScene(StoryboardScene):
         # under the box, fading in as it travels (never smaller than where it lands)
         # (review 31: it appeared beside X, not out of the box) it leaves the box itself and
         # drops down under it into its place, at reading size the whole way
+        # (review 32: ΔFFN "just appeared beside the LN output", nothing left the box) it
+        # slides down out of the box itself (the box, filled, drawn over it: the column comes
+        # out from behind it), fading in as it leaves, over a full second, its brackets as
+        # drawn (no `.set_opacity(1)`: that filled them into thick bars)
         col = d.cols[i]
-        home = col.get_center()
-        col.move_to([home[0], d.marks[i].get_center()[1], 0]).set_opacity(0)
-        self.play(FadeIn(down), col.animate(rate_func=rate_functions.ease_out_sine)
-                  .move_to(home).set_opacity(1), run_time=0.45 * run_time)
-
-    def into_mark(self, nums, mark, run_time: float, cols=(), out=None) -> None:
-        """Copies of `nums` travel into `mark` (the ⊕ or the LN box) and are absorbed there.
-        `cols` (the columns they come from) are used up: they fade out as their numbers leave
-        (fewer columns on screen, and no label left for a travelling copy to cross)."""
-        copies = [n.copy() for n in nums]
-        self.add(*copies)
-        y = mark.get_center()[1]
-        src = VGroup(*nums)
-        if cols:
-            # the used columns themselves (label, brackets, digits) travel into the mark and
-            # shrink away under it (the mark is drawn on top): nothing is copied, no digits
-            # pass over other digits (two columns converge only once they are a few px wide)
-            d = self.stage.diagram
-            self.remove(*copies)
-            c = mark.get_center()
-            # (review 30: they shrank to ~6 px on the way) at reading size the whole way: the
-            # used columns move together (their spacing kept: no digit crosses another) most
-            # of the way to the mark, fading out as they go in
-            both = VGroup(*cols)
-            step = 0.7 * (c - both.get_center())
-            shrink = AnimationGroup(*[col.animate.shift(step).set_opacity(0) for col in cols])
-            if out is None:
-                self.play(shrink, run_time=run_time)
-            else:
-                # (review 26: the stage stood empty before the result came out) the result
-                # `out` comes out of the mark, at its own size, fading in on its way down
-                home = out.get_center()
-                out.move_to(home + 0.7 * (c - home)).set_opacity(0)
-                self.play(AnimationGroup(shrink, out.animate.move_to(home).set_opacity(1),
-                                         lag_ratio=0.8), run_time=run_time)
-            self.remove(*[m for col in cols for m in col.get_family()])
-            for col in cols:
-                d.retired.add(d.cols.index(col))
-            return
-        # at full size (legible), out to the gap right of their column (the columns they pass
-        # dimmed, so the bright travelling copies read on top), up it to just under the
-        # stream keeping their spacing (clear of the branch wiring above the stream), then
-        # into the mark
-        gap = [n.get_right()[0] + 0.45 for n in nums]
-        high = max(c.get_y() for c in copies)
-        self.play(*[c.animate.move_to([g, c.get_y(), 0]) for c, g in zip(copies, gap)],
-                  DimPlace(src, SOURCE_DIM), run_time=0.3 * run_time)
-        self.play(*[c.animate.move_to([g, c.get_y() - high + y - 0.3, 0])
-                    for c, g in zip(copies, gap)], run_time=0.35 * run_time)
-        self.play(*[c.animate.move_to(mark.get_center()).set_opacity(0.2) for c in copies],
-                  DimPlace(src, 1 / SOURCE_DIM), run_time=0.35 * run_time)
-        self.remove(*copies)
-
-    def out_of_mark(self, col: VGroup, mark, run_time: float) -> None:
-        """A column (label, brackets, digits) grows out of `mark` and drops into its place
-        under it: one piece, moving."""
-        home = col.get_center()
-        col.move_to(home + 0.7 * (mark.get_center() - home)).set_opacity(0)
-        self.play(col.animate.move_to(home).set_opacity(1), run_time=run_time)
+        box = d.marks[i]
+        box[0].set_fill(T.BACKGROUND, 1)
+        drop = max(0.0, box.get_center()[1] - col.get_top()[1])
+        self.play(FadeIn(down), FadeIn(col, shift=drop * DOWN,
+                                       rate_func=rate_functions.ease_out_sine),
+                  run_time=max(1.0, 0.6 * run_time))
 
     def add_at_sum(self, d: Diagram, i: int, run_time: float) -> None:
         """Node i is a ⊕: the stream's column and the update's travel into the ⊕, a pause,
@@ -514,46 +477,48 @@ class FreshQKVScene(StoryboardScene):
         self.merge_at(d, [d.cols[a], d.cols[b]], d.marks[i], d.cols[i], 0.8 * run_time)
 
     def merge_at(self, d: Diagram, cols, mark, out, run_time: float) -> None:
-        """(review 31: the add was a cross-fade) a true merge: the two columns slide together
-        (their spacing kept, nothing crosses) until the pair stands under the ⊕, their names
-        leave, each pair of numbers merges into the sum's number there (same size throughout),
-        and the sum moves into its place; its name comes in once it has settled."""
-        a, b = cols
+        """(review 31b: the two columns morphed into the sum, digits over digits; review 31c:
+        the new column's label hid under the LN box) the used columns' names leave and the
+        columns slide (their spacing kept, nothing crosses) until they stand under `mark`
+        (the ⊕ or the LN box); they rise a little, fading out, absorbed (never up through
+        the stream line); only then does `out` come down into its place under `mark`,
+        fading in, and its name follows: what goes in and what comes out are never on
+        screen together, no digit is drawn over another, no name passes under a box."""
         mx = mark.get_center()[0]
-        pair = VGroup(a, b)
+        pair = VGroup(*cols)
         shift = np.array([mx - pair.get_center()[0], 0.0, 0.0])
-        self.play(a.animate.shift(shift), b.animate.shift(shift), run_time=0.45 * run_time)
-        home = out.col.get_center()
-        tgt = out.col.copy().move_to([mx, home[1], 0])
-        ac, bc = a.col, b.col
-        anims = [FadeOut(m) for m in (a.label, b.label) if m is not None]
-        for j in range(len(tgt.nums)):
-            anims.append(ReplacementTransform(VGroup(ac.nums[j], bc.nums[j]), tgt.nums[j]))
-        anims += [ReplacementTransform(VGroup(ac[0], bc[0]), tgt[0]),
-                  ReplacementTransform(VGroup(ac[2], bc[2]), tgt[2])]
-        rest = [m for m in (ac[1], bc[1]) for m in m.submobjects if m is not ac.nums
-                and m is not bc.nums]
-        tail = [m for m in tgt[1].submobjects if m is not tgt.nums]
-        if rest and tail:
-            anims.append(ReplacementTransform(VGroup(*rest), VGroup(*tail)))
-        self.play(*anims, run_time=0.35 * run_time)
-        self.remove(*[m for g in (a, b, tgt) for m in g.get_family()])
-        out.col.move_to([mx, home[1], 0])
-        self.add(out.col)
-        if abs(home[0] - mx) > 0.05:
-            self.play(out.col.animate.move_to(home), run_time=0.2 * run_time)
-        if out.label is not None:
-            self.play(FadeIn(out.label, shift=0.1 * UP), run_time=0.3)
-        self.add(out)
+        names = [c.label for c in cols if c.label is not None]
         for c in cols:
-            d.retired.add(d.cols.index(c))
+            if c.label is not None:
+                c.remove(c.label)
+        self.play(*[FadeOut(n) for n in names], *[c.animate.shift(shift) for c in cols],
+                  run_time=0.35 * run_time)
+        self.remove(*[m for n in names for m in n.get_family()])
+        # rise: at most to just under the stream (the columns' top stays clear of it)
+        room = mark.get_bottom()[1] - 0.1 - pair.get_top()[1]
+        rise = max(0.0, min(0.35, room)) * UP
+        self.play(*[c.animate.shift(rise).set_opacity(0) for c in cols],
+                  run_time=0.25 * run_time)
+        self.remove(*[m for g in cols for m in g.get_family()])
+        lab = out.label
+        # (review 32: `.set_opacity(1)` filled the brackets' outlines into thick bars, like
+        # |x|) the column fades in as drawn, coming down: its own styles kept
+        if lab is not None:                   # (it comes in after, at its own place)
+            out.remove(lab)
+        self.play(FadeIn(out, shift=-rise), run_time=0.25 * run_time)
+        if lab is not None:
+            self.play(FadeIn(lab, shift=0.1 * UP), run_time=0.25)
+            self.remove(lab)
+            out.add(lab)
+        for col in cols:
+            if col in d.cols:
+                d.retired.add(d.cols.index(col))
 
     def norm_at(self, d: Diagram, i: int, run_time: float) -> None:
-        """Node i is LayerNorm: the sum's numbers travel into the box, a pause, LN(sum)'s come
-        out of it into its column."""
+        """Node i is LayerNorm: the sum's column goes under the box and into it, and LN(sum)'s
+        comes out of it into its column (the same motion as at a ⊕)."""
         self.play(FadeIn(d.paths[i]), FadeIn(d.marks[i], scale=0.8), run_time=0.2 * run_time)
-        self.into_mark(d.cols[i - 1].col.nums, d.marks[i], 0.8 * run_time,
-                       cols=[d.cols[i - 1]], out=d.cols[i])
+        self.merge_at(d, [d.cols[i - 1]], d.marks[i], d.cols[i], 0.8 * run_time)
 
     def draw_node(self, d: Diagram, i: int, run_time: float) -> None:
         kind = d.kinds[i]
@@ -605,7 +570,37 @@ class FreshQKVScene(StoryboardScene):
         d = self.diagram_for(self.layer, note=False)
         self.show_now(d, 0)
         first_sum = d.kinds.index("sum")
-        if self.time < 0.05:
+        if "goes straight on" not in self.cue_text(0) and self.time < 0.05:
+            # (round 32: the add was per_head's, re-taught here) "as the last video left it":
+            # the diagram up to the first ⊕ and the sum's column are there from the first
+            # frame (the addends' columns already used up); the pointer on the sum
+            # the sum's name says what it is the sum of (its addends are not drawn)
+            sc = d.cols[first_sum]
+            if sc.label is not None and d.kinds[first_sum - 1] == "update":
+                key = d.keys[first_sum - 1]
+                name = VGroup(math(T.X_l(self.layer), ML, T.X), math("+", ML, T.TEXT),
+                              math(f"Δ\"{UPDATE_SUB[key]}\"^(({self.layer}))", ML,
+                                   UPDATE_COLOR[key])).arrange(RIGHT, buff=0.12)
+                name.move_to(sc.label).align_to(sc.label, UP)
+                sc.remove(sc.label)
+                sc.label = name
+                sc.add(name)
+            for i in range(first_sum + 1):
+                if i in (first_sum - 2, first_sum - 1):
+                    self.add(d.paths[i], d.marks[i])
+                    d.retired.add(i)
+                else:
+                    self.add(d.paths[i], d.marks[i], d.cols[i])
+            d.drawn = first_sum + 1
+            self.set_note(self.word_note(), T.TEXT)
+            self.busy_until(self.phrase_time("LayerNorm", self.time + 2.0) - 0.4,
+                            d.cols[first_sum])
+            nxt = first_sum + 1
+        else:
+            nxt = None
+        if nxt is not None:
+            pass
+        elif self.time < 0.05:
             # (review 30: an empty stage under the title for 1.5 s) X^(l), its dot and its
             # column are there in the very first frame
             self.add(d.paths[0], d.marks[0], d.cols[0])
@@ -614,14 +609,43 @@ class FreshQKVScene(StoryboardScene):
             self.draw_node(d, 0, 0.3)             # X^(l) and its column
         if self.stage.note is None:
             self.set_note(self.word_note(), T.TEXT)
-        self.hold_until(self.when(0, "goes straight on") - 0.2)
-        self.play(FadeIn(d.paths[first_sum]), run_time=0.4)
-        self.run_dot(d.paths[first_sum], T.X, 1.0)           # the skip path: X goes straight on
-        self.hold_until(self.when(0, "attention's update") - 0.3)
-        self.draw_node(d, 1, 1.6)
-        self.hold_until(self.when(0, "added to it") - 0.2)
-        self.draw_node(d, first_sum, 2.4)
-        nxt = first_sum + 1
+        if nxt is None:
+            self.hold_until(self.when(0, "goes straight on") - 0.2)
+            self.play(FadeIn(d.paths[first_sum]), run_time=0.4)
+            self.run_dot(d.paths[first_sum], T.X, 1.0)       # the skip path: X goes straight on
+            self.hold_until(self.when(0, "attention's update") - 0.3)
+            self.draw_node(d, 1, 1.6)
+            self.hold_until(self.when(0, "added to it") - 0.2)
+            self.draw_node(d, first_sum, 2.4)
+            nxt = first_sum + 1
+        kl = self.cue_with("subtracts")
+        cen = self.centred_at(d, nxt) if nxt < len(d.kinds) else None
+        if (nxt < len(d.kinds) and d.kinds[nxt] == "norm" and kl is not None
+                and cen is not None):
+            # (review 32: LayerNorm was a value swap under the LN box, what it does only
+            # captioned) its two steps on the three numbers shown, each with its sentence:
+            # "subtracts the mean of the 384 numbers and divides by their spread": the sum
+            # goes into the LN box and comes out centred and scaled (the plan's numbers, the
+            # mean and spread written in the line under the picture); "then a learned gain
+            # and bias": that column goes into the box again and LN's output comes out
+            self.hold_until(self.phrase_time("LayerNorm", self.time) - 0.3)
+            self.play(FadeIn(d.paths[nxt]), FadeIn(d.marks[nxt], scale=0.8), run_time=0.4)
+            std = self.centred_column(d, nxt, cen)
+            self.hold_until(self.when(kl, "subtracts") - 0.3)
+            n = int(self.v.shape.d_model)
+            self.set_note(VGroup(
+                txt(f"over all {n} numbers: minus their mean", S, T.TEXT),
+                Num(cen.mean, decimals=3, size=S, color=T.TEXT),
+                txt(", divided by their spread", S, T.TEXT),
+                Num(cen.spread, decimals=3, size=S, color=T.TEXT)).arrange(RIGHT, buff=0.12))
+            self.merge_at(d, [d.cols[nxt - 1]], d.marks[nxt], std, 1.6)
+            kg = self.cue_with("gain")
+            self.hold_until((self.when(kg, "gain") if kg is not None else self.time + 0.8) - 0.8)
+            self.set_note("then times a learned gain, plus a learned bias: one pair per number")
+            self.merge_at(d, [std], d.marks[nxt], d.cols[nxt], 1.6)
+            d.drawn = nxt + 1
+            self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt])
+            return
         if (nxt < len(d.kinds) and d.kinds[nxt] == "norm"
                 and self.cue_with("LayerNorm") is not None):
             # "Then LayerNorm": the sum goes into the LN box and comes out (no arithmetic)
@@ -646,6 +670,29 @@ class FreshQKVScene(StoryboardScene):
             return
         self.busy_until(self.cue_at(99) - 0.2, d.cols[first_sum])
 
+    def centred_at(self, d: Diagram, i: int):
+        """The plan's centred-and-scaled input of the LayerNorm at node i (None: none)."""
+        u = self.v.layers[d.layer].update
+        key = d.keys[i]
+        for c in (u.centred if u is not None else []):
+            if str(c.key) == key and len(c.first):
+                return c
+        return None
+
+    def centred_column(self, d: Diagram, i: int, cen) -> VGroup:
+        """The column of `cen`'s first numbers under node i (LayerNorm's first step), named
+        "centred, scaled" under it: the same make as the diagram's columns."""
+        col = VectorColumn(cen.first.values, cen.first.path, show=len(cen.first),
+                           length=int(self.v.shape.d_model), summary=False, color=T.LN,
+                           size=CS, decimals=XDEC)
+        col[0].shift(0.05 * LEFT)
+        col[2].shift(0.05 * RIGHT)
+        col.at(d.xs[i], COL_TOP)
+        label = txt("centred, scaled", CL, T.LN).next_to(col, DOWN, buff=0.1)
+        g = VGroup(col, label)
+        g.col, g.label = col, label
+        return g
+
     # --- norm: LayerNorm after the add ----------------------------------------------------------
     def phrase_time(self, phrase: str, default: float) -> float:
         """Scene time when `phrase` is spoken in this beat (`default` when no sentence of
@@ -663,10 +710,11 @@ class FreshQKVScene(StoryboardScene):
         self.stage.parts = []
         # "the feed-forward network makes its own update": its branch, then its box pointed at
         self.hold_until(self.phrase_time("feed-forward", self.time) - 0.3)
-        self.draw_node(d, ffn, 1.6)
+        # (the LayerNorm's line stayed under the FFN's entrance) the FFN's line first
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
                       "network, applied to this token alone", T.TEXT)
+        self.draw_node(d, ffn, 1.6)
         # "adds its own update" (or "Another skip path adds it"): the second skip path and ⊕
         k = self.cue_with("skip path")
         t_add = (self.cue_at(k) if k is not None
@@ -870,9 +918,14 @@ class FreshQKVScene(StoryboardScene):
             self.hold_until_cue(cue[k])
             if i and not lay["side"]:      # one slot: the last matrix leaves it first
                 old = blocks[QKV[i - 1]]
-                self.play(FadeOutPlace(old), run_time=0.3)
-                self.remove(*old.get_family())
-                st.parts.remove(old)
+                # (review 31b: head 0's yellow band stayed under W_K and W_V) the heads' strip
+                # is W_Q's: it leaves with W_Q
+                strip = getattr(self, "proj_strip", None)
+                gone = [old] + ([strip] if strip is not None else [])
+                self.play(*[FadeOutPlace(m) for m in gone], run_time=0.3)
+                self.remove(*[f for m in gone for f in m.get_family()])
+                st.parts = [m for m in st.parts if m not in gone]
+                self.proj_strip = None
             # the matrix comes into its own place (the ones before stay where they are)
             shown = VGroup(block.wl, block.W, block.more)
             pre_note = getattr(self, "pre_note", None) if i == 0 else None
@@ -1023,106 +1076,119 @@ class FreshQKVScene(StoryboardScene):
         # "In layer l-1, attention's update was built from the other words too: ... 'bank' gave
         # 'river' 0.30 of its attention": the pointer on Δattn, the plan's pick under it
         cx = self.v.layers[l - 1].context
-        # right of W_Q^(l)'s (dimmed) block, under the formula: the sentence's tokens, a bar
-        # over each for the share of the focus word's attention it got (layer l-1, mean of
-        # its heads), the plan's pick lit and its share written over its bar
-        chart = self.context_chart(cx, made, wq)
-        ctx = chart.pick_group
-        k2 = self.cue_with("built from")
+        # (round 32: where attention looked is context_qkv's and attention_depth's) the
+        # tokens' chart only when the voice says attention's update was "built from" them
+        kb = self.cue_with("built from")
+        k2 = kb if kb is not None else self.cue_with("attention's update")
         k2 = k2 if k2 is not None else 2
         self.hold_until(self.cue_at(k2) - 0.2)
-        # (review 26: dim ghosts of W_Q and Q stayed through the "why"): they leave; the
-        # comparison brings them back
-        here = [m for m in (wq, rows["q"]) if self.on_screen(m)]
-        self.play(FadeIn(made, shift=0.15 * UP), *[FadeOutPlace(m) for m in here],
-                  run_time=0.6)
-        self.remove(*[f for m in here for f in m.get_family()])
-        st.parts = [m for m in st.parts if m is not wq and m is not rows["q"]]
+        # (review 32: W_Q^(l) and the query left and faded back 14 s later, the cosine
+        # cross-fading over the returning matrix) they stay, parked: the query slides under
+        # its own W_Q (where the comparison wants it) and both dim; the formula comes in only
+        # once they have moved (no half-faded formula over the moving row)
+        q = rows["q"]
+        moves = []
+        if not st.proj_lay.get("side", True) and self.on_screen(q):
+            go = [wq.W.get_x() - q[1].get_x(), wq.get_bottom()[1] - 0.55 - q[1].get_y(), 0]
+            moves.append(q.animate.shift(go))
+        here = [m for m in (wq, q) if self.on_screen(m)]
+        if here or moves:
+            self.play(*moves, run_time=0.6)
+            self.play(*[DimPlace(m, PARK) for m in here], run_time=0.4)
+        self.parked = here
+        self.play(FadeIn(made, shift=0.15 * UP), run_time=0.5)
         st.parts.append(made)
-        self.glide(box, pa, self.when(k2, "attention's update") - 0.2, 0.8, buff=0.06)
-        # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
-        # the first line, and the pointer on both
-        # "built from the other words too": the sentence's words come in under the formula,
-        # from Δattn; "averaged over its heads": whose attention it is, then the bars
-        self.hold_until(self.when(k2, "built from") - 0.1)
-        fly = max(1.2, min(3.0, self.when(k2, "averaged") - 0.5 - self.time))
-        self.play(LaggedStart(*[FadeIn(t, target_position=pa.get_center(), scale=0.6)
-                                for t in chart.tokens], lag_ratio=0.3), run_time=fly)
-        self.hold_until(self.when(k2, "averaged") - 0.4)
-        self.play(FadeIn(chart.caption, shift=0.1 * UP), run_time=0.5)
-        # the bars grow from the tokens, one after another, over "averaged over its heads,
-        # 'bank' gave"
-        grow = max(1.0, self.when(k2, "gave") - self.time - 0.3)
-        self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in chart.bars], lag_ratio=0.15),
-                  run_time=grow)
-        st.parts.append(chart)
-        self.repoint(box, ctx, 0.6, anims=[FadeIn(chart.weight, shift=0.1 * DOWN),
-                                           chart.bars[chart.pick].animate.set_color(T.ATTN)])
-        if "start token" in self.cue_text(k2) and chart.pick != 0:
-            # "and nearly as much, 0.29, to the start token CLS": its share over its bar, the
-            # pointer on it (a near tie, said as one)
-            self.hold_until(self.when(k2, "nearly as much") - 0.2)
-            self.repoint(box, chart.first_group, 0.6,
-                         anims=[FadeIn(chart.first, shift=0.1 * DOWN)])
-            chart.add(chart.first)
-            self.glide(box, VGroup(chart.first_group, ctx), self.when(k2, "start token") + 0.4,
-                       0.6)
-        # "So layer l's query can depend on context": the pointer back on X^(l)
-        kc = self.cue_with("depend on context")
-        if kc is not None:
-            # a copy of the picked word rises from its bar into X^(l)'s row: what attention
-            # brought in is now part of the X layer l reads
-            self.hold_until(self.cue_at(kc) - 0.4)
-            # (review 27: the word flew across 'bank' and [SEP]) the rest of the chart, said
-            # and done, leaves first, the pointer with it; the pick's word itself (no copy
-            # sliding off its own glyphs) then travels into X^(l), its bar and share leaving
-            pick_tok = chart.tokens[chart.pick]
-            others = [m for i, m in enumerate(chart.tokens) if i != chart.pick] + \
-                     [m for i, m in enumerate(chart.bars) if i != chart.pick] + \
-                     [m for m in (chart.caption, chart.first) if m in chart.submobjects]
-            self.play(FadeOut(box), *[FadeOut(m) for m in others], run_time=0.35)
-            self.remove(*[f for m in others for f in m.get_family()])
-            word = pick_tok
-            out = {id(f) for m in others for f in m.get_family()} | \
-                {id(f) for f in word.get_family()}
-            rest = VGroup(*[m for m in chart.get_family()
-                            if not m.submobjects and len(m.points) and id(m) not in out])
-            self.remove(*chart.get_family())
-            self.add(rest, word)
-            st.parts.remove(chart)
-            chart = None
-            # (review 26: the word flew through the formula and X's numbers) round the
-            # formula's right end, then along X's line into its row from the right
-            x_out = made.get_right()[0] + 0.25 + word.width / 2
-            end = st.proj_x.get_right() + (0.15 + word.width / 2) * RIGHT
-            if x_out + word.width / 2 < self.HOME_WIDTH / 2 - 0.1:
-                route = VMobject().set_points_as_corners(
-                    [word.get_center(), [x_out, word.get_y(), 0],
-                     [x_out, st.proj_x.get_y(), 0], end])
-                self.play(FadeOut(rest), MoveAlongPath(word, route), run_time=1.2)
-                self.play(FadeOut(word, scale=0.6, target_position=st.proj_x.get_right()),
-                          run_time=0.4)
-            else:
-                self.play(FadeOut(rest), word.animate.move_to(st.proj_x.get_center()),
-                          run_time=1.0)
-                self.play(FadeOut(word, scale=0.6), run_time=0.4)
-            self.remove(*word.get_family(), *rest.get_family())
-            box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
-            self.play(FadeIn(box), run_time=0.4)
-            if "query" in self.cue_text(kc):
-                # (review 28: "layer 1's query" said with no query on screen) the query comes
-                # back under the formula, written as made from this X; the pointer on both
-                q = rows["q"]
-                b = " + b_Q^((%d))" % l if bool(self.v.layers[l].bias) else ""
-                qline = VGroup(q.copy(), math(f"= {T.X_l(l)} W_Q^(({l})){b}", ML, T.Q)
-                               ).arrange(RIGHT, buff=0.25)
-                qline.next_to(made, DOWN, buff=0.7).set_x(0)
-                self.keep_inside(qline)
-                self.play(FadeIn(qline, shift=0.15 * DOWN), run_time=0.5)
-                # (the box round X and the query together cut through the formula) the
-                # pointer on the query alone, as the voice reaches "depend on context"
-                self.glide(box, qline, self.when(kc, "depend on") + 0.2, 0.5)
-                self.qline = qline
+        self.glide(box, pa, self.when(k2, "ttention's update") - 0.2, 0.8, buff=0.06)
+        chart = None
+        if kb is not None:
+            # right of W_Q^(l)'s (dimmed) block, under the formula: the sentence's tokens, a
+            # bar over each for the share of the focus word's attention it got (layer l-1,
+            # mean of its heads), the plan's pick lit and its share written over its bar
+            chart = self.context_chart(cx, made, wq)
+            ctx = chart.pick_group
+            # "averaged over its 12 heads": the second line first, from Δattn; "gave 'river' 0.30":
+            # the first line, and the pointer on both
+            # "built from the other words too": the sentence's words come in under the formula,
+            # from Δattn; "averaged over its heads": whose attention it is, then the bars
+            self.hold_until(self.when(k2, "built from") - 0.1)
+            fly = max(1.2, min(3.0, self.when(k2, "averaged") - 0.5 - self.time))
+            self.play(LaggedStart(*[FadeIn(t, target_position=pa.get_center(), scale=0.6)
+                                    for t in chart.tokens], lag_ratio=0.3), run_time=fly)
+            self.hold_until(self.when(k2, "averaged") - 0.4)
+            self.play(FadeIn(chart.caption, shift=0.1 * UP), run_time=0.5)
+            # the bars grow from the tokens, one after another, over "averaged over its heads,
+            # 'bank' gave"
+            grow = max(1.0, self.when(k2, "gave") - self.time - 0.3)
+            self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in chart.bars], lag_ratio=0.15),
+                      run_time=grow)
+            st.parts.append(chart)
+            self.repoint(box, ctx, 0.6, anims=[FadeIn(chart.weight, shift=0.1 * DOWN),
+                                               chart.bars[chart.pick].animate.set_color(T.ATTN)])
+            if "start token" in self.cue_text(k2) and chart.pick != 0:
+                # "and nearly as much, 0.29, to the start token CLS": its share over its bar, the
+                # pointer on it (a near tie, said as one)
+                self.hold_until(self.when(k2, "nearly as much") - 0.2)
+                self.repoint(box, chart.first_group, 0.6,
+                             anims=[FadeIn(chart.first, shift=0.1 * DOWN)])
+                chart.add(chart.first)
+                self.glide(box, VGroup(chart.first_group, ctx), self.when(k2, "start token") + 0.4,
+                           0.6)
+            # "So layer l's query can depend on context": the pointer back on X^(l)
+            kc = self.cue_with("depend on context")
+            if kc is not None:
+                # a copy of the picked word rises from its bar into X^(l)'s row: what attention
+                # brought in is now part of the X layer l reads
+                self.hold_until(self.cue_at(kc) - 0.4)
+                # (review 27: the word flew across 'bank' and [SEP]) the rest of the chart, said
+                # and done, leaves first, the pointer with it; the pick's word itself (no copy
+                # sliding off its own glyphs) then travels into X^(l), its bar and share leaving
+                pick_tok = chart.tokens[chart.pick]
+                others = [m for i, m in enumerate(chart.tokens) if i != chart.pick] + \
+                         [m for i, m in enumerate(chart.bars) if i != chart.pick] + \
+                         [m for m in (chart.caption, chart.first) if m in chart.submobjects]
+                self.play(FadeOut(box), *[FadeOut(m) for m in others], run_time=0.35)
+                self.remove(*[f for m in others for f in m.get_family()])
+                word = pick_tok
+                out = {id(f) for m in others for f in m.get_family()} | \
+                    {id(f) for f in word.get_family()}
+                rest = VGroup(*[m for m in chart.get_family()
+                                if not m.submobjects and len(m.points) and id(m) not in out])
+                self.remove(*chart.get_family())
+                self.add(rest, word)
+                st.parts.remove(chart)
+                chart = None
+                # (review 26: the word flew through the formula and X's numbers) round the
+                # formula's right end, then along X's line into its row from the right
+                x_out = made.get_right()[0] + 0.25 + word.width / 2
+                end = st.proj_x.get_right() + (0.15 + word.width / 2) * RIGHT
+                if x_out + word.width / 2 < self.HOME_WIDTH / 2 - 0.1:
+                    route = VMobject().set_points_as_corners(
+                        [word.get_center(), [x_out, word.get_y(), 0],
+                         [x_out, st.proj_x.get_y(), 0], end])
+                    self.play(FadeOut(rest), MoveAlongPath(word, route), run_time=1.2)
+                    self.play(FadeOut(word, scale=0.6, target_position=st.proj_x.get_right()),
+                              run_time=0.4)
+                else:
+                    self.play(FadeOut(rest), word.animate.move_to(st.proj_x.get_center()),
+                              run_time=1.0)
+                    self.play(FadeOut(word, scale=0.6), run_time=0.4)
+                self.remove(*word.get_family(), *rest.get_family())
+                box.become(self.frame_of(VGroup(st.proj_label, st.proj_x)))
+                self.play(FadeIn(box), run_time=0.4)
+                if "query" in self.cue_text(kc):
+                    # (review 28: "layer 1's query" said with no query on screen) the query comes
+                    # back under the formula, written as made from this X; the pointer on both
+                    q = rows["q"]
+                    b = " + b_Q^((%d))" % l if bool(self.v.layers[l].bias) else ""
+                    qline = VGroup(q.copy(), math(f"= {T.X_l(l)} W_Q^(({l})){b}", ML, T.Q)
+                                   ).arrange(RIGHT, buff=0.25)
+                    qline.next_to(made, DOWN, buff=0.7).set_x(0)
+                    self.keep_inside(qline)
+                    self.play(FadeIn(qline, shift=0.15 * DOWN), run_time=0.5)
+                    # (the box round X and the query together cut through the formula) the
+                    # pointer on the query alone, as the voice reaches "depend on context"
+                    self.glide(box, qline, self.when(kc, "depend on") + 0.2, 0.5)
+                    self.qline = qline
         # "With the feed-forward update, and LayerNorm after each": those parts in turn
         kf = self.cue_with("feed-forward")
         qline, self.qline = getattr(self, "qline", None), None
@@ -1162,12 +1228,24 @@ class FreshQKVScene(StoryboardScene):
         gloss = txt("1 would be the same direction", PS, T.TEXT)
         # right of W_Q^(l)'s (dimmed) block, its reading under it, the sketch to the right
         cos.move_to([0, -0.1, 0])
+        parked = [m for m in getattr(self, "parked", []) if self.on_screen(m)]
         if self.on_screen(wq):
-            cos.next_to(wq, RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
+            # right of W_Q^(l) and of its parked query (side by side, the query under its
+            # W_Q reaches past the block's right edge: SmolLM2's)
+            cos.next_to(VGroup(wq, *parked), RIGHT, buff=0.8, coor_mask=np.array([1, 0, 0]))
         else:                      # W_Q^(l) has left: the cosine where it was
             cos.align_to(wq, LEFT)
         gloss.next_to(cos, DOWN, buff=0.25).align_to(cos, LEFT)
         self.keep_inside(VGroup(cos, gloss))
+        # a parked query where the cosine and its reading go (SmolLM2's layout): it steps
+        # down under them first
+        said = VGroup(cos, gloss)
+        for m in parked:
+            if (m.get_left()[0] < said.get_right()[0] and said.get_left()[0] < m.get_right()[0]
+                    and m.get_bottom()[1] < said.get_top()[1]
+                    and said.get_bottom()[1] < m.get_top()[1]):
+                self.play(m.animate.shift((m.get_top()[1] - said.get_bottom()[1] + 0.3)
+                                          * DOWN), run_time=0.4)
         turn = self.turning(u.cos_x_next, l, [cos.get_right()[0] + 0.5, -1.5, 0],
                             (float(g.x_norm), float(u.x_next_norm)))
         # (review 29: ~7 s of the formula alone while the voice said X turned) "X turned":
@@ -1327,6 +1405,9 @@ class FreshQKVScene(StoryboardScene):
         why = list(st.why) + old
         q = st.proj_rows["q"]
         back = [m for m in (st.proj_blocks["q"], q) if not self.on_screen(m)]
+        # parked by `fresh` (dimmed, in their places): lit again as the "why" leaves
+        parked = [m for m in getattr(self, "parked", []) if self.on_screen(m)]
+        self.parked = []
         moves = []
         if not st.proj_lay.get("side", True):
             # one slot: the query goes under its own W_Q (the right half is layer l-1's)
@@ -1336,11 +1417,18 @@ class FreshQKVScene(StoryboardScene):
                 q.shift(go)
             else:
                 moves.append(q.animate.shift(go))
-        if why or back or moves:
-            # W_Q^(l) and its query come back where they were (the "why" took them off)
-            self.play(*[FadeOutPlace(m) for m in why],
-                      *[FadeIn(m, shift=0.1 * UP) for m in back], *moves, run_time=0.5)
+        if why or back or moves or parked:
+            # W_Q^(l) and its query come back where they were (the "why" took them off), or
+            # are lit again where they were parked, once the "why" has gone
+            # (review 32: the cosine's box cross-faded over the returning W_Q^(l)) what the
+            # "why" drew leaves first; only then does W_Q^(l) slide back into its place (K
+            # and V took its slot in `project`) as the voice names it, its parked query lit
+            if why or moves:
+                self.play(*[FadeOutPlace(m) for m in why], *moves, run_time=0.5)
             self.remove(*[f for m in why for f in m.get_family()])
+            if back or parked:
+                self.play(*[FadeIn(m, shift=0.4 * RIGHT) for m in back],
+                          *[DimPlace(m, 1 / PARK) for m in parked], run_time=0.6)
             st.parts = [m for m in st.parts if m not in why] + back
             st.why = []
         box = None
@@ -1362,12 +1450,47 @@ class FreshQKVScene(StoryboardScene):
         # "And the matrices are new too: layer l's own query matrix": the pointer on it
         self.hold_until(self.phrase_time("own query matrix", self.time + 0.5) - 0.5)
         self.repoint(box, wq, 0.6)
-        # "not layer l-1's": layer l-1's comes in under its X, dimmed
-        self.hold_until(self.phrase_time("not layer", self.time) - 0.3)
+        # "compared as lists of numbers" (with layer l-1's): layer l-1's comes in under its
+        # X, dimmed (round 32: "with layer" matched the 0.76 sentence, 23 s late)
+        self.hold_until(self.phrase_time("compared", self.time) - 0.6)
         self.play(FadeIn(gw, shift=0.2 * DOWN), run_time=0.5)
         self.play(DimPlace(gw, GHOST), run_time=0.3)
         st.parts.append(gw)
         self.repoint(box, gw, 0.5)
+        self.pending_w = []
+        kw = self.cue_with("lists of numbers")
+        wm = self.v.layers[l].q_mixed
+        if kw is not None and wm is not None and getattr(wm, "value", 0) is not None:
+            # "compared as lists of numbers, any head's block of it against any head's block
+            # of layer l-1's has cosine at most 0.04": between the two matrices, a double
+            # arrow; under the queries, which pairs, then the number (the new matrix, measured)
+            wl, wr = wq.get_right()[0] + 0.25, gw.get_left()[0] - 0.25
+            wy = wq.W.get_y()
+            link_w = DoubleArrow([wl, wy, 0], [wr, wy, 0], buff=0, color=HL, stroke_width=2.5,
+                                 tip_length=0.14, max_tip_length_to_length_ratio=0.3)
+            # (review 32: "any pair of heads" read as head h against head h; head 0's 0.01
+            # told a beginner little) one number, over which pairs said in words, and what
+            # it means: any head's block of W_Q^(l) against any of W_Q^(l-1)
+            l1 = txt(f"any head's block of layer {l} against any of layer {l - 1}:", PS,
+                     T.TEXT)
+            # (the number at the words' size: at formula size the second line reached the
+            # caption)
+            l3 = VGroup(txt("cos at most", PS, T.TEXT),
+                        Num(wm.w_cos_max, decimals=2, size=PS, color=T.TEXT),
+                        txt("either sign: unrelated directions", PS, T.TEXT)
+                        ).arrange(RIGHT, buff=0.15)
+            wtxt = VGroup(l1, l3).arrange(DOWN, buff=0.15)
+            wtxt.next_to(q, DOWN, buff=0.25).set_x(0)
+            self.keep_inside(wtxt)
+            self.hold_until(self.when(kw, "lists of numbers") - 0.4)
+            self.repoint(box, VGroup(wq, gw), 0.5, anims=[GrowFromCenter(link_w)])
+            self.hold_until(self.when(kw, "any head") - 0.2)
+            self.play(FadeIn(l1, shift=0.1 * UP), run_time=0.4)
+            self.hold_until(self.when(kw, "has cosine") - 0.2)
+            self.repoint(box, l3, 0.5, anims=[FadeIn(l3, shift=0.1 * UP)])
+            self.hold_until(max(self.cue_end(kw) - 0.2, self.time + 0.8))
+            self.vanish(link_w, wtxt, run_time=0.4)
+            box.become(self.frame_of(gw))
         # layer l-1's query made from its own X and W_Q, by the recipe (the result entries
         # come out of their columns), under its W_Q like Q^(l) on the left: right after "not
         # layer l-1's"
@@ -1431,6 +1554,7 @@ class FreshQKVScene(StoryboardScene):
             st.parts += spaces
         else:
             self.play(FadeIn(box), run_time=0.4)
+        spaces += self.pending_w
         res = q[1]
         del res
         mixed = self.v.layers[l].q_mixed
@@ -1517,6 +1641,24 @@ class FreshQKVScene(StoryboardScene):
         kq = self.cue_with("X alone")
         if kq is not None:
             self.glide(box, VGroup(mlab, mrow), self.when(kq, "X alone") + 0.3, 0.6)
+        # (review 32: the 0.76 invited "at every layer") "At layers 2 to 5, the same test
+        # gives 0.96 to 0.97": under the cosine, the same test's range at the later layers
+        kr = self.cue_with("same test gives")
+        later = [float(x) for x in self.v.q_old_cos[1:]]
+        if kr is not None and later:
+            lo = min(range(len(later)), key=lambda i: later[i]) + 1
+            hi = max(range(len(later)), key=lambda i: later[i]) + 1
+            rng = VGroup(txt(f"layers {l + 1}–{len(self.v.layers) - 1}:", PS, T.TEXT),
+                         Num(self.v.q_old_cos[lo], decimals=2, size=PS, color=T.TEXT),
+                         txt("to", PS, T.TEXT),
+                         Num(self.v.q_old_cos[hi], decimals=2, size=PS, color=T.TEXT)
+                         ).arrange(RIGHT, buff=0.15)
+            # beside the 0.76 on its line (under it the caption would be)
+            rng.next_to(cosl, RIGHT, buff=0.6)
+            self.keep_inside(rng)
+            self.hold_until(self.when(kr, "same test") - 0.2)
+            self.repoint(box, rng, 0.6, anims=[FadeIn(rng, shift=0.1 * UP)])
+            st.parts.append(rng)
         st.prev = {**st.prev, "cos": cosl[-1], "cosl": cosl, "link": link}
         # "The same test on head 0's key and value gives 0.84 and 0.79" (review 27: W_Q^(l-1)
         # stayed while the voice spoke of K and V, the K/V lines sat above the Q result):
@@ -1703,7 +1845,7 @@ class FreshQKVScene(StoryboardScene):
                                     else [])
         K = "K" if color == T.K else "V"
         l = self.layer
-        recipe = VGroup(txt("same recipe:", PS, T.TEXT),
+        recipe = VGroup(txt("the same way:", PS, T.TEXT),
                         math(f"{K}^(({l})) = X^(({l})) W_{K}^(({l}))"
                              + (f" + b_{K}^(({l}))" if brow is not None else ""), ML, color)
                         ).arrange(RIGHT, buff=0.2)
@@ -1715,8 +1857,9 @@ class FreshQKVScene(StoryboardScene):
         self.play(FadeIn(VGroup(*heads)), FadeIn(recipe),
                   *([FadeIn(bl), FadeIn(brow)] if brow is not None else []), run_time=0.25)
         xlight = SurroundingRectangle(x.nums, color=HL, buff=0.06, stroke_width=2)
+        # (review 31b: the box covered W_K's bracket) padded clear of the brackets
         wlight = SurroundingRectangle(VGroup(W, *([brow] if brow is not None else [])),
-                                      color=HL, buff=0.06, stroke_width=2)
+                                      color=HL, buff=0.16, stroke_width=2)
         # the entries fly from the bias row down past the key line: it steps back meanwhile
         key = getattr(self, "proj_key", None)
         key = key if key is not None and key in self.mobjects else None
@@ -1774,484 +1917,128 @@ class FreshQKVScene(StoryboardScene):
                                     "own matrices"}[part])
 
     def beat_sweep(self, beat) -> None:
-        st = self.stage
-        # X^(l) of the project beat (and X^(l-1) of the comparison) travel into their rows;
-        # the queries stay behind with the stage (the table does not set queries of two
-        # layers side by side: their coordinates are not the same)
-        carry = {}
-        if st.proj_layer is not None and st.proj_x is not None:
-            carry[st.proj_layer] = st.proj_x
-            if "x" in st.prev:
-                carry[st.proj_layer - 1] = st.prev["x"].row
-                st.prev["x"].remove(st.prev["x"].row)
-        moving = list(carry.values())
+        """(review 32: the sweep was a number table with highlight boxes, a dashboard) the 2-D
+        sketch of `fresh`, one step per layer: X^(l)'s arrow turns away from X^(l-1)'s (a
+        ghost) by the step's true angle, the step's cosine comes out at the angle and moves
+        into a short list on the right ("cos with previous X"); for the next step the arrow
+        turns back to the sketch's base and dims into the ghost (the sketch is drawn from the
+        X before: it says nothing about X^(0) against X^(6)). The voice's sentences lead:
+        the first step, the middle steps, the last; the recipe line at the end."""
+        from manim import Arc, ValueTracker
         v = self.v
-        lays = list(v.layers)
-        cos = list(v.cos_steps)
-        # columns: state | one column of values at a time (review 24: four columns under a
-        # two-line head were too much at once): first X's numbers, then in their place the
-        # cos with the state above, then in its place the fixed-matrix test (cos of the query
-        # the layer before's W_Q makes from this X with the one it made from the X above)
-        xs = {"label": -2.4, "x": 0.9}
-        top = 2.3
+        cos = [float(c) for c in v.cos_steps]
+        l0 = int(v.layers[0].layer)
+        steps = pick_states(list(range(1, len(cos) + 1)), MAX_ROWS - 2)   # state s: X^(l0+s)
+        self.clear_stage()
         f = v.focus
         name = str(f.word).partition("#")[0]
         title = txt(f"'{name}', layer by layer" + (", its tokens averaged" if f.averaged else ""),
-                    T.TYPE.label, T.TEXT).move_to([0, top + 0.55, 0])   # clear of the title
+                    T.TYPE.label, T.TEXT).move_to([0, 2.85, 0])
+        # the sketch: origin low left, the base direction 10° above the horizontal
+        o = np.array([-4.4, -1.55, 0.0])
+        R, base = 3.3, np.deg2rad(10.0)
 
-        def head(text):
-            return txt(text, CL, T.TEXT)
-        heads = VGroup(head("state").move_to([xs["label"], top, 0]),
-                       head(f"its first {int(v.show.dims)} numbers").move_to([xs["x"], top, 0]))
-        cos_head = head("cos with X above").move_to([xs["x"], top, 0])
-        # (review 30: a dense two-part head) a short name; what a row's test compares is
-        # shown on one row, worked out under the table, when the voice says it
-        has_b = any(bool(x.bias) for x in lays)
-        # (review 31: "query test" was jargon) what the column compares, in words
-        turn_head = head("old matrix: new X vs old X")
-        turn_head.move_to([0, top, 0])
-        turn_head.set_x(heads[0].get_right()[0] + 0.7 + turn_head.width / 2)
-        self.keep_inside(turn_head)
-        tx = turn_head.get_x()
-        rows, cos_cells, turn_cells = [], [], []
-        states = list(range(len(lays) + (1 if v.layers[-1].update is not None else 0)))
-        shown = pick_states(states, MAX_ROWS)
-        dy = 0.56 if len(shown) < MAX_ROWS else 0.48
-        y_top = top - 0.7                      # under the one-line head
-        VS = T.TYPE.math_label                  # the values: 27
-        firsts = [lays[si].x_first if si < len(lays) else lays[-1].update.x_next_first
-                  for si in shown]
-        cw = 0.4 + max(Num(fr[j], decimals=XDEC, size=CL).width
-                       for fr in firsts for j in range(len(fr)))
-        for r, si in enumerate(shown):
-            y = y_top - r * dy
-            if si < len(lays):
-                lay = lays[si]
-                l = int(lay.layer)
-                first = lay.x_first
-            else:
-                lay, l = None, int(lays[-1].layer) + 1
-                first = lays[-1].update.x_next_first
-            lab = math(T.X_l(l), ML, T.X).move_to([xs["label"], y, 0])
-            xn = VGroup(*[Num(first[j], decimals=XDEC, size=CL, color=T.X)
-                          for j in range(len(first))])
-            # right-aligned in fixed places: the digits line up down the table, the places
-            # as wide as the widest number of the table and a gap
-            for j, n in enumerate(xn):
-                n.move_to([0, y, 0]).align_to(
-                    [xs["x"] + (j + 1 - len(xn) / 2) * cw, y, 0], RIGHT)
-            rows.append(VGroup(lab, xn))
-            # cos(X^(l-1), X^(l)): between this row and the one above (X^(first) has none)
-            cs = (Num(cos[si - 1], decimals=2, size=VS, color=T.TEXT) if 1 <= si <= len(cos)
-                  else txt("–", CL, T.MUTED))
-            cos_cells.append(cs.move_to([xs["x"], y, 0]))
-            mixed = lay.q_mixed if lay is not None else None
-            if getattr(mixed, "value", 0) is None:      # the plan's null (no layer before)
-                mixed = None
-            tc = (Num(mixed.cos_old, decimals=2, size=VS, color=T.Q) if mixed is not None
-                  else txt("read by no layer", CL, T.TEXT) if lay is None
-                  else txt("–", CL, T.MUTED))
-            turn_cells.append(tc.move_to([tx, y, 0]))
-        bottom = y_top - len(shown) * dy
-        self.add(*moving)                      # taken out of their groups: still on screen
-        self.clear_stage(keep=moving)
-        if len(shown) < len(states):
-            skip = txt(f"{len(shown)} of the {len(states)} states shown: the rest are skipped "
-                       f"where the row labels jump", S, T.MUTED)
-            skip.move_to([0, bottom - 0.05, 0])
-            self.play(FadeIn(skip), run_time=0.4)
-            self.stage.parts.append(skip)
-            bottom -= 0.4
-        foot_y = bottom - 0.15                 # the one line under the table
-        table = VGroup(heads, *rows)
-        self.stage.parts += [table, title]
-        self.play(FadeIn(title, shift=0.1 * DOWN), run_time=0.5)
-        # X^(0), X^(1): shown in the beats before; their rows move into their cells
-        seen = min(2, len(rows))
-        # the carried rows' brackets and dots leave first: no digit passes through them
-        frames = [VGroup(*[m for m in c if m is not c.nums]) for c in carry.values()]
-        if frames:
-            self.play(*[FadeOut(f) for f in frames], run_time=0.3)
-            self.remove(*[x for f in frames for x in f.get_family()])
-        anims = []
-        for r, si in enumerate(shown[:seen]):
-            row = rows[r]
-            c = carry.get(si)
-            if c is not None:
-                # the same digits move into their cells (both written alike: nothing morphs);
-                # the row's name comes in once they are there (two names never cross)
-                anims += [c.nums[j].animate.move_to(row[1][j].get_center()).set_opacity(1)
-                          for j in range(len(row[1]))]
-            else:
-                anims.append(FadeIn(row, shift=0.1 * UP))
-        self.play(*anims, run_time=0.9)
-        if carry:
-            for c in carry.values():
-                self.remove(*c.get_family())
-            self.add(*[r[1] for r in rows[:seen]])
-        self.play(FadeIn(heads, shift=0.1 * DOWN),
-                  *[FadeIn(r[0]) for r, si in zip(rows[:seen], shown) if si in carry],
-                  run_time=0.5)
-        self.add(*rows[:seen])
-        todo = rows[seen:]
-        post = str(lays[0].norm.placement) == "post"
-        k1 = self.cue_with("first row")
-        first_row = self.cue_at(k1 if k1 is not None else 1)
-        per = max(0.45, (first_row - 0.3 - self.time) / max(1, len(todo)))
-        for r in todo:
-            self.play(LaggedStart(*[FadeIn(p, shift=0.15 * RIGHT) for p in r], lag_ratio=0.2),
-                      run_time=0.8 * per)
-            self.wait(0.2 * per)
-        box, note = None, None
-        col = lambda cells: VGroup(*cells)                   # noqa: E731
+        def tip(a, r=R):
+            return o + r * np.array([np.cos(base + a), np.sin(base + a), 0.0])
 
-        def point(m, run_time=0.6):
-            nonlocal box
-            if box is None:
-                box = self.frame_of(m)
-                self.play(FadeIn(box), run_time=run_time)
-                self.stage.parts.append(box)
-            else:
-                self.repoint(box, m, run_time)
+        def arrow(tr, op):
+            """An arrow from `o` at the angle `tr` holds, as opaque as `op` says (both
+            trackers: an animation of the arrow itself would pause its updater)."""
+            a = Arrow(o, tip(tr.get_value()), buff=0, color=T.X, stroke_width=3.5,
+                      tip_length=0.2, max_tip_length_to_length_ratio=0.2)
+            a.add_updater(lambda m: m.put_start_and_end_on(o, tip(tr.get_value()))
+                          .set_opacity(op.get_value()))
+            return a
 
-        def walk(cells, until: float, extra=None) -> None:
-            """The pointer visits each cell in turn, arriving at the last by `until`; `extra`
-            (one animation maker per cell) plays with each step."""
-            step = max(0.3, (until - self.time) / max(1, len(cells)))
-            for i, c in enumerate(cells):
-                more = [extra(i)] if extra is not None else []
-                self.repoint(box, c, 0.7 * step, anims=more)
-                self.hold_until(self.time + 0.3 * step)
+        def label(s):
+            return math(T.X_l(l0 + s), ML, T.X)
 
-        def spotlight(keep) -> list:
-            """Animations: the rows in `keep` (indices; None: all) at full strength, the
-            others dimmed (label and every cell on screen)."""
-            out = []
-            for r in range(len(rows)):
-                op = 1.0 if keep is None or r in keep else 0.3
-                for m in (rows[r][0] if len(rows[r]) else None, cos_cells[r], turn_cells[r]):
-                    if m is not None and self.on_screen(m):
-                        out.append(m.animate.set_opacity(op))
-            return out
-
-        def footnote(new) -> None:
-            """The one line under the table: `new` replaces the last."""
-            nonlocal note
-            new.move_to([0, foot_y, 0])
-            self.keep_inside(new)
-            if note is not None:       # (review 27: the two cross-faded) one, then the other
-                self.play(FadeOutPlace(note), run_time=0.3)
-            self.play(FadeIn(new, shift=0.1 * UP), run_time=0.4)
-            if note is not None:
-                self.remove(*note.get_family())
-                self.stage.parts.remove(note)
-            note = new
-            self.stage.parts.append(new)
-
-        if post and k1 is not None:
-            # "the first row, X zero, is the token's embeddings added up and put through
-            # LayerNorm": the row, and under the table what it is made of
-            self.hold_until_cue(k1)
-            point(VGroup(rows[0][0], rows[0][1]))
-            # "= LayerNorm of the ...": three pieces apart, so the pointer on "LayerNorm"
-            # has room round it (review 28: its box touched "of")
-            x0 = math(T.X_l(int(lays[0].layer)), ML, T.X)
-            of = f"of the {lays[0].norm.label}"
-            foot = VGroup(x0, txt("=", S, T.TEXT), txt("LayerNorm", S, T.TEXT), txt(of, S, T.TEXT)
-                          ).arrange(RIGHT, buff=0.3)
-            if foot.width > NOTE_WIDTH:                  # show less, not smaller
-                foot = VGroup(x0, txt("=", S, T.TEXT), txt("LayerNorm", S, T.TEXT),
-                              txt("of its embeddings", S, T.TEXT)).arrange(RIGHT, buff=0.3)
-            footnote(foot)
-            self.glide(box, VGroup(*foot[1:]), self.when(k1, "embeddings") + 0.6, 0.8)
-            # "put through LayerNorm": the pointer on that word of the footnote
-            if "put through" in str(self.beat["cues"][k1].get("text", "")):
-                self.glide(box, foot[2], self.when(k1, "put through") + 0.5, 0.6, buff=0.1)
-            if "later X" in str(self.beat["cues"][k1].get("text", "")) and len(rows) > 1:
-                # "every later X is also LayerNorm's output": the pointer on the rows below
-                self.glide(box, col([r[1] for r in rows[1:]]), self.when(k1, "later X") + 0.3,
-                           0.8)
+        sk = VGroup(txt("2-D sketch: each turn", S, T.TEXT),
+                    txt("at its true angle", S, T.TEXT)).arrange(DOWN, buff=0.1,
+                                                                  aligned_edge=LEFT)
+        sk.next_to(o, DOWN, buff=0.3).align_to(o + 0.2 * LEFT, LEFT)
+        self.keep_inside(sk)
+        # the list: one row per step, filled as each step's cosine arrives
+        lx, top = 3.1, 2.05
+        head = txt("cos with previous X", CL, T.TEXT).move_to([lx, top, 0])
+        dy = min(0.56, 3.5 / max(1, len(steps)))
+        slots = [np.array([lx + 0.55, top - 0.6 - r * dy, 0.0]) for r in range(len(steps))]
+        names = [label(s).move_to(slots[r] + 1.35 * LEFT) for r, s in enumerate(steps)]
+        self.stage.parts += [title, head]
+        # the state the steps start from: its arrow along the base, its name under its tip
+        start = steps[0] - 1
+        tr, op = ValueTracker(0.0), ValueTracker(1.0)
+        cur = arrow(tr, op)
+        cur_l = label(start).next_to(tip(0.0), DOWN + RIGHT, buff=0.1)
+        self.play(FadeIn(title, shift=0.1 * DOWN), FadeIn(head, shift=0.1 * DOWN),
+                  FadeIn(cur), FadeIn(cur_l), FadeIn(sk, shift=0.1 * UP), run_time=0.6)
+        self.stage.parts.append(sk)
+        ghost = []
+        klast = self.cue_with("last step")
+        kend = self.cue_with("builds")
+        mid_steps = steps[1:-1]
+        for r, s in enumerate(steps):
+            c = cos[s - 1]
+            ang = float(np.arccos(np.clip(c, -1.0, 1.0)))
+            # the steps one after another from the first sentence on (the middle ones under
+            # "in the middle steps"), the last with its own (the voice waits for a late one)
+            if s == steps[-1] and klast is not None and len(steps) > 1:
+                self.pause_before(klast, 0.2)
+                self.hold_until_cue(klast)
+            if r:
+                # what was the ghost leaves; the arrow now drawn turns back to the base and
+                # dims: the new ghost, its name riding to under its tip
+                self.play(*[FadeOut(m) for m in ghost], tr.animate.set_value(0.0),
+                          op.animate.set_value(GHOST),
+                          cur_l.animate.next_to(tip(0.0), DOWN + RIGHT, buff=0.1)
+                          .set_opacity(GHOST), run_time=0.55)
+                self.remove(*[x for m in ghost for x in m.get_family()])
             else:
-                self.glide(box, VGroup(rows[0][0], rows[0][1]), self.cue_end(k1) - 0.2, 0.8)
-        k = self.cue_with("cosine")
-        if k is not None and cos:
-            # "each state's cosine with the one before": a new column, cell by cell; the
-            # voice waits while it comes in
-            self.pause_before(k, 0.8)
-            self.hold_until(self.cue_at(k) - 0.8)
-            if note is not None:
-                self.play(FadeOutPlace(note), run_time=0.4)
-                self.remove(*note.get_family())
-                self.stage.parts.remove(note)
-                note = None
-            # one column at a time: X's numbers leave to the left, and the cosines come in
-            # in their place, from the right, under their own head
-            xcol = VGroup(heads[1], *[r[1] for r in rows])
-            if box is not None:
-                self.vanish(box, run_time=0.3)
-                self.stage.parts.remove(box)
-                box = None
-            self.play(FadeOut(xcol, shift=0.4 * LEFT), run_time=0.5)
-            self.remove(*xcol.get_family())
-            self.stage.parts = [m for m in self.stage.parts if m is not table]
-            for r in rows:
-                r.remove(r[1])
-            heads.remove(heads[1])
-            table = VGroup(heads, *rows)
-            self.stage.parts.append(table)
-            self.play(FadeIn(cos_head, shift=0.4 * LEFT),
-                      LaggedStart(*[FadeIn(c, shift=0.4 * LEFT) for c in cos_cells],
-                                  lag_ratio=0.15), run_time=0.8)
-            self.stage.parts += [cos_head, *cos_cells]
-            point(VGroup(cos_head, *cos_cells), 0.5)
-            gloss_text = "cos = 1: the same direction; lower: the direction turned"
-            gloss = txt(gloss_text, S, T.TEXT).move_to([0, foot_y, 0])
-            self.play(FadeIn(gloss, shift=0.1 * UP), run_time=0.4)
-            note = gloss
-            self.stage.parts.append(gloss)
-            said_k = str(self.beat["cues"][k].get("text", ""))
-            if "one when" in said_k:
-                self.glide(box, self.glyphs(gloss, gloss_text, "cos = 1: the same direction"),
-                           self.when(k, "one when") + 0.4, 0.6)
-            if "lower the" in said_k:
-                self.glide(box, self.glyphs(gloss, gloss_text, "lower: the direction turned"),
-                           self.when(k, "lower the") + 0.4, 0.6)
-            nums = [c for c in cos_cells if isinstance(c, Num)]
-            km, kl = self.cue_with("middle steps"), self.cue_with("first step and the last")
-            if km is not None and kl is not None and km != k and len(nums) >= 4:
-                # (review 28: one 13 s sentence over a finished column) three short cues,
-                # each with its own cells lit and the other rows dimmed: "measured as for
-                # X one" its cell; "in the middle steps at most 0.96" the middle run, then
-                # the highest; "most in the first step and the last, lowest 0.74" those two
-                if "as we did for X" in said_k:
-                    self.glide(box, nums[0], self.when(k, "as we did for X") + 0.3, 0.5)
-                mid = nums[1:-1]
-                self.hold_until(self.cue_at(km) - 0.2)
-                self.repoint(box, col(mid), 0.6,
-                             anims=spotlight({cos_cells.index(c) for c in mid}))
-                # "its lowest is 0.93": the lowest of the middle run (the bound that says less turn)
-                self.glide(box, min(mid, key=lambda n: n.value),
-                           self.when(km, "its lowest") + 0.6, 0.5)
-                if "less there" in self.cue_text(km):
-                    self.glide(box, col(mid), self.when(km, "less there") + 0.2, 0.5)
-                ends = {cos_cells.index(nums[0]), cos_cells.index(nums[-1])}
-                self.hold_until(self.cue_at(kl) - 0.2)
-                self.repoint(box, nums[0], 0.6, anims=spotlight(ends))
-                low = cos_cells.index(min(nums, key=lambda n: n.value))
-                self.glide(box, VGroup(rows[low][0], cos_cells[low]),
-                           self.when(kl, "lowest") + 0.5, 0.6)
-            elif "middle steps" in said_k and len(nums) >= 4:
-                # "at most 0.96: X turns less in the middle steps, and most in the first and
-                # last, lowest 0.74": the highest, the middle run, the first, the lowest
-                if "as for X" in said_k:        # "as for X one": its cell, the one seen before
-                    self.glide(box, nums[0], self.when(k, "as for X") + 0.3, 0.5)
-                self.glide(box, max(nums, key=lambda n: n.value), self.when(k, "at most") + 0.6,
-                           0.5)
-                self.glide(box, col(nums[1:-1]), self.when(k, "middle steps") + 0.2, 0.6)
-                self.glide(box, nums[0], self.when(k, "first and last") + 0.1, 0.5)
-                self.glide(box, min(nums, key=lambda n: n.value), self.when(k, "lowest") + 0.5,
-                           0.5)
-            else:
-                vals = sorted([c for c in cos_cells if isinstance(c, Num)], key=lambda n: n.value)
-                if vals:
-                    self.glide(box, vals[-1], self.when(k, "at most") + 0.6, 0.5)
-                    self.glide(box, vals[0], self.when(k, "lowest") + 0.7, 0.5)
-            if "into X" in said_k:
-                # "into X 6": the lowest cosine's row, its state named
-                low = cos_cells.index(min(nums, key=lambda n: n.value))
-                self.glide(box, VGroup(rows[low][0], cos_cells[low]),
-                           self.when(k, "into X") + 0.5, 0.6)
-        kt = self.cue_with("same test")
-        kt = kt if kt is not None else self.cue_with("query test")
-        kt = kt if kt is not None else self.cue_with("query matrix given")
-        turns = [c for c in turn_cells if isinstance(c, Num)]
-        if kt is not None and turns:
-            # "Now the test of layer 1 at every layer: the layer before's query matrix, given
-            # the new X": the column comes in under its two-line head, pointed at whole
-            # (its head with the sentence, then one cell a layer, down the column, until the
-            # voice reaches the first number)
-            kq = self.cue_with("query turns most")
-            kq = kq if kq is not None else self.cue_with("turns most")
-            self.pause_before(kt, 1.0)                 # the new column, in a quiet
-            self.hold_until(self.cue_at(kt) - 1.0)
-            self.sweep_caption("test")
-            # (review 27: the query test replaced the cosines of X it is set against) the
-            # states and X's cosines move left, side by side, and the query test comes in on
-            # their right, on the same rows; when the three do not fit, X's cosines leave
-            labs = VGroup(heads[0], *[r[0] for r in rows])
-            cos_col = VGroup(cos_head, *cos_cells)
-            gap = 0.6
-            room = self.HOME_WIDTH - 2 * T.EDGE
-            need = labs.width + gap + cos_col.width + gap + turn_head.width
-            side = cos_col.width > 0 and need <= room and all(
-                self.on_screen(c) for c in cos_cells)
-            if box is not None and box in self.mobjects:
-                self.vanish(box, run_time=0.3)
-                if box in self.stage.parts:
-                    self.stage.parts.remove(box)
-            if side:
-                x0 = -need / 2
-                lab_to = labs.copy().align_to([x0, 0, 0], LEFT)
-                cos_to = cos_col.copy().align_to([x0 + labs.width + gap, 0, 0], LEFT)
-                turn_head.align_to([cos_to.get_right()[0] + gap, 0, 0], LEFT)
-                # the table's name goes over the two left columns: the test's tall head
-                # (and its pointer) would reach it
-                title_to = title.copy().align_to(lab_to, LEFT)
-                self.play(labs.animate.move_to(lab_to), cos_col.animate.move_to(cos_to),
-                          title.animate.move_to(title_to), run_time=0.7)
-                tx = turn_head.get_x()
-                for c in turn_cells:
-                    c.set_x(tx)
-            else:
-                gone = [m for m in [cos_head, *cos_cells] if m in self.mobjects]
-                if gone:
-                    self.play(*[FadeOut(m, shift=0.4 * LEFT) for m in gone], run_time=0.5)
-                    self.remove(*[f for m in gone for f in m.get_family()])
-                    self.stage.parts = [m for m in self.stage.parts if m not in gone]
-            if box is None:
-                box = self.frame_of(turn_head, buff=0.06)
-            else:
-                box.become(self.frame_of(turn_head, buff=0.06))
-            self.stage.parts.append(box)          # (taken out with the cosines above)
-            self.play(FadeIn(turn_head, shift=0.4 * LEFT), FadeIn(box), *spotlight(None),
-                      run_time=0.7)
-            kx = self.cue_with("For X")
-            tested = [i for i, c in enumerate(turn_cells) if isinstance(c, Num)]
-            if kx is not None and len(tested) >= 2:
-                # (review 30: the column was filled, never seen computed) one row's test
-                # worked out under the table: its X and the X above travel down into
-                # "cos(X^(3) W_Q^(2) + b, X^(2) W_Q^(2) + b) =", the number comes out and
-                # travels up into its cell (same sizes all the way); then the rest fill
-                i_ex = tested[len(tested) // 2]
-                l_ex = int(lays[shown[i_ex]].layer)
-                i_up = shown.index(shown[i_ex] - 1) if shown[i_ex] - 1 in shown else None
-                wq = f"W_Q^(({l_ex - 1}))" + (f" + b_Q^(({l_ex - 1}))" if has_b else "")
-                parts = [txt("cos(", S, T.TEXT), math(T.X_l(l_ex), ML, T.X),
-                         math(wq, ML, T.Q), txt(",", ML // 2 + 4, T.TEXT),
-                         math(T.X_l(l_ex - 1), ML, T.X), math(wq, ML, T.Q),
-                         txt(") =", S, T.TEXT)]
-                res = turn_cells[i_ex].copy()
-                formula = VGroup(*parts, res).arrange(RIGHT, buff=0.15)
-                # on one baseline: the words and the number sit on the X's foot
-                base = parts[1].get_bottom()[1]          # X^(l): its foot is the lowest
-                for m in (parts[0], parts[3], parts[6], res):
-                    m.align_to([0, base - (0.07 if m is not res else 0.0), 0], DOWN)
-                parts[3].align_to([0, base - 0.1, 0], DOWN)
-                ex_cell = turn_cells[i_ex]
-                self.hold_until(self.cue_at(kx) - 0.1)
-                srcs = [rows[i_ex][0]] + ([rows[i_up][0]] if i_up is not None else [])
-                self.repoint(box, VGroup(*srcs), 0.6, anims=spotlight(
-                    {i_ex} | ({i_up} if i_up is not None else set())))
-                if note is not None:
-                    self.play(FadeOutPlace(note), run_time=0.3)
-                    self.remove(*note.get_family())
-                    if note in self.stage.parts:
-                        self.stage.parts.remove(note)
-                    note = None
-                formula.move_to([0, foot_y, 0])
-                self.keep_inside(formula)
-                slots = [parts[1]] + ([parts[4]] if i_up is not None else [])
-                flying = [src.copy() for src in srcs]
-                self.add(*flying)
-                self.play(*[f.animate.move_to(sl.get_center()) for f, sl in zip(flying, slots)],
-                          FadeIn(VGroup(*[m for m in parts if all(m is not sl for sl in slots)]),
-                                 shift=0.1 * UP), run_time=1.0)
-                self.remove(*flying)
-                self.add(*slots)
-                self.repoint(box, VGroup(*parts), 0.6)
-                self.hold_until(self.when(kx, "cosine") - 0.4)
-                self.repoint(box, res, 0.5, anims=[FadeIn(res, shift=0.1 * RIGHT)])
-                # the number travels up into its row's cell, at its size
-                # (review 31: two 0.97s stood one above the other) the one number flies
-                self.play(res.animate.move_to(ex_cell.get_center()), run_time=0.8)
-                self.remove(*res.get_family())
-                self.add(ex_cell)
-                self.repoint(box, VGroup(rows[i_ex][0], ex_cell), 0.5)
-                note = VGroup(*parts)              # the line under the table, until replaced
-                self.stage.parts.append(note)
-                self.play(*spotlight(None), run_time=0.3)
-            else:
-                i_ex = None
-            kno = self.cue_with("No layer builds")
-            t_end = (self.cue_at(kno) - 0.2 if kno is not None else
-                     self.when(kq, "turns most") - 0.2 if kq is not None
-                     else self.cue_end(kt) - 0.4)
-            per = max(0.35, (t_end - self.time) / max(1, len(turns)))
-            for i, c in enumerate(turn_cells):
-                if not isinstance(c, Num) and kno is not None and shown[i] >= len(lays):
-                    # "No layer builds a query from X 6": the output's row, its cell saying so
-                    self.hold_until(self.cue_at(kno) - 0.1)
-                    self.repoint(box, VGroup(rows[i][0], c), 0.6,
-                                 anims=[FadeIn(c, shift=0.15 * DOWN)])
-                    continue
-                if not isinstance(c, Num):     # no test for this state: its dash, at once
-                    self.play(FadeIn(c, shift=0.15 * DOWN), run_time=0.3)
-                    continue
-                if i == i_ex:                  # worked out above: already in its cell
-                    continue
-                self.repoint(box, c, 0.6 * per, anims=[FadeIn(c, shift=0.15 * DOWN)])
-                self.hold_until(self.time + 0.4 * per)
-            self.stage.parts += [turn_head, *turn_cells]
-            if kq is not None:
-                # "Head 0's query turns most at layer 1, 0.76": that cell, with its row's X
-                low = min(turns, key=lambda n: n.value)
-                i_low = turn_cells.index(low)
-                self.hold_until(self.cue_at(kq) - 0.2)
-                self.play(*spotlight({i_low}), run_time=0.4)
-                self.glide(box, low, self.when(kq, "turns most") + 0.4, 0.6)
-                rest = [c for c in turns if c is not low]
-                kL = self.cue_with("Later")
-                kL = kL if kL is not None else self.cue_with("later")
-                if rest and kL is not None:
-                    # "later, its cosine stays 0.96 to 0.97": those rows lit, the rest of the
-                    # column cell by cell; "X turns less at each step than in the first": X's
-                    # cosines on the same rows, beside; "nearly the same query": the test's
-                    # cells again; "the two go together": both (review 28: one cue each)
-                    said_q = self.cue_text(kL)
-                    kn = self.cue_with("nearly the same")
-                    both = side and "turns less" in said_q and kn is not None
-                    self.hold_until(self.when(kL, "ater") - 0.2)
-                    self.play(*spotlight({turn_cells.index(c) for c in rest}), run_time=0.4)
-                    walk(rest, (self.when(kL, "turns less") - 1.2) if both
-                         else self.cue_end(kL) - 1.0)
-                    if both:
-                        xs_rest = [cos_cells[turn_cells.index(c)] for c in rest]
-                        self.glide(box, col(xs_rest), self.when(kL, "turns less") + 0.2, 0.6)
-                        self.glide(box, col(rest), self.when(kn, "nearly the same") + 0.2,
-                                   0.6)
-                        if "go together" in self.cue_text(kn):
-                            self.glide(box, VGroup(*xs_rest, *rest),
-                                       self.when(kn, "go together") + 0.2, 0.6)
-                    else:
-                        self.repoint(box, col(rest), 0.6)
-                kf = self.cue_with("first turns")
-                if kf is not None and kL is None and side:
-                    # "of the steps with a test, the first turns X and the query most": the
-                    # first step's row, its two cells (X's cosine, the query's) together
-                    self.glide(box, VGroup(cos_cells[i_low], low),
-                               self.when(kf, "first turns") + 0.3, 0.6)
-                del i_low
-        k = self.cue_with("own matrices")
-        if k is not None:
-            self.hold_until(self.cue_at(k) - 0.2)
-            self.sweep_caption("recipe")
-            # "So each layer builds its Q, K and V from its current X and its own matrices":
-            # under the table, the recipe every row follows; the pointer walks the states
-            self.hold_until_cue(k)
-            xin = "X^((l))" if post or str(lays[0].norm.placement) != "pre" else \
-                "\"norm\"(X^((l)))"
-            plus = " + b^((l))" if any(bool(x.bias) for x in lays) else ""
-            recipe = VGroup(txt("each layer l:", S, T.TEXT),
-                            math(f"Q^((l)), K^((l)), V^((l)) = {xin} W^((l)){plus}", ML, T.TEXT)
-                            ).arrange(RIGHT, buff=0.25)
-            footnote(recipe)
-            self.repoint(box, recipe, 0.6, anims=spotlight(None))
-            # the states a layer reads (the output is read by none)
-            read = [r[0] for r, si in zip(rows, shown) if si < len(lays)]
-            walk(read, self.cue_end(k) - 0.4)
+                self.play(op.animate.set_value(GHOST), DimPlace(cur_l, GHOST), run_time=0.3)
+            ghost = [cur, cur_l]
+            # the new state's arrow, on the ghost, turns by the step's angle; its name rides
+            tr, op = ValueTracker(0.0), ValueTracker(1.0)
+            cur = arrow(tr, op)
+            cur_l = label(s)
+            cur_l.add_updater(lambda m, tr=tr: m.next_to(tip(tr.get_value()), UP + RIGHT,
+                                                         buff=0.1))
+            self.add(cur, cur_l)
+            turn = 1.2 if r == 0 or s == steps[-1] else 0.75
+            self.play(tr.animate.set_value(ang), run_time=turn)
+            cur_l.clear_updaters()
+            arc = Arc(radius=1.1, start_angle=base, angle=ang, arc_center=o, color=HL,
+                      stroke_width=2.5)
+            num = Num(v.cos_steps[s - 1], decimals=2, size=ML, color=T.TEXT)
+            num.move_to(o + (1.1 + 0.2 + num.width / 2) * np.array(
+                [np.cos(base + ang / 2), np.sin(base + ang / 2), 0.0]))
+            self.play(FadeIn(arc), FadeIn(num, scale=0.8),
+                      run_time=0.4)
+            ghost.append(arc)
+            self.hold_until(self.time + (0.5 if r == 0 or s == steps[-1] else 0.2))
+            # the cosine moves into its row, the row's name comes in beside it
+            # (its name comes in once it has landed: the number never passes over it)
+            self.play(num.animate.scale(0.75).move_to(slots[r]),
+                      run_time=0.5 if r == 0 or s == steps[-1] else 0.4)
+            self.play(FadeIn(names[r], shift=0.1 * RIGHT), run_time=0.25)
+            self.stage.parts += [num, names[r]]
+            if s == steps[-1]:
+                break
+        self.stage.parts += [cur, cur_l, *ghost]
+        # "So each layer builds its Q, K and V from its current X and its own matrices": the
+        # recipe under the list
+        if kend is not None:
+            self.hold_until(self.cue_at(kend) - 0.2)
+            has_b = any(bool(x.bias) for x in v.layers)
+            rec = VGroup(math("Q^((l)) = X^((l)) W_Q^((l))" + (" + b_Q^((l))" if has_b else ""),
+                              ML, T.Q),
+                         txt("K and V the same way, every layer l", S, T.TEXT)
+                         ).arrange(DOWN, buff=0.12)
+            rec.next_to(VGroup(*names), DOWN, buff=0.3).set_x(lx)
+            self.keep_inside(rec)
+            self.play(FadeIn(rec, shift=0.1 * UP), run_time=0.6)
+            self.stage.parts.append(rec)
         self.hold_until(self.cue_at(99) - 0.2)
 
-    # --- check: recomputed as X W + b --------------------------------------------------------------
     def check_grid(self):
         """(review 30: the check read as a log) a grid, one row per layer and one cell per
         head, that fills as the voice says what was recomputed; its key under it; and the
@@ -2309,7 +2096,9 @@ class FreshQKVScene(StoryboardScene):
                       Num(r0, decimals=fd, size=T.TYPE.label, color=T.Q,
                           prefix="recomputed ")).arrange(RIGHT, buff=0.5)
         fine.next_to(VGroup(rl, redo), DOWN, buff=0.45)
-        top = VGroup(ml, rl, model, redo, fine)
+        # (review 32: the 5-decimal line was on screen 0.3 s before the grid took over)
+        # dropped: the rows match as shown, and the bound line says how closely
+        top = VGroup(ml, rl, model, redo)
         self.keep_inside(top)
         self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
         box = self.frame_of(model)
@@ -2320,11 +2109,8 @@ class FreshQKVScene(StoryboardScene):
         self.hold_until(self.when(k0, "redone") - 0.3 if k0 == 0 else self.cue_at(1) - 0.1)
         self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
         for j, n in enumerate(redo.nums):
-            self.repoint(box, VGroup(model.nums[j], n), 0.6,
+            self.repoint(box, VGroup(model.nums[j], n), 0.5,
                          anims=[FadeIn(n, target_position=model.nums[j].get_center())])
-        # the first entry to more decimals, model beside recomputed: the match is seen to the
-        # decimal the bound claims
-        self.repoint(box, fine, 0.7, anims=[FadeIn(fine, shift=0.1 * UP)])
         # "Then every query, key and value ...": the one query leaves; the grid of every
         # layer and head comes in and fills, a layer at a time, as the voice goes on
         kall = 1 if k0 == 0 else 2

@@ -64,6 +64,9 @@ class Mixed(View):
     first: list[float]   # X^(l) W_Q^(l-1) + b_Q^(l-1), head 0: its first entries
     cos_old: float       # its cosine with Q^(l-1) over the head's entries (one query space)
     entries: int
+    w_cos: float         # cos(W_Q^(l) head 0, W_Q^(l-1) head 0), as lists of numbers
+    w_cos_max: float     # the largest |cos| between any head's block of W_Q^(l) and of W_Q^(l-1)
+    w_numbers: int       # how many numbers one head's block holds (d_model x d_head)
 
 
 class MixedKV(View):
@@ -133,5 +136,6 @@ class Data(View):
     ln_input_lengths: list[float]
     std_lengths: list[float]
     cos_steps: list[float]
+    q_old_cos: list[float]   # layer 1 on: the new-X test's cosine (`layers[l].q_mixed.cos_old`)
     check: Check
     layers: list[Layer]

@@ -169,12 +169,12 @@ CAPTIONS = False
 # round 32: the scores beat names river's key as its products are written (review 31b: a
 # 4.25 s silent fill-in at 0:44-0:53, river named after it): short pauses after that sentence
 # and after the other keys' dot products
-PAUSES = {("scores", 1): 1.2, ("scores", 2): 0.8, ("softmax", 3): 1.5,
-          ("values", 0): 1.1, ("values", 1): 1.1,
+PAUSES = {("scores", 0): 0.5, ("scores", 1): 0.9, ("scores", 2): 0.8, ("softmax", 3): 1.1,
+          ("values", 0): 0.7, ("values", 1): 0.8,
           ("matrix", 2): 0.5}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
 # round 32: the grid's last sentence names head 5; the two named heads then grow, labelled
-END_HOLD = {"softmax": 0.6, "grid": 2.0, "join": 0.6, "add": 2.5}
+END_HOLD = {"softmax": 0.3, "grid": 1.4, "join": 0.3, "add": 0.6}
 
 
 class PerHeadScene(StoryboardScene):
@@ -920,8 +920,8 @@ class PerHeadScene(StoryboardScene):
         n_show, dh = d["show"], d["shape"]["d_head"]
         terms = " + ".join(f"q_{i + 1} k_{i + 1}" for i in range(n_show))
         sums = inline(math(f"{self.sup('Q')} dot K = {terms} +", F),
-                      txt(f"{dh - n_show} more products", S, T.TEXT))
-        sums.move_to([0, -1.3, 0])
+                      txt(f"{dh - n_show} more products", T.TYPE.body, T.TEXT))
+        sums.move_to([0, -1.45, 0])
         # one dot product written out, the top key's (review 27: the products the voice names
         # never appeared): each pair of entries lights up and its product is written; the
         # other products' sum; their total, which is the key's dot product in the row
@@ -934,9 +934,9 @@ class PerHeadScene(StoryboardScene):
             parts = [txt(f"'{h['top']['token']}':", NUM, T.TEXT)]
             for i, m in enumerate(terms):
                 parts += ([txt("+", NUM, T.MUTED)] if i else []) + [m]
-            parts += [txt("+", NUM, T.MUTED), rest, txt(f"({dh - n_show} more)", T.TYPE.label, T.TEXT),
+            parts += [txt("+", NUM, T.MUTED), rest, txt(f"({dh - n_show} more)", T.TYPE.body, T.TEXT),
                       txt("=" if h["products_add"] else "≈", NUM, T.MUTED), total]
-            worked = inline(*parts, buff=0.15).move_to([0, -2.05, 0])
+            worked = inline(*parts, buff=0.15).move_to([0, -2.4, 0])
             worked.terms, worked.rest, worked.total = terms, rest, total
 
         def written_out(t):
@@ -965,12 +965,27 @@ class PerHeadScene(StoryboardScene):
             self.emphasize(worked.total, run_time=0.5 * u)
         # the key's formula leaves before the dot product's takes its place (review 20: the
         # two cross-faded in place at 0:51, neither readable)
-        steps = [(1, lambda t: (self.play(FadeOutPlace(how), run_time=0.4 * t)
-                                if how is not None else None,
-                                self.gone(how) if how is not None else None,
-                                self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
-                                          FadeInPlace(sums),
-                                          run_time=(0.6 if how is not None else 1) * t)))]
+        def sweep(t):
+            # round 32b (review 32: nothing moved on "bank's query meets every key"): a
+            # strip standing for the query slides along under every key, each lighting up
+            # as it passes; the formula of one meeting comes after
+            c = Rectangle(width=0.3, height=self.st.q.nums.height, stroke_color=T.Q,
+                          stroke_width=1.5, fill_color=T.Q, fill_opacity=0.35)
+            c.move_to([self.st.q.nums.get_x(), 0, 0]).align_to([0, lane, 0], UP)
+            self.play(FadeIn(c, shift=0.15 * DOWN), *([FadeOutPlace(how)] if how is not None
+                                                      else []), run_time=0.2 * t)
+            self.play(c.animate.set_x(self.xs(cols[0])), run_time=0.2 * t)
+            self.play(c.animate.set_x(self.xs(cols[-1])),
+                      LaggedStart(*[Indicate(keys[j], color=T.Q, scale_factor=1.06)
+                                    for j in cols], lag_ratio=0.25), run_time=0.45 * t)
+            self.play(FadeOut(c), run_time=0.15 * t)
+            self.gone(c)
+            if how is not None:
+                self.gone(how)
+
+        steps = [(2, sweep),
+                 (0.6, lambda t: self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
+                                         FadeInPlace(sums), run_time=t))]
         order = cols
         if top is not None:
             order = [top] + [j for j in cols if j != top]
@@ -997,7 +1012,7 @@ class PerHeadScene(StoryboardScene):
             # named after): "Take river's key" is its own sentence, the products written on
             # it; the other keys on the next ("every key gets its dot product"), then the box
             # round the largest on "the largest"
-            groups = [(0, steps[:1]), (1, steps[1:]), (2, rest + boxed)]
+            groups = [(0, steps[:2]), (1, steps[2:]), (2, rest + boxed)]
         else:
             # slack at the end: the row is complete before the voice says "the largest"
             # (review 24: it was said with six of nine on screen)
@@ -1020,25 +1035,33 @@ class PerHeadScene(StoryboardScene):
         # the row named at its left like the others (review 28: "scores" small, under 5.66)
         # review 31: on one line "… = 5.66" ran into the first score ("5.66 6.31"): the
         # name over the divisor, both well clear of the row
-        label = VGroup(txt("scores:", S, T.TEXT), div).arrange(DOWN, aligned_edge=RIGHT,
-                                                                 buff=0.06)
-        label.move_to([0, Y_SCORE, 0]).align_to([LABEL_X - 0.35, 0, 0], RIGHT)
+        # round 32b (review 32: "scores:" squeezed on the divisor read as its label): the row
+        # named at its left like "score − largest"; the divisor, and why it is there, on a
+        # line of its own in the empty band under the rows (the worked dot product leaves)
+        label = self.label_at(txt("scores", T.TYPE.label, T.TEXT), Y_SCORE)
+        why = VGroup(div, txt("by design: keeps scores in range for any number of dimensions",
+                              T.TYPE.label, T.TEXT))
+        why.arrange(DOWN, buff=0.2).move_to([0.3, -1.75, 0])
         dots = VGroup(self.st.dots, self.st.rows[0])     # the dot products and their label
         ring = self.st.ring
         # the sentence after the dot products' (a fourth when river's key has its own)
         said = 3 if len(self.beat.get("cues") or []) >= 4 else 2
+        worked = self.shown.pop("dot_sum", None)
         self.by_cue([(said, [
-            (1, lambda t: self.play(FadeInPlace(label), *([FadeOut(ring)] if ring else []),
+            (1, lambda t: (self.play(*([FadeOutPlace(worked)] if worked is not None else []),
+                                     *([FadeOut(ring)] if ring else []), run_time=0.4 * t),
+                           self.gone(*[m for m in (worked,) if m is not None]),
+                           self.play(FadeInPlace(div), run_time=0.6 * t))),
+            (1, lambda t: self.emphasize(div, run_time=t)),
+            (1.5, lambda t: self.play(FadeInPlace(why[1]), run_time=t)),
+            (4, lambda t: self.play(step_down(self.st.dots, scores), FadeInPlace(label),
                                     run_time=t)),
-            (1, lambda t: self.emphasize(label, run_time=t)),
-            (4, lambda t: self.play(step_down(self.st.dots, scores), run_time=t)),
             (1, lambda t: self.emphasize(scores, run_time=t)),
             # the scores replace the dot products: those dim (the voice is on the scores)
             (1, lambda t: self.play(ghost(dots, USED), run_time=t)),
             # the keys have done their part: they give way (the values take their place)
             (1, lambda t: self.play(FadeOutPlace(self.st.keys), FadeOutPlace(self.st.klabel),
-                                    *[FadeOutPlace(self.shown.pop(k)) for k in ("dot_sum",)
-                                      if k in self.shown], run_time=t))])])
+                                    run_time=t))])])
         # review 31: the number line (unlabelled dots piling up at 0) repeated the table: cut
         if ring is not None:
             self.gone(ring)
@@ -1049,6 +1072,7 @@ class PerHeadScene(StoryboardScene):
         self.st.scores = scores
         self.st.rows.append(label)
         self.keep(scores, label)
+        self.set_slot("why", why)      # the softmax beat clears it on its first sentence
 
     def beat_exp(self, beat) -> None:
         d, (h, p) = self.data, self.head()
@@ -1091,19 +1115,30 @@ class PerHeadScene(StoryboardScene):
         # round 32 (review 31b: "the weights stay the same" said, not shown): why the shift
         # changes nothing, one line in the empty band over the rows, on the sentence that says it
         # one level of scripts only (round 32: scripts inside scripts were 7.9 px)
-        cancel = VGroup(math("(e^(s - m))/(sum e^(s - m)) = (e^s e^(-m))/(sum e^s e^(-m))"
-                             " = (e^s)/(sum e^s)", F, T.TEXT),
-                        VGroup(txt("s: a score; m: the largest;", S, T.TEXT),
-                               inline(math("e^(-m)", F, T.TEXT), txt("cancels", S, T.TEXT),
-                                      buff=0.12)).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
-        cancel.arrange(RIGHT, buff=0.4)
-        cancel.move_to([0, 1.4, 0]).align_to([-2.9, 0, 0], LEFT)
-        if cancel.get_right()[0] > 6.6:     # the note under the formula, no smaller type
-            cancel.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-            cancel.move_to([0, 1.35, 0]).align_to([-2.9, 0, 0], LEFT)
+        # round 32b (review 32: the shift came before softmax's own form): softmax's form
+        # first, on the sentence that says it; then the shift as one more "=" on its line,
+        # with what m is under it
+        L = T.TYPE.label
+        form = inline(txt("softmax:", L, T.TEXT), math("(e^s)/(sum e^s)", F, T.TEXT),
+                      txt("(s: a score)", L, T.TEXT), buff=0.2)
+        shift = inline(txt("=", T.TYPE.body, T.TEXT),
+                       math("(e^(s - m))/(sum e^(s - m))", F, T.TEXT), buff=0.2)
+        mnote = inline(txt("m: the largest score; the factor", L, T.TEXT),
+                       math("e^(-m)", F, T.TEXT), txt("cancels", L, T.TEXT), buff=0.12)
+        form.move_to([0, 1.75, 0]).align_to([-2.9, 0, 0], LEFT)
+        shift.next_to(form[1], RIGHT, buff=0.2)
+        # beside the formula, not under it (the dot products' row is just below)
+        mnote.next_to(shift, RIGHT, buff=0.4)
+        if mnote.get_right()[0] > 6.6:
+            mnote.next_to(form, DOWN, buff=0.12).align_to(form, LEFT)
+        cancel = VGroup(form, shift, mnote)
         self.by_cue([(0, [(1, lambda t: (self.play(FadeOutPlace(why), run_time=t),
-                                         self.gone(why)) if why is not None else self.wait(t))]),
+                                         self.gone(why)) if why is not None else self.wait(t)),
+                          (1.5, lambda t: self.play(FadeInPlace(form), run_time=t)),
+                          (0.5, lambda t: self.wait(t))]),
                      (1, [
+            (1.2, lambda t: self.play(FadeOutPlace(form[2]), run_time=0.3 * t)
+             or self.play(FadeInPlace(shift), FadeInPlace(mnote), run_time=0.7 * t)),
             (0.7, lambda t: self.enlarge(self.st.scores[top], run_time=t)),
             (2.5, lambda t: self.play(FadeInPlace(slabel), step_down(self.st.scores, shifted),
                                       run_time=t)),
@@ -1112,7 +1147,6 @@ class PerHeadScene(StoryboardScene):
             (0.3, lambda t: self.play(ghost(VGroup(self.st.scores, self.st.rows[1]), USED),
                                       ghost(VGroup(self.st.dots, self.st.rows[0]), 0),
                                       run_time=t)),
-            (1.5, lambda t: self.play(FadeInPlace(cancel), run_time=t)),
             (1, lambda t: self.point_below(shifted[top], run_time=t))]),
             (2, [(3, lambda t: self.play(FadeInPlace(label), step_down(shifted, exps),
                                          Create(eaxis), run_time=t)),
@@ -1124,7 +1158,8 @@ class PerHeadScene(StoryboardScene):
                 (1, lambda t: self.point_below(exps[top], run_time=t))]),
             (3, [(0.5, lambda t: (self.gone(self.st.scores, self.st.rows[1],
                                             self.st.dots, self.st.rows[0]),
-                                  self.play(FadeOutPlace(cancel), run_time=0.5 * t),
+                                  self.play(FadeOutPlace(VGroup(form[:2], shift, mnote)),
+                                            run_time=0.5 * t),
                                   self.gone(cancel),
                                   self.play(FadeInPlace(total[0]), run_time=0.5 * t))),
                  *[(1, lambda t, k=k: self.play(
@@ -1244,10 +1279,9 @@ class PerHeadScene(StoryboardScene):
                           .move_to(k) for k, t in zip(self.st.keys, self.slots())])
         vlabel = self.label_at(math(self.sup("V"), F, T.V), self.st.klabel.get_y())
         out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.V, summary=True)
-        out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
-        olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", S,
+        L = T.TYPE.label
+        olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", L,
                             T.V))
-        olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
         keys_left = [m for m in (self.st.keys, self.st.klabel) if m in self.st.on]
         rows = VGroup(self.st.dots, self.st.scores, self.st.exps, *self.st.rows[:-1],
                       self.st.q, self.st.qlabel)
@@ -1260,19 +1294,31 @@ class PerHeadScene(StoryboardScene):
                      *self.plus_b("V"))
         # review 31: "takes in context" said before W_O: this is still the head's output
         gist = txt(f"≈ the value of '{d['tokens'][top]}', the token before "
-                   f"'{d['focus']['token']}'", S, T.V).next_to(out, DOWN, buff=0.3).align_to([EDGE_X + 0.05, 0, 0], LEFT)
+                   f"'{d['focus']['token']}'", L, T.V)
         # under W_V, clear of the X columns' way into it and of the values' way out
         how.move_to([0.6, -1.15, 0])
         # the weighted sum written out: the two heaviest weights times their values, + …
         ts = [h[k]["pos"] for k in ("top", "second")]
         sum_parts = []
         for n, t in enumerate(ts):
-            sum_parts += ([txt("+", S)] if n else []) + [
-                Num(p.weights[t], None, h["decimals"]["weights"], S, WEIGHT),
-                txt(f"× value of '{d['tokens'][t]}'", S, T.V)]
-        formula = inline(*sum_parts, txt("+ … =", S),
-                         txt(f"head {self.hid()}'s output", S, T.V))
-        formula.move_to([0, -0.35, 0]).align_to([-3.4, 0, 0], LEFT)
+            sum_parts += ([txt("+", L)] if n else []) + [
+                Num(p.weights[t], None, h["decimals"]["weights"], L, WEIGHT),
+                txt(f"× value of '{d['tokens'][t]}'", L, T.V)]
+        formula = inline(*sum_parts, txt("+ … =", L),
+                         txt(f"head {self.hid()}'s output", L, T.V))
+        # round 32b (review 32: the output landed at the far left, away from "= head 2's
+        # output"; the weights lost their label to make room): the sum at the label size
+        # across the stage, the output right under its name, its own name and what it is
+        # at its left
+        formula.move_to([0, -0.35, 0])
+        if formula.get_right()[0] > 6.5:
+            formula.shift((6.5 - formula.get_right()[0]) * RIGHT)
+        out.next_to(formula[-1], DOWN, buff=0.35)
+        if out.get_right()[0] > 6.5:
+            out.shift((6.5 - out.get_right()[0]) * RIGHT)
+        olabel.next_to(out.nums, LEFT, buff=0.5).align_to(out.nums, UP)
+        gist.next_to(olabel, DOWN, buff=0.25).align_to(olabel, RIGHT)
+        self._out_at = out.get_center().copy()      # the join beat brings it back here
         wcols = [self.slots().index(t) if t in self.slots() else None for t in ts]
         fly = [j for j in wcols if j is not None]
         land = [formula[3 * n] for n, j in enumerate(wcols) if j is not None]
@@ -1326,7 +1372,9 @@ class PerHeadScene(StoryboardScene):
                                            FadeInPlace(tlabel), run_time=t)),
                  # the two heaviest weights light up where they are and appear in the sum
                  # written under them (no copies fly across the row: review 20's overlaps)
-                 (1.5, lambda t: self.play(*[Indicate(tags[j], color=MARK) for j in fly],
+                 # in colour only (review 32: grown, 0.999 and 0.001 touched)
+                 (1.5, lambda t: self.play(*[Indicate(tags[j], color=MARK, scale_factor=1.0)
+                                             for j in fly],
                                            *[FadeIn(m, shift=0.15 * DOWN) for m in land],
                                            run_time=t)),
                  (1, lambda t: self.play(FadeInPlace(VGroup(*[m for m in formula
@@ -1335,8 +1383,7 @@ class PerHeadScene(StoryboardScene):
                  (5, lambda t: self.weigh_and_add(parts, ws, out, y_tag - 0.5, t))]),
             # "× weight" has done its job: it leaves as the output's name comes in where it
             # was (review 28: the name faded in over it)
-            (2, [(0.7, lambda t: (self.play(FadeOutPlace(tlabel), FadeInPlace(olabel),
-                                            run_time=t), self.gone(tlabel))),
+            (2, [(0.7, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
                  (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
                                               color=T.V, run_time=t)),
                  # what that is for the focus token, on the same sentence (review 31: its own
@@ -1352,7 +1399,7 @@ class PerHeadScene(StoryboardScene):
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
             if m in self.st.on:
                 self.st.on.remove(m)
-        self.keep(values, vlabel, out, olabel, formula, gist)
+        self.keep(values, vlabel, out, olabel, formula, gist, tlabel)
 
     # --- the whole matrix, every head -------------------------------------------------------
     def window_pattern(self, pattern) -> list:
@@ -1591,15 +1638,15 @@ class PerHeadScene(StoryboardScene):
         strips = VGroup(*[Rectangle(width=sw, height=0.32, stroke_color=T.V, stroke_width=1.5,
                                     fill_color=T.V, fill_opacity=0.45).move_to([x, 2.2, 0])
                           for x in hx])
-        names = VGroup(*[txt(str(h), S, T.TEXT).next_to(s, UP, buff=0.08)
+        names = VGroup(*[txt(str(h), T.TYPE.label, T.TEXT).next_to(s, UP, buff=0.08)
                          for h, s in enumerate(strips)])
-        top_label = txt(f"each head's output for '{d['focus']['token']}': {dh} numbers", S,
-                        T.TEXT)
+        top_label = txt(f"each head's output for '{d['focus']['token']}': {dh} numbers",
+                        T.TYPE.label, T.TEXT)
         top_label.next_to(names, UP, buff=0.1).align_to([x0, 0, 0], LEFT)
         joined_w = 0.5 * n
         joined = VGroup(*[s.copy().stretch_to_fit_width(0.5) for s in strips])
         joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 0.85, 0])
-        jl = txt(f"joined: {d['shape']['d_joined']} numbers", S, T.TEXT)
+        jl = txt(f"joined: {d['shape']['d_joined']} numbers", T.TYPE.label, T.TEXT)
         jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
         # W_O as a box the joined row travels into; Δ_attn comes out of it
         wo_box = Rectangle(width=1.2, height=0.9, stroke_color=T.TEXT, stroke_width=2,
@@ -1624,6 +1671,12 @@ class PerHeadScene(StoryboardScene):
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN), buff=0.15)
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
         dgroup = VGroup(dname, delta, dlen)
+        # round 32b (review 32: 5.50 with nothing to compare it to): bank's X's own length
+        # under it, from the plan
+        xlen = inline(txt("bank's X:", T.TYPE.label, T.TEXT).set_color(T.TEXT),
+                      math(f"|{T.X_l(self.layer)}| =", F, T.X),
+                      Num(jp.x_norm, None, j["decimals"]["delta_norm"], 28, T.X), buff=0.15)
+        xlen.next_to(dlen, DOWN, buff=0.2).align_to(dlen, LEFT)
         # on two lines (review 28: one line ended 6 px from the frame's edges)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
@@ -1631,7 +1684,7 @@ class PerHeadScene(StoryboardScene):
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN), buff=0.2)
         # under everything else (round 32: with 9 heads, as in a SmolLM2 draft, Δ_attn's
         # length label came down onto it at y = -1)
-        legend.next_to(VGroup(joined, jl, wo_box, wo_size, dgroup), DOWN, buff=0.4)
+        legend.next_to(VGroup(joined, jl, wo_box, wo_size, dgroup, xlen), DOWN, buff=0.4)
         legend.align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
@@ -1639,9 +1692,13 @@ class PerHeadScene(StoryboardScene):
         mine = h0["head"]
         out = self.column(h0["out"], hp0.out.path, h0["decimals"]["out"], T.V, summary=True)
         out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
-        olabel = txt(f"head {mine}'s output for '{d['focus']['token']}': its weights × its "
-                     "values, added up", S, T.V)
-        olabel.next_to(out, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
+        if getattr(self, "_out_at", None) is not None:
+            out.move_to(self._out_at)       # where the values beat left it
+        olabel = VGroup(txt(f"head {mine}'s output for '{d['focus']['token']}':", T.TYPE.label,
+                            T.V),
+                        txt("its weights × its values, added up", T.TYPE.label, T.V))
+        olabel.arrange(DOWN, aligned_edge=RIGHT, buff=0.1)
+        olabel.next_to(out.nums, LEFT, buff=0.5).align_to(out.nums, UP)
 
         def gather(t):
             others = [VGroup(s, nm) for h, (s, nm) in enumerate(zip(strips, names))
@@ -1707,10 +1764,11 @@ class PerHeadScene(StoryboardScene):
                           (3, through_wo)]),
                      (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
-                          (1, lambda t: self.wait(t))])])
+                          (1.5, lambda t: self.play(FadeInPlace(xlen), run_time=t)),
+                          (0.5, lambda t: self.wait(t))])])
         self.gone(olabel)
         self.keep(dgroup, VGroup(strips, names, top_label, joined, jl, wo_box, wo_sym,
-                                 wo_size, out_arrow, legend))
+                                 wo_size, out_arrow, legend, xlen))
         self.st.delta = dgroup          # stays on stage into the add beat, and moves there
 
     def beat_add(self, beat) -> None:
@@ -1838,6 +1896,7 @@ class PerHeadScene(StoryboardScene):
         # the next video (chapter 4.2: must not tell the layer-to-layer story); drawn only
         # when the voice has its sentences (more than four)
         n_cues = len(self.beat.get("cues") or [])
+        moved = None
         if nl is not None and n_cues > 4:
             # what comes out: the next layer's X for the focus token, then the followed head's
             # query there beside the one this video followed (both from the plan)
@@ -1857,8 +1916,16 @@ class PerHeadScene(StoryboardScene):
             dh = d["shape"]["d_head"]
             q0 = self.column(nl["q_here"], nv.q_here.path, nd, T.Q, length=dh)
             q1 = self.column(nl["q"], nv.q.path, nd, T.Q, length=dh)
-            q0.at(-5.2, 0.2)
-            q1.at(-1.25, 0.2)
+            # round 32b (review 32: the new query sat left of W_Q and of X^(l+1), the flow ran
+            # right to left): X^(l+1), out of the last LayerNorm at the right, moves to the
+            # left; it goes through layer l+1's W_Q into the new query on its right; the
+            # query this video followed at the far right
+            xg = VGroup(x1name, x1)
+            moved = xg.copy()
+            moved.shift([EDGE_X + 0.15 - moved.get_left()[0], 0.35, 0])
+            ytop = moved[1].get_top()[1]
+            q1.at(-1.3, ytop)
+            q0.at(4.3, ytop)
             q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label,
                                                                            T.TEXT))
             q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
@@ -1879,8 +1946,9 @@ class PerHeadScene(StoryboardScene):
                               math(f"W_{X}^(({l},{hh}))", F, c),
                               *([txt("+", B, T.TEXT), math(f"b_{X}^(({l},{hh}))", F, c)]
                                 if self.bias() else []), buff=0.1)
-            q0how, q1how = how(self.layer), how(l1)
-            q0how.next_to(q0, DOWN, buff=0.2).align_to(q0, LEFT)
+            q0how, q1how = VGroup(), how(l1)
+            q0cap = txt("the query we followed", T.TYPE.label, T.TEXT)
+            q0cap.next_to(q0, DOWN, buff=0.2).set_x(q0.nums.get_x())
             q1how.next_to(q1, DOWN, buff=0.2).align_to(q1, LEFT)
             # the chapter's point, said and shown (review 19: the video ended without it);
             # layer l+1's keys and values from the same new X (review 25: shown, not only
@@ -1890,12 +1958,14 @@ class PerHeadScene(StoryboardScene):
             # review 26: the formulas sat at the bottom edge by the footer: no heading line
             # (the voice says it; their W^(l+1,h) say whose matrices), right under the queries
             close = VGroup(VGroup(), kv)
-            kv.next_to(VGroup(q0how, q1how), DOWN, buff=0.4).align_to(q0how, LEFT)
-            fresh = (x1, q0, q1, q0name, q1name, q0how, q1how, close)
+            kv.next_to(VGroup(q1how, moved), DOWN, buff=0.35).align_to(moved, LEFT)
+            fresh = (x1, q0, q1, q0name, q1name, q0cap, q1how, close)
             # layer l+1's own query matrix, between X^(l+1) and its query (review 27: the
             # query came with no matrix seen)
             wq1 = Rectangle(width=0.45, height=1.2, stroke_color=T.Q, stroke_width=2,
-                            fill_color=T.Q, fill_opacity=0.3).move_to([2.1, q1.get_y(), 0])
+                            fill_color=T.Q, fill_opacity=0.3)
+            wq1.move_to([(moved[1].nums.get_right()[0] + 0.9 + q1.get_left()[0]) / 2 + 0.3,
+                         q1.nums.get_y(), 0])
             wq1name = math(f"W_Q^(({l1},{hh}))", F, T.Q).next_to(wq1, UP, buff=0.1)
             fresh = (*fresh, wq1, wq1name)
         def kv_from_x(t):
@@ -1931,21 +2001,23 @@ class PerHeadScene(StoryboardScene):
                 pair.append(VGroup(nm, c, cp))
 
         # it starts beside X^(l+1)'s column, not over its digits (round 32)
-        strip = (Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
-                           fill_color=T.X, fill_opacity=0.3).move_to(fresh[0][1])
-                 .align_to(fresh[0], RIGHT).shift(LEFT * (fresh[0].width + 0.3))
-                 if fresh is not None else None)
+        def x_into_wq(t):
+            # from just right of the column's bracket (round 32b: it began on its digits)
+            strip = Rectangle(width=0.3, height=0.7, stroke_color=T.X, stroke_width=1.5,
+                              fill_color=T.X, fill_opacity=0.3)
+            strip.next_to(fresh[0].nums, RIGHT, buff=0.25).align_to(fresh[0].nums, UP)
+            self.add(strip)
+            self.play(strip.animate.move_to(wq1).scale(0.6).set_opacity(0),
+                      Indicate(wq1, color=T.Q, scale_factor=1.08), run_time=t)
+            self.gone(strip)
         # the query this video followed, beside the new one; what differs: the X and the
         # matrix (with the new query's sentence when the voice has no sentence of its own)
         beside = ([] if fresh is None else [
-            (1.5, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0how)],
+            (1.2, lambda t: self.play(*[FadeInPlace(m) for m in (q0, q0name, q0cap)],
                                       run_time=t)),
-            (1, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t)),
-            (1.2, lambda t: self.play(Indicate(wq1, color=T.Q, scale_factor=1.08),
-                                      Indicate(q0how[1], color=T.X),
-                                      Indicate(q1how[1], color=T.X),
-                                      Indicate(q0how[3], color=T.Q),
-                                      Indicate(q1how[3], color=T.Q), run_time=t))])
+            (0.8, lambda t: self.emphasize(q0.nums, q1.nums, color=T.Q, run_time=t)),
+            (1, lambda t: self.play(Indicate(q1how[1], color=T.X),
+                                    Indicate(q1how[3], color=T.Q), run_time=t))])
         self.by_cue([
             # said "the update is added to bank's X": Δ_attn stays and moves, X joins it
             (0, [(1.5, lambda t: self.clear_but([held] if held is not None else [], t)),
@@ -1985,34 +2057,36 @@ class PerHeadScene(StoryboardScene):
             # round 32 (review 31b: X^(1) unnamed, W_Q^(1,2) not shown): its own sentence
             # names X^(l+1); the next brings layer l+1's own W_Q and the query it makes
             (4, [
-                 # layer l+1's own W_Q; a blue strip standing for X^(l+1) goes into it; the
-                 # query comes out of its left side and slides to its place
+                 # X^(l+1) moves left, its arrow from the LayerNorm goes; layer l+1's own
+                 # W_Q to its right; a blue strip standing for X^(l+1) goes into it; the
+                 # query comes out of its right side and slides to its place
+                 (1.5, lambda t: self.play(Transform(VGroup(x1name, x1), moved),
+                                           FadeOut(a5), run_time=t)),
                  (1, lambda t: self.play(FadeInPlace(wq1), FadeInPlace(wq1name), run_time=t)),
-                 (1.2, lambda t: (self.add(strip),
-                                  self.play(strip.animate.move_to(wq1).scale(0.6)
-                                            .set_opacity(0),
-                                            Indicate(wq1, color=T.Q, scale_factor=1.08),
-                                            run_time=t), self.gone(strip))),
-                 # from just left of the box, clear of it (review 28: it faded in behind it)
+                 (1.2, x_into_wq),
+                 # from just right of the box, clear of it (review 28: it faded in behind it)
                  (1.2, lambda t: self.play(FadeIn(q1, shift=(q1.get_x() - (
-                     wq1.get_left()[0] - 0.15 - q1.width / 2)) * RIGHT),
+                     wq1.get_right()[0] + 0.15 + q1.width / 2)) * RIGHT),
                                            FadeInPlace(q1name), FadeInPlace(q1how),
                                            run_time=t)),
-                 *([] if n_cues >= 7 else beside)])] + ([(5, beside)] if n_cues >= 7 else []) + ([
-            # keys and values on their own sentence (review 26: after the voice ended)
-            (6, [
+                 *([] if n_cues >= 6 else beside)])] + ([
+            # the closing sentence (review 32: the video ended on 3 s of silence): the query
+            # this video followed beside the new one; keys and values made the same way
+            (5, [*beside,
                  # X^(l+1) (a blue strip from its column) goes into the key's and the value's
                  # recipe, which are written around it
                  (1.2, lambda t: kv_from_x(t)),
                  (1, lambda t: self.play(FadeInPlace(VGroup(*[m for f in kv for i, m in
                                                               enumerate(f) if i != 2])),
                                          run_time=t)),
-                 (1.5, lambda t: self.wait(t))])] if n_cues >= 7 else [])))
-        kept = [xin, box, bname, plus, a1, a2, a3, skip, sname, block2, a5, nxt]
+                 (0.8, lambda t: self.wait(t))])] if n_cues >= 6 else [])))
+        kept = [xin, box, bname, plus, a1, a2, a3, skip, sname, block2, nxt]
+        if fresh is None:
+            kept.append(a5)
         if fresh is None:
             kept += list(pair) if pair else [sums, *names, note]
         else:
-            kept += [m for m in fresh if m is not fresh[7] or n_cues >= 7]
+            kept += [m for m in fresh if m is not fresh[7] or n_cues >= 6]
         self.keep(*kept)
 
 

@@ -78,6 +78,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     fresh["split"] = [named_split(sp, layers) for sp in change_split(
         [lay["x_in"] for lay in layers], {k: [lay[k] for lay in layers] for k in ("W_Q", "W_K", "W_V")})]
     fresh["step_ratio"] = round(lengths[1] / lengths[0], 4) if len(lengths) > 1 else 0.0
+    # which layer's step is the longest (each step is a tenth of its V: the longest V's)
+    fresh["longest_step"] = int(np.argmax(lengths))
     fresh["zoom_out"] = zoom_out
     fresh["reuse"] = reused(layers)
     seed = t.meta["source"]["seed"]
@@ -129,7 +131,9 @@ def named_split(sp: dict, layers: list[dict]) -> dict:
     return {"layer": l, "by_w_min": sp["by_w"], "by_x_max": sp["by_x"], "ratio": sp["ratio"],
             "w_parts": w_parts, "x_parts": x_parts, "via": via,
             "x_parts_first": x_first, "w_parts_after": w_after, "ratio_q_both": ratio_q_both,
-            "w_min_of": min(w_parts, key=w_parts.get), "x_max_of": max(x_parts, key=x_parts.get)}
+            "w_min_of": min(w_parts, key=w_parts.get), "x_max_of": max(x_parts, key=x_parts.get),
+            # V's matrices' part over its X part (the split drawn for V)
+            "ratio_v": round(w_parts["V"] / max(x_parts["V"], 1e-9), 2)}
 
 
 def zoom_out_of(first: dict, later: float) -> int:

@@ -13,14 +13,13 @@ drops out of its row and goes over this pass's W, the product's entries appear o
 after layer 0 V's arrow grows on the plane (V^(0), drawn to fit V^(1), was a few pixels: it
 stays a row; Q and K stay numbers: they are never added to X); at layer 0,
 X = [1, 0] times W_Q is acted as said: X's 1 and the top row boxed, X's 0 and the bottom
-row, which fades, then the top row slides into Q; layer 1's X^(1) · W_Q^(1) is walked entry
-by entry: W's rows, then its columns, outlined as "by rows or by columns" is said, then each
-pair of numbers travels, shrunk, in lanes round W and under the written sum, its value up
-into Q's slot; layer 2 runs the recipe straight through), `update` (V slides along its row
+row, which fades, then the top row slides into Q; layer 1's X^(1) · W_Q^(1) is read the same
+way (one view of the product all video): X's first number and W's top row, then its second
+and the bottom row, boxed and flown into a written sum `x0 × [row] + x1 × [row]`, whose
+value rises into Q's row; layer 2 runs the recipe straight through), `update` (V slides along its row
 and its numbers arc over it into Δ = 0.1 V, in Δ's own pale shade; on the plane a lens grows
 out of a square round the step, with a round scale bar (layers after 0 share one
-magnification; "the close-up keeps layer one's magnification" is said while it is open, the
-bar outlined), and draws Δ tip to tail from X, X's arrow sliding along it from X^(l)'s tip to
+magnification, the bar labelled with what it means), and draws Δ tip to tail from X, X's arrow sliding along it from X^(l)'s tip to
 X^(l+1)'s (the plane's view is the plan's: not centred on the origin, every X and V with
 room for their names); then, at "Added tip to tail", the new X's row
 is written under Δ's: X's numbers go round by the right into its lower lane, Δ's drop into
@@ -29,16 +28,17 @@ appears ("≈" where the sum as written does not add up: `layers[l].sum_gap`); t
 leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
 earlier layer" everywhere); as the lens shuts its X^(l+1) name moves to the plane's, and
 the step's length, its number flown out of the lens's readout, joins a table of bars on one
-scale under the plane; layer 0's close-up shows V^(0) faint beyond Δ (its first tenth);
-layer 2 draws X^(1)·W_V^(2), grey, beside V^(2)), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
+scale (bars on a faint track from a zero tick) under the plane, after the lens has shut;
+layer 0's close-up shows V^(0) faint beyond Δ (its first tenth)), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
 side by side, the last layer's numbers moving into its column, the "computed once and
-reused" case: layer 0's Q, K, V sliding, grey, along their rows into the later columns'
-emptied cells, the X's it would give in grey in lanes under the X rows; then they leave, the rows close
+reused" case: the real values stay; under each row a grey sub-row, dimmer and smaller,
+tagged "if reused": layer 0's Q, K, V sliding down into it and along it into the later
+columns, the X^(l+1)'s reuse would give in that row's sub-row; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
 column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
-outlined: the toy omits attention). Layer 1's close-up opens at layer 0's magnification, Δ
-running off the lens, and zooms out as "zoomed out" is said (layer 0's bar shrinking with
-it, then growing back, relabelled). The table has a lane under each X row for the would-be X's
+outlined: the toy omits attention). Layer 1's close-up opens at layer 0's magnification and
+zooms out as "zoomed out" is said (layer 0's bar shrinking, then growing back, relabelled
+as "now means" is said); only then is Δ^(1) drawn, whole in the lens. The table has a lane under each X row for the would-be X's
 (grey); the note beat keeps it full size, the notes under it.
 Every number is a `Num` bound to its plan path (`self.num`, `WeightBlock`, `row_of`).
 """
@@ -48,9 +48,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import config, there_and_back
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, ManimColor,
-                   Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, rush_from, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+from manim import config, interpolate_color, there_and_back
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, GrowArrow, Line, ManimColor,
+                   Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 
 from scenes import theme as T
@@ -58,11 +58,11 @@ from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, NumberGrid, code_block, math, txt, wrapped
 from scenes.motion import VectorPlane, WeightBlock
-from scenes.motion.matvec import row_of, write_by_columns
+from scenes.motion.matvec import row_of
 
 from .view import Data, Layer
 
-PLANE_SIZE = 4.0        # (a row above it for the layer tag, clear of the title; the
+PLANE_SIZE = 4.4        # (a row above it for the layer tag, clear of the title; the
                         # lengths under it clear of the caption)
 CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
 PLANE_LABEL = 40        # labels on the plane, so their layer superscripts stay readable
@@ -73,7 +73,9 @@ CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
 CODE_DIM = 0.35        # code lines not boxed, once the code has been read
-HYPO = ManimColor("#B9BEC7")   # the table's hypothetical (grey, yet high contrast on the dark)
+HYPO = ManimColor("#B9BEC7")   # the table's hypothetical: grey, at HYPO_OPACITY (dimmer than
+HYPO_OPACITY = 0.6              # the real values it sits under, still readable), HYPO_SIZE of
+HYPO_SIZE = 0.9                 # their size
 GHOST = 0.3             # last layer's Q, K, V: faint, yet V^(0) stays seen beside V^(1)
 GHOST_LABEL = 0.6       # a faint arrow's own name, dimmed with it (still readable)
 NOTES_W = 3.3           # the table's column of notes (legend, "unused"), scene units
@@ -205,14 +207,16 @@ def converge(m, points, size: float = 1.0) -> UpdateFromAlphaFunc:
 
 
 def glide(m, points, t0: float = 0.0, t1: float = 1.0, scale: float = 1.0,
-          vanish: float | None = None, rate=smooth, dip: float | None = None) -> UpdateFromAlphaFunc:
+          vanish: float | None = None, rate=smooth, dip: float | None = None,
+          tint=None) -> UpdateFromAlphaFunc:
     """`m` moves along the polyline `points` (each leg its share of the way by length) between
     shares `t0` and `t1` of the play, `rate` over the whole way, scaling to `scale` as it goes;
     with `vanish`, from that share on it shrinks to a point and fades out where it ended (two
     numbers meeting in a sum's place); with `dip`, it shrinks to that size while it travels
     and is its own size again where it lands (a number moving into a written sum). Paths go
     round the rows on the way: lanes of empty space, so no digit passes over another (a
-    linear play)."""
+    linear play). `tint`: (colour, opacity) it turns to on the way (a value becoming a
+    hypothetical copy: grey and dimmer than the real ones)."""
     start = m.copy()
     pts = [np.asarray(p, dtype=float) for p in points]
     legs = [float(np.linalg.norm(b - a)) for a, b in zip(pts, pts[1:])]
@@ -233,6 +237,10 @@ def glide(m, points, t0: float = 0.0, t1: float = 1.0, scale: float = 1.0,
         if dip is not None:
             mob.scale(1 - (1 - dip) * min(1.0, u / 0.12, (1 - u) / 0.12))
         mob.move_to(where(u))
+        if tint is not None:
+            # (fade, not set_opacity: a bracket drawn as a stroke is not filled in)
+            mob.set_color(interpolate_color(start.get_color(), tint[0], u))
+            mob.fade((1 - tint[1]) * u)
         if vanish is not None and alpha > vanish:
             k = smooth((alpha - vanish) / max(1e-6, 1 - vanish))
             mob.set_opacity(1 - k)      # (fades where it lands: never shrinks to a speck)
@@ -263,7 +271,7 @@ class ToyLoopScene(StoryboardScene):
         # (the view the plan chose: every X and V with room for their names, not centred on
         # the origin, so a unit is drawn as large as the panel allows)
         self.plane = VectorPlane(d["extent"], 0.5, PLANE_SIZE, center=tuple(d["center"]))
-        self.plane.next_to(self.title, DOWN, buff=T.GAP + 0.35).to_edge(RIGHT, buff=T.EDGE)
+        self.plane.next_to(self.title, DOWN, buff=T.GAP + 0.12).to_edge(RIGHT, buff=T.EDGE)
         self.add(self.plane)
         # the code is placed once, in the panel's lower left, blank lines closed up (its lines
         # before the loop leave after layer 0; the loop stays where it is): the rows of
@@ -271,7 +279,9 @@ class ToyLoopScene(StoryboardScene):
         self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.335)
         h = 0.335
         real = [line for line, src in zip(self.code_lines, d["code"].split("\n")) if src.strip()]
-        low = self.plane.get_bottom()[1] - 1.1
+        # (where it stood under a 4.0-wide plane: the plane grew upward and down, the code
+        # stays clear of the caption)
+        low = self.plane.get_bottom()[1] + (PLANE_SIZE - 4.0) + 0.23 - 1.1
         for i, line in enumerate(real):
             line.set_y(low + (len(real) - 1 - i) * h)
         self.code_lines.to_edge(LEFT, buff=T.EDGE + 0.2)
@@ -499,8 +509,10 @@ class ToyLoopScene(StoryboardScene):
                 self.play(*mark, run_time=self.quick(0.05, 0.3))
             self.remove(row[0], row[1])
             self.set_slot("x", row)
-            # the loop goes round: its `for` line again
-            self.cursor([self.data["lines"]["loop"]])
+            # the loop goes round: its `for` line again (layer 2's product boxes the loop's
+            # lines at once, as "new matrices: V two is ..." is said: no time for both)
+            if self.layer < 2:
+                self.cursor([self.data["lines"]["loop"]])
         else:
             if "code" in self.beat.get("show", []):
                 # the box lands on `X = ...` at the word "X zero", before X's row and arrow
@@ -515,7 +527,8 @@ class ToyLoopScene(StoryboardScene):
             self.stage.x_arrow = VGroup(arrow, label)
             self.play(GrowArrow(arrow), FollowIn(label, arrow), run_time=self.quick(0.2, 0.8))
             self.set_slot("x_arrow", self.stage.x_arrow)
-        self.emphasize(self.shown["x"])         # "X two": the row the voice names
+        if self.layer < 2 and (self.beat.get("cues") or self.layer == 0):
+            self.emphasize(self.shown["x"])     # "X one": the row the voice names
         if "code" in self.beat.get("show", []):
             self.walk_code()
         else:       # X, and the step that brought it here (how far it moved), time allowing
@@ -581,7 +594,8 @@ class ToyLoopScene(StoryboardScene):
             share = (at if at >= 0 else len(text)) / max(1, len(text))
             self.hold_until(min(self.beat_start + float(cues[0]["start"])
                                 + share * float(cues[0]["duration"]), self.next_reveal() - 0.6))
-        self.cursor(self.data["lines"]["weights"])
+        if self.layer < 2:      # (layer 2's product boxes them with its own line, at once)
+            self.cursor(self.data["lines"]["weights"])
         if self.layer < 2 and self.code in self.mobjects:
             self.busy(*[self.code_lines[n - 1] for n in self.data["lines"]["weights"]])
 
@@ -637,6 +651,11 @@ class ToyLoopScene(StoryboardScene):
         # the last W goes before this one comes (two matrices: no cross-fade between them)
         had_w = "w" in self.shown
         self.drop("w", run_time=0.25)
+        if key == "v":
+            # (one product at a time: Q and K, made, step back while V is made)
+            done = [self.shown[k] for k in ("q", "k") if k in self.shown]
+            if done:
+                self.play(*[DimPlace(m, 0.4) for m in done], run_time=0.25)
         self.put("w", w_row, run_time=0.35 if had_w else None)
         # ("≈" where the product redone from the digits shown does not give the digits
         # shown: the plan's check, as for the sum)
@@ -698,7 +717,7 @@ class ToyLoopScene(StoryboardScene):
         else:
             # layer 0 walks each product slowly; later layers repeat the recipe faster
             result = self.product(x_grid, W, getattr(src, key).path, color, label,
-                                  2.0 if l == 0 else self.later_product())
+                                  1.7 if l == 0 else self.later_product())
         self.add(label)
         self.set_slot(key, VGroup(label, result))
         if key != "v":
@@ -729,11 +748,11 @@ class ToyLoopScene(StoryboardScene):
                            run_time=1.4)
         elif not first:
             self.busy(result, arrow)
-        counts = self.cue_with("X counts too", -1) if l > 0 else -1
+        counts = self.cue_with("Had X stayed", -1) if l > 0 else -1
         if counts >= 0:
             # "X counts too: the same W times last layer's X would give ...": that product,
             # in grey under W, beside this layer's own (the plan's split: X's part)
-            self.hold_until(self.phrase_time(counts, "X counts too") - 0.1)
+            self.hold_until(self.phrase_time(counts, "Had X stayed") - 0.1)
             via = self.v.fresh.split[l - 1].via[name]
             alt = VGroup(math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)} =", MATH_LABEL,
                               T.MUTED),
@@ -759,133 +778,166 @@ class ToyLoopScene(StoryboardScene):
             self.bring_to_front(arrow)
             self.shown["alt"] = VGroup(alt, ghost)
             self.emphasize(alt[1], ghost, run_time=1.2)
-
-    def x_over_w(self, x_grid, W, run_time: float, *extra):
-        """A copy of X's numbers goes over W: straight down out of X's row first (quickly, so
-        it is soon off the numbers it copies), then across, in the empty lane above W."""
-        target = x_grid.copy().next_to(W, UP, buff=0.12)
-        c = x_grid.copy()
-        a, b = c.get_center(), target.get_center()
-        self.add(c)
-        self.play(glide(c, [a, [a[0], b[1], 0.0], b], rate=rush_from), *extra,
-                  run_time=run_time)
-        self.remove(c)
-        self.add(target)
-        return target
+            # the plan's split of V's change from layer l-1 to layer l, drawn as the two legs
+            # of the path V^(l-1) -> grey V (new matrices, old X) -> V^(l) (the moved X), each
+            # with its length, at its words
+            sp = self.v.fresh.split[l - 1]
+            legs = [("make most", self.data["layers"][l - 1][key], via.values,
+                     sp.w_parts[name], 1, T.TEXT),
+                    ("the moved X", via.values, lay[key], sp.x_parts[name], 2, T.X)]
+            drawn = []
+            lines = [DashedLine(self.plane.p(a_xy), self.plane.p(b_xy), color=c,
+                                stroke_width=4, dash_length=0.08)
+                     for _, a_xy, b_xy, _, _, c in legs]
+            if self.cue_with("make most", -1) >= 0 and any(
+                    overlaps(vl, ln, pad=0.04) for ln in lines):
+                # (V^(l)'s name steps clear of the legs first: the path runs through it)
+                moved = vl.copy()
+                place_label(moved, self.plane.p(lay[key]), self.plane,
+                            self.plane_arrows() + [ghost] + lines + self.axes(),
+                            self.plane_labels(own=vl), reach=0.12)
+                self.play(vl.animate.move_to(moved), run_time=0.4)
+            for (phrase, a_xy, b_xy, size, digits, c), leg in zip(legs, lines):
+                k = self.cue_with(phrase, -1)
+                if k < 0:
+                    continue
+                self.hold_until(self.phrase_time(k, phrase) - 0.1)
+                a, b = self.plane.p(a_xy), self.plane.p(b_xy)
+                num = Num(float(size), size.path, digits, MATH_LABEL * 0.8, c)
+                d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
+                side = np.array([-d[1], d[0], 0.0])
+                # (the number on the leg's side away from V^(l)'s arrow and name)
+                busy = [arrow[0].get_center(), vl.get_center()]
+                side = max((side, -side), key=lambda s_: min(float(np.linalg.norm(
+                    (a + b) / 2 + s_ * 0.4 - p_)) for p_ in busy))
+                num.move_to((a + b) / 2 + side * (0.12 + num.width / 2))
+                self.play(Create(leg), FadeInPlace(num), run_time=0.6)
+                self.emphasize(VGroup(leg, num), run_time=0.8)
+                drawn += [leg, num]
+            if drawn:
+                self.shown["alt"] = VGroup(alt, ghost, *drawn)
 
     def product(self, x_grid, W, out_path: str, color, label, run_time: float):
-        """X · W, as matvec draws it (X's copy over W, each entry as its column is lit), with
-        X's copy routed clear of its own row (`x_over_w`) and the entries written straight
-        into their place after the result's `label`. Returns the result's row."""
+        """X · W in the row view the video teaches (layer 0's Q, layer 1's Q): X's first
+        number and W's top row boxed together, then the box moves to X's second number and
+        the bottom row, then the result's entries are written after its `label` (the walk,
+        shortened: the same operation every time). Returns the result's row."""
         values = self.value(out_path)
         result = row_of(values, out_path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
-        target = self.x_over_w(x_grid, W, 0.3 * run_time,
-                               FadeInPlace(VGroup(label, result[0], result[2])))
-        write_by_columns(self, W, result, color, 0.5 * run_time)
-        self.play(FadeOutPlace(target), run_time=0.2 * run_time)
+        n = len(values)
+        rows = [VGroup(*W.nums[i * n:(i + 1) * n]) for i in range(n)]
+
+        def boxes(i):
+            return (SurroundingRectangle(rows[i], color=T.POINTER, buff=0.08, stroke_width=3),
+                    SurroundingRectangle(x_grid.nums[i], color=T.POINTER, buff=0.06,
+                                         stroke_width=3))
+        box, xbox = boxes(0)
+        self.play(FadeInPlace(VGroup(label, result[0], result[2])), FadeInPlace(box),
+                  FadeInPlace(xbox), run_time=0.3 * run_time)
+        for i in range(1, n):
+            b, xb = boxes(i)
+            self.play(box.animate.become(b), xbox.animate.become(xb), run_time=0.3 * run_time)
+        self.play(FadeOutPlace(VGroup(box, xbox)), FadeIn(VGroup(*result.nums), shift=0.15 * RIGHT),
+                  run_time=0.4 * run_time)
+        self.remove(result[0], result[2])
+        self.add(result)
         return result
 
     def walk_product(self, x_grid, W, src, key, color, label, w_row):
-        """X^(l) · W, said entry by entry: X's copy over W; "each entry is X dotted with a
-        column": column 0 and X's copy boxed; "x0 times w00, plus x1 times w10": each pair of
-        numbers flies (copies) into a sum written under W, then its value, which moves into
-        the result's first slot; "the second column gives ...": column 1 boxed, its entry.
-        Each step at its sentence (cues k+1, k+2, k+3 after the product's own), or at once
-        when silent."""
+        """X^(l) · W, read as layer 0 read it (one view of the product all video): X's first
+        number times W's top row, plus its second times the bottom row. "x0 times its top
+        row": X's first number and W's top row boxed, then they fly (copies) into a sum
+        written under W, `x0 × [top row]`; "plus x1 times its bottom row": the same for the
+        second number and the bottom row; then "= [result]" under them, which rises into the
+        result's row. Each step at its words (the sentence with "times its top row"), or at
+        once when silent. Returns the result's row."""
         vec = getattr(src, key)
-        # the sentences it is keyed to: "... each entry is X dotted with a column" (k0), the
-        # worked sum (k0 + 1), "the second column gives ..." (k0 + 2)
-        # (the sentence says "Each entry ...": matched in either case, or every step below
-        # ran one sentence early)
-        k0 = self.cue_with("Each entry", None)
+        k0 = self.cue_with("times its top row", None)
         if k0 is None:
-            k0 = self.cue_with("each entry", self.step_cue())
-        # (no copy of X over W: X's own row is boxed, and its numbers fly from there; a copy
-        # over W sat its second entry over the wrong column)
-        target = x_grid
+            k0 = self.step_cue()
         result = row_of(vec.values, vec.path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
         # Q^(1)'s name and brackets wait for its entries, from the start
         self.play(FadeInPlace(VGroup(label, result[0], result[2])), run_time=0.3)
         n = len(vec.values)
-        size = T.TYPE.label
 
         def op(sym):
             return math(sym, MATH_LABEL * 0.8, T.TEXT)
 
-        x_copies = [target.nums[i].copy() for i in range(n)]
-        w_copies = [W.nums[i * n].copy() for i in range(n)]      # column 0, top to bottom
-        r0 = result.nums[0].copy()
-        parts = []
+        def bracket(m):
+            return [result[0].copy().set_color(m.get_color()),
+                    result[2].copy().set_color(m.get_color())]
+
+        rows = [VGroup(*W.nums[i * n:(i + 1) * n]) for i in range(n)]
+        x_copies = [x_grid.nums[i].copy() for i in range(n)]
+        w_copies = [r.copy() for r in rows]
+        r0 = VGroup(*[m.copy() for m in result.nums])
+        parts, brs = [], []
         for i in range(n):
             if i:
                 parts.append(op("+"))
-            parts += [x_copies[i], op("×"), w_copies[i]]
-        parts += [op("="), r0]
-        terms = VGroup(*parts).arrange(RIGHT, buff=0.14)
+            lb, rb = bracket(w_copies[i])
+            brs.append((lb, rb))
+            parts += [x_copies[i], op("×"), lb, w_copies[i], rb]
+        lr, rr = bracket(r0)
+        parts += [op("="), lr, r0, rr]
+        terms = VGroup(*parts).arrange(RIGHT, buff=0.12)
         terms.next_to(w_row, DOWN, buff=0.45).align_to(w_row, LEFT)
         cues = self.beat.get("cues") or []
-        if cues:
-            self.hold_until(self.phrase_time(k0, "a column") - 0.1)   # "... with a column"
-        light = SurroundingRectangle(W.columns[0], color=color, buff=0.05, stroke_width=3)
-        xlight = SurroundingRectangle(target, color=T.POINTER, buff=0.05, stroke_width=3)
-        self.play(FadeInPlace(light), FadeInPlace(xlight), run_time=0.5)
-        if cues:
-            self.hold_until_cue(k0 + 1)             # "0.99 times 0.76, plus ..."
-        # the lanes the numbers travel in, at full size, clear of every row: between X's row
-        # and W (lane_top), between W and the written sum (lane_mid), under the sum
-        # (lane_low), and down the right of them all; each number goes out of its row
-        # straight up or down into a lane (W's top entry up, its bottom entry down: neither
-        # passes over the other), round by the right, and up into its slot. X's number goes
-        # first, then W's: one number in a lane at a time
+        # the lanes the numbers travel in, clear of every row: between X's row and W
+        # (lane_top), between W and the written sum (lane_mid); X's number goes first, then
+        # W's row: one thing in a lane at a time
         x_row = self.shown["x"]
         lane_top = (x_row.get_bottom()[1] + W.get_top()[1]) / 2
         lane_mid = (W.get_bottom()[1] + terms.get_top()[1]) / 2
-        lane_low = terms.get_bottom()[1] - 0.2
         right = max(W.get_right()[0], terms.get_right()[0]) + 0.3
-        m = len(W.nums) // n
+        box = xbox = None
         for i in range(n):
-            if i and cues:
-                self.hold_until(self.phrase_time(k0 + 1, "plus") - 0.1)
-            at = 3 * i + (1 if i else 0)
+            if cues:
+                self.hold_until(self.phrase_time(k0, "times its top row" if i == 0 else
+                                                 "plus") - 0.35)
+            at = 5 * i + (1 if i else 0)            # x_i's place in `parts`
             ops = [parts[at - 1]] if i else []
-            xs, ws = target.nums[i].copy(), W.nums[i * n].copy()
+            new_box = SurroundingRectangle(rows[i], color=T.POINTER, buff=0.08, stroke_width=3)
+            new_x = SurroundingRectangle(x_grid.nums[i], color=T.POINTER, buff=0.06,
+                                         stroke_width=3)
+            if box is None:
+                box, xbox = new_box, new_x
+                self.play(FadeInPlace(box), FadeInPlace(xbox), run_time=0.4)
+            else:
+                self.play(box.animate.become(new_box), xbox.animate.become(new_x), run_time=0.4)
+            xs, ws = x_grid.nums[i].copy(), rows[i].copy()
             a, b = xs.get_center(), x_copies[i].get_center()
-            x_path = [a, [a[0], lane_top, 0.0], [right, lane_top, 0.0], [right, lane_low, 0.0],
-                      [b[0], lane_low, 0.0], b]
+            # (X's number: up into the lane over W, round by the right, down to the sum's
+            # line; W's row: straight down, out of W, into the lane under it, along to its
+            # place: the top row passes the bottom row's right, never over its digits)
+            x_path = [a, [a[0], lane_top, 0.0], [right, lane_top, 0.0], [right, b[1], 0.0], b]
             c, d = ws.get_center(), w_copies[i].get_center()
-            out = lane_top if i < m / 2 else lane_mid
-            w_path = [c, [c[0], out, 0.0], [right, out, 0.0], [right, lane_low, 0.0],
-                      [d[0], lane_low, 0.0], d]
+            w_path = [c, [right, c[1], 0.0], [right, lane_mid, 0.0], [d[0], lane_mid, 0.0], d]
             self.add(xs, ws)
             self.play(glide(xs, x_path, 0.0, 0.5), glide(ws, w_path, 0.5, 1.0),
-                      FadeInPlace(VGroup(*ops, parts[at + 1])), run_time=2.0)
+                      FadeInPlace(VGroup(*ops, parts[at + 1], *brs[i])), run_time=1.6)
             self.remove(xs, ws)
             self.add(x_copies[i], w_copies[i])
+        self.play(FadeOutPlace(VGroup(box, xbox)), run_time=0.3)
         if cues:
-            said = f": {float(vec.values[0]):.2f}"
-            self.hold_until(self.phrase_time(k0 + 1, said) - 0.1)
-        self.play(FadeInPlace(VGroup(parts[-2], r0)), run_time=0.4)
-        # the sum's value moves into Q's first slot (the same digits): up W's right side,
-        # along the lane under Q's row, and up into its place
-        a, b = r0.get_center(), result.nums[0].get_center()
-        up = max(a[0], right)
-        self.play(glide(r0, [a, [up, a[1], 0.0], [up, lane_top, 0.0], [b[0], lane_top, 0.0], b]),
-                  run_time=0.8)
-        self.remove(r0)
-        self.add(result.nums[0])
-        self.play(FadeOutPlace(VGroup(*parts[:-1])), run_time=0.3)
-        if cues:
-            self.hold_until(self.phrase_time(k0 + 2, "second column") - 0.1)
-        self.play(light.animate.move_to(SurroundingRectangle(W.columns[1], buff=0.05)),
+            end = self.cue_at(k0) + float(cues[k0].get("duration", 0.0))
+            self.hold_until(min(end - 1.2, self.phrase_time(k0, ": Q") - 0.3)
+                            if ": Q" in str(cues[k0].get("text", "")) else end - 1.2)
+        # the sum's value, both entries at once (each is its column's weighted sum), then it
+        # rises into Q's row: up W's right side, along the lane over W, and up into place
+        self.play(FadeInPlace(VGroup(parts[-4], lr, rr)), FadeIn(r0, shift=0.15 * RIGHT),
                   run_time=0.4)
-        if cues:
-            self.hold_until(self.phrase_time(k0 + 2, "gives") - 0.1)
-        self.play(FadeIn(result.nums[1], shift=0.15 * RIGHT), run_time=0.5)
-        self.play(FadeOutPlace(VGroup(light, xlight)), run_time=0.3)
+        a, b = r0.get_center(), VGroup(*result.nums).get_center()
+        up = max(a[0], right)
+        self.play(FadeOutPlace(VGroup(lr, rr)),
+                  glide(r0, [a, [up, a[1], 0.0], [up, lane_top, 0.0], [b[0], lane_top, 0.0], b]),
+                  run_time=0.7)
+        self.remove(r0)
         self.remove(result[0], result[2])
         self.add(result)
+        self.play(FadeOutPlace(VGroup(*parts[:-4])), FadeOutPlace(parts[-4]), run_time=0.3)
         return result
 
     def step_cue(self) -> int:
@@ -900,10 +952,10 @@ class ToyLoopScene(StoryboardScene):
     def later_product(self) -> float:
         """Run time of a later layer's product: 1.2 s when voiced (the voice waits for it);
         silent, what is left before the next step (less its arrow), between 0.6 and 1.2 s."""
-        if self.layer >= 2:
-            return 1.8              # layer 2: only V's product, at a readable pace
+        if self.layer >= 2:         # layer 2: Q's, K's, V's products (silent: quicker)
+            return 1.2 if self.beat.get("cues") else 0.7
         if self.beat.get("cues"):
-            return 1.8
+            return 1.2              # (within "Then K one, the same way")
         return max(0.6, min(1.2, self.next_reveal() - self.time - 1.4))
 
     def leader(self, tip, label, color) -> list:
@@ -1035,7 +1087,7 @@ class ToyLoopScene(StoryboardScene):
         # slot like a written column sum, they shrink into one point, and only then does the
         # sum appear there, with the row's name. Each moves in its own lane: no digit passes
         # over a row or another digit, and none morphs into another
-        t = self.quick(0.15, 2.0 if l == 0 else 1.3)
+        t = self.quick(0.15, 2.0 if l == 0 else 1.3 if l < 2 else 1.0)
         flying, merged = [], []
         lane = 0.2              # the two lanes, above and below the new row's middle
         # (X's numbers, at full size, rise out of their row into the free lane over it, go
@@ -1127,6 +1179,15 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeInPlace(rule), run_time=self.quick(0.05, 0.4))
             self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.name_stream()
+        bars = self.cue_with("longest bar", -1) if l > 0 and self.beat.get("cues") else -1
+        if bars >= 0 and len(self.stage.lengths) >= 3 * len(self.data["layers"]):
+            # "the longest step, layer one's, came from its long V": that bar (the plan's
+            # pick), with layer one's V, faint on the plane, if it is still there
+            self.hold_until(self.phrase_time(bars, "longest bar") - 0.1)
+            i = int(self.data["fresh"]["longest_step"])
+            self.emphasize(VGroup(*self.stage.lengths[3 * i:3 * i + 3]), run_time=1.0)
+            if i == l - 1 and len(self.stage.ghosts) == 1:
+                self.emphasize(self.stage.ghosts[0], run_time=1.0)
         # the sum stays on screen until the next layer begins
 
     def name_stream(self) -> None:
@@ -1311,7 +1372,7 @@ class ToyLoopScene(StoryboardScene):
         # layer 0: V^(0) itself, faint, from X^(0)'s tip along Δ (Δ is its first tenth), on
         # to the lens's edge (under the readout): the vector whose tenth is the step is seen
         vline = None
-        if l == 0:
+        if False:       # (round 32: V^(0) ran off the lens, its name clipped: left out)
             lo = lens.get_corner(DOWN + LEFT) + 0.15
             hi = lens.get_corner(UP + RIGHT) - 0.15
             hi[1] = min(hi[1], length.get_bottom()[1] - 0.15)
@@ -1337,7 +1398,11 @@ class ToyLoopScene(StoryboardScene):
         clear = [s for s in (normal, -normal)
                  if not any(overlaps(beside_step(s), o, pad=0.05)
                             for o in (here[0], here[1], scale, length, *trail_names))]
-        beside_step((clear or [normal])[0])
+        # (of the clear sides, the one further from X^(l)'s arrow: the name reads as Δ's,
+        # not as the X shaft's next to it)
+        far = max(clear or [normal], key=lambda s_: float(np.linalg.norm(
+            beside_step(s_).get_center() - here[0].get_center())))
+        beside_step(far)
         # X^(l+1)'s name clear of Δ's, X^(l)'s and the scale's: the first side of its tip,
         # from the step's own direction round, where it meets none of them (layer 2's step
         # points down, and its name sat on Δ^(2)'s)
@@ -1353,28 +1418,25 @@ class ToyLoopScene(StoryboardScene):
         # the lens grows out of the square with X's tip and the scale already in it (a zoom:
         # never an empty box), the square's contents seen larger
         zoom_in = shown_scale is not scale
+        # a faint grid in the lens, one line every layer 0's bar (data units), anchored at
+        # X^(l)'s tip: a zoom out is seen as the grid closing up, not only as the bar
+        unit = float(self.data["layers"][0]["zoom"]["bar"]) * plane.units * k
+        grid = self.lens_grid(lens, a, unit * (zoom_out if zoom_in else 1))
         # (zoomed in at first, layer 0's magnification: the earlier steps come after the zoom)
         # (only the drawing grows: the names and the scale's number come in once the lens is
         # open, at their size; text growing with the lens was a few pixels high on its way)
         names = [here[1], shown_scale[1]] + ([] if zoom_in else list(trail_names))
-        full = VGroup(lens, here[0], shown_scale[0]) if zoom_in else \
-            VGroup(lens, *[m for m in trail if all(m is not t for t in trail_names)], here[0],
-                   shown_scale[0])
+        full = VGroup(lens, grid, here[0], shown_scale[0]) if zoom_in else \
+            VGroup(lens, grid, *[m for m in trail if all(m is not t for t in trail_names)],
+                   here[0], shown_scale[0])
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
         self.play(FadeInPlace(VGroup(*names)), run_time=f * self.quick(0.05, 0.3))
-        run = None
         if zoom_in:
-            # at layer 0's magnification this Δ runs off the lens: drawn from X's tip to the
-            # lens's edge (no tip: its end is not in view)
-            lo = lens.get_corner(DOWN + LEFT) + 0.12
-            hi = lens.get_corner(UP + RIGHT) - 0.12
-            reach = min(((hi[i] if u[i] > 0 else lo[i]) - a[i]) / u[i]
-                        for i in range(2) if abs(u[i]) > 1e-6)
-            full_len = float(np.linalg.norm(b - a))
-            run = Line(a, a + u * min(zoom_out * full_len, reach), color=DELTA, stroke_width=6)
-            self.play(Create(run), FadeInPlace(length), run_time=self.quick(0.1, 1.0))
+            # at layer 0's magnification this Δ would run off the lens: not drawn until the
+            # view has zoomed out (its length, read out, comes first: "0.26 against 0.04")
+            self.play(FadeInPlace(length), run_time=self.quick(0.05, 0.4))
         else:
             # (layer 0: Δ's length comes with Δ, as "delta, 0.04 long" is said)
             self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
@@ -1393,9 +1455,10 @@ class ToyLoopScene(StoryboardScene):
             ghost.add(length)
             zoomed = self.cue_with("zoomed out", -1) if shown_scale is not scale else -1
             if zoom_in:
-                # "zoomed out 4 times": as it is said, the view zooms out: Δ shrinks back into
-                # the lens and ends at X^(l+1), layer 0's bar shrinks with it (still "= 0.05");
-                # then "the same bar now means 0.2": the bar grows back, its number changes
+                # "zoomed out 4 times": as it is said, the view zooms out: layer 0's bar
+                # shrinks (still "= 0.05", its number riding on its end); then "the same bar
+                # now means 0.2": the bar grows back, its number changing as it is said; only
+                # then is Δ drawn, tip to tail, whole inside the lens
                 if zoomed >= 0:
                     self.hold_until(self.phrase_time(zoomed, "zoomed out") - 0.1)
                 old_bar, old_text = shown_scale
@@ -1403,25 +1466,27 @@ class ToyLoopScene(StoryboardScene):
 
                 def zoom(mob, alpha):
                     sc = zoom_out ** (1.0 - alpha)          # a steady zoom: zoom_out -> 1
-                    run.put_start_and_end_on(a, a + u * min(sc * full_len, reach))
                     old_bar.put_start_and_end_on(b0, b0 + RIGHT * bar_len * sc / zoom_out)
                     old_text.set_x(old_bar.get_right()[0] + 0.15 + old_text.width / 2)
-                self.play(UpdateFromAlphaFunc(VGroup(run, old_bar, old_text), zoom),
-                          run_time=2.0, rate_func=smooth)
-                self.play(ReplacementTransform(run, step), FadeInPlace(name),
-                          *([FadeInPlace(trail)] if len(trail) else []), run_time=0.6)
+                    grid.become(self.lens_grid(lens, a, unit * sc))
+                self.play(UpdateFromAlphaFunc(VGroup(old_bar, old_text, grid), zoom),
+                          run_time=1.6, rate_func=smooth)
                 if zoomed >= 0:
                     self.hold_until(self.phrase_time(zoomed, "same bar") - 0.1)
-                # (its old number goes first: a long bar never reads "= 0.05")
+                # (its old number goes first: a long bar never reads "= 0.05"; the new one
+                # comes as the bar reaches its length, as "now means 0.2" is said)
                 self.play(FadeOutPlace(old_text), run_time=0.3)
                 self.play(old_bar.animate.put_start_and_end_on(bar.get_start(), bar.get_end()),
-                          run_time=1.2)
+                          run_time=0.8)
                 self.remove(old_bar)
                 self.add(bar)
                 if zoomed >= 0:
-                    self.hold_until(self.phrase_time(zoomed, "now means") - 0.1)
+                    self.hold_until(self.phrase_time(zoomed, "now means") - 0.3)
                 self.play(FadeInPlace(bar_text), run_time=0.4)
-                self.emphasize(scale, run_time=0.8)
+                # now Δ, whole in the lens, tip to tail from X^(l)'s tip (and the earlier
+                # steps, faint)
+                self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
+                          *([FadeInPlace(trail)] if len(trail) else []), run_time=1.0)
             # "the close-up keeps layer one's magnification": said while the lens is open,
             # its scale bar outlined as it is said
             keeps = self.cue_with("close-up keeps", -1)
@@ -1439,7 +1504,25 @@ class ToyLoopScene(StoryboardScene):
         ghost.add(trail)
         self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
                           name=name, scale=scale, ghost=ghost, c=c, side=side, length=length,
-                          trail=trail, trail_names=trail_names)
+                          trail=trail, trail_names=trail_names, extra=[grid])
+
+    def lens_grid(self, lens, anchor, step: float) -> VGroup:
+        """Faint grid lines `step` apart through `anchor`, inside `lens`."""
+        lo = lens.get_corner(DOWN + LEFT) + 0.05
+        hi = lens.get_corner(UP + RIGHT) - 0.05
+        lines = VGroup()
+        step = max(step, 0.12)
+        for ax in (0, 1):
+            i0 = int(np.ceil((lo[ax] - anchor[ax]) / step))
+            i1 = int(np.floor((hi[ax] - anchor[ax]) / step))
+            for i in range(i0, i1 + 1):
+                v = anchor[ax] + i * step
+                if ax == 0:
+                    lines.add(Line([v, lo[1], 0.0], [v, hi[1], 0.0]))
+                else:
+                    lines.add(Line([lo[0], v, 0.0], [hi[0], v, 0.0]))
+        lines.set_stroke(T.MUTED, width=1.2, opacity=0.3)
+        return lines
 
     def lens_slide(self) -> None:
         """"Added tip to tail": in the open lens X's arrow (its last stretch) slides along Δ
@@ -1502,11 +1585,18 @@ class ToyLoopScene(StoryboardScene):
         if x_name is not None:
             moves.append(glide(there, [there.get_center(), x_name.get_center()],
                                scale=x_name.height / there.height))
-        self.play(*moves, glide(c0, path, scale=entry[1].height / c0.height),
+        # (first the lens shrinks, the length's number waiting in its place; then, the lens
+        # gone, the number flies to its bar: it never passes over the shrinking lens or what
+        # the lens uncovers while it moves)
+        voiced = bool(self.beat.get("cues"))
+        self.play(*moves, run_time=self.quick(0.1, 0.6 if self.layer == 0 else
+                                              0.5 if voiced else 0.3))
+        self.remove(inside)
+        self.play(glide(c0, path, scale=entry[1].height / c0.height),
                   FadeInPlace(VGroup(entry[0], entry[2]), rate_func=lambda t: smooth(
-                      max(0.0, t - 0.88) / 0.12)),
-                  run_time=self.quick(0.15, 1.4 if self.layer == 0 else 1.1))
-        self.remove(inside, c0)
+                      max(0.0, t - 0.8) / 0.2)),
+                  run_time=self.quick(0.1, 0.9 if self.layer == 0 else 0.7 if voiced else 0.45))
+        self.remove(c0)
         if x_name is not None:
             self.remove(there)
             self.stage.x_arrow.add(x_name)
@@ -1526,19 +1616,27 @@ class ToyLoopScene(StoryboardScene):
         l = int(src.layer)
         name = math(f"lr(|{T.X_l(l, 'Δ')}|)", MATH_LABEL, DELTA)
         value = Num(float(src.step_len), src.step_len.path, 2, MATH_LABEL * 0.85, DELTA)
-        # the length as a bar beside it too, on one scale for every layer (the longest: 0.5)
+        # the length as a bar beside it too, on one scale for every layer (the longest: 0.6),
+        # over a faint track as long as the longest, from a zero tick: a short bar is read
+        # against its axis, not as a speck
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        bar = Line(ORIGIN, RIGHT * max(0.06, 0.5 * float(src.step_len) / longest), color=DELTA,
-                   stroke_width=14)
+        full = 0.6
+        line = Line(ORIGIN, RIGHT * max(0.06, full * float(src.step_len) / longest),
+                    color=DELTA, stroke_width=14)
+        track = Line(ORIGIN, RIGHT * full, color=T.MUTED, stroke_width=2, stroke_opacity=0.7)
+        tick = Line(UP * 0.14, DOWN * 0.14, color=T.MUTED, stroke_width=2.5)
+        bar = VGroup(track, tick, line)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
         slot = 1.75         # room for a value and its bar (the word "length" then stays clear
                             # of the code panel's lowest rows)
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
-        col.next_to(self.plane, DOWN, buff=0.2)      # clear of the lens's border too
+        col.next_to(self.plane, DOWN, buff=0.12)     # clear of the lens's border too
         col.set_x(x)
         # (the value left of the slot's middle, its bar right of it: clear of the next slot)
         value.set_x(x - 0.35)
-        bar.next_to(value, RIGHT, buff=0.1)
+        line.next_to(value, RIGHT, buff=0.12)
+        track.move_to(line, aligned_edge=LEFT)
+        tick.move_to(line.get_left())
         return VGroup(name, value, bar)
 
     def length_label(self, src: Layer, size: float) -> VGroup:
@@ -1603,16 +1701,12 @@ class ToyLoopScene(StoryboardScene):
         # row is not squeezed between two real ones; Q, K, V's copies slide along their
         # own rows into the emptied cells)
         cell_h = max(c.height for row in cells for c in row)
-        lane = cell_h + 0.3
-        big = min(1.3, room / grid.width, tall / (grid.height + 2 * lane))
+        # (one extra row under the table: the hypothetical X^(l+1), grey, at full size)
+        big = min(1.3, room / grid.width, tall / (grid.height + cell_h + 0.7))
         grid.scale(big)
         grid.next_to(self.title, DOWN, buff=T.GAP).set_x(0)
         rows = [VGroup(nm, *row) for nm, row in zip(names, cells)]
-        # room under each Q, K, V row for the hypothetical's copies, kept faint beside the
-        # real values (so the difference is seen, not remembered)
-        GAP = lane * big
-        for i in range(1, len(rows)):
-            rows[i].shift(DOWN * GAP)
+        GAP = 0.0
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
@@ -1622,73 +1716,74 @@ class ToyLoopScene(StoryboardScene):
         # the real table first, row by row (every value in its own cell: nothing hypothetical
         # yet, so no grey value is read as a real one)
         dims = [cell for row in cells[1:4] for cell in row[1:]]
+        # (the sentences: "Every column differs: ..." (its first, or second after a "One column
+        # per layer."), "If Q, K and V were computed once ...", "Only X carries over ...")
+        d = self.cue_with("Every column", 1) - 1 if self.beat.get("cues") else 0
         for i, r in enumerate(rows):
             new = VGroup(*[m for m in r if m is not cells[i][n - 1] or i not in moved])
-            self.play(FadeInPlace(new), run_time=self.pace(self.cue_at(1), len(rows), 0.5, 0.8))
-        self.hold_until_cue(1)
+            self.play(FadeInPlace(new), run_time=0.5 if d < 0 else
+                      self.pace(self.cue_at(1 + d), len(rows), 0.5, 0.8))
+        self.hold_until_cue(1 + d)
         # "every column differs: each layer multiplies the current X by its own matrices":
         # each column's X^(l) with the Q, K, V made from it, column by column, as it is said
         for i in range(n):
             self.emphasize(VGroup(*[row[i] for row in cells[0:4]]),
-                           run_time=self.pace(self.cue_at(2), n, 0.6, 1.0))
-        self.hold_until_cue(2)
-        # then the misconception, tagged as a hypothetical: the later columns' real Q, K, V
-        # step out (their cells empty), and layer 0's, in grey, slide into them: no two sets
-        # of digits ever share a place
-        copies = [row[0].copy() for row in cells[1:4] for _ in row[1:]]
-        # X would move differently then too: the real X's it would change dim (the plan's
-        # pick), and the X it would read or write instead comes in grey under each
+                           run_time=self.pace(self.cue_at(2 + d), n, 0.6, 1.0))
+        self.hold_until_cue(2 + d)
+        # then the misconception, tagged as a hypothetical, in its own sub-rows: under each
+        # real row, grey and dimmer than it, labelled "if reused" (the real values stay as
+        # they are: what reuse would give is seen beside what the layers did). Layer 0's Q,
+        # K, V slide down out of their cells into the lane under their row and along it into
+        # the later columns (the farthest first: a copy only ever passes empty lane)
+        pitch = cells[1][0].get_y() - cells[2][0].get_y()        # row to row
+        def sub_at(r, j):
+            return cells[r][j].get_center() + DOWN * (pitch + 0.1)
+
+        def hypo_tag(r):
+            tag = VGroup(math(T.X_l("l+1"), MATH_LABEL, HYPO),
+                         txt("if reused", T.TYPE.body, HYPO)).arrange(RIGHT, buff=0.12)
+            tag.scale(big).fade(1 - HYPO_OPACITY)
+            tag.set_y(sub_at(r, 0)[1]).align_to(names[0], LEFT)
+            return tag
+        copies = []
         reuse = self.data["fresh"].get("reuse") or {}
-        x_off = [c for c, f in zip(cells[0], reuse.get("x_in_differs", [])) if f] \
-            + [c for c, f in zip(cells[4], reuse.get("x_out_differs", [])) if f]
         x_hyp = []
-        for key, row in (("x_in", 0), ("x_out", 4)):
+        for key, r in (("x_out", 4),):
             for j, f in enumerate(reuse.get(f"{key}_differs", [])):
                 if f and j < n:
                     g = grid_of(getattr(self.v.fresh.reuse, key)[j], HYPO)
-                    # (in the middle of its lane: as far from the row under as from its own)
-                    pitch = cells[1][0].get_y() - cells[2][0].get_y()
-                    g.scale(big).move_to(cells[row][j]).shift(DOWN * (pitch + GAP) / 2)
-                    x_hyp.append(g)
-        hypo = VGroup(wrapped("grey: if layer 0's Q, K, V were reused (hypothetical)", 60,
-                              T.TYPE.body, HYPO, max_width=9.0))
-        low_row = VGroup(rows[4], *x_hyp)
-        hypo.next_to(low_row, DOWN, buff=0.2).align_to(grid, LEFT)
-        self.play(FadeInPlace(hypo), FadeOutPlace(VGroup(*dims)), run_time=self.quick(0.1, 0.6))
-        # (layer 0's values themselves slide out of their cells along their own rows, turning
-        # grey, into the emptied cells: the farthest column first, so a copy only ever
-        # passes empty cells; never over a number)
-        per_row = len(cells[1]) - 1
-        cols = [[(c, cell) for k, (c, cell) in enumerate(zip(copies, dims)) if k % per_row == j]
-                for j in range(per_row)]
-        self.add(*copies)
-        step = self.pace(self.cue_at(3), 2 * per_row + 2, 0.4, 0.8)
-        for group in reversed(cols):
-            self.play(*[c.animate.move_to(cell).set_color(HYPO) for c, cell in group],
-                      run_time=step)
-        if x_off:
+                    g.scale(big).move_to(sub_at(r, j))
+                    g.fade(1 - HYPO_OPACITY)
+                    x_hyp.append((r, g))
+        tags = {r: hypo_tag(r) for r, _ in x_hyp}
+        hypo = VGroup(wrapped("grey: X if layer 0's Q, K, V were reused (hypothetical)", 70,
+                              T.TYPE.body, HYPO, max_width=11.0))
+        hypo.next_to(VGroup(rows[4], *[g for _, g in x_hyp]), DOWN, buff=0.25)
+        hypo.align_to(names[0], LEFT)
+        if x_hyp:
             said = self.cue_with("X would end up", -1)
             if said >= 0:
                 self.hold_until(self.phrase_time(said, "X would end up") - 0.1)
-            self.play(*[DimPlace(c, 0.3) for c in x_off],
-                      *[FadeInPlace(g) for g in x_hyp], run_time=self.quick(0.1, 0.6))
-        # (no boxes round the copies: they touched the grey X's in the lanes)
+            # the grey X's in the row under the real X^(l+1) row, then each beside its real
+            # one (the columns where reuse would change X)
+            self.play(FadeInPlace(hypo), *[FadeInPlace(tags[r]) for r in tags],
+                      *[FadeInPlace(g) for _, g in x_hyp], run_time=self.quick(0.1, 0.6))
+            js = [j for j, f in enumerate(reuse.get("x_out_differs", [])) if f and j < n]
+            self.emphasize(*[VGroup(g, cells[4][j]) for (_, g), j in zip(x_hyp, js)],
+                           run_time=1.2)
         carry = self.cue_with("carries over", 7)
         self.hold_until_cue(carry)
-        # the hypothetical goes (copies, grey X's, legend), the real values come back, in
-        # their own places, and X's rows back to full strength
-        ghosts = VGroup(*copies, *x_hyp)
-        self.play(FadeOutPlace(ghosts), FadeOutPlace(hypo[0]), *[DimPlace(c, 1 / 0.3)
-                                                                  for c in x_off],
-                  run_time=self.quick(0.05, 0.4))
-        self.play(FadeInPlace(VGroup(*dims)), run_time=self.quick(0.05, 0.4))
+        # the hypothetical goes (copies, grey X's, tags, legend); the real table closes up
+        ghosts = VGroup(*[c for _, _, c in copies], *[g for _, g in x_hyp], *tags.values(),
+                        hypo)
+        self.play(FadeOutPlace(ghosts), run_time=self.quick(0.05, 0.4))
         # (and the closed-up table moves down to the stage's middle: no empty lower half)
         table = VGroup(VGroup(*heads), *rows)
         top = table.get_top()[1]
-        bottom = min(rows[i].get_bottom()[1] + GAP for i in range(1, len(rows)))
+        bottom = rows[-1].get_bottom()[1] + GAP * (len(rows) - 2)
         low = -config.frame_height / 2 + 1.2      # (over the caption)
         down = max(0.0, (top + bottom) / 2 - (self.title.get_bottom()[1] + low) / 2)
-        self.play(*[rows[i].animate.shift(UP * GAP + DOWN * down)
+        self.play(*[rows[i].animate.shift(UP * GAP * max(0, i - 1) + DOWN * down)
                     for i in range(1, len(rows))],
                   *[m.animate.shift(DOWN * down) for m in (VGroup(*heads), rows[0])],
                   run_time=self.quick(0.05, 0.6))
@@ -1773,21 +1868,23 @@ class ToyLoopScene(StoryboardScene):
         if len(self.beat.get("cues") or []) > 1:
             self.hold_until_cue(1)              # "That step is a stand-in: in a real model ..."
         low = -config.frame_height / 2 + 1.2    # (over the caption)
-        nxt = wrapped("In a real model, each attention and feed-forward sublayer adds its "
-                      "output to X (not 0.1 × V); Q and K steer that attention", 64,
-                      T.TYPE.body, T.TEXT, max_width=max(table.width, 9.0))
-        for line in nxt[1:]:
-            line.align_to(nxt[0], LEFT)
-        nxt.next_to(first, DOWN, buff=0.3).align_to(table, LEFT)
+        # what a real model does instead, as a formula (a picture of "its output adds to X"),
+        # not a paragraph: "In a real model:" over X^(l+1) = X^(l) + attention(Q, K, V) + the
+        # feed-forward sublayer's output (review 32b: attention alone is not a real layer's update)
+        nxt = VGroup(txt("In a real model:", T.TYPE.body, T.TEXT),
+                     VGroup(math(f"{T.X_l('l+1')} = {T.X_l('l')} +", MATH_LABEL, T.X),
+                            txt("attention(Q, K, V) + feed-forward", T.TYPE.body, T.TEXT))
+                     .arrange(RIGHT, buff=0.15))
+        nxt.arrange(RIGHT, buff=0.3)
+        nxt.next_to(first, DOWN, buff=0.35).align_to(table, LEFT)
         if nxt.get_bottom()[1] < low:
-            nxt.scale((first.get_bottom()[1] - 0.3 - low) / nxt.height, about_edge=UP + LEFT)
+            nxt.shift(UP * (low - nxt.get_bottom()[1]))
         self.put("note_real", nxt)
         if self.beat.get("cues"):
-            self.emphasize(nxt, run_time=1.6)      # while it is read
-            # "not a tenth of V": V's row; "Q and K steer that attention": their rows
-            real = self.cue_with("not a tenth", -1)
+            # "Q and K steer attention": their rows; "whose output adds to X": the formula
+            real = self.cue_with("Q and K steer", -1)
             if real >= 0:
-                self.hold_until(self.phrase_time(real, "not a tenth") - 0.1)
-                self.emphasize(rows[3], run_time=1.2)
                 self.hold_until(self.phrase_time(real, "Q and K steer") - 0.1)
-                self.emphasize(VGroup(rows[1], rows[2]), run_time=1.6)   # (one box)
+                self.emphasize(VGroup(rows[1], rows[2]), run_time=1.2)   # (one box)
+                self.hold_until(self.phrase_time(real, "output adds") - 0.1)
+                self.emphasize(nxt[1], run_time=1.2)

@@ -54,6 +54,7 @@ class Split(View):
     ratio_q_both: float         # Q's matrices' part over its X part, the smaller of both orders
     w_min_of: str               # which of Q, K, V has the smallest matrices' part
     x_max_of: str               # which has the largest X part
+    ratio_v: float              # V's matrices' part over its X part
 
 
 class Reuse(View):
@@ -70,6 +71,7 @@ class Fresh(View):
     v: float
     carry_gap: float            # X entering layer l+1 minus X leaving layer l: 0
     step_ratio: float           # |Δ^(1)| / |Δ^(0)|
+    longest_step: int           # the layer whose step (a tenth of its V) is the longest
     zoom_out: int               # later close-ups: layer 0's zoomed out this many times
     reuse: Reuse                # the hypothetical "computed once and reused"
     split: list[Split]          # layers 1.. : Q, K, V's change, the matrices' part and X's
